@@ -1,0 +1,24 @@
+#!/bin/sh
+# Installs what the engine needs to build and test on Debian 12 (or Ubuntu 24.04).
+# Runs apt-get as root (sudo when needed). CUDA is not installed here: --enable-cuda
+# expects the toolkit at /usr/local/cuda.
+set -e
+PKGS="build-essential autoconf automake libtool pkg-config \
+ libpcap-dev libyaml-dev libpcre2-dev libhtp-dev libjansson-dev \
+ wireshark-common time python3"
+# Hyperscan exists for x86-64 only.
+case "$(uname -m)" in x86_64|amd64) PKGS="$PKGS libhyperscan-dev" ;; esac
+SUDO=
+[ "$(id -u)" = 0 ] || SUDO=sudo
+export DEBIAN_FRONTEND=noninteractive
+# wireshark-common asks whether non-root users may capture; the default (no) is fine.
+echo "wireshark-common wireshark-common/install-setuid boolean false" | $SUDO debconf-set-selections 2>/dev/null || true
+missing=
+for p in $PKGS; do
+	dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	$SUDO apt-get update -q
+	$SUDO apt-get install -y -q --no-install-recommends $missing
+fi
+echo "dependencies installed"

@@ -1,0 +1,222 @@
+#include "capture/pcap-file.h"
+#include "decode/decode.h"
+#include "util/log.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <pcap/pcap.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+struct PcapSource {
+	char **files;        /* absolute or as given; owned */
+	size_t n_files;
+	size_t next_file;    /* index of the next file to open */
+	int is_dir;
+	pcap_t *pcap;        /* current file */
+	int datalink;
+	const char *current;
+	uint64_t file_packets;
+	PcapSourceStats stats;
+};
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Regular files of a folder, sorted by name: Suricata's pcap-file folder mode reads
+ * them one after the other, oldest name first. Hidden files are skipped. */
+static int list_folder(PcapSource *src, const char *dir, char *err, size_t errlen)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	size_t cap = 0;
+
+	if (!d) {
+		snprintf(err, errlen, "pcap-file: %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	while ((de = readdir(d)) != NULL) {
+		char path[4096];
+		struct stat st;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+			continue;
+		if (src->n_files == cap) {
+			size_t ncap = cap ? cap * 2 : 16;
+			char **nf = realloc(src->files, ncap * sizeof(*nf));
+
+			if (!nf)
+				goto oom;
+			src->files = nf;
+			cap = ncap;
+		}
+		src->files[src->n_files] = strdup(path);
+		if (!src->files[src->n_files])
+			goto oom;
+		src->n_files++;
+	}
+	closedir(d);
+	qsort(src->files, src->n_files, sizeof(*src->files), name_cmp);
+	return 0;
+oom:
+	closedir(d);
+	snprintf(err, errlen, "pcap-file: %s: out of memory", dir);
+	return -1;
+}
+
+PcapSource *pcap_source_open(const char *path, char *err, size_t errlen)
+{
+	PcapSource *src = calloc(1, sizeof(*src));
+	struct stat st;
+
+	if (!src) {
+		snprintf(err, errlen, "pcap-file: out of memory");
+		return NULL;
+	}
+	if (stat(path, &st) != 0) {
+		snprintf(err, errlen, "pcap-file: %s: %s", path, strerror(errno));
+		goto fail;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		src->is_dir = 1;
+		if (list_folder(src, path, err, errlen) != 0)
+			goto fail;
+		if (src->n_files == 0)
+			log_warning("pcap-file: %s: folder holds no files", path);
+		return src;
+	}
+	src->files = calloc(1, sizeof(*src->files));
+	if (!src->files || !(src->files[0] = strdup(path))) {
+		snprintf(err, errlen, "pcap-file: out of memory");
+		goto fail;
+	}
+	src->n_files = 1;
+	/* A single file that libpcap cannot open at all is an error for the run,
+	 * not a warning: there is nothing good to keep. Check it now. */
+	{
+		char perr[PCAP_ERRBUF_SIZE];
+		pcap_t *pc = pcap_open_offline(path, perr);
+
+		if (!pc) {
+			snprintf(err, errlen, "pcap-file: %s: %s", path, perr);
+			goto fail;
+		}
+		if (!decode_datalink_supported(pcap_datalink(pc))) {
+			snprintf(err, errlen, "pcap-file: %s: unsupported link type %d (%s)", path,
+				 pcap_datalink(pc),
+				 pcap_datalink_val_to_name(pcap_datalink(pc)) ?: "unknown");
+			pcap_close(pc);
+			goto fail;
+		}
+		pcap_close(pc);
+	}
+	return src;
+fail:
+	pcap_source_close(src);
+	return NULL;
+}
+
+static void close_current(PcapSource *src)
+{
+	if (!src->pcap)
+		return;
+	pcap_close(src->pcap);
+	src->pcap = NULL;
+}
+
+/* Opens the next readable file; 0 when none is left. */
+static int open_next(PcapSource *src)
+{
+	char perr[PCAP_ERRBUF_SIZE];
+
+	while (src->next_file < src->n_files) {
+		const char *f = src->files[src->next_file++];
+		pcap_t *pc = pcap_open_offline(f, perr);
+
+		if (!pc) {
+			log_warning("pcap-file: %s: skipped: %s", f, perr);
+			src->stats.errors++;
+			continue;
+		}
+		if (!decode_datalink_supported(pcap_datalink(pc))) {
+			log_warning("pcap-file: %s: skipped: unsupported link type %d (%s)", f,
+				    pcap_datalink(pc),
+				    pcap_datalink_val_to_name(pcap_datalink(pc)) ?: "unknown");
+			pcap_close(pc);
+			src->stats.errors++;
+			continue;
+		}
+		src->pcap = pc;
+		src->datalink = pcap_datalink(pc);
+		src->current = f;
+		src->file_packets = 0;
+		src->stats.files++;
+		log_info("pcap-file: reading %s", f);
+		return 1;
+	}
+	return 0;
+}
+
+int pcap_source_next(PcapSource *src, Packet *p)
+{
+	for (;;) {
+		struct pcap_pkthdr *h;
+		const u_char *data;
+		int rc;
+
+		if (!src->pcap && !open_next(src))
+			return 0;
+		rc = pcap_next_ex(src->pcap, &h, &data);
+		if (rc == 1) {
+			uint32_t len = h->caplen;
+
+			if (len > PACKET_DATA_MAX)
+				len = PACKET_DATA_MAX;
+			memcpy(p->data, data, len);
+			p->caplen = len;
+			p->wirelen = h->len;
+			p->ts = h->ts;
+			p->datalink = src->datalink;
+			src->file_packets++;
+			src->stats.packets++;
+			src->stats.bytes += len;
+			p->pcap_cnt = src->stats.packets;
+			return 1;
+		}
+		if (rc == -1) {
+			/* Truncated or corrupt: keep what was read, say where it stopped. */
+			log_warning("pcap-file: %s: %s (after %llu packets)", src->current,
+				    pcap_geterr(src->pcap), (unsigned long long)src->file_packets);
+			src->stats.errors++;
+		}
+		close_current(src);
+	}
+}
+
+const PcapSourceStats *pcap_source_stats(const PcapSource *src)
+{
+	return &src->stats;
+}
+
+const char *pcap_source_current(const PcapSource *src)
+{
+	return src->current;
+}
+
+void pcap_source_close(PcapSource *src)
+{
+	if (!src)
+		return;
+	close_current(src);
+	for (size_t i = 0; i < src->n_files; i++)
+		free(src->files[i]);
+	free(src->files);
+	free(src);
+}

@@ -1,0 +1,33 @@
+/* pcap-file capture: one file, or every file of a folder in name order; pcap and
+ * pcapng through libpcap. A corrupt or truncated file ends with a warning and what
+ * was read before the damage is kept. */
+#ifndef CAPTURE_PCAP_FILE_H
+#define CAPTURE_PCAP_FILE_H
+
+#include "decode/packet.h"
+
+#include <stdint.h>
+#include <stddef.h>
+
+typedef struct PcapSource PcapSource;
+
+typedef struct PcapSourceStats {
+	uint64_t files;      /* files opened and read (fully or up to damage) */
+	uint64_t packets;
+	uint64_t bytes;      /* captured bytes */
+	uint64_t errors;     /* files skipped or cut short */
+} PcapSourceStats;
+
+/* path: a capture file or a folder. On error returns NULL with one line in err. */
+PcapSource *pcap_source_open(const char *path, char *err, size_t errlen);
+
+/* Fills p->data, caplen, wirelen, ts, datalink and pcap_cnt. Returns 1 for a
+ * packet, 0 at the end of the last file. */
+int pcap_source_next(PcapSource *src, Packet *p);
+
+const PcapSourceStats *pcap_source_stats(const PcapSource *src);
+/* Name of the file being read (for eve pcap_filename / messages). */
+const char *pcap_source_current(const PcapSource *src);
+void pcap_source_close(PcapSource *src);
+
+#endif

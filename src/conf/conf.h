@@ -1,0 +1,62 @@
+/* The configuration tree: suricata.yaml parsed with libyaml into nodes named by
+ * Suricata's keys, plus --set overrides. Read once at start by each subsystem into
+ * its own typed struct; never looked up on the packet path.
+ *
+ * Paths use dots: "outputs", "flow.memcap", "vars.address-groups.HOME_NET",
+ * "cuda.mpm.gpu-transfer-size". Sequence items are children named "0", "1", ...
+ * (so "rule-files.0"); a sequence of single-key maps, as in `outputs:`, is
+ * reachable as "outputs.0.eve-log.filename". */
+#ifndef CONF_CONF_H
+#define CONF_CONF_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct ConfNode {
+	char *name;                 /* key, or "0".."n" for sequence items */
+	char *val;                  /* scalar value, NULL for maps and sequences */
+	int is_seq;                 /* node is a sequence */
+	struct ConfNode *parent;
+	struct ConfNode *child;     /* first child, in file order */
+	struct ConfNode *next;      /* next sibling */
+} ConfNode;
+
+/* Loads a YAML file into the global tree (merging over what is there; later keys
+ * win). Follows `include:` (a string or a list, relative to the including file).
+ * On failure returns -1 and writes one line into err: "FILE:LINE:COL: reason"
+ * (or "FILE: reason" for a missing file). */
+int conf_load_file(const char *path, char *err, size_t errlen);
+
+/* Same, from a string; name is used in error messages. For tests. */
+int conf_load_string(const char *yaml, const char *name, char *err, size_t errlen);
+
+/* --set "a.b.c=value": creates or replaces a scalar. -1 on a malformed argument. */
+int conf_set_kv(const char *kv);
+int conf_set(const char *path, const char *value);
+
+ConfNode *conf_root(void);
+ConfNode *conf_get_node(const char *path);
+ConfNode *conf_node_lookup(const ConfNode *base, const char *relpath);
+/* Value of a scalar, or NULL if absent or not a scalar. */
+const char *conf_get(const char *path);
+const char *conf_node_get(const ConfNode *base, const char *relpath);
+
+/* Typed getters. Return 1 if found and valid, 0 if absent (out keeps the default
+ * the caller put there), -1 if present but invalid (an error line naming the key
+ * is logged). */
+int conf_get_bool(const char *path, int *out);       /* yes/no/true/false/on/off/1/0 */
+int conf_get_int(const char *path, int64_t *out);
+int conf_get_size(const char *path, uint64_t *out);  /* "64mb", "1gb", "1500", "32kb" */
+int conf_get_time_us(const char *path, uint64_t *out); /* plain number = microseconds */
+
+/* Size strings: a number with an optional unit b, kb, mb, gb (case-insensitive,
+ * 1024-based, optional space). Returns 0, or -1 if malformed or overflowing. */
+int parse_size(const char *s, uint64_t *out);
+
+/* Prints "a.b.c = value" for every scalar, in tree order (--dump-config). */
+void conf_dump(FILE *out);
+
+/* Frees the whole tree. */
+void conf_deinit(void);
+
+#endif

@@ -1,0 +1,107 @@
+/* The packet: one captured frame and what the decoders learned about it.
+ * Packets live in a fixed pool (max-pending-packets); nothing on the packet path
+ * allocates. A packet's data buffer is owned by the pool. */
+#ifndef DECODE_PACKET_H
+#define DECODE_PACKET_H
+
+#include <stdint.h>
+#include <sys/time.h>
+
+/* Largest frame we keep: pcap snaplen ceiling, and the largest reassembled
+ * IP datagram (65535) plus room for a synthetic link header. */
+#define PACKET_DATA_MAX (65535 + 256)
+
+typedef struct Address {
+	uint8_t family;             /* 0 (none), AF_INET or AF_INET6 */
+	union {
+		uint32_t u32[4];        /* IPv4 in u32[0], network order */
+		uint8_t u8[16];
+	} a;
+} Address;
+
+/* Packet flags. */
+#define PKT_PSEUDO           (1u << 0)  /* made by the engine (defrag reassembly) */
+#define PKT_IS_FRAGMENT      (1u << 1)  /* an IP fragment: no L4 decoded */
+#define PKT_IPV4_CSUM_BAD    (1u << 2)
+#define PKT_L4_CSUM_BAD      (1u << 3)
+#define PKT_INVALID          (1u << 4)  /* a decoder rejected it: no flow, no detect */
+#define PKT_TUNNEL           (1u << 5)  /* carried inside GRE, IP-in-IP, 6in4, ... */
+#define PKT_HAS_FLOW         (1u << 6)
+#define PKT_TOSERVER         (1u << 7)  /* set by the flow engine */
+#define PKT_TOCLIENT         (1u << 8)
+#define PKT_REASSEMBLED      (1u << 9)  /* the datagram rebuilt from fragments */
+#define PKT_ARP              (1u << 10)
+
+#define PKT_EVENTS_MAX 8
+
+struct Flow;
+
+typedef struct Packet {
+	/* capture */
+	struct timeval ts;
+	uint64_t pcap_cnt;          /* 1-based position in the run; 0 for pseudo packets */
+	int datalink;               /* DLT_* of the capture */
+	uint32_t caplen;            /* bytes in data[] */
+	uint32_t wirelen;           /* length on the wire (pcap orig_len) */
+	uint8_t *data;              /* pool-owned buffer of PACKET_DATA_MAX bytes */
+
+	uint32_t flags;             /* PKT_* */
+
+	/* layer 2 */
+	uint16_t vlan_id[3];
+	uint8_t vlan_count;
+
+	/* layer 3: the innermost IP header (tunnels decode through to it) */
+	uint8_t ip_version;         /* 4, 6 or 0 */
+	const uint8_t *l3;          /* start of that IP header within data[] */
+	uint16_t l3_hlen;           /* IPv4 IHL*4, IPv6 40 + extension headers */
+	uint16_t l3_len;            /* IP total length as decoded (<= bytes present) */
+	Address src, dst;
+	uint8_t proto;              /* L4 protocol: IPPROTO_TCP/UDP/ICMP/ICMPV6/... */
+	uint8_t ttl;                /* IPv4 TTL or IPv6 hop limit */
+	uint8_t tos;                /* IPv4 TOS or IPv6 traffic class */
+	uint16_t ip_id;             /* IPv4 id (IPv6: fragment id low 16 bits) */
+	uint16_t frag_off;          /* IPv4 flags+offset field as on the wire (host order) */
+	uint16_t ipopts;            /* bitmask of IPv4 options seen (IPV4_OPT_* in ipv4.h) */
+
+	/* layer 4 */
+	const uint8_t *l4;          /* start of the L4 header within data[] */
+	uint16_t l4_hlen;
+	uint16_t sp, dp;            /* ports, host order (ICMP: 0) */
+	uint8_t tcp_flags;
+	uint32_t tcp_seq, tcp_ack;  /* host order */
+	uint16_t tcp_win;           /* unscaled */
+	uint8_t tcp_wscale;         /* 0xff when the option is absent */
+	uint16_t tcp_mss;           /* 0 when absent */
+	uint8_t tcp_sack_permitted;
+	uint8_t tcp_has_ts;
+	uint32_t tcp_tsval, tcp_tsecr;
+	uint8_t icmp_type, icmp_code;
+	uint16_t icmp_id, icmp_seq;
+
+	const uint8_t *payload;     /* L4 payload (or IP payload when no L4 decoded) */
+	uint16_t payload_len;
+
+	/* decoder events (decode/events.h ids), first PKT_EVENTS_MAX kept */
+	uint16_t events[PKT_EVENTS_MAX];
+	uint8_t nevents;
+
+	/* flow */
+	uint32_t flow_hash;         /* symmetric 5-tuple + vlan hash, set by decode */
+	struct Flow *flow;
+
+	/* plumbing */
+	struct Packet *pseudo;      /* a reassembled datagram to process right after this one */
+	struct Packet *next;        /* pool / queue link */
+	void *pool;                 /* the pool the packet returns to */
+} Packet;
+
+#define PKT_IS_IPV4(p) ((p)->ip_version == 4)
+#define PKT_IS_IPV6(p) ((p)->ip_version == 6)
+#define PKT_IS_TCP(p)  ((p)->proto == 6 && (p)->l4 != NULL)
+#define PKT_IS_UDP(p)  ((p)->proto == 17 && (p)->l4 != NULL)
+
+/* Clears everything the decoders and later stages set, keeping data/pool. */
+void packet_reset(Packet *p);
+
+#endif

@@ -1,0 +1,113 @@
+/* Flows: a table keyed by (proto, addresses, ports, vlan ids), symmetric, so both
+ * directions find the same flow. The packet that creates a flow is its client side
+ * ("toserver"), as in Suricata (TCP SYN/ACK first seen reverses it).
+ *
+ * One FlowTable per worker thread: autofp sends a flow's packets to one worker
+ * (by p->flow_hash), so tables are never shared and the packet path takes no lock.
+ * The memcap is split evenly among the tables. Timeouts run on packet time. */
+#ifndef FLOW_FLOW_H
+#define FLOW_FLOW_H
+
+#include "decode/packet.h"
+#include "stats/counters.h"
+
+#include <stdint.h>
+#include <sys/time.h>
+
+enum flow_state {
+	FLOW_STATE_NEW = 0,
+	FLOW_STATE_ESTABLISHED,
+	FLOW_STATE_CLOSED,
+};
+
+enum flow_end_reason {
+	FLOW_END_TIMEOUT = 0,
+	FLOW_END_FORCED,            /* evicted under memcap pressure */
+	FLOW_END_SHUTDOWN,          /* end of run flush */
+};
+
+typedef struct FlowTimeouts {
+	uint32_t new_s, established_s, closed_s, bypassed_s;
+	uint32_t emerg_new_s, emerg_established_s, emerg_closed_s, emerg_bypassed_s;
+} FlowTimeouts;
+
+enum { FLOW_PROTO_TCP = 0, FLOW_PROTO_UDP, FLOW_PROTO_ICMP, FLOW_PROTO_DEFAULT, FLOW_PROTO_MAX };
+
+typedef struct FlowConfig {
+	uint64_t memcap;            /* flow.memcap, default 128mb */
+	uint32_t hash_size;         /* flow.hash-size, default 65536 */
+	uint32_t prealloc;          /* flow.prealloc, default 10000 */
+	uint32_t emergency_recovery;/* flow.emergency-recovery, percent, default 30 */
+	FlowTimeouts timeouts[FLOW_PROTO_MAX]; /* flow-timeouts.{tcp,udp,icmp,default} */
+} FlowConfig;
+
+typedef struct Flow {
+	/* key: src/sp is the side that created the flow (client) */
+	Address src, dst;
+	uint16_t sp, dp;
+	uint8_t proto;
+	uint8_t ip_version;
+	uint16_t vlan_id[3];
+	uint8_t vlan_count;
+
+	uint32_t hash;
+	uint64_t flow_id;           /* eve flow_id: non-zero, < 2^53 */
+	struct timeval start, last;
+	uint64_t pkts_toserver, pkts_toclient;
+	uint64_t bytes_toserver, bytes_toclient;
+	enum flow_state state;
+	uint8_t tcp_flags_ts, tcp_flags_tc; /* union of TCP flags each way */
+	uint8_t alerted;
+	uint8_t emergency;          /* created while in emergency mode */
+	uint16_t app_proto;         /* 0 = unknown; set by the app layer (later issue) */
+
+	/* per-flow state of later stages (stream, app-layer, detect); freed through
+	 * the table's end callback before the flow is recycled */
+	void *stream;
+	void *alstate;
+	void *detect;
+
+	struct Flow *hnext;         /* hash chain */
+	struct Flow *lnext, *lprev; /* table-wide LRU-by-last-packet list */
+} Flow;
+
+/* Called for each flow that ends (timeout, eviction, shutdown) before it is
+ * recycled: eve "flow" records and per-flow cleanup hang off this. */
+typedef void (*flow_end_fn)(void *arg, Flow *f, enum flow_end_reason why);
+
+typedef struct FlowTable FlowTable;
+
+/* Defaults, then "flow.*" and "flow-timeouts.*" from the conf tree. 0 or -1 (logged). */
+int flow_config_load(FlowConfig *cfg);
+void flow_register_counters(void);
+
+/* share: how many tables split cfg->memcap, hash_size and prealloc (worker count). */
+FlowTable *flow_table_new(const FlowConfig *cfg, unsigned share, ThreadCounters *tc,
+			  flow_end_fn on_end, void *arg);
+void flow_table_free(FlowTable *ft);   /* flushes first */
+
+/* Finds or creates p's flow; sets p->flow, PKT_HAS_FLOW and PKT_TOSERVER/TOCLIENT,
+ * updates the flow's counters, state and last time. Packets that cannot have a
+ * flow (no IP layer, PKT_INVALID, fragments) are left alone. Under memcap
+ * pressure the table enters emergency mode and evicts; if no flow can be had the
+ * packet proceeds without one (counted as flow.memcap). Returns p->flow. */
+Flow *flow_handle_packet(FlowTable *ft, Packet *p);
+
+/* Ends flows idle past their timeout at time now (packet time). Cheap when
+ * nothing is due: call it once per packet or batch. */
+void flow_table_timeout(FlowTable *ft, const struct timeval *now);
+
+/* Ends every flow (reason SHUTDOWN). */
+void flow_table_flush(FlowTable *ft);
+
+/* Symmetric hash of p's tuple + vlan ids: equal for both directions. Used by
+ * decode (p->flow_hash) and by autofp to choose the worker. */
+uint32_t flow_hash_packet(const Packet *p);
+
+/* Timeout in seconds that applies to f now. */
+uint32_t flow_timeout_of(const FlowTable *ft, const Flow *f);
+
+const char *flow_state_name(enum flow_state s);         /* "new", "established", "closed" */
+const char *flow_end_reason_name(enum flow_end_reason r); /* "timeout", "forced", "shutdown" */
+
+#endif

@@ -1,0 +1,462 @@
+/* suricata: command line, start-up, run, shutdown. */
+#include "config.h"
+
+#include "capture/pcap-file.h"
+#include "conf/conf.h"
+#include "conf/cuda-mpm-conf.h"
+#include "decode/decode.h"
+#include "flow/flow.h"
+#include "output/output.h"
+#include "runmode/runmode.h"
+#include "stats/counters.h"
+#include "util/log.h"
+#ifdef HAVE_CUDA
+#include "cuda/cuda-device.h"
+#endif
+
+#include <errno.h>
+#include <getopt.h>
+#include <htp/htp.h>
+#include <jansson.h>
+#include <pcap/pcap.h>
+#include <pcre2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <yaml.h>
+#ifdef HAVE_HYPERSCAN
+#include <hs.h>
+#endif
+
+#define SURICATA_VERSION "8.0.0"
+#define ENGINE_SUFFIX "suricata-gpu"
+
+enum {
+	OPT_RUNMODE = 256,
+	OPT_SET,
+	OPT_BUILD_INFO,
+	OPT_DUMP_CONFIG,
+	OPT_LIST_RUNMODES,
+	OPT_LIST_CUDA_CARDS,
+	OPT_DISABLE_DETECTION,
+	OPT_INIT_ERRORS_FATAL,
+	OPT_SIMULATE_IPS,
+	OPT_PCAP_FILE_CONTINUOUS,
+};
+
+typedef struct Cli {
+	const char *conf_file;
+	const char *pcap_path;
+	const char *rules_exclusive;   /* -S */
+	const char *rules_extra;       /* -s */
+	const char *log_dir;
+	const char *checksum;          /* -k */
+	const char *runmode;
+	const char **sets;
+	int n_sets;
+	int verbose;
+	int test_mode;                 /* -T */
+	int dump_config;
+	int disable_detection;
+	int init_errors_fatal;
+	int simulate_ips;
+} Cli;
+
+static void usage(FILE *out, const char *prog)
+{
+	fprintf(out,
+		"%s\n"
+		"USAGE: %s [OPTIONS] [BPF FILTER]\n\n"
+		"\t-c <path>                            : path to configuration file\n"
+		"\t-T                                   : test configuration file (use with -c)\n"
+		"\t-r <path>                            : run in pcap file/offline mode (file or folder)\n"
+		"\t-s <path>                            : path to signature file loaded in addition to suricata.yaml settings\n"
+		"\t-S <path>                            : path to signature file loaded exclusively\n"
+		"\t-l <dir>                             : default log directory (must exist)\n"
+		"\t-k [all|none|auto]                   : force checksum check (all), disable it (none) or auto\n"
+		"\t-v                                   : be more verbose (use multiple times)\n"
+		"\t-V                                   : display Suricata version\n"
+		"\t-h                                   : this help\n"
+		"\t--runmode <single|autofp>            : runmode of the pcap-file source\n"
+		"\t--set name=value                     : set a configuration value (repeatable)\n"
+		"\t--build-info                         : display build information\n"
+		"\t--dump-config                        : show the running configuration\n"
+		"\t--list-runmodes                      : list supported runmodes\n"
+		"\t--list-cuda-cards                    : list CUDA cards on the system\n"
+		"\t--disable-detection                  : disable detection engine\n"
+		"\t--init-errors-fatal                  : enable fatal failure on signature init error\n"
+		"\t--simulate-ips                       : simulate IPS mode when running in a non-IPS mode\n",
+		"This is Suricata version " SURICATA_VERSION " (" ENGINE_SUFFIX ")", prog);
+}
+
+static void print_version(void)
+{
+	printf("This is Suricata version %s (%s)\n", SURICATA_VERSION, ENGINE_SUFFIX);
+}
+
+static void print_build_info(void)
+{
+	char cuda_rt[32] = "", cuda_drv[32] = "";
+
+	print_version();
+	printf("Features: PCAP_SET_BUFF HAVE_PCAP HAVE_LIBJANSSON HAVE_HTP HAVE_PCRE2");
+#ifdef HAVE_HYPERSCAN
+	printf(" HAVE_HYPERSCAN HYPERSCAN");
+#endif
+#ifdef HAVE_CUDA
+	printf(" HAVE_CUDA CUDA");
+#endif
+	printf("\n");
+	printf("64-bits, %s-endian architecture\n",
+	       __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? "Little" : "Big");
+#ifdef __VERSION__
+	printf("GCC version %s, C version %ld\n", __VERSION__, (long)__STDC_VERSION__);
+#endif
+	printf("compiled with LibHTP v%s\n", htp_get_version());
+	printf("libpcap: %s\n", pcap_lib_version());
+	printf("jansson: %s\n", JANSSON_VERSION);
+	printf("libyaml: %s\n", yaml_get_version_string());
+	printf("\nSuricata Configuration:\n");
+	printf("  %-40s yes\n", "libpcap support:");
+	printf("  %-40s yes\n", "libjansson support:");
+	printf("  %-40s yes\n", "libhtp support:");
+	printf("  %-40s yes\n", "PCRE2 support:");
+	printf("  %-40s no\n", "AF_PACKET support:");
+	printf("  %-40s no\n", "NFQueue support:");
+#ifdef HAVE_HYPERSCAN
+	printf("  %-40s yes (%s)\n", "Hyperscan support:", hs_version());
+#else
+	printf("  %-40s no\n", "Hyperscan support:");
+#endif
+#ifdef HAVE_CUDA
+	cuda_versions(cuda_rt, sizeof(cuda_rt), cuda_drv, sizeof(cuda_drv));
+	printf("  %-40s yes (toolkit %s, runtime %s, driver %s)\n", "CUDA support:",
+	       CUDA_TOOLKIT_VERSION, cuda_rt, cuda_drv);
+#else
+	(void)cuda_rt;
+	(void)cuda_drv;
+	printf("  %-40s no\n", "CUDA support:");
+#endif
+#ifdef HAVE_SANITIZERS
+	printf("  %-40s yes\n", "ASan/UBSan:");
+#else
+	printf("  %-40s no\n", "ASan/UBSan:");
+#endif
+}
+
+static int list_cuda_cards(void)
+{
+#ifdef HAVE_CUDA
+	char err[512];
+
+	if (cuda_list_cards(stdout, err, sizeof(err)) != 0) {
+		log_error("--list-cuda-cards: %s", err);
+		return 1;
+	}
+	return 0;
+#else
+	log_error("--list-cuda-cards: this build has no CUDA support; rebuild with "
+		  "./configure --enable-cuda (needs the CUDA toolkit)");
+	return 1;
+#endif
+}
+
+static int add_set(Cli *cli, const char *kv)
+{
+	const char **n = realloc(cli->sets, (cli->n_sets + 1) * sizeof(*n));
+
+	if (!n)
+		return -1;
+	cli->sets = n;
+	cli->sets[cli->n_sets++] = kv;
+	return 0;
+}
+
+/* Parses argv. Returns -1 to continue, or an exit code. */
+static int parse_cli(int argc, char **argv, Cli *cli)
+{
+	static const struct option longopts[] = {
+		{ "runmode", required_argument, NULL, OPT_RUNMODE },
+		{ "set", required_argument, NULL, OPT_SET },
+		{ "build-info", no_argument, NULL, OPT_BUILD_INFO },
+		{ "dump-config", no_argument, NULL, OPT_DUMP_CONFIG },
+		{ "list-runmodes", no_argument, NULL, OPT_LIST_RUNMODES },
+		{ "list-cuda-cards", no_argument, NULL, OPT_LIST_CUDA_CARDS },
+		{ "disable-detection", no_argument, NULL, OPT_DISABLE_DETECTION },
+		{ "init-errors-fatal", no_argument, NULL, OPT_INIT_ERRORS_FATAL },
+		{ "simulate-ips", no_argument, NULL, OPT_SIMULATE_IPS },
+		{ "pcap-file-continuous", no_argument, NULL, OPT_PCAP_FILE_CONTINUOUS },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "c:r:S:s:l:k:vTVh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'c': cli->conf_file = optarg; break;
+		case 'r': cli->pcap_path = optarg; break;
+		case 'S': cli->rules_exclusive = optarg; break;
+		case 's': cli->rules_extra = optarg; break;
+		case 'l': cli->log_dir = optarg; break;
+		case 'v': cli->verbose++; break;
+		case 'T': cli->test_mode = 1; break;
+		case 'k':
+			if (strcmp(optarg, "all") && strcmp(optarg, "none") && strcmp(optarg, "auto")) {
+				log_error("-k: '%s' is not one of all, none, auto", optarg);
+				return 1;
+			}
+			cli->checksum = optarg;
+			break;
+		case 'V':
+			print_version();
+			return 0;
+		case 'h':
+			usage(stdout, argv[0]);
+			return 0;
+		case OPT_RUNMODE: cli->runmode = optarg; break;
+		case OPT_SET:
+			if (!strchr(optarg, '=')) {
+				log_error("--set: '%s' is not of the form name=value", optarg);
+				return 1;
+			}
+			if (add_set(cli, optarg) != 0)
+				return 1;
+			break;
+		case OPT_BUILD_INFO:
+			print_build_info();
+			return 0;
+		case OPT_DUMP_CONFIG: cli->dump_config = 1; break;
+		case OPT_LIST_RUNMODES:
+			runmode_list();
+			return 0;
+		case OPT_LIST_CUDA_CARDS:
+			return list_cuda_cards();
+		case OPT_DISABLE_DETECTION: cli->disable_detection = 1; break;
+		case OPT_INIT_ERRORS_FATAL: cli->init_errors_fatal = 1; break;
+		case OPT_SIMULATE_IPS: cli->simulate_ips = 1; break;
+		case OPT_PCAP_FILE_CONTINUOUS:
+			log_error("--pcap-file-continuous is not supported");
+			return 1;
+		default:
+			usage(stderr, argv[0]);
+			return 1;
+		}
+	}
+	if (optind < argc) {
+		/* Suricata takes a trailing BPF filter; we do not filter yet. */
+		log_error("BPF filters are not supported: '%s'", argv[optind]);
+		return 1;
+	}
+	return -1;
+}
+
+static int load_config(const Cli *cli)
+{
+	char err[1024];
+	const char *path = cli->conf_file ? cli->conf_file : CONFIG_DIR "suricata.yaml";
+
+	if (conf_load_file(path, err, sizeof(err)) != 0) {
+		log_error("%s", err);
+		return -1;
+	}
+	for (int i = 0; i < cli->n_sets; i++) {
+		if (conf_set_kv(cli->sets[i]) != 0) {
+			log_error("--set: cannot set '%s'", cli->sets[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static unsigned autofp_workers(void)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	const char *ratio_s = conf_get("threading.detect-thread-ratio");
+	double ratio = 1.0;
+	long n;
+
+	if (ratio_s) {
+		char *end;
+
+		ratio = strtod(ratio_s, &end);
+		if (*end || ratio <= 0) {
+			log_warning("threading.detect-thread-ratio: '%s' is not a positive number; using 1.0",
+				    ratio_s);
+			ratio = 1.0;
+		}
+	}
+	n = (long)(ncpu * ratio + 0.5);
+	if (n < 1)
+		n = 1;
+	if (n > 1024)
+		n = 1024;
+	return (unsigned)n;
+}
+
+/* Typed engine configuration from the tree; errors are logged with their key. */
+static int engine_config_load(const Cli *cli, EngineConfig *cfg)
+{
+	int64_t mpp = 1024;
+	const char *rm;
+	CudaMpmConfig cuda;
+	char err[512];
+	int enabled = 1;
+	int64_t interval = 8;
+
+	memset(cfg, 0, sizeof(*cfg));
+	if (conf_get_int("max-pending-packets", &mpp) < 0)
+		return -1;
+	if (mpp < 1 || mpp > 65535) {
+		log_error("max-pending-packets: %lld is out of range 1..65535", (long long)mpp);
+		return -1;
+	}
+	cfg->max_pending_packets = (uint32_t)mpp;
+
+	rm = cli->runmode ? cli->runmode : conf_get("runmode");
+	if (!rm)
+		rm = "autofp";
+	if (runmode_parse(rm, &cfg->mode) != 0) {
+		log_error("runmode '%s' is not supported for pcap-file (use single or autofp; "
+			  "see --list-runmodes)", rm);
+		return -1;
+	}
+	cfg->workers = cfg->mode == RUNMODE_SINGLE ? 1 : autofp_workers();
+	/* Each worker may hold packets; the reader needs a few more to make progress. */
+	if (cfg->mode == RUNMODE_AUTOFP && cfg->max_pending_packets < 4 * cfg->workers)
+		cfg->max_pending_packets = 4 * cfg->workers;
+
+	if (decode_config_load(&cfg->decode) != 0)
+		return -1;
+	if (cli->checksum) {
+		if (!strcmp(cli->checksum, "all"))
+			cfg->decode.checksum = CHECKSUM_ALL;
+		else if (!strcmp(cli->checksum, "none"))
+			cfg->decode.checksum = CHECKSUM_NONE;
+		else
+			cfg->decode.checksum = CHECKSUM_AUTO;
+	}
+	if (flow_config_load(&cfg->flow) != 0)
+		return -1;
+
+	if (conf_get_bool("stats.enabled", &enabled) < 0 ||
+	    conf_get_int("stats.interval", &interval) < 0)
+		return -1;
+	cfg->stats_enabled = enabled;
+	cfg->stats_interval_s = interval > 0 ? (uint32_t)interval : 0;
+
+	/* The GPU matcher arrives later, but its section is checked now so that a
+	 * typo is reported on the first run, not the first GPU run. */
+	if (cuda_mpm_config_load(&cuda, err, sizeof(err)) != 0) {
+		log_error("%s", err);
+		return -1;
+	}
+	return 0;
+}
+
+static int check_log_dir(const Cli *cli, const char **out)
+{
+	const char *dir = cli->log_dir ? cli->log_dir : conf_get("default-log-dir");
+	struct stat st;
+
+	if (!dir)
+		dir = "/var/log/suricata/";
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		if (cli->log_dir)
+			log_error("the logging directory \"%s\" supplied at the command line (-l %s) "
+				  "doesn't exist; create it or choose another", dir, dir);
+		else
+			log_error("the logging directory \"%s\" (default-log-dir) doesn't exist; "
+				  "create it or use -l", dir);
+		return -1;
+	}
+	*out = dir;
+	return 0;
+}
+
+static void register_counters(void)
+{
+	decode_register_counters();
+	flow_register_counters();
+	counters_freeze();
+}
+
+int main(int argc, char **argv)
+{
+	Cli cli = { 0 };
+	Engine engine = { 0 };
+	OutputConfig ocfg;
+	const char *log_dir;
+	char err[1024];
+	int rc;
+
+	rc = parse_cli(argc, argv, &cli);
+	if (rc >= 0)
+		goto out;
+	rc = 1;
+	if (cli.verbose)
+		log_set_level(LOG_LVL_NOTICE + (cli.verbose > 2 ? 2 : cli.verbose));
+
+	if (load_config(&cli) != 0)
+		goto out;
+	if (cli.dump_config) {
+		conf_dump(stdout);
+		rc = 0;
+		goto out;
+	}
+	if (engine_config_load(&cli, &engine.cfg) != 0)
+		goto out;
+	if (cli.test_mode) {
+		printf("Configuration provided was successfully loaded. Exiting.\n");
+		rc = 0;
+		goto out;
+	}
+	if (!cli.pcap_path) {
+		log_error("no input: use -r FILE|DIR (only the pcap-file source is supported)");
+		usage(stderr, argv[0]);
+		goto out;
+	}
+	if (check_log_dir(&cli, &log_dir) != 0)
+		goto out;
+
+	engine.src = pcap_source_open(cli.pcap_path, err, sizeof(err));
+	if (!engine.src) {
+		log_error("%s", err);
+		goto out;
+	}
+	register_counters();
+	if (output_config_load(&ocfg, log_dir, err, sizeof(err)) != 0) {
+		log_error("%s", err);
+		goto out;
+	}
+	engine.outputs = outputs_open(&ocfg, err, sizeof(err));
+	if (!engine.outputs) {
+		log_error("%s", err);
+		goto out;
+	}
+	log_info("runmode %s, %u worker%s, max-pending-packets %u",
+		 runmode_name(engine.cfg.mode), engine.cfg.workers,
+		 engine.cfg.workers == 1 ? "" : "s", engine.cfg.max_pending_packets);
+
+	if (runmode_run(&engine) != 0)
+		goto out;
+	{
+		const PcapSourceStats *s = pcap_source_stats(engine.src);
+
+		log_notice("pcap-file: read %llu files, %llu packets, %llu bytes",
+			   (unsigned long long)s->files, (unsigned long long)s->packets,
+			   (unsigned long long)s->bytes);
+	}
+	rc = 0;
+out:
+	if (engine.outputs)
+		outputs_close(engine.outputs);
+	if (engine.src)
+		pcap_source_close(engine.src);
+	counters_destroy();
+	conf_deinit();
+	free(cli.sets);
+	return rc;
+}

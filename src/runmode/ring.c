@@ -1,0 +1,132 @@
+#include "runmode/ring.h"
+
+#include <stdlib.h>
+#include <time.h>
+
+int packet_ring_init(PacketRing *r, uint32_t size)
+{
+	uint32_t n = 2;
+
+	while (n < size)
+		n <<= 1;
+	r->slots = calloc(n, sizeof(*r->slots));
+	if (!r->slots)
+		return -1;
+	r->mask = n - 1;
+	r->head = r->tail = 0;
+	r->closed = 0;
+	r->consumer_waiting = r->producer_waiting = 0;
+	pthread_mutex_init(&r->lock, NULL);
+	pthread_cond_init(&r->cond, NULL);
+	return 0;
+}
+
+void packet_ring_destroy(PacketRing *r)
+{
+	if (!r->slots)
+		return;
+	free(r->slots);
+	r->slots = NULL;
+	pthread_mutex_destroy(&r->lock);
+	pthread_cond_destroy(&r->cond);
+}
+
+/* The sleeping side sets its flag and re-checks under the lock; the other side
+ * publishes, then (seq_cst) reads the flag and signals under the lock. One of
+ * the two always sees the other, so no wake-up is lost. The timed wait is a
+ * safety net only. */
+static void ring_sleep(PacketRing *r, int *flag, int (*ready)(PacketRing *))
+{
+	struct timespec ts;
+
+	pthread_mutex_lock(&r->lock);
+	__atomic_store_n(flag, 1, __ATOMIC_SEQ_CST);
+	if (!ready(r)) {
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 10 * 1000 * 1000;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&r->cond, &r->lock, &ts);
+	}
+	__atomic_store_n(flag, 0, __ATOMIC_SEQ_CST);
+	pthread_mutex_unlock(&r->lock);
+}
+
+static void ring_wake(PacketRing *r, int *flag)
+{
+	if (__atomic_load_n(flag, __ATOMIC_SEQ_CST)) {
+		pthread_mutex_lock(&r->lock);
+		pthread_cond_broadcast(&r->cond);
+		pthread_mutex_unlock(&r->lock);
+	}
+}
+
+static int ring_has_room(PacketRing *r)
+{
+	return __atomic_load_n(&r->tail, __ATOMIC_RELAXED) -
+		       __atomic_load_n(&r->head, __ATOMIC_SEQ_CST) <= r->mask;
+}
+
+static int ring_has_data(PacketRing *r)
+{
+	return __atomic_load_n(&r->tail, __ATOMIC_SEQ_CST) !=
+		       __atomic_load_n(&r->head, __ATOMIC_RELAXED) ||
+	       __atomic_load_n(&r->closed, __ATOMIC_SEQ_CST);
+}
+
+void packet_ring_push(PacketRing *r, Packet *p)
+{
+	uint32_t tail = __atomic_load_n(&r->tail, __ATOMIC_RELAXED);
+	int spins = 0;
+
+	while (!ring_has_room(r)) {
+		if (++spins < 64)
+			continue;
+		ring_sleep(r, &r->producer_waiting, ring_has_room);
+	}
+	r->slots[tail & r->mask] = p;
+	__atomic_store_n(&r->tail, tail + 1, __ATOMIC_SEQ_CST);
+	ring_wake(r, &r->consumer_waiting);
+}
+
+void packet_ring_close(PacketRing *r)
+{
+	__atomic_store_n(&r->closed, 1, __ATOMIC_SEQ_CST);
+	pthread_mutex_lock(&r->lock);
+	pthread_cond_broadcast(&r->cond);
+	pthread_mutex_unlock(&r->lock);
+}
+
+Packet *packet_ring_try_pop(PacketRing *r)
+{
+	uint32_t head = __atomic_load_n(&r->head, __ATOMIC_RELAXED);
+	Packet *p;
+
+	if (head == __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE))
+		return NULL;
+	p = r->slots[head & r->mask];
+	__atomic_store_n(&r->head, head + 1, __ATOMIC_SEQ_CST);
+	ring_wake(r, &r->producer_waiting);
+	return p;
+}
+
+Packet *packet_ring_pop(PacketRing *r)
+{
+	int spins = 0;
+
+	for (;;) {
+		Packet *p = packet_ring_try_pop(r);
+
+		if (p)
+			return p;
+		if (__atomic_load_n(&r->closed, __ATOMIC_SEQ_CST)) {
+			/* closed is set after the last push: one more look */
+			return packet_ring_try_pop(r);
+		}
+		if (++spins < 64)
+			continue;
+		ring_sleep(r, &r->consumer_waiting, ring_has_data);
+	}
+}

@@ -1,0 +1,99 @@
+#include "stats/counters.h"
+#include "util/log.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define COUNTERS_MAX 2048
+
+static char *names[COUNTERS_MAX];
+static size_t n_counters;
+static int frozen;
+static ThreadCounters *blocks;
+static pthread_mutex_t blocks_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int counter_lookup(const char *name)
+{
+	for (size_t i = 0; i < n_counters; i++)
+		if (strcmp(names[i], name) == 0)
+			return (int)i;
+	return -1;
+}
+
+counter_id counter_register(const char *name)
+{
+	int id = counter_lookup(name);
+
+	if (id >= 0)
+		return (counter_id)id;
+	if (frozen || n_counters == COUNTERS_MAX) {
+		/* A programming error: registration happens at start only. */
+		log_error("counters: cannot register '%s' (%s)", name,
+			  frozen ? "set is frozen" : "table full");
+		abort();
+	}
+	names[n_counters] = strdup(name);
+	if (!names[n_counters])
+		abort();
+	return (counter_id)n_counters++;
+}
+
+const char *counter_name(counter_id id)
+{
+	return id < n_counters ? names[id] : NULL;
+}
+
+size_t counters_count(void)
+{
+	return n_counters;
+}
+
+void counters_freeze(void)
+{
+	frozen = 1;
+}
+
+ThreadCounters *thread_counters_new(void)
+{
+	ThreadCounters *tc = calloc(1, sizeof(*tc));
+
+	if (!tc)
+		return NULL;
+	tc->v = calloc(n_counters ? n_counters : 1, sizeof(uint64_t));
+	if (!tc->v) {
+		free(tc);
+		return NULL;
+	}
+	pthread_mutex_lock(&blocks_lock);
+	tc->next = blocks;
+	blocks = tc;
+	pthread_mutex_unlock(&blocks_lock);
+	return tc;
+}
+
+void counters_snapshot(uint64_t *out)
+{
+	memset(out, 0, n_counters * sizeof(uint64_t));
+	pthread_mutex_lock(&blocks_lock);
+	for (ThreadCounters *tc = blocks; tc; tc = tc->next)
+		for (size_t i = 0; i < n_counters; i++)
+			out[i] += __atomic_load_n(&tc->v[i], __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&blocks_lock);
+}
+
+void counters_destroy(void)
+{
+	pthread_mutex_lock(&blocks_lock);
+	while (blocks) {
+		ThreadCounters *next = blocks->next;
+		free(blocks->v);
+		free(blocks);
+		blocks = next;
+	}
+	pthread_mutex_unlock(&blocks_lock);
+	for (size_t i = 0; i < n_counters; i++)
+		free(names[i]);
+	n_counters = 0;
+	frozen = 0;
+}

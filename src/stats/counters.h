@@ -1,0 +1,72 @@
+/* Counters: registered by name once at start, incremented per thread without
+ * locks, merged (summed) across threads when stats are written.
+ *
+ * Names are Suricata's dotted stats names ("decoder.pkts", "flow.tcp",
+ * "decoder.event.ipv4.trunc_pkt"); the eve "stats" record nests on the dots.
+ *
+ * Life cycle:
+ *   1. start: every subsystem calls counter_register() (single-threaded);
+ *   2. counters_freeze() fixes the set;
+ *   3. each thread owns a ThreadCounters from thread_counters_new();
+ *   4. the packet path uses counter_inc()/counter_add()/counter_set() on its own block;
+ *   5. the stats writer calls counters_snapshot() which sums every live block. */
+#ifndef STATS_COUNTERS_H
+#define STATS_COUNTERS_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+typedef uint16_t counter_id;
+
+typedef struct ThreadCounters {
+	uint64_t *v;                  /* one slot per registered counter */
+	struct ThreadCounters *next;  /* registry list, for snapshots */
+} ThreadCounters;
+
+/* Registering the same name twice returns the same id. Returns the id. */
+counter_id counter_register(const char *name);
+/* Id of a registered counter, or -1. */
+int counter_lookup(const char *name);
+const char *counter_name(counter_id id);
+size_t counters_count(void);
+void counters_freeze(void);
+
+ThreadCounters *thread_counters_new(void);
+
+/* Sums every thread's block into out[counters_count()]. Safe while threads run:
+ * each slot has a single writer, read with relaxed atomics. */
+void counters_snapshot(uint64_t *out);
+
+/* Frees every ThreadCounters and the registry (end of run, threads joined). */
+void counters_destroy(void);
+
+/* Single writer per slot: a relaxed load/store pair keeps the add a plain
+ * instruction on x86 while staying race-free for the snapshot reader. */
+static inline void counter_add(ThreadCounters *tc, counter_id id, uint64_t n)
+{
+	__atomic_store_n(&tc->v[id], __atomic_load_n(&tc->v[id], __ATOMIC_RELAXED) + n,
+			 __ATOMIC_RELAXED);
+}
+
+static inline void counter_inc(ThreadCounters *tc, counter_id id)
+{
+	counter_add(tc, id, 1);
+}
+
+static inline void counter_sub(ThreadCounters *tc, counter_id id, uint64_t n)
+{
+	__atomic_store_n(&tc->v[id], __atomic_load_n(&tc->v[id], __ATOMIC_RELAXED) - n,
+			 __ATOMIC_RELAXED);
+}
+
+static inline void counter_set(ThreadCounters *tc, counter_id id, uint64_t n)
+{
+	__atomic_store_n(&tc->v[id], n, __ATOMIC_RELAXED);
+}
+
+static inline uint64_t counter_get(const ThreadCounters *tc, counter_id id)
+{
+	return __atomic_load_n(&tc->v[id], __ATOMIC_RELAXED);
+}
+
+#endif

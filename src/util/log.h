@@ -1,0 +1,30 @@
+/* One-line diagnostics to stderr, in Suricata's spirit:
+ *   "Error: <subsystem>: message"   (log_error)
+ * Never called on the packet path. */
+#ifndef UTIL_LOG_H
+#define UTIL_LOG_H
+
+#include <stdarg.h>
+
+enum log_level {
+	LOG_LVL_ERROR = 0,
+	LOG_LVL_WARNING,
+	LOG_LVL_NOTICE,
+	LOG_LVL_INFO,
+	LOG_LVL_DEBUG,
+};
+
+/* Messages above this level are not printed; -v raises it. Default: NOTICE. */
+void log_set_level(enum log_level lvl);
+enum log_level log_get_level(void);
+
+void log_msg(enum log_level lvl, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#define log_error(...)   log_msg(LOG_LVL_ERROR, __VA_ARGS__)
+#define log_warning(...) log_msg(LOG_LVL_WARNING, __VA_ARGS__)
+#define log_notice(...)  log_msg(LOG_LVL_NOTICE, __VA_ARGS__)
+#define log_info(...)    log_msg(LOG_LVL_INFO, __VA_ARGS__)
+#define log_debug(...)   log_msg(LOG_LVL_DEBUG, __VA_ARGS__)
+
+#endif

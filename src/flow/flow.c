@@ -1,0 +1,827 @@
+/* Flow table: one per worker, so the packet path takes no lock.
+ *
+ * Flows hang off a power-of-two bucket array (chaining) and sit on one
+ * table-wide list ordered by last packet (LRU: head is the oldest). The LRU
+ * gives cheap timeouts (walk from the head until flows are too young) and the
+ * eviction order under memcap pressure.
+ *
+ * Memory accounting follows Suricata's idea of flow.memuse: the table itself
+ * plus every Flow allocated (in use or spare) counts against memcap/share. */
+#include "flow/flow.h"
+#include "conf/conf.h"
+#include "util/log.h"
+
+#include <netinet/in.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TH_FIN 0x01
+#define TH_SYN 0x02
+#define TH_RST 0x04
+#define TH_ACK 0x10
+
+/* 51 bits: what Suricata's flow_id uses, so it stays exact in JSON doubles. */
+#define FLOW_ID_MASK ((1ull << 51) - 1)
+
+/* Fixed seed: the hash picks the autofp worker, so it must be stable across
+ * runs for the runs to be reproducible. */
+#define FLOW_HASH_SEED 0x9e3779b9u
+
+struct FlowTable {
+	FlowConfig cfg;
+	Flow **buckets;
+	uint32_t mask;
+
+	Flow *lru_head, *lru_tail;  /* oldest, newest */
+	Flow *spare;                /* recycled flows, linked by hnext */
+	uint32_t nspare;
+	uint32_t prealloc;          /* spare list target: prealloc/share */
+
+	uint64_t memcap, memuse;
+	uint32_t min_timeout[2];    /* shortest reachable timeout, normal/emergency */
+	int emergency;
+	time_t last_deep_walk;
+
+	ThreadCounters *tc;
+	flow_end_fn on_end;
+	void *arg;
+};
+
+/* Counter ids, registered once at start. */
+static struct {
+	counter_id total, tcp, udp, icmpv4, icmpv6, tcp_reuse, memcap;
+	counter_id emerg_entered, emerg_over, active, memuse, spare, get_used;
+	counter_id end_new, end_established, end_closed, mgr_timeout;
+} cnt;
+static int counters_registered;
+
+void flow_register_counters(void)
+{
+	cnt.total = counter_register("flow.total");
+	cnt.tcp = counter_register("flow.tcp");
+	cnt.udp = counter_register("flow.udp");
+	cnt.icmpv4 = counter_register("flow.icmpv4");
+	cnt.icmpv6 = counter_register("flow.icmpv6");
+	cnt.tcp_reuse = counter_register("flow.tcp_reuse");
+	cnt.memcap = counter_register("flow.memcap");
+	cnt.emerg_entered = counter_register("flow.emerg_mode_entered");
+	cnt.emerg_over = counter_register("flow.emerg_mode_over");
+	cnt.active = counter_register("flow.active");
+	cnt.memuse = counter_register("flow.memuse");
+	cnt.spare = counter_register("flow.spare");
+	cnt.get_used = counter_register("flow.get_used");
+	cnt.end_new = counter_register("flow.end.state.new");
+	cnt.end_established = counter_register("flow.end.state.established");
+	cnt.end_closed = counter_register("flow.end.state.closed");
+	cnt.mgr_timeout = counter_register("flow.mgr.flows_timeout");
+	counters_registered = 1;
+}
+
+/* ---- configuration ---- */
+
+static const FlowTimeouts default_timeouts[FLOW_PROTO_MAX] = {
+	/* Suricata 8 defaults. UDP and ICMP never close: their "closed" is 0. */
+	[FLOW_PROTO_TCP] = { 60, 600, 60, 100, 5, 100, 10, 50 },
+	[FLOW_PROTO_UDP] = { 30, 300, 0, 100, 10, 100, 0, 50 },
+	[FLOW_PROTO_ICMP] = { 30, 300, 0, 100, 10, 100, 0, 50 },
+	[FLOW_PROTO_DEFAULT] = { 30, 300, 0, 100, 10, 100, 0, 50 },
+};
+
+static const char *const proto_keys[FLOW_PROTO_MAX] = {
+	[FLOW_PROTO_TCP] = "tcp",
+	[FLOW_PROTO_UDP] = "udp",
+	[FLOW_PROTO_ICMP] = "icmp",
+	[FLOW_PROTO_DEFAULT] = "default",
+};
+
+static int conf_u32(const char *key, uint32_t *out, uint64_t min, uint64_t max)
+{
+	int64_t v;
+	int r = conf_get_int(key, &v);
+
+	if (r <= 0)
+		return r;
+	if (v < (int64_t)min || (uint64_t)v > max) {
+		log_error("flow: %s: %lld out of range [%llu, %llu]", key, (long long)v,
+			  (unsigned long long)min, (unsigned long long)max);
+		return -1;
+	}
+	*out = (uint32_t)v;
+	return 1;
+}
+
+static int load_timeouts(FlowTimeouts *t, const char *proto)
+{
+	static const struct {
+		const char *key;
+		size_t off;
+	} keys[] = {
+		{ "new", offsetof(FlowTimeouts, new_s) },
+		{ "established", offsetof(FlowTimeouts, established_s) },
+		{ "closed", offsetof(FlowTimeouts, closed_s) },
+		{ "bypassed", offsetof(FlowTimeouts, bypassed_s) },
+		{ "emergency-new", offsetof(FlowTimeouts, emerg_new_s) },
+		{ "emergency-established", offsetof(FlowTimeouts, emerg_established_s) },
+		{ "emergency-closed", offsetof(FlowTimeouts, emerg_closed_s) },
+		{ "emergency-bypassed", offsetof(FlowTimeouts, emerg_bypassed_s) },
+	};
+	char path[96];
+	int rc = 0;
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		snprintf(path, sizeof(path), "flow-timeouts.%s.%s", proto, keys[i].key);
+		if (conf_u32(path, (uint32_t *)((char *)t + keys[i].off), 0, UINT32_MAX) < 0)
+			rc = -1;
+	}
+	return rc;
+}
+
+int flow_config_load(FlowConfig *cfg)
+{
+	int rc = 0;
+
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->memcap = 128ull << 20;
+	cfg->hash_size = 65536;
+	cfg->prealloc = 10000;
+	cfg->emergency_recovery = 30;
+	memcpy(cfg->timeouts, default_timeouts, sizeof(default_timeouts));
+
+	if (conf_get_size("flow.memcap", &cfg->memcap) < 0)
+		rc = -1;
+	if (conf_u32("flow.hash-size", &cfg->hash_size, 1, 1u << 30) < 0)
+		rc = -1;
+	if (conf_u32("flow.prealloc", &cfg->prealloc, 0, UINT32_MAX) < 0)
+		rc = -1;
+	if (conf_u32("flow.emergency-recovery", &cfg->emergency_recovery, 0, 100) < 0)
+		rc = -1;
+	for (int i = 0; i < FLOW_PROTO_MAX; i++)
+		if (load_timeouts(&cfg->timeouts[i], proto_keys[i]) < 0)
+			rc = -1;
+	return rc;
+}
+
+/* ---- hashing ---- */
+
+static inline uint32_t rotl32(uint32_t x, int r)
+{
+	return (x << r) | (x >> (32 - r));
+}
+
+/* A murmur3-style word mixer: every input bit reaches every output bit. */
+static inline uint32_t mix_word(uint32_t h, uint32_t k)
+{
+	k *= 0xcc9e2d51u;
+	k = rotl32(k, 15);
+	k *= 0x1b873593u;
+	h ^= k;
+	h = rotl32(h, 13);
+	return h * 5 + 0xe6546b64u;
+}
+
+static inline uint32_t mix_final(uint32_t h)
+{
+	h ^= h >> 16;
+	h *= 0x85ebca6bu;
+	h ^= h >> 13;
+	h *= 0xc2b2ae35u;
+	h ^= h >> 16;
+	return h;
+}
+
+static int is_icmp(uint8_t proto)
+{
+	return proto == IPPROTO_ICMP || proto == IPPROTO_ICMPV6;
+}
+
+static int addr_words(uint8_t ip_version)
+{
+	return ip_version == 6 ? 4 : 1;
+}
+
+/* Orders (addr, port) pairs so that both directions hash and compare alike. */
+static int endpoint_cmp(const Address *a, uint16_t ap, const Address *b, uint16_t bp,
+			int words)
+{
+	int c = memcmp(a->a.u32, b->a.u32, (size_t)words * 4);
+
+	if (c)
+		return c;
+	return (int)ap - (int)bp;
+}
+
+static uint32_t hash_tuple(uint8_t proto, uint8_t ip_version, const Address *src,
+			   const Address *dst, uint16_t sp, uint16_t dp,
+			   const uint16_t *vlan, uint8_t nvlan)
+{
+	int words = addr_words(ip_version);
+	const Address *lo = src, *hi = dst;
+	uint16_t lp = sp, hp = dp;
+	uint32_t h = FLOW_HASH_SEED;
+
+	if (endpoint_cmp(src, sp, dst, dp, words) > 0) {
+		lo = dst;
+		hi = src;
+		lp = dp;
+		hp = sp;
+	}
+	for (int i = 0; i < words; i++)
+		h = mix_word(h, lo->a.u32[i]);
+	for (int i = 0; i < words; i++)
+		h = mix_word(h, hi->a.u32[i]);
+	h = mix_word(h, ((uint32_t)lp << 16) | hp);
+	h = mix_word(h, ((uint32_t)proto << 8) | ip_version);
+	for (int i = 0; i < nvlan && i < 3; i++)
+		h = mix_word(h, vlan[i]);
+	return mix_final(h ^ (uint32_t)(words * 8 + 4 + nvlan));
+}
+
+static void packet_ports(const Packet *p, uint16_t *sp, uint16_t *dp)
+{
+	/* ICMP flows are per address pair: the packet's ports are 0 already, but
+	 * make sure no decoder's use of them splits a flow. */
+	if (is_icmp(p->proto)) {
+		*sp = *dp = 0;
+		return;
+	}
+	*sp = p->sp;
+	*dp = p->dp;
+}
+
+uint32_t flow_hash_packet(const Packet *p)
+{
+	uint16_t sp, dp;
+
+	packet_ports(p, &sp, &dp);
+	return hash_tuple(p->proto, p->ip_version, &p->src, &p->dst, sp, dp,
+			  p->vlan_id, p->vlan_count);
+}
+
+/* splitmix64 finaliser */
+static uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ull;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebull;
+	x ^= x >> 31;
+	return x;
+}
+
+/* Derived from the directed tuple and the start time only, so single and
+ * autofp runs (different tables, different creation order) agree. */
+static uint64_t make_flow_id(const Flow *f)
+{
+	int words = addr_words(f->ip_version);
+	uint64_t x = 0x6a09e667f3bcc909ull;
+
+	for (int i = 0; i < words; i++)
+		x = mix64(x ^ f->src.a.u32[i]);
+	for (int i = 0; i < words; i++)
+		x = mix64(x ^ ((uint64_t)f->dst.a.u32[i] << 16));
+	x = mix64(x ^ ((uint64_t)f->sp << 32 | (uint64_t)f->dp << 16 | f->proto));
+	for (int i = 0; i < f->vlan_count && i < 3; i++)
+		x = mix64(x ^ ((uint64_t)f->vlan_id[i] << (8 * i)));
+	x = mix64(x ^ (uint64_t)f->start.tv_sec);
+	x = mix64(x ^ (uint64_t)f->start.tv_usec);
+	x &= FLOW_ID_MASK;
+	return x ? x : 1;
+}
+
+/* ---- timeouts ---- */
+
+static int proto_class(uint8_t proto)
+{
+	switch (proto) {
+	case IPPROTO_TCP:
+		return FLOW_PROTO_TCP;
+	case IPPROTO_UDP:
+		return FLOW_PROTO_UDP;
+	case IPPROTO_ICMP:
+	case IPPROTO_ICMPV6:
+		return FLOW_PROTO_ICMP;
+	default:
+		return FLOW_PROTO_DEFAULT;
+	}
+}
+
+static uint32_t timeout_for(const FlowConfig *cfg, int emergency, uint8_t proto,
+			    enum flow_state state)
+{
+	const FlowTimeouts *t = &cfg->timeouts[proto_class(proto)];
+
+	switch (state) {
+	case FLOW_STATE_ESTABLISHED:
+		return emergency ? t->emerg_established_s : t->established_s;
+	case FLOW_STATE_CLOSED:
+		return emergency ? t->emerg_closed_s : t->closed_s;
+	default:
+		return emergency ? t->emerg_new_s : t->new_s;
+	}
+}
+
+uint32_t flow_timeout_of(const FlowTable *ft, const Flow *f)
+{
+	return timeout_for(&ft->cfg, ft->emergency, f->proto, f->state);
+}
+
+/* Shortest timeout any flow can have: only TCP reaches "closed". Bounds the
+ * LRU walk: a flow younger than this cannot be due, nor can any after it. */
+static uint32_t min_reachable_timeout(const FlowConfig *cfg, int emergency)
+{
+	static const uint8_t protos[] = { IPPROTO_TCP, IPPROTO_UDP, IPPROTO_ICMP, 0 };
+	uint32_t m = UINT32_MAX;
+
+	for (size_t i = 0; i < sizeof(protos); i++) {
+		for (int s = FLOW_STATE_NEW; s <= FLOW_STATE_CLOSED; s++) {
+			if (s == FLOW_STATE_CLOSED && protos[i] != IPPROTO_TCP)
+				continue;
+			uint32_t t = timeout_for(cfg, emergency, protos[i], s);
+			if (t < m)
+				m = t;
+		}
+	}
+	return m;
+}
+
+/* now - last > timeout, in microseconds; a packet older than last is never
+ * "after" the timeout (pcap time can go backwards). */
+static int flow_is_due(const Flow *f, const struct timeval *now, uint32_t timeout)
+{
+	int64_t d = (int64_t)(now->tv_sec - f->last.tv_sec) * 1000000 +
+		    (now->tv_usec - f->last.tv_usec);
+
+	return d > (int64_t)timeout * 1000000;
+}
+
+static int64_t idle_us(const Flow *f, const struct timeval *now)
+{
+	return (int64_t)(now->tv_sec - f->last.tv_sec) * 1000000 +
+	       (now->tv_usec - f->last.tv_usec);
+}
+
+/* ---- memory ---- */
+
+static void update_gauges(FlowTable *ft)
+{
+	counter_set(ft->tc, cnt.memuse, ft->memuse);
+	counter_set(ft->tc, cnt.spare, ft->nspare);
+}
+
+static Flow *flow_alloc(FlowTable *ft)
+{
+	Flow *f;
+
+	if (ft->spare) {
+		f = ft->spare;
+		ft->spare = f->hnext;
+		ft->nspare--;
+		f->hnext = NULL;
+		return f;
+	}
+	if (ft->memuse + sizeof(Flow) > ft->memcap)
+		return NULL;
+	f = calloc(1, sizeof(*f));
+	if (!f)
+		return NULL;
+	ft->memuse += sizeof(Flow);
+	return f;
+}
+
+/* Keeps up to prealloc spare flows; in emergency every freed flow goes back
+ * to the system so that memuse actually drops. */
+static void flow_release(FlowTable *ft, Flow *f)
+{
+	if (!ft->emergency && ft->nspare < ft->prealloc) {
+		memset(f, 0, sizeof(*f));
+		f->hnext = ft->spare;
+		ft->spare = f;
+		ft->nspare++;
+		return;
+	}
+	free(f);
+	ft->memuse -= sizeof(Flow);
+}
+
+/* ---- lists ---- */
+
+static void lru_unlink(FlowTable *ft, Flow *f)
+{
+	if (f->lprev)
+		f->lprev->lnext = f->lnext;
+	else
+		ft->lru_head = f->lnext;
+	if (f->lnext)
+		f->lnext->lprev = f->lprev;
+	else
+		ft->lru_tail = f->lprev;
+	f->lnext = f->lprev = NULL;
+}
+
+static void lru_append(FlowTable *ft, Flow *f)
+{
+	f->lnext = NULL;
+	f->lprev = ft->lru_tail;
+	if (ft->lru_tail)
+		ft->lru_tail->lnext = f;
+	else
+		ft->lru_head = f;
+	ft->lru_tail = f;
+}
+
+static void hash_unlink(FlowTable *ft, Flow *f)
+{
+	Flow **pp = &ft->buckets[f->hash & ft->mask];
+
+	for (; *pp; pp = &(*pp)->hnext) {
+		if (*pp == f) {
+			*pp = f->hnext;
+			f->hnext = NULL;
+			return;
+		}
+	}
+}
+
+static void flow_end(FlowTable *ft, Flow *f, enum flow_end_reason why)
+{
+	hash_unlink(ft, f);
+	lru_unlink(ft, f);
+	if (ft->on_end)
+		ft->on_end(ft->arg, f, why);
+
+	switch (f->state) {
+	case FLOW_STATE_ESTABLISHED:
+		counter_inc(ft->tc, cnt.end_established);
+		break;
+	case FLOW_STATE_CLOSED:
+		counter_inc(ft->tc, cnt.end_closed);
+		break;
+	default:
+		counter_inc(ft->tc, cnt.end_new);
+		break;
+	}
+	if (why == FLOW_END_TIMEOUT)
+		counter_inc(ft->tc, cnt.mgr_timeout);
+	else if (why == FLOW_END_FORCED)
+		counter_inc(ft->tc, cnt.get_used);
+	counter_sub(ft->tc, cnt.active, 1);
+	flow_release(ft, f);
+	update_gauges(ft);
+}
+
+/* ---- table ---- */
+
+static uint32_t round_pow2(uint32_t v)
+{
+	uint32_t p = 1;
+
+	while (p < v && p < (1u << 30))
+		p <<= 1;
+	return p;
+}
+
+FlowTable *flow_table_new(const FlowConfig *cfg, unsigned share, ThreadCounters *tc,
+			  flow_end_fn on_end, void *arg)
+{
+	FlowTable *ft;
+	uint32_t nbuckets;
+
+	if (!counters_registered) {
+		log_error("flow: flow_register_counters() was not called");
+		return NULL;
+	}
+	if (share == 0)
+		share = 1;
+	ft = calloc(1, sizeof(*ft));
+	if (!ft)
+		return NULL;
+	ft->cfg = *cfg;
+	ft->tc = tc;
+	ft->on_end = on_end;
+	ft->arg = arg;
+	ft->memcap = cfg->memcap / share;
+	nbuckets = round_pow2(cfg->hash_size / share ? cfg->hash_size / share : 1);
+	ft->mask = nbuckets - 1;
+	ft->memuse = sizeof(*ft) + (uint64_t)nbuckets * sizeof(Flow *);
+	if (ft->memuse > ft->memcap) {
+		log_error("flow: hash table of %u rows needs %llu bytes, over flow.memcap "
+			  "share of %llu: raise flow.memcap or lower flow.hash-size",
+			  nbuckets, (unsigned long long)ft->memuse,
+			  (unsigned long long)ft->memcap);
+		free(ft);
+		return NULL;
+	}
+	ft->buckets = calloc(nbuckets, sizeof(Flow *));
+	if (!ft->buckets) {
+		free(ft);
+		return NULL;
+	}
+	ft->min_timeout[0] = min_reachable_timeout(cfg, 0);
+	ft->min_timeout[1] = min_reachable_timeout(cfg, 1);
+
+	/* Preallocation stops at the memcap: Suricata warns and carries on too. */
+	ft->prealloc = cfg->prealloc / share;
+	for (uint32_t i = 0; i < ft->prealloc; i++) {
+		Flow *f;
+
+		if (ft->memuse + sizeof(Flow) > ft->memcap) {
+			log_warning("flow: prealloc stopped at %u flows: flow.memcap reached", i);
+			ft->prealloc = i;
+			break;
+		}
+		f = calloc(1, sizeof(*f));
+		if (!f)
+			break;
+		ft->memuse += sizeof(Flow);
+		f->hnext = ft->spare;
+		ft->spare = f;
+		ft->nspare++;
+	}
+	update_gauges(ft);
+	return ft;
+}
+
+void flow_table_flush(FlowTable *ft)
+{
+	while (ft->lru_head)
+		flow_end(ft, ft->lru_head, FLOW_END_SHUTDOWN);
+}
+
+void flow_table_free(FlowTable *ft)
+{
+	if (!ft)
+		return;
+	flow_table_flush(ft);
+	while (ft->spare) {
+		Flow *f = ft->spare;
+		ft->spare = f->hnext;
+		free(f);
+	}
+	free(ft->buckets);
+	free(ft);
+}
+
+/* Walks from the oldest flow. Flows are not strictly ordered when pcap time
+ * goes backwards and timeouts differ per state, so "not due" does not mean
+ * "nothing after is due"; but a flow idle for less than the shortest timeout
+ * proves that every flow after it is too young. The full walk runs once per
+ * second of packet time; in between only the due head is trimmed, so a flow
+ * ends at most a second late and never early. */
+static void timeout_walk(FlowTable *ft, const struct timeval *now, int deep)
+{
+	int64_t min_us = (int64_t)ft->min_timeout[ft->emergency ? 1 : 0] * 1000000;
+	Flow *f = ft->lru_head;
+
+	while (f) {
+		Flow *next = f->lnext;
+
+		if (flow_is_due(f, now, flow_timeout_of(ft, f)))
+			flow_end(ft, f, FLOW_END_TIMEOUT);
+		else if (!deep || idle_us(f, now) <= min_us)
+			return;
+		f = next;
+	}
+}
+
+void flow_table_timeout(FlowTable *ft, const struct timeval *now)
+{
+	int deep = now->tv_sec != ft->last_deep_walk;
+
+	if (deep)
+		ft->last_deep_walk = now->tv_sec;
+	timeout_walk(ft, now, deep);
+}
+
+static uint64_t recovery_target(const FlowTable *ft)
+{
+	return ft->memcap / 100 * (100 - ft->cfg.emergency_recovery) +
+	       ft->memcap % 100 * (100 - ft->cfg.emergency_recovery) / 100;
+}
+
+/* No flow under memcap: enter emergency mode, end what the emergency timeouts
+ * allow, then evict the least recently used flows until memuse is back under
+ * memcap*(100-emergency_recovery)/100, and leave emergency mode. */
+static Flow *flow_alloc_emergency(FlowTable *ft, const struct timeval *now)
+{
+	uint64_t target = recovery_target(ft);
+	Flow *f;
+
+	if (!ft->emergency) {
+		ft->emergency = 1;
+		counter_inc(ft->tc, cnt.emerg_entered);
+	}
+	timeout_walk(ft, now, 1);
+	while (ft->memuse >= target && ft->lru_head)
+		flow_end(ft, ft->lru_head, FLOW_END_FORCED);
+	/* Still in emergency: the spare list was bypassed, now drop it too. */
+	while (ft->memuse >= target && ft->spare) {
+		f = ft->spare;
+		ft->spare = f->hnext;
+		ft->nspare--;
+		free(f);
+		ft->memuse -= sizeof(Flow);
+	}
+	if (ft->memuse < target) {
+		ft->emergency = 0;
+		counter_inc(ft->tc, cnt.emerg_over);
+	}
+	update_gauges(ft);
+	return flow_alloc(ft);
+}
+
+/* ---- lookup ---- */
+
+static int vlan_equal(const Flow *f, const Packet *p)
+{
+	if (f->vlan_count != p->vlan_count)
+		return 0;
+	for (int i = 0; i < f->vlan_count && i < 3; i++)
+		if (f->vlan_id[i] != p->vlan_id[i])
+			return 0;
+	return 1;
+}
+
+static int addr_equal(const Address *a, const Address *b, int words)
+{
+	return memcmp(a->a.u32, b->a.u32, (size_t)words * 4) == 0;
+}
+
+/* 1: p goes client->server, -1: server->client, 0: not this flow. */
+static int flow_match(const Flow *f, const Packet *p, uint16_t sp, uint16_t dp)
+{
+	int words = addr_words(p->ip_version);
+
+	if (f->proto != p->proto || f->ip_version != p->ip_version || !vlan_equal(f, p))
+		return 0;
+	if (f->sp == sp && f->dp == dp && addr_equal(&f->src, &p->src, words) &&
+	    addr_equal(&f->dst, &p->dst, words))
+		return 1;
+	if (f->sp == dp && f->dp == sp && addr_equal(&f->src, &p->dst, words) &&
+	    addr_equal(&f->dst, &p->src, words))
+		return -1;
+	return 0;
+}
+
+static void count_new_flow(FlowTable *ft, uint8_t proto)
+{
+	counter_inc(ft->tc, cnt.total);
+	counter_inc(ft->tc, cnt.active);
+	switch (proto) {
+	case IPPROTO_TCP:
+		counter_inc(ft->tc, cnt.tcp);
+		break;
+	case IPPROTO_UDP:
+		counter_inc(ft->tc, cnt.udp);
+		break;
+	case IPPROTO_ICMP:
+		counter_inc(ft->tc, cnt.icmpv4);
+		break;
+	case IPPROTO_ICMPV6:
+		counter_inc(ft->tc, cnt.icmpv6);
+		break;
+	}
+}
+
+static Flow *flow_create(FlowTable *ft, const Packet *p, uint32_t hash, uint16_t sp,
+			 uint16_t dp)
+{
+	Flow *f = flow_alloc(ft);
+
+	if (!f)
+		f = flow_alloc_emergency(ft, &p->ts);
+	if (!f) {
+		counter_inc(ft->tc, cnt.memcap);
+		return NULL;
+	}
+	memset(f, 0, sizeof(*f));
+	/* A SYN/ACK seen first: its sender answered a SYN we missed, so it is
+	 * the server and the flow's client is the packet's destination. */
+	if (p->proto == IPPROTO_TCP &&
+	    (p->tcp_flags & (TH_SYN | TH_ACK)) == (TH_SYN | TH_ACK)) {
+		f->src = p->dst;
+		f->dst = p->src;
+		f->sp = dp;
+		f->dp = sp;
+	} else {
+		f->src = p->src;
+		f->dst = p->dst;
+		f->sp = sp;
+		f->dp = dp;
+	}
+	f->proto = p->proto;
+	f->ip_version = p->ip_version;
+	f->vlan_count = p->vlan_count > 3 ? 3 : p->vlan_count;
+	memcpy(f->vlan_id, p->vlan_id, sizeof(f->vlan_id));
+	f->hash = hash;
+	f->start = p->ts;
+	f->last = p->ts;
+	f->emergency = (uint8_t)ft->emergency;
+	f->flow_id = make_flow_id(f);
+
+	f->hnext = ft->buckets[hash & ft->mask];
+	ft->buckets[hash & ft->mask] = f;
+	lru_append(ft, f);
+	count_new_flow(ft, p->proto);
+	update_gauges(ft);
+	return f;
+}
+
+static void flow_update(FlowTable *ft, Flow *f, Packet *p, int toserver)
+{
+	if (toserver) {
+		f->pkts_toserver++;
+		f->bytes_toserver += p->caplen;
+		f->tcp_flags_ts |= p->tcp_flags;
+		p->flags |= PKT_TOSERVER;
+	} else {
+		f->pkts_toclient++;
+		f->bytes_toclient += p->caplen;
+		f->tcp_flags_tc |= p->tcp_flags;
+		p->flags |= PKT_TOCLIENT;
+	}
+	if (timercmp(&p->ts, &f->last, >))
+		f->last = p->ts;
+
+	/* Our own coarse TCP tracking until the stream engine takes over. */
+	if (f->proto == IPPROTO_TCP &&
+	    ((f->tcp_flags_ts | f->tcp_flags_tc) & TH_RST ||
+	     (f->tcp_flags_ts & TH_FIN && f->tcp_flags_tc & TH_FIN)))
+		f->state = FLOW_STATE_CLOSED;
+	else if (f->state == FLOW_STATE_NEW && f->pkts_toserver && f->pkts_toclient)
+		f->state = FLOW_STATE_ESTABLISHED;
+
+	lru_unlink(ft, f);
+	lru_append(ft, f);
+	p->flow = f;
+	p->flags |= PKT_HAS_FLOW;
+}
+
+static int is_tcp_reuse(const Flow *f, const Packet *p)
+{
+	return f->proto == IPPROTO_TCP && f->state == FLOW_STATE_CLOSED &&
+	       (p->tcp_flags & (TH_SYN | TH_ACK | TH_RST)) == TH_SYN;
+}
+
+Flow *flow_handle_packet(FlowTable *ft, Packet *p)
+{
+	uint16_t sp, dp;
+	uint32_t hash;
+	Flow *f;
+	int dir = 0;
+
+	if (p->ip_version != 4 && p->ip_version != 6)
+		return NULL;
+	if (p->flags & (PKT_INVALID | PKT_IS_FRAGMENT))
+		return NULL;
+
+	packet_ports(p, &sp, &dp);
+	hash = flow_hash_packet(p);
+	for (f = ft->buckets[hash & ft->mask]; f; f = f->hnext) {
+		if (f->hash == hash && (dir = flow_match(f, p, sp, dp)) != 0)
+			break;
+	}
+
+	if (f && flow_is_due(f, &p->ts, flow_timeout_of(ft, f))) {
+		flow_end(ft, f, FLOW_END_TIMEOUT);
+		f = NULL;
+	} else if (f && is_tcp_reuse(f, p)) {
+		/* A new SYN on a closed session: a new connection reusing the
+		 * tuple, as Suricata's "TCP reuse". */
+		counter_inc(ft->tc, cnt.tcp_reuse);
+		flow_end(ft, f, FLOW_END_TIMEOUT);
+		f = NULL;
+	}
+	if (!f) {
+		f = flow_create(ft, p, hash, sp, dp);
+		if (!f)
+			return NULL;
+		dir = flow_match(f, p, sp, dp);
+	}
+	flow_update(ft, f, p, dir > 0);
+	return f;
+}
+
+const char *flow_state_name(enum flow_state s)
+{
+	switch (s) {
+	case FLOW_STATE_ESTABLISHED:
+		return "established";
+	case FLOW_STATE_CLOSED:
+		return "closed";
+	default:
+		return "new";
+	}
+}
+
+const char *flow_end_reason_name(enum flow_end_reason r)
+{
+	switch (r) {
+	case FLOW_END_FORCED:
+		return "forced";
+	case FLOW_END_SHUTDOWN:
+		return "shutdown";
+	default:
+		return "timeout";
+	}
+}

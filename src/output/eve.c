@@ -1,0 +1,226 @@
+/* eve.json records: the common header and the "flow" record. */
+#include "output/output-private.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#define TH_FIN 0x01
+#define TH_SYN 0x02
+#define TH_RST 0x04
+#define TH_PSH 0x08
+#define TH_ACK 0x10
+#define TH_URG 0x20
+#define TH_ECE 0x40
+#define TH_CWR 0x80
+
+static app_proto_name_fn app_proto_namer;
+
+void output_set_app_proto_namer(app_proto_name_fn fn)
+{
+	app_proto_namer = fn;
+}
+
+void eve_format_ts(const struct timeval *tv, char *buf, size_t len)
+{
+	struct tm tm;
+	time_t t = tv->tv_sec;
+	char date[32], zone[8];
+
+	if (!localtime_r(&t, &tm)) {
+		snprintf(buf, len, "1970-01-01T00:00:00.000000+0000");
+		return;
+	}
+	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S", &tm);
+	strftime(zone, sizeof(zone), "%z", &tm);
+	snprintf(buf, len, "%s.%06ld%s", date, (long)tv->tv_usec, zone);
+}
+
+/* Suricata prints IPv6 addresses uncompressed ("2001:0db8:0000:...") and IPv4
+ * dotted. */
+static void format_addr(const Address *a, uint8_t ip_version, char *buf, size_t len)
+{
+	const uint8_t *b = a->a.u8;
+
+	if (ip_version == 6) {
+		snprintf(buf, len,
+			 "%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x",
+			 b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11],
+			 b[12], b[13], b[14], b[15]);
+		return;
+	}
+	snprintf(buf, len, "%u.%u.%u.%u", b[0], b[1], b[2], b[3]);
+}
+
+/* IANA protocol keywords as Suricata prints them; others as the number. */
+static const char *proto_name(uint8_t proto, char *buf, size_t len)
+{
+	switch (proto) {
+	case IPPROTO_TCP:
+		return "TCP";
+	case IPPROTO_UDP:
+		return "UDP";
+	case IPPROTO_ICMP:
+		return "ICMP";
+	case IPPROTO_ICMPV6:
+		return "IPv6-ICMP";
+	case 4:
+		return "IP-in-IP";
+	case 41:
+		return "IPv6";
+	case 47:
+		return "GRE";
+	case 50:
+		return "ESP";
+	case 51:
+		return "AH";
+	case 2:
+		return "IGMP";
+	case 132:
+		return "SCTP";
+	case 103:
+		return "PIM";
+	case 112:
+		return "VRRP";
+	case 136:
+		return "UDPLite";
+	default:
+		snprintf(buf, len, "%u", proto);
+		return buf;
+	}
+}
+
+static int proto_has_ports(uint8_t proto)
+{
+	return proto == IPPROTO_TCP || proto == IPPROTO_UDP || proto == 132;
+}
+
+static void add_tuple(json_t *o, uint8_t ip_version, uint8_t proto, const Address *src,
+		      uint16_t sp, const Address *dst, uint16_t dp)
+{
+	char a[48], pbuf[8];
+
+	format_addr(src, ip_version, a, sizeof(a));
+	json_object_set_new(o, "src_ip", json_string(a));
+	if (proto_has_ports(proto))
+		json_object_set_new(o, "src_port", json_integer(sp));
+	format_addr(dst, ip_version, a, sizeof(a));
+	json_object_set_new(o, "dest_ip", json_string(a));
+	if (proto_has_ports(proto))
+		json_object_set_new(o, "dest_port", json_integer(dp));
+	json_object_set_new(o, "ip_v", json_integer(ip_version));
+	json_object_set_new(o, "proto", json_string(proto_name(proto, pbuf, sizeof(pbuf))));
+}
+
+static void add_vlan(json_t *o, const uint16_t *ids, uint8_t n)
+{
+	json_t *arr;
+
+	if (!n)
+		return;
+	arr = json_array();
+	for (int i = 0; i < n && i < 3; i++)
+		json_array_append_new(arr, json_integer(ids[i]));
+	json_object_set_new(o, "vlan", arr);
+}
+
+json_t *eve_header(const struct timeval *ts, const char *event_type, const Packet *p,
+		   const Flow *f)
+{
+	json_t *o = json_object();
+	char buf[48];
+
+	if (!o)
+		return NULL;
+	eve_format_ts(ts, buf, sizeof(buf));
+	json_object_set_new(o, "timestamp", json_string(buf));
+	if (f)
+		json_object_set_new(o, "flow_id", json_integer((json_int_t)f->flow_id));
+	if (p && p->pcap_cnt)
+		json_object_set_new(o, "pcap_cnt", json_integer((json_int_t)p->pcap_cnt));
+	json_object_set_new(o, "event_type", json_string(event_type));
+
+	if (p && (p->ip_version == 4 || p->ip_version == 6)) {
+		add_vlan(o, p->vlan_id, p->vlan_count);
+		add_tuple(o, p->ip_version, p->proto, &p->src, p->sp, &p->dst, p->dp);
+		if (p->proto == IPPROTO_ICMP || p->proto == IPPROTO_ICMPV6) {
+			json_object_set_new(o, "icmp_type", json_integer(p->icmp_type));
+			json_object_set_new(o, "icmp_code", json_integer(p->icmp_code));
+		}
+	} else if (f) {
+		add_vlan(o, f->vlan_id, f->vlan_count);
+		add_tuple(o, f->ip_version, f->proto, &f->src, f->sp, &f->dst, f->dp);
+	}
+	return o;
+}
+
+static void set_ts(json_t *o, const char *key, const struct timeval *tv)
+{
+	char buf[48];
+
+	eve_format_ts(tv, buf, sizeof(buf));
+	json_object_set_new(o, key, json_string(buf));
+}
+
+static void set_hex(json_t *o, const char *key, uint8_t v)
+{
+	char buf[4];
+
+	snprintf(buf, sizeof(buf), "%02x", v);
+	json_object_set_new(o, key, json_string(buf));
+}
+
+/* Suricata lists only the flags that were seen, as true. */
+static json_t *tcp_object(const Flow *f)
+{
+	static const struct {
+		uint8_t bit;
+		const char *name;
+	} flags[] = {
+		{ TH_SYN, "syn" }, { TH_FIN, "fin" }, { TH_RST, "rst" }, { TH_PSH, "psh" },
+		{ TH_ACK, "ack" }, { TH_URG, "urg" }, { TH_ECE, "ecn" }, { TH_CWR, "cwr" },
+	};
+	uint8_t all = f->tcp_flags_ts | f->tcp_flags_tc;
+	json_t *t = json_object();
+
+	set_hex(t, "tcp_flags", all);
+	set_hex(t, "tcp_flags_ts", f->tcp_flags_ts);
+	set_hex(t, "tcp_flags_tc", f->tcp_flags_tc);
+	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
+		if (all & flags[i].bit)
+			json_object_set_new(t, flags[i].name, json_true());
+	return t;
+}
+
+void output_flow_end(Outputs *o, const Flow *f, enum flow_end_reason why)
+{
+	json_t *rec, *fl;
+	const char *app;
+
+	if (!o || !o->eve_flow || !f)
+		return;
+	rec = eve_header(&f->last, "flow", NULL, f);
+	if (!rec)
+		return;
+	if (f->app_proto && app_proto_namer && (app = app_proto_namer(f->app_proto)))
+		json_object_set_new(rec, "app_proto", json_string(app));
+
+	fl = json_object();
+	json_object_set_new(fl, "pkts_toserver", json_integer((json_int_t)f->pkts_toserver));
+	json_object_set_new(fl, "pkts_toclient", json_integer((json_int_t)f->pkts_toclient));
+	json_object_set_new(fl, "bytes_toserver", json_integer((json_int_t)f->bytes_toserver));
+	json_object_set_new(fl, "bytes_toclient", json_integer((json_int_t)f->bytes_toclient));
+	set_ts(fl, "start", &f->start);
+	set_ts(fl, "end", &f->last);
+	/* Suricata: whole seconds between the first and the last packet */
+	json_object_set_new(fl, "age", json_integer((json_int_t)(f->last.tv_sec - f->start.tv_sec)));
+	json_object_set_new(fl, "state", json_string(flow_state_name(f->state)));
+	json_object_set_new(fl, "reason", json_string(flow_end_reason_name(why)));
+	json_object_set_new(fl, "alerted", json_boolean(f->alerted));
+	json_object_set_new(rec, "flow", fl);
+	if (f->proto == IPPROTO_TCP)
+		json_object_set_new(rec, "tcp", tcp_object(f));
+	eve_write(o, rec);
+}

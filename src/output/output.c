@@ -1,0 +1,341 @@
+/* Output configuration and files: `outputs:` (fast, eve-log, stats) and the
+ * top-level `stats:` section, read once at start; files opened once; lines
+ * written whole under one mutex per file. */
+#include "output/output-private.h"
+#include "conf/conf.h"
+#include "util/log.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* eve-log types the engine writes now or will write (alerts, app layer). The
+ * rest of Suricata's long list is accepted and ignored with an info line. */
+static const char *const eve_known_types[] = {
+	"alert", "anomaly", "http", "dns", "tls", "files", "fileinfo", "drop",
+	"flow", "netflow", "stats", "smtp", "ssh", "ftp", "frame",
+};
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+static int get_bool(const char *prefix, const char *key, int *out, char *err, size_t errlen)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s.%s", prefix, key);
+	if (conf_get_bool(path, out) < 0) {
+		set_err(err, errlen, "%s: invalid boolean '%s'", path, conf_get(path));
+		return -1;
+	}
+	return 0;
+}
+
+static int set_path(char *dst, const char *log_dir, const char *name, const char *key,
+		    char *err, size_t errlen)
+{
+	int n;
+
+	if (name[0] == '/' || !log_dir || !log_dir[0])
+		n = snprintf(dst, PATH_MAX, "%s", name);
+	else
+		n = snprintf(dst, PATH_MAX, "%s/%s", log_dir, name);
+	if (n < 0 || n >= PATH_MAX) {
+		set_err(err, errlen, "%s: path too long", key);
+		return -1;
+	}
+	return 0;
+}
+
+/* enabled, filename and append: what every file output has. */
+static int load_file(OutputFileConfig *fc, const char *prefix, const char *log_dir,
+		     const char *def_name, char *err, size_t errlen)
+{
+	char key[256];
+	const char *name;
+
+	fc->enabled = 0;
+	fc->append = 1;
+	if (get_bool(prefix, "enabled", &fc->enabled, err, errlen) < 0 ||
+	    get_bool(prefix, "append", &fc->append, err, errlen) < 0)
+		return -1;
+	snprintf(key, sizeof(key), "%s.filename", prefix);
+	name = conf_get(key);
+	if (!name || !name[0])
+		name = def_name;
+	return set_path(fc->path, log_dir, name, key, err, errlen);
+}
+
+static int eve_type_known(const char *t)
+{
+	for (size_t i = 0; i < sizeof(eve_known_types) / sizeof(eve_known_types[0]); i++)
+		if (strcmp(eve_known_types[i], t) == 0)
+			return 1;
+	return 0;
+}
+
+static int load_eve_types(OutputConfig *cfg, const char *prefix, char *err, size_t errlen)
+{
+	char path[256];
+	ConfNode *types;
+
+	snprintf(path, sizeof(path), "%s.types", prefix);
+	types = conf_get_node(path);
+	if (!types)
+		return 0;
+	for (ConfNode *item = types->child; item; item = item->next) {
+		/* "- flow" is a scalar item; "- stats: {totals: yes}" a one-key map */
+		const char *t = item->val ? item->val : item->child ? item->child->name : NULL;
+
+		if (!t)
+			continue;
+		if (!eve_type_known(t)) {
+			log_info("eve-log: type '%s' is not supported, ignored", t);
+			continue;
+		}
+		if (strcmp(t, "stats") == 0 && !item->val) {
+			char sp[320];
+
+			snprintf(sp, sizeof(sp), "%s.%s.stats", path, item->name);
+			if (get_bool(sp, "totals", &cfg->eve_stats_totals, err, errlen) < 0 ||
+			    get_bool(sp, "threads", &cfg->eve_stats_threads, err, errlen) < 0 ||
+			    get_bool(sp, "deltas", &cfg->eve_stats_deltas, err, errlen) < 0)
+				return -1;
+		}
+		if (cfg->eve_ntypes == OUTPUT_EVE_TYPES_MAX)
+			continue;
+		snprintf(cfg->eve_types[cfg->eve_ntypes++], OUTPUT_TYPE_NAME_MAX, "%s", t);
+	}
+	return 0;
+}
+
+static int load_eve(OutputConfig *cfg, const char *prefix, const char *log_dir, char *err,
+		    size_t errlen)
+{
+	char key[256];
+	const char *ft;
+	OutputFileConfig fc;
+
+	if (load_file(&fc, prefix, log_dir, "eve.json", err, errlen) < 0)
+		return -1;
+	if (!fc.enabled)
+		return 0;
+	if (cfg->eve.enabled) {
+		log_warning("%s: only one eve-log output is supported, this one is ignored",
+			    prefix);
+		return 0;
+	}
+	snprintf(key, sizeof(key), "%s.filetype", prefix);
+	ft = conf_get(key);
+	if (ft && strcmp(ft, "regular") != 0 && strcmp(ft, "file") != 0) {
+		set_err(err, errlen, "%s: filetype '%s' is not supported (use regular)", key, ft);
+		return -1;
+	}
+	cfg->eve = fc;
+	return load_eve_types(cfg, prefix, err, errlen);
+}
+
+static int load_stats_output(OutputConfig *cfg, const char *prefix, const char *log_dir,
+			     char *err, size_t errlen)
+{
+	if (load_file(&cfg->stats, prefix, log_dir, "stats.log", err, errlen) < 0 ||
+	    get_bool(prefix, "totals", &cfg->stats_totals, err, errlen) < 0 ||
+	    get_bool(prefix, "threads", &cfg->stats_threads, err, errlen) < 0)
+		return -1;
+	if (cfg->stats.enabled && !cfg->stats_totals && !cfg->stats_threads) {
+		set_err(err, errlen, "%s: totals and threads cannot both be disabled", prefix);
+		return -1;
+	}
+	return 0;
+}
+
+static int load_stats_section(OutputConfig *cfg, char *err, size_t errlen)
+{
+	int64_t iv;
+	int r;
+
+	if (get_bool("stats", "enabled", &cfg->stats_enabled, err, errlen) < 0)
+		return -1;
+	r = conf_get_int("stats.interval", &iv);
+	if (r < 0 || (r > 0 && (iv <= 0 || iv > 86400))) {
+		set_err(err, errlen, "stats.interval: invalid value '%s'", conf_get("stats.interval"));
+		return -1;
+	}
+	if (r > 0)
+		cfg->stats_interval = (uint32_t)iv;
+	return 0;
+}
+
+int output_config_load(OutputConfig *cfg, const char *log_dir, char *err, size_t errlen)
+{
+	ConfNode *outputs;
+
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->stats_enabled = 1;
+	cfg->stats_interval = 8;
+	cfg->stats_totals = 1;
+	cfg->eve_stats_totals = 1;
+	if (load_stats_section(cfg, err, errlen) < 0)
+		return -1;
+
+	outputs = conf_get_node("outputs");
+	for (ConfNode *item = outputs ? outputs->child : NULL; item; item = item->next) {
+		char prefix[128];
+		const char *type;
+		int rc = 0;
+
+		if (!item->child)
+			continue;
+		type = item->child->name;
+		snprintf(prefix, sizeof(prefix), "outputs.%s.%s", item->name, type);
+		if (strcmp(type, "fast") == 0)
+			rc = load_file(&cfg->fast, prefix, log_dir, "fast.log", err, errlen);
+		else if (strcmp(type, "eve-log") == 0)
+			rc = load_eve(cfg, prefix, log_dir, err, errlen);
+		else if (strcmp(type, "stats") == 0)
+			rc = load_stats_output(cfg, prefix, log_dir, err, errlen);
+		else
+			log_info("outputs: '%s' is not supported, ignored", type);
+		if (rc < 0)
+			return -1;
+	}
+	/* Suricata: without the stats subsystem the stats outputs have nothing
+	 * to write. */
+	if (!cfg->stats_enabled && cfg->stats.enabled) {
+		log_warning("stats.log is enabled but stats.enabled is no: stats.log disabled");
+		cfg->stats.enabled = 0;
+	}
+	return 0;
+}
+
+/* ---- files ---- */
+
+static int file_open(OutputFile *of, const OutputFileConfig *fc, char *err, size_t errlen)
+{
+	if (!fc->enabled)
+		return 0;
+	of->fp = fopen(fc->path, fc->append ? "a" : "w");
+	if (!of->fp) {
+		set_err(err, errlen, "cannot open %s: %s", fc->path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void file_close(OutputFile *of)
+{
+	if (of->fp)
+		fclose(of->fp);
+	of->fp = NULL;
+	pthread_mutex_destroy(&of->lock);
+}
+
+void output_file_write_line(OutputFile *of, const char *line, size_t len)
+{
+	if (!of->fp)
+		return;
+	pthread_mutex_lock(&of->lock);
+	fwrite(line, 1, len, of->fp);
+	fputc('\n', of->fp);
+	pthread_mutex_unlock(&of->lock);
+}
+
+static int type_listed(const OutputConfig *cfg, const char *type)
+{
+	for (unsigned i = 0; i < cfg->eve_ntypes; i++)
+		if (strcmp(cfg->eve_types[i], type) == 0)
+			return 1;
+	return 0;
+}
+
+Outputs *outputs_open(const OutputConfig *cfg, char *err, size_t errlen)
+{
+	Outputs *o = calloc(1, sizeof(*o));
+
+	if (!o) {
+		set_err(err, errlen, "out of memory");
+		return NULL;
+	}
+	o->cfg = *cfg;
+	/* all locks first, so that close is safe whatever fails */
+	pthread_mutex_init(&o->eve.lock, NULL);
+	pthread_mutex_init(&o->fast.lock, NULL);
+	pthread_mutex_init(&o->stats.lock, NULL);
+	if (file_open(&o->eve, &cfg->eve, err, errlen) < 0 ||
+	    file_open(&o->fast, &cfg->fast, err, errlen) < 0 ||
+	    file_open(&o->stats, &cfg->stats, err, errlen) < 0) {
+		outputs_close(o);
+		return NULL;
+	}
+	o->eve_flow = o->eve.fp && type_listed(cfg, "flow");
+	o->eve_stats = o->eve.fp && type_listed(cfg, "stats") && cfg->stats_enabled;
+	return o;
+}
+
+void outputs_close(Outputs *o)
+{
+	if (!o)
+		return;
+	file_close(&o->eve);
+	file_close(&o->fast);
+	file_close(&o->stats);
+	free(o->prev);
+	free(o);
+}
+
+int outputs_eve_enabled(const Outputs *o, const char *type)
+{
+	if (!o || !o->eve.fp)
+		return 0;
+	if (strcmp(type, "stats") == 0)
+		return o->eve_stats;
+	return type_listed(&o->cfg, type);
+}
+
+int outputs_fast_enabled(const Outputs *o)
+{
+	return o && o->fast.fp;
+}
+
+void eve_write(Outputs *o, json_t *obj)
+{
+	char *s;
+
+	if (!obj)
+		return;
+	if (!o || !o->eve.fp) {
+		json_decref(obj);
+		return;
+	}
+	/* formatted outside the lock: only the write is serialised */
+	s = json_dumps(obj, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	json_decref(obj);
+	if (!s)
+		return;
+	output_file_write_line(&o->eve, s, strlen(s));
+	free(s);
+}
+
+void fast_write_line(Outputs *o, const char *line)
+{
+	size_t len;
+
+	if (!o || !o->fast.fp || !line)
+		return;
+	len = strlen(line);
+	if (len && line[len - 1] == '\n')
+		len--;
+	output_file_write_line(&o->fast, line, len);
+}

@@ -1,0 +1,89 @@
+/* Outputs: eve.json (jansson), fast.log and stats.log in the log folder, read
+ * from Suricata's `outputs:` list and the top-level `stats:` section.
+ *
+ * Life cycle: output_config_load() at start (conf tree -> OutputConfig), then
+ * outputs_open() opens the files; writers are thread-safe (one mutex per file,
+ * lines formatted outside the lock); outputs_close() flushes and frees. */
+#ifndef OUTPUT_OUTPUT_H
+#define OUTPUT_OUTPUT_H
+
+#include "decode/packet.h"
+#include "flow/flow.h"
+
+#include <jansson.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/time.h>
+
+#define OUTPUT_EVE_TYPES_MAX 32
+#define OUTPUT_TYPE_NAME_MAX 32
+
+typedef struct OutputFileConfig {
+	int enabled;
+	int append;                 /* "append", default yes as in Suricata */
+	char path[PATH_MAX];        /* filename, joined to log_dir when relative */
+} OutputFileConfig;
+
+typedef struct OutputConfig {
+	OutputFileConfig fast;      /* outputs.N.fast */
+	OutputFileConfig eve;       /* outputs.N.eve-log (filetype regular) */
+	unsigned eve_ntypes;
+	char eve_types[OUTPUT_EVE_TYPES_MAX][OUTPUT_TYPE_NAME_MAX];
+	int eve_stats_totals;       /* eve-log types: - stats: {totals, threads, deltas} */
+	int eve_stats_threads;
+	int eve_stats_deltas;
+	OutputFileConfig stats;     /* outputs.N.stats (stats.log) */
+	int stats_totals;
+	int stats_threads;
+	int stats_enabled;          /* top-level stats.enabled, default yes */
+	uint32_t stats_interval;    /* top-level stats.interval (s), default 8 */
+} OutputConfig;
+
+/* Reads the conf tree. Returns 0, or -1 with one line in err naming the key. */
+int output_config_load(OutputConfig *cfg, const char *log_dir, char *err, size_t errlen);
+
+typedef struct Outputs Outputs;
+
+/* Opens every enabled file (append or truncate as configured). NULL with err
+ * set when a file cannot be opened. */
+Outputs *outputs_open(const OutputConfig *cfg, char *err, size_t errlen);
+void outputs_close(Outputs *o);
+
+/* eve-log enabled and lists this type ("alert", "flow", "stats", ...). */
+int outputs_eve_enabled(const Outputs *o, const char *type);
+
+/* Writes one JSON object as one line to eve.json; thread-safe. Steals the
+ * reference (the object is freed, written or not). */
+void eve_write(Outputs *o, json_t *obj);
+
+/* Suricata's common fields in Suricata's order: timestamp, flow_id (if f),
+ * pcap_cnt (if p and p->pcap_cnt), event_type, vlan (if any), src_ip,
+ * src_port, dest_ip, dest_port (TCP/UDP/SCTP only), proto. Addresses come
+ * from p when given, else from the flow key (client as src). */
+json_t *eve_header(const struct timeval *ts, const char *event_type, const Packet *p,
+		   const Flow *f);
+
+/* Names app_proto ids for flow records; set by the app layer. NULL: omitted. */
+typedef const char *(*app_proto_name_fn)(uint16_t app_proto);
+void output_set_app_proto_namer(app_proto_name_fn fn);
+
+/* Flow end: an eve "flow" record when enabled. Safe as a flow_end_fn body. */
+void output_flow_end(Outputs *o, const Flow *f, enum flow_end_reason why);
+
+/* Stats: an eve "stats" record (when eve has "stats") and a stats.log table
+ * (when enabled). snapshot has counters_count() values (counters_snapshot()).
+ * Call from one thread (the stats thread, or the main thread at the end): it
+ * keeps the previous snapshot for eve "deltas". */
+void output_stats(Outputs *o, const uint64_t *snapshot, const struct timeval *ts,
+		  uint64_t uptime_s);
+
+/* Writes one line to fast.log (a newline is added when missing); thread-safe.
+ * No-op when fast.log is disabled. */
+void fast_write_line(Outputs *o, const char *line);
+int outputs_fast_enabled(const Outputs *o);
+
+/* "2026-11-29T23:10:01.123456+0000", local time with its UTC offset. */
+void eve_format_ts(const struct timeval *tv, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,138 @@
+/* Stats: the eve "stats" record (counters nested on their dots) and the
+ * stats.log table, both from one counters_snapshot(). */
+#include "output/output-private.h"
+#include "stats/counters.h"
+#include "util/log.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define STATS_SEPARATOR \
+	"------------------------------------------------------------------------------------"
+
+/* Finds or makes the object for the dotted prefix of name and returns it with
+ * *leaf pointing at the last part. NULL when a prefix is already a number
+ * (two counters "a.b" and "a.b.c": the first one wins). */
+static json_t *nest(json_t *root, const char *name, char *scratch, size_t len,
+		    const char **leaf)
+{
+	json_t *cur = root;
+	char *part, *dot;
+
+	snprintf(scratch, len, "%s", name);
+	part = scratch;
+	while ((dot = strchr(part, '.')) != NULL) {
+		json_t *next;
+
+		*dot = '\0';
+		next = json_object_get(cur, part);
+		if (!next) {
+			next = json_object();
+			json_object_set_new(cur, part, next);
+		} else if (!json_is_object(next)) {
+			return NULL;
+		}
+		cur = next;
+		part = dot + 1;
+	}
+	*leaf = part;
+	return cur;
+}
+
+static json_t *stats_tree(Outputs *o, const uint64_t *snap, size_t n, uint64_t uptime_s)
+{
+	json_t *root = json_object();
+	int deltas = o->cfg.eve_stats_deltas && o->prev && o->nprev == n;
+	char scratch[256], dname[300];
+
+	json_object_set_new(root, "uptime", json_integer((json_int_t)uptime_s));
+	for (size_t i = 0; i < n; i++) {
+		const char *name = counter_name((counter_id)i), *leaf;
+		json_t *parent;
+
+		if (!name)
+			continue;
+		parent = nest(root, name, scratch, sizeof(scratch), &leaf);
+		if (!parent || json_object_get(parent, leaf)) {
+			log_debug("stats: counter '%s' clashes with another, not in eve", name);
+			continue;
+		}
+		json_object_set_new(parent, leaf, json_integer((json_int_t)snap[i]));
+		if (deltas) {
+			snprintf(dname, sizeof(dname), "%s_delta", leaf);
+			json_object_set_new(parent, dname,
+					    json_integer((json_int_t)(snap[i] - o->prev[i])));
+		}
+	}
+	return root;
+}
+
+static void remember(Outputs *o, const uint64_t *snap, size_t n)
+{
+	if (o->nprev != n) {
+		uint64_t *p = realloc(o->prev, (n ? n : 1) * sizeof(uint64_t));
+
+		if (!p)
+			return;
+		o->prev = p;
+		o->nprev = n;
+	}
+	memcpy(o->prev, snap, n * sizeof(uint64_t));
+}
+
+static void write_eve_stats(Outputs *o, const uint64_t *snap, size_t n,
+			    const struct timeval *ts, uint64_t uptime_s)
+{
+	json_t *rec = eve_header(ts, "stats", NULL, NULL);
+
+	if (!rec)
+		return;
+	json_object_set_new(rec, "stats", stats_tree(o, snap, n, uptime_s));
+	eve_write(o, rec);
+}
+
+/* Suricata's stats.log block; zero counters are left out. */
+static void write_stats_log(Outputs *o, const uint64_t *snap, size_t n,
+			    const struct timeval *ts, uint64_t uptime_s)
+{
+	OutputFile *of = &o->stats;
+	time_t t = ts->tv_sec;
+	struct tm tm;
+
+	if (!localtime_r(&t, &tm))
+		memset(&tm, 0, sizeof(tm));
+	pthread_mutex_lock(&of->lock);
+	fprintf(of->fp, "%s\n", STATS_SEPARATOR);
+	fprintf(of->fp, "Date: %d/%d/%04d -- %02d:%02d:%02d (uptime: %" PRIu64 "d, %02uh %02um %02us)\n",
+		tm.tm_mon + 1, tm.tm_mday, tm.tm_year + 1900, tm.tm_hour, tm.tm_min, tm.tm_sec,
+		uptime_s / 86400, (unsigned)(uptime_s % 86400 / 3600),
+		(unsigned)(uptime_s % 3600 / 60), (unsigned)(uptime_s % 60));
+	fprintf(of->fp, "%s\n", STATS_SEPARATOR);
+	fprintf(of->fp, "%-45s | %-25s | %s\n", "Counter", "TM Name", "Value");
+	fprintf(of->fp, "%s\n", STATS_SEPARATOR);
+	for (size_t i = 0; i < n; i++) {
+		const char *name = counter_name((counter_id)i);
+
+		if (!name || !snap[i])
+			continue;
+		fprintf(of->fp, "%-45s | %-25s | %" PRIu64 "\n", name, "Total", snap[i]);
+	}
+	fflush(of->fp);
+	pthread_mutex_unlock(&of->lock);
+}
+
+void output_stats(Outputs *o, const uint64_t *snapshot, const struct timeval *ts,
+		  uint64_t uptime_s)
+{
+	size_t n = counters_count();
+
+	if (!o || !snapshot || !o->cfg.stats_enabled)
+		return;
+	if (o->eve_stats && o->cfg.eve_stats_totals)
+		write_eve_stats(o, snapshot, n, ts, uptime_s);
+	if (o->stats.fp)
+		write_stats_log(o, snapshot, n, ts, uptime_s);
+	remember(o, snapshot, n);
+}

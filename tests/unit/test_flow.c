@@ -1,0 +1,670 @@
+#include "test.h"
+#include "flow/flow.h"
+#include "conf/conf.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdlib.h>
+
+#define TH_FIN 0x01
+#define TH_SYN 0x02
+#define TH_RST 0x04
+#define TH_ACK 0x10
+
+/* Counters are registered once per process; every test gets a fresh block. */
+static ThreadCounters *test_counters(void)
+{
+	static int done;
+
+	if (!done) {
+		flow_register_counters();
+		counters_freeze();
+		done = 1;
+	}
+	return thread_counters_new();
+}
+
+static uint64_t cval(ThreadCounters *tc, const char *name)
+{
+	int id = counter_lookup(name);
+
+	return id < 0 ? (uint64_t)-1 : counter_get(tc, (counter_id)id);
+}
+
+static void small_config(FlowConfig *cfg)
+{
+	/* defaults from an empty conf tree, then a small table */
+	flow_config_load(cfg);
+	cfg->hash_size = 64;
+	cfg->prealloc = 4;
+}
+
+static void ip4(Address *a, const char *s)
+{
+	memset(a, 0, sizeof(*a));
+	a->family = AF_INET;
+	inet_pton(AF_INET, s, &a->a.u32[0]);
+}
+
+static void mkpkt(Packet *p, uint8_t proto, const char *src, uint16_t sp, const char *dst,
+		  uint16_t dp, uint8_t flags, time_t sec)
+{
+	memset(p, 0, sizeof(*p));
+	p->ip_version = 4;
+	ip4(&p->src, src);
+	ip4(&p->dst, dst);
+	p->proto = proto;
+	p->sp = sp;
+	p->dp = dp;
+	p->tcp_flags = flags;
+	p->ts.tv_sec = sec;
+	p->caplen = 60;
+	p->l4 = (const uint8_t *)"x"; /* any non-NULL: L4 decoded */
+}
+
+/* end-callback recorder */
+#define REC_MAX 64
+struct rec {
+	int n;
+	uint64_t ids[REC_MAX];
+	enum flow_end_reason why[REC_MAX];
+	enum flow_state state[REC_MAX];
+	uint64_t pkts[REC_MAX];
+};
+
+static void on_end(void *arg, Flow *f, enum flow_end_reason why)
+{
+	struct rec *r = arg;
+
+	if (r->n < REC_MAX) {
+		r->ids[r->n] = f->flow_id;
+		r->why[r->n] = why;
+		r->state[r->n] = f->state;
+		r->pkts[r->n] = f->pkts_toserver + f->pkts_toclient;
+	}
+	r->n++;
+}
+
+TEST(flow_hash_is_symmetric)
+{
+	Packet a, b;
+
+	for (int i = 0; i < 200; i++) {
+		char s[32], d[32];
+
+		snprintf(s, sizeof(s), "10.%d.%d.1", i, i * 7 % 256);
+		snprintf(d, sizeof(d), "192.168.%d.%d", i % 256, (i * 13) % 256);
+		mkpkt(&a, IPPROTO_TCP, s, 1024 + i, d, 80, 0, 0);
+		mkpkt(&b, IPPROTO_TCP, d, 80, s, 1024 + i, 0, 0);
+		CHECK_EQ(flow_hash_packet(&a), flow_hash_packet(&b));
+	}
+	/* ports or protocol change the hash */
+	mkpkt(&a, IPPROTO_TCP, "1.2.3.4", 1000, "5.6.7.8", 80, 0, 0);
+	mkpkt(&b, IPPROTO_TCP, "1.2.3.4", 1001, "5.6.7.8", 80, 0, 0);
+	CHECK(flow_hash_packet(&a) != flow_hash_packet(&b));
+	mkpkt(&b, IPPROTO_UDP, "1.2.3.4", 1000, "5.6.7.8", 80, 0, 0);
+	CHECK(flow_hash_packet(&a) != flow_hash_packet(&b));
+}
+
+TEST(flow_hash_spreads_over_buckets)
+{
+	/* 4096 client ports to one server: every one of 256 buckets gets used
+	 * and none is more than 3x the mean. */
+	int hist[256] = { 0 };
+	Packet p;
+
+	for (int i = 0; i < 4096; i++) {
+		mkpkt(&p, IPPROTO_TCP, "10.0.0.1", (uint16_t)(20000 + i), "10.0.0.2", 443, 0, 0);
+		hist[flow_hash_packet(&p) & 255]++;
+	}
+	for (int i = 0; i < 256; i++) {
+		CHECK(hist[i] > 0);
+		CHECK(hist[i] < 48);
+	}
+}
+
+TEST(flow_both_directions_find_same_flow)
+{
+	ThreadCounters *tc = test_counters();
+	FlowConfig cfg;
+	FlowTable *ft;
+	Packet a, b;
+	Flow *f1, *f2;
+
+	small_config(&cfg);
+	ft = flow_table_new(&cfg, 1, tc, NULL, NULL);
+	CHECK(ft != NULL);
+	mkpkt(&a, IPPROTO_UDP, "10.0.0.1", 5353, "10.0.0.2", 53, 0, 100);
+	mkpkt(&b, IPPROTO_UDP, "10.0.0.2", 53, "10.0.0.1", 5353, 0, 101);
+	f1 = flow_handle_packet(ft, &a);
+	CHECK(f1 != NULL);
+	CHECK(a.flags & PKT_TOSERVER);
+	CHECK(a.flags & PKT_HAS_FLOW);
+	CHECK(a.flow == f1);
+	CHECK_EQ(f1->state, FLOW_STATE_NEW);
+	f2 = flow_handle_packet(ft, &b);
+	CHECK(f2 == f1);
+	CHECK(b.flags & PKT_TOCLIENT);
+	CHECK(!(b.flags & PKT_TOSERVER));
+	CHECK_EQ(f1->state, FLOW_STATE_ESTABLISHED);
+	CHECK_EQ(f1->pkts_toserver, 1);
+	CHECK_EQ(f1->pkts_toclient, 1);
+	CHECK_EQ(f1->bytes_toserver, 60);
+	CHECK_EQ(f1->sp, 5353);
+	CHECK_EQ(f1->dp, 53);
+	CHECK_EQ(f1->last.tv_sec, 101);
+	CHECK_EQ(f1->start.tv_sec, 100);
+	CHECK(f1->flow_id != 0);
+	CHECK(f1->flow_id < (1ull << 51));
+	CHECK_EQ(cval(tc, "flow.total"), 1);
+	CHECK_EQ(cval(tc, "flow.udp"), 1);
+	CHECK_EQ(cval(tc, "flow.active"), 1);
+	flow_table_free(ft);
+	CHECK_EQ(cval(tc, "flow.active"), 0);
+	CHECK_EQ(cval(tc, "flow.end.state.established"), 1);
+}
+
+TEST(flow_synack_first_reverses_direction)
+{
+	ThreadCounters *tc = test_counters();
+	FlowConfig cfg;
+	FlowTable *ft;
+	Packet sa, ack;
+	Flow *f;
+
+	small_config(&cfg);
+	ft = flow_table_new(&cfg, 1, tc, NULL, NULL);
+	mkpkt(&sa, IPPROTO_TCP, "10.0.0.2", 80, "10.0.0.1", 40000, TH_SYN | TH_ACK, 10);
+	f = flow_handle_packet(ft, &sa);
+	CHECK(f != NULL);
+	CHECK(sa.flags & PKT_TOCLIENT);
+	CHECK_EQ(f->sp, 40000);
+	CHECK_EQ(f->dp, 80);
+	CHECK_EQ(f->src.a.u32[0], sa.dst.a.u32[0]);
+	CHECK_EQ(f->pkts_toclient, 1);
+	CHECK_EQ(f->tcp_flags_tc, TH_SYN | TH_ACK);
+	mkpkt(&ack, IPPROTO_TCP, "10.0.0.1", 40000, "10.0.0.2", 80, TH_ACK, 10);
+	CHECK(flow_handle_packet(ft, &ack) == f);
+	CHECK(ack.flags & PKT_TOSERVER);
+	CHECK_EQ(f->state, FLOW_STATE_ESTABLISHED);
+	flow_table_free(ft);
+}
+
+TEST(flow_syn_first_is_toserver)
+{
+	ThreadCounters *tc = test_counters();
+	FlowConfig cfg;
+	FlowTable *ft;
+	Packet s;
+	Flow *f;
+
+	small_config(&cfg);
+	ft = flow_table_new(&cfg, 1, tc, NULL, NULL);
+	mkpkt(&s, IPPROTO_TCP, "10.0.0.1", 40000, "10.0.0.2", 80, TH_SYN, 10);
+	f = flow_handle_packet(ft, &s);
+	CHECK(s.flags & PKT_TOSERVER);
+	CHECK_EQ(f->sp, 40000);
+	CHECK_EQ(f->tcp_flags_ts, TH_SYN);
+	flow_table_free(ft);
+}
+
+TEST(flow_timeout_by_packet_time_ends_and_recreates)
+{
+	ThreadCounters *tc = test_counters();
+	FlowConfig cfg;
+	FlowTable *ft;
+	struct rec r = { 0 };
+	Packet p;
+	Flow *f;
+	uint64_t id1;
+
+	small_config(&cfg);
+	ft = flow_table_new(&cfg, 1, tc, on_end, &r);
+	mkpkt(&p, IPPROTO_UDP, "10.0.0.1", 1000, "10.0.0.2", 53, 0, 1000);
+	f = flow_handle_packet(ft, &p);
+	id1 = f->flow_id;
+	CHECK_EQ(flow_timeout_of(ft, f), 30); /* udp new */
+	/* exactly at last + timeout: not yet expired */
+	mkpkt(&p, IPPROTO_UDP, "10.0.0.1", 1000, "10.0.0.2", 53, 0, 1030);
+	CHECK(flow_handle_packet(ft, &p) == f);
+	CHECK_EQ(r.n, 0);
+	/* one microsecond past: the old flow ends, a new one starts */
+	mkpkt(&p, IPPROTO_UDP, "10.0.0.1", 1000, "10.0.0.2", 53, 0, 1060);
+	p.ts.tv_usec = 1;
+	f = flow_handle_packet(ft, &p);
+	CHECK(f != NULL);
+	CHECK_EQ(r.n, 1);
+	CHECK_EQ(r.ids[0], id1);
+	CHECK_EQ(r.why[0], FLOW_END_TIMEOUT);
+	CHECK_EQ(r.pkts[0], 2);
+	CHECK(f->flow_id != id1);
+	CHECK_EQ(f->pkts_toserver, 1);
+	CHECK_EQ(f->start.tv_sec, 1060);
+	CHECK_EQ(cval(tc, "flow.total"), 2);
+	CHECK_EQ(cval(tc, "flow.mgr.flows_timeout"), 1);
+	CHECK_EQ(cval(tc, "flow.end.state.new"), 1);
+	CHECK_EQ(cval(tc, "flow.active"), 1);
+	flow_table_free(ft);
+}
+
+TEST(flow_table_timeout_ends_only_due_flows)
+{
+	ThreadCounters *tc = test_counters();
+	FlowConfig cfg;
+	FlowTable *ft;
+	struct rec r = { 0 };
+	Packet p;
+	struct timeval now = { 0, 0 };
+
+	small_config(&cfg);
+	ft = flow_table_new(&cfg, 1, tc, on_end, &r);
+	/* established TCP flow (600 s) first, then a new UDP flow (30 s) */
+	mkpkt(&p, IPPROTO_TCP, "10.0.0.1", 1000, "10.0.0.2", 80, TH_SYN, 100);
+	flow_handle_packet(ft, &p);
+	mkpkt(&p, IPPROTO_TCP, "10.0.0.2", 80, "10.0.0.1", 1000, TH_SYN | TH_ACK, 100);
+	flow_handle_packet(ft, &p);
+	mkpkt(&p, IPPROTO_UDP, "10.0.0.3", 1000, "10.0.0.4", 53, 0, 101);
+	flow_handle_packet(ft, &p);
+
+	now.tv_sec = 131;
+	flow_table_timeout(ft, &now);
+	CHECK_EQ(r.n, 0);
+	/* the UDP flow is due although it sits behind the younger-timeout TCP one */
+	now.tv_sec = 132;
+	flow_table_timeout(ft, &now);
+	CHECK_EQ(r.n, 1);
+	CHECK_EQ(r.why[0], FLOW_END_TIMEOUT);
+	CHECK_EQ(r.state[0], FLOW_STATE_NEW);
+	now.tv_sec = 700;
+	flow_table_timeout(ft, &now);
+	CHECK_EQ(r.n, 1);
+	now.tv_sec = 701;
+	flow_table_timeout(ft, &now);
+	CHECK_EQ(r.n, 2);
+	CHECK_EQ(r.state[1], FLOW_STATE_ESTABLISHED);
+	CHECK_EQ(cval(tc, "flow.active"), 0);
+	CHECK_EQ(cval(tc, "flow.mgr.flows_timeout"), 2);
+	flow_table_free(ft);
+	CHECK_EQ(r.n, 2);
+}
+
+TEST(flow_backwards_time_never_ends_early)
+{
+	ThreadCounters *tc = test_counters();
+	FlowConfig cfg;
+	FlowTable *ft;
+	struct rec r = { 0 };
+	Packet p;
+	Flow *f;
+	struct timeval now = { 50, 0 };
+
+	small_config(&cfg);
+	ft = flow_table_new(&cfg, 1, tc, on_end, &r);
+	mkpkt(&p, IPPROTO_UDP, "10.0.0.1", 1000, "10.0.0.2", 53, 0, 100);
+	f = flow_handle_packet(ft, &p);
+	mkpkt(&p, IPPROTO_UDP, "10.0.0.1", 1000, "10.0.0.2", 53, 0, 90);
+	CHECK(flow_handle_packet(ft, &p) == f);
+	CHECK_EQ(f->last.tv_sec, 100);
+	flow_table_timeout(ft, &now);
+	CHECK_EQ(r.n, 0);
+	flow_table_free(ft);
+}
+
+TEST(flow_flush_ends_every_flow_with_shutdown)
+{
+	ThreadCounters *tc = test_counters();
+	FlowConfig cfg;
+	FlowTable *ft;
+	struct rec r = { 0 };
+	Packet p;
+
+	small_config(&cfg);
+	ft = flow_table_new(&cfg, 1, tc, on_end, &r);
+	for (int i = 0; i < 10; i++) {
+		mkpkt(&p, IPPROTO_TCP, "10.0.0.1", (uint16_t)(1000 + i), "10.0.0.2", 80, TH_SYN, 5);
+		CHECK(flow_handle_packet(ft, &p) != NULL);
+	}
+	CHECK_EQ(cval(tc, "flow.active"), 10);
+	flow_table_flush(ft);
+	CHECK_EQ(r.n, 10);
+	for (int i = 0; i < 10; i++)
+		CHECK_EQ(r.why[i], FLOW_END_SHUTDOWN);
+	CHECK_EQ(cval(tc, "flow.active"), 0);
+	CHECK_EQ(cval(tc, "flow.end.state.new"), 10);
+	CHECK_EQ(cval(tc, "flow.mgr.flows_timeout"), 0);
+	flow_table_free(ft);
+	CHECK_EQ(r.n, 10);
+}
+
+TEST(flow_vlan_ids_separate_flows)
+{
+	ThreadCounters *tc = test_counters();
+	FlowConfig cfg;
+	FlowTable *ft;
+	Packet a, b, c;
+	Flow *fa, *fb;
+
+	small_config(&cfg);
+	ft = flow_table_new(&cfg, 1, tc, NULL, NULL);
+	mkpkt(&a, IPPROTO_UDP, "10.0.0.1", 1000, "10.0.0.2", 53, 0, 5);
+	a.vlan_count = 1;
+	a.vlan_id[0] = 10;
+	mkpkt(&b, IPPROTO_UDP, "10.0.0.1", 1000, "10.0.0.2", 53, 0, 5);
+	b.vlan_count = 1;
+	b.vlan_id[0] = 20;
+	CHECK(flow_hash_packet(&a) != flow_hash_packet(&b));
+	fa = flow_handle_packet(ft, &a);
+	fb = flow_handle_packet(ft, &b);
+	CHECK(fa != NULL && fb != NULL && fa != fb);
+	CHECK(fa->flow_id != fb->flow_id);
+	/* the reply on vlan 10 finds the vlan 10 flow */
+	mkpkt(&c, IPPROTO_UDP, "10.0.0.2", 53, "10.0.0.1", 1000, 0, 6);
+	c.vlan_count = 1;
+	c.vlan_id[0] = 10;
+	CHECK(flow_handle_packet(ft, &c) == fa);
+	CHECK_EQ(cval(tc, "flow.total"), 2);
+	flow_table_free(ft);
+}
+
+TEST(flow_tcp_close_and_reuse)
+{
+	ThreadCounters *tc = test_counters();
+	FlowConfig cfg;
+	FlowTable *ft;
+	struct rec r = { 0 };
+	Packet p;
+	Flow *f, *g;
+
+	small_config(&cfg);
+	ft = flow_table_new(&cfg, 1, tc, on_end, &r);
+	mkpkt(&p, IPPROTO_TCP, "10.0.0.1", 1000, "10.0.0.2", 80, TH_SYN, 5);
+	f = flow_handle_packet(ft, &p);
+	mkpkt(&p, IPPROTO_TCP, "10.0.0.2", 80, "10.0.0.1", 1000, TH_SYN | TH_ACK, 5);
+	flow_handle_packet(ft, &p);
+	mkpkt(&p, IPPROTO_TCP, "10.0.0.1", 1000, "10.0.0.2", 80, TH_FIN | TH_ACK, 6);
+	flow_handle_packet(ft, &p);
+	CHECK_EQ(f->state, FLOW_STATE_ESTABLISHED);
+	mkpkt(&p, IPPROTO_TCP, "10.0.0.2", 80, "10.0.0.1", 1000, TH_FIN | TH_ACK, 6);
+	flow_handle_packet(ft, &p);
+	CHECK_EQ(f->state, FLOW_STATE_CLOSED);
+	CHECK_EQ(flow_timeout_of(ft, f), 60);
+	/* a new SYN on the closed tuple: a new flow */
+	mkpkt(&p, IPPROTO_TCP, "10.0.0.1", 1000, "10.0.0.2", 80, TH_SYN, 7);
+	g = flow_handle_packet(ft, &p);
+	CHECK(g != NULL);
+	CHECK_EQ(r.n, 1);
+	CHECK_EQ(r.state[0], FLOW_STATE_CLOSED);
+	CHECK_EQ(g->state, FLOW_STATE_NEW);
+	CHECK_EQ(g->pkts_toserver, 1);
+	CHECK_EQ(cval(tc, "flow.tcp_reuse"), 1);
+	CHECK_EQ(cval(tc, "flow.tcp"), 2);
+	CHECK_EQ(cval(tc, "flow.end.state.closed"), 1);
+	/* RST closes too */
+	mkpkt(&p, IPPROTO_TCP, "10.0.0.2", 80, "10.0.0.1", 1000, TH_RST, 7);
+	flow_handle_packet(ft, &p);
+	CHECK_EQ(g->state, FLOW_STATE_CLOSED);
+	flow_table_free(ft);
+}
+
+TEST(flow_memcap_forces_emergency_and_eviction)
+{
+	ThreadCounters *tc = test_counters();
+	FlowConfig cfg;
+	FlowTable *ft;
+	struct rec r = { 0 };
+	Packet p;
+	uint64_t base;
+
+	small_config(&cfg);
+	cfg.prealloc = 0;
+	cfg.hash_size = 16;
+	cfg.emergency_recovery = 50;
+	/* room for the table and exactly 10 flows */
+	base = 0;
+	ft = flow_table_new(&cfg, 1, tc, NULL, NULL);
+	base = cval(tc, "flow.memuse");
+	flow_table_free(ft);
+	cfg.memcap = base + 10 * sizeof(Flow);
+	ft = flow_table_new(&cfg, 1, tc, on_end, &r);
+	CHECK(ft != NULL);
+	for (int i = 0; i < 10; i++) {
+		mkpkt(&p, IPPROTO_UDP, "10.0.0.1", (uint16_t)(1000 + i), "10.0.0.2", 53, 0, 100 + i);
+		CHECK(flow_handle_packet(ft, &p) != NULL);
+	}
+	CHECK_EQ(r.n, 0);
+	CHECK_EQ(cval(tc, "flow.memuse"), cfg.memcap);
+	CHECK_EQ(cval(tc, "flow.emerg_mode_entered"), 0);
+	/* the 11th: emergency; evict the oldest until memuse < memcap*50%:
+	 * memuse = base + n*sizeof(Flow) < base/2 + 5*sizeof(Flow) ... */
+	mkpkt(&p, IPPROTO_UDP, "10.0.0.1", 2000, "10.0.0.2", 53, 0, 110);
+	CHECK(flow_handle_packet(ft, &p) != NULL);
+	CHECK_EQ(cval(tc, "flow.emerg_mode_entered"), 1);
+	CHECK_EQ(cval(tc, "flow.emerg_mode_over"), 1);
+	/* exactly as many as bring memuse under the recovery target */
+	{
+		uint64_t target = cfg.memcap / 100 * 50 + cfg.memcap % 100 * 50 / 100;
+		int k = 0;
+
+		while (base + (10 - k) * sizeof(Flow) >= target)
+			k++;
+		CHECK(k >= 5);
+		CHECK_EQ(r.n, k);
+	}
+	for (int i = 0; i < r.n; i++)
+		CHECK_EQ(r.why[i], FLOW_END_FORCED);
+	CHECK_EQ(cval(tc, "flow.get_used"), r.n);
+	CHECK_EQ(cval(tc, "flow.active"), 11 - r.n);
+	CHECK(cval(tc, "flow.memuse") <= cfg.memcap);
+	CHECK_EQ(cval(tc, "flow.memcap"), 0);
+	/* the oldest went first, the newest stayed */
+	mkpkt(&p, IPPROTO_UDP, "10.0.0.1", 1009, "10.0.0.2", 53, 0, 110);
+	CHECK_EQ(flow_handle_packet(ft, &p)->start.tv_sec, 109);
+	flow_table_free(ft);
+}
+
+TEST(flow_emergency_uses_emergency_timeouts_first)
+{
+	ThreadCounters *tc = test_counters();
+	FlowConfig cfg;
+	FlowTable *ft;
+	struct rec r = { 0 };
+	Packet p;
+	uint64_t base;
+
+	small_config(&cfg);
+	cfg.prealloc = 0;
+	cfg.hash_size = 16;
+	cfg.emergency_recovery = 0;
+	ft = flow_table_new(&cfg, 1, tc, NULL, NULL);
+	base = cval(tc, "flow.memuse");
+	flow_table_free(ft);
+	cfg.memcap = base + 4 * sizeof(Flow);
+	ft = flow_table_new(&cfg, 1, tc, on_end, &r);
+	/* two old flows (idle 15 s > udp emergency-new 10 s), two young ones */
+	for (int i = 0; i < 4; i++) {
+		mkpkt(&p, IPPROTO_UDP, "10.0.0.1", (uint16_t)(1000 + i), "10.0.0.2", 53, 0,
+		      i < 2 ? 100 : 114);
+		CHECK(flow_handle_packet(ft, &p) != NULL);
+	}
+	mkpkt(&p, IPPROTO_UDP, "10.0.0.1", 2000, "10.0.0.2", 53, 0, 115);
+	CHECK(flow_handle_packet(ft, &p) != NULL);
+	CHECK_EQ(cval(tc, "flow.emerg_mode_entered"), 1);
+	CHECK_EQ(r.n, 2);
+	CHECK_EQ(r.why[0], FLOW_END_TIMEOUT);
+	CHECK_EQ(r.why[1], FLOW_END_TIMEOUT);
+	CHECK_EQ(cval(tc, "flow.get_used"), 0);
+	CHECK_EQ(cval(tc, "flow.emerg_mode_over"), 1);
+	flow_table_free(ft);
+}
+
+TEST(flow_memcap_too_small_counts_memcap)
+{
+	ThreadCounters *tc = test_counters();
+	FlowConfig cfg;
+	FlowTable *ft;
+	Packet p;
+	uint64_t base;
+
+	small_config(&cfg);
+	cfg.prealloc = 0;
+	cfg.hash_size = 16;
+	ft = flow_table_new(&cfg, 1, tc, NULL, NULL);
+	base = cval(tc, "flow.memuse");
+	flow_table_free(ft);
+	cfg.memcap = base + sizeof(Flow) / 2;
+	ft = flow_table_new(&cfg, 1, tc, NULL, NULL);
+	CHECK(ft != NULL);
+	mkpkt(&p, IPPROTO_UDP, "10.0.0.1", 1000, "10.0.0.2", 53, 0, 100);
+	CHECK(flow_handle_packet(ft, &p) == NULL);
+	CHECK(!(p.flags & PKT_HAS_FLOW));
+	CHECK_EQ(cval(tc, "flow.memcap"), 1);
+	CHECK_EQ(cval(tc, "flow.emerg_mode_entered"), 1);
+	CHECK(flow_handle_packet(ft, &p) == NULL);
+	CHECK_EQ(cval(tc, "flow.memcap"), 2);
+	CHECK_EQ(cval(tc, "flow.emerg_mode_entered"), 1);
+	flow_table_free(ft);
+}
+
+TEST(flow_prealloc_fills_spare_and_memuse)
+{
+	ThreadCounters *tc = test_counters();
+	FlowConfig cfg;
+	FlowTable *ft;
+	Packet p;
+
+	small_config(&cfg);
+	cfg.prealloc = 8;
+	ft = flow_table_new(&cfg, 2, tc, NULL, NULL);
+	CHECK_EQ(cval(tc, "flow.spare"), 4);
+	mkpkt(&p, IPPROTO_ICMP, "10.0.0.1", 0, "10.0.0.2", 0, 0, 100);
+	CHECK(flow_handle_packet(ft, &p) != NULL);
+	CHECK_EQ(cval(tc, "flow.spare"), 3);
+	CHECK_EQ(cval(tc, "flow.icmpv4"), 1);
+	flow_table_free(ft);
+}
+
+TEST(flow_packets_without_flow_are_left_alone)
+{
+	ThreadCounters *tc = test_counters();
+	FlowConfig cfg;
+	FlowTable *ft;
+	Packet p;
+
+	small_config(&cfg);
+	ft = flow_table_new(&cfg, 1, tc, NULL, NULL);
+	mkpkt(&p, IPPROTO_UDP, "10.0.0.1", 1000, "10.0.0.2", 53, 0, 100);
+	p.flags |= PKT_INVALID;
+	CHECK(flow_handle_packet(ft, &p) == NULL);
+	mkpkt(&p, IPPROTO_UDP, "10.0.0.1", 1000, "10.0.0.2", 53, 0, 100);
+	p.flags |= PKT_IS_FRAGMENT;
+	CHECK(flow_handle_packet(ft, &p) == NULL);
+	mkpkt(&p, IPPROTO_UDP, "10.0.0.1", 1000, "10.0.0.2", 53, 0, 100);
+	p.ip_version = 0;
+	CHECK(flow_handle_packet(ft, &p) == NULL);
+	CHECK_EQ(p.flags, 0);
+	CHECK_EQ(cval(tc, "flow.total"), 0);
+	flow_table_free(ft);
+}
+
+TEST(flow_ipv6_flow_and_counter)
+{
+	ThreadCounters *tc = test_counters();
+	FlowConfig cfg;
+	FlowTable *ft;
+	Packet a, b;
+	Flow *f;
+
+	small_config(&cfg);
+	ft = flow_table_new(&cfg, 1, tc, NULL, NULL);
+	memset(&a, 0, sizeof(a));
+	a.ip_version = 6;
+	a.proto = IPPROTO_ICMPV6;
+	a.src.family = a.dst.family = AF_INET6;
+	inet_pton(AF_INET6, "2001:db8::1", a.src.a.u8);
+	inet_pton(AF_INET6, "2001:db8::2", a.dst.a.u8);
+	b = a;
+	b.src = a.dst;
+	b.dst = a.src;
+	f = flow_handle_packet(ft, &a);
+	CHECK(f != NULL);
+	CHECK(flow_handle_packet(ft, &b) == f);
+	CHECK_EQ(cval(tc, "flow.icmpv6"), 1);
+	CHECK_EQ(f->state, FLOW_STATE_ESTABLISHED);
+	flow_table_free(ft);
+}
+
+TEST(flow_id_depends_on_tuple_and_start_only)
+{
+	ThreadCounters *tc = test_counters();
+	FlowConfig cfg;
+	FlowTable *t1, *t2;
+	Packet p, q;
+	uint64_t id;
+
+	small_config(&cfg);
+	t1 = flow_table_new(&cfg, 1, tc, NULL, NULL);
+	t2 = flow_table_new(&cfg, 1, tc, NULL, NULL);
+	mkpkt(&q, IPPROTO_UDP, "10.9.9.9", 1, "10.9.9.8", 2, 0, 50);
+	flow_handle_packet(t2, &q); /* a different flow first in t2 */
+	mkpkt(&p, IPPROTO_UDP, "10.0.0.1", 1000, "10.0.0.2", 53, 0, 100);
+	id = flow_handle_packet(t1, &p)->flow_id;
+	mkpkt(&p, IPPROTO_UDP, "10.0.0.1", 1000, "10.0.0.2", 53, 0, 100);
+	CHECK_EQ(flow_handle_packet(t2, &p)->flow_id, id);
+	flow_table_free(t1);
+	flow_table_free(t2);
+}
+
+TEST(flow_names)
+{
+	CHECK_STREQ(flow_state_name(FLOW_STATE_NEW), "new");
+	CHECK_STREQ(flow_state_name(FLOW_STATE_ESTABLISHED), "established");
+	CHECK_STREQ(flow_state_name(FLOW_STATE_CLOSED), "closed");
+	CHECK_STREQ(flow_end_reason_name(FLOW_END_TIMEOUT), "timeout");
+	CHECK_STREQ(flow_end_reason_name(FLOW_END_FORCED), "forced");
+	CHECK_STREQ(flow_end_reason_name(FLOW_END_SHUTDOWN), "shutdown");
+}
+
+TEST(flow_config_defaults_and_keys)
+{
+	static const char yaml[] =
+		"flow:\n  memcap: 64mb\n  hash-size: 1024\n"
+		"  prealloc: 10\n  emergency-recovery: 40\n"
+		"flow-timeouts:\n  tcp:\n    new: 7\n    emergency-established: 9\n"
+		"  udp:\n    established: 11\n";
+	FlowConfig cfg;
+	char err[256];
+	int rc;
+
+	conf_deinit();
+	CHECK_EQ(flow_config_load(&cfg), 0);
+	CHECK_EQ(cfg.memcap, 128ull << 20);
+	CHECK_EQ(cfg.hash_size, 65536);
+	CHECK_EQ(cfg.prealloc, 10000);
+	CHECK_EQ(cfg.emergency_recovery, 30);
+	CHECK_EQ(cfg.timeouts[FLOW_PROTO_TCP].established_s, 600);
+	CHECK_EQ(cfg.timeouts[FLOW_PROTO_TCP].emerg_closed_s, 10);
+	CHECK_EQ(cfg.timeouts[FLOW_PROTO_UDP].new_s, 30);
+	CHECK_EQ(cfg.timeouts[FLOW_PROTO_ICMP].emerg_established_s, 100);
+	CHECK_EQ(cfg.timeouts[FLOW_PROTO_DEFAULT].closed_s, 0);
+
+	rc = conf_load_string(yaml, "test", err, sizeof(err));
+	CHECK_EQ(rc, 0);
+	CHECK_EQ(flow_config_load(&cfg), 0);
+	CHECK_EQ(cfg.memcap, 64ull << 20);
+	CHECK_EQ(cfg.hash_size, 1024);
+	CHECK_EQ(cfg.prealloc, 10);
+	CHECK_EQ(cfg.emergency_recovery, 40);
+	CHECK_EQ(cfg.timeouts[FLOW_PROTO_TCP].new_s, 7);
+	CHECK_EQ(cfg.timeouts[FLOW_PROTO_TCP].emerg_established_s, 9);
+	CHECK_EQ(cfg.timeouts[FLOW_PROTO_TCP].established_s, 600);
+	CHECK_EQ(cfg.timeouts[FLOW_PROTO_UDP].established_s, 11);
+
+	CHECK_EQ(conf_set("flow-timeouts.udp.new", "abc"), 0);
+	CHECK_EQ(flow_config_load(&cfg), -1);
+	CHECK_EQ(conf_set("flow-timeouts.udp.new", "-5"), 0);
+	CHECK_EQ(flow_config_load(&cfg), -1);
+	CHECK_EQ(conf_set("flow-timeouts.udp.new", "5"), 0);
+	CHECK_EQ(conf_set("flow.emergency-recovery", "101"), 0);
+	CHECK_EQ(flow_config_load(&cfg), -1);
+	conf_deinit();
+}

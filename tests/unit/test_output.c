@@ -1,0 +1,635 @@
+#include "test.h"
+#include "output/output.h"
+#include "conf/conf.h"
+#include "stats/counters.h"
+
+#include <arpa/inet.h>
+#include <jansson.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static void utc(void)
+{
+	setenv("TZ", "UTC", 1);
+	tzset();
+}
+
+static char *make_tmpdir(void)
+{
+	static char dir[64];
+
+	snprintf(dir, sizeof(dir), "/tmp/test_output.XXXXXX");
+	return mkdtemp(dir);
+}
+
+static void rm_tree(const char *dir)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "cannot remove %s\n", dir);
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	long n;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = calloc(1, (size_t)n + 1);
+	if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+/* Line i (0-based) of eve.json, parsed; NULL when absent or invalid. */
+static json_t *eve_line(const char *path, int i)
+{
+	FILE *f = fopen(path, "r");
+	char line[65536];
+	json_t *o = NULL;
+
+	if (!f)
+		return NULL;
+	while (fgets(line, sizeof(line), f)) {
+		if (i-- == 0) {
+			o = json_loads(line, 0, NULL);
+			break;
+		}
+	}
+	fclose(f);
+	return o;
+}
+
+static int count_lines(const char *path)
+{
+	char *s = slurp(path);
+	int n = 0;
+
+	if (!s)
+		return -1;
+	for (char *c = s; *c; c++)
+		n += *c == '\n';
+	free(s);
+	return n;
+}
+
+static const char *jstr(json_t *o, const char *path)
+{
+	char key[128], *dot;
+	json_t *cur = o;
+	const char *p = path;
+
+	while (cur && (dot = strchr(p, '.'))) {
+		snprintf(key, sizeof(key), "%.*s", (int)(dot - p), p);
+		cur = json_object_get(cur, key);
+		p = dot + 1;
+	}
+	cur = cur ? json_object_get(cur, p) : NULL;
+	return json_is_string(cur) ? json_string_value(cur) : NULL;
+}
+
+static json_t *jget(json_t *o, const char *path)
+{
+	char key[128], *dot;
+	json_t *cur = o;
+	const char *p = path;
+
+	while (cur && (dot = strchr(p, '.'))) {
+		snprintf(key, sizeof(key), "%.*s", (int)(dot - p), p);
+		cur = json_object_get(cur, key);
+		p = dot + 1;
+	}
+	return cur ? json_object_get(cur, p) : NULL;
+}
+
+static long long jint(json_t *o, const char *path)
+{
+	json_t *v = jget(o, path);
+
+	return json_is_integer(v) ? (long long)json_integer_value(v) : -999;
+}
+
+static const char base_yaml[] =
+	"stats:\n"
+	"  enabled: yes\n"
+	"  interval: 4\n"
+	"outputs:\n"
+	"  - fast:\n"
+	"      enabled: yes\n"
+	"      filename: fast.log\n"
+	"      append: no\n"
+	"  - eve-log:\n"
+	"      enabled: yes\n"
+	"      filetype: regular\n"
+	"      filename: eve.json\n"
+	"      types:\n"
+	"        - alert:\n"
+	"            tagged-packets: yes\n"
+	"        - http:\n"
+	"            extended: yes\n"
+	"        - quic\n"
+	"        - flow\n"
+	"        - stats:\n"
+	"            totals: yes\n"
+	"            threads: no\n"
+	"            deltas: yes\n"
+	"  - stats:\n"
+	"      enabled: yes\n"
+	"      filename: stats.log\n"
+	"      append: no\n"
+	"      totals: yes\n";
+
+static int load_yaml(const char *yaml)
+{
+	char err[256];
+
+	conf_deinit();
+	if (conf_load_string(yaml, "test.yaml", err, sizeof(err)) < 0) {
+		printf("  yaml: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+TEST(output_config_reads_outputs_and_stats)
+{
+	OutputConfig cfg;
+	char err[256] = "";
+
+	CHECK_EQ(load_yaml(base_yaml), 0);
+	CHECK_EQ(output_config_load(&cfg, "/var/log/x", err, sizeof(err)), 0);
+	CHECK(cfg.fast.enabled);
+	CHECK(!cfg.fast.append);
+	CHECK(strcmp(cfg.fast.path, "/var/log/x/fast.log") == 0);
+	CHECK(cfg.eve.enabled);
+	CHECK(cfg.eve.append); /* Suricata's default */
+	CHECK(strcmp(cfg.eve.path, "/var/log/x/eve.json") == 0);
+	CHECK_EQ(cfg.eve_ntypes, 4); /* quic is not ours: ignored */
+	CHECK_STREQ(cfg.eve_types[0], "alert");
+	CHECK_STREQ(cfg.eve_types[1], "http");
+	CHECK_STREQ(cfg.eve_types[2], "flow");
+	CHECK_STREQ(cfg.eve_types[3], "stats");
+	CHECK(cfg.eve_stats_totals);
+	CHECK(!cfg.eve_stats_threads);
+	CHECK(cfg.eve_stats_deltas);
+	CHECK(cfg.stats.enabled);
+	CHECK(cfg.stats_totals);
+	CHECK(strcmp(cfg.stats.path, "/var/log/x/stats.log") == 0);
+	CHECK(cfg.stats_enabled);
+	CHECK_EQ(cfg.stats_interval, 4);
+	conf_deinit();
+}
+
+TEST(output_config_defaults_without_outputs)
+{
+	OutputConfig cfg;
+	char err[256] = "";
+
+	conf_deinit();
+	CHECK_EQ(output_config_load(&cfg, ".", err, sizeof(err)), 0);
+	CHECK(!cfg.eve.enabled);
+	CHECK(!cfg.fast.enabled);
+	CHECK(!cfg.stats.enabled);
+	CHECK(cfg.stats_enabled);
+	CHECK_EQ(cfg.stats_interval, 8);
+}
+
+TEST(output_config_bad_values_name_the_key)
+{
+	OutputConfig cfg;
+	char err[256] = "";
+
+	CHECK_EQ(load_yaml("outputs:\n  - eve-log:\n      enabled: yes\n      filetype: redis\n"), 0);
+	CHECK_EQ(output_config_load(&cfg, ".", err, sizeof(err)), -1);
+	CHECK(strstr(err, "outputs.0.eve-log.filetype") != NULL);
+	CHECK_EQ(load_yaml("outputs:\n  - fast:\n      enabled: maybe\n"), 0);
+	CHECK_EQ(output_config_load(&cfg, ".", err, sizeof(err)), -1);
+	CHECK(strstr(err, "outputs.0.fast.enabled") != NULL);
+	CHECK_EQ(load_yaml("stats:\n  interval: 0\n"), 0);
+	CHECK_EQ(output_config_load(&cfg, ".", err, sizeof(err)), -1);
+	CHECK(strstr(err, "stats.interval") != NULL);
+	conf_deinit();
+}
+
+TEST(output_eve_format_ts_suricata_form)
+{
+	struct timeval tv = { 1796000000, 123456 };
+	char buf[64];
+
+	utc();
+	eve_format_ts(&tv, buf, sizeof(buf));
+	CHECK_STREQ(buf, "2026-11-30T00:53:20.123456+0000");
+	tv.tv_usec = 7;
+	eve_format_ts(&tv, buf, sizeof(buf));
+	CHECK_STREQ(buf, "2026-11-30T00:53:20.000007+0000");
+}
+
+static void tcp_flow(Flow *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->ip_version = 4;
+	f->proto = IPPROTO_TCP;
+	f->src.family = f->dst.family = AF_INET;
+	inet_pton(AF_INET, "10.0.0.1", &f->src.a.u32[0]);
+	inet_pton(AF_INET, "192.168.1.2", &f->dst.a.u32[0]);
+	f->sp = 40000;
+	f->dp = 80;
+	f->flow_id = 1234567890123ull;
+	f->start.tv_sec = 1796000000;
+	f->start.tv_usec = 1;
+	f->last.tv_sec = 1796000003;
+	f->last.tv_usec = 500000;
+	f->pkts_toserver = 5;
+	f->pkts_toclient = 4;
+	f->bytes_toserver = 500;
+	f->bytes_toclient = 4000;
+	f->state = FLOW_STATE_CLOSED;
+	f->tcp_flags_ts = 0x1b; /* syn fin psh ack */
+	f->tcp_flags_tc = 0x16; /* syn rst ack */
+	f->alerted = 1;
+}
+
+static Outputs *open_in(const char *dir, const char *yaml)
+{
+	OutputConfig cfg;
+	char err[256] = "";
+	Outputs *o;
+
+	if (load_yaml(yaml) < 0 || output_config_load(&cfg, dir, err, sizeof(err)) < 0) {
+		printf("  config: %s\n", err);
+		return NULL;
+	}
+	o = outputs_open(&cfg, err, sizeof(err));
+	if (!o)
+		printf("  open: %s\n", err);
+	return o;
+}
+
+static void path_in(char *buf, size_t len, const char *dir, const char *name)
+{
+	snprintf(buf, len, "%s/%s", dir, name);
+}
+
+/* Runs tests/e2e/eve-validate.py when python3-jsonschema and the schema are
+ * there: 1 valid, 0 invalid, -1 not checked. */
+static int schema_valid(const char *eve)
+{
+	const char *schema = getenv("EVE_SCHEMA");
+	char cmd[1536], def[512], script[512], out[4096];
+	FILE *pipe;
+	size_t n;
+	int rc;
+
+#ifdef SURICATA_TOP_SRCDIR
+	snprintf(def, sizeof(def), "%s/../shared/data/eve-schema.json", SURICATA_TOP_SRCDIR);
+	snprintf(script, sizeof(script), "%s/tests/e2e/eve-validate.py", SURICATA_TOP_SRCDIR);
+#else
+	snprintf(def, sizeof(def), "../shared/data/eve-schema.json");
+	snprintf(script, sizeof(script), "%s", test_data_path("e2e/eve-validate.py"));
+#endif
+	if (!schema)
+		schema = def;
+	if (access(schema, R_OK) != 0 || access(script, R_OK) != 0 ||
+	    access("/usr/bin/python3", X_OK) != 0)
+		return -1;
+	snprintf(cmd, sizeof(cmd), "/usr/bin/python3 '%s' '%s' '%s' 2>&1", script, schema, eve);
+	pipe = popen(cmd, "r");
+	if (!pipe)
+		return -1;
+	n = fread(out, 1, sizeof(out) - 1, pipe);
+	out[n] = '\0';
+	rc = pclose(pipe);
+	if (!WIFEXITED(rc) || WEXITSTATUS(rc) == 2)
+		return -1;
+	if (WEXITSTATUS(rc) != 0)
+		printf("  schema: %s", out); /* the first invalid record */
+	return WEXITSTATUS(rc) == 0;
+}
+
+TEST(output_flow_record_fields)
+{
+	char *dir = make_tmpdir();
+	char eve[256];
+	Outputs *o;
+	Flow f;
+	json_t *r;
+
+	utc();
+	CHECK(dir != NULL);
+	o = open_in(dir, base_yaml);
+	CHECK(o != NULL);
+	CHECK(outputs_eve_enabled(o, "flow"));
+	CHECK(outputs_eve_enabled(o, "alert"));
+	CHECK(!outputs_eve_enabled(o, "dns"));
+	tcp_flow(&f);
+	output_flow_end(o, &f, FLOW_END_SHUTDOWN);
+	outputs_close(o);
+
+	path_in(eve, sizeof(eve), dir, "eve.json");
+	CHECK_EQ(count_lines(eve), 1);
+	r = eve_line(eve, 0);
+	CHECK(r != NULL);
+	CHECK_STREQ(jstr(r, "timestamp"), "2026-11-30T00:53:23.500000+0000");
+	CHECK_EQ(jint(r, "flow_id"), 1234567890123ll);
+	CHECK_STREQ(jstr(r, "event_type"), "flow");
+	CHECK_STREQ(jstr(r, "src_ip"), "10.0.0.1");
+	CHECK_EQ(jint(r, "src_port"), 40000);
+	CHECK_STREQ(jstr(r, "dest_ip"), "192.168.1.2");
+	CHECK_EQ(jint(r, "dest_port"), 80);
+	CHECK_STREQ(jstr(r, "proto"), "TCP");
+	CHECK(jget(r, "pcap_cnt") == NULL);
+	CHECK_EQ(jint(r, "flow.pkts_toserver"), 5);
+	CHECK_EQ(jint(r, "flow.pkts_toclient"), 4);
+	CHECK_EQ(jint(r, "flow.bytes_toserver"), 500);
+	CHECK_EQ(jint(r, "flow.bytes_toclient"), 4000);
+	CHECK_STREQ(jstr(r, "flow.start"), "2026-11-30T00:53:20.000001+0000");
+	CHECK_STREQ(jstr(r, "flow.end"), "2026-11-30T00:53:23.500000+0000");
+	CHECK_EQ(jint(r, "flow.age"), 3);
+	CHECK_STREQ(jstr(r, "flow.state"), "closed");
+	CHECK_STREQ(jstr(r, "flow.reason"), "shutdown");
+	CHECK(json_is_true(jget(r, "flow.alerted")));
+	CHECK_STREQ(jstr(r, "tcp.tcp_flags"), "1f");
+	CHECK_STREQ(jstr(r, "tcp.tcp_flags_ts"), "1b");
+	CHECK_STREQ(jstr(r, "tcp.tcp_flags_tc"), "16");
+	CHECK(json_is_true(jget(r, "tcp.syn")));
+	CHECK(json_is_true(jget(r, "tcp.fin")));
+	CHECK(json_is_true(jget(r, "tcp.rst")));
+	CHECK(json_is_true(jget(r, "tcp.psh")));
+	CHECK(json_is_true(jget(r, "tcp.ack")));
+	CHECK(jget(r, "tcp.urg") == NULL);
+	json_decref(r);
+	CHECK(schema_valid(eve) != 0);
+	rm_tree(dir);
+}
+
+TEST(output_header_key_order_and_ipv6_vlan)
+{
+	char *dir = make_tmpdir();
+	char eve[256], *text;
+	Outputs *o;
+	Flow f;
+	Packet p;
+	json_t *r, *v;
+
+	utc();
+	o = open_in(dir, base_yaml);
+	CHECK(o != NULL);
+	memset(&f, 0, sizeof(f));
+	f.ip_version = 6;
+	f.proto = IPPROTO_UDP;
+	inet_pton(AF_INET6, "2001:db8:85a3::8a2e:370:7334", f.src.a.u8);
+	inet_pton(AF_INET6, "2001:db8:85a3::8a2e:370:7335", f.dst.a.u8);
+	f.sp = 5353;
+	f.dp = 53;
+	f.flow_id = 42;
+	f.vlan_count = 2;
+	f.vlan_id[0] = 100;
+	f.vlan_id[1] = 200;
+	f.start.tv_sec = f.last.tv_sec = 1796000000;
+	f.pkts_toserver = 1;
+	output_flow_end(o, &f, FLOW_END_TIMEOUT);
+
+	/* a packet header: pcap_cnt, packet addresses, ICMP type/code */
+	memset(&p, 0, sizeof(p));
+	p.ip_version = 4;
+	p.proto = IPPROTO_ICMP;
+	inet_pton(AF_INET, "10.1.1.1", &p.src.a.u32[0]);
+	inet_pton(AF_INET, "10.1.1.2", &p.dst.a.u32[0]);
+	p.icmp_type = 8;
+	p.pcap_cnt = 17;
+	p.ts.tv_sec = 1796000000;
+	eve_write(o, eve_header(&p.ts, "alert", &p, NULL));
+	outputs_close(o);
+
+	path_in(eve, sizeof(eve), dir, "eve.json");
+	text = slurp(eve);
+	CHECK(text != NULL);
+	/* Suricata's order of the common fields */
+	CHECK(strncmp(text, "{\"timestamp\":\"2026-11-30T00:53:20.000000+0000\",\"flow_id\":42,"
+			    "\"event_type\":\"flow\",\"vlan\":[100,200],"
+			    "\"src_ip\":\"2001:0db8:85a3:0000:0000:8a2e:0370:7334\",\"src_port\":5353,"
+			    "\"dest_ip\":\"2001:0db8:85a3:0000:0000:8a2e:0370:7335\",\"dest_port\":53,"
+			    "\"ip_v\":6,\"proto\":\"UDP\",\"flow\":{",
+			    strlen("{\"timestamp\":\"2026-11-30T00:53:20.000000+0000\",\"flow_id\":42,"
+				   "\"event_type\":\"flow\",\"vlan\":[100,200],"
+				   "\"src_ip\":\"2001:0db8:85a3:0000:0000:8a2e:0370:7334\",\"src_port\":5353,"
+				   "\"dest_ip\":\"2001:0db8:85a3:0000:0000:8a2e:0370:7335\",\"dest_port\":53,"
+				   "\"ip_v\":6,\"proto\":\"UDP\",\"flow\":{")) == 0);
+	free(text);
+	r = eve_line(eve, 0);
+	CHECK(jget(r, "tcp") == NULL);
+	CHECK_STREQ(jstr(r, "flow.state"), "new");
+	CHECK_STREQ(jstr(r, "flow.reason"), "timeout");
+	CHECK(json_is_false(jget(r, "flow.alerted")));
+	json_decref(r);
+	r = eve_line(eve, 1);
+	CHECK(r != NULL);
+	CHECK_EQ(jint(r, "pcap_cnt"), 17);
+	CHECK(jget(r, "flow_id") == NULL);
+	CHECK_STREQ(jstr(r, "proto"), "ICMP");
+	CHECK(jget(r, "src_port") == NULL);
+	CHECK_EQ(jint(r, "icmp_type"), 8);
+	v = jget(r, "icmp_code");
+	CHECK(json_is_integer(v) && json_integer_value(v) == 0);
+	json_decref(r);
+	CHECK(schema_valid(eve) != 0);
+	rm_tree(dir);
+}
+
+TEST(output_stats_eve_nested_and_stats_log_table)
+{
+	static const char *names[] = { "decoder.pkts", "decoder.event.ipv4.trunc_pkt",
+				       "flow.total", "flow.end.state.new" };
+	char *dir = make_tmpdir();
+	char eve[256], slog[256], *text;
+	uint64_t *snap;
+	struct timeval ts = { 1796000000, 0 };
+	Outputs *o;
+	json_t *r;
+	int ids[4];
+
+	utc();
+	for (int i = 0; i < 4; i++)
+		ids[i] = counter_register(names[i]);
+	snap = calloc(counters_count(), sizeof(uint64_t));
+	snap[ids[0]] = 12;
+	snap[ids[1]] = 0;
+	snap[ids[2]] = 3;
+	snap[ids[3]] = 1;
+	o = open_in(dir, base_yaml);
+	CHECK(o != NULL);
+	output_stats(o, snap, &ts, 3661);
+	snap[ids[0]] = 20;
+	ts.tv_sec += 8;
+	output_stats(o, snap, &ts, 3669);
+	outputs_close(o);
+
+	path_in(eve, sizeof(eve), dir, "eve.json");
+	CHECK_EQ(count_lines(eve), 2);
+	r = eve_line(eve, 0);
+	CHECK_STREQ(jstr(r, "event_type"), "stats");
+	CHECK(jget(r, "src_ip") == NULL);
+	CHECK_EQ(jint(r, "stats.uptime"), 3661);
+	CHECK_EQ(jint(r, "stats.decoder.pkts"), 12);
+	CHECK_EQ(jint(r, "stats.decoder.event.ipv4.trunc_pkt"), 0); /* zeros stay in eve */
+	CHECK_EQ(jint(r, "stats.flow.total"), 3);
+	CHECK_EQ(jint(r, "stats.flow.end.state.new"), 1);
+	CHECK(jget(r, "stats.decoder.pkts_delta") == NULL); /* no previous snapshot */
+	json_decref(r);
+	r = eve_line(eve, 1);
+	CHECK_EQ(jint(r, "stats.decoder.pkts"), 20);
+	CHECK_EQ(jint(r, "stats.decoder.pkts_delta"), 8);
+	json_decref(r);
+
+	path_in(slog, sizeof(slog), dir, "stats.log");
+	text = slurp(slog);
+	CHECK(text != NULL);
+	CHECK(strstr(text,
+		     "------------------------------------------------------------------------------------\n"
+		     "Date: 11/30/2026 -- 00:53:20 (uptime: 0d, 01h 01m 01s)\n"
+		     "------------------------------------------------------------------------------------\n"
+		     "Counter                                       | TM Name                   | Value\n"
+		     "------------------------------------------------------------------------------------\n"
+		     "decoder.pkts                                  | Total                     | 12\n"
+		     "flow.total                                    | Total                     | 3\n"
+		     "flow.end.state.new                            | Total                     | 1\n") == text);
+	CHECK(strstr(text, "trunc_pkt") == NULL); /* zeros left out of stats.log */
+	CHECK(strstr(text, "decoder.pkts                                  | Total                     | 20\n") != NULL);
+	free(text);
+	free(snap);
+	rm_tree(dir);
+}
+
+TEST(output_stats_record_validates_against_schema)
+{
+	static const char *names[] = { "decoder.pkts", "decoder.bytes", "flow.tcp",
+				       "flow.memuse", "tcp.syn" };
+	char *dir = make_tmpdir();
+	char eve[256], *yaml, *d;
+	uint64_t *snap;
+	struct timeval ts = { 1796000000, 0 };
+	Outputs *o;
+
+	utc();
+	for (int i = 0; i < 5; i++)
+		counter_register(names[i]);
+	snap = calloc(counters_count(), sizeof(uint64_t));
+	for (size_t i = 0; i < counters_count(); i++)
+		snap[i] = i * 3;
+	/* Suricata's schema has no *_delta keys: validate without deltas */
+	yaml = strdup(base_yaml);
+	d = strstr(yaml, "deltas: yes");
+	memcpy(d, "deltas: no ", 11);
+	o = open_in(dir, yaml);
+	free(yaml);
+	CHECK(o != NULL);
+	output_stats(o, snap, &ts, 1);
+	output_stats(o, snap, &ts, 2);
+	outputs_close(o);
+	free(snap);
+	path_in(eve, sizeof(eve), dir, "eve.json");
+	CHECK_EQ(count_lines(eve), 2);
+	CHECK(schema_valid(eve) != 0);
+	rm_tree(dir);
+}
+
+TEST(output_append_and_truncate)
+{
+	char *dir = make_tmpdir();
+	char fast[256], eve[256];
+	Outputs *o;
+
+	for (int run = 0; run < 2; run++) {
+		o = open_in(dir, base_yaml);
+		CHECK(o != NULL);
+		CHECK(outputs_fast_enabled(o));
+		fast_write_line(o, "one");
+		fast_write_line(o, "two\n");
+		eve_write(o, json_pack("{s:s}", "event_type", "x"));
+		outputs_close(o);
+	}
+	path_in(fast, sizeof(fast), dir, "fast.log");
+	path_in(eve, sizeof(eve), dir, "eve.json");
+	CHECK_EQ(count_lines(fast), 2); /* append: no */
+	CHECK_EQ(count_lines(eve), 2);  /* eve appends by default */
+	rm_tree(dir);
+}
+
+TEST(output_open_fails_with_a_clear_reason)
+{
+	OutputConfig cfg;
+	char err[256] = "";
+
+	CHECK_EQ(load_yaml(base_yaml), 0);
+	CHECK_EQ(output_config_load(&cfg, "/nonexistent/dir", err, sizeof(err)), 0);
+	CHECK(outputs_open(&cfg, err, sizeof(err)) == NULL);
+	CHECK(strstr(err, "/nonexistent/dir/") != NULL);
+	conf_deinit();
+}
+
+struct writer_arg {
+	Outputs *o;
+	int id;
+};
+
+static void *writer(void *argp)
+{
+	struct writer_arg *a = argp;
+
+	for (int i = 0; i < 2000; i++)
+		eve_write(a->o, json_pack("{s:s,s:i,s:i,s:s}", "event_type", "t", "thread", a->id,
+					  "i", i, "pad", "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"));
+	return NULL;
+}
+
+TEST(output_eve_write_lines_stay_whole_across_threads)
+{
+	char *dir = make_tmpdir();
+	char eve[256], line[512];
+	pthread_t th[4];
+	struct writer_arg args[4];
+	Outputs *o;
+	FILE *f;
+	int n = 0, bad = 0;
+
+	o = open_in(dir, base_yaml);
+	CHECK(o != NULL);
+	for (int i = 0; i < 4; i++) {
+		args[i].o = o;
+		args[i].id = i;
+		pthread_create(&th[i], NULL, writer, &args[i]);
+	}
+	for (int i = 0; i < 4; i++)
+		pthread_join(th[i], NULL);
+	outputs_close(o);
+	path_in(eve, sizeof(eve), dir, "eve.json");
+	f = fopen(eve, "r");
+	CHECK(f != NULL);
+	while (fgets(line, sizeof(line), f)) {
+		json_t *r = json_loads(line, 0, NULL);
+
+		if (!r)
+			bad++;
+		json_decref(r);
+		n++;
+	}
+	fclose(f);
+	CHECK_EQ(n, 8000);
+	CHECK_EQ(bad, 0);
+	rm_tree(dir);
+}

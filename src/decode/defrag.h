@@ -1,0 +1,47 @@
+/* IP defragmentation, per decode thread (no locks: fragments of one datagram
+ * reach the same RX thread).
+ *
+ * Trackers are keyed by (family, src, dst, id, IPv4 protocol, vlan ids). Each
+ * keeps its fragments sorted by offset; when the first and last fragments are in
+ * and the offsets leave no hole, the datagram is rebuilt into a pseudo packet
+ * (PKT_PSEUDO|PKT_REASSEMBLED, datalink DLT_RAW, pcap_cnt 0, same ts and vlan
+ * ids), decoded, and linked at p->pseudo.
+ *
+ * Overlaps follow the "bsd" policy, Suricata's default: where two fragments
+ * overlap, the earlier-arrived data is kept unless the newer fragment begins at
+ * a lower offset than the older one, in which case the newer data wins. Each
+ * overlap raises ipv4.frag_overlap / ipv6.frag_overlap on the fragment.
+ *
+ * Limits: defrag.memcap (bytes of trackers + fragment data; when reached the
+ * least recently used trackers are dropped, counted as tracker_hard_reuse),
+ * defrag.trackers (max_trackers_reached: the fragment is not kept),
+ * defrag.max-frags (fragments held at once: max_frags_reached), defrag.timeout
+ * (packet time since a tracker's last fragment). A fragment dropped by a
+ * limit raises frag_ignored. A rebuilt datagram's tracker is freed at once. */
+#ifndef DECODE_DEFRAG_H
+#define DECODE_DEFRAG_H
+
+#include "decode/decode.h"
+
+#include <stdint.h>
+
+struct Defrag;
+
+struct Defrag *defrag_new(const DefragConfig *cfg, DecodeThread *dt);
+void defrag_free(struct Defrag *df);
+
+/* ip: the IPv4 header of fragment p, hlen its length, iplen its total length. */
+void defrag_ipv4(DecodeThread *dt, Packet *p, const uint8_t *ip, uint32_t hlen,
+		 uint32_t iplen);
+
+/* ip6: the IPv6 header; fh_off: offset of the fragment header (= length of the
+ * unfragmentable part); nh_off: offset of the next-header byte naming the
+ * fragment header; total: 40 + payload length. */
+void defrag_ipv6(DecodeThread *dt, Packet *p, const uint8_t *ip6, uint32_t fh_off,
+		 uint32_t nh_off, uint32_t total);
+
+/* For tests and stats. */
+uint32_t defrag_tracker_count(const struct Defrag *df);
+uint64_t defrag_memuse(const struct Defrag *df);
+
+#endif

@@ -1,0 +1,451 @@
+/* IP payload dispatch and the L4 decoders: TCP, UDP, SCTP, ESP, ICMPv4, ICMPv6;
+ * IP-in-IP tunnels; Internet checksums. */
+#include "decode/decode-int.h"
+
+#define TCP_HDR_LEN    20
+#define UDP_HDR_LEN    8
+#define SCTP_HDR_LEN   12
+#define ICMP_HDR_LEN   8
+#define ESP_HDR_LEN    8
+
+/* ---- checksums ---- */
+
+uint32_t csum_add(uint32_t sum, const uint8_t *b, uint32_t len)
+{
+	uint64_t s = sum;
+
+	while (len >= 2) {
+		s += (uint32_t)((b[0] << 8) | b[1]);
+		b += 2;
+		len -= 2;
+	}
+	if (len)
+		s += (uint32_t)b[0] << 8;
+	while (s >> 32)
+		s = (s & 0xffffffffu) + (s >> 32);
+	/* Keep headroom for the next chunk. */
+	s = (s & 0xffff) + (s >> 16);
+	s = (s & 0xffff) + (s >> 16);
+	return (uint32_t)s;
+}
+
+uint16_t csum_fold(uint32_t sum)
+{
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)~sum;
+}
+
+uint32_t csum_pseudo(const Packet *p, uint8_t proto, uint32_t l4len)
+{
+	uint32_t sum = 0;
+	uint8_t tail[4];
+
+	if (p->ip_version == 4) {
+		sum = csum_add(sum, p->src.a.u8, 4);
+		sum = csum_add(sum, p->dst.a.u8, 4);
+		sum += proto;
+		sum += l4len & 0xffff;
+		return sum;
+	}
+	sum = csum_add(sum, p->src.a.u8, 16);
+	sum = csum_add(sum, p->dst.a.u8, 16);
+	tail[0] = (uint8_t)(l4len >> 24);
+	tail[1] = (uint8_t)(l4len >> 16);
+	tail[2] = (uint8_t)(l4len >> 8);
+	tail[3] = (uint8_t)l4len;
+	sum = csum_add(sum, tail, 4);
+	sum += proto;
+	return sum;
+}
+
+/* Whole segment present (decoders only get here with the full IP payload). */
+static int l4_csum_ok(const Packet *p, uint8_t proto, const uint8_t *seg, uint32_t len)
+{
+	return csum_fold(csum_add(csum_pseudo(p, proto, len), seg, len)) == 0;
+}
+
+/* ---- TCP ---- */
+
+enum {
+	TCPOPT_EOL = 0,
+	TCPOPT_NOP = 1,
+	TCPOPT_MSS = 2,
+	TCPOPT_WS = 3,
+	TCPOPT_SACKPERM = 4,
+	TCPOPT_SACK = 5,
+	TCPOPT_TS = 8,
+};
+
+/* One bit per option kind below 32, for the duplicate check. */
+static void decode_tcp_options(DecodeThread *dt, Packet *p, const uint8_t *o, uint32_t len)
+{
+	uint32_t seen = 0;
+
+	while (len > 0) {
+		uint8_t kind = o[0], olen;
+		int ok;
+
+		if (kind == TCPOPT_EOL)
+			break;
+		if (kind == TCPOPT_NOP) {
+			o++;
+			len--;
+			continue;
+		}
+		if (len < 2)
+			break;
+		olen = o[1];
+		if (olen < 2 || olen > len) {
+			decode_set_event(dt, p, DEV_TCP_OPT_INVALID_LEN);
+			return;
+		}
+		switch (kind) {
+		case TCPOPT_MSS:
+			ok = olen == 4;
+			break;
+		case TCPOPT_WS:
+			ok = olen == 3;
+			break;
+		case TCPOPT_SACKPERM:
+			ok = olen == 2;
+			break;
+		case TCPOPT_SACK:
+			ok = olen >= 10 && olen <= 34 && ((olen - 2) % 8) == 0;
+			break;
+		case TCPOPT_TS:
+			ok = olen == 10;
+			break;
+		default:
+			ok = 1;
+			kind = 0xff; /* not tracked */
+			break;
+		}
+		if (!ok) {
+			decode_set_event(dt, p, DEV_TCP_OPT_INVALID_LEN);
+		} else if (kind < 32 && (seen & (1u << kind))) {
+			decode_set_event(dt, p, DEV_TCP_OPT_DUPLICATE);
+		} else if (kind < 32) {
+			seen |= 1u << kind;
+			switch (kind) {
+			case TCPOPT_MSS:
+				p->tcp_mss = rd16(o + 2);
+				break;
+			case TCPOPT_WS:
+				p->tcp_wscale = o[2];
+				break;
+			case TCPOPT_SACKPERM:
+				p->tcp_sack_permitted = 1;
+				break;
+			case TCPOPT_TS:
+				p->tcp_has_ts = 1;
+				p->tcp_tsval = rd32(o + 2);
+				p->tcp_tsecr = rd32(o + 6);
+				break;
+			}
+		}
+		o += olen;
+		len -= olen;
+	}
+}
+
+int decode_tcp(DecodeThread *dt, Packet *p, const uint8_t *pkt, uint32_t len)
+{
+	uint32_t hlen;
+
+	dc_inc(dt, dcnt.tcp);
+	if (len < TCP_HDR_LEN)
+		return decode_invalid(dt, p, DEV_TCP_PKT_TOO_SMALL);
+	hlen = (uint32_t)(pkt[12] >> 4) * 4;
+	/* Suricata computes the option length as (hlen - 20) in 8 bits: a data
+	 * offset under 5 wraps and is reported as invalid_optlen. */
+	if (hlen < TCP_HDR_LEN)
+		return decode_invalid(dt, p, DEV_TCP_INVALID_OPTLEN);
+	if (hlen > len)
+		return decode_invalid(dt, p, DEV_TCP_HLEN_TOO_SMALL);
+
+	p->l4 = pkt;
+	p->l4_hlen = (uint16_t)hlen;
+	p->sp = rd16(pkt);
+	p->dp = rd16(pkt + 2);
+	p->tcp_seq = rd32(pkt + 4);
+	p->tcp_ack = rd32(pkt + 8);
+	p->tcp_flags = pkt[13];
+	p->tcp_win = rd16(pkt + 14);
+	p->tcp_wscale = 0xff;
+	p->tcp_mss = 0;
+	p->tcp_sack_permitted = 0;
+	p->tcp_has_ts = 0;
+	p->tcp_tsval = p->tcp_tsecr = 0;
+	p->payload = pkt + hlen;
+	p->payload_len = (uint16_t)(len - hlen);
+	if (hlen > TCP_HDR_LEN)
+		decode_tcp_options(dt, p, pkt + TCP_HDR_LEN, hlen - TCP_HDR_LEN);
+	if (decode_csum_enabled(dt) && !l4_csum_ok(p, 6, pkt, len))
+		p->flags |= PKT_L4_CSUM_BAD;
+	return 0;
+}
+
+/* ---- UDP ---- */
+
+int decode_udp(DecodeThread *dt, Packet *p, const uint8_t *pkt, uint32_t len)
+{
+	uint16_t ulen;
+
+	dc_inc(dt, dcnt.udp);
+	if (len < UDP_HDR_LEN)
+		return decode_invalid(dt, p, DEV_UDP_HLEN_TOO_SMALL);
+	ulen = rd16(pkt + 4);
+	if (len < ulen)
+		return decode_invalid(dt, p, DEV_UDP_PKT_TOO_SMALL);
+	if (ulen < UDP_HDR_LEN)
+		return decode_invalid(dt, p, DEV_UDP_LEN_INVALID);
+	if (len != ulen)
+		return decode_invalid(dt, p, DEV_UDP_HLEN_INVALID);
+
+	p->l4 = pkt;
+	p->l4_hlen = UDP_HDR_LEN;
+	p->sp = rd16(pkt);
+	p->dp = rd16(pkt + 2);
+	p->payload = pkt + UDP_HDR_LEN;
+	p->payload_len = ulen - UDP_HDR_LEN;
+	if (!decode_csum_enabled(dt))
+		return 0;
+	/* A zero UDP checksum over IPv4 means "not computed" (RFC 768). */
+	if (p->ip_version == 4 && rd16(pkt + 6) == 0)
+		return 0;
+	if (!l4_csum_ok(p, 17, pkt, ulen))
+		p->flags |= PKT_L4_CSUM_BAD;
+	return 0;
+}
+
+/* ---- SCTP, ESP: ports / presence only ---- */
+
+int decode_sctp(DecodeThread *dt, Packet *p, const uint8_t *pkt, uint32_t len)
+{
+	dc_inc(dt, dcnt.sctp);
+	if (len < SCTP_HDR_LEN)
+		return decode_invalid(dt, p, DEV_SCTP_PKT_TOO_SMALL);
+	p->l4 = pkt;
+	p->l4_hlen = SCTP_HDR_LEN;
+	p->sp = rd16(pkt);
+	p->dp = rd16(pkt + 2);
+	p->payload = pkt + SCTP_HDR_LEN;
+	p->payload_len = (uint16_t)(len - SCTP_HDR_LEN);
+	return 0;
+}
+
+static int decode_esp(DecodeThread *dt, Packet *p, const uint8_t *pkt, uint32_t len)
+{
+	dc_inc(dt, dcnt.esp);
+	if (len < ESP_HDR_LEN)
+		return decode_invalid(dt, p, DEV_ESP_PKT_TOO_SMALL);
+	return 0;
+}
+
+/* ---- ICMPv4 ---- */
+
+/* Highest valid code per known type; -1 for a type Suricata does not know. */
+static int icmpv4_max_code(uint8_t type)
+{
+	switch (type) {
+	case 0: case 4: case 8: case 13: case 14: case 15: case 16: case 17: case 18:
+		return 0;
+	case 3:
+		return 15;
+	case 5:
+		return 3;
+	case 11:
+		return 1;
+	case 12:
+		return 2;
+	default:
+		return -1;
+	}
+}
+
+static int icmpv4_is_error(uint8_t type)
+{
+	return type == 3 || type == 4 || type == 5 || type == 11 || type == 12;
+}
+
+/* The IP header an error quotes: checked for sanity only; the packet keeps
+ * describing the ICMP message itself. */
+static void icmpv4_check_embedded(DecodeThread *dt, Packet *p, const uint8_t *b, uint32_t len)
+{
+	if (len < 20) {
+		decode_set_event(dt, p, DEV_ICMPV4_IPV4_TRUNC_PKT);
+		return;
+	}
+	if ((b[0] >> 4) != 4)
+		decode_set_event(dt, p, DEV_ICMPV4_IPV4_UNKNOWN_VER);
+}
+
+int decode_icmpv4(DecodeThread *dt, Packet *p, const uint8_t *pkt, uint32_t len)
+{
+	int max;
+
+	dc_inc(dt, dcnt.icmpv4);
+	if (len < ICMP_HDR_LEN)
+		return decode_invalid(dt, p, DEV_ICMPV4_PKT_TOO_SMALL);
+	p->l4 = pkt;
+	p->l4_hlen = ICMP_HDR_LEN;
+	p->icmp_type = pkt[0];
+	p->icmp_code = pkt[1];
+	p->icmp_id = p->icmp_seq = 0;
+	p->payload = pkt + ICMP_HDR_LEN;
+	p->payload_len = (uint16_t)(len - ICMP_HDR_LEN);
+
+	max = icmpv4_max_code(pkt[0]);
+	if (max < 0)
+		decode_set_event(dt, p, DEV_ICMPV4_UNKNOWN_TYPE);
+	else if (pkt[1] > max)
+		decode_set_event(dt, p, DEV_ICMPV4_UNKNOWN_CODE);
+	if (max >= 0 && !icmpv4_is_error(pkt[0])) {
+		p->icmp_id = rd16(pkt + 4);
+		p->icmp_seq = rd16(pkt + 6);
+	}
+	if (icmpv4_is_error(pkt[0]))
+		icmpv4_check_embedded(dt, p, pkt + ICMP_HDR_LEN, len - ICMP_HDR_LEN);
+	if (decode_csum_enabled(dt) && csum_fold(csum_add(0, pkt, len)) != 0)
+		p->flags |= PKT_L4_CSUM_BAD;
+	return 0;
+}
+
+/* ---- ICMPv6 ---- */
+
+static int icmpv6_max_code(uint8_t type)
+{
+	switch (type) {
+	case 1:
+		return 7;
+	case 3:
+		return 1;
+	case 4:
+		return 3;
+	case 138: /* router renumbering */
+		return 255;
+	case 139: case 140: /* node information */
+		return 2;
+	default:
+		return 0;
+	}
+}
+
+int decode_icmpv6(DecodeThread *dt, Packet *p, const uint8_t *pkt, uint32_t len)
+{
+	uint8_t type, code;
+
+	dc_inc(dt, dcnt.icmpv6);
+	if (len < ICMP_HDR_LEN)
+		return decode_invalid(dt, p, DEV_ICMPV6_PKT_TOO_SMALL);
+	type = pkt[0];
+	code = pkt[1];
+	p->l4 = pkt;
+	p->l4_hlen = ICMP_HDR_LEN;
+	p->icmp_type = type;
+	p->icmp_code = code;
+	p->icmp_id = p->icmp_seq = 0;
+	p->payload = pkt + ICMP_HDR_LEN;
+	p->payload_len = (uint16_t)(len - ICMP_HDR_LEN);
+
+	if (type >= 1 && type <= 4) {
+		/* errors quote the offending IPv6 header */
+		if (len < ICMP_HDR_LEN + 40)
+			decode_set_event(dt, p, DEV_ICMPV6_IPV6_TRUNC_PKT);
+		else if ((pkt[ICMP_HDR_LEN] >> 4) != 6)
+			decode_set_event(dt, p, DEV_ICMPV6_IPV6_UNKNOWN_VERSION);
+	} else if (type == 100 || type == 101 || type == 200 || type == 201) {
+		decode_set_event(dt, p, DEV_ICMPV6_EXPERIMENTATION_TYPE);
+	} else if (type == 0 || type == 127 || type == 255) {
+		decode_set_event(dt, p, DEV_ICMPV6_UNKNOWN_TYPE);
+	} else if (type < 128 || type > 161) {
+		decode_set_event(dt, p, DEV_ICMPV6_UNASSIGNED_TYPE);
+	}
+	if (((type >= 1 && type <= 4) || type >= 128) && type <= 161 &&
+	    code > icmpv6_max_code(type))
+		decode_set_event(dt, p, DEV_ICMPV6_UNKNOWN_CODE);
+	if (type == 128 || type == 129) {
+		p->icmp_id = rd16(pkt + 4);
+		p->icmp_seq = rd16(pkt + 6);
+	}
+	/* MLD must stay on the link (RFC 2710/3810): hop limit 1. */
+	if ((type == 130 || type == 131 || type == 132 || type == 143) && p->ttl != 1)
+		decode_set_event(dt, p, DEV_ICMPV6_MLD_MESSAGE_WITH_INVALID_HL);
+	if (decode_csum_enabled(dt) && !l4_csum_ok(p, 58, pkt, len))
+		p->flags |= PKT_L4_CSUM_BAD;
+	return 0;
+}
+
+/* ---- IP payload dispatch, IP-in-IP ---- */
+
+static int decode_tunnel_ip(DecodeThread *dt, Packet *p, uint8_t proto, const uint8_t *pkt,
+			    uint32_t len)
+{
+	int outer6 = p->ip_version == 6;
+
+	if (proto == 4) {
+		if (outer6) {
+			dc_inc(dt, dcnt.ipv4_in_ipv6);
+			if (len < 20)
+				return decode_invalid(dt, p, DEV_IPV6_IPV4_IN_IPV6_TOO_SMALL);
+			if ((pkt[0] >> 4) != 4)
+				return decode_invalid(dt, p, DEV_IPV6_IPV4_IN_IPV6_WRONG_VERSION);
+		} else {
+			dc_inc(dt, dcnt.ipv4_in_ipv4);
+		}
+		p->flags |= PKT_TUNNEL;
+		return decode_ipv4(dt, p, pkt, len);
+	}
+	if (outer6) {
+		dc_inc(dt, dcnt.ipv6_in_ipv6);
+		if (len < 40)
+			return decode_invalid(dt, p, DEV_IPV6_IPV6_IN_IPV6_TOO_SMALL);
+		if ((pkt[0] >> 4) != 6)
+			return decode_invalid(dt, p, DEV_IPV6_IPV6_IN_IPV6_WRONG_VERSION);
+	} else {
+		dc_inc(dt, dcnt.ipv6_in_ipv4);
+	}
+	p->flags |= PKT_TUNNEL;
+	return decode_ipv6(dt, p, pkt, len);
+}
+
+int decode_ip_payload(DecodeThread *dt, Packet *p, uint8_t proto, const uint8_t *pkt,
+		      uint32_t len)
+{
+	p->payload = pkt;
+	p->payload_len = (uint16_t)len;
+	switch (proto) {
+	case 6:
+		return decode_tcp(dt, p, pkt, len);
+	case 17:
+		return decode_udp(dt, p, pkt, len);
+	case 132:
+		return decode_sctp(dt, p, pkt, len);
+	case 1:
+		if (p->ip_version == 6) {
+			decode_set_event(dt, p, DEV_IPV6_ICMPV4);
+			return 0;
+		}
+		return decode_icmpv4(dt, p, pkt, len);
+	case 58:
+		if (p->ip_version == 4) {
+			decode_set_event(dt, p, DEV_IPV4_ICMPV6);
+			return 0;
+		}
+		return decode_icmpv6(dt, p, pkt, len);
+	case 4:
+	case 41:
+		return decode_tunnel_ip(dt, p, proto, pkt, len);
+	case 47:
+		return decode_gre(dt, p, pkt, len);
+	case 50:
+		return decode_esp(dt, p, pkt, len);
+	default:
+		/* Suricata names every IPv6 next header it does not decode, except
+		 * mobility (135), HIP (139) and shim6 (140) which it skips. */
+		if (p->ip_version == 6 && proto != 135 && proto != 139 && proto != 140)
+			decode_set_event(dt, p, DEV_IPV6_UNKNOWN_NEXT_HEADER);
+		return 0;
+	}
+}

@@ -108,13 +108,6 @@ PcapSource *pcap_source_open(const char *path, char *err, size_t errlen)
 			snprintf(err, errlen, "pcap-file: %s: %s", path, perr);
 			goto fail;
 		}
-		if (!decode_datalink_supported(pcap_datalink(pc))) {
-			snprintf(err, errlen, "pcap-file: %s: unsupported link type %d (%s)", path,
-				 pcap_datalink(pc),
-				 pcap_datalink_val_to_name(pcap_datalink(pc)) ?: "unknown");
-			pcap_close(pc);
-			goto fail;
-		}
 		pcap_close(pc);
 	}
 	return src;
@@ -145,14 +138,12 @@ static int open_next(PcapSource *src)
 			src->stats.errors++;
 			continue;
 		}
-		if (!decode_datalink_supported(pcap_datalink(pc))) {
-			log_warning("pcap-file: %s: skipped: unsupported link type %d (%s)", f,
-				    pcap_datalink(pc),
+		/* A link type we cannot decode is still read: its packets are counted
+		 * (decoder.pkts, decoder.invalid) so that nothing vanishes silently. */
+		if (!decode_datalink_supported(pcap_datalink(pc)))
+			log_warning("pcap-file: %s: link type %d (%s) is not decoded; its packets "
+				    "are counted as invalid", f, pcap_datalink(pc),
 				    pcap_datalink_val_to_name(pcap_datalink(pc)) ?: "unknown");
-			pcap_close(pc);
-			src->stats.errors++;
-			continue;
-		}
 		src->pcap = pc;
 		src->datalink = pcap_datalink(pc);
 		src->current = f;

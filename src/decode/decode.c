@@ -191,7 +191,8 @@ static void decode_link(DecodeThread *dt, Packet *p)
 		decode_ppp(dt, p, pkt, len);
 		break;
 	default:
-		/* Capture refuses unsupported link types; be safe anyway. */
+		/* A link type we do not decode (802.11, radiotap, ...): the packet is
+		 * counted (decoder.pkts, decoder.invalid) and goes no further. */
 		p->flags |= PKT_INVALID;
 		break;
 	}

@@ -44,6 +44,7 @@ enum {
 	OPT_INIT_ERRORS_FATAL,
 	OPT_SIMULATE_IPS,
 	OPT_PCAP_FILE_CONTINUOUS,
+	OPT_NO_RANDOM,
 };
 
 typedef struct Cli {
@@ -188,6 +189,7 @@ static int parse_cli(int argc, char **argv, Cli *cli)
 		{ "init-errors-fatal", no_argument, NULL, OPT_INIT_ERRORS_FATAL },
 		{ "simulate-ips", no_argument, NULL, OPT_SIMULATE_IPS },
 		{ "pcap-file-continuous", no_argument, NULL, OPT_PCAP_FILE_CONTINUOUS },
+		{ "no-random", no_argument, NULL, OPT_NO_RANDOM },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -237,6 +239,9 @@ static int parse_cli(int argc, char **argv, Cli *cli)
 		case OPT_DISABLE_DETECTION: cli->disable_detection = 1; break;
 		case OPT_INIT_ERRORS_FATAL: cli->init_errors_fatal = 1; break;
 		case OPT_SIMULATE_IPS: cli->simulate_ips = 1; break;
+		case OPT_NO_RANDOM:
+			/* Suricata's switch for reproducible runs: we use no randomness. */
+			break;
 		case OPT_PCAP_FILE_CONTINUOUS:
 			log_error("--pcap-file-continuous is not supported");
 			return 1;
@@ -376,6 +381,34 @@ static int check_log_dir(const Cli *cli, const char **out)
 	return 0;
 }
 
+/* logging.outputs.file: Suricata keeps a suricata.log in the log folder. */
+static void open_log_file(const char *log_dir)
+{
+	ConfNode *outs = conf_get_node("logging.outputs");
+	char path[4096];
+
+	for (ConfNode *n = outs ? outs->child : NULL; n; n = n->next) {
+		ConfNode *f = conf_node_lookup(n, "file");
+		const char *name, *en;
+
+		if (!f)
+			continue;
+		en = conf_node_get(f, "enabled");
+		if (!en || !(!strcmp(en, "yes") || !strcmp(en, "true") || !strcmp(en, "on")))
+			return;
+		name = conf_node_get(f, "filename");
+		if (!name)
+			name = "suricata.log";
+		if (name[0] == '/')
+			snprintf(path, sizeof(path), "%s", name);
+		else
+			snprintf(path, sizeof(path), "%s/%s", log_dir, name);
+		if (log_open_file(path) != 0)
+			log_warning("logging: cannot open %s: %s", path, strerror(errno));
+		return;
+	}
+}
+
 static void register_counters(void)
 {
 	decode_register_counters();
@@ -420,6 +453,7 @@ int main(int argc, char **argv)
 	}
 	if (check_log_dir(&cli, &log_dir) != 0)
 		goto out;
+	open_log_file(log_dir);
 
 	engine.src = pcap_source_open(cli.pcap_path, err, sizeof(err));
 	if (!engine.src) {
@@ -457,6 +491,7 @@ out:
 		pcap_source_close(engine.src);
 	counters_destroy();
 	conf_deinit();
+	log_close_file();
 	free(cli.sets);
 	return rc;
 }

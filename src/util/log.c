@@ -2,9 +2,12 @@
 
 #include <stdio.h>
 #include <pthread.h>
+#include <sys/time.h>
+#include <time.h>
 
 static enum log_level log_level = LOG_LVL_NOTICE;
 static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
+static FILE *log_file;
 
 static const char *const level_names[] = {
 	[LOG_LVL_ERROR] = "Error",
@@ -24,18 +27,59 @@ enum log_level log_get_level(void)
 	return log_level;
 }
 
+int log_open_file(const char *path)
+{
+	FILE *f = fopen(path, "a");
+
+	if (!f)
+		return -1;
+	pthread_mutex_lock(&log_lock);
+	if (log_file)
+		fclose(log_file);
+	log_file = f;
+	pthread_mutex_unlock(&log_lock);
+	return 0;
+}
+
+void log_close_file(void)
+{
+	pthread_mutex_lock(&log_lock);
+	if (log_file)
+		fclose(log_file);
+	log_file = NULL;
+	pthread_mutex_unlock(&log_lock);
+}
+
 void log_msg(enum log_level lvl, const char *fmt, ...)
 {
 	va_list ap;
+	int to_console = lvl <= log_level;
+	int to_file = log_file && lvl <= LOG_LVL_INFO;
 
-	if (lvl > log_level)
+	if (!to_console && !to_file)
 		return;
 	/* One lock so that lines of different threads never interleave. */
 	pthread_mutex_lock(&log_lock);
-	fprintf(stderr, "%s: ", level_names[lvl]);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
+	if (to_console) {
+		fprintf(stderr, "%s: ", level_names[lvl]);
+		va_start(ap, fmt);
+		vfprintf(stderr, fmt, ap);
+		va_end(ap);
+		fputc('\n', stderr);
+	}
+	if (to_file && log_file) {
+		struct timeval tv;
+		struct tm tm;
+		char ts[32];
+
+		gettimeofday(&tv, NULL);
+		localtime_r(&tv.tv_sec, &tm);
+		strftime(ts, sizeof(ts), "%d/%m/%Y -- %H:%M:%S", &tm);
+		fprintf(log_file, "[%s] - <%s> -- ", ts, level_names[lvl]);
+		va_start(ap, fmt);
+		vfprintf(log_file, fmt, ap);
+		va_end(ap);
+		fputc('\n', log_file);
+	}
 	pthread_mutex_unlock(&log_lock);
 }

@@ -18,6 +18,11 @@ enum log_level {
 void log_set_level(enum log_level lvl);
 enum log_level log_get_level(void);
 
+/* Also writes every message up to INFO, timestamped, into path (suricata.log).
+ * 0, or -1 with errno. */
+int log_open_file(const char *path);
+void log_close_file(void);
+
 void log_msg(enum log_level lvl, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

@@ -1,0 +1,369 @@
+/* MPM front end: the builder (pattern copy and de-duplication), algorithm
+ * choice, and dispatch to ac (src/mpm/ac.c) or hs (src/mpm/hs.c). */
+#include "config.h"
+
+#define _GNU_SOURCE   /* qsort_r */
+
+#include "mpm/mpm.h"
+#include "mpm/hs.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct MpmCtx {
+	enum mpm_algo algo;
+	int prepared;
+	/* builder: patterns reference their bytes in `bytes` */
+	struct ac_pattern *pats;
+	uint32_t npats, cap;
+	uint8_t *bytes;
+	size_t nbytes, bytes_cap;
+	uint32_t max_id;
+	uint32_t max_len;
+	/* compiled */
+	AcAutomaton *ac;
+#ifdef HAVE_HYPERSCAN
+	MpmHs *hs;
+#endif
+};
+
+struct MpmScratch {
+	enum mpm_algo algo;
+	void *hs;       /* hs_scratch_t * */
+};
+
+static size_t ac_dense_budget = AC_DENSE_BUDGET_DEFAULT;
+
+/* ---- algorithm names ---- */
+
+int mpm_have_hs(void)
+{
+#ifdef HAVE_HYPERSCAN
+	return 1;
+#else
+	return 0;
+#endif
+}
+
+int mpm_algo_parse(const char *name, enum mpm_algo *out)
+{
+	if (!name)
+		return -1;
+	if (strcmp(name, "ac") == 0) {
+		*out = MPM_AC;
+		return 0;
+	}
+	if (strcmp(name, "ac-cuda") == 0) {
+		/* whether a GPU is there is for the ac-cuda code to say */
+		*out = MPM_AC_CUDA;
+		return 0;
+	}
+	if (strcmp(name, "hs") == 0) {
+		if (!mpm_have_hs())
+			return -1;
+		*out = MPM_HS;
+		return 0;
+	}
+	if (strcmp(name, "auto") == 0) {
+		*out = mpm_have_hs() ? MPM_HS : MPM_AC;
+		return 0;
+	}
+	return -1;
+}
+
+const char *mpm_algo_error(const char *name)
+{
+	if (name && strcmp(name, "hs") == 0 && !mpm_have_hs())
+		return MPM_NO_HS_MSG;
+	return "mpm-algo: unknown value (expected ac, hs, auto or ac-cuda)";
+}
+
+const char *mpm_algo_name(enum mpm_algo algo)
+{
+	switch (algo) {
+	case MPM_AC:
+		return "ac";
+	case MPM_HS:
+		return "hs";
+	case MPM_AC_CUDA:
+		return "ac-cuda";
+	}
+	return "unknown";
+}
+
+void mpm_set_ac_dense_budget(size_t bytes)
+{
+	ac_dense_budget = bytes;
+}
+
+/* ---- builder ---- */
+
+MpmCtx *mpm_new(enum mpm_algo algo)
+{
+	MpmCtx *ctx;
+
+	if (algo != MPM_AC && algo != MPM_HS && algo != MPM_AC_CUDA)
+		return NULL;
+	if (algo == MPM_HS && !mpm_have_hs())
+		return NULL;
+	ctx = calloc(1, sizeof(*ctx));
+	if (ctx)
+		ctx->algo = algo;
+	return ctx;
+}
+
+int mpm_add_pattern(MpmCtx *ctx, const uint8_t *pat, uint16_t len, uint32_t id,
+		    int nocase)
+{
+	if (!ctx || ctx->prepared || !pat || len == 0)
+		return -1;
+	if (ctx->npats == ctx->cap) {
+		uint32_t ncap = ctx->cap ? ctx->cap * 2 : 64;
+		struct ac_pattern *np;
+
+		if (ncap < ctx->cap)
+			return -1;
+		np = realloc(ctx->pats, sizeof(*np) * ncap);
+		if (!np)
+			return -1;
+		ctx->pats = np;
+		ctx->cap = ncap;
+	}
+	if (ctx->nbytes + len > ctx->bytes_cap) {
+		size_t ncap = ctx->bytes_cap ? ctx->bytes_cap * 2 : 1024;
+		uint8_t *nb;
+
+		while (ncap < ctx->nbytes + len)
+			ncap *= 2;
+		/* offsets are uint32_t in the flat tables */
+		if (ncap > UINT32_MAX) {
+			ncap = UINT32_MAX;
+			if (ctx->nbytes + len > ncap)
+				return -1;
+		}
+		nb = realloc(ctx->bytes, ncap);
+		if (!nb)
+			return -1;
+		ctx->bytes = nb;
+		ctx->bytes_cap = ncap;
+	}
+	memcpy(ctx->bytes + ctx->nbytes, pat, len);
+	ctx->pats[ctx->npats++] = (struct ac_pattern){
+		.id = id,
+		.off = (uint32_t)ctx->nbytes,
+		.len = len,
+		.nocase = nocase ? 1 : 0,
+	};
+	ctx->nbytes += len;
+	if (id > ctx->max_id)
+		ctx->max_id = id;
+	if (len > ctx->max_len)
+		ctx->max_len = len;
+	return 0;
+}
+
+static inline uint8_t mpm_fold(uint8_t b)
+{
+	return (b >= 'A' && b <= 'Z') ? (uint8_t)(b + 32) : b;
+}
+
+/* Order for de-duplication: (id, len, folded bytes), nocase first, then
+ * the exact bytes. Within a run of equal (id, len, folded bytes) a nocase
+ * pattern covers everything after it. */
+static int cmp_dedup(const void *x, const void *y, void *arg)
+{
+	const MpmCtx *ctx = arg;
+	const struct ac_pattern *a = x, *b = y;
+	const uint8_t *pa = ctx->bytes + a->off, *pb = ctx->bytes + b->off;
+
+	if (a->id != b->id)
+		return a->id < b->id ? -1 : 1;
+	if (a->len != b->len)
+		return (int)a->len - (int)b->len;
+	for (uint32_t i = 0; i < a->len; i++) {
+		int d = (int)mpm_fold(pa[i]) - (int)mpm_fold(pb[i]);
+
+		if (d)
+			return d;
+	}
+	if (a->nocase != b->nocase)
+		return (int)b->nocase - (int)a->nocase;
+	return memcmp(pa, pb, a->len);
+}
+
+static int same_folded(const MpmCtx *ctx, const struct ac_pattern *a,
+		       const struct ac_pattern *b)
+{
+	if (a->id != b->id || a->len != b->len)
+		return 0;
+	for (uint32_t i = 0; i < a->len; i++)
+		if (mpm_fold(ctx->bytes[a->off + i]) != mpm_fold(ctx->bytes[b->off + i]))
+			return 0;
+	return 1;
+}
+
+/* Drops a pattern that another one of the same id already matches
+ * everywhere: an identical one, or any same-folded one after a nocase. */
+static void dedup(MpmCtx *ctx)
+{
+	uint32_t w = 0;
+
+	if (ctx->npats > 1)
+		qsort_r(ctx->pats, ctx->npats, sizeof(struct ac_pattern), cmp_dedup, ctx);
+	for (uint32_t i = 0; i < ctx->npats; i++) {
+		const struct ac_pattern *p = &ctx->pats[i];
+
+		if (w > 0) {
+			const struct ac_pattern *q = &ctx->pats[w - 1];
+
+			if (same_folded(ctx, q, p) &&
+			    (q->nocase || (!p->nocase &&
+			     memcmp(ctx->bytes + q->off, ctx->bytes + p->off, p->len) == 0)))
+				continue;
+		}
+		ctx->pats[w++] = *p;
+	}
+	/* every id and length survives, so max_id and max_len stay */
+	ctx->npats = w;
+}
+
+int mpm_prepare(MpmCtx *ctx, char *err, size_t errlen)
+{
+	char dummy[8];
+
+	if (!err || !errlen) {
+		err = dummy;
+		errlen = sizeof(dummy);
+	}
+	err[0] = '\0';
+	if (!ctx) {
+		snprintf(err, errlen, "mpm: no context");
+		return -1;
+	}
+	if (ctx->prepared) {
+		snprintf(err, errlen, "mpm: already prepared");
+		return -1;
+	}
+	dedup(ctx);
+	switch (ctx->algo) {
+	case MPM_AC:
+	case MPM_AC_CUDA:
+		ctx->ac = ac_build(ctx->pats, ctx->npats, ctx->bytes,
+				   ac_dense_budget, err, errlen);
+		if (!ctx->ac)
+			return -1;
+		break;
+	case MPM_HS:
+#ifdef HAVE_HYPERSCAN
+		ctx->hs = mpm_hs_build(ctx->pats, ctx->npats, ctx->bytes, err, errlen);
+		if (!ctx->hs)
+			return -1;
+		break;
+#else
+		snprintf(err, errlen, "%s", MPM_NO_HS_MSG);
+		return -1;
+#endif
+	}
+	ctx->prepared = 1;
+	return 0;
+}
+
+void mpm_free(MpmCtx *ctx)
+{
+	if (!ctx)
+		return;
+	ac_free(ctx->ac);
+#ifdef HAVE_HYPERSCAN
+	mpm_hs_free(ctx->hs);
+#endif
+	free(ctx->pats);
+	free(ctx->bytes);
+	free(ctx);
+}
+
+/* ---- scan ---- */
+
+MpmScratch *mpm_scratch_new(const MpmCtx *ctx)
+{
+	MpmScratch *s;
+
+	if (!ctx || !ctx->prepared)
+		return NULL;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	s->algo = ctx->algo;
+#ifdef HAVE_HYPERSCAN
+	if (ctx->algo == MPM_HS && mpm_hs_scratch_new(ctx->hs, &s->hs) < 0) {
+		free(s);
+		return NULL;
+	}
+#endif
+	return s;
+}
+
+void mpm_scratch_free(MpmScratch *s)
+{
+	if (!s)
+		return;
+#ifdef HAVE_HYPERSCAN
+	mpm_hs_scratch_free(s->hs);
+#endif
+	free(s);
+}
+
+uint32_t mpm_search(const MpmCtx *ctx, MpmScratch *s, const uint8_t *buf,
+		    uint32_t len, mpm_match_fn cb, void *arg)
+{
+	if (!ctx->prepared || len == 0)
+		return 0;
+	switch (ctx->algo) {
+	case MPM_AC:
+	case MPM_AC_CUDA:
+		return ac_search(ctx->ac, buf, len, cb, arg);
+	case MPM_HS:
+#ifdef HAVE_HYPERSCAN
+		return mpm_hs_search(ctx->hs, s ? s->hs : NULL, buf, len, cb, arg);
+#else
+		return 0;
+#endif
+	}
+	return 0;
+}
+
+enum mpm_algo mpm_ctx_algo(const MpmCtx *ctx)
+{
+	return ctx->algo;
+}
+
+size_t mpm_memory(const MpmCtx *ctx)
+{
+	if (ctx->ac)
+		return ctx->ac->blk->size;
+#ifdef HAVE_HYPERSCAN
+	if (ctx->hs)
+		return mpm_hs_memory(ctx->hs);
+#endif
+	return 0;
+}
+
+uint32_t mpm_pattern_count(const MpmCtx *ctx)
+{
+	return ctx->npats;
+}
+
+uint32_t mpm_max_pattern_id(const MpmCtx *ctx)
+{
+	return ctx->max_id;
+}
+
+uint32_t mpm_max_pattern_len(const MpmCtx *ctx)
+{
+	return ctx->max_len;
+}
+
+const AcAutomaton *mpm_ac_automaton(const MpmCtx *ctx)
+{
+	return ctx ? ctx->ac : NULL;
+}

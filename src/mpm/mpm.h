@@ -1,0 +1,104 @@
+/* Multi-pattern matcher (MPM): one API, several algorithms.
+ *
+ * Shaped like Hyperscan's API: patterns are added to a builder, mpm_prepare()
+ * compiles them once, after which the MpmCtx is immutable and shared by all
+ * threads. Each thread owns an MpmScratch (allocated once). mpm_search()
+ * never allocates and reports every (pattern id, end offset) through a
+ * callback.
+ *
+ * Semantics, identical for every algorithm: each (id, end) such that
+ * buf[end - len, end) equals the pattern (ASCII-caseless for nocase patterns,
+ * byte-exact otherwise) is reported exactly once per distinct pattern of that
+ * id. Matches come in increasing end-offset order.
+ *
+ *   ac       our Aho-Corasick (src/mpm/ac.h), flat tables, the default
+ *   hs       Hyperscan, block mode (when built with libhyperscan-dev)
+ *   ac-cuda  the GPU matcher; its CPU side (and CPU fallback) is the `ac`
+ *            automaton, exposed by mpm_ac_automaton() for the device code
+ */
+#ifndef MPM_MPM_H
+#define MPM_MPM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mpm/ac.h"
+
+enum mpm_algo {
+	MPM_AC = 0,
+	MPM_HS,
+	MPM_AC_CUDA,
+};
+
+/* What the caller logs when mpm-algo names hs in a build without it. */
+#define MPM_NO_HS_MSG \
+	"mpm-algo hs: this build has no Hyperscan (install libhyperscan-dev and rebuild)"
+
+/* "ac", "hs", "auto" (hs when built with Hyperscan, else ac), "ac-cuda".
+ * Returns 0, or -1 for an unknown name or "hs" in a build without
+ * Hyperscan; mpm_algo_error(name) then says which, in one line. */
+int mpm_algo_parse(const char *name, enum mpm_algo *out);
+const char *mpm_algo_error(const char *name);
+const char *mpm_algo_name(enum mpm_algo algo);
+/* 1 when this build has Hyperscan. */
+int mpm_have_hs(void);
+
+typedef struct MpmCtx MpmCtx;
+typedef struct MpmScratch MpmScratch;
+
+/* end_offset = index one past the last byte of the match; return nonzero
+ * to stop the search. */
+typedef int (*mpm_match_fn)(void *arg, uint32_t pattern_id, uint32_t end_offset);
+
+/* NULL when out of memory or `algo` is not built (hs without Hyperscan). */
+MpmCtx *mpm_new(enum mpm_algo algo);
+/* Copies the bytes. The same bytes may be added under several ids (each is
+ * reported); a duplicate (bytes, nocase, id) collapses, and so does an exact
+ * pattern whose id also has the same bytes nocase. Returns 0, or -1 for an
+ * empty pattern, a call after mpm_prepare() or no memory. */
+int mpm_add_pattern(MpmCtx *ctx, const uint8_t *pat, uint16_t len, uint32_t id,
+		    int nocase);
+/* Compiles. Afterwards the context is read-only and may be shared. Returns 0,
+ * or -1 with a one-line reason in err. */
+int mpm_prepare(MpmCtx *ctx, char *err, size_t errlen);
+void mpm_free(MpmCtx *ctx);
+
+MpmScratch *mpm_scratch_new(const MpmCtx *ctx);   /* after mpm_prepare */
+void mpm_scratch_free(MpmScratch *s);
+
+/* Returns the number of matches reported (including the one whose callback
+ * stopped the search). No allocation. */
+uint32_t mpm_search(const MpmCtx *ctx, MpmScratch *s, const uint8_t *buf,
+		    uint32_t len, mpm_match_fn cb, void *arg);
+
+enum mpm_algo mpm_ctx_algo(const MpmCtx *ctx);
+size_t mpm_memory(const MpmCtx *ctx);          /* bytes of the compiled tables */
+uint32_t mpm_pattern_count(const MpmCtx *ctx); /* distinct patterns, after dedup */
+uint32_t mpm_max_pattern_id(const MpmCtx *ctx); /* 0 when no pattern */
+uint32_t mpm_max_pattern_len(const MpmCtx *ctx);
+/* The ac automaton of an ac or ac-cuda context (NULL otherwise, or before
+ * mpm_prepare): the flat block the GPU code copies to the device. */
+const AcAutomaton *mpm_ac_automaton(const MpmCtx *ctx);
+/* Bytes of dense DFA rows an ac automaton may use (see ac.h); applies to
+ * contexts prepared afterwards. Start-up only. */
+void mpm_set_ac_dense_budget(size_t bytes);
+
+/* ---- match set: each pattern id once per buffer ----
+ * Per thread, sized once by the largest pattern id. Adding is O(1), clearing
+ * is O(ids added). The prefilter feeds it from mpm_search (mpm_matchset_cb)
+ * or from (id, end) pairs computed elsewhere (the GPU). */
+typedef struct MpmMatchSet MpmMatchSet;
+
+MpmMatchSet *mpm_matchset_new(uint32_t max_id);
+void mpm_matchset_free(MpmMatchSet *ms);
+/* 1 when id was new, 0 when already there, -1 when id > max_id. */
+int mpm_matchset_add(MpmMatchSet *ms, uint32_t id);
+int mpm_matchset_has(const MpmMatchSet *ms, uint32_t id);
+uint32_t mpm_matchset_count(const MpmMatchSet *ms);
+/* The ids in the order they were first added. */
+const uint32_t *mpm_matchset_ids(const MpmMatchSet *ms);
+void mpm_matchset_clear(MpmMatchSet *ms);
+/* An mpm_match_fn whose arg is an MpmMatchSet; never stops the search. */
+int mpm_matchset_cb(void *arg, uint32_t pattern_id, uint32_t end_offset);
+
+#endif

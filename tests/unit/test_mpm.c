@@ -1,0 +1,771 @@
+/* MPM tests: named cases for every algorithm, and the property that ac, hs
+ * and a naive matcher report identical (pattern id, end offset) multisets
+ * on random and real (pcap) buffers. */
+#include "test.h"
+
+#include <stdlib.h>
+
+#include "mpm/mpm.h"
+
+/* ---- collecting matches ---- */
+
+struct pair {
+	uint32_t id, end;
+};
+
+struct pairs {
+	struct pair *v;
+	size_t n, cap;
+	size_t stop_after;   /* 0: never stop */
+};
+
+static int pairs_cb(void *arg, uint32_t id, uint32_t end)
+{
+	struct pairs *p = arg;
+
+	if (p->n == p->cap) {
+		p->cap = p->cap ? p->cap * 2 : 64;
+		p->v = realloc(p->v, p->cap * sizeof(*p->v));
+		if (!p->v)
+			abort();
+	}
+	p->v[p->n++] = (struct pair){ id, end };
+	return p->stop_after && p->n >= p->stop_after;
+}
+
+static int cmp_pair(const void *x, const void *y)
+{
+	const struct pair *a = x, *b = y;
+
+	if (a->id != b->id)
+		return a->id < b->id ? -1 : 1;
+	if (a->end != b->end)
+		return a->end < b->end ? -1 : 1;
+	return 0;
+}
+
+static void pairs_sort(struct pairs *p)
+{
+	if (p->n)
+		qsort(p->v, p->n, sizeof(*p->v), cmp_pair);
+}
+
+static void pairs_reset(struct pairs *p)
+{
+	p->n = 0;
+	p->stop_after = 0;
+}
+
+static int pairs_equal(const struct pairs *a, const struct pairs *b)
+{
+	return a->n == b->n && (a->n == 0 || memcmp(a->v, b->v, a->n * sizeof(*a->v)) == 0);
+}
+
+/* ---- the algorithms under test ---- */
+
+/* ac with the default dense budget, ac with only the root dense (every
+ * other state takes the sparse path), ac with a few dense rows (the
+ * dense/sparse boundary inside the automaton), and hs when built. */
+enum variant { V_AC, V_AC_SPARSE, V_AC_MIXED, V_HS, V_N };
+static const char *variant_name[V_N] = { "ac", "ac-sparse", "ac-mixed", "hs" };
+
+static MpmCtx *variant_new(enum variant v)
+{
+	if (v == V_HS)
+		return mpm_have_hs() ? mpm_new(MPM_HS) : NULL;
+	return mpm_new(MPM_AC);
+}
+
+static int variant_prepare(enum variant v, MpmCtx *ctx)
+{
+	char err[256];
+	int r;
+
+	if (v == V_AC_SPARSE)
+		mpm_set_ac_dense_budget(0);
+	else if (v == V_AC_MIXED)
+		mpm_set_ac_dense_budget(4096);
+	else
+		mpm_set_ac_dense_budget(AC_DENSE_BUDGET_DEFAULT);
+	r = mpm_prepare(ctx, err, sizeof(err));
+	mpm_set_ac_dense_budget(AC_DENSE_BUDGET_DEFAULT);
+	if (r < 0)
+		printf("  %s: prepare failed: %s\n", variant_name[v], err);
+	return r;
+}
+
+/* ---- pattern sets and the naive matcher ---- */
+
+struct tpat {
+	uint8_t b[64];
+	uint16_t len;
+	uint32_t id;
+	int nocase;
+};
+
+static uint8_t fold(uint8_t c)
+{
+	return (c >= 'A' && c <= 'Z') ? (uint8_t)(c + 32) : c;
+}
+
+static int eq_bytes(const uint8_t *a, const uint8_t *b, size_t n, int nocase)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (nocase ? fold(a[i]) != fold(b[i]) : a[i] != b[i])
+			return 0;
+	}
+	return 1;
+}
+
+/* Is q redundant given p (same id)? The API's collapse rule: identical, or
+ * same caseless bytes where p is nocase. */
+static int covered_by(const struct tpat *q, const struct tpat *p)
+{
+	if (p->id != q->id || p->len != q->len)
+		return 0;
+	if (p->nocase)
+		return eq_bytes(p->b, q->b, p->len, 1);
+	return !q->nocase && eq_bytes(p->b, q->b, p->len, 0);
+}
+
+static void naive_search(const struct tpat *pats, size_t n, const uint8_t *buf,
+			 uint32_t len, struct pairs *out)
+{
+	for (size_t i = 0; i < n; i++) {
+		int dup = 0;
+
+		for (size_t j = 0; j < n && !dup; j++) {
+			if (j == i)
+				continue;
+			/* keep the first of mutually covering patterns */
+			if (covered_by(&pats[i], &pats[j]) &&
+			    (!covered_by(&pats[j], &pats[i]) || j < i))
+				dup = 1;
+		}
+		if (dup)
+			continue;
+		for (uint32_t end = pats[i].len; end <= len; end++)
+			if (eq_bytes(buf + end - pats[i].len, pats[i].b, pats[i].len,
+				     pats[i].nocase))
+				pairs_cb(out, pats[i].id, end);
+	}
+}
+
+static MpmCtx *build(enum variant v, const struct tpat *pats, size_t n)
+{
+	MpmCtx *ctx = variant_new(v);
+
+	if (!ctx)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		if (mpm_add_pattern(ctx, pats[i].b, pats[i].len, pats[i].id,
+				    pats[i].nocase) < 0) {
+			mpm_free(ctx);
+			return NULL;
+		}
+	if (variant_prepare(v, ctx) < 0) {
+		mpm_free(ctx);
+		return NULL;
+	}
+	return ctx;
+}
+
+static void run(const MpmCtx *ctx, const uint8_t *buf, uint32_t len, struct pairs *out)
+{
+	MpmScratch *s = mpm_scratch_new(ctx);
+
+	pairs_reset(out);
+	mpm_search(ctx, s, buf, len, pairs_cb, out);
+	mpm_scratch_free(s);
+}
+
+/* Every variant (hs only when built) must report exactly `want`
+ * (sorted). Returns 0 when they all do. */
+static int all_agree(const struct tpat *pats, size_t n, const uint8_t *buf,
+		     uint32_t len, const struct pair *want, size_t nwant)
+{
+	struct pairs got = { 0 };
+	int bad = 0;
+
+	for (int v = 0; v < V_N; v++) {
+		if (v == V_HS && !mpm_have_hs())
+			continue;
+		MpmCtx *ctx = build(v, pats, n);
+
+		if (!ctx) {
+			printf("  %s: build failed\n", variant_name[v]);
+			bad = 1;
+			continue;
+		}
+		run(ctx, buf, len, &got);
+		pairs_sort(&got);
+		if (got.n != nwant || (nwant && memcmp(got.v, want, nwant * sizeof(*want)))) {
+			printf("  %s: %zu matches, want %zu:", variant_name[v], got.n, nwant);
+			for (size_t i = 0; i < got.n && i < 16; i++)
+				printf(" (%u,%u)", got.v[i].id, got.v[i].end);
+			printf("\n");
+			bad = 1;
+		}
+		mpm_free(ctx);
+	}
+	free(got.v);
+	return bad;
+}
+
+static struct tpat P(const char *s, uint32_t id, int nocase)
+{
+	struct tpat t = { .id = id, .nocase = nocase };
+
+	t.len = (uint16_t)strlen(s);
+	memcpy(t.b, s, t.len);
+	return t;
+}
+
+#define BUF(s) (const uint8_t *)(s), (uint32_t)(sizeof(s) - 1)
+
+/* ---- named cases ---- */
+
+TEST(mpm_empty_pattern_rejected)
+{
+	for (int v = 0; v < V_N; v++) {
+		MpmCtx *ctx = variant_new(v);
+
+		if (!ctx)
+			continue;
+		CHECK_EQ(mpm_add_pattern(ctx, (const uint8_t *)"x", 0, 1, 0), -1);
+		CHECK_EQ(mpm_add_pattern(ctx, NULL, 1, 1, 0), -1);
+		CHECK_EQ(mpm_add_pattern(ctx, (const uint8_t *)"x", 1, 1, 0), 0);
+		CHECK_EQ(variant_prepare(v, ctx), 0);
+		/* read-only after prepare */
+		CHECK_EQ(mpm_add_pattern(ctx, (const uint8_t *)"y", 1, 2, 0), -1);
+		mpm_free(ctx);
+	}
+}
+
+TEST(mpm_no_patterns_matches_nothing)
+{
+	static const struct pair none[1];
+
+	CHECK_EQ(all_agree(NULL, 0, BUF("anything at all"), none, 0), 0);
+}
+
+TEST(mpm_overlapping_patterns_all_reported)
+{
+	struct tpat p[] = { P("abcd", 1, 0), P("bcd", 2, 0), P("cd", 3, 0),
+			    P("abc", 4, 0), P("bc", 5, 0), P("xabcdx", 6, 0) };
+	struct pair want[] = { { 1, 5 }, { 2, 5 }, { 3, 5 }, { 4, 4 }, { 5, 4 } };
+
+	CHECK_EQ(all_agree(p, 6, BUF("xabcdy"), want, 5), 0);
+}
+
+TEST(mpm_overlapping_occurrences_of_one_pattern)
+{
+	struct tpat p[] = { P("aa", 7, 0) };
+	struct pair want[] = { { 7, 2 }, { 7, 3 }, { 7, 4 } };
+
+	CHECK_EQ(all_agree(p, 1, BUF("aaaa"), want, 3), 0);
+}
+
+TEST(mpm_pattern_at_buffer_end_and_start)
+{
+	struct tpat p[] = { P("end", 1, 0), P("sta", 2, 0) };
+	struct pair want[] = { { 1, 9 }, { 2, 3 } };
+
+	CHECK_EQ(all_agree(p, 2, BUF("start end"), want, 2), 0);
+}
+
+TEST(mpm_pattern_longer_than_buffer_never_matches)
+{
+	struct tpat p[] = { P("abcdef", 1, 1) };
+	static const struct pair none[1];
+
+	CHECK_EQ(all_agree(p, 1, BUF("abcde"), none, 0), 0);
+}
+
+TEST(mpm_nocase_vs_exact)
+{
+	struct tpat p[] = { P("AbC", 1, 0), P("AbC", 2, 1), P("abc", 3, 0) };
+	/* "abc ABC AbC": exact AbC only at 11; nocase at 3, 7, 11; abc at 3 */
+	struct pair want[] = { { 1, 11 }, { 2, 3 }, { 2, 7 }, { 2, 11 }, { 3, 3 } };
+
+	CHECK_EQ(all_agree(p, 3, BUF("abc ABC AbC"), want, 5), 0);
+}
+
+TEST(mpm_nocase_folds_ascii_letters_only)
+{
+	/* 0xc4 and 0xe4 (Latin-1 A/a umlaut) are different bytes, '@' is
+	 * not '`' even though they differ by 32 like A-Z and a-z */
+	struct tpat p[] = { P("\xc4", 1, 1), P("@", 2, 1), P("[", 3, 1) };
+	struct pair want[] = { { 1, 1 }, { 2, 3 }, { 3, 5 } };
+
+	CHECK_EQ(all_agree(p, 3, BUF("\xc4\xe4@`[{"), want, 3), 0);
+}
+
+TEST(mpm_same_pattern_two_ids)
+{
+	struct tpat p[] = { P("foo", 10, 0), P("foo", 20, 0), P("FOO", 30, 1) };
+	struct pair want[] = { { 10, 4 }, { 20, 4 }, { 30, 4 }, { 30, 8 } };
+
+	CHECK_EQ(all_agree(p, 3, BUF("xfoo FOO"), want, 4), 0);
+}
+
+TEST(mpm_duplicates_collapse)
+{
+	struct tpat p[] = { P("dup", 1, 0), P("dup", 1, 0), P("DUP", 2, 1),
+			    P("dUp", 2, 1), P("Dup", 2, 0), P("dup", 3, 0) };
+	struct pair want[] = { { 1, 3 }, { 2, 3 }, { 3, 3 } };
+
+	CHECK_EQ(all_agree(p, 6, BUF("dup"), want, 3), 0);
+	for (int v = 0; v < V_N; v++) {
+		MpmCtx *ctx = build(v, p, 6);
+
+		if (!ctx)
+			continue;
+		/* (dup,1) once, (DUP,2,nocase) covers dUp and Dup, (dup,3) */
+		CHECK_EQ(mpm_pattern_count(ctx), 3);
+		CHECK_EQ(mpm_max_pattern_id(ctx), 3);
+		mpm_free(ctx);
+	}
+}
+
+TEST(mpm_one_byte_pattern)
+{
+	struct tpat p[] = { P("a", 1, 0), P("B", 2, 1) };
+	/* exact "a" skips the 'A' */
+	struct pair want[] = { { 1, 1 }, { 1, 2 }, { 2, 3 }, { 2, 5 } };
+
+	CHECK_EQ(all_agree(p, 2, BUF("aaBAb"), want, 4), 0);
+}
+
+TEST(mpm_64_byte_pattern)
+{
+	struct tpat p[2];
+	uint8_t buf[200];
+
+	memset(buf, 'x', sizeof(buf));
+	p[0].len = 64;
+	p[0].id = 5;
+	p[0].nocase = 0;
+	for (int i = 0; i < 64; i++)
+		p[0].b[i] = (uint8_t)(i * 7 + 1);
+	p[1] = p[0];
+	p[1].id = 6;
+	p[1].len = 63;     /* its prefix: ends one byte earlier */
+	memcpy(buf + 20, p[0].b, 64);
+	memcpy(buf + 136, p[0].b, 64);  /* ends exactly at the buffer end */
+	struct pair want[] = { { 5, 84 }, { 5, 200 }, { 6, 83 }, { 6, 199 } };
+
+	CHECK_EQ(all_agree(p, 2, buf, sizeof(buf), want, 4), 0);
+}
+
+TEST(mpm_binary_bytes_ff_00)
+{
+	struct tpat p[] = { { .b = { 0x00 }, .len = 1, .id = 1 },
+			    { .b = { 0xff, 0x00, 0xff }, .len = 3, .id = 2 },
+			    { .b = { 0x00, 0x00 }, .len = 2, .id = 3, .nocase = 1 },
+			    { .b = { 0xff }, .len = 1, .id = 4, .nocase = 1 } };
+	const uint8_t buf[] = { 0xff, 0x00, 0xff, 0x00, 0x00, 0x41 };
+	struct pair want[] = { { 1, 2 }, { 1, 4 }, { 1, 5 }, { 2, 3 },
+			       { 3, 5 }, { 4, 1 }, { 4, 3 } };
+
+	CHECK_EQ(all_agree(p, 4, buf, sizeof(buf), want, 7), 0);
+}
+
+TEST(mpm_callback_nonzero_stops_search)
+{
+	struct tpat p[] = { P("a", 1, 0) };
+	struct pairs got = { 0 };
+
+	for (int v = 0; v < V_N; v++) {
+		MpmCtx *ctx = build(v, p, 1);
+		MpmScratch *s;
+
+		if (!ctx)
+			continue;
+		s = mpm_scratch_new(ctx);
+		CHECK(s != NULL);
+		pairs_reset(&got);
+		got.stop_after = 2;
+		CHECK_EQ(mpm_search(ctx, s, BUF("aaaaaa"), pairs_cb, &got), 2);
+		CHECK_EQ(got.n, 2);
+		CHECK_EQ(got.v[1].end, 2);
+		/* the scratch is reusable after a stopped search */
+		pairs_reset(&got);
+		CHECK_EQ(mpm_search(ctx, s, BUF("aaaaaa"), pairs_cb, &got), 6);
+		mpm_scratch_free(s);
+		mpm_free(ctx);
+	}
+	free(got.v);
+}
+
+TEST(mpm_memory_and_counts_reported)
+{
+	struct tpat p[] = { P("alpha", 1, 0), P("beta", 2, 1), P("gamma", 9, 0) };
+
+	for (int v = 0; v < V_N; v++) {
+		MpmCtx *ctx = build(v, p, 3);
+
+		if (!ctx)
+			continue;
+		CHECK(mpm_memory(ctx) > 0);
+		CHECK_EQ(mpm_pattern_count(ctx), 3);
+		CHECK_EQ(mpm_max_pattern_id(ctx), 9);
+		CHECK_EQ(mpm_max_pattern_len(ctx), 5);
+		mpm_free(ctx);
+	}
+}
+
+TEST(mpm_algo_parse_names)
+{
+	enum mpm_algo a = MPM_AC_CUDA;
+
+	CHECK_EQ(mpm_algo_parse("ac", &a), 0);
+	CHECK_EQ(a, MPM_AC);
+	CHECK_EQ(mpm_algo_parse("ac-cuda", &a), 0);
+	CHECK_EQ(a, MPM_AC_CUDA);
+	CHECK_EQ(mpm_algo_parse("auto", &a), 0);
+	CHECK_EQ(a, mpm_have_hs() ? MPM_HS : MPM_AC);
+	CHECK_EQ(mpm_algo_parse("hs", &a), mpm_have_hs() ? 0 : -1);
+	if (!mpm_have_hs())
+		CHECK_STREQ(mpm_algo_error("hs"), MPM_NO_HS_MSG);
+	CHECK_EQ(mpm_algo_parse("bm", &a), -1);
+	CHECK_EQ(mpm_algo_parse("AC", &a), -1);
+	CHECK(strstr(mpm_algo_error("bm"), "unknown") != NULL);
+	CHECK_STREQ(mpm_algo_name(MPM_AC_CUDA), "ac-cuda");
+	CHECK_STREQ(mpm_algo_name(MPM_HS), "hs");
+}
+
+TEST(mpm_ac_cuda_uses_the_ac_automaton)
+{
+	MpmCtx *ctx = mpm_new(MPM_AC_CUDA);
+	char err[128];
+	struct pairs got = { 0 };
+
+	CHECK(ctx != NULL);
+	CHECK_EQ(mpm_add_pattern(ctx, (const uint8_t *)"gpu", 3, 4, 1), 0);
+	CHECK_EQ(mpm_prepare(ctx, err, sizeof(err)), 0);
+	CHECK(mpm_ac_automaton(ctx) != NULL);
+	run(ctx, BUF("a GPU"), &got);
+	CHECK_EQ(got.n, 1);
+	CHECK_EQ(got.v[0].id, 4);
+	CHECK_EQ(got.v[0].end, 5);
+	free(got.v);
+	mpm_free(ctx);
+}
+
+/* The flat block must work from any address: copy it, walk the copy with
+ * the inline step functions the GPU kernel will use, compare. */
+TEST(mpm_ac_block_is_relocatable)
+{
+	struct tpat p[] = { P("he", 1, 1), P("she", 2, 0), P("his", 3, 1),
+			    P("hers", 4, 0), P("HERS", 5, 0) };
+	const uint8_t buf[] = "ushers SHE HiS hers HERS";
+	uint32_t len = sizeof(buf) - 1;
+	struct pairs want = { 0 }, got = { 0 };
+
+	for (int v = V_AC; v <= V_AC_SPARSE; v++) {
+		MpmCtx *ctx = build(v, p, 5);
+		const AcAutomaton *a;
+		struct ac_view view;
+		uint32_t st = 0;
+
+		CHECK(ctx != NULL);
+		a = mpm_ac_automaton(ctx);
+		CHECK(a != NULL);
+		CHECK_EQ(a->blk->magic, AC_MAGIC);
+		CHECK_EQ(a->blk->size, mpm_memory(ctx));
+		if (v == V_AC_SPARSE)
+			CHECK_EQ(a->blk->ndense, 1);
+		else
+			CHECK_EQ(a->blk->ndense, a->blk->nstates);
+		CHECK_EQ(a->blk->nclass, 6);   /* h e s i r, and class 0 */
+		void *copy = malloc(a->blk->size);
+
+		CHECK(copy != NULL);
+		memcpy(copy, a->blk, a->blk->size);
+		/* poison the original to be sure the copy is self-contained */
+		memset(a->blk + 1, 0xa5, a->blk->size - sizeof(*a->blk));
+		ac_view_init(&view, copy, (const struct ac_layout *)copy);
+		pairs_reset(&got);
+		for (uint32_t i = 0; i < len; i++) {
+			st = ac_next(&view, st, buf[i]);
+			if (!(st & AC_MATCH_FLAG))
+				continue;
+			uint32_t s = st & AC_STATE_MASK;
+
+			for (uint32_t k = view.outoff[s]; k < view.outoff[s + 1]; k++)
+				if (ac_verify(&view, view.out[k], buf, i + 1))
+					pairs_cb(&got, view.pat[view.out[k]].id, i + 1);
+		}
+		pairs_sort(&got);
+		pairs_reset(&want);
+		naive_search(p, 5, buf, len, &want);
+		pairs_sort(&want);
+		CHECK_EQ(got.n, 9);
+		CHECK(pairs_equal(&got, &want));
+		free(copy);
+		mpm_free(ctx);
+	}
+	free(want.v);
+	free(got.v);
+}
+
+TEST(mpm_matchset_reports_each_id_once)
+{
+	struct tpat p[] = { P("a", 3, 0), P("ab", 70, 0), P("b", 3, 0) };
+	MpmMatchSet *ms = mpm_matchset_new(100);
+
+	CHECK(ms != NULL);
+	CHECK_EQ(mpm_matchset_add(ms, 101), -1);
+	for (int v = 0; v < V_N; v++) {
+		MpmCtx *ctx = build(v, p, 3);
+		MpmScratch *s;
+
+		if (!ctx)
+			continue;
+		s = mpm_scratch_new(ctx);
+		CHECK_EQ(mpm_search(ctx, s, BUF("ababab"), mpm_matchset_cb, ms), 9);
+		CHECK_EQ(mpm_matchset_count(ms), 2);
+		CHECK(mpm_matchset_has(ms, 3));
+		CHECK(mpm_matchset_has(ms, 70));
+		CHECK(!mpm_matchset_has(ms, 4));
+		CHECK_EQ(mpm_matchset_ids(ms)[0], 3);
+		mpm_matchset_clear(ms);
+		CHECK_EQ(mpm_matchset_count(ms), 0);
+		CHECK(!mpm_matchset_has(ms, 3));
+		CHECK(!mpm_matchset_has(ms, 70));
+		/* pairs from elsewhere (the GPU) go in the same way */
+		CHECK_EQ(mpm_matchset_add(ms, 64), 1);
+		CHECK_EQ(mpm_matchset_add(ms, 64), 0);
+		CHECK_EQ(mpm_matchset_add(ms, 63), 1);
+		CHECK_EQ(mpm_matchset_count(ms), 2);
+		mpm_matchset_clear(ms);
+		mpm_scratch_free(s);
+		mpm_free(ctx);
+	}
+	mpm_matchset_free(ms);
+}
+
+/* ---- property: ac == hs == naive ---- */
+
+static uint64_t rng_state;
+
+static uint32_t rnd(void)
+{
+	/* xorshift64*: fixed seeds, same sequence everywhere */
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return (uint32_t)((rng_state * 2685821657736338717ull) >> 32);
+}
+
+static const char *const alphabets[] = {
+	"ab", "aAbB", "abcABC\x00\xff", "xyzXYZ01 \r\n",
+};
+
+static uint8_t rnd_byte(int alpha)
+{
+	if (alpha == 4)
+		return (uint8_t)rnd();
+	const char *a = alphabets[alpha];
+	size_t n = alpha == 2 ? 8 : strlen(a);
+
+	return (uint8_t)a[rnd() % n];
+}
+
+/* Short lengths dominate so that random patterns do match. */
+static uint16_t rnd_len(void)
+{
+	uint32_t r = rnd() % 100;
+
+	if (r < 60)
+		return (uint16_t)(1 + rnd() % 4);
+	if (r < 90)
+		return (uint16_t)(1 + rnd() % 12);
+	return (uint16_t)(1 + rnd() % 64);
+}
+
+static void random_patterns(struct tpat *pats, size_t n, int alpha,
+			    const uint8_t *src, uint32_t srclen)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct tpat *t = &pats[i];
+		uint32_t r = rnd() % 100;
+
+		t->nocase = rnd() & 1;
+		t->id = rnd() % (uint32_t)(n * 2 + 1);
+		if (i > 0 && r < 8) {
+			/* same bytes, another id or an exact duplicate */
+			*t = pats[rnd() % i];
+			if (r < 4)
+				t->id = rnd() % (uint32_t)(n * 2 + 1);
+			continue;
+		}
+		t->len = rnd_len();
+		if (src && srclen >= t->len && r < 60) {
+			/* a piece of the data, some letters case-flipped */
+			memcpy(t->b, src + rnd() % (srclen - t->len + 1), t->len);
+			for (int k = 0; k < t->len; k++)
+				if ((rnd() % 8) == 0 && (fold(t->b[k]) >= 'a' && fold(t->b[k]) <= 'z'))
+					t->b[k] ^= 0x20;
+		} else {
+			for (int k = 0; k < t->len; k++)
+				t->b[k] = rnd_byte(alpha);
+		}
+	}
+}
+
+/* Compares every variant with the naive matcher on each buffer. */
+static int check_round(const struct tpat *pats, size_t n, const uint8_t *const *bufs,
+		       const uint32_t *lens, int nbufs, const char *what, int round,
+		       size_t *total)
+{
+	MpmCtx *ctx[V_N] = { 0 };
+	MpmScratch *scr[V_N] = { 0 };
+	struct pairs want = { 0 }, got = { 0 };
+	int bad = 0;
+
+	for (int v = 0; v < V_N; v++) {
+		if (v == V_HS && !mpm_have_hs())
+			continue;
+		ctx[v] = build(v, pats, n);
+		if (!ctx[v]) {
+			printf("  %s round %d: %s build failed\n", what, round, variant_name[v]);
+			bad = 1;
+			goto out;
+		}
+		scr[v] = mpm_scratch_new(ctx[v]);
+	}
+	for (int b = 0; b < nbufs && !bad; b++) {
+		pairs_reset(&want);
+		naive_search(pats, n, bufs[b], lens[b], &want);
+		pairs_sort(&want);
+		*total += want.n;
+		for (int v = 0; v < V_N && !bad; v++) {
+			if (!ctx[v])
+				continue;
+			pairs_reset(&got);
+			uint32_t r = mpm_search(ctx[v], scr[v], bufs[b], lens[b], pairs_cb, &got);
+
+			pairs_sort(&got);
+			if (r != got.n || !pairs_equal(&got, &want)) {
+				printf("  %s round %d buf %d (len %u, %zu patterns): %s gave %zu"
+				       " (returned %u), naive %zu\n", what, round, b, lens[b], n,
+				       variant_name[v], got.n, r, want.n);
+				bad = 1;
+			}
+		}
+	}
+out:
+	for (int v = 0; v < V_N; v++) {
+		mpm_scratch_free(scr[v]);
+		mpm_free(ctx[v]);
+	}
+	free(want.v);
+	free(got.v);
+	return bad;
+}
+
+TEST(mpm_property_random_buffers_ac_hs_naive_agree)
+{
+	static struct tpat pats[300];
+	static uint8_t bufmem[3][4096];
+	const uint8_t *bufs[3] = { bufmem[0], bufmem[1], bufmem[2] };
+	uint32_t lens[3];
+	size_t total = 0;
+
+	rng_state = 0x9e3779b97f4a7c15ull;
+	for (int round = 0; round < 200; round++) {
+		int alpha = round % 5;
+		size_t n = 1 + rnd() % 300;
+
+		for (int b = 0; b < 3; b++) {
+			lens[b] = b == 2 ? rnd() % 16 : rnd() % 4097;
+			for (uint32_t i = 0; i < lens[b]; i++)
+				bufmem[b][i] = rnd_byte(alpha);
+		}
+		random_patterns(pats, n, alpha, bufmem[0], lens[0]);
+		CHECK_EQ(check_round(pats, n, bufs, lens, 3, "random", round, &total), 0);
+	}
+	/* the test is worthless if nothing matched */
+	CHECK(total > 100000);
+}
+
+static uint8_t *read_file(const char *path, size_t max, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *b;
+
+	if (!f)
+		return NULL;
+	b = malloc(max);
+	if (b)
+		*len = fread(b, 1, max, f);
+	fclose(f);
+	return b;
+}
+
+static uint8_t *read_pcap(const char *name, size_t max, size_t *len)
+{
+	static const char *const dirs[] = {
+		"../shared/data/pcaps",
+#ifdef SURICATA_TOP_SRCDIR
+		SURICATA_TOP_SRCDIR "/../shared/data/pcaps",
+#endif
+		"/work/shared/data/pcaps",
+	};
+	char path[1024];
+	const char *env = getenv("MPM_PCAP_DIR");
+
+	if (env) {
+		snprintf(path, sizeof(path), "%s/%s", env, name);
+		return read_file(path, max, len);
+	}
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dirs[i], name);
+		uint8_t *b = read_file(path, max, len);
+
+		if (b)
+			return b;
+	}
+	return NULL;
+}
+
+TEST(mpm_property_pcap_bytes_ac_hs_naive_agree)
+{
+	static const char *const files[] = { "ndpi/WebattackSQLinj.pcap",
+					     "ndpi/1kxun.pcap" };
+	static struct tpat pats[300];
+	size_t total = 0;
+
+	rng_state = 0x2545f4914f6cdd1dull;
+	for (size_t f = 0; f < 2; f++) {
+		size_t len = 0;
+		uint8_t *data = read_pcap(files[f], 256 * 1024, &len);
+
+		if (!data || len < 8192) {
+			printf("  SKIP: %s not found (../shared absent?)\n", files[f]);
+			free(data);
+			return;
+		}
+		for (int round = 0; round < 20; round++) {
+			const uint8_t *bufs[4];
+			uint32_t lens[4];
+			size_t n = 1 + rnd() % 300;
+
+			for (int b = 0; b < 4; b++) {
+				lens[b] = rnd() % 4097;
+				bufs[b] = data + rnd() % (len - lens[b] + 1);
+			}
+			/* patterns cut from anywhere in the file: real protocol
+			 * strings, some of which occur in the buffers */
+			random_patterns(pats, n, 4, data, (uint32_t)len);
+			if (check_round(pats, n, bufs, lens, 4, files[f], round, &total)) {
+				free(data);
+				CHECK(!"pcap round disagreed");
+			}
+		}
+		free(data);
+	}
+	CHECK(total > 1000);
+}

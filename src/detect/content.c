@@ -1,0 +1,445 @@
+/* content and its modifiers (nocase, offset, depth, distance, within,
+ * startswith, endswith, fast_pattern, rawbytes), isdataat, dsize. */
+#include "detect/detect-int.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = tolower(c);
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+/* Decodes [!]"text" with |hex| runs and the escapes \" \; \\ \: into bytes. */
+int content_decode(const char *in, uint8_t **out, uint16_t *outlen, int *negated,
+		   char *err, size_t errlen)
+{
+	const char *p = in, *end;
+	uint8_t *buf;
+	size_t n = 0;
+	int hex = 0, nib = -1;
+
+	*negated = 0;
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p == '!') {
+		*negated = 1;
+		p++;
+		while (isspace((unsigned char)*p))
+			p++;
+	}
+	end = p + strlen(p);
+	while (end > p && isspace((unsigned char)end[-1]))
+		end--;
+	if (end - p < 2 || *p != '"' || end[-1] != '"') {
+		snprintf(err, errlen, "content must be a quoted string");
+		return -1;
+	}
+	p++;
+	end--;
+	buf = malloc((end - p) + 1);
+	if (!buf) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (; p < end; p++) {
+		int c = (unsigned char)*p;
+
+		if (c == '|') {
+			if (hex && nib >= 0) {
+				snprintf(err, errlen, "odd number of hex digits in content");
+				goto fail;
+			}
+			hex = !hex;
+			continue;
+		}
+		if (hex) {
+			int v;
+
+			if (isspace(c))
+				continue;
+			v = hexval(c);
+			if (v < 0) {
+				snprintf(err, errlen, "invalid hex character '%c' in content", c);
+				goto fail;
+			}
+			if (nib < 0) {
+				nib = v;
+			} else {
+				buf[n++] = (uint8_t)(nib << 4 | v);
+				nib = -1;
+			}
+			continue;
+		}
+		if (c == '\\') {
+			if (p + 1 >= end) {
+				snprintf(err, errlen, "content ends with a lone backslash");
+				goto fail;
+			}
+			c = (unsigned char)*++p;
+			if (c != '"' && c != ';' && c != '\\' && c != ':') {
+				snprintf(err, errlen, "invalid escape \\%c in content", c);
+				goto fail;
+			}
+			buf[n++] = (uint8_t)c;
+			continue;
+		}
+		if (c == '"') {
+			snprintf(err, errlen, "unescaped '\"' inside content");
+			goto fail;
+		}
+		buf[n++] = (uint8_t)c;
+	}
+	if (hex) {
+		snprintf(err, errlen, "unterminated hex sequence in content (missing '|')");
+		goto fail;
+	}
+	if (n == 0) {
+		snprintf(err, errlen, "content is empty");
+		goto fail;
+	}
+	if (n > 65535) {
+		snprintf(err, errlen, "content is too long");
+		goto fail;
+	}
+	*out = buf;
+	*outlen = (uint16_t)n;
+	return 0;
+fail:
+	free(buf);
+	return -1;
+}
+
+static int add_content(SigParseState *st, const char *arg, int list)
+{
+	DetectContent *cd = calloc(1, sizeof(*cd));
+	char err[160];
+	int neg, idx;
+
+	if (!cd)
+		return sig_error(st, "out of memory");
+	if (content_decode(arg, &cd->pat, &cd->len, &neg, err, sizeof(err))) {
+		free(cd);
+		return sig_error(st, "%s", err);
+	}
+	if (neg)
+		cd->flags |= CONTENT_NEGATED;
+	idx = sm_append(st, list, KW_CONTENT, cd);
+	if (idx < 0)
+		return -1;
+	st->last_cd = cd;
+	st->last_cd_list = list;
+	st->last_inspect_list = list;
+	return 0;
+}
+
+int kw_content(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	return add_content(st, arg, sig_cur_list(st));
+}
+
+/* uricontent is "content; http_uri;" in one keyword (Snort legacy). */
+int kw_uricontent(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	if (st->cur_buf >= 0)
+		return sig_error(st, "uricontent seen with a sticky buffer still set");
+	if (sig_set_alproto_http(st))
+		return -1;
+	return add_content(st, arg, BUF_HTTP_URI);
+}
+
+static DetectContent *last_content(SigParseState *st, const char *kwname)
+{
+	if (!st->last_cd)
+		sig_error(st, "%s needs a preceding content", kwname);
+	return st->last_cd;
+}
+
+int kw_nocase(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	DetectContent *cd = last_content(st, "nocase");
+
+	if (!cd)
+		return -1;
+	if (cd->flags & CONTENT_NOCASE)
+		return sig_error(st, "multiple nocase modifiers on the same content");
+	cd->flags |= CONTENT_NOCASE;
+	return 0;
+}
+
+/* A modifier value: a number, or the name of a byte_extract variable. */
+static int mod_value(SigParseState *st, const char *arg, const char *kwname,
+		     int64_t min, int64_t max, int32_t *val, int *is_var)
+{
+	int64_t v;
+
+	*is_var = 0;
+	if (parse_i64(arg, &v) == 0) {
+		if (v < min || v > max)
+			return sig_error(st, "%s value %lld out of range", kwname, (long long)v);
+		*val = (int32_t)v;
+		return 0;
+	}
+	int idx = sig_var_find(st->s, arg);
+
+	if (idx < 0)
+		return sig_error(st, "invalid %s value \"%s\"", kwname, arg);
+	*val = idx;
+	*is_var = 1;
+	return 0;
+}
+
+#define ABS_FLAGS (CONTENT_OFFSET | CONTENT_DEPTH)
+#define REL_FLAGS (CONTENT_DISTANCE | CONTENT_WITHIN)
+
+int kw_offset(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	DetectContent *cd = last_content(st, "offset");
+	int32_t v;
+	int var;
+
+	if (!cd)
+		return -1;
+	if (cd->flags & CONTENT_STARTSWITH)
+		return sig_error(st, "offset cannot be combined with startswith");
+	if (cd->flags & CONTENT_OFFSET)
+		return sig_error(st, "multiple offsets for the same content");
+	if (cd->flags & REL_FLAGS)
+		return sig_error(st, "offset cannot be used with distance or within on the same content");
+	if (mod_value(st, arg, "offset", 0, 65535, &v, &var))
+		return -1;
+	cd->offset = v;
+	cd->flags |= CONTENT_OFFSET | (var ? CONTENT_OFFSET_VAR : 0);
+	/* depth is kept as an absolute end: shift it if it came first */
+	if ((cd->flags & CONTENT_DEPTH) && !var && !(cd->flags & CONTENT_DEPTH_VAR))
+		cd->depth += v;
+	return 0;
+}
+
+int kw_depth(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	DetectContent *cd = last_content(st, "depth");
+	int32_t v;
+	int var;
+
+	if (!cd)
+		return -1;
+	if (cd->flags & CONTENT_STARTSWITH)
+		return sig_error(st, "depth cannot be combined with startswith");
+	if (cd->flags & CONTENT_DEPTH)
+		return sig_error(st, "multiple depths for the same content");
+	if (cd->flags & REL_FLAGS)
+		return sig_error(st, "depth cannot be used with distance or within on the same content");
+	if (mod_value(st, arg, "depth", 1, 65535, &v, &var))
+		return -1;
+	if (!var && v < cd->len)
+		return sig_error(st, "depth %d is smaller than the content length %u", v, cd->len);
+	cd->depth = v;
+	cd->flags |= CONTENT_DEPTH | (var ? CONTENT_DEPTH_VAR : 0);
+	if (!var && (cd->flags & CONTENT_OFFSET) && !(cd->flags & CONTENT_OFFSET_VAR))
+		cd->depth += cd->offset;
+	return 0;
+}
+
+int kw_distance(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	DetectContent *cd = last_content(st, "distance");
+	int32_t v;
+	int var;
+
+	if (!cd)
+		return -1;
+	if (cd->flags & CONTENT_STARTSWITH)
+		return sig_error(st, "distance cannot be combined with startswith");
+	if (cd->flags & CONTENT_DISTANCE)
+		return sig_error(st, "multiple distances for the same content");
+	if (cd->flags & ABS_FLAGS)
+		return sig_error(st, "distance cannot be used with offset or depth on the same content");
+	if (mod_value(st, arg, "distance", -65535, 65535, &v, &var))
+		return -1;
+	cd->distance = v;
+	cd->flags |= CONTENT_DISTANCE | (var ? CONTENT_DISTANCE_VAR : 0);
+	return 0;
+}
+
+int kw_within(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	DetectContent *cd = last_content(st, "within");
+	int32_t v;
+	int var;
+
+	if (!cd)
+		return -1;
+	if (cd->flags & CONTENT_STARTSWITH)
+		return sig_error(st, "within cannot be combined with startswith");
+	if (cd->flags & CONTENT_WITHIN)
+		return sig_error(st, "multiple withins for the same content");
+	if (cd->flags & ABS_FLAGS)
+		return sig_error(st, "within cannot be used with offset or depth on the same content");
+	if (mod_value(st, arg, "within", 1, 65535, &v, &var))
+		return -1;
+	if (!var && v < cd->len)
+		return sig_error(st, "within %d is smaller than the content length %u", v, cd->len);
+	cd->within = v;
+	cd->flags |= CONTENT_WITHIN | (var ? CONTENT_WITHIN_VAR : 0);
+	return 0;
+}
+
+/* startswith == offset:0; depth:<content length>; and excludes both. */
+int kw_startswith(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	DetectContent *cd = last_content(st, "startswith");
+
+	if (!cd)
+		return -1;
+	if (cd->flags & (ABS_FLAGS | REL_FLAGS))
+		return sig_error(st, "startswith cannot be combined with offset, depth, distance or within");
+	if (cd->flags & CONTENT_STARTSWITH)
+		return sig_error(st, "multiple startswith for the same content");
+	if (cd->flags & CONTENT_NEGATED)
+		return sig_error(st, "startswith cannot be used on a negated content");
+	cd->flags |= CONTENT_STARTSWITH | CONTENT_DEPTH;
+	cd->offset = 0;
+	cd->depth = cd->len;
+	return 0;
+}
+
+int kw_endswith(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	DetectContent *cd = last_content(st, "endswith");
+
+	if (!cd)
+		return -1;
+	if (cd->flags & CONTENT_ENDSWITH)
+		return sig_error(st, "multiple endswith for the same content");
+	if (cd->flags & CONTENT_NEGATED)
+		return sig_error(st, "endswith cannot be used on a negated content");
+	cd->flags |= CONTENT_ENDSWITH;
+	return 0;
+}
+
+int kw_rawbytes(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	DetectContent *cd = last_content(st, "rawbytes");
+
+	if (!cd)
+		return -1;
+	if (st->last_cd_list != BUF_PAYLOAD)
+		return sig_error(st, "rawbytes cannot be used on a content in %s",
+				 sig_buffer_name(st->last_cd_list));
+	cd->flags |= CONTENT_RAWBYTES;
+	return 0;
+}
+
+/* fast_pattern; fast_pattern:only; fast_pattern:<offset>,<length>; (chop) */
+int kw_fast_pattern(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	DetectContent *cd = last_content(st, "fast_pattern");
+	char buf[64], *parts[3];
+	uint64_t off, len;
+
+	if (!cd)
+		return -1;
+	if (cd->flags & CONTENT_FAST_PATTERN)
+		return sig_error(st, "fast_pattern used twice on the same content");
+	cd->flags |= CONTENT_FAST_PATTERN;
+	if (!arg)
+		return 0;
+	if (strcmp(arg, "only") == 0) {
+		cd->flags |= CONTENT_FP_ONLY;
+		return 0;
+	}
+	if (strlen(arg) >= sizeof(buf))
+		return sig_error(st, "invalid fast_pattern argument \"%s\"", arg);
+	strcpy(buf, arg);
+	if (split_commas(buf, parts, 3) != 2 || parse_u64(parts[0], &off) ||
+	    parse_u64(parts[1], &len) || off > 65535 || len == 0 || len > 65535)
+		return sig_error(st, "invalid fast_pattern argument \"%s\"", arg);
+	if (off + len > cd->len)
+		return sig_error(st, "fast_pattern offset + length exceeds the content length");
+	cd->flags |= CONTENT_FP_CHOP;
+	cd->fp_chop_offset = (uint16_t)off;
+	cd->fp_chop_len = (uint16_t)len;
+	return 0;
+}
+
+/* isdataat:[!]<n|var>[,relative][,rawbytes] */
+int kw_isdataat(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	char buf[128], *parts[4], *v;
+	int n, list;
+	DetectIsdataat *id;
+
+	if (strlen(arg) >= sizeof(buf))
+		return sig_error(st, "invalid isdataat \"%s\"", arg);
+	strcpy(buf, arg);
+	n = split_commas(buf, parts, 4);
+	if (n > 3)
+		return sig_error(st, "invalid isdataat \"%s\"", arg);
+	id = calloc(1, sizeof(*id));
+	if (!id)
+		return sig_error(st, "out of memory");
+	v = parts[0];
+	if (*v == '!') {
+		id->flags |= ISDATAAT_NEGATED;
+		v = str_trim(v + 1);
+	}
+	for (int i = 1; i < n; i++) {
+		if (strcmp(parts[i], "relative") == 0) {
+			id->flags |= ISDATAAT_RELATIVE;
+		} else if (strcmp(parts[i], "rawbytes") == 0) {
+			id->flags |= ISDATAAT_RAWBYTES;
+		} else {
+			free(id);
+			return sig_error(st, "invalid isdataat option \"%s\"", parts[i]);
+		}
+	}
+	uint64_t u;
+
+	if (parse_u64(v, &u) == 0) {
+		if (u > 65535) {
+			free(id);
+			return sig_error(st, "isdataat value %llu out of range", (unsigned long long)u);
+		}
+		id->dataat = (uint16_t)u;
+	} else {
+		int idx = sig_var_find(st->s, v);
+
+		if (idx < 0) {
+			free(id);
+			return sig_error(st, "invalid isdataat value \"%s\"", v);
+		}
+		id->dataat = (uint16_t)idx;
+		id->flags |= ISDATAAT_VAR;
+	}
+	/* relative: the buffer of the keyword it is relative to */
+	list = sig_cur_list(st);
+	if ((id->flags & ISDATAAT_RELATIVE) && st->cur_buf < 0 && st->last_inspect_list >= 0)
+		list = st->last_inspect_list;
+	if (sm_append(st, list, KW_ISDATAAT, id) < 0)
+		return -1;
+	st->last_inspect_list = list;
+	return 0;
+}
+
+int kw_dsize(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	DetectUint *u;
+
+	if (st->seen_dsize++)
+		return sig_error(st, "dsize used more than once in a rule");
+	u = calloc(1, sizeof(*u));
+	if (!u)
+		return sig_error(st, "out of memory");
+	if (parse_uint_cmp(arg, 65535, u)) {
+		free(u);
+		return sig_error(st, "invalid dsize \"%s\"", arg);
+	}
+	return sm_append(st, SM_LIST_MATCH, KW_DSIZE, u) < 0 ? -1 : 0;
+}

@@ -1,0 +1,796 @@
+/* Rule text -> Signature: header, option splitting, keyword dispatch through
+ * the keyword table, and the checks that need the whole rule (sid present,
+ * relative chains, fast pattern choice). */
+#include "detect/detect-int.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <netinet/in.h>
+
+/* ---- small helpers shared by the keyword files ---- */
+
+int sig_error(SigParseState *st, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(st->err, st->errlen, fmt, ap);
+	va_end(ap);
+	st->code = SIG_ERR_PARSE;
+	return -1;
+}
+
+int sig_unsupported(SigParseState *st, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(st->err, st->errlen, fmt, ap);
+	va_end(ap);
+	st->code = SIG_ERR_UNSUPPORTED;
+	return -1;
+}
+
+int sm_append(SigParseState *st, int list, int kw, void *ctx)
+{
+	SigMatchList *l = &st->s->lists[list];
+
+	if (l->n == l->cap) {
+		int cap = l->cap ? l->cap * 2 : 4;
+		SigMatch *m = realloc(l->m, cap * sizeof(*m));
+
+		if (!m) {
+			keyword_ctx_free(kw, ctx);
+			return sig_error(st, "out of memory");
+		}
+		l->m = m;
+		l->cap = cap;
+	}
+	l->m[l->n].kw = kw;
+	l->m[l->n].relative_next = 0;
+	l->m[l->n].ctx = ctx;
+	return l->n++;
+}
+
+int sig_cur_list(const SigParseState *st)
+{
+	return st->cur_buf >= 0 ? st->cur_buf : BUF_PAYLOAD;
+}
+
+DetectContent *sig_last_content_in(Signature *s, int list, int *idx)
+{
+	SigMatchList *l = &s->lists[list];
+
+	for (int i = l->n - 1; i >= 0; i--) {
+		if (l->m[i].kw == KW_CONTENT) {
+			if (idx)
+				*idx = i;
+			return l->m[i].cd;
+		}
+	}
+	return NULL;
+}
+
+int parse_i64(const char *s, int64_t *out)
+{
+	char *end;
+	long long v;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	if (!*s)
+		return -1;
+	errno = 0;
+	v = strtoll(s, &end, 0);
+	if (errno || end == s)
+		return -1;
+	while (isspace((unsigned char)*end))
+		end++;
+	if (*end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	if (!*s || *s == '-' || *s == '+')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || end == s)
+		return -1;
+	while (isspace((unsigned char)*end))
+		end++;
+	if (*end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* Suricata's integer keywords (ttl, dsize, itype, urilen, ...) share one
+ * syntax: N, !N, <N, <=N, >N, >=N, N-M and N<>M (both exclusive ranges). */
+int parse_uint_cmp(const char *str, uint64_t max, DetectUint *out)
+{
+	char buf[128];
+	char *s, *sep;
+	uint64_t a, b;
+
+	if (strlen(str) >= sizeof(buf))
+		return -1;
+	strcpy(buf, str);
+	s = str_trim(buf);
+	memset(out, 0, sizeof(*out));
+	if (!*s)
+		return -1;
+	if (s[0] == '<' || s[0] == '>') {
+		int eq = s[1] == '=';
+
+		if (parse_u64(s + 1 + eq, &a) || a > max)
+			return -1;
+		out->mode = s[0] == '<' ? (eq ? UM_LTE : UM_LT) : (eq ? UM_GTE : UM_GT);
+		out->a = a;
+		/* "<0" and ">max" can never match: Suricata rejects them */
+		if ((out->mode == UM_LT && a == 0) || (out->mode == UM_GT && a == max))
+			return -1;
+		return 0;
+	}
+	int neg = 0;
+
+	if (s[0] == '!') {
+		neg = 1;
+		s = str_trim(s + 1);
+	}
+	sep = strstr(s, "<>");
+	if (sep || ((sep = strchr(s + 1, '-')) != NULL)) {
+		int w = sep[0] == '<' ? 2 : 1;
+
+		*sep = '\0';
+		if (parse_u64(s, &a) || parse_u64(sep + w, &b) || a > max || b > max)
+			return -1;
+		if (a >= b)
+			return -1;
+		out->mode = neg ? UM_NOT_RANGE : UM_RANGE;
+		out->a = a;
+		out->b = b;
+		return 0;
+	}
+	if (parse_u64(s, &a) || a > max)
+		return -1;
+	out->mode = neg ? UM_NE : UM_EQ;
+	out->a = a;
+	return 0;
+}
+
+int sig_var_find(const Signature *s, const char *name)
+{
+	for (int i = 0; i < s->nvars; i++)
+		if (strcmp(s->vars[i], name) == 0)
+			return i;
+	return -1;
+}
+
+int sig_var_add(Signature *s, const char *name)
+{
+	char **v = realloc(s->vars, (s->nvars + 1) * sizeof(*v));
+
+	if (!v)
+		return -1;
+	s->vars = v;
+	v[s->nvars] = strdup(name);
+	if (!v[s->nvars])
+		return -1;
+	return s->nvars++;
+}
+
+char *str_trim(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+char *str_trim_dup(const char *s, int strip_quotes)
+{
+	char *d = strdup(s ? s : "");
+	char *t, *r;
+	size_t n;
+
+	if (!d)
+		return NULL;
+	t = str_trim(d);
+	n = strlen(t);
+	if (strip_quotes && n >= 2 && t[0] == '"' && t[n - 1] == '"') {
+		t[n - 1] = '\0';
+		t++;
+		t = str_trim(t);
+	}
+	r = strdup(t);
+	free(d);
+	return r;
+}
+
+int split_commas(char *s, char **out, int max)
+{
+	int n = 0;
+	char *p = s;
+
+	for (;;) {
+		char *c = strchr(p, ',');
+
+		if (c)
+			*c = '\0';
+		if (n < max)
+			out[n] = str_trim(p);
+		n++;
+		if (!c)
+			break;
+		p = c + 1;
+	}
+	return n;
+}
+
+/* ---- buffers ---- */
+
+static const struct {
+	const char *name;
+	int prio;
+	int dir;
+} buffers[BUF_MAX] = {
+	[BUF_PAYLOAD] = { "payload", 3, 3 },
+	[BUF_HTTP_URI] = { "http_uri", 2, 1 },
+	[BUF_HTTP_RAW_URI] = { "http_raw_uri", 2, 1 },
+	/* Suricata ranks http_method below plain payload content: methods are
+	 * short and common. */
+	[BUF_HTTP_METHOD] = { "http_method", 4, 1 },
+	[BUF_HTTP_HEADER] = { "http_header", 2, 3 },
+	[BUF_HTTP_RAW_HEADER] = { "http_raw_header", 2, 3 },
+	[BUF_HTTP_COOKIE] = { "http_cookie", 2, 3 },
+	[BUF_HTTP_USER_AGENT] = { "http_user_agent", 2, 1 },
+	[BUF_HTTP_HOST] = { "http_host", 2, 1 },
+	[BUF_HTTP_RAW_HOST] = { "http_raw_host", 2, 1 },
+	[BUF_HTTP_CLIENT_BODY] = { "http_client_body", 2, 1 },
+	[BUF_HTTP_SERVER_BODY] = { "http_server_body", 2, 2 },
+	[BUF_FILE_DATA] = { "file_data", 2, 3 },
+	[BUF_HTTP_STAT_CODE] = { "http_stat_code", 4, 2 },
+	[BUF_HTTP_STAT_MSG] = { "http_stat_msg", 3, 2 },
+	[BUF_HTTP_REQUEST_LINE] = { "http_request_line", 2, 1 },
+	[BUF_HTTP_RESPONSE_LINE] = { "http_response_line", 2, 2 },
+	[BUF_HTTP_HEADER_NAMES] = { "http_header_names", 2, 3 },
+	[BUF_HTTP_CONTENT_TYPE] = { "http_content_type", 2, 3 },
+	[BUF_HTTP_CONTENT_LEN] = { "http_content_len", 2, 3 },
+	[BUF_HTTP_ACCEPT] = { "http_accept", 2, 1 },
+	[BUF_HTTP_ACCEPT_ENC] = { "http_accept_enc", 2, 1 },
+	[BUF_HTTP_ACCEPT_LANG] = { "http_accept_lang", 2, 1 },
+	[BUF_HTTP_CONNECTION] = { "http_connection", 2, 3 },
+	[BUF_HTTP_REFERER] = { "http_referer", 2, 1 },
+	[BUF_HTTP_PROTOCOL] = { "http_protocol", 2, 3 },
+	[BUF_HTTP_START] = { "http_start", 2, 3 },
+	[BUF_HTTP_LOCATION] = { "http_location", 2, 2 },
+	[BUF_HTTP_SERVER] = { "http_server", 2, 2 },
+	[BUF_HTTP_REQUEST_HEADER] = { "http_request_header", 2, 1 },
+	[BUF_HTTP_RESPONSE_HEADER] = { "http_response_header", 2, 2 },
+};
+
+const char *sig_buffer_name(int buf)
+{
+	if (buf == SM_LIST_MATCH)
+		return "match";
+	if (buf == SM_LIST_POSTMATCH)
+		return "postmatch";
+	if (buf == SM_LIST_THRESHOLD)
+		return "threshold";
+	if (buf < 0 || buf >= BUF_MAX)
+		return "?";
+	return buffers[buf].name;
+}
+
+int sig_buffer_fp_priority(int buf)
+{
+	return buf >= 0 && buf < BUF_MAX ? buffers[buf].prio : 99;
+}
+
+int sig_buffer_direction(int buf)
+{
+	return buf >= 0 && buf < BUF_MAX ? buffers[buf].dir : 3;
+}
+
+/* ---- header ---- */
+
+static const char *const unsupported_protos[] = {
+	"dns", "tls", "ssl", "smtp", "ftp", "ftp-data", "ssh", "smb", "dcerpc",
+	"nfs", "tftp", "ntp", "dhcp", "krb5", "snmp", "sip", "rfb", "mqtt",
+	"pgsql", "telnet", "ike", "ikev2", "rdp", "http2", "modbus", "dnp3",
+	"enip", "imap", "pop3", "quic", "websocket", "ldap", "doh2", "bittorrent-dht",
+	"sctp", "pkthdr", "template", "nntp", "irc", "jabber", "msn", "cip", "ntp",
+	NULL
+};
+
+static int parse_action(SigParseState *st, const char *a)
+{
+	static const struct { const char *n; enum sig_action a; } acts[] = {
+		{ "alert", ACT_ALERT }, { "pass", ACT_PASS }, { "drop", ACT_DROP },
+		{ "reject", ACT_REJECT }, { "rejectsrc", ACT_REJECTSRC },
+		{ "rejectdst", ACT_REJECTDST }, { "rejectboth", ACT_REJECTBOTH },
+	};
+
+	for (size_t i = 0; i < sizeof(acts) / sizeof(acts[0]); i++) {
+		if (strcmp(a, acts[i].n) == 0) {
+			st->s->action = acts[i].a;
+			return 0;
+		}
+	}
+	return sig_error(st, "invalid action \"%s\"", a);
+}
+
+static int parse_proto(SigParseState *st, const char *p)
+{
+	Signature *s = st->s;
+
+	if (!strcmp(p, "ip") || !strcmp(p, "ipv4") || !strcmp(p, "ipv6")) {
+		s->proto = SIG_PROTO_IP;
+	} else if (!strcmp(p, "tcp")) {
+		s->proto = IPPROTO_TCP;
+	} else if (!strcmp(p, "tcp-pkt")) {
+		s->proto = IPPROTO_TCP;
+		s->flags |= SIG_FLAG_TCP_PKT;
+	} else if (!strcmp(p, "tcp-stream")) {
+		s->proto = IPPROTO_TCP;
+		s->flags |= SIG_FLAG_TCP_STREAM;
+	} else if (!strcmp(p, "udp")) {
+		s->proto = IPPROTO_UDP;
+	} else if (!strcmp(p, "icmp")) {
+		/* Suricata: "icmp" covers ICMPv4 and ICMPv6 */
+		s->proto = IPPROTO_ICMP;
+		s->icmp_any = 1;
+	} else if (!strcmp(p, "icmpv4")) {
+		s->proto = IPPROTO_ICMP;
+	} else if (!strcmp(p, "icmpv6")) {
+		s->proto = IPPROTO_ICMPV6;
+	} else if (!strcmp(p, "http") || !strcmp(p, "http1")) {
+		/* HTTP/1 rides on TCP; the HTTP engine arrives later */
+		s->proto = IPPROTO_TCP;
+		s->alproto = ALPROTO_HTTP;
+		s->flags |= SIG_FLAG_APPLAYER;
+	} else {
+		for (int i = 0; unsupported_protos[i]; i++)
+			if (strcmp(p, unsupported_protos[i]) == 0)
+				return sig_unsupported(st, "unsupported protocol %s", p);
+		return sig_error(st, "unknown protocol \"%s\"", p);
+	}
+	return 0;
+}
+
+/* Next header token: whitespace separated, but brackets may hold blanks. */
+static const char *next_token(const char *p, char *out, size_t outlen)
+{
+	size_t n = 0;
+	int depth = 0;
+
+	while (isspace((unsigned char)*p))
+		p++;
+	while (*p && (depth > 0 || !isspace((unsigned char)*p)) && !(depth == 0 && *p == '(')) {
+		if (*p == '[')
+			depth++;
+		else if (*p == ']')
+			depth--;
+		if (n + 1 < outlen && !(depth > 0 && isspace((unsigned char)*p)))
+			out[n++] = *p;
+		p++;
+	}
+	out[n] = '\0';
+	return p;
+}
+
+static int parse_header(SigParseState *st, const char *rule, const char **opts)
+{
+	char tok[7][4096];
+	const char *p = rule;
+	char err[256];
+
+	for (int i = 0; i < 7; i++) {
+		p = next_token(p, tok[i], sizeof(tok[i]));
+		if (!tok[i][0])
+			return sig_error(st, "incomplete rule header");
+	}
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p != '(')
+		return sig_error(st, "no rule options: expected '(' after the header");
+	*opts = p + 1;
+
+	if (parse_action(st, tok[0]) || parse_proto(st, tok[1]))
+		return -1;
+	if (strcmp(tok[4], "->") == 0) {
+		/* nothing */
+	} else if (strcmp(tok[4], "<>") == 0) {
+		st->s->flags |= SIG_FLAG_BIDIR;
+	} else {
+		return sig_error(st, "invalid direction \"%s\"", tok[4]);
+	}
+	if (addrset_parse(tok[2], &st->s->src, err, sizeof(err)))
+		return sig_error(st, "source address: %s", err);
+	if (addrset_parse(tok[5], &st->s->dst, err, sizeof(err)))
+		return sig_error(st, "destination address: %s", err);
+	if (portset_parse(tok[3], &st->s->sp, err, sizeof(err)))
+		return sig_error(st, "source port: %s", err);
+	if (portset_parse(tok[6], &st->s->dp, err, sizeof(err)))
+		return sig_error(st, "destination port: %s", err);
+	return 0;
+}
+
+/* ---- options ---- */
+
+static int parse_one_option(SigParseState *st, char *name, char *val)
+{
+	const Keyword *kw = keyword_find(name);
+	char *arg = NULL;
+	int rc;
+
+	if (!kw)
+		return sig_unsupported(st, "unsupported keyword %s", name);
+	if (val) {
+		val = str_trim(val);
+		if (!*val)
+			val = NULL;
+	}
+	if ((kw->flags & KWF_NOARG) && val)
+		return sig_error(st, "%s takes no value", kw->name);
+	if ((kw->flags & KWF_NEEDARG) && !val)
+		return sig_error(st, "%s needs a value", kw->name);
+	if (val && (kw->flags & KWF_STRIP_QUOTES)) {
+		arg = str_trim_dup(val, 1);
+		if (!arg)
+			return sig_error(st, "out of memory");
+		val = arg;
+	}
+	rc = kw->setup(st, val, kw);
+	free(arg);
+	return rc;
+}
+
+/* Options are "name[:value];" up to the closing ')'. A ';' escaped with '\'
+ * stays inside the value (Suricata does not treat quotes specially here). */
+static int parse_options(SigParseState *st, const char *opts)
+{
+	size_t len = strlen(opts);
+	char *buf = malloc(len + 1);
+	char *p, *end;
+	int rc = 0;
+
+	if (!buf)
+		return sig_error(st, "out of memory");
+	memcpy(buf, opts, len + 1);
+	end = buf + len;
+	while (end > buf && isspace((unsigned char)end[-1]))
+		end--;
+	if (end == buf || end[-1] != ')') {
+		free(buf);
+		return sig_error(st, "rule does not end with ')'");
+	}
+	*--end = '\0';
+
+	p = buf;
+	for (;;) {
+		char *name, *val = NULL, *q;
+
+		while (isspace((unsigned char)*p))
+			p++;
+		if (!*p)
+			break;
+		name = p;
+		while (*p && *p != ':' && *p != ';')
+			p++;
+		if (!*p) {
+			rc = sig_error(st, "option \"%s\" has no terminating ';'", str_trim(name));
+			break;
+		}
+		if (*p == ':') {
+			*p++ = '\0';
+			val = p;
+			for (q = p; *q; q++) {
+				if (*q == '\\' && q[1]) {
+					q++;
+					continue;
+				}
+				if (*q == ';')
+					break;
+			}
+			if (!*q) {
+				rc = sig_error(st, "option \"%s\" has no terminating ';'", str_trim(name));
+				break;
+			}
+			*q = '\0';
+			p = q + 1;
+		} else {
+			*p++ = '\0';
+		}
+		name = str_trim(name);
+		if (!*name) {
+			rc = sig_error(st, "empty option");
+			break;
+		}
+		rc = parse_one_option(st, name, val);
+		if (rc)
+			break;
+	}
+	free(buf);
+	return rc;
+}
+
+/* ---- whole-rule checks ---- */
+
+static int is_inspect_kw(int kw)
+{
+	return kw == KW_CONTENT || kw == KW_PCRE || kw == KW_BYTE_JUMP ||
+	       kw == KW_BYTE_EXTRACT || kw == KW_BYTE_TEST || kw == KW_BYTE_MATH ||
+	       kw == KW_ISDATAAT;
+}
+
+static int sm_is_relative(const SigMatch *m)
+{
+	switch (m->kw) {
+	case KW_CONTENT:
+		return !!(m->cd->flags & (CONTENT_DISTANCE | CONTENT_WITHIN));
+	case KW_PCRE:
+		return !!(m->pd->flags & PCRE_RELATIVE);
+	case KW_ISDATAAT:
+		return !!(((DetectIsdataat *)m->ctx)->flags & ISDATAAT_RELATIVE);
+	case KW_BYTE_TEST: case KW_BYTE_JUMP: case KW_BYTE_EXTRACT: case KW_BYTE_MATH:
+		return !!(((DetectByte *)m->ctx)->flags & BYTE_RELATIVE);
+	}
+	return 0;
+}
+
+/* A relative keyword inspects from where the previous content/pcre/byte_*
+ * of the SAME buffer matched; mark that one so the engine keeps its end. */
+static int resolve_relative(SigParseState *st)
+{
+	for (int l = 0; l < BUF_MAX; l++) {
+		SigMatchList *ml = &st->s->lists[l];
+		int prev = -1;
+
+		for (int i = 0; i < ml->n; i++) {
+			if (!is_inspect_kw(ml->m[i].kw))
+				continue;
+			if (sm_is_relative(&ml->m[i])) {
+				/* first in its buffer: relative to the buffer start,
+				 * which Suricata accepts for content and pcre alike */
+				if (prev >= 0)
+					ml->m[prev].relative_next = 1;
+			}
+			prev = i;
+		}
+	}
+	return 0;
+}
+
+static int check_fast_pattern_use(SigParseState *st)
+{
+	int explicit = 0;
+
+	for (int l = 0; l < BUF_MAX; l++) {
+		SigMatchList *ml = &st->s->lists[l];
+
+		for (int i = 0; i < ml->n; i++) {
+			DetectContent *cd;
+
+			if (ml->m[i].kw != KW_CONTENT)
+				continue;
+			cd = ml->m[i].cd;
+			if (!(cd->flags & CONTENT_FAST_PATTERN))
+				continue;
+			if (++explicit > 1)
+				return sig_error(st, "fast_pattern can be used on only one content in a rule");
+			if (cd->flags & CONTENT_FP_ONLY) {
+				if (cd->flags & CONTENT_NEGATED)
+					return sig_error(st, "fast_pattern:only cannot be used on a negated content");
+				if (cd->flags & (CONTENT_DISTANCE | CONTENT_WITHIN | CONTENT_OFFSET | CONTENT_DEPTH))
+					return sig_error(st, "fast_pattern:only cannot be used with "
+							 "distance, within, offset or depth");
+				if (ml->m[i].relative_next)
+					return sig_error(st, "fast_pattern:only cannot be used on a "
+							 "content another keyword is relative to");
+			}
+			if ((cd->flags & CONTENT_NEGATED) &&
+			    (cd->flags & (CONTENT_DISTANCE | CONTENT_WITHIN | CONTENT_OFFSET | CONTENT_DEPTH)))
+				return sig_error(st, "fast_pattern cannot be used on a negated content "
+						 "with distance, within, offset or depth");
+			if ((cd->flags & CONTENT_FP_CHOP) &&
+			    (uint32_t)cd->fp_chop_offset + cd->fp_chop_len > cd->len)
+				return sig_error(st, "fast_pattern offset + length exceeds the content length");
+		}
+	}
+	return 0;
+}
+
+/* Suricata's choice: an explicit fast_pattern; else, among the buffers with
+ * the best (lowest) priority that hold a non-negated content, the longest
+ * content; ties go to the first in rule order. Negated contents count only
+ * when the rule has nothing else. */
+static void choose_fast_pattern(Signature *s)
+{
+	int best_l = -1, best_i = -1, best_prio = 1000, best_len = -1;
+
+	s->fp_list = s->fp_idx = -1;
+	for (int l = 0; l < BUF_MAX; l++) {
+		SigMatchList *ml = &s->lists[l];
+
+		for (int i = 0; i < ml->n; i++) {
+			if (ml->m[i].kw == KW_CONTENT &&
+			    (ml->m[i].cd->flags & CONTENT_FAST_PATTERN)) {
+				s->fp_list = l;
+				s->fp_idx = i;
+				ml->m[i].cd->flags |= CONTENT_MPM;
+				return;
+			}
+		}
+	}
+	for (int pass = 0; pass < 2 && best_l < 0; pass++) {
+		/* find the best priority with a candidate, then the longest in it */
+		for (int l = 0; l < BUF_MAX; l++) {
+			SigMatchList *ml = &s->lists[l];
+			int prio = sig_buffer_fp_priority(l);
+
+			for (int i = 0; i < ml->n; i++) {
+				DetectContent *cd;
+
+				if (ml->m[i].kw != KW_CONTENT)
+					continue;
+				cd = ml->m[i].cd;
+				if (pass == 0 && (cd->flags & CONTENT_NEGATED))
+					continue;
+				if (prio < best_prio)
+					best_prio = prio;
+			}
+		}
+		if (best_prio == 1000)
+			continue;
+		/* rule order across lists is not kept; walk lists in rule order
+		 * of their first use, approximated by list id order */
+		for (int l = 0; l < BUF_MAX; l++) {
+			SigMatchList *ml = &s->lists[l];
+
+			if (sig_buffer_fp_priority(l) != best_prio)
+				continue;
+			for (int i = 0; i < ml->n; i++) {
+				DetectContent *cd;
+
+				if (ml->m[i].kw != KW_CONTENT)
+					continue;
+				cd = ml->m[i].cd;
+				if (pass == 0 && (cd->flags & CONTENT_NEGATED))
+					continue;
+				if ((int)cd->len > best_len) {
+					best_len = cd->len;
+					best_l = l;
+					best_i = i;
+				}
+			}
+		}
+	}
+	if (best_l >= 0) {
+		s->fp_list = best_l;
+		s->fp_idx = best_i;
+		s->lists[best_l].m[best_i].cd->flags |= CONTENT_MPM;
+	}
+}
+
+static int finalize(SigParseState *st)
+{
+	Signature *s = st->s;
+
+	if (!st->seen_sid)
+		return sig_error(st, "signature has no sid");
+	if (resolve_relative(st) || check_fast_pattern_use(st))
+		return -1;
+	if (s->alproto == ALPROTO_HTTP && s->proto != IPPROTO_TCP && s->proto != SIG_PROTO_IP)
+		return sig_error(st, "http keywords used in a rule whose protocol is not tcp");
+	for (int l = 1; l < BUF_MAX; l++) {
+		int dir = sig_buffer_direction(l);
+
+		if (!s->lists[l].n || dir == 3)
+			continue;
+		if ((dir == 1 && (s->flags & SIG_FLAG_TOCLIENT) && !(s->flags & SIG_FLAG_TOSERVER)) ||
+		    (dir == 2 && (s->flags & SIG_FLAG_TOSERVER) && !(s->flags & SIG_FLAG_TOCLIENT)))
+			return sig_error(st, "%s cannot be inspected in the rule's flow direction",
+					 sig_buffer_name(l));
+	}
+	if (!st->seen_prio) {
+		const ClassType *ct = s->classtype ? detect_find_class(st->ctx, s->classtype) : NULL;
+
+		s->priority = ct ? ct->priority : 3;
+	}
+	choose_fast_pattern(s);
+	return 0;
+}
+
+/* ---- entry points ---- */
+
+Signature *sig_parse(const char *rule, const DetectContext *ctx, char *err,
+		     size_t errlen, int *code)
+{
+	SigParseState st;
+	Signature *s;
+	const char *opts = NULL;
+	char dummy[8];
+
+	if (!err) {
+		err = dummy;
+		errlen = sizeof(dummy);
+	}
+	err[0] = '\0';
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		snprintf(err, errlen, "out of memory");
+		if (code)
+			*code = SIG_ERR_PARSE;
+		return NULL;
+	}
+	s->gid = 1;
+	s->priority = 3;
+	s->fp_list = s->fp_idx = -1;
+	memset(&st, 0, sizeof(st));
+	st.s = s;
+	st.ctx = ctx;
+	st.cur_buf = -1;
+	st.last_cd_list = -1;
+	st.last_inspect_list = -1;
+	st.err = err;
+	st.errlen = errlen;
+
+	if (parse_header(&st, rule, &opts) || parse_options(&st, opts) || finalize(&st)) {
+		if (code)
+			*code = st.code ? st.code : SIG_ERR_PARSE;
+		sig_free(s);
+		return NULL;
+	}
+	s->raw = strdup(rule);
+	if (code)
+		*code = 0;
+	return s;
+}
+
+void sig_free(Signature *s)
+{
+	if (!s)
+		return;
+	for (int l = 0; l < SM_LIST_MAX; l++) {
+		for (int i = 0; i < s->lists[l].n; i++)
+			keyword_ctx_free(s->lists[l].m[i].kw, s->lists[l].m[i].ctx);
+		free(s->lists[l].m);
+	}
+	addrset_free(&s->src);
+	addrset_free(&s->dst);
+	portset_free(&s->sp);
+	portset_free(&s->dp);
+	free(s->msg);
+	free(s->classtype);
+	for (int i = 0; i < s->nrefs; i++) {
+		free(s->refs[i].type);
+		free(s->refs[i].value);
+	}
+	free(s->refs);
+	for (int i = 0; i < s->nmeta; i++) {
+		free(s->meta[i].key);
+		free(s->meta[i].value);
+	}
+	free(s->meta);
+	for (int i = 0; i < s->nvars; i++)
+		free(s->vars[i]);
+	free(s->vars);
+	free(s->raw);
+	free(s);
+}

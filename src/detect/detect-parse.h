@@ -1,0 +1,417 @@
+/* The rule language: Suricata 8 rules parsed into Signature structs, and rule
+ * files loaded into a SigTable with per-rule errors and a summary.
+ *
+ * A Signature keeps, per inspection list, the keywords that apply to it in rule
+ * order ("sig matches"). Content-like keywords go to the list of the buffer
+ * they inspect (payload, or one of the HTTP buffers); packet keywords (ttl,
+ * flags, dsize, flow, flowbits isset, ...) to SM_LIST_MATCH; keywords acting
+ * after a match (flowbits set, flowint =) to SM_LIST_POSTMATCH; threshold and
+ * detection_filter to SM_LIST_THRESHOLD. The grouping / prefilter engine reads
+ * these lists and the chosen fast pattern; this parser never inspects packets. */
+#ifndef DETECT_DETECT_PARSE_H
+#define DETECT_DETECT_PARSE_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* ---- inspection buffers and lists ---- */
+
+/* Buffers a content can inspect. BUF_PAYLOAD is the packet payload and, later,
+ * the reassembled stream (Suricata's pmatch list). Sticky-buffer keywords
+ * (http.uri; file.data; ...) switch the current buffer; old-style modifiers
+ * (content:"x"; http_uri;) move the previous content. */
+enum sig_buffer {
+	BUF_PAYLOAD = 0,
+	BUF_HTTP_URI,
+	BUF_HTTP_RAW_URI,
+	BUF_HTTP_METHOD,
+	BUF_HTTP_HEADER,
+	BUF_HTTP_RAW_HEADER,
+	BUF_HTTP_COOKIE,
+	BUF_HTTP_USER_AGENT,
+	BUF_HTTP_HOST,
+	BUF_HTTP_RAW_HOST,
+	BUF_HTTP_CLIENT_BODY,
+	BUF_HTTP_SERVER_BODY,
+	BUF_FILE_DATA,
+	BUF_HTTP_STAT_CODE,
+	BUF_HTTP_STAT_MSG,
+	BUF_HTTP_REQUEST_LINE,
+	BUF_HTTP_RESPONSE_LINE,
+	BUF_HTTP_HEADER_NAMES,
+	BUF_HTTP_CONTENT_TYPE,
+	BUF_HTTP_CONTENT_LEN,
+	BUF_HTTP_ACCEPT,
+	BUF_HTTP_ACCEPT_ENC,
+	BUF_HTTP_ACCEPT_LANG,
+	BUF_HTTP_CONNECTION,
+	BUF_HTTP_REFERER,
+	BUF_HTTP_PROTOCOL,
+	BUF_HTTP_START,
+	BUF_HTTP_LOCATION,
+	BUF_HTTP_SERVER,
+	BUF_HTTP_REQUEST_HEADER,
+	BUF_HTTP_RESPONSE_HEADER,
+	BUF_MAX
+};
+
+/* Lists of a signature: one per buffer, then the non-buffer lists. */
+enum {
+	SM_LIST_MATCH = BUF_MAX,    /* packet / flow keywords */
+	SM_LIST_POSTMATCH,          /* run after the signature matched */
+	SM_LIST_THRESHOLD,          /* threshold, detection_filter */
+	SM_LIST_MAX
+};
+
+const char *sig_buffer_name(int buf);   /* "payload", "http_uri", ... */
+/* Fast-pattern priority of a buffer: lower is preferred (Suricata: http_*
+ * buffers 2, payload 3, http_method / http_stat_code 4). */
+int sig_buffer_fp_priority(int buf);
+/* Direction the buffer belongs to: 1 to server, 2 to client, 3 both. */
+int sig_buffer_direction(int buf);
+
+/* Keyword ids: index into the keyword table (keywords.c). */
+enum kw_id {
+	KW_MSG, KW_SID, KW_REV, KW_GID, KW_CLASSTYPE, KW_PRIORITY, KW_REFERENCE,
+	KW_METADATA, KW_TARGET, KW_NOALERT,
+	KW_CONTENT, KW_URICONTENT, KW_NOCASE, KW_OFFSET, KW_DEPTH, KW_DISTANCE,
+	KW_WITHIN, KW_STARTSWITH, KW_ENDSWITH, KW_ISDATAAT, KW_FAST_PATTERN,
+	KW_RAWBYTES, KW_DSIZE,
+	KW_PCRE,
+	KW_BYTE_TEST, KW_BYTE_JUMP, KW_BYTE_EXTRACT, KW_BYTE_MATH,
+	KW_FLOW, KW_FLOWBITS, KW_FLOWINT,
+	KW_THRESHOLD, KW_DETECTION_FILTER,
+	KW_TTL, KW_TOS, KW_ID, KW_IPOPTS, KW_FRAGBITS, KW_FRAGOFFSET, KW_IP_PROTO,
+	KW_SAMEIP,
+	KW_FLAGS, KW_SEQ, KW_ACK, KW_WINDOW,
+	KW_ITYPE, KW_ICODE, KW_ICMP_ID, KW_ICMP_SEQ,
+	KW_HTTP_MODIFIER,   /* old-style http_* content modifiers (one id, buffer in the table) */
+	KW_HTTP_STICKY,     /* sticky buffers: http.uri, file.data, ... */
+	KW_PKT_DATA,
+	KW_URILEN,
+	KW_MAX
+};
+
+/* ---- keyword data ---- */
+
+/* Generic integer comparison (ttl, dsize, itype, urilen, ...). */
+enum uint_mode { UM_EQ, UM_NE, UM_LT, UM_LTE, UM_GT, UM_GTE, UM_RANGE, UM_NOT_RANGE };
+typedef struct DetectUint {
+	enum uint_mode mode;
+	uint64_t a, b;      /* UM_RANGE: a < x < b (exclusive, as Suricata) */
+} DetectUint;
+
+#define CONTENT_NOCASE         (1u << 0)
+#define CONTENT_NEGATED        (1u << 1)
+#define CONTENT_OFFSET         (1u << 2)
+#define CONTENT_DEPTH          (1u << 3)
+#define CONTENT_DISTANCE       (1u << 4)
+#define CONTENT_WITHIN         (1u << 5)
+#define CONTENT_FAST_PATTERN   (1u << 6)   /* explicit fast_pattern */
+#define CONTENT_FP_ONLY        (1u << 7)
+#define CONTENT_FP_CHOP        (1u << 8)
+#define CONTENT_RAWBYTES       (1u << 9)
+#define CONTENT_STARTSWITH     (1u << 10)
+#define CONTENT_ENDSWITH       (1u << 11)
+#define CONTENT_OFFSET_VAR     (1u << 12)  /* value is a byte_extract variable */
+#define CONTENT_DEPTH_VAR      (1u << 13)
+#define CONTENT_DISTANCE_VAR   (1u << 14)
+#define CONTENT_WITHIN_VAR     (1u << 15)
+#define CONTENT_MPM            (1u << 16)  /* chosen as the signature's fast pattern */
+
+typedef struct DetectContent {
+	uint8_t *pat;
+	uint16_t len;
+	uint32_t flags;
+	/* offset/distance/within as written (distance may be negative).
+	 * depth is stored as Suricata uses it: the absolute end from the buffer
+	 * start, i.e. offset + depth as written. *_VAR flags: the field holds
+	 * the index of a byte_extract variable instead. */
+	int32_t offset, depth, distance, within;
+	uint16_t fp_chop_offset, fp_chop_len;
+} DetectContent;
+
+#define PCRE_RELATIVE   (1u << 0)
+#define PCRE_NEGATED    (1u << 1)
+#define PCRE_RAWBYTES   (1u << 2)
+#define PCRE_CASELESS   (1u << 3)
+typedef struct DetectPcre {
+	void *code;          /* pcre2_code *, JIT compiled */
+	char *pattern;       /* as written, for dumps */
+	uint32_t flags;
+	uint32_t pcre2_opts;
+} DetectPcre;
+
+#define ISDATAAT_RELATIVE  (1u << 0)
+#define ISDATAAT_NEGATED   (1u << 1)
+#define ISDATAAT_RAWBYTES  (1u << 2)
+#define ISDATAAT_VAR       (1u << 3)
+typedef struct DetectIsdataat {
+	uint32_t flags;
+	uint16_t dataat;
+} DetectIsdataat;
+
+/* byte_* shared option bits */
+#define BYTE_RELATIVE      (1u << 0)
+#define BYTE_LITTLE        (1u << 1)
+#define BYTE_BIG           (1u << 2)
+#define BYTE_DCE           (1u << 3)
+#define BYTE_STRING        (1u << 4)
+#define BYTE_ALIGN         (1u << 5)
+#define BYTE_FROM_BEGIN    (1u << 6)
+#define BYTE_FROM_END      (1u << 7)
+#define BYTE_NEGATED       (1u << 8)
+#define BYTE_BITMASK       (1u << 9)
+#define BYTE_VALUE_VAR     (1u << 10)  /* value / rvalue is a variable index */
+#define BYTE_OFFSET_VAR    (1u << 11)
+#define BYTE_NBYTES_VAR    (1u << 12)
+
+enum byte_base { BASE_DEC = 10, BASE_HEX = 16, BASE_OCT = 8 };
+typedef struct DetectByte {
+	int kind;            /* KW_BYTE_TEST / _JUMP / _EXTRACT / _MATH */
+	uint32_t flags;
+	uint8_t nbytes;
+	int32_t offset;
+	enum byte_base base;
+	char op[3];          /* byte_test: < > = <= >= & ^ ; byte_math: + - * / << >> */
+	uint64_t value;      /* byte_test value, byte_math rvalue */
+	uint32_t multiplier; /* jump, extract */
+	int32_t post_offset; /* jump */
+	uint32_t bitmask;
+	uint8_t align;       /* extract: align 2|4; jump: 4 when BYTE_ALIGN */
+	int16_t var_idx;     /* extract/math: index of the variable written */
+} DetectByte;
+
+#define FLOW_TOSERVER        (1u << 0)
+#define FLOW_TOCLIENT        (1u << 1)
+#define FLOW_ESTABLISHED     (1u << 2)
+#define FLOW_NOT_ESTABLISHED (1u << 3)
+#define FLOW_STATELESS       (1u << 4)
+#define FLOW_ONLY_STREAM     (1u << 5)
+#define FLOW_NO_STREAM       (1u << 6)
+#define FLOW_ONLY_FRAG       (1u << 7)
+#define FLOW_NO_FRAG         (1u << 8)
+typedef struct DetectFlow {
+	uint32_t flags;
+} DetectFlow;
+
+enum flowbits_cmd { FB_SET, FB_ISSET, FB_ISNOTSET, FB_UNSET, FB_TOGGLE };
+typedef struct DetectFlowbits {
+	enum flowbits_cmd cmd;
+	int or_group;        /* names joined by '|': any of them (isset/isnotset) */
+	int n;
+	char **names;        /* the engine maps names to ids at build time */
+} DetectFlowbits;
+
+enum flowint_op { FI_ADD, FI_SUB, FI_SET, FI_EQ, FI_NE, FI_LT, FI_LE, FI_GT,
+		  FI_GE, FI_ISSET, FI_NOTSET };
+typedef struct DetectFlowint {
+	char *name;
+	enum flowint_op op;
+	char *value_var;     /* value is another flowint, or NULL */
+	uint32_t value;
+} DetectFlowint;
+
+enum thr_type { THR_LIMIT, THR_THRESHOLD, THR_BOTH, THR_DETECTION_FILTER };
+enum thr_track { TRACK_SRC, TRACK_DST, TRACK_RULE, TRACK_BOTH };
+typedef struct DetectThreshold {
+	enum thr_type type;
+	enum thr_track track;
+	uint32_t count, seconds;
+} DetectThreshold;
+
+#define FLAGS_MOD_PLUS   1   /* + : these and any others */
+#define FLAGS_MOD_ANY    2   /* * : any of these */
+#define FLAGS_MOD_NOT    3   /* ! : none of these */
+typedef struct DetectTcpFlags {
+	uint8_t flags;       /* TH_FIN.. as on the wire: F=1 S=2 R=4 P=8 A=16 U=32 C(2)=128 E(1)=64 */
+	uint8_t mask;        /* bits to ignore */
+	int modifier;        /* 0 = exactly these */
+} DetectTcpFlags;
+
+typedef struct DetectFragbits {
+	uint16_t bits;       /* IP flags bits: R 0x8000, D 0x4000, M 0x2000 */
+	int modifier;
+} DetectFragbits;
+
+typedef struct DetectIpProto {
+	int mode;            /* 0 eq, '!' ne, '<', '>' */
+	uint8_t proto;
+} DetectIpProto;
+
+typedef struct DetectUrilen {
+	DetectUint u;
+	int raw;             /* urilen:..,raw */
+} DetectUrilen;
+
+typedef struct SigMatch {
+	int kw;              /* enum kw_id */
+	int relative_next;   /* the next match in this list is relative to this one */
+	union {
+		void *ctx;
+		DetectContent *cd;
+		DetectPcre *pd;
+	};
+} SigMatch;
+
+typedef struct SigMatchList {
+	SigMatch *m;
+	int n, cap;
+} SigMatchList;
+
+/* ---- header ---- */
+
+enum sig_action { ACT_ALERT, ACT_PASS, ACT_DROP, ACT_REJECT, ACT_REJECTSRC,
+		  ACT_REJECTDST, ACT_REJECTBOTH };
+
+enum sig_alproto { ALPROTO_NONE = 0, ALPROTO_HTTP };
+
+/* Address sets: sorted, disjoint, inclusive ranges per family. IPv4 values
+ * are host-order uint32 stored in the low bits of the 128-bit value. */
+typedef unsigned __int128 u128;
+typedef struct AddrRange { u128 lo, hi; } AddrRange;
+typedef struct AddrSet {
+	AddrRange *v4; int n4;
+	AddrRange *v6; int n6;
+	int any;             /* written as "any" (fast path) */
+} AddrSet;
+
+typedef struct PortRange { uint16_t lo, hi; } PortRange;
+typedef struct PortSet {
+	PortRange *r; int n;
+	int any;
+} PortSet;
+
+int addrset_match_v4(const AddrSet *s, uint32_t ip_host_order);
+int addrset_match_v6(const AddrSet *s, const uint8_t ip[16]);
+int portset_match(const PortSet *s, uint16_t port);
+void addrset_free(AddrSet *s);
+void portset_free(PortSet *s);
+
+typedef struct SigReference { char *type; char *value; } SigReference;
+typedef struct SigMetadata { char *key; char *value; } SigMetadata;
+
+#define SIG_FLAG_BIDIR        (1u << 0)   /* <> */
+#define SIG_FLAG_NOALERT      (1u << 1)
+#define SIG_FLAG_SAMEIP       (1u << 2)
+#define SIG_FLAG_TOSERVER     (1u << 3)   /* direction implied by flow or buffers */
+#define SIG_FLAG_TOCLIENT     (1u << 4)
+#define SIG_FLAG_TCP_PKT      (1u << 5)   /* protocol tcp-pkt: packets only */
+#define SIG_FLAG_TCP_STREAM   (1u << 6)   /* protocol tcp-stream */
+#define SIG_FLAG_TARGET_SRC   (1u << 7)
+#define SIG_FLAG_TARGET_DST   (1u << 8)
+#define SIG_FLAG_APPLAYER     (1u << 9)
+
+#define SIG_PROTO_IP     0   /* any IP protocol */
+
+typedef struct Signature {
+	uint32_t sid, gid, rev;
+	int priority;                 /* from priority:, else classtype, else 3 */
+	enum sig_action action;
+	uint8_t proto;                /* 0 = ip (any), else IPPROTO_TCP/UDP/ICMP */
+	int icmp_any;                 /* "icmp": ICMPv4 and ICMPv6 */
+	enum sig_alproto alproto;
+	uint32_t flags;
+	AddrSet src, dst;
+	PortSet sp, dp;
+
+	char *msg;
+	char *classtype;              /* short name, NULL if none */
+	SigReference *refs; int nrefs;
+	SigMetadata *meta; int nmeta;
+
+	SigMatchList lists[SM_LIST_MAX];
+	/* The fast pattern: list and index into it, or -1 when the rule has no
+	 * content (prefilter then uses the rule's other properties). */
+	int fp_list, fp_idx;
+
+	char **vars; int nvars;        /* byte_extract / byte_math variable names */
+
+	char *raw;                    /* the rule text as loaded */
+	const char *file;             /* not owned: the SigTable's file name */
+	int line;
+} Signature;
+
+/* ---- parse context: classification/reference tables, duplicate tracking ---- */
+
+typedef struct ClassType {
+	char *name, *desc;
+	int priority;
+} ClassType;
+
+typedef struct DetectContext {
+	ClassType *classes; int nclasses;     /* NULL: classtype names are not checked */
+	char **ref_types; char **ref_urls; int nrefs;
+} DetectContext;
+
+/* Reads a classification.config ("config classification: name,desc,prio").
+ * Returns 0, or -1 with "FILE:LINE: reason" (or "FILE: reason") in err. */
+int detect_load_classifications(DetectContext *ctx, const char *path, char *err, size_t errlen);
+/* Reads a reference.config ("config reference: type url"). */
+int detect_load_references(DetectContext *ctx, const char *path, char *err, size_t errlen);
+const ClassType *detect_find_class(const DetectContext *ctx, const char *name);
+void detect_context_free(DetectContext *ctx);
+
+/* Result codes of sig_parse (negative). UNSUPPORTED rules are skipped and
+ * counted by reason; PARSE errors count as failed. */
+#define SIG_ERR_PARSE        (-1)
+#define SIG_ERR_UNSUPPORTED  (-2)
+
+/* Parses one rule. Returns the Signature, or NULL with a one-line reason in
+ * err (no file, line or sid: the loader adds them); *code (may be NULL) gets
+ * SIG_ERR_PARSE or SIG_ERR_UNSUPPORTED. Address/port variables come from the
+ * config tree (vars.address-groups / vars.port-groups). */
+Signature *sig_parse(const char *rule, const DetectContext *ctx, char *err,
+		     size_t errlen, int *code);
+void sig_free(Signature *s);
+
+/* ---- loading ---- */
+
+typedef struct RuleLoadConfig {
+	const char *exclusive;        /* -S FILE: load only this */
+	const char *extra;            /* -s FILE: in addition to rule-files */
+	int init_errors_fatal;        /* --init-errors-fatal */
+	int quiet;                    /* do not print per-rule lines (tests) */
+	/* NULL: from the config tree (default-rule-path, rule-files,
+	 * classification-file, reference-config-file). */
+	const char *const *files; int nfiles;
+	const char *rule_path;
+	const char *classification_file;
+	const char *reference_file;
+} RuleLoadConfig;
+
+typedef struct SkipReason { char *reason; int count; } SkipReason;
+
+typedef struct SigTable {
+	Signature **sigs; int nsigs, cap;
+	int loaded, failed, skipped;  /* rules seen = loaded + failed + skipped */
+	int files_loaded, files_failed;
+	SkipReason *reasons; int nreasons;
+	DetectContext ctx;
+	char **files; int nfiles;     /* owned file names (Signature.file points here) */
+	double load_seconds;
+	/* sid lookup for duplicates: open addressing on (gid << 32 | sid) */
+	uint64_t *dup_keys; int dup_cap, dup_n;
+} SigTable;
+
+/* Loads all rule files. Returns NULL only when loading must stop: a fatal
+ * error (--init-errors-fatal, or an -S file that cannot be read), with the
+ * reason in err. Per-rule errors are printed as "FILE:LINE: reason (sid N)". */
+SigTable *sig_load(const RuleLoadConfig *cfg, char *err, size_t errlen);
+/* Loads rules from a string as if from file `name` (tests). Same rules. */
+int sig_load_string(SigTable *t, const char *text, const char *name, const RuleLoadConfig *cfg,
+		    char *err, size_t errlen);
+SigTable *sig_table_new(void);
+void sig_table_free(SigTable *t);
+/* "N rules loaded, N failed, N skipped" + one "skipped: REASON ×N" line per
+ * reason, most frequent first. */
+void sig_load_summary_print(const SigTable *t, FILE *out);
+/* Formats the per-rule error line: "FILE:LINE: reason (sid N)". */
+void sig_format_error(char *buf, size_t len, const char *file, int line,
+		      const char *reason, long sid);
+
+/* --list-keywords */
+void keywords_list(FILE *out);
+
+#endif

@@ -1,0 +1,61 @@
+/* flow:[to_server|to_client|from_server|from_client][,established|
+ * not_established|stateless][,only_stream|no_stream][,only_frag|no_frag] */
+#include "detect/detect-int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int kw_flow(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	static const struct { const char *n; uint32_t f; } opts[] = {
+		{ "to_server", FLOW_TOSERVER }, { "from_client", FLOW_TOSERVER },
+		{ "to_client", FLOW_TOCLIENT }, { "from_server", FLOW_TOCLIENT },
+		{ "established", FLOW_ESTABLISHED },
+		{ "not_established", FLOW_NOT_ESTABLISHED },
+		{ "stateless", FLOW_STATELESS },
+		{ "only_stream", FLOW_ONLY_STREAM }, { "no_stream", FLOW_NO_STREAM },
+		{ "only_frag", FLOW_ONLY_FRAG }, { "no_frag", FLOW_NO_FRAG },
+	};
+	char buf[256], *parts[8];
+	DetectFlow *fd;
+	uint32_t f = 0;
+	int n;
+
+	if (st->seen_flow++)
+		return sig_error(st, "flow used more than once in a rule");
+	if (strlen(arg) >= sizeof(buf))
+		return sig_error(st, "invalid flow \"%s\"", arg);
+	strcpy(buf, arg);
+	n = split_commas(buf, parts, 8);
+	if (n > 8)
+		return sig_error(st, "too many flow options");
+	for (int i = 0; i < n; i++) {
+		size_t k;
+
+		for (k = 0; k < sizeof(opts) / sizeof(opts[0]); k++)
+			if (strcmp(parts[i], opts[k].n) == 0)
+				break;
+		if (k == sizeof(opts) / sizeof(opts[0]))
+			return sig_error(st, "invalid flow option \"%s\"", parts[i]);
+		if (f & opts[k].f)
+			return sig_error(st, "flow option \"%s\" repeated or implied twice", parts[i]);
+		f |= opts[k].f;
+	}
+	if ((f & FLOW_TOSERVER) && (f & FLOW_TOCLIENT))
+		return sig_error(st, "flow cannot be both to_server and to_client");
+	if (__builtin_popcount(f & (FLOW_ESTABLISHED | FLOW_NOT_ESTABLISHED | FLOW_STATELESS)) > 1)
+		return sig_error(st, "flow: established, not_established and stateless exclude each other");
+	if ((f & FLOW_ONLY_STREAM) && (f & FLOW_NO_STREAM))
+		return sig_error(st, "flow cannot be both only_stream and no_stream");
+	if ((f & FLOW_ONLY_FRAG) && (f & FLOW_NO_FRAG))
+		return sig_error(st, "flow cannot be both only_frag and no_frag");
+	fd = calloc(1, sizeof(*fd));
+	if (!fd)
+		return sig_error(st, "out of memory");
+	fd->flags = f;
+	if (f & FLOW_TOSERVER)
+		st->s->flags |= SIG_FLAG_TOSERVER;
+	if (f & FLOW_TOCLIENT)
+		st->s->flags |= SIG_FLAG_TOCLIENT;
+	return sm_append(st, SM_LIST_MATCH, KW_FLOW, fd) < 0 ? -1 : 0;
+}

@@ -1,0 +1,169 @@
+/* flowbits and flowint: named per-flow state. Names stay strings here; the
+ * engine numbers them when it builds its tables. */
+#include "detect/detect-int.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int valid_name(const char *n)
+{
+	if (!*n)
+		return 0;
+	for (; *n; n++)
+		if (isspace((unsigned char)*n) || *n == ',' || *n == '|' || *n == '&')
+			return 0;
+	return 1;
+}
+
+/* flowbits:set|isset|isnotset|unset|toggle,name ; flowbits:noalert ;
+ * names joined with '|' mean "any of" (isset/isnotset only); with '&' the
+ * command applies to each. */
+int kw_flowbits(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	static const struct { const char *n; enum flowbits_cmd c; } cmds[] = {
+		{ "set", FB_SET }, { "isset", FB_ISSET }, { "isnotset", FB_ISNOTSET },
+		{ "unset", FB_UNSET }, { "toggle", FB_TOGGLE },
+	};
+	char *copy, *cmd, *names, *p;
+	DetectFlowbits *fb;
+	size_t k;
+	int sep = 0;
+
+	copy = strdup(arg);
+	if (!copy)
+		return sig_error(st, "out of memory");
+	cmd = copy;
+	names = strchr(copy, ',');
+	if (names)
+		*names++ = '\0';
+	cmd = str_trim(cmd);
+	if (strcmp(cmd, "noalert") == 0) {
+		free(copy);
+		if (names)
+			return sig_error(st, "flowbits:noalert takes no name");
+		st->s->flags |= SIG_FLAG_NOALERT;
+		return 0;
+	}
+	for (k = 0; k < sizeof(cmds) / sizeof(cmds[0]); k++)
+		if (strcmp(cmd, cmds[k].n) == 0)
+			break;
+	if (k == sizeof(cmds) / sizeof(cmds[0])) {
+		sig_error(st, "invalid flowbits command \"%s\"", cmd);
+		free(copy);
+		return -1;
+	}
+	if (!names || !*str_trim(names)) {
+		sig_error(st, "flowbits:%s needs a name", cmd);
+		free(copy);
+		return -1;
+	}
+	names = str_trim(names);
+	if (strchr(names, '|'))
+		sep = '|';
+	if (strchr(names, '&')) {
+		if (sep) {
+			free(copy);
+			return sig_error(st, "flowbits cannot mix '|' and '&'");
+		}
+		sep = '&';
+	}
+	if (sep == '|' && cmds[k].c != FB_ISSET && cmds[k].c != FB_ISNOTSET) {
+		free(copy);
+		return sig_error(st, "flowbits '|' (or) is only valid with isset and isnotset");
+	}
+	fb = calloc(1, sizeof(*fb));
+	if (!fb) {
+		free(copy);
+		return sig_error(st, "out of memory");
+	}
+	fb->cmd = cmds[k].c;
+	fb->or_group = sep == '|';
+	p = names;
+	for (;;) {
+		char *e = sep ? strchr(p, sep) : NULL, *nm;
+		char **v;
+
+		if (e)
+			*e = '\0';
+		nm = str_trim(p);
+		if (!valid_name(nm)) {
+			sig_error(st, "invalid flowbit name \"%s\"", nm);
+			free(copy);
+			keyword_ctx_free(KW_FLOWBITS, fb);
+			return -1;
+		}
+		v = realloc(fb->names, (fb->n + 1) * sizeof(*v));
+		if (!v || !(v[fb->n] = strdup(nm))) {
+			if (v)
+				fb->names = v;
+			free(copy);
+			keyword_ctx_free(KW_FLOWBITS, fb);
+			return sig_error(st, "out of memory");
+		}
+		fb->names = v;
+		fb->n++;
+		if (!e)
+			break;
+		p = e + 1;
+	}
+	free(copy);
+	/* checks gate the match; changes happen once the rule matched */
+	return sm_append(st, (fb->cmd == FB_ISSET || fb->cmd == FB_ISNOTSET) ?
+			 SM_LIST_MATCH : SM_LIST_POSTMATCH, KW_FLOWBITS, fb) < 0 ? -1 : 0;
+}
+
+/* flowint:name,op[,value] -- op: + - = (modify), == != < <= > >= (compare),
+ * isset notset isnotset. value: a number or another flowint. */
+int kw_flowint(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	static const struct { const char *n; enum flowint_op op; int val; } ops[] = {
+		{ "+", FI_ADD, 1 }, { "-", FI_SUB, 1 }, { "=", FI_SET, 1 },
+		{ "==", FI_EQ, 1 }, { "!=", FI_NE, 1 }, { "<", FI_LT, 1 },
+		{ "<=", FI_LE, 1 }, { ">", FI_GT, 1 }, { ">=", FI_GE, 1 },
+		{ "isset", FI_ISSET, 0 }, { "notset", FI_NOTSET, 0 },
+		{ "isnotset", FI_NOTSET, 0 },
+	};
+	char buf[256], *parts[4];
+	DetectFlowint *fi;
+	size_t k;
+	int n;
+
+	if (strlen(arg) >= sizeof(buf))
+		return sig_error(st, "invalid flowint \"%s\"", arg);
+	strcpy(buf, arg);
+	n = split_commas(buf, parts, 4);
+	if (n < 2 || n > 3 || !valid_name(parts[0]))
+		return sig_error(st, "invalid flowint \"%s\": expected name,op[,value]", arg);
+	for (k = 0; k < sizeof(ops) / sizeof(ops[0]); k++)
+		if (strcmp(parts[1], ops[k].n) == 0)
+			break;
+	if (k == sizeof(ops) / sizeof(ops[0]))
+		return sig_error(st, "invalid flowint operator \"%s\"", parts[1]);
+	if (ops[k].val != (n == 3))
+		return sig_error(st, "flowint operator \"%s\" %s a value", parts[1],
+				 ops[k].val ? "needs" : "takes no");
+	fi = calloc(1, sizeof(*fi));
+	if (!fi)
+		return sig_error(st, "out of memory");
+	fi->op = ops[k].op;
+	fi->name = strdup(parts[0]);
+	if (n == 3) {
+		uint64_t v;
+
+		if (parse_u64(parts[2], &v) == 0) {
+			if (v > UINT32_MAX) {
+				keyword_ctx_free(KW_FLOWINT, fi);
+				return sig_error(st, "flowint value out of range");
+			}
+			fi->value = (uint32_t)v;
+		} else if (valid_name(parts[2]) && !(parts[2][0] >= '0' && parts[2][0] <= '9')) {
+			fi->value_var = strdup(parts[2]);
+		} else {
+			keyword_ctx_free(KW_FLOWINT, fi);
+			return sig_error(st, "invalid flowint value \"%s\"", parts[2]);
+		}
+	}
+	return sm_append(st, (fi->op == FI_ADD || fi->op == FI_SUB || fi->op == FI_SET) ?
+			 SM_LIST_POSTMATCH : SM_LIST_MATCH, KW_FLOWINT, fi) < 0 ? -1 : 0;
+}

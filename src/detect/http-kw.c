@@ -1,0 +1,102 @@
+/* HTTP keywords, parsed now and inspected once the HTTP engine exists:
+ * old-style content modifiers (content:"x"; http_uri;), sticky buffers
+ * (http.uri; content:"x";), pkt_data and urilen. */
+#include "detect/detect-int.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <netinet/in.h>
+
+int sig_set_alproto_http(SigParseState *st)
+{
+	Signature *s = st->s;
+
+	if (s->proto != IPPROTO_TCP && s->proto != SIG_PROTO_IP)
+		return sig_error(st, "http keywords need a tcp, ip or http rule");
+	s->alproto = ALPROTO_HTTP;
+	s->flags |= SIG_FLAG_APPLAYER;
+	return 0;
+}
+
+/* Moves the last content of the payload list to `buf`: Suricata's modifier
+ * semantics look for the previous content in the payload list only. */
+int content_move_to_buffer(SigParseState *st, int buf, const char *kwname)
+{
+	Signature *s = st->s;
+	SigMatchList *pl = &s->lists[BUF_PAYLOAD];
+	DetectContent *cd;
+	int idx;
+
+	if (st->cur_buf >= 0)
+		return sig_error(st, "\"%s\" seen with a sticky buffer still set; "
+				 "reset it with pkt_data first", kwname);
+	cd = sig_last_content_in(s, BUF_PAYLOAD, &idx);
+	if (!cd)
+		return sig_error(st, "\"%s\" needs a preceding content", kwname);
+	if (cd->flags & CONTENT_RAWBYTES)
+		return sig_error(st, "%s cannot be used with rawbytes", kwname);
+	if (sig_set_alproto_http(st))
+		return -1;
+	memmove(&pl->m[idx], &pl->m[idx + 1], (pl->n - idx - 1) * sizeof(pl->m[0]));
+	pl->n--;
+	if (sm_append(st, buf, KW_CONTENT, cd) < 0)
+		return -1;
+	if (st->last_cd == cd)
+		st->last_cd_list = buf;
+	st->last_inspect_list = buf;
+	return 0;
+}
+
+int kw_http_modifier(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	return content_move_to_buffer(st, kw->buf, kw->name);
+}
+
+int kw_http_sticky(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	if (sig_set_alproto_http(st))
+		return -1;
+	st->cur_buf = kw->buf;
+	return 0;
+}
+
+int kw_pkt_data(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	st->cur_buf = -1;
+	return 0;
+}
+
+/* urilen:[<>!]N[-M][,norm|raw] */
+int kw_urilen(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	char buf[128], *parts[3];
+	DetectUrilen *ul;
+	int n;
+
+	if (strlen(arg) >= sizeof(buf))
+		return sig_error(st, "invalid urilen \"%s\"", arg);
+	strcpy(buf, arg);
+	n = split_commas(buf, parts, 3);
+	if (n > 2)
+		return sig_error(st, "invalid urilen \"%s\"", arg);
+	ul = calloc(1, sizeof(*ul));
+	if (!ul)
+		return sig_error(st, "out of memory");
+	if (parse_uint_cmp(parts[0], 65535, &ul->u)) {
+		free(ul);
+		return sig_error(st, "invalid urilen \"%s\"", arg);
+	}
+	if (n == 2) {
+		if (strcmp(parts[1], "raw") == 0) {
+			ul->raw = 1;
+		} else if (strcmp(parts[1], "norm") != 0) {
+			free(ul);
+			return sig_error(st, "invalid urilen option \"%s\"", parts[1]);
+		}
+	}
+	if (sig_set_alproto_http(st)) {
+		free(ul);
+		return -1;
+	}
+	return sm_append(st, ul->raw ? BUF_HTTP_RAW_URI : BUF_HTTP_URI, KW_URILEN, ul) < 0 ? -1 : 0;
+}

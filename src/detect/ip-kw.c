@@ -1,0 +1,176 @@
+/* IP header keywords: ttl, tos, id, ipopts, fragbits, fragoffset, ip_proto,
+ * sameip. All go to the packet match list. */
+#include "detect/detect-int.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <netdb.h>
+
+static int uint_kw(SigParseState *st, const char *arg, const char *name, uint64_t max, int kwid)
+{
+	DetectUint *u = calloc(1, sizeof(*u));
+
+	if (!u)
+		return sig_error(st, "out of memory");
+	if (parse_uint_cmp(arg, max, u)) {
+		free(u);
+		return sig_error(st, "invalid %s \"%s\"", name, arg);
+	}
+	return sm_append(st, SM_LIST_MATCH, kwid, u) < 0 ? -1 : 0;
+}
+
+int kw_ttl(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	return uint_kw(st, arg, "ttl", 255, KW_TTL);
+}
+
+int kw_id(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	return uint_kw(st, arg, "id", 65535, KW_ID);
+}
+
+/* tos:[!]N, N decimal, or hex as 0xNN / xNN */
+int kw_tos(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	const char *p = arg;
+	DetectUint *u;
+	uint64_t v;
+	char *end;
+	int neg = 0;
+
+	if (*p == '!') {
+		neg = 1;
+		p++;
+	}
+	if (*p == 'x' || *p == 'X')
+		v = strtoull(p + 1, &end, 16);
+	else
+		v = strtoull(p, &end, 0);
+	if (end == p || *end || v > 255 || !isxdigit((unsigned char)p[strlen(p) - 1]))
+		return sig_error(st, "invalid tos \"%s\"", arg);
+	u = calloc(1, sizeof(*u));
+	if (!u)
+		return sig_error(st, "out of memory");
+	u->mode = neg ? UM_NE : UM_EQ;
+	u->a = v;
+	return sm_append(st, SM_LIST_MATCH, KW_TOS, u) < 0 ? -1 : 0;
+}
+
+/* ipopts:<one option name> */
+int kw_ipopts(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	static const struct { const char *n; int code; } opts[] = {
+		{ "rr", 7 }, { "eol", 0 }, { "nop", 1 }, { "ts", 68 }, { "sec", 130 },
+		{ "esec", 133 }, { "lsrr", 131 }, { "ssrr", 137 }, { "satid", 136 },
+		{ "any", -1 },
+	};
+	DetectUint *u;
+
+	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+		if (strcmp(arg, opts[i].n) == 0) {
+			u = calloc(1, sizeof(*u));
+			if (!u)
+				return sig_error(st, "out of memory");
+			/* any: mode NE with an impossible code */
+			u->mode = opts[i].code < 0 ? UM_NE : UM_EQ;
+			u->a = opts[i].code < 0 ? 256 : (uint64_t)opts[i].code;
+			return sm_append(st, SM_LIST_MATCH, KW_IPOPTS, u) < 0 ? -1 : 0;
+		}
+	}
+	return sig_error(st, "invalid ipopts \"%s\"", arg);
+}
+
+/* fragbits:[+*!]<M|D|R...>  (modifier before or after the bits) */
+int kw_fragbits(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	DetectFragbits fb = { 0 }, *d;
+
+	for (const char *p = arg; *p; p++) {
+		int mod = 0;
+
+		switch (*p) {
+		case 'M': case 'm': fb.bits |= 0x2000; continue;
+		case 'D': case 'd': fb.bits |= 0x4000; continue;
+		case 'R': case 'r': fb.bits |= 0x8000; continue;
+		case '+': mod = FLAGS_MOD_PLUS; break;
+		case '*': mod = FLAGS_MOD_ANY; break;
+		case '!': mod = FLAGS_MOD_NOT; break;
+		case ' ': continue;
+		default:
+			return sig_error(st, "invalid fragbits \"%s\"", arg);
+		}
+		if (fb.modifier)
+			return sig_error(st, "fragbits: only one modifier allowed");
+		fb.modifier = mod;
+	}
+	if (!fb.bits)
+		return sig_error(st, "fragbits needs at least one of M, D, R");
+	d = malloc(sizeof(*d));
+	if (!d)
+		return sig_error(st, "out of memory");
+	*d = fb;
+	return sm_append(st, SM_LIST_MATCH, KW_FRAGBITS, d) < 0 ? -1 : 0;
+}
+
+/* fragoffset:[!<>]N, N in 8-byte units up to 8191 */
+int kw_fragoffset(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	const char *p = arg;
+	DetectUint *u;
+	uint64_t v;
+	enum uint_mode m = UM_EQ;
+
+	if (*p == '!')
+		m = UM_NE;
+	else if (*p == '<')
+		m = UM_LT;
+	else if (*p == '>')
+		m = UM_GT;
+	if (m != UM_EQ)
+		p++;
+	if (parse_u64(p, &v) || v > 8191)
+		return sig_error(st, "invalid fragoffset \"%s\"", arg);
+	u = calloc(1, sizeof(*u));
+	if (!u)
+		return sig_error(st, "out of memory");
+	u->mode = m;
+	u->a = v;
+	return sm_append(st, SM_LIST_MATCH, KW_FRAGOFFSET, u) < 0 ? -1 : 0;
+}
+
+/* ip_proto:[!<>]<number|name> */
+int kw_ip_proto(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	const char *p = arg;
+	DetectIpProto *d;
+	uint64_t v;
+	int mode = 0;
+
+	if (*p == '!' || *p == '<' || *p == '>')
+		mode = *p++;
+	while (isspace((unsigned char)*p))
+		p++;
+	if (parse_u64(p, &v) == 0) {
+		if (v > 255)
+			return sig_error(st, "invalid ip_proto \"%s\"", arg);
+	} else {
+		struct protoent *pe = getprotobyname(p);
+
+		if (!pe)
+			return sig_error(st, "unknown ip_proto name \"%s\"", p);
+		v = (uint64_t)pe->p_proto;
+	}
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return sig_error(st, "out of memory");
+	d->mode = mode;
+	d->proto = (uint8_t)v;
+	return sm_append(st, SM_LIST_MATCH, KW_IP_PROTO, d) < 0 ? -1 : 0;
+}
+
+int kw_sameip(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	st->s->flags |= SIG_FLAG_SAMEIP;
+	return 0;
+}

@@ -1,0 +1,180 @@
+/* Rule metadata: msg, sid, rev, gid, classtype, priority, reference,
+ * metadata, target, noalert. None of these inspect traffic. */
+#include "detect/detect-int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* msg:"text" -- quotes stripped, \" \; \\ unescaped. */
+int kw_msg(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	size_t n = strlen(arg), j = 0;
+	const char *p = arg;
+	char *out;
+
+	if (st->seen_msg++)
+		return sig_error(st, "msg used more than once in a rule");
+	if (n >= 2 && arg[0] == '"' && arg[n - 1] == '"') {
+		p = arg + 1;
+		n -= 2;
+	}
+	out = malloc(n + 1);
+	if (!out)
+		return sig_error(st, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] == '\\' && i + 1 < n &&
+		    (p[i + 1] == '"' || p[i + 1] == ';' || p[i + 1] == '\\' || p[i + 1] == ':'))
+			i++;
+		out[j++] = p[i];
+	}
+	out[j] = '\0';
+	st->s->msg = out;
+	return 0;
+}
+
+static int parse_u32_kw(SigParseState *st, const char *arg, const char *name,
+			uint64_t min, uint32_t *out)
+{
+	uint64_t v;
+
+	if (parse_u64(arg, &v) || v < min || v > UINT32_MAX)
+		return sig_error(st, "invalid %s \"%s\"", name, arg);
+	*out = (uint32_t)v;
+	return 0;
+}
+
+int kw_sid(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	if (st->seen_sid++)
+		return sig_error(st, "sid used more than once in a rule");
+	return parse_u32_kw(st, arg, "sid", 1, &st->s->sid);
+}
+
+int kw_rev(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	if (st->seen_rev++)
+		return sig_error(st, "rev used more than once in a rule");
+	return parse_u32_kw(st, arg, "rev", 0, &st->s->rev);
+}
+
+int kw_gid(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	if (st->seen_gid++)
+		return sig_error(st, "gid used more than once in a rule");
+	return parse_u32_kw(st, arg, "gid", 0, &st->s->gid);
+}
+
+int kw_classtype(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	if (st->seen_class++)
+		return sig_error(st, "classtype used more than once in a rule");
+	/* Without a loaded classification file nothing can be checked. */
+	if (st->ctx && st->ctx->classes && !detect_find_class(st->ctx, arg))
+		return sig_error(st, "unknown classtype \"%s\"", arg);
+	st->s->classtype = strdup(arg);
+	return st->s->classtype ? 0 : sig_error(st, "out of memory");
+}
+
+int kw_priority(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	uint64_t v;
+
+	if (st->seen_prio++)
+		return sig_error(st, "priority used more than once in a rule");
+	if (parse_u64(arg, &v) || v < 1 || v > 255)
+		return sig_error(st, "invalid priority \"%s\"", arg);
+	st->s->priority = (int)v;
+	return 0;
+}
+
+/* reference:type,value -- an unknown type is accepted, as Suricata does
+ * outside strict mode. */
+int kw_reference(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	const char *c = strchr(arg, ',');
+	SigReference *r;
+	Signature *s = st->s;
+
+	if (!c || c == arg)
+		return sig_error(st, "invalid reference \"%s\": expected type,value", arg);
+	r = realloc(s->refs, (s->nrefs + 1) * sizeof(*r));
+	if (!r)
+		return sig_error(st, "out of memory");
+	s->refs = r;
+	r = &s->refs[s->nrefs];
+	r->type = strndup(arg, c - arg);
+	r->value = str_trim_dup(c + 1, 0);
+	if (!r->type || !r->value) {
+		free(r->type);
+		free(r->value);
+		return sig_error(st, "out of memory");
+	}
+	str_trim(r->type);
+	if (!*r->value || !*r->type) {
+		free(r->type);
+		free(r->value);
+		return sig_error(st, "invalid reference \"%s\": empty type or value", arg);
+	}
+	s->nrefs++;
+	return 0;
+}
+
+/* metadata:key value, key value, ... */
+int kw_metadata(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	char *copy = strdup(arg), *p;
+	Signature *s = st->s;
+
+	if (!copy)
+		return sig_error(st, "out of memory");
+	p = copy;
+	for (;;) {
+		char *c = strchr(p, ','), *item, *sp;
+		SigMetadata *m;
+
+		if (c)
+			*c = '\0';
+		item = str_trim(p);
+		if (*item) {
+			m = realloc(s->meta, (s->nmeta + 1) * sizeof(*m));
+			if (!m) {
+				free(copy);
+				return sig_error(st, "out of memory");
+			}
+			s->meta = m;
+			m = &s->meta[s->nmeta];
+			sp = item + strcspn(item, " \t");
+			m->key = strndup(item, sp - item);
+			m->value = str_trim_dup(sp, 0);
+			if (!m->key || !m->value) {
+				free(m->key);
+				free(m->value);
+				free(copy);
+				return sig_error(st, "out of memory");
+			}
+			s->nmeta++;
+		}
+		if (!c)
+			break;
+		p = c + 1;
+	}
+	free(copy);
+	return 0;
+}
+
+int kw_target(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	if (strcmp(arg, "src_ip") == 0)
+		st->s->flags |= SIG_FLAG_TARGET_SRC;
+	else if (strcmp(arg, "dest_ip") == 0)
+		st->s->flags |= SIG_FLAG_TARGET_DST;
+	else
+		return sig_error(st, "invalid target \"%s\": expected src_ip or dest_ip", arg);
+	return 0;
+}
+
+int kw_noalert(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	st->s->flags |= SIG_FLAG_NOALERT;
+	return 0;
+}

@@ -1,0 +1,436 @@
+/* Rule files -> SigTable: file list from the config (default-rule-path,
+ * rule-files) or -S / -s, comment and continuation handling, one line per
+ * rejected rule ("FILE:LINE: reason (sid N)"), duplicate sids, and the load
+ * summary. */
+#include "detect/detect-int.h"
+#include "conf/conf.h"
+#include "util/log.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+SigTable *sig_table_new(void)
+{
+	return calloc(1, sizeof(SigTable));
+}
+
+void sig_table_free(SigTable *t)
+{
+	if (!t)
+		return;
+	for (int i = 0; i < t->nsigs; i++)
+		sig_free(t->sigs[i]);
+	free(t->sigs);
+	for (int i = 0; i < t->nreasons; i++)
+		free(t->reasons[i].reason);
+	free(t->reasons);
+	for (int i = 0; i < t->nfiles; i++)
+		free(t->files[i]);
+	free(t->files);
+	free(t->dup_keys);
+	detect_context_free(&t->ctx);
+	free(t);
+}
+
+void sig_format_error(char *buf, size_t len, const char *file, int line,
+		      const char *reason, long sid)
+{
+	if (sid > 0)
+		snprintf(buf, len, "%s:%d: %s (sid %ld)", file, line, reason, sid);
+	else
+		snprintf(buf, len, "%s:%d: %s", file, line, reason);
+}
+
+/* sid of a rule that failed to parse, for the error line; -1 if none. */
+static long find_sid(const char *rule)
+{
+	const char *p = strchr(rule, '(');
+
+	while (p && (p = strstr(p, "sid")) != NULL) {
+		const char *q = p + 3;
+		char prev = p[-1];
+
+		p = q;
+		if (prev != ';' && prev != '(' && !isspace((unsigned char)prev))
+			continue;
+		while (isspace((unsigned char)*q))
+			q++;
+		if (*q != ':')
+			continue;
+		q++;
+		while (isspace((unsigned char)*q) || *q == '"')
+			q++;
+		if (isdigit((unsigned char)*q))
+			return strtol(q, NULL, 10);
+	}
+	return -1;
+}
+
+/* ---- duplicate (gid, sid) set: open addressing, key 0 = empty ---- */
+
+static uint64_t dup_hash(uint64_t k)
+{
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdull;
+	k ^= k >> 33;
+	return k;
+}
+
+static int dup_insert(SigTable *t, uint64_t key)
+{
+	uint64_t k = key + 1;   /* never 0 */
+
+	if ((t->dup_n + 1) * 2 > t->dup_cap) {
+		int cap = t->dup_cap ? t->dup_cap * 2 : 1024;
+		uint64_t *nk = calloc(cap, sizeof(*nk));
+
+		if (!nk)
+			return -1;
+		for (int i = 0; i < t->dup_cap; i++) {
+			if (!t->dup_keys[i])
+				continue;
+			uint64_t h = dup_hash(t->dup_keys[i]) & (cap - 1);
+
+			while (nk[h])
+				h = (h + 1) & (cap - 1);
+			nk[h] = t->dup_keys[i];
+		}
+		free(t->dup_keys);
+		t->dup_keys = nk;
+		t->dup_cap = cap;
+	}
+	uint64_t h = dup_hash(k) & (t->dup_cap - 1);
+
+	while (t->dup_keys[h]) {
+		if (t->dup_keys[h] == k)
+			return 1;
+		h = (h + 1) & (t->dup_cap - 1);
+	}
+	t->dup_keys[h] = k;
+	t->dup_n++;
+	return 0;
+}
+
+static void count_skip(SigTable *t, const char *reason)
+{
+	SkipReason *r;
+
+	for (int i = 0; i < t->nreasons; i++) {
+		if (strcmp(t->reasons[i].reason, reason) == 0) {
+			t->reasons[i].count++;
+			return;
+		}
+	}
+	r = realloc(t->reasons, (t->nreasons + 1) * sizeof(*r));
+	if (!r)
+		return;
+	t->reasons = r;
+	r[t->nreasons].reason = strdup(reason);
+	r[t->nreasons].count = 1;
+	if (r[t->nreasons].reason)
+		t->nreasons++;
+}
+
+static int add_sig(SigTable *t, Signature *s)
+{
+	if (t->nsigs == t->cap) {
+		int cap = t->cap ? t->cap * 2 : 256;
+		Signature **v = realloc(t->sigs, cap * sizeof(*v));
+
+		if (!v)
+			return -1;
+		t->sigs = v;
+		t->cap = cap;
+	}
+	t->sigs[t->nsigs++] = s;
+	return 0;
+}
+
+/* One rule. Returns -1 only when loading must stop (fatal mode). */
+static int load_rule(SigTable *t, const char *rule, const char *file, int line,
+		     const RuleLoadConfig *cfg, char *err, size_t errlen)
+{
+	char reason[512], msg[1024];
+	int code;
+	Signature *s = sig_parse(rule, &t->ctx, reason, sizeof(reason), &code);
+
+	if (s) {
+		int d = dup_insert(t, (uint64_t)s->gid << 32 | s->sid);
+
+		if (d == 0 && add_sig(t, s) == 0) {
+			s->file = file;
+			s->line = line;
+			t->loaded++;
+			return 0;
+		}
+		snprintf(reason, sizeof(reason), d > 0 ? "duplicate signature" : "out of memory");
+		code = SIG_ERR_PARSE;
+		sig_format_error(msg, sizeof(msg), file, line, reason, (long)s->sid);
+		sig_free(s);
+	} else {
+		sig_format_error(msg, sizeof(msg), file, line, reason, find_sid(rule));
+	}
+	if (code == SIG_ERR_UNSUPPORTED) {
+		t->skipped++;
+		count_skip(t, reason);
+		if (!cfg->quiet && !cfg->init_errors_fatal)
+			log_warning("%s", msg);
+	} else {
+		t->failed++;
+		if (!cfg->quiet && !cfg->init_errors_fatal)
+			log_error("%s", msg);
+	}
+	if (cfg->init_errors_fatal) {
+		snprintf(err, errlen, "%s", msg);
+		return -1;
+	}
+	return 0;
+}
+
+/* Walks the text line by line: '#' comments, blank lines, and a '\' at the
+ * end of a line continuing the rule on the next one. */
+static int load_text(SigTable *t, const char *text, const char *file,
+		     const RuleLoadConfig *cfg, char *err, size_t errlen)
+{
+	size_t cap = 4096, len = 0;
+	char *rule = malloc(cap);
+	const char *p = text;
+	int lineno = 0, start_line = 0, rc = 0;
+
+	if (!rule) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t l = nl ? (size_t)(nl - p) : strlen(p);
+		int cont;
+
+		lineno++;
+		while (l && (p[l - 1] == '\r' || p[l - 1] == ' ' || p[l - 1] == '\t'))
+			l--;
+		cont = l && p[l - 1] == '\\';
+		if (cont)
+			l--;
+		if (len == 0)
+			start_line = lineno;
+		if (len + l + 1 > cap) {
+			char *r;
+
+			while (len + l + 1 > cap)
+				cap *= 2;
+			r = realloc(rule, cap);
+			if (!r) {
+				free(rule);
+				snprintf(err, errlen, "out of memory");
+				return -1;
+			}
+			rule = r;
+		}
+		memcpy(rule + len, p, l);
+		len += l;
+		rule[len] = '\0';
+		p = nl ? nl + 1 : p + strlen(p);
+		if (cont && *p)
+			continue;
+		{
+			char *r = rule;
+
+			while (isspace((unsigned char)*r))
+				r++;
+			if (*r && *r != '#' && load_rule(t, r, file, start_line, cfg, err, errlen)) {
+				rc = -1;
+				break;
+			}
+		}
+		len = 0;
+	}
+	free(rule);
+	return rc;
+}
+
+static const char *keep_name(SigTable *t, const char *name)
+{
+	char **v = realloc(t->files, (t->nfiles + 1) * sizeof(*v));
+
+	if (!v)
+		return NULL;
+	t->files = v;
+	v[t->nfiles] = strdup(name);
+	return v[t->nfiles] ? v[t->nfiles++] : NULL;
+}
+
+int sig_load_string(SigTable *t, const char *text, const char *name, const RuleLoadConfig *cfg,
+		    char *err, size_t errlen)
+{
+	RuleLoadConfig dflt = { 0 };
+	const char *fname = keep_name(t, name);
+
+	if (!fname) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	return load_text(t, text, fname, cfg ? cfg : &dflt, err, errlen);
+}
+
+static char *read_file(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
+		fclose(f);
+		return NULL;
+	}
+	buf = malloc(n + 1);
+	if (buf && fread(buf, 1, n, f) != (size_t)n) {
+		free(buf);
+		buf = NULL;
+	}
+	if (buf)
+		buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* Returns 0, or -1 when loading must stop. `fatal_missing`: -S files. */
+static int load_file(SigTable *t, const char *dir, const char *name, const RuleLoadConfig *cfg,
+		     int fatal_missing, char *err, size_t errlen)
+{
+	char path[4096];
+	const char *fname;
+	char *text;
+	int rc;
+
+	if (name[0] == '/' || !dir || !*dir)
+		snprintf(path, sizeof(path), "%s", name);
+	else
+		snprintf(path, sizeof(path), "%s/%s", dir, name);
+	text = read_file(path);
+	if (!text) {
+		t->files_failed++;
+		snprintf(err, errlen, "%s: cannot read rule file", path);
+		if (fatal_missing || cfg->init_errors_fatal)
+			return -1;
+		if (!cfg->quiet)
+			log_error("%s", err);
+		err[0] = '\0';
+		return 0;
+	}
+	fname = keep_name(t, path);
+	if (!fname) {
+		free(text);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	t->files_loaded++;
+	rc = load_text(t, text, fname, cfg, err, errlen);
+	free(text);
+	return rc;
+}
+
+static int load_configs(SigTable *t, const RuleLoadConfig *cfg, char *err, size_t errlen)
+{
+	const char *cf = cfg->classification_file ? cfg->classification_file :
+			 conf_get("classification-file");
+	const char *rf = cfg->reference_file ? cfg->reference_file :
+			 conf_get("reference-config-file");
+	char e[512];
+
+	if (cf && detect_load_classifications(&t->ctx, cf, e, sizeof(e))) {
+		if (cfg->init_errors_fatal) {
+			snprintf(err, errlen, "%s", e);
+			return -1;
+		}
+		log_error("%s", e);
+	}
+	if (rf && detect_load_references(&t->ctx, rf, e, sizeof(e))) {
+		if (cfg->init_errors_fatal) {
+			snprintf(err, errlen, "%s", e);
+			return -1;
+		}
+		log_error("%s", e);
+	}
+	return 0;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+SigTable *sig_load(const RuleLoadConfig *cfg, char *err, size_t errlen)
+{
+	SigTable *t = sig_table_new();
+	const char *dir = cfg->rule_path ? cfg->rule_path : conf_get("default-rule-path");
+	double t0 = now_s();
+
+	if (!t) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	err[0] = '\0';
+	if (load_configs(t, cfg, err, errlen))
+		goto fatal;
+	if (cfg->exclusive) {
+		/* -S: this file only, path as given */
+		if (load_file(t, NULL, cfg->exclusive, cfg, 1, err, errlen))
+			goto fatal;
+	} else {
+		if (cfg->files) {
+			for (int i = 0; i < cfg->nfiles; i++)
+				if (load_file(t, dir, cfg->files[i], cfg, 0, err, errlen))
+					goto fatal;
+		} else {
+			ConfNode *n = conf_get_node("rule-files");
+
+			for (ConfNode *c = n ? n->child : NULL; c; c = c->next) {
+				if (!c->val)
+					continue;
+				if (load_file(t, dir, c->val, cfg, 0, err, errlen))
+					goto fatal;
+			}
+		}
+		if (cfg->extra && load_file(t, NULL, cfg->extra, cfg, 0, err, errlen))
+			goto fatal;
+	}
+	t->load_seconds = now_s() - t0;
+	return t;
+fatal:
+	sig_table_free(t);
+	return NULL;
+}
+
+static int reason_cmp(const void *a, const void *b)
+{
+	const SkipReason *x = a, *y = b;
+
+	if (x->count != y->count)
+		return y->count - x->count;
+	return strcmp(x->reason, y->reason);
+}
+
+void sig_load_summary_print(const SigTable *t, FILE *out)
+{
+	SkipReason *r;
+
+	fprintf(out, "%d rules loaded, %d failed, %d skipped\n", t->loaded, t->failed, t->skipped);
+	if (!t->nreasons)
+		return;
+	r = malloc(t->nreasons * sizeof(*r));
+	if (!r)
+		return;
+	memcpy(r, t->reasons, t->nreasons * sizeof(*r));
+	qsort(r, t->nreasons, sizeof(*r), reason_cmp);
+	for (int i = 0; i < t->nreasons; i++)
+		fprintf(out, "skipped: %s \xc3\x97%d\n", r[i].reason, r[i].count);
+	free(r);
+}

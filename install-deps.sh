@@ -5,7 +5,7 @@
 set -e
 PKGS="build-essential autoconf automake libtool pkg-config \
  libpcap-dev libyaml-dev libpcre2-dev libhtp-dev libjansson-dev \
- wireshark-common time python3"
+ wireshark-common tshark time python3 python3-yaml python3-jsonschema"
 # Hyperscan exists for x86-64 only.
 case "$(uname -m)" in x86_64|amd64) PKGS="$PKGS libhyperscan-dev" ;; esac
 SUDO=

@@ -1,5 +1,6 @@
 /* IP payload dispatch and the L4 decoders: TCP, UDP, SCTP, ESP, ICMPv4, ICMPv6;
  * IP-in-IP tunnels; Internet checksums. */
+#include <string.h>
 #include "decode/decode-int.h"
 
 #define TCP_HDR_LEN    20
@@ -12,18 +13,37 @@
 
 uint32_t csum_add(uint32_t sum, const uint8_t *b, uint32_t len)
 {
-	uint64_t s = sum;
+	/* RFC 1071: the one's complement sum may be taken over native-endian words and
+	 * byte-swapped once at the end. Adding 32-bit halves of 64-bit loads into a
+	 * 64-bit accumulator cannot overflow for any IP-sized buffer. */
+	uint64_t s = 0;
+	uint16_t w16;
 
+	while (len >= 8) {
+		uint64_t w;
+
+		memcpy(&w, b, 8);
+		s += (w & 0xffffffffu) + (w >> 32);
+		b += 8;
+		len -= 8;
+	}
 	while (len >= 2) {
-		s += (uint32_t)((b[0] << 8) | b[1]);
+		memcpy(&w16, b, 2);
+		s += w16;
 		b += 2;
 		len -= 2;
 	}
-	if (len)
-		s += (uint32_t)b[0] << 8;
-	while (s >> 32)
-		s = (s & 0xffffffffu) + (s >> 32);
-	/* Keep headroom for the next chunk. */
+	if (len) {
+		w16 = 0;
+		memcpy(&w16, b, 1);   /* the odd byte is the high half of a network word */
+		s += w16;
+	}
+	while (s >> 16)
+		s = (s & 0xffff) + (s >> 16);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	s = ((s & 0xff) << 8) | (s >> 8);
+#endif
+	s += sum;
 	s = (s & 0xffff) + (s >> 16);
 	s = (s & 0xffff) + (s >> 16);
 	return (uint32_t)s;

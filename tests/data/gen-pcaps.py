@@ -1,0 +1,347 @@
+#!/usr/bin/python3
+"""Writes the small, deterministic test captures in tests/data/pcaps/.
+
+Run with the system python (it has scapy):  /usr/bin/python3 tests/data/gen-pcaps.py
+Every capture has fixed timestamps, addresses and ids, so running it again
+rewrites byte-identical files (the e2e expectations in tests/e2e/ depend on it).
+With --manifest it also prints, per capture, the packet count, the byte count
+and the per-direction flow numbers the e2e expect files were derived from.
+
+Packets are built with scapy but written by our own pcap/pcapng writer, so the
+link type, byte order and record layout are exactly what each case needs.
+"""
+import os
+import struct
+import sys
+
+from scapy.all import (ARP, GRE, ICMP, IP, IPv6, IPv6ExtHdrFragment, TCP, UDP,
+                       Dot1Q, Ether, Raw, conf)
+
+conf.verb = 0
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUT = os.path.join(HERE, 'pcaps')
+
+T0 = 1700000000            # 2023-11-14 22:13:20 UTC: every capture starts here
+CMAC = '00:00:5e:00:53:01'  # RFC 7042 documentation MACs
+SMAC = '00:00:5e:00:53:02'
+C4, S4 = '10.0.0.1', '10.0.0.2'
+C6, S6 = '2001:db8::1', '2001:db8::2'
+
+DLT_NULL, DLT_EN10MB, DLT_RAW, DLT_LINUX_SLL, DLT_LINUX_SLL2 = 0, 1, 101, 113, 276
+
+manifest = []
+
+
+class Pkt:
+    """One record: frame bytes, timestamp (float seconds), direction tag."""
+    def __init__(self, data, ts, to_server=None, orig_len=None):
+        self.data = bytes(data)
+        self.ts = ts
+        self.to_server = to_server
+        self.orig_len = orig_len if orig_len is not None else len(self.data)
+
+
+def ts_split(ts):
+    sec = int(ts)
+    usec = int(round((ts - sec) * 1e6))
+    return sec, usec
+
+
+def pcap_bytes(pkts, linktype, snaplen=65535):
+    out = [struct.pack('<IHHiIII', 0xa1b2c3d4, 2, 4, 0, 0, snaplen, linktype)]
+    for p in pkts:
+        sec, usec = ts_split(p.ts)
+        out.append(struct.pack('<IIII', sec, usec, len(p.data), p.orig_len))
+        out.append(p.data)
+    return b''.join(out)
+
+
+def pcapng_block(btype, body):
+    pad = (-len(body)) % 4
+    total = 12 + len(body) + pad
+    return struct.pack('<II', btype, total) + body + b'\0' * pad + struct.pack('<I', total)
+
+
+def pcapng_bytes(pkts, linktype):
+    # SHB: byte-order magic, version 1.0, section length unknown (-1)
+    shb = pcapng_block(0x0A0D0D0A, struct.pack('<IHHq', 0x1A2B3C4D, 1, 0, -1))
+    # IDB: default timestamp resolution is microseconds (no if_tsresol option)
+    idb = pcapng_block(0x00000001, struct.pack('<HHI', linktype, 0, 65535))
+    blocks = [shb, idb]
+    for p in pkts:
+        sec, usec = ts_split(p.ts)
+        t = sec * 1000000 + usec
+        body = struct.pack('<IIIII', 0, t >> 32, t & 0xffffffff, len(p.data), p.orig_len)
+        body += p.data + b'\0' * ((-len(p.data)) % 4)
+        blocks.append(pcapng_block(0x00000006, body))
+    return b''.join(blocks)
+
+
+def write(name, pkts, linktype=DLT_EN10MB, fmt='pcap', note=''):
+    path = os.path.join(OUT, name)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    data = pcap_bytes(pkts, linktype) if fmt == 'pcap' else pcapng_bytes(pkts, linktype)
+    with open(path, 'wb') as f:
+        f.write(data)
+    ts_pkts = [p for p in pkts if p.to_server is True]
+    tc_pkts = [p for p in pkts if p.to_server is False]
+    manifest.append('%-28s pkts=%-4d bytes=%-6d ts=%d/%dB tc=%d/%dB %s' % (
+        name, len(pkts), sum(len(p.data) for p in pkts),
+        len(ts_pkts), sum(len(p.data) for p in ts_pkts),
+        len(tc_pkts), sum(len(p.data) for p in tc_pkts), note))
+    return data
+
+
+def eth(l3, src=CMAC, dst=SMAC):
+    return Ether(src=src, dst=dst) / l3
+
+
+def seq_ts(base, frames, step=0.001):
+    """frames: list of (frame, to_server) -> Pkts spaced step seconds apart."""
+    return [Pkt(f, base + i * step, d) for i, (f, d) in enumerate(frames)]
+
+
+# --- sessions -------------------------------------------------------------------
+
+def tcp_session(ipc, ips, sport=40000, dport=5555, l2=eth):
+    """3WHS, data both ways, FIN/ACK close: 9 packets, 6 toserver, 3 toclient."""
+    cs, ss = 1000, 5000
+    q = b'hello server\n'
+    r = b'hello client, nice to meet you\n'
+    A = lambda fl, seq, ack, data=b'': ipc / TCP(sport=sport, dport=dport, flags=fl, seq=seq, ack=ack, window=8192) / (Raw(data) if data else b'')
+    B = lambda fl, seq, ack, data=b'': ips / TCP(sport=dport, dport=sport, flags=fl, seq=seq, ack=ack, window=8192) / (Raw(data) if data else b'')
+    frames = [
+        (A('S', cs, 0), True),
+        (B('SA', ss, cs + 1), False),
+        (A('A', cs + 1, ss + 1), True),
+        (A('PA', cs + 1, ss + 1, q), True),
+        (B('PA', ss + 1, cs + 1 + len(q), r), False),
+        (A('A', cs + 1 + len(q), ss + 1 + len(r)), True),
+        (A('FA', cs + 1 + len(q), ss + 1 + len(r)), True),
+        (B('FA', ss + 1 + len(r), cs + 2 + len(q)), False),
+        (A('A', cs + 2 + len(q), ss + 2 + len(r)), True),
+    ]
+    return [(l2(f), d) for f, d in frames]
+
+
+def udp_pair(ipc, ips, sport=40000, dport=7777, l2=eth):
+    """request/response: 2 packets, one each way."""
+    return [(l2(ipc / UDP(sport=sport, dport=dport) / Raw(b'ping')), True),
+            (l2(ips / UDP(sport=dport, dport=sport) / Raw(b'pong pong')), False)]
+
+
+def v4c():
+    return IP(src=C4, dst=S4, id=1, ttl=64)
+
+
+def v4s():
+    return IP(src=S4, dst=C4, id=2, ttl=64)
+
+
+def v6c():
+    return IPv6(src=C6, dst=S6, hlim=64)
+
+
+def v6s():
+    return IPv6(src=S6, dst=C6, hlim=64)
+
+
+def l2_none(f):
+    return f
+
+
+# --- cases ----------------------------------------------------------------------
+
+def gen_basic():
+    write('ipv4-tcp.pcap', seq_ts(T0, tcp_session(v4c(), v4s())),
+          note='3WHS, data both ways, FIN/ACK close')
+    write('ipv4-udp.pcap', seq_ts(T0, udp_pair(v4c(), v4s())))
+    icmp = [(eth(v4c() / ICMP(type=8, id=0x1234, seq=1) / Raw(b'abcdefgh')), True),
+            (eth(v4s() / ICMP(type=0, id=0x1234, seq=1) / Raw(b'abcdefgh')), False)]
+    write('ipv4-icmp.pcap', seq_ts(T0, icmp), note='echo request/reply')
+    write('ipv6-tcp.pcap', seq_ts(T0, tcp_session(v6c(), v6s())))
+    write('ipv6-udp.pcap', seq_ts(T0, udp_pair(v6c(), v6s())))
+
+
+def gen_l2():
+    vl = lambda f: Ether(src=CMAC, dst=SMAC) / Dot1Q(vlan=100) / f
+    write('vlan.pcap', seq_ts(T0, udp_pair(v4c(), v4s(), l2=vl)), note='802.1Q vlan 100')
+
+    def qinq(f):
+        return Ether(src=CMAC, dst=SMAC, type=0x88a8) / Dot1Q(vlan=10, type=0x8100) / Dot1Q(vlan=20) / f
+    write('qinq.pcap', seq_ts(T0, udp_pair(v4c(), v4s(), l2=qinq)), note='802.1ad 10 + 802.1Q 20')
+
+    # Linux cooked v1: packet type, ARPHRD_ETHER, addr len 6, addr(8), protocol
+    def sll(f, to_server):
+        ptype = 4 if to_server else 0  # outgoing from the client host / to us
+        mac = bytes.fromhex((CMAC if to_server else SMAC).replace(':', '')) + b'\0\0'
+        return struct.pack('>HHH', ptype, 1, 6) + mac + struct.pack('>H', 0x0800) + bytes(f)
+    fr = udp_pair(v4c(), v4s(), l2=l2_none)
+    write('sll.pcap', seq_ts(T0, [(sll(f, d), d) for f, d in fr]), DLT_LINUX_SLL)
+
+    # Linux cooked v2: protocol, reserved, ifindex, ARPHRD, ptype, addr len, addr(8)
+    def sll2(f, to_server):
+        mac = bytes.fromhex((CMAC if to_server else SMAC).replace(':', '')) + b'\0\0'
+        return struct.pack('>HHIHBB', 0x0800, 0, 2, 1, 4 if to_server else 0, 6) + mac + bytes(f)
+    write('sll2.pcap', seq_ts(T0, [(sll2(f, d), d) for f, d in fr]), DLT_LINUX_SLL2)
+
+    # BSD loopback: the AF is a 32-bit word in the capturing host's byte order
+    # (little-endian here); IPv6 uses 30, the value macOS writes.
+    null4 = [(struct.pack('<I', 2) + bytes(f), d) for f, d in fr]
+    fr6 = udp_pair(v6c(), v6s(), sport=40001, l2=l2_none)
+    null6 = [(struct.pack('<I', 30) + bytes(f), d) for f, d in fr6]
+    write('null.pcap', seq_ts(T0, null4 + null6), DLT_NULL, note='2 ipv4 AF 2 + 2 ipv6 AF 30, LE')
+
+    raw = [(bytes(f), d) for f, d in fr] + [(bytes(f), d) for f, d in fr6]
+    write('raw.pcap', seq_ts(T0, raw), DLT_RAW, note='2 ipv4 + 2 ipv6, linktype 101')
+
+    # PPPoE session (0x8864), PPP protocol 0x0021 = IPv4
+    def pppoe(f):
+        ip = bytes(f)
+        hdr = struct.pack('>BBHH', 0x11, 0x00, 0x0042, len(ip) + 2) + struct.pack('>H', 0x0021)
+        return bytes(Ether(src=CMAC, dst=SMAC, type=0x8864)) + hdr + ip
+    write('pppoe.pcap', seq_ts(T0, [(pppoe(f), d) for f, d in fr]), note='session 0x42')
+
+    # MPLS (0x8847): one label 1000, bottom of stack, then IPv4
+    def mpls(f):
+        lbl = (1000 << 12) | (1 << 8) | 64
+        return bytes(Ether(src=CMAC, dst=SMAC, type=0x8847)) + struct.pack('>I', lbl) + bytes(f)
+    write('mpls.pcap', seq_ts(T0, [(mpls(f), d) for f, d in fr]), note='label 1000')
+
+    arp = [(Ether(src=CMAC, dst='ff:ff:ff:ff:ff:ff') / ARP(op=1, hwsrc=CMAC, psrc=C4, pdst=S4), True),
+           (Ether(src=SMAC, dst=CMAC) / ARP(op=2, hwsrc=SMAC, psrc=S4, hwdst=CMAC, pdst=C4), False)]
+    write('arp.pcap', seq_ts(T0, arp), note='request + reply')
+
+
+def gen_tunnels():
+    # GRE v0 (no options) carrying IPv4/TCP: a 3-way handshake
+    oc = IP(src='192.0.2.1', dst='192.0.2.2', id=7, proto=47)
+    os_ = IP(src='192.0.2.2', dst='192.0.2.1', id=8, proto=47)
+    hs = tcp_session(v4c(), v4s(), l2=l2_none)[:3]
+    gre = [(eth((oc if d else os_) / GRE(proto=0x0800) / f), d) for f, d in hs]
+    write('gre.pcap', seq_ts(T0, gre), note='GRE v0 with inner ipv4 tcp 3WHS')
+
+    fr = udp_pair(v4c(), v4s(), l2=l2_none)
+    ipip = [(eth(IP(src='192.0.2.1' if d else '192.0.2.2', dst='192.0.2.2' if d else '192.0.2.1',
+                    id=9, proto=4) / f), d) for f, d in fr]
+    write('ipip.pcap', seq_ts(T0, ipip), note='ipv4 in ipv4, inner udp')
+
+    fr6 = udp_pair(v6c(), v6s(), l2=l2_none)
+    six = [(eth(IP(src='192.0.2.1' if d else '192.0.2.2', dst='192.0.2.2' if d else '192.0.2.1',
+                   id=10, proto=41) / f), d) for f, d in fr6]
+    write('6in4.pcap', seq_ts(T0, six), note='ipv6 in ipv4, inner udp')
+
+
+def gen_frags():
+    # UDP datagram of 8 + 1000 bytes cut into 3 fragments of 336 bytes, sent 3,1,2
+    payload = bytes((i * 7) & 0xff for i in range(1000))
+    dg = bytes(IP(src=C4, dst=S4, id=0x4242, ttl=64, proto=17) / UDP(sport=40000, dport=7777) / Raw(payload))
+    ihl = 20
+    body = dg[ihl:]
+    frs = []
+    for off in range(0, len(body), 336):
+        chunk = body[off:off + 336]
+        mf = off + 336 < len(body)
+        frs.append(IP(src=C4, dst=S4, id=0x4242, ttl=64, proto=17,
+                      flags='MF' if mf else 0, frag=off // 8) / Raw(chunk))
+    order = [frs[2], frs[0], frs[1]]
+    write('ipv4-frags.pcap', seq_ts(T0, [(eth(f), True) for f in order]),
+          note='3 frags out of order -> udp 8+1000')
+
+    # IPv6: UDP 8 + 600 bytes, 3 fragments of 208 bytes in order, id 0x1234
+    payload6 = bytes((i * 11) & 0xff for i in range(600))
+    dg6 = IPv6(src=C6, dst=S6, hlim=64) / UDP(sport=40000, dport=7777) / Raw(payload6)
+    body6 = bytes(dg6)[40:]
+    frs6 = []
+    for off in range(0, len(body6), 208):
+        chunk = body6[off:off + 208]
+        m = 1 if off + 208 < len(body6) else 0
+        frs6.append(IPv6(src=C6, dst=S6, hlim=64) /
+                    IPv6ExtHdrFragment(nh=17, offset=off // 8, m=m, id=0x1234) / Raw(chunk))
+    write('ipv6-frags.pcap', seq_ts(T0, [(eth(f), True) for f in frs6]),
+          note='3 frags in order -> udp 8+600')
+
+
+def gen_bad():
+    # 1: IPv4 header checksum wrong, 2: TCP checksum wrong, 3: UDP checksum wrong.
+    # Three different flows: udp 40001, tcp 40002, udp 40003.
+    p1 = eth(IP(src=C4, dst=S4, id=11, chksum=0xdead) / UDP(sport=40001, dport=7777) / Raw(b'badip'))
+    p2 = eth(IP(src=C4, dst=S4, id=12) / TCP(sport=40002, dport=5555, flags='S', seq=1, chksum=0xbeef))
+    p3 = eth(IP(src=C4, dst=S4, id=13) / UDP(sport=40003, dport=7777, chksum=0x1111) / Raw(b'badudp'))
+    write('bad-checksums.pcap', seq_ts(T0, [(p1, True), (p2, True), (p3, True)]),
+          note='bad ip csum (udp), bad tcp csum, bad udp csum')
+
+    def ip_raw(ihl_words, total, proto, payload, ident):
+        hdr = struct.pack('>BBHHHBBH4s4s', 0x40 | ihl_words, 0, total, ident, 0, 64, proto, 0,
+                          bytes([10, 0, 0, 1]), bytes([10, 0, 0, 2]))
+        return hdr + payload
+    mac = bytes(Ether(src=CMAC, dst=SMAC, type=0x0800))
+    # a) IHL 4 (16 bytes): below the 20-byte minimum -> ipv4.hlen_too_small
+    a = mac + ip_raw(4, 28, 17, struct.pack('>HHHH', 40000, 7777, 8, 0), 21)
+    # b) TCP header cut to 10 bytes (IP total length agrees) -> tcp.pkt_too_small
+    b = mac + ip_raw(5, 30, 6, struct.pack('>HHIH', 40000, 5555, 1, 0x5002), 22)
+    # c) UDP length field 4 (< 8) -> udp.hlen_invalid
+    c = mac + ip_raw(5, 38, 17, struct.pack('>HHHH', 40000, 7777, 4, 0) + b'0123456789', 23)
+    # d) UDP length field 200, only 18 bytes present -> udp.pkt_too_small
+    d = mac + ip_raw(5, 38, 17, struct.pack('>HHHH', 40000, 7777, 200, 0) + b'0123456789', 24)
+    write('malformed.pcap', seq_ts(T0, [(a, True), (b, True), (c, True), (d, True)]),
+          note='ihl 4, tcp 10 bytes, udp len 4, udp len 200')
+
+
+def gen_files():
+    fr = udp_pair(v4c(), v4s())
+    write('pcapng-udp.pcapng', seq_ts(T0, fr), fmt='pcapng', note='same packets as ipv4-udp.pcap')
+
+    # ipv4-tcp.pcap cut in the middle of the 6th record's data
+    full = tcp_session(v4c(), v4s())
+    pkts = seq_ts(T0, full)
+    data = pcap_bytes(pkts, DLT_EN10MB)
+    off = 24 + sum(16 + len(p.data) for p in pkts[:5]) + 16 + len(pkts[5].data) // 2
+    with open(os.path.join(OUT, 'truncated.pcap'), 'wb') as f:
+        f.write(data[:off])
+    manifest.append('%-28s pkts=5 complete records (cut at byte %d inside record 6 of 9), bytes=%d'
+                    % ('truncated.pcap', off, sum(len(p.data) for p in pkts[:5])))
+
+    with open(os.path.join(OUT, 'not-a-pcap.pcap'), 'wb') as f:
+        f.write(b'This is a text file, not a capture.\nNothing to see here.\n')
+    manifest.append('%-28s text, not a capture' % 'not-a-pcap.pcap')
+
+
+def gen_flows():
+    frames = []
+    for i in range(50):
+        frames += udp_pair(v4c(), v4s(), sport=20000 + i, dport=53000)
+    for i in range(20):
+        frames += tcp_session(v4c(), v4s(), sport=30000 + i, dport=8000)[:3]
+    write('multi-flow.pcap', seq_ts(T0, frames), note='50 udp flows (2 pkts) + 20 tcp 3WHS (3 pkts)')
+
+    # the same UDP tuple twice, two hours apart: the first flow times out
+    fr = udp_pair(v4c(), v4s(), sport=40000, dport=7777)
+    pkts = seq_ts(T0, fr) + seq_ts(T0 + 7200, fr)
+    write('flow-timeout.pcap', pkts, note='udp pair at T0 and T0+2h: two flows')
+
+    # -r DIR: three files read in name order; one UDP flow spread over them.
+    # Read in name order the client speaks first: 2 toserver, 1 toclient.
+    c = eth(v4c() / UDP(sport=41000, dport=7777) / Raw(b'one'))
+    s = eth(v4s() / UDP(sport=7777, dport=41000) / Raw(b'two'))
+    write('dir3/a-first.pcap', [Pkt(c, T0, True)])
+    write('dir3/b-second.pcap', [Pkt(s, T0 + 1, False)])
+    write('dir3/c-third.pcap', [Pkt(c, T0 + 2, True)])
+
+
+def main():
+    os.makedirs(OUT, exist_ok=True)
+    gen_basic()
+    gen_l2()
+    gen_tunnels()
+    gen_frags()
+    gen_bad()
+    gen_files()
+    gen_flows()
+    if '--manifest' in sys.argv:
+        print('\n'.join(manifest))
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,86 @@
+#!/bin/bash
+# The whole suite (make test): unit test programs, end-to-end cases, and when
+# ../shared sits next to the source tree, a small sample of the pcap sweep.
+#   tests/run-all.sh BUILDDIR SRCDIR
+# Every "PASS: x" / "FAIL: x" line of every part is counted; failures are
+# repeated at the end; the last line is "N passed, N failed" (exit 1 on any FAIL).
+# SWEEP_SAMPLE=N changes the sweep sample size (default 20, 0 turns it off).
+builddir=$(cd "${1:-.}" && pwd)
+srcdir=$(cd "${2:-$(dirname "$0")/..}" && pwd)
+export TESTS_DIR="$srcdir/tests"
+log=$(mktemp /tmp/run-all.XXXXXX)
+trap 'rm -f "$log"' EXIT
+
+# Runs one part; its lines go to the screen and the log, minus its own
+# "N passed, N failed" summary (only ours may end the output).
+part() {
+	"$@" 2>&1 | grep -Ev '^[0-9]+ passed, [0-9]+ failed$' | tee -a "$log"
+	return "${PIPESTATUS[0]}"
+}
+
+echo "== unit tests"
+found=0
+for t in "$builddir"/tests/unit/test_*; do
+	[ -f "$t" ] && [ -x "$t" ] || continue
+	case "$t" in *.o|*.c|*.log|*.trs) continue ;; esac
+	found=1
+	name=$(basename "$t")
+	before=$(grep -c '^FAIL:' "$log")
+	part "$t"
+	rc=$?
+	after=$(grep -c '^FAIL:' "$log")
+	# a crash or a non-zero exit without a FAIL line is a failure too
+	if [ "$rc" -ne 0 ] && [ "$before" = "$after" ]; then
+		echo "FAIL: $name (exit $rc without a FAIL line)" | tee -a "$log"
+	fi
+done
+[ $found = 1 ] || echo "FAIL: unit tests: no tests/unit/test_* programs in $builddir (run make check first)" | tee -a "$log"
+
+echo "== end-to-end"
+part "$srcdir/tests/e2e/run.sh" "$builddir" "$srcdir"
+
+shared="${SURICATA_SHARED:-$srcdir/../shared}"
+sample=${SWEEP_SAMPLE:-20}
+if [ -d "$shared/data/pcaps" ]; then
+	if [ "$sample" -gt 0 ]; then
+		echo "== pcap sweep (sample of $sample captures)"
+		SWEEP_DIR="$shared/data/pcaps" SWEEP_SAMPLE=$sample part "$srcdir/qa/pcap-sweep.sh" "$builddir/src/suricata" "$builddir/suricata.yaml"
+	fi
+else
+	echo "SKIP: pcap sweep sample (../shared not found)"
+	echo "SKIP: eve schema validation (../shared not found)"
+fi
+
+if [ -d "$shared/suricata-verify/tests" ]; then
+	echo "== suricata-verify (tests in qa/verify/pass-list.txt)"
+	part python3 "$srcdir/qa/verify/run.py" --suricata "$builddir/src/suricata" \
+		--yaml "$builddir/suricata.yaml" --verify-dir "$shared/suricata-verify" \
+		--list "$srcdir/qa/verify/pass-list.txt"
+else
+	echo "SKIP: suricata-verify pass list (../shared not found)"
+fi
+
+echo "== qa/verify runner self-tests"
+if (cd "$srcdir/qa/verify" && python3 -m unittest -q test_run) > "$log.vt" 2>&1; then
+	echo "PASS: qa/verify self-tests" | tee -a "$log"
+else
+	tail -20 "$log.vt"; echo "FAIL: qa/verify self-tests" | tee -a "$log"
+fi
+rm -f "$log.vt"
+
+echo "== GPU kernel logic on the CPU (qa/gpu check-host: every kernel variant equals the reference)"
+if make -s -C "$srcdir/qa/gpu" check-host > "$log.gpu" 2>&1; then
+	echo "PASS: qa/gpu check-host" | tee -a "$log"
+else
+	tail -20 "$log.gpu"; echo "FAIL: qa/gpu check-host" | tee -a "$log"
+fi
+rm -f "$log.gpu"
+
+passed=$(grep -c '^PASS:' "$log")
+failed=$(grep -c '^FAIL:' "$log")
+if [ "$failed" -gt 0 ]; then
+	echo "== failures"
+	grep '^FAIL:' "$log"
+fi
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -110,6 +110,9 @@ uint32_t csum_pseudo(const Packet *p, uint8_t proto, uint32_t l4len);
 
 /* Decodes a reassembled datagram (already in q->data) as DLT_RAW without
  * counting decoder.pkts/bytes. */
+/* pcap LINKTYPE_RAW as stored in files (DLT_RAW is 12 or 14 by platform) */
+#define LINKTYPE_RAW_FILE 101
+
 void decode_pseudo(DecodeThread *dt, Packet *q);
 
 #endif

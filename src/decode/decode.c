@@ -10,7 +10,6 @@
 struct decode_counters dcnt;
 
 /* LINKTYPE_RAW as written in pcap files; libpcap usually maps it to DLT_RAW. */
-#define LINKTYPE_RAW_FILE 101
 
 void decode_register_counters(void)
 {

@@ -399,6 +399,33 @@ int decode_icmpv6(DecodeThread *dt, Packet *p, const uint8_t *pkt, uint32_t len)
 
 /* ---- IP payload dispatch, IP-in-IP ---- */
 
+/* Suricata's tunnel model for IP-in-IP, 6in4, 4in6 and 6in6: the outer packet keeps
+ * its own flow (proto 4 or 41, no ports) and the inner packet travels as a pseudo
+ * packet right behind it, with its own flow. Without a spare packet the inner
+ * layers are decoded in place, so nothing is lost from detection. */
+static int decode_tunnel_inner(DecodeThread *dt, Packet *p, int version, const uint8_t *pkt,
+			       uint32_t len)
+{
+	Packet *q;
+
+	if (!p->pseudo && dt->get_packet && len <= PACKET_DATA_MAX &&
+	    (q = dt->get_packet(dt->pool_arg)) != NULL) {
+		memcpy(q->data, pkt, len);
+		q->caplen = q->wirelen = len;
+		q->ts = p->ts;
+		q->pcap_cnt = p->pcap_cnt;
+		q->datalink = LINKTYPE_RAW_FILE;
+		q->flags = PKT_PSEUDO | PKT_TUNNEL;
+		memcpy(q->vlan_id, p->vlan_id, sizeof(q->vlan_id));
+		q->vlan_count = p->vlan_count;
+		decode_pseudo(dt, q);
+		p->pseudo = q;
+		return 0;
+	}
+	p->flags |= PKT_TUNNEL;
+	return version == 4 ? decode_ipv4(dt, p, pkt, len) : decode_ipv6(dt, p, pkt, len);
+}
+
 static int decode_tunnel_ip(DecodeThread *dt, Packet *p, uint8_t proto, const uint8_t *pkt,
 			    uint32_t len)
 {
@@ -414,8 +441,7 @@ static int decode_tunnel_ip(DecodeThread *dt, Packet *p, uint8_t proto, const ui
 		} else {
 			dc_inc(dt, dcnt.ipv4_in_ipv4);
 		}
-		p->flags |= PKT_TUNNEL;
-		return decode_ipv4(dt, p, pkt, len);
+		return decode_tunnel_inner(dt, p, 4, pkt, len);
 	}
 	if (outer6) {
 		dc_inc(dt, dcnt.ipv6_in_ipv6);
@@ -426,8 +452,7 @@ static int decode_tunnel_ip(DecodeThread *dt, Packet *p, uint8_t proto, const ui
 	} else {
 		dc_inc(dt, dcnt.ipv6_in_ipv4);
 	}
-	p->flags |= PKT_TUNNEL;
-	return decode_ipv6(dt, p, pkt, len);
+	return decode_tunnel_inner(dt, p, 6, pkt, len);
 }
 
 int decode_ip_payload(DecodeThread *dt, Packet *p, uint8_t proto, const uint8_t *pkt,

@@ -742,6 +742,17 @@ static void flow_update(FlowTable *ft, Flow *f, Packet *p, int toserver)
 	}
 	if (timercmp(&p->ts, &f->last, >))
 		f->last = p->ts;
+	if ((f->proto == IPPROTO_ICMP || f->proto == IPPROTO_ICMPV6) &&
+	    !(f->icmp_seen & (toserver ? 1 : 2))) {
+		f->icmp_seen |= toserver ? 1 : 2;
+		if (toserver) {
+			f->icmp_ts_type = p->icmp_type;
+			f->icmp_ts_code = p->icmp_code;
+		} else {
+			f->icmp_tc_type = p->icmp_type;
+			f->icmp_tc_code = p->icmp_code;
+		}
+	}
 
 	/* Our own coarse TCP tracking until the stream engine takes over. */
 	if (f->proto == IPPROTO_TCP &&

@@ -152,6 +152,15 @@ json_t *eve_header(const struct timeval *ts, const char *event_type, const Packe
 	} else if (f) {
 		add_vlan(o, f->vlan_id, f->vlan_count);
 		add_tuple(o, f->ip_version, f->proto, &f->src, f->sp, &f->dst, f->dp);
+		/* Flow records of ICMP name the first type/code seen each way. */
+		if (f->icmp_seen & 1) {
+			json_object_set_new(o, "icmp_type", json_integer(f->icmp_ts_type));
+			json_object_set_new(o, "icmp_code", json_integer(f->icmp_ts_code));
+		}
+		if (f->icmp_seen & 2) {
+			json_object_set_new(o, "response_icmp_type", json_integer(f->icmp_tc_type));
+			json_object_set_new(o, "response_icmp_code", json_integer(f->icmp_tc_code));
+		}
 	}
 	return o;
 }
@@ -223,4 +232,26 @@ void output_flow_end(Outputs *o, const Flow *f, enum flow_end_reason why)
 	if (f->proto == IPPROTO_TCP)
 		json_object_set_new(rec, "tcp", tcp_object(f));
 	eve_write(o, rec);
+}
+
+/* ---- helpers shared with alert.c (output-private.h) ---- */
+
+void output_format_addr(const Address *a, uint8_t ip_version, char *buf, size_t len)
+{
+	format_addr(a, ip_version, buf, len);
+}
+
+const char *output_proto_keyword(uint8_t proto)
+{
+	char buf[8];
+	const char *name = proto_name(proto, buf, sizeof(buf));
+
+	return name == buf ? NULL : name;
+}
+
+const char *output_app_proto_name(uint16_t app_proto)
+{
+	if (!app_proto || !app_proto_namer)
+		return NULL;
+	return app_proto_namer(app_proto);
 }

@@ -23,4 +23,11 @@ struct Outputs {
 /* Writes len bytes and a newline under the file's lock. */
 void output_file_write_line(OutputFile *of, const char *line, size_t len);
 
+/* eve.c's formatting helpers, for the alert writers (alert.c). */
+void output_format_addr(const Address *a, uint8_t ip_version, char *buf, size_t len);
+/* Protocol keyword ("TCP", "IPv6-ICMP"), or NULL when the number has none. */
+const char *output_proto_keyword(uint8_t proto);
+/* The app-layer namer's name for app_proto, or NULL. */
+const char *output_app_proto_name(uint16_t app_proto);
+
 #endif

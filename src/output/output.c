@@ -86,6 +86,59 @@ static int eve_type_known(const char *t)
 	return 0;
 }
 
+/* Suricata's METADATA_DEFAULTS: "metadata: yes" (the default) turns on the
+ * flow object, app-layer objects and the rule's metadata; a map picks them. */
+static int load_alert_metadata(OutputAlertConfig *ac, const char *prefix, char *err,
+			       size_t errlen)
+{
+	char path[400];
+	int all = 1;
+
+	snprintf(path, sizeof(path), "%s.metadata", prefix);
+	if (conf_get(path)) {
+		if (get_bool(prefix, "metadata", &all, err, errlen) < 0)
+			return -1;
+		ac->flow = ac->app_layer = ac->rule_metadata = all;
+		return 0;
+	}
+	if (!conf_get_node(path))
+		return 0;
+	ac->flow = ac->app_layer = ac->rule_metadata = 0;
+	if (get_bool(path, "flow", &ac->flow, err, errlen) < 0 ||
+	    get_bool(path, "app-layer", &ac->app_layer, err, errlen) < 0 ||
+	    get_bool(path, "rule.metadata", &ac->rule_metadata, err, errlen) < 0)
+		return -1;
+	return 0;
+}
+
+static int load_alert_options(OutputAlertConfig *ac, const char *prefix, char *err,
+			      size_t errlen)
+{
+	char path[400];
+	uint64_t sz;
+	int r;
+
+	if (get_bool(prefix, "payload", &ac->payload, err, errlen) < 0 ||
+	    get_bool(prefix, "payload-printable", &ac->payload_printable, err, errlen) < 0 ||
+	    get_bool(prefix, "payload-length", &ac->payload_length, err, errlen) < 0 ||
+	    get_bool(prefix, "packet", &ac->packet, err, errlen) < 0 ||
+	    get_bool(prefix, "tagged-packets", &ac->tagged_packets, err, errlen) < 0 ||
+	    load_alert_metadata(ac, prefix, err, errlen) < 0)
+		return -1;
+	/* "http: yes" predates metadata; it still switches app-layer data */
+	if (get_bool(prefix, "http", &ac->app_layer, err, errlen) < 0)
+		return -1;
+	snprintf(path, sizeof(path), "%s.payload-buffer-size", prefix);
+	r = conf_get_size(path, &sz);
+	if (r < 0 || (r > 0 && (sz == 0 || sz > UINT32_MAX))) {
+		set_err(err, errlen, "%s: invalid size '%s'", path, conf_get(path));
+		return -1;
+	}
+	if (r > 0)
+		ac->payload_buffer_size = (uint32_t)sz;
+	return 0;
+}
+
 static int load_eve_types(OutputConfig *cfg, const char *prefix, char *err, size_t errlen)
 {
 	char path[256];
@@ -112,6 +165,13 @@ static int load_eve_types(OutputConfig *cfg, const char *prefix, char *err, size
 			if (get_bool(sp, "totals", &cfg->eve_stats_totals, err, errlen) < 0 ||
 			    get_bool(sp, "threads", &cfg->eve_stats_threads, err, errlen) < 0 ||
 			    get_bool(sp, "deltas", &cfg->eve_stats_deltas, err, errlen) < 0)
+				return -1;
+		}
+		if (strcmp(t, "alert") == 0 && !item->val) {
+			char ap[320];
+
+			snprintf(ap, sizeof(ap), "%s.%s.alert", path, item->name);
+			if (load_alert_options(&cfg->eve_alert, ap, err, errlen) < 0)
 				return -1;
 		}
 		if (cfg->eve_ntypes == OUTPUT_EVE_TYPES_MAX)
@@ -187,6 +247,10 @@ int output_config_load(OutputConfig *cfg, const char *log_dir, char *err, size_t
 	cfg->stats_interval = 8;
 	cfg->stats_totals = 1;
 	cfg->eve_stats_totals = 1;
+	cfg->eve_alert.payload_buffer_size = 4096;
+	cfg->eve_alert.flow = 1;
+	cfg->eve_alert.app_layer = 1;
+	cfg->eve_alert.rule_metadata = 1;
 	if (load_stats_section(cfg, err, errlen) < 0)
 		return -1;
 

@@ -25,6 +25,19 @@ typedef struct OutputFileConfig {
 	char path[PATH_MAX];        /* filename, joined to log_dir when relative */
 } OutputFileConfig;
 
+/* eve-log types: - alert: {...} options, Suricata's names and defaults. */
+typedef struct OutputAlertConfig {
+	int payload;                /* payload: base64 "payload" */
+	int payload_printable;      /* payload-printable: "payload_printable" */
+	int payload_length;         /* payload-length: "payload_length" */
+	uint32_t payload_buffer_size; /* payload-buffer-size, default 4kb (stream data) */
+	int packet;                 /* packet: base64 frame + "packet_info" */
+	int flow;                   /* metadata (default yes): the "flow" object */
+	int app_layer;              /* metadata: app-layer objects ("http", ...) */
+	int rule_metadata;          /* metadata: the rule's metadata keyword */
+	int tagged_packets;         /* tagged-packets */
+} OutputAlertConfig;
+
 typedef struct OutputConfig {
 	OutputFileConfig fast;      /* outputs.N.fast */
 	OutputFileConfig eve;       /* outputs.N.eve-log (filetype regular) */
@@ -33,6 +46,7 @@ typedef struct OutputConfig {
 	int eve_stats_totals;       /* eve-log types: - stats: {totals, threads, deltas} */
 	int eve_stats_threads;
 	int eve_stats_deltas;
+	OutputAlertConfig eve_alert; /* eve-log types: - alert: options */
 	OutputFileConfig stats;     /* outputs.N.stats (stats.log) */
 	int stats_totals;
 	int stats_threads;

@@ -1,0 +1,53 @@
+/* Alert outputs: one eve "alert" record and one fast.log line per alert, in
+ * Suricata 8's shapes.
+ *
+ * Called by the detection engine from worker threads: formatting happens
+ * outside any lock, each file write takes that file's lock once. Nothing here
+ * keeps pointers into AlertInfo after the call returns. */
+#ifndef OUTPUT_ALERT_H
+#define OUTPUT_ALERT_H
+
+#include "output/output.h"
+
+#include <jansson.h>
+#include <stdint.h>
+
+/* Rule actions as the detection engine resolves them. */
+#define ALERT_ACTION_ALERT  0
+#define ALERT_ACTION_PASS   1   /* never logged */
+#define ALERT_ACTION_DROP   2
+#define ALERT_ACTION_REJECT 3
+
+typedef struct AlertInfo {
+	uint8_t action;             /* ALERT_ACTION_* */
+	uint32_t gid, sid, rev;
+	const char *msg;            /* rule "msg"; NULL logs as "" */
+	const char *class_name;     /* classtype short name, or NULL */
+	const char *class_desc;     /* "Attempted Information Leak", or NULL */
+	int priority;               /* severity; <= 0 means "not set" -> 3 */
+	const char *const *metadata; /* "key value" strings as written in the rule */
+	unsigned n_metadata;
+	uint64_t tx_id;
+	int has_tx;
+	int from_stream;            /* matched on reassembled stream data */
+	const uint8_t *payload;     /* what matched: packet payload or stream chunk */
+	uint32_t payload_len;
+} AlertInfo;
+
+/* Logs one alert to eve.json (when its types list "alert") and fast.log (when
+ * enabled). p is required; f may be NULL. PASS is ignored. Thread-safe. */
+void output_alert(Outputs *o, const Packet *p, const Flow *f, const AlertInfo *a);
+
+/* Extra per-alert JSON from the app layer (e.g. the "http" object when the
+ * alert's tx is known). fn returns a new reference to an object whose members
+ * are merged into the alert record ({"http": {...}}), or NULL. Set once at
+ * start, before workers run; NULL disables. Called only when the eve alert
+ * type asks for app-layer data (http: yes, or metadata/app-layer). */
+typedef json_t *(*alert_extra_fn)(const Flow *f, uint64_t tx_id, void *user);
+void output_alert_set_extra(alert_extra_fn fn, void *user);
+
+/* IPS mode (drop/reject logged as "blocked", "[Drop]" in fast.log). Default
+ * IDS. Set once at start, before workers run. */
+void output_alert_set_ips_mode(int ips);
+
+#endif

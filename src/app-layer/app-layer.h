@@ -1,0 +1,122 @@
+/* The application layer: protocol detection on in-order stream bytes, then the
+ * protocol's parser (HTTP/1 through libhtp 0.5; later DNS, TLS, ...).
+ *
+ * This header is the boundary with the stream engine: it hands us each
+ * direction's bytes in order, however it stores them, and tells us about gaps
+ * and closed directions. Nothing here knows about TCP segments.
+ *
+ * Life cycle:
+ *   start:   app_layer_config_load(), app_layer_register_counters() (before
+ *            counters_freeze()), then one app_layer_thread_new() per worker;
+ *   packets: app_layer_handle_data() per chunk of stream data; detection and
+ *            output read transactions (http.h); app_layer_tx_gc() frees the
+ *            transactions every user is done with;
+ *   flow end: app_layer_flow_free() (from the flow table's end callback). */
+#ifndef APP_LAYER_APP_LAYER_H
+#define APP_LAYER_APP_LAYER_H
+
+#include "flow/flow.h"
+#include "stats/counters.h"
+
+#include <stdint.h>
+
+/* Flow->app_proto values. Suricata's eve "app_proto" names come from
+ * app_proto_name(). UNKNOWN: not decided yet; FAILED: detection gave up
+ * (eve prints "failed"). */
+enum app_proto {
+	ALPROTO_UNKNOWN = 0,
+	ALPROTO_HTTP1 = 1,
+	ALPROTO_FAILED,
+	ALPROTO_MAX
+};
+
+/* Directions, as the stream engine knows them. */
+#define APP_DIR_TOSERVER 0
+#define APP_DIR_TOCLIENT 1
+
+/* app_layer_handle_data() flags */
+#define APP_EOF 0x01   /* this direction is closed (FIN/RST/flow end); may come with data */
+#define APP_GAP 0x02   /* len bytes are missing here; data is NULL */
+
+/* libhtp personalities by Suricata's names (libhtp.default-config.personality). */
+enum http_personality {
+	HTTP_PERS_MINIMAL = 0, HTTP_PERS_GENERIC, HTTP_PERS_IDS, HTTP_PERS_IIS_4_0,
+	HTTP_PERS_IIS_5_0, HTTP_PERS_IIS_5_1, HTTP_PERS_IIS_6_0, HTTP_PERS_IIS_7_0,
+	HTTP_PERS_IIS_7_5, HTTP_PERS_APACHE_2,
+};
+
+#define APP_MAX_DETECT_PORTS 64
+
+typedef struct AppLayerConfig {
+	/* app-layer.protocols.http.enabled: yes (1), detection-only (2), no (0) */
+	int http_enabled;
+	/* app-layer.protocols.http.detection-ports (port fallback when the content
+	 * is inconclusive); default "80" plus common proxies: Suricata uses dp 80 */
+	uint16_t http_ports[APP_MAX_DETECT_PORTS];
+	unsigned http_nports;
+	/* bytes seen in a direction without a decision before detection falls back
+	 * to ports, then fails */
+	uint32_t detect_max_bytes;
+
+	/* app-layer.protocols.http.libhtp.default-config.* */
+	enum http_personality personality;          /* personality: IDS */
+	uint64_t request_body_limit;                /* request-body-limit: 100kb */
+	uint64_t response_body_limit;               /* response-body-limit: 100kb */
+	uint64_t request_body_minimal_inspect_size; /* 32kb */
+	uint64_t request_body_inspect_window;       /* 4kb */
+	uint64_t response_body_minimal_inspect_size;/* 40kb */
+	uint64_t response_body_inspect_window;      /* 16kb */
+	int response_body_decompress_layer_limit;   /* 2 */
+	uint64_t decompression_time_limit_us;       /* libhtp default */
+	int double_decode_path;                     /* no */
+	int double_decode_query;                    /* no */
+	int uri_include_all;                        /* no: uri is path+query only */
+	int meta_field_limit;                       /* 18k: header line limit */
+	int lzma_enabled;                           /* yes */
+	uint64_t lzma_memlimit;                     /* 1mb */
+	int compression_bomb_limit;                 /* 1mb */
+	uint32_t max_tx;                            /* app-layer.protocols.http.max-tx: 512 */
+} AppLayerConfig;
+
+/* Defaults, then the YAML keys above. 0, or -1 with an error line naming the key. */
+int app_layer_config_load(AppLayerConfig *cfg);
+
+/* app_layer.flow.http, app_layer.tx.http, app_layer.error.http.{gap,alloc,
+ * parser,internal}, app_layer.flow.failed_tcp. Call before counters_freeze(). */
+void app_layer_register_counters(void);
+
+typedef struct AppLayerThread AppLayerThread;
+
+/* One per worker; cfg must outlive it (read-only, shared). */
+AppLayerThread *app_layer_thread_new(const AppLayerConfig *cfg, ThreadCounters *tc);
+void app_layer_thread_free(AppLayerThread *at);
+
+/* dir: APP_DIR_*. data: the next in-order bytes of that direction (NULL with
+ * APP_GAP). Detects the protocol (content first, on any port; ports as a
+ * fallback), sets f->app_proto, then runs the parser; transactions appear in
+ * http.h. Returns 0, or -1 when the data was not parsed (parser error, app
+ * layer disabled, failed detection): that is counted, never fatal. */
+int app_layer_handle_data(AppLayerThread *at, Flow *f, int dir, const uint8_t *data,
+			  uint32_t len, int flags);
+
+/* Per-transaction "done with it" flags; a transaction is freed by
+ * app_layer_tx_gc() once complete in both directions and every flag in the
+ * caller's mask is set. */
+#define APP_TX_LOGGED        0x01  /* eve http record written */
+#define APP_TX_DETECT_TS     0x02  /* detection done toserver */
+#define APP_TX_DETECT_TC     0x04  /* detection done toclient */
+#define APP_TX_FILE_LOGGED   0x08  /* eve fileinfo written */
+
+/* Frees finished transactions of f whose flags include all of need. Cheap; call
+ * after detect + output for each packet of an app-layer flow. */
+void app_layer_tx_gc(Flow *f, unsigned need);
+
+/* Frees f->alstate (any protocol); f->alstate is NULL afterwards. */
+void app_layer_flow_free(Flow *f);
+
+/* "http", "failed", "unknown" (eve app_proto names). */
+const char *app_proto_name(uint16_t alproto);
+/* ALPROTO_* by rule / config name ("http", "http1"), or -1. */
+int app_proto_by_name(const char *name);
+
+#endif

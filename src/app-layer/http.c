@@ -1,0 +1,1438 @@
+/* HTTP/1 on libhtp 0.5: the parser state of a flow, our per-transaction data
+ * (bodies, raw headers, events, built inspection buffers), and the views of a
+ * transaction that detection and eve need.
+ *
+ * libhtp numbers transactions by their index in conn->transactions and
+ * leaves a NULL slot when one is destroyed, so tx ids are libhtp indexes. */
+#include "app-layer/app-layer-int.h"
+#include "app-layer/http.h"
+
+#include <htp/htp.h>
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define HTTP_TX_MAX_EVENTS 32
+/* libhtp keeps every message of a connection: stop looking past this many,
+ * as a flood of warnings is itself the anomaly (http.too_many_warnings). */
+#define HTTP_MAX_MESSAGES 512
+
+/* ---------------- events ---------------- */
+
+enum http_event {
+	EV_UNKNOWN_ERROR = 0,
+	EV_GZIP_DECOMPRESSION_FAILED,
+	EV_REQUEST_FIELD_MISSING_COLON,
+	EV_RESPONSE_FIELD_MISSING_COLON,
+	EV_INVALID_REQUEST_CHUNK_LEN,
+	EV_INVALID_RESPONSE_CHUNK_LEN,
+	EV_INVALID_TE_REQUEST,
+	EV_INVALID_TE_RESPONSE,
+	EV_INVALID_CL_REQUEST,
+	EV_INVALID_CL_RESPONSE,
+	EV_DUP_CL_REQUEST,
+	EV_DUP_CL_RESPONSE,
+	EV_100_CONTINUE_ALREADY_SEEN,
+	EV_UNABLE_TO_MATCH_RESPONSE,
+	EV_INVALID_SERVER_PORT_IN_REQUEST,
+	EV_INVALID_AUTHORITY_PORT,
+	EV_REQUEST_HEADER_INVALID,
+	EV_RESPONSE_HEADER_INVALID,
+	EV_MISSING_HOST_HEADER,
+	EV_HOST_HEADER_AMBIGUOUS,
+	EV_INVALID_REQUEST_FIELD_FOLDING,
+	EV_INVALID_RESPONSE_FIELD_FOLDING,
+	EV_REQUEST_FIELD_TOO_LONG,
+	EV_RESPONSE_FIELD_TOO_LONG,
+	EV_FILE_NAME_TOO_LONG,
+	EV_REQUEST_LINE_INVALID,
+	EV_REQUEST_BODY_UNEXPECTED,
+	EV_REQUEST_SERVER_PORT_TCP_PORT_MISMATCH,
+	EV_REQUEST_URI_HOST_INVALID,
+	EV_REQUEST_HEADER_HOST_INVALID,
+	EV_REQUEST_AUTH_UNRECOGNIZED,
+	EV_REQUEST_HEADER_REPETITION,
+	EV_RESPONSE_HEADER_REPETITION,
+	EV_DOUBLE_ENCODED_URI,
+	EV_URI_DELIM_NON_COMPLIANT,
+	EV_METHOD_DELIM_NON_COMPLIANT,
+	EV_REQUEST_LINE_LEADING_WHITESPACE,
+	EV_TOO_MANY_ENCODING_LAYERS,
+	EV_ABNORMAL_CE_HEADER,
+	EV_RESPONSE_MULTIPART_BYTERANGES,
+	EV_RESPONSE_ABNORMAL_TRANSFER_ENCODING,
+	EV_RESPONSE_CHUNKED_OLD_PROTO,
+	EV_RESPONSE_INVALID_PROTOCOL,
+	EV_RESPONSE_INVALID_STATUS,
+	EV_REQUEST_LINE_INCOMPLETE,
+	EV_LZMA_MEMLIMIT_REACHED,
+	EV_COMPRESSION_BOMB,
+	EV_RANGE_INVALID,
+	EV_REQUEST_CHUNK_EXTENSION,
+	EV_REQUEST_LINE_MISSING_PROTOCOL,
+	EV_REQUEST_TOO_MANY_HEADERS,
+	EV_RESPONSE_TOO_MANY_HEADERS,
+	EV_MULTIPART_GENERIC_ERROR,
+	EV_MULTIPART_NO_FILEDATA,
+	EV_MULTIPART_INVALID_HEADER,
+	EV_TOO_MANY_WARNINGS,
+	EV_MAX
+};
+
+/* Suricata's app-layer-event names for http (app-layer-event:http.NAME). */
+static const char *const event_names[EV_MAX] = {
+	[EV_UNKNOWN_ERROR] = "unknown_error",
+	[EV_GZIP_DECOMPRESSION_FAILED] = "gzip_decompression_failed",
+	[EV_REQUEST_FIELD_MISSING_COLON] = "request_field_missing_colon",
+	[EV_RESPONSE_FIELD_MISSING_COLON] = "response_field_missing_colon",
+	[EV_INVALID_REQUEST_CHUNK_LEN] = "invalid_request_chunk_len",
+	[EV_INVALID_RESPONSE_CHUNK_LEN] = "invalid_response_chunk_len",
+	[EV_INVALID_TE_REQUEST] = "invalid_transfer_encoding_value_in_request",
+	[EV_INVALID_TE_RESPONSE] = "invalid_transfer_encoding_value_in_response",
+	[EV_INVALID_CL_REQUEST] = "invalid_content_length_field_in_request",
+	[EV_INVALID_CL_RESPONSE] = "invalid_content_length_field_in_response",
+	[EV_DUP_CL_REQUEST] = "duplicate_content_length_field_in_request",
+	[EV_DUP_CL_RESPONSE] = "duplicate_content_length_field_in_response",
+	[EV_100_CONTINUE_ALREADY_SEEN] = "100_continue_already_seen",
+	[EV_UNABLE_TO_MATCH_RESPONSE] = "unable_to_match_response_to_request",
+	[EV_INVALID_SERVER_PORT_IN_REQUEST] = "invalid_server_port_in_request",
+	[EV_INVALID_AUTHORITY_PORT] = "invalid_authority_port",
+	[EV_REQUEST_HEADER_INVALID] = "request_header_invalid",
+	[EV_RESPONSE_HEADER_INVALID] = "response_header_invalid",
+	[EV_MISSING_HOST_HEADER] = "missing_host_header",
+	[EV_HOST_HEADER_AMBIGUOUS] = "host_header_ambiguous",
+	[EV_INVALID_REQUEST_FIELD_FOLDING] = "invalid_request_field_folding",
+	[EV_INVALID_RESPONSE_FIELD_FOLDING] = "invalid_response_field_folding",
+	[EV_REQUEST_FIELD_TOO_LONG] = "request_field_too_long",
+	[EV_RESPONSE_FIELD_TOO_LONG] = "response_field_too_long",
+	[EV_FILE_NAME_TOO_LONG] = "file_name_too_long",
+	[EV_REQUEST_LINE_INVALID] = "request_line_invalid",
+	[EV_REQUEST_BODY_UNEXPECTED] = "request_body_unexpected",
+	[EV_REQUEST_SERVER_PORT_TCP_PORT_MISMATCH] = "request_server_port_tcp_port_mismatch",
+	[EV_REQUEST_URI_HOST_INVALID] = "request_uri_host_invalid",
+	[EV_REQUEST_HEADER_HOST_INVALID] = "request_header_host_invalid",
+	[EV_REQUEST_AUTH_UNRECOGNIZED] = "request_auth_unrecognized",
+	[EV_REQUEST_HEADER_REPETITION] = "request_header_repetition",
+	[EV_RESPONSE_HEADER_REPETITION] = "response_header_repetition",
+	[EV_DOUBLE_ENCODED_URI] = "double_encoded_uri",
+	[EV_URI_DELIM_NON_COMPLIANT] = "uri_delim_non_compliant",
+	[EV_METHOD_DELIM_NON_COMPLIANT] = "method_delim_non_compliant",
+	[EV_REQUEST_LINE_LEADING_WHITESPACE] = "request_line_leading_whitespace",
+	[EV_TOO_MANY_ENCODING_LAYERS] = "too_many_encoding_layers",
+	[EV_ABNORMAL_CE_HEADER] = "abnormal_ce_header",
+	[EV_RESPONSE_MULTIPART_BYTERANGES] = "response_multipart_byteranges",
+	[EV_RESPONSE_ABNORMAL_TRANSFER_ENCODING] = "response_abnormal_transfer_encoding",
+	[EV_RESPONSE_CHUNKED_OLD_PROTO] = "response_chunked_old_proto",
+	[EV_RESPONSE_INVALID_PROTOCOL] = "response_invalid_protocol",
+	[EV_RESPONSE_INVALID_STATUS] = "response_invalid_status",
+	[EV_REQUEST_LINE_INCOMPLETE] = "request_line_incomplete",
+	[EV_LZMA_MEMLIMIT_REACHED] = "lzma_memlimit_reached",
+	[EV_COMPRESSION_BOMB] = "compression_bomb",
+	[EV_RANGE_INVALID] = "range_invalid",
+	[EV_REQUEST_CHUNK_EXTENSION] = "request_chunk_extension",
+	[EV_REQUEST_LINE_MISSING_PROTOCOL] = "request_line_missing_protocol",
+	[EV_REQUEST_TOO_MANY_HEADERS] = "request_too_many_headers",
+	[EV_RESPONSE_TOO_MANY_HEADERS] = "response_too_many_headers",
+	[EV_MULTIPART_GENERIC_ERROR] = "multipart_generic_error",
+	[EV_MULTIPART_NO_FILEDATA] = "multipart_no_filedata",
+	[EV_MULTIPART_INVALID_HEADER] = "multipart_invalid_header",
+	[EV_TOO_MANY_WARNINGS] = "too_many_warnings",
+};
+
+/* libhtp reports anomalies as log messages; their text is its interface.
+ * Longer prefixes come before the shorter ones they extend. */
+static const struct {
+	const char *prefix;
+	uint8_t ev;
+} htp_messages[] = {
+	{ "GZip decompressor:", EV_GZIP_DECOMPRESSION_FAILED },
+	{ "Request field invalid: colon missing", EV_REQUEST_FIELD_MISSING_COLON },
+	{ "Response field invalid: missing colon", EV_RESPONSE_FIELD_MISSING_COLON },
+	{ "Response field invalid: colon missing", EV_RESPONSE_FIELD_MISSING_COLON },
+	{ "Request chunk encoding: Invalid chunk length", EV_INVALID_REQUEST_CHUNK_LEN },
+	{ "Response chunk encoding: Invalid chunk length", EV_INVALID_RESPONSE_CHUNK_LEN },
+	{ "Invalid T-E value in response", EV_INVALID_TE_RESPONSE },
+	{ "Invalid C-L field in response", EV_INVALID_CL_RESPONSE },
+	{ "Already seen 100-Continue", EV_100_CONTINUE_ALREADY_SEEN },
+	{ "Unable to match response to request", EV_UNABLE_TO_MATCH_RESPONSE },
+	{ "Invalid server port information in request", EV_INVALID_SERVER_PORT_IN_REQUEST },
+	{ "Invalid authority port", EV_INVALID_AUTHORITY_PORT },
+	{ "Request buffer over", EV_REQUEST_FIELD_TOO_LONG },
+	{ "Response buffer over", EV_RESPONSE_FIELD_TOO_LONG },
+	{ "C-T multipart/byteranges in responses not supported", EV_RESPONSE_MULTIPART_BYTERANGES },
+	{ "Compression bomb:", EV_COMPRESSION_BOMB },
+	{ "Request field invalid", EV_REQUEST_HEADER_INVALID },
+	{ "Response field invalid", EV_RESPONSE_HEADER_INVALID },
+	{ "Request header name is not a token", EV_REQUEST_HEADER_INVALID },
+	{ "Response header name is not a token", EV_RESPONSE_HEADER_INVALID },
+	{ "Invalid request field folding", EV_INVALID_REQUEST_FIELD_FOLDING },
+	{ "Invalid response field folding", EV_INVALID_RESPONSE_FIELD_FOLDING },
+	{ "Request server port=", EV_REQUEST_SERVER_PORT_TCP_PORT_MISMATCH },
+	{ "Request line: URI contains non-compliant delimiter", EV_URI_DELIM_NON_COMPLIANT },
+	{ "Request line: non-compliant delimiter between Method and URI",
+	  EV_METHOD_DELIM_NON_COMPLIANT },
+	{ "Request line: leading whitespace", EV_REQUEST_LINE_LEADING_WHITESPACE },
+	{ "Too many response content encoding layers", EV_TOO_MANY_ENCODING_LAYERS },
+	{ "C-E gzip has abnormal value", EV_ABNORMAL_CE_HEADER },
+	{ "C-E deflate has abnormal value", EV_ABNORMAL_CE_HEADER },
+	{ "C-E unknown setting", EV_ABNORMAL_CE_HEADER },
+	{ "Excessive request header repetitions", EV_REQUEST_HEADER_REPETITION },
+	{ "Excessive response header repetitions", EV_RESPONSE_HEADER_REPETITION },
+	{ "Transfer-encoding has abnormal chunked value", EV_RESPONSE_ABNORMAL_TRANSFER_ENCODING },
+	{ "Chunked transfer-encoding on HTTP/0.9 or HTTP/1.0", EV_RESPONSE_CHUNKED_OLD_PROTO },
+	{ "Invalid response line: invalid protocol", EV_RESPONSE_INVALID_PROTOCOL },
+	{ "Invalid response line: invalid response status", EV_RESPONSE_INVALID_STATUS },
+	{ "Request line incomplete", EV_REQUEST_LINE_INCOMPLETE },
+	{ "Unexpected request body", EV_REQUEST_BODY_UNEXPECTED },
+	{ "LZMA decompressor: memory limit reached", EV_LZMA_MEMLIMIT_REACHED },
+	{ "Ambiguous request C-L value", EV_DUP_CL_REQUEST },
+	{ "Ambiguous response C-L value", EV_DUP_CL_RESPONSE },
+	{ "Too many request headers", EV_REQUEST_TOO_MANY_HEADERS },
+	{ "Too many response headers", EV_RESPONSE_TOO_MANY_HEADERS },
+};
+
+int http_event_lookup(const char *name)
+{
+	if (!name)
+		return -1;
+	if (strncmp(name, "http.", 5) == 0)
+		name += 5;
+	for (int i = 0; i < EV_MAX; i++)
+		if (strcmp(event_names[i], name) == 0)
+			return i;
+	return -1;
+}
+
+const char *http_event_name(int id)
+{
+	return (id >= 0 && id < EV_MAX) ? event_names[id] : NULL;
+}
+
+/* ---------------- state ---------------- */
+
+struct HttpCfg {
+	htp_cfg_t *htp;
+	int refs;                   /* the thread + every flow state using it */
+	uint64_t body_limit[2];     /* request, response; 0 = unlimited */
+	int uri_include_all;
+	int double_decode_path, double_decode_query;
+};
+
+typedef struct Body {
+	uint8_t *buf;
+	uint32_t len, cap;
+	uint64_t total;             /* all body bytes seen (file size) */
+	uint8_t truncated;          /* stopped storing at the body limit */
+} Body;
+
+typedef struct Bytes {
+	uint8_t *p;
+	uint32_t len, cap;
+} Bytes;
+
+/* Buffers we build from libhtp's fields, once the side's headers are done. */
+enum derived {
+	D_URI = 0, D_HOST, D_HEADER, D_NAMES, D_START, D_MULTI, D_MAX
+};
+
+typedef struct Derived {
+	Bytes b;
+	uint32_t *off;              /* D_MULTI: entry i is off[2i], len off[2i+1] */
+	uint32_t n;
+	uint8_t built;
+} Derived;
+
+struct HttpTx {
+	htp_tx_t *htx;
+	uint64_t id;
+	unsigned flags;
+	void *detect;
+	Body body[2];
+	Bytes raw_hdr[2];
+	Derived d[2][D_MAX];
+	uint8_t nev;
+	uint8_t ev[HTTP_TX_MAX_EVENTS];
+	uint8_t req_too_many;
+};
+
+typedef struct HttpState {
+	htp_connp_t *connp;
+	htp_conn_t *conn;
+	struct HttpCfg *cfg;
+	AppLayerThread *at;         /* set during a parse call, for counters */
+	Flow *f;
+	size_t msg_offset;
+	uint8_t dead[2];            /* libhtp gave up on this direction */
+	uint8_t closed[2];
+	uint8_t warned_too_many;
+	Bytes pending[2];           /* unconsumed after HTP_STREAM_DATA_OTHER */
+} HttpState;
+
+static void (*detect_state_free)(void *state);
+
+void http_set_detect_state_free(void (*fn)(void *state))
+{
+	detect_state_free = fn;
+}
+
+static int bytes_append(Bytes *b, const void *p, size_t n)
+{
+	if (n == 0)
+		return 0;
+	if (b->len + n > b->cap) {
+		size_t cap = b->cap ? b->cap : 256;
+		uint8_t *nb;
+
+		while (cap < b->len + n)
+			cap *= 2;
+		if (cap > UINT32_MAX)
+			return -1;
+		nb = realloc(b->p, cap);
+		if (!nb)
+			return -1;
+		b->p = nb;
+		b->cap = (uint32_t)cap;
+	}
+	memcpy(b->p + b->len, p, n);
+	b->len += (uint32_t)n;
+	return 0;
+}
+
+static int bytes_append_bstr(Bytes *b, const bstr *s)
+{
+	return s ? bytes_append(b, bstr_ptr(s), bstr_len(s)) : 0;
+}
+
+static void bytes_free(Bytes *b)
+{
+	free(b->p);
+	memset(b, 0, sizeof(*b));
+}
+
+static HttpState *state_of_tx(const htp_tx_t *htx)
+{
+	return htp_connp_get_user_data(htx->connp);
+}
+
+static void tx_counted(HttpState *hs, counter_id id)
+{
+	if (hs->at && hs->at->tc && app_layer_counters_registered)
+		counter_inc(hs->at->tc, id);
+}
+
+/* Our data for a libhtp tx, created on first sight (a response without a
+ * request gets its tx from libhtp without a request_start). */
+static HttpTx *tx_ud(htp_tx_t *htx)
+{
+	HttpTx *tx = htp_tx_get_user_data(htx);
+	HttpState *hs;
+
+	if (tx)
+		return tx;
+	tx = calloc(1, sizeof(*tx));
+	hs = state_of_tx(htx);
+	if (!tx) {
+		if (hs)
+			tx_counted(hs, app_layer_counters.err_http_alloc);
+		return NULL;
+	}
+	tx->htx = htx;
+	tx->id = htx->index;
+	htp_tx_set_user_data(htx, tx);
+	if (hs)
+		tx_counted(hs, app_layer_counters.tx_http);
+	return tx;
+}
+
+static void tx_free(HttpTx *tx)
+{
+	if (!tx)
+		return;
+	for (int d = 0; d < 2; d++) {
+		free(tx->body[d].buf);
+		bytes_free(&tx->raw_hdr[d]);
+		for (int i = 0; i < D_MAX; i++) {
+			bytes_free(&tx->d[d][i].b);
+			free(tx->d[d][i].off);
+		}
+	}
+	if (tx->detect && detect_state_free)
+		detect_state_free(tx->detect);
+	free(tx);
+}
+
+static void tx_event(HttpTx *tx, int ev)
+{
+	if (!tx || ev < 0 || ev >= EV_MAX)
+		return;
+	for (unsigned i = 0; i < tx->nev; i++)
+		if (tx->ev[i] == ev)
+			return;
+	if (tx->nev < HTTP_TX_MAX_EVENTS)
+		tx->ev[tx->nev++] = (uint8_t)ev;
+}
+
+/* ---------------- libhtp callbacks ---------------- */
+
+static int hexval(uint8_t c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = (uint8_t)tolower(c);
+	return (c >= 'a' && c <= 'f') ? c - 'a' + 10 : -1;
+}
+
+/* Decodes %HH in place; returns how many were decoded. */
+static size_t percent_decode(bstr *b)
+{
+	uint8_t *p = bstr_ptr(b);
+	size_t n = bstr_len(b), o = 0, hits = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		int hi, lo;
+
+		if (p[i] == '%' && i + 2 < n &&
+		    (hi = hexval(p[i + 1])) >= 0 && (lo = hexval(p[i + 2])) >= 0) {
+			p[o++] = (uint8_t)(hi * 16 + lo);
+			i += 2;
+			hits++;
+		} else {
+			p[o++] = p[i];
+		}
+	}
+	bstr_adjust_len(b, o);
+	return hits;
+}
+
+/* double-decode-path / double-decode-query: a second round of percent
+ * decoding on the normalized uri, flagged as http.double_encoded_uri when it
+ * changes anything (Suricata's evasion check). */
+static int cb_request_line(htp_tx_t *htx)
+{
+	HttpState *hs = state_of_tx(htx);
+	htp_uri_t *u = htx->parsed_uri;
+	size_t hits = 0;
+
+	if (!hs || !u)
+		return HTP_OK;
+	if (hs->cfg->double_decode_path && u->path)
+		hits += percent_decode(u->path);
+	if (hs->cfg->double_decode_query && u->query)
+		hits += percent_decode(u->query);
+	if (hits)
+		tx_event(tx_ud(htx), EV_DOUBLE_ENCODED_URI);
+	return HTP_OK;
+}
+
+static int cb_request_start(htp_tx_t *htx)
+{
+	return tx_ud(htx) ? HTP_OK : HTP_ERROR;
+}
+
+static int cb_response_start(htp_tx_t *htx)
+{
+	return tx_ud(htx) ? HTP_OK : HTP_ERROR;
+}
+
+static int append_header_data(htp_tx_data_t *d, int dir)
+{
+	HttpTx *tx = tx_ud(d->tx);
+
+	if (!tx)
+		return HTP_ERROR;
+	if (d->data && bytes_append(&tx->raw_hdr[dir], d->data, d->len) < 0)
+		return HTP_ERROR;
+	return HTP_OK;
+}
+
+static int cb_request_header_data(htp_tx_data_t *d)
+{
+	return append_header_data(d, APP_DIR_TOSERVER);
+}
+
+static int cb_response_header_data(htp_tx_data_t *d)
+{
+	return append_header_data(d, APP_DIR_TOCLIENT);
+}
+
+/* Request anomalies libhtp reports as tx flags rather than messages. */
+static int cb_request_headers(htp_tx_t *htx)
+{
+	HttpTx *tx = tx_ud(htx);
+
+	if (!tx)
+		return HTP_ERROR;
+	if (htx->flags & HTP_REQUEST_INVALID_T_E)
+		tx_event(tx, EV_INVALID_TE_REQUEST);
+	if (htx->flags & HTP_REQUEST_INVALID_C_L)
+		tx_event(tx, EV_INVALID_CL_REQUEST);
+	if (htx->flags & HTP_HOST_MISSING)
+		tx_event(tx, EV_MISSING_HOST_HEADER);
+	if (htx->flags & HTP_HOST_AMBIGUOUS)
+		tx_event(tx, EV_HOST_HEADER_AMBIGUOUS);
+	if (htx->flags & HTP_HOSTU_INVALID)
+		tx_event(tx, EV_REQUEST_URI_HOST_INVALID);
+	if (htx->flags & HTP_HOSTH_INVALID)
+		tx_event(tx, EV_REQUEST_HEADER_HOST_INVALID);
+	if (htx->flags & HTP_HEADERS_TOO_MANY) {
+		tx_event(tx, EV_REQUEST_TOO_MANY_HEADERS);
+		tx->req_too_many = 1;
+	}
+	if (htx->request_auth_type == HTP_AUTH_UNRECOGNIZED)
+		tx_event(tx, EV_REQUEST_AUTH_UNRECOGNIZED);
+	/* an HTTP/0.9-looking line with an unknown method and no protocol is
+	 * not a request line at all */
+	if (htx->is_protocol_0_9 && htx->request_method_number == HTP_M_UNKNOWN &&
+	    (htx->request_protocol_number == HTP_PROTOCOL_INVALID ||
+	     htx->request_protocol_number == HTP_PROTOCOL_UNKNOWN))
+		tx_event(tx, EV_REQUEST_LINE_INVALID);
+	return HTP_OK;
+}
+
+static int cb_response_headers(htp_tx_t *htx)
+{
+	HttpTx *tx = tx_ud(htx);
+
+	if (!tx)
+		return HTP_ERROR;
+	/* the flag is per tx: it is the response's only if the request lacked it */
+	if (!tx->req_too_many && (htx->flags & HTP_HEADERS_TOO_MANY))
+		tx_event(tx, EV_RESPONSE_TOO_MANY_HEADERS);
+	return HTP_OK;
+}
+
+static int body_append(htp_tx_data_t *d, int dir)
+{
+	HttpTx *tx = tx_ud(d->tx);
+	HttpState *hs = state_of_tx(d->tx);
+	Body *b;
+	uint64_t limit;
+	size_t n;
+
+	if (!tx || !hs)
+		return HTP_ERROR;
+	if (!d->data || d->len == 0)
+		return HTP_OK;
+	b = &tx->body[dir];
+	b->total += d->len;
+	limit = hs->cfg->body_limit[dir];
+	n = d->len;
+	if (limit && b->len + n > limit) {
+		n = b->len < limit ? (size_t)(limit - b->len) : 0;
+		b->truncated = 1;
+	}
+	if (n == 0)
+		return HTP_OK;
+	if (b->len + n > b->cap) {
+		size_t cap = b->cap ? b->cap : 1024;
+		uint8_t *nb;
+
+		while (cap < b->len + n)
+			cap *= 2;
+		if (limit && cap > limit)
+			cap = (size_t)limit;
+		nb = realloc(b->buf, cap);
+		if (!nb) {
+			tx_counted(hs, app_layer_counters.err_http_alloc);
+			return HTP_OK;  /* keep parsing; the body stays short */
+		}
+		b->buf = nb;
+		b->cap = (uint32_t)cap;
+	}
+	memcpy(b->buf + b->len, d->data, n);
+	b->len += (uint32_t)n;
+	return HTP_OK;
+}
+
+static int cb_request_body(htp_tx_data_t *d)
+{
+	return body_append(d, APP_DIR_TOSERVER);
+}
+
+static int cb_response_body(htp_tx_data_t *d)
+{
+	return body_append(d, APP_DIR_TOCLIENT);
+}
+
+/* ---------------- configuration ---------------- */
+
+static const enum htp_server_personality_t pers_map[] = {
+	[HTTP_PERS_MINIMAL] = HTP_SERVER_MINIMAL, [HTTP_PERS_GENERIC] = HTP_SERVER_GENERIC,
+	[HTTP_PERS_IDS] = HTP_SERVER_IDS,         [HTTP_PERS_IIS_4_0] = HTP_SERVER_IIS_4_0,
+	[HTTP_PERS_IIS_5_0] = HTP_SERVER_IIS_5_0, [HTTP_PERS_IIS_5_1] = HTP_SERVER_IIS_5_1,
+	[HTTP_PERS_IIS_6_0] = HTP_SERVER_IIS_6_0, [HTTP_PERS_IIS_7_0] = HTP_SERVER_IIS_7_0,
+	[HTTP_PERS_IIS_7_5] = HTP_SERVER_IIS_7_5, [HTTP_PERS_APACHE_2] = HTP_SERVER_APACHE_2,
+};
+
+struct HttpCfg *http_cfg_new(const AppLayerConfig *cfg)
+{
+	struct HttpCfg *hc = calloc(1, sizeof(*hc));
+	htp_cfg_t *c;
+
+	if (!hc)
+		return NULL;
+	c = htp_config_create();
+	if (!c) {
+		free(hc);
+		return NULL;
+	}
+	hc->htp = c;
+	hc->refs = 1;
+	hc->body_limit[0] = cfg->request_body_limit;
+	hc->body_limit[1] = cfg->response_body_limit;
+	hc->uri_include_all = cfg->uri_include_all;
+	hc->double_decode_path = cfg->double_decode_path;
+	hc->double_decode_query = cfg->double_decode_query;
+
+	htp_config_set_server_personality(c, pers_map[cfg->personality]);
+	/* The IDS personality lowercases the path; rules expect it as sent
+	 * (Suricata overrides this the same way). */
+	htp_config_set_convert_lowercase(c, HTP_DECODER_URL_PATH, 0);
+	/* '+' stays '+' in the normalized uri, as in Suricata */
+	htp_config_set_plusspace_decode(c, HTP_DECODER_URLENCODED, 0);
+	htp_config_set_parse_request_cookies(c, 0);
+	htp_config_set_response_decompression(c, cfg->response_body_decompress_layer_limit > 0);
+	htp_config_set_response_decompression_layer_limit(c,
+		cfg->response_body_decompress_layer_limit);
+	htp_config_set_request_decompression(c, 1);
+	htp_config_set_lzma_memlimit(c, (size_t)cfg->lzma_memlimit);
+	htp_config_set_lzma_layers(c, cfg->lzma_enabled ? 1 : 0);
+	htp_config_set_compression_bomb_limit(c, (size_t)cfg->compression_bomb_limit);
+	htp_config_set_compression_time_limit(c, (size_t)cfg->decompression_time_limit_us);
+	htp_config_set_field_limits(c, (size_t)cfg->meta_field_limit,
+				    (size_t)cfg->meta_field_limit);
+
+	htp_config_register_request_start(c, cb_request_start);
+	htp_config_register_request_line(c, cb_request_line);
+	htp_config_register_request_header_data(c, cb_request_header_data);
+	htp_config_register_request_headers(c, cb_request_headers);
+	htp_config_register_request_body_data(c, cb_request_body);
+	htp_config_register_response_start(c, cb_response_start);
+	htp_config_register_response_header_data(c, cb_response_header_data);
+	htp_config_register_response_headers(c, cb_response_headers);
+	htp_config_register_response_body_data(c, cb_response_body);
+	return hc;
+}
+
+void http_cfg_put(struct HttpCfg *hc)
+{
+	if (!hc || --hc->refs > 0)
+		return;
+	htp_config_destroy(hc->htp);
+	free(hc);
+}
+
+void *http_state_new(AppLayerThread *at, Flow *f)
+{
+	HttpState *hs = calloc(1, sizeof(*hs));
+	htp_time_t ts = f->start;
+
+	if (!hs || !at->http) {
+		free(hs);
+		return NULL;
+	}
+	hs->connp = htp_connp_create(at->http->htp);
+	if (!hs->connp) {
+		free(hs);
+		return NULL;
+	}
+	hs->cfg = at->http;
+	hs->cfg->refs++;
+	hs->f = f;
+	hs->conn = htp_connp_get_connection(hs->connp);
+	htp_connp_set_user_data(hs->connp, hs);
+	htp_connp_open(hs->connp, NULL, f->sp, NULL, f->dp, &ts);
+	return hs;
+}
+
+void http_state_free(void *state)
+{
+	HttpState *hs = state;
+
+	if (!hs)
+		return;
+	for (size_t i = 0; i < htp_list_size(hs->conn->transactions); i++) {
+		htp_tx_t *htx = htp_list_get(hs->conn->transactions, i);
+
+		if (htx) {
+			tx_free(htp_tx_get_user_data(htx));
+			htp_tx_set_user_data(htx, NULL);
+		}
+	}
+	htp_connp_destroy_all(hs->connp);
+	bytes_free(&hs->pending[0]);
+	bytes_free(&hs->pending[1]);
+	http_cfg_put(hs->cfg);
+	free(hs);
+}
+
+/* ---------------- parsing ---------------- */
+
+static int message_event(const htp_log_t *log)
+{
+	for (size_t i = 0; i < sizeof(htp_messages) / sizeof(htp_messages[0]); i++)
+		if (strncmp(log->msg, htp_messages[i].prefix, strlen(htp_messages[i].prefix)) == 0)
+			return htp_messages[i].ev;
+	/* notices and below are libhtp chatter, not anomalies */
+	return log->level <= HTP_LOG_WARNING ? EV_UNKNOWN_ERROR : -1;
+}
+
+/* The tx a connection-level message belongs to: the one in progress in the
+ * direction being parsed, else the newest. */
+static HttpTx *message_tx(HttpState *hs, const htp_log_t *log, int dir)
+{
+	htp_tx_t *htx = log->tx;
+	size_t n;
+
+	if (!htx)
+		htx = dir == APP_DIR_TOSERVER ? htp_connp_get_in_tx(hs->connp) :
+						htp_connp_get_out_tx(hs->connp);
+	if (!htx) {
+		n = htp_list_size(hs->conn->transactions);
+		htx = n ? htp_list_get(hs->conn->transactions, n - 1) : NULL;
+	}
+	return htx ? tx_ud(htx) : NULL;
+}
+
+static void collect_events(HttpState *hs, int dir)
+{
+	size_t n = htp_list_size(hs->conn->messages);
+
+	if (n > HTTP_MAX_MESSAGES) {
+		if (!hs->warned_too_many) {
+			tx_event(message_tx(hs, &(htp_log_t){ .msg = "" }, dir),
+				 EV_TOO_MANY_WARNINGS);
+			hs->warned_too_many = 1;
+		}
+		n = HTTP_MAX_MESSAGES;
+	}
+	for (; hs->msg_offset < n; hs->msg_offset++) {
+		htp_log_t *log = htp_list_get(hs->conn->messages, hs->msg_offset);
+		int ev;
+
+		if (!log || !log->msg)
+			continue;
+		ev = message_event(log);
+		if (ev >= 0)
+			tx_event(message_tx(hs, log, dir), ev);
+	}
+}
+
+static int feed(HttpState *hs, int dir, const uint8_t *data, size_t len)
+{
+	htp_time_t ts = hs->f->last;
+	size_t consumed;
+	int r;
+
+	r = dir == APP_DIR_TOSERVER ? htp_connp_req_data(hs->connp, &ts, data, len) :
+				      htp_connp_res_data(hs->connp, &ts, data, len);
+	if (r == HTP_STREAM_DATA_OTHER && data) {
+		/* libhtp needs the other direction first (CONNECT, 100-continue):
+		 * keep the rest and offer it again after the other side moves */
+		consumed = dir == APP_DIR_TOSERVER ? htp_connp_req_data_consumed(hs->connp) :
+						     htp_connp_res_data_consumed(hs->connp);
+		if (consumed < len &&
+		    bytes_append(&hs->pending[dir], data + consumed, len - consumed) < 0)
+			tx_counted(hs, app_layer_counters.err_http_alloc);
+	}
+	collect_events(hs, dir);
+	if (r == HTP_STREAM_ERROR) {
+		hs->dead[dir] = 1;
+		tx_counted(hs, app_layer_counters.err_http_parser);
+		return -1;
+	}
+	return 0;
+}
+
+/* Retries what a direction left with DATA_OTHER. */
+static void feed_pending(HttpState *hs, int dir)
+{
+	Bytes b = hs->pending[dir];
+
+	if (!b.len || hs->dead[dir])
+		return;
+	memset(&hs->pending[dir], 0, sizeof(hs->pending[dir]));
+	feed(hs, dir, b.p, b.len);
+	free(b.p);
+}
+
+static void close_dir(HttpState *hs, int dir)
+{
+	htp_time_t ts = hs->f->last;
+
+	if (hs->closed[dir])
+		return;
+	hs->closed[dir] = 1;
+	/* libhtp 0.5 closes the inbound side alone, or the whole connection */
+	if (dir == APP_DIR_TOSERVER && !hs->closed[1])
+		htp_connp_req_close(hs->connp, &ts);
+	else
+		htp_connp_close(hs->connp, &ts);
+	collect_events(hs, dir);
+}
+
+int http_parse(AppLayerThread *at, Flow *f, void *state, int dir, const uint8_t *data,
+	       uint32_t len, int flags)
+{
+	HttpState *hs = state;
+	int rc = 0;
+
+	if (!hs)
+		return -1;
+	hs->at = at;
+	hs->f = f;
+	if (flags & APP_GAP) {
+		/* libhtp 0.5 cannot resync inside a message: stop this side */
+		tx_counted(hs, app_layer_counters.err_http_gap);
+		hs->dead[dir] = 1;
+		rc = -1;
+	} else if (hs->dead[dir]) {
+		rc = -1;
+	} else if (len) {
+		if (hs->pending[dir].len) {
+			if (bytes_append(&hs->pending[dir], data, len) < 0)
+				tx_counted(hs, app_layer_counters.err_http_alloc);
+			feed_pending(hs, dir);
+		} else {
+			rc = feed(hs, dir, data, len);
+		}
+		feed_pending(hs, !dir);
+	}
+	if (flags & APP_EOF)
+		close_dir(hs, dir);
+	hs->at = NULL;
+	return rc;
+}
+
+void http_tx_gc(void *state, unsigned need)
+{
+	HttpState *hs = state;
+	size_t n;
+
+	if (!hs)
+		return;
+	n = htp_list_size(hs->conn->transactions);
+	for (size_t i = 0; i < n; i++) {
+		htp_tx_t *htx = htp_list_get(hs->conn->transactions, i);
+		HttpTx *tx;
+
+		if (!htx || htx->request_progress != HTP_REQUEST_COMPLETE ||
+		    htx->response_progress != HTP_RESPONSE_COMPLETE)
+			continue;
+		tx = htp_tx_get_user_data(htx);
+		if (tx && (tx->flags & need) != need)
+			continue;
+		tx_free(tx);
+		htp_tx_set_user_data(htx, NULL);
+		htp_tx_destroy(htx);
+	}
+}
+
+/* ---------------- transactions ---------------- */
+
+static HttpState *flow_http(const Flow *f)
+{
+	const AppFlowState *fs;
+
+	if (!f || f->app_proto != ALPROTO_HTTP1 || !f->alstate)
+		return NULL;
+	fs = f->alstate;
+	return fs->proto;
+}
+
+uint64_t http_tx_count(const Flow *f)
+{
+	HttpState *hs = flow_http(f);
+
+	return hs ? htp_list_size(hs->conn->transactions) : 0;
+}
+
+HttpTx *http_tx_get(const Flow *f, uint64_t tx_id)
+{
+	HttpState *hs = flow_http(f);
+	htp_tx_t *htx;
+
+	if (!hs || tx_id >= htp_list_size(hs->conn->transactions))
+		return NULL;
+	htx = htp_list_get(hs->conn->transactions, (size_t)tx_id);
+	return htx ? tx_ud(htx) : NULL;
+}
+
+uint64_t http_tx_id(const HttpTx *tx)
+{
+	return tx->id;
+}
+
+static int map_progress(int p)
+{
+	/* libhtp's request and response progress enums share their values */
+	switch (p) {
+	case HTP_REQUEST_NOT_STARTED:
+		return HTTP_PROGRESS_NONE;
+	case HTP_REQUEST_LINE:
+		return HTTP_PROGRESS_LINE;
+	case HTP_REQUEST_HEADERS:
+		return HTTP_PROGRESS_HEADERS;
+	case HTP_REQUEST_BODY:
+	case HTP_REQUEST_TRAILER:
+		return HTTP_PROGRESS_BODY;
+	default:
+		return HTTP_PROGRESS_COMPLETE;
+	}
+}
+
+int http_tx_progress(const HttpTx *tx, int dir)
+{
+	if (!tx)
+		return HTTP_PROGRESS_NONE;
+	return map_progress(dir == APP_DIR_TOSERVER ? (int)tx->htx->request_progress :
+						      (int)tx->htx->response_progress);
+}
+
+unsigned http_tx_flags(const HttpTx *tx)
+{
+	return tx ? tx->flags : 0;
+}
+
+void http_tx_set_flags(HttpTx *tx, unsigned flags)
+{
+	if (tx)
+		tx->flags |= flags;
+}
+
+void **http_tx_detect_slot(HttpTx *tx)
+{
+	return &tx->detect;
+}
+
+int http_tx_body_truncated(const HttpTx *tx, int dir)
+{
+	return tx ? tx->body[dir & 1].truncated : 0;
+}
+
+uint32_t http_tx_event_count(const HttpTx *tx)
+{
+	return tx ? tx->nev : 0;
+}
+
+int http_tx_event_get(const HttpTx *tx, uint32_t idx)
+{
+	return (tx && idx < tx->nev) ? tx->ev[idx] : -1;
+}
+
+int http_tx_has_event(const HttpTx *tx, int id)
+{
+	for (uint32_t i = 0; tx && i < tx->nev; i++)
+		if (tx->ev[i] == id)
+			return 1;
+	return 0;
+}
+
+/* ---------------- buffers ---------------- */
+
+int http_buffer_direction(int buffer_id)
+{
+	switch (buffer_id) {
+	case HTTP_BUF_STAT_CODE:
+	case HTTP_BUF_STAT_MSG:
+	case HTTP_BUF_RESPONSE_LINE:
+	case HTTP_BUF_SERVER_BODY:
+	case HTTP_BUF_LOCATION:
+	case HTTP_BUF_SERVER:
+	case HTTP_BUF_RESPONSE_HEADER:
+		return APP_DIR_TOCLIENT;
+	default:
+		return APP_DIR_TOSERVER;
+	}
+}
+
+static int ok_bstr(const bstr *b, const uint8_t **data, uint32_t *len)
+{
+	if (!b)
+		return -1;
+	*data = bstr_ptr(b);
+	*len = (uint32_t)bstr_len(b);
+	return 0;
+}
+
+static htp_table_t *headers_of(const HttpTx *tx, int dir)
+{
+	return dir == APP_DIR_TOSERVER ? tx->htx->request_headers : tx->htx->response_headers;
+}
+
+static int header_value(const HttpTx *tx, int dir, const char *name, const uint8_t **data,
+			uint32_t *len)
+{
+	htp_table_t *t = headers_of(tx, dir);
+	htp_header_t *h = t ? htp_table_get_c(t, name) : NULL;
+
+	return h ? ok_bstr(h->value, data, len) : -1;
+}
+
+static int is_cookie_header(const bstr *name, int dir)
+{
+	return bstr_cmp_c_nocase(name, dir == APP_DIR_TOSERVER ? "Cookie" : "Set-Cookie") == 0;
+}
+
+/* "Name: value\r\n" per header, the cookie header left to http.cookie; no
+ * extra CRLF at the end (Suricata decided that one breaks existing rules). */
+static int build_header(HttpTx *tx, int dir, Bytes *b)
+{
+	htp_table_t *t = headers_of(tx, dir);
+
+	for (size_t i = 0; t && i < htp_table_size(t); i++) {
+		htp_header_t *h = htp_table_get_index(t, i, NULL);
+
+		if (!h || is_cookie_header(h->name, dir))
+			continue;
+		if (bytes_append_bstr(b, h->name) || bytes_append(b, ": ", 2) ||
+		    bytes_append_bstr(b, h->value) || bytes_append(b, "\r\n", 2))
+			return -1;
+	}
+	return 0;
+}
+
+/* "\r\nName1\r\nName2\r\n\r\n" */
+static int build_names(HttpTx *tx, int dir, Bytes *b)
+{
+	htp_table_t *t = headers_of(tx, dir);
+
+	if (bytes_append(b, "\r\n", 2))
+		return -1;
+	for (size_t i = 0; t && i < htp_table_size(t); i++) {
+		htp_header_t *h = htp_table_get_index(t, i, NULL);
+
+		if (h && (bytes_append_bstr(b, h->name) || bytes_append(b, "\r\n", 2)))
+			return -1;
+	}
+	return bytes_append(b, "\r\n", 2);
+}
+
+/* line "\r\n", every header "Name: value\r\n" (cookies included), "\r\n" */
+static int build_start(HttpTx *tx, int dir, Bytes *b)
+{
+	htp_table_t *t = headers_of(tx, dir);
+	const bstr *line = dir == APP_DIR_TOSERVER ? tx->htx->request_line : tx->htx->response_line;
+
+	if (!line || bytes_append_bstr(b, line) || bytes_append(b, "\r\n", 2))
+		return -1;
+	for (size_t i = 0; t && i < htp_table_size(t); i++) {
+		htp_header_t *h = htp_table_get_index(t, i, NULL);
+
+		if (h && (bytes_append_bstr(b, h->name) || bytes_append(b, ": ", 2) ||
+			  bytes_append_bstr(b, h->value) || bytes_append(b, "\r\n", 2)))
+			return -1;
+	}
+	return bytes_append(b, "\r\n", 2);
+}
+
+/* path[?query][#fragment] of the normalized uri; with uri-include-all the
+ * scheme://user:pass@host:port part too (Suricata's uri-include-all). */
+static int build_uri(HttpTx *tx, Bytes *b, int include_all)
+{
+	const htp_uri_t *u = tx->htx->parsed_uri;
+
+	if (!u)
+		return -1;
+	if (include_all) {
+		if (u->scheme && (bytes_append_bstr(b, u->scheme) || bytes_append(b, "://", 3)))
+			return -1;
+		if (u->username || u->password) {
+			if (bytes_append_bstr(b, u->username))
+				return -1;
+			if (u->password && (bytes_append(b, ":", 1) ||
+					    bytes_append_bstr(b, u->password)))
+				return -1;
+			if (bytes_append(b, "@", 1))
+				return -1;
+		}
+		if (bytes_append_bstr(b, u->hostname))
+			return -1;
+		if (u->port && (bytes_append(b, ":", 1) || bytes_append_bstr(b, u->port)))
+			return -1;
+	}
+	if (bytes_append_bstr(b, u->path))
+		return -1;
+	if (u->query && (bytes_append(b, "?", 1) || bytes_append_bstr(b, u->query)))
+		return -1;
+	if (u->fragment && (bytes_append(b, "#", 1) || bytes_append_bstr(b, u->fragment)))
+		return -1;
+	return (u->path || u->query || u->fragment || include_all) ? 0 : -1;
+}
+
+static int build_host(HttpTx *tx, Bytes *b)
+{
+	if (!tx->htx->request_hostname)
+		return -1;
+	if (bytes_append_bstr(b, tx->htx->request_hostname))
+		return -1;
+	for (uint32_t i = 0; i < b->len; i++)
+		b->p[i] = (uint8_t)tolower(b->p[i]);
+	return 0;
+}
+
+/* entries "Name: value" for http.request_header / http.response_header */
+static int build_multi(HttpTx *tx, int dir, Derived *d)
+{
+	htp_table_t *t = headers_of(tx, dir);
+	size_t n = t ? htp_table_size(t) : 0;
+
+	d->off = calloc(n ? n * 2 : 1, sizeof(uint32_t));
+	if (!d->off)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		htp_header_t *h = htp_table_get_index(t, i, NULL);
+		uint32_t start = d->b.len;
+
+		if (!h)
+			continue;
+		if (bytes_append_bstr(&d->b, h->name) || bytes_append(&d->b, ": ", 2) ||
+		    bytes_append_bstr(&d->b, h->value))
+			return -1;
+		d->off[2 * d->n] = start;
+		d->off[2 * d->n + 1] = d->b.len - start;
+		d->n++;
+	}
+	return 0;
+}
+
+/* Builds a derived buffer once its source is final. 0 with the buffer, -1. */
+static int derived(HttpTx *tx, int dir, enum derived which, Derived **out)
+{
+	Derived *d = &tx->d[dir][which];
+	HttpState *hs = state_of_tx(tx->htx);
+	int rc;
+
+	if (d->built) {
+		*out = d;
+		return d->built == 1 ? 0 : -1;
+	}
+	switch (which) {
+	case D_URI:
+		rc = build_uri(tx, &d->b, hs ? hs->cfg->uri_include_all : 0);
+		break;
+	case D_HOST:
+		rc = build_host(tx, &d->b);
+		break;
+	case D_HEADER:
+		rc = build_header(tx, dir, &d->b);
+		break;
+	case D_NAMES:
+		rc = build_names(tx, dir, &d->b);
+		break;
+	case D_START:
+		rc = build_start(tx, dir, &d->b);
+		break;
+	default:
+		rc = build_multi(tx, dir, d);
+		break;
+	}
+	d->built = rc == 0 ? 1 : 2;
+	*out = d;
+	return rc;
+}
+
+/* Which progress a buffer needs before its content is final. */
+static int needed_progress(int id)
+{
+	switch (id) {
+	case HTTP_BUF_METHOD:
+	case HTTP_BUF_URI:
+	case HTTP_BUF_RAW_URI:
+	case HTTP_BUF_PROTOCOL:
+	case HTTP_BUF_REQUEST_LINE:
+	case HTTP_BUF_STAT_CODE:
+	case HTTP_BUF_STAT_MSG:
+	case HTTP_BUF_RESPONSE_LINE:
+		return HTTP_PROGRESS_LINE;
+	case HTTP_BUF_CLIENT_BODY:
+	case HTTP_BUF_SERVER_BODY:
+		return HTTP_PROGRESS_HEADERS;
+	default:
+		/* libhtp sets HEADERS progress only after the header block */
+		return HTTP_PROGRESS_BODY;
+	}
+}
+
+static int two_sided(int id)
+{
+	switch (id) {
+	case HTTP_BUF_PROTOCOL:
+	case HTTP_BUF_HEADER:
+	case HTTP_BUF_RAW_HEADER:
+	case HTTP_BUF_COOKIE:
+	case HTTP_BUF_CONTENT_TYPE:
+	case HTTP_BUF_CONTENT_LEN:
+	case HTTP_BUF_HEADER_NAMES:
+	case HTTP_BUF_START:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* libhtp moves progress to BODY (or COMPLETE) once the header block is in;
+ * HEADERS means "inside the header block". */
+static int side_ready(const HttpTx *tx, int dir, int need)
+{
+	int p = http_tx_progress(tx, dir);
+
+	if (need == HTTP_PROGRESS_LINE)
+		return p >= HTTP_PROGRESS_LINE;
+	if (need == HTTP_PROGRESS_HEADERS)
+		return p >= HTTP_PROGRESS_BODY;
+	return p >= HTTP_PROGRESS_BODY;
+}
+
+static int derived_data(HttpTx *tx, int dir, enum derived which, const uint8_t **data,
+			uint32_t *len)
+{
+	Derived *d;
+
+	if (derived(tx, dir, which, &d) < 0)
+		return -1;
+	*data = d->b.p ? d->b.p : (const uint8_t *)"";
+	*len = d->b.len;
+	return 0;
+}
+
+static int raw_host(HttpTx *tx, const uint8_t **data, uint32_t *len)
+{
+	const htp_uri_t *u = tx->htx->parsed_uri_raw;
+
+	/* the uri's host wins over the Host header (proxy requests) */
+	if (u && u->hostname)
+		return ok_bstr(u->hostname, data, len);
+	return header_value(tx, APP_DIR_TOSERVER, "Host", data, len);
+}
+
+static int body_data(HttpTx *tx, int dir, const uint8_t **data, uint32_t *len)
+{
+	Body *b = &tx->body[dir];
+
+	if (!b->len)
+		return -1;
+	*data = b->buf;
+	*len = b->len;
+	return 0;
+}
+
+int http_tx_buffer_dir(HttpTx *tx, int id, int dir, const uint8_t **data, uint32_t *len)
+{
+	htp_tx_t *h;
+
+	if (!tx || !data || !len || id < 0 || id >= HTTP_BUF_MAX)
+		return -1;
+	if (!two_sided(id))
+		dir = http_buffer_direction(id);
+	dir &= 1;
+	if (!side_ready(tx, dir, needed_progress(id)))
+		return -1;
+	h = tx->htx;
+	switch (id) {
+	case HTTP_BUF_METHOD:
+		return ok_bstr(h->request_method, data, len);
+	case HTTP_BUF_URI:
+		return derived_data(tx, dir, D_URI, data, len);
+	case HTTP_BUF_RAW_URI:
+		return ok_bstr(h->request_uri, data, len);
+	case HTTP_BUF_PROTOCOL:
+		return ok_bstr(dir ? h->response_protocol : h->request_protocol, data, len);
+	case HTTP_BUF_REQUEST_LINE:
+		return ok_bstr(h->request_line, data, len);
+	case HTTP_BUF_HEADER:
+		return derived_data(tx, dir, D_HEADER, data, len);
+	case HTTP_BUF_RAW_HEADER:
+		if (!tx->raw_hdr[dir].len)
+			return -1;
+		*data = tx->raw_hdr[dir].p;
+		*len = tx->raw_hdr[dir].len;
+		return 0;
+	case HTTP_BUF_COOKIE:
+		return header_value(tx, dir, dir ? "Set-Cookie" : "Cookie", data, len);
+	case HTTP_BUF_USER_AGENT:
+		return header_value(tx, dir, "User-Agent", data, len);
+	case HTTP_BUF_HOST:
+		return derived_data(tx, dir, D_HOST, data, len);
+	case HTTP_BUF_RAW_HOST:
+		return raw_host(tx, data, len);
+	case HTTP_BUF_ACCEPT:
+		return header_value(tx, dir, "Accept", data, len);
+	case HTTP_BUF_ACCEPT_ENC:
+		return header_value(tx, dir, "Accept-Encoding", data, len);
+	case HTTP_BUF_ACCEPT_LANG:
+		return header_value(tx, dir, "Accept-Language", data, len);
+	case HTTP_BUF_CONNECTION:
+		return header_value(tx, dir, "Connection", data, len);
+	case HTTP_BUF_REFERER:
+		return header_value(tx, dir, "Referer", data, len);
+	case HTTP_BUF_CONTENT_TYPE:
+		return header_value(tx, dir, "Content-Type", data, len);
+	case HTTP_BUF_CONTENT_LEN:
+		return header_value(tx, dir, "Content-Length", data, len);
+	case HTTP_BUF_HEADER_NAMES:
+		return derived_data(tx, dir, D_NAMES, data, len);
+	case HTTP_BUF_START:
+		return derived_data(tx, dir, D_START, data, len);
+	case HTTP_BUF_CLIENT_BODY:
+	case HTTP_BUF_SERVER_BODY:
+		return body_data(tx, dir, data, len);
+	case HTTP_BUF_STAT_CODE:
+		return ok_bstr(h->response_status, data, len);
+	case HTTP_BUF_STAT_MSG:
+		return ok_bstr(h->response_message, data, len);
+	case HTTP_BUF_RESPONSE_LINE:
+		return ok_bstr(h->response_line, data, len);
+	case HTTP_BUF_LOCATION:
+		return header_value(tx, dir, "Location", data, len);
+	case HTTP_BUF_SERVER:
+		return header_value(tx, dir, "Server", data, len);
+	default:
+		return -1;  /* multi-buffers: http_tx_buffer_multi() */
+	}
+}
+
+int http_tx_buffer(HttpTx *tx, int buffer_id, const uint8_t **data, uint32_t *len)
+{
+	return http_tx_buffer_dir(tx, buffer_id, APP_DIR_TOSERVER, data, len);
+}
+
+int http_tx_buffer_multi(HttpTx *tx, int buffer_id, uint32_t idx, const uint8_t **data,
+			 uint32_t *len)
+{
+	int dir;
+	Derived *d;
+
+	if (!tx || !data || !len)
+		return -1;
+	if (buffer_id == HTTP_BUF_REQUEST_HEADER)
+		dir = APP_DIR_TOSERVER;
+	else if (buffer_id == HTTP_BUF_RESPONSE_HEADER)
+		dir = APP_DIR_TOCLIENT;
+	else
+		return -1;
+	if (!side_ready(tx, dir, HTTP_PROGRESS_BODY))
+		return -1;
+	if (derived(tx, dir, D_MULTI, &d) < 0 || idx >= d->n)
+		return -1;
+	*data = d->b.p + d->off[2 * idx];
+	*len = d->off[2 * idx + 1];
+	return 0;
+}
+
+/* ---------------- eve ---------------- */
+
+/* jansson wants UTF-8; bytes that are not become \xNN text, so a record is
+ * never dropped for one odd byte. */
+static json_t *json_bytes(const uint8_t *p, size_t n)
+{
+	json_t *j = json_stringn((const char *)p, n);
+	char *tmp;
+	size_t o = 0;
+
+	if (j)
+		return j;
+	tmp = malloc(n * 4 + 1);
+	if (!tmp)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] >= 0x20 && p[i] < 0x7f)
+			tmp[o++] = (char)p[i];
+		else
+			o += (size_t)sprintf(tmp + o, "\\x%02x", p[i]);
+	}
+	j = json_stringn(tmp, o);
+	free(tmp);
+	return j;
+}
+
+static void set_bstr(json_t *o, const char *key, const bstr *b)
+{
+	if (b)
+		json_object_set_new(o, key, json_bytes(bstr_ptr(b), bstr_len(b)));
+}
+
+static void set_header(json_t *o, const char *key, htp_table_t *t, const char *name)
+{
+	htp_header_t *h = t ? htp_table_get_c(t, name) : NULL;
+
+	if (h)
+		set_bstr(o, key, h->value);
+}
+
+json_t *http_tx_json(const HttpTx *tx, int extended)
+{
+	const htp_tx_t *h;
+	htp_header_t *ct;
+	json_t *o;
+
+	if (!tx || !tx->htx)
+		return NULL;
+	h = tx->htx;
+	if (!h->request_line && !h->response_line)
+		return NULL;
+	o = json_object();
+	if (!o)
+		return NULL;
+	set_bstr(o, "hostname", h->request_hostname);
+	/* only when the port is written in the uri or Host header */
+	if (h->request_port_number > 0)
+		json_object_set_new(o, "http_port", json_integer(h->request_port_number));
+	set_bstr(o, "url", h->request_uri);
+	set_header(o, "http_user_agent", h->request_headers, "User-Agent");
+	ct = h->response_headers ? htp_table_get_c(h->response_headers, "Content-Type") : NULL;
+	if (ct && ct->value) {
+		/* the media type alone, without parameters */
+		const uint8_t *p = bstr_ptr(ct->value);
+		size_t n = bstr_len(ct->value), k = 0;
+
+		while (k < n && p[k] != ';')
+			k++;
+		json_object_set_new(o, "http_content_type", json_bytes(p, k));
+	}
+	if (!extended)
+		return o;
+	set_header(o, "http_refer", h->request_headers, "Referer");
+	set_bstr(o, "http_method", h->request_method);
+	set_bstr(o, "protocol", h->request_protocol);
+	if (h->response_status_number > 0)
+		json_object_set_new(o, "status", json_integer(h->response_status_number));
+	else if (h->response_status)
+		set_bstr(o, "status_string", h->response_status);
+	set_header(o, "redirect", h->response_headers, "Location");
+	json_object_set_new(o, "length",
+			    json_integer(h->response_message_len > 0 ? h->response_message_len : 0));
+	return o;
+}
+
+json_t *http_tx_fileinfo_json(const HttpTx *tx, int dir)
+{
+	const htp_tx_t *h;
+	const Body *b;
+	int complete;
+	json_t *o;
+
+	if (!tx || !tx->htx)
+		return NULL;
+	dir &= 1;
+	h = tx->htx;
+	b = &tx->body[dir];
+	if (!b->total)
+		return NULL;
+	o = json_object();
+	if (!o)
+		return NULL;
+	if (h->parsed_uri && h->parsed_uri->path)
+		set_bstr(o, "filename", h->parsed_uri->path);
+	else
+		set_bstr(o, "filename", h->request_uri);
+	json_object_set_new(o, "gaps", json_false());
+	complete = dir == APP_DIR_TOSERVER ? h->request_progress == HTP_REQUEST_COMPLETE :
+					     h->response_progress == HTP_RESPONSE_COMPLETE;
+	json_object_set_new(o, "state", json_string(complete ? "CLOSED" : "TRUNCATED"));
+	json_object_set_new(o, "stored", json_false());
+	json_object_set_new(o, "size", json_integer((json_int_t)b->total));
+	json_object_set_new(o, "tx_id", json_integer((json_int_t)tx->id));
+	return o;
+}

@@ -1,0 +1,133 @@
+/* HTTP/1 transactions (libhtp 0.5 underneath) for detection and logging.
+ *
+ * Transactions of a flow are numbered from 0 in request order (pipelined
+ * requests get consecutive ids). A transaction exists once its request line
+ * started (or, for a response without a request, once the response started).
+ * Ids stay valid until app_layer_tx_gc() or app_layer_flow_free(); after gc
+ * http_tx_get() returns NULL for freed ids.
+ *
+ * Buffers follow Suricata 8's "HTTP Keywords" documentation for what each
+ * holds, byte for byte (see the comments on enum http_buffer). Pointers
+ * returned by http_tx_buffer() stay valid until the next app_layer_handle_data()
+ * on the flow or until the transaction is freed. */
+#ifndef APP_LAYER_HTTP_H
+#define APP_LAYER_HTTP_H
+
+#include "app-layer/app-layer.h"
+#include "flow/flow.h"
+
+#include <jansson.h>
+#include <stdint.h>
+
+typedef struct HttpTx HttpTx;
+
+/* Number of transactions ever started on f (the next tx id); 0 if f is not HTTP. */
+uint64_t http_tx_count(const Flow *f);
+/* The transaction with this id, or NULL (not started yet, or freed). */
+HttpTx *http_tx_get(const Flow *f, uint64_t tx_id);
+uint64_t http_tx_id(const HttpTx *tx);
+
+/* Progress per direction (dir: APP_DIR_*), in increasing order. A buffer of a
+ * direction is available from the progress noted on it below. */
+enum http_progress {
+	HTTP_PROGRESS_NONE = 0,     /* nothing seen in this direction yet */
+	HTTP_PROGRESS_LINE,         /* request/status line parsed */
+	HTTP_PROGRESS_HEADERS,      /* headers complete */
+	HTTP_PROGRESS_BODY,         /* body in progress */
+	HTTP_PROGRESS_COMPLETE,     /* this direction of the tx is done */
+};
+int http_tx_progress(const HttpTx *tx, int dir);
+
+/* The transaction's "done" flags (APP_TX_* in app-layer.h). */
+unsigned http_tx_flags(const HttpTx *tx);
+void http_tx_set_flags(HttpTx *tx, unsigned flags);
+
+/* One slot for detection's per-tx state, freed with the tx through the
+ * function registered once at start (may be NULL: not freed). */
+void **http_tx_detect_slot(HttpTx *tx);
+void http_set_detect_state_free(void (*fn)(void *state));
+
+/* Inspection buffers. Request side ("ts") unless noted. Normalized: libhtp's
+ * normalization under the configured personality. */
+enum http_buffer {
+	HTTP_BUF_METHOD = 0,    /* "GET" (LINE) */
+	HTTP_BUF_URI,           /* normalized path?query, e.g. "/a b/c?x=1" (LINE) */
+	HTTP_BUF_RAW_URI,       /* the uri as on the wire (LINE) */
+	HTTP_BUF_PROTOCOL,      /* "HTTP/1.1" (request's; response's with dir toclient) */
+	HTTP_BUF_REQUEST_LINE,  /* "GET /x HTTP/1.1", no CRLF (LINE) */
+	HTTP_BUF_HEADER,        /* "Name: value\r\n" per header, no Cookie, trailing
+	                           "\r\n" not included (HEADERS) */
+	HTTP_BUF_RAW_HEADER,    /* header block as on the wire, up to and including
+	                           the empty line that ends it (HEADERS) */
+	HTTP_BUF_COOKIE,        /* Cookie value (req) / Set-Cookie value (resp) */
+	HTTP_BUF_USER_AGENT,
+	HTTP_BUF_HOST,          /* normalized hostname: lowercase, no port */
+	HTTP_BUF_RAW_HOST,      /* Host header value as sent */
+	HTTP_BUF_ACCEPT,
+	HTTP_BUF_ACCEPT_ENC,
+	HTTP_BUF_ACCEPT_LANG,
+	HTTP_BUF_CONNECTION,
+	HTTP_BUF_REFERER,
+	HTTP_BUF_CONTENT_TYPE,  /* either side, by dir */
+	HTTP_BUF_CONTENT_LEN,   /* either side, by dir */
+	HTTP_BUF_HEADER_NAMES,  /* "\r\nName1\r\nName2\r\n\r\n" */
+	HTTP_BUF_START,         /* line + "\r\n" + headers + "\r\n" as on the wire */
+	HTTP_BUF_CLIENT_BODY,   /* request body, dechunked, up to request-body-limit */
+	/* response side ("tc") */
+	HTTP_BUF_STAT_CODE,     /* "200" */
+	HTTP_BUF_STAT_MSG,      /* "OK" */
+	HTTP_BUF_RESPONSE_LINE, /* "HTTP/1.1 200 OK", no CRLF */
+	HTTP_BUF_SERVER_BODY,   /* file_data: dechunked, decompressed, up to
+	                           response-body-limit */
+	HTTP_BUF_LOCATION,
+	HTTP_BUF_SERVER,
+	/* multi-buffers: one entry per header line "Name: value" (http_tx_buffer_multi) */
+	HTTP_BUF_REQUEST_HEADER,
+	HTTP_BUF_RESPONSE_HEADER,
+	HTTP_BUF_MAX
+};
+
+/* Direction of a buffer: APP_DIR_TOSERVER or APP_DIR_TOCLIENT. For the
+ * buffers that exist on both sides (PROTOCOL, HEADER, RAW_HEADER, COOKIE,
+ * CONTENT_TYPE, CONTENT_LEN, HEADER_NAMES, START) this is the request side;
+ * use http_tx_buffer_dir() for the response side. */
+int http_buffer_direction(int buffer_id);
+
+/* Request-side buffer (or the only side). 0 with data and len set (len may be 0
+ * for a present empty header), -1 if absent or not available yet. */
+int http_tx_buffer(HttpTx *tx, int buffer_id, const uint8_t **data, uint32_t *len);
+/* Same, choosing the side for two-sided buffers (ignored for the others). */
+int http_tx_buffer_dir(HttpTx *tx, int buffer_id, int dir, const uint8_t **data,
+		       uint32_t *len);
+/* Entry idx (from 0) of a multi-buffer; -1 past the last one. */
+int http_tx_buffer_multi(HttpTx *tx, int buffer_id, uint32_t idx, const uint8_t **data,
+			 uint32_t *len);
+
+/* Whether the stored body of a side ended because of the body limit. */
+int http_tx_body_truncated(const HttpTx *tx, int dir);
+
+/* ---- app-layer events: "http.<name>" ---- */
+
+/* Event id (>= 0) by name without the "http." prefix, or -1. */
+int http_event_lookup(const char *name);
+const char *http_event_name(int id);
+/* Events raised on this transaction, in order, each at most once. */
+uint32_t http_tx_event_count(const HttpTx *tx);
+int http_tx_event_get(const HttpTx *tx, uint32_t idx);
+int http_tx_has_event(const HttpTx *tx, int id);
+
+/* ---- eve ---- */
+
+/* The "http" object of eve records (alert, http): hostname, url,
+ * http_user_agent, http_content_type, http_method, protocol, status, length,
+ * and with extended: http_refer, http_port (when not implied), redirect, ...
+ * New reference; NULL when the tx has no request line yet. */
+json_t *http_tx_json(const HttpTx *tx, int extended);
+
+/* The "fileinfo" object for a side's body (dir APP_DIR_TOCLIENT: response,
+ * Suricata's file_data; TOSERVER: request body). NULL when that side has no
+ * body. filename = uri path, state CLOSED/TRUNCATED, size, tx_id, stored
+ * false, gaps false. */
+json_t *http_tx_fileinfo_json(const HttpTx *tx, int dir);
+
+#endif

@@ -1,0 +1,729 @@
+#define _GNU_SOURCE /* memmem */
+#include "test.h"
+#include "app-layer/app-layer.h"
+#include "app-layer/http.h"
+#include "conf/conf.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdlib.h>
+
+/* tests/data/http/gzip-response-body.gz: 4 x "<html><body>Hello gzip world:
+ * SECRET-MARKER-1234</body></html>\n" (252 bytes), gzip, mtime 0 */
+static const uint8_t gz_body[] = {
+	0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0x03, 0xb3, 0xc9, 0x28, 0xc9,
+	0xcd, 0xb1, 0xb3, 0x49, 0xca, 0x4f, 0xa9, 0xb4, 0xf3, 0x48, 0xcd, 0xc9, 0xc9, 0x57,
+	0x48, 0xaf, 0xca, 0x2c, 0x50, 0x28, 0xcf, 0x2f, 0xca, 0x49, 0xb1, 0x52, 0x08, 0x76,
+	0x75, 0x0e, 0x72, 0x0d, 0xd1, 0xf5, 0x75, 0x0c, 0xf2, 0x76, 0x0d, 0xd2, 0x35, 0x34,
+	0x32, 0x36, 0xb1, 0xd1, 0x07, 0x2b, 0xb5, 0xd1, 0x07, 0xeb, 0xe3, 0xb2, 0x19, 0xca,
+	0xda, 0x01, 0x21, 0x9f, 0x41, 0x07, 0xfc, 0x00, 0x00, 0x00,
+};
+
+/* zlib stream of "deflated body DEFLATE-MARKER" */
+static const uint8_t deflate_body[] = {
+	0x78, 0x9c, 0x4b, 0x49, 0x4d, 0xcb, 0x49, 0x2c, 0x49, 0x4d, 0x51, 0x48, 0xca, 0x4f,
+	0xa9, 0x54, 0x70, 0x71, 0x75, 0xf3, 0x71, 0x0c, 0x71, 0xd5, 0xf5, 0x75, 0x0c, 0xf2,
+	0x76, 0x0d, 0x02, 0x00, 0x8d, 0x67, 0x09, 0x0c,
+};
+
+static ThreadCounters *tc;
+
+static ThreadCounters *counters(void)
+{
+	static int done;
+
+	if (!done) {
+		app_layer_register_counters();
+		counters_freeze();
+		done = 1;
+	}
+	if (!tc)
+		tc = thread_counters_new();
+	return tc;
+}
+
+static uint64_t cval(const char *name)
+{
+	int id = counter_lookup(name);
+
+	return id < 0 ? (uint64_t)-1 : counter_get(counters(), (counter_id)id);
+}
+
+typedef struct Ctx {
+	AppLayerConfig cfg;
+	AppLayerThread *at;
+	Flow f;
+} Ctx;
+
+static void ctx_init(Ctx *c, uint16_t dp)
+{
+	app_layer_config_load(&c->cfg);
+	c->at = app_layer_thread_new(&c->cfg, counters());
+	memset(&c->f, 0, sizeof(c->f));
+	c->f.proto = IPPROTO_TCP;
+	c->f.ip_version = 4;
+	c->f.src.family = AF_INET;
+	c->f.dst.family = AF_INET;
+	inet_pton(AF_INET, "10.0.0.1", &c->f.src.a.u32[0]);
+	inet_pton(AF_INET, "10.0.0.2", &c->f.dst.a.u32[0]);
+	c->f.sp = 40000;
+	c->f.dp = dp;
+	c->f.start.tv_sec = c->f.last.tv_sec = 1700000000;
+}
+
+static void ctx_free(Ctx *c)
+{
+	app_layer_flow_free(&c->f);
+	app_layer_thread_free(c->at);
+}
+
+static int feed(Ctx *c, int dir, const char *s)
+{
+	return app_layer_handle_data(c->at, &c->f, dir, (const uint8_t *)s,
+				     (uint32_t)strlen(s), 0);
+}
+
+static int feed_bytes(Ctx *c, int dir, const void *p, size_t n)
+{
+	return app_layer_handle_data(c->at, &c->f, dir, p, (uint32_t)n, 0);
+}
+
+/* Buffer as a C string (for CHECK_STREQ), or NULL when absent. */
+static const char *buf(HttpTx *tx, int id, int dir)
+{
+	static char out[4][2048];
+	static int slot;
+	const uint8_t *d;
+	uint32_t len;
+	char *o = out[slot++ & 3];
+
+	if (http_tx_buffer_dir(tx, id, dir, &d, &len) < 0)
+		return NULL;
+	if (len >= sizeof(out[0]))
+		len = sizeof(out[0]) - 1;
+	memcpy(o, d, len);
+	o[len] = '\0';
+	return o;
+}
+
+#define TS APP_DIR_TOSERVER
+#define TC APP_DIR_TOCLIENT
+
+TEST(http_simple_get_200)
+{
+	Ctx c;
+	HttpTx *tx;
+
+	ctx_init(&c, 80);
+	CHECK_EQ(feed(&c, TS, "GET /index.html HTTP/1.1\r\nHost: www.example.com\r\n"
+			      "User-Agent: Tester/1.0\r\n\r\n"), 0);
+	CHECK_EQ(c.f.app_proto, ALPROTO_HTTP1);
+	CHECK_STREQ(app_proto_name(c.f.app_proto), "http");
+	CHECK_EQ(http_tx_count(&c.f), 1);
+	tx = http_tx_get(&c.f, 0);
+	CHECK(tx != NULL);
+	CHECK_EQ(http_tx_progress(tx, TS), HTTP_PROGRESS_COMPLETE);
+	CHECK_EQ(http_tx_progress(tx, TC), HTTP_PROGRESS_NONE);
+	CHECK_STREQ(buf(tx, HTTP_BUF_METHOD, TS), "GET");
+	CHECK_STREQ(buf(tx, HTTP_BUF_URI, TS), "/index.html");
+	CHECK_STREQ(buf(tx, HTTP_BUF_PROTOCOL, TS), "HTTP/1.1");
+	CHECK_STREQ(buf(tx, HTTP_BUF_REQUEST_LINE, TS), "GET /index.html HTTP/1.1");
+	CHECK(buf(tx, HTTP_BUF_STAT_CODE, TC) == NULL);
+
+	CHECK_EQ(feed(&c, TC, "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n"
+			      "Content-Length: 5\r\nServer: nginx\r\n\r\nhello"), 0);
+	CHECK_EQ(http_tx_progress(tx, TC), HTTP_PROGRESS_COMPLETE);
+	CHECK_STREQ(buf(tx, HTTP_BUF_STAT_CODE, TC), "200");
+	CHECK_STREQ(buf(tx, HTTP_BUF_STAT_MSG, TC), "OK");
+	CHECK_STREQ(buf(tx, HTTP_BUF_RESPONSE_LINE, TC), "HTTP/1.1 200 OK");
+	CHECK_STREQ(buf(tx, HTTP_BUF_SERVER_BODY, TC), "hello");
+	CHECK_STREQ(buf(tx, HTTP_BUF_SERVER, TC), "nginx");
+	CHECK_STREQ(buf(tx, HTTP_BUF_CONTENT_LEN, TC), "5");
+	CHECK_STREQ(buf(tx, HTTP_BUF_PROTOCOL, TC), "HTTP/1.1");
+	CHECK_EQ(http_tx_event_count(tx), 0);
+	CHECK_EQ(cval("app_layer.flow.http") >= 1, 1);
+
+	json_t *j = http_tx_json(tx, 1);
+	CHECK(j != NULL);
+	CHECK_STREQ(json_string_value(json_object_get(j, "hostname")), "www.example.com");
+	CHECK_STREQ(json_string_value(json_object_get(j, "url")), "/index.html");
+	CHECK_STREQ(json_string_value(json_object_get(j, "http_user_agent")), "Tester/1.0");
+	CHECK_STREQ(json_string_value(json_object_get(j, "http_content_type")), "text/html");
+	CHECK_STREQ(json_string_value(json_object_get(j, "http_method")), "GET");
+	CHECK_STREQ(json_string_value(json_object_get(j, "protocol")), "HTTP/1.1");
+	CHECK_EQ(json_integer_value(json_object_get(j, "status")), 200);
+	CHECK_EQ(json_integer_value(json_object_get(j, "length")), 5);
+	CHECK(json_object_get(j, "http_port") == NULL);
+	json_decref(j);
+
+	j = http_tx_fileinfo_json(tx, TC);
+	CHECK(j != NULL);
+	CHECK_STREQ(json_string_value(json_object_get(j, "filename")), "/index.html");
+	CHECK_STREQ(json_string_value(json_object_get(j, "state")), "CLOSED");
+	CHECK_EQ(json_integer_value(json_object_get(j, "size")), 5);
+	CHECK_EQ(json_integer_value(json_object_get(j, "tx_id")), 0);
+	CHECK(json_is_false(json_object_get(j, "stored")));
+	CHECK(json_is_false(json_object_get(j, "gaps")));
+	json_decref(j);
+	ctx_free(&c);
+	CHECK(c.f.alstate == NULL);
+}
+
+TEST(http_pipelined_three_requests_in_one_segment)
+{
+	Ctx c;
+
+	ctx_init(&c, 80);
+	feed(&c, TS, "GET /a HTTP/1.1\r\nHost: h\r\n\r\n"
+		     "GET /b HTTP/1.1\r\nHost: h\r\n\r\n"
+		     "HEAD /c HTTP/1.1\r\nHost: h\r\n\r\n");
+	CHECK_EQ(http_tx_count(&c.f), 3);
+	CHECK_STREQ(buf(http_tx_get(&c.f, 0), HTTP_BUF_URI, TS), "/a");
+	CHECK_STREQ(buf(http_tx_get(&c.f, 1), HTTP_BUF_URI, TS), "/b");
+	CHECK_STREQ(buf(http_tx_get(&c.f, 2), HTTP_BUF_METHOD, TS), "HEAD");
+	feed(&c, TC, "HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\nA"
+		     "HTTP/1.1 404 Not Found\r\nContent-Length: 1\r\n\r\nB"
+		     "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n");
+	CHECK_STREQ(buf(http_tx_get(&c.f, 0), HTTP_BUF_SERVER_BODY, TC), "A");
+	CHECK_STREQ(buf(http_tx_get(&c.f, 1), HTTP_BUF_STAT_CODE, TC), "404");
+	CHECK_STREQ(buf(http_tx_get(&c.f, 1), HTTP_BUF_SERVER_BODY, TC), "B");
+	CHECK_EQ(http_tx_progress(http_tx_get(&c.f, 2), TC), HTTP_PROGRESS_COMPLETE);
+	CHECK_EQ(http_tx_id(http_tx_get(&c.f, 2)), 2);
+	ctx_free(&c);
+}
+
+TEST(http_chunked_response_is_dechunked)
+{
+	Ctx c;
+	HttpTx *tx;
+
+	ctx_init(&c, 80);
+	feed(&c, TS, "GET /chunk HTTP/1.1\r\nHost: h\r\n\r\n");
+	feed(&c, TC, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+		     "5\r\nhello\r\n");
+	tx = http_tx_get(&c.f, 0);
+	CHECK_EQ(http_tx_progress(tx, TC), HTTP_PROGRESS_BODY);
+	CHECK_STREQ(buf(tx, HTTP_BUF_SERVER_BODY, TC), "hello");
+	feed(&c, TC, "7\r\n, world\r\n0\r\n\r\n");
+	CHECK_EQ(http_tx_progress(tx, TC), HTTP_PROGRESS_COMPLETE);
+	CHECK_STREQ(buf(tx, HTTP_BUF_SERVER_BODY, TC), "hello, world");
+	ctx_free(&c);
+}
+
+TEST(http_gzip_response_gives_decompressed_file_data)
+{
+	Ctx c;
+	HttpTx *tx;
+	char hdr[256];
+	const uint8_t *d;
+	uint32_t len;
+
+	ctx_init(&c, 80);
+	feed(&c, TS, "GET /z HTTP/1.1\r\nHost: h\r\nAccept-Encoding: gzip\r\n\r\n");
+	snprintf(hdr, sizeof(hdr), "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\n"
+		 "Content-Length: %zu\r\n\r\n", sizeof(gz_body));
+	feed(&c, TC, hdr);
+	feed_bytes(&c, TC, gz_body, sizeof(gz_body));
+	tx = http_tx_get(&c.f, 0);
+	CHECK_EQ(http_tx_progress(tx, TC), HTTP_PROGRESS_COMPLETE);
+	CHECK_EQ(http_tx_buffer_dir(tx, HTTP_BUF_SERVER_BODY, TC, &d, &len), 0);
+	CHECK_EQ(len, 252);
+	CHECK(memmem(d, len, "SECRET-MARKER-1234", 18) != NULL);
+	CHECK_STREQ(buf(tx, HTTP_BUF_ACCEPT_ENC, TS), "gzip");
+	json_t *j = http_tx_json(tx, 1);
+	/* eve length is the body as sent */
+	CHECK_EQ(json_integer_value(json_object_get(j, "length")), sizeof(gz_body));
+	json_decref(j);
+	ctx_free(&c);
+}
+
+TEST(http_deflate_response_is_decompressed)
+{
+	Ctx c;
+	char hdr[256];
+
+	ctx_init(&c, 80);
+	feed(&c, TS, "GET /d HTTP/1.1\r\nHost: h\r\n\r\n");
+	snprintf(hdr, sizeof(hdr), "HTTP/1.1 200 OK\r\nContent-Encoding: deflate\r\n"
+		 "Content-Length: %zu\r\n\r\n", sizeof(deflate_body));
+	feed(&c, TC, hdr);
+	feed_bytes(&c, TC, deflate_body, sizeof(deflate_body));
+	CHECK_STREQ(buf(http_tx_get(&c.f, 0), HTTP_BUF_SERVER_BODY, TC),
+		    "deflated body DEFLATE-MARKER");
+	ctx_free(&c);
+}
+
+TEST(http_request_split_byte_by_byte)
+{
+	static const char req[] = "POST /up?x=1 HTTP/1.1\r\nHost: Split.Example\r\n"
+				  "Content-Length: 4\r\nCookie: a=b\r\n\r\nDATA";
+	Ctx c;
+	HttpTx *tx;
+
+	ctx_init(&c, 8888);
+	for (size_t i = 0; i < sizeof(req) - 1; i++) {
+		feed_bytes(&c, TS, req + i, 1);
+		if (i < 4)
+			CHECK_EQ(c.f.app_proto, ALPROTO_UNKNOWN);
+	}
+	CHECK_EQ(c.f.app_proto, ALPROTO_HTTP1);
+	tx = http_tx_get(&c.f, 0);
+	CHECK(tx != NULL);
+	CHECK_EQ(http_tx_progress(tx, TS), HTTP_PROGRESS_COMPLETE);
+	CHECK_STREQ(buf(tx, HTTP_BUF_METHOD, TS), "POST");
+	CHECK_STREQ(buf(tx, HTTP_BUF_URI, TS), "/up?x=1");
+	CHECK_STREQ(buf(tx, HTTP_BUF_HOST, TS), "split.example");
+	CHECK_STREQ(buf(tx, HTTP_BUF_COOKIE, TS), "a=b");
+	CHECK_STREQ(buf(tx, HTTP_BUF_CLIENT_BODY, TS), "DATA");
+	ctx_free(&c);
+}
+
+TEST(http_post_body_respects_request_body_limit)
+{
+	Ctx c;
+	HttpTx *tx;
+	const uint8_t *d;
+	uint32_t len;
+
+	CHECK_EQ(conf_set("app-layer.protocols.http.libhtp.default-config.request-body-limit",
+			  "10"), 0);
+	ctx_init(&c, 80);
+	conf_set("app-layer.protocols.http.libhtp.default-config.request-body-limit", "100kb");
+	CHECK_EQ(c.cfg.request_body_limit, 10);
+	feed(&c, TS, "POST /form HTTP/1.1\r\nHost: h\r\nContent-Length: 26\r\n\r\n"
+		     "abcdefghijklmnopqrstuvwxyz");
+	tx = http_tx_get(&c.f, 0);
+	CHECK_EQ(http_tx_buffer_dir(tx, HTTP_BUF_CLIENT_BODY, TS, &d, &len), 0);
+	CHECK_EQ(len, 10);
+	CHECK(memcmp(d, "abcdefghij", 10) == 0);
+	CHECK_EQ(http_tx_body_truncated(tx, TS), 1);
+	/* the file size counts every byte even past the inspection limit */
+	json_t *j = http_tx_fileinfo_json(tx, TS);
+	CHECK_EQ(json_integer_value(json_object_get(j, "size")), 26);
+	json_decref(j);
+	ctx_free(&c);
+}
+
+TEST(http_uri_normalized_vs_raw)
+{
+	Ctx c;
+	HttpTx *tx;
+
+	ctx_init(&c, 80);
+	feed(&c, TS, "GET /a/./b/../c/%41%42?q=%41+b HTTP/1.1\r\nHost: h\r\n\r\n");
+	tx = http_tx_get(&c.f, 0);
+	CHECK_STREQ(buf(tx, HTTP_BUF_RAW_URI, TS), "/a/./b/../c/%41%42?q=%41+b");
+	CHECK_STREQ(buf(tx, HTTP_BUF_URI, TS), "/a/c/AB?q=%41+b");
+	ctx_free(&c);
+}
+
+TEST(http_header_buffers_formatting)
+{
+	Ctx c;
+	HttpTx *tx;
+
+	ctx_init(&c, 80);
+	feed(&c, TS, "GET / HTTP/1.1\r\nHost: WWW.Example.COM:8080\r\n"
+		     "User-Agent: Mozilla/5.0 (X)\r\nCookie: sess=1; b=2\r\n"
+		     "Accept: */*\r\nAccept-Language: en-us\r\nReferer: http://r/\r\n"
+		     "Connection: keep-alive\r\n\r\n");
+	tx = http_tx_get(&c.f, 0);
+	CHECK_STREQ(buf(tx, HTTP_BUF_USER_AGENT, TS), "Mozilla/5.0 (X)");
+	CHECK_STREQ(buf(tx, HTTP_BUF_COOKIE, TS), "sess=1; b=2");
+	CHECK_STREQ(buf(tx, HTTP_BUF_HOST, TS), "www.example.com");
+	CHECK_STREQ(buf(tx, HTTP_BUF_RAW_HOST, TS), "WWW.Example.COM:8080");
+	CHECK_STREQ(buf(tx, HTTP_BUF_ACCEPT, TS), "*/*");
+	CHECK_STREQ(buf(tx, HTTP_BUF_ACCEPT_LANG, TS), "en-us");
+	CHECK_STREQ(buf(tx, HTTP_BUF_REFERER, TS), "http://r/");
+	CHECK_STREQ(buf(tx, HTTP_BUF_CONNECTION, TS), "keep-alive");
+	/* normalized header block: no cookie, every line CRLF-terminated */
+	CHECK_STREQ(buf(tx, HTTP_BUF_HEADER, TS),
+		    "Host: WWW.Example.COM:8080\r\nUser-Agent: Mozilla/5.0 (X)\r\n"
+		    "Accept: */*\r\nAccept-Language: en-us\r\nReferer: http://r/\r\n"
+		    "Connection: keep-alive\r\n");
+	CHECK_STREQ(buf(tx, HTTP_BUF_HEADER_NAMES, TS),
+		    "\r\nHost\r\nUser-Agent\r\nCookie\r\nAccept\r\nAccept-Language\r\n"
+		    "Referer\r\nConnection\r\n\r\n");
+	CHECK_STREQ(buf(tx, HTTP_BUF_RAW_HEADER, TS),
+		    "Host: WWW.Example.COM:8080\r\nUser-Agent: Mozilla/5.0 (X)\r\n"
+		    "Cookie: sess=1; b=2\r\nAccept: */*\r\nAccept-Language: en-us\r\n"
+		    "Referer: http://r/\r\nConnection: keep-alive\r\n\r\n");
+	const char *start = buf(tx, HTTP_BUF_START, TS);
+	CHECK(start != NULL);
+	CHECK(strncmp(start, "GET / HTTP/1.1\r\nHost: WWW.Example.COM:8080\r\n", 44) == 0);
+	CHECK(strstr(start, "Cookie: sess=1; b=2\r\n") != NULL);
+	CHECK(strcmp(start + strlen(start) - 4, "\r\n\r\n") == 0);
+
+	const uint8_t *d;
+	uint32_t len;
+	CHECK_EQ(http_tx_buffer_multi(tx, HTTP_BUF_REQUEST_HEADER, 1, &d, &len), 0);
+	CHECK_EQ(len, strlen("User-Agent: Mozilla/5.0 (X)"));
+	CHECK(memcmp(d, "User-Agent: Mozilla/5.0 (X)", len) == 0);
+	CHECK_EQ(http_tx_buffer_multi(tx, HTTP_BUF_REQUEST_HEADER, 7, &d, &len), -1);
+
+	json_t *j = http_tx_json(tx, 1);
+	CHECK_EQ(json_integer_value(json_object_get(j, "http_port")), 8080);
+	CHECK_STREQ(json_string_value(json_object_get(j, "http_refer")), "http://r/");
+	json_decref(j);
+
+	/* a response's Set-Cookie is its cookie buffer, out of its header buffer */
+	feed(&c, TC, "HTTP/1.1 302 Found\r\nSet-Cookie: id=9\r\nLocation: /new\r\n"
+		     "Content-Length: 0\r\n\r\n");
+	CHECK_STREQ(buf(tx, HTTP_BUF_COOKIE, TC), "id=9");
+	CHECK_STREQ(buf(tx, HTTP_BUF_LOCATION, TC), "/new");
+	CHECK_STREQ(buf(tx, HTTP_BUF_HEADER, TC), "Location: /new\r\nContent-Length: 0\r\n");
+	j = http_tx_json(tx, 1);
+	CHECK_STREQ(json_string_value(json_object_get(j, "redirect")), "/new");
+	json_decref(j);
+	ctx_free(&c);
+}
+
+TEST(http_malformed_request_raises_event)
+{
+	Ctx c;
+	HttpTx *tx;
+	int ev = http_event_lookup("request_field_missing_colon");
+
+	CHECK(ev >= 0);
+	CHECK_EQ(http_event_lookup("http.request_field_missing_colon"), ev);
+	CHECK_STREQ(http_event_name(ev), "request_field_missing_colon");
+	CHECK_EQ(http_event_lookup("no_such_event"), -1);
+	ctx_init(&c, 80);
+	feed(&c, TS, "GET / HTTP/1.1\r\nHost: h\r\nThisHasNoColon\r\n\r\n");
+	tx = http_tx_get(&c.f, 0);
+	CHECK(tx != NULL);
+	CHECK(http_tx_has_event(tx, ev));
+	CHECK_EQ(http_tx_event_get(tx, 0) >= 0, 1);
+	ctx_free(&c);
+}
+
+TEST(http_missing_host_raises_event)
+{
+	Ctx c;
+
+	ctx_init(&c, 80);
+	feed(&c, TS, "GET / HTTP/1.1\r\nAccept: */*\r\n\r\n");
+	CHECK(http_tx_has_event(http_tx_get(&c.f, 0), http_event_lookup("missing_host_header")));
+	ctx_free(&c);
+}
+
+TEST(http_invalid_chunk_len_raises_event)
+{
+	Ctx c;
+
+	ctx_init(&c, 80);
+	feed(&c, TS, "GET / HTTP/1.1\r\nHost: h\r\n\r\n");
+	feed(&c, TC, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nZZZZ\r\nxx\r\n");
+	CHECK(http_tx_has_event(http_tx_get(&c.f, 0),
+				http_event_lookup("invalid_response_chunk_len")));
+	ctx_free(&c);
+}
+
+TEST(http_detected_by_content_on_port_8888)
+{
+	Ctx c;
+
+	ctx_init(&c, 8888);
+	feed(&c, TS, "OPTIONS * HTTP/1.1\r\nHost: h\r\n\r\n");
+	CHECK_EQ(c.f.app_proto, ALPROTO_HTTP1);
+	CHECK_EQ(http_tx_count(&c.f), 1);
+	ctx_free(&c);
+}
+
+TEST(http_detected_from_response_side)
+{
+	Ctx c;
+
+	ctx_init(&c, 9999);
+	feed(&c, TC, "HTTP/1.0 200 OK\r\n\r\n");
+	CHECK_EQ(c.f.app_proto, ALPROTO_HTTP1);
+	ctx_free(&c);
+}
+
+TEST(non_http_flow_fails_detection)
+{
+	Ctx c;
+	uint64_t before = cval("app_layer.flow.failed_tcp");
+
+	ctx_init(&c, 22);
+	CHECK_EQ(feed(&c, TS, "SSH-2.0-OpenSSH_9.0\r\n"), 0);
+	/* one side said no; the other may still say yes */
+	CHECK_EQ(c.f.app_proto, ALPROTO_UNKNOWN);
+	CHECK_EQ(feed(&c, TC, "SSH-2.0-OpenSSH_8.0\r\n"), -1);
+	CHECK_EQ(c.f.app_proto, ALPROTO_FAILED);
+	CHECK_STREQ(app_proto_name(c.f.app_proto), "failed");
+	CHECK_EQ(cval("app_layer.flow.failed_tcp"), before + 1);
+	CHECK_EQ(http_tx_count(&c.f), 0);
+	CHECK(http_tx_get(&c.f, 0) == NULL);
+	ctx_free(&c);
+}
+
+TEST(non_http_fails_when_other_side_closes)
+{
+	Ctx c;
+
+	ctx_init(&c, 5555);
+	feed(&c, TS, "\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03");
+	app_layer_handle_data(c.at, &c.f, TC, NULL, 0, APP_EOF);
+	CHECK_EQ(c.f.app_proto, ALPROTO_FAILED);
+	ctx_free(&c);
+}
+
+TEST(unknown_method_is_http_only_on_detection_ports)
+{
+	Ctx c;
+
+	ctx_init(&c, 80);
+	feed(&c, TS, "FROB /x HTTP/1.1\r\nHost: h\r\n\r\n");
+	CHECK_EQ(c.f.app_proto, ALPROTO_HTTP1);
+	CHECK_STREQ(buf(http_tx_get(&c.f, 0), HTTP_BUF_METHOD, TS), "FROB");
+	ctx_free(&c);
+
+	ctx_init(&c, 8888);
+	feed(&c, TS, "FROB /x HTTP/1.1\r\nHost: h\r\n\r\n");
+	feed(&c, TC, "FROBBED\r\n");
+	CHECK_EQ(c.f.app_proto, ALPROTO_FAILED);
+	ctx_free(&c);
+}
+
+TEST(http_tx_gc_frees_finished_transactions)
+{
+	Ctx c;
+	HttpTx *tx;
+
+	ctx_init(&c, 80);
+	feed(&c, TS, "GET /1 HTTP/1.1\r\nHost: h\r\n\r\nGET /2 HTTP/1.1\r\nHost: h\r\n\r\n");
+	feed(&c, TC, "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n");
+	tx = http_tx_get(&c.f, 0);
+	/* not logged yet: kept */
+	app_layer_tx_gc(&c.f, APP_TX_LOGGED);
+	CHECK(http_tx_get(&c.f, 0) == tx);
+	http_tx_set_flags(tx, APP_TX_LOGGED);
+	CHECK_EQ(http_tx_flags(tx), APP_TX_LOGGED);
+	app_layer_tx_gc(&c.f, APP_TX_LOGGED);
+	CHECK(http_tx_get(&c.f, 0) == NULL);
+	/* the unfinished one stays, and ids do not move */
+	CHECK(http_tx_get(&c.f, 1) != NULL);
+	CHECK_EQ(http_tx_count(&c.f), 2);
+	feed(&c, TC, "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n");
+	CHECK_EQ(http_tx_progress(http_tx_get(&c.f, 1), TC), HTTP_PROGRESS_COMPLETE);
+	ctx_free(&c);
+}
+
+static int freed_detect_states;
+static void count_free(void *p)
+{
+	free(p);
+	freed_detect_states++;
+}
+
+TEST(http_detect_slot_freed_with_flow)
+{
+	Ctx c;
+	HttpTx *tx;
+
+	http_set_detect_state_free(count_free);
+	freed_detect_states = 0;
+	ctx_init(&c, 80);
+	feed(&c, TS, "GET / HTTP/1.1\r\nHost: h\r\n\r\n");
+	tx = http_tx_get(&c.f, 0);
+	*http_tx_detect_slot(tx) = malloc(16);
+	ctx_free(&c);
+	CHECK_EQ(freed_detect_states, 1);
+	http_set_detect_state_free(NULL);
+}
+
+TEST(app_layer_config_reads_suricata_keys)
+{
+	AppLayerConfig cfg;
+	char err[256];
+
+	static const char *yaml =
+		"app-layer:\n"
+		"  protocols:\n"
+		"    http:\n"
+		"      enabled: detection-only\n"
+		"      detection-ports:\n"
+		"        dp: \"80, 81, 8000:8002\"\n"
+		"      libhtp:\n"
+		"        default-config:\n"
+		"          personality: IIS_7_0\n"
+		"          request-body-limit: 4kb\n"
+		"          response-body-limit: 2mb\n"
+		"          meta-field-limit: 18k\n"
+		"          double-decode-path: yes\n";
+
+	CHECK_EQ(conf_load_string(yaml, "t", err, sizeof(err)), 0);
+	CHECK_EQ(app_layer_config_load(&cfg), 0);
+	CHECK_EQ(cfg.http_enabled, 2);
+	CHECK_EQ(cfg.http_nports, 5);
+	CHECK_EQ(cfg.http_ports[4], 8002);
+	CHECK_EQ(cfg.personality, HTTP_PERS_IIS_7_0);
+	CHECK_EQ(cfg.request_body_limit, 4096);
+	CHECK_EQ(cfg.response_body_limit, 2 * 1024 * 1024);
+	CHECK_EQ(cfg.meta_field_limit, 18 * 1024);
+	CHECK_EQ(cfg.double_decode_path, 1);
+
+	conf_set("app-layer.protocols.http.libhtp.default-config.personality", "Nope");
+	CHECK_EQ(app_layer_config_load(&cfg), -1);
+	conf_deinit();
+	CHECK_EQ(app_layer_config_load(&cfg), 0);
+	CHECK_EQ(cfg.http_enabled, 1);
+	CHECK_EQ(cfg.personality, HTTP_PERS_IDS);
+	CHECK_EQ(cfg.request_body_limit, 100 * 1024);
+}
+
+TEST(detection_only_sets_proto_without_transactions)
+{
+	Ctx c;
+
+	conf_set("app-layer.protocols.http.enabled", "detection-only");
+	ctx_init(&c, 80);
+	conf_deinit();
+	feed(&c, TS, "GET / HTTP/1.1\r\nHost: h\r\n\r\n");
+	CHECK_EQ(c.f.app_proto, ALPROTO_HTTP1);
+	CHECK_EQ(http_tx_count(&c.f), 0);
+	ctx_free(&c);
+}
+
+#ifndef SURICATA_TOP_SRCDIR
+#define SURICATA_TOP_SRCDIR "."
+#endif
+
+/* Every rule in rules/http-events.rules names an event the parser can raise. */
+TEST(http_events_rules_name_known_events)
+{
+	FILE *fp = fopen(SURICATA_TOP_SRCDIR "/rules/http-events.rules", "r");
+	char line[1024];
+	int rules = 0;
+
+	CHECK(fp != NULL);
+	while (fgets(line, sizeof(line), fp)) {
+		char *p = strstr(line, "app-layer-event:http."), *e;
+
+		if (line[0] == '#' || !p)
+			continue;
+		p += strlen("app-layer-event:http.");
+		e = strchr(p, ';');
+		if (!e)
+			break;
+		*e = '\0';
+		if (http_event_lookup(p) < 0) {
+			fclose(fp);
+			CHECK_STREQ(p, "a known event");
+		}
+		rules++;
+	}
+	fclose(fp);
+	CHECK(rules >= 40);
+}
+
+TEST(http_gap_stops_parsing_that_side_and_is_counted)
+{
+	Ctx c;
+	uint64_t before = cval("app_layer.error.http.gap");
+
+	ctx_init(&c, 80);
+	feed(&c, TS, "GET / HTTP/1.1\r\nHost: h\r\n\r\n");
+	feed(&c, TC, "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nabc");
+	CHECK_EQ(app_layer_handle_data(c.at, &c.f, TC, NULL, 50, APP_GAP), -1);
+	CHECK_EQ(cval("app_layer.error.http.gap"), before + 1);
+	CHECK_EQ(feed(&c, TC, "more"), -1);
+	/* what came before the gap is kept */
+	CHECK_STREQ(buf(http_tx_get(&c.f, 0), HTTP_BUF_SERVER_BODY, TC), "abc");
+	/* the request side goes on */
+	CHECK_EQ(feed(&c, TS, "GET /next HTTP/1.1\r\nHost: h\r\n\r\n"), 0);
+	CHECK_EQ(http_tx_count(&c.f), 2);
+	ctx_free(&c);
+}
+
+TEST(http_gap_before_detection_means_not_http)
+{
+	Ctx c;
+
+	ctx_init(&c, 80);
+	app_layer_handle_data(c.at, &c.f, TS, NULL, 100, APP_GAP);
+	feed(&c, TC, "\x01\x02garbage");
+	CHECK_EQ(c.f.app_proto, ALPROTO_FAILED);
+	ctx_free(&c);
+}
+
+TEST(http_expect_100_continue_body_waits_for_response)
+{
+	Ctx c;
+	HttpTx *tx;
+
+	ctx_init(&c, 80);
+	feed(&c, TS, "POST /up HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\n"
+		     "Content-Length: 4\r\n\r\nDATA");
+	feed(&c, TC, "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 201 Created\r\n"
+		     "Content-Length: 0\r\n\r\n");
+	tx = http_tx_get(&c.f, 0);
+	CHECK_EQ(http_tx_count(&c.f), 1);
+	CHECK_STREQ(buf(tx, HTTP_BUF_CLIENT_BODY, TS), "DATA");
+	CHECK_STREQ(buf(tx, HTTP_BUF_STAT_CODE, TC), "201");
+	CHECK_EQ(http_tx_progress(tx, TS), HTTP_PROGRESS_COMPLETE);
+	ctx_free(&c);
+}
+
+TEST(http_connect_tunnel_does_not_parse_tunnel_bytes)
+{
+	Ctx c;
+
+	ctx_init(&c, 3128);
+	feed(&c, TS, "CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n"
+		     "\x16\x03\x01\x00\x05hello");
+	feed(&c, TC, "HTTP/1.1 200 Connection established\r\n\r\n\x16\x03\x03\x00\x02hi");
+	feed(&c, TS, "\x17\x03\x03\x00\x10more-tls-bytes..");
+	CHECK_EQ(http_tx_count(&c.f), 1);
+	CHECK_STREQ(buf(http_tx_get(&c.f, 0), HTTP_BUF_METHOD, TS), "CONNECT");
+	CHECK_STREQ(buf(http_tx_get(&c.f, 0), HTTP_BUF_STAT_CODE, TC), "200");
+	ctx_free(&c);
+}
+
+TEST(http_eof_completes_body_until_close)
+{
+	Ctx c;
+	HttpTx *tx;
+
+	ctx_init(&c, 80);
+	feed(&c, TS, "GET /old HTTP/1.0\r\n\r\n");
+	feed(&c, TC, "HTTP/1.0 200 OK\r\n\r\nbody until close");
+	tx = http_tx_get(&c.f, 0);
+	CHECK_EQ(http_tx_progress(tx, TC), HTTP_PROGRESS_BODY);
+	json_t *j = http_tx_fileinfo_json(tx, TC);
+	CHECK_STREQ(json_string_value(json_object_get(j, "state")), "TRUNCATED");
+	json_decref(j);
+	app_layer_handle_data(c.at, &c.f, TS, NULL, 0, APP_EOF);
+	app_layer_handle_data(c.at, &c.f, TC, NULL, 0, APP_EOF);
+	CHECK_EQ(http_tx_progress(tx, TC), HTTP_PROGRESS_COMPLETE);
+	CHECK_STREQ(buf(tx, HTTP_BUF_SERVER_BODY, TC), "body until close");
+	j = http_tx_fileinfo_json(tx, TC);
+	CHECK_STREQ(json_string_value(json_object_get(j, "state")), "CLOSED");
+	json_decref(j);
+	ctx_free(&c);
+}
+
+TEST(http_double_decode_path_when_configured)
+{
+	Ctx c;
+	HttpTx *tx;
+	int ev = http_event_lookup("double_encoded_uri");
+
+	ctx_init(&c, 80);
+	feed(&c, TS, "GET /a%2541 HTTP/1.1\r\nHost: h\r\n\r\n");
+	tx = http_tx_get(&c.f, 0);
+	CHECK_STREQ(buf(tx, HTTP_BUF_URI, TS), "/a%41");
+	CHECK(!http_tx_has_event(tx, ev));
+	ctx_free(&c);
+
+	conf_set("app-layer.protocols.http.libhtp.default-config.double-decode-path", "yes");
+	ctx_init(&c, 80);
+	conf_deinit();
+	feed(&c, TS, "GET /a%2541 HTTP/1.1\r\nHost: h\r\n\r\n");
+	tx = http_tx_get(&c.f, 0);
+	CHECK_STREQ(buf(tx, HTTP_BUF_URI, TS), "/aA");
+	CHECK_STREQ(buf(tx, HTTP_BUF_RAW_URI, TS), "/a%2541");
+	CHECK(http_tx_has_event(tx, ev));
+	ctx_free(&c);
+}

@@ -1,14 +1,15 @@
 /* Aho-Corasick build and CPU scan. Layout: see ac.h.
  *
  * Build, in steps:
- *   1. alphabet classes from the folded bytes the patterns use;
- *   2. the trie, from the patterns sorted by folded bytes (nodes are made in
- *      DFS order; siblings come out sorted by class);
- *   3. BFS renumbering, so that a node's children are contiguous and every
- *      fail target has a smaller index than the state itself;
- *   4. fail links and the dense rows, in BFS order;
- *   5. match lists (own patterns, then the fail state's list);
- *   6. the tags (AC_MATCH_FLAG) on the dense rows.
+ *   1. literals: the patterns sorted by folded bytes, equal (bytes, nocase)
+ *      grouped, their ids listed once;
+ *   2. alphabet classes from the folded bytes the literals use;
+ *   3. the trie, from the sorted literals (siblings come out sorted by class);
+ *   4. BFS numbering, so that a node's children are contiguous and every
+ *      fail target has a smaller number than the state itself;
+ *   5. fail links and the dense rows of the first states, in BFS order;
+ *   6. output nodes, the final numbering of the dense states (by filter use
+ *      and by matches), the bigram filter, and the block.
  */
 #define _GNU_SOURCE   /* qsort_r */
 
@@ -23,35 +24,55 @@ static inline uint8_t ac_fold(uint8_t b)
 	return (b >= 'A' && b <= 'Z') ? (uint8_t)(b + 32) : b;
 }
 
-/* ---- build-time scratch ---- */
+/* ---- build-time scratch (everything in BFS numbering once step 4 ran) ---- */
 
 struct ac_build {
 	const struct ac_pattern *pats;
 	uint32_t npats;
 	const uint8_t *bytes;
 	uint8_t *folded;        /* folded copy of bytes */
+	uint32_t *order;        /* pattern indexes, sorted (cmp_lit) */
 	uint8_t cls[256];
 	uint32_t nclass;
+
+	/* literals: lit_first[l] = first index into order[] of literal l */
+	uint32_t nlit;
+	uint32_t *lit_first;    /* [nlit + 1] */
+	uint32_t *lit_node;     /* [nlit] terminal node, DFS then BFS id */
 
 	/* trie in DFS numbering */
 	uint32_t nnodes;
 	uint32_t *first;        /* first child (0 = none; the root is never a child) */
 	uint32_t *sibling;      /* next sibling (0 = none) */
 	uint8_t *ncls;          /* class of the edge into the node */
-	uint32_t *term;         /* [npats] terminal node of each pattern (DFS id) */
+
+	/* BFS numbering */
+	uint32_t *child;        /* [nnodes + 1] */
+	uint8_t *scls;          /* [nnodes] */
+	uint32_t *fail;         /* [nnodes] */
+	uint32_t *rows;         /* [ndense << shift] dense rows, BFS ids */
+	uint32_t ndense, shift;
 };
 
 static void ac_build_release(struct ac_build *b)
 {
 	free(b->folded);
+	free(b->order);
+	free(b->lit_first);
+	free(b->lit_node);
 	free(b->first);
 	free(b->sibling);
 	free(b->ncls);
-	free(b->term);
+	free(b->child);
+	free(b->scls);
+	free(b->fail);
+	free(b->rows);
 }
 
-/* Lexicographic order on folded bytes, shorter first on a common prefix. */
-static int cmp_folded(const void *x, const void *y, void *ctx)
+/* Folded bytes (shorter first on a common prefix), then nocase, then the
+ * exact bytes of exact-case patterns: equal under this order = one literal,
+ * and literals with the same folded bytes are neighbours (one trie node). */
+static int cmp_lit(const void *x, const void *y, void *ctx)
 {
 	const struct ac_build *sb = ctx;
 	const struct ac_pattern *a = &sb->pats[*(const uint32_t *)x];
@@ -61,7 +82,13 @@ static int cmp_folded(const void *x, const void *y, void *ctx)
 
 	if (r)
 		return r;
-	return (int)a->len - (int)b->len;
+	if (a->len != b->len)
+		return (int)a->len - (int)b->len;
+	if (a->nocase != b->nocase)
+		return (int)b->nocase - (int)a->nocase;
+	if (a->nocase)
+		return 0;
+	return memcmp(sb->bytes + a->off, sb->bytes + b->off, a->len);
 }
 
 static void build_classes(struct ac_build *b)
@@ -70,11 +97,12 @@ static void build_classes(struct ac_build *b)
 	uint8_t fcls[256] = { 0 };
 	uint32_t k = 1;
 
-	for (uint32_t i = 0; i < b->npats; i++) {
-		const uint8_t *p = b->folded + b->pats[i].off;
+	for (uint32_t l = 0; l < b->nlit; l++) {
+		const struct ac_pattern *p = &b->pats[b->order[b->lit_first[l]]];
+		const uint8_t *f = b->folded + p->off;
 
-		for (uint32_t j = 0; j < b->pats[i].len; j++)
-			used[p[j]] = 1;
+		for (uint32_t j = 0; j < p->len; j++)
+			used[f[j]] = 1;
 	}
 	/* classes in byte order, so sorting by folded bytes = sorting by class */
 	for (int f = 0; f < 256; f++)
@@ -85,28 +113,21 @@ static void build_classes(struct ac_build *b)
 	b->nclass = k;
 }
 
-/* Trie from the sorted patterns: a new pattern shares the path of the
- * previous one up to their common prefix. */
-static int build_trie(struct ac_build *b, const uint32_t *order, size_t maxnodes,
-		      uint32_t maxlen, char *err, size_t errlen)
+/* Trie from the sorted literals: a literal shares the path of the previous
+ * one up to their common prefix. */
+static int build_trie(struct ac_build *b, size_t maxnodes, uint32_t maxlen)
 {
 	uint32_t prev_len = 0;
 	const uint8_t *prev = NULL;
-	/* path[d]: node at depth d of the previous pattern; last_child[d]: the
+	/* path[d]: node at depth d of the previous literal; last_child[d]: the
 	 * youngest child of path[d], to append its next sibling */
 	uint32_t *path = malloc(sizeof(uint32_t) * 2 * ((size_t)maxlen + 1));
-	uint32_t *last_child = path + maxlen + 1;
+	uint32_t *last_child = path ? path + maxlen + 1 : NULL;
 
-	if (!path) {
-		snprintf(err, errlen, "ac: out of memory");
-		return -1;
-	}
 	b->first = calloc(maxnodes, sizeof(uint32_t));
 	b->sibling = calloc(maxnodes, sizeof(uint32_t));
 	b->ncls = calloc(maxnodes, 1);
-	b->term = calloc(b->npats ? b->npats : 1, sizeof(uint32_t));
-	if (!b->first || !b->sibling || !b->ncls || !b->term) {
-		snprintf(err, errlen, "ac: out of memory for %zu trie nodes", maxnodes);
+	if (!path || !b->first || !b->sibling || !b->ncls) {
 		free(path);
 		return -1;
 	}
@@ -114,8 +135,8 @@ static int build_trie(struct ac_build *b, const uint32_t *order, size_t maxnodes
 	path[0] = 0;
 	last_child[0] = 0;
 
-	for (uint32_t i = 0; i < b->npats; i++) {
-		const struct ac_pattern *p = &b->pats[order[i]];
+	for (uint32_t l = 0; l < b->nlit; l++) {
+		const struct ac_pattern *p = &b->pats[b->order[b->lit_first[l]]];
 		const uint8_t *f = b->folded + p->off;
 		uint32_t lcp = 0;
 
@@ -137,7 +158,7 @@ static int build_trie(struct ac_build *b, const uint32_t *order, size_t maxnodes
 			path[d] = node;
 			last_child[d] = 0;
 		}
-		b->term[order[i]] = path[p->len];
+		b->lit_node[l] = path[p->len];
 		prev = f;
 		prev_len = p->len;
 	}
@@ -145,27 +166,119 @@ static int build_trie(struct ac_build *b, const uint32_t *order, size_t maxnodes
 	return 0;
 }
 
-/* Walk used while fail links are built: untagged, needs only the rows and
- * fail links of states with smaller indexes than the one being built. */
-static uint32_t build_delta(const struct ac_view *v, uint32_t s, uint32_t c)
+/* BFS renumbering: children contiguous, in class order. */
+static int build_bfs(struct ac_build *b)
+{
+	uint32_t ns = b->nnodes;
+	uint32_t *bfs = malloc(sizeof(uint32_t) * ns);
+	uint32_t *newid = malloc(sizeof(uint32_t) * ns);
+	uint32_t head = 0, tail = 1;
+
+	b->child = malloc(sizeof(uint32_t) * ((size_t)ns + 1));
+	b->scls = calloc(ns, 1);
+	b->fail = calloc(ns, sizeof(uint32_t));
+	if (!bfs || !newid || !b->child || !b->scls || !b->fail) {
+		free(bfs);
+		free(newid);
+		return -1;
+	}
+	bfs[0] = 0;
+	newid[0] = 0;
+	while (head < tail) {
+		uint32_t old = bfs[head];
+
+		b->child[head] = tail;
+		for (uint32_t k = b->first[old]; k; k = b->sibling[k]) {
+			newid[k] = tail;
+			b->scls[tail] = b->ncls[k];
+			bfs[tail++] = k;
+		}
+		head++;
+	}
+	b->child[ns] = ns;
+	for (uint32_t l = 0; l < b->nlit; l++)
+		b->lit_node[l] = newid[b->lit_node[l]];
+	free(bfs);
+	free(newid);
+	free(b->first);
+	free(b->sibling);
+	free(b->ncls);
+	b->first = b->sibling = NULL;
+	b->ncls = NULL;
+	return 0;
+}
+
+/* Transition used while fail links are built: needs only the rows and fail
+ * links of states with smaller numbers than the one being built. */
+static uint32_t build_delta(const struct ac_build *b, uint32_t s, uint32_t c)
 {
 	for (;;) {
-		if (s < v->ndense)
-			return v->dense[(size_t)s * v->nclass + c] & AC_STATE_MASK;
-		uint32_t lo = v->child[s], hi = v->child[s + 1];
+		if (s < b->ndense)
+			return b->rows[((size_t)s << b->shift) + c];
+		uint32_t lo = b->child[s], hi = b->child[s + 1];
 
 		while (lo < hi) {
 			uint32_t mid = lo + (hi - lo) / 2;
 
-			if (v->scls[mid] == c)
+			if (b->scls[mid] == c)
 				return mid;
-			if (v->scls[mid] < c)
+			if (b->scls[mid] < c)
 				lo = mid + 1;
 			else
 				hi = mid;
 		}
-		s = v->fail[s];
+		s = b->fail[s];
 	}
+}
+
+/* Fail links and dense rows in BFS order. Everything state s needs (the
+ * fail link of its parent, rows and fail links it walks) has a smaller
+ * number, so it is complete by the time s is reached. */
+static void build_fail(struct ac_build *b)
+{
+	size_t stride = (size_t)1 << b->shift;
+	uint32_t p = 0;   /* parent of s: child[p] <= s < child[p + 1] */
+
+	for (uint32_t k = b->child[0]; k < b->child[1]; k++)
+		b->rows[b->scls[k]] = k;
+	b->fail[0] = 0;
+	for (uint32_t s = 1; s < b->nnodes; s++) {
+		while (b->child[p + 1] <= s)
+			p++;
+		b->fail[s] = p ? build_delta(b, b->fail[p], b->scls[s]) : 0;
+		if (s >= b->ndense)
+			continue;
+		uint32_t *row = b->rows + (size_t)s * stride;
+
+		memcpy(row, b->rows + (size_t)b->fail[s] * stride, stride * 4);
+		for (uint32_t k = b->child[s]; k < b->child[s + 1]; k++)
+			row[b->scls[k]] = k;
+	}
+}
+
+/* Is the filter worth it? It pays when most bytes of ordinary traffic are
+ * skipped; many one-byte literals or common pairs make it stop at nearly
+ * every byte, and then it only adds a branch. The estimate weighs the
+ * bigram map with a crude model of traffic: printable text plus some
+ * binary. (qa/bench/MPM.md has the numbers behind the threshold.) */
+static int filter_pays(const uint8_t *pref2, const uint8_t *one1,
+		       const uint8_t *cls)
+{
+	double hit = 0, tot = 0;
+
+	for (int x = 0; x < 256; x++) {
+		double wx = (x >= 32 && x < 127) || x == '\r' || x == '\n' ? 8 : 1;
+
+		for (int y = 0; y < 256; y++) {
+			double wy = (y >= 32 && y < 127) || y == '\r' || y == '\n' ? 8 : 1;
+			uint8_t fx = ac_fold((uint8_t)x), fy = ac_fold((uint8_t)y);
+
+			tot += wx * wy;
+			if (one1[fy] || (cls[fx] && pref2[fx | fy << 8]))
+				hit += wx * wy;
+		}
+	}
+	return hit < 0.25 * tot;
 }
 
 static size_t align8(size_t x)
@@ -173,19 +286,27 @@ static size_t align8(size_t x)
 	return (x + 7) & ~(size_t)7;
 }
 
-AcAutomaton *ac_build(const struct ac_pattern *pats, uint32_t n,
-		      const uint8_t *bytes, size_t dense_budget,
-		      char *err, size_t errlen)
+AcAutomaton *ac_build_opts(const struct ac_pattern *pats, uint32_t n,
+			   const uint8_t *bytes, const struct ac_opts *opts,
+			   char *err, size_t errlen)
 {
+	static const struct ac_opts defopts = AC_OPTS_DEFAULT;
 	struct ac_build b = { .pats = pats, .npats = n, .bytes = bytes };
 	AcAutomaton *a = NULL;
-	uint32_t *order = NULL, *bfs = NULL, *newid = NULL, *ownoff = NULL;
-	uint32_t *ownpat = NULL, *outsize = NULL;
+	uint8_t *blk = NULL;
+	uint32_t *perm = NULL, *inv = NULL, *mlb = NULL, *onode_of = NULL;
+	uint8_t *pref2 = NULL;
 	size_t nbytes = 0, maxnodes = 1;
 	uint32_t maxlen = 0;
+	char dummy[8];
 
-	if (err && errlen)
-		err[0] = '\0';
+	if (!err || !errlen) {
+		err = dummy;
+		errlen = sizeof(dummy);
+	}
+	err[0] = '\0';
+	if (!opts)
+		opts = &defopts;
 	for (uint32_t i = 0; i < n; i++) {
 		if (pats[i].len == 0) {
 			snprintf(err, errlen, "ac: pattern id %u is empty", pats[i].id);
@@ -197,236 +318,334 @@ AcAutomaton *ac_build(const struct ac_pattern *pats, uint32_t n,
 		if (pats[i].len > maxlen)
 			maxlen = pats[i].len;
 	}
-	if (maxnodes > AC_STATE_MASK) {
+	if (maxnodes >= AC_NONE / 2) {
 		snprintf(err, errlen, "ac: %zu pattern bytes: too many states", maxnodes);
 		return NULL;
 	}
 
+	/* 1. literals */
 	b.folded = malloc(nbytes ? nbytes : 1);
-	order = malloc(sizeof(uint32_t) * (n ? n : 1));
-	if (!b.folded || !order) {
-		snprintf(err, errlen, "ac: out of memory");
-		goto fail;
-	}
+	b.order = malloc(sizeof(uint32_t) * (n ? n : 1));
+	b.lit_first = malloc(sizeof(uint32_t) * ((size_t)n + 1));
+	b.lit_node = malloc(sizeof(uint32_t) * (n ? n : 1));
+	if (!b.folded || !b.order || !b.lit_first || !b.lit_node)
+		goto nomem;
 	for (size_t i = 0; i < nbytes; i++)
 		b.folded[i] = ac_fold(bytes[i]);
-	build_classes(&b);
 	for (uint32_t i = 0; i < n; i++)
-		order[i] = i;
-	qsort_r(order, n, sizeof(uint32_t), cmp_folded, &b);
-	if (build_trie(&b, order, maxnodes, maxlen, err, errlen) < 0)
-		goto fail;
+		b.order[i] = i;
+	qsort_r(b.order, n, sizeof(uint32_t), cmp_lit, &b);
+	for (uint32_t i = 0; i < n; i++)
+		if (i == 0 || cmp_lit(&b.order[i - 1], &b.order[i], &b) != 0)
+			b.lit_first[b.nlit++] = i;
+	b.lit_first[b.nlit] = n;
+
+	/* 2-4. classes, trie, BFS */
+	build_classes(&b);
+	if (build_trie(&b, maxnodes, maxlen) < 0 || build_bfs(&b) < 0)
+		goto nomem;
 
 	uint32_t ns = b.nnodes, nc = b.nclass;
 
-	/* BFS renumbering: bfs[new] = old, newid[old] = new */
-	bfs = malloc(sizeof(uint32_t) * ns);
-	newid = malloc(sizeof(uint32_t) * ns);
-	if (!bfs || !newid) {
-		snprintf(err, errlen, "ac: out of memory");
-		goto fail;
-	}
-
-	/* Dense rows: as many BFS-first states as the budget holds. */
-	size_t rowbytes = (size_t)nc * sizeof(uint32_t);
-	size_t ndense = dense_budget / rowbytes;
+	/* 5. geometry: row width and how many rows the budget holds */
+	while ((1u << b.shift) < nc)
+		b.shift++;
+	uint32_t width = (opts->width == 4 || ns > 65536) ? 4 : 2;
+	size_t stride = (size_t)1 << b.shift;
+	size_t rowbytes = stride * width;
+	size_t ndense = opts->dense_budget / rowbytes;
 
 	if (ndense < 1)
 		ndense = 1;
 	if (ndense > ns)
 		ndense = ns;
+	b.ndense = (uint32_t)ndense;
+	b.rows = calloc(ndense * stride, sizeof(uint32_t));
+	if (!b.rows)
+		goto nomem;
+	build_fail(&b);
 
-	/* Block layout; out[], pat[] and bytes are placed once nout is known. */
+	/* 6a. output nodes in BFS order: mlb[s] = first node of state s */
+	uint32_t nonode = 0;
+
+	mlb = malloc(sizeof(uint32_t) * ns);
+	onode_of = malloc(sizeof(uint32_t) * ns);
+	if (!mlb || !onode_of)
+		goto nomem;
+	for (uint32_t s = 0; s < ns; s++)
+		onode_of[s] = AC_NONE;
+	for (uint32_t l = 0; l < b.nlit; l++)
+		if (onode_of[b.lit_node[l]] == AC_NONE)
+			onode_of[b.lit_node[l]] = l;   /* its first literal, for now */
+	mlb[0] = AC_NONE;
+	for (uint32_t s = 1; s < ns; s++)
+		mlb[s] = onode_of[s] != AC_NONE ? s : mlb[b.fail[s]];
+
+	/* 6b. final numbering of the dense states: root, depth-1 without
+	 * matches, other states without matches, states with matches */
+	perm = malloc(sizeof(uint32_t) * ns);
+	inv = malloc(sizeof(uint32_t) * ns);
+	if (!perm || !inv)
+		goto nomem;
+	uint32_t nfilter = 1, matchlo, w = 1;
+
+	perm[0] = 0;
+	for (uint32_t s = 1; s < ndense; s++)
+		if (s < b.child[1] && mlb[s] == AC_NONE)
+			perm[s] = w++;
+	nfilter = w;
+	for (uint32_t s = 1; s < ndense; s++)
+		if (s >= b.child[1] && mlb[s] == AC_NONE)
+			perm[s] = w++;
+	matchlo = w;
+	for (uint32_t s = 1; s < ndense; s++)
+		if (mlb[s] != AC_NONE)
+			perm[s] = w++;
+	for (uint32_t s = (uint32_t)ndense; s < ns; s++)
+		perm[s] = s;
+	for (uint32_t s = 0; s < ns; s++)
+		inv[perm[s]] = s;
+
+	/* output node numbers, in final state order of their owners */
+	for (uint32_t f = 0; f < ns; f++) {
+		uint32_t s = inv[f];
+
+		if (onode_of[s] != AC_NONE)
+			mlb[s] = nonode++ | 0x80000000u;   /* own node, numbered */
+	}
+
+	/* 6c. the block */
+	uint32_t nlit = b.nlit;
+	size_t litbytes = 0;
+
+	for (uint32_t l = 0; l < nlit; l++)
+		litbytes += pats[b.order[b.lit_first[l]]].len;
+
+	/* GPU lists: every (literal, id) of the state's suffix chain */
+	uint64_t nout = 0;
+
+	if (opts->gpu_lists) {
+		uint64_t *cnt = calloc(ns, sizeof(uint64_t));
+
+		if (!cnt)
+			goto nomem;
+		for (uint32_t l = 0; l < b.nlit; l++)
+			cnt[b.lit_node[l]] += b.lit_first[l + 1] - b.lit_first[l];
+		for (uint32_t s = 1; s < ns; s++) {
+			cnt[s] += cnt[b.fail[s]];
+			nout += cnt[s];
+		}
+		free(cnt);
+		if (nout > UINT32_MAX) {
+			snprintf(err, errlen, "ac: GPU match lists too large (%llu entries)",
+				 (unsigned long long)nout);
+			goto fail;
+		}
+	}
+
 	struct ac_layout h = { 0 };
 	size_t off = align8(sizeof(struct ac_layout));
+	size_t nsparse = ns - ndense;
 
 	h.magic = AC_MAGIC;
 	h.nstates = ns;
 	h.ndense = (uint32_t)ndense;
 	h.nclass = nc;
+	h.shift = b.shift;
+	h.width = width;
+	h.nfilter = nfilter;
+	h.matchlo = matchlo;
+	h.nlit = nlit;
+	h.nids = n;
+	h.nonode = nonode;
 	h.npatterns = n;
 	h.maxlen = maxlen;
 	h.off_cls = off;    off = align8(off + 256);
+	h.off_bigram = off; off = align8(off + 8192);
 	h.off_dense = off;  off = align8(off + ndense * rowbytes);
-	h.off_fail = off;   off = align8(off + (size_t)ns * 4);
-	h.off_child = off;  off = align8(off + ((size_t)ns + 1) * 4);
-	h.off_scls = off;   off = align8(off + ns);
-	h.off_outoff = off; off = align8(off + ((size_t)ns + 1) * 4);
-	size_t fixed_end = off;
-	uint8_t *blk = calloc(1, fixed_end);
-
-	if (!blk) {
-		snprintf(err, errlen, "ac: out of memory for %zu bytes of tables", fixed_end);
-		goto fail;
+	h.off_fail = off;   off = align8(off + nsparse * 4);
+	h.off_child = off;  off = align8(off + (nsparse + 1) * 4);
+	h.off_scls = off;   off = align8(off + nsparse);
+	h.off_mlink = off;  off = align8(off + (size_t)(ns - matchlo) * 4);
+	h.off_onode = off;  off = align8(off + (size_t)nonode * sizeof(struct ac_onode));
+	h.off_lit = off;    off = align8(off + ((size_t)nlit + 1) * sizeof(struct ac_lit));
+	h.off_ids = off;    off = align8(off + (size_t)n * 4);
+	h.off_bytes = off;  off = align8(off + litbytes);
+	if (opts->gpu_lists) {
+		h.nout = (uint32_t)nout;
+		h.off_outoff = off; off = align8(off + ((size_t)ns + 1) * 4);
+		h.off_out = off;    off = align8(off + (size_t)nout * 4);
+		h.off_pat = off;    off = align8(off + (size_t)n * sizeof(struct ac_pattern));
 	}
-	struct ac_view v;
-	uint32_t *fail = (uint32_t *)(blk + h.off_fail);
-	uint32_t *child = (uint32_t *)(blk + h.off_child);
-	uint8_t *scls = blk + h.off_scls;
-	uint32_t *outoff = (uint32_t *)(blk + h.off_outoff);
-	uint32_t *dense = (uint32_t *)(blk + h.off_dense);
-
-	memcpy(blk + h.off_cls, b.cls, 256);
-	{
-		uint32_t head = 0, tail = 1;
-
-		bfs[0] = 0;
-		newid[0] = 0;
-		while (head < tail) {
-			uint32_t old = bfs[head];
-
-			child[head] = tail;
-			for (uint32_t k = b.first[old]; k; k = b.sibling[k]) {
-				newid[k] = tail;
-				scls[tail] = b.ncls[k];
-				bfs[tail++] = k;
-			}
-			head++;
-		}
-		child[ns] = ns;
-	}
-	/* Fail links and untagged dense rows in BFS order. Everything state s
-	 * needs (the fail link of its parent, rows and fail links it walks)
-	 * has a smaller index, so it is complete by the time s is reached. */
-	ac_view_init(&v, blk, &h);
-	fail[0] = 0;
-	for (uint32_t k = child[0]; k < child[1]; k++)
-		dense[scls[k]] = k;
-	{
-		uint32_t p = 0;   /* parent of s: child[p] <= s < child[p + 1] */
-
-		for (uint32_t s = 1; s < ns; s++) {
-			while (child[p + 1] <= s)
-				p++;
-			fail[s] = p ? build_delta(&v, fail[p], scls[s]) : 0;
-			if (s >= ndense)
-				continue;
-			uint32_t *row = dense + (size_t)s * nc;
-
-			memcpy(row, dense + (size_t)fail[s] * nc, rowbytes);
-			for (uint32_t k = child[s]; k < child[s + 1]; k++)
-				row[scls[k]] = k;
-		}
-	}
-
-	/* own patterns per state, as a counting sort by terminal state */
-	ownoff = calloc((size_t)ns + 1, sizeof(uint32_t));
-	ownpat = malloc(sizeof(uint32_t) * (n ? n : 1));
-	outsize = calloc(ns, sizeof(uint32_t));
-	if (!ownoff || !ownpat || !outsize) {
-		free(blk);
-		snprintf(err, errlen, "ac: out of memory");
-		goto fail;
-	}
-	for (uint32_t i = 0; i < n; i++)
-		ownoff[newid[b.term[i]] + 1]++;
-	for (uint32_t s = 0; s < ns; s++)
-		ownoff[s + 1] += ownoff[s];
-	{
-		uint32_t *fill = malloc(sizeof(uint32_t) * ns);
-
-		if (!fill) {
-			free(blk);
-			snprintf(err, errlen, "ac: out of memory");
-			goto fail;
-		}
-		memcpy(fill, ownoff, sizeof(uint32_t) * ns);
-		/* in sorted order, so ties keep the patterns' sorted order */
-		for (uint32_t i = 0; i < n; i++) {
-			uint32_t pi = order[i], st = newid[b.term[pi]];
-
-			ownpat[fill[st]++] = pi;
-		}
-		free(fill);
-	}
-	uint64_t nout = 0;
-
-	for (uint32_t s = 0; s < ns; s++) {
-		uint64_t sz = (ownoff[s + 1] - ownoff[s]) +
-			      (s ? (uint64_t)outsize[fail[s]] : 0);
-
-		if (sz > UINT32_MAX) {
-			free(blk);
-			snprintf(err, errlen, "ac: match lists too large");
-			goto fail;
-		}
-		outsize[s] = (uint32_t)sz;
-		outoff[s] = (uint32_t)nout;
-		nout += sz;
-	}
-	if (nout > UINT32_MAX) {
-		free(blk);
-		snprintf(err, errlen, "ac: match lists too large (%llu entries)",
-			 (unsigned long long)nout);
-		goto fail;
-	}
-	outoff[ns] = (uint32_t)nout;
-	h.nout = (uint32_t)nout;
-	off = fixed_end;
-	h.off_out = off;    off = align8(off + nout * 4);
-	h.off_pat = off;    off = align8(off + (size_t)n * sizeof(struct ac_pattern));
-	h.off_bytes = off;  off = align8(off + nbytes);
 	h.size = off;
 
-	uint8_t *nblk = realloc(blk, off);
-
-	if (!nblk) {
-		free(blk);
+	blk = calloc(1, off);
+	if (!blk) {
 		snprintf(err, errlen, "ac: out of memory for %zu bytes of tables", off);
 		goto fail;
 	}
-	blk = nblk;
-	memset(blk + fixed_end, 0, off - fixed_end);
-	fail = (uint32_t *)(blk + h.off_fail);
-	outoff = (uint32_t *)(blk + h.off_outoff);
-	dense = (uint32_t *)(blk + h.off_dense);
-	{
-		uint32_t *out = (uint32_t *)(blk + h.off_out);
+	memcpy(blk + h.off_cls, b.cls, 256);
 
-		for (uint32_t s = 0; s < ns; s++) {
-			uint32_t w = outoff[s];
+	/* dense rows, renumbered */
+	for (uint32_t s = 0; s < ndense; s++) {
+		const uint32_t *src = b.rows + (size_t)s * stride;
+		size_t dst = (size_t)perm[s] * stride;
 
-			for (uint32_t k = ownoff[s]; k < ownoff[s + 1]; k++)
-				out[w++] = ownpat[k];
-			if (s) {
-				uint32_t f = fail[s];
+		if (width == 2) {
+			uint16_t *d = (uint16_t *)(blk + h.off_dense) + dst;
 
-				memcpy(out + w, out + outoff[f],
-				       sizeof(uint32_t) * (outoff[f + 1] - outoff[f]));
-			}
+			for (uint32_t c = 0; c < nc; c++)
+				d[c] = (uint16_t)perm[src[c]];
+		} else {
+			uint32_t *d = (uint32_t *)(blk + h.off_dense) + dst;
+
+			for (uint32_t c = 0; c < nc; c++)
+				d[c] = perm[src[c]];
 		}
 	}
-	if (n)
-		memcpy(blk + h.off_pat, pats, (size_t)n * sizeof(struct ac_pattern));
-	if (nbytes)
-		memcpy(blk + h.off_bytes, bytes, nbytes);
-	/* tag the dense rows: the scan loop tests one bit per byte */
-	for (size_t i = 0; i < ndense * nc; i++) {
-		uint32_t t = dense[i];
+	/* sparse states keep their BFS numbers; their fail targets may be dense */
+	{
+		uint32_t *fail = (uint32_t *)(blk + h.off_fail);
+		uint32_t *child = (uint32_t *)(blk + h.off_child);
+		uint8_t *scls = blk + h.off_scls;
 
-		if (outoff[t + 1] != outoff[t])
-			dense[i] = t | AC_MATCH_FLAG;
+		for (size_t s = ndense; s < ns; s++) {
+			fail[s - ndense] = perm[b.fail[s]];
+			child[s - ndense] = b.child[s];
+			scls[s - ndense] = b.scls[s];
+		}
+		child[nsparse] = ns;
+	}
+	/* matches: mlink per state from `matchlo`, nodes, literals, ids, bytes */
+	{
+		uint32_t *mlink = (uint32_t *)(blk + h.off_mlink);
+		struct ac_onode *on = (struct ac_onode *)(blk + h.off_onode);
+		struct ac_lit *lit = (struct ac_lit *)(blk + h.off_lit);
+		uint32_t *ids = (uint32_t *)(blk + h.off_ids);
+		uint8_t *lb = blk + h.off_bytes;
+		uint32_t boff = 0;
+
+		/* the node of the nearest suffix state that owns one */
+		for (uint32_t f = matchlo; f < ns; f++) {
+			uint32_t s = inv[f], t = mlb[s];
+
+			if (t != AC_NONE && !(t & 0x80000000u))
+				t = mlb[t];
+			mlink[f - matchlo] = t == AC_NONE ? AC_NONE : t & 0x7fffffffu;
+		}
+		for (uint32_t s = 1; s < ns; s++) {
+			uint32_t t = mlb[s];
+
+			if (t == AC_NONE || !(t & 0x80000000u))
+				continue;
+			struct ac_onode *o = &on[t & 0x7fffffffu];
+			uint32_t l0 = onode_of[s], l1 = l0;
+			uint32_t nx = mlb[b.fail[s]];
+
+			while (l1 < nlit && b.lit_node[l1] == s)
+				l1++;
+			o->lit = l0;
+			o->nlit = l1 - l0;
+			if (nx != AC_NONE && !(nx & 0x80000000u))
+				nx = mlb[nx];
+			o->next = nx == AC_NONE ? AC_NONE : nx & 0x7fffffffu;
+		}
+		for (uint32_t l = 0; l < nlit; l++) {
+			const struct ac_pattern *p = &pats[b.order[b.lit_first[l]]];
+
+			lit[l].off = boff;
+			lit[l].len = p->len;
+			lit[l].nocase = p->nocase;
+			lit[l].ids = b.lit_first[l];
+			memcpy(lb + boff, bytes + p->off, p->len);
+			boff += p->len;
+			for (uint32_t k = b.lit_first[l]; k < b.lit_first[l + 1]; k++)
+				ids[k] = pats[b.order[k]].id;
+		}
+		lit[nlit].ids = n;
+
+		/* GPU lists, in the order ac_report walks the chain */
+		if (opts->gpu_lists) {
+			uint32_t *outoff = (uint32_t *)(blk + h.off_outoff);
+			uint32_t *out = (uint32_t *)(blk + h.off_out);
+			struct ac_pattern *gp = (struct ac_pattern *)(blk + h.off_pat);
+			uint32_t wr = 0;
+
+			for (uint32_t f = 0; f < ns; f++) {
+				outoff[f] = wr;
+				if (f < matchlo)
+					continue;
+				for (uint32_t o = mlink[f - matchlo]; o != AC_NONE; o = on[o].next)
+					for (uint32_t li = on[o].lit; li < on[o].lit + on[o].nlit; li++)
+						for (uint32_t k = lit[li].ids; k < lit[li + 1].ids; k++)
+							out[wr++] = k;
+			}
+			outoff[ns] = wr;
+			for (uint32_t l = 0; l < nlit; l++)
+				for (uint32_t k = lit[l].ids; k < lit[l + 1].ids; k++)
+					gp[k] = (struct ac_pattern){ .id = ids[k], .off = lit[l].off,
+								     .len = lit[l].len,
+								     .nocase = lit[l].nocase };
+		}
+	}
+
+	/* the bigram filter */
+	pref2 = calloc(65536, 1);
+	if (!pref2)
+		goto nomem;
+	{
+		uint8_t one1[256] = { 0 };
+		uint8_t *bg = blk + h.off_bigram;
+
+		for (uint32_t l = 0; l < nlit; l++) {
+			const struct ac_pattern *p = &pats[b.order[b.lit_first[l]]];
+			const uint8_t *f = b.folded + p->off;
+
+			if (p->len == 1)
+				one1[f[0]] = 1;
+			else
+				pref2[f[0] | f[1] << 8] = 1;
+		}
+		for (uint32_t x = 0; x < 256; x++)
+			for (uint32_t y = 0; y < 256; y++)
+				if (one1[ac_fold((uint8_t)y)] ||
+				    pref2[ac_fold((uint8_t)x) | ac_fold((uint8_t)y) << 8])
+					bg[(x | y << 8) >> 3] |= (uint8_t)(1u << (x & 7));
+		if (opts->filter > 0 || (opts->filter < 0 && filter_pays(pref2, one1, b.cls)))
+			h.flags |= AC_F_FILTER;
 	}
 	memcpy(blk, &h, sizeof(h));
 
 	a = calloc(1, sizeof(*a));
-	if (!a) {
-		free(blk);
-		snprintf(err, errlen, "ac: out of memory");
-		goto fail;
-	}
+	if (!a)
+		goto nomem;
 	a->blk = (struct ac_layout *)blk;
 	ac_view_init(&a->v, blk, a->blk);
+	blk = NULL;
+	goto fail;
 
+nomem:
+	snprintf(err, errlen, "ac: out of memory");
 fail:
-	free(order);
-	free(bfs);
-	free(newid);
-	free(ownoff);
-	free(ownpat);
-	free(outsize);
+	free(blk);
+	free(perm);
+	free(inv);
+	free(mlb);
+	free(onode_of);
+	free(pref2);
 	ac_build_release(&b);
 	return a;
+}
+
+AcAutomaton *ac_build(const struct ac_pattern *pats, uint32_t n,
+		      const uint8_t *bytes, size_t dense_budget,
+		      char *err, size_t errlen)
+{
+	struct ac_opts o = AC_OPTS_DEFAULT;
+
+	o.dense_budget = dense_budget;
+	o.gpu_lists = 1;
+	return ac_build_opts(pats, n, bytes, &o, err, errlen);
 }
 
 void ac_free(AcAutomaton *a)
@@ -437,43 +656,113 @@ void ac_free(AcAutomaton *a)
 	free(a);
 }
 
-/* Report the matches of tagged state st at end offset `end`. Returns 1
- * when the callback asked to stop. */
-static int ac_report(const struct ac_view *v, uint32_t st, const uint8_t *buf,
-		     uint32_t end, ac_match_fn cb, void *arg, uint32_t *count)
+/* ---- scan ---- */
+
+/* Report the matches of state s (s >= matchlo) at end offset `end`.
+ * Returns 1 when the callback asked to stop. */
+static __attribute__((noinline)) int
+ac_report(const struct ac_view *v, uint32_t s, const uint8_t *buf,
+	  uint32_t end, ac_match_fn cb, void *arg, uint32_t *count)
 {
-	uint32_t s = st & AC_STATE_MASK;
+	for (uint32_t o = v->mlink[s - v->matchlo]; o != AC_NONE; o = v->onode[o].next) {
+		const struct ac_onode *on = &v->onode[o];
 
-	for (uint32_t k = v->outoff[s]; k < v->outoff[s + 1]; k++) {
-		const struct ac_pattern *p = &v->pat[v->out[k]];
+		for (uint32_t li = on->lit; li < on->lit + on->nlit; li++) {
+			const struct ac_lit *l = &v->lit[li];
 
-		if (!p->nocase &&
-		    memcmp(buf + end - p->len, v->bytes + p->off, p->len) != 0)
-			continue;
-		(*count)++;
-		if (cb(arg, p->id, end))
-			return 1;
+			if (!l->nocase &&
+			    memcmp(buf + end - l->len, v->bytes + l->off, l->len) != 0)
+				continue;
+			for (uint32_t k = l->ids; k < l[1].ids; k++) {
+				(*count)++;
+				if (cb(arg, v->ids[k], end))
+					return 1;
+			}
+		}
 	}
 	return 0;
 }
 
+static inline uint32_t bg_hit(const uint8_t *bg, const uint8_t *p)
+{
+	uint32_t x = (uint32_t)p[0] | (uint32_t)p[1] << 8;
+
+	return (bg[x >> 3] >> (x & 7)) & 1;
+}
+
+/* First j >= i (i >= 1) whose pair (buf[j - 1], buf[j]) is in the filter,
+ * or len. Four pairs per round: the tests are independent, so they overlap
+ * instead of waiting on each other like DFA steps do. */
+static inline uint32_t ac_skip(const uint8_t *bg, const uint8_t *buf,
+			       uint32_t i, uint32_t len)
+{
+	while (i + 4 <= len) {
+		const uint8_t *p = buf + i - 1;
+
+		if (bg_hit(bg, p) | bg_hit(bg, p + 1) | bg_hit(bg, p + 2) |
+		    bg_hit(bg, p + 3))
+			break;
+		i += 4;
+	}
+	while (i < len && !bg_hit(bg, buf + i - 1))
+		i++;
+	return i;
+}
+
+/* One scan loop per row width. The hot path is one load and one compare
+ * per byte; matches and sparse states leave it. */
+#define AC_SCAN_FN(name, T, rows)						\
+static uint32_t name(const struct ac_view *v, const uint8_t *buf,		\
+		     uint32_t len, ac_match_fn cb, void *arg)			\
+{										\
+	const T *d = v->rows;							\
+	const uint8_t *cls = v->cls, *bg = v->bigram;				\
+	const uint32_t shift = v->shift, matchlo = v->matchlo;			\
+	const uint32_t ndense = v->ndense;					\
+	const uint32_t nfilter = (v->flags & AC_F_FILTER) ? v->nfilter : 0;	\
+	uint32_t s = 0, i = 0, count = 0;					\
+										\
+	while (i < len) {							\
+		if (s < nfilter && i > 0) {					\
+			uint32_t j = ac_skip(bg, buf, i, len);			\
+										\
+			if (j != i) {						\
+				if (j >= len)					\
+					break;					\
+				/* depth <= 1: the state is the last byte's */	\
+				s = d[cls[buf[j - 1]]];				\
+				i = j;						\
+				if (s >= ndense) {				\
+					s = ac_step_class(v, s, cls[buf[i++]]);	\
+					goto check;				\
+				}						\
+			}							\
+		}								\
+		s = d[((size_t)s << shift) + cls[buf[i++]]];			\
+check:										\
+		if (__builtin_expect(s < matchlo, 1))				\
+			continue;						\
+		while (s >= ndense) {						\
+			if (v->mlink[s - matchlo] != AC_NONE &&			\
+			    ac_report(v, s, buf, i, cb, arg, &count))		\
+				return count;					\
+			if (i >= len)						\
+				return count;					\
+			s = ac_step_class(v, s, cls[buf[i++]]);			\
+		}								\
+		if (s >= matchlo && ac_report(v, s, buf, i, cb, arg, &count))	\
+			return count;						\
+	}									\
+	return count;								\
+}
+
+AC_SCAN_FN(ac_scan16, uint16_t, d16)
+AC_SCAN_FN(ac_scan32, uint32_t, d32)
+
 uint32_t ac_search(const AcAutomaton *a, const uint8_t *buf, uint32_t len,
 		   ac_match_fn cb, void *arg)
 {
-	const struct ac_view v = a->v;
-	uint32_t st = 0, count = 0;
-
-	for (uint32_t i = 0; i < len; i++) {
-		uint32_t s = st & AC_STATE_MASK;
-		uint32_t c = v.cls[buf[i]];
-
-		if (__builtin_expect(s < v.ndense, 1))
-			st = v.dense[(size_t)s * v.nclass + c];
-		else
-			st = c ? ac_next_sparse(&v, s, c) : 0;
-		if (__builtin_expect(st & AC_MATCH_FLAG, 0) &&
-		    ac_report(&v, st, buf, i + 1, cb, arg, &count))
-			break;
-	}
-	return count;
+	if (a->v.width == 2)
+		return ac_scan16(&a->v, buf, len, cb, arg);
+	return ac_scan32(&a->v, buf, len, cb, arg);
 }

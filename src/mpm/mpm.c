@@ -33,7 +33,9 @@ struct MpmScratch {
 	void *hs;       /* hs_scratch_t * */
 };
 
-static size_t ac_dense_budget = AC_DENSE_BUDGET_DEFAULT;
+/* GPU lists on by default: src/mpm/ac-cuda.c walks them, and takes
+ * automata from plain ac contexts too. */
+static struct ac_opts ac_opts = { AC_DENSE_BUDGET_DEFAULT, -1, 0, 1 };
 
 /* ---- algorithm names ---- */
 
@@ -94,7 +96,22 @@ const char *mpm_algo_name(enum mpm_algo algo)
 
 void mpm_set_ac_dense_budget(size_t bytes)
 {
-	ac_dense_budget = bytes;
+	ac_opts.dense_budget = bytes;
+}
+
+void mpm_set_ac_filter(int mode)
+{
+	ac_opts.filter = mode < 0 ? -1 : mode > 0;
+}
+
+void mpm_set_ac_width(int width)
+{
+	ac_opts.width = width == 4 ? 4 : 0;
+}
+
+void mpm_set_ac_gpu_lists(int on)
+{
+	ac_opts.gpu_lists = on != 0;
 }
 
 /* ---- builder ---- */
@@ -249,8 +266,14 @@ int mpm_prepare(MpmCtx *ctx, char *err, size_t errlen)
 	switch (ctx->algo) {
 	case MPM_AC:
 	case MPM_AC_CUDA:
-		ctx->ac = ac_build(ctx->pats, ctx->npats, ctx->bytes,
-				   ac_dense_budget, err, errlen);
+	{
+		/* the ac-cuda code walks the GPU lists */
+		struct ac_opts o = ac_opts;
+
+		o.gpu_lists = o.gpu_lists || ctx->algo == MPM_AC_CUDA;
+		ctx->ac = ac_build_opts(ctx->pats, ctx->npats, ctx->bytes, &o,
+					err, errlen);
+	}
 		if (!ctx->ac)
 			return -1;
 		break;

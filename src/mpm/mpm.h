@@ -82,6 +82,16 @@ const AcAutomaton *mpm_ac_automaton(const MpmCtx *ctx);
 /* Bytes of dense DFA rows an ac automaton may use (see ac.h); applies to
  * contexts prepared afterwards. Start-up only. */
 void mpm_set_ac_dense_budget(size_t bytes);
+/* The ac bigram filter (see ac.h): -1 decides per automaton (default),
+ * 0 never, 1 always. Start-up and tests only. */
+void mpm_set_ac_filter(int mode);
+/* 4 forces 32-bit dense rows, 0 (default) takes 16 bits where they fit.
+ * Tests only. */
+void mpm_set_ac_width(int width);
+/* 1 (default): ac contexts also build the GPU lists of ac.h (outoff, out,
+ * pat) that the ac-cuda code walks; 0 leaves them out (less memory; the
+ * CPU scan never uses them). ac-cuda contexts always have them. */
+void mpm_set_ac_gpu_lists(int on);
 
 /* ---- match set: each pattern id once per buffer ----
  * Per thread, sized once by the largest pattern id. Adding is O(1), clearing

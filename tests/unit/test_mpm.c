@@ -63,17 +63,53 @@ static int pairs_equal(const struct pairs *a, const struct pairs *b)
 
 /* ---- the algorithms under test ---- */
 
-/* ac with the default dense budget, ac with only the root dense (every
- * other state takes the sparse path), ac with a few dense rows (the
- * dense/sparse boundary inside the automaton), and hs when built. */
-enum variant { V_AC, V_AC_SPARSE, V_AC_MIXED, V_HS, V_N };
-static const char *variant_name[V_N] = { "ac", "ac-sparse", "ac-mixed", "hs" };
+/* ac with the defaults; ac with only the root dense (every other state
+ * takes the sparse path); ac with a few dense rows (the dense/sparse
+ * boundary inside the automaton) and 32-bit rows; ac with the bigram
+ * filter off, and forced on (as an ac-cuda context, with the GPU lists);
+ * and hs when built. */
+enum variant { V_AC, V_AC_SPARSE, V_AC_MIXED, V_AC_NOFILTER, V_AC_FILTER, V_HS, V_N };
+static const char *variant_name[V_N] = { "ac", "ac-sparse", "ac-mixed32",
+					 "ac-nofilter", "ac-filter", "hs" };
 
 static MpmCtx *variant_new(enum variant v)
 {
 	if (v == V_HS)
 		return mpm_have_hs() ? mpm_new(MPM_HS) : NULL;
+	/* an ac-cuda context: the same automaton plus the GPU lists */
+	if (v == V_AC_FILTER)
+		return mpm_new(MPM_AC_CUDA);
 	return mpm_new(MPM_AC);
+}
+
+/* V_N: the defaults */
+static void variant_options(enum variant v)
+{
+	mpm_set_ac_dense_budget(AC_DENSE_BUDGET_DEFAULT);
+	mpm_set_ac_filter(-1);
+	mpm_set_ac_width(0);
+	/* plain ac variants without the GPU lists: the output chains then
+	 * get walked by the ac_next property walk */
+	mpm_set_ac_gpu_lists(v == V_N);
+	switch (v) {
+	case V_AC_SPARSE:
+		mpm_set_ac_dense_budget(0);
+		mpm_set_ac_filter(1);
+		break;
+	case V_AC_MIXED:
+		mpm_set_ac_dense_budget(8192);
+		mpm_set_ac_width(4);
+		mpm_set_ac_filter(1);
+		break;
+	case V_AC_NOFILTER:
+		mpm_set_ac_filter(0);
+		break;
+	case V_AC_FILTER:
+		mpm_set_ac_filter(1);
+		break;
+	default:
+		break;
+	}
 }
 
 static int variant_prepare(enum variant v, MpmCtx *ctx)
@@ -81,14 +117,9 @@ static int variant_prepare(enum variant v, MpmCtx *ctx)
 	char err[256];
 	int r;
 
-	if (v == V_AC_SPARSE)
-		mpm_set_ac_dense_budget(0);
-	else if (v == V_AC_MIXED)
-		mpm_set_ac_dense_budget(4096);
-	else
-		mpm_set_ac_dense_budget(AC_DENSE_BUDGET_DEFAULT);
+	variant_options(v);
 	r = mpm_prepare(ctx, err, sizeof(err));
-	mpm_set_ac_dense_budget(AC_DENSE_BUDGET_DEFAULT);
+	variant_options(V_N);   /* the defaults */
 	if (r < 0)
 		printf("  %s: prepare failed: %s\n", variant_name[v], err);
 	return r;
@@ -453,6 +484,40 @@ TEST(mpm_ac_cuda_uses_the_ac_automaton)
 	mpm_free(ctx);
 }
 
+/* The walk the GPU code does: one ac_next per byte (no filter), then the
+ * state's matches: through the GPU lists when the block has them (as
+ * cuda/ac-kernel.h does), else down the output chain. */
+static void walk_view(const struct ac_view *view, const uint8_t *buf, uint32_t len,
+		      struct pairs *got)
+{
+	uint32_t st = 0;
+
+	for (uint32_t i = 0; i < len; i++) {
+		st = ac_next(view, st, buf[i]);
+		if (!(st & AC_MATCH_FLAG))
+			continue;
+		uint32_t s = st & AC_STATE_MASK;
+
+		if (view->outoff) {
+			for (uint32_t k = view->outoff[s]; k < view->outoff[s + 1]; k++)
+				if (ac_verify(view, view->out[k], buf, i + 1))
+					pairs_cb(got, view->pat[view->out[k]].id, i + 1);
+			continue;
+		}
+		for (uint32_t o = ac_first_onode(view, s); o != AC_NONE;
+		     o = view->onode[o].next) {
+			const struct ac_onode *on = &view->onode[o];
+
+			for (uint32_t li = on->lit; li < on->lit + on->nlit; li++) {
+				if (!ac_verify_lit(view, li, buf, i + 1))
+					continue;
+				for (uint32_t k = view->lit[li].ids; k < view->lit[li + 1].ids; k++)
+					pairs_cb(got, view->ids[k], i + 1);
+			}
+		}
+	}
+}
+
 /* The flat block must work from any address: copy it, walk the copy with
  * the inline step functions the GPU kernel will use, compare. */
 TEST(mpm_ac_block_is_relocatable)
@@ -463,11 +528,10 @@ TEST(mpm_ac_block_is_relocatable)
 	uint32_t len = sizeof(buf) - 1;
 	struct pairs want = { 0 }, got = { 0 };
 
-	for (int v = V_AC; v <= V_AC_SPARSE; v++) {
+	for (int v = V_AC; v <= V_AC_FILTER; v++) {
 		MpmCtx *ctx = build(v, p, 5);
 		const AcAutomaton *a;
 		struct ac_view view;
-		uint32_t st = 0;
 
 		CHECK(ctx != NULL);
 		a = mpm_ac_automaton(ctx);
@@ -478,7 +542,11 @@ TEST(mpm_ac_block_is_relocatable)
 			CHECK_EQ(a->blk->ndense, 1);
 		else
 			CHECK_EQ(a->blk->ndense, a->blk->nstates);
+		/* GPU lists only in the ac-cuda context */
+		CHECK_EQ(a->v.outoff != NULL, v == V_AC_FILTER);
+		CHECK_EQ(a->blk->width, v == V_AC_MIXED ? 4 : 2);
 		CHECK_EQ(a->blk->nclass, 6);   /* h e s i r, and class 0 */
+		CHECK_EQ(a->blk->shift, 3);    /* rows of 8 entries */
 		void *copy = malloc(a->blk->size);
 
 		CHECK(copy != NULL);
@@ -487,16 +555,7 @@ TEST(mpm_ac_block_is_relocatable)
 		memset(a->blk + 1, 0xa5, a->blk->size - sizeof(*a->blk));
 		ac_view_init(&view, copy, (const struct ac_layout *)copy);
 		pairs_reset(&got);
-		for (uint32_t i = 0; i < len; i++) {
-			st = ac_next(&view, st, buf[i]);
-			if (!(st & AC_MATCH_FLAG))
-				continue;
-			uint32_t s = st & AC_STATE_MASK;
-
-			for (uint32_t k = view.outoff[s]; k < view.outoff[s + 1]; k++)
-				if (ac_verify(&view, view.out[k], buf, i + 1))
-					pairs_cb(&got, view.pat[view.out[k]].id, i + 1);
-		}
+		walk_view(&view, buf, len, &got);
 		pairs_sort(&got);
 		pairs_reset(&want);
 		naive_search(p, 5, buf, len, &want);
@@ -508,6 +567,77 @@ TEST(mpm_ac_block_is_relocatable)
 	}
 	free(want.v);
 	free(got.v);
+}
+
+/* One literal under many ids is one literal with an id list: memory grows
+ * by 4 bytes per id, not by a match entry per id in every state. */
+TEST(mpm_ac_shared_literal_stored_once)
+{
+	MpmCtx *ctx = mpm_new(MPM_AC);
+	struct pairs got = { 0 };
+	char err[128];
+
+	CHECK(ctx != NULL);
+	mpm_set_ac_gpu_lists(0);
+	for (uint32_t id = 0; id < 1000; id++) {
+		CHECK_EQ(mpm_add_pattern(ctx, (const uint8_t *)"GET /index.html", 15, id, 1), 0);
+		CHECK_EQ(mpm_add_pattern(ctx, (const uint8_t *)"index", 5, id, 0), 0);
+	}
+	CHECK_EQ(mpm_prepare(ctx, err, sizeof(err)), 0);
+	mpm_set_ac_gpu_lists(1);
+	const AcAutomaton *a = mpm_ac_automaton(ctx);
+
+	CHECK_EQ(a->blk->nlit, 2);
+	CHECK_EQ(a->blk->nids, 2000);
+	CHECK_EQ(mpm_pattern_count(ctx), 2000);
+	/* ids + header + 8 KiB filter + rows of <= 20 states x 16 x 2 bytes */
+	CHECK(mpm_memory(ctx) < 2000 * 4 + 8192 + 2048);
+	run(ctx, BUF("xx get /INDEX.html GET /index.html"), &got);
+	CHECK_EQ(got.n, 3000);   /* nocase twice, exact "index" once */
+	free(got.v);
+	mpm_free(ctx);
+}
+
+/* Row width and filter choice: 16-bit rows up to 65536 states; a small set
+ * of long printable strings gets the filter, a set with common one-byte
+ * patterns does not. */
+TEST(mpm_ac_geometry_and_filter_choice)
+{
+	MpmCtx *ctx = mpm_new(MPM_AC);
+	char err[128];
+
+	CHECK_EQ(mpm_add_pattern(ctx, (const uint8_t *)"malware.exe", 11, 1, 1), 0);
+	CHECK_EQ(mpm_add_pattern(ctx, (const uint8_t *)"|evil|", 6, 2, 0), 0);
+	CHECK_EQ(mpm_prepare(ctx, err, sizeof(err)), 0);
+	CHECK_EQ(mpm_ac_automaton(ctx)->blk->width, 2);
+	CHECK(mpm_ac_automaton(ctx)->blk->flags & AC_F_FILTER);
+	mpm_free(ctx);
+
+	ctx = mpm_new(MPM_AC);
+	for (uint32_t c = 'a'; c <= 'z'; c++) {
+		uint8_t b = (uint8_t)c;
+
+		CHECK_EQ(mpm_add_pattern(ctx, &b, 1, c, 1), 0);
+	}
+	CHECK_EQ(mpm_prepare(ctx, err, sizeof(err)), 0);
+	CHECK(!(mpm_ac_automaton(ctx)->blk->flags & AC_F_FILTER));
+	mpm_free(ctx);
+
+	/* 72000 states need 32-bit rows */
+	ctx = mpm_new(MPM_AC);
+	for (uint32_t i = 0; i < 8000; i++) {
+		uint8_t b[10];
+
+		for (int k = 0; k < 10; k++)
+			b[k] = (uint8_t)((i * 2654435761u) >> (k * 3));
+		b[0] = (uint8_t)i;
+		b[1] = (uint8_t)(i >> 8);
+		CHECK_EQ(mpm_add_pattern(ctx, b, 10, i, 0), 0);
+	}
+	CHECK_EQ(mpm_prepare(ctx, err, sizeof(err)), 0);
+	CHECK(mpm_ac_automaton(ctx)->blk->nstates > 65536);
+	CHECK_EQ(mpm_ac_automaton(ctx)->blk->width, 4);
+	mpm_free(ctx);
 }
 
 TEST(mpm_matchset_reports_each_id_once)
@@ -652,6 +782,17 @@ static int check_round(const struct tpat *pats, size_t n, const uint8_t *const *
 				printf("  %s round %d buf %d (len %u, %zu patterns): %s gave %zu"
 				       " (returned %u), naive %zu\n", what, round, b, lens[b], n,
 				       variant_name[v], got.n, r, want.n);
+				bad = 1;
+			}
+			if (v == V_HS)
+				continue;
+			/* the step functions shared with the GPU code */
+			pairs_reset(&got);
+			walk_view(&mpm_ac_automaton(ctx[v])->v, bufs[b], lens[b], &got);
+			pairs_sort(&got);
+			if (!pairs_equal(&got, &want)) {
+				printf("  %s round %d buf %d: %s ac_next walk gave %zu, naive %zu\n",
+				       what, round, b, variant_name[v], got.n, want.n);
 				bad = 1;
 			}
 		}

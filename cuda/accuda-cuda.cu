@@ -1,0 +1,343 @@
+/* ac-cuda device implementation on the CUDA runtime (see accuda-device.h).
+ * The kernels run the scan functions of ac-kernel.h, the same code the host
+ * emulation runs in CI. One AcDevStream = one cudaStream_t with its own
+ * device buffers; events time copy-in, kernel and copy-out. */
+#include "accuda-device.h"
+#include "cuda-device.h"
+
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct AcDev {
+	int id;
+	uint8_t *d_blk;
+	struct acc_group *d_groups;
+};
+
+struct AcDevStream {
+	AcDev *dev;
+	AcDevStreamSize sz;
+	int kernel;
+	uint32_t chunk;
+	cudaStream_t st;
+	cudaEvent_t ev[4];
+	uint8_t *d_data;
+	struct acc_desc *d_desc;
+	struct acc_rec *d_rec;
+	uint32_t *d_count;
+	uint32_t *h_count;        /* pinned */
+	struct acc_rec *h_rec;    /* pinned */
+	uint32_t npay, nbytes;
+};
+
+#define CU_FAIL(what, rc, err, errlen)                                          \
+	snprintf(err, errlen, "CUDA %s: %s (error %d)", what, cudaGetErrorString(rc), \
+		 (int)(rc))
+
+__global__ void acc_kernel_payload(struct acc_batch b, struct acc_sink k)
+{
+	uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (i < b.npay)
+		acc_scan_payload(&b, &k, i);
+}
+
+__global__ void acc_kernel_chunk(struct acc_batch b, struct acc_sink k, uint32_t items)
+{
+	uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (i < items)
+		acc_scan_window(&b, &k, i);
+}
+
+static int cu_device_count(char *err, size_t errlen)
+{
+	return cuda_device_count(err, errlen);
+}
+
+static void cu_describe(int id, char *buf, size_t len)
+{
+	CudaCardInfo ci;
+	char e[256];
+
+	if (cuda_card_info(id, &ci, e, sizeof(e)) != 0)
+		snprintf(buf, len, "%d: %s", id, e);
+	else
+		snprintf(buf, len, "%d: %s (%zu MB, compute %d.%d)", id, ci.name,
+			 ci.total_mem >> 20, ci.cc_major, ci.cc_minor);
+}
+
+static AcDev *cu_open(int id, char *err, size_t errlen)
+{
+	cudaError_t rc = cudaSetDevice(id);
+	AcDev *d;
+
+	if (rc != cudaSuccess) {
+		CU_FAIL("cudaSetDevice", rc, err, errlen);
+		return NULL;
+	}
+	/* a failing device shows here, before any allocation */
+	rc = cudaFree(0);
+	if (rc != cudaSuccess) {
+		CU_FAIL("context creation", rc, err, errlen);
+		return NULL;
+	}
+	d = (AcDev *)calloc(1, sizeof(*d));
+	if (!d) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	d->id = id;
+	return d;
+}
+
+static uint64_t cu_mem_free(AcDev *d)
+{
+	size_t fr = 0, total = 0;
+
+	cudaSetDevice(d->id);
+	if (cudaMemGetInfo(&fr, &total) != cudaSuccess)
+		return 0;
+	return fr;
+}
+
+static void *cu_host_alloc(AcDev *d, size_t bytes)
+{
+	void *p = NULL;
+
+	cudaSetDevice(d->id);
+	if (cudaHostAlloc(&p, bytes ? bytes : 1, cudaHostAllocDefault) != cudaSuccess)
+		return NULL;
+	return p;
+}
+
+static void cu_host_free(AcDev *d, void *p)
+{
+	(void)d;
+	cudaFreeHost(p);
+}
+
+static int cu_load(AcDev *d, const void *blk, size_t size, const uint64_t *offs,
+		   const uint32_t *maxlen, uint32_t ngroups, char *err, size_t errlen)
+{
+	struct acc_group *g = (struct acc_group *)calloc(ngroups, sizeof(*g));
+	cudaError_t rc;
+
+	if (!g) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	cudaSetDevice(d->id);
+	rc = cudaMalloc((void **)&d->d_blk, size);
+	if (rc == cudaSuccess)
+		rc = cudaMalloc((void **)&d->d_groups, ngroups * sizeof(*g));
+	if (rc == cudaSuccess)
+		rc = cudaMemcpy(d->d_blk, blk, size, cudaMemcpyHostToDevice);
+	if (rc == cudaSuccess) {
+		/* views hold device addresses; headers are read on the host */
+		for (uint32_t i = 0; i < ngroups; i++) {
+			const struct ac_layout *hdr =
+				(const struct ac_layout *)((const uint8_t *)blk + offs[i]);
+
+			ac_view_init(&g[i].v, d->d_blk + offs[i], hdr);
+			g[i].maxlen = maxlen[i];
+		}
+		rc = cudaMemcpy(d->d_groups, g, ngroups * sizeof(*g), cudaMemcpyHostToDevice);
+	}
+	free(g);
+	if (rc != cudaSuccess) {
+		CU_FAIL("automata upload", rc, err, errlen);
+		return -1;
+	}
+	return 0;
+}
+
+static void cu_stream_free(AcDevStream *s)
+{
+	if (!s)
+		return;
+	cudaSetDevice(s->dev->id);
+	if (s->st)
+		cudaStreamSynchronize(s->st);
+	for (int i = 0; i < 4; i++)
+		if (s->ev[i])
+			cudaEventDestroy(s->ev[i]);
+	if (s->st)
+		cudaStreamDestroy(s->st);
+	cudaFree(s->d_data);
+	cudaFree(s->d_desc);
+	cudaFree(s->d_rec);
+	cudaFree(s->d_count);
+	cudaFreeHost(s->h_count);
+	cudaFreeHost(s->h_rec);
+	free(s);
+}
+
+static AcDevStream *cu_stream_new(AcDev *d, const AcDevStreamSize *sz, int kernel,
+				  uint32_t chunk, char *err, size_t errlen)
+{
+	AcDevStream *s = (AcDevStream *)calloc(1, sizeof(*s));
+	cudaError_t rc;
+
+	if (!s) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	s->dev = d;
+	s->sz = *sz;
+	s->kernel = kernel;
+	s->chunk = chunk ? chunk : 64;
+	cudaSetDevice(d->id);
+	rc = cudaStreamCreateWithFlags(&s->st, cudaStreamNonBlocking);
+	for (int i = 0; i < 4 && rc == cudaSuccess; i++)
+		rc = cudaEventCreate(&s->ev[i]);
+	if (rc == cudaSuccess)
+		rc = cudaMalloc((void **)&s->d_data, sz->data_bytes);
+	if (rc == cudaSuccess)
+		rc = cudaMalloc((void **)&s->d_desc, (size_t)sz->max_payloads * sizeof(struct acc_desc));
+	if (rc == cudaSuccess)
+		rc = cudaMalloc((void **)&s->d_rec, (size_t)sz->max_records * sizeof(struct acc_rec));
+	if (rc == cudaSuccess)
+		rc = cudaMalloc((void **)&s->d_count, sizeof(uint32_t));
+	if (rc == cudaSuccess)
+		rc = cudaHostAlloc((void **)&s->h_count, sizeof(uint32_t), cudaHostAllocDefault);
+	if (rc == cudaSuccess)
+		rc = cudaHostAlloc((void **)&s->h_rec, (size_t)sz->max_records * sizeof(struct acc_rec),
+				   cudaHostAllocDefault);
+	if (rc != cudaSuccess) {
+		CU_FAIL("stream buffers", rc, err, errlen);
+		cu_stream_free(s);
+		return NULL;
+	}
+	return s;
+}
+
+static int cu_submit(AcDevStream *s, const uint8_t *data, uint32_t nbytes,
+		     const struct acc_desc *desc, uint32_t npay, char *err, size_t errlen)
+{
+	struct acc_batch b;
+	struct acc_sink k;
+	uint32_t items;
+	cudaError_t rc;
+
+	if (nbytes > s->sz.data_bytes || npay > s->sz.max_payloads) {
+		snprintf(err, errlen, "batch larger than the stream buffers");
+		return -1;
+	}
+	cudaSetDevice(s->dev->id);
+	b.data = s->d_data;
+	b.desc = s->d_desc;
+	b.groups = s->dev->d_groups;
+	b.npay = npay;
+	b.nbytes = nbytes;
+	b.chunk = s->chunk;
+	k.rec = s->d_rec;
+	k.count = s->d_count;
+	k.cap = s->sz.max_records;
+	items = acc_items(&b, s->kernel);
+	s->npay = npay;
+	s->nbytes = nbytes;
+
+	cudaEventRecord(s->ev[0], s->st);
+	rc = cudaMemcpyAsync(s->d_data, data, nbytes, cudaMemcpyHostToDevice, s->st);
+	if (rc == cudaSuccess)
+		rc = cudaMemcpyAsync(s->d_desc, desc, (size_t)npay * sizeof(*desc),
+				     cudaMemcpyHostToDevice, s->st);
+	if (rc == cudaSuccess)
+		rc = cudaMemsetAsync(s->d_count, 0, sizeof(uint32_t), s->st);
+	if (rc != cudaSuccess) {
+		CU_FAIL("copy-in", rc, err, errlen);
+		return -1;
+	}
+	cudaEventRecord(s->ev[1], s->st);
+	if (items) {
+		uint32_t threads = 256, blocks = (items + threads - 1) / threads;
+
+		if (s->kernel == ACC_KERNEL_CHUNK)
+			acc_kernel_chunk<<<blocks, threads, 0, s->st>>>(b, k, items);
+		else
+			acc_kernel_payload<<<blocks, threads, 0, s->st>>>(b, k);
+		rc = cudaGetLastError();
+		if (rc != cudaSuccess) {
+			CU_FAIL("kernel launch", rc, err, errlen);
+			return -1;
+		}
+	}
+	cudaEventRecord(s->ev[2], s->st);
+	rc = cudaMemcpyAsync(s->h_count, s->d_count, sizeof(uint32_t), cudaMemcpyDeviceToHost,
+			     s->st);
+	if (rc != cudaSuccess) {
+		CU_FAIL("copy-out", rc, err, errlen);
+		return -1;
+	}
+	return 0;
+}
+
+static uint64_t ev_ns(cudaEvent_t a, cudaEvent_t b)
+{
+	float ms = 0;
+
+	if (cudaEventElapsedTime(&ms, a, b) != cudaSuccess)
+		return 0;
+	return (uint64_t)(ms * 1e6);
+}
+
+static int cu_wait(AcDevStream *s, const struct acc_rec **rec, uint32_t *count,
+		   AcDevTimes *t, char *err, size_t errlen)
+{
+	cudaError_t rc;
+	uint32_t n, keep;
+
+	cudaSetDevice(s->dev->id);
+	rc = cudaStreamSynchronize(s->st);
+	if (rc != cudaSuccess) {
+		CU_FAIL("batch", rc, err, errlen);
+		return -1;
+	}
+	n = *s->h_count;
+	keep = n < s->sz.max_records ? n : s->sz.max_records;
+	/* only the records that exist: the count decides the copy's size */
+	if (keep)
+		rc = cudaMemcpyAsync(s->h_rec, s->d_rec, (size_t)keep * sizeof(struct acc_rec),
+				     cudaMemcpyDeviceToHost, s->st);
+	cudaEventRecord(s->ev[3], s->st);
+	if (rc == cudaSuccess)
+		rc = cudaStreamSynchronize(s->st);
+	if (rc != cudaSuccess) {
+		CU_FAIL("copy-out", rc, err, errlen);
+		return -1;
+	}
+	*rec = s->h_rec;
+	*count = n;
+	if (t) {
+		t->h2d_ns = ev_ns(s->ev[0], s->ev[1]);
+		t->kernel_ns = ev_ns(s->ev[1], s->ev[2]);
+		t->d2h_ns = ev_ns(s->ev[2], s->ev[3]);
+	}
+	return 0;
+}
+
+static void cu_close(AcDev *d)
+{
+	if (!d)
+		return;
+	cudaSetDevice(d->id);
+	cudaFree(d->d_blk);
+	cudaFree(d->d_groups);
+	free(d);
+}
+
+static const AcDeviceOps cu_ops = {
+	"cuda", 0,
+	cu_device_count, cu_describe, cu_open, cu_mem_free, cu_host_alloc, cu_host_free,
+	cu_load, cu_stream_new, cu_submit, cu_wait, cu_stream_free, cu_close,
+};
+
+extern "C" const AcDeviceOps *accuda_cuda_ops(char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	return &cu_ops;
+}

@@ -1,0 +1,299 @@
+/* ac-cuda device EMULATION on host threads: tests only.
+ *
+ * Runs the very scan functions the CUDA kernels run (cuda/ac-kernel.h),
+ * over copies of the batch in ordinary memory, with a few threads per
+ * stream taking work items through an atomic index like CUDA threads. It
+ * exists so that CI exercises the ring, batching, stream overlap, the
+ * result records and the overflow path without a GPU. It is never chosen
+ * silently: the caller asks for accuda_emu_ops() by name, and it calls
+ * itself "emulation" in logs and stats.
+ */
+#include "cuda/accuda-device.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "util/log.h"
+
+static uint64_t emu_fake_mem;
+static int emu_threads = 2;
+
+void accuda_emu_set_mem(uint64_t fake_mem)
+{
+	emu_fake_mem = fake_mem;
+}
+
+void accuda_emu_set_threads(int n)
+{
+	emu_threads = n < 1 ? 1 : n;
+}
+
+struct AcDev {
+	uint8_t *blk;
+	struct acc_group *groups;
+	uint32_t ngroups;
+};
+
+struct AcDevStream {
+	AcDev *dev;
+	AcDevStreamSize sz;
+	int kernel;
+	uint32_t chunk;
+	/* "device" buffers */
+	uint8_t *data;
+	struct acc_desc *desc;
+	struct acc_rec *rec;
+	uint32_t count;
+	struct acc_rec *host_rec;  /* the copy-out target */
+	struct acc_batch batch;
+	struct acc_sink sink;
+	/* the kernel's threads */
+	pthread_t *thr;
+	int nthr;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;        /* work posted / stop */
+	pthread_cond_t done_cv;   /* all items done */
+	uint64_t gen;             /* bumped per launch */
+	uint32_t items, next, finished_thr;
+	int running, stop;
+	uint64_t t_start, t_h2d, t_kernel;
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static int emu_device_count(char *err, size_t errlen)
+{
+	return 1;
+}
+
+static void emu_describe(int id, char *buf, size_t len)
+{
+	snprintf(buf, len, "%d: ac-cuda host emulation (tests only)", id);
+}
+
+static AcDev *emu_open(int id, char *err, size_t errlen)
+{
+	AcDev *d = calloc(1, sizeof(*d));
+
+	if (!d)
+		snprintf(err, errlen, "emulation: out of memory");
+	else
+		log_warning("ac-cuda: using the host EMULATION of the device (tests only, no GPU)");
+	return d;
+}
+
+static uint64_t emu_mem_free(AcDev *d)
+{
+	return emu_fake_mem ? emu_fake_mem : (64ull << 30);
+}
+
+static void *emu_host_alloc(AcDev *d, size_t bytes)
+{
+	return malloc(bytes ? bytes : 1);
+}
+
+static void emu_host_free(AcDev *d, void *p)
+{
+	free(p);
+}
+
+static int emu_load(AcDev *d, const void *blk, size_t size, const uint64_t *offs,
+		    const uint32_t *maxlen, uint32_t ngroups, char *err, size_t errlen)
+{
+	d->blk = malloc(size ? size : 1);
+	d->groups = calloc(ngroups ? ngroups : 1, sizeof(*d->groups));
+	if (!d->blk || !d->groups) {
+		snprintf(err, errlen, "emulation: out of memory for %zu bytes of automata", size);
+		return -1;
+	}
+	memcpy(d->blk, blk, size);
+	for (uint32_t g = 0; g < ngroups; g++) {
+		const struct ac_layout *hdr = (const struct ac_layout *)(d->blk + offs[g]);
+
+		ac_view_init(&d->groups[g].v, d->blk + offs[g], hdr);
+		d->groups[g].maxlen = maxlen[g];
+	}
+	d->ngroups = ngroups;
+	return 0;
+}
+
+/* One "CUDA thread block" worth of the kernel: take items until none left. */
+static void *emu_kernel_thread(void *arg)
+{
+	AcDevStream *s = arg;
+	uint64_t seen = 0;
+
+	pthread_mutex_lock(&s->mu);
+	for (;;) {
+		while (!s->stop && s->gen == seen)
+			pthread_cond_wait(&s->cv, &s->mu);
+		if (s->stop)
+			break;
+		seen = s->gen;
+		pthread_mutex_unlock(&s->mu);
+		for (;;) {
+			uint32_t i = __atomic_fetch_add(&s->next, 1, __ATOMIC_RELAXED);
+
+			if (i >= s->items)
+				break;
+			acc_run_item(&s->batch, &s->sink, s->kernel, i);
+		}
+		pthread_mutex_lock(&s->mu);
+		if (++s->finished_thr == (uint32_t)s->nthr) {
+			s->running = 0;
+			s->t_kernel = now_ns();
+			pthread_cond_broadcast(&s->done_cv);
+		}
+	}
+	pthread_mutex_unlock(&s->mu);
+	return NULL;
+}
+
+static void emu_stream_free(AcDevStream *s)
+{
+	if (!s)
+		return;
+	pthread_mutex_lock(&s->mu);
+	s->stop = 1;
+	pthread_cond_broadcast(&s->cv);
+	pthread_mutex_unlock(&s->mu);
+	for (int i = 0; i < s->nthr; i++)
+		pthread_join(s->thr[i], NULL);
+	pthread_mutex_destroy(&s->mu);
+	pthread_cond_destroy(&s->cv);
+	pthread_cond_destroy(&s->done_cv);
+	free(s->thr);
+	free(s->data);
+	free(s->desc);
+	free(s->rec);
+	free(s->host_rec);
+	free(s);
+}
+
+static AcDevStream *emu_stream_new(AcDev *d, const AcDevStreamSize *sz, int kernel,
+				   uint32_t chunk, char *err, size_t errlen)
+{
+	AcDevStream *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		goto oom;
+	s->dev = d;
+	s->sz = *sz;
+	s->kernel = kernel;
+	s->chunk = chunk ? chunk : 64;
+	pthread_mutex_init(&s->mu, NULL);
+	pthread_cond_init(&s->cv, NULL);
+	pthread_cond_init(&s->done_cv, NULL);
+	s->data = malloc(sz->data_bytes ? sz->data_bytes : 1);
+	s->desc = malloc((size_t)sz->max_payloads * sizeof(*s->desc) + 1);
+	s->rec = malloc((size_t)sz->max_records * sizeof(*s->rec) + 1);
+	s->host_rec = malloc((size_t)sz->max_records * sizeof(*s->rec) + 1);
+	s->thr = calloc(emu_threads, sizeof(*s->thr));
+	if (!s->data || !s->desc || !s->rec || !s->host_rec || !s->thr)
+		goto oom;
+	for (int i = 0; i < emu_threads; i++) {
+		if (pthread_create(&s->thr[i], NULL, emu_kernel_thread, s) != 0)
+			break;
+		s->nthr++;
+	}
+	if (s->nthr == 0)
+		goto oom;
+	return s;
+oom:
+	snprintf(err, errlen, "emulation: out of memory for a stream");
+	emu_stream_free(s);
+	return NULL;
+}
+
+static int emu_submit(AcDevStream *s, const uint8_t *data, uint32_t nbytes,
+		      const struct acc_desc *desc, uint32_t npay, char *err, size_t errlen)
+{
+	if (nbytes > s->sz.data_bytes || npay > s->sz.max_payloads) {
+		snprintf(err, errlen, "emulation: batch larger than the stream buffers");
+		return -1;
+	}
+	pthread_mutex_lock(&s->mu);
+	s->t_start = now_ns();
+	/* the copy-in: the kernel must not see later ring writes */
+	memcpy(s->data, data, nbytes);
+	memcpy(s->desc, desc, (size_t)npay * sizeof(*desc));
+	s->t_h2d = now_ns();
+	s->count = 0;
+	s->batch = (struct acc_batch){ .data = s->data, .desc = s->desc,
+				       .groups = s->dev->groups, .npay = npay,
+				       .nbytes = nbytes, .chunk = s->chunk };
+	s->sink = (struct acc_sink){ .rec = s->rec, .count = &s->count,
+				     .cap = s->sz.max_records };
+	s->items = acc_items(&s->batch, s->kernel);
+	s->next = 0;
+	s->finished_thr = 0;
+	s->running = 1;
+	s->gen++;
+	pthread_cond_broadcast(&s->cv);
+	pthread_mutex_unlock(&s->mu);
+	return 0;
+}
+
+static int emu_wait(AcDevStream *s, const struct acc_rec **rec, uint32_t *count,
+		    AcDevTimes *t, char *err, size_t errlen)
+{
+	uint32_t n;
+	uint64_t t0;
+
+	pthread_mutex_lock(&s->mu);
+	while (s->running)
+		pthread_cond_wait(&s->done_cv, &s->mu);
+	pthread_mutex_unlock(&s->mu);
+	t0 = now_ns();
+	n = __atomic_load_n(&s->count, __ATOMIC_ACQUIRE);
+	memcpy(s->host_rec, s->rec,
+	       (size_t)(n < s->sz.max_records ? n : s->sz.max_records) * sizeof(*s->rec));
+	*rec = s->host_rec;
+	*count = n;
+	if (t) {
+		t->h2d_ns = s->t_h2d - s->t_start;
+		t->kernel_ns = s->t_kernel - s->t_h2d;
+		t->d2h_ns = now_ns() - t0;
+	}
+	return 0;
+}
+
+static void emu_close(AcDev *d)
+{
+	if (!d)
+		return;
+	free(d->blk);
+	free(d->groups);
+	free(d);
+}
+
+static const AcDeviceOps emu_ops = {
+	.name = "emulation",
+	.emulation = 1,
+	.device_count = emu_device_count,
+	.device_describe = emu_describe,
+	.open = emu_open,
+	.mem_free = emu_mem_free,
+	.host_alloc = emu_host_alloc,
+	.host_free = emu_host_free,
+	.load = emu_load,
+	.stream_new = emu_stream_new,
+	.submit = emu_submit,
+	.wait = emu_wait,
+	.stream_free = emu_stream_free,
+	.close = emu_close,
+};
+
+const AcDeviceOps *accuda_emu_ops(void)
+{
+	return &emu_ops;
+}

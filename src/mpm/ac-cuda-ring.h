@@ -1,0 +1,40 @@
+/* The ac-cuda payload ring: a circular byte buffer in page-locked memory
+ * into which the RX thread copies payloads. A batch is one contiguous run
+ * of it (one copy-in), so a payload that does not fit before the end of the
+ * buffer starts the next batch at offset 0 and the tail is left unused
+ * until the ring wraps again.
+ *
+ * Single owner: only the RX thread calls these functions. Space comes back
+ * when the oldest live batch is released (ac_ring_free_to), in order.
+ */
+#ifndef MPM_AC_CUDA_RING_H
+#define MPM_AC_CUDA_RING_H
+
+#include <stdint.h>
+
+typedef struct AcRing {
+	uint8_t *base;
+	uint64_t size;
+	uint64_t head;   /* next write */
+	uint64_t tail;   /* first live byte */
+	int empty;       /* head == tail means empty (not full) */
+} AcRing;
+
+enum ac_ring_fit {
+	AC_RING_HERE = 0, /* fits at head, contiguous with what is before */
+	AC_RING_WRAP,     /* fits only at offset 0: a new batch must start */
+	AC_RING_FULL,     /* no room: the payload goes to the CPU matcher */
+};
+
+void ac_ring_init(AcRing *r, uint8_t *base, uint64_t size);
+/* Where len bytes would go. Does not change the ring. */
+enum ac_ring_fit ac_ring_fit(const AcRing *r, uint64_t len);
+/* Takes len bytes at head (after AC_RING_HERE) or at 0 (after
+ * AC_RING_WRAP); returns the offset of the first byte. */
+uint64_t ac_ring_take(AcRing *r, uint64_t len, enum ac_ring_fit how);
+/* The oldest live data now starts at pos (the next live batch's start). */
+void ac_ring_free_to(AcRing *r, uint64_t pos);
+/* Nothing is live any more. */
+void ac_ring_free_all(AcRing *r);
+
+#endif

@@ -1,0 +1,126 @@
+/* ac-cuda: the GPU multi-pattern matcher, host side.
+ *
+ * Threads and who calls what:
+ *   RX thread (one):  ac_cuda_submit() per eligible payload; the payload is
+ *                     copied into the page-locked ring and gets a ticket. A
+ *                     nonzero return means "use the CPU matcher (ac) for this
+ *                     payload" and says why (counted). Never blocks, never
+ *                     drops. ac_cuda_flush() at the end of input (or when the
+ *                     reader idles) cuts the open batch without waiting for
+ *                     batching-timeout.
+ *   workers (many):   ac_cuda_wait(ticket), then ac_cuda_matches(ticket, cb)
+ *                     exactly where ac_search() would be called (same
+ *                     matches, end-offset order), then ac_cuda_release(ticket)
+ *                     once the payload bytes and matches are no longer read.
+ *                     Every queued ticket must be released exactly once.
+ *   internal:         a dispatcher thread cuts batches (gpu-transfer-size
+ *                     bytes, a full descriptor table, or a deadline of
+ *                     batching-timeout µs after the oldest payload arrived)
+ *                     and rotates cuda-streams streams; a completion thread
+ *                     waits for each batch in order, groups its match records
+ *                     by payload, and wakes that batch's waiters once.
+ *
+ * Matches equal `ac`'s exactly: a batch whose result buffer overflowed, or
+ * that the device failed, is rescanned on the CPU by ac_cuda_matches()
+ * (with ac_search on the same automaton), counted per reason.
+ */
+#ifndef MPM_AC_CUDA_H
+#define MPM_AC_CUDA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "conf/cuda-mpm-conf.h"
+#include "cuda/accuda-device.h"
+#include "mpm/ac.h"
+
+typedef struct AcCuda AcCuda;
+
+/* Names a payload inside a batch. Valid from submit until release. */
+typedef struct AcCudaTicket {
+	uint64_t batch;
+	uint32_t index;
+	uint32_t pad;
+} AcCudaTicket;
+
+/* Why ac_cuda_submit() left a payload to the CPU matcher. */
+enum ac_cuda_submit_rc {
+	AC_CUDA_QUEUED = 0,
+	AC_CUDA_CPU_BELOW_MIN,  /* len < data-buffer-size-min-limit (or 0) */
+	AC_CUDA_CPU_ABOVE_MAX,  /* len > data-buffer-size-max-limit */
+	AC_CUDA_CPU_RING_FULL,  /* no room in the ring or no free batch slot */
+	AC_CUDA_CPU_BAD_GROUP,  /* group id has no automaton (caller bug) */
+};
+
+/* Tuning that is not in suricata.yaml; ac_cuda_opts_defaults() derives it
+ * from the config. */
+typedef struct AcCudaOpts {
+	int kernel;              /* ACC_KERNEL_PAYLOAD (reference) or _CHUNK */
+	uint32_t chunk;          /* bytes per thread for the chunk kernel */
+	uint32_t batch_payloads; /* descriptors per batch: a cut when full */
+	uint32_t batch_records;  /* match records per batch before overflow */
+	uint32_t batch_slots;    /* batches alive at once (queued..released) */
+} AcCudaOpts;
+
+void ac_cuda_opts_defaults(AcCudaOpts *o, const CudaMpmConfig *cfg);
+
+/* Opens device cfg->device_id through `ops` (accuda_cuda_ops(), or
+ * accuda_emu_ops() in tests), uploads the automata (autos[g] scans payloads
+ * of group g; they must stay alive and unchanged until ac_cuda_free),
+ * allocates the ring and the stream buffers and starts the threads.
+ * opts NULL: defaults. NULL with one line in err naming cause and fix
+ * (device id out of range with the device list, device memory short with
+ * the largest gpu-transfer-size that fits, ...). */
+AcCuda *ac_cuda_new(const CudaMpmConfig *cfg, const AcCudaOpts *opts,
+		    const AcDeviceOps *ops, const AcAutomaton *const *autos,
+		    uint32_t nautos, char *err, size_t errlen);
+/* Cuts what is queued, waits for the device, stops the threads, frees.
+ * Tickets must all be released (or abandoned) before. */
+void ac_cuda_free(AcCuda *ac);
+
+/* RX thread only. */
+int ac_cuda_submit(AcCuda *ac, const uint8_t *buf, uint32_t len, uint16_t group,
+		   void *pkt, AcCudaTicket *out);
+void ac_cuda_flush(AcCuda *ac);
+
+/* Workers. wait: blocks until the ticket's batch is done (one wake-up per
+ * batch); returns 0 when device results are used, 1 when the payload will
+ * be rescanned on the CPU (overflow or device failure). */
+int ac_cuda_wait(AcCuda *ac, const AcCudaTicket *t);
+/* After ac_cuda_wait: cb(arg, pattern id, end offset) for every match of
+ * the payload: the same (id, end) pairs ac_search reports, in increasing
+ * end offset (ties at one offset may come in another order than ac's);
+ * stops when cb returns nonzero.
+ * Returns the number of matches reported. */
+uint32_t ac_cuda_matches(AcCuda *ac, const AcCudaTicket *t, ac_match_fn cb, void *arg);
+/* The pkt pointer given at submit, and the payload copy in the ring. */
+void *ac_cuda_packet(const AcCuda *ac, const AcCudaTicket *t);
+const uint8_t *ac_cuda_payload(const AcCuda *ac, const AcCudaTicket *t, uint32_t *len);
+void ac_cuda_release(AcCuda *ac, const AcCudaTicket *t);
+
+typedef struct AcCudaStats {
+	int emulation;              /* 1: host emulation, not a GPU */
+	uint64_t batches;           /* to the device */
+	uint64_t bytes;
+	uint64_t payloads;
+	uint64_t records;           /* match records the device returned */
+	uint64_t cut_size;          /* batches cut by gpu-transfer-size / descriptors */
+	uint64_t cut_timeout;       /* ... by batching-timeout */
+	uint64_t cut_flush;         /* ... by ac_cuda_flush / shutdown */
+	uint64_t cpu_below_min;     /* payloads on the CPU, by reason */
+	uint64_t cpu_above_max;
+	uint64_t cpu_ring_full;
+	uint64_t cpu_overflow;      /* payloads of overflowed batches */
+	uint64_t cpu_device_error;
+	uint64_t overflow_batches;
+	uint64_t error_batches;
+	uint64_t wait_ns;           /* sum over batches: submit - oldest arrival */
+	uint64_t h2d_ns, kernel_ns, d2h_ns;
+} AcCudaStats;
+
+void ac_cuda_stats(const AcCuda *ac, AcCudaStats *out);
+
+/* Logs "ac-cuda: using ..." lines: which device ops and kernel. */
+const char *ac_cuda_kernel_name(int kernel);
+
+#endif

@@ -1,0 +1,606 @@
+/* ac-cuda tests, through the host emulation of the device (no GPU needed):
+ * the ring, batch cuts (size, deadline, flush), stream rotation, the
+ * result records, the overflow and ring-full fallbacks, and the property
+ * that ac-cuda reports exactly what ac reports, in the same order, for
+ * every payload. */
+#include "config.h"
+#include "test.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "mpm/ac-cuda-ring.h"
+#include "mpm/ac-cuda.h"
+#include "mpm/mpm.h"
+
+/* ---- matches as sequences ---- */
+
+#define SEQ_MAX 65536
+
+struct seq {
+	uint32_t v[SEQ_MAX][2];
+	uint32_t n;
+	int overflow;
+};
+
+static int seq_cb(void *arg, uint32_t id, uint32_t end)
+{
+	struct seq *s = arg;
+
+	if (s->n == SEQ_MAX) {
+		s->overflow = 1;
+		return 0;
+	}
+	s->v[s->n][0] = id;
+	s->v[s->n][1] = end;
+	s->n++;
+	return 0;
+}
+
+static int pair_cmp(const void *x, const void *y)
+{
+	const uint32_t *a = x, *b = y;
+
+	if (a[1] != b[1])
+		return a[1] < b[1] ? -1 : 1;
+	return a[0] < b[0] ? -1 : a[0] > b[0];
+}
+
+/* The MPM contract: same (id, end) pairs, in increasing end offset; the
+ * order of ties at one end offset is free. Sorts both. */
+static int seq_equal(struct seq *a, struct seq *b)
+{
+	for (uint32_t i = 1; i < b->n; i++)
+		if (b->v[i][1] < b->v[i - 1][1])
+			return 0;
+	qsort(a->v, a->n, sizeof(a->v[0]), pair_cmp);
+	qsort(b->v, b->n, sizeof(b->v[0]), pair_cmp);
+	return a->n == b->n && !a->overflow && !b->overflow &&
+	       memcmp(a->v, b->v, a->n * sizeof(a->v[0])) == 0;
+}
+
+/* ---- automata: random patterns over a small alphabet so they hit ---- */
+
+static uint32_t rnd_state = 12345;
+
+static uint32_t rnd(void)
+{
+	rnd_state = rnd_state * 1103515245u + 12345u;
+	return rnd_state >> 8;
+}
+
+static uint8_t rnd_byte(void)
+{
+	static const char alpha[] = "abcABC\0\x01xyz";
+
+	return (uint8_t)alpha[rnd() % 11];
+}
+
+/* dense_budget 0: every state but the root takes ac's sparse path */
+static MpmCtx *make_ctx(uint32_t npat, uint32_t maxlen, size_t dense_budget)
+{
+	MpmCtx *ctx = mpm_new(MPM_AC);
+	char err[256];
+
+	for (uint32_t i = 0; i < npat; i++) {
+		uint8_t b[64];
+		uint16_t len = 1 + rnd() % maxlen;
+
+		for (uint16_t k = 0; k < len; k++)
+			b[k] = rnd_byte();
+		mpm_add_pattern(ctx, b, len, 1 + rnd() % (npat / 2 + 1), rnd() & 1);
+	}
+	mpm_set_ac_dense_budget(dense_budget);
+	if (mpm_prepare(ctx, err, sizeof(err)) != 0) {
+		printf("  prepare: %s\n", err);
+		mpm_free(ctx);
+		ctx = NULL;
+	}
+	mpm_set_ac_dense_budget(AC_DENSE_BUDGET_DEFAULT);
+	return ctx;
+}
+
+static void fill(uint8_t *b, uint32_t len)
+{
+	for (uint32_t i = 0; i < len; i++)
+		b[i] = rnd_byte();
+}
+
+static void small_cfg(CudaMpmConfig *c, uint64_t ring, uint64_t transfer, int streams)
+{
+	cuda_mpm_config_defaults(c);
+	c->cudabuffer_buffer_size = ring;
+	c->gpu_transfer_size = transfer;
+	c->cuda_streams = streams;
+	c->batching_timeout_us = 1000;
+	c->data_buffer_size_max_limit = 1500;
+}
+
+/* ---- ring ---- */
+
+TEST(ring_wraps_only_into_released_space)
+{
+	uint8_t mem[100];
+	AcRing r;
+
+	ac_ring_init(&r, mem, sizeof(mem));
+	CHECK_EQ(ac_ring_fit(&r, 101), AC_RING_FULL);
+	CHECK_EQ(ac_ring_fit(&r, 60), AC_RING_HERE);
+	CHECK_EQ(ac_ring_take(&r, 60, AC_RING_HERE), 0);
+	CHECK_EQ(ac_ring_fit(&r, 30), AC_RING_HERE);
+	CHECK_EQ(ac_ring_take(&r, 30, AC_RING_HERE), 60);
+	/* 10 left at the end, nothing freed at the start */
+	CHECK_EQ(ac_ring_fit(&r, 20), AC_RING_FULL);
+	ac_ring_free_to(&r, 60);           /* first batch released */
+	CHECK_EQ(ac_ring_fit(&r, 20), AC_RING_WRAP);
+	CHECK_EQ(ac_ring_take(&r, 20, AC_RING_WRAP), 0);
+	CHECK_EQ(ac_ring_fit(&r, 40), AC_RING_HERE);   /* [20, 60) */
+	CHECK_EQ(ac_ring_fit(&r, 41), AC_RING_FULL);
+	ac_ring_free_to(&r, 0);            /* second batch released */
+	CHECK_EQ(ac_ring_fit(&r, 80), AC_RING_HERE);
+	ac_ring_free_all(&r);
+	CHECK_EQ(ac_ring_fit(&r, 100), AC_RING_HERE);
+}
+
+/* ---- the property: ac-cuda == ac, on every path ---- */
+
+struct job {
+	AcCudaTicket t;
+	const uint8_t *buf;   /* the test's copy, for the ac reference */
+	uint32_t len;
+	uint16_t group;
+	int via_cpu;          /* submit said "use the CPU" */
+};
+
+struct run {
+	AcCuda *ac;
+	MpmCtx *ctx[2];
+	struct job *jobs;
+	uint32_t njobs;
+	uint32_t submitted;   /* under mu */
+	uint32_t next;        /* under mu */
+	int done_submitting;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	uint32_t mismatches;  /* atomic */
+	uint32_t checked;     /* atomic */
+	uint32_t device_payloads;
+};
+
+static void check_job(struct run *r, struct job *j)
+{
+	struct seq *w = calloc(1, sizeof(*w)), *g = calloc(1, sizeof(*g));
+	const AcAutomaton *a = mpm_ac_automaton(r->ctx[j->group]);
+
+	if (!w || !g)
+		abort();
+	ac_search(a, j->buf, j->len, seq_cb, w);
+	if (j->via_cpu) {
+		*g = *w; /* the pipeline would call ac itself */
+	} else {
+		uint32_t len;
+
+		if (ac_cuda_wait(r->ac, &j->t) == 0)
+			__atomic_fetch_add(&r->device_payloads, 1, __ATOMIC_RELAXED);
+		const uint8_t *p = ac_cuda_payload(r->ac, &j->t, &len);
+		if (len != j->len || memcmp(p, j->buf, len) != 0)
+			__atomic_fetch_add(&r->mismatches, 1, __ATOMIC_RELAXED);
+		ac_cuda_matches(r->ac, &j->t, seq_cb, g);
+		if (ac_cuda_packet(r->ac, &j->t) != j)
+			__atomic_fetch_add(&r->mismatches, 1, __ATOMIC_RELAXED);
+		ac_cuda_release(r->ac, &j->t);
+	}
+	if (!seq_equal(w, g))
+		__atomic_fetch_add(&r->mismatches, 1, __ATOMIC_RELAXED);
+	free(w);
+	free(g);
+	__atomic_fetch_add(&r->checked, 1, __ATOMIC_RELAXED);
+}
+
+static void *worker(void *arg)
+{
+	struct run *r = arg;
+
+	for (;;) {
+		pthread_mutex_lock(&r->mu);
+		while (r->next == r->submitted && !r->done_submitting)
+			pthread_cond_wait(&r->cv, &r->mu);
+		if (r->next == r->submitted) {
+			pthread_mutex_unlock(&r->mu);
+			return NULL;
+		}
+		struct job *j = &r->jobs[r->next++];
+		pthread_mutex_unlock(&r->mu);
+		/* a slow worker now and then, so the RX thread fills the ring */
+		if (rnd() % 64 == 0) {
+			struct timespec ts = { 0, 200000 };
+			nanosleep(&ts, NULL);
+		}
+		check_job(r, j);
+	}
+}
+
+/* RX thread = this thread; 3 workers. Returns the stats. */
+static int run_property(const CudaMpmConfig *cfg, const AcCudaOpts *opts,
+			uint32_t njobs, uint32_t maxpay, AcCudaStats *st)
+{
+	struct run r = { 0 };
+	const AcAutomaton *autos[2];
+	pthread_t thr[3];
+	uint8_t *data = malloc((size_t)njobs * maxpay);
+	char err[512];
+	int rc = -1;
+
+	pthread_mutex_init(&r.mu, NULL);
+	pthread_cond_init(&r.cv, NULL);
+	r.ctx[0] = make_ctx(60, 6, AC_DENSE_BUDGET_DEFAULT);
+	r.ctx[1] = make_ctx(40, 12, 0);
+	r.jobs = calloc(njobs, sizeof(*r.jobs));
+	if (!r.ctx[0] || !r.ctx[1] || !r.jobs || !data)
+		goto out;
+	autos[0] = mpm_ac_automaton(r.ctx[0]);
+	autos[1] = mpm_ac_automaton(r.ctx[1]);
+	r.ac = ac_cuda_new(cfg, opts, accuda_emu_ops(), autos, 2, err, sizeof(err));
+	if (!r.ac) {
+		printf("  ac_cuda_new: %s\n", err);
+		goto out;
+	}
+	for (int i = 0; i < 3; i++)
+		pthread_create(&thr[i], NULL, worker, &r);
+	for (uint32_t i = 0; i < njobs; i++) {
+		struct job *j = &r.jobs[i];
+
+		j->buf = data + (size_t)i * maxpay;
+		j->len = rnd() % (maxpay + 1);
+		j->group = rnd() % 2;
+		fill((uint8_t *)j->buf, j->len);
+		j->via_cpu = ac_cuda_submit(r.ac, j->buf, j->len, j->group, j, &j->t) != 0;
+		pthread_mutex_lock(&r.mu);
+		/* bounded worker queues: a pcap reader blocks when they are
+		 * full, but never inside ac_cuda_submit */
+		while (r.submitted - r.next >= 48) {
+			pthread_mutex_unlock(&r.mu);
+			struct timespec ts = { 0, 50000 };
+			nanosleep(&ts, NULL);
+			pthread_mutex_lock(&r.mu);
+		}
+		r.submitted++;
+		pthread_cond_signal(&r.cv);
+		pthread_mutex_unlock(&r.mu);
+	}
+	ac_cuda_flush(r.ac);
+	pthread_mutex_lock(&r.mu);
+	r.done_submitting = 1;
+	pthread_cond_broadcast(&r.cv);
+	pthread_mutex_unlock(&r.mu);
+	for (int i = 0; i < 3; i++)
+		pthread_join(thr[i], NULL);
+	ac_cuda_stats(r.ac, st);
+	if (getenv("ACCUDA_TEST_VERBOSE"))
+		printf("  batches %llu payloads %llu bytes %llu records %llu cut size/timeout/flush "
+		       "%llu/%llu/%llu cpu: min %llu max %llu full %llu overflow %llu (%llu batches)\n",
+		       (unsigned long long)st->batches, (unsigned long long)st->payloads,
+		       (unsigned long long)st->bytes, (unsigned long long)st->records,
+		       (unsigned long long)st->cut_size, (unsigned long long)st->cut_timeout,
+		       (unsigned long long)st->cut_flush, (unsigned long long)st->cpu_below_min,
+		       (unsigned long long)st->cpu_above_max, (unsigned long long)st->cpu_ring_full,
+		       (unsigned long long)st->cpu_overflow, (unsigned long long)st->overflow_batches);
+	if (r.mismatches)
+		printf("  %u of %u payloads differ from ac\n", r.mismatches, r.checked);
+	rc = r.mismatches == 0 && r.checked == njobs ? 0 : -1;
+out:
+	ac_cuda_free(r.ac);
+	mpm_free(r.ctx[0]);
+	mpm_free(r.ctx[1]);
+	free(r.jobs);
+	free(data);
+	return rc;
+}
+
+static void tiny_opts(AcCudaOpts *o, const CudaMpmConfig *c, int kernel, uint32_t records)
+{
+	ac_cuda_opts_defaults(o, c);
+	o->kernel = kernel;
+	o->chunk = 16;
+	o->batch_payloads = 24;
+	o->batch_records = records;
+	o->batch_slots = 4;
+}
+
+TEST(accuda_reference_kernel_equals_ac_on_every_path)
+{
+	CudaMpmConfig c;
+	AcCudaOpts o;
+	AcCudaStats st;
+
+	small_cfg(&c, 8192, 2048, 3);
+	tiny_opts(&o, &c, ACC_KERNEL_PAYLOAD, 600);
+	CHECK_EQ(run_property(&c, &o, 3000, 200, &st), 0);
+	CHECK_EQ(st.emulation, 1);
+	CHECK(st.batches > 20);
+	CHECK(st.cut_size > 0);
+	CHECK(st.bytes > 4 * 8192);     /* the ring wrapped several times */
+	CHECK(st.cpu_ring_full > 0);
+	CHECK(st.overflow_batches > 0);
+	CHECK(st.cpu_overflow > 0);
+	CHECK(st.cpu_below_min > 0);    /* empty payloads */
+	CHECK(st.records > 0);
+	CHECK(st.payloads + st.cpu_ring_full + st.cpu_below_min == 3000);
+}
+
+TEST(accuda_chunk_kernel_equals_ac_on_every_path)
+{
+	CudaMpmConfig c;
+	AcCudaOpts o;
+	AcCudaStats st;
+
+	small_cfg(&c, 8192, 2048, 2);
+	tiny_opts(&o, &c, ACC_KERNEL_CHUNK, 600);
+	CHECK_EQ(run_property(&c, &o, 3000, 200, &st), 0);
+	CHECK(st.batches > 20);
+	CHECK(st.cpu_ring_full > 0);
+	CHECK(st.overflow_batches > 0);
+	CHECK(st.batches > st.overflow_batches); /* device results used too */
+}
+
+TEST(accuda_chunk_kernel_long_payloads_one_stream)
+{
+	CudaMpmConfig c;
+	AcCudaOpts o;
+	AcCudaStats st;
+
+	/* payloads much longer than the chunk: matches across window edges */
+	small_cfg(&c, 65536, 16384, 1);
+	tiny_opts(&o, &c, ACC_KERNEL_CHUNK, 1 << 16);
+	o.chunk = 7;
+	CHECK_EQ(run_property(&c, &o, 400, 1500, &st), 0);
+	CHECK_EQ(st.overflow_batches, 0);
+	CHECK(st.records > 1000);
+}
+
+TEST(accuda_default_opts_equal_ac)
+{
+	CudaMpmConfig c;
+	AcCudaStats st;
+
+	small_cfg(&c, 1 << 20, 256 << 10, 2);
+	CHECK_EQ(run_property(&c, NULL, 2000, 1500, &st), 0);
+	CHECK(st.payloads > 0);
+	CHECK_EQ(st.payloads + st.cpu_ring_full + st.cpu_below_min, 2000);
+}
+
+/* ---- batching ---- */
+
+static int one_ctx(MpmCtx **ctx, const AcAutomaton **a)
+{
+	*ctx = mpm_new(MPM_AC);
+	char err[256];
+
+	mpm_add_pattern(*ctx, (const uint8_t *)"abc", 3, 7, 1);
+	mpm_add_pattern(*ctx, (const uint8_t *)"Bc", 2, 9, 0);
+	if (mpm_prepare(*ctx, err, sizeof(err)) != 0)
+		return -1;
+	*a = mpm_ac_automaton(*ctx);
+	return 0;
+}
+
+static uint64_t mono_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+TEST(accuda_lone_payload_is_cut_at_the_deadline)
+{
+	MpmCtx *ctx;
+	const AcAutomaton *a;
+	CudaMpmConfig c;
+	AcCudaTicket t;
+	AcCudaStats st;
+	struct seq got = { .n = 0 };
+	char err[256];
+
+	CHECK_EQ(one_ctx(&ctx, &a), 0);
+	small_cfg(&c, 1 << 20, 1 << 18, 2);
+	c.batching_timeout_us = 30000;
+	AcCuda *ac = ac_cuda_new(&c, NULL, accuda_emu_ops(), &a, 1, err, sizeof(err));
+	CHECK(ac != NULL);
+	uint64_t t0 = mono_us();
+	CHECK_EQ(ac_cuda_submit(ac, (const uint8_t *)"xxABCxaBc", 9, 0, NULL, &t), 0);
+	CHECK_EQ(ac_cuda_wait(ac, &t), 0);
+	uint64_t waited = mono_us() - t0;
+	ac_cuda_matches(ac, &t, seq_cb, &got);
+	ac_cuda_release(ac, &t);
+	ac_cuda_stats(ac, &st);
+	ac_cuda_free(ac);
+	mpm_free(ctx);
+	CHECK(waited >= 29000);
+	CHECK(waited < 500000);
+	CHECK_EQ(st.cut_timeout, 1);
+	CHECK_EQ(st.batches, 1);
+	CHECK(st.wait_ns >= 29000000ull);
+	/* "ABC" caseless at 5; "aBc" at 9 matches both; "Bc" exact only at 9 */
+	CHECK_EQ(got.n, 3);
+	CHECK_EQ(got.v[0][0], 7);
+	CHECK_EQ(got.v[0][1], 5);
+	CHECK_EQ(got.v[1][1], 9);
+	CHECK_EQ(got.v[2][1], 9);
+}
+
+TEST(accuda_flush_cuts_without_waiting_for_the_deadline)
+{
+	MpmCtx *ctx;
+	const AcAutomaton *a;
+	CudaMpmConfig c;
+	AcCudaTicket t;
+	AcCudaStats st;
+	char err[256];
+
+	CHECK_EQ(one_ctx(&ctx, &a), 0);
+	small_cfg(&c, 1 << 20, 1 << 18, 2);
+	c.batching_timeout_us = 10000000; /* 10 s */
+	AcCuda *ac = ac_cuda_new(&c, NULL, accuda_emu_ops(), &a, 1, err, sizeof(err));
+	CHECK(ac != NULL);
+	uint64_t t0 = mono_us();
+	CHECK_EQ(ac_cuda_submit(ac, (const uint8_t *)"abc", 3, 0, NULL, &t), 0);
+	ac_cuda_flush(ac);
+	CHECK_EQ(ac_cuda_wait(ac, &t), 0);
+	CHECK(mono_us() - t0 < 2000000);
+	ac_cuda_release(ac, &t);
+	ac_cuda_stats(ac, &st);
+	ac_cuda_free(ac);
+	mpm_free(ctx);
+	CHECK_EQ(st.cut_flush, 1);
+	CHECK_EQ(st.cut_timeout, 0);
+}
+
+TEST(accuda_size_limits_send_payloads_to_the_cpu)
+{
+	MpmCtx *ctx;
+	const AcAutomaton *a;
+	CudaMpmConfig c;
+	AcCudaTicket t;
+	AcCudaStats st;
+	uint8_t buf[200] = { 0 };
+	char err[256];
+
+	CHECK_EQ(one_ctx(&ctx, &a), 0);
+	small_cfg(&c, 1 << 20, 1 << 18, 1);
+	c.data_buffer_size_min_limit = 10;
+	c.data_buffer_size_max_limit = 100;
+	AcCuda *ac = ac_cuda_new(&c, NULL, accuda_emu_ops(), &a, 1, err, sizeof(err));
+	CHECK(ac != NULL);
+	CHECK_EQ(ac_cuda_submit(ac, buf, 9, 0, NULL, &t), AC_CUDA_CPU_BELOW_MIN);
+	CHECK_EQ(ac_cuda_submit(ac, buf, 101, 0, NULL, &t), AC_CUDA_CPU_ABOVE_MAX);
+	CHECK_EQ(ac_cuda_submit(ac, buf, 10, 1, NULL, &t), AC_CUDA_CPU_BAD_GROUP);
+	CHECK_EQ(ac_cuda_submit(ac, buf, 10, 0, NULL, &t), AC_CUDA_QUEUED);
+	ac_cuda_flush(ac);
+	ac_cuda_wait(ac, &t);
+	ac_cuda_release(ac, &t);
+	CHECK_EQ(ac_cuda_submit(ac, buf, 100, 0, NULL, &t), AC_CUDA_QUEUED);
+	ac_cuda_flush(ac);
+	ac_cuda_wait(ac, &t);
+	ac_cuda_release(ac, &t);
+	ac_cuda_stats(ac, &st);
+	ac_cuda_free(ac);
+	mpm_free(ctx);
+	CHECK_EQ(st.cpu_below_min, 1);
+	CHECK_EQ(st.cpu_above_max, 1);
+	CHECK_EQ(st.payloads, 2);
+	CHECK_EQ(st.bytes, 110);
+}
+
+TEST(accuda_full_ring_falls_back_then_recovers)
+{
+	MpmCtx *ctx;
+	const AcAutomaton *a;
+	CudaMpmConfig c;
+	AcCudaTicket t[64];
+	AcCudaStats st;
+	uint8_t buf[1000];
+	char err[256];
+	int n = 0, rc = 0;
+
+	memset(buf, 'a', sizeof(buf));
+	CHECK_EQ(one_ctx(&ctx, &a), 0);
+	small_cfg(&c, 4096, 2048, 2);
+	AcCuda *ac = ac_cuda_new(&c, NULL, accuda_emu_ops(), &a, 1, err, sizeof(err));
+	CHECK(ac != NULL);
+	/* nobody releases: 1000-byte payloads fill the 4 KiB ring */
+	while (n < 64 && (rc = ac_cuda_submit(ac, buf, 1000, 0, NULL, &t[n])) == 0)
+		n++;
+	CHECK_EQ(rc, AC_CUDA_CPU_RING_FULL);
+	CHECK(n >= 3 && n <= 4);
+	for (int i = 0; i < n; i++) {
+		ac_cuda_wait(ac, &t[i]);
+		ac_cuda_release(ac, &t[i]);
+	}
+	/* space is back: the ring wraps */
+	CHECK_EQ(ac_cuda_submit(ac, buf, 1000, 0, NULL, &t[0]), 0);
+	ac_cuda_flush(ac);
+	ac_cuda_wait(ac, &t[0]);
+	struct seq got = { .n = 0 };
+	ac_cuda_matches(ac, &t[0], seq_cb, &got);
+	ac_cuda_release(ac, &t[0]);
+	ac_cuda_stats(ac, &st);
+	ac_cuda_free(ac);
+	mpm_free(ctx);
+	CHECK_EQ(st.cpu_ring_full, 1);
+	CHECK_EQ(got.n, 0); /* "aaaa..." has no "abc" */
+}
+
+/* ---- start-up errors ---- */
+
+TEST(accuda_device_id_out_of_range_lists_devices)
+{
+	MpmCtx *ctx;
+	const AcAutomaton *a;
+	CudaMpmConfig c;
+	char err[512] = "";
+
+	CHECK_EQ(one_ctx(&ctx, &a), 0);
+	small_cfg(&c, 1 << 20, 1 << 18, 1);
+	c.device_id = 3;
+	CHECK(ac_cuda_new(&c, NULL, accuda_emu_ops(), &a, 1, err, sizeof(err)) == NULL);
+	mpm_free(ctx);
+	CHECK(strstr(err, "device-id 3 is out of range") != NULL);
+	CHECK(strstr(err, "0: ac-cuda host emulation") != NULL);
+}
+
+TEST(accuda_short_device_memory_names_largest_transfer_size)
+{
+	MpmCtx *ctx;
+	const AcAutomaton *a;
+	CudaMpmConfig c;
+	char err[512] = "";
+
+	CHECK_EQ(one_ctx(&ctx, &a), 0);
+	cuda_mpm_config_defaults(&c);     /* 50mb, 2 streams */
+	accuda_emu_set_mem(64ull << 20);  /* a 64 MiB "card" */
+	AcCuda *ac = ac_cuda_new(&c, NULL, accuda_emu_ops(), &a, 1, err, sizeof(err));
+	accuda_emu_set_mem(0);
+	mpm_free(ctx);
+	CHECK(ac == NULL);
+	CHECK(strstr(err, "gpu-transfer-size 50mb") != NULL);
+	CHECK(strstr(err, "the largest gpu-transfer-size that fits is ") != NULL);
+	/* 64 MiB / 2 streams / (1 + 8/64 + 12/8) per byte: about 12 MiB */
+	const char *v = strstr(err, "fits is ") + 8;
+	long kb = strtol(v, NULL, 10) * (strstr(v, "mb") ? 1024 : 1);
+	CHECK(kb > 11000 && kb < 13000);
+}
+
+TEST(accuda_cuda_ops_explain_a_build_without_cuda)
+{
+	char err[512] = "";
+	const AcDeviceOps *ops = accuda_cuda_ops(err, sizeof(err));
+
+#ifdef HAVE_CUDA
+	/* with CUDA built, no GPU here: the device count must fail clearly */
+	CHECK(ops != NULL);
+	if (ops->device_count(err, sizeof(err)) < 0)
+		CHECK(strstr(err, "no CUDA driver or device") != NULL);
+#else
+	CHECK(ops == NULL);
+	CHECK(strstr(err, "--enable-cuda") != NULL);
+#endif
+}
+
+TEST(accuda_bad_config_is_refused)
+{
+	MpmCtx *ctx;
+	const AcAutomaton *a;
+	CudaMpmConfig c;
+	char err[512] = "";
+
+	CHECK_EQ(one_ctx(&ctx, &a), 0);
+	small_cfg(&c, 1024, 2048, 1);
+	CHECK(ac_cuda_new(&c, NULL, accuda_emu_ops(), &a, 1, err, sizeof(err)) == NULL);
+	CHECK(strstr(err, "cudabuffer-buffer-size") != NULL);
+	small_cfg(&c, 1 << 20, 1 << 18, 0);
+	CHECK(ac_cuda_new(&c, NULL, accuda_emu_ops(), &a, 1, err, sizeof(err)) == NULL);
+	CHECK(strstr(err, "cuda-streams") != NULL);
+	mpm_free(ctx);
+}

@@ -33,6 +33,7 @@ typedef struct Address {
 #define PKT_ARP              (1u << 10)
 
 #define PKT_EVENTS_MAX 8
+#define PKT_STREAM_EVENTS_MAX 4
 
 struct Flow;
 
@@ -85,6 +86,12 @@ typedef struct Packet {
 	/* decoder events (decode/events.h ids), first PKT_EVENTS_MAX kept */
 	uint16_t events[PKT_EVENTS_MAX];
 	uint8_t nevents;
+
+	/* stream (stream/stream.h): STREAM_PKT_* results and the stream events this
+	 * packet raised (enum stream_event), first PKT_STREAM_EVENTS_MAX kept */
+	uint16_t stream_flags;
+	uint8_t stream_events[PKT_STREAM_EVENTS_MAX];
+	uint8_t stream_nevents;
 
 	/* flow */
 	uint32_t flow_hash;         /* symmetric 5-tuple + vlan hash, set by decode */

@@ -1,0 +1,567 @@
+/* Reassembly: per direction, received data waits as sorted, non-overlapping
+ * segments until it becomes ready (ACKed by the other side, or flushed); ready
+ * data moves in order into a contiguous buffer that consumers read by stream
+ * offset and release.
+ *
+ * Overlaps are resolved when a segment is inserted, by the target-based policy
+ * (stream.h documents which bytes win). Ready bytes are final: consumers may
+ * already have inspected them, so a retransmission can only be compared. */
+#include "stream/stream-int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void stream_event(StreamThread *st, Packet *p, enum stream_event ev)
+{
+	uint8_t i;
+
+	counter_inc(st->tc, stream_cnt.ev[ev]);
+	if (!p)
+		return;
+	for (i = 0; i < p->stream_nevents; i++)
+		if (p->stream_events[i] == ev)
+			return;
+	if (p->stream_nevents < PKT_STREAM_EVENTS_MAX)
+		p->stream_events[p->stream_nevents++] = (uint8_t)ev;
+}
+
+/* ---- segment pool ---- */
+
+static size_t seg_size(int cls)
+{
+	return sizeof(Segment) + (cls ? SEG_LARGE_CAP : SEG_SMALL_CAP);
+}
+
+static Segment *seg_alloc(StreamThread *st, uint32_t want)
+{
+	int cls = want > SEG_SMALL_CAP;
+	size_t size = seg_size(cls);
+	Segment *seg = st->seg_free[cls];
+
+	if (seg) {
+		st->seg_free[cls] = seg->next;
+		st->nseg_free[cls]--;
+		counter_inc(st->tc, stream_cnt.segment_from_cache);
+	} else {
+		if (!stream_mem_reserve(1, size))
+			return NULL;
+		seg = malloc(size);
+		if (!seg) {
+			stream_mem_release(1, size);
+			return NULL;
+		}
+		counter_add(st->tc, stream_cnt.reassembly_memuse, size);
+		counter_inc(st->tc, stream_cnt.segment_from_pool);
+	}
+	seg->next = NULL;
+	seg->head = 0;
+	seg->len = 0;
+	seg->cap = cls ? SEG_LARGE_CAP : SEG_SMALL_CAP;
+	seg->cls = (uint8_t)cls;
+	return seg;
+}
+
+static void seg_free(StreamThread *st, Segment *seg)
+{
+	int cls = seg->cls;
+
+	if (st->nseg_free[cls] < SEG_FREE_MAX) {
+		seg->next = st->seg_free[cls];
+		st->seg_free[cls] = seg;
+		st->nseg_free[cls]++;
+		return;
+	}
+	stream_mem_release(1, seg_size(cls));
+	counter_sub(st->tc, stream_cnt.reassembly_memuse, seg_size(cls));
+	free(seg);
+}
+
+/* ---- ready buffer ---- */
+
+/* Pool class of a buffer size, or -1 for sizes that come from malloc. */
+static int buf_class(uint32_t cap)
+{
+	return cap == BUF_SMALL ? 0 : cap == BUF_BLOCK ? 1 : -1;
+}
+
+static uint8_t *buf_alloc(StreamThread *st, uint32_t cap)
+{
+	int cls = buf_class(cap);
+	uint8_t *b;
+
+	if (cls >= 0 && st->nbuf_free[cls])
+		return st->buf_free[cls][--st->nbuf_free[cls]];
+	if (!stream_mem_reserve(1, cap))
+		return NULL;
+	b = malloc(cap);
+	if (!b) {
+		stream_mem_release(1, cap);
+		return NULL;
+	}
+	counter_add(st->tc, stream_cnt.reassembly_memuse, cap);
+	return b;
+}
+
+static void buf_put(StreamThread *st, uint8_t *b, uint32_t cap)
+{
+	int cls = buf_class(cap);
+
+	if (!b)
+		return;
+	if (cls >= 0 && st->nbuf_free[cls] < BUF_FREE_MAX) {
+		st->buf_free[cls][st->nbuf_free[cls]++] = b;
+		return;
+	}
+	stream_mem_release(1, cap);
+	counter_sub(st->tc, stream_cnt.reassembly_memuse, cap);
+	free(b);
+}
+
+static uint64_t run_off(const TcpStream *s, unsigned i)
+{
+	return s->run_base + s->runs[i].off;
+}
+
+static uint64_t run_end(const TcpStream *s, unsigned i)
+{
+	uint32_t next = i + 1 < s->nruns ? s->runs[i + 1].idx : s->buf_len;
+
+	return run_off(s, i) + (next - s->runs[i].idx);
+}
+
+static uint32_t buf_head(const TcpStream *s)
+{
+	return s->nruns ? s->runs[0].idx : s->buf_len;
+}
+
+static void buf_compact(TcpStream *s)
+{
+	uint32_t head = buf_head(s);
+	unsigned i;
+
+	if (head == 0)
+		return;
+	memmove(s->buf, s->buf + head, s->buf_len - head);
+	s->buf_len -= head;
+	for (i = 0; i < s->nruns; i++)
+		s->runs[i].idx -= head;
+}
+
+/* Room for n more bytes at the end: compact first, grow (doubling) if that is
+ * not enough. 0 when the reassembly memcap refuses. */
+static int buf_ensure(StreamThread *st, TcpStream *s, uint32_t n)
+{
+	uint32_t live, cap;
+	uint8_t *nb;
+
+	if (s->buf && s->buf_len + n <= s->buf_cap)
+		return 1;
+	live = s->buf_len - buf_head(s);
+	if (s->buf && live + n <= s->buf_cap) {
+		buf_compact(s);
+		return 1;
+	}
+	if (live + n <= BUF_SMALL)
+		cap = BUF_SMALL;
+	else
+		for (cap = BUF_BLOCK; cap < live + n; cap *= 2)
+			;
+	nb = buf_alloc(st, cap);
+	if (!nb)
+		return 0;
+	if (s->buf) {
+		buf_compact(s);
+		memcpy(nb, s->buf, s->buf_len);
+		buf_put(st, s->buf, s->buf_cap);
+	}
+	s->buf = nb;
+	s->buf_cap = cap;
+	return 1;
+}
+
+static uint64_t min_released(const StreamThread *st, const TcpStream *s)
+{
+	uint64_t m = UINT64_MAX;
+	unsigned c;
+
+	for (c = 0; c < STREAM_CONSUMER_MAX; c++)
+		if ((st->cfg->consumers & (1u << c)) && s->released[c] < m)
+			m = s->released[c];
+	return m;
+}
+
+/* Drops what every enabled consumer released; gives the buffer back when empty
+ * so that idle sessions hold no reassembly memory. */
+void reasm_release(StreamThread *st, TcpStream *s)
+{
+	uint64_t m = min_released(st, s);
+
+	while (s->nruns) {
+		uint64_t end = run_end(s, 0);
+
+		if (end <= m) {
+			memmove(&s->runs[0], &s->runs[1], (s->nruns - 1) * sizeof(Run));
+			s->nruns--;
+			continue;
+		}
+		if (run_off(s, 0) < m) {
+			uint32_t d = (uint32_t)(m - run_off(s, 0));
+
+			s->runs[0].off += d;
+			s->runs[0].idx += d;
+		}
+		break;
+	}
+	if (s->nruns == 0) {
+		buf_put(st, s->buf, s->buf_cap);
+		s->buf = NULL;
+		s->buf_cap = 0;
+		s->buf_len = 0;
+	}
+}
+
+static void append_ready(StreamThread *st, TcpStream *s, uint64_t off, const uint8_t *data,
+			 uint32_t n)
+{
+	uint64_t m = min_released(st, s);
+	int new_run;
+
+	/* nobody will read bytes below every consumer's release point */
+	if (m >= off + n)
+		return;
+	if (m > off) {
+		data += m - off;
+		n -= (uint32_t)(m - off);
+		off = m;
+	}
+	new_run = s->nruns == 0 || run_end(s, s->nruns - 1) != off;
+	if (new_run && s->nruns == 0)
+		s->run_base = off;
+	/* a run offset must fit its 32-bit slot (only a multi-GB gap would not) */
+	if (new_run && (s->nruns == STREAM_RUNS_MAX || off - s->run_base > UINT32_MAX - n)) {
+		counter_inc(st->tc, stream_cnt.insert_list_fail);
+		s->dir_flags |= STREAM_DIR_GAP;
+		return;
+	}
+	if (!buf_ensure(st, s, n)) {
+		counter_inc(st->tc, stream_cnt.segment_memcap_drop);
+		s->dir_flags |= STREAM_DIR_GAP;
+		return;
+	}
+	if (new_run) {
+		s->runs[s->nruns].off = (uint32_t)(off - s->run_base);
+		s->runs[s->nruns].idx = s->buf_len;
+		s->nruns++;
+	}
+	memcpy(s->buf + s->buf_len, data, n);
+	s->buf_len += n;
+}
+
+/* ---- insertion ---- */
+
+/* Does the new data (packet bounds ns..ne) win over original data that came
+ * with a packet spanning os..oe? Novak's target-based model, as stream.h says. */
+static int new_wins(enum stream_policy pol, uint64_t ns, uint64_t ne, uint64_t os, uint64_t oe)
+{
+	switch (pol) {
+	case STREAM_POLICY_FIRST:
+		return 0;
+	case STREAM_POLICY_LAST:
+		return 1;
+	case STREAM_POLICY_LINUX:
+		return ns < os || (ns == os && ne > oe);
+	case STREAM_POLICY_WINDOWS:
+		return ns < os && ne > oe;
+	case STREAM_POLICY_SOLARIS:
+		return !(ns >= os && ne <= oe);
+	case STREAM_POLICY_BSD:
+	default:
+		return ns < os;
+	}
+}
+
+struct ins {
+	StreamThread *st;
+	TcpStream *s;
+	Packet *p;
+	uint64_t ns, ne;            /* the packet's data bounds (policy) */
+	uint32_t fresh;             /* bytes not seen before */
+	int overlap, diff, fail;
+};
+
+/* Compares bytes below ready_off with what the buffer still keeps. */
+static void compare_ready(struct ins *in, uint64_t off, const uint8_t *data, uint64_t end)
+{
+	const TcpStream *s = in->s;
+	unsigned i;
+
+	for (i = 0; i < s->nruns && off < end; i++) {
+		uint64_t rs = run_off(s, i), re = run_end(s, i);
+		uint64_t a = off > rs ? off : rs, b = end < re ? end : re;
+
+		if (a >= b)
+			continue;
+		in->overlap = 1;
+		if (memcmp(s->buf + s->runs[i].idx + (a - rs), data + (a - off), b - a))
+			in->diff = 1;
+	}
+}
+
+static Segment **fill(struct ins *in, Segment **pp, uint64_t from, uint64_t to,
+		      const uint8_t *src)
+{
+	while (from < to && !in->fail) {
+		uint32_t n = to - from > SEG_LARGE_CAP ? SEG_LARGE_CAP : (uint32_t)(to - from);
+		Segment *seg = seg_alloc(in->st, n);
+
+		if (!seg) {
+			counter_inc(in->st->tc, stream_cnt.segment_memcap_drop);
+			stream_event(in->st, in->p, SEV_REASSEMBLY_INSERT_MEMCAP);
+			in->fail = 1;
+			break;
+		}
+		seg->off = from;
+		seg->len = (uint16_t)n;
+		seg->orig_start = in->ns;
+		seg->orig_end = in->ne;
+		memcpy(seg->data, src, n);
+		seg->next = *pp;
+		*pp = seg;
+		pp = &seg->next;
+		in->fresh += n;
+		from += n;
+		src += n;
+	}
+	return pp;
+}
+
+static void resolve(struct ins *in, Segment *seg, uint64_t from, uint64_t to,
+		    const uint8_t *src)
+{
+	uint8_t *dst = seg->data + seg->head + (from - seg->off);
+
+	in->overlap = 1;
+	if (memcmp(dst, src, to - from) == 0)
+		return;
+	in->diff = 1;
+	if (new_wins(in->st->cfg->policy, in->ns, in->ne, seg->orig_start, seg->orig_end))
+		memcpy(dst, src, to - from);
+}
+
+static void depth_reached(StreamThread *st, TcpStream *s, Packet *p)
+{
+	if (p)
+		p->stream_flags |= STREAM_PKT_DEPTH_REACHED;
+	s->dir_flags |= STREAM_DIR_DEPTH_REACHED;
+	if (s->flags & TS_DEPTH_EVENT)
+		return;
+	s->flags |= TS_DEPTH_EVENT;
+	counter_inc(st->tc, stream_cnt.stream_depth_reached);
+	stream_event(st, p, SEV_REASSEMBLY_DEPTH_REACHED);
+}
+
+uint32_t reasm_insert(StreamThread *st, TcpSession *ssn, TcpStream *s, Packet *p,
+		      uint64_t off, const uint8_t *data, uint32_t len)
+{
+	struct ins in = { .st = st, .s = s, .p = p, .ns = off, .ne = off + len };
+	uint64_t end = off + len, depth = st->cfg->reassembly_depth;
+	Segment **pp = &s->segs;
+	uint64_t cur;
+
+	(void)ssn;
+	if (len == 0)
+		return 0;
+	if (off < s->ready_off) {
+		uint64_t cut = end < s->ready_off ? end : s->ready_off;
+
+		compare_ready(&in, off, data, cut);
+		data += cut - off;
+		off = cut;
+	}
+	if (depth && end > depth) {
+		/* bytes past depth are not stored; still "fresh" if never seen */
+		uint64_t from = off > depth ? off : depth;
+
+		if (end > s->max_off)
+			in.fresh += (uint32_t)(end - (from > s->max_off ? from : s->max_off));
+		depth_reached(st, s, p);
+		end = depth;
+	}
+
+	cur = off;
+	while (cur < end && !in.fail) {
+		Segment *seg = *pp;
+
+		if (seg && seg->off + seg->len <= cur) {
+			pp = &seg->next;
+			continue;
+		}
+		if (!seg || seg->off >= end) {
+			pp = fill(&in, pp, cur, end, data + (cur - off));
+			break;
+		}
+		if (seg->off > cur) {
+			pp = fill(&in, pp, cur, seg->off, data + (cur - off));
+			cur = seg->off;
+			continue;
+		}
+		{
+			uint64_t to = end < seg->off + seg->len ? end : seg->off + seg->len;
+
+			resolve(&in, seg, cur, to, data + (cur - off));
+			cur = to;
+			pp = &seg->next;
+		}
+	}
+
+	if (in.overlap)
+		counter_inc(st->tc, stream_cnt.overlap);
+	if (in.diff) {
+		counter_inc(st->tc, stream_cnt.overlap_diff_data);
+		stream_event(st, p, SEV_REASSEMBLY_OVERLAP_DIFFERENT_DATA);
+	}
+	if (in.ne > s->max_off)
+		s->max_off = in.ne;
+	return in.fresh;
+}
+
+static void gap(StreamThread *st, TcpStream *s, Packet *p)
+{
+	counter_inc(st->tc, stream_cnt.reassembly_gap);
+	stream_event(st, p, SEV_REASSEMBLY_SEQ_GAP);
+	s->dir_flags |= STREAM_DIR_GAP;
+}
+
+int reasm_advance(StreamThread *st, TcpSession *ssn, TcpStream *s, Packet *p, uint64_t limit)
+{
+	uint64_t start = s->ready_off, depth = st->cfg->reassembly_depth;
+	Segment *seg;
+
+	(void)ssn;
+	if (depth && limit > depth)
+		limit = depth;
+	while ((seg = s->segs) != NULL && seg->off < limit) {
+		uint64_t segend = seg->off + seg->len;
+		uint32_t n = (uint32_t)((segend < limit ? segend : limit) - seg->off);
+
+		/* ACKed (or flushed) bytes we never saw: skip them */
+		if (seg->off > s->ready_off)
+			gap(st, s, p);
+		append_ready(st, s, seg->off, seg->data + seg->head, n);
+		s->ready_off = seg->off + n;
+		if (n == seg->len) {
+			s->segs = seg->next;
+			seg_free(st, seg);
+		} else {
+			seg->head += n;
+			seg->len -= n;
+			seg->off += n;
+		}
+	}
+	return s->ready_off != start;
+}
+
+void reasm_stream_free(StreamThread *st, TcpStream *s)
+{
+	Segment *seg, *next;
+
+	for (seg = s->segs; seg; seg = next) {
+		next = seg->next;
+		seg_free(st, seg);
+	}
+	s->segs = NULL;
+	buf_put(st, s->buf, s->buf_cap);
+	s->buf = NULL;
+	s->buf_cap = s->buf_len = 0;
+	s->nruns = 0;
+}
+
+void reasm_thread_free(StreamThread *st)
+{
+	int cls;
+
+	for (cls = 0; cls < 2; cls++) {
+		while (st->seg_free[cls]) {
+			Segment *seg = st->seg_free[cls];
+
+			st->seg_free[cls] = seg->next;
+			stream_mem_release(1, seg_size(cls));
+			counter_sub(st->tc, stream_cnt.reassembly_memuse, seg_size(cls));
+			free(seg);
+		}
+		st->nseg_free[cls] = 0;
+	}
+	for (cls = 0; cls < 2; cls++) {
+		uint32_t cap = cls ? BUF_BLOCK : BUF_SMALL;
+
+		while (st->nbuf_free[cls]) {
+			free(st->buf_free[cls][--st->nbuf_free[cls]]);
+			stream_mem_release(1, cap);
+			counter_sub(st->tc, stream_cnt.reassembly_memuse, cap);
+		}
+	}
+}
+
+/* ---- consumers ---- */
+
+static const TcpStream *dir_stream(const Flow *f, int dir)
+{
+	const TcpSession *ssn = f ? f->stream : NULL;
+
+	if (!ssn || dir < 0 || dir > 1)
+		return NULL;
+	return &ssn->s[dir];
+}
+
+int stream_get_data(const Flow *f, int dir, uint64_t from, const uint8_t **data,
+		    uint32_t *len, uint64_t *base)
+{
+	const TcpStream *s = dir_stream(f, dir);
+	unsigned i;
+
+	*data = NULL;
+	*len = 0;
+	*base = from;
+	if (!s)
+		return 0;
+	for (i = 0; i < s->nruns; i++) {
+		uint64_t rs = run_off(s, i), re = run_end(s, i);
+		uint64_t a = from > rs ? from : rs;
+
+		if (re <= from)
+			continue;
+		*data = s->buf + s->runs[i].idx + (a - rs);
+		*len = (uint32_t)(re - a);
+		*base = a;
+		return 1;
+	}
+	return 0;
+}
+
+uint64_t stream_ready_offset(const Flow *f, int dir)
+{
+	const TcpStream *s = dir_stream(f, dir);
+
+	return s ? s->ready_off : 0;
+}
+
+unsigned stream_dir_flags(const Flow *f, int dir)
+{
+	const TcpStream *s = dir_stream(f, dir);
+
+	return s ? s->dir_flags : 0;
+}
+
+void stream_release(Flow *f, int dir, enum stream_consumer c, uint64_t upto)
+{
+	TcpSession *ssn = f ? f->stream : NULL;
+	TcpStream *s;
+
+	if (!ssn || dir < 0 || dir > 1 || (unsigned)c >= STREAM_CONSUMER_MAX)
+		return;
+	s = &ssn->s[dir];
+	if (upto <= s->released[c])
+		return;
+	s->released[c] = upto;
+	reasm_release(ssn->st, s);
+}

@@ -1,0 +1,920 @@
+/* TCP session tracking: configuration, counters, memory accounting, the session
+ * pool and the per-state packet handling. Reassembly lives in reassembly.c.
+ *
+ * The state machine follows Suricata's IDS behaviour where tests and traffic see
+ * it: a session starts on a SYN (or mid-session with stream.midstream, or on a
+ * SYN/ACK with stream.async-oneside), the 3WHS completes on the client's ACK of
+ * the SYN/ACK, FINs walk the closing states from the client's view, a valid RST
+ * closes. Packets the tracker rejects get an event and STREAM_PKT_INVALID, and
+ * their payload stays out of the stream. */
+#include "stream/stream-int.h"
+#include "conf/conf.h"
+#include "util/log.h"
+
+#include <netinet/in.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+struct stream_counters stream_cnt;
+static int counters_registered;
+
+/* ---- events ---- */
+
+static const char *const event_names[SEV_MAX] = {
+	[SEV_NONE] = NULL,
+	[SEV_3WHS_ACK_DATA_INJECT] = "3whs_ack_data_inject",
+	[SEV_3WHS_ACK_IN_WRONG_DIR] = "3whs_ack_in_wrong_dir",
+	[SEV_3WHS_ASYNC_WRONG_SEQ] = "3whs_async_wrong_seq",
+	[SEV_3WHS_RIGHT_SEQ_WRONG_ACK_EVASION] = "3whs_right_seq_wrong_ack_evasion",
+	[SEV_3WHS_SYN_FLOOD] = "3whs_syn_flood",
+	[SEV_3WHS_SYN_RESEND_DIFF_SEQ_ON_SYN_RECV] = "3whs_syn_resend_diff_seq_on_syn_recv",
+	[SEV_3WHS_SYN_TOCLIENT_ON_SYN_RECV] = "3whs_syn_toclient_on_syn_recv",
+	[SEV_3WHS_SYNACK_FLOOD] = "3whs_synack_flood",
+	[SEV_3WHS_SYNACK_IN_WRONG_DIRECTION] = "3whs_synack_in_wrong_direction",
+	[SEV_3WHS_SYNACK_RESEND_WITH_DIFF_ACK] = "3whs_synack_resend_with_diff_ack",
+	[SEV_3WHS_SYNACK_RESEND_WITH_DIFF_SEQ] = "3whs_synack_resend_with_diff_seq",
+	[SEV_3WHS_SYNACK_TFO_DATA_IGNORED] = "3whs_synack_tfo_data_ignored",
+	[SEV_3WHS_SYNACK_TOSERVER_ON_SYN_RECV] = "3whs_synack_toserver_on_syn_recv",
+	[SEV_3WHS_SYNACK_WITH_WRONG_ACK] = "3whs_synack_with_wrong_ack",
+	[SEV_3WHS_WRONG_SEQ_WRONG_ACK] = "3whs_wrong_seq_wrong_ack",
+	[SEV_4WHS_INVALID_ACK] = "4whs_invalid_ack",
+	[SEV_4WHS_SYNACK_WITH_WRONG_ACK] = "4whs_synack_with_wrong_ack",
+	[SEV_4WHS_SYNACK_WITH_WRONG_SYN] = "4whs_synack_with_wrong_syn",
+	[SEV_4WHS_WRONG_SEQ] = "4whs_wrong_seq",
+	[SEV_CLOSEWAIT_ACK_OUT_OF_WINDOW] = "closewait_ack_out_of_window",
+	[SEV_CLOSEWAIT_FIN_OUT_OF_WINDOW] = "closewait_fin_out_of_window",
+	[SEV_CLOSEWAIT_INVALID_ACK] = "closewait_invalid_ack",
+	[SEV_CLOSEWAIT_PKT_BEFORE_LAST_ACK] = "closewait_pkt_before_last_ack",
+	[SEV_CLOSING_ACK_WRONG_SEQ] = "closing_ack_wrong_seq",
+	[SEV_CLOSING_INVALID_ACK] = "closing_invalid_ack",
+	[SEV_EST_ACK_ZWP_DATA] = "est_ack_zwp_data",
+	[SEV_EST_INVALID_ACK] = "est_invalid_ack",
+	[SEV_EST_PACKET_OUT_OF_WINDOW] = "est_packet_out_of_window",
+	[SEV_EST_PKT_BEFORE_LAST_ACK] = "est_pkt_before_last_ack",
+	[SEV_EST_SYN_RESEND] = "est_syn_resend",
+	[SEV_EST_SYN_RESEND_DIFF_SEQ] = "est_syn_resend_diff_seq",
+	[SEV_EST_SYN_TOCLIENT] = "est_syn_toclient",
+	[SEV_EST_SYNACK_RESEND] = "est_synack_resend",
+	[SEV_EST_SYNACK_RESEND_WITH_DIFF_ACK] = "est_synack_resend_with_diff_ack",
+	[SEV_EST_SYNACK_RESEND_WITH_DIFF_SEQ] = "est_synack_resend_with_diff_seq",
+	[SEV_EST_SYNACK_TOSERVER] = "est_synack_toserver",
+	[SEV_FIN1_ACK_WRONG_SEQ] = "fin1_ack_wrong_seq",
+	[SEV_FIN1_FIN_WRONG_SEQ] = "fin1_fin_wrong_seq",
+	[SEV_FIN1_INVALID_ACK] = "fin1_invalid_ack",
+	[SEV_FIN2_ACK_WRONG_SEQ] = "fin2_ack_wrong_seq",
+	[SEV_FIN2_FIN_WRONG_SEQ] = "fin2_fin_wrong_seq",
+	[SEV_FIN2_INVALID_ACK] = "fin2_invalid_ack",
+	[SEV_FIN_BUT_NO_SESSION] = "fin_but_no_session",
+	[SEV_FIN_INVALID_ACK] = "fin_invalid_ack",
+	[SEV_FIN_OUT_OF_WINDOW] = "fin_out_of_window",
+	[SEV_FIN_SYN] = "fin_syn",
+	[SEV_LASTACK_ACK_WRONG_SEQ] = "lastack_ack_wrong_seq",
+	[SEV_LASTACK_INVALID_ACK] = "lastack_invalid_ack",
+	[SEV_PKT_BAD_WINDOW_UPDATE] = "pkt_bad_window_update",
+	[SEV_PKT_BROKEN_ACK] = "pkt_broken_ack",
+	[SEV_PKT_INVALID_ACK] = "pkt_invalid_ack",
+	[SEV_PKT_INVALID_TIMESTAMP] = "pkt_invalid_timestamp",
+	[SEV_PKT_RETRANSMISSION] = "pkt_retransmission",
+	[SEV_PKT_SPURIOUS_RETRANSMISSION] = "pkt_spurious_retransmission",
+	[SEV_REASSEMBLY_DEPTH_REACHED] = "reassembly_depth_reached",
+	[SEV_REASSEMBLY_INSERT_INVALID] = "reassembly_insert_invalid",
+	[SEV_REASSEMBLY_INSERT_LIMIT] = "reassembly_insert_limit",
+	[SEV_REASSEMBLY_INSERT_MEMCAP] = "reassembly_insert_memcap",
+	[SEV_REASSEMBLY_NO_SEGMENT] = "reassembly_no_segment",
+	[SEV_REASSEMBLY_OVERLAP_DIFFERENT_DATA] = "reassembly_overlap_different_data",
+	[SEV_REASSEMBLY_SEGMENT_BEFORE_BASE_SEQ] = "reassembly_segment_before_base_seq",
+	[SEV_REASSEMBLY_SEQ_GAP] = "reassembly_seq_gap",
+	[SEV_REASSEMBLY_URGENT_OOB_LIMIT_REACHED] = "reassembly_urgent_oob_limit_reached",
+	[SEV_RST_BUT_NO_SESSION] = "rst_but_no_session",
+	[SEV_RST_INVALID_ACK] = "rst_invalid_ack",
+	[SEV_RST_WITH_DATA] = "rst_with_data",
+	[SEV_SHUTDOWN_SYN_RESEND] = "shutdown_syn_resend",
+	[SEV_SUSPECTED_RST_INJECT] = "suspected_rst_inject",
+	[SEV_TIMEWAIT_ACK_WRONG_SEQ] = "timewait_ack_wrong_seq",
+	[SEV_TIMEWAIT_INVALID_ACK] = "timewait_invalid_ack",
+	[SEV_WRONG_THREAD] = "wrong_thread",
+};
+
+const char *stream_event_name(int ev)
+{
+	if (ev <= SEV_NONE || ev >= SEV_MAX)
+		return NULL;
+	return event_names[ev];
+}
+
+int stream_event_lookup(const char *name)
+{
+	int ev;
+
+	if (!name)
+		return -1;
+	if (strncmp(name, "stream.", 7) == 0)
+		name += 7;
+	for (ev = SEV_NONE + 1; ev < SEV_MAX; ev++)
+		if (strcmp(event_names[ev], name) == 0)
+			return ev;
+	return -1;
+}
+
+/* ---- configuration ---- */
+
+static int conf_policy(const char *key, enum stream_policy *out)
+{
+	static const struct {
+		const char *name;
+		enum stream_policy pol;
+	} names[] = {
+		{ "bsd", STREAM_POLICY_BSD }, { "first", STREAM_POLICY_FIRST },
+		{ "last", STREAM_POLICY_LAST }, { "linux", STREAM_POLICY_LINUX },
+		{ "windows", STREAM_POLICY_WINDOWS }, { "solaris", STREAM_POLICY_SOLARIS },
+		{ "macos", STREAM_POLICY_FIRST }, { "vista", STREAM_POLICY_WINDOWS },
+		{ "windows2k3", STREAM_POLICY_WINDOWS }, { "old-linux", STREAM_POLICY_LINUX },
+		{ "hpux10", STREAM_POLICY_FIRST }, { "hpux11", STREAM_POLICY_FIRST },
+		{ "irix", STREAM_POLICY_BSD }, { "old-solaris", STREAM_POLICY_SOLARIS },
+	};
+	const char *v = conf_get(key);
+	size_t i;
+
+	if (!v)
+		return 0;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (strcasecmp(v, names[i].name) == 0) {
+			*out = names[i].pol;
+			return 1;
+		}
+	}
+	log_error("stream: %s: unknown policy \"%s\" (bsd, first, last, linux, windows, solaris)",
+		  key, v);
+	return -1;
+}
+
+static int conf_size32(const char *key, uint32_t *out)
+{
+	uint64_t v = *out;
+	int r = conf_get_size(key, &v);
+
+	if (r <= 0)
+		return r;
+	if (v > UINT32_MAX) {
+		log_error("stream: %s: too large", key);
+		return -1;
+	}
+	*out = (uint32_t)v;
+	return 1;
+}
+
+int stream_config_load(StreamConfig *cfg)
+{
+	int64_t v;
+	int rc = 0, r;
+
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->memcap = 64ull << 20;
+	cfg->reassembly_memcap = 256ull << 20;
+	cfg->reassembly_depth = 1ull << 20;
+	cfg->toserver_chunk_size = 2560;
+	cfg->toclient_chunk_size = 2560;
+	cfg->max_synack_queued = 5;
+	cfg->checksum_validation = 1;
+	cfg->policy = STREAM_POLICY_BSD;
+	cfg->consumers = STREAM_CONSUMERS_ALL;
+
+	if (conf_get_size("stream.memcap", &cfg->memcap) < 0)
+		rc = -1;
+	if (conf_get_size("stream.reassembly.memcap", &cfg->reassembly_memcap) < 0)
+		rc = -1;
+	if (conf_get_size("stream.reassembly.depth", &cfg->reassembly_depth) < 0)
+		rc = -1;
+	if (conf_size32("stream.reassembly.toserver-chunk-size", &cfg->toserver_chunk_size) < 0)
+		rc = -1;
+	if (conf_size32("stream.reassembly.toclient-chunk-size", &cfg->toclient_chunk_size) < 0)
+		rc = -1;
+	if (conf_get_bool("stream.midstream", &cfg->midstream) < 0)
+		rc = -1;
+	if (conf_get_bool("stream.async-oneside", &cfg->async_oneside) < 0)
+		rc = -1;
+	if (conf_get_bool("stream.checksum-validation", &cfg->checksum_validation) < 0)
+		rc = -1;
+	r = conf_get_int("stream.max-synack-queued", &v);
+	if (r < 0 || (r > 0 && (v < 0 || v > 255))) {
+		if (r > 0)
+			log_error("stream: stream.max-synack-queued: %lld out of range [0, 255]",
+				  (long long)v);
+		rc = -1;
+	} else if (r > 0) {
+		cfg->max_synack_queued = (uint32_t)v;
+	}
+	/* Our extension: one policy for all hosts (Suricata picks per host from
+	 * host-os-policy, whose default is bsd). */
+	if (conf_policy("stream.reassembly.policy", &cfg->policy) < 0)
+		rc = -1;
+	stream_mem_set_caps(cfg->memcap, cfg->reassembly_memcap);
+	return rc;
+}
+
+/* ---- counters ---- */
+
+void stream_register_counters(void)
+{
+	struct stream_counters *c = &stream_cnt;
+	char name[96];
+	int ev;
+
+	if (counters_registered)
+		return;
+	counters_registered = 1;
+	c->sessions = counter_register("tcp.sessions");
+	c->active_sessions = counter_register("tcp.active_sessions");
+	c->ssn_memcap_drop = counter_register("tcp.ssn_memcap_drop");
+	c->ssn_from_cache = counter_register("tcp.ssn_from_cache");
+	c->ssn_from_pool = counter_register("tcp.ssn_from_pool");
+	c->pseudo = counter_register("tcp.pseudo");
+	c->invalid_checksum = counter_register("tcp.invalid_checksum");
+	c->midstream_pickups = counter_register("tcp.midstream_pickups");
+	c->pkt_on_wrong_thread = counter_register("tcp.pkt_on_wrong_thread");
+	c->ack_unseen_data = counter_register("tcp.ack_unseen_data");
+	c->syn = counter_register("tcp.syn");
+	c->synack = counter_register("tcp.synack");
+	c->rst = counter_register("tcp.rst");
+	c->urg = counter_register("tcp.urg");
+	c->no_flow = counter_register("tcp.no_flow");
+	c->segment_memcap_drop = counter_register("tcp.segment_memcap_drop");
+	c->segment_from_cache = counter_register("tcp.segment_from_cache");
+	c->segment_from_pool = counter_register("tcp.segment_from_pool");
+	c->stream_depth_reached = counter_register("tcp.stream_depth_reached");
+	c->reassembly_gap = counter_register("tcp.reassembly_gap");
+	c->overlap = counter_register("tcp.overlap");
+	c->overlap_diff_data = counter_register("tcp.overlap_diff_data");
+	c->memuse = counter_register("tcp.memuse");
+	c->reassembly_memuse = counter_register("tcp.reassembly_memuse");
+	c->insert_data_normal_fail = counter_register("tcp.insert_data_normal_fail");
+	c->insert_data_overlap_fail = counter_register("tcp.insert_data_overlap_fail");
+	c->insert_list_fail = counter_register("tcp.insert_list_fail");
+	c->urgent_oob_data = counter_register("tcp.urgent_oob_data");
+	for (ev = SEV_NONE + 1; ev < SEV_MAX; ev++) {
+		snprintf(name, sizeof(name), "stream.%s", event_names[ev]);
+		c->ev[ev] = counter_register(name);
+	}
+}
+
+/* ---- memory ---- */
+
+static uint64_t g_memcap, g_reasm_memcap;
+static uint64_t g_memuse, g_reasm_memuse;
+
+void stream_mem_set_caps(uint64_t memcap, uint64_t reassembly_memcap)
+{
+	__atomic_store_n(&g_memcap, memcap, __ATOMIC_RELAXED);
+	__atomic_store_n(&g_reasm_memcap, reassembly_memcap, __ATOMIC_RELAXED);
+}
+
+/* Optimistic add, undone when it overshoots: threads never lock, and the cap
+ * is never exceeded by more than one racing allocation's worth. */
+int stream_mem_reserve(int reassembly, uint64_t size)
+{
+	uint64_t *use = reassembly ? &g_reasm_memuse : &g_memuse;
+	uint64_t cap = __atomic_load_n(reassembly ? &g_reasm_memcap : &g_memcap,
+				       __ATOMIC_RELAXED);
+	uint64_t now = __atomic_add_fetch(use, size, __ATOMIC_RELAXED);
+
+	if (cap && now > cap) {
+		__atomic_sub_fetch(use, size, __ATOMIC_RELAXED);
+		return 0;
+	}
+	return 1;
+}
+
+void stream_mem_release(int reassembly, uint64_t size)
+{
+	__atomic_sub_fetch(reassembly ? &g_reasm_memuse : &g_memuse, size, __ATOMIC_RELAXED);
+}
+
+uint64_t stream_memuse(void)
+{
+	return __atomic_load_n(&g_memuse, __ATOMIC_RELAXED);
+}
+
+uint64_t stream_reassembly_memuse(void)
+{
+	return __atomic_load_n(&g_reasm_memuse, __ATOMIC_RELAXED);
+}
+
+/* ---- threads and sessions ---- */
+
+#define SSN_FREE_MAX 1024
+
+StreamThread *stream_thread_new(const StreamConfig *cfg, ThreadCounters *tc)
+{
+	StreamThread *st = calloc(1, sizeof(*st));
+
+	if (!st)
+		return NULL;
+	st->buf_free[0] = calloc(BUF_FREE_MAX, sizeof(uint8_t *));
+	st->buf_free[1] = calloc(BUF_FREE_MAX, sizeof(uint8_t *));
+	if (!st->buf_free[0] || !st->buf_free[1]) {
+		free(st->buf_free[0]);
+		free(st->buf_free[1]);
+		free(st);
+		return NULL;
+	}
+	st->cfg = cfg;
+	st->tc = tc;
+	/* every worker shares one cfg: setting the same caps again is harmless,
+	 * and it makes a cfg edited after stream_config_load() (tests) count */
+	stream_mem_set_caps(cfg->memcap, cfg->reassembly_memcap);
+	return st;
+}
+
+void stream_thread_free(StreamThread *st)
+{
+	if (!st)
+		return;
+	reasm_thread_free(st);
+	while (st->ssn_free) {
+		TcpSession *ssn = st->ssn_free;
+
+		st->ssn_free = ssn->next_free;
+		stream_mem_release(0, sizeof(*ssn));
+		counter_sub(st->tc, stream_cnt.memuse, sizeof(*ssn));
+		free(ssn);
+	}
+	free(st->buf_free[0]);
+	free(st->buf_free[1]);
+	free(st);
+}
+
+static TcpSession *ssn_alloc(StreamThread *st)
+{
+	TcpSession *ssn = st->ssn_free;
+
+	if (ssn) {
+		st->ssn_free = ssn->next_free;
+		st->nssn_free--;
+		counter_inc(st->tc, stream_cnt.ssn_from_cache);
+	} else {
+		if (!stream_mem_reserve(0, sizeof(*ssn))) {
+			counter_inc(st->tc, stream_cnt.ssn_memcap_drop);
+			return NULL;
+		}
+		ssn = malloc(sizeof(*ssn));
+		if (!ssn) {
+			stream_mem_release(0, sizeof(*ssn));
+			counter_inc(st->tc, stream_cnt.ssn_memcap_drop);
+			return NULL;
+		}
+		counter_add(st->tc, stream_cnt.memuse, sizeof(*ssn));
+		counter_inc(st->tc, stream_cnt.ssn_from_pool);
+	}
+	memset(ssn, 0, sizeof(*ssn));
+	ssn->st = st;
+	counter_inc(st->tc, stream_cnt.sessions);
+	counter_inc(st->tc, stream_cnt.active_sessions);
+	return ssn;
+}
+
+void stream_flow_free(StreamThread *st, Flow *f)
+{
+	TcpSession *ssn = f ? f->stream : NULL;
+
+	if (!ssn)
+		return;
+	reasm_stream_free(st, &ssn->s[0]);
+	reasm_stream_free(st, &ssn->s[1]);
+	f->stream = NULL;
+	counter_sub(st->tc, stream_cnt.active_sessions, 1);
+	if (st->nssn_free < SSN_FREE_MAX) {
+		ssn->next_free = st->ssn_free;
+		st->ssn_free = ssn;
+		st->nssn_free++;
+		return;
+	}
+	stream_mem_release(0, sizeof(*ssn));
+	counter_sub(st->tc, stream_cnt.memuse, sizeof(*ssn));
+	free(ssn);
+}
+
+/* ---- sequence space ---- */
+
+/* 64-bit stream offset of seq: seqs within 2^31 of the anchor map exactly,
+ * which is what makes sequence wrap-around invisible to reassembly. */
+static int64_t seq_off(const TcpStream *s, uint32_t seq)
+{
+	return (int64_t)s->anchor_off + (int32_t)(seq - s->anchor_seq);
+}
+
+static void set_anchor(TcpStream *s, uint32_t seq, int64_t off)
+{
+	if (off > (int64_t)s->anchor_off) {
+		s->anchor_seq = seq;
+		s->anchor_off = (uint64_t)off;
+	}
+}
+
+/* seq0 is the sequence number of the direction's first data byte. */
+static void set_base(TcpStream *s, uint32_t seq0)
+{
+	s->isn = seq0 - 1;
+	s->anchor_seq = seq0;
+	s->anchor_off = 0;
+	s->flags |= TS_HAVE_BASE;
+}
+
+static int from_client(const TcpSession *ssn, int dir)
+{
+	return dir == ssn->client;
+}
+
+static void syn_options(TcpStream *s, const Packet *p)
+{
+	s->win = p->tcp_win;            /* never scaled on a SYN */
+	if (p->tcp_wscale != 0xff) {
+		s->flags |= TS_WSCALE;
+		s->wscale = p->tcp_wscale > 14 ? 14 : p->tcp_wscale;
+	}
+	if (p->tcp_has_ts) {
+		s->flags |= TS_HAS_TS;
+		s->last_ts = p->tcp_tsval;
+	}
+}
+
+static int invalid(Packet *p)
+{
+	p->stream_flags |= STREAM_PKT_INVALID;
+	return -1;
+}
+
+static int reject(StreamThread *st, Packet *p, enum stream_event ev)
+{
+	stream_event(st, p, ev);
+	return invalid(p);
+}
+
+/* ---- session start ---- */
+
+static void pickup(StreamThread *st, TcpSession *ssn, Packet *p)
+{
+	ssn->flags |= SSN_MIDSTREAM;
+	/* one side only may be all we ever see: do not wait for ACKs */
+	if (st->cfg->async_oneside)
+		ssn->flags |= SSN_ASYNC;
+	counter_inc(st->tc, stream_cnt.midstream_pickups);
+	(void)p;
+}
+
+static TcpSession *session_start(StreamThread *st, Flow *f, Packet *p, int dir)
+{
+	const StreamConfig *cfg = st->cfg;
+	uint8_t fl = p->tcp_flags;
+	TcpSession *ssn;
+
+	if (fl & TH_RST) {
+		stream_event(st, p, SEV_RST_BUT_NO_SESSION);
+		return NULL;
+	}
+	if ((fl & TH_FIN) && !(fl & TH_SYN) && !cfg->midstream) {
+		stream_event(st, p, SEV_FIN_BUT_NO_SESSION);
+		return NULL;
+	}
+	if ((fl & (TH_SYN | TH_ACK)) == (TH_SYN | TH_ACK)) {
+		/* SYN/ACK without the SYN: picked up only if configured */
+		if (!cfg->midstream && !cfg->async_oneside)
+			return NULL;
+		if (!(ssn = ssn_alloc(st)))
+			return NULL;
+		ssn->client = (uint8_t)!dir;
+		set_base(&ssn->s[dir], p->tcp_seq + 1);
+		syn_options(&ssn->s[dir], p);
+		set_base(&ssn->s[!dir], p->tcp_ack);
+		ssn->state = TCP_SYN_RECV;
+		pickup(st, ssn, p);
+		f->stream = ssn;
+		return ssn;
+	}
+	if (fl & TH_SYN) {
+		if (!(ssn = ssn_alloc(st)))
+			return NULL;
+		ssn->client = (uint8_t)dir;
+		set_base(&ssn->s[dir], p->tcp_seq + 1);
+		syn_options(&ssn->s[dir], p);
+		ssn->state = TCP_SYN_SENT;
+		f->stream = ssn;
+		return ssn;
+	}
+	if (!cfg->midstream)
+		return NULL;
+	/* midstream: the sender is taken as the client, as the flow did */
+	if (!(ssn = ssn_alloc(st)))
+		return NULL;
+	ssn->client = (uint8_t)dir;
+	set_base(&ssn->s[dir], p->tcp_seq);
+	if (fl & TH_ACK)
+		set_base(&ssn->s[!dir], p->tcp_ack);
+	ssn->state = TCP_ESTABLISHED;
+	pickup(st, ssn, p);
+	f->stream = ssn;
+	return ssn;
+}
+
+/* ---- per-state handling: 0 = go on and track the packet, -1 = rejected ---- */
+
+static int on_syn_sent(StreamThread *st, TcpSession *ssn, Packet *p, int dir)
+{
+	TcpStream *snd = &ssn->s[dir], *rcv = &ssn->s[!dir];
+	uint8_t fl = p->tcp_flags;
+
+	if ((fl & (TH_SYN | TH_ACK)) == (TH_SYN | TH_ACK)) {
+		if (from_client(ssn, dir))
+			return reject(st, p, SEV_3WHS_SYNACK_IN_WRONG_DIRECTION);
+		if (p->tcp_ack != rcv->isn + 1)
+			return reject(st, p, SEV_3WHS_SYNACK_WITH_WRONG_ACK);
+		set_base(snd, p->tcp_seq + 1);
+		syn_options(snd, p);
+		if ((snd->flags & TS_WSCALE) && (rcv->flags & TS_WSCALE))
+			ssn->flags |= SSN_WSCALE;
+		if ((snd->flags & TS_HAS_TS) && (rcv->flags & TS_HAS_TS))
+			ssn->flags |= SSN_TIMESTAMPS;
+		ssn->flags |= SSN_WINDOWS;
+		ssn->state = TCP_SYN_RECV;
+		if (p->payload_len)
+			stream_event(st, p, SEV_3WHS_SYNACK_TFO_DATA_IGNORED);
+		return 1;       /* nothing more to track on a SYN/ACK */
+	}
+	if (fl & TH_SYN) {
+		if (!from_client(ssn, dir))
+			return invalid(p);      /* simultaneous open: not tracked */
+		if (p->tcp_seq != snd->isn) {
+			/* a new ISN: the client restarted the handshake */
+			snd->flags &= ~(TS_WSCALE | TS_HAS_TS);
+			set_base(snd, p->tcp_seq + 1);
+			syn_options(snd, p);
+		} else {
+			p->stream_flags |= STREAM_PKT_RETRANSMISSION;
+		}
+		return 1;
+	}
+	if (fl & TH_RST)
+		return 0;
+	if (from_client(ssn, dir) && (fl & TH_ACK) && st->cfg->async_oneside) {
+		/* we only see the client: the SYN/ACK went another way */
+		if (seq_off(snd, p->tcp_seq) != 0)
+			return reject(st, p, SEV_3WHS_ASYNC_WRONG_SEQ);
+		set_base(rcv, p->tcp_ack);
+		ssn->flags |= SSN_ASYNC;
+		ssn->state = TCP_ESTABLISHED;
+		return 0;
+	}
+	return invalid(p);
+}
+
+static int on_syn_recv(StreamThread *st, TcpSession *ssn, Packet *p, int dir)
+{
+	TcpStream *snd = &ssn->s[dir], *rcv = &ssn->s[!dir];
+	uint8_t fl = p->tcp_flags;
+	int client = from_client(ssn, dir);
+
+	if ((fl & (TH_SYN | TH_ACK)) == (TH_SYN | TH_ACK)) {
+		if (client)
+			return reject(st, p, SEV_3WHS_SYNACK_TOSERVER_ON_SYN_RECV);
+		if (p->tcp_seq != snd->isn)
+			return reject(st, p, SEV_3WHS_SYNACK_RESEND_WITH_DIFF_SEQ);
+		if (seq_off(rcv, p->tcp_ack) != 0)
+			return reject(st, p, SEV_3WHS_SYNACK_RESEND_WITH_DIFF_ACK);
+		p->stream_flags |= STREAM_PKT_RETRANSMISSION;
+		return 1;
+	}
+	if (fl & TH_SYN) {
+		if (!client)
+			return reject(st, p, SEV_3WHS_SYN_TOCLIENT_ON_SYN_RECV);
+		if ((snd->flags & TS_HAVE_BASE) && p->tcp_seq != snd->isn)
+			return reject(st, p, SEV_3WHS_SYN_RESEND_DIFF_SEQ_ON_SYN_RECV);
+		p->stream_flags |= STREAM_PKT_RETRANSMISSION;
+		return 1;
+	}
+	if (fl & TH_RST)
+		return 0;
+	if (!client) {
+		if (st->cfg->async_oneside) {
+			/* only the server side is visible */
+			ssn->flags |= SSN_ASYNC;
+			ssn->state = TCP_ESTABLISHED;
+			return 0;
+		}
+		return reject(st, p, SEV_3WHS_ACK_IN_WRONG_DIR);
+	}
+	if (!(fl & TH_ACK))
+		return invalid(p);
+	if (seq_off(rcv, p->tcp_ack) != 0) {
+		int64_t so = seq_off(snd, p->tcp_seq);
+
+		return reject(st, p, so == 0 ? SEV_3WHS_RIGHT_SEQ_WRONG_ACK_EVASION
+					     : SEV_3WHS_WRONG_SEQ_WRONG_ACK);
+	}
+	ssn->state = TCP_ESTABLISHED;
+	return 0;
+}
+
+/* Closing states from the FINs seen and ACKed, named from the client's view. */
+static enum tcp_state closing_state(const TcpSession *ssn)
+{
+	const TcpStream *c = &ssn->s[ssn->client], *s = &ssn->s[!ssn->client];
+	int cf = c->flags & TS_FIN_SEEN, sf = s->flags & TS_FIN_SEEN;
+	int ca = cf && c->acked_off > c->fin_off;
+	int sa = sf && s->acked_off > s->fin_off;
+
+	if (cf && sf) {
+		if (ca && sa)
+			return TCP_CLOSED;
+		if (ssn->state == TCP_CLOSE_WAIT || ssn->state == TCP_LAST_ACK)
+			return TCP_LAST_ACK;
+		if (ca)
+			return TCP_TIME_WAIT;
+		return TCP_CLOSING;
+	}
+	if (cf)
+		return ca ? TCP_FIN_WAIT2 : TCP_FIN_WAIT1;
+	if (sf)
+		return TCP_CLOSE_WAIT;
+	return TCP_ESTABLISHED;
+}
+
+static int on_established(StreamThread *st, TcpSession *ssn, Packet *p, int dir)
+{
+	TcpStream *snd = &ssn->s[dir], *rcv = &ssn->s[!dir];
+	uint8_t fl = p->tcp_flags;
+	int client = from_client(ssn, dir);
+
+	if ((fl & (TH_SYN | TH_ACK)) == (TH_SYN | TH_ACK)) {
+		if (client)
+			return reject(st, p, SEV_EST_SYNACK_TOSERVER);
+		if (p->tcp_seq != snd->isn)
+			return reject(st, p, SEV_EST_SYNACK_RESEND_WITH_DIFF_SEQ);
+		if (seq_off(rcv, p->tcp_ack) != 0)
+			return reject(st, p, SEV_EST_SYNACK_RESEND_WITH_DIFF_ACK);
+		return reject(st, p, SEV_EST_SYNACK_RESEND);
+	}
+	if (fl & TH_SYN) {
+		if (ssn->state > TCP_ESTABLISHED)
+			return reject(st, p, SEV_SHUTDOWN_SYN_RESEND);
+		if (!client)
+			return reject(st, p, SEV_EST_SYN_TOCLIENT);
+		if (p->tcp_seq != snd->isn)
+			return reject(st, p, SEV_EST_SYN_RESEND_DIFF_SEQ);
+		return reject(st, p, SEV_EST_SYN_RESEND);
+	}
+	if (fl & TH_RST)
+		return 0;
+	if ((ssn->flags & SSN_WINDOWS) && p->payload_len) {
+		int64_t so = seq_off(snd, p->tcp_seq);
+
+		/* starts past what the receiver's window allows: never accepted */
+		if (so > (int64_t)(snd->acked_off + rcv->win))
+			return reject(st, p, SEV_EST_PACKET_OUT_OF_WINDOW);
+	}
+	return 0;
+}
+
+/* ---- common tracking of an accepted packet ---- */
+
+static int check_timestamp(StreamThread *st, TcpSession *ssn, TcpStream *snd, Packet *p)
+{
+	if (!(ssn->flags & SSN_TIMESTAMPS) || !p->tcp_has_ts)
+		return 0;
+	/* PAWS (RFC 7323): an older timestamp than already seen is a stale or
+	 * forged segment; RSTs are exempt as in Suricata */
+	if (snd->last_ts && (int32_t)(p->tcp_tsval - snd->last_ts) < 0 &&
+	    !(p->tcp_flags & TH_RST))
+		return reject(st, p, SEV_PKT_INVALID_TIMESTAMP);
+	snd->last_ts = p->tcp_tsval;
+	return 0;
+}
+
+static int rst_valid(const TcpSession *ssn, const TcpStream *snd, const TcpStream *rcv,
+		     const Packet *p)
+{
+	int64_t so, lo, hi;
+
+	if (!(snd->flags & TS_HAVE_BASE))
+		/* e.g. the server's RST answering a SYN: it must ACK the SYN */
+		return !(p->tcp_flags & TH_ACK) || seq_off(rcv, p->tcp_ack) == 0;
+	so = seq_off(snd, p->tcp_seq);
+	lo = (int64_t)snd->acked_off - 1;
+	hi = (int64_t)snd->max_off + (rcv->win > 65535 ? rcv->win : 65535);
+	(void)ssn;
+	return so >= lo && so <= hi;
+}
+
+static void flush_all(StreamThread *st, TcpSession *ssn, Packet *p)
+{
+	int d;
+
+	for (d = 0; d < 2; d++) {
+		if (reasm_advance(st, ssn, &ssn->s[d], p, UINT64_MAX) && p)
+			p->stream_flags |= d ? STREAM_PKT_TC_READY : STREAM_PKT_TS_READY;
+		ssn->s[d].dir_flags |= STREAM_DIR_EOF;
+	}
+}
+
+static void track_ack(StreamThread *st, TcpStream *rcv, const Packet *p)
+{
+	int64_t a;
+
+	if (!(p->tcp_flags & TH_ACK) || !(rcv->flags & TS_HAVE_BASE))
+		return;
+	a = seq_off(rcv, p->tcp_ack);
+	if (a <= (int64_t)rcv->acked_off)
+		return;
+	/* ACK of bytes the capture never showed us (the FIN takes one seq) */
+	if ((uint64_t)a > rcv->max_off + ((rcv->flags & TS_FIN_SEEN) ? 1 : 0))
+		counter_inc(st->tc, stream_cnt.ack_unseen_data);
+	rcv->acked_off = (uint64_t)a;
+	set_anchor(rcv, p->tcp_ack, a);
+}
+
+static void track_data(StreamThread *st, TcpSession *ssn, TcpStream *snd, Packet *p)
+{
+	const uint8_t *data = p->payload;
+	uint32_t len = p->payload_len;
+	int64_t so = seq_off(snd, p->tcp_seq);
+	uint64_t end;
+
+	if (so < 0) {
+		/* starts before the first data byte (e.g. on the SYN's seq) */
+		if (so + (int64_t)len <= 0) {
+			stream_event(st, p, SEV_REASSEMBLY_SEGMENT_BEFORE_BASE_SEQ);
+			return;
+		}
+		data += -so;
+		len -= (uint32_t)-so;
+		so = 0;
+	}
+	end = (uint64_t)so + len;
+	if (reasm_insert(st, ssn, snd, p, (uint64_t)so, data, len) == 0) {
+		p->stream_flags |= STREAM_PKT_RETRANSMISSION;
+		stream_event(st, p, end <= snd->acked_off ? SEV_PKT_SPURIOUS_RETRANSMISSION
+							  : SEV_PKT_RETRANSMISSION);
+	}
+	set_anchor(snd, p->tcp_seq + p->payload_len, (int64_t)end);
+}
+
+static void track(StreamThread *st, TcpSession *ssn, Packet *p, int dir)
+{
+	TcpStream *snd = &ssn->s[dir], *rcv = &ssn->s[!dir];
+	uint8_t fl = p->tcp_flags;
+	int d;
+
+	if (fl & TH_RST) {
+		if (!rst_valid(ssn, snd, rcv, p)) {
+			invalid(p);
+			return;
+		}
+		if (p->payload_len)
+			stream_event(st, p, SEV_RST_WITH_DATA);
+		ssn->state = TCP_CLOSED;
+		flush_all(st, ssn, p);
+		return;
+	}
+	if (!(snd->flags & TS_HAVE_BASE))
+		set_base(snd, p->tcp_seq);
+	snd->win = (uint32_t)p->tcp_win << ((ssn->flags & SSN_WSCALE) ? snd->wscale : 0);
+	track_ack(st, rcv, p);
+	if (p->payload_len)
+		track_data(st, ssn, snd, p);
+	if ((fl & TH_FIN) && !(snd->flags & TS_FIN_SEEN)) {
+		int64_t fo = seq_off(snd, p->tcp_seq) + p->payload_len;
+
+		snd->fin_off = fo > 0 ? (uint64_t)fo : 0;
+		snd->flags |= TS_FIN_SEEN;
+	}
+	if (ssn->state >= TCP_ESTABLISHED && ssn->state < TCP_CLOSED)
+		ssn->state = closing_state(ssn);
+
+	if (ssn->state == TCP_CLOSED) {
+		flush_all(st, ssn, p);
+		return;
+	}
+	if (ssn->flags & SSN_ASYNC) {
+		/* the other side's ACKs never come: ready as received */
+		snd->acked_off = snd->max_off > snd->acked_off ? snd->max_off : snd->acked_off;
+	}
+	for (d = 0; d < 2; d++) {
+		TcpStream *s = &ssn->s[d];
+
+		if (reasm_advance(st, ssn, s, p, s->acked_off))
+			p->stream_flags |= d ? STREAM_PKT_TC_READY : STREAM_PKT_TS_READY;
+		if ((s->flags & TS_FIN_SEEN) && s->ready_off >= s->fin_off && !s->segs)
+			s->dir_flags |= STREAM_DIR_EOF;
+	}
+}
+
+static int dispatch(StreamThread *st, TcpSession *ssn, Packet *p, int dir)
+{
+	switch (ssn->state) {
+	case TCP_SYN_SENT:
+		return on_syn_sent(st, ssn, p, dir);
+	case TCP_SYN_RECV:
+		return on_syn_recv(st, ssn, p, dir);
+	case TCP_CLOSED:
+		if (p->tcp_flags & TH_SYN)
+			return reject(st, p, SEV_SHUTDOWN_SYN_RESEND);
+		return invalid(p);
+	case TCP_NONE:
+		return invalid(p);
+	default:
+		return on_established(st, ssn, p, dir);
+	}
+}
+
+int stream_handle_packet(StreamThread *st, Flow *f, Packet *p)
+{
+	TcpSession *ssn;
+	uint8_t fl = p->tcp_flags;
+	int dir, r = 0;
+
+	p->stream_flags = 0;
+	if (!PKT_IS_TCP(p))
+		return 0;
+	if (!f) {
+		counter_inc(st->tc, stream_cnt.no_flow);
+		return 0;
+	}
+	if (f->proto != IPPROTO_TCP)
+		return 0;
+	dir = (p->flags & PKT_TOCLIENT) ? 1 : 0;
+	if (st->cfg->checksum_validation && (p->flags & PKT_L4_CSUM_BAD)) {
+		/* Suricata keeps such packets out of the session entirely */
+		counter_inc(st->tc, stream_cnt.invalid_checksum);
+		p->stream_flags |= STREAM_PKT_INVALID;
+		return p->stream_flags;
+	}
+	if (fl & TH_URG)
+		counter_inc(st->tc, stream_cnt.urg);
+	if (fl & TH_RST)
+		counter_inc(st->tc, stream_cnt.rst);
+	if ((fl & (TH_SYN | TH_ACK)) == TH_SYN)
+		counter_inc(st->tc, stream_cnt.syn);
+	else if ((fl & (TH_SYN | TH_ACK)) == (TH_SYN | TH_ACK))
+		counter_inc(st->tc, stream_cnt.synack);
+
+	ssn = f->stream;
+	if (!ssn) {
+		ssn = session_start(st, f, p, dir);
+		if (!ssn)
+			return p->stream_flags;
+		/* the SYN / SYN-ACK that opened it carries nothing to track */
+		r = (fl & TH_SYN) ? 1 : 0;
+	} else {
+		r = check_timestamp(st, ssn, &ssn->s[dir], p);
+		if (r == 0)
+			r = dispatch(st, ssn, p, dir);
+	}
+	if (r == 0)
+		track(st, ssn, p, dir);
+
+	p->stream_flags |= STREAM_PKT_HAS_SESSION;
+	if (ssn->state >= TCP_ESTABLISHED)
+		p->stream_flags |= STREAM_PKT_ESTABLISHED;
+	if (ssn->flags & SSN_MIDSTREAM)
+		p->stream_flags |= STREAM_PKT_MIDSTREAM;
+	if (ssn->state == TCP_CLOSED) {
+		p->stream_flags |= STREAM_PKT_CLOSED;
+		f->state = FLOW_STATE_CLOSED;
+	}
+	return p->stream_flags;
+}
+
+void stream_flow_end(StreamThread *st, Flow *f)
+{
+	TcpSession *ssn = f ? f->stream : NULL;
+
+	if (ssn)
+		flush_all(st, ssn, NULL);
+}
+
+enum tcp_state stream_tcp_state(const Flow *f)
+{
+	const TcpSession *ssn = f ? f->stream : NULL;
+
+	return ssn ? ssn->state : TCP_NONE;
+}
+
+const char *tcp_state_name(enum tcp_state s)
+{
+	static const char *const names[] = {
+		[TCP_NONE] = "none",
+		[TCP_SYN_SENT] = "syn_sent",
+		[TCP_SYN_RECV] = "syn_recv",
+		[TCP_ESTABLISHED] = "established",
+		[TCP_FIN_WAIT1] = "fin_wait1",
+		[TCP_FIN_WAIT2] = "fin_wait2",
+		[TCP_TIME_WAIT] = "time_wait",
+		[TCP_LAST_ACK] = "last_ack",
+		[TCP_CLOSE_WAIT] = "close_wait",
+		[TCP_CLOSING] = "closing",
+		[TCP_CLOSED] = "closed",
+	};
+
+	if ((unsigned)s >= sizeof(names) / sizeof(names[0]))
+		return "unknown";
+	return names[s];
+}

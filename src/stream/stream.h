@@ -1,0 +1,242 @@
+/* TCP session tracking and stream reassembly, in Suricata's IDS-mode semantics.
+ *
+ * One TcpSession per TCP flow (hung off Flow.stream), created by the first SYN
+ * (or, with stream.midstream / stream.async-oneside, by a mid-session packet).
+ * Each direction keeps:
+ *   - received-but-not-ready data as a sorted list of non-overlapping segments
+ *     (pool allocated, stream.reassembly.memcap); overlaps are resolved at insert
+ *     time by the target-based policy (stream.reassembly.policy, default "bsd");
+ *   - "ready" data: bytes the other side has ACKed (or everything, on RST, session
+ *     close, flow end, or for an async one-sided session), moved in order into a
+ *     contiguous buffer that consumers read. Ready bytes are final: a later
+ *     retransmission never changes them (it is only compared and counted).
+ * Holes that get ACKed (or that remain at a flush) are skipped: the stream offset
+ * jumps past them (counted as tcp.reassembly_gap, event stream.reassembly_seq_gap).
+ *
+ * Stream offsets: 64-bit, per direction, 0 = the first data byte (ISN + 1, or the
+ * first seq seen on a midstream pickup). They do not wrap when TCP seq does.
+ *
+ * Consumers (app-layer, detect's raw stream inspection) keep their own progress
+ * offsets, read with stream_get_data() and call stream_release() with what they no
+ * longer need; the buffer slides to the minimum over the enabled consumers.
+ *
+ * Threading: a flow's packets all arrive on one worker, so sessions take no lock.
+ * Memory use is global (atomics) so that stream.memcap and
+ * stream.reassembly.memcap bound the whole engine, as in Suricata. */
+#ifndef STREAM_STREAM_H
+#define STREAM_STREAM_H
+
+#include "decode/packet.h"
+#include "flow/flow.h"
+#include "stats/counters.h"
+
+#include <stdint.h>
+
+/* Overlap resolution (stream.reassembly.policy; Suricata's host-os-policy names).
+ * For a new segment N overlapping original (already received, not yet ready) data O,
+ * with O's bounds being those of the packet that brought it:
+ *   first:   O always wins.
+ *   last:    N always wins.
+ *   bsd:     O wins, unless N starts before O (then N wins the overlap).
+ *   linux:   as bsd, and N also wins when it starts with O and ends after it.
+ *   windows: O wins, unless N starts before O and ends after it (covers it).
+ *   solaris: N wins, unless N starts at or after O and ends at or before it.
+ * Ready data is never rewritten, whatever the policy. */
+enum stream_policy {
+	STREAM_POLICY_BSD = 0,      /* Suricata's default */
+	STREAM_POLICY_FIRST,
+	STREAM_POLICY_LAST,
+	STREAM_POLICY_LINUX,
+	STREAM_POLICY_WINDOWS,
+	STREAM_POLICY_SOLARIS,
+};
+
+/* Consumers of reassembled data. */
+enum stream_consumer {
+	STREAM_CONSUMER_APP = 0,    /* app-layer parsers */
+	STREAM_CONSUMER_RAW,        /* detect: stream MPM / content on tcp-stream */
+	STREAM_CONSUMER_MAX,
+};
+#define STREAM_CONSUMERS_ALL ((1u << STREAM_CONSUMER_MAX) - 1)
+
+typedef struct StreamConfig {
+	uint64_t memcap;            /* stream.memcap (sessions), default 64mb */
+	uint64_t reassembly_memcap; /* stream.reassembly.memcap (segments+buffers), 256mb */
+	uint64_t reassembly_depth;  /* stream.reassembly.depth, 1mb; 0 = unlimited */
+	uint32_t toserver_chunk_size, toclient_chunk_size; /* parsed, informational */
+	uint32_t max_synack_queued; /* stream.max-synack-queued, default 5 (parsed) */
+	int midstream;              /* stream.midstream, default no */
+	int async_oneside;          /* stream.async-oneside, default no */
+	int checksum_validation;    /* stream.checksum-validation, default yes */
+	enum stream_policy policy;  /* stream.reassembly.policy, default bsd */
+	/* Which consumers release data (bit per enum stream_consumer). The runmode
+	 * clears a bit when that consumer will never read (no app-layer, no stream
+	 * rules) so that data is not kept for it. Default: all. */
+	unsigned consumers;
+} StreamConfig;
+
+/* TCP states, Suricata's names (eve flow "tcp.state"), from the client's view. */
+enum tcp_state {
+	TCP_NONE = 0,
+	TCP_SYN_SENT,
+	TCP_SYN_RECV,
+	TCP_ESTABLISHED,
+	TCP_FIN_WAIT1,
+	TCP_FIN_WAIT2,
+	TCP_TIME_WAIT,
+	TCP_LAST_ACK,
+	TCP_CLOSE_WAIT,
+	TCP_CLOSING,
+	TCP_CLOSED,
+};
+
+/* Stream events: Suricata 8's names ("stream.<name>" in the eve stats schema). Each
+ * has a counter "stream.<name>" and matches `stream-event:<name>;`. */
+enum stream_event {
+	SEV_NONE = 0,               /* never raised */
+	SEV_3WHS_ACK_DATA_INJECT,
+	SEV_3WHS_ACK_IN_WRONG_DIR,
+	SEV_3WHS_ASYNC_WRONG_SEQ,
+	SEV_3WHS_RIGHT_SEQ_WRONG_ACK_EVASION,
+	SEV_3WHS_SYN_FLOOD,
+	SEV_3WHS_SYN_RESEND_DIFF_SEQ_ON_SYN_RECV,
+	SEV_3WHS_SYN_TOCLIENT_ON_SYN_RECV,
+	SEV_3WHS_SYNACK_FLOOD,
+	SEV_3WHS_SYNACK_IN_WRONG_DIRECTION,
+	SEV_3WHS_SYNACK_RESEND_WITH_DIFF_ACK,
+	SEV_3WHS_SYNACK_RESEND_WITH_DIFF_SEQ,
+	SEV_3WHS_SYNACK_TFO_DATA_IGNORED,
+	SEV_3WHS_SYNACK_TOSERVER_ON_SYN_RECV,
+	SEV_3WHS_SYNACK_WITH_WRONG_ACK,
+	SEV_3WHS_WRONG_SEQ_WRONG_ACK,
+	SEV_4WHS_INVALID_ACK,
+	SEV_4WHS_SYNACK_WITH_WRONG_ACK,
+	SEV_4WHS_SYNACK_WITH_WRONG_SYN,
+	SEV_4WHS_WRONG_SEQ,
+	SEV_CLOSEWAIT_ACK_OUT_OF_WINDOW,
+	SEV_CLOSEWAIT_FIN_OUT_OF_WINDOW,
+	SEV_CLOSEWAIT_INVALID_ACK,
+	SEV_CLOSEWAIT_PKT_BEFORE_LAST_ACK,
+	SEV_CLOSING_ACK_WRONG_SEQ,
+	SEV_CLOSING_INVALID_ACK,
+	SEV_EST_ACK_ZWP_DATA,
+	SEV_EST_INVALID_ACK,
+	SEV_EST_PACKET_OUT_OF_WINDOW,
+	SEV_EST_PKT_BEFORE_LAST_ACK,
+	SEV_EST_SYN_RESEND,
+	SEV_EST_SYN_RESEND_DIFF_SEQ,
+	SEV_EST_SYN_TOCLIENT,
+	SEV_EST_SYNACK_RESEND,
+	SEV_EST_SYNACK_RESEND_WITH_DIFF_ACK,
+	SEV_EST_SYNACK_RESEND_WITH_DIFF_SEQ,
+	SEV_EST_SYNACK_TOSERVER,
+	SEV_FIN1_ACK_WRONG_SEQ,
+	SEV_FIN1_FIN_WRONG_SEQ,
+	SEV_FIN1_INVALID_ACK,
+	SEV_FIN2_ACK_WRONG_SEQ,
+	SEV_FIN2_FIN_WRONG_SEQ,
+	SEV_FIN2_INVALID_ACK,
+	SEV_FIN_BUT_NO_SESSION,
+	SEV_FIN_INVALID_ACK,
+	SEV_FIN_OUT_OF_WINDOW,
+	SEV_FIN_SYN,
+	SEV_LASTACK_ACK_WRONG_SEQ,
+	SEV_LASTACK_INVALID_ACK,
+	SEV_PKT_BAD_WINDOW_UPDATE,
+	SEV_PKT_BROKEN_ACK,
+	SEV_PKT_INVALID_ACK,
+	SEV_PKT_INVALID_TIMESTAMP,
+	SEV_PKT_RETRANSMISSION,
+	SEV_PKT_SPURIOUS_RETRANSMISSION,
+	SEV_REASSEMBLY_DEPTH_REACHED,
+	SEV_REASSEMBLY_INSERT_INVALID,
+	SEV_REASSEMBLY_INSERT_LIMIT,
+	SEV_REASSEMBLY_INSERT_MEMCAP,
+	SEV_REASSEMBLY_NO_SEGMENT,
+	SEV_REASSEMBLY_OVERLAP_DIFFERENT_DATA,
+	SEV_REASSEMBLY_SEGMENT_BEFORE_BASE_SEQ,
+	SEV_REASSEMBLY_SEQ_GAP,
+	SEV_REASSEMBLY_URGENT_OOB_LIMIT_REACHED,
+	SEV_RST_BUT_NO_SESSION,
+	SEV_RST_INVALID_ACK,
+	SEV_RST_WITH_DATA,
+	SEV_SHUTDOWN_SYN_RESEND,
+	SEV_SUSPECTED_RST_INJECT,
+	SEV_TIMEWAIT_ACK_WRONG_SEQ,
+	SEV_TIMEWAIT_INVALID_ACK,
+	SEV_WRONG_THREAD,
+	SEV_MAX,
+};
+
+/* Name without the "stream." prefix ("pkt_retransmission"), NULL if out of range. */
+const char *stream_event_name(int ev);
+/* Event id for a `stream-event:` argument (with or without "stream."), or -1. */
+int stream_event_lookup(const char *name);
+
+/* Per-packet results, in Packet.stream_flags (set by stream_handle_packet). */
+#define STREAM_PKT_HAS_SESSION    (1u << 0) /* tracked by a TCP session */
+#define STREAM_PKT_ESTABLISHED    (1u << 1) /* session established (flow:established) */
+#define STREAM_PKT_RETRANSMISSION (1u << 2) /* payload entirely seen before */
+#define STREAM_PKT_INVALID        (1u << 3) /* rejected by tracking (bad csum, out of
+                                             * window, bad ts, bad handshake...): its
+                                             * payload did not go into the stream */
+#define STREAM_PKT_MIDSTREAM      (1u << 4) /* the session was picked up midstream */
+#define STREAM_PKT_TS_READY       (1u << 5) /* toserver ready offset advanced */
+#define STREAM_PKT_TC_READY       (1u << 6) /* toclient ready offset advanced */
+#define STREAM_PKT_CLOSED         (1u << 7) /* session closed (RST / FINs): all ready */
+#define STREAM_PKT_DEPTH_REACHED  (1u << 8) /* this packet's data hit reassembly depth */
+
+/* Per-direction state, for consumers and eve (tcp.ts_gap / tcp.tc_gap). */
+#define STREAM_DIR_GAP            (1u << 0) /* a gap was skipped in this direction */
+#define STREAM_DIR_DEPTH_REACHED  (1u << 1) /* no more data stored (depth or memcap) */
+#define STREAM_DIR_EOF            (1u << 2) /* FIN/RST/close: no more data will be ready */
+
+/* Defaults, then "stream.*" from the conf tree. 0, or -1 on an invalid value
+ * (logged, naming the key). */
+int stream_config_load(StreamConfig *cfg);
+/* tcp.* (the names present in the eve stats schema) and stream.<event> counters. */
+void stream_register_counters(void);
+
+typedef struct StreamThread StreamThread;
+
+/* Per worker. cfg must outlive the thread; tc is the worker's counter block. */
+StreamThread *stream_thread_new(const StreamConfig *cfg, ThreadCounters *tc);
+/* Frees the thread's pools. Every session must have been freed before. */
+void stream_thread_free(StreamThread *st);
+
+/* Tracks p (a TCP packet with p->flow == f; others are ignored) in f's session,
+ * creating it if the rules above allow. Sets p->stream_flags and appends raised
+ * events to p->stream_events. Data ACKed by p (the other direction) becomes
+ * ready before this call returns. Returns p->stream_flags. */
+int stream_handle_packet(StreamThread *st, Flow *f, Packet *p);
+
+/* Reassembled data of direction dir (0 = toserver, 1 = toclient) from stream
+ * offset `from`: (*data, *len) is the longest contiguous run of kept bytes that starts
+ * at or after `from` (at *base; *base > from means a gap or released data lies
+ * between), ending at the next gap or at the ready offset. Only ready bytes are
+ * returned: in IDS mode Suricata inspects what the other side acknowledged.
+ * The pointer stays valid until the next stream call on f. Returns 1 if *len > 0. */
+int stream_get_data(const Flow *f, int dir, uint64_t from, const uint8_t **data,
+		    uint32_t *len, uint64_t *base);
+/* Stream offset up to which dir's data is ready (0 without a session). */
+uint64_t stream_ready_offset(const Flow *f, int dir);
+/* STREAM_DIR_* flags of dir (0 without a session). */
+unsigned stream_dir_flags(const Flow *f, int dir);
+
+/* Consumer c no longer needs dir's bytes before `upto` (UINT64_MAX: nothing more,
+ * ever, for this flow). The buffer slides once every enabled consumer released. */
+void stream_release(Flow *f, int dir, enum stream_consumer c, uint64_t upto);
+
+/* Makes all remaining data of both directions ready (holes skipped): flow end. */
+void stream_flow_end(StreamThread *st, Flow *f);
+/* Frees f's session (at flow recycle); f->stream becomes NULL. */
+void stream_flow_free(StreamThread *st, Flow *f);
+
+enum tcp_state stream_tcp_state(const Flow *f);  /* TCP_NONE without a session */
+const char *tcp_state_name(enum tcp_state s);    /* "established", "closed", ... */
+
+/* Global memory accounting (bytes), as tcp.memuse / tcp.reassembly_memuse show. */
+uint64_t stream_memuse(void);
+uint64_t stream_reassembly_memuse(void);
+
+#endif

@@ -1,0 +1,961 @@
+/* TCP tracking and reassembly: sessions built from hand-made packets. Client ISN
+ * 1000 (first data byte 1001), server ISN 5000 (first data byte 5001). */
+#include "test.h"
+#include "stream/stream.h"
+#include "conf/conf.h"
+
+#include <netinet/in.h>
+#include <stdlib.h>
+
+#define TH_FIN 0x01
+#define TH_SYN 0x02
+#define TH_RST 0x04
+#define TH_PSH 0x08
+#define TH_ACK 0x10
+
+#define TS 0   /* toserver */
+#define TC 1   /* toclient */
+
+struct ctx {
+	StreamConfig cfg;
+	ThreadCounters *tc;
+	StreamThread *st;
+	Flow f;
+	Packet p;           /* the last packet sent */
+	int rflags;
+};
+
+static ThreadCounters *test_counters(void)
+{
+	static int done;
+
+	if (!done) {
+		stream_register_counters();
+		counters_freeze();
+		done = 1;
+	}
+	return thread_counters_new();
+}
+
+static uint64_t cval(struct ctx *c, const char *name)
+{
+	int id = counter_lookup(name);
+
+	return id < 0 ? (uint64_t)-1 : counter_get(c->tc, (counter_id)id);
+}
+
+/* Config from an empty tree (Suricata's defaults), then the test's tweaks. */
+static void ctx_init(struct ctx *c)
+{
+	memset(c, 0, sizeof(*c));
+	stream_config_load(&c->cfg);
+	c->tc = test_counters();
+	c->f.proto = IPPROTO_TCP;
+}
+
+static void ctx_start(struct ctx *c)
+{
+	c->st = stream_thread_new(&c->cfg, c->tc);
+}
+
+static void ctx_done(struct ctx *c)
+{
+	stream_flow_free(c->st, &c->f);
+	stream_thread_free(c->st);
+	c->st = NULL;
+}
+
+static int sendp(struct ctx *c, int dir, uint8_t flags, uint32_t seq, uint32_t ack,
+		 const char *data)
+{
+	Packet *p = &c->p;
+
+	memset(p, 0, sizeof(*p));
+	p->ip_version = 4;
+	p->proto = IPPROTO_TCP;
+	p->l4 = (const uint8_t *)"x";
+	p->flags = PKT_HAS_FLOW | (dir ? PKT_TOCLIENT : PKT_TOSERVER);
+	p->flow = &c->f;
+	p->tcp_flags = flags;
+	p->tcp_seq = seq;
+	p->tcp_ack = ack;
+	p->tcp_win = 65535;
+	p->tcp_wscale = 0xff;
+	p->payload = (const uint8_t *)(data ? data : "");
+	p->payload_len = data ? (uint16_t)strlen(data) : 0;
+	c->rflags = stream_handle_packet(c->st, &c->f, p);
+	return c->rflags;
+}
+
+static void handshake_at(struct ctx *c, uint32_t cisn, uint32_t sisn)
+{
+	sendp(c, TS, TH_SYN, cisn, 0, NULL);
+	sendp(c, TC, TH_SYN | TH_ACK, sisn, cisn + 1, NULL);
+	sendp(c, TS, TH_ACK, cisn + 1, sisn + 1, NULL);
+}
+
+static void handshake(struct ctx *c)
+{
+	handshake_at(c, 1000, 5000);
+}
+
+/* Ready bytes of dir from offset `from` (one contiguous run) as a string. */
+static const char *ready(struct ctx *c, int dir, uint64_t from, uint64_t *base)
+{
+	static char out[4096];
+	const uint8_t *d;
+	uint32_t len;
+	uint64_t b;
+
+	out[0] = 0;
+	if (!stream_get_data(&c->f, dir, from, &d, &len, &b))
+		return out;
+	if (len >= sizeof(out))
+		len = sizeof(out) - 1;
+	memcpy(out, d, len);
+	out[len] = 0;
+	if (base)
+		*base = b;
+	return out;
+}
+
+static int has_event(const Packet *p, int ev)
+{
+	for (int i = 0; i < p->stream_nevents; i++)
+		if (p->stream_events[i] == ev)
+			return 1;
+	return 0;
+}
+
+/* ---- handshake and data ---- */
+
+TEST(three_way_handshake_establishes_session)
+{
+	struct ctx c;
+
+	ctx_init(&c);
+	ctx_start(&c);
+	sendp(&c, TS, TH_SYN, 1000, 0, NULL);
+	CHECK(c.rflags & STREAM_PKT_HAS_SESSION);
+	CHECK(!(c.rflags & STREAM_PKT_ESTABLISHED));
+	CHECK_STREQ(tcp_state_name(stream_tcp_state(&c.f)), "syn_sent");
+	sendp(&c, TC, TH_SYN | TH_ACK, 5000, 1001, NULL);
+	CHECK_STREQ(tcp_state_name(stream_tcp_state(&c.f)), "syn_recv");
+	CHECK(!(c.rflags & STREAM_PKT_ESTABLISHED));
+	sendp(&c, TS, TH_ACK, 1001, 5001, NULL);
+	CHECK_STREQ(tcp_state_name(stream_tcp_state(&c.f)), "established");
+	CHECK(c.rflags & STREAM_PKT_ESTABLISHED);
+	CHECK_EQ(cval(&c, "tcp.syn"), 1);
+	CHECK_EQ(cval(&c, "tcp.synack"), 1);
+	CHECK_EQ(cval(&c, "tcp.sessions"), 1);
+	CHECK_EQ(cval(&c, "tcp.active_sessions"), 1);
+	ctx_done(&c);
+	CHECK_EQ(cval(&c, "tcp.active_sessions"), 0);
+}
+
+TEST(synack_with_wrong_ack_is_rejected_with_event)
+{
+	struct ctx c;
+
+	ctx_init(&c);
+	ctx_start(&c);
+	sendp(&c, TS, TH_SYN, 1000, 0, NULL);
+	sendp(&c, TC, TH_SYN | TH_ACK, 5000, 777, NULL);
+	CHECK(c.rflags & STREAM_PKT_INVALID);
+	CHECK(has_event(&c.p, SEV_3WHS_SYNACK_WITH_WRONG_ACK));
+	CHECK_EQ(cval(&c, "stream.3whs_synack_with_wrong_ack"), 1);
+	CHECK_STREQ(tcp_state_name(stream_tcp_state(&c.f)), "syn_sent");
+	ctx_done(&c);
+}
+
+TEST(ack_from_server_in_syn_recv_is_wrong_direction)
+{
+	struct ctx c;
+
+	ctx_init(&c);
+	ctx_start(&c);
+	sendp(&c, TS, TH_SYN, 1000, 0, NULL);
+	sendp(&c, TC, TH_SYN | TH_ACK, 5000, 1001, NULL);
+	sendp(&c, TC, TH_ACK, 5001, 1001, NULL);
+	CHECK(has_event(&c.p, SEV_3WHS_ACK_IN_WRONG_DIR));
+	CHECK(c.rflags & STREAM_PKT_INVALID);
+	ctx_done(&c);
+}
+
+TEST(data_becomes_ready_only_when_acked)
+{
+	struct ctx c;
+	uint64_t base = 99;
+
+	ctx_init(&c);
+	ctx_start(&c);
+	handshake(&c);
+	sendp(&c, TS, TH_ACK | TH_PSH, 1001, 5001, "GET / HTTP/1.0\r\n");
+	CHECK_EQ(stream_ready_offset(&c.f, TS), 0);
+	CHECK_STREQ(ready(&c, TS, 0, NULL), "");
+	/* server ACKs 10 of 16 bytes: only those are ready */
+	sendp(&c, TC, TH_ACK, 5001, 1011, NULL);
+	CHECK(c.rflags & STREAM_PKT_TS_READY);
+	CHECK_EQ(stream_ready_offset(&c.f, TS), 10);
+	CHECK_STREQ(ready(&c, TS, 0, &base), "GET / HTTP");
+	CHECK_EQ(base, 0);
+	sendp(&c, TC, TH_ACK | TH_PSH, 5001, 1017, "HTTP/1.0 200 OK\r\n");
+	CHECK_STREQ(ready(&c, TS, 0, NULL), "GET / HTTP/1.0\r\n");
+	CHECK_EQ(stream_ready_offset(&c.f, TC), 0);
+	sendp(&c, TS, TH_ACK, 1017, 5018, NULL);
+	CHECK(c.rflags & STREAM_PKT_TC_READY);
+	CHECK_STREQ(ready(&c, TC, 0, NULL), "HTTP/1.0 200 OK\r\n");
+	CHECK_STREQ(ready(&c, TS, 6, NULL), "HTTP/1.0\r\n");
+	ctx_done(&c);
+}
+
+TEST(out_of_order_segments_are_reassembled_in_order)
+{
+	struct ctx c;
+
+	ctx_init(&c);
+	ctx_start(&c);
+	handshake(&c);
+	sendp(&c, TS, TH_ACK, 1011, 5001, "world");
+	sendp(&c, TS, TH_ACK, 1006, 5001, "brave");
+	sendp(&c, TS, TH_ACK, 1001, 5001, "hello");
+	CHECK(!(c.rflags & STREAM_PKT_RETRANSMISSION));
+	sendp(&c, TC, TH_ACK, 5001, 1016, NULL);
+	CHECK_STREQ(ready(&c, TS, 0, NULL), "hellobraveworld");
+	CHECK_EQ(cval(&c, "tcp.reassembly_gap"), 0);
+	CHECK_EQ(cval(&c, "tcp.overlap"), 0);
+	ctx_done(&c);
+}
+
+TEST(ack_arriving_before_its_data_still_readies_it)
+{
+	struct ctx c;
+
+	ctx_init(&c);
+	ctx_start(&c);
+	handshake(&c);
+	sendp(&c, TC, TH_ACK, 5001, 1006, NULL);
+	sendp(&c, TS, TH_ACK, 1001, 5001, "hello");
+	CHECK(c.rflags & STREAM_PKT_TS_READY);
+	CHECK_STREQ(ready(&c, TS, 0, NULL), "hello");
+	CHECK_EQ(cval(&c, "tcp.reassembly_gap"), 0);
+	ctx_done(&c);
+}
+
+/* ---- retransmissions and overlaps ---- */
+
+TEST(retransmission_with_same_data_is_flagged_not_diff)
+{
+	struct ctx c;
+
+	ctx_init(&c);
+	ctx_start(&c);
+	handshake(&c);
+	sendp(&c, TS, TH_ACK, 1001, 5001, "hello");
+	CHECK(!(c.rflags & STREAM_PKT_RETRANSMISSION));
+	sendp(&c, TS, TH_ACK, 1001, 5001, "hello");
+	CHECK(c.rflags & STREAM_PKT_RETRANSMISSION);
+	CHECK(has_event(&c.p, SEV_PKT_RETRANSMISSION));
+	CHECK_EQ(cval(&c, "tcp.overlap"), 1);
+	CHECK_EQ(cval(&c, "tcp.overlap_diff_data"), 0);
+	CHECK_EQ(cval(&c, "stream.pkt_retransmission"), 1);
+	ctx_done(&c);
+}
+
+/* Original "EFGH" at offsets 4..8 (out of order, after "ab" at 0..2), then a new
+ * segment either starting earlier ("cdWXYZ" at 2..8) or at the same place
+ * ("WXYZ" at 4..8). Returns the reassembled 8 bytes. */
+static const char *overlap_case(struct ctx *c, enum stream_policy pol, int same_start)
+{
+	ctx_init(c);
+	c->cfg.policy = pol;
+	ctx_start(c);
+	handshake(c);
+	sendp(c, TS, TH_ACK, 1001, 5001, "ab");
+	sendp(c, TS, TH_ACK, 1005, 5001, "EFGH");
+	if (same_start) {
+		sendp(c, TS, TH_ACK, 1005, 5001, "WXYZ");
+		sendp(c, TS, TH_ACK, 1003, 5001, "cd");
+	} else {
+		sendp(c, TS, TH_ACK, 1003, 5001, "cdWXYZ");
+	}
+	sendp(c, TC, TH_ACK, 5001, 1009, NULL);
+	return ready(c, TS, 0, NULL);
+}
+
+TEST(overlap_bsd_new_segment_starting_earlier_wins)
+{
+	struct ctx c;
+
+	CHECK_STREQ(overlap_case(&c, STREAM_POLICY_BSD, 0), "abcdWXYZ");
+	CHECK_EQ(cval(&c, "tcp.overlap"), 1);
+	CHECK_EQ(cval(&c, "tcp.overlap_diff_data"), 1);
+	CHECK_EQ(cval(&c, "stream.reassembly_overlap_different_data"), 1);
+	ctx_done(&c);
+}
+
+TEST(overlap_bsd_same_start_keeps_original)
+{
+	struct ctx c;
+
+	CHECK_STREQ(overlap_case(&c, STREAM_POLICY_BSD, 1), "abcdEFGH");
+	CHECK_EQ(cval(&c, "tcp.overlap_diff_data"), 1);
+	ctx_done(&c);
+}
+
+TEST(overlap_first_keeps_original_data)
+{
+	struct ctx c;
+
+	CHECK_STREQ(overlap_case(&c, STREAM_POLICY_FIRST, 0), "abcdEFGH");
+	ctx_done(&c);
+	CHECK_STREQ(overlap_case(&c, STREAM_POLICY_FIRST, 1), "abcdEFGH");
+	ctx_done(&c);
+}
+
+TEST(overlap_last_takes_new_data)
+{
+	struct ctx c;
+
+	CHECK_STREQ(overlap_case(&c, STREAM_POLICY_LAST, 0), "abcdWXYZ");
+	ctx_done(&c);
+	CHECK_STREQ(overlap_case(&c, STREAM_POLICY_LAST, 1), "abcdWXYZ");
+	CHECK_EQ(cval(&c, "tcp.overlap_diff_data"), 1);
+	ctx_done(&c);
+}
+
+TEST(overlap_linux_same_start_longer_new_segment_wins)
+{
+	struct ctx c;
+
+	for (int linux_pol = 0; linux_pol < 2; linux_pol++) {
+		ctx_init(&c);
+		c.cfg.policy = linux_pol ? STREAM_POLICY_LINUX : STREAM_POLICY_BSD;
+		ctx_start(&c);
+		handshake(&c);
+		sendp(&c, TS, TH_ACK, 1005, 5001, "EFGH");     /* 4..8, hole before */
+		sendp(&c, TS, TH_ACK, 1005, 5001, "WXYZQ");    /* same start, ends later */
+		sendp(&c, TS, TH_ACK, 1001, 5001, "abcd");
+		sendp(&c, TC, TH_ACK, 5001, 1010, NULL);
+		CHECK_STREQ(ready(&c, TS, 0, NULL), linux_pol ? "abcdWXYZQ" : "abcdEFGHQ");
+		ctx_done(&c);
+	}
+}
+
+TEST(overlap_policy_is_read_from_config)
+{
+	StreamConfig cfg;
+	char err[256];
+
+	CHECK(conf_load_string("stream:\n  reassembly:\n    policy: last\n    depth: 2mb\n"
+			       "  midstream: yes\n", "t", err, sizeof(err)) == 0);
+	CHECK_EQ(stream_config_load(&cfg), 0);
+	CHECK_EQ(cfg.policy, STREAM_POLICY_LAST);
+	CHECK_EQ(cfg.reassembly_depth, 2u << 20);
+	CHECK_EQ(cfg.midstream, 1);
+	CHECK_EQ(cfg.memcap, 64u << 20);
+	CHECK_EQ(cfg.checksum_validation, 1);
+	conf_set("stream.reassembly.policy", "nonsense");
+	CHECK_EQ(stream_config_load(&cfg), -1);
+	conf_deinit();
+}
+
+TEST(ready_data_is_never_rewritten_by_retransmission)
+{
+	struct ctx c;
+
+	ctx_init(&c);
+	c.cfg.policy = STREAM_POLICY_LAST;
+	ctx_start(&c);
+	handshake(&c);
+	sendp(&c, TS, TH_ACK, 1001, 5001, "hello");
+	sendp(&c, TC, TH_ACK, 5001, 1006, NULL);
+	sendp(&c, TS, TH_ACK, 1001, 5001, "HELLO");
+	CHECK(c.rflags & STREAM_PKT_RETRANSMISSION);
+	CHECK(has_event(&c.p, SEV_PKT_SPURIOUS_RETRANSMISSION));
+	CHECK(has_event(&c.p, SEV_REASSEMBLY_OVERLAP_DIFFERENT_DATA));
+	CHECK_STREQ(ready(&c, TS, 0, NULL), "hello");
+	CHECK_EQ(cval(&c, "tcp.overlap_diff_data"), 1);
+	ctx_done(&c);
+}
+
+/* The split-pattern case from the issue: "EVIL" split over two segments, the
+ * second arrives first, then is retransmitted with other bytes; the stream
+ * shows the pattern once, with the bytes the policy chose. */
+TEST(split_pattern_out_of_order_retransmitted_keeps_policy_bytes)
+{
+	struct ctx c;
+	const char *s;
+
+	ctx_init(&c);
+	ctx_start(&c);
+	handshake(&c);
+	sendp(&c, TS, TH_ACK, 1005, 5001, "IL!");   /* offsets 4..7 first */
+	sendp(&c, TS, TH_ACK, 1005, 5001, "OK!");   /* same start: bsd keeps "IL!" */
+	sendp(&c, TS, TH_ACK, 1001, 5001, "xxEV");
+	sendp(&c, TC, TH_ACK, 5001, 1008, NULL);
+	s = ready(&c, TS, 0, NULL);
+	CHECK_STREQ(s, "xxEVIL!");
+	CHECK(strstr(s, "EVIL") && !strstr(strstr(s, "EVIL") + 1, "EVIL"));
+	ctx_done(&c);
+}
+
+/* ---- gaps ---- */
+
+TEST(gap_at_flush_is_skipped_and_counted)
+{
+	struct ctx c;
+	uint64_t base = 0;
+
+	ctx_init(&c);
+	ctx_start(&c);
+	handshake(&c);
+	sendp(&c, TS, TH_ACK, 1001, 5001, "aaa");
+	sendp(&c, TS, TH_ACK, 1007, 5001, "ccc");   /* 1004..1006 never seen */
+	stream_flow_end(c.st, &c.f);
+	CHECK_STREQ(ready(&c, TS, 0, &base), "aaa");
+	CHECK_EQ(base, 0);
+	CHECK_STREQ(ready(&c, TS, 3, &base), "ccc");
+	CHECK_EQ(base, 6);
+	CHECK_EQ(stream_ready_offset(&c.f, TS), 9);
+	CHECK_EQ(cval(&c, "tcp.reassembly_gap"), 1);
+	CHECK(stream_dir_flags(&c.f, TS) & STREAM_DIR_GAP);
+	CHECK(stream_dir_flags(&c.f, TS) & STREAM_DIR_EOF);
+	ctx_done(&c);
+}
+
+TEST(acked_hole_is_a_gap_event_on_the_acking_packet)
+{
+	struct ctx c;
+
+	ctx_init(&c);
+	ctx_start(&c);
+	handshake(&c);
+	sendp(&c, TS, TH_ACK, 1001, 5001, "aaa");
+	sendp(&c, TS, TH_ACK, 1007, 5001, "ccc");
+	sendp(&c, TC, TH_ACK, 5001, 1010, NULL);
+	CHECK(has_event(&c.p, SEV_REASSEMBLY_SEQ_GAP));
+	CHECK_EQ(stream_ready_offset(&c.f, TS), 9);
+	CHECK_STREQ(ready(&c, TS, 2, NULL), "a");
+	CHECK_STREQ(ready(&c, TS, 4, NULL), "ccc");
+	ctx_done(&c);
+}
+
+/* ---- midstream, async ---- */
+
+TEST(midstream_off_ignores_sessions_without_syn)
+{
+	struct ctx c;
+
+	ctx_init(&c);
+	ctx_start(&c);
+	sendp(&c, TS, TH_ACK, 1001, 5001, "hello");
+	CHECK(!(c.rflags & STREAM_PKT_HAS_SESSION));
+	CHECK(!(c.rflags & STREAM_PKT_ESTABLISHED));
+	CHECK(c.f.stream == NULL);
+	CHECK_EQ(cval(&c, "tcp.midstream_pickups"), 0);
+	ctx_done(&c);
+}
+
+TEST(midstream_on_picks_up_established_session)
+{
+	struct ctx c;
+
+	ctx_init(&c);
+	c.cfg.midstream = 1;
+	ctx_start(&c);
+	sendp(&c, TS, TH_ACK, 1001, 5001, "hello");
+	CHECK(c.rflags & STREAM_PKT_ESTABLISHED);
+	CHECK(c.rflags & STREAM_PKT_MIDSTREAM);
+	CHECK_EQ(cval(&c, "tcp.midstream_pickups"), 1);
+	CHECK_STREQ(ready(&c, TS, 0, NULL), "");
+	sendp(&c, TC, TH_ACK, 5001, 1006, "world");
+	CHECK_STREQ(ready(&c, TS, 0, NULL), "hello");
+	sendp(&c, TS, TH_ACK, 1006, 5006, NULL);
+	CHECK_STREQ(ready(&c, TC, 0, NULL), "world");
+	ctx_done(&c);
+}
+
+TEST(fin_without_session_raises_event_when_midstream_off)
+{
+	struct ctx c;
+
+	ctx_init(&c);
+	ctx_start(&c);
+	sendp(&c, TS, TH_FIN | TH_ACK, 1001, 5001, NULL);
+	CHECK(has_event(&c.p, SEV_FIN_BUT_NO_SESSION));
+	sendp(&c, TS, TH_RST, 1001, 0, NULL);
+	CHECK(has_event(&c.p, SEV_RST_BUT_NO_SESSION));
+	CHECK(c.f.stream == NULL);
+	ctx_done(&c);
+}
+
+TEST(async_oneside_client_only_data_is_ready_without_acks)
+{
+	struct ctx c;
+
+	ctx_init(&c);
+	c.cfg.async_oneside = 1;
+	ctx_start(&c);
+	sendp(&c, TS, TH_SYN, 1000, 0, NULL);
+	sendp(&c, TS, TH_ACK, 1001, 5001, NULL);
+	CHECK(c.rflags & STREAM_PKT_ESTABLISHED);
+	sendp(&c, TS, TH_ACK | TH_PSH, 1001, 5001, "one-way");
+	CHECK(c.rflags & STREAM_PKT_TS_READY);
+	CHECK_STREQ(ready(&c, TS, 0, NULL), "one-way");
+	ctx_done(&c);
+}
+
+TEST(async_oneside_off_rejects_client_ack_without_synack)
+{
+	struct ctx c;
+
+	ctx_init(&c);
+	ctx_start(&c);
+	sendp(&c, TS, TH_SYN, 1000, 0, NULL);
+	sendp(&c, TS, TH_ACK, 1001, 5001, "one-way");
+	CHECK(c.rflags & STREAM_PKT_INVALID);
+	CHECK(!(c.rflags & STREAM_PKT_ESTABLISHED));
+	stream_flow_end(c.st, &c.f);
+	CHECK_STREQ(ready(&c, TS, 0, NULL), "");
+	ctx_done(&c);
+}
+
+/* ---- closing ---- */
+
+TEST(rst_closes_session_and_makes_unacked_data_ready)
+{
+	struct ctx c;
+
+	ctx_init(&c);
+	ctx_start(&c);
+	handshake(&c);
+	sendp(&c, TS, TH_ACK, 1001, 5001, "unacked");
+	sendp(&c, TC, TH_RST, 5001, 0, NULL);
+	CHECK(c.rflags & STREAM_PKT_CLOSED);
+	CHECK(c.rflags & STREAM_PKT_TS_READY);
+	CHECK_STREQ(tcp_state_name(stream_tcp_state(&c.f)), "closed");
+	CHECK_STREQ(ready(&c, TS, 0, NULL), "unacked");
+	CHECK(stream_dir_flags(&c.f, TS) & STREAM_DIR_EOF);
+	CHECK_EQ(cval(&c, "tcp.rst"), 1);
+	CHECK(c.f.state == FLOW_STATE_CLOSED);
+	/* a SYN on the closed session */
+	sendp(&c, TS, TH_SYN, 1000, 0, NULL);
+	CHECK(has_event(&c.p, SEV_SHUTDOWN_SYN_RESEND));
+	ctx_done(&c);
+}
+
+TEST(rst_out_of_window_is_ignored)
+{
+	struct ctx c;
+
+	ctx_init(&c);
+	ctx_start(&c);
+	handshake(&c);
+	sendp(&c, TC, TH_RST, 5001 + 10000000, 0, NULL);
+	CHECK(c.rflags & STREAM_PKT_INVALID);
+	CHECK_STREQ(tcp_state_name(stream_tcp_state(&c.f)), "established");
+	ctx_done(&c);
+}
+
+TEST(fin_exchange_walks_closing_states_client_first)
+{
+	struct ctx c;
+
+	ctx_init(&c);
+	ctx_start(&c);
+	handshake(&c);
+	sendp(&c, TS, TH_FIN | TH_ACK, 1001, 5001, "bye");
+	CHECK_STREQ(tcp_state_name(stream_tcp_state(&c.f)), "fin_wait1");
+	sendp(&c, TC, TH_ACK, 5001, 1005, NULL);
+	CHECK_STREQ(tcp_state_name(stream_tcp_state(&c.f)), "fin_wait2");
+	CHECK_STREQ(ready(&c, TS, 0, NULL), "bye");
+	CHECK(stream_dir_flags(&c.f, TS) & STREAM_DIR_EOF);
+	sendp(&c, TC, TH_FIN | TH_ACK, 5001, 1005, NULL);
+	CHECK_STREQ(tcp_state_name(stream_tcp_state(&c.f)), "time_wait");
+	CHECK(c.rflags & STREAM_PKT_ESTABLISHED);
+	sendp(&c, TS, TH_ACK, 1005, 5002, NULL);
+	CHECK_STREQ(tcp_state_name(stream_tcp_state(&c.f)), "closed");
+	CHECK(c.rflags & STREAM_PKT_CLOSED);
+	ctx_done(&c);
+}
+
+TEST(fin_exchange_server_first_goes_through_close_wait_and_last_ack)
+{
+	struct ctx c;
+
+	ctx_init(&c);
+	ctx_start(&c);
+	handshake(&c);
+	sendp(&c, TC, TH_FIN | TH_ACK, 5001, 1001, NULL);
+	CHECK_STREQ(tcp_state_name(stream_tcp_state(&c.f)), "close_wait");
+	sendp(&c, TS, TH_FIN | TH_ACK, 1001, 5002, NULL);
+	CHECK_STREQ(tcp_state_name(stream_tcp_state(&c.f)), "last_ack");
+	sendp(&c, TC, TH_ACK, 5002, 1002, NULL);
+	CHECK_STREQ(tcp_state_name(stream_tcp_state(&c.f)), "closed");
+	ctx_done(&c);
+}
+
+/* ---- depth, memcaps, checksums, windows, timestamps ---- */
+
+TEST(depth_reached_stops_storing_and_raises_event_once)
+{
+	struct ctx c;
+
+	ctx_init(&c);
+	c.cfg.reassembly_depth = 10;
+	ctx_start(&c);
+	handshake(&c);
+	sendp(&c, TS, TH_ACK, 1001, 5001, "01234567");
+	CHECK(!(c.rflags & STREAM_PKT_DEPTH_REACHED));
+	sendp(&c, TS, TH_ACK, 1009, 5001, "89abcdef");
+	CHECK(c.rflags & STREAM_PKT_DEPTH_REACHED);
+	CHECK(has_event(&c.p, SEV_REASSEMBLY_DEPTH_REACHED));
+	CHECK(!(c.rflags & STREAM_PKT_RETRANSMISSION));
+	sendp(&c, TS, TH_ACK, 1017, 5001, "more");
+	CHECK(!has_event(&c.p, SEV_REASSEMBLY_DEPTH_REACHED));
+	sendp(&c, TC, TH_ACK, 5001, 1021, NULL);
+	CHECK_STREQ(ready(&c, TS, 0, NULL), "0123456789");
+	CHECK_EQ(stream_ready_offset(&c.f, TS), 10);
+	CHECK_EQ(cval(&c, "tcp.stream_depth_reached"), 1);
+	CHECK_EQ(cval(&c, "stream.reassembly_depth_reached"), 1);
+	CHECK_EQ(cval(&c, "tcp.reassembly_gap"), 0);
+	CHECK(stream_dir_flags(&c.f, TS) & STREAM_DIR_DEPTH_REACHED);
+	ctx_done(&c);
+}
+
+TEST(session_memcap_refuses_new_sessions_and_counts)
+{
+	struct ctx c;
+	Flow f2, f3;
+	uint64_t one;
+
+	ctx_init(&c);
+	ctx_start(&c);
+	sendp(&c, TS, TH_SYN, 1000, 0, NULL);
+	one = stream_memuse();
+	CHECK(one > 0);
+	ctx_done(&c);
+
+	ctx_init(&c);
+	c.cfg.memcap = one + one / 2;   /* room for one session */
+	ctx_start(&c);
+	sendp(&c, TS, TH_SYN, 1000, 0, NULL);
+	CHECK(c.f.stream != NULL);
+	memset(&f2, 0, sizeof(f2));
+	f2.proto = IPPROTO_TCP;
+	c.p.flow = &f2;
+	c.p.tcp_seq = 2000;
+	stream_handle_packet(c.st, &f2, &c.p);
+	CHECK(f2.stream == NULL);
+	CHECK(!(c.p.stream_flags & STREAM_PKT_HAS_SESSION));
+	CHECK_EQ(cval(&c, "tcp.ssn_memcap_drop"), 1);
+	CHECK(stream_memuse() <= c.cfg.memcap);
+	/* freeing the first makes room again (from the thread's cache) */
+	stream_flow_free(c.st, &c.f);
+	memset(&f3, 0, sizeof(f3));
+	f3.proto = IPPROTO_TCP;
+	stream_handle_packet(c.st, &f3, &c.p);
+	CHECK(f3.stream != NULL);
+	stream_flow_free(c.st, &f3);
+	ctx_done(&c);
+	CHECK_EQ(stream_memuse(), 0);
+}
+
+TEST(reassembly_memcap_refuses_segments_and_counts)
+{
+	struct ctx c;
+
+	ctx_init(&c);
+	c.cfg.reassembly_memcap = 1;
+	ctx_start(&c);
+	handshake(&c);
+	sendp(&c, TS, TH_ACK, 1001, 5001, "hello");
+	CHECK_EQ(cval(&c, "tcp.segment_memcap_drop"), 1);
+	CHECK(has_event(&c.p, SEV_REASSEMBLY_INSERT_MEMCAP));
+	CHECK_EQ(stream_reassembly_memuse(), 0);
+	ctx_done(&c);
+}
+
+TEST(bad_checksum_packet_is_not_tracked)
+{
+	struct ctx c;
+
+	ctx_init(&c);
+	ctx_start(&c);
+	handshake(&c);
+	c.p.flags |= PKT_L4_CSUM_BAD;
+	memset(&c.p, 0, sizeof(c.p));
+	c.p.proto = IPPROTO_TCP;
+	c.p.l4 = (const uint8_t *)"x";
+	c.p.flags = PKT_TOSERVER | PKT_L4_CSUM_BAD;
+	c.p.tcp_flags = TH_ACK;
+	c.p.tcp_seq = 1001;
+	c.p.tcp_ack = 5001;
+	c.p.payload = (const uint8_t *)"evil";
+	c.p.payload_len = 4;
+	stream_handle_packet(c.st, &c.f, &c.p);
+	CHECK(c.p.stream_flags & STREAM_PKT_INVALID);
+	CHECK(!(c.p.stream_flags & STREAM_PKT_ESTABLISHED));
+	CHECK_EQ(cval(&c, "tcp.invalid_checksum"), 1);
+	sendp(&c, TS, TH_ACK, 1001, 5001, "good");
+	CHECK(!(c.rflags & STREAM_PKT_RETRANSMISSION));
+	sendp(&c, TC, TH_ACK, 5001, 1005, NULL);
+	CHECK_STREQ(ready(&c, TS, 0, NULL), "good");
+	ctx_done(&c);
+}
+
+TEST(checksum_validation_off_tracks_bad_checksum_packets)
+{
+	struct ctx c;
+
+	ctx_init(&c);
+	c.cfg.checksum_validation = 0;
+	ctx_start(&c);
+	handshake(&c);
+	c.p.flags |= PKT_L4_CSUM_BAD;
+	sendp(&c, TS, TH_ACK, 1001, 5001, "data");
+	CHECK_EQ(cval(&c, "tcp.invalid_checksum"), 0);
+	CHECK(c.rflags & STREAM_PKT_ESTABLISHED);
+	ctx_done(&c);
+}
+
+TEST(data_beyond_receive_window_is_rejected)
+{
+	struct ctx c;
+
+	ctx_init(&c);
+	ctx_start(&c);
+	handshake(&c);
+	sendp(&c, TS, TH_ACK, 1001 + 70000, 5001, "far");
+	CHECK(c.rflags & STREAM_PKT_INVALID);
+	CHECK(has_event(&c.p, SEV_EST_PACKET_OUT_OF_WINDOW));
+	stream_flow_end(c.st, &c.f);
+	CHECK_EQ(stream_ready_offset(&c.f, TS), 0);
+	ctx_done(&c);
+}
+
+TEST(older_timestamp_is_rejected_as_invalid)
+{
+	struct ctx c;
+
+	ctx_init(&c);
+	ctx_start(&c);
+	/* build the handshake with timestamps by hand */
+	{
+		static const struct {
+			int dir;
+			uint8_t fl;
+			uint32_t seq, ack, ts;
+			const char *d;
+		} seq[] = {
+			{ TS, TH_SYN, 1000, 0, 100, NULL },
+			{ TC, TH_SYN | TH_ACK, 5000, 1001, 900, NULL },
+			{ TS, TH_ACK, 1001, 5001, 101, NULL },
+			{ TS, TH_ACK, 1001, 5001, 102, "new" },
+			{ TS, TH_ACK, 1004, 5001, 50, "old" },
+		};
+		for (size_t i = 0; i < sizeof(seq) / sizeof(seq[0]); i++) {
+			Packet *p = &c.p;
+
+			memset(p, 0, sizeof(*p));
+			p->proto = IPPROTO_TCP;
+			p->l4 = (const uint8_t *)"x";
+			p->flags = seq[i].dir ? PKT_TOCLIENT : PKT_TOSERVER;
+			p->tcp_flags = seq[i].fl;
+			p->tcp_seq = seq[i].seq;
+			p->tcp_ack = seq[i].ack;
+			p->tcp_win = 65535;
+			p->tcp_wscale = 0xff;
+			p->tcp_has_ts = 1;
+			p->tcp_tsval = seq[i].ts;
+			p->payload = (const uint8_t *)(seq[i].d ? seq[i].d : "");
+			p->payload_len = seq[i].d ? 3 : 0;
+			stream_handle_packet(c.st, &c.f, p);
+		}
+	}
+	CHECK(c.p.stream_flags & STREAM_PKT_INVALID);
+	CHECK(has_event(&c.p, SEV_PKT_INVALID_TIMESTAMP));
+	stream_flow_end(c.st, &c.f);
+	CHECK_STREQ(ready(&c, TS, 0, NULL), "new");
+	ctx_done(&c);
+}
+
+/* ---- sequence wrap, consumers ---- */
+
+TEST(sequence_wraps_around_2_pow_32)
+{
+	struct ctx c;
+	const uint32_t cisn = 0xfffffff5u; /* first data byte 0xfffffff6 */
+
+	ctx_init(&c);
+	ctx_start(&c);
+	handshake_at(&c, cisn, 5000);
+	/* 10 bytes before the wrap, 10 after; the second arrives first */
+	sendp(&c, TS, TH_ACK, cisn + 1 + 10, 5001, "KLMNOPQRST");
+	sendp(&c, TS, TH_ACK, cisn + 1, 5001, "ABCDEFGHIJ");
+	CHECK(!(c.rflags & STREAM_PKT_INVALID));
+	sendp(&c, TC, TH_ACK, 5001, cisn + 1 + 20, NULL);
+	CHECK_EQ(stream_ready_offset(&c.f, TS), 20);
+	CHECK_STREQ(ready(&c, TS, 0, NULL), "ABCDEFGHIJKLMNOPQRST");
+	sendp(&c, TS, TH_ACK, cisn + 1 + 15, 5001, "PQRST"); /* retransmission past wrap */
+	CHECK(c.rflags & STREAM_PKT_RETRANSMISSION);
+	CHECK_EQ(cval(&c, "tcp.reassembly_gap"), 0);
+	ctx_done(&c);
+}
+
+TEST(release_by_all_consumers_slides_and_frees_buffer)
+{
+	struct ctx c;
+	uint64_t base = 0;
+	uint64_t before;
+
+	ctx_init(&c);
+	ctx_start(&c);
+	handshake(&c);
+	sendp(&c, TS, TH_ACK, 1001, 5001, "0123456789");
+	sendp(&c, TC, TH_ACK, 5001, 1011, NULL);
+	before = stream_reassembly_memuse();
+	stream_release(&c.f, TS, STREAM_CONSUMER_APP, 6);
+	CHECK_STREQ(ready(&c, TS, 0, &base), "0123456789"); /* raw still needs it */
+	stream_release(&c.f, TS, STREAM_CONSUMER_RAW, 4);
+	CHECK_STREQ(ready(&c, TS, 0, &base), "456789");
+	CHECK_EQ(base, 4);
+	stream_release(&c.f, TS, STREAM_CONSUMER_RAW, UINT64_MAX);
+	CHECK_STREQ(ready(&c, TS, 0, &base), "6789");
+	stream_release(&c.f, TS, STREAM_CONSUMER_APP, 10);
+	CHECK_STREQ(ready(&c, TS, 0, NULL), "");
+	/* the buffer went back to the thread's pool: memuse unchanged, not leaked */
+	CHECK_EQ(stream_reassembly_memuse(), before);
+	/* later data is kept only for the consumer that still reads */
+	sendp(&c, TS, TH_ACK, 1011, 5001, "abc");
+	sendp(&c, TC, TH_ACK, 5001, 1014, NULL);
+	CHECK_STREQ(ready(&c, TS, 0, &base), "abc");
+	CHECK_EQ(base, 10);
+	ctx_done(&c);
+}
+
+TEST(disabled_consumer_does_not_hold_data)
+{
+	struct ctx c;
+
+	ctx_init(&c);
+	c.cfg.consumers = 1u << STREAM_CONSUMER_APP;
+	ctx_start(&c);
+	handshake(&c);
+	sendp(&c, TS, TH_ACK, 1001, 5001, "0123456789");
+	sendp(&c, TC, TH_ACK, 5001, 1011, NULL);
+	stream_release(&c.f, TS, STREAM_CONSUMER_APP, 10);
+	CHECK_STREQ(ready(&c, TS, 0, NULL), "");
+	ctx_done(&c);
+}
+
+TEST(large_payload_spans_several_segments)
+{
+	struct ctx c;
+	static char big[6001];
+	uint64_t base;
+
+	for (int i = 0; i < 6000; i++)
+		big[i] = (char)('a' + i % 26);
+	big[6000] = 0;
+	ctx_init(&c);
+	ctx_start(&c);
+	handshake(&c);
+	sendp(&c, TS, TH_ACK, 1001 + 6000, 5001, "tail");
+	sendp(&c, TS, TH_ACK, 1001, 5001, big);
+	sendp(&c, TC, TH_ACK, 5001, 1001 + 6004, NULL);
+	CHECK_EQ(stream_ready_offset(&c.f, TS), 6004);
+	{
+		const uint8_t *d;
+		uint32_t len;
+
+		CHECK(stream_get_data(&c.f, TS, 0, &d, &len, &base));
+		CHECK_EQ(len, 6004);
+		CHECK(memcmp(d, big, 6000) == 0);
+		CHECK(memcmp(d + 6000, "tail", 4) == 0);
+	}
+	ctx_done(&c);
+}
+
+TEST(event_names_match_suricata)
+{
+	CHECK_STREQ(stream_event_name(SEV_PKT_RETRANSMISSION), "pkt_retransmission");
+	CHECK_STREQ(stream_event_name(SEV_3WHS_ACK_IN_WRONG_DIR), "3whs_ack_in_wrong_dir");
+	CHECK_EQ(stream_event_lookup("reassembly_seq_gap"), SEV_REASSEMBLY_SEQ_GAP);
+	CHECK_EQ(stream_event_lookup("stream.wrong_thread"), SEV_WRONG_THREAD);
+	CHECK_EQ(stream_event_lookup("no_such_event"), -1);
+	CHECK(stream_event_name(SEV_NONE) == NULL);
+	for (int ev = SEV_NONE + 1; ev < SEV_MAX; ev++)
+		CHECK(stream_event_name(ev) != NULL);
+	test_counters();
+	CHECK(counter_lookup("stream.reassembly_overlap_different_data") >= 0);
+}
+
+/* The memory check the issue asks for: 100k half-open and 100k open sessions
+ * stay under the default memcaps. Prints the numbers. */
+TEST(hundred_thousand_sessions_stay_under_memcaps)
+{
+	enum { N = 100000 };
+	struct ctx c;
+	Flow *flows = calloc(2 * N, sizeof(Flow));
+	uint64_t mem, rmem;
+
+	CHECK(flows != NULL);
+	ctx_init(&c);
+	ctx_start(&c);
+	for (int i = 0; i < 2 * N; i++) {
+		Flow *f = &flows[i];
+		Packet *p = &c.p;
+
+		f->proto = IPPROTO_TCP;
+		memset(p, 0, sizeof(*p));
+		p->proto = IPPROTO_TCP;
+		p->l4 = (const uint8_t *)"x";
+		p->tcp_win = 65535;
+		p->tcp_wscale = 0xff;
+		p->flags = PKT_TOSERVER;
+		p->tcp_flags = TH_SYN;
+		p->tcp_seq = 1000;
+		stream_handle_packet(c.st, f, p);
+		if (i < N)
+			continue;       /* half-open: SYN only */
+		p->flags = PKT_TOCLIENT;
+		p->tcp_flags = TH_SYN | TH_ACK;
+		p->tcp_seq = 5000;
+		p->tcp_ack = 1001;
+		stream_handle_packet(c.st, f, p);
+		p->flags = PKT_TOSERVER;
+		p->tcp_flags = TH_ACK;
+		p->tcp_seq = 1001;
+		p->tcp_ack = 5001;
+		p->payload = (const uint8_t *)"GET / HTTP/1.1\r\n";
+		p->payload_len = 16;
+		stream_handle_packet(c.st, f, p);   /* unacked: a segment */
+		p->flags = PKT_TOCLIENT;
+		p->tcp_seq = 5001;
+		p->tcp_ack = 1017;
+		p->payload = (const uint8_t *)"HTTP/1.1 200";
+		p->payload_len = 12;
+		stream_handle_packet(c.st, f, p);   /* readies toserver: a buffer */
+	}
+	mem = stream_memuse();
+	rmem = stream_reassembly_memuse();
+	printf("  100k half-open + 100k open: stream memuse %llu (cap %llu), "
+	       "reassembly memuse %llu (cap %llu), drops ssn %llu seg %llu\n",
+	       (unsigned long long)mem, (unsigned long long)c.cfg.memcap,
+	       (unsigned long long)rmem, (unsigned long long)c.cfg.reassembly_memcap,
+	       (unsigned long long)cval(&c, "tcp.ssn_memcap_drop"),
+	       (unsigned long long)cval(&c, "tcp.segment_memcap_drop"));
+	CHECK(mem <= c.cfg.memcap);
+	CHECK(rmem <= c.cfg.reassembly_memcap);
+	CHECK_EQ(cval(&c, "tcp.ssn_memcap_drop"), 0);
+	CHECK_EQ(cval(&c, "tcp.segment_memcap_drop"), 0);
+	CHECK_EQ(cval(&c, "tcp.sessions"), 2 * N);
+	for (int i = 0; i < 2 * N; i++)
+		stream_flow_free(c.st, &flows[i]);
+	free(flows);
+	ctx_done(&c);
+	CHECK_EQ(stream_memuse(), 0);
+	CHECK_EQ(stream_reassembly_memuse(), 0);
+}

@@ -5,6 +5,8 @@
 #include "conf/conf.h"
 #include "conf/cuda-mpm-conf.h"
 #include "decode/decode.h"
+#include "detect/detect-parse.h"
+#include "detect/engine.h"
 #include "flow/flow.h"
 #include "output/output.h"
 #include "runmode/runmode.h"
@@ -24,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <yaml.h>
 #ifdef HAVE_HYPERSCAN
@@ -45,6 +48,7 @@ enum {
 	OPT_SIMULATE_IPS,
 	OPT_PCAP_FILE_CONTINUOUS,
 	OPT_NO_RANDOM,
+	OPT_LIST_KEYWORDS,
 };
 
 typedef struct Cli {
@@ -88,6 +92,7 @@ static void usage(FILE *out, const char *prog)
 		"\t--list-cuda-cards                    : list CUDA cards on the system\n"
 		"\t--disable-detection                  : disable detection engine\n"
 		"\t--init-errors-fatal                  : enable fatal failure on signature init error\n"
+		"\t--list-keywords                      : list all supported rule keywords\n"
 		"\t--simulate-ips                       : simulate IPS mode when running in a non-IPS mode\n",
 		"This is Suricata version " SURICATA_VERSION " (" ENGINE_SUFFIX ")", prog);
 }
@@ -190,6 +195,7 @@ static int parse_cli(int argc, char **argv, Cli *cli)
 		{ "simulate-ips", no_argument, NULL, OPT_SIMULATE_IPS },
 		{ "pcap-file-continuous", no_argument, NULL, OPT_PCAP_FILE_CONTINUOUS },
 		{ "no-random", no_argument, NULL, OPT_NO_RANDOM },
+		{ "list-keywords", optional_argument, NULL, OPT_LIST_KEYWORDS },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -239,6 +245,9 @@ static int parse_cli(int argc, char **argv, Cli *cli)
 		case OPT_DISABLE_DETECTION: cli->disable_detection = 1; break;
 		case OPT_INIT_ERRORS_FATAL: cli->init_errors_fatal = 1; break;
 		case OPT_SIMULATE_IPS: cli->simulate_ips = 1; break;
+		case OPT_LIST_KEYWORDS:
+			keywords_list(stdout);
+			return 0;
 		case OPT_NO_RANDOM:
 			/* Suricata's switch for reproducible runs: we use no randomness. */
 			break;
@@ -409,10 +418,58 @@ static void open_log_file(const char *log_dir)
 	}
 }
 
+/* Loads the rules and builds the detection engine. Returns 0, or -1 when
+ * start-up must stop (logged): a fatal load error, or with -T /
+ * --init-errors-fatal a rule that failed. */
+static int detect_setup(const Cli *cli, SigTable **tp, DetectEngine **dep)
+{
+	RuleLoadConfig rc = { 0 };
+	DetectConfig dc;
+	SigTable *t;
+	DetectEngine *de;
+	char err[1024] = "";
+	struct timespec t0, t1;
+
+	if (detect_config_load(&dc, err, sizeof(err)) != 0) {
+		log_error("%s", err);
+		return -1;
+	}
+	rc.exclusive = cli->rules_exclusive;
+	rc.extra = cli->rules_extra;
+	rc.init_errors_fatal = cli->init_errors_fatal;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	t = sig_load(&rc, err, sizeof(err));
+	if (!t) {
+		log_error("%s", err);
+		return -1;
+	}
+	*tp = t;
+	log_info("rules: %d loaded, %d failed, %d skipped (%d files, %d unreadable)",
+		 t->loaded, t->failed, t->skipped, t->files_loaded, t->files_failed);
+	for (int i = 0; i < t->nreasons && i < 20; i++)
+		log_info("rules skipped: %s x%d", t->reasons[i].reason, t->reasons[i].count);
+	if (t->failed && (cli->test_mode || cli->init_errors_fatal)) {
+		log_error("%d rule%s failed to load", t->failed, t->failed == 1 ? "" : "s");
+		return -1;
+	}
+	de = detect_engine_build(t, &dc, err, sizeof(err));
+	if (!de) {
+		log_error("%s", err);
+		return -1;
+	}
+	*dep = de;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	log_info("detect: %u rules inspected, mpm-algo %s, engine ready in %.3f s",
+		 detect_engine_sig_count(de), mpm_algo_name(dc.algo),
+		 (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
+	return 0;
+}
+
 static void register_counters(void)
 {
 	decode_register_counters();
 	flow_register_counters();
+	detect_register_counters();
 	counters_freeze();
 }
 
@@ -420,6 +477,7 @@ int main(int argc, char **argv)
 {
 	Cli cli = { 0 };
 	Engine engine = { 0 };
+	SigTable *sigs = NULL;
 	OutputConfig ocfg;
 	const char *log_dir;
 	char err[1024];
@@ -442,6 +500,8 @@ int main(int argc, char **argv)
 	if (engine_config_load(&cli, &engine.cfg) != 0)
 		goto out;
 	if (cli.test_mode) {
+		if (!cli.disable_detection && detect_setup(&cli, &sigs, &engine.detect) != 0)
+			goto out;
 		printf("Configuration provided was successfully loaded. Exiting.\n");
 		rc = 0;
 		goto out;
@@ -460,6 +520,8 @@ int main(int argc, char **argv)
 		log_error("%s", err);
 		goto out;
 	}
+	if (!cli.disable_detection && detect_setup(&cli, &sigs, &engine.detect) != 0)
+		goto out;
 	register_counters();
 	if (output_config_load(&ocfg, log_dir, err, sizeof(err)) != 0) {
 		log_error("%s", err);
@@ -489,6 +551,8 @@ out:
 		outputs_close(engine.outputs);
 	if (engine.src)
 		pcap_source_close(engine.src);
+	detect_engine_free(engine.detect);
+	sig_table_free(sigs);
 	counters_destroy();
 	conf_deinit();
 	log_close_file();

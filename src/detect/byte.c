@@ -280,11 +280,7 @@ int kw_byte_jump(SigParseState *st, const char *arg, const Keyword *kw)
 		sig_error(st, "byte_jump: from_beginning and from_end exclude each other");
 		goto fail;
 	}
-	/* nbytes 0 is only meaningful with from_end in Suricata */
-	if (b->nbytes == 0 && !(b->flags & BYTE_FROM_END)) {
-		sig_error(st, "byte_jump: number of bytes must be 1..8");
-		goto fail;
-	}
+	/* nbytes 0: Suricata 8 reads nothing and jumps by post_offset only */
 	if (b->nbytes && check_nbytes(st, b, "byte_jump", 8))
 		goto fail;
 	return byte_append(st, b);
@@ -394,9 +390,12 @@ int kw_byte_math(SigParseState *st, const char *arg, const Keyword *kw)
 			*val++ = '\0';
 		val = str_trim(val);
 		if (!strcmp(k, "bytes")) {
-			if (num_or_var(st, "byte_math", "bytes", val, 1, 10, &v, &var) || var)
+			if (num_or_var(st, "byte_math", "bytes", val, 1, 10, &v, &var))
 				goto fail_bytes;
+			/* a variable: its index; the engine reads the value (1..10) */
 			b->nbytes = (uint8_t)v;
+			if (var)
+				b->flags |= BYTE_NBYTES_VAR;
 			have |= 1;
 		} else if (!strcmp(k, "offset")) {
 			if (num_or_var(st, "byte_math", "offset", val, -65535, 65535, &v, &var))
@@ -462,7 +461,7 @@ int kw_byte_math(SigParseState *st, const char *arg, const Keyword *kw)
 		sig_error(st, "byte_math: division by zero");
 		goto fail;
 	}
-	if (check_nbytes(st, b, "byte_math", 4))
+	if (!(b->flags & BYTE_NBYTES_VAR) && check_nbytes(st, b, "byte_math", 4))
 		goto fail;
 	idx = new_var(st, "byte_math", result);
 	if (idx < 0)

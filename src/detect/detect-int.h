@@ -107,6 +107,7 @@ int kw_flow(SigParseState *, const char *, const Keyword *);
 /* flowbits.c */
 int kw_flowbits(SigParseState *, const char *, const Keyword *);
 int kw_flowint(SigParseState *, const char *, const Keyword *);
+int kw_hostbits(SigParseState *, const char *, const Keyword *);
 /* threshold.c */
 int kw_threshold(SigParseState *, const char *, const Keyword *);
 int kw_detection_filter(SigParseState *, const char *, const Keyword *);
@@ -119,6 +120,15 @@ int kw_fragbits(SigParseState *, const char *, const Keyword *);
 int kw_fragoffset(SigParseState *, const char *, const Keyword *);
 int kw_ip_proto(SigParseState *, const char *, const Keyword *);
 int kw_sameip(SigParseState *, const char *, const Keyword *);
+int kw_hdr_sticky(SigParseState *, const char *, const Keyword *);
+int kw_prefilter(SigParseState *, const char *, const Keyword *);
+int kw_decode_event(SigParseState *, const char *, const Keyword *);
+/* pkt-kw.c */
+int kw_vlan_id(SigParseState *, const char *, const Keyword *);
+int kw_vlan_layers(SigParseState *, const char *, const Keyword *);
+int kw_tcp_mss(SigParseState *, const char *, const Keyword *);
+int kw_flow_count(SigParseState *, const char *, const Keyword *);
+int kw_csum(SigParseState *, const char *, const Keyword *);
 /* tcp-kw.c */
 int kw_flags(SigParseState *, const char *, const Keyword *);
 int kw_seq(SigParseState *, const char *, const Keyword *);

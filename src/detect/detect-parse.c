@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <netinet/in.h>
 
 /* ---- small helpers shared by the keyword files ---- */
@@ -282,6 +283,12 @@ static const struct {
 	[BUF_HTTP_SERVER] = { "http_server", 2, 2 },
 	[BUF_HTTP_REQUEST_HEADER] = { "http_request_header", 2, 1 },
 	[BUF_HTTP_RESPONSE_HEADER] = { "http_response_header", 2, 2 },
+	[BUF_IPV4_HDR] = { "ipv4.hdr", 3, 3 },
+	[BUF_IPV6_HDR] = { "ipv6.hdr", 3, 3 },
+	[BUF_TCP_HDR] = { "tcp.hdr", 3, 3 },
+	[BUF_UDP_HDR] = { "udp.hdr", 3, 3 },
+	[BUF_ICMPV4_HDR] = { "icmpv4.hdr", 3, 3 },
+	[BUF_ICMPV6_HDR] = { "icmpv6.hdr", 3, 3 },
 };
 
 const char *sig_buffer_name(int buf)
@@ -314,7 +321,7 @@ static const char *const unsupported_protos[] = {
 	"nfs", "tftp", "ntp", "dhcp", "krb5", "snmp", "sip", "rfb", "mqtt",
 	"pgsql", "telnet", "ike", "ikev2", "rdp", "http2", "modbus", "dnp3",
 	"enip", "imap", "pop3", "quic", "websocket", "ldap", "doh2", "bittorrent-dht",
-	"sctp", "pkthdr", "template", "nntp", "irc", "jabber", "msn", "cip", "ntp",
+	"sctp", "template", "nntp", "irc", "jabber", "msn", "cip", "ntp",
 	NULL
 };
 
@@ -339,34 +346,38 @@ static int parse_proto(SigParseState *st, const char *p)
 {
 	Signature *s = st->s;
 
-	if (!strcmp(p, "ip") || !strcmp(p, "ipv4") || !strcmp(p, "ipv6")) {
+	if (!strcasecmp(p, "ip") || !strcasecmp(p, "ipv4") || !strcasecmp(p, "ipv6")) {
 		s->proto = SIG_PROTO_IP;
-	} else if (!strcmp(p, "tcp")) {
+	} else if (!strcasecmp(p, "tcp")) {
 		s->proto = IPPROTO_TCP;
-	} else if (!strcmp(p, "tcp-pkt")) {
+	} else if (!strcasecmp(p, "tcp-pkt")) {
 		s->proto = IPPROTO_TCP;
 		s->flags |= SIG_FLAG_TCP_PKT;
-	} else if (!strcmp(p, "tcp-stream")) {
+	} else if (!strcasecmp(p, "tcp-stream")) {
 		s->proto = IPPROTO_TCP;
 		s->flags |= SIG_FLAG_TCP_STREAM;
-	} else if (!strcmp(p, "udp")) {
+	} else if (!strcasecmp(p, "udp")) {
 		s->proto = IPPROTO_UDP;
-	} else if (!strcmp(p, "icmp")) {
+	} else if (!strcasecmp(p, "icmp")) {
 		/* Suricata: "icmp" covers ICMPv4 and ICMPv6 */
 		s->proto = IPPROTO_ICMP;
 		s->icmp_any = 1;
-	} else if (!strcmp(p, "icmpv4")) {
+	} else if (!strcasecmp(p, "icmpv4")) {
 		s->proto = IPPROTO_ICMP;
-	} else if (!strcmp(p, "icmpv6")) {
+	} else if (!strcasecmp(p, "icmpv6")) {
 		s->proto = IPPROTO_ICMPV6;
-	} else if (!strcmp(p, "http") || !strcmp(p, "http1")) {
+	} else if (!strcasecmp(p, "pkthdr")) {
+		/* any packet, decoded or not: decoder-event rules */
+		s->proto = SIG_PROTO_IP;
+		s->flags |= SIG_FLAG_PKTHDR;
+	} else if (!strcasecmp(p, "http") || !strcasecmp(p, "http1")) {
 		/* HTTP/1 rides on TCP; the HTTP engine arrives later */
 		s->proto = IPPROTO_TCP;
 		s->alproto = ALPROTO_HTTP;
 		s->flags |= SIG_FLAG_APPLAYER;
 	} else {
 		for (int i = 0; unsupported_protos[i]; i++)
-			if (strcmp(p, unsupported_protos[i]) == 0)
+			if (strcasecmp(p, unsupported_protos[i]) == 0)
 				return sig_unsupported(st, "unsupported protocol %s", p);
 		return sig_error(st, "unknown protocol \"%s\"", p);
 	}

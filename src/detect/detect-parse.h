@@ -53,6 +53,13 @@ enum sig_buffer {
 	BUF_HTTP_SERVER,
 	BUF_HTTP_REQUEST_HEADER,
 	BUF_HTTP_RESPONSE_HEADER,
+	/* packet header sticky buffers (ipv4.hdr, tcp.hdr, ...) */
+	BUF_IPV4_HDR,
+	BUF_IPV6_HDR,
+	BUF_TCP_HDR,
+	BUF_UDP_HDR,
+	BUF_ICMPV4_HDR,
+	BUF_ICMPV6_HDR,
 	BUF_MAX
 };
 
@@ -90,6 +97,15 @@ enum kw_id {
 	KW_HTTP_STICKY,     /* sticky buffers: http.uri, file.data, ... */
 	KW_PKT_DATA,
 	KW_URILEN,
+	KW_HDR_STICKY,      /* ipv4.hdr, tcp.hdr, ...: packet header buffers */
+	KW_PREFILTER,       /* prefilter: accepted, our prefilter choice stays */
+	KW_DECODE_EVENT,    /* decode-event:ipv4.trunc_pkt (DetectUint, a = event id) */
+	KW_VLAN_ID,         /* DetectVlanId */
+	KW_VLAN_LAYERS,     /* DetectUint on the vlan count */
+	KW_TCP_MSS,         /* DetectUint on the MSS option */
+	KW_FLOW_COUNT,      /* flow.pkts / flow.bytes: DetectFlowCount */
+	KW_CSUM,            /* ipv4-csum, tcpv4-csum, ...: DetectCsum */
+	KW_HOSTBITS,        /* DetectFlowbits with host_dir set */
 	KW_MAX
 };
 
@@ -202,6 +218,8 @@ typedef struct DetectFlowbits {
 	int or_group;        /* names joined by '|': any of them (isset/isnotset) */
 	int n;
 	char **names;        /* the engine maps names to ids at build time */
+	int *ids;            /* engine-owned: names[i] -> flowbit id (detect/engine.c) */
+	int host_dir;        /* KW_HOSTBITS: 1 src, 2 dst, 3 both (0 for flowbits) */
 } DetectFlowbits;
 
 enum flowint_op { FI_ADD, FI_SUB, FI_SET, FI_EQ, FI_NE, FI_LT, FI_LE, FI_GT,
@@ -211,14 +229,16 @@ typedef struct DetectFlowint {
 	enum flowint_op op;
 	char *value_var;     /* value is another flowint, or NULL */
 	uint32_t value;
+	int id, var_id;      /* engine-owned: flowint ids of name / value_var */
 } DetectFlowint;
 
-enum thr_type { THR_LIMIT, THR_THRESHOLD, THR_BOTH, THR_DETECTION_FILTER };
-enum thr_track { TRACK_SRC, TRACK_DST, TRACK_RULE, TRACK_BOTH };
+enum thr_type { THR_LIMIT, THR_THRESHOLD, THR_BOTH, THR_DETECTION_FILTER, THR_BACKOFF };
+enum thr_track { TRACK_SRC, TRACK_DST, TRACK_RULE, TRACK_BOTH, TRACK_FLOW };
 typedef struct DetectThreshold {
 	enum thr_type type;
 	enum thr_track track;
 	uint32_t count, seconds;
+	uint32_t multiplier;  /* backoff: alert at count, count*m, count*m*m, ... */
 } DetectThreshold;
 
 #define FLAGS_MOD_PLUS   1   /* + : these and any others */
@@ -244,6 +264,25 @@ typedef struct DetectUrilen {
 	DetectUint u;
 	int raw;             /* urilen:..,raw */
 } DetectUrilen;
+
+#define VLAN_LAYER_ANY  (-100)   /* any layer matches */
+#define VLAN_LAYER_ALL  (-101)   /* every layer must match */
+typedef struct DetectVlanId {
+	DetectUint u;
+	int layer;           /* 0.., -1 last, -2 second to last, or VLAN_LAYER_* */
+} DetectVlanId;
+
+typedef struct DetectFlowCount {
+	DetectUint u;
+	int dir;             /* 1 toserver, 2 toclient, 3 either */
+	int bytes;           /* flow.bytes (else flow.pkts) */
+} DetectFlowCount;
+
+typedef struct DetectCsum {
+	int proto;           /* 0 IPv4 header, else IPPROTO_TCP/UDP/ICMP/ICMPV6 */
+	int ip_version;      /* 4 or 6 (0: either) */
+	int invalid;         /* match a bad checksum (else a good one) */
+} DetectCsum;
 
 typedef struct SigMatch {
 	int kw;              /* enum kw_id */
@@ -302,6 +341,7 @@ typedef struct SigMetadata { char *key; char *value; } SigMetadata;
 #define SIG_FLAG_TARGET_SRC   (1u << 7)
 #define SIG_FLAG_TARGET_DST   (1u << 8)
 #define SIG_FLAG_APPLAYER     (1u << 9)
+#define SIG_FLAG_PKTHDR       (1u << 10)  /* protocol pkthdr: every packet */
 
 #define SIG_PROTO_IP     0   /* any IP protocol */
 

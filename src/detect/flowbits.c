@@ -167,3 +167,56 @@ int kw_flowint(SigParseState *st, const char *arg, const Keyword *kw)
 	return sm_append(st, (fi->op == FI_ADD || fi->op == FI_SUB || fi->op == FI_SET) ?
 			 SM_LIST_POSTMATCH : SM_LIST_MATCH, KW_FLOWINT, fi) < 0 ? -1 : 0;
 }
+
+/* hostbits:set|isset|isnotset|unset|toggle,name[,src|dst|both] -- bits kept
+ * per IP address (default: the packet's source). */
+int kw_hostbits(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	static const struct { const char *n; enum flowbits_cmd c; } cmds[] = {
+		{ "set", FB_SET }, { "isset", FB_ISSET }, { "isnotset", FB_ISNOTSET },
+		{ "unset", FB_UNSET }, { "toggle", FB_TOGGLE },
+	};
+	char buf[256], *parts[4];
+	DetectFlowbits *fb;
+	size_t k;
+	int n, dir = 1;
+
+	if (strlen(arg) >= sizeof(buf))
+		return sig_error(st, "invalid hostbits \"%s\"", arg);
+	strcpy(buf, arg);
+	n = split_commas(buf, parts, 4);
+	if (n < 2 || n > 3)
+		return sig_error(st, "invalid hostbits \"%s\": expected cmd,name[,src|dst|both]", arg);
+	for (int i = 0; i < n; i++)
+		parts[i] = str_trim(parts[i]);
+	for (k = 0; k < sizeof(cmds) / sizeof(cmds[0]); k++)
+		if (strcmp(parts[0], cmds[k].n) == 0)
+			break;
+	if (k == sizeof(cmds) / sizeof(cmds[0]))
+		return sig_error(st, "invalid hostbits command \"%s\"", parts[0]);
+	if (!valid_name(parts[1]))
+		return sig_error(st, "invalid hostbit name \"%s\"", parts[1]);
+	if (n == 3) {
+		if (!strcmp(parts[2], "src"))
+			dir = 1;
+		else if (!strcmp(parts[2], "dst"))
+			dir = 2;
+		else if (!strcmp(parts[2], "both"))
+			dir = 3;
+		else
+			return sig_error(st, "invalid hostbits direction \"%s\"", parts[2]);
+	}
+	fb = calloc(1, sizeof(*fb));
+	if (!fb)
+		return sig_error(st, "out of memory");
+	fb->cmd = cmds[k].c;
+	fb->host_dir = dir;
+	fb->n = 1;
+	fb->names = calloc(1, sizeof(char *));
+	if (!fb->names || !(fb->names[0] = strdup(parts[1]))) {
+		keyword_ctx_free(KW_HOSTBITS, fb);
+		return sig_error(st, "out of memory");
+	}
+	return sm_append(st, (fb->cmd == FB_ISSET || fb->cmd == FB_ISNOTSET) ?
+			 SM_LIST_MATCH : SM_LIST_POSTMATCH, KW_HOSTBITS, fb) < 0 ? -1 : 0;
+}

@@ -1,6 +1,7 @@
 /* IP header keywords: ttl, tos, id, ipopts, fragbits, fragoffset, ip_proto,
  * sameip. All go to the packet match list. */
 #include "detect/detect-int.h"
+#include "decode/events.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -173,4 +174,39 @@ int kw_sameip(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	st->s->flags |= SIG_FLAG_SAMEIP;
 	return 0;
+}
+
+/* ipv4.hdr; tcp.hdr; ...: later content inspects that header's bytes */
+int kw_hdr_sticky(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	st->cur_buf = kw->buf;
+	return 0;
+}
+
+/* prefilter: chooses the rule's prefilter keyword in Suricata; the result
+ * of a rule does not depend on it, so it is accepted and ignored. */
+int kw_prefilter(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	return 0;
+}
+
+/* decode-event:<layer>.<event>, the names of decode/events.h. Suricata also
+ * accepts the "decoder." prefix of the eve anomaly names. */
+int kw_decode_event(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	const char *name = arg;
+	DetectUint *u;
+	int id;
+
+	if (!strncmp(name, "decoder.", 8))
+		name += 8;
+	id = decode_event_lookup(name);
+	if (id < 0)
+		return sig_unsupported(st, "decode-event %s", arg);
+	u = calloc(1, sizeof(*u));
+	if (!u)
+		return sig_error(st, "out of memory");
+	u->mode = UM_EQ;
+	u->a = (uint64_t)id;
+	return sm_append(st, SM_LIST_MATCH, KW_DECODE_EVENT, u) < 0 ? -1 : 0;
 }

@@ -52,6 +52,7 @@ static Keyword table[] = {
 	{ "flow", KW_FLOW, kw_flow, NEED | SQ, -1, "flow direction and state" },
 	/* flowbits.c */
 	{ "flowbits", KW_FLOWBITS, kw_flowbits, NEED | SQ, -1, "flow bit set/check" },
+	{ "hostbits", KW_HOSTBITS, kw_hostbits, NEED | SQ, -1, "host bit set/check" },
 	{ "flowint", KW_FLOWINT, kw_flowint, NEED | SQ, -1, "flow integer variables" },
 	/* threshold.c */
 	{ "threshold", KW_THRESHOLD, kw_threshold, NEED | SQ, -1, "alert thresholding" },
@@ -139,6 +140,30 @@ static Keyword table[] = {
 	{ "http.server", KW_HTTP_STICKY, kw_http_sticky, STICKY, BUF_HTTP_SERVER, "sticky buffer" },
 	{ "http.request_header", KW_HTTP_STICKY, kw_http_sticky, STICKY, BUF_HTTP_REQUEST_HEADER, "sticky buffer" },
 	{ "http.response_header", KW_HTTP_STICKY, kw_http_sticky, STICKY, BUF_HTTP_RESPONSE_HEADER, "sticky buffer" },
+	{ "ipv4.hdr", KW_HDR_STICKY, kw_hdr_sticky, STICKY, BUF_IPV4_HDR, "sticky buffer" },
+	{ "ipv6.hdr", KW_HDR_STICKY, kw_hdr_sticky, STICKY, BUF_IPV6_HDR, "sticky buffer" },
+	{ "tcp.hdr", KW_HDR_STICKY, kw_hdr_sticky, STICKY, BUF_TCP_HDR, "sticky buffer" },
+	{ "udp.hdr", KW_HDR_STICKY, kw_hdr_sticky, STICKY, BUF_UDP_HDR, "sticky buffer" },
+	{ "icmpv4.hdr", KW_HDR_STICKY, kw_hdr_sticky, STICKY, BUF_ICMPV4_HDR, "sticky buffer" },
+	{ "icmpv6.hdr", KW_HDR_STICKY, kw_hdr_sticky, STICKY, BUF_ICMPV6_HDR, "sticky buffer" },
+	{ "vlan.id", KW_VLAN_ID, kw_vlan_id, NEED | SQ, -1, "vlan id at a layer" },
+	{ "vlan.layers", KW_VLAN_LAYERS, kw_vlan_layers, NEED | SQ, -1, "number of vlan layers" },
+	{ "tcp.mss", KW_TCP_MSS, kw_tcp_mss, NEED | SQ, -1, "tcp mss option value" },
+	{ "flow.pkts", KW_FLOW_COUNT, kw_flow_count, NEED | SQ, 0, "flow packet count" },
+	{ "flow.bytes", KW_FLOW_COUNT, kw_flow_count, NEED | SQ, 1, "flow byte count" },
+	{ "flow.pkts_toserver", KW_FLOW_COUNT, kw_flow_count, NEED | SQ, 2, "flow packets to server" },
+	{ "flow.pkts_toclient", KW_FLOW_COUNT, kw_flow_count, NEED | SQ, 3, "flow packets to client" },
+	{ "flow.bytes_toserver", KW_FLOW_COUNT, kw_flow_count, NEED | SQ, 4, "flow bytes to server" },
+	{ "flow.bytes_toclient", KW_FLOW_COUNT, kw_flow_count, NEED | SQ, 5, "flow bytes to client" },
+	{ "ipv4-csum", KW_CSUM, kw_csum, NEED | SQ, 0, "ipv4 header checksum valid/invalid" },
+	{ "tcpv4-csum", KW_CSUM, kw_csum, NEED | SQ, 1, "tcp/ipv4 checksum valid/invalid" },
+	{ "tcpv6-csum", KW_CSUM, kw_csum, NEED | SQ, 2, "tcp/ipv6 checksum valid/invalid" },
+	{ "udpv4-csum", KW_CSUM, kw_csum, NEED | SQ, 3, "udp/ipv4 checksum valid/invalid" },
+	{ "udpv6-csum", KW_CSUM, kw_csum, NEED | SQ, 4, "udp/ipv6 checksum valid/invalid" },
+	{ "icmpv4-csum", KW_CSUM, kw_csum, NEED | SQ, 5, "icmpv4 checksum valid/invalid" },
+	{ "icmpv6-csum", KW_CSUM, kw_csum, NEED | SQ, 6, "icmpv6 checksum valid/invalid" },
+	{ "decode-event", KW_DECODE_EVENT, kw_decode_event, NEED | SQ, -1, "match on a decoder event" },
+	{ "prefilter", KW_PREFILTER, kw_prefilter, NA, -1, "use this rule's keyword as prefilter (accepted, not used)" },
 	{ "pkt_data", KW_PKT_DATA, kw_pkt_data, NA, BUF_PAYLOAD, "back to the packet payload" },
 	{ "urilen", KW_URILEN, kw_urilen, NEED | SQ, -1, "http uri length" },
 	{ "http.uri.len", KW_URILEN, kw_urilen, NEED | SQ, -1, "http uri length" },
@@ -199,6 +224,7 @@ void keyword_ctx_free(int kw, void *ctx)
 		free(pd->pattern);
 		break;
 	}
+	case KW_HOSTBITS:
 	case KW_FLOWBITS: {
 		DetectFlowbits *fb = ctx;
 

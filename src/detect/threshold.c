@@ -1,6 +1,7 @@
-/* threshold:type limit|threshold|both, track by_src|by_dst|by_rule|by_both,
+/* threshold:type limit|threshold|both, track by_src|by_dst|by_rule|by_both|by_flow,
  *           count N, seconds N
- * detection_filter:track by_src|by_dst, count N, seconds N */
+ * threshold:type backoff, track by_flow, count N, multiplier M
+ * detection_filter:track by_src|by_dst|by_flow, count N, seconds N */
 #include "detect/detect-int.h"
 
 #include <stdlib.h>
@@ -10,7 +11,7 @@ static int parse_thr(SigParseState *st, const char *arg, int is_df)
 {
 	const char *kwn = is_df ? "detection_filter" : "threshold";
 	char buf[256], *parts[6];
-	int n, have_type = 0, have_track = 0, have_count = 0, have_secs = 0;
+	int n, have_type = 0, have_track = 0, have_count = 0, have_secs = 0, have_mult = 0;
 	DetectThreshold t = { 0 };
 	DetectThreshold *td;
 
@@ -36,6 +37,8 @@ static int parse_thr(SigParseState *st, const char *arg, int is_df)
 				t.type = THR_THRESHOLD;
 			else if (!strcmp(v, "both"))
 				t.type = THR_BOTH;
+			else if (!strcmp(v, "backoff"))
+				t.type = THR_BACKOFF;
 			else
 				return sig_error(st, "%s: invalid type \"%s\"", kwn, v);
 		} else if (strcmp(k, "track") == 0) {
@@ -49,6 +52,8 @@ static int parse_thr(SigParseState *st, const char *arg, int is_df)
 				t.track = TRACK_RULE;
 			else if (!strcmp(v, "by_both"))
 				t.track = TRACK_BOTH;
+			else if (!strcmp(v, "by_flow"))
+				t.track = TRACK_FLOW;
 			else
 				return sig_error(st, "%s: invalid track \"%s\"", kwn, v);
 		} else if (strcmp(k, "count") == 0) {
@@ -63,9 +68,23 @@ static int parse_thr(SigParseState *st, const char *arg, int is_df)
 			if (parse_u64(v, &u) || u == 0 || u > UINT32_MAX)
 				return sig_error(st, "%s: invalid seconds \"%s\"", kwn, v);
 			t.seconds = (uint32_t)u;
+		} else if (strcmp(k, "multiplier") == 0 && !is_df) {
+			if (have_mult++)
+				return sig_error(st, "%s: multiplier given twice", kwn);
+			if (parse_u64(v, &u) || u < 2 || u > UINT32_MAX)
+				return sig_error(st, "%s: invalid multiplier \"%s\"", kwn, v);
+			t.multiplier = (uint32_t)u;
 		} else {
 			return sig_error(st, "%s: unknown option \"%s\"", kwn, k);
 		}
+	}
+	if (t.type == THR_BACKOFF) {
+		if (!have_mult || have_secs || t.track != TRACK_FLOW)
+			return sig_error(st, "%s: backoff needs track by_flow, count and multiplier "
+					 "(and no seconds)", kwn);
+		have_secs = 1;
+	} else if (have_mult) {
+		return sig_error(st, "%s: multiplier is only valid with type backoff", kwn);
 	}
 	if ((!is_df && !have_type) || !have_track || !have_count || !have_secs)
 		return sig_error(st, "%s needs %s track, count and seconds", kwn,

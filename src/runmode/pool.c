@@ -63,6 +63,13 @@ Packet *packet_pool_get(PacketPool *pool, int wait)
 	Packet *p;
 
 	if (!pool->free_list) {
+		if (wait && pool->before_wait) {
+			pthread_mutex_lock(&pool->lock);
+			int empty = !pool->returned;
+			pthread_mutex_unlock(&pool->lock);
+			if (empty)
+				pool->before_wait(pool->before_wait_arg);
+		}
 		pthread_mutex_lock(&pool->lock);
 		while (!pool->returned && wait) {
 			pool->rx_waiting = 1;

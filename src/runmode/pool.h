@@ -22,6 +22,12 @@ typedef struct PacketPool {
 	Packet *returned;
 	uint32_t n_returned;
 	int rx_waiting;
+
+	/* Called by the RX thread before it sleeps for returned packets: autofp
+	 * publishes its half-filled queue batches here, or the workers holding the
+	 * packets it waits for might never see them. */
+	void (*before_wait)(void *arg);
+	void *before_wait_arg;
 } PacketPool;
 
 int packet_pool_init(PacketPool *pool, uint32_t n);

@@ -13,7 +13,7 @@ int packet_ring_init(PacketRing *r, uint32_t size)
 	if (!r->slots)
 		return -1;
 	r->mask = n - 1;
-	r->head = r->tail = 0;
+	r->head = r->tail = r->tail_local = 0;
 	r->closed = 0;
 	r->consumer_waiting = r->producer_waiting = 0;
 	pthread_mutex_init(&r->lock, NULL);
@@ -65,8 +65,7 @@ static void ring_wake(PacketRing *r, int *flag)
 
 static int ring_has_room(PacketRing *r)
 {
-	return __atomic_load_n(&r->tail, __ATOMIC_RELAXED) -
-		       __atomic_load_n(&r->head, __ATOMIC_SEQ_CST) <= r->mask;
+	return r->tail_local - __atomic_load_n(&r->head, __ATOMIC_SEQ_CST) <= r->mask;
 }
 
 static int ring_has_data(PacketRing *r)
@@ -76,23 +75,34 @@ static int ring_has_data(PacketRing *r)
 	       __atomic_load_n(&r->closed, __ATOMIC_SEQ_CST);
 }
 
+void packet_ring_flush(PacketRing *r)
+{
+	if (__atomic_load_n(&r->tail, __ATOMIC_RELAXED) == r->tail_local)
+		return;
+	__atomic_store_n(&r->tail, r->tail_local, __ATOMIC_SEQ_CST);
+	ring_wake(r, &r->consumer_waiting);
+}
+
 void packet_ring_push(PacketRing *r, Packet *p)
 {
-	uint32_t tail = __atomic_load_n(&r->tail, __ATOMIC_RELAXED);
 	int spins = 0;
 
 	while (!ring_has_room(r)) {
+		/* The consumer may be waiting for what we have not published. */
+		packet_ring_flush(r);
 		if (++spins < 64)
 			continue;
 		ring_sleep(r, &r->producer_waiting, ring_has_room);
 	}
-	r->slots[tail & r->mask] = p;
-	__atomic_store_n(&r->tail, tail + 1, __ATOMIC_SEQ_CST);
-	ring_wake(r, &r->consumer_waiting);
+	r->slots[r->tail_local & r->mask] = p;
+	r->tail_local++;
+	if (r->tail_local - __atomic_load_n(&r->tail, __ATOMIC_RELAXED) >= PACKET_RING_BATCH)
+		packet_ring_flush(r);
 }
 
 void packet_ring_close(PacketRing *r)
 {
+	packet_ring_flush(r);
 	__atomic_store_n(&r->closed, 1, __ATOMIC_SEQ_CST);
 	pthread_mutex_lock(&r->lock);
 	pthread_cond_broadcast(&r->cond);

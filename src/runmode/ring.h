@@ -13,7 +13,8 @@ typedef struct PacketRing {
 	Packet **slots;
 	uint32_t mask;
 	_Alignas(64) uint32_t head;    /* consumer position */
-	_Alignas(64) uint32_t tail;    /* producer position */
+	_Alignas(64) uint32_t tail;    /* producer position, as published */
+	uint32_t tail_local;           /* producer only: filled up to here */
 	_Alignas(64) int closed;       /* producer is done */
 	int consumer_waiting;
 	int producer_waiting;
@@ -25,8 +26,13 @@ typedef struct PacketRing {
 int packet_ring_init(PacketRing *r, uint32_t size);
 void packet_ring_destroy(PacketRing *r);
 
-/* Producer: blocks while full (pcap files never drop). */
+/* Producer: blocks while full (pcap files never drop). Packets are published to
+ * the consumer in batches of PACKET_RING_BATCH, so that a sleeping consumer is
+ * woken once per batch, not once per packet; packet_ring_flush() publishes the
+ * rest (before the producer waits on anything else, and at the end). */
+#define PACKET_RING_BATCH 32
 void packet_ring_push(PacketRing *r, Packet *p);
+void packet_ring_flush(PacketRing *r);
 /* Producer: no more packets; the consumer drains and then gets NULL. */
 void packet_ring_close(PacketRing *r);
 /* Consumer: non-blocking; NULL when empty. */

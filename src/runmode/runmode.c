@@ -2,10 +2,14 @@
 #include "runmode/pool.h"
 #include "runmode/ring.h"
 #include "output/output.h"
+#include "output/alert.h"
+#include "detect/engine.h"
 #include "stats/counters.h"
 #include "util/log.h"
 
 #include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -18,6 +22,7 @@ typedef struct Worker {
 	unsigned id;
 	ThreadCounters *tc;
 	FlowTable *ft;
+	DetectThread *dt;              /* NULL: detection disabled */
 	PacketRing ring;               /* autofp: packets from RX */
 	pthread_t thread;
 	Packet *ret_head, *ret_tail;   /* batch going back to the pool */
@@ -66,6 +71,7 @@ static void on_flow_end(void *arg, Flow *f, enum flow_end_reason why)
 	Worker *w = arg;
 
 	output_flow_end(w->e->outputs, f, why);
+	detect_flow_free(f);
 }
 
 static int worker_init(Worker *w, Engine *e, unsigned id, unsigned share)
@@ -81,6 +87,13 @@ static int worker_init(Worker *w, Engine *e, unsigned id, unsigned share)
 		log_error("runmode: cannot create the flow table of worker %u", id);
 		return -1;
 	}
+	if (e->detect) {
+		w->dt = detect_thread_new(e->detect, w->tc);
+		if (!w->dt) {
+			log_error("runmode: cannot create the detect state of worker %u", id);
+			return -1;
+		}
+	}
 	return 0;
 }
 
@@ -90,6 +103,25 @@ static void worker_fini(Worker *w)
 		flow_table_free(w->ft);   /* flushes: every flow gets its record */
 		w->ft = NULL;
 	}
+	if (w->dt) {
+		detect_thread_free(w->dt);
+		w->dt = NULL;
+	}
+}
+
+static void worker_detect(Worker *w, Packet *p)
+{
+	const DetectAlert *alerts;
+	uint32_t n = detect_packet(w->dt, p, &alerts);
+
+	for (uint32_t i = 0; i < n; i++) {
+		AlertInfo ai;
+
+		detect_alert_info(w->e->detect, p, &alerts[i], &ai);
+		output_alert(w->e->outputs, p, p->flow, &ai);
+	}
+	if (n && p->flow)
+		p->flow->alerted = 1;
 }
 
 /* The per-packet work of a worker: flow, then (later issues) stream, app-layer
@@ -98,6 +130,8 @@ static void worker_process(Worker *w, Packet *p)
 {
 	if (!(p->flags & (PKT_INVALID | PKT_IS_FRAGMENT)) && p->ip_version)
 		flow_handle_packet(w->ft, p);
+	if (w->dt)
+		worker_detect(w, p);
 	flow_table_timeout(w->ft, &p->ts);
 }
 
@@ -171,12 +205,61 @@ static void worker_release(Worker *w, PacketPool *pool, Packet *p)
 		worker_give_back(w, pool);
 }
 
+/* Capture-order watermark: the first pcap_cnt not yet processed by any
+ * worker. Thresholds count across flows (and so across workers); a worker
+ * about to count one waits for the watermark to reach its packet so that
+ * autofp counts in capture order, as single does. done[] holds the packets
+ * finished ahead of the watermark; the pool bounds how far ahead that is. */
+typedef struct OrderTrack {
+	_Atomic uint64_t watermark;
+	_Atomic uint8_t *done;
+	uint64_t mask;
+} OrderTrack;
+
 typedef struct AutofpCtx {
 	Engine *e;
 	PacketPool *pool;
 	Worker *workers;
 	unsigned n;
+	OrderTrack order;
 } AutofpCtx;
+
+static int order_init(OrderTrack *o, uint32_t inflight)
+{
+	uint64_t size = 64;
+
+	while (size < 2ull * inflight + 64)
+		size <<= 1;
+	o->done = calloc(size, sizeof(*o->done));
+	o->mask = size - 1;
+	atomic_init(&o->watermark, 1);   /* pcap_cnt is 1-based */
+	return o->done ? 0 : -1;
+}
+
+static void order_done(OrderTrack *o, uint64_t cnt)
+{
+	uint64_t w;
+
+	if (!cnt)
+		return;          /* pseudo packets have no capture position */
+	atomic_store_explicit(&o->done[cnt & o->mask], 1, memory_order_release);
+	w = atomic_load(&o->watermark);
+	while (atomic_load_explicit(&o->done[w & o->mask], memory_order_acquire)) {
+		if (atomic_compare_exchange_weak(&o->watermark, &w, w + 1))
+			atomic_store_explicit(&o->done[w & o->mask], 0, memory_order_relaxed),
+			w = w + 1;
+	}
+}
+
+static void order_wait(void *arg, const Packet *p)
+{
+	OrderTrack *o = arg;
+
+	if (!p->pcap_cnt)
+		return;
+	while (atomic_load(&o->watermark) < p->pcap_cnt)
+		sched_yield();
+}
 
 typedef struct WorkerArg {
 	AutofpCtx *ctx;
@@ -201,6 +284,7 @@ static void *worker_main(void *arg)
 				break;
 		}
 		worker_process(w, p);
+		order_done(&wa->ctx->order, p->pcap_cnt);
 		worker_release(w, pool, p);
 	}
 	worker_give_back(w, pool);
@@ -217,6 +301,14 @@ static Packet *autofp_get(void *arg)
 static void autofp_put(void *arg, Packet *p)
 {
 	packet_pool_put_local(arg, p);
+}
+
+static void autofp_flush_all(void *arg)
+{
+	AutofpCtx *ctx = arg;
+
+	for (unsigned i = 0; i < ctx->n; i++)
+		packet_ring_flush(&ctx->workers[i].ring);
 }
 
 static void autofp_dispatch(AutofpCtx *ctx, Packet *p)
@@ -239,7 +331,7 @@ static int run_autofp(Engine *e, PacketPool *pool, ThreadCounters *rx_tc)
 	ctx.workers = calloc(ctx.n, sizeof(Worker));
 	args = calloc(ctx.n, sizeof(WorkerArg));
 	dt = decode_thread_new(&e->cfg.decode, rx_tc, autofp_get, autofp_put, pool);
-	if (!ctx.workers || !args || !dt)
+	if (!ctx.workers || !args || !dt || order_init(&ctx.order, qsize) != 0)
 		goto out;
 	for (unsigned i = 0; i < ctx.n; i++) {
 		if (worker_init(&ctx.workers[i], e, i, ctx.n) != 0 ||
@@ -247,12 +339,16 @@ static int run_autofp(Engine *e, PacketPool *pool, ThreadCounters *rx_tc)
 			goto stop;
 		args[i].ctx = &ctx;
 		args[i].w = &ctx.workers[i];
+		if (ctx.workers[i].dt)
+			detect_thread_set_order(ctx.workers[i].dt, order_wait, &ctx.order);
 		if (pthread_create(&ctx.workers[i].thread, NULL, worker_main, &args[i]) != 0) {
 			log_error("runmode: cannot start worker thread %u", i);
 			goto stop;
 		}
 		started++;
 	}
+	pool->before_wait = autofp_flush_all;
+	pool->before_wait_arg = &ctx;
 	for (;;) {
 		Packet *p = packet_pool_get(pool, 1);
 
@@ -261,16 +357,19 @@ static int run_autofp(Engine *e, PacketPool *pool, ThreadCounters *rx_tc)
 			break;
 		}
 		decode_packet(dt, p);
-		/* The pseudo packet of a reassembled datagram travels on its own: it
-		 * belongs to the worker of its flow, not to the fragment's. */
-		Packet *q = p->pseudo;
-		p->pseudo = NULL;
-		autofp_dispatch(&ctx, p);
-		if (q)
-			autofp_dispatch(&ctx, q);
+		/* Pseudo packets (a reassembled datagram, a tunnel's inner packet)
+		 * travel on their own: each belongs to the worker of its own flow. */
+		while (p) {
+			Packet *q = p->pseudo;
+
+			p->pseudo = NULL;
+			autofp_dispatch(&ctx, p);
+			p = q;
+		}
 	}
 	rc = 0;
 stop:
+	pool->before_wait = NULL;
 	for (unsigned i = 0; i < ctx.n; i++)
 		if (ctx.workers[i].ring.slots)
 			packet_ring_close(&ctx.workers[i].ring);
@@ -285,6 +384,7 @@ out:
 		decode_thread_free(dt);
 	free(args);
 	free(ctx.workers);
+	free(ctx.order.done);
 	return rc;
 }
 

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 struct Outputs;
+struct DetectEngine;
 
 enum runmode {
 	RUNMODE_SINGLE = 0,
@@ -33,6 +34,7 @@ typedef struct Engine {
 	EngineConfig cfg;
 	struct Outputs *outputs;
 	PcapSource *src;
+	struct DetectEngine *detect;    /* NULL: detection disabled */
 } Engine;
 
 /* "single" / "autofp" -> mode; -1 if unknown. */

@@ -14,7 +14,7 @@ import os
 import struct
 import sys
 
-from scapy.all import (ARP, GRE, ICMP, IP, IPv6, IPv6ExtHdrFragment, TCP, UDP,
+from scapy.all import (DNS, DNSQR, DNSRR, ARP, GRE, ICMP, IP, IPv6, IPv6ExtHdrFragment, TCP, UDP,
                        Dot1Q, Ether, Raw, conf)
 
 conf.verb = 0
@@ -330,8 +330,53 @@ def gen_flows():
     write('dir3/c-third.pcap', [Pkt(c, T0 + 2, True)])
 
 
+def http_session(ipc, ips, sport, req, resp, dport=80):
+    """3WHS, one request and one response, FIN close: request/response as given."""
+    cs, ss = 2000, 9000
+    A = lambda fl, seq, ack, data=b'': ipc / TCP(sport=sport, dport=dport, flags=fl, seq=seq, ack=ack, window=8192) / (Raw(data) if data else b'')
+    B = lambda fl, seq, ack, data=b'': ips / TCP(sport=dport, dport=sport, flags=fl, seq=seq, ack=ack, window=8192) / (Raw(data) if data else b'')
+    c2, s2 = cs + 1 + len(req), ss + 1 + len(resp)
+    frames = [
+        (A('S', cs, 0), True), (B('SA', ss, cs + 1), False), (A('A', cs + 1, ss + 1), True),
+        (A('PA', cs + 1, ss + 1, req), True), (B('A', ss + 1, c2), False),
+        (B('PA', ss + 1, c2, resp), False), (A('A', c2, s2), True),
+        (A('FA', c2, s2), True), (B('FA', s2, c2 + 1), False), (A('A', c2 + 1, s2 + 1), True),
+    ]
+    return [(eth(f), d) for f, d in frames]
+
+
+def gen_sample():
+    """The README's sample: a little of everything a newcomer would look at."""
+    web = IP(src='192.168.1.10', dst='203.0.113.80', ttl=64)
+    webr = IP(src='203.0.113.80', dst='192.168.1.10', ttl=55)
+    body = b'<html><body>hello</body></html>\n'
+    get = (b'GET /index.html HTTP/1.1\r\nHost: www.example.com\r\n'
+           b'User-Agent: sample/1.0\r\nAccept: */*\r\n\r\n')
+    ok = (b'HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: %d\r\n\r\n'
+          % len(body)) + body
+    # The classic IDS test: a response that looks like `id` run as root.
+    get2 = (b'GET /testmyids HTTP/1.1\r\nHost: testmyids.example\r\n'
+            b'User-Agent: curl/8.0\r\n\r\n')
+    ids = b'uid=0(root) gid=0(root) groups=0(root)\n'
+    ok2 = (b'HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: %d\r\n\r\n'
+           % len(ids)) + ids
+    dnsq = IP(src='192.168.1.10', dst='192.168.1.1') / UDP(sport=53000, dport=53) / \
+        DNS(id=0x1a2b, rd=1, qd=DNSQR(qname='www.example.com'))
+    dnsr = IP(src='192.168.1.1', dst='192.168.1.10') / UDP(sport=53, dport=53000) / \
+        DNS(id=0x1a2b, qr=1, rd=1, ra=1, qd=DNSQR(qname='www.example.com'),
+            an=DNSRR(rrname='www.example.com', ttl=300, rdata='203.0.113.80'))
+    ping = IP(src='192.168.1.10', dst='203.0.113.80') / ICMP(type=8, id=7, seq=1) / Raw(b'ping')
+    pong = IP(src='203.0.113.80', dst='192.168.1.10') / ICMP(type=0, id=7, seq=1) / Raw(b'ping')
+    frames = [(eth(dnsq), True), (eth(dnsr), False), (eth(ping), True), (eth(pong), False)]
+    frames += http_session(web, webr, 51000, get, ok)
+    frames += http_session(web, webr, 51001, get2, ok2)
+    write('sample.pcap', seq_ts(T0, frames, step=0.01),
+          note='README sample: dns, icmp echo, two http sessions (one returns uid=0(root))')
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
+    gen_sample()
     gen_basic()
     gen_l2()
     gen_tunnels()

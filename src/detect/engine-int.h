@@ -1,0 +1,129 @@
+/* Internals of the detection engine, shared by engine.c (build, groups,
+ * prefilter, per-packet driver), inspect.c (keyword matching) and state.c
+ * (flowbits/flowint per flow, thresholds, threshold.config). */
+#ifndef DETECT_ENGINE_INT_H
+#define DETECT_ENGINE_INT_H
+
+#include "detect/engine.h"
+
+#include "detect/pcre2-config.h"
+#include <pthread.h>
+
+/* Inspection buffers. Packet payload today; STREAM is where the reassembled
+ * stream plugs in (content rules without flow:no_stream inspect both in
+ * Suricata), then the http_* buffers. */
+enum inspect_buf_type { IBUF_PACKET = 0, IBUF_STREAM };
+
+typedef struct InspectBuffer {
+	const uint8_t *data;
+	uint32_t len;
+	int type;
+} InspectBuffer;
+
+#define DETECT_VARS_MAX 64
+/* Suricata's detect.inspection-recursion-limit default. */
+#define DETECT_RECURSION_LIMIT 3000
+
+/* Protocol classes of the signature groups. */
+enum { PC_TCP = 0, PC_UDP, PC_ICMP, PC_OTHER, PC_MAX };
+
+typedef struct SigGroup {
+	MpmCtx *mpm;              /* fast patterns of the payload buffer; NULL: none */
+	uint32_t npids;
+	uint32_t *pid_off;        /* pid -> [pid_off[pid], pid_off[pid+1]) in pid_sigs */
+	uint32_t *pid_sigs;       /* signature nums */
+	/* per pid_sigs entry: hull of the rule's ports, checked before a
+	 * candidate is taken (most MPM hits are rules for other ports) */
+	uint16_t (*pid_ports)[4]; /* sp lo, sp hi, dp lo, dp hi */
+	uint32_t *always;         /* nums inspected on every packet of the group */
+	uint32_t nalways;
+} SigGroup;
+
+/* Per signature, indexed by internal order (num). */
+typedef struct DetectSig {
+	const Signature *s;
+	uint8_t action;           /* ALERT_ACTION_* */
+	uint8_t iponly;           /* once per flow direction */
+	uint8_t has_payload;      /* payload list not empty */
+	uint8_t has_http;         /* needs HTTP buffers: not inspected yet */
+	uint8_t has_hdr;          /* inspects ipv4.hdr, tcp.hdr, ... */
+	uint8_t port_check;       /* rule has non-any ports */
+	uint8_t is_icmp_any;
+	const DetectThreshold *thr;   /* rule threshold/detection_filter (may be overridden) */
+	const char **metadata;    /* "key value" strings, for AlertInfo */
+	char *meta_buf;
+	unsigned nmeta;
+	const char *class_desc;
+} DetectSig;
+
+typedef struct ThresholdTable ThresholdTable;
+
+struct DetectEngine {
+	SigTable *t;
+	DetectConfig cfg;
+	DetectSig *sigs;          /* by num */
+	uint32_t nsigs;
+	SigGroup groups[PC_MAX][2];   /* [proto class][0 toserver / 1 toclient] */
+	char **fb_names; int nfb;     /* flowbit names by id */
+	char **fi_names; int nfi;     /* flowint names by id */
+	char **hb_names; int nhb;     /* hostbit names by id */
+	struct HostTable *hosts;      /* hostbits: shared, locked */
+	ThresholdTable *thr;
+	uint32_t max_pid;
+	int have_iponly;
+};
+
+struct DetectThread {
+	const DetectEngine *de;
+	ThreadCounters *tc;
+	MpmScratch *scratch_g[PC_MAX * 2];   /* per group */
+	MpmMatchSet *ms;
+	uint64_t *cand_bits;      /* candidate bitmap over nums */
+	uint32_t nwords;
+	DetectAlert *alerts;
+	uint32_t nalerts;
+	pcre2_match_data *md;
+	uint64_t vars[DETECT_VARS_MAX];
+	uint32_t recursion;
+	int pkt_established;      /* flow:established for the current packet */
+	detect_order_fn order_fn;
+	void *order_arg;
+};
+
+/* Per flow detect state (f->detect): one allocation. */
+typedef struct DetectFlowState {
+	uint8_t iponly_done;      /* bit 0: toserver seen, bit 1: toclient */
+	uint8_t tcp_state;        /* TCPS_* below: our view of the handshake */
+	uint16_t nfb, nfi;
+	uint8_t *bits;
+	uint32_t *ints;
+	uint8_t *ints_set;
+} DetectFlowState;
+
+enum { TCPS_NONE = 0, TCPS_SYN, TCPS_SYNACK, TCPS_EST, TCPS_CLOSED };
+
+/* inspect.c */
+int inspect_header(const DetectSig *ds, const Packet *p);
+int inspect_match_list(DetectThread *dt, const Signature *s, Packet *p);
+int inspect_buffer(DetectThread *dt, const Signature *s, int list, const InspectBuffer *b);
+
+/* state.c */
+DetectFlowState *detect_flow_state(const DetectEngine *de, Flow *f, int create);
+int flowbits_match(const DetectEngine *de, const DetectFlowbits *fb, Flow *f);
+void flowbits_apply(const DetectEngine *de, const DetectFlowbits *fb, Flow *f);
+int flowint_match(const DetectEngine *de, const DetectFlowint *fi, Flow *f);
+void flowint_apply(const DetectEngine *de, const DetectFlowint *fi, Flow *f);
+void postmatch_apply(DetectThread *dt, const Signature *s, Packet *p);
+int hostbits_match(DetectThread *dt, const DetectFlowbits *fb, const Packet *p);
+struct HostTable *host_table_new(void);
+void host_table_free(struct HostTable *ht);
+
+ThresholdTable *threshold_table_new(void);
+void threshold_table_free(ThresholdTable *tt);
+/* threshold.config: returns 0, or -1 with "FILE:LINE: reason" in err. */
+int threshold_config_load(DetectEngine *de, const char *path, char *err, size_t errlen);
+/* 1: alert, 0: suppressed / below threshold. */
+int threshold_check(DetectEngine *de, const DetectSig *ds, const Packet *p, int *suppressed,
+		    detect_order_fn order, void *order_arg);
+
+#endif

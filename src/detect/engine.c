@@ -1,0 +1,893 @@
+/* Detection engine: build (ordering, signature groups, one MPM per group and
+ * buffer), per-thread scratch, and the per-packet driver
+ * (prefilter -> sorted candidates -> full inspection -> alert queue). */
+#include "detect/engine-int.h"
+#include "conf/conf.h"
+#include "output/alert.h"
+#include "util/log.h"
+
+#include <arpa/inet.h>
+#include <stdlib.h>
+#include <string.h>
+
+static counter_id c_alert, c_overflow, c_suppressed;
+static int counters_done;
+
+void detect_register_counters(void)
+{
+	if (counters_done)
+		return;
+	c_alert = counter_register("detect.alert");
+	c_overflow = counter_register("detect.alert_queue_overflow");
+	c_suppressed = counter_register("detect.alerts_suppressed");
+	counters_done = 1;
+}
+
+/* ---- config ---- */
+
+int detect_config_load(DetectConfig *cfg, char *err, size_t errlen)
+{
+	const char *algo = conf_get("mpm-algo");
+	int64_t max = DETECT_ALERT_MAX_DEFAULT;
+
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->alert_max = DETECT_ALERT_MAX_DEFAULT;
+	if (!algo)
+		algo = "auto";
+	if (!strcmp(algo, "ac-cuda")) {
+		snprintf(err, errlen, "mpm-algo: ac-cuda: not available yet (needs --enable-cuda and "
+			 "the GPU matcher)");
+		return -1;
+	}
+	/* Suricata spells its own ac variants ac-bs / ac-ks: all map to ours */
+	if (!strcmp(algo, "ac-bs") || !strcmp(algo, "ac-ks"))
+		algo = "ac";
+	if (mpm_algo_parse(algo, &cfg->algo) != 0) {
+		snprintf(err, errlen, "mpm-algo: %s", mpm_algo_error(algo));
+		return -1;
+	}
+	if (conf_get("packet-alert-max")) {
+		if (conf_get_int("packet-alert-max", &max) < 0 || max < 1 || max > 65535) {
+			snprintf(err, errlen, "packet-alert-max: must be a number 1..65535");
+			return -1;
+		}
+	}
+	cfg->alert_max = (uint32_t)max;
+	cfg->threshold_file = conf_get("threshold-file");
+	/* until the stream engine exists, its midstream switch is read here */
+	if (conf_get("stream.midstream"))
+		conf_get_bool("stream.midstream", &cfg->midstream);
+	return 0;
+}
+
+/* ---- ordering ---- */
+
+/* Suricata's order: action (pass, drop, reject, alert), flowbits (setters,
+ * set+read, not used, readers), flowint likewise, priority, then load order. */
+typedef struct SortKey {
+	Signature *s;
+	int action, fb, fi, prio, idx;
+} SortKey;
+
+static int action_rank(enum sig_action a)
+{
+	switch (a) {
+	case ACT_PASS: return 0;
+	case ACT_DROP: return 1;
+	case ACT_REJECT: case ACT_REJECTSRC: case ACT_REJECTDST: case ACT_REJECTBOTH: return 2;
+	default: return 3;
+	}
+}
+
+static int var_kw(int have, int kw)
+{
+	/* hostbits order like flowbits */
+	return have == kw || (kw == KW_FLOWBITS && have == KW_HOSTBITS);
+}
+
+static int var_rank(const Signature *s, int kw)
+{
+	int set = 0, read = 0;
+
+	for (int i = 0; i < s->lists[SM_LIST_POSTMATCH].n; i++)
+		if (var_kw(s->lists[SM_LIST_POSTMATCH].m[i].kw, kw))
+			set = 1;
+	for (int i = 0; i < s->lists[SM_LIST_MATCH].n; i++)
+		if (var_kw(s->lists[SM_LIST_MATCH].m[i].kw, kw))
+			read = 1;
+	if (set && !read)
+		return 0;
+	if (set && read)
+		return 1;
+	if (read)
+		return 3;
+	return 2;
+}
+
+static int key_cmp(const void *a, const void *b)
+{
+	const SortKey *x = a, *y = b;
+
+	if (x->action != y->action)
+		return x->action - y->action;
+	if (x->fb != y->fb)
+		return x->fb - y->fb;
+	if (x->fi != y->fi)
+		return x->fi - y->fi;
+	if (x->prio != y->prio)
+		return x->prio - y->prio;
+	return x->idx - y->idx;
+}
+
+/* ---- names -> ids ---- */
+
+static int name_id(char ***names, int *n, const char *name)
+{
+	char **v;
+
+	for (int i = 0; i < *n; i++)
+		if (!strcmp((*names)[i], name))
+			return i;
+	v = realloc(*names, (*n + 1) * sizeof(*v));
+	if (!v)
+		return -1;
+	*names = v;
+	v[*n] = strdup(name);
+	if (!v[*n])
+		return -1;
+	return (*n)++;
+}
+
+static int resolve_vars(DetectEngine *de, Signature *s)
+{
+	for (int l = SM_LIST_MATCH; l <= SM_LIST_POSTMATCH; l++) {
+		SigMatchList *ml = &s->lists[l];
+
+		for (int i = 0; i < ml->n; i++) {
+			if (ml->m[i].kw == KW_FLOWBITS || ml->m[i].kw == KW_HOSTBITS) {
+				DetectFlowbits *fb = ml->m[i].ctx;
+				int host = ml->m[i].kw == KW_HOSTBITS;
+
+				if (!fb->ids) {
+					fb->ids = calloc(fb->n ? fb->n : 1, sizeof(int));
+					if (!fb->ids)
+						return -1;
+				}
+				for (int k = 0; k < fb->n; k++)
+					if ((fb->ids[k] = host ?
+					     name_id(&de->hb_names, &de->nhb, fb->names[k]) :
+					     name_id(&de->fb_names, &de->nfb, fb->names[k])) < 0)
+						return -1;
+			} else if (ml->m[i].kw == KW_FLOWINT) {
+				DetectFlowint *fi = ml->m[i].ctx;
+
+				fi->id = name_id(&de->fi_names, &de->nfi, fi->name);
+				fi->var_id = fi->value_var ?
+					name_id(&de->fi_names, &de->nfi, fi->value_var) : 0;
+				if (fi->id < 0 || fi->var_id < 0)
+					return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* ---- per signature properties ---- */
+
+static uint8_t alert_action(enum sig_action a)
+{
+	switch (a) {
+	case ACT_PASS: return ALERT_ACTION_PASS;
+	case ACT_DROP: return ALERT_ACTION_DROP;
+	case ACT_ALERT: return ALERT_ACTION_ALERT;
+	default: return ALERT_ACTION_REJECT;
+	}
+}
+
+/* Suricata's ip-only: addresses and protocol only, no ports, no keywords
+ * that inspect the packet. Evaluated on the first packet of each flow
+ * direction (and on every packet that has no flow). */
+static int is_iponly(const Signature *s)
+{
+	if (!s->sp.any || !s->dp.any || s->alproto != ALPROTO_NONE)
+		return 0;
+	for (int l = 0; l < SM_LIST_MAX; l++) {
+		if (l == SM_LIST_POSTMATCH || l == SM_LIST_THRESHOLD)
+			continue;
+		if (s->lists[l].n)
+			return 0;
+	}
+	for (int i = 0; i < s->lists[SM_LIST_POSTMATCH].n; i++)
+		if (s->lists[SM_LIST_POSTMATCH].m[i].kw != KW_FLOWBITS)
+			return 0;
+	return !(s->flags & (SIG_FLAG_SAMEIP | SIG_FLAG_TOSERVER | SIG_FLAG_TOCLIENT));
+}
+
+static int build_meta(DetectSig *ds, const Signature *s)
+{
+	size_t total = 0;
+	char *p;
+
+	if (!s->nmeta)
+		return 0;
+	for (int i = 0; i < s->nmeta; i++)
+		total += strlen(s->meta[i].key) + 1 + (s->meta[i].value ? strlen(s->meta[i].value) : 0) + 1;
+	ds->meta_buf = malloc(total);
+	ds->metadata = calloc(s->nmeta, sizeof(char *));
+	if (!ds->meta_buf || !ds->metadata)
+		return -1;
+	p = ds->meta_buf;
+	for (int i = 0; i < s->nmeta; i++) {
+		int n = sprintf(p, "%s%s%s", s->meta[i].key, s->meta[i].value ? " " : "",
+				s->meta[i].value ? s->meta[i].value : "");
+
+		ds->metadata[i] = p;
+		p += n + 1;
+	}
+	ds->nmeta = s->nmeta;
+	return 0;
+}
+
+/* Protocol classes a rule may meet. */
+static unsigned sig_pc_mask(const Signature *s)
+{
+	switch (s->proto) {
+	case SIG_PROTO_IP: return (1u << PC_MAX) - 1;
+	case IPPROTO_TCP: return 1u << PC_TCP;
+	case IPPROTO_UDP: return 1u << PC_UDP;
+	case IPPROTO_ICMP: case IPPROTO_ICMPV6: return 1u << PC_ICMP;
+	}
+	return 1u << PC_OTHER;
+}
+
+/* Directions (bit 0 toserver, bit 1 toclient) a rule may meet. */
+static unsigned sig_dir_mask(const Signature *s)
+{
+	unsigned m = 3;
+
+	for (int i = 0; i < s->lists[SM_LIST_MATCH].n; i++) {
+		const SigMatch *sm = &s->lists[SM_LIST_MATCH].m[i];
+
+		if (sm->kw != KW_FLOW)
+			continue;
+		if (((DetectFlow *)sm->ctx)->flags & FLOW_TOSERVER)
+			m &= 1;
+		if (((DetectFlow *)sm->ctx)->flags & FLOW_TOCLIENT)
+			m &= 2;
+	}
+	return m;
+}
+
+/* ---- groups ---- */
+
+typedef struct FpEntry {
+	const uint8_t *pat;
+	uint16_t len;
+	uint8_t nocase;
+	uint32_t num;
+} FpEntry;
+
+static int fp_cmp(const void *a, const void *b)
+{
+	const FpEntry *x = a, *y = b;
+	int c;
+
+	if (x->nocase != y->nocase)
+		return x->nocase - y->nocase;
+	if (x->len != y->len)
+		return x->len - y->len;
+	c = memcmp(x->pat, y->pat, x->len);
+	if (c)
+		return c;
+	return x->num < y->num ? -1 : x->num > y->num;
+}
+
+/* The usable fast pattern of a rule in the payload buffer, or NULL: rules
+ * whose fast pattern is negated, or lives in a buffer we do not inspect,
+ * are inspected on every packet of their group. */
+static const DetectContent *payload_fp(const Signature *s, const uint8_t **pat, uint16_t *len)
+{
+	const DetectContent *cd;
+
+	if (s->fp_list != BUF_PAYLOAD || s->fp_idx < 0)
+		return NULL;
+	cd = s->lists[BUF_PAYLOAD].m[s->fp_idx].cd;
+	if (cd->flags & CONTENT_NEGATED)
+		return NULL;
+	*pat = cd->pat;
+	*len = cd->len;
+	if (cd->flags & CONTENT_FP_CHOP) {
+		*pat = cd->pat + cd->fp_chop_offset;
+		*len = cd->fp_chop_len;
+	}
+	return *len ? cd : NULL;
+}
+
+static void port_hull(const PortSet *ps, uint16_t *lo, uint16_t *hi)
+{
+	*lo = 0;
+	*hi = 65535;
+	if (ps->any || ps->n == 0)
+		return;
+	*lo = ps->r[0].lo;
+	*hi = ps->r[0].hi;
+	for (int i = 1; i < ps->n; i++) {
+		if (ps->r[i].lo < *lo)
+			*lo = ps->r[i].lo;
+		if (ps->r[i].hi > *hi)
+			*hi = ps->r[i].hi;
+	}
+}
+
+static void group_port_hulls(const DetectEngine *de, SigGroup *g, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		const Signature *s = de->sigs[g->pid_sigs[i]].s;
+		uint16_t *h = g->pid_ports[i];
+
+		h[0] = h[2] = 0;
+		h[1] = h[3] = 65535;
+		/* <> swaps sides: no cheap filter */
+		if (s->flags & SIG_FLAG_BIDIR)
+			continue;
+		port_hull(&s->sp, &h[0], &h[1]);
+		port_hull(&s->dp, &h[2], &h[3]);
+	}
+}
+
+static int group_build(DetectEngine *de, SigGroup *g, int pc, int dir, char *err, size_t errlen)
+{
+	FpEntry *fp = NULL;
+	uint32_t nfp = 0, nal = 0, pid;
+	int rc = -1;
+
+	fp = calloc(de->nsigs ? de->nsigs : 1, sizeof(*fp));
+	g->always = calloc(de->nsigs ? de->nsigs : 1, sizeof(uint32_t));
+	if (!fp || !g->always)
+		goto out;
+	for (uint32_t i = 0; i < de->nsigs; i++) {
+		const Signature *s = de->sigs[i].s;
+		const DetectContent *cd;
+		const uint8_t *pat;
+		uint16_t len;
+
+		if (de->sigs[i].has_http)
+			continue;
+		if (!(sig_pc_mask(s) & (1u << pc)) || !(sig_dir_mask(s) & (1u << dir)))
+			continue;
+		cd = payload_fp(s, &pat, &len);
+		if (!cd) {
+			g->always[nal++] = i;
+			continue;
+		}
+		fp[nfp].pat = pat;
+		fp[nfp].len = len;
+		fp[nfp].nocase = !!(cd->flags & CONTENT_NOCASE);
+		fp[nfp].num = i;
+		nfp++;
+	}
+	g->nalways = nal;
+	if (!nfp) {
+		rc = 0;
+		goto out;
+	}
+	qsort(fp, nfp, sizeof(*fp), fp_cmp);
+	g->pid_off = calloc(nfp + 1, sizeof(uint32_t));
+	g->pid_sigs = calloc(nfp, sizeof(uint32_t));
+	g->pid_ports = calloc(nfp, sizeof(*g->pid_ports));
+	g->mpm = mpm_new(de->cfg.algo);
+	if (!g->pid_off || !g->pid_sigs || !g->pid_ports || !g->mpm) {
+		snprintf(err, errlen, "detect: cannot create the %s matcher", mpm_algo_name(de->cfg.algo));
+		goto out;
+	}
+	pid = 0;
+	for (uint32_t i = 0; i < nfp; i++) {
+		if (i == 0 || fp_cmp(&(FpEntry){ fp[i].pat, fp[i].len, fp[i].nocase, 0 },
+				     &(FpEntry){ fp[i - 1].pat, fp[i - 1].len, fp[i - 1].nocase, 0 })) {
+			if (i)
+				pid++;
+			g->pid_off[pid] = i;
+			if (mpm_add_pattern(g->mpm, fp[i].pat, fp[i].len, pid, fp[i].nocase) != 0) {
+				snprintf(err, errlen, "detect: cannot add a fast pattern to the matcher");
+				goto out;
+			}
+		}
+		g->pid_sigs[i] = fp[i].num;
+	}
+	g->npids = pid + 1;
+	g->pid_off[g->npids] = nfp;
+	group_port_hulls(de, g, nfp);
+	/* each pid's rules in internal order: fp[] of one pid is sorted by num */
+	if (mpm_prepare(g->mpm, err, errlen) != 0)
+		goto out;
+	if (g->npids > de->max_pid)
+		de->max_pid = g->npids;
+	rc = 0;
+out:
+	free(fp);
+	return rc;
+}
+
+static void group_free(SigGroup *g)
+{
+	free(g->pid_ports);
+	if (g->mpm)
+		mpm_free(g->mpm);
+	free(g->pid_off);
+	free(g->pid_sigs);
+	free(g->always);
+}
+
+DetectEngine *detect_engine_build(SigTable *t, const DetectConfig *cfg, char *err, size_t errlen)
+{
+	DetectEngine *de = calloc(1, sizeof(*de));
+	SortKey *keys = NULL;
+	int n = t->nsigs;
+
+	if (!de)
+		return NULL;
+	de->t = t;
+	de->cfg = *cfg;
+	de->thr = threshold_table_new();
+	keys = calloc(n ? n : 1, sizeof(*keys));
+	de->sigs = calloc(n ? n : 1, sizeof(*de->sigs));
+	if (!de->thr || !keys || !de->sigs)
+		goto fail;
+	for (int i = 0; i < n; i++) {
+		Signature *s = t->sigs[i];
+
+		keys[i] = (SortKey){ s, action_rank(s->action), var_rank(s, KW_FLOWBITS),
+				     var_rank(s, KW_FLOWINT), s->priority, i };
+		if (resolve_vars(de, s) != 0)
+			goto fail;
+	}
+	qsort(keys, n, sizeof(*keys), key_cmp);
+	for (int i = 0; i < n; i++) {
+		DetectSig *ds = &de->sigs[i];
+		const Signature *s = keys[i].s;
+
+		ds->s = s;
+		ds->action = alert_action(s->action);
+		ds->iponly = is_iponly(s);
+		ds->has_payload = s->lists[BUF_PAYLOAD].n > 0;
+		for (int l = 1; l < BUF_IPV4_HDR; l++)
+			if (s->lists[l].n)
+				ds->has_http = 1;
+		for (int l = BUF_IPV4_HDR; l < BUF_MAX; l++)
+			if (s->lists[l].n)
+				ds->has_hdr = 1;
+		if (s->alproto == ALPROTO_HTTP)
+			ds->has_http = 1;
+		ds->port_check = !s->sp.any || !s->dp.any;
+		ds->is_icmp_any = s->icmp_any;
+		if (s->lists[SM_LIST_THRESHOLD].n)
+			ds->thr = s->lists[SM_LIST_THRESHOLD].m[0].ctx;
+		if (s->classtype) {
+			const ClassType *ct = detect_find_class(&t->ctx, s->classtype);
+
+			ds->class_desc = ct ? ct->desc : NULL;
+		}
+		if (build_meta(ds, s) != 0)
+			goto fail;
+		if (ds->iponly)
+			de->have_iponly = 1;
+	}
+	de->nsigs = n;
+	if (de->nhb && !(de->hosts = host_table_new()))
+		goto fail;
+	free(keys);
+	keys = NULL;
+	for (int pc = 0; pc < PC_MAX; pc++)
+		for (int d = 0; d < 2; d++)
+			if (group_build(de, &de->groups[pc][d], pc, d, err, errlen) != 0)
+				goto fail;
+	for (int pc = 0; pc < PC_MAX; pc++)
+		for (int d = 0; d < 2; d++)
+			log_debug("detect: group %s/%s: %u fast patterns, %u rules always inspected",
+				  (const char *[]){ "tcp", "udp", "icmp", "other" }[pc],
+				  d ? "toclient" : "toserver", de->groups[pc][d].npids,
+				  de->groups[pc][d].nalways);
+	if (cfg->threshold_file && threshold_config_load(de, cfg->threshold_file, err, errlen) != 0)
+		log_warning("threshold-file: %s", err);
+	return de;
+fail:
+	if (!err[0])
+		snprintf(err, errlen, "detect: out of memory building the engine");
+	free(keys);
+	detect_engine_free(de);
+	return NULL;
+}
+
+void detect_engine_free(DetectEngine *de)
+{
+	if (!de)
+		return;
+	for (int pc = 0; pc < PC_MAX; pc++)
+		for (int d = 0; d < 2; d++)
+			group_free(&de->groups[pc][d]);
+	for (uint32_t i = 0; i < de->nsigs; i++) {
+		free(de->sigs[i].metadata);
+		free(de->sigs[i].meta_buf);
+	}
+	/* the flowbit id arrays are ours (engine-owned in the parser's struct) */
+	for (int i = 0; de->t && i < de->t->nsigs; i++) {
+		Signature *s = de->t->sigs[i];
+
+		for (int l = SM_LIST_MATCH; l <= SM_LIST_POSTMATCH; l++)
+			for (int k = 0; k < s->lists[l].n; k++)
+				if (s->lists[l].m[k].kw == KW_FLOWBITS ||
+				    s->lists[l].m[k].kw == KW_HOSTBITS) {
+					DetectFlowbits *fb = s->lists[l].m[k].ctx;
+
+					free(fb->ids);
+					fb->ids = NULL;
+				}
+	}
+	for (int i = 0; i < de->nfb; i++)
+		free(de->fb_names[i]);
+	free(de->fb_names);
+	for (int i = 0; i < de->nfi; i++)
+		free(de->fi_names[i]);
+	free(de->fi_names);
+	for (int i = 0; i < de->nhb; i++)
+		free(de->hb_names[i]);
+	free(de->hb_names);
+	host_table_free(de->hosts);
+	threshold_table_free(de->thr);
+	free(de->sigs);
+	free(de);
+}
+
+uint32_t detect_engine_sig_count(const DetectEngine *de)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < de->nsigs; i++)
+		n += !de->sigs[i].has_http;
+	return n;
+}
+
+/* ---- threads ---- */
+
+DetectThread *detect_thread_new(const DetectEngine *de, ThreadCounters *tc)
+{
+	DetectThread *dt = calloc(1, sizeof(*dt));
+	if (!dt)
+		return NULL;
+	dt->de = de;
+	dt->tc = tc;
+	dt->nwords = (de->nsigs + 63) / 64;
+	dt->cand_bits = calloc(dt->nwords ? dt->nwords : 1, sizeof(uint64_t));
+	dt->alerts = calloc(de->cfg.alert_max, sizeof(DetectAlert));
+	dt->ms = mpm_matchset_new(de->max_pid ? de->max_pid : 1);
+	dt->md = pcre2_match_data_create(32, NULL);
+	/* one MPM scratch per group: Hyperscan sizes scratch by database */
+	for (int pc = 0; pc < PC_MAX; pc++)
+		for (int d = 0; d < 2; d++)
+			if (de->groups[pc][d].mpm &&
+			    !(dt->scratch_g[pc * 2 + d] = mpm_scratch_new(de->groups[pc][d].mpm))) {
+				detect_thread_free(dt);
+				return NULL;
+			}
+	if (!dt->cand_bits || !dt->alerts || !dt->ms || !dt->md) {
+		detect_thread_free(dt);
+		return NULL;
+	}
+	return dt;
+}
+
+void detect_thread_set_order(DetectThread *dt, detect_order_fn fn, void *arg)
+{
+	dt->order_fn = fn;
+	dt->order_arg = arg;
+}
+
+void detect_thread_free(DetectThread *dt)
+{
+	if (!dt)
+		return;
+	free(dt->cand_bits);
+	free(dt->alerts);
+	if (dt->ms)
+		mpm_matchset_free(dt->ms);
+	if (dt->md)
+		pcre2_match_data_free(dt->md);
+	for (int i = 0; i < PC_MAX * 2; i++)
+		if (dt->scratch_g[i])
+			mpm_scratch_free(dt->scratch_g[i]);
+	free(dt);
+}
+
+/* ---- per packet ---- */
+
+static int proto_class(const Packet *p)
+{
+	switch (p->proto) {
+	case IPPROTO_TCP: return PC_TCP;
+	case IPPROTO_UDP: return PC_UDP;
+	case IPPROTO_ICMP: case IPPROTO_ICMPV6: return PC_ICMP;
+	}
+	return PC_OTHER;
+}
+
+static void queue_alert(DetectThread *dt, const DetectSig *ds, int from_stream)
+{
+	if (dt->nalerts >= dt->de->cfg.alert_max) {
+		counter_inc(dt->tc, c_overflow);
+		return;
+	}
+	dt->alerts[dt->nalerts].s = ds->s;
+	dt->alerts[dt->nalerts].num = (uint32_t)(ds - dt->de->sigs);
+	dt->alerts[dt->nalerts].action = ds->action;
+	dt->alerts[dt->nalerts].from_stream = (uint8_t)from_stream;
+	dt->nalerts++;
+}
+
+/* icmpv4.hdr covers the type's fixed fields, as Suricata sizes it: router
+ * advertisements carry their address entries, timestamp and address-mask
+ * messages their extra words; the rest is the 8-byte header. */
+static uint32_t icmpv4_hdr_len(const Packet *p)
+{
+	uint32_t avail = (uint32_t)p->l4_hlen + p->payload_len, len = p->l4_hlen;
+
+	switch (p->icmp_type) {
+	case 9:
+		len = 8 + (uint32_t)p->l4[4] * p->l4[5] * 4;
+		break;
+	case 13: case 14:
+		len = 20;
+		break;
+	case 17: case 18:
+		len = 12;
+		break;
+	}
+	return len > avail ? avail : len;
+}
+
+/* The packet header buffers: the bytes of that header when the packet has
+ * it; a rule inspecting a header the packet lacks does not match. */
+static int hdr_buffer(const Packet *p, int buf, InspectBuffer *b)
+{
+	b->type = IBUF_PACKET;
+	b->data = NULL;
+	b->len = 0;
+	switch (buf) {
+	case BUF_IPV4_HDR:
+		if (PKT_IS_IPV4(p) && p->l3) { b->data = p->l3; b->len = p->l3_hlen; }
+		break;
+	case BUF_IPV6_HDR:
+		if (PKT_IS_IPV6(p) && p->l3) { b->data = p->l3; b->len = p->l3_hlen; }
+		break;
+	case BUF_TCP_HDR:
+		if (PKT_IS_TCP(p)) { b->data = p->l4; b->len = p->l4_hlen; }
+		break;
+	case BUF_UDP_HDR:
+		if (PKT_IS_UDP(p)) { b->data = p->l4; b->len = 8; }
+		break;
+	case BUF_ICMPV4_HDR:
+		if (p->proto == IPPROTO_ICMP && p->l4) {
+			b->data = p->l4;
+			b->len = icmpv4_hdr_len(p);
+		}
+		break;
+	case BUF_ICMPV6_HDR:
+		if (p->proto == IPPROTO_ICMPV6 && p->l4) { b->data = p->l4; b->len = p->l4_hlen; }
+		break;
+	}
+	return b->data != NULL;
+}
+
+static int inspect_headers(DetectThread *dt, const Signature *s, const Packet *p)
+{
+	for (int l = BUF_IPV4_HDR; l < BUF_MAX; l++) {
+		InspectBuffer b;
+
+		if (!s->lists[l].n)
+			continue;
+		if (!hdr_buffer(p, l, &b) || !inspect_buffer(dt, s, l, &b))
+			return 0;
+	}
+	return 1;
+}
+
+/* Returns 1 when the signature matched (whether or not it alerts). */
+static int inspect_sig(DetectThread *dt, const DetectSig *ds, Packet *p, int iponly_ok)
+{
+	const Signature *s = ds->s;
+	InspectBuffer b = { p->payload, p->payload_len, IBUF_PACKET };
+
+	if (ds->iponly && !iponly_ok)
+		return 0;
+	/* tcp-stream rules inspect only the reassembled stream (IBUF_STREAM),
+	 * which the stream engine will provide */
+	if (s->flags & SIG_FLAG_TCP_STREAM)
+		return 0;
+	if (!inspect_header(ds, p))
+		return 0;
+	if (!inspect_match_list(dt, s, p))
+		return 0;
+	if (ds->has_hdr && !inspect_headers(dt, s, p))
+		return 0;
+	if (ds->has_payload) {
+		/* IBUF_STREAM: the reassembled stream is inspected here too once
+		 * the stream engine exists (unless flow:no_stream). */
+		if (!inspect_buffer(dt, s, BUF_PAYLOAD, &b))
+			return 0;
+	}
+	return 1;
+}
+
+static void sig_matched(DetectThread *dt, const DetectSig *ds, Packet *p)
+{
+	DetectEngine *de = (DetectEngine *)dt->de;
+	int suppressed = 0;
+
+	postmatch_apply(dt, ds->s, p);
+	if (ds->s->flags & SIG_FLAG_NOALERT)
+		return;
+	if (ds->action == ALERT_ACTION_PASS)
+		return;
+	if (!threshold_check(de, ds, p, &suppressed, dt->order_fn, dt->order_arg)) {
+		if (suppressed)
+			counter_inc(dt->tc, c_suppressed);
+		return;
+	}
+	queue_alert(dt, ds, 0);
+}
+
+#define TH_FIN 0x01
+#define TH_SYN 0x02
+#define TH_RST 0x04
+#define TH_ACK 0x10
+
+/* flow:established as Suricata sees it. TCP: the packet that completes the
+ * 3-way handshake is not yet established (the flow's state is read before
+ * the stream engine updates it); packets after a RST are not either. Other
+ * protocols: once both sides have sent. Updates the tracked TCP state. */
+static int flow_established(const DetectEngine *de, DetectFlowState *fs, const Packet *p)
+{
+	const Flow *f = p->flow;
+	int est;
+
+	if (f->proto != IPPROTO_TCP)
+		return f->pkts_toserver && f->pkts_toclient;
+	if (!fs)
+		return 0;
+	est = fs->tcp_state == TCPS_EST;
+	if (p->tcp_flags & TH_RST) {
+		fs->tcp_state = TCPS_CLOSED;
+		return est;
+	}
+	switch (fs->tcp_state) {
+	case TCPS_NONE:
+		if ((p->tcp_flags & (TH_SYN | TH_ACK)) == TH_SYN && (p->flags & PKT_TOSERVER))
+			fs->tcp_state = TCPS_SYN;
+		else if (de->cfg.midstream && !(p->tcp_flags & TH_SYN))
+			fs->tcp_state = TCPS_EST;
+		break;
+	case TCPS_SYN:
+		if ((p->tcp_flags & (TH_SYN | TH_ACK)) == (TH_SYN | TH_ACK) && (p->flags & PKT_TOCLIENT))
+			fs->tcp_state = TCPS_SYNACK;
+		break;
+	case TCPS_SYNACK:
+		if ((p->tcp_flags & (TH_SYN | TH_ACK)) == TH_ACK && (p->flags & PKT_TOSERVER))
+			fs->tcp_state = TCPS_EST;
+		break;
+	}
+	return est;
+}
+
+uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts)
+{
+	const DetectEngine *de = dt->de;
+	int pc = proto_class(p), dir = (p->flags & PKT_TOCLIENT) ? 1 : 0;
+	const SigGroup *g = &de->groups[pc][dir];
+	uint64_t *bits = dt->cand_bits;
+	uint32_t lo = UINT32_MAX, hi = 0;
+	int iponly_ok = 1;
+	DetectFlowState *fs = NULL;
+
+	dt->nalerts = 0;
+	*alerts = dt->alerts;
+	if (!de->nsigs)
+		return 0;
+	dt->pkt_established = 0;
+	if (p->flow) {
+		if (p->flow->proto == IPPROTO_TCP || de->have_iponly)
+			fs = detect_flow_state(de, p->flow, 1);
+		if (fs && (fs->iponly_done & (1u << dir)))
+			iponly_ok = 0;
+		dt->pkt_established = flow_established(de, fs, p);
+	}
+	/* prefilter: the group's MPM on the payload */
+	if (g->mpm && p->payload_len) {
+		MpmScratch *sc = dt->scratch_g[pc * 2 + dir];
+
+		if (sc) {
+			const uint32_t *ids;
+			uint32_t n;
+
+			mpm_matchset_clear(dt->ms);
+			mpm_search(g->mpm, sc, p->payload, p->payload_len, mpm_matchset_cb, dt->ms);
+			n = mpm_matchset_count(dt->ms);
+			ids = mpm_matchset_ids(dt->ms);
+			for (uint32_t i = 0; i < n; i++) {
+				uint32_t pid = ids[i];
+
+				for (uint32_t k = g->pid_off[pid]; k < g->pid_off[pid + 1]; k++) {
+					uint32_t num = g->pid_sigs[k];
+					const uint16_t *h = g->pid_ports[k];
+
+					if (p->sp < h[0] || p->sp > h[1] || p->dp < h[2] || p->dp > h[3])
+						continue;
+
+					bits[num >> 6] |= 1ull << (num & 63);
+					if (num < lo) lo = num;
+					if (num > hi) hi = num;
+				}
+			}
+		}
+	}
+	for (uint32_t i = 0; i < g->nalways; i++) {
+		uint32_t num = g->always[i];
+
+		if (de->sigs[num].iponly && !iponly_ok)
+			continue;
+		bits[num >> 6] |= 1ull << (num & 63);
+		if (num < lo) lo = num;
+		if (num > hi) hi = num;
+	}
+	if (lo == UINT32_MAX)
+		goto done;
+	/* candidates in internal order: walk the bitmap */
+	for (uint32_t w = lo >> 6; w <= (hi >> 6); w++) {
+		uint64_t word = bits[w];
+
+		bits[w] = 0;
+		while (word) {
+			uint32_t num = (w << 6) | (uint32_t)__builtin_ctzll(word);
+			const DetectSig *ds = &de->sigs[num];
+
+			word &= word - 1;
+			if (!inspect_sig(dt, ds, p, iponly_ok))
+				continue;
+			sig_matched(dt, ds, p);
+			if (ds->action == ALERT_ACTION_PASS) {
+				/* pass: no further rule may alert on this packet */
+				for (uint32_t r = w + 1; r <= (hi >> 6); r++)
+					bits[r] = 0;
+				goto done;
+			}
+		}
+	}
+done:
+	if (fs)
+		fs->iponly_done |= (uint8_t)(1u << dir);
+	if (dt->nalerts)
+		counter_add(dt->tc, c_alert, dt->nalerts);
+	return dt->nalerts;
+}
+
+void detect_alert_info(const DetectEngine *de, const Packet *p, const DetectAlert *a,
+		       AlertInfo *ai)
+{
+	const Signature *s = a->s;
+	const DetectSig *ds = a->num < de->nsigs ? &de->sigs[a->num] : NULL;
+
+	memset(ai, 0, sizeof(*ai));
+	ai->action = a->action;
+	ai->gid = s->gid;
+	ai->sid = s->sid;
+	ai->rev = s->rev;
+	ai->msg = s->msg;
+	ai->class_name = s->classtype;
+	ai->priority = s->priority;
+	ai->from_stream = a->from_stream;
+	ai->payload = p->payload;
+	ai->payload_len = p->payload_len;
+	if (ds) {
+		ai->class_desc = ds->class_desc;
+		ai->metadata = ds->metadata;
+		ai->n_metadata = ds->nmeta;
+	}
+}

@@ -1,0 +1,83 @@
+/* The detection engine: signatures loaded by the parser (detect-parse.h) are
+ * built once into an immutable DetectEngine shared by all workers; each worker
+ * owns a DetectThread (MPM scratch, match set, candidate array, byte_extract
+ * variables) allocated once, so detect_packet() never allocates or locks on
+ * the common path (threshold/suppress state is the one shared, locked table,
+ * touched only when a thresholded rule matched).
+ *
+ * Per packet: the signature group of (protocol class, flow direction) gives an
+ * MPM over the fast patterns of its rules; the match set plus the group's
+ * rules without a usable fast pattern form the candidates, sorted by internal
+ * order (Suricata's: action, flowbits set-before-read, priority, load order);
+ * each candidate is fully inspected; matches queue up to packet-alert-max
+ * alerts, handed to the caller in that order. */
+#ifndef DETECT_ENGINE_H
+#define DETECT_ENGINE_H
+
+#include "decode/packet.h"
+#include "detect/detect-parse.h"
+#include "flow/flow.h"
+#include "mpm/mpm.h"
+#include "stats/counters.h"
+
+#include <stdint.h>
+
+#define DETECT_ALERT_MAX_DEFAULT 15
+
+typedef struct DetectConfig {
+	enum mpm_algo algo;            /* mpm-algo */
+	uint32_t alert_max;            /* packet-alert-max */
+	const char *threshold_file;    /* threshold-file; NULL: none */
+	int midstream;                 /* stream.midstream: pick up TCP sessions */
+} DetectConfig;
+
+/* Reads mpm-algo, packet-alert-max, threshold-file from the conf tree.
+ * Returns 0, or -1 with one line in err naming the key. */
+int detect_config_load(DetectConfig *cfg, char *err, size_t errlen);
+
+typedef struct DetectEngine DetectEngine;
+typedef struct DetectThread DetectThread;
+
+/* Builds the engine from a loaded table (the table must outlive the engine).
+ * NULL with a reason in err. */
+DetectEngine *detect_engine_build(SigTable *t, const DetectConfig *cfg, char *err,
+				  size_t errlen);
+void detect_engine_free(DetectEngine *de);
+/* Rules the engine inspects (loaded minus those needing buffers we lack). */
+uint32_t detect_engine_sig_count(const DetectEngine *de);
+
+/* Registers detect.* counters; call before counters_freeze(). */
+void detect_register_counters(void);
+
+DetectThread *detect_thread_new(const DetectEngine *de, ThreadCounters *tc);
+void detect_thread_free(DetectThread *dt);
+
+/* Thresholds count matches across flows, so in autofp the order in which
+ * workers reach them must be the capture order for results to equal single's.
+ * When set, fn(arg, p) is called before a thresholded match is counted and
+ * returns once every packet captured before p has been processed. */
+typedef void (*detect_order_fn)(void *arg, const Packet *p);
+void detect_thread_set_order(DetectThread *dt, detect_order_fn fn, void *arg);
+
+/* One alert of the current packet. */
+typedef struct DetectAlert {
+	const Signature *s;
+	uint32_t num;                  /* internal order */
+	uint8_t action;                /* ALERT_ACTION_* (output/alert.h) */
+	uint8_t from_stream;
+} DetectAlert;
+
+/* Inspects p (flow state in p->flow). Returns the number of alerts to log;
+ * *alerts points into dt and stays valid until the next call. */
+uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts);
+
+/* Frees the per-flow detect state (flowbits, flowint, ip-only marks); call
+ * from the flow end callback. */
+void detect_flow_free(Flow *f);
+
+/* Fills an output_alert() record for one alert (payload = packet payload). */
+struct AlertInfo;
+void detect_alert_info(const DetectEngine *de, const Packet *p, const DetectAlert *a,
+		       struct AlertInfo *ai);
+
+#endif

@@ -1,0 +1,657 @@
+/* Full inspection of one signature against one packet: header (protocol,
+ * addresses, ports), packet keywords (SM_LIST_MATCH) and buffer keywords
+ * (content, pcre, byte_*, isdataat) with Suricata's semantics. */
+#include "detect/engine-int.h"
+#include "decode/ipv4.h"
+
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <string.h>
+
+
+/* ---- header ---- */
+
+static int addr_match(const AddrSet *set, const Address *a)
+{
+	if (set->any)
+		return 1;
+	if (a->family == AF_INET)
+		return addrset_match_v4(set, ntohl(a->a.u32[0]));
+	if (a->family == AF_INET6)
+		return addrset_match_v6(set, a->a.u8);
+	return 0;
+}
+
+static int has_ports(const Packet *p)
+{
+	return (p->proto == IPPROTO_TCP || p->proto == IPPROTO_UDP || p->proto == 132) &&
+	       p->l4 != NULL;
+}
+
+static int side_match(const Signature *s, const Address *src, uint16_t sp,
+		      const Address *dst, uint16_t dp, int ports)
+{
+	/* ports first: cheaper than address sets, and more often decisive */
+	if (ports && !(portset_match(&s->dp, dp) && portset_match(&s->sp, sp)))
+		return 0;
+	return addr_match(&s->src, src) && addr_match(&s->dst, dst);
+}
+
+int inspect_header(const DetectSig *ds, const Packet *p)
+{
+	const Signature *s = ds->s;
+	int ports;
+
+	if ((s->flags & SIG_FLAG_PKTHDR) && !p->ip_version)
+		return s->src.any && s->dst.any;
+	if (s->proto != SIG_PROTO_IP && s->proto != p->proto) {
+		/* "icmp" covers ICMPv4 and ICMPv6 */
+		if (!(ds->is_icmp_any && (p->proto == IPPROTO_ICMP || p->proto == IPPROTO_ICMPV6)))
+			return 0;
+	}
+	if (!p->ip_version)
+		return 0;
+	ports = ds->port_check;
+	if (ports && !has_ports(p))
+		return 0;
+	if (side_match(s, &p->src, p->sp, &p->dst, p->dp, ports))
+		return 1;
+	if (s->flags & SIG_FLAG_BIDIR)
+		return side_match(s, &p->dst, p->dp, &p->src, p->sp, ports);
+	return 0;
+}
+
+/* ---- packet keywords ---- */
+
+static int uint_match(const DetectUint *u, uint64_t v)
+{
+	switch (u->mode) {
+	case UM_EQ: return v == u->a;
+	case UM_NE: return v != u->a;
+	case UM_LT: return v < u->a;
+	case UM_LTE: return v <= u->a;
+	case UM_GT: return v > u->a;
+	case UM_GTE: return v >= u->a;
+	case UM_RANGE: return v > u->a && v < u->b;
+	case UM_NOT_RANGE: return !(v > u->a && v < u->b);
+	}
+	return 0;
+}
+
+static int bits_match(unsigned have, unsigned want, int modifier)
+{
+	switch (modifier) {
+	case FLAGS_MOD_PLUS: return (have & want) == want;
+	case FLAGS_MOD_ANY: return (have & want) != 0;
+	case FLAGS_MOD_NOT: return (have & want) == 0;
+	}
+	return have == want;
+}
+
+static int ipopt_bit(uint64_t code)
+{
+	switch (code) {
+	case 7: return IPV4_OPT_RR;
+	case 68: return IPV4_OPT_TS;
+	case 130: return IPV4_OPT_SEC;
+	case 131: return IPV4_OPT_LSRR;
+	case 133: return IPV4_OPT_ESEC;
+	case 136: return IPV4_OPT_SID;
+	case 137: return IPV4_OPT_SSRR;
+	}
+	return 0;   /* eol / nop are not recorded by the decoder */
+}
+
+static int is_icmp(const Packet *p)
+{
+	return (p->proto == IPPROTO_ICMP || p->proto == IPPROTO_ICMPV6) && p->l4;
+}
+
+/* icmp_id / icmp_seq exist only in echo-like messages (Suricata checks the type). */
+static int icmp_has_id(const Packet *p)
+{
+	if (p->proto == IPPROTO_ICMP)
+		return p->icmp_type == 0 || p->icmp_type == 8 ||
+		       (p->icmp_type >= 13 && p->icmp_type <= 18);
+	return p->icmp_type == 128 || p->icmp_type == 129;
+}
+
+static int flow_kw_match(const DetectThread *dt, const DetectFlow *fd, const Packet *p)
+{
+	const Flow *f = p->flow;
+	uint32_t fl = fd->flags;
+
+	if (fl & FLOW_ONLY_STREAM)
+		return 0;   /* STREAM: only the reassembled stream, which is not built yet */
+	if (fl & FLOW_ONLY_FRAG && !(p->flags & PKT_REASSEMBLED))
+		return 0;
+	if (fl & FLOW_NO_FRAG && (p->flags & PKT_REASSEMBLED))
+		return 0;
+	if (!(fl & (FLOW_TOSERVER | FLOW_TOCLIENT | FLOW_ESTABLISHED | FLOW_NOT_ESTABLISHED)))
+		return 1;
+	if (!f)
+		return 0;
+	if ((fl & FLOW_TOSERVER) && !(p->flags & PKT_TOSERVER))
+		return 0;
+	if ((fl & FLOW_TOCLIENT) && !(p->flags & PKT_TOCLIENT))
+		return 0;
+	if ((fl & FLOW_ESTABLISHED) && !dt->pkt_established)
+		return 0;
+	if ((fl & FLOW_NOT_ESTABLISHED) && dt->pkt_established)
+		return 0;
+	return 1;
+}
+
+static int ip_proto_match(const DetectIpProto *d, uint8_t proto)
+{
+	switch (d->mode) {
+	case '!': return proto != d->proto;
+	case '<': return proto < d->proto;
+	case '>': return proto > d->proto;
+	}
+	return proto == d->proto;
+}
+
+static int same_addr(const Address *a, const Address *b)
+{
+	if (a->family != b->family)
+		return 0;
+	if (a->family == AF_INET)
+		return a->a.u32[0] == b->a.u32[0];
+	return memcmp(a->a.u8, b->a.u8, 16) == 0;
+}
+
+static int vlan_id_match(const DetectVlanId *v, const Packet *p)
+{
+	int n = p->vlan_count, idx;
+
+	if (!n)
+		return 0;
+	if (v->layer == VLAN_LAYER_ANY || v->layer == VLAN_LAYER_ALL) {
+		for (int i = 0; i < n; i++) {
+			int ok = uint_match(&v->u, p->vlan_id[i]);
+
+			if (ok && v->layer == VLAN_LAYER_ANY)
+				return 1;
+			if (!ok && v->layer == VLAN_LAYER_ALL)
+				return 0;
+		}
+		return v->layer == VLAN_LAYER_ALL;
+	}
+	idx = v->layer >= 0 ? v->layer : n + v->layer;
+	if (idx < 0 || idx >= n)
+		return 0;
+	return uint_match(&v->u, p->vlan_id[idx]);
+}
+
+static int flow_count_match(const DetectFlowCount *fc, const Packet *p)
+{
+	const Flow *f = p->flow;
+	uint64_t ts, tc;
+
+	if (!f)
+		return 0;
+	ts = fc->bytes ? f->bytes_toserver : f->pkts_toserver;
+	tc = fc->bytes ? f->bytes_toclient : f->pkts_toclient;
+	if (fc->dir == 1)
+		return uint_match(&fc->u, ts);
+	if (fc->dir == 2)
+		return uint_match(&fc->u, tc);
+	return uint_match(&fc->u, ts) || uint_match(&fc->u, tc);
+}
+
+/* The decoder flags bad checksums only when it validates them (-k / auto). */
+static int csum_match(const DetectCsum *c, const Packet *p)
+{
+	int bad;
+
+	if (c->ip_version && p->ip_version != c->ip_version)
+		return 0;
+	if (c->proto == 0) {
+		bad = !!(p->flags & PKT_IPV4_CSUM_BAD);
+	} else {
+		if (p->proto != c->proto || !p->l4)
+			return 0;
+		bad = !!(p->flags & PKT_L4_CSUM_BAD);
+	}
+	return bad == c->invalid;
+}
+
+static int match_one(DetectThread *dt, const SigMatch *m, Packet *p)
+{
+	const DetectEngine *de = dt->de;
+
+	switch (m->kw) {
+	case KW_DSIZE:
+		/* dsize:!N does not match payload-less packets in Suricata
+		 * (suricata-verify test-dsize-values), while dsize:<N does */
+		if (((const DetectUint *)m->ctx)->mode == UM_NE && !p->payload_len)
+			return 0;
+		return uint_match(m->ctx, p->payload_len);
+	case KW_FLOW:
+		return flow_kw_match(dt, m->ctx, p);
+	case KW_FLOWBITS:
+		/* Suricata: flowbits never match a packet without a flow */
+		return p->flow && flowbits_match(de, m->ctx, p->flow);
+	case KW_FLOWINT:
+		return p->flow && flowint_match(de, m->ctx, p->flow);
+	case KW_HOSTBITS:
+		return hostbits_match(dt, m->ctx, p);
+	case KW_TTL:
+		return uint_match(m->ctx, p->ttl);
+	case KW_TOS:
+		return PKT_IS_IPV4(p) && uint_match(m->ctx, p->tos);
+	case KW_ID:
+		return PKT_IS_IPV4(p) && uint_match(m->ctx, p->ip_id);
+	case KW_IPOPTS: {
+		const DetectUint *u = m->ctx;
+
+		if (!PKT_IS_IPV4(p))
+			return 0;
+		if (u->mode == UM_NE)
+			return p->ipopts != 0;
+		return (p->ipopts & ipopt_bit(u->a)) != 0;
+	}
+	case KW_FRAGBITS: {
+		const DetectFragbits *fb = m->ctx;
+
+		return PKT_IS_IPV4(p) && bits_match(p->frag_off & 0xe000, fb->bits, fb->modifier);
+	}
+	case KW_FRAGOFFSET:
+		return PKT_IS_IPV4(p) && uint_match(m->ctx, p->frag_off & 0x1fff);
+	case KW_IP_PROTO:
+		return p->ip_version && ip_proto_match(m->ctx, p->proto);
+	case KW_SAMEIP:
+		return p->ip_version && same_addr(&p->src, &p->dst);
+	case KW_FLAGS: {
+		const DetectTcpFlags *tf = m->ctx;
+
+		if (!PKT_IS_TCP(p))
+			return 0;
+		return bits_match(p->tcp_flags & ~tf->mask, tf->flags, tf->modifier);
+	}
+	case KW_SEQ:
+		return PKT_IS_TCP(p) && uint_match(m->ctx, p->tcp_seq);
+	case KW_ACK:
+		return PKT_IS_TCP(p) && uint_match(m->ctx, p->tcp_ack);
+	case KW_WINDOW:
+		return PKT_IS_TCP(p) && uint_match(m->ctx, p->tcp_win);
+	case KW_ITYPE:
+		return is_icmp(p) && uint_match(m->ctx, p->icmp_type);
+	case KW_ICODE:
+		return is_icmp(p) && uint_match(m->ctx, p->icmp_code);
+	case KW_ICMP_ID:
+		return is_icmp(p) && icmp_has_id(p) && uint_match(m->ctx, p->icmp_id);
+	case KW_ICMP_SEQ:
+		return is_icmp(p) && icmp_has_id(p) && uint_match(m->ctx, p->icmp_seq);
+	case KW_VLAN_ID:
+		return vlan_id_match(m->ctx, p);
+	case KW_VLAN_LAYERS:
+		return uint_match(m->ctx, p->vlan_count);
+	case KW_TCP_MSS:
+		return PKT_IS_TCP(p) && p->tcp_mss && uint_match(m->ctx, p->tcp_mss);
+	case KW_FLOW_COUNT:
+		return flow_count_match(m->ctx, p);
+	case KW_CSUM:
+		return csum_match(m->ctx, p);
+	case KW_DECODE_EVENT:
+		for (int i = 0; i < p->nevents; i++)
+			if (p->events[i] == ((const DetectUint *)m->ctx)->a)
+				return 1;
+		return 0;
+	}
+	return 0;   /* a keyword we cannot evaluate never matches */
+}
+
+int inspect_match_list(DetectThread *dt, const Signature *s, Packet *p)
+{
+	const SigMatchList *ml = &s->lists[SM_LIST_MATCH];
+
+	if ((s->flags & SIG_FLAG_SAMEIP) && !(p->ip_version && same_addr(&p->src, &p->dst)))
+		return 0;
+	for (int i = 0; i < ml->n; i++)
+		if (!match_one(dt, &ml->m[i], p))
+			return 0;
+	return 1;
+}
+
+/* ---- buffer keywords ---- */
+
+static inline uint8_t lc(uint8_t c)
+{
+	return (c >= 'A' && c <= 'Z') ? c + 32 : c;
+}
+
+/* First occurrence of pat in buf[from, to) (the whole pattern inside), or -1. */
+static int64_t find(const uint8_t *buf, uint32_t from, uint32_t to, const uint8_t *pat,
+		    uint32_t plen, int nocase)
+{
+	if (to < from + plen || plen == 0)
+		return plen == 0 ? (int64_t)from : -1;
+	uint32_t last = to - plen;
+
+	if (!nocase) {
+		for (uint32_t i = from; i <= last;) {
+			const uint8_t *q = memchr(buf + i, pat[0], last - i + 1);
+
+			if (!q)
+				return -1;
+			i = (uint32_t)(q - buf);
+			if (memcmp(q + 1, pat + 1, plen - 1) == 0)
+				return i;
+			i++;
+		}
+		return -1;
+	}
+	uint8_t f = lc(pat[0]);
+
+	for (uint32_t i = from; i <= last; i++) {
+		uint32_t k;
+
+		if (lc(buf[i]) != f)
+			continue;
+		for (k = 1; k < plen; k++)
+			if (lc(buf[i + k]) != lc(pat[k]))
+				break;
+		if (k == plen)
+			return i;
+	}
+	return -1;
+}
+
+static int64_t var_or(const DetectThread *dt, int is_var, int64_t v)
+{
+	if (!is_var)
+		return v;
+	return (v >= 0 && v < DETECT_VARS_MAX) ? (int64_t)dt->vars[v] : 0;
+}
+
+static int inspect_from(DetectThread *dt, const Signature *s, const SigMatchList *ml,
+			int idx, const InspectBuffer *b, uint32_t prev);
+
+static int content_step(DetectThread *dt, const Signature *s, const SigMatchList *ml,
+			int idx, const InspectBuffer *b, uint32_t prev)
+{
+	const SigMatch *m = &ml->m[idx];
+	const DetectContent *cd = m->cd;
+	uint32_t len = b->len;
+	int64_t start = 0, end = len;
+	int nocase = !!(cd->flags & CONTENT_NOCASE);
+
+	if (cd->flags & (CONTENT_DISTANCE | CONTENT_WITHIN)) {
+		int64_t dist = (cd->flags & CONTENT_DISTANCE) ?
+			var_or(dt, cd->flags & CONTENT_DISTANCE_VAR, cd->distance) : 0;
+
+		start = (int64_t)prev + dist;
+		if (start < 0)
+			start = 0;
+		/* within counts from the previous match end plus distance */
+		if (cd->flags & CONTENT_WITHIN) {
+			int64_t w = var_or(dt, cd->flags & CONTENT_WITHIN_VAR, cd->within);
+
+			if ((int64_t)prev + dist + w < end)
+				end = (int64_t)prev + dist + w;
+		}
+	} else {
+		if (cd->flags & CONTENT_OFFSET)
+			start = var_or(dt, cd->flags & CONTENT_OFFSET_VAR, cd->offset);
+		if (cd->flags & CONTENT_DEPTH) {
+			int64_t d = var_or(dt, cd->flags & CONTENT_DEPTH_VAR, cd->depth);
+
+			/* the parser folds offset into depth only when both are
+			 * numbers; with a variable either way depth counts from
+			 * the offset */
+			if (cd->flags & (CONTENT_DEPTH_VAR | CONTENT_OFFSET_VAR))
+				d += start;
+			if (d < end)
+				end = d;
+		}
+	}
+	if (cd->flags & CONTENT_ENDSWITH) {
+		int64_t e = (int64_t)len - cd->len;
+
+		if (e > start)
+			start = e;
+	}
+	if (start > end || end <= 0) {
+		/* nothing to search: a negated content is satisfied */
+		return (cd->flags & CONTENT_NEGATED) ? inspect_from(dt, s, ml, idx + 1, b, prev) : 0;
+	}
+	for (;;) {
+		int64_t pos;
+
+		if (++dt->recursion > DETECT_RECURSION_LIMIT)
+			return 0;
+		pos = find(b->data, (uint32_t)start, (uint32_t)end, cd->pat, cd->len, nocase);
+		if (pos >= 0 && (cd->flags & CONTENT_ENDSWITH) && pos + cd->len != len)
+			pos = -1;
+		if (cd->flags & CONTENT_NEGATED) {
+			if (pos >= 0)
+				return 0;
+			return inspect_from(dt, s, ml, idx + 1, b, prev);
+		}
+		if (pos < 0)
+			return 0;
+		if (inspect_from(dt, s, ml, idx + 1, b, (uint32_t)(pos + cd->len)))
+			return 1;
+		/* Only a chain relative to this match can succeed elsewhere:
+		 * retry at the next occurrence (Suricata's backtracking). */
+		if (!m->relative_next)
+			return 0;
+		start = pos + 1;
+	}
+}
+
+static int pcre_step(DetectThread *dt, const Signature *s, const SigMatchList *ml, int idx,
+		     const InspectBuffer *b, uint32_t prev)
+{
+	const SigMatch *m = &ml->m[idx];
+	const DetectPcre *pd = m->pd;
+	uint32_t base = (pd->flags & PCRE_RELATIVE) ? prev : 0;
+	PCRE2_SIZE from = 0;
+
+	if (base > b->len)
+		return (pd->flags & PCRE_NEGATED) ? inspect_from(dt, s, ml, idx + 1, b, prev) : 0;
+	for (;;) {
+		int rc;
+		PCRE2_SIZE *ov;
+
+		if (++dt->recursion > DETECT_RECURSION_LIMIT)
+			return 0;
+		rc = pcre2_match(pd->code, b->data + base, b->len - base, from, 0, dt->md, NULL);
+		if (pd->flags & PCRE_NEGATED) {
+			if (rc >= 0)
+				return 0;
+			return inspect_from(dt, s, ml, idx + 1, b, prev);
+		}
+		if (rc < 0)
+			return 0;
+		ov = pcre2_get_ovector_pointer(dt->md);
+		if (inspect_from(dt, s, ml, idx + 1, b, base + (uint32_t)ov[1]))
+			return 1;
+		if (!m->relative_next || ov[0] + 1 > b->len - base)
+			return 0;
+		from = ov[0] + 1;
+	}
+}
+
+/* Reads nbytes at pos as the byte keyword says. 0, or -1 when out of data or
+ * not a number. */
+static int byte_read(const DetectByte *bd, const uint8_t *d, uint32_t len, int64_t pos,
+		     uint8_t nbytes, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (pos < 0 || pos + nbytes > (int64_t)len || nbytes == 0)
+		return -1;
+	d += pos;
+	if (bd->flags & BYTE_STRING) {
+		int base = bd->base ? bd->base : 10, any = 0;
+
+		for (int i = 0; i < nbytes; i++) {
+			int c = d[i], dv;
+
+			if (c >= '0' && c <= '9')
+				dv = c - '0';
+			else if (base == 16 && isxdigit(c))
+				dv = tolower(c) - 'a' + 10;
+			else
+				break;
+			if (dv >= base)
+				break;
+			v = v * base + dv;
+			any = 1;
+		}
+		if (!any)
+			return -1;
+	} else if (bd->flags & (BYTE_LITTLE | BYTE_DCE)) {
+		for (int i = nbytes - 1; i >= 0; i--)
+			v = v << 8 | d[i];
+	} else {
+		for (int i = 0; i < nbytes; i++)
+			v = v << 8 | d[i];
+	}
+	if (bd->flags & BYTE_BITMASK) {
+		v &= bd->bitmask;
+		if (bd->bitmask)
+			v >>= __builtin_ctz(bd->bitmask);
+	}
+	*out = v;
+	return 0;
+}
+
+static int byte_test_cmp(const char *op, uint64_t v, uint64_t t)
+{
+	if (!strcmp(op, "<")) return v < t;
+	if (!strcmp(op, ">")) return v > t;
+	if (!strcmp(op, "=")) return v == t;
+	if (!strcmp(op, "<=")) return v <= t;
+	if (!strcmp(op, ">=")) return v >= t;
+	if (!strcmp(op, "&")) return (v & t) != 0;
+	if (!strcmp(op, "^")) return (v ^ t) != 0;
+	return 0;
+}
+
+static int byte_step(DetectThread *dt, const Signature *s, const SigMatchList *ml, int idx,
+		     const InspectBuffer *b, uint32_t prev)
+{
+	const DetectByte *bd = ml->m[idx].ctx;
+	int64_t off = var_or(dt, bd->flags & BYTE_OFFSET_VAR, bd->offset);
+	int64_t pos = (bd->flags & BYTE_RELATIVE) ? (int64_t)prev + off : off;
+	uint64_t v, r;
+	int64_t np;
+
+	if (bd->kind == KW_BYTE_JUMP && (bd->flags & BYTE_FROM_END) && !(bd->flags & BYTE_RELATIVE))
+		pos = off;
+	uint8_t nbytes = bd->nbytes;
+
+	if (bd->flags & BYTE_NBYTES_VAR) {
+		uint64_t n = (uint64_t)var_or(dt, 1, bd->nbytes);
+
+		/* byte_math allows 1..10 bytes */
+		if (n < 1 || n > 10)
+			return 0;
+		nbytes = (uint8_t)n;
+	}
+	if (bd->kind == KW_BYTE_JUMP && nbytes == 0) {
+		if (pos < 0 || pos > (int64_t)b->len)
+			return 0;
+		v = 0;
+	} else if (byte_read(bd, b->data, b->len, pos, nbytes, &v) != 0) {
+		return 0;
+	}
+	switch (bd->kind) {
+	case KW_BYTE_TEST: {
+		uint64_t t = (uint64_t)var_or(dt, bd->flags & BYTE_VALUE_VAR, (int64_t)bd->value);
+		int ok = byte_test_cmp(bd->op, v, t);
+
+		if (bd->flags & BYTE_NEGATED)
+			ok = !ok;
+		return ok ? inspect_from(dt, s, ml, idx + 1, b, prev) : 0;
+	}
+	case KW_BYTE_JUMP:
+		v *= bd->multiplier ? bd->multiplier : 1;
+		if (bd->flags & BYTE_ALIGN)
+			v = (v + 3) & ~(uint64_t)3;
+		if (bd->flags & BYTE_FROM_BEGIN)
+			np = (int64_t)v;
+		else if (bd->flags & BYTE_FROM_END)
+			np = (int64_t)b->len + (int64_t)v;
+		else
+			np = pos + nbytes + (int64_t)v;
+		np += bd->post_offset;
+		/* Suricata clamps a jump before the buffer start to the start;
+		 * past the end fails */
+		if (np < 0)
+			np = 0;
+		if (np > (int64_t)b->len)
+			return 0;
+		return inspect_from(dt, s, ml, idx + 1, b, (uint32_t)np);
+	case KW_BYTE_EXTRACT:
+		v *= bd->multiplier ? bd->multiplier : 1;
+		if (bd->align)
+			v = (v + bd->align - 1) & ~(uint64_t)(bd->align - 1);
+		if (bd->var_idx >= 0 && bd->var_idx < DETECT_VARS_MAX)
+			dt->vars[bd->var_idx] = v;
+		return inspect_from(dt, s, ml, idx + 1, b, (uint32_t)(pos + nbytes));
+	case KW_BYTE_MATH:
+		r = (uint64_t)var_or(dt, bd->flags & BYTE_VALUE_VAR, (int64_t)bd->value);
+		if (!strcmp(bd->op, "+")) v += r;
+		else if (!strcmp(bd->op, "-")) v -= r;
+		else if (!strcmp(bd->op, "*")) v *= r;
+		else if (!strcmp(bd->op, "/")) { if (!r) return 0; v /= r; }
+		else if (!strcmp(bd->op, "<<")) v = r >= 64 ? 0 : v << r;
+		else if (!strcmp(bd->op, ">>")) v = r >= 64 ? 0 : v >> r;
+		if (bd->var_idx >= 0 && bd->var_idx < DETECT_VARS_MAX)
+			dt->vars[bd->var_idx] = v;
+		return inspect_from(dt, s, ml, idx + 1, b, prev);
+	}
+	return 0;
+}
+
+static int isdataat_step(DetectThread *dt, const Signature *s, const SigMatchList *ml,
+			 int idx, const InspectBuffer *b, uint32_t prev)
+{
+	const DetectIsdataat *id = ml->m[idx].ctx;
+	int64_t n = var_or(dt, id->flags & ISDATAAT_VAR, id->dataat);
+	int ok;
+
+	/* Suricata: relative needs prev + n <= len; absolute needs n < len */
+	if (id->flags & ISDATAAT_RELATIVE)
+		ok = (int64_t)prev + n <= (int64_t)b->len;
+	else
+		ok = n < (int64_t)b->len;
+	if (id->flags & ISDATAAT_NEGATED)
+		ok = !ok;
+	return ok ? inspect_from(dt, s, ml, idx + 1, b, prev) : 0;
+}
+
+static int inspect_from(DetectThread *dt, const Signature *s, const SigMatchList *ml,
+			int idx, const InspectBuffer *b, uint32_t prev)
+{
+	if (idx >= ml->n)
+		return 1;
+	switch (ml->m[idx].kw) {
+	case KW_CONTENT:
+		return content_step(dt, s, ml, idx, b, prev);
+	case KW_PCRE:
+		return pcre_step(dt, s, ml, idx, b, prev);
+	case KW_BYTE_TEST: case KW_BYTE_JUMP: case KW_BYTE_EXTRACT: case KW_BYTE_MATH:
+		return byte_step(dt, s, ml, idx, b, prev);
+	case KW_ISDATAAT:
+		return isdataat_step(dt, s, ml, idx, b, prev);
+	}
+	return 0;
+}
+
+int inspect_buffer(DetectThread *dt, const Signature *s, int list, const InspectBuffer *b)
+{
+	const SigMatchList *ml = &s->lists[list];
+
+	if (!ml->n)
+		return 1;
+	if (!b->data || b->len == 0)
+		return 0;
+	dt->recursion = 0;
+	return inspect_from(dt, s, ml, 0, b, 0);
+}

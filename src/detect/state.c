@@ -1,0 +1,699 @@
+/* Detect state outside the immutable engine: per-flow flowbits / flowint /
+ * ip-only marks (f->detect, one allocation per flow, on the flow's worker so
+ * no lock), and the threshold table shared by all workers.
+ *
+ * Thresholds are tracked by_src / by_dst / by_rule / by_both across flows, so
+ * autofp workers must share them to count like single does: one table behind
+ * one mutex, taken only when a rule that has a threshold, detection_filter or
+ * threshold.config entry matched (rare next to packet inspection). */
+#include "detect/engine-int.h"
+#include "detect/detect-int.h"
+#include "util/log.h"
+
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- per flow ---- */
+
+DetectFlowState *detect_flow_state(const DetectEngine *de, Flow *f, int create)
+{
+	DetectFlowState *st = f->detect;
+	size_t bytes;
+
+	if (st || !create)
+		return st;
+	bytes = sizeof(*st) + (de->nfb + 7) / 8 + de->nfi * (sizeof(uint32_t) + 1) + 8;
+	/* per flow, not per packet: the flow's first need pays for it */
+	st = calloc(1, bytes);
+	if (!st)
+		return NULL;
+	st->nfb = de->nfb;
+	st->nfi = de->nfi;
+	st->ints = (uint32_t *)(st + 1);
+	st->ints_set = (uint8_t *)(st->ints + de->nfi);
+	st->bits = st->ints_set + de->nfi;
+	f->detect = st;
+	return st;
+}
+
+void detect_flow_free(Flow *f)
+{
+	free(f->detect);
+	f->detect = NULL;
+}
+
+static int bit_get(const DetectFlowState *st, int id)
+{
+	return st && id >= 0 && id < st->nfb && (st->bits[id >> 3] >> (id & 7) & 1);
+}
+
+int flowbits_match(const DetectEngine *de, const DetectFlowbits *fb, Flow *f)
+{
+	const DetectFlowState *st = detect_flow_state(de, f, 0);
+	int want = fb->cmd == FB_ISSET;
+
+	if (fb->or_group) {
+		for (int i = 0; i < fb->n; i++)
+			if (bit_get(st, fb->ids[i]) == want)
+				return 1;
+		return 0;
+	}
+	for (int i = 0; i < fb->n; i++)
+		if (bit_get(st, fb->ids[i]) != want)
+			return 0;
+	return 1;
+}
+
+void flowbits_apply(const DetectEngine *de, const DetectFlowbits *fb, Flow *f)
+{
+	DetectFlowState *st = detect_flow_state(de, f, 1);
+
+	if (!st)
+		return;
+	for (int i = 0; i < fb->n; i++) {
+		int id = fb->ids[i];
+		uint8_t bit = (uint8_t)(1u << (id & 7));
+
+		switch (fb->cmd) {
+		case FB_SET: st->bits[id >> 3] |= bit; break;
+		case FB_UNSET: st->bits[id >> 3] &= ~bit; break;
+		case FB_TOGGLE: st->bits[id >> 3] ^= bit; break;
+		default: break;
+		}
+	}
+}
+
+int flowint_match(const DetectEngine *de, const DetectFlowint *fi, Flow *f)
+{
+	const DetectFlowState *st = detect_flow_state(de, f, 0);
+	int set = st && st->ints_set[fi->id];
+	uint32_t v, t;
+
+	if (fi->op == FI_ISSET)
+		return set;
+	if (fi->op == FI_NOTSET)
+		return !set;
+	if (!set)
+		return 0;
+	v = st->ints[fi->id];
+	if (fi->value_var) {
+		if (!st->ints_set[fi->var_id])
+			return 0;
+		t = st->ints[fi->var_id];
+	} else {
+		t = fi->value;
+	}
+	switch (fi->op) {
+	case FI_EQ: return v == t;
+	case FI_NE: return v != t;
+	case FI_LT: return v < t;
+	case FI_LE: return v <= t;
+	case FI_GT: return v > t;
+	case FI_GE: return v >= t;
+	default: return 0;
+	}
+}
+
+void flowint_apply(const DetectEngine *de, const DetectFlowint *fi, Flow *f)
+{
+	DetectFlowState *st = detect_flow_state(de, f, 1);
+	uint32_t t;
+
+	if (!st)
+		return;
+	if (fi->value_var) {
+		if (!st->ints_set[fi->var_id])
+			return;
+		t = st->ints[fi->var_id];
+	} else {
+		t = fi->value;
+	}
+	switch (fi->op) {
+	case FI_SET:
+		st->ints[fi->id] = t;
+		break;
+	case FI_ADD:
+		/* Suricata: + on an unset var sets it */
+		st->ints[fi->id] = st->ints_set[fi->id] ? st->ints[fi->id] + t : t;
+		break;
+	case FI_SUB:
+		st->ints[fi->id] = st->ints_set[fi->id] ? st->ints[fi->id] - t : t;
+		break;
+	default:
+		return;
+	}
+	st->ints_set[fi->id] = 1;
+}
+
+/* ---- hostbits: per IP address, shared by all workers ----
+ * Like thresholds, they cross flows and so workers: one locked table, and
+ * in autofp the capture-order wait before each access. Host entries live
+ * until the engine is freed (no host timeout yet). */
+
+#define HOST_HASH 1024
+
+typedef struct HostEntry {
+	Address addr;
+	struct HostEntry *next;
+	uint8_t bits[];
+} HostEntry;
+
+struct HostTable {
+	pthread_mutex_t lock;
+	HostEntry *h[HOST_HASH];
+};
+
+struct HostTable *host_table_new(void)
+{
+	struct HostTable *ht = calloc(1, sizeof(*ht));
+
+	if (ht)
+		pthread_mutex_init(&ht->lock, NULL);
+	return ht;
+}
+
+void host_table_free(struct HostTable *ht)
+{
+	if (!ht)
+		return;
+	for (int i = 0; i < HOST_HASH; i++) {
+		HostEntry *e = ht->h[i], *n;
+
+		for (; e; e = n) {
+			n = e->next;
+			free(e);
+		}
+	}
+	pthread_mutex_destroy(&ht->lock);
+	free(ht);
+}
+
+static uint32_t addr_hash(const Address *a);
+static int addr_eq(const Address *a, const Address *b);
+
+/* Caller holds the lock. NULL when absent and !create (or no memory). */
+static HostEntry *host_get(const DetectEngine *de, const Address *a, int create)
+{
+	struct HostTable *ht = de->hosts;
+	uint32_t h = addr_hash(a) % HOST_HASH;
+	HostEntry *e;
+
+	for (e = ht->h[h]; e; e = e->next)
+		if (addr_eq(&e->addr, a))
+			return e;
+	if (!create)
+		return NULL;
+	e = calloc(1, sizeof(*e) + (de->nhb + 7) / 8 + 1);
+	if (!e)
+		return NULL;
+	e->addr = *a;
+	e->next = ht->h[h];
+	ht->h[h] = e;
+	return e;
+}
+
+static void host_addrs(const DetectFlowbits *fb, const Packet *p, const Address **a, int *n)
+{
+	*n = 0;
+	if (fb->host_dir & 1)
+		a[(*n)++] = &p->src;
+	if (fb->host_dir & 2)
+		a[(*n)++] = &p->dst;
+}
+
+int hostbits_match(DetectThread *dt, const DetectFlowbits *fb, const Packet *p)
+{
+	const DetectEngine *de = dt->de;
+	const Address *a[2];
+	int n, want = fb->cmd == FB_ISSET, ok = 1;
+
+	if (!de->hosts)
+		return 0;
+	if (dt->order_fn)
+		dt->order_fn(dt->order_arg, p);
+	host_addrs(fb, p, a, &n);
+	pthread_mutex_lock(&de->hosts->lock);
+	for (int i = 0; i < n && ok; i++) {
+		const HostEntry *e = host_get(de, a[i], 0);
+		int id = fb->ids[0];
+		int set = e && (e->bits[id >> 3] >> (id & 7) & 1);
+
+		ok = set == want;
+	}
+	pthread_mutex_unlock(&de->hosts->lock);
+	return ok;
+}
+
+static void hostbits_apply(DetectThread *dt, const DetectFlowbits *fb, const Packet *p)
+{
+	const DetectEngine *de = dt->de;
+	const Address *a[2];
+	int n, id = fb->ids[0];
+	uint8_t bit = (uint8_t)(1u << (id & 7));
+
+	if (!de->hosts)
+		return;
+	if (dt->order_fn)
+		dt->order_fn(dt->order_arg, p);
+	host_addrs(fb, p, a, &n);
+	pthread_mutex_lock(&de->hosts->lock);
+	for (int i = 0; i < n; i++) {
+		HostEntry *e = host_get(de, a[i], fb->cmd != FB_UNSET);
+
+		if (!e)
+			continue;
+		switch (fb->cmd) {
+		case FB_SET: e->bits[id >> 3] |= bit; break;
+		case FB_UNSET: e->bits[id >> 3] &= ~bit; break;
+		case FB_TOGGLE: e->bits[id >> 3] ^= bit; break;
+		default: break;
+		}
+	}
+	pthread_mutex_unlock(&de->hosts->lock);
+}
+
+void postmatch_apply(DetectThread *dt, const Signature *s, Packet *p)
+{
+	const DetectEngine *de = dt->de;
+	const SigMatchList *ml = &s->lists[SM_LIST_POSTMATCH];
+
+	for (int i = 0; i < ml->n; i++) {
+		if (ml->m[i].kw == KW_HOSTBITS)
+			hostbits_apply(dt, ml->m[i].ctx, p);
+		else if (!p->flow)
+			continue;
+		else if (ml->m[i].kw == KW_FLOWBITS)
+			flowbits_apply(de, ml->m[i].ctx, p->flow);
+		else if (ml->m[i].kw == KW_FLOWINT)
+			flowint_apply(de, ml->m[i].ctx, p->flow);
+	}
+}
+
+/* ---- thresholds ---- */
+
+typedef struct ThrEntry {
+	uint32_t gid, sid;
+	int track;
+	Address addr, addr2;
+	struct timeval tv1;
+	uint32_t count;
+	uint64_t next_at;         /* backoff: the count that alerts next */
+	struct ThrEntry *next;
+} ThrEntry;
+
+typedef struct Suppress {
+	uint32_t gid, sid;        /* sid 0: all of gid */
+	int track;                /* -1: always; TRACK_SRC / TRACK_DST with set */
+	AddrSet set;
+} Suppress;
+
+typedef struct ThrOverride {
+	uint32_t gid, sid;        /* sid 0: every rule of gid */
+	DetectThreshold td;
+	int is_event_filter;
+} ThrOverride;
+
+#define THR_HASH 4096
+
+struct ThresholdTable {
+	pthread_mutex_t lock;
+	ThrEntry *h[THR_HASH];
+	Suppress *sup; int nsup;
+	ThrOverride *ov; int nov;
+};
+
+ThresholdTable *threshold_table_new(void)
+{
+	ThresholdTable *tt = calloc(1, sizeof(*tt));
+
+	if (tt)
+		pthread_mutex_init(&tt->lock, NULL);
+	return tt;
+}
+
+void threshold_table_free(ThresholdTable *tt)
+{
+	if (!tt)
+		return;
+	for (int i = 0; i < THR_HASH; i++) {
+		ThrEntry *e = tt->h[i], *n;
+
+		for (; e; e = n) {
+			n = e->next;
+			free(e);
+		}
+	}
+	for (int i = 0; i < tt->nsup; i++)
+		addrset_free(&tt->sup[i].set);
+	free(tt->sup);
+	free(tt->ov);
+	pthread_mutex_destroy(&tt->lock);
+	free(tt);
+}
+
+static int addr_eq(const Address *a, const Address *b)
+{
+	return a->family == b->family && memcmp(&a->a, &b->a, sizeof(a->a)) == 0;
+}
+
+static uint32_t addr_hash(const Address *a)
+{
+	return a->a.u32[0] ^ a->a.u32[1] * 31 ^ a->a.u32[2] * 131 ^ a->a.u32[3] * 1031;
+}
+
+static int64_t tv_diff_s(const struct timeval *a, const struct timeval *b)
+{
+	return (int64_t)a->tv_sec - (int64_t)b->tv_sec;
+}
+
+/* Suricata's threshold types, counted per (rule, tracked address). */
+static int thr_apply(ThrEntry *e, const DetectThreshold *td, const struct timeval *ts, int fresh)
+{
+	int within;
+
+	if (fresh) {
+		e->tv1 = *ts;
+		e->count = 1;
+		switch (td->type) {
+		case THR_LIMIT: return 1;
+		case THR_THRESHOLD: if (td->count <= 1) { e->count = 0; return 1; } return 0;
+		case THR_BOTH: return td->count <= 1;
+		case THR_DETECTION_FILTER: return td->count == 0;
+		case THR_BACKOFF:
+			e->next_at = td->count;
+			if (td->count <= 1) {
+				e->next_at = (uint64_t)td->count * td->multiplier;
+				return 1;
+			}
+			return 0;
+		}
+		return 1;
+	}
+	if (td->type == THR_BACKOFF) {
+		/* alert at count, count*m, count*m*m, ... (no time window) */
+		if (++e->count != e->next_at)
+			return 0;
+		e->next_at *= td->multiplier;
+		return 1;
+	}
+	within = tv_diff_s(ts, &e->tv1) < (int64_t)td->seconds;
+	switch (td->type) {
+	case THR_LIMIT:
+		if (!within) {
+			e->tv1 = *ts;
+			e->count = 1;
+			return 1;
+		}
+		return ++e->count <= td->count;
+	case THR_THRESHOLD:
+		if (!within) {
+			e->tv1 = *ts;
+			e->count = 1;
+			if (td->count <= 1) {
+				e->count = 0;
+				return 1;
+			}
+			return 0;
+		}
+		if (++e->count >= td->count) {
+			e->count = 0;
+			return 1;
+		}
+		return 0;
+	case THR_BOTH:
+		if (!within) {
+			e->tv1 = *ts;
+			e->count = 1;
+			return td->count <= 1;
+		}
+		return ++e->count == td->count;
+	case THR_DETECTION_FILTER:
+		if (!within) {
+			e->tv1 = *ts;
+			e->count = 1;
+			return td->count == 0;
+		}
+		return ++e->count > td->count;
+	case THR_BACKOFF:
+		break;   /* handled above */
+	}
+	return 1;
+}
+
+static int suppressed_by(const Suppress *sp, const DetectSig *ds, const Packet *p)
+{
+	const Signature *s = ds->s;
+	const Address *a;
+
+	if (sp->gid != s->gid || (sp->sid && sp->sid != s->sid))
+		return 0;
+	if (sp->track < 0)
+		return 1;
+	a = sp->track == TRACK_SRC ? &p->src : &p->dst;
+	if (sp->set.any)
+		return 1;
+	if (a->family == AF_INET)
+		return addrset_match_v4(&sp->set, ntohl(a->a.u32[0]));
+	if (a->family == AF_INET6)
+		return addrset_match_v6(&sp->set, a->a.u8);
+	return 0;
+}
+
+static const DetectThreshold *thr_for(const ThresholdTable *tt, const DetectSig *ds)
+{
+	for (int i = 0; i < tt->nov; i++)
+		if (tt->ov[i].gid == ds->s->gid && (!tt->ov[i].sid || tt->ov[i].sid == ds->s->sid))
+			return &tt->ov[i].td;
+	return ds->thr;
+}
+
+int threshold_check(DetectEngine *de, const DetectSig *ds, const Packet *p, int *suppressed,
+		    detect_order_fn order, void *order_arg)
+{
+	ThresholdTable *tt = de->thr;
+	const DetectThreshold *td;
+	const Address *a = NULL, *a2 = NULL;
+	static const Address none;
+	Address flow_key;
+	ThrEntry *e;
+	uint32_t h;
+	int rc;
+
+	*suppressed = 0;
+	for (int i = 0; i < tt->nsup; i++) {
+		if (suppressed_by(&tt->sup[i], ds, p)) {
+			*suppressed = 1;
+			return 0;
+		}
+	}
+	td = tt->nov ? thr_for(tt, ds) : ds->thr;
+	if (!td)
+		return 1;
+	switch (td->track) {
+	case TRACK_SRC: a = &p->src; break;
+	case TRACK_DST: a = &p->dst; break;
+	case TRACK_BOTH: a = &p->src; a2 = &p->dst; break;
+	case TRACK_RULE: a = &none; break;
+	case TRACK_FLOW:
+		/* by_flow: the flow id stands in for the address */
+		if (!p->flow)
+			return 1;
+		memset(&flow_key, 0, sizeof(flow_key));
+		flow_key.family = 255;
+		memcpy(flow_key.a.u8, &p->flow->flow_id, sizeof(p->flow->flow_id));
+		a = &flow_key;
+		break;
+	}
+	if (!a2)
+		a2 = &none;
+	/* a flow's packets stay on one worker: by_flow needs no ordering */
+	if (order && td->track != TRACK_FLOW)
+		order(order_arg, p);
+	h = (ds->s->sid * 2654435761u ^ ds->s->gid ^ addr_hash(a) ^ addr_hash(a2) * 7) % THR_HASH;
+	pthread_mutex_lock(&tt->lock);
+	for (e = tt->h[h]; e; e = e->next)
+		if (e->sid == ds->s->sid && e->gid == ds->s->gid && e->track == (int)td->track &&
+		    addr_eq(&e->addr, a) && addr_eq(&e->addr2, a2))
+			break;
+	if (e) {
+		rc = thr_apply(e, td, &p->ts, 0);
+	} else {
+		e = calloc(1, sizeof(*e));
+		if (!e) {
+			pthread_mutex_unlock(&tt->lock);
+			return 1;
+		}
+		e->sid = ds->s->sid;
+		e->gid = ds->s->gid;
+		e->track = td->track;
+		e->addr = *a;
+		e->addr2 = *a2;
+		e->next = tt->h[h];
+		tt->h[h] = e;
+		rc = thr_apply(e, td, &p->ts, 1);
+	}
+	pthread_mutex_unlock(&tt->lock);
+	return rc;
+}
+
+/* ---- threshold.config ----
+ *   suppress gen_id G, sig_id S[, track by_src|by_dst|by_either, ip ADDR]
+ *   threshold gen_id G, sig_id S, type limit|threshold|both, track T, count N, seconds N
+ *   event_filter ... (same as threshold)
+ *   rate_filter ... (not supported: logged and ignored) */
+
+static char *kv_get(char **parts, int n, const char *key)
+{
+	size_t kl = strlen(key);
+
+	for (int i = 0; i < n; i++)
+		if (!strncmp(parts[i], key, kl) && isspace((unsigned char)parts[i][kl]))
+			return str_trim(parts[i] + kl);
+	return NULL;
+}
+
+static int parse_track(const char *v, int *out)
+{
+	if (!v) return -1;
+	if (!strcmp(v, "by_src")) *out = TRACK_SRC;
+	else if (!strcmp(v, "by_dst")) *out = TRACK_DST;
+	else if (!strcmp(v, "by_rule")) *out = TRACK_RULE;
+	else if (!strcmp(v, "by_both")) *out = TRACK_BOTH;
+	else if (!strcmp(v, "by_either")) *out = TRACK_SRC;
+	else if (!strcmp(v, "by_flow")) *out = TRACK_FLOW;
+	else return -1;
+	return 0;
+}
+
+static int thr_line(ThresholdTable *tt, char *line, char *why, size_t whylen)
+{
+	char *kind = line, *rest, *parts[16], *v;
+	uint64_t gid, sid, u;
+	int n, track;
+
+	while (*kind && !isspace((unsigned char)*kind))
+		kind++;
+	if (!*kind) {
+		snprintf(why, whylen, "incomplete line");
+		return -1;
+	}
+	*kind = '\0';
+	rest = kind + 1;
+	kind = line;
+	n = split_commas(rest, parts, 16);
+	if (n > 16)
+		n = 16;
+	for (int i = 0; i < n; i++)
+		parts[i] = str_trim(parts[i]);
+	v = kv_get(parts, n, "gen_id");
+	if (!v || parse_u64(v, &gid)) {
+		snprintf(why, whylen, "missing or bad gen_id");
+		return -1;
+	}
+	v = kv_get(parts, n, "sig_id");
+	if (!v || parse_u64(v, &sid)) {
+		snprintf(why, whylen, "missing or bad sig_id");
+		return -1;
+	}
+	if (!strcmp(kind, "suppress")) {
+		Suppress sp = { (uint32_t)gid, (uint32_t)sid, -1, { 0 } };
+		Suppress *ns;
+
+		v = kv_get(parts, n, "track");
+		if (v) {
+			char err[256];
+			char *ip = kv_get(parts, n, "ip");
+
+			if (parse_track(v, &sp.track) || !ip) {
+				snprintf(why, whylen, "suppress: bad track or missing ip");
+				return -1;
+			}
+			if (addrset_parse(ip, &sp.set, err, sizeof(err)) != 0) {
+				snprintf(why, whylen, "suppress: %s", err);
+				return -1;
+			}
+		}
+		ns = realloc(tt->sup, (tt->nsup + 1) * sizeof(*ns));
+		if (!ns)
+			return -1;
+		tt->sup = ns;
+		tt->sup[tt->nsup++] = sp;
+		return 0;
+	}
+	if (!strcmp(kind, "threshold") || !strcmp(kind, "event_filter")) {
+		ThrOverride o = { (uint32_t)gid, (uint32_t)sid, { 0 }, kind[0] == 'e' };
+		ThrOverride *no;
+
+		v = kv_get(parts, n, "type");
+		if (!v) {
+			snprintf(why, whylen, "missing type");
+			return -1;
+		}
+		if (!strcmp(v, "limit")) o.td.type = THR_LIMIT;
+		else if (!strcmp(v, "threshold")) o.td.type = THR_THRESHOLD;
+		else if (!strcmp(v, "both")) o.td.type = THR_BOTH;
+		else {
+			snprintf(why, whylen, "bad type \"%s\"", v);
+			return -1;
+		}
+		if (parse_track(kv_get(parts, n, "track"), &track)) {
+			snprintf(why, whylen, "missing or bad track");
+			return -1;
+		}
+		o.td.track = track;
+		v = kv_get(parts, n, "count");
+		if (!v || parse_u64(v, &u)) {
+			snprintf(why, whylen, "missing or bad count");
+			return -1;
+		}
+		o.td.count = (uint32_t)u;
+		v = kv_get(parts, n, "seconds");
+		if (!v || parse_u64(v, &u)) {
+			snprintf(why, whylen, "missing or bad seconds");
+			return -1;
+		}
+		o.td.seconds = (uint32_t)u;
+		no = realloc(tt->ov, (tt->nov + 1) * sizeof(*no));
+		if (!no)
+			return -1;
+		tt->ov = no;
+		tt->ov[tt->nov++] = o;
+		return 0;
+	}
+	if (!strcmp(kind, "rate_filter")) {
+		snprintf(why, whylen, "rate_filter is not supported (ignored)");
+		return 1;
+	}
+	snprintf(why, whylen, "unknown directive \"%s\"", kind);
+	return -1;
+}
+
+int threshold_config_load(DetectEngine *de, const char *path, char *err, size_t errlen)
+{
+	FILE *fp = fopen(path, "r");
+	char line[4096], why[512];
+	int lineno = 0;
+
+	if (!fp) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), fp)) {
+		char *l = str_trim(line);
+		int rc;
+
+		lineno++;
+		if (!*l || *l == '#')
+			continue;
+		rc = thr_line(de->thr, l, why, sizeof(why));
+		if (rc < 0)
+			log_error("%s:%d: %s", path, lineno, why);
+		else if (rc > 0)
+			log_warning("%s:%d: %s", path, lineno, why);
+	}
+	fclose(fp);
+	return 0;
+}

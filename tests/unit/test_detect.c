@@ -1,0 +1,380 @@
+/* Detection engine: inspection semantics on hand-made packets. */
+#include "test.h"
+
+#include "detect/engine.h"
+#include "detect/detect-parse.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct Env {
+	SigTable *t;
+	DetectEngine *de;
+	DetectThread *dt;
+	ThreadCounters *tc;
+} Env;
+
+static int env_init(Env *e, const char *rules, enum mpm_algo algo)
+{
+	RuleLoadConfig rc = { .quiet = 1 };
+	DetectConfig dc = { .algo = algo, .alert_max = 15 };
+	char err[512] = "";
+
+	memset(e, 0, sizeof(*e));
+	detect_register_counters();
+	e->t = sig_table_new();
+	if (!e->t || sig_load_string(e->t, rules, "test.rules", &rc, err, sizeof(err)) != 0) {
+		fprintf(stderr, "load: %s\n", err);
+		return -1;
+	}
+	e->de = detect_engine_build(e->t, &dc, err, sizeof(err));
+	if (!e->de) {
+		fprintf(stderr, "build: %s\n", err);
+		return -1;
+	}
+	e->tc = thread_counters_new();
+	e->dt = detect_thread_new(e->de, e->tc);
+	return e->dt ? 0 : -1;
+}
+
+static void env_free(Env *e)
+{
+	detect_thread_free(e->dt);
+	detect_engine_free(e->de);
+	sig_table_free(e->t);
+}
+
+static void mk_tcp(Packet *p, const char *payload, size_t len, uint8_t flags)
+{
+	static uint8_t l4[20];
+
+	memset(p, 0, sizeof(*p));
+	p->ip_version = 4;
+	p->proto = IPPROTO_TCP;
+	p->src.family = p->dst.family = AF_INET;
+	p->src.a.u32[0] = htonl(0x0a000001);
+	p->dst.a.u32[0] = htonl(0x0a000002);
+	p->sp = 40000;
+	p->dp = 80;
+	p->l4 = l4;
+	p->tcp_flags = flags;
+	p->ttl = 64;
+	p->payload = (const uint8_t *)payload;
+	p->payload_len = (uint16_t)len;
+	p->pcap_cnt = 1;
+}
+
+/* Runs p and returns 1 when sid alerted. */
+static int alerted(Env *e, Packet *p, uint32_t sid)
+{
+	const DetectAlert *a;
+	uint32_t n = detect_packet(e->dt, p, &a);
+
+	for (uint32_t i = 0; i < n; i++)
+		if (a[i].s->sid == sid)
+			return 1;
+	return 0;
+}
+
+static int hit(const char *rule, const char *payload, size_t len)
+{
+	Env e;
+	Packet p;
+	int r;
+
+	if (env_init(&e, rule, MPM_AC) != 0)
+		return -1;
+	mk_tcp(&p, payload, len, 0x18);
+	r = alerted(&e, &p, 1);
+	env_free(&e);
+	return r;
+}
+
+#define S(x) x, sizeof(x) - 1
+
+TEST(content_plain_matches_and_misses)
+{
+	CHECK_EQ(hit("alert tcp any any -> any any (content:\"evil\"; sid:1;)", S("xxevilxx")), 1);
+	CHECK_EQ(hit("alert tcp any any -> any any (content:\"evil\"; sid:1;)", S("xxEVILxx")), 0);
+	CHECK_EQ(hit("alert tcp any any -> any any (content:\"evil\"; nocase; sid:1;)", S("xxEVILxx")), 1);
+}
+
+TEST(content_offset_depth_are_absolute)
+{
+	const char *r = "alert tcp any any -> any any (content:\"ab\"; offset:2; depth:2; sid:1;)";
+
+	CHECK_EQ(hit(r, S("xxabyy")), 1);
+	CHECK_EQ(hit(r, S("xxxabyy")), 0);
+	CHECK_EQ(hit(r, S("abxxyy")), 0);
+}
+
+TEST(content_chain_backtracks_to_later_occurrence)
+{
+	/* first "A" is followed by nothing useful; the second "A" has "B"
+	 * within 2 bytes: only backtracking finds it */
+	const char *r = "alert tcp any any -> any any (content:\"A\"; content:\"B\"; distance:0; "
+			"within:2; sid:1;)";
+
+	CHECK_EQ(hit(r, S("A....AxB")), 1);
+	CHECK_EQ(hit(r, S("A....Ax.B")), 0);
+}
+
+TEST(content_negated_fails_when_present)
+{
+	const char *r = "alert tcp any any -> any any (content:\"GET\"; content:!\"admin\"; sid:1;)";
+
+	CHECK_EQ(hit(r, S("GET /index")), 1);
+	CHECK_EQ(hit(r, S("GET /admin")), 0);
+}
+
+TEST(content_distance_negative_and_within)
+{
+	const char *r = "alert tcp any any -> any any (content:\"cd\"; content:\"bc\"; distance:-3; "
+			"within:2; sid:1;)";
+
+	CHECK_EQ(hit(r, S("abcd")), 1);
+}
+
+TEST(startswith_endswith)
+{
+	CHECK_EQ(hit("alert tcp any any -> any any (content:\"ab\"; startswith; sid:1;)", S("abc")), 1);
+	CHECK_EQ(hit("alert tcp any any -> any any (content:\"ab\"; startswith; sid:1;)", S("cab")), 0);
+	CHECK_EQ(hit("alert tcp any any -> any any (content:\"ab\"; endswith; sid:1;)", S("ab ab")), 1);
+	CHECK_EQ(hit("alert tcp any any -> any any (content:\"ab\"; endswith; sid:1;)", S("abc")), 0);
+}
+
+TEST(isdataat_relative_and_absolute)
+{
+	CHECK_EQ(hit("alert tcp any any -> any any (content:\"ab\"; isdataat:2,relative; sid:1;)",
+		     S("abcd")), 1);
+	CHECK_EQ(hit("alert tcp any any -> any any (content:\"ab\"; isdataat:3,relative; sid:1;)",
+		     S("abcd")), 0);
+	CHECK_EQ(hit("alert tcp any any -> any any (content:\"ab\"; isdataat:!10; sid:1;)",
+		     S("abcd")), 1);
+}
+
+TEST(pcre_relative_starts_after_previous_match)
+{
+	const char *r = "alert tcp any any -> any any (content:\"key=\"; pcre:\"/^[0-9]+,/R\"; sid:1;)";
+
+	CHECK_EQ(hit(r, S("x key=123,")), 1);
+	CHECK_EQ(hit(r, S("x key=a123,")), 0);
+	CHECK_EQ(hit("alert tcp any any -> any any (content:\"a\"; pcre:\"/HELLO/i\"; sid:1;)",
+		     S("a hello")), 1);
+}
+
+TEST(byte_test_and_jump_and_extract)
+{
+	/* length byte 3, then skip 3 bytes, then "Z" */
+	CHECK_EQ(hit("alert tcp any any -> any any (content:\"L\"; byte_jump:1,0,relative; "
+		      "content:\"Z\"; within:1; sid:1;)", S("L\x03" "abcZ")), 1);
+	CHECK_EQ(hit("alert tcp any any -> any any (content:\"L\"; byte_jump:1,0,relative; "
+		      "content:\"Z\"; within:1; sid:1;)", S("L\x02" "abcZ")), 0);
+	CHECK_EQ(hit("alert tcp any any -> any any (content:\"N\"; byte_test:2,>,255,0,relative; "
+		      "sid:1;)", S("N\x01\x00")), 1);
+	CHECK_EQ(hit("alert tcp any any -> any any (content:\"N\"; byte_test:2,>,256,0,relative; "
+		      "sid:1;)", S("N\x01\x00")), 0);
+	CHECK_EQ(hit("alert tcp any any -> any any (content:\"N\"; byte_test:3,=,123,0,relative,string,dec; "
+		      "sid:1;)", S("N123")), 1);
+	CHECK_EQ(hit("alert tcp any any -> any any (content:\"V\"; byte_extract:1,0,len,relative; "
+		      "content:\"E\"; distance:len; within:1; sid:1;)", S("V\x02" "xxE")), 1);
+	CHECK_EQ(hit("alert tcp any any -> any any (content:\"V\"; byte_extract:1,0,len,relative; "
+		      "content:\"E\"; distance:len; within:1; sid:1;)", S("V\x01" "xxE")), 0);
+}
+
+TEST(packet_keywords_dsize_flags_ttl)
+{
+	CHECK_EQ(hit("alert tcp any any -> any any (dsize:>3; sid:1;)", S("abcd")), 1);
+	CHECK_EQ(hit("alert tcp any any -> any any (dsize:<3; sid:1;)", S("abcd")), 0);
+	CHECK_EQ(hit("alert tcp any any -> any any (flags:PA; sid:1;)", S("x")), 1);
+	CHECK_EQ(hit("alert tcp any any -> any any (flags:S; sid:1;)", S("x")), 0);
+	CHECK_EQ(hit("alert tcp any any -> any any (ttl:64; sid:1;)", S("x")), 1);
+	CHECK_EQ(hit("alert tcp any any -> any 81 (sid:1; content:\"x\";)", S("x")), 0);
+	CHECK_EQ(hit("alert udp any any -> any any (sid:1;)", S("x")), 0);
+}
+
+TEST(flowbits_set_then_isset_in_same_packet_and_later)
+{
+	Env e;
+	Packet p;
+	Flow f;
+
+	CHECK(env_init(&e,
+		"alert tcp any any -> any any (content:\"b\"; flowbits:isset,seen; sid:2;)\n"
+		"alert tcp any any -> any any (content:\"a\"; flowbits:set,seen; flowbits:noalert; sid:1;)\n",
+		MPM_AC) == 0);
+	memset(&f, 0, sizeof(f));
+	mk_tcp(&p, S("b"), 0x18);
+	p.flow = &f;
+	p.flags |= PKT_HAS_FLOW | PKT_TOSERVER;
+	CHECK_EQ(alerted(&e, &p, 2), 0);
+	mk_tcp(&p, S("ab"), 0x18);
+	p.flow = &f;
+	p.flags |= PKT_HAS_FLOW | PKT_TOSERVER;
+	/* the setter is ordered first, so isset sees it in the same packet */
+	CHECK_EQ(alerted(&e, &p, 2), 1);
+	CHECK_EQ(alerted(&e, &p, 1), 0);   /* noalert */
+	detect_flow_free(&f);
+	env_free(&e);
+}
+
+TEST(threshold_limit_alerts_once_per_window)
+{
+	Env e;
+	Packet p;
+	int n = 0;
+
+	CHECK(env_init(&e, "alert tcp any any -> any any (content:\"x\"; threshold:type limit, "
+			   "track by_src, count 1, seconds 60; sid:1;)", MPM_AC) == 0);
+	for (int i = 0; i < 5; i++) {
+		mk_tcp(&p, S("x"), 0x18);
+		p.ts.tv_sec = 1000 + i;
+		n += alerted(&e, &p, 1);
+	}
+	CHECK_EQ(n, 1);
+	mk_tcp(&p, S("x"), 0x18);
+	p.ts.tv_sec = 1100;
+	CHECK_EQ(alerted(&e, &p, 1), 1);
+	env_free(&e);
+}
+
+TEST(threshold_type_threshold_every_nth)
+{
+	Env e;
+	Packet p;
+	int n = 0;
+
+	CHECK(env_init(&e, "alert tcp any any -> any any (content:\"x\"; threshold:type threshold, "
+			   "track by_dst, count 3, seconds 60; sid:1;)", MPM_AC) == 0);
+	for (int i = 0; i < 7; i++) {
+		mk_tcp(&p, S("x"), 0x18);
+		p.ts.tv_sec = 1000;
+		n += alerted(&e, &p, 1);
+	}
+	CHECK_EQ(n, 2);
+	env_free(&e);
+}
+
+TEST(pass_rule_stops_alerts)
+{
+	Env e;
+	Packet p;
+
+	CHECK(env_init(&e, "alert tcp any any -> any any (content:\"x\"; sid:1;)\n"
+			   "pass tcp any any -> any any (content:\"x\"; sid:2;)\n", MPM_AC) == 0);
+	mk_tcp(&p, S("x"), 0x18);
+	CHECK_EQ(alerted(&e, &p, 1), 0);
+	env_free(&e);
+}
+
+TEST(alert_max_caps_alerts_per_packet)
+{
+	Env e;
+	Packet p;
+	const DetectAlert *a;
+	char rules[4096] = "";
+
+	for (int i = 1; i <= 20; i++)
+		snprintf(rules + strlen(rules), sizeof(rules) - strlen(rules),
+			 "alert tcp any any -> any any (content:\"x\"; sid:%d;)\n", i);
+	CHECK(env_init(&e, rules, MPM_AC) == 0);
+	mk_tcp(&p, S("x"), 0x18);
+	CHECK_EQ(detect_packet(e.dt, &p, &a), 15);
+	CHECK_EQ(a[0].s->sid, 1);
+	env_free(&e);
+}
+
+TEST(ac_and_hs_agree_on_candidates)
+{
+	Env a, h;
+	Packet p;
+	const char *rules =
+		"alert tcp any any -> any any (content:\"abc\"; sid:1;)\n"
+		"alert tcp any any -> any any (content:\"ABC\"; nocase; content:\"z\"; sid:2;)\n"
+		"alert tcp any any -> any any (content:\"q\"; fast_pattern; content:\"abc\"; sid:3;)\n";
+
+	if (!mpm_have_hs())
+		return;
+	CHECK(env_init(&a, rules, MPM_AC) == 0);
+	CHECK(env_init(&h, rules, MPM_HS) == 0);
+	mk_tcp(&p, S("xxAbcz abc q"), 0x18);
+	for (uint32_t sid = 1; sid <= 3; sid++)
+		CHECK_EQ(alerted(&a, &p, sid), alerted(&h, &p, sid));
+	CHECK_EQ(alerted(&a, &p, 3), 1);
+	env_free(&a);
+	env_free(&h);
+}
+
+TEST(iponly_rule_alerts_once_per_flow_direction)
+{
+	Env e;
+	Packet p;
+	Flow f;
+	int n = 0;
+
+	CHECK(env_init(&e, "alert ip any any -> any any (sid:1;)", MPM_AC) == 0);
+	memset(&f, 0, sizeof(f));
+	f.proto = IPPROTO_TCP;
+	for (int i = 0; i < 6; i++) {
+		mk_tcp(&p, S("x"), 0x18);
+		p.flow = &f;
+		p.flags |= PKT_HAS_FLOW | ((i & 1) ? PKT_TOCLIENT : PKT_TOSERVER);
+		n += alerted(&e, &p, 1);
+	}
+	CHECK_EQ(n, 2);
+	/* without a flow, every packet is inspected */
+	mk_tcp(&p, S("x"), 0x18);
+	CHECK_EQ(alerted(&e, &p, 1), 1);
+	CHECK_EQ(alerted(&e, &p, 1), 1);
+	detect_flow_free(&f);
+	env_free(&e);
+}
+
+TEST(port_hull_prefilter_keeps_matching_port_rules)
+{
+	CHECK_EQ(hit("alert tcp any any -> any [79:81] (content:\"x\"; sid:1;)", S("x")), 1);
+	CHECK_EQ(hit("alert tcp any any -> any [81:90] (content:\"x\"; sid:1;)", S("x")), 0);
+	CHECK_EQ(hit("alert tcp any any <> any 40000 (content:\"x\"; sid:1;)", S("x")), 1);
+}
+
+TEST(tcp_stream_rules_do_not_match_packets)
+{
+	CHECK_EQ(hit("alert tcp-stream any any -> any any (content:\"x\"; sid:1;)", S("x")), 0);
+	CHECK_EQ(hit("alert tcp-pkt any any -> any any (content:\"x\"; sid:1;)", S("x")), 1);
+}
+
+TEST(byte_jump_zero_bytes_clamps_negative_post_offset)
+{
+	/* jump 0 bytes then back 10: Suricata lands on the buffer start */
+	CHECK_EQ(hit("alert tcp any any -> any any (content:\"MARK\"; byte_jump:0,0,relative,"
+		      "post_offset -10; pcre:\"/^ab/R\"; sid:1;)", S("abcMARK")), 1);
+	CHECK_EQ(hit("alert tcp any any -> any any (content:\"MARK\"; byte_jump:0,0,relative,"
+		      "post_offset -4; pcre:\"/^MARK/R\"; sid:1;)", S("abcMARK")), 1);
+}
+
+TEST(hostbits_set_on_src_seen_as_dst_later)
+{
+	Env e;
+	Packet p;
+
+	CHECK(env_init(&e,
+		"alert tcp any any -> any any (content:\"login\"; hostbits:set,seen,src; sid:1;)\n"
+		"alert tcp any any -> any any (content:\"reply\"; hostbits:isset,seen,dst; sid:2;)\n",
+		MPM_AC) == 0);
+	mk_tcp(&p, S("reply"), 0x18);
+	CHECK_EQ(alerted(&e, &p, 2), 0);
+	mk_tcp(&p, S("login"), 0x18);
+	CHECK_EQ(alerted(&e, &p, 1), 1);
+	/* the reverse packet: the client is now the destination */
+	mk_tcp(&p, S("reply"), 0x18);
+	{
+		Address t = p.src;
+
+		p.src = p.dst;
+		p.dst = t;
+	}
+	CHECK_EQ(alerted(&e, &p, 2), 1);
+	env_free(&e);
+}

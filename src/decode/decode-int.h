@@ -114,5 +114,7 @@ uint32_t csum_pseudo(const Packet *p, uint8_t proto, uint32_t l4len);
 #define LINKTYPE_RAW_FILE 101
 
 void decode_pseudo(DecodeThread *dt, Packet *q);
+/* Same for a tunnel's inner packet (keeps the layer count). */
+void decode_tunnel_pseudo(DecodeThread *dt, Packet *q);
 
 #endif

@@ -225,6 +225,18 @@ void decode_packet(DecodeThread *dt, Packet *p)
 	decode_finish(dt, p);
 }
 
+void decode_tunnel_pseudo(DecodeThread *dt, Packet *q)
+{
+	int saved_pseudo = dt->in_pseudo;
+
+	/* The inner packet of a tunnel continues the outer packet's layer count:
+	 * the layer limit bounds nesting across pseudo packets too. */
+	dt->in_pseudo = 1;
+	decode_raw(dt, q, q->data, q->caplen);
+	decode_finish(dt, q);
+	dt->in_pseudo = saved_pseudo;
+}
+
 void decode_pseudo(DecodeThread *dt, Packet *q)
 {
 	int saved_layers = dt->layers, saved_pseudo = dt->in_pseudo;

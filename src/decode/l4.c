@@ -418,7 +418,7 @@ static int decode_tunnel_inner(DecodeThread *dt, Packet *p, int version, const u
 		q->flags = PKT_PSEUDO | PKT_TUNNEL;
 		memcpy(q->vlan_id, p->vlan_id, sizeof(q->vlan_id));
 		q->vlan_count = p->vlan_count;
-		decode_pseudo(dt, q);
+		decode_tunnel_pseudo(dt, q);
 		p->pseudo = q;
 		return 0;
 	}

@@ -20,6 +20,7 @@ struct tenv {
 	ThreadCounters *tc;
 	Packet pool[TPOOL];
 	int used;
+	int exhausted;      /* tests: the pool has nothing to give */
 	Packet p;
 };
 
@@ -27,8 +28,9 @@ static inline Packet *tenv_get(void *arg)
 {
 	struct tenv *e = arg;
 
-	if (e->used >= TPOOL)
+	if (e->exhausted || e->used >= TPOOL)
 		return NULL;
+	packet_reset(&e->pool[e->used]);
 	return &e->pool[e->used++];
 }
 
@@ -78,6 +80,7 @@ static inline void tenv_free(struct tenv *e)
 /* Decodes len bytes of b as datalink dlt into e->p; returns it. */
 static inline Packet *tdecode_ts(struct tenv *e, int dlt, const uint8_t *b, uint32_t len, long sec)
 {
+	e->used = 0;        /* pseudo packets of the previous frame are done with */
 	packet_reset(&e->p);
 	memcpy(e->p.data, b, len);
 	e->p.caplen = e->p.wirelen = len;
@@ -91,6 +94,14 @@ static inline Packet *tdecode_ts(struct tenv *e, int dlt, const uint8_t *b, uint
 static inline Packet *tdecode(struct tenv *e, int dlt, const uint8_t *b, uint32_t len)
 {
 	return tdecode_ts(e, dlt, b, len, 1000);
+}
+
+/* The last packet of p's pseudo chain: an IP-in-IP tunnel's inner packet. */
+static inline Packet *tinner(Packet *p)
+{
+	while (p->pseudo)
+		p = p->pseudo;
+	return p;
 }
 
 static inline uint64_t tcount(struct tenv *e, const char *name)

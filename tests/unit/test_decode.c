@@ -801,6 +801,14 @@ TEST(ip_in_ip_tunnels_reach_innermost)
 	b_udp(in6, in6 + 40, 7, 8, "abcd", 4);
 	b_ipv4(f, 41, 52, 1, 0);
 	p = tdecode(&e, DLT_RAW, f, 72);
+	/* Suricata's model: the outer packet keeps its layers (and gets its own
+	 * flow); the inner packet follows as a pseudo packet. */
+	CHECK_EQ(p->ip_version, 4);
+	CHECK_EQ(p->proto, 41);
+	CHECK(p->pseudo != NULL);
+	CHECK(p->pseudo->flags & PKT_PSEUDO);
+	CHECK_EQ(p->pseudo->pcap_cnt, p->pcap_cnt);
+	p = tinner(p);
 	CHECK_EQ(p->ip_version, 6);
 	CHECK(p->flags & PKT_TUNNEL);
 	CHECK(PKT_IS_UDP(p));
@@ -812,20 +820,20 @@ TEST(ip_in_ip_tunnels_reach_innermost)
 	b_ipv4(in4, 17, 12, 1, 0);
 	b_udp(in4, in4 + 20, 9, 10, "abcd", 4);
 	b_ipv6(f, 4, 32);
-	p = tdecode(&e, DLT_RAW, f, 72);
+	p = tinner(tdecode(&e, DLT_RAW, f, 72));
 	CHECK_EQ(p->ip_version, 4);
 	CHECK_EQ(p->sp, 9);
 	CHECK(p->flags & PKT_TUNNEL);
 	CHECK_EQ(tcount(&e, "decoder.ipv4_in_ipv6"), 1);
 	in4[0] = 0x65;
-	p = tdecode(&e, DLT_RAW, f, 72);
+	p = tinner(tdecode(&e, DLT_RAW, f, 72));
 	CHECK(has_event(p, "ipv6.ipv4_in_ipv6_wrong_version"));
 
 	/* 4in4 */
 	b_ipv4(f + 20, 17, 12, 1, 0);
 	b_udp(f + 20, f + 40, 11, 12, "abcd", 4);
 	b_ipv4(f, 4, 32, 1, 0);
-	p = tdecode(&e, DLT_RAW, f, 52);
+	p = tinner(tdecode(&e, DLT_RAW, f, 52));
 	CHECK_EQ(p->sp, 11);
 	CHECK_EQ(tcount(&e, "decoder.ipv4_in_ipv4"), 1);
 
@@ -833,7 +841,7 @@ TEST(ip_in_ip_tunnels_reach_innermost)
 	b_ipv6(f + 40, 17, 12);
 	b_udp(f + 40, f + 80, 13, 14, "abcd", 4);
 	b_ipv6(f, 41, 52);
-	p = tdecode(&e, DLT_RAW, f, 92);
+	p = tinner(tdecode(&e, DLT_RAW, f, 92));
 	CHECK_EQ(p->sp, 13);
 	CHECK_EQ(tcount(&e, "decoder.ipv6_in_ipv6"), 1);
 	tenv_free(&e);
@@ -918,7 +926,7 @@ TEST(deep_nesting_stops_at_layer_limit)
 	/* 30 nested IPv4-in-IPv4 headers */
 	for (int i = 0; i < 30; i++)
 		n += b_ipv4(f + n, 4, (uint16_t)((30 - i - 1) * 20), 1, 0);
-	p = tdecode(&e, DLT_RAW, f, n);
+	p = tinner(tdecode(&e, DLT_RAW, f, n));
 	CHECK(p->flags & PKT_INVALID);
 	CHECK_EQ(tcount(&e, "decoder.too_many_layers"), 1);
 	tenv_free(&e);

@@ -228,7 +228,7 @@ TEST(defrag_no_pseudo_packet_available)
 	Packet *p;
 
 	tenv_init(&e, CHECKSUM_ALL);
-	e.used = TPOOL; /* pool exhausted */
+	e.exhausted = 1;
 	send4(&e, 1, 253, 0, 1, d, 16, 1);
 	p = send4(&e, 1, 253, 16, 0, d, 16, 1);
 	CHECK(p->pseudo == NULL);

@@ -25,6 +25,7 @@ import os
 import platform
 import re
 import shlex
+import string
 import shutil
 import subprocess
 import sys
@@ -527,11 +528,14 @@ def choose_pcap(test_dir, cfg):
 def build_command(test, cfg, engine, opts, outdir, verify_dir):
 	"""The engine's argv, as FORMAT.md lays it out."""
 	argv = [engine.binary]
+	# suricata-verify expands ${TEST_DIR} (and $TEST_DIR) in args to the test's folder.
+	tdir = {"TEST_DIR": test.dir}
 	for a in _as_list(cfg.get("args")):
+		a = string.Template(str(a)).safe_substitute(tdir)
 		try:
-			argv += shlex.split(str(a))
+			argv += shlex.split(a)
 		except ValueError:
-			argv += str(a).split()
+			argv += a.split()
 	for key, fname in (("classification-file", "classification.config"),
 			   ("reference-config-file", "reference.config")):
 		own = os.path.join(test.dir, fname)

@@ -7,6 +7,10 @@
 #include "decode/decode.h"
 #include "detect/detect-parse.h"
 #include "detect/engine.h"
+#include "detect/prefilter-gpu.h"
+#include "app-layer/app-layer.h"
+#include "output/http-log.h"
+#include "stream/stream.h"
 #include "flow/flow.h"
 #include "output/output.h"
 #include "runmode/runmode.h"
@@ -354,6 +358,16 @@ static int engine_config_load(const Cli *cli, EngineConfig *cfg)
 	}
 	if (flow_config_load(&cfg->flow) != 0)
 		return -1;
+	if (stream_config_load(&cfg->stream) != 0 || app_layer_config_load(&cfg->app) != 0)
+		return -1;
+	/* -k decides for the stream engine too: Suricata's -k none also stops
+	 * the TCP tracker from rejecting packets with bad checksums */
+	if (cli->checksum && !strcmp(cli->checksum, "none"))
+		cfg->stream.checksum_validation = 0;
+	else if (cli->checksum && !strcmp(cli->checksum, "all"))
+		cfg->stream.checksum_validation = 1;
+	if (!cfg->app.http_enabled)
+		cfg->stream.consumers &= ~(1u << STREAM_CONSUMER_APP);
 
 	if (conf_get_bool("stats.enabled", &enabled) < 0 ||
 	    conf_get_int("stats.interval", &interval) < 0)
@@ -465,10 +479,64 @@ static int detect_setup(const Cli *cli, SigTable **tp, DetectEngine **dep)
 	return 0;
 }
 
+/* ---- mpm-algo: ac-cuda ----
+ * The rules of use (runmode autofp only, as in the original feature), the
+ * device (or the host EMULATION, only when cuda.mpm.emulation says so: a
+ * test switch), then the union automata on it. open_device 0 (-T): the
+ * cheap checks only. 0 (also when ac-cuda is not chosen), or -1 logged. */
+static int gpu_setup(Engine *engine, int open_device, DetectGpu **out)
+{
+	const char *algo = conf_get("mpm-algo");
+	const AcDeviceOps *ops;
+	CudaMpmConfig cc;
+	AcCudaOpts opts;
+	char err[1024] = "";
+	int emu = 0, over;
+
+	*out = NULL;
+	if (!engine->detect || !algo || strcmp(algo, "ac-cuda") != 0)
+		return 0;
+	if (engine->cfg.mode != RUNMODE_AUTOFP) {
+		log_error("mpm-algo ac-cuda needs runmode autofp (the capture thread fills the "
+			  "GPU ring, the workers take the results): use --runmode autofp, or "
+			  "mpm-algo ac");
+		return -1;
+	}
+	if (cuda_mpm_config_load(&cc, err, sizeof(err)) != 0 ||
+	    (over = detect_gpu_test_switches(&cc, &emu, &opts, err, sizeof(err))) < 0) {
+		log_error("%s", err);
+		return -1;
+	}
+	if (emu) {
+		log_warning("ac-cuda: cuda.mpm.emulation is set: the GPU is EMULATED on the host "
+			    "(a test switch, not for production)");
+		ops = accuda_emu_ops();
+	} else if (!(ops = accuda_cuda_ops(err, sizeof(err)))) {
+		log_error("%s", err);
+		return -1;
+	}
+	if (ops->device_count(err, sizeof(err)) < 0) {
+		log_error("mpm-algo ac-cuda: %s", err);
+		return -1;
+	}
+	if (over)
+		log_warning("ac-cuda: cuda.mpm.test-opts overrides the batch tuning (tests only)");
+	if (!open_device)
+		return 0;
+	*out = detect_gpu_new(engine->detect, &cc, over ? &opts : NULL, ops, err, sizeof(err));
+	if (!*out) {
+		log_error("mpm-algo ac-cuda: %s", err);
+		return -1;
+	}
+	return 0;
+}
+
 static void register_counters(void)
 {
 	decode_register_counters();
 	flow_register_counters();
+	stream_register_counters();
+	app_layer_register_counters();
 	detect_register_counters();
 	counters_freeze();
 }
@@ -478,6 +546,7 @@ int main(int argc, char **argv)
 	Cli cli = { 0 };
 	Engine engine = { 0 };
 	SigTable *sigs = NULL;
+	DetectGpu *gpu = NULL;
 	OutputConfig ocfg;
 	const char *log_dir;
 	char err[1024];
@@ -502,6 +571,8 @@ int main(int argc, char **argv)
 	if (cli.test_mode) {
 		if (!cli.disable_detection && detect_setup(&cli, &sigs, &engine.detect) != 0)
 			goto out;
+		if (gpu_setup(&engine, 0, &gpu) != 0)
+			goto out;
 		printf("Configuration provided was successfully loaded. Exiting.\n");
 		rc = 0;
 		goto out;
@@ -522,7 +593,16 @@ int main(int argc, char **argv)
 	}
 	if (!cli.disable_detection && detect_setup(&cli, &sigs, &engine.detect) != 0)
 		goto out;
+	/* Raw stream data is kept only for rules that inspect it. */
+	if (!engine.detect || !detect_engine_uses_stream(engine.detect))
+		engine.cfg.stream.consumers &= ~(1u << STREAM_CONSUMER_RAW);
+	if (gpu_setup(&engine, 1, &gpu) != 0)
+		goto out;
+	if (gpu)
+		detect_gpu_register_counters();
 	register_counters();
+	output_set_app_proto_namer(app_proto_name);
+	output_http_register();
 	if (output_config_load(&ocfg, log_dir, err, sizeof(err)) != 0) {
 		log_error("%s", err);
 		goto out;
@@ -551,6 +631,7 @@ out:
 		outputs_close(engine.outputs);
 	if (engine.src)
 		pcap_source_close(engine.src);
+	detect_gpu_free(gpu);
 	detect_engine_free(engine.detect);
 	sig_table_free(sigs);
 	counters_destroy();

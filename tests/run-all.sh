@@ -76,6 +76,20 @@ else
 fi
 rm -f "$log.gpu"
 
+echo "== ac-cuda vs ac on the e2e rule cases (qa/gpu/accuda-e2e-equal.py, emulation)"
+part python3 "$srcdir/qa/gpu/accuda-e2e-equal.py" "$builddir/src/suricata" \
+	"$builddir/suricata.yaml" "$srcdir"
+
+# ac-cuda (through the host emulation) must alert exactly as ac on bench-1x
+# with the ET Open rules, also with tiny batches that force every path.
+if [ -d "$shared/data/rules/et-open-4.0" ]; then
+	echo "== ac-cuda vs ac alert equality (qa/gpu/accuda-equal.sh, emulation)"
+	SURICATA_SHARED="$shared" part "$srcdir/qa/gpu/accuda-equal.sh" \
+		"$builddir/src/suricata" "$builddir/suricata.yaml"
+else
+	echo "SKIP: ac-cuda vs ac alert equality (../shared not found)"
+fi
+
 passed=$(grep -c '^PASS:' "$log")
 failed=$(grep -c '^FAIL:' "$log")
 if [ "$failed" -gt 0 ]; then

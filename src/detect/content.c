@@ -318,8 +318,7 @@ int kw_endswith(SigParseState *st, const char *arg, const Keyword *kw)
 		return -1;
 	if (cd->flags & CONTENT_ENDSWITH)
 		return sig_error(st, "multiple endswith for the same content");
-	if (cd->flags & CONTENT_NEGATED)
-		return sig_error(st, "endswith cannot be used on a negated content");
+	/* a negated endswith is allowed (Suricata >= 6.0.11): "does not end with" */
 	cd->flags |= CONTENT_ENDSWITH;
 	return 0;
 }

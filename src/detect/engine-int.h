@@ -49,6 +49,12 @@ typedef struct DetectSig {
 	uint8_t has_hdr;          /* inspects ipv4.hdr, tcp.hdr, ... */
 	uint8_t port_check;       /* rule has non-any ports */
 	uint8_t is_icmp_any;
+	uint8_t stream_ok;        /* payload rule that inspects the reassembled stream */
+	uint8_t pkt_ok;           /* may inspect packet payloads (not tcp-stream/only_stream) */
+	uint8_t need_http;        /* `alert http` without http buffers: flow must be HTTP */
+	uint8_t http_dirs;        /* has_http: bit 0 evaluated toserver, bit 1 toclient */
+	uint8_t http_need[2];     /* has_http: HTTP_PROGRESS_* needed per side */
+	uint32_t hidx;            /* has_http: index among the http rules */
 	const DetectThreshold *thr;   /* rule threshold/detection_filter (may be overridden) */
 	const char **metadata;    /* "key value" strings, for AlertInfo */
 	char *meta_buf;
@@ -71,6 +77,16 @@ struct DetectEngine {
 	ThresholdTable *thr;
 	uint32_t max_pid;
 	int have_iponly;
+	/* HTTP rules: one MPM per (evaluation side, buffer) over their fast
+	 * patterns, and the ones without a usable fast pattern */
+	uint32_t nhttp;
+	SigGroup hgroups[2][BUF_MAX];
+	uint32_t *h_always[2];
+	uint32_t nh_always[2];
+	/* raw stream: longest stream rule pattern, for the window overlap */
+	uint32_t stream_maxlen;
+	int uses_stream;
+	struct DetectGpu *gpu;        /* ac-cuda (prefilter-gpu.c); NULL otherwise */
 };
 
 struct DetectThread {
@@ -86,8 +102,19 @@ struct DetectThread {
 	uint64_t vars[DETECT_VARS_MAX];
 	uint32_t recursion;
 	int pkt_established;      /* flow:established for the current packet */
+	int in_stream;            /* inspecting reassembled stream data */
+	int pkt_streamed;         /* the packet's payload went into the stream */
+	/* the match being queued: tx / stream chunk it came from */
+	int cur_has_tx;
+	uint64_t cur_tx;
+	const uint8_t *cur_data;
+	uint32_t cur_len;
+	MpmScratch *scratch_h[2][BUF_MAX];
 	detect_order_fn order_fn;
 	void *order_arg;
+	/* ac-cuda: the current packet's payload matches come from this ticket
+	 * (prefilter-gpu.c), set between detect_gpu_begin and _end */
+	const struct DetectGpuTicket *gpu_src;
 };
 
 /* Per flow detect state (f->detect): one allocation. */
@@ -98,6 +125,8 @@ typedef struct DetectFlowState {
 	uint8_t *bits;
 	uint32_t *ints;
 	uint8_t *ints_set;
+	uint64_t raw_off[2];      /* raw stream inspected up to, per direction */
+	uint64_t tx_next;         /* first tx not yet done by detection */
 } DetectFlowState;
 
 enum { TCPS_NONE = 0, TCPS_SYN, TCPS_SYNACK, TCPS_EST, TCPS_CLOSED };
@@ -106,6 +135,20 @@ enum { TCPS_NONE = 0, TCPS_SYN, TCPS_SYNACK, TCPS_EST, TCPS_CLOSED };
 int inspect_header(const DetectSig *ds, const Packet *p);
 int inspect_match_list(DetectThread *dt, const Signature *s, Packet *p);
 int inspect_buffer(DetectThread *dt, const Signature *s, int list, const InspectBuffer *b);
+
+/* engine.c */
+void detect_sig_matched(DetectThread *dt, const DetectSig *ds, Packet *p);
+void detect_pkt_swap(Packet *p);
+
+/* http-inspect.c */
+void http_sig_setup(DetectSig *ds);
+int http_engine_build(DetectEngine *de, char *err, size_t errlen);
+void http_engine_free(DetectEngine *de);
+int http_thread_init(DetectThread *dt);
+void http_thread_free(DetectThread *dt);
+/* Inspects f's transactions that progressed (all, when final) with p as the
+ * packet; queues alerts through detect_sig_matched(). */
+void http_inspect_flow(DetectThread *dt, Packet *p, DetectFlowState *fs, int final);
 
 /* state.c */
 DetectFlowState *detect_flow_state(const DetectEngine *de, Flow *f, int create);

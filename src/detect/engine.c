@@ -2,7 +2,10 @@
  * buffer), per-thread scratch, and the per-packet driver
  * (prefilter -> sorted candidates -> full inspection -> alert queue). */
 #include "detect/engine-int.h"
+#include "detect/prefilter-gpu.h"
 #include "conf/conf.h"
+#include "app-layer/app-layer.h"
+#include "stream/stream.h"
 #include "output/alert.h"
 #include "util/log.h"
 
@@ -34,11 +37,8 @@ int detect_config_load(DetectConfig *cfg, char *err, size_t errlen)
 	cfg->alert_max = DETECT_ALERT_MAX_DEFAULT;
 	if (!algo)
 		algo = "auto";
-	if (!strcmp(algo, "ac-cuda")) {
-		snprintf(err, errlen, "mpm-algo: ac-cuda: not available yet (needs --enable-cuda and "
-			 "the GPU matcher)");
-		return -1;
-	}
+	/* ac-cuda: the groups are ac automata (the CPU fallback); main.c
+	 * checks the runmode and the device and starts prefilter-gpu.c */
 	/* Suricata spells its own ac variants ac-bs / ac-ks: all map to ours */
 	if (!strcmp(algo, "ac-bs") || !strcmp(algo, "ac-ks"))
 		algo = "ac";
@@ -418,6 +418,38 @@ static void group_free(SigGroup *g)
 	free(g->always);
 }
 
+/* Whether a rule inspects the reassembled stream (Suricata: tcp payload
+ * rules without flow:no_stream, tcp-pkt or dsize; tcp-stream rules) and the
+ * longest content it may need across a window edge. */
+static void sig_stream_setup(DetectEngine *de, DetectSig *ds)
+{
+	const Signature *s = ds->s;
+	uint32_t fl = 0;
+	int dsize = 0;
+
+	for (int i = 0; i < s->lists[SM_LIST_MATCH].n; i++) {
+		const SigMatch *sm = &s->lists[SM_LIST_MATCH].m[i];
+
+		if (sm->kw == KW_FLOW)
+			fl |= ((const DetectFlow *)sm->ctx)->flags;
+		else if (sm->kw == KW_DSIZE)
+			dsize = 1;
+	}
+	ds->pkt_ok = !(s->flags & SIG_FLAG_TCP_STREAM) && !(fl & FLOW_ONLY_STREAM);
+	ds->stream_ok = !ds->has_http && ds->has_payload &&
+			(s->proto == IPPROTO_TCP || s->proto == SIG_PROTO_IP) &&
+			!(s->flags & SIG_FLAG_TCP_PKT) && !(fl & FLOW_NO_STREAM) && !dsize;
+	if (!ds->stream_ok)
+		return;
+	de->uses_stream = 1;
+	for (int i = 0; i < s->lists[BUF_PAYLOAD].n; i++) {
+		const SigMatch *sm = &s->lists[BUF_PAYLOAD].m[i];
+
+		if (sm->kw == KW_CONTENT && sm->cd->len > de->stream_maxlen)
+			de->stream_maxlen = sm->cd->len;
+	}
+}
+
 DetectEngine *detect_engine_build(SigTable *t, const DetectConfig *cfg, char *err, size_t errlen)
 {
 	DetectEngine *de = calloc(1, sizeof(*de));
@@ -456,8 +488,14 @@ DetectEngine *detect_engine_build(SigTable *t, const DetectConfig *cfg, char *er
 		for (int l = BUF_IPV4_HDR; l < BUF_MAX; l++)
 			if (s->lists[l].n)
 				ds->has_hdr = 1;
-		if (s->alproto == ALPROTO_HTTP)
-			ds->has_http = 1;
+		/* `alert http` rules without http buffers are packet rules on
+		 * HTTP flows; the others are evaluated on transactions */
+		ds->need_http = s->alproto == ALPROTO_HTTP && !ds->has_http;
+		sig_stream_setup(de, ds);
+		if (ds->has_http) {
+			ds->hidx = de->nhttp++;
+			http_sig_setup(ds);
+		}
 		ds->port_check = !s->sp.any || !s->dp.any;
 		ds->is_icmp_any = s->icmp_any;
 		if (s->lists[SM_LIST_THRESHOLD].n)
@@ -481,6 +519,8 @@ DetectEngine *detect_engine_build(SigTable *t, const DetectConfig *cfg, char *er
 		for (int d = 0; d < 2; d++)
 			if (group_build(de, &de->groups[pc][d], pc, d, err, errlen) != 0)
 				goto fail;
+	if (http_engine_build(de, err, errlen) != 0)
+		goto fail;
 	for (int pc = 0; pc < PC_MAX; pc++)
 		for (int d = 0; d < 2; d++)
 			log_debug("detect: group %s/%s: %u fast patterns, %u rules always inspected",
@@ -505,6 +545,7 @@ void detect_engine_free(DetectEngine *de)
 	for (int pc = 0; pc < PC_MAX; pc++)
 		for (int d = 0; d < 2; d++)
 			group_free(&de->groups[pc][d]);
+	http_engine_free(de);
 	for (uint32_t i = 0; i < de->nsigs; i++) {
 		free(de->sigs[i].metadata);
 		free(de->sigs[i].meta_buf);
@@ -543,7 +584,7 @@ uint32_t detect_engine_sig_count(const DetectEngine *de)
 	uint32_t n = 0;
 
 	for (uint32_t i = 0; i < de->nsigs; i++)
-		n += !de->sigs[i].has_http;
+		n++;
 	return n;
 }
 
@@ -569,7 +610,7 @@ DetectThread *detect_thread_new(const DetectEngine *de, ThreadCounters *tc)
 				detect_thread_free(dt);
 				return NULL;
 			}
-	if (!dt->cand_bits || !dt->alerts || !dt->ms || !dt->md) {
+	if (!dt->cand_bits || !dt->alerts || !dt->ms || !dt->md || http_thread_init(dt) != 0) {
 		detect_thread_free(dt);
 		return NULL;
 	}
@@ -586,6 +627,7 @@ void detect_thread_free(DetectThread *dt)
 {
 	if (!dt)
 		return;
+	http_thread_free(dt);
 	free(dt->cand_bits);
 	free(dt->alerts);
 	if (dt->ms)
@@ -620,6 +662,10 @@ static void queue_alert(DetectThread *dt, const DetectSig *ds, int from_stream)
 	dt->alerts[dt->nalerts].num = (uint32_t)(ds - dt->de->sigs);
 	dt->alerts[dt->nalerts].action = ds->action;
 	dt->alerts[dt->nalerts].from_stream = (uint8_t)from_stream;
+	dt->alerts[dt->nalerts].has_tx = (uint8_t)dt->cur_has_tx;
+	dt->alerts[dt->nalerts].tx_id = dt->cur_tx;
+	dt->alerts[dt->nalerts].data = dt->cur_data;
+	dt->alerts[dt->nalerts].data_len = dt->cur_len;
 	dt->nalerts++;
 }
 
@@ -691,17 +737,27 @@ static int inspect_headers(DetectThread *dt, const Signature *s, const Packet *p
 }
 
 /* Returns 1 when the signature matched (whether or not it alerts). */
-static int inspect_sig(DetectThread *dt, const DetectSig *ds, Packet *p, int iponly_ok)
+static int inspect_sig(DetectThread *dt, const DetectSig *ds, Packet *p, int iponly_ok,
+		       const InspectBuffer *sb)
 {
 	const Signature *s = ds->s;
 	InspectBuffer b = { p->payload, p->payload_len, IBUF_PACKET };
 
 	if (ds->iponly && !iponly_ok)
 		return 0;
-	/* tcp-stream rules inspect only the reassembled stream (IBUF_STREAM),
-	 * which the stream engine will provide */
-	if (s->flags & SIG_FLAG_TCP_STREAM)
+	/* tcp-stream rules inspect only the reassembled stream */
+	if ((s->flags & SIG_FLAG_TCP_STREAM) && !sb)
 		return 0;
+	if (ds->need_http && (!p->flow || p->flow->app_proto != ALPROTO_HTTP1))
+		return 0;
+	if (ds->has_payload) {
+		/* A packet whose data went into the stream is inspected there
+		 * (once, whole); its payload alone only by packet-only rules. */
+		if (sb)
+			b = *sb;
+		else if (!ds->pkt_ok || (ds->stream_ok && dt->pkt_streamed))
+			return 0;
+	}
 	if (!inspect_header(ds, p))
 		return 0;
 	if (!inspect_match_list(dt, s, p))
@@ -709,8 +765,6 @@ static int inspect_sig(DetectThread *dt, const DetectSig *ds, Packet *p, int ipo
 	if (ds->has_hdr && !inspect_headers(dt, s, p))
 		return 0;
 	if (ds->has_payload) {
-		/* IBUF_STREAM: the reassembled stream is inspected here too once
-		 * the stream engine exists (unless flow:no_stream). */
 		if (!inspect_buffer(dt, s, BUF_PAYLOAD, &b))
 			return 0;
 	}
@@ -732,7 +786,27 @@ static void sig_matched(DetectThread *dt, const DetectSig *ds, Packet *p)
 			counter_inc(dt->tc, c_suppressed);
 		return;
 	}
-	queue_alert(dt, ds, 0);
+	queue_alert(dt, ds, dt->in_stream);
+}
+
+void detect_sig_matched(DetectThread *dt, const DetectSig *ds, Packet *p)
+{
+	sig_matched(dt, ds, p);
+}
+
+/* Turns p around (addresses, ports, direction flags): stream data and
+ * transactions of the other direction are inspected as if p went their way. */
+void detect_pkt_swap(Packet *p)
+{
+	Address a = p->src;
+	uint16_t port = p->sp;
+
+	p->src = p->dst;
+	p->dst = a;
+	p->sp = p->dp;
+	p->dp = port;
+	if (p->flags & (PKT_TOSERVER | PKT_TOCLIENT))
+		p->flags ^= PKT_TOSERVER | PKT_TOCLIENT;
 }
 
 #define TH_FIN 0x01
@@ -751,6 +825,19 @@ static int flow_established(const DetectEngine *de, DetectFlowState *fs, const P
 
 	if (f->proto != IPPROTO_TCP)
 		return f->pkts_toserver && f->pkts_toclient;
+	/* TCP: the stream engine's view (it knows the handshake, RSTs and
+	 * midstream pickups) */
+	if (f->stream || (p->stream_flags & STREAM_PKT_HAS_SESSION)) {
+		/* as Suricata: the packet that makes the session established
+		 * (the handshake's last ACK, a midstream pickup) is not yet */
+		int was = fs && fs->tcp_state == TCPS_EST;
+
+		if (!(p->stream_flags & STREAM_PKT_ESTABLISHED))
+			return 0;
+		if (fs)
+			fs->tcp_state = TCPS_EST;
+		return was;
+	}
 	if (!fs)
 		return 0;
 	est = fs->tcp_state == TCPS_EST;
@@ -777,6 +864,120 @@ static int flow_established(const DetectEngine *de, DetectFlowState *fs, const P
 	return est;
 }
 
+/* ac-cuda: the ticket holds this very payload's matches (the flow-end
+ * pseudo packet, or a payload changed since RX copied it, is scanned here). */
+static int gpu_payload_ready(const DetectThread *dt, const Packet *p)
+{
+	const DetectGpuTicket *gt = dt->gpu_src;
+
+	return gt && gt->g && gt->p == p && gt->payload == p->payload &&
+	       gt->len == p->payload_len;
+}
+
+/* ---- raw stream ---- */
+
+/* One window of reassembled data of direction d (p already faces d): the
+ * first `old` bytes were inspected before (kept so that a pattern split
+ * across the edge is found); a rule that also matches within them alone
+ * already alerted, so each match alerts once. */
+static void stream_window(DetectThread *dt, Packet *p, const uint8_t *data, uint32_t len,
+			  uint32_t old, int d)
+{
+	const DetectEngine *de = dt->de;
+	const SigGroup *g = &de->groups[PC_TCP][d];
+	uint64_t *bits = dt->cand_bits;
+	uint32_t lo = UINT32_MAX, hi = 0;
+	InspectBuffer sb = { data, len, IBUF_STREAM }, ob = { data, old, IBUF_STREAM };
+
+	if (g->mpm && dt->scratch_g[PC_TCP * 2 + d]) {
+		const uint32_t *ids;
+		uint32_t n;
+
+		mpm_matchset_clear(dt->ms);
+		mpm_search(g->mpm, dt->scratch_g[PC_TCP * 2 + d], data, len, mpm_matchset_cb, dt->ms);
+		n = mpm_matchset_count(dt->ms);
+		ids = mpm_matchset_ids(dt->ms);
+		for (uint32_t i = 0; i < n; i++)
+			for (uint32_t k = g->pid_off[ids[i]]; k < g->pid_off[ids[i] + 1]; k++) {
+				uint32_t num = g->pid_sigs[k];
+
+				if (!de->sigs[num].stream_ok)
+					continue;
+				bits[num >> 6] |= 1ull << (num & 63);
+				if (num < lo) lo = num;
+				if (num > hi) hi = num;
+			}
+	}
+	for (uint32_t i = 0; i < g->nalways; i++) {
+		uint32_t num = g->always[i];
+
+		if (!de->sigs[num].stream_ok)
+			continue;
+		bits[num >> 6] |= 1ull << (num & 63);
+		if (num < lo) lo = num;
+		if (num > hi) hi = num;
+	}
+	if (lo == UINT32_MAX)
+		return;
+	dt->in_stream = 1;
+	for (uint32_t w = lo >> 6; w <= (hi >> 6); w++) {
+		uint64_t word = bits[w];
+
+		bits[w] = 0;
+		while (word) {
+			uint32_t num = (w << 6) | (uint32_t)__builtin_ctzll(word);
+			const DetectSig *ds = &de->sigs[num];
+
+			word &= word - 1;
+			if (!inspect_sig(dt, ds, p, 1, &sb))
+				continue;
+			if (old && inspect_sig(dt, ds, p, 1, &ob))
+				continue;
+			dt->cur_data = data;
+			dt->cur_len = len;
+			sig_matched(dt, ds, p);
+			dt->cur_data = NULL;
+			dt->cur_len = 0;
+		}
+	}
+	dt->in_stream = 0;
+}
+
+/* Inspects the stream data of p's direction that became ready since the
+ * last time (as Suricata, on a packet going that way, or on the flow-end
+ * pseudo packet of that direction), then lets the stream engine drop all
+ * but the overlap. */
+static void stream_inspect(DetectThread *dt, Packet *p, DetectFlowState *fs)
+{
+	const DetectEngine *de = dt->de;
+	Flow *f = p->flow;
+	int pdir = (p->flags & PKT_TOCLIENT) ? 1 : 0;
+	uint64_t keep = de->stream_maxlen ? de->stream_maxlen - 1 : 0;
+
+	{
+		int d = pdir;
+		uint64_t ready = stream_ready_offset(f, d), off = fs->raw_off[d], from;
+		const uint8_t *data;
+		uint32_t len;
+		uint64_t base;
+
+		if (ready <= off)
+			return;
+		from = off > keep ? off - keep : 0;
+		while (from < ready && stream_get_data(f, d, from, &data, &len, &base)) {
+			uint64_t old = base < off ? off - base : 0;
+
+			if (old > len)
+				old = len;
+			if (len > old)
+				stream_window(dt, p, data, len, (uint32_t)old, d);
+			from = base + len;
+		}
+		fs->raw_off[d] = ready;
+		stream_release(f, d, STREAM_CONSUMER_RAW, ready > keep ? ready - keep : 0);
+	}
+}
+
 uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts)
 {
 	const DetectEngine *de = dt->de;
@@ -799,6 +1000,14 @@ uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts)
 			iponly_ok = 0;
 		dt->pkt_established = flow_established(de, fs, p);
 	}
+	dt->pkt_streamed = 0;
+	if (p->flow && de->uses_stream && p->payload_len &&
+	    (p->stream_flags & STREAM_PKT_HAS_SESSION) &&
+	    !(p->stream_flags & (STREAM_PKT_INVALID | STREAM_PKT_DEPTH_REACHED)) &&
+	    !(p->tcp_flags & TH_RST)) {
+		/* retransmissions too: their bytes were inspected as stream data */
+		dt->pkt_streamed = 1;
+	}
 	/* prefilter: the group's MPM on the payload */
 	if (g->mpm && p->payload_len) {
 		MpmScratch *sc = dt->scratch_g[pc * 2 + dir];
@@ -808,7 +1017,10 @@ uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts)
 			uint32_t n;
 
 			mpm_matchset_clear(dt->ms);
-			mpm_search(g->mpm, sc, p->payload, p->payload_len, mpm_matchset_cb, dt->ms);
+			if (gpu_payload_ready(dt, p))
+				detect_gpu_prefilter(dt->gpu_src, pc, dir, dt->ms);
+			else
+				mpm_search(g->mpm, sc, p->payload, p->payload_len, mpm_matchset_cb, dt->ms);
 			n = mpm_matchset_count(dt->ms);
 			ids = mpm_matchset_ids(dt->ms);
 			for (uint32_t i = 0; i < n; i++) {
@@ -849,7 +1061,7 @@ uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts)
 			const DetectSig *ds = &de->sigs[num];
 
 			word &= word - 1;
-			if (!inspect_sig(dt, ds, p, iponly_ok))
+			if (!inspect_sig(dt, ds, p, iponly_ok, NULL))
 				continue;
 			sig_matched(dt, ds, p);
 			if (ds->action == ALERT_ACTION_PASS) {
@@ -863,9 +1075,41 @@ uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts)
 done:
 	if (fs)
 		fs->iponly_done |= (uint8_t)(1u << dir);
+	if (fs && p->flow->stream && de->uses_stream)
+		stream_inspect(dt, p, fs);
+	if (fs && p->flow->alstate && p->flow->app_proto == ALPROTO_HTTP1)
+		http_inspect_flow(dt, p, fs, 0);
 	if (dt->nalerts)
 		counter_add(dt->tc, c_alert, dt->nalerts);
 	return dt->nalerts;
+}
+
+uint32_t detect_flow_flush(DetectThread *dt, Packet *p, const DetectAlert **alerts)
+{
+	const DetectEngine *de = dt->de;
+	DetectFlowState *fs;
+
+	dt->nalerts = 0;
+	*alerts = dt->alerts;
+	if (!de->nsigs || !p->flow)
+		return 0;
+	fs = detect_flow_state(de, p->flow, 1);
+	if (!fs)
+		return 0;
+	dt->pkt_established = flow_established(de, fs, p);
+	dt->pkt_streamed = 0;
+	if (p->flow->stream && de->uses_stream)
+		stream_inspect(dt, p, fs);
+	if (p->flow->alstate && p->flow->app_proto == ALPROTO_HTTP1)
+		http_inspect_flow(dt, p, fs, 1);
+	if (dt->nalerts)
+		counter_add(dt->tc, c_alert, dt->nalerts);
+	return dt->nalerts;
+}
+
+int detect_engine_uses_stream(const DetectEngine *de)
+{
+	return de->uses_stream;
 }
 
 void detect_alert_info(const DetectEngine *de, const Packet *p, const DetectAlert *a,
@@ -885,6 +1129,12 @@ void detect_alert_info(const DetectEngine *de, const Packet *p, const DetectAler
 	ai->from_stream = a->from_stream;
 	ai->payload = p->payload;
 	ai->payload_len = p->payload_len;
+	if (a->data) {
+		ai->payload = a->data;
+		ai->payload_len = a->data_len;
+	}
+	ai->has_tx = a->has_tx;
+	ai->tx_id = a->tx_id;
 	if (ds) {
 		ai->class_desc = ds->class_desc;
 		ai->metadata = ds->metadata;

@@ -65,11 +65,24 @@ typedef struct DetectAlert {
 	uint32_t num;                  /* internal order */
 	uint8_t action;                /* ALERT_ACTION_* (output/alert.h) */
 	uint8_t from_stream;
+	uint8_t has_tx;                /* matched on an HTTP transaction */
+	uint64_t tx_id;
+	const uint8_t *data;           /* what matched (stream chunk); NULL: packet payload */
+	uint32_t data_len;
 } DetectAlert;
 
 /* Inspects p (flow state in p->flow). Returns the number of alerts to log;
  * *alerts points into dt and stays valid until the next call. */
 uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts);
+
+/* Flow end, once per direction (p: the flow's pseudo packet going that way,
+ * no payload): inspects that direction's stream data and HTTP transaction
+ * side that became final at the flush, nothing else. */
+uint32_t detect_flow_flush(DetectThread *dt, Packet *p, const DetectAlert **alerts);
+
+/* Whether any rule inspects the reassembled stream (else the stream engine
+ * need not keep raw data). */
+int detect_engine_uses_stream(const DetectEngine *de);
 
 /* Frees the per-flow detect state (flowbits, flowint, ip-only marks); call
  * from the flow end callback. */

@@ -121,8 +121,10 @@ static int flow_kw_match(const DetectThread *dt, const DetectFlow *fd, const Pac
 	const Flow *f = p->flow;
 	uint32_t fl = fd->flags;
 
-	if (fl & FLOW_ONLY_STREAM)
-		return 0;   /* STREAM: only the reassembled stream, which is not built yet */
+	if ((fl & FLOW_ONLY_STREAM) && !dt->in_stream)
+		return 0;
+	if ((fl & FLOW_NO_STREAM) && dt->in_stream)
+		return 0;
 	if (fl & FLOW_ONLY_FRAG && !(p->flags & PKT_REASSEMBLED))
 		return 0;
 	if (fl & FLOW_NO_FRAG && (p->flags & PKT_REASSEMBLED))
@@ -640,6 +642,11 @@ static int inspect_from(DetectThread *dt, const Signature *s, const SigMatchList
 		return byte_step(dt, s, ml, idx, b, prev);
 	case KW_ISDATAAT:
 		return isdataat_step(dt, s, ml, idx, b, prev);
+	case KW_URILEN:
+		/* the buffer is the (raw or normalized) uri itself */
+		if (!uint_match(&((const DetectUrilen *)ml->m[idx].ctx)->u, b->len))
+			return 0;
+		return inspect_from(dt, s, ml, idx + 1, b, prev);
 	}
 	return 0;
 }

@@ -69,6 +69,11 @@ typedef struct Flow {
 	void *stream;
 	void *alstate;
 	void *detect;
+	/* worker pipeline progress (runmode.c): stream bytes handed to the app
+	 * layer per direction, directions whose EOF it was told, next tx to log */
+	uint64_t app_progress[2];
+	uint8_t app_eof;
+	uint64_t tx_log_next;
 
 	struct Flow *hnext;         /* hash chain */
 	struct Flow *lnext, *lprev; /* table-wide LRU-by-last-packet list */

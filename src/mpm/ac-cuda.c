@@ -480,6 +480,8 @@ static int rx_open(AcCuda *ac, const uint8_t *buf, uint32_t len, uint16_t group,
 	fit = ac_ring_fit(&ac->ring, len);
 	if (fit == AC_RING_FULL)
 		return AC_CUDA_CPU_RING_FULL;
+	if (fit == AC_RING_WRAP)
+		stat_rx_inc(&ac->st.ring_wraps);
 	sl = &ac->slots[ac->rx_seq % ac->nslots];
 	sl->seq = ac->rx_seq;
 	sl->data_start = ac_ring_take(&ac->ring, len, fit);

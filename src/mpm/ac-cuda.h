@@ -116,6 +116,7 @@ typedef struct AcCudaStats {
 	uint64_t error_batches;
 	uint64_t wait_ns;           /* sum over batches: submit - oldest arrival */
 	uint64_t h2d_ns, kernel_ns, d2h_ns;
+	uint64_t ring_wraps;        /* batches that started back at ring offset 0 */
 } AcCudaStats;
 
 void ac_cuda_stats(const AcCuda *ac, AcCudaStats *out);

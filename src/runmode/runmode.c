@@ -4,9 +4,15 @@
 #include "output/output.h"
 #include "output/alert.h"
 #include "detect/engine.h"
+#include "detect/prefilter-gpu.h"
+#include "app-layer/app-layer.h"
+#include "app-layer/http.h"
+#include "output/http-log.h"
+#include "stream/stream.h"
 #include "stats/counters.h"
 #include "util/log.h"
 
+#include <netinet/in.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -23,6 +29,9 @@ typedef struct Worker {
 	ThreadCounters *tc;
 	FlowTable *ft;
 	DetectThread *dt;              /* NULL: detection disabled */
+	StreamThread *st;              /* TCP tracking and reassembly */
+	AppLayerThread *at;            /* NULL: app layer disabled */
+	Packet *flush_pkt;             /* the flow-end pseudo packet (no data) */
 	PacketRing ring;               /* autofp: packets from RX */
 	pthread_t thread;
 	Packet *ret_head, *ret_tail;   /* batch going back to the pool */
@@ -66,54 +75,43 @@ void runmode_list(void)
 	printf("|-----------------------------------------------------------------------------------------\n");
 }
 
-static void on_flow_end(void *arg, Flow *f, enum flow_end_reason why)
+/* Hands the newly ready bytes of each direction to the app layer (gaps as
+ * gaps, EOF once), then tells the stream engine what it may drop. */
+static void app_feed(Worker *w, Flow *f)
 {
-	Worker *w = arg;
+	for (int dir = 0; dir < 2; dir++) {
+		uint64_t ready = stream_ready_offset(f, dir);
+		uint64_t *pos = &f->app_progress[dir];
+		const uint8_t *data;
+		uint32_t len;
+		uint64_t base;
 
-	output_flow_end(w->e->outputs, f, why);
-	detect_flow_free(f);
-}
+		while (*pos < ready && stream_get_data(f, dir, *pos, &data, &len, &base)) {
+			if (base > *pos) {
+				uint64_t gap = base - *pos;
 
-static int worker_init(Worker *w, Engine *e, unsigned id, unsigned share)
-{
-	memset(w, 0, sizeof(*w));
-	w->e = e;
-	w->id = id;
-	w->tc = thread_counters_new();
-	if (!w->tc)
-		return -1;
-	w->ft = flow_table_new(&e->cfg.flow, share, w->tc, on_flow_end, w);
-	if (!w->ft) {
-		log_error("runmode: cannot create the flow table of worker %u", id);
-		return -1;
-	}
-	if (e->detect) {
-		w->dt = detect_thread_new(e->detect, w->tc);
-		if (!w->dt) {
-			log_error("runmode: cannot create the detect state of worker %u", id);
-			return -1;
+				app_layer_handle_data(w->at, f, dir, NULL,
+						      gap > UINT32_MAX ? UINT32_MAX : (uint32_t)gap,
+						      APP_GAP);
+			}
+			app_layer_handle_data(w->at, f, dir, data, len, 0);
+			*pos = base + len;
 		}
-	}
-	return 0;
-}
-
-static void worker_fini(Worker *w)
-{
-	if (w->ft) {
-		flow_table_free(w->ft);   /* flushes: every flow gets its record */
-		w->ft = NULL;
-	}
-	if (w->dt) {
-		detect_thread_free(w->dt);
-		w->dt = NULL;
+		if (*pos < ready) {
+			/* released or skipped bytes up to the ready edge: a gap */
+			app_layer_handle_data(w->at, f, dir, NULL, (uint32_t)(ready - *pos), APP_GAP);
+			*pos = ready;
+		}
+		if ((stream_dir_flags(f, dir) & STREAM_DIR_EOF) && !(f->app_eof & (1u << dir))) {
+			f->app_eof |= (uint8_t)(1u << dir);
+			app_layer_handle_data(w->at, f, dir, NULL, 0, APP_EOF);
+		}
+		stream_release(f, dir, STREAM_CONSUMER_APP, *pos);
 	}
 }
 
-static void worker_detect(Worker *w, Packet *p)
+static void emit_alerts(Worker *w, Packet *p, const DetectAlert *alerts, uint32_t n)
 {
-	const DetectAlert *alerts;
-	uint32_t n = detect_packet(w->dt, p, &alerts);
-
 	for (uint32_t i = 0; i < n; i++) {
 		AlertInfo ai;
 
@@ -124,14 +122,172 @@ static void worker_detect(Worker *w, Packet *p)
 		p->flow->alerted = 1;
 }
 
-/* The per-packet work of a worker: flow, then (later issues) stream, app-layer
- * and detection. */
+/* eve http / fileinfo once per transaction: when complete both ways, or at
+ * flow end (final) whatever its state; then frees what everyone is done
+ * with. Without detection the detect flags are set here so gc can work. */
+static void tx_log(Worker *w, Packet *p, Flow *f, int final)
+{
+	uint64_t n = http_tx_count(f);
+	unsigned need = APP_TX_LOGGED | APP_TX_FILE_LOGGED;
+
+	if (w->dt)
+		need |= APP_TX_DETECT_TS | APP_TX_DETECT_TC;
+	for (uint64_t id = f->tx_log_next; id < n; id++) {
+		HttpTx *tx = http_tx_get(f, id);
+		int done;
+
+		if (!tx || (http_tx_flags(tx) & APP_TX_LOGGED)) {
+			if (id == f->tx_log_next)
+				f->tx_log_next++;
+			continue;
+		}
+		done = http_tx_progress(tx, APP_DIR_TOSERVER) == HTTP_PROGRESS_COMPLETE &&
+		       http_tx_progress(tx, APP_DIR_TOCLIENT) == HTTP_PROGRESS_COMPLETE;
+		if (!done && !final)
+			break;   /* transactions log in order, as Suricata's do */
+		output_http_tx(w->e->outputs, p, f, tx);
+		output_http_files(w->e->outputs, p, f, tx);
+		http_tx_set_flags(tx, APP_TX_LOGGED | APP_TX_FILE_LOGGED);
+		if (id == f->tx_log_next)
+			f->tx_log_next++;
+	}
+	app_layer_tx_gc(f, need);
+}
+
+/* The flow-end pseudo packet of direction dir: the flow's tuple, no payload. */
+static Packet *flush_packet(Worker *w, Flow *f, int dir)
+{
+	Packet *p = w->flush_pkt;
+	enum tcp_state ts = stream_tcp_state(f);
+
+	memset(p, 0, sizeof(*p));
+	p->ts = f->last;
+	p->flags = PKT_PSEUDO | PKT_HAS_FLOW | (dir ? PKT_TOCLIENT : PKT_TOSERVER);
+	p->ip_version = f->ip_version;
+	p->src = dir ? f->dst : f->src;
+	p->dst = dir ? f->src : f->dst;
+	p->sp = dir ? f->dp : f->sp;
+	p->dp = dir ? f->sp : f->dp;
+	p->proto = f->proto;
+	p->vlan_count = f->vlan_count;
+	memcpy(p->vlan_id, f->vlan_id, sizeof(p->vlan_id));
+	p->flow = f;
+	p->stream_flags = STREAM_PKT_HAS_SESSION | STREAM_PKT_CLOSED;
+	if (ts >= TCP_ESTABLISHED)
+		p->stream_flags |= STREAM_PKT_ESTABLISHED;
+	return p;
+}
+
+static void on_flow_end(void *arg, Flow *f, enum flow_end_reason why)
+{
+	Worker *w = arg;
+	Packet *p = NULL;
+
+	if (f->stream) {
+		/* everything still held becomes ready: the consumers see it last */
+		stream_flow_end(w->st, f);
+		if (w->at)
+			app_feed(w, f);
+	}
+	for (int dir = 0; dir < 2 && w->dt && (f->stream || f->alstate); dir++) {
+		const DetectAlert *alerts;
+		uint32_t n;
+
+		p = flush_packet(w, f, dir);
+		n = detect_flow_flush(w->dt, p, &alerts);
+		emit_alerts(w, p, alerts, n);
+	}
+	if (f->alstate)
+		tx_log(w, p, f, 1);
+	output_flow_end(w->e->outputs, f, why);
+	detect_flow_free(f);
+	if (f->stream)
+		stream_flow_free(w->st, f);
+	app_layer_flow_free(f);
+}
+
+static int worker_init(Worker *w, Engine *e, unsigned id, unsigned share)
+{
+	memset(w, 0, sizeof(*w));
+	w->e = e;
+	w->id = id;
+	w->tc = thread_counters_new();
+	if (!w->tc)
+		return -1;
+	w->flush_pkt = calloc(1, sizeof(Packet));
+	w->st = stream_thread_new(&e->cfg.stream, w->tc);
+	if (!w->flush_pkt || !w->st) {
+		log_error("runmode: cannot create the stream state of worker %u", id);
+		return -1;
+	}
+	if (e->cfg.app.http_enabled) {
+		w->at = app_layer_thread_new(&e->cfg.app, w->tc);
+		if (!w->at) {
+			log_error("runmode: cannot create the app-layer state of worker %u", id);
+			return -1;
+		}
+	}
+	if (e->detect) {
+		w->dt = detect_thread_new(e->detect, w->tc);
+		if (!w->dt) {
+			log_error("runmode: cannot create the detect state of worker %u", id);
+			return -1;
+		}
+	}
+	w->ft = flow_table_new(&e->cfg.flow, share, w->tc, on_flow_end, w);
+	if (!w->ft) {
+		log_error("runmode: cannot create the flow table of worker %u", id);
+		return -1;
+	}
+	return 0;
+}
+
+static void worker_fini(Worker *w)
+{
+	if (w->ft) {
+		/* flushes: every flow gets its last inspection and its record,
+		 * which needs the stream, app-layer and detect state below */
+		flow_table_free(w->ft);
+		w->ft = NULL;
+	}
+	if (w->dt) {
+		detect_thread_free(w->dt);
+		w->dt = NULL;
+	}
+	if (w->at) {
+		app_layer_thread_free(w->at);
+		w->at = NULL;
+	}
+	if (w->st) {
+		stream_thread_free(w->st);
+		w->st = NULL;
+	}
+	free(w->flush_pkt);
+	w->flush_pkt = NULL;
+}
+
+/* The per-packet work of a worker: flow, TCP tracking and reassembly, the
+ * app layer on newly ready data, detection (packet, raw stream, HTTP
+ * transactions), then transaction logging and cleanup. */
 static void worker_process(Worker *w, Packet *p)
 {
+	Flow *f = NULL;
+
 	if (!(p->flags & (PKT_INVALID | PKT_IS_FRAGMENT)) && p->ip_version)
-		flow_handle_packet(w->ft, p);
-	if (w->dt)
-		worker_detect(w, p);
+		f = flow_handle_packet(w->ft, p);
+	if (f && p->proto == IPPROTO_TCP && PKT_IS_TCP(p)) {
+		stream_handle_packet(w->st, f, p);
+		if (w->at && f->stream)
+			app_feed(w, f);
+	}
+	if (w->dt) {
+		const DetectAlert *alerts;
+		uint32_t n = detect_packet(w->dt, p, &alerts);
+
+		emit_alerts(w, p, alerts, n);
+	}
+	if (f && f->alstate)
+		tx_log(w, p, f, 0);
 	flow_table_timeout(w->ft, &p->ts);
 }
 
@@ -222,6 +378,10 @@ typedef struct AutofpCtx {
 	Worker *workers;
 	unsigned n;
 	OrderTrack order;
+	/* ac-cuda: the GPU prefilter and one ticket per pool packet */
+	DetectGpu *gpu;
+	DetectGpuTicket *gpu_tickets;
+	uint64_t gpu_rx_n;
 } AutofpCtx;
 
 static int order_init(OrderTrack *o, uint32_t inflight)
@@ -266,6 +426,71 @@ typedef struct WorkerArg {
 	Worker *w;
 } WorkerArg;
 
+/* ---- ac-cuda (mpm-algo: ac-cuda; detect/prefilter-gpu.h) ----
+ * The RX thread copies each packet's payload into the GPU ring right after
+ * decode, before dispatch; the ticket lives at the packet's pool index. The
+ * worker waits for the packet's batch (one wake-up per batch) before
+ * detection, which takes the payload matches from the ticket where `ac`
+ * would scan, and releases the ticket after. Packets left to the CPU
+ * (below min, above max, ring full) have no ticket: the worker scans. */
+#define GPU_STATS_EVERY 4096
+
+static DetectGpuTicket *gpu_ticket(AutofpCtx *ctx, const Packet *p)
+{
+	if (!ctx->gpu || p < ctx->pool->packets || p >= ctx->pool->packets + ctx->pool->n)
+		return NULL;
+	return &ctx->gpu_tickets[p - ctx->pool->packets];
+}
+
+static int gpu_start(AutofpCtx *ctx)
+{
+	ctx->gpu = ctx->e->detect ? detect_engine_gpu(ctx->e->detect) : NULL;
+	if (!ctx->gpu)
+		return 0;
+	ctx->gpu_tickets = calloc(ctx->pool->n, sizeof(*ctx->gpu_tickets));
+	return ctx->gpu_tickets ? 0 : -1;
+}
+
+/* RX thread, after decode, before dispatch. */
+static void gpu_rx_submit(AutofpCtx *ctx, Packet *p)
+{
+	DetectGpuTicket *gt = gpu_ticket(ctx, p);
+
+	if (!gt)
+		return;
+	detect_gpu_submit(ctx->gpu, p, gt);
+	if (++ctx->gpu_rx_n % GPU_STATS_EVERY == 0)
+		detect_gpu_update_counters(ctx->gpu);
+}
+
+/* RX thread, end of input: no packet may wait for batching-timeout. */
+static void gpu_rx_end(AutofpCtx *ctx)
+{
+	if (ctx->gpu)
+		detect_gpu_flush(ctx->gpu);
+}
+
+/* After the workers joined: every ticket was released. */
+static void gpu_stop(AutofpCtx *ctx)
+{
+	if (ctx->gpu)
+		detect_gpu_update_counters(ctx->gpu);
+	free(ctx->gpu_tickets);
+	ctx->gpu_tickets = NULL;
+}
+
+static void worker_process_gpu(AutofpCtx *ctx, Worker *w, Packet *p)
+{
+	DetectGpuTicket *gt = w->dt ? gpu_ticket(ctx, p) : NULL;
+
+	if (gt)
+		detect_gpu_begin(w->dt, gt);
+	worker_process(w, p);
+	if (gt)
+		detect_gpu_end(w->dt, gt);
+}
+/* ---- end of ac-cuda ---- */
+
 static void *worker_main(void *arg)
 {
 	WorkerArg *wa = arg;
@@ -283,7 +508,7 @@ static void *worker_main(void *arg)
 			if (!p)
 				break;
 		}
-		worker_process(w, p);
+		worker_process_gpu(wa->ctx, w, p);
 		order_done(&wa->ctx->order, p->pcap_cnt);
 		worker_release(w, pool, p);
 	}
@@ -309,6 +534,9 @@ static void autofp_flush_all(void *arg)
 
 	for (unsigned i = 0; i < ctx->n; i++)
 		packet_ring_flush(&ctx->workers[i].ring);
+	/* ac-cuda: workers may be waiting for the open batch */
+	if (ctx->gpu)
+		detect_gpu_flush(ctx->gpu);
 }
 
 static void autofp_dispatch(AutofpCtx *ctx, Packet *p)
@@ -331,7 +559,8 @@ static int run_autofp(Engine *e, PacketPool *pool, ThreadCounters *rx_tc)
 	ctx.workers = calloc(ctx.n, sizeof(Worker));
 	args = calloc(ctx.n, sizeof(WorkerArg));
 	dt = decode_thread_new(&e->cfg.decode, rx_tc, autofp_get, autofp_put, pool);
-	if (!ctx.workers || !args || !dt || order_init(&ctx.order, qsize) != 0)
+	if (!ctx.workers || !args || !dt || order_init(&ctx.order, qsize) != 0 ||
+	    gpu_start(&ctx) != 0)
 		goto out;
 	for (unsigned i = 0; i < ctx.n; i++) {
 		if (worker_init(&ctx.workers[i], e, i, ctx.n) != 0 ||
@@ -363,12 +592,14 @@ static int run_autofp(Engine *e, PacketPool *pool, ThreadCounters *rx_tc)
 			Packet *q = p->pseudo;
 
 			p->pseudo = NULL;
+			gpu_rx_submit(&ctx, p);
 			autofp_dispatch(&ctx, p);
 			p = q;
 		}
 	}
 	rc = 0;
 stop:
+	gpu_rx_end(&ctx);
 	pool->before_wait = NULL;
 	for (unsigned i = 0; i < ctx.n; i++)
 		if (ctx.workers[i].ring.slots)
@@ -382,6 +613,7 @@ stop:
 out:
 	if (dt)
 		decode_thread_free(dt);
+	gpu_stop(&ctx);
 	free(args);
 	free(ctx.workers);
 	free(ctx.order.done);

@@ -9,6 +9,8 @@
 #include "capture/pcap-file.h"
 #include "decode/decode.h"
 #include "flow/flow.h"
+#include "stream/stream.h"
+#include "app-layer/app-layer.h"
 
 #include <stdint.h>
 
@@ -26,6 +28,8 @@ typedef struct EngineConfig {
 	uint32_t max_pending_packets;   /* packet pool size */
 	DecodeConfig decode;
 	FlowConfig flow;
+	StreamConfig stream;            /* stream.*: TCP tracking and reassembly */
+	AppLayerConfig app;             /* app-layer.*: HTTP */
 	int stats_enabled;
 	uint32_t stats_interval_s;
 } EngineConfig;

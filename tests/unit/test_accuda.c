@@ -604,3 +604,168 @@ TEST(accuda_bad_config_is_refused)
 	CHECK(strstr(err, "cuda-streams") != NULL);
 	mpm_free(ctx);
 }
+
+/* ---- the detect engine's GPU prefilter (detect/prefilter-gpu.c) ---- */
+
+#include "conf/conf.h"
+#include "detect/detect-parse.h"
+#include "detect/engine-int.h"
+#include "detect/prefilter-gpu.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
+static const char gpu_rules[] =
+	"alert tcp any any -> any any (flow:to_server; content:\"abc\"; sid:1;)\n"
+	"alert tcp any any -> any any (flow:to_client; content:\"ABC\"; nocase; sid:2;)\n"
+	"alert tcp any any -> any any (content:\"xyz\"; sid:3;)\n"
+	"alert tcp any any -> any any (flow:to_client; content:\"ABC\"; sid:4;)\n"
+	"alert udp any any -> any any (content:\"qq\"; sid:5;)\n"
+	"alert tcp any any -> any any (flow:to_server; content:\"bc\"; sid:6;)\n"
+	"alert tcp any any -> any 80 (flow:to_server; content:\"zA\"; sid:7;)\n";
+
+static int u32_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The prefilter's match set after detect_packet, sorted, into out. */
+static uint32_t matchset_sorted(DetectThread *dt, uint32_t *out, uint32_t max)
+{
+	uint32_t n = mpm_matchset_count(dt->ms);
+
+	if (n > max)
+		n = max;
+	memcpy(out, mpm_matchset_ids(dt->ms), n * sizeof(*out));
+	qsort(out, n, sizeof(*out), u32_cmp);
+	return n;
+}
+
+#define GPU_NPKT 96
+
+/* Every packet's prefilter match set with the ticket equals the CPU one
+ * (same group, same ids), in both directions and for tcp and udp; returns
+ * the number of packets that differed, -1 on a setup failure. */
+static int gpu_prefilter_run(const char *test_opts, AcCudaStats *st)
+{
+	static uint8_t bufs[GPU_NPKT][160];
+	static Packet pk[GPU_NPKT];
+	static DetectGpuTicket gt[GPU_NPKT];
+	static const char alpha[] = "abcxyzABCqQ";
+	RuleLoadConfig rc = { .quiet = 1 };
+	DetectConfig dc = { .algo = MPM_AC_CUDA, .alert_max = 15 };
+	CudaMpmConfig cfg;
+	AcCudaOpts opts;
+	SigTable *t = sig_table_new();
+	DetectEngine *de = NULL;
+	DetectThread *dg = NULL, *dc2 = NULL;
+	ThreadCounters *tc;
+	DetectGpu *g = NULL;
+	char err[512] = "";
+	int emu = 0, bad = -1;
+	uint32_t seed = 7;
+
+	detect_register_counters();
+	tc = thread_counters_new();
+	if (!t || sig_load_string(t, gpu_rules, "gpu.rules", &rc, err, sizeof(err)) != 0)
+		goto out;
+	de = detect_engine_build(t, &dc, err, sizeof(err));
+	if (!de)
+		goto out;
+	cuda_mpm_config_defaults(&cfg);
+	cfg.gpu_transfer_size = 1024;
+	cfg.cudabuffer_buffer_size = 4096;
+	conf_set("cuda.mpm.test-opts", test_opts);
+	if (detect_gpu_test_switches(&cfg, &emu, &opts, err, sizeof(err)) < 0)
+		goto out;
+	g = detect_gpu_new(de, &cfg, &opts, accuda_emu_ops(), err, sizeof(err));
+	dg = detect_thread_new(de, tc);
+	dc2 = detect_thread_new(de, tc);
+	if (!g || !dg || !dc2 || detect_engine_gpu(de) != g)
+		goto out;
+	bad = 0;
+	for (int i = 0; i < GPU_NPKT; i++) {
+		Packet *p = &pk[i];
+		uint16_t len = 1 + (uint16_t)((seed = seed * 1103515245u + 12345u) >> 16) % 150;
+
+		for (uint16_t k = 0; k < len; k++)
+			bufs[i][k] = (uint8_t)alpha[((seed = seed * 1103515245u + 12345u) >> 16) %
+						     (sizeof(alpha) - 1)];
+		memset(p, 0, sizeof(*p));
+		p->ip_version = 4;
+		p->proto = (i % 5 == 4) ? IPPROTO_UDP : IPPROTO_TCP;
+		p->sp = (i & 1) ? 80 : 40000;
+		p->dp = (i & 1) ? 40000 : 80;
+		p->flags = (i & 1) ? PKT_TOCLIENT : PKT_TOSERVER;
+		p->payload = bufs[i];
+		p->payload_len = len;
+		detect_gpu_submit(g, p, &gt[i]);
+	}
+	detect_gpu_flush(g);
+	for (int i = 0; i < GPU_NPKT; i++) {
+		const DetectAlert *a;
+		uint32_t x[64], y[64], nx, ny;
+
+		detect_gpu_begin(dg, &gt[i]);
+		detect_packet(dg, &pk[i], &a);
+		nx = matchset_sorted(dg, x, 64);
+		detect_gpu_end(dg, &gt[i]);
+		detect_packet(dc2, &pk[i], &a);
+		ny = matchset_sorted(dc2, y, 64);
+		if (nx != ny || memcmp(x, y, nx * sizeof(*x)))
+			bad++;
+	}
+	detect_gpu_stats(g, st);
+out:
+	if (bad < 0)
+		fprintf(stderr, "gpu prefilter setup: %s\n", err);
+	detect_thread_free(dg);
+	detect_thread_free(dc2);
+	detect_gpu_free(g);
+	detect_engine_free(de);
+	sig_table_free(t);
+	conf_deinit();
+	return bad;
+}
+
+TEST(gpu_prefilter_match_sets_equal_ac_both_directions)
+{
+	AcCudaStats st;
+
+	CHECK_EQ(gpu_prefilter_run("payloads=8", &st), 0);
+	CHECK(st.payloads > 0);
+	CHECK(st.cut_size > 0);
+	CHECK_EQ(st.cpu_overflow, 0);
+}
+
+TEST(gpu_prefilter_overflow_and_ring_full_still_equal_ac)
+{
+	AcCudaStats st;
+
+	CHECK_EQ(gpu_prefilter_run("records=2,payloads=4,slots=3", &st), 0);
+	CHECK(st.cpu_overflow > 0);
+	CHECK(st.cpu_ring_full > 0);
+}
+
+TEST(gpu_test_opts_reject_garbage)
+{
+	CudaMpmConfig cfg;
+	AcCudaOpts o;
+	char err[256] = "";
+	int emu = 1;
+
+	cuda_mpm_config_defaults(&cfg);
+	conf_set("cuda.mpm.test-opts", "records=x");
+	CHECK(detect_gpu_test_switches(&cfg, &emu, &o, err, sizeof(err)) < 0);
+	CHECK(strstr(err, "test-opts") != NULL);
+	CHECK_EQ(emu, 0);   /* never on unless asked */
+	conf_set("cuda.mpm.test-opts", "kernel=payload,records=5");
+	conf_set("cuda.mpm.emulation", "yes");
+	CHECK_EQ(detect_gpu_test_switches(&cfg, &emu, &o, err, sizeof(err)), 1);
+	CHECK_EQ(emu, 1);
+	CHECK_EQ(o.batch_records, 5);
+	CHECK_EQ(o.kernel, ACC_KERNEL_PAYLOAD);
+	conf_deinit();
+}

@@ -1,0 +1,492 @@
+/* HTTP rules: which side of a transaction a rule is evaluated on, the MPM
+ * prefilter over the transaction buffers, and per-transaction inspection.
+ *
+ * A rule is evaluated once per transaction and side ("eval side"): when the
+ * sides it reads have progressed far enough for its buffers (line, headers,
+ * complete body), or at flow end with whatever exists. Per-transaction state
+ * (one bit per rule and side: done) hangs off the tx's detect slot. */
+#include "detect/engine-int.h"
+#include "app-layer/http.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define SIDE_TS APP_DIR_TOSERVER
+#define SIDE_TC APP_DIR_TOCLIENT
+#define SIDE_EVAL 2     /* the side the rule is evaluated on */
+
+typedef struct BufMap {
+	int hbuf;        /* enum http_buffer */
+	int side;        /* SIDE_TS, SIDE_TC, SIDE_EVAL */
+	int need;        /* HTTP_PROGRESS_* */
+	int multi;
+} BufMap;
+
+static const BufMap bufmap[BUF_IPV4_HDR] = {
+	[BUF_HTTP_URI] = { HTTP_BUF_URI, SIDE_TS, HTTP_PROGRESS_LINE, 0 },
+	[BUF_HTTP_RAW_URI] = { HTTP_BUF_RAW_URI, SIDE_TS, HTTP_PROGRESS_LINE, 0 },
+	[BUF_HTTP_METHOD] = { HTTP_BUF_METHOD, SIDE_TS, HTTP_PROGRESS_LINE, 0 },
+	[BUF_HTTP_HEADER] = { HTTP_BUF_HEADER, SIDE_EVAL, HTTP_PROGRESS_HEADERS, 0 },
+	[BUF_HTTP_RAW_HEADER] = { HTTP_BUF_RAW_HEADER, SIDE_EVAL, HTTP_PROGRESS_HEADERS, 0 },
+	[BUF_HTTP_COOKIE] = { HTTP_BUF_COOKIE, SIDE_EVAL, HTTP_PROGRESS_HEADERS, 0 },
+	[BUF_HTTP_USER_AGENT] = { HTTP_BUF_USER_AGENT, SIDE_TS, HTTP_PROGRESS_HEADERS, 0 },
+	[BUF_HTTP_HOST] = { HTTP_BUF_HOST, SIDE_TS, HTTP_PROGRESS_HEADERS, 0 },
+	[BUF_HTTP_RAW_HOST] = { HTTP_BUF_RAW_HOST, SIDE_TS, HTTP_PROGRESS_HEADERS, 0 },
+	[BUF_HTTP_CLIENT_BODY] = { HTTP_BUF_CLIENT_BODY, SIDE_TS, HTTP_PROGRESS_COMPLETE, 0 },
+	[BUF_HTTP_SERVER_BODY] = { HTTP_BUF_SERVER_BODY, SIDE_TC, HTTP_PROGRESS_COMPLETE, 0 },
+	[BUF_FILE_DATA] = { HTTP_BUF_SERVER_BODY, SIDE_EVAL, HTTP_PROGRESS_COMPLETE, 0 },
+	[BUF_HTTP_STAT_CODE] = { HTTP_BUF_STAT_CODE, SIDE_TC, HTTP_PROGRESS_LINE, 0 },
+	[BUF_HTTP_STAT_MSG] = { HTTP_BUF_STAT_MSG, SIDE_TC, HTTP_PROGRESS_LINE, 0 },
+	[BUF_HTTP_REQUEST_LINE] = { HTTP_BUF_REQUEST_LINE, SIDE_TS, HTTP_PROGRESS_LINE, 0 },
+	[BUF_HTTP_RESPONSE_LINE] = { HTTP_BUF_RESPONSE_LINE, SIDE_TC, HTTP_PROGRESS_LINE, 0 },
+	[BUF_HTTP_HEADER_NAMES] = { HTTP_BUF_HEADER_NAMES, SIDE_EVAL, HTTP_PROGRESS_HEADERS, 0 },
+	[BUF_HTTP_CONTENT_TYPE] = { HTTP_BUF_CONTENT_TYPE, SIDE_EVAL, HTTP_PROGRESS_HEADERS, 0 },
+	[BUF_HTTP_CONTENT_LEN] = { HTTP_BUF_CONTENT_LEN, SIDE_EVAL, HTTP_PROGRESS_HEADERS, 0 },
+	[BUF_HTTP_ACCEPT] = { HTTP_BUF_ACCEPT, SIDE_TS, HTTP_PROGRESS_HEADERS, 0 },
+	[BUF_HTTP_ACCEPT_ENC] = { HTTP_BUF_ACCEPT_ENC, SIDE_TS, HTTP_PROGRESS_HEADERS, 0 },
+	[BUF_HTTP_ACCEPT_LANG] = { HTTP_BUF_ACCEPT_LANG, SIDE_TS, HTTP_PROGRESS_HEADERS, 0 },
+	[BUF_HTTP_CONNECTION] = { HTTP_BUF_CONNECTION, SIDE_TS, HTTP_PROGRESS_HEADERS, 0 },
+	[BUF_HTTP_REFERER] = { HTTP_BUF_REFERER, SIDE_TS, HTTP_PROGRESS_HEADERS, 0 },
+	[BUF_HTTP_PROTOCOL] = { HTTP_BUF_PROTOCOL, SIDE_EVAL, HTTP_PROGRESS_LINE, 0 },
+	[BUF_HTTP_START] = { HTTP_BUF_START, SIDE_EVAL, HTTP_PROGRESS_HEADERS, 0 },
+	[BUF_HTTP_LOCATION] = { HTTP_BUF_LOCATION, SIDE_TC, HTTP_PROGRESS_HEADERS, 0 },
+	[BUF_HTTP_SERVER] = { HTTP_BUF_SERVER, SIDE_TC, HTTP_PROGRESS_HEADERS, 0 },
+	[BUF_HTTP_REQUEST_HEADER] = { HTTP_BUF_REQUEST_HEADER, SIDE_TS, HTTP_PROGRESS_HEADERS, 1 },
+	[BUF_HTTP_RESPONSE_HEADER] = { HTTP_BUF_RESPONSE_HEADER, SIDE_TC, HTTP_PROGRESS_HEADERS, 1 },
+};
+
+static uint32_t sig_flow_flags(const Signature *s)
+{
+	uint32_t fl = 0;
+
+	for (int i = 0; i < s->lists[SM_LIST_MATCH].n; i++)
+		if (s->lists[SM_LIST_MATCH].m[i].kw == KW_FLOW)
+			fl |= ((const DetectFlow *)s->lists[SM_LIST_MATCH].m[i].ctx)->flags;
+	return fl;
+}
+
+/* The side a buffer list of ds reads, for evaluation side d. file.data
+ * follows the rule's direction: request body toserver, else response. */
+static int list_side(const DetectSig *ds, int l, int d)
+{
+	int side = bufmap[l].side;
+
+	if (side != SIDE_EVAL)
+		return side;
+	return d;
+}
+
+static int list_hbuf(const DetectSig *ds, int l, int side)
+{
+	if (l == BUF_FILE_DATA && side == SIDE_TS)
+		return HTTP_BUF_CLIENT_BODY;
+	return bufmap[l].hbuf;
+}
+
+void http_sig_setup(DetectSig *ds)
+{
+	const Signature *s = ds->s;
+	uint32_t fl = sig_flow_flags(s);
+	int ts_only = 0, tc_only = 0;
+
+	for (int l = 1; l < BUF_IPV4_HDR; l++) {
+		if (!s->lists[l].n)
+			continue;
+		if (bufmap[l].side == SIDE_TS)
+			ts_only = 1;
+		else if (bufmap[l].side == SIDE_TC)
+			tc_only = 1;
+	}
+	if (tc_only)
+		ds->http_dirs = 2;          /* mixed rules wait for the response */
+	else if (ts_only)
+		ds->http_dirs = 1;
+	else if (fl & FLOW_TOCLIENT)
+		ds->http_dirs = 2;
+	else if (fl & FLOW_TOSERVER)
+		ds->http_dirs = 1;
+	else if (s->lists[BUF_FILE_DATA].n)
+		ds->http_dirs = 2;
+	else
+		ds->http_dirs = 3;
+	ds->http_need[0] = ds->http_need[1] = 0;
+	for (int d = 0; d < 2; d++) {
+		if (!(ds->http_dirs & (1u << d)))
+			continue;
+		for (int l = 1; l < BUF_IPV4_HDR; l++) {
+			int side;
+
+			if (!s->lists[l].n)
+				continue;
+			side = list_side(ds, l, d);
+			if (bufmap[l].need > ds->http_need[side])
+				ds->http_need[side] = (uint8_t)bufmap[l].need;
+		}
+	}
+}
+
+/* ---- build ---- */
+
+typedef struct HFp {
+	const uint8_t *pat;
+	uint16_t len;
+	uint8_t nocase;
+	uint32_t num;
+} HFp;
+
+static int hfp_cmp(const void *a, const void *b)
+{
+	const HFp *x = a, *y = b;
+	int c;
+
+	if (x->nocase != y->nocase)
+		return x->nocase - y->nocase;
+	if (x->len != y->len)
+		return x->len - y->len;
+	c = memcmp(x->pat, y->pat, x->len);
+	if (c)
+		return c;
+	return x->num < y->num ? -1 : x->num > y->num;
+}
+
+/* The rule's fast pattern when it lives in an http buffer and is usable. */
+static const DetectContent *http_fp(const Signature *s, const uint8_t **pat, uint16_t *len)
+{
+	const DetectContent *cd;
+
+	if (s->fp_list <= BUF_PAYLOAD || s->fp_list >= BUF_IPV4_HDR || s->fp_idx < 0)
+		return NULL;
+	if (s->lists[s->fp_list].m[s->fp_idx].kw != KW_CONTENT)
+		return NULL;
+	cd = s->lists[s->fp_list].m[s->fp_idx].cd;
+	if (cd->flags & CONTENT_NEGATED)
+		return NULL;
+	*pat = cd->pat;
+	*len = cd->len;
+	if (cd->flags & CONTENT_FP_CHOP) {
+		*pat = cd->pat + cd->fp_chop_offset;
+		*len = cd->fp_chop_len;
+	}
+	return *len ? cd : NULL;
+}
+
+static int hgroup_build(DetectEngine *de, SigGroup *g, HFp *fp, uint32_t nfp, char *err,
+			size_t errlen)
+{
+	uint32_t pid = 0;
+
+	qsort(fp, nfp, sizeof(*fp), hfp_cmp);
+	g->pid_off = calloc(nfp + 1, sizeof(uint32_t));
+	g->pid_sigs = calloc(nfp, sizeof(uint32_t));
+	g->pid_ports = calloc(nfp, sizeof(*g->pid_ports));
+	g->mpm = mpm_new(de->cfg.algo == MPM_AC_CUDA ? MPM_AC : de->cfg.algo);
+	if (!g->pid_off || !g->pid_sigs || !g->pid_ports || !g->mpm) {
+		snprintf(err, errlen, "detect: cannot create an http matcher");
+		return -1;
+	}
+	for (uint32_t i = 0; i < nfp; i++) {
+		if (i == 0 || fp[i].nocase != fp[i - 1].nocase || fp[i].len != fp[i - 1].len ||
+		    memcmp(fp[i].pat, fp[i - 1].pat, fp[i].len)) {
+			if (i)
+				pid++;
+			g->pid_off[pid] = i;
+			if (mpm_add_pattern(g->mpm, fp[i].pat, fp[i].len, pid, fp[i].nocase) != 0) {
+				snprintf(err, errlen, "detect: cannot add an http fast pattern");
+				return -1;
+			}
+		}
+		g->pid_sigs[i] = fp[i].num;
+		g->pid_ports[i][0] = g->pid_ports[i][2] = 0;
+		g->pid_ports[i][1] = g->pid_ports[i][3] = 65535;
+	}
+	g->npids = pid + 1;
+	g->pid_off[g->npids] = nfp;
+	if (mpm_prepare(g->mpm, err, errlen) != 0)
+		return -1;
+	if (g->npids > de->max_pid)
+		de->max_pid = g->npids;
+	return 0;
+}
+
+int http_engine_build(DetectEngine *de, char *err, size_t errlen)
+{
+	HFp *fp = calloc(de->nsigs ? de->nsigs : 1, sizeof(*fp));
+	int rc = -1;
+
+	if (!fp)
+		return -1;
+	for (int d = 0; d < 2; d++) {
+		de->h_always[d] = calloc(de->nsigs ? de->nsigs : 1, sizeof(uint32_t));
+		if (!de->h_always[d])
+			goto out;
+	}
+	for (int d = 0; d < 2; d++) {
+		for (int l = 1; l < BUF_IPV4_HDR; l++) {
+			uint32_t nfp = 0;
+
+			for (uint32_t i = 0; i < de->nsigs; i++) {
+				const DetectSig *ds = &de->sigs[i];
+				const DetectContent *cd;
+				const uint8_t *pat;
+				uint16_t len;
+
+				if (!ds->has_http || !(ds->http_dirs & (1u << d)))
+					continue;
+				cd = http_fp(ds->s, &pat, &len);
+				if (!cd || ds->s->fp_list != l)
+					continue;
+				fp[nfp++] = (HFp){ pat, len, !!(cd->flags & CONTENT_NOCASE), i };
+			}
+			if (nfp && hgroup_build(de, &de->hgroups[d][l], fp, nfp, err, errlen) != 0)
+				goto out;
+		}
+		for (uint32_t i = 0; i < de->nsigs; i++) {
+			const DetectSig *ds = &de->sigs[i];
+			const uint8_t *pat;
+			uint16_t len;
+
+			if (ds->has_http && (ds->http_dirs & (1u << d)) && !http_fp(ds->s, &pat, &len))
+				de->h_always[d][de->nh_always[d]++] = i;
+		}
+	}
+	rc = 0;
+out:
+	free(fp);
+	return rc;
+}
+
+void http_engine_free(DetectEngine *de)
+{
+	for (int d = 0; d < 2; d++) {
+		for (int l = 0; l < BUF_MAX; l++) {
+			SigGroup *g = &de->hgroups[d][l];
+
+			if (g->mpm)
+				mpm_free(g->mpm);
+			free(g->pid_off);
+			free(g->pid_sigs);
+			free(g->pid_ports);
+		}
+		free(de->h_always[d]);
+	}
+}
+
+int http_thread_init(DetectThread *dt)
+{
+	for (int d = 0; d < 2; d++)
+		for (int l = 0; l < BUF_MAX; l++)
+			if (dt->de->hgroups[d][l].mpm &&
+			    !(dt->scratch_h[d][l] = mpm_scratch_new(dt->de->hgroups[d][l].mpm)))
+				return -1;
+	return 0;
+}
+
+void http_thread_free(DetectThread *dt)
+{
+	for (int d = 0; d < 2; d++)
+		for (int l = 0; l < BUF_MAX; l++)
+			if (dt->scratch_h[d][l]) {
+				mpm_scratch_free(dt->scratch_h[d][l]);
+				dt->scratch_h[d][l] = NULL;
+			}
+}
+
+/* ---- per transaction ---- */
+
+typedef struct TxDetect {
+	uint8_t seen[2];          /* 1 + the eval side's progress at the last pass */
+	uint64_t done[];          /* bit 2*hidx+d: rule hidx evaluated on side d */
+} TxDetect;
+
+static void tx_detect_free(void *p)
+{
+	free(p);
+}
+
+static TxDetect *tx_state(const DetectEngine *de, HttpTx *tx)
+{
+	void **slot = http_tx_detect_slot(tx);
+	static int registered;
+
+	if (!*slot) {
+		if (!registered) {
+			/* the free function is process-wide; setting it twice is harmless */
+			http_set_detect_state_free(tx_detect_free);
+			registered = 1;
+		}
+		*slot = calloc(1, sizeof(TxDetect) + ((2 * (size_t)de->nhttp + 63) / 64) * 8);
+	}
+	return *slot;
+}
+
+static int mark(uint64_t *bits, uint32_t num, uint32_t *lo, uint32_t *hi)
+{
+	bits[num >> 6] |= 1ull << (num & 63);
+	if (num < *lo)
+		*lo = num;
+	if (num > *hi)
+		*hi = num;
+	return 0;
+}
+
+static void prefilter_buf(DetectThread *dt, const SigGroup *g, MpmScratch *sc,
+			  const uint8_t *data, uint32_t len, uint32_t *lo, uint32_t *hi)
+{
+	const uint32_t *ids;
+	uint32_t n;
+
+	if (!len)
+		return;
+	mpm_matchset_clear(dt->ms);
+	mpm_search(g->mpm, sc, data, len, mpm_matchset_cb, dt->ms);
+	n = mpm_matchset_count(dt->ms);
+	ids = mpm_matchset_ids(dt->ms);
+	for (uint32_t i = 0; i < n; i++)
+		for (uint32_t k = g->pid_off[ids[i]]; k < g->pid_off[ids[i] + 1]; k++)
+			mark(dt->cand_bits, g->pid_sigs[k], lo, hi);
+}
+
+static int list_matches(DetectThread *dt, const DetectSig *ds, HttpTx *tx, int l, int d)
+{
+	int side = list_side(ds, l, d), hb = list_hbuf(ds, l, side);
+	InspectBuffer b = { NULL, 0, IBUF_PACKET };
+
+	if (bufmap[l].multi) {
+		for (uint32_t i = 0; http_tx_buffer_multi(tx, hb, i, &b.data, &b.len) == 0; i++)
+			if (inspect_buffer(dt, ds->s, l, &b))
+				return 1;
+		return 0;
+	}
+	if (http_tx_buffer_dir(tx, hb, side, &b.data, &b.len) != 0)
+		return 0;
+	return inspect_buffer(dt, ds->s, l, &b);
+}
+
+static int tx_sig_match(DetectThread *dt, const DetectSig *ds, Packet *p, HttpTx *tx, int d)
+{
+	const Signature *s = ds->s;
+
+	if (!inspect_header(ds, p) || !inspect_match_list(dt, s, p))
+		return 0;
+	if (ds->has_payload) {
+		InspectBuffer b = { p->payload, p->payload_len, IBUF_PACKET };
+
+		if (!inspect_buffer(dt, s, BUF_PAYLOAD, &b))
+			return 0;
+	}
+	for (int l = 1; l < BUF_IPV4_HDR; l++)
+		if (s->lists[l].n && !list_matches(dt, ds, tx, l, d))
+			return 0;
+	return 1;
+}
+
+static int ready(const DetectSig *ds, const int prog[2], int final)
+{
+	if (final)
+		return 1;
+	for (int side = 0; side < 2; side++)
+		if (ds->http_need[side] && prog[side] < ds->http_need[side] &&
+		    prog[side] != HTTP_PROGRESS_COMPLETE)
+			return 0;
+	return 1;
+}
+
+static void tx_eval(DetectThread *dt, Packet *p, HttpTx *tx, TxDetect *st, int d, int final)
+{
+	const DetectEngine *de = dt->de;
+	int prog[2] = { http_tx_progress(tx, 0), http_tx_progress(tx, 1) };
+	uint8_t key = (uint8_t)(1 + prog[d] + (final ? 8 : 0));
+	uint32_t lo = UINT32_MAX, hi = 0;
+
+	if (st->seen[d] == key || (prog[d] == HTTP_PROGRESS_NONE && !final))
+		return;
+	st->seen[d] = key;
+	for (int l = 1; l < BUF_IPV4_HDR; l++) {
+		const SigGroup *g = &de->hgroups[d][l];
+		int side, hb;
+		const uint8_t *data;
+		uint32_t len;
+
+		if (!g->mpm)
+			continue;
+		side = bufmap[l].side == SIDE_EVAL ? d : bufmap[l].side;
+		hb = (l == BUF_FILE_DATA && side == SIDE_TS) ? HTTP_BUF_CLIENT_BODY : bufmap[l].hbuf;
+		if (bufmap[l].multi) {
+			for (uint32_t i = 0; http_tx_buffer_multi(tx, hb, i, &data, &len) == 0; i++)
+				prefilter_buf(dt, g, dt->scratch_h[d][l], data, len, &lo, &hi);
+		} else if (http_tx_buffer_dir(tx, hb, side, &data, &len) == 0) {
+			prefilter_buf(dt, g, dt->scratch_h[d][l], data, len, &lo, &hi);
+		}
+	}
+	for (uint32_t i = 0; i < de->nh_always[d]; i++)
+		mark(dt->cand_bits, de->h_always[d][i], &lo, &hi);
+	if (lo == UINT32_MAX)
+		return;
+	for (uint32_t w = lo >> 6; w <= (hi >> 6); w++) {
+		uint64_t word = dt->cand_bits[w];
+
+		dt->cand_bits[w] = 0;
+		while (word) {
+			uint32_t num = (w << 6) | (uint32_t)__builtin_ctzll(word);
+			const DetectSig *ds = &de->sigs[num];
+			uint32_t bit = 2 * ds->hidx + (uint32_t)d;
+
+			word &= word - 1;
+			if (st->done[bit >> 6] & (1ull << (bit & 63)))
+				continue;
+			if (!ready(ds, prog, final))
+				continue;
+			st->done[bit >> 6] |= 1ull << (bit & 63);
+			if (!tx_sig_match(dt, ds, p, tx, d))
+				continue;
+			dt->cur_has_tx = 1;
+			dt->cur_tx = http_tx_id(tx);
+			detect_sig_matched(dt, ds, p);
+			dt->cur_has_tx = 0;
+		}
+	}
+}
+
+void http_inspect_flow(DetectThread *dt, Packet *p, DetectFlowState *fs, int final)
+{
+	Flow *f = p->flow;
+	uint64_t n = http_tx_count(f);
+	int pdir = (p->flags & PKT_TOCLIENT) ? 1 : 0;
+
+	if (!dt->de->nhttp)
+		goto flags;
+	for (uint64_t id = fs->tx_next; id < n; id++) {
+		HttpTx *tx = http_tx_get(f, id);
+		TxDetect *st;
+
+		if (!tx)
+			continue;
+		st = tx_state(dt->de, tx);
+		if (!st)
+			continue;
+		/* as Suricata, a side's rules run on packets going that way
+		 * (and on that side's flow-end pseudo packet) */
+		tx_eval(dt, p, tx, st, pdir, final);
+	}
+flags:
+	/* transactions complete on a side are done for detection there */
+	for (uint64_t id = fs->tx_next; id < n; id++) {
+		HttpTx *tx = http_tx_get(f, id);
+		unsigned fl;
+
+		if (!tx) {
+			if (id == fs->tx_next)
+				fs->tx_next++;
+			continue;
+		}
+		fl = 0;
+		if ((final && pdir == 0) || (pdir == 0 && http_tx_progress(tx, 0) == HTTP_PROGRESS_COMPLETE))
+			fl |= APP_TX_DETECT_TS;
+		if ((final && pdir == 1) || (pdir == 1 && http_tx_progress(tx, 1) == HTTP_PROGRESS_COMPLETE))
+			fl |= APP_TX_DETECT_TC;
+		http_tx_set_flags(tx, fl);
+		if ((http_tx_flags(tx) & (APP_TX_DETECT_TS | APP_TX_DETECT_TC)) ==
+		    (APP_TX_DETECT_TS | APP_TX_DETECT_TC) && id == fs->tx_next)
+			fs->tx_next++;
+	}
+}

@@ -1,0 +1,342 @@
+/* The payload prefilter on the GPU: union automata per protocol class,
+ * RX-side submit, worker-side match mapping, mpm.cuda.* counters.
+ * See prefilter-gpu.h for the design. */
+#include "detect/prefilter-gpu.h"
+#include "detect/engine-int.h"
+#include "conf/conf.h"
+#include "util/log.h"
+
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct DetectGpu {
+	DetectEngine *de;
+	MpmCtx *uni[PC_MAX];           /* union automaton; NULL: no payload MPM */
+	uint32_t n_toserver[PC_MAX];   /* union ids below this: toserver pids */
+	int16_t auto_of_pc[PC_MAX];    /* ac-cuda group id, -1: none */
+	const AcAutomaton *autos[PC_MAX];
+	uint32_t nautos;
+	AcCuda *ac;
+	ThreadCounters *tc;            /* lazily, for detect_gpu_update_counters */
+};
+
+/* Same classes as the engine's groups (engine.c proto_class). */
+static int pkt_class(const Packet *p)
+{
+	switch (p->proto) {
+	case IPPROTO_TCP: return PC_TCP;
+	case IPPROTO_UDP: return PC_UDP;
+	case IPPROTO_ICMP: case IPPROTO_ICMPV6: return PC_ICMP;
+	}
+	return PC_OTHER;
+}
+
+/* ---- test switches ---- */
+
+static int opt_u32(const char *kv, const char *key, uint32_t *out)
+{
+	size_t n = strlen(key);
+	char *end;
+	unsigned long v;
+
+	if (strncmp(kv, key, n) || kv[n] != '=')
+		return 0;
+	v = strtoul(kv + n + 1, &end, 10);
+	if (end == kv + n + 1 || (*end && *end != ','))
+		return -1;
+	*out = (uint32_t)v;
+	return 1;
+}
+
+int detect_gpu_test_switches(const CudaMpmConfig *cfg, int *emulation, AcCudaOpts *opts,
+			     char *err, size_t errlen)
+{
+	const char *s = conf_get("cuda.mpm.test-opts");
+	int emu = 0, over = 0;
+
+	if (conf_get("cuda.mpm.emulation") && conf_get_bool("cuda.mpm.emulation", &emu) < 0) {
+		snprintf(err, errlen, "cuda.mpm.emulation: expected yes or no");
+		return -1;
+	}
+	*emulation = emu;
+	ac_cuda_opts_defaults(opts, cfg);
+	while (s && *s) {
+		uint32_t v = 0, th = 0;
+		int r;
+
+		if ((r = opt_u32(s, "records", &opts->batch_records)) ||
+		    (r = opt_u32(s, "payloads", &opts->batch_payloads)) ||
+		    (r = opt_u32(s, "slots", &opts->batch_slots)) ||
+		    (r = opt_u32(s, "chunk", &opts->chunk)) ||
+		    (r = opt_u32(s, "threads", &th))) {
+			if (r < 0 || (th == 0 && !strncmp(s, "threads", 7)))
+				goto bad;
+			if (th)
+				accuda_emu_set_threads((int)th);
+		} else if (!strncmp(s, "kernel=payload", 14)) {
+			opts->kernel = ACC_KERNEL_PAYLOAD;
+		} else if (!strncmp(s, "kernel=chunk", 12)) {
+			opts->kernel = ACC_KERNEL_CHUNK;
+		} else {
+			goto bad;
+		}
+		(void)v;
+		over = 1;
+		s = strchr(s, ',');
+		s = s ? s + 1 : NULL;
+	}
+	if (over && (opts->batch_records < 1 || opts->batch_payloads < 1)) {
+		snprintf(err, errlen, "cuda.mpm.test-opts: records and payloads must be >= 1");
+		return -1;
+	}
+	return over;
+bad:
+	snprintf(err, errlen, "cuda.mpm.test-opts: cannot parse '%s' (expected records=N,"
+		 "payloads=N,slots=N,chunk=N,threads=N,kernel=payload|chunk)", s);
+	return -1;
+}
+
+/* ---- build ---- */
+
+/* Adds every (literal, id) of a group's ac automaton to the union under
+ * id + base: the same bytes and nocase flag the group was built with. */
+static int add_group(MpmCtx *uni, const MpmCtx *grp, uint32_t base)
+{
+	const AcAutomaton *a = mpm_ac_automaton(grp);
+	const struct ac_view *v;
+	uint32_t nlit;
+
+	if (!a)
+		return -1;
+	v = &a->v;
+	nlit = a->blk->nlit;
+	for (uint32_t l = 0; l < nlit; l++) {
+		const struct ac_lit *lit = &v->lit[l];
+
+		for (uint32_t k = lit->ids; k < v->lit[l + 1].ids; k++)
+			if (mpm_add_pattern(uni, v->bytes + lit->off, lit->len,
+					    base + v->ids[k], lit->nocase) != 0)
+				return -1;
+	}
+	return 0;
+}
+
+static int build_union(DetectGpu *g, int pc, char *err, size_t errlen)
+{
+	const SigGroup *ts = &g->de->groups[pc][0], *tc = &g->de->groups[pc][1];
+
+	if (!ts->mpm && !tc->mpm)
+		return 0;
+	g->n_toserver[pc] = ts->mpm ? ts->npids : 0;
+	g->uni[pc] = mpm_new(MPM_AC_CUDA);
+	if (!g->uni[pc] ||
+	    (ts->mpm && add_group(g->uni[pc], ts->mpm, 0) != 0) ||
+	    (tc->mpm && add_group(g->uni[pc], tc->mpm, g->n_toserver[pc]) != 0)) {
+		snprintf(err, errlen, "ac-cuda: cannot build the union automaton of protocol "
+			 "class %d (the groups must use the ac automaton)", pc);
+		return -1;
+	}
+	if (mpm_prepare(g->uni[pc], err, errlen) != 0)
+		return -1;
+	g->auto_of_pc[pc] = (int16_t)g->nautos;
+	g->autos[g->nautos++] = mpm_ac_automaton(g->uni[pc]);
+	log_debug("ac-cuda: protocol class %d: %u union patterns (%u toserver ids)", pc,
+		  mpm_pattern_count(g->uni[pc]), g->n_toserver[pc]);
+	return 0;
+}
+
+DetectGpu *detect_gpu_new(DetectEngine *de, const CudaMpmConfig *cfg, const AcCudaOpts *opts,
+			  const AcDeviceOps *ops, char *err, size_t errlen)
+{
+	DetectGpu *g = calloc(1, sizeof(*g));
+
+	if (!g) {
+		snprintf(err, errlen, "ac-cuda: out of memory");
+		return NULL;
+	}
+	g->de = de;
+	for (int pc = 0; pc < PC_MAX; pc++) {
+		g->auto_of_pc[pc] = -1;
+		if (build_union(g, pc, err, errlen) != 0)
+			goto fail;
+	}
+	if (g->nautos == 0) {
+		/* no payload fast pattern at all: nothing for the GPU to do, but
+		 * the device is still checked so that a broken setup shows now */
+		g->uni[PC_OTHER] = mpm_new(MPM_AC_CUDA);
+		if (!g->uni[PC_OTHER] ||
+		    mpm_add_pattern(g->uni[PC_OTHER], (const uint8_t *)"\0", 1, 0, 0) != 0 ||
+		    mpm_prepare(g->uni[PC_OTHER], err, errlen) != 0)
+			goto fail;
+		g->autos[g->nautos++] = mpm_ac_automaton(g->uni[PC_OTHER]);
+	}
+	g->ac = ac_cuda_new(cfg, opts, ops, g->autos, g->nautos, err, errlen);
+	if (!g->ac)
+		goto fail;
+	de->gpu = g;
+	return g;
+fail:
+	if (!err[0])
+		snprintf(err, errlen, "ac-cuda: out of memory");
+	detect_gpu_free(g);
+	return NULL;
+}
+
+void detect_gpu_free(DetectGpu *g)
+{
+	if (!g)
+		return;
+	if (g->de && g->de->gpu == g)
+		g->de->gpu = NULL;
+	ac_cuda_free(g->ac);
+	for (int pc = 0; pc < PC_MAX; pc++)
+		if (g->uni[pc])
+			mpm_free(g->uni[pc]);
+	free(g);
+}
+
+DetectGpu *detect_engine_gpu(const DetectEngine *de)
+{
+	return de ? de->gpu : NULL;
+}
+
+/* ---- RX ---- */
+
+int detect_gpu_submit(DetectGpu *g, Packet *p, DetectGpuTicket *gt)
+{
+	int pc = pkt_class(p), a = g->auto_of_pc[pc];
+
+	gt->g = NULL;
+	/* detect_packet runs the payload MPM only on a payload, and only when
+	 * the class has fast patterns; nothing to ship otherwise */
+	if (a < 0 || !p->payload_len)
+		return 0;
+	if (ac_cuda_submit(g->ac, p->payload, p->payload_len, (uint16_t)a, p, &gt->t) !=
+	    AC_CUDA_QUEUED)
+		return 0;
+	gt->g = g;
+	gt->p = p;
+	gt->payload = p->payload;
+	gt->len = p->payload_len;
+	return 1;
+}
+
+void detect_gpu_flush(DetectGpu *g)
+{
+	ac_cuda_flush(g->ac);
+}
+
+/* ---- worker ---- */
+
+void detect_gpu_begin(DetectThread *dt, const DetectGpuTicket *gt)
+{
+	if (!gt->g)
+		return;
+	ac_cuda_wait(gt->g->ac, &gt->t);
+	dt->gpu_src = gt;
+}
+
+void detect_gpu_end(DetectThread *dt, DetectGpuTicket *gt)
+{
+	if (dt->gpu_src == gt)
+		dt->gpu_src = NULL;
+	if (!gt->g)
+		return;
+	ac_cuda_release(gt->g->ac, &gt->t);
+	gt->g = NULL;
+}
+
+typedef struct MapArg {
+	MpmMatchSet *ms;
+	uint32_t lo, hi;     /* union ids of the packet's group: [lo, hi) */
+} MapArg;
+
+static int map_cb(void *arg, uint32_t id, uint32_t end)
+{
+	MapArg *m = arg;
+
+	if (id >= m->lo && id < m->hi)
+		mpm_matchset_add(m->ms, id - m->lo);
+	return 0;
+}
+
+void detect_gpu_prefilter(const DetectGpuTicket *gt, int pc, int dir, MpmMatchSet *ms)
+{
+	const DetectGpu *g = gt->g;
+	MapArg m = { .ms = ms };
+
+	if (dir == 0) {
+		m.lo = 0;
+		m.hi = g->n_toserver[pc];
+	} else {
+		m.lo = g->n_toserver[pc];
+		m.hi = m.lo + g->de->groups[pc][1].npids;
+	}
+	ac_cuda_matches(g->ac, &gt->t, map_cb, &m);
+}
+
+/* ---- counters ---- */
+
+enum {
+	C_EMULATION, C_BATCHES, C_BYTES, C_PAYLOADS, C_RECORDS,
+	C_CUT_SIZE, C_CUT_TIMEOUT, C_CUT_FLUSH,
+	C_CPU_BELOW_MIN, C_CPU_ABOVE_MAX, C_CPU_RING_FULL, C_CPU_OVERFLOW, C_CPU_DEVICE_ERROR,
+	C_OVERFLOW_BATCHES, C_ERROR_BATCHES, C_RING_WRAPS,
+	C_BATCH_BYTES_AVG, C_BATCH_PAYLOADS_AVG, C_WAIT_US_AVG,
+	C_H2D_US, C_KERNEL_US, C_D2H_US, C_MAX
+};
+
+static const char *const counter_names[C_MAX] = {
+	"mpm.cuda.emulation", "mpm.cuda.batches", "mpm.cuda.bytes_gpu",
+	"mpm.cuda.payloads_gpu", "mpm.cuda.records",
+	"mpm.cuda.cut.size", "mpm.cuda.cut.timeout", "mpm.cuda.cut.flush",
+	"mpm.cuda.cpu.below_min", "mpm.cuda.cpu.above_max", "mpm.cuda.cpu.ring_full",
+	"mpm.cuda.cpu.overflow", "mpm.cuda.cpu.device_error",
+	"mpm.cuda.overflow_batches", "mpm.cuda.error_batches", "mpm.cuda.ring_wraps",
+	"mpm.cuda.batch_bytes_avg", "mpm.cuda.batch_payloads_avg", "mpm.cuda.wait_us_avg",
+	"mpm.cuda.h2d_us", "mpm.cuda.kernel_us", "mpm.cuda.d2h_us",
+};
+static counter_id cid[C_MAX];
+
+void detect_gpu_register_counters(void)
+{
+	for (int i = 0; i < C_MAX; i++)
+		cid[i] = counter_register(counter_names[i]);
+}
+
+void detect_gpu_stats(const DetectGpu *g, AcCudaStats *st)
+{
+	ac_cuda_stats(g->ac, st);
+}
+
+void detect_gpu_update_counters(DetectGpu *g)
+{
+	AcCudaStats s;
+	uint64_t b;
+
+	if (!g)
+		return;
+	if (!g->tc && !(g->tc = thread_counters_new()))
+		return;
+	ac_cuda_stats(g->ac, &s);
+	b = s.batches ? s.batches : 1;
+	const uint64_t v[C_MAX] = {
+		[C_EMULATION] = (uint64_t)s.emulation, [C_BATCHES] = s.batches,
+		[C_BYTES] = s.bytes, [C_PAYLOADS] = s.payloads, [C_RECORDS] = s.records,
+		[C_CUT_SIZE] = s.cut_size, [C_CUT_TIMEOUT] = s.cut_timeout,
+		[C_CUT_FLUSH] = s.cut_flush,
+		[C_CPU_BELOW_MIN] = s.cpu_below_min, [C_CPU_ABOVE_MAX] = s.cpu_above_max,
+		[C_CPU_RING_FULL] = s.cpu_ring_full, [C_CPU_OVERFLOW] = s.cpu_overflow,
+		[C_CPU_DEVICE_ERROR] = s.cpu_device_error,
+		[C_OVERFLOW_BATCHES] = s.overflow_batches, [C_ERROR_BATCHES] = s.error_batches,
+		[C_RING_WRAPS] = s.ring_wraps,
+		[C_BATCH_BYTES_AVG] = s.bytes / b, [C_BATCH_PAYLOADS_AVG] = s.payloads / b,
+		[C_WAIT_US_AVG] = s.wait_ns / b / 1000,
+		[C_H2D_US] = s.h2d_ns / 1000, [C_KERNEL_US] = s.kernel_ns / 1000,
+		[C_D2H_US] = s.d2h_ns / 1000,
+	};
+	for (int i = 0; i < C_MAX; i++)
+		counter_set(g->tc, cid[i], v[i]);
+}

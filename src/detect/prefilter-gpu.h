@@ -1,0 +1,85 @@
+/* The payload prefilter on the GPU (mpm-algo: ac-cuda).
+ *
+ * The RX thread knows a packet's protocol and ports but not yet its flow
+ * direction, so it cannot pick the packet's signature group. We build one
+ * UNION automaton per protocol class (tcp, udp, icmp, other) holding the
+ * payload fast patterns of both direction groups of that class, with union
+ * id = pid for the toserver group and n_toserver + pid for the toclient one.
+ * The worker, which knows the direction, keeps the ids of its own group and
+ * feeds them to the match set exactly where `ac` would have; the pattern
+ * bytes and nocase flags are copied from the groups' own ac automata, so
+ * the match set (and the alerts) equal ac's by construction.
+ *
+ *   RX thread:  detect_gpu_submit() after decode, before dispatch; a payload
+ *               left to the CPU (below min, above max, ring full) is simply
+ *               scanned by the worker's group MPM, as with `ac`.
+ *   worker:     detect_gpu_begin() before detect_packet() (waits for the
+ *               batch: one wake-up per batch), detect_gpu_end() after (the
+ *               ticket is released; every queued ticket exactly once).
+ *
+ * Rules of use (doc/gpu.md): runmode autofp only; no live rule swap (the
+ * automata are uploaded once at start). */
+#ifndef DETECT_PREFILTER_GPU_H
+#define DETECT_PREFILTER_GPU_H
+
+#include "detect/engine.h"
+#include "mpm/ac-cuda.h"
+#include "stats/counters.h"
+
+typedef struct DetectGpu DetectGpu;
+
+/* A packet's place in the ring. `g` NULL: not queued (CPU matcher). */
+typedef struct DetectGpuTicket {
+	DetectGpu *g;
+	const Packet *p;
+	const uint8_t *payload;    /* what was copied: p->payload, payload_len */
+	uint32_t len;
+	AcCudaTicket t;
+} DetectGpuTicket;
+
+/* Test-only switches read from the config (never defaults):
+ *   cuda.mpm.emulation: yes      the host EMULATION instead of a GPU
+ *   cuda.mpm.test-opts: "records=N,payloads=N,slots=N,kernel=payload|chunk,
+ *                        chunk=N,threads=N"   AcCudaOpts overrides (tiny
+ *                        result buffers force the overflow path)
+ * Fills *emulation and *opts (defaults derived from cfg when no override);
+ * returns 1 when opts were overridden, 0 when not, -1 with err. */
+int detect_gpu_test_switches(const CudaMpmConfig *cfg, int *emulation, AcCudaOpts *opts,
+			     char *err, size_t errlen);
+
+/* Builds the union automata from de's groups and starts ac-cuda on `ops`
+ * (accuda_cuda_ops(), or accuda_emu_ops() under the test switch). opts NULL:
+ * defaults. Attaches itself to de (detect_engine_gpu). NULL with one line in
+ * err (cause and fix). */
+DetectGpu *detect_gpu_new(DetectEngine *de, const CudaMpmConfig *cfg, const AcCudaOpts *opts,
+			  const AcDeviceOps *ops, char *err, size_t errlen);
+/* Stops ac-cuda (every ticket released before) and detaches from the engine. */
+void detect_gpu_free(DetectGpu *g);
+/* The DetectGpu attached to de, or NULL (mpm-algo is not ac-cuda). */
+DetectGpu *detect_engine_gpu(const DetectEngine *de);
+
+/* RX thread: queues p's payload. 1: queued (gt filled, release it with
+ * detect_gpu_end); 0: left to the CPU matcher (counted by reason) or no
+ * payload prefilter for its protocol. */
+int detect_gpu_submit(DetectGpu *g, Packet *p, DetectGpuTicket *gt);
+/* RX thread: cuts the open batch now (end of input, or before it sleeps). */
+void detect_gpu_flush(DetectGpu *g);
+
+/* Worker: waits for gt's batch and makes the next detect_packet(dt, gt->p)
+ * take the payload matches from it. */
+void detect_gpu_begin(DetectThread *dt, const DetectGpuTicket *gt);
+/* Worker: detaches and releases the ticket. */
+void detect_gpu_end(DetectThread *dt, DetectGpuTicket *gt);
+
+/* mpm.cuda.* counters; register before counters_freeze(). */
+void detect_gpu_register_counters(void);
+/* Copies the engine's stats into the counters. One caller at a time (the
+ * RX thread while it runs, then the main thread). */
+void detect_gpu_update_counters(DetectGpu *g);
+void detect_gpu_stats(const DetectGpu *g, AcCudaStats *st);
+
+/* engine.c: adds p's matches of group (pc, dir) to ms from the ticket. */
+struct MpmMatchSet;
+void detect_gpu_prefilter(const DetectGpuTicket *gt, int pc, int dir, MpmMatchSet *ms);
+
+#endif

@@ -374,9 +374,33 @@ def gen_sample():
           note='README sample: dns, icmp echo, two http sessions (one returns uid=0(root))')
 
 
+def gen_split():
+    """A pattern split across two segments, sent out of order, the second one then
+    retransmitted with different bytes: the stream engine keeps the original bytes
+    (bsd policy), so SPLITPATTERNXYZ is in the stream once and ...ABC never."""
+    a, b, b2 = b'head:SPLITPAT', b'TERNXYZ:tail\n', b'TERNABC:tail\n'
+    cs, ss = 1000, 5000
+    c, sv = v4c(), v4s()
+    A = lambda fl, seq, ack, data=b'': c / TCP(sport=40001, dport=5555, flags=fl, seq=seq, ack=ack, window=8192) / (Raw(data) if data else b'')
+    B = lambda fl, seq, ack: sv / TCP(sport=5555, dport=40001, flags=fl, seq=seq, ack=ack, window=8192)
+    end = cs + 1 + len(a) + len(b)
+    frames = [
+        (A('S', cs, 0), True), (B('SA', ss, cs + 1), False), (A('A', cs + 1, ss + 1), True),
+        (A('PA', cs + 1 + len(a), ss + 1, b), True),      # second half first
+        (A('PA', cs + 1, ss + 1, a), True),               # then the first half
+        (A('PA', cs + 1 + len(a), ss + 1, b2), True),     # retransmission, other bytes
+        (B('A', ss + 1, end), False),
+        (A('FA', end, ss + 1), True), (B('FA', ss + 1, end + 1), False),
+        (A('A', end + 1, ss + 2), True),
+    ]
+    write('split-content.pcap', seq_ts(T0, [(eth(f), d) for f, d in frames]),
+          note='pattern split over 2 segments, out of order, retransmitted with other bytes')
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     gen_sample()
+    gen_split()
     gen_basic()
     gen_l2()
     gen_tunnels()

@@ -68,21 +68,28 @@ measure single "$SUR_BIN" -c "$YAML" -r "$pcap" -l "$tmp/log" --runmode single -
 # the engine's own packet count, to catch a run that silently read less
 grep -o 'read [0-9]* files, [0-9]* packets' "$tmp/single.out" | head -n1 >"$tmp/single.read"
 measure autofp "$SUR_BIN" -c "$YAML" -r "$pcap" -l "$tmp/log" --runmode autofp --disable-detection
+# decode+flow alone: the same single run without eve.json (75k flow records are
+# most of the difference). outputs.1 is eve-log in our suricata.yaml.
+measure bare "$SUR_BIN" -c "$YAML" -r "$pcap" -l "$tmp/log" --runmode single --disable-detection \
+	--set outputs.1.eve-log.enabled=no
 
 read -r ct _ _ <"$tmp/ceiling"
 printf '%s\n' "bench: $pcap ($pkts packets, $bytes bytes), $(nproc) cores, $(date +%F)"
 printf '%-28s %8s %12s %10s %10s %9s %5s\n' run wall_s packets/s Mbit/s peak_RSS_MB vs_ceiling exit
-for name in ceiling single autofp; do
+for name in ceiling single autofp bare; do
 	read -r t rss rc <"$tmp/$name"
 	awk -v n="$name" -v t="$t" -v rss="$rss" -v rc="$rc" -v p="$pkts" -v b="$bytes" -v ct="$ct" 'BEGIN {
-		label = (n == "ceiling") ? "pcap-ceiling (libpcap loop)" : "suricata " n " (no detect)"
+		label = (n == "ceiling") ? "pcap-ceiling (libpcap loop)" : \
+			(n == "bare") ? "single, no eve (decode+flow)" : "suricata " n " (no detect)"
 		if (t <= 0) t = 0.001
 		printf "%-28s %8.2f %12.0f %10.1f %10.1f %8.1f%% %5s\n", label, t, p / t, b * 8 / t / 1e6, rss / 1024, 100 * ct / t, rc
 	}'
 done
 [ -s "$tmp/single.read" ] && echo "engine: $(cat "$tmp/single.read")"
-read -r st _ src <"$tmp/single"
-awk -v ct="$ct" -v st="$st" -v rc="$src" 'BEGIN {
+read -r st _ src <"$tmp/bare"
+read -r et _ _ <"$tmp/single"
+awk -v ct="$ct" -v st="$st" -v et="$et" -v rc="$src" 'BEGIN {
 	r = (st > 0) ? 100 * ct / st : 0
-	printf "target: decode+flow single >= 40%% of the ceiling: %.1f%% %s\n", r, (rc == 0 && r >= 40) ? "MET" : "NOT MET"
+	e = (et > 0) ? 100 * ct / et : 0
+	printf "target: decode+flow single >= 40%% of the ceiling: %.1f%% %s (with eve flow records: %.1f%%)\n", r, (rc == 0 && r >= 40) ? "MET" : "NOT MET", e
 }'

@@ -98,6 +98,7 @@ typedef struct Packet {
 	struct Flow *flow;
 
 	/* plumbing */
+	uint64_t order_seq;         /* autofp: 1-based dispatch position, unique per packet */
 	struct Packet *pseudo;      /* a reassembled datagram to process right after this one */
 	struct Packet *next;        /* pool / queue link */
 	void *pool;                 /* the pool the packet returns to */

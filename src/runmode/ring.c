@@ -75,6 +75,11 @@ static int ring_has_data(PacketRing *r)
 	       __atomic_load_n(&r->closed, __ATOMIC_SEQ_CST);
 }
 
+int packet_ring_full(PacketRing *r)
+{
+	return !ring_has_room(r);
+}
+
 void packet_ring_flush(PacketRing *r)
 {
 	if (__atomic_load_n(&r->tail, __ATOMIC_RELAXED) == r->tail_local)

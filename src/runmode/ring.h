@@ -33,6 +33,8 @@ void packet_ring_destroy(PacketRing *r);
 #define PACKET_RING_BATCH 32
 void packet_ring_push(PacketRing *r, Packet *p);
 void packet_ring_flush(PacketRing *r);
+/* Producer: no room for another packet right now. */
+int packet_ring_full(PacketRing *r);
 /* Producer: no more packets; the consumer drains and then gets NULL. */
 void packet_ring_close(PacketRing *r);
 /* Consumer: non-blocking; NULL when empty. */

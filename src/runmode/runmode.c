@@ -361,15 +361,18 @@ static void worker_release(Worker *w, PacketPool *pool, Packet *p)
 		worker_give_back(w, pool);
 }
 
-/* Capture-order watermark: the first pcap_cnt not yet processed by any
+/* Dispatch-order watermark: the first order_seq not yet processed by any
  * worker. Thresholds count across flows (and so across workers); a worker
  * about to count one waits for the watermark to reach its packet so that
  * autofp counts in capture order, as single does. done[] holds the packets
- * finished ahead of the watermark; the pool bounds how far ahead that is. */
+ * finished ahead of the watermark; the reader keeps that span under `span`. */
 typedef struct OrderTrack {
 	_Atomic uint64_t watermark;
 	_Atomic uint8_t *done;
 	uint64_t mask;
+	uint64_t next_seq;          /* RX thread only */
+	uint64_t span;              /* most sequence numbers pending at once */
+	_Atomic int valve_logged;
 } OrderTrack;
 
 typedef struct AutofpCtx {
@@ -392,33 +395,62 @@ static int order_init(OrderTrack *o, uint32_t inflight)
 		size <<= 1;
 	o->done = calloc(size, sizeof(*o->done));
 	o->mask = size - 1;
-	atomic_init(&o->watermark, 1);   /* pcap_cnt is 1-based */
+	atomic_init(&o->watermark, 1);   /* order_seq is 1-based */
+	o->next_seq = 1;
+	o->span = size / 2;
 	return o->done ? 0 : -1;
 }
 
-static void order_done(OrderTrack *o, uint64_t cnt)
+static void order_done(OrderTrack *o, uint64_t seq)
 {
 	uint64_t w;
 
-	if (!cnt)
-		return;          /* pseudo packets have no capture position */
-	atomic_store_explicit(&o->done[cnt & o->mask], 1, memory_order_release);
+	if (!seq)
+		return;
+	atomic_store_explicit(&o->done[seq & o->mask], 1, memory_order_release);
 	w = atomic_load(&o->watermark);
 	while (atomic_load_explicit(&o->done[w & o->mask], memory_order_acquire)) {
-		if (atomic_compare_exchange_weak(&o->watermark, &w, w + 1))
-			atomic_store_explicit(&o->done[w & o->mask], 0, memory_order_relaxed),
+		if (atomic_compare_exchange_weak(&o->watermark, &w, w + 1)) {
+			atomic_store_explicit(&o->done[w & o->mask], 0, memory_order_relaxed);
 			w = w + 1;
+		}
 	}
 }
 
+/* Waits until every packet dispatched before p is done. The RX thread
+ * publishes all queues before it blocks, so the wait always ends; the 2 s
+ * bound (no progress of the watermark for 2 s) is a safety valve that keeps a
+ * future bug from hanging a run: it says so in the log, once. */
 static void order_wait(void *arg, const Packet *p)
 {
 	OrderTrack *o = arg;
+	struct timespec t0, now;
+	uint64_t last, cur;
+	int spins = 0;
 
-	if (!p->pcap_cnt)
+	if (!p->order_seq)
 		return;
-	while (atomic_load(&o->watermark) < p->pcap_cnt)
+	last = atomic_load(&o->watermark);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while ((cur = atomic_load(&o->watermark)) < p->order_seq) {
 		sched_yield();
+		if (cur != last) {
+			last = cur;
+			clock_gettime(CLOCK_MONOTONIC, &t0);
+			continue;
+		}
+		if (++spins % 1024)
+			continue;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec - t0.tv_sec >= 2) {
+			if (!atomic_exchange(&o->valve_logged, 1))
+				log_warning("autofp: threshold ordering gave up waiting for packet %llu "
+					    "(watermark %llu); counts may differ from single",
+					    (unsigned long long)p->order_seq,
+					    (unsigned long long)cur);
+			return;
+		}
+	}
 }
 
 typedef struct WorkerArg {
@@ -509,7 +541,7 @@ static void *worker_main(void *arg)
 				break;
 		}
 		worker_process_gpu(wa->ctx, w, p);
-		order_done(&wa->ctx->order, p->pcap_cnt);
+		order_done(&wa->ctx->order, p->order_seq);
 		worker_release(w, pool, p);
 	}
 	worker_give_back(w, pool);
@@ -543,6 +575,21 @@ static void autofp_dispatch(AutofpCtx *ctx, Packet *p)
 {
 	Worker *w = &ctx->workers[p->flow_hash % ctx->n];
 
+	/* done[] holds one flag per sequence number modulo its size, so the packets
+	 * between the watermark and the newest one must fit in it; a fast worker
+	 * may otherwise run thousands of packets ahead of a slow one and alias
+	 * flags. Hold the reader back instead (rare: one worker must lag by half
+	 * the table); the oldest packet never waits for anything, so this ends. */
+	if (ctx->order.next_seq - atomic_load(&ctx->order.watermark) >= ctx->order.span) {
+		autofp_flush_all(ctx);
+		while (ctx->order.next_seq - atomic_load(&ctx->order.watermark) >= ctx->order.span)
+			sched_yield();
+	}
+	p->order_seq = ctx->order.next_seq++;
+	/* About to block on a full queue: publish every queue first, or a worker
+	 * waiting in capture order for a packet we still hold would never see it. */
+	if (packet_ring_full(&w->ring))
+		autofp_flush_all(ctx);
 	packet_ring_push(&w->ring, p);
 }
 

@@ -55,7 +55,7 @@ run() {   # name, extra args...
 	local name=$1; shift
 	mkdir -p "$tmp/$name"
 	local t0=$(date +%s.%N)
-	"$bin" "${common[@]}" -l "$tmp/$name" "$@" > "$tmp/$name/out" 2>&1
+	timeout 300 "$bin" "${common[@]}" -l "$tmp/$name" "$@" > "$tmp/$name/out" 2>&1
 	local rc=$?
 	echo "$rc $(python3 -c "print('%.2f' % ($(date +%s.%N) - $t0))")" > "$tmp/$name/rc"
 }

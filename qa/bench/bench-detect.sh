@@ -29,7 +29,7 @@ best() { # NAME CMD...: best of RUNS -> "$tmp/NAME" = "secs rss_kb rc"
 		rm -rf "$tmp/log" && mkdir -p "$tmp/log"
 		/usr/bin/time -f '%e %M' -o "$tmp/time" "$@" > "$tmp/$name.out" 2>&1
 		rc=$?
-		read -r t rss < "$tmp/time"
+		read -r t rss < <(tail -n 1 "$tmp/time")
 		if [ -z "$b" ] || awk -v a="$t" -v c="${b%% *}" 'BEGIN {exit !(a < c)}'; then b="$t $rss $rc"; fi
 	done
 	echo "$b" > "$tmp/$name"

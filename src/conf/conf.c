@@ -6,6 +6,7 @@
  *
  * Start-up code only: nothing here is on the packet path and nothing here is
  * thread-safe. */
+#include "util/strnum.h"
 #include "conf/conf.h"
 #include "util/log.h"
 
@@ -897,23 +898,7 @@ int conf_get_bool(const char *path, int *out)
 
 static int parse_int64(const char *v, int64_t *out)
 {
-	char *end;
-	long long x;
-
-	while (isspace((unsigned char)*v))
-		v++;
-	if (!*v)
-		return -1;
-	errno = 0;
-	x = strtoll(v, &end, 10);
-	if (errno || end == v)
-		return -1;
-	while (isspace((unsigned char)*end))
-		end++;
-	if (*end)
-		return -1;
-	*out = x;
-	return 0;
+	return str_to_i64(v, 10, out);
 }
 
 int conf_get_int(const char *path, int64_t *out)

@@ -1,6 +1,7 @@
 /* Reads `cuda: mpm:`. Values are parsed here rather than through the logging
  * getters so that the one error line goes to the caller, who knows whether
  * ac-cuda was asked for and can say so. */
+#include "util/strnum.h"
 #include "conf/cuda-mpm-conf.h"
 #include "conf/conf.h"
 
@@ -42,23 +43,7 @@ void cuda_mpm_config_defaults(CudaMpmConfig *cfg)
 
 static int parse_i64(const char *v, int64_t *out)
 {
-	char *end;
-	long long x;
-
-	while (isspace((unsigned char)*v))
-		v++;
-	if (!*v)
-		return -1;
-	errno = 0;
-	x = strtoll(v, &end, 10);
-	if (errno || end == v)
-		return -1;
-	while (isspace((unsigned char)*end))
-		end++;
-	if (*end)
-		return -1;
-	*out = x;
-	return 0;
+	return str_to_i64(v, 10, out);
 }
 
 /* Reads one key into *out (unchanged when absent). 0 or -1 with err set. */

@@ -1,6 +1,7 @@
 /* Rule text -> Signature: header, option splitting, keyword dispatch through
  * the keyword table, and the checks that need the whole rule (sid present,
  * relative chains, fast pattern choice). */
+#include "util/strnum.h"
 #include "detect/detect-int.h"
 
 #include <ctype.h>
@@ -76,44 +77,12 @@ DetectContent *sig_last_content_in(Signature *s, int list, int *idx)
 
 int parse_i64(const char *s, int64_t *out)
 {
-	char *end;
-	long long v;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	if (!*s)
-		return -1;
-	errno = 0;
-	v = strtoll(s, &end, 0);
-	if (errno || end == s)
-		return -1;
-	while (isspace((unsigned char)*end))
-		end++;
-	if (*end)
-		return -1;
-	*out = v;
-	return 0;
+	return str_to_i64(s, 0, out);
 }
 
 int parse_u64(const char *s, uint64_t *out)
 {
-	char *end;
-	unsigned long long v;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	if (!*s || *s == '-' || *s == '+')
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (errno || end == s)
-		return -1;
-	while (isspace((unsigned char)*end))
-		end++;
-	if (*end)
-		return -1;
-	*out = v;
-	return 0;
+	return str_to_u64(s, 0, out);
 }
 
 /* Suricata's integer keywords (ttl, dsize, itype, urilen, ...) share one

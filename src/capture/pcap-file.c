@@ -16,6 +16,7 @@ struct PcapSource {
 	size_t next_file;    /* index of the next file to open */
 	int is_dir;
 	pcap_t *pcap;        /* current file */
+	char *iobuf;         /* stdio buffer of the current file (open_offline) */
 	int datalink;
 	const char *current;
 	uint64_t file_packets;
@@ -116,6 +117,34 @@ fail:
 	return NULL;
 }
 
+/* stdio's default buffer is one file-system block (4 KiB), so libpcap's
+ * fread() cost a read() system call every few packets; a large buffer turns
+ * that into one call per megabyte. glibc ignores setvbuf()'s size unless it is
+ * given the buffer, so the source owns one, shared by its files (one is open
+ * at a time) and freed after the last pcap_close(). Anything unusual ("-" for
+ * stdin, no buffer, a file we cannot fopen or that libpcap rejects) goes
+ * through pcap_open_offline() so that its error messages stay libpcap's. */
+#define PCAP_READ_BUF (1u << 20)
+
+static pcap_t *open_offline(PcapSource *src, const char *path, char *perr)
+{
+	if (!src->iobuf)
+		src->iobuf = malloc(PCAP_READ_BUF);
+	if (src->iobuf && strcmp(path, "-") != 0) {
+		FILE *fp = fopen(path, "rb");
+
+		if (fp) {
+			pcap_t *pc;
+
+			if (setvbuf(fp, src->iobuf, _IOFBF, PCAP_READ_BUF) == 0 &&
+			    (pc = pcap_fopen_offline(fp, perr)) != NULL)
+				return pc;     /* pcap_close() fcloses fp */
+			fclose(fp);
+		}
+	}
+	return pcap_open_offline(path, perr);
+}
+
 static void close_current(PcapSource *src)
 {
 	if (!src->pcap)
@@ -131,7 +160,7 @@ static int open_next(PcapSource *src)
 
 	while (src->next_file < src->n_files) {
 		const char *f = src->files[src->next_file++];
-		pcap_t *pc = pcap_open_offline(f, perr);
+		pcap_t *pc = open_offline(src, f, perr);
 
 		if (!pc) {
 			log_warning("pcap-file: %s: skipped: %s", f, perr);
@@ -206,6 +235,7 @@ void pcap_source_close(PcapSource *src)
 	if (!src)
 		return;
 	close_current(src);
+	free(src->iobuf);    /* after pcap_close(): the FILE used it until then */
 	for (size_t i = 0; i < src->n_files; i++)
 		free(src->files[i]);
 	free(src->files);

@@ -16,6 +16,11 @@
 #define TH_ECE 0x40
 #define TH_CWR 0x80
 
+/* Every key here is a literal and every string value is one we format or a
+ * static ASCII name (event types, protocol names, states), so the _nocheck
+ * setters skip jansson's UTF-8 validation, which a flow record paid some
+ * twenty times over. */
+
 static app_proto_name_fn app_proto_namer;
 
 void output_set_app_proto_namer(app_proto_name_fn fn)
@@ -23,7 +28,7 @@ void output_set_app_proto_namer(app_proto_name_fn fn)
 	app_proto_namer = fn;
 }
 
-void eve_format_ts(const struct timeval *tv, char *buf, size_t len)
+static void format_ts_slow(const struct timeval *tv, char *buf, size_t len)
 {
 	struct tm tm;
 	time_t t = tv->tv_sec;
@@ -38,20 +43,116 @@ void eve_format_ts(const struct timeval *tv, char *buf, size_t len)
 	snprintf(buf, len, "%s.%06ld%s", date, (long)tv->tv_usec, zone);
 }
 
+/* localtime_r() and two strftime() calls per timestamp were a large part of
+ * a flow record (it has three); the date and zone only change with the
+ * second, so each thread keeps the last few seconds formatted (a flow's start
+ * and end, the records of the current second). Thread-local: workers format
+ * concurrently and take no lock. A tzset() to another zone changes tzname and
+ * timezone, which the entries remember, so a cached second never outlives it. */
+#define TS_CACHE_SLOTS 4
+
+typedef struct TsCacheSlot {
+	int valid;
+	time_t sec;
+	const char *tz0, *tz1;
+	long tzoff;
+	size_t date_len, zone_len;
+	char date[32], zone[8];
+} TsCacheSlot;
+
+static _Thread_local TsCacheSlot ts_cache[TS_CACHE_SLOTS];
+static _Thread_local unsigned ts_cache_next;
+
+static const TsCacheSlot *ts_cache_get(time_t sec)
+{
+	TsCacheSlot *c;
+	struct tm tm;
+
+	for (int i = 0; i < TS_CACHE_SLOTS; i++) {
+		c = &ts_cache[i];
+		if (c->valid && c->sec == sec && c->tz0 == tzname[0] && c->tz1 == tzname[1] &&
+		    c->tzoff == timezone)
+			return c;
+	}
+	c = &ts_cache[ts_cache_next++ % TS_CACHE_SLOTS];
+	c->valid = 0;
+	if (!localtime_r(&sec, &tm))
+		return NULL;
+	/* localtime_r() may have read TZ for the first time: remember the zone
+	 * as it is now. */
+	c->tz0 = tzname[0];
+	c->tz1 = tzname[1];
+	c->tzoff = timezone;
+	c->date_len = strftime(c->date, sizeof(c->date), "%Y-%m-%dT%H:%M:%S", &tm);
+	c->zone_len = strftime(c->zone, sizeof(c->zone), "%z", &tm);
+	if (!c->date_len || !c->zone_len)
+		return NULL;       /* left to the slow path, which prints whatever it gets */
+	c->sec = sec;
+	c->valid = 1;
+	return c;
+}
+
+void eve_format_ts(const struct timeval *tv, char *buf, size_t len)
+{
+	const TsCacheSlot *c;
+	long us = (long)tv->tv_usec;
+	char *w;
+
+	/* Anything the fast path would print differently from snprintf (a usec
+	 * field out of range, a buffer that truncates) takes the slow path. */
+	if (us < 0 || us > 999999 || !(c = ts_cache_get(tv->tv_sec)) ||
+	    c->date_len + 7 + c->zone_len >= len) {
+		format_ts_slow(tv, buf, len);
+		return;
+	}
+	memcpy(buf, c->date, c->date_len);
+	w = buf + c->date_len;
+	*w = '.';
+	for (int i = 6; i >= 1; i--) {
+		w[i] = (char)('0' + us % 10);
+		us /= 10;
+	}
+	memcpy(w + 7, c->zone, c->zone_len + 1);
+}
+
+static const char hex_digits[] = "0123456789abcdef";
+
 /* Suricata prints IPv6 addresses uncompressed ("2001:0db8:0000:...") and IPv4
- * dotted. */
+ * dotted. Written by hand rather than with snprintf(): every eve record has
+ * two, and the format parser cost more than the rest of the header. The text
+ * is exactly the "%02x%02x:..." and "%u.%u.%u.%u" forms, cut to fit len as
+ * snprintf would. */
 static void format_addr(const Address *a, uint8_t ip_version, char *buf, size_t len)
 {
 	const uint8_t *b = a->a.u8;
+	char tmp[40], *w = tmp;
+	size_t n;
 
 	if (ip_version == 6) {
-		snprintf(buf, len,
-			 "%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x",
-			 b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11],
-			 b[12], b[13], b[14], b[15]);
-		return;
+		for (int i = 0; i < 16; i++) {
+			if (i && !(i & 1))
+				*w++ = ':';
+			*w++ = hex_digits[b[i] >> 4];
+			*w++ = hex_digits[b[i] & 15];
+		}
+	} else {
+		for (int i = 0; i < 4; i++) {
+			if (i)
+				*w++ = '.';
+			if (b[i] >= 100)
+				*w++ = (char)('0' + b[i] / 100);
+			if (b[i] >= 10)
+				*w++ = (char)('0' + b[i] / 10 % 10);
+			*w++ = (char)('0' + b[i] % 10);
+		}
 	}
-	snprintf(buf, len, "%u.%u.%u.%u", b[0], b[1], b[2], b[3]);
+	if (!len)
+		return;
+	n = (size_t)(w - tmp);
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, tmp, n);
+	buf[n] = 0;
 }
 
 /* IANA protocol keywords as Suricata prints them; others as the number. */
@@ -103,15 +204,16 @@ static void add_tuple(json_t *o, uint8_t ip_version, uint8_t proto, const Addres
 	char a[48], pbuf[8];
 
 	format_addr(src, ip_version, a, sizeof(a));
-	json_object_set_new(o, "src_ip", json_string(a));
+	json_object_set_new_nocheck(o, "src_ip", json_string_nocheck(a));
 	if (proto_has_ports(proto))
-		json_object_set_new(o, "src_port", json_integer(sp));
+		json_object_set_new_nocheck(o, "src_port", json_integer(sp));
 	format_addr(dst, ip_version, a, sizeof(a));
-	json_object_set_new(o, "dest_ip", json_string(a));
+	json_object_set_new_nocheck(o, "dest_ip", json_string_nocheck(a));
 	if (proto_has_ports(proto))
-		json_object_set_new(o, "dest_port", json_integer(dp));
-	json_object_set_new(o, "ip_v", json_integer(ip_version));
-	json_object_set_new(o, "proto", json_string(proto_name(proto, pbuf, sizeof(pbuf))));
+		json_object_set_new_nocheck(o, "dest_port", json_integer(dp));
+	json_object_set_new_nocheck(o, "ip_v", json_integer(ip_version));
+	json_object_set_new_nocheck(o, "proto",
+				    json_string_nocheck(proto_name(proto, pbuf, sizeof(pbuf))));
 }
 
 static void add_vlan(json_t *o, const uint16_t *ids, uint8_t n)
@@ -123,7 +225,7 @@ static void add_vlan(json_t *o, const uint16_t *ids, uint8_t n)
 	arr = json_array();
 	for (int i = 0; i < n && i < 3; i++)
 		json_array_append_new(arr, json_integer(ids[i]));
-	json_object_set_new(o, "vlan", arr);
+	json_object_set_new_nocheck(o, "vlan", arr);
 }
 
 json_t *eve_header(const struct timeval *ts, const char *event_type, const Packet *p,
@@ -135,31 +237,31 @@ json_t *eve_header(const struct timeval *ts, const char *event_type, const Packe
 	if (!o)
 		return NULL;
 	eve_format_ts(ts, buf, sizeof(buf));
-	json_object_set_new(o, "timestamp", json_string(buf));
+	json_object_set_new_nocheck(o, "timestamp", json_string_nocheck(buf));
 	if (f)
-		json_object_set_new(o, "flow_id", json_integer((json_int_t)f->flow_id));
+		json_object_set_new_nocheck(o, "flow_id", json_integer((json_int_t)f->flow_id));
 	if (p && p->pcap_cnt)
-		json_object_set_new(o, "pcap_cnt", json_integer((json_int_t)p->pcap_cnt));
-	json_object_set_new(o, "event_type", json_string(event_type));
+		json_object_set_new_nocheck(o, "pcap_cnt", json_integer((json_int_t)p->pcap_cnt));
+	json_object_set_new_nocheck(o, "event_type", json_string_nocheck(event_type));
 
 	if (p && (p->ip_version == 4 || p->ip_version == 6)) {
 		add_vlan(o, p->vlan_id, p->vlan_count);
 		add_tuple(o, p->ip_version, p->proto, &p->src, p->sp, &p->dst, p->dp);
 		if (p->proto == IPPROTO_ICMP || p->proto == IPPROTO_ICMPV6) {
-			json_object_set_new(o, "icmp_type", json_integer(p->icmp_type));
-			json_object_set_new(o, "icmp_code", json_integer(p->icmp_code));
+			json_object_set_new_nocheck(o, "icmp_type", json_integer(p->icmp_type));
+			json_object_set_new_nocheck(o, "icmp_code", json_integer(p->icmp_code));
 		}
 	} else if (f) {
 		add_vlan(o, f->vlan_id, f->vlan_count);
 		add_tuple(o, f->ip_version, f->proto, &f->src, f->sp, &f->dst, f->dp);
 		/* Flow records of ICMP name the first type/code seen each way. */
 		if (f->icmp_seen & 1) {
-			json_object_set_new(o, "icmp_type", json_integer(f->icmp_ts_type));
-			json_object_set_new(o, "icmp_code", json_integer(f->icmp_ts_code));
+			json_object_set_new_nocheck(o, "icmp_type", json_integer(f->icmp_ts_type));
+			json_object_set_new_nocheck(o, "icmp_code", json_integer(f->icmp_ts_code));
 		}
 		if (f->icmp_seen & 2) {
-			json_object_set_new(o, "response_icmp_type", json_integer(f->icmp_tc_type));
-			json_object_set_new(o, "response_icmp_code", json_integer(f->icmp_tc_code));
+			json_object_set_new_nocheck(o, "response_icmp_type", json_integer(f->icmp_tc_type));
+			json_object_set_new_nocheck(o, "response_icmp_code", json_integer(f->icmp_tc_code));
 		}
 	}
 	return o;
@@ -170,15 +272,14 @@ static void set_ts(json_t *o, const char *key, const struct timeval *tv)
 	char buf[48];
 
 	eve_format_ts(tv, buf, sizeof(buf));
-	json_object_set_new(o, key, json_string(buf));
+	json_object_set_new_nocheck(o, key, json_string_nocheck(buf));
 }
 
 static void set_hex(json_t *o, const char *key, uint8_t v)
 {
-	char buf[4];
+	char buf[3] = { hex_digits[v >> 4], hex_digits[v & 15], 0 };   /* "%02x" */
 
-	snprintf(buf, sizeof(buf), "%02x", v);
-	json_object_set_new(o, key, json_string(buf));
+	json_object_set_new_nocheck(o, key, json_string_nocheck(buf));
 }
 
 /* Suricata lists only the flags that were seen, as true. */
@@ -199,7 +300,7 @@ static json_t *tcp_object(const Flow *f)
 	set_hex(t, "tcp_flags_tc", f->tcp_flags_tc);
 	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
 		if (all & flags[i].bit)
-			json_object_set_new(t, flags[i].name, json_true());
+			json_object_set_new_nocheck(t, flags[i].name, json_true());
 	return t;
 }
 
@@ -214,23 +315,24 @@ void output_flow_end(Outputs *o, const Flow *f, enum flow_end_reason why)
 	if (!rec)
 		return;
 	if (f->app_proto && app_proto_namer && (app = app_proto_namer(f->app_proto)))
-		json_object_set_new(rec, "app_proto", json_string(app));
+		json_object_set_new_nocheck(rec, "app_proto", json_string_nocheck(app));
 
 	fl = json_object();
-	json_object_set_new(fl, "pkts_toserver", json_integer((json_int_t)f->pkts_toserver));
-	json_object_set_new(fl, "pkts_toclient", json_integer((json_int_t)f->pkts_toclient));
-	json_object_set_new(fl, "bytes_toserver", json_integer((json_int_t)f->bytes_toserver));
-	json_object_set_new(fl, "bytes_toclient", json_integer((json_int_t)f->bytes_toclient));
+	json_object_set_new_nocheck(fl, "pkts_toserver", json_integer((json_int_t)f->pkts_toserver));
+	json_object_set_new_nocheck(fl, "pkts_toclient", json_integer((json_int_t)f->pkts_toclient));
+	json_object_set_new_nocheck(fl, "bytes_toserver", json_integer((json_int_t)f->bytes_toserver));
+	json_object_set_new_nocheck(fl, "bytes_toclient", json_integer((json_int_t)f->bytes_toclient));
 	set_ts(fl, "start", &f->start);
 	set_ts(fl, "end", &f->last);
 	/* Suricata: whole seconds between the first and the last packet */
-	json_object_set_new(fl, "age", json_integer((json_int_t)(f->last.tv_sec - f->start.tv_sec)));
-	json_object_set_new(fl, "state", json_string(flow_state_name(f->state)));
-	json_object_set_new(fl, "reason", json_string(flow_end_reason_name(why)));
-	json_object_set_new(fl, "alerted", json_boolean(f->alerted));
-	json_object_set_new(rec, "flow", fl);
+	json_object_set_new_nocheck(fl, "age",
+				    json_integer((json_int_t)(f->last.tv_sec - f->start.tv_sec)));
+	json_object_set_new_nocheck(fl, "state", json_string_nocheck(flow_state_name(f->state)));
+	json_object_set_new_nocheck(fl, "reason", json_string_nocheck(flow_end_reason_name(why)));
+	json_object_set_new_nocheck(fl, "alerted", json_boolean(f->alerted));
+	json_object_set_new_nocheck(rec, "flow", fl);
 	if (f->proto == IPPROTO_TCP)
-		json_object_set_new(rec, "tcp", tcp_object(f));
+		json_object_set_new_nocheck(rec, "tcp", tcp_object(f));
 	eve_write(o, rec);
 }
 

@@ -383,7 +383,20 @@ void eve_write(Outputs *o, json_t *obj)
 		json_decref(obj);
 		return;
 	}
-	/* formatted outside the lock: only the write is serialised */
+	/* Formatted outside the lock: only the write is serialised. Most records
+	 * fit a stack buffer, which spares json_dumps()'s growing heap buffer and
+	 * its final copy; larger ones are formatted on the heap as before. */
+	{
+		char line[8192];
+		size_t n = json_dumpb(obj, line, sizeof(line),
+				      JSON_COMPACT | JSON_PRESERVE_ORDER);
+
+		if (n > 0 && n <= sizeof(line)) {
+			json_decref(obj);
+			output_file_write_line(&o->eve, line, n);
+			return;
+		}
+	}
 	s = json_dumps(obj, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	json_decref(obj);
 	if (!s)

@@ -239,6 +239,44 @@ TEST(output_eve_format_ts_suricata_form)
 	CHECK_STREQ(buf, "2026-11-30T00:53:20.000007+0000");
 }
 
+/* eve_format_ts() keeps recent seconds formatted: many seconds in turn (more
+ * than it keeps), odd usec values and a short buffer all print as snprintf
+ * would, and a tzset() to another zone is not hidden by the cache. */
+TEST(output_eve_format_ts_cache_matches_uncached_form)
+{
+	struct timeval tv;
+	char buf[64], want[64];
+	struct tm tm;
+
+	utc();
+	for (int i = 0; i < 40; i++) {
+		time_t t = 1796000000 + (i % 7) * 3601;
+
+		gmtime_r(&t, &tm);
+		strftime(want, sizeof(want), "%Y-%m-%dT%H:%M:%S", &tm);
+		snprintf(want + strlen(want), sizeof(want) - strlen(want), ".%06d+0000",
+			 i * 24999);
+		tv.tv_sec = t;
+		tv.tv_usec = i * 24999;
+		eve_format_ts(&tv, buf, sizeof(buf));
+		CHECK_STREQ(buf, want);
+	}
+	tv.tv_sec = 1796000000;
+	tv.tv_usec = 1234567;     /* out of range: printed as is, like Suricata's %06ld */
+	eve_format_ts(&tv, buf, sizeof(buf));
+	CHECK_STREQ(buf, "2026-11-30T00:53:20.1234567+0000");
+	tv.tv_usec = 5;
+	eve_format_ts(&tv, buf, 12);
+	CHECK_STREQ(buf, "2026-11-30T");
+	setenv("TZ", "EST5", 1);
+	tzset();
+	eve_format_ts(&tv, buf, sizeof(buf));
+	CHECK_STREQ(buf, "2026-11-29T19:53:20.000005-0500");
+	utc();
+	eve_format_ts(&tv, buf, sizeof(buf));
+	CHECK_STREQ(buf, "2026-11-30T00:53:20.000005+0000");
+}
+
 static void tcp_flow(Flow *f)
 {
 	memset(f, 0, sizeof(*f));
@@ -631,5 +669,50 @@ TEST(output_eve_write_lines_stay_whole_across_threads)
 	fclose(f);
 	CHECK_EQ(n, 8000);
 	CHECK_EQ(bad, 0);
+	rm_tree(dir);
+}
+
+/* eve_write() formats small records in a stack buffer and larger ones on the
+ * heap: records on either side of that size, and exactly at it, come out
+ * whole, one per line, in order. */
+TEST(output_eve_write_small_and_large_records_whole)
+{
+	static const size_t sizes[] = { 10, 8160, 8164, 8165, 8166, 8192, 20000 };
+	size_t n = sizeof(sizes) / sizeof(sizes[0]);
+	char *dir = make_tmpdir();
+	char eve[256];
+	char *pad = malloc(20001), *line = malloc(32768);
+	Outputs *o;
+	FILE *f;
+	size_t i = 0;
+
+	CHECK(pad && line);
+	o = open_in(dir, base_yaml);
+	CHECK(o != NULL);
+	for (size_t k = 0; k < n; k++) {
+		memset(pad, 'x', sizes[k]);
+		pad[sizes[k]] = 0;
+		eve_write(o, json_pack("{s:s,s:s}", "event_type", "t", "pad", pad));
+	}
+	outputs_close(o);
+	path_in(eve, sizeof(eve), dir, "eve.json");
+	f = fopen(eve, "r");
+	CHECK(f != NULL);
+	while (fgets(line, 32768, f)) {
+		json_t *r = json_loads(line, 0, NULL);
+		const char *s = r ? json_string_value(json_object_get(r, "pad")) : NULL;
+
+		CHECK(i < n);
+		CHECK(s != NULL);
+		if (s && i < n)
+			CHECK_EQ(strlen(s), sizes[i]);
+		CHECK(line[strlen(line) - 1] == '\n');
+		json_decref(r);
+		i++;
+	}
+	fclose(f);
+	CHECK_EQ(i, n);
+	free(pad);
+	free(line);
 	rm_tree(dir);
 }

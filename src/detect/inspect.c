@@ -345,20 +345,34 @@ static int64_t find(const uint8_t *buf, uint32_t from, uint32_t to, const uint8_
 		}
 		return -1;
 	}
-	uint8_t f = lc(pat[0]);
+	/* caseless: memchr for each case of the first byte (the next
+	 * occurrence of each is kept), then compare the rest */
+	uint8_t f = lc(pat[0]), F = (f >= 'a' && f <= 'z') ? (uint8_t)(f - 32) : f;
+	const uint8_t *end = buf + last + 1, *qa, *qb;
 
-	for (uint32_t i = from; i <= last; i++) {
+	qa = memchr(buf + from, f, (size_t)(end - (buf + from)));
+	if (!qa)
+		qa = end;
+	qb = end;
+	if (F != f && !(qb = memchr(buf + from, F, (size_t)(end - (buf + from)))))
+		qb = end;
+	for (;;) {
+		const uint8_t *q = qa < qb ? qa : qb;
 		uint32_t k;
 
-		if (lc(buf[i]) != f)
-			continue;
+		if (q == end)
+			return -1;
 		for (k = 1; k < plen; k++)
-			if (lc(buf[i + k]) != lc(pat[k]))
+			if (lc(q[k]) != lc(pat[k]))
 				break;
 		if (k == plen)
-			return i;
+			return (int64_t)(q - buf);
+		/* q failed: advance whichever pointer sat on it */
+		if (q == qa && !(qa = memchr(q + 1, f, (size_t)(end - (q + 1)))))
+			qa = end;
+		if (q == qb && !(qb = memchr(q + 1, F, (size_t)(end - (q + 1)))))
+			qb = end;
 	}
-	return -1;
 }
 
 static int64_t var_or(const DetectThread *dt, int is_var, int64_t v)

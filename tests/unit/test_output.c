@@ -1,4 +1,5 @@
 #include "test.h"
+#include "output-test-util.h"
 #include "output/output.h"
 #include "conf/conf.h"
 #include "stats/counters.h"
@@ -13,11 +14,6 @@
 #include <time.h>
 #include <unistd.h>
 
-static void utc(void)
-{
-	setenv("TZ", "UTC", 1);
-	tzset();
-}
 
 static char *make_tmpdir(void)
 {
@@ -27,34 +23,7 @@ static char *make_tmpdir(void)
 	return mkdtemp(dir);
 }
 
-static void rm_tree(const char *dir)
-{
-	char cmd[128];
 
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	if (system(cmd) != 0)
-		fprintf(stderr, "cannot remove %s\n", dir);
-}
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf;
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = calloc(1, (size_t)n + 1);
-	if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	return buf;
-}
 
 /* Line i (0-based) of eve.json, parsed; NULL when absent or invalid. */
 static json_t *eve_line(const char *path, int i)
@@ -75,18 +44,6 @@ static json_t *eve_line(const char *path, int i)
 	return o;
 }
 
-static int count_lines(const char *path)
-{
-	char *s = slurp(path);
-	int n = 0;
-
-	if (!s)
-		return -1;
-	for (char *c = s; *c; c++)
-		n += *c == '\n';
-	free(s);
-	return n;
-}
 
 static const char *jstr(json_t *o, const char *path)
 {
@@ -103,26 +60,7 @@ static const char *jstr(json_t *o, const char *path)
 	return json_is_string(cur) ? json_string_value(cur) : NULL;
 }
 
-static json_t *jget(json_t *o, const char *path)
-{
-	char key[128], *dot;
-	json_t *cur = o;
-	const char *p = path;
 
-	while (cur && (dot = strchr(p, '.'))) {
-		snprintf(key, sizeof(key), "%.*s", (int)(dot - p), p);
-		cur = json_object_get(cur, key);
-		p = dot + 1;
-	}
-	return cur ? json_object_get(cur, p) : NULL;
-}
-
-static long long jint(json_t *o, const char *path)
-{
-	json_t *v = jget(o, path);
-
-	return json_is_integer(v) ? (long long)json_integer_value(v) : -999;
-}
 
 static const char base_yaml[] =
 	"stats:\n"
@@ -154,17 +92,6 @@ static const char base_yaml[] =
 	"      append: no\n"
 	"      totals: yes\n";
 
-static int load_yaml(const char *yaml)
-{
-	char err[256];
-
-	conf_deinit();
-	if (conf_load_string(yaml, "test.yaml", err, sizeof(err)) < 0) {
-		printf("  yaml: %s\n", err);
-		return -1;
-	}
-	return 0;
-}
 
 TEST(output_config_reads_outputs_and_stats)
 {
@@ -302,26 +229,7 @@ static void tcp_flow(Flow *f)
 	f->alerted = 1;
 }
 
-static Outputs *open_in(const char *dir, const char *yaml)
-{
-	OutputConfig cfg;
-	char err[256] = "";
-	Outputs *o;
 
-	if (load_yaml(yaml) < 0 || output_config_load(&cfg, dir, err, sizeof(err)) < 0) {
-		printf("  config: %s\n", err);
-		return NULL;
-	}
-	o = outputs_open(&cfg, err, sizeof(err));
-	if (!o)
-		printf("  open: %s\n", err);
-	return o;
-}
-
-static void path_in(char *buf, size_t len, const char *dir, const char *name)
-{
-	snprintf(buf, len, "%s/%s", dir, name);
-}
 
 /* Runs tests/e2e/eve-validate.py when python3-jsonschema and the schema are
  * there: 1 valid, 0 invalid, -1 not checked. */

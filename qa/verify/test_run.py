@@ -563,5 +563,29 @@ class TestMiniYaml(unittest.TestCase):
 			miniyaml.load("checks: [\n")
 
 
+class TestYamlIncludes(unittest.TestCase):
+	def setUp(self):
+		self.dir = tempfile.mkdtemp()
+		self.addCleanup(shutil.rmtree, self.dir)
+
+	def write(self, text):
+		with open(os.path.join(self.dir, "suricata.yaml"), "w") as f:
+			f.write(text)
+
+	def test_missing_include_skips(self):
+		self.write("%YAML 1.1\n---\ninclude: ../../etc/suricata-4.0.3.yaml\n")
+		with self.assertRaises(run.Skip) as cm:
+			run.check_yaml_includes(self.dir)
+		self.assertIn("../../etc/suricata-4.0.3.yaml", str(cm.exception))
+
+	def test_present_include_runs(self):
+		open(os.path.join(self.dir, "extra.yaml"), "w").close()
+		self.write("include: extra.yaml\n")
+		run.check_yaml_includes(self.dir)
+
+	def test_no_own_yaml_runs(self):
+		run.check_yaml_includes(self.dir)
+
+
 if __name__ == "__main__":
 	unittest.main()

@@ -400,3 +400,19 @@ void output_alert(Outputs *o, const Packet *p, const Flow *f, const AlertInfo *a
 			fast_write_line(o, line);
 	}
 }
+
+/* Suricata's alert logger writes tagged packets as "packet" records: the
+ * common header, then the frame and its link type. */
+void output_tagged_packet(Outputs *o, const Packet *p)
+{
+	json_t *rec;
+
+	if (!o || !p || !o->cfg.eve_alert.tagged_packets || !outputs_eve_enabled(o, "alert"))
+		return;
+	rec = eve_header(&p->ts, "packet", p, p->flow);
+	if (!rec)
+		return;
+	set_str(rec, "pkt_src", pkt_src(p));
+	add_packet(rec, p);
+	eve_write(o, rec);
+}

@@ -139,6 +139,20 @@ static int load_alert_options(OutputAlertConfig *ac, const char *prefix, char *e
 	return 0;
 }
 
+static int load_anomaly_options(OutputAnomalyConfig *nc, const char *prefix, char *err,
+				size_t errlen)
+{
+	char tp[400];
+
+	snprintf(tp, sizeof(tp), "%s.types", prefix);
+	if (get_bool(tp, "decode", &nc->decode, err, errlen) < 0 ||
+	    get_bool(tp, "stream", &nc->stream, err, errlen) < 0 ||
+	    get_bool(tp, "applayer", &nc->applayer, err, errlen) < 0 ||
+	    get_bool(prefix, "packethdr", &nc->packethdr, err, errlen) < 0)
+		return -1;
+	return 0;
+}
+
 static int load_eve_types(OutputConfig *cfg, const char *prefix, char *err, size_t errlen)
 {
 	char path[256];
@@ -158,6 +172,17 @@ static int load_eve_types(OutputConfig *cfg, const char *prefix, char *err, size
 			log_info("eve-log: type '%s' is not supported, ignored", t);
 			continue;
 		}
+		if (!item->val) {
+			/* "- frame: {enabled: no}": listed but off */
+			int on = 1;
+			char ep[320];
+
+			snprintf(ep, sizeof(ep), "%s.%s.%s", path, item->name, t);
+			if (get_bool(ep, "enabled", &on, err, errlen) < 0)
+				return -1;
+			if (!on)
+				continue;
+		}
 		if (strcmp(t, "stats") == 0 && !item->val) {
 			char sp[320];
 
@@ -165,6 +190,13 @@ static int load_eve_types(OutputConfig *cfg, const char *prefix, char *err, size
 			if (get_bool(sp, "totals", &cfg->eve_stats_totals, err, errlen) < 0 ||
 			    get_bool(sp, "threads", &cfg->eve_stats_threads, err, errlen) < 0 ||
 			    get_bool(sp, "deltas", &cfg->eve_stats_deltas, err, errlen) < 0)
+				return -1;
+		}
+		if (strcmp(t, "anomaly") == 0 && !item->val) {
+			char np[320];
+
+			snprintf(np, sizeof(np), "%s.%s.anomaly", path, item->name);
+			if (load_anomaly_options(&cfg->eve_anomaly, np, err, errlen) < 0)
 				return -1;
 		}
 		if (strcmp(t, "alert") == 0 && !item->val) {
@@ -251,6 +283,7 @@ int output_config_load(OutputConfig *cfg, const char *log_dir, char *err, size_t
 	cfg->eve_alert.flow = 1;
 	cfg->eve_alert.app_layer = 1;
 	cfg->eve_alert.rule_metadata = 1;
+	cfg->eve_anomaly.applayer = 1;
 	if (load_stats_section(cfg, err, errlen) < 0)
 		return -1;
 

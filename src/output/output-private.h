@@ -18,6 +18,7 @@ struct Outputs {
 	int eve_flow, eve_stats;    /* types looked up once */
 	uint64_t *prev;             /* last stats snapshot, for eve deltas */
 	size_t nprev;
+	uint64_t pressure, prev_pressure, pressure_max;   /* memcap.pressure (stats.c) */
 };
 
 /* Writes len bytes and a newline under the file's lock. */

@@ -189,7 +189,8 @@ static int load_eve_types(OutputConfig *cfg, const char *prefix, char *err, size
 			snprintf(sp, sizeof(sp), "%s.%s.stats", path, item->name);
 			if (get_bool(sp, "totals", &cfg->eve_stats_totals, err, errlen) < 0 ||
 			    get_bool(sp, "threads", &cfg->eve_stats_threads, err, errlen) < 0 ||
-			    get_bool(sp, "deltas", &cfg->eve_stats_deltas, err, errlen) < 0)
+			    get_bool(sp, "deltas", &cfg->eve_stats_deltas, err, errlen) < 0 ||
+			    get_bool(sp, "null-values", &cfg->eve_stats_null_values, err, errlen) < 0)
 				return -1;
 		}
 		if (strcmp(t, "anomaly") == 0 && !item->val) {
@@ -270,6 +271,25 @@ static int load_stats_section(OutputConfig *cfg, char *err, size_t errlen)
 	return 0;
 }
 
+/* Suricata's defaults for the memcaps whose use makes up memcap.pressure. */
+static int load_memcaps(OutputConfig *cfg, char *err, size_t errlen)
+{
+	static const struct { const char *key; uint64_t def; } mc[3] = {
+		{ "flow.memcap", 128ull << 20 },
+		{ "stream.memcap", 64ull << 20 },
+		{ "stream.reassembly.memcap", 256ull << 20 },
+	};
+
+	for (int i = 0; i < 3; i++) {
+		cfg->memcaps[i] = mc[i].def;
+		if (conf_get_size(mc[i].key, &cfg->memcaps[i]) < 0) {
+			set_err(err, errlen, "%s: invalid size '%s'", mc[i].key, conf_get(mc[i].key));
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int output_config_load(OutputConfig *cfg, const char *log_dir, char *err, size_t errlen)
 {
 	ConfNode *outputs;
@@ -284,7 +304,8 @@ int output_config_load(OutputConfig *cfg, const char *log_dir, char *err, size_t
 	cfg->eve_alert.app_layer = 1;
 	cfg->eve_alert.rule_metadata = 1;
 	cfg->eve_anomaly.applayer = 1;
-	if (load_stats_section(cfg, err, errlen) < 0)
+	cfg->eve_stats_null_values = 1;
+	if (load_stats_section(cfg, err, errlen) < 0 || load_memcaps(cfg, err, errlen) < 0)
 		return -1;
 
 	outputs = conf_get_node("outputs");

@@ -55,6 +55,7 @@ typedef struct OutputConfig {
 	int eve_stats_totals;       /* eve-log types: - stats: {totals, threads, deltas} */
 	int eve_stats_threads;
 	int eve_stats_deltas;
+	int eve_stats_null_values;  /* null-values (default yes): no = zero counters left out */
 	OutputAlertConfig eve_alert; /* eve-log types: - alert: options */
 	OutputAnomalyConfig eve_anomaly; /* eve-log types: - anomaly: options */
 	OutputFileConfig stats;     /* outputs.N.stats (stats.log) */
@@ -62,6 +63,9 @@ typedef struct OutputConfig {
 	int stats_threads;
 	int stats_enabled;          /* top-level stats.enabled, default yes */
 	uint32_t stats_interval;    /* top-level stats.interval (s), default 8 */
+	/* memcaps behind Suricata's memcap.pressure, in OUTPUT_MEMCAP_* order:
+	 * flow.memcap, stream.memcap, stream.reassembly.memcap */
+	uint64_t memcaps[3];
 } OutputConfig;
 
 /* Reads the conf tree. Returns 0, or -1 with one line in err naming the key. */

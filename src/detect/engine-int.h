@@ -172,6 +172,11 @@ int threshold_config_load(DetectEngine *de, const char *path, char *err, size_t 
 int threshold_check(DetectEngine *de, const DetectSig *ds, const Packet *p, int *suppressed,
 		    detect_order_fn order, void *order_arg);
 
+/* app-event.c: rules with app-layer-event are HTTP transaction rules */
+struct HttpTx;
+int app_event_sig_has(const Signature *s);
+int app_event_tx_match(const Signature *s, const struct HttpTx *tx);
+
 /* tag.c */
 int tag_sig_has_tag(const Signature *s);
 struct TagTable *tag_table_new(void);

@@ -490,6 +490,8 @@ DetectEngine *detect_engine_build(SigTable *t, const DetectConfig *cfg, char *er
 				ds->has_hdr = 1;
 		/* `alert http` rules without http buffers are packet rules on
 		 * HTTP flows; the others are evaluated on transactions */
+		if (app_event_sig_has(s))
+			ds->has_http = 1;
 		ds->need_http = s->alproto == ALPROTO_HTTP && !ds->has_http;
 		sig_stream_setup(de, ds);
 		if (ds->has_http) {

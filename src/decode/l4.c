@@ -345,7 +345,8 @@ int decode_icmpv4(DecodeThread *dt, Packet *p, const uint8_t *pkt, uint32_t len)
 		p->icmp_id = rd16(pkt + 4);
 		p->icmp_seq = rd16(pkt + 6);
 	}
-	if (icmpv4_is_error(pkt[0]))
+	/* Suricata decodes the quoted header only of errors with a known code */
+	if (icmpv4_is_error(pkt[0]) && pkt[1] <= max)
 		icmpv4_check_embedded(dt, p, pkt + ICMP_HDR_LEN, len - ICMP_HDR_LEN);
 	if (decode_csum_enabled(dt) && csum_fold(csum_add(0, pkt, len)) != 0)
 		p->flags |= PKT_L4_CSUM_BAD;

@@ -129,6 +129,10 @@ int kw_vlan_layers(SigParseState *, const char *, const Keyword *);
 int kw_tcp_mss(SigParseState *, const char *, const Keyword *);
 int kw_flow_count(SigParseState *, const char *, const Keyword *);
 int kw_csum(SigParseState *, const char *, const Keyword *);
+/* tag.c */
+int kw_tag(SigParseState *, const char *, const Keyword *);
+/* app-event.c */
+int kw_app_layer_event(SigParseState *, const char *, const Keyword *);
 /* tcp-kw.c */
 int kw_flags(SigParseState *, const char *, const Keyword *);
 int kw_seq(SigParseState *, const char *, const Keyword *);

@@ -106,6 +106,8 @@ enum kw_id {
 	KW_FLOW_COUNT,      /* flow.pkts / flow.bytes: DetectFlowCount */
 	KW_CSUM,            /* ipv4-csum, tcpv4-csum, ...: DetectCsum */
 	KW_HOSTBITS,        /* DetectFlowbits with host_dir set */
+	KW_TAG,             /* tag:session|host,...: DetectTag (detect/tag.c) */
+	KW_APP_LAYER_EVENT, /* app-layer-event:http.<event> (detect/app-event.c) */
 	KW_MAX
 };
 

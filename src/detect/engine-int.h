@@ -87,6 +87,7 @@ struct DetectEngine {
 	uint32_t stream_maxlen;
 	int uses_stream;
 	struct DetectGpu *gpu;        /* ac-cuda (prefilter-gpu.c); NULL otherwise */
+	struct TagTable *tags;        /* tag keyword state; NULL: no rule tags */
 };
 
 struct DetectThread {
@@ -115,6 +116,7 @@ struct DetectThread {
 	/* ac-cuda: the current packet's payload matches come from this ticket
 	 * (prefilter-gpu.c), set between detect_gpu_begin and _end */
 	const struct DetectGpuTicket *gpu_src;
+	int pkt_tagged;           /* the last detect_packet()'s packet is tagged */
 };
 
 /* Per flow detect state (f->detect): one allocation. */
@@ -127,6 +129,7 @@ typedef struct DetectFlowState {
 	uint8_t *ints_set;
 	uint64_t raw_off[2];      /* raw stream inspected up to, per direction */
 	uint64_t tx_next;         /* first tx not yet done by detection */
+	struct TagEntry *tags;    /* session tags (tag.c) */
 } DetectFlowState;
 
 enum { TCPS_NONE = 0, TCPS_SYN, TCPS_SYNACK, TCPS_EST, TCPS_CLOSED };
@@ -168,5 +171,20 @@ int threshold_config_load(DetectEngine *de, const char *path, char *err, size_t 
 /* 1: alert, 0: suppressed / below threshold. */
 int threshold_check(DetectEngine *de, const DetectSig *ds, const Packet *p, int *suppressed,
 		    detect_order_fn order, void *order_arg);
+
+/* app-event.c: rules with app-layer-event are HTTP transaction rules */
+struct HttpTx;
+int app_event_sig_has(const Signature *s);
+int app_event_tx_match(const Signature *s, const struct HttpTx *tx);
+
+/* tag.c */
+int tag_sig_has_tag(const Signature *s);
+struct TagTable *tag_table_new(void);
+void tag_table_free(struct TagTable *tt);
+void tag_flow_free(DetectFlowState *fs);
+/* s alerted on p (after thresholds): installs its session / host tags. */
+void tag_apply(DetectThread *dt, const Signature *s, Packet *p);
+/* Counts p against the tags of its flow and hosts; 1 when p is tagged. */
+int tag_handle_packet(DetectThread *dt, Packet *p);
 
 #endif

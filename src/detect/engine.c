@@ -490,6 +490,8 @@ DetectEngine *detect_engine_build(SigTable *t, const DetectConfig *cfg, char *er
 				ds->has_hdr = 1;
 		/* `alert http` rules without http buffers are packet rules on
 		 * HTTP flows; the others are evaluated on transactions */
+		if (app_event_sig_has(s))
+			ds->has_http = 1;
 		ds->need_http = s->alproto == ALPROTO_HTTP && !ds->has_http;
 		sig_stream_setup(de, ds);
 		if (ds->has_http) {
@@ -509,6 +511,8 @@ DetectEngine *detect_engine_build(SigTable *t, const DetectConfig *cfg, char *er
 			goto fail;
 		if (ds->iponly)
 			de->have_iponly = 1;
+		if (!de->tags && tag_sig_has_tag(s) && !(de->tags = tag_table_new()))
+			goto fail;
 	}
 	de->nsigs = n;
 	if (de->nhb && !(de->hosts = host_table_new()))
@@ -574,6 +578,7 @@ void detect_engine_free(DetectEngine *de)
 		free(de->hb_names[i]);
 	free(de->hb_names);
 	host_table_free(de->hosts);
+	tag_table_free(de->tags);
 	threshold_table_free(de->thr);
 	free(de->sigs);
 	free(de);
@@ -786,6 +791,7 @@ static void sig_matched(DetectThread *dt, const DetectSig *ds, Packet *p)
 			counter_inc(dt->tc, c_suppressed);
 		return;
 	}
+	tag_apply(dt, ds->s, p);
 	queue_alert(dt, ds, dt->in_stream);
 }
 
@@ -990,6 +996,7 @@ uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts)
 
 	dt->nalerts = 0;
 	*alerts = dt->alerts;
+	dt->pkt_tagged = 0;
 	if (!de->nsigs)
 		return 0;
 	dt->pkt_established = 0;
@@ -1079,9 +1086,15 @@ done:
 		stream_inspect(dt, p, fs);
 	if (fs && p->flow->alstate && p->flow->app_proto == ALPROTO_HTTP1)
 		http_inspect_flow(dt, p, fs, 0);
+	dt->pkt_tagged = tag_handle_packet(dt, p);
 	if (dt->nalerts)
 		counter_add(dt->tc, c_alert, dt->nalerts);
 	return dt->nalerts;
+}
+
+int detect_packet_tagged(const DetectThread *dt)
+{
+	return dt->pkt_tagged;
 }
 
 uint32_t detect_flow_flush(DetectThread *dt, Packet *p, const DetectAlert **alerts)

@@ -74,6 +74,9 @@ typedef struct DetectAlert {
 /* Inspects p (flow state in p->flow). Returns the number of alerts to log;
  * *alerts points into dt and stays valid until the next call. */
 uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts);
+/* Whether the tag keyword tagged the packet of the last detect_packet():
+ * it is then logged as an eve "packet" record. */
+int detect_packet_tagged(const DetectThread *dt);
 
 /* Flow end, once per direction (p: the flow's pseudo packet going that way,
  * no payload): inspects that direction's stream data and HTTP transaction

@@ -107,9 +107,17 @@ void http_sig_setup(DetectSig *ds)
 		ds->http_dirs = 1;
 	else if (s->lists[BUF_FILE_DATA].n)
 		ds->http_dirs = 2;
+	else if (app_event_sig_has(s))
+		ds->http_dirs = 1;          /* events are per tx: evaluate it once */
 	else
 		ds->http_dirs = 3;
 	ds->http_need[0] = ds->http_need[1] = 0;
+	if (app_event_sig_has(s)) {
+		/* events come up until the side is done: wait for it */
+		if (ds->http_dirs & 1)
+			ds->http_need[0] = HTTP_PROGRESS_COMPLETE;
+		ds->http_need[1] = HTTP_PROGRESS_COMPLETE;
+	}
 	for (int d = 0; d < 2; d++) {
 		if (!(ds->http_dirs & (1u << d)))
 			continue;
@@ -377,7 +385,7 @@ static int tx_sig_match(DetectThread *dt, const DetectSig *ds, Packet *p, HttpTx
 	for (int l = 1; l < BUF_IPV4_HDR; l++)
 		if (s->lists[l].n && !list_matches(dt, ds, tx, l, d))
 			return 0;
-	return 1;
+	return app_event_tx_match(s, tx);
 }
 
 static int ready(const DetectSig *ds, const int prog[2], int final)

@@ -296,6 +296,8 @@ static int match_one(DetectThread *dt, const SigMatch *m, Packet *p)
 		return flow_count_match(m->ctx, p);
 	case KW_CSUM:
 		return csum_match(m->ctx, p);
+	case KW_APP_LAYER_EVENT:
+		return 1;   /* a transaction property: http-inspect.c checks it */
 	case KW_DECODE_EVENT:
 		for (int i = 0; i < p->nevents; i++)
 			if (p->events[i] == ((const DetectUint *)m->ctx)->a)

@@ -57,6 +57,10 @@ static Keyword table[] = {
 	/* threshold.c */
 	{ "threshold", KW_THRESHOLD, kw_threshold, NEED | SQ, -1, "alert thresholding" },
 	{ "detection_filter", KW_DETECTION_FILTER, kw_detection_filter, NEED | SQ, -1, "alert after N matches" },
+	/* tag.c */
+	{ "tag", KW_TAG, kw_tag, NEED | SQ, -1, "log the packets after an alert (session or host)" },
+	/* app-event.c */
+	{ "app-layer-event", KW_APP_LAYER_EVENT, kw_app_layer_event, NEED | SQ, -1, "match an app-layer parser event" },
 	/* ip-kw.c */
 	{ "ttl", KW_TTL, kw_ttl, NEED | SQ, -1, "ip ttl" },
 	{ "tos", KW_TOS, kw_tos, NEED | SQ, -1, "ip tos" },

@@ -41,6 +41,7 @@ DetectFlowState *detect_flow_state(const DetectEngine *de, Flow *f, int create)
 
 void detect_flow_free(Flow *f)
 {
+	tag_flow_free(f->detect);
 	free(f->detect);
 	f->detect = NULL;
 }

@@ -144,7 +144,7 @@ static void set_printable(json_t *o, const char *key, const uint8_t *data, size_
 
 /* Suricata's pkt_src for the packets we make: reassembled datagrams are
  * "defrag", everything else came off the capture. */
-static const char *pkt_src(const Packet *p)
+const char *output_pkt_src(const Packet *p)
 {
 	if (p->flags & PKT_REASSEMBLED)
 		return "defrag";
@@ -279,14 +279,14 @@ static void add_payload(json_t *rec, const OutputAlertConfig *ac, const Packet *
 	set_int(rec, "stream", (uint64_t)stream);
 }
 
-static void add_packet(json_t *rec, const Packet *p)
+void output_packet_json(json_t *rec, const Packet *p, uint32_t max)
 {
 	json_t *info;
 	const char *dl;
 
 	if (!p->data || !p->caplen)
 		return;
-	set_base64(rec, "packet", p->data, p->caplen);
+	set_base64(rec, "packet", p->data, max && max < p->caplen ? max : p->caplen);
 	info = json_object();
 	if (!info)
 		return;
@@ -306,7 +306,7 @@ static json_t *eve_alert_record(const OutputAlertConfig *ac, const Packet *p, co
 
 	if (!rec)
 		return NULL;
-	set_str(rec, "pkt_src", pkt_src(p));
+	set_str(rec, "pkt_src", output_pkt_src(p));
 	if (a->has_tx)
 		set_int(rec, "tx_id", a->tx_id);
 	al = alert_object(ac, a);
@@ -323,7 +323,7 @@ static json_t *eve_alert_record(const OutputAlertConfig *ac, const Packet *p, co
 	}
 	add_payload(rec, ac, p, a);
 	if (ac->packet)
-		add_packet(rec, p);
+		output_packet_json(rec, p, 0);
 	return rec;
 }
 
@@ -399,4 +399,20 @@ void output_alert(Outputs *o, const Packet *p, const Flow *f, const AlertInfo *a
 		if (fast_format(line, sizeof(line), p, a) > 0)
 			fast_write_line(o, line);
 	}
+}
+
+/* Suricata's alert logger writes tagged packets as "packet" records: the
+ * common header, then the frame and its link type. */
+void output_tagged_packet(Outputs *o, const Packet *p)
+{
+	json_t *rec;
+
+	if (!o || !p || !o->cfg.eve_alert.tagged_packets || !outputs_eve_enabled(o, "alert"))
+		return;
+	rec = eve_header(&p->ts, "packet", p, p->flow);
+	if (!rec)
+		return;
+	set_str(rec, "pkt_src", output_pkt_src(p));
+	output_packet_json(rec, p, 0);
+	eve_write(o, rec);
 }

@@ -38,6 +38,10 @@ typedef struct AlertInfo {
  * enabled). p is required; f may be NULL. PASS is ignored. Thread-safe. */
 void output_alert(Outputs *o, const Packet *p, const Flow *f, const AlertInfo *a);
 
+/* Logs a packet the tag keyword tagged as an eve "packet" record, when the
+ * eve alert type has tagged-packets enabled. Thread-safe. */
+void output_tagged_packet(Outputs *o, const Packet *p);
+
 /* Extra per-alert JSON from the app layer (e.g. the "http" object when the
  * alert's tx is known). fn returns a new reference to an object whose members
  * are merged into the alert record ({"http": {...}}), or NULL. Set once at

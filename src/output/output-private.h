@@ -18,6 +18,7 @@ struct Outputs {
 	int eve_flow, eve_stats;    /* types looked up once */
 	uint64_t *prev;             /* last stats snapshot, for eve deltas */
 	size_t nprev;
+	uint64_t pressure, prev_pressure, pressure_max;   /* memcap.pressure (stats.c) */
 };
 
 /* Writes len bytes and a newline under the file's lock. */
@@ -29,5 +30,11 @@ void output_format_addr(const Address *a, uint8_t ip_version, char *buf, size_t 
 const char *output_proto_keyword(uint8_t proto);
 /* The app-layer namer's name for app_proto, or NULL. */
 const char *output_app_proto_name(uint16_t app_proto);
+
+/* alert.c: "packet" (base64 of the frame, its first max bytes when max is
+ * not 0) and "packet_info" {linktype, linktype_name}. */
+void output_packet_json(json_t *rec, const Packet *p, uint32_t max);
+/* Suricata's "pkt_src" of a packet: "wire/pcap", "defrag". */
+const char *output_pkt_src(const Packet *p);
 
 #endif

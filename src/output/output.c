@@ -139,6 +139,20 @@ static int load_alert_options(OutputAlertConfig *ac, const char *prefix, char *e
 	return 0;
 }
 
+static int load_anomaly_options(OutputAnomalyConfig *nc, const char *prefix, char *err,
+				size_t errlen)
+{
+	char tp[400];
+
+	snprintf(tp, sizeof(tp), "%s.types", prefix);
+	if (get_bool(tp, "decode", &nc->decode, err, errlen) < 0 ||
+	    get_bool(tp, "stream", &nc->stream, err, errlen) < 0 ||
+	    get_bool(tp, "applayer", &nc->applayer, err, errlen) < 0 ||
+	    get_bool(prefix, "packethdr", &nc->packethdr, err, errlen) < 0)
+		return -1;
+	return 0;
+}
+
 static int load_eve_types(OutputConfig *cfg, const char *prefix, char *err, size_t errlen)
 {
 	char path[256];
@@ -158,13 +172,32 @@ static int load_eve_types(OutputConfig *cfg, const char *prefix, char *err, size
 			log_info("eve-log: type '%s' is not supported, ignored", t);
 			continue;
 		}
+		if (!item->val) {
+			/* "- frame: {enabled: no}": listed but off */
+			int on = 1;
+			char ep[320];
+
+			snprintf(ep, sizeof(ep), "%s.%s.%s", path, item->name, t);
+			if (get_bool(ep, "enabled", &on, err, errlen) < 0)
+				return -1;
+			if (!on)
+				continue;
+		}
 		if (strcmp(t, "stats") == 0 && !item->val) {
 			char sp[320];
 
 			snprintf(sp, sizeof(sp), "%s.%s.stats", path, item->name);
 			if (get_bool(sp, "totals", &cfg->eve_stats_totals, err, errlen) < 0 ||
 			    get_bool(sp, "threads", &cfg->eve_stats_threads, err, errlen) < 0 ||
-			    get_bool(sp, "deltas", &cfg->eve_stats_deltas, err, errlen) < 0)
+			    get_bool(sp, "deltas", &cfg->eve_stats_deltas, err, errlen) < 0 ||
+			    get_bool(sp, "null-values", &cfg->eve_stats_null_values, err, errlen) < 0)
+				return -1;
+		}
+		if (strcmp(t, "anomaly") == 0 && !item->val) {
+			char np[320];
+
+			snprintf(np, sizeof(np), "%s.%s.anomaly", path, item->name);
+			if (load_anomaly_options(&cfg->eve_anomaly, np, err, errlen) < 0)
 				return -1;
 		}
 		if (strcmp(t, "alert") == 0 && !item->val) {
@@ -238,6 +271,25 @@ static int load_stats_section(OutputConfig *cfg, char *err, size_t errlen)
 	return 0;
 }
 
+/* Suricata's defaults for the memcaps whose use makes up memcap.pressure. */
+static int load_memcaps(OutputConfig *cfg, char *err, size_t errlen)
+{
+	static const struct { const char *key; uint64_t def; } mc[3] = {
+		{ "flow.memcap", 128ull << 20 },
+		{ "stream.memcap", 64ull << 20 },
+		{ "stream.reassembly.memcap", 256ull << 20 },
+	};
+
+	for (int i = 0; i < 3; i++) {
+		cfg->memcaps[i] = mc[i].def;
+		if (conf_get_size(mc[i].key, &cfg->memcaps[i]) < 0) {
+			set_err(err, errlen, "%s: invalid size '%s'", mc[i].key, conf_get(mc[i].key));
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int output_config_load(OutputConfig *cfg, const char *log_dir, char *err, size_t errlen)
 {
 	ConfNode *outputs;
@@ -251,7 +303,9 @@ int output_config_load(OutputConfig *cfg, const char *log_dir, char *err, size_t
 	cfg->eve_alert.flow = 1;
 	cfg->eve_alert.app_layer = 1;
 	cfg->eve_alert.rule_metadata = 1;
-	if (load_stats_section(cfg, err, errlen) < 0)
+	cfg->eve_anomaly.applayer = 1;
+	cfg->eve_stats_null_values = 1;
+	if (load_stats_section(cfg, err, errlen) < 0 || load_memcaps(cfg, err, errlen) < 0)
 		return -1;
 
 	outputs = conf_get_node("outputs");

@@ -38,6 +38,15 @@ typedef struct OutputAlertConfig {
 	int tagged_packets;         /* tagged-packets */
 } OutputAlertConfig;
 
+/* eve-log types: - anomaly: {types: {decode, stream, applayer}, packethdr}.
+ * Suricata's defaults: applayer only, no packet header. */
+typedef struct OutputAnomalyConfig {
+	int decode;                 /* decoder events of the packet */
+	int stream;                 /* TCP stream events */
+	int applayer;               /* app-layer (protocol detection, parser) events */
+	int packethdr;              /* "packet": the frame's first 32 bytes */
+} OutputAnomalyConfig;
+
 typedef struct OutputConfig {
 	OutputFileConfig fast;      /* outputs.N.fast */
 	OutputFileConfig eve;       /* outputs.N.eve-log (filetype regular) */
@@ -46,12 +55,17 @@ typedef struct OutputConfig {
 	int eve_stats_totals;       /* eve-log types: - stats: {totals, threads, deltas} */
 	int eve_stats_threads;
 	int eve_stats_deltas;
+	int eve_stats_null_values;  /* null-values (default yes): no = zero counters left out */
 	OutputAlertConfig eve_alert; /* eve-log types: - alert: options */
+	OutputAnomalyConfig eve_anomaly; /* eve-log types: - anomaly: options */
 	OutputFileConfig stats;     /* outputs.N.stats (stats.log) */
 	int stats_totals;
 	int stats_threads;
 	int stats_enabled;          /* top-level stats.enabled, default yes */
 	uint32_t stats_interval;    /* top-level stats.interval (s), default 8 */
+	/* memcaps behind Suricata's memcap.pressure, in OUTPUT_MEMCAP_* order:
+	 * flow.memcap, stream.memcap, stream.reassembly.memcap */
+	uint64_t memcaps[3];
 } OutputConfig;
 
 /* Reads the conf tree. Returns 0, or -1 with one line in err naming the key. */
@@ -91,6 +105,17 @@ void output_flow_end(Outputs *o, const Flow *f, enum flow_end_reason why);
  * keeps the previous snapshot for eve "deltas". */
 void output_stats(Outputs *o, const uint64_t *snapshot, const struct timeval *ts,
 		  uint64_t uptime_s);
+
+/* eve "anomaly" records of one packet: its decoder and stream events, as
+ * the anomaly type's options select. Thread-safe; cheap when the packet has
+ * no events or anomaly logging is off. */
+void output_anomaly(Outputs *o, const Packet *p);
+
+/* One app-layer anomaly: type "applayer", app_proto, event, layer
+ * ("proto_detect" for protocol detection, "proto_parser" for a parser's
+ * transaction events; tx_id logged when has_tx). */
+void output_anomaly_applayer(Outputs *o, const Packet *p, const Flow *f, const char *app_proto,
+			     const char *event, const char *layer, int has_tx, uint64_t tx_id);
 
 /* Writes one line to fast.log (a newline is added when missing); thread-safe.
  * No-op when fast.log is disabled. */

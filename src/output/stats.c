@@ -41,31 +41,70 @@ static json_t *nest(json_t *root, const char *name, char *scratch, size_t len,
 	return cur;
 }
 
+/* Suricata 8's memcap.pressure: the highest share (percent) of a memcap in
+ * use, over the memcaps whose use the engine counts; pressure_max the
+ * highest seen in the run. Counters not registered in this build are
+ * skipped. */
+static const char *const memuse_counters[3] = {
+	"flow.memuse", "tcp.memuse", "tcp.reassembly_memuse",
+};
+
+static uint64_t memcap_pressure(const Outputs *o, const uint64_t *snap, size_t n)
+{
+	uint64_t pressure = 0;
+
+	for (int i = 0; i < 3; i++) {
+		int id = counter_lookup(memuse_counters[i]);
+		uint64_t cap = o->cfg.memcaps[i], pct;
+
+		if (id < 0 || (size_t)id >= n || !cap)
+			continue;
+		pct = snap[id] >= cap ? 100 : snap[id] * 100 / cap;
+		if (pct > pressure)
+			pressure = pct;
+	}
+	return pressure;
+}
+
+static void add_counter(json_t *root, const char *name, uint64_t v, const uint64_t *prev,
+			int null_values)
+{
+	char scratch[256], dname[300];
+	const char *leaf;
+	json_t *parent;
+
+	if (!v && !null_values)
+		return;
+	parent = nest(root, name, scratch, sizeof(scratch), &leaf);
+	if (!parent || json_object_get(parent, leaf)) {
+		log_debug("stats: counter '%s' clashes with another, not in eve", name);
+		return;
+	}
+	json_object_set_new(parent, leaf, json_integer((json_int_t)v));
+	if (prev) {
+		snprintf(dname, sizeof(dname), "%s_delta", leaf);
+		json_object_set_new(parent, dname, json_integer((json_int_t)(v - *prev)));
+	}
+}
+
 static json_t *stats_tree(Outputs *o, const uint64_t *snap, size_t n, uint64_t uptime_s)
 {
 	json_t *root = json_object();
 	int deltas = o->cfg.eve_stats_deltas && o->prev && o->nprev == n;
-	char scratch[256], dname[300];
+	int nulls = o->cfg.eve_stats_null_values;
+	uint64_t prev_p = o->pressure_max;
 
 	json_object_set_new(root, "uptime", json_integer((json_int_t)uptime_s));
 	for (size_t i = 0; i < n; i++) {
-		const char *name = counter_name((counter_id)i), *leaf;
-		json_t *parent;
+		const char *name = counter_name((counter_id)i);
 
-		if (!name)
-			continue;
-		parent = nest(root, name, scratch, sizeof(scratch), &leaf);
-		if (!parent || json_object_get(parent, leaf)) {
-			log_debug("stats: counter '%s' clashes with another, not in eve", name);
-			continue;
-		}
-		json_object_set_new(parent, leaf, json_integer((json_int_t)snap[i]));
-		if (deltas) {
-			snprintf(dname, sizeof(dname), "%s_delta", leaf);
-			json_object_set_new(parent, dname,
-					    json_integer((json_int_t)(snap[i] - o->prev[i])));
-		}
+		if (name)
+			add_counter(root, name, snap[i], deltas ? &o->prev[i] : NULL, nulls);
 	}
+	add_counter(root, "memcap.pressure", o->pressure, deltas ? &o->prev_pressure : NULL,
+		    nulls);
+	add_counter(root, "memcap.pressure_max", o->pressure_max, deltas ? &prev_p : NULL,
+		    nulls);
 	return root;
 }
 
@@ -119,6 +158,12 @@ static void write_stats_log(Outputs *o, const uint64_t *snap, size_t n,
 			continue;
 		fprintf(of->fp, "%-45s | %-25s | %" PRIu64 "\n", name, "Total", snap[i]);
 	}
+	if (o->pressure)
+		fprintf(of->fp, "%-45s | %-25s | %" PRIu64 "\n", "memcap.pressure", "Global",
+			o->pressure);
+	if (o->pressure_max)
+		fprintf(of->fp, "%-45s | %-25s | %" PRIu64 "\n", "memcap.pressure_max", "Global",
+			o->pressure_max);
 	fflush(of->fp);
 	pthread_mutex_unlock(&of->lock);
 }
@@ -130,6 +175,10 @@ void output_stats(Outputs *o, const uint64_t *snapshot, const struct timeval *ts
 
 	if (!o || !snapshot || !o->cfg.stats_enabled)
 		return;
+	o->prev_pressure = o->pressure;
+	o->pressure = memcap_pressure(o, snapshot, n);
+	if (o->pressure > o->pressure_max)
+		o->pressure_max = o->pressure;
 	if (o->eve_stats && o->cfg.eve_stats_totals)
 		write_eve_stats(o, snapshot, n, ts, uptime_s);
 	if (o->stats.fp)

@@ -285,7 +285,10 @@ static void worker_process(Worker *w, Packet *p)
 		uint32_t n = detect_packet(w->dt, p, &alerts);
 
 		emit_alerts(w, p, alerts, n);
+		if (detect_packet_tagged(w->dt))
+			output_tagged_packet(w->e->outputs, p);
 	}
+	output_anomaly(w->e->outputs, p);
 	if (f && f->alstate)
 		tx_log(w, p, f, 0);
 	flow_table_timeout(w->ft, &p->ts);

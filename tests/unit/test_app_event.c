@@ -1,0 +1,44 @@
+/* app-layer-event keyword: which rules load, skip or fail. */
+#include "test.h"
+
+#include "detect/detect-parse.h"
+
+/* 1 loaded, 0 skipped (unsupported), -1 failed */
+static int load(const char *rule)
+{
+	SigTable *t = sig_table_new();
+	RuleLoadConfig rc = { .quiet = 1 };
+	char err[256];
+	int r;
+
+	sig_load_string(t, rule, "t.rules", &rc, err, sizeof(err));
+	r = t->loaded ? 1 : t->skipped ? 0 : -1;
+	sig_table_free(t);
+	return r;
+}
+
+TEST(app_layer_event_http_loads_and_makes_an_http_rule)
+{
+	SigTable *t = sig_table_new();
+	RuleLoadConfig rc = { .quiet = 1 };
+	char err[256];
+
+	CHECK_EQ(sig_load_string(t, "alert http any any -> any any (app-layer-event:http.missing_host_header; sid:1;)",
+				 "t.rules", &rc, err, sizeof(err)), 0);
+	CHECK_EQ(t->loaded, 1);
+	CHECK_EQ(t->sigs[0]->alproto, ALPROTO_HTTP);
+	sig_table_free(t);
+	CHECK_EQ(load("alert tcp any any -> any any (app-layer-event:http.missing_host_header; sid:1;)"), 1);
+}
+
+TEST(app_layer_event_unknown_http_event_fails)
+{
+	CHECK_EQ(load("alert http any any -> any any (app-layer-event:http.no_such_event; sid:1;)"), -1);
+	CHECK_EQ(load("alert udp any any -> any any (app-layer-event:http.missing_host_header; sid:1;)"), -1);
+}
+
+TEST(app_layer_event_other_protocols_are_skipped)
+{
+	CHECK_EQ(load("alert tcp any any -> any any (app-layer-event:applayer_mismatch_protocol_both_directions; sid:1;)"), 0);
+	CHECK_EQ(load("alert dns any any -> any any (app-layer-event:dns.malformed_data; sid:1;)"), 0);
+}

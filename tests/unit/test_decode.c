@@ -733,7 +733,18 @@ TEST(gre_ipv4_inner_tuple)
 	b_ipv4(outer, 47, 8 + 32, 1, 0);
 	n = 14 + 20 + 8 + 32;
 	p = tdecode(&e, DLT_EN10MB, f, n);
+	/* Suricata's model: the GRE carrier gets no flow; the inner packet is a
+	 * pseudo packet of its own, one level deeper, in DLT_RAW. */
+	CHECK(p->flags & PKT_NO_FLOW);
+	CHECK_EQ(p->proto, 47);
+	CHECK(p->flags & PKT_HAS_ETH);
+	p = tinner(p);
 	CHECK(p->flags & PKT_TUNNEL);
+	CHECK_EQ(p->recursion_level, 1);
+	CHECK_EQ(p->datalink, DLT_RAW);
+	CHECK_EQ(p->pkt_src, PKT_SRC_GRE_TUNNEL);
+	CHECK_EQ(p->root.proto, 47);
+	CHECK_EQ(p->caplen, 32);
 	CHECK_EQ(ntohl(p->src.a.u32[0]), 0xc0a80001);
 	CHECK_EQ(ntohl(p->dst.a.u32[0]), 0xc0a80002);
 	CHECK(PKT_IS_UDP(p));
@@ -773,7 +784,7 @@ TEST(gre_v1_pptp_ppp_ipv4)
 	put32(gre + 8, 1);
 	ppp[0] = 0xff; ppp[1] = 0x03; put16(ppp + 2, 0x0021);
 	b_ipv4(outer, 47, 12 + 4 + 32, 1, 0);
-	p = tdecode(&e, DLT_RAW, f, 20 + 12 + 4 + 32);
+	p = tinner(tdecode(&e, DLT_RAW, f, 20 + 12 + 4 + 32));
 	CHECK(PKT_IS_UDP(p));
 	CHECK(p->flags & PKT_TUNNEL);
 	CHECK_EQ(tcount(&e, "decoder.ppp"), 1);

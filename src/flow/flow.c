@@ -774,6 +774,11 @@ static void flow_update(FlowTable *ft, Flow *f, Packet *p, int toserver)
 	}
 	if (timercmp(&p->ts, &f->last, >))
 		f->last = p->ts;
+	if (!f->has_macs && (p->flags & PKT_HAS_ETH)) {
+		f->has_macs = 1;
+		memcpy(f->mac_src, toserver ? p->eth_src : p->eth_dst, 6);
+		memcpy(f->mac_dst, toserver ? p->eth_dst : p->eth_src, 6);
+	}
 	if ((f->proto == IPPROTO_ICMP || f->proto == IPPROTO_ICMPV6) &&
 	    !(f->icmp_seen & (toserver ? 1 : 2))) {
 		f->icmp_seen |= toserver ? 1 : 2;

@@ -443,8 +443,10 @@ void output_alert(Outputs *o, const Packet *p, const Flow *f, const AlertInfo *a
 	if (outputs_eve_enabled(o, "alert")) {
 		json_t *rec = eve_alert_record(&o->cfg.eve_alert, p, f, a);
 
-		if (rec)
+		if (rec) {
+			eve_add_ether(o, rec, p);
 			eve_write(o, rec);
+		}
 	}
 	if (outputs_fast_enabled(o)) {
 		char line[FAST_LINE_MAX];

@@ -47,6 +47,7 @@ typedef struct OutputConfig {
 	int eve_stats_threads;
 	int eve_stats_deltas;
 	OutputAlertConfig eve_alert; /* eve-log types: - alert: options */
+	int eve_ethernet;           /* eve-log.ethernet: "ether" objects, default no */
 	OutputFileConfig stats;     /* outputs.N.stats (stats.log) */
 	int stats_totals;
 	int stats_threads;

@@ -108,13 +108,30 @@ uint16_t csum_fold(uint32_t sum);
 /* Pseudo-header sum for p's current addresses and the given L4 proto/len. */
 uint32_t csum_pseudo(const Packet *p, uint8_t proto, uint32_t l4len);
 
-/* Decodes a reassembled datagram (already in q->data) as DLT_RAW without
- * counting decoder.pkts/bytes. */
+/* Decodes a reassembled datagram (in q->data from ip_off on, behind the link
+ * header it came with) without counting decoder.pkts/bytes. */
 /* pcap LINKTYPE_RAW as stored in files (DLT_RAW is 12 or 14 by platform) */
 #define LINKTYPE_RAW_FILE 101
 
-void decode_pseudo(DecodeThread *dt, Packet *q);
-/* Same for a tunnel's inner packet (keeps the layer count). */
-void decode_tunnel_pseudo(DecodeThread *dt, Packet *q);
+void decode_pseudo(DecodeThread *dt, Packet *q, uint32_t ip_off);
+
+/* Decodes one layer of a tunnel's payload (pkt/len point into p->data). */
+typedef int (*decode_layer_fn)(DecodeThread *dt, Packet *p, const uint8_t *pkt, uint32_t len);
+
+/* Suricata's tunnel model: the inner packet of GRE, ERSPAN, IP-in-IP, VXLAN,
+ * Geneve travels as a pseudo packet of its own (data: the tunnel payload,
+ * datalink DLT_RAW, recursion_level one more than p's, the outermost packet's
+ * tuple in root), decoded with fn and linked at p->pseudo, right behind p.
+ * Without a spare packet the payload is decoded into p itself, so detection
+ * still sees the inner layers. Returns 1 when an inner packet was made, 0 when
+ * decoded in place, -1 when in-place decoding failed. */
+int decode_tunnel(DecodeThread *dt, Packet *p, decode_layer_fn fn, uint8_t pkt_src,
+		  const uint8_t *pkt, uint32_t len);
+
+/* UDP payload carried to a configured VXLAN / Geneve port: 1 when it was
+ * taken as a tunnel (the outer packet keeps its flow, not its app layer). */
+int decode_udp_tunnel(DecodeThread *dt, Packet *p, const uint8_t *pkt, uint32_t len);
+int decode_vlan_tunnel(DecodeThread *dt, Packet *p, const uint8_t *pkt, uint32_t len);
+int decode_nsh(DecodeThread *dt, Packet *p, const uint8_t *pkt, uint32_t len);
 
 #endif

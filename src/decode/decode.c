@@ -6,6 +6,7 @@
 #include <pcap/dlt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct decode_counters dcnt;
 
@@ -225,25 +226,61 @@ void decode_packet(DecodeThread *dt, Packet *p)
 	decode_finish(dt, p);
 }
 
-void decode_tunnel_pseudo(DecodeThread *dt, Packet *q)
+static void tunnel_root(Packet *q, const Packet *p)
 {
-	int saved_pseudo = dt->in_pseudo;
-
-	/* The inner packet of a tunnel continues the outer packet's layer count:
-	 * the layer limit bounds nesting across pseudo packets too. */
-	dt->in_pseudo = 1;
-	decode_raw(dt, q, q->data, q->caplen);
-	decode_finish(dt, q);
-	dt->in_pseudo = saved_pseudo;
+	if (p->recursion_level) {
+		q->root = p->root;
+		return;
+	}
+	q->root.src = p->src;
+	q->root.dst = p->dst;
+	q->root.sp = p->sp;
+	q->root.dp = p->dp;
+	q->root.proto = p->proto;
+	q->root.ip_version = p->ip_version;
+	q->root.pcap_cnt = p->pcap_cnt;
 }
 
-void decode_pseudo(DecodeThread *dt, Packet *q)
+int decode_tunnel(DecodeThread *dt, Packet *p, decode_layer_fn fn, uint8_t pkt_src,
+		  const uint8_t *pkt, uint32_t len)
+{
+	Packet *q;
+
+	if (p->pseudo || !dt->get_packet || len > PACKET_DATA_MAX || p->recursion_level == 0xff ||
+	    (q = dt->get_packet(dt->pool_arg)) == NULL) {
+		/* p becomes the inner packet: it takes the flow the inner one would have. */
+		p->flags = (p->flags | PKT_TUNNEL) & ~PKT_NO_FLOW;
+		return fn(dt, p, pkt, len) < 0 ? -1 : 0;
+	}
+	packet_reset(q);
+	memcpy(q->data, pkt, len);
+	q->caplen = q->wirelen = len;
+	q->ts = p->ts;
+	q->pcap_cnt = p->pcap_cnt;
+	q->datalink = DLT_RAW;
+	q->flags = PKT_PSEUDO | PKT_TUNNEL;
+	q->pkt_src = pkt_src;
+	q->recursion_level = (uint8_t)(p->recursion_level + 1);
+	q->flow_level = dt->cfg.recursion_for_tracking ? q->recursion_level : 0;
+	tunnel_root(q, p);
+	/* Suricata's inner packets keep the carrier's vlan ids. */
+	memcpy(q->vlan_id, p->vlan_id, sizeof(q->vlan_id));
+	q->vlan_count = p->vlan_count;
+	/* The inner packet continues the outer packet's layer count: the layer
+	 * limit bounds nesting across pseudo packets too. */
+	fn(dt, q, q->data, len);
+	decode_finish(dt, q);
+	p->pseudo = q;
+	return 1;
+}
+
+void decode_pseudo(DecodeThread *dt, Packet *q, uint32_t ip_off)
 {
 	int saved_layers = dt->layers, saved_pseudo = dt->in_pseudo;
 
 	dt->layers = 0;
 	dt->in_pseudo = 1;
-	decode_raw(dt, q, q->data, q->caplen);
+	decode_raw(dt, q, q->data + ip_off, q->caplen - ip_off);
 	decode_finish(dt, q);
 	dt->layers = saved_layers;
 	dt->in_pseudo = saved_pseudo;

@@ -27,13 +27,25 @@ typedef struct DefragConfig {
 	uint32_t trackers;          /* defrag.trackers, default 65535 */
 } DefragConfig;
 
+/* UDP encapsulations Suricata looks for on up to 4 destination ports. */
+#define DECODE_TUNNEL_PORTS_MAX 4
+
+typedef struct UdpTunnelConfig {
+	int enabled;
+	uint8_t nports;
+	uint16_t ports[DECODE_TUNNEL_PORTS_MAX];
+} UdpTunnelConfig;
+
 typedef struct DecodeConfig {
 	enum checksum_mode checksum;
 	DefragConfig defrag;
 	int defrag_enabled;         /* defrag.enabled? no such key in suricata: always 1 */
+	UdpTunnelConfig vxlan;      /* decoder.vxlan: enabled, ports 4789 */
+	UdpTunnelConfig geneve;     /* decoder.geneve: enabled, ports 6081 */
+	int recursion_for_tracking; /* decoder.recursion-level.use-for-tracking, yes */
 } DecodeConfig;
 
-/* Reads "defrag.*" from the conf tree into cfg (defaults first). 0 or -1 (logged). */
+/* Reads "defrag.*", "decoder.*" from the conf tree into cfg (defaults first). 0 or -1 (logged). */
 int decode_config_load(DecodeConfig *cfg);
 
 /* Registers every decoder.* and defrag.* counter. Call once before counters_freeze(). */

@@ -38,6 +38,9 @@ struct tracker {
 	uint32_t nfrags, seq;
 	uint8_t *hdr;               /* first fragment's header (v4) / unfragmentable part (v6) */
 	uint16_t hdr_len;
+	uint8_t *link;              /* first fragment's bytes before its IP header */
+	uint16_t link_len;
+	int datalink;               /* and the datalink they are in */
 	uint16_t nh_off;            /* v6: byte of hdr that names the fragment header */
 	uint8_t nh;                 /* v6: next header carried in the first fragment header */
 	uint8_t have_last;
@@ -66,6 +69,7 @@ struct frag_in {
 	const uint8_t *data;
 	const uint8_t *hdr;         /* header to keep if this is the first fragment */
 	uint32_t hdr_len, nh_off;
+	uint32_t link_len;          /* bytes of p->data before hdr */
 	uint8_t nh;
 };
 
@@ -107,10 +111,12 @@ static void tracker_free_frags(struct Defrag *df, struct tracker *t)
 	t->frags = NULL;
 	t->arrived = t->arrived_tail = NULL;
 	if (t->hdr) {
-		df->memuse -= t->hdr_len;
-		free(t->hdr);
+		df->memuse -= t->hdr_len + t->link_len;
+		free(t->link);
 		t->hdr = NULL;
+		t->link = NULL;
 		t->hdr_len = 0;
+		t->link_len = 0;
 	}
 }
 
@@ -338,6 +344,9 @@ static void defrag_emit(struct Defrag *df, struct tracker *t, Packet *p)
 {
 	DecodeThread *dt = df->dt;
 	uint32_t total = t->hdr_len + t->end;
+	uint32_t link_len = t->link_len;
+	int datalink = t->datalink;
+	uint8_t *ip;
 	Packet *q;
 
 	/* Each fragment was checked against its own header length; the first
@@ -355,37 +364,58 @@ static void defrag_emit(struct Defrag *df, struct tracker *t, Packet *p)
 		return;
 	}
 	packet_reset(q);
-	memcpy(q->data, t->hdr, t->hdr_len);
-	tracker_assemble(df, t, q->data + t->hdr_len);
+	/* Suricata rebuilds the datagram behind the first fragment's link
+	 * header, in that fragment's datalink (eve "packet", "packet_info"). */
+	if (link_len + total > PACKET_DATA_MAX) {
+		link_len = 0;
+		datalink = DLT_RAW;
+	}
+	memcpy(q->data, t->link, link_len);
+	ip = q->data + link_len;
+	memcpy(ip, t->hdr, t->hdr_len);
+	tracker_assemble(df, t, ip + t->hdr_len);
 	if (t->family == 4) {
 		uint32_t sum;
 
-		q->data[2] = (uint8_t)(total >> 8);
-		q->data[3] = (uint8_t)total;
-		q->data[6] &= 0x40; /* keep DF, clear MF and offset */
-		q->data[7] = 0;
-		q->data[10] = q->data[11] = 0;
-		sum = csum_fold(csum_add(0, q->data, t->hdr_len));
-		q->data[10] = (uint8_t)(sum >> 8);
-		q->data[11] = (uint8_t)sum;
+		ip[2] = (uint8_t)(total >> 8);
+		ip[3] = (uint8_t)total;
+		ip[6] &= 0x40; /* keep DF, clear MF and offset */
+		ip[7] = 0;
+		ip[10] = ip[11] = 0;
+		sum = csum_fold(csum_add(0, ip, t->hdr_len));
+		ip[10] = (uint8_t)(sum >> 8);
+		ip[11] = (uint8_t)sum;
 		dc_inc(dt, dcnt.df_v4_reassembled);
 	} else {
 		uint32_t plen = total - 40;
 
-		q->data[4] = (uint8_t)(plen >> 8);
-		q->data[5] = (uint8_t)plen;
-		q->data[t->nh_off] = t->nh;
+		ip[4] = (uint8_t)(plen >> 8);
+		ip[5] = (uint8_t)plen;
+		ip[t->nh_off] = t->nh;
 		dc_inc(dt, dcnt.df_v6_reassembled);
 	}
 	q->ts = p->ts;
 	q->pcap_cnt = 0;
-	q->datalink = DLT_RAW;
-	q->caplen = q->wirelen = total;
+	q->datalink = datalink;
+	q->caplen = q->wirelen = link_len + total;
 	q->flags = PKT_PSEUDO | PKT_REASSEMBLED | (t->tunnel ? PKT_TUNNEL : 0);
 	q->vlan_count = p->vlan_count;
 	memcpy(q->vlan_id, p->vlan_id, sizeof(q->vlan_id));
-	decode_pseudo(dt, q);
+	/* a datagram rebuilt inside a tunnel stays at the tunnel's depth */
+	q->recursion_level = p->recursion_level;
+	q->flow_level = p->flow_level;
+	q->root = p->root;
+	q->pkt_src = PKT_SRC_DEFRAG;
+	decode_pseudo(dt, q, link_len);
 	p->pseudo = q;
+}
+
+/* Bytes of p->data in front of the IP header ip (0 if ip is not in it). */
+static uint32_t link_prefix_len(const Packet *p, const uint8_t *ip)
+{
+	if (ip < p->data || ip > p->data + p->caplen)
+		return 0;
+	return (uint32_t)(ip - p->data);
 }
 
 /* Suricata's frag_ignored: a fragment dropped for an internal reason (a limit
@@ -418,7 +448,8 @@ static void defrag_insert(DecodeThread *dt, Packet *p, const struct frag_in *in,
 		frag_ignored(dt, p, in);
 		return;
 	}
-	need = sizeof(*f) + in->len + (in->off == 0 && !t->hdr ? in->hdr_len : 0);
+	need = sizeof(*f) + in->len +
+	       (in->off == 0 && !t->hdr ? in->link_len + in->hdr_len : 0);
 	if (defrag_make_room(df, need, t) < 0) {
 		frag_ignored(dt, p, in);
 		return;
@@ -454,13 +485,17 @@ static void defrag_insert(DecodeThread *dt, Packet *p, const struct frag_in *in,
 	df->memuse += sizeof(*f) + in->len;
 
 	if (in->off == 0 && !t->hdr) {
-		t->hdr = malloc(in->hdr_len);
-		if (t->hdr) {
-			memcpy(t->hdr, in->hdr, in->hdr_len);
+		/* one buffer: the link header, then the IP header */
+		t->link = malloc(in->link_len + in->hdr_len);
+		if (t->link) {
+			t->hdr = t->link + in->link_len;
+			memcpy(t->link, in->hdr - in->link_len, in->link_len + in->hdr_len);
+			t->link_len = (uint16_t)in->link_len;
+			t->datalink = p->datalink;
 			t->hdr_len = (uint16_t)in->hdr_len;
 			t->nh_off = (uint16_t)in->nh_off;
 			t->nh = in->nh;
-			df->memuse += in->hdr_len;
+			df->memuse += in->link_len + in->hdr_len;
 		}
 	}
 	/* The first "last fragment" fixes the datagram's length. */
@@ -496,6 +531,7 @@ void defrag_ipv4(DecodeThread *dt, Packet *p, const uint8_t *ip, uint32_t hlen, 
 	in.data = ip + hlen;
 	in.hdr = ip;
 	in.hdr_len = hlen;
+	in.link_len = link_prefix_len(p, ip);
 	if (hlen + in.off + in.len > 65535) {
 		decode_set_event(dt, p, DEV_IPV4_FRAG_PKT_TOO_LARGE);
 		return;
@@ -524,6 +560,7 @@ void defrag_ipv6(DecodeThread *dt, Packet *p, const uint8_t *ip6, uint32_t fh_of
 	in.data = fh + 8;
 	in.hdr = ip6;
 	in.hdr_len = fh_off;
+	in.link_len = link_prefix_len(p, ip6);
 	in.nh_off = nh_off;
 	in.nh = fh[0];
 	/* The rebuilt payload (unfragmentable extension headers + data) must fit

@@ -4,7 +4,8 @@
  * Trackers are keyed by (family, src, dst, id, IPv4 protocol, vlan ids). Each
  * keeps its fragments sorted by offset; when the first and last fragments are in
  * and the offsets leave no hole, the datagram is rebuilt into a pseudo packet
- * (PKT_PSEUDO|PKT_REASSEMBLED, datalink DLT_RAW, pcap_cnt 0, same ts and vlan
+ * (PKT_PSEUDO|PKT_REASSEMBLED, behind the first fragment's link header and in its
+ * datalink, as Suricata logs it; pcap_cnt 0, same ts and vlan
  * ids), decoded, and linked at p->pseudo.
  *
  * Overlaps follow the "bsd" policy, Suricata's default: where two fragments

@@ -18,6 +18,7 @@
 #define GRE_PROTO_TEB 0x6558     /* transparent ethernet bridging */
 #define GRE_PROTO_ERSPAN2 0x88be
 #define GRE_PROTO_ERSPAN3 0x22eb
+#define ERSPAN2_HDR_LEN 8
 
 /* Source route entries (RFC 1701): family(2) offset(1) length(1) data,
  * ending with a NULL entry (family 0, length 0). Returns the bytes they take or
@@ -115,6 +116,33 @@ static int decode_gre_ppp(DecodeThread *dt, Packet *p, const uint8_t *pkt, uint3
 	return decode_ppp_proto(dt, p, rd16(pkt), pkt + 2, len - 2);
 }
 
+/* ERSPAN type I: no header of its own, the mirrored Ethernet frame follows GRE. */
+static int decode_erspan1(DecodeThread *dt, Packet *p, const uint8_t *pkt, uint32_t len)
+{
+	dc_inc(dt, dcnt.erspan);
+	return decode_ethernet(dt, p, pkt, len);
+}
+
+/* ERSPAN type II: 8 bytes (version 1, the mirrored port's vlan, session) then
+ * the Ethernet frame. A vlan id counts as one of the packet's vlan layers. */
+static int decode_erspan2(DecodeThread *dt, Packet *p, const uint8_t *pkt, uint32_t len)
+{
+	uint16_t vlan;
+
+	dc_inc(dt, dcnt.erspan);
+	if (len < ERSPAN2_HDR_LEN)
+		return decode_invalid(dt, p, DEV_ERSPAN_HEADER_TOO_SMALL);
+	if ((pkt[0] >> 4) != 1)
+		return decode_invalid(dt, p, DEV_ERSPAN_UNSUPPORTED_VERSION);
+	vlan = rd16(pkt) & 0x0fff;
+	if (vlan) {
+		if (p->vlan_count >= 2)
+			return decode_invalid(dt, p, DEV_ERSPAN_TOO_MANY_VLAN_LAYERS);
+		p->vlan_id[p->vlan_count++] = vlan;
+	}
+	return decode_ethernet(dt, p, pkt + ERSPAN2_HDR_LEN, len - ERSPAN2_HDR_LEN);
+}
+
 int decode_gre(DecodeThread *dt, Packet *p, const uint8_t *pkt, uint32_t len)
 {
 	uint16_t flags, proto;
@@ -145,17 +173,23 @@ int decode_gre(DecodeThread *dt, Packet *p, const uint8_t *pkt, uint32_t len)
 
 	switch (proto) {
 	case 0x0800:
-		p->flags |= PKT_TUNNEL;
-		return decode_ipv4(dt, p, pkt, len);
+		r = decode_tunnel(dt, p, decode_ipv4, PKT_SRC_GRE_TUNNEL, pkt, len);
+		break;
 	case 0x86dd:
-		p->flags |= PKT_TUNNEL;
-		return decode_ipv6(dt, p, pkt, len);
+		r = decode_tunnel(dt, p, decode_ipv6, PKT_SRC_GRE_TUNNEL, pkt, len);
+		break;
 	case GRE_PROTO_TEB:
-		p->flags |= PKT_TUNNEL;
-		return decode_ethernet(dt, p, pkt, len);
+		r = decode_tunnel(dt, p, decode_ethernet, PKT_SRC_GRE_TUNNEL, pkt, len);
+		break;
 	case GRE_PROTO_PPP:
-		p->flags |= PKT_TUNNEL;
-		return decode_gre_ppp(dt, p, pkt, len);
+		r = decode_tunnel(dt, p, decode_gre_ppp, PKT_SRC_GRE_TUNNEL, pkt, len);
+		break;
+	case GRE_PROTO_ERSPAN2:
+		/* Suricata tells the types apart by the sequence flag: type II
+		 * always carries one, type I never does. */
+		r = decode_tunnel(dt, p, (flags & GRE_F_SEQ) ? decode_erspan2 : decode_erspan1,
+				  PKT_SRC_GRE_TUNNEL, pkt, len);
+		break;
 	case 0x8847:
 	case 0x8848:
 	case 0x8100:
@@ -163,12 +197,15 @@ int decode_gre(DecodeThread *dt, Packet *p, const uint8_t *pkt, uint32_t len)
 		p->flags |= PKT_TUNNEL;
 		r = decode_ethertype(dt, p, proto, pkt, len);
 		return r < 0 ? -1 : 0;
-	case GRE_PROTO_ERSPAN2:
 	case GRE_PROTO_ERSPAN3:
-		/* Counted, not decoded (Suricata disables ERSPAN type I by default too). */
+		/* Counted, not decoded. */
 		dc_inc(dt, dcnt.erspan);
 		return 0;
 	default:
 		return 0;
 	}
+	/* Suricata gives a GRE carrier no flow: only the packet it carries has one. */
+	if (r == 1)
+		p->flags |= PKT_NO_FLOW;
+	return r < 0 ? -1 : 0;
 }

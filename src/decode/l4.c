@@ -249,13 +249,11 @@ int decode_udp(DecodeThread *dt, Packet *p, const uint8_t *pkt, uint32_t len)
 	p->dp = rd16(pkt + 2);
 	p->payload = pkt + UDP_HDR_LEN;
 	p->payload_len = ulen - UDP_HDR_LEN;
-	if (!decode_csum_enabled(dt))
-		return 0;
 	/* A zero UDP checksum over IPv4 means "not computed" (RFC 768). */
-	if (p->ip_version == 4 && rd16(pkt + 6) == 0)
-		return 0;
-	if (!l4_csum_ok(p, 17, pkt, ulen))
+	if (decode_csum_enabled(dt) && !(p->ip_version == 4 && rd16(pkt + 6) == 0) &&
+	    !l4_csum_ok(p, 17, pkt, ulen))
 		p->flags |= PKT_L4_CSUM_BAD;
+	decode_udp_tunnel(dt, p, p->payload, p->payload_len);
 	return 0;
 }
 
@@ -420,31 +418,15 @@ int decode_icmpv6(DecodeThread *dt, Packet *p, const uint8_t *pkt, uint32_t len)
 
 /* ---- IP payload dispatch, IP-in-IP ---- */
 
-/* Suricata's tunnel model for IP-in-IP, 6in4, 4in6 and 6in6: the outer packet keeps
- * its own flow (proto 4 or 41, no ports) and the inner packet travels as a pseudo
- * packet right behind it, with its own flow. Without a spare packet the inner
- * layers are decoded in place, so nothing is lost from detection. */
+/* IP-in-IP, 6in4, 4in6 and 6in6: the outer packet keeps its own flow (proto 4
+ * or 41, no ports) and the inner packet has its own (decode_tunnel()). */
 static int decode_tunnel_inner(DecodeThread *dt, Packet *p, int version, const uint8_t *pkt,
 			       uint32_t len)
 {
-	Packet *q;
+	uint8_t src = p->ip_version == 6 ? PKT_SRC_IPV6_TUNNEL : PKT_SRC_IPV4_TUNNEL;
+	int r = decode_tunnel(dt, p, version == 4 ? decode_ipv4 : decode_ipv6, src, pkt, len);
 
-	if (!p->pseudo && dt->get_packet && len <= PACKET_DATA_MAX &&
-	    (q = dt->get_packet(dt->pool_arg)) != NULL) {
-		memcpy(q->data, pkt, len);
-		q->caplen = q->wirelen = len;
-		q->ts = p->ts;
-		q->pcap_cnt = p->pcap_cnt;
-		q->datalink = LINKTYPE_RAW_FILE;
-		q->flags = PKT_PSEUDO | PKT_TUNNEL;
-		memcpy(q->vlan_id, p->vlan_id, sizeof(q->vlan_id));
-		q->vlan_count = p->vlan_count;
-		decode_tunnel_pseudo(dt, q);
-		p->pseudo = q;
-		return 0;
-	}
-	p->flags |= PKT_TUNNEL;
-	return version == 4 ? decode_ipv4(dt, p, pkt, len) : decode_ipv6(dt, p, pkt, len);
+	return r < 0 ? -1 : 0;
 }
 
 static int decode_tunnel_ip(DecodeThread *dt, Packet *p, uint8_t proto, const uint8_t *pkt,

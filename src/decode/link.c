@@ -27,7 +27,11 @@ enum {
 	ETHERTYPE_8021AH = 0x88e7,
 	ETHERTYPE_VNTAG = 0x8926,
 	ETHERTYPE_NSH = 0x894f,
+	ETHERTYPE_DCE = 0x8903,
 };
+
+#define DCE_HDR_LEN   2          /* Cisco FabricPath: FTAG and TTL, then Ethernet */
+#define NSH_HDR_LEN   8          /* base header and service path header */
 
 /* decode_ethertype() result for a type we do not know: the caller may want
  * to raise its own event (vlan.unknown_type). */
@@ -73,6 +77,11 @@ static int decode_vlan(DecodeThread *dt, Packet *p, const uint8_t *pkt, uint32_t
 	if (r == DECODE_UNKNOWN)
 		return decode_invalid(dt, p, DEV_VLAN_UNKNOWN_TYPE);
 	return r;
+}
+
+int decode_vlan_tunnel(DecodeThread *dt, Packet *p, const uint8_t *pkt, uint32_t len)
+{
+	return decode_vlan(dt, p, pkt, len) < 0 ? -1 : 0;
 }
 
 /* 802.1ah (PBB): a 4-byte I-TAG then the customer's MAC header. */
@@ -309,13 +318,56 @@ int decode_ethertype(DecodeThread *dt, Packet *p, uint16_t type, const uint8_t *
 	case ETHERTYPE_VNTAG:
 		return decode_vntag(dt, p, pkt, len);
 	case ETHERTYPE_NSH:
-		/* Counted, not decoded. */
-		dc_inc(dt, dcnt.nsh);
-		return 0;
+		return decode_nsh(dt, p, pkt, len);
+	case ETHERTYPE_DCE:
+		if (len < DCE_HDR_LEN + ETH_HDR_LEN)
+			return decode_invalid(dt, p, DEV_DCE_PKT_TOO_SMALL);
+		return decode_ethernet(dt, p, pkt + DCE_HDR_LEN, len - DCE_HDR_LEN);
 	default:
 		dc_inc(dt, dcnt.unknown_ethertype);
 		decode_set_event(dt, p, DEV_ETHERNET_UNKNOWN_ETHERTYPE);
 		return DECODE_UNKNOWN;
+	}
+}
+
+/* Network Service Header (RFC 8300): MD type 1 carries a fixed 16-byte
+ * context, type 2 variable TLVs; the length field (4-byte words) covers it all. */
+int decode_nsh(DecodeThread *dt, Packet *p, const uint8_t *pkt, uint32_t len)
+{
+	uint32_t hlen;
+	uint8_t md_type, next;
+
+	dc_inc(dt, dcnt.nsh);
+	if (len < NSH_HDR_LEN)
+		return decode_invalid(dt, p, DEV_NSH_HEADER_TOO_SMALL);
+	if ((pkt[0] >> 6) != 0)
+		return decode_invalid(dt, p, DEV_NSH_UNSUPPORTED_VERSION);
+	md_type = pkt[2] & 0x0f;
+	if (md_type == 0 || md_type == 0x0f)
+		return decode_invalid(dt, p, DEV_NSH_RESERVED_TYPE);
+	hlen = (uint32_t)(rd16(pkt) & 0x3f) * 4;
+	if (hlen < NSH_HDR_LEN || hlen > len || (md_type == 1 && hlen != 24))
+		return decode_invalid(dt, p, DEV_NSH_BAD_HEADER_LENGTH);
+	if (md_type != 1 && md_type != 2)
+		return decode_invalid(dt, p, DEV_NSH_UNSUPPORTED_TYPE);
+	if (decode_layer_enter(dt, p) < 0)
+		return -1;
+	next = pkt[3];
+	pkt += hlen;
+	len -= hlen;
+	switch (next) {
+	case 1:
+		return decode_ipv4(dt, p, pkt, len);
+	case 2:
+		return decode_ipv6(dt, p, pkt, len);
+	case 3:
+		return decode_ethernet(dt, p, pkt, len);
+	case 4:
+		return decode_nsh(dt, p, pkt, len);
+	case 5:
+		return decode_mpls(dt, p, pkt, len);
+	default:
+		return decode_invalid(dt, p, DEV_NSH_UNKNOWN_PAYLOAD);
 	}
 }
 
@@ -324,6 +376,12 @@ int decode_ethernet(DecodeThread *dt, Packet *p, const uint8_t *pkt, uint32_t le
 	dc_inc(dt, dcnt.ethernet);
 	if (len < ETH_HDR_LEN)
 		return decode_invalid(dt, p, DEV_ETHERNET_PKT_TOO_SMALL);
+	/* eve's "ether" object names the outermost Ethernet header. */
+	if (!(p->flags & PKT_HAS_ETH)) {
+		memcpy(p->eth_dst, pkt, 6);
+		memcpy(p->eth_src, pkt + 6, 6);
+		p->flags |= PKT_HAS_ETH;
+	}
 	return decode_ethertype(dt, p, rd16(pkt + 12), pkt + ETH_HDR_LEN, len - ETH_HDR_LEN) < 0
 		       ? -1 : 0;
 }

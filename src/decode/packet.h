@@ -31,6 +31,30 @@ typedef struct Address {
 #define PKT_TOCLIENT         (1u << 8)
 #define PKT_REASSEMBLED      (1u << 9)  /* the datagram rebuilt from fragments */
 #define PKT_ARP              (1u << 10)
+#define PKT_NO_FLOW          (1u << 11) /* GRE/ERSPAN carrier: Suricata gives it no flow */
+#define PKT_HAS_ETH          (1u << 12) /* eth_src/eth_dst hold the outer Ethernet header */
+
+/* Where a packet came from, as Suricata's eve "pkt_src". */
+enum packet_src {
+	PKT_SRC_WIRE = 0,
+	PKT_SRC_DEFRAG,
+	PKT_SRC_IPV4_TUNNEL,
+	PKT_SRC_IPV6_TUNNEL,
+	PKT_SRC_GRE_TUNNEL,
+	PKT_SRC_VXLAN,
+	PKT_SRC_GENEVE,
+	PKT_SRC_TEREDO,
+};
+
+/* The outermost packet of a tunnel as eve's "tunnel" object shows it. Copied
+ * into the inner packet: in autofp the outer packet may be recycled first. */
+typedef struct PacketRoot {
+	Address src, dst;
+	uint16_t sp, dp;
+	uint8_t proto;
+	uint8_t ip_version;
+	uint64_t pcap_cnt;
+} PacketRoot;
 
 #define PKT_EVENTS_MAX 8
 #define PKT_STREAM_EVENTS_MAX 4
@@ -51,6 +75,15 @@ typedef struct Packet {
 	/* layer 2 */
 	uint16_t vlan_id[3];
 	uint8_t vlan_count;
+	uint8_t eth_src[6], eth_dst[6]; /* first Ethernet header, when PKT_HAS_ETH */
+
+	/* tunnels: depth 0 for captured packets, +1 per tunnel layer; flow_level
+	 * is the depth as the flow key sees it (0 when
+	 * decoder.recursion-level.use-for-tracking is off) */
+	uint8_t recursion_level;
+	uint8_t flow_level;
+	uint8_t pkt_src;            /* enum packet_src */
+	PacketRoot root;            /* valid when recursion_level > 0 */
 
 	/* layer 3: the innermost IP header (tunnels decode through to it) */
 	uint8_t ip_version;         /* 4, 6 or 0 */

@@ -240,12 +240,36 @@ static uint32_t hash_tuple(uint8_t proto, uint8_t ip_version, const Address *src
 	return mix_final(h ^ (uint32_t)(words * 8 + 4 + nvlan));
 }
 
+/* The reply type that belongs with an ICMP query type, as Suricata pairs them
+ * (echo, timestamp, information, address mask; ICMPv6 echo and neighbour
+ * discovery); 0 for the rest. */
+static uint8_t icmp_counterpart(uint8_t proto, uint8_t type)
+{
+	static const uint8_t v4[][2] = { { 8, 0 }, { 13, 14 }, { 15, 16 }, { 17, 18 } };
+	static const uint8_t v6[][2] = {
+		{ 128, 129 }, { 133, 134 }, { 135, 136 }, { 141, 142 },
+		{ 144, 145 }, { 146, 147 }, { 148, 149 },
+	};
+	const uint8_t (*tab)[2] = proto == IPPROTO_ICMP ? v4 : v6;
+	size_t n = proto == IPPROTO_ICMP ? sizeof(v4) / sizeof(v4[0]) : sizeof(v6) / sizeof(v6[0]);
+
+	for (size_t i = 0; i < n; i++) {
+		if (tab[i][0] == type)
+			return tab[i][1];
+		if (tab[i][1] == type)
+			return tab[i][0];
+	}
+	return 0;
+}
+
 static void packet_ports(const Packet *p, uint16_t *sp, uint16_t *dp)
 {
-	/* ICMP flows are per address pair: the packet's ports are 0 already, but
-	 * make sure no decoder's use of them splits a flow. */
+	/* Suricata keys an ICMP flow on the packet's type and code and on the
+	 * type of the answer it expects: a request and its reply share a flow,
+	 * two requests in opposite directions do not. */
 	if (is_icmp(p->proto)) {
-		*sp = *dp = 0;
+		*sp = (uint16_t)(p->icmp_type << 8 | p->icmp_code);
+		*dp = (uint16_t)(icmp_counterpart(p->proto, p->icmp_type) << 8);
 		return;
 	}
 	*sp = p->sp;
@@ -258,7 +282,7 @@ uint32_t flow_hash_packet(const Packet *p)
 
 	packet_ports(p, &sp, &dp);
 	return hash_tuple(p->proto, p->ip_version, &p->src, &p->dst, sp, dp,
-			  p->vlan_id, p->vlan_count);
+			  p->vlan_id, p->vlan_count) ^ p->flow_level;
 }
 
 /* splitmix64 finaliser */
@@ -283,7 +307,7 @@ static uint64_t make_flow_id(const Flow *f)
 		x = mix64(x ^ f->src.a.u32[i]);
 	for (int i = 0; i < words; i++)
 		x = mix64(x ^ ((uint64_t)f->dst.a.u32[i] << 16));
-	x = mix64(x ^ ((uint64_t)f->sp << 32 | (uint64_t)f->dp << 16 | f->proto));
+	x = mix64(x ^ ((uint64_t)f->level << 48 | (uint64_t)f->sp << 32 | (uint64_t)f->dp << 16 | f->proto));
 	for (int i = 0; i < f->vlan_count && i < 3; i++)
 		x = mix64(x ^ ((uint64_t)f->vlan_id[i] << (8 * i)));
 	x = mix64(x ^ (uint64_t)f->start.tv_sec);
@@ -658,7 +682,8 @@ static int flow_match(const Flow *f, const Packet *p, uint16_t sp, uint16_t dp)
 {
 	int words = addr_words(p->ip_version);
 
-	if (f->proto != p->proto || f->ip_version != p->ip_version || !vlan_equal(f, p))
+	if (f->proto != p->proto || f->ip_version != p->ip_version || f->level != p->flow_level ||
+	    !vlan_equal(f, p))
 		return 0;
 	if (f->sp == sp && f->dp == dp && addr_equal(&f->src, &p->src, words) &&
 	    addr_equal(&f->dst, &p->dst, words))
@@ -717,6 +742,7 @@ static Flow *flow_create(FlowTable *ft, const Packet *p, uint32_t hash, uint16_t
 	}
 	f->proto = p->proto;
 	f->ip_version = p->ip_version;
+	f->level = p->flow_level;
 	f->vlan_count = p->vlan_count > 3 ? 3 : p->vlan_count;
 	memcpy(f->vlan_id, p->vlan_id, sizeof(f->vlan_id));
 	f->hash = hash;
@@ -748,6 +774,11 @@ static void flow_update(FlowTable *ft, Flow *f, Packet *p, int toserver)
 	}
 	if (timercmp(&p->ts, &f->last, >))
 		f->last = p->ts;
+	if (!f->has_macs && (p->flags & PKT_HAS_ETH)) {
+		f->has_macs = 1;
+		memcpy(f->mac_src, toserver ? p->eth_src : p->eth_dst, 6);
+		memcpy(f->mac_dst, toserver ? p->eth_dst : p->eth_src, 6);
+	}
 	if ((f->proto == IPPROTO_ICMP || f->proto == IPPROTO_ICMPV6) &&
 	    !(f->icmp_seen & (toserver ? 1 : 2))) {
 		f->icmp_seen |= toserver ? 1 : 2;
@@ -789,7 +820,7 @@ Flow *flow_handle_packet(FlowTable *ft, Packet *p)
 
 	if (p->ip_version != 4 && p->ip_version != 6)
 		return NULL;
-	if (p->flags & (PKT_INVALID | PKT_IS_FRAGMENT))
+	if (p->flags & (PKT_INVALID | PKT_IS_FRAGMENT | PKT_NO_FLOW))
 		return NULL;
 
 	packet_ports(p, &sp, &dp);

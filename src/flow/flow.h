@@ -1,4 +1,5 @@
-/* Flows: a table keyed by (proto, addresses, ports, vlan ids), symmetric, so both
+/* Flows: a table keyed by (proto, addresses, ports, vlan ids, tunnel depth),
+ * ICMP by type (see packet_ports()), symmetric, so both
  * directions find the same flow. The packet that creates a flow is its client side
  * ("toserver"), as in Suricata (TCP SYN/ACK first seen reverses it).
  *
@@ -47,6 +48,7 @@ typedef struct Flow {
 	uint16_t sp, dp;
 	uint8_t proto;
 	uint8_t ip_version;
+	uint8_t level;              /* tunnel depth as the key sees it (Packet.flow_level) */
 	uint16_t vlan_id[3];
 	uint8_t vlan_count;
 
@@ -63,6 +65,9 @@ typedef struct Flow {
 	/* ICMP: type/code of the first packet each way (eve icmp_type, response_icmp_type) */
 	uint8_t icmp_seen;          /* bit 0: toserver seen, bit 1: toclient seen */
 	uint8_t icmp_ts_type, icmp_ts_code, icmp_tc_type, icmp_tc_code;
+	/* MAC addresses of the first Ethernet packet, client side first (eve ether) */
+	uint8_t has_macs;
+	uint8_t mac_src[6], mac_dst[6];
 
 	/* per-flow state of later stages (stream, app-layer, detect); freed through
 	 * the table's end callback before the flow is recycled */
@@ -98,7 +103,8 @@ void flow_table_free(FlowTable *ft);   /* flushes first */
  * updates the flow's counters, state and last time. Packets that cannot have a
  * flow (no IP layer, PKT_INVALID, fragments) are left alone. Under memcap
  * pressure the table enters emergency mode and evicts; if no flow can be had the
- * packet proceeds without one (counted as flow.memcap). Returns p->flow. */
+ * packet proceeds without one (counted as flow.memcap). GRE carriers
+ * (PKT_NO_FLOW) get none, as in Suricata. Returns p->flow. */
 Flow *flow_handle_packet(FlowTable *ft, Packet *p);
 
 /* Ends flows idle past their timeout at time now (packet time). Cheap when

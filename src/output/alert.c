@@ -148,7 +148,53 @@ const char *output_pkt_src(const Packet *p)
 {
 	if (p->flags & PKT_REASSEMBLED)
 		return "defrag";
-	return "wire/pcap";
+	switch (p->pkt_src) {
+	case PKT_SRC_IPV4_TUNNEL:
+		return "ipv4 tunnel";
+	case PKT_SRC_IPV6_TUNNEL:
+		return "ipv6 tunnel";
+	case PKT_SRC_GRE_TUNNEL:
+		return "gre tunnel";
+	case PKT_SRC_VXLAN:
+		return "vxlan encapsulation";
+	case PKT_SRC_GENEVE:
+		return "geneve encapsulation";
+	case PKT_SRC_TEREDO:
+		return "teredo tunnel";
+	default:
+		return "wire/pcap";
+	}
+}
+
+/* Suricata's "tunnel" object on an alert for a tunnel's inner packet: the
+ * outermost packet's tuple and how deep this one sits. */
+static void add_tunnel(json_t *rec, const Packet *p)
+{
+	const PacketRoot *r = &p->root;
+	json_t *t;
+	char buf[48];
+	const char *proto;
+
+	if (!p->recursion_level || !(t = json_object()))
+		return;
+	output_format_addr(&r->src, r->ip_version, buf, sizeof(buf));
+	set_str(t, "src_ip", buf);
+	set_int(t, "src_port", r->sp);
+	output_format_addr(&r->dst, r->ip_version, buf, sizeof(buf));
+	set_str(t, "dest_ip", buf);
+	set_int(t, "dest_port", r->dp);
+	proto = output_proto_keyword(r->proto);
+	if (proto) {
+		set_str(t, "proto", proto);
+	} else {
+		snprintf(buf, sizeof(buf), "%u", r->proto);
+		set_str(t, "proto", buf);
+	}
+	set_int(t, "depth", p->recursion_level);
+	if (r->pcap_cnt)
+		set_int(t, "pcap_cnt", r->pcap_cnt);
+	set_str(t, "pkt_src", "wire/pcap");
+	json_object_set_new(rec, "tunnel", t);
 }
 
 /* "key value" strings -> {"key": ["value", ...]}, keys in first-seen order,
@@ -291,7 +337,13 @@ void output_packet_json(json_t *rec, const Packet *p, uint32_t max)
 	if (!info)
 		return;
 	set_int(info, "linktype", (uint64_t)p->datalink);
-	dl = pcap_datalink_val_to_name(p->datalink);
+	/* libpcap says "IPV4"/"IPV6"; Suricata's own table spells these two so */
+	if (p->datalink == DLT_IPV4)
+		dl = "IPv4";
+	else if (p->datalink == DLT_IPV6)
+		dl = "IPv6";
+	else
+		dl = pcap_datalink_val_to_name(p->datalink);
 	set_str(info, "linktype_name", dl ? dl : "n/a");
 	json_object_set_new(rec, "packet_info", info);
 }
@@ -312,6 +364,7 @@ static json_t *eve_alert_record(const OutputAlertConfig *ac, const Packet *p, co
 	al = alert_object(ac, a);
 	if (al)
 		json_object_set_new(rec, "alert", al);
+	add_tunnel(rec, p);
 	if (f) {
 		if (ac->app_layer)
 			add_extra(rec, f, a);
@@ -390,8 +443,10 @@ void output_alert(Outputs *o, const Packet *p, const Flow *f, const AlertInfo *a
 	if (outputs_eve_enabled(o, "alert")) {
 		json_t *rec = eve_alert_record(&o->cfg.eve_alert, p, f, a);
 
-		if (rec)
+		if (rec) {
+			eve_add_ether(o, rec, p);
 			eve_write(o, rec);
+		}
 	}
 	if (outputs_fast_enabled(o)) {
 		char line[FAST_LINE_MAX];

@@ -304,6 +304,48 @@ static json_t *tcp_object(const Flow *f)
 	return t;
 }
 
+/* ---- ether (eve-log "ethernet: yes") ---- */
+
+static json_t *mac_string(const uint8_t *m)
+{
+	char buf[18];
+
+	for (int i = 0; i < 6; i++) {
+		buf[i * 3] = hex_digits[m[i] >> 4];
+		buf[i * 3 + 1] = hex_digits[m[i] & 15];
+		buf[i * 3 + 2] = i < 5 ? ':' : 0;
+	}
+	return json_string_nocheck(buf);
+}
+
+void eve_add_ether(const Outputs *o, json_t *rec, const Packet *p)
+{
+	json_t *e;
+
+	if (!o->cfg.eve_ethernet || !(p->flags & PKT_HAS_ETH) || !(e = json_object()))
+		return;
+	json_object_set_new_nocheck(e, "src_mac", mac_string(p->eth_src));
+	json_object_set_new_nocheck(e, "dest_mac", mac_string(p->eth_dst));
+	json_object_set_new_nocheck(rec, "ether", e);
+}
+
+/* A flow's MAC addresses as lists per side (Suricata's src_macs/dest_macs);
+ * we keep the pair of the flow's first Ethernet packet. */
+static void add_flow_ether(const Outputs *o, json_t *rec, const Flow *f)
+{
+	json_t *e, *s, *d;
+
+	if (!o->cfg.eve_ethernet || !f->has_macs || !(e = json_object()))
+		return;
+	s = json_array();
+	d = json_array();
+	json_array_append_new(s, mac_string(f->mac_src));
+	json_array_append_new(d, mac_string(f->mac_dst));
+	json_object_set_new_nocheck(e, "src_macs", s);
+	json_object_set_new_nocheck(e, "dest_macs", d);
+	json_object_set_new_nocheck(rec, "ether", e);
+}
+
 void output_flow_end(Outputs *o, const Flow *f, enum flow_end_reason why)
 {
 	json_t *rec, *fl;
@@ -333,6 +375,7 @@ void output_flow_end(Outputs *o, const Flow *f, enum flow_end_reason why)
 	json_object_set_new_nocheck(rec, "flow", fl);
 	if (f->proto == IPPROTO_TCP)
 		json_object_set_new_nocheck(rec, "tcp", tcp_object(f));
+	add_flow_ether(o, rec, f);
 	eve_write(o, rec);
 }
 

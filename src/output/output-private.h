@@ -30,6 +30,8 @@ void output_format_addr(const Address *a, uint8_t ip_version, char *buf, size_t 
 const char *output_proto_keyword(uint8_t proto);
 /* The app-layer namer's name for app_proto, or NULL. */
 const char *output_app_proto_name(uint16_t app_proto);
+/* eve-log "ethernet: yes": the packet's "ether" object (src_mac, dest_mac). */
+void eve_add_ether(const Outputs *o, json_t *rec, const Packet *p);
 
 /* alert.c: "packet" (base64 of the frame, its first max bytes when max is
  * not 0) and "packet_info" {linktype, linktype_name}. */

@@ -237,6 +237,8 @@ static int load_eve(OutputConfig *cfg, const char *prefix, const char *log_dir, 
 		return -1;
 	}
 	cfg->eve = fc;
+	if (get_bool(prefix, "ethernet", &cfg->eve_ethernet, err, errlen) < 0)
+		return -1;
 	return load_eve_types(cfg, prefix, err, errlen);
 }
 

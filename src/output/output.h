@@ -58,6 +58,7 @@ typedef struct OutputConfig {
 	int eve_stats_null_values;  /* null-values (default yes): no = zero counters left out */
 	OutputAlertConfig eve_alert; /* eve-log types: - alert: options */
 	OutputAnomalyConfig eve_anomaly; /* eve-log types: - anomaly: options */
+	int eve_ethernet;           /* eve-log.ethernet: "ether" objects, default no */
 	OutputFileConfig stats;     /* outputs.N.stats (stats.log) */
 	int stats_totals;
 	int stats_threads;

@@ -1,6 +1,7 @@
 #include "test.h"
 #include "decode-test-util.h"
 #include "decode/ipv4.h"
+#include "conf/conf.h"
 
 #include <sys/socket.h>
 
@@ -733,7 +734,18 @@ TEST(gre_ipv4_inner_tuple)
 	b_ipv4(outer, 47, 8 + 32, 1, 0);
 	n = 14 + 20 + 8 + 32;
 	p = tdecode(&e, DLT_EN10MB, f, n);
+	/* Suricata's model: the GRE carrier gets no flow; the inner packet is a
+	 * pseudo packet of its own, one level deeper, in DLT_RAW. */
+	CHECK(p->flags & PKT_NO_FLOW);
+	CHECK_EQ(p->proto, 47);
+	CHECK(p->flags & PKT_HAS_ETH);
+	p = tinner(p);
 	CHECK(p->flags & PKT_TUNNEL);
+	CHECK_EQ(p->recursion_level, 1);
+	CHECK_EQ(p->datalink, DLT_RAW);
+	CHECK_EQ(p->pkt_src, PKT_SRC_GRE_TUNNEL);
+	CHECK_EQ(p->root.proto, 47);
+	CHECK_EQ(p->caplen, 32);
 	CHECK_EQ(ntohl(p->src.a.u32[0]), 0xc0a80001);
 	CHECK_EQ(ntohl(p->dst.a.u32[0]), 0xc0a80002);
 	CHECK(PKT_IS_UDP(p));
@@ -773,7 +785,7 @@ TEST(gre_v1_pptp_ppp_ipv4)
 	put32(gre + 8, 1);
 	ppp[0] = 0xff; ppp[1] = 0x03; put16(ppp + 2, 0x0021);
 	b_ipv4(outer, 47, 12 + 4 + 32, 1, 0);
-	p = tdecode(&e, DLT_RAW, f, 20 + 12 + 4 + 32);
+	p = tinner(tdecode(&e, DLT_RAW, f, 20 + 12 + 4 + 32));
 	CHECK(PKT_IS_UDP(p));
 	CHECK(p->flags & PKT_TUNNEL);
 	CHECK_EQ(tcount(&e, "decoder.ppp"), 1);
@@ -1083,4 +1095,245 @@ TEST(shared_captures_decode_cleanly)
 	CHECK(tcount(&e, "decoder.ipv6") > 0);
 	CHECK(tcount(&e, "decoder.tcp") > 0);
 	tenv_free(&e);
+}
+
+static void tenv_init_tunnels(struct tenv *e)
+{
+	DecodeConfig cfg = { 0 };
+
+	cfg.checksum = CHECKSUM_ALL;
+	cfg.defrag.memcap = 32u << 20;
+	cfg.defrag.timeout_s = 60;
+	cfg.defrag.max_frags = 65535;
+	cfg.defrag.trackers = 65535;
+	cfg.vxlan.enabled = 1;
+	cfg.vxlan.nports = 1;
+	cfg.vxlan.ports[0] = 4789;
+	cfg.geneve.enabled = 1;
+	cfg.geneve.nports = 1;
+	cfg.geneve.ports[0] = 6081;
+	cfg.recursion_for_tracking = 1;
+	tenv_init_cfg(e, &cfg);
+}
+
+/* Eth / IPv4 / UDP to port dp carrying hdr (hlen bytes) + inner Eth / IPv4 /
+ * UDP 5000->53 "abcd". Returns the frame length. */
+static uint32_t b_udp_encap(uint8_t *f, uint16_t dp, const uint8_t *hdr, uint32_t hlen)
+{
+	uint8_t *ip = f + 14, *udp = ip + 20, *in = udp + 8 + hlen;
+	uint8_t *iip = in + 14;
+	uint32_t inner;
+
+	b_eth(f, 0x0800);
+	memcpy(udp + 8, hdr, hlen);
+	b_eth(in, 0x0800);
+	b_ipv4(iip, 17, 12, 7, 0);
+	put32(iip + 12, 0xc0a80001);
+	put32(iip + 16, 0xc0a80002);
+	put16(iip + 10, 0);
+	put16(iip + 10, t_fold(t_sum(0, iip, 20)));
+	b_udp(iip, iip + 20, 5000, 53, "abcd", 4);
+	inner = 14 + 20 + 12;
+	b_ipv4(ip, 17, (uint16_t)(8 + hlen + inner), 1, 0);
+	b_udp(ip, udp, 40000, dp, udp + 8, hlen + inner);
+	return 14 + 20 + 8 + hlen + inner;
+}
+
+TEST(vxlan_inner_packet_is_raw_ip_with_root_tuple)
+{
+	static const uint8_t vx[8] = { 0x08, 0, 0, 0, 0, 0, 0x7b, 0 };
+	struct tenv e;
+	uint8_t f[256];
+	uint32_t n;
+	Packet *p, *q;
+
+	tenv_init_tunnels(&e);
+	n = b_udp_encap(f, 4789, vx, 8);
+	p = tdecode(&e, DLT_EN10MB, f, n);
+	CHECK(PKT_IS_UDP(p));
+	CHECK_EQ(p->dp, 4789);
+	CHECK(!(p->flags & PKT_NO_FLOW)); /* the carrier keeps its UDP flow */
+	q = p->pseudo;
+	CHECK(q != NULL);
+	CHECK_EQ(q->datalink, DLT_RAW);
+	CHECK_EQ(q->caplen, 20 + 12);     /* inner Ethernet skipped */
+	CHECK_EQ(q->recursion_level, 1);
+	CHECK_EQ(q->flow_level, 1);
+	CHECK_EQ(q->pkt_src, PKT_SRC_VXLAN);
+	CHECK_EQ(q->root.dp, 4789);
+	CHECK_EQ(q->root.sp, 40000);
+	CHECK_EQ(q->dp, 53);
+	CHECK_EQ(ntohl(q->src.a.u32[0]), 0xc0a80001);
+	CHECK_EQ(tcount(&e, "decoder.vxlan"), 1);
+	/* another port: plain UDP */
+	n = b_udp_encap(f, 4790, vx, 8);
+	p = tdecode(&e, DLT_EN10MB, f, n);
+	CHECK(p->pseudo == NULL);
+	CHECK_EQ(tcount(&e, "decoder.vxlan"), 1);
+	tenv_free(&e);
+}
+
+TEST(geneve_inner_packet_keeps_ethernet)
+{
+	/* version 0, one 8-byte option (class 0x0102 type 1 len 1), bridged */
+	static const uint8_t gv[16] = { 0x02, 0, 0x65, 0x58, 0, 0, 0x2a, 0,
+					0x01, 0x02, 0x01, 0x01, 0xde, 0xad, 0xbe, 0xef };
+	struct tenv e;
+	uint8_t f[256], h[16];
+	uint32_t n;
+	Packet *q;
+
+	tenv_init_tunnels(&e);
+	n = b_udp_encap(f, 6081, gv, 16);
+	q = tdecode(&e, DLT_EN10MB, f, n)->pseudo;
+	CHECK(q != NULL);
+	CHECK_EQ(q->caplen, 14 + 20 + 12);
+	CHECK_EQ(q->pkt_src, PKT_SRC_GENEVE);
+	CHECK(PKT_IS_UDP(q));
+	CHECK_EQ(tcount(&e, "decoder.geneve"), 1);
+	/* an option running past the option area: not Geneve */
+	memcpy(h, gv, 16);
+	h[11] = 0x02;
+	n = b_udp_encap(f, 6081, h, 16);
+	CHECK(tdecode(&e, DLT_EN10MB, f, n)->pseudo == NULL);
+	/* unknown protocol type */
+	memcpy(h, gv, 16);
+	h[2] = 0x12;
+	n = b_udp_encap(f, 6081, h, 16);
+	CHECK(has_event(tdecode(&e, DLT_EN10MB, f, n), "geneve.unknown_payload_type"));
+	tenv_free(&e);
+}
+
+/* Eth / NSH (MD type 1, 24 bytes) / IPv4 / UDP, and Eth / DCE / Eth / IPv6 */
+TEST(nsh_and_dce_reach_ip)
+{
+	struct tenv e;
+	uint8_t f[256] = { 0 };
+	uint8_t *nsh = f + 14, *ip = nsh + 24;
+	Packet *p;
+
+	tenv_init(&e, CHECKSUM_ALL);
+	b_eth(f, 0x894f);
+	put16(nsh, 6);          /* version 0, length 6 words */
+	nsh[2] = 1;             /* MD type 1 */
+	nsh[3] = 1;             /* next: IPv4 */
+	b_ipv4(ip, 17, 12, 1, 0);
+	b_udp(ip, ip + 20, 1, 2, "abcd", 4);
+	p = tdecode(&e, DLT_EN10MB, f, 14 + 24 + 32);
+	CHECK(PKT_IS_UDP(p));
+	CHECK_EQ(tcount(&e, "decoder.nsh"), 1);
+	put16(nsh, 5);          /* MD type 1 must be 24 bytes */
+	p = tdecode(&e, DLT_EN10MB, f, 14 + 24 + 32);
+	CHECK(has_event(p, "nsh.bad_header_length"));
+	put16(nsh, 6);
+	nsh[3] = 0x42;
+	p = tdecode(&e, DLT_EN10MB, f, 14 + 24 + 32);
+	CHECK(has_event(p, "nsh.unknown_payload"));
+	nsh[0] = 0x40;          /* version 1 */
+	p = tdecode(&e, DLT_EN10MB, f, 14 + 24 + 32);
+	CHECK(has_event(p, "nsh.unsupported_version"));
+
+	memset(f, 0, sizeof(f));
+	b_eth(f, 0x8903);
+	b_eth(f + 16, 0x86dd);
+	b_ipv6(f + 30, 59, 0);
+	p = tdecode(&e, DLT_EN10MB, f, 70);
+	CHECK_EQ(p->ip_version, 6);
+	CHECK_EQ(tcount(&e, "decoder.ipv6"), 1);
+	p = tdecode(&e, DLT_EN10MB, f, 20);
+	CHECK(has_event(p, "dce.pkt_too_small"));
+	tenv_free(&e);
+}
+
+/* GRE / ERSPAN type I (no S flag: Ethernet follows) and type II (S flag,
+ * 8-byte header with a vlan id). */
+TEST(erspan_type1_and_type2)
+{
+	struct tenv e;
+	uint8_t f[256] = { 0 };
+	uint8_t *ip = f + 14, *gre = ip + 20, *x;
+	Packet *p;
+
+	tenv_init(&e, CHECKSUM_ALL);
+	b_eth(f, 0x0800);
+	put16(gre, 0x0000);
+	put16(gre + 2, 0x88be);
+	x = gre + 4;
+	b_eth(x, 0x0800);
+	b_ipv4(x + 14, 17, 12, 1, 0);
+	b_udp(x + 14, x + 34, 1, 2, "abcd", 4);
+	b_ipv4(ip, 47, 4 + 14 + 32, 1, 0);
+	p = tdecode(&e, DLT_EN10MB, f, 14 + 20 + 4 + 14 + 32);
+	CHECK(p->flags & PKT_NO_FLOW);
+	CHECK(PKT_IS_UDP(tinner(p)));
+	CHECK_EQ(tcount(&e, "decoder.erspan"), 1);
+
+	put16(gre, 0x1000);     /* S: sequence number follows, type II */
+	x = gre + 8;
+	put16(x, 0x1000 | 99);  /* version 1, vlan 99 */
+	b_eth(x + 8, 0x0800);
+	b_ipv4(x + 22, 17, 12, 1, 0);
+	b_udp(x + 22, x + 42, 1, 2, "abcd", 4);
+	b_ipv4(ip, 47, 8 + 8 + 14 + 32, 1, 0);
+	p = tinner(tdecode(&e, DLT_EN10MB, f, 14 + 20 + 8 + 8 + 14 + 32));
+	CHECK(PKT_IS_UDP(p));
+	CHECK_EQ(p->vlan_count, 1);
+	CHECK_EQ(p->vlan_id[0], 99);
+	put16(x, 0x2000);       /* version 2 */
+	p = tinner(tdecode(&e, DLT_EN10MB, f, 14 + 20 + 8 + 8 + 14 + 32));
+	CHECK(has_event(p, "erspan.unsupported_version"));
+	tenv_free(&e);
+}
+
+TEST(ethernet_addresses_are_kept)
+{
+	struct tenv e;
+	uint8_t f[128];
+	uint32_t n;
+	Packet *p;
+
+	tenv_init(&e, CHECKSUM_ALL);
+	n = frame_eth_ipv4_tcp(f, "x", 1);
+	p = tdecode(&e, DLT_EN10MB, f, n);
+	CHECK(p->flags & PKT_HAS_ETH);
+	CHECK_EQ(p->eth_dst[5], 5);
+	CHECK_EQ(p->eth_src[5], 6);
+	tenv_free(&e);
+}
+
+TEST(decoder_config_ports_and_recursion)
+{
+	static const char yaml[] =
+		"vars:\n"
+		"  port-groups:\n"
+		"    VXLAN_PORTS: \"[8472, 4789]\"\n"
+		"decoder:\n"
+		"  vxlan:\n"
+		"    ports: $VXLAN_PORTS\n"
+		"  geneve:\n"
+		"    enabled: false\n"
+		"    ports: [6081, 7000]\n"
+		"  recursion-level:\n"
+		"    use-for-tracking: false\n";
+	DecodeConfig cfg;
+	char err[256];
+
+	CHECK_EQ(conf_load_string(yaml, "test", err, sizeof(err)), 0);
+	CHECK_EQ(decode_config_load(&cfg), 0);
+	CHECK(cfg.vxlan.enabled);
+	CHECK_EQ(cfg.vxlan.nports, 2);
+	CHECK_EQ(cfg.vxlan.ports[0], 8472);
+	CHECK_EQ(cfg.vxlan.ports[1], 4789);
+	CHECK(!cfg.geneve.enabled);
+	CHECK_EQ(cfg.geneve.nports, 2);
+	CHECK_EQ(cfg.geneve.ports[1], 7000);
+	CHECK(!cfg.recursion_for_tracking);
+	conf_deinit();
+	CHECK_EQ(decode_config_load(&cfg), 0);
+	CHECK(cfg.vxlan.enabled && cfg.geneve.enabled && cfg.recursion_for_tracking);
+	CHECK_EQ(cfg.vxlan.ports[0], 4789);
+	CHECK_EQ(cfg.geneve.ports[0], 6081);
+	CHECK_EQ(conf_set("decoder.vxlan.ports", "1,2,3,4,5"), 0);
+	CHECK_EQ(decode_config_load(&cfg), -1);
+	conf_deinit();
 }

@@ -310,3 +310,36 @@ TEST(defrag_ipv6_fragment_header_events)
 	CHECK(has_event(p, "ipv6.frag_pkt_too_large"));
 	tenv_free(&e);
 }
+
+/* Suricata logs a rebuilt datagram behind the first fragment's link header
+ * (here Ethernet + 802.1Q), in that fragment's datalink. */
+TEST(defrag_keeps_first_fragments_link_header)
+{
+	struct tenv e;
+	uint8_t dgram[32], ip[20], f[256];
+	uint32_t n;
+	Packet *q;
+
+	tenv_init(&e, CHECKSUM_ALL);
+	b_ipv4(ip, 17, 32, 9, 0);
+	memset(dgram + 8, 'z', 24);
+	b_udp(ip, dgram, 5000, 53, dgram + 8, 24);
+	b_eth(f, 0x8100);
+	put16(f + 14, 6);
+	put16(f + 16, 0x0800);
+	n = 18 + frag4(f + 18, 9, 17, 0, 1, dgram, 16);
+	CHECK(tdecode(&e, DLT_EN10MB, f, n)->pseudo == NULL);
+	f[5] = 0x55; /* the last fragment's own link header differs */
+	n = 18 + frag4(f + 18, 9, 17, 16, 0, dgram + 16, 16);
+	q = tdecode(&e, DLT_EN10MB, f, n)->pseudo;
+	CHECK(q != NULL);
+	CHECK_EQ(q->datalink, DLT_EN10MB);
+	CHECK_EQ(q->caplen, 18 + 20 + 32);
+	CHECK_EQ(q->data[5], 5);
+	CHECK_EQ(q->data[12], 0x81);
+	CHECK(q->l3 == q->data + 18);
+	CHECK(PKT_IS_UDP(q));
+	CHECK_EQ(q->dp, 53);
+	CHECK_EQ(tcount(&e, "decoder.ethernet"), 2);
+	tenv_free(&e);
+}

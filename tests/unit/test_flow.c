@@ -366,6 +366,43 @@ TEST(flow_vlan_ids_separate_flows)
 	flow_table_free(ft);
 }
 
+/* Suricata keys ICMP on type: a request and its reply share a flow, requests
+ * going opposite ways do not; a tunnel's inner packet never shares a flow
+ * with the same tuple outside the tunnel (flow_level). */
+TEST(flow_icmp_type_and_tunnel_level_separate_flows)
+{
+	ThreadCounters *tc = test_counters();
+	FlowConfig cfg;
+	FlowTable *ft;
+	Packet a, b, c, d;
+	Flow *fa;
+
+	small_config(&cfg);
+	ft = flow_table_new(&cfg, 1, tc, NULL, NULL);
+	mkpkt(&a, IPPROTO_ICMP, "10.0.0.1", 0, "10.0.0.2", 0, 0, 5);
+	a.icmp_type = 8;
+	mkpkt(&b, IPPROTO_ICMP, "10.0.0.2", 0, "10.0.0.1", 0, 0, 5);
+	b.icmp_type = 0;
+	mkpkt(&c, IPPROTO_ICMP, "10.0.0.2", 0, "10.0.0.1", 0, 0, 5);
+	c.icmp_type = 8;
+	fa = flow_handle_packet(ft, &a);
+	CHECK(fa != NULL);
+	CHECK(flow_handle_packet(ft, &b) == fa);
+	CHECK(b.flags & PKT_TOCLIENT);
+	CHECK(flow_handle_packet(ft, &c) != fa);
+	mkpkt(&d, IPPROTO_ICMP, "10.0.0.1", 0, "10.0.0.2", 0, 0, 5);
+	d.icmp_type = 8;
+	d.flow_level = 1;
+	CHECK(flow_hash_packet(&d) != flow_hash_packet(&a));
+	CHECK(flow_handle_packet(ft, &d) != fa);
+	CHECK_EQ(cval(tc, "flow.total"), 3);
+	/* GRE carriers get no flow */
+	mkpkt(&d, 47, "10.0.0.1", 0, "10.0.0.2", 0, 0, 5);
+	d.flags |= PKT_NO_FLOW;
+	CHECK(flow_handle_packet(ft, &d) == NULL);
+	flow_table_free(ft);
+}
+
 TEST(flow_tcp_close_and_reuse)
 {
 	ThreadCounters *tc = test_counters();

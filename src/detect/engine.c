@@ -1002,7 +1002,7 @@ uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts)
 	}
 	dt->pkt_streamed = 0;
 	if (p->flow && de->uses_stream && p->payload_len &&
-	    (p->stream_flags & STREAM_PKT_HAS_SESSION) &&
+	    (p->stream_flags & STREAM_PKT_ADDED) &&
 	    !(p->stream_flags & (STREAM_PKT_INVALID | STREAM_PKT_DEPTH_REACHED)) &&
 	    !(p->tcp_flags & TH_RST)) {
 		/* retransmissions too: their bytes were inspected as stream data */

@@ -749,6 +749,7 @@ static void track_data(StreamThread *st, TcpSession *ssn, TcpStream *snd, Packet
 		so = 0;
 	}
 	end = (uint64_t)so + len;
+	p->stream_flags |= STREAM_PKT_ADDED;
 	if (reasm_insert(st, ssn, snd, p, (uint64_t)so, data, len) == 0) {
 		p->stream_flags |= STREAM_PKT_RETRANSMISSION;
 		stream_event(st, p, end <= snd->acked_off ? SEV_PKT_SPURIOUS_RETRANSMISSION
@@ -842,9 +843,16 @@ int stream_handle_packet(StreamThread *st, Flow *f, Packet *p)
 		return 0;
 	dir = (p->flags & PKT_TOCLIENT) ? 1 : 0;
 	if (st->cfg->checksum_validation && (p->flags & PKT_L4_CSUM_BAD)) {
-		/* Suricata keeps such packets out of the session entirely */
+		/* Suricata keeps such packets out of the session entirely;
+		 * detection still sees them, as packets of the flow in its
+		 * current state (flow:established holds on an established one) */
 		counter_inc(st->tc, stream_cnt.invalid_checksum);
 		p->stream_flags |= STREAM_PKT_INVALID;
+		ssn = f->stream;
+		if (ssn)
+			p->stream_flags |= STREAM_PKT_HAS_SESSION;
+		if (ssn && ssn->state >= TCP_ESTABLISHED)
+			p->stream_flags |= STREAM_PKT_ESTABLISHED;
 		return p->stream_flags;
 	}
 	if (fl & TH_URG)

@@ -185,6 +185,9 @@ int stream_event_lookup(const char *name);
 #define STREAM_PKT_TC_READY       (1u << 6) /* toclient ready offset advanced */
 #define STREAM_PKT_CLOSED         (1u << 7) /* session closed (RST / FINs): all ready */
 #define STREAM_PKT_DEPTH_REACHED  (1u << 8) /* this packet's data hit reassembly depth */
+#define STREAM_PKT_ADDED          (1u << 9) /* its payload went into the stream (new or
+                                             * compared as a retransmission): detection
+                                             * inspects it there, not as a packet */
 
 /* Per-direction state, for consumers and eve (tcp.ts_gap / tcp.tc_gap). */
 #define STREAM_DIR_GAP            (1u << 0) /* a gap was skipped in this direction */

@@ -696,12 +696,30 @@ TEST(bad_checksum_packet_is_not_tracked)
 	c.p.payload_len = 4;
 	stream_handle_packet(c.st, &c.f, &c.p);
 	CHECK(c.p.stream_flags & STREAM_PKT_INVALID);
-	CHECK(!(c.p.stream_flags & STREAM_PKT_ESTABLISHED));
+	/* kept out of the stream, but still a packet of an established flow
+	 * (Suricata's flow:established holds for it) */
+	CHECK(!(c.p.stream_flags & STREAM_PKT_ADDED));
+	CHECK(c.p.stream_flags & STREAM_PKT_ESTABLISHED);
 	CHECK_EQ(cval(&c, "tcp.invalid_checksum"), 1);
 	sendp(&c, TS, TH_ACK, 1001, 5001, "good");
 	CHECK(!(c.rflags & STREAM_PKT_RETRANSMISSION));
+	CHECK(c.rflags & STREAM_PKT_ADDED);
 	sendp(&c, TC, TH_ACK, 5001, 1005, NULL);
 	CHECK_STREQ(ready(&c, TS, 0, NULL), "good");
+	ctx_done(&c);
+}
+
+TEST(syn_data_is_not_added_to_the_stream)
+{
+	struct ctx c;
+
+	ctx_init(&c);
+	ctx_start(&c);
+	/* data on a SYN is not stream data (no TFO): detection inspects the
+	 * packet itself */
+	sendp(&c, TS, TH_SYN, 1000, 0, "AAAA");
+	CHECK(c.rflags & STREAM_PKT_HAS_SESSION);
+	CHECK(!(c.rflags & STREAM_PKT_ADDED));
 	ctx_done(&c);
 }
 

@@ -153,6 +153,45 @@ TEST(three_way_handshake_establishes_session)
 	CHECK_EQ(cval(&c, "tcp.active_sessions"), 0);
 }
 
+TEST(four_way_handshake_establishes_session)
+{
+	struct ctx c;
+
+	ctx_init(&c);
+	ctx_start(&c);
+	/* split handshake: the server answers the SYN with its own SYN, the
+	 * client SYN/ACKs it, the server ACKs */
+	sendp(&c, TS, TH_SYN, 1000, 0, NULL);
+	sendp(&c, TC, TH_SYN, 5000, 0, NULL);
+	CHECK(!(c.rflags & STREAM_PKT_INVALID));
+	sendp(&c, TS, TH_SYN | TH_ACK, 1000, 5001, NULL);
+	CHECK(!(c.rflags & STREAM_PKT_INVALID));
+	CHECK(!(c.rflags & STREAM_PKT_ESTABLISHED));
+	sendp(&c, TC, TH_ACK, 5001, 1001, NULL);
+	CHECK(c.rflags & STREAM_PKT_ESTABLISHED);
+	CHECK_EQ(stream_tcp_state(&c.f), TCP_ESTABLISHED);
+	sendp(&c, TS, TH_ACK | TH_PSH, 1001, 5001, "EVIL");
+	CHECK(c.rflags & STREAM_PKT_ADDED);
+	sendp(&c, TC, TH_ACK, 5001, 1005, NULL);
+	CHECK_STREQ(ready(&c, TS, 0, NULL), "EVIL");
+	ctx_done(&c);
+}
+
+TEST(four_way_synack_with_wrong_syn_is_rejected_with_event)
+{
+	struct ctx c;
+
+	ctx_init(&c);
+	ctx_start(&c);
+	sendp(&c, TS, TH_SYN, 1000, 0, NULL);
+	sendp(&c, TC, TH_SYN, 5000, 0, NULL);
+	sendp(&c, TS, TH_SYN | TH_ACK, 1234, 5001, NULL);
+	CHECK(c.rflags & STREAM_PKT_INVALID);
+	CHECK(has_event(&c.p, SEV_4WHS_SYNACK_WITH_WRONG_SYN));
+	CHECK_EQ(stream_tcp_state(&c.f), TCP_SYN_SENT);
+	ctx_done(&c);
+}
+
 TEST(synack_with_wrong_ack_is_rejected_with_event)
 {
 	struct ctx c;

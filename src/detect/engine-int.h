@@ -109,6 +109,8 @@ struct DetectThread {
 	uint64_t cur_tx;
 	const uint8_t *cur_data;
 	uint32_t cur_len;
+	uint8_t *win_buf;         /* inline mode: the packet's stream window */
+	uint32_t win_cap;
 	MpmScratch *scratch_h[2][BUF_MAX];
 	detect_order_fn order_fn;
 	void *order_arg;

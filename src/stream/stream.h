@@ -221,6 +221,14 @@ int stream_handle_packet(StreamThread *st, Flow *f, Packet *p);
  * The pointer stays valid until the next stream call on f. Returns 1 if *len > 0. */
 int stream_get_data(const Flow *f, int dir, uint64_t from, const uint8_t **data,
 		    uint32_t *len, uint64_t *base);
+/* Inline (IPS) raw inspection, Suricata's sliding window: copies into buf the
+ * stored bytes of dir (ACKed or not) around the data packet p just added, the
+ * contiguous run that holds all of p's bytes trimmed to about chunk bytes
+ * (stream.reassembly.to*-chunk-size; a bigger packet widens it by a tenth).
+ * Returns the length (*base: its stream offset), 0 when p's bytes are not all
+ * stored (the caller then inspects p's payload as the window). */
+uint32_t stream_inline_window(const Flow *f, int dir, const Packet *p, uint32_t chunk,
+			      uint8_t *buf, uint32_t cap, uint64_t *base);
 /* Stream offset up to which dir's data is ready (0 without a session). */
 uint64_t stream_ready_offset(const Flow *f, int dir);
 /* STREAM_DIR_* flags of dir (0 without a session). */

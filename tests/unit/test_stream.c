@@ -762,6 +762,66 @@ TEST(syn_data_is_not_added_to_the_stream)
 	ctx_done(&c);
 }
 
+/* Inline window of the last packet sent, as a string. */
+static const char *window(struct ctx *c, int dir, uint32_t chunk, uint64_t *base)
+{
+	static char out[256];
+	uint32_t n;
+
+	n = stream_inline_window(&c->f, dir, &c->p, chunk, (uint8_t *)out,
+				 sizeof(out) - 1, base);
+	out[n] = 0;
+	return out;
+}
+
+TEST(inline_window_holds_unacked_data_with_the_packet)
+{
+	struct ctx c;
+	uint64_t base = 99;
+
+	ctx_init(&c);
+	ctx_start(&c);
+	handshake(&c);
+	sendp(&c, TS, TH_ACK | TH_PSH, 1001, 5001, "AAAA");
+	sendp(&c, TS, TH_ACK | TH_PSH, 1005, 5001, "BBBB");
+	/* nothing is ACKed yet: IDS would see nothing, inline sees both */
+	CHECK_STREQ(ready(&c, TS, 0, NULL), "");
+	CHECK_STREQ(window(&c, TS, 2560, &base), "AAAABBBB");
+	CHECK_EQ(base, 0);
+	/* a small chunk keeps the newest bytes, the packet's own included */
+	CHECK_STREQ(window(&c, TS, 6, &base), "AABBBB");
+	CHECK_EQ(base, 2);
+	/* ACKed data is part of the window too */
+	sendp(&c, TC, TH_ACK, 5001, 1005, NULL);
+	sendp(&c, TS, TH_ACK | TH_PSH, 1009, 5001, "CC");
+	CHECK_STREQ(window(&c, TS, 2560, &base), "AAAABBBBCC");
+	ctx_done(&c);
+}
+
+TEST(inline_window_of_a_packet_filling_a_hole_reaches_both_sides)
+{
+	struct ctx c;
+	uint64_t base;
+
+	ctx_init(&c);
+	ctx_start(&c);
+	handshake(&c);
+	sendp(&c, TS, TH_ACK | TH_PSH, 1001, 5001, "AAAA");
+	sendp(&c, TS, TH_ACK | TH_PSH, 1009, 5001, "CCCC");
+	/* the packet starts a run: the window starts with it */
+	CHECK_STREQ(window(&c, TS, 2560, &base), "CCCC");
+	CHECK_EQ(base, 8);
+	sendp(&c, TS, TH_ACK | TH_PSH, 1005, 5001, "BBBB");
+	CHECK_STREQ(window(&c, TS, 2560, &base), "AAAABBBBCCCC");
+	/* trimmed around the packet: the room is shared before and after */
+	CHECK_STREQ(window(&c, TS, 8, &base), "AABBBBCC");
+	CHECK_EQ(base, 2);
+	/* an odd room is halved down, as Suricata does */
+	CHECK_STREQ(window(&c, TS, 7, &base), "ABBBBC");
+	CHECK_EQ(base, 3);
+	ctx_done(&c);
+}
+
 TEST(checksum_validation_off_tracks_bad_checksum_packets)
 {
 	struct ctx c;

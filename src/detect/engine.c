@@ -702,6 +702,7 @@ static void queue_alert(DetectThread *dt, const DetectSig *ds, int from_stream)
 	dt->alerts[dt->nalerts].tx_id = dt->cur_tx;
 	dt->alerts[dt->nalerts].data = dt->cur_data;
 	dt->alerts[dt->nalerts].data_len = dt->cur_len;
+	dt->alerts[dt->nalerts].stream_end = dt->cur_end;
 	dt->nalerts++;
 }
 
@@ -990,6 +991,9 @@ static void stream_inspect(DetectThread *dt, Packet *p, DetectFlowState *fs)
 	int pdir = (p->flags & PKT_TOCLIENT) ? 1 : 0;
 	uint64_t keep = de->stream_maxlen ? de->stream_maxlen - 1 : 0;
 
+	/* what the last packet's alerts needed for their payload */
+	for (int d = 0; d < 2; d++)
+		stream_release(f, d, STREAM_CONSUMER_RAW, fs->raw_rel[d]);
 	{
 		int d = pdir;
 		uint64_t ready = stream_ready_offset(f, d), off = fs->raw_off[d], from;
@@ -1005,12 +1009,16 @@ static void stream_inspect(DetectThread *dt, Packet *p, DetectFlowState *fs)
 
 			if (old > len)
 				old = len;
+			/* alerts log the stream up to what this
+			 * inspection reached, as Suricata */
+			dt->cur_end = ready;
 			if (len > old)
 				stream_window(dt, p, data, len, (uint32_t)old, d);
 			from = base + len;
 		}
+		dt->cur_end = 0;
 		fs->raw_off[d] = ready;
-		stream_release(f, d, STREAM_CONSUMER_RAW, ready > keep ? ready - keep : 0);
+		fs->raw_rel[d] = ready > keep ? ready - keep : 0;
 	}
 }
 
@@ -1030,6 +1038,7 @@ static void inline_window(DetectThread *dt, Packet *p, InspectBuffer *sb)
 	sb->type = IBUF_STREAM;
 	sb->data = len ? dt->win_buf : p->payload;
 	sb->len = len ? len : p->payload_len;
+	dt->inline_end = len ? base + len : 0;
 }
 
 /* Inline mode: stream bytes more than two chunks behind the ready offset are
@@ -1146,9 +1155,11 @@ uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts)
 				if (m) {
 					dt->cur_data = sbp->data;
 					dt->cur_len = sbp->len;
+					dt->cur_end = dt->inline_end;
 					sig_matched(dt, ds, p);
 					dt->cur_data = NULL;
 					dt->cur_len = 0;
+					dt->cur_end = 0;
 				}
 				dt->in_stream = 0;
 				if (!m)
@@ -1231,6 +1242,7 @@ void detect_alert_info(const DetectEngine *de, const Packet *p, const DetectAler
 	if (a->data) {
 		ai->payload = a->data;
 		ai->payload_len = a->data_len;
+		ai->stream_end = a->stream_end;
 	}
 	ai->has_tx = a->has_tx;
 	ai->tx_id = a->tx_id;

@@ -74,6 +74,7 @@ typedef struct DetectAlert {
 	uint64_t tx_id;
 	const uint8_t *data;           /* what matched (stream chunk); NULL: packet payload */
 	uint32_t data_len;
+	uint64_t stream_end;           /* stream offset where that chunk ends; 0: unknown */
 } DetectAlert;
 
 /* Inspects p (flow state in p->flow). Returns the number of alerts to log;

@@ -5,6 +5,7 @@
  * the file's lock (output_file_write_line). */
 #include "output/alert.h"
 #include "output/output-private.h"
+#include "stream/stream.h"
 
 #include <ctype.h>
 #include <netinet/in.h>
@@ -148,6 +149,10 @@ static const char *pkt_src(const Packet *p)
 {
 	if (p->flags & PKT_REASSEMBLED)
 		return "defrag";
+	/* the flow-end packets that flush the stream (Suricata's flow
+	 * timeout pseudo packets, also made at the end of a capture) */
+	if (p->flags & PKT_PSEUDO)
+		return "stream (flow timeout)";
 	return "wire/pcap";
 }
 
@@ -263,9 +268,22 @@ static void add_payload(json_t *rec, const OutputAlertConfig *ac, const Packet *
 	int stream = p->proto == IPPROTO_TCP && a->from_stream;
 	const uint8_t *data = a->payload ? a->payload : p->payload;
 	uint32_t len = a->payload ? a->payload_len : p->payload_len;
+	uint8_t *log = NULL;
 
 	if (!ac->payload && !ac->payload_printable && !ac->payload_length)
 		return;
+	if (stream && a->stream_end && p->flow && ac->payload_buffer_size &&
+	    (log = malloc(ac->payload_buffer_size)) != NULL) {
+		/* Suricata logs the flow's stream data up to what was
+		 * inspected, holes marked, not just the chunk that matched */
+		uint32_t n = stream_log_data(p->flow, (p->flags & PKT_TOCLIENT) ? 1 : 0,
+					     a->stream_end, log, ac->payload_buffer_size);
+
+		if (n) {
+			data = log;
+			len = n;
+		}
+	}
 	if (stream && len > ac->payload_buffer_size)
 		len = ac->payload_buffer_size;
 	if (data && len) {
@@ -277,6 +295,7 @@ static void add_payload(json_t *rec, const OutputAlertConfig *ac, const Packet *
 			set_printable(rec, "payload_printable", data, len);
 	}
 	set_int(rec, "stream", (uint64_t)stream);
+	free(log);
 }
 
 static void add_packet(json_t *rec, const Packet *p)

@@ -8,6 +8,7 @@
  * already have inspected them, so a retransmission can only be compared. */
 #include "stream/stream-int.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -690,4 +691,58 @@ uint32_t stream_inline_window(const Flow *f, int dir, const Packet *p, uint32_t 
 	}
 	*base = ws;
 	return (uint32_t)(we - ws);
+}
+
+/* ---- alert payloads ---- */
+
+static uint32_t put(uint8_t *buf, uint32_t cap, uint32_t n, const void *src, uint32_t len)
+{
+	if (n >= cap)
+		return 0;
+	if (len > cap - n)
+		len = cap - n;
+	memcpy(buf + n, src, len);
+	return len;
+}
+
+uint32_t stream_log_data(const Flow *f, int dir, uint64_t upto, uint8_t *buf, uint32_t cap)
+{
+	const TcpSession *ssn = f ? f->stream : NULL;
+	const TcpStream *s;
+	struct piece_iter it;
+	uint64_t last, off;
+	const uint8_t *d;
+	uint32_t len, n = 0;
+
+	if (!ssn || dir < 0 || dir > 1)
+		return 0;
+	s = &ssn->s[dir];
+	/* what every consumer released is gone, and not a hole */
+	last = min_released(ssn->st, s);
+	if (last == UINT64_MAX)
+		return 0;
+	it = (struct piece_iter){ s, 0, s->segs };
+	while (n < cap && piece_next(&it, &off, &d, &len)) {
+		if (off >= upto)
+			break;
+		if (off + len <= last)
+			continue;
+		if (off < last) {
+			d += last - off;
+			len -= (uint32_t)(last - off);
+			off = last;
+		}
+		if (len > upto - off)
+			len = (uint32_t)(upto - off);
+		if (off > last) {
+			char m[48];
+			int k = snprintf(m, sizeof(m), "[%llu bytes missing]",
+					 (unsigned long long)(off - last));
+
+			n += put(buf, cap, n, m, (uint32_t)k);
+		}
+		n += put(buf, cap, n, d, len);
+		last = off + len;
+	}
+	return n;
 }

@@ -229,6 +229,10 @@ int stream_get_data(const Flow *f, int dir, uint64_t from, const uint8_t **data,
  * stored (the caller then inspects p's payload as the window). */
 uint32_t stream_inline_window(const Flow *f, int dir, const Packet *p, uint32_t chunk,
 			      uint8_t *buf, uint32_t cap, uint64_t *base);
+/* An alert's stream payload as Suricata logs it: dir's bytes still kept
+ * (ACKed or not) from the oldest kept offset up to `upto`, each hole written
+ * as "[N bytes missing]"; cut at cap bytes. Returns the length written. */
+uint32_t stream_log_data(const Flow *f, int dir, uint64_t upto, uint8_t *buf, uint32_t cap);
 /* Stream offset up to which dir's data is ready (0 without a session). */
 uint64_t stream_ready_offset(const Flow *f, int dir);
 /* STREAM_DIR_* flags of dir (0 without a session). */

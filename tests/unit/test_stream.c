@@ -822,6 +822,39 @@ TEST(inline_window_of_a_packet_filling_a_hole_reaches_both_sides)
 	ctx_done(&c);
 }
 
+static const char *logged(struct ctx *c, int dir, uint64_t upto, uint32_t cap)
+{
+	static char out[256];
+	uint32_t n = stream_log_data(&c->f, dir, upto, (uint8_t *)out, cap);
+
+	out[n] = 0;
+	return out;
+}
+
+TEST(alert_log_data_marks_holes_like_suricata)
+{
+	struct ctx c;
+
+	ctx_init(&c);
+	ctx_start(&c);
+	handshake(&c);
+	sendp(&c, TS, TH_ACK, 1005, 5001, "GOOD");
+	sendp(&c, TS, TH_ACK, 1013, 5001, "DATA");
+	/* unACKed, with a leading hole and one in the middle */
+	CHECK_STREQ(logged(&c, TS, 16, 200), "[4 bytes missing]GOOD[4 bytes missing]DATA");
+	/* up to the inspected offset only, and cut at the buffer size */
+	CHECK_STREQ(logged(&c, TS, 8, 200), "[4 bytes missing]GOOD");
+	CHECK_STREQ(logged(&c, TS, 16, 19), "[4 bytes missing]GO");
+	/* ACKed past the holes: still the same bytes and holes */
+	sendp(&c, TC, TH_ACK, 5001, 1017, NULL);
+	CHECK_STREQ(logged(&c, TS, 16, 200), "[4 bytes missing]GOOD[4 bytes missing]DATA");
+	/* released bytes are gone, not missing */
+	stream_release(&c.f, TS, STREAM_CONSUMER_APP, 10);
+	stream_release(&c.f, TS, STREAM_CONSUMER_RAW, 10);
+	CHECK_STREQ(logged(&c, TS, 16, 200), "[2 bytes missing]DATA");
+	ctx_done(&c);
+}
+
 TEST(checksum_validation_off_tracks_bad_checksum_packets)
 {
 	struct ctx c;

@@ -448,6 +448,9 @@ static int detect_setup(const Cli *cli, SigTable **tp, DetectEngine **dep)
 		log_error("%s", err);
 		return -1;
 	}
+	/* stream.inline: auto means inline in IPS mode, as Suricata */
+	if (dc.stream_inline < 0)
+		dc.stream_inline = cli->simulate_ips;
 	rc.exclusive = cli->rules_exclusive;
 	rc.extra = cli->rules_extra;
 	rc.init_errors_fatal = cli->init_errors_fatal;

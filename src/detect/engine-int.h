@@ -110,6 +110,10 @@ struct DetectThread {
 	uint64_t cur_tx;
 	const uint8_t *cur_data;
 	uint32_t cur_len;
+	uint64_t cur_end;         /* stream offset where cur_data ends (0: unknown) */
+	uint8_t *win_buf;         /* inline mode: the packet's stream window */
+	uint32_t win_cap;
+	uint64_t inline_end;      /* its end as a stream offset (0: payload only) */
 	MpmScratch *scratch_h[2][BUF_MAX];
 	detect_order_fn order_fn;
 	void *order_arg;
@@ -128,6 +132,8 @@ typedef struct DetectFlowState {
 	uint32_t *ints;
 	uint8_t *ints_set;
 	uint64_t raw_off[2];      /* raw stream inspected up to, per direction */
+	uint64_t raw_rel[2];      /* to release on the next packet: the alerts of
+	                           * this one log the stream data (eve payload) */
 	uint64_t tx_next;         /* first tx not yet done by detection */
 	struct TagEntry *tags;    /* session tags (tag.c) */
 } DetectFlowState;

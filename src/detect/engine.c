@@ -28,6 +28,30 @@ void detect_register_counters(void)
 
 /* ---- config ---- */
 
+/* The raw stream inspection mode and window sizes, from the stream section. */
+static int stream_detect_config(DetectConfig *cfg, char *err, size_t errlen)
+{
+	static const char *const keys[2] = { "stream.reassembly.toserver-chunk-size",
+					     "stream.reassembly.toclient-chunk-size" };
+	const char *in = conf_get("stream.inline");
+
+	cfg->stream_inline = -1;
+	if (in && strcmp(in, "auto") && conf_get_bool("stream.inline", &cfg->stream_inline) < 0) {
+		snprintf(err, errlen, "stream.inline: must be auto, yes or no");
+		return -1;
+	}
+	for (int d = 0; d < 2; d++) {
+		uint64_t v = 2560;
+
+		if (conf_get_size(keys[d], &v) < 0 || v < 1 || v > UINT16_MAX) {
+			snprintf(err, errlen, "%s: must be a size 1..65535", keys[d]);
+			return -1;
+		}
+		cfg->chunk_size[d] = (uint32_t)v;
+	}
+	return 0;
+}
+
 int detect_config_load(DetectConfig *cfg, char *err, size_t errlen)
 {
 	const char *algo = conf_get("mpm-algo");
@@ -57,7 +81,7 @@ int detect_config_load(DetectConfig *cfg, char *err, size_t errlen)
 	/* until the stream engine exists, its midstream switch is read here */
 	if (conf_get("stream.midstream"))
 		conf_get_bool("stream.midstream", &cfg->midstream);
-	return 0;
+	return stream_detect_config(cfg, err, errlen);
 }
 
 /* ---- ordering ---- */
@@ -615,6 +639,17 @@ DetectThread *detect_thread_new(const DetectEngine *de, ThreadCounters *tc)
 				detect_thread_free(dt);
 				return NULL;
 			}
+	if (de->uses_stream && de->cfg.stream_inline) {
+		uint32_t c = de->cfg.chunk_size[0] > de->cfg.chunk_size[1] ?
+			     de->cfg.chunk_size[0] : de->cfg.chunk_size[1];
+
+		/* a window is at most a chunk, or a packet and a tenth of a chunk */
+		dt->win_cap = c + UINT16_MAX + c / 10;
+		if (!(dt->win_buf = malloc(dt->win_cap))) {
+			detect_thread_free(dt);
+			return NULL;
+		}
+	}
 	if (!dt->cand_bits || !dt->alerts || !dt->ms || !dt->md || http_thread_init(dt) != 0) {
 		detect_thread_free(dt);
 		return NULL;
@@ -633,6 +668,7 @@ void detect_thread_free(DetectThread *dt)
 	if (!dt)
 		return;
 	http_thread_free(dt);
+	free(dt->win_buf);
 	free(dt->cand_bits);
 	free(dt->alerts);
 	if (dt->ms)
@@ -671,6 +707,7 @@ static void queue_alert(DetectThread *dt, const DetectSig *ds, int from_stream)
 	dt->alerts[dt->nalerts].tx_id = dt->cur_tx;
 	dt->alerts[dt->nalerts].data = dt->cur_data;
 	dt->alerts[dt->nalerts].data_len = dt->cur_len;
+	dt->alerts[dt->nalerts].stream_end = dt->cur_end;
 	dt->nalerts++;
 }
 
@@ -960,6 +997,9 @@ static void stream_inspect(DetectThread *dt, Packet *p, DetectFlowState *fs)
 	int pdir = (p->flags & PKT_TOCLIENT) ? 1 : 0;
 	uint64_t keep = de->stream_maxlen ? de->stream_maxlen - 1 : 0;
 
+	/* what the last packet's alerts needed for their payload */
+	for (int d = 0; d < 2; d++)
+		stream_release(f, d, STREAM_CONSUMER_RAW, fs->raw_rel[d]);
 	{
 		int d = pdir;
 		uint64_t ready = stream_ready_offset(f, d), off = fs->raw_off[d], from;
@@ -975,13 +1015,46 @@ static void stream_inspect(DetectThread *dt, Packet *p, DetectFlowState *fs)
 
 			if (old > len)
 				old = len;
+			/* alerts log the stream up to what this
+			 * inspection reached, as Suricata */
+			dt->cur_end = ready;
 			if (len > old)
 				stream_window(dt, p, data, len, (uint32_t)old, d);
 			from = base + len;
 		}
+		dt->cur_end = 0;
 		fs->raw_off[d] = ready;
-		stream_release(f, d, STREAM_CONSUMER_RAW, ready > keep ? ready - keep : 0);
+		fs->raw_rel[d] = ready > keep ? ready - keep : 0;
 	}
+}
+
+/* Inline mode (IPS): a packet's stream data is inspected at once, in the
+ * window of stored stream bytes around it (Suricata's sliding window, ACKed
+ * or not); when its bytes are not all stored, its payload alone is the
+ * window. Windows overlap, so as in Suricata a match may alert again on a
+ * later packet whose window still holds it. */
+static void inline_window(DetectThread *dt, Packet *p, InspectBuffer *sb)
+{
+	int d = (p->flags & PKT_TOCLIENT) ? 1 : 0;
+	uint64_t base;
+	uint32_t len;
+
+	len = stream_inline_window(p->flow, d, p, dt->de->cfg.chunk_size[d], dt->win_buf,
+				   dt->win_cap, &base);
+	sb->type = IBUF_STREAM;
+	sb->data = len ? dt->win_buf : p->payload;
+	sb->len = len ? len : p->payload_len;
+	dt->inline_end = len ? base + len : 0;
+}
+
+/* Inline mode: stream bytes more than two chunks behind the ready offset are
+ * outside any future window (a packet's window reaches one chunk back). */
+static void inline_release(DetectThread *dt, Packet *p)
+{
+	int d = (p->flags & PKT_TOCLIENT) ? 1 : 0;
+	uint64_t ready = stream_ready_offset(p->flow, d), keep = 2ull * dt->de->cfg.chunk_size[d];
+
+	stream_release(p->flow, d, STREAM_CONSUMER_RAW, ready > keep ? ready - keep : 0);
 }
 
 uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts)
@@ -993,6 +1066,9 @@ uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts)
 	uint32_t lo = UINT32_MAX, hi = 0;
 	int iponly_ok = 1;
 	DetectFlowState *fs = NULL;
+	InspectBuffer sb, *sbp = NULL;
+	const uint8_t *pf_data = p->payload;
+	uint32_t pf_len = p->payload_len;
 
 	dt->nalerts = 0;
 	*alerts = dt->alerts;
@@ -1009,14 +1085,22 @@ uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts)
 	}
 	dt->pkt_streamed = 0;
 	if (p->flow && de->uses_stream && p->payload_len &&
-	    (p->stream_flags & STREAM_PKT_HAS_SESSION) &&
+	    (p->stream_flags & STREAM_PKT_ADDED) &&
 	    !(p->stream_flags & (STREAM_PKT_INVALID | STREAM_PKT_DEPTH_REACHED)) &&
 	    !(p->tcp_flags & TH_RST)) {
 		/* retransmissions too: their bytes were inspected as stream data */
 		dt->pkt_streamed = 1;
 	}
+	if (dt->pkt_streamed && de->cfg.stream_inline && p->flow->stream) {
+		/* the window holds the payload: one prefilter pass serves the
+		 * packet rules and the stream rules */
+		inline_window(dt, p, &sb);
+		sbp = &sb;
+		pf_data = sb.data;
+		pf_len = sb.len;
+	}
 	/* prefilter: the group's MPM on the payload */
-	if (g->mpm && p->payload_len) {
+	if (g->mpm && pf_len) {
 		MpmScratch *sc = dt->scratch_g[pc * 2 + dir];
 
 		if (sc) {
@@ -1024,10 +1108,10 @@ uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts)
 			uint32_t n;
 
 			mpm_matchset_clear(dt->ms);
-			if (gpu_payload_ready(dt, p))
+			if (!sbp && gpu_payload_ready(dt, p))
 				detect_gpu_prefilter(dt->gpu_src, pc, dir, dt->ms);
 			else
-				mpm_search(g->mpm, sc, p->payload, p->payload_len, mpm_matchset_cb, dt->ms);
+				mpm_search(g->mpm, sc, pf_data, pf_len, mpm_matchset_cb, dt->ms);
 			n = mpm_matchset_count(dt->ms);
 			ids = mpm_matchset_ids(dt->ms);
 			for (uint32_t i = 0; i < n; i++) {
@@ -1068,9 +1152,30 @@ uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts)
 			const DetectSig *ds = &de->sigs[num];
 
 			word &= word - 1;
-			if (!inspect_sig(dt, ds, p, iponly_ok, NULL))
-				continue;
-			sig_matched(dt, ds, p);
+			if (sbp && ds->stream_ok) {
+				/* inline: a stream rule sees the window, in rule
+				 * order with the packet rules (flowbits) */
+				int m;
+
+				dt->in_stream = 1;
+				m = inspect_sig(dt, ds, p, iponly_ok, sbp);
+				if (m) {
+					dt->cur_data = sbp->data;
+					dt->cur_len = sbp->len;
+					dt->cur_end = dt->inline_end;
+					sig_matched(dt, ds, p);
+					dt->cur_data = NULL;
+					dt->cur_len = 0;
+					dt->cur_end = 0;
+				}
+				dt->in_stream = 0;
+				if (!m)
+					continue;
+			} else {
+				if (!inspect_sig(dt, ds, p, iponly_ok, NULL))
+					continue;
+				sig_matched(dt, ds, p);
+			}
 			if (ds->action == ALERT_ACTION_PASS) {
 				/* pass: no further rule may alert on this packet */
 				for (uint32_t r = w + 1; r <= (hi >> 6); r++)
@@ -1082,8 +1187,12 @@ uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts)
 done:
 	if (fs)
 		fs->iponly_done |= (uint8_t)(1u << dir);
-	if (fs && p->flow->stream && de->uses_stream)
-		stream_inspect(dt, p, fs);
+	if (fs && p->flow->stream && de->uses_stream) {
+		if (de->cfg.stream_inline)
+			inline_release(dt, p);
+		else
+			stream_inspect(dt, p, fs);
+	}
 	if (fs && p->flow->alstate && p->flow->app_proto == ALPROTO_HTTP1)
 		http_inspect_flow(dt, p, fs, 0);
 	dt->pkt_tagged = tag_handle_packet(dt, p);
@@ -1111,7 +1220,8 @@ uint32_t detect_flow_flush(DetectThread *dt, Packet *p, const DetectAlert **aler
 		return 0;
 	dt->pkt_established = flow_established(de, fs, p);
 	dt->pkt_streamed = 0;
-	if (p->flow->stream && de->uses_stream)
+	/* inline: every byte was inspected with the packet that brought it */
+	if (p->flow->stream && de->uses_stream && !de->cfg.stream_inline)
 		stream_inspect(dt, p, fs);
 	if (p->flow->alstate && p->flow->app_proto == ALPROTO_HTTP1)
 		http_inspect_flow(dt, p, fs, 1);
@@ -1145,6 +1255,7 @@ void detect_alert_info(const DetectEngine *de, const Packet *p, const DetectAler
 	if (a->data) {
 		ai->payload = a->data;
 		ai->payload_len = a->data_len;
+		ai->stream_end = a->stream_end;
 	}
 	ai->has_tx = a->has_tx;
 	ai->tx_id = a->tx_id;

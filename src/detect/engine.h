@@ -29,6 +29,11 @@ typedef struct DetectConfig {
 	uint32_t alert_max;            /* packet-alert-max */
 	const char *threshold_file;    /* threshold-file; NULL: none */
 	int midstream;                 /* stream.midstream: pick up TCP sessions */
+	/* stream.inline: 1 yes, 0 no, -1 auto (the caller resolves it: inline in
+	 * IPS mode). Inline inspects each packet's stream data at once in a
+	 * sliding window; IDS waits for the ACK. */
+	int stream_inline;
+	uint32_t chunk_size[2];        /* stream.reassembly.to{server,client}-chunk-size */
 } DetectConfig;
 
 /* Reads mpm-algo, packet-alert-max, threshold-file from the conf tree.
@@ -69,6 +74,7 @@ typedef struct DetectAlert {
 	uint64_t tx_id;
 	const uint8_t *data;           /* what matched (stream chunk); NULL: packet payload */
 	uint32_t data_len;
+	uint64_t stream_end;           /* stream offset where that chunk ends; 0: unknown */
 } DetectAlert;
 
 /* Inspects p (flow state in p->flow). Returns the number of alerts to log;

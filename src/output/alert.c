@@ -5,6 +5,7 @@
  * the file's lock (output_file_write_line). */
 #include "output/alert.h"
 #include "output/output-private.h"
+#include "stream/stream.h"
 
 #include <ctype.h>
 #include <netinet/in.h>
@@ -142,12 +143,17 @@ static void set_printable(json_t *o, const char *key, const uint8_t *data, size_
 	free(buf);
 }
 
-/* Suricata's pkt_src for the packets we make: reassembled datagrams are
- * "defrag", everything else came off the capture. */
+/* Suricata's pkt_src: where a packet came from, the capture or one of the
+ * packets the engine makes (reassembled datagrams, flow-end flushes, the inner
+ * packets of tunnels). */
 const char *output_pkt_src(const Packet *p)
 {
 	if (p->flags & PKT_REASSEMBLED)
 		return "defrag";
+	/* the flow-end packets that flush the stream (Suricata's flow
+	 * timeout pseudo packets, also made at the end of a capture) */
+	if ((p->flags & (PKT_PSEUDO | PKT_TUNNEL)) == PKT_PSEUDO)
+		return "stream (flow timeout)";
 	switch (p->pkt_src) {
 	case PKT_SRC_IPV4_TUNNEL:
 		return "ipv4 tunnel";
@@ -309,9 +315,22 @@ static void add_payload(json_t *rec, const OutputAlertConfig *ac, const Packet *
 	int stream = p->proto == IPPROTO_TCP && a->from_stream;
 	const uint8_t *data = a->payload ? a->payload : p->payload;
 	uint32_t len = a->payload ? a->payload_len : p->payload_len;
+	uint8_t *log = NULL;
 
 	if (!ac->payload && !ac->payload_printable && !ac->payload_length)
 		return;
+	if (stream && a->stream_end && p->flow && ac->payload_buffer_size &&
+	    (log = malloc(ac->payload_buffer_size)) != NULL) {
+		/* Suricata logs the flow's stream data up to what was
+		 * inspected, holes marked, not just the chunk that matched */
+		uint32_t n = stream_log_data(p->flow, (p->flags & PKT_TOCLIENT) ? 1 : 0,
+					     a->stream_end, log, ac->payload_buffer_size);
+
+		if (n) {
+			data = log;
+			len = n;
+		}
+	}
 	if (stream && len > ac->payload_buffer_size)
 		len = ac->payload_buffer_size;
 	if (data && len) {
@@ -323,6 +342,7 @@ static void add_payload(json_t *rec, const OutputAlertConfig *ac, const Packet *
 			set_printable(rec, "payload_printable", data, len);
 	}
 	set_int(rec, "stream", (uint64_t)stream);
+	free(log);
 }
 
 void output_packet_json(json_t *rec, const Packet *p, uint32_t max)

@@ -32,6 +32,10 @@ typedef struct AlertInfo {
 	int from_stream;            /* matched on reassembled stream data */
 	const uint8_t *payload;     /* what matched: packet payload or stream chunk */
 	uint32_t payload_len;
+	/* from_stream: the stream offset where the inspected data ends; the
+	 * payload logged is then the flow's kept stream data up to there, with
+	 * its holes marked. 0: log payload as is. */
+	uint64_t stream_end;
 } AlertInfo;
 
 /* Logs one alert to eve.json (when its types list "alert") and fast.log (when

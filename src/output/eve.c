@@ -1,5 +1,6 @@
 /* eve.json records: the common header and the "flow" record. */
 #include "output/output-private.h"
+#include "stream/stream.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -301,6 +302,20 @@ static json_t *tcp_object(const Flow *f)
 	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
 		if (all & flags[i].bit)
 			json_object_set_new_nocheck(t, flags[i].name, json_true());
+	/* Suricata adds the session's state and gaps when it tracked one */
+	if (f->stream) {
+		json_object_set_new_nocheck(t, "state",
+					    json_string_nocheck(tcp_state_name(stream_tcp_state(f))));
+		if (stream_dir_flags(f, 0) & STREAM_DIR_GAP)
+			json_object_set_new_nocheck(t, "ts_gap", json_true());
+		if (stream_dir_flags(f, 1) & STREAM_DIR_GAP)
+			json_object_set_new_nocheck(t, "tc_gap", json_true());
+		/* Suricata's buffer opens a second region only past a gap of
+		 * 256 KiB or more: 1 is what it writes for any other stream (we
+		 * do not track regions; sparser streams would show more) */
+		json_object_set_new_nocheck(t, "ts_max_regions", json_integer(1));
+		json_object_set_new_nocheck(t, "tc_max_regions", json_integer(1));
+	}
 	return t;
 }
 

@@ -8,6 +8,7 @@
  * already have inspected them, so a retransmission can only be compared. */
 #include "stream/stream-int.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -564,4 +565,184 @@ void stream_release(Flow *f, int dir, enum stream_consumer c, uint64_t upto)
 		return;
 	s->released[c] = upto;
 	reasm_release(ssn->st, s);
+}
+
+/* ---- inline (IPS) raw inspection ---- */
+
+/* Walks dir's stored data in offset order: the ready runs, then the
+ * segments not yet ready (they only lie past the ready offset). */
+struct piece_iter {
+	const TcpStream *s;
+	unsigned run;
+	const Segment *seg;
+};
+
+static int piece_next(struct piece_iter *it, uint64_t *off, const uint8_t **data,
+		      uint32_t *len)
+{
+	const TcpStream *s = it->s;
+
+	if (it->run < s->nruns) {
+		unsigned i = it->run++;
+
+		*off = run_off(s, i);
+		*data = s->buf + s->runs[i].idx;
+		*len = (uint32_t)(run_end(s, i) - *off);
+		return 1;
+	}
+	if (it->seg) {
+		const Segment *g = it->seg;
+
+		it->seg = g->next;
+		*off = g->off;
+		*data = g->data + g->head;
+		*len = g->len;
+		return 1;
+	}
+	return 0;
+}
+
+/* Suricata's inline window: at most chunk bytes of the run around the
+ * packet [l, r) of run [a, b), ending with the packet when it is the newest
+ * data, starting with it when it fills the front of a hole, else shared
+ * out before and after it. */
+static void inline_trim(uint64_t a, uint64_t b, uint64_t l, uint64_t r, uint32_t chunk,
+			uint64_t *ws, uint64_t *we)
+{
+	uint64_t plen = r - l, room, before = l - a, after = b - r;
+
+	if (chunk <= plen)
+		chunk = (uint32_t)(plen + chunk / 10);
+	*ws = a;
+	*we = b;
+	if (b - a <= chunk)
+		return;
+	if (b == r) {
+		*ws = b - chunk;
+		return;
+	}
+	if (a == l) {
+		*we = a + chunk;
+		return;
+	}
+	room = chunk - plen;
+	if (after >= room / 2) {
+		if (before >= room / 2)
+			before = after = room / 2;
+		else
+			after = room - before;
+	} else if (before >= room / 2) {
+		before = room - after;
+	}
+	*ws = l - before;
+	*we = r + after;
+}
+
+uint32_t stream_inline_window(const Flow *f, int dir, const Packet *p, uint32_t chunk,
+			      uint8_t *buf, uint32_t cap, uint64_t *base)
+{
+	const TcpStream *s = dir_stream(f, dir);
+	struct piece_iter it;
+	uint64_t l, r, a = 0, b = 0, ws, we, off;
+	const uint8_t *d;
+	uint32_t len, plen = p->payload_len;
+	int64_t so;
+	int have = 0;
+
+	if (!s || !plen || !(s->flags & TS_HAVE_BASE))
+		return 0;
+	so = (int64_t)s->anchor_off + (int32_t)(p->tcp_seq - s->anchor_seq);
+	if (so + (int64_t)plen <= 0)
+		return 0;
+	if (so < 0) {
+		plen -= (uint32_t)-so;
+		so = 0;
+	}
+	l = (uint64_t)so;
+	r = l + plen;
+	/* the contiguous run of stored bytes that holds all of the packet's */
+	it = (struct piece_iter){ s, 0, s->segs };
+	while (piece_next(&it, &off, &d, &len)) {
+		if (!len)
+			continue;
+		if (have && off > b) {
+			if (a <= l && r <= b)
+				break;
+			have = 0;
+		}
+		if (!have) {
+			a = b = off;
+			have = 1;
+		}
+		if (off + len > b)
+			b = off + len;
+	}
+	if (!have || l < a || r > b)
+		return 0;
+	inline_trim(a, b, l, r, chunk, &ws, &we);
+	if (we - ws > cap)
+		ws = we - cap;
+	it = (struct piece_iter){ s, 0, s->segs };
+	while (piece_next(&it, &off, &d, &len)) {
+		uint64_t lo = off > ws ? off : ws, hi = off + len < we ? off + len : we;
+
+		if (lo < hi)
+			memcpy(buf + (lo - ws), d + (lo - off), hi - lo);
+	}
+	*base = ws;
+	return (uint32_t)(we - ws);
+}
+
+/* ---- alert payloads ---- */
+
+static uint32_t put(uint8_t *buf, uint32_t cap, uint32_t n, const void *src, uint32_t len)
+{
+	if (n >= cap)
+		return 0;
+	if (len > cap - n)
+		len = cap - n;
+	memcpy(buf + n, src, len);
+	return len;
+}
+
+uint32_t stream_log_data(const Flow *f, int dir, uint64_t upto, uint8_t *buf, uint32_t cap)
+{
+	const TcpSession *ssn = f ? f->stream : NULL;
+	const TcpStream *s;
+	struct piece_iter it;
+	uint64_t last, off;
+	const uint8_t *d;
+	uint32_t len, n = 0;
+
+	if (!ssn || dir < 0 || dir > 1)
+		return 0;
+	s = &ssn->s[dir];
+	/* what every consumer released is gone, and not a hole */
+	last = min_released(ssn->st, s);
+	if (last == UINT64_MAX)
+		return 0;
+	it = (struct piece_iter){ s, 0, s->segs };
+	while (n < cap && piece_next(&it, &off, &d, &len)) {
+		if (off >= upto)
+			break;
+		if (off + len <= last)
+			continue;
+		if (off < last) {
+			d += last - off;
+			len -= (uint32_t)(last - off);
+			off = last;
+		}
+		if (len > upto - off)
+			len = (uint32_t)(upto - off);
+		if (off > last) {
+			char m[48];
+			int k = snprintf(m, sizeof(m), "[%llu bytes missing]",
+					 (unsigned long long)(off - last));
+
+			n += put(buf, cap, n, m, (uint32_t)k);
+		}
+		n += put(buf, cap, n, d, len);
+		last = off + len;
+	}
+	return n;
 }

@@ -84,6 +84,7 @@ typedef struct TcpStream {
 #define SSN_TIMESTAMPS (1u << 2)    /* both SYNs had timestamps: PAWS applies */
 #define SSN_WSCALE     (1u << 3)    /* both SYNs had window scale */
 #define SSN_WINDOWS    (1u << 4)    /* windows known (3WHS seen): check them */
+#define SSN_4WHS       (1u << 5)    /* the server answered the SYN with its own SYN */
 
 typedef struct TcpSession {
 	TcpStream s[2];             /* by flow direction: 0 toserver, 1 toclient */

@@ -524,12 +524,22 @@ static int on_syn_sent(StreamThread *st, TcpSession *ssn, Packet *p, int dir)
 	uint8_t fl = p->tcp_flags;
 
 	if ((fl & (TH_SYN | TH_ACK)) == (TH_SYN | TH_ACK)) {
-		if (from_client(ssn, dir))
-			return reject(st, p, SEV_3WHS_SYNACK_IN_WRONG_DIRECTION);
-		if (p->tcp_ack != rcv->isn + 1)
-			return reject(st, p, SEV_3WHS_SYNACK_WITH_WRONG_ACK);
-		set_base(snd, p->tcp_seq + 1);
-		syn_options(snd, p);
+		if ((ssn->flags & SSN_4WHS) && from_client(ssn, dir)) {
+			/* 4-way handshake: the client's SYN/ACK answers the
+			 * server's SYN and repeats the client's own ISN */
+			if (p->tcp_ack != rcv->isn + 1)
+				return reject(st, p, SEV_4WHS_SYNACK_WITH_WRONG_ACK);
+			if (p->tcp_seq != snd->isn)
+				return reject(st, p, SEV_4WHS_SYNACK_WITH_WRONG_SYN);
+			syn_options(snd, p);
+		} else {
+			if (from_client(ssn, dir))
+				return reject(st, p, SEV_3WHS_SYNACK_IN_WRONG_DIRECTION);
+			if (p->tcp_ack != rcv->isn + 1)
+				return reject(st, p, SEV_3WHS_SYNACK_WITH_WRONG_ACK);
+			set_base(snd, p->tcp_seq + 1);
+			syn_options(snd, p);
+		}
 		if ((snd->flags & TS_WSCALE) && (rcv->flags & TS_WSCALE))
 			ssn->flags |= SSN_WSCALE;
 		if ((snd->flags & TS_HAS_TS) && (rcv->flags & TS_HAS_TS))
@@ -541,8 +551,14 @@ static int on_syn_sent(StreamThread *st, TcpSession *ssn, Packet *p, int dir)
 		return 1;       /* nothing more to track on a SYN/ACK */
 	}
 	if (fl & TH_SYN) {
-		if (!from_client(ssn, dir))
-			return invalid(p);      /* simultaneous open: not tracked */
+		if (!from_client(ssn, dir)) {
+			/* the server's own SYN (split / 4-way handshake, as
+			 * Suricata follows it): the client must SYN/ACK it */
+			ssn->flags |= SSN_4WHS;
+			set_base(snd, p->tcp_seq + 1);
+			syn_options(snd, p);
+			return 1;
+		}
 		if (p->tcp_seq != snd->isn) {
 			/* a new ISN: the client restarted the handshake */
 			snd->flags &= ~(TS_WSCALE | TS_HAS_TS);
@@ -574,6 +590,13 @@ static int on_syn_recv(StreamThread *st, TcpSession *ssn, Packet *p, int dir)
 	int client = from_client(ssn, dir);
 
 	if ((fl & (TH_SYN | TH_ACK)) == (TH_SYN | TH_ACK)) {
+		if (ssn->flags & SSN_4WHS) {
+			/* the client's SYN/ACK again */
+			if (!client || p->tcp_seq != snd->isn)
+				return invalid(p);
+			p->stream_flags |= STREAM_PKT_RETRANSMISSION;
+			return 1;
+		}
 		if (client)
 			return reject(st, p, SEV_3WHS_SYNACK_TOSERVER_ON_SYN_RECV);
 		if (p->tcp_seq != snd->isn)
@@ -593,6 +616,18 @@ static int on_syn_recv(StreamThread *st, TcpSession *ssn, Packet *p, int dir)
 	}
 	if (fl & TH_RST)
 		return 0;
+	if (ssn->flags & SSN_4WHS) {
+		/* 4-way handshake: the server's ACK of the client's SYN/ACK
+		 * completes it */
+		if (client || !(fl & TH_ACK))
+			return invalid(p);
+		if (seq_off(snd, p->tcp_seq) != 0)
+			return reject(st, p, SEV_4WHS_WRONG_SEQ);
+		if (seq_off(rcv, p->tcp_ack) != 0)
+			return reject(st, p, SEV_4WHS_INVALID_ACK);
+		ssn->state = TCP_ESTABLISHED;
+		return 0;
+	}
 	if (!client) {
 		if (st->cfg->async_oneside) {
 			/* only the server side is visible */
@@ -749,6 +784,7 @@ static void track_data(StreamThread *st, TcpSession *ssn, TcpStream *snd, Packet
 		so = 0;
 	}
 	end = (uint64_t)so + len;
+	p->stream_flags |= STREAM_PKT_ADDED;
 	if (reasm_insert(st, ssn, snd, p, (uint64_t)so, data, len) == 0) {
 		p->stream_flags |= STREAM_PKT_RETRANSMISSION;
 		stream_event(st, p, end <= snd->acked_off ? SEV_PKT_SPURIOUS_RETRANSMISSION
@@ -842,9 +878,16 @@ int stream_handle_packet(StreamThread *st, Flow *f, Packet *p)
 		return 0;
 	dir = (p->flags & PKT_TOCLIENT) ? 1 : 0;
 	if (st->cfg->checksum_validation && (p->flags & PKT_L4_CSUM_BAD)) {
-		/* Suricata keeps such packets out of the session entirely */
+		/* Suricata keeps such packets out of the session entirely;
+		 * detection still sees them, as packets of the flow in its
+		 * current state (flow:established holds on an established one) */
 		counter_inc(st->tc, stream_cnt.invalid_checksum);
 		p->stream_flags |= STREAM_PKT_INVALID;
+		ssn = f->stream;
+		if (ssn)
+			p->stream_flags |= STREAM_PKT_HAS_SESSION;
+		if (ssn && ssn->state >= TCP_ESTABLISHED)
+			p->stream_flags |= STREAM_PKT_ESTABLISHED;
 		return p->stream_flags;
 	}
 	if (fl & TH_URG)

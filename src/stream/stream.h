@@ -185,6 +185,9 @@ int stream_event_lookup(const char *name);
 #define STREAM_PKT_TC_READY       (1u << 6) /* toclient ready offset advanced */
 #define STREAM_PKT_CLOSED         (1u << 7) /* session closed (RST / FINs): all ready */
 #define STREAM_PKT_DEPTH_REACHED  (1u << 8) /* this packet's data hit reassembly depth */
+#define STREAM_PKT_ADDED          (1u << 9) /* its payload went into the stream (new or
+                                             * compared as a retransmission): detection
+                                             * inspects it there, not as a packet */
 
 /* Per-direction state, for consumers and eve (tcp.ts_gap / tcp.tc_gap). */
 #define STREAM_DIR_GAP            (1u << 0) /* a gap was skipped in this direction */
@@ -218,6 +221,18 @@ int stream_handle_packet(StreamThread *st, Flow *f, Packet *p);
  * The pointer stays valid until the next stream call on f. Returns 1 if *len > 0. */
 int stream_get_data(const Flow *f, int dir, uint64_t from, const uint8_t **data,
 		    uint32_t *len, uint64_t *base);
+/* Inline (IPS) raw inspection, Suricata's sliding window: copies into buf the
+ * stored bytes of dir (ACKed or not) around the data packet p just added, the
+ * contiguous run that holds all of p's bytes trimmed to about chunk bytes
+ * (stream.reassembly.to*-chunk-size; a bigger packet widens it by a tenth).
+ * Returns the length (*base: its stream offset), 0 when p's bytes are not all
+ * stored (the caller then inspects p's payload as the window). */
+uint32_t stream_inline_window(const Flow *f, int dir, const Packet *p, uint32_t chunk,
+			      uint8_t *buf, uint32_t cap, uint64_t *base);
+/* An alert's stream payload as Suricata logs it: dir's bytes still kept
+ * (ACKed or not) from the oldest kept offset up to `upto`, each hole written
+ * as "[N bytes missing]"; cut at cap bytes. Returns the length written. */
+uint32_t stream_log_data(const Flow *f, int dir, uint64_t upto, uint8_t *buf, uint32_t cap);
 /* Stream offset up to which dir's data is ready (0 without a session). */
 uint64_t stream_ready_offset(const Flow *f, int dir);
 /* STREAM_DIR_* flags of dir (0 without a session). */

@@ -153,6 +153,45 @@ TEST(three_way_handshake_establishes_session)
 	CHECK_EQ(cval(&c, "tcp.active_sessions"), 0);
 }
 
+TEST(four_way_handshake_establishes_session)
+{
+	struct ctx c;
+
+	ctx_init(&c);
+	ctx_start(&c);
+	/* split handshake: the server answers the SYN with its own SYN, the
+	 * client SYN/ACKs it, the server ACKs */
+	sendp(&c, TS, TH_SYN, 1000, 0, NULL);
+	sendp(&c, TC, TH_SYN, 5000, 0, NULL);
+	CHECK(!(c.rflags & STREAM_PKT_INVALID));
+	sendp(&c, TS, TH_SYN | TH_ACK, 1000, 5001, NULL);
+	CHECK(!(c.rflags & STREAM_PKT_INVALID));
+	CHECK(!(c.rflags & STREAM_PKT_ESTABLISHED));
+	sendp(&c, TC, TH_ACK, 5001, 1001, NULL);
+	CHECK(c.rflags & STREAM_PKT_ESTABLISHED);
+	CHECK_EQ(stream_tcp_state(&c.f), TCP_ESTABLISHED);
+	sendp(&c, TS, TH_ACK | TH_PSH, 1001, 5001, "EVIL");
+	CHECK(c.rflags & STREAM_PKT_ADDED);
+	sendp(&c, TC, TH_ACK, 5001, 1005, NULL);
+	CHECK_STREQ(ready(&c, TS, 0, NULL), "EVIL");
+	ctx_done(&c);
+}
+
+TEST(four_way_synack_with_wrong_syn_is_rejected_with_event)
+{
+	struct ctx c;
+
+	ctx_init(&c);
+	ctx_start(&c);
+	sendp(&c, TS, TH_SYN, 1000, 0, NULL);
+	sendp(&c, TC, TH_SYN, 5000, 0, NULL);
+	sendp(&c, TS, TH_SYN | TH_ACK, 1234, 5001, NULL);
+	CHECK(c.rflags & STREAM_PKT_INVALID);
+	CHECK(has_event(&c.p, SEV_4WHS_SYNACK_WITH_WRONG_SYN));
+	CHECK_EQ(stream_tcp_state(&c.f), TCP_SYN_SENT);
+	ctx_done(&c);
+}
+
 TEST(synack_with_wrong_ack_is_rejected_with_event)
 {
 	struct ctx c;
@@ -696,12 +735,123 @@ TEST(bad_checksum_packet_is_not_tracked)
 	c.p.payload_len = 4;
 	stream_handle_packet(c.st, &c.f, &c.p);
 	CHECK(c.p.stream_flags & STREAM_PKT_INVALID);
-	CHECK(!(c.p.stream_flags & STREAM_PKT_ESTABLISHED));
+	/* kept out of the stream, but still a packet of an established flow
+	 * (Suricata's flow:established holds for it) */
+	CHECK(!(c.p.stream_flags & STREAM_PKT_ADDED));
+	CHECK(c.p.stream_flags & STREAM_PKT_ESTABLISHED);
 	CHECK_EQ(cval(&c, "tcp.invalid_checksum"), 1);
 	sendp(&c, TS, TH_ACK, 1001, 5001, "good");
 	CHECK(!(c.rflags & STREAM_PKT_RETRANSMISSION));
+	CHECK(c.rflags & STREAM_PKT_ADDED);
 	sendp(&c, TC, TH_ACK, 5001, 1005, NULL);
 	CHECK_STREQ(ready(&c, TS, 0, NULL), "good");
+	ctx_done(&c);
+}
+
+TEST(syn_data_is_not_added_to_the_stream)
+{
+	struct ctx c;
+
+	ctx_init(&c);
+	ctx_start(&c);
+	/* data on a SYN is not stream data (no TFO): detection inspects the
+	 * packet itself */
+	sendp(&c, TS, TH_SYN, 1000, 0, "AAAA");
+	CHECK(c.rflags & STREAM_PKT_HAS_SESSION);
+	CHECK(!(c.rflags & STREAM_PKT_ADDED));
+	ctx_done(&c);
+}
+
+/* Inline window of the last packet sent, as a string. */
+static const char *window(struct ctx *c, int dir, uint32_t chunk, uint64_t *base)
+{
+	static char out[256];
+	uint32_t n;
+
+	n = stream_inline_window(&c->f, dir, &c->p, chunk, (uint8_t *)out,
+				 sizeof(out) - 1, base);
+	out[n] = 0;
+	return out;
+}
+
+TEST(inline_window_holds_unacked_data_with_the_packet)
+{
+	struct ctx c;
+	uint64_t base = 99;
+
+	ctx_init(&c);
+	ctx_start(&c);
+	handshake(&c);
+	sendp(&c, TS, TH_ACK | TH_PSH, 1001, 5001, "AAAA");
+	sendp(&c, TS, TH_ACK | TH_PSH, 1005, 5001, "BBBB");
+	/* nothing is ACKed yet: IDS would see nothing, inline sees both */
+	CHECK_STREQ(ready(&c, TS, 0, NULL), "");
+	CHECK_STREQ(window(&c, TS, 2560, &base), "AAAABBBB");
+	CHECK_EQ(base, 0);
+	/* a small chunk keeps the newest bytes, the packet's own included */
+	CHECK_STREQ(window(&c, TS, 6, &base), "AABBBB");
+	CHECK_EQ(base, 2);
+	/* ACKed data is part of the window too */
+	sendp(&c, TC, TH_ACK, 5001, 1005, NULL);
+	sendp(&c, TS, TH_ACK | TH_PSH, 1009, 5001, "CC");
+	CHECK_STREQ(window(&c, TS, 2560, &base), "AAAABBBBCC");
+	ctx_done(&c);
+}
+
+TEST(inline_window_of_a_packet_filling_a_hole_reaches_both_sides)
+{
+	struct ctx c;
+	uint64_t base;
+
+	ctx_init(&c);
+	ctx_start(&c);
+	handshake(&c);
+	sendp(&c, TS, TH_ACK | TH_PSH, 1001, 5001, "AAAA");
+	sendp(&c, TS, TH_ACK | TH_PSH, 1009, 5001, "CCCC");
+	/* the packet starts a run: the window starts with it */
+	CHECK_STREQ(window(&c, TS, 2560, &base), "CCCC");
+	CHECK_EQ(base, 8);
+	sendp(&c, TS, TH_ACK | TH_PSH, 1005, 5001, "BBBB");
+	CHECK_STREQ(window(&c, TS, 2560, &base), "AAAABBBBCCCC");
+	/* trimmed around the packet: the room is shared before and after */
+	CHECK_STREQ(window(&c, TS, 8, &base), "AABBBBCC");
+	CHECK_EQ(base, 2);
+	/* an odd room is halved down, as Suricata does */
+	CHECK_STREQ(window(&c, TS, 7, &base), "ABBBBC");
+	CHECK_EQ(base, 3);
+	ctx_done(&c);
+}
+
+static const char *logged(struct ctx *c, int dir, uint64_t upto, uint32_t cap)
+{
+	static char out[256];
+	uint32_t n = stream_log_data(&c->f, dir, upto, (uint8_t *)out, cap);
+
+	out[n] = 0;
+	return out;
+}
+
+TEST(alert_log_data_marks_holes_like_suricata)
+{
+	struct ctx c;
+
+	ctx_init(&c);
+	ctx_start(&c);
+	handshake(&c);
+	sendp(&c, TS, TH_ACK, 1005, 5001, "GOOD");
+	sendp(&c, TS, TH_ACK, 1013, 5001, "DATA");
+	/* unACKed, with a leading hole and one in the middle */
+	CHECK_STREQ(logged(&c, TS, 16, 200), "[4 bytes missing]GOOD[4 bytes missing]DATA");
+	/* up to the inspected offset only, and cut at the buffer size */
+	CHECK_STREQ(logged(&c, TS, 8, 200), "[4 bytes missing]GOOD");
+	CHECK_STREQ(logged(&c, TS, 16, 19), "[4 bytes missing]GO");
+	/* ACKed past the holes: still the same bytes and holes */
+	sendp(&c, TC, TH_ACK, 5001, 1017, NULL);
+	CHECK_STREQ(logged(&c, TS, 16, 200), "[4 bytes missing]GOOD[4 bytes missing]DATA");
+	/* released bytes are gone, not missing */
+	stream_release(&c.f, TS, STREAM_CONSUMER_APP, 10);
+	stream_release(&c.f, TS, STREAM_CONSUMER_RAW, 10);
+	CHECK_STREQ(logged(&c, TS, 16, 200), "[2 bytes missing]DATA");
 	ctx_done(&c);
 }
 

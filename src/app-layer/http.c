@@ -254,11 +254,34 @@ struct HttpTx {
 	uint8_t nev;
 	uint8_t ev[HTTP_TX_MAX_EVENTS];
 	uint8_t req_too_many;
+	uint8_t superseded;         /* its parser was replaced (tunnel): done */
+	uint64_t log_id;            /* eve tx_id: index in its own parser */
 };
 
-typedef struct HttpState {
+/* A flow has one libhtp parser, plus one more for each CONNECT tunnel whose
+ * content is HTTP again: Suricata starts a new HTTP state there, so eve's
+ * tx_id restarts at 0 while our ids go on (detection and logging walk them
+ * in order). */
+#define HTTP_MAX_PARSERS 4
+
+struct HttpState;
+
+typedef struct HttpParser {
+	struct HttpState *hs;
 	htp_connp_t *connp;
 	htp_conn_t *conn;
+	uint64_t base;              /* our id of this parser's first tx */
+} HttpParser;
+
+typedef struct HttpState {
+	htp_connp_t *connp;         /* the current parser (pars[npars - 1]) */
+	htp_conn_t *conn;
+	HttpParser pars[HTTP_MAX_PARSERS];
+	uint8_t npars;
+	uint8_t tunnel;             /* a CONNECT succeeded: the rest is the tunnel's */
+	uint8_t connect_ok;         /* set by the response headers of that CONNECT */
+	size_t connect_off;         /* where its header block ended in the chunk */
+	Bytes tunnel_data[2];       /* tunnel bytes not yet claimed by app-layer.c */
 	struct HttpCfg *cfg;
 	AppLayerThread *at;         /* set during a parse call, for counters */
 	Flow *f;
@@ -310,9 +333,16 @@ static void bytes_free(Bytes *b)
 	memset(b, 0, sizeof(*b));
 }
 
-static HttpState *state_of_tx(const htp_tx_t *htx)
+static HttpParser *parser_of_tx(const htp_tx_t *htx)
 {
 	return htp_connp_get_user_data(htx->connp);
+}
+
+static HttpState *state_of_tx(const htp_tx_t *htx)
+{
+	HttpParser *hp = parser_of_tx(htx);
+
+	return hp ? hp->hs : NULL;
 }
 
 static void tx_counted(HttpState *hs, counter_id id)
@@ -326,19 +356,22 @@ static void tx_counted(HttpState *hs, counter_id id)
 static HttpTx *tx_ud(htp_tx_t *htx)
 {
 	HttpTx *tx = htp_tx_get_user_data(htx);
+	HttpParser *hp;
 	HttpState *hs;
 
 	if (tx)
 		return tx;
 	tx = calloc(1, sizeof(*tx));
-	hs = state_of_tx(htx);
+	hp = parser_of_tx(htx);
+	hs = hp ? hp->hs : NULL;
 	if (!tx) {
 		if (hs)
 			tx_counted(hs, app_layer_counters.err_http_alloc);
 		return NULL;
 	}
 	tx->htx = htx;
-	tx->id = htx->index;
+	tx->log_id = htx->index;
+	tx->id = (hp ? hp->base : 0) + htx->index;
 	htp_tx_set_user_data(htx, tx);
 	if (hs)
 		tx_counted(hs, app_layer_counters.tx_http);
@@ -496,6 +529,18 @@ static int cb_response_headers(htp_tx_t *htx)
 
 	if (!tx)
 		return HTP_ERROR;
+	/* libhtp 0.5 would go on parsing HTTP after a CONNECT in the same
+	 * parser; Suricata 8 switches to the tunnel right after the 2xx headers
+	 * and detects the protocol again (tx ids restart), so note where */
+	if (htx->request_method_number == HTP_M_CONNECT && htx->response_status_number >= 200 &&
+	    htx->response_status_number <= 299) {
+		HttpState *hs = state_of_tx(htx);
+
+		if (hs && htx->connp == hs->connp) {
+			hs->connect_ok = 1;
+			hs->connect_off = htp_connp_res_data_consumed(htx->connp);
+		}
+	}
 	/* the flag is per tx: it is the response's only if the request lacked it */
 	if (!tx->req_too_many && (htx->flags & HTP_HEADERS_TOO_MANY))
 		tx_event(tx, EV_RESPONSE_TOO_MANY_HEADERS);
@@ -623,6 +668,34 @@ void http_cfg_put(struct HttpCfg *hc)
 	free(hc);
 }
 
+/* Opens the next libhtp parser of the flow and makes it current. */
+static int parser_new(HttpState *hs, htp_time_t *ts)
+{
+	HttpParser *hp;
+	uint64_t base = 0;
+
+	if (hs->npars == HTTP_MAX_PARSERS)
+		return -1;
+	if (hs->npars) {
+		hp = &hs->pars[hs->npars - 1];
+		base = hp->base + htp_list_size(hp->conn->transactions);
+	}
+	hp = &hs->pars[hs->npars];
+	hp->connp = htp_connp_create(hs->cfg->htp);
+	if (!hp->connp)
+		return -1;
+	hp->hs = hs;
+	hp->base = base;
+	hp->conn = htp_connp_get_connection(hp->connp);
+	htp_connp_set_user_data(hp->connp, hp);
+	htp_connp_open(hp->connp, NULL, hs->f->sp, NULL, hs->f->dp, ts);
+	hs->npars++;
+	hs->connp = hp->connp;
+	hs->conn = hp->conn;
+	hs->msg_offset = 0;
+	return 0;
+}
+
 void *http_state_new(AppLayerThread *at, Flow *f)
 {
 	HttpState *hs = calloc(1, sizeof(*hs));
@@ -632,17 +705,13 @@ void *http_state_new(AppLayerThread *at, Flow *f)
 		free(hs);
 		return NULL;
 	}
-	hs->connp = htp_connp_create(at->http->htp);
-	if (!hs->connp) {
+	hs->cfg = at->http;
+	hs->f = f;
+	if (parser_new(hs, &ts) < 0) {
 		free(hs);
 		return NULL;
 	}
-	hs->cfg = at->http;
 	hs->cfg->refs++;
-	hs->f = f;
-	hs->conn = htp_connp_get_connection(hs->connp);
-	htp_connp_set_user_data(hs->connp, hs);
-	htp_connp_open(hs->connp, NULL, f->sp, NULL, f->dp, &ts);
 	return hs;
 }
 
@@ -652,17 +721,23 @@ void http_state_free(void *state)
 
 	if (!hs)
 		return;
-	for (size_t i = 0; i < htp_list_size(hs->conn->transactions); i++) {
-		htp_tx_t *htx = htp_list_get(hs->conn->transactions, i);
+	for (unsigned p = 0; p < hs->npars; p++) {
+		HttpParser *hp = &hs->pars[p];
 
-		if (htx) {
-			tx_free(htp_tx_get_user_data(htx));
-			htp_tx_set_user_data(htx, NULL);
+		for (size_t i = 0; i < htp_list_size(hp->conn->transactions); i++) {
+			htp_tx_t *htx = htp_list_get(hp->conn->transactions, i);
+
+			if (htx) {
+				tx_free(htp_tx_get_user_data(htx));
+				htp_tx_set_user_data(htx, NULL);
+			}
 		}
+		htp_connp_destroy_all(hp->connp);
 	}
-	htp_connp_destroy_all(hs->connp);
-	bytes_free(&hs->pending[0]);
-	bytes_free(&hs->pending[1]);
+	for (int d = 0; d < 2; d++) {
+		bytes_free(&hs->pending[d]);
+		bytes_free(&hs->tunnel_data[d]);
+	}
 	http_cfg_put(hs->cfg);
 	free(hs);
 }
@@ -736,6 +811,22 @@ static int feed(HttpState *hs, int dir, const uint8_t *data, size_t len)
 		    bytes_append(&hs->pending[dir], data + consumed, len - consumed) < 0)
 			tx_counted(hs, app_layer_counters.err_http_alloc);
 	}
+	if (hs->connect_ok && !hs->tunnel) {
+		hs->tunnel = 1;
+		if (data && hs->connect_off < len &&
+		    bytes_append(&hs->tunnel_data[dir], data + hs->connect_off,
+				 len - hs->connect_off) < 0)
+			tx_counted(hs, app_layer_counters.err_http_alloc);
+	} else if (r == HTP_STREAM_TUNNEL && !hs->tunnel) {
+		/* a CONNECT got its 2xx: what follows is the tunnel's, for
+		 * app-layer.c to detect again (Suricata's protocol change) */
+		consumed = dir == APP_DIR_TOSERVER ? htp_connp_req_data_consumed(hs->connp) :
+						     htp_connp_res_data_consumed(hs->connp);
+		hs->tunnel = 1;
+		if (data && consumed < len &&
+		    bytes_append(&hs->tunnel_data[dir], data + consumed, len - consumed) < 0)
+			tx_counted(hs, app_layer_counters.err_http_alloc);
+	}
 	collect_events(hs, dir);
 	if (r == HTP_STREAM_ERROR) {
 		hs->dead[dir] = 1;
@@ -753,7 +844,13 @@ static void feed_pending(HttpState *hs, int dir)
 	if (!b.len || hs->dead[dir])
 		return;
 	memset(&hs->pending[dir], 0, sizeof(hs->pending[dir]));
-	feed(hs, dir, b.p, b.len);
+	if (hs->tunnel) {
+		/* held while the CONNECT was pending: the tunnel's first bytes */
+		if (bytes_append(&hs->tunnel_data[dir], b.p, b.len) < 0)
+			tx_counted(hs, app_layer_counters.err_http_alloc);
+	} else {
+		feed(hs, dir, b.p, b.len);
+	}
 	free(b.p);
 }
 
@@ -789,6 +886,9 @@ int http_parse(AppLayerThread *at, Flow *f, void *state, int dir, const uint8_t 
 		rc = -1;
 	} else if (hs->dead[dir]) {
 		rc = -1;
+	} else if (hs->tunnel) {
+		if (len && bytes_append(&hs->tunnel_data[dir], data, len) < 0)
+			tx_counted(hs, app_layer_counters.err_http_alloc);
 	} else if (len) {
 		if (hs->pending[dir].len) {
 			if (bytes_append(&hs->pending[dir], data, len) < 0)
@@ -799,10 +899,67 @@ int http_parse(AppLayerThread *at, Flow *f, void *state, int dir, const uint8_t 
 		}
 		feed_pending(hs, !dir);
 	}
-	if (flags & APP_EOF)
+	if ((flags & APP_EOF) && !hs->tunnel)
 		close_dir(hs, dir);
 	hs->at = NULL;
 	return rc;
+}
+
+int http_tunnel_started(void *state)
+{
+	HttpState *hs = state;
+
+	return hs && hs->tunnel;
+}
+
+uint8_t *http_tunnel_take(void *state, int dir, uint32_t *len)
+{
+	HttpState *hs = state;
+	uint8_t *p;
+
+	*len = 0;
+	if (!hs || !hs->tunnel_data[dir & 1].len)
+		return NULL;
+	p = hs->tunnel_data[dir & 1].p;
+	*len = hs->tunnel_data[dir & 1].len;
+	memset(&hs->tunnel_data[dir & 1], 0, sizeof(Bytes));
+	return p;
+}
+
+/* The old parser's transactions are over: nothing more comes for them. */
+static void supersede(HttpParser *hp)
+{
+	for (size_t i = 0; i < htp_list_size(hp->conn->transactions); i++) {
+		htp_tx_t *htx = htp_list_get(hp->conn->transactions, i);
+		HttpTx *tx = htx ? tx_ud(htx) : NULL;
+
+		if (tx)
+			tx->superseded = 1;
+	}
+}
+
+int http_tunnel_restart(AppLayerThread *at, Flow *f, void *state)
+{
+	HttpState *hs = state;
+	htp_time_t ts = f->last;
+
+	if (!hs || hs->npars == HTTP_MAX_PARSERS)
+		return -1;
+	hs->at = at;
+	hs->f = f;
+	supersede(&hs->pars[hs->npars - 1]);
+	if (parser_new(hs, &ts) < 0) {
+		hs->at = NULL;
+		return -1;
+	}
+	for (int d = 0; d < 2; d++) {
+		bytes_free(&hs->pending[d]);
+		bytes_free(&hs->tunnel_data[d]);
+		hs->dead[d] = hs->closed[d] = 0;
+	}
+	hs->tunnel = hs->connect_ok = 0;
+	hs->at = NULL;
+	return 0;
 }
 
 void http_tx_gc(void *state, unsigned need)
@@ -812,20 +969,27 @@ void http_tx_gc(void *state, unsigned need)
 
 	if (!hs)
 		return;
-	n = htp_list_size(hs->conn->transactions);
-	for (size_t i = 0; i < n; i++) {
-		htp_tx_t *htx = htp_list_get(hs->conn->transactions, i);
-		HttpTx *tx;
+	for (unsigned p = 0; p < hs->npars; p++) {
+		HttpParser *hp = &hs->pars[p];
 
-		if (!htx || htx->request_progress != HTP_REQUEST_COMPLETE ||
-		    htx->response_progress != HTP_RESPONSE_COMPLETE)
-			continue;
-		tx = htp_tx_get_user_data(htx);
-		if (tx && (tx->flags & need) != need)
-			continue;
-		tx_free(tx);
-		htp_tx_set_user_data(htx, NULL);
-		htp_tx_destroy(htx);
+		n = htp_list_size(hp->conn->transactions);
+		for (size_t i = 0; i < n; i++) {
+			htp_tx_t *htx = htp_list_get(hp->conn->transactions, i);
+			HttpTx *tx;
+
+			if (!htx)
+				continue;
+			tx = htp_tx_get_user_data(htx);
+			if (!(tx && tx->superseded) &&
+			    (htx->request_progress != HTP_REQUEST_COMPLETE ||
+			     htx->response_progress != HTP_RESPONSE_COMPLETE))
+				continue;
+			if (tx && (tx->flags & need) != need)
+				continue;
+			tx_free(tx);
+			htp_tx_set_user_data(htx, NULL);
+			htp_tx_destroy(htx);
+		}
 	}
 }
 
@@ -844,8 +1008,12 @@ static HttpState *flow_http(const Flow *f)
 uint64_t http_tx_count(const Flow *f)
 {
 	HttpState *hs = flow_http(f);
+	HttpParser *hp;
 
-	return hs ? htp_list_size(hs->conn->transactions) : 0;
+	if (!hs)
+		return 0;
+	hp = &hs->pars[hs->npars - 1];
+	return hp->base + htp_list_size(hp->conn->transactions);
 }
 
 HttpTx *http_tx_get(const Flow *f, uint64_t tx_id)
@@ -853,15 +1021,29 @@ HttpTx *http_tx_get(const Flow *f, uint64_t tx_id)
 	HttpState *hs = flow_http(f);
 	htp_tx_t *htx;
 
-	if (!hs || tx_id >= htp_list_size(hs->conn->transactions))
+	if (!hs)
 		return NULL;
-	htx = htp_list_get(hs->conn->transactions, (size_t)tx_id);
-	return htx ? tx_ud(htx) : NULL;
+	for (unsigned p = hs->npars; p-- > 0;) {
+		HttpParser *hp = &hs->pars[p];
+
+		if (tx_id < hp->base)
+			continue;
+		if (tx_id - hp->base >= htp_list_size(hp->conn->transactions))
+			return NULL;
+		htx = htp_list_get(hp->conn->transactions, (size_t)(tx_id - hp->base));
+		return htx ? tx_ud(htx) : NULL;
+	}
+	return NULL;
 }
 
 uint64_t http_tx_id(const HttpTx *tx)
 {
 	return tx->id;
+}
+
+uint64_t http_tx_log_id(const HttpTx *tx)
+{
+	return tx->log_id;
 }
 
 static int map_progress(int p)
@@ -886,6 +1068,8 @@ int http_tx_progress(const HttpTx *tx, int dir)
 {
 	if (!tx)
 		return HTTP_PROGRESS_NONE;
+	if (tx->superseded)
+		return HTTP_PROGRESS_COMPLETE;
 	return map_progress(dir == APP_DIR_TOSERVER ? (int)tx->htx->request_progress :
 						      (int)tx->htx->response_progress);
 }
@@ -1406,6 +1590,34 @@ json_t *http_tx_json(const HttpTx *tx, int extended)
 	return o;
 }
 
+json_t *http_tx_headers_json(const HttpTx *tx, int dir)
+{
+	htp_table_t *t;
+	json_t *a;
+
+	if (!tx || !tx->htx)
+		return NULL;
+	t = headers_of(tx, dir & 1);
+	if (!t || htp_table_size(t) == 0)
+		return NULL;
+	a = json_array();
+	for (size_t i = 0; a && i < htp_table_size(t); i++) {
+		htp_header_t *h = htp_table_get_index(t, i, NULL);
+		json_t *e;
+
+		if (!h || !h->name || !h->value)
+			continue;
+		e = json_object();
+		if (!e)
+			break;
+		json_object_set_new(e, "name", json_bytes(bstr_ptr(h->name), bstr_len(h->name)));
+		json_object_set_new(e, "value",
+				    json_bytes(bstr_ptr(h->value), bstr_len(h->value)));
+		json_array_append_new(a, e);
+	}
+	return a;
+}
+
 json_t *http_tx_fileinfo_json(const HttpTx *tx, int dir)
 {
 	const htp_tx_t *h;
@@ -1433,6 +1645,6 @@ json_t *http_tx_fileinfo_json(const HttpTx *tx, int dir)
 	json_object_set_new(o, "state", json_string(complete ? "CLOSED" : "TRUNCATED"));
 	json_object_set_new(o, "stored", json_false());
 	json_object_set_new(o, "size", json_integer((json_int_t)b->total));
-	json_object_set_new(o, "tx_id", json_integer((json_int_t)tx->id));
+	json_object_set_new(o, "tx_id", json_integer((json_int_t)tx->log_id));
 	return o;
 }

@@ -38,6 +38,9 @@ typedef struct OutputAlertConfig {
 	int tagged_packets;         /* tagged-packets */
 } OutputAlertConfig;
 
+#define OUTPUT_HTTP_HDR_REQUEST  0x1
+#define OUTPUT_HTTP_HDR_RESPONSE 0x2
+
 typedef struct OutputConfig {
 	OutputFileConfig fast;      /* outputs.N.fast */
 	OutputFileConfig eve;       /* outputs.N.eve-log (filetype regular) */
@@ -47,6 +50,8 @@ typedef struct OutputConfig {
 	int eve_stats_threads;
 	int eve_stats_deltas;
 	OutputAlertConfig eve_alert; /* eve-log types: - alert: options */
+	/* eve-log types: - http: dump-all-headers (both|request|response) */
+	unsigned eve_http_headers;  /* OUTPUT_HTTP_HDR_* */
 	OutputFileConfig stats;     /* outputs.N.stats (stats.log) */
 	int stats_totals;
 	int stats_threads;

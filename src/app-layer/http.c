@@ -8,6 +8,7 @@
 #include "app-layer/http.h"
 
 #include <htp/htp.h>
+#include <zlib.h>
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -219,6 +220,16 @@ struct HttpCfg {
 	int double_decode_path, double_decode_query;
 };
 
+/* Request bodies are decoded here, not by libhtp: a body that says gzip but
+ * is not (clear text) must reach detection as sent, as Suricata 8 does, and
+ * libhtp 0.5 turns it into garbage. */
+enum req_ce {
+	CE_UNKNOWN = 0,     /* headers not looked at yet */
+	CE_NONE,            /* identity, or not a compressed stream: as sent */
+	CE_INFLATE,         /* gzip or zlib stream being inflated */
+	CE_DONE,            /* stream ended or broke: nothing more to store */
+};
+
 typedef struct Body {
 	uint8_t *buf;
 	uint32_t len, cap;
@@ -255,6 +266,8 @@ struct HttpTx {
 	uint8_t ev[HTTP_TX_MAX_EVENTS];
 	uint8_t req_too_many;
 	uint8_t superseded;         /* its parser was replaced (tunnel): done */
+	uint8_t req_ce;             /* enum req_ce: request body decoding */
+	z_stream *req_z;
 	uint64_t log_id;            /* eve tx_id: index in its own parser */
 };
 
@@ -280,6 +293,7 @@ typedef struct HttpState {
 	uint8_t npars;
 	uint8_t tunnel;             /* a CONNECT succeeded: the rest is the tunnel's */
 	uint8_t connect_ok;         /* set by the response headers of that CONNECT */
+	uint8_t req_after_09;       /* an HTTP/0.9 request ended the request side */
 	size_t connect_off;         /* where its header block ended in the chunk */
 	Bytes tunnel_data[2];       /* tunnel bytes not yet claimed by app-layer.c */
 	struct HttpCfg *cfg;
@@ -382,6 +396,10 @@ static void tx_free(HttpTx *tx)
 {
 	if (!tx)
 		return;
+	if (tx->req_z) {
+		inflateEnd(tx->req_z);
+		free(tx->req_z);
+	}
 	for (int d = 0; d < 2; d++) {
 		free(tx->body[d].buf);
 		bytes_free(&tx->raw_hdr[d]);
@@ -461,6 +479,18 @@ static int cb_request_line(htp_tx_t *htx)
 static int cb_request_start(htp_tx_t *htx)
 {
 	return tx_ud(htx) ? HTP_OK : HTP_ERROR;
+}
+
+/* HTTP/0.9 has no persistent connections: whatever the client sends after
+ * such a request is not HTTP, and libhtp 0.5 would turn it into a parser
+ * error; Suricata 8 ignores it. */
+static int cb_request_complete(htp_tx_t *htx)
+{
+	HttpParser *hp = parser_of_tx(htx);
+
+	if (htx->is_protocol_0_9 && hp && hp->hs && hp->connp == hp->hs->connp)
+		hp->hs->req_after_09 = 1;
+	return HTP_OK;
 }
 
 static int cb_response_start(htp_tx_t *htx)
@@ -547,22 +577,15 @@ static int cb_response_headers(htp_tx_t *htx)
 	return HTP_OK;
 }
 
-static int body_append(htp_tx_data_t *d, int dir)
+static int body_store(HttpState *hs, HttpTx *tx, int dir, const uint8_t *data, size_t len)
 {
-	HttpTx *tx = tx_ud(d->tx);
-	HttpState *hs = state_of_tx(d->tx);
-	Body *b;
+	Body *b = &tx->body[dir];
 	uint64_t limit;
 	size_t n;
 
-	if (!tx || !hs)
-		return HTP_ERROR;
-	if (!d->data || d->len == 0)
-		return HTP_OK;
-	b = &tx->body[dir];
-	b->total += d->len;
+	b->total += len;
 	limit = hs->cfg->body_limit[dir];
-	n = d->len;
+	n = len;
 	if (limit && b->len + n > limit) {
 		n = b->len < limit ? (size_t)(limit - b->len) : 0;
 		b->truncated = 1;
@@ -585,9 +608,102 @@ static int body_append(htp_tx_data_t *d, int dir)
 		b->buf = nb;
 		b->cap = (uint32_t)cap;
 	}
-	memcpy(b->buf + b->len, d->data, n);
+	memcpy(b->buf + b->len, data, n);
 	b->len += (uint32_t)n;
 	return HTP_OK;
+}
+
+static int is_compressed_ce(const HttpTx *tx)
+{
+	htp_table_t *t = tx->htx->request_headers;
+	htp_header_t *h = t ? htp_table_get_c(t, "Content-Encoding") : NULL;
+
+	if (!h || !h->value)
+		return 0;
+	return bstr_cmp_c_nocase(h->value, "gzip") == 0 ||
+	       bstr_cmp_c_nocase(h->value, "x-gzip") == 0 ||
+	       bstr_cmp_c_nocase(h->value, "deflate") == 0 ||
+	       bstr_cmp_c_nocase(h->value, "x-deflate") == 0;
+}
+
+/* What the first body bytes are, whatever the header claims: a gzip
+ * member, a zlib stream, or neither (then the body is taken as sent). */
+static int req_ce_start(HttpTx *tx, const uint8_t *p, size_t len)
+{
+	int wbits;
+
+	if (!is_compressed_ce(tx) || len < 2)
+		return CE_NONE;
+	if (p[0] == 0x1f && p[1] == 0x8b)
+		wbits = 15 + 16;
+	else if ((p[0] & 0x0f) == 8 && (p[0] >> 4) <= 7 && ((p[0] << 8) | p[1]) % 31 == 0)
+		wbits = 15;
+	else
+		return CE_NONE;
+	tx->req_z = calloc(1, sizeof(*tx->req_z));
+	if (!tx->req_z)
+		return CE_NONE;
+	if (inflateInit2(tx->req_z, wbits) != Z_OK) {
+		free(tx->req_z);
+		tx->req_z = NULL;
+		return CE_NONE;
+	}
+	return CE_INFLATE;
+}
+
+static void req_inflate(HttpState *hs, HttpTx *tx, const uint8_t *p, size_t len)
+{
+	z_stream *z = tx->req_z;
+	uint8_t out[4096];
+	int r;
+
+	z->next_in = (Bytef *)(uintptr_t)p;
+	z->avail_in = (uInt)len;
+	do {
+		z->next_out = out;
+		z->avail_out = sizeof(out);
+		r = inflate(z, Z_NO_FLUSH);
+		if (z->avail_out < sizeof(out))
+			body_store(hs, tx, APP_DIR_TOSERVER, out, sizeof(out) - z->avail_out);
+		if (r == Z_STREAM_END) {
+			tx->req_ce = CE_DONE;
+			return;
+		}
+		if (r != Z_OK && r != Z_BUF_ERROR) {
+			tx_event(tx, EV_GZIP_DECOMPRESSION_FAILED);
+			tx->req_ce = CE_DONE;
+			return;
+		}
+		/* the stored body is full: inflating more would only burn time */
+		if (tx->body[APP_DIR_TOSERVER].truncated) {
+			tx->req_ce = CE_DONE;
+			return;
+		}
+	} while (z->avail_in > 0 || z->avail_out == 0);
+}
+
+static int body_append(htp_tx_data_t *d, int dir)
+{
+	HttpTx *tx = tx_ud(d->tx);
+	HttpState *hs = state_of_tx(d->tx);
+
+	if (!tx || !hs)
+		return HTP_ERROR;
+	if (!d->data || d->len == 0)
+		return HTP_OK;
+	if (dir == APP_DIR_TOCLIENT)
+		return body_store(hs, tx, dir, d->data, d->len);
+	if (tx->req_ce == CE_UNKNOWN)
+		tx->req_ce = (uint8_t)req_ce_start(tx, d->data, d->len);
+	switch (tx->req_ce) {
+	case CE_INFLATE:
+		req_inflate(hs, tx, d->data, d->len);
+		return HTP_OK;
+	case CE_DONE:
+		return HTP_OK;
+	default:
+		return body_store(hs, tx, dir, d->data, d->len);
+	}
 }
 
 static int cb_request_body(htp_tx_data_t *d)
@@ -640,7 +756,8 @@ struct HttpCfg *http_cfg_new(const AppLayerConfig *cfg)
 	htp_config_set_response_decompression(c, cfg->response_body_decompress_layer_limit > 0);
 	htp_config_set_response_decompression_layer_limit(c,
 		cfg->response_body_decompress_layer_limit);
-	htp_config_set_request_decompression(c, 1);
+	/* request bodies: see enum req_ce */
+	htp_config_set_request_decompression(c, 0);
 	htp_config_set_lzma_memlimit(c, (size_t)cfg->lzma_memlimit);
 	htp_config_set_lzma_layers(c, cfg->lzma_enabled ? 1 : 0);
 	htp_config_set_compression_bomb_limit(c, (size_t)cfg->compression_bomb_limit);
@@ -653,6 +770,7 @@ struct HttpCfg *http_cfg_new(const AppLayerConfig *cfg)
 	htp_config_register_request_header_data(c, cb_request_header_data);
 	htp_config_register_request_headers(c, cb_request_headers);
 	htp_config_register_request_body_data(c, cb_request_body);
+	htp_config_register_request_complete(c, cb_request_complete);
 	htp_config_register_response_start(c, cb_response_start);
 	htp_config_register_response_header_data(c, cb_response_header_data);
 	htp_config_register_response_headers(c, cb_response_headers);
@@ -886,6 +1004,8 @@ int http_parse(AppLayerThread *at, Flow *f, void *state, int dir, const uint8_t 
 		rc = -1;
 	} else if (hs->dead[dir]) {
 		rc = -1;
+	} else if (dir == APP_DIR_TOSERVER && hs->req_after_09) {
+		rc = 0;
 	} else if (hs->tunnel) {
 		if (len && bytes_append(&hs->tunnel_data[dir], data, len) < 0)
 			tx_counted(hs, app_layer_counters.err_http_alloc);
@@ -957,7 +1077,7 @@ int http_tunnel_restart(AppLayerThread *at, Flow *f, void *state)
 		bytes_free(&hs->tunnel_data[d]);
 		hs->dead[d] = hs->closed[d] = 0;
 	}
-	hs->tunnel = hs->connect_ok = 0;
+	hs->tunnel = hs->connect_ok = hs->req_after_09 = 0;
 	hs->at = NULL;
 	return 0;
 }

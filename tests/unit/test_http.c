@@ -237,6 +237,41 @@ TEST(http_gzip_response_gives_decompressed_file_data)
 	ctx_free(&c);
 }
 
+TEST(http_gzip_request_body_is_decompressed_in_pieces)
+{
+	Ctx c;
+	HttpTx *tx;
+	char hdr[256];
+	const uint8_t *d;
+	uint32_t len;
+
+	ctx_init(&c, 80);
+	snprintf(hdr, sizeof(hdr), "POST /up HTTP/1.1\r\nHost: h\r\nContent-Encoding: gzip\r\n"
+		 "Content-Length: %zu\r\n\r\n", sizeof(gz_body));
+	feed(&c, TS, hdr);
+	feed_bytes(&c, TS, gz_body, 7);
+	feed_bytes(&c, TS, gz_body + 7, sizeof(gz_body) - 7);
+	tx = http_tx_get(&c.f, 0);
+	CHECK_EQ(http_tx_buffer_dir(tx, HTTP_BUF_CLIENT_BODY, TS, &d, &len), 0);
+	CHECK_EQ(len, 252);
+	CHECK(memmem(d, len, "SECRET-MARKER-1234", 18) != NULL);
+	ctx_free(&c);
+}
+
+TEST(http_request_body_claiming_gzip_but_clear_stays_as_sent)
+{
+	Ctx c;
+	HttpTx *tx;
+
+	ctx_init(&c, 80);
+	feed(&c, TS, "POST /api HTTP/1.1\r\nHost: h\r\nContent-Encoding: gzip\r\n"
+		     "Content-Length: 17\r\n\r\n{\"sdk_version\":1}");
+	tx = http_tx_get(&c.f, 0);
+	CHECK_STREQ(buf(tx, HTTP_BUF_CLIENT_BODY, TS), "{\"sdk_version\":1}");
+	CHECK(!http_tx_has_event(tx, http_event_lookup("gzip_decompression_failed")));
+	ctx_free(&c);
+}
+
 TEST(http_deflate_response_is_decompressed)
 {
 	Ctx c;

@@ -780,6 +780,21 @@ TEST(http_headers_json_lists_every_header_in_order)
 	ctx_free(&c);
 }
 
+TEST(http_bytes_after_http09_request_are_not_a_parser_error)
+{
+	Ctx c;
+	uint64_t before;
+
+	ctx_init(&c, 80);
+	before = cval("app_layer.error.http.parser");
+	CHECK_EQ(feed(&c, TS, "POST abcd12345\n"), 0);
+	feed(&c, TC, "HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
+	CHECK_EQ(feed(&c, TS, "USER abab1212 \"zz\" :f6e1\n"), 0);
+	CHECK_EQ(cval("app_layer.error.http.parser"), before);
+	CHECK_EQ(http_tx_count(&c.f), 1);
+	ctx_free(&c);
+}
+
 TEST(http_eof_completes_body_until_close)
 {
 	Ctx c;

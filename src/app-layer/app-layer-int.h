@@ -35,6 +35,7 @@ typedef struct AppFlowState {
 	uint8_t held_len[2];
 	uint8_t held[2][24];        /* bytes kept while content detection needs more */
 	uint32_t seen[2];           /* bytes seen before a decision */
+	uint8_t tunnel;             /* enum tunnel_state (app-layer.c) */
 	void *proto;                /* HttpState * for ALPROTO_HTTP1 */
 } AppFlowState;
 
@@ -47,5 +48,12 @@ void http_state_free(void *state);
 int http_parse(AppLayerThread *at, Flow *f, void *state, int dir, const uint8_t *data,
 	       uint32_t len, int flags);
 void http_tx_gc(void *state, unsigned need);
+/* CONNECT tunnels: once libhtp switched to tunnel mode, http_parse() keeps
+ * each direction's bytes for http_tunnel_take() (caller frees) instead of
+ * parsing them; http_tunnel_restart() opens a new parser for tunnelled HTTP
+ * (0, or -1 past the limit of nested tunnels). */
+int http_tunnel_started(void *state);
+uint8_t *http_tunnel_take(void *state, int dir, uint32_t *len);
+int http_tunnel_restart(AppLayerThread *at, Flow *f, void *state);
 
 #endif

@@ -22,6 +22,11 @@ int app_layer_counters_registered;
 
 enum det_state { DET_NONE = 0, DET_MORE, DET_NO, DET_YES };
 
+/* After a successful CONNECT, Suricata detects the protocol again on what the
+ * tunnel carries; we parse it when it is HTTP and ignore it otherwise (the
+ * flow stays "http"). */
+enum tunnel_state { TUN_NONE = 0, TUN_DETECT, TUN_DEAD };
+
 /* ---------------- configuration ---------------- */
 
 static const struct {
@@ -379,28 +384,54 @@ static AppFlowState *flow_state(Flow *f)
 	return f->alstate;
 }
 
-static void set_failed(AppLayerThread *at, Flow *f)
+static void set_failed(AppLayerThread *at, Flow *f, AppFlowState *fs)
 {
+	if (fs->tunnel == TUN_DETECT) {
+		fs->tunnel = TUN_DEAD;
+		return;
+	}
 	f->app_proto = ALPROTO_FAILED;
 	if (f->proto == 6)
 		count(at, app_layer_counters.flow_failed_tcp);
 }
 
+static int tunnel_begin(AppLayerThread *at, Flow *f, AppFlowState *fs);
+
+/* Parses, then hands what follows a successful CONNECT to detection. */
+static int parse(AppLayerThread *at, Flow *f, AppFlowState *fs, int dir,
+		 const uint8_t *data, uint32_t len, int flags)
+{
+	int rc = http_parse(at, f, fs->proto, dir, data, len, flags);
+
+	if (http_tunnel_started(fs->proto))
+		tunnel_begin(at, f, fs);
+	return rc;
+}
+
 /* Decided HTTP: start the parser and give it what detection held back. */
 static int start_http(AppLayerThread *at, Flow *f, AppFlowState *fs)
 {
-	f->app_proto = ALPROTO_HTTP1;
-	count(at, app_layer_counters.flow_http);
-	if (at->cfg->http_enabled != 1)
-		return 0;       /* detection-only */
-	fs->proto = http_state_new(at, f);
-	if (!fs->proto) {
-		count(at, app_layer_counters.err_http_alloc);
-		return -1;
+	if (fs->tunnel == TUN_DETECT) {
+		/* HTTP inside the tunnel: a fresh parser, as on a new flow */
+		if (http_tunnel_restart(at, f, fs->proto) < 0) {
+			fs->tunnel = TUN_DEAD;
+			return 0;
+		}
+		fs->tunnel = TUN_NONE;
+	} else {
+		f->app_proto = ALPROTO_HTTP1;
+		count(at, app_layer_counters.flow_http);
+		if (at->cfg->http_enabled != 1)
+			return 0;       /* detection-only */
+		fs->proto = http_state_new(at, f);
+		if (!fs->proto) {
+			count(at, app_layer_counters.err_http_alloc);
+			return -1;
+		}
 	}
 	for (int d = 0; d < 2; d++) {
 		if (fs->held_len[d] && fs->det[d] != DET_NO)
-			http_parse(at, f, fs->proto, d, fs->held[d], fs->held_len[d], 0);
+			parse(at, f, fs, d, fs->held[d], fs->held_len[d], 0);
 		fs->held_len[d] = 0;
 	}
 	return 0;
@@ -413,6 +444,17 @@ static int detect_and_start(AppLayerThread *at, Flow *f, AppFlowState *fs, int d
 	uint32_t n = fs->held_len[dir], take;
 	int r, other = !dir;
 
+	if (fs->tunnel == TUN_DETECT && n == 0 && !(flags & APP_GAP)) {
+		/* blank lines before a request or status line are allowed (and
+		 * ignored by libhtp): a tunnel's first bytes may carry the CRLF
+		 * that trailed the CONNECT exchange */
+		while (len && (*data == '\r' || *data == '\n')) {
+			data++;
+			len--;
+		}
+		if (!len && !(flags & APP_EOF))
+			return 0;
+	}
 	if (flags & APP_GAP) {
 		/* bytes missing before a decision: nothing to recognise a start by */
 		fs->det[dir] = DET_NO;
@@ -435,7 +477,7 @@ static int detect_and_start(AppLayerThread *at, Flow *f, AppFlowState *fs, int d
 			if (start_http(at, f, fs) < 0)
 				return -1;
 			if (fs->proto)
-				return http_parse(at, f, fs->proto, dir, data, len, flags);
+				return parse(at, f, fs, dir, data, len, flags);
 			return 0;
 		}
 	}
@@ -444,8 +486,39 @@ static int detect_and_start(AppLayerThread *at, Flow *f, AppFlowState *fs, int d
 	/* this side said no; the flow fails once the other side cannot say yes */
 	if (fs->det[dir] == DET_NO &&
 	    (fs->det[other] == DET_NO || fs->eof[other]))
-		set_failed(at, f);
+		set_failed(at, f, fs);
 	return f->app_proto == ALPROTO_FAILED ? -1 : 0;
+}
+
+/* libhtp is in tunnel mode: detect again on the bytes it left, each side. */
+static int tunnel_begin(AppLayerThread *at, Flow *f, AppFlowState *fs)
+{
+	fs->tunnel = TUN_DETECT;
+	for (int d = 0; d < 2; d++) {
+		fs->det[d] = DET_NONE;
+		fs->held_len[d] = 0;
+		fs->seen[d] = 0;
+	}
+	for (int d = 0; d < 2 && fs->tunnel == TUN_DETECT; d++) {
+		uint32_t n;
+		uint8_t *p = http_tunnel_take(fs->proto, d, &n);
+
+		if (!p)
+			continue;
+		detect_and_start(at, f, fs, d, p, n, 0);
+		free(p);
+	}
+	return 0;
+}
+
+static int http_data(AppLayerThread *at, Flow *f, AppFlowState *fs, int dir,
+		     const uint8_t *data, uint32_t len, int flags)
+{
+	if (fs->tunnel == TUN_DEAD)
+		return 0;
+	if (fs->tunnel == TUN_DETECT)
+		return detect_and_start(at, f, fs, dir, data, len, flags);
+	return parse(at, f, fs, dir, data, len, flags);
 }
 
 int app_layer_handle_data(AppLayerThread *at, Flow *f, int dir, const uint8_t *data,
@@ -471,7 +544,7 @@ int app_layer_handle_data(AppLayerThread *at, Flow *f, int dir, const uint8_t *d
 	if (flags & APP_EOF)
 		fs->eof[dir] = 1;
 	if (f->app_proto == ALPROTO_HTTP1 && fs->proto)
-		return http_parse(at, f, fs->proto, dir, data, len, flags);
+		return http_data(at, f, fs, dir, data, len, flags);
 	return 0;
 }
 

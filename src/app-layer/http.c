@@ -8,6 +8,7 @@
 #include "app-layer/http.h"
 
 #include <htp/htp.h>
+#include <zlib.h>
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -219,6 +220,16 @@ struct HttpCfg {
 	int double_decode_path, double_decode_query;
 };
 
+/* Request bodies are decoded here, not by libhtp: a body that says gzip but
+ * is not (clear text) must reach detection as sent, as Suricata 8 does, and
+ * libhtp 0.5 turns it into garbage. */
+enum req_ce {
+	CE_UNKNOWN = 0,     /* headers not looked at yet */
+	CE_NONE,            /* identity, or not a compressed stream: as sent */
+	CE_INFLATE,         /* gzip or zlib stream being inflated */
+	CE_DONE,            /* stream ended or broke: nothing more to store */
+};
+
 typedef struct Body {
 	uint8_t *buf;
 	uint32_t len, cap;
@@ -254,11 +265,37 @@ struct HttpTx {
 	uint8_t nev;
 	uint8_t ev[HTTP_TX_MAX_EVENTS];
 	uint8_t req_too_many;
+	uint8_t superseded;         /* its parser was replaced (tunnel): done */
+	uint8_t req_ce;             /* enum req_ce: request body decoding */
+	z_stream *req_z;
+	uint64_t log_id;            /* eve tx_id: index in its own parser */
 };
 
-typedef struct HttpState {
+/* A flow has one libhtp parser, plus one more for each CONNECT tunnel whose
+ * content is HTTP again: Suricata starts a new HTTP state there, so eve's
+ * tx_id restarts at 0 while our ids go on (detection and logging walk them
+ * in order). */
+#define HTTP_MAX_PARSERS 4
+
+struct HttpState;
+
+typedef struct HttpParser {
+	struct HttpState *hs;
 	htp_connp_t *connp;
 	htp_conn_t *conn;
+	uint64_t base;              /* our id of this parser's first tx */
+} HttpParser;
+
+typedef struct HttpState {
+	htp_connp_t *connp;         /* the current parser (pars[npars - 1]) */
+	htp_conn_t *conn;
+	HttpParser pars[HTTP_MAX_PARSERS];
+	uint8_t npars;
+	uint8_t tunnel;             /* a CONNECT succeeded: the rest is the tunnel's */
+	uint8_t connect_ok;         /* set by the response headers of that CONNECT */
+	uint8_t req_after_09;       /* an HTTP/0.9 request ended the request side */
+	size_t connect_off;         /* where its header block ended in the chunk */
+	Bytes tunnel_data[2];       /* tunnel bytes not yet claimed by app-layer.c */
 	struct HttpCfg *cfg;
 	AppLayerThread *at;         /* set during a parse call, for counters */
 	Flow *f;
@@ -310,9 +347,16 @@ static void bytes_free(Bytes *b)
 	memset(b, 0, sizeof(*b));
 }
 
-static HttpState *state_of_tx(const htp_tx_t *htx)
+static HttpParser *parser_of_tx(const htp_tx_t *htx)
 {
 	return htp_connp_get_user_data(htx->connp);
+}
+
+static HttpState *state_of_tx(const htp_tx_t *htx)
+{
+	HttpParser *hp = parser_of_tx(htx);
+
+	return hp ? hp->hs : NULL;
 }
 
 static void tx_counted(HttpState *hs, counter_id id)
@@ -326,19 +370,22 @@ static void tx_counted(HttpState *hs, counter_id id)
 static HttpTx *tx_ud(htp_tx_t *htx)
 {
 	HttpTx *tx = htp_tx_get_user_data(htx);
+	HttpParser *hp;
 	HttpState *hs;
 
 	if (tx)
 		return tx;
 	tx = calloc(1, sizeof(*tx));
-	hs = state_of_tx(htx);
+	hp = parser_of_tx(htx);
+	hs = hp ? hp->hs : NULL;
 	if (!tx) {
 		if (hs)
 			tx_counted(hs, app_layer_counters.err_http_alloc);
 		return NULL;
 	}
 	tx->htx = htx;
-	tx->id = htx->index;
+	tx->log_id = htx->index;
+	tx->id = (hp ? hp->base : 0) + htx->index;
 	htp_tx_set_user_data(htx, tx);
 	if (hs)
 		tx_counted(hs, app_layer_counters.tx_http);
@@ -349,6 +396,10 @@ static void tx_free(HttpTx *tx)
 {
 	if (!tx)
 		return;
+	if (tx->req_z) {
+		inflateEnd(tx->req_z);
+		free(tx->req_z);
+	}
 	for (int d = 0; d < 2; d++) {
 		free(tx->body[d].buf);
 		bytes_free(&tx->raw_hdr[d]);
@@ -430,6 +481,18 @@ static int cb_request_start(htp_tx_t *htx)
 	return tx_ud(htx) ? HTP_OK : HTP_ERROR;
 }
 
+/* HTTP/0.9 has no persistent connections: whatever the client sends after
+ * such a request is not HTTP, and libhtp 0.5 would turn it into a parser
+ * error; Suricata 8 ignores it. */
+static int cb_request_complete(htp_tx_t *htx)
+{
+	HttpParser *hp = parser_of_tx(htx);
+
+	if (htx->is_protocol_0_9 && hp && hp->hs && hp->connp == hp->hs->connp)
+		hp->hs->req_after_09 = 1;
+	return HTP_OK;
+}
+
 static int cb_response_start(htp_tx_t *htx)
 {
 	return tx_ud(htx) ? HTP_OK : HTP_ERROR;
@@ -496,28 +559,33 @@ static int cb_response_headers(htp_tx_t *htx)
 
 	if (!tx)
 		return HTP_ERROR;
+	/* libhtp 0.5 would go on parsing HTTP after a CONNECT in the same
+	 * parser; Suricata 8 switches to the tunnel right after the 2xx headers
+	 * and detects the protocol again (tx ids restart), so note where */
+	if (htx->request_method_number == HTP_M_CONNECT && htx->response_status_number >= 200 &&
+	    htx->response_status_number <= 299) {
+		HttpState *hs = state_of_tx(htx);
+
+		if (hs && htx->connp == hs->connp) {
+			hs->connect_ok = 1;
+			hs->connect_off = htp_connp_res_data_consumed(htx->connp);
+		}
+	}
 	/* the flag is per tx: it is the response's only if the request lacked it */
 	if (!tx->req_too_many && (htx->flags & HTP_HEADERS_TOO_MANY))
 		tx_event(tx, EV_RESPONSE_TOO_MANY_HEADERS);
 	return HTP_OK;
 }
 
-static int body_append(htp_tx_data_t *d, int dir)
+static int body_store(HttpState *hs, HttpTx *tx, int dir, const uint8_t *data, size_t len)
 {
-	HttpTx *tx = tx_ud(d->tx);
-	HttpState *hs = state_of_tx(d->tx);
-	Body *b;
+	Body *b = &tx->body[dir];
 	uint64_t limit;
 	size_t n;
 
-	if (!tx || !hs)
-		return HTP_ERROR;
-	if (!d->data || d->len == 0)
-		return HTP_OK;
-	b = &tx->body[dir];
-	b->total += d->len;
+	b->total += len;
 	limit = hs->cfg->body_limit[dir];
-	n = d->len;
+	n = len;
 	if (limit && b->len + n > limit) {
 		n = b->len < limit ? (size_t)(limit - b->len) : 0;
 		b->truncated = 1;
@@ -540,9 +608,102 @@ static int body_append(htp_tx_data_t *d, int dir)
 		b->buf = nb;
 		b->cap = (uint32_t)cap;
 	}
-	memcpy(b->buf + b->len, d->data, n);
+	memcpy(b->buf + b->len, data, n);
 	b->len += (uint32_t)n;
 	return HTP_OK;
+}
+
+static int is_compressed_ce(const HttpTx *tx)
+{
+	htp_table_t *t = tx->htx->request_headers;
+	htp_header_t *h = t ? htp_table_get_c(t, "Content-Encoding") : NULL;
+
+	if (!h || !h->value)
+		return 0;
+	return bstr_cmp_c_nocase(h->value, "gzip") == 0 ||
+	       bstr_cmp_c_nocase(h->value, "x-gzip") == 0 ||
+	       bstr_cmp_c_nocase(h->value, "deflate") == 0 ||
+	       bstr_cmp_c_nocase(h->value, "x-deflate") == 0;
+}
+
+/* What the first body bytes are, whatever the header claims: a gzip
+ * member, a zlib stream, or neither (then the body is taken as sent). */
+static int req_ce_start(HttpTx *tx, const uint8_t *p, size_t len)
+{
+	int wbits;
+
+	if (!is_compressed_ce(tx) || len < 2)
+		return CE_NONE;
+	if (p[0] == 0x1f && p[1] == 0x8b)
+		wbits = 15 + 16;
+	else if ((p[0] & 0x0f) == 8 && (p[0] >> 4) <= 7 && ((p[0] << 8) | p[1]) % 31 == 0)
+		wbits = 15;
+	else
+		return CE_NONE;
+	tx->req_z = calloc(1, sizeof(*tx->req_z));
+	if (!tx->req_z)
+		return CE_NONE;
+	if (inflateInit2(tx->req_z, wbits) != Z_OK) {
+		free(tx->req_z);
+		tx->req_z = NULL;
+		return CE_NONE;
+	}
+	return CE_INFLATE;
+}
+
+static void req_inflate(HttpState *hs, HttpTx *tx, const uint8_t *p, size_t len)
+{
+	z_stream *z = tx->req_z;
+	uint8_t out[4096];
+	int r;
+
+	z->next_in = (Bytef *)(uintptr_t)p;
+	z->avail_in = (uInt)len;
+	do {
+		z->next_out = out;
+		z->avail_out = sizeof(out);
+		r = inflate(z, Z_NO_FLUSH);
+		if (z->avail_out < sizeof(out))
+			body_store(hs, tx, APP_DIR_TOSERVER, out, sizeof(out) - z->avail_out);
+		if (r == Z_STREAM_END) {
+			tx->req_ce = CE_DONE;
+			return;
+		}
+		if (r != Z_OK && r != Z_BUF_ERROR) {
+			tx_event(tx, EV_GZIP_DECOMPRESSION_FAILED);
+			tx->req_ce = CE_DONE;
+			return;
+		}
+		/* the stored body is full: inflating more would only burn time */
+		if (tx->body[APP_DIR_TOSERVER].truncated) {
+			tx->req_ce = CE_DONE;
+			return;
+		}
+	} while (z->avail_in > 0 || z->avail_out == 0);
+}
+
+static int body_append(htp_tx_data_t *d, int dir)
+{
+	HttpTx *tx = tx_ud(d->tx);
+	HttpState *hs = state_of_tx(d->tx);
+
+	if (!tx || !hs)
+		return HTP_ERROR;
+	if (!d->data || d->len == 0)
+		return HTP_OK;
+	if (dir == APP_DIR_TOCLIENT)
+		return body_store(hs, tx, dir, d->data, d->len);
+	if (tx->req_ce == CE_UNKNOWN)
+		tx->req_ce = (uint8_t)req_ce_start(tx, d->data, d->len);
+	switch (tx->req_ce) {
+	case CE_INFLATE:
+		req_inflate(hs, tx, d->data, d->len);
+		return HTP_OK;
+	case CE_DONE:
+		return HTP_OK;
+	default:
+		return body_store(hs, tx, dir, d->data, d->len);
+	}
 }
 
 static int cb_request_body(htp_tx_data_t *d)
@@ -595,7 +756,8 @@ struct HttpCfg *http_cfg_new(const AppLayerConfig *cfg)
 	htp_config_set_response_decompression(c, cfg->response_body_decompress_layer_limit > 0);
 	htp_config_set_response_decompression_layer_limit(c,
 		cfg->response_body_decompress_layer_limit);
-	htp_config_set_request_decompression(c, 1);
+	/* request bodies: see enum req_ce */
+	htp_config_set_request_decompression(c, 0);
 	htp_config_set_lzma_memlimit(c, (size_t)cfg->lzma_memlimit);
 	htp_config_set_lzma_layers(c, cfg->lzma_enabled ? 1 : 0);
 	htp_config_set_compression_bomb_limit(c, (size_t)cfg->compression_bomb_limit);
@@ -608,6 +770,7 @@ struct HttpCfg *http_cfg_new(const AppLayerConfig *cfg)
 	htp_config_register_request_header_data(c, cb_request_header_data);
 	htp_config_register_request_headers(c, cb_request_headers);
 	htp_config_register_request_body_data(c, cb_request_body);
+	htp_config_register_request_complete(c, cb_request_complete);
 	htp_config_register_response_start(c, cb_response_start);
 	htp_config_register_response_header_data(c, cb_response_header_data);
 	htp_config_register_response_headers(c, cb_response_headers);
@@ -623,6 +786,34 @@ void http_cfg_put(struct HttpCfg *hc)
 	free(hc);
 }
 
+/* Opens the next libhtp parser of the flow and makes it current. */
+static int parser_new(HttpState *hs, htp_time_t *ts)
+{
+	HttpParser *hp;
+	uint64_t base = 0;
+
+	if (hs->npars == HTTP_MAX_PARSERS)
+		return -1;
+	if (hs->npars) {
+		hp = &hs->pars[hs->npars - 1];
+		base = hp->base + htp_list_size(hp->conn->transactions);
+	}
+	hp = &hs->pars[hs->npars];
+	hp->connp = htp_connp_create(hs->cfg->htp);
+	if (!hp->connp)
+		return -1;
+	hp->hs = hs;
+	hp->base = base;
+	hp->conn = htp_connp_get_connection(hp->connp);
+	htp_connp_set_user_data(hp->connp, hp);
+	htp_connp_open(hp->connp, NULL, hs->f->sp, NULL, hs->f->dp, ts);
+	hs->npars++;
+	hs->connp = hp->connp;
+	hs->conn = hp->conn;
+	hs->msg_offset = 0;
+	return 0;
+}
+
 void *http_state_new(AppLayerThread *at, Flow *f)
 {
 	HttpState *hs = calloc(1, sizeof(*hs));
@@ -632,17 +823,13 @@ void *http_state_new(AppLayerThread *at, Flow *f)
 		free(hs);
 		return NULL;
 	}
-	hs->connp = htp_connp_create(at->http->htp);
-	if (!hs->connp) {
+	hs->cfg = at->http;
+	hs->f = f;
+	if (parser_new(hs, &ts) < 0) {
 		free(hs);
 		return NULL;
 	}
-	hs->cfg = at->http;
 	hs->cfg->refs++;
-	hs->f = f;
-	hs->conn = htp_connp_get_connection(hs->connp);
-	htp_connp_set_user_data(hs->connp, hs);
-	htp_connp_open(hs->connp, NULL, f->sp, NULL, f->dp, &ts);
 	return hs;
 }
 
@@ -652,17 +839,23 @@ void http_state_free(void *state)
 
 	if (!hs)
 		return;
-	for (size_t i = 0; i < htp_list_size(hs->conn->transactions); i++) {
-		htp_tx_t *htx = htp_list_get(hs->conn->transactions, i);
+	for (unsigned p = 0; p < hs->npars; p++) {
+		HttpParser *hp = &hs->pars[p];
 
-		if (htx) {
-			tx_free(htp_tx_get_user_data(htx));
-			htp_tx_set_user_data(htx, NULL);
+		for (size_t i = 0; i < htp_list_size(hp->conn->transactions); i++) {
+			htp_tx_t *htx = htp_list_get(hp->conn->transactions, i);
+
+			if (htx) {
+				tx_free(htp_tx_get_user_data(htx));
+				htp_tx_set_user_data(htx, NULL);
+			}
 		}
+		htp_connp_destroy_all(hp->connp);
 	}
-	htp_connp_destroy_all(hs->connp);
-	bytes_free(&hs->pending[0]);
-	bytes_free(&hs->pending[1]);
+	for (int d = 0; d < 2; d++) {
+		bytes_free(&hs->pending[d]);
+		bytes_free(&hs->tunnel_data[d]);
+	}
 	http_cfg_put(hs->cfg);
 	free(hs);
 }
@@ -736,6 +929,22 @@ static int feed(HttpState *hs, int dir, const uint8_t *data, size_t len)
 		    bytes_append(&hs->pending[dir], data + consumed, len - consumed) < 0)
 			tx_counted(hs, app_layer_counters.err_http_alloc);
 	}
+	if (hs->connect_ok && !hs->tunnel) {
+		hs->tunnel = 1;
+		if (data && hs->connect_off < len &&
+		    bytes_append(&hs->tunnel_data[dir], data + hs->connect_off,
+				 len - hs->connect_off) < 0)
+			tx_counted(hs, app_layer_counters.err_http_alloc);
+	} else if (r == HTP_STREAM_TUNNEL && !hs->tunnel) {
+		/* a CONNECT got its 2xx: what follows is the tunnel's, for
+		 * app-layer.c to detect again (Suricata's protocol change) */
+		consumed = dir == APP_DIR_TOSERVER ? htp_connp_req_data_consumed(hs->connp) :
+						     htp_connp_res_data_consumed(hs->connp);
+		hs->tunnel = 1;
+		if (data && consumed < len &&
+		    bytes_append(&hs->tunnel_data[dir], data + consumed, len - consumed) < 0)
+			tx_counted(hs, app_layer_counters.err_http_alloc);
+	}
 	collect_events(hs, dir);
 	if (r == HTP_STREAM_ERROR) {
 		hs->dead[dir] = 1;
@@ -753,7 +962,13 @@ static void feed_pending(HttpState *hs, int dir)
 	if (!b.len || hs->dead[dir])
 		return;
 	memset(&hs->pending[dir], 0, sizeof(hs->pending[dir]));
-	feed(hs, dir, b.p, b.len);
+	if (hs->tunnel) {
+		/* held while the CONNECT was pending: the tunnel's first bytes */
+		if (bytes_append(&hs->tunnel_data[dir], b.p, b.len) < 0)
+			tx_counted(hs, app_layer_counters.err_http_alloc);
+	} else {
+		feed(hs, dir, b.p, b.len);
+	}
 	free(b.p);
 }
 
@@ -789,6 +1004,11 @@ int http_parse(AppLayerThread *at, Flow *f, void *state, int dir, const uint8_t 
 		rc = -1;
 	} else if (hs->dead[dir]) {
 		rc = -1;
+	} else if (dir == APP_DIR_TOSERVER && hs->req_after_09) {
+		rc = 0;
+	} else if (hs->tunnel) {
+		if (len && bytes_append(&hs->tunnel_data[dir], data, len) < 0)
+			tx_counted(hs, app_layer_counters.err_http_alloc);
 	} else if (len) {
 		if (hs->pending[dir].len) {
 			if (bytes_append(&hs->pending[dir], data, len) < 0)
@@ -799,10 +1019,67 @@ int http_parse(AppLayerThread *at, Flow *f, void *state, int dir, const uint8_t 
 		}
 		feed_pending(hs, !dir);
 	}
-	if (flags & APP_EOF)
+	if ((flags & APP_EOF) && !hs->tunnel)
 		close_dir(hs, dir);
 	hs->at = NULL;
 	return rc;
+}
+
+int http_tunnel_started(void *state)
+{
+	HttpState *hs = state;
+
+	return hs && hs->tunnel;
+}
+
+uint8_t *http_tunnel_take(void *state, int dir, uint32_t *len)
+{
+	HttpState *hs = state;
+	uint8_t *p;
+
+	*len = 0;
+	if (!hs || !hs->tunnel_data[dir & 1].len)
+		return NULL;
+	p = hs->tunnel_data[dir & 1].p;
+	*len = hs->tunnel_data[dir & 1].len;
+	memset(&hs->tunnel_data[dir & 1], 0, sizeof(Bytes));
+	return p;
+}
+
+/* The old parser's transactions are over: nothing more comes for them. */
+static void supersede(HttpParser *hp)
+{
+	for (size_t i = 0; i < htp_list_size(hp->conn->transactions); i++) {
+		htp_tx_t *htx = htp_list_get(hp->conn->transactions, i);
+		HttpTx *tx = htx ? tx_ud(htx) : NULL;
+
+		if (tx)
+			tx->superseded = 1;
+	}
+}
+
+int http_tunnel_restart(AppLayerThread *at, Flow *f, void *state)
+{
+	HttpState *hs = state;
+	htp_time_t ts = f->last;
+
+	if (!hs || hs->npars == HTTP_MAX_PARSERS)
+		return -1;
+	hs->at = at;
+	hs->f = f;
+	supersede(&hs->pars[hs->npars - 1]);
+	if (parser_new(hs, &ts) < 0) {
+		hs->at = NULL;
+		return -1;
+	}
+	for (int d = 0; d < 2; d++) {
+		bytes_free(&hs->pending[d]);
+		bytes_free(&hs->tunnel_data[d]);
+		hs->dead[d] = hs->closed[d] = 0;
+	}
+	hs->tunnel = hs->connect_ok = hs->req_after_09 = 0;
+	hs->at = NULL;
+	return 0;
 }
 
 void http_tx_gc(void *state, unsigned need)
@@ -812,20 +1089,27 @@ void http_tx_gc(void *state, unsigned need)
 
 	if (!hs)
 		return;
-	n = htp_list_size(hs->conn->transactions);
-	for (size_t i = 0; i < n; i++) {
-		htp_tx_t *htx = htp_list_get(hs->conn->transactions, i);
-		HttpTx *tx;
+	for (unsigned p = 0; p < hs->npars; p++) {
+		HttpParser *hp = &hs->pars[p];
 
-		if (!htx || htx->request_progress != HTP_REQUEST_COMPLETE ||
-		    htx->response_progress != HTP_RESPONSE_COMPLETE)
-			continue;
-		tx = htp_tx_get_user_data(htx);
-		if (tx && (tx->flags & need) != need)
-			continue;
-		tx_free(tx);
-		htp_tx_set_user_data(htx, NULL);
-		htp_tx_destroy(htx);
+		n = htp_list_size(hp->conn->transactions);
+		for (size_t i = 0; i < n; i++) {
+			htp_tx_t *htx = htp_list_get(hp->conn->transactions, i);
+			HttpTx *tx;
+
+			if (!htx)
+				continue;
+			tx = htp_tx_get_user_data(htx);
+			if (!(tx && tx->superseded) &&
+			    (htx->request_progress != HTP_REQUEST_COMPLETE ||
+			     htx->response_progress != HTP_RESPONSE_COMPLETE))
+				continue;
+			if (tx && (tx->flags & need) != need)
+				continue;
+			tx_free(tx);
+			htp_tx_set_user_data(htx, NULL);
+			htp_tx_destroy(htx);
+		}
 	}
 }
 
@@ -844,8 +1128,12 @@ static HttpState *flow_http(const Flow *f)
 uint64_t http_tx_count(const Flow *f)
 {
 	HttpState *hs = flow_http(f);
+	HttpParser *hp;
 
-	return hs ? htp_list_size(hs->conn->transactions) : 0;
+	if (!hs)
+		return 0;
+	hp = &hs->pars[hs->npars - 1];
+	return hp->base + htp_list_size(hp->conn->transactions);
 }
 
 HttpTx *http_tx_get(const Flow *f, uint64_t tx_id)
@@ -853,15 +1141,29 @@ HttpTx *http_tx_get(const Flow *f, uint64_t tx_id)
 	HttpState *hs = flow_http(f);
 	htp_tx_t *htx;
 
-	if (!hs || tx_id >= htp_list_size(hs->conn->transactions))
+	if (!hs)
 		return NULL;
-	htx = htp_list_get(hs->conn->transactions, (size_t)tx_id);
-	return htx ? tx_ud(htx) : NULL;
+	for (unsigned p = hs->npars; p-- > 0;) {
+		HttpParser *hp = &hs->pars[p];
+
+		if (tx_id < hp->base)
+			continue;
+		if (tx_id - hp->base >= htp_list_size(hp->conn->transactions))
+			return NULL;
+		htx = htp_list_get(hp->conn->transactions, (size_t)(tx_id - hp->base));
+		return htx ? tx_ud(htx) : NULL;
+	}
+	return NULL;
 }
 
 uint64_t http_tx_id(const HttpTx *tx)
 {
 	return tx->id;
+}
+
+uint64_t http_tx_log_id(const HttpTx *tx)
+{
+	return tx->log_id;
 }
 
 static int map_progress(int p)
@@ -886,6 +1188,8 @@ int http_tx_progress(const HttpTx *tx, int dir)
 {
 	if (!tx)
 		return HTTP_PROGRESS_NONE;
+	if (tx->superseded)
+		return HTTP_PROGRESS_COMPLETE;
 	return map_progress(dir == APP_DIR_TOSERVER ? (int)tx->htx->request_progress :
 						      (int)tx->htx->response_progress);
 }
@@ -1406,6 +1710,34 @@ json_t *http_tx_json(const HttpTx *tx, int extended)
 	return o;
 }
 
+json_t *http_tx_headers_json(const HttpTx *tx, int dir)
+{
+	htp_table_t *t;
+	json_t *a;
+
+	if (!tx || !tx->htx)
+		return NULL;
+	t = headers_of(tx, dir & 1);
+	if (!t || htp_table_size(t) == 0)
+		return NULL;
+	a = json_array();
+	for (size_t i = 0; a && i < htp_table_size(t); i++) {
+		htp_header_t *h = htp_table_get_index(t, i, NULL);
+		json_t *e;
+
+		if (!h || !h->name || !h->value)
+			continue;
+		e = json_object();
+		if (!e)
+			break;
+		json_object_set_new(e, "name", json_bytes(bstr_ptr(h->name), bstr_len(h->name)));
+		json_object_set_new(e, "value",
+				    json_bytes(bstr_ptr(h->value), bstr_len(h->value)));
+		json_array_append_new(a, e);
+	}
+	return a;
+}
+
 json_t *http_tx_fileinfo_json(const HttpTx *tx, int dir)
 {
 	const htp_tx_t *h;
@@ -1433,6 +1765,6 @@ json_t *http_tx_fileinfo_json(const HttpTx *tx, int dir)
 	json_object_set_new(o, "state", json_string(complete ? "CLOSED" : "TRUNCATED"));
 	json_object_set_new(o, "stored", json_false());
 	json_object_set_new(o, "size", json_integer((json_int_t)b->total));
-	json_object_set_new(o, "tx_id", json_integer((json_int_t)tx->id));
+	json_object_set_new(o, "tx_id", json_integer((json_int_t)tx->log_id));
 	return o;
 }

@@ -26,6 +26,9 @@ uint64_t http_tx_count(const Flow *f);
 /* The transaction with this id, or NULL (not started yet, or freed). */
 HttpTx *http_tx_get(const Flow *f, uint64_t tx_id);
 uint64_t http_tx_id(const HttpTx *tx);
+/* The id eve prints (tx_id): as http_tx_id() until a CONNECT tunnel carries
+ * HTTP again; that gets a new HTTP state whose ids restart at 0. */
+uint64_t http_tx_log_id(const HttpTx *tx);
 
 /* Progress per direction (dir: APP_DIR_*), in increasing order. A buffer of a
  * direction is available from the progress noted on it below. */
@@ -123,6 +126,12 @@ int http_tx_has_event(const HttpTx *tx, int id);
  * and with extended: http_refer, http_port (when not implied), redirect, ...
  * New reference; NULL when the tx has no request line yet. */
 json_t *http_tx_json(const HttpTx *tx, int extended);
+
+/* eve "request_headers" / "response_headers" (dump-all-headers): an array of
+ * {"name", "value"} in the order libhtp keeps them (repeated headers folded
+ * into one, as libhtp does). dir: APP_DIR_*. NULL when that side has no
+ * headers yet. */
+json_t *http_tx_headers_json(const HttpTx *tx, int dir);
 
 /* The "fileinfo" object for a side's body (dir APP_DIR_TOCLIENT: response,
  * Suricata's file_data; TOSERVER: request body). NULL when that side has no

@@ -3,6 +3,7 @@
  * header and write. */
 #include "output/http-log.h"
 #include "output/alert.h"
+#include "output/output-private.h"
 
 #include <string.h>
 #include <strings.h>
@@ -52,6 +53,20 @@ static json_t *tx_header(const char *type, const Packet *p, const Flow *f, uint6
 	return rec;
 }
 
+/* dump-all-headers: every header of the chosen sides, as libhtp kept them */
+static void add_headers(const Outputs *o, const HttpTx *tx, json_t *h)
+{
+	unsigned want = o->cfg.eve_http_headers;
+	json_t *a;
+
+	if ((want & OUTPUT_HTTP_HDR_REQUEST) &&
+	    (a = http_tx_headers_json(tx, APP_DIR_TOSERVER)))
+		json_object_set_new(h, "request_headers", a);
+	if ((want & OUTPUT_HTTP_HDR_RESPONSE) &&
+	    (a = http_tx_headers_json(tx, APP_DIR_TOCLIENT)))
+		json_object_set_new(h, "response_headers", a);
+}
+
 void output_http_tx(Outputs *o, const Packet *p, const Flow *f, HttpTx *tx)
 {
 	json_t *rec, *h;
@@ -61,11 +76,12 @@ void output_http_tx(Outputs *o, const Packet *p, const Flow *f, HttpTx *tx)
 	h = http_tx_json(tx, 1);
 	if (!h)
 		return;
-	rec = tx_header("http", p, f, http_tx_id(tx));
+	rec = tx_header("http", p, f, http_tx_log_id(tx));
 	if (!rec) {
 		json_decref(h);
 		return;
 	}
+	add_headers(o, tx, h);
 	json_object_set_new(rec, "http", h);
 	eve_write(o, rec);
 }
@@ -117,7 +133,7 @@ int output_http_files(Outputs *o, const Packet *p, const Flow *f, HttpTx *tx)
 			continue;
 		if (dir == APP_DIR_TOCLIENT)
 			disposition_name(tx, fi);
-		rec = tx_header("fileinfo", p, f, http_tx_id(tx));
+		rec = tx_header("fileinfo", p, f, http_tx_log_id(tx));
 		if (!rec) {
 			json_decref(fi);
 			continue;

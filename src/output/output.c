@@ -153,6 +153,31 @@ static int load_anomaly_options(OutputAnomalyConfig *nc, const char *prefix, cha
 	return 0;
 }
 
+/* Suricata's dump-all-headers: "both", "request", "response" (anything
+ * else logs none). */
+static int load_http_options(OutputConfig *cfg, const char *prefix, char *err,
+			     size_t errlen)
+{
+	char path[400];
+	const char *v;
+
+	snprintf(path, sizeof(path), "%s.dump-all-headers", prefix);
+	v = conf_get(path);
+	if (!v)
+		return 0;
+	if (strcmp(v, "both") == 0)
+		cfg->eve_http_headers = OUTPUT_HTTP_HDR_REQUEST | OUTPUT_HTTP_HDR_RESPONSE;
+	else if (strcmp(v, "request") == 0)
+		cfg->eve_http_headers = OUTPUT_HTTP_HDR_REQUEST;
+	else if (strcmp(v, "response") == 0)
+		cfg->eve_http_headers = OUTPUT_HTTP_HDR_RESPONSE;
+	else if (strcmp(v, "none") != 0 && strcmp(v, "no") != 0) {
+		set_err(err, errlen, "%s: invalid value '%s' (both, request, response)", path, v);
+		return -1;
+	}
+	return 0;
+}
+
 static int load_eve_types(OutputConfig *cfg, const char *prefix, char *err, size_t errlen)
 {
 	char path[256];
@@ -205,6 +230,13 @@ static int load_eve_types(OutputConfig *cfg, const char *prefix, char *err, size
 
 			snprintf(ap, sizeof(ap), "%s.%s.alert", path, item->name);
 			if (load_alert_options(&cfg->eve_alert, ap, err, errlen) < 0)
+				return -1;
+		}
+		if (strcmp(t, "http") == 0 && !item->val) {
+			char hp[320];
+
+			snprintf(hp, sizeof(hp), "%s.%s.http", path, item->name);
+			if (load_http_options(cfg, hp, err, errlen) < 0)
 				return -1;
 		}
 		if (cfg->eve_ntypes == OUTPUT_EVE_TYPES_MAX)

@@ -47,6 +47,9 @@ typedef struct OutputAnomalyConfig {
 	int packethdr;              /* "packet": the frame's first 32 bytes */
 } OutputAnomalyConfig;
 
+#define OUTPUT_HTTP_HDR_REQUEST  0x1
+#define OUTPUT_HTTP_HDR_RESPONSE 0x2
+
 typedef struct OutputConfig {
 	OutputFileConfig fast;      /* outputs.N.fast */
 	OutputFileConfig eve;       /* outputs.N.eve-log (filetype regular) */
@@ -59,6 +62,8 @@ typedef struct OutputConfig {
 	OutputAlertConfig eve_alert; /* eve-log types: - alert: options */
 	OutputAnomalyConfig eve_anomaly; /* eve-log types: - anomaly: options */
 	int eve_ethernet;           /* eve-log.ethernet: "ether" objects, default no */
+	/* eve-log types: - http: dump-all-headers (both|request|response) */
+	unsigned eve_http_headers;  /* OUTPUT_HTTP_HDR_* */
 	OutputFileConfig stats;     /* outputs.N.stats (stats.log) */
 	int stats_totals;
 	int stats_threads;

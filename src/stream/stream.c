@@ -194,6 +194,10 @@ int stream_config_load(StreamConfig *cfg)
 		rc = -1;
 	if (conf_get_bool("stream.async-oneside", &cfg->async_oneside) < 0)
 		rc = -1;
+	/* "auto" means inline only in IPS mode, which we do not run */
+	if (!conf_get("stream.inline") || strcmp(conf_get("stream.inline"), "auto") != 0)
+		if (conf_get_bool("stream.inline", &cfg->inline_mode) < 0)
+			rc = -1;
 	if (conf_get_bool("stream.checksum-validation", &cfg->checksum_validation) < 0)
 		rc = -1;
 	r = conf_get_int("stream.max-synack-queued", &v);
@@ -829,8 +833,9 @@ static void track(StreamThread *st, TcpSession *ssn, Packet *p, int dir)
 		flush_all(st, ssn, p);
 		return;
 	}
-	if (ssn->flags & SSN_ASYNC) {
-		/* the other side's ACKs never come: ready as received */
+	if ((ssn->flags & SSN_ASYNC) || st->cfg->inline_mode) {
+		/* the other side's ACKs never come (or, inline, are not waited
+		 * for: Suricata inspects what it forwards): ready as received */
 		snd->acked_off = snd->max_off > snd->acked_off ? snd->max_off : snd->acked_off;
 	}
 	for (d = 0; d < 2; d++) {

@@ -237,6 +237,41 @@ TEST(http_gzip_response_gives_decompressed_file_data)
 	ctx_free(&c);
 }
 
+TEST(http_gzip_request_body_is_decompressed_in_pieces)
+{
+	Ctx c;
+	HttpTx *tx;
+	char hdr[256];
+	const uint8_t *d;
+	uint32_t len;
+
+	ctx_init(&c, 80);
+	snprintf(hdr, sizeof(hdr), "POST /up HTTP/1.1\r\nHost: h\r\nContent-Encoding: gzip\r\n"
+		 "Content-Length: %zu\r\n\r\n", sizeof(gz_body));
+	feed(&c, TS, hdr);
+	feed_bytes(&c, TS, gz_body, 7);
+	feed_bytes(&c, TS, gz_body + 7, sizeof(gz_body) - 7);
+	tx = http_tx_get(&c.f, 0);
+	CHECK_EQ(http_tx_buffer_dir(tx, HTTP_BUF_CLIENT_BODY, TS, &d, &len), 0);
+	CHECK_EQ(len, 252);
+	CHECK(memmem(d, len, "SECRET-MARKER-1234", 18) != NULL);
+	ctx_free(&c);
+}
+
+TEST(http_request_body_claiming_gzip_but_clear_stays_as_sent)
+{
+	Ctx c;
+	HttpTx *tx;
+
+	ctx_init(&c, 80);
+	feed(&c, TS, "POST /api HTTP/1.1\r\nHost: h\r\nContent-Encoding: gzip\r\n"
+		     "Content-Length: 17\r\n\r\n{\"sdk_version\":1}");
+	tx = http_tx_get(&c.f, 0);
+	CHECK_STREQ(buf(tx, HTTP_BUF_CLIENT_BODY, TS), "{\"sdk_version\":1}");
+	CHECK(!http_tx_has_event(tx, http_event_lookup("gzip_decompression_failed")));
+	ctx_free(&c);
+}
+
 TEST(http_deflate_response_is_decompressed)
 {
 	Ctx c;
@@ -678,6 +713,85 @@ TEST(http_connect_tunnel_does_not_parse_tunnel_bytes)
 	CHECK_EQ(http_tx_count(&c.f), 1);
 	CHECK_STREQ(buf(http_tx_get(&c.f, 0), HTTP_BUF_METHOD, TS), "CONNECT");
 	CHECK_STREQ(buf(http_tx_get(&c.f, 0), HTTP_BUF_STAT_CODE, TC), "200");
+	ctx_free(&c);
+}
+
+TEST(http_connect_tunnel_with_http_gets_new_tx_ids)
+{
+	Ctx c;
+	HttpTx *tx;
+
+	ctx_init(&c, 3128);
+	feed(&c, TS, "CONNECT abc:443 HTTP/1.1\r\nUser-Agent: V/1.0\r\n\r\n\n");
+	feed(&c, TC, "HTTP/1.1 200 OK\r\nServer: S\r\n\r\n\n");
+	/* split inside the method: detection must wait for more */
+	feed(&c, TS, "GE");
+	feed(&c, TS, "T /inner HTTP/1.1\r\nHost: abc\r\n\r\n");
+	feed(&c, TC, "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n");
+	CHECK_EQ(c.f.app_proto, ALPROTO_HTTP1);
+	CHECK_EQ(http_tx_count(&c.f), 2);
+	tx = http_tx_get(&c.f, 0);
+	CHECK_STREQ(buf(tx, HTTP_BUF_METHOD, TS), "CONNECT");
+	/* the CONNECT is over once its tunnel carries something else */
+	CHECK_EQ(http_tx_progress(tx, TS), HTTP_PROGRESS_COMPLETE);
+	CHECK_EQ(http_tx_log_id(tx), 0);
+	tx = http_tx_get(&c.f, 1);
+	CHECK(tx != NULL);
+	CHECK_EQ(http_tx_id(tx), 1);
+	CHECK_EQ(http_tx_log_id(tx), 0);
+	CHECK_STREQ(buf(tx, HTTP_BUF_URI, TS), "/inner");
+	CHECK_STREQ(buf(tx, HTTP_BUF_STAT_CODE, TC), "404");
+	CHECK_EQ(http_tx_progress(tx, TC), HTTP_PROGRESS_COMPLETE);
+	ctx_free(&c);
+}
+
+TEST(http_failed_connect_keeps_parsing_same_parser)
+{
+	Ctx c;
+	HttpTx *tx;
+
+	ctx_init(&c, 3128);
+	feed(&c, TS, "CONNECT abc:443 HTTP/1.1\r\n\r\n");
+	feed(&c, TC, "HTTP/1.1 407 Auth\r\nContent-Length: 0\r\n\r\n");
+	feed(&c, TS, "GET /x HTTP/1.1\r\nHost: abc\r\n\r\n");
+	CHECK_EQ(http_tx_count(&c.f), 2);
+	tx = http_tx_get(&c.f, 1);
+	CHECK_STREQ(buf(tx, HTTP_BUF_URI, TS), "/x");
+	CHECK_EQ(http_tx_log_id(tx), 1);
+	ctx_free(&c);
+}
+
+TEST(http_headers_json_lists_every_header_in_order)
+{
+	Ctx c;
+	HttpTx *tx;
+	json_t *a;
+
+	ctx_init(&c, 80);
+	feed(&c, TS, "GET / HTTP/1.1\r\nHost: h.example\r\nX-One: 1\r\nAccept: */*\r\n\r\n");
+	tx = http_tx_get(&c.f, 0);
+	CHECK(http_tx_headers_json(tx, TC) == NULL);
+	a = http_tx_headers_json(tx, TS);
+	CHECK_EQ(json_array_size(a), 3);
+	CHECK_STREQ(json_string_value(json_object_get(json_array_get(a, 0), "name")), "Host");
+	CHECK_STREQ(json_string_value(json_object_get(json_array_get(a, 0), "value")), "h.example");
+	CHECK_STREQ(json_string_value(json_object_get(json_array_get(a, 2), "name")), "Accept");
+	json_decref(a);
+	ctx_free(&c);
+}
+
+TEST(http_bytes_after_http09_request_are_not_a_parser_error)
+{
+	Ctx c;
+	uint64_t before;
+
+	ctx_init(&c, 80);
+	before = cval("app_layer.error.http.parser");
+	CHECK_EQ(feed(&c, TS, "POST abcd12345\n"), 0);
+	feed(&c, TC, "HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
+	CHECK_EQ(feed(&c, TS, "USER abab1212 \"zz\" :f6e1\n"), 0);
+	CHECK_EQ(cval("app_layer.error.http.parser"), before);
+	CHECK_EQ(http_tx_count(&c.f), 1);
 	ctx_free(&c);
 }
 

@@ -1109,3 +1109,20 @@ TEST(hundred_thousand_sessions_stay_under_memcaps)
 	CHECK_EQ(stream_memuse(), 0);
 	CHECK_EQ(stream_reassembly_memuse(), 0);
 }
+
+/* stream.inline: Suricata inspects what it would forward, without waiting
+ * for the receiver's ACK. */
+TEST(inline_mode_data_is_ready_without_ack)
+{
+	struct ctx c;
+
+	ctx_init(&c);
+	c.cfg.inline_mode = 1;
+	ctx_start(&c);
+	handshake(&c);
+	sendp(&c, TS, TH_ACK | TH_PSH, 1001, 5001, "GET / HTTP/1.0\r\n");
+	CHECK(c.rflags & STREAM_PKT_TS_READY);
+	CHECK_EQ(stream_ready_offset(&c.f, TS), 16);
+	CHECK_STREQ(ready(&c, TS, 0, NULL), "GET / HTTP/1.0\r\n");
+	ctx_done(&c);
+}

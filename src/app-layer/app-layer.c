@@ -9,6 +9,7 @@
  * the way Suricata's port-bound probing parsers back up its patterns. */
 #include "app-layer/app-layer-int.h"
 #include "app-layer/http.h"
+#include "app-layer/http-mem.h"
 #include "conf/conf.h"
 #include "util/log.h"
 
@@ -236,6 +237,9 @@ int app_layer_config_load(AppLayerConfig *cfg)
 		rc = -1;
 	else
 		cfg->max_tx = (uint32_t)i64;
+	if (conf_get_size("app-layer.protocols.http.memcap", &cfg->http_memcap) < 0)
+		rc = -1;
+	http_mem_set_cap(cfg->http_memcap);
 	return rc;
 }
 
@@ -250,6 +254,7 @@ void app_layer_register_counters(void)
 	c->err_http_alloc = counter_register("app_layer.error.http.alloc");
 	c->err_http_parser = counter_register("app_layer.error.http.parser");
 	c->err_http_internal = counter_register("app_layer.error.http.internal");
+	http_mem_register_counters();
 	app_layer_counters_registered = 1;
 }
 

@@ -76,6 +76,7 @@ typedef struct AppLayerConfig {
 	uint64_t lzma_memlimit;                     /* 1mb */
 	int compression_bomb_limit;                 /* 1mb */
 	uint32_t max_tx;                            /* app-layer.protocols.http.max-tx: 512 */
+	uint64_t http_memcap;                       /* app-layer.protocols.http.memcap: 0 = unlimited */
 } AppLayerConfig;
 
 /* Defaults, then the YAML keys above. 0, or -1 with an error line naming the key. */

@@ -6,6 +6,7 @@
  * leaves a NULL slot when one is destroyed, so tx ids are libhtp indexes. */
 #include "app-layer/app-layer-int.h"
 #include "app-layer/http.h"
+#include "app-layer/http-mem.h"
 
 #include <htp/htp.h>
 #include <zlib.h>
@@ -269,6 +270,7 @@ struct HttpTx {
 	uint8_t req_ce;             /* enum req_ce: request body decoding */
 	z_stream *req_z;
 	uint64_t log_id;            /* eve tx_id: index in its own parser */
+	ThreadCounters *mem_tc;     /* whose http.memuse holds this tx's charge */
 };
 
 /* A flow has one libhtp parser, plus one more for each CONNECT tunnel whose
@@ -304,7 +306,11 @@ typedef struct HttpState {
 	uint8_t closed[2];
 	uint8_t warned_too_many;
 	Bytes pending[2];           /* unconsumed after HTP_STREAM_DATA_OTHER */
+	ThreadCounters *mem_tc;     /* whose http.memuse holds the state's charge */
 } HttpState;
+
+#define HTTP_MEM_STATE (sizeof(HttpState) + HTTP_MEM_LIBHTP_CONN)
+#define HTTP_MEM_TX    (sizeof(HttpTx) + HTTP_MEM_LIBHTP_TX)
 
 static void (*detect_state_free)(void *state);
 
@@ -375,14 +381,18 @@ static HttpTx *tx_ud(htp_tx_t *htx)
 
 	if (tx)
 		return tx;
-	tx = calloc(1, sizeof(*tx));
 	hp = parser_of_tx(htx);
 	hs = hp ? hp->hs : NULL;
+	tx = calloc(1, sizeof(*tx));
 	if (!tx) {
 		if (hs)
 			tx_counted(hs, app_layer_counters.err_http_alloc);
 		return NULL;
 	}
+	tx->mem_tc = hs && hs->at ? hs->at->tc : NULL;
+	/* past the memcap this connection is parsed no further */
+	if (!http_mem_charge(tx->mem_tc, HTTP_MEM_TX) && hs)
+		hs->dead[0] = hs->dead[1] = 1;
 	tx->htx = htx;
 	tx->log_id = htx->index;
 	tx->id = (hp ? hp->base : 0) + htx->index;
@@ -396,6 +406,7 @@ static void tx_free(HttpTx *tx)
 {
 	if (!tx)
 		return;
+	http_mem_release(tx->mem_tc, HTTP_MEM_TX);
 	if (tx->req_z) {
 		inflateEnd(tx->req_z);
 		free(tx->req_z);
@@ -823,9 +834,15 @@ void *http_state_new(AppLayerThread *at, Flow *f)
 		free(hs);
 		return NULL;
 	}
+	if (!http_mem_reserve(at->tc, HTTP_MEM_STATE)) {
+		free(hs);
+		return NULL;
+	}
+	hs->mem_tc = at->tc;
 	hs->cfg = at->http;
 	hs->f = f;
 	if (parser_new(hs, &ts) < 0) {
+		http_mem_release(hs->mem_tc, HTTP_MEM_STATE);
 		free(hs);
 		return NULL;
 	}
@@ -857,6 +874,7 @@ void http_state_free(void *state)
 		bytes_free(&hs->tunnel_data[d]);
 	}
 	http_cfg_put(hs->cfg);
+	http_mem_release(hs->mem_tc, HTTP_MEM_STATE);
 	free(hs);
 }
 

@@ -1,0 +1,62 @@
+/* HTTP memcap accounting: refusal at the cap, forced charges, exact release. */
+#include "test.h"
+
+#include "app-layer/http-mem.h"
+#include "stats/counters.h"
+
+static ThreadCounters *tc;
+
+static uint64_t ctr(const char *name)
+{
+	return counter_get(tc, (counter_id)counter_lookup(name));
+}
+
+static void setup(uint64_t cap)
+{
+	if (!tc) {
+		http_mem_register_counters();
+		counters_freeze();
+		tc = thread_counters_new();
+	}
+	http_mem_set_cap(cap);
+}
+
+TEST(reserve_refuses_past_the_cap_and_counts_it)
+{
+	setup(1000);
+	CHECK(http_mem_reserve(tc, 600));
+	CHECK(!http_mem_reserve(tc, 600));
+	CHECK_EQ(http_mem_use(), 600);
+	CHECK_EQ(ctr("http.memuse"), 600);
+	CHECK_EQ(ctr("http.memcap"), 1);
+	http_mem_release(tc, 600);
+	CHECK_EQ(http_mem_use(), 0);
+	CHECK_EQ(ctr("http.memuse"), 0);
+}
+
+TEST(charge_counts_even_past_the_cap_and_says_so)
+{
+	uint64_t refused;
+
+	setup(1000);
+	refused = ctr("http.memcap");
+	CHECK(http_mem_charge(tc, 900));
+	CHECK(!http_mem_charge(tc, 200));
+	CHECK_EQ(http_mem_use(), 1100);
+	CHECK_EQ(ctr("http.memcap"), refused + 1);
+	/* over the cap, nothing new fits until memory comes back */
+	CHECK(!http_mem_reserve(tc, 1));
+	http_mem_release(tc, 1100);
+	CHECK(http_mem_reserve(tc, 1000));
+	http_mem_release(tc, 1000);
+	CHECK_EQ(http_mem_use(), 0);
+}
+
+TEST(zero_cap_is_unlimited)
+{
+	setup(0);
+	CHECK(http_mem_reserve(tc, 1ull << 40));
+	CHECK(http_mem_charge(tc, 1ull << 40));
+	http_mem_release(tc, 2ull << 40);
+	CHECK_EQ(http_mem_use(), 0);
+}

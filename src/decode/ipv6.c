@@ -153,6 +153,11 @@ int decode_ipv6(DecodeThread *dt, Packet *p, const uint8_t *pkt, uint32_t len)
 		p->l3_hlen = (uint16_t)off;
 		p->payload = pkt + off;
 		p->payload_len = (uint16_t)(total - off);
+		/* Suricata: past an extension header, fewer than 2 bytes left
+		 * cannot hold the next header, whatever it is (a useless
+		 * fragment header followed by an empty TCP header, say) */
+		if (off > IPV6_HDR_LEN && nh != NH_NONE && total - off < 2)
+			return decode_invalid(dt, p, DEV_IPV6_TRUNC_EXTHDR);
 		switch (nh) {
 		case NH_HOPOPTS:
 		case NH_ROUTING:

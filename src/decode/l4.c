@@ -151,7 +151,8 @@ static void decode_tcp_options(DecodeThread *dt, Packet *p, const uint8_t *o, ui
 			ok = olen == 2;
 			break;
 		case TCPOPT_SACK:
-			ok = olen >= 10 && olen <= 34 && ((olen - 2) % 8) == 0;
+			/* Suricata accepts an empty SACK (no blocks) */
+			ok = olen == 2 || (olen >= 10 && olen <= 34 && ((olen - 2) % 8) == 0);
 			break;
 		case TCPOPT_TS:
 			ok = olen == 10;

@@ -143,6 +143,7 @@ int kw_itype(SigParseState *, const char *, const Keyword *);
 int kw_icode(SigParseState *, const char *, const Keyword *);
 int kw_icmp_id(SigParseState *, const char *, const Keyword *);
 int kw_icmp_seq(SigParseState *, const char *, const Keyword *);
+int kw_icmpv6_mtu(SigParseState *, const char *, const Keyword *);
 /* http-kw.c */
 int kw_http_modifier(SigParseState *, const char *, const Keyword *);
 int kw_http_sticky(SigParseState *, const char *, const Keyword *);

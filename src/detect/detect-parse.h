@@ -93,6 +93,7 @@ enum kw_id {
 	KW_SAMEIP,
 	KW_FLAGS, KW_SEQ, KW_ACK, KW_WINDOW,
 	KW_ITYPE, KW_ICODE, KW_ICMP_ID, KW_ICMP_SEQ,
+	KW_ICMPV6_MTU,
 	KW_HTTP_MODIFIER,   /* old-style http_* content modifiers (one id, buffer in the table) */
 	KW_HTTP_STICKY,     /* sticky buffers: http.uri, file.data, ... */
 	KW_PKT_DATA,

@@ -813,16 +813,44 @@ static int inspect_sig(DetectThread *dt, const DetectSig *ds, Packet *p, int ipo
 	return 1;
 }
 
+/* Suricata: a pass match on a flow passes the whole flow (both directions,
+ * every later packet, its stream and transactions): nothing of it is
+ * inspected for alerts any more. */
+static int flow_passed(const Packet *p)
+{
+	const DetectFlowState *fs = p->flow ? p->flow->detect : NULL;
+
+	return fs && fs->flow_pass;
+}
+
+static void flow_set_pass(const DetectEngine *de, Packet *p)
+{
+	DetectFlowState *fs;
+
+	if (!p->flow || !(fs = detect_flow_state(de, p->flow, 1)))
+		return;
+	fs->flow_pass = 1;
+}
+
 static void sig_matched(DetectThread *dt, const DetectSig *ds, Packet *p)
 {
 	DetectEngine *de = (DetectEngine *)dt->de;
 	int suppressed = 0;
 
+	/* the pass may have come from this very packet's inspection: its
+	 * stream data and transactions are passed too */
+	if (flow_passed(p))
+		return;
 	postmatch_apply(dt, ds->s, p);
-	if (ds->s->flags & SIG_FLAG_NOALERT)
+	if (ds->s->flags & SIG_FLAG_NOALERT) {
+		if (ds->action == ALERT_ACTION_PASS)
+			flow_set_pass(de, p);
 		return;
-	if (ds->action == ALERT_ACTION_PASS)
+	}
+	if (ds->action == ALERT_ACTION_PASS) {
+		flow_set_pass(de, p);
 		return;
+	}
 	if (!threshold_check(de, ds, p, &suppressed, dt->order_fn, dt->order_arg)) {
 		if (suppressed)
 			counter_inc(dt->tc, c_suppressed);
@@ -1073,7 +1101,7 @@ uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts)
 	dt->nalerts = 0;
 	*alerts = dt->alerts;
 	dt->pkt_tagged = 0;
-	if (!de->nsigs)
+	if (!de->nsigs || flow_passed(p))
 		return 0;
 	dt->pkt_established = 0;
 	if (p->flow) {
@@ -1213,7 +1241,7 @@ uint32_t detect_flow_flush(DetectThread *dt, Packet *p, const DetectAlert **aler
 
 	dt->nalerts = 0;
 	*alerts = dt->alerts;
-	if (!de->nsigs || !p->flow)
+	if (!de->nsigs || !p->flow || flow_passed(p))
 		return 0;
 	fs = detect_flow_state(de, p->flow, 1);
 	if (!fs)

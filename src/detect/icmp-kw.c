@@ -1,4 +1,5 @@
-/* ICMP keywords: itype, icode (integer comparisons), icmp_id, icmp_seq. */
+/* ICMP keywords: itype, icode (integer comparisons), icmp_id, icmp_seq,
+ * icmpv6.mtu (integer comparison). */
 #include "detect/detect-int.h"
 
 #include <stdlib.h>
@@ -45,4 +46,9 @@ int kw_icmp_id(SigParseState *st, const char *arg, const Keyword *kw)
 int kw_icmp_seq(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	return icmp_uint(st, arg, "icmp_seq", 65535, 0, KW_ICMP_SEQ);
+}
+
+int kw_icmpv6_mtu(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	return icmp_uint(st, arg, "icmpv6.mtu", UINT32_MAX, 1, KW_ICMPV6_MTU);
 }

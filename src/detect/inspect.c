@@ -116,6 +116,19 @@ static int icmp_has_id(const Packet *p)
 	return p->icmp_type == 128 || p->icmp_type == 129;
 }
 
+/* icmpv6.mtu: Suricata reads the MTU only from a Packet Too Big message
+ * (type 2, code 0); any other packet has no MTU and never matches. */
+static int icmpv6_mtu_match(const DetectUint *u, const Packet *p)
+{
+	const uint8_t *h = p->l4;
+	uint32_t mtu;
+
+	if (p->proto != IPPROTO_ICMPV6 || !h || p->icmp_type != 2 || p->icmp_code != 0)
+		return 0;
+	mtu = (uint32_t)h[4] << 24 | (uint32_t)h[5] << 16 | (uint32_t)h[6] << 8 | h[7];
+	return uint_match(u, mtu);
+}
+
 static int flow_kw_match(const DetectThread *dt, const DetectFlow *fd, const Packet *p)
 {
 	const Flow *f = p->flow;
@@ -286,6 +299,8 @@ static int match_one(DetectThread *dt, const SigMatch *m, Packet *p)
 		return is_icmp(p) && icmp_has_id(p) && uint_match(m->ctx, p->icmp_id);
 	case KW_ICMP_SEQ:
 		return is_icmp(p) && icmp_has_id(p) && uint_match(m->ctx, p->icmp_seq);
+	case KW_ICMPV6_MTU:
+		return icmpv6_mtu_match(m->ctx, p);
 	case KW_VLAN_ID:
 		return vlan_id_match(m->ctx, p);
 	case KW_VLAN_LAYERS:

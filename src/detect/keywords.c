@@ -84,6 +84,7 @@ static Keyword table[] = {
 	{ "icode", KW_ICODE, kw_icode, NEED | SQ, -1, "icmp code" },
 	{ "icmp_id", KW_ICMP_ID, kw_icmp_id, NEED | SQ, -1, "icmp id" },
 	{ "icmp_seq", KW_ICMP_SEQ, kw_icmp_seq, NEED | SQ, -1, "icmp sequence" },
+	{ "icmpv6.mtu", KW_ICMPV6_MTU, kw_icmpv6_mtu, NEED | SQ, -1, "icmpv6 packet too big mtu" },
 	/* http-kw.c: old-style content modifiers. Suricata's newer underscore
 	 * names (http_header_names, http_accept, ...) are sticky buffers. */
 	{ "http_uri", KW_HTTP_MODIFIER, kw_http_modifier, MOD, BUF_HTTP_URI, "content modifier" },

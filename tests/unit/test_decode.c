@@ -480,6 +480,8 @@ TEST(tcp_option_events)
 	static const uint8_t dup[] = { 2, 4, 1, 0, 2, 4, 1, 0 };
 	static const uint8_t badlen[] = { 3, 4, 1, 0, 0, 0, 0, 0 };
 	static const uint8_t overrun[] = { 1, 1, 8, 10, 0, 0, 0, 0 };
+	static const uint8_t empty_sack[] = { 1, 1, 5, 2 };
+	static const uint8_t odd_sack[] = { 1, 1, 5, 3, 0, 1, 1, 1 };
 	uint32_t n;
 	Packet *p;
 
@@ -494,6 +496,16 @@ TEST(tcp_option_events)
 	CHECK(has_event(p, "tcp.opt_invalid_len"));
 	CHECK_EQ(p->tcp_wscale, 0xff);
 	n = 20 + b_tcp(f, f + 20, 1, 2, 0x02, overrun, 8, NULL, 0);
+	p = tdecode(&e, DLT_RAW, f, n);
+	CHECK(has_event(p, "tcp.opt_invalid_len"));
+	/* an empty SACK (kind 5, length 2) is valid for Suricata; 3 is not */
+	b_ipv4(f, 6, 24, 1, 0);
+	n = 20 + b_tcp(f, f + 20, 1, 2, 0x10, empty_sack, 4, NULL, 0);
+	p = tdecode(&e, DLT_RAW, f, n);
+	CHECK_EQ(p->l4_hlen, 24);
+	CHECK_EQ(p->nevents, 0);
+	b_ipv4(f, 6, 28, 1, 0);
+	n = 20 + b_tcp(f, f + 20, 1, 2, 0x10, odd_sack, 8, NULL, 0);
 	p = tdecode(&e, DLT_RAW, f, n);
 	CHECK(has_event(p, "tcp.opt_invalid_len"));
 	tenv_free(&e);
@@ -675,6 +687,35 @@ TEST(ipv6_exthdr_events)
 	b_ipv6(f, 200, 0);
 	p = tdecode(&e, DLT_RAW, f, 40);
 	CHECK(has_event(p, "ipv6.unknown_next_header"));
+	tenv_free(&e);
+}
+
+TEST(ipv6_useless_fh_then_nothing_is_trunc_exthdr)
+{
+	struct tenv e;
+	uint8_t f[64] = { 0 };
+	uint8_t *x = f + 40;
+	Packet *p;
+
+	tenv_init(&e, CHECKSUM_ALL);
+	/* atomic fragment naming TCP, and no byte of TCP after it */
+	b_ipv6(f, 44, 8);
+	x[0] = 6;
+	p = tdecode(&e, DLT_RAW, f, 48);
+	CHECK(has_event(p, "ipv6.exthdr_useless_fh"));
+	CHECK(has_event(p, "ipv6.trunc_exthdr"));
+	CHECK(!has_event(p, "tcp.pkt_too_small"));
+	/* one byte is not enough either */
+	b_ipv6(f, 44, 9);
+	x[0] = 58;
+	p = tdecode(&e, DLT_RAW, f, 49);
+	CHECK(has_event(p, "ipv6.trunc_exthdr"));
+	CHECK(!has_event(p, "icmpv6.pkt_too_small"));
+	/* no-next-header right after is fine */
+	b_ipv6(f, 44, 8);
+	x[0] = 59;
+	p = tdecode(&e, DLT_RAW, f, 48);
+	CHECK(!has_event(p, "ipv6.trunc_exthdr"));
 	tenv_free(&e);
 }
 

@@ -269,6 +269,74 @@ TEST(pass_rule_stops_alerts)
 	env_free(&e);
 }
 
+TEST(pass_match_passes_the_whole_flow)
+{
+	Env e;
+	Packet p;
+	Flow f;
+
+	CHECK(env_init(&e, "pass tcp any any -> any 80 (content:\"ok\"; sid:2;)\n"
+			   "alert tcp any any -> any any (content:\"x\"; sid:1;)\n", MPM_AC) == 0);
+	memset(&f, 0, sizeof(f));
+	f.proto = IPPROTO_TCP;
+	mk_tcp(&p, S("x"), 0x18);
+	p.flow = &f;
+	p.flags |= PKT_HAS_FLOW | PKT_TOSERVER;
+	CHECK_EQ(alerted(&e, &p, 1), 1);
+	mk_tcp(&p, S("ok x"), 0x18);
+	p.flow = &f;
+	p.flags |= PKT_HAS_FLOW | PKT_TOSERVER;
+	CHECK_EQ(alerted(&e, &p, 1), 0);
+	/* later packets of the flow, either way, are passed too */
+	mk_tcp(&p, S("x"), 0x18);
+	p.flow = &f;
+	p.sp = 80;
+	p.dp = 40000;
+	p.flags |= PKT_HAS_FLOW | PKT_TOCLIENT;
+	CHECK_EQ(alerted(&e, &p, 1), 0);
+	detect_flow_free(&f);
+	/* another flow is not */
+	memset(&f, 0, sizeof(f));
+	f.proto = IPPROTO_TCP;
+	mk_tcp(&p, S("x"), 0x18);
+	p.flow = &f;
+	p.flags |= PKT_HAS_FLOW | PKT_TOSERVER;
+	CHECK_EQ(alerted(&e, &p, 1), 1);
+	detect_flow_free(&f);
+	env_free(&e);
+}
+
+TEST(icmpv6_mtu_only_in_packet_too_big)
+{
+	Env e;
+	Packet p;
+	uint8_t ptb[8] = { 2, 0, 0, 0, 0, 0, 0x04, 0x00 };   /* MTU 1024 */
+
+	CHECK(env_init(&e, "alert ipv6 any any -> any any (icmpv6.mtu:<1280; sid:1;)\n"
+			   "alert ipv6 any any -> any any (icmpv6.mtu:1024; sid:2;)\n"
+			   "alert ipv6 any any -> any any (icmpv6.mtu:>1024; sid:3;)\n", MPM_AC) == 0);
+	memset(&p, 0, sizeof(p));
+	p.ip_version = 6;
+	p.proto = IPPROTO_ICMPV6;
+	p.src.family = p.dst.family = AF_INET6;
+	p.l4 = ptb;
+	p.l4_hlen = 8;
+	p.icmp_type = 2;
+	CHECK_EQ(alerted(&e, &p, 1), 1);
+	CHECK_EQ(alerted(&e, &p, 2), 1);
+	CHECK_EQ(alerted(&e, &p, 3), 0);
+	/* an echo request carries no MTU, whatever its bytes 4..7 say */
+	ptb[0] = 128;
+	p.icmp_type = 128;
+	CHECK_EQ(alerted(&e, &p, 1), 0);
+	/* nor does a Packet Too Big with a nonzero code */
+	ptb[0] = 2;
+	p.icmp_type = 2;
+	p.icmp_code = 1;
+	CHECK_EQ(alerted(&e, &p, 1), 0);
+	env_free(&e);
+}
+
 TEST(alert_max_caps_alerts_per_packet)
 {
 	Env e;

@@ -661,6 +661,18 @@ TEST(icmp_keywords)
 	CHECK_EQ(E(R("icmp_seq:65536; sid:1;")), SIG_ERR_PARSE);
 }
 
+TEST(icmpv6_mtu_is_a_u32_comparison)
+{
+	Signature *s = P("alert ipv6 any any -> any any (icmpv6.mtu:1000-1400; sid:1;)");
+
+	CHECK(s);
+	CHECK_EQ(s->lists[SM_LIST_MATCH].n, 1);
+	CHECK_EQ(((DetectUint *)s->lists[SM_LIST_MATCH].m[0].ctx)->mode, UM_RANGE);
+	sig_free(s);
+	CHECK_EQ(E("alert ipv6 any any -> any any (icmpv6.mtu:4294967296; sid:1;)"), SIG_ERR_PARSE);
+	CHECK_EQ(E("alert ipv6 any any -> any any (icmpv6.mtu:x; sid:1;)"), SIG_ERR_PARSE);
+}
+
 /* ---- http ---- */
 
 TEST(http_modifiers_move_content)

@@ -813,9 +813,10 @@ static int inspect_sig(DetectThread *dt, const DetectSig *ds, Packet *p, int ipo
 	return 1;
 }
 
-/* Suricata: a pass match on a flow passes the whole flow (both directions,
- * every later packet, its stream and transactions): nothing of it is
- * inspected for alerts any more. */
+/* Suricata: the pass of an IP-only or app-layer rule passes the whole flow
+ * (both directions, every later packet, its stream and transactions):
+ * nothing of it is inspected for alerts any more. The pass of a packet or
+ * stream rule passes only the packet (the caller stops its rule walk). */
 static int flow_passed(const Packet *p)
 {
 	const DetectFlowState *fs = p->flow ? p->flow->detect : NULL;
@@ -823,10 +824,12 @@ static int flow_passed(const Packet *p)
 	return fs && fs->flow_pass;
 }
 
-static void flow_set_pass(const DetectEngine *de, Packet *p)
+static void flow_set_pass(const DetectEngine *de, const DetectSig *ds, Packet *p)
 {
 	DetectFlowState *fs;
 
+	if (!ds->iponly && !ds->has_http && !(ds->s->flags & SIG_FLAG_APPLAYER))
+		return;
 	if (!p->flow || !(fs = detect_flow_state(de, p->flow, 1)))
 		return;
 	fs->flow_pass = 1;
@@ -844,11 +847,11 @@ static void sig_matched(DetectThread *dt, const DetectSig *ds, Packet *p)
 	postmatch_apply(dt, ds->s, p);
 	if (ds->s->flags & SIG_FLAG_NOALERT) {
 		if (ds->action == ALERT_ACTION_PASS)
-			flow_set_pass(de, p);
+			flow_set_pass(de, ds, p);
 		return;
 	}
 	if (ds->action == ALERT_ACTION_PASS) {
-		flow_set_pass(de, p);
+		flow_set_pass(de, ds, p);
 		return;
 	}
 	if (!threshold_check(de, ds, p, &suppressed, dt->order_fn, dt->order_arg)) {

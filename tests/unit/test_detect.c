@@ -269,7 +269,7 @@ TEST(pass_rule_stops_alerts)
 	env_free(&e);
 }
 
-TEST(pass_match_passes_the_whole_flow)
+TEST(packet_rule_pass_passes_only_its_packet)
 {
 	Env e;
 	Packet p;
@@ -279,17 +279,40 @@ TEST(pass_match_passes_the_whole_flow)
 			   "alert tcp any any -> any any (content:\"x\"; sid:1;)\n", MPM_AC) == 0);
 	memset(&f, 0, sizeof(f));
 	f.proto = IPPROTO_TCP;
+	mk_tcp(&p, S("ok x"), 0x18);
+	p.flow = &f;
+	p.flags |= PKT_HAS_FLOW | PKT_TOSERVER;
+	CHECK_EQ(alerted(&e, &p, 1), 0);
+	/* the next packet of the flow is inspected again */
 	mk_tcp(&p, S("x"), 0x18);
 	p.flow = &f;
 	p.flags |= PKT_HAS_FLOW | PKT_TOSERVER;
 	CHECK_EQ(alerted(&e, &p, 1), 1);
-	mk_tcp(&p, S("ok x"), 0x18);
+	detect_flow_free(&f);
+	env_free(&e);
+}
+
+TEST(iponly_pass_passes_the_whole_flow)
+{
+	Env e;
+	Packet p;
+	Flow f;
+
+	/* IP-only: the pass matches only packets from 10.0.0.3 */
+	CHECK(env_init(&e, "pass ip 10.0.0.3 any -> any any (sid:2;)\n"
+			   "alert tcp any any -> any any (content:\"x\"; sid:1;)\n", MPM_AC) == 0);
+	memset(&f, 0, sizeof(f));
+	f.proto = IPPROTO_TCP;
+	mk_tcp(&p, S("x"), 0x18);
+	p.src.a.u32[0] = htonl(0x0a000003);
 	p.flow = &f;
 	p.flags |= PKT_HAS_FLOW | PKT_TOSERVER;
 	CHECK_EQ(alerted(&e, &p, 1), 0);
 	/* later packets of the flow, either way, are passed too */
 	mk_tcp(&p, S("x"), 0x18);
 	p.flow = &f;
+	p.src.a.u32[0] = htonl(0x0a000002);
+	p.dst.a.u32[0] = htonl(0x0a000003);
 	p.sp = 80;
 	p.dp = 40000;
 	p.flags |= PKT_HAS_FLOW | PKT_TOCLIENT;

@@ -457,7 +457,7 @@ static size_t percent_decode(bstr *b)
 }
 
 /* double-decode-path / double-decode-query: a second round of percent
- * decoding on the normalized uri, flagged as http.double_encoded_uri when it
+ * decoding on the normalized uri (after the query's first one), flagged as http.double_encoded_uri when it
  * changes anything (Suricata's evasion check). */
 static int cb_request_line(htp_tx_t *htx)
 {
@@ -469,6 +469,10 @@ static int cb_request_line(htp_tx_t *htx)
 		return HTP_OK;
 	if (hs->cfg->double_decode_path && u->path)
 		hits += percent_decode(u->path);
+	/* Suricata 8 (libhtp-rs) percent-decodes the query of the normalized
+	 * uri once; double-decode-query is the second round */
+	if (u->query)
+		percent_decode(u->query);
 	if (hs->cfg->double_decode_query && u->query)
 		hits += percent_decode(u->query);
 	if (hits)

@@ -348,7 +348,8 @@ TEST(http_uri_normalized_vs_raw)
 	feed(&c, TS, "GET /a/./b/../c/%41%42?q=%41+b HTTP/1.1\r\nHost: h\r\n\r\n");
 	tx = http_tx_get(&c.f, 0);
 	CHECK_STREQ(buf(tx, HTTP_BUF_RAW_URI, TS), "/a/./b/../c/%41%42?q=%41+b");
-	CHECK_STREQ(buf(tx, HTTP_BUF_URI, TS), "/a/c/AB?q=%41+b");
+	/* Suricata 8 decodes the query once too; '+' stays (from_base64-02) */
+	CHECK_STREQ(buf(tx, HTTP_BUF_URI, TS), "/a/c/AB?q=A+b");
 	ctx_free(&c);
 }
 

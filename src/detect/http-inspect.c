@@ -127,7 +127,8 @@ void http_sig_setup(DetectSig *ds)
 		/* events come up until the side is done: wait for it */
 		if (ds->http_dirs & 1)
 			ds->http_need[0] = HTTP_PROGRESS_COMPLETE;
-		ds->http_need[1] = HTTP_PROGRESS_COMPLETE;
+		if (ds->http_dirs & 2)
+			ds->http_need[1] = HTTP_PROGRESS_COMPLETE;
 	}
 	for (int d = 0; d < 2; d++) {
 		if (!(ds->http_dirs & (1u << d)))
@@ -424,7 +425,7 @@ void http_thread_free(DetectThread *dt)
 /* ---- per transaction ---- */
 
 typedef struct TxDetect {
-	uint8_t seen[2];          /* 1 + the eval side's progress at the last pass */
+	uint8_t seen[2];          /* 1 + both sides' progress at the last pass */
 	uint64_t done[];          /* bit 2*hidx+d: rule hidx evaluated on side d */
 } TxDetect;
 
@@ -538,7 +539,9 @@ static void tx_eval(DetectThread *dt, Packet *p, HttpTx *tx, TxDetect *st, int d
 {
 	const DetectEngine *de = dt->de;
 	int prog[2] = { http_tx_progress(tx, 0), http_tx_progress(tx, 1) };
-	uint8_t key = (uint8_t)(1 + prog[d] + (final ? 8 : 0));
+	/* either side's progress can make a rule ready (a request rule may
+	 * wait for response buffers): a change on either re-evaluates */
+	uint8_t key = (uint8_t)(1 + prog[d] + 5 * prog[d ^ 1] + (final ? 32 : 0));
 	uint32_t lo = UINT32_MAX, hi = 0;
 
 	if (st->seen[d] == key || (prog[d] == HTTP_PROGRESS_NONE && !final))

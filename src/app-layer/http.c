@@ -468,7 +468,7 @@ static size_t percent_decode(bstr *b)
 }
 
 /* double-decode-path / double-decode-query: a second round of percent
- * decoding on the normalized uri, flagged as http.double_encoded_uri when it
+ * decoding on the normalized uri (after the query's first one), flagged as http.double_encoded_uri when it
  * changes anything (Suricata's evasion check). */
 static int cb_request_line(htp_tx_t *htx)
 {
@@ -480,6 +480,10 @@ static int cb_request_line(htp_tx_t *htx)
 		return HTP_OK;
 	if (hs->cfg->double_decode_path && u->path)
 		hits += percent_decode(u->path);
+	/* Suricata 8 (libhtp-rs) percent-decodes the query of the normalized
+	 * uri once; double-decode-query is the second round */
+	if (u->query)
+		percent_decode(u->query);
 	if (hs->cfg->double_decode_query && u->query)
 		hits += percent_decode(u->query);
 	if (hits)
@@ -530,6 +534,15 @@ static int cb_response_header_data(htp_tx_data_t *d)
 	return append_header_data(d, APP_DIR_TOCLIENT);
 }
 
+/* libhtp 0.5 knows Basic and Digest only; Suricata 8 also Bearer
+ * (http-auth-bearer). */
+static int auth_is_bearer(htp_tx_t *htx)
+{
+	htp_header_t *h = htp_table_get_c(htx->request_headers, "authorization");
+
+	return h && h->value && bstr_begins_with_c_nocase(h->value, "bearer");
+}
+
 /* Request anomalies libhtp reports as tx flags rather than messages. */
 static int cb_request_headers(htp_tx_t *htx)
 {
@@ -553,7 +566,7 @@ static int cb_request_headers(htp_tx_t *htx)
 		tx_event(tx, EV_REQUEST_TOO_MANY_HEADERS);
 		tx->req_too_many = 1;
 	}
-	if (htx->request_auth_type == HTP_AUTH_UNRECOGNIZED)
+	if (htx->request_auth_type == HTP_AUTH_UNRECOGNIZED && !auth_is_bearer(htx))
 		tx_event(tx, EV_REQUEST_AUTH_UNRECOGNIZED);
 	/* an HTTP/0.9-looking line with an unknown method and no protocol is
 	 * not a request line at all */
@@ -764,6 +777,8 @@ struct HttpCfg *http_cfg_new(const AppLayerConfig *cfg)
 	/* '+' stays '+' in the normalized uri, as in Suricata */
 	htp_config_set_plusspace_decode(c, HTP_DECODER_URLENCODED, 0);
 	htp_config_set_parse_request_cookies(c, 0);
+	/* the authorization header's scheme: request_auth_unrecognized */
+	htp_config_set_parse_request_auth(c, 1);
 	htp_config_set_response_decompression(c, cfg->response_body_decompress_layer_limit > 0);
 	htp_config_set_response_decompression_layer_limit(c,
 		cfg->response_body_decompress_layer_limit);

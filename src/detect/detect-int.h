@@ -149,6 +149,14 @@ int kw_http_modifier(SigParseState *, const char *, const Keyword *);
 int kw_http_sticky(SigParseState *, const char *, const Keyword *);
 int kw_pkt_data(SigParseState *, const char *, const Keyword *);
 int kw_urilen(SigParseState *, const char *, const Keyword *);
+int kw_bsize(SigParseState *, const char *, const Keyword *);
+/* transform.c */
+int kw_transform(SigParseState *, const char *, const Keyword *);
+int kw_base64_decode(SigParseState *, const char *, const Keyword *);
+int kw_base64_data(SigParseState *, const char *, const Keyword *);
+/* Selects sticky buffer buf: the list of its instance without transforms. */
+int sig_select_buffer(SigParseState *st, int buf);
+void sig_xform_free(struct SigXform *xf);
 /* Marks the rule as HTTP; error if the rule's protocol cannot carry it. */
 int sig_set_alproto_http(SigParseState *st);
 

@@ -252,6 +252,10 @@ static const struct {
 	[BUF_HTTP_SERVER] = { "http_server", 2, 2 },
 	[BUF_HTTP_REQUEST_HEADER] = { "http_request_header", 2, 1 },
 	[BUF_HTTP_RESPONSE_HEADER] = { "http_response_header", 2, 2 },
+	[BUF_HTTP_XINST0] = { "http_xinst0", 2, 3 },
+	[BUF_HTTP_XINST1] = { "http_xinst1", 2, 3 },
+	[BUF_HTTP_XINST2] = { "http_xinst2", 2, 3 },
+	[BUF_HTTP_XINST3] = { "http_xinst3", 2, 3 },
 	[BUF_IPV4_HDR] = { "ipv4.hdr", 3, 3 },
 	[BUF_IPV6_HDR] = { "ipv6.hdr", 3, 3 },
 	[BUF_TCP_HDR] = { "tcp.hdr", 3, 3 },
@@ -538,7 +542,7 @@ static int sm_is_relative(const SigMatch *m)
  * of the SAME buffer matched; mark that one so the engine keeps its end. */
 static int resolve_relative(SigParseState *st)
 {
-	for (int l = 0; l < BUF_MAX; l++) {
+	for (int l = 0; l < SM_LIST_MAX; l++) {
 		SigMatchList *ml = &st->s->lists[l];
 		int prev = -1;
 
@@ -771,6 +775,7 @@ void sig_free(Signature *s)
 	for (int i = 0; i < s->nvars; i++)
 		free(s->vars[i]);
 	free(s->vars);
+	sig_xform_free(s->xf);
 	free(s->raw);
 	free(s);
 }

@@ -53,6 +53,9 @@ enum sig_buffer {
 	BUF_HTTP_SERVER,
 	BUF_HTTP_REQUEST_HEADER,
 	BUF_HTTP_RESPONSE_HEADER,
+	/* further instances of an http buffer under other transforms than the
+	 * first (Signature.xf says which buffer each one is: detect/transform.h) */
+	BUF_HTTP_XINST0, BUF_HTTP_XINST1, BUF_HTTP_XINST2, BUF_HTTP_XINST3,
 	/* packet header sticky buffers (ipv4.hdr, tcp.hdr, ...) */
 	BUF_IPV4_HDR,
 	BUF_IPV6_HDR,
@@ -68,6 +71,7 @@ enum {
 	SM_LIST_MATCH = BUF_MAX,    /* packet / flow keywords */
 	SM_LIST_POSTMATCH,          /* run after the signature matched */
 	SM_LIST_THRESHOLD,          /* threshold, detection_filter */
+	SM_LIST_BASE64_DATA,        /* base64_data: inspected by base64_decode */
 	SM_LIST_MAX
 };
 
@@ -109,6 +113,10 @@ enum kw_id {
 	KW_HOSTBITS,        /* DetectFlowbits with host_dir set */
 	KW_TAG,             /* tag:session|host,...: DetectTag (detect/tag.c) */
 	KW_APP_LAYER_EVENT, /* app-layer-event:http.<event> (detect/app-event.c) */
+	KW_BSIZE,           /* bsize: DetectUint on the sticky buffer's length */
+	KW_TRANSFORM,       /* to_lowercase, url_decode, ...: detect/transform.c */
+	KW_BASE64_DECODE,   /* base64_decode: DetectBase64 */
+	KW_BASE64_DATA,     /* base64_data: sticky SM_LIST_BASE64_DATA */
 	KW_MAX
 };
 
@@ -370,6 +378,7 @@ typedef struct Signature {
 	int fp_list, fp_idx;
 
 	char **vars; int nvars;        /* byte_extract / byte_math variable names */
+	struct SigXform *xf;          /* transforms per buffer; NULL: none */
 
 	char *raw;                    /* the rule text as loaded */
 	const char *file;             /* not owned: the SigTable's file name */

@@ -83,6 +83,10 @@ struct DetectEngine {
 	SigGroup hgroups[2][BUF_MAX];
 	uint32_t *h_always[2];
 	uint32_t nh_always[2];
+	/* HTTP rules whose fast pattern is in a transformed buffer: one MPM
+	 * per (side, buffer, transform chain) (http-inspect.c) */
+	struct HttpXGroup *hx;
+	uint32_t nhx;
 	/* raw stream: longest stream rule pattern, for the window overlap */
 	uint32_t stream_maxlen;
 	int uses_stream;
@@ -115,6 +119,8 @@ struct DetectThread {
 	uint32_t win_cap;
 	uint64_t inline_end;      /* its end as a stream offset (0: payload only) */
 	MpmScratch *scratch_h[2][BUF_MAX];
+	MpmScratch **scratch_hx;  /* per de->hx */
+	struct XformScratch *xs;  /* transform / base64_decode output */
 	detect_order_fn order_fn;
 	void *order_arg;
 	/* ac-cuda: the current packet's payload matches come from this ticket

@@ -7,6 +7,7 @@
  * (one bit per rule and side: done) hangs off the tx's detect slot. */
 #include "detect/engine-int.h"
 #include "app-layer/http.h"
+#include "detect/transform.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -67,20 +68,30 @@ static uint32_t sig_flow_flags(const Signature *s)
 
 /* The side a buffer list of ds reads, for evaluation side d. file.data
  * follows the rule's direction: request body toserver, else response. */
-static int list_side(const DetectSig *ds, int l, int d)
+static int buf_side(int base, int d)
 {
-	int side = bufmap[l].side;
+	int side = bufmap[base].side;
 
 	if (side != SIDE_EVAL)
 		return side;
 	return d;
 }
 
+static int buf_hbuf(int base, int side)
+{
+	if (base == BUF_FILE_DATA && side == SIDE_TS)
+		return HTTP_BUF_CLIENT_BODY;
+	return bufmap[base].hbuf;
+}
+
+static int list_side(const DetectSig *ds, int l, int d)
+{
+	return buf_side(sig_list_base(ds->s, l), d);
+}
+
 static int list_hbuf(const DetectSig *ds, int l, int side)
 {
-	if (l == BUF_FILE_DATA && side == SIDE_TS)
-		return HTTP_BUF_CLIENT_BODY;
-	return bufmap[l].hbuf;
+	return buf_hbuf(sig_list_base(ds->s, l), side);
 }
 
 void http_sig_setup(DetectSig *ds)
@@ -92,9 +103,9 @@ void http_sig_setup(DetectSig *ds)
 	for (int l = 1; l < BUF_IPV4_HDR; l++) {
 		if (!s->lists[l].n)
 			continue;
-		if (bufmap[l].side == SIDE_TS)
+		if (bufmap[sig_list_base(s, l)].side == SIDE_TS)
 			ts_only = 1;
-		else if (bufmap[l].side == SIDE_TC)
+		else if (bufmap[sig_list_base(s, l)].side == SIDE_TC)
 			tc_only = 1;
 	}
 	if (tc_only)
@@ -116,7 +127,8 @@ void http_sig_setup(DetectSig *ds)
 		/* events come up until the side is done: wait for it */
 		if (ds->http_dirs & 1)
 			ds->http_need[0] = HTTP_PROGRESS_COMPLETE;
-		ds->http_need[1] = HTTP_PROGRESS_COMPLETE;
+		if (ds->http_dirs & 2)
+			ds->http_need[1] = HTTP_PROGRESS_COMPLETE;
 	}
 	for (int d = 0; d < 2; d++) {
 		if (!(ds->http_dirs & (1u << d)))
@@ -127,8 +139,8 @@ void http_sig_setup(DetectSig *ds)
 			if (!s->lists[l].n)
 				continue;
 			side = list_side(ds, l, d);
-			if (bufmap[l].need > ds->http_need[side])
-				ds->http_need[side] = (uint8_t)bufmap[l].need;
+			if (bufmap[sig_list_base(s, l)].need > ds->http_need[side])
+				ds->http_need[side] = (uint8_t)bufmap[sig_list_base(s, l)].need;
 		}
 	}
 }
@@ -216,6 +228,84 @@ static int hgroup_build(DetectEngine *de, SigGroup *g, HFp *fp, uint32_t nfp, ch
 	return 0;
 }
 
+typedef struct HttpXGroup {
+	int d, base;
+	const TransformChain *chain;
+	SigGroup g;
+} HttpXGroup;
+
+/* The fast pattern list of s, when it is not a plain buffer: an instance
+ * list or a transformed one goes to a per-chain MPM. */
+static int fp_transformed(const Signature *s)
+{
+	return s->fp_list >= BUF_HTTP_XINST0 || sig_list_chain(s, s->fp_list);
+}
+
+static HttpXGroup *xgroup_get(DetectEngine *de, int d, int base, const TransformChain *c)
+{
+	HttpXGroup *hx;
+
+	for (uint32_t i = 0; i < de->nhx; i++)
+		if (de->hx[i].d == d && de->hx[i].base == base &&
+		    transform_chain_equal(de->hx[i].chain, c))
+			return &de->hx[i];
+	hx = realloc(de->hx, (de->nhx + 1) * sizeof(*hx));
+	if (!hx)
+		return NULL;
+	de->hx = hx;
+	hx = &de->hx[de->nhx++];
+	memset(hx, 0, sizeof(*hx));
+	hx->d = d;
+	hx->base = base;
+	hx->chain = c;
+	return hx;
+}
+
+/* Rules whose fast pattern is in a transformed buffer: the MPM runs on the
+ * transformed buffer, as in Suricata (one buffer type per transform chain). */
+static int xgroups_build(DetectEngine *de, HFp *fp, char *err, size_t errlen)
+{
+	for (int d = 0; d < 2; d++) {
+		for (uint32_t i = 0; i < de->nsigs; i++) {
+			const DetectSig *ds = &de->sigs[i];
+			const uint8_t *pat;
+			uint16_t len;
+
+			if (!ds->has_http || !(ds->http_dirs & (1u << d)) ||
+			    !http_fp(ds->s, &pat, &len) || !fp_transformed(ds->s))
+				continue;
+			if (!xgroup_get(de, d, sig_list_base(ds->s, ds->s->fp_list),
+					sig_list_chain(ds->s, ds->s->fp_list))) {
+				snprintf(err, errlen, "detect: out of memory");
+				return -1;
+			}
+		}
+	}
+	for (uint32_t k = 0; k < de->nhx; k++) {
+		HttpXGroup *hx = &de->hx[k];
+		uint32_t nfp = 0;
+
+		for (uint32_t i = 0; i < de->nsigs; i++) {
+			const DetectSig *ds = &de->sigs[i];
+			const DetectContent *cd;
+			const uint8_t *pat;
+			uint16_t len;
+
+			if (!ds->has_http || !(ds->http_dirs & (1u << hx->d)))
+				continue;
+			cd = http_fp(ds->s, &pat, &len);
+			if (!cd || !fp_transformed(ds->s) ||
+			    sig_list_base(ds->s, ds->s->fp_list) != hx->base ||
+			    !transform_chain_equal(sig_list_chain(ds->s, ds->s->fp_list), hx->chain))
+				continue;
+			fp[nfp++] = (HFp){ pat, len, !!(cd->flags & CONTENT_NOCASE), i };
+		}
+		if (hgroup_build(de, &hx->g, fp, nfp, err, errlen) != 0)
+			return -1;
+	}
+	return 0;
+}
+
 int http_engine_build(DetectEngine *de, char *err, size_t errlen)
 {
 	HFp *fp = calloc(de->nsigs ? de->nsigs : 1, sizeof(*fp));
@@ -241,7 +331,7 @@ int http_engine_build(DetectEngine *de, char *err, size_t errlen)
 				if (!ds->has_http || !(ds->http_dirs & (1u << d)))
 					continue;
 				cd = http_fp(ds->s, &pat, &len);
-				if (!cd || ds->s->fp_list != l)
+				if (!cd || ds->s->fp_list != l || fp_transformed(ds->s))
 					continue;
 				fp[nfp++] = (HFp){ pat, len, !!(cd->flags & CONTENT_NOCASE), i };
 			}
@@ -257,6 +347,8 @@ int http_engine_build(DetectEngine *de, char *err, size_t errlen)
 				de->h_always[d][de->nh_always[d]++] = i;
 		}
 	}
+	if (xgroups_build(de, fp, err, errlen) != 0)
+		goto out;
 	rc = 0;
 out:
 	free(fp);
@@ -277,15 +369,39 @@ void http_engine_free(DetectEngine *de)
 		}
 		free(de->h_always[d]);
 	}
+	for (uint32_t k = 0; k < de->nhx; k++) {
+		SigGroup *g = &de->hx[k].g;
+
+		if (g->mpm)
+			mpm_free(g->mpm);
+		free(g->pid_off);
+		free(g->pid_sigs);
+		free(g->pid_ports);
+	}
+	free(de->hx);
 }
 
 int http_thread_init(DetectThread *dt)
 {
+	const DetectEngine *de = dt->de;
+
 	for (int d = 0; d < 2; d++)
 		for (int l = 0; l < BUF_MAX; l++)
-			if (dt->de->hgroups[d][l].mpm &&
-			    !(dt->scratch_h[d][l] = mpm_scratch_new(dt->de->hgroups[d][l].mpm)))
+			if (de->hgroups[d][l].mpm &&
+			    !(dt->scratch_h[d][l] = mpm_scratch_new(de->hgroups[d][l].mpm)))
 				return -1;
+	/* base64_decode works on any buffer: every thread gets the scratch */
+	dt->xs = xform_scratch_new();
+	if (!dt->xs)
+		return -1;
+	if (!de->nhx)
+		return 0;
+	dt->scratch_hx = calloc(de->nhx, sizeof(*dt->scratch_hx));
+	if (!dt->scratch_hx)
+		return -1;
+	for (uint32_t k = 0; k < de->nhx; k++)
+		if (!(dt->scratch_hx[k] = mpm_scratch_new(de->hx[k].g.mpm)))
+			return -1;
 	return 0;
 }
 
@@ -297,12 +413,19 @@ void http_thread_free(DetectThread *dt)
 				mpm_scratch_free(dt->scratch_h[d][l]);
 				dt->scratch_h[d][l] = NULL;
 			}
+	for (uint32_t k = 0; dt->scratch_hx && k < dt->de->nhx; k++)
+		if (dt->scratch_hx[k])
+			mpm_scratch_free(dt->scratch_hx[k]);
+	free(dt->scratch_hx);
+	dt->scratch_hx = NULL;
+	xform_scratch_free(dt->xs);
+	dt->xs = NULL;
 }
 
 /* ---- per transaction ---- */
 
 typedef struct TxDetect {
-	uint8_t seen[2];          /* 1 + the eval side's progress at the last pass */
+	uint8_t seen[2];          /* 1 + both sides' progress at the last pass */
 	uint64_t done[];          /* bit 2*hidx+d: rule hidx evaluated on side d */
 } TxDetect;
 
@@ -354,20 +477,33 @@ static void prefilter_buf(DetectThread *dt, const SigGroup *g, MpmScratch *sc,
 			mark(dt->cand_bits, g->pid_sigs[k], lo, hi);
 }
 
+/* Inspects list l on data, transformed first when the list has a chain. */
+static int inspect_xbuf(DetectThread *dt, const Signature *s, int l, const uint8_t *data,
+			uint32_t len)
+{
+	InspectBuffer b = { data, len, IBUF_PACKET };
+	const TransformChain *c = sig_list_chain(s, l);
+
+	if (c && transform_apply(c, dt->xs, data, len, &b.data, &b.len) != 0)
+		return 0;
+	return inspect_buffer(dt, s, l, &b);
+}
+
 static int list_matches(DetectThread *dt, const DetectSig *ds, HttpTx *tx, int l, int d)
 {
 	int side = list_side(ds, l, d), hb = list_hbuf(ds, l, side);
-	InspectBuffer b = { NULL, 0, IBUF_PACKET };
+	const uint8_t *data;
+	uint32_t len;
 
-	if (bufmap[l].multi) {
-		for (uint32_t i = 0; http_tx_buffer_multi(tx, hb, i, &b.data, &b.len) == 0; i++)
-			if (inspect_buffer(dt, ds->s, l, &b))
+	if (bufmap[sig_list_base(ds->s, l)].multi) {
+		for (uint32_t i = 0; http_tx_buffer_multi(tx, hb, i, &data, &len) == 0; i++)
+			if (inspect_xbuf(dt, ds->s, l, data, len))
 				return 1;
 		return 0;
 	}
-	if (http_tx_buffer_dir(tx, hb, side, &b.data, &b.len) != 0)
+	if (http_tx_buffer_dir(tx, hb, side, &data, &len) != 0)
 		return 0;
-	return inspect_buffer(dt, ds->s, l, &b);
+	return inspect_xbuf(dt, ds->s, l, data, len);
 }
 
 static int tx_sig_match(DetectThread *dt, const DetectSig *ds, Packet *p, HttpTx *tx, int d)
@@ -403,7 +539,9 @@ static void tx_eval(DetectThread *dt, Packet *p, HttpTx *tx, TxDetect *st, int d
 {
 	const DetectEngine *de = dt->de;
 	int prog[2] = { http_tx_progress(tx, 0), http_tx_progress(tx, 1) };
-	uint8_t key = (uint8_t)(1 + prog[d] + (final ? 8 : 0));
+	/* either side's progress can make a rule ready (a request rule may
+	 * wait for response buffers): a change on either re-evaluates */
+	uint8_t key = (uint8_t)(1 + prog[d] + 5 * prog[d ^ 1] + (final ? 32 : 0));
 	uint32_t lo = UINT32_MAX, hi = 0;
 
 	if (st->seen[d] == key || (prog[d] == HTTP_PROGRESS_NONE && !final))
@@ -424,6 +562,27 @@ static void tx_eval(DetectThread *dt, Packet *p, HttpTx *tx, TxDetect *st, int d
 				prefilter_buf(dt, g, dt->scratch_h[d][l], data, len, &lo, &hi);
 		} else if (http_tx_buffer_dir(tx, hb, side, &data, &len) == 0) {
 			prefilter_buf(dt, g, dt->scratch_h[d][l], data, len, &lo, &hi);
+		}
+	}
+	for (uint32_t k = 0; k < de->nhx; k++) {
+		const HttpXGroup *hx = &de->hx[k];
+		int side, hb;
+		const uint8_t *data, *xd;
+		uint32_t len, xl;
+
+		if (hx->d != d)
+			continue;
+		side = buf_side(hx->base, d);
+		hb = buf_hbuf(hx->base, side);
+		for (uint32_t i = 0; ; i++) {
+			if (bufmap[hx->base].multi) {
+				if (http_tx_buffer_multi(tx, hb, i, &data, &len) != 0)
+					break;
+			} else if (i || http_tx_buffer_dir(tx, hb, side, &data, &len) != 0) {
+				break;
+			}
+			if (transform_apply(hx->chain, dt->xs, data, len, &xd, &xl) == 0)
+				prefilter_buf(dt, &hx->g, dt->scratch_hx[k], xd, xl, &lo, &hi);
 		}
 	}
 	for (uint32_t i = 0; i < de->nh_always[d]; i++)

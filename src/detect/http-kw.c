@@ -56,8 +56,7 @@ int kw_http_sticky(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	if (sig_set_alproto_http(st))
 		return -1;
-	st->cur_buf = kw->buf;
-	return 0;
+	return sig_select_buffer(st, kw->buf);
 }
 
 int kw_pkt_data(SigParseState *st, const char *arg, const Keyword *kw)
@@ -99,4 +98,22 @@ int kw_urilen(SigParseState *st, const char *arg, const Keyword *kw)
 		return -1;
 	}
 	return sm_append(st, ul->raw ? BUF_HTTP_RAW_URI : BUF_HTTP_URI, KW_URILEN, ul) < 0 ? -1 : 0;
+}
+
+/* bsize: the size of the sticky buffer (after its transforms), compared as
+ * Suricata's integer keywords; it does not move the inspection position. */
+int kw_bsize(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	DetectUint *u;
+
+	if (st->cur_buf < 0)
+		return sig_error(st, "bsize needs a sticky buffer");
+	u = calloc(1, sizeof(*u));
+	if (!u)
+		return sig_error(st, "out of memory");
+	if (parse_uint_cmp(arg, UINT32_MAX, u)) {
+		free(u);
+		return sig_error(st, "invalid bsize \"%s\"", arg);
+	}
+	return sm_append(st, st->cur_buf, KW_BSIZE, u) < 0 ? -1 : 0;
 }

@@ -3,6 +3,7 @@
  * (content, pcre, byte_*, isdataat) with Suricata's semantics. */
 #include "detect/engine-int.h"
 #include "decode/ipv4.h"
+#include "detect/transform.h"
 
 #include <arpa/inet.h>
 #include <ctype.h>
@@ -659,6 +660,27 @@ static int isdataat_step(DetectThread *dt, const Signature *s, const SigMatchLis
 	return ok ? inspect_from(dt, s, ml, idx + 1, b, prev) : 0;
 }
 
+/* base64_data is a terminal list in Suricata: once the decoded data
+ * matches, the rest of the buffer's keywords are not consulted. */
+static int base64_step(DetectThread *dt, const Signature *s, const SigMatchList *ml,
+		       int idx, const InspectBuffer *b, uint32_t prev)
+{
+	const SigMatchList *bl = &s->lists[SM_LIST_BASE64_DATA];
+	XformScratch *xs = dt->xs;
+	InspectBuffer db;
+	int ok;
+
+	if (!xs || xs->in_b64 || !base64_decode_step(xs, ml->m[idx].ctx, b->data, b->len, prev))
+		return 0;
+	if (!bl->n)
+		return inspect_from(dt, s, ml, idx + 1, b, prev);
+	db = (InspectBuffer){ xs->b64, xs->b64_len, b->type };
+	xs->in_b64 = 1;
+	ok = inspect_from(dt, s, bl, 0, &db, 0);
+	xs->in_b64 = 0;
+	return ok;
+}
+
 static int inspect_from(DetectThread *dt, const Signature *s, const SigMatchList *ml,
 			int idx, const InspectBuffer *b, uint32_t prev)
 {
@@ -678,6 +700,12 @@ static int inspect_from(DetectThread *dt, const Signature *s, const SigMatchList
 		if (!uint_match(&((const DetectUrilen *)ml->m[idx].ctx)->u, b->len))
 			return 0;
 		return inspect_from(dt, s, ml, idx + 1, b, prev);
+	case KW_BSIZE:
+		if (!uint_match(ml->m[idx].ctx, b->len))
+			return 0;
+		return inspect_from(dt, s, ml, idx + 1, b, prev);
+	case KW_BASE64_DECODE:
+		return base64_step(dt, s, ml, idx, b, prev);
 	}
 	return 0;
 }

@@ -2,6 +2,7 @@
  * flags. Adding a keyword is one line here plus its setup function in the
  * file of its family. */
 #include "detect/detect-int.h"
+#include "detect/transform.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -172,6 +173,21 @@ static Keyword table[] = {
 	{ "pkt_data", KW_PKT_DATA, kw_pkt_data, NA, BUF_PAYLOAD, "back to the packet payload" },
 	{ "urilen", KW_URILEN, kw_urilen, NEED | SQ, -1, "http uri length" },
 	{ "http.uri.len", KW_URILEN, kw_urilen, NEED | SQ, -1, "http uri length" },
+	{ "bsize", KW_BSIZE, kw_bsize, NEED | SQ, -1, "size of the sticky buffer" },
+	/* transform.c: kw->buf is the transform kind */
+	{ "dotprefix", KW_TRANSFORM, kw_transform, NA, TR_DOTPREFIX, "transform: prepend a dot" },
+	{ "strip_whitespace", KW_TRANSFORM, kw_transform, NA, TR_STRIP_WHITESPACE, "transform: remove whitespace" },
+	{ "compress_whitespace", KW_TRANSFORM, kw_transform, NA, TR_COMPRESS_WHITESPACE, "transform: one whitespace per run" },
+	{ "to_lowercase", KW_TRANSFORM, kw_transform, NA, TR_TO_LOWERCASE, "transform: lowercase" },
+	{ "to_uppercase", KW_TRANSFORM, kw_transform, NA, TR_TO_UPPERCASE, "transform: uppercase" },
+	{ "url_decode", KW_TRANSFORM, kw_transform, NA, TR_URL_DECODE, "transform: decode %XX and +" },
+	{ "xor", KW_TRANSFORM, kw_transform, NEED | SQ, TR_XOR, "transform: xor with a hex key" },
+	{ "header_lowercase", KW_TRANSFORM, kw_transform, NA, TR_HEADER_LOWERCASE, "transform: lowercase header names" },
+	{ "strip_pseudo_headers", KW_TRANSFORM, kw_transform, NA, TR_STRIP_PSEUDO_HEADERS, "transform: drop :pseudo headers" },
+	{ "pcrexform", KW_TRANSFORM, kw_transform, NEED | SQ, TR_PCREXFORM, "transform: the regex's first capture" },
+	{ "from_base64", KW_TRANSFORM, kw_transform, SQ, TR_FROM_BASE64, "transform: base64 decode" },
+	{ "base64_decode", KW_BASE64_DECODE, kw_base64_decode, SQ, -1, "decode base64 data for base64_data" },
+	{ "base64_data", KW_BASE64_DATA, kw_base64_data, NA, -1, "the data base64_decode decoded" },
 };
 
 #define NKW ((int)(sizeof(table) / sizeof(table[0])))

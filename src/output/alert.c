@@ -6,6 +6,7 @@
 #include "output/alert.h"
 #include "output/output-private.h"
 #include "stream/stream.h"
+#include "app-layer/http.h"
 
 #include <ctype.h>
 #include <netinet/in.h>
@@ -368,6 +369,18 @@ void output_packet_json(json_t *rec, const Packet *p, uint32_t max)
 	json_object_set_new(rec, "packet_info", info);
 }
 
+/* The tx_id eve shows: HTTP numbers a CONNECT tunnel's transactions in
+ * their own parser (http_tx_log_id), not in detection's order. */
+static uint64_t alert_log_tx_id(const Flow *f, const AlertInfo *a)
+{
+	const HttpTx *tx;
+
+	if (!f || f->app_proto != ALPROTO_HTTP1)
+		return a->tx_id;
+	tx = http_tx_get(f, a->tx_id);
+	return tx ? http_tx_log_id(tx) : a->tx_id;
+}
+
 /* Suricata 8's order: header (.. proto, icmp_type/code, pkt_src), tx_id,
  * alert, app-layer objects, app_proto, direction, flow, payload.., packet. */
 static json_t *eve_alert_record(const OutputAlertConfig *ac, const Packet *p, const Flow *f,
@@ -380,7 +393,7 @@ static json_t *eve_alert_record(const OutputAlertConfig *ac, const Packet *p, co
 		return NULL;
 	set_str(rec, "pkt_src", output_pkt_src(p));
 	if (a->has_tx)
-		set_int(rec, "tx_id", a->tx_id);
+		set_int(rec, "tx_id", alert_log_tx_id(f, a));
 	al = alert_object(ac, a);
 	if (al)
 		json_object_set_new(rec, "alert", al);

@@ -462,6 +462,17 @@ int reasm_advance(StreamThread *st, TcpSession *ssn, TcpStream *s, Packet *p, ui
 	return s->ready_off != start;
 }
 
+uint64_t reasm_contig_end(const TcpStream *s)
+{
+	uint64_t end = s->ready_off;
+	const Segment *seg;
+
+	for (seg = s->segs; seg && seg->off <= end; seg = seg->next)
+		if (seg->off + seg->len > end)
+			end = seg->off + seg->len;
+	return end;
+}
+
 void reasm_stream_free(StreamThread *st, TcpStream *s)
 {
 	Segment *seg, *next;

@@ -194,10 +194,10 @@ int stream_config_load(StreamConfig *cfg)
 		rc = -1;
 	if (conf_get_bool("stream.async-oneside", &cfg->async_oneside) < 0)
 		rc = -1;
-	/* "auto" means inline only in IPS mode, which we do not run */
-	if (!conf_get("stream.inline") || strcmp(conf_get("stream.inline"), "auto") != 0)
-		if (conf_get_bool("stream.inline", &cfg->inline_mode) < 0)
-			rc = -1;
+	cfg->inline_mode = -1;
+	if (conf_get("stream.inline") && strcasecmp(conf_get("stream.inline"), "auto") != 0 &&
+	    conf_get_bool("stream.inline", &cfg->inline_mode) < 0)
+		rc = -1;
 	if (conf_get_bool("stream.checksum-validation", &cfg->checksum_validation) < 0)
 		rc = -1;
 	r = conf_get_int("stream.max-synack-queued", &v);
@@ -833,15 +833,20 @@ static void track(StreamThread *st, TcpSession *ssn, Packet *p, int dir)
 		flush_all(st, ssn, p);
 		return;
 	}
-	if ((ssn->flags & SSN_ASYNC) || st->cfg->inline_mode) {
-		/* the other side's ACKs never come (or, inline, are not waited
-		 * for: Suricata inspects what it forwards): ready as received */
+	if (ssn->flags & SSN_ASYNC) {
+		/* the other side's ACKs never come: ready as received */
 		snd->acked_off = snd->max_off > snd->acked_off ? snd->max_off : snd->acked_off;
 	}
 	for (d = 0; d < 2; d++) {
 		TcpStream *s = &ssn->s[d];
+		uint64_t limit = s->acked_off;
 
-		if (reasm_advance(st, ssn, s, p, s->acked_off))
+		/* inline, ACKs are not waited for (Suricata inspects what it
+		 * forwards), but a hole is: the data after it is not in order
+		 * yet, and skipping the hole would lose what fills it */
+		if (st->cfg->inline_mode > 0 && reasm_contig_end(s) > limit)
+			limit = reasm_contig_end(s);
+		if (reasm_advance(st, ssn, s, p, limit))
 			p->stream_flags |= d ? STREAM_PKT_TC_READY : STREAM_PKT_TS_READY;
 		if ((s->flags & TS_FIN_SEEN) && s->ready_off >= s->fin_off && !s->segs)
 			s->dir_flags |= STREAM_DIR_EOF;

@@ -67,7 +67,10 @@ typedef struct StreamConfig {
 	uint32_t max_synack_queued; /* stream.max-synack-queued, default 5 (parsed) */
 	int midstream;              /* stream.midstream, default no */
 	int async_oneside;          /* stream.async-oneside, default no */
-	int inline_mode;            /* stream.inline: data is ready as received */
+	/* stream.inline: 1 yes, 0 no, -1 auto (absent too): the caller resolves
+	 * auto (inline in IPS mode) and hands the result to detection as well.
+	 * Inline, data is ready as received in order, without waiting for ACKs. */
+	int inline_mode;
 	int checksum_validation;    /* stream.checksum-validation, default yes */
 	enum stream_policy policy;  /* stream.reassembly.policy, default bsd */
 	/* Which consumers release data (bit per enum stream_consumer). The runmode

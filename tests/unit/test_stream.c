@@ -1126,3 +1126,35 @@ TEST(inline_mode_data_is_ready_without_ack)
 	CHECK_STREQ(ready(&c, TS, 0, NULL), "GET / HTTP/1.0\r\n");
 	ctx_done(&c);
 }
+
+/* Inline, an out-of-order segment waits for the hole before it: skipping the
+ * hole as a gap would lose the bytes that fill it (a pattern split across
+ * both would never be seen). */
+TEST(inline_mode_waits_for_holes)
+{
+	struct ctx c;
+
+	ctx_init(&c);
+	c.cfg.inline_mode = 1;
+	ctx_start(&c);
+	handshake(&c);
+	sendp(&c, TS, TH_ACK | TH_PSH, 1014, 5001, "TERNXYZ:tail\n");
+	CHECK(!(c.rflags & STREAM_PKT_TS_READY));
+	CHECK_EQ(stream_ready_offset(&c.f, TS), 0);
+	CHECK(!(stream_dir_flags(&c.f, TS) & STREAM_DIR_GAP));
+	sendp(&c, TS, TH_ACK | TH_PSH, 1001, 5001, "head:SPLITPAT");
+	CHECK(c.rflags & STREAM_PKT_TS_READY);
+	CHECK_EQ(stream_ready_offset(&c.f, TS), 26);
+	CHECK_STREQ(ready(&c, TS, 0, NULL), "head:SPLITPATTERNXYZ:tail\n");
+	CHECK(!(stream_dir_flags(&c.f, TS) & STREAM_DIR_GAP));
+	ctx_done(&c);
+}
+
+/* stream.inline absent or "auto" is left for the caller to resolve. */
+TEST(inline_mode_auto_is_unresolved)
+{
+	struct ctx c;
+
+	ctx_init(&c);
+	CHECK_EQ(c.cfg.inline_mode, -1);
+}

@@ -108,6 +108,8 @@ enum kw_id {
 	KW_HOSTBITS,        /* DetectFlowbits with host_dir set */
 	KW_TAG,             /* tag:session|host,...: DetectTag (detect/tag.c) */
 	KW_APP_LAYER_EVENT, /* app-layer-event:http.<event> (detect/app-event.c) */
+	KW_STREAM_SIZE,     /* stream_size: DetectStreamSize (detect/stream-kw.c) */
+	KW_STREAM_EVENT,    /* stream-event:<name>: DetectUint, a = enum stream_event */
 	KW_MAX
 };
 
@@ -279,6 +281,11 @@ typedef struct DetectFlowCount {
 	int dir;             /* 1 toserver, 2 toclient, 3 either */
 	int bytes;           /* flow.bytes (else flow.pkts) */
 } DetectFlowCount;
+
+typedef struct DetectStreamSize {
+	DetectUint u;        /* UM_LT, UM_LTE, UM_GT, UM_GTE, UM_EQ, UM_NE */
+	int side;            /* server, client, both, either (stream-kw.c) */
+} DetectStreamSize;
 
 typedef struct DetectCsum {
 	int proto;           /* 0 IPv4 header, else IPPROTO_TCP/UDP/ICMP/ICMPV6 */

@@ -944,6 +944,20 @@ void stream_flow_end(StreamThread *st, Flow *f)
 		flush_all(st, ssn, NULL);
 }
 
+int stream_side_size(const Flow *f, int server, uint32_t *out)
+{
+	const TcpSession *ssn = f ? f->stream : NULL;
+	const TcpStream *s;
+
+	if (!ssn)
+		return 0;
+	s = &ssn->s[server ? !ssn->client : ssn->client];
+	*out = 0;
+	if (s->flags & TS_HAVE_BASE)
+		*out = (uint32_t)(s->max_off + 1 + ((s->flags & TS_FIN_SEEN) ? 1 : 0));
+	return 1;
+}
+
 enum tcp_state stream_tcp_state(const Flow *f)
 {
 	const TcpSession *ssn = f ? f->stream : NULL;

@@ -251,6 +251,11 @@ void stream_flow_end(StreamThread *st, Flow *f);
 /* Frees f's session (at flow recycle); f->stream becomes NULL. */
 void stream_flow_free(StreamThread *st, Flow *f);
 
+/* stream_size's measure of one side (server: 1 = the server's, 0 = the
+ * client's): its next expected seq minus its ISN, so the SYN and a FIN count
+ * one each, as Suricata. 0 before that side's first packet. Returns 0 without
+ * a session, else 1 with *out set. */
+int stream_side_size(const Flow *f, int server, uint32_t *out);
 enum tcp_state stream_tcp_state(const Flow *f);  /* TCP_NONE without a session */
 const char *tcp_state_name(enum tcp_state s);    /* "established", "closed", ... */
 

@@ -441,7 +441,10 @@ TEST(split_pattern_out_of_order_retransmitted_keeps_policy_bytes)
 
 /* ---- gaps ---- */
 
-TEST(gap_at_flush_is_skipped_and_counted)
+/* The flow's end skips a hole nobody ACKed: the data after it is inspected,
+ * but it is no gap event or tcp.reassembly_gap (suricata-verify
+ * tcp-rst-unacked-stream-03-gap); the direction still shows a gap. */
+TEST(gap_at_flush_is_skipped_not_counted)
 {
 	struct ctx c;
 	uint64_t base = 0;
@@ -457,7 +460,7 @@ TEST(gap_at_flush_is_skipped_and_counted)
 	CHECK_STREQ(ready(&c, TS, 3, &base), "ccc");
 	CHECK_EQ(base, 6);
 	CHECK_EQ(stream_ready_offset(&c.f, TS), 9);
-	CHECK_EQ(cval(&c, "tcp.reassembly_gap"), 1);
+	CHECK_EQ(cval(&c, "tcp.reassembly_gap"), 0);
 	CHECK(stream_dir_flags(&c.f, TS) & STREAM_DIR_GAP);
 	CHECK(stream_dir_flags(&c.f, TS) & STREAM_DIR_EOF);
 	ctx_done(&c);
@@ -1157,4 +1160,50 @@ TEST(inline_mode_auto_is_unresolved)
 
 	ctx_init(&c);
 	CHECK_EQ(c.cfg.inline_mode, -1);
+}
+
+/* stream_size measures next seq - ISN per side: SYN and FIN count one. */
+TEST(side_size_counts_syn_data_fin)
+{
+	struct ctx c;
+	uint32_t v = 99;
+
+	ctx_init(&c);
+	ctx_start(&c);
+	CHECK_EQ(stream_side_size(&c.f, 0, &v), 0);
+	sendp(&c, TS, TH_SYN, 1000, 0, NULL);
+	CHECK_EQ(stream_side_size(&c.f, 0, &v), 1);
+	CHECK_EQ(v, 1);
+	CHECK_EQ(stream_side_size(&c.f, 1, &v), 1);
+	CHECK_EQ(v, 0);
+	sendp(&c, TC, TH_SYN | TH_ACK, 5000, 1001, NULL);
+	sendp(&c, TS, TH_ACK, 1001, 5001, NULL);
+	sendp(&c, TS, TH_ACK | TH_PSH, 1001, 5001, "hello");
+	sendp(&c, TC, TH_ACK | TH_PSH, 5001, 1006, "hi");
+	sendp(&c, TS, TH_ACK | TH_FIN, 1006, 5003, NULL);
+	stream_side_size(&c.f, 0, &v);
+	CHECK_EQ(v, 7);
+	stream_side_size(&c.f, 1, &v);
+	CHECK_EQ(v, 3);
+	ctx_done(&c);
+}
+
+/* A hole the receiver never ACKed, flushed by an RST, is skipped without a
+ * gap event or tcp.reassembly_gap (Suricata: only an ACKed hole is a gap). */
+TEST(rst_flush_of_unacked_hole_is_no_gap_event)
+{
+	struct ctx c;
+
+	ctx_init(&c);
+	ctx_start(&c);
+	handshake(&c);
+	sendp(&c, TC, TH_ACK | TH_PSH, 5001, 1001, "Please ");
+	sendp(&c, TC, TH_ACK | TH_PSH, 5012, 1001, "Me ");
+	sendp(&c, TS, TH_ACK | TH_RST, 1001, 5008, NULL);
+	CHECK(c.rflags & STREAM_PKT_CLOSED);
+	CHECK(!has_event(&c.p, SEV_REASSEMBLY_SEQ_GAP));
+	CHECK_EQ(cval(&c, "tcp.reassembly_gap"), 0);
+	CHECK_EQ(stream_ready_offset(&c.f, TC), 14);
+	CHECK(stream_dir_flags(&c.f, TC) & STREAM_DIR_GAP);
+	ctx_done(&c);
 }

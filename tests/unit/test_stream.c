@@ -751,17 +751,19 @@ TEST(bad_checksum_packet_is_not_tracked)
 	ctx_done(&c);
 }
 
-TEST(syn_data_is_not_added_to_the_stream)
+TEST(syn_data_is_added_to_the_stream)
 {
 	struct ctx c;
 
 	ctx_init(&c);
 	ctx_start(&c);
-	/* data on a SYN is not stream data (no TFO): detection inspects the
-	 * packet itself */
+	/* data on a SYN is stream data (TCP Fast Open, as Suricata): it is
+	 * inspected in the stream, from offset 0 */
 	sendp(&c, TS, TH_SYN, 1000, 0, "AAAA");
 	CHECK(c.rflags & STREAM_PKT_HAS_SESSION);
-	CHECK(!(c.rflags & STREAM_PKT_ADDED));
+	CHECK(c.rflags & STREAM_PKT_ADDED);
+	stream_flow_end(c.st, &c.f);
+	CHECK_STREQ(ready(&c, TS, 0, NULL), "AAAA");
 	ctx_done(&c);
 }
 
@@ -1205,5 +1207,33 @@ TEST(rst_flush_of_unacked_hole_is_no_gap_event)
 	CHECK_EQ(cval(&c, "tcp.reassembly_gap"), 0);
 	CHECK_EQ(stream_ready_offset(&c.f, TC), 14);
 	CHECK(stream_dir_flags(&c.f, TC) & STREAM_DIR_GAP);
+	ctx_done(&c);
+}
+
+/* TCP Fast Open: the SYN's data is the stream's first bytes, a SYN/ACK that
+ * acknowledges it is valid, and it is ready on the server's next ACK. */
+TEST(fast_open_syn_data_is_kept_and_acked)
+{
+	struct ctx c;
+
+	ctx_init(&c);
+	ctx_start(&c);
+	sendp(&c, TS, TH_SYN, 1000, 0, "GET /");
+	sendp(&c, TC, TH_SYN | TH_ACK, 5000, 1006, NULL);
+	CHECK(!(c.rflags & STREAM_PKT_INVALID));
+	CHECK_EQ(cval(&c, "stream.3whs_synack_with_wrong_ack"), 0);
+	sendp(&c, TS, TH_ACK, 1006, 5001, NULL);
+	CHECK_EQ(stream_tcp_state(&c.f), TCP_ESTABLISHED);
+	CHECK_EQ(stream_ready_offset(&c.f, TS), 0);
+	sendp(&c, TC, TH_ACK | TH_PSH, 5001, 1006, "200");
+	CHECK_EQ(stream_ready_offset(&c.f, TS), 5);
+	CHECK_STREQ(ready(&c, TS, 0, NULL), "GET /");
+	/* acking past the SYN's data is still wrong */
+	ctx_done(&c);
+	ctx_init(&c);
+	ctx_start(&c);
+	sendp(&c, TS, TH_SYN, 1000, 0, "GET /");
+	sendp(&c, TC, TH_SYN | TH_ACK, 5000, 1007, NULL);
+	CHECK(c.rflags & STREAM_PKT_INVALID);
 	ctx_done(&c);
 }

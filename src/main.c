@@ -360,6 +360,10 @@ static int engine_config_load(const Cli *cli, EngineConfig *cfg)
 		return -1;
 	if (stream_config_load(&cfg->stream) != 0 || app_layer_config_load(&cfg->app) != 0)
 		return -1;
+	/* stream.inline: auto means inline in IPS mode, as Suricata; the one
+	 * resolution serves the stream engine and detection (detect_setup) */
+	if (cfg->stream.inline_mode < 0)
+		cfg->stream.inline_mode = cli->simulate_ips;
 	/* -k decides for the stream engine too: Suricata's -k none also stops
 	 * the TCP tracker from rejecting packets with bad checksums */
 	if (cli->checksum && !strcmp(cli->checksum, "none"))
@@ -435,7 +439,7 @@ static void open_log_file(const char *log_dir)
 /* Loads the rules and builds the detection engine. Returns 0, or -1 when
  * start-up must stop (logged): a fatal load error, or with -T /
  * --init-errors-fatal a rule that failed. */
-static int detect_setup(const Cli *cli, SigTable **tp, DetectEngine **dep)
+static int detect_setup(const Cli *cli, int stream_inline, SigTable **tp, DetectEngine **dep)
 {
 	RuleLoadConfig rc = { 0 };
 	DetectConfig dc;
@@ -448,9 +452,7 @@ static int detect_setup(const Cli *cli, SigTable **tp, DetectEngine **dep)
 		log_error("%s", err);
 		return -1;
 	}
-	/* stream.inline: auto means inline in IPS mode, as Suricata */
-	if (dc.stream_inline < 0)
-		dc.stream_inline = cli->simulate_ips;
+	dc.stream_inline = stream_inline;
 	rc.exclusive = cli->rules_exclusive;
 	rc.extra = cli->rules_extra;
 	rc.init_errors_fatal = cli->init_errors_fatal;
@@ -572,7 +574,8 @@ int main(int argc, char **argv)
 	if (engine_config_load(&cli, &engine.cfg) != 0)
 		goto out;
 	if (cli.test_mode) {
-		if (!cli.disable_detection && detect_setup(&cli, &sigs, &engine.detect) != 0)
+		if (!cli.disable_detection &&
+		    detect_setup(&cli, engine.cfg.stream.inline_mode, &sigs, &engine.detect) != 0)
 			goto out;
 		if (gpu_setup(&engine, 0, &gpu) != 0)
 			goto out;
@@ -594,7 +597,8 @@ int main(int argc, char **argv)
 		log_error("%s", err);
 		goto out;
 	}
-	if (!cli.disable_detection && detect_setup(&cli, &sigs, &engine.detect) != 0)
+	if (!cli.disable_detection &&
+	    detect_setup(&cli, engine.cfg.stream.inline_mode, &sigs, &engine.detect) != 0)
 		goto out;
 	/* Raw stream data is kept only for rules that inspect it. */
 	if (!engine.detect || !detect_engine_uses_stream(engine.detect))

@@ -133,6 +133,9 @@ int kw_csum(SigParseState *, const char *, const Keyword *);
 int kw_tag(SigParseState *, const char *, const Keyword *);
 /* app-event.c */
 int kw_app_layer_event(SigParseState *, const char *, const Keyword *);
+/* stream-kw.c */
+int kw_stream_size(SigParseState *, const char *, const Keyword *);
+int kw_stream_event(SigParseState *, const char *, const Keyword *);
 /* tcp-kw.c */
 int kw_flags(SigParseState *, const char *, const Keyword *);
 int kw_seq(SigParseState *, const char *, const Keyword *);

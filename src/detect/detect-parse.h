@@ -117,6 +117,8 @@ enum kw_id {
 	KW_TRANSFORM,       /* to_lowercase, url_decode, ...: detect/transform.c */
 	KW_BASE64_DECODE,   /* base64_decode: DetectBase64 */
 	KW_BASE64_DATA,     /* base64_data: sticky SM_LIST_BASE64_DATA */
+	KW_STREAM_SIZE,     /* stream_size: DetectStreamSize (detect/stream-kw.c) */
+	KW_STREAM_EVENT,    /* stream-event:<name>: DetectUint, a = enum stream_event */
 	KW_MAX
 };
 
@@ -288,6 +290,11 @@ typedef struct DetectFlowCount {
 	int dir;             /* 1 toserver, 2 toclient, 3 either */
 	int bytes;           /* flow.bytes (else flow.pkts) */
 } DetectFlowCount;
+
+typedef struct DetectStreamSize {
+	DetectUint u;        /* UM_LT, UM_LTE, UM_GT, UM_GTE, UM_EQ, UM_NE */
+	int side;            /* server, client, both, either (stream-kw.c) */
+} DetectStreamSize;
 
 typedef struct DetectCsum {
 	int proto;           /* 0 IPv4 header, else IPPROTO_TCP/UDP/ICMP/ICMPV6 */

@@ -190,6 +190,10 @@ struct HttpTx;
 int app_event_sig_has(const Signature *s);
 int app_event_tx_match(const Signature *s, const struct HttpTx *tx);
 
+/* stream-kw.c: stream_size and stream-event on a packet */
+int stream_size_match(const DetectStreamSize *d, const Packet *p);
+int stream_event_match(const DetectUint *u, const Packet *p);
+
 /* tag.c */
 int tag_sig_has_tag(const Signature *s);
 struct TagTable *tag_table_new(void);

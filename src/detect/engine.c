@@ -28,18 +28,11 @@ void detect_register_counters(void)
 
 /* ---- config ---- */
 
-/* The raw stream inspection mode and window sizes, from the stream section. */
+/* The inline window sizes, from the stream section (the mode is the caller's). */
 static int stream_detect_config(DetectConfig *cfg, char *err, size_t errlen)
 {
 	static const char *const keys[2] = { "stream.reassembly.toserver-chunk-size",
 					     "stream.reassembly.toclient-chunk-size" };
-	const char *in = conf_get("stream.inline");
-
-	cfg->stream_inline = -1;
-	if (in && strcmp(in, "auto") && conf_get_bool("stream.inline", &cfg->stream_inline) < 0) {
-		snprintf(err, errlen, "stream.inline: must be auto, yes or no");
-		return -1;
-	}
 	for (int d = 0; d < 2; d++) {
 		uint64_t v = 2560;
 

@@ -29,9 +29,9 @@ typedef struct DetectConfig {
 	uint32_t alert_max;            /* packet-alert-max */
 	const char *threshold_file;    /* threshold-file; NULL: none */
 	int midstream;                 /* stream.midstream: pick up TCP sessions */
-	/* stream.inline: 1 yes, 0 no, -1 auto (the caller resolves it: inline in
-	 * IPS mode). Inline inspects each packet's stream data at once in a
-	 * sliding window; IDS waits for the ACK. */
+	/* stream.inline as resolved by the caller (StreamConfig.inline_mode,
+	 * auto = IPS mode); 0 after detect_config_load. Inline inspects each
+	 * packet's stream data at once in a sliding window; IDS waits for the ACK. */
 	int stream_inline;
 	uint32_t chunk_size[2];        /* stream.reassembly.to{server,client}-chunk-size */
 } DetectConfig;

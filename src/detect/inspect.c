@@ -314,6 +314,10 @@ static int match_one(DetectThread *dt, const SigMatch *m, Packet *p)
 		return csum_match(m->ctx, p);
 	case KW_APP_LAYER_EVENT:
 		return 1;   /* a transaction property: http-inspect.c checks it */
+	case KW_STREAM_SIZE:
+		return stream_size_match(m->ctx, p);
+	case KW_STREAM_EVENT:
+		return stream_event_match(m->ctx, p);
 	case KW_DECODE_EVENT:
 		for (int i = 0; i < p->nevents; i++)
 			if (p->events[i] == ((const DetectUint *)m->ctx)->a)

@@ -62,6 +62,9 @@ static Keyword table[] = {
 	{ "tag", KW_TAG, kw_tag, NEED | SQ, -1, "log the packets after an alert (session or host)" },
 	/* app-event.c */
 	{ "app-layer-event", KW_APP_LAYER_EVENT, kw_app_layer_event, NEED | SQ, -1, "match an app-layer parser event" },
+	/* stream-kw.c */
+	{ "stream_size", KW_STREAM_SIZE, kw_stream_size, NEED | SQ, -1, "tcp stream size (next seq - isn)" },
+	{ "stream-event", KW_STREAM_EVENT, kw_stream_event, NEED | SQ, -1, "match a stream engine event" },
 	/* ip-kw.c */
 	{ "ttl", KW_TTL, kw_ttl, NEED | SQ, -1, "ip ttl" },
 	{ "tos", KW_TOS, kw_tos, NEED | SQ, -1, "ip tos" },

@@ -445,9 +445,13 @@ int reasm_advance(StreamThread *st, TcpSession *ssn, TcpStream *s, Packet *p, ui
 		uint64_t segend = seg->off + seg->len;
 		uint32_t n = (uint32_t)((segend < limit ? segend : limit) - seg->off);
 
-		/* ACKed (or flushed) bytes we never saw: skip them */
-		if (seg->off > s->ready_off)
+		/* ACKed (or flushed) bytes we never saw: skip them. Only
+		 * an ACKed hole is a gap event, as Suricata: one flushed by
+		 * an RST or the flow's end was never acknowledged */
+		if (seg->off > s->ready_off && seg->off <= s->acked_off)
 			gap(st, s, p);
+		else if (seg->off > s->ready_off)
+			s->dir_flags |= STREAM_DIR_GAP;
 		append_ready(st, s, seg->off, seg->data + seg->head, n);
 		s->ready_off = seg->off + n;
 		if (n == seg->len) {
@@ -460,6 +464,17 @@ int reasm_advance(StreamThread *st, TcpSession *ssn, TcpStream *s, Packet *p, ui
 		}
 	}
 	return s->ready_off != start;
+}
+
+uint64_t reasm_contig_end(const TcpStream *s)
+{
+	uint64_t end = s->ready_off;
+	const Segment *seg;
+
+	for (seg = s->segs; seg && seg->off <= end; seg = seg->next)
+		if (seg->off + seg->len > end)
+			end = seg->off + seg->len;
+	return end;
 }
 
 void reasm_stream_free(StreamThread *st, TcpStream *s)

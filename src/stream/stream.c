@@ -194,10 +194,10 @@ int stream_config_load(StreamConfig *cfg)
 		rc = -1;
 	if (conf_get_bool("stream.async-oneside", &cfg->async_oneside) < 0)
 		rc = -1;
-	/* "auto" means inline only in IPS mode, which we do not run */
-	if (!conf_get("stream.inline") || strcmp(conf_get("stream.inline"), "auto") != 0)
-		if (conf_get_bool("stream.inline", &cfg->inline_mode) < 0)
-			rc = -1;
+	cfg->inline_mode = -1;
+	if (conf_get("stream.inline") && strcasecmp(conf_get("stream.inline"), "auto") != 0 &&
+	    conf_get_bool("stream.inline", &cfg->inline_mode) < 0)
+		rc = -1;
 	if (conf_get_bool("stream.checksum-validation", &cfg->checksum_validation) < 0)
 		rc = -1;
 	r = conf_get_int("stream.max-synack-queued", &v);
@@ -456,6 +456,20 @@ static int reject(StreamThread *st, Packet *p, enum stream_event ev)
 
 /* ---- session start ---- */
 
+static void track_data(StreamThread *st, TcpSession *ssn, TcpStream *snd, Packet *p,
+		       uint32_t seq);
+
+/* TCP Fast Open: a SYN's data is the stream's first bytes; inline it is
+ * ready at once, as any data received in order. */
+static void track_syn_data(StreamThread *st, TcpSession *ssn, TcpStream *snd, Packet *p,
+			   int dir)
+{
+	track_data(st, ssn, snd, p, p->tcp_seq + 1);
+	if (st->cfg->inline_mode > 0 &&
+	    reasm_advance(st, ssn, snd, p, reasm_contig_end(snd)))
+		p->stream_flags |= dir ? STREAM_PKT_TC_READY : STREAM_PKT_TS_READY;
+}
+
 static void pickup(StreamThread *st, TcpSession *ssn, Packet *p)
 {
 	ssn->flags |= SSN_MIDSTREAM;
@@ -503,6 +517,8 @@ static TcpSession *session_start(StreamThread *st, Flow *f, Packet *p, int dir)
 		syn_options(&ssn->s[dir], p);
 		ssn->state = TCP_SYN_SENT;
 		f->stream = ssn;
+		if (p->payload_len)
+			track_syn_data(st, ssn, &ssn->s[dir], p, dir);
 		return ssn;
 	}
 	if (!cfg->midstream)
@@ -537,9 +553,15 @@ static int on_syn_sent(StreamThread *st, TcpSession *ssn, Packet *p, int dir)
 				return reject(st, p, SEV_4WHS_SYNACK_WITH_WRONG_SYN);
 			syn_options(snd, p);
 		} else {
+			int64_t a = seq_off(rcv, p->tcp_ack);
+
 			if (from_client(ssn, dir))
 				return reject(st, p, SEV_3WHS_SYNACK_IN_WRONG_DIRECTION);
-			if (p->tcp_ack != rcv->isn + 1)
+			/* TCP Fast Open: the SYN/ACK may acknowledge the data
+			 * the SYN carried (or only the SYN: the data comes
+			 * again after the handshake). As in Suricata, that
+			 * data is ready with the server's next ACK, not here. */
+			if (a < 0 || (uint64_t)a > rcv->max_off)
 				return reject(st, p, SEV_3WHS_SYNACK_WITH_WRONG_ACK);
 			set_base(snd, p->tcp_seq + 1);
 			syn_options(snd, p);
@@ -564,13 +586,18 @@ static int on_syn_sent(StreamThread *st, TcpSession *ssn, Packet *p, int dir)
 			return 1;
 		}
 		if (p->tcp_seq != snd->isn) {
-			/* a new ISN: the client restarted the handshake */
+			/* a new ISN: the client restarted the handshake (and
+			 * any Fast Open data of the old one is void) */
 			snd->flags &= ~(TS_WSCALE | TS_HAS_TS);
+			reasm_stream_free(st, snd);
+			snd->max_off = 0;
 			set_base(snd, p->tcp_seq + 1);
 			syn_options(snd, p);
 		} else {
 			p->stream_flags |= STREAM_PKT_RETRANSMISSION;
 		}
+		if (p->payload_len)
+			track_syn_data(st, ssn, snd, p, dir);
 		return 1;
 	}
 	if (fl & TH_RST)
@@ -770,11 +797,13 @@ static void track_ack(StreamThread *st, TcpStream *rcv, const Packet *p)
 	set_anchor(rcv, p->tcp_ack, a);
 }
 
-static void track_data(StreamThread *st, TcpSession *ssn, TcpStream *snd, Packet *p)
+/* seq: of the payload's first byte (a SYN's data follows the SYN's seq) */
+static void track_data(StreamThread *st, TcpSession *ssn, TcpStream *snd, Packet *p,
+		       uint32_t seq)
 {
 	const uint8_t *data = p->payload;
 	uint32_t len = p->payload_len;
-	int64_t so = seq_off(snd, p->tcp_seq);
+	int64_t so = seq_off(snd, seq);
 	uint64_t end;
 
 	if (so < 0) {
@@ -794,7 +823,7 @@ static void track_data(StreamThread *st, TcpSession *ssn, TcpStream *snd, Packet
 		stream_event(st, p, end <= snd->acked_off ? SEV_PKT_SPURIOUS_RETRANSMISSION
 							  : SEV_PKT_RETRANSMISSION);
 	}
-	set_anchor(snd, p->tcp_seq + p->payload_len, (int64_t)end);
+	set_anchor(snd, seq + p->payload_len, (int64_t)end);
 }
 
 static void track(StreamThread *st, TcpSession *ssn, Packet *p, int dir)
@@ -819,7 +848,7 @@ static void track(StreamThread *st, TcpSession *ssn, Packet *p, int dir)
 	snd->win = (uint32_t)p->tcp_win << ((ssn->flags & SSN_WSCALE) ? snd->wscale : 0);
 	track_ack(st, rcv, p);
 	if (p->payload_len)
-		track_data(st, ssn, snd, p);
+		track_data(st, ssn, snd, p, p->tcp_seq);
 	if ((fl & TH_FIN) && !(snd->flags & TS_FIN_SEEN)) {
 		int64_t fo = seq_off(snd, p->tcp_seq) + p->payload_len;
 
@@ -833,15 +862,20 @@ static void track(StreamThread *st, TcpSession *ssn, Packet *p, int dir)
 		flush_all(st, ssn, p);
 		return;
 	}
-	if ((ssn->flags & SSN_ASYNC) || st->cfg->inline_mode) {
-		/* the other side's ACKs never come (or, inline, are not waited
-		 * for: Suricata inspects what it forwards): ready as received */
+	if (ssn->flags & SSN_ASYNC) {
+		/* the other side's ACKs never come: ready as received */
 		snd->acked_off = snd->max_off > snd->acked_off ? snd->max_off : snd->acked_off;
 	}
 	for (d = 0; d < 2; d++) {
 		TcpStream *s = &ssn->s[d];
+		uint64_t limit = s->acked_off;
 
-		if (reasm_advance(st, ssn, s, p, s->acked_off))
+		/* inline, ACKs are not waited for (Suricata inspects what it
+		 * forwards), but a hole is: the data after it is not in order
+		 * yet, and skipping the hole would lose what fills it */
+		if (st->cfg->inline_mode > 0 && reasm_contig_end(s) > limit)
+			limit = reasm_contig_end(s);
+		if (reasm_advance(st, ssn, s, p, limit))
 			p->stream_flags |= d ? STREAM_PKT_TC_READY : STREAM_PKT_TS_READY;
 		if ((s->flags & TS_FIN_SEEN) && s->ready_off >= s->fin_off && !s->segs)
 			s->dir_flags |= STREAM_DIR_EOF;
@@ -937,6 +971,20 @@ void stream_flow_end(StreamThread *st, Flow *f)
 
 	if (ssn)
 		flush_all(st, ssn, NULL);
+}
+
+int stream_side_size(const Flow *f, int server, uint32_t *out)
+{
+	const TcpSession *ssn = f ? f->stream : NULL;
+	const TcpStream *s;
+
+	if (!ssn)
+		return 0;
+	s = &ssn->s[server ? !ssn->client : ssn->client];
+	*out = 0;
+	if (s->flags & TS_HAVE_BASE)
+		*out = (uint32_t)(s->max_off + 1 + ((s->flags & TS_FIN_SEEN) ? 1 : 0));
+	return 1;
 }
 
 enum tcp_state stream_tcp_state(const Flow *f)

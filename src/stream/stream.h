@@ -67,7 +67,10 @@ typedef struct StreamConfig {
 	uint32_t max_synack_queued; /* stream.max-synack-queued, default 5 (parsed) */
 	int midstream;              /* stream.midstream, default no */
 	int async_oneside;          /* stream.async-oneside, default no */
-	int inline_mode;            /* stream.inline: data is ready as received */
+	/* stream.inline: 1 yes, 0 no, -1 auto (absent too): the caller resolves
+	 * auto (inline in IPS mode) and hands the result to detection as well.
+	 * Inline, data is ready as received in order, without waiting for ACKs. */
+	int inline_mode;
 	int checksum_validation;    /* stream.checksum-validation, default yes */
 	enum stream_policy policy;  /* stream.reassembly.policy, default bsd */
 	/* Which consumers release data (bit per enum stream_consumer). The runmode
@@ -248,6 +251,11 @@ void stream_flow_end(StreamThread *st, Flow *f);
 /* Frees f's session (at flow recycle); f->stream becomes NULL. */
 void stream_flow_free(StreamThread *st, Flow *f);
 
+/* stream_size's measure of one side (server: 1 = the server's, 0 = the
+ * client's): its next expected seq minus its ISN, so the SYN and a FIN count
+ * one each, as Suricata. 0 before that side's first packet. Returns 0 without
+ * a session, else 1 with *out set. */
+int stream_side_size(const Flow *f, int server, uint32_t *out);
 enum tcp_state stream_tcp_state(const Flow *f);  /* TCP_NONE without a session */
 const char *tcp_state_name(enum tcp_state s);    /* "established", "closed", ... */
 

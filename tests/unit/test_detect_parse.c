@@ -937,3 +937,30 @@ TEST(et_open_rules_all_accounted)
 	CHECK(t->failed < 50);
 	sig_table_free(t);
 }
+
+/* ---- stream keywords ---- */
+
+TEST(stream_size_and_stream_event_parse)
+{
+	Signature *s = P(R("stream_size:server,<,1111; stream-event:stream.pkt_retransmission; "
+			   "sid:1;"));
+
+	CHECK(s);
+	CHECK_EQ(s->lists[SM_LIST_MATCH].n, 2);
+	CHECK_EQ(s->lists[SM_LIST_MATCH].m[0].kw, KW_STREAM_SIZE);
+	DetectStreamSize *ss = s->lists[SM_LIST_MATCH].m[0].ctx;
+	CHECK_EQ(ss->u.mode, UM_LT);
+	CHECK_EQ(ss->u.a, 1111);
+	CHECK_EQ(s->lists[SM_LIST_MATCH].m[1].kw, KW_STREAM_EVENT);
+	sig_free(s);
+	s = P(R("stream_size: either , != , 0; stream-event:reassembly_seq_gap; sid:1;"));
+	CHECK(s);
+	ss = s->lists[SM_LIST_MATCH].m[0].ctx;
+	CHECK_EQ(ss->u.mode, UM_NE);
+	sig_free(s);
+	CHECK_EQ(E(R("stream_size:server,<>,5; sid:1;")), SIG_ERR_PARSE);
+	CHECK_EQ(E(R("stream_size:nobody,<,5; sid:1;")), SIG_ERR_PARSE);
+	CHECK_EQ(E(R("stream_size:server,<; sid:1;")), SIG_ERR_PARSE);
+	CHECK_EQ(E(R("stream_size:client,>,5000000000; sid:1;")), SIG_ERR_PARSE);
+	CHECK_EQ(E(R("stream-event:no_such_event; sid:1;")), SIG_ERR_PARSE);
+}

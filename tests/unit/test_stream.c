@@ -441,7 +441,10 @@ TEST(split_pattern_out_of_order_retransmitted_keeps_policy_bytes)
 
 /* ---- gaps ---- */
 
-TEST(gap_at_flush_is_skipped_and_counted)
+/* The flow's end skips a hole nobody ACKed: the data after it is inspected,
+ * but it is no gap event or tcp.reassembly_gap (suricata-verify
+ * tcp-rst-unacked-stream-03-gap); the direction still shows a gap. */
+TEST(gap_at_flush_is_skipped_not_counted)
 {
 	struct ctx c;
 	uint64_t base = 0;
@@ -457,7 +460,7 @@ TEST(gap_at_flush_is_skipped_and_counted)
 	CHECK_STREQ(ready(&c, TS, 3, &base), "ccc");
 	CHECK_EQ(base, 6);
 	CHECK_EQ(stream_ready_offset(&c.f, TS), 9);
-	CHECK_EQ(cval(&c, "tcp.reassembly_gap"), 1);
+	CHECK_EQ(cval(&c, "tcp.reassembly_gap"), 0);
 	CHECK(stream_dir_flags(&c.f, TS) & STREAM_DIR_GAP);
 	CHECK(stream_dir_flags(&c.f, TS) & STREAM_DIR_EOF);
 	ctx_done(&c);
@@ -748,17 +751,19 @@ TEST(bad_checksum_packet_is_not_tracked)
 	ctx_done(&c);
 }
 
-TEST(syn_data_is_not_added_to_the_stream)
+TEST(syn_data_is_added_to_the_stream)
 {
 	struct ctx c;
 
 	ctx_init(&c);
 	ctx_start(&c);
-	/* data on a SYN is not stream data (no TFO): detection inspects the
-	 * packet itself */
+	/* data on a SYN is stream data (TCP Fast Open, as Suricata): it is
+	 * inspected in the stream, from offset 0 */
 	sendp(&c, TS, TH_SYN, 1000, 0, "AAAA");
 	CHECK(c.rflags & STREAM_PKT_HAS_SESSION);
-	CHECK(!(c.rflags & STREAM_PKT_ADDED));
+	CHECK(c.rflags & STREAM_PKT_ADDED);
+	stream_flow_end(c.st, &c.f);
+	CHECK_STREQ(ready(&c, TS, 0, NULL), "AAAA");
 	ctx_done(&c);
 }
 
@@ -1124,5 +1129,111 @@ TEST(inline_mode_data_is_ready_without_ack)
 	CHECK(c.rflags & STREAM_PKT_TS_READY);
 	CHECK_EQ(stream_ready_offset(&c.f, TS), 16);
 	CHECK_STREQ(ready(&c, TS, 0, NULL), "GET / HTTP/1.0\r\n");
+	ctx_done(&c);
+}
+
+/* Inline, an out-of-order segment waits for the hole before it: skipping the
+ * hole as a gap would lose the bytes that fill it (a pattern split across
+ * both would never be seen). */
+TEST(inline_mode_waits_for_holes)
+{
+	struct ctx c;
+
+	ctx_init(&c);
+	c.cfg.inline_mode = 1;
+	ctx_start(&c);
+	handshake(&c);
+	sendp(&c, TS, TH_ACK | TH_PSH, 1014, 5001, "TERNXYZ:tail\n");
+	CHECK(!(c.rflags & STREAM_PKT_TS_READY));
+	CHECK_EQ(stream_ready_offset(&c.f, TS), 0);
+	CHECK(!(stream_dir_flags(&c.f, TS) & STREAM_DIR_GAP));
+	sendp(&c, TS, TH_ACK | TH_PSH, 1001, 5001, "head:SPLITPAT");
+	CHECK(c.rflags & STREAM_PKT_TS_READY);
+	CHECK_EQ(stream_ready_offset(&c.f, TS), 26);
+	CHECK_STREQ(ready(&c, TS, 0, NULL), "head:SPLITPATTERNXYZ:tail\n");
+	CHECK(!(stream_dir_flags(&c.f, TS) & STREAM_DIR_GAP));
+	ctx_done(&c);
+}
+
+/* stream.inline absent or "auto" is left for the caller to resolve. */
+TEST(inline_mode_auto_is_unresolved)
+{
+	struct ctx c;
+
+	ctx_init(&c);
+	CHECK_EQ(c.cfg.inline_mode, -1);
+}
+
+/* stream_size measures next seq - ISN per side: SYN and FIN count one. */
+TEST(side_size_counts_syn_data_fin)
+{
+	struct ctx c;
+	uint32_t v = 99;
+
+	ctx_init(&c);
+	ctx_start(&c);
+	CHECK_EQ(stream_side_size(&c.f, 0, &v), 0);
+	sendp(&c, TS, TH_SYN, 1000, 0, NULL);
+	CHECK_EQ(stream_side_size(&c.f, 0, &v), 1);
+	CHECK_EQ(v, 1);
+	CHECK_EQ(stream_side_size(&c.f, 1, &v), 1);
+	CHECK_EQ(v, 0);
+	sendp(&c, TC, TH_SYN | TH_ACK, 5000, 1001, NULL);
+	sendp(&c, TS, TH_ACK, 1001, 5001, NULL);
+	sendp(&c, TS, TH_ACK | TH_PSH, 1001, 5001, "hello");
+	sendp(&c, TC, TH_ACK | TH_PSH, 5001, 1006, "hi");
+	sendp(&c, TS, TH_ACK | TH_FIN, 1006, 5003, NULL);
+	stream_side_size(&c.f, 0, &v);
+	CHECK_EQ(v, 7);
+	stream_side_size(&c.f, 1, &v);
+	CHECK_EQ(v, 3);
+	ctx_done(&c);
+}
+
+/* A hole the receiver never ACKed, flushed by an RST, is skipped without a
+ * gap event or tcp.reassembly_gap (Suricata: only an ACKed hole is a gap). */
+TEST(rst_flush_of_unacked_hole_is_no_gap_event)
+{
+	struct ctx c;
+
+	ctx_init(&c);
+	ctx_start(&c);
+	handshake(&c);
+	sendp(&c, TC, TH_ACK | TH_PSH, 5001, 1001, "Please ");
+	sendp(&c, TC, TH_ACK | TH_PSH, 5012, 1001, "Me ");
+	sendp(&c, TS, TH_ACK | TH_RST, 1001, 5008, NULL);
+	CHECK(c.rflags & STREAM_PKT_CLOSED);
+	CHECK(!has_event(&c.p, SEV_REASSEMBLY_SEQ_GAP));
+	CHECK_EQ(cval(&c, "tcp.reassembly_gap"), 0);
+	CHECK_EQ(stream_ready_offset(&c.f, TC), 14);
+	CHECK(stream_dir_flags(&c.f, TC) & STREAM_DIR_GAP);
+	ctx_done(&c);
+}
+
+/* TCP Fast Open: the SYN's data is the stream's first bytes, a SYN/ACK that
+ * acknowledges it is valid, and it is ready on the server's next ACK. */
+TEST(fast_open_syn_data_is_kept_and_acked)
+{
+	struct ctx c;
+
+	ctx_init(&c);
+	ctx_start(&c);
+	sendp(&c, TS, TH_SYN, 1000, 0, "GET /");
+	sendp(&c, TC, TH_SYN | TH_ACK, 5000, 1006, NULL);
+	CHECK(!(c.rflags & STREAM_PKT_INVALID));
+	CHECK_EQ(cval(&c, "stream.3whs_synack_with_wrong_ack"), 0);
+	sendp(&c, TS, TH_ACK, 1006, 5001, NULL);
+	CHECK_EQ(stream_tcp_state(&c.f), TCP_ESTABLISHED);
+	CHECK_EQ(stream_ready_offset(&c.f, TS), 0);
+	sendp(&c, TC, TH_ACK | TH_PSH, 5001, 1006, "200");
+	CHECK_EQ(stream_ready_offset(&c.f, TS), 5);
+	CHECK_STREQ(ready(&c, TS, 0, NULL), "GET /");
+	/* acking past the SYN's data is still wrong */
+	ctx_done(&c);
+	ctx_init(&c);
+	ctx_start(&c);
+	sendp(&c, TS, TH_SYN, 1000, 0, "GET /");
+	sendp(&c, TC, TH_SYN | TH_ACK, 5000, 1007, NULL);
+	CHECK(c.rflags & STREAM_PKT_INVALID);
 	ctx_done(&c);
 }

@@ -43,6 +43,8 @@ typedef struct SigGroup {
 	 * the others see those bytes in the stream, so scanning the packet
 	 * with the whole group would find only candidates that fail */
 	struct SigGroup *ps;
+	/* TCP: the fast patterns of the rules that inspect the stream */
+	struct SigGroup *ss;
 } SigGroup;
 
 /* The signature groups of one protocol class and direction, split by the

@@ -335,11 +335,14 @@ static void group_port_hulls(const DetectEngine *de, SigGroup *g, uint32_t n)
 	}
 }
 
+enum { GB_ALL = 0, GB_STREAMED_PKT, GB_STREAM };
+
 /* in: NULL, or which rules (by num) of the class and direction to take.
- * streamed: only the fast patterns of the rules that still inspect a packet
- * whose payload went into the stream (see inspect_sig), no always list. */
+ * mode GB_STREAMED_PKT: only the fast patterns of the rules that still
+ * inspect a packet whose payload went into the stream (see inspect_sig);
+ * GB_STREAM: of the rules that inspect the stream; no always list. */
 static int group_build_one(DetectEngine *de, SigGroup *g, int pc, int dir, const uint8_t *in,
-			   int streamed, char *err, size_t errlen)
+			   int mode, char *err, size_t errlen)
 {
 	FpEntry *fp = NULL;
 	uint32_t nfp = 0, nal = 0, pid;
@@ -362,7 +365,9 @@ static int group_build_one(DetectEngine *de, SigGroup *g, int pc, int dir, const
 		if (in && !in[i])
 			continue;
 		cd = payload_fp(s, &pat, &len);
-		if (streamed && (!cd || !de->sigs[i].pkt_ok || de->sigs[i].stream_ok))
+		if (mode == GB_STREAMED_PKT && (!cd || !de->sigs[i].pkt_ok || de->sigs[i].stream_ok))
+			continue;
+		if (mode == GB_STREAM && (!cd || !de->sigs[i].stream_ok))
 			continue;
 		if (!cd) {
 			g->always[nal++] = i;
@@ -416,18 +421,22 @@ out:
 	return rc;
 }
 
-/* The group, and for TCP with stream rules its streamed-packet part. */
+/* The group, and for TCP with stream rules its streamed-packet and
+ * stream parts. */
 static int group_build(DetectEngine *de, SigGroup *g, int pc, int dir, const uint8_t *in,
 		       char *err, size_t errlen)
 {
-	if (group_build_one(de, g, pc, dir, in, 0, err, errlen) != 0)
+	if (group_build_one(de, g, pc, dir, in, GB_ALL, err, errlen) != 0)
 		return -1;
 	if (pc != PC_TCP || !de->uses_stream)
 		return 0;
 	g->ps = calloc(1, sizeof(*g->ps));
-	if (!g->ps)
+	g->ss = calloc(1, sizeof(*g->ss));
+	if (!g->ps || !g->ss)
 		return -1;
-	return group_build_one(de, g->ps, pc, dir, in, 1, err, errlen);
+	if (group_build_one(de, g->ps, pc, dir, in, GB_STREAMED_PKT, err, errlen) != 0)
+		return -1;
+	return group_build_one(de, g->ss, pc, dir, in, GB_STREAM, err, errlen);
 }
 
 static void group_free(SigGroup *g)
@@ -435,6 +444,10 @@ static void group_free(SigGroup *g)
 	if (g->ps) {
 		group_free(g->ps);
 		free(g->ps);
+	}
+	if (g->ss) {
+		group_free(g->ss);
+		free(g->ss);
 	}
 	free(g->pid_ports);
 	if (g->mpm)
@@ -713,6 +726,8 @@ static int groups_build(DetectEngine *de, char *err, size_t errlen)
 				pg->g[k].sidx = sidx++;
 				if (pg->g[k].ps)
 					pg->g[k].ps->sidx = sidx++;
+				if (pg->g[k].ss)
+					pg->g[k].ss->sidx = sidx++;
 			}
 		}
 	de->nscratch = sidx;
@@ -940,7 +955,9 @@ DetectThread *detect_thread_new(const DetectEngine *de, ThreadCounters *tc)
 
 				if ((g->mpm && !(dt->scratch_g[g->sidx] = mpm_scratch_new(g->mpm))) ||
 				    (g->ps && g->ps->mpm &&
-				     !(dt->scratch_g[g->ps->sidx] = mpm_scratch_new(g->ps->mpm)))) {
+				     !(dt->scratch_g[g->ps->sidx] = mpm_scratch_new(g->ps->mpm))) ||
+				    (g->ss && g->ss->mpm &&
+				     !(dt->scratch_g[g->ss->sidx] = mpm_scratch_new(g->ss->mpm)))) {
 					detect_thread_free(dt);
 					return NULL;
 				}
@@ -1220,7 +1237,7 @@ static void stream_window(DetectThread *dt, Packet *p, const uint8_t *data, uint
 			  uint32_t old, int d)
 {
 	const DetectEngine *de = dt->de;
-	const SigGroup *g = pkt_group(de, PC_TCP, d, p);
+	const SigGroup *pg = pkt_group(de, PC_TCP, d, p), *g = pg->ss ? pg->ss : pg;
 	uint64_t *bits = dt->cand_bits;
 	uint32_t lo = UINT32_MAX, hi = 0;
 	InspectBuffer sb = { data, len, IBUF_STREAM }, ob = { data, old, IBUF_STREAM };
@@ -1244,8 +1261,8 @@ static void stream_window(DetectThread *dt, Packet *p, const uint8_t *data, uint
 				if (num > hi) hi = num;
 			}
 	}
-	for (uint32_t i = 0; i < g->nalways; i++) {
-		uint32_t num = g->always[i];
+	for (uint32_t i = 0; i < pg->nalways; i++) {
+		uint32_t num = pg->always[i];
 
 		if (!de->sigs[num].stream_ok)
 			continue;

@@ -48,18 +48,23 @@ typedef struct SigGroup {
 } SigGroup;
 
 /* The signature groups of one protocol class and direction, split by the
- * packet's server-side port (dp toserver, sp toclient) as Suricata does: a
- * group holds the rules whose port set in that position may contain the
- * port (rules with `any` there are in every group), so a packet meets only
- * the fast patterns of rules that can match it. Ports whose rule sets are
+ * packet's port on one side (usually the server's, as Suricata does; see
+ * pg_key_side): a group holds the rules whose port set on that side may
+ * contain the port (rules with `any` there are in every group), so a
+ * packet meets only the fast patterns of rules that can match it. Ports whose rule sets are
  * equal share a group; beyond PG_MAX_GROUPS the smallest sets are merged
- * into one (a superset: inspection still checks the ports). */
-#define PG_MAX_GROUPS 16
+ * into one (a superset: inspection still checks the ports). Each group is
+ * an automaton to build: few, and only where they differ enough. */
+#define PG_MAX_GROUPS 8
+/* no split when the port-specific rules are fewer than 1/PG_MIN_SPLIT of
+ * the others (those are in every group anyway) */
+#define PG_MIN_SPLIT 4
 
 typedef struct PortGroups {
 	uint8_t *map;             /* port -> index into g; NULL: g[0] for every port */
 	SigGroup *g;
 	uint32_t ng;
+	int side;                 /* map is by 0: dp, 1: sp */
 	int owned;                /* g is ours (not &DetectEngine.groups[pc][d]) */
 } PortGroups;
 

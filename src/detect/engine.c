@@ -459,17 +459,17 @@ static void group_free(SigGroup *g)
 
 /* ---- port groups ---- */
 
-/* Server ports that keep a group of their own however few rules they add
- * (Suricata's default port whitelists): busy services should not share
- * the merged group. */
-static const uint16_t pg_keep_tcp[] = { 53, 80, 139, 443, 445, 1433, 3306, 3389, 6666, 6667, 8080 };
-static const uint16_t pg_keep_udp[] = { 53, 135, 5060 };
+/* Server ports that keep a group of their own however few rules they add:
+ * the busiest services should not share the merged group. (Suricata's
+ * whitelists are longer; each group here is an automaton to build.) */
+static const uint16_t pg_keep_tcp[] = { 53, 80, 443 };
+static const uint16_t pg_keep_udp[] = { 53 };
 
-/* The rule's port sets in the group key position (dp toserver, sp
- * toclient; both for <>, whose sides may swap). 1: any port. */
-static int sig_key_ports(const Signature *s, int dir, const PortSet *ps[2])
+/* The rule's port sets on the key side (0 dp, 1 sp; both for <>, whose
+ * sides may swap). 1: any port. */
+static int sig_key_ports(const Signature *s, int side, const PortSet *ps[2])
 {
-	ps[0] = dir ? &s->sp : &s->dp;
+	ps[0] = side ? &s->sp : &s->dp;
 	ps[1] = NULL;
 	if (s->flags & SIG_FLAG_BIDIR) {
 		ps[0] = &s->sp;
@@ -528,14 +528,38 @@ static int pg_nrules_desc(const void *a, const void *b)
 	return x->nrules != y->nrules ? (x->nrules < y->nrules ? 1 : -1) : 0;
 }
 
-/* Splits one protocol class and direction by server-side port. */
+/* Which port a class and direction is split on: the side where more of
+ * its rules name ports. Usually the server's (dp toserver, sp toclient),
+ * but e.g. `udp any any -> any 53` rules without a direction are in the
+ * toclient groups too, and only a packet to port 53 can match them. */
+static int pg_key_side(const DetectEngine *de, int pc, int dir)
+{
+	uint32_t n[2] = { 0, 0 };
+
+	for (uint32_t i = 0; i < de->nsigs; i++) {
+		const Signature *s = de->sigs[i].s;
+		const PortSet *ps[2];
+
+		if (de->sigs[i].has_http || !(sig_pc_mask(s) & (1u << pc)) ||
+		    !(sig_dir_mask(s) & (1u << dir)))
+			continue;
+		for (int side = 0; side < 2; side++)
+			n[side] += !sig_key_ports(s, side, ps);
+	}
+	if (n[0] == n[1])
+		return dir;
+	return n[1] > n[0];
+}
+
+/* Splits one protocol class and direction by the port of one side. */
 static int pg_build(DetectEngine *de, int pc, int dir, char *err, size_t errlen)
 {
 	PortGroups *pg = &de->pg[pc][dir];
+	int side = pg_key_side(de, pc, dir);
 	const uint16_t *keep = pc == PC_TCP ? pg_keep_tcp : pg_keep_udp;
 	size_t nkeep = pc == PC_TCP ? sizeof(pg_keep_tcp) / sizeof(pg_keep_tcp[0]) :
 		       sizeof(pg_keep_udp) / sizeof(pg_keep_udp[0]);
-	uint32_t *spec = NULL, nspec = 0, *bnd = NULL, nb = 0, nbmax = 1, nw, nset = 0;
+	uint32_t *spec = NULL, nspec = 0, nany = 0, *bnd = NULL, nb = 0, nbmax = 1, nw, nset = 0;
 	uint32_t *iv_set = NULL, nfinal = 0, nkept = 0;
 	uint64_t *bits = NULL, *rest = NULL;
 	PgSet *sets = NULL, **order = NULL;
@@ -546,6 +570,7 @@ static int pg_build(DetectEngine *de, int pc, int dir, char *err, size_t errlen)
 	in = calloc(de->nsigs ? de->nsigs : 1, 1);
 	if (!spec || !in)
 		goto out;
+	pg->side = side;
 	for (uint32_t i = 0; i < de->nsigs; i++) {
 		const Signature *s = de->sigs[i].s;
 		const PortSet *ps[2];
@@ -553,15 +578,18 @@ static int pg_build(DetectEngine *de, int pc, int dir, char *err, size_t errlen)
 		if (de->sigs[i].has_http || !(sig_pc_mask(s) & (1u << pc)) ||
 		    !(sig_dir_mask(s) & (1u << dir)))
 			continue;
-		if (sig_key_ports(s, dir, ps))
+		if (sig_key_ports(s, side, ps)) {
+			nany++;
 			continue;
+		}
 		spec[nspec++] = i;
 		for (int k = 0; k < 2; k++)
 			if (ps[k])
 				nbmax += 2 * (uint32_t)ps[k]->n;
 	}
-	if (!nspec) {
-		/* nothing port-specific: one group */
+	if (nspec * PG_MIN_SPLIT < nany) {
+		/* (next to) nothing port-specific: every group would be about
+		 * the same automaton, built again and again */
 		pg->g = calloc(1, sizeof(SigGroup));
 		if (!pg->g)
 			goto out;
@@ -579,7 +607,7 @@ static int pg_build(DetectEngine *de, int pc, int dir, char *err, size_t errlen)
 	for (uint32_t j = 0; j < nspec; j++) {
 		const PortSet *ps[2];
 
-		sig_key_ports(de->sigs[spec[j]].s, dir, ps);
+		sig_key_ports(de->sigs[spec[j]].s, side, ps);
 		for (int k = 0; k < 2; k++)
 			for (int r = 0; ps[k] && r < ps[k]->n; r++) {
 				bnd[nb++] = ps[k]->r[r].lo;
@@ -607,7 +635,7 @@ static int pg_build(DetectEngine *de, int pc, int dir, char *err, size_t errlen)
 	for (uint32_t j = 0; j < nspec; j++) {
 		const PortSet *ps[2];
 
-		sig_key_ports(de->sigs[spec[j]].s, dir, ps);
+		sig_key_ports(de->sigs[spec[j]].s, side, ps);
 		for (int k = 0; k < 2; k++)
 			for (int r = 0; ps[k] && r < ps[k]->n; r++)
 				for (uint32_t iv = pg_interval(bnd, nb, ps[k]->r[r].lo);
@@ -688,9 +716,9 @@ static int pg_build(DetectEngine *de, int pc, int dir, char *err, size_t errlen)
 
 		memset(pg->map + bnd[iv], (int)sets[iv_set[iv]].final, end - bnd[iv]);
 	}
-	log_debug("detect: %s/%s: %u port-specific rules, %u port intervals, %u distinct sets, "
-		  "%u groups", pc == PC_TCP ? "tcp" : "udp", dir ? "toclient" : "toserver",
-		  nspec, nb, nset, nfinal);
+	log_debug("detect: %s/%s: split on %s, %u port-specific rules, %u port intervals, "
+		  "%u distinct sets, %u groups", pc == PC_TCP ? "tcp" : "udp",
+		  dir ? "toclient" : "toserver", side ? "sp" : "dp", nspec, nb, nset, nfinal);
 	rc = 0;
 out:
 	free(spec);
@@ -750,14 +778,14 @@ static void groups_free(DetectEngine *de)
 		}
 }
 
-/* The group of p's class and direction d for p's server-side port. */
+/* The group of p's class and direction d for p's port on the key side. */
 static const SigGroup *pkt_group(const DetectEngine *de, int pc, int d, const Packet *p)
 {
 	const PortGroups *pg = &de->pg[pc][d];
 
 	if (!pg->map)
 		return &pg->g[0];
-	return &pg->g[pg->map[d ? p->sp : p->dp]];
+	return &pg->g[pg->map[pg->side ? p->sp : p->dp]];
 }
 
 /* Whether a rule inspects the reassembled stream (Suricata: tcp payload

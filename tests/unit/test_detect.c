@@ -385,11 +385,7 @@ TEST(hostbits_set_on_src_seen_as_dst_later)
 	env_free(&e);
 }
 
-/* Port groups: more distinct port sets than PG_MAX_GROUPS (so some are
- * merged), ranges, negations, lists, <>; every rule must still alert
- * exactly where its ports match, toserver (grouped by dp) and toclient
- * (grouped by sp). */
-TEST(port_groups_keep_every_rule_its_ports_match)
+static void port_groups_check(int extra_dp)
 {
 	static const char *ports[] = {
 		"80", "443", "[80,443]", "!80", "[1024:]", "[:1023]", "53", "25", "[8000:8100]",
@@ -397,8 +393,8 @@ TEST(port_groups_keep_every_rule_its_ports_match)
 		"[3306,1433]", "3389", "5060", "![1:1024]", "[81:442]", "4444", "31337", "any",
 	};
 	static const uint16_t probe[] = { 0, 1, 21, 25, 53, 79, 80, 81, 139, 442, 443, 444, 1023,
-					  1024, 1025, 3389, 4444, 6665, 8050, 8080, 31337, 40000,
-					  65535 };
+					  1024, 1025, 3389, 4444, 5050, 6665, 8050, 8080, 31337,
+					  40000, 65535 };
 	const int np = (int)(sizeof(ports) / sizeof(ports[0]));
 	char *rules = calloc(1, 64 * 1024);
 	size_t off = 0;
@@ -406,7 +402,7 @@ TEST(port_groups_keep_every_rule_its_ports_match)
 	Env e;
 
 	CHECK(rules != NULL);
-	/* server port rules (dp), client-side rules (sp), and bidirectional */
+	/* dp rules, sp rules, and bidirectional ones */
 	for (int i = 0; i < np; i++) {
 		off += (size_t)sprintf(rules + off, "alert tcp any any -> any %s (content:\"x\"; sid:%d;)\n",
 				       ports[i], sid++);
@@ -415,6 +411,10 @@ TEST(port_groups_keep_every_rule_its_ports_match)
 		off += (size_t)sprintf(rules + off, "alert tcp any %s <> any 40000 (content:\"x\"; sid:%d;)\n",
 				       ports[i], sid++);
 	}
+	/* more rules naming dp: the toclient groups split on dp too */
+	for (int i = 0; i < extra_dp; i++)
+		off += (size_t)sprintf(rules + off, "alert tcp any any -> any %d (content:\"x\"; sid:%d;)\n",
+				       5000 + 10 * i, sid++);
 	CHECK(env_init_max(&e, rules, MPM_AC, 1000) == 0);
 	for (int dir = 0; dir < 2; dir++)
 		for (size_t a = 0; a < sizeof(probe) / sizeof(probe[0]); a++)
@@ -444,6 +444,15 @@ TEST(port_groups_keep_every_rule_its_ports_match)
 	CHECK(checked > 1000);
 	env_free(&e);
 	free(rules);
+}
+
+/* Port groups: more distinct port sets than PG_MAX_GROUPS (so some are
+ * merged), ranges, negations, lists, <>; every rule must still alert
+ * exactly where its ports match, toserver and toclient, split on dp or sp. */
+TEST(port_groups_keep_every_rule_its_ports_match)
+{
+	port_groups_check(0);
+	port_groups_check(40);
 }
 
 /* A packet whose payload went into the stream is prefiltered with the

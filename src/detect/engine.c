@@ -741,8 +741,10 @@ static int groups_build(DetectEngine *de, char *err, size_t errlen)
 		for (int d = 0; d < 2; d++) {
 			PortGroups *pg = &de->pg[pc][d];
 
-			if (de->cfg.algo == MPM_AC_CUDA || (pc != PC_TCP && pc != PC_UDP)) {
-				/* ac-cuda's union automata map class-wide pattern ids */
+			if (de->cfg.algo != MPM_AC || (pc != PC_TCP && pc != PC_UDP)) {
+				/* ac-cuda's union automata map class-wide pattern
+				 * ids; a Hyperscan database takes ~0.1 s to compile
+				 * and its scan slows less with size: no port split */
 				if (group_build(de, &de->groups[pc][d], pc, d, NULL, err, errlen) != 0)
 					return -1;
 				pg->g = &de->groups[pc][d];

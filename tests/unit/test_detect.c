@@ -385,7 +385,7 @@ TEST(hostbits_set_on_src_seen_as_dst_later)
 	env_free(&e);
 }
 
-static void port_groups_check(int extra_dp)
+static void port_groups_check(int extra_dp, enum mpm_algo algo)
 {
 	static const char *ports[] = {
 		"80", "443", "[80,443]", "!80", "[1024:]", "[:1023]", "53", "25", "[8000:8100]",
@@ -415,7 +415,7 @@ static void port_groups_check(int extra_dp)
 	for (int i = 0; i < extra_dp; i++)
 		off += (size_t)sprintf(rules + off, "alert tcp any any -> any %d (content:\"x\"; sid:%d;)\n",
 				       5000 + 10 * i, sid++);
-	CHECK(env_init_max(&e, rules, MPM_AC, 1000) == 0);
+	CHECK(env_init_max(&e, rules, algo, 1000) == 0);
 	for (int dir = 0; dir < 2; dir++)
 		for (size_t a = 0; a < sizeof(probe) / sizeof(probe[0]); a++)
 			for (size_t b = 0; b < sizeof(probe) / sizeof(probe[0]); b += 3) {
@@ -448,11 +448,15 @@ static void port_groups_check(int extra_dp)
 
 /* Port groups: more distinct port sets than PG_MAX_GROUPS (so some are
  * merged), ranges, negations, lists, <>; every rule must still alert
- * exactly where its ports match, toserver and toclient, split on dp or sp. */
+ * exactly where its ports match, toserver and toclient, split on dp or sp,
+ * with ac (port groups) as with hs (none). */
 TEST(port_groups_keep_every_rule_its_ports_match)
 {
-	port_groups_check(0);
-	port_groups_check(40);
+	port_groups_check(0, MPM_AC);
+	port_groups_check(40, MPM_AC);
+	/* hs builds no port groups: the same answers */
+	if (mpm_have_hs())
+		port_groups_check(40, MPM_HS);
 }
 
 /* A packet whose payload went into the stream is prefiltered with the

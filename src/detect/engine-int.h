@@ -37,7 +37,36 @@ typedef struct SigGroup {
 	uint16_t (*pid_ports)[4]; /* sp lo, sp hi, dp lo, dp hi */
 	uint32_t *always;         /* nums inspected on every packet of the group */
 	uint32_t nalways;
+	uint32_t sidx;            /* port groups: index of its DetectThread scratch */
+	/* TCP: the fast patterns of the rules that inspect the payload of a
+	 * packet that went into the stream (flow:no_stream, dsize, tcp-pkt):
+	 * the others see those bytes in the stream, so scanning the packet
+	 * with the whole group would find only candidates that fail */
+	struct SigGroup *ps;
+	/* TCP: the fast patterns of the rules that inspect the stream */
+	struct SigGroup *ss;
 } SigGroup;
+
+/* The signature groups of one protocol class and direction, split by the
+ * packet's port on one side (usually the server's, as Suricata does; see
+ * pg_key_side): a group holds the rules whose port set on that side may
+ * contain the port (rules with `any` there are in every group), so a
+ * packet meets only the fast patterns of rules that can match it. Ports whose rule sets are
+ * equal share a group; beyond PG_MAX_GROUPS the smallest sets are merged
+ * into one (a superset: inspection still checks the ports). Each group is
+ * an automaton to build: few, and only where they differ enough. */
+#define PG_MAX_GROUPS 8
+/* no split when the port-specific rules are fewer than 1/PG_MIN_SPLIT of
+ * the others (those are in every group anyway) */
+#define PG_MIN_SPLIT 4
+
+typedef struct PortGroups {
+	uint8_t *map;             /* port -> index into g; NULL: g[0] for every port */
+	SigGroup *g;
+	uint32_t ng;
+	int side;                 /* map is by 0: dp, 1: sp */
+	int owned;                /* g is ours (not &DetectEngine.groups[pc][d]) */
+} PortGroups;
 
 /* Per signature, indexed by internal order (num). */
 typedef struct DetectSig {
@@ -69,7 +98,12 @@ struct DetectEngine {
 	DetectConfig cfg;
 	DetectSig *sigs;          /* by num */
 	uint32_t nsigs;
-	SigGroup groups[PC_MAX][2];   /* [proto class][0 toserver / 1 toclient] */
+	/* [proto class][0 toserver / 1 toclient], no port split: built for
+	 * ac-cuda (its union automata are made of them) and the classes
+	 * without ports; pg[][] is what the packet path uses */
+	SigGroup groups[PC_MAX][2];
+	PortGroups pg[PC_MAX][2];
+	uint32_t nscratch;            /* port-split SigGroups, all classes */
 	char **fb_names; int nfb;     /* flowbit names by id */
 	char **fi_names; int nfi;     /* flowint names by id */
 	char **hb_names; int nhb;     /* hostbit names by id */
@@ -97,7 +131,7 @@ struct DetectEngine {
 struct DetectThread {
 	const DetectEngine *de;
 	ThreadCounters *tc;
-	MpmScratch *scratch_g[PC_MAX * 2];   /* per group */
+	MpmScratch **scratch_g;   /* per group, by SigGroup.sidx */
 	MpmMatchSet *ms;
 	uint64_t *cand_bits;      /* candidate bitmap over nums */
 	uint32_t nwords;

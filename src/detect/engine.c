@@ -352,7 +352,14 @@ static void group_port_hulls(const DetectEngine *de, SigGroup *g, uint32_t n)
 	}
 }
 
-static int group_build(DetectEngine *de, SigGroup *g, int pc, int dir, char *err, size_t errlen)
+enum { GB_ALL = 0, GB_STREAMED_PKT, GB_STREAM };
+
+/* in: NULL, or which rules (by num) of the class and direction to take.
+ * mode GB_STREAMED_PKT: only the fast patterns of the rules that still
+ * inspect a packet whose payload went into the stream (see inspect_sig);
+ * GB_STREAM: of the rules that inspect the stream; no always list. */
+static int group_build_one(DetectEngine *de, SigGroup *g, int pc, int dir, const uint8_t *in,
+			   int mode, char *err, size_t errlen)
 {
 	FpEntry *fp = NULL;
 	uint32_t nfp = 0, nal = 0, pid;
@@ -372,7 +379,13 @@ static int group_build(DetectEngine *de, SigGroup *g, int pc, int dir, char *err
 			continue;
 		if (!(sig_pc_mask(s) & (1u << pc)) || !(sig_dir_mask(s) & (1u << dir)))
 			continue;
+		if (in && !in[i])
+			continue;
 		cd = payload_fp(s, &pat, &len);
+		if (mode == GB_STREAMED_PKT && (!cd || !de->sigs[i].pkt_ok || de->sigs[i].stream_ok))
+			continue;
+		if (mode == GB_STREAM && (!cd || !de->sigs[i].stream_ok))
+			continue;
 		if (!cd) {
 			g->always[nal++] = i;
 			continue;
@@ -425,14 +438,373 @@ out:
 	return rc;
 }
 
+/* The group, and for TCP with stream rules its streamed-packet and
+ * stream parts. */
+static int group_build(DetectEngine *de, SigGroup *g, int pc, int dir, const uint8_t *in,
+		       char *err, size_t errlen)
+{
+	if (group_build_one(de, g, pc, dir, in, GB_ALL, err, errlen) != 0)
+		return -1;
+	if (pc != PC_TCP || !de->uses_stream)
+		return 0;
+	g->ps = calloc(1, sizeof(*g->ps));
+	g->ss = calloc(1, sizeof(*g->ss));
+	if (!g->ps || !g->ss)
+		return -1;
+	if (group_build_one(de, g->ps, pc, dir, in, GB_STREAMED_PKT, err, errlen) != 0)
+		return -1;
+	return group_build_one(de, g->ss, pc, dir, in, GB_STREAM, err, errlen);
+}
+
 static void group_free(SigGroup *g)
 {
+	if (g->ps) {
+		group_free(g->ps);
+		free(g->ps);
+	}
+	if (g->ss) {
+		group_free(g->ss);
+		free(g->ss);
+	}
 	free(g->pid_ports);
 	if (g->mpm)
 		mpm_free(g->mpm);
 	free(g->pid_off);
 	free(g->pid_sigs);
 	free(g->always);
+}
+
+/* ---- port groups ---- */
+
+/* Server ports that keep a group of their own however few rules they add:
+ * the busiest services should not share the merged group. (Suricata's
+ * whitelists are longer; each group here is an automaton to build.) */
+static const uint16_t pg_keep_tcp[] = { 53, 80, 443 };
+static const uint16_t pg_keep_udp[] = { 53 };
+
+/* The rule's port sets on the key side (0 dp, 1 sp; both for <>, whose
+ * sides may swap). 1: any port. */
+static int sig_key_ports(const Signature *s, int side, const PortSet *ps[2])
+{
+	ps[0] = side ? &s->sp : &s->dp;
+	ps[1] = NULL;
+	if (s->flags & SIG_FLAG_BIDIR) {
+		ps[0] = &s->sp;
+		ps[1] = &s->dp;
+	}
+	for (int k = 0; k < 2; k++)
+		if (ps[k] && (ps[k]->any || ps[k]->n == 0))
+			return 1;
+	return 0;
+}
+
+static int u32_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Index of the interval starting at port v (v is a boundary). */
+static uint32_t pg_interval(const uint32_t *bnd, uint32_t nb, uint32_t v)
+{
+	uint32_t lo = 0, hi = nb;
+
+	while (hi - lo > 1) {
+		uint32_t mid = (lo + hi) / 2;
+
+		if (bnd[mid] <= v)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+typedef struct PgSet {
+	uint64_t *bits;           /* over the port-specific rules */
+	uint64_t hash;
+	uint32_t nrules;
+	int keep;
+	uint32_t final;           /* index of its group */
+} PgSet;
+
+static uint32_t pg_popcount(const uint64_t *w, uint32_t nw)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < nw; i++)
+		n += (uint32_t)__builtin_popcountll(w[i]);
+	return n;
+}
+
+static int pg_nrules_desc(const void *a, const void *b)
+{
+	const PgSet *x = *(PgSet *const *)a, *y = *(PgSet *const *)b;
+
+	return x->nrules != y->nrules ? (x->nrules < y->nrules ? 1 : -1) : 0;
+}
+
+/* Which port a class and direction is split on: the side where more of
+ * its rules name ports. Usually the server's (dp toserver, sp toclient),
+ * but e.g. `udp any any -> any 53` rules without a direction are in the
+ * toclient groups too, and only a packet to port 53 can match them. */
+static int pg_key_side(const DetectEngine *de, int pc, int dir)
+{
+	uint32_t n[2] = { 0, 0 };
+
+	for (uint32_t i = 0; i < de->nsigs; i++) {
+		const Signature *s = de->sigs[i].s;
+		const PortSet *ps[2];
+
+		if (de->sigs[i].has_http || !(sig_pc_mask(s) & (1u << pc)) ||
+		    !(sig_dir_mask(s) & (1u << dir)))
+			continue;
+		for (int side = 0; side < 2; side++)
+			n[side] += !sig_key_ports(s, side, ps);
+	}
+	if (n[0] == n[1])
+		return dir;
+	return n[1] > n[0];
+}
+
+/* Splits one protocol class and direction by the port of one side. */
+static int pg_build(DetectEngine *de, int pc, int dir, char *err, size_t errlen)
+{
+	PortGroups *pg = &de->pg[pc][dir];
+	int side = pg_key_side(de, pc, dir);
+	const uint16_t *keep = pc == PC_TCP ? pg_keep_tcp : pg_keep_udp;
+	size_t nkeep = pc == PC_TCP ? sizeof(pg_keep_tcp) / sizeof(pg_keep_tcp[0]) :
+		       sizeof(pg_keep_udp) / sizeof(pg_keep_udp[0]);
+	uint32_t *spec = NULL, nspec = 0, nany = 0, *bnd = NULL, nb = 0, nbmax = 1, nw, nset = 0;
+	uint32_t *iv_set = NULL, nfinal = 0, nkept = 0;
+	uint64_t *bits = NULL, *rest = NULL;
+	PgSet *sets = NULL, **order = NULL;
+	uint8_t *in = NULL;
+	int rc = -1;
+
+	spec = calloc(de->nsigs ? de->nsigs : 1, sizeof(uint32_t));
+	in = calloc(de->nsigs ? de->nsigs : 1, 1);
+	if (!spec || !in)
+		goto out;
+	pg->side = side;
+	for (uint32_t i = 0; i < de->nsigs; i++) {
+		const Signature *s = de->sigs[i].s;
+		const PortSet *ps[2];
+
+		if (de->sigs[i].has_http || !(sig_pc_mask(s) & (1u << pc)) ||
+		    !(sig_dir_mask(s) & (1u << dir)))
+			continue;
+		if (sig_key_ports(s, side, ps)) {
+			nany++;
+			continue;
+		}
+		spec[nspec++] = i;
+		for (int k = 0; k < 2; k++)
+			if (ps[k])
+				nbmax += 2 * (uint32_t)ps[k]->n;
+	}
+	if (nspec * PG_MIN_SPLIT < nany) {
+		/* (next to) nothing port-specific: every group would be about
+		 * the same automaton, built again and again */
+		pg->g = calloc(1, sizeof(SigGroup));
+		if (!pg->g)
+			goto out;
+		pg->ng = 1;
+		pg->owned = 1;
+		rc = group_build(de, &pg->g[0], pc, dir, NULL, err, errlen);
+		goto out;
+	}
+	/* intervals of ports over which the set of port-specific rules is
+	 * constant: start at 0 and at every range's lo and hi + 1 */
+	bnd = calloc(nbmax, sizeof(uint32_t));
+	if (!bnd)
+		goto out;
+	bnd[nb++] = 0;
+	for (uint32_t j = 0; j < nspec; j++) {
+		const PortSet *ps[2];
+
+		sig_key_ports(de->sigs[spec[j]].s, side, ps);
+		for (int k = 0; k < 2; k++)
+			for (int r = 0; ps[k] && r < ps[k]->n; r++) {
+				bnd[nb++] = ps[k]->r[r].lo;
+				if (ps[k]->r[r].hi < 65535)
+					bnd[nb++] = (uint32_t)ps[k]->r[r].hi + 1;
+			}
+	}
+	qsort(bnd, nb, sizeof(uint32_t), u32_cmp);
+	{
+		uint32_t u = 1;
+
+		for (uint32_t i = 1; i < nb; i++)
+			if (bnd[i] != bnd[u - 1])
+				bnd[u++] = bnd[i];
+		nb = u;
+	}
+	nw = (nspec + 63) / 64;
+	bits = calloc((size_t)nb * nw, sizeof(uint64_t));
+	iv_set = calloc(nb, sizeof(uint32_t));
+	sets = calloc(nb, sizeof(PgSet));
+	order = calloc(nb, sizeof(PgSet *));
+	rest = calloc(nw, sizeof(uint64_t));
+	if (!bits || !iv_set || !sets || !order || !rest)
+		goto out;
+	for (uint32_t j = 0; j < nspec; j++) {
+		const PortSet *ps[2];
+
+		sig_key_ports(de->sigs[spec[j]].s, side, ps);
+		for (int k = 0; k < 2; k++)
+			for (int r = 0; ps[k] && r < ps[k]->n; r++)
+				for (uint32_t iv = pg_interval(bnd, nb, ps[k]->r[r].lo);
+				     iv < nb && bnd[iv] <= ps[k]->r[r].hi; iv++)
+					bits[(size_t)iv * nw + j / 64] |= 1ull << (j % 64);
+	}
+	/* equal sets share a group */
+	for (uint32_t iv = 0; iv < nb; iv++) {
+		uint64_t *b = &bits[(size_t)iv * nw], h = 14695981039346656037ull;
+		uint32_t k;
+
+		for (uint32_t w = 0; w < nw; w++)
+			h = (h ^ b[w]) * 1099511628211ull;
+		for (k = 0; k < nset; k++)
+			if (sets[k].hash == h && !memcmp(sets[k].bits, b, nw * sizeof(uint64_t)))
+				break;
+		if (k == nset) {
+			sets[k].bits = b;
+			sets[k].hash = h;
+			sets[k].nrules = pg_popcount(b, nw);
+			nset++;
+		}
+		iv_set[iv] = k;
+	}
+	/* the ports with only `any` rules and the busy services keep their
+	 * sets, then the biggest sets; the rest are merged into one */
+	for (uint32_t k = 0; k < nset; k++) {
+		if (!sets[k].nrules)
+			sets[k].keep = 1;
+		order[k] = &sets[k];
+	}
+	for (size_t i = 0; i < nkeep; i++)
+		sets[iv_set[pg_interval(bnd, nb, keep[i])]].keep = 1;
+	for (uint32_t k = 0; k < nset; k++)
+		nkept += (uint32_t)sets[k].keep;
+	qsort(order, nset, sizeof(*order), pg_nrules_desc);
+	for (uint32_t k = 0; k < nset; k++) {
+		PgSet *st = order[k];
+
+		if (st->keep)
+			continue;
+		if (nkept + 1 < PG_MAX_GROUPS || nkept + 1 == nset) {
+			st->keep = 1;
+			nkept++;
+			continue;
+		}
+		for (uint32_t w = 0; w < nw; w++)
+			rest[w] |= st->bits[w];
+	}
+	pg->g = calloc(nkept + 1, sizeof(SigGroup));
+	pg->map = malloc(65536);
+	if (!pg->g || !pg->map)
+		goto out;
+	pg->owned = 1;
+	for (uint32_t k = 0; k <= nset; k++) {
+		const uint64_t *b = k < nset ? sets[k].bits : rest;
+
+		if (k < nset && !sets[k].keep)
+			continue;
+		if (k == nset && nkept == nset)
+			break;
+		/* every rule of the class, minus the port-specific ones not in b */
+		memset(in, 1, de->nsigs);
+		for (uint32_t j = 0; j < nspec; j++)
+			in[spec[j]] = (uint8_t)((b[j / 64] >> (j % 64)) & 1);
+		if (group_build(de, &pg->g[nfinal], pc, dir, in, err, errlen) != 0)
+			goto out;
+		if (k < nset)
+			sets[k].final = nfinal;
+		nfinal++;
+	}
+	pg->ng = nfinal;
+	for (uint32_t k = 0; k < nset; k++)
+		if (!sets[k].keep)
+			sets[k].final = nfinal - 1;
+	for (uint32_t iv = 0; iv < nb; iv++) {
+		uint32_t end = iv + 1 < nb ? bnd[iv + 1] : 65536;
+
+		memset(pg->map + bnd[iv], (int)sets[iv_set[iv]].final, end - bnd[iv]);
+	}
+	log_debug("detect: %s/%s: split on %s, %u port-specific rules, %u port intervals, "
+		  "%u distinct sets, %u groups", pc == PC_TCP ? "tcp" : "udp",
+		  dir ? "toclient" : "toserver", side ? "sp" : "dp", nspec, nb, nset, nfinal);
+	rc = 0;
+out:
+	free(spec);
+	free(in);
+	free(bnd);
+	free(bits);
+	free(iv_set);
+	free(sets);
+	free(order);
+	free(rest);
+	return rc;
+}
+
+/* Builds de->pg (and the unsplit de->groups where they are used). */
+static int groups_build(DetectEngine *de, char *err, size_t errlen)
+{
+	uint32_t sidx = 0;
+
+	for (int pc = 0; pc < PC_MAX; pc++)
+		for (int d = 0; d < 2; d++) {
+			PortGroups *pg = &de->pg[pc][d];
+
+			if (de->cfg.algo != MPM_AC || (pc != PC_TCP && pc != PC_UDP)) {
+				/* ac-cuda's union automata map class-wide pattern
+				 * ids; a Hyperscan database takes ~0.1 s to compile
+				 * and its scan slows less with size: no port split */
+				if (group_build(de, &de->groups[pc][d], pc, d, NULL, err, errlen) != 0)
+					return -1;
+				pg->g = &de->groups[pc][d];
+				pg->ng = 1;
+			} else if (pg_build(de, pc, d, err, errlen) != 0) {
+				return -1;
+			}
+			for (uint32_t k = 0; k < pg->ng; k++) {
+				pg->g[k].sidx = sidx++;
+				if (pg->g[k].ps)
+					pg->g[k].ps->sidx = sidx++;
+				if (pg->g[k].ss)
+					pg->g[k].ss->sidx = sidx++;
+			}
+		}
+	de->nscratch = sidx;
+	return 0;
+}
+
+static void groups_free(DetectEngine *de)
+{
+	for (int pc = 0; pc < PC_MAX; pc++)
+		for (int d = 0; d < 2; d++) {
+			PortGroups *pg = &de->pg[pc][d];
+
+			if (pg->owned) {
+				for (uint32_t k = 0; k < pg->ng; k++)
+					group_free(&pg->g[k]);
+				free(pg->g);
+			}
+			free(pg->map);
+			group_free(&de->groups[pc][d]);
+		}
+}
+
+/* The group of p's class and direction d for p's port on the key side. */
+static const SigGroup *pkt_group(const DetectEngine *de, int pc, int d, const Packet *p)
+{
+	const PortGroups *pg = &de->pg[pc][d];
+
+	if (!pg->map)
+		return &pg->g[0];
+	return &pg->g[pg->map[pg->side ? p->sp : p->dp]];
 }
 
 /* Whether a rule inspects the reassembled stream (Suricata: tcp payload
@@ -536,18 +908,18 @@ DetectEngine *detect_engine_build(SigTable *t, const DetectConfig *cfg, char *er
 		goto fail;
 	free(keys);
 	keys = NULL;
-	for (int pc = 0; pc < PC_MAX; pc++)
-		for (int d = 0; d < 2; d++)
-			if (group_build(de, &de->groups[pc][d], pc, d, err, errlen) != 0)
-				goto fail;
+	if (groups_build(de, err, errlen) != 0)
+		goto fail;
 	if (http_engine_build(de, err, errlen) != 0)
 		goto fail;
 	for (int pc = 0; pc < PC_MAX; pc++)
 		for (int d = 0; d < 2; d++)
-			log_debug("detect: group %s/%s: %u fast patterns, %u rules always inspected",
-				  (const char *[]){ "tcp", "udp", "icmp", "other" }[pc],
-				  d ? "toclient" : "toserver", de->groups[pc][d].npids,
-				  de->groups[pc][d].nalways);
+			for (uint32_t k = 0; k < de->pg[pc][d].ng; k++)
+				log_debug("detect: group %s/%s #%u: %u fast patterns, %u rules "
+					  "always inspected",
+					  (const char *[]){ "tcp", "udp", "icmp", "other" }[pc],
+					  d ? "toclient" : "toserver", k, de->pg[pc][d].g[k].npids,
+					  de->pg[pc][d].g[k].nalways);
 	if (cfg->threshold_file && threshold_config_load(de, cfg->threshold_file, err, errlen) != 0)
 		log_warning("threshold-file: %s", err);
 	return de;
@@ -563,9 +935,7 @@ void detect_engine_free(DetectEngine *de)
 {
 	if (!de)
 		return;
-	for (int pc = 0; pc < PC_MAX; pc++)
-		for (int d = 0; d < 2; d++)
-			group_free(&de->groups[pc][d]);
+	groups_free(de);
 	http_engine_free(de);
 	for (uint32_t i = 0; i < de->nsigs; i++) {
 		free(de->sigs[i].metadata);
@@ -625,12 +995,24 @@ DetectThread *detect_thread_new(const DetectEngine *de, ThreadCounters *tc)
 	dt->ms = mpm_matchset_new(de->max_pid ? de->max_pid : 1);
 	dt->md = pcre2_match_data_create(32, NULL);
 	/* one MPM scratch per group: Hyperscan sizes scratch by database */
+	dt->scratch_g = calloc(de->nscratch ? de->nscratch : 1, sizeof(MpmScratch *));
+	if (!dt->scratch_g) {
+		detect_thread_free(dt);
+		return NULL;
+	}
 	for (int pc = 0; pc < PC_MAX; pc++)
 		for (int d = 0; d < 2; d++)
-			if (de->groups[pc][d].mpm &&
-			    !(dt->scratch_g[pc * 2 + d] = mpm_scratch_new(de->groups[pc][d].mpm))) {
-				detect_thread_free(dt);
-				return NULL;
+			for (uint32_t k = 0; k < de->pg[pc][d].ng; k++) {
+				const SigGroup *g = &de->pg[pc][d].g[k];
+
+				if ((g->mpm && !(dt->scratch_g[g->sidx] = mpm_scratch_new(g->mpm))) ||
+				    (g->ps && g->ps->mpm &&
+				     !(dt->scratch_g[g->ps->sidx] = mpm_scratch_new(g->ps->mpm))) ||
+				    (g->ss && g->ss->mpm &&
+				     !(dt->scratch_g[g->ss->sidx] = mpm_scratch_new(g->ss->mpm)))) {
+					detect_thread_free(dt);
+					return NULL;
+				}
 			}
 	if (de->uses_stream && de->cfg.stream_inline) {
 		uint32_t c = de->cfg.chunk_size[0] > de->cfg.chunk_size[1] ?
@@ -668,9 +1050,10 @@ void detect_thread_free(DetectThread *dt)
 		mpm_matchset_free(dt->ms);
 	if (dt->md)
 		pcre2_match_data_free(dt->md);
-	for (int i = 0; i < PC_MAX * 2; i++)
+	for (uint32_t i = 0; dt->scratch_g && i < dt->de->nscratch; i++)
 		if (dt->scratch_g[i])
 			mpm_scratch_free(dt->scratch_g[i]);
+	free(dt->scratch_g);
 	free(dt);
 }
 
@@ -951,17 +1334,17 @@ static void stream_window(DetectThread *dt, Packet *p, const uint8_t *data, uint
 			  uint32_t old, int d)
 {
 	const DetectEngine *de = dt->de;
-	const SigGroup *g = &de->groups[PC_TCP][d];
+	const SigGroup *pg = pkt_group(de, PC_TCP, d, p), *g = pg->ss ? pg->ss : pg;
 	uint64_t *bits = dt->cand_bits;
 	uint32_t lo = UINT32_MAX, hi = 0;
 	InspectBuffer sb = { data, len, IBUF_STREAM }, ob = { data, old, IBUF_STREAM };
 
-	if (g->mpm && dt->scratch_g[PC_TCP * 2 + d]) {
+	if (g->mpm && dt->scratch_g[g->sidx]) {
 		const uint32_t *ids;
 		uint32_t n;
 
 		mpm_matchset_clear(dt->ms);
-		mpm_search(g->mpm, dt->scratch_g[PC_TCP * 2 + d], data, len, mpm_matchset_cb, dt->ms);
+		mpm_search(g->mpm, dt->scratch_g[g->sidx], data, len, mpm_matchset_cb, dt->ms);
 		n = mpm_matchset_count(dt->ms);
 		ids = mpm_matchset_ids(dt->ms);
 		for (uint32_t i = 0; i < n; i++)
@@ -975,8 +1358,8 @@ static void stream_window(DetectThread *dt, Packet *p, const uint8_t *data, uint
 				if (num > hi) hi = num;
 			}
 	}
-	for (uint32_t i = 0; i < g->nalways; i++) {
-		uint32_t num = g->always[i];
+	for (uint32_t i = 0; i < pg->nalways; i++) {
+		uint32_t num = pg->always[i];
 
 		if (!de->sigs[num].stream_ok)
 			continue;
@@ -1085,7 +1468,7 @@ uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts)
 {
 	const DetectEngine *de = dt->de;
 	int pc = proto_class(p), dir = (p->flags & PKT_TOCLIENT) ? 1 : 0;
-	const SigGroup *g = &de->groups[pc][dir];
+	const SigGroup *g = pkt_group(de, pc, dir, p), *mg;
 	uint64_t *bits = dt->cand_bits;
 	uint32_t lo = UINT32_MAX, hi = 0;
 	int iponly_ok = 1;
@@ -1115,35 +1498,39 @@ uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts)
 		/* retransmissions too: their bytes were inspected as stream data */
 		dt->pkt_streamed = 1;
 	}
+	/* prefilter: the group's MPM on the payload; a streamed payload only
+	 * with the patterns of the rules that still inspect it. Inline, the
+	 * window holds the payload: one pass with the whole group serves the
+	 * packet rules and the stream rules. */
+	mg = g;
 	if (dt->pkt_streamed && de->cfg.stream_inline && p->flow->stream) {
-		/* the window holds the payload: one prefilter pass serves the
-		 * packet rules and the stream rules */
 		inline_window(dt, p, &sb);
 		sbp = &sb;
 		pf_data = sb.data;
 		pf_len = sb.len;
+	} else if (dt->pkt_streamed && g->ps && !gpu_payload_ready(dt, p)) {
+		mg = g->ps;
 	}
-	/* prefilter: the group's MPM on the payload */
-	if (g->mpm && pf_len) {
-		MpmScratch *sc = dt->scratch_g[pc * 2 + dir];
+	if (mg->mpm && pf_len) {
+		MpmScratch *sc = dt->scratch_g[mg->sidx];
 
 		if (sc) {
 			const uint32_t *ids;
 			uint32_t n;
 
 			mpm_matchset_clear(dt->ms);
-			if (!sbp && gpu_payload_ready(dt, p))
+			if (!sbp && mg == g && gpu_payload_ready(dt, p))
 				detect_gpu_prefilter(dt->gpu_src, pc, dir, dt->ms);
 			else
-				mpm_search(g->mpm, sc, pf_data, pf_len, mpm_matchset_cb, dt->ms);
+				mpm_search(mg->mpm, sc, pf_data, pf_len, mpm_matchset_cb, dt->ms);
 			n = mpm_matchset_count(dt->ms);
 			ids = mpm_matchset_ids(dt->ms);
 			for (uint32_t i = 0; i < n; i++) {
 				uint32_t pid = ids[i];
 
-				for (uint32_t k = g->pid_off[pid]; k < g->pid_off[pid + 1]; k++) {
-					uint32_t num = g->pid_sigs[k];
-					const uint16_t *h = g->pid_ports[k];
+				for (uint32_t k = mg->pid_off[pid]; k < mg->pid_off[pid + 1]; k++) {
+					uint32_t num = mg->pid_sigs[k];
+					const uint16_t *h = mg->pid_ports[k];
 
 					if (p->sp < h[0] || p->sp > h[1] || p->dp < h[2] || p->dp > h[3])
 						continue;

@@ -360,9 +360,13 @@ AcAutomaton *ac_build_opts(const struct ac_pattern *pats, uint32_t n,
 	if (ndense > ns)
 		ndense = ns;
 	b.ndense = (uint32_t)ndense;
-	b.rows = calloc(ndense * stride, sizeof(uint32_t));
+	/* every row but the root's starts as a copy of its fail state's
+	 * (build_fail): zeroing them all first was a memset of megabytes per
+	 * automaton, with many automata per engine */
+	b.rows = malloc(ndense * stride * sizeof(uint32_t));
 	if (!b.rows)
 		goto nomem;
+	memset(b.rows, 0, stride * sizeof(uint32_t));
 	build_fail(&b);
 
 	/* 6a. output nodes in BFS order: mlb[s] = first node of state s */

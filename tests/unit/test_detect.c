@@ -3,6 +3,7 @@
 
 #include "detect/engine.h"
 #include "detect/detect-parse.h"
+#include "stream/stream.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -16,10 +17,10 @@ typedef struct Env {
 	ThreadCounters *tc;
 } Env;
 
-static int env_init(Env *e, const char *rules, enum mpm_algo algo)
+static int env_init_max(Env *e, const char *rules, enum mpm_algo algo, uint32_t alert_max)
 {
 	RuleLoadConfig rc = { .quiet = 1 };
-	DetectConfig dc = { .algo = algo, .alert_max = 15 };
+	DetectConfig dc = { .algo = algo, .alert_max = alert_max };
 	char err[512] = "";
 
 	memset(e, 0, sizeof(*e));
@@ -37,6 +38,11 @@ static int env_init(Env *e, const char *rules, enum mpm_algo algo)
 	e->tc = thread_counters_new();
 	e->dt = detect_thread_new(e->de, e->tc);
 	return e->dt ? 0 : -1;
+}
+
+static int env_init(Env *e, const char *rules, enum mpm_algo algo)
+{
+	return env_init_max(e, rules, algo, 15);
 }
 
 static void env_free(Env *e)
@@ -467,5 +473,114 @@ TEST(hostbits_set_on_src_seen_as_dst_later)
 		p.dst = t;
 	}
 	CHECK_EQ(alerted(&e, &p, 2), 1);
+	env_free(&e);
+}
+
+static void port_groups_check(int extra_dp, enum mpm_algo algo)
+{
+	static const char *ports[] = {
+		"80", "443", "[80,443]", "!80", "[1024:]", "[:1023]", "53", "25", "[8000:8100]",
+		"8080", "[445,139]", "1521", "[6660:6669]", "21", "22", "23", "110", "143",
+		"[3306,1433]", "3389", "5060", "![1:1024]", "[81:442]", "4444", "31337", "any",
+	};
+	static const uint16_t probe[] = { 0, 1, 21, 25, 53, 79, 80, 81, 139, 442, 443, 444, 1023,
+					  1024, 1025, 3389, 4444, 5050, 6665, 8050, 8080, 31337,
+					  40000, 65535 };
+	const int np = (int)(sizeof(ports) / sizeof(ports[0]));
+	char *rules = calloc(1, 64 * 1024);
+	size_t off = 0;
+	int sid = 1, checked = 0;
+	Env e;
+
+	CHECK(rules != NULL);
+	/* dp rules, sp rules, and bidirectional ones */
+	for (int i = 0; i < np; i++) {
+		off += (size_t)sprintf(rules + off, "alert tcp any any -> any %s (content:\"x\"; sid:%d;)\n",
+				       ports[i], sid++);
+		off += (size_t)sprintf(rules + off, "alert tcp any %s -> any any (content:\"x\"; sid:%d;)\n",
+				       ports[i], sid++);
+		off += (size_t)sprintf(rules + off, "alert tcp any %s <> any 40000 (content:\"x\"; sid:%d;)\n",
+				       ports[i], sid++);
+	}
+	/* more rules naming dp: the toclient groups split on dp too */
+	for (int i = 0; i < extra_dp; i++)
+		off += (size_t)sprintf(rules + off, "alert tcp any any -> any %d (content:\"x\"; sid:%d;)\n",
+				       5000 + 10 * i, sid++);
+	CHECK(env_init_max(&e, rules, algo, 1000) == 0);
+	for (int dir = 0; dir < 2; dir++)
+		for (size_t a = 0; a < sizeof(probe) / sizeof(probe[0]); a++)
+			for (size_t b = 0; b < sizeof(probe) / sizeof(probe[0]); b += 3) {
+				const DetectAlert *al;
+				Packet p;
+				uint32_t n;
+				uint8_t got[256] = { 0 };
+
+				mk_tcp(&p, S("x"), 0x18);
+				p.flags |= dir ? PKT_TOCLIENT : PKT_TOSERVER;
+				p.sp = dir ? probe[a] : probe[b];
+				p.dp = dir ? probe[b] : probe[a];
+				n = detect_packet(e.dt, &p, &al);
+				for (uint32_t k = 0; k < n; k++)
+					got[al[k].s->sid] = 1;
+				for (int i = 0; i < e.t->nsigs; i++) {
+					const Signature *s = e.t->sigs[i];
+					int want = (portset_match(&s->sp, p.sp) && portset_match(&s->dp, p.dp)) ||
+						   ((s->flags & SIG_FLAG_BIDIR) && portset_match(&s->sp, p.dp) &&
+						    portset_match(&s->dp, p.sp));
+
+					CHECK_EQ(got[s->sid], want);
+					checked++;
+				}
+			}
+	CHECK(checked > 1000);
+	env_free(&e);
+	free(rules);
+}
+
+/* Port groups: more distinct port sets than PG_MAX_GROUPS (so some are
+ * merged), ranges, negations, lists, <>; every rule must still alert
+ * exactly where its ports match, toserver and toclient, split on dp or sp,
+ * with ac (port groups) as with hs (none). */
+TEST(port_groups_keep_every_rule_its_ports_match)
+{
+	port_groups_check(0, MPM_AC);
+	port_groups_check(40, MPM_AC);
+	/* hs builds no port groups: the same answers */
+	if (mpm_have_hs())
+		port_groups_check(40, MPM_HS);
+}
+
+/* A packet whose payload went into the stream is prefiltered with the
+ * patterns of the rules that still inspect packets (dsize, no_stream,
+ * tcp-pkt) only; the others must not match it, and without a session
+ * every rule sees the packet. */
+TEST(streamed_packet_meets_only_packet_rules)
+{
+	Env e;
+	Packet p;
+	Flow f;
+
+	CHECK(env_init(&e,
+		       "alert tcp any any -> any any (content:\"abc\"; dsize:>0; sid:1;)\n"
+		       "alert tcp any any -> any any (content:\"abc\"; flow:no_stream; sid:2;)\n"
+		       "alert tcp-pkt any any -> any any (content:\"abc\"; sid:3;)\n"
+		       "alert tcp any any -> any any (content:\"abc\"; sid:4;)\n"
+		       "alert tcp any any -> any any (content:\"zzz\"; dsize:>0; sid:5;)\n",
+		       MPM_AC) == 0);
+	memset(&f, 0, sizeof(f));
+	f.proto = IPPROTO_TCP;
+	mk_tcp(&p, S("xxabcxx"), 0x18);
+	p.flow = &f;
+	p.flags |= PKT_HAS_FLOW | PKT_TOSERVER;
+	p.stream_flags = STREAM_PKT_HAS_SESSION | STREAM_PKT_ESTABLISHED | STREAM_PKT_ADDED;
+	CHECK_EQ(alerted(&e, &p, 1), 1);
+	CHECK_EQ(alerted(&e, &p, 2), 1);
+	CHECK_EQ(alerted(&e, &p, 3), 1);
+	CHECK_EQ(alerted(&e, &p, 4), 0);
+	CHECK_EQ(alerted(&e, &p, 5), 0);
+	p.stream_flags = 0;
+	CHECK_EQ(alerted(&e, &p, 4), 1);
+	CHECK_EQ(alerted(&e, &p, 1), 1);
+	detect_flow_free(&f);
 	env_free(&e);
 }

@@ -777,6 +777,15 @@ static int check_round(const struct tpat *pats, size_t n, const uint8_t *const *
 			pairs_reset(&got);
 			uint32_t r = mpm_search(ctx[v], scr[v], bufs[b], lens[b], pairs_cb, &got);
 
+			/* the API promises increasing end offsets (ac scans long
+			 * buffers in two lanes and must keep that order) */
+			for (size_t k = 1; k < got.n && !bad; k++)
+				if (got.v[k].end < got.v[k - 1].end) {
+					printf("  %s round %d buf %d: %s reported end %u after %u\n",
+					       what, round, b, variant_name[v], got.v[k].end,
+					       got.v[k - 1].end);
+					bad = 1;
+				}
 			pairs_sort(&got);
 			if (r != got.n || !pairs_equal(&got, &want)) {
 				printf("  %s round %d buf %d (len %u, %zu patterns): %s gave %zu"

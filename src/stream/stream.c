@@ -976,6 +976,37 @@ int stream_handle_packet(StreamThread *st, Flow *f, Packet *p)
 	return p->stream_flags;
 }
 
+int stream_is_midstream(const Flow *f)
+{
+	const TcpSession *ssn = f ? f->stream : NULL;
+
+	return ssn && (ssn->flags & SSN_MIDSTREAM);
+}
+
+void stream_flow_swap(Flow *f, Packet *p)
+{
+	TcpSession *ssn = f ? f->stream : NULL;
+	TcpStream tmp;
+	unsigned ts, tc;
+
+	if (!ssn)
+		return;
+	tmp = ssn->s[0];
+	ssn->s[0] = ssn->s[1];
+	ssn->s[1] = tmp;
+	/* client stays the flow's toserver side: that side is now the TCP
+	 * client too, as in Suricata where both flow and session swap */
+	if (!p)
+		return;
+	ts = p->stream_flags & STREAM_PKT_TS_READY;
+	tc = p->stream_flags & STREAM_PKT_TC_READY;
+	p->stream_flags &= ~(STREAM_PKT_TS_READY | STREAM_PKT_TC_READY);
+	if (ts)
+		p->stream_flags |= STREAM_PKT_TC_READY;
+	if (tc)
+		p->stream_flags |= STREAM_PKT_TS_READY;
+}
+
 void stream_flow_end(StreamThread *st, Flow *f)
 {
 	TcpSession *ssn = f ? f->stream : NULL;

@@ -271,6 +271,12 @@ unsigned stream_dir_flags(const Flow *f, int dir);
  * ever, for this flow). The buffer slides once every enabled consumer released. */
 void stream_release(Flow *f, int dir, enum stream_consumer c, uint64_t upto);
 
+/* 1 if f's session was picked up midstream (its handshake not seen). */
+int stream_is_midstream(const Flow *f);
+/* With flow_swap(): the session's directions trade places (the client's
+ * stream becomes the server's), and p's per-direction stream flags follow. */
+void stream_flow_swap(Flow *f, Packet *p);
+
 /* Makes all remaining data of both directions ready (holes skipped): flow end. */
 void stream_flow_end(StreamThread *st, Flow *f);
 /* Frees f's session (at flow recycle); f->stream becomes NULL. */

@@ -647,6 +647,7 @@ out:
 	detect_gpu_free(gpu);
 	detect_engine_free(engine.detect);
 	sig_table_free(sigs);
+	stream_config_free(&engine.cfg.stream);
 	counters_destroy();
 	conf_deinit();
 	log_close_file();

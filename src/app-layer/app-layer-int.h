@@ -36,6 +36,7 @@ typedef struct AppFlowState {
 	uint8_t held[2][24];        /* bytes kept while content detection needs more */
 	uint32_t seen[2];           /* bytes seen before a decision */
 	uint8_t tunnel;             /* enum tunnel_state (app-layer.c) */
+	uint8_t reversed;           /* APP_REVERSE was asked (once per flow) */
 	void *proto;                /* HttpState * for ALPROTO_HTTP1 */
 } AppFlowState;
 

@@ -382,6 +382,40 @@ static int detect_dir(AppLayerThread *at, const Flow *f, int dir, const uint8_t 
 	return r;
 }
 
+/* Midstream, the first bytes of dir may be the other side's: a response
+ * toward the server, or a request toward the client (patterns only, as
+ * Suricata's reverse-direction pattern match; no port probe). */
+static int detect_reversed(int dir, const uint8_t *buf, uint32_t len)
+{
+	if (len == 0)
+		return DET_MORE;
+	return dir == APP_DIR_TOSERVER ? detect_response(buf, len) : detect_request(buf, len);
+}
+
+/* Reversal is possible while nothing was decided: no tunnel, and the other
+ * direction has shown nothing yet (Suricata: only if it was not detected). */
+static int may_reverse(const Flow *f, const AppFlowState *fs, int dir, int flags)
+{
+	return (flags & APP_MIDSTREAM) && !fs->reversed && fs->tunnel == TUN_NONE &&
+	       f->app_proto == ALPROTO_UNKNOWN && fs->det[!dir] == DET_NONE &&
+	       fs->seen[!dir] == 0 && !fs->eof[!dir];
+}
+
+/* The flow is about to be reversed: detection's per-direction state too. */
+static void swap_dirs(AppFlowState *fs)
+{
+	uint8_t held[sizeof(fs->held[0])], t;
+	uint32_t seen;
+
+	t = fs->det[0], fs->det[0] = fs->det[1], fs->det[1] = t;
+	t = fs->eof[0], fs->eof[0] = fs->eof[1], fs->eof[1] = t;
+	t = fs->held_len[0], fs->held_len[0] = fs->held_len[1], fs->held_len[1] = t;
+	seen = fs->seen[0], fs->seen[0] = fs->seen[1], fs->seen[1] = seen;
+	memcpy(held, fs->held[0], sizeof(held));
+	memcpy(fs->held[0], fs->held[1], sizeof(held));
+	memcpy(fs->held[1], held, sizeof(held));
+}
+
 static AppFlowState *flow_state(Flow *f)
 {
 	if (!f->alstate)
@@ -469,6 +503,17 @@ static int detect_and_start(AppLayerThread *at, Flow *f, AppFlowState *fs, int d
 		if (take)
 			memcpy(tmp + n, data, take);
 		r = detect_dir(at, f, dir, tmp, n + take);
+		if (r == DET_NO && may_reverse(f, fs, dir, flags)) {
+			int rr = detect_reversed(dir, tmp, n + take);
+
+			if (rr == DET_YES) {
+				swap_dirs(fs);
+				fs->reversed = 1;
+				return APP_REVERSE;
+			}
+			if (rr == DET_MORE)
+				r = DET_MORE;
+		}
 		fs->seen[dir] += len;
 		if (r == DET_MORE && (flags & APP_EOF))
 			r = DET_NO;

@@ -37,6 +37,15 @@ enum app_proto {
 /* app_layer_handle_data() flags */
 #define APP_EOF 0x01   /* this direction is closed (FIN/RST/flow end); may come with data */
 #define APP_GAP 0x02   /* len bytes are missing here; data is NULL */
+#define APP_MIDSTREAM 0x04 /* the session was picked up midstream: its first
+                            * packet may have come from the server */
+
+/* app_layer_handle_data() result: on a midstream flow the first bytes of dir
+ * are what the other side would send (a response going to the server): the
+ * data was not consumed; the caller reverses the flow (flow_swap() and the
+ * stream's, detection's per-direction state) and feeds the same bytes again
+ * as the other direction, as Suricata's protocol detection does. Once per flow. */
+#define APP_REVERSE 1
 
 /* libhtp personalities by Suricata's names (libhtp.default-config.personality). */
 enum http_personality {
@@ -95,8 +104,9 @@ void app_layer_thread_free(AppLayerThread *at);
 /* dir: APP_DIR_*. data: the next in-order bytes of that direction (NULL with
  * APP_GAP). Detects the protocol (content first, on any port; ports as a
  * fallback), sets f->app_proto, then runs the parser; transactions appear in
- * http.h. Returns 0, or -1 when the data was not parsed (parser error, app
- * layer disabled, failed detection): that is counted, never fatal. */
+ * http.h. Returns 0, APP_REVERSE (above), or -1 when the data was not parsed
+ * (parser error, app layer disabled, failed detection): that is counted,
+ * never fatal. */
 int app_layer_handle_data(AppLayerThread *at, Flow *f, int dir, const uint8_t *data,
 			  uint32_t len, int flags);
 

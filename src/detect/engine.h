@@ -96,6 +96,8 @@ int detect_engine_uses_stream(const DetectEngine *de);
 /* Frees the per-flow detect state (flowbits, flowint, ip-only marks); call
  * from the flow end callback. */
 void detect_flow_free(Flow *f);
+/* f's direction was reversed (flow_swap): per-direction progress follows. */
+void detect_flow_swap(Flow *f);
 
 /* Fills an output_alert() record for one alert (payload = packet payload). */
 struct AlertInfo;

@@ -46,6 +46,22 @@ void detect_flow_free(Flow *f)
 	f->detect = NULL;
 }
 
+void detect_flow_swap(Flow *f)
+{
+	DetectFlowState *st = f->detect;
+	uint64_t t;
+
+	if (!st)
+		return;
+	t = st->raw_off[0];
+	st->raw_off[0] = st->raw_off[1];
+	st->raw_off[1] = t;
+	t = st->raw_rel[0];
+	st->raw_rel[0] = st->raw_rel[1];
+	st->raw_rel[1] = t;
+	st->iponly_done = (uint8_t)(((st->iponly_done & 1) << 1) | ((st->iponly_done >> 1) & 1));
+}
+
 static int bit_get(const DetectFlowState *st, int id)
 {
 	return st && id >= 0 && id < st->nfb && (st->bits[id >> 3] >> (id & 7) & 1);

@@ -694,6 +694,31 @@ static int flow_match(const Flow *f, const Packet *p, uint16_t sp, uint16_t dp)
 	return 0;
 }
 
+#define SWAP(type, a, b) do { type _t = (a); (a) = (b); (b) = _t; } while (0)
+
+void flow_swap(Flow *f, Packet *p)
+{
+	uint8_t mac[6];
+
+	SWAP(Address, f->src, f->dst);
+	SWAP(uint16_t, f->sp, f->dp);
+	SWAP(uint64_t, f->pkts_toserver, f->pkts_toclient);
+	SWAP(uint64_t, f->bytes_toserver, f->bytes_toclient);
+	SWAP(uint8_t, f->tcp_flags_ts, f->tcp_flags_tc);
+	SWAP(uint64_t, f->app_progress[0], f->app_progress[1]);
+	f->app_eof = (uint8_t)(((f->app_eof & 1) << 1) | ((f->app_eof >> 1) & 1));
+	if (f->has_macs) {
+		memcpy(mac, f->mac_src, 6);
+		memcpy(f->mac_src, f->mac_dst, 6);
+		memcpy(f->mac_dst, mac, 6);
+	}
+	f->icmp_seen = (uint8_t)(((f->icmp_seen & 1) << 1) | ((f->icmp_seen >> 1) & 1));
+	SWAP(uint8_t, f->icmp_ts_type, f->icmp_tc_type);
+	SWAP(uint8_t, f->icmp_ts_code, f->icmp_tc_code);
+	if (p && (p->flags & (PKT_TOSERVER | PKT_TOCLIENT)))
+		p->flags ^= PKT_TOSERVER | PKT_TOCLIENT;
+}
+
 static void count_new_flow(FlowTable *ft, uint8_t proto)
 {
 	counter_inc(ft->tc, cnt.total);

@@ -107,6 +107,13 @@ void flow_table_free(FlowTable *ft);   /* flushes first */
  * (PKT_NO_FLOW) get none, as in Suricata. Returns p->flow. */
 Flow *flow_handle_packet(FlowTable *ft, Packet *p);
 
+/* Reverses f's direction: its client becomes the server (tuple, per-direction
+ * counters, flags, MACs, app-layer progress swap sides), and p, the packet
+ * being processed (or NULL), changes direction with it. For a midstream TCP
+ * flow whose first packet came from the server, when the app layer finds out
+ * (Suricata's FlowSwap). The key is symmetric: the flow stays in its bucket. */
+void flow_swap(Flow *f, Packet *p);
+
 /* Ends flows idle past their timeout at time now (packet time). Cheap when
  * nothing is due: call it once per packet or batch. */
 void flow_table_timeout(FlowTable *ft, const struct timeval *now);

@@ -75,39 +75,63 @@ void runmode_list(void)
 	printf("|-----------------------------------------------------------------------------------------\n");
 }
 
-/* Hands the newly ready bytes of each direction to the app layer (gaps as
- * gaps, EOF once), then tells the stream engine what it may drop. */
-static void app_feed(Worker *w, Flow *f)
+/* The app layer found a midstream flow's first bytes going the wrong way:
+ * the flow, its session and detection's state trade directions, and so does
+ * p, the packet being processed (NULL at flow end). */
+static void reverse_flow(Flow *f, Packet *p)
 {
-	for (int dir = 0; dir < 2; dir++) {
-		uint64_t ready = stream_ready_offset(f, dir);
-		uint64_t *pos = &f->app_progress[dir];
-		const uint8_t *data;
-		uint32_t len;
-		uint64_t base;
+	flow_swap(f, p);
+	stream_flow_swap(f, p);
+	detect_flow_swap(f);
+}
 
-		while (*pos < ready && stream_get_data(f, dir, *pos, &data, &len, &base)) {
-			if (base > *pos) {
-				uint64_t gap = base - *pos;
+/* Hands the newly ready bytes of dir to the app layer (gaps as gaps, EOF
+ * once), then tells the stream engine what it may drop. Returns 1 when the
+ * flow was reversed instead (nothing of dir consumed). */
+static int app_feed_dir(Worker *w, Flow *f, Packet *p, int dir)
+{
+	uint64_t ready = stream_ready_offset(f, dir);
+	uint64_t *pos = &f->app_progress[dir];
+	int fl = stream_is_midstream(f) ? APP_MIDSTREAM : 0;
+	const uint8_t *data;
+	uint32_t len;
+	uint64_t base;
 
-				app_layer_handle_data(w->at, f, dir, NULL,
-						      gap > UINT32_MAX ? UINT32_MAX : (uint32_t)gap,
-						      APP_GAP);
-			}
-			app_layer_handle_data(w->at, f, dir, data, len, 0);
-			*pos = base + len;
+	while (*pos < ready && stream_get_data(f, dir, *pos, &data, &len, &base)) {
+		if (base > *pos) {
+			uint64_t gap = base - *pos;
+
+			app_layer_handle_data(w->at, f, dir, NULL,
+					      gap > UINT32_MAX ? UINT32_MAX : (uint32_t)gap,
+					      APP_GAP);
 		}
-		if (*pos < ready) {
-			/* released or skipped bytes up to the ready edge: a gap */
-			app_layer_handle_data(w->at, f, dir, NULL, (uint32_t)(ready - *pos), APP_GAP);
-			*pos = ready;
+		if (app_layer_handle_data(w->at, f, dir, data, len, fl) == APP_REVERSE) {
+			*pos = base;
+			reverse_flow(f, p);
+			return 1;
 		}
-		if ((stream_dir_flags(f, dir) & STREAM_DIR_EOF) && !(f->app_eof & (1u << dir))) {
-			f->app_eof |= (uint8_t)(1u << dir);
-			app_layer_handle_data(w->at, f, dir, NULL, 0, APP_EOF);
-		}
-		stream_release(f, dir, STREAM_CONSUMER_APP, *pos);
+		*pos = base + len;
 	}
+	if (*pos < ready) {
+		/* released or skipped bytes up to the ready edge: a gap */
+		app_layer_handle_data(w->at, f, dir, NULL, (uint32_t)(ready - *pos), APP_GAP);
+		*pos = ready;
+	}
+	if ((stream_dir_flags(f, dir) & STREAM_DIR_EOF) && !(f->app_eof & (1u << dir))) {
+		f->app_eof |= (uint8_t)(1u << dir);
+		app_layer_handle_data(w->at, f, dir, NULL, 0, APP_EOF);
+	}
+	stream_release(f, dir, STREAM_CONSUMER_APP, *pos);
+	return 0;
+}
+
+/* Both directions; after a reversal (at most once per flow) from the start,
+ * as the bytes just refused now belong to the other direction. */
+static void app_feed(Worker *w, Flow *f, Packet *p)
+{
+	for (int dir = 0; dir < 2; dir++)
+		if (app_feed_dir(w, f, p, dir))
+			dir = -1;
 }
 
 static void emit_alerts(Worker *w, Packet *p, const DetectAlert *alerts, uint32_t n)
@@ -187,7 +211,7 @@ static void on_flow_end(void *arg, Flow *f, enum flow_end_reason why)
 		/* everything still held becomes ready: the consumers see it last */
 		stream_flow_end(w->st, f);
 		if (w->at)
-			app_feed(w, f);
+			app_feed(w, f, NULL);
 	}
 	for (int dir = 0; dir < 2 && w->dt && (f->stream || f->alstate); dir++) {
 		const DetectAlert *alerts;
@@ -278,7 +302,7 @@ static void worker_process(Worker *w, Packet *p)
 	if (f && p->proto == IPPROTO_TCP && PKT_IS_TCP(p)) {
 		stream_handle_packet(w->st, f, p);
 		if (w->at && f->stream)
-			app_feed(w, f);
+			app_feed(w, f, p);
 	}
 	if (w->dt) {
 		const DetectAlert *alerts;

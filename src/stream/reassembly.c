@@ -260,25 +260,27 @@ static void append_ready(StreamThread *st, TcpStream *s, uint64_t off, const uin
 
 /* ---- insertion ---- */
 
-/* Does the new data (packet bounds ns..ne) win over original data that came
- * with a packet spanning os..oe? Novak's target-based model, as stream.h says. */
+/* Does the new data (packet bounds ns..ne) win over different original data
+ * that came with a packet spanning os..oe? Suricata's per-OS rules (stream.h). */
 static int new_wins(enum stream_policy pol, uint64_t ns, uint64_t ne, uint64_t os, uint64_t oe)
 {
-	switch (pol) {
-	case STREAM_POLICY_FIRST:
-		return 0;
-	case STREAM_POLICY_LAST:
+	int solaris = pol == STREAM_POLICY_SOLARIS || pol == STREAM_POLICY_HPUX11;
+
+	if (pol == STREAM_POLICY_LAST)
 		return 1;
-	case STREAM_POLICY_LINUX:
-		return ns < os || (ns == os && ne > oe);
-	case STREAM_POLICY_WINDOWS:
-		return ns < os && ne > oe;
-	case STREAM_POLICY_SOLARIS:
-		return !(ns >= os && ne <= oe);
-	case STREAM_POLICY_BSD:
-	default:
-		return ns < os;
+	if (ns == os) {
+		if (ne < oe)
+			return 0;
+		if (ne > oe && pol == STREAM_POLICY_LINUX)
+			return 1;
+		return solaris || pol == STREAM_POLICY_OLD_LINUX;
 	}
+	if (ns < os) {
+		if (solaris)
+			return ne >= oe;
+		return pol != STREAM_POLICY_FIRST && pol != STREAM_POLICY_VISTA;
+	}
+	return solaris && ne > oe;
 }
 
 struct ins {
@@ -345,7 +347,7 @@ static void resolve(struct ins *in, Segment *seg, uint64_t from, uint64_t to,
 	if (memcmp(dst, src, to - from) == 0)
 		return;
 	in->diff = 1;
-	if (new_wins(in->st->cfg->policy, in->ns, in->ne, seg->orig_start, seg->orig_end))
+	if (new_wins(in->s->policy, in->ns, in->ne, seg->orig_start, seg->orig_end))
 		memcpy(dst, src, to - from);
 }
 

@@ -66,6 +66,7 @@ typedef struct TcpStream {
 	uint8_t wscale;             /* this side's window scale (if TS_WSCALE) */
 	uint8_t dir_flags;          /* STREAM_DIR_* */
 	uint8_t nruns;
+	uint8_t policy;             /* enum stream_policy of the receiving host */
 
 	Segment *segs;              /* received, not ready */
 
@@ -141,5 +142,9 @@ uint64_t reasm_contig_end(const TcpStream *s);
 void reasm_stream_free(StreamThread *st, TcpStream *s);
 void reasm_release(StreamThread *st, TcpStream *s);
 void reasm_thread_free(StreamThread *st);
+
+/* host-os.c */
+int host_os_table_load(HostOsTable **out);     /* 0 (NULL: no section), -1 logged */
+void host_os_table_free(HostOsTable *t);
 
 #endif

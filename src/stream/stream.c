@@ -119,33 +119,26 @@ int stream_event_lookup(const char *name)
 
 /* ---- configuration ---- */
 
+/* stream.reassembly.policy: a host-os-policy OS name, or first / last. */
 static int conf_policy(const char *key, enum stream_policy *out)
 {
-	static const struct {
-		const char *name;
-		enum stream_policy pol;
-	} names[] = {
-		{ "bsd", STREAM_POLICY_BSD }, { "first", STREAM_POLICY_FIRST },
-		{ "last", STREAM_POLICY_LAST }, { "linux", STREAM_POLICY_LINUX },
-		{ "windows", STREAM_POLICY_WINDOWS }, { "solaris", STREAM_POLICY_SOLARIS },
-		{ "macos", STREAM_POLICY_FIRST }, { "vista", STREAM_POLICY_WINDOWS },
-		{ "windows2k3", STREAM_POLICY_WINDOWS }, { "old-linux", STREAM_POLICY_LINUX },
-		{ "hpux10", STREAM_POLICY_FIRST }, { "hpux11", STREAM_POLICY_FIRST },
-		{ "irix", STREAM_POLICY_BSD }, { "old-solaris", STREAM_POLICY_SOLARIS },
-	};
 	const char *v = conf_get(key);
-	size_t i;
 
 	if (!v)
 		return 0;
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		if (strcasecmp(v, names[i].name) == 0) {
-			*out = names[i].pol;
-			return 1;
-		}
+	if (strcasecmp(v, "first") == 0) {
+		*out = STREAM_POLICY_FIRST;
+		return 1;
 	}
-	log_error("stream: %s: unknown policy \"%s\" (bsd, first, last, linux, windows, solaris)",
-		  key, v);
+	if (strcasecmp(v, "last") == 0) {
+		*out = STREAM_POLICY_LAST;
+		return 1;
+	}
+	if (stream_os_policy_name(v, out) == 0)
+		return 1;
+	log_error("stream: %s: unknown policy \"%s\" (bsd, bsd-right, first, last, linux, "
+		  "old-linux, solaris, old-solaris, windows, windows2k3, vista, macos, "
+		  "hpux10, hpux11, irix)", key, v);
 	return -1;
 }
 
@@ -209,12 +202,25 @@ int stream_config_load(StreamConfig *cfg)
 	} else if (r > 0) {
 		cfg->max_synack_queued = (uint32_t)v;
 	}
-	/* Our extension: one policy for all hosts (Suricata picks per host from
-	 * host-os-policy, whose default is bsd). */
+	/* Our extension: the policy of hosts host-os-policy does not list
+	 * (Suricata's is always bsd). */
 	if (conf_policy("stream.reassembly.policy", &cfg->policy) < 0)
 		rc = -1;
+	if (rc == 0) {
+		HostOsTable *t;
+
+		if (host_os_table_load(&t) < 0)
+			rc = -1;
+		cfg->hosts = t;
+	}
 	stream_mem_set_caps(cfg->memcap, cfg->reassembly_memcap);
 	return rc;
+}
+
+void stream_config_free(StreamConfig *cfg)
+{
+	host_os_table_free(cfg->hosts);
+	cfg->hosts = NULL;
 }
 
 /* ---- counters ---- */
@@ -348,7 +354,8 @@ void stream_thread_free(StreamThread *st)
 	free(st);
 }
 
-static TcpSession *ssn_alloc(StreamThread *st)
+/* p is the packet that opens the session, in flow direction dir. */
+static TcpSession *ssn_alloc(StreamThread *st, const Packet *p, int dir)
 {
 	TcpSession *ssn = st->ssn_free;
 
@@ -372,6 +379,10 @@ static TcpSession *ssn_alloc(StreamThread *st)
 	}
 	memset(ssn, 0, sizeof(*ssn));
 	ssn->st = st;
+	/* each direction overlaps as its receiver would: p's destination
+	 * receives dir, p's source the other way (once per session) */
+	ssn->s[dir].policy = (uint8_t)stream_host_policy(st->cfg, &p->dst);
+	ssn->s[!dir].policy = (uint8_t)stream_host_policy(st->cfg, &p->src);
 	counter_inc(st->tc, stream_cnt.sessions);
 	counter_inc(st->tc, stream_cnt.active_sessions);
 	return ssn;
@@ -498,7 +509,7 @@ static TcpSession *session_start(StreamThread *st, Flow *f, Packet *p, int dir)
 		/* SYN/ACK without the SYN: picked up only if configured */
 		if (!cfg->midstream && !cfg->async_oneside)
 			return NULL;
-		if (!(ssn = ssn_alloc(st)))
+		if (!(ssn = ssn_alloc(st, p, dir)))
 			return NULL;
 		ssn->client = (uint8_t)!dir;
 		set_base(&ssn->s[dir], p->tcp_seq + 1);
@@ -510,7 +521,7 @@ static TcpSession *session_start(StreamThread *st, Flow *f, Packet *p, int dir)
 		return ssn;
 	}
 	if (fl & TH_SYN) {
-		if (!(ssn = ssn_alloc(st)))
+		if (!(ssn = ssn_alloc(st, p, dir)))
 			return NULL;
 		ssn->client = (uint8_t)dir;
 		set_base(&ssn->s[dir], p->tcp_seq + 1);
@@ -524,7 +535,7 @@ static TcpSession *session_start(StreamThread *st, Flow *f, Packet *p, int dir)
 	if (!cfg->midstream)
 		return NULL;
 	/* midstream: the sender is taken as the client, as the flow did */
-	if (!(ssn = ssn_alloc(st)))
+	if (!(ssn = ssn_alloc(st, p, dir)))
 		return NULL;
 	ssn->client = (uint8_t)dir;
 	set_base(&ssn->s[dir], p->tcp_seq);
@@ -963,6 +974,37 @@ int stream_handle_packet(StreamThread *st, Flow *f, Packet *p)
 		f->state = FLOW_STATE_CLOSED;
 	}
 	return p->stream_flags;
+}
+
+int stream_is_midstream(const Flow *f)
+{
+	const TcpSession *ssn = f ? f->stream : NULL;
+
+	return ssn && (ssn->flags & SSN_MIDSTREAM);
+}
+
+void stream_flow_swap(Flow *f, Packet *p)
+{
+	TcpSession *ssn = f ? f->stream : NULL;
+	TcpStream tmp;
+	unsigned ts, tc;
+
+	if (!ssn)
+		return;
+	tmp = ssn->s[0];
+	ssn->s[0] = ssn->s[1];
+	ssn->s[1] = tmp;
+	/* client stays the flow's toserver side: that side is now the TCP
+	 * client too, as in Suricata where both flow and session swap */
+	if (!p)
+		return;
+	ts = p->stream_flags & STREAM_PKT_TS_READY;
+	tc = p->stream_flags & STREAM_PKT_TC_READY;
+	p->stream_flags &= ~(STREAM_PKT_TS_READY | STREAM_PKT_TC_READY);
+	if (ts)
+		p->stream_flags |= STREAM_PKT_TC_READY;
+	if (tc)
+		p->stream_flags |= STREAM_PKT_TS_READY;
 }
 
 void stream_flow_end(StreamThread *st, Flow *f)

@@ -32,15 +32,22 @@
 
 #include <stdint.h>
 
-/* Overlap resolution (stream.reassembly.policy; Suricata's host-os-policy names).
- * For a new segment N overlapping original (already received, not yet ready) data O,
- * with O's bounds being those of the packet that brought it:
- *   first:   O always wins.
- *   last:    N always wins.
- *   bsd:     O wins, unless N starts before O (then N wins the overlap).
- *   linux:   as bsd, and N also wins when it starts with O and ends after it.
- *   windows: O wins, unless N starts before O and ends after it (covers it).
- *   solaris: N wins, unless N starts at or after O and ends at or before it.
+/* Overlap resolution, Suricata's target-based policies: the policy of a direction
+ * is that of its receiving host (host-os-policy, by destination address; hosts not
+ * listed use stream.reassembly.policy, default bsd). When a new segment N overlaps
+ * original (received, not yet ready) data O with different bytes, O's bounds being
+ * those of the packet that brought it, N wins:
+ *   last:                              always;
+ *   bsd, windows, windows2k3, hpux10,
+ *   irix, macos:                       when N starts before O;
+ *   linux:                             as bsd, and when N starts with O and ends
+ *                                      after it;
+ *   old-linux:                         as bsd, and when N starts with O and ends
+ *                                      with or after it;
+ *   solaris, hpux11:                   when N ends after O, or ends with it and
+ *                                      starts with or before it;
+ *   first, vista:                      never.
+ * (host-os-policy's bsd-right and old-solaris act as bsd and solaris on streams.)
  * Ready data is never rewritten, whatever the policy. */
 enum stream_policy {
 	STREAM_POLICY_BSD = 0,      /* Suricata's default */
@@ -49,7 +56,17 @@ enum stream_policy {
 	STREAM_POLICY_LINUX,
 	STREAM_POLICY_WINDOWS,
 	STREAM_POLICY_SOLARIS,
+	STREAM_POLICY_OLD_LINUX,
+	STREAM_POLICY_HPUX10,
+	STREAM_POLICY_HPUX11,
+	STREAM_POLICY_IRIX,
+	STREAM_POLICY_MACOS,
+	STREAM_POLICY_VISTA,
+	STREAM_POLICY_WINDOWS2K3,
 };
+
+/* host-os-policy as a prefix table (host-os.c); NULL when the section is absent. */
+typedef struct HostOsTable HostOsTable;
 
 /* Consumers of reassembled data. */
 enum stream_consumer {
@@ -73,6 +90,7 @@ typedef struct StreamConfig {
 	int inline_mode;
 	int checksum_validation;    /* stream.checksum-validation, default yes */
 	enum stream_policy policy;  /* stream.reassembly.policy, default bsd */
+	HostOsTable *hosts;         /* host-os-policy (stream_config_free frees it) */
 	/* Which consumers release data (bit per enum stream_consumer). The runmode
 	 * clears a bit when that consumer will never read (no app-layer, no stream
 	 * rules) so that data is not kept for it. Default: all. */
@@ -201,6 +219,13 @@ int stream_event_lookup(const char *name);
 /* Defaults, then "stream.*" from the conf tree. 0, or -1 on an invalid value
  * (logged, naming the key). */
 int stream_config_load(StreamConfig *cfg);
+/* Frees what stream_config_load allocated (the host-os-policy table). */
+void stream_config_free(StreamConfig *cfg);
+/* Overlap policy of the host at address a: the most specific host-os-policy
+ * prefix holding it, else cfg->policy. */
+enum stream_policy stream_host_policy(const StreamConfig *cfg, const Address *a);
+/* A host-os-policy OS name ("old-linux") to its stream policy: 0, or -1. */
+int stream_os_policy_name(const char *name, enum stream_policy *out);
 /* tcp.* (the names present in the eve stats schema) and stream.<event> counters. */
 void stream_register_counters(void);
 
@@ -245,6 +270,12 @@ unsigned stream_dir_flags(const Flow *f, int dir);
 /* Consumer c no longer needs dir's bytes before `upto` (UINT64_MAX: nothing more,
  * ever, for this flow). The buffer slides once every enabled consumer released. */
 void stream_release(Flow *f, int dir, enum stream_consumer c, uint64_t upto);
+
+/* 1 if f's session was picked up midstream (its handshake not seen). */
+int stream_is_midstream(const Flow *f);
+/* With flow_swap(): the session's directions trade places (the client's
+ * stream becomes the server's), and p's per-direction stream flags follow. */
+void stream_flow_swap(Flow *f, Packet *p);
 
 /* Makes all remaining data of both directions ready (holes skipped): flow end. */
 void stream_flow_end(StreamThread *st, Flow *f);

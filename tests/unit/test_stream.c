@@ -4,6 +4,7 @@
 #include "stream/stream.h"
 #include "conf/conf.h"
 
+#include <arpa/inet.h>
 #include <netinet/in.h>
 #include <stdlib.h>
 
@@ -23,6 +24,7 @@ struct ctx {
 	Flow f;
 	Packet p;           /* the last packet sent */
 	int rflags;
+	Address cli, srv;   /* packet addresses (zero: none) */
 };
 
 static ThreadCounters *test_counters(void)
@@ -76,6 +78,8 @@ static int sendp(struct ctx *c, int dir, uint8_t flags, uint32_t seq, uint32_t a
 	p->l4 = (const uint8_t *)"x";
 	p->flags = PKT_HAS_FLOW | (dir ? PKT_TOCLIENT : PKT_TOSERVER);
 	p->flow = &c->f;
+	p->src = dir ? c->srv : c->cli;
+	p->dst = dir ? c->cli : c->srv;
 	p->tcp_flags = flags;
 	p->tcp_seq = seq;
 	p->tcp_ack = ack;
@@ -1236,4 +1240,188 @@ TEST(fast_open_syn_data_is_kept_and_acked)
 	sendp(&c, TC, TH_SYN | TH_ACK, 5000, 1007, NULL);
 	CHECK(c.rflags & STREAM_PKT_INVALID);
 	ctx_done(&c);
+}
+
+/* ---- overlap policies and host-os-policy ---- */
+
+static Address addr(const char *s)
+{
+	Address a;
+
+	memset(&a, 0, sizeof(a));
+	if (inet_pton(AF_INET, s, a.a.u8) == 1)
+		a.family = AF_INET;
+	else if (inet_pton(AF_INET6, s, a.a.u8) == 1)
+		a.family = AF_INET6;
+	return a;
+}
+
+/* Original 'O' bytes at offsets [os, oe), then new 'N' bytes at [ns, ne), both
+ * after a hole; everything ACKed. Returns the byte the stream keeps at the
+ * first overlapped offset. */
+static char overlap_winner(enum stream_policy pol, int os, int oe, int ns, int ne)
+{
+	struct ctx c;
+	char o[16] = { 0 }, n[16] = { 0 };
+	const char *r;
+	uint64_t base = 0;
+	int at = ns > os ? ns : os;
+	char out;
+
+	memset(o, 'O', (size_t)(oe - os));
+	memset(n, 'N', (size_t)(ne - ns));
+	ctx_init(&c);
+	c.cfg.policy = pol;
+	ctx_start(&c);
+	handshake(&c);
+	sendp(&c, TS, TH_ACK, 1001 + (uint32_t)os, 5001, o);
+	sendp(&c, TS, TH_ACK, 1001 + (uint32_t)ns, 5001, n);
+	sendp(&c, TC, TH_ACK, 5001, 1001 + 16, NULL);
+	r = ready(&c, TS, 0, &base);
+	out = (uint64_t)at >= base && (uint64_t)at - base < strlen(r) ? r[at - base] : '?';
+	ctx_done(&c);
+	return out;
+}
+
+/* Suricata's overlap table. Original at [4, 8); the new segment:
+ *   A same start and end, B same start ends later, C same start ends earlier,
+ *   D starts before ends inside, E starts before same end, F starts before
+ *   and covers, G starts inside ends later, H inside, I starts inside same end.
+ * Each string says, per case, whether the new data wins. */
+TEST(overlap_policies_follow_suricata_per_os)
+{
+	static const int cases[9][2] = {
+		{ 4, 8 }, { 4, 10 }, { 4, 6 }, { 2, 6 }, { 2, 8 },
+		{ 2, 10 }, { 6, 10 }, { 5, 7 }, { 6, 8 },
+	};
+	static const struct {
+		enum stream_policy pol;
+		const char *wins;   /* A..I */
+	} t[] = {
+		{ STREAM_POLICY_BSD, "NNNYYYNNN" },
+		{ STREAM_POLICY_WINDOWS, "NNNYYYNNN" },
+		{ STREAM_POLICY_WINDOWS2K3, "NNNYYYNNN" },
+		{ STREAM_POLICY_MACOS, "NNNYYYNNN" },
+		{ STREAM_POLICY_HPUX10, "NNNYYYNNN" },
+		{ STREAM_POLICY_IRIX, "NNNYYYNNN" },
+		{ STREAM_POLICY_LINUX, "NYNYYYNNN" },
+		{ STREAM_POLICY_OLD_LINUX, "YYNYYYNNN" },
+		{ STREAM_POLICY_SOLARIS, "YYNNYYYNN" },
+		{ STREAM_POLICY_HPUX11, "YYNNYYYNN" },
+		{ STREAM_POLICY_FIRST, "NNNNNNNNN" },
+		{ STREAM_POLICY_VISTA, "NNNNNNNNN" },
+		{ STREAM_POLICY_LAST, "YYYYYYYYY" },
+	};
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		for (int k = 0; k < 9; k++) {
+			char got = overlap_winner(t[i].pol, 4, 8, cases[k][0], cases[k][1]);
+			char want = t[i].wins[k] == 'Y' ? 'N' : 'O';
+
+			if (got != want) {
+				char m[96];
+
+				snprintf(m, sizeof(m), "policy %d case %c: got %c, want %c",
+					 (int)t[i].pol, 'A' + k, got, want);
+				test_fail(__FILE__, __LINE__, m);
+				return;
+			}
+		}
+	}
+}
+
+static const char host_os_yaml[] =
+	"stream:\n  reassembly:\n    policy: last\n"
+	"host-os-policy:\n"
+	"  windows: [0.0.0.0/0]\n"
+	"  bsd: []\n"
+	"  old-linux: [2.2.2.2]\n"
+	"  solaris: [10.0.0.0/8, 10.1.0.0/16]\n"
+	"  old-solaris: [10.1.0.0/16]\n"
+	"  linux: [\"2001:db8::/32\"]\n"
+	"  vista: 192.168.1.1\n";
+
+TEST(host_os_policy_most_specific_prefix_wins)
+{
+	StreamConfig cfg;
+	char err[256];
+	Address a;
+
+	CHECK(conf_load_string(host_os_yaml, "t", err, sizeof(err)) == 0);
+	CHECK_EQ(stream_config_load(&cfg), 0);
+	CHECK(cfg.hosts != NULL);
+	a = addr("2.2.2.2");
+	CHECK_EQ(stream_host_policy(&cfg, &a), STREAM_POLICY_OLD_LINUX);
+	a = addr("2.2.2.3");
+	CHECK_EQ(stream_host_policy(&cfg, &a), STREAM_POLICY_WINDOWS);
+	a = addr("10.9.9.9");
+	CHECK_EQ(stream_host_policy(&cfg, &a), STREAM_POLICY_SOLARIS);
+	/* equal prefixes: the one read last (old-solaris is solaris on streams) */
+	a = addr("10.1.2.3");
+	CHECK_EQ(stream_host_policy(&cfg, &a), STREAM_POLICY_SOLARIS);
+	a = addr("192.168.1.1");
+	CHECK_EQ(stream_host_policy(&cfg, &a), STREAM_POLICY_VISTA);
+	a = addr("2001:db8::1");
+	CHECK_EQ(stream_host_policy(&cfg, &a), STREAM_POLICY_LINUX);
+	/* not listed: stream.reassembly.policy */
+	a = addr("2001:db9::1");
+	CHECK_EQ(stream_host_policy(&cfg, &a), STREAM_POLICY_LAST);
+	memset(&a, 0, sizeof(a));
+	CHECK_EQ(stream_host_policy(&cfg, &a), STREAM_POLICY_LAST);
+	stream_config_free(&cfg);
+	CHECK(cfg.hosts == NULL);
+	conf_deinit();
+}
+
+TEST(host_os_policy_rejects_bad_entries)
+{
+	StreamConfig cfg;
+	char err[256];
+
+	CHECK(conf_load_string("host-os-policy:\n  plan9: [1.2.3.4]\n", "t", err,
+			       sizeof(err)) == 0);
+	CHECK_EQ(stream_config_load(&cfg), -1);
+	CHECK(cfg.hosts == NULL);
+	conf_deinit();
+	CHECK(conf_load_string("host-os-policy:\n  linux: [1.2.3.4/33]\n", "t", err,
+			       sizeof(err)) == 0);
+	CHECK_EQ(stream_config_load(&cfg), -1);
+	conf_deinit();
+	CHECK(conf_load_string("host-os-policy:\n  linux: [not-an-ip]\n", "t", err,
+			       sizeof(err)) == 0);
+	CHECK_EQ(stream_config_load(&cfg), -1);
+	conf_deinit();
+	/* stream.reassembly.policy takes the OS names too */
+	conf_set("stream.reassembly.policy", "old-linux");
+	CHECK_EQ(stream_config_load(&cfg), 0);
+	CHECK_EQ(cfg.policy, STREAM_POLICY_OLD_LINUX);
+	stream_config_free(&cfg);
+	conf_deinit();
+}
+
+/* The verify case: same bytes range sent twice, different data. The
+ * receiver's policy decides: old-linux (the server, 2.2.2.2) takes the new
+ * data, the client side (windows) keeps the original. */
+TEST(host_os_policy_applies_to_the_receiving_host)
+{
+	struct ctx c;
+	char err[256];
+
+	CHECK(conf_load_string("host-os-policy:\n  windows: [0.0.0.0/0]\n"
+			       "  old-linux: [2.2.2.2]\n", "t", err, sizeof(err)) == 0);
+	ctx_init(&c);
+	c.cli = addr("1.1.1.1");
+	c.srv = addr("2.2.2.2");
+	ctx_start(&c);
+	handshake(&c);
+	sendp(&c, TS, TH_ACK, 1001, 5001, "GOOD");
+	sendp(&c, TS, TH_ACK, 1001, 5001, "EVIL");
+	sendp(&c, TC, TH_ACK, 5001, 1005, "good");
+	sendp(&c, TC, TH_ACK, 5001, 1005, "evil");
+	sendp(&c, TS, TH_ACK, 1005, 5005, NULL);
+	CHECK_STREQ(ready(&c, TS, 0, NULL), "EVIL");
+	CHECK_STREQ(ready(&c, TC, 0, NULL), "good");
+	ctx_done(&c);
+	stream_config_free(&c.cfg);
+	conf_deinit();
 }

@@ -57,10 +57,15 @@ run() { # NAME BIN ARGS...: one timed run -> appends "secs rss_kb alerts" to $tm
 best() { sort -n "$tmp/$1" | head -n 1; }
 
 part1() {
-	# Load time alone, to count packets/s over the packet phase only.
+	# Start-up alone (rule load, engine build, exit), to count packets/s over the
+	# packet phase only: a run on the capture's first packet. Not -T: the engine
+	# before 5b8051e stopped -T before building when a rule had failed.
+	editcap -r "$pcap" "$tmp/one.pcap" 1 > /dev/null || exit 1
 	for who in before after; do
 		bin=$SUR_BIN; [ $who = before ] && bin=$BEFORE_BIN
-		for ((i = 0; i < RUNS; i++)); do run "load-$who" "$bin" "${et[@]}" -T; done
+		for ((i = 0; i < RUNS; i++)); do
+			run "load-$who" "$bin" "${et[@]}" -r "$tmp/one.pcap" --runmode single
+		done
 	done
 	for ((i = 0; i < RUNS; i++)); do
 		run before "$BEFORE_BIN" "${et[@]}" -r "$pcap" --runmode single

@@ -545,6 +545,15 @@ static int pg_nrules_desc(const void *a, const void *b)
 	return x->nrules != y->nrules ? (x->nrules < y->nrules ? 1 : -1) : 0;
 }
 
+/* A packet rule of this protocol class and direction: what port groups split. */
+static int pg_sig_in(const DetectEngine *de, uint32_t i, int pc, int dir)
+{
+	const Signature *s = de->sigs[i].s;
+
+	return !de->sigs[i].has_http && (sig_pc_mask(s) & (1u << pc)) &&
+	       (sig_dir_mask(s) & (1u << dir));
+}
+
 /* Which port a class and direction is split on: the side where more of
  * its rules name ports. Usually the server's (dp toserver, sp toclient),
  * but e.g. `udp any any -> any 53` rules without a direction are in the
@@ -557,8 +566,7 @@ static int pg_key_side(const DetectEngine *de, int pc, int dir)
 		const Signature *s = de->sigs[i].s;
 		const PortSet *ps[2];
 
-		if (de->sigs[i].has_http || !(sig_pc_mask(s) & (1u << pc)) ||
-		    !(sig_dir_mask(s) & (1u << dir)))
+		if (!pg_sig_in(de, i, pc, dir))
 			continue;
 		for (int side = 0; side < 2; side++)
 			n[side] += !sig_key_ports(s, side, ps);
@@ -592,8 +600,7 @@ static int pg_build(DetectEngine *de, int pc, int dir, char *err, size_t errlen)
 		const Signature *s = de->sigs[i].s;
 		const PortSet *ps[2];
 
-		if (de->sigs[i].has_http || !(sig_pc_mask(s) & (1u << pc)) ||
-		    !(sig_dir_mask(s) & (1u << dir)))
+		if (!pg_sig_in(de, i, pc, dir))
 			continue;
 		if (sig_key_ports(s, side, ps)) {
 			nany++;

@@ -161,6 +161,20 @@ static int parse_pcrexform(SigParseState *st, const char *arg, Transform *t)
 }
 
 /* from_base64[: bytes N][, offset N][, mode rfc4648|rfc2045|strict] */
+
+/* "key value" options (from_base64, base64_decode): ends the key at its
+ * first blank and returns the trimmed value ("" when there is none). */
+static char *split_key_value(char *k)
+{
+	char *v = k;
+
+	while (*v && !isspace((unsigned char)*v))
+		v++;
+	if (*v)
+		*v++ = '\0';
+	return str_trim(v);
+}
+
 static int parse_from_base64(SigParseState *st, const char *arg, Transform *t)
 {
 	char buf[256], *parts[4];
@@ -176,14 +190,9 @@ static int parse_from_base64(SigParseState *st, const char *arg, Transform *t)
 	if (n > 3)
 		return sig_error(st, "invalid from_base64 \"%s\"", arg);
 	for (int i = 0; i < n; i++) {
-		char *k = parts[i], *v = k;
+		char *k = parts[i], *v = split_key_value(k);
 		uint64_t u;
 
-		while (*v && !isspace((unsigned char)*v))
-			v++;
-		if (*v)
-			*v++ = '\0';
-		v = str_trim(v);
 		if (!strcmp(k, "mode")) {
 			if (!strcmp(v, "rfc4648"))
 				t->mode = B64_RFC4648;
@@ -281,14 +290,9 @@ int kw_base64_decode(SigParseState *st, const char *arg, const Keyword *kw)
 			goto bad;
 	}
 	for (int i = 0; i < n; i++) {
-		char *k = parts[i], *v = k;
+		char *k = parts[i], *v = split_key_value(k);
 		uint64_t u;
 
-		while (*v && !isspace((unsigned char)*v))
-			v++;
-		if (*v)
-			*v++ = '\0';
-		v = str_trim(v);
 		if (!strcmp(k, "relative") && !*v) {
 			bd->relative = 1;
 		} else if (!strcmp(k, "bytes") || !strcmp(k, "offset")) {

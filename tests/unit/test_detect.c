@@ -3,6 +3,7 @@
 
 #include "detect/engine.h"
 #include "detect/detect-parse.h"
+#include "detect-test-util.h"
 #include "stream/stream.h"
 
 #include <arpa/inet.h>
@@ -10,46 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct Env {
-	SigTable *t;
-	DetectEngine *de;
-	DetectThread *dt;
-	ThreadCounters *tc;
-} Env;
-
-static int env_init_max(Env *e, const char *rules, enum mpm_algo algo, uint32_t alert_max)
-{
-	RuleLoadConfig rc = { .quiet = 1 };
-	DetectConfig dc = { .algo = algo, .alert_max = alert_max };
-	char err[512] = "";
-
-	memset(e, 0, sizeof(*e));
-	detect_register_counters();
-	e->t = sig_table_new();
-	if (!e->t || sig_load_string(e->t, rules, "test.rules", &rc, err, sizeof(err)) != 0) {
-		fprintf(stderr, "load: %s\n", err);
-		return -1;
-	}
-	e->de = detect_engine_build(e->t, &dc, err, sizeof(err));
-	if (!e->de) {
-		fprintf(stderr, "build: %s\n", err);
-		return -1;
-	}
-	e->tc = thread_counters_new();
-	e->dt = detect_thread_new(e->de, e->tc);
-	return e->dt ? 0 : -1;
-}
-
 static int env_init(Env *e, const char *rules, enum mpm_algo algo)
 {
 	return env_init_max(e, rules, algo, 15);
-}
-
-static void env_free(Env *e)
-{
-	detect_thread_free(e->dt);
-	detect_engine_free(e->de);
-	sig_table_free(e->t);
 }
 
 static void mk_tcp(Packet *p, const char *payload, size_t len, uint8_t flags)

@@ -3,47 +3,16 @@
 
 #include "detect/engine.h"
 #include "detect/detect-parse.h"
+#include "detect-test-util.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct Env {
-	SigTable *t;
-	DetectEngine *de;
-	DetectThread *dt;
-	ThreadCounters *tc;
-} Env;
-
 static int env_init(Env *e, const char *rules)
 {
-	RuleLoadConfig rc = { .quiet = 1 };
-	DetectConfig dc = { .algo = MPM_AC, .alert_max = 15 };
-	char err[512] = "";
-
-	memset(e, 0, sizeof(*e));
-	detect_register_counters();
-	e->t = sig_table_new();
-	if (!e->t || sig_load_string(e->t, rules, "test.rules", &rc, err, sizeof(err)) != 0) {
-		fprintf(stderr, "load: %s\n", err);
-		return -1;
-	}
-	e->de = detect_engine_build(e->t, &dc, err, sizeof(err));
-	if (!e->de) {
-		fprintf(stderr, "build: %s\n", err);
-		return -1;
-	}
-	e->tc = thread_counters_new();
-	e->dt = detect_thread_new(e->de, e->tc);
-	return e->dt ? 0 : -1;
-}
-
-static void env_free(Env *e)
-{
-	detect_thread_free(e->dt);
-	detect_engine_free(e->de);
-	sig_table_free(e->t);
+	return env_init_max(e, rules, MPM_AC, 15);
 }
 
 /* A TCP packet from 10.0.0.<src> to 10.0.0.<dst> at second `sec`. */

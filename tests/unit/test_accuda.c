@@ -320,7 +320,12 @@ TEST(accuda_reference_kernel_equals_ac_on_every_path)
 	CHECK_EQ(st.emulation, 1);
 	CHECK(st.batches > 20);
 	CHECK(st.cut_size > 0);
-	CHECK(st.bytes > 4 * 8192);     /* the ring wrapped several times */
+	/* the ring wrapped: more than a ring's worth went through it. How many
+	 * times depends on how fast the dispatcher frees space (a loaded or
+	 * sanitized run sends more payloads to the CPU as ring-full), so only
+	 * that it wrapped is certain. */
+	CHECK(st.ring_wraps > 0);
+	CHECK(st.bytes > 8192);
 	CHECK(st.cpu_ring_full > 0);
 	CHECK(st.overflow_batches > 0);
 	CHECK(st.cpu_overflow > 0);

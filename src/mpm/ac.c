@@ -302,6 +302,12 @@ static int build_tri(AcAutomaton *a)
 	while (bits < 18 && (1u << bits) < 64 * nlong)
 		bits++;
 	a->tribits = bits;
+	/* a byte per pair: the scan's hottest test is then one load */
+	a->pair8 = malloc(65536);
+	if (!a->pair8)
+		return -1;
+	for (uint32_t x = 0; x < 65536; x++)
+		a->pair8[x] = (v->bigram[x >> 3] >> (x & 7)) & 1;
 	a->tri = calloc((size_t)1 << (bits - 3), 1);
 	if (!a->tri)
 		return -1;
@@ -727,6 +733,7 @@ void ac_free(AcAutomaton *a)
 		return;
 	free(a->blk);
 	free(a->tri);
+	free(a->pair8);
 	free(a->short2);
 	free(a);
 }
@@ -784,6 +791,18 @@ static inline uint32_t ac_skip(const uint8_t *bg, const uint8_t *buf,
 	return i;
 }
 
+/* (p[0], p[1]) as the pair index of the bigram maps, p[0] in the low bits */
+static inline uint32_t ld16(const uint8_t *p)
+{
+	uint16_t x;
+
+	memcpy(&x, p, 2);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	x = __builtin_bswap16(x);
+#endif
+	return x;
+}
+
 static inline uint32_t tri_hit(const uint8_t *tri, uint32_t shift, uint32_t w)
 {
 	uint32_t h = tri_hash(w, shift);
@@ -799,17 +818,17 @@ static inline uint32_t ac_skip3(const AcAutomaton *a, const uint8_t *buf,
 				uint32_t i, uint32_t len)
 {
 	const uint8_t *tri = a->tri, *sh2 = a->short2, *bg = a->v.bigram;
+	const uint8_t *p8 = a->pair8;
 	const uint32_t shift = 32 - a->tribits;
+#define P8(k) ((uint32_t)p8[ld16(p + (k))])
 
 	/* the exact pair map (every literal's first two bytes, a superset of
 	 * the candidates) first, eight positions per round; the hash only
 	 * where a pair hits, which is rare */
 	while (i + 8 < len) {
 		const uint8_t *p = buf + i - 1;
-		uint32_t pair = bg_hit(bg, p) | bg_hit(bg, p + 1) << 1 |
-				bg_hit(bg, p + 2) << 2 | bg_hit(bg, p + 3) << 3 |
-				bg_hit(bg, p + 4) << 4 | bg_hit(bg, p + 5) << 5 |
-				bg_hit(bg, p + 6) << 6 | bg_hit(bg, p + 7) << 7;
+		uint32_t pair = P8(0) | P8(1) << 1 | P8(2) << 2 | P8(3) << 3 |
+				P8(4) << 4 | P8(5) << 5 | P8(6) << 6 | P8(7) << 7;
 
 		while (pair) {
 			uint32_t k = (uint32_t)__builtin_ctz(pair);
@@ -823,6 +842,7 @@ static inline uint32_t ac_skip3(const AcAutomaton *a, const uint8_t *buf,
 		}
 		i += 8;
 	}
+#undef P8
 	for (; i < len; i++) {
 		const uint8_t *p = buf + i - 1;
 

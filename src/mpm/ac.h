@@ -305,6 +305,7 @@ typedef struct AcAutomaton {
 	struct ac_view v;
 	uint8_t *tri;            /* 1 << tribits bits, or NULL: bigram filter */
 	uint8_t *short2;         /* 65536 bits, or NULL: no 1-/2-byte literals */
+	uint8_t *pair8;          /* the block's bigram map, a byte per pair */
 	uint32_t tribits;
 } AcAutomaton;
 

@@ -814,8 +814,8 @@ static inline uint32_t tri_hit(const uint8_t *tri, uint32_t shift, uint32_t w)
  * that is a candidate, or len. Eight positions per round from two loads, all
  * tests independent; a position whose third byte is past the end can only
  * start a short literal. */
-static inline uint32_t ac_skip3(const AcAutomaton *a, const uint8_t *buf,
-				uint32_t i, uint32_t len)
+static inline __attribute__((always_inline)) uint32_t
+ac_skip3(const AcAutomaton *a, const uint8_t *buf, uint32_t i, uint32_t len)
 {
 	const uint8_t *tri = a->tri, *sh2 = a->short2, *bg = a->v.bigram;
 	const uint8_t *p8 = a->pair8;

@@ -303,11 +303,14 @@ static int build_tri(AcAutomaton *a)
 		bits++;
 	a->tribits = bits;
 	/* a byte per pair: the scan's hottest test is then one load */
-	a->pair8 = malloc(65536);
+	a->pair8 = calloc(65536, 1);
 	if (!a->pair8)
 		return -1;
-	for (uint32_t x = 0; x < 65536; x++)
-		a->pair8[x] = (v->bigram[x >> 3] >> (x & 7)) & 1;
+	/* the map is sparse: visit its set bits only (this runs per automaton,
+	 * and the engine builds many) */
+	for (uint32_t w = 0; w < 8192; w++)
+		for (uint32_t m = v->bigram[w]; m; m &= m - 1)
+			a->pair8[w << 3 | (uint32_t)__builtin_ctz(m)] = 1;
 	a->tri = calloc((size_t)1 << (bits - 3), 1);
 	if (!a->tri)
 		return -1;

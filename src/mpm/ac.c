@@ -281,6 +281,79 @@ static int filter_pays(const uint8_t *pref2, const uint8_t *one1,
 	return hit < 0.25 * tot;
 }
 
+/* The 3-byte prefix hash of the filter: w holds three bytes, first in the
+ * low bits. Multiplicative hashing keeps the top bits, which mix all three. */
+static inline uint32_t tri_hash(uint32_t w, uint32_t shift)
+{
+	return ((w | 0x202020u) & 0xffffffu) * 0x9e3779b1u >> shift;
+}
+
+/* Host-only skip filter (see AcAutomaton): tri[] from the 3-byte prefixes,
+ * short2[] from the 1- and 2-byte literals. About 16 bits per prefix keeps
+ * false candidates near 1 in 16 positions; 2^18 bits (32 KiB) at most so the
+ * map stays in L1/L2. */
+static int build_tri(AcAutomaton *a)
+{
+	const struct ac_view *v = &a->v;
+	uint32_t nlit = a->blk->nlit, bits = 15, nlong = 0;
+
+	for (uint32_t l = 0; l < nlit; l++)
+		nlong += v->lit[l].len >= 3;
+	while (bits < 18 && (1u << bits) < 64 * nlong)
+		bits++;
+	a->tribits = bits;
+	/* a byte per pair: the scan's hottest test is then one load */
+	a->pair8 = calloc(65536, 1);
+	if (!a->pair8)
+		return -1;
+	/* the map is sparse: visit its set bits only (this runs per automaton,
+	 * and the engine builds many) */
+	for (uint32_t w = 0; w < 8192; w++)
+		for (uint32_t m = v->bigram[w]; m; m &= m - 1)
+			a->pair8[w << 3 | (uint32_t)__builtin_ctz(m)] = 1;
+	a->tri = calloc((size_t)1 << (bits - 3), 1);
+	if (!a->tri)
+		return -1;
+	for (uint32_t l = 0; l < nlit; l++) {
+		const struct ac_lit *lt = &v->lit[l];
+		const uint8_t *f = v->bytes + lt->off;
+
+		if (lt->len < 3)
+			continue;
+		uint32_t hh = tri_hash((uint32_t)f[0] | (uint32_t)f[1] << 8 |
+				       (uint32_t)f[2] << 16, 32 - bits);
+
+		a->tri[hh >> 3] |= (uint8_t)(1u << (hh & 7));
+	}
+	if (nlong == nlit)
+		return 0;
+
+	uint8_t one1[256] = { 0 };
+	uint8_t *two = calloc(65536, 1);
+
+	a->short2 = calloc(8192, 1);
+	if (!two || !a->short2) {
+		free(two);
+		return -1;
+	}
+	for (uint32_t l = 0; l < nlit; l++) {
+		const struct ac_lit *lt = &v->lit[l];
+		const uint8_t *f = v->bytes + lt->off;
+
+		if (lt->len == 1)
+			one1[ac_fold(f[0])] = 1;
+		else if (lt->len == 2)
+			two[ac_fold(f[0]) | ac_fold(f[1]) << 8] = 1;
+	}
+	for (uint32_t x = 0; x < 256; x++)
+		for (uint32_t y = 0; y < 256; y++)
+			if (one1[ac_fold((uint8_t)y)] ||
+			    two[ac_fold((uint8_t)x) | ac_fold((uint8_t)y) << 8])
+				a->short2[(x | y << 8) >> 3] |= (uint8_t)(1u << (x & 7));
+	free(two);
+	return 0;
+}
+
 static size_t align8(size_t x)
 {
 	return (x + 7) & ~(size_t)7;
@@ -626,6 +699,11 @@ AcAutomaton *ac_build_opts(const struct ac_pattern *pats, uint32_t n,
 	a->blk = (struct ac_layout *)blk;
 	ac_view_init(&a->v, blk, a->blk);
 	blk = NULL;
+	if ((h.flags & AC_F_FILTER) && build_tri(a) < 0) {
+		ac_free(a);
+		a = NULL;
+		goto nomem;
+	}
 	goto fail;
 
 nomem:
@@ -657,6 +735,9 @@ void ac_free(AcAutomaton *a)
 	if (!a)
 		return;
 	free(a->blk);
+	free(a->tri);
+	free(a->pair8);
+	free(a->short2);
 	free(a);
 }
 
@@ -713,12 +794,80 @@ static inline uint32_t ac_skip(const uint8_t *bg, const uint8_t *buf,
 	return i;
 }
 
+/* (p[0], p[1]) as the pair index of the bigram maps, p[0] in the low bits */
+static inline uint32_t ld16(const uint8_t *p)
+{
+	uint16_t x;
+
+	memcpy(&x, p, 2);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	x = __builtin_bswap16(x);
+#endif
+	return x;
+}
+
+static inline uint32_t tri_hit(const uint8_t *tri, uint32_t shift, uint32_t w)
+{
+	uint32_t h = tri_hash(w, shift);
+
+	return (tri[h >> 3] >> (h & 7)) & 1;
+}
+
+/* The same contract as ac_skip with the 3-byte filter: first j >= i (i >= 1)
+ * that is a candidate, or len. Eight positions per round from two loads, all
+ * tests independent; a position whose third byte is past the end can only
+ * start a short literal. */
+static inline __attribute__((always_inline)) uint32_t
+ac_skip3(const AcAutomaton *a, const uint8_t *buf, uint32_t i, uint32_t len)
+{
+	const uint8_t *tri = a->tri, *sh2 = a->short2, *bg = a->v.bigram;
+	const uint8_t *p8 = a->pair8;
+	const uint32_t shift = 32 - a->tribits;
+#define P8(k) ((uint32_t)p8[ld16(p + (k))])
+
+	/* the exact pair map (every literal's first two bytes, a superset of
+	 * the candidates) first, eight positions per round; the hash only
+	 * where a pair hits, which is rare */
+	while (i + 8 < len) {
+		const uint8_t *p = buf + i - 1;
+		uint32_t pair = P8(0) | P8(1) << 1 | P8(2) << 2 | P8(3) << 3 |
+				P8(4) << 4 | P8(5) << 5 | P8(6) << 6 | P8(7) << 7;
+
+		while (pair) {
+			uint32_t k = (uint32_t)__builtin_ctz(pair);
+			const uint8_t *q = p + k;
+
+			if ((sh2 && bg_hit(sh2, q)) ||
+			    tri_hit(tri, shift, (uint32_t)q[0] | (uint32_t)q[1] << 8 |
+						(uint32_t)q[2] << 16))
+				return i + k;
+			pair &= pair - 1;
+		}
+		i += 8;
+	}
+#undef P8
+	for (; i < len; i++) {
+		const uint8_t *p = buf + i - 1;
+
+		if (!bg_hit(bg, p))
+			continue;
+		if (sh2 && bg_hit(sh2, p))
+			break;
+		if (i + 1 < len &&
+		    tri_hit(tri, shift, (uint32_t)p[0] | (uint32_t)p[1] << 8 |
+				       (uint32_t)p[2] << 16))
+			break;
+	}
+	return i;
+}
+
 /* One scan loop per row width. The hot path is one load and one compare
  * per byte; matches and sparse states leave it. */
 #define AC_SCAN_FN(name, T, rows)						\
-static uint32_t name(const struct ac_view *v, const uint8_t *buf,		\
+static uint32_t name(const AcAutomaton *a, const uint8_t *buf,		\
 		     uint32_t len, ac_match_fn cb, void *arg)			\
 {										\
+	const struct ac_view *v = &a->v;					\
 	const T *d = v->rows;							\
 	const uint8_t *cls = v->cls, *bg = v->bigram;				\
 	const uint32_t shift = v->shift, matchlo = v->matchlo;			\
@@ -728,7 +877,8 @@ static uint32_t name(const struct ac_view *v, const uint8_t *buf,		\
 										\
 	while (i < len) {							\
 		if (s < nfilter && i > 0) {					\
-			uint32_t j = ac_skip(bg, buf, i, len);			\
+			uint32_t j = a->tri ? ac_skip3(a, buf, i, len) :	\
+					     ac_skip(bg, buf, i, len);		\
 										\
 			if (j != i) {						\
 				if (j >= len)					\
@@ -767,6 +917,6 @@ uint32_t ac_search(const AcAutomaton *a, const uint8_t *buf, uint32_t len,
 		   ac_match_fn cb, void *arg)
 {
 	if (a->v.width == 2)
-		return ac_scan16(&a->v, buf, len, cb, arg);
-	return ac_scan32(&a->v, buf, len, cb, arg);
+		return ac_scan16(a, buf, len, cb, arg);
+	return ac_scan32(a, buf, len, cb, arg);
 }

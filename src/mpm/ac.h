@@ -291,10 +291,22 @@ static inline AC_HD int ac_verify(const struct ac_view *v, uint32_t pi,
  *         for (k = lit[li].ids; k < lit[li + 1].ids; k++) report ids[k]
  */
 
-/* Host-side handle: the block plus a view of it. */
+/* Host-side handle: the block plus a view of it.
+ *
+ * Host-only skip filter (not in the block: the GPU walk never skips), built
+ * when the block's filter is on. A position p is a candidate (a literal may
+ * start at p - 1) when the 3-byte prefix hash of buf[p-1..p+1] is in tri[],
+ * or, for the 1- and 2-byte literals only, when (buf[p-1], buf[p]) is in
+ * short2[] (same encoding as the block's bigram map). The bytes are folded
+ * coarsely (| 0x20 on every byte) before hashing: that merges every pair
+ * ac_fold merges, so the filter only ever errs towards a candidate. */
 typedef struct AcAutomaton {
 	struct ac_layout *blk;   /* the flat block; blk->size bytes */
 	struct ac_view v;
+	uint8_t *tri;            /* 1 << tribits bits, or NULL: bigram filter */
+	uint8_t *short2;         /* 65536 bits, or NULL: no 1-/2-byte literals */
+	uint8_t *pair8;          /* the block's bigram map, a byte per pair */
+	uint32_t tribits;
 } AcAutomaton;
 
 /* Build options. */

@@ -841,6 +841,88 @@ TEST(mpm_property_random_buffers_ac_hs_naive_agree)
 	CHECK(total > 100000);
 }
 
+/* The 3-byte skip filter (ac.c ac_skip3): few literals over a wide
+ * alphabet, so the scan really skips; only >= 3-byte literals in odd rounds
+ * (no short-literal map), some 1-/2-byte ones in even rounds; occurrences
+ * planted at both ends of short buffers, whose lengths cross the 8-position
+ * rounds and the tail where the third byte is past the end. */
+TEST(mpm_property_skip_filter_ac_naive_agree)
+{
+	static struct tpat pats[40];
+	static uint8_t bufmem[4][700];
+	const uint8_t *bufs[4] = { bufmem[0], bufmem[1], bufmem[2], bufmem[3] };
+	uint32_t lens[4];
+	size_t total = 0;
+
+	rng_state = 0x6a09e667f3bcc908ull;
+	for (int round = 0; round < 300; round++) {
+		int alpha = (round & 2) ? 4 : 3;
+		size_t n = 1 + rnd() % 40;
+
+		for (int b = 0; b < 4; b++) {
+			lens[b] = b < 2 ? rnd() % 40 : rnd() % 700;
+			for (uint32_t i = 0; i < lens[b]; i++)
+				bufmem[b][i] = rnd_byte(alpha);
+		}
+		for (size_t i = 0; i < n; i++) {
+			struct tpat *t = &pats[i];
+			int shortok = !(round & 1) && rnd() % 8 == 0;
+
+			t->id = (uint32_t)i;
+			t->nocase = rnd() & 1;
+			t->len = (uint16_t)(shortok ? 1 + rnd() % 2 : 3 + rnd() % 6);
+			if (lens[2] >= t->len && rnd() % 2) {
+				memcpy(t->b, bufmem[2] + rnd() % (lens[2] - t->len + 1), t->len);
+				for (int k = 0; k < t->len; k++)
+					if (rnd() % 4 == 0)
+						t->b[k] ^= 0x20;   /* nocase only for letters */
+			} else {
+				for (int k = 0; k < t->len; k++)
+					t->b[k] = (uint8_t)rnd();
+			}
+		}
+		/* a literal ending exactly at the end, one starting at 0 */
+		for (int b = 0; b < 4; b++) {
+			const struct tpat *t = &pats[rnd() % n];
+
+			if (lens[b] >= t->len && rnd() % 2)
+				memcpy(bufmem[b] + lens[b] - t->len, t->b, t->len);
+			t = &pats[rnd() % n];
+			if (lens[b] >= t->len && rnd() % 2)
+				memcpy(bufmem[b], t->b, t->len);
+		}
+		CHECK_EQ(check_round(pats, n, bufs, lens, 4, "skip", round, &total), 0);
+	}
+	CHECK(total > 2000);
+}
+
+/* The host-only filter maps are built when the filter is on: the short map
+ * only when 1-/2-byte literals exist. */
+TEST(mpm_ac_skip_filter_tables)
+{
+	struct tpat lng[2] = { P("needle", 1, 1), P("haystack", 2, 0) };
+	struct tpat sht[3] = { P("needle", 1, 1), P("ab", 2, 0), P("z", 3, 1) };
+	MpmCtx *c;
+	const AcAutomaton *a;
+
+	c = build(V_AC_FILTER, lng, 2);
+	CHECK(c != NULL);
+	a = mpm_ac_automaton(c);
+	CHECK(a->tri != NULL);
+	CHECK(a->short2 == NULL);
+	CHECK(a->pair8 != NULL);
+	mpm_free(c);
+	c = build(V_AC_FILTER, sht, 3);
+	CHECK(c != NULL);
+	a = mpm_ac_automaton(c);
+	CHECK(a->tri != NULL && a->short2 != NULL);
+	mpm_free(c);
+	c = build(V_AC_NOFILTER, lng, 2);
+	CHECK(c != NULL);
+	CHECK(mpm_ac_automaton(c)->tri == NULL);
+	mpm_free(c);
+}
+
 static uint8_t *read_file(const char *path, size_t max, size_t *len)
 {
 	FILE *f = fopen(path, "rb");

@@ -47,6 +47,20 @@ typedef struct SigGroup {
 	struct SigGroup *ss;
 } SigGroup;
 
+/* A rule's fast pattern, gathered to build a group's matcher. */
+typedef struct FpEntry {
+	const uint8_t *pat;
+	uint16_t len;
+	uint8_t nocase;
+	uint32_t num;               /* the rule, by internal order */
+} FpEntry;
+
+/* Sorts fp by pattern, gives each distinct pattern one id in a new matcher of
+ * algo and fills g's pid tables (every port hull the full range: the caller
+ * narrows them). 0, or -1 with err. */
+int detect_group_mpm_build(DetectEngine *de, SigGroup *g, FpEntry *fp, uint32_t nfp,
+			   enum mpm_algo algo, char *err, size_t errlen);
+
 /* The signature groups of one protocol class and direction, split by the
  * packet's port on one side (usually the server's, as Suricata does; see
  * pg_key_side): a group holds the rules whose port set on that side may

@@ -277,13 +277,12 @@ static unsigned sig_dir_mask(const Signature *s)
 
 /* ---- groups ---- */
 
-typedef struct FpEntry {
-	const uint8_t *pat;
-	uint16_t len;
-	uint8_t nocase;
-	uint32_t num;
-} FpEntry;
+static int fp_same_pattern(const FpEntry *x, const FpEntry *y)
+{
+	return x->nocase == y->nocase && x->len == y->len && !memcmp(x->pat, y->pat, x->len);
+}
 
+/* By pattern, then by rule: each pattern's rules end up in internal order. */
 static int fp_cmp(const void *a, const void *b)
 {
 	const FpEntry *x = a, *y = b;
@@ -297,6 +296,43 @@ static int fp_cmp(const void *a, const void *b)
 	if (c)
 		return c;
 	return x->num < y->num ? -1 : x->num > y->num;
+}
+
+int detect_group_mpm_build(DetectEngine *de, SigGroup *g, FpEntry *fp, uint32_t nfp,
+			   enum mpm_algo algo, char *err, size_t errlen)
+{
+	uint32_t pid = 0;
+
+	qsort(fp, nfp, sizeof(*fp), fp_cmp);
+	g->pid_off = calloc(nfp + 1, sizeof(uint32_t));
+	g->pid_sigs = calloc(nfp, sizeof(uint32_t));
+	g->pid_ports = calloc(nfp, sizeof(*g->pid_ports));
+	g->mpm = mpm_new(algo);
+	if (!g->pid_off || !g->pid_sigs || !g->pid_ports || !g->mpm) {
+		snprintf(err, errlen, "detect: cannot create the %s matcher", mpm_algo_name(algo));
+		return -1;
+	}
+	for (uint32_t i = 0; i < nfp; i++) {
+		if (i == 0 || !fp_same_pattern(&fp[i], &fp[i - 1])) {
+			if (i)
+				pid++;
+			g->pid_off[pid] = i;
+			if (mpm_add_pattern(g->mpm, fp[i].pat, fp[i].len, pid, fp[i].nocase) != 0) {
+				snprintf(err, errlen, "detect: cannot add a fast pattern to the matcher");
+				return -1;
+			}
+		}
+		g->pid_sigs[i] = fp[i].num;
+		g->pid_ports[i][0] = g->pid_ports[i][2] = 0;
+		g->pid_ports[i][1] = g->pid_ports[i][3] = 65535;
+	}
+	g->npids = pid + 1;
+	g->pid_off[g->npids] = nfp;
+	if (mpm_prepare(g->mpm, err, errlen) != 0)
+		return -1;
+	if (g->npids > de->max_pid)
+		de->max_pid = g->npids;
+	return 0;
 }
 
 /* The usable fast pattern of a rule in the payload buffer, or NULL: rules
@@ -362,7 +398,7 @@ static int group_build_one(DetectEngine *de, SigGroup *g, int pc, int dir, const
 			   int mode, char *err, size_t errlen)
 {
 	FpEntry *fp = NULL;
-	uint32_t nfp = 0, nal = 0, pid;
+	uint32_t nfp = 0, nal = 0;
 	int rc = -1;
 
 	fp = calloc(de->nsigs ? de->nsigs : 1, sizeof(*fp));
@@ -401,37 +437,9 @@ static int group_build_one(DetectEngine *de, SigGroup *g, int pc, int dir, const
 		rc = 0;
 		goto out;
 	}
-	qsort(fp, nfp, sizeof(*fp), fp_cmp);
-	g->pid_off = calloc(nfp + 1, sizeof(uint32_t));
-	g->pid_sigs = calloc(nfp, sizeof(uint32_t));
-	g->pid_ports = calloc(nfp, sizeof(*g->pid_ports));
-	g->mpm = mpm_new(de->cfg.algo);
-	if (!g->pid_off || !g->pid_sigs || !g->pid_ports || !g->mpm) {
-		snprintf(err, errlen, "detect: cannot create the %s matcher", mpm_algo_name(de->cfg.algo));
+	if (detect_group_mpm_build(de, g, fp, nfp, de->cfg.algo, err, errlen) != 0)
 		goto out;
-	}
-	pid = 0;
-	for (uint32_t i = 0; i < nfp; i++) {
-		if (i == 0 || fp_cmp(&(FpEntry){ fp[i].pat, fp[i].len, fp[i].nocase, 0 },
-				     &(FpEntry){ fp[i - 1].pat, fp[i - 1].len, fp[i - 1].nocase, 0 })) {
-			if (i)
-				pid++;
-			g->pid_off[pid] = i;
-			if (mpm_add_pattern(g->mpm, fp[i].pat, fp[i].len, pid, fp[i].nocase) != 0) {
-				snprintf(err, errlen, "detect: cannot add a fast pattern to the matcher");
-				goto out;
-			}
-		}
-		g->pid_sigs[i] = fp[i].num;
-	}
-	g->npids = pid + 1;
-	g->pid_off[g->npids] = nfp;
 	group_port_hulls(de, g, nfp);
-	/* each pid's rules in internal order: fp[] of one pid is sorted by num */
-	if (mpm_prepare(g->mpm, err, errlen) != 0)
-		goto out;
-	if (g->npids > de->max_pid)
-		de->max_pid = g->npids;
 	rc = 0;
 out:
 	free(fp);

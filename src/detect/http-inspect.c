@@ -147,28 +147,6 @@ void http_sig_setup(DetectSig *ds)
 
 /* ---- build ---- */
 
-typedef struct HFp {
-	const uint8_t *pat;
-	uint16_t len;
-	uint8_t nocase;
-	uint32_t num;
-} HFp;
-
-static int hfp_cmp(const void *a, const void *b)
-{
-	const HFp *x = a, *y = b;
-	int c;
-
-	if (x->nocase != y->nocase)
-		return x->nocase - y->nocase;
-	if (x->len != y->len)
-		return x->len - y->len;
-	c = memcmp(x->pat, y->pat, x->len);
-	if (c)
-		return c;
-	return x->num < y->num ? -1 : x->num > y->num;
-}
-
 /* The rule's fast pattern when it lives in an http buffer and is usable. */
 static const DetectContent *http_fp(const Signature *s, const uint8_t **pat, uint16_t *len)
 {
@@ -190,42 +168,13 @@ static const DetectContent *http_fp(const Signature *s, const uint8_t **pat, uin
 	return *len ? cd : NULL;
 }
 
-static int hgroup_build(DetectEngine *de, SigGroup *g, HFp *fp, uint32_t nfp, char *err,
+/* ac-cuda's GPU matches payloads only: its http groups are ac. */
+static int hgroup_build(DetectEngine *de, SigGroup *g, FpEntry *fp, uint32_t nfp, char *err,
 			size_t errlen)
 {
-	uint32_t pid = 0;
-
-	qsort(fp, nfp, sizeof(*fp), hfp_cmp);
-	g->pid_off = calloc(nfp + 1, sizeof(uint32_t));
-	g->pid_sigs = calloc(nfp, sizeof(uint32_t));
-	g->pid_ports = calloc(nfp, sizeof(*g->pid_ports));
-	g->mpm = mpm_new(de->cfg.algo == MPM_AC_CUDA ? MPM_AC : de->cfg.algo);
-	if (!g->pid_off || !g->pid_sigs || !g->pid_ports || !g->mpm) {
-		snprintf(err, errlen, "detect: cannot create an http matcher");
-		return -1;
-	}
-	for (uint32_t i = 0; i < nfp; i++) {
-		if (i == 0 || fp[i].nocase != fp[i - 1].nocase || fp[i].len != fp[i - 1].len ||
-		    memcmp(fp[i].pat, fp[i - 1].pat, fp[i].len)) {
-			if (i)
-				pid++;
-			g->pid_off[pid] = i;
-			if (mpm_add_pattern(g->mpm, fp[i].pat, fp[i].len, pid, fp[i].nocase) != 0) {
-				snprintf(err, errlen, "detect: cannot add an http fast pattern");
-				return -1;
-			}
-		}
-		g->pid_sigs[i] = fp[i].num;
-		g->pid_ports[i][0] = g->pid_ports[i][2] = 0;
-		g->pid_ports[i][1] = g->pid_ports[i][3] = 65535;
-	}
-	g->npids = pid + 1;
-	g->pid_off[g->npids] = nfp;
-	if (mpm_prepare(g->mpm, err, errlen) != 0)
-		return -1;
-	if (g->npids > de->max_pid)
-		de->max_pid = g->npids;
-	return 0;
+	return detect_group_mpm_build(de, g, fp, nfp,
+				      de->cfg.algo == MPM_AC_CUDA ? MPM_AC : de->cfg.algo,
+				      err, errlen);
 }
 
 typedef struct HttpXGroup {
@@ -263,7 +212,7 @@ static HttpXGroup *xgroup_get(DetectEngine *de, int d, int base, const Transform
 
 /* Rules whose fast pattern is in a transformed buffer: the MPM runs on the
  * transformed buffer, as in Suricata (one buffer type per transform chain). */
-static int xgroups_build(DetectEngine *de, HFp *fp, char *err, size_t errlen)
+static int xgroups_build(DetectEngine *de, FpEntry *fp, char *err, size_t errlen)
 {
 	for (int d = 0; d < 2; d++) {
 		for (uint32_t i = 0; i < de->nsigs; i++) {
@@ -298,7 +247,7 @@ static int xgroups_build(DetectEngine *de, HFp *fp, char *err, size_t errlen)
 			    sig_list_base(ds->s, ds->s->fp_list) != hx->base ||
 			    !transform_chain_equal(sig_list_chain(ds->s, ds->s->fp_list), hx->chain))
 				continue;
-			fp[nfp++] = (HFp){ pat, len, !!(cd->flags & CONTENT_NOCASE), i };
+			fp[nfp++] = (FpEntry){ pat, len, !!(cd->flags & CONTENT_NOCASE), i };
 		}
 		if (hgroup_build(de, &hx->g, fp, nfp, err, errlen) != 0)
 			return -1;
@@ -308,7 +257,7 @@ static int xgroups_build(DetectEngine *de, HFp *fp, char *err, size_t errlen)
 
 int http_engine_build(DetectEngine *de, char *err, size_t errlen)
 {
-	HFp *fp = calloc(de->nsigs ? de->nsigs : 1, sizeof(*fp));
+	FpEntry *fp = calloc(de->nsigs ? de->nsigs : 1, sizeof(*fp));
 	int rc = -1;
 
 	if (!fp)
@@ -333,7 +282,7 @@ int http_engine_build(DetectEngine *de, char *err, size_t errlen)
 				cd = http_fp(ds->s, &pat, &len);
 				if (!cd || ds->s->fp_list != l || fp_transformed(ds->s))
 					continue;
-				fp[nfp++] = (HFp){ pat, len, !!(cd->flags & CONTENT_NOCASE), i };
+				fp[nfp++] = (FpEntry){ pat, len, !!(cd->flags & CONTENT_NOCASE), i };
 			}
 			if (nfp && hgroup_build(de, &de->hgroups[d][l], fp, nfp, err, errlen) != 0)
 				goto out;

@@ -55,6 +55,17 @@ typedef struct FpEntry {
 	uint32_t num;               /* the rule, by internal order */
 } FpEntry;
 
+/* Adds rule num to a candidate bitmap and widens the [lo, hi] range the
+ * walk in internal order will cover. */
+static inline void cand_mark(uint64_t *bits, uint32_t num, uint32_t *lo, uint32_t *hi)
+{
+	bits[num >> 6] |= 1ull << (num & 63);
+	if (num < *lo)
+		*lo = num;
+	if (num > *hi)
+		*hi = num;
+}
+
 /* Sorts fp by pattern, gives each distinct pattern one id in a new matcher of
  * algo and fills g's pid tables (every port hull the full range: the caller
  * narrows them). 0, or -1 with err. */

@@ -1368,9 +1368,7 @@ static void stream_window(DetectThread *dt, Packet *p, const uint8_t *data, uint
 
 				if (!de->sigs[num].stream_ok)
 					continue;
-				bits[num >> 6] |= 1ull << (num & 63);
-				if (num < lo) lo = num;
-				if (num > hi) hi = num;
+				cand_mark(bits, num, &lo, &hi);
 			}
 	}
 	for (uint32_t i = 0; i < pg->nalways; i++) {
@@ -1378,9 +1376,7 @@ static void stream_window(DetectThread *dt, Packet *p, const uint8_t *data, uint
 
 		if (!de->sigs[num].stream_ok)
 			continue;
-		bits[num >> 6] |= 1ull << (num & 63);
-		if (num < lo) lo = num;
-		if (num > hi) hi = num;
+		cand_mark(bits, num, &lo, &hi);
 	}
 	if (lo == UINT32_MAX)
 		return;
@@ -1549,10 +1545,7 @@ uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts)
 
 					if (p->sp < h[0] || p->sp > h[1] || p->dp < h[2] || p->dp > h[3])
 						continue;
-
-					bits[num >> 6] |= 1ull << (num & 63);
-					if (num < lo) lo = num;
-					if (num > hi) hi = num;
+					cand_mark(bits, num, &lo, &hi);
 				}
 			}
 		}
@@ -1562,9 +1555,7 @@ uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts)
 
 		if (de->sigs[num].iponly && !iponly_ok)
 			continue;
-		bits[num >> 6] |= 1ull << (num & 63);
-		if (num < lo) lo = num;
-		if (num > hi) hi = num;
+		cand_mark(bits, num, &lo, &hi);
 	}
 	if (lo == UINT32_MAX)
 		goto done;

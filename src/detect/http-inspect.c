@@ -399,16 +399,6 @@ static TxDetect *tx_state(const DetectEngine *de, HttpTx *tx)
 	return *slot;
 }
 
-static int mark(uint64_t *bits, uint32_t num, uint32_t *lo, uint32_t *hi)
-{
-	bits[num >> 6] |= 1ull << (num & 63);
-	if (num < *lo)
-		*lo = num;
-	if (num > *hi)
-		*hi = num;
-	return 0;
-}
-
 static void prefilter_buf(DetectThread *dt, const SigGroup *g, MpmScratch *sc,
 			  const uint8_t *data, uint32_t len, uint32_t *lo, uint32_t *hi)
 {
@@ -423,7 +413,7 @@ static void prefilter_buf(DetectThread *dt, const SigGroup *g, MpmScratch *sc,
 	ids = mpm_matchset_ids(dt->ms);
 	for (uint32_t i = 0; i < n; i++)
 		for (uint32_t k = g->pid_off[ids[i]]; k < g->pid_off[ids[i] + 1]; k++)
-			mark(dt->cand_bits, g->pid_sigs[k], lo, hi);
+			cand_mark(dt->cand_bits, g->pid_sigs[k], lo, hi);
 }
 
 /* Inspects list l on data, transformed first when the list has a chain. */
@@ -535,7 +525,7 @@ static void tx_eval(DetectThread *dt, Packet *p, HttpTx *tx, TxDetect *st, int d
 		}
 	}
 	for (uint32_t i = 0; i < de->nh_always[d]; i++)
-		mark(dt->cand_bits, de->h_always[d][i], &lo, &hi);
+		cand_mark(dt->cand_bits, de->h_always[d][i], &lo, &hi);
 	if (lo == UINT32_MAX)
 		return;
 	for (uint32_t w = lo >> 6; w <= (hi >> 6); w++) {

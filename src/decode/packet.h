@@ -44,6 +44,7 @@ enum packet_src {
 	PKT_SRC_VXLAN,
 	PKT_SRC_GENEVE,
 	PKT_SRC_TEREDO,
+	PKT_SRC_FLOW_TIMEOUT,       /* the flow-end packets that flush its stream */
 };
 
 /* The outermost packet of a tunnel as eve's "tunnel" object shows it. Copied

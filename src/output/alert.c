@@ -149,13 +149,13 @@ static void set_printable(json_t *o, const char *key, const uint8_t *data, size_
  * packets of tunnels). */
 const char *output_pkt_src(const Packet *p)
 {
-	if (p->flags & PKT_REASSEMBLED)
-		return "defrag";
-	/* the flow-end packets that flush the stream (Suricata's flow
-	 * timeout pseudo packets, also made at the end of a capture) */
-	if ((p->flags & (PKT_PSEUDO | PKT_TUNNEL)) == PKT_PSEUDO)
-		return "stream (flow timeout)";
 	switch (p->pkt_src) {
+	case PKT_SRC_DEFRAG:
+		return "defrag";
+	/* Suricata's flow timeout pseudo packets, also made at the end of a
+	 * capture */
+	case PKT_SRC_FLOW_TIMEOUT:
+		return "stream (flow timeout)";
 	case PKT_SRC_IPV4_TUNNEL:
 		return "ipv4 tunnel";
 	case PKT_SRC_IPV6_TUNNEL:

@@ -187,6 +187,7 @@ static Packet *flush_packet(Worker *w, Flow *f, int dir)
 	memset(p, 0, sizeof(*p));
 	p->ts = f->last;
 	p->flags = PKT_PSEUDO | PKT_HAS_FLOW | (dir ? PKT_TOCLIENT : PKT_TOSERVER);
+	p->pkt_src = PKT_SRC_FLOW_TIMEOUT;
 	p->ip_version = f->ip_version;
 	p->src = dir ? f->dst : f->src;
 	p->dst = dir ? f->src : f->dst;

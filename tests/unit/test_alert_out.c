@@ -606,6 +606,7 @@ TEST(alert_icmp_and_ipv6_eve_header)
 	v6(&p.dst, "2001:db8::2");
 	p.icmp_type = 128;
 	p.flags = PKT_REASSEMBLED;
+	p.pkt_src = PKT_SRC_DEFRAG;    /* as defrag.c builds it */
 	base_alert(&a);
 	output_alert(o, &p, NULL, &a);        /* no flow: no direction, no flow object */
 	outputs_close(o);

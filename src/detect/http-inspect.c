@@ -255,6 +255,23 @@ static int xgroups_build(DetectEngine *de, FpEntry *fp, char *err, size_t errlen
 	return 0;
 }
 
+/* The list whose group scans l's buffer on pass side d: lists that read the
+ * same buffer (file.data and http.response_body on responses, file.data and
+ * http.request_body on requests) share one group, so the buffer is scanned
+ * once. The first such list is the group's. */
+static int canon_list(int d, int l)
+{
+	int side = buf_side(l, d), hb = buf_hbuf(l, side);
+
+	if (!bufmap[l].need)
+		return l;
+	for (int k = 1; k < l; k++)
+		if (bufmap[k].need && bufmap[k].multi == bufmap[l].multi &&
+		    buf_side(k, d) == side && buf_hbuf(k, side) == hb)
+			return k;
+	return l;
+}
+
 int http_engine_build(DetectEngine *de, char *err, size_t errlen)
 {
 	FpEntry *fp = calloc(de->nsigs ? de->nsigs : 1, sizeof(*fp));
@@ -280,7 +297,8 @@ int http_engine_build(DetectEngine *de, char *err, size_t errlen)
 				if (!ds->has_http || !(ds->http_dirs & (1u << d)))
 					continue;
 				cd = http_fp(ds->s, &pat, &len);
-				if (!cd || ds->s->fp_list != l || fp_transformed(ds->s))
+				if (!cd || fp_transformed(ds->s) ||
+				    canon_list(d, sig_list_base(ds->s, ds->s->fp_list)) != l)
 					continue;
 				fp[nfp++] = (FpEntry){ pat, len, !!(cd->flags & CONTENT_NOCASE), i };
 			}
@@ -375,8 +393,12 @@ void http_thread_free(DetectThread *dt)
 
 typedef struct TxDetect {
 	uint8_t seen[2];          /* 1 + both sides' progress at the last pass */
+	/* bit l: on pass side d, list l's buffer was scanned complete and every
+	 * candidate it gave was evaluated then; it gives nothing new again */
+	uint64_t scanned[2];
 	uint64_t done[];          /* bit 2*hidx+d: rule hidx evaluated on side d */
 } TxDetect;
+_Static_assert(BUF_IPV4_HDR <= 64, "TxDetect.scanned holds a bit per http list");
 
 static void tx_detect_free(void *p)
 {
@@ -399,9 +421,40 @@ static TxDetect *tx_state(const DetectEngine *de, HttpTx *tx)
 	return *slot;
 }
 
-static void prefilter_buf(DetectThread *dt, const SigGroup *g, MpmScratch *sc,
-			  const uint8_t *data, uint32_t len, uint32_t *lo, uint32_t *hi)
+static int ready(const DetectSig *ds, const int prog[2], int final)
 {
+	if (final)
+		return 1;
+	for (int side = 0; side < 2; side++)
+		if (ds->http_need[side] && prog[side] < ds->http_need[side] &&
+		    prog[side] != HTTP_PROGRESS_COMPLETE)
+			return 0;
+	return 1;
+}
+
+/* One pass over a transaction on side d: progress, candidates. */
+typedef struct TxPass {
+	const TxDetect *st;
+	int d, final;
+	int prog[2];
+	uint32_t lo, hi;       /* candidate bit range */
+	int deferred;          /* a candidate of the last scan is not ready */
+} TxPass;
+
+static int sig_done(const TxPass *tp, const DetectSig *ds)
+{
+	uint32_t bit = 2 * ds->hidx + (uint32_t)tp->d;
+
+	return (tp->st->done[bit >> 6] >> (bit & 63)) & 1;
+}
+
+/* Scans one buffer and marks its candidates; tp->deferred says whether one
+ * of them waits for more of the transaction, so the buffer must be scanned
+ * again on a later pass. */
+static void prefilter_buf(DetectThread *dt, const SigGroup *g, MpmScratch *sc,
+			  const uint8_t *data, uint32_t len, TxPass *tp)
+{
+	const DetectEngine *de = dt->de;
 	const uint32_t *ids;
 	uint32_t n;
 
@@ -412,8 +465,13 @@ static void prefilter_buf(DetectThread *dt, const SigGroup *g, MpmScratch *sc,
 	n = mpm_matchset_count(dt->ms);
 	ids = mpm_matchset_ids(dt->ms);
 	for (uint32_t i = 0; i < n; i++)
-		for (uint32_t k = g->pid_off[ids[i]]; k < g->pid_off[ids[i] + 1]; k++)
-			cand_mark(dt->cand_bits, g->pid_sigs[k], lo, hi);
+		for (uint32_t k = g->pid_off[ids[i]]; k < g->pid_off[ids[i] + 1]; k++) {
+			const DetectSig *ds = &de->sigs[g->pid_sigs[k]];
+
+			cand_mark(dt->cand_bits, g->pid_sigs[k], &tp->lo, &tp->hi);
+			if (!tp->deferred && !sig_done(tp, ds) && !ready(ds, tp->prog, tp->final))
+				tp->deferred = 1;
+		}
 }
 
 /* Inspects list l on data, transformed first when the list has a chain. */
@@ -463,15 +521,32 @@ static int tx_sig_match(DetectThread *dt, const DetectSig *ds, Packet *p, HttpTx
 	return app_event_tx_match(s, tx);
 }
 
-static int ready(const DetectSig *ds, const int prog[2], int final)
+/* Prefilters list l's buffer(s) on side tp->d, unless the scan cannot give
+ * anything now: a rule whose fast pattern is in l needs at least l's
+ * progress on l's side, so before that every candidate would wait; and a
+ * buffer scanned complete with all its candidates evaluated gives nothing
+ * new. */
+static void tx_scan_list(DetectThread *dt, HttpTx *tx, TxDetect *st, TxPass *tp, int l)
 {
-	if (final)
-		return 1;
-	for (int side = 0; side < 2; side++)
-		if (ds->http_need[side] && prog[side] < ds->http_need[side] &&
-		    prog[side] != HTTP_PROGRESS_COMPLETE)
-			return 0;
-	return 1;
+	const SigGroup *g = &dt->de->hgroups[tp->d][l];
+	int side = buf_side(l, tp->d), hb = buf_hbuf(l, side);
+	int complete = tp->prog[side] == HTTP_PROGRESS_COMPLETE;
+	const uint8_t *data;
+	uint32_t len;
+
+	if (st->scanned[tp->d] & (1ull << l))
+		return;
+	if (!tp->final && !complete && tp->prog[side] < bufmap[l].need)
+		return;
+	tp->deferred = 0;
+	if (bufmap[l].multi) {
+		for (uint32_t i = 0; http_tx_buffer_multi(tx, hb, i, &data, &len) == 0; i++)
+			prefilter_buf(dt, g, dt->scratch_h[tp->d][l], data, len, tp);
+	} else if (http_tx_buffer_dir(tx, hb, side, &data, &len) == 0) {
+		prefilter_buf(dt, g, dt->scratch_h[tp->d][l], data, len, tp);
+	}
+	if (complete && !tp->deferred)
+		st->scanned[tp->d] |= 1ull << l;
 }
 
 static void tx_eval(DetectThread *dt, Packet *p, HttpTx *tx, TxDetect *st, int d, int final)
@@ -481,28 +556,15 @@ static void tx_eval(DetectThread *dt, Packet *p, HttpTx *tx, TxDetect *st, int d
 	/* either side's progress can make a rule ready (a request rule may
 	 * wait for response buffers): a change on either re-evaluates */
 	uint8_t key = (uint8_t)(1 + prog[d] + 5 * prog[d ^ 1] + (final ? 32 : 0));
-	uint32_t lo = UINT32_MAX, hi = 0;
+	TxPass tp = { .st = st, .d = d, .final = final, .prog = { prog[0], prog[1] },
+		      .lo = UINT32_MAX, .hi = 0 };
 
 	if (st->seen[d] == key || (prog[d] == HTTP_PROGRESS_NONE && !final))
 		return;
 	st->seen[d] = key;
-	for (int l = 1; l < BUF_IPV4_HDR; l++) {
-		const SigGroup *g = &de->hgroups[d][l];
-		int side, hb;
-		const uint8_t *data;
-		uint32_t len;
-
-		if (!g->mpm)
-			continue;
-		side = bufmap[l].side == SIDE_EVAL ? d : bufmap[l].side;
-		hb = (l == BUF_FILE_DATA && side == SIDE_TS) ? HTTP_BUF_CLIENT_BODY : bufmap[l].hbuf;
-		if (bufmap[l].multi) {
-			for (uint32_t i = 0; http_tx_buffer_multi(tx, hb, i, &data, &len) == 0; i++)
-				prefilter_buf(dt, g, dt->scratch_h[d][l], data, len, &lo, &hi);
-		} else if (http_tx_buffer_dir(tx, hb, side, &data, &len) == 0) {
-			prefilter_buf(dt, g, dt->scratch_h[d][l], data, len, &lo, &hi);
-		}
-	}
+	for (int l = 1; l < BUF_IPV4_HDR; l++)
+		if (de->hgroups[d][l].mpm)
+			tx_scan_list(dt, tx, st, &tp, l);
 	for (uint32_t k = 0; k < de->nhx; k++) {
 		const HttpXGroup *hx = &de->hx[k];
 		int side, hb;
@@ -521,14 +583,14 @@ static void tx_eval(DetectThread *dt, Packet *p, HttpTx *tx, TxDetect *st, int d
 				break;
 			}
 			if (transform_apply(hx->chain, dt->xs, data, len, &xd, &xl) == 0)
-				prefilter_buf(dt, &hx->g, dt->scratch_hx[k], xd, xl, &lo, &hi);
+				prefilter_buf(dt, &hx->g, dt->scratch_hx[k], xd, xl, &tp);
 		}
 	}
 	for (uint32_t i = 0; i < de->nh_always[d]; i++)
-		cand_mark(dt->cand_bits, de->h_always[d][i], &lo, &hi);
-	if (lo == UINT32_MAX)
+		cand_mark(dt->cand_bits, de->h_always[d][i], &tp.lo, &tp.hi);
+	if (tp.lo == UINT32_MAX)
 		return;
-	for (uint32_t w = lo >> 6; w <= (hi >> 6); w++) {
+	for (uint32_t w = tp.lo >> 6; w <= (tp.hi >> 6); w++) {
 		uint64_t word = dt->cand_bits[w];
 
 		dt->cand_bits[w] = 0;

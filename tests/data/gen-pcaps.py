@@ -397,9 +397,42 @@ def gen_split():
           note='pattern split over 2 segments, out of order, retransmitted with other bytes')
 
 
+def gen_http_split():
+    """An HTTP response in three segments: line and headers, then the body in
+    two halves that split BODYMARK. Rules reading the body, and rules whose
+    fast pattern is in the request but that need the response body, can only
+    be decided on the last segment."""
+    web = IP(src='192.168.1.10', dst='203.0.113.80', ttl=64)
+    webr = IP(src='203.0.113.80', dst='192.168.1.10', ttl=55)
+    req = (b'GET /split-response HTTP/1.1\r\nHost: split.example\r\n'
+           b'User-Agent: split/1.0\r\n\r\n')
+    body1, body2 = b'first half ... BODY', b'MARK ... second half\n'
+    head = (b'HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: %d\r\n\r\n'
+            % (len(body1) + len(body2)))
+    cs, ss, sport = 2000, 9000, 51010
+    A = lambda fl, seq, ack, data=b'': web / TCP(sport=sport, dport=80, flags=fl, seq=seq, ack=ack, window=8192) / (Raw(data) if data else b'')
+    B = lambda fl, seq, ack, data=b'': webr / TCP(sport=80, dport=sport, flags=fl, seq=seq, ack=ack, window=8192) / (Raw(data) if data else b'')
+    c2 = cs + 1 + len(req)
+    s1 = ss + 1
+    s2 = s1 + len(head)
+    s3 = s2 + len(body1)
+    s4 = s3 + len(body2)
+    frames = [
+        (A('S', cs, 0), True), (B('SA', ss, cs + 1), False), (A('A', cs + 1, s1), True),
+        (A('PA', cs + 1, s1, req), True), (B('PA', s1, c2, head), False),
+        (A('A', c2, s2), True), (B('PA', s2, c2, body1), False),
+        (A('A', c2, s3), True), (B('PA', s3, c2, body2), False),
+        (A('A', c2, s4), True),
+        (A('FA', c2, s4), True), (B('FA', s4, c2 + 1), False), (A('A', c2 + 1, s4 + 1), True),
+    ]
+    write('http-split-response.pcap', seq_ts(T0, [(eth(f), d) for f, d in frames]),
+          note='http GET /split-response; response in 3 segments, BODYMARK split over the last two')
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     gen_sample()
+    gen_http_split()
     gen_split()
     gen_basic()
     gen_l2()

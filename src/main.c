@@ -629,12 +629,14 @@ int main(int argc, char **argv)
 		 runmode_name(engine.cfg.mode), engine.cfg.workers,
 		 engine.cfg.workers == 1 ? "" : "s", engine.cfg.max_pending_packets);
 
-	struct timespec t0, t1;
+	struct timespec t0, t1, c0, c1;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
 	if (runmode_run(&engine) != 0)
 		goto out;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
 	{
 		const PcapSourceStats *s = pcap_source_stats(engine.src);
 		/* the packet phase alone, start-up and teardown excluded: what a
@@ -646,9 +648,10 @@ int main(int argc, char **argv)
 		log_notice("pcap-file: read %llu files, %llu packets, %llu bytes",
 			   (unsigned long long)s->files, (unsigned long long)s->packets,
 			   (unsigned long long)s->bytes);
-		log_info("runmode %s: packets processed in %.3f s: %.0f packets/s, %.1f Mbit/s",
-			 runmode_name(engine.cfg.mode), secs, s->packets / secs,
-			 s->bytes * 8 / secs / 1e6);
+		log_info("runmode %s: packets processed in %.3f s (cpu %.3f s): %.0f packets/s, %.1f Mbit/s",
+			 runmode_name(engine.cfg.mode), secs,
+			 (c1.tv_sec - c0.tv_sec) + (c1.tv_nsec - c0.tv_nsec) / 1e9,
+			 s->packets / secs, s->bytes * 8 / secs / 1e6);
 	}
 	rc = 0;
 out:

@@ -1359,7 +1359,7 @@ static void stream_window(DetectThread *dt, Packet *p, const uint8_t *data, uint
 		uint32_t n;
 
 		mpm_matchset_clear(dt->ms);
-		mpm_search(g->mpm, dt->scratch_g[g->sidx], data, len, mpm_matchset_cb, dt->ms);
+		mpm_prefilter(g->mpm, dt->scratch_g[g->sidx], data, len, dt->ms);
 		n = mpm_matchset_count(dt->ms);
 		ids = mpm_matchset_ids(dt->ms);
 		for (uint32_t i = 0; i < n; i++)
@@ -1533,7 +1533,7 @@ uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts)
 			if (!sbp && mg == g && gpu_payload_ready(dt, p))
 				detect_gpu_prefilter(dt->gpu_src, pc, dir, dt->ms);
 			else
-				mpm_search(mg->mpm, sc, pf_data, pf_len, mpm_matchset_cb, dt->ms);
+				mpm_prefilter(mg->mpm, sc, pf_data, pf_len, dt->ms);
 			n = mpm_matchset_count(dt->ms);
 			ids = mpm_matchset_ids(dt->ms);
 			for (uint32_t i = 0; i < n; i++) {

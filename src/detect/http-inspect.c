@@ -461,7 +461,7 @@ static void prefilter_buf(DetectThread *dt, const SigGroup *g, MpmScratch *sc,
 	if (!len)
 		return;
 	mpm_matchset_clear(dt->ms);
-	mpm_search(g->mpm, sc, data, len, mpm_matchset_cb, dt->ms);
+	mpm_prefilter(g->mpm, sc, data, len, dt->ms);
 	n = mpm_matchset_count(dt->ms);
 	ids = mpm_matchset_ids(dt->ms);
 	for (uint32_t i = 0; i < n; i++)

@@ -744,10 +744,11 @@ void ac_free(AcAutomaton *a)
 /* ---- scan ---- */
 
 /* Report the matches of state s (s >= matchlo) at end offset `end`.
- * Returns 1 when the callback asked to stop. */
+ * Returns 1 when the callback asked to stop. *missed is set when an
+ * exact-case literal of s did not verify here. */
 static __attribute__((noinline)) int
 ac_report(const struct ac_view *v, uint32_t s, const uint8_t *buf,
-	  uint32_t end, ac_match_fn cb, void *arg, uint32_t *count)
+	  uint32_t end, ac_match_fn cb, void *arg, uint32_t *count, int *missed)
 {
 	for (uint32_t o = v->mlink[s - v->matchlo]; o != AC_NONE; o = v->onode[o].next) {
 		const struct ac_onode *on = &v->onode[o];
@@ -756,8 +757,10 @@ ac_report(const struct ac_view *v, uint32_t s, const uint8_t *buf,
 			const struct ac_lit *l = &v->lit[li];
 
 			if (!l->nocase &&
-			    memcmp(buf + end - l->len, v->bytes + l->off, l->len) != 0)
+			    memcmp(buf + end - l->len, v->bytes + l->off, l->len) != 0) {
+				*missed = 1;
 				continue;
+			}
 			for (uint32_t k = l->ids; k < l[1].ids; k++) {
 				(*count)++;
 				if (cb(arg, v->ids[k], end))
@@ -861,9 +864,25 @@ ac_skip3(const AcAutomaton *a, const uint8_t *buf, uint32_t i, uint32_t len)
 	return i;
 }
 
-/* One scan loop per row width. The hot path is one load and one compare
- * per byte; matches and sparse states leave it. */
-#define AC_SCAN_FN(name, T, rows)						\
+/* One scan loop per row width and mode. The hot path is one load and one
+ * compare per byte; matches and sparse states leave it.
+ *
+ * ONCE: the caller wants each id, not each occurrence. A state whose
+ * literals all verified at its last report gives the same ids again, so its
+ * repeats are skipped: a run of zeros matching |00 00 00 00 00| at every
+ * byte is then reported once instead of once per byte. */
+#define AC_REPORT(ONCE)								\
+	do {									\
+		int missed_ = 0;						\
+										\
+		if (ONCE && s == last)						\
+			break;							\
+		if (ac_report(v, s, buf, i, cb, arg, &count, &missed_))		\
+			return count;						\
+		last = missed_ ? UINT32_MAX : s;				\
+	} while (0)
+
+#define AC_SCAN_FN(name, T, rows, ONCE)						\
 static uint32_t name(const AcAutomaton *a, const uint8_t *buf,		\
 		     uint32_t len, ac_match_fn cb, void *arg)			\
 {										\
@@ -873,7 +892,7 @@ static uint32_t name(const AcAutomaton *a, const uint8_t *buf,		\
 	const uint32_t shift = v->shift, matchlo = v->matchlo;			\
 	const uint32_t ndense = v->ndense;					\
 	const uint32_t nfilter = (v->flags & AC_F_FILTER) ? v->nfilter : 0;	\
-	uint32_t s = 0, i = 0, count = 0;					\
+	uint32_t s = 0, i = 0, count = 0, last = UINT32_MAX;			\
 										\
 	while (i < len) {							\
 		if (s < nfilter && i > 0) {					\
@@ -897,21 +916,22 @@ check:										\
 		if (__builtin_expect(s < matchlo, 1))				\
 			continue;						\
 		while (s >= ndense) {						\
-			if (v->mlink[s - matchlo] != AC_NONE &&			\
-			    ac_report(v, s, buf, i, cb, arg, &count))		\
-				return count;					\
+			if (v->mlink[s - matchlo] != AC_NONE)			\
+				AC_REPORT(ONCE);				\
 			if (i >= len)						\
 				return count;					\
 			s = ac_step_class(v, s, cls[buf[i++]]);			\
 		}								\
-		if (s >= matchlo && ac_report(v, s, buf, i, cb, arg, &count))	\
-			return count;						\
+		if (s >= matchlo)						\
+			AC_REPORT(ONCE);					\
 	}									\
 	return count;								\
 }
 
-AC_SCAN_FN(ac_scan16, uint16_t, d16)
-AC_SCAN_FN(ac_scan32, uint32_t, d32)
+AC_SCAN_FN(ac_scan16, uint16_t, d16, 0)
+AC_SCAN_FN(ac_scan32, uint32_t, d32, 0)
+AC_SCAN_FN(ac_scan16_once, uint16_t, d16, 1)
+AC_SCAN_FN(ac_scan32_once, uint32_t, d32, 1)
 
 uint32_t ac_search(const AcAutomaton *a, const uint8_t *buf, uint32_t len,
 		   ac_match_fn cb, void *arg)
@@ -919,4 +939,12 @@ uint32_t ac_search(const AcAutomaton *a, const uint8_t *buf, uint32_t len,
 	if (a->v.width == 2)
 		return ac_scan16(a, buf, len, cb, arg);
 	return ac_scan32(a, buf, len, cb, arg);
+}
+
+uint32_t ac_search_once(const AcAutomaton *a, const uint8_t *buf, uint32_t len,
+			ac_match_fn cb, void *arg)
+{
+	if (a->v.width == 2)
+		return ac_scan16_once(a, buf, len, cb, arg);
+	return ac_scan32_once(a, buf, len, cb, arg);
 }

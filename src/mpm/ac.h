@@ -336,6 +336,11 @@ void ac_free(AcAutomaton *a);
 typedef int (*ac_match_fn)(void *arg, uint32_t pattern_id, uint32_t end_offset);
 uint32_t ac_search(const AcAutomaton *a, const uint8_t *buf, uint32_t len,
 		   ac_match_fn cb, void *arg);
+/* ac_search for callers that want ids, not occurrences: every id that
+ * occurs in buf is reported at least once (at its first end offset among
+ * others), but repeats may be left out. */
+uint32_t ac_search_once(const AcAutomaton *a, const uint8_t *buf, uint32_t len,
+			ac_match_fn cb, void *arg);
 
 /* Default dense budget (bytes of DFA rows). Rows beyond what the caches
  * hold cost more than the fail walks they save; see qa/bench/MPM.md. A GPU

@@ -355,6 +355,22 @@ uint32_t mpm_search(const MpmCtx *ctx, MpmScratch *s, const uint8_t *buf,
 	return 0;
 }
 
+void mpm_prefilter(const MpmCtx *ctx, MpmScratch *s, const uint8_t *buf, uint32_t len,
+		   MpmMatchSet *ms)
+{
+	if (!ctx->prepared || len == 0)
+		return;
+	switch (ctx->algo) {
+	case MPM_AC:
+	case MPM_AC_CUDA:
+		ac_search_once(ctx->ac, buf, len, mpm_matchset_cb, ms);
+		return;
+	case MPM_HS:
+		mpm_search(ctx, s, buf, len, mpm_matchset_cb, ms);
+		return;
+	}
+}
+
 enum mpm_algo mpm_ctx_algo(const MpmCtx *ctx)
 {
 	return ctx->algo;

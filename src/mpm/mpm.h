@@ -71,6 +71,13 @@ void mpm_scratch_free(MpmScratch *s);
 uint32_t mpm_search(const MpmCtx *ctx, MpmScratch *s, const uint8_t *buf,
 		    uint32_t len, mpm_match_fn cb, void *arg);
 
+/* The prefilter's search: adds to ms every id that occurs in buf. Cheaper
+ * than mpm_search with mpm_matchset_cb when a pattern repeats (ac skips the
+ * repeats instead of reporting each). No allocation. */
+typedef struct MpmMatchSet MpmMatchSet;
+void mpm_prefilter(const MpmCtx *ctx, MpmScratch *s, const uint8_t *buf, uint32_t len,
+		   MpmMatchSet *ms);
+
 enum mpm_algo mpm_ctx_algo(const MpmCtx *ctx);
 size_t mpm_memory(const MpmCtx *ctx);          /* bytes of the compiled tables */
 uint32_t mpm_pattern_count(const MpmCtx *ctx); /* distinct patterns, after dedup */
@@ -96,8 +103,8 @@ void mpm_set_ac_gpu_lists(int on);
 /* ---- match set: each pattern id once per buffer ----
  * Per thread, sized once by the largest pattern id. Adding is O(1), clearing
  * is O(ids added). The prefilter feeds it from mpm_search (mpm_matchset_cb)
- * or from (id, end) pairs computed elsewhere (the GPU). */
-typedef struct MpmMatchSet MpmMatchSet;
+ * or from (id, end) pairs computed elsewhere (the GPU). The type is declared
+ * above, with mpm_prefilter. */
 
 MpmMatchSet *mpm_matchset_new(uint32_t max_id);
 void mpm_matchset_free(MpmMatchSet *ms);

@@ -676,6 +676,60 @@ TEST(mpm_matchset_reports_each_id_once)
 	mpm_matchset_free(ms);
 }
 
+/* The prefilter wants ids, not occurrences: a pattern matching at every
+ * byte of a run of zeros is reported once by ac, and an exact-case pattern
+ * that fails to verify at one end offset is still found at a later one. */
+static int count_cb(void *arg, uint32_t id, uint32_t end)
+{
+	(void)id;
+	(void)end;
+	(*(uint32_t *)arg)++;
+	return 0;
+}
+
+TEST(mpm_prefilter_skips_repeats_keeps_every_id)
+{
+	static uint8_t zeros[1000];
+	struct tpat p[] = { { .b = { 0, 0, 0, 0, 0 }, .len = 5, .id = 1 }, P("Ab", 2, 0),
+			    P("ab", 3, 1) };
+	const uint8_t mixed[] = "ab ab AB Ab";
+	MpmMatchSet *ms = mpm_matchset_new(10);
+	uint32_t calls = 0;
+
+	CHECK(ms != NULL);
+	for (int v = 0; v < V_N; v++) {
+		MpmCtx *ctx = build(v, p, 3);
+		MpmScratch *s;
+
+		if (!ctx)
+			continue;
+		s = mpm_scratch_new(ctx);
+		CHECK_EQ(mpm_search(ctx, s, zeros, sizeof(zeros), mpm_matchset_cb, ms), 996);
+		mpm_matchset_clear(ms);
+		mpm_prefilter(ctx, s, zeros, sizeof(zeros), ms);
+		CHECK_EQ(mpm_matchset_count(ms), 1);
+		CHECK(mpm_matchset_has(ms, 1));
+		mpm_matchset_clear(ms);
+		/* "Ab" (exact) shares its state with the nocase "ab", which
+		 * matches at every pair; it verifies only at the last one */
+		mpm_prefilter(ctx, s, mixed, sizeof(mixed) - 1, ms);
+		CHECK_EQ(mpm_matchset_count(ms), 2);
+		CHECK(mpm_matchset_has(ms, 2));
+		CHECK(mpm_matchset_has(ms, 3));
+		mpm_matchset_clear(ms);
+		if (v != V_HS) {
+			const AcAutomaton *a = mpm_ac_automaton(ctx);
+
+			calls = 0;
+			ac_search_once(a, zeros, sizeof(zeros), count_cb, &calls);
+			CHECK_EQ(calls, 1);
+		}
+		mpm_scratch_free(s);
+		mpm_free(ctx);
+	}
+	mpm_matchset_free(ms);
+}
+
 /* ---- property: ac == hs == naive ---- */
 
 static uint64_t rng_state;
@@ -745,6 +799,30 @@ static void random_patterns(struct tpat *pats, size_t n, int alpha,
 	}
 }
 
+/* mpm_prefilter must give exactly the ids of want (sorted pairs), each once. */
+static int prefilter_ids_equal(const MpmCtx *ctx, MpmScratch *scr, const uint8_t *buf,
+			       uint32_t len, const struct pairs *want)
+{
+	uint32_t max = 0, nwant = 0;
+	MpmMatchSet *ms;
+	int ok;
+
+	for (size_t k = 0; k < want->n; k++) {
+		if (want->v[k].id > max)
+			max = want->v[k].id;
+		nwant += k == 0 || want->v[k].id != want->v[k - 1].id;
+	}
+	ms = mpm_matchset_new(mpm_max_pattern_id(ctx) > max ? mpm_max_pattern_id(ctx) : max);
+	if (!ms)
+		abort();
+	mpm_prefilter(ctx, scr, buf, len, ms);
+	ok = mpm_matchset_count(ms) == nwant;
+	for (size_t k = 0; k < want->n && ok; k++)
+		ok = mpm_matchset_has(ms, want->v[k].id);
+	mpm_matchset_free(ms);
+	return ok;
+}
+
 /* Compares every variant with the naive matcher on each buffer. */
 static int check_round(const struct tpat *pats, size_t n, const uint8_t *const *bufs,
 		       const uint32_t *lens, int nbufs, const char *what, int round,
@@ -791,6 +869,11 @@ static int check_round(const struct tpat *pats, size_t n, const uint8_t *const *
 				printf("  %s round %d buf %d (len %u, %zu patterns): %s gave %zu"
 				       " (returned %u), naive %zu\n", what, round, b, lens[b], n,
 				       variant_name[v], got.n, r, want.n);
+				bad = 1;
+			}
+			if (!bad && !prefilter_ids_equal(ctx[v], scr[v], bufs[b], lens[b], &want)) {
+				printf("  %s round %d buf %d: %s mpm_prefilter ids differ\n",
+				       what, round, b, variant_name[v]);
 				bad = 1;
 			}
 			if (v == V_HS)

@@ -2,6 +2,7 @@
  * top-level `stats:` section, read once at start; files opened once; lines
  * written whole under one mutex per file. */
 #include "output/output-private.h"
+#include "output/json-dump.h"
 #include "conf/conf.h"
 #include "util/log.h"
 
@@ -472,14 +473,18 @@ void eve_write(Outputs *o, json_t *obj)
 		return;
 	}
 	/* Formatted outside the lock: only the write is serialised. Most records
-	 * fit a stack buffer, which spares json_dumps()'s growing heap buffer and
-	 * its final copy; larger ones are formatted on the heap as before. */
+	 * fit a stack buffer, formatted by eve_json_dump() (jansson's bytes,
+	 * faster); larger ones are formatted by jansson on the heap as before. */
 	{
 		char line[8192];
-		size_t n = json_dumpb(obj, line, sizeof(line),
-				      JSON_COMPACT | JSON_PRESERVE_ORDER);
+		size_t n = eve_json_dump(obj, line, sizeof(line));
 
-		if (n > 0 && n <= sizeof(line)) {
+		if (n == 0) {
+			/* json_dumps() refuses it too (invalid UTF-8) */
+			json_decref(obj);
+			return;
+		}
+		if (n != EVE_JSON_NOFIT) {
 			json_decref(obj);
 			output_file_write_line(&o->eve, line, n);
 			return;

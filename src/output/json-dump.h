@@ -1,0 +1,26 @@
+/* A fast serialiser for eve records built with jansson: the same bytes as
+ * json_dumps(v, JSON_COMPACT | JSON_PRESERVE_ORDER), written straight into a
+ * caller's buffer, without allocation and without jansson's per-fragment
+ * callback, per-character UTF-8 decoding and snprintf for integers. */
+#ifndef OUTPUT_JSON_DUMP_H
+#define OUTPUT_JSON_DUMP_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+/* Returned when the record did not fit in cap bytes, or nests deeper than
+ * EVE_JSON_MAX_DEPTH: the caller formats it with json_dumps() instead. */
+#define EVE_JSON_NOFIT ((size_t)-1)
+
+/* Containers deeper than this go to jansson (records nest a handful of
+ * levels; the cap only bounds our recursion, and keeps a cyclic tree from
+ * overflowing the stack: jansson then reports the cycle). */
+#define EVE_JSON_MAX_DEPTH 128
+
+/* Formats the object or array v into buf (no NUL terminator). Returns the
+ * number of bytes written (1..cap); 0 where json_dumps() fails too (a string
+ * value that is not valid UTF-8, a root that is not an object or an array);
+ * EVE_JSON_NOFIT as above (buf then holds garbage). */
+size_t eve_json_dump(const json_t *v, char *buf, size_t cap);
+
+#endif

@@ -1,0 +1,510 @@
+/* eve_json_dump() writes what json_dumps(JSON_COMPACT | JSON_PRESERVE_ORDER)
+ * writes: on random trees (property), on hand-picked corners, and on every
+ * record the engine writes for a few e2e captures. */
+#include "test.h"
+#include "output/json-dump.h"
+
+#include <jansson.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define FLAGS (JSON_COMPACT | JSON_PRESERVE_ORDER)
+
+static uint64_t rng_state;
+
+static uint64_t rnd(void)
+{
+	/* xorshift64*: fixed seed, so a failure reproduces */
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return rng_state * 0x2545f4914f6cdd1dULL;
+}
+
+static unsigned rnd_below(unsigned n)
+{
+	return (unsigned)(rnd() % n);
+}
+
+static size_t put_utf8(unsigned char *b, uint32_t cp)
+{
+	if (cp < 0x80) {
+		b[0] = (unsigned char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		b[0] = (unsigned char)(0xc0 | cp >> 6);
+		b[1] = (unsigned char)(0x80 | (cp & 0x3f));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		b[0] = (unsigned char)(0xe0 | cp >> 12);
+		b[1] = (unsigned char)(0x80 | (cp >> 6 & 0x3f));
+		b[2] = (unsigned char)(0x80 | (cp & 0x3f));
+		return 3;
+	}
+	b[0] = (unsigned char)(0xf0 | cp >> 18);
+	b[1] = (unsigned char)(0x80 | (cp >> 12 & 0x3f));
+	b[2] = (unsigned char)(0x80 | (cp >> 6 & 0x3f));
+	b[3] = (unsigned char)(0x80 | (cp & 0x3f));
+	return 4;
+}
+
+/* A valid code point >= 0x80, often at a boundary of the encoding. */
+static uint32_t rnd_code_point(void)
+{
+	static const uint32_t edges[] = {
+		0x80, 0x7ff, 0x800, 0xd7ff, 0xe000, 0xfffd, 0xffff,
+		0x10000, 0x10ffff, 0xa0, 0x2028, 0xfeff,
+	};
+	uint32_t cp;
+
+	switch (rnd_below(4)) {
+	case 0:
+		return edges[rnd_below(sizeof(edges) / sizeof(edges[0]))];
+	case 1:
+		return 0x80 + rnd_below(0x800 - 0x80);
+	case 2:
+		do
+			cp = 0x800 + rnd_below(0x10000 - 0x800);
+		while (cp >= 0xd800 && cp <= 0xdfff);
+		return cp;
+	default:
+		return 0x10000 + rnd_below(0x110000 - 0x10000);
+	}
+}
+
+/* Byte sequences jansson's UTF-8 check refuses. */
+static size_t put_invalid(unsigned char *b)
+{
+	static const char *const bad[] = {
+		"\x80", "\xbf", "\xc0\x80", "\xc1\xbf", "\xc2", "\xc3\x28",
+		"\xe0\x80\x80", "\xe0\x9f\xbf", "\xed\xa0\x80", "\xed\xbf\xbf",
+		"\xe2\x82", "\xf0\x80\x80\x80", "\xf0\x8f\xbf\xbf", "\xf4\x90\x80\x80",
+		"\xf5\x80\x80\x80", "\xf8", "\xfe", "\xff", "\xf0\x9f\x98",
+	};
+	const char *s = bad[rnd_below(sizeof(bad) / sizeof(bad[0]))];
+
+	memcpy(b, s, strlen(s));
+	return strlen(s);
+}
+
+/* Random bytes of every class the escaper tells apart; invalid UTF-8 with
+ * probability bad_pct percent per string. Returns the length. */
+static size_t rnd_bytes(unsigned char *b, size_t cap, unsigned bad_pct)
+{
+	size_t n = 0, want = rnd_below(4) == 0 ? 0 : rnd_below(24);
+	int bad = rnd_below(100) < bad_pct;
+	size_t bad_at = bad ? rnd_below((unsigned)want + 1) : (size_t)-1;
+
+	while (n + 8 < cap) {
+		if (n >= bad_at) {
+			n += put_invalid(b + n);
+			bad_at = (size_t)-1;
+		}
+		if (n >= want)
+			break;
+		switch (rnd_below(10)) {
+		case 0:
+			b[n++] = (unsigned char)rnd_below(0x20); /* NUL too */
+			break;
+		case 1:
+			b[n++] = "\"\\/\x7f"[rnd_below(4)];
+			break;
+		case 2:
+		case 3:
+			n += put_utf8(b + n, rnd_code_point());
+			break;
+		default:
+			b[n++] = (unsigned char)(0x20 + rnd_below(0x5f));
+			break;
+		}
+	}
+	return n;
+}
+
+static json_int_t rnd_int(void)
+{
+	static const json_int_t edges[] = {
+		0, 1, -1, 9, 10, -10, 99, 100, INT64_MAX, INT64_MIN,
+		INT64_MAX - 1, INT64_MIN + 1, 4294967295LL, -4294967296LL,
+		1000000000000000000LL, -999999999999999999LL,
+	};
+
+	switch (rnd_below(3)) {
+	case 0:
+		return edges[rnd_below(sizeof(edges) / sizeof(edges[0]))];
+	case 1:
+		return (json_int_t)rnd_below(100000) - 50000;
+	default:
+		return (json_int_t)rnd();
+	}
+}
+
+static double rnd_real(void)
+{
+	static const double edges[] = {
+		0.0, -0.0, 1.0, -1.5, 0.1, 1e-300, 1e300, 123456789.125,
+		3.141592653589793, 1e17, 1e16, 5e-324,
+	};
+
+	if (rnd_below(2))
+		return edges[rnd_below(sizeof(edges) / sizeof(edges[0]))];
+	return ((double)(int64_t)rnd() / 1e6) * (rnd_below(2) ? 1e-9 : 1.0);
+}
+
+static json_t *rnd_tree(int depth, unsigned bad_pct);
+
+static json_t *rnd_scalar(unsigned bad_pct)
+{
+	unsigned char b[128];
+	size_t n;
+
+	switch (rnd_below(7)) {
+	case 0:
+	case 1:
+	case 2:
+		n = rnd_bytes(b, sizeof(b), bad_pct);
+		return json_stringn_nocheck((const char *)b, n);
+	case 3:
+		return json_integer(rnd_int());
+	case 4:
+		return json_real(rnd_real());
+	case 5:
+		return json_boolean(rnd_below(2));
+	default:
+		return json_null();
+	}
+}
+
+static json_t *rnd_container(int depth, unsigned bad_pct)
+{
+	unsigned n = rnd_below(5) == 0 ? 0 : rnd_below(7);
+	json_t *c = rnd_below(2) ? json_object() : json_array();
+
+	for (unsigned i = 0; i < n; i++) {
+		json_t *v = rnd_tree(depth + 1, bad_pct);
+
+		if (json_is_array(c)) {
+			json_array_append_new(c, v);
+		} else {
+			unsigned char k[128];
+			size_t kn = rnd_bytes(k, sizeof(k), bad_pct);
+
+			json_object_setn_new_nocheck(c, (const char *)k, kn, v);
+		}
+	}
+	return c;
+}
+
+static json_t *rnd_tree(int depth, unsigned bad_pct)
+{
+	if (depth < 6 && rnd_below(3) == 0)
+		return rnd_container(depth, bad_pct);
+	return rnd_scalar(bad_pct);
+}
+
+/* What json_dumps() writes: NULL where it fails. Its output never holds a
+ * NUL byte (NULs in strings are escaped), so strlen() is its length. */
+static int same_as_jansson(const json_t *v, char *buf, size_t cap, size_t *out_n)
+{
+	char *want = json_dumps(v, FLAGS);
+	size_t n = eve_json_dump(v, buf, cap);
+	int ok;
+
+	if (out_n)
+		*out_n = n;
+	if (!want)
+		return n == 0;
+	ok = n == strlen(want) && memcmp(buf, want, n) == 0;
+	if (!ok)
+		fprintf(stderr, "  want: %s\n  got (%zu): %.*s\n", want, n,
+			n == EVE_JSON_NOFIT ? 0 : (int)n, buf);
+	free(want);
+	return ok;
+}
+
+TEST(json_dump_random_trees_equal_jansson)
+{
+	static char buf[1 << 16];
+	unsigned failed_both = 0, written = 0;
+
+	rng_state = 0x9e3779b97f4a7c15ULL;
+	for (int i = 0; i < 20000; i++) {
+		/* a third of the trees may hold invalid UTF-8 somewhere */
+		json_t *t = rnd_container(0, i % 3 == 0 ? 5 : 0);
+		size_t n;
+
+		CHECK(same_as_jansson(t, buf, sizeof(buf), &n));
+		CHECK(n != EVE_JSON_NOFIT);
+		if (n == 0)
+			failed_both++;
+		else
+			written++;
+		json_decref(t);
+	}
+	/* both sides are exercised */
+	CHECK(failed_both > 200);
+	CHECK(written > 15000);
+}
+
+TEST(json_dump_too_small_buffer_says_nofit)
+{
+	static char buf[1 << 14];
+
+	rng_state = 12345;
+	for (int i = 0, done = 0; done < 60 && i < 10000; i++) {
+		json_t *t = rnd_container(0, 0);
+		size_t len = eve_json_dump(t, buf, sizeof(buf));
+		char want[1 << 14];
+
+		CHECK(len > 0 && len != EVE_JSON_NOFIT);
+		memcpy(want, buf, len);
+		for (size_t cap = 0; cap < len; cap++) {
+			/* nothing is written past cap */
+			memset(buf, 0x5a, len + 1);
+			CHECK(eve_json_dump(t, buf, cap) == EVE_JSON_NOFIT);
+			for (size_t j = cap; j <= len; j++)
+				CHECK(buf[j] == 0x5a);
+		}
+		CHECK(eve_json_dump(t, buf, len) == len);
+		CHECK(memcmp(buf, want, len) == 0);
+		done += len > 20;
+		json_decref(t);
+	}
+}
+
+static json_t *obj1(const char *k, size_t kn, json_t *v)
+{
+	json_t *o = json_object();
+
+	json_object_setn_new_nocheck(o, k, kn, v);
+	return o;
+}
+
+TEST(json_dump_escapes_as_jansson)
+{
+	char buf[256];
+	size_t n;
+	/* every byte < 0x20, quote, backslash, slash, DEL, and UTF-8 */
+	json_t *o = obj1("k", 1,
+			 json_stringn_nocheck("\x00\x01\x08\x09\x0a\x0b\x0c\x0d\x1f\"\\/\x7f"
+					      "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80",
+					      22));
+
+	CHECK(same_as_jansson(o, buf, sizeof(buf), &n));
+	CHECK(n == strlen("{\"k\":\"\\u0000\\u0001\\b\\t\\n\\u000B\\f\\r\\u001F\\\"\\\\/\x7f"
+			  "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"}"));
+	CHECK(memcmp(buf, "{\"k\":\"\\u0000\\u0001\\b\\t\\n\\u000B\\f\\r\\u001F\\\"\\\\/\x7f"
+		      "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"}", n) == 0);
+	json_decref(o);
+}
+
+TEST(json_dump_integers_and_literals)
+{
+	char buf[256];
+	size_t n;
+	json_t *a = json_array();
+	const char *want = "[-9223372036854775808,9223372036854775807,0,-1,"
+			   "true,false,null,\"\",{},[],1.5]";
+
+	json_array_append_new(a, json_integer(INT64_MIN));
+	json_array_append_new(a, json_integer(INT64_MAX));
+	json_array_append_new(a, json_integer(0));
+	json_array_append_new(a, json_integer(-1));
+	json_array_append_new(a, json_true());
+	json_array_append_new(a, json_false());
+	json_array_append_new(a, json_null());
+	json_array_append_new(a, json_string(""));
+	json_array_append_new(a, json_object());
+	json_array_append_new(a, json_array());
+	json_array_append_new(a, json_real(1.5));
+	CHECK(same_as_jansson(a, buf, sizeof(buf), &n));
+	CHECK(n == strlen(want) && memcmp(buf, want, n) == 0);
+	json_decref(a);
+}
+
+/* jansson fails the record on an invalid string value, and eve_write()
+ * then writes nothing: the same failure here. */
+TEST(json_dump_invalid_utf8_value_fails_as_jansson)
+{
+	char buf[256];
+	json_t *o = obj1("a", 1, json_string("ok"));
+
+	json_object_set_new(o, "b", json_stringn_nocheck("x\xed\xa0\x80", 4));
+	CHECK(json_dumps(o, FLAGS) == NULL);
+	CHECK(eve_json_dump(o, buf, sizeof(buf)) == 0);
+	json_decref(o);
+}
+
+/* jansson ignores an invalid key's error: it leaves the quote open, drops
+ * the pending plain run and goes on. Matched, however odd. */
+TEST(json_dump_invalid_utf8_key_as_jansson)
+{
+	char buf[256];
+	size_t n;
+	json_t *o = obj1("a\nb\xff", 4, json_integer(1));
+	const char *want = "{\"a\\n:1}";
+
+	CHECK(same_as_jansson(o, buf, sizeof(buf), &n));
+	CHECK(n == strlen(want) && memcmp(buf, want, n) == 0);
+	json_decref(o);
+}
+
+TEST(json_dump_root_must_be_container)
+{
+	char buf[64];
+	json_t *s = json_string("x");
+
+	CHECK(json_dumps(s, FLAGS) == NULL);
+	CHECK(eve_json_dump(s, buf, sizeof(buf)) == 0);
+	CHECK(eve_json_dump(NULL, buf, sizeof(buf)) == 0);
+	json_decref(s);
+}
+
+static json_t *nest(int levels)
+{
+	json_t *v = json_integer(7);
+
+	for (int i = 0; i < levels; i++)
+		v = obj1("n", 1, v);
+	return v;
+}
+
+/* Deeper than our cap goes back to the caller, who uses jansson (which has
+ * no depth limit when dumping); up to the cap we format it ourselves. */
+TEST(json_dump_deep_tree_goes_to_jansson)
+{
+	static char buf[8192];
+	size_t n;
+	json_t *ok = nest(EVE_JSON_MAX_DEPTH);
+	json_t *deep = nest(EVE_JSON_MAX_DEPTH + 1);
+	char *s = json_dumps(deep, FLAGS);
+
+	CHECK(same_as_jansson(ok, buf, sizeof(buf), &n));
+	CHECK(n > 0 && n != EVE_JSON_NOFIT);
+	CHECK(eve_json_dump(deep, buf, sizeof(buf)) == EVE_JSON_NOFIT);
+	CHECK(s != NULL);
+	free(s);
+	json_decref(ok);
+	json_decref(deep);
+}
+
+/* The engine binary and its yaml, next to this test program in the build
+ * tree (tests/unit/test_json_dump -> src/suricata). */
+static int build_path(char *out, size_t len, const char *rel)
+{
+	char exe[2048];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	if (n <= 0)
+		return -1;
+	exe[n] = '\0';
+	for (int i = 0; i < 3; i++) {
+		slash = strrchr(exe, '/');
+		if (!slash)
+			return -1;
+		*slash = '\0';
+	}
+	snprintf(out, len, "%s/%s", exe, rel);
+	return access(out, R_OK) == 0 ? 0 : -1;
+}
+
+struct rec_stats {
+	int lines, alert, flow, http, fileinfo, anomaly, stats;
+};
+
+/* Every line of dir/eve.json, parsed and dumped again, by us and by jansson:
+ * all three byte-identical. */
+static int check_eve_file(const char *path, struct rec_stats *st)
+{
+	FILE *f = fopen(path, "r");
+	static char line[1 << 20], buf[1 << 20];
+	int bad = 0;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		size_t len = strlen(line), n;
+		json_t *o;
+
+		if (len && line[len - 1] == '\n')
+			line[--len] = '\0';
+		o = json_loads(line, JSON_ALLOW_NUL, NULL);
+		if (!o) {
+			bad++;
+			continue;
+		}
+		st->lines++;
+		if (!same_as_jansson(o, buf, sizeof(buf), &n) || n != len ||
+		    memcmp(buf, line, len) != 0)
+			bad++;
+		const char *t = json_string_value(json_object_get(o, "event_type"));
+		if (t) {
+			st->alert += !strcmp(t, "alert");
+			st->flow += !strcmp(t, "flow");
+			st->http += !strcmp(t, "http");
+			st->fileinfo += !strcmp(t, "fileinfo");
+			st->anomaly += !strcmp(t, "anomaly");
+			st->stats += !strcmp(t, "stats");
+		}
+		json_decref(o);
+	}
+	fclose(f);
+	return bad;
+}
+
+TEST(json_dump_engine_records_equal_jansson)
+{
+	static const struct {
+		const char *pcap, *args;
+	} runs[] = {
+		{ "data/pcaps/sample.pcap", "-S %s/../rules/http-events.rules" },
+		{ "data/pcaps/ipv4-tcp.pcap", "-S %s/e2e/tag-session/test.rules" },
+		{ "data/pcaps/ipv4-icmp.pcap", "-S %s/e2e/detect-icmp/test.rules" },
+		{ "data/pcaps/malformed.pcap",
+		  "--disable-detection --set outputs.1.eve-log.types.2.anomaly.types.decode=yes "
+		  "--set outputs.1.eve-log.types.2.anomaly.packethdr=yes" },
+		{ "data/pcaps/multi-flow.pcap", "--disable-detection" },
+		{ "data/pcaps/ipv6-tcp.pcap", "-S %s/e2e/tag-session/test.rules" },
+		{ "data/pcaps/qinq.pcap", "--disable-detection" },
+	};
+	char bin[4096], yaml[4096], dir[64], args[2048], cmd[16384], eve[128];
+	char tests_dir[1024];
+	struct rec_stats st = { 0 };
+
+	CHECK(build_path(bin, sizeof(bin), "src/suricata") == 0);
+	CHECK(build_path(yaml, sizeof(yaml), "suricata.yaml") == 0);
+	snprintf(tests_dir, sizeof(tests_dir), "%s", test_data_path(""));
+	tests_dir[strlen(tests_dir) - 1] = '\0'; /* the trailing '/' */
+	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+		snprintf(dir, sizeof(dir), "/tmp/test_json_dump.XXXXXX");
+		CHECK(mkdtemp(dir) != NULL);
+		snprintf(args, sizeof(args), runs[i].args, tests_dir);
+		snprintf(cmd, sizeof(cmd),
+			 "'%s' -c '%s' --runmode single -l '%s' -r '%s/%s' %s >/dev/null 2>&1",
+			 bin, yaml, dir, tests_dir, runs[i].pcap, args);
+		int rc = system(cmd);
+		snprintf(eve, sizeof(eve), "%s/eve.json", dir);
+		int bad = check_eve_file(eve, &st);
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+		if (system(cmd) != 0)
+			fprintf(stderr, "cannot remove %s\n", dir);
+		CHECK_EQ(rc, 0);
+		CHECK_EQ(bad, 0);
+	}
+	/* every kind of record we write was looked at */
+	printf("  %d records: %d alert, %d flow, %d http, %d fileinfo, %d anomaly, %d stats\n",
+	       st.lines, st.alert, st.flow, st.http, st.fileinfo, st.anomaly, st.stats);
+	CHECK(st.lines > 100);
+	CHECK(st.alert > 0);
+	CHECK(st.flow > 0);
+	CHECK(st.http > 0);
+	CHECK(st.fileinfo > 0);
+	CHECK(st.anomaly > 0);
+	CHECK(st.stats > 0);
+}

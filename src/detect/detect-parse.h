@@ -343,6 +343,8 @@ typedef struct PortSet {
 int addrset_match_v4(const AddrSet *s, uint32_t ip_host_order);
 int addrset_match_v6(const AddrSet *s, const uint8_t ip[16]);
 int portset_match(const PortSet *s, uint16_t port);
+/* [lo, hi]: the smallest range holding every port of s (0-65535 for any). */
+void portset_hull(const PortSet *s, uint16_t *lo, uint16_t *hi);
 void addrset_free(AddrSet *s);
 void portset_free(PortSet *s);
 

@@ -27,6 +27,50 @@ typedef struct InspectBuffer {
 /* Protocol classes of the signature groups. */
 enum { PC_TCP = 0, PC_UDP, PC_ICMP, PC_OTHER, PC_MAX };
 
+/* A rule inspected on every packet of its group (no fast pattern), with
+ * what a packet must show before inspecting it is worth it: necessary
+ * conditions drawn from its ports and keywords, checked in a few
+ * instructions against bits computed once per packet. A packet that passes
+ * is still inspected in full. Most such rules are SYN-scan counters and
+ * port-specific probes, which most packets fail on their flags or port. */
+#define PRE_PAYLOAD   (1u << 0)   /* payload_len > 0 */
+#define PRE_TOSERVER  (1u << 1)   /* a flow, and the packet goes to the server */
+#define PRE_TOCLIENT  (1u << 2)
+#define PRE_TCP       (1u << 3)   /* a TCP packet: flags_set/flags_clear apply */
+typedef struct SigPrecheck {
+	uint32_t num;             /* the rule, by internal order */
+	uint16_t sp_lo, sp_hi, dp_lo, dp_hi;
+	uint8_t need;             /* PRE_* bits the packet must have */
+	uint8_t flags_set;        /* tcp flags that must be set */
+	uint8_t flags_clear;      /* tcp flags that must be clear */
+	uint8_t iponly;
+} SigPrecheck;
+
+static inline uint32_t precheck_packet_bits(const Packet *p)
+{
+	uint32_t have = p->payload_len ? PRE_PAYLOAD : 0;
+
+	if (p->flow)
+		have |= (p->flags & PKT_TOSERVER) ? PRE_TOSERVER :
+			(p->flags & PKT_TOCLIENT) ? PRE_TOCLIENT : 0;
+	if (PKT_IS_TCP(p))
+		have |= PRE_TCP;
+	return have;
+}
+
+static inline int precheck_pass(const SigPrecheck *c, uint32_t have, const Packet *p)
+{
+	return (have & c->need) == c->need &&
+	       (p->tcp_flags & c->flags_set) == c->flags_set &&
+	       !(p->tcp_flags & c->flags_clear) &&
+	       p->sp >= c->sp_lo && p->sp <= c->sp_hi &&
+	       p->dp >= c->dp_lo && p->dp <= c->dp_hi;
+}
+
+/* Fills c (but c->num) from s; in inspect.c, which owns the keywords'
+ * semantics. */
+void inspect_precheck_build(const Signature *s, SigPrecheck *c);
+
 typedef struct SigGroup {
 	MpmCtx *mpm;              /* fast patterns of the payload buffer; NULL: none */
 	uint32_t npids;
@@ -35,7 +79,7 @@ typedef struct SigGroup {
 	/* per pid_sigs entry: hull of the rule's ports, checked before a
 	 * candidate is taken (most MPM hits are rules for other ports) */
 	uint16_t (*pid_ports)[4]; /* sp lo, sp hi, dp lo, dp hi */
-	uint32_t *always;         /* nums inspected on every packet of the group */
+	SigPrecheck *always;      /* rules inspected on every packet of the group */
 	uint32_t nalways;
 	uint32_t sidx;            /* port groups: index of its DetectThread scratch */
 	/* TCP: the fast patterns of the rules that inspect the payload of a

@@ -356,22 +356,6 @@ static const DetectContent *payload_fp(const Signature *s, const uint8_t **pat, 
 	return *len ? cd : NULL;
 }
 
-static void port_hull(const PortSet *ps, uint16_t *lo, uint16_t *hi)
-{
-	*lo = 0;
-	*hi = 65535;
-	if (ps->any || ps->n == 0)
-		return;
-	*lo = ps->r[0].lo;
-	*hi = ps->r[0].hi;
-	for (int i = 1; i < ps->n; i++) {
-		if (ps->r[i].lo < *lo)
-			*lo = ps->r[i].lo;
-		if (ps->r[i].hi > *hi)
-			*hi = ps->r[i].hi;
-	}
-}
-
 static void group_port_hulls(const DetectEngine *de, SigGroup *g, uint32_t n)
 {
 	for (uint32_t i = 0; i < n; i++) {
@@ -383,8 +367,8 @@ static void group_port_hulls(const DetectEngine *de, SigGroup *g, uint32_t n)
 		/* <> swaps sides: no cheap filter */
 		if (s->flags & SIG_FLAG_BIDIR)
 			continue;
-		port_hull(&s->sp, &h[0], &h[1]);
-		port_hull(&s->dp, &h[2], &h[3]);
+		portset_hull(&s->sp, &h[0], &h[1]);
+		portset_hull(&s->dp, &h[2], &h[3]);
 	}
 }
 
@@ -402,7 +386,7 @@ static int group_build_one(DetectEngine *de, SigGroup *g, int pc, int dir, const
 	int rc = -1;
 
 	fp = calloc(de->nsigs ? de->nsigs : 1, sizeof(*fp));
-	g->always = calloc(de->nsigs ? de->nsigs : 1, sizeof(uint32_t));
+	g->always = calloc(de->nsigs ? de->nsigs : 1, sizeof(*g->always));
 	if (!fp || !g->always)
 		goto out;
 	for (uint32_t i = 0; i < de->nsigs; i++) {
@@ -423,7 +407,11 @@ static int group_build_one(DetectEngine *de, SigGroup *g, int pc, int dir, const
 		if (mode == GB_STREAM && (!cd || !de->sigs[i].stream_ok))
 			continue;
 		if (!cd) {
-			g->always[nal++] = i;
+			SigPrecheck *c = &g->always[nal++];
+
+			inspect_precheck_build(s, c);
+			c->num = i;
+			c->iponly = de->sigs[i].iponly;
 			continue;
 		}
 		fp[nfp].pat = pat;
@@ -1372,7 +1360,7 @@ static void stream_window(DetectThread *dt, Packet *p, const uint8_t *data, uint
 			}
 	}
 	for (uint32_t i = 0; i < pg->nalways; i++) {
-		uint32_t num = pg->always[i];
+		uint32_t num = pg->always[i].num;
 
 		if (!de->sigs[num].stream_ok)
 			continue;
@@ -1481,7 +1469,7 @@ uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts)
 	int pc = proto_class(p), dir = (p->flags & PKT_TOCLIENT) ? 1 : 0;
 	const SigGroup *g = pkt_group(de, pc, dir, p), *mg;
 	uint64_t *bits = dt->cand_bits;
-	uint32_t lo = UINT32_MAX, hi = 0;
+	uint32_t lo = UINT32_MAX, hi = 0, have;
 	int iponly_ok = 1;
 	DetectFlowState *fs = NULL;
 	InspectBuffer sb, *sbp = NULL;
@@ -1550,12 +1538,13 @@ uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts)
 			}
 		}
 	}
+	have = precheck_packet_bits(p);
 	for (uint32_t i = 0; i < g->nalways; i++) {
-		uint32_t num = g->always[i];
+		const SigPrecheck *c = &g->always[i];
 
-		if (de->sigs[num].iponly && !iponly_ok)
+		if ((c->iponly && !iponly_ok) || !precheck_pass(c, have, p))
 			continue;
-		cand_mark(bits, num, &lo, &hi);
+		cand_mark(bits, c->num, &lo, &hi);
 	}
 	if (lo == UINT32_MAX)
 		goto done;

@@ -233,6 +233,62 @@ static int csum_match(const DetectCsum *c, const Packet *p)
 	return bad == c->invalid;
 }
 
+void inspect_precheck_build(const Signature *s, SigPrecheck *c)
+{
+	c->need = c->flags_set = c->flags_clear = 0;
+	c->sp_lo = c->dp_lo = 0;
+	c->sp_hi = c->dp_hi = 65535;
+	/* <> swaps sides: no port condition */
+	if (!(s->flags & SIG_FLAG_BIDIR)) {
+		portset_hull(&s->sp, &c->sp_lo, &c->sp_hi);
+		portset_hull(&s->dp, &c->dp_lo, &c->dp_hi);
+	}
+	for (int i = 0; i < s->lists[SM_LIST_MATCH].n; i++) {
+		const SigMatch *m = &s->lists[SM_LIST_MATCH].m[i];
+
+		switch (m->kw) {
+		case KW_DSIZE: {
+			const DetectUint *u = m->ctx;
+
+			/* as match_one: what dsize says of an empty payload */
+			if (u->mode == UM_NE || !uint_match(u, 0))
+				c->need |= PRE_PAYLOAD;
+			break;
+		}
+		case KW_FLOW: {
+			uint32_t fl = ((const DetectFlow *)m->ctx)->flags;
+
+			if (fl & FLOW_TOSERVER)
+				c->need |= PRE_TOSERVER;
+			if (fl & FLOW_TOCLIENT)
+				c->need |= PRE_TOCLIENT;
+			break;
+		}
+		case KW_FLAGS: {
+			const DetectTcpFlags *tf = m->ctx;
+			uint8_t want = tf->flags & (uint8_t)~tf->mask;
+
+			c->need |= PRE_TCP;
+			if (tf->modifier == 0) {
+				c->flags_set |= want;
+				c->flags_clear |= (uint8_t)~(want | tf->mask);
+			} else if (tf->modifier == FLAGS_MOD_PLUS) {
+				c->flags_set |= want;
+			} else if (tf->modifier == FLAGS_MOD_NOT) {
+				c->flags_clear |= want;
+			}
+			break;
+		}
+		default:
+			break;
+		}
+	}
+	/* contradictory keywords: the rule never matches; keep it inspected
+	 * (the precheck only ever skips what inspection would reject) */
+	if (c->flags_set & c->flags_clear)
+		c->flags_set = c->flags_clear = 0;
+}
+
 static int match_one(DetectThread *dt, const SigMatch *m, Packet *p)
 {
 	const DetectEngine *de = dt->de;

@@ -282,6 +282,22 @@ int portset_match(const PortSet *s, uint16_t port)
 	return 0;
 }
 
+void portset_hull(const PortSet *s, uint16_t *lo, uint16_t *hi)
+{
+	*lo = 0;
+	*hi = 65535;
+	if (s->any || s->n == 0)
+		return;
+	*lo = s->r[0].lo;
+	*hi = s->r[0].hi;
+	for (int i = 1; i < s->n; i++) {
+		if (s->r[i].lo < *lo)
+			*lo = s->r[i].lo;
+		if (s->r[i].hi > *hi)
+			*hi = s->r[i].hi;
+	}
+}
+
 void portset_free(PortSet *s)
 {
 	free(s->r);

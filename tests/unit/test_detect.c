@@ -2,6 +2,7 @@
 #include "test.h"
 
 #include "detect/engine.h"
+#include "detect/engine-int.h"
 #include "detect/detect-parse.h"
 #include "detect-test-util.h"
 #include "stream/stream.h"
@@ -546,5 +547,87 @@ TEST(streamed_packet_meets_only_packet_rules)
 	CHECK_EQ(alerted(&e, &p, 4), 1);
 	CHECK_EQ(alerted(&e, &p, 1), 1);
 	detect_flow_free(&f);
+	env_free(&e);
+}
+
+/* The precheck of always-inspected rules is a necessary condition: every
+ * packet a rule matches (header and keywords) passes it. And it does prune:
+ * the SYN-only rule is not worth inspecting on an ACK. */
+TEST(always_precheck_never_skips_a_match)
+{
+	static const char rules[] =
+		"alert tcp any any -> any 22 (flags:S,12; sid:1;)\n"
+		"alert tcp any any -> any any (flags:SA; sid:2;)\n"
+		"alert tcp any any -> any any (flags:+A; sid:3;)\n"
+		"alert tcp any any -> any any (flags:*RSF; sid:4;)\n"
+		"alert tcp any any -> any any (flags:!S; sid:5;)\n"
+		"alert tcp any any -> any any (flags:A,CE; dsize:0; sid:6;)\n"
+		"alert tcp any any -> any any (dsize:>0; sid:7;)\n"
+		"alert tcp any any -> any any (dsize:<5; sid:8;)\n"
+		"alert tcp any any -> any any (dsize:!0; sid:9;)\n"
+		"alert tcp any any -> any any (flow:to_server; sid:10;)\n"
+		"alert tcp any any -> any any (flow:to_client,established; sid:11;)\n"
+		"alert tcp any 1024: -> any [80,443,8000:8080] (sid:12;)\n"
+		"alert tcp any any <> any 443 (flags:S; sid:13;)\n"
+		"alert tcp any any -> any !80 (sid:14;)\n"
+		"alert ip any any -> any any (ip_proto:6; sid:15;)\n";
+	static const uint16_t ports[] = { 22, 80, 443, 1023, 8080, 50000 };
+	static Flow fl;
+	Env e;
+	Packet p;
+	uint32_t checked = 0, matched = 0, pruned = 0;
+
+	CHECK_EQ(env_init(&e, rules, MPM_AC), 0);
+	for (unsigned flags = 0; flags < 256; flags++)
+		for (int pl = 0; pl < 2; pl++)
+			for (int dir = 0; dir < 3; dir++)
+				for (unsigned pi = 0; pi < sizeof(ports) / sizeof(ports[0]); pi++) {
+					mk_tcp(&p, "abcdef", pl ? 6 : 0, (uint8_t)flags);
+					p.dp = ports[pi];
+					p.sp = ports[(pi + 1) % 6];
+					if (dir) {
+						p.flow = &fl;
+						p.flags |= dir == 1 ? PKT_TOSERVER : PKT_TOCLIENT;
+					}
+					for (uint32_t i = 0; i < e.de->nsigs; i++) {
+						const DetectSig *ds = &e.de->sigs[i];
+						SigPrecheck c;
+						int pass, match;
+
+						inspect_precheck_build(ds->s, &c);
+						pass = precheck_pass(&c, precheck_packet_bits(&p), &p);
+						e.dt->pkt_established = dir == 2;
+						match = inspect_header(ds, &p) &&
+							inspect_match_list(e.dt, ds->s, &p);
+						checked++;
+						matched += match;
+						pruned += !pass;
+						if (match && !pass) {
+							printf("  sid %u flags %02x payload %d dir %d dp %u: "
+							       "matches but the precheck skips it\n",
+							       ds->s->sid, flags, pl, dir, p.dp);
+							CHECK(0);
+							goto out;
+						}
+					}
+				}
+	/* both sides of the property were exercised */
+	CHECK(matched > 1000);
+	CHECK(pruned > checked / 3);
+	{
+		/* flags:S,12 to port 22 on an ACK to port 22: skipped */
+		SigPrecheck c;
+
+		mk_tcp(&p, "", 0, 0x10);
+		p.dp = 22;
+		inspect_precheck_build(e.de->sigs[0].s, &c);
+		CHECK_EQ(e.de->sigs[0].s->sid, 1);
+		CHECK_EQ(precheck_pass(&c, precheck_packet_bits(&p), &p), 0);
+		p.tcp_flags = 0x02;
+		CHECK_EQ(precheck_pass(&c, precheck_packet_bits(&p), &p), 1);
+		p.dp = 23;
+		CHECK_EQ(precheck_pass(&c, precheck_packet_bits(&p), &p), 0);
+	}
+out:
 	env_free(&e);
 }

@@ -99,15 +99,47 @@ typedef struct FpEntry {
 	uint32_t num;               /* the rule, by internal order */
 } FpEntry;
 
-/* Adds rule num to a candidate bitmap and widens the [lo, hi] range the
- * walk in internal order will cover. */
-static inline void cand_mark(uint64_t *bits, uint32_t num, uint32_t *lo, uint32_t *hi)
+/* The candidate rules of one inspection pass, by internal number (rule
+ * order): a bitmap, and the list of its words that are not zero, so that
+ * the walk in rule order visits those words only. A packet's handful of
+ * candidates lie far apart among ~16k rules: walking every word between
+ * the lowest and the highest cost more than inspecting them. Passes use
+ * the thread's set one after the other, each leaving it empty. */
+typedef struct CandSet {
+	uint64_t *bits;           /* one bit per rule */
+	uint32_t *words;          /* indexes of the non-zero words */
+	uint32_t nwords;
+} CandSet;
+
+static inline void cand_mark(CandSet *c, uint32_t num)
 {
-	bits[num >> 6] |= 1ull << (num & 63);
-	if (num < *lo)
-		*lo = num;
-	if (num > *hi)
-		*hi = num;
+	uint64_t *w = &c->bits[num >> 6];
+
+	if (!*w)
+		c->words[c->nwords++] = num >> 6;
+	*w |= 1ull << (num & 63);
+}
+
+/* Puts the word list in rule order, before the walk. */
+void cand_sort(CandSet *c);
+
+/* The walk: for (k = 0; k < c->nwords; k++) { w = c->words[k];
+ * bits = cand_take(c, k); ... } then cand_done(c, k) with the first word
+ * not taken (c->nwords when the walk ran to the end). */
+static inline uint64_t cand_take(CandSet *c, uint32_t k)
+{
+	uint64_t *w = &c->bits[c->words[k]];
+	uint64_t b = *w;
+
+	*w = 0;
+	return b;
+}
+
+static inline void cand_done(CandSet *c, uint32_t from)
+{
+	for (uint32_t k = from; k < c->nwords; k++)
+		c->bits[c->words[k]] = 0;
+	c->nwords = 0;
 }
 
 /* Sorts fp by pattern, gives each distinct pattern one id in a new matcher of
@@ -202,8 +234,7 @@ struct DetectThread {
 	ThreadCounters *tc;
 	MpmScratch **scratch_g;   /* per group, by SigGroup.sidx */
 	MpmMatchSet *ms;
-	uint64_t *cand_bits;      /* candidate bitmap over nums */
-	uint32_t nwords;
+	CandSet cand;
 	DetectAlert *alerts;
 	uint32_t nalerts;
 	pcre2_match_data *md;

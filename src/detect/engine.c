@@ -983,6 +983,20 @@ uint32_t detect_engine_sig_count(const DetectEngine *de)
 	return n;
 }
 
+void cand_sort(CandSet *c)
+{
+	uint32_t *w = c->words;
+
+	/* a handful of words, nearly always: insertion sort */
+	for (uint32_t i = 1; i < c->nwords; i++) {
+		uint32_t x = w[i], j = i;
+
+		for (; j > 0 && w[j - 1] > x; j--)
+			w[j] = w[j - 1];
+		w[j] = x;
+	}
+}
+
 /* ---- threads ---- */
 
 DetectThread *detect_thread_new(const DetectEngine *de, ThreadCounters *tc)
@@ -992,8 +1006,12 @@ DetectThread *detect_thread_new(const DetectEngine *de, ThreadCounters *tc)
 		return NULL;
 	dt->de = de;
 	dt->tc = tc;
-	dt->nwords = (de->nsigs + 63) / 64;
-	dt->cand_bits = calloc(dt->nwords ? dt->nwords : 1, sizeof(uint64_t));
+	{
+		size_t nw = (de->nsigs + 63) / 64 + 1;
+
+		dt->cand.bits = calloc(nw, sizeof(uint64_t));
+		dt->cand.words = calloc(nw, sizeof(uint32_t));
+	}
 	dt->alerts = calloc(de->cfg.alert_max, sizeof(DetectAlert));
 	dt->ms = mpm_matchset_new(de->max_pid ? de->max_pid : 1);
 	dt->md = pcre2_match_data_create(32, NULL);
@@ -1028,7 +1046,7 @@ DetectThread *detect_thread_new(const DetectEngine *de, ThreadCounters *tc)
 			return NULL;
 		}
 	}
-	if (!dt->cand_bits || !dt->alerts || !dt->ms || !dt->md || http_thread_init(dt) != 0) {
+	if (!dt->cand.bits || !dt->cand.words || !dt->alerts || !dt->ms || !dt->md || http_thread_init(dt) != 0) {
 		detect_thread_free(dt);
 		return NULL;
 	}
@@ -1047,7 +1065,8 @@ void detect_thread_free(DetectThread *dt)
 		return;
 	http_thread_free(dt);
 	free(dt->win_buf);
-	free(dt->cand_bits);
+	free(dt->cand.bits);
+	free(dt->cand.words);
 	free(dt->alerts);
 	if (dt->ms)
 		mpm_matchset_free(dt->ms);
@@ -1338,8 +1357,7 @@ static void stream_window(DetectThread *dt, Packet *p, const uint8_t *data, uint
 {
 	const DetectEngine *de = dt->de;
 	const SigGroup *pg = pkt_group(de, PC_TCP, d, p), *g = pg->ss ? pg->ss : pg;
-	uint64_t *bits = dt->cand_bits;
-	uint32_t lo = UINT32_MAX, hi = 0;
+	CandSet *cs = &dt->cand;
 	InspectBuffer sb = { data, len, IBUF_STREAM }, ob = { data, old, IBUF_STREAM };
 
 	if (g->mpm && dt->scratch_g[g->sidx]) {
@@ -1356,7 +1374,7 @@ static void stream_window(DetectThread *dt, Packet *p, const uint8_t *data, uint
 
 				if (!de->sigs[num].stream_ok)
 					continue;
-				cand_mark(bits, num, &lo, &hi);
+				cand_mark(cs, num);
 			}
 	}
 	for (uint32_t i = 0; i < pg->nalways; i++) {
@@ -1364,15 +1382,16 @@ static void stream_window(DetectThread *dt, Packet *p, const uint8_t *data, uint
 
 		if (!de->sigs[num].stream_ok)
 			continue;
-		cand_mark(bits, num, &lo, &hi);
+		cand_mark(cs, num);
 	}
-	if (lo == UINT32_MAX)
+	if (!cs->nwords)
 		return;
 	dt->in_stream = 1;
-	for (uint32_t w = lo >> 6; w <= (hi >> 6); w++) {
-		uint64_t word = bits[w];
+	cand_sort(cs);
+	for (uint32_t k = 0; k < cs->nwords; k++) {
+		uint32_t w = cs->words[k];
+		uint64_t word = cand_take(cs, k);
 
-		bits[w] = 0;
 		while (word) {
 			uint32_t num = (w << 6) | (uint32_t)__builtin_ctzll(word);
 			const DetectSig *ds = &de->sigs[num];
@@ -1389,6 +1408,7 @@ static void stream_window(DetectThread *dt, Packet *p, const uint8_t *data, uint
 			dt->cur_len = 0;
 		}
 	}
+	cand_done(cs, cs->nwords);
 	dt->in_stream = 0;
 }
 
@@ -1468,8 +1488,8 @@ uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts)
 	const DetectEngine *de = dt->de;
 	int pc = proto_class(p), dir = (p->flags & PKT_TOCLIENT) ? 1 : 0;
 	const SigGroup *g = pkt_group(de, pc, dir, p), *mg;
-	uint64_t *bits = dt->cand_bits;
-	uint32_t lo = UINT32_MAX, hi = 0, have;
+	CandSet *cs = &dt->cand;
+	uint32_t have, wk = 0;
 	int iponly_ok = 1;
 	DetectFlowState *fs = NULL;
 	InspectBuffer sb, *sbp = NULL;
@@ -1533,7 +1553,7 @@ uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts)
 
 					if (p->sp < h[0] || p->sp > h[1] || p->dp < h[2] || p->dp > h[3])
 						continue;
-					cand_mark(bits, num, &lo, &hi);
+					cand_mark(cs, num);
 				}
 			}
 		}
@@ -1544,15 +1564,16 @@ uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts)
 
 		if ((c->iponly && !iponly_ok) || !precheck_pass(c, have, p))
 			continue;
-		cand_mark(bits, c->num, &lo, &hi);
+		cand_mark(cs, c->num);
 	}
-	if (lo == UINT32_MAX)
+	if (!cs->nwords)
 		goto done;
-	/* candidates in internal order: walk the bitmap */
-	for (uint32_t w = lo >> 6; w <= (hi >> 6); w++) {
-		uint64_t word = bits[w];
+	/* candidates in internal order */
+	cand_sort(cs);
+	for (wk = 0; wk < cs->nwords; wk++) {
+		uint32_t w = cs->words[wk];
+		uint64_t word = cand_take(cs, wk);
 
-		bits[w] = 0;
 		while (word) {
 			uint32_t num = (w << 6) | (uint32_t)__builtin_ctzll(word);
 			const DetectSig *ds = &de->sigs[num];
@@ -1584,13 +1605,13 @@ uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts)
 			}
 			if (ds->action == ALERT_ACTION_PASS) {
 				/* pass: no further rule may alert on this packet */
-				for (uint32_t r = w + 1; r <= (hi >> 6); r++)
-					bits[r] = 0;
+				wk++;
 				goto done;
 			}
 		}
 	}
 done:
+	cand_done(cs, wk);
 	if (fs)
 		fs->iponly_done |= (uint8_t)(1u << dir);
 	if (fs && p->flow->stream && de->uses_stream) {

@@ -437,7 +437,6 @@ typedef struct TxPass {
 	const TxDetect *st;
 	int d, final;
 	int prog[2];
-	uint32_t lo, hi;       /* candidate bit range */
 	int deferred;          /* a candidate of the last scan is not ready */
 } TxPass;
 
@@ -468,7 +467,7 @@ static void prefilter_buf(DetectThread *dt, const SigGroup *g, MpmScratch *sc,
 		for (uint32_t k = g->pid_off[ids[i]]; k < g->pid_off[ids[i] + 1]; k++) {
 			const DetectSig *ds = &de->sigs[g->pid_sigs[k]];
 
-			cand_mark(dt->cand_bits, g->pid_sigs[k], &tp->lo, &tp->hi);
+			cand_mark(&dt->cand, g->pid_sigs[k]);
 			if (!tp->deferred && !sig_done(tp, ds) && !ready(ds, tp->prog, tp->final))
 				tp->deferred = 1;
 		}
@@ -556,8 +555,8 @@ static void tx_eval(DetectThread *dt, Packet *p, HttpTx *tx, TxDetect *st, int d
 	/* either side's progress can make a rule ready (a request rule may
 	 * wait for response buffers): a change on either re-evaluates */
 	uint8_t key = (uint8_t)(1 + prog[d] + 5 * prog[d ^ 1] + (final ? 32 : 0));
-	TxPass tp = { .st = st, .d = d, .final = final, .prog = { prog[0], prog[1] },
-		      .lo = UINT32_MAX, .hi = 0 };
+	TxPass tp = { .st = st, .d = d, .final = final, .prog = { prog[0], prog[1] } };
+	CandSet *cs = &dt->cand;
 
 	if (st->seen[d] == key || (prog[d] == HTTP_PROGRESS_NONE && !final))
 		return;
@@ -587,13 +586,14 @@ static void tx_eval(DetectThread *dt, Packet *p, HttpTx *tx, TxDetect *st, int d
 		}
 	}
 	for (uint32_t i = 0; i < de->nh_always[d]; i++)
-		cand_mark(dt->cand_bits, de->h_always[d][i], &tp.lo, &tp.hi);
-	if (tp.lo == UINT32_MAX)
+		cand_mark(cs, de->h_always[d][i]);
+	if (!cs->nwords)
 		return;
-	for (uint32_t w = tp.lo >> 6; w <= (tp.hi >> 6); w++) {
-		uint64_t word = dt->cand_bits[w];
+	cand_sort(cs);
+	for (uint32_t k = 0; k < cs->nwords; k++) {
+		uint32_t w = cs->words[k];
+		uint64_t word = cand_take(cs, k);
 
-		dt->cand_bits[w] = 0;
 		while (word) {
 			uint32_t num = (w << 6) | (uint32_t)__builtin_ctzll(word);
 			const DetectSig *ds = &de->sigs[num];
@@ -613,6 +613,7 @@ static void tx_eval(DetectThread *dt, Packet *p, HttpTx *tx, TxDetect *st, int d
 			dt->cur_has_tx = 0;
 		}
 	}
+	cand_done(cs, cs->nwords);
 }
 
 void http_inspect_flow(DetectThread *dt, Packet *p, DetectFlowState *fs, int final)

@@ -631,3 +631,40 @@ TEST(always_precheck_never_skips_a_match)
 out:
 	env_free(&e);
 }
+
+/* Candidates spread over many bitmap words: a pass rule stops the walk,
+ * and what it left unwalked must not leak into the next packet. */
+TEST(pass_stops_walk_and_leaves_no_candidates_behind)
+{
+	static char rules[200 * 96];
+	char pay[64];
+	size_t off = 0;
+	Env e;
+	Packet p;
+	const DetectAlert *a;
+	uint32_t n;
+
+	off += (size_t)snprintf(rules + off, sizeof(rules) - off,
+				"pass tcp any any -> any any (content:\"PASSME\"; sid:1;)\n");
+	for (int i = 0; i < 190; i++)
+		off += (size_t)snprintf(rules + off, sizeof(rules) - off,
+					"alert tcp any any -> any any (content:\"K%03dX\"; sid:%d;)\n",
+					i, 100 + i);
+	CHECK_EQ(env_init(&e, rules, MPM_AC), 0);
+	CHECK(e.de->nsigs > 128);   /* more than two bitmap words */
+	snprintf(pay, sizeof(pay), "K000X PASSME K100X K189X");
+	mk_tcp(&p, pay, strlen(pay), 0x18);
+	CHECK_EQ(detect_packet(e.dt, &p, &a), 0);
+	snprintf(pay, sizeof(pay), "K150X");
+	mk_tcp(&p, pay, strlen(pay), 0x18);
+	p.pcap_cnt = 2;
+	n = detect_packet(e.dt, &p, &a);
+	CHECK_EQ(n, 1);
+	if (n == 1)
+		CHECK_EQ(a[0].s->sid, 250);
+	snprintf(pay, sizeof(pay), "K000X K100X K189X");
+	mk_tcp(&p, pay, strlen(pay), 0x18);
+	p.pcap_cnt = 3;
+	CHECK_EQ(detect_packet(e.dt, &p, &a), 3);
+	env_free(&e);
+}

@@ -384,6 +384,11 @@ static int file_open(OutputFile *of, const OutputFileConfig *fc, char *err, size
 		set_err(err, errlen, "cannot open %s: %s", fc->path, strerror(errno));
 		return -1;
 	}
+	/* glibc ignores the size unless it is given the buffer; without
+	 * one the default stays */
+	of->buf = malloc(OUTPUT_FILE_BUF);
+	if (of->buf)
+		setvbuf(of->fp, of->buf, _IOFBF, OUTPUT_FILE_BUF);
 	return 0;
 }
 
@@ -392,6 +397,8 @@ static void file_close(OutputFile *of)
 	if (of->fp)
 		fclose(of->fp);
 	of->fp = NULL;
+	free(of->buf);
+	of->buf = NULL;
 	pthread_mutex_destroy(&of->lock);
 }
 

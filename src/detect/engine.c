@@ -382,12 +382,12 @@ static int group_build_one(DetectEngine *de, SigGroup *g, int pc, int dir, const
 			   int mode, char *err, size_t errlen)
 {
 	FpEntry *fp = NULL;
-	uint32_t nfp = 0, nal = 0;
+	uint32_t nfp = 0, nal = 0, *al = NULL;
 	int rc = -1;
 
 	fp = calloc(de->nsigs ? de->nsigs : 1, sizeof(*fp));
-	g->always = calloc(de->nsigs ? de->nsigs : 1, sizeof(*g->always));
-	if (!fp || !g->always)
+	al = malloc(sizeof(*al) * (de->nsigs ? de->nsigs : 1));
+	if (!fp || !al)
 		goto out;
 	for (uint32_t i = 0; i < de->nsigs; i++) {
 		const Signature *s = de->sigs[i].s;
@@ -407,11 +407,7 @@ static int group_build_one(DetectEngine *de, SigGroup *g, int pc, int dir, const
 		if (mode == GB_STREAM && (!cd || !de->sigs[i].stream_ok))
 			continue;
 		if (!cd) {
-			SigPrecheck *c = &g->always[nal++];
-
-			inspect_precheck_build(s, c);
-			c->num = i;
-			c->iponly = de->sigs[i].iponly;
+			al[nal++] = i;
 			continue;
 		}
 		fp[nfp].pat = pat;
@@ -419,6 +415,16 @@ static int group_build_one(DetectEngine *de, SigGroup *g, int pc, int dir, const
 		fp[nfp].nocase = !!(cd->flags & CONTENT_NOCASE);
 		fp[nfp].num = i;
 		nfp++;
+	}
+	g->always = calloc(nal ? nal : 1, sizeof(*g->always));
+	if (!g->always)
+		goto out;
+	for (uint32_t k = 0; k < nal; k++) {
+		SigPrecheck *c = &g->always[k];
+
+		inspect_precheck_build(de->sigs[al[k]].s, c);
+		c->num = al[k];
+		c->iponly = de->sigs[al[k]].iponly;
 	}
 	g->nalways = nal;
 	if (!nfp) {
@@ -430,6 +436,7 @@ static int group_build_one(DetectEngine *de, SigGroup *g, int pc, int dir, const
 	group_port_hulls(de, g, nfp);
 	rc = 0;
 out:
+	free(al);
 	free(fp);
 	return rc;
 }

@@ -281,27 +281,61 @@ static int filter_pays(const uint8_t *pref2, const uint8_t *one1,
 	return hit < 0.25 * tot;
 }
 
-/* The 3-byte prefix hash of the filter: w holds three bytes, first in the
- * low bits. Multiplicative hashing keeps the top bits, which mix all three. */
+/* The prefix hashes of the filter: w holds three (four) bytes, first in the
+ * low bits. Multiplicative hashing keeps the top bits, which mix them all. */
 static inline uint32_t tri_hash(uint32_t w, uint32_t shift)
 {
 	return ((w | 0x202020u) & 0xffffffu) * 0x9e3779b1u >> shift;
 }
 
-/* Host-only skip filter (see AcAutomaton): tri[] from the 3-byte prefixes,
- * short2[] from the 1- and 2-byte literals. About 16 bits per prefix keeps
- * false candidates near 1 in 16 positions; 2^18 bits (32 KiB) at most so the
- * map stays in L1/L2. */
+static inline uint32_t quad_hash(uint32_t w, uint32_t shift)
+{
+	return (w | 0x20202020u) * 0x9e3779b1u >> shift;
+}
+
+/* A prefix map of 2^bits bits, bits from the number of prefixes: about 64
+ * bits per prefix keeps false candidates near 1 in 64 of the positions
+ * that reach it; 2^18 bits (32 KiB) at most so the map stays in L1/L2.
+ * len3: the literals of exactly 3 bytes, else those of 4 or more. */
+static uint8_t *prefix_map(const struct ac_view *v, uint32_t nlit, int len3, uint32_t *bitsp)
+{
+	uint32_t bits = 10, n = 0;
+	uint8_t *map;
+
+	for (uint32_t l = 0; l < nlit; l++)
+		n += len3 ? v->lit[l].len == 3 : v->lit[l].len >= 4;
+	*bitsp = 0;
+	if (!n)
+		return NULL;
+	while (bits < 18 && (1u << bits) < 64 * n)
+		bits++;
+	*bitsp = bits;   /* set with a NULL map: out of memory */
+	map = calloc((size_t)1 << (bits - 3), 1);
+	if (!map)
+		return NULL;
+	for (uint32_t l = 0; l < nlit; l++) {
+		const struct ac_lit *lt = &v->lit[l];
+		const uint8_t *f = v->bytes + lt->off;
+		uint32_t w = (uint32_t)f[0] | (uint32_t)f[1] << 8 | (uint32_t)f[2] << 16, h;
+
+		if (len3 ? lt->len != 3 : lt->len < 4)
+			continue;
+		h = len3 ? tri_hash(w, 32 - bits) : quad_hash(w | (uint32_t)f[3] << 24, 32 - bits);
+		map[h >> 3] |= (uint8_t)(1u << (h & 7));
+	}
+	return map;
+}
+
+/* Host-only skip filter (see AcAutomaton): quad[] and tri[] from the
+ * literals' 4- and 3-byte prefixes, short2[] from the 1- and 2-byte
+ * literals. */
 static int build_tri(AcAutomaton *a)
 {
 	const struct ac_view *v = &a->v;
-	uint32_t nlit = a->blk->nlit, bits = 15, nlong = 0;
+	uint32_t nlit = a->blk->nlit, nlong = 0;
 
 	for (uint32_t l = 0; l < nlit; l++)
 		nlong += v->lit[l].len >= 3;
-	while (bits < 18 && (1u << bits) < 64 * nlong)
-		bits++;
-	a->tribits = bits;
 	/* a byte per pair: the scan's hottest test is then one load */
 	a->pair8 = calloc(65536, 1);
 	if (!a->pair8)
@@ -311,20 +345,10 @@ static int build_tri(AcAutomaton *a)
 	for (uint32_t w = 0; w < 8192; w++)
 		for (uint32_t m = v->bigram[w]; m; m &= m - 1)
 			a->pair8[w << 3 | (uint32_t)__builtin_ctz(m)] = 1;
-	a->tri = calloc((size_t)1 << (bits - 3), 1);
-	if (!a->tri)
+	a->quad = prefix_map(v, nlit, 0, &a->quadbits);
+	a->tri = prefix_map(v, nlit, 1, &a->tribits);
+	if ((a->quadbits && !a->quad) || (a->tribits && !a->tri))
 		return -1;
-	for (uint32_t l = 0; l < nlit; l++) {
-		const struct ac_lit *lt = &v->lit[l];
-		const uint8_t *f = v->bytes + lt->off;
-
-		if (lt->len < 3)
-			continue;
-		uint32_t hh = tri_hash((uint32_t)f[0] | (uint32_t)f[1] << 8 |
-				       (uint32_t)f[2] << 16, 32 - bits);
-
-		a->tri[hh >> 3] |= (uint8_t)(1u << (hh & 7));
-	}
 	if (nlong == nlit)
 		return 0;
 
@@ -735,6 +759,7 @@ void ac_free(AcAutomaton *a)
 	if (!a)
 		return;
 	free(a->blk);
+	free(a->quad);
 	free(a->tri);
 	free(a->pair8);
 	free(a->short2);
@@ -809,29 +834,43 @@ static inline uint32_t ld16(const uint8_t *p)
 	return x;
 }
 
-static inline uint32_t tri_hit(const uint8_t *tri, uint32_t shift, uint32_t w)
+static inline uint32_t map_hit(const uint8_t *map, uint32_t h)
 {
-	uint32_t h = tri_hash(w, shift);
-
-	return (tri[h >> 3] >> (h & 7)) & 1;
+	return (map[h >> 3] >> (h & 7)) & 1;
 }
 
-/* The same contract as ac_skip with the 3-byte filter: first j >= i (i >= 1)
- * that is a candidate, or len. Eight positions per round from two loads, all
- * tests independent; a position whose third byte is past the end can only
- * start a short literal. */
+static inline uint32_t ld24(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16;
+}
+
+/* Is a literal of 3 bytes or more possibly starting at q? `room` bytes
+ * from q are in the buffer (at least 3). */
+static inline int long_hit(const AcAutomaton *a, const uint8_t *q, uint32_t room)
+{
+	uint32_t w = ld24(q);
+
+	if (a->tri && map_hit(a->tri, tri_hash(w, 32 - a->tribits)))
+		return 1;
+	return a->quad && room >= 4 &&
+	       map_hit(a->quad, quad_hash(w | (uint32_t)q[3] << 24, 32 - a->quadbits));
+}
+
+/* The same contract as ac_skip with the prefix filter: first j >= i
+ * (i >= 1) that is a candidate, or len. Eight positions per round from two
+ * loads, all tests independent; near the end a position can only start the
+ * literals that still fit. */
 static inline __attribute__((always_inline)) uint32_t
 ac_skip3(const AcAutomaton *a, const uint8_t *buf, uint32_t i, uint32_t len)
 {
-	const uint8_t *tri = a->tri, *sh2 = a->short2, *bg = a->v.bigram;
+	const uint8_t *sh2 = a->short2, *bg = a->v.bigram;
 	const uint8_t *p8 = a->pair8;
-	const uint32_t shift = 32 - a->tribits;
 #define P8(k) ((uint32_t)p8[ld16(p + (k))])
 
 	/* the exact pair map (every literal's first two bytes, a superset of
-	 * the candidates) first, eight positions per round; the hash only
-	 * where a pair hits, which is rare */
-	while (i + 8 < len) {
+	 * the candidates) first, eight positions per round; the hashes only
+	 * where a pair hits, which is rare. A round reads up to buf[i + 9]. */
+	while (i + 9 < len) {
 		const uint8_t *p = buf + i - 1;
 		uint32_t pair = P8(0) | P8(1) << 1 | P8(2) << 2 | P8(3) << 3 |
 				P8(4) << 4 | P8(5) << 5 | P8(6) << 6 | P8(7) << 7;
@@ -840,9 +879,7 @@ ac_skip3(const AcAutomaton *a, const uint8_t *buf, uint32_t i, uint32_t len)
 			uint32_t k = (uint32_t)__builtin_ctz(pair);
 			const uint8_t *q = p + k;
 
-			if ((sh2 && bg_hit(sh2, q)) ||
-			    tri_hit(tri, shift, (uint32_t)q[0] | (uint32_t)q[1] << 8 |
-						(uint32_t)q[2] << 16))
+			if ((sh2 && bg_hit(sh2, q)) || long_hit(a, q, 4))
 				return i + k;
 			pair &= pair - 1;
 		}
@@ -856,9 +893,7 @@ ac_skip3(const AcAutomaton *a, const uint8_t *buf, uint32_t i, uint32_t len)
 			continue;
 		if (sh2 && bg_hit(sh2, p))
 			break;
-		if (i + 1 < len &&
-		    tri_hit(tri, shift, (uint32_t)p[0] | (uint32_t)p[1] << 8 |
-				       (uint32_t)p[2] << 16))
+		if (i + 1 < len && long_hit(a, p, len - i + 1))
 			break;
 	}
 	return i;
@@ -896,7 +931,7 @@ static uint32_t name(const AcAutomaton *a, const uint8_t *buf,		\
 										\
 	while (i < len) {							\
 		if (s < nfilter && i > 0) {					\
-			uint32_t j = a->tri ? ac_skip3(a, buf, i, len) :	\
+			uint32_t j = a->pair8 ? ac_skip3(a, buf, i, len) :	\
 					     ac_skip(bg, buf, i, len);		\
 										\
 			if (j != i) {						\

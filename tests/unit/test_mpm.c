@@ -979,31 +979,71 @@ TEST(mpm_property_skip_filter_ac_naive_agree)
 	CHECK(total > 2000);
 }
 
-/* The host-only filter maps are built when the filter is on: the short map
- * only when 1-/2-byte literals exist. */
+/* The host-only filter maps are built when the filter is on, each only
+ * for the literal lengths it serves: quad for 4 bytes and more, tri for
+ * exactly 3, short2 for 1 and 2. */
 TEST(mpm_ac_skip_filter_tables)
 {
 	struct tpat lng[2] = { P("needle", 1, 1), P("haystack", 2, 0) };
 	struct tpat sht[3] = { P("needle", 1, 1), P("ab", 2, 0), P("z", 3, 1) };
+	struct tpat three[2] = { P("abc", 1, 1), P("xyz", 2, 0) };
 	MpmCtx *c;
 	const AcAutomaton *a;
 
 	c = build(V_AC_FILTER, lng, 2);
 	CHECK(c != NULL);
 	a = mpm_ac_automaton(c);
-	CHECK(a->tri != NULL);
-	CHECK(a->short2 == NULL);
 	CHECK(a->pair8 != NULL);
+	CHECK(a->quad != NULL);
+	CHECK(a->tri == NULL);
+	CHECK(a->short2 == NULL);
 	mpm_free(c);
 	c = build(V_AC_FILTER, sht, 3);
 	CHECK(c != NULL);
 	a = mpm_ac_automaton(c);
-	CHECK(a->tri != NULL && a->short2 != NULL);
+	CHECK(a->quad != NULL && a->short2 != NULL && a->tri == NULL);
+	mpm_free(c);
+	c = build(V_AC_FILTER, three, 2);
+	CHECK(c != NULL);
+	a = mpm_ac_automaton(c);
+	CHECK(a->tri != NULL && a->quad == NULL && a->short2 == NULL);
 	mpm_free(c);
 	c = build(V_AC_NOFILTER, lng, 2);
 	CHECK(c != NULL);
-	CHECK(mpm_ac_automaton(c)->tri == NULL);
+	a = mpm_ac_automaton(c);
+	CHECK(a->pair8 == NULL && a->quad == NULL && a->tri == NULL);
 	mpm_free(c);
+}
+
+/* Near the end of a buffer a 4-byte prefix does not fit: a 3-byte literal
+ * there is still found, and a longer one is never looked for past the end
+ * (the scan reads nothing beyond len: run under ASan in CI). */
+TEST(mpm_ac_prefix_filter_buffer_end)
+{
+	struct tpat p[] = { P("abc", 1, 0), P("abcdefgh", 2, 0), P("zz", 3, 0) };
+	static const char *const bufs[] = { "abc", "xabc", "0123456789abc", "0123456789abcdefgh",
+					    "0123456789abcdefg", "zz", "0123456789abzz" };
+	struct pairs got = { 0 };
+	MpmCtx *ctx = build(V_AC_FILTER, p, 3);
+
+	CHECK(ctx != NULL);
+	for (size_t b = 0; ctx && b < sizeof(bufs) / sizeof(bufs[0]); b++) {
+		uint32_t len = (uint32_t)strlen(bufs[b]);
+		uint8_t *heap = malloc(len);   /* exact size: ASan sees an overread */
+		struct pairs want = { 0 };
+
+		memcpy(heap, bufs[b], len);
+		naive_search(p, 3, heap, len, &want);
+		pairs_sort(&want);
+		run(ctx, heap, len, &got);
+		pairs_sort(&got);
+		CHECK(pairs_equal(&got, &want));
+		CHECK(want.n > 0);
+		free(want.v);
+		free(heap);
+	}
+	free(got.v);
+	mpm_free(ctx);
 }
 
 static uint8_t *read_file(const char *path, size_t max, size_t *len)

@@ -316,10 +316,11 @@ static uint8_t *prefix_map(const struct ac_view *v, uint32_t nlit, int len3, uin
 	for (uint32_t l = 0; l < nlit; l++) {
 		const struct ac_lit *lt = &v->lit[l];
 		const uint8_t *f = v->bytes + lt->off;
-		uint32_t w = (uint32_t)f[0] | (uint32_t)f[1] << 8 | (uint32_t)f[2] << 16, h;
+		uint32_t w, h;
 
 		if (len3 ? lt->len != 3 : lt->len < 4)
 			continue;
+		w = (uint32_t)f[0] | (uint32_t)f[1] << 8 | (uint32_t)f[2] << 16;
 		h = len3 ? tri_hash(w, 32 - bits) : quad_hash(w | (uint32_t)f[3] << 24, 32 - bits);
 		map[h >> 3] |= (uint8_t)(1u << (h & 7));
 	}

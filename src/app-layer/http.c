@@ -1201,14 +1201,16 @@ uint64_t http_tx_log_id(const HttpTx *tx)
 
 static int map_progress(int p)
 {
-	/* libhtp's request and response progress enums share their values */
+	/* libhtp's request and response progress enums share their values,
+	 * and name the part being parsed: HTP_REQUEST_LINE while the line's
+	 * bytes come in, HTP_REQUEST_HEADERS once the line is done. Ours name
+	 * what is complete. */
 	switch (p) {
 	case HTP_REQUEST_NOT_STARTED:
-		return HTTP_PROGRESS_NONE;
 	case HTP_REQUEST_LINE:
-		return HTTP_PROGRESS_LINE;
+		return HTTP_PROGRESS_NONE;
 	case HTP_REQUEST_HEADERS:
-		return HTTP_PROGRESS_HEADERS;
+		return HTTP_PROGRESS_LINE;
 	case HTP_REQUEST_BODY:
 	case HTP_REQUEST_TRAILER:
 		return HTTP_PROGRESS_BODY;

@@ -313,6 +313,36 @@ TEST(http_request_split_byte_by_byte)
 	ctx_free(&c);
 }
 
+/* A side's progress names what is complete, as the detection's buffers
+ * need it: the line only once its CRLF came, the headers only once the
+ * empty line came (libhtp's own state names what is being parsed). */
+TEST(http_progress_counts_only_complete_parts)
+{
+	Ctx c;
+	HttpTx *tx;
+
+	ctx_init(&c, 80);
+	feed(&c, TS, "POST /a/b/c HT");
+	tx = http_tx_get(&c.f, 0);
+	CHECK(tx != NULL);
+	CHECK_EQ(http_tx_progress(tx, TS), HTTP_PROGRESS_NONE);
+	feed(&c, TS, "TP/1.1\r\nHost: x\r\nContent-Le");
+	CHECK_EQ(http_tx_progress(tx, TS), HTTP_PROGRESS_LINE);
+	CHECK_STREQ(buf(tx, HTTP_BUF_URI, TS), "/a/b/c");
+	feed(&c, TS, "ngth: 4\r\n\r\nDA");
+	CHECK(http_tx_progress(tx, TS) >= HTTP_PROGRESS_HEADERS);
+	CHECK(http_tx_progress(tx, TS) < HTTP_PROGRESS_COMPLETE);
+	feed(&c, TS, "TA");
+	CHECK_EQ(http_tx_progress(tx, TS), HTTP_PROGRESS_COMPLETE);
+	feed(&c, TC, "HTTP/1.1 200");
+	CHECK_EQ(http_tx_progress(tx, TC), HTTP_PROGRESS_NONE);
+	feed(&c, TC, " OK\r\nContent-Length: 0\r\n");
+	CHECK_EQ(http_tx_progress(tx, TC), HTTP_PROGRESS_LINE);
+	feed(&c, TC, "\r\n");
+	CHECK_EQ(http_tx_progress(tx, TC), HTTP_PROGRESS_COMPLETE);
+	ctx_free(&c);
+}
+
 TEST(http_post_body_respects_request_body_limit)
 {
 	Ctx c;

@@ -272,52 +272,69 @@ static int canon_list(int d, int l)
 	return l;
 }
 
+/* The groups of pass side d: one pass over the rules gathers each usable
+ * fast pattern under its list's group (a counting sort by list keeps rule
+ * order within a group); rules without one are inspected on every pass;
+ * transformed ones go to the xgroups. fp and tmp: nsigs entries each,
+ * lst: nsigs bytes. */
+static int hgroups_build(DetectEngine *de, int d, FpEntry *fp, FpEntry *tmp, uint8_t *lst,
+			 char *err, size_t errlen)
+{
+	uint32_t count[BUF_IPV4_HDR] = { 0 }, at[BUF_IPV4_HDR], n = 0, off = 0;
+
+	for (uint32_t i = 0; i < de->nsigs; i++) {
+		const DetectSig *ds = &de->sigs[i];
+		const DetectContent *cd;
+		const uint8_t *pat;
+		uint16_t len;
+
+		if (!ds->has_http || !(ds->http_dirs & (1u << d)))
+			continue;
+		cd = http_fp(ds->s, &pat, &len);
+		if (!cd) {
+			de->h_always[d][de->nh_always[d]++] = i;
+			continue;
+		}
+		if (fp_transformed(ds->s))
+			continue;
+		lst[n] = (uint8_t)canon_list(d, sig_list_base(ds->s, ds->s->fp_list));
+		tmp[n++] = (FpEntry){ pat, len, !!(cd->flags & CONTENT_NOCASE), i };
+		count[lst[n - 1]]++;
+	}
+	for (int l = 0; l < BUF_IPV4_HDR; l++) {
+		at[l] = off;
+		off += count[l];
+	}
+	for (uint32_t k = 0; k < n; k++)
+		fp[at[lst[k]]++] = tmp[k];
+	/* at[l] now ends list l's run of count[l] entries */
+	for (int l = 1; l < BUF_IPV4_HDR; l++)
+		if (count[l] && hgroup_build(de, &de->hgroups[d][l], fp + at[l] - count[l],
+					     count[l], err, errlen) != 0)
+			return -1;
+	return 0;
+}
+
 int http_engine_build(DetectEngine *de, char *err, size_t errlen)
 {
-	FpEntry *fp = calloc(de->nsigs ? de->nsigs : 1, sizeof(*fp));
+	size_t n = de->nsigs ? de->nsigs : 1;
+	FpEntry *fp = calloc(n, sizeof(*fp)), *tmp = calloc(n, sizeof(*tmp));
+	uint8_t *lst = malloc(n);
 	int rc = -1;
 
-	if (!fp)
-		return -1;
+	if (!fp || !tmp || !lst)
+		goto out;
 	for (int d = 0; d < 2; d++) {
-		de->h_always[d] = calloc(de->nsigs ? de->nsigs : 1, sizeof(uint32_t));
-		if (!de->h_always[d])
+		de->h_always[d] = calloc(n, sizeof(uint32_t));
+		if (!de->h_always[d] || hgroups_build(de, d, fp, tmp, lst, err, errlen) != 0)
 			goto out;
-	}
-	for (int d = 0; d < 2; d++) {
-		for (int l = 1; l < BUF_IPV4_HDR; l++) {
-			uint32_t nfp = 0;
-
-			for (uint32_t i = 0; i < de->nsigs; i++) {
-				const DetectSig *ds = &de->sigs[i];
-				const DetectContent *cd;
-				const uint8_t *pat;
-				uint16_t len;
-
-				if (!ds->has_http || !(ds->http_dirs & (1u << d)))
-					continue;
-				cd = http_fp(ds->s, &pat, &len);
-				if (!cd || fp_transformed(ds->s) ||
-				    canon_list(d, sig_list_base(ds->s, ds->s->fp_list)) != l)
-					continue;
-				fp[nfp++] = (FpEntry){ pat, len, !!(cd->flags & CONTENT_NOCASE), i };
-			}
-			if (nfp && hgroup_build(de, &de->hgroups[d][l], fp, nfp, err, errlen) != 0)
-				goto out;
-		}
-		for (uint32_t i = 0; i < de->nsigs; i++) {
-			const DetectSig *ds = &de->sigs[i];
-			const uint8_t *pat;
-			uint16_t len;
-
-			if (ds->has_http && (ds->http_dirs & (1u << d)) && !http_fp(ds->s, &pat, &len))
-				de->h_always[d][de->nh_always[d]++] = i;
-		}
 	}
 	if (xgroups_build(de, fp, err, errlen) != 0)
 		goto out;
 	rc = 0;
 out:
+	free(lst);
+	free(tmp);
 	free(fp);
 	return rc;
 }
@@ -434,17 +451,25 @@ static int ready(const DetectSig *ds, const int prog[2], int final)
 
 /* One pass over a transaction on side d: progress, candidates. */
 typedef struct TxPass {
-	const TxDetect *st;
+	TxDetect *st;
 	int d, final;
 	int prog[2];
 	int deferred;          /* a candidate of the last scan is not ready */
 } TxPass;
 
+/* Rule ds was evaluated on this pass's side of the transaction. */
 static int sig_done(const TxPass *tp, const DetectSig *ds)
 {
 	uint32_t bit = 2 * ds->hidx + (uint32_t)tp->d;
 
 	return (tp->st->done[bit >> 6] >> (bit & 63)) & 1;
+}
+
+static void sig_set_done(TxPass *tp, const DetectSig *ds)
+{
+	uint32_t bit = 2 * ds->hidx + (uint32_t)tp->d;
+
+	tp->st->done[bit >> 6] |= 1ull << (bit & 63);
 }
 
 /* Scans one buffer and marks its candidates; tp->deferred says whether one
@@ -597,14 +622,11 @@ static void tx_eval(DetectThread *dt, Packet *p, HttpTx *tx, TxDetect *st, int d
 		while (word) {
 			uint32_t num = (w << 6) | (uint32_t)__builtin_ctzll(word);
 			const DetectSig *ds = &de->sigs[num];
-			uint32_t bit = 2 * ds->hidx + (uint32_t)d;
 
 			word &= word - 1;
-			if (st->done[bit >> 6] & (1ull << (bit & 63)))
+			if (sig_done(&tp, ds) || !ready(ds, prog, final))
 				continue;
-			if (!ready(ds, prog, final))
-				continue;
-			st->done[bit >> 6] |= 1ull << (bit & 63);
+			sig_set_done(&tp, ds);
 			if (!tx_sig_match(dt, ds, p, tx, d))
 				continue;
 			dt->cur_has_tx = 1;

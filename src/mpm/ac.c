@@ -797,11 +797,15 @@ ac_report(const struct ac_view *v, uint32_t s, const uint8_t *buf,
 	return 0;
 }
 
+/* Bit h of a bit map (bigram, short2, tri, quad). */
+static inline uint32_t map_hit(const uint8_t *map, uint32_t h)
+{
+	return (map[h >> 3] >> (h & 7)) & 1;
+}
+
 static inline uint32_t bg_hit(const uint8_t *bg, const uint8_t *p)
 {
-	uint32_t x = (uint32_t)p[0] | (uint32_t)p[1] << 8;
-
-	return (bg[x >> 3] >> (x & 7)) & 1;
+	return map_hit(bg, (uint32_t)p[0] | (uint32_t)p[1] << 8);
 }
 
 /* First j >= i (i >= 1) whose pair (buf[j - 1], buf[j]) is in the filter,
@@ -833,11 +837,6 @@ static inline uint32_t ld16(const uint8_t *p)
 	x = __builtin_bswap16(x);
 #endif
 	return x;
-}
-
-static inline uint32_t map_hit(const uint8_t *map, uint32_t h)
-{
-	return (map[h >> 3] >> (h & 7)) & 1;
 }
 
 static inline uint32_t ld24(const uint8_t *p)

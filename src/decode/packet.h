@@ -126,6 +126,9 @@ typedef struct Packet {
 	uint16_t stream_flags;
 	uint8_t stream_events[PKT_STREAM_EVENTS_MAX];
 	uint8_t stream_nevents;
+	int64_t stream_off;         /* STREAM_PKT_ADDED: stream offset of payload[0]
+	                             * (negative when it starts before the first
+	                             * data byte) */
 
 	/* flow */
 	uint32_t flow_hash;         /* symmetric 5-tuple + vlan hash, set by decode */

@@ -619,6 +619,35 @@ static int piece_next(struct piece_iter *it, uint64_t *off, const uint8_t **data
 	return 0;
 }
 
+int stream_stored_equal(const Flow *f, int dir, uint64_t off, const uint8_t *buf,
+			uint32_t len)
+{
+	const TcpStream *s = dir_stream(f, dir);
+	struct piece_iter it;
+	uint64_t want = off, end = off + len, po;
+	const uint8_t *pd;
+	uint32_t pl;
+
+	if (!s)
+		return 0;
+	it = (struct piece_iter){ .s = s, .seg = s->segs };
+	/* pieces come in offset order and never overlap: the wanted range must
+	 * be covered piece after piece with no hole */
+	while (want < end && piece_next(&it, &po, &pd, &pl)) {
+		uint64_t pe = po + pl, n;
+
+		if (pe <= want)
+			continue;
+		if (po > want)
+			return 0;
+		n = (pe < end ? pe : end) - want;
+		if (memcmp(pd + (want - po), buf + (want - off), n))
+			return 0;
+		want += n;
+	}
+	return want >= end;
+}
+
 /* Suricata's inline window: at most chunk bytes of the run around the
  * packet [l, r) of run [a, b), ending with the packet when it is the newest
  * data, starting with it when it fills the front of a hole, else shared

@@ -817,6 +817,8 @@ static void track_data(StreamThread *st, TcpSession *ssn, TcpStream *snd, Packet
 	int64_t so = seq_off(snd, seq);
 	uint64_t end;
 
+	p->stream_off = so;
+
 	if (so < 0) {
 		/* starts before the first data byte (e.g. on the SYN's seq) */
 		if (so + (int64_t)len <= 0) {

@@ -469,33 +469,67 @@ static void rx_reclaim(AcCuda *ac)
 		ac_ring_free_to(&ac->ring, ac->slots[ac->rx_oldest % ac->nslots].data_start);
 }
 
-static int rx_open(AcCuda *ac, const uint8_t *buf, uint32_t len, uint16_t group,
-		   void *pkt, AcCudaTicket *out)
+/* What one submit puts into the ring: a payload, and optionally a second
+ * copy of it behind ctxlen bytes of context for another automaton. The
+ * views do not share bytes: the kernels map each batch byte to exactly one
+ * descriptor, in increasing offset order. */
+struct rx_sub {
+	const uint8_t *ctx, *buf;
+	uint32_t ctxlen, len;
+	uint16_t group, ctx_group;
+	uint32_t nviews;          /* 1 or 2 */
+	void *pkt;
+};
+
+static uint32_t rx_bytes(const struct rx_sub *u)
 {
+	return u->nviews == 2 ? 2 * u->len + u->ctxlen : u->len;
+}
+
+static void rx_fill(AcCuda *ac, struct slot *sl, uint32_t npay, uint32_t bytes,
+		    const struct rx_sub *u)
+{
+	uint8_t *dst = ac->ring_mem + sl->data_start + bytes;
+
+	memcpy(dst, u->buf, u->len);
+	sl->desc[npay] = (struct acc_desc){ .off = bytes, .len = (uint16_t)u->len,
+					    .group = u->group };
+	sl->pkt[npay] = u->pkt;
+	if (u->nviews == 2) {
+		if (u->ctxlen)
+			memcpy(dst + u->len, u->ctx, u->ctxlen);
+		memcpy(dst + u->len + u->ctxlen, u->buf, u->len);
+		sl->desc[npay + 1] = (struct acc_desc){ .off = bytes + u->len,
+			.len = (uint16_t)(u->ctxlen + u->len), .group = u->ctx_group };
+		sl->pkt[npay + 1] = u->pkt;
+	}
+}
+
+static int rx_open(AcCuda *ac, const struct rx_sub *u, AcCudaTicket *out)
+{
+	uint32_t need = rx_bytes(u);
 	enum ac_ring_fit fit;
 	struct slot *sl;
 
 	if (ac->rx_seq - ac->rx_oldest >= ac->nslots)
 		return AC_CUDA_CPU_RING_FULL;
-	fit = ac_ring_fit(&ac->ring, len);
+	fit = ac_ring_fit(&ac->ring, need);
 	if (fit == AC_RING_FULL)
 		return AC_CUDA_CPU_RING_FULL;
 	if (fit == AC_RING_WRAP)
 		stat_rx_inc(&ac->st.ring_wraps);
 	sl = &ac->slots[ac->rx_seq % ac->nslots];
 	sl->seq = ac->rx_seq;
-	sl->data_start = ac_ring_take(&ac->ring, len, fit);
-	memcpy(ac->ring_mem + sl->data_start, buf, len);
-	sl->desc[0] = (struct acc_desc){ .off = 0, .len = (uint16_t)len, .group = group };
-	sl->pkt[0] = pkt;
+	sl->data_start = ac_ring_take(&ac->ring, need, fit);
+	rx_fill(ac, sl, 0, 0, u);
 	sl->t_open_ns = now_ns();
 	sl->state = SLOT_OPEN;
 	sl->done = 0;
 	sl->result = RES_DEVICE;
 	__atomic_store_n(&sl->refs, 2, __ATOMIC_RELAXED);
-	__atomic_store_n(&sl->word, W_MAKE(1, len), __ATOMIC_RELEASE);
+	__atomic_store_n(&sl->word, W_MAKE(u->nviews, need), __ATOMIC_RELEASE);
 	ac->rx_open = 1;
-	*out = (AcCudaTicket){ .batch = ac->rx_seq, .index = 0 };
+	*out = (AcCudaTicket){ .batch = ac->rx_seq, .index = 0, .views = u->nviews };
 	/* publish: the dispatcher starts this batch's deadline */
 	__atomic_store_n(&ac->opened, ac->rx_seq + 1, __ATOMIC_RELEASE);
 	wake_dispatcher(ac);
@@ -503,67 +537,88 @@ static int rx_open(AcCuda *ac, const uint8_t *buf, uint32_t len, uint16_t group,
 }
 
 /* 1: appended; 0: the batch is closed or full, open a new one. */
-static int rx_append(AcCuda *ac, const uint8_t *buf, uint32_t len, uint16_t group,
-		     void *pkt, AcCudaTicket *out)
+static int rx_append(AcCuda *ac, const struct rx_sub *u, AcCudaTicket *out)
 {
 	struct slot *sl = &ac->slots[ac->rx_seq % ac->nslots];
 	uint64_t w = __atomic_load_n(&sl->word, __ATOMIC_ACQUIRE);
-	uint32_t npay = W_NPAY(w), bytes = W_BYTES(w);
+	uint32_t npay = W_NPAY(w), bytes = W_BYTES(w), need = rx_bytes(u);
 
 	if (w & W_CLOSED) {
 		rx_cut(ac, CUT_TIMEOUT); /* already closed: just move on */
 		return 0;
 	}
-	if (npay == ac->opts.batch_payloads || bytes + (uint64_t)len > ac->batch_bytes) {
+	if (npay + u->nviews > ac->opts.batch_payloads ||
+	    bytes + (uint64_t)need > ac->batch_bytes) {
 		rx_cut(ac, CUT_SIZE);
 		return 0;
 	}
-	if (ac_ring_fit(&ac->ring, len) != AC_RING_HERE) {
+	if (ac_ring_fit(&ac->ring, need) != AC_RING_HERE) {
 		rx_reclaim(ac);
-		if (ac_ring_fit(&ac->ring, len) != AC_RING_HERE) {
+		if (ac_ring_fit(&ac->ring, need) != AC_RING_HERE) {
 			/* a batch is contiguous: wrap or wait for room in a new one */
 			rx_cut(ac, CUT_SIZE);
 			return 0;
 		}
 	}
-	memcpy(ac->ring_mem + sl->data_start + bytes, buf, len);
-	sl->desc[npay] = (struct acc_desc){ .off = bytes, .len = (uint16_t)len, .group = group };
-	sl->pkt[npay] = pkt;
+	rx_fill(ac, sl, npay, bytes, u);
 	__atomic_fetch_add(&sl->refs, 1, __ATOMIC_ACQ_REL);
-	if (!__atomic_compare_exchange_n(&sl->word, &w, W_MAKE(npay + 1, bytes + len), 0,
+	if (!__atomic_compare_exchange_n(&sl->word, &w, W_MAKE(npay + u->nviews, bytes + need), 0,
 					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
 		/* the dispatcher cut it at its deadline a moment ago */
 		__atomic_fetch_sub(&sl->refs, 1, __ATOMIC_ACQ_REL);
 		rx_cut(ac, CUT_TIMEOUT);
 		return 0;
 	}
-	ac_ring_take(&ac->ring, len, AC_RING_HERE);
-	*out = (AcCudaTicket){ .batch = ac->rx_seq, .index = npay };
+	ac_ring_take(&ac->ring, need, AC_RING_HERE);
+	*out = (AcCudaTicket){ .batch = ac->rx_seq, .index = npay, .views = u->nviews };
 	return 1;
+}
+
+static int rx_submit(AcCuda *ac, const struct rx_sub *u, AcCudaTicket *out)
+{
+	int rc;
+
+	if (u->len == 0 || u->len < ac->cfg.data_buffer_size_min_limit) {
+		stat_rx_inc(&ac->st.cpu_below_min);
+		return AC_CUDA_CPU_BELOW_MIN;
+	}
+	if (u->len > ac->cfg.data_buffer_size_max_limit ||
+	    rx_bytes(u) > ac->batch_bytes ||
+	    u->len + u->ctxlen > CUDA_MPM_DATA_BUFFER_SIZE_MAX) {
+		stat_rx_inc(&ac->st.cpu_above_max);
+		return AC_CUDA_CPU_ABOVE_MAX;
+	}
+	if (u->group >= ac->nautos || (u->nviews == 2 && u->ctx_group >= ac->nautos))
+		return AC_CUDA_CPU_BAD_GROUP;
+	if (u->nviews > ac->opts.batch_payloads) {
+		stat_rx_inc(&ac->st.cpu_above_max);
+		return AC_CUDA_CPU_ABOVE_MAX;
+	}
+	if (ac->rx_open && rx_append(ac, u, out))
+		return AC_CUDA_QUEUED;
+	rx_reclaim(ac);
+	rc = rx_open(ac, u, out);
+	if (rc != AC_CUDA_QUEUED)
+		stat_rx_inc(&ac->st.cpu_ring_full);
+	return rc;
 }
 
 int ac_cuda_submit(AcCuda *ac, const uint8_t *buf, uint32_t len, uint16_t group,
 		   void *pkt, AcCudaTicket *out)
 {
-	int rc;
+	struct rx_sub u = { .buf = buf, .len = len, .group = group, .nviews = 1, .pkt = pkt };
 
-	if (len == 0 || len < ac->cfg.data_buffer_size_min_limit) {
-		stat_rx_inc(&ac->st.cpu_below_min);
-		return AC_CUDA_CPU_BELOW_MIN;
-	}
-	if (len > ac->cfg.data_buffer_size_max_limit || len > ac->batch_bytes) {
-		stat_rx_inc(&ac->st.cpu_above_max);
-		return AC_CUDA_CPU_ABOVE_MAX;
-	}
-	if (group >= ac->nautos)
-		return AC_CUDA_CPU_BAD_GROUP;
-	if (ac->rx_open && rx_append(ac, buf, len, group, pkt, out))
-		return AC_CUDA_QUEUED;
-	rx_reclaim(ac);
-	rc = rx_open(ac, buf, len, group, pkt, out);
-	if (rc != AC_CUDA_QUEUED)
-		stat_rx_inc(&ac->st.cpu_ring_full);
-	return rc;
+	return rx_submit(ac, &u, out);
+}
+
+int ac_cuda_submit_ctx(AcCuda *ac, const uint8_t *ctx, uint32_t ctxlen, const uint8_t *buf,
+		       uint32_t len, uint16_t group, uint16_t ctx_group, void *pkt,
+		       AcCudaTicket *out)
+{
+	struct rx_sub u = { .ctx = ctx, .ctxlen = ctxlen, .buf = buf, .len = len,
+			    .group = group, .ctx_group = ctx_group, .nviews = 2, .pkt = pkt };
+
+	return rx_submit(ac, &u, out);
 }
 
 void ac_cuda_flush(AcCuda *ac)
@@ -600,22 +655,37 @@ const uint8_t *ac_cuda_payload(const AcCuda *ac, const AcCudaTicket *t, uint32_t
 	return ac->ring_mem + sl->data_start + d->off;
 }
 
+const uint8_t *ac_cuda_payload_ctx(const AcCuda *ac, const AcCudaTicket *t, uint32_t *len)
+{
+	const struct slot *sl = ticket_slot(ac, t);
+	const struct acc_desc *d;
+
+	if (t->views < 2) {
+		*len = 0;
+		return NULL;
+	}
+	d = &sl->desc[t->index + 1];
+	*len = d->len;
+	return ac->ring_mem + sl->data_start + d->off;
+}
+
 void *ac_cuda_packet(const AcCuda *ac, const AcCudaTicket *t)
 {
 	return ticket_slot(ac, t)->pkt[t->index];
 }
 
-uint32_t ac_cuda_matches(AcCuda *ac, const AcCudaTicket *t, ac_match_fn cb, void *arg)
+static uint32_t view_matches(AcCuda *ac, const AcCudaTicket *t, uint32_t idx,
+			     ac_match_fn cb, void *arg)
 {
 	const struct slot *sl = ticket_slot(ac, t);
-	const struct acc_desc *d = &sl->desc[t->index];
+	const struct acc_desc *d = &sl->desc[idx];
 	const AcAutomaton *a = ac->autos[d->group];
 	const uint8_t *buf = ac->ring_mem + sl->data_start + d->off;
 	uint32_t n = 0;
 
 	if (sl->result != RES_DEVICE)
 		return ac_search(a, buf, d->len, cb, arg);
-	for (uint32_t i = sl->pidx[t->index]; i < sl->pidx[t->index + 1]; i++) {
+	for (uint32_t i = sl->pidx[idx]; i < sl->pidx[idx + 1]; i++) {
 		const struct ac_pattern *p = &a->v.pat[sl->rec[i].pat];
 
 		n++;
@@ -623,6 +693,18 @@ uint32_t ac_cuda_matches(AcCuda *ac, const AcCudaTicket *t, ac_match_fn cb, void
 			break;
 	}
 	return n;
+}
+
+uint32_t ac_cuda_matches(AcCuda *ac, const AcCudaTicket *t, ac_match_fn cb, void *arg)
+{
+	return view_matches(ac, t, t->index, cb, arg);
+}
+
+uint32_t ac_cuda_matches_ctx(AcCuda *ac, const AcCudaTicket *t, ac_match_fn cb, void *arg)
+{
+	if (t->views < 2)
+		return 0;
+	return view_matches(ac, t, t->index + 1, cb, arg);
 }
 
 void ac_cuda_release(AcCuda *ac, const AcCudaTicket *t)

@@ -39,8 +39,8 @@ typedef struct AcCuda AcCuda;
 /* Names a payload inside a batch. Valid from submit until release. */
 typedef struct AcCudaTicket {
 	uint64_t batch;
-	uint32_t index;
-	uint32_t pad;
+	uint32_t index;          /* its first descriptor */
+	uint32_t views;          /* 1, or 2 for ac_cuda_submit_ctx */
 } AcCudaTicket;
 
 /* Why ac_cuda_submit() left a payload to the CPU matcher. */
@@ -81,6 +81,13 @@ void ac_cuda_free(AcCuda *ac);
 /* RX thread only. */
 int ac_cuda_submit(AcCuda *ac, const uint8_t *buf, uint32_t len, uint16_t group,
 		   void *pkt, AcCudaTicket *out);
+/* The same payload scanned twice in one copy: with `group` alone (as
+ * ac_cuda_submit), and with ctx_group over ctx[0, ctxlen) followed by the
+ * payload (ac_cuda_matches_ctx). The context lets a stream's automaton see
+ * matches that begin in the bytes before this packet. */
+int ac_cuda_submit_ctx(AcCuda *ac, const uint8_t *ctx, uint32_t ctxlen, const uint8_t *buf,
+		       uint32_t len, uint16_t group, uint16_t ctx_group, void *pkt,
+		       AcCudaTicket *out);
 void ac_cuda_flush(AcCuda *ac);
 
 /* Workers. wait: blocks until the ticket's batch is done (one wake-up per
@@ -93,9 +100,14 @@ int ac_cuda_wait(AcCuda *ac, const AcCudaTicket *t);
  * stops when cb returns nonzero.
  * Returns the number of matches reported. */
 uint32_t ac_cuda_matches(AcCuda *ac, const AcCudaTicket *t, ac_match_fn cb, void *arg);
+/* The same for the context view of ac_cuda_submit_ctx (end offsets count
+ * from the first context byte); 0 matches for a single-view ticket. */
+uint32_t ac_cuda_matches_ctx(AcCuda *ac, const AcCudaTicket *t, ac_match_fn cb, void *arg);
 /* The pkt pointer given at submit, and the payload copy in the ring. */
 void *ac_cuda_packet(const AcCuda *ac, const AcCudaTicket *t);
 const uint8_t *ac_cuda_payload(const AcCuda *ac, const AcCudaTicket *t, uint32_t *len);
+/* The context view's bytes (context, then payload); NULL for one view. */
+const uint8_t *ac_cuda_payload_ctx(const AcCuda *ac, const AcCudaTicket *t, uint32_t *len);
 void ac_cuda_release(AcCuda *ac, const AcCudaTicket *t);
 
 typedef struct AcCudaStats {

@@ -260,6 +260,7 @@ struct DetectThread {
 	/* ac-cuda: the current packet's payload matches come from this ticket
 	 * (prefilter-gpu.c), set between detect_gpu_begin and _end */
 	const struct DetectGpuTicket *gpu_src;
+	uint32_t *scov_ids;       /* SCOV_IDS_MAX: a packet's stream ids, scratch */
 	int pkt_tagged;           /* the last detect_packet()'s packet is tagged */
 };
 
@@ -277,6 +278,8 @@ typedef struct DetectFlowState {
 	                           * this one log the stream data (eve payload) */
 	uint64_t tx_next;         /* first tx not yet done by detection */
 	struct TagEntry *tags;    /* session tags (tag.c) */
+	/* ac-cuda: stream ends whose matches the GPU found (stream-cov.h) */
+	struct StreamCov *scov[2];
 } DetectFlowState;
 
 enum { TCPS_NONE = 0, TCPS_SYN, TCPS_SYNACK, TCPS_EST, TCPS_CLOSED };
@@ -288,6 +291,12 @@ int inspect_buffer(DetectThread *dt, const Signature *s, int list, const Inspect
 
 /* engine.c */
 void detect_sig_matched(DetectThread *dt, const DetectSig *ds, Packet *p);
+/* ac-cuda: bytes of MPM buffers scanned, by class and by GPU / CPU
+ * (mpm.cuda.scan.*), registered with the mpm.cuda.* counters. Counted only
+ * when the engine runs ac-cuda. */
+enum scan_class { SCAN_PACKET = 0, SCAN_STREAM, SCAN_HTTP, SCAN_MAX };
+void detect_scan_counters_register(void);
+void detect_scan_count(DetectThread *dt, int cls, int gpu, uint64_t bytes);
 void detect_pkt_swap(Packet *p);
 
 /* http-inspect.c */

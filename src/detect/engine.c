@@ -26,6 +26,31 @@ void detect_register_counters(void)
 	counters_done = 1;
 }
 
+static counter_id c_scan[SCAN_MAX][2];
+static int scan_counters_done;
+
+void detect_scan_counters_register(void)
+{
+	static const char *const names[SCAN_MAX][2] = {
+		{ "mpm.cuda.scan.packet_cpu", "mpm.cuda.scan.packet_gpu" },
+		{ "mpm.cuda.scan.stream_cpu", "mpm.cuda.scan.stream_gpu" },
+		{ "mpm.cuda.scan.http_cpu", "mpm.cuda.scan.http_gpu" },
+	};
+
+	if (scan_counters_done)
+		return;
+	for (int c = 0; c < SCAN_MAX; c++)
+		for (int g = 0; g < 2; g++)
+			c_scan[c][g] = counter_register(names[c][g]);
+	scan_counters_done = 1;
+}
+
+void detect_scan_count(DetectThread *dt, int cls, int gpu, uint64_t bytes)
+{
+	if (dt->de->gpu && scan_counters_done && bytes)
+		counter_add(dt->tc, c_scan[cls][gpu ? 1 : 0], bytes);
+}
+
 /* ---- config ---- */
 
 /* The inline window sizes, from the stream section (the mode is the caller's). */
@@ -1021,10 +1046,12 @@ DetectThread *detect_thread_new(const DetectEngine *de, ThreadCounters *tc)
 	}
 	dt->alerts = calloc(de->cfg.alert_max, sizeof(DetectAlert));
 	dt->ms = mpm_matchset_new(de->max_pid ? de->max_pid : 1);
+	if (de->gpu)
+		dt->scov_ids = malloc(SCOV_IDS_MAX * sizeof(*dt->scov_ids));
 	dt->md = pcre2_match_data_create(32, NULL);
 	/* one MPM scratch per group: Hyperscan sizes scratch by database */
 	dt->scratch_g = calloc(de->nscratch ? de->nscratch : 1, sizeof(MpmScratch *));
-	if (!dt->scratch_g) {
+	if (!dt->scratch_g || (de->gpu && !dt->scov_ids)) {
 		detect_thread_free(dt);
 		return NULL;
 	}
@@ -1077,6 +1104,7 @@ void detect_thread_free(DetectThread *dt)
 	free(dt->alerts);
 	if (dt->ms)
 		mpm_matchset_free(dt->ms);
+	free(dt->scov_ids);
 	if (dt->md)
 		pcre2_match_data_free(dt->md);
 	for (uint32_t i = 0; dt->scratch_g && i < dt->de->nscratch; i++)
@@ -1353,14 +1381,76 @@ static int gpu_payload_ready(const DetectThread *dt, const Packet *p)
 	       gt->len == p->payload_len;
 }
 
+/* ac-cuda: a packet whose bytes went into the stream either records what
+ * the GPU found in them (the stream holds them as scanned), or, having
+ * perhaps rewritten stored bytes, voids what earlier packets recorded
+ * there. */
+static void gpu_stream_cover(DetectThread *dt, Packet *p, DetectFlowState *fs, int d)
+{
+	int64_t so = p->stream_off;
+
+	if (!dt->de->gpu)
+		return;
+	if (gpu_payload_ready(dt, p) &&
+	    detect_gpu_stream_cover(dt->gpu_src, p->flow, d, dt->scov_ids, SCOV_IDS_MAX,
+				    &fs->scov[d]))
+		return;
+	if (fs->scov[d])
+		scov_invalidate(fs->scov[d], so > 0 ? (uint64_t)so : 0,
+				so + p->payload_len > 0 ? (uint64_t)(so + p->payload_len) : 0);
+}
+
 /* ---- raw stream ---- */
 
 /* One window of reassembled data of direction d (p already faces d): the
  * first `old` bytes were inspected before (kept so that a pattern split
  * across the edge is found); a rule that also matches within them alone
  * already alerted, so each match alerts once. */
+/* ac-cuda: a window's match set from the GPU scans of its packets
+ * (stream-cov.h), the ends no packet covers scanned here. */
+typedef struct CovArg {
+	DetectThread *dt;
+	const MpmCtx *mpm;
+	MpmScratch *sc;
+	const uint8_t *data;
+	uint64_t base;
+} CovArg;
+
+static void cov_ids(void *arg, const uint32_t *ids, uint32_t n)
+{
+	CovArg *a = arg;
+
+	for (uint32_t i = 0; i < n; i++)
+		mpm_matchset_add(a->dt->ms, ids[i]);
+}
+
+static void cov_cpu(void *arg, uint64_t from, uint64_t to)
+{
+	CovArg *a = arg;
+
+	mpm_prefilter(a->mpm, a->sc, a->data + (from - a->base), (uint32_t)(to - from), a->dt->ms);
+}
+
+static void stream_window_mpm(DetectThread *dt, const SigGroup *g, const uint8_t *data,
+			      uint32_t len, int d, uint64_t base, const DetectFlowState *fs)
+{
+	MpmScratch *sc = dt->scratch_g[g->sidx];
+	uint64_t cpu;
+
+	if (!dt->de->gpu) {
+		mpm_prefilter(g->mpm, sc, data, len, dt->ms);
+		return;
+	}
+	CovArg a = { .dt = dt, .mpm = g->mpm, .sc = sc, .data = data, .base = base };
+
+	cpu = scov_window(fs ? fs->scov[d] : NULL, base, len,
+			  detect_gpu_stream_maxlen(dt->de->gpu), cov_ids, cov_cpu, &a);
+	detect_scan_count(dt, SCAN_STREAM, 0, cpu);
+	detect_scan_count(dt, SCAN_STREAM, 1, len - cpu);
+}
+
 static void stream_window(DetectThread *dt, Packet *p, const uint8_t *data, uint32_t len,
-			  uint32_t old, int d)
+			  uint32_t old, int d, uint64_t base, const DetectFlowState *fs)
 {
 	const DetectEngine *de = dt->de;
 	const SigGroup *pg = pkt_group(de, PC_TCP, d, p), *g = pg->ss ? pg->ss : pg;
@@ -1372,7 +1462,7 @@ static void stream_window(DetectThread *dt, Packet *p, const uint8_t *data, uint
 		uint32_t n;
 
 		mpm_matchset_clear(dt->ms);
-		mpm_prefilter(g->mpm, dt->scratch_g[g->sidx], data, len, dt->ms);
+		stream_window_mpm(dt, g, data, len, d, base, fs);
 		n = mpm_matchset_count(dt->ms);
 		ids = mpm_matchset_ids(dt->ms);
 		for (uint32_t i = 0; i < n; i++)
@@ -1452,12 +1542,14 @@ static void stream_inspect(DetectThread *dt, Packet *p, DetectFlowState *fs)
 			 * inspection reached, as Suricata */
 			dt->cur_end = ready;
 			if (len > old)
-				stream_window(dt, p, data, len, (uint32_t)old, d);
+				stream_window(dt, p, data, len, (uint32_t)old, d, base, fs);
 			from = base + len;
 		}
 		dt->cur_end = 0;
 		fs->raw_off[d] = ready;
 		fs->raw_rel[d] = ready > keep ? ready - keep : 0;
+		/* later windows start at raw_rel: their ends lie above it */
+		scov_prune(fs->scov[d], fs->raw_rel[d]);
 	}
 }
 
@@ -1524,6 +1616,8 @@ uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts)
 		/* retransmissions too: their bytes were inspected as stream data */
 		dt->pkt_streamed = 1;
 	}
+	if (fs && (p->stream_flags & STREAM_PKT_ADDED) && !de->cfg.stream_inline)
+		gpu_stream_cover(dt, p, fs, dir);
 	/* prefilter: the group's MPM on the payload; a streamed payload only
 	 * with the patterns of the rules that still inspect it. Inline, the
 	 * window holds the payload: one pass with the whole group serves the
@@ -1545,10 +1639,13 @@ uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts)
 			uint32_t n;
 
 			mpm_matchset_clear(dt->ms);
-			if (!sbp && mg == g && gpu_payload_ready(dt, p))
+			if (!sbp && mg == g && gpu_payload_ready(dt, p)) {
 				detect_gpu_prefilter(dt->gpu_src, pc, dir, dt->ms);
-			else
+				detect_scan_count(dt, SCAN_PACKET, 1, pf_len);
+			} else {
 				mpm_prefilter(mg->mpm, sc, pf_data, pf_len, dt->ms);
+				detect_scan_count(dt, SCAN_PACKET, 0, pf_len);
+			}
 			n = mpm_matchset_count(dt->ms);
 			ids = mpm_matchset_ids(dt->ms);
 			for (uint32_t i = 0; i < n; i++) {

@@ -486,6 +486,7 @@ static void prefilter_buf(DetectThread *dt, const SigGroup *g, MpmScratch *sc,
 		return;
 	mpm_matchset_clear(dt->ms);
 	mpm_prefilter(g->mpm, sc, data, len, dt->ms);
+	detect_scan_count(dt, SCAN_HTTP, 0, len);
 	n = mpm_matchset_count(dt->ms);
 	ids = mpm_matchset_ids(dt->ms);
 	for (uint32_t i = 0; i < n; i++)

@@ -4,6 +4,7 @@
 #include "detect/prefilter-gpu.h"
 #include "detect/engine-int.h"
 #include "conf/conf.h"
+#include "stream/stream.h"
 #include "util/log.h"
 
 #include <netinet/in.h>
@@ -11,12 +12,33 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* RX thread: the last bytes of each TCP flow direction's payloads, the
+ * context of its next payload's stream scan. Direct-mapped by the directed
+ * 5-tuple; a collision only costs coverage (the worker checks the bytes). */
+#define TAIL_SLOTS 16384
+#define TAIL_MAX 255
+
+struct tail {
+	Address src, dst;
+	uint16_t sp, dp;
+	uint16_t len;
+	uint8_t used;
+	uint8_t b[TAIL_MAX];
+};
+
 struct DetectGpu {
 	DetectEngine *de;
 	MpmCtx *uni[PC_MAX];           /* union automaton; NULL: no payload MPM */
 	uint32_t n_toserver[PC_MAX];   /* union ids below this: toserver pids */
 	int16_t auto_of_pc[PC_MAX];    /* ac-cuda group id, -1: none */
-	const AcAutomaton *autos[PC_MAX];
+	/* TCP stream: the union of both directions' stream groups */
+	MpmCtx *suni;
+	uint32_t s_toserver;           /* union ids below this: toserver stream pids */
+	int16_t s_auto;                /* -1: no stream fast patterns */
+	uint32_t s_maxlen;             /* longest stream fast pattern */
+	uint32_t tail_len;             /* context sent: min(s_maxlen - 1, TAIL_MAX) */
+	struct tail *tails;            /* RX only */
+	const AcAutomaton *autos[PC_MAX + 1];
 	uint32_t nautos;
 	AcCuda *ac;
 	ThreadCounters *tc;            /* lazily, for detect_gpu_update_counters */
@@ -147,6 +169,48 @@ static int build_union(DetectGpu *g, int pc, char *err, size_t errlen)
 	return 0;
 }
 
+/* The group a TCP stream window of direction d is scanned with (as
+ * engine.c's stream_window: ac-cuda has no port split). */
+static const SigGroup *stream_group(const DetectEngine *de, int d)
+{
+	const SigGroup *g = &de->groups[PC_TCP][d];
+
+	return g->ss ? g->ss : g;
+}
+
+static int build_stream_union(DetectGpu *g, char *err, size_t errlen)
+{
+	const SigGroup *ts = stream_group(g->de, 0), *tc = stream_group(g->de, 1);
+	const AcAutomaton *a;
+
+	g->s_auto = -1;
+	if (!g->de->uses_stream || (!ts->mpm && !tc->mpm))
+		return 0;
+	g->s_toserver = ts->mpm ? ts->npids : 0;
+	g->suni = mpm_new(MPM_AC_CUDA);
+	if (!g->suni || (ts->mpm && add_group(g->suni, ts->mpm, 0) != 0) ||
+	    (tc->mpm && add_group(g->suni, tc->mpm, g->s_toserver) != 0)) {
+		snprintf(err, errlen, "ac-cuda: cannot build the stream union automaton "
+			 "(the groups must use the ac automaton)");
+		return -1;
+	}
+	if (mpm_prepare(g->suni, err, errlen) != 0)
+		return -1;
+	a = mpm_ac_automaton(g->suni);
+	g->s_maxlen = a->blk->maxlen;
+	g->tail_len = g->s_maxlen > TAIL_MAX ? TAIL_MAX : g->s_maxlen - 1;
+	g->tails = calloc(TAIL_SLOTS, sizeof(*g->tails));
+	if (!g->tails) {
+		snprintf(err, errlen, "ac-cuda: out of memory");
+		return -1;
+	}
+	g->s_auto = (int16_t)g->nautos;
+	g->autos[g->nautos++] = a;
+	log_debug("ac-cuda: tcp stream: %u union patterns, longest %u", mpm_pattern_count(g->suni),
+		  g->s_maxlen);
+	return 0;
+}
+
 DetectGpu *detect_gpu_new(DetectEngine *de, const CudaMpmConfig *cfg, const AcCudaOpts *opts,
 			  const AcDeviceOps *ops, char *err, size_t errlen)
 {
@@ -162,6 +226,8 @@ DetectGpu *detect_gpu_new(DetectEngine *de, const CudaMpmConfig *cfg, const AcCu
 		if (build_union(g, pc, err, errlen) != 0)
 			goto fail;
 	}
+	if (build_stream_union(g, err, errlen) != 0)
+		goto fail;
 	if (g->nautos == 0) {
 		/* no payload fast pattern at all: nothing for the GPU to do, but
 		 * the device is still checked so that a broken setup shows now */
@@ -194,6 +260,9 @@ void detect_gpu_free(DetectGpu *g)
 	for (int pc = 0; pc < PC_MAX; pc++)
 		if (g->uni[pc])
 			mpm_free(g->uni[pc]);
+	if (g->suni)
+		mpm_free(g->suni);
+	free(g->tails);
 	free(g);
 }
 
@@ -204,22 +273,98 @@ DetectGpu *detect_engine_gpu(const DetectEngine *de)
 
 /* ---- RX ---- */
 
+static uint32_t tail_slot(const Packet *p)
+{
+	uint32_t h = 2166136261u;
+	const uint8_t *k[2] = { p->src.a.u8, p->dst.a.u8 };
+
+	for (int j = 0; j < 2; j++)
+		for (int i = 0; i < 16; i++)
+			h = (h ^ k[j][i]) * 16777619u;
+	h = (h ^ p->sp) * 16777619u;
+	h = (h ^ p->dp) * 16777619u;
+	return h % TAIL_SLOTS;
+}
+
+static int tail_same(const struct tail *t, const Packet *p)
+{
+	return t->used && t->sp == p->sp && t->dp == p->dp &&
+	       !memcmp(&t->src, &p->src, sizeof(t->src)) && !memcmp(&t->dst, &p->dst, sizeof(t->dst));
+}
+
+/* The context for p's stream scan: what RX saw last in p's direction. Then
+ * p's own bytes become the context of the next one. */
+static struct tail *tail_take(DetectGpu *g, const Packet *p)
+{
+	struct tail *t = &g->tails[tail_slot(p)];
+
+	if (!tail_same(t, p)) {
+		memset(t, 0, sizeof(*t));
+		t->src = p->src;
+		t->dst = p->dst;
+		t->sp = p->sp;
+		t->dp = p->dp;
+		t->used = 1;
+	}
+	return t;
+}
+
+static void tail_push(const DetectGpu *g, struct tail *t, const uint8_t *b, uint32_t n)
+{
+	uint32_t keep = g->tail_len;
+
+	if (n >= keep) {
+		memcpy(t->b, b + n - keep, keep);
+		t->len = (uint16_t)keep;
+		return;
+	}
+	if (t->len + n > keep) {
+		uint32_t drop = t->len + n - keep;
+
+		memmove(t->b, t->b + drop, t->len - drop);
+		t->len = (uint16_t)(t->len - drop);
+	}
+	memcpy(t->b + t->len, b, n);
+	t->len = (uint16_t)(t->len + n);
+}
+
 int detect_gpu_submit(DetectGpu *g, Packet *p, DetectGpuTicket *gt)
 {
-	int pc = pkt_class(p), a = g->auto_of_pc[pc];
+	int pc = pkt_class(p), a = g->auto_of_pc[pc], rc;
 
 	gt->g = NULL;
+	gt->ctxlen = 0;
 	/* detect_packet runs the payload MPM only on a payload, and only when
 	 * the class has fast patterns; nothing to ship otherwise */
-	if (a < 0 || !p->payload_len)
+	if (!p->payload_len || (a < 0 && (pc != PC_TCP || g->s_auto < 0)))
 		return 0;
-	if (ac_cuda_submit(g->ac, p->payload, p->payload_len, (uint16_t)a, p, &gt->t) !=
-	    AC_CUDA_QUEUED)
+	if (pc == PC_TCP && g->s_auto >= 0) {
+		struct tail *t = tail_take(g, p);
+		uint8_t ctx[TAIL_MAX];
+		uint32_t ctxlen = t->len;
+
+		/* without packet fast patterns view 0 still rides along: it
+		 * scans the stream automaton too and is ignored */
+		/* a view's length is 16 bits: a near-64 KiB payload goes without
+		 * context (its first ends are then scanned on the CPU) */
+		if (ctxlen + p->payload_len > CUDA_MPM_DATA_BUFFER_SIZE_MAX)
+			ctxlen = 0;
+		memcpy(ctx, t->b, ctxlen);
+		tail_push(g, t, p->payload, p->payload_len);
+		rc = ac_cuda_submit_ctx(g->ac, ctx, ctxlen, p->payload, p->payload_len,
+					(uint16_t)(a >= 0 ? a : g->s_auto), (uint16_t)g->s_auto,
+					p, &gt->t);
+		gt->ctxlen = ctxlen;
+	} else {
+		rc = ac_cuda_submit(g->ac, p->payload, p->payload_len, (uint16_t)a, p, &gt->t);
+	}
+	if (rc != AC_CUDA_QUEUED)
 		return 0;
 	gt->g = g;
 	gt->p = p;
 	gt->payload = p->payload;
 	gt->len = p->payload_len;
+	gt->has_pkt = a >= 0;
 	return 1;
 }
 
@@ -267,6 +412,8 @@ void detect_gpu_prefilter(const DetectGpuTicket *gt, int pc, int dir, MpmMatchSe
 	const DetectGpu *g = gt->g;
 	MapArg m = { .ms = ms };
 
+	if (!gt->has_pkt)
+		return;
 	if (dir == 0) {
 		m.lo = 0;
 		m.hi = g->n_toserver[pc];
@@ -275,6 +422,63 @@ void detect_gpu_prefilter(const DetectGpuTicket *gt, int pc, int dir, MpmMatchSe
 		m.hi = m.lo + g->de->groups[pc][1].npids;
 	}
 	ac_cuda_matches(g->ac, &gt->t, map_cb, &m);
+}
+
+/* ---- worker: stream coverage ---- */
+
+typedef struct IdArg {
+	uint32_t *ids;
+	uint32_t n, cap;
+	uint32_t lo, hi;     /* union ids of the direction's stream group */
+	int over;
+} IdArg;
+
+static int stream_id_cb(void *arg, uint32_t id, uint32_t end)
+{
+	IdArg *m = arg;
+
+	(void)end;
+	if (id < m->lo || id >= m->hi)
+		return 0;
+	if (m->n == m->cap) {
+		m->over = 1;
+		return 1;
+	}
+	m->ids[m->n++] = id - m->lo;
+	return 0;
+}
+
+int detect_gpu_stream_cover(const DetectGpuTicket *gt, Flow *f, int dir, uint32_t *ids,
+			    uint32_t cap, StreamCov **cov)
+{
+	const DetectGpu *g = gt->g;
+	const Packet *p = gt->p;
+	uint32_t t = gt->ctxlen, len;
+	const uint8_t *bytes;
+	uint64_t so, e_lo, e_hi;
+	IdArg m = { .ids = ids, .cap = cap };
+
+	if (!g || g->s_auto < 0 || gt->t.views < 2 || p->stream_off < (int64_t)t)
+		return 0;
+	so = (uint64_t)p->stream_off;
+	bytes = ac_cuda_payload_ctx(g->ac, &gt->t, &len);
+	if (!bytes || len != t + gt->len || !scov_span(so, gt->len, t, g->s_maxlen, &e_lo, &e_hi))
+		return 0;
+	/* what the GPU scanned must be what the stream holds now */
+	if (!stream_stored_equal(f, dir, so - t, bytes, len))
+		return 0;
+	m.lo = dir ? g->s_toserver : 0;
+	m.hi = dir ? g->s_toserver + stream_group(g->de, 1)->npids : g->s_toserver;
+	ac_cuda_matches_ctx(g->ac, &gt->t, stream_id_cb, &m);
+	/* ids repeat across occurrences; the set is what counts */
+	if (m.over || scov_add(cov, so - t, e_lo, e_hi, ids, m.n) != 0)
+		return 0;
+	return 1;
+}
+
+uint32_t detect_gpu_stream_maxlen(const DetectGpu *g)
+{
+	return g ? g->s_maxlen : 0;
 }
 
 /* ---- counters ---- */
@@ -302,6 +506,7 @@ static counter_id cid[C_MAX];
 
 void detect_gpu_register_counters(void)
 {
+	detect_scan_counters_register();
 	for (int i = 0; i < C_MAX; i++)
 		cid[i] = counter_register(counter_names[i]);
 }

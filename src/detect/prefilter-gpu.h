@@ -23,6 +23,8 @@
 #define DETECT_PREFILTER_GPU_H
 
 #include "detect/engine.h"
+#include "detect/stream-cov.h"
+#include "flow/flow.h"
 #include "mpm/ac-cuda.h"
 #include "stats/counters.h"
 
@@ -34,6 +36,8 @@ typedef struct DetectGpuTicket {
 	const Packet *p;
 	const uint8_t *payload;    /* what was copied: p->payload, payload_len */
 	uint32_t len;
+	uint32_t ctxlen;           /* TCP: context bytes before it in the stream view */
+	int has_pkt;               /* view 0 holds the packet group's matches */
 	AcCudaTicket t;
 } DetectGpuTicket;
 
@@ -70,6 +74,15 @@ void detect_gpu_flush(DetectGpu *g);
 void detect_gpu_begin(DetectThread *dt, const DetectGpuTicket *gt);
 /* Worker: detaches and releases the ticket. */
 void detect_gpu_end(DetectThread *dt, DetectGpuTicket *gt);
+
+/* Worker, TCP, after reassembly: when the stream holds gt's context and
+ * payload exactly as the GPU scanned them, records in *cov the stream
+ * group pids (of direction dir) that matched there; ids[cap] is scratch.
+ * 1: recorded; 0: not (the caller invalidates the packet's bytes). */
+int detect_gpu_stream_cover(const DetectGpuTicket *gt, Flow *f, int dir, uint32_t *ids,
+			    uint32_t cap, StreamCov **cov);
+/* Longest stream fast pattern (0: no stream union). */
+uint32_t detect_gpu_stream_maxlen(const DetectGpu *g);
 
 /* mpm.cuda.* counters; register before counters_freeze(). */
 void detect_gpu_register_counters(void);

@@ -8,6 +8,7 @@
  * threshold.config entry matched (rare next to packet inspection). */
 #include "detect/engine-int.h"
 #include "detect/detect-int.h"
+#include "detect/stream-cov.h"
 #include "util/log.h"
 
 #include <arpa/inet.h>
@@ -41,6 +42,12 @@ DetectFlowState *detect_flow_state(const DetectEngine *de, Flow *f, int create)
 
 void detect_flow_free(Flow *f)
 {
+	DetectFlowState *st = f->detect;
+
+	if (st) {
+		scov_free(st->scov[0]);
+		scov_free(st->scov[1]);
+	}
 	tag_flow_free(f->detect);
 	free(f->detect);
 	f->detect = NULL;
@@ -60,6 +67,12 @@ void detect_flow_swap(Flow *f)
 	st->raw_rel[0] = st->raw_rel[1];
 	st->raw_rel[1] = t;
 	st->iponly_done = (uint8_t)(((st->iponly_done & 1) << 1) | ((st->iponly_done >> 1) & 1));
+	{
+		struct StreamCov *c = st->scov[0];
+
+		st->scov[0] = st->scov[1];
+		st->scov[1] = c;
+	}
 }
 
 static int bit_get(const DetectFlowState *st, int id)

@@ -1,0 +1,70 @@
+/* GPU stream coverage (mpm-algo: ac-cuda): which match end offsets of a
+ * TCP stream direction have their fast-pattern matches known already, from
+ * the GPU scans of the packets that brought those bytes.
+ *
+ * The RX thread sends each TCP payload to the GPU a second time behind up
+ * to L - 1 bytes of context (the end of the previous payload of that flow
+ * direction, L = the longest stream fast pattern), scanned with the stream
+ * groups' automaton. A worker that finds, after reassembly, the context and
+ * payload stored in the stream exactly as they were scanned (at offsets
+ * [so - t, so + len)) records an entry: every match ending in that packet's
+ * bytes is one of the entry's pattern ids. A stream window then takes the
+ * ids of the entries its end offsets fall in, and scans on the CPU only the
+ * ends no entry covers (with L - 1 bytes before them), so that its match
+ * set is a superset of the one a CPU scan of the whole window gives:
+ * candidates are inspected in full, so the alerts are the same.
+ *
+ * Offsets here are exclusive match ends: a match of bytes [a, e) ends at e.
+ * An entry covers the ends [e_lo, e_hi] and holds the pattern ids found in
+ * bytes [b_lo, e_hi), which a later packet that rewrites any of them
+ * invalidates. Memory per direction is bounded (SCOV_ENTRIES_MAX entries,
+ * SCOV_IDS_MAX ids): past it the oldest entries go, and their ends are then
+ * scanned on the CPU. Per flow, owned by the flow's detect state; no locks
+ * (one worker owns a flow). */
+#ifndef DETECT_STREAM_COV_H
+#define DETECT_STREAM_COV_H
+
+#include <stdint.h>
+
+#define SCOV_ENTRIES_MAX 64
+#define SCOV_IDS_MAX 8192
+
+typedef struct StreamCovEntry {
+	uint64_t b_lo;            /* first byte the GPU scanned (context included) */
+	uint64_t e_lo, e_hi;      /* covered match ends, inclusive */
+	uint32_t id_off, nids;    /* ids[id_off, id_off + nids) */
+} StreamCovEntry;
+
+typedef struct StreamCov {
+	StreamCovEntry *e;
+	uint32_t n, cap;
+	uint32_t *ids;
+	uint32_t nids, ids_cap;
+} StreamCov;
+
+/* The ends a packet's GPU scan covers: payload at stream offset so, len
+ * bytes, after t context bytes (so >= t), for patterns of at most maxlen
+ * bytes. 0 when it covers none (*e_lo > *e_hi). */
+int scov_span(uint64_t so, uint32_t len, uint32_t t, uint32_t maxlen, uint64_t *e_lo,
+	      uint64_t *e_hi);
+
+/* Adds an entry (allocating *c on first use). -1 when out of memory (the
+ * ends then stay uncovered: the CPU scans them). */
+int scov_add(StreamCov **c, uint64_t b_lo, uint64_t e_lo, uint64_t e_hi,
+	     const uint32_t *ids, uint32_t nids);
+/* Bytes [lo, hi) may have changed: drop every entry that scanned any. */
+void scov_invalidate(StreamCov *c, uint64_t lo, uint64_t hi);
+/* Drops the entries whose ends all lie at or below `floor`. */
+void scov_prune(StreamCov *c, uint64_t floor);
+void scov_free(StreamCov *c);
+
+/* Window [base, base + len) of contiguous stream bytes: ids_cb gets the ids
+ * of each entry that covers one of its ends; cpu_cb(arg, from, to) each byte
+ * range [from, to) (inside the window) to scan on the CPU for the ends no
+ * entry covers. Returns the bytes handed to cpu_cb. */
+typedef void (*scov_ids_fn)(void *arg, const uint32_t *ids, uint32_t n);
+typedef void (*scov_cpu_fn)(void *arg, uint64_t from, uint64_t to);
+uint64_t scov_window(const StreamCov *c, uint64_t base, uint32_t len, uint32_t maxlen,
+		     scov_ids_fn ids_cb, scov_cpu_fn cpu_cb, void *arg);
+
+#endif

@@ -397,6 +397,32 @@ def gen_split():
           note='pattern split over 2 segments, out of order, retransmitted with other bytes')
 
 
+def gen_stream_rewrite():
+    """A segment, then a longer retransmission from the same seq whose bytes
+    differ and win (linux policy: a longer overlap starting at the same seq
+    takes over). The pattern EVIL lies in the rewritten part only, before the
+    first segment's end. For ac-cuda: with data-buffer-size-max-limit between
+    the two lengths the first goes to the GPU and the second to the CPU, so
+    what the GPU found in the first must be forgotten, or the stream window
+    would take the GPU's "no EVIL there" for the rewritten bytes."""
+    a, a2 = b'xxxxxxxxxxxxxx', b'xxEVILxxxxxxxxyyyyyyyy'
+    cs, ss = 3000, 7000
+    c, sv = v4c(), v4s()
+    A = lambda fl, seq, ack, data=b'': c / TCP(sport=40002, dport=5555, flags=fl, seq=seq, ack=ack, window=8192) / (Raw(data) if data else b'')
+    B = lambda fl, seq, ack: sv / TCP(sport=5555, dport=40002, flags=fl, seq=seq, ack=ack, window=8192)
+    end = cs + 1 + len(a2)
+    frames = [
+        (A('S', cs, 0), True), (B('SA', ss, cs + 1), False), (A('A', cs + 1, ss + 1), True),
+        (A('PA', cs + 1, ss + 1, a), True),
+        (A('PA', cs + 1, ss + 1, a2), True),              # longer, other bytes
+        (B('A', ss + 1, end), False),
+        (A('FA', end, ss + 1), True), (B('FA', ss + 1, end + 1), False),
+        (A('A', end + 1, ss + 2), True),
+    ]
+    write('stream-rewrite.pcap', seq_ts(T0, [(eth(f), d) for f, d in frames]),
+          note='a segment rewritten by a longer retransmission with other bytes')
+
+
 def gen_http_split():
     """An HTTP response in three segments: line and headers, then the body in
     two halves that split BODYMARK. Rules reading the body, and rules whose
@@ -434,6 +460,7 @@ def main():
     gen_sample()
     gen_http_split()
     gen_split()
+    gen_stream_rewrite()
     gen_basic()
     gen_l2()
     gen_tunnels()

@@ -535,7 +535,7 @@ TEST(cuda_mpm_defaults_without_section)
 	memset(&c, 0xff, sizeof(c));
 	CHECK_EQ(cuda_load_with(NULL, &c), 0);
 	CHECK_EQ(c.data_buffer_size_min_limit, 0);
-	CHECK_EQ(c.data_buffer_size_max_limit, 1500);
+	CHECK_EQ(c.data_buffer_size_max_limit, 65535);
 	CHECK(c.cudabuffer_buffer_size == 500ULL * 1024 * 1024);
 	CHECK(c.gpu_transfer_size == 50ULL * 1024 * 1024);
 	CHECK_EQ(c.batching_timeout_us, 2000);
@@ -582,7 +582,7 @@ TEST(cuda_mpm_each_validation_error_names_its_key)
 		  "cuda.mpm.data-buffer-size-max-limit: invalid size 'x'" },
 		{ "cuda: {mpm: {cudabuffer-buffer-size: 1tb}}",
 		  "cuda.mpm.cudabuffer-buffer-size: invalid size '1tb'" },
-		{ "cuda: {mpm: {data-buffer-size-min-limit: 2000}}",
+		{ "cuda: {mpm: {data-buffer-size-min-limit: 2000, data-buffer-size-max-limit: 1500}}",
 		  "cuda.mpm.data-buffer-size-min-limit: 2000 is greater than data-buffer-size-max-limit 1500" },
 		{ "cuda: {mpm: {data-buffer-size-max-limit: 65536}}",
 		  "cuda.mpm.data-buffer-size-max-limit: 65536 exceeds" },
@@ -732,6 +732,6 @@ TEST(default_suricata_yaml_in_parses_with_suricata_defaults)
 	CHECK(conf_get("runmode") == NULL);
 	CHECK_EQ(cuda_mpm_config_load(&c, err, sizeof(err)), 0);
 	CHECK_EQ(c.cuda_streams, 2);
-	CHECK_EQ(c.data_buffer_size_max_limit, 1500);
+	CHECK_EQ(c.data_buffer_size_max_limit, 65535);
 	reset();
 }

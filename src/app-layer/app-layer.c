@@ -469,8 +469,13 @@ static int start_http(AppLayerThread *at, Flow *f, AppFlowState *fs)
 		}
 	}
 	for (int d = 0; d < 2; d++) {
+		uint64_t off1 = f->app_data_off1[d];
+
+		/* held bytes are a copy, from earlier calls: no stream offset */
+		f->app_data_off1[d] = 0;
 		if (fs->held_len[d] && fs->det[d] != DET_NO)
 			parse(at, f, fs, d, fs->held[d], fs->held_len[d], 0);
+		f->app_data_off1[d] = off1;
 		fs->held_len[d] = 0;
 	}
 	return 0;
@@ -552,10 +557,14 @@ static int tunnel_begin(AppLayerThread *at, Flow *f, AppFlowState *fs)
 	for (int d = 0; d < 2 && fs->tunnel == TUN_DETECT; d++) {
 		uint32_t n;
 		uint8_t *p = http_tunnel_take(fs->proto, d, &n);
+		uint64_t off1 = f->app_data_off1[d];
 
 		if (!p)
 			continue;
+		/* tunnel bytes are a copy: no stream offset */
+		f->app_data_off1[d] = 0;
 		detect_and_start(at, f, fs, d, p, n, 0);
+		f->app_data_off1[d] = off1;
 		free(p);
 	}
 	return 0;

@@ -236,6 +236,10 @@ typedef struct Body {
 	uint32_t len, cap;
 	uint64_t total;             /* all body bytes seen (file size) */
 	uint8_t truncated;          /* stopped storing at the body limit */
+	/* where the stored bytes came from: runs of body bytes that are
+	 * verbatim stream bytes (identity or dechunked, not decompressed) */
+	HttpBodyPiece *pieces;
+	uint32_t npieces, cappieces;
 } Body;
 
 typedef struct Bytes {
@@ -306,6 +310,11 @@ typedef struct HttpState {
 	uint8_t closed[2];
 	uint8_t warned_too_many;
 	Bytes pending[2];           /* unconsumed after HTP_STREAM_DATA_OTHER */
+	/* the bytes being fed to libhtp, and their stream offset (UINT64_MAX:
+	 * unknown), so that a body piece pointing into them is known verbatim */
+	const uint8_t *in_ptr[2];
+	uint32_t in_len[2];
+	uint64_t in_off[2];
 	ThreadCounters *mem_tc;     /* whose http.memuse holds the state's charge */
 } HttpState;
 
@@ -413,6 +422,7 @@ static void tx_free(HttpTx *tx)
 	}
 	for (int d = 0; d < 2; d++) {
 		free(tx->body[d].buf);
+		free(tx->body[d].pieces);
 		bytes_free(&tx->raw_hdr[d]);
 		for (int i = 0; i < D_MAX; i++) {
 			bytes_free(&tx->d[d][i].b);
@@ -601,6 +611,45 @@ static int cb_response_headers(htp_tx_t *htx)
 	return HTP_OK;
 }
 
+/* Records that body bytes [b->len, b->len + n) are data[0, n): verbatim
+ * stream bytes when data lies in what is being fed. Pieces merge while
+ * contiguous in both; past HTTP_BODY_PIECES_MAX the last piece grows as
+ * "unknown". */
+static void body_piece(HttpState *hs, Body *b, int dir, const uint8_t *data, uint32_t n)
+{
+	const uint8_t *in = hs->in_ptr[dir];
+	uint64_t soff = UINT64_MAX;
+	HttpBodyPiece *last = b->npieces ? &b->pieces[b->npieces - 1] : NULL;
+
+	if (in && hs->in_off[dir] != UINT64_MAX && data >= in &&
+	    data + n <= in + hs->in_len[dir])
+		soff = hs->in_off[dir] + (uint64_t)(data - in);
+	if (last && ((soff == UINT64_MAX && last->stream_off == UINT64_MAX) ||
+		     (soff != UINT64_MAX && last->stream_off != UINT64_MAX &&
+		      last->stream_off + last->len == soff))) {
+		last->len += n;
+		return;
+	}
+	if (b->npieces == b->cappieces) {
+		uint32_t cap = b->cappieces ? 2 * b->cappieces : 4;
+		HttpBodyPiece *np;
+
+		if (cap > HTTP_BODY_PIECES_MAX ||
+		    !(np = realloc(b->pieces, cap * sizeof(*np)))) {
+			/* out of pieces: the rest is of unknown origin */
+			if (last) {
+				last->stream_off = UINT64_MAX;
+				last->len += n;
+			}
+			return;
+		}
+		b->pieces = np;
+		b->cappieces = cap;
+	}
+	b->pieces[b->npieces++] = (HttpBodyPiece){ .body_off = b->len, .len = n,
+						   .stream_off = soff };
+}
+
 static int body_store(HttpState *hs, HttpTx *tx, int dir, const uint8_t *data, size_t len)
 {
 	Body *b = &tx->body[dir];
@@ -633,6 +682,7 @@ static int body_store(HttpState *hs, HttpTx *tx, int dir, const uint8_t *data, s
 		b->cap = (uint32_t)cap;
 	}
 	memcpy(b->buf + b->len, data, n);
+	body_piece(hs, b, dir, data, (uint32_t)n);
 	b->len += (uint32_t)n;
 	return HTP_OK;
 }
@@ -1048,7 +1098,13 @@ int http_parse(AppLayerThread *at, Flow *f, void *state, int dir, const uint8_t 
 				tx_counted(hs, app_layer_counters.err_http_alloc);
 			feed_pending(hs, dir);
 		} else {
+			uint64_t off1 = f->app_data_off1[dir];
+
+			hs->in_ptr[dir] = data;
+			hs->in_len[dir] = len;
+			hs->in_off[dir] = off1 ? off1 - 1 : UINT64_MAX;
 			rc = feed(hs, dir, data, len);
+			hs->in_ptr[dir] = NULL;
 		}
 		feed_pending(hs, !dir);
 	}
@@ -1243,6 +1299,23 @@ void http_tx_set_flags(HttpTx *tx, unsigned flags)
 void **http_tx_detect_slot(HttpTx *tx)
 {
 	return &tx->detect;
+}
+
+uint32_t http_tx_body_raw(const HttpTx *tx, int dir, const uint8_t **data, uint32_t *len,
+			  const HttpBodyPiece **pieces)
+{
+	const Body *b;
+
+	*data = NULL;
+	*len = 0;
+	*pieces = NULL;
+	if (!tx)
+		return 0;
+	b = &tx->body[dir & 1];
+	*data = b->buf;
+	*len = b->len;
+	*pieces = b->pieces;
+	return b->npieces;
 }
 
 int http_tx_body_truncated(const HttpTx *tx, int dir)

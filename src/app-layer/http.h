@@ -106,6 +106,22 @@ int http_tx_buffer_dir(HttpTx *tx, int buffer_id, int dir, const uint8_t **data,
 int http_tx_buffer_multi(HttpTx *tx, int buffer_id, uint32_t idx, const uint8_t **data,
 			 uint32_t *len);
 
+/* A run of a side's stored body and where it came from: stream bytes at
+ * stream_off (in the flow direction of that side) taken as they were, or
+ * UINT64_MAX: not verbatim stream bytes (decompressed, or copied before
+ * the app layer knew their offset). */
+typedef struct HttpBodyPiece {
+	uint32_t body_off, len;
+	uint64_t stream_off;
+} HttpBodyPiece;
+
+#define HTTP_BODY_PIECES_MAX 64
+
+/* A side's stored body as it is now (whatever the progress) and its
+ * pieces, which cover it in order. Returns the number of pieces. */
+uint32_t http_tx_body_raw(const HttpTx *tx, int dir, const uint8_t **data, uint32_t *len,
+			  const HttpBodyPiece **pieces);
+
 /* Whether the stored body of a side ended because of the body limit. */
 int http_tx_body_truncated(const HttpTx *tx, int dir);
 

@@ -295,6 +295,20 @@ void detect_sig_matched(DetectThread *dt, const DetectSig *ds, Packet *p);
  * (mpm.cuda.scan.*), registered with the mpm.cuda.* counters. Counted only
  * when the engine runs ac-cuda. */
 enum scan_class { SCAN_PACKET = 0, SCAN_STREAM, SCAN_HTTP, SCAN_MAX };
+/* ac-cuda: a buffer's match set from stream coverage (stream-cov.h): the
+ * ids in [lo, hi) of the covering entries go to dt->ms as id - lo, and the
+ * uncovered ranges (stream offsets; data holds the bytes from base on) are
+ * scanned with mpm. */
+typedef struct CovArg {
+	DetectThread *dt;
+	const MpmCtx *mpm;
+	MpmScratch *sc;
+	const uint8_t *data;
+	uint64_t base;
+	uint32_t lo, hi;
+} CovArg;
+void detect_cov_ids(void *arg, const uint32_t *ids, uint32_t n);
+void detect_cov_cpu(void *arg, uint64_t from, uint64_t to);
 void detect_scan_counters_register(void);
 void detect_scan_count(DetectThread *dt, int cls, int gpu, uint64_t bytes);
 void detect_pkt_swap(Packet *p);
@@ -305,6 +319,10 @@ int http_engine_build(DetectEngine *de, char *err, size_t errlen);
 void http_engine_free(DetectEngine *de);
 int http_thread_init(DetectThread *dt);
 void http_thread_free(DetectThread *dt);
+/* ac-cuda: folds the response-body bytes that arrived since the last call
+ * into each transaction's body match set (from the stream view where the
+ * body is verbatim stream bytes). Before the stream entries are pruned. */
+void http_gpu_harvest(DetectThread *dt, Flow *f, DetectFlowState *fs);
 /* Inspects f's transactions that progressed (all, when final) with p as the
  * packet; queues alerts through detect_sig_matched(). */
 void http_inspect_flow(DetectThread *dt, Packet *p, DetectFlowState *fs, int final);

@@ -1408,23 +1408,16 @@ static void gpu_stream_cover(DetectThread *dt, Packet *p, DetectFlowState *fs, i
  * already alerted, so each match alerts once. */
 /* ac-cuda: a window's match set from the GPU scans of its packets
  * (stream-cov.h), the ends no packet covers scanned here. */
-typedef struct CovArg {
-	DetectThread *dt;
-	const MpmCtx *mpm;
-	MpmScratch *sc;
-	const uint8_t *data;
-	uint64_t base;
-} CovArg;
-
-static void cov_ids(void *arg, const uint32_t *ids, uint32_t n)
+void detect_cov_ids(void *arg, const uint32_t *ids, uint32_t n)
 {
 	CovArg *a = arg;
 
 	for (uint32_t i = 0; i < n; i++)
-		mpm_matchset_add(a->dt->ms, ids[i]);
+		if (ids[i] >= a->lo && ids[i] < a->hi)
+			mpm_matchset_add(a->dt->ms, ids[i] - a->lo);
 }
 
-static void cov_cpu(void *arg, uint64_t from, uint64_t to)
+void detect_cov_cpu(void *arg, uint64_t from, uint64_t to)
 {
 	CovArg *a = arg;
 
@@ -1443,8 +1436,9 @@ static void stream_window_mpm(DetectThread *dt, const SigGroup *g, const uint8_t
 	}
 	CovArg a = { .dt = dt, .mpm = g->mpm, .sc = sc, .data = data, .base = base };
 
+	detect_gpu_sv_range(dt->de->gpu, GPU_SV_STREAM_TS + d, &a.lo, &a.hi);
 	cpu = scov_window(fs ? fs->scov[d] : NULL, base, len,
-			  detect_gpu_stream_maxlen(dt->de->gpu), cov_ids, cov_cpu, &a);
+			  detect_gpu_stream_maxlen(dt->de->gpu), detect_cov_ids, detect_cov_cpu, &a);
 	detect_scan_count(dt, SCAN_STREAM, 0, cpu);
 	detect_scan_count(dt, SCAN_STREAM, 1, len - cpu);
 }
@@ -1718,6 +1712,8 @@ done:
 	cand_done(cs, wk);
 	if (fs)
 		fs->iponly_done |= (uint8_t)(1u << dir);
+	if (de->gpu && fs && p->flow->alstate && p->flow->app_proto == ALPROTO_HTTP1)
+		http_gpu_harvest(dt, p->flow, fs);
 	if (fs && p->flow->stream && de->uses_stream) {
 		if (de->cfg.stream_inline)
 			inline_release(dt, p);
@@ -1751,6 +1747,8 @@ uint32_t detect_flow_flush(DetectThread *dt, Packet *p, const DetectAlert **aler
 		return 0;
 	dt->pkt_established = flow_established(de, fs, p);
 	dt->pkt_streamed = 0;
+	if (de->gpu && p->flow->alstate && p->flow->app_proto == ALPROTO_HTTP1)
+		http_gpu_harvest(dt, p->flow, fs);
 	/* inline: every byte was inspected with the packet that brought it */
 	if (p->flow->stream && de->uses_stream && !de->cfg.stream_inline)
 		stream_inspect(dt, p, fs);

@@ -7,6 +7,7 @@
  * (one bit per rule and side: done) hangs off the tx's detect slot. */
 #include "detect/engine-int.h"
 #include "app-layer/http.h"
+#include "detect/prefilter-gpu.h"
 #include "detect/transform.h"
 
 #include <stdlib.h>
@@ -408,17 +409,39 @@ void http_thread_free(DetectThread *dt)
 
 /* ---- per transaction ---- */
 
+/* ac-cuda: the response body's match set, built as the body grows from
+ * the GPU's stream view (verbatim pieces) and CPU scans of the rest, so
+ * that the body scan itself needs no CPU pass. Per pass side d: pids of
+ * hgroups[d][BUF_HTTP_SERVER_BODY]. */
+#define BODY_IDS_MAX 4096
+
+typedef struct BodyIds {
+	uint32_t done;            /* body bytes accounted for */
+	uint32_t cpu[2];          /* bytes scanned on the CPU for them, per side */
+	uint8_t over;             /* too many ids: scan on the CPU after all */
+	uint32_t n[2], cap[2];
+	uint32_t *ids[2];
+} BodyIds;
+
 typedef struct TxDetect {
 	uint8_t seen[2];          /* 1 + both sides' progress at the last pass */
 	/* bit l: on pass side d, list l's buffer was scanned complete and every
 	 * candidate it gave was evaluated then; it gives nothing new again */
 	uint64_t scanned[2];
+	BodyIds *body;            /* ac-cuda only */
 	uint64_t done[];          /* bit 2*hidx+d: rule hidx evaluated on side d */
 } TxDetect;
 _Static_assert(BUF_IPV4_HDR <= 64, "TxDetect.scanned holds a bit per http list");
 
 static void tx_detect_free(void *p)
 {
+	TxDetect *st = p;
+
+	if (st && st->body) {
+		free(st->body->ids[0]);
+		free(st->body->ids[1]);
+		free(st->body);
+	}
 	free(p);
 }
 
@@ -475,18 +498,44 @@ static void sig_set_done(TxPass *tp, const DetectSig *ds)
 /* Scans one buffer and marks its candidates; tp->deferred says whether one
  * of them waits for more of the transaction, so the buffer must be scanned
  * again on a later pass. */
+static void mark_ms(DetectThread *dt, const SigGroup *g, TxPass *tp);
+
 static void prefilter_buf(DetectThread *dt, const SigGroup *g, MpmScratch *sc,
 			  const uint8_t *data, uint32_t len, TxPass *tp)
 {
-	const DetectEngine *de = dt->de;
-	const uint32_t *ids;
-	uint32_t n;
-
 	if (!len)
 		return;
 	mpm_matchset_clear(dt->ms);
 	mpm_prefilter(g->mpm, sc, data, len, dt->ms);
 	detect_scan_count(dt, SCAN_HTTP, 0, len);
+	mark_ms(dt, g, tp);
+}
+
+/* ac-cuda: the response body's match set as harvested (BodyIds), when it
+ * accounts for the whole body. 1: used. */
+static int prefilter_body_gpu(DetectThread *dt, const SigGroup *g, const TxDetect *st,
+			      TxPass *tp, uint32_t len)
+{
+	const BodyIds *b = st->body;
+
+	if (!dt->de->gpu || !b || b->over || b->done != len || !len)
+		return 0;
+	mpm_matchset_clear(dt->ms);
+	for (uint32_t i = 0; i < b->n[tp->d]; i++)
+		mpm_matchset_add(dt->ms, b->ids[tp->d][i]);
+	detect_scan_count(dt, SCAN_HTTP, 0, b->cpu[tp->d]);
+	detect_scan_count(dt, SCAN_HTTP, 1, len - b->cpu[tp->d]);
+	mark_ms(dt, g, tp);
+	return 1;
+}
+
+/* Marks the candidates of the pids in dt->ms. */
+static void mark_ms(DetectThread *dt, const SigGroup *g, TxPass *tp)
+{
+	const DetectEngine *de = dt->de;
+	const uint32_t *ids;
+	uint32_t n;
+
 	n = mpm_matchset_count(dt->ms);
 	ids = mpm_matchset_ids(dt->ms);
 	for (uint32_t i = 0; i < n; i++)
@@ -568,7 +617,8 @@ static void tx_scan_list(DetectThread *dt, HttpTx *tx, TxDetect *st, TxPass *tp,
 		for (uint32_t i = 0; http_tx_buffer_multi(tx, hb, i, &data, &len) == 0; i++)
 			prefilter_buf(dt, g, dt->scratch_h[tp->d][l], data, len, tp);
 	} else if (http_tx_buffer_dir(tx, hb, side, &data, &len) == 0) {
-		prefilter_buf(dt, g, dt->scratch_h[tp->d][l], data, len, tp);
+		if (l != BUF_HTTP_SERVER_BODY || !prefilter_body_gpu(dt, g, st, tp, len))
+			prefilter_buf(dt, g, dt->scratch_h[tp->d][l], data, len, tp);
 	}
 	if (complete && !tp->deferred)
 		st->scanned[tp->d] |= 1ull << l;
@@ -637,6 +687,126 @@ static void tx_eval(DetectThread *dt, Packet *p, HttpTx *tx, TxDetect *st, int d
 		}
 	}
 	cand_done(cs, cs->nwords);
+}
+
+/* ---- ac-cuda: response bodies from the stream view ---- */
+
+static int ids_keep(BodyIds *b, int d, const MpmMatchSet *ms)
+{
+	uint32_t n = mpm_matchset_count(ms);
+
+	if (n > BODY_IDS_MAX)
+		return -1;
+	if (n > b->cap[d]) {
+		uint32_t cap = b->cap[d] ? b->cap[d] : 16;
+		uint32_t *p;
+
+		while (cap < n)
+			cap *= 2;
+		if (!(p = realloc(b->ids[d], cap * sizeof(*p))))
+			return -1;
+		b->ids[d] = p;
+		b->cap[d] = cap;
+	}
+	memcpy(b->ids[d], mpm_matchset_ids(ms), n * sizeof(uint32_t));
+	b->n[d] = n;
+	return 0;
+}
+
+/* The new body bytes [b->done, len) for pass side d's group: verbatim
+ * pieces take the ids of the stream entries their ends fall in (and the
+ * CPU scans what no entry covers), with L - 1 bytes of the piece before
+ * b->done for the matches that cross it; a piece boundary is a seam in
+ * the body that the stream never had, scanned on the CPU; the rest is
+ * scanned on the CPU. The set only grows: it holds every pattern a CPU scan
+ * of the body would find. Returns the bytes scanned on the CPU. */
+static uint64_t body_harvest_side(DetectThread *dt, const DetectFlowState *fs, BodyIds *b,
+				  int d, const uint8_t *data, uint32_t len,
+				  const HttpBodyPiece *pc, uint32_t np)
+{
+	const DetectEngine *de = dt->de;
+	const SigGroup *g = &de->hgroups[d][BUF_HTTP_SERVER_BODY];
+	MpmScratch *sc = dt->scratch_h[d][BUF_HTTP_SERVER_BODY];
+	uint32_t L = detect_gpu_stream_maxlen(de->gpu), keep = L ? L - 1 : 0;
+	uint64_t cpu = 0;
+
+	mpm_matchset_clear(dt->ms);
+	for (uint32_t i = 0; i < b->n[d]; i++)
+		mpm_matchset_add(dt->ms, b->ids[d][i]);
+	for (uint32_t i = 0; i < np; i++) {
+		uint32_t plo = pc[i].body_off, phi = plo + pc[i].len;
+		uint32_t lo = plo > b->done ? plo : b->done, hi = phi < len ? phi : len;
+
+		if (lo >= hi)
+			continue;
+		if (pc[i].stream_off == UINT64_MAX) {
+			uint32_t from = lo > keep ? lo - keep : 0;
+
+			mpm_prefilter(g->mpm, sc, data + from, hi - from, dt->ms);
+			cpu += hi - from;
+			continue;
+		}
+		if (lo == plo && plo > 0) {
+			uint32_t from = plo > keep ? plo - keep : 0;
+			uint32_t to = hi - plo > keep ? plo + keep : hi;
+
+			mpm_prefilter(g->mpm, sc, data + from, to - from, dt->ms);
+			cpu += to - from;
+		}
+		{
+			uint32_t bb = lo - (lo - plo > keep ? keep : lo - plo);
+			CovArg a = { .dt = dt, .mpm = g->mpm, .sc = sc, .data = data + bb,
+				     .base = pc[i].stream_off + (bb - plo) };
+
+			detect_gpu_sv_range(de->gpu, GPU_SV_BODY_TS + d, &a.lo, &a.hi);
+			cpu += scov_window(fs->scov[1], a.base, hi - bb, L, detect_cov_ids,
+					   detect_cov_cpu, &a);
+		}
+	}
+	if (ids_keep(b, d, dt->ms) != 0)
+		b->over = 1;
+	return cpu;
+}
+
+void http_gpu_harvest(DetectThread *dt, Flow *f, DetectFlowState *fs)
+{
+	const DetectEngine *de = dt->de;
+	uint64_t n;
+
+	if (!de->gpu || !de->nhttp || (!de->hgroups[0][BUF_HTTP_SERVER_BODY].mpm &&
+				       !de->hgroups[1][BUF_HTTP_SERVER_BODY].mpm))
+		return;
+	n = http_tx_count(f);
+	for (uint64_t id = fs->tx_next; id < n; id++) {
+		HttpTx *tx = http_tx_get(f, id);
+		const HttpBodyPiece *pc;
+		const uint8_t *data;
+		uint32_t len, np;
+		TxDetect *st;
+		BodyIds *b;
+
+		if (!tx)
+			continue;
+		np = http_tx_body_raw(tx, APP_DIR_TOCLIENT, &data, &len, &pc);
+		if (!len || !(st = tx_state(de, tx)))
+			continue;
+		if (!st->body && !(st->body = calloc(1, sizeof(*st->body))))
+			continue;
+		b = st->body;
+		if (b->over || b->done >= len)
+			continue;
+		for (int d = 0; d < 2; d++) {
+			uint64_t cpu;
+
+			if (!de->hgroups[d][BUF_HTTP_SERVER_BODY].mpm ||
+			    !dt->scratch_h[d][BUF_HTTP_SERVER_BODY])
+				continue;
+			cpu = body_harvest_side(dt, fs, b, d, data, len, pc, np);
+			/* the bytes backed up over count once, as new ones */
+			b->cpu[d] += cpu < len - b->done ? (uint32_t)cpu : len - b->done;
+		}
+		b->done = len;
+	}
 }
 
 void http_inspect_flow(DetectThread *dt, Packet *p, DetectFlowState *fs, int final)

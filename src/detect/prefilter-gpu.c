@@ -31,11 +31,15 @@ struct DetectGpu {
 	MpmCtx *uni[PC_MAX];           /* union automaton; NULL: no payload MPM */
 	uint32_t n_toserver[PC_MAX];   /* union ids below this: toserver pids */
 	int16_t auto_of_pc[PC_MAX];    /* ac-cuda group id, -1: none */
-	/* TCP stream: the union of both directions' stream groups */
+	/* TCP stream view: one automaton over the groups of what is scanned
+	 * as stream bytes: the stream groups of both directions, and the
+	 * response-body groups of both evaluation sides (a body made of
+	 * verbatim stream bytes takes its matches from here too). Each group's
+	 * pids are a range of union ids: GPU_SV_* below. */
 	MpmCtx *suni;
-	uint32_t s_toserver;           /* union ids below this: toserver stream pids */
-	int16_t s_auto;                /* -1: no stream fast patterns */
-	uint32_t s_maxlen;             /* longest stream fast pattern */
+	uint32_t sv_lo[GPU_SV_MAX], sv_hi[GPU_SV_MAX];
+	int16_t s_auto;                /* -1: nothing to scan as stream bytes */
+	uint32_t s_maxlen;             /* longest pattern of the view */
 	uint32_t tail_len;             /* context sent: min(s_maxlen - 1, TAIL_MAX) */
 	struct tail *tails;            /* RX only */
 	const AcAutomaton *autos[PC_MAX + 1];
@@ -178,37 +182,65 @@ static const SigGroup *stream_group(const DetectEngine *de, int d)
 	return g->ss ? g->ss : g;
 }
 
+/* The groups of the stream view, by GPU_SV_*: NULL where there is none. */
+static const SigGroup *sv_group(const DetectEngine *de, int k)
+{
+	const SigGroup *g;
+
+	switch (k) {
+	case GPU_SV_STREAM_TS:
+	case GPU_SV_STREAM_TC:
+		if (!de->uses_stream)
+			return NULL;
+		g = stream_group(de, k - GPU_SV_STREAM_TS);
+		break;
+	default:
+		g = &de->hgroups[k - GPU_SV_BODY_TS][BUF_HTTP_SERVER_BODY];
+		break;
+	}
+	return g->mpm ? g : NULL;
+}
+
 static int build_stream_union(DetectGpu *g, char *err, size_t errlen)
 {
-	const SigGroup *ts = stream_group(g->de, 0), *tc = stream_group(g->de, 1);
 	const AcAutomaton *a;
+	uint32_t base = 0;
 
 	g->s_auto = -1;
-	if (!g->de->uses_stream || (!ts->mpm && !tc->mpm))
-		return 0;
-	g->s_toserver = ts->mpm ? ts->npids : 0;
-	g->suni = mpm_new(MPM_AC_CUDA);
-	if (!g->suni || (ts->mpm && add_group(g->suni, ts->mpm, 0) != 0) ||
-	    (tc->mpm && add_group(g->suni, tc->mpm, g->s_toserver) != 0)) {
-		snprintf(err, errlen, "ac-cuda: cannot build the stream union automaton "
-			 "(the groups must use the ac automaton)");
-		return -1;
+	for (int k = 0; k < GPU_SV_MAX; k++) {
+		const SigGroup *sg = sv_group(g->de, k);
+
+		g->sv_lo[k] = g->sv_hi[k] = base;
+		if (!sg)
+			continue;
+		if (!g->suni && !(g->suni = mpm_new(MPM_AC_CUDA)))
+			goto oom;
+		if (add_group(g->suni, sg->mpm, base) != 0) {
+			snprintf(err, errlen, "ac-cuda: cannot build the stream union automaton "
+				 "(the groups must use the ac automaton)");
+			return -1;
+		}
+		base += sg->npids;
+		g->sv_hi[k] = base;
 	}
+	if (!g->suni)
+		return 0;
 	if (mpm_prepare(g->suni, err, errlen) != 0)
 		return -1;
 	a = mpm_ac_automaton(g->suni);
 	g->s_maxlen = a->blk->maxlen;
 	g->tail_len = g->s_maxlen > TAIL_MAX ? TAIL_MAX : g->s_maxlen - 1;
 	g->tails = calloc(TAIL_SLOTS, sizeof(*g->tails));
-	if (!g->tails) {
-		snprintf(err, errlen, "ac-cuda: out of memory");
-		return -1;
-	}
+	if (!g->tails)
+		goto oom;
 	g->s_auto = (int16_t)g->nautos;
 	g->autos[g->nautos++] = a;
-	log_debug("ac-cuda: tcp stream: %u union patterns, longest %u", mpm_pattern_count(g->suni),
-		  g->s_maxlen);
+	log_debug("ac-cuda: tcp stream view: %u union patterns, longest %u",
+		  mpm_pattern_count(g->suni), g->s_maxlen);
 	return 0;
+oom:
+	snprintf(err, errlen, "ac-cuda: out of memory");
+	return -1;
 }
 
 DetectGpu *detect_gpu_new(DetectEngine *de, const CudaMpmConfig *cfg, const AcCudaOpts *opts,
@@ -429,22 +461,28 @@ void detect_gpu_prefilter(const DetectGpuTicket *gt, int pc, int dir, MpmMatchSe
 typedef struct IdArg {
 	uint32_t *ids;
 	uint32_t n, cap;
-	uint32_t lo, hi;     /* union ids of the direction's stream group */
+	const DetectGpu *g;
+	int dir;
 	int over;
 } IdArg;
 
+/* Keeps the union ids a stream direction's consumers may ask for: its own
+ * stream group's, and on responses (toclient) the body groups'. */
 static int stream_id_cb(void *arg, uint32_t id, uint32_t end)
 {
 	IdArg *m = arg;
+	const DetectGpu *g = m->g;
+	int k = GPU_SV_STREAM_TS + m->dir;
 
 	(void)end;
-	if (id < m->lo || id >= m->hi)
+	if (!(id >= g->sv_lo[k] && id < g->sv_hi[k]) &&
+	    !(m->dir == 1 && id >= g->sv_lo[GPU_SV_BODY_TS] && id < g->sv_hi[GPU_SV_BODY_TC]))
 		return 0;
 	if (m->n == m->cap) {
 		m->over = 1;
 		return 1;
 	}
-	m->ids[m->n++] = id - m->lo;
+	m->ids[m->n++] = id;
 	return 0;
 }
 
@@ -455,20 +493,34 @@ int detect_gpu_stream_cover(const DetectGpuTicket *gt, Flow *f, int dir, uint32_
 	const Packet *p = gt->p;
 	uint32_t t = gt->ctxlen, len;
 	const uint8_t *bytes;
-	uint64_t so, e_lo, e_hi;
+	uint64_t so, e_lo, e_hi, rel;
 	IdArg m = { .ids = ids, .cap = cap };
 
 	if (!g || g->s_auto < 0 || gt->t.views < 2 || p->stream_off < (int64_t)t)
 		return 0;
 	so = (uint64_t)p->stream_off;
 	bytes = ac_cuda_payload_ctx(g->ac, &gt->t, &len);
-	if (!bytes || len != t + gt->len || !scov_span(so, gt->len, t, g->s_maxlen, &e_lo, &e_hi))
+	if (!bytes || len != t + gt->len)
 		return 0;
-	/* what the GPU scanned must be what the stream holds now */
-	if (!stream_stored_equal(f, dir, so - t, bytes, len))
+	/* what the GPU scanned must be what the stream holds now; context
+	 * bytes the stream released are checked against the copy the last
+	 * verified packet left, and where that cannot say, the context is
+	 * taken as shorter (fewer ends covered: the CPU scans those) */
+	if (!stream_stored_equal(f, dir, so - t, bytes, len, &rel))
 		return 0;
-	m.lo = dir ? g->s_toserver : 0;
-	m.hi = dir ? g->s_toserver + stream_group(g->de, 1)->npids : g->s_toserver;
+	if (rel > so)
+		return 0;
+	if (rel > so - t && !scov_tail_equal(*cov, so - t, bytes, (uint32_t)(rel - (so - t)))) {
+		bytes += rel - (so - t);
+		t = (uint32_t)(so - rel);
+	}
+	if (scov_ensure(cov) != 0)
+		return 0;
+	scov_save_tail(*cov, so + gt->len, bytes, t + gt->len);
+	if (!scov_span(so, gt->len, t, g->s_maxlen, &e_lo, &e_hi))
+		return 0;
+	m.g = g;
+	m.dir = dir;
 	ac_cuda_matches_ctx(g->ac, &gt->t, stream_id_cb, &m);
 	/* ids repeat across occurrences; the set is what counts */
 	if (m.over || scov_add(cov, so - t, e_lo, e_hi, ids, m.n) != 0)
@@ -479,6 +531,12 @@ int detect_gpu_stream_cover(const DetectGpuTicket *gt, Flow *f, int dir, uint32_
 uint32_t detect_gpu_stream_maxlen(const DetectGpu *g)
 {
 	return g ? g->s_maxlen : 0;
+}
+
+void detect_gpu_sv_range(const DetectGpu *g, int k, uint32_t *lo, uint32_t *hi)
+{
+	*lo = g ? g->sv_lo[k] : 0;
+	*hi = g ? g->sv_hi[k] : 0;
 }
 
 /* ---- counters ---- */

@@ -30,6 +30,13 @@
 
 typedef struct DetectGpu DetectGpu;
 
+/* The groups of the TCP stream view (one automaton, a range of ids each). */
+enum {
+	GPU_SV_STREAM_TS = 0, GPU_SV_STREAM_TC,   /* stream groups, by flow direction */
+	GPU_SV_BODY_TS, GPU_SV_BODY_TC,           /* response-body groups, by eval side */
+	GPU_SV_MAX
+};
+
 /* A packet's place in the ring. `g` NULL: not queued (CPU matcher). */
 typedef struct DetectGpuTicket {
 	DetectGpu *g;
@@ -77,12 +84,15 @@ void detect_gpu_end(DetectThread *dt, DetectGpuTicket *gt);
 
 /* Worker, TCP, after reassembly: when the stream holds gt's context and
  * payload exactly as the GPU scanned them, records in *cov the stream
- * group pids (of direction dir) that matched there; ids[cap] is scratch.
+ * view's ids (of direction dir's consumers) that matched there; ids[cap]
+ * is scratch.
  * 1: recorded; 0: not (the caller invalidates the packet's bytes). */
 int detect_gpu_stream_cover(const DetectGpuTicket *gt, Flow *f, int dir, uint32_t *ids,
 			    uint32_t cap, StreamCov **cov);
-/* Longest stream fast pattern (0: no stream union). */
+/* Longest pattern of the stream view (0: none). */
 uint32_t detect_gpu_stream_maxlen(const DetectGpu *g);
+/* The stream view ids of group k (GPU_SV_*): [lo, hi), pid = id - lo. */
+void detect_gpu_sv_range(const DetectGpu *g, int k, uint32_t *lo, uint32_t *hi);
 
 /* mpm.cuda.* counters; register before counters_freeze(). */
 void detect_gpu_register_counters(void);

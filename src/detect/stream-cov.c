@@ -77,19 +77,21 @@ static int grow(void **p, uint32_t *cap, uint32_t want, uint32_t max, uint32_t f
 	return 0;
 }
 
+int scov_ensure(StreamCov **cp)
+{
+	if (!*cp)
+		*cp = calloc(1, sizeof(**cp));
+	return *cp ? 0 : -1;
+}
+
 int scov_add(StreamCov **cp, uint64_t b_lo, uint64_t e_lo, uint64_t e_hi,
 	     const uint32_t *ids, uint32_t nids)
 {
-	StreamCov *c = *cp;
+	StreamCov *c;
 
-	if (nids > SCOV_IDS_MAX)
+	if (nids > SCOV_IDS_MAX || scov_ensure(cp) != 0)
 		return -1;
-	if (!c) {
-		c = calloc(1, sizeof(*c));
-		if (!c)
-			return -1;
-		*cp = c;
-	}
+	c = *cp;
 	while (c->n == SCOV_ENTRIES_MAX || c->nids + nids > SCOV_IDS_MAX)
 		drop_oldest(c);
 	if (grow((void **)&c->e, &c->cap, c->n + 1, SCOV_ENTRIES_MAX, 4, sizeof(*c->e)) ||
@@ -102,6 +104,28 @@ int scov_add(StreamCov **cp, uint64_t b_lo, uint64_t e_lo, uint64_t e_hi,
 					 .id_off = c->nids, .nids = nids };
 	c->nids += nids;
 	return 0;
+}
+
+void scov_save_tail(StreamCov *c, uint64_t end, const uint8_t *b, uint32_t n)
+{
+	if (!c || end < c->tail_end)
+		return;
+	if (n > SCOV_TAIL_MAX) {
+		b += n - SCOV_TAIL_MAX;
+		n = SCOV_TAIL_MAX;
+	}
+	memcpy(c->tail, b, n);
+	c->tail_len = n;
+	c->tail_end = end;
+}
+
+int scov_tail_equal(const StreamCov *c, uint64_t off, const uint8_t *b, uint32_t n)
+{
+	if (!n)
+		return 1;
+	if (!c || off + n > c->tail_end || off < c->tail_end - c->tail_len)
+		return 0;
+	return !memcmp(c->tail + (off - (c->tail_end - c->tail_len)), b, n);
 }
 
 static int drop_overlap(const StreamCovEntry *e, uint64_t lo, uint64_t hi)

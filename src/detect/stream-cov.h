@@ -35,11 +35,20 @@ typedef struct StreamCovEntry {
 	uint32_t id_off, nids;    /* ids[id_off, id_off + nids) */
 } StreamCovEntry;
 
+#define SCOV_TAIL_MAX 255
+
 typedef struct StreamCov {
 	StreamCovEntry *e;
 	uint32_t n, cap;
 	uint32_t *ids;
 	uint32_t nids, ids_cap;
+	/* the last bytes a verified packet showed, ending at stream offset
+	 * tail_end: the stream may have released them since, but a copy of
+	 * them (an HTTP body) may still be read, so a later packet's context
+	 * is checked against these */
+	uint64_t tail_end;
+	uint32_t tail_len;
+	uint8_t tail[SCOV_TAIL_MAX];
 } StreamCov;
 
 /* The ends a packet's GPU scan covers: payload at stream offset so, len
@@ -48,10 +57,18 @@ typedef struct StreamCov {
 int scov_span(uint64_t so, uint32_t len, uint32_t t, uint32_t maxlen, uint64_t *e_lo,
 	      uint64_t *e_hi);
 
+/* Allocates *c on first use: 0, or -1 when out of memory. */
+int scov_ensure(StreamCov **c);
 /* Adds an entry (allocating *c on first use). -1 when out of memory (the
  * ends then stay uncovered: the CPU scans them). */
 int scov_add(StreamCov **c, uint64_t b_lo, uint64_t e_lo, uint64_t e_hi,
 	     const uint32_t *ids, uint32_t nids);
+/* Keeps the last bytes of b[0, n), which end at stream offset end (only
+ * when end is not behind what is kept). */
+void scov_save_tail(StreamCov *c, uint64_t end, const uint8_t *b, uint32_t n);
+/* 1 when the saved tail holds stream bytes [off, off + n) and they equal b
+ * (n == 0: 1). */
+int scov_tail_equal(const StreamCov *c, uint64_t off, const uint8_t *b, uint32_t n);
 /* Bytes [lo, hi) may have changed: drop every entry that scanned any. */
 void scov_invalidate(StreamCov *c, uint64_t lo, uint64_t hi);
 /* Drops the entries whose ends all lie at or below `floor`. */

@@ -77,6 +77,9 @@ typedef struct Flow {
 	/* worker pipeline progress (runmode.c): stream bytes handed to the app
 	 * layer per direction, directions whose EOF it was told, next tx to log */
 	uint64_t app_progress[2];
+	/* during app_layer_handle_data(): 1 + the stream offset of the bytes
+	 * handed over, 0 when they are not stream bytes at known offsets */
+	uint64_t app_data_off1[2];
 	uint8_t app_eof;
 	uint64_t tx_log_next;
 

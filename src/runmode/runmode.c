@@ -105,11 +105,14 @@ static int app_feed_dir(Worker *w, Flow *f, Packet *p, int dir)
 					      gap > UINT32_MAX ? UINT32_MAX : (uint32_t)gap,
 					      APP_GAP);
 		}
+		f->app_data_off1[dir] = base + 1;
 		if (app_layer_handle_data(w->at, f, dir, data, len, fl) == APP_REVERSE) {
+			f->app_data_off1[dir] = 0;
 			*pos = base;
 			reverse_flow(f, p);
 			return 1;
 		}
+		f->app_data_off1[dir] = 0;
 		*pos = base + len;
 	}
 	if (*pos < ready) {

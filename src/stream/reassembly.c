@@ -620,16 +620,24 @@ static int piece_next(struct piece_iter *it, uint64_t *off, const uint8_t **data
 }
 
 int stream_stored_equal(const Flow *f, int dir, uint64_t off, const uint8_t *buf,
-			uint32_t len)
+			uint32_t len, uint64_t *released_end)
 {
 	const TcpStream *s = dir_stream(f, dir);
+	const TcpSession *ssn = f ? f->stream : NULL;
 	struct piece_iter it;
-	uint64_t want = off, end = off + len, po;
+	uint64_t want = off, end = off + len, po, m;
 	const uint8_t *pd;
 	uint32_t pl;
 
+	*released_end = off;
 	if (!s)
 		return 0;
+	/* every consumer is past the bytes below m: they are gone for good */
+	m = min_released(ssn->st, s);
+	if (m != UINT64_MAX && m > want) {
+		want = m < end ? m : end;
+		*released_end = want;
+	}
 	it = (struct piece_iter){ .s = s, .seg = s->segs };
 	/* pieces come in offset order and never overlap: the wanted range must
 	 * be covered piece after piece with no hole */

@@ -263,10 +263,12 @@ uint32_t stream_inline_window(const Flow *f, int dir, const Packet *p, uint32_t 
  * as "[N bytes missing]"; cut at cap bytes. Returns the length written. */
 uint32_t stream_log_data(const Flow *f, int dir, uint64_t upto, uint8_t *buf, uint32_t cap);
 /* 1 when every byte of dir's stream offsets [off, off + len) is stored
- * (ready or not yet) and equals buf; 0 when any differs or is not stored.
+ * (ready or not yet) and equals buf, except the leading bytes every
+ * consumer released ([off, *released_end): no one reads them again, they
+ * are not compared); 0 when any other byte differs or is not stored.
  * ac-cuda uses it to trust a GPU scan of a packet's bytes for the stream. */
 int stream_stored_equal(const Flow *f, int dir, uint64_t off, const uint8_t *buf,
-			uint32_t len);
+			uint32_t len, uint64_t *released_end);
 /* Stream offset up to which dir's data is ready (0 without a session). */
 uint64_t stream_ready_offset(const Flow *f, int dir);
 /* STREAM_DIR_* flags of dir (0 without a session). */

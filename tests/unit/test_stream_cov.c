@@ -247,3 +247,26 @@ TEST(scov_windows_hold_every_match_of_a_cpu_scan)
 	/* and it is worth it: most bytes need no CPU scan */
 	CHECK(cpu_total * 2 < win_total);
 }
+
+TEST(scov_tail_keeps_the_newest_bytes_and_checks_ranges)
+{
+	StreamCov *c = NULL;
+	uint8_t big[300];
+
+	for (int i = 0; i < 300; i++)
+		big[i] = (uint8_t)i;
+	CHECK_EQ(scov_ensure(&c), 0);
+	CHECK(!scov_tail_equal(c, 0, big, 1));
+	scov_save_tail(c, 1300, big, 300);      /* keeps bytes 1045..1300 */
+	CHECK_EQ(c->tail_len, SCOV_TAIL_MAX);
+	CHECK(scov_tail_equal(c, 1290, big + 290, 10));
+	CHECK(scov_tail_equal(c, 1045, big + 45, 5));
+	CHECK(!scov_tail_equal(c, 1044, big + 44, 5));   /* before the tail */
+	CHECK(!scov_tail_equal(c, 1296, big + 296, 5));  /* past its end */
+	CHECK(!scov_tail_equal(c, 1290, big + 291, 10)); /* other bytes */
+	CHECK(scov_tail_equal(c, 1290, big, 0));
+	/* an older end (a retransmission) leaves the tail alone */
+	scov_save_tail(c, 1200, big, 10);
+	CHECK_EQ(c->tail_end, 1300);
+	scov_free(c);
+}

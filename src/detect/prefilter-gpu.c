@@ -285,7 +285,7 @@ enum {
 	C_CPU_BELOW_MIN, C_CPU_ABOVE_MAX, C_CPU_RING_FULL, C_CPU_OVERFLOW, C_CPU_DEVICE_ERROR,
 	C_OVERFLOW_BATCHES, C_ERROR_BATCHES, C_RING_WRAPS,
 	C_BATCH_BYTES_AVG, C_BATCH_PAYLOADS_AVG, C_WAIT_US_AVG,
-	C_H2D_US, C_KERNEL_US, C_D2H_US, C_MAX
+	C_H2D_US, C_KERNEL_US, C_D2H_US, C_DISP_WAKEUPS, C_MAX
 };
 
 static const char *const counter_names[C_MAX] = {
@@ -297,6 +297,7 @@ static const char *const counter_names[C_MAX] = {
 	"mpm.cuda.overflow_batches", "mpm.cuda.error_batches", "mpm.cuda.ring_wraps",
 	"mpm.cuda.batch_bytes_avg", "mpm.cuda.batch_payloads_avg", "mpm.cuda.wait_us_avg",
 	"mpm.cuda.h2d_us", "mpm.cuda.kernel_us", "mpm.cuda.d2h_us",
+	"mpm.cuda.dispatcher_wakeups",
 };
 static counter_id cid[C_MAX];
 
@@ -335,7 +336,7 @@ void detect_gpu_update_counters(DetectGpu *g)
 		[C_BATCH_BYTES_AVG] = s.bytes / b, [C_BATCH_PAYLOADS_AVG] = s.payloads / b,
 		[C_WAIT_US_AVG] = s.wait_ns / b / 1000,
 		[C_H2D_US] = s.h2d_ns / 1000, [C_KERNEL_US] = s.kernel_ns / 1000,
-		[C_D2H_US] = s.d2h_ns / 1000,
+		[C_D2H_US] = s.d2h_ns / 1000, [C_DISP_WAKEUPS] = s.disp_wakeups,
 	};
 	for (int i = 0; i < C_MAX; i++)
 		counter_set(g->tc, cid[i], v[i]);

@@ -312,6 +312,25 @@ static void submit_batch(AcCuda *ac, struct slot *sl)
 	pthread_cond_signal(&ac->comp_cv);
 }
 
+/* The dispatcher's deadlines come from now_ns() (CLOCK_MONOTONIC), so its
+ * condition variable must time out on that clock: with the default
+ * (CLOCK_REALTIME) a monotonic deadline lies decades in the past, every
+ * timed wait returns at once, and the dispatcher spins for the life of
+ * every open batch. Monotonic also ignores wall-clock steps (NTP). */
+static int init_disp_cv(pthread_cond_t *cv)
+{
+	pthread_condattr_t at;
+	int rc;
+
+	if (pthread_condattr_init(&at) != 0)
+		return -1;
+	rc = pthread_condattr_setclock(&at, CLOCK_MONOTONIC);
+	if (rc == 0)
+		rc = pthread_cond_init(cv, &at);
+	pthread_condattr_destroy(&at);
+	return rc == 0 ? 0 : -1;
+}
+
 static void *dispatcher(void *arg)
 {
 	AcCuda *ac = arg;
@@ -338,6 +357,7 @@ static void *dispatcher(void *arg)
 						.tv_sec = deadline / 1000000000ull,
 						.tv_nsec = deadline % 1000000000ull };
 					pthread_cond_timedwait(&ac->disp_cv, &ac->mu, &ts);
+					stat_add(&ac->st.disp_wakeups, 1);
 				}
 				continue;
 			}
@@ -348,6 +368,7 @@ static void *dispatcher(void *arg)
 		if (ac->stop)
 			break;
 		pthread_cond_wait(&ac->disp_cv, &ac->mu);
+		stat_add(&ac->st.disp_wakeups, 1);
 	}
 	ac->disp_done = 1;
 	pthread_cond_signal(&ac->comp_cv);
@@ -780,7 +801,12 @@ AcCuda *ac_cuda_new(const CudaMpmConfig *cfg, const AcCudaOpts *opts,
 	ac->batch_bytes = cfg->gpu_transfer_size;
 	ac->st.emulation = ops->emulation;
 	pthread_mutex_init(&ac->mu, NULL);
-	pthread_cond_init(&ac->disp_cv, NULL);
+	if (init_disp_cv(&ac->disp_cv) != 0) {
+		snprintf(err, errlen, "ac-cuda: cannot create the dispatcher's condition variable");
+		pthread_mutex_destroy(&ac->mu);
+		free(ac);
+		return NULL;
+	}
 	pthread_cond_init(&ac->comp_cv, NULL);
 
 	ac->dev = ops->open(cfg->device_id, err, errlen);

@@ -117,6 +117,7 @@ typedef struct AcCudaStats {
 	uint64_t wait_ns;           /* sum over batches: submit - oldest arrival */
 	uint64_t h2d_ns, kernel_ns, d2h_ns;
 	uint64_t ring_wraps;        /* batches that started back at ring offset 0 */
+	uint64_t disp_wakeups;      /* dispatcher returns from its condition waits */
 } AcCudaStats;
 
 void ac_cuda_stats(const AcCuda *ac, AcCudaStats *out);

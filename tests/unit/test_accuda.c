@@ -435,6 +435,39 @@ TEST(accuda_lone_payload_is_cut_at_the_deadline)
 	CHECK_EQ(got.v[2][1], 9);
 }
 
+/* The deadline is on CLOCK_MONOTONIC; a condvar on the default clock
+ * (CLOCK_REALTIME) saw it as long past and the dispatcher spun until the
+ * cut: ~10,000 wake-ups for one 150 ms batch on a 2-core box. */
+TEST(accuda_dispatcher_sleeps_until_the_deadline)
+{
+	MpmCtx *ctx;
+	const AcAutomaton *a;
+	CudaMpmConfig c;
+	AcCudaTicket t;
+	AcCudaStats st;
+	char err[256];
+
+	CHECK_EQ(one_ctx(&ctx, &a), 0);
+	small_cfg(&c, 1 << 20, 1 << 18, 2);
+	c.batching_timeout_us = 150000;
+	AcCuda *ac = ac_cuda_new(&c, NULL, accuda_emu_ops(), &a, 1, err, sizeof(err));
+	CHECK(ac != NULL);
+	uint64_t t0 = mono_us();
+	CHECK_EQ(ac_cuda_submit(ac, (const uint8_t *)"abc", 3, 0, NULL, &t), 0);
+	CHECK_EQ(ac_cuda_wait(ac, &t), 0);
+	uint64_t waited = mono_us() - t0;
+	ac_cuda_release(ac, &t);
+	ac_cuda_stats(ac, &st);
+	ac_cuda_free(ac);
+	mpm_free(ctx);
+	CHECK(waited >= 149000);
+	CHECK_EQ(st.cut_timeout, 1);
+	if (st.disp_wakeups > 5)
+		printf("  dispatcher woke %llu times for one deadline\n",
+		       (unsigned long long)st.disp_wakeups);
+	CHECK(st.disp_wakeups <= 5);
+}
+
 TEST(accuda_flush_cuts_without_waiting_for_the_deadline)
 {
 	MpmCtx *ctx;

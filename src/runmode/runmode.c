@@ -508,6 +508,7 @@ static int gpu_start(AutofpCtx *ctx)
 	if (!ctx->gpu)
 		return 0;
 	ctx->gpu_tickets = calloc(ctx->pool->n, sizeof(*ctx->gpu_tickets));
+	detect_gpu_set_pool(ctx->gpu, ctx->pool->n);
 	return ctx->gpu_tickets ? 0 : -1;
 }
 
@@ -599,6 +600,18 @@ static void autofp_flush_all(void *arg)
 		detect_gpu_flush(ctx->gpu);
 }
 
+/* The pool ran dry: the same flush, counted as its own cut reason so that
+ * a pool too small for the GPU's batches shows (mpm.cuda.cut.pool_dry). */
+static void autofp_pool_dry(void *arg)
+{
+	AutofpCtx *ctx = arg;
+
+	for (unsigned i = 0; i < ctx->n; i++)
+		packet_ring_flush(&ctx->workers[i].ring);
+	if (ctx->gpu)
+		detect_gpu_flush_pool_dry(ctx->gpu);
+}
+
 static void autofp_dispatch(AutofpCtx *ctx, Packet *p)
 {
 	Worker *w = &ctx->workers[p->flow_hash % ctx->n];
@@ -651,7 +664,7 @@ static int run_autofp(Engine *e, PacketPool *pool, ThreadCounters *rx_tc)
 		}
 		started++;
 	}
-	pool->before_wait = autofp_flush_all;
+	pool->before_wait = autofp_pool_dry;
 	pool->before_wait_arg = &ctx;
 	for (;;) {
 		Packet *p = packet_pool_get(pool, 1);

@@ -468,6 +468,109 @@ TEST(accuda_dispatcher_sleeps_until_the_deadline)
 	CHECK(st.disp_wakeups <= 5);
 }
 
+/* A pool of 16 packets with 2 streams: batches of 16 / (2 + 2) = 4
+ * payloads, so that several fit in the pool; counted as cut.pool, and the
+ * batch size histogram says 4. */
+TEST(accuda_pool_share_cuts_batches)
+{
+	MpmCtx *ctx;
+	const AcAutomaton *a;
+	CudaMpmConfig c;
+	AcCudaTicket t[10];
+	AcCudaStats st;
+	char err[256];
+
+	CHECK_EQ(one_ctx(&ctx, &a), 0);
+	small_cfg(&c, 1 << 20, 1 << 18, 2);
+	c.batching_timeout_us = 10000000;
+	AcCuda *ac = ac_cuda_new(&c, NULL, accuda_emu_ops(), &a, 1, err, sizeof(err));
+	CHECK(ac != NULL);
+	ac_cuda_set_pool(ac, 16);
+	for (int i = 0; i < 10; i++)
+		CHECK_EQ(ac_cuda_submit(ac, (const uint8_t *)"xabcx", 5, 0, NULL, &t[i]), 0);
+	ac_cuda_flush(ac);
+	for (int i = 0; i < 10; i++) {
+		CHECK_EQ(ac_cuda_wait(ac, &t[i]), 0);
+		ac_cuda_release(ac, &t[i]);
+	}
+	ac_cuda_stats(ac, &st);
+	ac_cuda_free(ac);
+	mpm_free(ctx);
+	CHECK_EQ(st.batches, 3);
+	CHECK_EQ(st.cut_pool, 2);
+	CHECK_EQ(st.cut_flush, 1);
+	CHECK_EQ(st.batch_payloads_max, 4);
+	CHECK_EQ(ac_cuda_hist_quantile(st.hist_payloads, 0.5), 4);
+	CHECK_EQ(ac_cuda_hist_quantile(st.hist_bytes, 0.5), 20);
+	CHECK_EQ(st.ring_peak_bytes, 50);
+	CHECK_EQ(st.gpu_batches, 3);
+}
+
+TEST(accuda_hist_quantile_is_within_an_eighth)
+{
+	uint64_t h[AC_CUDA_HIST_BUCKETS] = { 0 };
+	AcCudaStats st;
+
+	CHECK_EQ(ac_cuda_hist_quantile(h, 0.5), 0);
+	/* through the engine's own bucketing: one batch each of 1..1000 bytes */
+	(void)st;
+	for (uint64_t v = 1; v <= 1000; v++) {
+		unsigned e = 63 - (unsigned)__builtin_clzll(v);
+		unsigned b = v < 8 ? (unsigned)v : (e - 2) * 8 + ((v >> (e - 3)) & 7);
+
+		h[b]++;
+	}
+	uint64_t p50 = ac_cuda_hist_quantile(h, 0.5);
+
+	CHECK(p50 <= 501 && p50 >= 501 - 501 / 8);
+	CHECK(ac_cuda_hist_quantile(h, 1.0) <= 1000);
+	CHECK(ac_cuda_hist_quantile(h, 1.0) >= 1000 - 1000 / 8);
+}
+
+/* The emulation's fault switch (test-opts fail=N): with every batch
+ * failing, half in submit and half in wait, every payload is rescanned on
+ * the CPU with ac's matches, and the counters say that no batch used the
+ * device. */
+TEST(accuda_failed_batches_fall_back_and_are_counted)
+{
+	MpmCtx *ctx;
+	const AcAutomaton *a;
+	CudaMpmConfig c;
+	AcCudaTicket t[8];
+	AcCudaStats st;
+	char err[256];
+	int cpu = 0;
+	uint32_t n = 0;
+
+	CHECK_EQ(one_ctx(&ctx, &a), 0);
+	small_cfg(&c, 1 << 20, 1 << 18, 2);
+	c.batching_timeout_us = 10000000;
+	AcCuda *ac = ac_cuda_new(&c, NULL, accuda_emu_ops(), &a, 1, err, sizeof(err));
+	CHECK(ac != NULL);
+	accuda_emu_set_fail(1);
+	for (int i = 0; i < 8; i++) {
+		CHECK_EQ(ac_cuda_submit(ac, (const uint8_t *)"xxABCxaBc", 9, 0, NULL, &t[i]), 0);
+		ac_cuda_flush(ac);     /* one payload per batch */
+	}
+	for (int i = 0; i < 8; i++) {
+		struct seq got = { .n = 0 };
+
+		cpu += ac_cuda_wait(ac, &t[i]);
+		n += ac_cuda_matches(ac, &t[i], seq_cb, &got);
+		ac_cuda_release(ac, &t[i]);
+	}
+	ac_cuda_stats(ac, &st);
+	ac_cuda_free(ac);
+	accuda_emu_set_fail(0);
+	mpm_free(ctx);
+	CHECK_EQ(cpu, 8);
+	CHECK_EQ(n, 8 * 3);
+	CHECK_EQ(st.batches, 8);
+	CHECK_EQ(st.error_batches, 8);
+	CHECK_EQ(st.cpu_device_error, 8);
+	CHECK_EQ(st.gpu_batches, 0);
+}
+
 TEST(accuda_flush_cuts_without_waiting_for_the_deadline)
 {
 	MpmCtx *ctx;
@@ -799,6 +902,8 @@ TEST(gpu_test_opts_reject_garbage)
 	CHECK(detect_gpu_test_switches(&cfg, &emu, &o, err, sizeof(err)) < 0);
 	CHECK(strstr(err, "test-opts") != NULL);
 	CHECK_EQ(emu, 0);   /* never on unless asked */
+	conf_set("cuda.mpm.test-opts", "fail=x");
+	CHECK(detect_gpu_test_switches(&cfg, &emu, &o, err, sizeof(err)) < 0);
 	conf_set("cuda.mpm.test-opts", "kernel=payload,records=5");
 	conf_set("cuda.mpm.emulation", "yes");
 	CHECK_EQ(detect_gpu_test_switches(&cfg, &emu, &o, err, sizeof(err)), 1);

@@ -234,9 +234,14 @@ void detect_gpu_flush(DetectGpu *g)
 	ac_cuda_flush(g->ac);
 }
 
-void detect_gpu_flush_pool_dry(DetectGpu *g)
+void detect_gpu_rx_blocking(DetectGpu *g, int pool_dry)
 {
-	ac_cuda_flush_pool_dry(g->ac);
+	ac_cuda_rx_blocking(g->ac, pool_dry);
+}
+
+void detect_gpu_rx_resumed(DetectGpu *g)
+{
+	ac_cuda_rx_resumed(g->ac);
 }
 
 void detect_gpu_set_pool(DetectGpu *g, uint32_t packets)

@@ -66,8 +66,10 @@ DetectGpu *detect_engine_gpu(const DetectEngine *de);
 int detect_gpu_submit(DetectGpu *g, Packet *p, DetectGpuTicket *gt);
 /* RX thread: cuts the open batch now (end of input, or before it sleeps). */
 void detect_gpu_flush(DetectGpu *g);
-/* RX thread: the same when the packet pool ran dry (counted apart). */
-void detect_gpu_flush_pool_dry(DetectGpu *g);
+/* RX thread: about to block (the pool ran dry, or a queue is full), and
+ * back again (ac_cuda_rx_blocking). */
+void detect_gpu_rx_blocking(DetectGpu *g, int pool_dry);
+void detect_gpu_rx_resumed(DetectGpu *g);
 /* RX thread, before the first submit: the packet pool's size, so that
  * batches are cut before they hold too much of it (ac_cuda_set_pool). */
 void detect_gpu_set_pool(DetectGpu *g, uint32_t packets);

@@ -94,6 +94,12 @@ struct AcCuda {
 	pthread_t disp, comp;
 	int threads;
 
+	/* the RX thread blocked vs. workers waiting for the open batch: each
+	 * side publishes itself, then looks at the other (seq_cst), so at
+	 * least one of them sees both and cuts */
+	int rx_blocked;          /* atomic: 0, or 1 + enum cut_reason */
+	uint32_t open_waiters;   /* atomic: workers waiting for an open batch */
+
 	AcCudaStats st;          /* atomics */
 	uint32_t errors_logged;  /* atomic: device failures logged one by one */
 };
@@ -687,9 +693,19 @@ void ac_cuda_flush(AcCuda *ac)
 	rx_cut(ac, CUT_FLUSH);
 }
 
-void ac_cuda_flush_pool_dry(AcCuda *ac)
+void ac_cuda_rx_blocking(AcCuda *ac, int pool_dry)
 {
-	rx_cut(ac, CUT_POOL_DRY);
+	int why = pool_dry ? CUT_POOL_DRY : CUT_FLUSH;
+
+	__atomic_store_n(&ac->rx_blocked, 1 + why, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&ac->open_waiters, __ATOMIC_SEQ_CST))
+		rx_cut(ac, why);
+}
+
+void ac_cuda_rx_resumed(AcCuda *ac)
+{
+	if (ac->rx_blocked)
+		__atomic_store_n(&ac->rx_blocked, 0, __ATOMIC_SEQ_CST);
 }
 
 void ac_cuda_set_pool(AcCuda *ac, uint32_t packets)
@@ -714,10 +730,25 @@ int ac_cuda_wait(AcCuda *ac, const AcCudaTicket *t)
 	struct slot *sl = ticket_slot(ac, t);
 
 	if (!__atomic_load_n(&sl->done, __ATOMIC_ACQUIRE)) {
+		int open = !(__atomic_load_n(&sl->word, __ATOMIC_ACQUIRE) & W_CLOSED);
+
+		if (open) {
+			/* see ac_cuda_rx_blocking: an RX thread that blocks will
+			 * not cut this batch, so the waiter does */
+			__atomic_fetch_add(&ac->open_waiters, 1, __ATOMIC_SEQ_CST);
+			int why = __atomic_load_n(&ac->rx_blocked, __ATOMIC_SEQ_CST);
+
+			if (why) {
+				close_word(sl, why - 1);
+				wake_dispatcher(ac);
+			}
+		}
 		pthread_mutex_lock(&sl->mu);
 		while (!__atomic_load_n(&sl->done, __ATOMIC_ACQUIRE))
 			pthread_cond_wait(&sl->cv, &sl->mu);
 		pthread_mutex_unlock(&sl->mu);
+		if (open)
+			__atomic_fetch_sub(&ac->open_waiters, 1, __ATOMIC_SEQ_CST);
 	}
 	return sl->result == RES_DEVICE ? 0 : 1;
 }

@@ -82,9 +82,15 @@ void ac_cuda_free(AcCuda *ac);
 int ac_cuda_submit(AcCuda *ac, const uint8_t *buf, uint32_t len, uint16_t group,
 		   void *pkt, AcCudaTicket *out);
 void ac_cuda_flush(AcCuda *ac);
-/* RX thread: the same cut, when the packet pool ran dry (counted apart
- * from end-of-input flushes: a pool that runs dry bounds the batches). */
-void ac_cuda_flush_pool_dry(AcCuda *ac);
+/* RX thread: it is about to block (pool_dry 1: the packet pool ran dry;
+ * 0: a full queue, the order window) until ac_cuda_rx_resumed. Cutting
+ * the open batch at once, as a flush, made tiny batches whenever the
+ * pipeline was backlogged: the workers were still busy with earlier
+ * batches. Instead the open batch is cut only if a worker waits for it
+ * (now, or later while the RX thread is blocked), which is when the wait
+ * would otherwise never end; counted as cut.pool_dry (or cut.flush). */
+void ac_cuda_rx_blocking(AcCuda *ac, int pool_dry);
+void ac_cuda_rx_resumed(AcCuda *ac);
 /* RX thread, before the first submit: the packet pool holds `packets`.
  * Every queued payload holds a pool packet until its batch is inspected,
  * so a batch is cut at packets / (cuda-streams + 2) payloads: several

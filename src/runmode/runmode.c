@@ -519,6 +519,7 @@ static void gpu_rx_submit(AutofpCtx *ctx, Packet *p)
 
 	if (!gt)
 		return;
+	detect_gpu_rx_resumed(ctx->gpu);
 	detect_gpu_submit(ctx->gpu, p, gt);
 	if (++ctx->gpu_rx_n % GPU_STATS_EVERY == 0)
 		detect_gpu_update_counters(ctx->gpu);
@@ -595,13 +596,14 @@ static void autofp_flush_all(void *arg)
 
 	for (unsigned i = 0; i < ctx->n; i++)
 		packet_ring_flush(&ctx->workers[i].ring);
-	/* ac-cuda: workers may be waiting for the open batch */
+	/* ac-cuda: the reader is about to wait; workers waiting for the open
+	 * batch get it cut (now or when they start waiting) */
 	if (ctx->gpu)
-		detect_gpu_flush(ctx->gpu);
+		detect_gpu_rx_blocking(ctx->gpu, 0);
 }
 
-/* The pool ran dry: the same flush, counted as its own cut reason so that
- * a pool too small for the GPU's batches shows (mpm.cuda.cut.pool_dry). */
+/* The pool ran dry: the same, counted as its own cut reason so that a
+ * pool too small for the GPU's batches shows (mpm.cuda.cut.pool_dry). */
 static void autofp_pool_dry(void *arg)
 {
 	AutofpCtx *ctx = arg;
@@ -609,7 +611,7 @@ static void autofp_pool_dry(void *arg)
 	for (unsigned i = 0; i < ctx->n; i++)
 		packet_ring_flush(&ctx->workers[i].ring);
 	if (ctx->gpu)
-		detect_gpu_flush_pool_dry(ctx->gpu);
+		detect_gpu_rx_blocking(ctx->gpu, 1);
 }
 
 static void autofp_dispatch(AutofpCtx *ctx, Packet *p)

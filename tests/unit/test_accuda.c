@@ -571,6 +571,69 @@ TEST(accuda_failed_batches_fall_back_and_are_counted)
 	CHECK_EQ(st.gpu_batches, 0);
 }
 
+/* The RX thread blocking (pool dry) does not cut the open batch by
+ * itself: the workers may still be busy with earlier batches. A worker
+ * that then waits for the open batch cuts it (cut.pool_dry), whichever
+ * side comes first. */
+struct open_waiter {
+	AcCuda *ac;
+	AcCudaTicket t;
+	int rc;
+};
+
+static void *open_waiter_main(void *arg)
+{
+	struct open_waiter *w = arg;
+
+	w->rc = ac_cuda_wait(w->ac, &w->t);
+	return NULL;
+}
+
+TEST(accuda_blocked_reader_leaves_the_batch_to_its_waiters)
+{
+	MpmCtx *ctx;
+	const AcAutomaton *a;
+	CudaMpmConfig c;
+	AcCudaTicket t;
+	AcCudaStats st;
+	struct open_waiter w = { 0 };
+	pthread_t th;
+	char err[256];
+
+	CHECK_EQ(one_ctx(&ctx, &a), 0);
+	small_cfg(&c, 1 << 20, 1 << 18, 2);
+	c.batching_timeout_us = 10000000; /* 10 s: never the deadline here */
+	AcCuda *ac = ac_cuda_new(&c, NULL, accuda_emu_ops(), &a, 1, err, sizeof(err));
+	CHECK(ac != NULL);
+	uint64_t t0 = mono_us();
+	/* reader blocks first, the worker comes later */
+	CHECK_EQ(ac_cuda_submit(ac, (const uint8_t *)"abc", 3, 0, NULL, &t), 0);
+	ac_cuda_rx_blocking(ac, 1);
+	struct timespec ms20 = { 0, 20000000 };
+	nanosleep(&ms20, NULL);
+	ac_cuda_stats(ac, &st);
+	CHECK_EQ(st.batches, 0);
+	CHECK_EQ(ac_cuda_wait(ac, &t), 0);
+	ac_cuda_release(ac, &t);
+	ac_cuda_rx_resumed(ac);
+	/* the worker waits first, then the reader blocks */
+	CHECK_EQ(ac_cuda_submit(ac, (const uint8_t *)"abc", 3, 0, NULL, &w.t), 0);
+	w.ac = ac;
+	CHECK_EQ(pthread_create(&th, NULL, open_waiter_main, &w), 0);
+	nanosleep(&ms20, NULL);
+	ac_cuda_rx_blocking(ac, 1);
+	pthread_join(th, NULL);
+	ac_cuda_release(ac, &w.t);
+	ac_cuda_stats(ac, &st);
+	ac_cuda_free(ac);
+	mpm_free(ctx);
+	CHECK(mono_us() - t0 < 2000000);
+	CHECK_EQ(w.rc, 0);
+	CHECK_EQ(st.batches, 2);
+	CHECK_EQ(st.cut_pool_dry, 2);
+	CHECK_EQ(st.cut_timeout, 0);
+}
+
 TEST(accuda_flush_cuts_without_waiting_for_the_deadline)
 {
 	MpmCtx *ctx;

@@ -538,7 +538,7 @@ TEST(cuda_mpm_defaults_without_section)
 	CHECK_EQ(c.data_buffer_size_max_limit, 1500);
 	CHECK(c.cudabuffer_buffer_size == 500ULL * 1024 * 1024);
 	CHECK(c.gpu_transfer_size == 50ULL * 1024 * 1024);
-	CHECK_EQ(c.batching_timeout_us, 2000);
+	CHECK_EQ(c.batching_timeout_us, 1000000);
 	CHECK_EQ(c.device_id, 0);
 	CHECK_EQ(c.cuda_streams, 2);
 	reset();

@@ -78,6 +78,17 @@ static AcDev *cu_open(int id, char *err, size_t errlen)
 		CU_FAIL("cudaSetDevice", rc, err, errlen);
 		return NULL;
 	}
+	/* Before the context exists (cudaFree(0) creates it): the default
+	 * schedule (cudaDeviceScheduleAuto) spin-waits when there are fewer
+	 * active contexts than cores, so the completion thread's
+	 * cudaStreamSynchronize would burn a CPU core for the whole life of
+	 * every batch, a core the workers need. Blocking sync sleeps on an OS
+	 * primitive until the stream is done; it costs a few µs of wake-up per
+	 * batch, nothing against megabyte batches. A failure here is not fatal
+	 * (the flags only change how we wait), so it is ignored. */
+	rc = cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync);
+	if (rc != cudaSuccess)
+		(void)cudaGetLastError();
 	/* a failing device shows here, before any allocation */
 	rc = cudaFree(0);
 	if (rc != cudaSuccess) {

@@ -89,6 +89,9 @@ const AcDeviceOps *accuda_emu_ops(void);
 void accuda_emu_set_mem(uint64_t fake_mem);
 /* Kernel threads per emulated stream (default 2). */
 void accuda_emu_set_threads(int n);
+/* Tests of the CPU fallback: every Nth batch (counted over all streams)
+ * fails, alternately in submit and in wait; 1: every batch; 0: none. */
+void accuda_emu_set_fail(uint32_t every);
 
 #ifdef __cplusplus
 }

@@ -314,10 +314,28 @@ static unsigned autofp_workers(void)
 	return (unsigned)n;
 }
 
+/* max-pending-packets when the key is left out (as in Suricata 8's yaml,
+ * where it is commented out): Suricata's 1024, but 65000 for ac-cuda, the
+ * original feature's recommended value. Every payload queued for the GPU
+ * holds its pool packet until its batch is inspected, so the pool bounds
+ * the batches: 1024 packets made ~80-payload batches, far too small for a
+ * GPU (doc/gpu.md). */
+#define MAX_PENDING_DEFAULT 1024
+#define MAX_PENDING_DEFAULT_AC_CUDA 65000
+/* Below this, ac-cuda batches stay small (gpu_setup warns). */
+#define MAX_PENDING_AC_CUDA_MIN 8192
+
+static int mpm_algo_is_ac_cuda(void)
+{
+	const char *algo = conf_get("mpm-algo");
+
+	return algo && !strcmp(algo, "ac-cuda");
+}
+
 /* Typed engine configuration from the tree; errors are logged with their key. */
 static int engine_config_load(const Cli *cli, EngineConfig *cfg)
 {
-	int64_t mpp = 1024;
+	int64_t mpp = mpm_algo_is_ac_cuda() ? MAX_PENDING_DEFAULT_AC_CUDA : MAX_PENDING_DEFAULT;
 	const char *rm;
 	CudaMpmConfig cuda;
 	char err[512];
@@ -532,6 +550,13 @@ static int gpu_setup(Engine *engine, int open_device, DetectGpu **out)
 	}
 	if (over)
 		log_warning("ac-cuda: cuda.mpm.test-opts overrides the batch tuning (tests only)");
+	if (conf_get("max-pending-packets") &&
+	    engine->cfg.max_pending_packets < MAX_PENDING_AC_CUDA_MIN)
+		log_warning("ac-cuda: max-pending-packets %u is small for the GPU: a batch is cut "
+			    "at %u payloads (pool / (cuda-streams + 2)); use %d or more, or leave "
+			    "the key out (ac-cuda default %d)", engine->cfg.max_pending_packets,
+			    engine->cfg.max_pending_packets / (unsigned)(cc.cuda_streams + 2),
+			    MAX_PENDING_AC_CUDA_MIN, MAX_PENDING_DEFAULT_AC_CUDA);
 	if (!open_device)
 		return 0;
 	*out = detect_gpu_new(engine->detect, &cc, over ? &opts : NULL, ops, err, sizeof(err));

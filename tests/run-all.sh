@@ -80,6 +80,12 @@ echo "== ac-cuda vs ac on the e2e rule cases (qa/gpu/accuda-e2e-equal.py, emulat
 part python3 "$srcdir/qa/gpu/accuda-e2e-equal.py" "$builddir/src/suricata" \
 	"$builddir/suricata.yaml" "$srcdir"
 
+# A dead GPU must not pass: with every emulated batch failing, the alerts
+# stay equal (CPU rescan) but accuda-equal.sh must FAIL its device check.
+echo "== accuda-equal.sh notices failed batches (qa/gpu/accuda-equal-selftest.sh)"
+part "$srcdir/qa/gpu/accuda-equal-selftest.sh" "$builddir/src/suricata" \
+	"$builddir/suricata.yaml" "$srcdir"
+
 # ac-cuda (through the host emulation) must alert exactly as ac on bench-1x
 # with the ET Open rules, also with tiny batches that force every path.
 if [ -d "$shared/data/rules/et-open-4.0" ]; then

@@ -10,17 +10,26 @@
 #                          so CI checks the whole pipeline without a GPU.
 #        WORKERS=N         threading.detect-thread-ratio set so that about N
 #                          workers run (default: the yaml's)
+#        ACCUDA_FAIL=N     emulation only: every Nth batch fails on the
+#                          "device" (cuda.mpm.test-opts fail=N), to check
+#                          that this script notices (qa/gpu/accuda-equal-selftest.sh)
 #
 # Runs ac (runmode autofp) once, then ac-cuda in autofp with:
 #   default   the shipped cuda.mpm settings;
 #   tiny      a 1 KiB transfer, a 6 KiB ring, 8 payloads and 16 match records
-#             per batch, 4 batch slots, min-limit 8, max-limit 512: forces many
-#             batches, ring wrap-around, ring-full fallback, the overflow
-#             rescan, and the below-min / above-max paths;
+#             per batch, 4 batch slots, min-limit 8, max-limit 512, a pool of
+#             24 packets (cut at 6 payloads): forces many batches, the pool
+#             cut, pool-dry cuts by a waiting worker, ring wrap-around,
+#             ring-full fallback, the overflow rescan, and the below-min /
+#             above-max paths;
 #   payload   the reference (one thread per payload) kernel, 64 KiB batches.
 # Each ac-cuda run must give the same alerts (pcap_cnt, sid, addresses,
 # ports; as a multiset) as ac. The tiny run must also show every path taken
-# in its mpm.cuda.* counters. Prints PASS/FAIL lines and a summary table.
+# in its mpm.cuda.* counters. Equal alerts are not enough: a failed batch is
+# rescanned on the CPU, so a dead GPU would still pass. So each run's eve
+# stats must show no device error (mpm.cuda.error_batches 0), and the
+# default run no overflow either (the tiny and payload runs are small on
+# purpose). Prints PASS/FAIL lines and a summary table; exits 1 on any FAIL.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 shared=${SURICATA_SHARED:-$root/../shared}
@@ -50,6 +59,7 @@ if [ -n "${WORKERS:-}" ]; then
 fi
 gpu=(--set mpm-algo=ac-cuda)
 [ "${ACCUDA_DEVICE:-0}" = 1 ] || gpu+=(--set cuda.mpm.emulation=yes)
+fail=${ACCUDA_FAIL:+,fail=$ACCUDA_FAIL}
 
 run() {   # name, extra args...
 	local name=$1; shift
@@ -61,15 +71,15 @@ run() {   # name, extra args...
 }
 
 run ac --set mpm-algo=ac
-run default "${gpu[@]}"
+run default "${gpu[@]}" ${fail:+--set cuda.mpm.test-opts=${fail#,}}
 run tiny "${gpu[@]}" --set cuda.mpm.gpu-transfer-size=1kb \
 	--set cuda.mpm.cudabuffer-buffer-size=6kb \
 	--set cuda.mpm.data-buffer-size-min-limit=8 \
 	--set cuda.mpm.data-buffer-size-max-limit=512 \
-	--set cuda.mpm.batching-timeout=200 \
-	--set cuda.mpm.test-opts=records=16,payloads=8,slots=4
+	--set cuda.mpm.batching-timeout=200 --set max-pending-packets=24 \
+	--set cuda.mpm.test-opts=records=16,payloads=8,slots=4$fail
 run payload "${gpu[@]}" --set cuda.mpm.gpu-transfer-size=64kb \
-	--set cuda.mpm.test-opts=kernel=payload
+	--set cuda.mpm.test-opts=kernel=payload$fail
 
 python3 - "$tmp" <<'PY'
 import json, sys, collections
@@ -112,10 +122,11 @@ for name in ("default", "tiny", "payload"):
     else:
         print(f"PASS: accuda-equal ({name}): {n} alerts, same as ac")
     if name == "tiny" and rc == 0:
-        need = ["cut.size", "cut.timeout", "cut.flush", "ring_wraps", "cpu.ring_full",
-                "cpu.overflow", "cpu.below_min", "cpu.above_max"]
+        need = ["cut.size", "cut.pool", "cut.pool_dry", "cut.timeout", "ring_wraps",
+                "cpu.ring_full", "cpu.overflow", "cpu.below_min", "cpu.above_max"]
         fc = dict(flat(c))
         # a timeout cut needs the reader to pause; on a loaded box it may not
+        # (end-of-input flushes: tests/e2e/accuda-*)
         miss = [k for k in need if not fc.get(k) and k != "cut.timeout"]
         if miss:
             print(f"FAIL: accuda-equal (tiny paths): not taken: {miss}"); ok = False
@@ -123,8 +134,22 @@ for name in ("default", "tiny", "payload"):
             print("PASS: accuda-equal (tiny paths): " +
                   ", ".join(f"{k}={fc.get(k, 0)}" for k in need))
     fc = dict(flat(c))
-    rows.append((name, rc, secs, n, f"batches={fc.get('batches', 0)} payloads={fc.get('payloads_gpu', 0)} "
-                 f"overflow={fc.get('cpu.overflow', 0)} ring_full={fc.get('cpu.ring_full', 0)} "
+    if rc == 0:
+        b, e, o = fc.get("batches", 0), fc.get("error_batches", 0), fc.get("overflow_batches", 0)
+        # only the default run must be free of overflows: tiny and payload
+        # have small record buffers on purpose
+        if "batches" not in fc:
+            print(f"FAIL: accuda-equal ({name} device): no mpm.cuda counters in eve stats"); ok = False
+        elif e or (name == "default" and o):
+            print(f"FAIL: accuda-equal ({name} device): {e + o} of {b} batches failed on the "
+                  f"device ({e} errors, {o} overflows) and were rescanned on the CPU"); ok = False
+        else:
+            print(f"PASS: accuda-equal ({name} device): {fc.get('gpu_batches', b)} of {b} "
+                  f"batches used the device results ({o} overflows)")
+    rows.append((name, rc, secs, n, f"batches={fc.get('batches', 0)} gpu={fc.get('gpu_batches', 0)} "
+                 f"errors={fc.get('error_batches', 0)} overflows={fc.get('overflow_batches', 0)} "
+                 f"payloads={fc.get('payloads_gpu', 0)} ring_full={fc.get('cpu.ring_full', 0)} "
+                 f"p50={fc.get('batch_payloads_p50', 0)}pl/{fc.get('batch_bytes_p50', 0)}B "
                  f"emulation={fc.get('emulation', '?')}"))
 print(f"{'run':8} {'exit':>4} {'secs':>7} {'alerts':>7}  mpm.cuda")
 for r in rows:

@@ -88,11 +88,17 @@ int detect_gpu_test_switches(const CudaMpmConfig *cfg, int *emulation, AcCudaOpt
 	}
 	*emulation = emu;
 	ac_cuda_opts_defaults(opts, cfg);
+	accuda_emu_set_fail(0);
 	while (s && *s) {
-		uint32_t v = 0, th = 0;
+		uint32_t v = 0, th = 0, fail = 0;
 		int r;
 
-		if ((r = opt_u32(s, "records", &opts->batch_records)) ||
+		if ((r = opt_u32(s, "fail", &fail)) == 1) {
+			/* every Nth emulated batch fails (tests of the fallback) */
+			accuda_emu_set_fail(fail);
+		} else if (r < 0) {
+			goto bad;
+		} else if ((r = opt_u32(s, "records", &opts->batch_records)) ||
 		    (r = opt_u32(s, "payloads", &opts->batch_payloads)) ||
 		    (r = opt_u32(s, "slots", &opts->batch_slots)) ||
 		    (r = opt_u32(s, "chunk", &opts->chunk)) ||
@@ -120,7 +126,7 @@ int detect_gpu_test_switches(const CudaMpmConfig *cfg, int *emulation, AcCudaOpt
 	return over;
 bad:
 	snprintf(err, errlen, "cuda.mpm.test-opts: cannot parse '%s' (expected records=N,"
-		 "payloads=N,slots=N,chunk=N,threads=N,kernel=payload|chunk)", s);
+		 "payloads=N,slots=N,chunk=N,threads=N,fail=N,kernel=payload|chunk)", s);
 	return -1;
 }
 
@@ -405,6 +411,21 @@ void detect_gpu_flush(DetectGpu *g)
 	ac_cuda_flush(g->ac);
 }
 
+void detect_gpu_rx_blocking(DetectGpu *g, int pool_dry)
+{
+	ac_cuda_rx_blocking(g->ac, pool_dry);
+}
+
+void detect_gpu_rx_resumed(DetectGpu *g)
+{
+	ac_cuda_rx_resumed(g->ac);
+}
+
+void detect_gpu_set_pool(DetectGpu *g, uint32_t packets)
+{
+	ac_cuda_set_pool(g->ac, packets);
+}
+
 /* ---- worker ---- */
 
 void detect_gpu_begin(DetectThread *dt, const DetectGpuTicket *gt)
@@ -547,7 +568,10 @@ enum {
 	C_CPU_BELOW_MIN, C_CPU_ABOVE_MAX, C_CPU_RING_FULL, C_CPU_OVERFLOW, C_CPU_DEVICE_ERROR,
 	C_OVERFLOW_BATCHES, C_ERROR_BATCHES, C_RING_WRAPS,
 	C_BATCH_BYTES_AVG, C_BATCH_PAYLOADS_AVG, C_WAIT_US_AVG,
-	C_H2D_US, C_KERNEL_US, C_D2H_US, C_MAX
+	C_H2D_US, C_KERNEL_US, C_D2H_US, C_DISP_WAKEUPS,
+	C_GPU_BATCHES, C_CUT_PAYLOADS, C_CUT_POOL, C_CUT_POOL_DRY, C_RING_PEAK,
+	C_BATCH_BYTES_P50, C_BATCH_BYTES_P90, C_BATCH_BYTES_MAX,
+	C_BATCH_PAYLOADS_P50, C_BATCH_PAYLOADS_P90, C_BATCH_PAYLOADS_MAX, C_MAX
 };
 
 static const char *const counter_names[C_MAX] = {
@@ -559,6 +583,12 @@ static const char *const counter_names[C_MAX] = {
 	"mpm.cuda.overflow_batches", "mpm.cuda.error_batches", "mpm.cuda.ring_wraps",
 	"mpm.cuda.batch_bytes_avg", "mpm.cuda.batch_payloads_avg", "mpm.cuda.wait_us_avg",
 	"mpm.cuda.h2d_us", "mpm.cuda.kernel_us", "mpm.cuda.d2h_us",
+	"mpm.cuda.dispatcher_wakeups",
+	"mpm.cuda.gpu_batches", "mpm.cuda.cut.payloads", "mpm.cuda.cut.pool",
+	"mpm.cuda.cut.pool_dry", "mpm.cuda.ring_peak_bytes",
+	"mpm.cuda.batch_bytes_p50", "mpm.cuda.batch_bytes_p90", "mpm.cuda.batch_bytes_max",
+	"mpm.cuda.batch_payloads_p50", "mpm.cuda.batch_payloads_p90",
+	"mpm.cuda.batch_payloads_max",
 };
 static counter_id cid[C_MAX];
 
@@ -598,7 +628,16 @@ void detect_gpu_update_counters(DetectGpu *g)
 		[C_BATCH_BYTES_AVG] = s.bytes / b, [C_BATCH_PAYLOADS_AVG] = s.payloads / b,
 		[C_WAIT_US_AVG] = s.wait_ns / b / 1000,
 		[C_H2D_US] = s.h2d_ns / 1000, [C_KERNEL_US] = s.kernel_ns / 1000,
-		[C_D2H_US] = s.d2h_ns / 1000,
+		[C_D2H_US] = s.d2h_ns / 1000, [C_DISP_WAKEUPS] = s.disp_wakeups,
+		[C_GPU_BATCHES] = s.gpu_batches, [C_CUT_PAYLOADS] = s.cut_payloads,
+		[C_CUT_POOL] = s.cut_pool, [C_CUT_POOL_DRY] = s.cut_pool_dry,
+		[C_RING_PEAK] = s.ring_peak_bytes,
+		[C_BATCH_BYTES_P50] = ac_cuda_hist_quantile(s.hist_bytes, 0.5),
+		[C_BATCH_BYTES_P90] = ac_cuda_hist_quantile(s.hist_bytes, 0.9),
+		[C_BATCH_BYTES_MAX] = s.batch_bytes_max,
+		[C_BATCH_PAYLOADS_P50] = ac_cuda_hist_quantile(s.hist_payloads, 0.5),
+		[C_BATCH_PAYLOADS_P90] = ac_cuda_hist_quantile(s.hist_payloads, 0.9),
+		[C_BATCH_PAYLOADS_MAX] = s.batch_payloads_max,
 	};
 	for (int i = 0; i < C_MAX; i++)
 		counter_set(g->tc, cid[i], v[i]);

@@ -51,8 +51,10 @@ typedef struct DetectGpuTicket {
 /* Test-only switches read from the config (never defaults):
  *   cuda.mpm.emulation: yes      the host EMULATION instead of a GPU
  *   cuda.mpm.test-opts: "records=N,payloads=N,slots=N,kernel=payload|chunk,
- *                        chunk=N,threads=N"   AcCudaOpts overrides (tiny
- *                        result buffers force the overflow path)
+ *                        chunk=N,threads=N,fail=N"   AcCudaOpts overrides (tiny
+ *                        result buffers force the overflow path); fail=N:
+ *                        every Nth emulated batch fails on the "device"
+ *                        (in submit or in wait, alternately), 1: all
  * Fills *emulation and *opts (defaults derived from cfg when no override);
  * returns 1 when opts were overridden, 0 when not, -1 with err. */
 int detect_gpu_test_switches(const CudaMpmConfig *cfg, int *emulation, AcCudaOpts *opts,
@@ -75,6 +77,13 @@ DetectGpu *detect_engine_gpu(const DetectEngine *de);
 int detect_gpu_submit(DetectGpu *g, Packet *p, DetectGpuTicket *gt);
 /* RX thread: cuts the open batch now (end of input, or before it sleeps). */
 void detect_gpu_flush(DetectGpu *g);
+/* RX thread: about to block (the pool ran dry, or a queue is full), and
+ * back again (ac_cuda_rx_blocking). */
+void detect_gpu_rx_blocking(DetectGpu *g, int pool_dry);
+void detect_gpu_rx_resumed(DetectGpu *g);
+/* RX thread, before the first submit: the packet pool's size, so that
+ * batches are cut before they hold too much of it (ac_cuda_set_pool). */
+void detect_gpu_set_pool(DetectGpu *g, uint32_t packets);
 
 /* Worker: waits for gt's batch and makes the next detect_packet(dt, gt->p)
  * take the payload matches from it. */

@@ -20,6 +20,14 @@
 
 static uint64_t emu_fake_mem;
 static int emu_threads = 2;
+static uint32_t emu_fail_every;
+static uint64_t emu_nbatches;   /* atomic: batches submitted, all streams */
+
+void accuda_emu_set_fail(uint32_t every)
+{
+	emu_fail_every = every;
+	__atomic_store_n(&emu_nbatches, 0, __ATOMIC_RELAXED);
+}
 
 void accuda_emu_set_mem(uint64_t fake_mem)
 {
@@ -60,6 +68,7 @@ struct AcDevStream {
 	uint32_t items, next, finished_thr;
 	int running, stop;
 	uint64_t t_start, t_h2d, t_kernel;
+	int fail_wait;            /* the fault switch: the next wait fails */
 };
 
 static uint64_t now_ns(void)
@@ -221,6 +230,20 @@ static int emu_submit(AcDevStream *s, const uint8_t *data, uint32_t nbytes,
 		snprintf(err, errlen, "emulation: batch larger than the stream buffers");
 		return -1;
 	}
+	if (emu_fail_every) {
+		uint64_t k = __atomic_add_fetch(&emu_nbatches, 1, __ATOMIC_RELAXED);
+
+		if (k % emu_fail_every == 0) {
+			/* odd failures in submit, even ones in wait: both paths */
+			if ((k / emu_fail_every) & 1) {
+				snprintf(err, errlen, "emulated device fault in submit "
+					 "(cuda.mpm.test-opts fail=%u)", emu_fail_every);
+				return -1;
+			}
+			s->fail_wait = 1;
+			return 0;
+		}
+	}
 	pthread_mutex_lock(&s->mu);
 	s->t_start = now_ns();
 	/* the copy-in: the kernel must not see later ring writes */
@@ -249,6 +272,12 @@ static int emu_wait(AcDevStream *s, const struct acc_rec **rec, uint32_t *count,
 	uint32_t n;
 	uint64_t t0;
 
+	if (s->fail_wait) {
+		s->fail_wait = 0;
+		snprintf(err, errlen, "emulated device fault in wait (cuda.mpm.test-opts fail=%u)",
+			 emu_fail_every);
+		return -1;
+	}
 	pthread_mutex_lock(&s->mu);
 	while (s->running)
 		pthread_cond_wait(&s->done_cv, &s->mu);

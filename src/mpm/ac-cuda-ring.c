@@ -53,3 +53,12 @@ void ac_ring_free_all(AcRing *r)
 	r->head = r->tail = 0;
 	r->empty = 1;
 }
+
+uint64_t ac_ring_used(const AcRing *r)
+{
+	if (r->empty)
+		return 0;
+	if (r->head > r->tail)
+		return r->head - r->tail;
+	return r->size - r->tail + r->head;
+}

@@ -36,5 +36,8 @@ uint64_t ac_ring_take(AcRing *r, uint64_t len, enum ac_ring_fit how);
 void ac_ring_free_to(AcRing *r, uint64_t pos);
 /* Nothing is live any more. */
 void ac_ring_free_all(AcRing *r);
+/* Bytes not available to ac_ring_take at head: live data, plus the unused
+ * tail left behind by a wrap. */
+uint64_t ac_ring_used(const AcRing *r);
 
 #endif

@@ -27,21 +27,23 @@
 #include "util/log.h"
 
 #define W_CLOSED (1ull << 63)
-#define W_NPAY(w) ((uint32_t)((w) & 0xffffffffull))
+#define W_NPAY(w) ((uint32_t)((w) & W_NPAY_MAX))
 #define W_BYTES(w) ((uint32_t)(((w) >> 32) & 0x1fffffffull))
-#define W_CUT(w) ((int)(((w) >> 61) & 3))   /* who closed it: enum cut_reason */
+#define W_CUT(w) ((int)(((w) >> 29) & 7))   /* who closed it: enum cut_reason */
 #define W_BYTES_MAX 0x1fffffffull
+#define W_NPAY_MAX 0x1fffffffull
 #define W_MAKE(npay, bytes) ((uint64_t)(npay) | ((uint64_t)(bytes) << 32))
 
 enum slot_state { SLOT_FREE = 0, SLOT_OPEN, SLOT_DONE };
 enum slot_result { RES_DEVICE = 0, RES_CPU_OVERFLOW, RES_CPU_ERROR };
-enum cut_reason { CUT_SIZE = 0, CUT_TIMEOUT, CUT_FLUSH };
+enum cut_reason { CUT_SIZE = 0, CUT_TIMEOUT, CUT_FLUSH, CUT_PAYLOADS, CUT_POOL, CUT_POOL_DRY };
 
 struct slot {
 	uint64_t seq;
 	uint64_t data_start;     /* ring offset of the batch's first byte */
 	uint64_t word;           /* atomic: W_CLOSED | bytes | npay */
 	uint64_t t_open_ns;      /* oldest payload's arrival */
+	uint32_t npkt;           /* RX only: submits in it (a submit may be 2 views) */
 	int state;               /* RX-owned except SLOT_DONE (completion) */
 	int done;                /* atomic, set once under mu */
 	int result;
@@ -79,6 +81,7 @@ struct AcCuda {
 	uint64_t rx_seq;         /* the open batch, or the next to open */
 	int rx_open;
 	uint64_t rx_oldest;      /* oldest slot not yet reclaimed */
+	uint32_t pool_cut;       /* payloads per batch at most (0: no pool cut) */
 
 	/* shared, under mu */
 	pthread_mutex_t mu;
@@ -92,8 +95,19 @@ struct AcCuda {
 	pthread_t disp, comp;
 	int threads;
 
+	/* the RX thread blocked vs. workers waiting for the open batch: each
+	 * side publishes itself, then looks at the other (seq_cst), so at
+	 * least one of them sees both and cuts */
+	int rx_blocked;          /* atomic: 0, or 1 + enum cut_reason */
+	uint32_t open_waiters;   /* atomic: workers waiting for an open batch */
+
 	AcCudaStats st;          /* atomics */
+	uint32_t errors_logged;  /* atomic: device failures logged one by one */
 };
+
+/* Device failures are logged one by one up to here, then only counted (a
+ * dead GPU fails every batch); ac_cuda_free sums them up in one line. */
+#define ERRORS_LOGGED_MAX 5
 
 static uint64_t now_ns(void)
 {
@@ -112,6 +126,63 @@ static void stat_add(uint64_t *c, uint64_t n)
 static void stat_rx_inc(uint64_t *c)
 {
 	__atomic_store_n(c, __atomic_load_n(c, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
+}
+
+static void stat_max(uint64_t *c, uint64_t v)
+{
+	uint64_t old = __atomic_load_n(c, __ATOMIC_RELAXED);
+
+	while (v > old &&
+	       !__atomic_compare_exchange_n(c, &old, v, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+}
+
+static unsigned hist_bucket(uint64_t v)
+{
+	unsigned e;
+
+	if (v < 8)
+		return (unsigned)v;
+	e = 63 - (unsigned)__builtin_clzll(v);
+	v = (e - 2) * 8 + ((v >> (e - 3)) & 7);
+	return v < AC_CUDA_HIST_BUCKETS ? (unsigned)v : AC_CUDA_HIST_BUCKETS - 1;
+}
+
+static uint64_t hist_lower(unsigned b)
+{
+	if (b < 8)
+		return b;
+	return (8ull + b % 8) << (b / 8 + 2 - 3);
+}
+
+uint64_t ac_cuda_hist_quantile(const uint64_t *hist, double q)
+{
+	uint64_t n = 0, acc = 0, want;
+
+	for (unsigned b = 0; b < AC_CUDA_HIST_BUCKETS; b++)
+		n += hist[b];
+	if (n == 0)
+		return 0;
+	want = (uint64_t)(q * (double)n);
+	if (want >= n)
+		want = n - 1;
+	for (unsigned b = 0; b < AC_CUDA_HIST_BUCKETS; b++) {
+		acc += hist[b];
+		if (acc > want)
+			return hist_lower(b);
+	}
+	return 0;
+}
+
+/* Logs a device failure while few have been. */
+static void log_batch_error(AcCuda *ac, uint64_t seq, const char *err)
+{
+	uint32_t n = __atomic_fetch_add(&ac->errors_logged, 1, __ATOMIC_RELAXED);
+
+	if (n < ERRORS_LOGGED_MAX)
+		log_error("ac-cuda: batch %llu: %s; its payloads are rescanned on the CPU%s",
+			  (unsigned long long)seq, err,
+			  n + 1 == ERRORS_LOGGED_MAX ? " (further failures are only counted)" : "");
 }
 
 const char *ac_cuda_kernel_name(int kernel)
@@ -272,7 +343,7 @@ static void close_word(struct slot *sl, int reason)
 
 	while (!(w & W_CLOSED)) {
 		if (__atomic_compare_exchange_n(&sl->word, &w,
-						w | W_CLOSED | ((uint64_t)reason << 61), 0,
+						w | W_CLOSED | ((uint64_t)reason << 29), 0,
 						__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 			return;
 	}
@@ -280,8 +351,17 @@ static void close_word(struct slot *sl, int reason)
 
 static void cut_stat(AcCuda *ac, int cut)
 {
-	stat_add(cut == CUT_SIZE ? &ac->st.cut_size :
-		 cut == CUT_TIMEOUT ? &ac->st.cut_timeout : &ac->st.cut_flush, 1);
+	uint64_t *c;
+
+	switch (cut) {
+	case CUT_SIZE: c = &ac->st.cut_size; break;
+	case CUT_TIMEOUT: c = &ac->st.cut_timeout; break;
+	case CUT_PAYLOADS: c = &ac->st.cut_payloads; break;
+	case CUT_POOL: c = &ac->st.cut_pool; break;
+	case CUT_POOL_DRY: c = &ac->st.cut_pool_dry; break;
+	default: c = &ac->st.cut_flush; break;
+	}
+	stat_add(c, 1);
 }
 
 /* Called with mu held; drops it around the device call. */
@@ -302,14 +382,32 @@ static void submit_batch(AcCuda *ac, struct slot *sl)
 	stat_add(&ac->st.wait_ns, f.t_submit_ns - sl->t_open_ns);
 	if (ac->ops->submit(ac->streams[si], ac->ring_mem + sl->data_start, W_BYTES(w),
 			    sl->desc, W_NPAY(w), err, sizeof(err)) != 0) {
-		log_error("ac-cuda: batch %llu: %s; its payloads are rescanned on the CPU",
-			  (unsigned long long)sl->seq, err);
+		log_batch_error(ac, sl->seq, err);
 		f.stream = -1;
 	}
 	pthread_mutex_lock(&ac->mu);
 	ac->fifo[(ac->fifo_head + ac->fifo_n) % ac->nstreams] = f;
 	ac->fifo_n++;
 	pthread_cond_signal(&ac->comp_cv);
+}
+
+/* The dispatcher's deadlines come from now_ns() (CLOCK_MONOTONIC), so its
+ * condition variable must time out on that clock: with the default
+ * (CLOCK_REALTIME) a monotonic deadline lies decades in the past, every
+ * timed wait returns at once, and the dispatcher spins for the life of
+ * every open batch. Monotonic also ignores wall-clock steps (NTP). */
+static int init_disp_cv(pthread_cond_t *cv)
+{
+	pthread_condattr_t at;
+	int rc;
+
+	if (pthread_condattr_init(&at) != 0)
+		return -1;
+	rc = pthread_condattr_setclock(&at, CLOCK_MONOTONIC);
+	if (rc == 0)
+		rc = pthread_cond_init(cv, &at);
+	pthread_condattr_destroy(&at);
+	return rc == 0 ? 0 : -1;
 }
 
 static void *dispatcher(void *arg)
@@ -338,6 +436,7 @@ static void *dispatcher(void *arg)
 						.tv_sec = deadline / 1000000000ull,
 						.tv_nsec = deadline % 1000000000ull };
 					pthread_cond_timedwait(&ac->disp_cv, &ac->mu, &ts);
+					stat_add(&ac->st.disp_wakeups, 1);
 				}
 				continue;
 			}
@@ -348,6 +447,7 @@ static void *dispatcher(void *arg)
 		if (ac->stop)
 			break;
 		pthread_cond_wait(&ac->disp_cv, &ac->mu);
+		stat_add(&ac->st.disp_wakeups, 1);
 	}
 	ac->disp_done = 1;
 	pthread_cond_signal(&ac->comp_cv);
@@ -370,8 +470,7 @@ static void finish_batch(AcCuda *ac, const struct inflight *f)
 	if (f->stream >= 0) {
 		rc = ac->ops->wait(ac->streams[f->stream], &rec, &count, &t, err, sizeof(err));
 		if (rc != 0)
-			log_error("ac-cuda: batch %llu: %s; its payloads are rescanned on the CPU",
-				  (unsigned long long)sl->seq, err);
+			log_batch_error(ac, sl->seq, err);
 	}
 	if (rc != 0) {
 		sl->result = RES_CPU_ERROR;
@@ -384,8 +483,14 @@ static void finish_batch(AcCuda *ac, const struct inflight *f)
 		stat_add(&ac->st.cpu_overflow, npay);
 	} else {
 		sl->result = RES_DEVICE;
+		stat_add(&ac->st.gpu_batches, 1);
 		group_records(sl, npay, rec, count);
 	}
+	/* the completer is the only writer of these */
+	stat_add(&ac->st.hist_bytes[hist_bucket(W_BYTES(w))], 1);
+	stat_add(&ac->st.hist_payloads[hist_bucket(npay)], 1);
+	stat_max(&ac->st.batch_bytes_max, W_BYTES(w));
+	stat_max(&ac->st.batch_payloads_max, npay);
 	stat_add(&ac->st.batches, 1);
 	stat_add(&ac->st.bytes, W_BYTES(w));
 	stat_add(&ac->st.payloads, npay);
@@ -469,6 +574,14 @@ static void rx_reclaim(AcCuda *ac)
 		ac_ring_free_to(&ac->ring, ac->slots[ac->rx_oldest % ac->nslots].data_start);
 }
 
+static void rx_ring_peak(AcCuda *ac)
+{
+	uint64_t used = ac_ring_used(&ac->ring);
+
+	if (used > ac->st.ring_peak_bytes)
+		__atomic_store_n(&ac->st.ring_peak_bytes, used, __ATOMIC_RELAXED);
+}
+
 /* What one submit puts into the ring: a payload, and optionally a second
  * copy of it behind ctxlen bytes of context for another automaton. The
  * views do not share bytes: the kernels map each batch byte to exactly one
@@ -521,7 +634,9 @@ static int rx_open(AcCuda *ac, const struct rx_sub *u, AcCudaTicket *out)
 	sl = &ac->slots[ac->rx_seq % ac->nslots];
 	sl->seq = ac->rx_seq;
 	sl->data_start = ac_ring_take(&ac->ring, need, fit);
+	rx_ring_peak(ac);
 	rx_fill(ac, sl, 0, 0, u);
+	sl->npkt = 1;
 	sl->t_open_ns = now_ns();
 	sl->state = SLOT_OPEN;
 	sl->done = 0;
@@ -547,9 +662,16 @@ static int rx_append(AcCuda *ac, const struct rx_sub *u, AcCudaTicket *out)
 		rx_cut(ac, CUT_TIMEOUT); /* already closed: just move on */
 		return 0;
 	}
-	if (npay + u->nviews > ac->opts.batch_payloads ||
-	    bytes + (uint64_t)need > ac->batch_bytes) {
+	if (npay + u->nviews > ac->opts.batch_payloads) {
+		rx_cut(ac, CUT_PAYLOADS);
+		return 0;
+	}
+	if (bytes + (uint64_t)need > ac->batch_bytes) {
 		rx_cut(ac, CUT_SIZE);
+		return 0;
+	}
+	if (ac->pool_cut && sl->npkt >= ac->pool_cut) {
+		rx_cut(ac, CUT_POOL);
 		return 0;
 	}
 	if (ac_ring_fit(&ac->ring, need) != AC_RING_HERE) {
@@ -570,6 +692,8 @@ static int rx_append(AcCuda *ac, const struct rx_sub *u, AcCudaTicket *out)
 		return 0;
 	}
 	ac_ring_take(&ac->ring, need, AC_RING_HERE);
+	rx_ring_peak(ac);
+	sl->npkt++;
 	*out = (AcCudaTicket){ .batch = ac->rx_seq, .index = npay, .views = u->nviews };
 	return 1;
 }
@@ -626,6 +750,31 @@ void ac_cuda_flush(AcCuda *ac)
 	rx_cut(ac, CUT_FLUSH);
 }
 
+void ac_cuda_rx_blocking(AcCuda *ac, int pool_dry)
+{
+	int why = pool_dry ? CUT_POOL_DRY : CUT_FLUSH;
+
+	__atomic_store_n(&ac->rx_blocked, 1 + why, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&ac->open_waiters, __ATOMIC_SEQ_CST))
+		rx_cut(ac, why);
+}
+
+void ac_cuda_rx_resumed(AcCuda *ac)
+{
+	if (ac->rx_blocked)
+		__atomic_store_n(&ac->rx_blocked, 0, __ATOMIC_SEQ_CST);
+}
+
+void ac_cuda_set_pool(AcCuda *ac, uint32_t packets)
+{
+	ac->pool_cut = packets ? packets / (uint32_t)(ac->nstreams + 2) : 0;
+	if (packets && ac->pool_cut == 0)
+		ac->pool_cut = 1;
+	if (ac->pool_cut)
+		log_info("ac-cuda: packet pool of %u: batches cut at %u payloads", packets,
+			 ac->pool_cut);
+}
+
 /* ---------- workers ---------- */
 
 static struct slot *ticket_slot(const AcCuda *ac, const AcCudaTicket *t)
@@ -638,10 +787,25 @@ int ac_cuda_wait(AcCuda *ac, const AcCudaTicket *t)
 	struct slot *sl = ticket_slot(ac, t);
 
 	if (!__atomic_load_n(&sl->done, __ATOMIC_ACQUIRE)) {
+		int open = !(__atomic_load_n(&sl->word, __ATOMIC_ACQUIRE) & W_CLOSED);
+
+		if (open) {
+			/* see ac_cuda_rx_blocking: an RX thread that blocks will
+			 * not cut this batch, so the waiter does */
+			__atomic_fetch_add(&ac->open_waiters, 1, __ATOMIC_SEQ_CST);
+			int why = __atomic_load_n(&ac->rx_blocked, __ATOMIC_SEQ_CST);
+
+			if (why) {
+				close_word(sl, why - 1);
+				wake_dispatcher(ac);
+			}
+		}
 		pthread_mutex_lock(&sl->mu);
 		while (!__atomic_load_n(&sl->done, __ATOMIC_ACQUIRE))
 			pthread_cond_wait(&sl->cv, &sl->mu);
 		pthread_mutex_unlock(&sl->mu);
+		if (open)
+			__atomic_fetch_sub(&ac->open_waiters, 1, __ATOMIC_SEQ_CST);
 	}
 	return sl->result == RES_DEVICE ? 0 : 1;
 }
@@ -854,6 +1018,8 @@ AcCuda *ac_cuda_new(const CudaMpmConfig *cfg, const AcCudaOpts *opts,
 		ac->opts.chunk = 64;
 	if (ac->opts.batch_slots < 2)
 		ac->opts.batch_slots = 2;
+	if (ac->opts.batch_payloads > W_NPAY_MAX)
+		ac->opts.batch_payloads = (uint32_t)W_NPAY_MAX;
 	ac->ops = ops;
 	ac->autos = autos;
 	ac->nautos = nautos;
@@ -862,7 +1028,12 @@ AcCuda *ac_cuda_new(const CudaMpmConfig *cfg, const AcCudaOpts *opts,
 	ac->batch_bytes = cfg->gpu_transfer_size;
 	ac->st.emulation = ops->emulation;
 	pthread_mutex_init(&ac->mu, NULL);
-	pthread_cond_init(&ac->disp_cv, NULL);
+	if (init_disp_cv(&ac->disp_cv) != 0) {
+		snprintf(err, errlen, "ac-cuda: cannot create the dispatcher's condition variable");
+		pthread_mutex_destroy(&ac->mu);
+		free(ac);
+		return NULL;
+	}
 	pthread_cond_init(&ac->comp_cv, NULL);
 
 	ac->dev = ops->open(cfg->device_id, err, errlen);
@@ -920,6 +1091,37 @@ fail:
 	return NULL;
 }
 
+/* At shutdown: the batch sizes and cuts (info), and one warning when any
+ * batch fell back to the CPU: the alerts are right all the same, so this
+ * line and the counters are what shows a failing device. */
+static void log_summary(AcCuda *ac)
+{
+	const AcCudaStats *s = &ac->st;
+	uint64_t bad = s->error_batches + s->overflow_batches;
+
+	if (s->batches)
+		log_info("ac-cuda: %llu batches: payloads p50 %llu p90 %llu max %llu; bytes p50 "
+			 "%llu p90 %llu max %llu; cuts: size %llu payloads %llu pool %llu timeout "
+			 "%llu flush %llu pool_dry %llu; ring peak %llu bytes",
+			 (unsigned long long)s->batches,
+			 (unsigned long long)ac_cuda_hist_quantile(s->hist_payloads, 0.5),
+			 (unsigned long long)ac_cuda_hist_quantile(s->hist_payloads, 0.9),
+			 (unsigned long long)s->batch_payloads_max,
+			 (unsigned long long)ac_cuda_hist_quantile(s->hist_bytes, 0.5),
+			 (unsigned long long)ac_cuda_hist_quantile(s->hist_bytes, 0.9),
+			 (unsigned long long)s->batch_bytes_max,
+			 (unsigned long long)s->cut_size, (unsigned long long)s->cut_payloads,
+			 (unsigned long long)s->cut_pool, (unsigned long long)s->cut_timeout,
+			 (unsigned long long)s->cut_flush, (unsigned long long)s->cut_pool_dry,
+			 (unsigned long long)s->ring_peak_bytes);
+	if (bad)
+		log_warning("ac-cuda: %llu of %llu batches failed on the device (%llu errors, "
+			    "%llu overflows) and were rescanned on the CPU",
+			    (unsigned long long)bad, (unsigned long long)s->batches,
+			    (unsigned long long)s->error_batches,
+			    (unsigned long long)s->overflow_batches);
+}
+
 void ac_cuda_free(AcCuda *ac)
 {
 	if (!ac)
@@ -932,6 +1134,7 @@ void ac_cuda_free(AcCuda *ac)
 		pthread_mutex_unlock(&ac->mu);
 		pthread_join(ac->disp, NULL);
 		pthread_join(ac->comp, NULL);
+		log_summary(ac);
 	}
 	for (uint32_t i = 0; ac->slots && i < ac->nslots; i++) {
 		struct slot *sl = &ac->slots[i];

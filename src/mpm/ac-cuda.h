@@ -89,6 +89,21 @@ int ac_cuda_submit_ctx(AcCuda *ac, const uint8_t *ctx, uint32_t ctxlen, const ui
 		       uint32_t len, uint16_t group, uint16_t ctx_group, void *pkt,
 		       AcCudaTicket *out);
 void ac_cuda_flush(AcCuda *ac);
+/* RX thread: it is about to block (pool_dry 1: the packet pool ran dry;
+ * 0: a full queue, the order window) until ac_cuda_rx_resumed. Cutting
+ * the open batch at once, as a flush, made tiny batches whenever the
+ * pipeline was backlogged: the workers were still busy with earlier
+ * batches. Instead the open batch is cut only if a worker waits for it
+ * (now, or later while the RX thread is blocked), which is when the wait
+ * would otherwise never end; counted as cut.pool_dry (or cut.flush). */
+void ac_cuda_rx_blocking(AcCuda *ac, int pool_dry);
+void ac_cuda_rx_resumed(AcCuda *ac);
+/* RX thread, before the first submit: the packet pool holds `packets`.
+ * Every queued payload holds a pool packet until its batch is inspected,
+ * so a batch is cut at packets / (cuda-streams + 2) payloads: several
+ * batches fit in the pool and overlap instead of the pool running dry
+ * under the open one. 0: no pool cut (the default). */
+void ac_cuda_set_pool(AcCuda *ac, uint32_t packets);
 
 /* Workers. wait: blocks until the ticket's batch is done (one wake-up per
  * batch); returns 0 when device results are used, 1 when the payload will
@@ -110,13 +125,20 @@ const uint8_t *ac_cuda_payload(const AcCuda *ac, const AcCudaTicket *t, uint32_t
 const uint8_t *ac_cuda_payload_ctx(const AcCuda *ac, const AcCudaTicket *t, uint32_t *len);
 void ac_cuda_release(AcCuda *ac, const AcCudaTicket *t);
 
+/* Batch size histograms: buckets 0..7 hold the values 0..7 exactly, then
+ * 8 buckets per power of two (each within 12.5% of its lower bound). */
+#define AC_CUDA_HIST_BUCKETS 240
+/* The q-quantile (0..1) of a histogram, as its bucket's lower bound; 0
+ * when it is empty. */
+uint64_t ac_cuda_hist_quantile(const uint64_t *hist, double q);
+
 typedef struct AcCudaStats {
 	int emulation;              /* 1: host emulation, not a GPU */
 	uint64_t batches;           /* to the device */
 	uint64_t bytes;
 	uint64_t payloads;
 	uint64_t records;           /* match records the device returned */
-	uint64_t cut_size;          /* batches cut by gpu-transfer-size / descriptors */
+	uint64_t cut_size;          /* batches cut by gpu-transfer-size or ring space */
 	uint64_t cut_timeout;       /* ... by batching-timeout */
 	uint64_t cut_flush;         /* ... by ac_cuda_flush / shutdown */
 	uint64_t cpu_below_min;     /* payloads on the CPU, by reason */
@@ -129,6 +151,15 @@ typedef struct AcCudaStats {
 	uint64_t wait_ns;           /* sum over batches: submit - oldest arrival */
 	uint64_t h2d_ns, kernel_ns, d2h_ns;
 	uint64_t ring_wraps;        /* batches that started back at ring offset 0 */
+	uint64_t disp_wakeups;      /* dispatcher returns from its condition waits */
+	uint64_t gpu_batches;       /* batches whose device results were used */
+	uint64_t cut_payloads;      /* ... cut by a full descriptor table */
+	uint64_t cut_pool;          /* ... by the pool share (ac_cuda_set_pool) */
+	uint64_t cut_pool_dry;      /* ... by ac_cuda_flush_pool_dry */
+	uint64_t ring_peak_bytes;   /* most ring bytes in use at once */
+	uint64_t batch_bytes_max, batch_payloads_max;
+	uint64_t hist_bytes[AC_CUDA_HIST_BUCKETS];    /* batches by bytes */
+	uint64_t hist_payloads[AC_CUDA_HIST_BUCKETS]; /* batches by payloads */
 } AcCudaStats;
 
 void ac_cuda_stats(const AcCuda *ac, AcCudaStats *out);

@@ -511,6 +511,7 @@ static int gpu_start(AutofpCtx *ctx)
 	if (!ctx->gpu)
 		return 0;
 	ctx->gpu_tickets = calloc(ctx->pool->n, sizeof(*ctx->gpu_tickets));
+	detect_gpu_set_pool(ctx->gpu, ctx->pool->n);
 	return ctx->gpu_tickets ? 0 : -1;
 }
 
@@ -521,6 +522,7 @@ static void gpu_rx_submit(AutofpCtx *ctx, Packet *p)
 
 	if (!gt)
 		return;
+	detect_gpu_rx_resumed(ctx->gpu);
 	detect_gpu_submit(ctx->gpu, p, gt);
 	if (++ctx->gpu_rx_n % GPU_STATS_EVERY == 0)
 		detect_gpu_update_counters(ctx->gpu);
@@ -597,9 +599,22 @@ static void autofp_flush_all(void *arg)
 
 	for (unsigned i = 0; i < ctx->n; i++)
 		packet_ring_flush(&ctx->workers[i].ring);
-	/* ac-cuda: workers may be waiting for the open batch */
+	/* ac-cuda: the reader is about to wait; workers waiting for the open
+	 * batch get it cut (now or when they start waiting) */
 	if (ctx->gpu)
-		detect_gpu_flush(ctx->gpu);
+		detect_gpu_rx_blocking(ctx->gpu, 0);
+}
+
+/* The pool ran dry: the same, counted as its own cut reason so that a
+ * pool too small for the GPU's batches shows (mpm.cuda.cut.pool_dry). */
+static void autofp_pool_dry(void *arg)
+{
+	AutofpCtx *ctx = arg;
+
+	for (unsigned i = 0; i < ctx->n; i++)
+		packet_ring_flush(&ctx->workers[i].ring);
+	if (ctx->gpu)
+		detect_gpu_rx_blocking(ctx->gpu, 1);
 }
 
 static void autofp_dispatch(AutofpCtx *ctx, Packet *p)
@@ -654,7 +669,7 @@ static int run_autofp(Engine *e, PacketPool *pool, ThreadCounters *rx_tc)
 		}
 		started++;
 	}
-	pool->before_wait = autofp_flush_all;
+	pool->before_wait = autofp_pool_dry;
 	pool->before_wait_arg = &ctx;
 	for (;;) {
 		Packet *p = packet_pool_get(pool, 1);

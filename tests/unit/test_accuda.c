@@ -435,6 +435,205 @@ TEST(accuda_lone_payload_is_cut_at_the_deadline)
 	CHECK_EQ(got.v[2][1], 9);
 }
 
+/* The deadline is on CLOCK_MONOTONIC; a condvar on the default clock
+ * (CLOCK_REALTIME) saw it as long past and the dispatcher spun until the
+ * cut: ~10,000 wake-ups for one 150 ms batch on a 2-core box. */
+TEST(accuda_dispatcher_sleeps_until_the_deadline)
+{
+	MpmCtx *ctx;
+	const AcAutomaton *a;
+	CudaMpmConfig c;
+	AcCudaTicket t;
+	AcCudaStats st;
+	char err[256];
+
+	CHECK_EQ(one_ctx(&ctx, &a), 0);
+	small_cfg(&c, 1 << 20, 1 << 18, 2);
+	c.batching_timeout_us = 150000;
+	AcCuda *ac = ac_cuda_new(&c, NULL, accuda_emu_ops(), &a, 1, err, sizeof(err));
+	CHECK(ac != NULL);
+	uint64_t t0 = mono_us();
+	CHECK_EQ(ac_cuda_submit(ac, (const uint8_t *)"abc", 3, 0, NULL, &t), 0);
+	CHECK_EQ(ac_cuda_wait(ac, &t), 0);
+	uint64_t waited = mono_us() - t0;
+	ac_cuda_release(ac, &t);
+	ac_cuda_stats(ac, &st);
+	ac_cuda_free(ac);
+	mpm_free(ctx);
+	CHECK(waited >= 149000);
+	CHECK_EQ(st.cut_timeout, 1);
+	if (st.disp_wakeups > 5)
+		printf("  dispatcher woke %llu times for one deadline\n",
+		       (unsigned long long)st.disp_wakeups);
+	CHECK(st.disp_wakeups <= 5);
+}
+
+/* A pool of 16 packets with 2 streams: batches of 16 / (2 + 2) = 4
+ * payloads, so that several fit in the pool; counted as cut.pool, and the
+ * batch size histogram says 4. */
+TEST(accuda_pool_share_cuts_batches)
+{
+	MpmCtx *ctx;
+	const AcAutomaton *a;
+	CudaMpmConfig c;
+	AcCudaTicket t[10];
+	AcCudaStats st;
+	char err[256];
+
+	CHECK_EQ(one_ctx(&ctx, &a), 0);
+	small_cfg(&c, 1 << 20, 1 << 18, 2);
+	c.batching_timeout_us = 10000000;
+	AcCuda *ac = ac_cuda_new(&c, NULL, accuda_emu_ops(), &a, 1, err, sizeof(err));
+	CHECK(ac != NULL);
+	ac_cuda_set_pool(ac, 16);
+	for (int i = 0; i < 10; i++)
+		CHECK_EQ(ac_cuda_submit(ac, (const uint8_t *)"xabcx", 5, 0, NULL, &t[i]), 0);
+	ac_cuda_flush(ac);
+	for (int i = 0; i < 10; i++) {
+		CHECK_EQ(ac_cuda_wait(ac, &t[i]), 0);
+		ac_cuda_release(ac, &t[i]);
+	}
+	ac_cuda_stats(ac, &st);
+	ac_cuda_free(ac);
+	mpm_free(ctx);
+	CHECK_EQ(st.batches, 3);
+	CHECK_EQ(st.cut_pool, 2);
+	CHECK_EQ(st.cut_flush, 1);
+	CHECK_EQ(st.batch_payloads_max, 4);
+	CHECK_EQ(ac_cuda_hist_quantile(st.hist_payloads, 0.5), 4);
+	CHECK_EQ(ac_cuda_hist_quantile(st.hist_bytes, 0.5), 20);
+	CHECK_EQ(st.ring_peak_bytes, 50);
+	CHECK_EQ(st.gpu_batches, 3);
+}
+
+TEST(accuda_hist_quantile_is_within_an_eighth)
+{
+	uint64_t h[AC_CUDA_HIST_BUCKETS] = { 0 };
+	AcCudaStats st;
+
+	CHECK_EQ(ac_cuda_hist_quantile(h, 0.5), 0);
+	/* through the engine's own bucketing: one batch each of 1..1000 bytes */
+	(void)st;
+	for (uint64_t v = 1; v <= 1000; v++) {
+		unsigned e = 63 - (unsigned)__builtin_clzll(v);
+		unsigned b = v < 8 ? (unsigned)v : (e - 2) * 8 + ((v >> (e - 3)) & 7);
+
+		h[b]++;
+	}
+	uint64_t p50 = ac_cuda_hist_quantile(h, 0.5);
+
+	CHECK(p50 <= 501 && p50 >= 501 - 501 / 8);
+	CHECK(ac_cuda_hist_quantile(h, 1.0) <= 1000);
+	CHECK(ac_cuda_hist_quantile(h, 1.0) >= 1000 - 1000 / 8);
+}
+
+/* The emulation's fault switch (test-opts fail=N): with every batch
+ * failing, half in submit and half in wait, every payload is rescanned on
+ * the CPU with ac's matches, and the counters say that no batch used the
+ * device. */
+TEST(accuda_failed_batches_fall_back_and_are_counted)
+{
+	MpmCtx *ctx;
+	const AcAutomaton *a;
+	CudaMpmConfig c;
+	AcCudaTicket t[8];
+	AcCudaStats st;
+	char err[256];
+	int cpu = 0;
+	uint32_t n = 0;
+
+	CHECK_EQ(one_ctx(&ctx, &a), 0);
+	small_cfg(&c, 1 << 20, 1 << 18, 2);
+	c.batching_timeout_us = 10000000;
+	AcCuda *ac = ac_cuda_new(&c, NULL, accuda_emu_ops(), &a, 1, err, sizeof(err));
+	CHECK(ac != NULL);
+	accuda_emu_set_fail(1);
+	for (int i = 0; i < 8; i++) {
+		CHECK_EQ(ac_cuda_submit(ac, (const uint8_t *)"xxABCxaBc", 9, 0, NULL, &t[i]), 0);
+		ac_cuda_flush(ac);     /* one payload per batch */
+	}
+	for (int i = 0; i < 8; i++) {
+		struct seq got = { .n = 0 };
+
+		cpu += ac_cuda_wait(ac, &t[i]);
+		n += ac_cuda_matches(ac, &t[i], seq_cb, &got);
+		ac_cuda_release(ac, &t[i]);
+	}
+	ac_cuda_stats(ac, &st);
+	ac_cuda_free(ac);
+	accuda_emu_set_fail(0);
+	mpm_free(ctx);
+	CHECK_EQ(cpu, 8);
+	CHECK_EQ(n, 8 * 3);
+	CHECK_EQ(st.batches, 8);
+	CHECK_EQ(st.error_batches, 8);
+	CHECK_EQ(st.cpu_device_error, 8);
+	CHECK_EQ(st.gpu_batches, 0);
+}
+
+/* The RX thread blocking (pool dry) does not cut the open batch by
+ * itself: the workers may still be busy with earlier batches. A worker
+ * that then waits for the open batch cuts it (cut.pool_dry), whichever
+ * side comes first. */
+struct open_waiter {
+	AcCuda *ac;
+	AcCudaTicket t;
+	int rc;
+};
+
+static void *open_waiter_main(void *arg)
+{
+	struct open_waiter *w = arg;
+
+	w->rc = ac_cuda_wait(w->ac, &w->t);
+	return NULL;
+}
+
+TEST(accuda_blocked_reader_leaves_the_batch_to_its_waiters)
+{
+	MpmCtx *ctx;
+	const AcAutomaton *a;
+	CudaMpmConfig c;
+	AcCudaTicket t;
+	AcCudaStats st;
+	struct open_waiter w = { 0 };
+	pthread_t th;
+	char err[256];
+
+	CHECK_EQ(one_ctx(&ctx, &a), 0);
+	small_cfg(&c, 1 << 20, 1 << 18, 2);
+	c.batching_timeout_us = 10000000; /* 10 s: never the deadline here */
+	AcCuda *ac = ac_cuda_new(&c, NULL, accuda_emu_ops(), &a, 1, err, sizeof(err));
+	CHECK(ac != NULL);
+	uint64_t t0 = mono_us();
+	/* reader blocks first, the worker comes later */
+	CHECK_EQ(ac_cuda_submit(ac, (const uint8_t *)"abc", 3, 0, NULL, &t), 0);
+	ac_cuda_rx_blocking(ac, 1);
+	struct timespec ms20 = { 0, 20000000 };
+	nanosleep(&ms20, NULL);
+	ac_cuda_stats(ac, &st);
+	CHECK_EQ(st.batches, 0);
+	CHECK_EQ(ac_cuda_wait(ac, &t), 0);
+	ac_cuda_release(ac, &t);
+	ac_cuda_rx_resumed(ac);
+	/* the worker waits first, then the reader blocks */
+	CHECK_EQ(ac_cuda_submit(ac, (const uint8_t *)"abc", 3, 0, NULL, &w.t), 0);
+	w.ac = ac;
+	CHECK_EQ(pthread_create(&th, NULL, open_waiter_main, &w), 0);
+	nanosleep(&ms20, NULL);
+	ac_cuda_rx_blocking(ac, 1);
+	pthread_join(th, NULL);
+	ac_cuda_release(ac, &w.t);
+	ac_cuda_stats(ac, &st);
+	ac_cuda_free(ac);
+	mpm_free(ctx);
+	CHECK(mono_us() - t0 < 2000000);
+	CHECK_EQ(w.rc, 0);
+	CHECK_EQ(st.batches, 2);
+	CHECK_EQ(st.cut_pool_dry, 2);
+	CHECK_EQ(st.cut_timeout, 0);
+}
+
 TEST(accuda_flush_cuts_without_waiting_for_the_deadline)
 {
 	MpmCtx *ctx;
@@ -766,6 +965,8 @@ TEST(gpu_test_opts_reject_garbage)
 	CHECK(detect_gpu_test_switches(&cfg, &emu, &o, err, sizeof(err)) < 0);
 	CHECK(strstr(err, "test-opts") != NULL);
 	CHECK_EQ(emu, 0);   /* never on unless asked */
+	conf_set("cuda.mpm.test-opts", "fail=x");
+	CHECK(detect_gpu_test_switches(&cfg, &emu, &o, err, sizeof(err)) < 0);
 	conf_set("cuda.mpm.test-opts", "kernel=payload,records=5");
 	conf_set("cuda.mpm.emulation", "yes");
 	CHECK_EQ(detect_gpu_test_switches(&cfg, &emu, &o, err, sizeof(err)), 1);

@@ -379,8 +379,12 @@ int detect_gpu_submit(DetectGpu *g, Packet *p, DetectGpuTicket *gt)
 	if (pc == PC_TCP && g->s_auto >= 0) {
 		struct tail *t = tail_take(g, p);
 		uint8_t ctx[TAIL_MAX];
-		uint32_t ctxlen = t->len;
+		uint32_t ctxlen;
 
+		/* a SYN starts a new connection: nothing before its data */
+		if (p->tcp_flags & 0x02)
+			t->len = 0;
+		ctxlen = t->len;
 		/* without packet fast patterns view 0 still rides along: it
 		 * scans the stream automaton too and is ignored */
 		/* a view's length is 16 bits: a near-64 KiB payload goes without
@@ -517,12 +521,19 @@ int detect_gpu_stream_cover(const DetectGpuTicket *gt, Flow *f, int dir, uint32_
 	uint64_t so, e_lo, e_hi, rel;
 	IdArg m = { .ids = ids, .cap = cap };
 
-	if (!g || g->s_auto < 0 || gt->t.views < 2 || p->stream_off < (int64_t)t)
+	if (!g || g->s_auto < 0 || gt->t.views < 2 || p->stream_off < 0)
 		return 0;
 	so = (uint64_t)p->stream_off;
 	bytes = ac_cuda_payload_ctx(g->ac, &gt->t, &len);
 	if (!bytes || len != t + gt->len)
 		return 0;
+	/* more context than stream before the payload (RX's tail was of an
+	 * older connection on the same ports): only its end can be real */
+	if (so < t) {
+		bytes += t - so;
+		len -= (uint32_t)(t - so);
+		t = (uint32_t)so;
+	}
 	/* what the GPU scanned must be what the stream holds now; context
 	 * bytes the stream released are checked against the copy the last
 	 * verified packet left, and where that cannot say, the context is

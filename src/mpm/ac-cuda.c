@@ -69,6 +69,8 @@ struct AcCuda {
 	AcDev *dev;
 	const AcAutomaton *const *autos;
 	uint32_t nautos;
+	uint32_t *seen;          /* completer: per pattern index, see group_records */
+	uint32_t nseen, seen_stamp;
 	AcDevStream **streams;
 	int nstreams;
 	uint8_t *ring_mem;
@@ -287,38 +289,16 @@ static int check_device_id(const AcDeviceOps *ops, int id, char *err, size_t err
 
 /* ---------- results ---------- */
 
-static int rec_less(const struct acc_rec *a, const struct acc_rec *b)
-{
-	if (a->end != b->end)
-		return a->end < b->end;
-	return a->pat < b->pat;
-}
-
-/* Shell sort: no allocation, fine on the mostly sorted runs kernels give. */
-static void rec_sort(struct acc_rec *r, uint32_t n)
-{
-	static const uint32_t gaps[] = { 701, 301, 132, 57, 23, 10, 4, 1 };
-
-	for (size_t g = 0; g < sizeof(gaps) / sizeof(gaps[0]); g++) {
-		uint32_t gap = gaps[g];
-
-		for (uint32_t i = gap; i < n; i++) {
-			struct acc_rec x = r[i];
-			uint32_t j = i;
-
-			for (; j >= gap && rec_less(&x, &r[j - gap]); j -= gap)
-				r[j] = r[j - gap];
-			r[j] = x;
-		}
-	}
-}
-
-/* Counting sort by payload, then (end, pattern index) within each payload:
- * the MPM API's end-offset order. */
-static void group_records(struct slot *sl, uint32_t npay, const struct acc_rec *in,
+/* Groups a batch's records by payload (a counting sort) and keeps one
+ * record per (payload, pattern): detection wants the set of patterns a
+ * buffer holds, and a kernel may report a pattern at every occurrence (ET
+ * Open's zero runs and one-byte patterns: dozens per payload), which would
+ * cost every worker a walk over the repeats. Completer thread only: seen[]
+ * holds, per pattern index, the stamp of the last payload that had it. */
+static void group_records(AcCuda *ac, struct slot *sl, uint32_t npay, const struct acc_rec *in,
 			  uint32_t n)
 {
-	uint32_t *idx = sl->pidx;
+	uint32_t *idx = sl->pidx, w = 0;
 
 	memset(idx, 0, (size_t)(npay + 1) * sizeof(*idx));
 	for (uint32_t i = 0; i < n; i++)
@@ -331,8 +311,25 @@ static void group_records(struct slot *sl, uint32_t npay, const struct acc_rec *
 	for (uint32_t p = npay; p > 0; p--)
 		idx[p] = idx[p - 1];
 	idx[0] = 0;
-	for (uint32_t p = 0; p < npay; p++)
-		rec_sort(sl->rec + idx[p], idx[p + 1] - idx[p]);
+	/* compact in place: the write cursor never passes the read one */
+	for (uint32_t p = 0; p < npay; p++) {
+		uint32_t lo = idx[p], hi = idx[p + 1];
+
+		if (++ac->seen_stamp == 0) {
+			memset(ac->seen, 0, (size_t)ac->nseen * sizeof(*ac->seen));
+			ac->seen_stamp = 1;
+		}
+		idx[p] = w;
+		for (uint32_t i = lo; i < hi; i++) {
+			uint32_t pat = sl->rec[i].pat;
+
+			if (pat >= ac->nseen || ac->seen[pat] == ac->seen_stamp)
+				continue;
+			ac->seen[pat] = ac->seen_stamp;
+			sl->rec[w++] = sl->rec[i];
+		}
+	}
+	idx[npay] = w;
 }
 
 /* ---------- dispatcher ---------- */
@@ -484,7 +481,7 @@ static void finish_batch(AcCuda *ac, const struct inflight *f)
 	} else {
 		sl->result = RES_DEVICE;
 		stat_add(&ac->st.gpu_batches, 1);
-		group_records(sl, npay, rec, count);
+		group_records(ac, sl, npay, rec, count);
 	}
 	/* the completer is the only writer of these */
 	stat_add(&ac->st.hist_bytes[hist_bucket(W_BYTES(w))], 1);
@@ -1023,6 +1020,15 @@ AcCuda *ac_cuda_new(const CudaMpmConfig *cfg, const AcCudaOpts *opts,
 	ac->ops = ops;
 	ac->autos = autos;
 	ac->nautos = nautos;
+	for (uint32_t g = 0; g < nautos; g++)
+		if (autos[g]->blk->npatterns > ac->nseen)
+			ac->nseen = autos[g]->blk->npatterns;
+	ac->seen = calloc(ac->nseen ? ac->nseen : 1, sizeof(*ac->seen));
+	if (!ac->seen) {
+		free(ac);
+		snprintf(err, errlen, "ac-cuda: out of memory");
+		return NULL;
+	}
 	ac->nstreams = cfg->cuda_streams;
 	ac->nslots = ac->opts.batch_slots;
 	ac->batch_bytes = cfg->gpu_transfer_size;
@@ -1031,6 +1037,7 @@ AcCuda *ac_cuda_new(const CudaMpmConfig *cfg, const AcCudaOpts *opts,
 	if (init_disp_cv(&ac->disp_cv) != 0) {
 		snprintf(err, errlen, "ac-cuda: cannot create the dispatcher's condition variable");
 		pthread_mutex_destroy(&ac->mu);
+		free(ac->seen);
 		free(ac);
 		return NULL;
 	}
@@ -1155,6 +1162,7 @@ void ac_cuda_free(AcCuda *ac)
 			ac->ops->stream_free(ac->streams[i]);
 	free(ac->streams);
 	free(ac->fifo);
+	free(ac->seen);
 	if (ac->dev)
 		ac->ops->close(ac->dev);
 	pthread_mutex_destroy(&ac->mu);

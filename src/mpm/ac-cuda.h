@@ -109,10 +109,11 @@ void ac_cuda_set_pool(AcCuda *ac, uint32_t packets);
  * batch); returns 0 when device results are used, 1 when the payload will
  * be rescanned on the CPU (overflow or device failure). */
 int ac_cuda_wait(AcCuda *ac, const AcCudaTicket *t);
-/* After ac_cuda_wait: cb(arg, pattern id, end offset) for every match of
- * the payload: the same (id, end) pairs ac_search reports, in increasing
- * end offset (ties at one offset may come in another order than ac's);
- * stops when cb returns nonzero.
+/* After ac_cuda_wait: cb(arg, pattern id, end offset) for every pattern id
+ * that occurs in the payload, as a prefilter wants them: from the device,
+ * each id once (at one of its end offsets), in no set order; when the
+ * payload was rescanned on the CPU (overflow, device failure), every
+ * occurrence, as ac_search gives them. Stops when cb returns nonzero.
  * Returns the number of matches reported. */
 uint32_t ac_cuda_matches(AcCuda *ac, const AcCudaTicket *t, ac_match_fn cb, void *arg);
 /* The same for the context view of ac_cuda_submit_ctx (end offsets count

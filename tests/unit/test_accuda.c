@@ -38,26 +38,38 @@ static int seq_cb(void *arg, uint32_t id, uint32_t end)
 	return 0;
 }
 
-static int pair_cmp(const void *x, const void *y)
+static int id_cmp(const void *x, const void *y)
 {
 	const uint32_t *a = x, *b = y;
 
-	if (a[1] != b[1])
-		return a[1] < b[1] ? -1 : 1;
 	return a[0] < b[0] ? -1 : a[0] > b[0];
 }
 
-/* The MPM contract: same (id, end) pairs, in increasing end offset; the
- * order of ties at one end offset is free. Sorts both. */
+/* Sorts by id and keeps one entry per id. */
+static void seq_to_set(struct seq *s)
+{
+	uint32_t w = 0;
+
+	qsort(s->v, s->n, sizeof(s->v[0]), id_cmp);
+	for (uint32_t i = 0; i < s->n; i++)
+		if (!w || s->v[w - 1][0] != s->v[i][0]) {
+			s->v[w][0] = s->v[i][0];
+			s->v[w][1] = 0;
+			w++;
+		}
+	s->n = w;
+}
+
+/* The prefilter contract: the same SET of pattern ids as ac_search (a
+ * device reports each once, at any of its ends; a CPU rescan every
+ * occurrence). */
 static int seq_equal(struct seq *a, struct seq *b)
 {
-	for (uint32_t i = 1; i < b->n; i++)
-		if (b->v[i][1] < b->v[i - 1][1])
-			return 0;
-	qsort(a->v, a->n, sizeof(a->v[0]), pair_cmp);
-	qsort(b->v, b->n, sizeof(b->v[0]), pair_cmp);
-	return a->n == b->n && !a->overflow && !b->overflow &&
-	       memcmp(a->v, b->v, a->n * sizeof(a->v[0])) == 0;
+	if (a->overflow || b->overflow)
+		return 0;
+	seq_to_set(a);
+	seq_to_set(b);
+	return a->n == b->n && memcmp(a->v, b->v, a->n * sizeof(a->v[0])) == 0;
 }
 
 /* ---- automata: random patterns over a small alphabet so they hit ---- */
@@ -179,14 +191,18 @@ static void check_job(struct run *r, struct job *j)
 	if (j->via_cpu) {
 		*g = *w; /* the pipeline would call ac itself */
 	} else {
-		uint32_t len;
+		uint32_t len, n;
+		int dev = ac_cuda_wait(r->ac, &j->t) == 0;
 
-		if (ac_cuda_wait(r->ac, &j->t) == 0)
+		if (dev)
 			__atomic_fetch_add(&r->device_payloads, 1, __ATOMIC_RELAXED);
 		const uint8_t *p = ac_cuda_payload(r->ac, &j->t, &len);
 		if (len != j->len || memcmp(p, j->buf, len) != 0)
 			__atomic_fetch_add(&r->mismatches, 1, __ATOMIC_RELAXED);
-		ac_cuda_matches(r->ac, &j->t, seq_cb, g);
+		n = ac_cuda_matches(r->ac, &j->t, seq_cb, g);
+		/* from the device, never more reports than occurrences */
+		if (dev && n > w->n)
+			__atomic_fetch_add(&r->mismatches, 1, __ATOMIC_RELAXED);
 		if (ac_cuda_packet(r->ac, &j->t) != j)
 			__atomic_fetch_add(&r->mismatches, 1, __ATOMIC_RELAXED);
 		ac_cuda_release(r->ac, &j->t);
@@ -427,12 +443,53 @@ TEST(accuda_lone_payload_is_cut_at_the_deadline)
 	CHECK_EQ(st.cut_timeout, 1);
 	CHECK_EQ(st.batches, 1);
 	CHECK(st.wait_ns >= 29000000ull);
-	/* "ABC" caseless at 5; "aBc" at 9 matches both; "Bc" exact only at 9 */
-	CHECK_EQ(got.n, 3);
+	/* "ABC" caseless at 5 and (as "aBc") at 9; "Bc" exact only at 9: the
+	 * device gives each id once, at one of its ends */
+	CHECK_EQ(got.n, 2);
+	seq_to_set(&got);
 	CHECK_EQ(got.v[0][0], 7);
-	CHECK_EQ(got.v[0][1], 5);
-	CHECK_EQ(got.v[1][1], 9);
-	CHECK_EQ(got.v[2][1], 9);
+	CHECK_EQ(got.v[1][0], 9);
+}
+
+/* One record per (payload, pattern) from the device: a run of 1,400 "a"
+ * holds "a" and "aa" at nearly every byte, which a kernel may report at
+ * every occurrence; the worker gets each once. */
+TEST(accuda_matches_report_each_pattern_once_per_payload)
+{
+	MpmCtx *ctx = mpm_new(MPM_AC_CUDA);
+	const AcAutomaton *a;
+	CudaMpmConfig c;
+	AcCudaTicket t;
+	AcCudaStats st;
+	struct seq got = { .n = 0 };
+	static uint8_t buf[1400];
+	char err[256];
+	uint32_t n;
+
+	memset(buf, 'a', sizeof(buf));
+	CHECK(ctx != NULL);
+	mpm_set_ac_gpu_lists(1);
+	mpm_add_pattern(ctx, (const uint8_t *)"a", 1, 1, 1);
+	mpm_add_pattern(ctx, (const uint8_t *)"aa", 2, 2, 0);
+	CHECK_EQ(mpm_prepare(ctx, err, sizeof(err)), 0);
+	a = mpm_ac_automaton(ctx);
+	small_cfg(&c, 1 << 20, 1 << 18, 2);
+	AcCuda *ac = ac_cuda_new(&c, NULL, accuda_emu_ops(), &a, 1, err, sizeof(err));
+	CHECK(ac != NULL);
+	CHECK_EQ(ac_cuda_submit(ac, buf, sizeof(buf), 0, NULL, &t), 0);
+	ac_cuda_flush(ac);
+	CHECK_EQ(ac_cuda_wait(ac, &t), 0);
+	n = ac_cuda_matches(ac, &t, seq_cb, &got);
+	ac_cuda_release(ac, &t);
+	ac_cuda_stats(ac, &st);
+	ac_cuda_free(ac);
+	mpm_free(ctx);
+	CHECK(st.records >= 2 * sizeof(buf) - 1);   /* the kernel's view */
+	CHECK_EQ(n, 2);
+	seq_to_set(&got);
+	CHECK_EQ(got.n, 2);
+	CHECK_EQ(got.v[0][0], 1);
+	CHECK_EQ(got.v[1][0], 2);
 }
 
 /* The deadline is on CLOCK_MONOTONIC; a condvar on the default clock

@@ -21,6 +21,7 @@
 #
 # On the device, with the device tool (one call, then give_back):
 #   run  command: "qa/gpu/check.sh"   carry: [".gpucarry"]   timeout_s: 420
+# qa/gpu/README.md says what each line of the table means, and the limits.
 #
 # Steps (each its own process and timeout; none needs another's output; the
 # sum of the timeouts is printed first and stays under 6 minutes):

@@ -20,7 +20,7 @@
 #                               2 cores. CI runs it (.ci/run).
 #
 # On the device, with the device tool (one call, then give_back):
-#   run  command: "qa/gpu/check.sh"   carry: [".gpucarry"]   timeout_s: 420
+#   run  command: "bash qa/gpu/check.sh"   carry: [".gpucarry"]   timeout_s: 420
 # qa/gpu/README.md says what each line of the table means, and the limits.
 #
 # Steps (each its own process and timeout; none needs another's output; the
@@ -191,7 +191,7 @@ prepare() {
 	if [ $((cb + tb)) -ge $LIMIT_BYTES ]; then
 		echo "prepare: FAIL: more than the device tool carries (64 MiB)"; return 1
 	fi
-	echo "prepare: ok. On the device: run command \"qa/gpu/check.sh\", carry [\"$(basename "$C")\"], timeout_s 420; then give_back"
+	echo "prepare: ok. On the device: run command \"bash qa/gpu/check.sh\", carry [\"$(basename "$C")\"], timeout_s 420; then give_back"
 }
 
 # ---------------------------------------------------------------- the steps
@@ -209,6 +209,8 @@ xz_cat() {   # xz may be missing on the device image: python's lzma then
 # setup having run.
 need() {
 	[ -f "$W/ready" ] && return 0
+	# the copy on the device may not keep file modes
+	chmod -f +x "$C"/bin/* "$C"/libexec/* 2>/dev/null
 	mkdir -p "$W/rules" || return 1
 	xz_cat "$C/in/et-open.tar.xz" | tar -xf - -C "$W/rules" || return 1
 	cat "$W"/rules/*/emerging-*.rules > "$W/et.rules" || return 1
@@ -304,7 +306,7 @@ step_equal() {
 	need || { res FAIL "inputs"; return 1; }
 	local dev=1
 	[ $DRY = 1 ] && dev=0
-	ACCUDA_DEVICE=$dev "$top/qa/gpu/accuda-equal.sh" "$C/bin/suricata" "$W/suricata.yaml" "$W/bench.pcap" \
+	ACCUDA_DEVICE=$dev bash "$top/qa/gpu/accuda-equal.sh" "$C/bin/suricata" "$W/suricata.yaml" "$W/bench.pcap" \
 		"$W"/rules/*/emerging-*.rules > "$L/equal.txt" 2>&1; local rc=$?
 	cat "$L/equal.txt"
 	sed -n '/^run /,$p' "$L/equal.txt" > "$L/equal.tab"
@@ -439,7 +441,7 @@ run_steps() {
 			(exit $rc)
 		else
 			echo "[$s] (timeout ${LIMIT[$s]} s)"
-			timeout -k 5 "${LIMIT[$s]}" env GPU_STEP_LOGDIR="$L" GPU_WORK="$W" "$self" step "$s" > "$L/$s.log" 2>&1
+			timeout -k 5 "${LIMIT[$s]}" env GPU_STEP_LOGDIR="$L" GPU_WORK="$W" bash "$self" step "$s" > "$L/$s.log" 2>&1
 		fi
 		rc=$?
 		t1=$(date +%s.%N)

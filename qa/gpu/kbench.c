@@ -49,7 +49,9 @@
 #include "mpm/mpm.h"
 
 /* cuda/ac-kernel.h gains ACC_KERNEL_COUNT with its next variant; until
- * then the two variants it has. */
+ * then the two variants it has. It must come as a macro: an enum member of
+ * that name is invisible to #ifndef, and this fallback would then hide the
+ * new variant (the "kbench: PASS (N kernel variants)" line shows N). */
 #ifndef ACC_KERNEL_COUNT
 #define ACC_KERNEL_COUNT 2
 #endif

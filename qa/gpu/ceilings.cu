@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * ceilings.cu - copy ceilings for the ac-cuda design: H2D and D2H copy
- * bandwidth from pinned and pageable host memory at 1, 4, 16 and 64 MB,
+ * bandwidth from pinned and pageable host memory at 64 KB, 256 KB, 1, 4, 16
+ * and 64 MB (the small sizes: where a batch's copy is latency, not bandwidth),
  * device-to-device copy bandwidth, and a 64 MB pinned H2D copy overlapped
  * with a kernel on a second stream.  Medians of many CUDA-event timings.
  * Prints "CEIL ..." lines.  Exit 2 on any CUDA error.
@@ -90,7 +91,7 @@ static float time_spin(uint32_t iters, uint32_t *sink, cudaStream_t s)
 
 int main(void)
 {
-	static const size_t sizes[] = { 1, 4, 16, 64 };
+	static const size_t sizes_kb[] = { 64, 256, 1024, 4096, 16384, 65536 };
 	int ndev = 0, drv = 0, rt = 0;
 	cudaDeviceProp prop;
 	cudaStream_t s0, s1;
@@ -124,17 +125,17 @@ int main(void)
 	CK(cudaMalloc(&dev2, 1024 * MB));
 	CK(cudaMalloc(&sink, 4));
 
-	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
-		size_t n = sizes[i] * MB;
-		int reps = sizes[i] >= 16 ? 20 : 50;
+	for (size_t i = 0; i < sizeof(sizes_kb) / sizeof(sizes_kb[0]); i++) {
+		size_t n = sizes_kb[i] * 1024;
+		int reps = sizes_kb[i] >= 16384 ? 20 : sizes_kb[i] >= 1024 ? 50 : 200;
 		float hp = time_copy(dev, pin, n, cudaMemcpyHostToDevice, reps, s0);
 		float dp = time_copy(pin, dev, n, cudaMemcpyDeviceToHost, reps, s0);
 		float hg = time_copy(dev, pageable, n, cudaMemcpyHostToDevice, reps, s0);
 		float dg = time_copy(pageable, dev, n, cudaMemcpyDeviceToHost, reps, s0);
 
-		printf("CEIL copy size_mb=%zu h2d_pinned=%.1f d2h_pinned=%.1f "
+		printf("CEIL copy size_mb=%g h2d_pinned=%.1f d2h_pinned=%.1f "
 		       "h2d_pageable=%.1f d2h_pageable=%.1f (GB/s, median)\n",
-		       sizes[i], n / hp / 1e6, n / dp / 1e6, n / hg / 1e6,
+		       sizes_kb[i] / 1024.0, n / hp / 1e6, n / dp / 1e6, n / hg / 1e6,
 		       n / dg / 1e6);
 	}
 	{

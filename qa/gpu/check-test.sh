@@ -1,0 +1,44 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# qa/gpu/check-test.sh - CI's test of the device check, without a GPU:
+#   1. GPU_DRY=1 qa/gpu/check.sh: prepare .gpucarry-dry from this tree's
+#      --enable-cuda build, run every step on the host emulation; must exit 0
+#      with "RESULT: PASS", 2 files under $OUT, and a budget under 6 minutes.
+#   2. the same carry with GPU_CHECK_BREAK=perf: must exit non-zero, the
+#      table must name perf as FAIL, and the steps around it still PASS
+#      (each step stands alone).
+# Run from an --enable-cuda build tree. Last line: "N passed, N failed".
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top"
+pass=0; fail=0
+ok() { echo "PASS: $*"; pass=$((pass + 1)); }
+ko() { echo "FAIL: $*"; fail=$((fail + 1)); }
+tmp=$(mktemp -d /tmp/gpu-check-test.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+
+GPU_DRY=1 GPU_WORK=$tmp/dry OUT=$tmp/dry-out qa/gpu/check.sh > "$tmp/dry.log" 2>&1
+rc=$?
+sed -n '/^== ac-cuda device check (/,$p' "$tmp/dry.log"
+if [ $rc = 0 ] && grep -q '^RESULT: PASS' "$tmp/dry.log"; then
+	ok "gpu check dry run: every step PASS or SKIP"
+else
+	tail -40 "$tmp/dry.log"; ko "gpu check dry run: exit $rc"
+fi
+n=$(find "$tmp/dry-out" -type f 2>/dev/null | wc -l)
+[ "$n" -ge 1 ] && [ "$n" -le 8 ] && ok "gpu check dry run: $n files under \$OUT (at most 8)" ||
+	ko "gpu check dry run: $n files under \$OUT"
+b=$(sed -n 's/^time budget: .* = \([0-9]*\) s .*/\1/p' "$tmp/dry.log")
+[ -n "$b" ] && [ "$b" -lt 360 ] && ok "gpu check: time budget $b s < 360 s" || ko "gpu check: time budget '$b'"
+
+GPU_DRY=1 GPU_DRY_PREPARED=1 GPU_CHECK_BREAK=perf GPU_CHECK_STEPS="setup kbench perf sanitizer" \
+	GPU_WORK=$tmp/brk OUT=$tmp/brk-out qa/gpu/check.sh > "$tmp/brk.log" 2>&1
+rc=$?
+if [ $rc != 0 ] && grep -Eq '^perf +FAIL' "$tmp/brk.log" && grep -q '^RESULT: FAIL (1 step(s): perf)' "$tmp/brk.log" &&
+   grep -Eq '^kbench +PASS' "$tmp/brk.log" && grep -Eq '^sanitizer +SKIP' "$tmp/brk.log"; then
+	ok "gpu check with GPU_CHECK_BREAK=perf: exit $rc, the table names perf, the other steps ran"
+else
+	sed -n '/^== ac-cuda device check (/,$p' "$tmp/brk.log"; ko "gpu check with GPU_CHECK_BREAK=perf: exit $rc"
+fi
+echo "$pass passed, $fail failed"
+[ $fail = 0 ]

@@ -1,0 +1,559 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * kbench.c - the ENGINE's ac-cuda kernels alone, on the ET union automata.
+ *
+ *   kbench [-e] [-c YAML] -S RULES -r PCAP [-s MB,MB,..] [-n REPS] [-t SECS]
+ *          [-M MAXLEN]
+ *
+ * What it runs is what the engine runs, not the qa/gpu/ac-proto prototype:
+ *   - the rules are loaded and built by the engine (sig_load, then
+ *     detect_engine_build as with mpm-algo ac-cuda), and the union automaton of each
+ *     protocol class is built as src/detect/prefilter-gpu.c builds it: the
+ *     toserver and toclient groups' literals in one MPM_AC_CUDA context,
+ *     whose mpm_prepare calls ac_build with the GPU lists on;
+ *   - the automata are uploaded in one block, each 256-byte aligned, as
+ *     ac-cuda's upload_automata does, through the device interface of
+ *     cuda/accuda-device.h: accuda_cuda_ops(), or with -e the host
+ *     emulation accuda_emu_ops() (dry runs: the numbers then say nothing
+ *     about a GPU);
+ *   - batches are the TCP/UDP payloads of the capture (1 .. MAXLEN bytes,
+ *     default 1500, cuda.mpm's data-buffer-size-max-limit), packed
+ *     cyclically up to each batch size, each naming its protocol's union.
+ * For every batch size and every kernel variant (enum acc_kernel, 0 ..
+ * ACC_KERNEL_COUNT - 1) it times submit + wait REPS times (at most SECS
+ * seconds per pair) after one warm-up, and prints the medians: the kernel
+ * alone from the device's events (AcDevTimes.kernel_ns: the batch is
+ * already on the device) and submit + wait on the wall clock (copy-in,
+ * kernel, copy-out). The first run's records are checked against ac_search
+ * on the CPU: the multiset of (payload, pattern id, end) must be equal
+ * (and so the (payload, pattern) set).
+ * Prints "KBENCH key=value ..." lines and "kbench: PASS" or "kbench: FAIL";
+ * exit 0 on PASS, 1 on a mismatch, 2 on a setup or device error.
+ */
+#include <pcap/pcap.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "conf/conf.h"
+#include "conf/cuda-mpm-conf.h"
+#include "cuda/accuda-device.h"
+#include "cuda/ac-kernel.h"
+#include "detect/detect-parse.h"
+#include "detect/engine.h"
+#include "detect/engine-int.h"
+#include "mpm/ac-cuda.h"
+#include "mpm/mpm.h"
+
+/* cuda/ac-kernel.h gains ACC_KERNEL_COUNT with its next variant; until
+ * then the two variants it has. It must come as a macro: an enum member of
+ * that name is invisible to #ifndef, and this fallback would then hide the
+ * new variant (the "kbench: PASS (N kernel variants)" line shows N). */
+#ifndef ACC_KERNEL_COUNT
+#define ACC_KERNEL_COUNT 2
+#endif
+
+#define MAX_SIZES 8
+#define MAX_REPS 64
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static const char *kernel_name(int k)
+{
+	static char buf[16];
+
+	if (k == ACC_KERNEL_PAYLOAD)
+		return "payload";
+	if (k == ACC_KERNEL_CHUNK)
+		return "chunk";
+	snprintf(buf, sizeof(buf), "kernel%d", k);
+	return buf;
+}
+
+/* ---- payloads of a capture ---- */
+
+struct payloads {
+	uint8_t *data;
+	size_t len, cap;
+	uint32_t *off;
+	uint16_t *plen;
+	uint8_t *proto;         /* 6 or 17 */
+	size_t n, ncap;
+};
+
+static const uint8_t *l4_payload(const uint8_t *p, uint32_t len, uint32_t *plen,
+				 uint8_t *proto_out)
+{
+	uint8_t proto;
+	uint32_t hl;
+
+	if (len < 1)
+		return NULL;
+	if ((p[0] >> 4) == 4 && len >= 20) {
+		uint32_t tot = (uint32_t)p[2] << 8 | p[3];
+
+		hl = (p[0] & 15u) * 4;
+		if (hl < 20 || tot < hl || tot > len || ((p[6] & 0x1f) | p[7]))
+			return NULL;
+		proto = p[9];
+		len = tot;
+	} else if ((p[0] >> 4) == 6 && len >= 40) {
+		uint32_t pl = (uint32_t)p[4] << 8 | p[5];
+
+		if (40 + pl > len)
+			return NULL;
+		proto = p[6];
+		hl = 40;
+		len = 40 + pl;
+	} else {
+		return NULL;
+	}
+	p += hl;
+	len -= hl;
+	if (proto == 6 && len >= 20 && (p[12] >> 4) * 4u >= 20 && (p[12] >> 4) * 4u <= len)
+		hl = (p[12] >> 4) * 4u;
+	else if (proto == 17 && len >= 8)
+		hl = 8;
+	else
+		return NULL;
+	*plen = len - hl;
+	*proto_out = proto;
+	return *plen ? p + hl : NULL;
+}
+
+static int read_payloads(const char *path, uint32_t maxlen, struct payloads *pl)
+{
+	char errbuf[PCAP_ERRBUF_SIZE];
+	pcap_t *pc = pcap_open_offline(path, errbuf);
+	struct pcap_pkthdr *h;
+	const uint8_t *pkt;
+
+	if (!pc) {
+		fprintf(stderr, "kbench: %s: %s\n", path, errbuf);
+		return -1;
+	}
+	int dlt = pcap_datalink(pc);
+
+	while (pcap_next_ex(pc, &h, &pkt) == 1) {
+		uint32_t len = h->caplen, off = 0, n = 0;
+		uint8_t proto = 0;
+
+		if (dlt == DLT_EN10MB) {
+			uint16_t et;
+
+			if (len < 14)
+				continue;
+			et = (uint16_t)(pkt[12] << 8 | pkt[13]);
+			off = 14;
+			while ((et == 0x8100 || et == 0x88a8) && len >= off + 4) {
+				et = (uint16_t)(pkt[off + 2] << 8 | pkt[off + 3]);
+				off += 4;
+			}
+			if (et != 0x0800 && et != 0x86dd)
+				continue;
+		} else if (dlt == DLT_LINUX_SLL) {
+			off = 16;
+		} else if (dlt != DLT_RAW && dlt != 101) {
+			continue;
+		}
+		if (off >= len)
+			continue;
+		const uint8_t *p = l4_payload(pkt + off, len - off, &n, &proto);
+
+		if (!p || n > maxlen)
+			continue;
+		if (pl->len + n > pl->cap) {
+			pl->cap = (pl->cap + n) * 2;
+			pl->data = realloc(pl->data, pl->cap);
+		}
+		if (pl->n == pl->ncap) {
+			pl->ncap = pl->ncap ? pl->ncap * 2 : 4096;
+			pl->off = realloc(pl->off, pl->ncap * sizeof(*pl->off));
+			pl->plen = realloc(pl->plen, pl->ncap * sizeof(*pl->plen));
+			pl->proto = realloc(pl->proto, pl->ncap);
+		}
+		if (!pl->data || !pl->off || !pl->plen || !pl->proto) {
+			pcap_close(pc);
+			return -1;
+		}
+		memcpy(pl->data + pl->len, p, n);
+		pl->off[pl->n] = (uint32_t)pl->len;
+		pl->plen[pl->n] = (uint16_t)n;
+		pl->proto[pl->n++] = proto;
+		pl->len += n;
+	}
+	pcap_close(pc);
+	return pl->n ? 0 : -1;
+}
+
+/* ---- the union automata, as detect/prefilter-gpu.c builds them ---- */
+
+static int add_group(MpmCtx *uni, const MpmCtx *grp, uint32_t base)
+{
+	const AcAutomaton *a = mpm_ac_automaton(grp);
+	const struct ac_view *v;
+
+	if (!a)
+		return -1;
+	v = &a->v;
+	for (uint32_t l = 0; l < a->blk->nlit; l++) {
+		const struct ac_lit *lit = &v->lit[l];
+
+		for (uint32_t k = lit->ids; k < v->lit[l + 1].ids; k++)
+			if (mpm_add_pattern(uni, v->bytes + lit->off, lit->len,
+					    base + v->ids[k], lit->nocase) != 0)
+				return -1;
+	}
+	return 0;
+}
+
+static MpmCtx *build_union(const DetectEngine *de, int pc, char *err, size_t errlen)
+{
+	const SigGroup *ts = &de->groups[pc][0], *tc = &de->groups[pc][1];
+	MpmCtx *u;
+
+	if (!ts->mpm && !tc->mpm)
+		return NULL;
+	u = mpm_new(MPM_AC_CUDA);
+	if (!u || (ts->mpm && add_group(u, ts->mpm, 0) != 0) ||
+	    (tc->mpm && add_group(u, tc->mpm, ts->mpm ? ts->npids : 0) != 0) ||
+	    mpm_prepare(u, err, errlen) != 0) {
+		if (!err[0])
+			snprintf(err, errlen, "union automaton of class %d: out of memory", pc);
+		mpm_free(u);
+		return NULL;
+	}
+	return u;
+}
+
+/* ---- match records: an order-free multiset digest ---- */
+
+struct digest {
+	uint64_t n, sum, xr;
+};
+
+static uint64_t mix(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ull;
+	x ^= x >> 33;
+	return x;
+}
+
+static void digest_add(struct digest *d, uint32_t payload, uint32_t id, uint32_t end)
+{
+	uint64_t h = mix(((uint64_t)payload << 32 | id) ^ mix((uint64_t)end + 0x9e3779b97f4a7c15ull));
+
+	d->n++;
+	d->sum += h;
+	d->xr ^= mix(h);
+}
+
+struct cpu_ctx {
+	struct digest *d;
+	uint32_t payload;
+};
+
+static int cpu_cb(void *arg, uint32_t id, uint32_t end)
+{
+	struct cpu_ctx *c = arg;
+
+	digest_add(c->d, c->payload, id, end);
+	return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n ? v[n / 2] : 0;
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: kbench [-e] [-c YAML] -S RULES -r PCAP [-s MB,MB,..] [-n REPS] "
+		"[-t SECS] [-M MAXLEN]\n");
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	const char *yaml = NULL, *rules = NULL, *pcap = NULL, *sizes_s = "1,16,50";
+	double sizes[MAX_SIZES], tmax = 3.0;
+	int emu = 0, reps = 10, nsizes = 0, bad = 0, opt;
+	uint32_t maxlen = 1500;
+	char err[1024] = "";
+
+	while ((opt = getopt(argc, argv, "ec:S:r:s:n:t:M:")) != -1) {
+		switch (opt) {
+		case 'e': emu = 1; break;
+		case 'c': yaml = optarg; break;
+		case 'S': rules = optarg; break;
+		case 'r': pcap = optarg; break;
+		case 's': sizes_s = optarg; break;
+		case 'n': reps = atoi(optarg); break;
+		case 't': tmax = atof(optarg); break;
+		case 'M': maxlen = (uint32_t)atoi(optarg); break;
+		default: usage();
+		}
+	}
+	if (!rules || !pcap || reps < 1 || maxlen < 1 || maxlen > 65535)
+		usage();
+	if (reps > MAX_REPS)
+		reps = MAX_REPS;
+	for (const char *s = sizes_s; s && *s && nsizes < MAX_SIZES; ) {
+		sizes[nsizes] = atof(s);
+		if (sizes[nsizes] <= 0 || sizes[nsizes] > 400)
+			usage();
+		nsizes++;
+		s = strchr(s, ',');
+		s = s ? s + 1 : NULL;
+	}
+
+	/* ---- device ---- */
+	const AcDeviceOps *ops = emu ? accuda_emu_ops() : accuda_cuda_ops(err, sizeof(err));
+
+	if (!ops) {
+		printf("kbench: FAIL: %s\n", err);
+		return 2;
+	}
+	if (emu)
+		accuda_emu_set_threads((int)sysconf(_SC_NPROCESSORS_ONLN));
+	if (ops->device_count(err, sizeof(err)) < 1) {
+		printf("kbench: FAIL: %s\n", err);
+		return 2;
+	}
+	AcDev *dev = ops->open(0, err, sizeof(err));
+
+	if (!dev) {
+		printf("kbench: FAIL: %s\n", err);
+		return 2;
+	}
+	{
+		char desc[256];
+
+		ops->device_describe(0, desc, sizeof(desc));
+		printf("kbench: device %s (ops %s%s)\n", desc, ops->name,
+		       ops->emulation ? ": host EMULATION, not a GPU" : "");
+	}
+
+	/* ---- rules, engine, union automata ---- */
+	double t0 = now();
+	RuleLoadConfig rc = { 0 };
+	DetectConfig dc;
+	SigTable *t;
+	DetectEngine *de;
+
+	if (yaml && conf_load_file(yaml, err, sizeof(err)) != 0) {
+		printf("kbench: FAIL: %s\n", err);
+		return 2;
+	}
+	if (detect_config_load(&dc, err, sizeof(err)) != 0) {
+		printf("kbench: FAIL: %s\n", err);
+		return 2;
+	}
+	/* as with mpm-algo ac-cuda: class-wide groups, no port split */
+	dc.algo = MPM_AC_CUDA;
+	rc.exclusive = rules;
+	rc.quiet = 1;
+	t = sig_load(&rc, err, sizeof(err));
+	if (!t || !(de = detect_engine_build(t, &dc, err, sizeof(err)))) {
+		printf("kbench: FAIL: rules: %s\n", err);
+		return 2;
+	}
+	MpmCtx *uni[PC_MAX] = { 0 };
+	const AcAutomaton *autos[PC_MAX] = { 0 };
+	int group_of[PC_MAX];
+	uint32_t nautos = 0;
+
+	for (int pc = 0; pc < PC_MAX; pc++) {
+		group_of[pc] = -1;
+		err[0] = 0;
+		uni[pc] = build_union(de, pc, err, sizeof(err));
+		if (!uni[pc] && err[0]) {
+			printf("kbench: FAIL: %s\n", err);
+			return 2;
+		}
+		if (uni[pc]) {
+			group_of[pc] = (int)nautos;
+			autos[nautos++] = mpm_ac_automaton(uni[pc]);
+			printf("kbench: union automaton class %d: %u patterns, %u states, %zu KB\n",
+			       pc, mpm_pattern_count(uni[pc]), autos[nautos - 1]->blk->nstates,
+			       (size_t)(autos[nautos - 1]->blk->size >> 10));
+		}
+	}
+	if (group_of[PC_TCP] < 0 && group_of[PC_UDP] < 0) {
+		printf("kbench: FAIL: the rules have no tcp or udp payload fast pattern\n");
+		return 2;
+	}
+	printf("kbench: %d rules loaded, engine and unions built in %.2f s\n", t->loaded,
+	       now() - t0);
+
+	/* one block, 256-byte aligned pieces, as ac-cuda uploads it */
+	uint64_t offs[PC_MAX], total = 0;
+	uint32_t mlen[PC_MAX];
+
+	for (uint32_t g = 0; g < nautos; g++) {
+		offs[g] = total;
+		total += (autos[g]->blk->size + 255) & ~255ull;
+		mlen[g] = autos[g]->blk->maxlen;
+	}
+	uint8_t *blk = calloc(1, total);
+
+	if (!blk)
+		return 2;
+	for (uint32_t g = 0; g < nautos; g++)
+		memcpy(blk + offs[g], autos[g]->blk, autos[g]->blk->size);
+	if (ops->load(dev, blk, total, offs, mlen, nautos, err, sizeof(err)) != 0) {
+		printf("kbench: FAIL: %s\n", err);
+		return 2;
+	}
+	free(blk);
+
+	/* ---- payloads ---- */
+	struct payloads pl = { 0 };
+
+	if (read_payloads(pcap, maxlen, &pl) != 0) {
+		printf("kbench: FAIL: no TCP/UDP payloads in %s\n", pcap);
+		return 2;
+	}
+	printf("kbench: %zu payloads of 1..%u bytes, %zu bytes, from %s\n", pl.n, maxlen,
+	       pl.len, pcap);
+
+	/* ---- per batch size ---- */
+	for (int si = 0; si < nsizes; si++) {
+		uint64_t want = (uint64_t)(sizes[si] * 1048576.0);
+		uint32_t npay = 0, nbytes = 0, cap_pay = (uint32_t)(want / 32 + 16);
+		uint8_t *data = ops->host_alloc(dev, want + 65536);
+		struct acc_desc *desc = ops->host_alloc(dev, cap_pay * sizeof(*desc));
+		struct digest ref = { 0 };
+
+		if (!data || !desc) {
+			printf("kbench: FAIL: pinned host memory for a %.3g MB batch\n", sizes[si]);
+			return 2;
+		}
+		/* cyclic over the payloads whose class has a union */
+		for (size_t i = 0; npay < cap_pay; i = (i + 1) % pl.n) {
+			int pc = pl.proto[i] == 6 ? PC_TCP : PC_UDP;
+			uint32_t n = pl.plen[i];
+
+			if (group_of[pc] < 0)
+				continue;
+			if (nbytes + n > want)
+				break;
+			memcpy(data + nbytes, pl.data + pl.off[i], n);
+			desc[npay].off = nbytes;
+			desc[npay].len = (uint16_t)n;
+			desc[npay].group = (uint16_t)group_of[pc];
+			npay++;
+			nbytes += n;
+		}
+		/* CPU reference: ac_search on the same automata */
+		double c0 = now();
+
+		for (uint32_t p = 0; p < npay; p++) {
+			struct cpu_ctx cc = { &ref, p };
+
+			ac_search(autos[desc[p].group], data + desc[p].off, desc[p].len, cpu_cb, &cc);
+		}
+		double cpu_s = now() - c0;
+
+		for (int k = 0; k < ACC_KERNEL_COUNT; k++) {
+			AcDevStreamSize sz = { nbytes ? nbytes : 1, npay ? npay : 1,
+					       (uint32_t)(ref.n + 1024) };
+			AcDevStream *s = ops->stream_new(dev, &sz, k, 64, err, sizeof(err));
+			double kern[MAX_REPS], wall[MAX_REPS];
+			int runs = 0, eq = -1;
+			uint32_t count = 0;
+
+			if (!s) {
+				printf("KBENCH kernel=%s batch_mb=%g error=\"%s\"\n", kernel_name(k),
+				       sizes[si], err);
+				bad |= 2;
+				continue;
+			}
+			double start = now();
+
+			for (int r = -1; r < reps; r++) {
+				const struct acc_rec *rec;
+				AcDevTimes tm = { 0 };
+				double w0 = now();
+
+				if (ops->submit(s, data, nbytes, desc, npay, err, sizeof(err)) != 0 ||
+				    ops->wait(s, &rec, &count, &tm, err, sizeof(err)) != 0) {
+					printf("KBENCH kernel=%s batch_mb=%g error=\"%s\"\n",
+					       kernel_name(k), sizes[si], err);
+					bad |= 2;
+					break;
+				}
+				double w = now() - w0;
+
+				if (r < 0) {   /* the warm-up run is the one checked */
+					struct digest got = { 0 };
+					const struct ac_view *v;
+
+					for (uint32_t i = 0; i < count && i < sz.max_records; i++) {
+						v = &autos[desc[rec[i].payload].group]->v;
+						digest_add(&got, rec[i].payload, v->pat[rec[i].pat].id,
+							   rec[i].end);
+					}
+					eq = count == ref.n && got.n == ref.n && got.sum == ref.sum &&
+					     got.xr == ref.xr;
+					continue;
+				}
+				kern[runs] = tm.kernel_ns / 1e9;
+				wall[runs] = w;
+				runs++;
+				if (now() - start > tmax)
+					break;
+			}
+			ops->stream_free(s);
+			if (runs == 0)
+				continue;
+			double km = median(kern, runs), wm = median(wall, runs);
+
+			printf("KBENCH kernel=%s batch_mb=%g payloads=%u bytes=%u records=%u "
+			       "cpu_records=%llu runs=%d kernel_ms=%.3f kernel_gbps=%.2f "
+			       "wall_ms=%.3f wall_gbps=%.2f cpu_gbps=%.2f equal=%s\n",
+			       kernel_name(k), sizes[si], npay, nbytes, count,
+			       (unsigned long long)ref.n, runs, km * 1e3,
+			       km > 0 ? nbytes * 8 / km / 1e9 : 0, wm * 1e3,
+			       wm > 0 ? nbytes * 8 / wm / 1e9 : 0,
+			       cpu_s > 0 ? nbytes * 8 / cpu_s / 1e9 : 0, eq ? "yes" : "NO");
+			if (!eq)
+				bad |= 1;
+		}
+		ops->host_free(dev, data);
+		ops->host_free(dev, desc);
+	}
+	for (int pc = 0; pc < PC_MAX; pc++)
+		mpm_free(uni[pc]);
+	ops->close(dev);
+	detect_engine_free(de);
+	sig_table_free(t);
+	conf_deinit();
+	free(pl.data);
+	free(pl.off);
+	free(pl.plen);
+	free(pl.proto);
+	printf("kbench: %s (%d kernel variants%s)\n", bad ? "FAIL" : "PASS", ACC_KERNEL_COUNT,
+	       bad & 2 ? ", device errors" : bad ? ", records differ from ac_search" : "");
+	return bad & 2 ? 2 : bad;
+}

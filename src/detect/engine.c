@@ -1631,11 +1631,13 @@ uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts)
 		if (sc) {
 			const uint32_t *ids;
 			uint32_t n;
+			int streamed_whole = 0;
 
 			mpm_matchset_clear(dt->ms);
 			if (!sbp && mg == g && gpu_payload_ready(dt, p)) {
 				detect_gpu_prefilter(dt->gpu_src, pc, dir, dt->ms);
 				detect_scan_count(dt, SCAN_PACKET, 1, pf_len);
+				streamed_whole = dt->pkt_streamed && g->ps;
 			} else {
 				mpm_prefilter(mg->mpm, sc, pf_data, pf_len, dt->ms);
 				detect_scan_count(dt, SCAN_PACKET, 0, pf_len);
@@ -1650,6 +1652,10 @@ uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts)
 					const uint16_t *h = mg->pid_ports[k];
 
 					if (p->sp < h[0] || p->sp > h[1] || p->dp < h[2] || p->dp > h[3])
+						continue;
+					/* the GPU's ids are the whole group's: on a streamed
+					 * packet keep those of g->ps's rules, as ac does */
+					if (streamed_whole && (!de->sigs[num].pkt_ok || de->sigs[num].stream_ok))
 						continue;
 					cand_mark(cs, num);
 				}

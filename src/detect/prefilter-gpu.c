@@ -471,6 +471,19 @@ void detect_gpu_prefilter(const DetectGpuTicket *gt, int pc, int dir, MpmMatchSe
 
 	if (!gt->has_pkt)
 		return;
+	{
+		uint32_t n, lo, hi;
+		const uint32_t *ids = ac_cuda_ids(g->ac, &gt->t, 0, &n);
+
+		if (ids) {
+			lo = dir ? g->n_toserver[pc] : 0;
+			hi = dir ? lo + g->de->groups[pc][1].npids : g->n_toserver[pc];
+			for (uint32_t i = 0; i < n; i++)
+				if (ids[i] >= lo && ids[i] < hi)
+					mpm_matchset_add(ms, ids[i] - lo);
+			return;
+		}
+	}
 	if (dir == 0) {
 		m.lo = 0;
 		m.hi = g->n_toserver[pc];
@@ -553,7 +566,17 @@ int detect_gpu_stream_cover(const DetectGpuTicket *gt, Flow *f, int dir, uint32_
 		return 0;
 	m.g = g;
 	m.dir = dir;
-	ac_cuda_matches_ctx(g->ac, &gt->t, stream_id_cb, &m);
+	{
+		uint32_t n;
+		const uint32_t *dev = ac_cuda_ids(g->ac, &gt->t, 1, &n);
+
+		if (dev) {
+			for (uint32_t i = 0; i < n && !m.over; i++)
+				stream_id_cb(&m, dev[i], 0);
+		} else {
+			ac_cuda_matches_ctx(g->ac, &gt->t, stream_id_cb, &m);
+		}
+	}
 	/* ids repeat across occurrences; the set is what counts */
 	if (m.over || scov_add(cov, so - t, e_lo, e_hi, ids, m.n) != 0)
 		return 0;

@@ -50,7 +50,7 @@ struct slot {
 	uint32_t refs;           /* atomic */
 	struct acc_desc *desc;   /* host_alloc: read by the copy-in */
 	void **pkt;
-	struct acc_rec *rec;     /* records grouped by payload, (end, pat) order */
+	uint32_t *ids;           /* pattern ids by payload, each once */
 	uint32_t *pidx;          /* payload i: rec[pidx[i], pidx[i + 1]) */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
@@ -305,15 +305,16 @@ static void group_records(AcCuda *ac, struct slot *sl, uint32_t npay, const stru
 		idx[in[i].payload + 1]++;
 	for (uint32_t p = 0; p < npay; p++)
 		idx[p + 1] += idx[p];
-	/* scatter with idx[p] as the cursor, then shift back */
+	/* scatter pattern indexes with idx[p] as the cursor, then shift back */
 	for (uint32_t i = 0; i < n; i++)
-		sl->rec[idx[in[i].payload]++] = in[i];
+		sl->ids[idx[in[i].payload]++] = in[i].pat;
 	for (uint32_t p = npay; p > 0; p--)
 		idx[p] = idx[p - 1];
 	idx[0] = 0;
 	/* compact in place: the write cursor never passes the read one */
 	for (uint32_t p = 0; p < npay; p++) {
 		uint32_t lo = idx[p], hi = idx[p + 1];
+		const struct ac_pattern *pat_of = ac->autos[sl->desc[p].group]->v.pat;
 
 		if (++ac->seen_stamp == 0) {
 			memset(ac->seen, 0, (size_t)ac->nseen * sizeof(*ac->seen));
@@ -321,12 +322,13 @@ static void group_records(AcCuda *ac, struct slot *sl, uint32_t npay, const stru
 		}
 		idx[p] = w;
 		for (uint32_t i = lo; i < hi; i++) {
-			uint32_t pat = sl->rec[i].pat;
+			uint32_t pat = sl->ids[i];
 
 			if (pat >= ac->nseen || ac->seen[pat] == ac->seen_stamp)
 				continue;
 			ac->seen[pat] = ac->seen_stamp;
-			sl->rec[w++] = sl->rec[i];
+			/* the caller's id: workers read a plain array */
+			sl->ids[w++] = pat_of[pat].id;
 		}
 	}
 	idx[npay] = w;
@@ -847,13 +849,23 @@ static uint32_t view_matches(AcCuda *ac, const AcCudaTicket *t, uint32_t idx,
 	if (sl->result != RES_DEVICE)
 		return ac_search(a, buf, d->len, cb, arg);
 	for (uint32_t i = sl->pidx[idx]; i < sl->pidx[idx + 1]; i++) {
-		const struct ac_pattern *p = &a->v.pat[sl->rec[i].pat];
-
 		n++;
-		if (cb(arg, p->id, sl->rec[i].end))
+		if (cb(arg, sl->ids[i], 0))
 			break;
 	}
 	return n;
+}
+
+const uint32_t *ac_cuda_ids(const AcCuda *ac, const AcCudaTicket *t, int view, uint32_t *n)
+{
+	const struct slot *sl = ticket_slot(ac, t);
+	uint32_t idx = t->index + (uint32_t)view;
+
+	*n = 0;
+	if (sl->result != RES_DEVICE || (uint32_t)view >= t->views)
+		return NULL;
+	*n = sl->pidx[idx + 1] - sl->pidx[idx];
+	return sl->ids + sl->pidx[idx];
 }
 
 uint32_t ac_cuda_matches(AcCuda *ac, const AcCudaTicket *t, ac_match_fn cb, void *arg)
@@ -932,9 +944,9 @@ static int alloc_slots(AcCuda *ac)
 		sl->desc = ac->ops->host_alloc(ac->dev,
 			(size_t)ac->opts.batch_payloads * sizeof(*sl->desc));
 		sl->pkt = calloc(ac->opts.batch_payloads, sizeof(*sl->pkt));
-		sl->rec = malloc((size_t)ac->opts.batch_records * sizeof(*sl->rec) + 1);
+		sl->ids = malloc((size_t)ac->opts.batch_records * sizeof(*sl->ids) + 1);
 		sl->pidx = calloc((size_t)ac->opts.batch_payloads + 1, sizeof(*sl->pidx));
-		if (!sl->desc || !sl->pkt || !sl->rec || !sl->pidx)
+		if (!sl->desc || !sl->pkt || !sl->ids || !sl->pidx)
 			return -1;
 	}
 	return 0;
@@ -1149,7 +1161,7 @@ void ac_cuda_free(AcCuda *ac)
 		if (sl->desc)
 			ac->ops->host_free(ac->dev, sl->desc);
 		free(sl->pkt);
-		free(sl->rec);
+		free(sl->ids);
 		free(sl->pidx);
 		pthread_mutex_destroy(&sl->mu);
 		pthread_cond_destroy(&sl->cv);

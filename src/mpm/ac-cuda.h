@@ -111,11 +111,15 @@ void ac_cuda_set_pool(AcCuda *ac, uint32_t packets);
 int ac_cuda_wait(AcCuda *ac, const AcCudaTicket *t);
 /* After ac_cuda_wait: cb(arg, pattern id, end offset) for every pattern id
  * that occurs in the payload, as a prefilter wants them: from the device,
- * each id once (at one of its end offsets), in no set order; when the
- * payload was rescanned on the CPU (overflow, device failure), every
- * occurrence, as ac_search gives them. Stops when cb returns nonzero.
+ * each (pattern, id) once, end offset 0, in no set order; when the payload
+ * was rescanned on the CPU (overflow, device failure), every occurrence
+ * with its end, as ac_search gives them. Stops when cb returns nonzero.
  * Returns the number of matches reported. */
 uint32_t ac_cuda_matches(AcCuda *ac, const AcCudaTicket *t, ac_match_fn cb, void *arg);
+/* The device's ids of view 0 (the payload) or 1 (the context view) as a
+ * plain array, *n of them: the workers' fast path. NULL when the payload
+ * is rescanned on the CPU: then use ac_cuda_matches / _ctx. */
+const uint32_t *ac_cuda_ids(const AcCuda *ac, const AcCudaTicket *t, int view, uint32_t *n);
 /* The same for the context view of ac_cuda_submit_ctx (end offsets count
  * from the first context byte); 0 matches for a single-view ticket. */
 uint32_t ac_cuda_matches_ctx(AcCuda *ac, const AcCudaTicket *t, ac_match_fn cb, void *arg);

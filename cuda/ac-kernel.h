@@ -25,10 +25,12 @@
 #define CUDA_AC_KERNEL_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "mpm/ac.h"
 
 #ifdef __CUDACC__
+#include <cooperative_groups.h>
 #define ACK_HD __host__ __device__ __forceinline__
 #else
 #define ACK_HD static inline
@@ -72,7 +74,21 @@ struct acc_batch {
 
 enum acc_kernel {
 	ACC_KERNEL_PAYLOAD = 0, /* reference: one thread per payload */
-	ACC_KERNEL_CHUNK,       /* one thread per `chunk` bytes of the batch */
+	ACC_KERNEL_CHUNK = 1,   /* one thread per `chunk` bytes of the batch */
+	ACC_KERNEL_FILTER = 2,  /* as chunk, but filter start positions, then a
+				 * failureless walk from the candidates only */
+	ACC_KERNEL_COUNT
+};
+
+/* Copies of a group's GPU filter tables in faster memory (the CUDA
+ * kernel's shared memory), for payloads of `group`; the others read the
+ * block's own. */
+struct acc_ftab {
+	const uint8_t *cls;
+	const uint32_t *gpair;
+	const uint8_t *gsid;
+	const uint32_t *gquad;
+	uint32_t group;   /* UINT32_MAX: no copies */
 };
 
 ACK_HD uint32_t acc_atomic_inc(uint32_t *p)
@@ -198,10 +214,329 @@ ACK_HD void acc_scan_window(const struct acc_batch *b, const struct acc_sink *k,
 	}
 }
 
+/* ---- the filter kernel ----
+ *
+ * Thread = window of `chunk` batch bytes, as chunk, but it owns the matches
+ * that START in its window and finds them without walking every byte:
+ *   1. filter: for each start position q of a 64-position run, a few loads
+ *      from the block's GPU filter tables (ac.h: gpair, gquad, gsid; the
+ *      CUDA kernel copies them to shared memory) decide whether some
+ *      literal may start at q. Input is read 16 bytes at a time and folded
+ *      4 bytes per operation. The candidates go into a 64-bit mask: the
+ *      lanes of a warp then walk their own candidates back to back instead
+ *      of waiting for each other at every byte.
+ *   2. verify: from each candidate q, a walk from the root WITHOUT fail
+ *      links (PFAC): it follows trie edges only (a dense row's entry counts
+ *      as an edge when its depth is one more, gdepth) and stops at the first
+ *      byte that leaves the trie. A match it passes started at q exactly.
+ * Output: the contract is the SET of (payload, pattern index) pairs. A
+ * one-byte literal is walked only at its first occurrence in a payload
+ * piece (gsid bits), and a literal already reported from the piece is not
+ * reported again (a small per-thread cache), so a run of zeros or a text
+ * full of 'a' costs one record, not one per byte. Records are claimed with
+ * warp-aggregated atomics (one atomicAdd per warp and emit). */
+
+#define ACC_SEEN 8   /* literals remembered per payload piece */
+
+struct acc_seen {
+	uint32_t key[ACC_SEEN];  /* literal: its offset in bytes[], unique */
+};
+
+ACK_HD void acc_seen_reset(struct acc_seen *c)
+{
+	for (int i = 0; i < ACC_SEEN; i++)
+		c->key[i] = AC_NONE;
+}
+
+ACK_HD int acc_seen_has(const struct acc_seen *c, uint32_t key)
+{
+	int hit = 0;
+
+	/* unrolled compares: the keys stay in registers */
+	for (int i = 0; i < ACC_SEEN; i++)
+		hit |= c->key[i] == key;
+	return hit;
+}
+
+ACK_HD void acc_seen_add(struct acc_seen *c, uint32_t key)
+{
+	for (int i = ACC_SEEN - 1; i > 0; i--)
+		c->key[i] = c->key[i - 1];
+	c->key[0] = key;
+}
+
+/* Claim one record slot. On the GPU the lanes that emit together share
+ * one atomicAdd: the output atomics drop by up to 32x. */
+ACK_HD uint32_t acc_claim(uint32_t *count)
+{
+#ifdef __CUDA_ARCH__
+	cooperative_groups::coalesced_group g = cooperative_groups::coalesced_threads();
+	uint32_t base = 0;
+
+	if (g.thread_rank() == 0)
+		base = atomicAdd(count, (uint32_t)g.size());
+	return g.shfl(base, 0) + g.thread_rank();
+#else
+	return __atomic_fetch_add(count, 1u, __ATOMIC_RELAXED);
+#endif
+}
+
+/* The literals of state s that are exactly buf[end - dd, end): they come
+ * first in s's out[] list (its own literals, then shorter suffixes). */
+ACK_HD void acc_emit_start(const struct ac_view *v, const struct acc_sink *k,
+			   uint32_t s, const uint8_t *buf, uint32_t p, uint32_t end,
+			   uint32_t dd, struct acc_seen *seen)
+{
+	uint32_t a = v->outoff[s], e = v->outoff[s + 1], cur = AC_NONE;
+
+	for (; a < e; a++) {
+		uint32_t pi = v->out[a];
+		const struct ac_pattern *pt = &v->pat[pi];
+
+		if (pt->len != dd)
+			break;
+		/* a literal's pattern indexes are adjacent; test it once */
+		if (pt->off != cur) {
+			if (acc_seen_has(seen, pt->off) || !ac_verify(v, pi, buf, end))
+				continue;
+			cur = pt->off;
+			acc_seen_add(seen, cur);
+		}
+		uint32_t idx = acc_claim(k->count);
+
+		if (idx < k->cap) {
+			k->rec[idx].payload = p;
+			k->rec[idx].pat = pi;
+			k->rec[idx].end = end;
+		}
+	}
+}
+
+/* Trie child of s on class c, or AC_NONE: the failureless step. dd is the
+ * child's depth. */
+ACK_HD uint32_t acc_goto(const struct ac_view *v, uint32_t s, uint32_t c, uint32_t dd)
+{
+	if (s < v->ndense) {
+		uint32_t t = ac_dense(v, s, c);
+
+		/* a row entry one level deeper is an edge, anything else a fail
+		 * target; past depth 255 (saturated) it may be either, and the
+		 * walk goes on: every match it reports is still checked to
+		 * start at q (acc_emit_start compares lengths) */
+		return v->gdepth[t] == (dd < 255 ? dd : 255) ? t : AC_NONE;
+	}
+	uint32_t kk = s - v->ndense, lo = v->child[kk], hi = v->child[kk + 1];
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		uint32_t mc = v->scls[mid - v->ndense];
+
+		if (mc == c)
+			return mid;
+		if (mc < c)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return AC_NONE;
+}
+
+/* Every literal that starts at payload offset q. */
+ACK_HD void acc_walk(const struct ac_view *v, const uint8_t *cls, const struct acc_sink *k,
+		     const uint8_t *buf, uint32_t p, uint32_t len, uint32_t q,
+		     struct acc_seen *seen)
+{
+	uint32_t s = 0, lim = len - q;
+
+	if (lim > v->maxlen)
+		lim = v->maxlen;
+	for (uint32_t dd = 1; dd <= lim; dd++) {
+		uint32_t c = cls[buf[q + dd - 1]];
+
+		if (c == 0)
+			return;
+		s = acc_goto(v, s, c, dd);
+		if (s == AC_NONE)
+			return;
+		if (s >= v->matchlo && v->outoff[s] != v->outoff[s + 1])
+			acc_emit_start(v, k, s, buf, p, q + dd, dd, seen);
+	}
+}
+
+/* 16 batch bytes from x (16-aligned), as 4 little-endian words; bytes at
+ * or past nbytes read as 0. */
+ACK_HD void acc_load16(const struct acc_batch *b, uint32_t x, uint32_t w[4])
+{
+	if (x + 16 <= b->nbytes) {
+#ifdef __CUDA_ARCH__
+		uint4 u = __ldg((const uint4 *)(b->data + x));
+
+		w[0] = u.x;
+		w[1] = u.y;
+		w[2] = u.z;
+		w[3] = u.w;
+#else
+		memcpy(w, b->data + x, 16);
+#endif
+		return;
+	}
+	for (int i = 0; i < 4; i++) {
+		uint32_t v = 0;
+
+		for (int j = 0; j < 4; j++) {
+			uint32_t y = x + (uint32_t)(i * 4 + j);
+
+			if (y < b->nbytes)
+				v |= (uint32_t)b->data[y] << (8 * j);
+		}
+		w[i] = v;
+	}
+}
+
+/* ASCII A-Z -> a-z in each byte of x (ac's fold), four at a time. */
+ACK_HD uint32_t acc_fold4(uint32_t x)
+{
+	uint32_t t = x & 0x7f7f7f7fu;
+	uint32_t up = (t + 0x3f3f3f3fu) & ~(t + 0x25252525u) & ~x & 0x80808080u;
+
+	return x | up >> 2;
+}
+
+/* Bytes j .. j + 3 of the 8 words f[] (j < 29; constant once unrolled). */
+ACK_HD uint32_t acc_word_at(const uint32_t f[8], uint32_t j)
+{
+	uint32_t i = j >> 2, sh = (j & 3) * 8;
+
+	return sh ? (f[i] >> sh) | (f[i + 1] << (32 - sh)) : f[i];
+}
+
+ACK_HD uint32_t acc_ctz64(uint64_t m)
+{
+#ifdef __CUDA_ARCH__
+	return (uint32_t)__ffsll((long long)m) - 1;
+#else
+	return (uint32_t)__builtin_ctzll(m);
+#endif
+}
+
+/* Candidates among payload positions [a, e) (e - a <= 64): bit q - a set
+ * when a literal may start at q. *sidm: one-byte literal bits already
+ * walked in this payload piece. */
+ACK_HD uint64_t acc_filter_run(const struct acc_batch *b, const struct ac_view *v,
+			       const uint32_t *gpair, const uint8_t *gsid,
+			       const uint32_t *gquad, uint32_t off, uint32_t a,
+			       uint32_t e, uint32_t *sidm)
+{
+	uint32_t g0 = off + a, g1 = off + e, qb = v->gquadbits;
+	uint32_t cur[4], nxt[4];
+	uint64_t mask = 0;
+
+	acc_load16(b, g0 & ~15u, cur);
+	for (uint32_t x = g0 & ~15u; x < g1; x += 16) {
+		uint32_t f[8];
+
+		acc_load16(b, x + 16, nxt);
+		for (int i = 0; i < 4; i++) {
+			f[i] = acc_fold4(cur[i]);
+			f[i + 4] = acc_fold4(nxt[i]);
+		}
+#ifdef __CUDA_ARCH__
+#pragma unroll
+#endif
+		for (uint32_t j = 0; j < 16; j++) {
+			uint32_t gpos = x + j;
+
+			if (gpos < g0 || gpos >= g1)
+				continue;
+			uint32_t w4 = acc_word_at(f, j);
+			uint32_t raw = (cur[j >> 2] >> ((j & 3) * 8)) & 0xff;
+			uint32_t code = ac_gpair_code(gpair, w4 & 0xff, (w4 >> 8) & 0xff);
+			uint32_t hit = code >> 1;   /* AC_GP_SHORT */
+			uint32_t sid = gsid[raw];
+
+			if (!hit && (code & AC_GP_LONG)) {
+				uint32_t h = ac_gquad_hash(w4, qb);
+
+				hit = (gquad[h >> 5] >> (h & 31)) & 1;
+			}
+			if (sid) {
+				uint32_t bit = sid == AC_GSID_ALWAYS ? 0 : 1u << (sid - 1);
+
+				if (!bit || !(*sidm & bit)) {
+					*sidm |= bit;
+					hit = 1;
+				}
+			}
+			mask |= (uint64_t)hit << (gpos - g0);
+		}
+		for (int i = 0; i < 4; i++)
+			cur[i] = nxt[i];
+	}
+	return mask;
+}
+
+ACK_HD void acc_filter_piece(const struct acc_batch *b, const struct acc_sink *k,
+			     const struct acc_ftab *sh, uint32_t p, struct acc_desc d,
+			     uint32_t cs, uint32_t ce)
+{
+	const struct acc_group *g = &b->groups[d.group];
+	const struct ac_view *v = &g->v;
+	const uint8_t *buf = b->data + d.off;
+
+	if (!v->gpair) {
+		/* a block without the GPU filter: the chunk kernel's walk */
+		acc_scan_piece(g, k, buf, p, d.len, cs, ce);
+		return;
+	}
+	int mine = sh && sh->group == d.group;
+	const uint8_t *cls = mine ? sh->cls : v->cls;
+	const uint32_t *gpair = mine ? sh->gpair : v->gpair;
+	const uint8_t *gsid = mine ? sh->gsid : v->gsid;
+	const uint32_t *gquad = mine ? sh->gquad : v->gquad;
+	struct acc_seen seen;
+	uint32_t sidm = 0;
+
+	acc_seen_reset(&seen);
+	for (uint32_t a = cs; a < ce; a += 64) {
+		uint32_t e = ce - a < 64 ? ce : a + 64;
+		uint64_t m = acc_filter_run(b, v, gpair, gsid, gquad, d.off, a, e, &sidm);
+
+		while (m) {
+			uint32_t j = acc_ctz64(m);
+
+			m &= m - 1;
+			acc_walk(v, cls, k, buf, p, d.len, a + j, &seen);
+		}
+	}
+}
+
+/* Filter kernel body: window w, as acc_scan_window. */
+ACK_HD void acc_scan_filter(const struct acc_batch *b, const struct acc_sink *k,
+			    uint32_t w, const struct acc_ftab *sh)
+{
+	uint32_t ws = w * b->chunk, we = ws + b->chunk;
+
+	if (ws >= b->nbytes)
+		return;
+	if (we > b->nbytes)
+		we = b->nbytes;
+	for (uint32_t p = acc_locate(b, ws); p < b->npay; p++) {
+		struct acc_desc d = b->desc[p];
+
+		if (d.off >= we)
+			break;
+		uint32_t cs = ws > d.off ? ws - d.off : 0;
+		uint32_t ce = we - d.off < d.len ? we - d.off : d.len;
+
+		if (cs < ce)
+			acc_filter_piece(b, k, sh, p, d, cs, ce);
+	}
+}
+
 /* Work items of a batch for a kernel: payloads or windows. */
 ACK_HD uint32_t acc_items(const struct acc_batch *b, int kernel)
 {
-	if (kernel == ACC_KERNEL_CHUNK)
+	if (kernel == ACC_KERNEL_CHUNK || kernel == ACC_KERNEL_FILTER)
 		return (b->nbytes + b->chunk - 1) / b->chunk;
 	return b->npay;
 }
@@ -211,6 +546,8 @@ ACK_HD void acc_run_item(const struct acc_batch *b, const struct acc_sink *k,
 {
 	if (kernel == ACC_KERNEL_CHUNK)
 		acc_scan_window(b, k, item);
+	else if (kernel == ACC_KERNEL_FILTER)
+		acc_scan_filter(b, k, item, NULL);
 	else
 		acc_scan_payload(b, k, item);
 }

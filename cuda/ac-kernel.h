@@ -36,6 +36,36 @@
 #define ACK_HD static inline
 #endif
 
+/* Cost-model hooks: qa/gpu/model defines ACC_TRACE and these to record
+ * each lane's steps and loads, and simulates warps from them. Everywhere
+ * else (the engine, the CUDA kernels) they compile to nothing. */
+enum acc_tkind {
+	ACC_TS_AC,      /* one automaton step with fail links (payload, chunk) */
+	ACC_TS_LOCATE,  /* one binary-search step over the descriptors */
+	ACC_TS_PIECE,   /* start of a payload piece: its descriptor */
+	ACC_TS_FVEC,    /* filter: one 16-byte input load, folded */
+	ACC_TS_FPOS,    /* filter: one start position tested */
+	ACC_TS_WALK,    /* failureless walk: one step */
+	ACC_TS_EMIT,    /* one out[] entry examined, maybe a record */
+	ACC_TS_RUN,     /* run skip: one byte of a run read */
+	ACC_TS_N
+};
+
+enum acc_tcat {
+	ACC_TC_AUTO,    /* automaton block (global memory) */
+	ACC_TC_INPUT,   /* batch bytes (global memory) */
+	ACC_TC_FILT,    /* filter tables (shared memory in the CUDA kernel) */
+	ACC_TC_DESC,    /* descriptors (global memory) */
+	ACC_TC_N
+};
+
+#ifndef ACC_TRACE
+#define ACC_T_STEP(kind) do { } while (0)
+#define ACC_T_LD(cat, ptr, n) do { } while (0)
+#define ACC_T_NEXT(v, st, byte) do { } while (0)
+#define ACC_T_OUT(aggregated) do { } while (0)
+#endif
+
 /* One payload of a batch: data[off, off + len). */
 struct acc_desc {
 	uint32_t off;
@@ -80,6 +110,17 @@ enum acc_kernel {
 	ACC_KERNEL_COUNT
 };
 
+/* A block's table of the (payload, pattern index) pairs it has reported
+ * (the CUDA kernel's shared memory, cleared per tile of windows): a pair
+ * found again by another thread of the block is not reported again. */
+struct acc_dedup {
+	unsigned long long *slot;
+	uint32_t mask;    /* slots - 1, a power of two minus one */
+};
+
+#define ACC_DEDUP_EMPTY 0xffffffffffffffffull
+#define ACC_DEDUP_PROBES 8
+
 /* Copies of a group's GPU filter tables in faster memory (the CUDA
  * kernel's shared memory), for payloads of `group`; the others read the
  * block's own. */
@@ -89,6 +130,7 @@ struct acc_ftab {
 	const uint8_t *gsid;
 	const uint32_t *gquad;
 	uint32_t group;   /* UINT32_MAX: no copies */
+	struct acc_dedup dedup;  /* slot NULL: none */
 };
 
 ACK_HD uint32_t acc_atomic_inc(uint32_t *p)
@@ -113,11 +155,16 @@ ACK_HD void acc_emit(const struct ac_view *v, const struct acc_sink *k,
 	for (; a < b; a++) {
 		uint32_t pi = v->out[a];
 
+		ACC_T_STEP(ACC_TS_EMIT);
+		ACC_T_LD(ACC_TC_AUTO, &v->out[a], 4);
+		ACC_T_LD(ACC_TC_AUTO, &v->pat[pi], sizeof(v->pat[pi]));
 		if (end - v->pat[pi].len >= start_lim)
 			continue;
 		if (!ac_verify(v, pi, buf, end))
 			continue;
 		uint32_t idx = acc_atomic_inc(k->count);
+
+		ACC_T_OUT(0);
 
 		if (idx < k->cap) {
 			k->rec[idx].payload = p;
@@ -137,7 +184,12 @@ ACK_HD void acc_scan_payload(const struct acc_batch *b, const struct acc_sink *k
 	const uint8_t *buf = b->data + d.off;
 	uint32_t st = 0;
 
+	ACC_T_STEP(ACC_TS_PIECE);
+	ACC_T_LD(ACC_TC_DESC, &b->desc[p], sizeof(d));
 	for (uint32_t i = 0; i < d.len; i++) {
+		ACC_T_STEP(ACC_TS_AC);
+		ACC_T_LD(ACC_TC_INPUT, &buf[i], 1);
+		ACC_T_NEXT(v, st, buf[i]);
 		st = ac_next(v, st, buf[i]);
 		if (st & AC_MATCH_FLAG)
 			acc_emit(v, k, st, buf, p, i + 1, UINT32_MAX);
@@ -152,6 +204,8 @@ ACK_HD uint32_t acc_locate(const struct acc_batch *b, uint32_t pos)
 	while (hi - lo > 1) {
 		uint32_t mid = lo + (hi - lo) / 2;
 
+		ACC_T_STEP(ACC_TS_LOCATE);
+		ACC_T_LD(ACC_TC_DESC, &b->desc[mid], 4);
 		if (b->desc[mid].off <= pos)
 			lo = mid;
 		else
@@ -176,11 +230,17 @@ ACK_HD void acc_scan_piece(const struct acc_group *g, const struct acc_sink *k,
 	if (lim > len)
 		lim = len;
 	for (; i < ce; i++) {
+		ACC_T_STEP(ACC_TS_AC);
+		ACC_T_LD(ACC_TC_INPUT, &buf[i], 1);
+		ACC_T_NEXT(v, st, buf[i]);
 		st = ac_next(v, st, buf[i]);
 		if (st & AC_MATCH_FLAG)
 			acc_emit(v, k, st, buf, p, i + 1, ce);
 	}
 	for (; i < lim && (st & AC_STATE_MASK) != 0; i++) {
+		ACC_T_STEP(ACC_TS_AC);
+		ACC_T_LD(ACC_TC_INPUT, &buf[i], 1);
+		ACC_T_NEXT(v, st, buf[i]);
 		st = ac_next(v, st, buf[i]);
 		if (st & AC_MATCH_FLAG)
 			acc_emit(v, k, st, buf, p, i + 1, ce);
@@ -203,6 +263,8 @@ ACK_HD void acc_scan_window(const struct acc_batch *b, const struct acc_sink *k,
 	for (uint32_t p = acc_locate(b, ws); p < b->npay; p++) {
 		struct acc_desc d = b->desc[p];
 
+		ACC_T_STEP(ACC_TS_PIECE);
+		ACC_T_LD(ACC_TC_DESC, &b->desc[p], sizeof(d));
 		if (d.off >= we)
 			break;
 		uint32_t cs = ws > d.off ? ws - d.off : 0;
@@ -281,11 +343,41 @@ ACK_HD uint32_t acc_claim(uint32_t *count)
 #endif
 }
 
+/* 1 when (p, pi) is not in the block's table yet (and is now), or when
+ * there is no table or no room: a duplicate is allowed, a loss is not. */
+ACK_HD int acc_dedup_first(const struct acc_dedup *t, uint32_t p, uint32_t pi)
+{
+	if (!t || !t->slot)
+		return 1;
+	unsigned long long key = (unsigned long long)p << 32 | pi;
+	uint32_t h = (p * 0x9e3779b1u) ^ (pi * 0x85ebca6bu);
+
+	h ^= h >> 15;
+	for (uint32_t i = 0; i < ACC_DEDUP_PROBES; i++) {
+		uint32_t at = (h + i) & t->mask;
+#ifdef __CUDA_ARCH__
+		unsigned long long old = atomicCAS(&t->slot[at], ACC_DEDUP_EMPTY, key);
+#else
+		/* the host runs a block's items one after another */
+		unsigned long long old = t->slot[at];
+
+		if (old == ACC_DEDUP_EMPTY)
+			t->slot[at] = key;
+#endif
+		ACC_T_LD(ACC_TC_FILT, &t->slot[at], 8);
+		if (old == ACC_DEDUP_EMPTY)
+			return 1;
+		if (old == key)
+			return 0;
+	}
+	return 1;
+}
+
 /* The literals of state s that are exactly buf[end - dd, end): they come
  * first in s's out[] list (its own literals, then shorter suffixes). */
 ACK_HD void acc_emit_start(const struct ac_view *v, const struct acc_sink *k,
 			   uint32_t s, const uint8_t *buf, uint32_t p, uint32_t end,
-			   uint32_t dd, struct acc_seen *seen)
+			   uint32_t dd, struct acc_seen *seen, const struct acc_dedup *dt)
 {
 	uint32_t a = v->outoff[s], e = v->outoff[s + 1], cur = AC_NONE;
 
@@ -293,6 +385,9 @@ ACK_HD void acc_emit_start(const struct ac_view *v, const struct acc_sink *k,
 		uint32_t pi = v->out[a];
 		const struct ac_pattern *pt = &v->pat[pi];
 
+		ACC_T_STEP(ACC_TS_EMIT);
+		ACC_T_LD(ACC_TC_AUTO, &v->out[a], 4);
+		ACC_T_LD(ACC_TC_AUTO, pt, sizeof(*pt));
 		if (pt->len != dd)
 			break;
 		/* a literal's pattern indexes are adjacent; test it once */
@@ -302,7 +397,11 @@ ACK_HD void acc_emit_start(const struct ac_view *v, const struct acc_sink *k,
 			cur = pt->off;
 			acc_seen_add(seen, cur);
 		}
+		if (!acc_dedup_first(dt, p, pi))
+			continue;
 		uint32_t idx = acc_claim(k->count);
+
+		ACC_T_OUT(1);
 
 		if (idx < k->cap) {
 			k->rec[idx].payload = p;
@@ -319,6 +418,11 @@ ACK_HD uint32_t acc_goto(const struct ac_view *v, uint32_t s, uint32_t c, uint32
 	if (s < v->ndense) {
 		uint32_t t = ac_dense(v, s, c);
 
+		ACC_T_LD(ACC_TC_AUTO, v->width == 2 ? (const void *)&v->d16[((size_t)s << v->shift) + c]
+						   : (const void *)&v->d32[((size_t)s << v->shift) + c],
+			 v->width);
+		ACC_T_LD(ACC_TC_AUTO, &v->gdepth[t], 1);
+
 		/* a row entry one level deeper is an edge, anything else a fail
 		 * target; past depth 255 (saturated) it may be either, and the
 		 * walk goes on: every match it reports is still checked to
@@ -327,9 +431,12 @@ ACK_HD uint32_t acc_goto(const struct ac_view *v, uint32_t s, uint32_t c, uint32
 	}
 	uint32_t kk = s - v->ndense, lo = v->child[kk], hi = v->child[kk + 1];
 
+	ACC_T_LD(ACC_TC_AUTO, &v->child[kk], 8);
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
 		uint32_t mc = v->scls[mid - v->ndense];
+
+		ACC_T_LD(ACC_TC_AUTO, &v->scls[mid - v->ndense], 1);
 
 		if (mc == c)
 			return mid;
@@ -341,26 +448,54 @@ ACK_HD uint32_t acc_goto(const struct ac_view *v, uint32_t s, uint32_t c, uint32
 	return AC_NONE;
 }
 
-/* Every literal that starts at payload offset q. */
-ACK_HD void acc_walk(const struct ac_view *v, const uint8_t *cls, const struct acc_sink *k,
-		     const uint8_t *buf, uint32_t p, uint32_t len, uint32_t q,
-		     struct acc_seen *seen)
+/* Every literal that starts at payload offset q.
+ *
+ * Returns the end of a run skip, 0 for none. When the walk dies inside a
+ * run of one byte value z (every byte it read was z, the one it died on
+ * too, at depth dd), a start q' > q followed by dd bytes z walks the very
+ * same trie path, dies the same way, and finds the same literals: the
+ * starts q' < returned offset are such starts, and the caller skips them.
+ * A run of 1000 zeros then costs one walk and a read of the run, not 1000
+ * walks of ~15 steps. The run is read only as far as a skipped start can
+ * be before `scan_to` (the piece's end). */
+ACK_HD uint32_t acc_walk(const struct ac_view *v, const uint8_t *cls, const struct acc_sink *k,
+			 const uint8_t *buf, uint32_t p, uint32_t len, uint32_t q,
+			 uint32_t scan_to, struct acc_seen *seen, const struct acc_dedup *dt)
 {
-	uint32_t s = 0, lim = len - q;
+	uint32_t s = 0, lim = len - q, z = buf[q], same = 1, dd;
 
 	if (lim > v->maxlen)
 		lim = v->maxlen;
-	for (uint32_t dd = 1; dd <= lim; dd++) {
-		uint32_t c = cls[buf[q + dd - 1]];
+	for (dd = 1; dd <= lim; dd++) {
+		uint32_t x = buf[q + dd - 1], c = cls[x];
 
+		ACC_T_STEP(ACC_TS_WALK);
+		ACC_T_LD(ACC_TC_INPUT, &buf[q + dd - 1], 1);
+		ACC_T_LD(ACC_TC_FILT, &cls[x], 1);
+		same &= x == z;
 		if (c == 0)
-			return;
+			break;
 		s = acc_goto(v, s, c, dd);
 		if (s == AC_NONE)
-			return;
+			break;
+		if (s >= v->matchlo)
+			ACC_T_LD(ACC_TC_AUTO, &v->outoff[s], 8);
 		if (s >= v->matchlo && v->outoff[s] != v->outoff[s + 1])
-			acc_emit_start(v, k, s, buf, p, q + dd, dd, seen);
+			acc_emit_start(v, k, s, buf, p, q + dd, dd, seen, dt);
 	}
+	if (dd > lim || !same)
+		return 0;
+	/* buf[q, q + dd) are all z: find where the run ends (e) */
+	uint32_t e = q + dd, stop = scan_to + dd;
+
+	if (stop > len)
+		stop = len;
+	while (e < stop && buf[e] == z) {
+		ACC_T_STEP(ACC_TS_RUN);
+		ACC_T_LD(ACC_TC_INPUT, &buf[e], 1);
+		e++;
+	}
+	return e - dd + 1;
 }
 
 /* 16 batch bytes from x (16-aligned), as 4 little-endian words; bytes at
@@ -431,10 +566,14 @@ ACK_HD uint64_t acc_filter_run(const struct acc_batch *b, const struct ac_view *
 	uint32_t cur[4], nxt[4];
 	uint64_t mask = 0;
 
+	ACC_T_STEP(ACC_TS_FVEC);
+	ACC_T_LD(ACC_TC_INPUT, b->data + (g0 & ~15u), 16);
 	acc_load16(b, g0 & ~15u, cur);
 	for (uint32_t x = g0 & ~15u; x < g1; x += 16) {
 		uint32_t f[8];
 
+		ACC_T_STEP(ACC_TS_FVEC);
+		ACC_T_LD(ACC_TC_INPUT, b->data + x + 16, 16);
 		acc_load16(b, x + 16, nxt);
 		for (int i = 0; i < 4; i++) {
 			f[i] = acc_fold4(cur[i]);
@@ -454,8 +593,13 @@ ACK_HD uint64_t acc_filter_run(const struct acc_batch *b, const struct ac_view *
 			uint32_t hit = code >> 1;   /* AC_GP_SHORT */
 			uint32_t sid = gsid[raw];
 
+			ACC_T_STEP(ACC_TS_FPOS);
+			ACC_T_LD(ACC_TC_FILT, &gpair[(w4 & 0xffff) >> 4], 4);
+			ACC_T_LD(ACC_TC_FILT, &gsid[raw], 1);
 			if (!hit && (code & AC_GP_LONG)) {
 				uint32_t h = ac_gquad_hash(w4, qb);
+
+				ACC_T_LD(ACC_TC_FILT, &gquad[h >> 5], 4);
 
 				hit = (gquad[h >> 5] >> (h & 31)) & 1;
 			}
@@ -493,8 +637,9 @@ ACK_HD void acc_filter_piece(const struct acc_batch *b, const struct acc_sink *k
 	const uint32_t *gpair = mine ? sh->gpair : v->gpair;
 	const uint8_t *gsid = mine ? sh->gsid : v->gsid;
 	const uint32_t *gquad = mine ? sh->gquad : v->gquad;
+	const struct acc_dedup *dt = sh ? &sh->dedup : NULL;
 	struct acc_seen seen;
-	uint32_t sidm = 0;
+	uint32_t sidm = 0, skip_end = 0;
 
 	acc_seen_reset(&seen);
 	for (uint32_t a = cs; a < ce; a += 64) {
@@ -502,10 +647,14 @@ ACK_HD void acc_filter_piece(const struct acc_batch *b, const struct acc_sink *k
 		uint64_t m = acc_filter_run(b, v, gpair, gsid, gquad, d.off, a, e, &sidm);
 
 		while (m) {
-			uint32_t j = acc_ctz64(m);
+			uint32_t q = a + acc_ctz64(m), r;
 
 			m &= m - 1;
-			acc_walk(v, cls, k, buf, p, d.len, a + j, &seen);
+			if (q < skip_end)
+				continue;
+			r = acc_walk(v, cls, k, buf, p, d.len, q, ce, &seen, dt);
+			if (r > skip_end)
+				skip_end = r;
 		}
 	}
 }
@@ -523,6 +672,8 @@ ACK_HD void acc_scan_filter(const struct acc_batch *b, const struct acc_sink *k,
 	for (uint32_t p = acc_locate(b, ws); p < b->npay; p++) {
 		struct acc_desc d = b->desc[p];
 
+		ACC_T_STEP(ACC_TS_PIECE);
+		ACC_T_LD(ACC_TC_DESC, &b->desc[p], sizeof(d));
 		if (d.off >= we)
 			break;
 		uint32_t cs = ws > d.off ? ws - d.off : 0;

@@ -27,8 +27,12 @@ struct AcDev {
 	int filter_blocks_per_sm; /* resident blocks of the filter kernel */
 };
 
-#define ACC_FILTER_THREADS 256
+/* 512 threads: at 64 registers two blocks fill an SM's registers (32
+ * warps), and each block's shared memory (filter tables ~48.5 KB with the
+ * ET set + the pair table) leaves room for both */
+#define ACC_FILTER_THREADS 512
 #define ACC_GPAIR_WORDS 4096
+#define ACC_DEDUP_SLOTS 2048   /* pairs a tile of 512 windows reports: ~1700 on ET/bench */
 
 struct AcDevStream {
 	AcDev *dev;
@@ -68,15 +72,20 @@ __global__ void acc_kernel_chunk(struct acc_batch b, struct acc_sink k, uint32_t
 
 /* Thread = window, as the chunk kernel; a persistent grid (a few blocks
  * per multiprocessor) so that each block copies the filter tables of
- * group `sg` to shared memory once for many windows. */
+ * group `sg` to shared memory once for many windows. The block takes
+ * tiles of blockDim windows; its (payload, pattern) table is cleared per
+ * tile (its windows are contiguous, so their payloads too). */
 __global__ void __launch_bounds__(ACC_FILTER_THREADS)
 acc_kernel_filter(struct acc_batch b, struct acc_sink k, uint32_t items, uint32_t sg,
 		  uint32_t quad_words)
 {
-	extern __shared__ uint32_t sm[];
+	extern __shared__ unsigned long long sm64[];
+	uint32_t *sm = (uint32_t *)(sm64 + ACC_DEDUP_SLOTS);
 	struct acc_ftab t;
 
 	t.group = UINT32_MAX;
+	t.dedup.slot = sm64;
+	t.dedup.mask = ACC_DEDUP_SLOTS - 1;
 	if (sg != UINT32_MAX) {
 		const struct ac_view *v = &b.groups[sg].v;
 		uint32_t *gp = sm, *gq = sm + ACC_GPAIR_WORDS;
@@ -90,16 +99,21 @@ acc_kernel_filter(struct acc_batch b, struct acc_sink k, uint32_t items, uint32_
 			cl[i] = __ldg((const uint32_t *)v->cls + i);
 			sd[i] = __ldg((const uint32_t *)v->gsid + i);
 		}
-		__syncthreads();
 		t.gpair = gp;
 		t.gquad = gq;
 		t.cls = (const uint8_t *)cl;
 		t.gsid = (const uint8_t *)sd;
 		t.group = sg;
 	}
-	for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < items;
-	     i += gridDim.x * blockDim.x)
-		acc_scan_filter(&b, &k, i, &t);
+	for (uint32_t base = blockIdx.x * blockDim.x; base < items;
+	     base += gridDim.x * blockDim.x) {
+		for (uint32_t i = threadIdx.x; i < ACC_DEDUP_SLOTS; i += blockDim.x)
+			sm64[i] = ACC_DEDUP_EMPTY;
+		__syncthreads();
+		if (base + threadIdx.x < items)
+			acc_scan_filter(&b, &k, base + threadIdx.x, &t);
+		__syncthreads();
+	}
 }
 
 static int cu_device_count(char *err, size_t errlen)
@@ -174,7 +188,7 @@ static void cu_host_free(AcDev *d, void *p)
 static cudaError_t filter_setup(AcDev *d, const void *blk, const uint64_t *offs,
 				uint32_t ngroups)
 {
-	uint32_t most = 0;
+	uint32_t most = ACC_DEDUP_SLOTS * 8;
 	cudaError_t rc;
 
 	d->ftab = (struct AcDevFtab *)calloc(ngroups ? ngroups : 1, sizeof(*d->ftab));
@@ -188,7 +202,8 @@ static cudaError_t filter_setup(AcDev *d, const void *blk, const uint64_t *offs,
 		if (!hdr->off_gdepth)
 			continue;
 		d->ftab[i].quad_words = hdr->gquadbits >= 5 ? 1u << (hdr->gquadbits - 5) : 1;
-		d->ftab[i].bytes = (ACC_GPAIR_WORDS + d->ftab[i].quad_words + 128) * 4;
+		d->ftab[i].bytes = ACC_DEDUP_SLOTS * 8 +
+				   (ACC_GPAIR_WORDS + d->ftab[i].quad_words + 128) * 4;
 		if (d->ftab[i].bytes > most)
 			most = d->ftab[i].bytes;
 	}
@@ -353,8 +368,11 @@ static int cu_submit(AcDevStream *s, const uint8_t *data, uint32_t nbytes,
 
 			if (sg < s->dev->ngroups)
 				f = s->dev->ftab[sg];
-			if (!f.bytes)
+			if (!f.quad_words) {
+				/* no tables to copy: the pair table only */
 				sg = UINT32_MAX;
+				f.bytes = ACC_DEDUP_SLOTS * 8;
+			}
 			threads = ACC_FILTER_THREADS;
 			blocks = (items + threads - 1) / threads;
 			if (grid && blocks > grid)

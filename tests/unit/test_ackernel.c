@@ -200,6 +200,7 @@ static long run_kernel(const struct batch *bt, AcAutomaton *const *autos, uint32
 	struct acc_group groups[4];
 	uint32_t cap = 4 * bt->nbytes + 1024, count = 0;
 	struct acc_rec *rec = malloc(cap * sizeof(*rec));
+	static unsigned long long dslot[2048];
 	struct acc_ftab sh, *shp = NULL;
 	uint32_t *gp = NULL, *gq = NULL;
 	uint8_t cls[256], gsid[256];
@@ -224,14 +225,17 @@ static long run_kernel(const struct batch *bt, AcAutomaton *const *autos, uint32
 		memcpy(gq, v->gquad, qw * 4);
 		memcpy(cls, v->cls, 256);
 		memcpy(gsid, v->gsid, 256);
+		/* and a pair table per tile of 512 windows, 64 slots: crowded */
 		sh = (struct acc_ftab){ .cls = cls, .gpair = gp, .gsid = gsid, .gquad = gq,
-					.group = 0 };
+					.group = 0, .dedup = { dslot, ro->shared_copy > 1 ? 63 : 2047 } };
 		shp = &sh;
 	}
 	uint32_t items = acc_items(&b, ro->kernel);
 
 	for (int pass = 0; pass < 2; pass++) {
 		for (uint32_t i = 0; i < items; i++) {
+			if (i % 512 == 0)
+				memset(dslot, 0xff, sizeof(dslot));
 			if (shp && ro->kernel == ACC_KERNEL_FILTER)
 				acc_scan_filter(&b, &k, i, shp);
 			else
@@ -293,6 +297,7 @@ static const struct run_opts variants[] = {
 	{ ACC_KERNEL_FILTER, 48, 1 },
 	{ ACC_KERNEL_FILTER, 100, 0 },
 	{ ACC_KERNEL_FILTER, 256, 1 },
+	{ ACC_KERNEL_FILTER, 32, 2 },
 	{ ACC_KERNEL_FILTER, 4096, 0 },
 };
 

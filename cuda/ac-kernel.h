@@ -119,6 +119,16 @@ struct acc_dedup {
 };
 
 #define ACC_DEDUP_EMPTY 0xffffffffffffffffull
+
+/* A block's staging area for its records (the CUDA kernel's shared
+ * memory): records are claimed there with a shared-memory atomic, and the
+ * block copies them out at the end of its tile with ONE global atomicAdd
+ * (acc_stage_copy). When it is full, records go to the sink directly. */
+struct acc_stage {
+	struct acc_rec *rec;
+	uint32_t *n;      /* may end above cap */
+	uint32_t cap;
+};
 #define ACC_DEDUP_PROBES 8
 
 /* Copies of a group's GPU filter tables in faster memory (the CUDA
@@ -131,6 +141,7 @@ struct acc_ftab {
 	const uint32_t *gquad;
 	uint32_t group;   /* UINT32_MAX: no copies */
 	struct acc_dedup dedup;  /* slot NULL: none */
+	struct acc_stage stage;  /* rec NULL: none */
 };
 
 ACK_HD uint32_t acc_atomic_inc(uint32_t *p)
@@ -298,7 +309,7 @@ ACK_HD void acc_scan_window(const struct acc_batch *b, const struct acc_sink *k,
  * full of 'a' costs one record, not one per byte. Records are claimed with
  * warp-aggregated atomics (one atomicAdd per warp and emit). */
 
-#define ACC_SEEN 8   /* literals remembered per payload piece */
+#define ACC_SEEN 6   /* literals remembered per payload piece */
 
 struct acc_seen {
 	uint32_t key[ACC_SEEN];  /* literal: its offset in bytes[], unique */
@@ -306,6 +317,9 @@ struct acc_seen {
 
 ACK_HD void acc_seen_reset(struct acc_seen *c)
 {
+#ifdef __CUDA_ARCH__
+#pragma unroll
+#endif
 	for (int i = 0; i < ACC_SEEN; i++)
 		c->key[i] = AC_NONE;
 }
@@ -315,6 +329,9 @@ ACK_HD int acc_seen_has(const struct acc_seen *c, uint32_t key)
 	int hit = 0;
 
 	/* unrolled compares: the keys stay in registers */
+#ifdef __CUDA_ARCH__
+#pragma unroll
+#endif
 	for (int i = 0; i < ACC_SEEN; i++)
 		hit |= c->key[i] == key;
 	return hit;
@@ -322,6 +339,9 @@ ACK_HD int acc_seen_has(const struct acc_seen *c, uint32_t key)
 
 ACK_HD void acc_seen_add(struct acc_seen *c, uint32_t key)
 {
+#ifdef __CUDA_ARCH__
+#pragma unroll
+#endif
 	for (int i = ACC_SEEN - 1; i > 0; i--)
 		c->key[i] = c->key[i - 1];
 	c->key[0] = key;
@@ -345,26 +365,26 @@ ACK_HD uint32_t acc_claim(uint32_t *count)
 
 /* 1 when (p, pi) is not in the block's table yet (and is now), or when
  * there is no table or no room: a duplicate is allowed, a loss is not. */
-ACK_HD int acc_dedup_first(const struct acc_dedup *t, uint32_t p, uint32_t pi)
+ACK_HD int acc_dedup_first(struct acc_dedup t, uint32_t p, uint32_t pi)
 {
-	if (!t || !t->slot)
+	if (!t.slot)
 		return 1;
 	unsigned long long key = (unsigned long long)p << 32 | pi;
 	uint32_t h = (p * 0x9e3779b1u) ^ (pi * 0x85ebca6bu);
 
 	h ^= h >> 15;
 	for (uint32_t i = 0; i < ACC_DEDUP_PROBES; i++) {
-		uint32_t at = (h + i) & t->mask;
+		uint32_t at = (h + i) & t.mask;
 #ifdef __CUDA_ARCH__
-		unsigned long long old = atomicCAS(&t->slot[at], ACC_DEDUP_EMPTY, key);
+		unsigned long long old = atomicCAS(&t.slot[at], ACC_DEDUP_EMPTY, key);
 #else
 		/* the host runs a block's items one after another */
-		unsigned long long old = t->slot[at];
+		unsigned long long old = t.slot[at];
 
 		if (old == ACC_DEDUP_EMPTY)
-			t->slot[at] = key;
+			t.slot[at] = key;
 #endif
-		ACC_T_LD(ACC_TC_FILT, &t->slot[at], 8);
+		ACC_T_LD(ACC_TC_FILT, &t.slot[at], 8);
 		if (old == ACC_DEDUP_EMPTY)
 			return 1;
 		if (old == key)
@@ -377,8 +397,17 @@ ACK_HD int acc_dedup_first(const struct acc_dedup *t, uint32_t p, uint32_t pi)
  * first in s's out[] list (its own literals, then shorter suffixes). */
 ACK_HD void acc_emit_start(const struct ac_view *v, const struct acc_sink *k,
 			   uint32_t s, const uint8_t *buf, uint32_t p, uint32_t end,
-			   uint32_t dd, struct acc_seen *seen, const struct acc_dedup *dt)
+			   uint32_t dd, struct acc_seen *seen, const struct acc_ftab *sh)
 {
+	/* by value: the fields stay in registers */
+	struct acc_dedup dt = { 0, 0 };
+	struct acc_stage sg = { 0, 0, 0 };
+
+	if (sh) {
+		dt = sh->dedup;
+		sg = sh->stage;
+	}
+
 	uint32_t a = v->outoff[s], e = v->outoff[s + 1], cur = AC_NONE;
 
 	for (; a < e; a++) {
@@ -399,14 +428,27 @@ ACK_HD void acc_emit_start(const struct ac_view *v, const struct acc_sink *k,
 		}
 		if (!acc_dedup_first(dt, p, pi))
 			continue;
-		uint32_t idx = acc_claim(k->count);
+		struct acc_rec *r = NULL;
 
-		ACC_T_OUT(1);
+		if (sg.rec) {
+			uint32_t i = acc_claim(sg.n);
 
-		if (idx < k->cap) {
-			k->rec[idx].payload = p;
-			k->rec[idx].pat = pi;
-			k->rec[idx].end = end;
+			if (i < sg.cap)
+				r = &sg.rec[i];
+		}
+		if (r) {
+			ACC_T_OUT(2);
+		} else {
+			uint32_t idx = acc_claim(k->count);
+
+			ACC_T_OUT(1);
+			if (idx < k->cap)
+				r = &k->rec[idx];
+		}
+		if (r) {
+			r->payload = p;
+			r->pat = pi;
+			r->end = end;
 		}
 	}
 }
@@ -460,7 +502,7 @@ ACK_HD uint32_t acc_goto(const struct ac_view *v, uint32_t s, uint32_t c, uint32
  * be before `scan_to` (the piece's end). */
 ACK_HD uint32_t acc_walk(const struct ac_view *v, const uint8_t *cls, const struct acc_sink *k,
 			 const uint8_t *buf, uint32_t p, uint32_t len, uint32_t q,
-			 uint32_t scan_to, struct acc_seen *seen, const struct acc_dedup *dt)
+			 uint32_t scan_to, struct acc_seen *seen, const struct acc_ftab *sh)
 {
 	uint32_t s = 0, lim = len - q, z = buf[q], same = 1, dd;
 
@@ -481,7 +523,7 @@ ACK_HD uint32_t acc_walk(const struct ac_view *v, const uint8_t *cls, const stru
 		if (s >= v->matchlo)
 			ACC_T_LD(ACC_TC_AUTO, &v->outoff[s], 8);
 		if (s >= v->matchlo && v->outoff[s] != v->outoff[s + 1])
-			acc_emit_start(v, k, s, buf, p, q + dd, dd, seen, dt);
+			acc_emit_start(v, k, s, buf, p, q + dd, dd, seen, sh);
 	}
 	if (dd > lim || !same)
 		return 0;
@@ -575,6 +617,9 @@ ACK_HD uint64_t acc_filter_run(const struct acc_batch *b, const struct ac_view *
 		ACC_T_STEP(ACC_TS_FVEC);
 		ACC_T_LD(ACC_TC_INPUT, b->data + x + 16, 16);
 		acc_load16(b, x + 16, nxt);
+#ifdef __CUDA_ARCH__
+#pragma unroll
+#endif
 		for (int i = 0; i < 4; i++) {
 			f[i] = acc_fold4(cur[i]);
 			f[i + 4] = acc_fold4(nxt[i]);
@@ -613,6 +658,9 @@ ACK_HD uint64_t acc_filter_run(const struct acc_batch *b, const struct ac_view *
 			}
 			mask |= (uint64_t)hit << (gpos - g0);
 		}
+#ifdef __CUDA_ARCH__
+#pragma unroll
+#endif
 		for (int i = 0; i < 4; i++)
 			cur[i] = nxt[i];
 	}
@@ -637,7 +685,6 @@ ACK_HD void acc_filter_piece(const struct acc_batch *b, const struct acc_sink *k
 	const uint32_t *gpair = mine ? sh->gpair : v->gpair;
 	const uint8_t *gsid = mine ? sh->gsid : v->gsid;
 	const uint32_t *gquad = mine ? sh->gquad : v->gquad;
-	const struct acc_dedup *dt = sh ? &sh->dedup : NULL;
 	struct acc_seen seen;
 	uint32_t sidm = 0, skip_end = 0;
 
@@ -652,7 +699,7 @@ ACK_HD void acc_filter_piece(const struct acc_batch *b, const struct acc_sink *k
 			m &= m - 1;
 			if (q < skip_end)
 				continue;
-			r = acc_walk(v, cls, k, buf, p, d.len, q, ce, &seen, dt);
+			r = acc_walk(v, cls, k, buf, p, d.len, q, ce, &seen, sh);
 			if (r > skip_end)
 				skip_end = r;
 		}
@@ -682,6 +729,20 @@ ACK_HD void acc_scan_filter(const struct acc_batch *b, const struct acc_sink *k,
 		if (cs < ce)
 			acc_filter_piece(b, k, sh, p, d, cs, ce);
 	}
+}
+
+/* The end of a tile: the staged records go to the sink, their slots
+ * claimed with one atomic (by the caller: base). `first`, `stride`: this
+ * thread's share of the copy (the CUDA block's threads, or 0 and 1 on the
+ * host). The caller clears *stage->n afterwards. */
+ACK_HD void acc_stage_copy(const struct acc_stage *sg, const struct acc_sink *k,
+			   uint32_t base, uint32_t first, uint32_t stride)
+{
+	uint32_t n = *sg->n < sg->cap ? *sg->n : sg->cap;
+
+	for (uint32_t i = first; i < n; i += stride)
+		if (base + i < k->cap)
+			k->rec[base + i] = sg->rec[i];
 }
 
 /* Work items of a batch for a kernel: payloads or windows. */

@@ -33,6 +33,7 @@ struct AcDev {
 #define ACC_FILTER_THREADS 512
 #define ACC_GPAIR_WORDS 4096
 #define ACC_DEDUP_SLOTS 2048   /* pairs a tile of 512 windows reports: ~1700 on ET/bench */
+#define ACC_STAGE_RECS 3072    /* 36 KB of staged records per block: ~2100 per tile on ET/bench */
 
 struct AcDevStream {
 	AcDev *dev;
@@ -75,17 +76,23 @@ __global__ void acc_kernel_chunk(struct acc_batch b, struct acc_sink k, uint32_t
  * group `sg` to shared memory once for many windows. The block takes
  * tiles of blockDim windows; its (payload, pattern) table is cleared per
  * tile (its windows are contiguous, so their payloads too). */
-__global__ void __launch_bounds__(ACC_FILTER_THREADS)
+__global__ void __launch_bounds__(ACC_FILTER_THREADS, 2)
 acc_kernel_filter(struct acc_batch b, struct acc_sink k, uint32_t items, uint32_t sg,
 		  uint32_t quad_words)
 {
 	extern __shared__ unsigned long long sm64[];
-	uint32_t *sm = (uint32_t *)(sm64 + ACC_DEDUP_SLOTS);
+	__shared__ uint32_t stage_base;
+	struct acc_rec *srec = (struct acc_rec *)(sm64 + ACC_DEDUP_SLOTS);
+	uint32_t *sm = (uint32_t *)(srec + ACC_STAGE_RECS);
+	uint32_t &stage_n = sm[sg != UINT32_MAX ? ACC_GPAIR_WORDS + quad_words + 128 : 0];
 	struct acc_ftab t;
 
 	t.group = UINT32_MAX;
 	t.dedup.slot = sm64;
 	t.dedup.mask = ACC_DEDUP_SLOTS - 1;
+	t.stage.rec = srec;
+	t.stage.n = &stage_n;
+	t.stage.cap = ACC_STAGE_RECS;
 	if (sg != UINT32_MAX) {
 		const struct ac_view *v = &b.groups[sg].v;
 		uint32_t *gp = sm, *gq = sm + ACC_GPAIR_WORDS;
@@ -109,9 +116,18 @@ acc_kernel_filter(struct acc_batch b, struct acc_sink k, uint32_t items, uint32_
 	     base += gridDim.x * blockDim.x) {
 		for (uint32_t i = threadIdx.x; i < ACC_DEDUP_SLOTS; i += blockDim.x)
 			sm64[i] = ACC_DEDUP_EMPTY;
+		if (threadIdx.x == 0)
+			stage_n = 0;
 		__syncthreads();
 		if (base + threadIdx.x < items)
 			acc_scan_filter(&b, &k, base + threadIdx.x, &t);
+		__syncthreads();
+		/* one global atomic for the tile's staged records */
+		if (threadIdx.x == 0)
+			stage_base = atomicAdd(k.count, stage_n < ACC_STAGE_RECS ? stage_n
+										 : ACC_STAGE_RECS);
+		__syncthreads();
+		acc_stage_copy(&t.stage, &k, stage_base, threadIdx.x, blockDim.x);
 		__syncthreads();
 	}
 }
@@ -188,7 +204,7 @@ static void cu_host_free(AcDev *d, void *p)
 static cudaError_t filter_setup(AcDev *d, const void *blk, const uint64_t *offs,
 				uint32_t ngroups)
 {
-	uint32_t most = ACC_DEDUP_SLOTS * 8;
+	uint32_t most = ACC_DEDUP_SLOTS * 8 + ACC_STAGE_RECS * sizeof(struct acc_rec) + 4;
 	cudaError_t rc;
 
 	d->ftab = (struct AcDevFtab *)calloc(ngroups ? ngroups : 1, sizeof(*d->ftab));
@@ -202,8 +218,8 @@ static cudaError_t filter_setup(AcDev *d, const void *blk, const uint64_t *offs,
 		if (!hdr->off_gdepth)
 			continue;
 		d->ftab[i].quad_words = hdr->gquadbits >= 5 ? 1u << (hdr->gquadbits - 5) : 1;
-		d->ftab[i].bytes = ACC_DEDUP_SLOTS * 8 +
-				   (ACC_GPAIR_WORDS + d->ftab[i].quad_words + 128) * 4;
+		d->ftab[i].bytes = ACC_DEDUP_SLOTS * 8 + ACC_STAGE_RECS * sizeof(struct acc_rec) +
+				   (ACC_GPAIR_WORDS + d->ftab[i].quad_words + 128 + 1) * 4;
 		if (d->ftab[i].bytes > most)
 			most = d->ftab[i].bytes;
 	}
@@ -371,7 +387,8 @@ static int cu_submit(AcDevStream *s, const uint8_t *data, uint32_t nbytes,
 			if (!f.quad_words) {
 				/* no tables to copy: the pair table only */
 				sg = UINT32_MAX;
-				f.bytes = ACC_DEDUP_SLOTS * 8;
+				f.bytes = ACC_DEDUP_SLOTS * 8 +
+					  ACC_STAGE_RECS * sizeof(struct acc_rec) + 4;
 			}
 			threads = ACC_FILTER_THREADS;
 			blocks = (items + threads - 1) / threads;

@@ -201,6 +201,8 @@ static long run_kernel(const struct batch *bt, AcAutomaton *const *autos, uint32
 	uint32_t cap = 4 * bt->nbytes + 1024, count = 0;
 	struct acc_rec *rec = malloc(cap * sizeof(*rec));
 	static unsigned long long dslot[2048];
+	static struct acc_rec srec[512];
+	uint32_t stage_n = 0;
 	struct acc_ftab sh, *shp = NULL;
 	uint32_t *gp = NULL, *gq = NULL;
 	uint8_t cls[256], gsid[256];
@@ -227,15 +229,25 @@ static long run_kernel(const struct batch *bt, AcAutomaton *const *autos, uint32
 		memcpy(gsid, v->gsid, 256);
 		/* and a pair table per tile of 512 windows, 64 slots: crowded */
 		sh = (struct acc_ftab){ .cls = cls, .gpair = gp, .gsid = gsid, .gquad = gq,
-					.group = 0, .dedup = { dslot, ro->shared_copy > 1 ? 63 : 2047 } };
+					.group = 0, .dedup = { dslot, ro->shared_copy > 1 ? 63 : 2047 },
+					.stage = { srec, &stage_n, ro->shared_copy > 1 ? 7 : 512 } };
 		shp = &sh;
 	}
 	uint32_t items = acc_items(&b, ro->kernel);
 
 	for (int pass = 0; pass < 2; pass++) {
-		for (uint32_t i = 0; i < items; i++) {
-			if (i % 512 == 0)
+		for (uint32_t i = 0; i <= items; i++) {
+			if (i % 512 == 0 || i == items) {
+				/* a tile's end: staged records out, table cleared */
+				if (shp) {
+					acc_stage_copy(&sh.stage, &k, count, 0, 1);
+					count += stage_n < sh.stage.cap ? stage_n : sh.stage.cap;
+				}
+				stage_n = 0;
 				memset(dslot, 0xff, sizeof(dslot));
+			}
+			if (i == items)
+				break;
 			if (shp && ro->kernel == ACC_KERNEL_FILTER)
 				acc_scan_filter(&b, &k, i, shp);
 			else

@@ -92,10 +92,10 @@ static void trace_ld(int cat, const void *p, uint32_t n)
 	l->st[l->nst - 1].na++;
 }
 
-static void trace_out(int aggregated)
+static void trace_out(int how)
 {
 	if (tracing && cur->nst)
-		cur->st[cur->nst - 1].out = (uint8_t)(1 + aggregated);
+		cur->st[cur->nst - 1].out = (uint8_t)(1 + how);
 }
 
 /* The loads ac_next makes (src/mpm/ac.h's ac_step_class and
@@ -251,7 +251,7 @@ static void sim_warp(struct lane *L, int n, struct stats *S, struct l1 *c)
 
 		/* loads: slot by slot (the i-th load of each active lane is one
 		 * instruction for the warp) */
-		uint32_t maxna = 0, nout = 0;
+		uint32_t maxna = 0, nout = 0, ntype[3] = { 0 };
 		double lat[32] = { 0 };
 
 		for (int i = 0; i < na; i++) {
@@ -260,6 +260,8 @@ static void sim_warp(struct lane *L, int n, struct stats *S, struct l1 *c)
 			if (t->na > maxna)
 				maxna = t->na;
 			nout += t->out != 0;
+			if (t->out)
+				ntype[t->out - 1]++;
 		}
 		for (uint32_t a = 0; a < maxna; a++) {
 			uint64_t sec[64];
@@ -319,10 +321,12 @@ static void sim_warp(struct lane *L, int n, struct stats *S, struct l1 *c)
 			m = 4;
 		S->chain += m + INSTR[k];
 		if (nout) {
-			int agg = L[act[0]].st[pos[act[0]]].out == 2;
-
+			/* out 1: a lane's own global atomic (payload, chunk); 2:
+			 * warp-aggregated global; 3: warp-aggregated in the block's
+			 * shared staging area (one global atomic per tile, below) */
 			S->records += nout;
-			S->atomics += agg ? 1 : nout;
+			S->atomics += ntype[0] + (ntype[1] ? 1 : 0);
+			S->shm_waves += ntype[2] ? 1 : 0;
 			S->outbytes += 12.0 * nout;
 		}
 		for (int i = 0; i < na; i++)
@@ -482,14 +486,15 @@ struct variant {
 };
 
 #define DEDUP_SLOTS 2048   /* as ACC_DEDUP_SLOTS in cuda/accuda-cuda.cu */
+#define STAGE_RECS 3072    /* as ACC_STAGE_RECS */
 
 static const struct variant variants[] = {
 	{ "payload", ACC_KERNEL_PAYLOAD, 0, AC_DENSE_BUDGET_DEFAULT, 64, 224 << 10, 256 },
 	{ "chunk/64", ACC_KERNEL_CHUNK, 64, AC_DENSE_BUDGET_DEFAULT, 64, 224 << 10, 256 },
-	{ "filter/64", ACC_KERNEL_FILTER, 64, AC_DENSE_BUDGET_DEFAULT, 32, 127 << 10, 512 },
-	{ "filter/128", ACC_KERNEL_FILTER, 128, AC_DENSE_BUDGET_DEFAULT, 32, 127 << 10, 512 },
-	{ "filter/256", ACC_KERNEL_FILTER, 256, AC_DENSE_BUDGET_DEFAULT, 32, 127 << 10, 512 },
-	{ "filter/64+d16M", ACC_KERNEL_FILTER, 64, 16u << 20, 32, 127 << 10, 512 },
+	{ "filter/64", ACC_KERNEL_FILTER, 64, AC_DENSE_BUDGET_DEFAULT, 32, 53 << 10, 512 },
+	{ "filter/128", ACC_KERNEL_FILTER, 128, AC_DENSE_BUDGET_DEFAULT, 32, 53 << 10, 512 },
+	{ "filter/256", ACC_KERNEL_FILTER, 256, AC_DENSE_BUDGET_DEFAULT, 32, 53 << 10, 512 },
+	{ "filter/64+d16M", ACC_KERNEL_FILTER, 64, 16u << 20, 32, 53 << 10, 512 },
 };
 
 #define NVAR (sizeof(variants) / sizeof(variants[0]))
@@ -509,14 +514,14 @@ static void figures(void)
 	     "  L2 270 cycles                  device (qa/gpu/check.sh)\n"
 	     "  2.0 G atomics/s on one counter ASSUMPTION (about one same-address atomic per L2 clock)\n"
 	     "  resident warps/SM              from nvcc 13 -Xptxas -v, sm_90: payload 27 regs, chunk 31 regs (64 warps);\n"
-	     "                                 filter 64 regs, 64.5 KB shared/block at 512 threads (2 blocks: 32 warps)\n"
+	     "                                 filter 64 regs, 100.5 KB shared/block at 512 threads (2 blocks: 32 warps)\n"
 	     "  instructions per step          read off the source (not the SASS): ac 12, locate 7, piece 16, fvec 14,\n"
 	     "                                 fpos 10, walk 16, emit 22, run 5");
 }
 
 int main(int argc, char **argv)
 {
-	double sample_mb = 8, batch_mb = 50;
+	double sample_mb = 8, batch_mb = 50, iscale = 1;
 	uint32_t max_limit = 1500;
 	int ci = 0, ai = 1, verbose = 0;
 
@@ -527,6 +532,8 @@ int main(int argc, char **argv)
 			sample_mb = atof(argv[++ai]);
 		else if (!strcmp(argv[ai], "--batch-mb") && ai + 1 < argc)
 			batch_mb = atof(argv[++ai]);
+		else if (!strcmp(argv[ai], "--instr-scale") && ai + 1 < argc)
+			iscale = atof(argv[++ai]);
 		else if (!strcmp(argv[ai], "--max-limit") && ai + 1 < argc)
 			max_limit = (uint32_t)atoi(argv[++ai]);
 		else if (!strcmp(argv[ai], "-v"))
@@ -541,7 +548,7 @@ int main(int argc, char **argv)
 	}
 	(void)ci;
 	if (argc - ai < 2) {
-		fprintf(stderr, "usage: model [--ci] [--mb N] [--batch-mb N] [--max-limit N] [-v] "
+		fprintf(stderr, "usage: model [--ci] [--mb N] [--batch-mb N] [--max-limit N] [--instr-scale X] [-v] "
 				"PATTERNS.hex PAYLOADS.bin...\n       model --figures\n");
 		return 2;
 	}
@@ -638,9 +645,12 @@ int main(int argc, char **argv)
 		struct acc_sink k = { .rec = rec, .count = &count, .cap = rcap };
 		uint32_t qw = a->v.gquadbits >= 5 ? 1u << (a->v.gquadbits - 5) : 1;
 		static unsigned long long dslot[DEDUP_SLOTS];
+		static struct acc_rec srec[STAGE_RECS];
+		uint32_t stage_n = 0;
 		struct acc_ftab sh = { .cls = a->v.cls, .gpair = a->v.gpair, .gsid = a->v.gsid,
 				       .gquad = a->v.gquad, .group = 0,
-				       .dedup = { dslot, DEDUP_SLOTS - 1 } };
+				       .dedup = { dslot, DEDUP_SLOTS - 1 },
+				       .stage = { srec, &stage_n, STAGE_RECS } };
 		struct stats S = { 0 };
 		struct l1 c;
 		struct lane L[32] = { 0 };
@@ -653,9 +663,19 @@ int main(int argc, char **argv)
 		for (uint32_t w0 = 0; w0 < items; w0 += 32) {
 			int n = items - w0 < 32 ? (int)(items - w0) : 32;
 
-			/* a new tile: the block clears its pair table */
-			if (w0 % V->block == 0)
+			/* a new tile: the block flushes its staged records (one
+			 * global atomic) and clears its pair table */
+			if (w0 % V->block == 0) {
+				if (stage_n) {
+					uint32_t nst = stage_n < STAGE_RECS ? stage_n : STAGE_RECS;
+
+					acc_stage_copy(&sh.stage, &k, count, 0, 1);
+					count += nst;
+					S.atomics++;
+				}
+				stage_n = 0;
 				memset(dslot, 0xff, sizeof(dslot));
+			}
 			for (int l = 0; l < n; l++) {
 				cur = &L[l];
 				L[l].nst = L[l].nac = 0;
@@ -667,6 +687,11 @@ int main(int argc, char **argv)
 			sim_warp(L, n, &S, &c);
 		}
 		tracing = 0;
+		if (stage_n) {
+			acc_stage_copy(&sh.stage, &k, count, 0, 1);
+			count += stage_n < STAGE_RECS ? stage_n : STAGE_RECS;
+			S.atomics++;
+		}
 		for (int l = 0; l < 32; l++) {
 			free(L[l].st);
 			free(L[l].ac);
@@ -703,15 +728,16 @@ int main(int argc, char **argv)
 			ws += S.wsteps[i];
 		}
 		steps = S.lsteps[ACC_TS_AC] + S.lsteps[ACC_TS_WALK];
-		double shm_tab = V->kernel == ACC_KERNEL_FILTER ? (4096 + qw + 128) * 4.0 : 0;
+		double shm_tab = V->kernel == ACC_KERNEL_FILTER ? (4096 + qw + 129) * 4.0 : 0;
 		double blocks = SMS * (V->warps_per_sm * 32.0 / V->block);
-		double t_issue = S.instr * scale / (ISSUE_CLK * SMS * CLOCK);
+		double t_issue = iscale * S.instr * scale / (ISSUE_CLK * SMS * CLOCK);
 		double t_shm = S.shm_waves * scale / (SHM_WAVE_CLK * SMS * CLOCK);
 		double t_l1 = gsect * scale / (L1_SECT_CLK * SMS * CLOCK);
 		double t_l2 = (l2b * scale + blocks * shm_tab) / L2_BPS;
 		double t_hbm = (B + np * 8.0 + S.outbytes) * scale / HBM_BPS;
 		double t_atom = S.atomics * scale / ATOM_PS;
-		double t_lat = S.chain * scale / (V->warps_per_sm * SMS * CLOCK);
+		double t_lat = (S.chain + (iscale - 1) * S.instr) * scale /
+			       (V->warps_per_sm * SMS * CLOCK);
 		double t = t_issue;
 		const char *bound = "issue";
 

@@ -12,14 +12,23 @@
  * block's device address.
  *
  * Matches are compact records (payload index, pattern index, end offset)
- * claimed through one atomic counter. A count above cap means records were
+ * claimed through an atomic counter. A count above cap means records were
  * lost: the host rescans that batch on the CPU. The pattern index is the
  * automaton's (pat[]), the host maps it to the caller's id. Exact-case
  * patterns are verified here (ac_verify), so a record is a real match.
- * Records arrive in any order; the host sorts each payload's by (end,
- * pattern index): the MPM API's end-offset order. (Ties at one end offset
- * cannot follow ac's out[] order: a chunk reaches that offset in another
- * state than a whole-payload walk does.)
+ * Records arrive in any order.
+ *
+ * Output contract: every (payload, pattern index) pair that occurs at least
+ * once is reported, with end = one of its end offsets; duplicates are
+ * allowed. `payload` and `chunk` report every occurrence (which meets it);
+ * `filter` reports each pair about once (1.2 records per pair on ET Open
+ * over bench-1x), which is what detection needs. The kernels:
+ *   payload  reference: thread = payload, ac_next from the root;
+ *   chunk    thread = `chunk` bytes, ac_next, owns matches starting inside;
+ *   filter   thread = `chunk` bytes: start-position filter, failureless
+ *            walks from the candidates, run skip, per-block pair table and
+ *            record staging (see "the filter kernel" below).
+ * qa/gpu/model replays them warp by warp on the CPU (the ACC_T_* hooks).
  */
 #ifndef CUDA_AC_KERNEL_H
 #define CUDA_AC_KERNEL_H
@@ -64,6 +73,7 @@ enum acc_tcat {
 #define ACC_T_LD(cat, ptr, n) do { } while (0)
 #define ACC_T_NEXT(v, st, byte) do { } while (0)
 #define ACC_T_OUT(aggregated) do { } while (0)
+#define ACC_T_NOTE(what) do { } while (0)  /* 0: a walk, 1: a start skipped */
 #endif
 
 /* One payload of a batch: data[off, off + len). */
@@ -506,6 +516,7 @@ ACK_HD uint32_t acc_walk(const struct ac_view *v, const uint8_t *cls, const stru
 {
 	uint32_t s = 0, lim = len - q, z = buf[q], same = 1, dd;
 
+	ACC_T_NOTE(0);
 	if (lim > v->maxlen)
 		lim = v->maxlen;
 	for (dd = 1; dd <= lim; dd++) {
@@ -597,16 +608,17 @@ ACK_HD uint32_t acc_ctz64(uint64_t m)
 }
 
 /* Candidates among payload positions [a, e) (e - a <= 64): bit q - a set
- * when a literal may start at q. *sidm: one-byte literal bits already
- * walked in this payload piece. */
+ * when a literal of 2 bytes or more may start at q; in *one, when a
+ * one-byte literal's bit is seen first at q. *sidm: one-byte literal bits
+ * already seen in this payload piece. */
 ACK_HD uint64_t acc_filter_run(const struct acc_batch *b, const struct ac_view *v,
 			       const uint32_t *gpair, const uint8_t *gsid,
 			       const uint32_t *gquad, uint32_t off, uint32_t a,
-			       uint32_t e, uint32_t *sidm)
+			       uint32_t e, uint32_t *sidm, uint64_t *one)
 {
 	uint32_t g0 = off + a, g1 = off + e, qb = v->gquadbits;
 	uint32_t cur[4], nxt[4];
-	uint64_t mask = 0;
+	uint64_t mask = 0, m1 = 0;
 
 	ACC_T_STEP(ACC_TS_FVEC);
 	ACC_T_LD(ACC_TC_INPUT, b->data + (g0 & ~15u), 16);
@@ -653,7 +665,7 @@ ACK_HD uint64_t acc_filter_run(const struct acc_batch *b, const struct ac_view *
 
 				if (!bit || !(*sidm & bit)) {
 					*sidm |= bit;
-					hit = 1;
+					m1 |= 1ull << (gpos - g0);
 				}
 			}
 			mask |= (uint64_t)hit << (gpos - g0);
@@ -664,6 +676,7 @@ ACK_HD uint64_t acc_filter_run(const struct acc_batch *b, const struct ac_view *
 		for (int i = 0; i < 4; i++)
 			cur[i] = nxt[i];
 	}
+	*one = m1;
 	return mask;
 }
 
@@ -691,14 +704,30 @@ ACK_HD void acc_filter_piece(const struct acc_batch *b, const struct acc_sink *k
 	acc_seen_reset(&seen);
 	for (uint32_t a = cs; a < ce; a += 64) {
 		uint32_t e = ce - a < 64 ? ce : a + 64;
-		uint64_t m = acc_filter_run(b, v, gpair, gsid, gquad, d.off, a, e, &sidm);
+		uint64_t m1, m = acc_filter_run(b, v, gpair, gsid, gquad, d.off, a, e, &sidm, &m1);
 
+		/* one-byte literals: no walk, their state is the root row's */
+		while (m1) {
+			uint32_t q = a + acc_ctz64(m1), c = cls[buf[q]], s1;
+
+			m1 &= m1 - 1;
+			ACC_T_STEP(ACC_TS_WALK);
+			ACC_T_LD(ACC_TC_FILT, &cls[buf[q]], 1);
+			s1 = ac_dense(v, 0, c);
+			ACC_T_LD(ACC_TC_AUTO, v->width == 2 ? (const void *)&v->d16[c]
+							   : (const void *)&v->d32[c], v->width);
+			ACC_T_LD(ACC_TC_AUTO, &v->outoff[s1], 8);
+			if (s1 >= v->matchlo && v->outoff[s1] != v->outoff[s1 + 1])
+				acc_emit_start(v, k, s1, buf, p, q + 1, 1, &seen, sh);
+		}
 		while (m) {
 			uint32_t q = a + acc_ctz64(m), r;
 
 			m &= m - 1;
-			if (q < skip_end)
+			if (q < skip_end) {
+				ACC_T_NOTE(1);
 				continue;
+			}
 			r = acc_walk(v, cls, k, buf, p, d.len, q, ce, &seen, sh);
 			if (r > skip_end)
 				skip_end = r;

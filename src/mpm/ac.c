@@ -411,8 +411,8 @@ static int build_gpu_filter(const struct ac_build *b, const struct ac_layout *h,
 	uint8_t *gsid = blk + h->off_gsid;
 	uint32_t *gquad = (uint32_t *)(blk + h->off_gquad);
 	uint8_t *d = malloc(b->nnodes ? b->nnodes : 1);
-	uint8_t raw1[256] = { 0 };
-	uint32_t nsid = 0;
+	uint8_t raw1[256] = { 0 }, exact1[256] = { 0 };
+	uint32_t nsid = 0, keybit[512] = { 0 };
 
 	if (!d)
 		return -1;
@@ -439,6 +439,7 @@ static int build_gpu_filter(const struct ac_build *b, const struct ac_layout *h,
 					raw1[f[0] - 32] = 1;
 			} else {
 				raw1[r] = 1;
+				exact1[r] = 1;
 			}
 			continue;
 		}
@@ -453,9 +454,19 @@ static int build_gpu_filter(const struct ac_build *b, const struct ac_layout *h,
 			gquad[q >> 5] |= 1u << (q & 31);
 		}
 	}
-	for (uint32_t r = 0; r < 256; r++)
-		if (raw1[r])
-			gsid[r] = nsid < 32 ? (uint8_t)++nsid : AC_GSID_ALWAYS;
+	/* one bit per folded byte: both cases of a caseless literal's letter
+	 * find the same literals. A raw byte that an exact-case literal
+	 * matches finds other literals than its other case: a bit of its own
+	 * (keys 256 + byte). */
+	for (uint32_t r = 0; r < 256; r++) {
+		if (!raw1[r])
+			continue;
+		uint32_t key = exact1[r] ? 256 + r : ac_fold((uint8_t)r);
+
+		if (!keybit[key])
+			keybit[key] = nsid < 32 ? ++nsid : AC_GSID_ALWAYS;
+		gsid[r] = (uint8_t)keybit[key];
+	}
 	return 0;
 }
 

@@ -54,10 +54,11 @@
  *   gpair[]     2 bits per folded pair (c0 | c1 << 8): AC_GP_LONG: a
  *               literal of 4 bytes or more starts with it (then test
  *               gquad), AC_GP_SHORT: a literal of 2 or 3 bytes does;
- *   gsid[256]   per RAW byte: 0, or 1..32 = the bit of a one-byte literal
- *               that matches this byte (a kernel walks only its first
- *               occurrence per payload piece), AC_GSID_ALWAYS when more
- *               than 32 raw bytes need one;
+ *   gsid[256]   per RAW byte: 0, or 1..32 = the bit of the one-byte
+ *               literals that match this byte (a kernel reports them at
+ *               its first occurrence per payload piece only): one bit per
+ *               folded byte, except that a raw byte an exact-case literal
+ *               matches has its own; AC_GSID_ALWAYS past 32 bits;
  *   gquad[]     1 << gquadbits bits: hash (ac_gquad_hash) of the folded
  *               4-byte prefix of every literal of 4 bytes or more.
  * A literal starting at q therefore always passes the test at q: the maps

@@ -452,6 +452,8 @@ TEST(ackernel_edges_windows_batch_end_short_zero_case)
 		{ "\0\0\0\0\0\0\0\0", 8, 1 }, { "a", 1, 1 }, { "Z", 1, 0 }, { "\xff", 1, 0 },
 		{ "GET ", 4, 0 }, { "get /index", 10, 1 }, { "HTTP/1.1", 8, 0 },
 		{ "Host:", 5, 1 }, { "xY", 2, 0 }, { "abc", 3, 0 }, { "ABCD", 4, 0 },
+		/* one-byte literals of both kinds on one letter */
+		{ "Q", 1, 0 }, { "q", 1, 1 }, { "k", 1, 0 }, { "K", 1, 1 },
 		{ "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz", 72, 1 },
 	};
 	struct pats s = { 0 };
@@ -470,6 +472,9 @@ TEST(ackernel_edges_windows_batch_end_short_zero_case)
 		CHECK(d != NULL);
 		for (uint32_t i = 0; i < len; i++)
 			d[i] = "xyz ./"[rnd() % 6];
+		/* one letter of q, Q, k or K, sometimes */
+		if (p % 3 == 0)
+			d[rnd() % len] = "qQkK"[rnd() % 4];
 		/* a literal placed at a random spot, often across a 16/64 edge */
 		size_t li = rnd() % (sizeof(lits) / sizeof(lits[0]));
 		uint32_t at = rnd() % len;

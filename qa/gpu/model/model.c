@@ -41,6 +41,8 @@ static void trace_next(const struct ac_view *v, uint32_t st, uint8_t byte);
 #define ACC_T_LD(cat, ptr, n) trace_ld(cat, (const void *)(ptr), (uint32_t)(n))
 #define ACC_T_NEXT(v, st, byte) trace_next(v, st, byte)
 #define ACC_T_OUT(agg) trace_out(agg)
+#define ACC_T_NOTE(what) (notes[(what)]++)
+static double notes[2];
 #include "ac-kernel.h"
 
 enum { CAT_CLS = 4, CAT_N = 5 };   /* + ACC_TC_*: cls[] reads, off the chain */
@@ -659,6 +661,7 @@ int main(int argc, char **argv)
 		/* the shared-memory copies only change where the tables are;
 		 * the model reads them in place and counts them as shared */
 		l1_init(&c, V->l1_bytes);
+		notes[0] = notes[1] = 0;
 		tracing = 1;
 		for (uint32_t w0 = 0; w0 < items; w0 += 32) {
 			int n = items - w0 < 32 ? (int)(items - w0) : 32;
@@ -767,7 +770,9 @@ int main(int argc, char **argv)
 				if (S.wsteps[i])
 					printf(" %s %.4f (%.0f%% lanes)", KIND[i], S.wsteps[i] / B,
 					       100.0 * S.lsteps[i] / (32.0 * S.wsteps[i]));
-			printf("\n    desc sec/B %.4f, L1 hit %.0f%%, records %.0f for %u pairs\n",
+			printf("\n    walks started: %.1f%% of positions, starts skipped in runs: %.1f%%\n",
+			       100 * notes[0] / B, 100 * notes[1] / B);
+			printf("    desc sec/B %.4f, L1 hit %.0f%%, records %.0f for %u pairs\n",
 			       S.sectors[ACC_TC_DESC] / B,
 			       100.0 * (1 - (l2b / 32) / (gsect ? gsect : 1)), S.records, nu);
 		}

@@ -166,7 +166,7 @@ done:
 
 static const double SMS = 132, CLOCK = 1.98e9;
 static const double HBM_BPS = 4.3e12;     /* measured D2D here; datasheet 4.8e12 */
-static const double L2_BPS = 5.5e12;      /* assumption: H100 PCIe measurement, see --figures */
+static const double L2_BPS = 5.5e12;      /* assumption, not verified: see --figures */
 static const double L1_SECT_CLK = 4;      /* 128 B per clock per SM */
 static const double SHM_WAVE_CLK = 1;     /* 32 banks x 4 B per clock per SM */
 static const double ISSUE_CLK = 4;        /* warp instructions per clock per SM */
@@ -510,10 +510,11 @@ static void figures(void)
 	     "  4 warp instructions/clk/SM     Hopper SM: 4 sub-partitions, 1 warp instruction each per clock\n"
 	     "  shared: 32 banks x 4 B/clk/SM  HOPPER.md (32 banks of 4 bytes); conflicts = distinct words per bank\n"
 	     "  L1: 128 B/clk/SM (4 sectors)   ~33 TB/s aggregate, consistent with 132 x 1.98 GHz x 128 B\n"
-	     "  L2 5.5 TB/s                    ASSUMPTION: chipsandcheese.com 'Nvidia's H100: Funny L2, and Tons of\n"
-	     "                                 Bandwidth' (2023) measured the H100 PCIe (114 SMs); not measured here\n"
-	     "  latency: shared 30, L1 35,     ASSUMPTION (public microbenchmarks of Hopper); to be measured on the\n"
-	     "  L2 270 cycles                  device (qa/gpu/check.sh)\n"
+	     "  L2 5.5 TB/s                    ASSUMPTION, not verified: the order of public H100 measurements (e.g.\n"
+	     "                                 chipsandcheese.com, 'Nvidia's H100: Funny L2, and Tons of Bandwidth',\n"
+	     "                                 2023, H100 PCIe); this session did not read the figure. Not binding here\n"
+	     "  latency: shared 30, L1 35,     ASSUMPTION, not verified (the order of public Hopper microbenchmarks);\n"
+	     "  L2 270 cycles                  to be measured on the device\n"
 	     "  2.0 G atomics/s on one counter ASSUMPTION (about one same-address atomic per L2 clock)\n"
 	     "  resident warps/SM              from nvcc 13 -Xptxas -v, sm_90: payload 27 regs, chunk 31 regs (64 warps);\n"
 	     "                                 filter 64 regs, 100.5 KB shared/block at 512 threads (2 blocks: 32 warps)\n"

@@ -704,3 +704,129 @@ TEST(ackernel_et_open_contents_over_capture_bytes_equal_ac)
 	pats_free(&s);
 	CHECK(total > 100);
 }
+
+/* ---- through the device interface: the emulation, and a GPU when one is
+ * visible (the CUDA kernels themselves, with their shared memory, pair
+ * table and record staging) ---- */
+
+#include "cuda/accuda-device.h"
+
+/* One batch through ops: load, stream, submit, wait; the set must equal
+ * ac's. Returns 0, 1 on a difference, -1 when the ops cannot run here. */
+static int device_round(const AcDeviceOps *ops, const struct batch *bt, AcAutomaton *a,
+			int kernel, uint32_t chunk, const struct pairs *want)
+{
+	char err[256];
+	int rc = -1;
+
+	if (ops->device_count(err, sizeof(err)) < 1)
+		return -1;
+	AcDev *dev = ops->open(0, err, sizeof(err));
+
+	if (!dev)
+		return -1;
+	uint64_t off = 0;
+	uint32_t maxlen = a->blk->maxlen;
+	AcDevStreamSize sz = { .data_bytes = bt->nbytes + 64, .max_payloads = bt->npay + 1,
+			       .max_records = 8 * bt->nbytes + 1024 };
+	AcDevStream *st = NULL;
+	uint8_t *data = ops->host_alloc(dev, bt->nbytes + 64);
+	struct acc_desc *desc = ops->host_alloc(dev, (bt->npay + 1) * sizeof(*desc));
+	const struct acc_rec *rec;
+	uint32_t count;
+
+	if (!data || !desc)
+		goto out;
+	memcpy(data, bt->data, bt->nbytes);
+	memcpy(desc, bt->desc, bt->npay * sizeof(*desc));
+	if (ops->load(dev, a->blk, a->blk->size, &off, &maxlen, 1, err, sizeof(err)) != 0)
+		goto fail;
+	st = ops->stream_new(dev, &sz, kernel, chunk, err, sizeof(err));
+	if (!st || ops->submit(st, data, bt->nbytes, desc, bt->npay, err, sizeof(err)) != 0 ||
+	    ops->wait(st, &rec, &count, NULL, err, sizeof(err)) != 0)
+		goto fail;
+	rc = 1;
+	if (count > sz.max_records) {
+		printf("  %s: %u records > %u\n", ops->name, count, sz.max_records);
+		goto out;
+	}
+	{
+		struct pairs got = { 0 };
+		int bad = 0;
+
+		for (uint32_t r = 0; r < count; r++) {
+			const struct acc_desc *d = &bt->desc[rec[r].payload];
+			const struct ac_pattern *p = &a->v.pat[rec[r].pat];
+
+			if (rec[r].payload >= bt->npay || rec[r].end > d->len || rec[r].end < p->len ||
+			    !fold_eq(bt->data + d->off + rec[r].end - p->len, a->v.bytes + p->off,
+				     p->len, p->nocase))
+				bad = 1;
+			else
+				pairs_add(&got, rec[r].payload, p->id);
+		}
+		pairs_unique(&got);
+		if (!bad && got.n == want->n &&
+		    (!want->n || memcmp(got.v, want->v, want->n * sizeof(*want->v)) == 0))
+			rc = 0;
+		else
+			printf("  %s kernel %d chunk %u: %u pairs (ac %u)%s\n", ops->name, kernel,
+			       chunk, got.n, want->n, bad ? ", a record is no match" : "");
+		free(got.v);
+	}
+	goto out;
+fail:
+	printf("  %s: %s\n", ops->name, err);
+	rc = 1;
+out:
+	if (st)
+		ops->stream_free(st);
+	if (data)
+		ops->host_free(dev, data);
+	if (desc)
+		ops->host_free(dev, desc);
+	ops->close(dev);
+	return rc;
+}
+
+TEST(ackernel_every_kernel_through_the_device_interface)
+{
+	char err[256];
+	const AcDeviceOps *cuda = accuda_cuda_ops(err, sizeof(err));
+	const AcDeviceOps *all[2] = { accuda_emu_ops(), cuda };
+	static const int kernels[] = { ACC_KERNEL_PAYLOAD, ACC_KERNEL_CHUNK, ACC_KERNEL_FILTER };
+	struct pats s = { 0 };
+	struct batch bt;
+	struct pairs want = { 0 };
+	int gpu_ran = 0;
+
+	random_pats(&s, 60, 8);
+	pats_add(&s, (const uint8_t *)"\0\0\0", 3, 1);
+	pats_add(&s, (const uint8_t *)"a", 1, 1);
+	AcAutomaton *a = build(&s, AC_DENSE_BUDGET_DEFAULT, 0);
+
+	CHECK(a != NULL);
+	batch_init(&bt, 512 * 1024);
+	random_batch(&bt, MAXPAY, 300, 0, 1);
+	reference(&bt, &a, &want);
+	for (int o = 0; o < 2; o++) {
+		if (!all[o])
+			continue;
+		for (size_t ki = 0; ki < sizeof(kernels) / sizeof(kernels[0]); ki++) {
+			int rc = device_round(all[o], &bt, a, kernels[ki], 64, &want);
+
+			if (rc < 0) {
+				printf("  SKIP: %s: no device here\n", all[o]->name);
+				break;
+			}
+			gpu_ran |= !all[o]->emulation;
+			CHECK(rc == 0);
+		}
+	}
+	if (!gpu_ran)
+		printf("  (no GPU: the CUDA kernels were not run, only the emulation)\n");
+	free(want.v);
+	free(bt.data);
+	ac_free(a);
+	pats_free(&s);
+}

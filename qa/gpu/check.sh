@@ -7,12 +7,15 @@
 # Steps (each logged under $OUT, a table printed last):
 #   1. runtime libraries unpacked into a prefix (never into /)
 #   2. ./configure --enable-cuda NVCC_GENCODE="-gencode arch=compute_90,code=sm_90"; make
-#   3. --list-cuda-cards; tests/unit/test_accuda (emulation and sizing paths)
+#   3. --list-cuda-cards; tests/unit/test_accuda (emulation and sizing paths);
+#      tests/unit/test_ackernel (every kernel, the CUDA ones too, against ac)
 #   4. alerts: ac vs ac-cuda ON THE DEVICE, bench-1x + ET rules, default,
 #      tiny (many batches, wrap, ring-full, overflow) and payload-kernel runs
 #      (qa/gpu/accuda-equal.sh with ACCUDA_DEVICE=1)
 #   5. kernels alone on device-resident batches (qa/gpu/ac-proto ac-gpu,
-#      Gbit/s) and pinned H2D/D2H bandwidth (qa/gpu/ceilings)
+#      Gbit/s; the engine's kernels: qa/gpu/model/kbench, to set beside the
+#      cost model's table in RESULTS.md) and pinned H2D/D2H bandwidth
+#      (qa/gpu/ceilings)
 #   6. end-to-end packets/s, ac vs ac-cuda, 2/8/14 workers
 #      (threading.detect-thread-ratio 0.125/0.5/0.875; qa/bench/accuda-bench.sh);
 #      the engine's own kernel/copy times come from mpm.cuda.kernel_us/h2d_us
@@ -38,7 +41,8 @@ nvidia-smi > "$OUT/gpu-info.txt" 2>&1
 
 stamp "build"
 { ./autogen.sh && ./configure --enable-cuda NVCC_GENCODE="-gencode arch=compute_90,code=sm_90" &&
-  make -j16 && make -j16 tests/unit/test_accuda; } > "$OUT/build.log" 2>&1
+  make -j16 && make -j16 tests/unit/test_accuda tests/unit/test_ackernel qa/gpu/model/kbench; } \
+	> "$OUT/build.log" 2>&1
 if [ ! -x src/suricata ]; then
 	tail -30 "$OUT/build.log"; echo "build failed"; exit 1
 fi
@@ -48,6 +52,8 @@ stamp "cards + unit tests"
 ./src/suricata --list-cuda-cards > "$OUT/cards.txt" 2>&1; res+=("list-cuda-cards: exit $?")
 timeout 120 ./tests/unit/test_accuda > "$OUT/test_accuda.log" 2>&1
 res+=("test_accuda: $(tail -1 "$OUT/test_accuda.log")")
+timeout 120 ./tests/unit/test_ackernel > "$OUT/test_ackernel.log" 2>&1
+res+=("test_ackernel: $(tail -1 "$OUT/test_ackernel.log")")
 
 stamp "alerts ac vs ac-cuda on the device"
 ACCUDA_DEVICE=1 timeout 180 qa/gpu/accuda-equal.sh ./src/suricata ./suricata.yaml "$BENCH_PCAP" \
@@ -55,6 +61,11 @@ ACCUDA_DEVICE=1 timeout 180 qa/gpu/accuda-equal.sh ./src/suricata ./suricata.yam
 res+=("equality: $(grep -c '^PASS' "$OUT/equal.log") pass, $(grep -c '^FAIL' "$OUT/equal.log") fail")
 
 stamp "kernels alone + copy ceilings"
+if [ -f "$C/patterns.hex" ] && [ -f "$C/payloads.bin" ]; then
+	timeout 120 ./qa/gpu/model/kbench --mb 50 --reps 20 "$C/patterns.hex" "$C/payloads.bin" \
+		> "$OUT/kbench.txt" 2>&1
+	res+=("kbench (engine kernels, 50 MB): exit $?, see kbench.txt")
+fi
 { make -C qa/gpu ceilings B=/tmp/qa-gpu-b && make -C qa/gpu/ac-proto gpu B=/tmp/qa-gpu-b; } > "$OUT/proto-build.log" 2>&1
 [ -x /tmp/qa-gpu-b/ceilings ] && timeout 60 /tmp/qa-gpu-b/ceilings > "$OUT/ceilings.txt" 2>&1
 [ -x /tmp/qa-gpu-b/ac-gpu ] && [ -f "$C/patterns.hex" ] &&

@@ -229,6 +229,17 @@ struct stats {
 	double warps;
 };
 
+/* Warp scheduling: 0 issues the step kind that most unfinished lanes
+ * have next (close to an ideal reconvergence, optimistic); 1 ("minpc")
+ * the kind earliest in program order among them (a common SIMT heuristic:
+ * the lanes furthest behind go first, the others wait). */
+static int sched_minpc;
+/* program order of the step kinds, earliest first */
+static const int PC[ACC_TS_N] = {
+	[ACC_TS_LOCATE] = 0, [ACC_TS_PIECE] = 1, [ACC_TS_AC] = 2, [ACC_TS_FVEC] = 3,
+	[ACC_TS_FPOS] = 4, [ACC_TS_WALK] = 5, [ACC_TS_EMIT] = 6, [ACC_TS_RUN] = 7,
+};
+
 static void sim_warp(struct lane *L, int n, struct stats *S, struct l1 *c)
 {
 	uint32_t pos[32] = { 0 };
@@ -240,7 +251,7 @@ static void sim_warp(struct lane *L, int n, struct stats *S, struct l1 *c)
 			if (pos[l] < L[l].nst)
 				cnt[L[l].st[pos[l]].kind]++;
 		for (int i = 0; i < ACC_TS_N; i++)
-			if (cnt[i] && (k < 0 || cnt[i] > cnt[k]))
+			if (cnt[i] && (k < 0 || (sched_minpc ? PC[i] < PC[k] : cnt[i] > cnt[k])))
 				k = i;
 		if (k < 0)
 			break;
@@ -535,6 +546,8 @@ int main(int argc, char **argv)
 			sample_mb = atof(argv[++ai]);
 		else if (!strcmp(argv[ai], "--batch-mb") && ai + 1 < argc)
 			batch_mb = atof(argv[++ai]);
+		else if (!strcmp(argv[ai], "--sched") && ai + 1 < argc)
+			sched_minpc = !strcmp(argv[++ai], "minpc");
 		else if (!strcmp(argv[ai], "--instr-scale") && ai + 1 < argc)
 			iscale = atof(argv[++ai]);
 		else if (!strcmp(argv[ai], "--max-limit") && ai + 1 < argc)
@@ -551,7 +564,7 @@ int main(int argc, char **argv)
 	}
 	(void)ci;
 	if (argc - ai < 2) {
-		fprintf(stderr, "usage: model [--ci] [--mb N] [--batch-mb N] [--max-limit N] [--instr-scale X] [-v] "
+		fprintf(stderr, "usage: model [--ci] [--mb N] [--batch-mb N] [--max-limit N] [--instr-scale X] [--sched majority|minpc] [-v] "
 				"PATTERNS.hex PAYLOADS.bin...\n       model --figures\n");
 		return 2;
 	}

@@ -130,6 +130,15 @@ struct acc_dedup {
 
 #define ACC_DEDUP_EMPTY 0xffffffffffffffffull
 
+/* The filter kernel's block: a tile of ACC_FILTER_TILE windows shares one
+ * pair table and one record stage (the CUDA kernel's shared memory; the
+ * emulation gives each of its threads the same per tile). On ET Open over
+ * bench-1x a tile of 64-byte windows reports ~1700 pairs in ~2100
+ * records. */
+#define ACC_FILTER_TILE 512
+#define ACC_DEDUP_SLOTS 2048
+#define ACC_STAGE_RECS 3072
+
 /* A block's staging area for its records (the CUDA kernel's shared
  * memory): records are claimed there with a shared-memory atomic, and the
  * block copies them out at the end of its tile with ONE global atomicAdd

@@ -30,10 +30,8 @@ struct AcDev {
 /* 512 threads: at 64 registers two blocks fill an SM's registers (32
  * warps), and each block's shared memory (filter tables ~48.5 KB with the
  * ET set + the pair table) leaves room for both */
-#define ACC_FILTER_THREADS 512
+#define ACC_FILTER_THREADS ACC_FILTER_TILE
 #define ACC_GPAIR_WORDS 4096
-#define ACC_DEDUP_SLOTS 2048   /* pairs a tile of 512 windows reports: ~1700 on ET/bench */
-#define ACC_STAGE_RECS 3072    /* 36 KB of staged records per block: ~2100 per tile on ET/bench */
 
 struct AcDevStream {
 	AcDev *dev;

@@ -498,16 +498,16 @@ struct variant {
 	uint32_t block;      /* threads per block; filter: its tile, the pair table's life */
 };
 
-#define DEDUP_SLOTS 2048   /* as ACC_DEDUP_SLOTS in cuda/accuda-cuda.cu */
-#define STAGE_RECS 3072    /* as ACC_STAGE_RECS */
+#define DEDUP_SLOTS ACC_DEDUP_SLOTS
+#define STAGE_RECS ACC_STAGE_RECS
 
 static const struct variant variants[] = {
 	{ "payload", ACC_KERNEL_PAYLOAD, 0, AC_DENSE_BUDGET_DEFAULT, 64, 224 << 10, 256 },
 	{ "chunk/64", ACC_KERNEL_CHUNK, 64, AC_DENSE_BUDGET_DEFAULT, 64, 224 << 10, 256 },
-	{ "filter/64", ACC_KERNEL_FILTER, 64, AC_DENSE_BUDGET_DEFAULT, 32, 53 << 10, 512 },
-	{ "filter/128", ACC_KERNEL_FILTER, 128, AC_DENSE_BUDGET_DEFAULT, 32, 53 << 10, 512 },
-	{ "filter/256", ACC_KERNEL_FILTER, 256, AC_DENSE_BUDGET_DEFAULT, 32, 53 << 10, 512 },
-	{ "filter/64+d16M", ACC_KERNEL_FILTER, 64, 16u << 20, 32, 53 << 10, 512 },
+	{ "filter/64", ACC_KERNEL_FILTER, 64, AC_DENSE_BUDGET_DEFAULT, 32, 53 << 10, ACC_FILTER_TILE },
+	{ "filter/128", ACC_KERNEL_FILTER, 128, AC_DENSE_BUDGET_DEFAULT, 32, 53 << 10, ACC_FILTER_TILE },
+	{ "filter/256", ACC_KERNEL_FILTER, 256, AC_DENSE_BUDGET_DEFAULT, 32, 53 << 10, ACC_FILTER_TILE },
+	{ "filter/64+d16M", ACC_KERNEL_FILTER, 64, 16u << 20, 32, 53 << 10, ACC_FILTER_TILE },
 };
 
 #define NVAR (sizeof(variants) / sizeof(variants[0]))

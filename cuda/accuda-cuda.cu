@@ -10,11 +10,28 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The filter kernel's shared-memory copy of one group's tables: sizes in
+ * 32-bit words, gpair first, then gquad, cls and gsid. */
+struct AcDevFtab {
+	uint32_t quad_words;  /* 0: the group has no GPU filter */
+	uint32_t bytes;       /* dynamic shared memory to ask for */
+};
+
 struct AcDev {
 	int id;
 	uint8_t *d_blk;
 	struct acc_group *d_groups;
+	struct AcDevFtab *ftab;   /* per group */
+	uint32_t ngroups;
+	int sms;                  /* multiprocessors */
+	int filter_blocks_per_sm; /* resident blocks of the filter kernel */
 };
+
+/* 512 threads: at 64 registers two blocks fill an SM's registers (32
+ * warps), and each block's shared memory (filter tables ~48.5 KB with the
+ * ET set + the pair table) leaves room for both */
+#define ACC_FILTER_THREADS ACC_FILTER_TILE
+#define ACC_GPAIR_WORDS 4096
 
 struct AcDevStream {
 	AcDev *dev;
@@ -50,6 +67,67 @@ __global__ void acc_kernel_chunk(struct acc_batch b, struct acc_sink k, uint32_t
 
 	if (i < items)
 		acc_scan_window(&b, &k, i);
+}
+
+/* Thread = window, as the chunk kernel; a persistent grid (a few blocks
+ * per multiprocessor) so that each block copies the filter tables of
+ * group `sg` to shared memory once for many windows. The block takes
+ * tiles of blockDim windows; its (payload, pattern) table is cleared per
+ * tile (its windows are contiguous, so their payloads too). */
+__global__ void __launch_bounds__(ACC_FILTER_THREADS, 2)
+acc_kernel_filter(struct acc_batch b, struct acc_sink k, uint32_t items, uint32_t sg,
+		  uint32_t quad_words)
+{
+	extern __shared__ unsigned long long sm64[];
+	__shared__ uint32_t stage_base;
+	struct acc_rec *srec = (struct acc_rec *)(sm64 + ACC_DEDUP_SLOTS);
+	uint32_t *sm = (uint32_t *)(srec + ACC_STAGE_RECS);
+	uint32_t &stage_n = sm[sg != UINT32_MAX ? ACC_GPAIR_WORDS + quad_words + 128 : 0];
+	struct acc_ftab t;
+
+	t.group = UINT32_MAX;
+	t.dedup.slot = sm64;
+	t.dedup.mask = ACC_DEDUP_SLOTS - 1;
+	t.stage.rec = srec;
+	t.stage.n = &stage_n;
+	t.stage.cap = ACC_STAGE_RECS;
+	if (sg != UINT32_MAX) {
+		const struct ac_view *v = &b.groups[sg].v;
+		uint32_t *gp = sm, *gq = sm + ACC_GPAIR_WORDS;
+		uint32_t *cl = gq + quad_words, *sd = cl + 64;
+
+		for (uint32_t i = threadIdx.x; i < ACC_GPAIR_WORDS; i += blockDim.x)
+			gp[i] = __ldg(&v->gpair[i]);
+		for (uint32_t i = threadIdx.x; i < quad_words; i += blockDim.x)
+			gq[i] = __ldg(&v->gquad[i]);
+		for (uint32_t i = threadIdx.x; i < 64; i += blockDim.x) {
+			cl[i] = __ldg((const uint32_t *)v->cls + i);
+			sd[i] = __ldg((const uint32_t *)v->gsid + i);
+		}
+		t.gpair = gp;
+		t.gquad = gq;
+		t.cls = (const uint8_t *)cl;
+		t.gsid = (const uint8_t *)sd;
+		t.group = sg;
+	}
+	for (uint32_t base = blockIdx.x * blockDim.x; base < items;
+	     base += gridDim.x * blockDim.x) {
+		for (uint32_t i = threadIdx.x; i < ACC_DEDUP_SLOTS; i += blockDim.x)
+			sm64[i] = ACC_DEDUP_EMPTY;
+		if (threadIdx.x == 0)
+			stage_n = 0;
+		__syncthreads();
+		if (base + threadIdx.x < items)
+			acc_scan_filter(&b, &k, base + threadIdx.x, &t);
+		__syncthreads();
+		/* one global atomic for the tile's staged records */
+		if (threadIdx.x == 0)
+			stage_base = atomicAdd(k.count, stage_n < ACC_STAGE_RECS ? stage_n
+										 : ACC_STAGE_RECS);
+		__syncthreads();
+		acc_stage_copy(&t.stage, &k, stage_base, threadIdx.x, blockDim.x);
+		__syncthreads();
+	}
 }
 
 static int cu_device_count(char *err, size_t errlen)
@@ -130,6 +208,43 @@ static void cu_host_free(AcDev *d, void *p)
 	cudaFreeHost(p);
 }
 
+/* Shared-memory sizes of the filter kernel per group, the dynamic limit
+ * it needs (above 48 KB only when asked), and its resident blocks. */
+static cudaError_t filter_setup(AcDev *d, const void *blk, const uint64_t *offs,
+				uint32_t ngroups)
+{
+	uint32_t most = ACC_DEDUP_SLOTS * 8 + ACC_STAGE_RECS * sizeof(struct acc_rec) + 4;
+	cudaError_t rc;
+
+	d->ftab = (struct AcDevFtab *)calloc(ngroups ? ngroups : 1, sizeof(*d->ftab));
+	if (!d->ftab)
+		return cudaErrorMemoryAllocation;
+	d->ngroups = ngroups;
+	for (uint32_t i = 0; i < ngroups; i++) {
+		const struct ac_layout *hdr =
+			(const struct ac_layout *)((const uint8_t *)blk + offs[i]);
+
+		if (!hdr->off_gdepth)
+			continue;
+		d->ftab[i].quad_words = hdr->gquadbits >= 5 ? 1u << (hdr->gquadbits - 5) : 1;
+		d->ftab[i].bytes = ACC_DEDUP_SLOTS * 8 + ACC_STAGE_RECS * sizeof(struct acc_rec) +
+				   (ACC_GPAIR_WORDS + d->ftab[i].quad_words + 128 + 1) * 4;
+		if (d->ftab[i].bytes > most)
+			most = d->ftab[i].bytes;
+	}
+	rc = cudaDeviceGetAttribute(&d->sms, cudaDevAttrMultiProcessorCount, d->id);
+	if (rc == cudaSuccess && most > 48 * 1024)
+		rc = cudaFuncSetAttribute(acc_kernel_filter,
+					  cudaFuncAttributeMaxDynamicSharedMemorySize, (int)most);
+	if (rc == cudaSuccess)
+		rc = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&d->filter_blocks_per_sm,
+								   acc_kernel_filter,
+								   ACC_FILTER_THREADS, most);
+	if (rc == cudaSuccess && d->filter_blocks_per_sm < 1)
+		d->filter_blocks_per_sm = 1;
+	return rc;
+}
+
 static int cu_load(AcDev *d, const void *blk, size_t size, const uint64_t *offs,
 		   const uint32_t *maxlen, uint32_t ngroups, char *err, size_t errlen)
 {
@@ -158,6 +273,8 @@ static int cu_load(AcDev *d, const void *blk, size_t size, const uint64_t *offs,
 		rc = cudaMemcpy(d->d_groups, g, ngroups * sizeof(*g), cudaMemcpyHostToDevice);
 	}
 	free(g);
+	if (rc == cudaSuccess)
+		rc = filter_setup(d, blk, offs, ngroups);
 	if (rc != cudaSuccess) {
 		CU_FAIL("automata upload", rc, err, errlen);
 		return -1;
@@ -266,10 +383,31 @@ static int cu_submit(AcDevStream *s, const uint8_t *data, uint32_t nbytes,
 	if (items) {
 		uint32_t threads = 256, blocks = (items + threads - 1) / threads;
 
-		if (s->kernel == ACC_KERNEL_CHUNK)
+		if (s->kernel == ACC_KERNEL_CHUNK) {
 			acc_kernel_chunk<<<blocks, threads, 0, s->st>>>(b, k, items);
-		else
+		} else if (s->kernel == ACC_KERNEL_FILTER) {
+			/* the first payload's group gets the shared-memory copies */
+			uint32_t sg = desc[0].group;
+			struct AcDevFtab f = { 0, 0 };
+			uint32_t grid = (uint32_t)(s->dev->sms * s->dev->filter_blocks_per_sm);
+
+			if (sg < s->dev->ngroups)
+				f = s->dev->ftab[sg];
+			if (!f.quad_words) {
+				/* no tables to copy: the pair table only */
+				sg = UINT32_MAX;
+				f.bytes = ACC_DEDUP_SLOTS * 8 +
+					  ACC_STAGE_RECS * sizeof(struct acc_rec) + 4;
+			}
+			threads = ACC_FILTER_THREADS;
+			blocks = (items + threads - 1) / threads;
+			if (grid && blocks > grid)
+				blocks = grid;
+			acc_kernel_filter<<<blocks, threads, f.bytes, s->st>>>(b, k, items, sg,
+									       f.quad_words);
+		} else {
 			acc_kernel_payload<<<blocks, threads, 0, s->st>>>(b, k);
+		}
 		rc = cudaGetLastError();
 		if (rc != cudaSuccess) {
 			CU_FAIL("kernel launch", rc, err, errlen);
@@ -337,6 +475,7 @@ static void cu_close(AcDev *d)
 	cudaSetDevice(d->id);
 	cudaFree(d->d_blk);
 	cudaFree(d->d_groups);
+	free(d->ftab);
 	free(d);
 }
 

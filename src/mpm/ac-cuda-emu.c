@@ -135,11 +135,38 @@ static int emu_load(AcDev *d, const void *blk, size_t size, const uint64_t *offs
 	return 0;
 }
 
-/* One "CUDA thread block" worth of the kernel: take items until none left. */
+/* The filter kernel's tile, as a CUDA block runs it: the windows share a
+ * pair table and a record stage, flushed with one atomic at the end. */
+struct emu_tile {
+	unsigned long long slot[ACC_DEDUP_SLOTS];
+	struct acc_rec rec[ACC_STAGE_RECS];
+	uint32_t n;
+};
+
+static void emu_filter_tile(AcDevStream *s, struct emu_tile *t, uint32_t first)
+{
+	struct acc_ftab sh = { .group = UINT32_MAX,
+			       .dedup = { t->slot, ACC_DEDUP_SLOTS - 1 },
+			       .stage = { t->rec, &t->n, ACC_STAGE_RECS } };
+	uint32_t end = first + ACC_FILTER_TILE < s->items ? first + ACC_FILTER_TILE : s->items;
+
+	memset(t->slot, 0xff, sizeof(t->slot));
+	t->n = 0;
+	for (uint32_t i = first; i < end; i++)
+		acc_scan_filter(&s->batch, &s->sink, i, &sh);
+	uint32_t n = t->n < ACC_STAGE_RECS ? t->n : ACC_STAGE_RECS;
+	uint32_t base = __atomic_fetch_add(s->sink.count, n, __ATOMIC_RELAXED);
+
+	acc_stage_copy(&sh.stage, &s->sink, base, 0, 1);
+}
+
+/* One "CUDA thread block" worth of the kernel: take items until none left
+ * (the filter kernel: tiles of items). */
 static void *emu_kernel_thread(void *arg)
 {
 	AcDevStream *s = arg;
 	uint64_t seen = 0;
+	struct emu_tile *tile = malloc(sizeof(*tile));
 
 	pthread_mutex_lock(&s->mu);
 	for (;;) {
@@ -150,11 +177,17 @@ static void *emu_kernel_thread(void *arg)
 		seen = s->gen;
 		pthread_mutex_unlock(&s->mu);
 		for (;;) {
-			uint32_t i = __atomic_fetch_add(&s->next, 1, __ATOMIC_RELAXED);
+			/* without scratch a tile runs as plain items: same set */
+			int tiled = s->kernel == ACC_KERNEL_FILTER && tile;
+			uint32_t i = __atomic_fetch_add(&s->next, tiled ? ACC_FILTER_TILE : 1,
+							__ATOMIC_RELAXED);
 
 			if (i >= s->items)
 				break;
-			acc_run_item(&s->batch, &s->sink, s->kernel, i);
+			if (tiled)
+				emu_filter_tile(s, tile, i);
+			else
+				acc_run_item(&s->batch, &s->sink, s->kernel, i);
 		}
 		pthread_mutex_lock(&s->mu);
 		if (++s->finished_thr == (uint32_t)s->nthr) {
@@ -164,6 +197,7 @@ static void *emu_kernel_thread(void *arg)
 		}
 	}
 	pthread_mutex_unlock(&s->mu);
+	free(tile);
 	return NULL;
 }
 

@@ -379,6 +379,97 @@ static int build_tri(AcAutomaton *a)
 	return 0;
 }
 
+/* ---- GPU filter (ac.h): only with the GPU lists; the CPU scan never
+ * reads it ---- */
+
+/* gquad size: about 64 bits per literal of 4+ bytes keeps a position that
+ * passed gpair from passing gquad by chance near 1 in 64; 2^18 bits
+ * (32 KiB) at most, so that gpair + gquad fit a block's shared memory. */
+static uint32_t gquad_bits(const struct ac_build *b)
+{
+	uint32_t n = 0, bits = 10;
+
+	for (uint32_t l = 0; l < b->nlit; l++)
+		n += b->pats[b->order[b->lit_first[l]]].len >= 4;
+	if (!n)
+		return 0;
+	while (bits < 18 && (1u << bits) < 64 * n)
+		bits++;
+	return bits;
+}
+
+static size_t gquad_bytes(uint32_t bits)
+{
+	return bits >= 5 ? (size_t)1 << (bits - 3) : 4;
+}
+
+static int build_gpu_filter(const struct ac_build *b, const struct ac_layout *h,
+			    uint8_t *blk, const uint32_t *perm)
+{
+	uint8_t *depth = blk + h->off_gdepth;
+	uint32_t *gpair = (uint32_t *)(blk + h->off_gpair);
+	uint8_t *gsid = blk + h->off_gsid;
+	uint32_t *gquad = (uint32_t *)(blk + h->off_gquad);
+	uint8_t *d = malloc(b->nnodes ? b->nnodes : 1);
+	uint8_t raw1[256] = { 0 }, exact1[256] = { 0 };
+	uint32_t nsid = 0, keybit[512] = { 0 };
+
+	if (!d)
+		return -1;
+	/* BFS order: a parent's depth is known before its children's */
+	d[0] = 0;
+	for (uint32_t s = 0; s < b->nnodes; s++)
+		for (uint32_t k = b->child[s]; k < b->child[s + 1]; k++)
+			d[k] = d[s] == 255 ? 255 : (uint8_t)(d[s] + 1);
+	for (uint32_t s = 0; s < b->nnodes; s++)
+		depth[perm[s]] = d[s];
+	free(d);
+
+	for (uint32_t l = 0; l < b->nlit; l++) {
+		const struct ac_pattern *p = &b->pats[b->order[b->lit_first[l]]];
+		const uint8_t *f = b->folded + p->off;
+
+		if (p->len == 1) {
+			/* the raw bytes the literal matches: both cases if caseless */
+			uint8_t r = b->bytes[p->off];
+
+			if (p->nocase) {
+				raw1[f[0]] = 1;
+				if (f[0] >= 'a' && f[0] <= 'z')
+					raw1[f[0] - 32] = 1;
+			} else {
+				raw1[r] = 1;
+				exact1[r] = 1;
+			}
+			continue;
+		}
+		uint32_t i = (uint32_t)f[0] | (uint32_t)f[1] << 8;
+
+		gpair[i >> 4] |= (p->len >= 4 ? AC_GP_LONG : AC_GP_SHORT) << ((i & 15) * 2);
+		if (p->len >= 4) {
+			uint32_t w = (uint32_t)f[0] | (uint32_t)f[1] << 8 |
+				     (uint32_t)f[2] << 16 | (uint32_t)f[3] << 24;
+			uint32_t q = ac_gquad_hash(w, h->gquadbits);
+
+			gquad[q >> 5] |= 1u << (q & 31);
+		}
+	}
+	/* one bit per folded byte: both cases of a caseless literal's letter
+	 * find the same literals. A raw byte that an exact-case literal
+	 * matches finds other literals than its other case: a bit of its own
+	 * (keys 256 + byte). */
+	for (uint32_t r = 0; r < 256; r++) {
+		if (!raw1[r])
+			continue;
+		uint32_t key = exact1[r] ? 256 + r : ac_fold((uint8_t)r);
+
+		if (!keybit[key])
+			keybit[key] = nsid < 32 ? ++nsid : AC_GSID_ALWAYS;
+		gsid[r] = (uint8_t)keybit[key];
+	}
+	return 0;
+}
+
 static size_t align8(size_t x)
 {
 	return (x + 7) & ~(size_t)7;
@@ -578,6 +669,11 @@ AcAutomaton *ac_build_opts(const struct ac_pattern *pats, uint32_t n,
 		h.off_outoff = off; off = align8(off + ((size_t)ns + 1) * 4);
 		h.off_out = off;    off = align8(off + (size_t)nout * 4);
 		h.off_pat = off;    off = align8(off + (size_t)n * sizeof(struct ac_pattern));
+		h.gquadbits = gquad_bits(&b);
+		h.off_gdepth = off; off = align8(off + ns);
+		h.off_gpair = off;  off = align8(off + 4096 * 4);
+		h.off_gsid = off;   off = align8(off + 256);
+		h.off_gquad = off;  off = align8(off + gquad_bytes(h.gquadbits));
 	}
 	h.size = off;
 
@@ -690,6 +786,9 @@ AcAutomaton *ac_build_opts(const struct ac_pattern *pats, uint32_t n,
 								     .nocase = lit[l].nocase };
 		}
 	}
+
+	if (opts->gpu_lists && build_gpu_filter(&b, &h, blk, perm) < 0)
+		goto nomem;
 
 	/* the bigram filter */
 	pref2 = calloc(65536, 1);

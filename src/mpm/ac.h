@@ -44,6 +44,26 @@
  * them; ac_next() returns tagged states (AC_MATCH_FLAG when s has matches)
  * and ac_verify() checks a pat[] entry. Without them these pointers are NULL.
  *
+ * GPU filter (built with the GPU lists; the CPU scan never reads it): what
+ * the ac-cuda `filter` kernel needs to test each START position of a
+ * literal with a few table loads and then walk the trie without fail
+ * links from the candidates only:
+ *   gdepth[s]   depth of state s (its string's length), 255 when >= 255:
+ *               a dense row's entry t is a trie child of s (not a fail
+ *               target) when gdepth[t] == gdepth[s] + 1;
+ *   gpair[]     2 bits per folded pair (c0 | c1 << 8): AC_GP_LONG: a
+ *               literal of 4 bytes or more starts with it (then test
+ *               gquad), AC_GP_SHORT: a literal of 2 or 3 bytes does;
+ *   gsid[256]   per RAW byte: 0, or 1..32 = the bit of the one-byte
+ *               literals that match this byte (a kernel reports them at
+ *               its first occurrence per payload piece only): one bit per
+ *               folded byte, except that a raw byte an exact-case literal
+ *               matches has its own; AC_GSID_ALWAYS past 32 bits;
+ *   gquad[]     1 << gquadbits bits: hash (ac_gquad_hash) of the folded
+ *               4-byte prefix of every literal of 4 bytes or more.
+ * A literal starting at q therefore always passes the test at q: the maps
+ * err only towards a candidate.
+ *
  * Filter. bigram[] is a 65536-bit map over (previous byte, byte): set when
  * the folded pair starts a literal of two or more bytes, or when the byte is
  * a one-byte literal. Where the state has depth <= 1 and the pair is not
@@ -97,6 +117,10 @@ struct ac_onode {
 
 #define AC_F_FILTER 1u    /* the bigram filter is worth using */
 
+#define AC_GP_LONG 1u     /* gpair: a literal of >= 4 bytes starts here */
+#define AC_GP_SHORT 2u    /* gpair: a literal of 2 or 3 bytes starts here */
+#define AC_GSID_ALWAYS 0xffu
+
 /* Header of the flat block. All off_* are byte offsets from the header. */
 struct ac_layout {
 	uint32_t magic;
@@ -130,6 +154,13 @@ struct ac_layout {
 	uint64_t off_outoff; /* uint32_t [nstates + 1]   GPU lists, or 0 */
 	uint64_t off_out;    /* uint32_t [nout]                 index into pat[] */
 	uint64_t off_pat;    /* struct ac_pattern [nids]        off into bytes[] */
+	/* GPU filter (built with the GPU lists), or all 0 */
+	uint64_t off_gdepth; /* uint8_t  [nstates]              state depth */
+	uint64_t off_gpair;  /* uint32_t [4096]                 2 bits per pair */
+	uint64_t off_gsid;   /* uint8_t  [256]                  one-byte literal bits */
+	uint64_t off_gquad;  /* uint32_t [max(1, 2^gquadbits / 32)] prefix hashes */
+	uint32_t gquadbits;  /* 0: no literal of 4 bytes or more */
+	uint32_t gpad;
 };
 
 /* Pointers into one block (host or device address), built once per scan. */
@@ -155,6 +186,13 @@ struct ac_view {
 	uint32_t nfilter;
 	uint32_t matchlo;
 	uint32_t flags;
+	/* GPU filter: NULL when not built (after the CPU scan's fields) */
+	const uint8_t *gdepth;
+	const uint32_t *gpair;
+	const uint8_t *gsid;
+	const uint32_t *gquad;
+	uint32_t gquadbits;
+	uint32_t maxlen;
 };
 
 /* `base` is the block's address in the space that will read it (e.g. the
@@ -185,6 +223,27 @@ static inline AC_HD void ac_view_init(struct ac_view *v, const void *base,
 	v->nfilter = hdr->nfilter;
 	v->matchlo = hdr->matchlo;
 	v->flags = hdr->flags;
+	v->gdepth = hdr->off_gdepth ? b + hdr->off_gdepth : 0;
+	v->gpair = hdr->off_gdepth ? (const uint32_t *)(b + hdr->off_gpair) : 0;
+	v->gsid = hdr->off_gdepth ? b + hdr->off_gsid : 0;
+	v->gquad = hdr->off_gdepth ? (const uint32_t *)(b + hdr->off_gquad) : 0;
+	v->gquadbits = hdr->gquadbits;
+	v->maxlen = hdr->maxlen;
+}
+
+/* GPU filter: the gquad bit of a folded 4-byte prefix w (first byte in the
+ * low bits). Multiplicative hashing keeps the top bits, which mix them all. */
+static inline AC_HD uint32_t ac_gquad_hash(uint32_t w, uint32_t bits)
+{
+	return bits ? (w * 0x9e3779b1u) >> (32 - bits) : 0;
+}
+
+/* GPU filter: the 2-bit gpair code of the folded pair (c0, c1). */
+static inline AC_HD uint32_t ac_gpair_code(const uint32_t *gpair, uint32_t c0, uint32_t c1)
+{
+	uint32_t i = c0 | c1 << 8;
+
+	return (gpair[i >> 4] >> ((i & 15) * 2)) & 3u;
 }
 
 /* Dense row entry (state s < ndense, class c). */

@@ -48,13 +48,8 @@
 #include "mpm/ac-cuda.h"
 #include "mpm/mpm.h"
 
-/* cuda/ac-kernel.h gains ACC_KERNEL_COUNT with its next variant; until
- * then the two variants it has. It must come as a macro: an enum member of
- * that name is invisible to #ifndef, and this fallback would then hide the
- * new variant (the "kbench: PASS (N kernel variants)" line shows N). */
-#ifndef ACC_KERNEL_COUNT
-#define ACC_KERNEL_COUNT 2
-#endif
+/* Every variant of enum acc_kernel (cuda/ac-kernel.h) up to
+ * ACC_KERNEL_COUNT; the "kbench: PASS (N kernel variants)" line shows N. */
 
 #define MAX_SIZES 8
 #define MAX_REPS 64

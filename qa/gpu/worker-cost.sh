@@ -20,7 +20,7 @@ pcap=${2:-/tmp/bench/bench-1x.pcap}
 rules=${3:-}
 workers=${WORKERS:-1}
 tmp=$(mktemp -d /tmp/worker-cost.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
+[ -n "${KEEP:-}" ] && echo "keeping $tmp" >&2 || trap 'rm -rf "$tmp"' EXIT
 command -v valgrind >/dev/null || { echo "FAIL: worker-cost: valgrind not found"; exit 1; }
 if [ ! -f "$pcap" ]; then
 	"$shared/tools/make-bench-pcap.sh" "$tmp/bench" 1 >&2 || { echo "FAIL: worker-cost: no bench pcap"; exit 1; }

@@ -111,6 +111,8 @@ int detect_gpu_test_switches(const CudaMpmConfig *cfg, int *emulation, AcCudaOpt
 			opts->kernel = ACC_KERNEL_PAYLOAD;
 		} else if (!strncmp(s, "kernel=chunk", 12)) {
 			opts->kernel = ACC_KERNEL_CHUNK;
+		} else if (!strncmp(s, "kernel=filter", 13)) {
+			opts->kernel = ACC_KERNEL_FILTER;
 		} else {
 			goto bad;
 		}
@@ -126,7 +128,7 @@ int detect_gpu_test_switches(const CudaMpmConfig *cfg, int *emulation, AcCudaOpt
 	return over;
 bad:
 	snprintf(err, errlen, "cuda.mpm.test-opts: cannot parse '%s' (expected records=N,"
-		 "payloads=N,slots=N,chunk=N,threads=N,fail=N,kernel=payload|chunk)", s);
+		 "payloads=N,slots=N,chunk=N,threads=N,fail=N,kernel=payload|chunk|filter)", s);
 	return -1;
 }
 

@@ -452,8 +452,8 @@ TEST(accuda_lone_payload_is_cut_at_the_deadline)
 }
 
 /* One record per (payload, pattern) from the device: a run of 1,400 "a"
- * holds "a" and "aa" at nearly every byte, which a kernel may report at
- * every occurrence; the worker gets each once. */
+ * holds "a" and "aa" at nearly every byte, which the chunk kernel reports
+ * at every occurrence; the worker gets each once. */
 TEST(accuda_matches_report_each_pattern_once_per_payload)
 {
 	MpmCtx *ctx = mpm_new(MPM_AC_CUDA);
@@ -474,7 +474,11 @@ TEST(accuda_matches_report_each_pattern_once_per_payload)
 	CHECK_EQ(mpm_prepare(ctx, err, sizeof(err)), 0);
 	a = mpm_ac_automaton(ctx);
 	small_cfg(&c, 1 << 20, 1 << 18, 2);
-	AcCuda *ac = ac_cuda_new(&c, NULL, accuda_emu_ops(), &a, 1, err, sizeof(err));
+	AcCudaOpts o;
+
+	ac_cuda_opts_defaults(&o, &c);
+	o.kernel = ACC_KERNEL_CHUNK;
+	AcCuda *ac = ac_cuda_new(&c, &o, accuda_emu_ops(), &a, 1, err, sizeof(err));
 	CHECK(ac != NULL);
 	CHECK_EQ(ac_cuda_submit(ac, buf, sizeof(buf), 0, NULL, &t), 0);
 	ac_cuda_flush(ac);

@@ -310,7 +310,13 @@ typedef struct CovArg {
 void detect_cov_ids(void *arg, const uint32_t *ids, uint32_t n);
 void detect_cov_cpu(void *arg, uint64_t from, uint64_t to);
 void detect_scan_counters_register(void);
-void detect_scan_count(DetectThread *dt, int cls, int gpu, uint64_t bytes);
+void detect_scan_count_add(DetectThread *dt, int cls, int gpu, uint64_t bytes);
+/* ac-cuda only (the CPU matchers pay one test) */
+static inline void detect_scan_count(DetectThread *dt, int cls, int gpu, uint64_t bytes)
+{
+	if (dt->de->gpu)
+		detect_scan_count_add(dt, cls, gpu, bytes);
+}
 void detect_pkt_swap(Packet *p);
 
 /* http-inspect.c */

@@ -45,9 +45,9 @@ void detect_scan_counters_register(void)
 	scan_counters_done = 1;
 }
 
-void detect_scan_count(DetectThread *dt, int cls, int gpu, uint64_t bytes)
+void detect_scan_count_add(DetectThread *dt, int cls, int gpu, uint64_t bytes)
 {
-	if (dt->de->gpu && scan_counters_done && bytes)
+	if (scan_counters_done && bytes)
 		counter_add(dt->tc, c_scan[cls][gpu ? 1 : 0], bytes);
 }
 

@@ -526,6 +526,21 @@ static int stream_id_cb(void *arg, uint32_t id, uint32_t end)
 	return 0;
 }
 
+/* Do the last n context bytes (ending at stream offset so) hold what the
+ * stream holds there? Bytes the stream released are compared with the copy
+ * the last verified packet left in *cov. */
+static int ctx_holds(const Flow *f, int dir, const StreamCov *cov, uint64_t so,
+		     const uint8_t *ctx_end, uint32_t n)
+{
+	uint64_t rel;
+
+	if (!n)
+		return 1;
+	if (!stream_stored_equal(f, dir, so - n, ctx_end - n, n, &rel))
+		return 0;
+	return rel <= so - n || scov_tail_equal(cov, so - n, ctx_end - n, (uint32_t)(rel - (so - n)));
+}
+
 int detect_gpu_stream_cover(const DetectGpuTicket *gt, Flow *f, int dir, uint32_t *ids,
 			    uint32_t cap, StreamCov **cov)
 {
@@ -546,20 +561,28 @@ int detect_gpu_stream_cover(const DetectGpuTicket *gt, Flow *f, int dir, uint32_
 	 * older connection on the same ports): only its end can be real */
 	if (so < t) {
 		bytes += t - so;
-		len -= (uint32_t)(t - so);
 		t = (uint32_t)so;
 	}
-	/* what the GPU scanned must be what the stream holds now; context
-	 * bytes the stream released are checked against the copy the last
-	 * verified packet left, and where that cannot say, the context is
-	 * taken as shorter (fewer ends covered: the CPU scans those) */
-	if (!stream_stored_equal(f, dir, so - t, bytes, len, &rel))
+	/* what the GPU scanned must be what the stream holds now: the payload
+	 * exactly, and of the context the longest end that agrees (RX's tail
+	 * is the last payload it saw on the tuple: a retransmission or a
+	 * reordering makes it wrong). A shorter context covers fewer ends;
+	 * the CPU scans the others. */
+	if (!stream_stored_equal(f, dir, so, bytes + t, gt->len, &rel) || rel > so)
 		return 0;
-	if (rel > so)
-		return 0;
-	if (rel > so - t && !scov_tail_equal(*cov, so - t, bytes, (uint32_t)(rel - (so - t)))) {
-		bytes += rel - (so - t);
-		t = (uint32_t)(so - rel);
+	if (!ctx_holds(f, dir, *cov, so, bytes + t, t)) {
+		uint32_t lo = 0, hi = t;   /* ctx_holds(lo) and !ctx_holds(hi) */
+
+		while (hi - lo > 1) {
+			uint32_t mid = lo + (hi - lo) / 2;
+
+			if (ctx_holds(f, dir, *cov, so, bytes + t, mid))
+				lo = mid;
+			else
+				hi = mid;
+		}
+		bytes += t - lo;
+		t = lo;
 	}
 	if (scov_ensure(cov) != 0)
 		return 0;

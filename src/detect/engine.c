@@ -1381,23 +1381,24 @@ static int gpu_payload_ready(const DetectThread *dt, const Packet *p)
 	       gt->len == p->payload_len;
 }
 
-/* ac-cuda: a packet whose bytes went into the stream either records what
- * the GPU found in them (the stream holds them as scanned), or, having
- * perhaps rewritten stored bytes, voids what earlier packets recorded
- * there. */
+/* ac-cuda: a packet whose bytes went into the stream may have rewritten
+ * stored bytes: what earlier packets recorded there is void. Then, when the
+ * stream holds its bytes as the GPU scanned them, it records what the GPU
+ * found in them. */
 static void gpu_stream_cover(DetectThread *dt, Packet *p, DetectFlowState *fs, int d)
 {
 	int64_t so = p->stream_off;
 
 	if (!dt->de->gpu)
 		return;
-	if (gpu_payload_ready(dt, p) &&
-	    detect_gpu_stream_cover(dt->gpu_src, p->flow, d, dt->scov_ids, SCOV_IDS_MAX,
-				    &fs->scov[d]))
-		return;
-	if (fs->scov[d])
+	/* only an overlap with other bytes can change stored bytes: new bytes
+	 * fill what no entry scanned, and equal ones change nothing */
+	if (fs->scov[d] && (p->stream_flags & STREAM_PKT_OVERLAP_DIFF))
 		scov_invalidate(fs->scov[d], so > 0 ? (uint64_t)so : 0,
 				so + p->payload_len > 0 ? (uint64_t)(so + p->payload_len) : 0);
+	if (gpu_payload_ready(dt, p))
+		detect_gpu_stream_cover(dt->gpu_src, p->flow, d, dt->scov_ids, SCOV_IDS_MAX,
+					&fs->scov[d]);
 }
 
 /* ---- raw stream ---- */

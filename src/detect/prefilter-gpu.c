@@ -568,9 +568,13 @@ int detect_gpu_stream_cover(const DetectGpuTicket *gt, Flow *f, int dir, uint32_
 	 * is the last payload it saw on the tuple: a retransmission or a
 	 * reordering makes it wrong). A shorter context covers fewer ends;
 	 * the CPU scans the others. */
-	if (!stream_stored_equal(f, dir, so, bytes + t, gt->len, &rel) || rel > so)
+	if (!(p->stream_flags & STREAM_PKT_STORED_AS_IS) &&
+	    (!stream_stored_equal(f, dir, so, bytes + t, gt->len, &rel) || rel > so))
 		return 0;
-	if (!ctx_holds(f, dir, *cov, so, bytes + t, t)) {
+	/* the saved tail holds the last verified bytes, and any packet that may
+	 * have rewritten them dropped it: when it holds the whole context, the
+	 * stream need not be walked */
+	if (!scov_tail_equal(*cov, so - t, bytes, t) && !ctx_holds(f, dir, *cov, so, bytes + t, t)) {
 		uint32_t lo = 0, hi = t;   /* ctx_holds(lo) and !ctx_holds(hi) */
 
 		while (hi - lo > 1) {

@@ -135,8 +135,13 @@ static int drop_overlap(const StreamCovEntry *e, uint64_t lo, uint64_t hi)
 
 void scov_invalidate(StreamCov *c, uint64_t lo, uint64_t hi)
 {
-	if (c && c->n && lo < hi)
+	if (!c || lo >= hi)
+		return;
+	if (c->n)
 		compact(c, drop_overlap, lo, hi);
+	/* the saved tail vouches for bytes that may be other bytes now */
+	if (c->tail_len && lo < c->tail_end && hi > c->tail_end - c->tail_len)
+		c->tail_len = 0;
 }
 
 static int drop_below(const StreamCovEntry *e, uint64_t floor, uint64_t unused)

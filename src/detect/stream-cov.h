@@ -69,7 +69,8 @@ void scov_save_tail(StreamCov *c, uint64_t end, const uint8_t *b, uint32_t n);
 /* 1 when the saved tail holds stream bytes [off, off + n) and they equal b
  * (n == 0: 1). */
 int scov_tail_equal(const StreamCov *c, uint64_t off, const uint8_t *b, uint32_t n);
-/* Bytes [lo, hi) may have changed: drop every entry that scanned any. */
+/* Bytes [lo, hi) may have changed: drop every entry that scanned any, and
+ * the saved tail when it holds any. */
 void scov_invalidate(StreamCov *c, uint64_t lo, uint64_t hi);
 /* Drops the entries whose ends all lie at or below `floor`. */
 void scov_prune(StreamCov *c, uint64_t floor);

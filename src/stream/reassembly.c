@@ -420,11 +420,16 @@ uint32_t reasm_insert(StreamThread *st, TcpSession *ssn, TcpStream *s, Packet *p
 	if (in.overlap)
 		counter_inc(st->tc, stream_cnt.overlap);
 	if (in.diff) {
+		if (p)
+			p->stream_flags |= STREAM_PKT_OVERLAP_DIFF;
 		counter_inc(st->tc, stream_cnt.overlap_diff_data);
 		stream_event(st, p, SEV_REASSEMBLY_OVERLAP_DIFFERENT_DATA);
 	}
 	if (in.ne > s->max_off)
 		s->max_off = in.ne;
+	if (p && !in.overlap && !in.fail && end == in.ne && in.ns == off &&
+	    in.fresh == in.ne - in.ns)
+		p->stream_flags |= STREAM_PKT_STORED_AS_IS;
 	return in.fresh;
 }
 

@@ -210,6 +210,12 @@ int stream_event_lookup(const char *name);
 #define STREAM_PKT_ADDED          (1u << 9) /* its payload went into the stream (new or
                                              * compared as a retransmission): detection
                                              * inspects it there, not as a packet */
+#define STREAM_PKT_STORED_AS_IS   (1u << 10) /* ADDED, all of it new, none cut, dropped
+                                             * or overlapping: the stream holds its
+                                             * payload at stream_off byte for byte */
+#define STREAM_PKT_OVERLAP_DIFF   (1u << 11) /* it overlapped stored bytes that differ
+                                             * (whichever won): stored bytes may have
+                                             * changed */
 
 /* Per-direction state, for consumers and eve (tcp.ts_gap / tcp.tc_gap). */
 #define STREAM_DIR_GAP            (1u << 0) /* a gap was skipped in this direction */

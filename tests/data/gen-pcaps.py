@@ -423,6 +423,33 @@ def gen_stream_rewrite():
           note='a segment rewritten by a longer retransmission with other bytes')
 
 
+def gen_stream_rewrite_ctx():
+    """A rewrite that the GPU can vouch for only in part: segment 2 is
+    retransmitted longer with other bytes (linux policy: they win), and the
+    pattern xEVIL begins in segment 1 and ends in the new bytes. RX's context
+    for the retransmission is segment 2's end, which the stream no longer
+    holds before it, so the worker keeps no context and covers only ends at
+    least a pattern's length into it; the ends before must not be covered by
+    what the GPU found in the replaced bytes."""
+    s1, s2, s2b = b'aaaaaaaaxE', b'zzzzzzzzzzzzzz', b'VILzzzzzzzzzzzyyyyyyyy'
+    cs, ss = 4000, 8000
+    c, sv = v4c(), v4s()
+    A = lambda fl, seq, ack, data=b'': c / TCP(sport=40003, dport=5555, flags=fl, seq=seq, ack=ack, window=8192) / (Raw(data) if data else b'')
+    B = lambda fl, seq, ack: sv / TCP(sport=5555, dport=40003, flags=fl, seq=seq, ack=ack, window=8192)
+    end = cs + 1 + len(s1) + len(s2b)
+    frames = [
+        (A('S', cs, 0), True), (B('SA', ss, cs + 1), False), (A('A', cs + 1, ss + 1), True),
+        (A('PA', cs + 1, ss + 1, s1), True),
+        (A('PA', cs + 1 + len(s1), ss + 1, s2), True),
+        (A('PA', cs + 1 + len(s1), ss + 1, s2b), True),   # longer, other bytes
+        (B('A', ss + 1, end), False),
+        (A('FA', end, ss + 1), True), (B('FA', ss + 1, end + 1), False),
+        (A('A', end + 1, ss + 2), True),
+    ]
+    write('stream-rewrite-ctx.pcap', seq_ts(T0, [(eth(f), d) for f, d in frames]),
+          note='a rewrite after a segment, a pattern across the two')
+
+
 def gen_http_split():
     """An HTTP response in three segments: line and headers, then the body in
     two halves that split BODYMARK. Rules reading the body, and rules whose
@@ -461,6 +488,7 @@ def main():
     gen_http_split()
     gen_split()
     gen_stream_rewrite()
+    gen_stream_rewrite_ctx()
     gen_basic()
     gen_l2()
     gen_tunnels()

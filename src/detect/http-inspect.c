@@ -421,6 +421,7 @@ typedef struct BodyIds {
 	uint8_t over;             /* too many ids: scan on the CPU after all */
 	uint32_t n[2], cap[2];
 	uint32_t *ids[2];
+	uint8_t *seen[2];         /* a bit per pid of the side's group: in ids */
 } BodyIds;
 
 typedef struct TxDetect {
@@ -438,8 +439,10 @@ static void tx_detect_free(void *p)
 	TxDetect *st = p;
 
 	if (st && st->body) {
-		free(st->body->ids[0]);
-		free(st->body->ids[1]);
+		for (int d = 0; d < 2; d++) {
+			free(st->body->ids[d]);
+			free(st->body->seen[d]);
+		}
 		free(st->body);
 	}
 	free(p);
@@ -691,25 +694,33 @@ static void tx_eval(DetectThread *dt, Packet *p, HttpTx *tx, TxDetect *st, int d
 
 /* ---- ac-cuda: response bodies from the stream view ---- */
 
-static int ids_keep(BodyIds *b, int d, const MpmMatchSet *ms)
+/* Adds the ids of ms not yet in side d's list. -1: too many, or no memory. */
+static int ids_merge(BodyIds *b, int d, const MpmMatchSet *ms, uint32_t npids)
 {
+	const uint32_t *in = mpm_matchset_ids(ms);
 	uint32_t n = mpm_matchset_count(ms);
 
-	if (n > BODY_IDS_MAX)
+	if (!b->seen[d] && !(b->seen[d] = calloc((npids + 7) / 8, 1)))
 		return -1;
-	if (n > b->cap[d]) {
-		uint32_t cap = b->cap[d] ? b->cap[d] : 16;
-		uint32_t *p;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t id = in[i];
 
-		while (cap < n)
-			cap *= 2;
-		if (!(p = realloc(b->ids[d], cap * sizeof(*p))))
+		if (id >= npids || (b->seen[d][id >> 3] >> (id & 7) & 1))
+			continue;
+		if (b->n[d] == BODY_IDS_MAX)
 			return -1;
-		b->ids[d] = p;
-		b->cap[d] = cap;
+		if (b->n[d] == b->cap[d]) {
+			uint32_t cap = b->cap[d] ? 2 * b->cap[d] : 16;
+			uint32_t *p = realloc(b->ids[d], cap * sizeof(*p));
+
+			if (!p)
+				return -1;
+			b->ids[d] = p;
+			b->cap[d] = cap;
+		}
+		b->seen[d][id >> 3] |= (uint8_t)(1u << (id & 7));
+		b->ids[d][b->n[d]++] = id;
 	}
-	memcpy(b->ids[d], mpm_matchset_ids(ms), n * sizeof(uint32_t));
-	b->n[d] = n;
 	return 0;
 }
 
@@ -731,8 +742,6 @@ static uint64_t body_harvest_side(DetectThread *dt, const DetectFlowState *fs, B
 	uint64_t cpu = 0;
 
 	mpm_matchset_clear(dt->ms);
-	for (uint32_t i = 0; i < b->n[d]; i++)
-		mpm_matchset_add(dt->ms, b->ids[d][i]);
 	for (uint32_t i = 0; i < np; i++) {
 		uint32_t plo = pc[i].body_off, phi = plo + pc[i].len;
 		uint32_t lo = plo > b->done ? plo : b->done, hi = phi < len ? phi : len;
@@ -763,7 +772,7 @@ static uint64_t body_harvest_side(DetectThread *dt, const DetectFlowState *fs, B
 					   detect_cov_cpu, &a);
 		}
 	}
-	if (ids_keep(b, d, dt->ms) != 0)
+	if (ids_merge(b, d, dt->ms, g->npids) != 0)
 		b->over = 1;
 	return cpu;
 }

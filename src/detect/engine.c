@@ -784,6 +784,15 @@ out:
 	return rc;
 }
 
+static void group_sidx(SigGroup *g, uint32_t *sidx)
+{
+	g->sidx = (*sidx)++;
+	if (g->ps)
+		g->ps->sidx = (*sidx)++;
+	if (g->ss)
+		g->ss->sidx = (*sidx)++;
+}
+
 /* Builds de->pg (and the unsplit de->groups where they are used). */
 static int groups_build(DetectEngine *de, char *err, size_t errlen)
 {
@@ -792,25 +801,29 @@ static int groups_build(DetectEngine *de, char *err, size_t errlen)
 	for (int pc = 0; pc < PC_MAX; pc++)
 		for (int d = 0; d < 2; d++) {
 			PortGroups *pg = &de->pg[pc][d];
+			SigGroup *cg = &de->groups[pc][d];
+			int split = (de->cfg.algo == MPM_AC || de->cfg.algo == MPM_AC_CUDA) &&
+				    (pc == PC_TCP || pc == PC_UDP);
 
-			if (de->cfg.algo != MPM_AC || (pc != PC_TCP && pc != PC_UDP)) {
-				/* ac-cuda's union automata map class-wide pattern
-				 * ids; a Hyperscan database takes ~0.1 s to compile
-				 * and its scan slows less with size: no port split */
-				if (group_build(de, &de->groups[pc][d], pc, d, NULL, err, errlen) != 0)
-					return -1;
-				pg->g = &de->groups[pc][d];
+			/* a Hyperscan database takes ~0.1 s to compile and its
+			 * scan slows less with size: no port split. ac-cuda's
+			 * union automata map class-wide pattern ids, so it has
+			 * the class-wide group too (the GPU's id space, its
+			 * stream windows), and the port groups for the rest
+			 * (the always lists, payloads left to the CPU) */
+			if ((!split || de->cfg.algo == MPM_AC_CUDA) &&
+			    group_build(de, cg, pc, d, NULL, err, errlen) != 0)
+				return -1;
+			if (!split) {
+				pg->g = cg;
 				pg->ng = 1;
 			} else if (pg_build(de, pc, d, err, errlen) != 0) {
 				return -1;
 			}
-			for (uint32_t k = 0; k < pg->ng; k++) {
-				pg->g[k].sidx = sidx++;
-				if (pg->g[k].ps)
-					pg->g[k].ps->sidx = sidx++;
-				if (pg->g[k].ss)
-					pg->g[k].ss->sidx = sidx++;
-			}
+			for (uint32_t k = 0; k < pg->ng; k++)
+				group_sidx(&pg->g[k], &sidx);
+			if (split && de->cfg.algo == MPM_AC_CUDA)
+				group_sidx(cg, &sidx);
 		}
 	de->nscratch = sidx;
 	return 0;
@@ -1031,6 +1044,8 @@ void cand_sort(CandSet *c)
 
 /* ---- threads ---- */
 
+static int group_scratch(DetectThread *dt, const SigGroup *g);
+
 DetectThread *detect_thread_new(const DetectEngine *de, ThreadCounters *tc)
 {
 	DetectThread *dt = calloc(1, sizeof(*dt));
@@ -1056,19 +1071,21 @@ DetectThread *detect_thread_new(const DetectEngine *de, ThreadCounters *tc)
 		return NULL;
 	}
 	for (int pc = 0; pc < PC_MAX; pc++)
-		for (int d = 0; d < 2; d++)
-			for (uint32_t k = 0; k < de->pg[pc][d].ng; k++) {
-				const SigGroup *g = &de->pg[pc][d].g[k];
+		for (int d = 0; d < 2; d++) {
+			const PortGroups *pg = &de->pg[pc][d];
 
-				if ((g->mpm && !(dt->scratch_g[g->sidx] = mpm_scratch_new(g->mpm))) ||
-				    (g->ps && g->ps->mpm &&
-				     !(dt->scratch_g[g->ps->sidx] = mpm_scratch_new(g->ps->mpm))) ||
-				    (g->ss && g->ss->mpm &&
-				     !(dt->scratch_g[g->ss->sidx] = mpm_scratch_new(g->ss->mpm)))) {
+			for (uint32_t k = 0; k < pg->ng; k++)
+				if (group_scratch(dt, &pg->g[k]) != 0) {
 					detect_thread_free(dt);
 					return NULL;
 				}
+			/* ac-cuda's class-wide group beside the port groups */
+			if (pg->g != &de->groups[pc][d] && de->groups[pc][d].mpm &&
+			    group_scratch(dt, &de->groups[pc][d]) != 0) {
+				detect_thread_free(dt);
+				return NULL;
 			}
+		}
 	if (de->uses_stream && de->cfg.stream_inline) {
 		uint32_t c = de->cfg.chunk_size[0] > de->cfg.chunk_size[1] ?
 			     de->cfg.chunk_size[0] : de->cfg.chunk_size[1];
@@ -1085,6 +1102,17 @@ DetectThread *detect_thread_new(const DetectEngine *de, ThreadCounters *tc)
 		return NULL;
 	}
 	return dt;
+}
+
+static int group_scratch(DetectThread *dt, const SigGroup *g)
+{
+	if (g->mpm && !(dt->scratch_g[g->sidx] = mpm_scratch_new(g->mpm)))
+		return -1;
+	if (g->ps && g->ps->mpm && !(dt->scratch_g[g->ps->sidx] = mpm_scratch_new(g->ps->mpm)))
+		return -1;
+	if (g->ss && g->ss->mpm && !(dt->scratch_g[g->ss->sidx] = mpm_scratch_new(g->ss->mpm)))
+		return -1;
+	return 0;
 }
 
 void detect_thread_set_order(DetectThread *dt, detect_order_fn fn, void *arg)
@@ -1448,7 +1476,9 @@ static void stream_window(DetectThread *dt, Packet *p, const uint8_t *data, uint
 			  uint32_t old, int d, uint64_t base, const DetectFlowState *fs)
 {
 	const DetectEngine *de = dt->de;
-	const SigGroup *pg = pkt_group(de, PC_TCP, d, p), *g = pg->ss ? pg->ss : pg;
+	/* ac-cuda: the class-wide group, whose ids the stream view holds */
+	const SigGroup *pg = de->gpu ? &de->groups[PC_TCP][d] : pkt_group(de, PC_TCP, d, p);
+	const SigGroup *g = pg->ss ? pg->ss : pg;
 	CandSet *cs = &dt->cand;
 	InspectBuffer sb = { data, len, IBUF_STREAM }, ob = { data, old, IBUF_STREAM };
 
@@ -1589,6 +1619,7 @@ uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts)
 	InspectBuffer sb, *sbp = NULL;
 	const uint8_t *pf_data = p->payload;
 	uint32_t pf_len = p->payload_len;
+	int gpu = 0;
 
 	dt->nalerts = 0;
 	*alerts = dt->alerts;
@@ -1623,30 +1654,46 @@ uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts)
 		sbp = &sb;
 		pf_data = sb.data;
 		pf_len = sb.len;
-	} else if (dt->pkt_streamed && g->ps && !gpu_payload_ready(dt, p)) {
+	} else if (gpu_payload_ready(dt, p)) {
+		/* ac-cuda: the ids are the class-wide group's (the GPU scanned
+		 * with its union); the port group g still gives the always list */
+		gpu = 1;
+		mg = &de->groups[pc][dir];
+	} else if (dt->pkt_streamed && g->ps) {
 		mg = g->ps;
 	}
 	if (mg->mpm && pf_len) {
 		MpmScratch *sc = dt->scratch_g[mg->sidx];
 
 		if (sc) {
-			const uint32_t *ids;
-			uint32_t n;
+			const uint32_t *ids = NULL;
+			uint32_t n, lo = 0, hi = UINT32_MAX;
 			int streamed_whole = 0;
 
-			mpm_matchset_clear(dt->ms);
-			if (!sbp && mg == g && gpu_payload_ready(dt, p)) {
-				detect_gpu_prefilter(dt->gpu_src, pc, dir, dt->ms);
+			if (gpu) {
+				/* the device gives each id once: no match set */
+				ids = detect_gpu_packet_ids(dt->gpu_src, pc, dir, &n, &lo, &hi);
 				detect_scan_count(dt, SCAN_PACKET, 1, pf_len);
-				streamed_whole = dt->pkt_streamed && g->ps;
-			} else {
-				mpm_prefilter(mg->mpm, sc, pf_data, pf_len, dt->ms);
-				detect_scan_count(dt, SCAN_PACKET, 0, pf_len);
+				streamed_whole = dt->pkt_streamed && mg->ps;
 			}
-			n = mpm_matchset_count(dt->ms);
-			ids = mpm_matchset_ids(dt->ms);
+			if (!ids) {
+				mpm_matchset_clear(dt->ms);
+				if (gpu)
+					detect_gpu_prefilter(dt->gpu_src, pc, dir, dt->ms);
+				else
+					mpm_prefilter(mg->mpm, sc, pf_data, pf_len, dt->ms);
+				if (!gpu)
+					detect_scan_count(dt, SCAN_PACKET, 0, pf_len);
+				n = mpm_matchset_count(dt->ms);
+				ids = mpm_matchset_ids(dt->ms);
+				lo = 0;
+				hi = UINT32_MAX;
+			}
 			for (uint32_t i = 0; i < n; i++) {
-				uint32_t pid = ids[i];
+				uint32_t pid = ids[i] - lo;
+
+				if (ids[i] < lo || ids[i] >= hi)
+					continue;
 
 				for (uint32_t k = mg->pid_off[pid]; k < mg->pid_off[pid + 1]; k++) {
 					uint32_t num = mg->pid_sigs[k];

@@ -466,6 +466,19 @@ static int map_cb(void *arg, uint32_t id, uint32_t end)
 	return 0;
 }
 
+const uint32_t *detect_gpu_packet_ids(const DetectGpuTicket *gt, int pc, int dir, uint32_t *n,
+				      uint32_t *lo, uint32_t *hi)
+{
+	const DetectGpu *g = gt->g;
+
+	*n = 0;
+	if (!gt->has_pkt)
+		return NULL;
+	*lo = dir ? g->n_toserver[pc] : 0;
+	*hi = dir ? *lo + g->de->groups[pc][1].npids : g->n_toserver[pc];
+	return ac_cuda_ids(g->ac, &gt->t, 0, n);
+}
+
 void detect_gpu_prefilter(const DetectGpuTicket *gt, int pc, int dir, MpmMatchSet *ms)
 {
 	const DetectGpu *g = gt->g;

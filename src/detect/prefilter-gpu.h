@@ -91,6 +91,13 @@ void detect_gpu_begin(DetectThread *dt, const DetectGpuTicket *gt);
 /* Worker: detaches and releases the ticket. */
 void detect_gpu_end(DetectThread *dt, DetectGpuTicket *gt);
 
+/* Worker: the device's ids of gt's payload as an array, each once; pids of
+ * the class-wide group of (pc, dir) are the ids in [lo, hi), minus lo.
+ * NULL when they must come from detect_gpu_prefilter (a CPU rescan, or no
+ * packet view). */
+const uint32_t *detect_gpu_packet_ids(const DetectGpuTicket *gt, int pc, int dir, uint32_t *n,
+				      uint32_t *lo, uint32_t *hi);
+
 /* Worker, TCP, after reassembly: when the stream holds gt's context and
  * payload exactly as the GPU scanned them, records in *cov the stream
  * view's ids (of direction dir's consumers) that matched there; ids[cap]

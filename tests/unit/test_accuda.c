@@ -975,6 +975,28 @@ static int gpu_prefilter_run(const char *test_opts, AcCudaStats *st)
 
 		detect_gpu_begin(dg, &gt[i]);
 		detect_packet(dg, &pk[i], &a);
+		/* what detect_packet took from the ticket: the id array, or on a
+		 * CPU rescan the match set */
+		mpm_matchset_clear(dg->ms);
+		if (gt[i].g) {
+			int pc = pk[i].proto == IPPROTO_UDP ? PC_UDP : PC_TCP;
+			int dir = (pk[i].flags & PKT_TOCLIENT) ? 1 : 0;
+			uint32_t n, lo, hi;
+			const uint32_t *ids = detect_gpu_packet_ids(&gt[i], pc, dir, &n, &lo, &hi);
+
+			if (ids) {
+				for (uint32_t k = 0; k < n; k++)
+					if (ids[k] >= lo && ids[k] < hi)
+						mpm_matchset_add(dg->ms, ids[k] - lo);
+			} else {
+				detect_gpu_prefilter(&gt[i], pc, dir, dg->ms);
+			}
+		} else {
+			detect_packet(dc2, &pk[i], &a);
+			mpm_matchset_clear(dg->ms);
+			for (uint32_t k = 0; k < mpm_matchset_count(dc2->ms); k++)
+				mpm_matchset_add(dg->ms, mpm_matchset_ids(dc2->ms)[k]);
+		}
 		nx = matchset_sorted(dg, x, 64);
 		detect_gpu_end(dg, &gt[i]);
 		detect_packet(dc2, &pk[i], &a);

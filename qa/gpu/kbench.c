@@ -286,7 +286,8 @@ static int u64_cmp(const void *a, const void *b)
 /* Digests the set and empties p. */
 static void pairs_digest(struct pairs *p, struct digest *d)
 {
-	qsort(p->v, p->n, sizeof(*p->v), u64_cmp);
+	if (p->n)
+		qsort(p->v, p->n, sizeof(*p->v), u64_cmp);
 	for (size_t i = 0; i < p->n; i++)
 		if (i == 0 || p->v[i] != p->v[i - 1])
 			digest_add(d, (uint32_t)(p->v[i] >> 32), (uint32_t)p->v[i], 0);

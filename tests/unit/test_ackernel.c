@@ -147,7 +147,8 @@ static void pairs_unique(struct pairs *s)
 {
 	uint32_t w = 0;
 
-	qsort(s->v, s->n, sizeof(*s->v), u64_cmp);
+	if (s->n)
+		qsort(s->v, s->n, sizeof(*s->v), u64_cmp);
 	for (uint32_t i = 0; i < s->n; i++)
 		if (w == 0 || s->v[w - 1] != s->v[i])
 			s->v[w++] = s->v[i];

@@ -261,6 +261,7 @@ struct DetectThread {
 	 * (prefilter-gpu.c), set between detect_gpu_begin and _end */
 	const struct DetectGpuTicket *gpu_src;
 	uint32_t *scov_ids;       /* SCOV_IDS_MAX: a packet's stream ids, scratch */
+	struct AcCudaSync *gsync; /* ac-cuda: this worker's own device stream */
 	int pkt_tagged;           /* the last detect_packet()'s packet is tagged */
 };
 

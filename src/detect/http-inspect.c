@@ -751,6 +751,12 @@ static uint64_t body_harvest_side(DetectThread *dt, const DetectFlowState *fs, B
 		if (pc[i].stream_off == UINT64_MAX) {
 			uint32_t from = lo > keep ? lo - keep : 0;
 
+			/* a decompressed run: on the worker's own device stream
+			 * when it is worth a round trip */
+			if (hi - from >= GPU_SYNC_MIN && hi - from <= GPU_SYNC_MAX &&
+			    detect_gpu_sync_body(de->gpu, dt->gsync, d, data + from, hi - from,
+						 dt->ms) == 0)
+				continue;
 			mpm_prefilter(g->mpm, sc, data + from, hi - from, dt->ms);
 			cpu += hi - from;
 			continue;

@@ -625,6 +625,41 @@ int detect_gpu_stream_cover(const DetectGpuTicket *gt, Flow *f, int dir, uint32_
 	return 1;
 }
 
+AcCudaSync *detect_gpu_sync_new(DetectGpu *g, char *err, size_t errlen)
+{
+	if (!g || g->s_auto < 0)
+		return NULL;
+	return ac_cuda_sync_new(g->ac, GPU_SYNC_MAX, err, errlen);
+}
+
+typedef struct SyncArg {
+	MpmMatchSet *ms;
+	uint32_t lo, hi;
+} SyncArg;
+
+static int sync_cb(void *arg, uint32_t id, uint32_t end)
+{
+	SyncArg *a = arg;
+
+	(void)end;
+	if (id >= a->lo && id < a->hi)
+		mpm_matchset_add(a->ms, id - a->lo);
+	return 0;
+}
+
+int detect_gpu_sync_body(DetectGpu *g, AcCudaSync *s, int side, const uint8_t *buf,
+			 uint32_t len, MpmMatchSet *ms)
+{
+	SyncArg a = { .ms = ms };
+	int k = GPU_SV_BODY_TS + side;
+
+	if (!g || !s || g->s_auto < 0 || g->sv_hi[k] == g->sv_lo[k])
+		return -1;
+	a.lo = g->sv_lo[k];
+	a.hi = g->sv_hi[k];
+	return ac_cuda_sync_scan(s, buf, len, (uint16_t)g->s_auto, sync_cb, &a);
+}
+
 uint32_t detect_gpu_stream_maxlen(const DetectGpu *g)
 {
 	return g ? g->s_maxlen : 0;
@@ -647,7 +682,8 @@ enum {
 	C_H2D_US, C_KERNEL_US, C_D2H_US, C_DISP_WAKEUPS,
 	C_GPU_BATCHES, C_CUT_PAYLOADS, C_CUT_POOL, C_CUT_POOL_DRY, C_RING_PEAK,
 	C_BATCH_BYTES_P50, C_BATCH_BYTES_P90, C_BATCH_BYTES_MAX,
-	C_BATCH_PAYLOADS_P50, C_BATCH_PAYLOADS_P90, C_BATCH_PAYLOADS_MAX, C_MAX
+	C_BATCH_PAYLOADS_P50, C_BATCH_PAYLOADS_P90, C_BATCH_PAYLOADS_MAX,
+	C_SYNC_SCANS, C_SYNC_BYTES, C_SYNC_ERRORS, C_MAX
 };
 
 static const char *const counter_names[C_MAX] = {
@@ -665,6 +701,7 @@ static const char *const counter_names[C_MAX] = {
 	"mpm.cuda.batch_bytes_p50", "mpm.cuda.batch_bytes_p90", "mpm.cuda.batch_bytes_max",
 	"mpm.cuda.batch_payloads_p50", "mpm.cuda.batch_payloads_p90",
 	"mpm.cuda.batch_payloads_max",
+	"mpm.cuda.sync.scans", "mpm.cuda.sync.bytes", "mpm.cuda.sync.errors",
 };
 static counter_id cid[C_MAX];
 
@@ -714,6 +751,8 @@ void detect_gpu_update_counters(DetectGpu *g)
 		[C_BATCH_PAYLOADS_P50] = ac_cuda_hist_quantile(s.hist_payloads, 0.5),
 		[C_BATCH_PAYLOADS_P90] = ac_cuda_hist_quantile(s.hist_payloads, 0.9),
 		[C_BATCH_PAYLOADS_MAX] = s.batch_payloads_max,
+		[C_SYNC_SCANS] = s.sync_scans, [C_SYNC_BYTES] = s.sync_bytes,
+		[C_SYNC_ERRORS] = s.sync_errors,
 	};
 	for (int i = 0; i < C_MAX; i++)
 		counter_set(g->tc, cid[i], v[i]);

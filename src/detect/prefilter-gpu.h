@@ -105,6 +105,18 @@ const uint32_t *detect_gpu_packet_ids(const DetectGpuTicket *gt, int pc, int dir
  * 1: recorded; 0: not (the caller invalidates the packet's bytes). */
 int detect_gpu_stream_cover(const DetectGpuTicket *gt, Flow *f, int dir, uint32_t *ids,
 			    uint32_t cap, StreamCov **cov);
+/* A worker's own device stream, for response bodies that are not stream
+ * bytes (decompressed): the body groups are in the stream view's automaton.
+ * NULL when ac-cuda has no stream view (or with err). */
+#define GPU_SYNC_MAX (1u << 20)
+/* Below this a body piece is scanned on the CPU: a round trip to the device
+ * costs more than the scan. */
+#define GPU_SYNC_MIN 2048
+AcCudaSync *detect_gpu_sync_new(DetectGpu *g, char *err, size_t errlen);
+/* Adds the pids of evaluation side `side`'s response-body group found in
+ * buf to ms. 0, or -1 when the caller must scan on the CPU. */
+int detect_gpu_sync_body(DetectGpu *g, AcCudaSync *s, int side, const uint8_t *buf,
+			 uint32_t len, MpmMatchSet *ms);
 /* Longest pattern of the stream view (0: none). */
 uint32_t detect_gpu_stream_maxlen(const DetectGpu *g);
 /* The stream view ids of group k (GPU_SV_*): [lo, hi), pid = id - lo. */

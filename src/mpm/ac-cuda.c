@@ -1190,6 +1190,122 @@ void ac_cuda_free(AcCuda *ac)
 	free(ac);
 }
 
+/* ---------- a worker's own stream: buffers the pipeline cannot batch ---------- */
+
+#define SYNC_PIECE 65535u        /* a descriptor's length is 16 bits */
+
+struct AcCudaSync {
+	AcCuda *ac;
+	AcDevStream *st;
+	uint8_t *data;           /* host_alloc: the copy-in reads it */
+	struct acc_desc *desc;
+	uint32_t cap, maxdesc, overlap;
+	uint32_t *seen, stamp;   /* per pattern index, as the completer's */
+};
+
+AcCudaSync *ac_cuda_sync_new(AcCuda *ac, uint32_t max_bytes, char *err, size_t errlen)
+{
+	AcCudaSync *s = calloc(1, sizeof(*s));
+	uint32_t maxlen = 1;
+
+	if (!s) {
+		snprintf(err, errlen, "ac-cuda: out of memory");
+		return NULL;
+	}
+	for (uint32_t g = 0; g < ac->nautos; g++)
+		if (ac->autos[g]->blk->maxlen > maxlen)
+			maxlen = ac->autos[g]->blk->maxlen;
+	s->ac = ac;
+	s->overlap = maxlen - 1;
+	s->cap = max_bytes;
+	/* pieces of SYNC_PIECE bytes overlapping by the longest pattern - 1 */
+	s->maxdesc = max_bytes / (SYNC_PIECE - s->overlap) + 2;
+	s->data = ac->ops->host_alloc(ac->dev, (size_t)max_bytes + (size_t)s->maxdesc * s->overlap);
+	s->desc = ac->ops->host_alloc(ac->dev, (size_t)s->maxdesc * sizeof(*s->desc));
+	s->seen = calloc(ac->nseen ? ac->nseen : 1, sizeof(*s->seen));
+	if (s->data && s->desc && s->seen) {
+		AcDevStreamSize sz = { .data_bytes = (uint64_t)max_bytes + (uint64_t)s->maxdesc * s->overlap,
+				       .max_payloads = s->maxdesc,
+				       /* the filter kernel reports ~1 record per 20 B */
+				       .max_records = max_bytes / 4 + 1024 };
+
+		s->st = ac->ops->stream_new(ac->dev, &sz, ac->opts.kernel, ac->opts.chunk, err, errlen);
+	} else {
+		snprintf(err, errlen, "ac-cuda: out of memory for a worker stream");
+	}
+	if (!s->st) {
+		ac_cuda_sync_free(s);
+		return NULL;
+	}
+	return s;
+}
+
+void ac_cuda_sync_free(AcCudaSync *s)
+{
+	if (!s)
+		return;
+	if (s->st)
+		s->ac->ops->stream_free(s->st);
+	if (s->data)
+		s->ac->ops->host_free(s->ac->dev, s->data);
+	if (s->desc)
+		s->ac->ops->host_free(s->ac->dev, s->desc);
+	free(s->seen);
+	free(s);
+}
+
+int ac_cuda_sync_scan(AcCudaSync *s, const uint8_t *buf, uint32_t len, uint16_t group,
+		      ac_match_fn cb, void *arg)
+{
+	AcCuda *ac = s->ac;
+	const struct ac_pattern *pat_of;
+	const struct acc_rec *rec;
+	uint32_t nd = 0, nb = 0, count = 0;
+	AcDevTimes t = { 0 };
+	char err[256];
+
+	if (!len || len > s->cap || group >= ac->nautos)
+		return -1;
+	/* pieces that overlap by maxlen - 1: every match lies in one */
+	for (uint32_t at = 0; at < len; ) {
+		uint32_t n = len - at > SYNC_PIECE ? SYNC_PIECE : len - at;
+
+		memcpy(s->data + nb, buf + at, n);
+		s->desc[nd++] = (struct acc_desc){ .off = nb, .len = (uint16_t)n, .group = group };
+		nb += n;
+		if (at + n == len)
+			break;
+		at += n - s->overlap;
+	}
+	if (ac->ops->submit(s->st, s->data, nb, s->desc, nd, err, sizeof(err)) != 0 ||
+	    ac->ops->wait(s->st, &rec, &count, &t, err, sizeof(err)) != 0) {
+		stat_add(&ac->st.sync_errors, 1);
+		return -1;
+	}
+	if (count > s->cap / 4 + 1024) {
+		stat_add(&ac->st.sync_errors, 1);
+		return -1;
+	}
+	stat_add(&ac->st.sync_scans, 1);
+	stat_add(&ac->st.sync_bytes, len);
+	stat_add(&ac->st.kernel_ns, t.kernel_ns);
+	pat_of = ac->autos[group]->v.pat;
+	if (++s->stamp == 0) {
+		memset(s->seen, 0, (size_t)ac->nseen * sizeof(*s->seen));
+		s->stamp = 1;
+	}
+	for (uint32_t i = 0; i < count; i++) {
+		uint32_t p = rec[i].pat;
+
+		if (p >= ac->nseen || s->seen[p] == s->stamp)
+			continue;
+		s->seen[p] = s->stamp;
+		if (cb(arg, pat_of[p].id, 0))
+			break;
+	}
+	return 0;
+}
+
 #ifndef HAVE_CUDA
 const AcDeviceOps *accuda_cuda_ops(char *err, size_t errlen)
 {

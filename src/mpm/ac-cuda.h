@@ -137,6 +137,20 @@ void ac_cuda_release(AcCuda *ac, const AcCudaTicket *t);
  * when it is empty. */
 uint64_t ac_cuda_hist_quantile(const uint64_t *hist, double q);
 
+/* A worker's own device stream, for buffers the capture thread never sees
+ * and that cannot wait for a batch (a decompressed HTTP body): the worker
+ * copies one buffer, scans it, and waits. Owned by one thread. */
+typedef struct AcCudaSync AcCudaSync;
+
+/* Buffers of up to max_bytes. NULL with err. Free before ac_cuda_free. */
+AcCudaSync *ac_cuda_sync_new(AcCuda *ac, uint32_t max_bytes, char *err, size_t errlen);
+void ac_cuda_sync_free(AcCudaSync *s);
+/* Scans buf with automaton `group` on the device and calls cb(arg, id, 0)
+ * once per (pattern, id) found. 0, or -1 (device error, too long, too many
+ * records: counted) when the caller must scan on the CPU. */
+int ac_cuda_sync_scan(AcCudaSync *s, const uint8_t *buf, uint32_t len, uint16_t group,
+		      ac_match_fn cb, void *arg);
+
 typedef struct AcCudaStats {
 	int emulation;              /* 1: host emulation, not a GPU */
 	uint64_t batches;           /* to the device */
@@ -165,6 +179,8 @@ typedef struct AcCudaStats {
 	uint64_t batch_bytes_max, batch_payloads_max;
 	uint64_t hist_bytes[AC_CUDA_HIST_BUCKETS];    /* batches by bytes */
 	uint64_t hist_payloads[AC_CUDA_HIST_BUCKETS]; /* batches by payloads */
+	uint64_t sync_scans, sync_bytes;  /* workers' own streams (ac_cuda_sync_scan) */
+	uint64_t sync_errors;             /* ... that failed: the worker scanned on the CPU */
 } AcCudaStats;
 
 void ac_cuda_stats(const AcCuda *ac, AcCudaStats *out);

@@ -450,6 +450,24 @@ def gen_stream_rewrite_ctx():
           note='a rewrite after a segment, a pattern across the two')
 
 
+def gen_http_gzip():
+    """An HTTP response whose body is gzip: 3 KB of text once inflated, with
+    GZIPMARK near its end. The body detection reads is the inflated one,
+    which is not stream bytes: ac-cuda scans it on the worker's own device
+    stream."""
+    import gzip
+    web = IP(src='192.168.1.11', dst='203.0.113.81', ttl=64)
+    webr = IP(src='203.0.113.81', dst='192.168.1.11', ttl=55)
+    text = b''.join(b'line %04d of a page that compresses well\n' % i for i in range(72))
+    text += b'GZIPMARK at the end\n'
+    body = gzip.compress(text, mtime=0)
+    req = b'GET /gzip-page HTTP/1.1\r\nHost: gzip.example\r\nAccept-Encoding: gzip\r\n\r\n'
+    resp = (b'HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Encoding: gzip\r\n'
+            b'Content-Length: %d\r\n\r\n' % len(body)) + body
+    write('http-gzip.pcap', seq_ts(T0, http_session(web, webr, 51020, req, resp)),
+          note='http GET /gzip-page; gzip response body, GZIPMARK once inflated')
+
+
 def gen_http_split():
     """An HTTP response in three segments: line and headers, then the body in
     two halves that split BODYMARK. Rules reading the body, and rules whose
@@ -486,6 +504,7 @@ def main():
     os.makedirs(OUT, exist_ok=True)
     gen_sample()
     gen_http_split()
+    gen_http_gzip()
     gen_split()
     gen_stream_rewrite()
     gen_stream_rewrite_ctx()

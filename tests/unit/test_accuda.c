@@ -496,6 +496,47 @@ TEST(accuda_matches_report_each_pattern_once_per_payload)
 	CHECK_EQ(got.v[1][0], 2);
 }
 
+/* A worker's own stream: the set of ids of ac_search on buffers longer
+ * than a descriptor (65535 bytes), with a pattern across the piece edge. */
+TEST(accuda_sync_scan_equals_ac_across_piece_edges)
+{
+	MpmCtx *ctx = mpm_new(MPM_AC_CUDA);
+	const AcAutomaton *a;
+	CudaMpmConfig c;
+	static uint8_t buf[150000];
+	struct seq want = { .n = 0 }, got = { .n = 0 };
+	AcCudaStats st;
+	char err[256];
+
+	CHECK(ctx != NULL);
+	mpm_set_ac_gpu_lists(1);
+	mpm_add_pattern(ctx, (const uint8_t *)"EDGEPATTERN", 11, 1, 0);
+	mpm_add_pattern(ctx, (const uint8_t *)"tail", 4, 2, 1);
+	mpm_add_pattern(ctx, (const uint8_t *)"nowhere", 7, 3, 1);
+	CHECK_EQ(mpm_prepare(ctx, err, sizeof(err)), 0);
+	a = mpm_ac_automaton(ctx);
+	memset(buf, 'x', sizeof(buf));
+	/* across the first piece's end (65535) and at the buffer's end */
+	memcpy(buf + 65535 - 5, "EDGEPATTERN", 11);
+	memcpy(buf + sizeof(buf) - 4, "TAIL", 4);
+	small_cfg(&c, 1 << 20, 1 << 18, 2);
+	AcCuda *ac = ac_cuda_new(&c, NULL, accuda_emu_ops(), &a, 1, err, sizeof(err));
+	CHECK(ac != NULL);
+	AcCudaSync *s = ac_cuda_sync_new(ac, 1 << 20, err, sizeof(err));
+	CHECK(s != NULL);
+	CHECK_EQ(ac_cuda_sync_scan(s, buf, sizeof(buf), 0, seq_cb, &got), 0);
+	CHECK(ac_cuda_sync_scan(s, buf, 0, 0, seq_cb, &got) < 0);
+	ac_cuda_sync_free(s);
+	ac_cuda_stats(ac, &st);
+	ac_cuda_free(ac);
+	ac_search(a, buf, sizeof(buf), seq_cb, &want);
+	mpm_free(ctx);
+	CHECK_EQ(got.n, 2);
+	CHECK(seq_equal(&want, &got));
+	CHECK_EQ(st.sync_scans, 1);
+	CHECK_EQ(st.sync_bytes, sizeof(buf));
+}
+
 /* The deadline is on CLOCK_MONOTONIC; a condvar on the default clock
  * (CLOCK_REALTIME) saw it as long past and the dispatcher spun until the
  * cut: ~10,000 wake-ups for one 150 ms batch on a 2-core box. */

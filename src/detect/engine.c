@@ -1651,7 +1651,7 @@ uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts)
 		/* retransmissions too: their bytes were inspected as stream data */
 		dt->pkt_streamed = 1;
 	}
-	if (fs && (p->stream_flags & STREAM_PKT_ADDED) && !de->cfg.stream_inline)
+	if (de->gpu && fs && (p->stream_flags & STREAM_PKT_ADDED) && !de->cfg.stream_inline)
 		gpu_stream_cover(dt, p, fs, dir);
 	/* prefilter: the group's MPM on the payload; a streamed payload only
 	 * with the patterns of the rules that still inspect it. Inline, the

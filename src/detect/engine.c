@@ -1583,7 +1583,8 @@ static void stream_inspect(DetectThread *dt, Packet *p, DetectFlowState *fs)
 		fs->raw_off[d] = ready;
 		fs->raw_rel[d] = ready > keep ? ready - keep : 0;
 		/* later windows start at raw_rel: their ends lie above it */
-		scov_prune(fs->scov[d], fs->raw_rel[d]);
+		if (fs->scov[d])
+			scov_prune(fs->scov[d], fs->raw_rel[d]);
 	}
 }
 
@@ -1614,6 +1615,24 @@ static void inline_release(DetectThread *dt, Packet *p)
 	uint64_t ready = stream_ready_offset(p->flow, d), keep = 2ull * dt->de->cfg.chunk_size[d];
 
 	stream_release(p->flow, d, STREAM_CONSUMER_RAW, ready > keep ? ready - keep : 0);
+}
+
+/* The candidates of pattern pid of group mg that p's ports allow. The
+ * GPU's ids are the class-wide group's: on a streamed packet
+ * (streamed_whole) only the rules of g->ps are kept, as ac scans g->ps. */
+static inline void mark_pid(const DetectEngine *de, CandSet *cs, const SigGroup *mg,
+			    uint32_t pid, const Packet *p, int streamed_whole)
+{
+	for (uint32_t k = mg->pid_off[pid]; k < mg->pid_off[pid + 1]; k++) {
+		uint32_t num = mg->pid_sigs[k];
+		const uint16_t *h = mg->pid_ports[k];
+
+		if (p->sp < h[0] || p->sp > h[1] || p->dp < h[2] || p->dp > h[3])
+			continue;
+		if (streamed_whole && (!de->sigs[num].pkt_ok || de->sigs[num].stream_ok))
+			continue;
+		cand_mark(cs, num);
+	}
 }
 
 uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts)
@@ -1663,7 +1682,7 @@ uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts)
 		sbp = &sb;
 		pf_data = sb.data;
 		pf_len = sb.len;
-	} else if (gpu_payload_ready(dt, p)) {
+	} else if (de->gpu && gpu_payload_ready(dt, p)) {
 		/* ac-cuda: the ids are the class-wide group's (the GPU scanned
 		 * with its union); the port group g still gives the always list */
 		gpu = 1;
@@ -1698,24 +1717,14 @@ uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts)
 				lo = 0;
 				hi = UINT32_MAX;
 			}
-			for (uint32_t i = 0; i < n; i++) {
-				uint32_t pid = ids[i] - lo;
-
-				if (ids[i] < lo || ids[i] >= hi)
-					continue;
-
-				for (uint32_t k = mg->pid_off[pid]; k < mg->pid_off[pid + 1]; k++) {
-					uint32_t num = mg->pid_sigs[k];
-					const uint16_t *h = mg->pid_ports[k];
-
-					if (p->sp < h[0] || p->sp > h[1] || p->dp < h[2] || p->dp > h[3])
-						continue;
-					/* the GPU's ids are the whole group's: on a streamed
-					 * packet keep those of g->ps's rules, as ac does */
-					if (streamed_whole && (!de->sigs[num].pkt_ok || de->sigs[num].stream_ok))
-						continue;
-					cand_mark(cs, num);
-				}
+			if (!gpu) {
+				for (uint32_t i = 0; i < n; i++)
+					mark_pid(de, cs, mg, ids[i], p, 0);
+			} else {
+				/* the device's array holds both directions' ids */
+				for (uint32_t i = 0; i < n; i++)
+					if (ids[i] >= lo && ids[i] < hi)
+						mark_pid(de, cs, mg, ids[i] - lo, p, streamed_whole);
 			}
 		}
 	}

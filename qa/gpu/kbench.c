@@ -46,6 +46,7 @@
 #include "detect/detect-parse.h"
 #include "detect/engine.h"
 #include "detect/engine-int.h"
+#include "detect/prefilter-gpu.h"
 #include "mpm/ac-cuda.h"
 #include "mpm/mpm.h"
 
@@ -191,25 +192,6 @@ static int read_payloads(const char *path, uint32_t maxlen, struct payloads *pl)
 
 /* ---- the union automata, as detect/prefilter-gpu.c builds them ---- */
 
-static int add_group(MpmCtx *uni, const MpmCtx *grp, uint32_t base)
-{
-	const AcAutomaton *a = mpm_ac_automaton(grp);
-	const struct ac_view *v;
-
-	if (!a)
-		return -1;
-	v = &a->v;
-	for (uint32_t l = 0; l < a->blk->nlit; l++) {
-		const struct ac_lit *lit = &v->lit[l];
-
-		for (uint32_t k = lit->ids; k < v->lit[l + 1].ids; k++)
-			if (mpm_add_pattern(uni, v->bytes + lit->off, lit->len,
-					    base + v->ids[k], lit->nocase) != 0)
-				return -1;
-	}
-	return 0;
-}
-
 static MpmCtx *build_union(const DetectEngine *de, int pc, char *err, size_t errlen)
 {
 	const SigGroup *ts = &de->groups[pc][0], *tc = &de->groups[pc][1];
@@ -218,8 +200,8 @@ static MpmCtx *build_union(const DetectEngine *de, int pc, char *err, size_t err
 	if (!ts->mpm && !tc->mpm)
 		return NULL;
 	u = mpm_new(MPM_AC_CUDA);
-	if (!u || (ts->mpm && add_group(u, ts->mpm, 0) != 0) ||
-	    (tc->mpm && add_group(u, tc->mpm, ts->mpm ? ts->npids : 0) != 0) ||
+	if (!u || (ts->mpm && detect_gpu_union_add(u, ts->mpm, 0) != 0) ||
+	    (tc->mpm && detect_gpu_union_add(u, tc->mpm, ts->mpm ? ts->npids : 0) != 0) ||
 	    mpm_prepare(u, err, errlen) != 0) {
 		if (!err[0])
 			snprintf(err, errlen, "union automaton of class %d: out of memory", pc);

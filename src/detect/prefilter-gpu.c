@@ -134,9 +134,7 @@ bad:
 
 /* ---- build ---- */
 
-/* Adds every (literal, id) of a group's ac automaton to the union under
- * id + base: the same bytes and nocase flag the group was built with. */
-static int add_group(MpmCtx *uni, const MpmCtx *grp, uint32_t base)
+int detect_gpu_union_add(MpmCtx *uni, const MpmCtx *grp, uint32_t base)
 {
 	const AcAutomaton *a = mpm_ac_automaton(grp);
 	const struct ac_view *v;
@@ -166,8 +164,8 @@ static int build_union(DetectGpu *g, int pc, char *err, size_t errlen)
 	g->n_toserver[pc] = ts->mpm ? ts->npids : 0;
 	g->uni[pc] = mpm_new(MPM_AC_CUDA);
 	if (!g->uni[pc] ||
-	    (ts->mpm && add_group(g->uni[pc], ts->mpm, 0) != 0) ||
-	    (tc->mpm && add_group(g->uni[pc], tc->mpm, g->n_toserver[pc]) != 0)) {
+	    (ts->mpm && detect_gpu_union_add(g->uni[pc], ts->mpm, 0) != 0) ||
+	    (tc->mpm && detect_gpu_union_add(g->uni[pc], tc->mpm, g->n_toserver[pc]) != 0)) {
 		snprintf(err, errlen, "ac-cuda: cannot build the union automaton of protocol "
 			 "class %d (the groups must use the ac automaton)", pc);
 		return -1;
@@ -223,7 +221,7 @@ static int build_stream_union(DetectGpu *g, char *err, size_t errlen)
 			continue;
 		if (!g->suni && !(g->suni = mpm_new(MPM_AC_CUDA)))
 			goto oom;
-		if (add_group(g->suni, sg->mpm, base) != 0) {
+		if (detect_gpu_union_add(g->suni, sg->mpm, base) != 0) {
 			snprintf(err, errlen, "ac-cuda: cannot build the stream union automaton "
 				 "(the groups must use the ac automaton)");
 			return -1;

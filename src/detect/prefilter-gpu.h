@@ -60,6 +60,11 @@ typedef struct DetectGpuTicket {
 int detect_gpu_test_switches(const CudaMpmConfig *cfg, int *emulation, AcCudaOpts *opts,
 			     char *err, size_t errlen);
 
+/* Adds every (literal, id) of a group's ac automaton to a union under
+ * id + base: the same bytes and nocase flag the group was built with
+ * (qa/gpu/kbench builds its unions with it too). 0 or -1. */
+int detect_gpu_union_add(MpmCtx *uni, const MpmCtx *grp, uint32_t base);
+
 /* Builds the union automata from de's groups and starts ac-cuda on `ops`
  * (accuda_cuda_ops(), or accuda_emu_ops() under the test switch). opts NULL:
  * defaults. Attaches itself to de (detect_engine_gpu). NULL with one line in

@@ -277,33 +277,54 @@ ACK_HD void acc_scan_piece(const struct acc_group *g, const struct acc_sink *k,
 	}
 }
 
-/* Fast kernel body: thread = window w of `chunk` batch bytes; a window may
- * cover the tail of one payload and the heads of the next ones. Every
- * thread does about the same work whatever the payload sizes, and one long
- * payload no longer serialises a whole batch on one thread. */
+/* The pieces of window w (`chunk` batch bytes): a window may cover the
+ * tail of one payload and the heads of the next ones. Start with
+ * acc_window_first, then while acc_window_next(...) is 1, payload *p's
+ * bytes [*cs, *ce) (payload offsets) are in the window. The chunk and
+ * filter kernels share it. */
+ACK_HD int acc_window_first(const struct acc_batch *b, uint32_t w, uint32_t *ws, uint32_t *we,
+			    uint32_t *p)
+{
+	*ws = w * b->chunk;
+	*we = *ws + b->chunk;
+	if (*ws >= b->nbytes)
+		return 0;
+	if (*we > b->nbytes)
+		*we = b->nbytes;
+	*p = acc_locate(b, *ws);
+	return 1;
+}
+
+ACK_HD int acc_window_next(const struct acc_batch *b, uint32_t ws, uint32_t we, uint32_t p,
+			   struct acc_desc *d, uint32_t *cs, uint32_t *ce)
+{
+	if (p >= b->npay)
+		return 0;
+	*d = b->desc[p];
+	ACC_T_STEP(ACC_TS_PIECE);
+	ACC_T_LD(ACC_TC_DESC, &b->desc[p], sizeof(*d));
+	if (d->off >= we)
+		return 0;
+	*cs = ws > d->off ? ws - d->off : 0;
+	*ce = we - d->off < d->len ? we - d->off : d->len;
+	return 1;
+}
+
+/* Fast kernel body: thread = window w. Every thread does about the same
+ * work whatever the payload sizes, and one long payload no longer
+ * serialises a whole batch on one thread. */
 ACK_HD void acc_scan_window(const struct acc_batch *b, const struct acc_sink *k,
 			    uint32_t w)
 {
-	uint32_t ws = w * b->chunk, we = ws + b->chunk;
+	uint32_t ws, we, p, cs, ce;
+	struct acc_desc d;
 
-	if (ws >= b->nbytes)
+	if (!acc_window_first(b, w, &ws, &we, &p))
 		return;
-	if (we > b->nbytes)
-		we = b->nbytes;
-	for (uint32_t p = acc_locate(b, ws); p < b->npay; p++) {
-		struct acc_desc d = b->desc[p];
-
-		ACC_T_STEP(ACC_TS_PIECE);
-		ACC_T_LD(ACC_TC_DESC, &b->desc[p], sizeof(d));
-		if (d.off >= we)
-			break;
-		uint32_t cs = ws > d.off ? ws - d.off : 0;
-		uint32_t ce = we - d.off < d.len ? we - d.off : d.len;
-
+	for (; acc_window_next(b, ws, we, p, &d, &cs, &ce); p++)
 		if (cs < ce)
 			acc_scan_piece(&b->groups[d.group], k, b->data + d.off, p,
 				       d.len, cs, ce);
-	}
 }
 
 /* ---- the filter kernel ----
@@ -748,25 +769,14 @@ ACK_HD void acc_filter_piece(const struct acc_batch *b, const struct acc_sink *k
 ACK_HD void acc_scan_filter(const struct acc_batch *b, const struct acc_sink *k,
 			    uint32_t w, const struct acc_ftab *sh)
 {
-	uint32_t ws = w * b->chunk, we = ws + b->chunk;
+	uint32_t ws, we, p, cs, ce;
+	struct acc_desc d;
 
-	if (ws >= b->nbytes)
+	if (!acc_window_first(b, w, &ws, &we, &p))
 		return;
-	if (we > b->nbytes)
-		we = b->nbytes;
-	for (uint32_t p = acc_locate(b, ws); p < b->npay; p++) {
-		struct acc_desc d = b->desc[p];
-
-		ACC_T_STEP(ACC_TS_PIECE);
-		ACC_T_LD(ACC_TC_DESC, &b->desc[p], sizeof(d));
-		if (d.off >= we)
-			break;
-		uint32_t cs = ws > d.off ? ws - d.off : 0;
-		uint32_t ce = we - d.off < d.len ? we - d.off : d.len;
-
+	for (; acc_window_next(b, ws, we, p, &d, &cs, &ce); p++)
 		if (cs < ce)
 			acc_filter_piece(b, k, sh, p, d, cs, ce);
-	}
 }
 
 /* The end of a tile: the staged records go to the sink, their slots

@@ -1695,31 +1695,33 @@ uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts)
 
 		if (sc) {
 			const uint32_t *ids = NULL;
-			uint32_t n, lo = 0, hi = UINT32_MAX;
-			int streamed_whole = 0;
+			uint32_t n, lo = 0, hi = 0;
+			int streamed_whole = 0, ranged = 0;
 
 			if (gpu) {
 				/* the device gives each id once: no match set */
 				ids = detect_gpu_packet_ids(dt->gpu_src, pc, dir, &n, &lo, &hi);
+				ranged = 1;
 				detect_scan_count(dt, SCAN_PACKET, 1, pf_len);
 				streamed_whole = dt->pkt_streamed && mg->ps;
+			} else {
+				detect_scan_count(dt, SCAN_PACKET, 0, pf_len);
 			}
 			if (!ids) {
+				/* the CPU's scan, or the device's rescan on the CPU:
+				 * group pids already */
 				mpm_matchset_clear(dt->ms);
 				if (gpu)
 					detect_gpu_prefilter(dt->gpu_src, pc, dir, dt->ms);
 				else
 					mpm_prefilter(mg->mpm, sc, pf_data, pf_len, dt->ms);
-				if (!gpu)
-					detect_scan_count(dt, SCAN_PACKET, 0, pf_len);
 				n = mpm_matchset_count(dt->ms);
 				ids = mpm_matchset_ids(dt->ms);
-				lo = 0;
-				hi = UINT32_MAX;
+				ranged = 0;
 			}
-			if (!gpu) {
+			if (!ranged) {
 				for (uint32_t i = 0; i < n; i++)
-					mark_pid(de, cs, mg, ids[i], p, 0);
+					mark_pid(de, cs, mg, ids[i], p, streamed_whole);
 			} else {
 				/* the device's array holds both directions' ids */
 				for (uint32_t i = 0; i < n; i++)

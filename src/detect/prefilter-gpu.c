@@ -378,7 +378,6 @@ int detect_gpu_submit(DetectGpu *g, Packet *p, DetectGpuTicket *gt)
 		return 0;
 	if (pc == PC_TCP && g->s_auto >= 0) {
 		struct tail *t = tail_take(g, p);
-		uint8_t ctx[TAIL_MAX];
 		uint32_t ctxlen;
 
 		/* a SYN starts a new connection: nothing before its data */
@@ -391,12 +390,12 @@ int detect_gpu_submit(DetectGpu *g, Packet *p, DetectGpuTicket *gt)
 		 * context (its first ends are then scanned on the CPU) */
 		if (ctxlen + p->payload_len > CUDA_MPM_DATA_BUFFER_SIZE_MAX)
 			ctxlen = 0;
-		memcpy(ctx, t->b, ctxlen);
-		tail_push(g, t, p->payload, p->payload_len);
-		rc = ac_cuda_submit_ctx(g->ac, ctx, ctxlen, p->payload, p->payload_len,
+		rc = ac_cuda_submit_ctx(g->ac, t->b, ctxlen, p->payload, p->payload_len,
 					(uint16_t)(a >= 0 ? a : g->s_auto), (uint16_t)g->s_auto,
 					p, &gt->t);
 		gt->ctxlen = ctxlen;
+		/* the ring has its copy: p's bytes now end the tail */
+		tail_push(g, t, p->payload, p->payload_len);
 	} else {
 		rc = ac_cuda_submit(g->ac, p->payload, p->payload_len, (uint16_t)a, p, &gt->t);
 	}
@@ -464,47 +463,39 @@ static int map_cb(void *arg, uint32_t id, uint32_t end)
 	return 0;
 }
 
+
+/* The union ids of (pc, dir)'s class-wide group: [*lo, *hi). */
+static void pkt_range(const DetectGpu *g, int pc, int dir, uint32_t *lo, uint32_t *hi)
+{
+	*lo = dir ? g->n_toserver[pc] : 0;
+	*hi = dir ? *lo + g->de->groups[pc][1].npids : g->n_toserver[pc];
+}
+
 const uint32_t *detect_gpu_packet_ids(const DetectGpuTicket *gt, int pc, int dir, uint32_t *n,
 				      uint32_t *lo, uint32_t *hi)
 {
-	const DetectGpu *g = gt->g;
-
 	*n = 0;
 	if (!gt->has_pkt)
 		return NULL;
-	*lo = dir ? g->n_toserver[pc] : 0;
-	*hi = dir ? *lo + g->de->groups[pc][1].npids : g->n_toserver[pc];
-	return ac_cuda_ids(g->ac, &gt->t, 0, n);
+	pkt_range(gt->g, pc, dir, lo, hi);
+	return ac_cuda_ids(gt->g->ac, &gt->t, 0, n);
 }
 
 void detect_gpu_prefilter(const DetectGpuTicket *gt, int pc, int dir, MpmMatchSet *ms)
 {
-	const DetectGpu *g = gt->g;
 	MapArg m = { .ms = ms };
+	uint32_t n;
+	const uint32_t *ids;
 
 	if (!gt->has_pkt)
 		return;
-	{
-		uint32_t n, lo, hi;
-		const uint32_t *ids = ac_cuda_ids(g->ac, &gt->t, 0, &n);
-
-		if (ids) {
-			lo = dir ? g->n_toserver[pc] : 0;
-			hi = dir ? lo + g->de->groups[pc][1].npids : g->n_toserver[pc];
-			for (uint32_t i = 0; i < n; i++)
-				if (ids[i] >= lo && ids[i] < hi)
-					mpm_matchset_add(ms, ids[i] - lo);
-			return;
-		}
+	ids = detect_gpu_packet_ids(gt, pc, dir, &n, &m.lo, &m.hi);
+	if (!ids) {
+		ac_cuda_matches(gt->g->ac, &gt->t, map_cb, &m);
+		return;
 	}
-	if (dir == 0) {
-		m.lo = 0;
-		m.hi = g->n_toserver[pc];
-	} else {
-		m.lo = g->n_toserver[pc];
-		m.hi = m.lo + g->de->groups[pc][1].npids;
-	}
-	ac_cuda_matches(g->ac, &gt->t, map_cb, &m);
+	for (uint32_t i = 0; i < n; i++)
+		map_cb(&m, ids[i], 0);
 }
 
 /* ---- worker: stream coverage ---- */
@@ -610,12 +601,10 @@ int detect_gpu_stream_cover(const DetectGpuTicket *gt, Flow *f, int dir, uint32_
 		uint32_t n;
 		const uint32_t *dev = ac_cuda_ids(g->ac, &gt->t, 1, &n);
 
-		if (dev) {
-			for (uint32_t i = 0; i < n && !m.over; i++)
-				stream_id_cb(&m, dev[i], 0);
-		} else {
+		if (!dev)
 			ac_cuda_matches_ctx(g->ac, &gt->t, stream_id_cb, &m);
-		}
+		for (uint32_t i = 0; dev && i < n && !m.over; i++)
+			stream_id_cb(&m, dev[i], 0);
 	}
 	/* ids repeat across occurrences; the set is what counts */
 	if (m.over || scov_add(cov, so - t, e_lo, e_hi, ids, m.n) != 0)

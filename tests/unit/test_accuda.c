@@ -451,13 +451,37 @@ TEST(accuda_lone_payload_is_cut_at_the_deadline)
 	CHECK_EQ(got.v[1][0], 9);
 }
 
+/* An ac-cuda matcher with the GPU lists over n (literal, id, nocase)
+ * patterns; NULL on failure. */
+struct lit { const char *s; uint32_t id; int nocase; };
+
+static MpmCtx *gpu_ctx(const struct lit *l, int n, const AcAutomaton **a)
+{
+	MpmCtx *ctx = mpm_new(MPM_AC_CUDA);
+	char err[256];
+
+	if (!ctx)
+		return NULL;
+	mpm_set_ac_gpu_lists(1);
+	for (int i = 0; i < n; i++)
+		mpm_add_pattern(ctx, (const uint8_t *)l[i].s, (uint16_t)strlen(l[i].s), l[i].id,
+				l[i].nocase);
+	if (mpm_prepare(ctx, err, sizeof(err)) != 0) {
+		mpm_free(ctx);
+		return NULL;
+	}
+	*a = mpm_ac_automaton(ctx);
+	return ctx;
+}
+
 /* One record per (payload, pattern) from the device: a run of 1,400 "a"
  * holds "a" and "aa" at nearly every byte, which the chunk kernel reports
  * at every occurrence; the worker gets each once. */
 TEST(accuda_matches_report_each_pattern_once_per_payload)
 {
-	MpmCtx *ctx = mpm_new(MPM_AC_CUDA);
+	static const struct lit pats[] = { { "a", 1, 1 }, { "aa", 2, 0 } };
 	const AcAutomaton *a;
+	MpmCtx *ctx = gpu_ctx(pats, 2, &a);
 	CudaMpmConfig c;
 	AcCudaTicket t;
 	AcCudaStats st;
@@ -468,11 +492,6 @@ TEST(accuda_matches_report_each_pattern_once_per_payload)
 
 	memset(buf, 'a', sizeof(buf));
 	CHECK(ctx != NULL);
-	mpm_set_ac_gpu_lists(1);
-	mpm_add_pattern(ctx, (const uint8_t *)"a", 1, 1, 1);
-	mpm_add_pattern(ctx, (const uint8_t *)"aa", 2, 2, 0);
-	CHECK_EQ(mpm_prepare(ctx, err, sizeof(err)), 0);
-	a = mpm_ac_automaton(ctx);
 	small_cfg(&c, 1 << 20, 1 << 18, 2);
 	AcCudaOpts o;
 
@@ -500,8 +519,11 @@ TEST(accuda_matches_report_each_pattern_once_per_payload)
  * than a descriptor (65535 bytes), with a pattern across the piece edge. */
 TEST(accuda_sync_scan_equals_ac_across_piece_edges)
 {
-	MpmCtx *ctx = mpm_new(MPM_AC_CUDA);
+	static const struct lit pats[] = {
+		{ "EDGEPATTERN", 1, 0 }, { "tail", 2, 1 }, { "nowhere", 3, 1 },
+	};
 	const AcAutomaton *a;
+	MpmCtx *ctx = gpu_ctx(pats, 3, &a);
 	CudaMpmConfig c;
 	static uint8_t buf[150000];
 	struct seq want = { .n = 0 }, got = { .n = 0 };
@@ -509,12 +531,6 @@ TEST(accuda_sync_scan_equals_ac_across_piece_edges)
 	char err[256];
 
 	CHECK(ctx != NULL);
-	mpm_set_ac_gpu_lists(1);
-	mpm_add_pattern(ctx, (const uint8_t *)"EDGEPATTERN", 11, 1, 0);
-	mpm_add_pattern(ctx, (const uint8_t *)"tail", 4, 2, 1);
-	mpm_add_pattern(ctx, (const uint8_t *)"nowhere", 7, 3, 1);
-	CHECK_EQ(mpm_prepare(ctx, err, sizeof(err)), 0);
-	a = mpm_ac_automaton(ctx);
 	memset(buf, 'x', sizeof(buf));
 	/* across the first piece's end (65535) and at the buffer's end */
 	memcpy(buf + 65535 - 5, "EDGEPATTERN", 11);

@@ -27,6 +27,10 @@ typedef struct InspectBuffer {
 /* Protocol classes of the signature groups. */
 enum { PC_TCP = 0, PC_UDP, PC_ICMP, PC_OTHER, PC_MAX };
 
+/* Suricata's rule types, as --engine-analysis names them (analysis.c) */
+enum { SIG_TYPE_PKT = 0, SIG_TYPE_IPONLY, SIG_TYPE_PKT_STREAM, SIG_TYPE_STREAM,
+       SIG_TYPE_APPLAYER, SIG_TYPE_APP_TX, SIG_TYPE_MAX };
+
 /* A rule inspected on every packet of its group (no fast pattern), with
  * what a packet must show before inspecting it is worth it: necessary
  * conditions drawn from its ports and keywords, checked in a few
@@ -179,8 +183,15 @@ typedef struct DetectSig {
 	uint8_t has_hdr;          /* inspects ipv4.hdr, tcp.hdr, ... */
 	uint8_t port_check;       /* rule has non-any ports */
 	uint8_t is_icmp_any;
+	/* TCP payload inspection, decided at load as Suricata does (see
+	 * sig_stream_setup): stream_ok is its need_stream, pkt_streamed_ok
+	 * its need_packet beside it, pkt_ok false for stream-only rules */
 	uint8_t stream_ok;        /* payload rule that inspects the reassembled stream */
 	uint8_t pkt_ok;           /* may inspect packet payloads (not tcp-stream/only_stream) */
+	uint8_t pkt_streamed_ok;  /* also the payload of a packet that went into the stream */
+	uint8_t sig_type;         /* SIG_TYPE_* (engine analysis) */
+	uint8_t need_packet;      /* Suricata's flags, as engine analysis shows them */
+	uint8_t need_stream;
 	uint8_t need_http;        /* `alert http` without http buffers: flow must be HTTP */
 	uint8_t http_dirs;        /* has_http: bit 0 evaluated toserver, bit 1 toclient */
 	uint8_t http_need[2];     /* has_http: HTTP_PROGRESS_* needed per side */
@@ -243,6 +254,11 @@ struct DetectThread {
 	int pkt_established;      /* flow:established for the current packet */
 	int in_stream;            /* inspecting reassembled stream data */
 	int pkt_streamed;         /* the packet's payload went into the stream */
+	/* the rules whose stream inspection matched on the current packet:
+	 * stream_hit[num] == pkt_seq (a stream rule then skips the packet's
+	 * own payload, as Suricata's stream-then-packet fallback) */
+	uint32_t *stream_hit;
+	uint32_t pkt_seq;
 	/* the match being queued: tx / stream chunk it came from */
 	int cur_has_tx;
 	uint64_t cur_tx;

@@ -427,7 +427,7 @@ static int group_build_one(DetectEngine *de, SigGroup *g, int pc, int dir, const
 		if (in && !in[i])
 			continue;
 		cd = payload_fp(s, &pat, &len);
-		if (mode == GB_STREAMED_PKT && (!cd || !de->sigs[i].pkt_ok || de->sigs[i].stream_ok))
+		if (mode == GB_STREAMED_PKT && (!cd || !de->sigs[i].pkt_streamed_ok))
 			continue;
 		if (mode == GB_STREAM && (!cd || !de->sigs[i].stream_ok))
 			continue;
@@ -855,14 +855,23 @@ static const SigGroup *pkt_group(const DetectEngine *de, int pc, int d, const Pa
 	return &pg->g[pg->map[pg->side ? p->sp : p->dp]];
 }
 
-/* Whether a rule inspects the reassembled stream (Suricata: tcp payload
- * rules without flow:no_stream, tcp-pkt or dsize; tcp-stream rules) and the
- * longest content it may need across a window edge. */
+/* Which of a TCP packet's payload and its reassembled stream a rule
+ * inspects, decided once here as Suricata decides it (its need_packet and
+ * need_stream flags):
+ * - tcp-pkt, flow:no_stream and dsize ask for the packet; tcp-stream and
+ *   flow:only_stream for the stream alone (no fallback to the packet);
+ * - any other rule with payload keywords that may see TCP is a stream rule,
+ *   and a packet rule too when one of its payload contents is anchored
+ *   (depth, offset, startswith) or it has stream_size: an anchor means the
+ *   start of a message, which may well start a packet in mid-stream.
+ * Such a rule inspects the stream first and, when that does not match on
+ * this packet, the packet's own payload (detect_packet). Also sets the
+ * longest content a stream rule may need across a window edge. */
 static void sig_stream_setup(DetectEngine *de, DetectSig *ds)
 {
 	const Signature *s = ds->s;
 	uint32_t fl = 0;
-	int dsize = 0;
+	int need_packet = 0, need_stream = 0, stream_only = 0, anchored = 0, tcp;
 
 	for (int i = 0; i < s->lists[SM_LIST_MATCH].n; i++) {
 		const SigMatch *sm = &s->lists[SM_LIST_MATCH].m[i];
@@ -870,12 +879,40 @@ static void sig_stream_setup(DetectEngine *de, DetectSig *ds)
 		if (sm->kw == KW_FLOW)
 			fl |= ((const DetectFlow *)sm->ctx)->flags;
 		else if (sm->kw == KW_DSIZE)
-			dsize = 1;
+			need_packet = 1;
+		else if (sm->kw == KW_STREAM_SIZE)
+			anchored = 1;
 	}
-	ds->pkt_ok = !(s->flags & SIG_FLAG_TCP_STREAM) && !(fl & FLOW_ONLY_STREAM);
-	ds->stream_ok = !ds->has_http && ds->has_payload &&
-			(s->proto == IPPROTO_TCP || s->proto == SIG_PROTO_IP) &&
-			!(s->flags & SIG_FLAG_TCP_PKT) && !(fl & FLOW_NO_STREAM) && !dsize;
+	for (int i = 0; i < s->lists[BUF_PAYLOAD].n; i++) {
+		const SigMatch *sm = &s->lists[BUF_PAYLOAD].m[i];
+
+		if (sm->kw == KW_CONTENT && (sm->cd->flags & (CONTENT_DEPTH | CONTENT_OFFSET)))
+			anchored = 1;
+	}
+	if ((s->flags & SIG_FLAG_TCP_PKT) || (fl & FLOW_NO_STREAM))
+		need_packet = 1;
+	if ((s->flags & SIG_FLAG_TCP_STREAM) || (fl & FLOW_ONLY_STREAM))
+		need_stream = stream_only = 1;
+	tcp = s->proto == IPPROTO_TCP || s->proto == SIG_PROTO_IP;
+	if (tcp && ds->has_payload && !need_packet && !need_stream) {
+		need_stream = 1;
+		need_packet = anchored;
+	}
+	ds->pkt_ok = !stream_only;
+	ds->stream_ok = !ds->has_http && ds->has_payload && tcp && need_stream;
+	ds->pkt_streamed_ok = ds->pkt_ok && (!ds->stream_ok || need_packet);
+	if (ds->iponly)
+		ds->sig_type = SIG_TYPE_IPONLY;
+	else if (ds->has_http)
+		ds->sig_type = SIG_TYPE_APP_TX;
+	else if (ds->has_payload && ds->stream_ok)
+		ds->sig_type = ds->pkt_streamed_ok ? SIG_TYPE_PKT_STREAM : SIG_TYPE_STREAM;
+	else if (!ds->has_payload && (ds->need_http || (s->flags & SIG_FLAG_APPLAYER)))
+		ds->sig_type = SIG_TYPE_APPLAYER;
+	else
+		ds->sig_type = SIG_TYPE_PKT;
+	ds->need_packet = (uint8_t)need_packet;
+	ds->need_stream = (uint8_t)need_stream;
 	if (!ds->stream_ok)
 		return;
 	de->uses_stream = 1;
@@ -1060,6 +1097,7 @@ DetectThread *detect_thread_new(const DetectEngine *de, ThreadCounters *tc)
 		dt->cand.words = calloc(nw, sizeof(uint32_t));
 	}
 	dt->alerts = calloc(de->cfg.alert_max, sizeof(DetectAlert));
+	dt->stream_hit = calloc(de->nsigs ? de->nsigs : 1, sizeof(*dt->stream_hit));
 	dt->ms = mpm_matchset_new(de->max_pid ? de->max_pid : 1);
 	if (de->gpu) {
 		char e[256] = "";
@@ -1105,7 +1143,8 @@ DetectThread *detect_thread_new(const DetectEngine *de, ThreadCounters *tc)
 			return NULL;
 		}
 	}
-	if (!dt->cand.bits || !dt->cand.words || !dt->alerts || !dt->ms || !dt->md || http_thread_init(dt) != 0) {
+	if (!dt->cand.bits || !dt->cand.words || !dt->alerts || !dt->stream_hit || !dt->ms ||
+	    !dt->md || http_thread_init(dt) != 0) {
 		detect_thread_free(dt);
 		return NULL;
 	}
@@ -1138,6 +1177,7 @@ void detect_thread_free(DetectThread *dt)
 	free(dt->cand.bits);
 	free(dt->cand.words);
 	free(dt->alerts);
+	free(dt->stream_hit);
 	if (dt->ms)
 		mpm_matchset_free(dt->ms);
 	free(dt->scov_ids);
@@ -1263,11 +1303,14 @@ static int inspect_sig(DetectThread *dt, const DetectSig *ds, Packet *p, int ipo
 	if (ds->need_http && (!p->flow || p->flow->app_proto != ALPROTO_HTTP1))
 		return 0;
 	if (ds->has_payload) {
-		/* A packet whose data went into the stream is inspected there
-		 * (once, whole); its payload alone only by packet-only rules. */
+		/* A packet whose data went into the stream is inspected there;
+		 * its payload alone by the packet rules, and by the stream rules
+		 * that are packet rules too when the stream did not match on
+		 * this packet (Suricata's fallback) */
 		if (sb)
 			b = *sb;
-		else if (!ds->pkt_ok || (ds->stream_ok && dt->pkt_streamed))
+		else if (!ds->pkt_ok || (dt->pkt_streamed && !ds->pkt_streamed_ok) ||
+			 (ds->stream_ok && dt->stream_hit[ds - dt->de->sigs] == dt->pkt_seq))
 			return 0;
 	}
 	if (!inspect_header(ds, p))
@@ -1440,10 +1483,10 @@ static void gpu_stream_cover(DetectThread *dt, Packet *p, DetectFlowState *fs, i
 
 /* ---- raw stream ---- */
 
-/* One window of reassembled data of direction d (p already faces d): the
- * first `old` bytes were inspected before (kept so that a pattern split
- * across the edge is found); a rule that also matches within them alone
- * already alerted, so each match alerts once. */
+/* One window of reassembled data of direction d (p already faces d), from
+ * where the last inspection of that direction ended: as Suricata's raw
+ * stream chunks, windows do not overlap, and anchored content (depth,
+ * offset) is anchored at the window's start. */
 /* ac-cuda: a window's match set from the GPU scans of its packets
  * (stream-cov.h), the ends no packet covers scanned here. */
 void detect_cov_ids(void *arg, const uint32_t *ids, uint32_t n)
@@ -1482,14 +1525,14 @@ static void stream_window_mpm(DetectThread *dt, const SigGroup *g, const uint8_t
 }
 
 static void stream_window(DetectThread *dt, Packet *p, const uint8_t *data, uint32_t len,
-			  uint32_t old, int d, uint64_t base, const DetectFlowState *fs)
+			  int d, uint64_t base, const DetectFlowState *fs)
 {
 	const DetectEngine *de = dt->de;
 	/* ac-cuda: the class-wide group, whose ids the stream view holds */
 	const SigGroup *pg = de->gpu ? &de->groups[PC_TCP][d] : pkt_group(de, PC_TCP, d, p);
 	const SigGroup *g = pg->ss ? pg->ss : pg;
 	CandSet *cs = &dt->cand;
-	InspectBuffer sb = { data, len, IBUF_STREAM }, ob = { data, old, IBUF_STREAM };
+	InspectBuffer sb = { data, len, IBUF_STREAM };
 
 	if (g->mpm && dt->scratch_g[g->sidx]) {
 		const uint32_t *ids;
@@ -1530,8 +1573,7 @@ static void stream_window(DetectThread *dt, Packet *p, const uint8_t *data, uint
 			word &= word - 1;
 			if (!inspect_sig(dt, ds, p, 1, &sb))
 				continue;
-			if (old && inspect_sig(dt, ds, p, 1, &ob))
-				continue;
+			dt->stream_hit[num] = dt->pkt_seq;
 			dt->cur_data = data;
 			dt->cur_len = len;
 			sig_matched(dt, ds, p);
@@ -1543,49 +1585,61 @@ static void stream_window(DetectThread *dt, Packet *p, const uint8_t *data, uint
 	dt->in_stream = 0;
 }
 
+/* Whether the stream data of p's direction is inspected on p (IDS), as
+ * Suricata limits raw stream inspection: once a chunk of it is ready
+ * (stream.reassembly.to*-chunk-size of ACKed data not yet inspected), on
+ * a FIN or RST of that direction, once the direction ended or the session
+ * closed, past the reassembly depth, and at the flow's end (eof). Until
+ * then a stream rule that is a packet rule too sees the packets alone. */
+static int stream_due(const DetectEngine *de, const Packet *p, int d, uint64_t ready,
+		      uint64_t off, int eof)
+{
+	const Flow *f = p->flow;
+
+	if (eof || (p->tcp_flags & (TH_FIN | TH_RST)))
+		return 1;
+	if (stream_dir_flags(f, d) & (STREAM_DIR_EOF | STREAM_DIR_DEPTH_REACHED))
+		return 1;
+	if (stream_tcp_state(f) == TCP_CLOSED)
+		return 1;
+	return ready - off >= de->cfg.chunk_size[d];
+}
+
 /* Inspects the stream data of p's direction that became ready since the
- * last time (as Suricata, on a packet going that way, or on the flow-end
- * pseudo packet of that direction), then lets the stream engine drop all
- * but the overlap. */
-static void stream_inspect(DetectThread *dt, Packet *p, DetectFlowState *fs)
+ * last time, when it is due (stream_due; eof: the flow-end pseudo packet
+ * of that direction), after letting the stream engine drop what the last
+ * inspection's alerts logged. */
+static void stream_inspect(DetectThread *dt, Packet *p, DetectFlowState *fs, int eof)
 {
 	const DetectEngine *de = dt->de;
 	Flow *f = p->flow;
-	int pdir = (p->flags & PKT_TOCLIENT) ? 1 : 0;
-	uint64_t keep = de->stream_maxlen ? de->stream_maxlen - 1 : 0;
+	int d = (p->flags & PKT_TOCLIENT) ? 1 : 0;
+	uint64_t ready, off, from;
+	const uint8_t *data;
+	uint32_t len;
+	uint64_t base;
 
 	/* what the last packet's alerts needed for their payload */
-	for (int d = 0; d < 2; d++)
-		stream_release(f, d, STREAM_CONSUMER_RAW, fs->raw_rel[d]);
-	{
-		int d = pdir;
-		uint64_t ready = stream_ready_offset(f, d), off = fs->raw_off[d], from;
-		const uint8_t *data;
-		uint32_t len;
-		uint64_t base;
-
-		if (ready <= off)
-			return;
-		from = off > keep ? off - keep : 0;
-		while (from < ready && stream_get_data(f, d, from, &data, &len, &base)) {
-			uint64_t old = base < off ? off - base : 0;
-
-			if (old > len)
-				old = len;
-			/* alerts log the stream up to what this
-			 * inspection reached, as Suricata */
-			dt->cur_end = ready;
-			if (len > old)
-				stream_window(dt, p, data, len, (uint32_t)old, d, base, fs);
-			from = base + len;
-		}
-		dt->cur_end = 0;
-		fs->raw_off[d] = ready;
-		fs->raw_rel[d] = ready > keep ? ready - keep : 0;
-		/* later windows start at raw_rel: their ends lie above it */
-		if (fs->scov[d])
-			scov_prune(fs->scov[d], fs->raw_rel[d]);
+	for (int k = 0; k < 2; k++)
+		stream_release(f, k, STREAM_CONSUMER_RAW, fs->raw_rel[k]);
+	ready = stream_ready_offset(f, d);
+	off = fs->raw_off[d];
+	if (ready <= off || !stream_due(de, p, d, ready, off, eof))
+		return;
+	from = off;
+	while (from < ready && stream_get_data(f, d, from, &data, &len, &base)) {
+		/* alerts log the stream up to what this inspection
+		 * reached, as Suricata */
+		dt->cur_end = ready;
+		stream_window(dt, p, data, len, d, base, fs);
+		from = base + len;
 	}
+	dt->cur_end = 0;
+	fs->raw_off[d] = ready;
+	fs->raw_rel[d] = ready;
+	/* later windows start at raw_rel: their ends lie above it */
+	if (fs->scov[d])
+		scov_prune(fs->scov[d], fs->raw_rel[d]);
 }
 
 /* Inline mode (IPS): a packet's stream data is inspected at once, in the
@@ -1629,9 +1683,35 @@ static inline void mark_pid(const DetectEngine *de, CandSet *cs, const SigGroup 
 
 		if (p->sp < h[0] || p->sp > h[1] || p->dp < h[2] || p->dp > h[3])
 			continue;
-		if (streamed_whole && (!de->sigs[num].pkt_ok || de->sigs[num].stream_ok))
+		if (streamed_whole && !de->sigs[num].pkt_streamed_ok)
 			continue;
 		cand_mark(cs, num);
+	}
+}
+
+/* A new packet for stream_hit: no rule has matched its stream yet. */
+static void stream_hit_next(DetectThread *dt)
+{
+	if (++dt->pkt_seq == 0) {
+		memset(dt->stream_hit, 0, dt->de->nsigs * sizeof(*dt->stream_hit));
+		dt->pkt_seq = 1;
+	}
+}
+
+/* Suricata orders a packet's alerts by rule (internal order), a
+ * transaction's before a later one's; the queue holds them in the order
+ * the passes found them (stream, packet, transactions). */
+static void alerts_sort(DetectAlert *a, uint32_t n)
+{
+	for (uint32_t i = 1; i < n; i++) {
+		DetectAlert x = a[i];
+		uint32_t j = i;
+
+		for (; j > 0 && (a[j - 1].num > x.num ||
+				 (a[j - 1].num == x.num && a[j - 1].has_tx && x.has_tx &&
+				  a[j - 1].tx_id > x.tx_id)); j--)
+			a[j] = a[j - 1];
+		a[j] = x;
 	}
 }
 
@@ -1654,6 +1734,7 @@ uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts)
 	dt->pkt_tagged = 0;
 	if (!de->nsigs || flow_passed(p))
 		return 0;
+	stream_hit_next(dt);
 	dt->pkt_established = 0;
 	if (p->flow) {
 		if (p->flow->proto == IPPROTO_TCP || de->have_iponly)
@@ -1672,6 +1753,14 @@ uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts)
 	}
 	if (de->gpu && fs && (p->stream_flags & STREAM_PKT_ADDED) && !de->cfg.stream_inline)
 		gpu_stream_cover(dt, p, fs, dir);
+	/* IDS: the stream data of p's direction that became ready first, so
+	 * that a rule that matched there skips the packet's payload (ac-cuda:
+	 * after the body ids are taken, as the stream is pruned) */
+	if (fs && p->flow->stream && de->uses_stream && !de->cfg.stream_inline) {
+		if (de->gpu && p->flow->alstate && p->flow->app_proto == ALPROTO_HTTP1)
+			http_gpu_harvest(dt, p->flow, fs);
+		stream_inspect(dt, p, fs, 0);
+	}
 	/* prefilter: the group's MPM on the payload; a streamed payload only
 	 * with the patterns of the rules that still inspect it. Inline, the
 	 * window holds the payload: one pass with the whole group serves the
@@ -1768,6 +1857,11 @@ uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts)
 					dt->cur_end = 0;
 				}
 				dt->in_stream = 0;
+				/* no match in the window: a packet rule too tries
+				 * the payload alone (its anchors are the packet's) */
+				if (!m && ds->pkt_streamed_ok &&
+				    (m = inspect_sig(dt, ds, p, iponly_ok, NULL)))
+					sig_matched(dt, ds, p);
 				if (!m)
 					continue;
 			} else {
@@ -1786,19 +1880,18 @@ done:
 	cand_done(cs, wk);
 	if (fs)
 		fs->iponly_done |= (uint8_t)(1u << dir);
-	if (de->gpu && fs && p->flow->alstate && p->flow->app_proto == ALPROTO_HTTP1)
+	if (de->gpu && fs && p->flow->alstate && p->flow->app_proto == ALPROTO_HTTP1 &&
+	    !(p->flow->stream && de->uses_stream && !de->cfg.stream_inline))
 		http_gpu_harvest(dt, p->flow, fs);
-	if (fs && p->flow->stream && de->uses_stream) {
-		if (de->cfg.stream_inline)
-			inline_release(dt, p);
-		else
-			stream_inspect(dt, p, fs);
-	}
+	if (fs && p->flow->stream && de->uses_stream && de->cfg.stream_inline)
+		inline_release(dt, p);
 	if (fs && p->flow->alstate && p->flow->app_proto == ALPROTO_HTTP1)
 		http_inspect_flow(dt, p, fs, 0);
 	dt->pkt_tagged = tag_handle_packet(dt, p);
-	if (dt->nalerts)
+	if (dt->nalerts) {
+		alerts_sort(dt->alerts, dt->nalerts);
 		counter_add(dt->tc, c_alert, dt->nalerts);
+	}
 	return dt->nalerts;
 }
 
@@ -1821,15 +1914,18 @@ uint32_t detect_flow_flush(DetectThread *dt, Packet *p, const DetectAlert **aler
 		return 0;
 	dt->pkt_established = flow_established(de, fs, p);
 	dt->pkt_streamed = 0;
+	stream_hit_next(dt);
 	if (de->gpu && p->flow->alstate && p->flow->app_proto == ALPROTO_HTTP1)
 		http_gpu_harvest(dt, p->flow, fs);
 	/* inline: every byte was inspected with the packet that brought it */
 	if (p->flow->stream && de->uses_stream && !de->cfg.stream_inline)
-		stream_inspect(dt, p, fs);
+		stream_inspect(dt, p, fs, 1);
 	if (p->flow->alstate && p->flow->app_proto == ALPROTO_HTTP1)
 		http_inspect_flow(dt, p, fs, 1);
-	if (dt->nalerts)
+	if (dt->nalerts) {
+		alerts_sort(dt->alerts, dt->nalerts);
 		counter_add(dt->tc, c_alert, dt->nalerts);
+	}
 	return dt->nalerts;
 }
 

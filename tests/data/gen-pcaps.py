@@ -500,12 +500,37 @@ def gen_http_split():
           note='http GET /split-response; response in 3 segments, BODYMARK split over the last two')
 
 
+def gen_pkt_stream():
+    """A chat-like session whose second message starts a packet in mid-stream
+    (stream offset 7), each message ACKed on its own: too little for a chunk of
+    raw stream, so the stream is inspected at the client's FIN, from offset 0.
+    Packets: 3WHS (1-3), HELLO (4), ACK (5), USERHOST (6), ACK (7), FIN (8),
+    FIN (9), ACK (10)."""
+    m1, m2 = b'HELLO\r\n', b'USERHOST bob\r\n'
+    cs, ss = 1000, 5000
+    c, sv = v4c(), v4s()
+    A = lambda fl, seq, ack, data=b'': c / TCP(sport=40002, dport=6667, flags=fl, seq=seq, ack=ack, window=8192) / (Raw(data) if data else b'')
+    B = lambda fl, seq, ack: sv / TCP(sport=6667, dport=40002, flags=fl, seq=seq, ack=ack, window=8192)
+    o1, o2 = cs + 1, cs + 1 + len(m1)
+    end = o2 + len(m2)
+    frames = [
+        (A('S', cs, 0), True), (B('SA', ss, cs + 1), False), (A('A', cs + 1, ss + 1), True),
+        (A('PA', o1, ss + 1, m1), True), (B('A', ss + 1, o2), False),
+        (A('PA', o2, ss + 1, m2), True), (B('A', ss + 1, end), False),
+        (A('FA', end, ss + 1), True), (B('FA', ss + 1, end + 1), False),
+        (A('A', end + 1, ss + 2), True),
+    ]
+    write('pkt-stream.pcap', seq_ts(T0, [(eth(f), d) for f, d in frames]),
+          note='a message starting a packet in mid-stream; stream inspected at FIN')
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     gen_sample()
     gen_http_split()
     gen_http_gzip()
     gen_split()
+    gen_pkt_stream()
     gen_stream_rewrite()
     gen_stream_rewrite_ctx()
     gen_basic()

@@ -53,6 +53,7 @@ enum {
 	OPT_PCAP_FILE_CONTINUOUS,
 	OPT_NO_RANDOM,
 	OPT_LIST_KEYWORDS,
+	OPT_ENGINE_ANALYSIS,
 };
 
 typedef struct Cli {
@@ -67,6 +68,7 @@ typedef struct Cli {
 	int n_sets;
 	int verbose;
 	int test_mode;                 /* -T */
+	int engine_analysis;           /* --engine-analysis */
 	int dump_config;
 	int disable_detection;
 	int init_errors_fatal;
@@ -97,6 +99,7 @@ static void usage(FILE *out, const char *prog)
 		"\t--disable-detection                  : disable detection engine\n"
 		"\t--init-errors-fatal                  : enable fatal failure on signature init error\n"
 		"\t--list-keywords                      : list all supported rule keywords\n"
+		"\t--engine-analysis                    : print reports on analysis of different sections in the engine and exit\n"
 		"\t--simulate-ips                       : simulate IPS mode when running in a non-IPS mode\n",
 		"This is Suricata version " SURICATA_VERSION " (" ENGINE_SUFFIX ")", prog);
 }
@@ -200,6 +203,7 @@ static int parse_cli(int argc, char **argv, Cli *cli)
 		{ "pcap-file-continuous", no_argument, NULL, OPT_PCAP_FILE_CONTINUOUS },
 		{ "no-random", no_argument, NULL, OPT_NO_RANDOM },
 		{ "list-keywords", optional_argument, NULL, OPT_LIST_KEYWORDS },
+		{ "engine-analysis", no_argument, NULL, OPT_ENGINE_ANALYSIS },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -247,6 +251,7 @@ static int parse_cli(int argc, char **argv, Cli *cli)
 		case OPT_LIST_CUDA_CARDS:
 			return list_cuda_cards();
 		case OPT_DISABLE_DETECTION: cli->disable_detection = 1; break;
+		case OPT_ENGINE_ANALYSIS: cli->engine_analysis = 1; break;
 		case OPT_INIT_ERRORS_FATAL: cli->init_errors_fatal = 1; break;
 		case OPT_SIMULATE_IPS: cli->simulate_ips = 1; break;
 		case OPT_LIST_KEYWORDS:
@@ -577,6 +582,26 @@ static void register_counters(void)
 	counters_freeze();
 }
 
+/* --engine-analysis: loads the rules as a run would, writes what the
+ * engine made of each (rules.json in the log folder) and exits. */
+static int engine_analysis(const Cli *cli, Engine *engine, SigTable **sigs)
+{
+	const char *log_dir;
+	char path[4096], err[1024];
+
+	if (check_log_dir(cli, &log_dir) != 0 ||
+	    detect_setup(cli, engine->cfg.stream.inline_mode, sigs, &engine->detect) != 0)
+		return 1;
+	snprintf(path, sizeof(path), "%s/rules.json", log_dir);
+	if (detect_engine_analysis_write(engine->detect, path, err, sizeof(err)) != 0) {
+		log_error("%s", err);
+		return 1;
+	}
+	log_notice("Engine analysis: %u rules written to %s",
+		   detect_engine_sig_count(engine->detect), path);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	Cli cli = { 0 };
@@ -604,6 +629,10 @@ int main(int argc, char **argv)
 	}
 	if (engine_config_load(&cli, &engine.cfg) != 0)
 		goto out;
+	if (cli.engine_analysis) {
+		rc = engine_analysis(&cli, &engine, &sigs);
+		goto out;
+	}
 	if (cli.test_mode) {
 		if (!cli.disable_detection &&
 		    detect_setup(&cli, engine.cfg.stream.inline_mode, &sigs, &engine.detect) != 0)

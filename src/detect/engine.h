@@ -50,6 +50,9 @@ DetectEngine *detect_engine_build(SigTable *t, const DetectConfig *cfg, char *er
 void detect_engine_free(DetectEngine *de);
 /* Rules the engine inspects (loaded minus those needing buffers we lack). */
 uint32_t detect_engine_sig_count(const DetectEngine *de);
+/* --engine-analysis: one JSON record per rule to path (analysis.c). */
+int detect_engine_analysis_write(const DetectEngine *de, const char *path, char *err,
+				 size_t errlen);
 
 /* Registers detect.* counters; call before counters_freeze(). */
 void detect_register_counters(void);

@@ -23,6 +23,8 @@ A case is a folder tests/e2e/<case>/ with:
              stdout|stderr|output matches "REGEX"      (Python re.search)
              stdout|stderr|output lines OP N
              file NAME exists|absent|nonempty           in the log folder
+             json NAME[SEL]...PATH OP VALUE  records of NAME.json (JSON lines) in the
+             json NAME[SEL]... count OP N      log folder, selected as eve records
              eve valid                      eve.json against the eve schema
              when COND[,COND] EXPECTATION   COND: cuda=yes|no, gpu=yes|no
            OP is one of == != < <= > >=. VALUE: integer, "string" or bare word.
@@ -180,12 +182,23 @@ def read_lines(path):
     return out
 
 
-def check_eve(res, expr, rest, env):
-    m = re.match(r'([A-Za-z0-9_]+)((?:\[[^\]]*\])*)(.*)$', expr)
+def json_lines(res, name):
+    path = os.path.join(res.logdir, name + '.json')
+    if not os.path.exists(path):
+        raise CaseError('no %s.json in the log folder' % name)
+    with open(path) as f:
+        return [json.loads(l) for l in f if l.strip()]
+
+
+def check_eve(res, expr, rest, env, records=None):
+    m = re.match(r'([A-Za-z0-9_-]+)((?:\[[^\]]*\])*)(.*)$', expr)
     if not m:
         raise CaseError('bad eve expression %s' % expr)
     etype, sels, path = m.group(1), re.findall(r'\[([^\]]*)\]', m.group(2)), m.group(3)
-    recs = [r for r in res.eve() if r.get('event_type') == etype]
+    if records is None:
+        recs = [r for r in res.eve() if r.get('event_type') == etype]
+    else:
+        recs = records(etype)
     indexed = False
     for sel in sels:
         if re.fullmatch(r'\d+', sel):
@@ -278,6 +291,8 @@ def check(res, line, env, skips):
                 return True, 'skipped'
             return ok, detail
         return check_eve(res, toks[1], toks[2:], env)
+    if kind == 'json':
+        return check_eve(res, toks[1], toks[2:], env, lambda name: json_lines(res, name))
     if kind in ('stdout', 'stderr', 'output'):
         return check_text(res, kind, toks[1], toks[2:])
     if kind == 'file':

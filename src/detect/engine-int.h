@@ -233,8 +233,6 @@ struct DetectEngine {
 	 * per (side, buffer, transform chain) (http-inspect.c) */
 	struct HttpXGroup *hx;
 	uint32_t nhx;
-	/* raw stream: longest stream rule pattern, for the window overlap */
-	uint32_t stream_maxlen;
 	int uses_stream;
 	struct DetectGpu *gpu;        /* ac-cuda (prefilter-gpu.c); NULL otherwise */
 	struct TagTable *tags;        /* tag keyword state; NULL: no rule tags */

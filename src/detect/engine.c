@@ -865,8 +865,7 @@ static const SigGroup *pkt_group(const DetectEngine *de, int pc, int d, const Pa
  *   (depth, offset, startswith) or it has stream_size: an anchor means the
  *   start of a message, which may well start a packet in mid-stream.
  * Such a rule inspects the stream first and, when that does not match on
- * this packet, the packet's own payload (detect_packet). Also sets the
- * longest content a stream rule may need across a window edge. */
+ * this packet, the packet's own payload (detect_packet). */
 static void sig_stream_setup(DetectEngine *de, DetectSig *ds)
 {
 	const Signature *s = ds->s;
@@ -913,15 +912,8 @@ static void sig_stream_setup(DetectEngine *de, DetectSig *ds)
 		ds->sig_type = SIG_TYPE_PKT;
 	ds->need_packet = (uint8_t)need_packet;
 	ds->need_stream = (uint8_t)need_stream;
-	if (!ds->stream_ok)
-		return;
-	de->uses_stream = 1;
-	for (int i = 0; i < s->lists[BUF_PAYLOAD].n; i++) {
-		const SigMatch *sm = &s->lists[BUF_PAYLOAD].m[i];
-
-		if (sm->kw == KW_CONTENT && sm->cd->len > de->stream_maxlen)
-			de->stream_maxlen = sm->cd->len;
-	}
+	if (ds->stream_ok)
+		de->uses_stream = 1;
 }
 
 DetectEngine *detect_engine_build(SigTable *t, const DetectConfig *cfg, char *err, size_t errlen)

@@ -574,6 +574,7 @@ static int gpu_setup(Engine *engine, int open_device, DetectGpu **out)
 
 static void register_counters(void)
 {
+	pcap_source_register_counters();
 	decode_register_counters();
 	flow_register_counters();
 	stream_register_counters();
@@ -702,6 +703,11 @@ int main(int argc, char **argv)
 		log_notice("pcap-file: read %llu files, %llu packets, %llu bytes",
 			   (unsigned long long)s->files, (unsigned long long)s->packets,
 			   (unsigned long long)s->bytes);
+		/* what was not read whole, in one line (each case was warned) */
+		if (s->errors)
+			log_warning("pcap-file: %llu capture error%s: input not read whole "
+				    "(see the warnings above; counted in capture.errors)",
+				    (unsigned long long)s->errors, s->errors == 1 ? "" : "s");
 		log_info("runmode %s: packets processed in %.3f s (cpu %.3f s): %.0f packets/s, %.1f Mbit/s",
 			 runmode_name(engine.cfg.mode), secs,
 			 (c1.tv_sec - c0.tv_sec) + (c1.tv_nsec - c0.tv_nsec) / 1e9,

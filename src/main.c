@@ -22,6 +22,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <htp/htp.h>
 #include <jansson.h>
 #include <pcap/pcap.h>
@@ -294,29 +295,71 @@ static int load_config(const Cli *cli)
 	return 0;
 }
 
+/* Above this many workers per CPU, autofp only adds queues and context
+ * switches: a ratio that asks for more is capped, with a warning. */
+#define AUTOFP_WORKERS_PER_CPU_MAX 4
+#define AUTOFP_WORKERS_MAX 1024
+
+/* threading.detect-thread-ratio: workers = CPUs x ratio, at least one.
+ * Returns the count, or 0 when the ratio is not a finite number above 0
+ * (logged: a run with a guessed thread count would not be what was asked). */
 static unsigned autofp_workers(void)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	const char *ratio_s = conf_get("threading.detect-thread-ratio");
-	double ratio = 1.0;
-	long n;
+	const char *ratio_s = NULL;
+	double ratio = 1.0, want;
+	long n, cap;
+	int r = conf_get_scalar("threading.detect-thread-ratio", &ratio_s);
 
-	if (ratio_s) {
+	if (r < 0)
+		return 0;
+	if (ncpu < 1)
+		ncpu = 1;
+	if (r > 0) {
 		char *end;
 
 		ratio = strtod(ratio_s, &end);
-		if (*end || ratio <= 0) {
-			log_warning("threading.detect-thread-ratio: '%s' is not a positive number; using 1.0",
-				    ratio_s);
-			ratio = 1.0;
+		if (end == ratio_s || *end || !isfinite(ratio) || ratio <= 0) {
+			log_error("threading.detect-thread-ratio: '%s' is not a number above 0",
+				  ratio_s);
+			return 0;
 		}
 	}
-	n = (long)(ncpu * ratio + 0.5);
+	want = ncpu * ratio + 0.5;	/* finite, > 0: the cast below is defined once capped */
+	cap = ncpu * AUTOFP_WORKERS_PER_CPU_MAX;
+	if (cap > AUTOFP_WORKERS_MAX)
+		cap = AUTOFP_WORKERS_MAX;
+	if (want > (double)cap) {
+		log_warning("threading.detect-thread-ratio: %s asks for %.0f workers on %ld CPU%s; "
+			    "using %ld", ratio_s, want - 0.5, ncpu, ncpu == 1 ? "" : "s", cap);
+		return (unsigned)cap;
+	}
+	n = (long)want;
 	if (n < 1)
 		n = 1;
-	if (n > 1024)
-		n = 1024;
 	return (unsigned)n;
+}
+
+/* Suricata's exception policies: the engine does not apply them (pcap-file
+ * runs drop nothing), but a value Suricata would refuse is refused here too:
+ * Suricata 8 stops on an invalid policy rather than fall back to ignore. */
+static int exception_policies_check(void)
+{
+	static const char *const keys[] = {
+		"exception-policy", "flow.memcap-policy", "defrag.memcap-policy",
+		"stream.memcap-policy", "stream.reassembly.memcap-policy",
+		"stream.midstream-policy", "app-layer.error-policy",
+	};
+	static const char *const values[] = {
+		"auto", "pass-packet", "pass-flow", "bypass", "drop-packet", "drop-flow",
+		"reject", "ignore", NULL,
+	};
+	int rc = 0, v;
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (conf_get_enum(keys[i], values, &v) < 0)
+			rc = -1;
+	return rc;
 }
 
 /* max-pending-packets when the key is left out (as in Suricata 8's yaml,
@@ -364,7 +407,14 @@ static int engine_config_load(const Cli *cli, EngineConfig *cfg)
 			  "see --list-runmodes)", rm);
 		return -1;
 	}
-	cfg->workers = cfg->mode == RUNMODE_SINGLE ? 1 : autofp_workers();
+	/* the ratio is checked in every runmode: a bad value is a bad file */
+	cfg->workers = autofp_workers();
+	if (!cfg->workers)
+		return -1;
+	if (cfg->mode == RUNMODE_SINGLE)
+		cfg->workers = 1;
+	if (exception_policies_check() != 0)
+		return -1;
 	/* Each worker may hold packets; the reader needs a few more to make progress. */
 	if (cfg->mode == RUNMODE_AUTOFP && cfg->max_pending_packets < 4 * cfg->workers)
 		cfg->max_pending_packets = 4 * cfg->workers;
@@ -574,6 +624,7 @@ static int gpu_setup(Engine *engine, int open_device, DetectGpu **out)
 
 static void register_counters(void)
 {
+	pcap_source_register_counters();
 	decode_register_counters();
 	flow_register_counters();
 	stream_register_counters();
@@ -639,6 +690,14 @@ int main(int argc, char **argv)
 			goto out;
 		if (gpu_setup(&engine, 0, &gpu) != 0)
 			goto out;
+		/* the outputs section is checked too (nothing is opened) */
+		output_set_app_proto_namer(app_proto_name);
+		output_http_register();
+		if (output_config_load(&ocfg, cli.log_dir ? cli.log_dir : ".", err,
+				       sizeof(err)) != 0) {
+			log_error("%s", err);
+			goto out;
+		}
 		printf("Configuration provided was successfully loaded. Exiting.\n");
 		rc = 0;
 		goto out;
@@ -702,6 +761,11 @@ int main(int argc, char **argv)
 		log_notice("pcap-file: read %llu files, %llu packets, %llu bytes",
 			   (unsigned long long)s->files, (unsigned long long)s->packets,
 			   (unsigned long long)s->bytes);
+		/* what was not read whole, in one line (each case was warned) */
+		if (s->errors)
+			log_warning("pcap-file: %llu capture error%s: input not read whole "
+				    "(see the warnings above; counted in capture.errors)",
+				    (unsigned long long)s->errors, s->errors == 1 ? "" : "s");
 		log_info("runmode %s: packets processed in %.3f s (cpu %.3f s): %.0f packets/s, %.1f Mbit/s",
 			 runmode_name(engine.cfg.mode), secs,
 			 (c1.tv_sec - c0.tv_sec) + (c1.tv_nsec - c0.tv_nsec) / 1e9,

@@ -73,12 +73,13 @@ static void config_defaults(AppLayerConfig *cfg)
  * "100kb": accept a bare k/m/g too. 1 found, 0 absent, -1 invalid (logged). */
 static int get_size(const char *key, uint64_t *out)
 {
-	const char *v = conf_get(key);
+	const char *v = NULL;
 	char tmp[64];
 	size_t n;
+	int r = conf_get_scalar(key, &v);
 
-	if (!v)
-		return 0;
+	if (r <= 0)
+		return r;
 	if (parse_size(v, out) == 0)
 		return 1;
 	n = strlen(v);
@@ -91,6 +92,40 @@ static int get_size(const char *key, uint64_t *out)
 	}
 	log_error("app-layer: %s: invalid size \"%s\"", key, v);
 	return -1;
+}
+
+/* An integer in 0..max: out of range is an error naming key and value (a
+ * negative limit or count means nothing; Suricata stops on it too). */
+static int get_int_range(const char *key, int64_t *out, int64_t max)
+{
+	int64_t v = *out;
+	int r = conf_get_int(key, &v);
+
+	if (r <= 0)
+		return r;
+	if (v < 0 || v > max) {
+		log_error("app-layer: %s: %s is out of range 0..%lld", key, conf_get(key),
+			  (long long)max);
+		return -1;
+	}
+	*out = v;
+	return 1;
+}
+
+static int get_size_range(const char *key, uint64_t *out, uint64_t max)
+{
+	uint64_t v = *out;
+	int r = get_size(key, &v);
+
+	if (r <= 0)
+		return r;
+	if (v > max) {
+		log_error("app-layer: %s: %s is out of range 0..%llu", key, conf_get(key),
+			  (unsigned long long)max);
+		return -1;
+	}
+	*out = v;
+	return 1;
 }
 
 static int get_bool(const char *key, int *out)
@@ -213,27 +248,27 @@ int app_layer_config_load(AppLayerConfig *cfg)
 	    get_bool(HTP_KEY "lzma-enabled", &cfg->lzma_enabled) < 0)
 		rc = -1;
 	u64 = (uint64_t)cfg->meta_field_limit;
-	if (get_size(HTP_KEY "meta-field-limit", &u64) < 0 || u64 > 0x7fffffff)
+	if (get_size_range(HTP_KEY "meta-field-limit", &u64, 0x7fffffff) < 0)
 		rc = -1;
 	else
 		cfg->meta_field_limit = (int)u64;
 	u64 = (uint64_t)cfg->compression_bomb_limit;
-	if (get_size(HTP_KEY "compression-bomb-limit", &u64) < 0 || u64 > 0x7fffffff)
+	if (get_size_range(HTP_KEY "compression-bomb-limit", &u64, 0x7fffffff) < 0)
 		rc = -1;
 	else
 		cfg->compression_bomb_limit = (int)u64;
 	i64 = cfg->response_body_decompress_layer_limit;
-	if (conf_get_int(HTP_KEY "response-body-decompress-layer-limit", &i64) < 0 || i64 < 0)
+	if (get_int_range(HTP_KEY "response-body-decompress-layer-limit", &i64, 0x7fffffff) < 0)
 		rc = -1;
 	else
 		cfg->response_body_decompress_layer_limit = (int)i64;
 	i64 = (int64_t)cfg->decompression_time_limit_us;
-	if (conf_get_int(HTP_KEY "decompression-time-limit", &i64) < 0 || i64 < 0)
+	if (get_int_range(HTP_KEY "decompression-time-limit", &i64, UINT32_MAX) < 0)
 		rc = -1;
 	else
 		cfg->decompression_time_limit_us = (uint64_t)i64;
 	i64 = cfg->max_tx;
-	if (conf_get_int("app-layer.protocols.http.max-tx", &i64) < 0 || i64 < 0)
+	if (get_int_range("app-layer.protocols.http.max-tx", &i64, UINT32_MAX) < 0)
 		rc = -1;
 	else
 		cfg->max_tx = (uint32_t)i64;

@@ -1,5 +1,6 @@
 #include "capture/pcap-file.h"
 #include "decode/decode.h"
+#include "stats/counters.h"
 #include "util/log.h"
 
 #include <dirent.h>
@@ -21,7 +22,32 @@ struct PcapSource {
 	const char *current;
 	uint64_t file_packets;
 	PcapSourceStats stats;
+	ThreadCounters *tc;  /* the reader's block, made on the first packet */
+	uint64_t errors_counted;
 };
+
+/* capture.errors (Suricata's "errors reported while reading capture module"):
+ * every file or frame the source could not deliver whole. */
+static counter_id cnt_errors;
+static int counters_registered;
+
+void pcap_source_register_counters(void)
+{
+	cnt_errors = counter_register("capture.errors");
+	counters_registered = 1;
+}
+
+/* The source runs in one thread (the reader), so it owns one counter block;
+ * what happened before it existed (folder listing) is added on creation. */
+static void count_errors(PcapSource *src)
+{
+	if (!counters_registered)
+		return;
+	if (!src->tc && !(src->tc = thread_counters_new()))
+		return;
+	counter_add(src->tc, cnt_errors, src->stats.errors - src->errors_counted);
+	src->errors_counted = src->stats.errors;
+}
 
 static int name_cmp(const void *a, const void *b)
 {
@@ -45,10 +71,26 @@ static int list_folder(PcapSource *src, const char *dir, char *err, size_t errle
 		struct stat st;
 
 		if (de->d_name[0] == '.')
-			continue;
+			continue;	/* hidden files: by convention, not read and not reported */
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		/* Anything else not read is said, once per entry: a folder is not
+		 * descended into (Suricata reads sub-folders only with
+		 * pcap-file.recursive), a dangling link or a device is skipped. */
+		if (stat(path, &st) != 0) {
+			int e = errno;
+
+			log_warning("pcap-file: %s: skipped: %s", path,
+				    lstat(path, &st) == 0 && S_ISLNK(st.st_mode) ?
+				    "a dangling symbolic link" : strerror(e));
+			src->stats.errors++;
 			continue;
+		}
+		if (!S_ISREG(st.st_mode)) {
+			log_warning("pcap-file: %s: skipped: %s", path, S_ISDIR(st.st_mode) ?
+				    "a folder (sub-folders are not read)" : "not a regular file");
+			src->stats.errors++;
+			continue;
+		}
 		if (src->n_files == cap) {
 			size_t ncap = cap ? cap * 2 : 16;
 			char **nf = realloc(src->files, ncap * sizeof(*nf));
@@ -64,7 +106,8 @@ static int list_folder(PcapSource *src, const char *dir, char *err, size_t errle
 		src->n_files++;
 	}
 	closedir(d);
-	qsort(src->files, src->n_files, sizeof(*src->files), name_cmp);
+	if (src->n_files)	/* qsort's base must not be NULL, even for 0 items */
+		qsort(src->files, src->n_files, sizeof(*src->files), name_cmp);
 	return 0;
 oom:
 	closedir(d);
@@ -90,7 +133,8 @@ PcapSource *pcap_source_open(const char *path, char *err, size_t errlen)
 		if (list_folder(src, path, err, errlen) != 0)
 			goto fail;
 		if (src->n_files == 0)
-			log_warning("pcap-file: %s: folder holds no files", path);
+			log_warning("pcap-file: %s: the folder holds no capture files: "
+				    "nothing to read", path);
 		return src;
 	}
 	src->files = calloc(1, sizeof(*src->files));
@@ -191,14 +235,30 @@ int pcap_source_next(PcapSource *src, Packet *p)
 		const u_char *data;
 		int rc;
 
-		if (!src->pcap && !open_next(src))
+		if (!src->pcap && !open_next(src)) {
+			count_errors(src);
 			return 0;
+		}
 		rc = pcap_next_ex(src->pcap, &h, &data);
 		if (rc == 1) {
 			uint32_t len = h->caplen;
 
-			if (len > PACKET_DATA_MAX)
+			if (len > PACKET_DATA_MAX) {
+				/* A packet buffer holds PACKET_DATA_MAX bytes (a 64 KiB IP
+				 * packet and its link headers); a larger frame (a snaplen of
+				 * 256 KiB allows them: jumbo or offloaded GSO frames) is
+				 * inspected as far as it fits, and counted. */
+				if (!src->stats.oversize)
+					log_warning("pcap-file: %s: packet %llu: frame of %u bytes is "
+						    "over the %u bytes a packet holds: inspected up "
+						    "to %u bytes, counted in capture.errors (warned "
+						    "once)", src->current,
+						    (unsigned long long)src->file_packets + 1, len,
+						    (unsigned)PACKET_DATA_MAX, (unsigned)PACKET_DATA_MAX);
+				src->stats.oversize++;
+				src->stats.errors++;
 				len = PACKET_DATA_MAX;
+			}
 			memcpy(p->data, data, len);
 			p->caplen = len;
 			p->wirelen = h->len;
@@ -208,6 +268,8 @@ int pcap_source_next(PcapSource *src, Packet *p)
 			src->stats.packets++;
 			src->stats.bytes += len;
 			p->pcap_cnt = src->stats.packets;
+			if (src->stats.errors != src->errors_counted || (!src->tc && counters_registered))
+				count_errors(src);
 			return 1;
 		}
 		if (rc == -1) {

@@ -15,8 +15,14 @@ typedef struct PcapSourceStats {
 	uint64_t files;      /* files opened and read (fully or up to damage) */
 	uint64_t packets;
 	uint64_t bytes;      /* captured bytes */
-	uint64_t errors;     /* files skipped or cut short */
+	uint64_t errors;     /* files or folder entries skipped, files cut short,
+			      * frames cut to fit (capture.errors) */
+	uint64_t oversize;   /* frames over PACKET_DATA_MAX, inspected cut */
 } PcapSourceStats;
+
+/* Registers capture.errors (before counters_freeze()). Without it the source
+ * counts only in its PcapSourceStats (unit tests). */
+void pcap_source_register_counters(void);
 
 /* path: a capture file or a folder. On error returns NULL with one line in err. */
 PcapSource *pcap_source_open(const char *path, char *err, size_t errlen);

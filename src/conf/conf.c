@@ -50,6 +50,7 @@ static void node_free(ConfNode *n)
 		ConfNode *next = n->next;
 
 		node_free(n->child);
+		free(n->buckets);
 		free(n->name);
 		free(n->val);
 		free(n);
@@ -57,14 +58,57 @@ static void node_free(ConfNode *n)
 	}
 }
 
+/* --- the child index: a chained hash of child names, built once a node has
+ * CONF_INDEX_MIN children and doubled as it grows (a real suricata.yaml has
+ * small maps; a generated one may have 200k keys in one). --- */
+#define CONF_INDEX_MIN 16
+
+static uint32_t name_hash(const char *s, size_t len)
+{
+	uint32_t h = 2166136261u;	/* FNV-1a */
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	return h;
+}
+
+static void index_insert(ConfNode *parent, ConfNode *c)
+{
+	uint32_t b = name_hash(c->name, strlen(c->name)) & (parent->nbuckets - 1);
+
+	c->hnext = parent->buckets[b];
+	parent->buckets[b] = c;
+}
+
+/* Rebuilds the index with room for twice the children; without memory the
+ * node keeps its old index (or none) and lookups stay correct, only slower. */
+static void index_grow(ConfNode *parent)
+{
+	uint32_t nb = parent->nbuckets ? parent->nbuckets * 2 : CONF_INDEX_MIN * 2;
+	ConfNode **nbk = calloc(nb, sizeof(*nbk));
+
+	if (!nbk)
+		return;
+	free(parent->buckets);
+	parent->buckets = nbk;
+	parent->nbuckets = nb;
+	for (ConfNode *c = parent->child; c; c = c->next)
+		index_insert(parent, c);
+}
+
 static void node_append(ConfNode *parent, ConfNode *child)
 {
-	ConfNode **pp = &parent->child;
-
-	while (*pp)
-		pp = &(*pp)->next;
-	*pp = child;
+	if (parent->last_child)
+		parent->last_child->next = child;
+	else
+		parent->child = child;
+	parent->last_child = child;
 	child->parent = parent;
+	parent->nchildren++;
+	if (parent->nchildren >= CONF_INDEX_MIN && parent->nchildren > parent->nbuckets)
+		index_grow(parent);	/* inserts child too */
+	else if (parent->buckets)
+		index_insert(parent, child);
 }
 
 /* Empties a node (children, value, sequence flag) but keeps its name and its
@@ -73,6 +117,11 @@ static void node_clear(ConfNode *n)
 {
 	node_free(n->child);
 	n->child = NULL;
+	n->last_child = NULL;
+	free(n->buckets);
+	n->buckets = NULL;
+	n->nbuckets = 0;
+	n->nchildren = 0;
 	free(n->val);
 	n->val = NULL;
 	n->is_seq = 0;
@@ -97,6 +146,15 @@ static int node_is_map(const ConfNode *n)
 
 static ConfNode *find_child_n(const ConfNode *n, const char *name, size_t len)
 {
+	if (n->buckets) {
+		uint32_t b = name_hash(name, len) & (n->nbuckets - 1);
+
+		for (ConfNode *c = n->buckets[b]; c; c = c->hnext) {
+			if (strlen(c->name) == len && memcmp(c->name, name, len) == 0)
+				return c;
+		}
+		return NULL;
+	}
 	for (ConfNode *c = n->child; c; c = c->next) {
 		if (strlen(c->name) == len && memcmp(c->name, name, len) == 0)
 			return c;
@@ -208,6 +266,8 @@ struct parse_ctx {
 	char *err;
 	size_t errlen;
 	int failed;
+	size_t alias_nodes;         /* nodes built by alias expansion so far */
+	int saw_map;                /* a document held a mapping */
 };
 
 static void ctx_error(struct parse_ctx *ctx, const yaml_mark_t *mark,
@@ -422,6 +482,7 @@ static int parse_merge_value(struct parse_ctx *ctx, ConfNode *target, int nest)
 			ctx_error(ctx, NULL, "out of memory");
 	}
 	node_free(tmp.child);
+	free(tmp.buckets);
 	free(tmp.val);
 	return rc;
 }
@@ -547,15 +608,36 @@ static int parse_scalar(struct parse_ctx *ctx, yaml_event_t *ev, ConfNode *targe
 	return 0;
 }
 
+/* Nodes under n (n included), counting no further than limit + 1. */
+static size_t node_count(const ConfNode *n, size_t limit)
+{
+	size_t k = 1;
+
+	for (const ConfNode *c = n->child; c && k <= limit; c = c->next)
+		k += node_count(c, limit - k);
+	return k;
+}
+
+/* Each alias is a copy, so aliases of aliases grow exponentially: a 20 KB
+ * "billion laughs" file would build 10^7 nodes. As libyaml's users do (a
+ * budget on what aliases may expand to), the copies of one file are capped. */
 static int parse_alias(struct parse_ctx *ctx, yaml_event_t *ev, ConfNode *target)
 {
 	const char *name = (const char *)ev->data.alias.anchor;
 	const ConfNode *src = anchor_find(ctx, name);
+	size_t left = CONF_ALIAS_NODES_MAX - ctx->alias_nodes, k;
 
 	if (!src) {
 		ctx_error(ctx, &ev->start_mark, "unknown alias '*%s'", name);
 		return -1;
 	}
+	k = node_count(src, left);
+	if (k > left) {
+		ctx_error(ctx, &ev->start_mark, "too many nodes from aliases (over %d): "
+			  "alias '*%s' not expanded", CONF_ALIAS_NODES_MAX, name);
+		return -1;
+	}
+	ctx->alias_nodes += k;
 	if (node_copy_content(target, src) < 0) {
 		ctx_error(ctx, NULL, "out of memory");
 		return -1;
@@ -621,6 +703,7 @@ static int parse_stream(struct parse_ctx *ctx, ConfNode *target)
 		case YAML_DOCUMENT_END_EVENT:
 			break;
 		case YAML_MAPPING_START_EVENT:
+			ctx->saw_map = 1;
 			rc = parse_node(ctx, &ev, target, 0);
 			break;
 		case YAML_SCALAR_EVENT:
@@ -680,6 +763,13 @@ static int parse_file_into(const char *path, const char *display, int depth,
 	yaml_parser_set_input_file(&ctx.parser, f);
 	rc = parse_with_ctx(&ctx, target);
 	fclose(f);
+	/* Suricata refuses a configuration without settings (an empty file, a
+	 * wrong file named by -c); an included file may be empty. */
+	if (rc == 0 && depth == 0 && !ctx.saw_map) {
+		ctx_error(&ctx, NULL, "not a valid configuration file: it holds no settings "
+			  "(a Suricata configuration begins with \"%%YAML 1.1\" and \"---\")");
+		rc = -1;
+	}
 	return rc;
 }
 
@@ -874,14 +964,58 @@ int conf_set_kv(const char *kv)
 
 /* --- typed getters --- */
 
+int conf_get_scalar(const char *path, const char **out)
+{
+	const ConfNode *n = conf_get_node(path);
+
+	if (!n)
+		return 0;
+	if (n->val) {
+		*out = n->val;
+		return 1;
+	}
+	/* A map or a list where a value belongs is a mistake in the file: Suricata
+	 * stops on it too, rather than run with the default silently. */
+	if (n->is_seq || n->child) {
+		log_error("conf: %s: expected a value, not a %s", path,
+			  n->is_seq ? "list" : "map");
+		return -1;
+	}
+	return 0;	/* null: absent */
+}
+
+int conf_get_enum(const char *path, const char *const *allowed, int *out)
+{
+	const char *v = NULL;
+	char list[512];
+	size_t used = 0;
+	int r = conf_get_scalar(path, &v);
+
+	if (r <= 0)
+		return r;
+	list[0] = '\0';
+	for (int i = 0; allowed[i]; i++) {
+		if (strcmp(v, allowed[i]) == 0) {
+			*out = i;
+			return 1;
+		}
+		if (used < sizeof(list))
+			used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s",
+						 i ? ", " : "", allowed[i]);
+	}
+	log_error("conf: %s: invalid value '%s' (use one of: %s)", path, v, list);
+	return -1;
+}
+
 int conf_get_bool(const char *path, int *out)
 {
 	static const char *const yes[] = { "yes", "true", "on", "1" };
 	static const char *const no[] = { "no", "false", "off", "0" };
-	const char *v = conf_get(path);
+	const char *v = NULL;
+	int r = conf_get_scalar(path, &v);
 
-	if (!v)
-		return 0;
+	if (r <= 0)
+		return r;
 	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
 		if (strcasecmp(v, yes[i]) == 0) {
 			*out = 1;
@@ -903,11 +1037,12 @@ static int parse_int64(const char *v, int64_t *out)
 
 int conf_get_int(const char *path, int64_t *out)
 {
-	const char *v = conf_get(path);
+	const char *v = NULL;
+	int r = conf_get_scalar(path, &v);
 	int64_t x;
 
-	if (!v)
-		return 0;
+	if (r <= 0)
+		return r;
 	if (parse_int64(v, &x) < 0) {
 		log_error("conf: %s: invalid integer '%s'", path, v);
 		return -1;
@@ -918,11 +1053,12 @@ int conf_get_int(const char *path, int64_t *out)
 
 int conf_get_size(const char *path, uint64_t *out)
 {
-	const char *v = conf_get(path);
+	const char *v = NULL;
+	int r = conf_get_scalar(path, &v);
 	uint64_t x;
 
-	if (!v)
-		return 0;
+	if (r <= 0)
+		return r;
 	if (parse_size(v, &x) < 0) {
 		log_error("conf: %s: invalid size '%s'", path, v);
 		return -1;
@@ -933,11 +1069,12 @@ int conf_get_size(const char *path, uint64_t *out)
 
 int conf_get_time_us(const char *path, uint64_t *out)
 {
-	const char *v = conf_get(path);
+	const char *v = NULL;
+	int r = conf_get_scalar(path, &v);
 	int64_t x;
 
-	if (!v)
-		return 0;
+	if (r <= 0)
+		return r;
 	if (parse_int64(v, &x) < 0 || x < 0) {
 		log_error("conf: %s: invalid time '%s' (microseconds)", path, v);
 		return -1;

@@ -19,12 +19,21 @@ typedef struct ConfNode {
 	struct ConfNode *parent;
 	struct ConfNode *child;     /* first child, in file order */
 	struct ConfNode *next;      /* next sibling */
+	/* Private to conf.c: the last child (appends are O(1)) and, once a node
+	 * has many children, a hash of their names (lookups are O(1)), so that
+	 * loading a map of N keys is linear, not quadratic. */
+	struct ConfNode *last_child;
+	struct ConfNode *hnext;     /* next in the parent's hash bucket */
+	struct ConfNode **buckets;
+	uint32_t nbuckets;
+	uint32_t nchildren;
 } ConfNode;
 
 /* Loads a YAML file into the global tree (merging over what is there; later keys
  * win). Follows `include:` (a string or a list, relative to the including file).
  * On failure returns -1 and writes one line into err: "FILE:LINE:COL: reason"
- * (or "FILE: reason" for a missing file). */
+ * (or "FILE: reason" for a missing file). A file with no settings at all
+ * (empty, or only comments) is refused, as Suricata refuses it. */
 int conf_load_file(const char *path, char *err, size_t errlen);
 
 /* Same, from a string; name is used in error messages. For tests. */
@@ -43,11 +52,21 @@ const char *conf_node_get(const ConfNode *base, const char *relpath);
 
 /* Typed getters. Return 1 if found and valid, 0 if absent (out keeps the default
  * the caller put there), -1 if present but invalid (an error line naming the key
- * is logged). */
+ * is logged). A map or a list where a scalar is expected is invalid too. */
 int conf_get_bool(const char *path, int *out);       /* yes/no/true/false/on/off/1/0 */
 int conf_get_int(const char *path, int64_t *out);
 int conf_get_size(const char *path, uint64_t *out);  /* "64mb", "1gb", "1500", "32kb" */
 int conf_get_time_us(const char *path, uint64_t *out); /* plain number = microseconds */
+/* One of the NULL-terminated names in `allowed`: *out is its index. An unknown
+ * value logs "KEY: invalid value 'V' (use a, b, ...)". */
+int conf_get_enum(const char *path, const char *const *allowed, int *out);
+/* Like conf_get(), but a map or list at path is an error (logged, naming the
+ * key): 1 found (*out set), 0 absent, -1 not a scalar. */
+int conf_get_scalar(const char *path, const char **out);
+
+/* Alias expansion is capped: a file whose aliases would build more nodes than
+ * this ("billion laughs") is refused with "too many nodes from aliases". */
+#define CONF_ALIAS_NODES_MAX 100000
 
 /* Size strings: a number with an optional unit b, kb, mb, gb (case-insensitive,
  * 1024-based, optional space). Returns 0, or -1 if malformed or overflowing. */

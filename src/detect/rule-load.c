@@ -7,6 +7,8 @@
 #include "util/log.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -148,6 +150,9 @@ static int add_sig(SigTable *t, Signature *s)
 	return 0;
 }
 
+static int rule_rejected(SigTable *t, const char *msg, const char *reason, int code,
+			 const RuleLoadConfig *cfg, char *err, size_t errlen);
+
 /* One rule. Returns -1 only when loading must stop (fatal mode). */
 static int load_rule(SigTable *t, const char *rule, const char *file, int line,
 		     const RuleLoadConfig *cfg, char *err, size_t errlen)
@@ -172,6 +177,13 @@ static int load_rule(SigTable *t, const char *rule, const char *file, int line,
 	} else {
 		sig_format_error(msg, sizeof(msg), file, line, reason, find_sid(rule));
 	}
+	return rule_rejected(t, msg, reason, code, cfg, err, errlen);
+}
+
+/* Counts and reports a rule that did not load. -1 only in fatal mode. */
+static int rule_rejected(SigTable *t, const char *msg, const char *reason, int code,
+			 const RuleLoadConfig *cfg, char *err, size_t errlen)
+{
 	if (code == SIG_ERR_UNSUPPORTED) {
 		t->skipped++;
 		count_skip(t, reason);
@@ -189,26 +201,45 @@ static int load_rule(SigTable *t, const char *rule, const char *file, int line,
 	return 0;
 }
 
+/* A rule whose text holds a NUL byte: a bad rule, reported at the line of
+ * the NUL. The rules after it load: the text is walked by length, not as a
+ * C string, so one stray byte does not end the file. */
+static int nul_rule(SigTable *t, char *rule, size_t len, const char *file, int line,
+		    const RuleLoadConfig *cfg, char *err, size_t errlen)
+{
+	static const char reason[] = "rule contains a NUL byte";
+	char msg[1024];
+
+	/* blanks for the NULs, so that the sid after one is still named */
+	for (size_t i = 0; i < len; i++)
+		if (!rule[i])
+			rule[i] = ' ';
+	sig_format_error(msg, sizeof(msg), file, line, reason, find_sid(rule));
+	return rule_rejected(t, msg, reason, SIG_ERR_PARSE, cfg, err, errlen);
+}
+
 /* Walks the text line by line: '#' comments, blank lines, and a '\' at the
  * end of a line continuing the rule on the next one. */
-static int load_text(SigTable *t, const char *text, const char *file,
+static int load_text(SigTable *t, const char *text, size_t textlen, const char *file,
 		     const RuleLoadConfig *cfg, char *err, size_t errlen)
 {
 	size_t cap = 4096, len = 0;
 	char *rule = malloc(cap);
-	const char *p = text;
-	int lineno = 0, start_line = 0, rc = 0;
+	const char *p = text, *end = text + textlen;
+	int lineno = 0, start_line = 0, nul_line = 0, rc = 0;
 
 	if (!rule) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t l = nl ? (size_t)(nl - p) : strlen(p);
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t l = nl ? (size_t)(nl - p) : (size_t)(end - p);
 		int cont;
 
 		lineno++;
+		if (!nul_line && memchr(p, '\0', l))
+			nul_line = lineno;
 		while (l && (p[l - 1] == '\r' || p[l - 1] == ' ' || p[l - 1] == '\t'))
 			l--;
 		cont = l && p[l - 1] == '\\';
@@ -232,20 +263,27 @@ static int load_text(SigTable *t, const char *text, const char *file,
 		memcpy(rule + len, p, l);
 		len += l;
 		rule[len] = '\0';
-		p = nl ? nl + 1 : p + strlen(p);
-		if (cont && *p)
+		p = nl ? nl + 1 : end;
+		if (cont && p < end)
 			continue;
 		{
 			char *r = rule;
 
-			while (isspace((unsigned char)*r))
+			while (r < rule + len && isspace((unsigned char)*r))
 				r++;
-			if (*r && *r != '#' && load_rule(t, r, file, start_line, cfg, err, errlen)) {
-				rc = -1;
-				break;
+			if (r < rule + len && *r != '#') {
+				int bad = nul_line ? nul_rule(t, r, (size_t)(rule + len - r), file, nul_line,
+							   cfg, err, errlen) :
+					  load_rule(t, r, file, start_line, cfg, err, errlen);
+
+				if (bad) {
+					rc = -1;
+					break;
+				}
 			}
 		}
 		len = 0;
+		nul_line = 0;
 	}
 	free(rule);
 	return rc;
@@ -272,29 +310,58 @@ int sig_load_string(SigTable *t, const char *text, const char *name, const RuleL
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	return load_text(t, text, fname, cfg ? cfg : &dflt, err, errlen);
+	return load_text(t, text, strlen(text), fname, cfg ? cfg : &dflt, err, errlen);
 }
 
-static char *read_file(const char *path)
+/* The whole file, by reading until EOF: ftell() says nothing useful for a
+ * folder (LONG_MAX on some file systems), a pipe or /dev/null. A folder is
+ * refused with EISDIR. NULL with errno set on failure. */
+static char *read_file(const char *path, size_t *lenp)
 {
 	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
+	struct stat st;
+	size_t cap = 0, len = 0;
+	char *buf = NULL;
 
 	if (!f)
 		return NULL;
-	if (fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
 		fclose(f);
+		errno = EISDIR;
 		return NULL;
 	}
-	buf = malloc(n + 1);
-	if (buf && fread(buf, 1, n, f) != (size_t)n) {
-		free(buf);
-		buf = NULL;
+	for (;;) {
+		size_t n;
+
+		if (cap - len < 4096) {
+			size_t ncap = cap ? cap * 2 : 65536;
+			char *nb = realloc(buf, ncap + 1);
+
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				errno = ENOMEM;
+				return NULL;
+			}
+			buf = nb;
+			cap = ncap;
+		}
+		n = fread(buf + len, 1, cap - len, f);
+		len += n;
+		if (n == 0)
+			break;
 	}
-	if (buf)
-		buf[n] = '\0';
+	if (ferror(f)) {
+		int e = errno ? errno : EIO;
+
+		free(buf);
+		fclose(f);
+		errno = e;
+		return NULL;
+	}
 	fclose(f);
+	buf[len] = '\0';
+	*lenp = len;
 	return buf;
 }
 
@@ -305,16 +372,19 @@ static int load_file(SigTable *t, const char *dir, const char *name, const RuleL
 	char path[4096];
 	const char *fname;
 	char *text;
+	size_t textlen = 0;
 	int rc;
 
 	if (name[0] == '/' || !dir || !*dir)
 		snprintf(path, sizeof(path), "%s", name);
 	else
 		snprintf(path, sizeof(path), "%s/%s", dir, name);
-	text = read_file(path);
+	errno = 0;
+	text = read_file(path, &textlen);
 	if (!text) {
 		t->files_failed++;
-		snprintf(err, errlen, "%s: cannot read rule file", path);
+		snprintf(err, errlen, "%s: cannot read rule file: %s", path,
+			 strerror(errno ? errno : EIO));
 		if (fatal_missing || cfg->init_errors_fatal)
 			return -1;
 		if (!cfg->quiet)
@@ -329,7 +399,7 @@ static int load_file(SigTable *t, const char *dir, const char *name, const RuleL
 		return -1;
 	}
 	t->files_loaded++;
-	rc = load_text(t, text, fname, cfg, err, errlen);
+	rc = load_text(t, text, textlen, fname, cfg, err, errlen);
 	free(text);
 	return rc;
 }
@@ -403,6 +473,11 @@ SigTable *sig_load(const RuleLoadConfig *cfg, char *err, size_t errlen)
 			goto fatal;
 	}
 	t->load_seconds = now_s() - t0;
+	/* Suricata warns and runs on: a run without rules is allowed (flow and
+	 * protocol logging), but rarely what was meant. */
+	if (t->loaded == 0 && !cfg->quiet)
+		log_warning("%d rule file%s specified, but no rules were loaded", t->files_loaded,
+			    t->files_loaded == 1 ? "" : "s");
 	return t;
 fatal:
 	sig_table_free(t);

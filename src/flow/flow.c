@@ -372,20 +372,31 @@ static uint32_t min_reachable_timeout(const FlowConfig *cfg, int emergency)
 	return m;
 }
 
+/* Idle time beyond this many seconds saturates: it is longer than any
+ * timeout, and the microsecond product stays far from INT64_MAX. */
+#define IDLE_SECONDS_MAX ((int64_t)1 << 40)	/* ~35,000 years */
+
+/* now - last in microseconds, saturating: pcap time can jump (a pcapng with
+ * a timestamp of 2e13 s after one of 1,000 s) and (now - last) * 1000000
+ * would overflow int64. Negative when pcap time went backwards. */
+static int64_t idle_us(const Flow *f, const struct timeval *now)
+{
+	int64_t ds;
+
+	if (__builtin_sub_overflow((int64_t)now->tv_sec, (int64_t)f->last.tv_sec, &ds))
+		ds = now->tv_sec > f->last.tv_sec ? IDLE_SECONDS_MAX : -IDLE_SECONDS_MAX;
+	if (ds > IDLE_SECONDS_MAX)
+		ds = IDLE_SECONDS_MAX;
+	else if (ds < -IDLE_SECONDS_MAX)
+		ds = -IDLE_SECONDS_MAX;
+	return ds * 1000000 + ((int64_t)now->tv_usec - (int64_t)f->last.tv_usec);
+}
+
 /* now - last > timeout, in microseconds; a packet older than last is never
  * "after" the timeout (pcap time can go backwards). */
 static int flow_is_due(const Flow *f, const struct timeval *now, uint32_t timeout)
 {
-	int64_t d = (int64_t)(now->tv_sec - f->last.tv_sec) * 1000000 +
-		    (now->tv_usec - f->last.tv_usec);
-
-	return d > (int64_t)timeout * 1000000;
-}
-
-static int64_t idle_us(const Flow *f, const struct timeval *now)
-{
-	return (int64_t)(now->tv_sec - f->last.tv_sec) * 1000000 +
-	       (now->tv_usec - f->last.tv_usec);
+	return idle_us(f, now) > (int64_t)timeout * 1000000;
 }
 
 /* ---- memory ---- */

@@ -344,6 +344,13 @@ int output_config_load(OutputConfig *cfg, const char *log_dir, char *err, size_t
 		return -1;
 
 	outputs = conf_get_node("outputs");
+	/* `outputs:` is a list of one-key maps (- eve-log: ...). A map or a scalar
+	 * there would configure nothing at all: stop rather than run blind. */
+	if (outputs && !outputs->is_seq && (outputs->child || outputs->val)) {
+		set_err(err, errlen, "outputs: expected a list of outputs (- eve-log: ...), "
+			"not a %s", outputs->val ? "value" : "map");
+		return -1;
+	}
 	for (ConfNode *item = outputs ? outputs->child : NULL; item; item = item->next) {
 		char prefix[128];
 		const char *type;

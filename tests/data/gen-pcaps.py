@@ -78,10 +78,10 @@ def pcapng_bytes(pkts, linktype):
     return b''.join(blocks)
 
 
-def write(name, pkts, linktype=DLT_EN10MB, fmt='pcap', note=''):
+def write(name, pkts, linktype=DLT_EN10MB, fmt='pcap', note='', snaplen=65535):
     path = os.path.join(OUT, name)
     os.makedirs(os.path.dirname(path), exist_ok=True)
-    data = pcap_bytes(pkts, linktype) if fmt == 'pcap' else pcapng_bytes(pkts, linktype)
+    data = pcap_bytes(pkts, linktype, snaplen) if fmt == 'pcap' else pcapng_bytes(pkts, linktype)
     with open(path, 'wb') as f:
         f.write(data)
     ts_pkts = [p for p in pkts if p.to_server is True]
@@ -524,6 +524,22 @@ def gen_pkt_stream():
           note='a message starting a packet in mid-stream; stream inspected at FIN')
 
 
+def gen_badinput():
+    # issue #17: a 70,000-byte frame (snaplen 262144, libpcap's maximum): an
+    # IPv4/UDP datagram of 65,028 bytes and a trailer; then the reply
+    big = eth(v4c() / UDP(sport=40000, dport=7777) / Raw(b'A' * 65000))
+    big = bytes(big) + b'T' * (70000 - len(bytes(big)))
+    s = eth(v4s() / UDP(sport=7777, dport=40000) / Raw(b'pong pong'))
+    write('oversize.pcap', seq_ts(T0, [(big, True), (s, False)]), snaplen=262144,
+          note='70000-byte frame (udp 65000 B + trailer), udp reply')
+
+    # pcapng whose time jumps from 1,000 s to 1e13 s: the same UDP tuple
+    # before and after; the first flow times out
+    fr = udp_pair(v4c(), v4s(), sport=40000, dport=7777)
+    pkts = seq_ts(1000, fr) + seq_ts(10 ** 13 + 1000, fr)
+    write('time-jump.pcapng', pkts, fmt='pcapng', note='udp pair at 1000 s and 1e13+1000 s')
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     gen_sample()
@@ -540,6 +556,7 @@ def main():
     gen_bad()
     gen_files()
     gen_flows()
+    gen_badinput()
     if '--manifest' in sys.argv:
         print('\n'.join(manifest))
 

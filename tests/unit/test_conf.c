@@ -4,6 +4,7 @@
 #include "conf/conf.h"
 #include "conf/cuda-mpm-conf.h"
 
+#include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -733,5 +734,162 @@ TEST(default_suricata_yaml_in_parses_with_suricata_defaults)
 	CHECK_EQ(cuda_mpm_config_load(&c, err, sizeof(err)), 0);
 	CHECK_EQ(c.cuda_streams, 2);
 	CHECK_EQ(c.data_buffer_size_max_limit, 65535);
+	reset();
+}
+
+/* --- issue #17: bad input --- */
+
+#include <signal.h>
+
+/* The quadratic loader took ~1,000 s on 200k keys; linear takes well under
+ * a second (about a minute under valgrind on a busy machine). The alarm
+ * turns "hangs" into a failure. */
+static void too_slow(int sig)
+{
+	static const char msg[] = "FAIL: conf: 200k keys did not load within 300 s "
+				  "(loading is not linear)\n";
+
+	(void)sig;
+	if (write(2, msg, sizeof(msg) - 1) < 0)
+		_exit(1);
+	_exit(1);
+}
+
+static char *big_yaml(int nkeys, int nested)
+{
+	size_t cap = (size_t)nkeys * 32 + 64, used = 0;
+	char *y = malloc(cap);
+
+	if (!y)
+		return NULL;
+	used += (size_t)snprintf(y + used, cap - used, "%%YAML 1.1\n---\n%s",
+				 nested ? "big:\n" : "");
+	for (int i = 0; i < nkeys; i++)
+		used += (size_t)snprintf(y + used, cap - used, "%sk%06d: %d\n",
+					 nested ? "  " : "", i, i);
+	return y;
+}
+
+TEST(conf_200k_keys_load_in_linear_time_and_read_back)
+{
+	char *y;
+	ConfNode *n;
+	size_t k = 0;
+
+	reset();
+	signal(SIGALRM, too_slow);
+	alarm(300);
+	y = big_yaml(200000, 1);
+	CHECK(y);
+	CHECK_EQ(conf_load_string(y, "big.yaml", err, sizeof(err)), 0);
+	free(y);
+	/* top level too: merged key by key into the (empty) global tree */
+	y = big_yaml(200000, 0);
+	CHECK(y);
+	CHECK_EQ(conf_load_string(y, "flat.yaml", err, sizeof(err)), 0);
+	free(y);
+	/* and once more over itself: every key replaced in place */
+	y = big_yaml(200000, 1);
+	CHECK(y);
+	CHECK_EQ(conf_load_string(y, "big.yaml", err, sizeof(err)), 0);
+	free(y);
+	alarm(0);
+	signal(SIGALRM, SIG_DFL);
+	CHECK_STREQ(conf_get("big.k199998"), "199998");
+	CHECK_STREQ(conf_get("big.k000000"), "0");
+	CHECK_STREQ(conf_get("k199999"), "199999");
+	CHECK(conf_get("big.k200000") == NULL);
+	n = conf_get_node("big");
+	CHECK(n);
+	for (ConfNode *c = n->child; c; c = c->next)
+		k++;
+	CHECK_EQ(k, 200000);                   /* file order kept, no duplicates */
+	CHECK_STREQ(n->child->name, "k000000");
+	CHECK_STREQ(n->last_child->name, "k199999");
+	/* --set over a large map finds the existing key */
+	CHECK_EQ(conf_set("big.k100000", "x"), 0);
+	CHECK_STREQ(conf_get("big.k100000"), "x");
+	reset();
+}
+
+/* "billion laughs": each level holds ten aliases of the one before; six
+ * levels would build a million nodes from a 500-byte file. */
+TEST(conf_alias_bomb_is_refused)
+{
+	char y[2048];
+	size_t used = 0;
+
+	reset();
+	used += (size_t)snprintf(y + used, sizeof(y) - used,
+				 "%%YAML 1.1\n---\nl0: &l0 [x, x, x, x, x, x, x, x, x, x]\n");
+	for (int i = 1; i <= 6; i++) {
+		used += (size_t)snprintf(y + used, sizeof(y) - used, "l%d: &l%d [", i, i);
+		for (int j = 0; j < 10; j++)
+			used += (size_t)snprintf(y + used, sizeof(y) - used, "%s*l%d",
+						 j ? ", " : "", i - 1);
+		used += (size_t)snprintf(y + used, sizeof(y) - used, "]\n");
+	}
+	CHECK_EQ(conf_load_string(y, "bomb.yaml", err, sizeof(err)), -1);
+	CHECK(str_has(err, "too many nodes from aliases"));
+	CHECK(str_has(err, "bomb.yaml:"));
+	CHECK(conf_get_node("l0") == NULL);    /* nothing of the file was kept */
+	/* a few levels are fine: 10^3 nodes */
+	reset();
+	CHECK_EQ(conf_load_string("a: &a [x, x, x, x, x, x, x, x, x, x]\n"
+				  "b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
+				  "c: [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n",
+				  "ok.yaml", err, sizeof(err)), 0);
+	CHECK_STREQ(conf_get("c.9.9.9"), "x");
+	reset();
+}
+
+TEST(conf_map_or_list_where_a_value_belongs_is_an_error)
+{
+	int64_t i = 7;
+	uint64_t u = 7;
+	int b = 0, e = -1;
+	const char *v = NULL;
+	static const char *const policies[] = { "auto", "ignore", NULL };
+
+	reset();
+	CHECK_EQ(conf_load_string("max-pending-packets:\n  a: 1\n"
+				  "flow:\n  memcap: [1, 2]\n"
+				  "stats:\n  enabled: []\n"
+				  "empty:\n"
+				  "exception-policy: bogus\n"
+				  "good-policy: ignore\n",
+				  "types.yaml", err, sizeof(err)), 0);
+	CHECK_EQ(conf_get_int("max-pending-packets", &i), -1);
+	CHECK_EQ(i, 7);
+	CHECK_EQ(conf_get_size("flow.memcap", &u), -1);
+	CHECK_EQ(conf_get_bool("stats.enabled", &b), -1);
+	CHECK_EQ(conf_get_scalar("flow", &v), -1);
+	CHECK_EQ(conf_get_scalar("empty", &v), 0);    /* null: absent, default stands */
+	CHECK_EQ(conf_get_int("empty", &i), 0);
+	CHECK_EQ(conf_get_enum("exception-policy", policies, &e), -1);
+	CHECK_EQ(conf_get_enum("good-policy", policies, &e), 1);
+	CHECK_EQ(e, 1);
+	CHECK_EQ(conf_get_enum("no-such-policy", policies, &e), 0);
+	reset();
+}
+
+TEST(conf_empty_file_is_refused)
+{
+	char path[] = "/tmp/conf-empty-XXXXXX";
+	int fd = mkstemp(path);
+
+	CHECK(fd >= 0);
+	CHECK(write(fd, "# nothing but a comment\n", 24) == 24);
+	close(fd);
+	reset();
+	CHECK_EQ(conf_load_file(path, err, sizeof(err)), -1);
+	CHECK(str_has(err, path));
+	CHECK(str_has(err, "holds no settings"));
+	fd = open(path, O_WRONLY | O_TRUNC);
+	CHECK(fd >= 0);
+	close(fd);
+	CHECK_EQ(conf_load_file(path, err, sizeof(err)), -1);
+	CHECK(str_has(err, "holds no settings"));
+	unlink(path);
 	reset();
 }

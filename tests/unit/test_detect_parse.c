@@ -964,3 +964,76 @@ TEST(stream_size_and_stream_event_parse)
 	CHECK_EQ(E(R("stream_size:client,>,5000000000; sid:1;")), SIG_ERR_PARSE);
 	CHECK_EQ(E(R("stream-event:no_such_event; sid:1;")), SIG_ERR_PARSE);
 }
+
+/* Issue #17: the rule file was handled as a C string, so a NUL byte hid
+ * every rule after it (25 of 50 lost). The rule with the NUL is a bad rule
+ * at its line; the rest load. */
+TEST(load_rule_file_with_nul_byte_keeps_later_rules)
+{
+	RuleLoadConfig cfg = quiet_cfg();
+	char path[] = "/tmp/nul-rules-XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f;
+	SigTable *t;
+
+	CHECK(fd >= 0);
+	f = fdopen(fd, "w");
+	CHECK(f);
+	for (int i = 1; i <= 50; i++) {
+		if (i == 26)
+			fprintf(f, "alert udp any any -> any any (msg:\"r%d\"; con%ctent:\"x\"; sid:%d;)\n",
+				i, 0, i);
+		else
+			fprintf(f, "alert udp any any -> any any (msg:\"r%d\"; content:\"x\"; sid:%d;)\n",
+				i, i);
+	}
+	{
+		static const char c[] = "# a comment with a NUL \0 is still a comment\n";
+
+		fwrite(c, 1, sizeof(c) - 1, f);
+	}
+	fclose(f);
+	setup();
+	cfg.exclusive = path;
+	t = sig_load(&cfg, err, sizeof(err));
+	unlink(path);
+	CHECK(t);
+	CHECK_EQ(t->loaded, 49);
+	CHECK_EQ(t->failed, 1);
+	CHECK_EQ(t->sigs[t->nsigs - 1]->sid, 50);
+	CHECK_EQ(t->sigs[t->nsigs - 1]->line, 50);
+	sig_table_free(t);
+
+	/* --init-errors-fatal: the NUL line is the error */
+	strcpy(path, "/tmp/nul-rules-XXXXXX");
+	fd = mkstemp(path);
+	CHECK(fd >= 0);
+	CHECK(write(fd, "alert udp any any -> any any (sid:1;)\n\0alert udp any any -> any any (sid:2;)\n",
+		    77) == 77);
+	close(fd);
+	cfg.init_errors_fatal = 1;
+	t = sig_load(&cfg, err, sizeof(err));
+	unlink(path);
+	CHECK(!t);
+	CHECK(strstr(err, ":2: rule contains a NUL byte (sid 2)"));
+}
+
+/* Issue #17: -S on a folder sized a malloc from ftell() (LONG_MAX). */
+TEST(load_exclusive_folder_is_a_clear_error)
+{
+	RuleLoadConfig cfg = quiet_cfg();
+	SigTable *t;
+
+	setup();
+	cfg.exclusive = "/tmp";
+	t = sig_load(&cfg, err, sizeof(err));
+	CHECK(!t);
+	CHECK(strcmp(err, "/tmp: cannot read rule file: Is a directory") == 0);
+	/* /dev/null: a readable file with no rules, 0 loaded (a warning in a run) */
+	cfg.exclusive = "/dev/null";
+	t = sig_load(&cfg, err, sizeof(err));
+	CHECK(t);
+	CHECK_EQ(t->loaded, 0);
+	CHECK_EQ(t->files_loaded, 1);
+	sig_table_free(t);
+}

@@ -705,3 +705,40 @@ TEST(flow_config_defaults_and_keys)
 	CHECK_EQ(flow_config_load(&cfg), -1);
 	conf_deinit();
 }
+
+/* Issue #17: a pcapng whose timestamps jump from 1,000 s to 1e13 s made
+ * (now - last) * 1000000 overflow int64 (UB; in practice it wrapped negative,
+ * so the flow never timed out). The idle time saturates instead. */
+TEST(flow_timeout_after_huge_time_jump_is_due)
+{
+	ThreadCounters *tc = test_counters();
+	FlowConfig cfg;
+	FlowTable *ft;
+	struct rec r = { 0 };
+	Packet p;
+	Flow *f, *g;
+	struct timeval now = { (time_t)10000000000000LL + 1000, 0 };
+
+	small_config(&cfg);
+	ft = flow_table_new(&cfg, 1, tc, on_end, &r);
+	mkpkt(&p, IPPROTO_UDP, "10.0.0.1", 1000, "10.0.0.2", 53, 0, 1000);
+	f = flow_handle_packet(ft, &p);
+	CHECK(f != NULL);
+	flow_table_timeout(ft, &now);
+	CHECK_EQ(r.n, 1);
+	CHECK_EQ(r.why[0], FLOW_END_TIMEOUT);
+	/* the same tuple after the jump: a new flow, the old one is due */
+	mkpkt(&p, IPPROTO_UDP, "10.0.0.1", 1001, "10.0.0.2", 53, 0, 1000);
+	f = flow_handle_packet(ft, &p);
+	mkpkt(&p, IPPROTO_UDP, "10.0.0.1", 1001, "10.0.0.2", 53, 0, (time_t)20000000000000LL);
+	g = flow_handle_packet(ft, &p);
+	CHECK(g != NULL);
+	CHECK_EQ(r.n, 2);
+	CHECK_EQ(r.why[1], FLOW_END_TIMEOUT);
+	/* and back again (time going backwards by 2e13 s) ends nothing early */
+	now.tv_sec = 1000;
+	flow_table_timeout(ft, &now);
+	CHECK_EQ(r.n, 2);
+	(void)f;
+	flow_table_free(ft);
+}

@@ -895,3 +895,33 @@ TEST(http_auth_unrecognized_event_but_not_bearer)
 		ctx_free(&c);
 	}
 }
+
+/* Issue #17: out-of-range HTTP settings made the engine exit 1 with no
+ * message; each is refused with a line naming key and value, and a valid
+ * value still loads. (The line itself is checked by the e2e case
+ * badinput-conf-http-range.) */
+TEST(http_config_out_of_range_values_are_refused)
+{
+	static const struct { const char *key, *bad, *good; } kv[] = {
+		{ "app-layer.protocols.http.max-tx", "-1", "100" },
+		{ "app-layer.protocols.http.max-tx", "4294967296", "4294967295" },
+		{ "app-layer.protocols.http.libhtp.default-config."
+		  "response-body-decompress-layer-limit", "-1", "3" },
+		{ "app-layer.protocols.http.libhtp.default-config.decompression-time-limit",
+		  "-5", "5000" },
+		{ "app-layer.protocols.http.libhtp.default-config.meta-field-limit",
+		  "99999999999", "32k" },
+	};
+	AppLayerConfig cfg;
+
+	for (size_t i = 0; i < sizeof(kv) / sizeof(kv[0]); i++) {
+		conf_deinit();
+		CHECK_EQ(conf_set(kv[i].key, kv[i].bad), 0);
+		CHECK_EQ(app_layer_config_load(&cfg), -1);
+		CHECK_EQ(conf_set(kv[i].key, kv[i].good), 0);
+		CHECK_EQ(app_layer_config_load(&cfg), 0);
+	}
+	CHECK_EQ(cfg.meta_field_limit, 32 * 1024);
+	conf_deinit();
+	CHECK_EQ(app_layer_config_load(&cfg), 0);
+}

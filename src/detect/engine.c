@@ -1417,6 +1417,11 @@ static int flow_established(const DetectEngine *de, DetectFlowState *fs, const P
 			fs->tcp_state = TCPS_EST;
 		return was;
 	}
+	/* no session (midstream pickup off and no handshake seen, or no room
+	 * for one): as Suricata's flow engine says of any flow, established
+	 * once both sides were seen */
+	if (f->pkts_toserver && f->pkts_toclient)
+		return 1;
 	if (!fs)
 		return 0;
 	est = fs->tcp_state == TCPS_EST;

@@ -540,6 +540,19 @@ def gen_badinput():
     write('time-jump.pcapng', pkts, fmt='pcapng', note='udp pair at 1000 s and 1e13+1000 s')
 
 
+def gen_tcp_nosession():
+    """TCP data without a handshake (stream.midstream off: no session is
+    tracked): PING, PONG, PING. The flow is established once both sides
+    were seen, as any flow: from packet 2."""
+    c, sv = v4c(), v4s()
+    A = lambda seq, ack, data: c / TCP(sport=40003, dport=7000, flags='PA', seq=seq, ack=ack, window=8192) / Raw(data)
+    B = lambda seq, ack, data: sv / TCP(sport=7000, dport=40003, flags='PA', seq=seq, ack=ack, window=8192) / Raw(data)
+    frames = [(A(1000, 5000, b'PING 1\r\n'), True), (B(5000, 1008, b'PONG\r\n'), False),
+              (A(1008, 5006, b'PING 2\r\n'), True)]
+    write('tcp-nosession.pcap', seq_ts(T0, [(eth(f), d) for f, d in frames]),
+          note='TCP data both ways without a handshake')
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     gen_sample()
@@ -547,6 +560,7 @@ def main():
     gen_http_gzip()
     gen_split()
     gen_pkt_stream()
+    gen_tcp_nosession()
     gen_stream_rewrite()
     gen_stream_rewrite_ctx()
     gen_basic()

@@ -585,12 +585,33 @@ int dns_msg_parse(const uint8_t *buf, size_t len, enum dns_dir dir,
 		arena_free(&arena);
 		return DNS_E_NOMEM;
 	}
-	p->buf = buf;
 	p->len = len;
 	p->m = m;
 	p->arena = &arena;
 	p->nomem = false;
 	p->too_much = false;
+	/* the message outlives the packet or TCP frame it came in: rdata, TXT
+	 * strings and options point into the message's own copy */
+	if (len > DNS_MSG_WIRE_MAX) {
+		free(p);
+		m->events = 1u << DNS_EV_MALFORMED_DATA;
+		m->mem = arena.head;
+		*out = m;
+		return DNS_E_MALFORMED;
+	}
+	/* its own exact-size block, not the arena: a read past the end is then
+	 * a read past a heap block, which ASan reports */
+	uint8_t *own = malloc(len ? len : 1);
+
+	if (!own) {
+		free(p);
+		arena_free(&arena);
+		return DNS_E_NOMEM;
+	}
+	memcpy(own, buf, len);
+	m->wire = own;
+	buf = own;
+	p->buf = own;
 
 	decode_header(m, buf);
 	if (dir == DNS_DIR_TOSERVER && m->qr)
@@ -616,6 +637,7 @@ int dns_msg_parse(const uint8_t *buf, size_t len, enum dns_dir dir,
 	}
 	if (p->nomem) {
 		free(p);
+		free(own);
 		arena_free(&arena);
 		return DNS_E_NOMEM;
 	}
@@ -638,6 +660,7 @@ void dns_msg_free(struct dns_msg *m)
 	/* m lives in its own arena's first chunk: free the list from m->mem */
 	struct arena a = { .head = m->mem };
 
+	free(m->wire);
 	arena_free(&a);
 }
 

@@ -13,8 +13,10 @@
  * raw (a '.' or a NUL inside a label stays as it is), the root name as the
  * empty string. How they print in eve is dns-json's business.
  *
- * Ownership: dns_msg_parse() allocates the message; dns_msg_free() frees it
- * and everything it points to. dns_txs_add() takes ownership of the message. */
+ * Ownership: dns_msg_parse() allocates the message, with its own copy of the
+ * wire bytes (the packet or TCP frame may go away after the call);
+ * dns_msg_free() frees it and everything it points to. dns_txs_add() takes
+ * ownership of the message. */
 #ifndef APP_LAYER_DNS_PARSE_H
 #define APP_LAYER_DNS_PARSE_H
 
@@ -64,6 +66,9 @@ int dns_event_by_name(const char *name);
 /* Cap on what one message may allocate once decompressed (names can expand a
  * 64 KiB message many times over through pointers). */
 #define DNS_MSG_MEM_MAX (4u << 20)
+/* Largest message: what a TCP length prefix can say. Longer input (no UDP
+ * payload is) is malformed_data. */
+#define DNS_MSG_WIRE_MAX 65535
 
 struct dns_bytes {
 	const uint8_t *ptr; /* not NUL-terminated; may hold any byte */
@@ -183,7 +188,8 @@ struct dns_msg {
 	uint32_t events; /* 1u << enum dns_event */
 	bool complete;   /* every section parsed as the counts say */
 
-	void *mem; /* private: the allocations above */
+	void *mem;     /* private: the allocations above */
+	uint8_t *wire; /* private: the copy of the message's bytes */
 };
 
 /* Parse return codes (0 or negative, per STYLE.md). */

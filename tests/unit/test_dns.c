@@ -1863,3 +1863,37 @@ TEST(dns_kw_rcode_rrtype_opcode_suricata_verify)
 	CHECK(dns_kw_opcode_match(req, DNS_DIR_TOSERVER, &op9));
 	dns_txs_free(&s);
 }
+
+TEST(dns_message_outlives_its_input)
+{
+	/* the packet or TCP frame goes away; the transaction stays */
+	struct bytes *b = hx(TXT_RESP);
+	uint8_t *pkt = malloc(b->n);
+	struct dns_msg *m = NULL;
+
+	memcpy(pkt, b->b, b->n);
+	CHECK_EQ(dns_msg_parse(pkt, b->n, DNS_DIR_TOCLIENT, &m), DNS_OK);
+	memset(pkt, 0xee, b->n);
+	free(pkt);
+
+	json_t *j = dns_json_message(m, DNS_DIR_TOCLIENT, 1, NULL);
+
+	CHECK_STREQ(jstr(j, "answers[0].rdata"), "v=spf1 include:_spf.google.com ~all");
+	CHECK_STREQ(jstr(j, "additionals[0].rrtype"), "OPT");
+	json_decref(j);
+	dns_msg_free(m);
+}
+
+TEST(dns_over_65535_bytes_is_malformed)
+{
+	static uint8_t big[65536];
+	struct dns_msg *m = NULL;
+
+	big[5] = 1; /* qdcount 1 */
+	CHECK_EQ(dns_msg_parse(big, sizeof(big), DNS_DIR_TOSERVER, &m), DNS_E_MALFORMED);
+	CHECK(dns_msg_has_event(m, DNS_EV_MALFORMED_DATA));
+	dns_msg_free(m);
+	CHECK_EQ(dns_msg_parse(big, sizeof(big) - 1, DNS_DIR_TOSERVER, &m), DNS_OK);
+	CHECK_EQ(m->nqueries, 1);
+	dns_msg_free(m);
+}

@@ -501,8 +501,11 @@ static bool parse_section(struct parser *p, size_t *pos, enum dns_section sec,
 {
 	size_t room = (p->len - *pos) / MIN_RR;
 	uint32_t n = count < room ? count : (uint32_t)room;
-	struct dns_rr *v = palloc(p, (size_t)(n ? n : 1) * sizeof(*v));
+	struct dns_rr *v;
 
+	if (count == 0)
+		return true;
+	v = palloc(p, (size_t)(n ? n : 1) * sizeof(*v));
 	if (!v)
 		return false;
 	p->m->rrs[sec] = v;

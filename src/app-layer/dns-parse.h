@@ -335,6 +335,14 @@ static inline const struct dns_msg *dns_tx_msg(const struct dns_tx *tx,
 {
 	return dir == DNS_DIR_TOSERVER ? tx->request : tx->response;
 }
+/* Every event of the transaction in direction dir: its message's and the
+ * transaction's own (DNS_EV_TOO_MANY_TXS), as 1u << enum dns_event. */
+static inline uint32_t dns_tx_events(const struct dns_tx *tx, enum dns_dir dir)
+{
+	const struct dns_msg *m = dns_tx_msg(tx, dir);
+
+	return tx->events | (m ? m->events : 0);
+}
 /* End of flow: every open transaction completes without a response. */
 void dns_txs_close(struct dns_txs *s);
 /* Frees every complete transaction with tx_id <= upto (logged and inspected). */

@@ -1897,3 +1897,221 @@ TEST(dns_over_65535_bytes_is_malformed)
 	CHECK_EQ(m->nqueries, 1);
 	dns_msg_free(m);
 }
+
+TEST(dns_z_bit_suricata_verify)
+{
+	/* dns/v2/dns-z-bit: the query's Z bit raises z_flag_set (sid 2240006)
+	 * and the alert's dns object says z: true */
+	static const char zq[] =
+		"0001014000010000000000000377777706676f6f676c6503636f6d0000010001";
+	static const char za[] =
+		"0001818000010001000000000377777706676f6f676c6503636f6d0000010001"
+		"c00c000100010000003a00048efb2044";
+	struct dns_txs s;
+	struct dns_tx *tx;
+	json_t *j;
+
+	dns_txs_init(&s, DNS_TXS_PER_MESSAGE, 0);
+	dns_txs_add(&s, parse_hex(zq, DNS_DIR_TOSERVER, NULL), DNS_DIR_TOSERVER, &tx);
+	CHECK(dns_tx_events(tx, DNS_DIR_TOSERVER) & (1u << DNS_EV_Z_FLAG_SET));
+	j = dns_json_alert(tx, DNS_DIR_TOSERVER);
+	CHECK_EQ(jbool(j, "z"), 1);
+	CHECK_STREQ(jstr(j, "type"), "request");
+	json_decref(j);
+	dns_txs_add(&s, parse_hex(za, DNS_DIR_TOCLIENT, NULL), DNS_DIR_TOCLIENT, &tx);
+	CHECK_EQ(dns_tx_events(tx, DNS_DIR_TOCLIENT), 0);
+	j = dns_json_alert(tx, DNS_DIR_TOCLIENT);
+	CHECK_STREQ(jstr(j, "answers[0].rdata"), "142.251.32.68");
+	CHECK_STREQ(jstr(j, "answers[0].rrname"), "www.google.com");
+	CHECK_EQ(jint(j, "answers[0].ttl"), 58);
+	CHECK_STREQ(jstr(j, "flags"), "8180");
+	CHECK_STREQ(jstr(j, "grouped.A[0]"), "142.251.32.68");
+	CHECK_EQ(jint(j, "id"), 1);
+	CHECK(jpath(j, "z") == NULL);
+	json_decref(j);
+	dns_txs_free(&s);
+}
+
+TEST(dns_eve_objects_fit_the_schema_shape)
+{
+	/* the eve schema's dns object has additionalProperties false and
+	 * minItems 1: no ad/cd keys, no empty arrays (the whole corpus is
+	 * checked against the schema by hand with tests/e2e/eve-validate.py) */
+	static const char *const all[] = { DIG_REQ, DIG_RESP, TXT_RESP, SSHFP_RESP,
+					   SRV_RESP, NX_RESP, NULL_RESP, GMX_RESP };
+	static const char *const allowed[] = {
+		"version", "type", "tx_id", "id", "flags", "qr", "aa", "tc", "rd",
+		"ra", "z", "opcode", "rcode", "queries", "answers", "grouped",
+		"authorities", "additionals",
+	};
+
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+		json_t *j = eve(all[i], i ? DNS_DIR_TOCLIENT : DNS_DIR_TOSERVER, 0);
+		const char *key;
+		json_t *v;
+
+		json_object_foreach(j, key, v) {
+			bool ok = false;
+
+			for (size_t k = 0; k < sizeof(allowed) / sizeof(allowed[0]); k++)
+				ok |= strcmp(key, allowed[k]) == 0;
+			CHECK(ok);
+			if (json_is_array(v))
+				CHECK(json_array_size(v) > 0);
+		}
+		json_decref(j);
+	}
+}
+
+struct flow_ctx {
+	struct dns_txs txs;
+	enum dns_dir dir;
+};
+
+static void flow_cb(void *arg, const uint8_t *msg, uint32_t len)
+{
+	struct flow_ctx *f = arg;
+	struct dns_msg *m = NULL;
+
+	if (dns_msg_parse(msg, len, f->dir, &m) != DNS_E_NOMEM)
+		dns_txs_add(&f->txs, m, f->dir, NULL);
+}
+
+/* Feeds stream[from, to) to t in pseudo-random pieces of 0-39 bytes. */
+static void feed_random(struct dns_tcp *t, const uint8_t *stream, size_t from,
+			size_t to, uint32_t *seed, struct flow_ctx *f)
+{
+	while (from < to) {
+		*seed = *seed * 1103515245u + 12345u;
+		size_t k = (*seed >> 16) % 40;
+
+		if (k > to - from)
+			k = to - from;
+		dns_tcp_feed(t, stream + from, k, flow_cb, f);
+		from += k;
+	}
+}
+
+TEST(dns_tcp_task_7018_any_segmentation_same_transactions)
+{
+	/* the three exchanges, each direction's stream cut at pseudo-random
+	 * points (pieces straddle messages); always the same three paired
+	 * transactions */
+	uint8_t cli[256], srv[256];
+	size_t ends[6], ncli = 0, nsrv = 0;
+	uint32_t seed = 12345;
+
+	for (int i = 0; i < 6; i++) {
+		struct bytes *b = hx(T7018[i]);
+
+		if (i & 1) {
+			memcpy(srv + nsrv, b->b, b->n);
+			nsrv += b->n;
+			ends[i] = nsrv;
+		} else {
+			memcpy(cli + ncli, b->b, b->n);
+			ncli += b->n;
+			ends[i] = ncli;
+		}
+	}
+	for (int round = 0; round < 300; round++) {
+		struct flow_ctx f;
+		struct dns_tcp tc, ts;
+		size_t oc = 0, os = 0;
+
+		dns_txs_init(&f.txs, DNS_TXS_PAIRED, 0);
+		dns_tcp_init(&tc);
+		dns_tcp_init(&ts);
+		for (int i = 0; i < 6; i += 2) {
+			/* the question, and on its heels a random part of the next
+			 * one, then the answer */
+			size_t qend = ends[i] + (i + 2 < 6 ? seed % 5 : 0);
+
+			f.dir = DNS_DIR_TOSERVER;
+			feed_random(&tc, cli, oc, qend, &seed, &f);
+			oc = qend;
+			f.dir = DNS_DIR_TOCLIENT;
+			feed_random(&ts, srv, os, ends[i + 1], &seed, &f);
+			os = ends[i + 1];
+		}
+		CHECK_EQ(tc.msgs, 3);
+		CHECK_EQ(ts.msgs, 3);
+		CHECK_EQ(dns_tcp_pending(&tc) + dns_tcp_pending(&ts), 0);
+		/* every id is 0: pairing takes the oldest open one */
+		CHECK_EQ(dns_txs_count(&f.txs), 3);
+		for (uint32_t i = 0; i < 3; i++) {
+			static const char *const names[] = { "suricata.io", "oisf.net",
+							     "suricata.org" };
+			struct dns_tx *tx = dns_txs_get(&f.txs, i);
+
+			CHECK(tx->request && tx->response && dns_tx_complete(tx));
+			CHECK(name_is(&tx->request->queries[0].name, names[i]));
+			CHECK(name_is(&tx->response->queries[0].name, names[i]));
+		}
+		dns_tcp_free(&tc);
+		dns_tcp_free(&ts);
+		dns_txs_free(&f.txs);
+	}
+}
+
+TEST(dns_mutated_real_messages_stay_in_bounds)
+{
+	/* a deterministic little fuzzer for the unit suite: flip, cut and
+	 * splice bytes of real messages; parse, log and index every one */
+	static const char *const seeds[] = { DIG_RESP, SSHFP_RESP, SRV_RESP, NX_RESP,
+					     NULL_RESP, GMX_RESP, FWD_REQ, TXT_RESP };
+	uint32_t seed = 99;
+
+	for (int it = 0; it < 20000; it++) {
+		struct bytes *b = hx(seeds[it % 8]);
+		uint8_t *p;
+		size_t n = b->n;
+
+		for (int k = 0; k < 4; k++) {
+			seed = seed * 1103515245u + 12345u;
+			uint32_t r = seed >> 8;
+
+			switch (r & 3) {
+			case 0:
+				b->b[(r >> 2) % n] ^= (uint8_t)(1u << ((r >> 20) & 7));
+				break;
+			case 1:
+				b->b[(r >> 2) % n] = (uint8_t)(0xC0 | ((r >> 12) & 1));
+				break;
+			case 2:
+				n = 12 + (r >> 2) % (n - 11);
+				break;
+			default:
+				b->b[(r >> 2) % n] = (uint8_t)(r >> 24);
+				break;
+			}
+		}
+		p = malloc(n);
+		memcpy(p, b->b, n);
+
+		struct dns_txs s;
+		struct dns_tx *tx;
+		enum dns_dir dir = it & 1 ? DNS_DIR_TOCLIENT : DNS_DIR_TOSERVER;
+		struct dns_msg *m = NULL;
+
+		dns_txs_init(&s, DNS_TXS_PER_MESSAGE, 0);
+		if (dns_msg_parse(p, n, dir, &m) != DNS_E_NOMEM &&
+		    dns_txs_add(&s, m, dir, &tx) == 0) {
+			json_t *j = dns_json_alert(tx, dir);
+			char *str = dump(j);
+
+			CHECK(str != NULL); /* always valid UTF-8 */
+			free(str);
+			json_decref(j);
+
+			const uint8_t *d;
+			uint32_t l;
+
+			for (int kb = 0; kb < DNS_KW_BUF_MAX; kb++)
+				for (uint32_t i = 0; dns_kw_buf_get(tx, dir, kb, i, &d, &l); i++)
+					CHECK(l <= DNS_NAME_MAX);
+		}
+		dns_txs_free(&s);
+		free(p);
+	}
+}

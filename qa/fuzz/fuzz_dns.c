@@ -101,6 +101,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (size < 1)
 		return 0;
+	/* any bytes print: a NULL here would silently drop an eve key */
+	json_t *str = dns_json_bytes(data, (uint32_t)(size > 65535 ? 65535 : size));
+
+	if (!str)
+		abort();
+	json_decref(str);
 
 	struct ctx c;
 	uint8_t sel = data[0];

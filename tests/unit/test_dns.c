@@ -2115,3 +2115,106 @@ TEST(dns_mutated_real_messages_stay_in_bounds)
 		free(p);
 	}
 }
+
+/* Writes a name of 20 labels of 63 'z' (1279 printed bytes) */
+static void wlongname(struct w *w)
+{
+	char label[63];
+
+	memset(label, 'z', sizeof(label));
+	for (int i = 0; i < 20; i++) {
+		w8(w, 63);
+		wraw(w, label, 63);
+	}
+	w8(w, 0);
+}
+
+TEST(dns_json_truncated_flags_in_authorities)
+{
+	/* the eve schema's *_truncated keys: authorities rrname and rdata,
+	 * soa mname */
+	struct w w;
+	struct dns_msg *m;
+	json_t *j;
+	size_t long_at, at;
+
+	whdr(&w, 1, 0x8183, 0, 0, 2, 0);
+	long_at = w.n;
+	wlongname(&w);
+	w16(&w, 2); /* NS */
+	w16(&w, 1);
+	w32(&w, 1);
+	at = w.n;
+	w16(&w, 0);
+	w16(&w, 0xC000 | (unsigned)long_at);
+	wrdlen(&w, at);
+	at = wrr(&w, "zone", 6, 1);
+	w16(&w, 0xC000 | (unsigned)long_at);
+	wname(&w, "r.zone");
+	for (int i = 0; i < 5; i++)
+		w32(&w, (uint32_t)i);
+	wrdlen(&w, at);
+	m = parse_w(&w, DNS_DIR_TOCLIENT, NULL);
+	CHECK(m->complete);
+	CHECK(dns_msg_has_event(m, DNS_EV_NAME_TOO_LONG));
+	j = dns_json_message(m, DNS_DIR_TOCLIENT, 0, NULL);
+	CHECK_EQ(jbool(j, "authorities[0].rrname_truncated"), 1);
+	CHECK_EQ(jbool(j, "authorities[0].rdata_truncated"), 1);
+	CHECK_EQ(strlen(jstr(j, "authorities[0].rdata")), DNS_NAME_MAX);
+	CHECK(jpath(j, "authorities[1].rrname_truncated") == NULL);
+	CHECK_EQ(jbool(j, "authorities[1].soa.mname_truncated"), 1);
+	CHECK_STREQ(jstr(j, "authorities[1].soa.rname"), "r.zone");
+	CHECK_EQ(jint(j, "authorities[1].soa.minimum"), 4);
+	json_decref(j);
+	dns_msg_free(m);
+}
+
+TEST(dns_rdata_short_fixed_parts_are_malformed)
+{
+	/* MX under 3 bytes, SRV under 7, SSHFP under 2, SOA without its 20 */
+	static const struct {
+		unsigned type, len;
+	} cases[] = { { 15, 2 }, { 33, 6 }, { 44, 1 }, { 6, 2 + 19 } };
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct w w;
+		int rc;
+
+		whdr(&w, 1, 0x8180, 0, 1, 0, 0);
+		size_t at = wrr(&w, "x", cases[i].type, 1);
+
+		if (cases[i].type == 6) {
+			w8(&w, 0);
+			w8(&w, 0);
+			for (unsigned k = 0; k < 19; k++)
+				w8(&w, 0);
+		} else {
+			for (unsigned k = 0; k < cases[i].len; k++)
+				w8(&w, 0);
+		}
+		wrdlen(&w, at);
+		struct dns_msg *m = parse_w(&w, DNS_DIR_TOCLIENT, &rc);
+
+		CHECK_EQ(rc, DNS_E_MALFORMED);
+		dns_msg_free(m);
+	}
+}
+
+TEST(dns_json_alert_falls_back_to_the_other_direction)
+{
+	/* an alert on the to_client side of a request-only tx logs the
+	 * request (paired mode, before the answer) */
+	struct dns_txs s;
+	struct dns_tx *tx;
+	json_t *j;
+
+	dns_txs_init(&s, DNS_TXS_PAIRED, 0);
+	dns_txs_add(&s, parse_hex(DIG_REQ, DNS_DIR_TOSERVER, NULL), DNS_DIR_TOSERVER, &tx);
+	j = dns_json_alert(tx, DNS_DIR_TOCLIENT);
+	CHECK_STREQ(jstr(j, "type"), "request");
+	json_decref(j);
+	dns_txs_free(&s);
+	struct dns_tx empty = { 0 };
+
+	CHECK(dns_json_alert(&empty, DNS_DIR_TOSERVER) == NULL);
+}

@@ -565,7 +565,7 @@ int dns_msg_parse(const uint8_t *buf, size_t len, enum dns_dir dir,
 		  struct dns_msg **out)
 {
 	struct arena arena = { 0 };
-	struct parser *p;
+	struct parser ps, *p;
 	struct dns_msg *m;
 	bool too_much = false;
 	int rc = DNS_OK;
@@ -582,32 +582,25 @@ int dns_msg_parse(const uint8_t *buf, size_t len, enum dns_dir dir,
 		*out = m;
 		return DNS_E_SHORT;
 	}
-	/* the scratch name is too big for the stack of a fuzzer thread */
-	p = malloc(sizeof(*p));
-	if (!p) {
-		arena_free(&arena);
-		return DNS_E_NOMEM;
-	}
+	p = &ps;
 	p->len = len;
 	p->m = m;
 	p->arena = &arena;
 	p->nomem = false;
 	p->too_much = false;
-	/* the message outlives the packet or TCP frame it came in: rdata, TXT
-	 * strings and options point into the message's own copy */
 	if (len > DNS_MSG_WIRE_MAX) {
-		free(p);
 		m->events = 1u << DNS_EV_MALFORMED_DATA;
 		m->mem = arena.head;
 		*out = m;
 		return DNS_E_MALFORMED;
 	}
-	/* its own exact-size block, not the arena: a read past the end is then
-	 * a read past a heap block, which ASan reports */
+	/* the message outlives the packet or TCP frame it came in: rdata, TXT
+	 * strings and options point into the message's own copy, an exact-size
+	 * block of its own (not the arena) so a read past the end is a read
+	 * past a heap block, which ASan reports */
 	uint8_t *own = malloc(len ? len : 1);
 
 	if (!own) {
-		free(p);
 		arena_free(&arena);
 		return DNS_E_NOMEM;
 	}
@@ -639,7 +632,6 @@ int dns_msg_parse(const uint8_t *buf, size_t len, enum dns_dir dir,
 		m->complete = true;
 	}
 	if (p->nomem) {
-		free(p);
 		free(own);
 		arena_free(&arena);
 		return DNS_E_NOMEM;
@@ -650,7 +642,6 @@ int dns_msg_parse(const uint8_t *buf, size_t len, enum dns_dir dir,
 	} else if (rc == DNS_E_MALFORMED) {
 		set_event(p, DNS_EV_MALFORMED_DATA);
 	}
-	free(p);
 	m->mem = arena.head;
 	*out = m;
 	return rc;

@@ -6,6 +6,7 @@
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc -I. \
  *       src/app-layer/dns-parse.c src/output/dns-json.c src/detect/dns-kw-match.c \
  *       qa/fuzz/fuzz_dns.c -ljansson -o fuzz_dns
+ *   qa/fuzz/dns-seeds.py corpus/ $(find ../shared/suricata-verify/tests/dns -name "*.pcap")
  *   ./fuzz_dns -max_total_time=600 corpus/
  *
  * Input: byte 0 picks the direction (bit 0), the transaction model (bit 1),

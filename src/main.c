@@ -536,10 +536,12 @@ static int detect_setup(const Cli *cli, int stream_inline, SigTable **tp, Detect
 		return -1;
 	}
 	*tp = t;
-	log_info("rules: %d loaded, %d failed, %d skipped (%d files, %d unreadable)",
-		 t->loaded, t->failed, t->skipped, t->files_loaded, t->files_failed);
+	/* at the default level: the totals and one line per skip reason (each
+	 * skipped rule is an info line, -v) */
+	log_notice("rules: %d loaded, %d failed, %d skipped (%d files, %d unreadable)",
+		   t->loaded, t->failed, t->skipped, t->files_loaded, t->files_failed);
 	for (int i = 0; i < t->nreasons && i < 20; i++)
-		log_info("rules skipped: %s x%d", t->reasons[i].reason, t->reasons[i].count);
+		log_notice("rules skipped: %s x%d", t->reasons[i].reason, t->reasons[i].count);
 	if (t->failed && cli->init_errors_fatal) {
 		log_error("%d rule%s failed to load", t->failed, t->failed == 1 ? "" : "s");
 		return -1;

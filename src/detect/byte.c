@@ -169,7 +169,9 @@ int kw_byte_test(SigParseState *st, const char *arg, const Keyword *kw)
 	b = byte_new(st, KW_BYTE_TEST);
 	if (!b)
 		return -1;
-	if (num_or_var(st, "byte_test", "nbytes", parts[0], 1, 23, &v, &var) || var)
+	/* 0 loads, as in Suricata (ET Open has such rules), and never matches:
+	 * no bytes are read */
+	if (num_or_var(st, "byte_test", "nbytes", parts[0], 0, 23, &v, &var) || var)
 		goto fail_msg;
 	b->nbytes = (uint8_t)v;
 	op = parts[1];
@@ -208,7 +210,7 @@ int kw_byte_test(SigParseState *st, const char *arg, const Keyword *kw)
 			goto fail;
 		}
 	}
-	if (check_nbytes(st, b, "byte_test", 8))
+	if (b->nbytes && check_nbytes(st, b, "byte_test", 8))
 		goto fail;
 	return byte_append(st, b);
 fail_msg:

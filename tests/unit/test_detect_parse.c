@@ -934,7 +934,10 @@ TEST(et_open_rules_all_accounted)
 	printf("  load time %.3f s\n", t->load_seconds);
 	CHECK_EQ(t->loaded + t->failed + t->skipped, 18220);
 	CHECK(t->loaded > 16000);
-	CHECK(t->failed < 50);
+	/* the five Suricata 8 itself rejects (four unknown classtypes and a
+	 * double threshold), no more: suricata-update's -T step passes with
+	 * those disabled */
+	CHECK_EQ(t->failed, 5);
 	sig_table_free(t);
 }
 

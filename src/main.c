@@ -655,6 +655,34 @@ static int engine_analysis(const Cli *cli, Engine *engine, SigTable **sigs)
 	return 0;
 }
 
+/* The console level as Suricata sets it: logging.default-log-level (once
+ * the config is loaded), which SC_LOG_LEVEL overrides; -v (info), -vv
+ * (perf), -vvv (config), -vvvv (debug) raise it, never lower it. */
+static int log_levels_set(const Cli *cli, int have_config)
+{
+	const char *env = getenv("SC_LOG_LEVEL"), *yl = have_config ? conf_get("logging.default-log-level") : NULL;
+	int lvl = LOG_LVL_NOTICE;
+
+	if (yl && *yl) {
+		if ((lvl = log_level_by_name(yl)) < 0) {
+			log_error("logging.default-log-level: invalid level '%s' (error, warning, notice, "
+				  "info, perf, config or debug)", yl);
+			return -1;
+		}
+	}
+	if (env && *env) {
+		if ((lvl = log_level_by_name(env)) < 0) {
+			log_error("SC_LOG_LEVEL: invalid level '%s' (error, warning, notice, info, perf, "
+				  "config or debug)", env);
+			return -1;
+		}
+	}
+	if (cli->verbose && LOG_LVL_NOTICE + cli->verbose > lvl)
+		lvl = LOG_LVL_NOTICE + (cli->verbose > 4 ? 4 : cli->verbose);
+	log_set_level((enum log_level)lvl);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	Cli cli = { 0 };
@@ -670,10 +698,12 @@ int main(int argc, char **argv)
 	if (rc >= 0)
 		goto out;
 	rc = 1;
-	if (cli.verbose)
-		log_set_level(LOG_LVL_NOTICE + (cli.verbose > 2 ? 2 : cli.verbose));
-
+	/* the environment's level already holds for the config's own errors */
+	if (log_levels_set(&cli, 0) != 0)
+		goto out;
 	if (load_config(&cli) != 0)
+		goto out;
+	if (log_levels_set(&cli, 1) != 0)
 		goto out;
 	if (cli.dump_config) {
 		conf_dump(stdout);

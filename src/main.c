@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -764,6 +765,13 @@ int main(int argc, char **argv)
 	if (output_config_load(&ocfg, log_dir, err, sizeof(err)) != 0) {
 		log_error("%s", err);
 		goto out;
+	}
+	if (sigs) {
+		/* stats.detect.engines */
+		gettimeofday(&ocfg.rules_at, NULL);
+		ocfg.rules_loaded = sigs->loaded;
+		ocfg.rules_failed = sigs->failed;
+		ocfg.rules_skipped = sigs->skipped;
 	}
 	engine.outputs = outputs_open(&ocfg, err, sizeof(err));
 	if (!engine.outputs) {

@@ -72,6 +72,10 @@ typedef struct OutputConfig {
 	/* memcaps behind Suricata's memcap.pressure, in OUTPUT_MEMCAP_* order:
 	 * flow.memcap, stream.memcap, stream.reassembly.memcap */
 	uint64_t memcaps[3];
+	/* stats.detect.engines: the rule set the engine runs (filled by the
+	 * caller after loading it; rules_at 0: no detection, no entry) */
+	struct timeval rules_at;
+	int rules_loaded, rules_failed, rules_skipped;
 } OutputConfig;
 
 /* Reads the conf tree. Returns 0, or -1 with one line in err naming the key. */

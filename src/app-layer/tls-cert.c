@@ -55,7 +55,7 @@ static void sb_str(Sbuf *b, const char *s)
 
 /* Suricata (its x509 crate) writes each attribute as ShortName=value in
  * certificate order; an attribute without a short name shows its OID. */
-static char *dn_string(const X509_NAME *name)
+static char *dn_string(const X509_NAME *name, uint32_t *len)
 {
 	Sbuf b = { 0 };
 	int n = name ? X509_NAME_entry_count(name) : 0;
@@ -85,13 +85,11 @@ static char *dn_string(const X509_NAME *name)
 		unsigned char *utf8 = NULL;
 		int ulen = ASN1_STRING_to_UTF8(&utf8, val);
 		if (ulen >= 0) {
-			/* a NUL inside a value would end the C string early;
-			 * Suricata's strings are NUL-terminated too */
-			size_t k = strnlen((const char *)utf8, (size_t)ulen);
-			sb_add(&b, (const char *)utf8, k);
+			sb_add(&b, (const char *)utf8, (size_t)ulen);
 			OPENSSL_free(utf8);
 		}
 	}
+	*len = (uint32_t)b.len;
 	return b.p;
 }
 
@@ -210,8 +208,8 @@ int tls_cert_decode(const uint8_t *der, size_t len, TlsCertInfo *out)
 	x = d2i_X509(NULL, &p, (long)len);
 	if (!x)
 		return -1;
-	out->subject = dn_string(X509_get_subject_name(x));
-	out->issuer = dn_string(X509_get_issuer_name(x));
+	out->subject = dn_string(X509_get_subject_name(x), &out->subject_len);
+	out->issuer = dn_string(X509_get_issuer_name(x), &out->issuer_len);
 	out->serial = serial_string(X509_get0_serialNumber(x));
 	out->notbefore = asn1_time_epoch(X509_get0_notBefore(x));
 	out->notafter = asn1_time_epoch(X509_get0_notAfter(x));

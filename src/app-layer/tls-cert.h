@@ -19,8 +19,12 @@
 #define TLS_TIME_STR_LEN 19    /* YYYY-MM-DDTHH:MM:SS */
 
 typedef struct TlsCertInfo {
+	/* NUL-terminated, but a value may hold a NUL of its own (Suricata
+	 * 8.0.4 keeps it: tls.cert_subject; content:"...Corporat|00|on"), so
+	 * the lengths are the truth */
 	char *subject;    /* "" when the name is empty */
 	char *issuer;
+	uint32_t subject_len, issuer_len;
 	char *serial;
 	char fingerprint[TLS_FINGERPRINT_LEN + 1];
 	int64_t notbefore, notafter; /* seconds since the epoch, UTC */

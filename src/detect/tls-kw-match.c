@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "app-layer/tls-ja.h"
@@ -93,9 +94,17 @@ bool tls_kw_buffer(const TlsKwInfo *ki, const TlsState *s, enum tls_kw_buf which
 		*len = s->client.sni_len;
 		return true;
 	case TLS_BUF_CERT_SUBJECT:
-		return ci && str_buf(ci->subject, buf, len);
+		if (!ci || !ci->subject_len)
+			return false;
+		*buf = (const uint8_t *)ci->subject;
+		*len = ci->subject_len;
+		return true;
 	case TLS_BUF_CERT_ISSUER:
-		return ci && str_buf(ci->issuer, buf, len);
+		if (!ci || !ci->issuer_len)
+			return false;
+		*buf = (const uint8_t *)ci->issuer;
+		*len = ci->issuer_len;
+		return true;
 	case TLS_BUF_CERT_SERIAL:
 		return ci && str_buf(ci->serial, buf, len);
 	case TLS_BUF_CERT_FINGERPRINT:
@@ -110,8 +119,48 @@ bool tls_kw_buffer(const TlsKwInfo *ki, const TlsState *s, enum tls_kw_buf which
 		return str_buf(ki->ja3s, buf, len);
 	case TLS_BUF_JA4_HASH:
 		return str_buf(ki->ja4, buf, len);
+	case TLS_BUF_RANDOM:
+	case TLS_BUF_RANDOM_TIME:
+	case TLS_BUF_RANDOM_BYTES: {
+		const TlsHello *h = d == TLS_TOSERVER ? &s->client : &s->server;
+		/* an SSLv2 hello has a challenge, not a random */
+		if (!h->present || h->sslv2)
+			return false;
+		*buf = h->random + (which == TLS_BUF_RANDOM_BYTES ? 4 : 0);
+		*len = which == TLS_BUF_RANDOM ? 32 : which == TLS_BUF_RANDOM_TIME ? 4 : 28;
+		return true;
+	}
 	}
 	return false;
+}
+
+uint32_t tls_kw_chain_len(const TlsState *s, int dir)
+{
+	return s->certs[dir == TLS_TOSERVER ? TLS_TOSERVER : TLS_TOCLIENT].n;
+}
+
+bool tls_kw_alpn(const TlsState *s, int dir, unsigned i, const uint8_t **buf, uint32_t *len)
+{
+	const TlsHello *h = dir == TLS_TOSERVER ? &s->client : &s->server;
+	uint8_t n;
+	const uint8_t *p = h->present ? tls_hello_alpn(h, i, &n) : NULL;
+
+	if (!p)
+		return false;
+	*buf = p;
+	*len = n;
+	return true;
+}
+
+bool tls_kw_san(const TlsKwInfo *ki, int dir, unsigned i, const uint8_t **buf, uint32_t *len)
+{
+	int d = dir == TLS_TOSERVER ? TLS_TOSERVER : TLS_TOCLIENT;
+
+	if (!ki->cert_ok[d] || i >= ki->cert[d].nsan)
+		return false;
+	*buf = (const uint8_t *)ki->cert[d].san[i];
+	*len = (uint32_t)strlen(ki->cert[d].san[i]);
+	return true;
 }
 
 bool tls_kw_cert(const TlsState *s, int dir, unsigned i, const uint8_t **buf, uint32_t *len)
@@ -488,24 +537,36 @@ bool tls_kw_legacy_match(const TlsLegacyKw *kw, const TlsKwInfo *ki, enum tls_kw
 {
 	const TlsCertInfo *ci = leaf(ki, TLS_TOCLIENT);
 	const char *field = NULL;
+	size_t flen = 0, tlen;
+	bool found = false;
 
 	if (!ci || !kw->text)
 		return false;
 	switch (which) {
 	case TLS_BUF_CERT_SUBJECT:
 		field = ci->subject;
+		flen = ci->subject_len;
 		break;
 	case TLS_BUF_CERT_ISSUER:
 		field = ci->issuer;
+		flen = ci->issuer_len;
 		break;
 	case TLS_BUF_CERT_FINGERPRINT:
 		field = ci->fingerprint;
+		flen = strlen(ci->fingerprint);
 		break;
 	default:
 		return false;
 	}
 	if (!field)
 		return false;
-	bool found = strstr(field, kw->text) != NULL;
+	tlen = strlen(kw->text);
+	/* names may hold a NUL: search the counted bytes */
+	for (size_t i = 0; !found && tlen <= flen && i + tlen <= flen; i++) {
+		if (which == TLS_BUF_CERT_FINGERPRINT)
+			found = strncasecmp(field + i, kw->text, tlen) == 0;
+		else
+			found = memcmp(field + i, kw->text, tlen) == 0;
+	}
 	return kw->neg ? !found : found;
 }

@@ -47,6 +47,9 @@ enum tls_kw_buf {
 	TLS_BUF_JA3S_HASH,
 	TLS_BUF_JA3S_STRING,
 	TLS_BUF_JA4_HASH,
+	TLS_BUF_RANDOM,       /* tls.random: the hello's 32 random bytes */
+	TLS_BUF_RANDOM_TIME,  /* tls.random_time: its first 4 */
+	TLS_BUF_RANDOM_BYTES, /* tls.random_bytes: the other 28 */
 };
 
 /* The buffer for direction dir; false when the flow has none (yet). */
@@ -54,6 +57,13 @@ bool tls_kw_buffer(const TlsKwInfo *ki, const TlsState *s, enum tls_kw_buf which
 		   const uint8_t **buf, uint32_t *len);
 /* tls.certs: the i-th DER certificate sent toward dir (the leaf is 0). */
 bool tls_kw_cert(const TlsState *s, int dir, unsigned i, const uint8_t **buf, uint32_t *len);
+/* tls.cert_chain_len's value: certificates sent toward dir. */
+uint32_t tls_kw_chain_len(const TlsState *s, int dir);
+/* tls.alpn (multi-buffer): the i-th protocol of the hello sent toward dir
+ * (to server: the client's offers; to client: the server's choice). */
+bool tls_kw_alpn(const TlsState *s, int dir, unsigned i, const uint8_t **buf, uint32_t *len);
+/* tls.subjectaltname (multi-buffer): the i-th dNSName of the leaf. */
+bool tls_kw_san(const TlsKwInfo *ki, int dir, unsigned i, const uint8_t **buf, uint32_t *len);
 
 /* tls.version: "1.0" "1.1" "1.2" "1.3" (1.3 takes its drafts too) or a raw
  * hex version "0x7f12" (exact). */
@@ -110,8 +120,9 @@ bool tls_kw_cert_expired(const TlsKwInfo *ki, int dir, int64_t now);
 bool tls_kw_cert_valid(const TlsKwInfo *ki, int dir, int64_t now);
 
 /* Legacy tls.subject, tls.issuerdn, tls.fingerprint: "text" or !"text",
- * case-sensitive containment in the server certificate's field; no
- * certificate, no match, negated or not. */
+ * containment in the server certificate's field, case-sensitive but for
+ * the fingerprint (suricata-verify tls-fingerprint-alert: mixed-case
+ * fingerprints match); no certificate, no match, negated or not. */
 typedef struct TlsLegacyKw {
 	char *text;
 	bool neg;

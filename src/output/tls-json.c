@@ -172,8 +172,8 @@ static void add_client_cert(json_t *tls, const TlsState *s, uint32_t fields)
 	if (!der || tls_cert_decode(der, len, &ci) != 0)
 		return;
 	json_t *c = json_object();
-	json_object_set_new(c, "subject", json_string(ci.subject));
-	json_object_set_new(c, "issuerdn", json_string(ci.issuer));
+	json_object_set_new(c, "subject", json_bytes((const uint8_t *)ci.subject, ci.subject_len));
+	json_object_set_new(c, "issuerdn", json_bytes((const uint8_t *)ci.issuer, ci.issuer_len));
 	json_object_set_new(c, "serial", json_string(ci.serial));
 	json_object_set_new(c, "fingerprint", json_string(ci.fingerprint));
 	add_dates(c, &ci, TLS_LOG_NOTBEFORE | TLS_LOG_NOTAFTER);
@@ -203,9 +203,11 @@ json_t *tls_json_object(const TlsState *s, uint32_t fields)
 	/* Suricata 8's order: certificate names, resumption, the leaf's
 	 * identity, then the handshake */
 	if (have_cert && (fields & TLS_LOG_SUBJECT))
-		json_object_set_new(tls, "subject", json_string(ci.subject));
+		json_object_set_new(tls, "subject",
+				    json_bytes((const uint8_t *)ci.subject, ci.subject_len));
 	if (have_cert && (fields & TLS_LOG_ISSUER))
-		json_object_set_new(tls, "issuerdn", json_string(ci.issuer));
+		json_object_set_new(tls, "issuerdn",
+				    json_bytes((const uint8_t *)ci.issuer, ci.issuer_len));
 	if ((fields & TLS_LOG_SESSION_RESUMED) && (s->flags & TLS_F_SESSION_RESUMED))
 		json_object_set_new(tls, "session_resumed", json_true());
 	if (have_cert && (fields & TLS_LOG_SERIAL))

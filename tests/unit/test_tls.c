@@ -1559,9 +1559,16 @@ TEST(tls_kw_legacy_subject_issuer_fingerprint)
 	CHECK_EQ(tls_kw_legacy_parse("\"O=Let's Encrypt\"", &kw), 0);
 	CHECK(tls_kw_legacy_match(&kw, &ki, TLS_BUF_CERT_ISSUER));
 	tls_kw_legacy_free(&kw);
-	/* case-sensitive: the fingerprint buffer is lower case */
-	CHECK_EQ(tls_kw_legacy_parse("\"E9:A0:69\"", &kw), 0);
+	/* the fingerprint compares without case (tls-fingerprint-alert),
+	 * the names with it */
+	CHECK_EQ(tls_kw_legacy_parse("\"E9:A0:69:50:BA\"", &kw), 0);
+	CHECK(tls_kw_legacy_match(&kw, &ki, TLS_BUF_CERT_FINGERPRINT));
+	tls_kw_legacy_free(&kw);
+	CHECK_EQ(tls_kw_legacy_parse("\"E9:A0:69:50:BB\"", &kw), 0);
 	CHECK(!tls_kw_legacy_match(&kw, &ki, TLS_BUF_CERT_FINGERPRINT));
+	tls_kw_legacy_free(&kw);
+	CHECK_EQ(tls_kw_legacy_parse("\"cn=xn--j1ahhq\"", &kw), 0);
+	CHECK(!tls_kw_legacy_match(&kw, &ki, TLS_BUF_CERT_SUBJECT));
 	tls_kw_legacy_free(&kw);
 	CHECK_EQ(tls_kw_legacy_parse(
 			 "\"e9:a0:69:50:ba:18:dc:ac:d3:a7:fe:58:22:4a:1f:42:5b:bc:96:b0\"", &kw),
@@ -1595,4 +1602,98 @@ TEST(tls_cert_decode_rejects_junk)
 	/* SHA-1 of "abc" (FIPS 180-2 example) */
 	tls_sha1_colon_hex((const uint8_t *)"abc", 3, fp);
 	CHECK_STREQ(fp, "a9:99:3e:36:47:06:81:6a:ba:3e:25:71:78:50:c2:6c:9c:d0:d8:9d");
+}
+
+TEST(tls_subject_keeps_an_embedded_nul)
+{
+	/* suricata-verify tls-subject-zero: "Corporat|00|on" */
+	static const char want[] = "C=US, ST=WA, L=Redmond, O=Microsoft Corporat\0on, "
+				   "OU=Microsoft Corporation, CN=go.microsoft.com";
+	TlsState *s = parse_fixture("subjzero");
+	TlsKwInfo ki;
+	TlsLegacyKw kw;
+	const uint8_t *b;
+	uint32_t n;
+
+	CHECK(s);
+	tls_kw_info_init(&ki);
+	tls_kw_info_update(&ki, s);
+	CHECK(tls_kw_buffer(&ki, s, TLS_BUF_CERT_SUBJECT, TLS_TOCLIENT, &b, &n));
+	CHECK_EQ(n, sizeof(want) - 1);
+	CHECK_EQ(memcmp(b, want, n), 0);
+	/* text after the NUL is still searchable */
+	CHECK_EQ(tls_kw_legacy_parse("\"CN=go.microsoft.com\"", &kw), 0);
+	CHECK(tls_kw_legacy_match(&kw, &ki, TLS_BUF_CERT_SUBJECT));
+	tls_kw_legacy_free(&kw);
+	json_t *j = tls_json_object(s, TLS_LOG_SUBJECT);
+	CHECK_EQ(json_string_length(json_object_get(j, "subject")), sizeof(want) - 1);
+	json_decref(j);
+	tls_kw_info_free(&ki);
+	tls_state_free(s);
+}
+
+TEST(tls_kw_random_buffers)
+{
+	/* suricata-verify tls-random's rules */
+	static const uint8_t crand[32] = { 0x94, 0x2d, 0x1f, 0xef, 0x57, 0x5d, 0x77, 0x02,
+					   0x07, 0xc2, 0x9d, 0xbe, 0x24, 0x01, 0xcc, 0xf0,
+					   0x5d, 0xcd, 0xe1, 0xd2, 0xa5, 0x86, 0x9c, 0x4a,
+					   0x3e, 0xee, 0x38, 0xdb, 0x55, 0x1a, 0xd9, 0xbc };
+	static const uint8_t stime[4] = { 0x54, 0xf9, 0xfc, 0x15 };
+	static const uint8_t sbytes_head[4] = { 0x77, 0xe4, 0x33, 0xd3 };
+	TlsState *s = parse_fixture("random");
+	TlsKwInfo ki;
+	const uint8_t *b;
+	uint32_t n;
+
+	CHECK(s);
+	tls_kw_info_init(&ki);
+	CHECK(tls_kw_buffer(&ki, s, TLS_BUF_RANDOM, TLS_TOSERVER, &b, &n));
+	CHECK_EQ(n, 32);
+	CHECK_EQ(memcmp(b, crand, 32), 0);
+	CHECK(tls_kw_buffer(&ki, s, TLS_BUF_RANDOM_BYTES, TLS_TOSERVER, &b, &n));
+	CHECK_EQ(n, 28);
+	CHECK_EQ(memcmp(b, crand + 4, 28), 0);
+	CHECK(tls_kw_buffer(&ki, s, TLS_BUF_RANDOM_TIME, TLS_TOCLIENT, &b, &n));
+	CHECK_EQ(n, 4);
+	CHECK_EQ(memcmp(b, stime, 4), 0);
+	CHECK(tls_kw_buffer(&ki, s, TLS_BUF_RANDOM_BYTES, TLS_TOCLIENT, &b, &n));
+	CHECK_EQ(memcmp(b, sbytes_head, 4), 0);
+	tls_kw_info_free(&ki);
+	tls_state_free(s);
+}
+
+TEST(tls_kw_alpn_san_chain_len)
+{
+	TlsState *s = parse_fixture("selks");
+	TlsKwInfo ki;
+	const uint8_t *b;
+	uint32_t n;
+
+	CHECK(s);
+	CHECK(tls_kw_alpn(s, TLS_TOSERVER, 0, &b, &n));
+	CHECK_EQ(n, 8);
+	CHECK_EQ(memcmp(b, "spdy/3.1", 8), 0);
+	CHECK(tls_kw_alpn(s, TLS_TOSERVER, 1, &b, &n));
+	CHECK_EQ(memcmp(b, "http/1.1", 8), 0);
+	CHECK(!tls_kw_alpn(s, TLS_TOSERVER, 2, &b, &n));
+	CHECK(!tls_kw_alpn(s, TLS_TOCLIENT, 0, &b, &n));
+	CHECK_EQ(tls_kw_chain_len(s, TLS_TOCLIENT), 1);
+	CHECK_EQ(tls_kw_chain_len(s, TLS_TOSERVER), 0);
+	tls_state_free(s);
+
+	s = parse_fixture("glupteba");
+	tls_kw_info_init(&ki);
+	tls_kw_info_update(&ki, s);
+	CHECK(tls_kw_san(&ki, TLS_TOCLIENT, 16, &b, &n));
+	CHECK_EQ(n, strlen("xn--j1ahhq.xn--p1ai"));
+	CHECK(!tls_kw_san(&ki, TLS_TOCLIENT, 17, &b, &n));
+	/* SSLv2 hello: no random buffer */
+	CHECK(!tls_kw_buffer(&ki, s, TLS_BUF_RANDOM, TLS_TOSERVER, &b, &n));
+	tls_kw_info_free(&ki);
+	tls_state_free(s);
+
+	s = parse_fixture("chain");
+	CHECK_EQ(tls_kw_chain_len(s, TLS_TOCLIENT), 3);
+	tls_state_free(s);
 }

@@ -1697,3 +1697,82 @@ TEST(tls_kw_alpn_san_chain_len)
 	CHECK_EQ(tls_kw_chain_len(s, TLS_TOCLIENT), 3);
 	tls_state_free(s);
 }
+
+TEST(tls13_chrome_with_grease)
+{
+	/* ndpi chrome.pcap: GREASE in ciphers, extensions, groups and
+	 * supported_versions. ja3/ja3s from tshark; ja4 from an independent
+	 * script over tshark's fields (JA4.md's rules) */
+	TlsState *s = parse_fixture("chrome13");
+	char str[4096], md5[33], ja4[40], v[32];
+
+	CHECK(s);
+	CHECK_EQ(s->nevents, 0);
+	CHECK_STREQ(tls_version_name(tls_state_version(s), v, sizeof(v)), "TLS 1.3");
+	CHECK_STREQ(s->client.sni, "www.iit.cnr.it");
+	CHECK(ja3_of(&s->client, false, str, sizeof(str), md5) > 0);
+	CHECK_STREQ(md5, "aa50c12a5dfa717d9d6ab34e97de79d5");
+	CHECK(ja3_of(&s->server, true, str, sizeof(str), md5) > 0);
+	CHECK_STREQ(str, "771,4866,43-51");
+	CHECK_STREQ(md5, "15af977ce25de452b96affa2addb1036");
+	CHECK_EQ(tls_ja4(&s->client, ja4), 0);
+	CHECK_STREQ(ja4, "t13d1516h2_8daaf6152771_e5627efa2ab1");
+	/* the certificate is encrypted in TLS 1.3 */
+	CHECK_EQ(s->certs[TLS_TOCLIENT].n, 0);
+	CHECK(s->flags & TLS_F_APPDATA_TOCLIENT);
+	tls_state_free(s);
+}
+
+/* xorshift: reproducible segmentations */
+static uint32_t rnd_next(uint32_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 17;
+	*x ^= *x << 5;
+	return *x;
+}
+
+TEST(tls_random_interleaved_segmentation_property)
+{
+	static const char *const names[] = { "selks", "glupteba", "chain", "tls13d19",
+					     "tls13d22", "chrome13", "subjzero" };
+	char want[8192], got[8192];
+	uint32_t seed = 0x9e3779b9u;
+
+	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
+		Stream c, sv;
+		CHECK_EQ(load(names[k], "c2s", &c), 0);
+		CHECK_EQ(load(names[k], "s2c", &sv), 0);
+		TlsState *ref = parse_fixture(names[k]);
+		summary(ref, want, sizeof(want));
+		tls_state_free(ref);
+		for (int round = 0; round < 40; round++) {
+			TlsState *s = tls_state_new();
+			size_t pc = 0, ps = 0;
+			/* the client's hello goes first, as on the wire */
+			size_t first = c.nsegs ? c.seg_end[0] : c.len;
+			tls_parse(s, TLS_TOSERVER, c.data, first);
+			pc = first;
+			while (pc < c.len || ps < sv.len) {
+				uint32_t r = rnd_next(&seed);
+				size_t n = 1 + r % (r & 0x100 ? 3 : 700);
+				if ((r & 1) && pc < c.len) {
+					n = n < c.len - pc ? n : c.len - pc;
+					tls_parse(s, TLS_TOSERVER, c.data + pc, n);
+					pc += n;
+				} else if (ps < sv.len) {
+					n = n < sv.len - ps ? n : sv.len - ps;
+					tls_parse(s, TLS_TOCLIENT, sv.data + ps, n);
+					ps += n;
+				}
+			}
+			summary(s, got, sizeof(got));
+			tls_state_free(s);
+			if (strcmp(got, want) != 0)
+				printf("  %s round %d\n", names[k], round);
+			CHECK_STREQ(got, want);
+		}
+		stream_free(&c);
+		stream_free(&sv);
+	}
+}

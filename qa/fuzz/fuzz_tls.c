@@ -56,11 +56,40 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (int dir = 0; dir < 2; dir++) {
 		const uint8_t *b;
 		uint32_t len;
-		for (int w = TLS_BUF_SNI; w <= TLS_BUF_JA4_HASH; w++)
+		for (int w = TLS_BUF_SNI; w <= TLS_BUF_RANDOM_BYTES; w++)
 			if (tls_kw_buffer(&ki, s, (enum tls_kw_buf)w, dir, &b, &len) && len)
 				(void)b[len - 1];
 		for (unsigned i = 0; tls_kw_cert(s, dir, i, &b, &len); i++)
 			(void)b[len - 1];
+		for (unsigned i = 0; tls_kw_alpn(s, dir, i, &b, &len); i++)
+			if (len)
+				(void)b[len - 1];
+		for (unsigned i = 0; tls_kw_san(&ki, dir, i, &b, &len); i++)
+			if (len)
+				(void)b[len - 1];
+	}
+	/* the rule-time parsers, on the input's first bytes as text */
+	char arg[96];
+	size_t an = size < sizeof(arg) - 1 ? size : sizeof(arg) - 1;
+	memcpy(arg, data, an);
+	arg[an] = '\0';
+	TlsVersionKw vk;
+	TlsSslVersionKw sv;
+	TlsSslStateKw st;
+	TlsDateKw dk;
+	TlsLegacyKw lk;
+	if (tls_kw_version_parse(arg, &vk) == 0)
+		(void)tls_kw_version_match(&vk, s, TLS_TOCLIENT);
+	if (tls_kw_ssl_version_parse(arg, &sv) == 0)
+		(void)tls_kw_ssl_version_match(&sv, s, TLS_TOSERVER);
+	if (tls_kw_ssl_state_parse(arg, &st) == 0)
+		(void)tls_kw_ssl_state_match(&st, s->state);
+	if (tls_kw_date_parse(arg, &dk) == 0)
+		(void)tls_kw_notafter_match(&dk, &ki, TLS_TOCLIENT);
+	if (tls_kw_legacy_parse(arg, &lk) == 0) {
+		(void)tls_kw_legacy_match(&lk, &ki, TLS_BUF_CERT_SUBJECT);
+		(void)tls_kw_legacy_match(&lk, &ki, TLS_BUF_CERT_FINGERPRINT);
+		tls_kw_legacy_free(&lk);
 	}
 	json_t *j = tls_json_object(s, 0xffffffffu);
 	char *txt = json_dumps(j, JSON_COMPACT);

@@ -627,9 +627,11 @@ static void server_hello_done(TlsState *s)
 	}
 	uint16_t v = tls_state_version(s);
 	if (version_is_13(v)) {
-		/* everything after the ServerHello is encrypted */
+		/* everything after the ServerHello is encrypted: nothing more
+		 * for the log to wait for */
 		s->dir[TLS_TOCLIENT].encrypted = true;
 		s->dir[TLS_TOSERVER].encrypted = true;
+		s->flags |= TLS_F_HANDSHAKE_DONE;
 		return;
 	}
 	if (ch->present && ch->session_id_len && ch->session_id_len == sh->session_id_len &&

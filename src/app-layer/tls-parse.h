@@ -100,7 +100,10 @@ int tls_event_by_name(const char *name);
 #define TLS_F_SSLV2 0x0800u        /* an SSLv2 record was seen */
 #define TLS_F_SESSION_RESUMED 0x1000u
 #define TLS_F_HRR 0x2000u          /* the server sent a HelloRetryRequest */
-#define TLS_F_HANDSHAKE_DONE 0x4000u /* both sides encrypt from here on */
+/* Both sides encrypt from here on (both ChangeCipherSpecs, or a TLS 1.3
+ * ServerHello): the handshake shows nothing more, the tls record can go
+ * out. */
+#define TLS_F_HANDSHAKE_DONE 0x4000u
 #define TLS_F_CERT_REQUEST 0x8000u
 
 /* A decoded ClientHello or ServerHello. Lists keep wire order and GREASE

@@ -1028,6 +1028,7 @@ TEST(tls13_server_hello_encrypts_the_rest)
 	CHECK_STREQ(tls_version_name(tls_state_version(s), v, sizeof(v)), "TLS 1.3");
 	CHECK_EQ(s->nevents, 0);
 	CHECK_EQ(tls_hello_max_version(&s->client), 0x0304);
+	CHECK(s->flags & TLS_F_HANDSHAKE_DONE);
 	tls_state_free(s);
 }
 
@@ -1060,6 +1061,7 @@ TEST(tls_hello_retry_request_allows_second_client_hello)
 	tls_parse(s, TLS_TOCLIENT, sv.b, sv.n);
 	CHECK(s->flags & TLS_F_HRR);
 	CHECK(!s->dir[TLS_TOSERVER].encrypted);
+	CHECK(!(s->flags & TLS_F_HANDSHAKE_DONE));
 	/* the second hello and the real ServerHello still parse */
 	tls_parse(s, TLS_TOSERVER, c.b, c.n);
 	Buf sh = { .n = 0 };

@@ -4,7 +4,7 @@
 # expects the toolkit at /usr/local/cuda.
 set -e
 PKGS="build-essential autoconf automake libtool pkg-config \
- libpcap-dev libyaml-dev libpcre2-dev libhtp-dev libjansson-dev \
+ libpcap-dev libyaml-dev libpcre2-dev libhtp-dev libjansson-dev libssl-dev \
  wireshark-common tshark time python3 python3-yaml python3-jsonschema"
 # Hyperscan exists for x86-64 only.
 case "$(uname -m)" in x86_64|amd64) PKGS="$PKGS libhyperscan-dev" ;; esac

@@ -159,6 +159,15 @@ static void print_build_info(void)
 #else
 	printf("  %-40s no\n", "ASan/UBSan:");
 #endif
+	/* Suricata's install paths block; suricata-update reads the -- lines */
+	printf("\nGeneric build parameters:\n");
+	printf("  %-40s %s\n", "Installation prefix:", BUILD_PREFIX);
+	printf("  %-40s %s/suricata/\n", "Configuration directory:", BUILD_SYSCONFDIR);
+	printf("  %-40s %s\n", "Log directory:", BUILD_LOGDIR);
+	printf("\n  %-40s %s\n", "--prefix", BUILD_PREFIX);
+	printf("  %-40s %s\n", "--sysconfdir", BUILD_SYSCONFDIR);
+	printf("  %-40s %s\n", "--localstatedir", BUILD_LOCALSTATEDIR);
+	printf("  %-40s %s\n", "--datarootdir", BUILD_DATAROOTDIR);
 }
 
 static int list_cuda_cards(void)

@@ -62,6 +62,8 @@ typedef struct OutputConfig {
 	OutputAlertConfig eve_alert; /* eve-log types: - alert: options */
 	OutputAnomalyConfig eve_anomaly; /* eve-log types: - anomaly: options */
 	int eve_ethernet;           /* eve-log.ethernet: "ether" objects, default no */
+	int eve_community_id;       /* eve-log.community-id (no), community-id-seed (0) */
+	uint16_t eve_community_seed;
 	/* eve-log types: - http: dump-all-headers (both|request|response) */
 	unsigned eve_http_headers;  /* OUTPUT_HTTP_HDR_* */
 	OutputFileConfig stats;     /* outputs.N.stats (stats.log) */
@@ -99,6 +101,9 @@ void eve_write(Outputs *o, json_t *obj);
  * pcap_cnt (if p and p->pcap_cnt), event_type, vlan (if any), src_ip,
  * src_port, dest_ip, dest_port (TCP/UDP/SCTP only), proto. Addresses come
  * from p when given, else from the flow key (client as src). */
+/* Whether eve records of a flow carry its community_id, and the seed: set
+ * once by outputs_open, before any thread writes, read-only afterwards. */
+void eve_set_community_id(int enabled, uint16_t seed);
 json_t *eve_header(const struct timeval *ts, const char *event_type, const Packet *p,
 		   const Flow *f);
 

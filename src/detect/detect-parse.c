@@ -318,6 +318,7 @@ static int parse_action(SigParseState *st, const char *a)
 static int parse_proto(SigParseState *st, const char *p)
 {
 	Signature *s = st->s;
+	int ap;
 
 	if (!strcasecmp(p, "ip") || !strcasecmp(p, "ipv4") || !strcasecmp(p, "ipv6")) {
 		s->proto = SIG_PROTO_IP;
@@ -343,10 +344,13 @@ static int parse_proto(SigParseState *st, const char *p)
 		/* any packet, decoded or not: decoder-event rules */
 		s->proto = SIG_PROTO_IP;
 		s->flags |= SIG_FLAG_PKTHDR;
-	} else if (!strcasecmp(p, "http") || !strcasecmp(p, "http1")) {
-		/* HTTP/1 rides on TCP; the HTTP engine arrives later */
-		s->proto = IPPROTO_TCP;
-		s->alproto = ALPROTO_HTTP;
+	} else if ((ap = app_proto_by_name(p)) > 0 && ap != ALPROTO_FAILED) {
+		/* an application protocol of the registry: its IP protocol(s) */
+		unsigned ipp = app_proto_ipprotos((uint16_t)ap);
+
+		s->proto = ipp == APP_IPPROTO_TCP ? IPPROTO_TCP :
+			   ipp == APP_IPPROTO_UDP ? IPPROTO_UDP : SIG_PROTO_IP;
+		s->alproto = (uint16_t)ap;
 		s->flags |= SIG_FLAG_APPLAYER;
 	} else {
 		for (int i = 0; unsupported_protos[i]; i++)
@@ -680,8 +684,10 @@ static int finalize(SigParseState *st)
 		return sig_error(st, "signature has no sid");
 	if (resolve_relative(st) || check_fast_pattern_use(st))
 		return -1;
-	if (s->alproto == ALPROTO_HTTP && s->proto != IPPROTO_TCP && s->proto != SIG_PROTO_IP)
-		return sig_error(st, "http keywords used in a rule whose protocol is not tcp");
+	if (s->alproto != ALPROTO_UNKNOWN && app_proto_ipprotos(s->alproto) == APP_IPPROTO_TCP &&
+	    s->proto != IPPROTO_TCP && s->proto != SIG_PROTO_IP)
+		return sig_error(st, "%s keywords used in a rule whose protocol is not tcp",
+				 app_proto_name(s->alproto));
 	for (int l = 1; l < BUF_MAX; l++) {
 		int dir = sig_buffer_direction(l);
 

@@ -181,7 +181,7 @@ typedef struct DetectSig {
 	uint8_t is_icmp_any;
 	uint8_t stream_ok;        /* payload rule that inspects the reassembled stream */
 	uint8_t pkt_ok;           /* may inspect packet payloads (not tcp-stream/only_stream) */
-	uint8_t need_http;        /* `alert http` without http buffers: flow must be HTTP */
+	uint8_t need_alproto;     /* `alert http` without app buffers: flow must be s->alproto */
 	uint8_t http_dirs;        /* has_http: bit 0 evaluated toserver, bit 1 toclient */
 	uint8_t http_need[2];     /* has_http: HTTP_PROGRESS_* needed per side */
 	uint32_t hidx;            /* has_http: index among the http rules */
@@ -329,10 +329,11 @@ void http_thread_free(DetectThread *dt);
 /* ac-cuda: folds the response-body bytes that arrived since the last call
  * into each transaction's body match set (from the stream view where the
  * body is verbatim stream bytes). Before the stream entries are pruned. */
-void http_gpu_harvest(DetectThread *dt, Flow *f, DetectFlowState *fs);
+void tx_gpu_harvest(DetectThread *dt, Flow *f, DetectFlowState *fs);
 /* Inspects f's transactions that progressed (all, when final) with p as the
- * packet; queues alerts through detect_sig_matched(). */
-void http_inspect_flow(DetectThread *dt, Packet *p, DetectFlowState *fs, int final);
+ * packet, whatever f's protocol (app_layer_tx_*); queues alerts through
+ * detect_sig_matched(). */
+void tx_inspect_flow(DetectThread *dt, Packet *p, DetectFlowState *fs, int final);
 
 /* state.c */
 DetectFlowState *detect_flow_state(const DetectEngine *de, Flow *f, int create);
@@ -353,10 +354,10 @@ int threshold_config_load(DetectEngine *de, const char *path, char *err, size_t 
 int threshold_check(DetectEngine *de, const DetectSig *ds, const Packet *p, int *suppressed,
 		    detect_order_fn order, void *order_arg);
 
-/* app-event.c: rules with app-layer-event are HTTP transaction rules */
-struct HttpTx;
+/* app-event.c: rules with app-layer-event are transaction rules of the
+ * event's protocol; tx is one of f's (app_layer_tx_get) */
 int app_event_sig_has(const Signature *s);
-int app_event_tx_match(const Signature *s, const struct HttpTx *tx);
+int app_event_tx_match(const Signature *s, const Flow *f, const void *tx);
 
 /* stream-kw.c: stream_size and stream-event on a packet */
 int stream_size_match(const DetectStreamSize *d, const Packet *p);

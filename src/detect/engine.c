@@ -231,7 +231,7 @@ static uint8_t alert_action(enum sig_action a)
  * direction (and on every packet that has no flow). */
 static int is_iponly(const Signature *s)
 {
-	if (!s->sp.any || !s->dp.any || s->alproto != ALPROTO_NONE)
+	if (!s->sp.any || !s->dp.any || s->alproto != ALPROTO_UNKNOWN)
 		return 0;
 	for (int l = 0; l < SM_LIST_MAX; l++) {
 		if (l == SM_LIST_POSTMATCH || l == SM_LIST_THRESHOLD)
@@ -929,7 +929,7 @@ DetectEngine *detect_engine_build(SigTable *t, const DetectConfig *cfg, char *er
 		 * HTTP flows; the others are evaluated on transactions */
 		if (app_event_sig_has(s))
 			ds->has_http = 1;
-		ds->need_http = s->alproto == ALPROTO_HTTP && !ds->has_http;
+		ds->need_alproto = s->alproto != ALPROTO_UNKNOWN && !ds->has_http;
 		sig_stream_setup(de, ds);
 		if (ds->has_http) {
 			ds->hidx = de->nhttp++;
@@ -1260,7 +1260,7 @@ static int inspect_sig(DetectThread *dt, const DetectSig *ds, Packet *p, int ipo
 	/* tcp-stream rules inspect only the reassembled stream */
 	if ((s->flags & SIG_FLAG_TCP_STREAM) && !sb)
 		return 0;
-	if (ds->need_http && (!p->flow || p->flow->app_proto != ALPROTO_HTTP1))
+	if (ds->need_alproto && (!p->flow || p->flow->app_proto != ds->s->alproto))
 		return 0;
 	if (ds->has_payload) {
 		/* A packet whose data went into the stream is inspected there
@@ -1786,16 +1786,16 @@ done:
 	cand_done(cs, wk);
 	if (fs)
 		fs->iponly_done |= (uint8_t)(1u << dir);
-	if (de->gpu && fs && p->flow->alstate && p->flow->app_proto == ALPROTO_HTTP1)
-		http_gpu_harvest(dt, p->flow, fs);
+	if (de->gpu && fs && app_layer_has_txs(p->flow))
+		tx_gpu_harvest(dt, p->flow, fs);
 	if (fs && p->flow->stream && de->uses_stream) {
 		if (de->cfg.stream_inline)
 			inline_release(dt, p);
 		else
 			stream_inspect(dt, p, fs);
 	}
-	if (fs && p->flow->alstate && p->flow->app_proto == ALPROTO_HTTP1)
-		http_inspect_flow(dt, p, fs, 0);
+	if (fs && app_layer_has_txs(p->flow))
+		tx_inspect_flow(dt, p, fs, 0);
 	dt->pkt_tagged = tag_handle_packet(dt, p);
 	if (dt->nalerts)
 		counter_add(dt->tc, c_alert, dt->nalerts);
@@ -1821,13 +1821,13 @@ uint32_t detect_flow_flush(DetectThread *dt, Packet *p, const DetectAlert **aler
 		return 0;
 	dt->pkt_established = flow_established(de, fs, p);
 	dt->pkt_streamed = 0;
-	if (de->gpu && p->flow->alstate && p->flow->app_proto == ALPROTO_HTTP1)
-		http_gpu_harvest(dt, p->flow, fs);
+	if (de->gpu && app_layer_has_txs(p->flow))
+		tx_gpu_harvest(dt, p->flow, fs);
 	/* inline: every byte was inspected with the packet that brought it */
 	if (p->flow->stream && de->uses_stream && !de->cfg.stream_inline)
 		stream_inspect(dt, p, fs);
-	if (p->flow->alstate && p->flow->app_proto == ALPROTO_HTTP1)
-		http_inspect_flow(dt, p, fs, 1);
+	if (app_layer_has_txs(p->flow))
+		tx_inspect_flow(dt, p, fs, 1);
 	if (dt->nalerts)
 		counter_add(dt->tc, c_alert, dt->nalerts);
 	return dt->nalerts;

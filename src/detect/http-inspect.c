@@ -126,10 +126,12 @@ void http_sig_setup(DetectSig *ds)
 	ds->http_need[0] = ds->http_need[1] = 0;
 	if (app_event_sig_has(s)) {
 		/* events come up until the side is done: wait for it */
+		uint8_t done = (uint8_t)app_proto_progress_complete(s->alproto);
+
 		if (ds->http_dirs & 1)
-			ds->http_need[0] = HTTP_PROGRESS_COMPLETE;
+			ds->http_need[0] = done;
 		if (ds->http_dirs & 2)
-			ds->http_need[1] = HTTP_PROGRESS_COMPLETE;
+			ds->http_need[1] = done;
 	}
 	for (int d = 0; d < 2; d++) {
 		if (!(ds->http_dirs & (1u << d)))
@@ -448,15 +450,15 @@ static void tx_detect_free(void *p)
 	free(p);
 }
 
-static TxDetect *tx_state(const DetectEngine *de, HttpTx *tx)
+static TxDetect *tx_state(const DetectEngine *de, const Flow *f, void *tx)
 {
-	void **slot = http_tx_detect_slot(tx);
+	void **slot = app_layer_tx_detect_slot(f, tx);
 	static int registered;
 
 	if (!*slot) {
 		if (!registered) {
 			/* the free function is process-wide; setting it twice is harmless */
-			http_set_detect_state_free(tx_detect_free);
+			app_layer_set_detect_state_free(tx_detect_free);
 			registered = 1;
 		}
 		*slot = calloc(1, sizeof(TxDetect) + ((2 * (size_t)de->nhttp + 63) / 64) * 8);
@@ -468,9 +470,10 @@ static int ready(const DetectSig *ds, const int prog[2], int final)
 {
 	if (final)
 		return 1;
+	/* a side's need is at most its complete progress, so a side done
+	 * never holds a rule back */
 	for (int side = 0; side < 2; side++)
-		if (ds->http_need[side] && prog[side] < ds->http_need[side] &&
-		    prog[side] != HTTP_PROGRESS_COMPLETE)
+		if (ds->http_need[side] && prog[side] < ds->http_need[side])
 			return 0;
 	return 1;
 }
@@ -480,6 +483,7 @@ typedef struct TxPass {
 	TxDetect *st;
 	int d, final;
 	int prog[2];
+	int complete;          /* the protocol's progress of a side that is done */
 	int deferred;          /* a candidate of the last scan is not ready */
 } TxPass;
 
@@ -563,7 +567,7 @@ static int inspect_xbuf(DetectThread *dt, const Signature *s, int l, const uint8
 	return inspect_buffer(dt, s, l, &b);
 }
 
-static int list_matches(DetectThread *dt, const DetectSig *ds, HttpTx *tx, int l, int d)
+static int list_matches(DetectThread *dt, const DetectSig *ds, void *tx, int l, int d)
 {
 	int side = list_side(ds, l, d), hb = list_hbuf(ds, l, side);
 	const uint8_t *data;
@@ -580,7 +584,7 @@ static int list_matches(DetectThread *dt, const DetectSig *ds, HttpTx *tx, int l
 	return inspect_xbuf(dt, ds->s, l, data, len);
 }
 
-static int tx_sig_match(DetectThread *dt, const DetectSig *ds, Packet *p, HttpTx *tx, int d)
+static int tx_sig_match(DetectThread *dt, const DetectSig *ds, Packet *p, void *tx, int d)
 {
 	const Signature *s = ds->s;
 
@@ -595,7 +599,7 @@ static int tx_sig_match(DetectThread *dt, const DetectSig *ds, Packet *p, HttpTx
 	for (int l = 1; l < BUF_IPV4_HDR; l++)
 		if (s->lists[l].n && !list_matches(dt, ds, tx, l, d))
 			return 0;
-	return app_event_tx_match(s, tx);
+	return app_event_tx_match(s, p->flow, tx);
 }
 
 /* Prefilters list l's buffer(s) on side tp->d, unless the scan cannot give
@@ -603,11 +607,11 @@ static int tx_sig_match(DetectThread *dt, const DetectSig *ds, Packet *p, HttpTx
  * progress on l's side, so before that every candidate would wait; and a
  * buffer scanned complete with all its candidates evaluated gives nothing
  * new. */
-static void tx_scan_list(DetectThread *dt, HttpTx *tx, TxDetect *st, TxPass *tp, int l)
+static void tx_scan_list(DetectThread *dt, void *tx, TxDetect *st, TxPass *tp, int l)
 {
 	const SigGroup *g = &dt->de->hgroups[tp->d][l];
 	int side = buf_side(l, tp->d), hb = buf_hbuf(l, side);
-	int complete = tp->prog[side] == HTTP_PROGRESS_COMPLETE;
+	int complete = tp->prog[side] == tp->complete;
 	const uint8_t *data;
 	uint32_t len;
 
@@ -627,17 +631,20 @@ static void tx_scan_list(DetectThread *dt, HttpTx *tx, TxDetect *st, TxPass *tp,
 		st->scanned[tp->d] |= 1ull << l;
 }
 
-static void tx_eval(DetectThread *dt, Packet *p, HttpTx *tx, TxDetect *st, int d, int final)
+static void tx_eval(DetectThread *dt, Packet *p, void *tx, TxDetect *st, int d, int final)
 {
 	const DetectEngine *de = dt->de;
-	int prog[2] = { http_tx_progress(tx, 0), http_tx_progress(tx, 1) };
+	const Flow *f = p->flow;
+	int prog[2] = { app_layer_tx_progress(f, tx, 0), app_layer_tx_progress(f, tx, 1) };
 	/* either side's progress can make a rule ready (a request rule may
 	 * wait for response buffers): a change on either re-evaluates */
 	uint8_t key = (uint8_t)(1 + prog[d] + 5 * prog[d ^ 1] + (final ? 32 : 0));
-	TxPass tp = { .st = st, .d = d, .final = final, .prog = { prog[0], prog[1] } };
+	TxPass tp = { .st = st, .d = d, .final = final, .prog = { prog[0], prog[1] },
+		      .complete = app_proto_progress_complete(f->app_proto) };
 	CandSet *cs = &dt->cand;
 
-	if (st->seen[d] == key || (prog[d] == HTTP_PROGRESS_NONE && !final))
+	/* progress 0: nothing seen on that side yet */
+	if (st->seen[d] == key || (prog[d] == 0 && !final))
 		return;
 	st->seen[d] = key;
 	for (int l = 1; l < BUF_IPV4_HDR; l++)
@@ -684,7 +691,7 @@ static void tx_eval(DetectThread *dt, Packet *p, HttpTx *tx, TxDetect *st, int d
 			if (!tx_sig_match(dt, ds, p, tx, d))
 				continue;
 			dt->cur_has_tx = 1;
-			dt->cur_tx = http_tx_id(tx);
+			dt->cur_tx = app_layer_tx_id(f, tx);
 			detect_sig_matched(dt, ds, p);
 			dt->cur_has_tx = 0;
 		}
@@ -783,17 +790,20 @@ static uint64_t body_harvest_side(DetectThread *dt, const DetectFlowState *fs, B
 	return cpu;
 }
 
-void http_gpu_harvest(DetectThread *dt, Flow *f, DetectFlowState *fs)
+void tx_gpu_harvest(DetectThread *dt, Flow *f, DetectFlowState *fs)
 {
 	const DetectEngine *de = dt->de;
 	uint64_t n;
 
-	if (!de->gpu || !de->nhttp || (!de->hgroups[0][BUF_HTTP_SERVER_BODY].mpm &&
-				       !de->hgroups[1][BUF_HTTP_SERVER_BODY].mpm))
+	/* the GPU's stream view serves HTTP response bodies (verbatim stream
+	 * bytes) */
+	if (!de->gpu || !de->nhttp || f->app_proto != ALPROTO_HTTP1 ||
+	    (!de->hgroups[0][BUF_HTTP_SERVER_BODY].mpm &&
+	     !de->hgroups[1][BUF_HTTP_SERVER_BODY].mpm))
 		return;
-	n = http_tx_count(f);
+	n = app_layer_tx_count(f);
 	for (uint64_t id = fs->tx_next; id < n; id++) {
-		HttpTx *tx = http_tx_get(f, id);
+		void *tx = app_layer_tx_get(f, id);
 		const HttpBodyPiece *pc;
 		const uint8_t *data;
 		uint32_t len, np;
@@ -803,7 +813,7 @@ void http_gpu_harvest(DetectThread *dt, Flow *f, DetectFlowState *fs)
 		if (!tx)
 			continue;
 		np = http_tx_body_raw(tx, APP_DIR_TOCLIENT, &data, &len, &pc);
-		if (!len || !(st = tx_state(de, tx)))
+		if (!len || !(st = tx_state(de, f, tx)))
 			continue;
 		if (!st->body && !(st->body = calloc(1, sizeof(*st->body))))
 			continue;
@@ -824,21 +834,22 @@ void http_gpu_harvest(DetectThread *dt, Flow *f, DetectFlowState *fs)
 	}
 }
 
-void http_inspect_flow(DetectThread *dt, Packet *p, DetectFlowState *fs, int final)
+void tx_inspect_flow(DetectThread *dt, Packet *p, DetectFlowState *fs, int final)
 {
 	Flow *f = p->flow;
-	uint64_t n = http_tx_count(f);
+	uint64_t n = app_layer_tx_count(f);
 	int pdir = (p->flags & PKT_TOCLIENT) ? 1 : 0;
+	int complete = app_proto_progress_complete(f->app_proto);
 
 	if (!dt->de->nhttp)
 		goto flags;
 	for (uint64_t id = fs->tx_next; id < n; id++) {
-		HttpTx *tx = http_tx_get(f, id);
+		void *tx = app_layer_tx_get(f, id);
 		TxDetect *st;
 
 		if (!tx)
 			continue;
-		st = tx_state(dt->de, tx);
+		st = tx_state(dt->de, f, tx);
 		if (!st)
 			continue;
 		/* as Suricata, a side's rules run on packets going that way
@@ -848,7 +859,7 @@ void http_inspect_flow(DetectThread *dt, Packet *p, DetectFlowState *fs, int fin
 flags:
 	/* transactions complete on a side are done for detection there */
 	for (uint64_t id = fs->tx_next; id < n; id++) {
-		HttpTx *tx = http_tx_get(f, id);
+		void *tx = app_layer_tx_get(f, id);
 		unsigned fl;
 
 		if (!tx) {
@@ -857,12 +868,12 @@ flags:
 			continue;
 		}
 		fl = 0;
-		if ((final && pdir == 0) || (pdir == 0 && http_tx_progress(tx, 0) == HTTP_PROGRESS_COMPLETE))
+		if ((final && pdir == 0) || (pdir == 0 && app_layer_tx_progress(f, tx, 0) == complete))
 			fl |= APP_TX_DETECT_TS;
-		if ((final && pdir == 1) || (pdir == 1 && http_tx_progress(tx, 1) == HTTP_PROGRESS_COMPLETE))
+		if ((final && pdir == 1) || (pdir == 1 && app_layer_tx_progress(f, tx, 1) == complete))
 			fl |= APP_TX_DETECT_TC;
-		http_tx_set_flags(tx, fl);
-		if ((http_tx_flags(tx) & (APP_TX_DETECT_TS | APP_TX_DETECT_TC)) ==
+		app_layer_tx_set_flags(f, tx, fl);
+		if ((app_layer_tx_flags(f, tx) & (APP_TX_DETECT_TS | APP_TX_DETECT_TC)) ==
 		    (APP_TX_DETECT_TS | APP_TX_DETECT_TC) && id == fs->tx_next)
 			fs->tx_next++;
 	}

@@ -13,7 +13,7 @@ int sig_set_alproto_http(SigParseState *st)
 
 	if (s->proto != IPPROTO_TCP && s->proto != SIG_PROTO_IP)
 		return sig_error(st, "http keywords need a tcp, ip or http rule");
-	s->alproto = ALPROTO_HTTP;
+	s->alproto = ALPROTO_HTTP1;
 	s->flags |= SIG_FLAG_APPLAYER;
 	return 0;
 }

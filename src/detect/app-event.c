@@ -3,7 +3,7 @@
  * Matches a transaction on which the protocol's parser raised the event
  * (http: libhtp warnings and our checks, app-layer/http.c event_names),
  * looked up through the app-layer registry by the protocol's name. The
- * rule becomes a transaction rule of that protocol: http-inspect.c
+ * rule becomes a transaction rule of that protocol: tx-inspect.c
  * evaluates it once per transaction, when the transaction is complete (or
  * at flow end), so events raised late in the response are seen.
  * Packet-level app-layer events (applayer_mismatch_protocol_both_directions,

@@ -212,14 +212,17 @@ struct DetectEngine {
 	ThresholdTable *thr;
 	uint32_t max_pid;
 	int have_iponly;
-	/* HTTP rules: one MPM per (evaluation side, buffer) over their fast
-	 * patterns, and the ones without a usable fast pattern */
+	/* transaction rules (any protocol; "http" is historical): one MPM
+	 * per (evaluation side, buffer of the detection-buffer registry,
+	 * buffers.h) over their fast patterns, and the ones without a usable
+	 * fast pattern. hgroups[d][BUF_HTTP_SERVER_BODY] is also the GPU
+	 * prefilter's body group (prefilter-gpu.c). */
 	uint32_t nhttp;
 	SigGroup hgroups[2][BUF_MAX];
 	uint32_t *h_always[2];
 	uint32_t nh_always[2];
 	/* HTTP rules whose fast pattern is in a transformed buffer: one MPM
-	 * per (side, buffer, transform chain) (http-inspect.c) */
+	 * per (side, buffer, transform chain) (tx-inspect.c) */
 	struct HttpXGroup *hx;
 	uint32_t nhx;
 	/* raw stream: longest stream rule pattern, for the window overlap */
@@ -320,7 +323,8 @@ static inline void detect_scan_count(DetectThread *dt, int cls, int gpu, uint64_
 }
 void detect_pkt_swap(Packet *p);
 
-/* http-inspect.c */
+/* tx-inspect.c: transaction rules of every protocol (the http_ names are
+ * historical) */
 void http_sig_setup(DetectSig *ds);
 int http_engine_build(DetectEngine *de, char *err, size_t errlen);
 void http_engine_free(DetectEngine *de);

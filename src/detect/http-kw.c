@@ -2,6 +2,8 @@
  * old-style content modifiers (content:"x"; http_uri;), sticky buffers
  * (http.uri; content:"x";), pkt_data and urilen. */
 #include "detect/detect-int.h"
+#include "detect/buffers.h"
+#include "app-layer/http.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -116,4 +118,18 @@ int kw_bsize(SigParseState *st, const char *arg, const Keyword *kw)
 		return sig_error(st, "invalid bsize \"%s\"", arg);
 	}
 	return sm_append(st, st->cur_buf, KW_BSIZE, u) < 0 ? -1 : 0;
+}
+
+/* The HTTP entries of the buffer registry (buffers.c) read the transaction
+ * through the app layer's HTTP buffers; a multi-buffer entry per header. */
+int http_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
+		    const uint8_t **data, uint32_t *len)
+{
+	int hb = b->pbuf[side & 1];
+
+	if (b->multi)
+		return http_tx_buffer_multi(tx, hb, idx, data, len);
+	if (idx)
+		return -1;
+	return http_tx_buffer_dir(tx, hb, side, data, len);
 }

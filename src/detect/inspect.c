@@ -369,7 +369,7 @@ static int match_one(DetectThread *dt, const SigMatch *m, Packet *p)
 	case KW_CSUM:
 		return csum_match(m->ctx, p);
 	case KW_APP_LAYER_EVENT:
-		return 1;   /* a transaction property: http-inspect.c checks it */
+		return 1;   /* a transaction property: tx-inspect.c checks it */
 	case KW_STREAM_SIZE:
 		return stream_size_match(m->ctx, p);
 	case KW_STREAM_EVENT:

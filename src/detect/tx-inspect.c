@@ -1,11 +1,19 @@
-/* HTTP rules: which side of a transaction a rule is evaluated on, the MPM
- * prefilter over the transaction buffers, and per-transaction inspection.
+/* Transaction rules, whatever the protocol: which side of a transaction a
+ * rule is evaluated on, the MPM prefilter over the transaction buffers, and
+ * per-transaction inspection. Transactions come from the app layer's generic
+ * calls (app_layer_tx_*), buffers from the detection-buffer registry
+ * (buffers.h): one MPM group per (evaluation side, buffer), each buffer one
+ * protocol's, so a flow's transactions meet only its protocol's groups and
+ * rules. (The http_ names of the build calls and DetectSig fields are
+ * historical: they serve every protocol's transaction rules.)
  *
  * A rule is evaluated once per transaction and side ("eval side"): when the
- * sides it reads have progressed far enough for its buffers (line, headers,
- * complete body), or at flow end with whatever exists. Per-transaction state
- * (one bit per rule and side: done) hangs off the tx's detect slot. */
+ * sides it reads have progressed far enough for its buffers (HTTP: line,
+ * headers, complete body), or at flow end with whatever exists.
+ * Per-transaction state (one bit per rule and side: done) hangs off the
+ * tx's detect slot. */
 #include "detect/engine-int.h"
+#include "detect/buffers.h"
 #include "app-layer/http.h"
 #include "detect/prefilter-gpu.h"
 #include "detect/transform.h"
@@ -13,49 +21,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SIDE_TS APP_DIR_TOSERVER
-#define SIDE_TC APP_DIR_TOCLIENT
-#define SIDE_EVAL 2     /* the side the rule is evaluated on */
+#define SIDE_TS DBUF_TS
+#define SIDE_TC DBUF_TC
+#define SIDE_EVAL DBUF_EVAL   /* the side the rule is evaluated on */
 
-typedef struct BufMap {
-	int hbuf;        /* enum http_buffer */
-	int side;        /* SIDE_TS, SIDE_TC, SIDE_EVAL */
-	int need;        /* HTTP_PROGRESS_* */
-	int multi;
-} BufMap;
+/* Entry idx of list base's buffer on side of tx (buffers.h). */
+static inline int buf_get(int base, void *tx, int side, uint32_t idx, const uint8_t **data,
+			  uint32_t *len)
+{
+	const DetectBuffer *b = &detect_buffers[base];
 
-static const BufMap bufmap[BUF_IPV4_HDR] = {
-	[BUF_HTTP_URI] = { HTTP_BUF_URI, SIDE_TS, HTTP_PROGRESS_LINE, 0 },
-	[BUF_HTTP_RAW_URI] = { HTTP_BUF_RAW_URI, SIDE_TS, HTTP_PROGRESS_LINE, 0 },
-	[BUF_HTTP_METHOD] = { HTTP_BUF_METHOD, SIDE_TS, HTTP_PROGRESS_LINE, 0 },
-	[BUF_HTTP_HEADER] = { HTTP_BUF_HEADER, SIDE_EVAL, HTTP_PROGRESS_HEADERS, 0 },
-	[BUF_HTTP_RAW_HEADER] = { HTTP_BUF_RAW_HEADER, SIDE_EVAL, HTTP_PROGRESS_HEADERS, 0 },
-	[BUF_HTTP_COOKIE] = { HTTP_BUF_COOKIE, SIDE_EVAL, HTTP_PROGRESS_HEADERS, 0 },
-	[BUF_HTTP_USER_AGENT] = { HTTP_BUF_USER_AGENT, SIDE_TS, HTTP_PROGRESS_HEADERS, 0 },
-	[BUF_HTTP_HOST] = { HTTP_BUF_HOST, SIDE_TS, HTTP_PROGRESS_HEADERS, 0 },
-	[BUF_HTTP_RAW_HOST] = { HTTP_BUF_RAW_HOST, SIDE_TS, HTTP_PROGRESS_HEADERS, 0 },
-	[BUF_HTTP_CLIENT_BODY] = { HTTP_BUF_CLIENT_BODY, SIDE_TS, HTTP_PROGRESS_COMPLETE, 0 },
-	[BUF_HTTP_SERVER_BODY] = { HTTP_BUF_SERVER_BODY, SIDE_TC, HTTP_PROGRESS_COMPLETE, 0 },
-	[BUF_FILE_DATA] = { HTTP_BUF_SERVER_BODY, SIDE_EVAL, HTTP_PROGRESS_COMPLETE, 0 },
-	[BUF_HTTP_STAT_CODE] = { HTTP_BUF_STAT_CODE, SIDE_TC, HTTP_PROGRESS_LINE, 0 },
-	[BUF_HTTP_STAT_MSG] = { HTTP_BUF_STAT_MSG, SIDE_TC, HTTP_PROGRESS_LINE, 0 },
-	[BUF_HTTP_REQUEST_LINE] = { HTTP_BUF_REQUEST_LINE, SIDE_TS, HTTP_PROGRESS_LINE, 0 },
-	[BUF_HTTP_RESPONSE_LINE] = { HTTP_BUF_RESPONSE_LINE, SIDE_TC, HTTP_PROGRESS_LINE, 0 },
-	[BUF_HTTP_HEADER_NAMES] = { HTTP_BUF_HEADER_NAMES, SIDE_EVAL, HTTP_PROGRESS_HEADERS, 0 },
-	[BUF_HTTP_CONTENT_TYPE] = { HTTP_BUF_CONTENT_TYPE, SIDE_EVAL, HTTP_PROGRESS_HEADERS, 0 },
-	[BUF_HTTP_CONTENT_LEN] = { HTTP_BUF_CONTENT_LEN, SIDE_EVAL, HTTP_PROGRESS_HEADERS, 0 },
-	[BUF_HTTP_ACCEPT] = { HTTP_BUF_ACCEPT, SIDE_TS, HTTP_PROGRESS_HEADERS, 0 },
-	[BUF_HTTP_ACCEPT_ENC] = { HTTP_BUF_ACCEPT_ENC, SIDE_TS, HTTP_PROGRESS_HEADERS, 0 },
-	[BUF_HTTP_ACCEPT_LANG] = { HTTP_BUF_ACCEPT_LANG, SIDE_TS, HTTP_PROGRESS_HEADERS, 0 },
-	[BUF_HTTP_CONNECTION] = { HTTP_BUF_CONNECTION, SIDE_TS, HTTP_PROGRESS_HEADERS, 0 },
-	[BUF_HTTP_REFERER] = { HTTP_BUF_REFERER, SIDE_TS, HTTP_PROGRESS_HEADERS, 0 },
-	[BUF_HTTP_PROTOCOL] = { HTTP_BUF_PROTOCOL, SIDE_EVAL, HTTP_PROGRESS_LINE, 0 },
-	[BUF_HTTP_START] = { HTTP_BUF_START, SIDE_EVAL, HTTP_PROGRESS_HEADERS, 0 },
-	[BUF_HTTP_LOCATION] = { HTTP_BUF_LOCATION, SIDE_TC, HTTP_PROGRESS_HEADERS, 0 },
-	[BUF_HTTP_SERVER] = { HTTP_BUF_SERVER, SIDE_TC, HTTP_PROGRESS_HEADERS, 0 },
-	[BUF_HTTP_REQUEST_HEADER] = { HTTP_BUF_REQUEST_HEADER, SIDE_TS, HTTP_PROGRESS_HEADERS, 1 },
-	[BUF_HTTP_RESPONSE_HEADER] = { HTTP_BUF_RESPONSE_HEADER, SIDE_TC, HTTP_PROGRESS_HEADERS, 1 },
-};
+	return b->get(b, tx, side, idx, data, len);
+}
 
 static uint32_t sig_flow_flags(const Signature *s)
 {
@@ -71,28 +48,23 @@ static uint32_t sig_flow_flags(const Signature *s)
  * follows the rule's direction: request body toserver, else response. */
 static int buf_side(int base, int d)
 {
-	int side = bufmap[base].side;
+	int side = detect_buffers[base].side;
 
 	if (side != SIDE_EVAL)
 		return side;
 	return d;
 }
 
+/* The protocol's own id of base's buffer on side: lists that read the
+ * same one share a group (canon_list). */
 static int buf_hbuf(int base, int side)
 {
-	if (base == BUF_FILE_DATA && side == SIDE_TS)
-		return HTTP_BUF_CLIENT_BODY;
-	return bufmap[base].hbuf;
+	return detect_buffers[base].pbuf[side & 1];
 }
 
 static int list_side(const DetectSig *ds, int l, int d)
 {
 	return buf_side(sig_list_base(ds->s, l), d);
-}
-
-static int list_hbuf(const DetectSig *ds, int l, int side)
-{
-	return buf_hbuf(sig_list_base(ds->s, l), side);
 }
 
 void http_sig_setup(DetectSig *ds)
@@ -104,9 +76,9 @@ void http_sig_setup(DetectSig *ds)
 	for (int l = 1; l < BUF_IPV4_HDR; l++) {
 		if (!s->lists[l].n)
 			continue;
-		if (bufmap[sig_list_base(s, l)].side == SIDE_TS)
+		if (detect_buffers[sig_list_base(s, l)].side == SIDE_TS)
 			ts_only = 1;
-		else if (bufmap[sig_list_base(s, l)].side == SIDE_TC)
+		else if (detect_buffers[sig_list_base(s, l)].side == SIDE_TC)
 			tc_only = 1;
 	}
 	if (tc_only)
@@ -142,8 +114,8 @@ void http_sig_setup(DetectSig *ds)
 			if (!s->lists[l].n)
 				continue;
 			side = list_side(ds, l, d);
-			if (bufmap[sig_list_base(s, l)].need > ds->http_need[side])
-				ds->http_need[side] = (uint8_t)bufmap[sig_list_base(s, l)].need;
+			if (detect_buffers[sig_list_base(s, l)].progress > ds->http_need[side])
+				ds->http_need[side] = detect_buffers[sig_list_base(s, l)].progress;
 		}
 	}
 }
@@ -266,10 +238,10 @@ static int canon_list(int d, int l)
 {
 	int side = buf_side(l, d), hb = buf_hbuf(l, side);
 
-	if (!bufmap[l].need)
+	if (!detect_buffers[l].progress)
 		return l;
 	for (int k = 1; k < l; k++)
-		if (bufmap[k].need && bufmap[k].multi == bufmap[l].multi &&
+		if (detect_buffers[k].progress && detect_buffers[k].multi == detect_buffers[l].multi &&
 		    buf_side(k, d) == side && buf_hbuf(k, side) == hb)
 			return k;
 	return l;
@@ -567,21 +539,17 @@ static int inspect_xbuf(DetectThread *dt, const Signature *s, int l, const uint8
 	return inspect_buffer(dt, s, l, &b);
 }
 
+/* A multi-buffer matches when one of its entries does. */
 static int list_matches(DetectThread *dt, const DetectSig *ds, void *tx, int l, int d)
 {
-	int side = list_side(ds, l, d), hb = list_hbuf(ds, l, side);
+	int base = sig_list_base(ds->s, l), side = buf_side(base, d);
 	const uint8_t *data;
 	uint32_t len;
 
-	if (bufmap[sig_list_base(ds->s, l)].multi) {
-		for (uint32_t i = 0; http_tx_buffer_multi(tx, hb, i, &data, &len) == 0; i++)
-			if (inspect_xbuf(dt, ds->s, l, data, len))
-				return 1;
-		return 0;
-	}
-	if (http_tx_buffer_dir(tx, hb, side, &data, &len) != 0)
-		return 0;
-	return inspect_xbuf(dt, ds->s, l, data, len);
+	for (uint32_t i = 0; buf_get(base, tx, side, i, &data, &len) == 0; i++)
+		if (inspect_xbuf(dt, ds->s, l, data, len))
+			return 1;
+	return 0;
 }
 
 static int tx_sig_match(DetectThread *dt, const DetectSig *ds, Packet *p, void *tx, int d)
@@ -610,20 +578,20 @@ static int tx_sig_match(DetectThread *dt, const DetectSig *ds, Packet *p, void *
 static void tx_scan_list(DetectThread *dt, void *tx, TxDetect *st, TxPass *tp, int l)
 {
 	const SigGroup *g = &dt->de->hgroups[tp->d][l];
-	int side = buf_side(l, tp->d), hb = buf_hbuf(l, side);
+	int side = buf_side(l, tp->d);
 	int complete = tp->prog[side] == tp->complete;
 	const uint8_t *data;
 	uint32_t len;
 
 	if (st->scanned[tp->d] & (1ull << l))
 		return;
-	if (!tp->final && !complete && tp->prog[side] < bufmap[l].need)
+	if (!tp->final && !complete && tp->prog[side] < detect_buffers[l].progress)
 		return;
 	tp->deferred = 0;
-	if (bufmap[l].multi) {
-		for (uint32_t i = 0; http_tx_buffer_multi(tx, hb, i, &data, &len) == 0; i++)
+	if (detect_buffers[l].multi) {
+		for (uint32_t i = 0; buf_get(l, tx, side, i, &data, &len) == 0; i++)
 			prefilter_buf(dt, g, dt->scratch_h[tp->d][l], data, len, tp);
-	} else if (http_tx_buffer_dir(tx, hb, side, &data, &len) == 0) {
+	} else if (buf_get(l, tx, side, 0, &data, &len) == 0) {
 		if (l != BUF_HTTP_SERVER_BODY || !prefilter_body_gpu(dt, g, st, tp, len))
 			prefilter_buf(dt, g, dt->scratch_h[tp->d][l], data, len, tp);
 	}
@@ -647,26 +615,20 @@ static void tx_eval(DetectThread *dt, Packet *p, void *tx, TxDetect *st, int d, 
 	if (st->seen[d] == key || (prog[d] == 0 && !final))
 		return;
 	st->seen[d] = key;
+	/* the buffers of the flow's protocol (each list is one protocol's) */
 	for (int l = 1; l < BUF_IPV4_HDR; l++)
-		if (de->hgroups[d][l].mpm)
+		if (de->hgroups[d][l].mpm && detect_buffers[l].alproto == f->app_proto)
 			tx_scan_list(dt, tx, st, &tp, l);
 	for (uint32_t k = 0; k < de->nhx; k++) {
 		const HttpXGroup *hx = &de->hx[k];
-		int side, hb;
+		int side;
 		const uint8_t *data, *xd;
 		uint32_t len, xl;
 
-		if (hx->d != d)
+		if (hx->d != d || detect_buffers[hx->base].alproto != f->app_proto)
 			continue;
 		side = buf_side(hx->base, d);
-		hb = buf_hbuf(hx->base, side);
-		for (uint32_t i = 0; ; i++) {
-			if (bufmap[hx->base].multi) {
-				if (http_tx_buffer_multi(tx, hb, i, &data, &len) != 0)
-					break;
-			} else if (i || http_tx_buffer_dir(tx, hb, side, &data, &len) != 0) {
-				break;
-			}
+		for (uint32_t i = 0; buf_get(hx->base, tx, side, i, &data, &len) == 0; i++) {
 			if (transform_apply(hx->chain, dt->xs, data, len, &xd, &xl) == 0)
 				prefilter_buf(dt, &hx->g, dt->scratch_hx[k], xd, xl, &tp);
 		}
@@ -685,7 +647,8 @@ static void tx_eval(DetectThread *dt, Packet *p, void *tx, TxDetect *st, int d, 
 			const DetectSig *ds = &de->sigs[num];
 
 			word &= word - 1;
-			if (sig_done(&tp, ds) || !ready(ds, prog, final))
+			if (ds->s->alproto != f->app_proto || sig_done(&tp, ds) ||
+			    !ready(ds, prog, final))
 				continue;
 			sig_set_done(&tp, ds);
 			if (!tx_sig_match(dt, ds, p, tx, d))

@@ -21,7 +21,7 @@ typedef struct DetectAppEvent {
 	int event;                /* app_layer_event_lookup() id */
 } DetectAppEvent;
 
-int kw_app_layer_event(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_app_layer_event(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	DetectAppEvent *ev;
 	const char *dot = strchr(arg, '.');
@@ -80,3 +80,19 @@ int app_event_tx_match(const Signature *s, const Flow *f, const void *tx)
 	}
 	return 1;
 }
+
+/* A transaction property: tx-inspect.c checks it (app_event_tx_match). */
+static int match_app_layer_event(DetectThread *dt, const SigMatch *m, Packet *p)
+{
+	(void)dt;
+	(void)m;
+	(void)p;
+	return 1;
+}
+
+/* The keywords of this family: keywords.c gathers the tables (one line
+ * per family). */
+const Keyword app_event_keywords[] = {
+	{ "app-layer-event", KW_APP_LAYER_EVENT, kw_app_layer_event, NEED | SQ, -1, "match an app-layer parser event", match_app_layer_event, NULL },
+	{ .name = NULL }
+};

@@ -8,6 +8,8 @@
 
 #include "detect/pcre2-config.h"
 #include <pthread.h>
+#include <string.h>
+#include <sys/socket.h>
 
 /* Inspection buffers. Packet payload today; STREAM is where the reassembled
  * stream plugs in (content rules without flow:no_stream inspect both in
@@ -287,6 +289,42 @@ typedef struct DetectFlowState {
 } DetectFlowState;
 
 enum { TCPS_NONE = 0, TCPS_SYN, TCPS_SYNACK, TCPS_EST, TCPS_CLOSED };
+
+/* Shared by the keywords' match functions (their family files) and
+ * inspect.c. */
+static inline int detect_uint_match(const DetectUint *u, uint64_t v)
+{
+	switch (u->mode) {
+	case UM_EQ: return v == u->a;
+	case UM_NE: return v != u->a;
+	case UM_LT: return v < u->a;
+	case UM_LTE: return v <= u->a;
+	case UM_GT: return v > u->a;
+	case UM_GTE: return v >= u->a;
+	case UM_RANGE: return v > u->a && v < u->b;
+	case UM_NOT_RANGE: return !(v > u->a && v < u->b);
+	}
+	return 0;
+}
+
+static inline int detect_bits_match(unsigned have, unsigned want, int modifier)
+{
+	switch (modifier) {
+	case FLAGS_MOD_PLUS: return (have & want) == want;
+	case FLAGS_MOD_ANY: return (have & want) != 0;
+	case FLAGS_MOD_NOT: return (have & want) == 0;
+	}
+	return have == want;
+}
+
+static inline int detect_same_addr(const Address *a, const Address *b)
+{
+	if (a->family != b->family)
+		return 0;
+	if (a->family == AF_INET)
+		return a->a.u32[0] == b->a.u32[0];
+	return memcmp(a->a.u8, b->a.u8, 16) == 0;
+}
 
 /* inspect.c */
 int inspect_header(const DetectSig *ds, const Packet *p);

@@ -58,7 +58,10 @@ typedef struct AppProtoOps {
 	uint64_t (*tx_id)(const void *tx);
 	uint64_t (*tx_log_id)(const void *tx);
 	int (*tx_progress)(const void *tx, int dir);
-	int progress_complete;      /* tx_progress() of a side that is done */
+	int progress_complete;      /* tx_progress() of a side that is done; the
+	                             * values run 0 (nothing yet) .. this, at
+	                             * most 4 (detection packs both sides'
+	                             * progress into a byte) */
 	unsigned (*tx_flags)(const void *tx);
 	void (*tx_set_flags)(void *tx, unsigned flags);
 	void **(*tx_detect_slot)(void *tx);

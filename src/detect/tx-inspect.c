@@ -605,16 +605,17 @@ static void tx_eval(DetectThread *dt, Packet *p, void *tx, TxDetect *st, int d, 
 	const Flow *f = p->flow;
 	int prog[2] = { app_layer_tx_progress(f, tx, 0), app_layer_tx_progress(f, tx, 1) };
 	/* either side's progress can make a rule ready (a request rule may
-	 * wait for response buffers): a change on either re-evaluates */
+	 * wait for response buffers): a change on either re-evaluates
+	 * (progress values are below 5: AppProtoOps.progress_complete) */
 	uint8_t key = (uint8_t)(1 + prog[d] + 5 * prog[d ^ 1] + (final ? 32 : 0));
-	TxPass tp = { .st = st, .d = d, .final = final, .prog = { prog[0], prog[1] },
-		      .complete = app_proto_progress_complete(f->app_proto) };
+	TxPass tp = { .st = st, .d = d, .final = final, .prog = { prog[0], prog[1] } };
 	CandSet *cs = &dt->cand;
 
 	/* progress 0: nothing seen on that side yet */
 	if (st->seen[d] == key || (prog[d] == 0 && !final))
 		return;
 	st->seen[d] = key;
+	tp.complete = app_proto_progress_complete(f->app_proto);
 	/* the buffers of the flow's protocol (each list is one protocol's) */
 	for (int l = 1; l < BUF_IPV4_HDR; l++)
 		if (de->hgroups[d][l].mpm && detect_buffers[l].alproto == f->app_proto)
@@ -802,8 +803,11 @@ void tx_inspect_flow(DetectThread *dt, Packet *p, DetectFlowState *fs, int final
 	Flow *f = p->flow;
 	uint64_t n = app_layer_tx_count(f);
 	int pdir = (p->flags & PKT_TOCLIENT) ? 1 : 0;
-	int complete = app_proto_progress_complete(f->app_proto);
+	int complete;
 
+	if (fs->tx_next >= n)
+		return;     /* every transaction so far is done for detection */
+	complete = app_proto_progress_complete(f->app_proto);
 	if (!dt->de->nhttp)
 		goto flags;
 	for (uint64_t id = fs->tx_next; id < n; id++) {

@@ -155,7 +155,7 @@ static void emit_alerts(Worker *w, Packet *p, const DetectAlert *alerts, uint32_
 static void tx_log(Worker *w, Packet *p, Flow *f, int final)
 {
 	uint64_t n = app_layer_tx_count(f);
-	int complete = app_proto_progress_complete(f->app_proto);
+	int complete = n > f->tx_log_next ? app_proto_progress_complete(f->app_proto) : 0;
 	unsigned need = APP_TX_LOGGED | APP_TX_FILE_LOGGED;
 
 	if (w->dt)

@@ -9,7 +9,6 @@
 #include "detect/engine.h"
 #include "detect/prefilter-gpu.h"
 #include "app-layer/app-layer.h"
-#include "output/http-log.h"
 #include "stream/stream.h"
 #include "flow/flow.h"
 #include "output/output.h"
@@ -734,7 +733,6 @@ int main(int argc, char **argv)
 			goto out;
 		/* the outputs section is checked too (nothing is opened) */
 		output_set_app_proto_namer(app_proto_name);
-		output_http_register();
 		if (output_config_load(&ocfg, cli.log_dir ? cli.log_dir : ".", err,
 				       sizeof(err)) != 0) {
 			log_error("%s", err);
@@ -770,7 +768,6 @@ int main(int argc, char **argv)
 		detect_gpu_register_counters();
 	register_counters();
 	output_set_app_proto_namer(app_proto_name);
-	output_http_register();
 	if (output_config_load(&ocfg, log_dir, err, sizeof(err)) != 0) {
 		log_error("%s", err);
 		goto out;

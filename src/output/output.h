@@ -111,6 +111,13 @@ json_t *eve_header(const struct timeval *ts, const char *event_type, const Packe
 typedef const char *(*app_proto_name_fn)(uint16_t app_proto);
 void output_set_app_proto_namer(app_proto_name_fn fn);
 
+/* The eve records of one application-layer transaction of f (tx from
+ * app_layer_tx_get()), by f's protocol's logger (tx-log.c): "http" and
+ * "fileinfo" for HTTP. p (may be NULL) gives the time and pcap_cnt;
+ * addresses follow the flow (client as source), as Suricata logs them.
+ * Each is a no-op when eve does not list the type. Thread-safe. */
+void output_tx_log(Outputs *o, const Packet *p, const Flow *f, void *tx);
+
 /* Flow end: an eve "flow" record when enabled. Safe as a flow_end_fn body. */
 void output_flow_end(Outputs *o, const Flow *f, enum flow_end_reason why);
 

@@ -9,6 +9,7 @@
 #include "detect/engine.h"
 #include "detect/prefilter-gpu.h"
 #include "app-layer/app-layer.h"
+#include "output/alert.h"
 #include "stream/stream.h"
 #include "flow/flow.h"
 #include "output/output.h"
@@ -455,6 +456,9 @@ static int engine_config_load(const Cli *cli, EngineConfig *cfg)
 	 * resolution serves the stream engine and detection (detect_setup) */
 	if (cfg->stream.inline_mode < 0)
 		cfg->stream.inline_mode = cli->simulate_ips;
+	/* IPS (--simulate-ips): drop rules block, as eve's action and fast.log's
+	 * [Drop] say */
+	output_alert_set_ips_mode(cli->simulate_ips);
 	/* -k decides for the stream engine too: Suricata's -k none also stops
 	 * the TCP tracker from rejecting packets with bad checksums */
 	if (cli->checksum && !strcmp(cli->checksum, "none"))

@@ -876,8 +876,10 @@ static void daemon_ready(int *fd)
 }
 
 /* --pidfile: refused when it names a running process; a stale one (its pid
- * gone) is replaced. 0, or -1 logged. */
-static int pidfile_take(const char *path)
+ * gone) is replaced. check_only: the look before -D forks (so that the
+ * refusal reaches the terminal); then the write, with the daemon's pid.
+ * 0, or -1 logged. */
+static int pidfile_take(const char *path, int check_only)
 {
 	FILE *f = fopen(path, "r");
 	char buf[32];
@@ -894,8 +896,12 @@ static int pidfile_take(const char *path)
 				  "(remove the file if it is stale)", path, pid);
 			return -1;
 		}
+		if (check_only)
+			return 0;
 		log_info("pid file %s: stale (pid %ld is gone), replaced", path, pid);
 	}
+	if (check_only)
+		return 0;
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0) {
 		log_error("pid file %s: %s", path, strerror(errno));
@@ -1066,12 +1072,14 @@ int main(int argc, char **argv)
 		goto out;
 	if (check_log_dir(&cli, &log_dir) != 0)
 		goto out;
+	pidfile = cli.pidfile ? cli.pidfile : cli.daemon ? conf_get("pid-file") : NULL;
+	if (pidfile && pidfile_take(pidfile, 1) != 0)
+		goto out;
 	/* before any thread or device exists: fork() copies only the caller */
 	if (cli.daemon && (ready_fd = daemonize()) < 0)
 		goto out;
-	pidfile = cli.pidfile ? cli.pidfile : cli.daemon ? conf_get("pid-file") : NULL;
 	if (pidfile) {
-		if (pidfile_take(pidfile) != 0) {
+		if (pidfile_take(pidfile, 0) != 0) {
 			pidfile = NULL;
 			goto out;
 		}

@@ -787,6 +787,18 @@ static void autofp_flush_all(void *arg)
 		detect_gpu_rx_blocking(ctx->gpu, 0);
 }
 
+/* A live source has nothing ready: the workers get what the reader holds.
+ * The open GPU batch is left to the dispatcher's batching-timeout deadline,
+ * which cuts it on a quiet link too; cutting here would cut a batch per
+ * ring block handed over by the kernel, far too small for the GPU. */
+static void autofp_publish(void *arg)
+{
+	AutofpCtx *ctx = arg;
+
+	for (unsigned i = 0; i < ctx->n; i++)
+		packet_ring_flush(&ctx->workers[i].ring);
+}
+
 /* The pool ran dry: the same, counted as its own cut reason so that a
  * pool too small for the GPU's batches shows (mpm.cuda.cut.pool_dry). */
 static void autofp_pool_dry(void *arg)
@@ -855,7 +867,7 @@ static int run_autofp(Engine *e, PacketPool *pool, ThreadCounters *rx_tc)
 	pool->before_wait_arg = &ctx;
 	for (uint64_t n = 0;;) {
 		Packet *p = packet_pool_get(pool, 1);
-		int r = capture_get(e->caps[0], p, autofp_flush_all, &ctx);
+		int r = capture_get(e->caps[0], p, autofp_publish, &ctx);
 
 		if (r != CAPTURE_PACKET) {
 			packet_pool_put_local(pool, p);

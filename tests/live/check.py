@@ -6,8 +6,12 @@
         decoder.pkts == the packets the capture delivered (ENGINE_LOG's last
         line "<source>: <dev>: N packets"); delivered >= 97% of SENT;
         capture.kernel_drops == 0.
-    check.py flows LIVE_EVE N
-        prints the count of eve flow records ending by timeout (N unused: 0 ok)
+    check.py flows LIVE_EVE
+        prints the count of eve flow records ending by timeout
+    check.py counter LIVE_EVE a.b.c
+        prints a counter of the last eve stats record (-1: absent)
+    check.py alerts LIVE_EVE SID
+        prints the count of alerts of SID
 Prints PASS:/FAIL: lines; the exit status is 1 on any FAIL.
 """
 
@@ -87,7 +91,25 @@ def flows(live):
 	return 0
 
 
+def counter(live, path):
+	st = last_stats(records(live))
+	for k in path.split("."):
+		st = st.get(k, {}) if isinstance(st, dict) else {}
+	print(st if isinstance(st, int) else -1)
+	return 0
+
+
+def alerts(live, sid):
+	print(sum(1 for r in records(live) if r.get("event_type") == "alert" and
+		  r["alert"]["signature_id"] == int(sid)))
+	return 0
+
+
 if __name__ == "__main__":
+	if sys.argv[1] == "counter":
+		sys.exit(counter(sys.argv[2], sys.argv[3]))
+	if sys.argv[1] == "alerts":
+		sys.exit(alerts(sys.argv[2], sys.argv[3]))
 	if sys.argv[1] == "traffic":
 		sys.exit(1 if traffic(*sys.argv[2:7]) else 0)
 	sys.exit(flows(sys.argv[2]))

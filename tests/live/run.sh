@@ -5,12 +5,14 @@
 #   tests/live/run.sh [BUILDDIR [SRCDIR]]
 # Checks (PASS:/FAIL: lines, then "N passed, N failed"):
 #   traffic, for --af-packet (workers, 2 threads, TPACKET_V3), -i (AF_PACKET,
-#     single, use-mmap: no) and --pcap (libpcap, autofp): the (sid, flow)
+#     single, use-mmap: no), --pcap (libpcap, autofp) and --af-packet with
+#     ac-cuda (autofp, host emulation): the (sid, flow)
 #     alert pairs equal those of -r on the same pcap; decoder.pkts == what
 #     the capture delivered, >= 97% of what tcpreplay sent; kernel drops 0;
-#   idle: 5 UDP flows, then silence: their flow records appear once the
-#     (short, --set) timeouts pass, with no packet arriving, in workers and
-#     autofp;
+#   idle: 5 UDP flows, then silence: their alerts are out within 1 s and
+#     their flow records appear once the (short, --set) timeouts pass, with
+#     no packet arriving, in workers, autofp and autofp with ac-cuda (host
+#     emulation: the GPU batching deadline holds on a quiet link);
 #   daemon: -D --pidfile starts, a second start is refused, SIGHUP reopens
 #     eve.json, SIGTERM stops with the pid file removed; --user drops to nobody.
 # SKIPs with one line when not root, or without ip netns or tcpreplay. The
@@ -154,6 +156,11 @@ idle() {
 	n=$(python3 "$here/check.py" flows "$tmp/$name/eve.json")
 	if [ "$n" = 0 ]; then ok "$name: no flow record before the timeout"
 	else ko "$name: $n flow records 1 s after the last packet (timeout $to s)"; fi
+	# the alerts of those packets are out already: nothing (a queue batch,
+	# a GPU batch) waits for more traffic
+	n=$(python3 "$here/check.py" alerts "$tmp/$name/eve.json" 9100006)
+	if [ "$n" = 5 ]; then ok "$name: the 5 alerts are written 1 s after the last packet"
+	else ko "$name: $n of 5 alerts written 1 s after the last packet"; fi
 	for _ in $(seq 1 80); do
 		n=$(python3 "$here/check.py" flows "$tmp/$name/eve.json")
 		[ "$n" = 5 ] && break
@@ -166,6 +173,13 @@ idle() {
 }
 idle idle-workers --af-packet="$vb" --set af-packet.0.threads=2
 idle idle-autofp --pcap="$vb" --runmode autofp
+# ac-cuda through its host emulation: the batching deadline holds on a quiet link
+accuda=(--runmode autofp --set mpm-algo=ac-cuda --set cuda.mpm.emulation=yes --set max-pending-packets=4096)
+traffic accuda --af-packet="$vb" "${accuda[@]}"
+idle idle-accuda --af-packet="$vb" "${accuda[@]}"
+n=$(python3 "$here/check.py" counter "$tmp/idle-accuda/eve.json" mpm.cuda.cut.timeout)
+if [ "$n" -gt 0 ] 2> /dev/null; then ok "idle-accuda: $n GPU batches cut by the batching-timeout deadline"
+else ko "idle-accuda: no GPU batch cut by the deadline (mpm.cuda.cut.timeout $n)"; fi
 
 # daemon: -D --pidfile
 d=$tmp/daemon

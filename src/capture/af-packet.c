@@ -35,6 +35,9 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+/* use-mmap: no, buffer-size left out: the socket receive buffer */
+#define RECV_BUF_DEFAULT (8 << 20)
+
 typedef struct AfPacket {
 	int fd;
 	int ifindex;
@@ -162,10 +165,15 @@ static int afp_setup(AfPacket *a, const CaptureConfig *cfg, char *err, size_t er
 	if (a->fd < 0)
 		return afp_err(err, errlen, a, "cannot open a packet socket");
 	a->datalink = iface_datalink(a->fd, cfg->iface);
-	if (cfg->buffer_size) {
-		int sz = (int)cfg->buffer_size;
+	if (cfg->buffer_size || !cfg->use_mmap) {
+		/* without the ring the socket buffer is all that absorbs a burst
+		 * or a stall of the thread: the system's default (~200 KB, a few
+		 * ms of a busy link) is raised to RECV_BUF_DEFAULT; root may pass
+		 * net.core.rmem_max (SO_RCVBUFFORCE) */
+		int sz = cfg->buffer_size ? (int)cfg->buffer_size : RECV_BUF_DEFAULT;
 
-		setsockopt(a->fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
+		if (setsockopt(a->fd, SOL_SOCKET, SO_RCVBUFFORCE, &sz, sizeof(sz)) != 0)
+			setsockopt(a->fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
 	}
 	if (cfg->use_mmap) {
 		if (setup_ring(a, cfg, snaplen, err, errlen) != 0)

@@ -226,6 +226,13 @@ int capture_config_load(CaptureConfig *cfg, unsigned ncpu)
 	    sec_u32(&s, "ring-size", &cfg->ring_size, 1, 1u << 24) != 0 ||
 	    sec_u32(&s, "block-timeout", &cfg->block_timeout_ms, 1, 60000) != 0)
 		return -1;
+	{
+		uint32_t bs = 0;
+
+		if (sec_u32(&s, "buffer-size", &bs, 0, INT32_MAX) != 0)
+			return -1;
+		cfg->buffer_size = bs;
+	}
 	cfg->cluster_id = (uint16_t)cid;
 	cfg->promisc = !disable_promisc;
 	if ((v = sec_get(&s, "tpacket-v3")) != NULL) {

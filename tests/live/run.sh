@@ -5,7 +5,8 @@
 #   tests/live/run.sh [BUILDDIR [SRCDIR]]
 # Checks (PASS:/FAIL: lines, then "N passed, N failed"):
 #   traffic, for --af-packet (workers, 2 threads, TPACKET_V3), -i (AF_PACKET,
-#     single, use-mmap: no), --pcap (libpcap, autofp) and --af-packet with
+#     single, use-mmap: no), --pcap (libpcap, autofp; workers with 2 threads
+#     in a fanout group) and --af-packet with
 #     ac-cuda (autofp, host emulation): the (sid, flow)
 #     alert pairs equal those of -r on the same pcap; decoder.pkts == what
 #     the capture delivered, >= 97% of what tcpreplay sent; kernel drops 0;
@@ -85,6 +86,7 @@ fi
 start() {
 	local name=$1; shift
 	mkdir -p "$tmp/$name"
+	: > "$tmp/$name/out"     # the background job opens it later
 	# not through nsx: $! must be the engine (ip netns exec execs it), not a
 	# subshell running a function
 	ip netns exec "$ns" "$bin" "${common[@]}" -l "$tmp/$name" "$@" > "$tmp/$name/out" 2>&1 &
@@ -140,6 +142,7 @@ t0=$(date +%s)
 traffic af-packet --af-packet="$vb" --set af-packet.0.threads=2
 traffic i-recvmsg -i "$vb" --runmode single --set af-packet.0.use-mmap=no
 traffic pcap --pcap="$vb"
+traffic pcap-workers --pcap="$vb" --runmode workers --set pcap.0.threads=2
 
 # idle NAME ARGS...: 5 UDP flows (10 packets), then nothing; the timeouts are 3 s.
 idle() {
@@ -174,7 +177,10 @@ idle() {
 idle idle-workers --af-packet="$vb" --set af-packet.0.threads=2
 idle idle-autofp --pcap="$vb" --runmode autofp
 # ac-cuda through its host emulation: the batching deadline holds on a quiet link
-accuda=(--runmode autofp --set mpm-algo=ac-cuda --set cuda.mpm.emulation=yes --set max-pending-packets=4096)
+# (the shipped yaml's batching-timeout is 1 s, tuned for pcap throughput; 20 ms
+# here, so that the 1 s alert check below sees the deadline, not the flush)
+accuda=(--runmode autofp --set mpm-algo=ac-cuda --set cuda.mpm.emulation=yes
+	--set max-pending-packets=4096 --set cuda.mpm.batching-timeout=20000)
 traffic accuda --af-packet="$vb" "${accuda[@]}"
 idle idle-accuda --af-packet="$vb" "${accuda[@]}"
 n=$(python3 "$here/check.py" counter "$tmp/idle-accuda/eve.json" mpm.cuda.cut.timeout)

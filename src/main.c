@@ -1086,6 +1086,9 @@ int main(int argc, char **argv)
 		pidfile_owned = 1;
 	}
 	open_log_file(log_dir);
+	/* from here a SIGTERM (during a long rule load too) ends the run
+	 * cleanly: the capture loop sees the flag at once, the pid file goes */
+	install_signals();
 
 	/* a file is checked before the rules load (a typo fails at once); a
 	 * live capture opens once the engine is ready, so that its ring does
@@ -1122,7 +1125,6 @@ int main(int argc, char **argv)
 	run_ctl.on_tick = flush_outputs;
 	run_ctl.arg = engine.outputs;
 	engine.ctl = &run_ctl;
-	install_signals();
 	log_info("runmode %s, %u worker%s, max-pending-packets %u",
 		 runmode_name(engine.cfg.mode), engine.cfg.workers,
 		 engine.cfg.workers == 1 ? "" : "s", engine.cfg.max_pending_packets);

@@ -53,6 +53,7 @@ typedef struct AfPacket {
 	/* counts */
 	uint64_t packets, bytes;
 	uint64_t kpkts, kdrops;          /* PACKET_STATISTICS resets on read: sums */
+	int err_logged;                  /* a socket error was said; reset by data */
 } AfPacket;
 
 static int afp_err(char *err, size_t errlen, const AfPacket *a, const char *what)
@@ -271,6 +272,31 @@ static void fill_packet(AfPacket *a, Packet *p, const uint8_t *data, uint32_t ca
 	p->pcap_cnt = a->packets;
 }
 
+/* Waits for data. A socket error (the interface went down) is said once and
+ * the capture goes on: the link may come back; the wait keeps its length so
+ * that an error that stays raised does not spin. */
+static void wait_data(AfPacket *a, int timeout_ms)
+{
+	struct pollfd pfd = { .fd = a->fd, .events = POLLIN };
+
+	if (poll(&pfd, 1, timeout_ms) <= 0)
+		return;
+	if (pfd.revents & (POLLERR | POLLNVAL)) {
+		int e = 0;
+		socklen_t l = sizeof(e);
+
+		getsockopt(a->fd, SOL_SOCKET, SO_ERROR, &e, &l);
+		if (!a->err_logged)
+			log_warning("af-packet: %s: %s; still capturing (the link may come back)",
+				    a->iface, e ? strerror(e) : "socket error");
+		a->err_logged = 1;
+		if (!(pfd.revents & POLLIN))
+			usleep((useconds_t)timeout_ms * 1000);
+	} else {
+		a->err_logged = 0;
+	}
+}
+
 static void release_block(AfPacket *a)
 {
 	__atomic_store_n(&a->bd->hdr.bh1.block_status, TP_STATUS_KERNEL, __ATOMIC_RELEASE);
@@ -293,11 +319,9 @@ static int next_mmap(Capture *c, AfPacket *a, Packet *p, int timeout_ms)
 
 			if (!(__atomic_load_n(&bd->hdr.bh1.block_status, __ATOMIC_ACQUIRE) &
 			      TP_STATUS_USER)) {
-				struct pollfd pfd = { .fd = a->fd, .events = POLLIN | POLLERR };
-
 				if (waited || timeout_ms == 0)
 					return CAPTURE_IDLE;
-				poll(&pfd, 1, timeout_ms);
+				wait_data(a, timeout_ms);
 				waited = 1;
 				continue;
 			}
@@ -343,15 +367,18 @@ static int next_recv(Capture *c, AfPacket *a, Packet *p, int timeout_ms)
 			return CAPTURE_END;
 		n = recvmsg(a->fd, &msg, MSG_DONTWAIT | MSG_TRUNC);
 		if (n < 0) {
-			struct pollfd pfd = { .fd = a->fd, .events = POLLIN };
-
-			if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+			if (errno == ENETDOWN || errno == ENXIO) {
+				if (!a->err_logged)
+					log_warning("af-packet: %s: %s; still capturing (the link may "
+						    "come back)", a->iface, strerror(errno));
+				a->err_logged = 1;
+			} else if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
 				log_error("af-packet: %s: %s", a->iface, strerror(errno));
 				return CAPTURE_END;
 			}
 			if (waited || timeout_ms == 0)
 				return CAPTURE_IDLE;
-			poll(&pfd, 1, timeout_ms);
+			wait_data(a, timeout_ms);
 			waited = 1;
 			continue;
 		}

@@ -5,7 +5,7 @@
 # capture tests (tests/live/run.sh: a veth pair in a network namespace).
 set -e
 PKGS="build-essential autoconf automake libtool pkg-config \
- libpcap-dev libyaml-dev libpcre2-dev libhtp-dev libjansson-dev \
+ libpcap-dev libyaml-dev libpcre2-dev libhtp-dev libjansson-dev libssl-dev \
  wireshark-common tshark time python3 python3-yaml python3-jsonschema \
  tcpreplay iproute2"
 # Hyperscan exists for x86-64 only.

@@ -10,7 +10,7 @@
 #include "detect/engine.h"
 #include "detect/prefilter-gpu.h"
 #include "app-layer/app-layer.h"
-#include "output/http-log.h"
+#include "output/alert.h"
 #include "stream/stream.h"
 #include "flow/flow.h"
 #include "output/output.h"
@@ -35,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -65,6 +66,7 @@ enum {
 	OPT_PIDFILE,
 	OPT_USER,
 	OPT_GROUP,
+	OPT_LIST_APP_LAYER_PROTOS,
 };
 
 typedef struct Cli {
@@ -126,7 +128,8 @@ static void usage(FILE *out, const char *prog)
 		"\t--list-cuda-cards                    : list CUDA cards on the system\n"
 		"\t--disable-detection                  : disable detection engine\n"
 		"\t--init-errors-fatal                  : enable fatal failure on signature init error\n"
-		"\t--list-keywords                      : list all supported rule keywords\n"
+		"\t--list-keywords[=all|csv|<kword>]    : list keywords implemented by the engine\n"
+		"\t--list-app-layer-protos              : list supported app layer protocols\n"
 		"\t--engine-analysis                    : print reports on analysis of different sections in the engine and exit\n"
 		"\t--simulate-ips                       : simulate IPS mode when running in a non-IPS mode\n",
 		"This is Suricata version " SURICATA_VERSION " (" ENGINE_SUFFIX ")", prog);
@@ -185,6 +188,15 @@ static void print_build_info(void)
 #else
 	printf("  %-40s no\n", "ASan/UBSan:");
 #endif
+	/* Suricata's install paths block; suricata-update reads the -- lines */
+	printf("\nGeneric build parameters:\n");
+	printf("  %-40s %s\n", "Installation prefix:", BUILD_PREFIX);
+	printf("  %-40s %s/suricata/\n", "Configuration directory:", BUILD_SYSCONFDIR);
+	printf("  %-40s %s\n", "Log directory:", BUILD_LOGDIR);
+	printf("\n  %-40s %s\n", "--prefix", BUILD_PREFIX);
+	printf("  %-40s %s\n", "--sysconfdir", BUILD_SYSCONFDIR);
+	printf("  %-40s %s\n", "--localstatedir", BUILD_LOCALSTATEDIR);
+	printf("  %-40s %s\n", "--datarootdir", BUILD_DATAROOTDIR);
 }
 
 static int list_cuda_cards(void)
@@ -237,6 +249,7 @@ static int parse_cli(int argc, char **argv, Cli *cli)
 		{ "pidfile", required_argument, NULL, OPT_PIDFILE },
 		{ "user", required_argument, NULL, OPT_USER },
 		{ "group", required_argument, NULL, OPT_GROUP },
+		{ "list-app-layer-protos", no_argument, NULL, OPT_LIST_APP_LAYER_PROTOS },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -306,11 +319,17 @@ static int parse_cli(int argc, char **argv, Cli *cli)
 			return list_cuda_cards();
 		case OPT_DISABLE_DETECTION: cli->disable_detection = 1; break;
 		case OPT_ENGINE_ANALYSIS: cli->engine_analysis = 1; break;
+		case OPT_LIST_APP_LAYER_PROTOS:
+			/* the registry's protocols, as Suricata lists them */
+			printf("=========Supported App Layer Protocols=========\n");
+			for (unsigned a = ALPROTO_UNKNOWN + 1; a < ALPROTO_FAILED; a++)
+				if (strcmp(app_proto_name((uint16_t)a), "unknown") != 0)
+					printf("%s\n", app_proto_name((uint16_t)a));
+			return 0;
 		case OPT_INIT_ERRORS_FATAL: cli->init_errors_fatal = 1; break;
 		case OPT_SIMULATE_IPS: cli->simulate_ips = 1; break;
 		case OPT_LIST_KEYWORDS:
-			keywords_list(stdout);
-			return 0;
+			return keywords_list_as(stdout, optarg);
 		case OPT_NO_RANDOM:
 			/* Suricata's switch for reproducible runs: we use no randomness. */
 			break;
@@ -511,6 +530,9 @@ static int engine_config_load(const Cli *cli, EngineConfig *cfg)
 	 * resolution serves the stream engine and detection (detect_setup) */
 	if (cfg->stream.inline_mode < 0)
 		cfg->stream.inline_mode = cli->simulate_ips;
+	/* IPS (--simulate-ips): drop rules block, as eve's action and fast.log's
+	 * [Drop] say */
+	output_alert_set_ips_mode(cli->simulate_ips);
 	/* -k decides for the stream engine too: Suricata's -k none also stops
 	 * the TCP tracker from rejecting packets with bad checksums */
 	if (cli->checksum && !strcmp(cli->checksum, "none"))
@@ -615,10 +637,12 @@ static int detect_setup(const Cli *cli, int stream_inline, SigTable **tp, Detect
 		return -1;
 	}
 	*tp = t;
-	log_info("rules: %d loaded, %d failed, %d skipped (%d files, %d unreadable)",
-		 t->loaded, t->failed, t->skipped, t->files_loaded, t->files_failed);
+	/* at the default level: the totals and one line per skip reason (each
+	 * skipped rule is an info line, -v) */
+	log_notice("rules: %d loaded, %d failed, %d skipped (%d files, %d unreadable)",
+		   t->loaded, t->failed, t->skipped, t->files_loaded, t->files_failed);
 	for (int i = 0; i < t->nreasons && i < 20; i++)
-		log_info("rules skipped: %s x%d", t->reasons[i].reason, t->reasons[i].count);
+		log_notice("rules skipped: %s x%d", t->reasons[i].reason, t->reasons[i].count);
 	if (t->failed && cli->init_errors_fatal) {
 		log_error("%d rule%s failed to load", t->failed, t->failed == 1 ? "" : "s");
 		return -1;
@@ -1010,6 +1034,34 @@ static int captures_open(Engine *e, const CaptureConfig *cc)
 	return 0;
 }
 
+/* The console level as Suricata sets it: logging.default-log-level (once
+ * the config is loaded), which SC_LOG_LEVEL overrides; -v (info), -vv
+ * (perf), -vvv (config), -vvvv (debug) raise it, never lower it. */
+static int log_levels_set(const Cli *cli, int have_config)
+{
+	const char *env = getenv("SC_LOG_LEVEL"), *yl = have_config ? conf_get("logging.default-log-level") : NULL;
+	int lvl = LOG_LVL_NOTICE;
+
+	if (yl && *yl) {
+		if ((lvl = log_level_by_name(yl)) < 0) {
+			log_error("logging.default-log-level: invalid level '%s' (error, warning, notice, "
+				  "info, perf, config or debug)", yl);
+			return -1;
+		}
+	}
+	if (env && *env) {
+		if ((lvl = log_level_by_name(env)) < 0) {
+			log_error("SC_LOG_LEVEL: invalid level '%s' (error, warning, notice, info, perf, "
+				  "config or debug)", env);
+			return -1;
+		}
+	}
+	if (cli->verbose && LOG_LVL_NOTICE + cli->verbose > lvl)
+		lvl = LOG_LVL_NOTICE + (cli->verbose > 4 ? 4 : cli->verbose);
+	log_set_level((enum log_level)lvl);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	Cli cli = { 0 };
@@ -1029,10 +1081,12 @@ int main(int argc, char **argv)
 	if (rc >= 0)
 		goto out;
 	rc = 1;
-	if (cli.verbose)
-		log_set_level(LOG_LVL_NOTICE + (cli.verbose > 2 ? 2 : cli.verbose));
-
+	/* the environment's level already holds for the config's own errors */
+	if (log_levels_set(&cli, 0) != 0)
+		goto out;
 	if (load_config(&cli) != 0)
+		goto out;
+	if (log_levels_set(&cli, 1) != 0)
 		goto out;
 	if (cli.dump_config) {
 		conf_dump(stdout);
@@ -1053,7 +1107,6 @@ int main(int argc, char **argv)
 			goto out;
 		/* the outputs section is checked too (nothing is opened) */
 		output_set_app_proto_namer(app_proto_name);
-		output_http_register();
 		if (output_config_load(&ocfg, cli.log_dir ? cli.log_dir : ".", err,
 				       sizeof(err)) != 0) {
 			log_error("%s", err);
@@ -1107,10 +1160,16 @@ int main(int argc, char **argv)
 		detect_gpu_register_counters();
 	register_counters(capture_ops(capcfg.kind));
 	output_set_app_proto_namer(app_proto_name);
-	output_http_register();
 	if (output_config_load(&ocfg, log_dir, err, sizeof(err)) != 0) {
 		log_error("%s", err);
 		goto out;
+	}
+	if (sigs) {
+		/* stats.detect.engines */
+		gettimeofday(&ocfg.rules_at, NULL);
+		ocfg.rules_loaded = sigs->loaded;
+		ocfg.rules_failed = sigs->failed;
+		ocfg.rules_skipped = sigs->skipped;
 	}
 	engine.outputs = outputs_open(&ocfg, err, sizeof(err));
 	if (!engine.outputs) {

@@ -5,9 +5,104 @@
 
 #include "app-layer/app-layer.h"
 
+/* Protocol detection's verdict on a direction's first bytes. */
+enum det_state { DET_NONE = 0, DET_MORE, DET_NO, DET_YES };
+
+/* One application protocol: what the app layer, detection, transaction
+ * logging and outputs need of it. An entry of app_protos[] (registry.c),
+ * indexed by its enum app_proto value. Optional members may be NULL. */
+typedef struct AppProtoOps {
+	const char *name;           /* eve app_proto, rule protocol, counter names */
+	const char *alias;          /* another rule name ("http1"), or NULL */
+	unsigned ipprotos;          /* APP_IPPROTO_* */
+
+	/* configuration: defaults, then the YAML keys (0, or -1 with an error
+	 * line naming the key); enabled: 0 no, 1 yes, 2 detection-only */
+	void (*config_defaults)(AppLayerConfig *cfg);
+	int (*config_load)(AppLayerConfig *cfg);
+	int (*enabled)(const AppLayerConfig *cfg);
+	/* app_layer.tx.<name>, app_layer.error.<name>.*, ...; before
+	 * counters_freeze() (app_layer.flow.<name> is registered for it) */
+	void (*register_counters)(void);
+
+	/* per worker (the parser's read-only config); NULL: none */
+	void *(*thread_new)(const AppLayerConfig *cfg);
+	void (*thread_free)(void *ctx);
+
+	/* detection on a direction's first bytes (the flow's ports for port
+	 * fallbacks): DET_YES, DET_MORE (need more bytes) or DET_NO */
+	int (*probe)(const AppLayerConfig *cfg, const Flow *f, int dir, const uint8_t *buf,
+		     uint32_t len);
+	/* midstream: the same bytes as the other direction would send them
+	 * (patterns only); NULL: the protocol is never reversed */
+	int (*probe_reversed)(int dir, const uint8_t *buf, uint32_t len);
+
+	/* parser state per flow, and the bytes of one direction (a gap with
+	 * APP_GAP, the end with APP_EOF): 0, or -1 on a parser error */
+	void *(*state_new)(AppLayerThread *at, Flow *f);
+	void (*state_free)(void *state);
+	int (*parse)(AppLayerThread *at, Flow *f, void *state, int dir, const uint8_t *data,
+		     uint32_t len, int flags);
+
+	/* tunnels (HTTP CONNECT): once started, the parser keeps each
+	 * direction's bytes for tunnel_take() (caller frees); detection runs
+	 * again on them and tunnel_restart() opens a fresh parser for this
+	 * protocol inside (-1: past the limit). NULL: no tunnels. */
+	int (*tunnel_started)(void *state);
+	uint8_t *(*tunnel_take)(void *state, int dir, uint32_t *len);
+	int (*tunnel_restart)(AppLayerThread *at, Flow *f, void *state);
+
+	/* transactions (app-layer.h says what callers may assume) */
+	uint64_t (*tx_count)(const void *state);
+	void *(*tx_get)(const void *state, uint64_t id);
+	uint64_t (*tx_id)(const void *tx);
+	uint64_t (*tx_log_id)(const void *tx);
+	int (*tx_progress)(const void *tx, int dir);
+	int progress_complete;      /* tx_progress() of a side that is done; the
+	                             * values run 0 (nothing yet) .. this, at
+	                             * most 4 (detection packs both sides'
+	                             * progress into a byte) */
+	unsigned (*tx_flags)(const void *tx);
+	void (*tx_set_flags)(void *tx, unsigned flags);
+	void **(*tx_detect_slot)(void *tx);
+	void (*tx_gc)(void *state, unsigned need);
+
+	/* app-layer-event:<name>.<event>; NULL: no events */
+	int (*event_lookup)(const char *event);
+	int (*tx_has_event)(const void *tx, int id);
+} AppProtoOps;
+
+/* The registry (registry.c): one line per protocol. NULL for UNKNOWN and
+ * FAILED. */
+extern const AppProtoOps *const app_protos[ALPROTO_MAX];
+
+static inline const AppProtoOps *app_proto_ops(unsigned alproto)
+{
+	return alproto < ALPROTO_MAX ? app_protos[alproto] : NULL;
+}
+
+/* The protocols' entries, each in its own file. */
+extern const AppProtoOps http_proto_ops;   /* http-proto.c */
+
+/* Frees a transaction's detect slot with the function detection registered
+ * (app_layer_set_detect_state_free); for the parsers' tx free paths. */
+void app_layer_detect_state_free(void *state);
+
+/* Config helpers for the protocols' config_load: "100kb", "18k" sizes (1
+ * found, 0 absent, -1 invalid, logged), booleans, and port lists ("80",
+ * "[80, 8080]", "8000:8010", a YAML sequence) into ports[max] (-1 invalid,
+ * logged). */
+int app_conf_size(const char *key, uint64_t *out);
+/* An integer or a size in 0..max (1 found, 0 absent, -1 invalid or out of
+ * range: one error line naming the key and the value). */
+int app_conf_int_range(const char *key, int64_t *out, int64_t max);
+int app_conf_size_range(const char *key, uint64_t *out, uint64_t max);
+int app_conf_bool(const char *key, int *out);
+int app_conf_ports(const char *key, uint16_t *ports, unsigned max, unsigned *n);
+
 /* Counter ids, registered once by app_layer_register_counters(). */
 typedef struct AppLayerCounters {
-	counter_id flow_http;       /* app_layer.flow.http */
+	counter_id flow[ALPROTO_MAX]; /* app_layer.flow.<proto> */
 	counter_id flow_failed_tcp; /* app_layer.flow.failed_tcp */
 	counter_id tx_http;         /* app_layer.tx.http */
 	counter_id err_http_gap;    /* app_layer.error.http.gap */
@@ -20,12 +115,12 @@ typedef struct AppLayerCounters {
 extern AppLayerCounters app_layer_counters;
 extern int app_layer_counters_registered;
 
-struct HttpCfg;
-
 struct AppLayerThread {
 	const AppLayerConfig *cfg;
 	ThreadCounters *tc;
-	struct HttpCfg *http;       /* libhtp config, refcounted by the flows using it */
+	/* per protocol: its thread_new() context (HTTP: the libhtp config,
+	 * refcounted by the flows using it) */
+	void *ctx[ALPROTO_MAX];
 };
 
 /* f->alstate: detection state, then the protocol's parser state. */
@@ -37,10 +132,10 @@ typedef struct AppFlowState {
 	uint32_t seen[2];           /* bytes seen before a decision */
 	uint8_t tunnel;             /* enum tunnel_state (app-layer.c) */
 	uint8_t reversed;           /* APP_REVERSE was asked (once per flow) */
-	void *proto;                /* HttpState * for ALPROTO_HTTP1 */
+	void *proto;                /* the parser state of f->app_proto's entry */
 } AppFlowState;
 
-/* ---- http.c ---- */
+/* ---- http.c (the libhtp parser; its ops entry is in http-proto.c) ---- */
 struct HttpCfg *http_cfg_new(const AppLayerConfig *cfg);
 void http_cfg_put(struct HttpCfg *hc);
 void *http_state_new(AppLayerThread *at, Flow *f);
@@ -56,5 +151,8 @@ void http_tx_gc(void *state, unsigned need);
 int http_tunnel_started(void *state);
 uint8_t *http_tunnel_take(void *state, int dir, uint32_t *len);
 int http_tunnel_restart(AppLayerThread *at, Flow *f, void *state);
+/* The transactions of an HttpState (http_tx_count/get by state). */
+uint64_t http_state_tx_count(const void *state);
+void *http_state_tx_get(const void *state, uint64_t id);
 
 #endif

@@ -1,19 +1,17 @@
 /* Application layer: configuration, counters, protocol detection and the
- * dispatch of stream bytes to the protocol parser.
+ * dispatch of stream bytes to the protocol's parser, and the generic
+ * transaction calls, all through the registry (registry.c): this file names
+ * no protocol. Each protocol's probes, config and parser are its own
+ * (http-proto.c, http.c).
  *
- * Detection is by content first, as Suricata's pattern-based detection is:
- * a request line starting with a known method followed by SP or TAB, or a
- * response starting with "HTTP/", on any port. When the content names no
- * known method and the server port is one of the http detection-ports, a
- * looser probe accepts any "TOKEN SP" start (unknown methods on web ports),
- * the way Suricata's port-bound probing parsers back up its patterns. */
+ * Detection asks every enabled protocol of the flow's IP protocol, in
+ * registry order: the first to say yes wins; while one says "more" the
+ * bytes are held (up to detect_max_bytes). */
 #include "app-layer/app-layer-int.h"
-#include "app-layer/http.h"
-#include "app-layer/http-mem.h"
 #include "conf/conf.h"
 #include "util/log.h"
 
-#include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -21,57 +19,31 @@
 AppLayerCounters app_layer_counters;
 int app_layer_counters_registered;
 
-enum det_state { DET_NONE = 0, DET_MORE, DET_NO, DET_YES };
-
 /* After a successful CONNECT, Suricata detects the protocol again on what the
- * tunnel carries; we parse it when it is HTTP and ignore it otherwise (the
- * flow stays "http"). */
+ * tunnel carries; we parse it when it is the tunnel's own protocol (HTTP)
+ * and ignore it otherwise (the flow keeps its app_proto). */
 enum tunnel_state { TUN_NONE = 0, TUN_DETECT, TUN_DEAD };
+
+#define FOR_EACH_PROTO(p, ops) \
+	for (unsigned p = 0; p < ALPROTO_MAX; p++) \
+		if (((ops) = app_protos[p]) != NULL)
 
 /* ---------------- configuration ---------------- */
 
-static const struct {
-	const char *name;
-	enum http_personality p;
-} personalities[] = {
-	{ "Minimal", HTTP_PERS_MINIMAL }, { "Generic", HTTP_PERS_GENERIC },
-	{ "IDS", HTTP_PERS_IDS },         { "IIS_4_0", HTTP_PERS_IIS_4_0 },
-	{ "IIS_5_0", HTTP_PERS_IIS_5_0 }, { "IIS_5_1", HTTP_PERS_IIS_5_1 },
-	{ "IIS_6_0", HTTP_PERS_IIS_6_0 }, { "IIS_7_0", HTTP_PERS_IIS_7_0 },
-	{ "IIS_7_5", HTTP_PERS_IIS_7_5 }, { "Apache_2", HTTP_PERS_APACHE_2 },
-	/* Suricata also accepts "Apache" for Apache_2 */
-	{ "Apache", HTTP_PERS_APACHE_2 },
-};
-
-#define HTP_KEY "app-layer.protocols.http.libhtp.default-config."
-
 static void config_defaults(AppLayerConfig *cfg)
 {
+	const AppProtoOps *ops;
+
 	memset(cfg, 0, sizeof(*cfg));
-	cfg->http_enabled = 1;
-	cfg->http_ports[0] = 80;
-	cfg->http_ports[1] = 8080;
-	cfg->http_nports = 2;
 	cfg->detect_max_bytes = 24;
-	cfg->personality = HTTP_PERS_IDS;
-	cfg->request_body_limit = 100 * 1024;
-	cfg->response_body_limit = 100 * 1024;
-	cfg->request_body_minimal_inspect_size = 32 * 1024;
-	cfg->request_body_inspect_window = 4 * 1024;
-	cfg->response_body_minimal_inspect_size = 40 * 1024;
-	cfg->response_body_inspect_window = 16 * 1024;
-	cfg->response_body_decompress_layer_limit = 2;
-	cfg->decompression_time_limit_us = 100000;
-	cfg->meta_field_limit = 18 * 1024;
-	cfg->lzma_enabled = 1;
-	cfg->lzma_memlimit = 1024 * 1024;
-	cfg->compression_bomb_limit = 1024 * 1024;
-	cfg->max_tx = 512;
+	FOR_EACH_PROTO(p, ops)
+		if (ops->config_defaults)
+			ops->config_defaults(cfg);
 }
 
 /* "18k" style sizes appear in Suricata's yaml (meta-field-limit) beside
  * "100kb": accept a bare k/m/g too. 1 found, 0 absent, -1 invalid (logged). */
-static int get_size(const char *key, uint64_t *out)
+int app_conf_size(const char *key, uint64_t *out)
 {
 	const char *v = NULL;
 	char tmp[64];
@@ -96,7 +68,7 @@ static int get_size(const char *key, uint64_t *out)
 
 /* An integer in 0..max: out of range is an error naming key and value (a
  * negative limit or count means nothing; Suricata stops on it too). */
-static int get_int_range(const char *key, int64_t *out, int64_t max)
+int app_conf_int_range(const char *key, int64_t *out, int64_t max)
 {
 	int64_t v = *out;
 	int r = conf_get_int(key, &v);
@@ -112,10 +84,10 @@ static int get_int_range(const char *key, int64_t *out, int64_t max)
 	return 1;
 }
 
-static int get_size_range(const char *key, uint64_t *out, uint64_t max)
+int app_conf_size_range(const char *key, uint64_t *out, uint64_t max)
 {
 	uint64_t v = *out;
-	int r = get_size(key, &v);
+	int r = app_conf_size(key, &v);
 
 	if (r <= 0)
 		return r;
@@ -128,13 +100,13 @@ static int get_size_range(const char *key, uint64_t *out, uint64_t max)
 	return 1;
 }
 
-static int get_bool(const char *key, int *out)
+int app_conf_bool(const char *key, int *out)
 {
 	return conf_get_bool(key, out) < 0 ? -1 : 0;
 }
 
 /* "80", "80, 8080", "[80,8080]", "8000:8010" (ranges, capped by the table). */
-static int parse_ports(const char *s, AppLayerConfig *cfg)
+static int parse_ports(const char *s, uint16_t *ports, unsigned max, unsigned *nports)
 {
 	unsigned n = 0;
 
@@ -157,16 +129,15 @@ static int parse_ports(const char *s, AppLayerConfig *cfg)
 				return -1;
 			s = end;
 		}
-		for (unsigned long p = lo; p <= hi && n < APP_MAX_DETECT_PORTS; p++)
-			cfg->http_ports[n++] = (uint16_t)p;
+		for (unsigned long p = lo; p <= hi && n < max; p++)
+			ports[n++] = (uint16_t)p;
 	}
-	cfg->http_nports = n;
+	*nports = n;
 	return 0;
 }
 
-static int load_ports(AppLayerConfig *cfg)
+int app_conf_ports(const char *key, uint16_t *ports, unsigned max, unsigned *n)
 {
-	static const char *const key = "app-layer.protocols.http.detection-ports.dp";
 	ConfNode *node = conf_get_node(key);
 	char buf[512];
 	size_t used = 0;
@@ -174,7 +145,7 @@ static int load_ports(AppLayerConfig *cfg)
 	if (!node)
 		return 0;
 	if (node->val)
-		return parse_ports(node->val, cfg) == 0 ? 0 :
+		return parse_ports(node->val, ports, max, n) == 0 ? 0 :
 		       (log_error("app-layer: %s: invalid port list \"%s\"", key, node->val), -1);
 	/* a YAML sequence: join its items */
 	buf[0] = '\0';
@@ -185,111 +156,40 @@ static int load_ports(AppLayerConfig *cfg)
 		if (used >= sizeof(buf))
 			break;
 	}
-	if (parse_ports(buf, cfg) < 0) {
+	if (parse_ports(buf, ports, max, n) < 0) {
 		log_error("app-layer: %s: invalid port list", key);
 		return -1;
 	}
 	return 0;
 }
 
-static int load_enabled(AppLayerConfig *cfg)
-{
-	static const char *const key = "app-layer.protocols.http.enabled";
-	const char *v = conf_get(key);
-
-	if (!v)
-		return 0;
-	if (strcasecmp(v, "detection-only") == 0) {
-		cfg->http_enabled = 2;
-		return 0;
-	}
-	return get_bool(key, &cfg->http_enabled);
-}
-
-static int load_personality(AppLayerConfig *cfg)
-{
-	const char *v = conf_get(HTP_KEY "personality");
-
-	if (!v)
-		return 0;
-	for (size_t i = 0; i < sizeof(personalities) / sizeof(personalities[0]); i++) {
-		if (strcasecmp(v, personalities[i].name) == 0) {
-			cfg->personality = personalities[i].p;
-			return 0;
-		}
-	}
-	log_error("app-layer: " HTP_KEY "personality: unknown personality \"%s\"", v);
-	return -1;
-}
-
 int app_layer_config_load(AppLayerConfig *cfg)
 {
-	int64_t i64;
-	uint64_t u64;
+	const AppProtoOps *ops;
 	int rc = 0;
 
 	config_defaults(cfg);
-	if (load_enabled(cfg) < 0 || load_ports(cfg) < 0 || load_personality(cfg) < 0)
-		rc = -1;
-	if (get_size(HTP_KEY "request-body-limit", &cfg->request_body_limit) < 0 ||
-	    get_size(HTP_KEY "response-body-limit", &cfg->response_body_limit) < 0 ||
-	    get_size(HTP_KEY "request-body-minimal-inspect-size",
-		     &cfg->request_body_minimal_inspect_size) < 0 ||
-	    get_size(HTP_KEY "request-body-inspect-window", &cfg->request_body_inspect_window) < 0 ||
-	    get_size(HTP_KEY "response-body-minimal-inspect-size",
-		     &cfg->response_body_minimal_inspect_size) < 0 ||
-	    get_size(HTP_KEY "response-body-inspect-window",
-		     &cfg->response_body_inspect_window) < 0 ||
-	    get_size(HTP_KEY "lzma-memlimit", &cfg->lzma_memlimit) < 0)
-		rc = -1;
-	if (get_bool(HTP_KEY "double-decode-path", &cfg->double_decode_path) < 0 ||
-	    get_bool(HTP_KEY "double-decode-query", &cfg->double_decode_query) < 0 ||
-	    get_bool(HTP_KEY "uri-include-all", &cfg->uri_include_all) < 0 ||
-	    get_bool(HTP_KEY "lzma-enabled", &cfg->lzma_enabled) < 0)
-		rc = -1;
-	u64 = (uint64_t)cfg->meta_field_limit;
-	if (get_size_range(HTP_KEY "meta-field-limit", &u64, 0x7fffffff) < 0)
-		rc = -1;
-	else
-		cfg->meta_field_limit = (int)u64;
-	u64 = (uint64_t)cfg->compression_bomb_limit;
-	if (get_size_range(HTP_KEY "compression-bomb-limit", &u64, 0x7fffffff) < 0)
-		rc = -1;
-	else
-		cfg->compression_bomb_limit = (int)u64;
-	i64 = cfg->response_body_decompress_layer_limit;
-	if (get_int_range(HTP_KEY "response-body-decompress-layer-limit", &i64, 0x7fffffff) < 0)
-		rc = -1;
-	else
-		cfg->response_body_decompress_layer_limit = (int)i64;
-	i64 = (int64_t)cfg->decompression_time_limit_us;
-	if (get_int_range(HTP_KEY "decompression-time-limit", &i64, UINT32_MAX) < 0)
-		rc = -1;
-	else
-		cfg->decompression_time_limit_us = (uint64_t)i64;
-	i64 = cfg->max_tx;
-	if (get_int_range("app-layer.protocols.http.max-tx", &i64, UINT32_MAX) < 0)
-		rc = -1;
-	else
-		cfg->max_tx = (uint32_t)i64;
-	if (conf_get_size("app-layer.protocols.http.memcap", &cfg->http_memcap) < 0)
-		rc = -1;
-	http_mem_set_cap(cfg->http_memcap);
+	FOR_EACH_PROTO(p, ops)
+		if (ops->config_load && ops->config_load(cfg) < 0)
+			rc = -1;
 	return rc;
 }
 
+/* Suricata's order: app_layer.flow.<proto> for each, failed_tcp, then each
+ * protocol's own (tx, errors). */
 void app_layer_register_counters(void)
 {
-	AppLayerCounters *c = &app_layer_counters;
+	const AppProtoOps *ops;
+	char name[96];
 
-	c->flow_http = counter_register("app_layer.flow.http");
-	c->flow_failed_tcp = counter_register("app_layer.flow.failed_tcp");
-	c->tx_http = counter_register("app_layer.tx.http");
-	c->err_http_gap = counter_register("app_layer.error.http.gap");
-	c->err_http_alloc = counter_register("app_layer.error.http.alloc");
-	c->err_http_parser = counter_register("app_layer.error.http.parser");
-	c->err_http_internal = counter_register("app_layer.error.http.internal");
-	http_mem_register_counters();
+	FOR_EACH_PROTO(p, ops) {
+		snprintf(name, sizeof(name), "app_layer.flow.%s", ops->name);
+		app_layer_counters.flow[p] = counter_register(name);
+	}
+	app_layer_counters.flow_failed_tcp = counter_register("app_layer.flow.failed_tcp");
+	FOR_EACH_PROTO(p, ops)
+		if (ops->register_counters)
+			ops->register_counters();
 	app_layer_counters_registered = 1;
 }
 
@@ -298,15 +198,18 @@ void app_layer_register_counters(void)
 AppLayerThread *app_layer_thread_new(const AppLayerConfig *cfg, ThreadCounters *tc)
 {
 	AppLayerThread *at = calloc(1, sizeof(*at));
+	const AppProtoOps *ops;
 
 	if (!at)
 		return NULL;
 	at->cfg = cfg;
 	at->tc = tc;
-	if (cfg->http_enabled) {
-		at->http = http_cfg_new(cfg);
-		if (!at->http) {
-			free(at);
+	FOR_EACH_PROTO(p, ops) {
+		if (!ops->thread_new || !ops->enabled(cfg))
+			continue;
+		at->ctx[p] = ops->thread_new(cfg);
+		if (!at->ctx[p]) {
+			app_layer_thread_free(at);
 			return NULL;
 		}
 	}
@@ -315,11 +218,13 @@ AppLayerThread *app_layer_thread_new(const AppLayerConfig *cfg, ThreadCounters *
 
 void app_layer_thread_free(AppLayerThread *at)
 {
+	const AppProtoOps *ops;
+
 	if (!at)
 		return;
-	/* flows still holding the libhtp config keep it alive (refcount) */
-	if (at->http)
-		http_cfg_put(at->http);
+	FOR_EACH_PROTO(p, ops)
+		if (at->ctx[p] && ops->thread_free)
+			ops->thread_free(at->ctx[p]);
 	free(at);
 }
 
@@ -331,100 +236,62 @@ static inline void count(AppLayerThread *at, counter_id id)
 
 /* ---------------- detection ---------------- */
 
-/* Methods Suricata's HTTP detection knows (libhtp's method table). */
-static const char *const http_methods[] = {
-	"GET", "POST", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE", "CONNECT", "PATCH",
-	"PROPFIND", "PROPPATCH", "MKCOL", "COPY", "MOVE", "LOCK", "UNLOCK",
-	"VERSION-CONTROL", "CHECKOUT", "UNCHECKOUT", "CHECKIN", "UPDATE", "LABEL",
-	"REPORT", "MKWORKSPACE", "MKACTIVITY", "BASELINE-CONTROL", "MERGE", "INVALID",
-	"SEARCH", "BIND", "UNBIND", "REBIND", "ACL", "MKCALENDAR", "ORDERPATCH",
-	"MKREDIRECTREF", "UPDATEREDIRECTREF", "POLL", "NOTIFY", "SUBSCRIBE",
-	"UNSUBSCRIBE", "BMOVE", "BDELETE", "BCOPY", "BPROPFIND", "BPROPPATCH",
-};
-
-/* buf starts with word and then SP/TAB: YES; buf is a strict prefix of that:
- * MORE; else NO. */
-static int match_word(const uint8_t *buf, uint32_t len, const char *word, int need_delim)
+static int proto_on(const AppLayerThread *at, const Flow *f, const AppProtoOps *ops)
 {
-	uint32_t wl = (uint32_t)strlen(word);
-	uint32_t n = len < wl ? len : wl;
+	unsigned ipp = f->proto == 17 ? APP_IPPROTO_UDP : APP_IPPROTO_TCP;
 
-	if (strncasecmp((const char *)buf, word, n) != 0)
-		return DET_NO;
-	if (len < wl + (need_delim ? 1 : 0))
-		return DET_MORE;
-	if (!need_delim)
-		return DET_YES;
-	return (buf[wl] == ' ' || buf[wl] == '\t') ? DET_YES : DET_NO;
+	return (ops->ipprotos & ipp) && ops->probe && ops->enabled(at->cfg);
 }
 
-static int detect_request(const uint8_t *buf, uint32_t len)
+/* The verdict of every candidate protocol on dir's first bytes: YES with
+ * *alproto set by the first that recognises them, MORE while one may,
+ * else NO. In a tunnel only the tunnel's protocol is asked. */
+static int detect_dir(AppLayerThread *at, const Flow *f, const AppFlowState *fs, int dir,
+		      const uint8_t *buf, uint32_t len, unsigned *alproto)
 {
+	const AppProtoOps *ops;
 	int more = 0;
 
-	for (size_t i = 0; i < sizeof(http_methods) / sizeof(http_methods[0]); i++) {
-		int r = match_word(buf, len, http_methods[i], 1);
+	if (len == 0)
+		return DET_MORE;
+	FOR_EACH_PROTO(p, ops) {
+		int r;
 
-		if (r == DET_YES)
+		if (!proto_on(at, f, ops) || (fs->tunnel == TUN_DETECT && p != f->app_proto))
+			continue;
+		r = ops->probe(at->cfg, f, dir, buf, len);
+		if (r == DET_YES) {
+			*alproto = p;
 			return DET_YES;
+		}
 		if (r == DET_MORE)
 			more = 1;
 	}
 	return more ? DET_MORE : DET_NO;
 }
 
-static int detect_response(const uint8_t *buf, uint32_t len)
+/* Midstream, the first bytes of dir may be the other side's (patterns
+ * only). */
+static int detect_reversed(AppLayerThread *at, const Flow *f, int dir, const uint8_t *buf,
+			   uint32_t len)
 {
-	return match_word(buf, len, "HTTP/", 0);
-}
+	const AppProtoOps *ops;
+	int more = 0;
 
-/* Port fallback: "TOKEN SP" with an HTTP token of capitals, digits, '-', '_'. */
-static int probe_token_line(const uint8_t *buf, uint32_t len, uint32_t max)
-{
-	uint32_t i;
+	if (len == 0)
+		return DET_MORE;
+	FOR_EACH_PROTO(p, ops) {
+		int r;
 
-	for (i = 0; i < len; i++) {
-		uint8_t c = buf[i];
-
-		if (c == ' ' || c == '\t')
-			return i > 0 ? DET_YES : DET_NO;
-		if (!(isupper(c) || isdigit(c) || c == '-' || c == '_'))
-			return DET_NO;
+		if (!proto_on(at, f, ops) || !ops->probe_reversed)
+			continue;
+		r = ops->probe_reversed(dir, buf, len);
+		if (r == DET_YES)
+			return DET_YES;
+		if (r == DET_MORE)
+			more = 1;
 	}
-	return len < max ? DET_MORE : DET_NO;
-}
-
-static int port_is_http(const AppLayerConfig *cfg, uint16_t port)
-{
-	for (unsigned i = 0; i < cfg->http_nports; i++)
-		if (cfg->http_ports[i] == port)
-			return 1;
-	return 0;
-}
-
-static int detect_dir(AppLayerThread *at, const Flow *f, int dir, const uint8_t *buf,
-		      uint32_t len)
-{
-	int r;
-
-	if (len == 0)
-		return DET_MORE;
-	if (dir == APP_DIR_TOCLIENT)
-		return detect_response(buf, len);
-	r = detect_request(buf, len);
-	if (r == DET_NO && port_is_http(at->cfg, f->dp))
-		r = probe_token_line(buf, len, at->cfg->detect_max_bytes);
-	return r;
-}
-
-/* Midstream, the first bytes of dir may be the other side's: a response
- * toward the server, or a request toward the client (patterns only, as
- * Suricata's reverse-direction pattern match; no port probe). */
-static int detect_reversed(int dir, const uint8_t *buf, uint32_t len)
-{
-	if (len == 0)
-		return DET_MORE;
-	return dir == APP_DIR_TOSERVER ? detect_response(buf, len) : detect_request(buf, len);
+	return more ? DET_MORE : DET_NO;
 }
 
 /* Reversal is possible while nothing was decided: no tunnel, and the other
@@ -475,30 +342,36 @@ static int tunnel_begin(AppLayerThread *at, Flow *f, AppFlowState *fs);
 static int parse(AppLayerThread *at, Flow *f, AppFlowState *fs, int dir,
 		 const uint8_t *data, uint32_t len, int flags)
 {
-	int rc = http_parse(at, f, fs->proto, dir, data, len, flags);
+	const AppProtoOps *ops = app_protos[f->app_proto];
+	int rc = ops->parse(at, f, fs->proto, dir, data, len, flags);
 
-	if (http_tunnel_started(fs->proto))
+	if (ops->tunnel_started && ops->tunnel_started(fs->proto))
 		tunnel_begin(at, f, fs);
 	return rc;
 }
 
-/* Decided HTTP: start the parser and give it what detection held back. */
-static int start_http(AppLayerThread *at, Flow *f, AppFlowState *fs)
+/* Decided alproto: start its parser and give it what detection held back. */
+static int start_proto(AppLayerThread *at, Flow *f, AppFlowState *fs, unsigned alproto)
 {
+	const AppProtoOps *ops = app_protos[alproto];
+
 	if (fs->tunnel == TUN_DETECT) {
-		/* HTTP inside the tunnel: a fresh parser, as on a new flow */
-		if (http_tunnel_restart(at, f, fs->proto) < 0) {
+		/* the protocol again inside the tunnel: a fresh parser, as on a
+		 * new flow */
+		if (ops->tunnel_restart(at, f, fs->proto) < 0) {
 			fs->tunnel = TUN_DEAD;
 			return 0;
 		}
 		fs->tunnel = TUN_NONE;
 	} else {
-		f->app_proto = ALPROTO_HTTP1;
-		count(at, app_layer_counters.flow_http);
-		if (at->cfg->http_enabled != 1)
+		f->app_proto = (uint16_t)alproto;
+		count(at, app_layer_counters.flow[alproto]);
+		if (ops->enabled(at->cfg) != 1)
 			return 0;       /* detection-only */
-		fs->proto = http_state_new(at, f);
+		fs->proto = ops->state_new(at, f);
 		if (!fs->proto) {
+			/* the parser counts its own errors; a missing state is an
+			 * allocation failure of that protocol */
 			count(at, app_layer_counters.err_http_alloc);
 			return -1;
 		}
@@ -521,6 +394,7 @@ static int detect_and_start(AppLayerThread *at, Flow *f, AppFlowState *fs, int d
 {
 	uint8_t tmp[sizeof(fs->held[0])];
 	uint32_t n = fs->held_len[dir], take;
+	unsigned alproto = ALPROTO_UNKNOWN;
 	int r, other = !dir;
 
 	if (fs->tunnel == TUN_DETECT && n == 0 && !(flags & APP_GAP)) {
@@ -542,9 +416,9 @@ static int detect_and_start(AppLayerThread *at, Flow *f, AppFlowState *fs, int d
 		memcpy(tmp, fs->held[dir], n);
 		if (take)
 			memcpy(tmp + n, data, take);
-		r = detect_dir(at, f, dir, tmp, n + take);
+		r = detect_dir(at, f, fs, dir, tmp, n + take, &alproto);
 		if (r == DET_NO && may_reverse(f, fs, dir, flags)) {
-			int rr = detect_reversed(dir, tmp, n + take);
+			int rr = detect_reversed(at, f, dir, tmp, n + take);
 
 			if (rr == DET_YES) {
 				swap_dirs(fs);
@@ -564,7 +438,7 @@ static int detect_and_start(AppLayerThread *at, Flow *f, AppFlowState *fs, int d
 			return 0;
 		}
 		if (r == DET_YES) {
-			if (start_http(at, f, fs) < 0)
+			if (start_proto(at, f, fs, alproto) < 0)
 				return -1;
 			if (fs->proto)
 				return parse(at, f, fs, dir, data, len, flags);
@@ -580,7 +454,7 @@ static int detect_and_start(AppLayerThread *at, Flow *f, AppFlowState *fs, int d
 	return f->app_proto == ALPROTO_FAILED ? -1 : 0;
 }
 
-/* libhtp is in tunnel mode: detect again on the bytes it left, each side. */
+/* The parser is in tunnel mode: detect again on the bytes it left, each side. */
 static int tunnel_begin(AppLayerThread *at, Flow *f, AppFlowState *fs)
 {
 	fs->tunnel = TUN_DETECT;
@@ -591,7 +465,7 @@ static int tunnel_begin(AppLayerThread *at, Flow *f, AppFlowState *fs)
 	}
 	for (int d = 0; d < 2 && fs->tunnel == TUN_DETECT; d++) {
 		uint32_t n;
-		uint8_t *p = http_tunnel_take(fs->proto, d, &n);
+		uint8_t *p = app_protos[f->app_proto]->tunnel_take(fs->proto, d, &n);
 		uint64_t off1 = f->app_data_off1[d];
 
 		if (!p)
@@ -605,7 +479,7 @@ static int tunnel_begin(AppLayerThread *at, Flow *f, AppFlowState *fs)
 	return 0;
 }
 
-static int http_data(AppLayerThread *at, Flow *f, AppFlowState *fs, int dir,
+static int proto_data(AppLayerThread *at, Flow *f, AppFlowState *fs, int dir,
 		     const uint8_t *data, uint32_t len, int flags)
 {
 	if (fs->tunnel == TUN_DEAD)
@@ -615,6 +489,16 @@ static int http_data(AppLayerThread *at, Flow *f, AppFlowState *fs, int dir,
 	return parse(at, f, fs, dir, data, len, flags);
 }
 
+static int any_enabled(const AppLayerConfig *cfg)
+{
+	const AppProtoOps *ops;
+
+	FOR_EACH_PROTO(p, ops)
+		if (ops->enabled(cfg))
+			return 1;
+	return 0;
+}
+
 int app_layer_handle_data(AppLayerThread *at, Flow *f, int dir, const uint8_t *data,
 			  uint32_t len, int flags)
 {
@@ -622,7 +506,7 @@ int app_layer_handle_data(AppLayerThread *at, Flow *f, int dir, const uint8_t *d
 
 	if (!at || !f || dir < 0 || dir > 1)
 		return -1;
-	if (!at->cfg->http_enabled)
+	if (!any_enabled(at->cfg))
 		return -1;
 	if (f->app_proto == ALPROTO_FAILED)
 		return -1;
@@ -637,51 +521,166 @@ int app_layer_handle_data(AppLayerThread *at, Flow *f, int dir, const uint8_t *d
 		return detect_and_start(at, f, fs, dir, data, len, flags);
 	if (flags & APP_EOF)
 		fs->eof[dir] = 1;
-	if (f->app_proto == ALPROTO_HTTP1 && fs->proto)
-		return http_data(at, f, fs, dir, data, len, flags);
+	if (app_proto_ops(f->app_proto) && fs->proto)
+		return proto_data(at, f, fs, dir, data, len, flags);
 	return 0;
+}
+
+/* The flow's protocol entry when it holds a parser state. */
+static inline const AppProtoOps *flow_ops(const Flow *f, void **state)
+{
+	const AppFlowState *fs = f ? f->alstate : NULL;
+	const AppProtoOps *ops;
+
+	if (!fs || !fs->proto || !(ops = app_proto_ops(f->app_proto)))
+		return NULL;
+	*state = fs->proto;
+	return ops;
 }
 
 void app_layer_tx_gc(Flow *f, unsigned need)
 {
-	AppFlowState *fs = f ? f->alstate : NULL;
+	void *st;
+	const AppProtoOps *ops = flow_ops(f, &st);
 
-	if (fs && fs->proto && f->app_proto == ALPROTO_HTTP1)
-		http_tx_gc(fs->proto, need);
+	if (ops && ops->tx_gc)
+		ops->tx_gc(st, need);
 }
 
 void app_layer_flow_free(Flow *f)
 {
 	AppFlowState *fs;
+	const AppProtoOps *ops;
 
 	if (!f || !f->alstate)
 		return;
 	fs = f->alstate;
-	if (fs->proto)
-		http_state_free(fs->proto);
+	/* a state exists only for a decided protocol */
+	if (fs->proto && (ops = app_proto_ops(f->app_proto)))
+		ops->state_free(fs->proto);
 	free(fs);
 	f->alstate = NULL;
 }
 
 const char *app_proto_name(uint16_t alproto)
 {
-	switch (alproto) {
-	case ALPROTO_HTTP1:
-		return "http";
-	case ALPROTO_FAILED:
-		return "failed";
-	default:
-		return "unknown";
-	}
+	const AppProtoOps *ops = app_proto_ops(alproto);
+
+	if (ops)
+		return ops->name;
+	return alproto == ALPROTO_FAILED ? "failed" : "unknown";
 }
 
 int app_proto_by_name(const char *name)
 {
+	const AppProtoOps *ops;
+
 	if (!name)
 		return -1;
-	if (strcmp(name, "http") == 0 || strcmp(name, "http1") == 0)
-		return ALPROTO_HTTP1;
-	if (strcmp(name, "failed") == 0)
+	FOR_EACH_PROTO(p, ops)
+		if (!strcasecmp(name, ops->name) || (ops->alias && !strcasecmp(name, ops->alias)))
+			return (int)p;
+	if (strcasecmp(name, "failed") == 0)
 		return ALPROTO_FAILED;
 	return -1;
+}
+
+unsigned app_proto_ipprotos(uint16_t alproto)
+{
+	const AppProtoOps *ops = app_proto_ops(alproto);
+
+	return ops ? ops->ipprotos : 0;
+}
+
+int app_proto_progress_complete(uint16_t alproto)
+{
+	const AppProtoOps *ops = app_proto_ops(alproto);
+
+	return ops ? ops->progress_complete : 0;
+}
+
+/* ---------------- transactions ---------------- */
+
+int app_layer_flow_has_txs(const Flow *f)
+{
+	void *st;
+
+	return flow_ops(f, &st) != NULL;
+}
+
+uint64_t app_layer_tx_count(const Flow *f)
+{
+	void *st;
+	const AppProtoOps *ops = flow_ops(f, &st);
+
+	return ops ? ops->tx_count(st) : 0;
+}
+
+void *app_layer_tx_get(const Flow *f, uint64_t id)
+{
+	void *st;
+	const AppProtoOps *ops = flow_ops(f, &st);
+
+	return ops ? ops->tx_get(st, id) : NULL;
+}
+
+/* The calls on a tx: f's protocol made it, so its entry exists. */
+uint64_t app_layer_tx_id(const Flow *f, const void *tx)
+{
+	return app_protos[f->app_proto]->tx_id(tx);
+}
+
+uint64_t app_layer_tx_log_id(const Flow *f, const void *tx)
+{
+	return app_protos[f->app_proto]->tx_log_id(tx);
+}
+
+int app_layer_tx_progress(const Flow *f, const void *tx, int dir)
+{
+	return app_protos[f->app_proto]->tx_progress(tx, dir);
+}
+
+unsigned app_layer_tx_flags(const Flow *f, const void *tx)
+{
+	return app_protos[f->app_proto]->tx_flags(tx);
+}
+
+void app_layer_tx_set_flags(const Flow *f, void *tx, unsigned flags)
+{
+	app_protos[f->app_proto]->tx_set_flags(tx, flags);
+}
+
+void **app_layer_tx_detect_slot(const Flow *f, void *tx)
+{
+	return app_protos[f->app_proto]->tx_detect_slot(tx);
+}
+
+/* Set once at start (detection), read-only while workers run. */
+static void (*detect_state_free_fn)(void *state);
+
+void app_layer_set_detect_state_free(void (*fn)(void *state))
+{
+	detect_state_free_fn = fn;
+}
+
+void app_layer_detect_state_free(void *state)
+{
+	if (state && detect_state_free_fn)
+		detect_state_free_fn(state);
+}
+
+int app_layer_event_lookup(uint16_t alproto, const char *name)
+{
+	const AppProtoOps *ops = app_proto_ops(alproto);
+
+	if (!ops || !ops->event_lookup || !name)
+		return -1;
+	return ops->event_lookup(name);
+}
+
+int app_layer_tx_has_event(const Flow *f, const void *tx, int id)
+{
+	const AppProtoOps *ops = app_proto_ops(f->app_proto);
+
+	return ops && ops->tx_has_event && tx && ops->tx_has_event(tx, id);
 }

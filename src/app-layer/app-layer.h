@@ -1,5 +1,8 @@
 /* The application layer: protocol detection on in-order stream bytes, then the
- * protocol's parser (HTTP/1 through libhtp 0.5; later DNS, TLS, ...).
+ * protocol's parser (HTTP/1 through libhtp 0.5; later DNS, TLS, ...). Each
+ * protocol is one entry of the registry (app-layer/registry.c, ops in
+ * app-layer-int.h); nothing outside src/app-layer names a protocol's parser
+ * functions, only the generic calls below.
  *
  * This header is the boundary with the stream engine: it hands us each
  * direction's bytes in order, however it stores them, and tells us about gaps
@@ -9,8 +12,10 @@
  *   start:   app_layer_config_load(), app_layer_register_counters() (before
  *            counters_freeze()), then one app_layer_thread_new() per worker;
  *   packets: app_layer_handle_data() per chunk of stream data; detection and
- *            output read transactions (http.h); app_layer_tx_gc() frees the
- *            transactions every user is done with;
+ *            output read transactions through the generic app_layer_tx_*()
+ *            below (a protocol's own header, http.h, for its buffers and
+ *            eve objects); app_layer_tx_gc() frees the transactions every
+ *            user is done with;
  *   flow end: app_layer_flow_free() (from the flow table's end callback). */
 #ifndef APP_LAYER_APP_LAYER_H
 #define APP_LAYER_APP_LAYER_H
@@ -20,15 +25,21 @@
 
 #include <stdint.h>
 
-/* Flow->app_proto values. Suricata's eve "app_proto" names come from
+/* Flow->app_proto values: the index of the protocol's entry in the registry
+ * (app-layer/registry.c). Suricata's eve "app_proto" names come from
  * app_proto_name(). UNKNOWN: not decided yet; FAILED: detection gave up
- * (eve prints "failed"). */
+ * (eve prints "failed"). A new protocol gets its value here, before FAILED
+ * (doc/adding-a-protocol.md). */
 enum app_proto {
 	ALPROTO_UNKNOWN = 0,
 	ALPROTO_HTTP1 = 1,
 	ALPROTO_FAILED,
 	ALPROTO_MAX
 };
+
+/* AppProtoOps.ipprotos bits */
+#define APP_IPPROTO_TCP 0x01
+#define APP_IPPROTO_UDP 0x02
 
 /* Directions, as the stream engine knows them. */
 #define APP_DIR_TOSERVER 0
@@ -113,7 +124,7 @@ int app_layer_handle_data(AppLayerThread *at, Flow *f, int dir, const uint8_t *d
 /* Per-transaction "done with it" flags; a transaction is freed by
  * app_layer_tx_gc() once complete in both directions and every flag in the
  * caller's mask is set. */
-#define APP_TX_LOGGED        0x01  /* eve http record written */
+#define APP_TX_LOGGED        0x01  /* eve tx record written */
 #define APP_TX_DETECT_TS     0x02  /* detection done toserver */
 #define APP_TX_DETECT_TC     0x04  /* detection done toclient */
 #define APP_TX_FILE_LOGGED   0x08  /* eve fileinfo written */
@@ -127,7 +138,56 @@ void app_layer_flow_free(Flow *f);
 
 /* "http", "failed", "unknown" (eve app_proto names). */
 const char *app_proto_name(uint16_t alproto);
-/* ALPROTO_* by rule / config name ("http", "http1"), or -1. */
+/* ALPROTO_* by rule / config name ("http", "http1"; any case), or -1. */
 int app_proto_by_name(const char *name);
+/* The APP_IPPROTO_* a protocol runs on (0 for UNKNOWN/FAILED). */
+unsigned app_proto_ipprotos(uint16_t alproto);
+
+/* ---- transactions, whatever the protocol ----
+ *
+ * Detection, transaction logging and outputs walk a flow's transactions
+ * through these, never through a protocol's own header. A transaction is an
+ * opaque pointer owned by the flow's parser. Ids are numbered from 0 in the
+ * order transactions start; a tx exists from its first bytes until
+ * app_layer_tx_gc() / app_layer_flow_free() (app_layer_tx_get() returns NULL
+ * for freed ids). Each call is cheap: one table lookup by f->app_proto. */
+
+/* Whether f's protocol has a parser state holding transactions now. Inline
+ * for the flows without one (most: undecided or failed detection), which
+ * every packet of the flow asks. */
+int app_layer_flow_has_txs(const Flow *f);
+static inline int app_layer_has_txs(const Flow *f)
+{
+	if (!f || !f->alstate || f->app_proto == ALPROTO_UNKNOWN || f->app_proto >= ALPROTO_FAILED)
+		return 0;
+	return app_layer_flow_has_txs(f);
+}
+/* The next tx id (transactions ever started); 0 without transactions. */
+uint64_t app_layer_tx_count(const Flow *f);
+/* The transaction with this id, or NULL (not started yet, or freed). */
+void *app_layer_tx_get(const Flow *f, uint64_t id);
+uint64_t app_layer_tx_id(const Flow *f, const void *tx);
+/* The id eve prints (tx_id); may differ from app_layer_tx_id() (HTTP
+ * CONNECT tunnels restart their numbering). */
+uint64_t app_layer_tx_log_id(const Flow *f, const void *tx);
+/* Progress of a side (APP_DIR_*), protocol-defined and increasing; the side
+ * is done when it reaches app_proto_progress_complete(). */
+int app_layer_tx_progress(const Flow *f, const void *tx, int dir);
+int app_proto_progress_complete(uint16_t alproto);
+/* The transaction's "done" flags (APP_TX_*); set_flags ORs them in. */
+unsigned app_layer_tx_flags(const Flow *f, const void *tx);
+void app_layer_tx_set_flags(const Flow *f, void *tx, unsigned flags);
+/* One slot for detection's per-tx state, freed with the tx through the
+ * function registered once at start (NULL: not freed). */
+void **app_layer_tx_detect_slot(const Flow *f, void *tx);
+void app_layer_set_detect_state_free(void (*fn)(void *state));
+
+/* ---- app-layer events: "<proto>.<name>" ---- */
+
+/* Event id (>= 0) of alproto by name without the "<proto>." prefix, or -1
+ * (also for a protocol without events). */
+int app_layer_event_lookup(uint16_t alproto, const char *name);
+/* Whether the parser raised event id on tx (of f's protocol). */
+int app_layer_tx_has_event(const Flow *f, const void *tx, int id);
 
 #endif

@@ -321,11 +321,9 @@ typedef struct HttpState {
 #define HTTP_MEM_STATE (sizeof(HttpState) + HTTP_MEM_LIBHTP_CONN)
 #define HTTP_MEM_TX    (sizeof(HttpTx) + HTTP_MEM_LIBHTP_TX)
 
-static void (*detect_state_free)(void *state);
-
 void http_set_detect_state_free(void (*fn)(void *state))
 {
-	detect_state_free = fn;
+	app_layer_set_detect_state_free(fn);
 }
 
 static int bytes_append(Bytes *b, const void *p, size_t n)
@@ -429,8 +427,8 @@ static void tx_free(HttpTx *tx)
 			free(tx->d[d][i].off);
 		}
 	}
-	if (tx->detect && detect_state_free)
-		detect_state_free(tx->detect);
+	if (tx->detect)
+		app_layer_detect_state_free(tx->detect);
 	free(tx);
 }
 
@@ -895,7 +893,7 @@ void *http_state_new(AppLayerThread *at, Flow *f)
 	HttpState *hs = calloc(1, sizeof(*hs));
 	htp_time_t ts = f->start;
 
-	if (!hs || !at->http) {
+	if (!hs || !at->ctx[ALPROTO_HTTP1]) {
 		free(hs);
 		return NULL;
 	}
@@ -904,7 +902,7 @@ void *http_state_new(AppLayerThread *at, Flow *f)
 		return NULL;
 	}
 	hs->mem_tc = at->tc;
-	hs->cfg = at->http;
+	hs->cfg = at->ctx[ALPROTO_HTTP1];
 	hs->f = f;
 	if (parser_new(hs, &ts) < 0) {
 		http_mem_release(hs->mem_tc, HTTP_MEM_STATE);
@@ -1214,10 +1212,10 @@ static HttpState *flow_http(const Flow *f)
 	return fs->proto;
 }
 
-uint64_t http_tx_count(const Flow *f)
+uint64_t http_state_tx_count(const void *state)
 {
-	HttpState *hs = flow_http(f);
-	HttpParser *hp;
+	const HttpState *hs = state;
+	const HttpParser *hp;
 
 	if (!hs)
 		return 0;
@@ -1225,15 +1223,15 @@ uint64_t http_tx_count(const Flow *f)
 	return hp->base + htp_list_size(hp->conn->transactions);
 }
 
-HttpTx *http_tx_get(const Flow *f, uint64_t tx_id)
+void *http_state_tx_get(const void *state, uint64_t tx_id)
 {
-	HttpState *hs = flow_http(f);
+	const HttpState *hs = state;
 	htp_tx_t *htx;
 
 	if (!hs)
 		return NULL;
 	for (unsigned p = hs->npars; p-- > 0;) {
-		HttpParser *hp = &hs->pars[p];
+		const HttpParser *hp = &hs->pars[p];
 
 		if (tx_id < hp->base)
 			continue;
@@ -1243,6 +1241,16 @@ HttpTx *http_tx_get(const Flow *f, uint64_t tx_id)
 		return htx ? tx_ud(htx) : NULL;
 	}
 	return NULL;
+}
+
+uint64_t http_tx_count(const Flow *f)
+{
+	return http_state_tx_count(flow_http(f));
+}
+
+HttpTx *http_tx_get(const Flow *f, uint64_t tx_id)
+{
+	return http_state_tx_get(flow_http(f), tx_id);
 }
 
 uint64_t http_tx_id(const HttpTx *tx)

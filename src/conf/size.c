@@ -1,5 +1,6 @@
 /* Size strings as suricata.yaml writes them: "64mb", "1gb", "32 KB", "1500",
- * "1.5mb". Units are 1024-based, as Suricata's are. */
+ * "1.5mb", and the IEC spelling Suricata 8's own yaml uses ("32 MiB",
+ * "16 KiB"). Units are 1024-based, as Suricata's are: kb and KiB alike. */
 #include "conf/conf.h"
 
 #include <ctype.h>
@@ -18,6 +19,9 @@ static const struct {
 	{ "kb", 1024ULL },
 	{ "mb", 1024ULL * 1024 },
 	{ "gb", 1024ULL * 1024 * 1024 },
+	{ "kib", 1024ULL },
+	{ "mib", 1024ULL * 1024 },
+	{ "gib", 1024ULL * 1024 * 1024 },
 };
 
 static const char *skip_space(const char *s)

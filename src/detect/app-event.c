@@ -1,43 +1,58 @@
 /* app-layer-event:<proto>.<event>
  *
  * Matches a transaction on which the protocol's parser raised the event
- * (http: libhtp warnings and our checks, app-layer/http.c event_names). The
- * rule becomes an HTTP transaction rule: http-inspect.c evaluates it once per
- * transaction, when the transaction is complete (or at flow end), so events
- * raised late in the response are seen. Packet-level app-layer events
- * (applayer_mismatch_protocol_both_directions, ...) and other protocols are
- * not supported yet: such rules are skipped with that reason. */
+ * (http: libhtp warnings and our checks, app-layer/http.c event_names),
+ * looked up through the app-layer registry by the protocol's name. The
+ * rule becomes a transaction rule of that protocol: tx-inspect.c
+ * evaluates it once per transaction, when the transaction is complete (or
+ * at flow end), so events raised late in the response are seen.
+ * Packet-level app-layer events (applayer_mismatch_protocol_both_directions,
+ * ...) and protocols without events are not supported yet: such rules are
+ * skipped with that reason. */
 #include "detect/engine-int.h"
 #include "detect/detect-int.h"
-#include "app-layer/http.h"
+#include "app-layer/app-layer.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 typedef struct DetectAppEvent {
-	int event;                /* http_event_lookup() id */
+	uint16_t alproto;
+	int event;                /* app_layer_event_lookup() id */
 } DetectAppEvent;
 
-int kw_app_layer_event(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_app_layer_event(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	DetectAppEvent *ev;
 	const char *dot = strchr(arg, '.');
-	int id;
+	char name[32];
+	int id, ap;
 
 	(void)kw;
 	if (!dot)
 		return sig_unsupported(st, "app-layer-event:%s: packet app-layer events are not supported",
 				       arg);
-	if ((size_t)(dot - arg) != 4 || strncmp(arg, "http", 4) != 0)
+	ap = -1;
+	if ((size_t)(dot - arg) < sizeof(name)) {
+		memcpy(name, arg, (size_t)(dot - arg));
+		name[dot - arg] = '\0';
+		/* the rule names the protocol exactly (Suricata: "http", not "HTTP") */
+		ap = app_proto_by_name(name);
+		if (ap > 0 && strcmp(name, app_proto_name((uint16_t)ap)) != 0)
+			ap = -1;
+	}
+	/* transaction rules are inspected for HTTP only so far */
+	if (ap != ALPROTO_HTTP1)
 		return sig_unsupported(st, "app-layer-event:%s: only http events are supported", arg);
-	id = http_event_lookup(dot + 1);
+	id = app_layer_event_lookup((uint16_t)ap, dot + 1);
 	if (id < 0)
-		return sig_error(st, "app-layer-event: unknown http event \"%s\"", dot + 1);
+		return sig_error(st, "app-layer-event: unknown %s event \"%s\"", name, dot + 1);
 	if (sig_set_alproto_http(st) != 0)
 		return -1;
 	ev = malloc(sizeof(*ev));
 	if (!ev)
 		return sig_error(st, "out of memory");
+	ev->alproto = (uint16_t)ap;
 	ev->event = id;
 	return sm_append(st, SM_LIST_MATCH, KW_APP_LAYER_EVENT, ev) < 0 ? -1 : 0;
 }
@@ -52,15 +67,32 @@ int app_event_sig_has(const Signature *s)
 	return 0;
 }
 
-int app_event_tx_match(const Signature *s, const HttpTx *tx)
+int app_event_tx_match(const Signature *s, const Flow *f, const void *tx)
 {
 	const SigMatchList *ml = &s->lists[SM_LIST_MATCH];
 
 	for (int i = 0; i < ml->n; i++) {
 		const DetectAppEvent *ev = ml->m[i].ctx;
 
-		if (ml->m[i].kw == KW_APP_LAYER_EVENT && !http_tx_has_event(tx, ev->event))
+		if (ml->m[i].kw == KW_APP_LAYER_EVENT &&
+		    (f->app_proto != ev->alproto || !app_layer_tx_has_event(f, tx, ev->event)))
 			return 0;
 	}
 	return 1;
 }
+
+/* A transaction property: tx-inspect.c checks it (app_event_tx_match). */
+static int match_app_layer_event(DetectThread *dt, const SigMatch *m, Packet *p)
+{
+	(void)dt;
+	(void)m;
+	(void)p;
+	return 1;
+}
+
+/* The keywords of this family: keywords.c gathers the tables (one line
+ * per family). */
+const Keyword app_event_keywords[] = {
+	{ "app-layer-event", KW_APP_LAYER_EVENT, kw_app_layer_event, NEED | SQ, -1, "match an app-layer parser event", match_app_layer_event, NULL },
+	{ .name = NULL }
+};

@@ -155,7 +155,7 @@ static DetectByte *byte_new(SigParseState *st, int kind)
 }
 
 /* byte_test:<nbytes>,[!]<op>,<value>,<offset>[,options] */
-int kw_byte_test(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_byte_test(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	char buf[512], *parts[MAXP], *op;
 	int n = split_args(st, "byte_test", arg, buf, sizeof(buf), parts), var;
@@ -169,7 +169,9 @@ int kw_byte_test(SigParseState *st, const char *arg, const Keyword *kw)
 	b = byte_new(st, KW_BYTE_TEST);
 	if (!b)
 		return -1;
-	if (num_or_var(st, "byte_test", "nbytes", parts[0], 1, 23, &v, &var) || var)
+	/* 0 loads, as in Suricata (ET Open has such rules), and never matches:
+	 * no bytes are read */
+	if (num_or_var(st, "byte_test", "nbytes", parts[0], 0, 23, &v, &var) || var)
 		goto fail_msg;
 	b->nbytes = (uint8_t)v;
 	op = parts[1];
@@ -208,7 +210,7 @@ int kw_byte_test(SigParseState *st, const char *arg, const Keyword *kw)
 			goto fail;
 		}
 	}
-	if (check_nbytes(st, b, "byte_test", 8))
+	if (b->nbytes && check_nbytes(st, b, "byte_test", 8))
 		goto fail;
 	return byte_append(st, b);
 fail_msg:
@@ -219,7 +221,7 @@ fail:
 }
 
 /* byte_jump:<nbytes>,<offset>[,options] */
-int kw_byte_jump(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_byte_jump(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	char buf[512], *parts[MAXP];
 	int n = split_args(st, "byte_jump", arg, buf, sizeof(buf), parts), var;
@@ -305,7 +307,7 @@ static int new_var(SigParseState *st, const char *kwn, const char *name)
 }
 
 /* byte_extract:<nbytes>,<offset>,<name>[,options] */
-int kw_byte_extract(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_byte_extract(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	char buf[512], *parts[MAXP];
 	int n = split_args(st, "byte_extract", arg, buf, sizeof(buf), parts), idx;
@@ -368,7 +370,7 @@ fail:
 }
 
 /* byte_math:bytes N, offset N, oper OP, rvalue N|var, result name[, ...] */
-int kw_byte_math(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_byte_math(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	char buf[512], *parts[MAXP];
 	int n = split_args(st, "byte_math", arg, buf, sizeof(buf), parts), var, idx = -1;
@@ -474,3 +476,13 @@ fail:
 	free(b);
 	return -1;
 }
+
+/* The keywords of this family: keywords.c gathers the tables (one line
+ * per family). */
+const Keyword byte_keywords[] = {
+	{ "byte_test", KW_BYTE_TEST, kw_byte_test, NEED | SQ, -1, "compare bytes to a value", NULL, NULL },
+	{ "byte_jump", KW_BYTE_JUMP, kw_byte_jump, NEED | SQ, -1, "move by a value read from the payload", NULL, NULL },
+	{ "byte_extract", KW_BYTE_EXTRACT, kw_byte_extract, NEED | SQ, -1, "read a value into a variable", NULL, NULL },
+	{ "byte_math", KW_BYTE_MATH, kw_byte_math, NEED | SQ, -1, "arithmetic on payload bytes", NULL, NULL },
+	{ .name = NULL }
+};

@@ -1,6 +1,7 @@
 /* content and its modifiers (nocase, offset, depth, distance, within,
  * startswith, endswith, fast_pattern, rawbytes), isdataat, dsize. */
 #include "detect/detect-int.h"
+#include "detect/engine-int.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -139,13 +140,13 @@ static int add_content(SigParseState *st, const char *arg, int list)
 	return 0;
 }
 
-int kw_content(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_content(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	return add_content(st, arg, sig_cur_list(st));
 }
 
 /* uricontent is "content; http_uri;" in one keyword (Snort legacy). */
-int kw_uricontent(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_uricontent(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	if (st->cur_buf >= 0)
 		return sig_error(st, "uricontent seen with a sticky buffer still set");
@@ -161,7 +162,7 @@ static DetectContent *last_content(SigParseState *st, const char *kwname)
 	return st->last_cd;
 }
 
-int kw_nocase(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_nocase(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	DetectContent *cd = last_content(st, "nocase");
 
@@ -198,7 +199,7 @@ static int mod_value(SigParseState *st, const char *arg, const char *kwname,
 #define ABS_FLAGS (CONTENT_OFFSET | CONTENT_DEPTH)
 #define REL_FLAGS (CONTENT_DISTANCE | CONTENT_WITHIN)
 
-int kw_offset(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_offset(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	DetectContent *cd = last_content(st, "offset");
 	int32_t v;
@@ -222,7 +223,7 @@ int kw_offset(SigParseState *st, const char *arg, const Keyword *kw)
 	return 0;
 }
 
-int kw_depth(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_depth(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	DetectContent *cd = last_content(st, "depth");
 	int32_t v;
@@ -247,7 +248,7 @@ int kw_depth(SigParseState *st, const char *arg, const Keyword *kw)
 	return 0;
 }
 
-int kw_distance(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_distance(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	DetectContent *cd = last_content(st, "distance");
 	int32_t v;
@@ -268,7 +269,7 @@ int kw_distance(SigParseState *st, const char *arg, const Keyword *kw)
 	return 0;
 }
 
-int kw_within(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_within(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	DetectContent *cd = last_content(st, "within");
 	int32_t v;
@@ -292,7 +293,7 @@ int kw_within(SigParseState *st, const char *arg, const Keyword *kw)
 }
 
 /* startswith == offset:0; depth:<content length>; and excludes both. */
-int kw_startswith(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_startswith(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	DetectContent *cd = last_content(st, "startswith");
 
@@ -310,7 +311,7 @@ int kw_startswith(SigParseState *st, const char *arg, const Keyword *kw)
 	return 0;
 }
 
-int kw_endswith(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_endswith(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	DetectContent *cd = last_content(st, "endswith");
 
@@ -323,7 +324,7 @@ int kw_endswith(SigParseState *st, const char *arg, const Keyword *kw)
 	return 0;
 }
 
-int kw_rawbytes(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_rawbytes(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	DetectContent *cd = last_content(st, "rawbytes");
 
@@ -337,7 +338,7 @@ int kw_rawbytes(SigParseState *st, const char *arg, const Keyword *kw)
 }
 
 /* fast_pattern; fast_pattern:only; fast_pattern:<offset>,<length>; (chop) */
-int kw_fast_pattern(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_fast_pattern(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	DetectContent *cd = last_content(st, "fast_pattern");
 	char buf[64], *parts[3];
@@ -369,7 +370,7 @@ int kw_fast_pattern(SigParseState *st, const char *arg, const Keyword *kw)
 }
 
 /* isdataat:[!]<n|var>[,relative][,rawbytes] */
-int kw_isdataat(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_isdataat(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	char buf[128], *parts[4], *v;
 	int n, list;
@@ -427,7 +428,7 @@ int kw_isdataat(SigParseState *st, const char *arg, const Keyword *kw)
 	return 0;
 }
 
-int kw_dsize(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_dsize(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	DetectUint *u;
 
@@ -442,3 +443,37 @@ int kw_dsize(SigParseState *st, const char *arg, const Keyword *kw)
 	}
 	return sm_append(st, SM_LIST_MATCH, KW_DSIZE, u) < 0 ? -1 : 0;
 }
+
+/* dsize:!N does not match payload-less packets in Suricata
+ * (suricata-verify test-dsize-values), while dsize:<N does */
+static int match_dsize(DetectThread *dt, const SigMatch *m, Packet *p)
+{
+	(void)dt;
+	if (((const DetectUint *)m->ctx)->mode == UM_NE && !p->payload_len)
+		return 0;
+	return detect_uint_match(m->ctx, p->payload_len);
+}
+
+static void free_content(void *ctx)
+{
+	free(((DetectContent *)ctx)->pat);
+}
+
+/* The keywords of this family: keywords.c gathers the tables (one line
+ * per family). */
+const Keyword content_keywords[] = {
+	{ "content", KW_CONTENT, kw_content, NEED, -1, "match a pattern", NULL, free_content },
+	{ "uricontent", KW_URICONTENT, kw_uricontent, NEED, -1, "content in the http uri (legacy)", NULL, NULL },
+	{ "nocase", KW_NOCASE, kw_nocase, NA, -1, "content: case-insensitive", NULL, NULL },
+	{ "offset", KW_OFFSET, kw_offset, NEED | SQ, -1, "content: start at", NULL, NULL },
+	{ "depth", KW_DEPTH, kw_depth, NEED | SQ, -1, "content: end within the first N bytes", NULL, NULL },
+	{ "distance", KW_DISTANCE, kw_distance, NEED | SQ, -1, "content: relative start", NULL, NULL },
+	{ "within", KW_WITHIN, kw_within, NEED | SQ, -1, "content: relative end", NULL, NULL },
+	{ "startswith", KW_STARTSWITH, kw_startswith, NA, -1, "content: at the buffer start", NULL, NULL },
+	{ "endswith", KW_ENDSWITH, kw_endswith, NA, -1, "content: at the buffer end", NULL, NULL },
+	{ "isdataat", KW_ISDATAAT, kw_isdataat, NEED | SQ, -1, "data present at offset", NULL, NULL },
+	{ "fast_pattern", KW_FAST_PATTERN, kw_fast_pattern, SQ, -1, "use this content for prefiltering", NULL, NULL },
+	{ "rawbytes", KW_RAWBYTES, kw_rawbytes, NA, -1, "content: raw packet bytes", NULL, NULL },
+	{ "dsize", KW_DSIZE, kw_dsize, NEED | SQ, -1, "payload size", match_dsize, NULL },
+	{ .name = NULL }
+};

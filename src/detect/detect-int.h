@@ -28,6 +28,18 @@ typedef struct SigParseState {
 #define KWF_STICKY       (1u << 3)   /* sticky buffer */
 #define KWF_STRIP_QUOTES (1u << 4)   /* value may be wrapped in quotes */
 
+/* Shorthands for the families' tables. */
+#define NA KWF_NOARG
+#define NEED KWF_NEEDARG
+#define SQ KWF_STRIP_QUOTES
+#define MOD (KWF_CONTENT_MOD | KWF_NOARG)
+#define STICKY (KWF_STICKY | KWF_NOARG)
+
+struct DetectThread;
+struct Packet;
+
+/* One rule keyword: an entry of its family's table (the registry is
+ * keywords.c's list of tables). */
 typedef struct Keyword {
 	const char *name;
 	int id;                   /* enum kw_id */
@@ -35,9 +47,45 @@ typedef struct Keyword {
 	uint32_t flags;
 	int buf;                  /* http modifiers and sticky buffers */
 	const char *desc;
+	/* a packet / flow keyword (SM_LIST_MATCH): 1 when p matches m. The
+	 * buffer keywords (content, pcre, byte_*, ...) are inspect.c's own,
+	 * for speed. NULL: never matches in that list. */
+	int (*match)(struct DetectThread *dt, const SigMatch *m, struct Packet *p);
+	/* frees what the keyword's ctx owns (not ctx itself); NULL: nothing */
+	void (*free)(void *ctx);
 } Keyword;
 
+/* The families' keyword tables (each ends with { .name = NULL }), one per
+ * family file; keywords.c lists them, one line per family. */
+extern const Keyword
+	meta_keywords[],
+	content_keywords[],
+	pcre_keywords[],
+	byte_keywords[],
+	flow_keywords[],
+	flowbits_keywords[],
+	threshold_keywords[],
+	tag_keywords[],
+	app_event_keywords[],
+	stream_keywords[],
+	ip_keywords[],
+	tcp_keywords[],
+	icmp_keywords[],
+	http_keywords[],
+	pkt_keywords[],
+	transform_keywords[];
+
 const Keyword *keyword_find(const char *name);
+/* The entry of a keyword id (match, free), or NULL. */
+const Keyword *keyword_by_id(int id);
+/* The same once any keyword was looked up (every rule's were): for the
+ * packet path, without the once-only check. */
+extern const Keyword *keyword_ids[KW_MAX];
+static inline const Keyword *keyword_by_id_built(int id)
+{
+	return keyword_ids[id];
+}
+/* Frees a SigMatch ctx of keyword id kw (its free, then ctx). */
 void keyword_ctx_free(int kw, void *ctx);
 
 /* Error helpers: write the reason, return -1. */
@@ -65,101 +113,18 @@ char *str_trim(char *s);
 /* Splits a copy of s on commas (in place); returns count, fills up to max. */
 int split_commas(char *s, char **out, int max);
 
-/* Keyword setups, by family. */
-/* meta.c */
-int kw_msg(SigParseState *, const char *, const Keyword *);
-int kw_sid(SigParseState *, const char *, const Keyword *);
-int kw_rev(SigParseState *, const char *, const Keyword *);
-int kw_gid(SigParseState *, const char *, const Keyword *);
-int kw_classtype(SigParseState *, const char *, const Keyword *);
-int kw_priority(SigParseState *, const char *, const Keyword *);
-int kw_reference(SigParseState *, const char *, const Keyword *);
-int kw_metadata(SigParseState *, const char *, const Keyword *);
-int kw_target(SigParseState *, const char *, const Keyword *);
-int kw_noalert(SigParseState *, const char *, const Keyword *);
+/* Helpers the families share (each keyword's setup is static in its
+ * family's file, reached through the family's table). */
 /* content.c */
-int kw_content(SigParseState *, const char *, const Keyword *);
-int kw_uricontent(SigParseState *, const char *, const Keyword *);
-int kw_nocase(SigParseState *, const char *, const Keyword *);
-int kw_offset(SigParseState *, const char *, const Keyword *);
-int kw_depth(SigParseState *, const char *, const Keyword *);
-int kw_distance(SigParseState *, const char *, const Keyword *);
-int kw_within(SigParseState *, const char *, const Keyword *);
-int kw_startswith(SigParseState *, const char *, const Keyword *);
-int kw_endswith(SigParseState *, const char *, const Keyword *);
-int kw_isdataat(SigParseState *, const char *, const Keyword *);
-int kw_fast_pattern(SigParseState *, const char *, const Keyword *);
-int kw_rawbytes(SigParseState *, const char *, const Keyword *);
-int kw_dsize(SigParseState *, const char *, const Keyword *);
 int content_decode(const char *in, uint8_t **out, uint16_t *outlen, int *negated,
 		   char *err, size_t errlen);
 /* Moves the last payload content into buffer `buf` (old-style modifier). */
 int content_move_to_buffer(SigParseState *st, int buf, const char *kwname);
-/* pcre.c */
-int kw_pcre(SigParseState *, const char *, const Keyword *);
-/* byte.c */
-int kw_byte_test(SigParseState *, const char *, const Keyword *);
-int kw_byte_jump(SigParseState *, const char *, const Keyword *);
-int kw_byte_extract(SigParseState *, const char *, const Keyword *);
-int kw_byte_math(SigParseState *, const char *, const Keyword *);
-/* flow-kw.c */
-int kw_flow(SigParseState *, const char *, const Keyword *);
-/* flowbits.c */
-int kw_flowbits(SigParseState *, const char *, const Keyword *);
-int kw_flowint(SigParseState *, const char *, const Keyword *);
-int kw_hostbits(SigParseState *, const char *, const Keyword *);
-/* threshold.c */
-int kw_threshold(SigParseState *, const char *, const Keyword *);
-int kw_detection_filter(SigParseState *, const char *, const Keyword *);
-/* ip-kw.c */
-int kw_ttl(SigParseState *, const char *, const Keyword *);
-int kw_tos(SigParseState *, const char *, const Keyword *);
-int kw_id(SigParseState *, const char *, const Keyword *);
-int kw_ipopts(SigParseState *, const char *, const Keyword *);
-int kw_fragbits(SigParseState *, const char *, const Keyword *);
-int kw_fragoffset(SigParseState *, const char *, const Keyword *);
-int kw_ip_proto(SigParseState *, const char *, const Keyword *);
-int kw_sameip(SigParseState *, const char *, const Keyword *);
-int kw_hdr_sticky(SigParseState *, const char *, const Keyword *);
-int kw_prefilter(SigParseState *, const char *, const Keyword *);
-int kw_decode_event(SigParseState *, const char *, const Keyword *);
-/* pkt-kw.c */
-int kw_vlan_id(SigParseState *, const char *, const Keyword *);
-int kw_vlan_layers(SigParseState *, const char *, const Keyword *);
-int kw_tcp_mss(SigParseState *, const char *, const Keyword *);
-int kw_flow_count(SigParseState *, const char *, const Keyword *);
-int kw_csum(SigParseState *, const char *, const Keyword *);
-/* tag.c */
-int kw_tag(SigParseState *, const char *, const Keyword *);
-/* app-event.c */
-int kw_app_layer_event(SigParseState *, const char *, const Keyword *);
-/* stream-kw.c */
-int kw_stream_size(SigParseState *, const char *, const Keyword *);
-int kw_stream_event(SigParseState *, const char *, const Keyword *);
-/* tcp-kw.c */
-int kw_flags(SigParseState *, const char *, const Keyword *);
-int kw_seq(SigParseState *, const char *, const Keyword *);
-int kw_ack(SigParseState *, const char *, const Keyword *);
-int kw_window(SigParseState *, const char *, const Keyword *);
-/* icmp-kw.c */
-int kw_itype(SigParseState *, const char *, const Keyword *);
-int kw_icode(SigParseState *, const char *, const Keyword *);
-int kw_icmp_id(SigParseState *, const char *, const Keyword *);
-int kw_icmp_seq(SigParseState *, const char *, const Keyword *);
-int kw_icmpv6_mtu(SigParseState *, const char *, const Keyword *);
-/* http-kw.c */
-int kw_http_modifier(SigParseState *, const char *, const Keyword *);
-int kw_http_sticky(SigParseState *, const char *, const Keyword *);
-int kw_pkt_data(SigParseState *, const char *, const Keyword *);
-int kw_urilen(SigParseState *, const char *, const Keyword *);
-int kw_bsize(SigParseState *, const char *, const Keyword *);
 /* transform.c */
-int kw_transform(SigParseState *, const char *, const Keyword *);
-int kw_base64_decode(SigParseState *, const char *, const Keyword *);
-int kw_base64_data(SigParseState *, const char *, const Keyword *);
 /* Selects sticky buffer buf: the list of its instance without transforms. */
 int sig_select_buffer(SigParseState *st, int buf);
 void sig_xform_free(struct SigXform *xf);
+/* http-kw.c */
 /* Marks the rule as HTTP; error if the rule's protocol cannot carry it. */
 int sig_set_alproto_http(SigParseState *st);
 

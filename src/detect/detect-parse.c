@@ -3,6 +3,7 @@
  * relative chains, fast pattern choice). */
 #include "util/strnum.h"
 #include "detect/detect-int.h"
+#include "detect/buffers.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -212,57 +213,7 @@ int split_commas(char *s, char **out, int max)
 	return n;
 }
 
-/* ---- buffers ---- */
-
-static const struct {
-	const char *name;
-	int prio;
-	int dir;
-} buffers[BUF_MAX] = {
-	[BUF_PAYLOAD] = { "payload", 3, 3 },
-	[BUF_HTTP_URI] = { "http_uri", 2, 1 },
-	[BUF_HTTP_RAW_URI] = { "http_raw_uri", 2, 1 },
-	/* Suricata ranks http_method below plain payload content: methods are
-	 * short and common. */
-	[BUF_HTTP_METHOD] = { "http_method", 4, 1 },
-	[BUF_HTTP_HEADER] = { "http_header", 2, 3 },
-	[BUF_HTTP_RAW_HEADER] = { "http_raw_header", 2, 3 },
-	[BUF_HTTP_COOKIE] = { "http_cookie", 2, 3 },
-	[BUF_HTTP_USER_AGENT] = { "http_user_agent", 2, 1 },
-	[BUF_HTTP_HOST] = { "http_host", 2, 1 },
-	[BUF_HTTP_RAW_HOST] = { "http_raw_host", 2, 1 },
-	[BUF_HTTP_CLIENT_BODY] = { "http_client_body", 2, 1 },
-	[BUF_HTTP_SERVER_BODY] = { "http_server_body", 2, 2 },
-	[BUF_FILE_DATA] = { "file_data", 2, 3 },
-	[BUF_HTTP_STAT_CODE] = { "http_stat_code", 4, 2 },
-	[BUF_HTTP_STAT_MSG] = { "http_stat_msg", 3, 2 },
-	[BUF_HTTP_REQUEST_LINE] = { "http_request_line", 2, 1 },
-	[BUF_HTTP_RESPONSE_LINE] = { "http_response_line", 2, 2 },
-	[BUF_HTTP_HEADER_NAMES] = { "http_header_names", 2, 3 },
-	[BUF_HTTP_CONTENT_TYPE] = { "http_content_type", 2, 3 },
-	[BUF_HTTP_CONTENT_LEN] = { "http_content_len", 2, 3 },
-	[BUF_HTTP_ACCEPT] = { "http_accept", 2, 1 },
-	[BUF_HTTP_ACCEPT_ENC] = { "http_accept_enc", 2, 1 },
-	[BUF_HTTP_ACCEPT_LANG] = { "http_accept_lang", 2, 1 },
-	[BUF_HTTP_CONNECTION] = { "http_connection", 2, 3 },
-	[BUF_HTTP_REFERER] = { "http_referer", 2, 1 },
-	[BUF_HTTP_PROTOCOL] = { "http_protocol", 2, 3 },
-	[BUF_HTTP_START] = { "http_start", 2, 3 },
-	[BUF_HTTP_LOCATION] = { "http_location", 2, 2 },
-	[BUF_HTTP_SERVER] = { "http_server", 2, 2 },
-	[BUF_HTTP_REQUEST_HEADER] = { "http_request_header", 2, 1 },
-	[BUF_HTTP_RESPONSE_HEADER] = { "http_response_header", 2, 2 },
-	[BUF_HTTP_XINST0] = { "http_xinst0", 2, 3 },
-	[BUF_HTTP_XINST1] = { "http_xinst1", 2, 3 },
-	[BUF_HTTP_XINST2] = { "http_xinst2", 2, 3 },
-	[BUF_HTTP_XINST3] = { "http_xinst3", 2, 3 },
-	[BUF_IPV4_HDR] = { "ipv4.hdr", 3, 3 },
-	[BUF_IPV6_HDR] = { "ipv6.hdr", 3, 3 },
-	[BUF_TCP_HDR] = { "tcp.hdr", 3, 3 },
-	[BUF_UDP_HDR] = { "udp.hdr", 3, 3 },
-	[BUF_ICMPV4_HDR] = { "icmpv4.hdr", 3, 3 },
-	[BUF_ICMPV6_HDR] = { "icmpv6.hdr", 3, 3 },
-};
+/* ---- buffers: the registry in buffers.c ---- */
 
 const char *sig_buffer_name(int buf)
 {
@@ -274,17 +225,17 @@ const char *sig_buffer_name(int buf)
 		return "threshold";
 	if (buf < 0 || buf >= BUF_MAX)
 		return "?";
-	return buffers[buf].name;
+	return detect_buffers[buf].name;
 }
 
 int sig_buffer_fp_priority(int buf)
 {
-	return buf >= 0 && buf < BUF_MAX ? buffers[buf].prio : 99;
+	return buf >= 0 && buf < BUF_MAX ? detect_buffers[buf].prio : 99;
 }
 
 int sig_buffer_direction(int buf)
 {
-	return buf >= 0 && buf < BUF_MAX ? buffers[buf].dir : 3;
+	return buf >= 0 && buf < BUF_MAX ? detect_buffers[buf].dir : 3;
 }
 
 /* ---- header ---- */
@@ -318,6 +269,7 @@ static int parse_action(SigParseState *st, const char *a)
 static int parse_proto(SigParseState *st, const char *p)
 {
 	Signature *s = st->s;
+	int ap;
 
 	if (!strcasecmp(p, "ip") || !strcasecmp(p, "ipv4") || !strcasecmp(p, "ipv6")) {
 		s->proto = SIG_PROTO_IP;
@@ -343,10 +295,13 @@ static int parse_proto(SigParseState *st, const char *p)
 		/* any packet, decoded or not: decoder-event rules */
 		s->proto = SIG_PROTO_IP;
 		s->flags |= SIG_FLAG_PKTHDR;
-	} else if (!strcasecmp(p, "http") || !strcasecmp(p, "http1")) {
-		/* HTTP/1 rides on TCP; the HTTP engine arrives later */
-		s->proto = IPPROTO_TCP;
-		s->alproto = ALPROTO_HTTP;
+	} else if ((ap = app_proto_by_name(p)) > 0 && ap != ALPROTO_FAILED) {
+		/* an application protocol of the registry: its IP protocol(s) */
+		unsigned ipp = app_proto_ipprotos((uint16_t)ap);
+
+		s->proto = ipp == APP_IPPROTO_TCP ? IPPROTO_TCP :
+			   ipp == APP_IPPROTO_UDP ? IPPROTO_UDP : SIG_PROTO_IP;
+		s->alproto = (uint16_t)ap;
 		s->flags |= SIG_FLAG_APPLAYER;
 	} else {
 		for (int i = 0; unsupported_protos[i]; i++)
@@ -680,8 +635,10 @@ static int finalize(SigParseState *st)
 		return sig_error(st, "signature has no sid");
 	if (resolve_relative(st) || check_fast_pattern_use(st))
 		return -1;
-	if (s->alproto == ALPROTO_HTTP && s->proto != IPPROTO_TCP && s->proto != SIG_PROTO_IP)
-		return sig_error(st, "http keywords used in a rule whose protocol is not tcp");
+	if (s->alproto != ALPROTO_UNKNOWN && app_proto_ipprotos(s->alproto) == APP_IPPROTO_TCP &&
+	    s->proto != IPPROTO_TCP && s->proto != SIG_PROTO_IP)
+		return sig_error(st, "%s keywords used in a rule whose protocol is not tcp",
+				 app_proto_name(s->alproto));
 	for (int l = 1; l < BUF_MAX; l++) {
 		int dir = sig_buffer_direction(l);
 

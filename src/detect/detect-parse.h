@@ -11,6 +11,8 @@
 #ifndef DETECT_DETECT_PARSE_H
 #define DETECT_DETECT_PARSE_H
 
+#include "app-layer/app-layer.h"
+
 #include <stdint.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -322,8 +324,6 @@ typedef struct SigMatchList {
 enum sig_action { ACT_ALERT, ACT_PASS, ACT_DROP, ACT_REJECT, ACT_REJECTSRC,
 		  ACT_REJECTDST, ACT_REJECTBOTH };
 
-enum sig_alproto { ALPROTO_NONE = 0, ALPROTO_HTTP };
-
 /* Address sets: sorted, disjoint, inclusive ranges per family. IPv4 values
  * are host-order uint32 stored in the low bits of the 128-bit value. */
 typedef unsigned __int128 u128;
@@ -371,7 +371,7 @@ typedef struct Signature {
 	enum sig_action action;
 	uint8_t proto;                /* 0 = ip (any), else IPPROTO_TCP/UDP/ICMP */
 	int icmp_any;                 /* "icmp": ICMPv4 and ICMPv6 */
-	enum sig_alproto alproto;
+	uint16_t alproto;             /* enum app_proto; ALPROTO_UNKNOWN: none */
 	uint32_t flags;
 	AddrSet src, dst;
 	PortSet sp, dp;
@@ -474,5 +474,8 @@ void sig_format_error(char *buf, size_t len, const char *file, int line,
 
 /* --list-keywords */
 void keywords_list(FILE *out);
+/* --list-keywords[=all|csv|<name>]: all (NULL), Suricata's csv columns, or
+ * one keyword (1 and an error line when there is none by that name). */
+int keywords_list_as(FILE *out, const char *which);
 
 #endif

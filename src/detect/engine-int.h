@@ -8,6 +8,8 @@
 
 #include "detect/pcre2-config.h"
 #include <pthread.h>
+#include <string.h>
+#include <sys/socket.h>
 
 /* Inspection buffers. Packet payload today; STREAM is where the reassembled
  * stream plugs in (content rules without flow:no_stream inspect both in
@@ -192,7 +194,7 @@ typedef struct DetectSig {
 	uint8_t sig_type;         /* SIG_TYPE_* (engine analysis) */
 	uint8_t need_packet;      /* Suricata's flags, as engine analysis shows them */
 	uint8_t need_stream;
-	uint8_t need_http;        /* `alert http` without http buffers: flow must be HTTP */
+	uint8_t need_alproto;     /* `alert http` without app buffers: flow must be s->alproto */
 	uint8_t http_dirs;        /* has_http: bit 0 evaluated toserver, bit 1 toclient */
 	uint8_t http_need[2];     /* has_http: HTTP_PROGRESS_* needed per side */
 	uint32_t hidx;            /* has_http: index among the http rules */
@@ -223,14 +225,17 @@ struct DetectEngine {
 	ThresholdTable *thr;
 	uint32_t max_pid;
 	int have_iponly;
-	/* HTTP rules: one MPM per (evaluation side, buffer) over their fast
-	 * patterns, and the ones without a usable fast pattern */
+	/* transaction rules (any protocol; "http" is historical): one MPM
+	 * per (evaluation side, buffer of the detection-buffer registry,
+	 * buffers.h) over their fast patterns, and the ones without a usable
+	 * fast pattern. hgroups[d][BUF_HTTP_SERVER_BODY] is also the GPU
+	 * prefilter's body group (prefilter-gpu.c). */
 	uint32_t nhttp;
 	SigGroup hgroups[2][BUF_MAX];
 	uint32_t *h_always[2];
 	uint32_t nh_always[2];
 	/* HTTP rules whose fast pattern is in a transformed buffer: one MPM
-	 * per (side, buffer, transform chain) (http-inspect.c) */
+	 * per (side, buffer, transform chain) (tx-inspect.c) */
 	struct HttpXGroup *hx;
 	uint32_t nhx;
 	int uses_stream;
@@ -299,6 +304,42 @@ typedef struct DetectFlowState {
 
 enum { TCPS_NONE = 0, TCPS_SYN, TCPS_SYNACK, TCPS_EST, TCPS_CLOSED };
 
+/* Shared by the keywords' match functions (their family files) and
+ * inspect.c. */
+static inline int detect_uint_match(const DetectUint *u, uint64_t v)
+{
+	switch (u->mode) {
+	case UM_EQ: return v == u->a;
+	case UM_NE: return v != u->a;
+	case UM_LT: return v < u->a;
+	case UM_LTE: return v <= u->a;
+	case UM_GT: return v > u->a;
+	case UM_GTE: return v >= u->a;
+	case UM_RANGE: return v > u->a && v < u->b;
+	case UM_NOT_RANGE: return !(v > u->a && v < u->b);
+	}
+	return 0;
+}
+
+static inline int detect_bits_match(unsigned have, unsigned want, int modifier)
+{
+	switch (modifier) {
+	case FLAGS_MOD_PLUS: return (have & want) == want;
+	case FLAGS_MOD_ANY: return (have & want) != 0;
+	case FLAGS_MOD_NOT: return (have & want) == 0;
+	}
+	return have == want;
+}
+
+static inline int detect_same_addr(const Address *a, const Address *b)
+{
+	if (a->family != b->family)
+		return 0;
+	if (a->family == AF_INET)
+		return a->a.u32[0] == b->a.u32[0];
+	return memcmp(a->a.u8, b->a.u8, 16) == 0;
+}
+
 /* inspect.c */
 int inspect_header(const DetectSig *ds, const Packet *p);
 int inspect_match_list(DetectThread *dt, const Signature *s, Packet *p);
@@ -334,7 +375,8 @@ static inline void detect_scan_count(DetectThread *dt, int cls, int gpu, uint64_
 }
 void detect_pkt_swap(Packet *p);
 
-/* http-inspect.c */
+/* tx-inspect.c: transaction rules of every protocol (the http_ names are
+ * historical) */
 void http_sig_setup(DetectSig *ds);
 int http_engine_build(DetectEngine *de, char *err, size_t errlen);
 void http_engine_free(DetectEngine *de);
@@ -343,10 +385,11 @@ void http_thread_free(DetectThread *dt);
 /* ac-cuda: folds the response-body bytes that arrived since the last call
  * into each transaction's body match set (from the stream view where the
  * body is verbatim stream bytes). Before the stream entries are pruned. */
-void http_gpu_harvest(DetectThread *dt, Flow *f, DetectFlowState *fs);
+void tx_gpu_harvest(DetectThread *dt, Flow *f, DetectFlowState *fs);
 /* Inspects f's transactions that progressed (all, when final) with p as the
- * packet; queues alerts through detect_sig_matched(). */
-void http_inspect_flow(DetectThread *dt, Packet *p, DetectFlowState *fs, int final);
+ * packet, whatever f's protocol (app_layer_tx_*); queues alerts through
+ * detect_sig_matched(). */
+void tx_inspect_flow(DetectThread *dt, Packet *p, DetectFlowState *fs, int final);
 
 /* state.c */
 DetectFlowState *detect_flow_state(const DetectEngine *de, Flow *f, int create);
@@ -367,10 +410,10 @@ int threshold_config_load(DetectEngine *de, const char *path, char *err, size_t 
 int threshold_check(DetectEngine *de, const DetectSig *ds, const Packet *p, int *suppressed,
 		    detect_order_fn order, void *order_arg);
 
-/* app-event.c: rules with app-layer-event are HTTP transaction rules */
-struct HttpTx;
+/* app-event.c: rules with app-layer-event are transaction rules of the
+ * event's protocol; tx is one of f's (app_layer_tx_get) */
 int app_event_sig_has(const Signature *s);
-int app_event_tx_match(const Signature *s, const struct HttpTx *tx);
+int app_event_tx_match(const Signature *s, const Flow *f, const void *tx);
 
 /* stream-kw.c: stream_size and stream-event on a packet */
 int stream_size_match(const DetectStreamSize *d, const Packet *p);

@@ -231,7 +231,7 @@ static uint8_t alert_action(enum sig_action a)
  * direction (and on every packet that has no flow). */
 static int is_iponly(const Signature *s)
 {
-	if (!s->sp.any || !s->dp.any || s->alproto != ALPROTO_NONE)
+	if (!s->sp.any || !s->dp.any || s->alproto != ALPROTO_UNKNOWN)
 		return 0;
 	for (int l = 0; l < SM_LIST_MAX; l++) {
 		if (l == SM_LIST_POSTMATCH || l == SM_LIST_THRESHOLD)
@@ -906,7 +906,7 @@ static void sig_stream_setup(DetectEngine *de, DetectSig *ds)
 		ds->sig_type = SIG_TYPE_APP_TX;
 	else if (ds->has_payload && ds->stream_ok)
 		ds->sig_type = ds->pkt_streamed_ok ? SIG_TYPE_PKT_STREAM : SIG_TYPE_STREAM;
-	else if (!ds->has_payload && (ds->need_http || (s->flags & SIG_FLAG_APPLAYER)))
+	else if (!ds->has_payload && (ds->need_alproto || (s->flags & SIG_FLAG_APPLAYER)))
 		ds->sig_type = SIG_TYPE_APPLAYER;
 	else
 		ds->sig_type = SIG_TYPE_PKT;
@@ -958,7 +958,7 @@ DetectEngine *detect_engine_build(SigTable *t, const DetectConfig *cfg, char *er
 		 * HTTP flows; the others are evaluated on transactions */
 		if (app_event_sig_has(s))
 			ds->has_http = 1;
-		ds->need_http = s->alproto == ALPROTO_HTTP && !ds->has_http;
+		ds->need_alproto = s->alproto != ALPROTO_UNKNOWN && !ds->has_http;
 		sig_stream_setup(de, ds);
 		if (ds->has_http) {
 			ds->hidx = de->nhttp++;
@@ -1292,7 +1292,7 @@ static int inspect_sig(DetectThread *dt, const DetectSig *ds, Packet *p, int ipo
 	/* tcp-stream rules inspect only the reassembled stream */
 	if ((s->flags & SIG_FLAG_TCP_STREAM) && !sb)
 		return 0;
-	if (ds->need_http && (!p->flow || p->flow->app_proto != ALPROTO_HTTP1))
+	if (ds->need_alproto && (!p->flow || p->flow->app_proto != ds->s->alproto))
 		return 0;
 	if (ds->has_payload) {
 		/* A packet whose data went into the stream is inspected there;
@@ -1754,8 +1754,8 @@ uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts)
 	 * that a rule that matched there skips the packet's payload (ac-cuda:
 	 * after the body ids are taken, as the stream is pruned) */
 	if (fs && p->flow->stream && de->uses_stream && !de->cfg.stream_inline) {
-		if (de->gpu && p->flow->alstate && p->flow->app_proto == ALPROTO_HTTP1)
-			http_gpu_harvest(dt, p->flow, fs);
+		if (de->gpu && app_layer_has_txs(p->flow))
+			tx_gpu_harvest(dt, p->flow, fs);
 		stream_inspect(dt, p, fs, 0);
 	}
 	/* prefilter: the group's MPM on the payload; a streamed payload only
@@ -1877,13 +1877,13 @@ done:
 	cand_done(cs, wk);
 	if (fs)
 		fs->iponly_done |= (uint8_t)(1u << dir);
-	if (de->gpu && fs && p->flow->alstate && p->flow->app_proto == ALPROTO_HTTP1 &&
+	if (de->gpu && fs && app_layer_has_txs(p->flow) &&
 	    !(p->flow->stream && de->uses_stream && !de->cfg.stream_inline))
-		http_gpu_harvest(dt, p->flow, fs);
+		tx_gpu_harvest(dt, p->flow, fs);
 	if (fs && p->flow->stream && de->uses_stream && de->cfg.stream_inline)
 		inline_release(dt, p);
-	if (fs && p->flow->alstate && p->flow->app_proto == ALPROTO_HTTP1)
-		http_inspect_flow(dt, p, fs, 0);
+	if (fs && app_layer_has_txs(p->flow))
+		tx_inspect_flow(dt, p, fs, 0);
 	dt->pkt_tagged = tag_handle_packet(dt, p);
 	if (dt->nalerts) {
 		alerts_sort(dt->alerts, dt->nalerts);
@@ -1912,13 +1912,13 @@ uint32_t detect_flow_flush(DetectThread *dt, Packet *p, const DetectAlert **aler
 	dt->pkt_established = flow_established(de, fs, p);
 	dt->pkt_streamed = 0;
 	stream_hit_next(dt);
-	if (de->gpu && p->flow->alstate && p->flow->app_proto == ALPROTO_HTTP1)
-		http_gpu_harvest(dt, p->flow, fs);
+	if (de->gpu && app_layer_has_txs(p->flow))
+		tx_gpu_harvest(dt, p->flow, fs);
 	/* inline: every byte was inspected with the packet that brought it */
 	if (p->flow->stream && de->uses_stream && !de->cfg.stream_inline)
 		stream_inspect(dt, p, fs, 1);
-	if (p->flow->alstate && p->flow->app_proto == ALPROTO_HTTP1)
-		http_inspect_flow(dt, p, fs, 1);
+	if (app_layer_has_txs(p->flow))
+		tx_inspect_flow(dt, p, fs, 1);
 	if (dt->nalerts) {
 		alerts_sort(dt->alerts, dt->nalerts);
 		counter_add(dt->tc, c_alert, dt->nalerts);

@@ -1,11 +1,12 @@
 /* flow:[to_server|to_client|from_server|from_client][,established|
  * not_established|stateless][,only_stream|no_stream][,only_frag|no_frag] */
 #include "detect/detect-int.h"
+#include "detect/engine-int.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-int kw_flow(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_flow(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	static const struct { const char *n; uint32_t f; } opts[] = {
 		{ "to_server", FLOW_TOSERVER }, { "from_client", FLOW_TOSERVER },
@@ -59,3 +60,39 @@ int kw_flow(SigParseState *st, const char *arg, const Keyword *kw)
 		st->s->flags |= SIG_FLAG_TOCLIENT;
 	return sm_append(st, SM_LIST_MATCH, KW_FLOW, fd) < 0 ? -1 : 0;
 }
+
+static int match_flow(DetectThread *dt, const SigMatch *m, Packet *p)
+{
+	const DetectFlow *fd = m->ctx;
+	const Flow *f = p->flow;
+	uint32_t fl = fd->flags;
+
+	if ((fl & FLOW_ONLY_STREAM) && !dt->in_stream)
+		return 0;
+	if ((fl & FLOW_NO_STREAM) && dt->in_stream)
+		return 0;
+	if (fl & FLOW_ONLY_FRAG && !(p->flags & PKT_REASSEMBLED))
+		return 0;
+	if (fl & FLOW_NO_FRAG && (p->flags & PKT_REASSEMBLED))
+		return 0;
+	if (!(fl & (FLOW_TOSERVER | FLOW_TOCLIENT | FLOW_ESTABLISHED | FLOW_NOT_ESTABLISHED)))
+		return 1;
+	if (!f)
+		return 0;
+	if ((fl & FLOW_TOSERVER) && !(p->flags & PKT_TOSERVER))
+		return 0;
+	if ((fl & FLOW_TOCLIENT) && !(p->flags & PKT_TOCLIENT))
+		return 0;
+	if ((fl & FLOW_ESTABLISHED) && !dt->pkt_established)
+		return 0;
+	if ((fl & FLOW_NOT_ESTABLISHED) && dt->pkt_established)
+		return 0;
+	return 1;
+}
+
+/* The keywords of this family: keywords.c gathers the tables (one line
+ * per family). */
+const Keyword flow_keywords[] = {
+	{ "flow", KW_FLOW, kw_flow, NEED | SQ, -1, "flow direction and state", match_flow, NULL },
+	{ .name = NULL }
+};

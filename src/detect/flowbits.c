@@ -1,6 +1,7 @@
 /* flowbits and flowint: named per-flow state. Names stay strings here; the
  * engine numbers them when it builds its tables. */
 #include "detect/detect-int.h"
+#include "detect/engine-int.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -19,7 +20,7 @@ static int valid_name(const char *n)
 /* flowbits:set|isset|isnotset|unset|toggle,name ; flowbits:noalert ;
  * names joined with '|' mean "any of" (isset/isnotset only); with '&' the
  * command applies to each. */
-int kw_flowbits(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_flowbits(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	static const struct { const char *n; enum flowbits_cmd c; } cmds[] = {
 		{ "set", FB_SET }, { "isset", FB_ISSET }, { "isnotset", FB_ISNOTSET },
@@ -115,7 +116,7 @@ int kw_flowbits(SigParseState *st, const char *arg, const Keyword *kw)
 
 /* flowint:name,op[,value] -- op: + - = (modify), == != < <= > >= (compare),
  * isset notset isnotset. value: a number or another flowint. */
-int kw_flowint(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_flowint(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	static const struct { const char *n; enum flowint_op op; int val; } ops[] = {
 		{ "+", FI_ADD, 1 }, { "-", FI_SUB, 1 }, { "=", FI_SET, 1 },
@@ -170,7 +171,7 @@ int kw_flowint(SigParseState *st, const char *arg, const Keyword *kw)
 
 /* hostbits:set|isset|isnotset|unset|toggle,name[,src|dst|both] -- bits kept
  * per IP address (default: the packet's source). */
-int kw_hostbits(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_hostbits(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	static const struct { const char *n; enum flowbits_cmd c; } cmds[] = {
 		{ "set", FB_SET }, { "isset", FB_ISSET }, { "isnotset", FB_ISNOTSET },
@@ -220,3 +221,45 @@ int kw_hostbits(SigParseState *st, const char *arg, const Keyword *kw)
 	return sm_append(st, (fb->cmd == FB_ISSET || fb->cmd == FB_ISNOTSET) ?
 			 SM_LIST_MATCH : SM_LIST_POSTMATCH, KW_HOSTBITS, fb) < 0 ? -1 : 0;
 }
+
+/* Suricata: flowbits never match a packet without a flow */
+static int match_flowbits(DetectThread *dt, const SigMatch *m, Packet *p)
+{
+	return p->flow && flowbits_match(dt->de, m->ctx, p->flow);
+}
+
+static int match_flowint(DetectThread *dt, const SigMatch *m, Packet *p)
+{
+	return p->flow && flowint_match(dt->de, m->ctx, p->flow);
+}
+
+static int match_hostbits(DetectThread *dt, const SigMatch *m, Packet *p)
+{
+	return hostbits_match(dt, m->ctx, p);
+}
+
+static void free_bits(void *ctx)
+{
+	DetectFlowbits *fb = ctx;
+
+	for (int i = 0; i < fb->n; i++)
+		free(fb->names[i]);
+	free(fb->names);
+}
+
+static void free_flowint(void *ctx)
+{
+	DetectFlowint *fi = ctx;
+
+	free(fi->name);
+	free(fi->value_var);
+}
+
+/* The keywords of this family: keywords.c gathers the tables (one line
+ * per family). */
+const Keyword flowbits_keywords[] = {
+	{ "flowbits", KW_FLOWBITS, kw_flowbits, NEED | SQ, -1, "flow bit set/check", match_flowbits, free_bits },
+	{ "hostbits", KW_HOSTBITS, kw_hostbits, NEED | SQ, -1, "host bit set/check", match_hostbits, free_bits },
+	{ "flowint", KW_FLOWINT, kw_flowint, NEED | SQ, -1, "flow integer variables", match_flowint, free_flowint },
+	{ .name = NULL }
+};

@@ -1,7 +1,9 @@
 /* ICMP keywords: itype, icode (integer comparisons), icmp_id, icmp_seq,
  * icmpv6.mtu (integer comparison). */
 #include "detect/detect-int.h"
+#include "detect/engine-int.h"
 
+#include <netinet/in.h>
 #include <stdlib.h>
 
 static int icmp_uint(SigParseState *st, const char *arg, const char *name, uint64_t max,
@@ -28,27 +30,90 @@ static int icmp_uint(SigParseState *st, const char *arg, const char *name, uint6
 	return sm_append(st, SM_LIST_MATCH, kwid, u) < 0 ? -1 : 0;
 }
 
-int kw_itype(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_itype(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	return icmp_uint(st, arg, "itype", 255, 1, KW_ITYPE);
 }
 
-int kw_icode(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_icode(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	return icmp_uint(st, arg, "icode", 255, 1, KW_ICODE);
 }
 
-int kw_icmp_id(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_icmp_id(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	return icmp_uint(st, arg, "icmp_id", 65535, 0, KW_ICMP_ID);
 }
 
-int kw_icmp_seq(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_icmp_seq(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	return icmp_uint(st, arg, "icmp_seq", 65535, 0, KW_ICMP_SEQ);
 }
 
-int kw_icmpv6_mtu(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_icmpv6_mtu(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	return icmp_uint(st, arg, "icmpv6.mtu", UINT32_MAX, 1, KW_ICMPV6_MTU);
 }
+
+static int is_icmp(const Packet *p)
+{
+	return (p->proto == IPPROTO_ICMP || p->proto == IPPROTO_ICMPV6) && p->l4;
+}
+
+/* icmp_id / icmp_seq exist only in echo-like messages (Suricata checks the type). */
+static int icmp_has_id(const Packet *p)
+{
+	if (p->proto == IPPROTO_ICMP)
+		return p->icmp_type == 0 || p->icmp_type == 8 ||
+		       (p->icmp_type >= 13 && p->icmp_type <= 18);
+	return p->icmp_type == 128 || p->icmp_type == 129;
+}
+
+static int match_itype(DetectThread *dt, const SigMatch *m, Packet *p)
+{
+	(void)dt;
+	return is_icmp(p) && detect_uint_match(m->ctx, p->icmp_type);
+}
+
+static int match_icode(DetectThread *dt, const SigMatch *m, Packet *p)
+{
+	(void)dt;
+	return is_icmp(p) && detect_uint_match(m->ctx, p->icmp_code);
+}
+
+static int match_icmp_id(DetectThread *dt, const SigMatch *m, Packet *p)
+{
+	(void)dt;
+	return is_icmp(p) && icmp_has_id(p) && detect_uint_match(m->ctx, p->icmp_id);
+}
+
+static int match_icmp_seq(DetectThread *dt, const SigMatch *m, Packet *p)
+{
+	(void)dt;
+	return is_icmp(p) && icmp_has_id(p) && detect_uint_match(m->ctx, p->icmp_seq);
+}
+
+/* icmpv6.mtu: Suricata reads the MTU only from a Packet Too Big message
+ * (type 2, code 0); any other packet has no MTU and never matches. */
+static int match_icmpv6_mtu(DetectThread *dt, const SigMatch *m, Packet *p)
+{
+	const uint8_t *h = p->l4;
+	uint32_t mtu;
+
+	(void)dt;
+	if (p->proto != IPPROTO_ICMPV6 || !h || p->icmp_type != 2 || p->icmp_code != 0)
+		return 0;
+	mtu = (uint32_t)h[4] << 24 | (uint32_t)h[5] << 16 | (uint32_t)h[6] << 8 | h[7];
+	return detect_uint_match(m->ctx, mtu);
+}
+
+/* The keywords of this family: keywords.c gathers the tables (one line
+ * per family). */
+const Keyword icmp_keywords[] = {
+	{ "itype", KW_ITYPE, kw_itype, NEED | SQ, -1, "icmp type", match_itype, NULL },
+	{ "icode", KW_ICODE, kw_icode, NEED | SQ, -1, "icmp code", match_icode, NULL },
+	{ "icmp_id", KW_ICMP_ID, kw_icmp_id, NEED | SQ, -1, "icmp id", match_icmp_id, NULL },
+	{ "icmp_seq", KW_ICMP_SEQ, kw_icmp_seq, NEED | SQ, -1, "icmp sequence", match_icmp_seq, NULL },
+	{ "icmpv6.mtu", KW_ICMPV6_MTU, kw_icmpv6_mtu, NEED | SQ, -1, "icmpv6 packet too big mtu", match_icmpv6_mtu, NULL },
+	{ .name = NULL }
+};

@@ -2,7 +2,7 @@
  * addresses, ports), packet keywords (SM_LIST_MATCH) and buffer keywords
  * (content, pcre, byte_*, isdataat) with Suricata's semantics. */
 #include "detect/engine-int.h"
-#include "decode/ipv4.h"
+#include "detect/detect-int.h"
 #include "detect/transform.h"
 
 #include <arpa/inet.h>
@@ -64,174 +64,8 @@ int inspect_header(const DetectSig *ds, const Packet *p)
 
 /* ---- packet keywords ---- */
 
-static int uint_match(const DetectUint *u, uint64_t v)
-{
-	switch (u->mode) {
-	case UM_EQ: return v == u->a;
-	case UM_NE: return v != u->a;
-	case UM_LT: return v < u->a;
-	case UM_LTE: return v <= u->a;
-	case UM_GT: return v > u->a;
-	case UM_GTE: return v >= u->a;
-	case UM_RANGE: return v > u->a && v < u->b;
-	case UM_NOT_RANGE: return !(v > u->a && v < u->b);
-	}
-	return 0;
-}
-
-static int bits_match(unsigned have, unsigned want, int modifier)
-{
-	switch (modifier) {
-	case FLAGS_MOD_PLUS: return (have & want) == want;
-	case FLAGS_MOD_ANY: return (have & want) != 0;
-	case FLAGS_MOD_NOT: return (have & want) == 0;
-	}
-	return have == want;
-}
-
-static int ipopt_bit(uint64_t code)
-{
-	switch (code) {
-	case 7: return IPV4_OPT_RR;
-	case 68: return IPV4_OPT_TS;
-	case 130: return IPV4_OPT_SEC;
-	case 131: return IPV4_OPT_LSRR;
-	case 133: return IPV4_OPT_ESEC;
-	case 136: return IPV4_OPT_SID;
-	case 137: return IPV4_OPT_SSRR;
-	}
-	return 0;   /* eol / nop are not recorded by the decoder */
-}
-
-static int is_icmp(const Packet *p)
-{
-	return (p->proto == IPPROTO_ICMP || p->proto == IPPROTO_ICMPV6) && p->l4;
-}
-
-/* icmp_id / icmp_seq exist only in echo-like messages (Suricata checks the type). */
-static int icmp_has_id(const Packet *p)
-{
-	if (p->proto == IPPROTO_ICMP)
-		return p->icmp_type == 0 || p->icmp_type == 8 ||
-		       (p->icmp_type >= 13 && p->icmp_type <= 18);
-	return p->icmp_type == 128 || p->icmp_type == 129;
-}
-
-/* icmpv6.mtu: Suricata reads the MTU only from a Packet Too Big message
- * (type 2, code 0); any other packet has no MTU and never matches. */
-static int icmpv6_mtu_match(const DetectUint *u, const Packet *p)
-{
-	const uint8_t *h = p->l4;
-	uint32_t mtu;
-
-	if (p->proto != IPPROTO_ICMPV6 || !h || p->icmp_type != 2 || p->icmp_code != 0)
-		return 0;
-	mtu = (uint32_t)h[4] << 24 | (uint32_t)h[5] << 16 | (uint32_t)h[6] << 8 | h[7];
-	return uint_match(u, mtu);
-}
-
-static int flow_kw_match(const DetectThread *dt, const DetectFlow *fd, const Packet *p)
-{
-	const Flow *f = p->flow;
-	uint32_t fl = fd->flags;
-
-	if ((fl & FLOW_ONLY_STREAM) && !dt->in_stream)
-		return 0;
-	if ((fl & FLOW_NO_STREAM) && dt->in_stream)
-		return 0;
-	if (fl & FLOW_ONLY_FRAG && !(p->flags & PKT_REASSEMBLED))
-		return 0;
-	if (fl & FLOW_NO_FRAG && (p->flags & PKT_REASSEMBLED))
-		return 0;
-	if (!(fl & (FLOW_TOSERVER | FLOW_TOCLIENT | FLOW_ESTABLISHED | FLOW_NOT_ESTABLISHED)))
-		return 1;
-	if (!f)
-		return 0;
-	if ((fl & FLOW_TOSERVER) && !(p->flags & PKT_TOSERVER))
-		return 0;
-	if ((fl & FLOW_TOCLIENT) && !(p->flags & PKT_TOCLIENT))
-		return 0;
-	if ((fl & FLOW_ESTABLISHED) && !dt->pkt_established)
-		return 0;
-	if ((fl & FLOW_NOT_ESTABLISHED) && dt->pkt_established)
-		return 0;
-	return 1;
-}
-
-static int ip_proto_match(const DetectIpProto *d, uint8_t proto)
-{
-	switch (d->mode) {
-	case '!': return proto != d->proto;
-	case '<': return proto < d->proto;
-	case '>': return proto > d->proto;
-	}
-	return proto == d->proto;
-}
-
-static int same_addr(const Address *a, const Address *b)
-{
-	if (a->family != b->family)
-		return 0;
-	if (a->family == AF_INET)
-		return a->a.u32[0] == b->a.u32[0];
-	return memcmp(a->a.u8, b->a.u8, 16) == 0;
-}
-
-static int vlan_id_match(const DetectVlanId *v, const Packet *p)
-{
-	int n = p->vlan_count, idx;
-
-	if (!n)
-		return 0;
-	if (v->layer == VLAN_LAYER_ANY || v->layer == VLAN_LAYER_ALL) {
-		for (int i = 0; i < n; i++) {
-			int ok = uint_match(&v->u, p->vlan_id[i]);
-
-			if (ok && v->layer == VLAN_LAYER_ANY)
-				return 1;
-			if (!ok && v->layer == VLAN_LAYER_ALL)
-				return 0;
-		}
-		return v->layer == VLAN_LAYER_ALL;
-	}
-	idx = v->layer >= 0 ? v->layer : n + v->layer;
-	if (idx < 0 || idx >= n)
-		return 0;
-	return uint_match(&v->u, p->vlan_id[idx]);
-}
-
-static int flow_count_match(const DetectFlowCount *fc, const Packet *p)
-{
-	const Flow *f = p->flow;
-	uint64_t ts, tc;
-
-	if (!f)
-		return 0;
-	ts = fc->bytes ? f->bytes_toserver : f->pkts_toserver;
-	tc = fc->bytes ? f->bytes_toclient : f->pkts_toclient;
-	if (fc->dir == 1)
-		return uint_match(&fc->u, ts);
-	if (fc->dir == 2)
-		return uint_match(&fc->u, tc);
-	return uint_match(&fc->u, ts) || uint_match(&fc->u, tc);
-}
-
-/* The decoder flags bad checksums only when it validates them (-k / auto). */
-static int csum_match(const DetectCsum *c, const Packet *p)
-{
-	int bad;
-
-	if (c->ip_version && p->ip_version != c->ip_version)
-		return 0;
-	if (c->proto == 0) {
-		bad = !!(p->flags & PKT_IPV4_CSUM_BAD);
-	} else {
-		if (p->proto != c->proto || !p->l4)
-			return 0;
-		bad = !!(p->flags & PKT_L4_CSUM_BAD);
-	}
-	return bad == c->invalid;
-}
+/* The packet / flow keywords' match functions are in their families' files
+ * (Keyword.match); inspect.c keeps the buffer keywords, the hot path. */
 
 void inspect_precheck_build(const Signature *s, SigPrecheck *c)
 {
@@ -251,7 +85,7 @@ void inspect_precheck_build(const Signature *s, SigPrecheck *c)
 			const DetectUint *u = m->ctx;
 
 			/* as match_one: what dsize says of an empty payload */
-			if (u->mode == UM_NE || !uint_match(u, 0))
+			if (u->mode == UM_NE || !detect_uint_match(u, 0))
 				c->need |= PRE_PAYLOAD;
 			break;
 		}
@@ -289,105 +123,19 @@ void inspect_precheck_build(const Signature *s, SigPrecheck *c)
 		c->flags_set = c->flags_clear = 0;
 }
 
-static int match_one(DetectThread *dt, const SigMatch *m, Packet *p)
+/* A keyword we cannot evaluate never matches. */
+static inline int match_one(DetectThread *dt, const SigMatch *m, Packet *p)
 {
-	const DetectEngine *de = dt->de;
+	const Keyword *k = keyword_by_id_built(m->kw);
 
-	switch (m->kw) {
-	case KW_DSIZE:
-		/* dsize:!N does not match payload-less packets in Suricata
-		 * (suricata-verify test-dsize-values), while dsize:<N does */
-		if (((const DetectUint *)m->ctx)->mode == UM_NE && !p->payload_len)
-			return 0;
-		return uint_match(m->ctx, p->payload_len);
-	case KW_FLOW:
-		return flow_kw_match(dt, m->ctx, p);
-	case KW_FLOWBITS:
-		/* Suricata: flowbits never match a packet without a flow */
-		return p->flow && flowbits_match(de, m->ctx, p->flow);
-	case KW_FLOWINT:
-		return p->flow && flowint_match(de, m->ctx, p->flow);
-	case KW_HOSTBITS:
-		return hostbits_match(dt, m->ctx, p);
-	case KW_TTL:
-		return uint_match(m->ctx, p->ttl);
-	case KW_TOS:
-		return PKT_IS_IPV4(p) && uint_match(m->ctx, p->tos);
-	case KW_ID:
-		return PKT_IS_IPV4(p) && uint_match(m->ctx, p->ip_id);
-	case KW_IPOPTS: {
-		const DetectUint *u = m->ctx;
-
-		if (!PKT_IS_IPV4(p))
-			return 0;
-		if (u->mode == UM_NE)
-			return p->ipopts != 0;
-		return (p->ipopts & ipopt_bit(u->a)) != 0;
-	}
-	case KW_FRAGBITS: {
-		const DetectFragbits *fb = m->ctx;
-
-		return PKT_IS_IPV4(p) && bits_match(p->frag_off & 0xe000, fb->bits, fb->modifier);
-	}
-	case KW_FRAGOFFSET:
-		return PKT_IS_IPV4(p) && uint_match(m->ctx, p->frag_off & 0x1fff);
-	case KW_IP_PROTO:
-		return p->ip_version && ip_proto_match(m->ctx, p->proto);
-	case KW_SAMEIP:
-		return p->ip_version && same_addr(&p->src, &p->dst);
-	case KW_FLAGS: {
-		const DetectTcpFlags *tf = m->ctx;
-
-		if (!PKT_IS_TCP(p))
-			return 0;
-		return bits_match(p->tcp_flags & ~tf->mask, tf->flags, tf->modifier);
-	}
-	case KW_SEQ:
-		return PKT_IS_TCP(p) && uint_match(m->ctx, p->tcp_seq);
-	case KW_ACK:
-		return PKT_IS_TCP(p) && uint_match(m->ctx, p->tcp_ack);
-	case KW_WINDOW:
-		return PKT_IS_TCP(p) && uint_match(m->ctx, p->tcp_win);
-	case KW_ITYPE:
-		return is_icmp(p) && uint_match(m->ctx, p->icmp_type);
-	case KW_ICODE:
-		return is_icmp(p) && uint_match(m->ctx, p->icmp_code);
-	case KW_ICMP_ID:
-		return is_icmp(p) && icmp_has_id(p) && uint_match(m->ctx, p->icmp_id);
-	case KW_ICMP_SEQ:
-		return is_icmp(p) && icmp_has_id(p) && uint_match(m->ctx, p->icmp_seq);
-	case KW_ICMPV6_MTU:
-		return icmpv6_mtu_match(m->ctx, p);
-	case KW_VLAN_ID:
-		return vlan_id_match(m->ctx, p);
-	case KW_VLAN_LAYERS:
-		return uint_match(m->ctx, p->vlan_count);
-	case KW_TCP_MSS:
-		return PKT_IS_TCP(p) && p->tcp_mss && uint_match(m->ctx, p->tcp_mss);
-	case KW_FLOW_COUNT:
-		return flow_count_match(m->ctx, p);
-	case KW_CSUM:
-		return csum_match(m->ctx, p);
-	case KW_APP_LAYER_EVENT:
-		return 1;   /* a transaction property: http-inspect.c checks it */
-	case KW_STREAM_SIZE:
-		return stream_size_match(m->ctx, p);
-	case KW_STREAM_EVENT:
-		return stream_event_match(m->ctx, p);
-	case KW_DECODE_EVENT:
-		for (int i = 0; i < p->nevents; i++)
-			if (p->events[i] == ((const DetectUint *)m->ctx)->a)
-				return 1;
-		return 0;
-	}
-	return 0;   /* a keyword we cannot evaluate never matches */
+	return k && k->match ? k->match(dt, m, p) : 0;
 }
 
 int inspect_match_list(DetectThread *dt, const Signature *s, Packet *p)
 {
 	const SigMatchList *ml = &s->lists[SM_LIST_MATCH];
 
-	if ((s->flags & SIG_FLAG_SAMEIP) && !(p->ip_version && same_addr(&p->src, &p->dst)))
+	if ((s->flags & SIG_FLAG_SAMEIP) && !(p->ip_version && detect_same_addr(&p->src, &p->dst)))
 		return 0;
 	for (int i = 0; i < ml->n; i++)
 		if (!match_one(dt, &ml->m[i], p))
@@ -757,11 +505,11 @@ static int inspect_from(DetectThread *dt, const Signature *s, const SigMatchList
 		return isdataat_step(dt, s, ml, idx, b, prev);
 	case KW_URILEN:
 		/* the buffer is the (raw or normalized) uri itself */
-		if (!uint_match(&((const DetectUrilen *)ml->m[idx].ctx)->u, b->len))
+		if (!detect_uint_match(&((const DetectUrilen *)ml->m[idx].ctx)->u, b->len))
 			return 0;
 		return inspect_from(dt, s, ml, idx + 1, b, prev);
 	case KW_BSIZE:
-		if (!uint_match(ml->m[idx].ctx, b->len))
+		if (!detect_uint_match(ml->m[idx].ctx, b->len))
 			return 0;
 		return inspect_from(dt, s, ml, idx + 1, b, prev);
 	case KW_BASE64_DECODE:

@@ -1,6 +1,8 @@
 /* IP header keywords: ttl, tos, id, ipopts, fragbits, fragoffset, ip_proto,
  * sameip. All go to the packet match list. */
 #include "detect/detect-int.h"
+#include "decode/ipv4.h"
+#include "detect/engine-int.h"
 #include "decode/events.h"
 
 #include <ctype.h>
@@ -21,18 +23,18 @@ static int uint_kw(SigParseState *st, const char *arg, const char *name, uint64_
 	return sm_append(st, SM_LIST_MATCH, kwid, u) < 0 ? -1 : 0;
 }
 
-int kw_ttl(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_ttl(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	return uint_kw(st, arg, "ttl", 255, KW_TTL);
 }
 
-int kw_id(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_id(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	return uint_kw(st, arg, "id", 65535, KW_ID);
 }
 
 /* tos:[!]N, N decimal, or hex as 0xNN / xNN */
-int kw_tos(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_tos(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	const char *p = arg;
 	DetectUint *u;
@@ -59,7 +61,7 @@ int kw_tos(SigParseState *st, const char *arg, const Keyword *kw)
 }
 
 /* ipopts:<one option name> */
-int kw_ipopts(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_ipopts(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	static const struct { const char *n; int code; } opts[] = {
 		{ "rr", 7 }, { "eol", 0 }, { "nop", 1 }, { "ts", 68 }, { "sec", 130 },
@@ -83,7 +85,7 @@ int kw_ipopts(SigParseState *st, const char *arg, const Keyword *kw)
 }
 
 /* fragbits:[+*!]<M|D|R...>  (modifier before or after the bits) */
-int kw_fragbits(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_fragbits(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	DetectFragbits fb = { 0 }, *d;
 
@@ -115,7 +117,7 @@ int kw_fragbits(SigParseState *st, const char *arg, const Keyword *kw)
 }
 
 /* fragoffset:[!<>]N, N in 8-byte units up to 8191 */
-int kw_fragoffset(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_fragoffset(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	const char *p = arg;
 	DetectUint *u;
@@ -141,7 +143,7 @@ int kw_fragoffset(SigParseState *st, const char *arg, const Keyword *kw)
 }
 
 /* ip_proto:[!<>]<number|name> */
-int kw_ip_proto(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_ip_proto(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	const char *p = arg;
 	DetectIpProto *d;
@@ -170,14 +172,14 @@ int kw_ip_proto(SigParseState *st, const char *arg, const Keyword *kw)
 	return sm_append(st, SM_LIST_MATCH, KW_IP_PROTO, d) < 0 ? -1 : 0;
 }
 
-int kw_sameip(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_sameip(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	st->s->flags |= SIG_FLAG_SAMEIP;
 	return 0;
 }
 
 /* ipv4.hdr; tcp.hdr; ...: later content inspects that header's bytes */
-int kw_hdr_sticky(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_hdr_sticky(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	st->cur_buf = kw->buf;
 	return 0;
@@ -185,14 +187,14 @@ int kw_hdr_sticky(SigParseState *st, const char *arg, const Keyword *kw)
 
 /* prefilter: chooses the rule's prefilter keyword in Suricata; the result
  * of a rule does not depend on it, so it is accepted and ignored. */
-int kw_prefilter(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_prefilter(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	return 0;
 }
 
 /* decode-event:<layer>.<event>, the names of decode/events.h. Suricata also
  * accepts the "decoder." prefix of the eve anomaly names. */
-int kw_decode_event(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_decode_event(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	const char *name = arg;
 	DetectUint *u;
@@ -210,3 +212,114 @@ int kw_decode_event(SigParseState *st, const char *arg, const Keyword *kw)
 	u->a = (uint64_t)id;
 	return sm_append(st, SM_LIST_MATCH, KW_DECODE_EVENT, u) < 0 ? -1 : 0;
 }
+
+static int match_ttl(DetectThread *dt, const SigMatch *m, Packet *p)
+{
+	(void)dt;
+	return detect_uint_match(m->ctx, p->ttl);
+}
+
+static int match_tos(DetectThread *dt, const SigMatch *m, Packet *p)
+{
+	(void)dt;
+	return PKT_IS_IPV4(p) && detect_uint_match(m->ctx, p->tos);
+}
+
+static int match_id(DetectThread *dt, const SigMatch *m, Packet *p)
+{
+	(void)dt;
+	return PKT_IS_IPV4(p) && detect_uint_match(m->ctx, p->ip_id);
+}
+
+static int ipopt_bit(uint64_t code)
+{
+	switch (code) {
+	case 7: return IPV4_OPT_RR;
+	case 68: return IPV4_OPT_TS;
+	case 130: return IPV4_OPT_SEC;
+	case 131: return IPV4_OPT_LSRR;
+	case 133: return IPV4_OPT_ESEC;
+	case 136: return IPV4_OPT_SID;
+	case 137: return IPV4_OPT_SSRR;
+	}
+	return 0;   /* eol / nop are not recorded by the decoder */
+}
+
+static int match_ipopts(DetectThread *dt, const SigMatch *m, Packet *p)
+{
+	const DetectUint *u = m->ctx;
+
+	(void)dt;
+	if (!PKT_IS_IPV4(p))
+		return 0;
+	if (u->mode == UM_NE)
+		return p->ipopts != 0;
+	return (p->ipopts & ipopt_bit(u->a)) != 0;
+}
+
+static int match_fragbits(DetectThread *dt, const SigMatch *m, Packet *p)
+{
+	const DetectFragbits *fb = m->ctx;
+
+	(void)dt;
+	return PKT_IS_IPV4(p) && detect_bits_match(p->frag_off & 0xe000, fb->bits, fb->modifier);
+}
+
+static int match_fragoffset(DetectThread *dt, const SigMatch *m, Packet *p)
+{
+	(void)dt;
+	return PKT_IS_IPV4(p) && detect_uint_match(m->ctx, p->frag_off & 0x1fff);
+}
+
+static int match_ip_proto(DetectThread *dt, const SigMatch *m, Packet *p)
+{
+	const DetectIpProto *d = m->ctx;
+
+	(void)dt;
+	if (!p->ip_version)
+		return 0;
+	switch (d->mode) {
+	case '!': return p->proto != d->proto;
+	case '<': return p->proto < d->proto;
+	case '>': return p->proto > d->proto;
+	}
+	return p->proto == d->proto;
+}
+
+static int match_sameip(DetectThread *dt, const SigMatch *m, Packet *p)
+{
+	(void)dt;
+	(void)m;
+	return p->ip_version && detect_same_addr(&p->src, &p->dst);
+}
+
+static int match_decode_event(DetectThread *dt, const SigMatch *m, Packet *p)
+{
+	(void)dt;
+	for (int i = 0; i < p->nevents; i++)
+		if (p->events[i] == ((const DetectUint *)m->ctx)->a)
+			return 1;
+	return 0;
+}
+
+/* The keywords of this family: keywords.c gathers the tables (one line
+ * per family). */
+const Keyword ip_keywords[] = {
+	{ "ttl", KW_TTL, kw_ttl, NEED | SQ, -1, "ip ttl", match_ttl, NULL },
+	{ "tos", KW_TOS, kw_tos, NEED | SQ, -1, "ip tos", match_tos, NULL },
+	{ "id", KW_ID, kw_id, NEED | SQ, -1, "ip id", match_id, NULL },
+	{ "ipopts", KW_IPOPTS, kw_ipopts, NEED | SQ, -1, "ip options", match_ipopts, NULL },
+	{ "fragbits", KW_FRAGBITS, kw_fragbits, NEED | SQ, -1, "ip fragment bits", match_fragbits, NULL },
+	{ "fragoffset", KW_FRAGOFFSET, kw_fragoffset, NEED | SQ, -1, "ip fragment offset", match_fragoffset, NULL },
+	{ "ip_proto", KW_IP_PROTO, kw_ip_proto, NEED | SQ, -1, "ip protocol", match_ip_proto, NULL },
+	{ "sameip", KW_SAMEIP, kw_sameip, NA, -1, "source equals destination", match_sameip, NULL },
+	{ "ipv4.hdr", KW_HDR_STICKY, kw_hdr_sticky, STICKY, BUF_IPV4_HDR, "sticky buffer", NULL, NULL },
+	{ "ipv6.hdr", KW_HDR_STICKY, kw_hdr_sticky, STICKY, BUF_IPV6_HDR, "sticky buffer", NULL, NULL },
+	{ "tcp.hdr", KW_HDR_STICKY, kw_hdr_sticky, STICKY, BUF_TCP_HDR, "sticky buffer", NULL, NULL },
+	{ "udp.hdr", KW_HDR_STICKY, kw_hdr_sticky, STICKY, BUF_UDP_HDR, "sticky buffer", NULL, NULL },
+	{ "icmpv4.hdr", KW_HDR_STICKY, kw_hdr_sticky, STICKY, BUF_ICMPV4_HDR, "sticky buffer", NULL, NULL },
+	{ "icmpv6.hdr", KW_HDR_STICKY, kw_hdr_sticky, STICKY, BUF_ICMPV6_HDR, "sticky buffer", NULL, NULL },
+	{ "decode-event", KW_DECODE_EVENT, kw_decode_event, NEED | SQ, -1, "match on a decoder event", match_decode_event, NULL },
+	{ "prefilter", KW_PREFILTER, kw_prefilter, NA, -1, "use this rule's keyword as prefilter (accepted, not used)", NULL, NULL },
+	{ .name = NULL }
+};

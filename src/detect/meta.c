@@ -6,7 +6,7 @@
 #include <string.h>
 
 /* msg:"text" -- quotes stripped, \" \; \\ unescaped. */
-int kw_msg(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_msg(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	size_t n = strlen(arg), j = 0;
 	const char *p = arg;
@@ -43,28 +43,28 @@ static int parse_u32_kw(SigParseState *st, const char *arg, const char *name,
 	return 0;
 }
 
-int kw_sid(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_sid(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	if (st->seen_sid++)
 		return sig_error(st, "sid used more than once in a rule");
 	return parse_u32_kw(st, arg, "sid", 1, &st->s->sid);
 }
 
-int kw_rev(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_rev(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	if (st->seen_rev++)
 		return sig_error(st, "rev used more than once in a rule");
 	return parse_u32_kw(st, arg, "rev", 0, &st->s->rev);
 }
 
-int kw_gid(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_gid(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	if (st->seen_gid++)
 		return sig_error(st, "gid used more than once in a rule");
 	return parse_u32_kw(st, arg, "gid", 0, &st->s->gid);
 }
 
-int kw_classtype(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_classtype(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	if (st->seen_class++)
 		return sig_error(st, "classtype used more than once in a rule");
@@ -75,7 +75,7 @@ int kw_classtype(SigParseState *st, const char *arg, const Keyword *kw)
 	return st->s->classtype ? 0 : sig_error(st, "out of memory");
 }
 
-int kw_priority(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_priority(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	uint64_t v;
 
@@ -89,7 +89,7 @@ int kw_priority(SigParseState *st, const char *arg, const Keyword *kw)
 
 /* reference:type,value -- an unknown type is accepted, as Suricata does
  * outside strict mode. */
-int kw_reference(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_reference(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	const char *c = strchr(arg, ',');
 	SigReference *r;
@@ -120,7 +120,7 @@ int kw_reference(SigParseState *st, const char *arg, const Keyword *kw)
 }
 
 /* metadata:key value, key value, ... */
-int kw_metadata(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_metadata(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	char *copy = strdup(arg), *p;
 	Signature *s = st->s;
@@ -162,7 +162,7 @@ int kw_metadata(SigParseState *st, const char *arg, const Keyword *kw)
 	return 0;
 }
 
-int kw_target(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_target(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	if (strcmp(arg, "src_ip") == 0)
 		st->s->flags |= SIG_FLAG_TARGET_SRC;
@@ -173,8 +173,24 @@ int kw_target(SigParseState *st, const char *arg, const Keyword *kw)
 	return 0;
 }
 
-int kw_noalert(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_noalert(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	st->s->flags |= SIG_FLAG_NOALERT;
 	return 0;
 }
+
+/* The keywords of this family: keywords.c gathers the tables (one line
+ * per family). */
+const Keyword meta_keywords[] = {
+	{ "msg", KW_MSG, kw_msg, NEED, -1, "rule message", NULL, NULL },
+	{ "sid", KW_SID, kw_sid, NEED | SQ, -1, "signature id", NULL, NULL },
+	{ "rev", KW_REV, kw_rev, NEED | SQ, -1, "revision", NULL, NULL },
+	{ "gid", KW_GID, kw_gid, NEED | SQ, -1, "group id", NULL, NULL },
+	{ "classtype", KW_CLASSTYPE, kw_classtype, NEED | SQ, -1, "classification", NULL, NULL },
+	{ "priority", KW_PRIORITY, kw_priority, NEED | SQ, -1, "alert priority", NULL, NULL },
+	{ "reference", KW_REFERENCE, kw_reference, NEED | SQ, -1, "external reference", NULL, NULL },
+	{ "metadata", KW_METADATA, kw_metadata, NEED, -1, "key value metadata", NULL, NULL },
+	{ "target", KW_TARGET, kw_target, NEED | SQ, -1, "which side is the target", NULL, NULL },
+	{ "noalert", KW_NOALERT, kw_noalert, NA, -1, "match without alerting", NULL, NULL },
+	{ .name = NULL }
+};

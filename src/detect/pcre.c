@@ -30,7 +30,7 @@ static int pcre_flag_buffer(int c)
 	return -1;
 }
 
-int kw_pcre(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_pcre(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	const char *p = arg, *end, *re_start, *re_end;
 	DetectPcre *pd;
@@ -137,3 +137,18 @@ int kw_pcre(SigParseState *st, const char *arg, const Keyword *kw)
 	st->last_inspect_list = list;
 	return 0;
 }
+
+static void free_pcre(void *ctx)
+{
+	DetectPcre *pd = ctx;
+
+	pcre2_code_free(pd->code);
+	free(pd->pattern);
+}
+
+/* The keywords of this family: keywords.c gathers the tables (one line
+ * per family). */
+const Keyword pcre_keywords[] = {
+	{ "pcre", KW_PCRE, kw_pcre, NEED, -1, "perl compatible regular expression", NULL, free_pcre },
+	{ .name = NULL }
+};

@@ -3,6 +3,7 @@
  * checksum keywords (ipv4-csum, tcpv4-csum, ...). The engine matches them in
  * detect/inspect.c. */
 #include "detect/detect-int.h"
+#include "detect/engine-int.h"
 
 #include <netinet/in.h>
 #include <stdlib.h>
@@ -24,7 +25,7 @@ static int append_uint(SigParseState *st, int kwid, const char *name, const char
 
 /* vlan.id:<uint>[,layer] -- layer: N (0 outermost), -N from the innermost,
  * "all"; no layer: any layer. */
-int kw_vlan_id(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_vlan_id(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	char buf[128], *parts[3];
 	DetectVlanId *v;
@@ -59,19 +60,19 @@ bad:
 	return sig_error(st, "invalid vlan.id \"%s\"", arg);
 }
 
-int kw_vlan_layers(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_vlan_layers(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	return append_uint(st, KW_VLAN_LAYERS, "vlan.layers", arg, 3);
 }
 
-int kw_tcp_mss(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_tcp_mss(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	return append_uint(st, KW_TCP_MSS, "tcp.mss", arg, 65535);
 }
 
 /* flow.pkts:<toserver|toclient|either>,<uint>; flow.pkts_toserver:<uint>, ...
  * kw->buf selects the form (keywords.c). A leading '=' is accepted. */
-int kw_flow_count(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_flow_count(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	static const struct { int bytes, dir; } forms[] = {
 		{ 0, 0 }, { 1, 0 }, { 0, 1 }, { 0, 2 }, { 1, 1 }, { 1, 2 },
@@ -116,7 +117,7 @@ int kw_flow_count(SigParseState *st, const char *arg, const Keyword *kw)
 }
 
 /* <proto>-csum:valid|invalid; kw->buf selects the protocol (keywords.c). */
-int kw_csum(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_csum(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	static const struct { int proto, ipv; } forms[] = {
 		{ 0, 4 }, { IPPROTO_TCP, 4 }, { IPPROTO_TCP, 6 }, { IPPROTO_UDP, 4 },
@@ -141,3 +142,99 @@ int kw_csum(SigParseState *st, const char *arg, const Keyword *kw)
 	c->invalid = invalid;
 	return sm_append(st, SM_LIST_MATCH, KW_CSUM, c) < 0 ? -1 : 0;
 }
+
+static int match_vlan_id(DetectThread *dt, const SigMatch *m, Packet *p)
+{
+	const DetectVlanId *v = m->ctx;
+	int n = p->vlan_count, idx;
+
+	(void)dt;
+	if (!n)
+		return 0;
+	if (v->layer == VLAN_LAYER_ANY || v->layer == VLAN_LAYER_ALL) {
+		for (int i = 0; i < n; i++) {
+			int ok = detect_uint_match(&v->u, p->vlan_id[i]);
+
+			if (ok && v->layer == VLAN_LAYER_ANY)
+				return 1;
+			if (!ok && v->layer == VLAN_LAYER_ALL)
+				return 0;
+		}
+		return v->layer == VLAN_LAYER_ALL;
+	}
+	idx = v->layer >= 0 ? v->layer : n + v->layer;
+	if (idx < 0 || idx >= n)
+		return 0;
+	return detect_uint_match(&v->u, p->vlan_id[idx]);
+}
+
+static int match_vlan_layers(DetectThread *dt, const SigMatch *m, Packet *p)
+{
+	(void)dt;
+	return detect_uint_match(m->ctx, p->vlan_count);
+}
+
+static int match_tcp_mss(DetectThread *dt, const SigMatch *m, Packet *p)
+{
+	(void)dt;
+	return PKT_IS_TCP(p) && p->tcp_mss && detect_uint_match(m->ctx, p->tcp_mss);
+}
+
+static int match_flow_count(DetectThread *dt, const SigMatch *m, Packet *p)
+{
+	const DetectFlowCount *fc = m->ctx;
+	const Flow *f = p->flow;
+	uint64_t ts, tc;
+
+	(void)dt;
+	if (!f)
+		return 0;
+	ts = fc->bytes ? f->bytes_toserver : f->pkts_toserver;
+	tc = fc->bytes ? f->bytes_toclient : f->pkts_toclient;
+	if (fc->dir == 1)
+		return detect_uint_match(&fc->u, ts);
+	if (fc->dir == 2)
+		return detect_uint_match(&fc->u, tc);
+	return detect_uint_match(&fc->u, ts) || detect_uint_match(&fc->u, tc);
+}
+
+/* The decoder flags bad checksums only when it validates them (-k / auto). */
+static int match_csum(DetectThread *dt, const SigMatch *m, Packet *p)
+{
+	const DetectCsum *c = m->ctx;
+	int bad;
+
+	(void)dt;
+	if (c->ip_version && p->ip_version != c->ip_version)
+		return 0;
+	if (c->proto == 0) {
+		bad = !!(p->flags & PKT_IPV4_CSUM_BAD);
+	} else {
+		if (p->proto != c->proto || !p->l4)
+			return 0;
+		bad = !!(p->flags & PKT_L4_CSUM_BAD);
+	}
+	return bad == c->invalid;
+}
+
+/* The keywords of this family: keywords.c gathers the tables (one line
+ * per family). */
+const Keyword pkt_keywords[] = {
+	{ "vlan.id", KW_VLAN_ID, kw_vlan_id, NEED | SQ, -1, "vlan id at a layer", match_vlan_id, NULL },
+	{ "vlan.layers", KW_VLAN_LAYERS, kw_vlan_layers, NEED | SQ, -1, "number of vlan layers", match_vlan_layers, NULL },
+	{ "tcp.mss", KW_TCP_MSS, kw_tcp_mss, NEED | SQ, -1, "tcp mss option value", match_tcp_mss, NULL },
+	{ "flow.pkts", KW_FLOW_COUNT, kw_flow_count, NEED | SQ, 0, "flow packet count", match_flow_count, NULL },
+	{ "flow.bytes", KW_FLOW_COUNT, kw_flow_count, NEED | SQ, 1, "flow byte count", match_flow_count, NULL },
+	{ "flow.pkts_toserver", KW_FLOW_COUNT, kw_flow_count, NEED | SQ, 2, "flow packets to server", match_flow_count, NULL },
+	{ "flow.pkts_toclient", KW_FLOW_COUNT, kw_flow_count, NEED | SQ, 3, "flow packets to client", match_flow_count, NULL },
+	{ "flow.bytes_toserver", KW_FLOW_COUNT, kw_flow_count, NEED | SQ, 4, "flow bytes to server", match_flow_count, NULL },
+	{ "flow.bytes_toclient", KW_FLOW_COUNT, kw_flow_count, NEED | SQ, 5, "flow bytes to client", match_flow_count, NULL },
+	{ "ipv4-csum", KW_CSUM, kw_csum, NEED | SQ, 0, "ipv4 header checksum valid/invalid", match_csum, NULL },
+	{ "tcpv4-csum", KW_CSUM, kw_csum, NEED | SQ, 1, "tcp/ipv4 checksum valid/invalid", match_csum, NULL },
+	{ "tcpv6-csum", KW_CSUM, kw_csum, NEED | SQ, 2, "tcp/ipv6 checksum valid/invalid", match_csum, NULL },
+	{ "udpv4-csum", KW_CSUM, kw_csum, NEED | SQ, 3, "udp/ipv4 checksum valid/invalid", match_csum, NULL },
+	{ "udpv6-csum", KW_CSUM, kw_csum, NEED | SQ, 4, "udp/ipv6 checksum valid/invalid", match_csum, NULL },
+	{ "icmpv4-csum", KW_CSUM, kw_csum, NEED | SQ, 5, "icmpv4 checksum valid/invalid", match_csum, NULL },
+	{ "icmpv6-csum", KW_CSUM, kw_csum, NEED | SQ, 6, "icmpv6 checksum valid/invalid", match_csum, NULL },
+	{ .name = NULL }
+};

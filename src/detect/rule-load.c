@@ -8,6 +8,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <glob.h>
 #include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
@@ -185,10 +186,11 @@ static int rule_rejected(SigTable *t, const char *msg, const char *reason, int c
 			 const RuleLoadConfig *cfg, char *err, size_t errlen)
 {
 	if (code == SIG_ERR_UNSUPPORTED) {
+		/* each at -v; the start-up summary counts them by reason */
 		t->skipped++;
 		count_skip(t, reason);
 		if (!cfg->quiet && !cfg->init_errors_fatal)
-			log_warning("%s", msg);
+			log_info("%s", msg);
 	} else {
 		t->failed++;
 		if (!cfg->quiet && !cfg->init_errors_fatal)
@@ -437,6 +439,45 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* A rule-files entry: a file name, or (as Suricata 7 and later read it) a
+ * glob pattern such as "emerging-*.rules", whose matches load in name
+ * order; a pattern that matches nothing is a warning, as a missing file. */
+static int load_entry(SigTable *t, const char *dir, const char *name, const RuleLoadConfig *cfg,
+		      char *err, size_t errlen)
+{
+	char pat[4096];
+	glob_t g;
+	int rc = 0;
+
+	if (!strpbrk(name, "*?["))
+		return load_file(t, dir, name, cfg, 0, err, errlen);
+	if (name[0] == '/' || !dir || !*dir)
+		snprintf(pat, sizeof(pat), "%s", name);
+	else
+		snprintf(pat, sizeof(pat), "%s/%s", dir, name);
+	switch (glob(pat, 0, NULL, &g)) {
+	case 0:
+		for (size_t i = 0; i < g.gl_pathc && rc == 0; i++)
+			rc = load_file(t, NULL, g.gl_pathv[i], cfg, 0, err, errlen);
+		globfree(&g);
+		return rc;
+	case GLOB_NOMATCH:
+		t->files_failed++;
+		snprintf(err, errlen, "%s: no rule files match the pattern", pat);
+		if (cfg->init_errors_fatal)
+			return -1;
+		if (!cfg->quiet)
+			log_warning("%s", err);
+		err[0] = '\0';
+		return 0;
+	default:
+		snprintf(err, errlen, "%s: cannot expand the pattern: %s", pat, strerror(errno ? errno : EIO));
+		return -1;
+	}
+}
+
+static int reason_cmp(const void *a, const void *b);
+
 SigTable *sig_load(const RuleLoadConfig *cfg, char *err, size_t errlen)
 {
 	SigTable *t = sig_table_new();
@@ -465,7 +506,7 @@ SigTable *sig_load(const RuleLoadConfig *cfg, char *err, size_t errlen)
 			for (ConfNode *c = n ? n->child : NULL; c; c = c->next) {
 				if (!c->val)
 					continue;
-				if (load_file(t, dir, c->val, cfg, 0, err, errlen))
+				if (load_entry(t, dir, c->val, cfg, err, errlen))
 					goto fatal;
 			}
 		}
@@ -473,6 +514,9 @@ SigTable *sig_load(const RuleLoadConfig *cfg, char *err, size_t errlen)
 			goto fatal;
 	}
 	t->load_seconds = now_s() - t0;
+	/* the start-up summary names the commonest skip reasons first */
+	if (t->nreasons > 1)
+		qsort(t->reasons, t->nreasons, sizeof(*t->reasons), reason_cmp);
 	/* Suricata warns and runs on: a run without rules is allowed (flow and
 	 * protocol logging), but rarely what was meant. */
 	if (t->loaded == 0 && !cfg->quiet)

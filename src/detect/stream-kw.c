@@ -11,7 +11,7 @@ enum { SS_SERVER, SS_CLIENT, SS_BOTH, SS_EITHER };
 
 /* stream_size:<server|client|both|either>,<op>,<bytes>; op is one of
  * < <= > >= = != (Suricata's set). */
-int kw_stream_size(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_stream_size(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	static const struct {
 		const char *op;
@@ -90,7 +90,7 @@ int stream_size_match(const DetectStreamSize *d, const Packet *p)
 }
 
 /* stream-event:<name>, Suricata's stream event names ("stream." optional). */
-int kw_stream_event(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_stream_event(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	DetectUint *u;
 	int ev = stream_event_lookup(arg);
@@ -113,3 +113,23 @@ int stream_event_match(const DetectUint *u, const Packet *p)
 			return 1;
 	return 0;
 }
+
+static int match_stream_size(DetectThread *dt, const SigMatch *m, Packet *p)
+{
+	(void)dt;
+	return stream_size_match(m->ctx, p);
+}
+
+static int match_stream_event(DetectThread *dt, const SigMatch *m, Packet *p)
+{
+	(void)dt;
+	return stream_event_match(m->ctx, p);
+}
+
+/* The keywords of this family: keywords.c gathers the tables (one line
+ * per family). */
+const Keyword stream_keywords[] = {
+	{ "stream_size", KW_STREAM_SIZE, kw_stream_size, NEED | SQ, -1, "tcp stream size (next seq - isn)", match_stream_size, NULL },
+	{ "stream-event", KW_STREAM_EVENT, kw_stream_event, NEED | SQ, -1, "match a stream engine event", match_stream_event, NULL },
+	{ .name = NULL }
+};

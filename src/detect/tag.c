@@ -61,7 +61,7 @@ static int parse_metric(const char *v, uint8_t *out)
 	return 0;
 }
 
-int kw_tag(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_tag(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	char buf[128], *parts[5];
 	DetectTag t = { .metric = TAG_PACKETS, .dir = TAG_DIR_SRC, .count = TAG_DEFAULT_PKTS };
@@ -371,3 +371,10 @@ int tag_handle_packet(DetectThread *dt, Packet *p)
 	pthread_mutex_unlock(&tt->lock);
 	return tagged;
 }
+
+/* The keywords of this family: keywords.c gathers the tables (one line
+ * per family). */
+const Keyword tag_keywords[] = {
+	{ "tag", KW_TAG, kw_tag, NEED | SQ, -1, "log the packets after an alert (session or host)", NULL, NULL },
+	{ .name = NULL }
+};

@@ -1,5 +1,6 @@
 /* TCP header keywords: flags, seq, ack, window. */
 #include "detect/detect-int.h"
+#include "detect/engine-int.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -21,7 +22,7 @@ static int flag_bit(int c)
 }
 
 /* flags:[+*!]<FSRPAUCE0>[,<mask>]; the modifier may also follow the flags. */
-int kw_flags(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_flags(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	DetectTcpFlags f = { 0 }, *d;
 	const char *p = arg, *comma = strchr(arg, ',');
@@ -94,17 +95,59 @@ static int exact_kw(SigParseState *st, const char *arg, const char *name, uint64
 	return sm_append(st, SM_LIST_MATCH, kwid, u) < 0 ? -1 : 0;
 }
 
-int kw_seq(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_seq(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	return exact_kw(st, arg, "seq", UINT32_MAX, 0, KW_SEQ);
 }
 
-int kw_ack(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_ack(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	return exact_kw(st, arg, "ack", UINT32_MAX, 0, KW_ACK);
 }
 
-int kw_window(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_window(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	return exact_kw(st, arg, "window", 65535, 1, KW_WINDOW);
 }
+
+static int match_flags(DetectThread *dt, const SigMatch *m, Packet *p)
+{
+	const DetectTcpFlags *tf = m->ctx;
+
+	(void)dt;
+	if (!PKT_IS_TCP(p))
+		return 0;
+	return detect_bits_match(p->tcp_flags & ~tf->mask, tf->flags, tf->modifier);
+}
+
+static int match_seq(DetectThread *dt, const SigMatch *m, Packet *p)
+{
+	(void)dt;
+	return PKT_IS_TCP(p) && detect_uint_match(m->ctx, p->tcp_seq);
+}
+
+static int match_ack(DetectThread *dt, const SigMatch *m, Packet *p)
+{
+	(void)dt;
+	return PKT_IS_TCP(p) && detect_uint_match(m->ctx, p->tcp_ack);
+}
+
+static int match_window(DetectThread *dt, const SigMatch *m, Packet *p)
+{
+	(void)dt;
+	return PKT_IS_TCP(p) && detect_uint_match(m->ctx, p->tcp_win);
+}
+
+/* The keywords of this family: keywords.c gathers the tables (one line
+ * per family). */
+const Keyword tcp_keywords[] = {
+	{ "flags", KW_FLAGS, kw_flags, NEED | SQ, -1, "tcp flags", match_flags, NULL },
+	{ "tcp.flags", KW_FLAGS, kw_flags, NEED | SQ, -1, "tcp flags", match_flags, NULL },
+	{ "seq", KW_SEQ, kw_seq, NEED | SQ, -1, "tcp sequence number", match_seq, NULL },
+	{ "tcp.seq", KW_SEQ, kw_seq, NEED | SQ, -1, "tcp sequence number", match_seq, NULL },
+	{ "ack", KW_ACK, kw_ack, NEED | SQ, -1, "tcp acknowledgement number", match_ack, NULL },
+	{ "tcp.ack", KW_ACK, kw_ack, NEED | SQ, -1, "tcp acknowledgement number", match_ack, NULL },
+	{ "window", KW_WINDOW, kw_window, NEED | SQ, -1, "tcp window", match_window, NULL },
+	{ "tcp.window", KW_WINDOW, kw_window, NEED | SQ, -1, "tcp window", match_window, NULL },
+	{ .name = NULL }
+};

@@ -99,7 +99,7 @@ static int parse_thr(SigParseState *st, const char *arg, int is_df)
 			 td) < 0 ? -1 : 0;
 }
 
-int kw_threshold(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_threshold(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	if (st->seen_threshold++)
 		return sig_error(st, "threshold used more than once in a rule");
@@ -108,7 +108,7 @@ int kw_threshold(SigParseState *st, const char *arg, const Keyword *kw)
 	return parse_thr(st, arg, 0);
 }
 
-int kw_detection_filter(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_detection_filter(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	if (st->seen_df++)
 		return sig_error(st, "detection_filter used more than once in a rule");
@@ -116,3 +116,11 @@ int kw_detection_filter(SigParseState *st, const char *arg, const Keyword *kw)
 		return sig_error(st, "threshold and detection_filter cannot be used in the same rule");
 	return parse_thr(st, arg, 1);
 }
+
+/* The keywords of this family: keywords.c gathers the tables (one line
+ * per family). */
+const Keyword threshold_keywords[] = {
+	{ "threshold", KW_THRESHOLD, kw_threshold, NEED | SQ, -1, "alert thresholding", NULL, NULL },
+	{ "detection_filter", KW_DETECTION_FILTER, kw_detection_filter, NEED | SQ, -1, "alert after N matches", NULL, NULL },
+	{ .name = NULL }
+};

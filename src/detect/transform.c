@@ -216,7 +216,7 @@ static int parse_from_base64(SigParseState *st, const char *arg, Transform *t)
 	return 0;
 }
 
-int kw_transform(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_transform(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	Signature *s = st->s;
 	Transform t = { .kind = kw->buf };
@@ -270,7 +270,7 @@ fail:
 }
 
 /* base64_decode[:bytes N, offset N, relative] */
-int kw_base64_decode(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_base64_decode(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	char buf[128], *parts[4];
 	DetectBase64 *bd;
@@ -315,7 +315,7 @@ bad:
 	return sig_error(st, "invalid base64_decode \"%s\"", arg ? arg : "");
 }
 
-int kw_base64_data(SigParseState *st, const char *arg, const Keyword *kw)
+static int kw_base64_data(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	Signature *s = st->s;
 
@@ -626,3 +626,22 @@ int base64_decode_step(XformScratch *xs, const DetectBase64 *bd, const uint8_t *
 	xs->b64_len = (uint32_t)r;
 	return 1;
 }
+
+/* The keywords of this family: keywords.c gathers the tables (one line
+ * per family). */
+const Keyword transform_keywords[] = {
+	{ "dotprefix", KW_TRANSFORM, kw_transform, NA, TR_DOTPREFIX, "transform: prepend a dot", NULL, NULL },
+	{ "strip_whitespace", KW_TRANSFORM, kw_transform, NA, TR_STRIP_WHITESPACE, "transform: remove whitespace", NULL, NULL },
+	{ "compress_whitespace", KW_TRANSFORM, kw_transform, NA, TR_COMPRESS_WHITESPACE, "transform: one whitespace per run", NULL, NULL },
+	{ "to_lowercase", KW_TRANSFORM, kw_transform, NA, TR_TO_LOWERCASE, "transform: lowercase", NULL, NULL },
+	{ "to_uppercase", KW_TRANSFORM, kw_transform, NA, TR_TO_UPPERCASE, "transform: uppercase", NULL, NULL },
+	{ "url_decode", KW_TRANSFORM, kw_transform, NA, TR_URL_DECODE, "transform: decode %XX and +", NULL, NULL },
+	{ "xor", KW_TRANSFORM, kw_transform, NEED | SQ, TR_XOR, "transform: xor with a hex key", NULL, NULL },
+	{ "header_lowercase", KW_TRANSFORM, kw_transform, NA, TR_HEADER_LOWERCASE, "transform: lowercase header names", NULL, NULL },
+	{ "strip_pseudo_headers", KW_TRANSFORM, kw_transform, NA, TR_STRIP_PSEUDO_HEADERS, "transform: drop :pseudo headers", NULL, NULL },
+	{ "pcrexform", KW_TRANSFORM, kw_transform, NEED | SQ, TR_PCREXFORM, "transform: the regex's first capture", NULL, NULL },
+	{ "from_base64", KW_TRANSFORM, kw_transform, SQ, TR_FROM_BASE64, "transform: base64 decode", NULL, NULL },
+	{ "base64_decode", KW_BASE64_DECODE, kw_base64_decode, SQ, -1, "decode base64 data for base64_data", NULL, NULL },
+	{ "base64_data", KW_BASE64_DATA, kw_base64_data, NA, -1, "the data base64_decode decoded", NULL, NULL },
+	{ .name = NULL }
+};

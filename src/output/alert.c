@@ -6,7 +6,7 @@
 #include "output/alert.h"
 #include "output/output-private.h"
 #include "stream/stream.h"
-#include "app-layer/http.h"
+#include "app-layer/app-layer.h"
 
 #include <ctype.h>
 #include <netinet/in.h>
@@ -19,15 +19,7 @@
 #define FAST_LINE_MAX 4096
 
 /* Set once at start, read-only while workers run. */
-static alert_extra_fn extra_fn;
-static void *extra_user;
 static int ips_mode;
-
-void output_alert_set_extra(alert_extra_fn fn, void *user)
-{
-	extra_fn = fn;
-	extra_user = user;
-}
 
 void output_alert_set_ips_mode(int ips)
 {
@@ -291,15 +283,15 @@ static void add_flow_object(json_t *rec, const Flow *f)
 	json_object_set_new(rec, "flow", fl);
 }
 
-/* Merges the app layer's object ({"http": {...}}) into the record. */
+/* Merges the app layer's object ({"http": {...}}) into the record: the
+ * flow's protocol's eve logger (tx-log.c) builds it. */
 static void add_extra(json_t *rec, const Flow *f, const AlertInfo *a)
 {
-	alert_extra_fn fn = extra_fn;
 	json_t *x;
 
-	if (!fn || !a->has_tx)
+	if (!a->has_tx)
 		return;
-	x = fn(f, a->tx_id, extra_user);
+	x = output_tx_alert_json(f, a->tx_id);
 	if (!x)
 		return;
 	if (json_is_object(x))
@@ -370,15 +362,12 @@ void output_packet_json(json_t *rec, const Packet *p, uint32_t max)
 }
 
 /* The tx_id eve shows: HTTP numbers a CONNECT tunnel's transactions in
- * their own parser (http_tx_log_id), not in detection's order. */
+ * their own parser (app_layer_tx_log_id), not in detection's order. */
 static uint64_t alert_log_tx_id(const Flow *f, const AlertInfo *a)
 {
-	const HttpTx *tx;
+	const void *tx = f ? app_layer_tx_get(f, a->tx_id) : NULL;
 
-	if (!f || f->app_proto != ALPROTO_HTTP1)
-		return a->tx_id;
-	tx = http_tx_get(f, a->tx_id);
-	return tx ? http_tx_log_id(tx) : a->tx_id;
+	return tx ? app_layer_tx_log_id(f, tx) : a->tx_id;
 }
 
 /* Suricata 8's order: header (.. proto, icmp_type/code, pkt_src), tx_id,

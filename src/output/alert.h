@@ -46,13 +46,10 @@ void output_alert(Outputs *o, const Packet *p, const Flow *f, const AlertInfo *a
  * eve alert type has tagged-packets enabled. Thread-safe. */
 void output_tagged_packet(Outputs *o, const Packet *p);
 
-/* Extra per-alert JSON from the app layer (e.g. the "http" object when the
- * alert's tx is known). fn returns a new reference to an object whose members
- * are merged into the alert record ({"http": {...}}), or NULL. Set once at
- * start, before workers run; NULL disables. Called only when the eve alert
- * type asks for app-layer data (http: yes, or metadata/app-layer). */
-typedef json_t *(*alert_extra_fn)(const Flow *f, uint64_t tx_id, void *user);
-void output_alert_set_extra(alert_extra_fn fn, void *user);
+/* An alert on a transaction (has_tx) gets the members its flow's protocol
+ * logs for it ({"http": {...}}), from the protocol's eve logger (tx-log.c),
+ * when the eve alert type asks for app-layer data (http: yes, or
+ * metadata/app-layer). No hook to install. */
 
 /* IPS mode (drop/reject logged as "blocked", "[Drop]" in fast.log). Default
  * IDS. Set once at start, before workers run. */

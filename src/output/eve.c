@@ -1,5 +1,6 @@
 /* eve.json records: the common header and the "flow" record. */
 #include "output/output-private.h"
+#include "output/community-id.h"
 #include "stream/stream.h"
 
 #include <arpa/inet.h>
@@ -229,6 +230,30 @@ static void add_vlan(json_t *o, const uint16_t *ids, uint8_t n)
 	json_object_set_new_nocheck(o, "vlan", arr);
 }
 
+static int community_on;
+static uint16_t community_seed;
+
+void eve_set_community_id(int enabled, uint16_t seed)
+{
+	community_on = enabled;
+	community_seed = seed;
+}
+
+/* The flow's tuple as its first packet had it (ICMP: that packet's type
+ * and code), whichever way p goes. */
+static void add_community_id(json_t *o, const Flow *f)
+{
+	char id[COMMUNITY_ID_LEN];
+	uint16_t sp = f->sp, dp = f->dp;
+
+	if (f->proto == IPPROTO_ICMP || f->proto == IPPROTO_ICMPV6) {
+		sp = f->icmp_ts_type;
+		dp = f->icmp_ts_code;
+	}
+	if (community_id(community_seed, &f->src, &f->dst, f->proto, sp, dp, id) == 0)
+		json_object_set_new_nocheck(o, "community_id", json_string_nocheck(id));
+}
+
 json_t *eve_header(const struct timeval *ts, const char *event_type, const Packet *p,
 		   const Flow *f)
 {
@@ -265,6 +290,8 @@ json_t *eve_header(const struct timeval *ts, const char *event_type, const Packe
 			json_object_set_new_nocheck(o, "response_icmp_code", json_integer(f->icmp_tc_code));
 		}
 	}
+	if (f && community_on)
+		add_community_id(o, f);
 	return o;
 }
 

@@ -1,41 +1,24 @@
-/* eve "http" and "fileinfo" records, and the alert hook for the "http"
- * object. The app layer builds the objects (http.h); we add the record
- * header and write. */
+/* HTTP's eve logger (its line is in tx-log.c): "http" and "fileinfo"
+ * records, and the "http" object of alerts on a transaction. The app layer
+ * builds the objects (http.h); we add the record header and write. */
 #include "output/http-log.h"
-#include "output/alert.h"
 #include "output/output-private.h"
 
 #include <string.h>
 #include <strings.h>
 
-static json_t *alert_http_extra(const Flow *f, uint64_t tx_id, void *user)
+/* Alerts on a transaction carry its "http" object. */
+static json_t *alert_http_json(const Flow *f, void *tx)
 {
-	HttpTx *tx;
 	json_t *h, *rec;
 
-	(void)user;
-	if (!f || f->app_proto != ALPROTO_HTTP1)
-		return NULL;
-	tx = http_tx_get(f, tx_id);
-	if (!tx)
-		return NULL;
+	(void)f;
 	h = http_tx_json(tx, 1);
 	if (!h)
 		return NULL;
 	rec = json_object();
 	json_object_set_new(rec, "http", h);
 	return rec;
-}
-
-void output_http_register(void)
-{
-	output_alert_set_extra(alert_http_extra, NULL);
-}
-
-int output_http_wanted(const Outputs *o)
-{
-	return o && (outputs_eve_enabled(o, "http") || outputs_eve_enabled(o, "files") ||
-		     outputs_eve_enabled(o, "fileinfo"));
 }
 
 /* The record header: flow addresses (client as source) with the packet's
@@ -148,3 +131,14 @@ int output_http_files(Outputs *o, const Packet *p, const Flow *f, HttpTx *tx)
 	}
 	return n;
 }
+
+static void log_http_tx(Outputs *o, const Packet *p, const Flow *f, void *tx)
+{
+	output_http_tx(o, p, f, tx);
+	output_http_files(o, p, f, tx);
+}
+
+const EveTxLogger eve_http_logger = {
+	.log_tx = log_http_tx,
+	.alert_json = alert_http_json,
+};

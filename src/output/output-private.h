@@ -38,6 +38,22 @@ const char *output_app_proto_name(uint16_t app_proto);
 /* eve-log "ethernet: yes": the packet's "ether" object (src_mac, dest_mac). */
 void eve_add_ether(const Outputs *o, json_t *rec, const Packet *p);
 
+/* An application protocol's eve logger: one entry per protocol in
+ * tx-log.c's table, the functions in the protocol's own file (http-log.c). */
+typedef struct EveTxLogger {
+	/* the records of one transaction, once (output_tx_log) */
+	void (*log_tx)(Outputs *o, const Packet *p, const Flow *f, void *tx);
+	/* the members an alert on the tx gets ({"http": {...}}): a new
+	 * reference, or NULL */
+	json_t *(*alert_json)(const Flow *f, void *tx);
+} EveTxLogger;
+
+extern const EveTxLogger eve_http_logger;   /* http-log.c */
+
+/* The app-layer members of an alert on transaction tx_id of f, by f's
+ * protocol's logger (alert.c merges them in); NULL when none. */
+json_t *output_tx_alert_json(const Flow *f, uint64_t tx_id);
+
 /* alert.c: "packet" (base64 of the frame, its first max bytes when max is
  * not 0) and "packet_info" {linktype, linktype_name}. */
 void output_packet_json(json_t *rec, const Packet *p, uint32_t max);

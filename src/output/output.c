@@ -270,8 +270,20 @@ static int load_eve(OutputConfig *cfg, const char *prefix, const char *log_dir, 
 		return -1;
 	}
 	cfg->eve = fc;
-	if (get_bool(prefix, "ethernet", &cfg->eve_ethernet, err, errlen) < 0)
+	if (get_bool(prefix, "ethernet", &cfg->eve_ethernet, err, errlen) < 0 ||
+	    get_bool(prefix, "community-id", &cfg->eve_community_id, err, errlen) < 0)
 		return -1;
+	{
+		char key2[512];
+		int64_t seed = 0;
+
+		snprintf(key2, sizeof(key2), "%s.community-id-seed", prefix);
+		if (conf_get(key2) && (conf_get_int(key2, &seed) < 0 || seed < 0 || seed > 65535)) {
+			set_err(err, errlen, "%s: invalid seed '%s' (0..65535)", key2, conf_get(key2));
+			return -1;
+		}
+		cfg->eve_community_seed = (uint16_t)seed;
+	}
 	return load_eve_types(cfg, prefix, err, errlen);
 }
 
@@ -492,6 +504,7 @@ Outputs *outputs_open(const OutputConfig *cfg, char *err, size_t errlen)
 		outputs_close(o);
 		return NULL;
 	}
+	eve_set_community_id(cfg->eve_community_id, cfg->eve_community_seed);
 	o->eve_flow = o->eve.fp && type_listed(cfg, "flow");
 	o->eve_stats = o->eve.fp && type_listed(cfg, "stats") && cfg->stats_enabled;
 	return o;

@@ -62,6 +62,8 @@ typedef struct OutputConfig {
 	OutputAlertConfig eve_alert; /* eve-log types: - alert: options */
 	OutputAnomalyConfig eve_anomaly; /* eve-log types: - anomaly: options */
 	int eve_ethernet;           /* eve-log.ethernet: "ether" objects, default no */
+	int eve_community_id;       /* eve-log.community-id (no), community-id-seed (0) */
+	uint16_t eve_community_seed;
 	/* eve-log types: - http: dump-all-headers (both|request|response) */
 	unsigned eve_http_headers;  /* OUTPUT_HTTP_HDR_* */
 	OutputFileConfig stats;     /* outputs.N.stats (stats.log) */
@@ -72,6 +74,10 @@ typedef struct OutputConfig {
 	/* memcaps behind Suricata's memcap.pressure, in OUTPUT_MEMCAP_* order:
 	 * flow.memcap, stream.memcap, stream.reassembly.memcap */
 	uint64_t memcaps[3];
+	/* stats.detect.engines: the rule set the engine runs (filled by the
+	 * caller after loading it; rules_at 0: no detection, no entry) */
+	struct timeval rules_at;
+	int rules_loaded, rules_failed, rules_skipped;
 } OutputConfig;
 
 /* Reads the conf tree. Returns 0, or -1 with one line in err naming the key. */
@@ -102,12 +108,22 @@ void eve_write(Outputs *o, json_t *obj);
  * pcap_cnt (if p and p->pcap_cnt), event_type, vlan (if any), src_ip,
  * src_port, dest_ip, dest_port (TCP/UDP/SCTP only), proto. Addresses come
  * from p when given, else from the flow key (client as src). */
+/* Whether eve records of a flow carry its community_id, and the seed: set
+ * once by outputs_open, before any thread writes, read-only afterwards. */
+void eve_set_community_id(int enabled, uint16_t seed);
 json_t *eve_header(const struct timeval *ts, const char *event_type, const Packet *p,
 		   const Flow *f);
 
 /* Names app_proto ids for flow records; set by the app layer. NULL: omitted. */
 typedef const char *(*app_proto_name_fn)(uint16_t app_proto);
 void output_set_app_proto_namer(app_proto_name_fn fn);
+
+/* The eve records of one application-layer transaction of f (tx from
+ * app_layer_tx_get()), by f's protocol's logger (tx-log.c): "http" and
+ * "fileinfo" for HTTP. p (may be NULL) gives the time and pcap_cnt;
+ * addresses follow the flow (client as source), as Suricata logs them.
+ * Each is a no-op when eve does not list the type. Thread-safe. */
+void output_tx_log(Outputs *o, const Packet *p, const Flow *f, void *tx);
 
 /* Flow end: an eve "flow" record when enabled. Safe as a flow_end_fn body. */
 void output_flow_end(Outputs *o, const Flow *f, enum flow_end_reason why);

@@ -87,6 +87,32 @@ static void add_counter(json_t *root, const char *name, uint64_t v, const uint64
 	}
 }
 
+/* stats.detect.engines, as Suricata 8: one entry per detection engine
+ * (tenant), with its rule counts and when the rules were loaded. */
+static void add_detect_engines(json_t *root, const OutputConfig *c)
+{
+	json_t *detect = json_object_get(root, "detect"), *arr = json_array(), *e = json_object();
+	char ts[64];
+	struct tm tm;
+	time_t t = c->rules_at.tv_sec;
+
+	if (!detect) {
+		detect = json_object();
+		json_object_set_new(root, "detect", detect);
+	}
+	localtime_r(&t, &tm);
+	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(ts + strlen(ts), sizeof(ts) - strlen(ts), ".%06ld", (long)c->rules_at.tv_usec);
+	strftime(ts + strlen(ts), sizeof(ts) - strlen(ts), "%z", &tm);
+	json_object_set_new(e, "id", json_integer(0));
+	json_object_set_new(e, "last_reload", json_string(ts));
+	json_object_set_new(e, "rules_loaded", json_integer(c->rules_loaded));
+	json_object_set_new(e, "rules_failed", json_integer(c->rules_failed));
+	json_object_set_new(e, "rules_skipped", json_integer(c->rules_skipped));
+	json_array_append_new(arr, e);
+	json_object_set_new(detect, "engines", arr);
+}
+
 static json_t *stats_tree(Outputs *o, const uint64_t *snap, size_t n, uint64_t uptime_s)
 {
 	json_t *root = json_object();
@@ -101,6 +127,8 @@ static json_t *stats_tree(Outputs *o, const uint64_t *snap, size_t n, uint64_t u
 		if (name)
 			add_counter(root, name, snap[i], deltas ? &o->prev[i] : NULL, nulls);
 	}
+	if (o->cfg.rules_at.tv_sec)
+		add_detect_engines(root, &o->cfg);
 	add_counter(root, "memcap.pressure", o->pressure, deltas ? &o->prev_pressure : NULL,
 		    nulls);
 	add_counter(root, "memcap.pressure_max", o->pressure_max, deltas ? &prev_p : NULL,

@@ -6,8 +6,6 @@
 #include "detect/engine.h"
 #include "detect/prefilter-gpu.h"
 #include "app-layer/app-layer.h"
-#include "app-layer/http.h"
-#include "output/http-log.h"
 #include "stream/stream.h"
 #include "stats/counters.h"
 #include "util/log.h"
@@ -168,32 +166,34 @@ static void emit_alerts(Worker *w, Packet *p, const DetectAlert *alerts, uint32_
 		p->flow->alerted = 1;
 }
 
-/* eve http / fileinfo once per transaction: when complete both ways, or at
- * flow end (final) whatever its state; then frees what everyone is done
- * with. Without detection the detect flags are set here so gc can work. */
+/* The eve records of each transaction (http, fileinfo, ...: the protocol's
+ * logger) once: when complete both ways, or at flow end (final) whatever
+ * its state; then frees what everyone is done with. Any protocol, through
+ * the app layer's generic transactions. Without detection the detect flags
+ * are set here so gc can work. */
 static void tx_log(Worker *w, Packet *p, Flow *f, int final)
 {
-	uint64_t n = http_tx_count(f);
+	uint64_t n = app_layer_tx_count(f);
+	int complete = n > f->tx_log_next ? app_proto_progress_complete(f->app_proto) : 0;
 	unsigned need = APP_TX_LOGGED | APP_TX_FILE_LOGGED;
 
 	if (w->dt)
 		need |= APP_TX_DETECT_TS | APP_TX_DETECT_TC;
 	for (uint64_t id = f->tx_log_next; id < n; id++) {
-		HttpTx *tx = http_tx_get(f, id);
+		void *tx = app_layer_tx_get(f, id);
 		int done;
 
-		if (!tx || (http_tx_flags(tx) & APP_TX_LOGGED)) {
+		if (!tx || (app_layer_tx_flags(f, tx) & APP_TX_LOGGED)) {
 			if (id == f->tx_log_next)
 				f->tx_log_next++;
 			continue;
 		}
-		done = http_tx_progress(tx, APP_DIR_TOSERVER) == HTTP_PROGRESS_COMPLETE &&
-		       http_tx_progress(tx, APP_DIR_TOCLIENT) == HTTP_PROGRESS_COMPLETE;
+		done = app_layer_tx_progress(f, tx, APP_DIR_TOSERVER) == complete &&
+		       app_layer_tx_progress(f, tx, APP_DIR_TOCLIENT) == complete;
 		if (!done && !final)
 			break;   /* transactions log in order, as Suricata's do */
-		output_http_tx(w->e->outputs, p, f, tx);
-		output_http_files(w->e->outputs, p, f, tx);
-		http_tx_set_flags(tx, APP_TX_LOGGED | APP_TX_FILE_LOGGED);
+		output_tx_log(w->e->outputs, p, f, tx);
+		app_layer_tx_set_flags(f, tx, APP_TX_LOGGED | APP_TX_FILE_LOGGED);
 		if (id == f->tx_log_next)
 			f->tx_log_next++;
 	}

@@ -1,6 +1,7 @@
 #include "util/log.h"
 
 #include <stdio.h>
+#include <strings.h>
 #include <pthread.h>
 #include <sys/time.h>
 #include <time.h>
@@ -14,8 +15,18 @@ static const char *const level_names[] = {
 	[LOG_LVL_WARNING] = "Warning",
 	[LOG_LVL_NOTICE] = "Notice",
 	[LOG_LVL_INFO] = "Info",
+	[LOG_LVL_PERF] = "Perf",
+	[LOG_LVL_CONFIG] = "Config",
 	[LOG_LVL_DEBUG] = "Debug",
 };
+
+int log_level_by_name(const char *name)
+{
+	for (int i = 0; name && i < LOG_LVL_MAX; i++)
+		if (strcasecmp(name, level_names[i]) == 0)
+			return i;
+	return -1;
+}
 
 void log_set_level(enum log_level lvl)
 {

@@ -6,17 +6,25 @@
 
 #include <stdarg.h>
 
+/* Suricata's levels, in its order: -v is info, -vv perf, -vvv config,
+ * -vvvv debug. */
 enum log_level {
 	LOG_LVL_ERROR = 0,
 	LOG_LVL_WARNING,
 	LOG_LVL_NOTICE,
 	LOG_LVL_INFO,
+	LOG_LVL_PERF,
+	LOG_LVL_CONFIG,
 	LOG_LVL_DEBUG,
+	LOG_LVL_MAX
 };
 
 /* Messages above this level are not printed; -v raises it. Default: NOTICE. */
 void log_set_level(enum log_level lvl);
 enum log_level log_get_level(void);
+/* A level by Suricata's name ("error", "warning", "notice", "info", "perf",
+ * "config", "debug"; any case); -1 when it is none of them. */
+int log_level_by_name(const char *name);
 
 /* Also writes every message up to INFO, timestamped, into path (suricata.log).
  * 0, or -1 with errno. */

@@ -553,6 +553,22 @@ def gen_tcp_nosession():
           note='TCP data both ways without a handshake')
 
 
+def gen_community_id():
+    """Flows whose Community ID suricata-verify knows (seed 7): the TCP one of
+    community-id-ipv4 and of community-id-ipv6 (a SYN each way is enough),
+    and an ICMP echo request/reply."""
+    frames = [
+        (IP(src='172.26.0.39', dst='172.217.14.206') / TCP(sport=35958, dport=443, flags='S', seq=1), True),
+        (IP(src='172.217.14.206', dst='172.26.0.39') / TCP(sport=443, dport=35958, flags='SA', seq=9, ack=2), False),
+        (IPv6(src='2600:1f13:f8:d400:3a6:303c:e011:18eb', dst='2001:4860:4860::8888') /
+         TCP(sport=33892, dport=443, flags='S', seq=1), True),
+        (IP(src='10.0.0.1', dst='10.0.0.2') / ICMP(type=8, id=7, seq=1) / Raw(b'ping'), True),
+        (IP(src='10.0.0.2', dst='10.0.0.1') / ICMP(type=0, id=7, seq=1) / Raw(b'ping'), False),
+    ]
+    write('community-id.pcap', seq_ts(T0, [(eth(f), d) for f, d in frames]),
+          note='tuples with known Community IDs (seed 7)')
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     gen_sample()
@@ -561,6 +577,7 @@ def main():
     gen_split()
     gen_pkt_stream()
     gen_tcp_nosession()
+    gen_community_id()
     gen_stream_rewrite()
     gen_stream_rewrite_ctx()
     gen_basic()

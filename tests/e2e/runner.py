@@ -23,6 +23,7 @@ A case is a folder tests/e2e/<case>/ with:
              stdout|stderr|output matches "REGEX"      (Python re.search)
              stdout|stderr|output lines OP N
              file NAME exists|absent|nonempty           in the log folder
+             file NAME contains|not-contains "TEXT"     (TEXT without quotes in it)
              json NAME[SEL]...PATH OP VALUE  records of NAME.json (JSON lines) in the
              json NAME[SEL]... count OP N      log folder, selected as eve records
              eve valid                      eve.json against the eve schema
@@ -304,6 +305,12 @@ def check(res, line, env, skips):
         if toks[2] == 'nonempty':
             ok = os.path.exists(path) and os.path.getsize(path) > 0
             return ok, 'size %d' % os.path.getsize(path) if os.path.exists(path) else 'absent'
+        if toks[2] in ('contains', 'not-contains') and len(toks) == 4:
+            if not os.path.exists(path):
+                return False, 'absent'
+            with open(path, errors='replace') as fh:
+                found = parse_value(toks[3]) in fh.read()
+            return found == (toks[2] == 'contains'), 'found' if found else 'not found'
     raise CaseError('unknown expectation: %s' % line)
 
 

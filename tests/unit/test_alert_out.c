@@ -2,6 +2,7 @@
 #include "test.h"
 #include "output-test-util.h"
 #include "output/alert.h"
+#include "app-layer/app-layer.h"
 #include "conf/conf.h"
 
 #include <arpa/inet.h>
@@ -463,22 +464,30 @@ TEST(alert_actions_ids_ips_and_pass)
 	rm_tree(dir);
 }
 
-static json_t *fake_http(const Flow *f, uint64_t tx_id, void *user)
+/* An HTTP transaction on f, through the app layer as the worker makes one. */
+static AppLayerThread *http_flow(AppLayerConfig *cfg, Flow *f)
 {
-	json_t *h = json_object();
+	static const char req[] = "GET /x HTTP/1.1\r\nHost: example.com\r\n\r\n";
+	AppLayerThread *at;
 
-	(void)f;
-	*(int *)user += 1;
-	json_object_set_new(h, "hostname", json_string("example.com"));
-	json_object_set_new(h, "http_port", json_integer((json_int_t)tx_id));
-	return json_pack("{s:o}", "http", h);
+	if (app_layer_config_load(cfg) != 0 || !(at = app_layer_thread_new(cfg, NULL)))
+		return NULL;
+	if (app_layer_handle_data(at, f, APP_DIR_TOSERVER, (const uint8_t *)req,
+				  (uint32_t)sizeof(req) - 1, 0) != 0) {
+		app_layer_thread_free(at);
+		return NULL;
+	}
+	return at;
 }
 
-TEST(alert_extra_hook_adds_http_before_app_proto)
+/* No hook to install: the flow's protocol's eve logger gives alerts on one
+ * of its transactions the "http" object, before app_proto. */
+TEST(alert_on_tx_adds_http_before_app_proto)
 {
 	char *dir = make_tmpdir();
 	char eve[256], keys[300];
-	int calls = 0;
+	AppLayerConfig cfg;
+	AppLayerThread *at;
 	char *line;
 	Outputs *o;
 	Packet p;
@@ -490,32 +499,37 @@ TEST(alert_extra_hook_adds_http_before_app_proto)
 	o = open_in(dir, yaml_default);
 	CHECK(o);
 	output_set_app_proto_namer(app_name);
-	output_alert_set_extra(fake_http, &calls);
 	tcp_pair(&p, &f);
-	f.app_proto = 1;
+	at = http_flow(&cfg, &f);
+	CHECK(at);
+	CHECK_EQ(f.app_proto, ALPROTO_HTTP1);
 	base_alert(&a);
-	output_alert(o, &p, &f, &a);  /* no tx: no hook */
+	output_alert(o, &p, &f, &a);  /* no tx: no http object */
 	a.has_tx = 1;
-	a.tx_id = 9;
+	a.tx_id = 9;                  /* no such tx: none either */
 	output_alert(o, &p, &f, &a);
-	output_alert_set_extra(NULL, NULL);
+	a.tx_id = 0;
+	output_alert(o, &p, &f, &a);
 	output_set_app_proto_namer(NULL);
 	outputs_close(o);
+	app_layer_flow_free(&f);
+	app_layer_thread_free(at);
 
-	CHECK_EQ(calls, 1);
 	path_in(eve, sizeof(eve), dir, "eve.json");
-	r = eve_line(eve, 0);
-	CHECK(r);
-	CHECK(jget(r, "http") == NULL);
-	json_decref(r);
-	line = file_line(eve, 1);
+	for (int i = 0; i < 2; i++) {
+		r = eve_line(eve, i);
+		CHECK(r);
+		CHECK(jget(r, "http") == NULL);
+		json_decref(r);
+	}
+	line = file_line(eve, 2);
 	CHECK(line);
 	top_keys(line, keys, sizeof(keys));
 	CHECK(strstr(keys, "tx_id,alert,http,app_proto,direction,flow") != NULL);
 	free(line);
-	r = eve_line(eve, 1);
+	r = eve_line(eve, 2);
 	CHECK_STREQ(jstr(r, "http.hostname"), "example.com");
-	CHECK_EQ(jint(r, "http.http_port"), 9);
+	CHECK_STREQ(jstr(r, "http.url"), "/x");
 	json_decref(r);
 	CHECK(schema_valid(eve) != 0);
 	rm_tree(dir);

@@ -26,7 +26,7 @@ TEST(app_layer_event_http_loads_and_makes_an_http_rule)
 	CHECK_EQ(sig_load_string(t, "alert http any any -> any any (app-layer-event:http.missing_host_header; sid:1;)",
 				 "t.rules", &rc, err, sizeof(err)), 0);
 	CHECK_EQ(t->loaded, 1);
-	CHECK_EQ(t->sigs[0]->alproto, ALPROTO_HTTP);
+	CHECK_EQ(t->sigs[0]->alproto, ALPROTO_HTTP1);
 	sig_table_free(t);
 	CHECK_EQ(load("alert tcp any any -> any any (app-layer-event:http.missing_host_header; sid:1;)"), 1);
 }

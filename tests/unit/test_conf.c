@@ -464,6 +464,12 @@ TEST(parse_size_table)
 		{ "64 mb", 0, 64ULL << 20 },
 		{ " 2Gb ", 0, 2ULL << 30 },
 		{ "1.5kb", 0, 1536 },
+		/* Suricata 8's yaml: IEC units, 1024-based as the others */
+		{ "32 MiB", 0, 32ULL << 20 },
+		{ "16KiB", 0, 16ULL << 10 },
+		{ "1 GiB", 0, 1ULL << 30 },
+		{ "2 mib", 0, 2ULL << 20 },
+		{ "10 TiB", -1, 0 },
 		{ "0.5gb", 0, 512ULL << 20 },
 		{ "17179869183gb", 0, 17179869183ULL << 30 },
 		{ "18446744073709551615", 0, UINT64_MAX },

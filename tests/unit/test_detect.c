@@ -149,6 +149,11 @@ TEST(byte_test_and_jump_and_extract)
 		      "sid:1;)", S("N\x01\x00")), 0);
 	CHECK_EQ(hit("alert tcp any any -> any any (content:\"N\"; byte_test:3,=,123,0,relative,string,dec; "
 		      "sid:1;)", S("N123")), 1);
+	/* 0 bytes: the rule loads (as in Suricata) and never matches */
+	CHECK_EQ(hit("alert tcp any any -> any any (content:\"N\"; byte_test:0,<=,30000,0,string,dec; "
+		      "sid:1;)", S("N123")), 0);
+	CHECK_EQ(hit("alert tcp any any -> any any (content:\"N\"; byte_test:0,!=,1,0; "
+		      "sid:1;)", S("N123")), 0);
 	CHECK_EQ(hit("alert tcp any any -> any any (content:\"V\"; byte_extract:1,0,len,relative; "
 		      "content:\"E\"; distance:len; within:1; sid:1;)", S("V\x02" "xxE")), 1);
 	CHECK_EQ(hit("alert tcp any any -> any any (content:\"V\"; byte_extract:1,0,len,relative; "

@@ -92,7 +92,7 @@ TEST(header_actions_and_protocols)
 	s = P("alert http any any -> any any (sid:1;)");
 	CHECK(s);
 	CHECK_EQ(s->proto, IPPROTO_TCP);
-	CHECK_EQ(s->alproto, ALPROTO_HTTP);
+	CHECK_EQ(s->alproto, ALPROTO_HTTP1);
 	sig_free(s);
 	CHECK_EQ(E("block tcp any any -> any any (sid:1;)"), SIG_ERR_PARSE);
 	CHECK_EQ(E("alert dns any any -> any any (sid:1;)"), SIG_ERR_UNSUPPORTED);
@@ -412,7 +412,7 @@ TEST(pcre_flags_and_buffers)
 	CHECK(s->lists[BUF_PAYLOAD].m[0].relative_next);
 	CHECK_EQ(s->lists[BUF_HTTP_URI].n, 1);
 	CHECK(s->lists[BUF_HTTP_URI].m[0].pd->flags & PCRE_NEGATED);
-	CHECK_EQ(s->alproto, ALPROTO_HTTP);
+	CHECK_EQ(s->alproto, ALPROTO_HTTP1);
 	sig_free(s);
 	const char *map = "UIHDMCSYPQVW";
 	const int bufs[] = { BUF_HTTP_URI, BUF_HTTP_RAW_URI, BUF_HTTP_HEADER, BUF_HTTP_RAW_HEADER,
@@ -681,7 +681,7 @@ TEST(http_modifiers_move_content)
 			   "content:\"b\"; distance:0; http_uri; content:\"pay\"; sid:1;"));
 
 	CHECK(s);
-	CHECK_EQ(s->alproto, ALPROTO_HTTP);
+	CHECK_EQ(s->alproto, ALPROTO_HTTP1);
 	CHECK_EQ(s->lists[BUF_HTTP_METHOD].n, 1);
 	CHECK_EQ(s->lists[BUF_HTTP_URI].n, 2);
 	CHECK_EQ(s->lists[BUF_PAYLOAD].n, 1);
@@ -934,7 +934,10 @@ TEST(et_open_rules_all_accounted)
 	printf("  load time %.3f s\n", t->load_seconds);
 	CHECK_EQ(t->loaded + t->failed + t->skipped, 18220);
 	CHECK(t->loaded > 16000);
-	CHECK(t->failed < 50);
+	/* the five Suricata 8 itself rejects (four unknown classtypes and a
+	 * double threshold), no more: suricata-update's -T step passes with
+	 * those disabled */
+	CHECK_EQ(t->failed, 5);
 	sig_table_free(t);
 }
 

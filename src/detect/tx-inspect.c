@@ -1,11 +1,19 @@
-/* HTTP rules: which side of a transaction a rule is evaluated on, the MPM
- * prefilter over the transaction buffers, and per-transaction inspection.
+/* Transaction rules, whatever the protocol: which side of a transaction a
+ * rule is evaluated on, the MPM prefilter over the transaction buffers, and
+ * per-transaction inspection. Transactions come from the app layer's generic
+ * calls (app_layer_tx_*), buffers from the detection-buffer registry
+ * (buffers.h): one MPM group per (evaluation side, buffer), each buffer one
+ * protocol's, so a flow's transactions meet only its protocol's groups and
+ * rules. (The http_ names of the build calls and DetectSig fields are
+ * historical: they serve every protocol's transaction rules.)
  *
  * A rule is evaluated once per transaction and side ("eval side"): when the
- * sides it reads have progressed far enough for its buffers (line, headers,
- * complete body), or at flow end with whatever exists. Per-transaction state
- * (one bit per rule and side: done) hangs off the tx's detect slot. */
+ * sides it reads have progressed far enough for its buffers (HTTP: line,
+ * headers, complete body), or at flow end with whatever exists.
+ * Per-transaction state (one bit per rule and side: done) hangs off the
+ * tx's detect slot. */
 #include "detect/engine-int.h"
+#include "detect/buffers.h"
 #include "app-layer/http.h"
 #include "detect/prefilter-gpu.h"
 #include "detect/transform.h"
@@ -13,49 +21,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SIDE_TS APP_DIR_TOSERVER
-#define SIDE_TC APP_DIR_TOCLIENT
-#define SIDE_EVAL 2     /* the side the rule is evaluated on */
+#define SIDE_TS DBUF_TS
+#define SIDE_TC DBUF_TC
+#define SIDE_EVAL DBUF_EVAL   /* the side the rule is evaluated on */
 
-typedef struct BufMap {
-	int hbuf;        /* enum http_buffer */
-	int side;        /* SIDE_TS, SIDE_TC, SIDE_EVAL */
-	int need;        /* HTTP_PROGRESS_* */
-	int multi;
-} BufMap;
+/* Entry idx of list base's buffer on side of tx (buffers.h). */
+static inline int buf_get(int base, void *tx, int side, uint32_t idx, const uint8_t **data,
+			  uint32_t *len)
+{
+	const DetectBuffer *b = &detect_buffers[base];
 
-static const BufMap bufmap[BUF_IPV4_HDR] = {
-	[BUF_HTTP_URI] = { HTTP_BUF_URI, SIDE_TS, HTTP_PROGRESS_LINE, 0 },
-	[BUF_HTTP_RAW_URI] = { HTTP_BUF_RAW_URI, SIDE_TS, HTTP_PROGRESS_LINE, 0 },
-	[BUF_HTTP_METHOD] = { HTTP_BUF_METHOD, SIDE_TS, HTTP_PROGRESS_LINE, 0 },
-	[BUF_HTTP_HEADER] = { HTTP_BUF_HEADER, SIDE_EVAL, HTTP_PROGRESS_HEADERS, 0 },
-	[BUF_HTTP_RAW_HEADER] = { HTTP_BUF_RAW_HEADER, SIDE_EVAL, HTTP_PROGRESS_HEADERS, 0 },
-	[BUF_HTTP_COOKIE] = { HTTP_BUF_COOKIE, SIDE_EVAL, HTTP_PROGRESS_HEADERS, 0 },
-	[BUF_HTTP_USER_AGENT] = { HTTP_BUF_USER_AGENT, SIDE_TS, HTTP_PROGRESS_HEADERS, 0 },
-	[BUF_HTTP_HOST] = { HTTP_BUF_HOST, SIDE_TS, HTTP_PROGRESS_HEADERS, 0 },
-	[BUF_HTTP_RAW_HOST] = { HTTP_BUF_RAW_HOST, SIDE_TS, HTTP_PROGRESS_HEADERS, 0 },
-	[BUF_HTTP_CLIENT_BODY] = { HTTP_BUF_CLIENT_BODY, SIDE_TS, HTTP_PROGRESS_COMPLETE, 0 },
-	[BUF_HTTP_SERVER_BODY] = { HTTP_BUF_SERVER_BODY, SIDE_TC, HTTP_PROGRESS_COMPLETE, 0 },
-	[BUF_FILE_DATA] = { HTTP_BUF_SERVER_BODY, SIDE_EVAL, HTTP_PROGRESS_COMPLETE, 0 },
-	[BUF_HTTP_STAT_CODE] = { HTTP_BUF_STAT_CODE, SIDE_TC, HTTP_PROGRESS_LINE, 0 },
-	[BUF_HTTP_STAT_MSG] = { HTTP_BUF_STAT_MSG, SIDE_TC, HTTP_PROGRESS_LINE, 0 },
-	[BUF_HTTP_REQUEST_LINE] = { HTTP_BUF_REQUEST_LINE, SIDE_TS, HTTP_PROGRESS_LINE, 0 },
-	[BUF_HTTP_RESPONSE_LINE] = { HTTP_BUF_RESPONSE_LINE, SIDE_TC, HTTP_PROGRESS_LINE, 0 },
-	[BUF_HTTP_HEADER_NAMES] = { HTTP_BUF_HEADER_NAMES, SIDE_EVAL, HTTP_PROGRESS_HEADERS, 0 },
-	[BUF_HTTP_CONTENT_TYPE] = { HTTP_BUF_CONTENT_TYPE, SIDE_EVAL, HTTP_PROGRESS_HEADERS, 0 },
-	[BUF_HTTP_CONTENT_LEN] = { HTTP_BUF_CONTENT_LEN, SIDE_EVAL, HTTP_PROGRESS_HEADERS, 0 },
-	[BUF_HTTP_ACCEPT] = { HTTP_BUF_ACCEPT, SIDE_TS, HTTP_PROGRESS_HEADERS, 0 },
-	[BUF_HTTP_ACCEPT_ENC] = { HTTP_BUF_ACCEPT_ENC, SIDE_TS, HTTP_PROGRESS_HEADERS, 0 },
-	[BUF_HTTP_ACCEPT_LANG] = { HTTP_BUF_ACCEPT_LANG, SIDE_TS, HTTP_PROGRESS_HEADERS, 0 },
-	[BUF_HTTP_CONNECTION] = { HTTP_BUF_CONNECTION, SIDE_TS, HTTP_PROGRESS_HEADERS, 0 },
-	[BUF_HTTP_REFERER] = { HTTP_BUF_REFERER, SIDE_TS, HTTP_PROGRESS_HEADERS, 0 },
-	[BUF_HTTP_PROTOCOL] = { HTTP_BUF_PROTOCOL, SIDE_EVAL, HTTP_PROGRESS_LINE, 0 },
-	[BUF_HTTP_START] = { HTTP_BUF_START, SIDE_EVAL, HTTP_PROGRESS_HEADERS, 0 },
-	[BUF_HTTP_LOCATION] = { HTTP_BUF_LOCATION, SIDE_TC, HTTP_PROGRESS_HEADERS, 0 },
-	[BUF_HTTP_SERVER] = { HTTP_BUF_SERVER, SIDE_TC, HTTP_PROGRESS_HEADERS, 0 },
-	[BUF_HTTP_REQUEST_HEADER] = { HTTP_BUF_REQUEST_HEADER, SIDE_TS, HTTP_PROGRESS_HEADERS, 1 },
-	[BUF_HTTP_RESPONSE_HEADER] = { HTTP_BUF_RESPONSE_HEADER, SIDE_TC, HTTP_PROGRESS_HEADERS, 1 },
-};
+	return b->get(b, tx, side, idx, data, len);
+}
 
 static uint32_t sig_flow_flags(const Signature *s)
 {
@@ -71,28 +48,23 @@ static uint32_t sig_flow_flags(const Signature *s)
  * follows the rule's direction: request body toserver, else response. */
 static int buf_side(int base, int d)
 {
-	int side = bufmap[base].side;
+	int side = detect_buffers[base].side;
 
 	if (side != SIDE_EVAL)
 		return side;
 	return d;
 }
 
+/* The protocol's own id of base's buffer on side: lists that read the
+ * same one share a group (canon_list). */
 static int buf_hbuf(int base, int side)
 {
-	if (base == BUF_FILE_DATA && side == SIDE_TS)
-		return HTTP_BUF_CLIENT_BODY;
-	return bufmap[base].hbuf;
+	return detect_buffers[base].pbuf[side & 1];
 }
 
 static int list_side(const DetectSig *ds, int l, int d)
 {
 	return buf_side(sig_list_base(ds->s, l), d);
-}
-
-static int list_hbuf(const DetectSig *ds, int l, int side)
-{
-	return buf_hbuf(sig_list_base(ds->s, l), side);
 }
 
 void http_sig_setup(DetectSig *ds)
@@ -104,9 +76,9 @@ void http_sig_setup(DetectSig *ds)
 	for (int l = 1; l < BUF_IPV4_HDR; l++) {
 		if (!s->lists[l].n)
 			continue;
-		if (bufmap[sig_list_base(s, l)].side == SIDE_TS)
+		if (detect_buffers[sig_list_base(s, l)].side == SIDE_TS)
 			ts_only = 1;
-		else if (bufmap[sig_list_base(s, l)].side == SIDE_TC)
+		else if (detect_buffers[sig_list_base(s, l)].side == SIDE_TC)
 			tc_only = 1;
 	}
 	if (tc_only)
@@ -126,10 +98,12 @@ void http_sig_setup(DetectSig *ds)
 	ds->http_need[0] = ds->http_need[1] = 0;
 	if (app_event_sig_has(s)) {
 		/* events come up until the side is done: wait for it */
+		uint8_t done = (uint8_t)app_proto_progress_complete(s->alproto);
+
 		if (ds->http_dirs & 1)
-			ds->http_need[0] = HTTP_PROGRESS_COMPLETE;
+			ds->http_need[0] = done;
 		if (ds->http_dirs & 2)
-			ds->http_need[1] = HTTP_PROGRESS_COMPLETE;
+			ds->http_need[1] = done;
 	}
 	for (int d = 0; d < 2; d++) {
 		if (!(ds->http_dirs & (1u << d)))
@@ -140,8 +114,8 @@ void http_sig_setup(DetectSig *ds)
 			if (!s->lists[l].n)
 				continue;
 			side = list_side(ds, l, d);
-			if (bufmap[sig_list_base(s, l)].need > ds->http_need[side])
-				ds->http_need[side] = (uint8_t)bufmap[sig_list_base(s, l)].need;
+			if (detect_buffers[sig_list_base(s, l)].progress > ds->http_need[side])
+				ds->http_need[side] = detect_buffers[sig_list_base(s, l)].progress;
 		}
 	}
 }
@@ -264,10 +238,10 @@ static int canon_list(int d, int l)
 {
 	int side = buf_side(l, d), hb = buf_hbuf(l, side);
 
-	if (!bufmap[l].need)
+	if (!detect_buffers[l].progress)
 		return l;
 	for (int k = 1; k < l; k++)
-		if (bufmap[k].need && bufmap[k].multi == bufmap[l].multi &&
+		if (detect_buffers[k].progress && detect_buffers[k].multi == detect_buffers[l].multi &&
 		    buf_side(k, d) == side && buf_hbuf(k, side) == hb)
 			return k;
 	return l;
@@ -448,15 +422,15 @@ static void tx_detect_free(void *p)
 	free(p);
 }
 
-static TxDetect *tx_state(const DetectEngine *de, HttpTx *tx)
+static TxDetect *tx_state(const DetectEngine *de, const Flow *f, void *tx)
 {
-	void **slot = http_tx_detect_slot(tx);
+	void **slot = app_layer_tx_detect_slot(f, tx);
 	static int registered;
 
 	if (!*slot) {
 		if (!registered) {
 			/* the free function is process-wide; setting it twice is harmless */
-			http_set_detect_state_free(tx_detect_free);
+			app_layer_set_detect_state_free(tx_detect_free);
 			registered = 1;
 		}
 		*slot = calloc(1, sizeof(TxDetect) + ((2 * (size_t)de->nhttp + 63) / 64) * 8);
@@ -468,9 +442,10 @@ static int ready(const DetectSig *ds, const int prog[2], int final)
 {
 	if (final)
 		return 1;
+	/* a side's need is at most its complete progress, so a side done
+	 * never holds a rule back */
 	for (int side = 0; side < 2; side++)
-		if (ds->http_need[side] && prog[side] < ds->http_need[side] &&
-		    prog[side] != HTTP_PROGRESS_COMPLETE)
+		if (ds->http_need[side] && prog[side] < ds->http_need[side])
 			return 0;
 	return 1;
 }
@@ -480,6 +455,7 @@ typedef struct TxPass {
 	TxDetect *st;
 	int d, final;
 	int prog[2];
+	int complete;          /* the protocol's progress of a side that is done */
 	int deferred;          /* a candidate of the last scan is not ready */
 } TxPass;
 
@@ -563,24 +539,20 @@ static int inspect_xbuf(DetectThread *dt, const Signature *s, int l, const uint8
 	return inspect_buffer(dt, s, l, &b);
 }
 
-static int list_matches(DetectThread *dt, const DetectSig *ds, HttpTx *tx, int l, int d)
+/* A multi-buffer matches when one of its entries does. */
+static int list_matches(DetectThread *dt, const DetectSig *ds, void *tx, int l, int d)
 {
-	int side = list_side(ds, l, d), hb = list_hbuf(ds, l, side);
+	int base = sig_list_base(ds->s, l), side = buf_side(base, d);
 	const uint8_t *data;
 	uint32_t len;
 
-	if (bufmap[sig_list_base(ds->s, l)].multi) {
-		for (uint32_t i = 0; http_tx_buffer_multi(tx, hb, i, &data, &len) == 0; i++)
-			if (inspect_xbuf(dt, ds->s, l, data, len))
-				return 1;
-		return 0;
-	}
-	if (http_tx_buffer_dir(tx, hb, side, &data, &len) != 0)
-		return 0;
-	return inspect_xbuf(dt, ds->s, l, data, len);
+	for (uint32_t i = 0; buf_get(base, tx, side, i, &data, &len) == 0; i++)
+		if (inspect_xbuf(dt, ds->s, l, data, len))
+			return 1;
+	return 0;
 }
 
-static int tx_sig_match(DetectThread *dt, const DetectSig *ds, Packet *p, HttpTx *tx, int d)
+static int tx_sig_match(DetectThread *dt, const DetectSig *ds, Packet *p, void *tx, int d)
 {
 	const Signature *s = ds->s;
 
@@ -595,7 +567,7 @@ static int tx_sig_match(DetectThread *dt, const DetectSig *ds, Packet *p, HttpTx
 	for (int l = 1; l < BUF_IPV4_HDR; l++)
 		if (s->lists[l].n && !list_matches(dt, ds, tx, l, d))
 			return 0;
-	return app_event_tx_match(s, tx);
+	return app_event_tx_match(s, p->flow, tx);
 }
 
 /* Prefilters list l's buffer(s) on side tp->d, unless the scan cannot give
@@ -603,23 +575,23 @@ static int tx_sig_match(DetectThread *dt, const DetectSig *ds, Packet *p, HttpTx
  * progress on l's side, so before that every candidate would wait; and a
  * buffer scanned complete with all its candidates evaluated gives nothing
  * new. */
-static void tx_scan_list(DetectThread *dt, HttpTx *tx, TxDetect *st, TxPass *tp, int l)
+static void tx_scan_list(DetectThread *dt, void *tx, TxDetect *st, TxPass *tp, int l)
 {
 	const SigGroup *g = &dt->de->hgroups[tp->d][l];
-	int side = buf_side(l, tp->d), hb = buf_hbuf(l, side);
-	int complete = tp->prog[side] == HTTP_PROGRESS_COMPLETE;
+	int side = buf_side(l, tp->d);
+	int complete = tp->prog[side] == tp->complete;
 	const uint8_t *data;
 	uint32_t len;
 
 	if (st->scanned[tp->d] & (1ull << l))
 		return;
-	if (!tp->final && !complete && tp->prog[side] < bufmap[l].need)
+	if (!tp->final && !complete && tp->prog[side] < detect_buffers[l].progress)
 		return;
 	tp->deferred = 0;
-	if (bufmap[l].multi) {
-		for (uint32_t i = 0; http_tx_buffer_multi(tx, hb, i, &data, &len) == 0; i++)
+	if (detect_buffers[l].multi) {
+		for (uint32_t i = 0; buf_get(l, tx, side, i, &data, &len) == 0; i++)
 			prefilter_buf(dt, g, dt->scratch_h[tp->d][l], data, len, tp);
-	} else if (http_tx_buffer_dir(tx, hb, side, &data, &len) == 0) {
+	} else if (buf_get(l, tx, side, 0, &data, &len) == 0) {
 		if (l != BUF_HTTP_SERVER_BODY || !prefilter_body_gpu(dt, g, st, tp, len))
 			prefilter_buf(dt, g, dt->scratch_h[tp->d][l], data, len, tp);
 	}
@@ -627,39 +599,37 @@ static void tx_scan_list(DetectThread *dt, HttpTx *tx, TxDetect *st, TxPass *tp,
 		st->scanned[tp->d] |= 1ull << l;
 }
 
-static void tx_eval(DetectThread *dt, Packet *p, HttpTx *tx, TxDetect *st, int d, int final)
+static void tx_eval(DetectThread *dt, Packet *p, void *tx, TxDetect *st, int d, int final)
 {
 	const DetectEngine *de = dt->de;
-	int prog[2] = { http_tx_progress(tx, 0), http_tx_progress(tx, 1) };
+	const Flow *f = p->flow;
+	int prog[2] = { app_layer_tx_progress(f, tx, 0), app_layer_tx_progress(f, tx, 1) };
 	/* either side's progress can make a rule ready (a request rule may
-	 * wait for response buffers): a change on either re-evaluates */
+	 * wait for response buffers): a change on either re-evaluates
+	 * (progress values are below 5: AppProtoOps.progress_complete) */
 	uint8_t key = (uint8_t)(1 + prog[d] + 5 * prog[d ^ 1] + (final ? 32 : 0));
 	TxPass tp = { .st = st, .d = d, .final = final, .prog = { prog[0], prog[1] } };
 	CandSet *cs = &dt->cand;
 
-	if (st->seen[d] == key || (prog[d] == HTTP_PROGRESS_NONE && !final))
+	/* progress 0: nothing seen on that side yet */
+	if (st->seen[d] == key || (prog[d] == 0 && !final))
 		return;
 	st->seen[d] = key;
+	tp.complete = app_proto_progress_complete(f->app_proto);
+	/* the buffers of the flow's protocol (each list is one protocol's) */
 	for (int l = 1; l < BUF_IPV4_HDR; l++)
-		if (de->hgroups[d][l].mpm)
+		if (de->hgroups[d][l].mpm && detect_buffers[l].alproto == f->app_proto)
 			tx_scan_list(dt, tx, st, &tp, l);
 	for (uint32_t k = 0; k < de->nhx; k++) {
 		const HttpXGroup *hx = &de->hx[k];
-		int side, hb;
+		int side;
 		const uint8_t *data, *xd;
 		uint32_t len, xl;
 
-		if (hx->d != d)
+		if (hx->d != d || detect_buffers[hx->base].alproto != f->app_proto)
 			continue;
 		side = buf_side(hx->base, d);
-		hb = buf_hbuf(hx->base, side);
-		for (uint32_t i = 0; ; i++) {
-			if (bufmap[hx->base].multi) {
-				if (http_tx_buffer_multi(tx, hb, i, &data, &len) != 0)
-					break;
-			} else if (i || http_tx_buffer_dir(tx, hb, side, &data, &len) != 0) {
-				break;
-			}
+		for (uint32_t i = 0; buf_get(hx->base, tx, side, i, &data, &len) == 0; i++) {
 			if (transform_apply(hx->chain, dt->xs, data, len, &xd, &xl) == 0)
 				prefilter_buf(dt, &hx->g, dt->scratch_hx[k], xd, xl, &tp);
 		}
@@ -678,13 +648,14 @@ static void tx_eval(DetectThread *dt, Packet *p, HttpTx *tx, TxDetect *st, int d
 			const DetectSig *ds = &de->sigs[num];
 
 			word &= word - 1;
-			if (sig_done(&tp, ds) || !ready(ds, prog, final))
+			if (ds->s->alproto != f->app_proto || sig_done(&tp, ds) ||
+			    !ready(ds, prog, final))
 				continue;
 			sig_set_done(&tp, ds);
 			if (!tx_sig_match(dt, ds, p, tx, d))
 				continue;
 			dt->cur_has_tx = 1;
-			dt->cur_tx = http_tx_id(tx);
+			dt->cur_tx = app_layer_tx_id(f, tx);
 			detect_sig_matched(dt, ds, p);
 			dt->cur_has_tx = 0;
 		}
@@ -783,17 +754,20 @@ static uint64_t body_harvest_side(DetectThread *dt, const DetectFlowState *fs, B
 	return cpu;
 }
 
-void http_gpu_harvest(DetectThread *dt, Flow *f, DetectFlowState *fs)
+void tx_gpu_harvest(DetectThread *dt, Flow *f, DetectFlowState *fs)
 {
 	const DetectEngine *de = dt->de;
 	uint64_t n;
 
-	if (!de->gpu || !de->nhttp || (!de->hgroups[0][BUF_HTTP_SERVER_BODY].mpm &&
-				       !de->hgroups[1][BUF_HTTP_SERVER_BODY].mpm))
+	/* the GPU's stream view serves HTTP response bodies (verbatim stream
+	 * bytes) */
+	if (!de->gpu || !de->nhttp || f->app_proto != ALPROTO_HTTP1 ||
+	    (!de->hgroups[0][BUF_HTTP_SERVER_BODY].mpm &&
+	     !de->hgroups[1][BUF_HTTP_SERVER_BODY].mpm))
 		return;
-	n = http_tx_count(f);
+	n = app_layer_tx_count(f);
 	for (uint64_t id = fs->tx_next; id < n; id++) {
-		HttpTx *tx = http_tx_get(f, id);
+		void *tx = app_layer_tx_get(f, id);
 		const HttpBodyPiece *pc;
 		const uint8_t *data;
 		uint32_t len, np;
@@ -803,7 +777,7 @@ void http_gpu_harvest(DetectThread *dt, Flow *f, DetectFlowState *fs)
 		if (!tx)
 			continue;
 		np = http_tx_body_raw(tx, APP_DIR_TOCLIENT, &data, &len, &pc);
-		if (!len || !(st = tx_state(de, tx)))
+		if (!len || !(st = tx_state(de, f, tx)))
 			continue;
 		if (!st->body && !(st->body = calloc(1, sizeof(*st->body))))
 			continue;
@@ -824,21 +798,25 @@ void http_gpu_harvest(DetectThread *dt, Flow *f, DetectFlowState *fs)
 	}
 }
 
-void http_inspect_flow(DetectThread *dt, Packet *p, DetectFlowState *fs, int final)
+void tx_inspect_flow(DetectThread *dt, Packet *p, DetectFlowState *fs, int final)
 {
 	Flow *f = p->flow;
-	uint64_t n = http_tx_count(f);
+	uint64_t n = app_layer_tx_count(f);
 	int pdir = (p->flags & PKT_TOCLIENT) ? 1 : 0;
+	int complete;
 
+	if (fs->tx_next >= n)
+		return;     /* every transaction so far is done for detection */
+	complete = app_proto_progress_complete(f->app_proto);
 	if (!dt->de->nhttp)
 		goto flags;
 	for (uint64_t id = fs->tx_next; id < n; id++) {
-		HttpTx *tx = http_tx_get(f, id);
+		void *tx = app_layer_tx_get(f, id);
 		TxDetect *st;
 
 		if (!tx)
 			continue;
-		st = tx_state(dt->de, tx);
+		st = tx_state(dt->de, f, tx);
 		if (!st)
 			continue;
 		/* as Suricata, a side's rules run on packets going that way
@@ -848,7 +826,7 @@ void http_inspect_flow(DetectThread *dt, Packet *p, DetectFlowState *fs, int fin
 flags:
 	/* transactions complete on a side are done for detection there */
 	for (uint64_t id = fs->tx_next; id < n; id++) {
-		HttpTx *tx = http_tx_get(f, id);
+		void *tx = app_layer_tx_get(f, id);
 		unsigned fl;
 
 		if (!tx) {
@@ -857,12 +835,12 @@ flags:
 			continue;
 		}
 		fl = 0;
-		if ((final && pdir == 0) || (pdir == 0 && http_tx_progress(tx, 0) == HTTP_PROGRESS_COMPLETE))
+		if ((final && pdir == 0) || (pdir == 0 && app_layer_tx_progress(f, tx, 0) == complete))
 			fl |= APP_TX_DETECT_TS;
-		if ((final && pdir == 1) || (pdir == 1 && http_tx_progress(tx, 1) == HTTP_PROGRESS_COMPLETE))
+		if ((final && pdir == 1) || (pdir == 1 && app_layer_tx_progress(f, tx, 1) == complete))
 			fl |= APP_TX_DETECT_TC;
-		http_tx_set_flags(tx, fl);
-		if ((http_tx_flags(tx) & (APP_TX_DETECT_TS | APP_TX_DETECT_TC)) ==
+		app_layer_tx_set_flags(f, tx, fl);
+		if ((app_layer_tx_flags(f, tx) & (APP_TX_DETECT_TS | APP_TX_DETECT_TC)) ==
 		    (APP_TX_DETECT_TS | APP_TX_DETECT_TC) && id == fs->tx_next)
 			fs->tx_next++;
 	}

@@ -1,0 +1,248 @@
+/* X.509 fields for eve and the tls keywords (see tls-cert.h). */
+#include "config.h"
+
+#include "app-layer/tls-cert.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <openssl/asn1.h>
+#include <openssl/evp.h>
+#include <openssl/objects.h>
+#include <openssl/x509.h>
+#include <openssl/x509v3.h>
+
+/* A DN longer than this is cut: it only feeds logs and content matches. */
+#define DN_MAX 4096
+
+typedef struct Sbuf {
+	char *p;
+	size_t len, cap;
+	bool full;
+} Sbuf;
+
+static void sb_add(Sbuf *b, const char *s, size_t n)
+{
+	if (b->full)
+		return;
+	if (b->len + n + 1 > DN_MAX) {
+		n = DN_MAX - 1 - b->len;
+		b->full = true;
+	}
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 128;
+		while (cap < b->len + n + 1)
+			cap *= 2;
+		char *np = realloc(b->p, cap);
+		if (!np) {
+			b->full = true;
+			return;
+		}
+		b->p = np;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+	b->p[b->len] = '\0';
+}
+
+static void sb_str(Sbuf *b, const char *s)
+{
+	sb_add(b, s, strlen(s));
+}
+
+/* Suricata (its x509 crate) writes each attribute as ShortName=value in
+ * certificate order; an attribute without a short name shows its OID. */
+static char *dn_string(const X509_NAME *name, uint32_t *len)
+{
+	Sbuf b = { 0 };
+	int n = name ? X509_NAME_entry_count(name) : 0;
+	int prev_set = -1;
+
+	sb_add(&b, "", 0);
+	for (int i = 0; i < n; i++) {
+		const X509_NAME_ENTRY *e = X509_NAME_get_entry(name, i);
+		const ASN1_OBJECT *obj = X509_NAME_ENTRY_get_object(e);
+		const ASN1_STRING *val = X509_NAME_ENTRY_get_data(e);
+		int set = X509_NAME_ENTRY_set(e);
+		char oid[128];
+		const char *key = NULL;
+		int nid = OBJ_obj2nid(obj);
+
+		if (nid != NID_undef)
+			key = OBJ_nid2sn(nid);
+		if (!key) {
+			OBJ_obj2txt(oid, sizeof(oid), obj, 1);
+			key = oid;
+		}
+		if (i > 0)
+			sb_str(&b, set == prev_set ? " + " : ", ");
+		prev_set = set;
+		sb_str(&b, key);
+		sb_str(&b, "=");
+		unsigned char *utf8 = NULL;
+		int ulen = ASN1_STRING_to_UTF8(&utf8, val);
+		if (ulen >= 0) {
+			sb_add(&b, (const char *)utf8, (size_t)ulen);
+			OPENSSL_free(utf8);
+		}
+	}
+	*len = (uint32_t)b.len;
+	return b.p;
+}
+
+static void hex_colon(const uint8_t *p, size_t n, bool upper, char *out)
+{
+	const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+	size_t o = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			out[o++] = ':';
+		out[o++] = digits[p[i] >> 4];
+		out[o++] = digits[p[i] & 15];
+	}
+	out[o] = '\0';
+}
+
+/* The serial as its DER content bytes: Suricata keeps the 00 that makes a
+ * high-bit serial positive ("00:97:E6:..."), which OpenSSL's ASN1_INTEGER
+ * value drops, so re-encode and skip the tag and length. */
+static char *serial_string(const ASN1_INTEGER *ser)
+{
+	unsigned char *der = NULL;
+	int dlen = ser ? i2d_ASN1_INTEGER(ser, &der) : -1;
+	size_t off, clen;
+	char *out;
+
+	if (dlen < 2)
+		return strdup("");
+	off = 2;
+	clen = der[1];
+	if (der[1] & 0x80) {
+		size_t nb = der[1] & 0x7f;
+		if (nb == 0 || nb > 4 || 2 + nb > (size_t)dlen) {
+			OPENSSL_free(der);
+			return strdup("");
+		}
+		clen = 0;
+		for (size_t i = 0; i < nb; i++)
+			clen = clen << 8 | der[2 + i];
+		off = 2 + nb;
+	}
+	if (off + clen > (size_t)dlen)
+		clen = (size_t)dlen - off;
+	out = malloc(clen * 3 + 1);
+	if (out)
+		hex_colon(der + off, clen, true, out);
+	OPENSSL_free(der);
+	return out;
+}
+
+static int64_t asn1_time_epoch(const ASN1_TIME *t)
+{
+	struct tm tm;
+
+	memset(&tm, 0, sizeof(tm));
+	if (!t || ASN1_TIME_to_tm(t, &tm) != 1)
+		return 0;
+	return (int64_t)timegm(&tm);
+}
+
+const char *tls_time_str(int64_t t, char *buf, size_t size)
+{
+	struct tm tm;
+	time_t tt = (time_t)t;
+
+	if (!gmtime_r(&tt, &tm) || strftime(buf, size, "%Y-%m-%dT%H:%M:%S", &tm) == 0) {
+		if (size)
+			buf[0] = '\0';
+	}
+	return buf;
+}
+
+void tls_sha1_colon_hex(const uint8_t *data, size_t len, char *out)
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int mdlen = 0;
+
+	if (EVP_Digest(data, len, md, &mdlen, EVP_sha1(), NULL) != 1 || mdlen != 20) {
+		out[0] = '\0';
+		return;
+	}
+	hex_colon(md, mdlen, false, out);
+}
+
+static void san_list(X509 *x, TlsCertInfo *ci)
+{
+	GENERAL_NAMES *gens = X509_get_ext_d2i(x, NID_subject_alt_name, NULL, NULL);
+
+	if (!gens)
+		return;
+	for (int i = 0; i < sk_GENERAL_NAME_num(gens) && ci->nsan < TLS_CERT_SAN_MAX; i++) {
+		const GENERAL_NAME *g = sk_GENERAL_NAME_value(gens, i);
+		if (g->type != GEN_DNS)
+			continue;
+		const ASN1_IA5STRING *s = g->d.dNSName;
+		int n = ASN1_STRING_length(s);
+		char *v = malloc((size_t)n + 1);
+		if (!v)
+			break;
+		memcpy(v, ASN1_STRING_get0_data(s), (size_t)n);
+		v[n] = '\0';
+		ci->san[ci->nsan++] = v;
+	}
+	GENERAL_NAMES_free(gens);
+}
+
+int tls_cert_decode(const uint8_t *der, size_t len, TlsCertInfo *out)
+{
+	const unsigned char *p = der;
+	X509 *x;
+
+	memset(out, 0, sizeof(*out));
+	if (!der || len == 0 || len > (size_t)INT32_MAX)
+		return -1;
+	x = d2i_X509(NULL, &p, (long)len);
+	if (!x)
+		return -1;
+	out->subject = dn_string(X509_get_subject_name(x), &out->subject_len);
+	out->issuer = dn_string(X509_get_issuer_name(x), &out->issuer_len);
+	out->serial = serial_string(X509_get0_serialNumber(x));
+	out->notbefore = asn1_time_epoch(X509_get0_notBefore(x));
+	out->notafter = asn1_time_epoch(X509_get0_notAfter(x));
+	/* the fingerprint covers the certificate's bytes as sent, not a
+	 * re-encoding */
+	tls_sha1_colon_hex(der, len, out->fingerprint);
+	san_list(x, out);
+	X509_free(x);
+	if (!out->subject || !out->issuer || !out->serial) {
+		tls_cert_info_free(out);
+		return -1;
+	}
+	return 0;
+}
+
+void tls_cert_info_free(TlsCertInfo *ci)
+{
+	if (!ci)
+		return;
+	free(ci->subject);
+	free(ci->issuer);
+	free(ci->serial);
+	for (uint32_t i = 0; i < ci->nsan; i++)
+		free(ci->san[i]);
+	memset(ci, 0, sizeof(*ci));
+}
+
+bool tls_cert_expired(const TlsCertInfo *ci, int64_t now)
+{
+	return ci->notafter < now;
+}
+
+bool tls_cert_valid(const TlsCertInfo *ci, int64_t now)
+{
+	return ci->notbefore <= now && now <= ci->notafter;
+}

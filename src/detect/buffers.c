@@ -1,0 +1,89 @@
+/* The detection-buffer registry (buffers.h): one line per buffer.
+ * Fields: name, fast-pattern priority, rule direction; then for
+ * application-layer buffers: protocol, side, progress needed, multi, the
+ * protocol's own buffer id per side, getter. Packet buffers (payload,
+ * ipv4.hdr, ...) have ALPROTO_UNKNOWN and no getter.
+ *
+ * Suricata ranks http_method and http_stat_code below plain payload
+ * content (4): they are short and common. file.data reads the request body
+ * on requests and the response body on responses. The xinst lists are the
+ * further instances of a buffer under other transforms (detect/transform.h):
+ * they take their base buffer's entry (sig_list_base). */
+#include "detect/buffers.h"
+#include "app-layer/http.h"
+
+#include <stddef.h>
+
+const DetectBuffer detect_buffers[BUF_MAX] = {
+	[BUF_PAYLOAD] = { "payload", 3, 3, 0, 0, 0, 0, { 0, 0 }, NULL },
+	[BUF_HTTP_URI] = { "http_uri", 2, 1, ALPROTO_HTTP1, DBUF_TS, HTTP_PROGRESS_LINE, 0,
+		{ HTTP_BUF_URI, HTTP_BUF_URI }, http_buffer_get },
+	[BUF_HTTP_RAW_URI] = { "http_raw_uri", 2, 1, ALPROTO_HTTP1, DBUF_TS, HTTP_PROGRESS_LINE, 0,
+		{ HTTP_BUF_RAW_URI, HTTP_BUF_RAW_URI }, http_buffer_get },
+	[BUF_HTTP_METHOD] = { "http_method", 4, 1, ALPROTO_HTTP1, DBUF_TS, HTTP_PROGRESS_LINE, 0,
+		{ HTTP_BUF_METHOD, HTTP_BUF_METHOD }, http_buffer_get },
+	[BUF_HTTP_HEADER] = { "http_header", 2, 3, ALPROTO_HTTP1, DBUF_EVAL, HTTP_PROGRESS_HEADERS, 0,
+		{ HTTP_BUF_HEADER, HTTP_BUF_HEADER }, http_buffer_get },
+	[BUF_HTTP_RAW_HEADER] = { "http_raw_header", 2, 3, ALPROTO_HTTP1, DBUF_EVAL, HTTP_PROGRESS_HEADERS, 0,
+		{ HTTP_BUF_RAW_HEADER, HTTP_BUF_RAW_HEADER }, http_buffer_get },
+	[BUF_HTTP_COOKIE] = { "http_cookie", 2, 3, ALPROTO_HTTP1, DBUF_EVAL, HTTP_PROGRESS_HEADERS, 0,
+		{ HTTP_BUF_COOKIE, HTTP_BUF_COOKIE }, http_buffer_get },
+	[BUF_HTTP_USER_AGENT] = { "http_user_agent", 2, 1, ALPROTO_HTTP1, DBUF_TS, HTTP_PROGRESS_HEADERS, 0,
+		{ HTTP_BUF_USER_AGENT, HTTP_BUF_USER_AGENT }, http_buffer_get },
+	[BUF_HTTP_HOST] = { "http_host", 2, 1, ALPROTO_HTTP1, DBUF_TS, HTTP_PROGRESS_HEADERS, 0,
+		{ HTTP_BUF_HOST, HTTP_BUF_HOST }, http_buffer_get },
+	[BUF_HTTP_RAW_HOST] = { "http_raw_host", 2, 1, ALPROTO_HTTP1, DBUF_TS, HTTP_PROGRESS_HEADERS, 0,
+		{ HTTP_BUF_RAW_HOST, HTTP_BUF_RAW_HOST }, http_buffer_get },
+	[BUF_HTTP_CLIENT_BODY] = { "http_client_body", 2, 1, ALPROTO_HTTP1, DBUF_TS, HTTP_PROGRESS_COMPLETE, 0,
+		{ HTTP_BUF_CLIENT_BODY, HTTP_BUF_CLIENT_BODY }, http_buffer_get },
+	[BUF_HTTP_SERVER_BODY] = { "http_server_body", 2, 2, ALPROTO_HTTP1, DBUF_TC, HTTP_PROGRESS_COMPLETE, 0,
+		{ HTTP_BUF_SERVER_BODY, HTTP_BUF_SERVER_BODY }, http_buffer_get },
+	[BUF_FILE_DATA] = { "file_data", 2, 3, ALPROTO_HTTP1, DBUF_EVAL, HTTP_PROGRESS_COMPLETE, 0,
+		{ HTTP_BUF_CLIENT_BODY, HTTP_BUF_SERVER_BODY }, http_buffer_get },
+	[BUF_HTTP_STAT_CODE] = { "http_stat_code", 4, 2, ALPROTO_HTTP1, DBUF_TC, HTTP_PROGRESS_LINE, 0,
+		{ HTTP_BUF_STAT_CODE, HTTP_BUF_STAT_CODE }, http_buffer_get },
+	[BUF_HTTP_STAT_MSG] = { "http_stat_msg", 3, 2, ALPROTO_HTTP1, DBUF_TC, HTTP_PROGRESS_LINE, 0,
+		{ HTTP_BUF_STAT_MSG, HTTP_BUF_STAT_MSG }, http_buffer_get },
+	[BUF_HTTP_REQUEST_LINE] = { "http_request_line", 2, 1, ALPROTO_HTTP1, DBUF_TS, HTTP_PROGRESS_LINE, 0,
+		{ HTTP_BUF_REQUEST_LINE, HTTP_BUF_REQUEST_LINE }, http_buffer_get },
+	[BUF_HTTP_RESPONSE_LINE] = { "http_response_line", 2, 2, ALPROTO_HTTP1, DBUF_TC, HTTP_PROGRESS_LINE, 0,
+		{ HTTP_BUF_RESPONSE_LINE, HTTP_BUF_RESPONSE_LINE }, http_buffer_get },
+	[BUF_HTTP_HEADER_NAMES] = { "http_header_names", 2, 3, ALPROTO_HTTP1, DBUF_EVAL, HTTP_PROGRESS_HEADERS, 0,
+		{ HTTP_BUF_HEADER_NAMES, HTTP_BUF_HEADER_NAMES }, http_buffer_get },
+	[BUF_HTTP_CONTENT_TYPE] = { "http_content_type", 2, 3, ALPROTO_HTTP1, DBUF_EVAL, HTTP_PROGRESS_HEADERS, 0,
+		{ HTTP_BUF_CONTENT_TYPE, HTTP_BUF_CONTENT_TYPE }, http_buffer_get },
+	[BUF_HTTP_CONTENT_LEN] = { "http_content_len", 2, 3, ALPROTO_HTTP1, DBUF_EVAL, HTTP_PROGRESS_HEADERS, 0,
+		{ HTTP_BUF_CONTENT_LEN, HTTP_BUF_CONTENT_LEN }, http_buffer_get },
+	[BUF_HTTP_ACCEPT] = { "http_accept", 2, 1, ALPROTO_HTTP1, DBUF_TS, HTTP_PROGRESS_HEADERS, 0,
+		{ HTTP_BUF_ACCEPT, HTTP_BUF_ACCEPT }, http_buffer_get },
+	[BUF_HTTP_ACCEPT_ENC] = { "http_accept_enc", 2, 1, ALPROTO_HTTP1, DBUF_TS, HTTP_PROGRESS_HEADERS, 0,
+		{ HTTP_BUF_ACCEPT_ENC, HTTP_BUF_ACCEPT_ENC }, http_buffer_get },
+	[BUF_HTTP_ACCEPT_LANG] = { "http_accept_lang", 2, 1, ALPROTO_HTTP1, DBUF_TS, HTTP_PROGRESS_HEADERS, 0,
+		{ HTTP_BUF_ACCEPT_LANG, HTTP_BUF_ACCEPT_LANG }, http_buffer_get },
+	[BUF_HTTP_CONNECTION] = { "http_connection", 2, 3, ALPROTO_HTTP1, DBUF_TS, HTTP_PROGRESS_HEADERS, 0,
+		{ HTTP_BUF_CONNECTION, HTTP_BUF_CONNECTION }, http_buffer_get },
+	[BUF_HTTP_REFERER] = { "http_referer", 2, 1, ALPROTO_HTTP1, DBUF_TS, HTTP_PROGRESS_HEADERS, 0,
+		{ HTTP_BUF_REFERER, HTTP_BUF_REFERER }, http_buffer_get },
+	[BUF_HTTP_PROTOCOL] = { "http_protocol", 2, 3, ALPROTO_HTTP1, DBUF_EVAL, HTTP_PROGRESS_LINE, 0,
+		{ HTTP_BUF_PROTOCOL, HTTP_BUF_PROTOCOL }, http_buffer_get },
+	[BUF_HTTP_START] = { "http_start", 2, 3, ALPROTO_HTTP1, DBUF_EVAL, HTTP_PROGRESS_HEADERS, 0,
+		{ HTTP_BUF_START, HTTP_BUF_START }, http_buffer_get },
+	[BUF_HTTP_LOCATION] = { "http_location", 2, 2, ALPROTO_HTTP1, DBUF_TC, HTTP_PROGRESS_HEADERS, 0,
+		{ HTTP_BUF_LOCATION, HTTP_BUF_LOCATION }, http_buffer_get },
+	[BUF_HTTP_SERVER] = { "http_server", 2, 2, ALPROTO_HTTP1, DBUF_TC, HTTP_PROGRESS_HEADERS, 0,
+		{ HTTP_BUF_SERVER, HTTP_BUF_SERVER }, http_buffer_get },
+	[BUF_HTTP_REQUEST_HEADER] = { "http_request_header", 2, 1, ALPROTO_HTTP1, DBUF_TS, HTTP_PROGRESS_HEADERS, 1,
+		{ HTTP_BUF_REQUEST_HEADER, HTTP_BUF_REQUEST_HEADER }, http_buffer_get },
+	[BUF_HTTP_RESPONSE_HEADER] = { "http_response_header", 2, 2, ALPROTO_HTTP1, DBUF_TC, HTTP_PROGRESS_HEADERS, 1,
+		{ HTTP_BUF_RESPONSE_HEADER, HTTP_BUF_RESPONSE_HEADER }, http_buffer_get },
+	[BUF_HTTP_XINST0] = { "http_xinst0", 2, 3, 0, 0, 0, 0, { 0, 0 }, NULL },
+	[BUF_HTTP_XINST1] = { "http_xinst1", 2, 3, 0, 0, 0, 0, { 0, 0 }, NULL },
+	[BUF_HTTP_XINST2] = { "http_xinst2", 2, 3, 0, 0, 0, 0, { 0, 0 }, NULL },
+	[BUF_HTTP_XINST3] = { "http_xinst3", 2, 3, 0, 0, 0, 0, { 0, 0 }, NULL },
+	[BUF_IPV4_HDR] = { "ipv4.hdr", 3, 3, 0, 0, 0, 0, { 0, 0 }, NULL },
+	[BUF_IPV6_HDR] = { "ipv6.hdr", 3, 3, 0, 0, 0, 0, { 0, 0 }, NULL },
+	[BUF_TCP_HDR] = { "tcp.hdr", 3, 3, 0, 0, 0, 0, { 0, 0 }, NULL },
+	[BUF_UDP_HDR] = { "udp.hdr", 3, 3, 0, 0, 0, 0, { 0, 0 }, NULL },
+	[BUF_ICMPV4_HDR] = { "icmpv4.hdr", 3, 3, 0, 0, 0, 0, { 0, 0 }, NULL },
+	[BUF_ICMPV6_HDR] = { "icmpv6.hdr", 3, 3, 0, 0, 0, 0, { 0, 0 }, NULL },
+};

@@ -1,0 +1,59 @@
+/* The detection-buffer registry: every list a content can inspect, by its
+ * enum sig_buffer id, with what the parser needs (name, fast-pattern
+ * priority, rule direction) and, for application-layer buffers, Suricata's
+ * key (protocol, buffer, direction, progress) and the call that fetches it
+ * from a transaction. The inspection engine (tx-inspect.c) keeps one MPM
+ * group per (evaluation side, buffer) of this table (DetectEngine.hgroups,
+ * the GPU prefilter's body group included), so every transaction buffer of
+ * every protocol is prefiltered and inspected through one mechanism.
+ *
+ * Adding a buffer: its id in enum sig_buffer (detect-parse.h), its line in
+ * buffers.c, a getter for its protocol (one per protocol: http-kw.c's
+ * http_buffer_get), and its keywords in the family's table. */
+#ifndef DETECT_BUFFERS_H
+#define DETECT_BUFFERS_H
+
+#include "detect/detect-parse.h"
+
+#include <stdint.h>
+
+/* Which side of a transaction a buffer is read on. */
+#define DBUF_TS   APP_DIR_TOSERVER
+#define DBUF_TC   APP_DIR_TOCLIENT
+#define DBUF_EVAL 2               /* the side the rule is evaluated on */
+
+typedef struct DetectBuffer DetectBuffer;
+
+/* Entry idx (from 0) of the buffer on side (APP_DIR_*) of tx: 0 with data
+ * and len set (len may be 0: present and empty), -1 when absent, not there
+ * yet, or past the last entry (single buffers have entry 0 only). */
+typedef int (*detect_buffer_get_fn)(const DetectBuffer *b, void *tx, int side, uint32_t idx,
+				    const uint8_t **data, uint32_t *len);
+
+struct DetectBuffer {
+	const char *name;         /* "http_uri": messages and --list-keywords */
+	uint8_t prio;             /* fast-pattern priority, lower preferred (Suricata:
+	                           * http_* 2, payload 3, http_method 4) */
+	uint8_t dir;              /* rule directions it fits: 1 toserver, 2 toclient, 3 both */
+	/* application-layer buffers; alproto ALPROTO_UNKNOWN: a packet buffer */
+	uint16_t alproto;
+	int8_t side;              /* DBUF_TS, DBUF_TC or DBUF_EVAL */
+	uint8_t progress;         /* of its side (protocol-defined): before it, a
+	                           * rule whose buffer this is is not evaluated */
+	uint8_t multi;            /* one entry per header line, ... */
+	int16_t pbuf[2];          /* the protocol's own id of the buffer per side */
+	detect_buffer_get_fn get;
+};
+
+extern const DetectBuffer detect_buffers[BUF_MAX];
+
+static inline const DetectBuffer *detect_buffer(int id)
+{
+	return &detect_buffers[id];
+}
+
+/* http-kw.c: the HTTP buffers (enum http_buffer in app-layer/http.h). */
+int http_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
+		    const uint8_t **data, uint32_t *len);
+
+#endif

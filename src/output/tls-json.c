@@ -1,0 +1,291 @@
+/* eve "tls" object (see tls-json.h). */
+#include "config.h"
+
+#include "output/tls-json.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/evp.h>
+
+#include "app-layer/tls-cert.h"
+#include "app-layer/tls-ja.h"
+
+static const struct {
+	const char *name;
+	uint32_t bit;
+} fields_by_name[] = {
+	{ "subject", TLS_LOG_SUBJECT },
+	{ "issuer", TLS_LOG_ISSUER },
+	{ "session_resumed", TLS_LOG_SESSION_RESUMED },
+	{ "serial", TLS_LOG_SERIAL },
+	{ "fingerprint", TLS_LOG_FINGERPRINT },
+	{ "sni", TLS_LOG_SNI },
+	{ "version", TLS_LOG_VERSION },
+	{ "not_before", TLS_LOG_NOTBEFORE },
+	{ "not_after", TLS_LOG_NOTAFTER },
+	{ "certificate", TLS_LOG_CERTIFICATE },
+	{ "chain", TLS_LOG_CHAIN },
+	{ "ja3", TLS_LOG_JA3 },
+	{ "ja3s", TLS_LOG_JA3S },
+	{ "ja4", TLS_LOG_JA4 },
+	{ "subjectaltname", TLS_LOG_SUBJECTALTNAME },
+	{ "client", TLS_LOG_CLIENT },
+	{ "client_certificate", TLS_LOG_CLIENT_CERTIFICATE },
+	{ "client_chain", TLS_LOG_CLIENT_CHAIN },
+	{ "client_alpns", TLS_LOG_CLIENT_ALPNS },
+	{ "server_alpns", TLS_LOG_SERVER_ALPNS },
+	{ "client_handshake", TLS_LOG_CLIENT_HANDSHAKE },
+	{ "server_handshake", TLS_LOG_SERVER_HANDSHAKE },
+};
+
+uint32_t tls_log_field(const char *name)
+{
+	if (!name)
+		return 0;
+	for (size_t i = 0; i < sizeof(fields_by_name) / sizeof(fields_by_name[0]); i++)
+		if (strcmp(fields_by_name[i].name, name) == 0)
+			return fields_by_name[i].bit;
+	return 0;
+}
+
+int tls_log_custom_fields(const char *const *names, unsigned n, uint32_t *fields,
+			  const char **bad)
+{
+	uint32_t f = 0;
+
+	if (bad)
+		*bad = NULL;
+	for (unsigned i = 0; i < n; i++) {
+		uint32_t b = tls_log_field(names[i]);
+		if (!b) {
+			if (bad)
+				*bad = names[i];
+			return -1;
+		}
+		f |= b;
+	}
+	*fields = f;
+	return 0;
+}
+
+/* Valid UTF-8 goes out as is; otherwise bytes from 0x80 become "\xNN"
+ * text, so a hostile SNI still makes a valid record. */
+static json_t *json_bytes(const uint8_t *p, size_t n)
+{
+	json_t *j = json_stringn((const char *)p, n);
+	char *tmp;
+	size_t o = 0;
+
+	if (j)
+		return j;
+	tmp = malloc(n * 4 + 1);
+	if (!tmp)
+		return json_string("");
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] < 0x80)
+			tmp[o++] = (char)p[i];
+		else
+			o += (size_t)sprintf(tmp + o, "\\x%02X", p[i]);
+	}
+	j = json_stringn(tmp, o);
+	free(tmp);
+	return j ? j : json_string("");
+}
+
+static json_t *json_base64(const uint8_t *p, uint32_t n)
+{
+	size_t cap = 4 * (((size_t)n + 2) / 3) + 1;
+	unsigned char *b = malloc(cap);
+	json_t *j;
+
+	if (!b)
+		return json_string("");
+	int len = EVP_EncodeBlock(b, p, (int)n);
+	j = json_stringn((const char *)b, len > 0 ? (size_t)len : 0);
+	free(b);
+	return j;
+}
+
+static void add_dates(json_t *o, const TlsCertInfo *ci, uint32_t fields)
+{
+	char buf[32];
+
+	if (fields & TLS_LOG_NOTBEFORE)
+		json_object_set_new(o, "notbefore",
+				    json_string(tls_time_str(ci->notbefore, buf, sizeof(buf))));
+	if (fields & TLS_LOG_NOTAFTER)
+		json_object_set_new(o, "notafter",
+				    json_string(tls_time_str(ci->notafter, buf, sizeof(buf))));
+}
+
+static json_t *san_array(const TlsCertInfo *ci)
+{
+	json_t *a = json_array();
+
+	for (uint32_t i = 0; i < ci->nsan; i++)
+		json_array_append_new(a, json_bytes((const uint8_t *)ci->san[i], strlen(ci->san[i])));
+	return a;
+}
+
+static json_t *chain_array(const TlsCertChain *ch)
+{
+	json_t *a = json_array();
+
+	for (unsigned i = 0; i < ch->n; i++) {
+		uint32_t len;
+		const uint8_t *der = tls_chain_cert(ch, i, &len);
+		json_array_append_new(a, json_base64(der, len));
+	}
+	return a;
+}
+
+static json_t *alpn_array(const TlsHello *h)
+{
+	json_t *a = json_array();
+
+	for (unsigned i = 0; i < h->nalpn; i++) {
+		uint8_t len;
+		const uint8_t *p = tls_hello_alpn(h, i, &len);
+		json_array_append_new(a, json_bytes(p, len));
+	}
+	return a;
+}
+
+static json_t *u16_array(const uint16_t *v, unsigned n)
+{
+	json_t *a = json_array();
+
+	for (unsigned i = 0; i < n; i++)
+		json_array_append_new(a, json_integer(v[i]));
+	return a;
+}
+
+static void add_client_cert(json_t *tls, const TlsState *s, uint32_t fields)
+{
+	const TlsCertChain *ch = &s->certs[TLS_TOSERVER];
+	TlsCertInfo ci;
+	uint32_t len;
+	const uint8_t *der = tls_chain_cert(ch, 0, &len);
+
+	if (!der || tls_cert_decode(der, len, &ci) != 0)
+		return;
+	json_t *c = json_object();
+	json_object_set_new(c, "subject", json_bytes((const uint8_t *)ci.subject, ci.subject_len));
+	json_object_set_new(c, "issuerdn", json_bytes((const uint8_t *)ci.issuer, ci.issuer_len));
+	json_object_set_new(c, "serial", json_string(ci.serial));
+	json_object_set_new(c, "fingerprint", json_string(ci.fingerprint));
+	add_dates(c, &ci, TLS_LOG_NOTBEFORE | TLS_LOG_NOTAFTER);
+	if (ci.nsan)
+		json_object_set_new(c, "subjectaltname", san_array(&ci));
+	if (fields & TLS_LOG_CLIENT_CERTIFICATE)
+		json_object_set_new(c, "certificate", json_base64(der, len));
+	if (fields & TLS_LOG_CLIENT_CHAIN)
+		json_object_set_new(c, "chain", chain_array(ch));
+	json_object_set_new(tls, "client", c);
+	tls_cert_info_free(&ci);
+}
+
+json_t *tls_json_object(const TlsState *s, uint32_t fields)
+{
+	json_t *tls = json_object();
+	const TlsCertChain *srv = &s->certs[TLS_TOCLIENT];
+	TlsCertInfo ci;
+	bool have_cert = false;
+	uint32_t len = 0;
+	const uint8_t *der = tls_chain_cert(srv, 0, &len);
+	char buf[8192];
+
+	if (der && tls_cert_decode(der, len, &ci) == 0)
+		have_cert = true;
+
+	/* Suricata 8's order: certificate names, resumption, the leaf's
+	 * identity, then the handshake */
+	if (have_cert && (fields & TLS_LOG_SUBJECT))
+		json_object_set_new(tls, "subject",
+				    json_bytes((const uint8_t *)ci.subject, ci.subject_len));
+	if (have_cert && (fields & TLS_LOG_ISSUER))
+		json_object_set_new(tls, "issuerdn",
+				    json_bytes((const uint8_t *)ci.issuer, ci.issuer_len));
+	if ((fields & TLS_LOG_SESSION_RESUMED) && (s->flags & TLS_F_SESSION_RESUMED))
+		json_object_set_new(tls, "session_resumed", json_true());
+	if (have_cert && (fields & TLS_LOG_SERIAL))
+		json_object_set_new(tls, "serial", json_string(ci.serial));
+	if (have_cert && (fields & TLS_LOG_FINGERPRINT))
+		json_object_set_new(tls, "fingerprint", json_string(ci.fingerprint));
+	if ((fields & TLS_LOG_SNI) && s->client.present && s->client.sni_len)
+		json_object_set_new(tls, "sni", json_bytes((const uint8_t *)s->client.sni,
+							   s->client.sni_len));
+	if (fields & TLS_LOG_VERSION)
+		json_object_set_new(tls, "version", json_string(tls_version_name(
+							    tls_state_version(s), buf, sizeof(buf))));
+	if (have_cert)
+		add_dates(tls, &ci, fields);
+	if (have_cert && (fields & TLS_LOG_SUBJECTALTNAME) && ci.nsan)
+		json_object_set_new(tls, "subjectaltname", san_array(&ci));
+	if (fields & TLS_LOG_JA3) {
+		int n = tls_ja3_string(&s->client, buf, sizeof(buf));
+		if (n >= 0) {
+			char md5[TLS_JA_MD5_LEN + 1];
+			tls_ja_md5_hex(buf, (size_t)n, md5);
+			json_t *j = json_object();
+			json_object_set_new(j, "hash", json_string(md5));
+			json_object_set_new(j, "string", json_string(buf));
+			json_object_set_new(tls, "ja3", j);
+		}
+	}
+	if (fields & TLS_LOG_JA3S) {
+		int n = tls_ja3s_string(&s->server, buf, sizeof(buf));
+		if (n >= 0) {
+			char md5[TLS_JA_MD5_LEN + 1];
+			tls_ja_md5_hex(buf, (size_t)n, md5);
+			json_t *j = json_object();
+			json_object_set_new(j, "hash", json_string(md5));
+			json_object_set_new(j, "string", json_string(buf));
+			json_object_set_new(tls, "ja3s", j);
+		}
+	}
+	if (fields & TLS_LOG_JA4) {
+		char ja4[TLS_JA4_LEN + 1];
+		if (tls_ja4(&s->client, ja4) == 0)
+			json_object_set_new(tls, "ja4", json_string(ja4));
+	}
+	if ((fields & TLS_LOG_CLIENT_ALPNS) && s->client.nalpn)
+		json_object_set_new(tls, "client_alpns", alpn_array(&s->client));
+	if ((fields & TLS_LOG_SERVER_ALPNS) && s->server.nalpn)
+		json_object_set_new(tls, "server_alpns", alpn_array(&s->server));
+	if ((fields & TLS_LOG_CERTIFICATE) && der)
+		json_object_set_new(tls, "certificate", json_base64(der, len));
+	if ((fields & TLS_LOG_CHAIN) && srv->n)
+		json_object_set_new(tls, "chain", chain_array(srv));
+	if ((fields & TLS_LOG_CLIENT_HANDSHAKE) && s->client.present) {
+		const TlsHello *h = &s->client;
+		json_t *o = json_object();
+		json_object_set_new(o, "version",
+				    json_string(tls_version_name(h->version, buf, sizeof(buf))));
+		if (h->nciphers)
+			json_object_set_new(o, "ciphers", u16_array(h->ciphers, h->nciphers));
+		if (h->nexts)
+			json_object_set_new(o, "exts", u16_array(h->exts, h->nexts));
+		if (h->nsigalgs)
+			json_object_set_new(o, "sig_algs", u16_array(h->sigalgs, h->nsigalgs));
+		json_object_set_new(tls, "client_handshake", o);
+	}
+	if ((fields & TLS_LOG_SERVER_HANDSHAKE) && s->server.present) {
+		const TlsHello *h = &s->server;
+		json_t *o = json_object();
+		json_object_set_new(o, "version",
+				    json_string(tls_version_name(tls_state_version(s), buf,
+								 sizeof(buf))));
+		json_object_set_new(o, "cipher", json_integer(h->ciphers[0]));
+		if (h->nexts)
+			json_object_set_new(o, "exts", u16_array(h->exts, h->nexts));
+		json_object_set_new(tls, "server_handshake", o);
+	}
+	if (fields & (TLS_LOG_CLIENT | TLS_LOG_CLIENT_CERTIFICATE | TLS_LOG_CLIENT_CHAIN))
+		add_client_cert(tls, s, fields);
+	if (have_cert)
+		tls_cert_info_free(&ci);
+	return tls;
+}

@@ -1,0 +1,37 @@
+/* Transaction records for every application protocol: the table of eve
+ * loggers, one line per protocol (indexed by enum app_proto), and the two
+ * calls that dispatch to them: the worker's once-per-transaction records
+ * and the app-layer members of alerts on a transaction. Adding a protocol:
+ * its logger in its own file (declared in output-private.h) and a line
+ * here (doc/adding-a-protocol.md). */
+#include "output/output-private.h"
+#include "app-layer/app-layer.h"
+
+static const EveTxLogger *const eve_tx_loggers[ALPROTO_MAX] = {
+	[ALPROTO_HTTP1] = &eve_http_logger,
+	/* [ALPROTO_DNS] = &eve_dns_logger, */
+	/* [ALPROTO_TLS] = &eve_tls_logger, */
+};
+
+static const EveTxLogger *logger_of(const Flow *f)
+{
+	return f && f->app_proto < ALPROTO_MAX ? eve_tx_loggers[f->app_proto] : NULL;
+}
+
+void output_tx_log(Outputs *o, const Packet *p, const Flow *f, void *tx)
+{
+	const EveTxLogger *l = logger_of(f);
+
+	if (o && l && l->log_tx && tx)
+		l->log_tx(o, p, f, tx);
+}
+
+json_t *output_tx_alert_json(const Flow *f, uint64_t tx_id)
+{
+	const EveTxLogger *l = logger_of(f);
+	void *tx;
+
+	if (!l || !l->alert_json || !(tx = app_layer_tx_get(f, tx_id)))
+		return NULL;
+	return l->alert_json(f, tx);
+}

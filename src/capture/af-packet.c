@@ -199,7 +199,7 @@ static int afp_setup(AfPacket *a, const CaptureConfig *cfg, char *err, size_t er
 		return afp_err(err, errlen, a, "cannot bind");
 	{
 		int type = cfg->cluster_type | (cfg->defrag ? PACKET_FANOUT_FLAG_DEFRAG : 0);
-		int arg = cfg->cluster_id | (type << 16);
+		uint32_t arg = cfg->cluster_id | ((uint32_t)type << 16);
 
 		if (setsockopt(a->fd, SOL_PACKET, PACKET_FANOUT, &arg, sizeof(arg)) != 0) {
 			snprintf(err, errlen, "af-packet: %s: cannot join fanout group %u (cluster-id; "

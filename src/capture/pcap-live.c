@@ -77,7 +77,8 @@ static int live_setup(PcapLive *l, const CaptureConfig *cfg, char *err, size_t e
 		/* one group per engine and interface: the pid keeps two engines
 		 * on one interface apart */
 		int grp = (int)((getpid() ^ if_nametoindex(cfg->iface)) & 0xffff);
-		int arg = grp | (PACKET_FANOUT_HASH | PACKET_FANOUT_FLAG_DEFRAG) << 16;
+		uint32_t arg = (uint32_t)grp |
+			       (uint32_t)(PACKET_FANOUT_HASH | PACKET_FANOUT_FLAG_DEFRAG) << 16;
 
 		if (setsockopt(l->fd, SOL_PACKET, PACKET_FANOUT, &arg, sizeof(arg)) != 0) {
 			snprintf(err, errlen, "pcap: %s: threads %u: cannot join a fanout group: %s",

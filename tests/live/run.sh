@@ -100,6 +100,13 @@ start() {
 	return 1
 }
 
+# clean NAME: the engine's output holds no sanitizer report (ASan builds)
+clean() {
+	local r
+	r=$(grep -m1 -E 'ERROR: AddressSanitizer|ERROR: LeakSanitizer|runtime error:' "$tmp/$1/out")
+	if [ -n "$r" ]; then ko "$1: sanitizer report: $r"; fi
+}
+
 # stop PID: SIGTERM, then waits (at most 30 s) for a clean exit; 0 when it did.
 stop() {
 	kill -TERM "$1" 2> /dev/null
@@ -130,6 +137,7 @@ traffic() { # NAME ARGS...
 		return
 	fi
 	ok "$name: clean exit on SIGTERM"
+	clean "$name"
 	local r
 	r=$(python3 "$here/check.py" traffic "$tmp/ref/eve.json" "$tmp/$name/eve.json" \
 		"$tmp/$name/out" "${sent:-0}" "$name")
@@ -173,6 +181,7 @@ idle() {
 	if [ "$n" = 5 ]; then ok "$name: 5 flow records (reason timeout) ${ms} ms after the last packet, none arriving since"
 	else ko "$name: $n of 5 flow records ${ms} ms after the last packet (timeout $to s)"; fi
 	stop "$epid" || ko "$name: no clean exit on SIGTERM"
+	clean "$name"
 }
 idle idle-workers --af-packet="$vb" --set af-packet.0.threads=2
 idle idle-autofp --pcap="$vb" --runmode autofp
@@ -238,6 +247,7 @@ if id nobody > /dev/null 2>&1; then
 		if [ "$uid" = "$(id -u nobody)/$(id -u nobody)" ]; then ok "user: running as nobody (uid $uid) with the capture open"
 		else ko "user: uid is '$uid', not nobody's"; fi
 		stop "$epid" || ko "user: no clean exit on SIGTERM"
+		clean user
 	else
 		ko "user: the engine did not start: $(tail -2 "$tmp/user/out" | tr '\n' ' ')"
 	fi

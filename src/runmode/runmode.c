@@ -372,8 +372,8 @@ static void control_poll(Engine *e)
 }
 
 /* The next packet of cap: one that is ready at once; when none is, dry(arg)
- * first (the thread publishes what it holds: queue batches, the GPU batch),
- * then a wait of at most IDLE_TICK_MS. A file source is never dry. */
+ * first (the thread publishes what it holds: autofp's queue batches), then
+ * a wait of at most IDLE_TICK_MS. A file source is never dry. */
 static int capture_get(Capture *cap, Packet *p, void (*dry)(void *), void *arg)
 {
 	int r = capture_next(cap, p, 0);

@@ -2,7 +2,8 @@
 """Checks of tests/live/run.sh on one engine run's output.
 
     check.py traffic REF_EVE LIVE_EVE ENGINE_LOG SENT NAME
-        (sid, flow) alert pairs of the live run equal those of -r (REF_EVE);
+        (sid, flow) alert pairs of the live run equal those of -r (REF_EVE),
+        the flow being the tuple and the VLAN ids;
         decoder.pkts == the packets the capture delivered (ENGINE_LOG's last
         line "<source>: <dev>: N packets"); delivered >= 97% of SENT;
         capture.kernel_drops == 0.
@@ -41,7 +42,7 @@ def alert_pairs(recs):
 		if r.get("event_type") != "alert":
 			continue
 		c[(r["alert"]["signature_id"], r.get("proto"), r.get("src_ip"), r.get("src_port"),
-		   r.get("dest_ip"), r.get("dest_port"))] += 1
+		   r.get("dest_ip"), r.get("dest_port"), tuple(r.get("vlan", [])))] += 1
 	return c
 
 

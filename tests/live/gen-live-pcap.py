@@ -8,7 +8,7 @@ traffic: 240 TCP sessions to 10.20.0.1:80 (handshake, one request, one response,
 FIN both ways; every 3rd request carries "live-marker-A" in its URI, every 5th
 response "live-marker-B" in its body, every 10th response is one 8000-byte
 segment: the veth MTU is 9000) and 300 UDP datagrams to 10.20.0.2:5353 (every 4th
-with "udp-marker"), interleaved. tests/live/live.rules alerts on the markers.
+with "udp-marker", every 6th on VLAN 100), interleaved. tests/live/live.rules alerts on the markers.
 Checksums are correct. Standard library only.
 """
 
@@ -50,9 +50,10 @@ def udp(src, sp, dst, dp, payload):
 	return ipv4(src, dst, 17, seg[:6] + struct.pack("!H", c) + seg[8:])
 
 
-def eth(frm_client, ip):
+def eth(frm_client, ip, vlan=None):
 	d, s = (SRV_MAC, CLI_MAC) if frm_client else (CLI_MAC, SRV_MAC)
-	return d + s + b"\x08\x00" + ip
+	tag = struct.pack("!HH", 0x8100, vlan) if vlan is not None else b""
+	return d + s + tag + b"\x08\x00" + ip
 
 
 def tcp_session(i):
@@ -88,7 +89,10 @@ def udp_packet(i):
 	cli = bytes([10, 30, i // 200, i % 200 + 1])
 	srv = bytes([10, 20, 0, 2])
 	data = (b"udp-marker %d" % i) if i % 4 == 0 else (b"query %d" % i)
-	return eth(1, udp(cli, 40000 + i % 50, srv, 5353, data + b"\0" * 20))
+	# every 6th on VLAN 100: the kernel strips the tag into the frame's
+	# metadata, the capture must put it back
+	return eth(1, udp(cli, 40000 + i % 50, srv, 5353, data + b"\0" * 20),
+		   100 if i % 6 == 0 else None)
 
 
 def traffic():

@@ -972,7 +972,10 @@ int runmode_run(Engine *e)
 	int stats_thread = 0;
 	int rc;
 
-	if (packet_pool_init(&pool, e->cfg.max_pending_packets) != 0) {
+	/* workers: each capture thread has its own pool, this one stays empty */
+	memset(&pool, 0, sizeof(pool));
+	if (e->cfg.mode != RUNMODE_WORKERS &&
+	    packet_pool_init(&pool, e->cfg.max_pending_packets) != 0) {
 		log_error("runmode: cannot allocate %u packets (max-pending-packets)",
 			  e->cfg.max_pending_packets);
 		return -1;

@@ -10,6 +10,7 @@
 #     ac-cuda (autofp, host emulation): the (sid, flow)
 #     alert pairs equal those of -r on the same pcap; decoder.pkts == what
 #     the capture delivered, >= 97% of what tcpreplay sent; kernel drops 0;
+#     eve.json (stats.capture.kernel_* included) valid against the eve schema;
 #   idle: 5 UDP flows, then silence: their alerts are out within 1 s and
 #     their flow records appear once the (short, --set) timeouts pass, with
 #     no packet arriving, in workers, autofp and autofp with ac-cuda (host
@@ -151,6 +152,20 @@ traffic af-packet --af-packet="$vb" --set af-packet.0.threads=2
 traffic i-recvmsg -i "$vb" --runmode single --set af-packet.0.use-mmap=no
 traffic pcap --pcap="$vb"
 traffic pcap-workers --pcap="$vb" --runmode workers --set pcap.0.threads=2
+
+# eve of a live run (stats.capture.kernel_* included) against Suricata's schema
+schema=${SURICATA_SHARED:-$srcdir/../shared}/data/eve-schema.json
+for name in af-packet pcap; do
+	if [ ! -f "$schema" ]; then
+		echo "SKIP: live $name: eve schema (no $schema)"
+	elif r=$(python3 "$srcdir/tests/e2e/eve-validate.py" "$schema" "$tmp/$name/eve.json" 2>&1); then
+		ok "$name: eve.json valid against the eve schema ($r)"
+	elif [ $? = 2 ]; then
+		echo "SKIP: live $name: eve schema ($r)"
+	else
+		ko "$name: eve.json against the eve schema: $r"
+	fi
+done
 
 # idle NAME ARGS...: 5 UDP flows (10 packets), then nothing; the timeouts are 3 s.
 idle() {

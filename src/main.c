@@ -1,6 +1,7 @@
 /* suricata: command line, start-up, run, shutdown. */
 #include "config.h"
 
+#include "capture/capture.h"
 #include "capture/pcap-file.h"
 #include "conf/conf.h"
 #include "conf/cuda-mpm-conf.h"
@@ -21,7 +22,11 @@
 #endif
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <grp.h>
+#include <pwd.h>
+#include <signal.h>
 #include <math.h>
 #include <htp/htp.h>
 #include <jansson.h>
@@ -56,12 +61,26 @@ enum {
 	OPT_NO_RANDOM,
 	OPT_LIST_KEYWORDS,
 	OPT_ENGINE_ANALYSIS,
+	OPT_PCAP,
+	OPT_AF_PACKET,
+	OPT_PIDFILE,
+	OPT_USER,
+	OPT_GROUP,
 	OPT_LIST_APP_LAYER_PROTOS,
 };
 
 typedef struct Cli {
 	const char *conf_file;
 	const char *pcap_path;
+	/* live capture: -i dev (the best method: AF_PACKET), --pcap[=dev],
+	 * --af-packet[=dev]; live_kind -1 when none was asked */
+	int live_kind;
+	const char *live_dev;          /* NULL: from the yaml section */
+	const char *bpf_file;          /* -F */
+	char *bpf;                     /* trailing words, or -F's content; owned */
+	int daemon;                    /* -D */
+	const char *pidfile;           /* --pidfile (or yaml pid-file with -D) */
+	const char *user, *group;      /* --user, --group (or yaml run-as) */
 	const char *rules_exclusive;   /* -S */
 	const char *rules_extra;       /* -s */
 	const char *log_dir;
@@ -86,6 +105,14 @@ static void usage(FILE *out, const char *prog)
 		"\t-c <path>                            : path to configuration file\n"
 		"\t-T                                   : test configuration file (use with -c)\n"
 		"\t-r <path>                            : run in pcap file/offline mode (file or folder)\n"
+		"\t-i <dev>                             : run in live mode on dev (AF_PACKET, the best method here)\n"
+		"\t--pcap[=<dev>]                       : run in pcap live mode (libpcap)\n"
+		"\t--af-packet[=<dev>]                  : run in af-packet mode\n"
+		"\t-F <bpf filter file>                 : bpf filter file\n"
+		"\t-D                                   : run as daemon\n"
+		"\t--pidfile <file>                     : write pid to this file\n"
+		"\t--user <user>                        : run suricata as this user after init\n"
+		"\t--group <group>                      : run suricata as this group after init\n"
 		"\t-s <path>                            : path to signature file loaded in addition to suricata.yaml settings\n"
 		"\t-S <path>                            : path to signature file loaded exclusively\n"
 		"\t-l <dir>                             : default log directory (must exist)\n"
@@ -93,7 +120,7 @@ static void usage(FILE *out, const char *prog)
 		"\t-v                                   : be more verbose (use multiple times)\n"
 		"\t-V                                   : display Suricata version\n"
 		"\t-h                                   : this help\n"
-		"\t--runmode <single|autofp>            : runmode of the pcap-file source\n"
+		"\t--runmode <single|autofp|workers>    : runmode (see --list-runmodes)\n"
 		"\t--set name=value                     : set a configuration value (repeatable)\n"
 		"\t--build-info                         : display build information\n"
 		"\t--dump-config                        : show the running configuration\n"
@@ -140,7 +167,7 @@ static void print_build_info(void)
 	printf("  %-40s yes\n", "libjansson support:");
 	printf("  %-40s yes\n", "libhtp support:");
 	printf("  %-40s yes\n", "PCRE2 support:");
-	printf("  %-40s no\n", "AF_PACKET support:");
+	printf("  %-40s yes\n", "AF_PACKET support:");
 	printf("  %-40s no\n", "NFQueue support:");
 #ifdef HAVE_HYPERSCAN
 	printf("  %-40s yes (%s)\n", "Hyperscan support:", hs_version());
@@ -217,6 +244,11 @@ static int parse_cli(int argc, char **argv, Cli *cli)
 		{ "no-random", no_argument, NULL, OPT_NO_RANDOM },
 		{ "list-keywords", optional_argument, NULL, OPT_LIST_KEYWORDS },
 		{ "engine-analysis", no_argument, NULL, OPT_ENGINE_ANALYSIS },
+		{ "pcap", optional_argument, NULL, OPT_PCAP },
+		{ "af-packet", optional_argument, NULL, OPT_AF_PACKET },
+		{ "pidfile", required_argument, NULL, OPT_PIDFILE },
+		{ "user", required_argument, NULL, OPT_USER },
+		{ "group", required_argument, NULL, OPT_GROUP },
 		{ "list-app-layer-protos", no_argument, NULL, OPT_LIST_APP_LAYER_PROTOS },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -224,10 +256,31 @@ static int parse_cli(int argc, char **argv, Cli *cli)
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "c:r:S:s:l:k:vTVh", longopts, NULL)) != -1) {
+	cli->live_kind = -1;
+	while ((c = getopt_long(argc, argv, "c:r:i:F:DS:s:l:k:vTVh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'c': cli->conf_file = optarg; break;
 		case 'r': cli->pcap_path = optarg; break;
+		case 'i':
+		case OPT_PCAP:
+		case OPT_AF_PACKET:
+			if (cli->live_kind >= 0) {
+				/* one source per run (several interfaces: a later task) */
+				log_error("only one live capture option may be given");
+				return 1;
+			}
+			cli->live_kind = c == OPT_PCAP ? CAPTURE_PCAP_LIVE : CAPTURE_AF_PACKET;
+			cli->live_dev = optarg && *optarg ? optarg : NULL;
+			if (c == 'i' && strlen(optarg) >= 64) {
+				log_error("-i: interface name '%s' is too long", optarg);
+				return 1;
+			}
+			break;
+		case 'F': cli->bpf_file = optarg; break;
+		case 'D': cli->daemon = 1; break;
+		case OPT_PIDFILE: cli->pidfile = optarg; break;
+		case OPT_USER: cli->user = optarg; break;
+		case OPT_GROUP: cli->group = optarg; break;
 		case 'S': cli->rules_exclusive = optarg; break;
 		case 's': cli->rules_extra = optarg; break;
 		case 'l': cli->log_dir = optarg; break;
@@ -288,10 +341,23 @@ static int parse_cli(int argc, char **argv, Cli *cli)
 			return 1;
 		}
 	}
-	if (optind < argc) {
-		/* Suricata takes a trailing BPF filter; we do not filter yet. */
-		log_error("BPF filters are not supported: '%s'", argv[optind]);
+	if (cli->pcap_path && cli->live_kind >= 0) {
+		log_error("-r and a live capture option (-i, --pcap, --af-packet) exclude each other");
 		return 1;
+	}
+	if (optind < argc && cli->bpf_file) {
+		log_error("a bpf filter on the command line and -F %s: use one", cli->bpf_file);
+		return 1;
+	}
+	if (optind < argc || cli->bpf_file) {
+		char err[512];
+
+		cli->bpf = cli->bpf_file ? capture_bpf_from_file(cli->bpf_file, err, sizeof(err)) :
+			   capture_bpf_from_args(argc - optind, argv + optind, err, sizeof(err));
+		if (!cli->bpf) {
+			log_error("%s", err);
+			return 1;
+		}
 	}
 	return -1;
 }
@@ -419,11 +485,19 @@ static int engine_config_load(const Cli *cli, EngineConfig *cfg)
 	cfg->max_pending_packets = (uint32_t)mpp;
 
 	rm = cli->runmode ? cli->runmode : conf_get("runmode");
+	/* Suricata's defaults: workers for af-packet, autofp for pcap live
+	 * and pcap-file */
 	if (!rm)
-		rm = "autofp";
+		rm = cli->live_kind == CAPTURE_AF_PACKET ? "workers" : "autofp";
 	if (runmode_parse(rm, &cfg->mode) != 0) {
-		log_error("runmode '%s' is not supported for pcap-file (use single or autofp; "
+		log_error("runmode '%s' is not supported (use single, autofp or workers; "
 			  "see --list-runmodes)", rm);
+		return -1;
+	}
+	if (cfg->mode == RUNMODE_WORKERS && cli->live_kind < 0) {
+		/* as Suricata: pcap-file has single and autofp only */
+		log_error("runmode workers is not available for pcap-file (use single or "
+			  "autofp; see --list-runmodes)");
 		return -1;
 	}
 	/* the ratio is checked in every runmode: a bad value is a bad file */
@@ -503,6 +577,9 @@ static int check_log_dir(const Cli *cli, const char **out)
 	return 0;
 }
 
+/* suricata.log's path, for SIGHUP */
+static char log_file_path[4096];
+
 /* logging.outputs.file: Suricata keeps a suricata.log in the log folder. */
 static void open_log_file(const char *log_dir)
 {
@@ -527,6 +604,8 @@ static void open_log_file(const char *log_dir)
 			snprintf(path, sizeof(path), "%s/%s", log_dir, name);
 		if (log_open_file(path) != 0)
 			log_warning("logging: cannot open %s: %s", path, strerror(errno));
+		else
+			snprintf(log_file_path, sizeof(log_file_path), "%s", path);
 		return;
 	}
 }
@@ -646,9 +725,9 @@ static int gpu_setup(Engine *engine, int open_device, DetectGpu **out)
 	return 0;
 }
 
-static void register_counters(void)
+static void register_counters(const CaptureOps *ops)
 {
-	pcap_source_register_counters();
+	capture_register_counters(ops);
 	decode_register_counters();
 	flow_register_counters();
 	stream_register_counters();
@@ -674,6 +753,284 @@ static int engine_analysis(const Cli *cli, Engine *engine, SigTable **sigs)
 	}
 	log_notice("Engine analysis: %u rules written to %s",
 		   detect_engine_sig_count(engine->detect), path);
+	return 0;
+}
+
+
+/* ---- live capture, daemon, signals ---- */
+
+/* The source's settings and how many capture handles the runmode wants:
+ * one in single and autofp (autofp has one RX thread), the section's
+ * threads in workers. -k wins over the section's checksum-checks. */
+static int capture_setup(const Cli *cli, EngineConfig *ec, CaptureConfig *cc)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+	memset(cc, 0, sizeof(*cc));
+	cc->kind = cli->live_kind >= 0 ? (enum capture_kind)cli->live_kind : CAPTURE_PCAP_FILE;
+	cc->path = cli->pcap_path;
+	if (cli->live_dev)
+		snprintf(cc->iface, sizeof(cc->iface), "%s", cli->live_dev);
+	if (cli->bpf && !(cc->bpf = strdup(cli->bpf)))
+		return -1;
+	if (capture_config_load(cc, ncpu > 0 ? (unsigned)ncpu : 1) != 0)
+		return -1;
+	if (ec->mode != RUNMODE_WORKERS) {
+		if (cc->threads > 1)
+			log_info("%s: runmode %s reads with one capture thread (threads: %u "
+				 "applies to runmode workers)", cc->iface, runmode_name(ec->mode),
+				 cc->threads);
+		cc->threads = 1;
+	} else {
+		ec->workers = cc->threads;
+	}
+	if (!cli->checksum && cc->checksum >= 0) {
+		ec->decode.checksum = (enum checksum_mode)cc->checksum;
+		if (cc->checksum == CHECKSUM_NONE)
+			ec->stream.checksum_validation = 0;
+	}
+	return 0;
+}
+
+static RunControl run_ctl;
+
+static void on_stop_signal(int sig)
+{
+	(void)sig;
+	run_ctl.stop = 1;
+}
+
+static void on_hup(int sig)
+{
+	(void)sig;
+	run_ctl.reopen = 1;
+}
+
+static void on_usr2(int sig)
+{
+	(void)sig;
+	run_ctl.reload = 1;
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = on_stop_signal;
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sa.sa_handler = on_hup;
+	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = on_usr2;
+	sigaction(SIGUSR2, &sa, NULL);
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, NULL);
+}
+
+/* SIGHUP, on the main thread: log rotation moved the files away. */
+static void reopen_logs(void *arg)
+{
+	Outputs *o = arg;
+
+	if (log_file_path[0] && log_open_file(log_file_path) != 0)
+		log_warning("logging: cannot reopen %s: %s", log_file_path, strerror(errno));
+	if (o)
+		outputs_reopen(o);
+	log_notice("SIGHUP: log files reopened");
+}
+
+static void flush_outputs(void *arg)
+{
+	outputs_flush(arg);
+}
+
+/* -D: the parent stays until the child says it runs (a byte on the pipe)
+ * or fails (the pipe closes), so that start-up errors reach the caller's
+ * exit status. The working directory is kept: relative paths given on the
+ * command line (-l, -S, the files reopened on SIGHUP) stay valid. Returns
+ * the write end of the pipe in the child; the parent exits here. */
+static int daemonize(void)
+{
+	int fds[2];
+	pid_t pid;
+
+	if (pipe(fds) != 0) {
+		log_error("-D: pipe: %s", strerror(errno));
+		return -1;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		log_error("-D: fork: %s", strerror(errno));
+		return -1;
+	}
+	if (pid > 0) {
+		char b;
+
+		close(fds[1]);
+		_exit(read(fds[0], &b, 1) == 1 ? 0 : 1);
+	}
+	close(fds[0]);
+	setsid();
+	{
+		int fd = open("/dev/null", O_RDWR);
+
+		if (fd >= 0) {
+			dup2(fd, STDIN_FILENO);
+			dup2(fd, STDOUT_FILENO);
+			dup2(fd, STDERR_FILENO);
+			if (fd > STDERR_FILENO)
+				close(fd);
+		}
+	}
+	return fds[1];
+}
+
+static void daemon_ready(int *fd)
+{
+	if (*fd < 0)
+		return;
+	if (write(*fd, "1", 1) != 1) {
+		/* the parent is gone: nothing to tell */
+	}
+	close(*fd);
+	*fd = -1;
+}
+
+/* --pidfile: refused when it names a running process; a stale one (its pid
+ * gone) is replaced. check_only: the look before -D forks (so that the
+ * refusal reaches the terminal); then the write, with the daemon's pid.
+ * 0, or -1 logged. */
+static int pidfile_take(const char *path, int check_only)
+{
+	FILE *f = fopen(path, "r");
+	char buf[32];
+	int fd;
+
+	if (f) {
+		long pid = 0;
+
+		if (fgets(buf, sizeof(buf), f))
+			pid = strtol(buf, NULL, 10);
+		fclose(f);
+		if (pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM)) {
+			log_error("pid file %s: pid %ld is running; is another instance running? "
+				  "(remove the file if it is stale)", path, pid);
+			return -1;
+		}
+		if (check_only)
+			return 0;
+		log_info("pid file %s: stale (pid %ld is gone), replaced", path, pid);
+	}
+	if (check_only)
+		return 0;
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0) {
+		log_error("pid file %s: %s", path, strerror(errno));
+		return -1;
+	}
+	snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
+	if (write(fd, buf, strlen(buf)) != (ssize_t)strlen(buf)) {
+		log_error("pid file %s: %s", path, strerror(errno));
+		close(fd);
+		unlink(path);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+/* --user / --group: looked up before anything is opened, applied once the
+ * capture is open (raw sockets need the privileges, reading does not). */
+typedef struct RunAs {
+	int set;
+	uid_t uid;
+	gid_t gid;
+	const char *user;
+} RunAs;
+
+static int run_as_lookup(const Cli *cli, RunAs *ra)
+{
+	const char *user = cli->user ? cli->user : conf_get("run-as.user");
+	const char *group = cli->group ? cli->group : conf_get("run-as.group");
+
+	memset(ra, 0, sizeof(*ra));
+	if (!user && !group)
+		return 0;
+	ra->set = 1;
+	ra->uid = getuid();
+	ra->gid = getgid();
+	if (user) {
+		struct passwd *pw = getpwnam(user);
+
+		if (!pw) {
+			log_error("--user: no such user '%s'", user);
+			return -1;
+		}
+		ra->uid = pw->pw_uid;
+		ra->gid = pw->pw_gid;
+		ra->user = user;
+	}
+	if (group) {
+		struct group *gr = getgrnam(group);
+
+		if (!gr) {
+			log_error("--group: no such group '%s'", group);
+			return -1;
+		}
+		ra->gid = gr->gr_gid;
+	}
+	return 0;
+}
+
+static int run_as_apply(const RunAs *ra)
+{
+	if (!ra->set)
+		return 0;
+	if ((ra->user ? initgroups(ra->user, ra->gid) : setgroups(0, NULL)) != 0 ||
+	    setgid(ra->gid) != 0 || setuid(ra->uid) != 0) {
+		log_error("cannot drop privileges to uid %u gid %u: %s", (unsigned)ra->uid,
+			  (unsigned)ra->gid, strerror(errno));
+		return -1;
+	}
+	log_info("running as uid %u gid %u", (unsigned)ra->uid, (unsigned)ra->gid);
+	return 0;
+}
+
+static void captures_close(Engine *e)
+{
+	for (unsigned i = 0; i < e->ncaps; i++)
+		capture_close(e->caps[i]);
+	free(e->caps);
+	e->caps = NULL;
+	e->ncaps = 0;
+}
+
+/* One handle per capture thread. 0, or -1 logged. */
+static int captures_open(Engine *e, const CaptureConfig *cc)
+{
+	const CaptureOps *ops = capture_ops(cc->kind);
+	char err[1024];
+
+	e->caps = calloc(cc->threads, sizeof(*e->caps));
+	if (!e->caps)
+		return -1;
+	e->live = ops->live;
+	for (unsigned i = 0; i < cc->threads; i++) {
+		e->caps[i] = capture_open(ops, cc, i, err, sizeof(err));
+		if (!e->caps[i]) {
+			log_error("%s", err);
+			return -1;
+		}
+		e->caps[i]->stop = &run_ctl.stop;
+		e->ncaps++;
+	}
+	if (ops->live)
+		log_notice("%s: capturing on %s with %u thread%s%s%s", ops->name, cc->iface,
+			   cc->threads, cc->threads == 1 ? "" : "s", cc->bpf ? ", bpf filter: " : "",
+			   cc->bpf ? cc->bpf : "");
 	return 0;
 }
 
@@ -712,7 +1069,11 @@ int main(int argc, char **argv)
 	SigTable *sigs = NULL;
 	DetectGpu *gpu = NULL;
 	OutputConfig ocfg;
+	CaptureConfig capcfg = { 0 };
+	RunAs run_as;
 	const char *log_dir;
+	const char *pidfile = NULL;
+	int pidfile_owned = 0, ready_fd = -1;
 	char err[1024];
 	int rc;
 
@@ -755,20 +1116,38 @@ int main(int argc, char **argv)
 		rc = 0;
 		goto out;
 	}
-	if (!cli.pcap_path) {
-		log_error("no input: use -r FILE|DIR (only the pcap-file source is supported)");
+	if (!cli.pcap_path && cli.live_kind < 0) {
+		log_error("no input: use -r FILE|DIR, -i DEV, --pcap[=DEV] or --af-packet[=DEV]");
 		usage(stderr, argv[0]);
 		goto out;
 	}
+	if (capture_setup(&cli, &engine.cfg, &capcfg) != 0 || run_as_lookup(&cli, &run_as) != 0)
+		goto out;
 	if (check_log_dir(&cli, &log_dir) != 0)
 		goto out;
-	open_log_file(log_dir);
-
-	engine.src = pcap_source_open(cli.pcap_path, err, sizeof(err));
-	if (!engine.src) {
-		log_error("%s", err);
+	pidfile = cli.pidfile ? cli.pidfile : cli.daemon ? conf_get("pid-file") : NULL;
+	if (pidfile && pidfile_take(pidfile, 1) != 0)
 		goto out;
+	/* before any thread or device exists: fork() copies only the caller */
+	if (cli.daemon && (ready_fd = daemonize()) < 0)
+		goto out;
+	if (pidfile) {
+		if (pidfile_take(pidfile, 0) != 0) {
+			pidfile = NULL;
+			goto out;
+		}
+		pidfile_owned = 1;
 	}
+	open_log_file(log_dir);
+	/* from here a SIGTERM (during a long rule load too) ends the run
+	 * cleanly: the capture loop sees the flag at once, the pid file goes */
+	install_signals();
+
+	/* a file is checked before the rules load (a typo fails at once); a
+	 * live capture opens once the engine is ready, so that its ring does
+	 * not fill while the rules load */
+	if (!capture_ops(capcfg.kind)->live && captures_open(&engine, &capcfg) != 0)
+		goto out;
 	if (!cli.disable_detection &&
 	    detect_setup(&cli, engine.cfg.stream.inline_mode, &sigs, &engine.detect) != 0)
 		goto out;
@@ -779,7 +1158,7 @@ int main(int argc, char **argv)
 		goto out;
 	if (gpu)
 		detect_gpu_register_counters();
-	register_counters();
+	register_counters(capture_ops(capcfg.kind));
 	output_set_app_proto_namer(app_proto_name);
 	if (output_config_load(&ocfg, log_dir, err, sizeof(err)) != 0) {
 		log_error("%s", err);
@@ -797,9 +1176,18 @@ int main(int argc, char **argv)
 		log_error("%s", err);
 		goto out;
 	}
+	if (capture_ops(capcfg.kind)->live && captures_open(&engine, &capcfg) != 0)
+		goto out;
+	if (run_as_apply(&run_as) != 0)
+		goto out;
+	run_ctl.on_reopen = reopen_logs;
+	run_ctl.on_tick = flush_outputs;
+	run_ctl.arg = engine.outputs;
+	engine.ctl = &run_ctl;
 	log_info("runmode %s, %u worker%s, max-pending-packets %u",
 		 runmode_name(engine.cfg.mode), engine.cfg.workers,
 		 engine.cfg.workers == 1 ? "" : "s", engine.cfg.max_pending_packets);
+	daemon_ready(&ready_fd);
 
 	struct timespec t0, t1, c0, c1;
 
@@ -810,39 +1198,66 @@ int main(int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
 	{
-		const PcapSourceStats *s = pcap_source_stats(engine.src);
+		CaptureStats cs, sum = { 0 };
 		/* the packet phase alone, start-up and teardown excluded: what a
 		 * benchmark divides by */
 		double secs = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+		struct PcapSource *ps = capture_pcap_source(engine.caps[0]);
 
+		for (unsigned i = 0; i < engine.ncaps; i++) {
+			capture_stats(engine.caps[i], &cs);
+			sum.packets += cs.packets;
+			sum.bytes += cs.bytes;
+			sum.kernel_packets += cs.kernel_packets;
+			sum.kernel_drops += cs.kernel_drops;
+			sum.kernel_ifdrops += cs.kernel_ifdrops;
+		}
 		if (secs < 1e-6)
 			secs = 1e-6;
-		log_notice("pcap-file: read %llu files, %llu packets, %llu bytes",
-			   (unsigned long long)s->files, (unsigned long long)s->packets,
-			   (unsigned long long)s->bytes);
-		/* what was not read whole, in one line (each case was warned) */
-		if (s->errors)
-			log_warning("pcap-file: %llu capture error%s: input not read whole "
-				    "(see the warnings above; counted in capture.errors)",
-				    (unsigned long long)s->errors, s->errors == 1 ? "" : "s");
+		if (ps) {
+			const PcapSourceStats *s = pcap_source_stats(ps);
+
+			log_notice("pcap-file: read %llu files, %llu packets, %llu bytes",
+				   (unsigned long long)s->files, (unsigned long long)s->packets,
+				   (unsigned long long)s->bytes);
+			/* what was not read whole, in one line (each case was warned) */
+			if (s->errors)
+				log_warning("pcap-file: %llu capture error%s: input not read whole "
+					    "(see the warnings above; counted in capture.errors)",
+					    (unsigned long long)s->errors, s->errors == 1 ? "" : "s");
+		} else {
+			log_notice("%s: %s: %llu packets, %llu bytes; kernel: %llu packets, %llu "
+				   "drops, %llu interface drops", engine.caps[0]->ops->name,
+				   capcfg.iface, (unsigned long long)sum.packets,
+				   (unsigned long long)sum.bytes,
+				   (unsigned long long)sum.kernel_packets,
+				   (unsigned long long)sum.kernel_drops,
+				   (unsigned long long)sum.kernel_ifdrops);
+		}
 		log_info("runmode %s: packets processed in %.3f s (cpu %.3f s): %.0f packets/s, %.1f Mbit/s",
 			 runmode_name(engine.cfg.mode), secs,
 			 (c1.tv_sec - c0.tv_sec) + (c1.tv_nsec - c0.tv_nsec) / 1e9,
-			 s->packets / secs, s->bytes * 8 / secs / 1e6);
+			 sum.packets / secs, sum.bytes * 8 / secs / 1e6);
 	}
 	rc = 0;
 out:
 	if (engine.outputs)
 		outputs_close(engine.outputs);
-	if (engine.src)
-		pcap_source_close(engine.src);
+	captures_close(&engine);
+	capture_config_free(&capcfg);
 	detect_gpu_free(gpu);
 	detect_engine_free(engine.detect);
 	sig_table_free(sigs);
 	stream_config_free(&engine.cfg.stream);
 	counters_destroy();
 	conf_deinit();
+	if (pidfile_owned && unlink(pidfile) != 0)
+		log_warning("pid file %s: cannot remove: %s", pidfile, strerror(errno));
 	log_close_file();
 	free(cli.sets);
+	free(cli.bpf);
+	/* -D: a start-up failure closes the pipe: the parent exits 1 */
+	if (ready_fd >= 0)
+		close(ready_fd);
 	return rc;
 }

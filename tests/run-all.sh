@@ -96,6 +96,11 @@ else
 	echo "SKIP: ac-cuda vs ac alert equality (../shared not found)"
 fi
 
+# Live capture (AF_PACKET, libpcap) through a veth pair in a namespace of its
+# own: root only (CI runs as root); SKIPs with its reason otherwise.
+echo "== live capture (tests/live/run.sh)"
+part "$srcdir/tests/live/run.sh" "$builddir" "$srcdir"
+
 passed=$(grep -c '^PASS:' "$log")
 failed=$(grep -c '^FAIL:' "$log")
 if [ "$failed" -gt 0 ]; then

@@ -27,6 +27,10 @@ void pcap_source_register_counters(void);
 /* path: a capture file or a folder. On error returns NULL with one line in err. */
 PcapSource *pcap_source_open(const char *path, char *err, size_t errlen);
 
+/* Filters every file with the BPF expression (compiled per file for its
+ * link type). 0, or -1 with err when the expression does not compile. */
+int pcap_source_set_bpf(PcapSource *src, const char *expr, char *err, size_t errlen);
+
 /* Fills p->data, caplen, wirelen, ts, datalink and pcap_cnt. Returns 1 for a
  * packet, 0 at the end of the last file. */
 int pcap_source_next(PcapSource *src, Packet *p);

@@ -421,6 +421,52 @@ static void file_close(OutputFile *of)
 	pthread_mutex_destroy(&of->lock);
 }
 
+static int file_reopen(OutputFile *of, const OutputFileConfig *fc)
+{
+	int rc = 0;
+
+	if (!fc->enabled || !of->fp)
+		return 0;
+	pthread_mutex_lock(&of->lock);
+	fclose(of->fp);
+	of->fp = fopen(fc->path, "a");
+	if (of->fp && of->buf)
+		setvbuf(of->fp, of->buf, _IOFBF, OUTPUT_FILE_BUF);
+	if (!of->fp) {
+		log_error("output: cannot reopen %s: %s", fc->path, strerror(errno));
+		rc = -1;
+	}
+	pthread_mutex_unlock(&of->lock);
+	return rc;
+}
+
+int outputs_reopen(Outputs *o)
+{
+	int rc = 0;
+
+	rc |= file_reopen(&o->eve, &o->cfg.eve);
+	rc |= file_reopen(&o->fast, &o->cfg.fast);
+	rc |= file_reopen(&o->stats, &o->cfg.stats);
+	return rc ? -1 : 0;
+}
+
+static void file_flush(OutputFile *of)
+{
+	if (!of->fp)
+		return;
+	pthread_mutex_lock(&of->lock);
+	if (of->fp)
+		fflush(of->fp);
+	pthread_mutex_unlock(&of->lock);
+}
+
+void outputs_flush(Outputs *o)
+{
+	file_flush(&o->eve);
+	file_flush(&o->fast);
+	file_flush(&o->stats);
+}
+
 void output_file_write_line(OutputFile *of, const char *line, size_t len)
 {
 	if (!of->fp)

@@ -89,6 +89,13 @@ typedef struct Outputs Outputs;
  * set when a file cannot be opened. */
 Outputs *outputs_open(const OutputConfig *cfg, char *err, size_t errlen);
 void outputs_close(Outputs *o);
+/* SIGHUP: each open file is closed and opened again by name, appending (log
+ * rotation). Writers wait on the file's lock meanwhile. 0, or -1 when a file
+ * could not be opened again (logged; its lines are lost until the next try). */
+int outputs_reopen(Outputs *o);
+/* Live runs, once a second: what the files buffer goes to disk, so that a
+ * record is readable soon after its event on a quiet link. */
+void outputs_flush(Outputs *o);
 
 /* eve-log enabled and lists this type ("alert", "flow", "stats", ...). */
 int outputs_eve_enabled(const Outputs *o, const char *type);

@@ -145,3 +145,31 @@ Packet *packet_ring_pop(PacketRing *r)
 		ring_sleep(r, &r->consumer_waiting, ring_has_data);
 	}
 }
+
+Packet *packet_ring_pop_timed(PacketRing *r, int timeout_ms, int *closed)
+{
+	struct timespec t0, now;
+	int spins = 0;
+
+	*closed = 0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		Packet *p = packet_ring_try_pop(r);
+
+		if (p)
+			return p;
+		if (__atomic_load_n(&r->closed, __ATOMIC_SEQ_CST)) {
+			p = packet_ring_try_pop(r);
+			*closed = !p;
+			return p;
+		}
+		if (++spins < 64)
+			continue;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if ((now.tv_sec - t0.tv_sec) * 1000 + (now.tv_nsec - t0.tv_nsec) / 1000000 >=
+		    timeout_ms)
+			return NULL;
+		/* at most 10 ms at a time (ring_sleep's safety net) */
+		ring_sleep(r, &r->consumer_waiting, ring_has_data);
+	}
+}

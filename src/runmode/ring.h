@@ -41,5 +41,8 @@ void packet_ring_close(PacketRing *r);
 Packet *packet_ring_try_pop(PacketRing *r);
 /* Consumer: blocks while empty; NULL once closed and drained. */
 Packet *packet_ring_pop(PacketRing *r);
+/* Consumer: as pop, but waits at most about timeout_ms: NULL with *closed 0
+ * when nothing came (a live source's idle tick), *closed 1 at the end. */
+Packet *packet_ring_pop_timed(PacketRing *r, int timeout_ms, int *closed);
 
 #endif

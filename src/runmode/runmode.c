@@ -16,6 +16,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <time.h>
 
 /* Packets a worker collects before giving them back to the pool in one go. */
@@ -51,6 +52,8 @@ int runmode_parse(const char *name, enum runmode *out)
 		*out = RUNMODE_SINGLE;
 	else if (strcmp(name, "autofp") == 0)
 		*out = RUNMODE_AUTOFP;
+	else if (strcmp(name, "workers") == 0)
+		*out = RUNMODE_WORKERS;
 	else
 		return -1;
 	return 0;
@@ -58,13 +61,29 @@ int runmode_parse(const char *name, enum runmode *out)
 
 const char *runmode_name(enum runmode m)
 {
-	return m == RUNMODE_SINGLE ? "single" : "autofp";
+	return m == RUNMODE_SINGLE ? "single" : m == RUNMODE_WORKERS ? "workers" : "autofp";
 }
 
 void runmode_list(void)
 {
 	printf("------------------------------------- Runmodes -------------------------------------------\n");
 	printf("| RunMode Type      | Custom Mode       | Description\n");
+	printf("|-----------------------------------------------------------------------------------------\n");
+	printf("| PCAP_DEV          | single            | Single threaded pcap live mode\n");
+	printf("|                   ---------------------------------------------------------------------\n");
+	printf("|                   | autofp            | Multi-threaded pcap live mode. Packets from each flow are\n");
+	printf("|                   |                   | assigned to a consistent detection thread\n");
+	printf("|                   ---------------------------------------------------------------------\n");
+	printf("|                   | workers           | Workers pcap live mode, each thread does all tasks from\n");
+	printf("|                   |                   | acquisition to logging\n");
+	printf("|-----------------------------------------------------------------------------------------\n");
+	printf("| AF_PACKET_DEV     | single            | Single threaded af-packet mode\n");
+	printf("|                   ---------------------------------------------------------------------\n");
+	printf("|                   | workers           | Workers af-packet mode, each thread does all tasks from\n");
+	printf("|                   |                   | acquisition to logging\n");
+	printf("|                   ---------------------------------------------------------------------\n");
+	printf("|                   | autofp            | Multi socket AF_PACKET mode. Packets from each flow are\n");
+	printf("|                   |                   | assigned to a consistent detection thread\n");
 	printf("|-----------------------------------------------------------------------------------------\n");
 	printf("| PCAP_FILE         | single            | Single threaded pcap file mode\n");
 	printf("|                   ---------------------------------------------------------------------\n");
@@ -322,7 +341,65 @@ static void worker_process(Worker *w, Packet *p)
 	flow_table_timeout(w->ft, &p->ts);
 }
 
-/* ---- single ---- */
+/* ---- capture threads: single, workers ---- */
+
+/* Main thread: what the signal handlers asked for. The reload flag is the
+ * hook for rule reload (SIGUSR2), a later piece of work. */
+static void control_poll(Engine *e)
+{
+	RunControl *c = e->ctl;
+
+	if (!c)
+		return;
+	if (c->reopen) {
+		c->reopen = 0;
+		if (c->on_reopen)
+			c->on_reopen(c->arg);
+	}
+	if (c->reload) {
+		c->reload = 0;
+		log_notice("SIGUSR2: rule reload is not supported yet; the rules are unchanged");
+	}
+	if (e->live && c->on_tick) {
+		struct timespec now;
+
+		clock_gettime(CLOCK_MONOTONIC_COARSE, &now);
+		if (now.tv_sec != c->last_tick.tv_sec) {
+			c->last_tick = now;
+			c->on_tick(c->arg);
+		}
+	}
+}
+
+/* The next packet of cap: one that is ready at once; when none is, dry(arg)
+ * first (the thread publishes what it holds: autofp's queue batches), then
+ * a wait of at most IDLE_TICK_MS. A file source is never dry. */
+static int capture_get(Capture *cap, Packet *p, void (*dry)(void *), void *arg)
+{
+	int r = capture_next(cap, p, 0);
+
+	if (r != CAPTURE_IDLE)
+		return r;
+	if (dry)
+		dry(arg);
+	return capture_next(cap, p, IDLE_TICK_MS);
+}
+
+/* Packets between two updates of the kernel counters, and between two looks
+ * at the signal flags and the clock (a light link is seldom idle). */
+#define HOUSEKEEPING_EVERY 4096
+#define CONTROL_EVERY 64
+
+/* A live source's idle tick on the thread that owns the flow table: flows
+ * time out on wall-clock time (the time the kernel stamps packets with),
+ * their streams are flushed, inspected and logged. */
+static void worker_idle(Worker *w)
+{
+	struct timeval now;
+
+	gettimeofday(&now, NULL);
+	flow_table_timeout(w->ft, &now);
+}
 
 static Packet *single_get(void *arg)
 {
@@ -334,13 +411,17 @@ static void single_put(void *arg, Packet *p)
 	packet_pool_put_local(arg, p);
 }
 
-static int run_single(Engine *e, PacketPool *pool, ThreadCounters *rx_tc)
+/* One thread from capture to logging: single (the main thread), and each
+ * thread of workers (share: how many split the flow memcap). */
+static int capture_worker(Engine *e, Capture *cap, PacketPool *pool, ThreadCounters *rx_tc,
+			  unsigned id, unsigned share, int main_thread)
 {
 	Worker w;
 	DecodeThread *dt;
 	Packet *p;
+	uint64_t n = 0;
 
-	if (worker_init(&w, e, 0, 1) != 0)
+	if (worker_init(&w, e, id, share) != 0)
 		return -1;
 	dt = decode_thread_new(&e->cfg.decode, rx_tc, single_get, single_put, pool);
 	if (!dt) {
@@ -348,10 +429,22 @@ static int run_single(Engine *e, PacketPool *pool, ThreadCounters *rx_tc)
 		return -1;
 	}
 	while ((p = packet_pool_get(pool, 0)) != NULL) {
-		if (!pcap_source_next(e->src, p)) {
+		int r = capture_get(cap, p, NULL, NULL);
+
+		if (r != CAPTURE_PACKET) {
 			packet_pool_put_local(pool, p);
-			break;
+			if (r == CAPTURE_END)
+				break;
+			worker_idle(&w);
+			capture_update_counters(cap, rx_tc);
+			if (main_thread)
+				control_poll(e);
+			continue;
 		}
+		if (++n % HOUSEKEEPING_EVERY == 0)
+			capture_update_counters(cap, rx_tc);
+		if (main_thread && n % CONTROL_EVERY == 0)
+			control_poll(e);
 		decode_packet(dt, p);
 		worker_process(&w, p);
 		while (p) {
@@ -365,9 +458,86 @@ static int run_single(Engine *e, PacketPool *pool, ThreadCounters *rx_tc)
 			p = q;
 		}
 	}
+	capture_update_counters(cap, rx_tc);
 	worker_fini(&w);
 	decode_thread_free(dt);
 	return 0;
+}
+
+static int run_single(Engine *e, PacketPool *pool, ThreadCounters *rx_tc)
+{
+	return capture_worker(e, e->caps[0], pool, rx_tc, 0, 1, 1);
+}
+
+typedef struct CaptureThread {
+	Engine *e;
+	unsigned id;
+	pthread_t thread;
+	int rc;
+	_Atomic int done;
+} CaptureThread;
+
+static void *capture_thread_main(void *arg)
+{
+	CaptureThread *ct = arg;
+	Engine *e = ct->e;
+	PacketPool pool;
+	ThreadCounters *tc;
+
+	ct->rc = -1;
+	/* max-pending-packets is per thread, as in Suricata */
+	if (packet_pool_init(&pool, e->cfg.max_pending_packets) != 0) {
+		log_error("runmode workers: thread %u cannot allocate %u packets "
+			  "(max-pending-packets)", ct->id, e->cfg.max_pending_packets);
+		atomic_store(&ct->done, 1);
+		return NULL;
+	}
+	tc = thread_counters_new();
+	if (tc)
+		ct->rc = capture_worker(e, e->caps[ct->id], &pool, tc, ct->id, e->ncaps, 0);
+	packet_pool_destroy(&pool);
+	atomic_store(&ct->done, 1);
+	return NULL;
+}
+
+/* workers: a thread per capture handle; the main thread serves the signals. */
+static int run_workers(Engine *e)
+{
+	CaptureThread *ct = calloc(e->ncaps, sizeof(*ct));
+	unsigned started = 0, left;
+	int rc = 0;
+
+	if (!ct)
+		return -1;
+	for (unsigned i = 0; i < e->ncaps; i++) {
+		ct[i].e = e;
+		ct[i].id = i;
+		if (pthread_create(&ct[i].thread, NULL, capture_thread_main, &ct[i]) != 0) {
+			log_error("runmode workers: cannot start capture thread %u", i);
+			if (e->ctl)
+				e->ctl->stop = 1;
+			rc = -1;
+			break;
+		}
+		started++;
+	}
+	do {
+		struct timespec ts = { 0, IDLE_TICK_MS * 1000000L };
+
+		left = 0;
+		for (unsigned i = 0; i < started; i++)
+			left += !atomic_load(&ct[i].done);
+		control_poll(e);
+		if (left)
+			nanosleep(&ts, NULL);
+	} while (left);
+	for (unsigned i = 0; i < started; i++) {
+		pthread_join(ct[i].thread, NULL);
+		if (ct[i].rc != 0)
+			rc = -1;
+	}
+	free(ct);
+	return rc;
 }
 
 /* ---- autofp ---- */
@@ -569,9 +739,21 @@ static void *worker_main(void *arg)
 			/* Before sleeping, hand back what we hold: the reader may be
 			 * waiting for exactly these packets. */
 			worker_give_back(w, pool);
-			p = packet_ring_pop(&w->ring);
-			if (!p)
-				break;
+			if (wa->ctx->e->live) {
+				int closed;
+
+				p = packet_ring_pop_timed(&w->ring, IDLE_TICK_MS, &closed);
+				if (!p && closed)
+					break;
+				if (!p) {
+					worker_idle(w);
+					continue;
+				}
+			} else {
+				p = packet_ring_pop(&w->ring);
+				if (!p)
+					break;
+			}
 		}
 		worker_process_gpu(wa->ctx, w, p);
 		order_done(&wa->ctx->order, p->order_seq);
@@ -603,6 +785,18 @@ static void autofp_flush_all(void *arg)
 	 * batch get it cut (now or when they start waiting) */
 	if (ctx->gpu)
 		detect_gpu_rx_blocking(ctx->gpu, 0);
+}
+
+/* A live source has nothing ready: the workers get what the reader holds.
+ * The open GPU batch is left to the dispatcher's batching-timeout deadline,
+ * which cuts it on a quiet link too; cutting here would cut a batch per
+ * ring block handed over by the kernel, far too small for the GPU. */
+static void autofp_publish(void *arg)
+{
+	AutofpCtx *ctx = arg;
+
+	for (unsigned i = 0; i < ctx->n; i++)
+		packet_ring_flush(&ctx->workers[i].ring);
 }
 
 /* The pool ran dry: the same, counted as its own cut reason so that a
@@ -671,13 +865,23 @@ static int run_autofp(Engine *e, PacketPool *pool, ThreadCounters *rx_tc)
 	}
 	pool->before_wait = autofp_pool_dry;
 	pool->before_wait_arg = &ctx;
-	for (;;) {
+	for (uint64_t n = 0;;) {
 		Packet *p = packet_pool_get(pool, 1);
+		int r = capture_get(e->caps[0], p, autofp_publish, &ctx);
 
-		if (!pcap_source_next(e->src, p)) {
+		if (r != CAPTURE_PACKET) {
 			packet_pool_put_local(pool, p);
-			break;
+			if (r == CAPTURE_END)
+				break;
+			/* idle: the workers tick their own flow tables */
+			capture_update_counters(e->caps[0], rx_tc);
+			control_poll(e);
+			continue;
 		}
+		if (++n % HOUSEKEEPING_EVERY == 0)
+			capture_update_counters(e->caps[0], rx_tc);
+		if (n % CONTROL_EVERY == 0)
+			control_poll(e);
 		decode_packet(dt, p);
 		/* Pseudo packets (a reassembled datagram, a tunnel's inner packet)
 		 * travel on their own: each belongs to the worker of its own flow. */
@@ -690,6 +894,7 @@ static int run_autofp(Engine *e, PacketPool *pool, ThreadCounters *rx_tc)
 			p = q;
 		}
 	}
+	capture_update_counters(e->caps[0], rx_tc);
 	rc = 0;
 stop:
 	gpu_rx_end(&ctx);
@@ -767,7 +972,10 @@ int runmode_run(Engine *e)
 	int stats_thread = 0;
 	int rc;
 
-	if (packet_pool_init(&pool, e->cfg.max_pending_packets) != 0) {
+	/* workers: each capture thread has its own pool, this one stays empty */
+	memset(&pool, 0, sizeof(pool));
+	if (e->cfg.mode != RUNMODE_WORKERS &&
+	    packet_pool_init(&pool, e->cfg.max_pending_packets) != 0) {
 		log_error("runmode: cannot allocate %u packets (max-pending-packets)",
 			  e->cfg.max_pending_packets);
 		return -1;
@@ -786,6 +994,8 @@ int runmode_run(Engine *e)
 
 	if (e->cfg.mode == RUNMODE_SINGLE)
 		rc = run_single(e, &pool, rx_tc);
+	else if (e->cfg.mode == RUNMODE_WORKERS)
+		rc = run_workers(e);
 	else
 		rc = run_autofp(e, &pool, rx_tc);
 

@@ -1,0 +1,117 @@
+/* Capture sources behind one interface (an ops table, one file per source):
+ *   pcap-file  (-r)               capture/pcap-file.c: a file or a folder
+ *   pcap       (--pcap[=dev])     capture/pcap-live.c: libpcap live
+ *   af-packet  (--af-packet[=dev], -i dev)  capture/af-packet.c: AF_PACKET,
+ *              TPACKET_V3 ring, fanout groups
+ * A Capture is one thread's handle (a file reader, a socket that is one member
+ * of a fanout group). next() waits at most timeout_ms for a packet and says
+ * PACKET, IDLE (nothing arrived: the caller runs its idle tick) or END (no
+ * more input: the file source's last file is read, or stop was asked).
+ * Live sources stamp packets with wall-clock time, so the idle tick uses
+ * gettimeofday(); pcap-file keeps packet time and never returns IDLE. */
+#ifndef CAPTURE_CAPTURE_H
+#define CAPTURE_CAPTURE_H
+
+#include "decode/packet.h"
+#include "stats/counters.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum capture_next { CAPTURE_END = 0, CAPTURE_PACKET = 1, CAPTURE_IDLE = 2 };
+
+enum capture_kind { CAPTURE_PCAP_FILE = 0, CAPTURE_PCAP_LIVE, CAPTURE_AF_PACKET };
+
+typedef struct CaptureStats {
+	uint64_t packets;          /* delivered to the engine */
+	uint64_t bytes;
+	uint64_t kernel_packets;   /* the kernel's count (capture.kernel_packets) */
+	uint64_t kernel_drops;     /* capture.kernel_drops */
+	uint64_t kernel_ifdrops;   /* capture.kernel_ifdrops (libpcap) */
+} CaptureStats;
+
+/* One source's settings, from the command line and its yaml section
+ * (pcap: / af-packet: lists of interfaces, with the "default" entry). */
+typedef struct CaptureConfig {
+	enum capture_kind kind;
+	const char *path;          /* pcap-file: file or folder */
+	char iface[64];            /* live: the interface */
+	char *bpf;                 /* owned; NULL: no filter */
+	unsigned threads;          /* capture threads (af-packet, pcap) */
+	int promisc;
+	uint32_t snaplen;          /* 0: from the interface MTU */
+	uint64_t buffer_size;      /* pcap buffer-size; af-packet buffer-size */
+	uint16_t cluster_id;       /* af-packet fanout group */
+	int cluster_type;          /* PACKET_FANOUT_* */
+	int defrag;                /* PACKET_FANOUT_FLAG_DEFRAG */
+	int use_mmap;              /* TPACKET_V3 ring, else recvmsg() */
+	uint32_t block_size;       /* ring block bytes */
+	uint32_t ring_size;        /* ring frames per thread */
+	uint32_t block_timeout_ms; /* a block is handed over after this long */
+	int checksum;              /* -1: not set; else enum checksum_mode */
+} CaptureConfig;
+
+typedef struct Capture Capture;
+
+typedef struct CaptureOps {
+	const char *name;          /* as in logs and --list-runmodes */
+	int live;                  /* wall-clock time, idle ticks, drops possible */
+	/* thread: 0..threads-1 (a fanout member each). 0, or -1 with err. */
+	int (*open)(Capture *c, const CaptureConfig *cfg, unsigned thread, char *err,
+		    size_t errlen);
+	/* Fills p->data, caplen, wirelen, ts, datalink, pcap_cnt. */
+	int (*next)(Capture *c, Packet *p, int timeout_ms);
+	void (*stats)(Capture *c, CaptureStats *st);
+	void (*close)(Capture *c);
+} CaptureOps;
+
+struct Capture {
+	const CaptureOps *ops;
+	void *priv;
+	unsigned thread;
+	const volatile int *stop;  /* set: next() returns END (signals) */
+};
+
+extern const CaptureOps capture_pcap_file_ops;
+extern const CaptureOps capture_pcap_live_ops;
+extern const CaptureOps capture_af_packet_ops;
+
+const CaptureOps *capture_ops(enum capture_kind kind);
+
+/* Defaults, then the source's yaml section for cfg->iface (the entry whose
+ * interface matches, over the "default" entry). An empty iface takes the
+ * first interface of the section. -1 logged (the key named). */
+int capture_config_load(CaptureConfig *cfg, unsigned ncpu);
+void capture_config_free(CaptureConfig *cfg);
+
+/* The trailing command-line words joined by spaces, or -F FILE's content
+ * (lines from '#' on are comments). NULL with err on a read error. */
+char *capture_bpf_from_args(int argc, char **argv, char *err, size_t errlen);
+char *capture_bpf_from_file(const char *path, char *err, size_t errlen);
+
+/* NULL with one line in err. */
+Capture *capture_open(const CaptureOps *ops, const CaptureConfig *cfg, unsigned thread,
+		      char *err, size_t errlen);
+static inline int capture_next(Capture *c, Packet *p, int timeout_ms)
+{
+	return c->ops->next(c, p, timeout_ms);
+}
+void capture_stats(Capture *c, CaptureStats *st);
+void capture_close(Capture *c);
+
+/* capture.errors, and for a live source capture.kernel_packets /
+ * kernel_drops / kernel_ifdrops (before counters_freeze()); then set from
+ * the handle's stats into tc. pcap-file runs keep their counter set. */
+void capture_register_counters(const CaptureOps *ops);
+void capture_update_counters(Capture *c, ThreadCounters *tc);
+
+/* Live sources: the interface's MTU plus Ethernet and two VLAN headers,
+ * the frame size Suricata's default snaplen covers; at most PACKET_DATA_MAX.
+ * 0 when the interface is unknown. */
+uint32_t capture_default_snaplen(const char *iface);
+
+/* pcap-file: the PcapSource behind c, NULL for other sources. */
+struct PcapSource;
+struct PcapSource *capture_pcap_source(const Capture *c);
+
+#endif

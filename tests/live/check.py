@@ -1,0 +1,116 @@
+#!/usr/bin/python3
+"""Checks of tests/live/run.sh on one engine run's output.
+
+    check.py traffic REF_EVE LIVE_EVE ENGINE_LOG SENT NAME
+        (sid, flow) alert pairs of the live run equal those of -r (REF_EVE),
+        the flow being the tuple and the VLAN ids;
+        decoder.pkts == the packets the capture delivered (ENGINE_LOG's last
+        line "<source>: <dev>: N packets"); delivered >= 97% of SENT;
+        capture.kernel_drops == 0.
+    check.py flows LIVE_EVE
+        prints the count of eve flow records ending by timeout
+    check.py counter LIVE_EVE a.b.c
+        prints a counter of the last eve stats record (-1: absent)
+    check.py alerts LIVE_EVE SID
+        prints the count of alerts of SID
+Prints PASS:/FAIL: lines; the exit status is 1 on any FAIL.
+"""
+
+import collections
+import json
+import re
+import sys
+
+
+def records(path):
+	out = []
+	with open(path) as f:
+		for line in f:
+			line = line.strip()
+			if not line:
+				continue
+			try:
+				out.append(json.loads(line))
+			except ValueError:
+				pass     # a line cut by an unclean stop is reported by the counts
+	return out
+
+
+def alert_pairs(recs):
+	c = collections.Counter()
+	for r in recs:
+		if r.get("event_type") != "alert":
+			continue
+		c[(r["alert"]["signature_id"], r.get("proto"), r.get("src_ip"), r.get("src_port"),
+		   r.get("dest_ip"), r.get("dest_port"), tuple(r.get("vlan", [])))] += 1
+	return c
+
+
+def last_stats(recs):
+	st = [r["stats"] for r in recs if r.get("event_type") == "stats"]
+	return st[-1] if st else {}
+
+
+def traffic(ref, live, log, sent, name):
+	fails = 0
+	ra, la = alert_pairs(records(ref)), alert_pairs(records(live))
+	recs = records(live)
+	st = last_stats(recs)
+	dec = st.get("decoder", {}).get("pkts", -1)
+	cap = st.get("capture", {})
+	m = None
+	with open(log, errors="replace") as f:
+		for line in f:
+			mm = re.search(r": (\d+) packets, \d+ bytes; kernel: (\d+) packets, (\d+) drops", line)
+			if mm:
+				m = mm
+	delivered = int(m.group(1)) if m else -1
+	sent = int(sent)
+
+	def check(ok, what):
+		nonlocal fails
+		print("%s: live %s: %s" % ("PASS" if ok else "FAIL", name, what))
+		fails += not ok
+
+	check(ra == la and sum(ra.values()) > 0,
+	      "alert (sid, flow) pairs equal -r's (%d alerts, %d pairs; live %d alerts%s)" %
+	      (sum(ra.values()), len(ra), sum(la.values()),
+	       "" if ra == la else "; missing %s, extra %s" % (dict(list((ra - la).items())[:3]),
+							    dict(list((la - ra).items())[:3]))))
+	check(dec == delivered, "decoder.pkts %d == delivered %d" % (dec, delivered))
+	check(sent > 0 and delivered >= 0.97 * sent,
+	      "delivered %d >= 97%% of sent %d" % (delivered, sent))
+	check(cap.get("kernel_drops", -1) == 0 and cap.get("kernel_packets", 0) >= delivered,
+	      "kernel_packets %s, kernel_drops %s" % (cap.get("kernel_packets"), cap.get("kernel_drops")))
+	return fails
+
+
+def flows(live):
+	n = sum(1 for r in records(live) if r.get("event_type") == "flow" and
+		r.get("flow", {}).get("reason") == "timeout")
+	print(n)
+	return 0
+
+
+def counter(live, path):
+	st = last_stats(records(live))
+	for k in path.split("."):
+		st = st.get(k, {}) if isinstance(st, dict) else {}
+	print(st if isinstance(st, int) else -1)
+	return 0
+
+
+def alerts(live, sid):
+	print(sum(1 for r in records(live) if r.get("event_type") == "alert" and
+		  r["alert"]["signature_id"] == int(sid)))
+	return 0
+
+
+if __name__ == "__main__":
+	if sys.argv[1] == "counter":
+		sys.exit(counter(sys.argv[2], sys.argv[3]))
+	if sys.argv[1] == "alerts":
+		sys.exit(alerts(sys.argv[2], sys.argv[3]))
+	if sys.argv[1] == "traffic":
+		sys.exit(1 if traffic(*sys.argv[2:7]) else 0)
+	sys.exit(flows(sys.argv[2]))

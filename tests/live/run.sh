@@ -1,0 +1,273 @@
+#!/bin/bash
+# Live capture tests: a network namespace with a veth pair (MTU 9000) of its
+# own; tcpreplay sends a capture into one end at a fixed rate, the engine
+# captures on the other end.
+#   tests/live/run.sh [BUILDDIR [SRCDIR]]
+# Checks (PASS:/FAIL: lines, then "N passed, N failed"):
+#   traffic, for --af-packet (workers, 2 threads, TPACKET_V3), -i (AF_PACKET,
+#     single, use-mmap: no), --pcap (libpcap, autofp; workers with 2 threads
+#     in a fanout group) and --af-packet with
+#     ac-cuda (autofp, host emulation): the (sid, flow)
+#     alert pairs equal those of -r on the same pcap; decoder.pkts == what
+#     the capture delivered, >= 97% of what tcpreplay sent; kernel drops 0;
+#     eve.json (stats.capture.kernel_* included) valid against the eve schema;
+#   idle: 5 UDP flows, then silence: their alerts are out within 1 s and
+#     their flow records appear once the (short, --set) timeouts pass, with
+#     no packet arriving, in workers, autofp and autofp with ac-cuda (host
+#     emulation: the GPU batching deadline holds on a quiet link);
+#   daemon: -D --pidfile starts, a second start is refused, SIGHUP reopens
+#     eve.json, SIGTERM stops with the pid file removed; --user drops to nobody.
+# SKIPs with one line when not root, or without ip netns or tcpreplay. The
+# namespace and everything in it go away on exit (trap).
+builddir=$(cd "${1:-.}" && pwd)
+srcdir=$(cd "${2:-$(dirname "$0")/../..}" && pwd)
+bin=$builddir/src/suricata
+yaml=$builddir/suricata.yaml
+here=$srcdir/tests/live
+RATE=${LIVE_PPS:-2000}
+
+if [ "$(id -u)" != 0 ]; then
+	echo "SKIP: live capture tests (not root: they need a network namespace)"
+	exit 0
+fi
+if ! command -v tcpreplay > /dev/null; then
+	echo "SKIP: live capture tests (tcpreplay is not installed: ./install-deps.sh)"
+	exit 0
+fi
+ns=slive$$
+va=lva$$
+vb=lvb$$
+if ! ip netns add "$ns" 2> /dev/null; then
+	echo "SKIP: live capture tests (ip netns is not available here)"
+	exit 0
+fi
+tmp=$(mktemp -d /tmp/live-test.XXXXXX)
+pids=()
+cleanup() {
+	for p in "${pids[@]}"; do alive "$p" && kill -KILL "$p" 2> /dev/null; done
+	ip netns del "$ns" 2> /dev/null
+	if [ -n "$LIVE_KEEP" ]; then echo "kept: $tmp"; else rm -rf "$tmp"; fi
+}
+# a zombie (exited, not yet waited for) answers kill -0: look at its state
+alive() {
+	local s
+	s=$(ps -o stat= -p "$1" 2> /dev/null)
+	[ -n "$s" ] && [ "${s:0:1}" != Z ]
+}
+trap cleanup EXIT
+pass=0
+fail=0
+ok() { echo "PASS: live $*"; pass=$((pass + 1)); }
+ko() { echo "FAIL: live $*"; fail=$((fail + 1)); }
+nsx() { ip netns exec "$ns" "$@"; }
+
+if ! ip link add "$va" netns "$ns" type veth peer name "$vb" netns "$ns" 2> "$tmp/ip.err"; then
+	echo "SKIP: live capture tests (cannot make a veth pair: $(head -1 "$tmp/ip.err"))"
+	exit 0
+fi
+for i in "$va" "$vb"; do
+	# no IPv6 (router solicitations, MLD) and no addresses: the link carries
+	# only what tcpreplay sends
+	nsx sysctl -qw "net.ipv6.conf.$i.disable_ipv6=1" 2> /dev/null
+	ip -n "$ns" link set "$i" mtu 9000 up
+done
+ip -n "$ns" link set lo up
+
+python3 "$here/gen-live-pcap.py" traffic "$tmp/traffic.pcap"
+python3 "$here/gen-live-pcap.py" idle "$tmp/idle.pcap"
+common=(-c "$yaml" -S "$here/live.rules" --set "af-packet.0.interface=$vb" --set "pcap.0.interface=$vb")
+
+mkdir -p "$tmp/ref"
+if ! "$bin" "${common[@]}" -r "$tmp/traffic.pcap" -l "$tmp/ref" --runmode single > "$tmp/ref/out" 2>&1; then
+	ko "reference run (-r): $(tail -1 "$tmp/ref/out")"
+fi
+
+# start NAME ARGS...: the engine in the namespace, in the background; waits
+# for its "capturing on" line. Sets $epid.
+start() {
+	local name=$1; shift
+	mkdir -p "$tmp/$name"
+	: > "$tmp/$name/out"     # the background job opens it later
+	# not through nsx: $! must be the engine (ip netns exec execs it), not a
+	# subshell running a function
+	ip netns exec "$ns" "$bin" "${common[@]}" -l "$tmp/$name" "$@" > "$tmp/$name/out" 2>&1 &
+	epid=$!
+	pids+=("$epid")
+	for _ in $(seq 1 300); do
+		grep -q "capturing on" "$tmp/$name/out" && return 0
+		alive "$epid" || break
+		sleep 0.1
+	done
+	return 1
+}
+
+# clean NAME: the engine's output holds no sanitizer report (ASan builds)
+clean() {
+	local r
+	r=$(grep -m1 -E 'ERROR: AddressSanitizer|ERROR: LeakSanitizer|runtime error:' "$tmp/$1/out")
+	if [ -n "$r" ]; then ko "$1: sanitizer report: $r"; fi
+}
+
+# stop PID: SIGTERM, then waits (at most 30 s) for a clean exit; 0 when it did.
+stop() {
+	kill -TERM "$1" 2> /dev/null
+	for _ in $(seq 1 300); do
+		alive "$1" || { wait "$1" 2> /dev/null; return $?; }
+		sleep 0.1
+	done
+	kill -KILL "$1" 2> /dev/null
+	return 1
+}
+
+replay() { # PCAP PPS OUTFILE: prints the packets tcpreplay says it sent
+	nsx tcpreplay -i "$va" --pps="$2" "$1" > "$3" 2>&1
+	sed -n 's/.*Actual: \([0-9]*\) packets.*/\1/p' "$3" | head -1
+}
+
+traffic() { # NAME ARGS...
+	local name=$1; shift
+	if ! start "$name" "$@"; then
+		ko "$name: the engine did not start: $(tail -2 "$tmp/$name/out" | tr '\n' ' ')"
+		return
+	fi
+	local sent
+	sent=$(replay "$tmp/traffic.pcap" "$RATE" "$tmp/$name/tcpreplay.out")
+	sleep 0.5
+	if ! stop "$epid"; then
+		ko "$name: no clean exit on SIGTERM: $(tail -2 "$tmp/$name/out" | tr '\n' ' ')"
+		return
+	fi
+	ok "$name: clean exit on SIGTERM"
+	clean "$name"
+	local r
+	r=$(python3 "$here/check.py" traffic "$tmp/ref/eve.json" "$tmp/$name/eve.json" \
+		"$tmp/$name/out" "${sent:-0}" "$name")
+	echo "$r"
+	pass=$((pass + $(grep -c '^PASS' <<< "$r")))
+	fail=$((fail + $(grep -c '^FAIL' <<< "$r")))
+}
+
+t0=$(date +%s)
+traffic af-packet --af-packet="$vb" --set af-packet.0.threads=2
+traffic i-recvmsg -i "$vb" --runmode single --set af-packet.0.use-mmap=no
+traffic pcap --pcap="$vb"
+traffic pcap-workers --pcap="$vb" --runmode workers --set pcap.0.threads=2
+
+# eve of a live run (stats.capture.kernel_* included) against Suricata's schema
+schema=${SURICATA_SHARED:-$srcdir/../shared}/data/eve-schema.json
+for name in af-packet pcap; do
+	if [ ! -f "$schema" ]; then
+		echo "SKIP: live $name: eve schema (no $schema)"
+	elif r=$(python3 "$srcdir/tests/e2e/eve-validate.py" "$schema" "$tmp/$name/eve.json" 2>&1); then
+		ok "$name: eve.json valid against the eve schema ($r)"
+	elif [ $? = 2 ]; then
+		echo "SKIP: live $name: eve schema ($r)"
+	else
+		ko "$name: eve.json against the eve schema: $r"
+	fi
+done
+
+# idle NAME ARGS...: 5 UDP flows (10 packets), then nothing; the timeouts are 3 s.
+idle() {
+	local name=$1; shift
+	local to=3 n
+	if ! start "$name" "$@" --set flow-timeouts.udp.new=$to --set flow-timeouts.udp.established=$to; then
+		ko "$name: the engine did not start: $(tail -2 "$tmp/$name/out" | tr '\n' ' ')"
+		return
+	fi
+	replay "$tmp/idle.pcap" 100 "$tmp/$name/tcpreplay.out" > /dev/null
+	local sent_at
+	sent_at=$(date +%s%N)
+	sleep 1
+	n=$(python3 "$here/check.py" flows "$tmp/$name/eve.json")
+	if [ "$n" = 0 ]; then ok "$name: no flow record before the timeout"
+	else ko "$name: $n flow records 1 s after the last packet (timeout $to s)"; fi
+	# the alerts of those packets are out already: nothing (a queue batch,
+	# a GPU batch) waits for more traffic
+	n=$(python3 "$here/check.py" alerts "$tmp/$name/eve.json" 9100006)
+	if [ "$n" = 5 ]; then ok "$name: the 5 alerts are written 1 s after the last packet"
+	else ko "$name: $n of 5 alerts written 1 s after the last packet"; fi
+	for _ in $(seq 1 80); do
+		n=$(python3 "$here/check.py" flows "$tmp/$name/eve.json")
+		[ "$n" = 5 ] && break
+		sleep 0.1
+	done
+	local ms=$((($(date +%s%N) - sent_at) / 1000000))
+	if [ "$n" = 5 ]; then ok "$name: 5 flow records (reason timeout) ${ms} ms after the last packet, none arriving since"
+	else ko "$name: $n of 5 flow records ${ms} ms after the last packet (timeout $to s)"; fi
+	stop "$epid" || ko "$name: no clean exit on SIGTERM"
+	clean "$name"
+}
+idle idle-workers --af-packet="$vb" --set af-packet.0.threads=2
+idle idle-autofp --pcap="$vb" --runmode autofp
+# ac-cuda through its host emulation: the batching deadline holds on a quiet link
+# (the shipped yaml's batching-timeout is 1 s, tuned for pcap throughput; 20 ms
+# here, so that the 1 s alert check below sees the deadline, not the flush)
+accuda=(--runmode autofp --set mpm-algo=ac-cuda --set cuda.mpm.emulation=yes
+	--set max-pending-packets=4096 --set cuda.mpm.batching-timeout=20000)
+traffic accuda --af-packet="$vb" "${accuda[@]}"
+idle idle-accuda --af-packet="$vb" "${accuda[@]}"
+n=$(python3 "$here/check.py" counter "$tmp/idle-accuda/eve.json" mpm.cuda.cut.timeout)
+if [ "$n" -gt 0 ] 2> /dev/null; then ok "idle-accuda: $n GPU batches cut by the batching-timeout deadline"
+else ko "idle-accuda: no GPU batch cut by the deadline (mpm.cuda.cut.timeout $n)"; fi
+
+# daemon: -D --pidfile
+d=$tmp/daemon
+mkdir -p "$d"
+pidf=$tmp/suricata.pid
+if nsx "$bin" "${common[@]}" -l "$d" --af-packet="$vb" --set af-packet.0.threads=1 -D --pidfile "$pidf" > "$d/out1" 2>&1; then
+	dpid=$(cat "$pidf" 2> /dev/null)
+	if [ -n "$dpid" ] && alive "$dpid"; then
+		pids+=("$dpid")
+		ok "daemon: -D returned 0 and pid file $pidf holds running pid $dpid"
+		if nsx "$bin" "${common[@]}" -l "$d" --af-packet="$vb" -D --pidfile "$pidf" > "$d/out2" 2>&1; then
+			ko "daemon: a second start with the same pid file was not refused"
+		elif grep -q "is running" "$d/out2"; then
+			ok "daemon: second start refused: $(grep -m1 'is running' "$d/out2")"
+		else
+			ko "daemon: second start failed without the pid file reason: $(tail -1 "$d/out2")"
+		fi
+		# SIGHUP: log rotation
+		mv "$d/eve.json" "$d/eve.json.1"
+		kill -HUP "$dpid"
+		sleep 0.5
+		replay "$tmp/idle.pcap" 100 "$d/tcpreplay.out" > /dev/null
+		sleep 1.5
+		if [ -f "$d/eve.json" ]; then ok "daemon: SIGHUP reopened eve.json"
+		else ko "daemon: no new eve.json after SIGHUP"; fi
+		kill -TERM "$dpid"
+		for _ in $(seq 1 300); do alive "$dpid" || break; sleep 0.1; done
+		if alive "$dpid"; then ko "daemon: still running 30 s after SIGTERM"
+		elif [ -e "$pidf" ]; then ko "daemon: pid file left after SIGTERM"
+		else ok "daemon: stopped on SIGTERM, pid file removed"; fi
+		if grep -q '"event_type":"flow"' "$d/eve.json" 2> /dev/null &&
+		   grep -q '"event_type":"stats"' "$d/eve.json"; then
+			ok "daemon: flows flushed and final stats written at SIGTERM"
+		else
+			ko "daemon: no flow or stats records in eve.json after SIGTERM"
+		fi
+	else
+		ko "daemon: no running pid in $pidf: $(tail -2 "$d/log" 2> /dev/null)"
+	fi
+else
+	ko "daemon: -D exited non-zero: $(tail -2 "$d/out1" | tr '\n' ' ')"
+fi
+
+# --user: privileges dropped once the capture is open
+if id nobody > /dev/null 2>&1; then
+	chmod 777 "$tmp"
+	if start user --af-packet="$vb" --set af-packet.0.threads=1 --user nobody; then
+		sleep 0.3
+		uid=$(awk '/^Uid:/ {print $2 "/" $3}' "/proc/$epid/status" 2> /dev/null)
+		if [ "$uid" = "$(id -u nobody)/$(id -u nobody)" ]; then ok "user: running as nobody (uid $uid) with the capture open"
+		else ko "user: uid is '$uid', not nobody's"; fi
+		stop "$epid" || ko "user: no clean exit on SIGTERM"
+		clean user
+	else
+		ko "user: the engine did not start: $(tail -2 "$tmp/user/out" | tr '\n' ' ')"
+	fi
+fi
+
+echo "live tests: $(($(date +%s) - t0)) s"
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -15,6 +15,7 @@
 #include "output/output.h"
 #include "runmode/runmode.h"
 #include "stats/counters.h"
+#include "util/exception-policy.h"
 #include "util/log.h"
 #ifdef HAVE_CUDA
 #include "cuda/cuda-device.h"
@@ -359,28 +360,6 @@ static unsigned autofp_workers(void)
 	return (unsigned)n;
 }
 
-/* Suricata's exception policies: the engine does not apply them (pcap-file
- * runs drop nothing), but a value Suricata would refuse is refused here too:
- * Suricata 8 stops on an invalid policy rather than fall back to ignore. */
-static int exception_policies_check(void)
-{
-	static const char *const keys[] = {
-		"exception-policy", "flow.memcap-policy", "defrag.memcap-policy",
-		"stream.memcap-policy", "stream.reassembly.memcap-policy",
-		"stream.midstream-policy", "app-layer.error-policy",
-	};
-	static const char *const values[] = {
-		"auto", "pass-packet", "pass-flow", "bypass", "drop-packet", "drop-flow",
-		"reject", "ignore", NULL,
-	};
-	int rc = 0, v;
-
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (conf_get_enum(keys[i], values, &v) < 0)
-			rc = -1;
-	return rc;
-}
-
 /* max-pending-packets when the key is left out (as in Suricata 8's yaml,
  * where it is commented out): Suricata's 1024, but 65000 for ac-cuda, the
  * original feature's recommended value. Every payload queued for the GPU
@@ -432,8 +411,6 @@ static int engine_config_load(const Cli *cli, EngineConfig *cfg)
 		return -1;
 	if (cfg->mode == RUNMODE_SINGLE)
 		cfg->workers = 1;
-	if (exception_policies_check() != 0)
-		return -1;
 	/* Each worker may hold packets; the reader needs a few more to make progress. */
 	if (cfg->mode == RUNMODE_AUTOFP && cfg->max_pending_packets < 4 * cfg->workers)
 		cfg->max_pending_packets = 4 * cfg->workers;
@@ -467,6 +444,10 @@ static int engine_config_load(const Cli *cli, EngineConfig *cfg)
 		cfg->stream.checksum_validation = 1;
 	if (!cfg->app.http_enabled)
 		cfg->stream.consumers &= ~(1u << STREAM_CONSUMER_APP);
+	/* after stream.midstream and the IPS mode are known: both shape the
+	 * effective policies; Suricata 8 stops on an invalid one */
+	if (ep_config_load(cli->simulate_ips, cfg->stream.midstream) != 0)
+		return -1;
 
 	if (conf_get_bool("stats.enabled", &enabled) < 0 ||
 	    conf_get_int("stats.interval", &interval) < 0)
@@ -654,6 +635,7 @@ static void register_counters(void)
 	stream_register_counters();
 	app_layer_register_counters();
 	detect_register_counters();
+	ep_register_counters();
 	counters_freeze();
 }
 

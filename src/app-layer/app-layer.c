@@ -373,6 +373,8 @@ static int start_proto(AppLayerThread *at, Flow *f, AppFlowState *fs, unsigned a
 			/* the parser counts its own errors; a missing state is an
 			 * allocation failure of that protocol */
 			count(at, app_layer_counters.err_http_alloc);
+			/* http.memcap (or no memory): the flow's HTTP is lost */
+			flow_exception(f, NULL, at->tc, EP_APP_LAYER_ERROR);
 			return -1;
 		}
 	}

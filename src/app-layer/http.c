@@ -398,8 +398,10 @@ static HttpTx *tx_ud(htp_tx_t *htx)
 	}
 	tx->mem_tc = hs && hs->at ? hs->at->tc : NULL;
 	/* past the memcap this connection is parsed no further */
-	if (!http_mem_charge(tx->mem_tc, HTTP_MEM_TX) && hs)
+	if (!http_mem_charge(tx->mem_tc, HTTP_MEM_TX) && hs) {
 		hs->dead[0] = hs->dead[1] = 1;
+		flow_exception(hs->f, NULL, tx->mem_tc, EP_APP_LAYER_ERROR);
+	}
 	tx->htx = htx;
 	tx->log_id = htx->index;
 	tx->id = (hp ? hp->base : 0) + htx->index;
@@ -1030,6 +1032,7 @@ static int feed(HttpState *hs, int dir, const uint8_t *data, size_t len)
 	if (r == HTP_STREAM_ERROR) {
 		hs->dead[dir] = 1;
 		tx_counted(hs, app_layer_counters.err_http_parser);
+		flow_exception(hs->f, NULL, hs->at ? hs->at->tc : NULL, EP_APP_LAYER_ERROR);
 		return -1;
 	}
 	return 0;

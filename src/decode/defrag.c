@@ -6,6 +6,7 @@
  * Reassembly itself uses per-thread scratch allocated once. */
 #include "decode/defrag.h"
 #include "decode/decode-int.h"
+#include "util/exception-policy.h"
 
 #include <pcap/dlt.h>
 #include <stdlib.h>
@@ -265,6 +266,18 @@ static int defrag_make_room(struct Defrag *df, uint64_t need, struct tracker *ke
 	return 0;
 }
 
+/* defrag.memcap reached and nothing could be freed for p: the policy acts on
+ * the packet only (no flow exists yet). */
+static void memcap_refused(DecodeThread *dt, Packet *p)
+{
+	unsigned eff = ep_apply(dt->tc, EP_DEFRAG_MEMCAP);
+
+	if (eff & EP_EFF_PKT_NO_DETECT)
+		p->flags |= PKT_EP_NO_DETECT;
+	if (eff & EP_EFF_PKT_DROP)
+		p->flags |= PKT_EP_DROP;
+}
+
 static struct tracker *tracker_get(struct Defrag *df, const struct frag_in *in, Packet *p)
 {
 	DecodeThread *dt = df->dt;
@@ -279,8 +292,10 @@ static struct tracker *tracker_get(struct Defrag *df, const struct frag_in *in, 
 		dc_inc(dt, dcnt.df_max_trackers_reached);
 		return NULL;
 	}
-	if (defrag_make_room(df, sizeof(*t), NULL) < 0)
+	if (defrag_make_room(df, sizeof(*t), NULL) < 0) {
+		memcap_refused(dt, p);
 		return NULL;
+	}
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return NULL;
@@ -451,6 +466,7 @@ static void defrag_insert(DecodeThread *dt, Packet *p, const struct frag_in *in,
 	need = sizeof(*f) + in->len +
 	       (in->off == 0 && !t->hdr ? in->link_len + in->hdr_len : 0);
 	if (defrag_make_room(df, need, t) < 0) {
+		memcap_refused(dt, p);
 		frag_ignored(dt, p, in);
 		return;
 	}

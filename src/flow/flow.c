@@ -881,12 +881,48 @@ Flow *flow_handle_packet(FlowTable *ft, Packet *p)
 	}
 	if (!f) {
 		f = flow_create(ft, p, hash, sp, dp);
-		if (!f)
+		if (!f) {
+			/* no flow under flow.memcap: the packet goes on alone */
+			flow_exception(NULL, p, ft->tc, EP_FLOW_MEMCAP);
 			return NULL;
+		}
 		dir = flow_match(f, p, sp, dp);
 	}
 	flow_update(ft, f, p, dir > 0);
 	return f;
+}
+
+void flow_exception(Flow *f, Packet *p, ThreadCounters *tc, enum ep_target t)
+{
+	unsigned eff = ep_apply(tc, t);
+	enum ep_policy pol = ep_policy_of(t);
+
+	/* the flow record names the target even under ignore, as Suricata's */
+	if (f)
+		f->ep_applied[t] = (uint8_t)(1 + pol);
+	if (pol == EP_IGNORE)
+		return;
+	if (p && (eff & EP_EFF_PKT_NO_DETECT))
+		p->flags |= PKT_EP_NO_DETECT;
+	if (p && (eff & EP_EFF_PKT_DROP))
+		p->flags |= PKT_EP_DROP;
+	if (!f)
+		return;
+	if (eff & EP_EFF_FLOW_PASS)
+		f->ep_flags |= FLOW_EP_PASS;
+	if (eff & EP_EFF_FLOW_BYPASS)
+		f->ep_flags |= FLOW_EP_BYPASS;
+	if (eff & EP_EFF_FLOW_DROP)
+		f->ep_flags |= FLOW_EP_DROP;
+}
+
+const char *flow_ep_action(const Flow *f)
+{
+	if (f->ep_flags & FLOW_EP_DROP)
+		return "drop";
+	if (f->ep_flags & (FLOW_EP_PASS | FLOW_EP_BYPASS))
+		return "pass";
+	return NULL;
 }
 
 const char *flow_state_name(enum flow_state s)

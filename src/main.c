@@ -17,6 +17,7 @@
 #include "stats/counters.h"
 #include "util/exception-policy.h"
 #include "util/log.h"
+#include "util/mem-peak.h"
 #ifdef HAVE_CUDA
 #include "cuda/cuda-device.h"
 #endif
@@ -24,6 +25,9 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <htp/htp.h>
 #include <jansson.h>
 #include <pcap/pcap.h>
@@ -358,6 +362,21 @@ static unsigned autofp_workers(void)
 	if (n < 1)
 		n = 1;
 	return (unsigned)n;
+}
+
+/* Resident memory now (/proc/self/statm), 0 when unknown: with the peak RSS
+ * it tells what the packet phase added over the loaded engine. */
+static uint64_t rss_bytes(void)
+{
+	unsigned long long size = 0, res = 0;
+	FILE *f = fopen("/proc/self/statm", "r");
+
+	if (!f)
+		return 0;
+	if (fscanf(f, "%llu %llu", &size, &res) != 2)
+		res = 0;
+	fclose(f);
+	return (uint64_t)res * (uint64_t)sysconf(_SC_PAGESIZE);
 }
 
 /* max-pending-packets when the key is left out (as in Suricata 8's yaml,
@@ -785,6 +804,13 @@ int main(int argc, char **argv)
 
 	struct timespec t0, t1, c0, c1;
 
+#ifdef __GLIBC__
+	/* Rule loading frees most of what it allocated; give those pages back
+	 * so that RSS is the loaded engine's, not the loader's high-water mark */
+	malloc_trim(0);
+#endif
+	log_info("memuse: RSS %llu bytes at the start of packet processing",
+		 (unsigned long long)rss_bytes());
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
 	if (runmode_run(&engine) != 0)
@@ -811,6 +837,9 @@ int main(int argc, char **argv)
 			 runmode_name(engine.cfg.mode), secs,
 			 (c1.tv_sec - c0.tv_sec) + (c1.tv_nsec - c0.tv_nsec) / 1e9,
 			 s->packets / secs, s->bytes * 8 / secs / 1e6);
+		/* stats records come once a second and miss a short flood's peak */
+		log_info("memuse: peak %llu bytes (flow, tcp, tcp.reassembly, http and "
+			 "defrag memuse together)", (unsigned long long)mem_peak_max());
 	}
 	rc = 0;
 out:

@@ -7,6 +7,7 @@
 #include "decode/defrag.h"
 #include "decode/decode-int.h"
 #include "util/exception-policy.h"
+#include "util/mem-peak.h"
 
 #include <pcap/dlt.h>
 #include <stdlib.h>
@@ -104,6 +105,7 @@ static void tracker_free_frags(struct Defrag *df, struct tracker *t)
 		struct frag *n = f->next;
 
 		df->memuse -= sizeof(*f) + f->len;
+		mem_peak_sub(sizeof(*f) + f->len);
 		free(f);
 		f = n;
 	}
@@ -113,6 +115,7 @@ static void tracker_free_frags(struct Defrag *df, struct tracker *t)
 	t->arrived = t->arrived_tail = NULL;
 	if (t->hdr) {
 		df->memuse -= t->hdr_len + t->link_len;
+		mem_peak_sub(t->hdr_len + t->link_len);
 		free(t->link);
 		t->hdr = NULL;
 		t->link = NULL;
@@ -144,6 +147,7 @@ static void tracker_destroy(struct Defrag *df, struct tracker *t)
 	tracker_unlink(df, t);
 	tracker_free_frags(df, t);
 	df->memuse -= sizeof(*t);
+	mem_peak_sub(sizeof(*t));
 	df->ntrackers--;
 	free(t);
 }
@@ -300,6 +304,7 @@ static struct tracker *tracker_get(struct Defrag *df, const struct frag_in *in, 
 	if (!t)
 		return NULL;
 	df->memuse += sizeof(*t);
+	mem_peak_add(sizeof(*t));
 	df->ntrackers++;
 	t->hash = hash;
 	t->family = in->family;
@@ -499,6 +504,7 @@ static void defrag_insert(DecodeThread *dt, Packet *p, const struct frag_in *in,
 	t->nfrags++;
 	df->nfrags++;
 	df->memuse += sizeof(*f) + in->len;
+	mem_peak_add(sizeof(*f) + in->len);
 
 	if (in->off == 0 && !t->hdr) {
 		/* one buffer: the link header, then the IP header */
@@ -512,6 +518,7 @@ static void defrag_insert(DecodeThread *dt, Packet *p, const struct frag_in *in,
 			t->nh_off = (uint16_t)in->nh_off;
 			t->nh = in->nh;
 			df->memuse += in->link_len + in->hdr_len;
+			mem_peak_add(in->link_len + in->hdr_len);
 		}
 	}
 	/* The first "last fragment" fixes the datagram's length. */

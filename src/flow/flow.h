@@ -99,6 +99,10 @@ typedef struct Flow {
 /* Exception t happened on p, whose flow is f (NULL when it has none): counts
  * t's policy in tc and applies it to the packet (PKT_EP_*) and the flow. */
 void flow_exception(Flow *f, Packet *p, ThreadCounters *tc, enum ep_target t);
+/* Per-flow state of a later stage (detection's flow state) is counted in
+ * flow.memuse of the table the calling thread works on. */
+void flow_mem_add(uint64_t n);
+void flow_mem_sub(uint64_t n);
 /* eve flow.action: "pass" or "drop" once a policy decided it, else NULL. */
 const char *flow_ep_action(const Flow *f);
 

@@ -10,6 +10,7 @@
 #include "stream/stream-int.h"
 #include "conf/conf.h"
 #include "util/log.h"
+#include "util/mem-peak.h"
 
 #include <netinet/in.h>
 #include <stdlib.h>
@@ -292,12 +293,14 @@ int stream_mem_reserve(int reassembly, uint64_t size)
 		__atomic_sub_fetch(use, size, __ATOMIC_RELAXED);
 		return 0;
 	}
+	mem_peak_add(size);
 	return 1;
 }
 
 void stream_mem_release(int reassembly, uint64_t size)
 {
 	__atomic_sub_fetch(reassembly ? &g_reasm_memuse : &g_memuse, size, __ATOMIC_RELAXED);
+	mem_peak_sub(size);
 }
 
 uint64_t stream_memuse(void)

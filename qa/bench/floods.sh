@@ -177,9 +177,10 @@ for f in floods:
         "%s=%.1fMB" % (k, mb(v)) for k, v in peak_parts.items() if v)))
     details.append("  %s: refusals: %s" % (f, " ".join(
         "%s=%s" % (k, get(last, k)) for k in REFUSALS if get(last, k))))
-    details.append("  %s: exception policies: %s" % (f, " ".join(
-        "%s=%s" % kv for kv in sorted(eps.items())) or
-        "(none registered: every policy is ignore, the IDS default)"))
+    applied = " ".join("%s=%s" % kv for kv in sorted(eps.items()) if kv[1])
+    details.append("  %s: exception policies: %s" % (f, applied or (
+        "%d counters registered, all 0" % len(eps) if eps else
+        "(none registered: every policy is ignore, the IDS default)")))
     details.append("  %s: http.memuse at the end %s (all freed: 0)" % (
         f, get(last, "http.memuse")))
 print("\n".join(details))

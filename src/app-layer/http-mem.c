@@ -8,7 +8,7 @@ static int counters_registered;
 /* The worker this thread runs: whoever passed a ThreadCounters last here.
  * Buffers that do not know their worker are counted on it (a worker's
  * flows live and die on its own thread, end-of-run flush included). */
-static __thread ThreadCounters *tls_tc;
+static _Thread_local ThreadCounters *tls_tc;
 
 static ThreadCounters *worker_tc(ThreadCounters *tc)
 {

@@ -487,7 +487,7 @@ static void hash_unlink(FlowTable *ft, Flow *f)
 /* The table whose flows this thread handles now: per-flow state that later
  * stages allocate (flow_mem_add) is counted in its flow.memuse. Tables are
  * per worker and a flow is only touched on its worker's thread. */
-static __thread FlowTable *tls_ft;
+static _Thread_local FlowTable *tls_ft;
 
 void flow_mem_add(uint64_t n)
 {

@@ -16,7 +16,9 @@
 #include "output/output.h"
 #include "runmode/runmode.h"
 #include "stats/counters.h"
+#include "util/exception-policy.h"
 #include "util/log.h"
+#include "util/mem-peak.h"
 #ifdef HAVE_CUDA
 #include "cuda/cuda-device.h"
 #endif
@@ -28,6 +30,9 @@
 #include <pwd.h>
 #include <signal.h>
 #include <math.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <htp/htp.h>
 #include <jansson.h>
 #include <pcap/pcap.h>
@@ -425,26 +430,19 @@ static unsigned autofp_workers(void)
 	return (unsigned)n;
 }
 
-/* Suricata's exception policies: the engine does not apply them (pcap-file
- * runs drop nothing), but a value Suricata would refuse is refused here too:
- * Suricata 8 stops on an invalid policy rather than fall back to ignore. */
-static int exception_policies_check(void)
+/* Resident memory now (/proc/self/statm), 0 when unknown: with the peak RSS
+ * it tells what the packet phase added over the loaded engine. */
+static uint64_t rss_bytes(void)
 {
-	static const char *const keys[] = {
-		"exception-policy", "flow.memcap-policy", "defrag.memcap-policy",
-		"stream.memcap-policy", "stream.reassembly.memcap-policy",
-		"stream.midstream-policy", "app-layer.error-policy",
-	};
-	static const char *const values[] = {
-		"auto", "pass-packet", "pass-flow", "bypass", "drop-packet", "drop-flow",
-		"reject", "ignore", NULL,
-	};
-	int rc = 0, v;
+	unsigned long long size = 0, res = 0;
+	FILE *f = fopen("/proc/self/statm", "r");
 
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (conf_get_enum(keys[i], values, &v) < 0)
-			rc = -1;
-	return rc;
+	if (!f)
+		return 0;
+	if (fscanf(f, "%llu %llu", &size, &res) != 2)
+		res = 0;
+	fclose(f);
+	return (uint64_t)res * (uint64_t)sysconf(_SC_PAGESIZE);
 }
 
 /* max-pending-packets when the key is left out (as in Suricata 8's yaml,
@@ -506,8 +504,6 @@ static int engine_config_load(const Cli *cli, EngineConfig *cfg)
 		return -1;
 	if (cfg->mode == RUNMODE_SINGLE)
 		cfg->workers = 1;
-	if (exception_policies_check() != 0)
-		return -1;
 	/* Each worker may hold packets; the reader needs a few more to make progress. */
 	if (cfg->mode == RUNMODE_AUTOFP && cfg->max_pending_packets < 4 * cfg->workers)
 		cfg->max_pending_packets = 4 * cfg->workers;
@@ -541,6 +537,10 @@ static int engine_config_load(const Cli *cli, EngineConfig *cfg)
 		cfg->stream.checksum_validation = 1;
 	if (!cfg->app.http_enabled)
 		cfg->stream.consumers &= ~(1u << STREAM_CONSUMER_APP);
+	/* after stream.midstream and the IPS mode are known: both shape the
+	 * effective policies; Suricata 8 stops on an invalid one */
+	if (ep_config_load(cli->simulate_ips, cfg->stream.midstream) != 0)
+		return -1;
 
 	if (conf_get_bool("stats.enabled", &enabled) < 0 ||
 	    conf_get_int("stats.interval", &interval) < 0)
@@ -733,6 +733,7 @@ static void register_counters(const CaptureOps *ops)
 	stream_register_counters();
 	app_layer_register_counters();
 	detect_register_counters();
+	ep_register_counters();
 	counters_freeze();
 }
 
@@ -1191,6 +1192,13 @@ int main(int argc, char **argv)
 
 	struct timespec t0, t1, c0, c1;
 
+#ifdef __GLIBC__
+	/* Rule loading frees most of what it allocated; give those pages back
+	 * so that RSS is the loaded engine's, not the loader's high-water mark */
+	malloc_trim(0);
+#endif
+	log_info("memuse: RSS %llu bytes at the start of packet processing",
+		 (unsigned long long)rss_bytes());
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
 	if (runmode_run(&engine) != 0)
@@ -1238,6 +1246,9 @@ int main(int argc, char **argv)
 			 runmode_name(engine.cfg.mode), secs,
 			 (c1.tv_sec - c0.tv_sec) + (c1.tv_nsec - c0.tv_nsec) / 1e9,
 			 sum.packets / secs, sum.bytes * 8 / secs / 1e6);
+		/* stats records come once a second and miss a short flood's peak */
+		log_info("memuse: peak %llu bytes (flow, tcp, tcp.reassembly, http and "
+			 "defrag memuse together)", (unsigned long long)mem_peak_max());
 	}
 	rc = 0;
 out:

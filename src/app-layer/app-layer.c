@@ -8,6 +8,7 @@
  * registry order: the first to say yes wins; while one says "more" the
  * bytes are held (up to detect_max_bytes). */
 #include "app-layer/app-layer-int.h"
+#include "app-layer/http.h"
 #include "conf/conf.h"
 #include "util/log.h"
 
@@ -373,6 +374,8 @@ static int start_proto(AppLayerThread *at, Flow *f, AppFlowState *fs, unsigned a
 			/* the parser counts its own errors; a missing state is an
 			 * allocation failure of that protocol */
 			count(at, app_layer_counters.err_http_alloc);
+			/* a memcap (http.memcap) or no memory: the flow is not parsed */
+			flow_exception(f, NULL, at->tc, EP_APP_LAYER_ERROR);
 			return -1;
 		}
 	}
@@ -667,6 +670,19 @@ void app_layer_detect_state_free(void *state)
 {
 	if (state && detect_state_free_fn)
 		detect_state_free_fn(state);
+}
+
+void *app_layer_tx_detect_alloc(const Flow *f, void *tx, size_t size)
+{
+	void **slot = app_layer_tx_detect_slot(f, tx);
+
+	if (*slot)
+		return *slot;
+	/* HTTP keeps it in its memory accounting (http.memuse, issue #17) */
+	if (f->app_proto == ALPROTO_HTTP1)
+		return http_tx_detect_alloc(tx, size);
+	*slot = calloc(1, size);
+	return *slot;
 }
 
 int app_layer_event_lookup(uint16_t alproto, const char *name)

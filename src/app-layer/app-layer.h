@@ -96,7 +96,7 @@ typedef struct AppLayerConfig {
 	uint64_t lzma_memlimit;                     /* 1mb */
 	int compression_bomb_limit;                 /* 1mb */
 	uint32_t max_tx;                            /* app-layer.protocols.http.max-tx: 512 */
-	uint64_t http_memcap;                       /* app-layer.protocols.http.memcap: 0 = unlimited */
+	uint64_t http_memcap;                       /* app-layer.protocols.http.memcap: 64mb, 0 = unlimited */
 } AppLayerConfig;
 
 /* Defaults, then the YAML keys above. 0, or -1 with an error line naming the key. */
@@ -180,6 +180,9 @@ void app_layer_tx_set_flags(const Flow *f, void *tx, unsigned flags);
 /* One slot for detection's per-tx state, freed with the tx through the
  * function registered once at start (NULL: not freed). */
 void **app_layer_tx_detect_slot(const Flow *f, void *tx);
+/* The slot's state, zeroed, allocated on first call (HTTP counts it in
+ * http.memuse); NULL when out of memory. */
+void *app_layer_tx_detect_alloc(const Flow *f, void *tx, size_t size);
 void app_layer_set_detect_state_free(void (*fn)(void *state));
 
 /* ---- app-layer events: "<proto>.<name>" ---- */

@@ -40,6 +40,13 @@ int http_mem_reserve(ThreadCounters *tc, uint64_t size);
 int http_mem_charge(ThreadCounters *tc, uint64_t size);
 void http_mem_release(ThreadCounters *tc, uint64_t size);
 
+/* Buffers that grow with the traffic (headers and URIs built for
+ * detection, stored bodies, detection's per-tx state): counted, never
+ * refused (the cap refuses new flows and transactions instead), on the
+ * calling thread's worker. */
+void http_mem_grow(uint64_t size);
+void http_mem_shrink(uint64_t size);
+
 /* Everything reserved and not released, all workers. */
 uint64_t http_mem_use(void);
 

@@ -55,6 +55,10 @@ static void http_config_defaults(AppLayerConfig *cfg)
 	cfg->lzma_memlimit = 1024 * 1024;
 	cfg->compression_bomb_limit = 1024 * 1024;
 	cfg->max_tx = 512;
+	/* Suricata leaves HTTP unlimited ("values can be 64mb, e.g." in its
+	 * yaml); we take that value as the default so that memory is bounded
+	 * out of the box (issue #17). 0 still means unlimited. */
+	cfg->http_memcap = 64ull << 20;
 }
 
 static int load_enabled(AppLayerConfig *cfg)

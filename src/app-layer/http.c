@@ -255,6 +255,7 @@ enum derived {
 typedef struct Derived {
 	Bytes b;
 	uint32_t *off;              /* D_MULTI: entry i is off[2i], len off[2i+1] */
+	uint32_t off_bytes;         /* counted in http.memuse */
 	uint32_t n;
 	uint8_t built;
 } Derived;
@@ -264,6 +265,7 @@ struct HttpTx {
 	uint64_t id;
 	unsigned flags;
 	void *detect;
+	uint32_t detect_bytes;      /* http_tx_detect_alloc's size, in http.memuse */
 	Body body[2];
 	Bytes raw_hdr[2];
 	Derived d[2][D_MAX];
@@ -341,6 +343,7 @@ static int bytes_append(Bytes *b, const void *p, size_t n)
 		nb = realloc(b->p, cap);
 		if (!nb)
 			return -1;
+		http_mem_grow(cap - b->cap);
 		b->p = nb;
 		b->cap = (uint32_t)cap;
 	}
@@ -356,6 +359,7 @@ static int bytes_append_bstr(Bytes *b, const bstr *s)
 
 static void bytes_free(Bytes *b)
 {
+	http_mem_shrink(b->cap);
 	free(b->p);
 	memset(b, 0, sizeof(*b));
 }
@@ -398,8 +402,10 @@ static HttpTx *tx_ud(htp_tx_t *htx)
 	}
 	tx->mem_tc = hs && hs->at ? hs->at->tc : NULL;
 	/* past the memcap this connection is parsed no further */
-	if (!http_mem_charge(tx->mem_tc, HTTP_MEM_TX) && hs)
+	if (!http_mem_charge(tx->mem_tc, HTTP_MEM_TX) && hs) {
 		hs->dead[0] = hs->dead[1] = 1;
+		flow_exception(hs->f, NULL, tx->mem_tc, EP_APP_LAYER_ERROR);
+	}
 	tx->htx = htx;
 	tx->log_id = htx->index;
 	tx->id = (hp ? hp->base : 0) + htx->index;
@@ -419,14 +425,18 @@ static void tx_free(HttpTx *tx)
 		free(tx->req_z);
 	}
 	for (int d = 0; d < 2; d++) {
+		http_mem_shrink(tx->body[d].cap +
+				(uint64_t)tx->body[d].cappieces * sizeof(HttpBodyPiece));
 		free(tx->body[d].buf);
 		free(tx->body[d].pieces);
 		bytes_free(&tx->raw_hdr[d]);
 		for (int i = 0; i < D_MAX; i++) {
 			bytes_free(&tx->d[d][i].b);
+			http_mem_shrink(tx->d[d][i].off_bytes);
 			free(tx->d[d][i].off);
 		}
 	}
+	http_mem_shrink(tx->detect_bytes);
 	if (tx->detect)
 		app_layer_detect_state_free(tx->detect);
 	free(tx);
@@ -641,6 +651,7 @@ static void body_piece(HttpState *hs, Body *b, int dir, const uint8_t *data, uin
 			}
 			return;
 		}
+		http_mem_grow((uint64_t)(cap - b->cappieces) * sizeof(*np));
 		b->pieces = np;
 		b->cappieces = cap;
 	}
@@ -676,6 +687,7 @@ static int body_store(HttpState *hs, HttpTx *tx, int dir, const uint8_t *data, s
 			tx_counted(hs, app_layer_counters.err_http_alloc);
 			return HTP_OK;  /* keep parsing; the body stays short */
 		}
+		http_mem_grow(cap - b->cap);
 		b->buf = nb;
 		b->cap = (uint32_t)cap;
 	}
@@ -1030,6 +1042,7 @@ static int feed(HttpState *hs, int dir, const uint8_t *data, size_t len)
 	if (r == HTP_STREAM_ERROR) {
 		hs->dead[dir] = 1;
 		tx_counted(hs, app_layer_counters.err_http_parser);
+		flow_exception(hs->f, NULL, hs->at ? hs->at->tc : NULL, EP_APP_LAYER_ERROR);
 		return -1;
 	}
 	return 0;
@@ -1309,6 +1322,18 @@ void **http_tx_detect_slot(HttpTx *tx)
 	return &tx->detect;
 }
 
+void *http_tx_detect_alloc(HttpTx *tx, size_t size)
+{
+	if (tx->detect)
+		return tx->detect;
+	tx->detect = calloc(1, size);
+	if (tx->detect) {
+		tx->detect_bytes = (uint32_t)size;
+		http_mem_grow(size);
+	}
+	return tx->detect;
+}
+
 uint32_t http_tx_body_raw(const HttpTx *tx, int dir, const uint8_t **data, uint32_t *len,
 			  const HttpBodyPiece **pieces)
 {
@@ -1501,6 +1526,8 @@ static int build_multi(HttpTx *tx, int dir, Derived *d)
 	d->off = calloc(n ? n * 2 : 1, sizeof(uint32_t));
 	if (!d->off)
 		return -1;
+	d->off_bytes = (uint32_t)((n ? n * 2 : 1) * sizeof(uint32_t));
+	http_mem_grow(d->off_bytes);
 	for (size_t i = 0; i < n; i++) {
 		htp_header_t *h = htp_table_get_index(t, i, NULL);
 		uint32_t start = d->b.len;

@@ -48,6 +48,9 @@ void http_tx_set_flags(HttpTx *tx, unsigned flags);
 /* One slot for detection's per-tx state, freed with the tx through the
  * function registered once at start (may be NULL: not freed). */
 void **http_tx_detect_slot(HttpTx *tx);
+/* The slot's state, zeroed, allocated on first call and counted in
+ * http.memuse (it is per-transaction memory as much as libhtp's). */
+void *http_tx_detect_alloc(HttpTx *tx, size_t size);
 void http_set_detect_state_free(void (*fn)(void *state));
 
 /* Inspection buffers. Request side ("ts") unless noted. Normalized: libhtp's

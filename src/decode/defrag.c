@@ -6,6 +6,8 @@
  * Reassembly itself uses per-thread scratch allocated once. */
 #include "decode/defrag.h"
 #include "decode/decode-int.h"
+#include "util/exception-policy.h"
+#include "util/mem-peak.h"
 
 #include <pcap/dlt.h>
 #include <stdlib.h>
@@ -103,6 +105,7 @@ static void tracker_free_frags(struct Defrag *df, struct tracker *t)
 		struct frag *n = f->next;
 
 		df->memuse -= sizeof(*f) + f->len;
+		mem_peak_sub(sizeof(*f) + f->len);
 		free(f);
 		f = n;
 	}
@@ -112,6 +115,7 @@ static void tracker_free_frags(struct Defrag *df, struct tracker *t)
 	t->arrived = t->arrived_tail = NULL;
 	if (t->hdr) {
 		df->memuse -= t->hdr_len + t->link_len;
+		mem_peak_sub(t->hdr_len + t->link_len);
 		free(t->link);
 		t->hdr = NULL;
 		t->link = NULL;
@@ -143,6 +147,7 @@ static void tracker_destroy(struct Defrag *df, struct tracker *t)
 	tracker_unlink(df, t);
 	tracker_free_frags(df, t);
 	df->memuse -= sizeof(*t);
+	mem_peak_sub(sizeof(*t));
 	df->ntrackers--;
 	free(t);
 }
@@ -265,6 +270,18 @@ static int defrag_make_room(struct Defrag *df, uint64_t need, struct tracker *ke
 	return 0;
 }
 
+/* defrag.memcap reached and nothing could be freed for p: the policy acts on
+ * the packet only (no flow exists yet). */
+static void memcap_refused(DecodeThread *dt, Packet *p)
+{
+	unsigned eff = ep_apply(dt->tc, EP_DEFRAG_MEMCAP);
+
+	if (eff & EP_EFF_PKT_NO_DETECT)
+		p->flags |= PKT_EP_NO_DETECT;
+	if (eff & EP_EFF_PKT_DROP)
+		p->flags |= PKT_EP_DROP;
+}
+
 static struct tracker *tracker_get(struct Defrag *df, const struct frag_in *in, Packet *p)
 {
 	DecodeThread *dt = df->dt;
@@ -279,12 +296,15 @@ static struct tracker *tracker_get(struct Defrag *df, const struct frag_in *in, 
 		dc_inc(dt, dcnt.df_max_trackers_reached);
 		return NULL;
 	}
-	if (defrag_make_room(df, sizeof(*t), NULL) < 0)
+	if (defrag_make_room(df, sizeof(*t), NULL) < 0) {
+		memcap_refused(dt, p);
 		return NULL;
+	}
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return NULL;
 	df->memuse += sizeof(*t);
+	mem_peak_add(sizeof(*t));
 	df->ntrackers++;
 	t->hash = hash;
 	t->family = in->family;
@@ -451,6 +471,7 @@ static void defrag_insert(DecodeThread *dt, Packet *p, const struct frag_in *in,
 	need = sizeof(*f) + in->len +
 	       (in->off == 0 && !t->hdr ? in->link_len + in->hdr_len : 0);
 	if (defrag_make_room(df, need, t) < 0) {
+		memcap_refused(dt, p);
 		frag_ignored(dt, p, in);
 		return;
 	}
@@ -483,6 +504,7 @@ static void defrag_insert(DecodeThread *dt, Packet *p, const struct frag_in *in,
 	t->nfrags++;
 	df->nfrags++;
 	df->memuse += sizeof(*f) + in->len;
+	mem_peak_add(sizeof(*f) + in->len);
 
 	if (in->off == 0 && !t->hdr) {
 		/* one buffer: the link header, then the IP header */
@@ -496,6 +518,7 @@ static void defrag_insert(DecodeThread *dt, Packet *p, const struct frag_in *in,
 			t->nh_off = (uint16_t)in->nh_off;
 			t->nh = in->nh;
 			df->memuse += in->link_len + in->hdr_len;
+			mem_peak_add(in->link_len + in->hdr_len);
 		}
 	}
 	/* The first "last fragment" fixes the datagram's length. */

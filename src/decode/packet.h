@@ -33,6 +33,10 @@ typedef struct Address {
 #define PKT_ARP              (1u << 10)
 #define PKT_NO_FLOW          (1u << 11) /* GRE/ERSPAN carrier: Suricata gives it no flow */
 #define PKT_HAS_ETH          (1u << 12) /* eth_src/eth_dst hold the outer Ethernet header */
+/* An exception policy (util/exception-policy.h) applied to this packet: no
+ * detection; PKT_EP_DROP: in IPS mode the packet is dropped. */
+#define PKT_EP_NO_DETECT     (1u << 13)
+#define PKT_EP_DROP          (1u << 14)
 
 /* Where a packet came from, as Suricata's eve "pkt_src". */
 enum packet_src {

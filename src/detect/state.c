@@ -19,6 +19,11 @@
 
 /* ---- per flow ---- */
 
+static size_t state_bytes(uint16_t nfb, uint16_t nfi)
+{
+	return sizeof(DetectFlowState) + (nfb + 7u) / 8 + nfi * (sizeof(uint32_t) + 1) + 8;
+}
+
 DetectFlowState *detect_flow_state(const DetectEngine *de, Flow *f, int create)
 {
 	DetectFlowState *st = f->detect;
@@ -26,11 +31,12 @@ DetectFlowState *detect_flow_state(const DetectEngine *de, Flow *f, int create)
 
 	if (st || !create)
 		return st;
-	bytes = sizeof(*st) + (de->nfb + 7) / 8 + de->nfi * (sizeof(uint32_t) + 1) + 8;
+	bytes = state_bytes(de->nfb, de->nfi);
 	/* per flow, not per packet: the flow's first need pays for it */
 	st = calloc(1, bytes);
 	if (!st)
 		return NULL;
+	flow_mem_add(bytes);
 	st->nfb = de->nfb;
 	st->nfi = de->nfi;
 	st->ints = (uint32_t *)(st + 1);
@@ -47,6 +53,8 @@ void detect_flow_free(Flow *f)
 	if (st) {
 		scov_free(st->scov[0]);
 		scov_free(st->scov[1]);
+		/* counted in flow.memuse while the flow lived */
+		flow_mem_sub(state_bytes(st->nfb, st->nfi));
 	}
 	tag_flow_free(f->detect);
 	free(f->detect);

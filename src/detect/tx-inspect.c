@@ -433,7 +433,8 @@ static TxDetect *tx_state(const DetectEngine *de, const Flow *f, void *tx)
 			app_layer_set_detect_state_free(tx_detect_free);
 			registered = 1;
 		}
-		*slot = calloc(1, sizeof(TxDetect) + ((2 * (size_t)de->nhttp + 63) / 64) * 8);
+		*slot = app_layer_tx_detect_alloc(f, tx, sizeof(TxDetect) +
+						  ((2 * (size_t)de->nhttp + 63) / 64) * 8);
 	}
 	return *slot;
 }

@@ -8,6 +8,7 @@
  * Memory accounting follows Suricata's idea of flow.memuse: the table itself
  * plus every Flow allocated (in use or spare) counts against memcap/share. */
 #include "flow/flow.h"
+#include "util/mem-peak.h"
 #include "conf/conf.h"
 #include "util/log.h"
 
@@ -424,6 +425,7 @@ static Flow *flow_alloc(FlowTable *ft)
 	if (!f)
 		return NULL;
 	ft->memuse += sizeof(Flow);
+	mem_peak_add(sizeof(Flow));
 	return f;
 }
 
@@ -440,6 +442,7 @@ static void flow_release(FlowTable *ft, Flow *f)
 	}
 	free(f);
 	ft->memuse -= sizeof(Flow);
+	mem_peak_sub(sizeof(Flow));
 }
 
 /* ---- lists ---- */
@@ -479,6 +482,25 @@ static void hash_unlink(FlowTable *ft, Flow *f)
 			return;
 		}
 	}
+}
+
+/* The table whose flows this thread handles now: per-flow state that later
+ * stages allocate (flow_mem_add) is counted in its flow.memuse. Tables are
+ * per worker and a flow is only touched on its worker's thread. */
+static _Thread_local FlowTable *tls_ft;
+
+void flow_mem_add(uint64_t n)
+{
+	if (tls_ft)
+		tls_ft->memuse += n;
+	mem_peak_add(n);
+}
+
+void flow_mem_sub(uint64_t n)
+{
+	if (tls_ft)
+		tls_ft->memuse -= n;
+	mem_peak_sub(n);
 }
 
 static void flow_end(FlowTable *ft, Flow *f, enum flow_end_reason why)
@@ -576,12 +598,14 @@ FlowTable *flow_table_new(const FlowConfig *cfg, unsigned share, ThreadCounters 
 		ft->spare = f;
 		ft->nspare++;
 	}
+	mem_peak_add(ft->memuse);
 	update_gauges(ft);
 	return ft;
 }
 
 void flow_table_flush(FlowTable *ft)
 {
+	tls_ft = ft;
 	while (ft->lru_head)
 		flow_end(ft, ft->lru_head, FLOW_END_SHUTDOWN);
 }
@@ -595,7 +619,9 @@ void flow_table_free(FlowTable *ft)
 		Flow *f = ft->spare;
 		ft->spare = f->hnext;
 		free(f);
+		ft->memuse -= sizeof(Flow);
 	}
+	mem_peak_sub(ft->memuse);
 	free(ft->buckets);
 	free(ft);
 }
@@ -626,6 +652,7 @@ void flow_table_timeout(FlowTable *ft, const struct timeval *now)
 {
 	int deep = now->tv_sec != ft->last_deep_walk;
 
+	tls_ft = ft;
 	if (deep)
 		ft->last_deep_walk = now->tv_sec;
 	timeout_walk(ft, now, deep);
@@ -659,6 +686,7 @@ static Flow *flow_alloc_emergency(FlowTable *ft, const struct timeval *now)
 		ft->nspare--;
 		free(f);
 		ft->memuse -= sizeof(Flow);
+		mem_peak_sub(sizeof(Flow));
 	}
 	if (ft->memuse < target) {
 		ft->emergency = 0;
@@ -854,6 +882,7 @@ Flow *flow_handle_packet(FlowTable *ft, Packet *p)
 	Flow *f;
 	int dir = 0;
 
+	tls_ft = ft;
 	if (p->ip_version != 4 && p->ip_version != 6)
 		return NULL;
 	if (p->flags & (PKT_INVALID | PKT_IS_FRAGMENT | PKT_NO_FLOW))
@@ -881,12 +910,48 @@ Flow *flow_handle_packet(FlowTable *ft, Packet *p)
 	}
 	if (!f) {
 		f = flow_create(ft, p, hash, sp, dp);
-		if (!f)
+		if (!f) {
+			/* no flow under flow.memcap: the packet goes on alone */
+			flow_exception(NULL, p, ft->tc, EP_FLOW_MEMCAP);
 			return NULL;
+		}
 		dir = flow_match(f, p, sp, dp);
 	}
 	flow_update(ft, f, p, dir > 0);
 	return f;
+}
+
+void flow_exception(Flow *f, Packet *p, ThreadCounters *tc, enum ep_target t)
+{
+	unsigned eff = ep_apply(tc, t);
+	enum ep_policy pol = ep_policy_of(t);
+
+	/* the flow record names the target even under ignore, as Suricata's */
+	if (f)
+		f->ep_applied[t] = (uint8_t)(1 + pol);
+	if (pol == EP_IGNORE)
+		return;
+	if (p && (eff & EP_EFF_PKT_NO_DETECT))
+		p->flags |= PKT_EP_NO_DETECT;
+	if (p && (eff & EP_EFF_PKT_DROP))
+		p->flags |= PKT_EP_DROP;
+	if (!f)
+		return;
+	if (eff & EP_EFF_FLOW_PASS)
+		f->ep_flags |= FLOW_EP_PASS;
+	if (eff & EP_EFF_FLOW_BYPASS)
+		f->ep_flags |= FLOW_EP_BYPASS;
+	if (eff & EP_EFF_FLOW_DROP)
+		f->ep_flags |= FLOW_EP_DROP;
+}
+
+const char *flow_ep_action(const Flow *f)
+{
+	if (f->ep_flags & FLOW_EP_DROP)
+		return "drop";
+	if (f->ep_flags & (FLOW_EP_PASS | FLOW_EP_BYPASS))
+		return "pass";
+	return NULL;
 }
 
 const char *flow_state_name(enum flow_state s)

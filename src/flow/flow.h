@@ -11,6 +11,7 @@
 
 #include "decode/packet.h"
 #include "stats/counters.h"
+#include "util/exception-policy.h"
 
 #include <stdint.h>
 #include <sys/time.h>
@@ -68,6 +69,10 @@ typedef struct Flow {
 	/* MAC addresses of the first Ethernet packet, client side first (eve ether) */
 	uint8_t has_macs;
 	uint8_t mac_src[6], mac_dst[6];
+	/* exception policies applied (flow_exception): FLOW_EP_*, and per
+	 * target 1 + the policy applied, 0 when none (eve flow.exception_policy) */
+	uint8_t ep_flags;
+	uint8_t ep_applied[EP_TARGET_COUNT];
 
 	/* per-flow state of later stages (stream, app-layer, detect); freed through
 	 * the table's end callback before the flow is recycled */
@@ -86,6 +91,20 @@ typedef struct Flow {
 	struct Flow *hnext;         /* hash chain */
 	struct Flow *lnext, *lprev; /* table-wide LRU-by-last-packet list */
 } Flow;
+
+#define FLOW_EP_PASS   0x01u  /* pass-flow: no more detection, still parsed and logged */
+#define FLOW_EP_BYPASS 0x02u  /* bypass: no more stream, app-layer or detection */
+#define FLOW_EP_DROP   0x04u  /* IPS drop-flow/reject: dropped, nothing more inspected */
+
+/* Exception t happened on p, whose flow is f (NULL when it has none): counts
+ * t's policy in tc and applies it to the packet (PKT_EP_*) and the flow. */
+void flow_exception(Flow *f, Packet *p, ThreadCounters *tc, enum ep_target t);
+/* Per-flow state of a later stage (detection's flow state) is counted in
+ * flow.memuse of the table the calling thread works on. */
+void flow_mem_add(uint64_t n);
+void flow_mem_sub(uint64_t n);
+/* eve flow.action: "pass" or "drop" once a policy decided it, else NULL. */
+const char *flow_ep_action(const Flow *f);
 
 /* Called for each flow that ends (timeout, eviction, shutdown) before it is
  * recycled: eve "flow" records and per-flow cleanup hang off this. */

@@ -388,6 +388,33 @@ static void add_flow_ether(const Outputs *o, json_t *rec, const Flow *f)
 	json_object_set_new_nocheck(rec, "ether", e);
 }
 
+/* flow.action and flow.exception_policy: [{target, policy}] of the
+ * exception policies applied to the flow (Suricata 8's flow record). */
+static void add_flow_exception_policy(json_t *fl, const Flow *f)
+{
+	const char *action = flow_ep_action(f);
+	json_t *arr = NULL;
+
+	if (action)
+		json_object_set_new_nocheck(fl, "action", json_string_nocheck(action));
+	for (int t = 0; t < EP_TARGET_COUNT; t++) {
+		json_t *e;
+
+		if (!f->ep_applied[t])
+			continue;
+		if (!arr)
+			arr = json_array();
+		e = json_object();
+		json_object_set_new_nocheck(e, "target",
+					    json_string_nocheck(ep_target_name((enum ep_target)t)));
+		json_object_set_new_nocheck(e, "policy", json_string_nocheck(ep_json_name(
+			(enum ep_policy)(f->ep_applied[t] - 1))));
+		json_array_append_new(arr, e);
+	}
+	if (arr)
+		json_object_set_new_nocheck(fl, "exception_policy", arr);
+}
+
 void output_flow_end(Outputs *o, const Flow *f, enum flow_end_reason why)
 {
 	json_t *rec, *fl;
@@ -411,9 +438,12 @@ void output_flow_end(Outputs *o, const Flow *f, enum flow_end_reason why)
 	/* Suricata: whole seconds between the first and the last packet */
 	json_object_set_new_nocheck(fl, "age",
 				    json_integer((json_int_t)(f->last.tv_sec - f->start.tv_sec)));
-	json_object_set_new_nocheck(fl, "state", json_string_nocheck(flow_state_name(f->state)));
+	/* a flow bypassed by an exception policy ends "bypassed", as in Suricata */
+	json_object_set_new_nocheck(fl, "state", json_string_nocheck(
+		f->ep_flags & FLOW_EP_BYPASS ? "bypassed" : flow_state_name(f->state)));
 	json_object_set_new_nocheck(fl, "reason", json_string_nocheck(flow_end_reason_name(why)));
 	json_object_set_new_nocheck(fl, "alerted", json_boolean(f->alerted));
+	add_flow_exception_policy(fl, f);
 	json_object_set_new_nocheck(rec, "flow", fl);
 	if (f->proto == IPPROTO_TCP)
 		json_object_set_new_nocheck(rec, "tcp", tcp_object(f));

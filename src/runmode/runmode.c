@@ -230,13 +230,15 @@ static void on_flow_end(void *arg, Flow *f, enum flow_end_reason why)
 	Worker *w = arg;
 	Packet *p = NULL;
 
-	if (f->stream) {
+	if (f->stream && !(f->ep_flags & (FLOW_EP_BYPASS | FLOW_EP_DROP))) {
 		/* everything still held becomes ready: the consumers see it last */
 		stream_flow_end(w->st, f);
 		if (w->at)
 			app_feed(w, f, NULL);
 	}
-	for (int dir = 0; dir < 2 && w->dt && (f->stream || f->alstate); dir++) {
+	/* an exception policy that passed, bypassed or dropped the flow ended
+	 * its detection */
+	for (int dir = 0; dir < 2 && w->dt && (f->stream || f->alstate) && !f->ep_flags; dir++) {
 		const DetectAlert *alerts;
 		uint32_t n;
 
@@ -322,12 +324,15 @@ static void worker_process(Worker *w, Packet *p)
 
 	if (!(p->flags & (PKT_INVALID | PKT_IS_FRAGMENT)) && p->ip_version)
 		f = flow_handle_packet(w->ft, p);
-	if (f && p->proto == IPPROTO_TCP && PKT_IS_TCP(p)) {
+	/* exception policies (flow_exception): bypass and an IPS drop end all
+	 * inspection of the flow, pass-flow its detection only */
+	if (f && p->proto == IPPROTO_TCP && PKT_IS_TCP(p) &&
+	    !(f->ep_flags & (FLOW_EP_BYPASS | FLOW_EP_DROP))) {
 		stream_handle_packet(w->st, f, p);
-		if (w->at && f->stream)
+		if (w->at && f->stream && !(f->ep_flags & (FLOW_EP_BYPASS | FLOW_EP_DROP)))
 			app_feed(w, f, p);
 	}
-	if (w->dt) {
+	if (w->dt && !(p->flags & (PKT_EP_NO_DETECT | PKT_EP_DROP)) && !(f && f->ep_flags)) {
 		const DetectAlert *alerts;
 		uint32_t n = detect_packet(w->dt, p, &alerts);
 

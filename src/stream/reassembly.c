@@ -221,8 +221,14 @@ void reasm_release(StreamThread *st, TcpStream *s)
 	}
 }
 
-static void append_ready(StreamThread *st, TcpStream *s, uint64_t off, const uint8_t *data,
-			 uint32_t n)
+/* Reassembly memcap hit while p (NULL at a flush) was handled. */
+static void reasm_refused(StreamThread *st, Packet *p)
+{
+	flow_exception(p ? p->flow : NULL, p, st->tc, EP_STREAM_REASSEMBLY_MEMCAP);
+}
+
+static void append_ready(StreamThread *st, TcpStream *s, Packet *p, uint64_t off,
+			 const uint8_t *data, uint32_t n)
 {
 	uint64_t m = min_released(st, s);
 	int new_run;
@@ -247,6 +253,7 @@ static void append_ready(StreamThread *st, TcpStream *s, uint64_t off, const uin
 	if (!buf_ensure(st, s, n)) {
 		counter_inc(st->tc, stream_cnt.segment_memcap_drop);
 		s->dir_flags |= STREAM_DIR_GAP;
+		reasm_refused(st, p);
 		return;
 	}
 	if (new_run) {
@@ -320,6 +327,7 @@ static Segment **fill(struct ins *in, Segment **pp, uint64_t from, uint64_t to,
 		if (!seg) {
 			counter_inc(in->st->tc, stream_cnt.segment_memcap_drop);
 			stream_event(in->st, in->p, SEV_REASSEMBLY_INSERT_MEMCAP);
+			reasm_refused(in->st, in->p);
 			in->fail = 1;
 			break;
 		}
@@ -459,7 +467,7 @@ int reasm_advance(StreamThread *st, TcpSession *ssn, TcpStream *s, Packet *p, ui
 			gap(st, s, p);
 		else if (seg->off > s->ready_off)
 			s->dir_flags |= STREAM_DIR_GAP;
-		append_ready(st, s, seg->off, seg->data + seg->head, n);
+		append_ready(st, s, p, seg->off, seg->data + seg->head, n);
 		s->ready_off = seg->off + n;
 		if (n == seg->len) {
 			s->segs = seg->next;

@@ -10,6 +10,7 @@
 #include "stream/stream-int.h"
 #include "conf/conf.h"
 #include "util/log.h"
+#include "util/mem-peak.h"
 
 #include <netinet/in.h>
 #include <stdlib.h>
@@ -292,12 +293,14 @@ int stream_mem_reserve(int reassembly, uint64_t size)
 		__atomic_sub_fetch(use, size, __ATOMIC_RELAXED);
 		return 0;
 	}
+	mem_peak_add(size);
 	return 1;
 }
 
 void stream_mem_release(int reassembly, uint64_t size)
 {
 	__atomic_sub_fetch(reassembly ? &g_reasm_memuse : &g_memuse, size, __ATOMIC_RELAXED);
+	mem_peak_sub(size);
 }
 
 uint64_t stream_memuse(void)
@@ -481,14 +484,33 @@ static void track_syn_data(StreamThread *st, TcpSession *ssn, TcpStream *snd, Pa
 		p->stream_flags |= dir ? STREAM_PKT_TC_READY : STREAM_PKT_TS_READY;
 }
 
-static void pickup(StreamThread *st, TcpSession *ssn, Packet *p)
+static void pickup(StreamThread *st, TcpSession *ssn, Flow *f, Packet *p)
 {
 	ssn->flags |= SSN_MIDSTREAM;
 	/* one side only may be all we ever see: do not wait for ACKs */
 	if (st->cfg->async_oneside)
 		ssn->flags |= SSN_ASYNC;
 	counter_inc(st->tc, stream_cnt.midstream_pickups);
-	(void)p;
+	/* an allowed pickup is still an exception: with stream.midstream on
+	 * the policy may be pass-flow (or what the master switch says) */
+	flow_exception(f, p, st->tc, EP_STREAM_MIDSTREAM);
+}
+
+/* A packet that would start a session midstream with stream.midstream off:
+ * no session, and the midstream policy decides the rest of the flow. */
+static TcpSession *midstream_refused(StreamThread *st, Flow *f, Packet *p)
+{
+	/* under ignore nothing happened that the flow record should name */
+	if (ep_policy_of(EP_STREAM_MIDSTREAM) != EP_IGNORE)
+		flow_exception(f, p, st->tc, EP_STREAM_MIDSTREAM);
+	return NULL;
+}
+
+/* No session under stream.memcap (ssn_alloc counted it). */
+static TcpSession *ssn_refused(StreamThread *st, Flow *f, Packet *p)
+{
+	flow_exception(f, p, st->tc, EP_STREAM_MEMCAP);
+	return NULL;
 }
 
 static TcpSession *session_start(StreamThread *st, Flow *f, Packet *p, int dir)
@@ -503,26 +525,26 @@ static TcpSession *session_start(StreamThread *st, Flow *f, Packet *p, int dir)
 	}
 	if ((fl & TH_FIN) && !(fl & TH_SYN) && !cfg->midstream) {
 		stream_event(st, p, SEV_FIN_BUT_NO_SESSION);
-		return NULL;
+		return midstream_refused(st, f, p);
 	}
 	if ((fl & (TH_SYN | TH_ACK)) == (TH_SYN | TH_ACK)) {
 		/* SYN/ACK without the SYN: picked up only if configured */
 		if (!cfg->midstream && !cfg->async_oneside)
-			return NULL;
+			return midstream_refused(st, f, p);
 		if (!(ssn = ssn_alloc(st, p, dir)))
-			return NULL;
+			return ssn_refused(st, f, p);
 		ssn->client = (uint8_t)!dir;
 		set_base(&ssn->s[dir], p->tcp_seq + 1);
 		syn_options(&ssn->s[dir], p);
 		set_base(&ssn->s[!dir], p->tcp_ack);
 		ssn->state = TCP_SYN_RECV;
-		pickup(st, ssn, p);
+		pickup(st, ssn, f, p);
 		f->stream = ssn;
 		return ssn;
 	}
 	if (fl & TH_SYN) {
 		if (!(ssn = ssn_alloc(st, p, dir)))
-			return NULL;
+			return ssn_refused(st, f, p);
 		ssn->client = (uint8_t)dir;
 		set_base(&ssn->s[dir], p->tcp_seq + 1);
 		syn_options(&ssn->s[dir], p);
@@ -533,16 +555,16 @@ static TcpSession *session_start(StreamThread *st, Flow *f, Packet *p, int dir)
 		return ssn;
 	}
 	if (!cfg->midstream)
-		return NULL;
+		return midstream_refused(st, f, p);
 	/* midstream: the sender is taken as the client, as the flow did */
 	if (!(ssn = ssn_alloc(st, p, dir)))
-		return NULL;
+		return ssn_refused(st, f, p);
 	ssn->client = (uint8_t)dir;
 	set_base(&ssn->s[dir], p->tcp_seq);
 	if (fl & TH_ACK)
 		set_base(&ssn->s[!dir], p->tcp_ack);
 	ssn->state = TCP_ESTABLISHED;
-	pickup(st, ssn, p);
+	pickup(st, ssn, f, p);
 	f->stream = ssn;
 	return ssn;
 }

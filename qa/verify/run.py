@@ -804,7 +804,7 @@ def parse_args(argv):
 			help="suricata-verify folder (default: TOP/../shared/suricata-verify)")
 	ap.add_argument("--outdir", default=None,
 			help="where each test's output folder goes "
-			"(default: $TMPDIR/qa-verify-<uid>)")
+			"(default: a new $TMPDIR/qa-verify-XXXX of this run)")
 	ap.add_argument("--list", help="file of test names to run, one a line")
 	ap.add_argument("--category", action="append",
 			help="INDEX.tsv category, or its part before ':' or '/' "
@@ -835,8 +835,10 @@ def parse_args(argv):
 	opts.srcdir = ab(opts.srcdir or TOP)
 	opts.verify_dir = ab(opts.verify_dir or
 			     os.path.join(TOP, "..", "shared", "suricata-verify"))
-	opts.outdir = ab(opts.outdir or os.path.join(
-		tempfile.gettempdir(), "qa-verify-%d" % os.getuid()))
+	# a folder of this run's own: two runs at once (CI builds side by side,
+	# two engineers on one machine) must not share the tests' folders
+	opts.outdir_owned = not opts.outdir
+	opts.outdir = ab(opts.outdir or tempfile.mkdtemp(prefix="qa-verify-"))
 	opts.jobs = max(1, opts.jobs)
 	return opts
 
@@ -889,6 +891,11 @@ def main(argv=None):
 	print("%d passed, %d failed, %d skipped" % (
 		counts["PASS"], counts["FAIL"], counts["SKIP"]))
 	print("%d passed, %d failed" % (counts["PASS"], counts["FAIL"]))
+	# our own folder goes when all passed; failures keep it for a look
+	if opts.outdir_owned and not counts["FAIL"]:
+		shutil.rmtree(opts.outdir, ignore_errors=True)
+	elif counts["FAIL"]:
+		print("output folders kept in %s" % opts.outdir, file=sys.stderr)
 	return 1 if counts["FAIL"] else 0
 
 

@@ -91,13 +91,14 @@ void http_sig_setup(DetectSig *ds)
 		ds->http_dirs = 1;
 	else if (s->lists[BUF_FILE_DATA].n)
 		ds->http_dirs = 2;
-	else if (app_event_sig_has(s))
+	else if (app_event_sig_has(s) || (s->flags & SIG_FLAG_TX_MATCH))
 		ds->http_dirs = 1;          /* events are per tx: evaluate it once */
 	else
 		ds->http_dirs = 3;
 	ds->http_need[0] = ds->http_need[1] = 0;
-	if (app_event_sig_has(s)) {
-		/* events come up until the side is done: wait for it */
+	if (app_event_sig_has(s) || (s->flags & SIG_FLAG_TX_MATCH)) {
+		/* events come up until the side is done, and a transaction
+		 * property (ssl_version, ...) is final then: wait for it */
 		uint8_t done = (uint8_t)app_proto_progress_complete(s->alproto);
 
 		if (ds->http_dirs & 1)
@@ -242,6 +243,7 @@ static int canon_list(int d, int l)
 		return l;
 	for (int k = 1; k < l; k++)
 		if (detect_buffers[k].progress && detect_buffers[k].multi == detect_buffers[l].multi &&
+		    detect_buffers[k].alproto == detect_buffers[l].alproto &&
 		    buf_side(k, d) == side && buf_hbuf(k, side) == hb)
 			return k;
 	return l;

@@ -93,6 +93,27 @@ static int tls_config_load(AppLayerConfig *cfg)
 	return rc;
 }
 
+/* app_layer.tx.tls, app_layer.error.tls.*: Suricata's names */
+static counter_id c_tx, c_gap, c_alloc, c_parser, c_internal;
+static int counters_on;
+
+static void tls_register_counters(void)
+{
+	c_tx = counter_register("app_layer.tx.tls");
+	c_gap = counter_register("app_layer.error.tls.gap");
+	c_alloc = counter_register("app_layer.error.tls.alloc");
+	c_parser = counter_register("app_layer.error.tls.parser");
+	c_internal = counter_register("app_layer.error.tls.internal");
+	(void)c_internal;
+	counters_on = 1;
+}
+
+static void tls_count(AppLayerThread *at, counter_id id)
+{
+	if (at && at->tc && counters_on)
+		counter_inc(at->tc, id);
+}
+
 static int tls_enabled(const AppLayerConfig *cfg)
 {
 	(void)cfg;
@@ -156,15 +177,15 @@ static void *tls_state_new_op(AppLayerThread *at, Flow *f)
 {
 	TlsTx *t = calloc(1, sizeof(*t));
 
-	(void)at;
 	(void)f;
-	if (!t)
-		return NULL;
-	t->s = tls_state_new();
-	if (!t->s) {
+	if (t)
+		t->s = tls_state_new();
+	if (!t || !t->s) {
 		free(t);
+		tls_count(at, c_alloc);
 		return NULL;
 	}
+	tls_count(at, c_tx);
 	return t;
 }
 
@@ -187,20 +208,23 @@ static int tls_parse_op(AppLayerThread *at, Flow *f, void *state, int dir, const
 {
 	TlsTx *t = state;
 
-	(void)at;
 	(void)f;
 	if (!t || dir < 0 || dir > 1)
 		return -1;
 	if (flags & APP_GAP) {
 		/* records cannot be found again after a gap: Suricata's TLS
 		 * parser gives the direction up as well */
+		if (!t->closed[dir])
+			tls_count(at, c_gap);
 		t->closed[dir] = 1;
 		return 0;
 	}
 	if (!t->closed[dir] && len && data &&
 	    !(tls_conf.encryption == TLS_ENC_BYPASS && (t->s->flags & TLS_F_HANDSHAKE_DONE))) {
-		if (tls_parse(t->s, dir, data, len) < 0)
+		if (tls_parse(t->s, dir, data, len) < 0) {
 			t->closed[dir] = 1;
+			tls_count(at, c_parser);
+		}
 	}
 	if (flags & APP_EOF)
 		t->closed[dir] = 1;
@@ -242,20 +266,31 @@ static uint64_t tls_tx_id(const void *tx)
 	return 0;
 }
 
+/* Suricata writes the tls record once the server's certificate (or what
+ * follows it: key exchange, ChangeCipherSpec, a TLS 1.3 ServerHello) was
+ * read, without waiting for the client's reply (suricata-verify
+ * tls-glupteba): the client side is done with its hello, the server side
+ * with its certificate. */
 static int tls_tx_progress(const void *tx, int dir)
 {
 	const TlsTx *t = tx;
 	uint32_t fl = t->s->flags;
 
+	const uint32_t server_done = TLS_F_CERT_SERVER | TLS_F_SERVER_KEYX | TLS_F_CCS_TOCLIENT;
+
 	if (t->closed[dir & 1] || (fl & TLS_F_HANDSHAKE_DONE))
 		return TLS_PROGRESS_DONE;
 	if (dir == APP_DIR_TOSERVER) {
-		if (fl & (TLS_F_CLIENT_KEYX | TLS_F_CERT_CLIENT | TLS_F_CCS_TOSERVER))
-			return TLS_PROGRESS_CERT;
-		return (fl & TLS_F_CLIENT_HELLO) ? TLS_PROGRESS_HELLO : 0;
+		if (fl & (TLS_F_CERT_CLIENT | TLS_F_CLIENT_KEYX | TLS_F_CCS_TOSERVER))
+			return TLS_PROGRESS_DONE;
+		if (!(fl & TLS_F_CLIENT_HELLO))
+			return 0;
+		/* a server asking for the client's certificate: wait for it */
+		return (fl & server_done) && !(fl & TLS_F_CERT_REQUEST) ? TLS_PROGRESS_DONE
+									 : TLS_PROGRESS_HELLO;
 	}
-	if (fl & (TLS_F_CERT_SERVER | TLS_F_SERVER_KEYX | TLS_F_CCS_TOCLIENT))
-		return TLS_PROGRESS_CERT;
+	if (fl & server_done)
+		return TLS_PROGRESS_DONE;
 	return (fl & TLS_F_SERVER_HELLO) ? TLS_PROGRESS_HELLO : 0;
 }
 
@@ -300,6 +335,7 @@ const AppProtoOps tls_proto_ops = {
 	.config_defaults = tls_config_defaults,
 	.config_load = tls_config_load,
 	.enabled = tls_enabled,
+	.register_counters = tls_register_counters,
 	.probe = tls_probe_dir,
 	.probe_reversed = tls_probe_reversed,
 	.state_new = tls_state_new_op,

@@ -3,10 +3,12 @@
  * eve logger may ask of a TLS transaction; everything else goes through the
  * generic app_layer_tx_*() calls.
  *
- * Progress per side (Suricata's TLS progress, folded to what detection
- * and logging need): 1 the side's hello, 2 the side's certificate (or key
- * exchange, or ChangeCipherSpec), 3 done: the handshake finished, the side
- * closed or its stream could no longer be read. */
+ * Progress per side: the client side is done (3) with its hello; the
+ * server side has its hello (1), and is done with its certificate (or key
+ * exchange, ChangeCipherSpec, a TLS 1.3 ServerHello). Either is done when
+ * the handshake finished, the side closed or its stream could no longer be
+ * read. The tls record goes out then, as Suricata's does. (2, the
+ * certificate, is what the certificate buffers ask for.) */
 #ifndef APP_LAYER_TLS_H
 #define APP_LAYER_TLS_H
 

@@ -91,8 +91,10 @@ void http_sig_setup(DetectSig *ds)
 		ds->http_dirs = 1;
 	else if (s->lists[BUF_FILE_DATA].n)
 		ds->http_dirs = 2;
-	else if (app_event_sig_has(s) || (s->flags & SIG_FLAG_TX_MATCH))
+	else if (app_event_sig_has(s))
 		ds->http_dirs = 1;          /* events are per tx: evaluate it once */
+	else if (s->flags & SIG_FLAG_TX_MATCH)
+		ds->http_dirs = 2;          /* once, to the client (Suricata's tls.* side) */
 	else
 		ds->http_dirs = 3;
 	ds->http_need[0] = ds->http_need[1] = 0;
@@ -105,6 +107,9 @@ void http_sig_setup(DetectSig *ds)
 			ds->http_need[0] = done;
 		if (ds->http_dirs & 2)
 			ds->http_need[1] = done;
+		/* a property may come from either side's messages */
+		if (s->flags & SIG_FLAG_TX_MATCH)
+			ds->http_need[0] = ds->http_need[1] = done;
 	}
 	for (int d = 0; d < 2; d++) {
 		if (!(ds->http_dirs & (1u << d)))

@@ -171,6 +171,7 @@ typedef struct TlsTx {
 	void *kw;                   /* detection's cache (tls_tx_kw_cache) */
 	void (*kw_free)(void *);
 	uint8_t closed[2];          /* eof, gap or a stream we cannot read */
+	uint64_t parsed_at;         /* the flow's packet count at the last parse */
 } TlsTx;
 
 static void *tls_state_new_op(AppLayerThread *at, Flow *f)
@@ -208,7 +209,6 @@ static int tls_parse_op(AppLayerThread *at, Flow *f, void *state, int dir, const
 {
 	TlsTx *t = state;
 
-	(void)f;
 	if (!t || dir < 0 || dir > 1)
 		return -1;
 	if (flags & APP_GAP) {
@@ -221,6 +221,7 @@ static int tls_parse_op(AppLayerThread *at, Flow *f, void *state, int dir, const
 	}
 	if (!t->closed[dir] && len && data &&
 	    !(tls_conf.encryption == TLS_ENC_BYPASS && (t->s->flags & TLS_F_HANDSHAKE_DONE))) {
+		t->parsed_at = f->pkts_toserver + f->pkts_toclient;
 		if (tls_parse(t->s, dir, data, len) < 0) {
 			t->closed[dir] = 1;
 			tls_count(at, c_parser);
@@ -234,6 +235,15 @@ static int tls_parse_op(AppLayerThread *at, Flow *f, void *state, int dir, const
 const TlsState *tls_tx_state(const void *tx)
 {
 	return tx ? ((const TlsTx *)tx)->s : NULL;
+}
+
+uint32_t tls_tx_packet_state(const void *tx, const Flow *f)
+{
+	const TlsTx *t = tx;
+
+	if (!t || t->parsed_at != f->pkts_toserver + f->pkts_toclient)
+		return 0;
+	return t->s->cur_state;
 }
 
 void *tls_tx_kw_cache(void *tx, void *(*make)(void), void (*free_fn)(void *))

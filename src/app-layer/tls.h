@@ -13,6 +13,7 @@
 #define APP_LAYER_TLS_H
 
 #include "app-layer/tls-parse.h"
+#include "flow/flow.h"
 
 #define TLS_PROGRESS_HELLO 1
 #define TLS_PROGRESS_CERT 2
@@ -20,6 +21,10 @@
 
 /* The parser state of a TLS transaction (tx from app_layer_tx_get()). */
 const TlsState *tls_tx_state(const void *tx);
+
+/* ssl_state's view: the TLS_STATE_* the records parsed while the flow's
+ * current packet was processed reached (0 when that packet parsed none). */
+uint32_t tls_tx_packet_state(const void *tx, const Flow *f);
 
 /* Detection's per-flow cache (decoded certificates, fingerprints): made
  * with make() on first use, freed with free_fn() when the flow's TLS state

@@ -198,7 +198,7 @@ static int match_tls(DetectThread *dt, const SigMatch *m, Packet *p)
 	case TM_SSL_VERSION:
 		return tls_kw_ssl_version_match(&t->v.sslv, s, dir);
 	case TM_SSL_STATE:
-		return tls_kw_ssl_state_match(&t->v.state, s->cur_state);
+		return tls_kw_ssl_state_match(&t->v.state, tls_tx_packet_state(tx, p->flow));
 	case TM_TLS_VERSION:
 		return tls_kw_version_match(&t->v.version, s, dir);
 	case TM_CHAIN_LEN:

@@ -9,6 +9,7 @@
 #include "detect/engine.h"
 #include "detect/prefilter-gpu.h"
 #include "app-layer/app-layer.h"
+#include "output/alert.h"
 #include "stream/stream.h"
 #include "flow/flow.h"
 #include "output/output.h"
@@ -55,6 +56,7 @@ enum {
 	OPT_NO_RANDOM,
 	OPT_LIST_KEYWORDS,
 	OPT_ENGINE_ANALYSIS,
+	OPT_LIST_APP_LAYER_PROTOS,
 };
 
 typedef struct Cli {
@@ -99,7 +101,8 @@ static void usage(FILE *out, const char *prog)
 		"\t--list-cuda-cards                    : list CUDA cards on the system\n"
 		"\t--disable-detection                  : disable detection engine\n"
 		"\t--init-errors-fatal                  : enable fatal failure on signature init error\n"
-		"\t--list-keywords                      : list all supported rule keywords\n"
+		"\t--list-keywords[=all|csv|<kword>]    : list keywords implemented by the engine\n"
+		"\t--list-app-layer-protos              : list supported app layer protocols\n"
 		"\t--engine-analysis                    : print reports on analysis of different sections in the engine and exit\n"
 		"\t--simulate-ips                       : simulate IPS mode when running in a non-IPS mode\n",
 		"This is Suricata version " SURICATA_VERSION " (" ENGINE_SUFFIX ")", prog);
@@ -214,6 +217,7 @@ static int parse_cli(int argc, char **argv, Cli *cli)
 		{ "no-random", no_argument, NULL, OPT_NO_RANDOM },
 		{ "list-keywords", optional_argument, NULL, OPT_LIST_KEYWORDS },
 		{ "engine-analysis", no_argument, NULL, OPT_ENGINE_ANALYSIS },
+		{ "list-app-layer-protos", no_argument, NULL, OPT_LIST_APP_LAYER_PROTOS },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -262,11 +266,17 @@ static int parse_cli(int argc, char **argv, Cli *cli)
 			return list_cuda_cards();
 		case OPT_DISABLE_DETECTION: cli->disable_detection = 1; break;
 		case OPT_ENGINE_ANALYSIS: cli->engine_analysis = 1; break;
+		case OPT_LIST_APP_LAYER_PROTOS:
+			/* the registry's protocols, as Suricata lists them */
+			printf("=========Supported App Layer Protocols=========\n");
+			for (unsigned a = ALPROTO_UNKNOWN + 1; a < ALPROTO_FAILED; a++)
+				if (strcmp(app_proto_name((uint16_t)a), "unknown") != 0)
+					printf("%s\n", app_proto_name((uint16_t)a));
+			return 0;
 		case OPT_INIT_ERRORS_FATAL: cli->init_errors_fatal = 1; break;
 		case OPT_SIMULATE_IPS: cli->simulate_ips = 1; break;
 		case OPT_LIST_KEYWORDS:
-			keywords_list(stdout);
-			return 0;
+			return keywords_list_as(stdout, optarg);
 		case OPT_NO_RANDOM:
 			/* Suricata's switch for reproducible runs: we use no randomness. */
 			break;
@@ -446,6 +456,9 @@ static int engine_config_load(const Cli *cli, EngineConfig *cfg)
 	 * resolution serves the stream engine and detection (detect_setup) */
 	if (cfg->stream.inline_mode < 0)
 		cfg->stream.inline_mode = cli->simulate_ips;
+	/* IPS (--simulate-ips): drop rules block, as eve's action and fast.log's
+	 * [Drop] say */
+	output_alert_set_ips_mode(cli->simulate_ips);
 	/* -k decides for the stream engine too: Suricata's -k none also stops
 	 * the TCP tracker from rejecting packets with bad checksums */
 	if (cli->checksum && !strcmp(cli->checksum, "none"))

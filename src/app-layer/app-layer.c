@@ -601,7 +601,7 @@ int app_proto_progress_complete(uint16_t alproto)
 
 /* ---------------- transactions ---------------- */
 
-int app_layer_has_txs(const Flow *f)
+int app_layer_flow_has_txs(const Flow *f)
 {
 	void *st;
 

@@ -153,8 +153,16 @@ unsigned app_proto_ipprotos(uint16_t alproto);
  * app_layer_tx_gc() / app_layer_flow_free() (app_layer_tx_get() returns NULL
  * for freed ids). Each call is cheap: one table lookup by f->app_proto. */
 
-/* Whether f's protocol has a parser state holding transactions now. */
-int app_layer_has_txs(const Flow *f);
+/* Whether f's protocol has a parser state holding transactions now. Inline
+ * for the flows without one (most: undecided or failed detection), which
+ * every packet of the flow asks. */
+int app_layer_flow_has_txs(const Flow *f);
+static inline int app_layer_has_txs(const Flow *f)
+{
+	if (!f || !f->alstate || f->app_proto == ALPROTO_UNKNOWN || f->app_proto >= ALPROTO_FAILED)
+		return 0;
+	return app_layer_flow_has_txs(f);
+}
 /* The next tx id (transactions ever started); 0 without transactions. */
 uint64_t app_layer_tx_count(const Flow *f);
 /* The transaction with this id, or NULL (not started yet, or freed). */

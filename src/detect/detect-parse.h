@@ -478,5 +478,8 @@ void sig_format_error(char *buf, size_t len, const char *file, int line,
 
 /* --list-keywords */
 void keywords_list(FILE *out);
+/* --list-keywords[=all|csv|<name>]: all (NULL), Suricata's csv columns, or
+ * one keyword (1 and an error line when there is none by that name). */
+int keywords_list_as(FILE *out, const char *which);
 
 #endif

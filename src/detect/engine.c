@@ -333,6 +333,8 @@ int detect_group_mpm_build(DetectEngine *de, SigGroup *g, FpEntry *fp, uint32_t 
 	g->pid_sigs = calloc(nfp, sizeof(uint32_t));
 	g->pid_ports = calloc(nfp, sizeof(*g->pid_ports));
 	g->mpm = mpm_new(algo);
+	if (g->mpm)
+		mpm_set_sets_only(g->mpm);   /* the groups only prefilter */
 	if (!g->pid_off || !g->pid_sigs || !g->pid_ports || !g->mpm) {
 		snprintf(err, errlen, "detect: cannot create the %s matcher", mpm_algo_name(algo));
 		return -1;

@@ -99,20 +99,52 @@ void keyword_ctx_free(int kw, void *ctx)
 	free(ctx);
 }
 
+static const char *kw_features(const Keyword *k)
+{
+	if (k->flags & KWF_STICKY)
+		return "sticky buffer";
+	if (k->flags & KWF_CONTENT_MOD)
+		return "content modifier";
+	return "";
+}
+
+static void kw_print(FILE *out, const Keyword *k)
+{
+	fprintf(out, "%s:\n", k->name);
+	if (k->flags & (KWF_STICKY | KWF_CONTENT_MOD))
+		fprintf(out, "  Description: %s (%s)\n  Features: %s\n", k->desc,
+			sig_buffer_name(k->buf), kw_features(k));
+	else
+		fprintf(out, "  Description: %s\n", k->desc);
+}
+
 void keywords_list(FILE *out)
 {
-	pthread_once(&sorted_once, sort_table);
-	for (int i = 0; i < nkw; i++) {
-		const Keyword *k = sorted[i];
+	keywords_list_as(out, NULL);
+}
 
-		fprintf(out, "%s:\n", k->name);
-		if (k->flags & KWF_STICKY)
-			fprintf(out, "  Description: %s (%s)\n  Features: sticky buffer\n",
-				k->desc, sig_buffer_name(k->buf));
-		else if (k->flags & KWF_CONTENT_MOD)
-			fprintf(out, "  Description: %s (%s)\n  Features: content modifier\n",
-				k->desc, sig_buffer_name(k->buf));
-		else
-			fprintf(out, "  Description: %s\n", k->desc);
+int keywords_list_as(FILE *out, const char *which)
+{
+	pthread_once(&sorted_once, sort_table);
+	if (which && strcmp(which, "csv") == 0) {
+		/* Suricata's csv columns */
+		fprintf(out, "name;description;app layer;features;documentation\n");
+		for (int i = 0; i < nkw; i++)
+			fprintf(out, "%s;%s;%s;%s;\n", sorted[i]->name, sorted[i]->desc,
+				(sorted[i]->flags & (KWF_STICKY | KWF_CONTENT_MOD)) ? "yes" : "Unset",
+				kw_features(sorted[i]));
+		return 0;
 	}
+	if (which && *which && strcmp(which, "all") != 0) {
+		for (int i = 0; i < nkw; i++)
+			if (strcmp(sorted[i]->name, which) == 0) {
+				kw_print(out, sorted[i]);
+				return 0;
+			}
+		fprintf(stderr, "Error: Non-existent keyword name \"%s\"\n", which);
+		return 1;
+	}
+	for (int i = 0; i < nkw; i++)
+		kw_print(out, sorted[i]);
+	return 0;
 }

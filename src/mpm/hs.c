@@ -69,7 +69,7 @@ void mpm_hs_free(MpmHs *h)
 }
 
 MpmHs *mpm_hs_build(const struct ac_pattern *pats, uint32_t n,
-		    const uint8_t *bytes, char *err, size_t errlen)
+		    const uint8_t *bytes, int single, char *err, size_t errlen)
 {
 	MpmHs *h = calloc(1, sizeof(*h));
 	uint32_t *order = malloc(sizeof(uint32_t) * (n ? n : 1));
@@ -98,7 +98,8 @@ MpmHs *mpm_hs_build(const struct ac_pattern *pats, uint32_t n,
 			h->idoff[e] = i;
 			expr[e] = (const char *)(bytes + p->off);
 			lens[e] = p->len;
-			flags[e] = p->nocase ? HS_FLAG_CASELESS : 0;
+			flags[e] = (p->nocase ? HS_FLAG_CASELESS : 0) |
+				   (single ? HS_FLAG_SINGLEMATCH : 0);
 			hsid[e] = e;
 		}
 		h->ids[i] = p->id;

@@ -11,9 +11,10 @@
 
 typedef struct MpmHs MpmHs;
 
-/* Patterns as for ac_build (de-duplicated). NULL with err on failure. */
+/* Patterns as for ac_build (de-duplicated); single: each reported once
+ * per scan (HS_FLAG_SINGLEMATCH). NULL with err on failure. */
 MpmHs *mpm_hs_build(const struct ac_pattern *pats, uint32_t n,
-		    const uint8_t *bytes, char *err, size_t errlen);
+		    const uint8_t *bytes, int single, char *err, size_t errlen);
 void mpm_hs_free(MpmHs *h);
 size_t mpm_hs_memory(const MpmHs *h);
 /* Per-thread Hyperscan scratch; *out stays NULL for an empty matcher. */

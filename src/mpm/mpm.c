@@ -21,6 +21,7 @@ struct MpmCtx {
 	size_t nbytes, bytes_cap;
 	uint32_t max_id;
 	uint32_t max_len;
+	int sets_only;              /* serves mpm_prefilter (mpm_set_sets_only) */
 	/* compiled */
 	AcAutomaton *ac;
 #ifdef HAVE_HYPERSCAN
@@ -115,6 +116,11 @@ void mpm_set_ac_gpu_lists(int on)
 }
 
 /* ---- builder ---- */
+
+void mpm_set_sets_only(MpmCtx *ctx)
+{
+	ctx->sets_only = 1;
+}
 
 MpmCtx *mpm_new(enum mpm_algo algo)
 {
@@ -279,7 +285,8 @@ int mpm_prepare(MpmCtx *ctx, char *err, size_t errlen)
 		break;
 	case MPM_HS:
 #ifdef HAVE_HYPERSCAN
-		ctx->hs = mpm_hs_build(ctx->pats, ctx->npats, ctx->bytes, err, errlen);
+		ctx->hs = mpm_hs_build(ctx->pats, ctx->npats, ctx->bytes, ctx->sets_only, err,
+				       errlen);
 		if (!ctx->hs)
 			return -1;
 		break;

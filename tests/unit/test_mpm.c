@@ -429,6 +429,48 @@ TEST(mpm_callback_nonzero_stops_search)
 	free(got.v);
 }
 
+/* A context that serves the prefilter (mpm_set_sets_only): hs reports a
+ * pattern once per scan, and the prefilter's set is the one ac gives. */
+TEST(mpm_sets_only_reports_each_pattern_once)
+{
+	static const char *pats[] = { "a", "ab", "bab", "zz" };
+	MpmCtx *ac = mpm_new(MPM_AC), *hs;
+	MpmScratch *sa, *sh;
+	MpmMatchSet *ma = mpm_matchset_new(8), *mh = mpm_matchset_new(8);
+	char e[256];
+
+	if (!mpm_have_hs()) {
+		printf("  (no Hyperscan: skipped)\n");
+		mpm_free(ac);
+		mpm_matchset_free(ma);
+		mpm_matchset_free(mh);
+		return;
+	}
+	hs = mpm_new(MPM_HS);
+	mpm_set_sets_only(hs);
+	for (uint32_t i = 0; i < 4; i++) {
+		CHECK_EQ(mpm_add_pattern(ac, (const uint8_t *)pats[i], (uint16_t)strlen(pats[i]), i, 0), 0);
+		CHECK_EQ(mpm_add_pattern(hs, (const uint8_t *)pats[i], (uint16_t)strlen(pats[i]), i, 0), 0);
+	}
+	CHECK_EQ(mpm_prepare(ac, e, sizeof(e)), 0);
+	CHECK_EQ(mpm_prepare(hs, e, sizeof(e)), 0);
+	sa = mpm_scratch_new(ac);
+	sh = mpm_scratch_new(hs);
+	/* "a" x3, "ab" x2, "bab" x1: each once */
+	CHECK_EQ(mpm_search(hs, sh, BUF("ababa"), mpm_matchset_cb, mh), 3);
+	mpm_matchset_clear(mh);
+	mpm_prefilter(ac, sa, BUF("xxababazz"), ma);
+	mpm_prefilter(hs, sh, BUF("xxababazz"), mh);
+	CHECK_EQ(mpm_matchset_count(ma), 4);
+	CHECK_EQ(mpm_matchset_count(mh), mpm_matchset_count(ma));
+	mpm_scratch_free(sa);
+	mpm_scratch_free(sh);
+	mpm_free(ac);
+	mpm_free(hs);
+	mpm_matchset_free(ma);
+	mpm_matchset_free(mh);
+}
+
 TEST(mpm_memory_and_counts_reported)
 {
 	struct tpat p[] = { P("alpha", 1, 0), P("beta", 2, 1), P("gamma", 9, 0) };

@@ -150,7 +150,7 @@ static void print_build_info(void)
 	char cuda_rt[32] = "", cuda_drv[32] = "";
 
 	print_version();
-	printf("Features: PCAP_SET_BUFF HAVE_PCAP HAVE_LIBJANSSON HAVE_HTP HAVE_PCRE2");
+	printf("Features: PCAP_SET_BUFF HAVE_PCAP HAVE_LIBJANSSON HAVE_HTP HAVE_PCRE2 HAVE_JA3 HAVE_JA4");
 #ifdef HAVE_HYPERSCAN
 	printf(" HAVE_HYPERSCAN HYPERSCAN");
 #endif

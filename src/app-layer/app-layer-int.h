@@ -83,6 +83,7 @@ static inline const AppProtoOps *app_proto_ops(unsigned alproto)
 
 /* The protocols' entries, each in its own file. */
 extern const AppProtoOps http_proto_ops;   /* http-proto.c */
+extern const AppProtoOps tls_proto_ops;    /* tls-proto.c */
 
 /* Frees a transaction's detect slot with the function detection registered
  * (app_layer_set_detect_state_free); for the parsers' tx free paths. */

@@ -11,5 +11,5 @@
 const AppProtoOps *const app_protos[ALPROTO_MAX] = {
 	[ALPROTO_HTTP1] = &http_proto_ops,
 	/* [ALPROTO_DNS] = &dns_proto_ops,   UDP + TCP */
-	/* [ALPROTO_TLS] = &tls_proto_ops,   TCP */
+	[ALPROTO_TLS] = &tls_proto_ops,
 };

@@ -202,6 +202,10 @@ uint16_t tls_state_version(const TlsState *s)
 		return 0;
 	if (s->server.nversions)
 		return s->server.versions[0];
+	/* 0x0304 in the legacy field: a draft before 16 (suricata-verify
+	 * tls13-draft14 logs "TLS 1.3 draft-<16") */
+	if (s->server.version == TLS_V_13)
+		return 0x7f00;
 	return s->server.version;
 }
 
@@ -500,8 +504,10 @@ static int parse_server_hello(TlsState *s, const uint8_t *p, size_t len)
 	memcpy(h->random, c.p + c.off, 32);
 	c.off += 32;
 	/* TLS 1.3 drafts before 22 (version 0x7fNN on the wire) dropped the
-	 * session id and compression from the ServerHello */
-	bool draft = (h->version >> 8) == 0x7f;
+	 * session id and compression from the ServerHello; so did the drafts
+	 * before 16, which put 0x0304 itself there (a final TLS 1.3 ServerHello
+	 * says 0x0303 and names 1.3 in supported_versions) */
+	bool draft = (h->version >> 8) == 0x7f || h->version == TLS_V_13;
 	if (!draft) {
 		uint32_t sid = cur_u8(&c);
 		if (sid > 32) {

@@ -13,6 +13,7 @@
 #include "detect/detect-int.h"
 #include "app-layer/app-layer.h"
 
+#include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +21,28 @@ typedef struct DetectAppEvent {
 	uint16_t alproto;
 	int event;                /* app_layer_event_lookup() id */
 } DetectAppEvent;
+
+/* The rule becomes one of the event's protocol (HTTP's own check for
+ * http). */
+static int sig_set_alproto_event(SigParseState *st, uint16_t ap)
+{
+	Signature *s = st->s;
+	unsigned ipp = app_proto_ipprotos(ap);
+
+	if (ap == ALPROTO_HTTP1)
+		return sig_set_alproto_http(st);
+	if (s->alproto != ALPROTO_UNKNOWN && s->alproto != ap)
+		return sig_error(st, "app-layer-event: %s events in a rule of another protocol",
+				 app_proto_name(ap));
+	if (s->proto != SIG_PROTO_IP &&
+	    !((ipp & APP_IPPROTO_TCP) && s->proto == IPPROTO_TCP) &&
+	    !((ipp & APP_IPPROTO_UDP) && s->proto == IPPROTO_UDP))
+		return sig_error(st, "app-layer-event: %s events need a %s rule", app_proto_name(ap),
+				 app_proto_name(ap));
+	s->alproto = ap;
+	s->flags |= SIG_FLAG_APPLAYER;
+	return 0;
+}
 
 static int kw_app_layer_event(SigParseState *st, const char *arg, const Keyword *kw)
 {
@@ -41,13 +64,12 @@ static int kw_app_layer_event(SigParseState *st, const char *arg, const Keyword 
 		if (ap > 0 && strcmp(name, app_proto_name((uint16_t)ap)) != 0)
 			ap = -1;
 	}
-	/* transaction rules are inspected for HTTP only so far */
-	if (ap != ALPROTO_HTTP1)
-		return sig_unsupported(st, "app-layer-event:%s: only http events are supported", arg);
+	if (ap <= 0)
+		return sig_unsupported(st, "app-layer-event:%s: unsupported protocol", arg);
 	id = app_layer_event_lookup((uint16_t)ap, dot + 1);
 	if (id < 0)
 		return sig_error(st, "app-layer-event: unknown %s event \"%s\"", name, dot + 1);
-	if (sig_set_alproto_http(st) != 0)
+	if (sig_set_alproto_event(st, (uint16_t)ap) != 0)
 		return -1;
 	ev = malloc(sizeof(*ev));
 	if (!ev)

@@ -11,6 +11,8 @@
  * they take their base buffer's entry (sig_list_base). */
 #include "detect/buffers.h"
 #include "app-layer/http.h"
+#include "app-layer/tls.h"
+#include "detect/tls-kw-match.h"
 
 #include <stddef.h>
 
@@ -76,6 +78,23 @@ const DetectBuffer detect_buffers[BUF_MAX] = {
 		{ HTTP_BUF_REQUEST_HEADER, HTTP_BUF_REQUEST_HEADER }, http_buffer_get },
 	[BUF_HTTP_RESPONSE_HEADER] = { "http_response_header", 2, 2, ALPROTO_HTTP1, DBUF_TC, HTTP_PROGRESS_HEADERS, 1,
 		{ HTTP_BUF_RESPONSE_HEADER, HTTP_BUF_RESPONSE_HEADER }, http_buffer_get },
+#define TLS_B(n, d, side, prog, multi, pb) { n, 2, d, ALPROTO_TLS, side, prog, multi, { pb, pb }, tls_buffer_get }
+	[BUF_TLS_SNI] = TLS_B("tls.sni", 1, DBUF_TS, TLS_PROGRESS_HELLO, 0, TLS_BUF_SNI),
+	[BUF_TLS_CERT_SUBJECT] = TLS_B("tls.cert_subject", 3, DBUF_EVAL, TLS_PROGRESS_CERT, 0, TLS_BUF_CERT_SUBJECT),
+	[BUF_TLS_CERT_ISSUER] = TLS_B("tls.cert_issuer", 3, DBUF_EVAL, TLS_PROGRESS_CERT, 0, TLS_BUF_CERT_ISSUER),
+	[BUF_TLS_CERT_SERIAL] = TLS_B("tls.cert_serial", 3, DBUF_EVAL, TLS_PROGRESS_CERT, 0, TLS_BUF_CERT_SERIAL),
+	[BUF_TLS_CERT_FINGERPRINT] = TLS_B("tls.cert_fingerprint", 3, DBUF_EVAL, TLS_PROGRESS_CERT, 0, TLS_BUF_CERT_FINGERPRINT),
+	[BUF_TLS_CERTS] = TLS_B("tls.certs", 3, DBUF_EVAL, TLS_PROGRESS_CERT, 1, TLS_KW_BUF_CERTS),
+	[BUF_JA3_HASH] = TLS_B("ja3.hash", 1, DBUF_TS, TLS_PROGRESS_HELLO, 0, TLS_BUF_JA3_HASH),
+	[BUF_JA3_STRING] = TLS_B("ja3.string", 1, DBUF_TS, TLS_PROGRESS_HELLO, 0, TLS_BUF_JA3_STRING),
+	[BUF_JA3S_HASH] = TLS_B("ja3s.hash", 2, DBUF_TC, TLS_PROGRESS_HELLO, 0, TLS_BUF_JA3S_HASH),
+	[BUF_JA3S_STRING] = TLS_B("ja3s.string", 2, DBUF_TC, TLS_PROGRESS_HELLO, 0, TLS_BUF_JA3S_STRING),
+	[BUF_JA4_HASH] = TLS_B("ja4.hash", 1, DBUF_TS, TLS_PROGRESS_HELLO, 0, TLS_BUF_JA4_HASH),
+	[BUF_TLS_RANDOM] = TLS_B("tls.random", 3, DBUF_EVAL, TLS_PROGRESS_HELLO, 0, TLS_BUF_RANDOM),
+	[BUF_TLS_RANDOM_TIME] = TLS_B("tls.random_time", 3, DBUF_EVAL, TLS_PROGRESS_HELLO, 0, TLS_BUF_RANDOM_TIME),
+	[BUF_TLS_RANDOM_BYTES] = TLS_B("tls.random_bytes", 3, DBUF_EVAL, TLS_PROGRESS_HELLO, 0, TLS_BUF_RANDOM_BYTES),
+	[BUF_TLS_ALPN] = TLS_B("tls.alpn", 3, DBUF_EVAL, TLS_PROGRESS_HELLO, 1, TLS_KW_BUF_ALPN),
+	[BUF_TLS_SAN] = TLS_B("tls.subjectaltname", 3, DBUF_EVAL, TLS_PROGRESS_CERT, 1, TLS_KW_BUF_SAN),
 	[BUF_HTTP_XINST0] = { "http_xinst0", 2, 3, 0, 0, 0, 0, { 0, 0 }, NULL },
 	[BUF_HTTP_XINST1] = { "http_xinst1", 2, 3, 0, 0, 0, 0, { 0, 0 }, NULL },
 	[BUF_HTTP_XINST2] = { "http_xinst2", 2, 3, 0, 0, 0, 0, { 0, 0 }, NULL },

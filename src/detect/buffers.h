@@ -56,4 +56,12 @@ static inline const DetectBuffer *detect_buffer(int id)
 int http_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 		    const uint8_t **data, uint32_t *len);
 
+/* tls-kw.c: the TLS buffers (enum tls_kw_buf of detect/tls-kw-match.h, and
+ * these for its multi-buffers). */
+#define TLS_KW_BUF_CERTS 100
+#define TLS_KW_BUF_ALPN 101
+#define TLS_KW_BUF_SAN 102
+int tls_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
+		   const uint8_t **data, uint32_t *len);
+
 #endif

@@ -72,6 +72,7 @@ extern const Keyword
 	tcp_keywords[],
 	icmp_keywords[],
 	http_keywords[],
+	tls_keywords[],
 	pkt_keywords[],
 	transform_keywords[];
 

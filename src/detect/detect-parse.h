@@ -55,6 +55,7 @@ enum sig_buffer {
 	BUF_HTTP_SERVER,
 	BUF_HTTP_REQUEST_HEADER,
 	BUF_HTTP_RESPONSE_HEADER,
+	BUF_TLS_SNI, BUF_TLS_CERT_SUBJECT, BUF_TLS_CERT_ISSUER, BUF_TLS_CERT_SERIAL, BUF_TLS_CERT_FINGERPRINT, BUF_TLS_CERTS, BUF_JA3_HASH, BUF_JA3_STRING, BUF_JA3S_HASH, BUF_JA3S_STRING, BUF_JA4_HASH, BUF_TLS_RANDOM, BUF_TLS_RANDOM_TIME, BUF_TLS_RANDOM_BYTES, BUF_TLS_ALPN, BUF_TLS_SAN,
 	/* further instances of an http buffer under other transforms than the
 	 * first (Signature.xf says which buffer each one is: detect/transform.h) */
 	BUF_HTTP_XINST0, BUF_HTTP_XINST1, BUF_HTTP_XINST2, BUF_HTTP_XINST3,
@@ -121,6 +122,7 @@ enum kw_id {
 	KW_BASE64_DATA,     /* base64_data: sticky SM_LIST_BASE64_DATA */
 	KW_STREAM_SIZE,     /* stream_size: DetectStreamSize (detect/stream-kw.c) */
 	KW_STREAM_EVENT,    /* stream-event:<name>: DetectUint, a = enum stream_event */
+	KW_TLS_STICKY, KW_TLS_MATCH, /* detect/tls-kw.c: sticky buffers; matchers (DetectTls) */
 	KW_MAX
 };
 
@@ -362,6 +364,8 @@ typedef struct SigMetadata { char *key; char *value; } SigMetadata;
 #define SIG_FLAG_TARGET_DST   (1u << 8)
 #define SIG_FLAG_APPLAYER     (1u << 9)
 #define SIG_FLAG_PKTHDR       (1u << 10)  /* protocol pkthdr: every packet */
+#define SIG_FLAG_TX_MATCH     (1u << 11)  /* a transaction property (ssl_version, ...): a
+                                           * rule without payload content is a tx rule */
 
 #define SIG_PROTO_IP     0   /* any IP protocol */
 

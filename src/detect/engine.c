@@ -958,7 +958,7 @@ DetectEngine *detect_engine_build(SigTable *t, const DetectConfig *cfg, char *er
 				ds->has_hdr = 1;
 		/* `alert http` rules without http buffers are packet rules on
 		 * HTTP flows; the others are evaluated on transactions */
-		if (app_event_sig_has(s))
+		if (app_event_sig_has(s) || ((s->flags & SIG_FLAG_TX_MATCH) && !ds->has_payload))
 			ds->has_http = 1;
 		ds->need_alproto = s->alproto != ALPROTO_UNKNOWN && !ds->has_http;
 		sig_stream_setup(de, ds);

@@ -27,6 +27,7 @@ static const Keyword *const families[] = {
 	tcp_keywords,		/* tcp-kw.c */
 	icmp_keywords,		/* icmp-kw.c */
 	http_keywords,		/* http-kw.c */
+	tls_keywords,		/* tls-kw.c */
 	pkt_keywords,		/* pkt-kw.c */
 	transform_keywords,	/* transform.c */
 };

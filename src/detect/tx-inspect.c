@@ -93,17 +93,23 @@ void http_sig_setup(DetectSig *ds)
 		ds->http_dirs = 2;
 	else if (app_event_sig_has(s))
 		ds->http_dirs = 1;          /* events are per tx: evaluate it once */
+	else if (s->flags & SIG_FLAG_TX_MATCH)
+		ds->http_dirs = 2;          /* once, to the client (Suricata's tls.* side) */
 	else
 		ds->http_dirs = 3;
 	ds->http_need[0] = ds->http_need[1] = 0;
-	if (app_event_sig_has(s)) {
-		/* events come up until the side is done: wait for it */
+	if (app_event_sig_has(s) || (s->flags & SIG_FLAG_TX_MATCH)) {
+		/* events come up until the side is done, and a transaction
+		 * property (ssl_version, ...) is final then: wait for it */
 		uint8_t done = (uint8_t)app_proto_progress_complete(s->alproto);
 
 		if (ds->http_dirs & 1)
 			ds->http_need[0] = done;
 		if (ds->http_dirs & 2)
 			ds->http_need[1] = done;
+		/* a property may come from either side's messages */
+		if (s->flags & SIG_FLAG_TX_MATCH)
+			ds->http_need[0] = ds->http_need[1] = done;
 	}
 	for (int d = 0; d < 2; d++) {
 		if (!(ds->http_dirs & (1u << d)))
@@ -242,6 +248,7 @@ static int canon_list(int d, int l)
 		return l;
 	for (int k = 1; k < l; k++)
 		if (detect_buffers[k].progress && detect_buffers[k].multi == detect_buffers[l].multi &&
+		    detect_buffers[k].alproto == detect_buffers[l].alproto &&
 		    buf_side(k, d) == side && buf_hbuf(k, side) == hb)
 			return k;
 	return l;

@@ -289,9 +289,7 @@ static void add_extra(json_t *rec, const Flow *f, const AlertInfo *a)
 {
 	json_t *x;
 
-	if (!a->has_tx)
-		return;
-	x = output_tx_alert_json(f, a->tx_id);
+	x = a->has_tx ? output_tx_alert_json(f, a->tx_id) : output_flow_alert_json(f);
 	if (!x)
 		return;
 	if (json_is_object(x))

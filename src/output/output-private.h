@@ -46,13 +46,20 @@ typedef struct EveTxLogger {
 	/* the members an alert on the tx gets ({"http": {...}}): a new
 	 * reference, or NULL */
 	json_t *(*alert_json)(const Flow *f, void *tx);
+	/* 1: the protocol has one transaction per flow (TLS): alerts on the
+	 * flow that are not on a transaction get its members too */
+	int flow_scope;
 } EveTxLogger;
 
 extern const EveTxLogger eve_http_logger;   /* http-log.c */
+extern const EveTxLogger eve_tls_logger;    /* tls-json.c */
 
 /* The app-layer members of an alert on transaction tx_id of f, by f's
  * protocol's logger (alert.c merges them in); NULL when none. */
 json_t *output_tx_alert_json(const Flow *f, uint64_t tx_id);
+/* The same for an alert on no transaction: the members of a protocol with
+ * one transaction per flow (flow_scope), else NULL. */
+json_t *output_flow_alert_json(const Flow *f);
 
 /* alert.c: "packet" (base64 of the frame, its first max bytes when max is
  * not 0) and "packet_info" {linktype, linktype_name}. */

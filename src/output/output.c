@@ -3,6 +3,7 @@
  * written whole under one mutex per file. */
 #include "output/output-private.h"
 #include "output/json-dump.h"
+#include "output/tls-json.h"
 #include "conf/conf.h"
 #include "util/log.h"
 
@@ -179,6 +180,41 @@ static int load_http_options(OutputConfig *cfg, const char *prefix, char *err,
 	return 0;
 }
 
+/* Suricata's tls logger options: extended (no: subject, issuer and
+ * session_resumed), custom: [fields] (replaces extended), and
+ * session-resumption (log resumed sessions, which have no certificate). */
+static int load_tls_options(OutputConfig *cfg, const char *prefix, char *err, size_t errlen)
+{
+	char path[400];
+	int ext = 0;
+	ConfNode *custom;
+
+	cfg->eve_tls_fields = TLS_LOG_BASIC;
+	cfg->eve_tls_resumption = 0;
+	if (!prefix)
+		return 0;
+	if (get_bool(prefix, "extended", &ext, err, errlen) < 0 ||
+	    get_bool(prefix, "session-resumption", &cfg->eve_tls_resumption, err, errlen) < 0)
+		return -1;
+	if (ext)
+		cfg->eve_tls_fields = TLS_LOG_EXTENDED;
+	snprintf(path, sizeof(path), "%s.custom", prefix);
+	custom = conf_get_node(path);
+	if (custom && custom->child) {
+		const char *names[64], *bad = NULL;
+		unsigned n = 0;
+
+		for (ConfNode *c = custom->child; c && n < 64; c = c->next)
+			if (c->val)
+				names[n++] = c->val;
+		if (tls_log_custom_fields(names, n, &cfg->eve_tls_fields, &bad) < 0) {
+			set_err(err, errlen, "%s: unknown tls field '%s'", path, bad ? bad : "");
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int load_eve_types(OutputConfig *cfg, const char *prefix, char *err, size_t errlen)
 {
 	char path[256];
@@ -238,6 +274,13 @@ static int load_eve_types(OutputConfig *cfg, const char *prefix, char *err, size
 
 			snprintf(hp, sizeof(hp), "%s.%s.http", path, item->name);
 			if (load_http_options(cfg, hp, err, errlen) < 0)
+				return -1;
+		}
+		if (strcmp(t, "tls") == 0) {
+			char tp[320];
+
+			snprintf(tp, sizeof(tp), "%s.%s.tls", path, item->name);
+			if (load_tls_options(cfg, item->val ? NULL : tp, err, errlen) < 0)
 				return -1;
 		}
 		if (cfg->eve_ntypes == OUTPUT_EVE_TYPES_MAX)

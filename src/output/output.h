@@ -66,6 +66,10 @@ typedef struct OutputConfig {
 	uint16_t eve_community_seed;
 	/* eve-log types: - http: dump-all-headers (both|request|response) */
 	unsigned eve_http_headers;  /* OUTPUT_HTTP_HDR_* */
+	/* eve-log types: - tls: extended / custom (TLS_LOG_* of tls-json.h),
+	 * session-resumption */
+	uint32_t eve_tls_fields;
+	int eve_tls_resumption;
 	OutputFileConfig stats;     /* outputs.N.stats (stats.log) */
 	int stats_totals;
 	int stats_threads;

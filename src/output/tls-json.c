@@ -11,6 +11,8 @@
 
 #include "app-layer/tls-cert.h"
 #include "app-layer/tls-ja.h"
+#include "app-layer/tls.h"
+#include "output/output-private.h"
 
 static const struct {
 	const char *name;
@@ -289,3 +291,72 @@ json_t *tls_json_object(const TlsState *s, uint32_t fields)
 		tls_cert_info_free(&ci);
 	return tls;
 }
+
+/* ---- the eve logger (its line is in tx-log.c) ---- */
+
+/* The fields the logger may write: ja3/ja3s and ja4 only when the app
+ * layer computes them (app-layer.protocols.tls.ja3-fingerprints,
+ * ja4-fingerprints). */
+static uint32_t usable_fields(uint32_t fields)
+{
+	if (!tls_ja3_enabled())
+		fields &= ~(TLS_LOG_JA3 | TLS_LOG_JA3S);
+	if (!tls_ja4_enabled())
+		fields &= ~TLS_LOG_JA4;
+	return fields;
+}
+
+static bool is_tls13(uint16_t v)
+{
+	return v == TLS_V_13 || (v >> 8) == 0x7f || (v >> 8) == 0xfb;
+}
+
+/* Suricata writes a tls record when the server's certificate was seen, for
+ * a TLS 1.3 handshake (encrypted certificate), and for a resumed session
+ * when session-resumption is on. */
+static bool worth_logging(const Outputs *o, const TlsState *s)
+{
+	if (s->flags & TLS_F_CERT_SERVER && s->certs[TLS_TOCLIENT].n)
+		return true;
+	if (s->server.present && is_tls13(tls_state_version(s)))
+		return true;
+	return (s->flags & TLS_F_SESSION_RESUMED) && o->cfg.eve_tls_resumption;
+}
+
+static void log_tls_tx(Outputs *o, const Packet *p, const Flow *f, void *tx)
+{
+	const TlsState *s = tls_tx_state(tx);
+	const struct timeval *ts = p ? &p->ts : &f->last;
+	json_t *rec;
+
+	if (!o || !s || !outputs_eve_enabled(o, "tls") || !worth_logging(o, s))
+		return;
+	rec = eve_header(ts, "tls", NULL, f);
+	if (!rec)
+		return;
+	if (p && p->pcap_cnt)
+		json_object_set_new(rec, "pcap_cnt", json_integer((json_int_t)p->pcap_cnt));
+	json_object_set_new(rec, "tls", tls_json_object(s, usable_fields(o->cfg.eve_tls_fields)));
+	eve_write(o, rec);
+}
+
+/* Alerts on a TLS flow carry its "tls" object, as Suricata's alert
+ * metadata does: the extended fields. */
+static json_t *alert_tls_json(const Flow *f, void *tx)
+{
+	const TlsState *s = tls_tx_state(tx);
+	json_t *rec;
+
+	(void)f;
+	if (!s)
+		return NULL;
+	rec = json_object();
+	json_object_set_new(rec, "tls", tls_json_object(s, usable_fields(TLS_LOG_EXTENDED)));
+	return rec;
+}
+
+const EveTxLogger eve_tls_logger = {
+	.log_tx = log_tls_tx,
+	.alert_json = alert_tls_json,
+	.flow_scope = 1,
+};

@@ -10,7 +10,7 @@
 static const EveTxLogger *const eve_tx_loggers[ALPROTO_MAX] = {
 	[ALPROTO_HTTP1] = &eve_http_logger,
 	/* [ALPROTO_DNS] = &eve_dns_logger, */
-	/* [ALPROTO_TLS] = &eve_tls_logger, */
+	[ALPROTO_TLS] = &eve_tls_logger,
 };
 
 static const EveTxLogger *logger_of(const Flow *f)
@@ -32,6 +32,16 @@ json_t *output_tx_alert_json(const Flow *f, uint64_t tx_id)
 	void *tx;
 
 	if (!l || !l->alert_json || !(tx = app_layer_tx_get(f, tx_id)))
+		return NULL;
+	return l->alert_json(f, tx);
+}
+
+json_t *output_flow_alert_json(const Flow *f)
+{
+	const EveTxLogger *l = logger_of(f);
+	void *tx;
+
+	if (!l || !l->flow_scope || !l->alert_json || !(tx = app_layer_tx_get(f, 0)))
 		return NULL;
 	return l->alert_json(f, tx);
 }

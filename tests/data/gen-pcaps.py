@@ -569,6 +569,53 @@ def gen_community_id():
           note='tuples with known Community IDs (seed 7)')
 
 
+def tls_hex(name, side):
+    with open(os.path.join(HERE, 'tls', '%s.%s.hex' % (name, side))) as f:
+        return [bytes.fromhex(line.strip()) for line in f if line.strip()]
+
+
+def tls_session(name, dport, sport=41000, ipc=None, ips=None):
+    """3WHS, the fixture's segments (tests/data/tls/NAME.*.hex) alternating
+    client, server (each cut to 1400 bytes, every one acknowledged), then a
+    FIN close."""
+    ipc = ipc or v4c()
+    ips = ips or v4s()
+    cs, ss = 3000, 7000
+    A = lambda fl, seq, ack, data=b'': ipc / TCP(sport=sport, dport=dport, flags=fl, seq=seq, ack=ack, window=8192) / (Raw(data) if data else b'')
+    B = lambda fl, seq, ack, data=b'': ips / TCP(sport=dport, dport=sport, flags=fl, seq=seq, ack=ack, window=8192) / (Raw(data) if data else b'')
+    c, s = tls_hex(name, 'c2s'), tls_hex(name, 's2c')
+    frames = [(A('S', cs, 0), True), (B('SA', ss, cs + 1), False), (A('A', cs + 1, ss + 1), True)]
+    cn, sn = cs + 1, ss + 1
+    for i in range(max(len(c), len(s))):
+        for seg, client in ((c[i] if i < len(c) else None, True), (s[i] if i < len(s) else None, False)):
+            if seg is None:
+                continue
+            for off in range(0, len(seg), 1400):
+                chunk = seg[off:off + 1400]
+                if client:
+                    frames.append((A('PA', cn, sn, chunk), True))
+                    cn += len(chunk)
+                    frames.append((B('A', sn, cn), False))
+                else:
+                    frames.append((B('PA', sn, cn, chunk), False))
+                    sn += len(chunk)
+                    frames.append((A('A', cn, sn), True))
+    frames += [(A('FA', cn, sn), True), (B('FA', sn, cn + 1), False), (A('A', cn + 1, sn + 1), True)]
+    return [(eth(f), d) for f, d in frames]
+
+
+def gen_tls():
+    """TLS handshakes from the tests/data/tls fixtures: TLS 1.2 with an SNI
+    and a chain of three on 443 and on 8443 (detection by content), and the
+    SELKS self-signed handshake on 443."""
+    write('tls-chain-443.pcap', seq_ts(T0, tls_session('chain', 443)),
+          note='TLS 1.2, sni example.com, three certificates, port 443')
+    write('tls-chain-8443.pcap', seq_ts(T0, tls_session('chain', 8443)),
+          note='the same handshake on port 8443')
+    write('tls-selks.pcap', seq_ts(T0, tls_session('selks', 443)),
+          note='TLS 1.2, SELKS self-signed certificate, port 443')
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     gen_sample()
@@ -588,6 +635,7 @@ def main():
     gen_files()
     gen_flows()
     gen_badinput()
+    gen_tls()
     if '--manifest' in sys.argv:
         print('\n'.join(manifest))
 

@@ -529,7 +529,8 @@ TEST(non_http_fails_when_other_side_closes)
 	Ctx c;
 
 	ctx_init(&c, 5555);
-	feed(&c, TS, "\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03");
+	/* neither HTTP nor TLS (a TLS record start is TLS now) */
+	feed(&c, TS, "\x17\x01\x01\x02\x05\x01\x07\x01\xfc\x03\x03");
 	app_layer_handle_data(c.at, &c.f, TC, NULL, 0, APP_EOF);
 	CHECK_EQ(c.f.app_proto, ALPROTO_FAILED);
 	ctx_free(&c);

@@ -1032,6 +1032,39 @@ TEST(tls13_server_hello_encrypts_the_rest)
 	tls_state_free(s);
 }
 
+/* suricata-verify tls13-draft14: before draft 16 the ServerHello said 0x0304
+ * in its version field, with the draft layout (no session id, no
+ * compression); Suricata logs it as "TLS 1.3 draft-<16" */
+TEST(tls13_pre_draft16_server_hello)
+{
+	static const uint16_t v13[] = { 0x7f0e };
+	HelloSpec h = { .ciphers = basic_ciphers, .nciphers = 3, .versions = v13, .nversions = 1 };
+	Buf c = { .n = 0 }, body = { .n = 0 }, msg = { .n = 0 }, sv = { .n = 0 };
+	uint8_t rnd[32];
+	char v[32];
+	TlsState *s = tls_state_new();
+
+	memset(rnd, 0x33, sizeof(rnd));
+	put16(&body, 0x0304);
+	putn(&body, rnd, 32);
+	put16(&body, 0x1301);
+	size_t ext = len16_open(&body);
+	put16(&body, 0xff01);
+	put16(&body, 1);
+	put8(&body, 0);
+	len16_close(&body, ext);
+	hs_msg(&msg, 2, body.b, body.n);
+	record(&sv, 22, msg.b, msg.n);
+	client_hello_record(&c, &h);
+	tls_parse(s, TLS_TOSERVER, c.b, c.n);
+	tls_parse(s, TLS_TOCLIENT, sv.b, sv.n);
+	CHECK_EQ(s->nevents, 0);
+	CHECK(s->server.present);
+	CHECK_EQ(s->server.ciphers[0], 0x1301);
+	CHECK_STREQ(tls_version_name(tls_state_version(s), v, sizeof(v)), "TLS 1.3 draft-<16");
+	tls_state_free(s);
+}
+
 TEST(tls_hello_retry_request_allows_second_client_hello)
 {
 	static const uint16_t v13[] = { 0x0304 };

@@ -1,0 +1,366 @@
+/* TLS's entry in the application-protocol registry: its configuration
+ * (app-layer.protocols.tls.*), how it is recognised, and the ops that hand
+ * the stream parser (tls-parse.c) to the generic app layer.
+ *
+ * Detection is by content on any port, as Suricata's TLS patterns are: a
+ * record header of type 20-24 and version 3.x, or an SSLv2 CLIENT-HELLO
+ * (tls_probe). detection-ports is read for Suricata's yaml (its probing
+ * parser's ports); the content probe already covers them.
+ *
+ * As in Suricata, the flow is one transaction: it starts with the flow's
+ * first TLS bytes and lasts as long as the flow. */
+#include "app-layer/app-layer-int.h"
+#include "app-layer/tls.h"
+#include "conf/conf.h"
+#include "util/log.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* ---------------- configuration ---------------- */
+
+enum tls_enc { TLS_ENC_TRACK_ONLY = 0, TLS_ENC_BYPASS, TLS_ENC_FULL };
+
+/* Read once at start (config_load); read-only afterwards. */
+static struct {
+	int enabled;                /* 1 yes, 2 detection-only, 0 no */
+	uint16_t ports[APP_MAX_DETECT_PORTS];
+	unsigned nports;
+	int ja3, ja4;               /* -1 auto, 0 no, 1 yes */
+	int ja3_wanted, ja4_wanted; /* a rule asked (auto) */
+	int encryption;             /* enum tls_enc */
+} tls_conf;
+
+#define TLS_KEY "app-layer.protocols.tls."
+
+static void tls_config_defaults(AppLayerConfig *cfg)
+{
+	(void)cfg;
+	memset(&tls_conf, 0, sizeof(tls_conf));
+	tls_conf.enabled = 1;
+	tls_conf.ports[0] = 443;
+	tls_conf.nports = 1;
+	tls_conf.ja3 = tls_conf.ja4 = -1;
+}
+
+/* yes / no / auto (Suricata 8's ja3-fingerprints, ja4-fingerprints) */
+static int load_auto_bool(const char *key, int *out)
+{
+	const char *v = conf_get(key);
+
+	if (!v)
+		return 0;
+	if (strcasecmp(v, "auto") == 0) {
+		*out = -1;
+		return 0;
+	}
+	return app_conf_bool(key, out);
+}
+
+static int tls_config_load(AppLayerConfig *cfg)
+{
+	const char *v;
+	int rc = 0;
+
+	(void)cfg;
+	v = conf_get(TLS_KEY "enabled");
+	if (v && strcasecmp(v, "detection-only") == 0)
+		tls_conf.enabled = 2;
+	else if (v && app_conf_bool(TLS_KEY "enabled", &tls_conf.enabled) < 0)
+		rc = -1;
+	if (app_conf_ports(TLS_KEY "detection-ports.dp", tls_conf.ports, APP_MAX_DETECT_PORTS,
+			   &tls_conf.nports) < 0)
+		rc = -1;
+	if (load_auto_bool(TLS_KEY "ja3-fingerprints", &tls_conf.ja3) < 0 ||
+	    load_auto_bool(TLS_KEY "ja4-fingerprints", &tls_conf.ja4) < 0)
+		rc = -1;
+	v = conf_get(TLS_KEY "encryption-handling");
+	if (v) {
+		/* "default" is Suricata 7's name of track-only */
+		if (strcasecmp(v, "track-only") == 0 || strcasecmp(v, "default") == 0) {
+			tls_conf.encryption = TLS_ENC_TRACK_ONLY;
+		} else if (strcasecmp(v, "bypass") == 0) {
+			tls_conf.encryption = TLS_ENC_BYPASS;
+		} else if (strcasecmp(v, "full") == 0) {
+			tls_conf.encryption = TLS_ENC_FULL;
+		} else {
+			log_error("app-layer: " TLS_KEY "encryption-handling: unknown value \"%s\" "
+				  "(track-only, bypass, full)", v);
+			rc = -1;
+		}
+	}
+	return rc;
+}
+
+/* app_layer.tx.tls, app_layer.error.tls.*: Suricata's names */
+static counter_id c_tx, c_gap, c_alloc, c_parser, c_internal;
+static int counters_on;
+
+static void tls_register_counters(void)
+{
+	c_tx = counter_register("app_layer.tx.tls");
+	c_gap = counter_register("app_layer.error.tls.gap");
+	c_alloc = counter_register("app_layer.error.tls.alloc");
+	c_parser = counter_register("app_layer.error.tls.parser");
+	c_internal = counter_register("app_layer.error.tls.internal");
+	(void)c_internal;
+	counters_on = 1;
+}
+
+static void tls_count(AppLayerThread *at, counter_id id)
+{
+	if (at && at->tc && counters_on)
+		counter_inc(at->tc, id);
+}
+
+static int tls_enabled(const AppLayerConfig *cfg)
+{
+	(void)cfg;
+	return tls_conf.enabled;
+}
+
+void tls_ja_request(int ja3, int ja4)
+{
+	if (ja3)
+		tls_conf.ja3_wanted = 1;
+	if (ja4)
+		tls_conf.ja4_wanted = 1;
+}
+
+int tls_ja3_enabled(void)
+{
+	return tls_conf.ja3 == 1 || (tls_conf.ja3 < 0 && tls_conf.ja3_wanted);
+}
+
+int tls_ja4_enabled(void)
+{
+	return tls_conf.ja4 == 1 || (tls_conf.ja4 < 0 && tls_conf.ja4_wanted);
+}
+
+/* ---------------- detection ---------------- */
+
+static int verdict(int r)
+{
+	return r > 0 ? DET_YES : r == 0 ? DET_NO : DET_MORE;
+}
+
+static int tls_probe_dir(const AppLayerConfig *cfg, const Flow *f, int dir, const uint8_t *buf,
+			 uint32_t len)
+{
+	(void)cfg;
+	(void)f;
+	(void)dir;
+	return verdict(tls_probe(buf, len));
+}
+
+/* A TLS record looks the same either way: midstream, a server's first
+ * record toward the server side is TLS all the same. */
+static int tls_probe_reversed(int dir, const uint8_t *buf, uint32_t len)
+{
+	(void)dir;
+	return verdict(tls_probe(buf, len));
+}
+
+/* ---------------- state and transaction ---------------- */
+
+typedef struct TlsTx {
+	TlsState *s;
+	unsigned flags;             /* APP_TX_* */
+	void *detect;               /* detection's slot */
+	void *kw;                   /* detection's cache (tls_tx_kw_cache) */
+	void (*kw_free)(void *);
+	uint8_t closed[2];          /* eof, gap or a stream we cannot read */
+	uint64_t parsed_at;         /* the flow's packet count at the last parse */
+} TlsTx;
+
+static void *tls_state_new_op(AppLayerThread *at, Flow *f)
+{
+	TlsTx *t = calloc(1, sizeof(*t));
+
+	(void)f;
+	if (t)
+		t->s = tls_state_new();
+	if (!t || !t->s) {
+		free(t);
+		tls_count(at, c_alloc);
+		return NULL;
+	}
+	tls_count(at, c_tx);
+	return t;
+}
+
+static void tls_state_free_op(void *state)
+{
+	TlsTx *t = state;
+
+	if (!t)
+		return;
+	if (t->detect)
+		app_layer_detect_state_free(t->detect);
+	if (t->kw && t->kw_free)
+		t->kw_free(t->kw);
+	tls_state_free(t->s);
+	free(t);
+}
+
+static int tls_parse_op(AppLayerThread *at, Flow *f, void *state, int dir, const uint8_t *data,
+			uint32_t len, int flags)
+{
+	TlsTx *t = state;
+
+	if (!t || dir < 0 || dir > 1)
+		return -1;
+	if (flags & APP_GAP) {
+		/* records cannot be found again after a gap: Suricata's TLS
+		 * parser gives the direction up as well */
+		if (!t->closed[dir])
+			tls_count(at, c_gap);
+		t->closed[dir] = 1;
+		return 0;
+	}
+	if (!t->closed[dir] && len && data &&
+	    !(tls_conf.encryption == TLS_ENC_BYPASS && (t->s->flags & TLS_F_HANDSHAKE_DONE))) {
+		t->parsed_at = f->pkts_toserver + f->pkts_toclient;
+		if (tls_parse(t->s, dir, data, len) < 0) {
+			t->closed[dir] = 1;
+			tls_count(at, c_parser);
+		}
+	}
+	if (flags & APP_EOF)
+		t->closed[dir] = 1;
+	return 0;
+}
+
+const TlsState *tls_tx_state(const void *tx)
+{
+	return tx ? ((const TlsTx *)tx)->s : NULL;
+}
+
+uint32_t tls_tx_packet_state(const void *tx, const Flow *f)
+{
+	const TlsTx *t = tx;
+
+	if (!t || t->parsed_at != f->pkts_toserver + f->pkts_toclient)
+		return 0;
+	return t->s->cur_state;
+}
+
+void *tls_tx_kw_cache(void *tx, void *(*make)(void), void (*free_fn)(void *))
+{
+	TlsTx *t = tx;
+
+	if (!t)
+		return NULL;
+	if (!t->kw) {
+		t->kw = make();
+		t->kw_free = free_fn;
+	}
+	return t->kw;
+}
+
+/* The transaction starts with the state: the flow's first TLS bytes. */
+static uint64_t tls_tx_count(const void *state)
+{
+	return state ? 1 : 0;
+}
+
+static void *tls_tx_get(const void *state, uint64_t id)
+{
+	return id == 0 ? (void *)state : NULL;
+}
+
+static uint64_t tls_tx_id(const void *tx)
+{
+	(void)tx;
+	return 0;
+}
+
+/* Suricata writes the tls record once the server's certificate (or what
+ * follows it: key exchange, ChangeCipherSpec, a TLS 1.3 ServerHello) was
+ * read, without waiting for the client's reply (suricata-verify
+ * tls-glupteba): the client side is done with its hello, the server side
+ * with its certificate. */
+static int tls_tx_progress(const void *tx, int dir)
+{
+	const TlsTx *t = tx;
+	uint32_t fl = t->s->flags;
+
+	const uint32_t server_done = TLS_F_CERT_SERVER | TLS_F_SERVER_KEYX | TLS_F_CCS_TOCLIENT;
+
+	if (t->closed[dir & 1] || (fl & TLS_F_HANDSHAKE_DONE))
+		return TLS_PROGRESS_DONE;
+	if (dir == APP_DIR_TOSERVER) {
+		if (fl & (TLS_F_CERT_CLIENT | TLS_F_CLIENT_KEYX | TLS_F_CCS_TOSERVER))
+			return TLS_PROGRESS_DONE;
+		if (!(fl & TLS_F_CLIENT_HELLO))
+			return 0;
+		/* a server asking for the client's certificate: wait for it */
+		return (fl & server_done) && !(fl & TLS_F_CERT_REQUEST) ? TLS_PROGRESS_DONE
+									 : TLS_PROGRESS_HELLO;
+	}
+	if (fl & server_done)
+		return TLS_PROGRESS_DONE;
+	return (fl & TLS_F_SERVER_HELLO) ? TLS_PROGRESS_HELLO : 0;
+}
+
+static unsigned tls_tx_flags(const void *tx)
+{
+	return ((const TlsTx *)tx)->flags;
+}
+
+static void tls_tx_set_flags(void *tx, unsigned flags)
+{
+	((TlsTx *)tx)->flags |= flags;
+}
+
+static void **tls_tx_detect_slot(void *tx)
+{
+	return &((TlsTx *)tx)->detect;
+}
+
+/* The flow's one transaction lives as long as the parser: it goes with
+ * the state (app_layer_flow_free). */
+static void tls_tx_gc(void *state, unsigned need)
+{
+	(void)state;
+	(void)need;
+}
+
+static int tls_event_lookup(const char *name)
+{
+	return tls_event_by_name(name);
+}
+
+static int tls_tx_has_event(const void *tx, int id)
+{
+	const TlsTx *t = tx;
+
+	return id >= 0 && id < TLS_EV_COUNT && t->s->events[id] > 0;
+}
+
+const AppProtoOps tls_proto_ops = {
+	.name = "tls",
+	.ipprotos = APP_IPPROTO_TCP,
+	.config_defaults = tls_config_defaults,
+	.config_load = tls_config_load,
+	.enabled = tls_enabled,
+	.register_counters = tls_register_counters,
+	.probe = tls_probe_dir,
+	.probe_reversed = tls_probe_reversed,
+	.state_new = tls_state_new_op,
+	.state_free = tls_state_free_op,
+	.parse = tls_parse_op,
+	.tx_count = tls_tx_count,
+	.tx_get = tls_tx_get,
+	.tx_id = tls_tx_id,
+	.tx_log_id = tls_tx_id,
+	.tx_progress = tls_tx_progress,
+	.progress_complete = TLS_PROGRESS_DONE,
+	.tx_flags = tls_tx_flags,
+	.tx_set_flags = tls_tx_set_flags,
+	.tx_detect_slot = tls_tx_detect_slot,
+	.tx_gc = tls_tx_gc,
+	.event_lookup = tls_event_lookup,
+	.tx_has_event = tls_tx_has_event,
+};

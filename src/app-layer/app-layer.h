@@ -33,6 +33,7 @@
 enum app_proto {
 	ALPROTO_UNKNOWN = 0,
 	ALPROTO_HTTP1 = 1,
+	ALPROTO_DNS,
 	ALPROTO_FAILED,
 	ALPROTO_MAX
 };
@@ -66,6 +67,8 @@ enum http_personality {
 };
 
 #define APP_MAX_DETECT_PORTS 64
+#define APP_DNS_TCP 0
+#define APP_DNS_UDP 1
 
 typedef struct AppLayerConfig {
 	/* app-layer.protocols.http.enabled: yes (1), detection-only (2), no (0) */
@@ -97,6 +100,12 @@ typedef struct AppLayerConfig {
 	int compression_bomb_limit;                 /* 1mb */
 	uint32_t max_tx;                            /* app-layer.protocols.http.max-tx: 512 */
 	uint64_t http_memcap;                       /* app-layer.protocols.http.memcap: 0 = unlimited */
+
+	/* app-layer.protocols.dns.{tcp,udp}: enabled, detection-ports.dp
+	 * (index APP_DNS_TCP / APP_DNS_UDP; default yes, 53) */
+	int dns_enabled[2];
+	uint16_t dns_ports[2][APP_MAX_DETECT_PORTS];
+	unsigned dns_nports[2];
 } AppLayerConfig;
 
 /* Defaults, then the YAML keys above. 0, or -1 with an error line naming the key. */
@@ -107,6 +116,9 @@ int app_layer_config_load(AppLayerConfig *cfg);
 void app_layer_register_counters(void);
 
 typedef struct AppLayerThread AppLayerThread;
+
+/* Whether any protocol is enabled (a worker without: no app layer). */
+int app_layer_enabled(const AppLayerConfig *cfg);
 
 /* One per worker; cfg must outlive it (read-only, shared). */
 AppLayerThread *app_layer_thread_new(const AppLayerConfig *cfg, ThreadCounters *tc);

@@ -9,6 +9,7 @@
 
 #include "decode/packet.h"
 #include "flow/flow.h"
+#include "output/dns-json.h"
 
 #include <jansson.h>
 #include <limits.h>
@@ -66,6 +67,8 @@ typedef struct OutputConfig {
 	uint16_t eve_community_seed;
 	/* eve-log types: - http: dump-all-headers (both|request|response) */
 	unsigned eve_http_headers;  /* OUTPUT_HTTP_HDR_* */
+	/* eve-log types: - dns: requests, responses, formats, types */
+	struct dns_json_cfg eve_dns;
 	OutputFileConfig stats;     /* outputs.N.stats (stats.log) */
 	int stats_totals;
 	int stats_threads;

@@ -717,6 +717,13 @@ int app_layer_event_lookup(uint16_t alproto, const char *name)
 	return ops->event_lookup(name);
 }
 
+int app_proto_has_events(uint16_t alproto)
+{
+	const AppProtoOps *ops = app_proto_ops(alproto);
+
+	return ops && ops->event_lookup;
+}
+
 int app_layer_tx_has_event(const Flow *f, const void *tx, int id)
 {
 	const AppProtoOps *ops = app_proto_ops(f->app_proto);

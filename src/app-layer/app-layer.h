@@ -140,6 +140,10 @@ int app_layer_handle_data(AppLayerThread *at, Flow *f, int dir, const uint8_t *d
 #define APP_TX_DETECT_TS     0x02  /* detection done toserver */
 #define APP_TX_DETECT_TC     0x04  /* detection done toclient */
 #define APP_TX_FILE_LOGGED   0x08  /* eve fileinfo written */
+/* set by the parser: the transaction exists in one direction only (Suricata
+ * 8's per-message DNS transactions); detection skips its other side */
+#define APP_TX_ONLY_TS       0x10
+#define APP_TX_ONLY_TC       0x20
 
 /* Frees finished transactions of f whose flags include all of need. Cheap; call
  * after detect + output for each packet of an app-layer flow. */
@@ -191,6 +195,8 @@ void app_layer_set_detect_state_free(void (*fn)(void *state));
 /* Event id (>= 0) of alproto by name without the "<proto>." prefix, or -1
  * (also for a protocol without events). */
 int app_layer_event_lookup(uint16_t alproto, const char *name);
+/* Whether alproto's parser raises events at all. */
+int app_proto_has_events(uint16_t alproto);
 /* Whether the parser raised event id on tx (of f's protocol). */
 int app_layer_tx_has_event(const Flow *f, const void *tx, int id);
 

@@ -268,6 +268,7 @@ static int add_message(DnsState *st, AppLayerThread *at, int dir, const uint8_t 
 		       uint32_t len)
 {
 	struct dns_msg *m = NULL;
+	struct dns_tx *tx;
 	int rc = dns_msg_parse(msg, len, (enum dns_dir)dir, &m);
 
 	if (rc == DNS_E_NOMEM || rc == DNS_E_SHORT) {
@@ -277,8 +278,12 @@ static int add_message(DnsState *st, AppLayerThread *at, int dir, const uint8_t 
 	}
 	if (rc != DNS_OK)
 		count(at, c_err[st->ipp]);
-	if (dns_txs_add(&st->txs, m, (enum dns_dir)dir, NULL) != 0)
+	if (dns_txs_add(&st->txs, m, (enum dns_dir)dir, &tx) != 0)
 		return -1;
+	/* one message, one direction: detection has nothing to do on the
+	 * other side (Suricata 8's unidirectional DNS transactions) */
+	tx->app_flags |= dir == APP_DIR_TOSERVER ? APP_TX_ONLY_TS | APP_TX_DETECT_TC :
+						   APP_TX_ONLY_TC | APP_TX_DETECT_TS;
 	count(at, c_tx[st->ipp]);
 	return rc == DNS_OK ? 0 : -1;
 }

@@ -11,6 +11,7 @@
  * they take their base buffer's entry (sig_list_base). */
 #include "detect/buffers.h"
 #include "app-layer/http.h"
+#include "detect/dns-kw-match.h"
 
 #include <stddef.h>
 
@@ -76,6 +77,12 @@ const DetectBuffer detect_buffers[BUF_MAX] = {
 		{ HTTP_BUF_REQUEST_HEADER, HTTP_BUF_REQUEST_HEADER }, http_buffer_get },
 	[BUF_HTTP_RESPONSE_HEADER] = { "http_response_header", 2, 2, ALPROTO_HTTP1, DBUF_TC, HTTP_PROGRESS_HEADERS, 1,
 		{ HTTP_BUF_RESPONSE_HEADER, HTTP_BUF_RESPONSE_HEADER }, http_buffer_get },
+	[BUF_DNS_QUERY] = { "dns.query", 2, 1, ALPROTO_DNS, DBUF_TS, 1, 1, { DNS_KW_QUERY, DNS_KW_QUERY }, dns_buffer_get },
+	[BUF_DNS_QUERIES_RRNAME] = { "dns.queries.rrname", 2, 3, ALPROTO_DNS, DBUF_EVAL, 1, 1, { DNS_KW_QUERIES_RRNAME, DNS_KW_QUERIES_RRNAME }, dns_buffer_get },
+	[BUF_DNS_ANSWERS_RRNAME] = { "dns.answers.rrname", 2, 3, ALPROTO_DNS, DBUF_EVAL, 1, 1, { DNS_KW_ANSWERS_RRNAME, DNS_KW_ANSWERS_RRNAME }, dns_buffer_get },
+	[BUF_DNS_AUTHORITIES_RRNAME] = { "dns.authorities.rrname", 2, 3, ALPROTO_DNS, DBUF_EVAL, 1, 1, { DNS_KW_AUTHORITIES_RRNAME, DNS_KW_AUTHORITIES_RRNAME }, dns_buffer_get },
+	[BUF_DNS_ADDITIONALS_RRNAME] = { "dns.additionals.rrname", 2, 3, ALPROTO_DNS, DBUF_EVAL, 1, 1, { DNS_KW_ADDITIONALS_RRNAME, DNS_KW_ADDITIONALS_RRNAME }, dns_buffer_get },
+	[BUF_DNS_RESPONSE_RRNAME] = { "dns.response.rrname", 2, 2, ALPROTO_DNS, DBUF_TC, 1, 1, { DNS_KW_RESPONSE_RRNAME, DNS_KW_RESPONSE_RRNAME }, dns_buffer_get },
 	[BUF_HTTP_XINST0] = { "http_xinst0", 2, 3, 0, 0, 0, 0, { 0, 0 }, NULL },
 	[BUF_HTTP_XINST1] = { "http_xinst1", 2, 3, 0, 0, 0, 0, { 0, 0 }, NULL },
 	[BUF_HTTP_XINST2] = { "http_xinst2", 2, 3, 0, 0, 0, 0, { 0, 0 }, NULL },

@@ -56,4 +56,8 @@ static inline const DetectBuffer *detect_buffer(int id)
 int http_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 		    const uint8_t **data, uint32_t *len);
 
+/* dns-kw.c: the DNS buffers (enum dns_kw_buf in detect/dns-kw-match.h). */
+int dns_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
+		   const uint8_t **data, uint32_t *len);
+
 #endif

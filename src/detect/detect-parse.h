@@ -55,6 +55,8 @@ enum sig_buffer {
 	BUF_HTTP_SERVER,
 	BUF_HTTP_REQUEST_HEADER,
 	BUF_HTTP_RESPONSE_HEADER,
+	BUF_DNS_QUERY, BUF_DNS_QUERIES_RRNAME, BUF_DNS_ANSWERS_RRNAME, BUF_DNS_AUTHORITIES_RRNAME,
+	BUF_DNS_ADDITIONALS_RRNAME, BUF_DNS_RESPONSE_RRNAME,
 	/* further instances of an http buffer under other transforms than the
 	 * first (Signature.xf says which buffer each one is: detect/transform.h) */
 	BUF_HTTP_XINST0, BUF_HTTP_XINST1, BUF_HTTP_XINST2, BUF_HTTP_XINST3,
@@ -121,6 +123,8 @@ enum kw_id {
 	KW_BASE64_DATA,     /* base64_data: sticky SM_LIST_BASE64_DATA */
 	KW_STREAM_SIZE,     /* stream_size: DetectStreamSize (detect/stream-kw.c) */
 	KW_STREAM_EVENT,    /* stream-event:<name>: DetectUint, a = enum stream_event */
+	KW_DNS_STICKY,      /* dns.query, dns.answers.rrname, ...: detect/dns-kw.c */
+	KW_DNS_UINT,        /* dns.opcode, dns.rcode, dns.rrtype: DetectDnsUint (dns-kw.c) */
 	KW_MAX
 };
 

@@ -3,10 +3,10 @@
  * that hand the DNS parser (dns-parse.c) to the generic app layer.
  *
  * Recognition follows what Suricata's DNS probing parser checks: a header
- * whose opcode is assigned, whose counts fit the message, QR saying request
- * to the server and response to the client (the other way round, the first
- * message of a flow reverses it, as Suricata's probe tells its caller), and
- * on TCP the 2-byte length in front. Like Suricata's, the probe runs on
+ * whose counts fit the message, QR saying request
+ * to the server and response to the client (the other way round, a
+ * midstream TCP flow is reversed, as Suricata's probe tells its caller),
+ * and on TCP the 2-byte length in front. Like Suricata's, the probe runs on
  * the detection-ports only (either end of the flow: dp, then sp); DNS on
  * another port is found by listing that port there.
  *
@@ -50,12 +50,13 @@ static int load_enabled(const char *key, int *out)
 	return app_conf_bool(key, out);
 }
 
-/* Suricata's yaml writes dns.tcp.* and dns.udp.*; a dns.enabled above them
- * sets both. */
+/* Suricata's yaml writes dns.tcp.* and dns.udp.*; a dns.enabled or a
+ * dns.detection-ports above them sets both (suricata-verify dns-incomplete
+ * sets app-layer.protocols.dns.detection-ports.dp). */
 static int dns_config_load(AppLayerConfig *cfg)
 {
 	char key[128];
-	int all = -1, rc = 0;
+	int all = -1, rc = 0, top;
 
 	if (conf_get(DNS_KEY "enabled")) {
 		all = 1;
@@ -63,10 +64,19 @@ static int dns_config_load(AppLayerConfig *cfg)
 			rc = -1;
 		cfg->dns_enabled[0] = cfg->dns_enabled[1] = all;
 	}
+	/* Suricata takes dns.detection-ports when it is there, and the
+	 * transport's own only when it is not */
+	top = conf_get_node(DNS_KEY "detection-ports") != NULL;
+	for (int i = 0; i < 2; i++)
+		if (top && app_conf_ports(DNS_KEY "detection-ports.dp", cfg->dns_ports[i],
+					  APP_MAX_DETECT_PORTS, &cfg->dns_nports[i]) < 0)
+			rc = -1;
 	for (int i = 0; i < 2; i++) {
 		snprintf(key, sizeof(key), DNS_KEY "%s.enabled", ipp_names[i]);
 		if (load_enabled(key, &cfg->dns_enabled[i]) < 0)
 			rc = -1;
+		if (top)
+			continue;
 		snprintf(key, sizeof(key), DNS_KEY "%s.detection-ports.dp", ipp_names[i]);
 		if (app_conf_ports(key, cfg->dns_ports[i], APP_MAX_DETECT_PORTS,
 				   &cfg->dns_nports[i]) < 0)
@@ -123,17 +133,17 @@ static int port_listed(const AppLayerConfig *cfg, int ipp, uint16_t port)
 }
 
 /* Header of a message of msglen bytes (buf holds at least its 12): the
- * checks Suricata's probe makes: an assigned opcode, and room for the
- * counts at two bytes per entry (a bound any real message meets, compressed
- * names included; random bytes seldom do). 1 sane, 0 not. *qr gets the QR
- * bit. */
+ * check Suricata's probe makes: room for the counts at two bytes per entry
+ * (a bound any real message meets, compressed names included; random bytes
+ * seldom do). An unassigned opcode is still DNS, with its invalid_opcode
+ * event (suricata-verify dns-invalid-opcode). 1 sane, 0 not. *qr gets the
+ * QR bit. */
 static int header_sane(const uint8_t *h, uint32_t msglen, int *qr)
 {
 	uint16_t flags = rd16(h + 2);
-	unsigned opcode = (flags >> 11) & 0xf;
 	uint32_t n = (uint32_t)rd16(h + 4) + rd16(h + 6) + rd16(h + 8) + rd16(h + 10);
 
-	if (msglen < 12 || opcode == 3 || opcode >= 7 || 12 + 2 * n > msglen)
+	if (msglen < 12 || 12 + 2 * n > msglen)
 		return 0;
 	*qr = !!(flags & DNS_FLAG_QR);
 	return 1;
@@ -146,17 +156,6 @@ static int header_typical(const uint8_t *h, uint32_t avail)
 	if (rd16(h + 4) != 1)
 		return 0;
 	return avail <= 12 || (h[12] >= 1 && h[12] <= 63);
-}
-
-/* The whole datagram parses as one clean message. */
-static int parses_whole(const uint8_t *buf, uint32_t len, int dir)
-{
-	struct dns_msg *m = NULL;
-	int ok = dns_msg_parse(buf, len, (enum dns_dir)dir, &m) == DNS_OK && m->complete &&
-		 !dns_msg_has_event(m, DNS_EV_MALFORMED_DATA);
-
-	dns_msg_free(m);
-	return ok;
 }
 
 /* UDP: buf is the whole datagram (the app layer holds nothing back for
@@ -199,19 +198,15 @@ static int dns_probe(const AppLayerConfig *cfg, const Flow *f, int dir, const ui
 	return probe_tcp(dir, buf, len);
 }
 
-/* The flow's first message goes the other way (a response toward the
- * server, a query toward the client). Neither the flow nor its ports are
- * known here: the bytes are read as a datagram and as a length-prefixed
- * TCP message, strictly (a flow turned round stays so), and the probe
- * decides for real, ports included, once the flow is reversed. */
+/* Midstream TCP: the stream's first bytes go the other way (a response
+ * toward the server, a query toward the client). The flow and its ports
+ * are not known here, so only what a resolver exchange looks like counts;
+ * the probe decides for real, ports included, once the flow is reversed.
+ * (UDP flows keep the direction of their first packet.) */
 static int dns_probe_reversed(int dir, const uint8_t *buf, uint32_t len)
 {
 	int want = dir == APP_DIR_TOSERVER, qr;
 
-	/* no ports to lean on: only what a resolver exchange looks like */
-	if (len >= 12 && header_sane(buf, len, &qr) && qr == want &&
-	    header_typical(buf, len) && parses_whole(buf, len, !dir))
-		return DET_YES;
 	if (len >= 14 && header_sane(buf + 2, rd16(buf), &qr) && qr == want &&
 	    header_typical(buf + 2, len - 2))
 		return DET_YES;

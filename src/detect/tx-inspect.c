@@ -92,7 +92,9 @@ void http_sig_setup(DetectSig *ds)
 	else if (s->lists[BUF_FILE_DATA].n)
 		ds->http_dirs = 2;
 	else if (app_event_sig_has(s))
-		ds->http_dirs = 1;          /* events are per tx: evaluate it once */
+		/* events are per tx: evaluate it once; an HTTP tx on its request
+		 * side, a one-way tx (APP_TX_ONLY_*: DNS) on the side it has */
+		ds->http_dirs = s->alproto == ALPROTO_HTTP1 ? 1 : 3;
 	else
 		ds->http_dirs = 3;
 	ds->http_need[0] = ds->http_need[1] = 0;

@@ -108,15 +108,49 @@ static json_t *alert_dns_json(const Flow *f, void *tx)
 	return rec;
 }
 
+/* The record of a response names the server as source, as Suricata 8
+ * writes it (suricata-verify dns-udp-eve-dig, dns-tcp-www-google-com):
+ * the flow's tuple the other way round. */
+static void swap_tuple(json_t *rec)
+{
+	static const char *const k[2][2] = { { "src_ip", "dest_ip" }, { "src_port", "dest_port" } };
+
+	for (int i = 0; i < 2; i++) {
+		json_t *a = json_object_get(rec, k[i][0]), *b = json_object_get(rec, k[i][1]);
+
+		if (!a || !b)
+			continue;
+		json_incref(a);
+		json_incref(b);
+		json_object_set_new(rec, k[i][0], b);
+		json_object_set_new(rec, k[i][1], a);
+	}
+}
+
+/* The parser's events on the transaction as eve anomaly records
+ * (type applayer, layer proto_parser), as Suricata writes them
+ * (suricata-verify dns-invalid-opcode). */
+static void anomalies(Outputs *o, const Packet *p, const Flow *f, const struct dns_tx *tx)
+{
+	uint32_t ev = dns_tx_events(tx, DNS_DIR_TOSERVER) | dns_tx_events(tx, DNS_DIR_TOCLIENT);
+
+	for (int e = 0; e < DNS_EV_MAX && ev; e++)
+		if (ev & (1u << e))
+			output_anomaly_applayer(o, p, f, "dns", dns_event_name((enum dns_event)e),
+						"proto_parser", 1, tx->tx_id);
+}
+
 /* One record per message of the transaction (one with Suricata 8's
- * per-message transactions), the flow's addresses with the client as
- * source, as Suricata's dns logger writes them. */
+ * per-message transactions). */
 static void log_dns_tx(Outputs *o, const Packet *p, const Flow *f, void *txp)
 {
 	const struct dns_tx *tx = txp;
 	const struct timeval *ts = p ? &p->ts : &f->last;
 
-	if (!o || !outputs_eve_enabled(o, "dns"))
+	if (!o)
+		return;
+	anomalies(o, p, f, tx);
+	if (!outputs_eve_enabled(o, "dns"))
 		return;
 	for (int dir = DNS_DIR_TOSERVER; dir <= DNS_DIR_TOCLIENT; dir++) {
 		const struct dns_msg *m = dns_tx_msg(tx, (enum dns_dir)dir);
@@ -132,8 +166,12 @@ static void log_dns_tx(Outputs *o, const Packet *p, const Flow *f, void *txp)
 			json_decref(d);
 			continue;
 		}
+		if (dir == DNS_DIR_TOCLIENT)
+			swap_tuple(rec);
 		if (p && p->pcap_cnt)
 			json_object_set_new(rec, "pcap_cnt", json_integer((json_int_t)p->pcap_cnt));
+		if (p)
+			json_object_set_new(rec, "pkt_src", json_string(output_pkt_src(p)));
 		json_object_set_new(rec, "dns", d);
 		eve_write(o, rec);
 	}

@@ -137,19 +137,13 @@ static void app_feed(Worker *w, Flow *f, Packet *p)
 
 /* UDP: each datagram is one piece of its direction's data, as Suricata's
  * UDP app layer takes it: detection on the first ones, then the parser.
- * Every datagram may be the first the capture saw of its flow, so the app
- * layer may turn a flow whose first packet was a response around
- * (APP_MIDSTREAM); the same payload then goes in as the other direction. */
+ * The flow keeps the direction of its first packet (suricata-verify
+ * vxlan-decoder-01: a DNS response first stays the flow's source). */
 static void app_feed_udp(Worker *w, Flow *f, Packet *p)
 {
 	int dir = (p->flags & PKT_TOCLIENT) ? APP_DIR_TOCLIENT : APP_DIR_TOSERVER;
 
-	if (app_layer_handle_data(w->at, f, dir, p->payload, p->payload_len,
-				  APP_MIDSTREAM) == APP_REVERSE) {
-		flow_swap(f, p);
-		detect_flow_swap(f);
-		app_layer_handle_data(w->at, f, !dir, p->payload, p->payload_len, 0);
-	}
+	app_layer_handle_data(w->at, f, dir, p->payload, p->payload_len, 0);
 }
 
 static void emit_alerts(Worker *w, Packet *p, const DetectAlert *alerts, uint32_t n)

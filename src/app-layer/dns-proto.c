@@ -219,6 +219,7 @@ typedef struct DnsState {
 	struct dns_txs txs;
 	struct dns_tcp tcp[2];      /* per direction (TCP flows) */
 	int ipp;                    /* APP_DNS_TCP / APP_DNS_UDP */
+	int detect_only;            /* the transport is detection-only: no parsing */
 	AppLayerThread *at;         /* for the TCP callback's counters */
 	int dir;                    /* the direction being parsed */
 } DnsState;
@@ -233,7 +234,8 @@ static void *dns_state_new(AppLayerThread *at, Flow *f)
 	dns_tcp_init(&st->tcp[0]);
 	dns_tcp_init(&st->tcp[1]);
 	st->ipp = ipp_index(f);
-	(void)at;
+	/* the app layer asks dns_enabled() for both transports at once */
+	st->detect_only = at && at->cfg->dns_enabled[st->ipp] == 2;
 	return st;
 }
 
@@ -296,6 +298,8 @@ static int dns_parse(AppLayerThread *at, Flow *f, void *state, int dir, const ui
 	DnsState *st = state;
 
 	(void)f;
+	if (st->detect_only)
+		return 0;
 	if (st->ipp == APP_DNS_UDP)
 		return data && len ? add_message(st, at, dir, data, len) : 0;
 	if (flags & APP_GAP) {

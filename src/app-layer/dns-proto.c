@@ -87,8 +87,8 @@ static int dns_config_load(AppLayerConfig *cfg)
 
 static int dns_enabled(const AppLayerConfig *cfg)
 {
-	/* the app layer asks per protocol; the probe and the parser per
-	 * transport (enabled_on) */
+	/* the app layer asks per protocol; the probe (off: not DNS) and the
+	 * parser state (detection-only: nothing parsed) per transport */
 	if (cfg->dns_enabled[0] == 1 || cfg->dns_enabled[1] == 1)
 		return 1;
 	return cfg->dns_enabled[0] || cfg->dns_enabled[1] ? 2 : 0;

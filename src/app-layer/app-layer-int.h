@@ -84,6 +84,7 @@ static inline const AppProtoOps *app_proto_ops(unsigned alproto)
 /* The protocols' entries, each in its own file. */
 extern const AppProtoOps http_proto_ops;   /* http-proto.c */
 extern const AppProtoOps tls_proto_ops;    /* tls-proto.c */
+extern const AppProtoOps dns_proto_ops;    /* dns-proto.c */
 
 /* Frees a transaction's detect slot with the function detection registered
  * (app_layer_set_detect_state_free); for the parsers' tx free paths. */
@@ -103,8 +104,10 @@ int app_conf_ports(const char *key, uint16_t *ports, unsigned max, unsigned *n);
 
 /* Counter ids, registered once by app_layer_register_counters(). */
 typedef struct AppLayerCounters {
-	counter_id flow[ALPROTO_MAX]; /* app_layer.flow.<proto> */
+	counter_id flow[ALPROTO_MAX]; /* app_layer.flow.<proto>[_tcp] */
+	counter_id flow_udp[ALPROTO_MAX]; /* app_layer.flow.<proto>[_udp] */
 	counter_id flow_failed_tcp; /* app_layer.flow.failed_tcp */
+	counter_id flow_failed_udp; /* app_layer.flow.failed_udp */
 	counter_id tx_http;         /* app_layer.tx.http */
 	counter_id err_http_gap;    /* app_layer.error.http.gap */
 	counter_id err_http_alloc;  /* app_layer.error.http.alloc */

@@ -176,18 +176,36 @@ int app_layer_config_load(AppLayerConfig *cfg)
 	return rc;
 }
 
-/* Suricata's order: app_layer.flow.<proto> for each, failed_tcp, then each
- * protocol's own (tx, errors). */
+/* Suricata's order: app_layer.flow.<proto> for each TCP protocol,
+ * failed_tcp, the same for UDP, failed_udp, then each protocol's own (tx,
+ * errors). A protocol on both gets one per transport, <proto>_tcp and
+ * <proto>_udp, as Suricata names them (dns_tcp, dns_udp). */
 void app_layer_register_counters(void)
 {
+	static const char *const suffix[2] = { "_tcp", "_udp" };
 	const AppProtoOps *ops;
 	char name[96];
 
-	FOR_EACH_PROTO(p, ops) {
-		snprintf(name, sizeof(name), "app_layer.flow.%s", ops->name);
-		app_layer_counters.flow[p] = counter_register(name);
+	for (int u = 0; u < 2; u++) {
+		unsigned ipp = u ? APP_IPPROTO_UDP : APP_IPPROTO_TCP;
+
+		FOR_EACH_PROTO(p, ops) {
+			int both = (ops->ipprotos & APP_IPPROTO_TCP) && (ops->ipprotos & APP_IPPROTO_UDP);
+
+			if (!(ops->ipprotos & ipp))
+				continue;
+			snprintf(name, sizeof(name), "app_layer.flow.%s%s", ops->name,
+				 both ? suffix[u] : "");
+			if (u)
+				app_layer_counters.flow_udp[p] = counter_register(name);
+			else
+				app_layer_counters.flow[p] = counter_register(name);
+		}
+		if (u)
+			app_layer_counters.flow_failed_udp = counter_register("app_layer.flow.failed_udp");
+		else
+			app_layer_counters.flow_failed_tcp = counter_register("app_layer.flow.failed_tcp");
 	}
-	app_layer_counters.flow_failed_tcp = counter_register("app_layer.flow.failed_tcp");
 	FOR_EACH_PROTO(p, ops)
 		if (ops->register_counters)
 			ops->register_counters();
@@ -335,6 +353,8 @@ static void set_failed(AppLayerThread *at, Flow *f, AppFlowState *fs)
 	f->app_proto = ALPROTO_FAILED;
 	if (f->proto == 6)
 		count(at, app_layer_counters.flow_failed_tcp);
+	else if (f->proto == 17)
+		count(at, app_layer_counters.flow_failed_udp);
 }
 
 static int tunnel_begin(AppLayerThread *at, Flow *f, AppFlowState *fs);
@@ -366,7 +386,8 @@ static int start_proto(AppLayerThread *at, Flow *f, AppFlowState *fs, unsigned a
 		fs->tunnel = TUN_NONE;
 	} else {
 		f->app_proto = (uint16_t)alproto;
-		count(at, app_layer_counters.flow[alproto]);
+		count(at, f->proto == 17 ? app_layer_counters.flow_udp[alproto] :
+			  app_layer_counters.flow[alproto]);
 		if (ops->enabled(at->cfg) != 1)
 			return 0;       /* detection-only */
 		fs->proto = ops->state_new(at, f);
@@ -415,13 +436,26 @@ static int detect_and_start(AppLayerThread *at, Flow *f, AppFlowState *fs, int d
 		/* bytes missing before a decision: nothing to recognise a start by */
 		fs->det[dir] = DET_NO;
 	} else if (fs->det[dir] == DET_NONE || fs->det[dir] == DET_MORE) {
-		take = len < sizeof(tmp) - n ? len : (uint32_t)sizeof(tmp) - n;
-		memcpy(tmp, fs->held[dir], n);
-		if (take)
-			memcpy(tmp + n, data, take);
-		r = detect_dir(at, f, fs, dir, tmp, n + take, &alproto);
+		const uint8_t *buf = tmp;
+		uint32_t blen;
+
+		if (f->proto == 17) {
+			/* a datagram is a whole message: detection sees all of
+			 * it, and nothing is held for the next one */
+			buf = data;
+			blen = len;
+		} else {
+			take = len < sizeof(tmp) - n ? len : (uint32_t)sizeof(tmp) - n;
+			memcpy(tmp, fs->held[dir], n);
+			if (take)
+				memcpy(tmp + n, data, take);
+			blen = n + take;
+		}
+		r = detect_dir(at, f, fs, dir, buf, blen, &alproto);
+		if (r == DET_MORE && f->proto == 17)
+			r = DET_NO;
 		if (r == DET_NO && may_reverse(f, fs, dir, flags)) {
-			int rr = detect_reversed(at, f, dir, tmp, n + take);
+			int rr = detect_reversed(at, f, dir, buf, blen);
 
 			if (rr == DET_YES) {
 				swap_dirs(fs);
@@ -500,6 +534,11 @@ static int any_enabled(const AppLayerConfig *cfg)
 		if (ops->enabled(cfg))
 			return 1;
 	return 0;
+}
+
+int app_layer_enabled(const AppLayerConfig *cfg)
+{
+	return any_enabled(cfg);
 }
 
 int app_layer_handle_data(AppLayerThread *at, Flow *f, int dir, const uint8_t *data,
@@ -692,6 +731,13 @@ int app_layer_event_lookup(uint16_t alproto, const char *name)
 	if (!ops || !ops->event_lookup || !name)
 		return -1;
 	return ops->event_lookup(name);
+}
+
+int app_proto_has_events(uint16_t alproto)
+{
+	const AppProtoOps *ops = app_proto_ops(alproto);
+
+	return ops && ops->event_lookup;
 }
 
 int app_layer_tx_has_event(const Flow *f, const void *tx, int id)

@@ -34,6 +34,7 @@ enum app_proto {
 	ALPROTO_UNKNOWN = 0,
 	ALPROTO_HTTP1 = 1,
 	ALPROTO_TLS,
+	ALPROTO_DNS,
 	ALPROTO_FAILED,
 	ALPROTO_MAX
 };
@@ -67,6 +68,8 @@ enum http_personality {
 };
 
 #define APP_MAX_DETECT_PORTS 64
+#define APP_DNS_TCP 0
+#define APP_DNS_UDP 1
 
 typedef struct AppLayerConfig {
 	/* app-layer.protocols.http.enabled: yes (1), detection-only (2), no (0) */
@@ -98,6 +101,12 @@ typedef struct AppLayerConfig {
 	int compression_bomb_limit;                 /* 1mb */
 	uint32_t max_tx;                            /* app-layer.protocols.http.max-tx: 512 */
 	uint64_t http_memcap;                       /* app-layer.protocols.http.memcap: 64mb, 0 = unlimited */
+
+	/* app-layer.protocols.dns.{tcp,udp}: enabled, detection-ports.dp
+	 * (index APP_DNS_TCP / APP_DNS_UDP; default yes, 53) */
+	int dns_enabled[2];
+	uint16_t dns_ports[2][APP_MAX_DETECT_PORTS];
+	unsigned dns_nports[2];
 } AppLayerConfig;
 
 /* Defaults, then the YAML keys above. 0, or -1 with an error line naming the key. */
@@ -108,6 +117,9 @@ int app_layer_config_load(AppLayerConfig *cfg);
 void app_layer_register_counters(void);
 
 typedef struct AppLayerThread AppLayerThread;
+
+/* Whether any protocol is enabled (a worker without: no app layer). */
+int app_layer_enabled(const AppLayerConfig *cfg);
 
 /* One per worker; cfg must outlive it (read-only, shared). */
 AppLayerThread *app_layer_thread_new(const AppLayerConfig *cfg, ThreadCounters *tc);
@@ -129,6 +141,10 @@ int app_layer_handle_data(AppLayerThread *at, Flow *f, int dir, const uint8_t *d
 #define APP_TX_DETECT_TS     0x02  /* detection done toserver */
 #define APP_TX_DETECT_TC     0x04  /* detection done toclient */
 #define APP_TX_FILE_LOGGED   0x08  /* eve fileinfo written */
+/* set by the parser: the transaction exists in one direction only (Suricata
+ * 8's per-message DNS transactions); detection skips its other side */
+#define APP_TX_ONLY_TS       0x10
+#define APP_TX_ONLY_TC       0x20
 
 /* Frees finished transactions of f whose flags include all of need. Cheap; call
  * after detect + output for each packet of an app-layer flow. */
@@ -191,6 +207,8 @@ void app_layer_set_detect_state_free(void (*fn)(void *state));
 /* Event id (>= 0) of alproto by name without the "<proto>." prefix, or -1
  * (also for a protocol without events). */
 int app_layer_event_lookup(uint16_t alproto, const char *name);
+/* Whether alproto's parser raises events at all. */
+int app_proto_has_events(uint16_t alproto);
 /* Whether the parser raised event id on tx (of f's protocol). */
 int app_layer_tx_has_event(const Flow *f, const void *tx, int id);
 

@@ -292,6 +292,10 @@ struct dns_tx {
 	uint32_t events;          /* DNS_EV_TOO_MANY_TXS; the messages hold theirs */
 	bool done[2];             /* per enum dns_dir: nothing more will arrive */
 	bool evicted;             /* closed by the limit, not by a response */
+	/* the app layer's (dns-proto.c): APP_TX_* flags and detection's slot;
+	 * zero here, freed by their owner before the tx goes */
+	unsigned app_flags;
+	void *detect;
 };
 
 struct dns_txs {

@@ -10,6 +10,6 @@
 
 const AppProtoOps *const app_protos[ALPROTO_MAX] = {
 	[ALPROTO_HTTP1] = &http_proto_ops,
-	/* [ALPROTO_DNS] = &dns_proto_ops,   UDP + TCP */
 	[ALPROTO_TLS] = &tls_proto_ops,
+	[ALPROTO_DNS] = &dns_proto_ops,
 };

@@ -8,7 +8,8 @@
  * at flow end), so events raised late in the response are seen.
  * Packet-level app-layer events (applayer_mismatch_protocol_both_directions,
  * ...) and protocols without events are not supported yet: such rules are
- * skipped with that reason. */
+ * skipped with that reason. DNS events (dns.malformed_data, ...) are the
+ * parser's per message, so per transaction. */
 #include "detect/engine-int.h"
 #include "detect/detect-int.h"
 #include "app-layer/app-layer.h"
@@ -22,24 +23,22 @@ typedef struct DetectAppEvent {
 	int event;                /* app_layer_event_lookup() id */
 } DetectAppEvent;
 
-/* The rule becomes one of the event's protocol (HTTP's own check for
- * http). */
-static int sig_set_alproto_event(SigParseState *st, uint16_t ap)
+/* The rule is alproto's (a protocol other than HTTP): its protocol must be
+ * one alproto runs on. */
+static int sig_set_alproto(SigParseState *st, uint16_t alproto)
 {
 	Signature *s = st->s;
-	unsigned ipp = app_proto_ipprotos(ap);
+	unsigned ipp = app_proto_ipprotos(alproto);
 
-	if (ap == ALPROTO_HTTP1)
-		return sig_set_alproto_http(st);
-	if (s->alproto != ALPROTO_UNKNOWN && s->alproto != ap)
-		return sig_error(st, "app-layer-event: %s events in a rule of another protocol",
-				 app_proto_name(ap));
+	if (s->alproto != ALPROTO_UNKNOWN && s->alproto != alproto)
+		return sig_error(st, "app-layer-event: the rule is a %s rule already",
+				 app_proto_name(s->alproto));
 	if (s->proto != SIG_PROTO_IP &&
 	    !((ipp & APP_IPPROTO_TCP) && s->proto == IPPROTO_TCP) &&
 	    !((ipp & APP_IPPROTO_UDP) && s->proto == IPPROTO_UDP))
-		return sig_error(st, "app-layer-event: %s events need a %s rule", app_proto_name(ap),
-				 app_proto_name(ap));
-	s->alproto = ap;
+		return sig_error(st, "%s events need a %s rule", app_proto_name(alproto),
+				 app_proto_name(alproto));
+	s->alproto = alproto;
 	s->flags |= SIG_FLAG_APPLAYER;
 	return 0;
 }
@@ -64,13 +63,18 @@ static int kw_app_layer_event(SigParseState *st, const char *arg, const Keyword 
 		if (ap > 0 && strcmp(name, app_proto_name((uint16_t)ap)) != 0)
 			ap = -1;
 	}
-	if (ap <= 0)
-		return sig_unsupported(st, "app-layer-event:%s: unsupported protocol", arg);
+	/* transaction rules of the protocols whose parsers raise events */
+	if (ap <= 0 || !app_proto_has_events((uint16_t)ap))
+		return sig_unsupported(st, "app-layer-event:%s: protocol without events", arg);
 	id = app_layer_event_lookup((uint16_t)ap, dot + 1);
 	if (id < 0)
 		return sig_error(st, "app-layer-event: unknown %s event \"%s\"", name, dot + 1);
-	if (sig_set_alproto_event(st, (uint16_t)ap) != 0)
+	if (ap == ALPROTO_HTTP1) {
+		if (sig_set_alproto_http(st) != 0)
+			return -1;
+	} else if (sig_set_alproto(st, (uint16_t)ap) != 0) {
 		return -1;
+	}
 	ev = malloc(sizeof(*ev));
 	if (!ev)
 		return sig_error(st, "out of memory");

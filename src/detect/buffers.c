@@ -13,6 +13,7 @@
 #include "app-layer/http.h"
 #include "app-layer/tls.h"
 #include "detect/tls-kw-match.h"
+#include "detect/dns-kw-match.h"
 
 #include <stddef.h>
 
@@ -95,6 +96,12 @@ const DetectBuffer detect_buffers[BUF_MAX] = {
 	[BUF_TLS_RANDOM_BYTES] = TLS_B("tls.random_bytes", 3, DBUF_EVAL, TLS_PROGRESS_HELLO, 0, TLS_BUF_RANDOM_BYTES),
 	[BUF_TLS_ALPN] = TLS_B("tls.alpn", 3, DBUF_EVAL, TLS_PROGRESS_HELLO, 1, TLS_KW_BUF_ALPN),
 	[BUF_TLS_SAN] = TLS_B("tls.subjectaltname", 3, DBUF_EVAL, TLS_PROGRESS_CERT, 1, TLS_KW_BUF_SAN),
+	[BUF_DNS_QUERY] = { "dns.query", 2, 1, ALPROTO_DNS, DBUF_TS, 1, 1, { DNS_KW_QUERY, DNS_KW_QUERY }, dns_buffer_get },
+	[BUF_DNS_QUERIES_RRNAME] = { "dns.queries.rrname", 2, 3, ALPROTO_DNS, DBUF_EVAL, 1, 1, { DNS_KW_QUERIES_RRNAME, DNS_KW_QUERIES_RRNAME }, dns_buffer_get },
+	[BUF_DNS_ANSWERS_RRNAME] = { "dns.answers.rrname", 2, 3, ALPROTO_DNS, DBUF_EVAL, 1, 1, { DNS_KW_ANSWERS_RRNAME, DNS_KW_ANSWERS_RRNAME }, dns_buffer_get },
+	[BUF_DNS_AUTHORITIES_RRNAME] = { "dns.authorities.rrname", 2, 3, ALPROTO_DNS, DBUF_EVAL, 1, 1, { DNS_KW_AUTHORITIES_RRNAME, DNS_KW_AUTHORITIES_RRNAME }, dns_buffer_get },
+	[BUF_DNS_ADDITIONALS_RRNAME] = { "dns.additionals.rrname", 2, 3, ALPROTO_DNS, DBUF_EVAL, 1, 1, { DNS_KW_ADDITIONALS_RRNAME, DNS_KW_ADDITIONALS_RRNAME }, dns_buffer_get },
+	[BUF_DNS_RESPONSE_RRNAME] = { "dns.response.rrname", 2, 2, ALPROTO_DNS, DBUF_TC, 1, 1, { DNS_KW_RESPONSE_RRNAME, DNS_KW_RESPONSE_RRNAME }, dns_buffer_get },
 	[BUF_HTTP_XINST0] = { "http_xinst0", 2, 3, 0, 0, 0, 0, { 0, 0 }, NULL },
 	[BUF_HTTP_XINST1] = { "http_xinst1", 2, 3, 0, 0, 0, 0, { 0, 0 }, NULL },
 	[BUF_HTTP_XINST2] = { "http_xinst2", 2, 3, 0, 0, 0, 0, { 0, 0 }, NULL },

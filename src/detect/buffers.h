@@ -63,5 +63,8 @@ int http_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 #define TLS_KW_BUF_SAN 102
 int tls_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 		   const uint8_t **data, uint32_t *len);
+/* dns-kw.c: the DNS buffers (enum dns_kw_buf in detect/dns-kw-match.h). */
+int dns_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
+		   const uint8_t **data, uint32_t *len);
 
 #endif

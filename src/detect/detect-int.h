@@ -27,6 +27,8 @@ typedef struct SigParseState {
 #define KWF_CONTENT_MOD  (1u << 2)   /* modifies the previous content */
 #define KWF_STICKY       (1u << 3)   /* sticky buffer */
 #define KWF_STRIP_QUOTES (1u << 4)   /* value may be wrapped in quotes */
+#define KWF_TX           (1u << 5)   /* SM_LIST_MATCH keyword on a transaction
+                                      * (DetectThread.tx): a transaction rule */
 
 /* Shorthands for the families' tables. */
 #define NA KWF_NOARG
@@ -73,10 +75,12 @@ extern const Keyword
 	icmp_keywords[],
 	http_keywords[],
 	tls_keywords[],
+	dns_keywords[],
 	pkt_keywords[],
 	transform_keywords[];
 
 const Keyword *keyword_find(const char *name);
+
 /* The entry of a keyword id (match, free), or NULL. */
 const Keyword *keyword_by_id(int id);
 /* The same once any keyword was looked up (every rule's were): for the

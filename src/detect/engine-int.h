@@ -265,6 +265,10 @@ struct DetectThread {
 	/* the match being queued: tx / stream chunk it came from */
 	int cur_has_tx;
 	uint64_t cur_tx;
+	/* the transaction tx-inspect.c evaluates a rule on, and its side:
+	 * for the KWF_TX keywords (NULL outside) */
+	void *tx;
+	int tx_side;
 	const uint8_t *cur_data;
 	uint32_t cur_len;
 	uint64_t cur_end;         /* stream offset where cur_data ends (0: unknown) */
@@ -413,6 +417,8 @@ int threshold_check(DetectEngine *de, const DetectSig *ds, const Packet *p, int 
 /* app-event.c: rules with app-layer-event are transaction rules of the
  * event's protocol; tx is one of f's (app_layer_tx_get) */
 int app_event_sig_has(const Signature *s);
+/* keywords.c: whether s has a KWF_TX keyword (a transaction rule). */
+int sig_has_tx_match(const Signature *s);
 int app_event_tx_match(const Signature *s, const Flow *f, const void *tx);
 
 /* stream-kw.c: stream_size and stream-event on a packet */

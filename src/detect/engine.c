@@ -958,7 +958,8 @@ DetectEngine *detect_engine_build(SigTable *t, const DetectConfig *cfg, char *er
 				ds->has_hdr = 1;
 		/* `alert http` rules without http buffers are packet rules on
 		 * HTTP flows; the others are evaluated on transactions */
-		if (app_event_sig_has(s) || ((s->flags & SIG_FLAG_TX_MATCH) && !ds->has_payload))
+		if (app_event_sig_has(s) || ((s->flags & SIG_FLAG_TX_MATCH) && !ds->has_payload) ||
+		    sig_has_tx_match(s))
 			ds->has_http = 1;
 		ds->need_alproto = s->alproto != ALPROTO_UNKNOWN && !ds->has_http;
 		sig_stream_setup(de, ds);
@@ -1736,7 +1737,9 @@ uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts)
 	stream_hit_next(dt);
 	dt->pkt_established = 0;
 	if (p->flow) {
-		if (p->flow->proto == IPPROTO_TCP || de->have_iponly)
+		/* UDP flows with transactions (DNS) need it for those too */
+		if (p->flow->proto == IPPROTO_TCP || de->have_iponly ||
+		    (de->nhttp && app_layer_has_txs(p->flow)))
 			fs = detect_flow_state(de, p->flow, 1);
 		if (fs && (fs->iponly_done & (1u << dir)))
 			iponly_ok = 0;

@@ -4,6 +4,7 @@
  * line in its family's table (with its setup, match and free in that file)
  * plus its id in enum kw_id. */
 #include "detect/detect-int.h"
+#include "detect/engine-int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,7 @@ static const Keyword *const families[] = {
 	icmp_keywords,		/* icmp-kw.c */
 	http_keywords,		/* http-kw.c */
 	tls_keywords,		/* tls-kw.c */
+	dns_keywords,		/* dns-kw.c */
 	pkt_keywords,		/* pkt-kw.c */
 	transform_keywords,	/* transform.c */
 };
@@ -79,6 +81,19 @@ const Keyword *keyword_find(const char *name)
 			lo = mid + 1;
 	}
 	return NULL;
+}
+
+int sig_has_tx_match(const Signature *s)
+{
+	const SigMatchList *ml = &s->lists[SM_LIST_MATCH];
+
+	for (int i = 0; i < ml->n; i++) {
+		const Keyword *k = keyword_by_id(ml->m[i].kw);
+
+		if (k && (k->flags & KWF_TX))
+			return 1;
+	}
+	return 0;
 }
 
 const Keyword *keyword_by_id(int id)

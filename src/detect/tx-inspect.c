@@ -92,7 +92,10 @@ void http_sig_setup(DetectSig *ds)
 	else if (s->lists[BUF_FILE_DATA].n)
 		ds->http_dirs = 2;
 	else if (app_event_sig_has(s))
-		ds->http_dirs = 1;          /* events are per tx: evaluate it once */
+		/* events are per tx: evaluate it once; a two-way tx (HTTP, TLS)
+		 * on its request side, a one-way tx (APP_TX_ONLY_*: DNS) on the
+		 * side it has */
+		ds->http_dirs = s->alproto == ALPROTO_DNS ? 3 : 1;
 	else if (s->flags & SIG_FLAG_TX_MATCH)
 		ds->http_dirs = 2;          /* once, to the client (Suricata's tls.* side) */
 	else
@@ -563,8 +566,13 @@ static int list_matches(DetectThread *dt, const DetectSig *ds, void *tx, int l, 
 static int tx_sig_match(DetectThread *dt, const DetectSig *ds, Packet *p, void *tx, int d)
 {
 	const Signature *s = ds->s;
+	int m;
 
-	if (!inspect_header(ds, p) || !inspect_match_list(dt, s, p))
+	dt->tx = tx;
+	dt->tx_side = d;
+	m = inspect_header(ds, p) && inspect_match_list(dt, s, p);
+	dt->tx = NULL;
+	if (!m)
 		return 0;
 	if (ds->has_payload) {
 		InspectBuffer b = { p->payload, p->payload_len, IBUF_PACKET };
@@ -619,8 +627,10 @@ static void tx_eval(DetectThread *dt, Packet *p, void *tx, TxDetect *st, int d, 
 	TxPass tp = { .st = st, .d = d, .final = final, .prog = { prog[0], prog[1] } };
 	CandSet *cs = &dt->cand;
 
-	/* progress 0: nothing seen on that side yet */
-	if (st->seen[d] == key || (prog[d] == 0 && !final))
+	/* progress 0: nothing seen on that side yet; a one-way transaction
+	 * has no other side */
+	if (st->seen[d] == key || (prog[d] == 0 && !final) ||
+	    (app_layer_tx_flags(f, tx) & (d ? APP_TX_ONLY_TS : APP_TX_ONLY_TC)))
 		return;
 	st->seen[d] = key;
 	tp.complete = app_proto_progress_complete(f->app_proto);

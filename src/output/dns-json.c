@@ -282,7 +282,10 @@ static json_t *rr_entry(const struct dns_rr *rr, enum dns_section sec, uint32_t 
 		set_new(o, "sshfp", sshfp_json(&rr->rd.sshfp));
 		break;
 	case DNS_RD_OPT:
-		if (rr->rd.opt.n)
+		/* the options of an OPT pseudo-record belong to the additional
+		 * section (RFC 6891), where Suricata's schema has them; one in
+		 * the answers logs as a bare record */
+		if (rr->rd.opt.n && sec == DNS_SEC_ADDITIONAL)
 			set_new(o, "opt", opt_json(rr));
 		break;
 	default:
@@ -361,6 +364,12 @@ static json_t *grouped_json(const struct dns_msg *m, const struct dns_json_cfg *
 			grouped_add(g, rr->rrtype, sshfp_json(&rr->rd.sshfp));
 			break;
 		case DNS_RD_OPT:
+			break;
+		case DNS_RD_RAW:
+			/* Suricata groups the rdata of the types it decodes and
+			 * NULL; other types (DNSKEY, ...) appear in answers only */
+			if (rr->rrtype == 10)
+				grouped_add(g, rr->rrtype, rdata_string(rr));
 			break;
 		default:
 			grouped_add(g, rr->rrtype, rdata_string(rr));

@@ -53,6 +53,9 @@ typedef struct EveTxLogger {
 
 extern const EveTxLogger eve_http_logger;   /* http-log.c */
 extern const EveTxLogger eve_tls_logger;    /* tls-json.c */
+extern const EveTxLogger eve_dns_logger;    /* dns-log.c */
+/* dns-log.c: the `- dns:` options under prefix (NULL: the defaults). */
+int eve_dns_config_load(struct dns_json_cfg *c, const char *prefix, char *err, size_t errlen);
 
 /* The app-layer members of an alert on transaction tx_id of f, by f's
  * protocol's logger (alert.c merges them in); NULL when none. */

@@ -283,6 +283,13 @@ static int load_eve_types(OutputConfig *cfg, const char *prefix, char *err, size
 			if (load_tls_options(cfg, item->val ? NULL : tp, err, errlen) < 0)
 				return -1;
 		}
+		if (strcmp(t, "dns") == 0 && !item->val) {
+			char dp[320];
+
+			snprintf(dp, sizeof(dp), "%s.%s.dns", path, item->name);
+			if (eve_dns_config_load(&cfg->eve_dns, dp, err, errlen) < 0)
+				return -1;
+		}
 		if (cfg->eve_ntypes == OUTPUT_EVE_TYPES_MAX)
 			continue;
 		snprintf(cfg->eve_types[cfg->eve_ntypes++], OUTPUT_TYPE_NAME_MAX, "%s", t);
@@ -395,6 +402,7 @@ int output_config_load(OutputConfig *cfg, const char *log_dir, char *err, size_t
 	cfg->eve_alert.rule_metadata = 1;
 	cfg->eve_anomaly.applayer = 1;
 	cfg->eve_stats_null_values = 1;
+	dns_json_cfg_init(&cfg->eve_dns);
 	if (load_stats_section(cfg, err, errlen) < 0 || load_memcaps(cfg, err, errlen) < 0)
 		return -1;
 

@@ -9,6 +9,7 @@
 
 #include "decode/packet.h"
 #include "flow/flow.h"
+#include "output/dns-json.h"
 
 #include <jansson.h>
 #include <limits.h>
@@ -70,6 +71,8 @@ typedef struct OutputConfig {
 	 * session-resumption */
 	uint32_t eve_tls_fields;
 	int eve_tls_resumption;
+	/* eve-log types: - dns: requests, responses, formats, types */
+	struct dns_json_cfg eve_dns;
 	OutputFileConfig stats;     /* outputs.N.stats (stats.log) */
 	int stats_totals;
 	int stats_threads;

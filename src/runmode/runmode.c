@@ -154,6 +154,17 @@ static void app_feed(Worker *w, Flow *f, Packet *p)
 			dir = -1;
 }
 
+/* UDP: each datagram is one piece of its direction's data, as Suricata's
+ * UDP app layer takes it: detection on the first ones, then the parser.
+ * The flow keeps the direction of its first packet (suricata-verify
+ * vxlan-decoder-01: a DNS response first stays the flow's source). */
+static void app_feed_udp(Worker *w, Flow *f, Packet *p)
+{
+	int dir = (p->flags & PKT_TOCLIENT) ? APP_DIR_TOCLIENT : APP_DIR_TOSERVER;
+
+	app_layer_handle_data(w->at, f, dir, p->payload, p->payload_len, 0);
+}
+
 static void emit_alerts(Worker *w, Packet *p, const DetectAlert *alerts, uint32_t n)
 {
 	for (uint32_t i = 0; i < n; i++) {
@@ -269,7 +280,7 @@ static int worker_init(Worker *w, Engine *e, unsigned id, unsigned share)
 		log_error("runmode: cannot create the stream state of worker %u", id);
 		return -1;
 	}
-	if (e->cfg.app.http_enabled) {
+	if (app_layer_enabled(&e->cfg.app)) {
 		w->at = app_layer_thread_new(&e->cfg.app, w->tc);
 		if (!w->at) {
 			log_error("runmode: cannot create the app-layer state of worker %u", id);
@@ -331,6 +342,8 @@ static void worker_process(Worker *w, Packet *p)
 		stream_handle_packet(w->st, f, p);
 		if (w->at && f->stream && !(f->ep_flags & (FLOW_EP_BYPASS | FLOW_EP_DROP)))
 			app_feed(w, f, p);
+	} else if (f && PKT_IS_UDP(p) && w->at && p->payload_len) {
+		app_feed_udp(w, f, p);
 	}
 	if (w->dt && !(p->flags & (PKT_EP_NO_DETECT | PKT_EP_DROP)) && !(f && f->ep_flags)) {
 		const DetectAlert *alerts;

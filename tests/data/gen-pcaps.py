@@ -616,6 +616,58 @@ def gen_tls():
           note='TLS 1.2, SELKS self-signed certificate, port 443')
 
 
+def gen_dns():
+    """DNS (issue #13): over UDP on port 53 (an A query, its answer; an
+    AAAA query answered NXDOMAIN), over UDP on port 5300 (found through
+    detection-ports), and over TCP on port 53 with the query split across
+    segments (its 2-byte length alone in the first one)."""
+    ipc = IP(src='10.0.0.1', dst='10.0.0.53', id=1, ttl=64)
+    ips = IP(src='10.0.0.53', dst='10.0.0.1', id=2, ttl=64)
+    q1 = DNS(id=0x1111, rd=1, qd=DNSQR(qname='www.example.com', qtype='A'))
+    r1 = DNS(id=0x1111, qr=1, rd=1, ra=1, qd=DNSQR(qname='www.example.com', qtype='A'),
+             an=DNSRR(rrname='www.example.com', type='A', ttl=300, rdata='93.184.216.34'))
+    q2 = DNS(id=0x2222, rd=1, qd=DNSQR(qname='nothere.example.org', qtype='AAAA'))
+    r2 = DNS(id=0x2222, qr=1, rd=1, ra=1, rcode=3, qd=DNSQR(qname='nothere.example.org', qtype='AAAA'))
+    frames = [
+        (ipc / UDP(sport=33333, dport=53) / q1, True),
+        (ips / UDP(sport=53, dport=33333) / r1, False),
+        (ipc / UDP(sport=33334, dport=53) / q2, True),
+        (ips / UDP(sport=53, dport=33334) / r2, False),
+    ]
+    write('dns/dns-udp.pcap', seq_ts(T0, [(eth(f), d) for f, d in frames]),
+          note='two UDP DNS exchanges on port 53: A answered, AAAA NXDOMAIN')
+    q3 = DNS(id=0x3333, rd=1, qd=DNSQR(qname='odd.example.net', qtype='TXT'))
+    r3 = DNS(id=0x3333, qr=1, rd=1, ra=1, qd=DNSQR(qname='odd.example.net', qtype='TXT'),
+             an=DNSRR(rrname='odd.example.net', type='TXT', ttl=60, rdata='hello'))
+    frames = [
+        (ipc / UDP(sport=40000, dport=5300) / q3, True),
+        (ips / UDP(sport=5300, dport=40000) / r3, False),
+    ]
+    write('dns/dns-udp-5300.pcap', seq_ts(T0, [(eth(f), d) for f, d in frames]),
+          note='one UDP DNS exchange on port 5300')
+    q4 = bytes(DNS(id=0x4444, rd=1, qd=DNSQR(qname='tcp.example.com', qtype='MX')))
+    r4 = bytes(DNS(id=0x4444, qr=1, rd=1, ra=1, qd=DNSQR(qname='tcp.example.com', qtype='MX'),
+                   an=DNSRR(rrname='tcp.example.com', type='MX', ttl=600,
+                            rdata=b'\x00\x0a\x04mail\x07example\x03com\x00')))
+    req = struct.pack('>H', len(q4)) + q4
+    resp = struct.pack('>H', len(r4)) + r4
+    cs, ss, sp = 7000, 8000, 45000
+    A = lambda fl, seq, ack, data=b'': ipc / TCP(sport=sp, dport=53, flags=fl, seq=seq, ack=ack, window=8192) / (Raw(data) if data else b'')
+    B = lambda fl, seq, ack, data=b'': ips / TCP(sport=53, dport=sp, flags=fl, seq=seq, ack=ack, window=8192) / (Raw(data) if data else b'')
+    c1, c2, c3 = cs + 1, cs + 1 + 2, cs + 1 + 2 + 10
+    ce, se = cs + 1 + len(req), ss + 1 + len(resp)
+    frames = [
+        (A('S', cs, 0), True), (B('SA', ss, cs + 1), False), (A('A', c1, ss + 1), True),
+        (A('PA', c1, ss + 1, req[:2]), True), (A('PA', c2, ss + 1, req[2:12]), True),
+        (A('PA', c3, ss + 1, req[12:]), True), (B('A', ss + 1, ce), False),
+        (B('PA', ss + 1, ce, resp[:20]), False), (B('PA', ss + 21, ce, resp[20:]), False),
+        (A('A', ce, se), True),
+        (A('FA', ce, se), True), (B('FA', se, ce + 1), False), (A('A', ce + 1, se + 1), True),
+    ]
+    write('dns/dns-tcp-split.pcap', seq_ts(T0, [(eth(f), d) for f, d in frames]),
+          note='DNS over TCP port 53, query in three segments, answer in two')
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     gen_sample()
@@ -636,6 +688,9 @@ def main():
     gen_flows()
     gen_badinput()
     gen_tls()
+
+
+    gen_dns()
     if '--manifest' in sys.argv:
         print('\n'.join(manifest))
 

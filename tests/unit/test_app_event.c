@@ -40,5 +40,23 @@ TEST(app_layer_event_unknown_http_event_fails)
 TEST(app_layer_event_other_protocols_are_skipped)
 {
 	CHECK_EQ(load("alert tcp any any -> any any (app-layer-event:applayer_mismatch_protocol_both_directions; sid:1;)"), 0);
-	CHECK_EQ(load("alert dns any any -> any any (app-layer-event:dns.malformed_data; sid:1;)"), 0);
+	CHECK_EQ(load("alert tcp any any -> any any (app-layer-event:smb.internal_error; sid:1;)"), 0);
+}
+
+TEST(app_layer_event_dns_loads_and_makes_a_dns_rule)
+{
+	SigTable *t = sig_table_new();
+	RuleLoadConfig rc = { .quiet = 1 };
+	char err[256];
+
+	CHECK_EQ(sig_load_string(t, "alert udp any any -> any any (app-layer-event:dns.z_flag_set; sid:1;)",
+				 "t.rules", &rc, err, sizeof(err)), 0);
+	CHECK_EQ(t->loaded, 1);
+	CHECK_EQ(t->sigs[0]->alproto, ALPROTO_DNS);
+	sig_table_free(t);
+	CHECK_EQ(load("alert dns any any -> any any (app-layer-event:dns.malformed_data; sid:1;)"), 1);
+	CHECK_EQ(load("alert dns any any -> any any (app-layer-event:dns.no_such_event; sid:1;)"), -1);
+	/* a DNS event on an HTTP rule: one rule, one protocol */
+	CHECK_EQ(load("alert http any any -> any any (app-layer-event:dns.malformed_data; sid:1;)"), -1);
+	CHECK_EQ(load("alert icmp any any -> any any (app-layer-event:dns.malformed_data; sid:1;)"), -1);
 }

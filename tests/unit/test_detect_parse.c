@@ -95,8 +95,13 @@ TEST(header_actions_and_protocols)
 	CHECK_EQ(s->alproto, ALPROTO_HTTP1);
 	sig_free(s);
 	CHECK_EQ(E("block tcp any any -> any any (sid:1;)"), SIG_ERR_PARSE);
-	CHECK_EQ(E("alert dns any any -> any any (sid:1;)"), SIG_ERR_UNSUPPORTED);
-	CHECK_STREQ(opaque(err), "unsupported protocol dns");
+	CHECK_EQ(E("alert smb any any -> any any (sid:1;)"), SIG_ERR_UNSUPPORTED);
+	CHECK_STREQ(opaque(err), "unsupported protocol smb");
+	s = P("alert dns any any -> any any (sid:1;)");
+	CHECK(s);
+	CHECK_EQ(s->proto, SIG_PROTO_IP);        /* dns runs on udp and tcp */
+	CHECK_EQ(s->alproto, ALPROTO_DNS);
+	sig_free(s);
 	CHECK_EQ(E("alert foo any any -> any any (sid:1;)"), SIG_ERR_PARSE);
 }
 

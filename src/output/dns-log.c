@@ -1,0 +1,183 @@
+/* DNS's eve logger (its line is in tx-log.c): one "dns" record per
+ * transaction (Suricata 8 gives every message its own transaction), and
+ * the "dns" object of alerts on a DNS transaction. The objects are
+ * dns-json.c's (Suricata 8's version 3); here the record header, the
+ * eve-log `- dns:` options and the write.
+ *
+ * The logger lives apart from dns-json.c so that the object builder stays a
+ * pure module (the fuzz harness links it alone). */
+#include "output/output-private.h"
+#include "output/dns-json.h"
+#include "conf/conf.h"
+#include "util/log.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* A list option: a YAML sequence, or a scalar "[a, aaaa]" / "a, aaaa". */
+static int each_item(const char *path, int (*add)(struct dns_json_cfg *, const char *),
+		     struct dns_json_cfg *c, char *err, size_t errlen)
+{
+	ConfNode *n = conf_get_node(path);
+
+	if (!n)
+		return 0;
+	if (!n->val) {
+		for (ConfNode *i = n->child; i; i = i->next) {
+			if (!i->val)
+				continue;
+			if (add(c, i->val) < 0) {
+				snprintf(err, errlen, "%s: unknown value '%s'", path, i->val);
+				return -1;
+			}
+		}
+		return 0;
+	}
+	{
+		char buf[512], *tok, *save = NULL;
+
+		snprintf(buf, sizeof(buf), "%s", n->val);
+		for (tok = strtok_r(buf, "[], \t", &save); tok; tok = strtok_r(NULL, "[], \t", &save)) {
+			if (add(c, tok) < 0) {
+				snprintf(err, errlen, "%s: unknown value '%s'", path, tok);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+static int get_bool(const char *prefix, const char *key, bool *out, char *err, size_t errlen)
+{
+	char path[400];
+	int v = *out;
+
+	snprintf(path, sizeof(path), "%s.%s", prefix, key);
+	if (conf_get_bool(path, &v) < 0) {
+		snprintf(err, errlen, "%s: invalid boolean '%s'", path, conf_get(path));
+		return -1;
+	}
+	*out = v != 0;
+	return 0;
+}
+
+int eve_dns_config_load(struct dns_json_cfg *c, const char *prefix, char *err, size_t errlen)
+{
+	char path[400];
+	int64_t version = 3;
+
+	dns_json_cfg_init(c);
+	if (!prefix)
+		return 0;
+	snprintf(path, sizeof(path), "%s.version", prefix);
+	if (conf_get(path) && conf_get_int(path, &version) < 0) {
+		snprintf(err, errlen, "%s: invalid version '%s'", path, conf_get(path));
+		return -1;
+	}
+	/* Suricata 8 writes version 3 only and says so for older versions */
+	if (version != 3)
+		log_warning("%s: eve dns version %lld is not supported, using version 3", path,
+			    (long long)version);
+	if (get_bool(prefix, "requests", &c->requests, err, errlen) < 0 ||
+	    get_bool(prefix, "responses", &c->responses, err, errlen) < 0)
+		return -1;
+	snprintf(path, sizeof(path), "%s.formats", prefix);
+	if (each_item(path, dns_json_cfg_add_format, c, err, errlen) < 0)
+		return -1;
+	snprintf(path, sizeof(path), "%s.types", prefix);
+	return each_item(path, dns_json_cfg_add_type, c, err, errlen);
+}
+
+static enum dns_dir tx_dir(const struct dns_tx *tx)
+{
+	return tx->request ? DNS_DIR_TOSERVER : DNS_DIR_TOCLIENT;
+}
+
+/* Alerts on a transaction carry its "dns" object: every type, both
+ * formats, whatever the dns logger's options (Suricata 8). */
+static json_t *alert_dns_json(const Flow *f, void *tx)
+{
+	json_t *d, *rec;
+
+	(void)f;
+	d = dns_json_alert(tx, tx_dir(tx));
+	if (!d)
+		return NULL;
+	rec = json_object();
+	json_object_set_new(rec, "dns", d);
+	return rec;
+}
+
+/* The record of a response names the server as source, as Suricata 8
+ * writes it (suricata-verify dns-udp-eve-dig, dns-tcp-www-google-com):
+ * the flow's tuple the other way round. */
+static void swap_tuple(json_t *rec)
+{
+	static const char *const k[2][2] = { { "src_ip", "dest_ip" }, { "src_port", "dest_port" } };
+
+	for (int i = 0; i < 2; i++) {
+		json_t *a = json_object_get(rec, k[i][0]), *b = json_object_get(rec, k[i][1]);
+
+		if (!a || !b)
+			continue;
+		json_incref(a);
+		json_incref(b);
+		json_object_set_new(rec, k[i][0], b);
+		json_object_set_new(rec, k[i][1], a);
+	}
+}
+
+/* The parser's events on the transaction as eve anomaly records
+ * (type applayer, layer proto_parser), as Suricata writes them
+ * (suricata-verify dns-invalid-opcode). */
+static void anomalies(Outputs *o, const Packet *p, const Flow *f, const struct dns_tx *tx)
+{
+	uint32_t ev = dns_tx_events(tx, DNS_DIR_TOSERVER) | dns_tx_events(tx, DNS_DIR_TOCLIENT);
+
+	for (int e = 0; e < DNS_EV_MAX && ev; e++)
+		if (ev & (1u << e))
+			output_anomaly_applayer(o, p, f, "dns", dns_event_name((enum dns_event)e),
+						"proto_parser", 1, tx->tx_id);
+}
+
+/* One record per message of the transaction (one with Suricata 8's
+ * per-message transactions). */
+static void log_dns_tx(Outputs *o, const Packet *p, const Flow *f, void *txp)
+{
+	const struct dns_tx *tx = txp;
+	const struct timeval *ts = p ? &p->ts : &f->last;
+
+	if (!o)
+		return;
+	anomalies(o, p, f, tx);
+	if (!outputs_eve_enabled(o, "dns"))
+		return;
+	for (int dir = DNS_DIR_TOSERVER; dir <= DNS_DIR_TOCLIENT; dir++) {
+		const struct dns_msg *m = dns_tx_msg(tx, (enum dns_dir)dir);
+		json_t *d, *rec;
+
+		if (!m)
+			continue;
+		d = dns_json_message(m, (enum dns_dir)dir, tx->tx_id, &o->cfg.eve_dns);
+		if (!d)
+			continue;
+		rec = eve_header(ts, "dns", NULL, f);
+		if (!rec) {
+			json_decref(d);
+			continue;
+		}
+		if (dir == DNS_DIR_TOCLIENT)
+			swap_tuple(rec);
+		if (p && p->pcap_cnt)
+			json_object_set_new(rec, "pcap_cnt", json_integer((json_int_t)p->pcap_cnt));
+		if (p)
+			json_object_set_new(rec, "pkt_src", json_string(output_pkt_src(p)));
+		json_object_set_new(rec, "dns", d);
+		eve_write(o, rec);
+	}
+}
+
+const EveTxLogger eve_dns_logger = {
+	.log_tx = log_dns_tx,
+	.alert_json = alert_dns_json,
+};

@@ -175,12 +175,8 @@ void tls_sha1_colon_hex(const uint8_t *data, size_t len, char *out)
 	hex_colon(md, mdlen, false, out);
 }
 
-static void san_list(X509 *x, TlsCertInfo *ci)
+static void san_names(GENERAL_NAMES *gens, TlsCertInfo *ci)
 {
-	GENERAL_NAMES *gens = X509_get_ext_d2i(x, NID_subject_alt_name, NULL, NULL);
-
-	if (!gens)
-		return;
 	for (int i = 0; i < sk_GENERAL_NAME_num(gens) && ci->nsan < TLS_CERT_SAN_MAX; i++) {
 		const GENERAL_NAME *g = sk_GENERAL_NAME_value(gens, i);
 		if (g->type != GEN_DNS)
@@ -194,35 +190,129 @@ static void san_list(X509 *x, TlsCertInfo *ci)
 		v[n] = '\0';
 		ci->san[ci->nsan++] = v;
 	}
-	GENERAL_NAMES_free(gens);
 }
 
+/* The subjectAltName of a DER Extensions sequence. */
+static void san_from_extensions(const unsigned char *p, long len, TlsCertInfo *ci)
+{
+	STACK_OF(X509_EXTENSION) *exts = d2i_X509_EXTENSIONS(NULL, &p, len);
+	GENERAL_NAMES *gens;
+
+	if (!exts)
+		return;
+	gens = X509V3_get_d2i(exts, NID_subject_alt_name, NULL, NULL);
+	if (gens) {
+		san_names(gens, ci);
+		GENERAL_NAMES_free(gens);
+	}
+	sk_X509_EXTENSION_pop_free(exts, X509_EXTENSION_free);
+}
+
+/* One DER element of [*p, end): its start, its whole length (header
+ * included), and *p moved to its content (constructed) or past it. 0, or
+ * -1 when it does not parse. */
+struct der_elem {
+	const unsigned char *start, *content;
+	long total, len;
+	int tag, cls;
+};
+
+static int der_next(const unsigned char **p, const unsigned char *end, struct der_elem *e)
+{
+	long len;
+	int tag, cls, r;
+
+	if (*p >= end)
+		return -1;
+	e->start = *p;
+	r = ASN1_get_object(p, &len, &tag, &cls, (long)(end - *p));
+	if (r & 0x80)
+		return -1;
+	e->content = *p;
+	e->len = len;
+	e->tag = tag;
+	e->cls = cls;
+	e->total = (long)(*p - e->start) + len;
+	*p += len;           /* past the element; callers descend via content */
+	return 0;
+}
+
+/* Walks the TBSCertificate with libcrypto's DER reader and decodes the
+ * fields logged and matched (names, serial, validity, subjectAltName) with
+ * its own d2i functions. d2i_X509 would also decode the public key, which
+ * OpenSSL 3 does through its provider decoders: most of a certificate's
+ * cost, for a field nobody reads here. */
 int tls_cert_decode(const uint8_t *der, size_t len, TlsCertInfo *out)
 {
-	const unsigned char *p = der;
-	X509 *x;
+	const unsigned char *p = der, *end, *q;
+	struct der_elem cert, tbs, e, issuer, subject, validity;
+	ASN1_INTEGER *serial = NULL;
+	ASN1_TIME *nb = NULL, *na = NULL;
+	X509_NAME *in = NULL, *sn = NULL;
+	int rc = -1;
 
 	memset(out, 0, sizeof(*out));
 	if (!der || len == 0 || len > (size_t)INT32_MAX)
 		return -1;
-	x = d2i_X509(NULL, &p, (long)len);
-	if (!x)
+	end = der + len;
+	if (der_next(&p, end, &cert) != 0 || cert.tag != V_ASN1_SEQUENCE)
 		return -1;
-	out->subject = dn_string(X509_get_subject_name(x), &out->subject_len);
-	out->issuer = dn_string(X509_get_issuer_name(x), &out->issuer_len);
-	out->serial = serial_string(X509_get0_serialNumber(x));
-	out->notbefore = asn1_time_epoch(X509_get0_notBefore(x));
-	out->notafter = asn1_time_epoch(X509_get0_notAfter(x));
+	p = cert.content;
+	end = cert.content + cert.len;
+	if (der_next(&p, end, &tbs) != 0 || tbs.tag != V_ASN1_SEQUENCE)
+		return -1;
+	p = tbs.content;
+	end = tbs.content + tbs.len;
+	if (der_next(&p, end, &e) != 0)
+		return -1;
+	if (e.cls == V_ASN1_CONTEXT_SPECIFIC && e.tag == 0 && der_next(&p, end, &e) != 0)
+		return -1;   /* [0] version: skipped */
+	q = e.start;
+	if (e.tag != V_ASN1_INTEGER || !(serial = d2i_ASN1_INTEGER(NULL, &q, e.total)))
+		goto out;
+	if (der_next(&p, end, &e) != 0 ||                       /* signature algorithm */
+	    der_next(&p, end, &issuer) != 0 || der_next(&p, end, &validity) != 0 ||
+	    der_next(&p, end, &subject) != 0 || der_next(&p, end, &e) != 0)   /* public key */
+		goto out;
+	q = issuer.start;
+	in = d2i_X509_NAME(NULL, &q, issuer.total);
+	q = subject.start;
+	sn = d2i_X509_NAME(NULL, &q, subject.total);
+	q = validity.content;
+	nb = d2i_ASN1_TIME(NULL, &q, validity.len);
+	if (nb)
+		na = d2i_ASN1_TIME(NULL, &q, validity.content + validity.len - q);
+	if (!in || !sn || !nb || !na)
+		goto out;
+	/* issuerUniqueID [1], subjectUniqueID [2], extensions [3] */
+	while (der_next(&p, end, &e) == 0) {
+		struct der_elem seq;
+		const unsigned char *c = e.content;
+
+		if (e.cls != V_ASN1_CONTEXT_SPECIFIC || e.tag != 3)
+			continue;
+		if (der_next(&c, e.content + e.len, &seq) == 0 && seq.tag == V_ASN1_SEQUENCE)
+			san_from_extensions(seq.start, seq.total, out);
+		break;
+	}
+	out->subject = dn_string(sn, &out->subject_len);
+	out->issuer = dn_string(in, &out->issuer_len);
+	out->serial = serial_string(serial);
+	out->notbefore = asn1_time_epoch(nb);
+	out->notafter = asn1_time_epoch(na);
 	/* the fingerprint covers the certificate's bytes as sent, not a
 	 * re-encoding */
 	tls_sha1_colon_hex(der, len, out->fingerprint);
-	san_list(x, out);
-	X509_free(x);
-	if (!out->subject || !out->issuer || !out->serial) {
+	rc = out->subject && out->issuer && out->serial ? 0 : -1;
+out:
+	ASN1_INTEGER_free(serial);
+	ASN1_TIME_free(nb);
+	ASN1_TIME_free(na);
+	X509_NAME_free(in);
+	X509_NAME_free(sn);
+	if (rc != 0)
 		tls_cert_info_free(out);
-		return -1;
-	}
-	return 0;
+	return rc;
 }
 
 void tls_cert_info_free(TlsCertInfo *ci)

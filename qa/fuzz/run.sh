@@ -1,7 +1,8 @@
 #!/bin/bash
 # Runs every harness (or those named) for SECONDS each, one process at a time
-# (-jobs=1: the machine is shared), with its corpus (qa/fuzz/work/corpus/,
-# made by seeds.sh on first use, and grown by every run) and dictionary.
+# (one in-process fuzzer, no -jobs or -fork: the machine is shared), with its
+# corpus (qa/fuzz/work/corpus/, made by seeds.sh on first use and grown by
+# every run) and its dictionary.
 #   qa/fuzz/run.sh SECONDS [pcap|pipeline|rule|yaml|http ...]
 # Per harness one line:
 #   PASS: fuzz_NAME: S s, E execs, corpus U units (SIZE), cov C ft F
@@ -42,7 +43,7 @@ for h in "${names[@]}"; do
 	# A crash stops the run at once; its input lands in crashes/NAME-crash-<sha1>.
 	rm -f "$crashes/.new-$h"-*
 	args=(-max_total_time="$secs" -max_len="$maxlen" -timeout=20 -rss_limit_mb=2048
-	      -jobs=1 -workers=1 -print_final_stats=1 -close_fd_mask=3
+	      -print_final_stats=1 -close_fd_mask=3
 	      -artifact_prefix="$crashes/.new-$h-")
 	[ -n "$dict" ] && args+=(-dict="$dict")
 	ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1} \
@@ -58,7 +59,7 @@ for h in "${names[@]}"; do
 	corp=$(echo "$last" | sed -n 's/.* corp: \([0-9]*\/[0-9]*[a-zA-Z]*\).*/\1/p')
 	units=${corp%%/*} size=${corp#*/}
 	art=$(ls "$crashes/.new-$h"-* 2>/dev/null | head -1)
-	if [ $rc = 0 ] && [ -z "$art" ]; then
+	if [ $rc = 0 ] && [ -z "$art" ] && [ "${execs:-0}" -gt 0 ]; then
 		echo "PASS: fuzz_$h: $secs s, ${execs:-0} execs, corpus ${units:-0} units (${size:-0}), cov ${cov:-0} ft ${ft:-0}"
 		status=PASS
 	else
@@ -70,7 +71,7 @@ for h in "${names[@]}"; do
 			echo "FAIL: fuzz_$h: $kind after ${execs:-?} execs; input saved as ${dest#"$here/../../"}; replay: qa/fuzz/fuzz_$h $dest"
 			grep -m1 -E 'ERROR: (AddressSanitizer|libFuzzer|LeakSanitizer)|runtime error:' "$log" | sed 's/^/    /'
 		else
-			echo "FAIL: fuzz_$h: exit $rc with no crash input (see $log)"
+			echo "FAIL: fuzz_$h: exit $rc, ${execs:-0} execs, no crash input (see $log)"
 			tail -5 "$log" | sed 's/^/    /'
 		fi
 		fail=1

@@ -11,6 +11,7 @@
 # Each run is appended to qa/fuzz/work/runs.log (for RESULTS.md).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
 secs=${1:-}
 case $secs in ''|*[!0-9]*) echo "usage: $0 SECONDS [harness ...]" >&2; exit 2 ;; esac
 shift
@@ -52,7 +53,7 @@ for h in "${names[@]}"; do
 	rc=$?
 	# libFuzzer's last status line ("#N DONE cov: C ft: F corp: U/SIZE ...")
 	last=$(grep -E '^#[0-9]+[[:space:]]' "$log" | tail -1)
-	execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | awk '{print $2}')
+	execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | awk '{print $2}' | tail -1)
 	[ -n "$execs" ] || execs=$(echo "$last" | sed -n 's/^#\([0-9]*\).*/\1/p')
 	cov=$(echo "$last" | sed -n 's/.* cov: \([0-9]*\).*/\1/p')
 	ft=$(echo "$last" | sed -n 's/.* ft: \([0-9]*\).*/\1/p')
@@ -68,7 +69,7 @@ for h in "${names[@]}"; do
 			kind=$(basename "$art" | sed "s/^\.new-$h-//; s/-.*//")
 			dest=$crashes/$h-$(basename "$art" | sed "s/^\.new-$h-//")
 			mv "$art" "$dest"
-			echo "FAIL: fuzz_$h: $kind after ${execs:-?} execs; input saved as ${dest#"$here/../../"}; replay: qa/fuzz/fuzz_$h $dest"
+			echo "FAIL: fuzz_$h: $kind after ${execs:-?} execs; input saved as ${dest#"$top/"}; replay: qa/fuzz/fuzz_$h ${dest#"$top/"}"
 			grep -m1 -E 'ERROR: (AddressSanitizer|libFuzzer|LeakSanitizer)|runtime error:' "$log" | sed 's/^/    /'
 		else
 			echo "FAIL: fuzz_$h: exit $rc, ${execs:-0} execs, no crash input (see $log)"

@@ -7,7 +7,7 @@ OBJDIR = qa/fuzz/obj
 HARNESSES = pcap pipeline rule yaml http
 BINS = $(patsubst %,qa/fuzz/fuzz_%,$(HARNESSES))
 ENGINE_OBJS = $(patsubst %.c,$(OBJDIR)/%.o,$(ENGINE_SRCS))
-COMMON_OBJ = $(OBJDIR)/qa/fuzz/fuzz-common.o
+COMMON_OBJ = $(OBJDIR)/qa/fuzz/fuzz-common.o $(OBJDIR)/qa/fuzz/fuzz-engine.o
 LIB = $(OBJDIR)/libengine-fuzz.a
 CPPF = $(FUZZ_CPPFLAGS) -I$(srcdir)/qa/fuzz -DFUZZ_TOP_SRCDIR=\"$(abspath $(srcdir))\" \
 	-DFUZZ_TOP_BUILDDIR=\"$(abspath .)\"

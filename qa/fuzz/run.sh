@@ -49,7 +49,7 @@ for h in "${names[@]}"; do
 	[ -n "$dict" ] && args+=(-dict="$dict")
 	ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1} \
 	UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
-		timeout $((secs + 120)) "$bin" "${args[@]}" "$corpus" > "$log" 2>&1
+		timeout $((secs + 120)) "$bin" "${args[@]}" "$corpus" < /dev/null > "$log" 2>&1
 	rc=$?
 	# libFuzzer's last status line ("#N DONE cov: C ft: F corp: U/SIZE ...")
 	last=$(grep -E '^#[0-9]+[[:space:]]' "$log" | tail -1)

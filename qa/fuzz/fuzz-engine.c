@@ -1,0 +1,119 @@
+#include "fuzz-engine.h"
+#include "fuzz-common.h"
+#include "app-layer/app-layer.h"
+#include "app-layer/http-mem.h"
+#include "capture/pcap-file.h"
+#include "conf/conf.h"
+#include "decode/decode.h"
+#include "detect/engine.h"
+#include "flow/flow.h"
+#include "output/http-log.h"
+#include "output/output.h"
+#include "stats/counters.h"
+#include "stream/stream.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void die(const char *what, const char *err)
+{
+	fprintf(stderr, "fuzz: %s: %s\n", what, err ? err : "");
+	abort();
+}
+
+void fuzz_engine_config(EngineConfig *cfg, const char *out_dir)
+{
+	static const char *const sets[] = {
+		"runmode=single",
+		/* a small pool: one input is a small capture; 1024 x 64 KiB per
+		 * input would make the allocator the bottleneck */
+		"max-pending-packets=64",
+		/* likewise the flow table: 10000 preallocated flows and 65536
+		 * rows per input cost more than the capture itself */
+		"flow.hash-size=1024",
+		"flow.prealloc=16",
+	};
+	char err[1024], path[512];
+
+	snprintf(path, sizeof(path), "%s/suricata.yaml", FUZZ_TOP_BUILDDIR);
+	if (conf_load_file(path, err, sizeof(err)) != 0)
+		die("config", err);
+	for (size_t i = 0; i < sizeof(sets) / sizeof(sets[0]); i++)
+		if (conf_set_kv(sets[i]) != 0)
+			die("--set", sets[i]);
+	conf_set("default-log-dir", out_dir);
+
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->mode = RUNMODE_SINGLE;
+	cfg->workers = 1;
+	cfg->max_pending_packets = 64;
+	if (decode_config_load(&cfg->decode) != 0 || flow_config_load(&cfg->flow) != 0 ||
+	    stream_config_load(&cfg->stream) != 0 || app_layer_config_load(&cfg->app) != 0)
+		die("config", "a subsystem rejected suricata.yaml");
+	/* -k none */
+	cfg->decode.checksum = CHECKSUM_NONE;
+	cfg->stream.checksum_validation = 0;
+	if (cfg->stream.inline_mode < 0)
+		cfg->stream.inline_mode = 0;
+	if (!cfg->app.http_enabled)
+		cfg->stream.consumers &= ~(1u << STREAM_CONSUMER_APP);
+	/* no stats thread (interval 0 here only, the yaml cannot say it);
+	 * the final stats record is still written */
+	cfg->stats_enabled = 1;
+	cfg->stats_interval_s = 0;
+}
+
+/* main()'s register_counters() */
+static void register_counters(void)
+{
+	decode_register_counters();
+	flow_register_counters();
+	stream_register_counters();
+	app_layer_register_counters();
+	detect_register_counters();
+	counters_freeze();
+}
+
+int fuzz_engine_run(const EngineConfig *cfg, struct DetectEngine *de, const char *capture,
+		    const char *out_dir)
+{
+	Engine engine = { 0 };
+	OutputConfig ocfg;
+	char err[1024];
+	int rc = -1;
+
+	engine.cfg = *cfg;
+	engine.detect = de;
+	/* raw stream data is kept only for rules that inspect it (main.c) */
+	if (!de || !detect_engine_uses_stream(de))
+		engine.cfg.stream.consumers &= ~(1u << STREAM_CONSUMER_RAW);
+	engine.src = pcap_source_open(capture, err, sizeof(err));
+	if (engine.src) {
+		register_counters();
+		output_set_app_proto_namer(app_proto_name);
+		output_http_register();
+		if (output_config_load(&ocfg, out_dir, err, sizeof(err)) != 0)
+			die("output config", err);
+		engine.outputs = outputs_open(&ocfg, err, sizeof(err));
+		if (!engine.outputs)
+			die("outputs", err);
+		if (runmode_run(&engine) != 0)
+			die("runmode", "setup failed");
+		outputs_close(engine.outputs);
+		pcap_source_close(engine.src);
+		counters_destroy();
+		rc = 0;
+	}
+	/* every flow was flushed and freed by the runmode: nothing may stay accounted */
+	if (stream_memuse() || stream_reassembly_memuse() || http_mem_use()) {
+		fprintf(stderr, "fuzz: memory still accounted after the run: "
+			"tcp.memuse %llu, tcp.reassembly_memuse %llu, http.memuse %llu\n",
+			(unsigned long long)stream_memuse(),
+			(unsigned long long)stream_reassembly_memuse(),
+			(unsigned long long)http_mem_use());
+		abort();
+	}
+	fuzz_clear_dir(out_dir);
+	return rc;
+}

@@ -1,8 +1,8 @@
 #!/bin/bash
 # Runs every harness (or those named) for SECONDS each, one process at a time
 # (one in-process fuzzer, no -jobs or -fork: the machine is shared), with its
-# corpus (qa/fuzz/work/corpus/, made by seeds.sh on first use and grown by
-# every run) and its dictionary.
+# corpus (qa/fuzz/work/corpus/: seeds.sh adds the seeds before each run, and
+# the runs grow it) and its dictionary.
 #   qa/fuzz/run.sh SECONDS [pcap|pipeline|rule|yaml|http ...]
 # Per harness one line:
 #   PASS: fuzz_NAME: S s, E execs, corpus U units (SIZE), cov C ft F
@@ -20,7 +20,8 @@ names=("$@")
 work=$here/work
 crashes=$here/crashes
 mkdir -p "$work/logs" "$crashes"
-[ -d "$work/corpus" ] || "$here/seeds.sh" > "$work/logs/seeds.log" || { cat "$work/logs/seeds.log"; exit 1; }
+# (re)builds the corpora: adds what is new in the tree's seeds, keeps the rest
+"$here/seeds.sh" > "$work/logs/seeds.log" || { cat "$work/logs/seeds.log"; exit 1; }
 commit=$(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo unknown)
 
 fail=0

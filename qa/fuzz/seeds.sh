@@ -39,8 +39,8 @@ if [ -d "$shared/data/pcaps" ]; then
 		find "$shared/data/pcaps" -type f \( -name '*.pcap' -o -name '*.pcapng' -o -name '*.cap' \) \
 			-size -$((max_pcap / 1024 + 1))k -printf '%s %p\n' | sort -n | head -n "$n_pcap" | cut -d' ' -f2-)
 fi
-add "$work/pcap" "${caps[@]}"
-add "$work/pipeline" "${caps[@]}"
+add "$work/pcap" "${caps[@]}" "$here"/corpus/pcap/* "$here"/corpus/pipeline/*
+add "$work/pipeline" "${caps[@]}" "$here"/corpus/pipeline/*
 
 # fuzz_pcap's raw-frame form (link type byte, then length-prefixed frames) of
 # the test pcaps, so the fuzzer mutates frames without a pcap header in the way

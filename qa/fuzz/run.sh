@@ -48,10 +48,12 @@ for h in "${names[@]}"; do
 	      -print_final_stats=1 -close_fd_mask=3
 	      -artifact_prefix="$crashes/.new-$h-")
 	[ -n "$dict" ] && args+=(-dict="$dict")
+	t0=$(date +%s)
 	ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1} \
 	UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
 		timeout $((secs + 120)) "$bin" "${args[@]}" "$corpus" < /dev/null > "$log" 2>&1
 	rc=$?
+	ran=$(($(date +%s) - t0))
 	# libFuzzer's last status line ("#N DONE cov: C ft: F corp: U/SIZE ...")
 	last=$(grep -E '^#[0-9]+[[:space:]]' "$log" | tail -1)
 	execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | awk '{print $2}' | tail -1)
@@ -62,7 +64,7 @@ for h in "${names[@]}"; do
 	units=${corp%%/*} size=${corp#*/}
 	art=$(ls "$crashes/.new-$h"-* 2>/dev/null | head -1)
 	if [ $rc = 0 ] && [ -z "$art" ] && [ "${execs:-0}" -gt 0 ]; then
-		echo "PASS: fuzz_$h: $secs s, ${execs:-0} execs, corpus ${units:-0} units (${size:-0}), cov ${cov:-0} ft ${ft:-0}"
+		echo "PASS: fuzz_$h: $ran s, ${execs:-0} execs, corpus ${units:-0} units (${size:-0}), cov ${cov:-0} ft ${ft:-0}"
 		status=PASS
 	else
 		status=FAIL
@@ -70,7 +72,7 @@ for h in "${names[@]}"; do
 			kind=$(basename "$art" | sed "s/^\.new-$h-//; s/-.*//")
 			dest=$crashes/$h-$(basename "$art" | sed "s/^\.new-$h-//")
 			mv "$art" "$dest"
-			echo "FAIL: fuzz_$h: $kind after ${execs:-?} execs; input saved as ${dest#"$top/"}; replay: qa/fuzz/fuzz_$h ${dest#"$top/"}"
+			echo "FAIL: fuzz_$h: $kind after $ran s, ${execs:-?} execs; input saved as ${dest#"$top/"}; replay: qa/fuzz/fuzz_$h ${dest#"$top/"}"
 			grep -m1 -E 'ERROR: (AddressSanitizer|libFuzzer|LeakSanitizer)|runtime error:' "$log" | sed 's/^/    /'
 		else
 			echo "FAIL: fuzz_$h: exit $rc, ${execs:-0} execs, no crash input (see $log)"
@@ -79,7 +81,7 @@ for h in "${names[@]}"; do
 		fail=1
 	fi
 	printf '%s %s %s fuzz_%s %ss execs=%s corpus=%s cov=%s ft=%s %s\n' "$(date -u +%FT%TZ)" \
-		"$commit" "$(hostname)" "$h" "$secs" "${execs:-0}" "${corp:-0}" "${cov:-0}" "${ft:-0}" \
+		"$commit" "$(hostname)" "$h" "$ran" "${execs:-0}" "${corp:-0}" "${cov:-0}" "${ft:-0}" \
 		"$status" >> "$work/runs.log"
 done
 exit $fail

@@ -19,12 +19,27 @@ void fuzz_quiet(void)
 		log_set_level(LOG_LVL_ERROR);
 }
 
+/* The scratch folder and the folders one level down (fuzz_rule's captures). */
 static void tmpdir_remove(void)
 {
-	if (tmpdir[0]) {
-		fuzz_clear_dir(tmpdir);
-		rmdir(tmpdir);
+	DIR *d;
+	struct dirent *e;
+	char path[512];
+
+	if (!tmpdir[0])
+		return;
+	fuzz_clear_dir(tmpdir);
+	d = opendir(tmpdir);
+	while (d && (e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;
+		fuzz_path(path, sizeof(path), tmpdir, e->d_name);
+		fuzz_clear_dir(path);
+		rmdir(path);
 	}
+	if (d)
+		closedir(d);
+	rmdir(tmpdir);
 }
 
 const char *fuzz_tmpdir(void)

@@ -2,15 +2,16 @@
 #include "fuzz-common.h"
 #include "app-layer/app-layer.h"
 #include "app-layer/http-mem.h"
-#include "capture/pcap-file.h"
+#include "capture/capture.h"
 #include "conf/conf.h"
 #include "decode/decode.h"
 #include "detect/engine.h"
 #include "flow/flow.h"
-#include "output/http-log.h"
+#include "output/alert.h"
 #include "output/output.h"
 #include "stats/counters.h"
 #include "stream/stream.h"
+#include "util/exception-policy.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,6 +59,9 @@ void fuzz_engine_config(EngineConfig *cfg, const char *out_dir)
 		cfg->stream.inline_mode = 0;
 	if (!cfg->app.http_enabled)
 		cfg->stream.consumers &= ~(1u << STREAM_CONSUMER_APP);
+	output_alert_set_ips_mode(0);
+	if (ep_config_load(0, cfg->stream.midstream) != 0)
+		die("config", "exception policies rejected");
 	/* no stats thread (interval 0 here only, the yaml cannot say it);
 	 * the final stats record is still written */
 	cfg->stats_enabled = 1;
@@ -65,13 +69,15 @@ void fuzz_engine_config(EngineConfig *cfg, const char *out_dir)
 }
 
 /* main()'s register_counters() */
-static void register_counters(void)
+static void register_counters(const CaptureOps *ops)
 {
+	capture_register_counters(ops);
 	decode_register_counters();
 	flow_register_counters();
 	stream_register_counters();
 	app_layer_register_counters();
 	detect_register_counters();
+	ep_register_counters();
 	counters_freeze();
 }
 
@@ -83,16 +89,31 @@ int fuzz_engine_run(const EngineConfig *cfg, struct DetectEngine *de, const char
 	char err[1024];
 	int rc = -1;
 
+	const CaptureOps *ops = capture_ops(CAPTURE_PCAP_FILE);
+	CaptureConfig cc;
+	Capture *cap = NULL;
+
 	engine.cfg = *cfg;
 	engine.detect = de;
 	/* raw stream data is kept only for rules that inspect it (main.c) */
 	if (!de || !detect_engine_uses_stream(de))
 		engine.cfg.stream.consumers &= ~(1u << STREAM_CONSUMER_RAW);
-	engine.src = pcap_source_open(capture, err, sizeof(err));
-	if (engine.src) {
-		register_counters();
+	/* main()'s capture_setup for -r, one capture thread */
+	memset(&cc, 0, sizeof(cc));
+	cc.kind = CAPTURE_PCAP_FILE;
+	cc.path = capture;
+	if (capture_config_load(&cc, 1) != 0)
+		die("capture config", capture);
+	cc.threads = 1;
+	/* Counters before the capture opens (main opens a file source first):
+	 * the pcap source sizes its counter block when it opens, so on a
+	 * second run it must see this run's registry, not the last one's. */
+	register_counters(ops);
+	cap = capture_open(ops, &cc, 0, err, sizeof(err));
+	if (cap) {
+		engine.caps = &cap;
+		engine.ncaps = 1;
 		output_set_app_proto_namer(app_proto_name);
-		output_http_register();
 		if (output_config_load(&ocfg, out_dir, err, sizeof(err)) != 0)
 			die("output config", err);
 		engine.outputs = outputs_open(&ocfg, err, sizeof(err));
@@ -101,10 +122,11 @@ int fuzz_engine_run(const EngineConfig *cfg, struct DetectEngine *de, const char
 		if (runmode_run(&engine) != 0)
 			die("runmode", "setup failed");
 		outputs_close(engine.outputs);
-		pcap_source_close(engine.src);
-		counters_destroy();
+		capture_close(cap);
 		rc = 0;
 	}
+	capture_config_free(&cc);
+	counters_destroy();
 	/* every flow was flushed and freed by the runmode: nothing may stay accounted */
 	if (stream_memuse() || stream_reassembly_memuse() || http_mem_use()) {
 		fprintf(stderr, "fuzz: memory still accounted after the run: "

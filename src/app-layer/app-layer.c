@@ -477,7 +477,10 @@ static int detect_and_start(AppLayerThread *at, Flow *f, AppFlowState *fs, int d
 		if (r == DET_YES) {
 			if (start_proto(at, f, fs, alproto) < 0)
 				return -1;
-			if (fs->proto)
+			/* a tunnel that could not restart (no parser left) is dead:
+			 * the old parser is still in tunnel mode and would begin it
+			 * again, without end (found by qa/fuzz) */
+			if (fs->proto && fs->tunnel != TUN_DEAD)
 				return parse(at, f, fs, dir, data, len, flags);
 			return 0;
 		}

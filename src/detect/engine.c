@@ -14,20 +14,23 @@
 #include <string.h>
 
 static counter_id c_alert, c_overflow, c_suppressed;
-static int counters_done;
+/* counters_generation() of the registration, not a flag: a process that
+ * runs the engine again after counters_destroy() (the fuzz harnesses)
+ * must register again, or the ids are stale */
+static unsigned counters_done;
 
 void detect_register_counters(void)
 {
-	if (counters_done)
+	if (counters_done == counters_generation())
 		return;
 	c_alert = counter_register("detect.alert");
 	c_overflow = counter_register("detect.alert_queue_overflow");
 	c_suppressed = counter_register("detect.alerts_suppressed");
-	counters_done = 1;
+	counters_done = counters_generation();
 }
 
 static counter_id c_scan[SCAN_MAX][2];
-static int scan_counters_done;
+static unsigned scan_counters_done; /* generation, as counters_done */
 
 void detect_scan_counters_register(void)
 {
@@ -37,17 +40,17 @@ void detect_scan_counters_register(void)
 		{ "mpm.cuda.scan.http_cpu", "mpm.cuda.scan.http_gpu" },
 	};
 
-	if (scan_counters_done)
+	if (scan_counters_done == counters_generation())
 		return;
 	for (int c = 0; c < SCAN_MAX; c++)
 		for (int g = 0; g < 2; g++)
 			c_scan[c][g] = counter_register(names[c][g]);
-	scan_counters_done = 1;
+	scan_counters_done = counters_generation();
 }
 
 void detect_scan_count_add(DetectThread *dt, int cls, int gpu, uint64_t bytes)
 {
-	if (scan_counters_done && bytes)
+	if (scan_counters_done == counters_generation() && bytes)
 		counter_add(dt->tc, c_scan[cls][gpu ? 1 : 0], bytes);
 }
 

@@ -12,6 +12,7 @@ static size_t n_counters;
 static int frozen;
 static ThreadCounters *blocks;
 static pthread_mutex_t blocks_lock = PTHREAD_MUTEX_INITIALIZER;
+unsigned counters_gen = 1;
 
 int counter_lookup(const char *name)
 {
@@ -96,4 +97,7 @@ void counters_destroy(void)
 		free(names[i]);
 	n_counters = 0;
 	frozen = 0;
+	/* skip 0 on wrap: it means "never registered" to the subsystems */
+	if (__atomic_add_fetch(&counters_gen, 1, __ATOMIC_RELAXED) == 0)
+		__atomic_store_n(&counters_gen, 1, __ATOMIC_RELAXED);
 }

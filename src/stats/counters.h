@@ -9,7 +9,12 @@
  *   2. counters_freeze() fixes the set;
  *   3. each thread owns a ThreadCounters from thread_counters_new();
  *   4. the packet path uses counter_inc()/counter_add()/counter_set() on its own block;
- *   5. the stats writer calls counters_snapshot() which sums every live block. */
+ *   5. the stats writer calls counters_snapshot() which sums every live block;
+ *   6. counters_destroy() at the end frees it all and starts a new generation,
+ *      so a process may run the engine again from step 1 (the fuzz harnesses
+ *      do, thousands of times). A subsystem that registers only once per run
+ *      keeps the generation it registered in, not a plain "done" flag: ids of
+ *      an old generation are stale. */
 #ifndef STATS_COUNTERS_H
 #define STATS_COUNTERS_H
 
@@ -37,8 +42,17 @@ ThreadCounters *thread_counters_new(void);
  * each slot has a single writer, read with relaxed atomics. */
 void counters_snapshot(uint64_t *out);
 
-/* Frees every ThreadCounters and the registry (end of run, threads joined). */
+/* Frees every ThreadCounters and the registry (end of run, threads joined),
+ * and moves to the next generation. */
 void counters_destroy(void);
+
+/* The registry's generation: 1 at start, +1 per counters_destroy(). Never 0,
+ * so a subsystem's "registered in generation" variable starts as "never". */
+extern unsigned counters_gen;
+static inline unsigned counters_generation(void)
+{
+	return __atomic_load_n(&counters_gen, __ATOMIC_RELAXED);
+}
 
 /* Single writer per slot: a relaxed load/store pair keeps the add a plain
  * instruction on x86 while staying race-free for the snapshot reader. */

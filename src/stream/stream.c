@@ -18,7 +18,9 @@
 #include <strings.h>
 
 struct stream_counters stream_cnt;
-static int counters_registered;
+/* counters_generation() of the registration (re-registered after a
+ * counters_destroy(): the fuzz harnesses run the engine many times) */
+static unsigned counters_registered;
 
 /* ---- events ---- */
 
@@ -232,9 +234,9 @@ void stream_register_counters(void)
 	char name[96];
 	int ev;
 
-	if (counters_registered)
+	if (counters_registered == counters_generation())
 		return;
-	counters_registered = 1;
+	counters_registered = counters_generation();
 	c->sessions = counter_register("tcp.sessions");
 	c->active_sessions = counter_register("tcp.active_sessions");
 	c->ssn_memcap_drop = counter_register("tcp.ssn_memcap_drop");

@@ -310,6 +310,50 @@ TEST(flow_backwards_time_never_ends_early)
 	flow_table_free(ft);
 }
 
+/* fuzz_pipeline found it (main fixed it meanwhile in idle_us): pcapng
+ * timestamps are 64-bit microseconds, so seconds reach ~1.8e13 and
+ * (now - last) * 1e6 overflowed int64: a flow was never due after a huge
+ * jump forward, and due at once after one backward. */
+TEST(flow_huge_time_jumps_keep_timeout_order)
+{
+	ThreadCounters *tc = test_counters();
+	FlowConfig cfg;
+	FlowTable *ft;
+	struct rec r = { 0 };
+	Packet p;
+	Flow *f;
+	struct timeval now = { 5, 0 };
+	const time_t far = (time_t)10000000000000LL; /* 1e13 s: 1e19 us > INT64_MAX */
+
+	small_config(&cfg);
+	ft = flow_table_new(&cfg, 1, tc, on_end, &r);
+	mkpkt(&p, IPPROTO_UDP, "10.0.0.1", 1000, "10.0.0.2", 53, 0, far);
+	f = flow_handle_packet(ft, &p);
+	CHECK(f != NULL);
+	/* far back in time: never due */
+	flow_table_timeout(ft, &now);
+	CHECK_EQ(r.n, 0);
+	flow_table_free(ft);
+	CHECK_EQ(r.n, 1);
+	CHECK_EQ(r.why[0], FLOW_END_SHUTDOWN);
+
+	memset(&r, 0, sizeof(r));
+	ft = flow_table_new(&cfg, 1, tc, on_end, &r);
+	mkpkt(&p, IPPROTO_UDP, "10.0.0.1", 1000, "10.0.0.2", 53, 0, 1000);
+	f = flow_handle_packet(ft, &p);
+	CHECK(f != NULL);
+	/* far forward: due, by the packet and by the timeout walk */
+	mkpkt(&p, IPPROTO_UDP, "10.0.0.1", 1000, "10.0.0.2", 53, 0, 1000 + far);
+	f = flow_handle_packet(ft, &p);
+	CHECK_EQ(r.n, 1);
+	CHECK_EQ(r.why[0], FLOW_END_TIMEOUT);
+	now.tv_sec = 1000 + 2 * far;
+	flow_table_timeout(ft, &now);
+	CHECK_EQ(r.n, 2);
+	CHECK_EQ(r.why[1], FLOW_END_TIMEOUT);
+	flow_table_free(ft);
+}
+
 TEST(flow_flush_ends_every_flow_with_shutdown)
 {
 	ThreadCounters *tc = test_counters();

@@ -1,0 +1,95 @@
+#!/bin/bash
+# Builds the run-time corpora of the harnesses under qa/fuzz/work/corpus/<name>/
+# from the small seeds in the tree (qa/fuzz/corpus/), the test data
+# (tests/data) and, when present, the shared data ($SURICATA_SHARED, default
+# ../shared: captures and ET Open rules). Existing corpora are kept and only
+# added to (a corpus grows across runs); --fresh starts them again.
+#   qa/fuzz/seeds.sh [--fresh] [--large]
+# --large takes more of the shared data (longer runs; the default suits CI).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+shared=${SURICATA_SHARED:-$top/../shared}
+work=$here/work/corpus
+fresh=0 large=0
+for a in "$@"; do
+	case $a in
+	--fresh) fresh=1 ;;
+	--large) large=1 ;;
+	*) echo "usage: $0 [--fresh] [--large]" >&2; exit 2 ;;
+	esac
+done
+[ $fresh = 1 ] && rm -rf "$work"
+mkdir -p "$work"/{pcap,pipeline,rule,yaml,http}
+if [ $large = 1 ]; then max_pcap=262144 n_pcap=400 n_rules=5000; else max_pcap=32768 n_pcap=40 n_rules=300; fi
+
+add() { # add DIR FILE...: copies under a content name, so re-runs add nothing twice
+	local dir=$1 f sum; shift
+	for f in "$@"; do
+		[ -f "$f" ] || continue
+		sum=$(sha1sum "$f" | cut -c1-16)
+		[ -e "$dir/seed-$sum" ] || cp "$f" "$dir/seed-$sum"
+	done
+}
+
+# captures: the test pcaps, then the smallest shared ones
+caps=("$top"/tests/data/pcaps/*.pcap* "$top"/tests/data/pcaps/dir3/*)
+if [ -d "$shared/data/pcaps" ]; then
+	while IFS= read -r f; do caps+=("$f"); done < <(
+		find "$shared/data/pcaps" -type f \( -name '*.pcap' -o -name '*.pcapng' -o -name '*.cap' \) \
+			-size -$((max_pcap / 1024 + 1))k -printf '%s %p\n' | sort -n | head -n "$n_pcap" | cut -d' ' -f2-)
+fi
+add "$work/pcap" "${caps[@]}" "$here"/corpus/pcap/* "$here"/corpus/pipeline/*
+add "$work/pipeline" "${caps[@]}" "$here"/corpus/pipeline/*
+
+# fuzz_pcap's raw-frame form (link type byte, then length-prefixed frames) of
+# the test pcaps, so the fuzzer mutates frames without a pcap header in the way
+python3 - "$work/pcap" "$top"/tests/data/pcaps/*.pcap <<'PY'
+import hashlib, os, struct, sys
+out = sys.argv[1]
+links = [1, 113, 276, 0, 108, 12, 14, 101, 228, 229, 9]
+for path in sys.argv[2:]:
+    d = open(path, "rb").read()
+    if len(d) < 24 or d[:4] not in (b"\xd4\xc3\xb2\xa1", b"\xa1\xb2\xc3\xd4"):
+        continue
+    e = "<" if d[:4] == b"\xd4\xc3\xb2\xa1" else ">"
+    lt = struct.unpack(e + "I", d[20:24])[0]
+    if lt not in links:
+        continue
+    res, off = bytes([links.index(lt)]), 24
+    while off + 16 <= len(d):
+        incl = struct.unpack(e + "I", d[off + 8:off + 12])[0]
+        frame = d[off + 16:off + 16 + incl][:65535]
+        res += struct.pack(">H", len(frame)) + frame
+        off += 16 + incl
+    name = "frames-" + hashlib.sha1(res).hexdigest()[:16]
+    open(os.path.join(out, name), "wb").write(res)
+PY
+
+# rules: the tree's seeds, one rule per file from our rule files and the ET subset,
+# then a sample of ET Open
+add "$work/rule" "$here"/corpus/rule/*
+split_rules() { # split_rules N FILE...: every Nth rule line, one per seed
+	local every=$1; shift
+	awk -v every="$every" -v dir="$work/rule" '
+		/^(alert|drop|pass|reject)/ { if (n++ % every == 0) {
+			b = FILENAME; sub(/.*\//, "", b); f = dir "/r-" b "-" n
+			print > f; close(f) } }' "$@"
+}
+(cd "$top" && split_rules 1 rules/*.rules qa/fuzz/pipeline.rules tests/data/rules/*.rules)
+if [ -d "$shared/data/rules/et-open-4.0" ]; then
+	(cd "$shared/data/rules/et-open-4.0" && cat emerging-*.rules | grep -E '^(alert|drop|pass)' |
+		awk -v n="$n_rules" -v dir="$work/rule" 'NR % 29 == 0 && c++ < n {
+			f = dir "/et-" NR; print > f; close(f) }')
+fi
+
+# yaml: the tree's seeds, the shipped yaml (no --set line), the test configs
+add "$work/yaml" "$here"/corpus/yaml/* "$top"/suricata.yaml.in "$top"/tests/data/conf/*.yaml \
+	"$top"/tests/data/conf/sub/* "$top"/tests/data/rules/*.yaml
+
+# http: the tree's seeds (qa/fuzz/gen-http-seeds.py makes them)
+add "$work/http" "$here"/corpus/http/*
+
+for h in pcap pipeline rule yaml http; do
+	printf '%-9s %5d seeds %8s\n' "$h" "$(ls "$work/$h" | wc -l)" "$(du -sh "$work/$h" | cut -f1)"
+done

@@ -1,0 +1,16 @@
+#!/bin/bash
+# Sums qa/fuzz/work/runs.log (or the files named) per harness: runs, seconds,
+# executions, and the corpus and coverage of the latest run. For RESULTS.md.
+here=$(cd "$(dirname "$0")" && pwd)
+[ $# = 0 ] && set -- "$here/work/runs.log"
+awk '{
+	h = $4; s = $5; sub(/s$/, "", s)
+	split($6, e, "="); split($7, c, "="); split($8, v, "="); split($9, f, "=")
+	runs[h]++; secs[h] += s; execs[h] += e[2]
+	if (c[2] != "0") { corp[h] = c[2]; cov[h] = v[2]; ft[h] = f[2] }
+	if ($10 != "PASS") fails[h]++
+} END {
+	for (h in runs)
+		printf "%-14s %5d %8d %12d %14s %6s %7s %5d\n", h, runs[h], secs[h], execs[h], corp[h], cov[h], ft[h], fails[h]
+}' "$@" | sort | sed '1i harness         runs  seconds        execs         corpus    cov      ft  fail'
+

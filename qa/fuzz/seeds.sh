@@ -90,6 +90,14 @@ add "$work/yaml" "$here"/corpus/yaml/* "$top"/suricata.yaml.in "$top"/tests/data
 # http: the tree's seeds (qa/fuzz/gen-http-seeds.py makes them)
 add "$work/http" "$here"/corpus/http/*
 
-for h in pcap pipeline rule yaml http; do
+# dns: the payloads of the DNS captures in the tree and in suricata-verify;
+# tls: the tests/data/tls handshakes as chunks (their own seed writers)
+mkdir -p "$work/dns" "$work/tls"
+dnscaps=$(ls "$top"/tests/data/pcaps/dns/*.pcap 2>/dev/null;
+	  find "$top/../shared/suricata-verify/tests" -path '*dns*' -name '*.pcap' 2>/dev/null | head -40)
+[ -n "$dnscaps" ] && python3 "$here/dns-seeds.py" "$work/dns" $dnscaps > /dev/null
+python3 "$here/tls-seeds.py" "$work/tls" > /dev/null
+
+for h in pcap pipeline rule yaml http dns tls; do
 	printf '%-9s %5d seeds %8s\n' "$h" "$(ls "$work/$h" | wc -l)" "$(du -sh "$work/$h" | cut -f1)"
 done

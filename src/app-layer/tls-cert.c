@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "app-layer/tls-cert.h"
+#include "app-layer/tls-parse.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -313,6 +314,28 @@ out:
 	if (rc != 0)
 		tls_cert_info_free(out);
 	return rc;
+}
+
+const TlsCertInfo *tls_leaf_info(const TlsState *cs, int dir)
+{
+	/* a cache: filled once, the state's owner thread only */
+	TlsState *s = (TlsState *)cs;
+	const uint8_t *der;
+	uint32_t len;
+	int d = dir == TLS_TOSERVER ? TLS_TOSERVER : TLS_TOCLIENT;
+
+	if (s->leaf_tried[d])
+		return s->leaf[d];
+	der = tls_chain_cert(&s->certs[d], 0, &len);
+	if (!der)
+		return NULL;
+	s->leaf_tried[d] = 1;
+	s->leaf[d] = malloc(sizeof(*s->leaf[d]));
+	if (s->leaf[d] && tls_cert_decode(der, len, s->leaf[d]) != 0) {
+		free(s->leaf[d]);
+		s->leaf[d] = NULL;
+	}
+	return s->leaf[d];
 }
 
 void tls_cert_info_free(TlsCertInfo *ci)

@@ -18,6 +18,8 @@
 #define TLS_FINGERPRINT_LEN 59 /* 20 bytes as "xx:" less the last colon */
 #define TLS_TIME_STR_LEN 19    /* YYYY-MM-DDTHH:MM:SS */
 
+struct TlsState;
+
 typedef struct TlsCertInfo {
 	/* NUL-terminated, but a value may hold a NUL of its own (Suricata
 	 * 8.0.4 keeps it: tls.cert_subject; content:"...Corporat|00|on"), so
@@ -36,6 +38,12 @@ typedef struct TlsCertInfo {
  * libcrypto rejects it (out is then empty and needs no free). */
 int tls_cert_decode(const uint8_t *der, size_t len, TlsCertInfo *out);
 void tls_cert_info_free(TlsCertInfo *ci);
+
+/* The leaf certificate of the chain sent toward dir (TLS_TOCLIENT: the
+ * server's), decoded once per flow and kept in the state for detection and
+ * the eve record alike; NULL while there is none or when it does not
+ * decode. Valid while s lives. */
+const TlsCertInfo *tls_leaf_info(const struct TlsState *s, int dir);
 
 /* "YYYY-MM-DDTHH:MM:SS" of t (UTC) into buf (>= 20 bytes); returns buf. */
 const char *tls_time_str(int64_t t, char *buf, size_t size);

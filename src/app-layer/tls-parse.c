@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "app-layer/tls-parse.h"
+#include "app-layer/tls-cert.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -281,6 +282,10 @@ void tls_state_free(TlsState *s)
 		free(s->dir[i].hs);
 		free(s->dir[i].v2);
 		free(s->certs[i].buf);
+		if (s->leaf[i]) {
+			tls_cert_info_free(s->leaf[i]);
+			free(s->leaf[i]);
+		}
 	}
 	free(s);
 }

@@ -186,6 +186,9 @@ typedef struct TlsState {
 	uint32_t events[TLS_EV_COUNT];
 	uint32_t nevents;        /* total raised */
 	uint32_t new_events;     /* raised by the last tls_parse() call */
+	/* the decoded leaf certificate of each chain, once (tls_leaf_info) */
+	struct TlsCertInfo *leaf[2];
+	uint8_t leaf_tried[2];
 } TlsState;
 
 TlsState *tls_state_new(void);

@@ -19,9 +19,6 @@ void tls_kw_info_init(TlsKwInfo *ki)
 
 void tls_kw_info_free(TlsKwInfo *ki)
 {
-	for (int d = 0; d < 2; d++)
-		if (ki->cert_ok[d])
-			tls_cert_info_free(&ki->cert[d]);
 	free(ki->ja3);
 	free(ki->ja3s);
 	memset(ki, 0, sizeof(*ki));
@@ -48,17 +45,9 @@ static char *ja_string(const TlsHello *h, bool server, char *hash)
 
 void tls_kw_info_update(TlsKwInfo *ki, const TlsState *s)
 {
-	for (int d = 0; d < 2; d++) {
-		uint32_t len;
-		const uint8_t *der;
-		if (ki->cert_tried[d])
-			continue;
-		der = tls_chain_cert(&s->certs[d], 0, &len);
-		if (!der)
-			continue;
-		ki->cert_tried[d] = true;
-		ki->cert_ok[d] = tls_cert_decode(der, len, &ki->cert[d]) == 0;
-	}
+	for (int d = 0; d < 2; d++)
+		if (!ki->cert[d])
+			ki->cert[d] = tls_leaf_info(s, d);
 	if (!ki->ja3_tried && s->client.present) {
 		ki->ja3_tried = true;
 		ki->ja3 = ja_string(&s->client, false, ki->ja3_hash);
@@ -84,7 +73,7 @@ bool tls_kw_buffer(const TlsKwInfo *ki, const TlsState *s, enum tls_kw_buf which
 		   const uint8_t **buf, uint32_t *len)
 {
 	int d = dir == TLS_TOSERVER ? TLS_TOSERVER : TLS_TOCLIENT;
-	const TlsCertInfo *ci = ki->cert_ok[d] ? &ki->cert[d] : NULL;
+	const TlsCertInfo *ci = ki->cert[d];
 
 	switch (which) {
 	case TLS_BUF_SNI:
@@ -156,10 +145,10 @@ bool tls_kw_san(const TlsKwInfo *ki, int dir, unsigned i, const uint8_t **buf, u
 {
 	int d = dir == TLS_TOSERVER ? TLS_TOSERVER : TLS_TOCLIENT;
 
-	if (!ki->cert_ok[d] || i >= ki->cert[d].nsan)
+	if (!ki->cert[d] || i >= ki->cert[d]->nsan)
 		return false;
-	*buf = (const uint8_t *)ki->cert[d].san[i];
-	*len = (uint32_t)strlen(ki->cert[d].san[i]);
+	*buf = (const uint8_t *)ki->cert[d]->san[i];
+	*len = (uint32_t)strlen(ki->cert[d]->san[i]);
 	return true;
 }
 
@@ -460,7 +449,7 @@ bool tls_kw_date_match(const TlsDateKw *kw, int64_t t)
 static const TlsCertInfo *leaf(const TlsKwInfo *ki, int dir)
 {
 	int d = dir == TLS_TOSERVER ? TLS_TOSERVER : TLS_TOCLIENT;
-	return ki->cert_ok[d] ? &ki->cert[d] : NULL;
+	return ki->cert[d];
 }
 
 bool tls_kw_notbefore_match(const TlsDateKw *kw, const TlsKwInfo *ki, int dir)

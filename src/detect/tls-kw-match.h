@@ -21,9 +21,9 @@
 #include "app-layer/tls-parse.h"
 
 typedef struct TlsKwInfo {
-	bool cert_tried[2];       /* [dir], as TLS_TOSERVER/TLS_TOCLIENT */
-	bool cert_ok[2];
-	TlsCertInfo cert[2];      /* the leaf certificate sent toward dir */
+	/* [dir], as TLS_TOSERVER/TLS_TOCLIENT: the leaf certificate sent
+	 * toward dir, the state's (tls_leaf_info); NULL: none (yet) */
+	const TlsCertInfo *cert[2];
 	bool ja3_tried, ja3s_tried;
 	char *ja3, *ja3s;         /* NULL when none */
 	char ja3_hash[33], ja3s_hash[33];

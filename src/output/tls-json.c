@@ -167,12 +167,13 @@ static json_t *u16_array(const uint16_t *v, unsigned n)
 static void add_client_cert(json_t *tls, const TlsState *s, uint32_t fields)
 {
 	const TlsCertChain *ch = &s->certs[TLS_TOSERVER];
-	TlsCertInfo ci;
+	const TlsCertInfo *cp = tls_leaf_info(s, TLS_TOSERVER);
 	uint32_t len;
 	const uint8_t *der = tls_chain_cert(ch, 0, &len);
 
-	if (!der || tls_cert_decode(der, len, &ci) != 0)
+	if (!der || !cp)
 		return;
+	const TlsCertInfo ci = *cp;
 	json_t *c = json_object();
 	json_object_set_new(c, "subject", json_bytes((const uint8_t *)ci.subject, ci.subject_len));
 	json_object_set_new(c, "issuerdn", json_bytes((const uint8_t *)ci.issuer, ci.issuer_len));
@@ -186,21 +187,21 @@ static void add_client_cert(json_t *tls, const TlsState *s, uint32_t fields)
 	if (fields & TLS_LOG_CLIENT_CHAIN)
 		json_object_set_new(c, "chain", chain_array(ch));
 	json_object_set_new(tls, "client", c);
-	tls_cert_info_free(&ci);
 }
 
 json_t *tls_json_object(const TlsState *s, uint32_t fields)
 {
 	json_t *tls = json_object();
 	const TlsCertChain *srv = &s->certs[TLS_TOCLIENT];
+	const TlsCertInfo *leaf = tls_leaf_info(s, TLS_TOCLIENT);
 	TlsCertInfo ci;
-	bool have_cert = false;
+	bool have_cert = leaf != NULL;
 	uint32_t len = 0;
 	const uint8_t *der = tls_chain_cert(srv, 0, &len);
 	char buf[8192];
 
-	if (der && tls_cert_decode(der, len, &ci) == 0)
-		have_cert = true;
+	if (have_cert)
+		ci = *leaf;          /* a view: the state owns it */
 
 	/* Suricata 8's order: certificate names, resumption, the leaf's
 	 * identity, then the handshake */
@@ -287,8 +288,6 @@ json_t *tls_json_object(const TlsState *s, uint32_t fields)
 	}
 	if (fields & (TLS_LOG_CLIENT | TLS_LOG_CLIENT_CERTIFICATE | TLS_LOG_CLIENT_CHAIN))
 		add_client_cert(tls, s, fields);
-	if (have_cert)
-		tls_cert_info_free(&ci);
 	return tls;
 }
 

@@ -242,47 +242,65 @@ bool tls_kw_version_match(const TlsVersionKw *kw, const TlsState *s, int dir)
 	return v == kw->version;
 }
 
-/* ---- ssl_version ---- */
+/* ---- ssl_version, ssl_state: lists of names ---- */
 
-static const struct {
+struct flag_name {
 	const char *name;
-	uint8_t bit;
-} sslv_names[] = {
+	uint32_t bit;
+};
+
+/* "a,!b" (sep ",") or "a|!b" (sep "|"): each name's bit into *set, those
+ * negated with '!' into *neg as well. 0, or -1 for an unknown name or an
+ * empty list. */
+static int flag_list_parse(const char *arg, const char *sep, const struct flag_name *names,
+			   size_t nnames, bool nocase, uint32_t *set, uint32_t *neg)
+{
+	char a[128];
+	char *save = NULL;
+
+	*set = *neg = 0;
+	if (arg_trim(arg, a, sizeof(a)) < 0)
+		return -1;
+	for (char *tok = strtok_r(a, sep, &save); tok; tok = strtok_r(NULL, sep, &save)) {
+		bool not = false;
+		uint32_t bit = 0;
+		while (isspace((unsigned char)*tok))
+			tok++;
+		if (*tok == '!') {
+			not = true;
+			tok++;
+		}
+		size_t n = strlen(tok);
+		while (n && isspace((unsigned char)tok[n - 1]))
+			tok[--n] = '\0';
+		for (size_t i = 0; i < nnames; i++)
+			if ((nocase ? strcasecmp(tok, names[i].name) : strcmp(tok, names[i].name)) == 0)
+				bit = names[i].bit;
+		if (!bit)
+			return -1;
+		*set |= bit;
+		if (not)
+			*neg |= bit;
+	}
+	return *set ? 0 : -1;
+}
+
+static const struct flag_name sslv_names[] = {
 	{ "sslv2", TLS_SSLV_SSL2 },   { "sslv3", TLS_SSLV_SSL3 },   { "tls1.0", TLS_SSLV_TLS10 },
 	{ "tls1.1", TLS_SSLV_TLS11 }, { "tls1.2", TLS_SSLV_TLS12 }, { "tls1.3", TLS_SSLV_TLS13 },
 };
 
 int tls_kw_ssl_version_parse(const char *arg, TlsSslVersionKw *out)
 {
-	char a[128];
-	char *save = NULL;
+	uint32_t set, neg;
 
-	if (arg_trim(arg, a, sizeof(a)) < 0)
-		return -1;
 	memset(out, 0, sizeof(*out));
-	for (char *tok = strtok_r(a, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		bool neg = false;
-		uint8_t bit = 0;
-		while (isspace((unsigned char)*tok))
-			tok++;
-		if (*tok == '!') {
-			neg = true;
-			tok++;
-		}
-		size_t n = strlen(tok);
-		while (n && isspace((unsigned char)tok[n - 1]))
-			tok[--n] = '\0';
-		for (size_t i = 0; i < sizeof(sslv_names) / sizeof(sslv_names[0]); i++)
-			if (strcasecmp(tok, sslv_names[i].name) == 0)
-				bit = sslv_names[i].bit;
-		if (!bit)
-			return -1;
-		if (neg)
-			out->reject |= bit;
-		else
-			out->want |= bit;
-	}
-	return out->want | out->reject ? 0 : -1;
+	if (flag_list_parse(arg, ",", sslv_names, sizeof(sslv_names) / sizeof(sslv_names[0]), true,
+			    &set, &neg) != 0)
+		return -1;
+	out->want = (uint8_t)(set & ~neg);
+	out->reject = (uint8_t)neg;
+	return 0;
 }
 
 static uint8_t sslv_bit(uint16_t v)
@@ -321,10 +339,7 @@ bool tls_kw_ssl_version_match(const TlsSslVersionKw *kw, const TlsState *s, int 
 
 /* ---- ssl_state ---- */
 
-static const struct {
-	const char *name;
-	uint32_t bit;
-} state_names[] = {
+static const struct flag_name state_names[] = {
 	{ "client_hello", TLS_STATE_CLIENT_HELLO }, { "server_hello", TLS_STATE_SERVER_HELLO },
 	{ "client_keyx", TLS_STATE_CLIENT_KEYX },   { "server_keyx", TLS_STATE_SERVER_KEYX },
 	{ "unknown", TLS_STATE_UNKNOWN },
@@ -332,34 +347,9 @@ static const struct {
 
 int tls_kw_ssl_state_parse(const char *arg, TlsSslStateKw *out)
 {
-	char a[128];
-	char *save = NULL;
-
-	if (arg_trim(arg, a, sizeof(a)) < 0)
-		return -1;
 	memset(out, 0, sizeof(*out));
-	for (char *tok = strtok_r(a, "|", &save); tok; tok = strtok_r(NULL, "|", &save)) {
-		bool neg = false;
-		uint32_t bit = 0;
-		while (isspace((unsigned char)*tok))
-			tok++;
-		if (*tok == '!') {
-			neg = true;
-			tok++;
-		}
-		size_t n = strlen(tok);
-		while (n && isspace((unsigned char)tok[n - 1]))
-			tok[--n] = '\0';
-		for (size_t i = 0; i < sizeof(state_names) / sizeof(state_names[0]); i++)
-			if (strcmp(tok, state_names[i].name) == 0)
-				bit = state_names[i].bit;
-		if (!bit)
-			return -1;
-		out->flags |= bit;
-		if (neg)
-			out->neg |= bit;
-	}
-	return out->flags ? 0 : -1;
+	return flag_list_parse(arg, "|", state_names, sizeof(state_names) / sizeof(state_names[0]),
+			       false, &out->flags, &out->neg);
 }
 
 bool tls_kw_ssl_state_match(const TlsSslStateKw *kw, uint32_t state)

@@ -93,9 +93,14 @@ add "$work/http" "$here"/corpus/http/*
 # dns: the payloads of the DNS captures in the tree and in suricata-verify;
 # tls: the tests/data/tls handshakes as chunks (their own seed writers)
 mkdir -p "$work/dns" "$work/tls"
-dnscaps=$(ls "$top"/tests/data/pcaps/dns/*.pcap 2>/dev/null;
-	  find "$top/../shared/suricata-verify/tests" -path '*dns*' -name '*.pcap' 2>/dev/null | head -40)
-[ -n "$dnscaps" ] && python3 "$here/dns-seeds.py" "$work/dns" $dnscaps > /dev/null
+dnscaps=$(ls "$top"/tests/data/pcaps/dns/*.pcap 2>/dev/null || true)
+if [ -d "$shared/suricata-verify/tests" ]; then
+	dnscaps="$dnscaps $(find "$shared/suricata-verify/tests" -path '*dns*' -name '*.pcap' | sort)"
+fi
+if [ -n "${dnscaps// /}" ]; then
+	# shellcheck disable=SC2086 # one path a word
+	python3 "$here/dns-seeds.py" "$work/dns" $dnscaps > /dev/null
+fi
 python3 "$here/tls-seeds.py" "$work/tls" > /dev/null
 
 for h in pcap pipeline rule yaml http dns tls; do

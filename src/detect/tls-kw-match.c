@@ -43,11 +43,11 @@ static char *ja_string(const TlsHello *h, bool server, char *hash)
 	return b;
 }
 
-void tls_kw_info_update(TlsKwInfo *ki, const TlsState *s)
+/* The fingerprints, once the hellos are there: only when a buffer asks
+ * for them (ET Open has no ja3/ja4 rule, and every TLS flow would pay for
+ * the strings and digests). */
+static void ja_fill(TlsKwInfo *ki, const TlsState *s)
 {
-	for (int d = 0; d < 2; d++)
-		if (!ki->cert[d])
-			ki->cert[d] = tls_leaf_info(s, d);
 	if (!ki->ja3_tried && s->client.present) {
 		ki->ja3_tried = true;
 		ki->ja3 = ja_string(&s->client, false, ki->ja3_hash);
@@ -58,6 +58,13 @@ void tls_kw_info_update(TlsKwInfo *ki, const TlsState *s)
 		ki->ja3s_tried = true;
 		ki->ja3s = ja_string(&s->server, true, ki->ja3s_hash);
 	}
+}
+
+void tls_kw_info_update(TlsKwInfo *ki, const TlsState *s)
+{
+	for (int d = 0; d < 2; d++)
+		if (!ki->cert[d])
+			ki->cert[d] = tls_leaf_info(s, d);
 }
 
 static bool str_buf(const char *p, const uint8_t **buf, uint32_t *len)
@@ -74,6 +81,10 @@ bool tls_kw_buffer(const TlsKwInfo *ki, const TlsState *s, enum tls_kw_buf which
 {
 	int d = dir == TLS_TOSERVER ? TLS_TOSERVER : TLS_TOCLIENT;
 	const TlsCertInfo *ci = ki->cert[d];
+
+	if (which == TLS_BUF_JA3_HASH || which == TLS_BUF_JA3_STRING || which == TLS_BUF_JA3S_HASH ||
+	    which == TLS_BUF_JA3S_STRING || which == TLS_BUF_JA4_HASH)
+		ja_fill((TlsKwInfo *)ki, s);   /* a cache of the flow's, filled on first use */
 
 	switch (which) {
 	case TLS_BUF_SNI:

@@ -212,29 +212,20 @@ uint16_t tls_state_version(const TlsState *s)
 
 const char *tls_version_name(uint16_t v, char *buf, size_t size)
 {
-	switch (v) {
-	case 0:
-		snprintf(buf, size, "UNDETERMINED");
-		return buf;
-	case TLS_V_SSL2:
-		snprintf(buf, size, "SSLv2");
-		return buf;
-	case TLS_V_SSL3:
-		snprintf(buf, size, "SSLv3");
-		return buf;
-	case TLS_V_10:
-		snprintf(buf, size, "TLSv1");
-		return buf;
-	case TLS_V_11:
-		snprintf(buf, size, "TLS 1.1");
-		return buf;
-	case TLS_V_12:
-		snprintf(buf, size, "TLS 1.2");
-		return buf;
-	case TLS_V_13:
-		snprintf(buf, size, "TLS 1.3");
-		return buf;
-	}
+	static const struct {
+		uint16_t v;
+		const char *name;
+	} names[] = {
+		{ 0, "UNDETERMINED" }, { TLS_V_SSL2, "SSLv2" }, { TLS_V_SSL3, "SSLv3" },
+		{ TLS_V_10, "TLSv1" }, { TLS_V_11, "TLS 1.1" }, { TLS_V_12, "TLS 1.2" },
+		{ TLS_V_13, "TLS 1.3" },
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].v == v) {
+			snprintf(buf, size, "%s", names[i].name);
+			return buf;
+		}
 	if ((v >> 8) == 0x7f) {
 		/* Suricata folds the drafts before 16 into one name */
 		if ((v & 0xff) < 16)

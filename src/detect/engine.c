@@ -1730,7 +1730,7 @@ uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts)
 	InspectBuffer sb, *sbp = NULL;
 	const uint8_t *pf_data = p->payload;
 	uint32_t pf_len = p->payload_len;
-	int gpu = 0;
+	int gpu = 0, ids_stream;
 
 	dt->nalerts = 0;
 	*alerts = dt->alerts;
@@ -1761,7 +1761,9 @@ uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts)
 	/* IDS: the stream data of p's direction that became ready first, so
 	 * that a rule that matched there skips the packet's payload (ac-cuda:
 	 * after the body ids are taken, as the stream is pruned) */
-	if (fs && p->flow->stream && de->uses_stream && !de->cfg.stream_inline) {
+	/* IDS raw stream inspection on this packet (inline: the window below) */
+	ids_stream = fs && p->flow->stream && de->uses_stream && !de->cfg.stream_inline;
+	if (ids_stream) {
 		if (de->gpu && app_layer_has_txs(p->flow))
 			tx_gpu_harvest(dt, p->flow, fs);
 		stream_inspect(dt, p, fs, 0);
@@ -1885,9 +1887,8 @@ done:
 	cand_done(cs, wk);
 	if (fs)
 		fs->iponly_done |= (uint8_t)(1u << dir);
-	if (de->gpu && fs && app_layer_has_txs(p->flow) &&
-	    !(p->flow->stream && de->uses_stream && !de->cfg.stream_inline))
-		tx_gpu_harvest(dt, p->flow, fs);
+	if (de->gpu && fs && app_layer_has_txs(p->flow) && !ids_stream)
+		tx_gpu_harvest(dt, p->flow, fs);   /* else taken before the stream pass */
 	if (fs && p->flow->stream && de->uses_stream && de->cfg.stream_inline)
 		inline_release(dt, p);
 	if (fs && app_layer_has_txs(p->flow))

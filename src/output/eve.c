@@ -1,10 +1,10 @@
 /* eve.json records: the common header and the "flow" record.
  *
  * The flow record, eve's most frequent (one per flow), is written with the
- * JSON writer (json-writer.h) straight into a line buffer; the header it
- * shares with the other records therefore exists twice, as a jansson tree
- * (eve_header(), for the records still built as trees) and written
- * (eve_header_write()). test_output checks that both give the same bytes. */
+ * JSON writer (json-writer.h) straight into a line buffer. The header it
+ * shares with the other records is written once, as writer calls
+ * (eve_header_write()); eve_header() runs them in the writer's tree mode for
+ * the records still built as jansson trees. */
 #include "output/output-private.h"
 #include "output/community-id.h"
 #include "output/json-writer.h"
@@ -207,36 +207,6 @@ static int proto_has_ports(uint8_t proto)
 	return proto == IPPROTO_TCP || proto == IPPROTO_UDP || proto == 132;
 }
 
-static void add_tuple(json_t *o, uint8_t ip_version, uint8_t proto, const Address *src,
-		      uint16_t sp, const Address *dst, uint16_t dp)
-{
-	char a[48], pbuf[8];
-
-	format_addr(src, ip_version, a, sizeof(a));
-	json_object_set_new_nocheck(o, "src_ip", json_string_nocheck(a));
-	if (proto_has_ports(proto))
-		json_object_set_new_nocheck(o, "src_port", json_integer(sp));
-	format_addr(dst, ip_version, a, sizeof(a));
-	json_object_set_new_nocheck(o, "dest_ip", json_string_nocheck(a));
-	if (proto_has_ports(proto))
-		json_object_set_new_nocheck(o, "dest_port", json_integer(dp));
-	json_object_set_new_nocheck(o, "ip_v", json_integer(ip_version));
-	json_object_set_new_nocheck(o, "proto",
-				    json_string_nocheck(proto_name(proto, pbuf, sizeof(pbuf))));
-}
-
-static void add_vlan(json_t *o, const uint16_t *ids, uint8_t n)
-{
-	json_t *arr;
-
-	if (!n)
-		return;
-	arr = json_array();
-	for (int i = 0; i < n && i < 3; i++)
-		json_array_append_new(arr, json_integer(ids[i]));
-	json_object_set_new_nocheck(o, "vlan", arr);
-}
-
 static int community_on;
 static uint16_t community_seed;
 
@@ -244,62 +214,6 @@ void eve_set_community_id(int enabled, uint16_t seed)
 {
 	community_on = enabled;
 	community_seed = seed;
-}
-
-/* The flow's tuple as its first packet had it (ICMP: that packet's type
- * and code), whichever way p goes. */
-static void add_community_id(json_t *o, const Flow *f)
-{
-	char id[COMMUNITY_ID_LEN];
-	uint16_t sp = f->sp, dp = f->dp;
-
-	if (f->proto == IPPROTO_ICMP || f->proto == IPPROTO_ICMPV6) {
-		sp = f->icmp_ts_type;
-		dp = f->icmp_ts_code;
-	}
-	if (community_id(community_seed, &f->src, &f->dst, f->proto, sp, dp, id) == 0)
-		json_object_set_new_nocheck(o, "community_id", json_string_nocheck(id));
-}
-
-json_t *eve_header(const struct timeval *ts, const char *event_type, const Packet *p,
-		   const Flow *f)
-{
-	json_t *o = json_object();
-	char buf[48];
-
-	if (!o)
-		return NULL;
-	eve_format_ts(ts, buf, sizeof(buf));
-	json_object_set_new_nocheck(o, "timestamp", json_string_nocheck(buf));
-	if (f)
-		json_object_set_new_nocheck(o, "flow_id", json_integer((json_int_t)f->flow_id));
-	if (p && p->pcap_cnt)
-		json_object_set_new_nocheck(o, "pcap_cnt", json_integer((json_int_t)p->pcap_cnt));
-	json_object_set_new_nocheck(o, "event_type", json_string_nocheck(event_type));
-
-	if (p && (p->ip_version == 4 || p->ip_version == 6)) {
-		add_vlan(o, p->vlan_id, p->vlan_count);
-		add_tuple(o, p->ip_version, p->proto, &p->src, p->sp, &p->dst, p->dp);
-		if (p->proto == IPPROTO_ICMP || p->proto == IPPROTO_ICMPV6) {
-			json_object_set_new_nocheck(o, "icmp_type", json_integer(p->icmp_type));
-			json_object_set_new_nocheck(o, "icmp_code", json_integer(p->icmp_code));
-		}
-	} else if (f) {
-		add_vlan(o, f->vlan_id, f->vlan_count);
-		add_tuple(o, f->ip_version, f->proto, &f->src, f->sp, &f->dst, f->dp);
-		/* Flow records of ICMP name the first type/code seen each way. */
-		if (f->icmp_seen & 1) {
-			json_object_set_new_nocheck(o, "icmp_type", json_integer(f->icmp_ts_type));
-			json_object_set_new_nocheck(o, "icmp_code", json_integer(f->icmp_ts_code));
-		}
-		if (f->icmp_seen & 2) {
-			json_object_set_new_nocheck(o, "response_icmp_type", json_integer(f->icmp_tc_type));
-			json_object_set_new_nocheck(o, "response_icmp_code", json_integer(f->icmp_tc_code));
-		}
-	}
-	if (f && community_on)
-		add_community_id(o, f);
-	return o;
 }
 
 /* ---- the header written (for the records built with the JSON writer) ---- */
@@ -363,6 +277,8 @@ void eve_header_write(JsonWriter *w, const struct timeval *ts, const char *event
 			jw_int(w, "response_icmp_code", f->icmp_tc_code);
 		}
 	}
+	/* the flow's tuple as its first packet had it (ICMP: that packet's type
+	 * and code), whichever way p goes */
 	if (f && community_on) {
 		char id[COMMUNITY_ID_LEN];
 		uint16_t sp = f->sp, dp = f->dp;
@@ -374,6 +290,16 @@ void eve_header_write(JsonWriter *w, const struct timeval *ts, const char *event
 		if (community_id(community_seed, &f->src, &f->dst, f->proto, sp, dp, id) == 0)
 			jw_str(w, "community_id", id);
 	}
+}
+
+json_t *eve_header(const struct timeval *ts, const char *event_type, const Packet *p,
+		   const Flow *f)
+{
+	JsonWriter w;
+
+	jw_tree_begin(&w);
+	eve_header_write(&w, ts, event_type, p, f);
+	return jw_tree_end(&w);
 }
 
 static void write_ts(JsonWriter *w, const char *key, const struct timeval *tv)

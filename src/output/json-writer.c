@@ -40,8 +40,37 @@ static void member(JsonWriter *w, const char *key)
 	}
 }
 
+/* Tree mode: v joins the open container (steals the reference). */
+static void tree_add(JsonWriter *w, const char *key, json_t *v)
+{
+	json_t *c = w->tree[w->depth];
+	int r;
+
+	if (!v) {
+		w->failed = 1;
+		return;
+	}
+	r = key ? json_object_set_new_nocheck(c, key, v) : json_array_append_new(c, v);
+	if (r)
+		w->failed = 1;
+}
+
 static void open_container(JsonWriter *w, const char *key, char open, char close)
 {
+	if (w->tree_mode) {
+		json_t *c = open == '{' ? json_object() : json_array();
+
+		if (w->depth + 1 >= JW_MAX_DEPTH || !c) {
+			json_decref(c);
+			w->failed = 1;
+			return;
+		}
+		json_incref(c);
+		tree_add(w, key, c);
+		w->tree[++w->depth] = c;
+		json_decref(c);   /* the parent holds it */
+		return;
+	}
 	member(w, key);
 	put_c(w, open);
 	if (w->depth + 1 >= JW_MAX_DEPTH) {
@@ -60,8 +89,33 @@ void jw_begin(JsonWriter *w, char *buf, size_t cap)
 	w->has_member = 0;
 	w->depth = 0;
 	w->failed = 0;
+	w->tree_mode = 0;
 	w->closer[0] = '}';
 	put_c(w, '{');
+}
+
+void jw_tree_begin(JsonWriter *w)
+{
+	w->buf = w->p = w->end = NULL;
+	w->depth = 0;
+	w->failed = 0;
+	w->tree_mode = 1;
+	w->tree[0] = json_object();
+	if (!w->tree[0])
+		w->failed = 1;
+}
+
+json_t *jw_tree_end(JsonWriter *w)
+{
+	json_t *root = w->tree[0];
+
+	if (!w->tree_mode)
+		return NULL;
+	if (w->failed) {
+		json_decref(root);
+		return NULL;
+	}
+	return root;
 }
 
 void jw_object(JsonWriter *w, const char *key)
@@ -80,6 +134,10 @@ void jw_close(JsonWriter *w)
 		w->failed = 1;
 		return;
 	}
+	if (w->tree_mode) {
+		w->depth--;
+		return;
+	}
 	put_c(w, w->closer[w->depth]);
 	w->depth--;
 }
@@ -94,6 +152,11 @@ size_t jw_end(JsonWriter *w)
 
 void jw_strn(JsonWriter *w, const char *key, const char *s, size_t n)
 {
+	if (w->tree_mode) {
+		/* unchecked, as the writer: the dump refuses invalid UTF-8 */
+		tree_add(w, key, json_stringn_nocheck(s, n));
+		return;
+	}
 	member(w, key);
 	if (w->failed)
 		return;
@@ -113,6 +176,10 @@ void jw_int(JsonWriter *w, const char *key, int64_t v)
 	/* through unsigned, so that INT64_MIN negates without overflow */
 	uint64_t u = v < 0 ? 0ULL - (uint64_t)v : (uint64_t)v;
 
+	if (w->tree_mode) {
+		tree_add(w, key, json_integer((json_int_t)v));
+		return;
+	}
 	member(w, key);
 	do {
 		*--q = (char)('0' + u % 10);
@@ -125,6 +192,10 @@ void jw_int(JsonWriter *w, const char *key, int64_t v)
 
 void jw_bool(JsonWriter *w, const char *key, int v)
 {
+	if (w->tree_mode) {
+		tree_add(w, key, json_boolean(v));
+		return;
+	}
 	member(w, key);
 	if (v)
 		put(w, "true", 4);

@@ -604,6 +604,22 @@ TEST(json_writer_random_records_equal_jansson)
 			write_tree(&w, k, m);
 		n = jw_end(&w);
 		want = json_dumps(t, FLAGS);
+		/* tree mode: the same calls build a tree that dumps the same */
+		{
+			JsonWriter tw;
+			json_t *built;
+			char *got;
+
+			jw_tree_begin(&tw);
+			json_object_foreach(t, k, m)
+				write_tree(&tw, k, m);
+			built = jw_tree_end(&tw);
+			CHECK(built != NULL);
+			got = built ? json_dumps(built, FLAGS) : NULL;
+			CHECK((!want && !got) || (want && got && strcmp(want, got) == 0));
+			free(got);
+			json_decref(built);
+		}
 		if (!want) {
 			CHECK_EQ(n, 0);      /* a string value that is not UTF-8 */
 			failed_both++;

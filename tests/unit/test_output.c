@@ -628,9 +628,9 @@ TEST(output_eve_write_small_and_large_records_whole)
 	rm_tree(dir);
 }
 
-/* The header exists as a jansson tree (eve_header) and written
- * (eve_header_write, for the flow record): the same bytes for packets and
- * flows of every shape, community_id on and off. */
+/* The header is written (eve_header_write, the flow record) or built as a
+ * tree by the same calls (eve_header, the other records): the same bytes
+ * for packets and flows of every shape, community_id on and off. */
 static void check_headers_equal(const Packet *p, const Flow *f)
 {
 	char a[1024], b[1024];

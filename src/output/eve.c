@@ -248,6 +248,12 @@ static void write_vlan(JsonWriter *w, const uint16_t *ids, uint8_t n)
 void eve_header_write(JsonWriter *w, const struct timeval *ts, const char *event_type,
 		      const Packet *p, const Flow *f)
 {
+	eve_header_write_dir(w, ts, event_type, p, f, 0);
+}
+
+void eve_header_write_dir(JsonWriter *w, const struct timeval *ts, const char *event_type,
+			  const Packet *p, const Flow *f, int to_client)
+{
 	char buf[48];
 
 	eve_format_ts(ts, buf, sizeof(buf));
@@ -267,7 +273,10 @@ void eve_header_write(JsonWriter *w, const struct timeval *ts, const char *event
 		}
 	} else if (f) {
 		write_vlan(w, f->vlan_id, f->vlan_count);
-		write_tuple(w, f->ip_version, f->proto, &f->src, f->sp, &f->dst, f->dp);
+		if (to_client)
+			write_tuple(w, f->ip_version, f->proto, &f->dst, f->dp, &f->src, f->sp);
+		else
+			write_tuple(w, f->ip_version, f->proto, &f->src, f->sp, &f->dst, f->dp);
 		if (f->icmp_seen & 1) {
 			jw_int(w, "icmp_type", f->icmp_ts_type);
 			jw_int(w, "icmp_code", f->icmp_ts_code);

@@ -35,9 +35,12 @@ void output_file_write_line(OutputFile *of, const char *line, size_t len);
 void eve_write_line(Outputs *o, const char *line, size_t len);
 
 struct JsonWriter;
-/* eve_header()'s fields, the same bytes, through the JSON writer. */
+/* eve_header()'s fields, through the JSON writer. */
 void eve_header_write(struct JsonWriter *w, const struct timeval *ts, const char *event_type,
 		      const Packet *p, const Flow *f);
+/* The same; to_client (no p) names the flow's server as source. */
+void eve_header_write_dir(struct JsonWriter *w, const struct timeval *ts,
+			  const char *event_type, const Packet *p, const Flow *f, int to_client);
 
 /* eve.c's formatting helpers, for the alert writers (alert.c). */
 void output_format_addr(const Address *a, uint8_t ip_version, char *buf, size_t len);

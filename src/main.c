@@ -15,6 +15,7 @@
 #include "flow/flow.h"
 #include "output/output.h"
 #include "runmode/runmode.h"
+#include "runmode/verdict.h"
 #include "stats/counters.h"
 #include "util/exception-policy.h"
 #include "util/log.h"
@@ -627,6 +628,7 @@ static int detect_setup(const Cli *cli, int stream_inline, SigTable **tp, Detect
 		return -1;
 	}
 	dc.stream_inline = stream_inline;
+	dc.ips = cli->simulate_ips;
 	rc.exclusive = cli->rules_exclusive;
 	rc.extra = cli->rules_extra;
 	rc.init_errors_fatal = cli->init_errors_fatal;
@@ -734,6 +736,7 @@ static void register_counters(const CaptureOps *ops)
 	app_layer_register_counters();
 	detect_register_counters();
 	ep_register_counters();
+	verdict_register_counters(ep_ips());
 	counters_freeze();
 }
 

@@ -42,6 +42,10 @@ void eve_header_write(struct JsonWriter *w, const struct timeval *ts, const char
 void eve_header_write_dir(struct JsonWriter *w, const struct timeval *ts,
 			  const char *event_type, const Packet *p, const Flow *f, int to_client);
 
+/* The "alert" object of an alert record (alert.c), for the drop records. */
+struct AlertInfo;
+json_t *output_alert_object(const Outputs *o, const struct AlertInfo *a);
+
 /* eve.c's formatting helpers, for the alert writers (alert.c). */
 void output_format_addr(const Address *a, uint8_t ip_version, char *buf, size_t len);
 /* Protocol keyword ("TCP", "IPv6-ICMP"), or NULL when the number has none. */

@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* eve-log types the engine writes now or will write (alerts, app layer). The
  * rest of Suricata's long list is accepted and ignored with an info line. */
@@ -282,6 +283,20 @@ static int load_eve_types(OutputConfig *cfg, const char *prefix, char *err, size
 			snprintf(tp, sizeof(tp), "%s.%s.tls", path, item->name);
 			if (load_tls_options(cfg, item->val ? NULL : tp, err, errlen) < 0)
 				return -1;
+		}
+		if (strcmp(t, "drop") == 0 && !item->val) {
+			char dp[320];
+			const char *flows;
+
+			snprintf(dp, sizeof(dp), "%s.%s.drop", path, item->name);
+			if (get_bool(dp, "alerts", &cfg->eve_drop_alerts, err, errlen) < 0)
+				return -1;
+			snprintf(dp, sizeof(dp), "%s.%s.drop.flows", path, item->name);
+			flows = conf_get(dp);
+			if (flows && strcasecmp(flows, "all") == 0)
+				cfg->eve_drop_flows_all = 1;
+			else if (flows && strcasecmp(flows, "start") != 0)
+				log_warning("%s: valid options are 'start' and 'all', using start", dp);
 		}
 		/* a bare "- dns" too: its defaults may come from the environment */
 		if (strcmp(t, "dns") == 0) {

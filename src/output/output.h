@@ -73,6 +73,10 @@ typedef struct OutputConfig {
 	int eve_tls_resumption;
 	/* eve-log types: - dns: requests, responses, formats, types */
 	struct dns_json_cfg eve_dns;
+	/* eve-log types: - drop: alerts (no), flows (start: one record a flow
+	 * direction; all: every dropped packet) */
+	int eve_drop_alerts;
+	int eve_drop_flows_all;
 	OutputFileConfig stats;     /* outputs.N.stats (stats.log) */
 	int stats_totals;
 	int stats_threads;

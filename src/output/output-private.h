@@ -34,6 +34,10 @@ struct Outputs {
 	EveOutput eve[OUTPUT_EVE_MAX];
 	unsigned neve;
 	uint32_t eve_types;         /* the union of the outputs' type_mask */
+	/* With several outputs a record goes to all of them under this lock,
+	 * so that every output has the records in one order (a redis list
+	 * equals the eve.json written next to it, line for line). */
+	pthread_mutex_t order_lock;
 	OutputFile fast, stats;
 	int eve_flow, eve_stats;    /* types looked up once */
 	uint64_t *prev;             /* last stats snapshot, for eve deltas */

@@ -674,6 +674,7 @@ Outputs *outputs_open(const OutputConfig *cfg, char *err, size_t errlen)
 		pthread_mutex_init(&o->eve[i].file.lock, NULL);
 	pthread_mutex_init(&o->fast.lock, NULL);
 	pthread_mutex_init(&o->stats.lock, NULL);
+	pthread_mutex_init(&o->order_lock, NULL);
 	for (unsigned i = 0; i < cfg->neve; i++) {
 		const EveOutputConfig *ec = &cfg->eve[i];
 		EveOutput *e = &o->eve[i];
@@ -718,6 +719,7 @@ void outputs_close(Outputs *o)
 	}
 	file_close(&o->fast);
 	file_close(&o->stats);
+	pthread_mutex_destroy(&o->order_lock);
 	free(o->prev);
 	free(o);
 }
@@ -766,6 +768,10 @@ static uint32_t eve_route(const Outputs *o, json_t *obj)
 
 static void eve_put(Outputs *o, uint32_t want, const char *line, size_t len)
 {
+	int several = want & (want - 1);
+
+	if (several)
+		pthread_mutex_lock(&o->order_lock);
 	for (unsigned i = 0; i < o->neve; i++) {
 		EveOutput *e = &o->eve[i];
 
@@ -778,6 +784,8 @@ static void eve_put(Outputs *o, uint32_t want, const char *line, size_t len)
 		else
 			output_file_write_line(&e->file, line, len);
 	}
+	if (several)
+		pthread_mutex_unlock(&o->order_lock);
 }
 
 void eve_write(Outputs *o, json_t *obj)

@@ -28,7 +28,6 @@ struct EveSink {
 	/* written by the writer, read by the stats thread */
 	uint64_t written, failed, reconnects;
 	uint64_t deadline_ns;       /* set by sink_close before it closes the queue */
-	uint64_t close_timeout_ns;
 	unsigned told_rejected;     /* the writer's: server errors are logged once */
 };
 
@@ -147,10 +146,6 @@ static void *writer_main(void *arg)
 			continue;
 		}
 		add(&s->written, delivered);
-		/* shutdown waits while the sink takes records, not a fixed time:
-		 * the bound is close-timeout without progress */
-		if (delivered && closing(s))
-			s->deadline_ns = now_ns() + s->close_timeout_ns;
 		if (rejected) {
 			add(&s->failed, rejected);
 			if (!s->told_rejected++)
@@ -225,8 +220,9 @@ void sink_close(EveSink *s, int timeout_ms)
 	if (!s)
 		return;
 	if (s->started) {
-		s->close_timeout_ns = (uint64_t)timeout_ms * 1000000ull;
-		s->deadline_ns = now_ns() + s->close_timeout_ns;
+		/* a fixed bound: a reader that takes a little after each
+		 * reconnect would otherwise hold the shutdown forever */
+		s->deadline_ns = now_ns() + (uint64_t)timeout_ms * 1000000ull;
 		sink_queue_close(&s->q);    /* the lock orders deadline_ns before it */
 		pthread_join(s->thread, NULL);
 	}

@@ -62,10 +62,10 @@ int sink_push(EveSink *s, const char *prefix, size_t prefix_len, const char *lin
 	      size_t len);
 void sink_counters(EveSink *s, EveSinkCounters *c);
 const char *sink_name(const EveSink *s);
-/* Stops the writer: it sends what is queued while the sink takes it, and
- * gives up once timeout_ms pass with nothing delivered (at once when it
- * cannot connect); the rest is counted as failed and one line says what was
- * not delivered. Frees the sink. */
+/* Stops the writer: it sends what is queued for at most timeout_ms (plus
+ * the send in flight, 2 s at most), and gives up at once when it cannot
+ * connect; the rest is counted as failed and one line says what was not
+ * delivered. Frees the sink. */
 void sink_close(EveSink *s, int timeout_ms);
 
 #endif

@@ -741,25 +741,35 @@ int outputs_fast_enabled(const Outputs *o)
 	return o && o->fast.fp;
 }
 
+/* Records whose event_type is not the name of the type that enables them.
+ * A logger that adds such a record adds its line here; an event_type known
+ * nowhere goes to every output rather than to none. */
+static const struct { const char *event_type, *type; } eve_event_type_of[] = {
+	{ "fileinfo", "files" },    /* "files" or "fileinfo" */
+	{ "packet", "alert" },      /* tagged packets: alert's tagged-packets */
+};
+
 /* The outputs (bits) that take a record: with one output, the caller's
- * outputs_eve_enabled() check already decided. Else by its event_type: a
- * "fileinfo" record goes where "files" or "fileinfo" is listed; an
- * event_type the table does not know goes everywhere. */
+ * outputs_eve_enabled() check already decided. Else by its event_type. */
 static uint32_t eve_route(const Outputs *o, json_t *obj)
 {
 	const char *et;
-	uint32_t tbits, want = 0;
+	uint32_t tbits = 0, want = 0;
 	int t;
 
 	if (o->neve == 1)
 		return 1;
 	et = json_string_value(json_object_get(obj, "event_type"));
-	t = et ? eve_type_index(et) : -1;
-	if (t < 0)
+	if (!et)
 		return (1u << o->neve) - 1;
-	tbits = 1u << t;
-	if (strcmp(et, "fileinfo") == 0)
-		tbits |= 1u << eve_type_index("files");
+	t = eve_type_index(et);
+	if (t >= 0)
+		tbits = 1u << t;
+	for (size_t i = 0; i < sizeof(eve_event_type_of) / sizeof(eve_event_type_of[0]); i++)
+		if (strcmp(et, eve_event_type_of[i].event_type) == 0)
+			tbits |= 1u << eve_type_index(eve_event_type_of[i].type);
+	if (!tbits)
+		return (1u << o->neve) - 1;
 	for (unsigned i = 0; i < o->neve; i++)
 		if (o->eve[i].type_mask & tbits)
 			want |= 1u << i;

@@ -381,7 +381,8 @@ static json_t *rec(const char *type, int n)
 }
 
 /* Records go to the outputs that list their type, and only there; a
- * fileinfo record goes where "files" is listed; a prefix is written first. */
+ * fileinfo record goes where "files" is listed, a tagged "packet" where
+ * "alert" is; a prefix is written first. */
 TEST(sink_eve_outputs_route_by_type)
 {
 	char *dir = mkdtemp(strdup("/tmp/test_sink.XXXXXX"));
@@ -403,15 +404,18 @@ TEST(sink_eve_outputs_route_by_type)
 	eve_write(o, rec("dns", 2));
 	eve_write(o, rec("fileinfo", 3));
 	eve_write(o, rec("flow", 4));   /* listed nowhere: written nowhere */
+	eve_write(o, rec("packet", 5)); /* a tagged packet: where alert is */
 	outputs_close(o);
 	path_in(path, sizeof(path), dir, "a.json");
 	a = slurp(path);
 	path_in(path, sizeof(path), dir, "d.json");
 	d = slurp(path);
 	CHECK(a && d);
-	CHECK_STREQ(a, "{\"event_type\":\"alert\",\"n\":1}\n{\"event_type\":\"fileinfo\",\"n\":3}\n");
+	CHECK_STREQ(a, "{\"event_type\":\"alert\",\"n\":1}\n{\"event_type\":\"fileinfo\",\"n\":3}\n"
+		    "{\"event_type\":\"packet\",\"n\":5}\n");
 	CHECK_STREQ(d, "@cee: {\"event_type\":\"alert\",\"n\":1}\n"
-		    "@cee: {\"event_type\":\"dns\",\"n\":2}\n");
+		    "@cee: {\"event_type\":\"dns\",\"n\":2}\n"
+		    "@cee: {\"event_type\":\"packet\",\"n\":5}\n");
 	free(a);
 	free(d);
 	rm_tree(dir);
@@ -505,4 +509,77 @@ TEST(sink_down_counts_every_record)
 	gettimeofday(&b, NULL);
 	ms = (b.tv_sec - a.tv_sec) * 1000 + (b.tv_usec - a.tv_usec) / 1000;
 	CHECK(ms < 1500);
+}
+
+static int recv_n(int fd, int n, char last[256])
+{
+	int got = 0;
+
+	while (got < n) {
+		ssize_t r = recv(fd, last, 255, 0);
+
+		if (r <= 0)
+			break;      /* SO_RCVTIMEO: 2 s */
+		last[r] = '\0';
+		got++;
+	}
+	return got;
+}
+
+/* The listener is not there at first: records wait in the queue and arrive
+ * once it is (nothing lost, no reconnect counted: it is the first
+ * connection). It goes away: the record sent into the void is failed, the
+ * writer reconnects when a listener is back, and counts it. */
+TEST(sink_waits_for_the_listener_and_reconnects)
+{
+	char *dir = mkdtemp(strdup("/tmp/test_sink.XXXXXX"));
+	EveSinkConfig sc;
+	EveSinkCounters c;
+	EveSink *s;
+	char err[256] = "", path[128], last[256];
+	int fd;
+
+	CHECK(dir);
+	memset(&sc, 0, sizeof(sc));
+	sc.filetype = EVE_FILETYPE_UNIX_DGRAM;
+	snprintf(path, sizeof(path), "%s/l.sock", dir);
+	snprintf(sc.path, sizeof(sc.path), "%s", path);
+	sc.queue_size = 1u << 20;
+	s = sink_open(&sc, "test", err, sizeof(err));
+	CHECK(s);
+	sink_push(s, NULL, 0, "r1", 2);
+	sink_push(s, NULL, 0, "r2", 2);
+	sink_push(s, NULL, 0, "r3", 2);
+	usleep(150000);
+	fd = dgram_listen(path);
+	CHECK(fd >= 0);
+	CHECK_EQ(recv_n(fd, 3, last), 3);
+	CHECK_STREQ(last, "r3\n");
+	sink_counters(s, &c);
+	CHECK_EQ(c.written, 3);
+	CHECK_EQ(c.failed, 0);
+	CHECK_EQ(c.reconnects, 0);
+	/* the listener goes: the next send finds no peer */
+	close(fd);
+	unlink(path);
+	sink_push(s, NULL, 0, "r4", 2);
+	for (int i = 0; i < 100; i++) {
+		sink_counters(s, &c);
+		if (c.failed)
+			break;
+		usleep(20000);
+	}
+	CHECK_EQ(c.failed, 1);
+	fd = dgram_listen(path);
+	CHECK(fd >= 0);
+	sink_push(s, NULL, 0, "r5", 2);
+	CHECK_EQ(recv_n(fd, 1, last), 1);
+	CHECK_STREQ(last, "r5\n");
+	sink_counters(s, &c);
+	CHECK_EQ(c.written, 4);
+	CHECK_EQ(c.reconnects, 1);
+	sink_close(s, 1000);
+	close(fd);
+	rm_tree(dir);
+	free(dir);
 }

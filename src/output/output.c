@@ -712,6 +712,9 @@ void outputs_close(Outputs *o)
 {
 	if (!o)
 		return;
+	/* every sink drains at once: the exit waits for the slowest, not the sum */
+	for (unsigned i = 0; i < OUTPUT_EVE_MAX; i++)
+		sink_stop(o->eve[i].sink, (int)o->cfg.eve[i].sink.close_timeout_ms);
 	for (unsigned i = 0; i < OUTPUT_EVE_MAX; i++) {
 		if (o->eve[i].sink)
 			sink_close(o->eve[i].sink, (int)o->cfg.eve[i].sink.close_timeout_ms);

@@ -29,6 +29,7 @@ struct EveSink {
 	uint64_t written, failed, reconnects;
 	uint64_t deadline_ns;       /* set by sink_close before it closes the queue */
 	unsigned told_rejected;     /* the writer's: server errors are logged once */
+	int stopping;               /* sink_stop() was called (the closing thread's) */
 };
 
 static uint64_t now_ns(void)
@@ -213,6 +214,17 @@ const char *sink_name(const EveSink *s)
 	return s->name;
 }
 
+void sink_stop(EveSink *s, int timeout_ms)
+{
+	if (!s || !s->started || s->stopping)
+		return;
+	s->stopping = 1;
+	/* a fixed bound: a reader that takes a little after each reconnect
+	 * would otherwise hold the shutdown forever */
+	s->deadline_ns = now_ns() + (uint64_t)timeout_ms * 1000000ull;
+	sink_queue_close(&s->q);    /* the lock orders deadline_ns before it */
+}
+
 void sink_close(EveSink *s, int timeout_ms)
 {
 	EveSinkCounters c;
@@ -220,10 +232,7 @@ void sink_close(EveSink *s, int timeout_ms)
 	if (!s)
 		return;
 	if (s->started) {
-		/* a fixed bound: a reader that takes a little after each
-		 * reconnect would otherwise hold the shutdown forever */
-		s->deadline_ns = now_ns() + (uint64_t)timeout_ms * 1000000ull;
-		sink_queue_close(&s->q);    /* the lock orders deadline_ns before it */
+		sink_stop(s, timeout_ms);
 		pthread_join(s->thread, NULL);
 	}
 	sink_counters(s, &c);

@@ -62,6 +62,9 @@ int sink_push(EveSink *s, const char *prefix, size_t prefix_len, const char *lin
 	      size_t len);
 void sink_counters(EveSink *s, EveSinkCounters *c);
 const char *sink_name(const EveSink *s);
+/* Starts stopping the writer and returns: what sink_close() does first, so
+ * that several sinks drain at the same time rather than one after another. */
+void sink_stop(EveSink *s, int timeout_ms);
 /* Stops the writer: it sends what is queued for at most timeout_ms (plus
  * the send in flight, 2 s at most), and gives up at once when it cannot
  * connect; the rest is counted as failed and one line says what was not

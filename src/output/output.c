@@ -372,6 +372,14 @@ static int load_eve(OutputConfig *cfg, const char *prefix, const char *log_dir, 
 	}
 	if (load_filetype(prefix, &ft, err, errlen) < 0)
 		return -1;
+	/* two outputs on one file would interleave their stdio buffers */
+	for (unsigned i = 0; ft == EVE_FILETYPE_REGULAR && i < cfg->neve; i++)
+		if (cfg->eve[i].sink.filetype == EVE_FILETYPE_REGULAR &&
+		    strcmp(cfg->eve[i].file.path, fc.path) == 0) {
+			set_err(err, errlen, "%s.filename: %s is the file of an earlier eve-log "
+				"output already", prefix, fc.path);
+			return -1;
+		}
 	ec = &cfg->eve[cfg->neve];
 	memset(ec, 0, sizeof(*ec));
 	ec->file = fc;

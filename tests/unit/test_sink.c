@@ -329,6 +329,8 @@ TEST(sink_config_bad_values_name_the_key)
 		{ "filetype: syslog\n      facility: local9\n", "outputs.0.eve-log.facility" },
 		{ "filetype: syslog\n      level: loud\n", "outputs.0.eve-log.level" },
 		{ "filetype: unix_dgram\n      queue-size: 1kb\n", "outputs.0.eve-log.queue-size" },
+		{ "filename: e.json\n  - eve-log:\n      enabled: yes\n      filename: e.json\n",
+		  "outputs.1.eve-log.filename: /var/log/x/e.json is the file of an earlier" },
 		{ "filetype: unix_dgram\n      filename: /tmp/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
 		  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.sock\n",
 		  "outputs.0.eve-log.filename" },

@@ -23,6 +23,7 @@
 
 typedef struct SockConn {
 	int fd;
+	int stream;     /* SOCK_STREAM (syslog: a daemon that listens so) */
 } SockConn;
 
 static int sock_connect(void **conn, const EveSinkConfig *cfg, int type, char *err,
@@ -43,8 +44,11 @@ static int sock_connect(void **conn, const EveSinkConfig *cfg, int type, char *e
 	}
 	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
 	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
-		snprintf(err, errlen, "cannot connect to %s: %s", cfg->path, strerror(errno));
+		int e = errno;  /* syslog_connect looks at it */
+
+		snprintf(err, errlen, "cannot connect to %s: %s", cfg->path, strerror(e));
 		close(fd);
+		errno = e;
 		return -1;
 	}
 	c = malloc(sizeof(*c));
@@ -54,6 +58,7 @@ static int sock_connect(void **conn, const EveSinkConfig *cfg, int type, char *e
 		return -1;
 	}
 	c->fd = fd;
+	c->stream = type == SOCK_STREAM;
 	*conn = c;
 	return 0;
 }
@@ -169,6 +174,17 @@ static int stream_send(void *conn, const EveSinkConfig *cfg, const uint8_t *batc
 	return 0;
 }
 
+/* /dev/log is a datagram socket almost everywhere; where the daemon
+ * listens on a stream socket, syslog(3) falls back to that, and so do we. */
+static int syslog_connect(void **conn, const EveSinkConfig *cfg, char *err, size_t errlen)
+{
+	if (sock_connect(conn, cfg, SOCK_DGRAM, err, errlen) == 0)
+		return 0;
+	if (errno != EPROTOTYPE)
+		return -1;
+	return sock_connect(conn, cfg, SOCK_STREAM, err, errlen);
+}
+
 /* "<PRI>Mmm dd hh:mm:ss identity[pid]: record", the local syslog wire
  * format (RFC 3164 without the host name, which the daemon adds). */
 static int syslog_send(void *conn, const EveSinkConfig *cfg, const uint8_t *batch, size_t n,
@@ -191,9 +207,11 @@ static int syslog_send(void *conn, const EveSinkConfig *cfg, const uint8_t *batc
 	for (size_t i = 0; i < n; i++) {
 		uint32_t len;
 		const uint8_t *rec = sink_batch_next(batch, &pos, &len);
-		struct iovec iov[2] = { { hdr, (size_t)hl }, { (void *)rec, len } };
+		/* on a stream socket a NUL ends each message, as syslog(3) does */
+		struct iovec iov[3] = { { hdr, (size_t)hl }, { (void *)rec, len },
+					{ (void *)"", 1 } };
 
-		if (send_all(c->fd, iov, 2) < 0) {
+		if (send_all(c->fd, iov, c->stream ? 3 : 2) < 0) {
 			snprintf(err, errlen, "send to %s: %s", cfg->path, strerror(errno));
 			return -1;
 		}
@@ -211,6 +229,6 @@ const SinkTransport sink_unix_stream = {
 	.disconnect = sock_disconnect,
 };
 const SinkTransport sink_syslog = {
-	.name = "syslog", .connect = dgram_connect, .send = syslog_send,
+	.name = "syslog", .connect = syslog_connect, .send = syslog_send,
 	.disconnect = sock_disconnect,
 };

@@ -3,6 +3,7 @@
 
   listen.py dgram PATH OUT       unix datagram socket: one record a datagram
   listen.py stream PATH OUT      unix stream socket: records as lines
+  listen.py stream-nul PATH OUT  the same, records ended by a NUL (syslog(3) on a stream)
   listen.py subscribe PORT KEY OUT   redis SUBSCRIBE KEY (RESP by hand)
   listen.py blackhole PATH OUT   unix stream socket that accepts and never reads
 
@@ -61,7 +62,7 @@ def dgram(path, out):
     os.unlink(path)
 
 
-def stream(path, out):
+def stream(path, out, sep=b'\n'):
     if os.path.exists(path):
         os.unlink(path)
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -82,12 +83,12 @@ def stream(path, out):
                 d = x.recv(1 << 16)
                 if not d:
                     if conns[x]:
-                        fh.write(conns[x] + b'\n')
+                        fh.write(conns[x] + b'\n')   # a record cut short
                     del conns[x]
                     x.close()
                     continue
                 buf = conns[x] + d
-                *lines, rest = buf.split(b'\n')
+                *lines, rest = buf.split(sep)
                 for ln in lines:
                     fh.write(ln + b'\n')
                 conns[x] = rest
@@ -178,6 +179,8 @@ def main():
         dgram(sys.argv[2], sys.argv[3])
     elif mode == 'stream':
         stream(sys.argv[2], sys.argv[3])
+    elif mode == 'stream-nul':
+        stream(sys.argv[2], sys.argv[3], b'\0')
     elif mode == 'blackhole':
         blackhole(sys.argv[2], sys.argv[3])
     elif mode == 'subscribe':

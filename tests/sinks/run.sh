@@ -12,7 +12,8 @@
 #     and the counters account for every record;
 #   syslog: the same through /dev/log (root only: a listener bound there when
 #     no syslog daemon has it, or bind-mounted over it in a mount namespace),
-#     every line "<174>Mmm dd hh:mm:ss suricata[pid]: " + the record;
+#     every line "<174>Mmm dd hh:mm:ss suricata[pid]: " + the record; once
+#     with /dev/log a datagram socket, once a stream socket (NUL-ended);
 #   redis (needs redis-server and ../shared: bench-1x with ET Open): a
 #     redis-server of its own on a free loopback port, no persistence, in a
 #     temp folder, close-timeout 20 s (a loaded machine must not turn a
@@ -125,8 +126,8 @@ else
 fi
 
 # syslog: /dev/log is the fixed path of the local syslog socket
-syslog_case() {
-	local d=$tmp/syslog run sock
+syslog_case() {     # LISTENMODE: dgram, or stream-nul (a daemon on a stream socket)
+	local lmode=$1 d=$tmp/syslog-$1 run sock
 	mkdir -p "$d"
 	if [ "$(id -u)" != 0 ]; then
 		echo "SKIP: sinks syslog (not root: the test listens on /dev/log)"
@@ -148,8 +149,8 @@ syslog_case() {
 		sock=/dev/log
 		devlog_made=1
 	fi
-	if ! listener dgram "$sock" "$d/got.txt"; then
-		bad "syslog: the listener did not start on $sock"
+	if ! listener "$lmode" "$sock" "$d/got.txt"; then
+		bad "syslog ($lmode): the listener did not start on $sock"
 		return
 	fi
 	if [ "$sock" = /dev/log ]; then
@@ -162,18 +163,19 @@ syslog_case() {
 	stop_listener
 	[ -n "$devlog_made" ] && rm -f /dev/log && devlog_made=
 	if [ $rc != 0 ]; then
-		bad "syslog: the engine failed: $(tail -2 "$d/out.txt")"
+		bad "syslog ($lmode): the engine failed: $(tail -2 "$d/out.txt")"
 		return
 	fi
 	local r
 	# local5.info = 21 * 8 + 6
 	if r=$($py "$here/compare.py" "$d/eve.json" "$d/got.txt" --syslog 174 suricata); then
-		ok "syslog: $r"
+		ok "syslog ($lmode /dev/log): $r"
 	else
-		bad "syslog: $r"
+		bad "syslog ($lmode /dev/log): $r"
 	fi
 }
-syslog_case
+syslog_case dgram
+syslog_case stream-nul
 
 # bench-1x: /tmp/bench (the house copy) or made into the temp folder
 find_bench() {

@@ -158,6 +158,9 @@ static void print_build_info(void)
 #ifdef HAVE_CUDA
 	printf(" HAVE_CUDA CUDA");
 #endif
+#ifdef HAVE_HIREDIS
+	printf(" HAVE_LIBHIREDIS");
+#endif
 	printf("\n");
 	printf("64-bits, %s-endian architecture\n",
 	       __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? "Little" : "Big");
@@ -175,6 +178,11 @@ static void print_build_info(void)
 	printf("  %-40s yes\n", "PCRE2 support:");
 	printf("  %-40s yes\n", "AF_PACKET support:");
 	printf("  %-40s no\n", "NFQueue support:");
+#ifdef HAVE_HIREDIS
+	printf("  %-40s yes\n", "hiredis support:");
+#else
+	printf("  %-40s no\n", "hiredis support:");
+#endif
 #ifdef HAVE_HYPERSCAN
 	printf("  %-40s yes (%s)\n", "Hyperscan support:", hs_version());
 #else

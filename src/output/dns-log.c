@@ -183,7 +183,7 @@ static void write_record(Outputs *o, const Packet *p, const Flow *f, const struc
 		if (n || line != stack || !(line = malloc(cap = 1u << 20)))
 			break;
 	}
-	eve_write_line(o, line, n);
+	eve_write_line(o, "dns", line, n);
 	if (line != stack)
 		free(line);
 }

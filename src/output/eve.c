@@ -469,7 +469,7 @@ void output_flow_end(Outputs *o, const Flow *f, enum flow_end_reason why)
 		write_tcp(&w, f);
 	write_flow_ether(o, &w, f);
 	n = jw_end(&w);
-	eve_write_line(o, line, n);
+	eve_write_line(o, "flow", line, n);
 }
 
 /* ---- helpers shared with alert.c (output-private.h) ---- */

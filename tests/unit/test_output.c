@@ -106,14 +106,16 @@ TEST(output_config_reads_outputs_and_stats)
 	CHECK(cfg.fast.enabled);
 	CHECK(!cfg.fast.append);
 	CHECK(strcmp(cfg.fast.path, "/var/log/x/fast.log") == 0);
-	CHECK(cfg.eve.enabled);
-	CHECK(cfg.eve.append); /* Suricata's default */
-	CHECK(strcmp(cfg.eve.path, "/var/log/x/eve.json") == 0);
-	CHECK_EQ(cfg.eve_ntypes, 4); /* quic is not ours: ignored */
-	CHECK_STREQ(cfg.eve_types[0], "alert");
-	CHECK_STREQ(cfg.eve_types[1], "http");
-	CHECK_STREQ(cfg.eve_types[2], "flow");
-	CHECK_STREQ(cfg.eve_types[3], "stats");
+	CHECK_EQ(cfg.neve, 1);
+	CHECK(cfg.eve[0].file.enabled);
+	CHECK(cfg.eve[0].file.append); /* Suricata's default */
+	CHECK(strcmp(cfg.eve[0].file.path, "/var/log/x/eve.json") == 0);
+	CHECK_EQ(cfg.eve[0].sink.filetype, EVE_FILETYPE_REGULAR);
+	CHECK_EQ(cfg.eve[0].ntypes, 4); /* quic is not ours: ignored */
+	CHECK_STREQ(cfg.eve[0].types[0], "alert");
+	CHECK_STREQ(cfg.eve[0].types[1], "http");
+	CHECK_STREQ(cfg.eve[0].types[2], "flow");
+	CHECK_STREQ(cfg.eve[0].types[3], "stats");
 	CHECK(cfg.eve_stats_totals);
 	CHECK(!cfg.eve_stats_threads);
 	CHECK(cfg.eve_stats_deltas);
@@ -132,7 +134,7 @@ TEST(output_config_defaults_without_outputs)
 
 	conf_deinit();
 	CHECK_EQ(output_config_load(&cfg, ".", err, sizeof(err)), 0);
-	CHECK(!cfg.eve.enabled);
+	CHECK_EQ(cfg.neve, 0);
 	CHECK(!cfg.fast.enabled);
 	CHECK(!cfg.stats.enabled);
 	CHECK(cfg.stats_enabled);
@@ -144,7 +146,7 @@ TEST(output_config_bad_values_name_the_key)
 	OutputConfig cfg;
 	char err[256] = "";
 
-	CHECK_EQ(load_yaml("outputs:\n  - eve-log:\n      enabled: yes\n      filetype: redis\n"), 0);
+	CHECK_EQ(load_yaml("outputs:\n  - eve-log:\n      enabled: yes\n      filetype: kafka\n"), 0);
 	CHECK_EQ(output_config_load(&cfg, ".", err, sizeof(err)), -1);
 	CHECK(strstr(err, "outputs.0.eve-log.filetype") != NULL);
 	CHECK_EQ(load_yaml("outputs:\n  - fast:\n      enabled: maybe\n"), 0);

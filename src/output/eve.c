@@ -427,6 +427,8 @@ void output_flow_end(Outputs *o, const Flow *f, enum flow_end_reason why)
 		return;
 	if (f->app_proto && app_proto_namer && (app = app_proto_namer(f->app_proto)))
 		json_object_set_new_nocheck(rec, "app_proto", json_string_nocheck(app));
+	if (f->app_proto_orig && app_proto_namer && (app = app_proto_namer(f->app_proto_orig)))
+		json_object_set_new_nocheck(rec, "app_proto_orig", json_string_nocheck(app));
 
 	fl = json_object();
 	json_object_set_new_nocheck(fl, "pkts_toserver", json_integer((json_int_t)f->pkts_toserver));

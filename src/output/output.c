@@ -4,6 +4,7 @@
 #include "output/output-private.h"
 #include "output/json-dump.h"
 #include "output/tls-json.h"
+#include "output/smtp-json.h"
 #include "conf/conf.h"
 #include "util/log.h"
 
@@ -281,6 +282,13 @@ static int load_eve_types(OutputConfig *cfg, const char *prefix, char *err, size
 
 			snprintf(tp, sizeof(tp), "%s.%s.tls", path, item->name);
 			if (load_tls_options(cfg, item->val ? NULL : tp, err, errlen) < 0)
+				return -1;
+		}
+		if (strcmp(t, "smtp") == 0 && !item->val) {
+			char sp2[320];
+
+			snprintf(sp2, sizeof(sp2), "%s.%s.smtp", path, item->name);
+			if (eve_smtp_config_load(&cfg->eve_smtp_fields, sp2, err, errlen) < 0)
 				return -1;
 		}
 		if (strcmp(t, "dns") == 0 && !item->val) {

@@ -73,6 +73,7 @@ typedef struct OutputConfig {
 	int eve_tls_resumption;
 	/* eve-log types: - dns: requests, responses, formats, types */
 	struct dns_json_cfg eve_dns;
+	uint32_t eve_smtp_fields;   /* `- smtp:` options: SMTP_LOG_* (output/smtp-json.h) */
 	OutputFileConfig stats;     /* outputs.N.stats (stats.log) */
 	int stats_totals;
 	int stats_threads;

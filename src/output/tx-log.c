@@ -11,6 +11,7 @@ static const EveTxLogger *const eve_tx_loggers[ALPROTO_MAX] = {
 	[ALPROTO_HTTP1] = &eve_http_logger,
 	[ALPROTO_TLS] = &eve_tls_logger,
 	[ALPROTO_DNS] = &eve_dns_logger,
+	[ALPROTO_SMTP] = &eve_smtp_logger,
 };
 
 static const EveTxLogger *logger_of(const Flow *f)

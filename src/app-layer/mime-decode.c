@@ -23,7 +23,7 @@ enum body_kind { BODY_LEAF = 0, BODY_PREAMBLE, BODY_EPILOGUE };
 #define HDR_VALUE_CAP (1u << 20)    /* header-value-depth 0: never hold more */
 #define ENC_LINE_MAX 76             /* RFC 2045 6.7/6.8 encoded line length */
 #define TEXT_LINE_MAX 4096          /* decoded text held for the URL search */
-#define FILENAME_MAX_LEN 256        /* a longer attachment name is an event */
+#define FILENAME_MAX_LEN 255        /* a longer attachment name is an event, and cut */
 
 typedef struct Boundary {
 	char b[MIME_MAX_BOUNDARY + 1];
@@ -659,8 +659,11 @@ static void headers_done(MimeMsg *m)
 	if (m->p_name) {
 		size_t nl = strlen(m->p_name);
 
-		if (nl > FILENAME_MAX_LEN)
+		if (nl > FILENAME_MAX_LEN) {
+			/* Suricata keeps the first 255 bytes of a name */
 			ev(m, MIME_EV_LONG_FILENAME);
+			nl = FILENAME_MAX_LEN;
+		}
 		if (str_push(m->atts, &m->natts, MIME_MAX_ATTACHMENTS, (const uint8_t *)m->p_name,
 			     (uint32_t)nl) == 0)
 			m->att_idx = (int)m->natts - 1;
@@ -694,10 +697,10 @@ static void header_line(MimeMsg *m, const uint8_t *l, uint32_t len, int cont)
 	while (i < len && l[i] != ':')
 		i++;
 	if (i == len) {
-		/* not a header: a body without the blank line (Suricata takes
-		 * the message as begun) */
+		/* not a header line: skipped, the header block goes on as in
+		 * Suricata (suricata-verify smtp-url-base64 has a parameter on a
+		 * line of its own, unfolded) */
 		ev(m, MIME_EV_MALFORMED_MSG);
-		headers_done(m);
 		return;
 	}
 	n = i;
@@ -874,9 +877,11 @@ unsigned mime_url_count(const MimeMsg *m)
 	return m ? m->nurls : 0;
 }
 
+/* Suricata lists the URLs last found first (suricata-verify
+ * smtp-extract-url-schemes, detect-email-url). */
 const MimeStr *mime_url_at(const MimeMsg *m, unsigned i)
 {
-	return m && i < m->nurls ? &m->urls[i] : NULL;
+	return m && i < m->nurls ? &m->urls[m->nurls - 1 - i] : NULL;
 }
 
 unsigned mime_attachment_count(const MimeMsg *m)

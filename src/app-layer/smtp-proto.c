@@ -255,6 +255,11 @@ static int smtp_parse_op(AppLayerThread *at, Flow *f, void *state, int dir, cons
 		smtp_count(at, c_parser, smtp_parser_errors(sf->s) - sf->errors);
 		sf->errors = smtp_parser_errors(sf->s);
 	}
+	if (r == SMTP_ERR) {
+		/* as Suricata's parser error: the flow is not parsed further
+		 * (its transactions still log) */
+		sf->closed[0] = sf->closed[1] = 1;
+	}
 	if (r == SMTP_TO_TLS && !sf->to_tls) {
 		sf->to_tls = 1;
 		app_layer_request_proto_change(f, ALPROTO_TLS);

@@ -104,7 +104,7 @@ const DetectBuffer detect_buffers[BUF_MAX] = {
 	[BUF_DNS_AUTHORITIES_RRNAME] = { "dns.authorities.rrname", 2, 3, ALPROTO_DNS, DBUF_EVAL, 1, 1, { DNS_KW_AUTHORITIES_RRNAME, DNS_KW_AUTHORITIES_RRNAME }, dns_buffer_get },
 	[BUF_DNS_ADDITIONALS_RRNAME] = { "dns.additionals.rrname", 2, 3, ALPROTO_DNS, DBUF_EVAL, 1, 1, { DNS_KW_ADDITIONALS_RRNAME, DNS_KW_ADDITIONALS_RRNAME }, dns_buffer_get },
 	[BUF_DNS_RESPONSE_RRNAME] = { "dns.response.rrname", 2, 2, ALPROTO_DNS, DBUF_TC, 1, 1, { DNS_KW_RESPONSE_RRNAME, DNS_KW_RESPONSE_RRNAME }, dns_buffer_get },
-#define SMTP_B(n, d, multi, pb) { n, 2, d, ALPROTO_SMTP, DBUF_TS, SMTP_PROGRESS_DONE, multi, { pb, pb }, smtp_buffer_get }
+#define SMTP_B(n, d, multi, pb) { n, 2, d, ALPROTO_SMTP, DBUF_TS, 0, multi, { pb, pb }, smtp_buffer_get }
 	[BUF_SMTP_HELO] = SMTP_B("smtp.helo", 1, 0, SMTP_KW_HELO),
 	[BUF_SMTP_MAIL_FROM] = SMTP_B("smtp.mail_from", 1, 0, SMTP_KW_MAIL_FROM),
 	[BUF_SMTP_RCPT_TO] = SMTP_B("smtp.rcpt_to", 1, 1, SMTP_KW_RCPT_TO),

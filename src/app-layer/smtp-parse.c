@@ -508,7 +508,8 @@ static void replay_held_toserver(SmtpState *s);
 static int known_code(int code)
 {
 	static const uint16_t codes[] = { 211, 214, 220, 221, 235, 250, 251, 252, 334, 354,
-					  421, 450, 451, 452, 455, 500, 501, 502, 503, 504,
+					  421, 450, 451, 452, 454, 455, 500, 501, 502, 503, 504,
+					  530, 535,
 					  550, 551, 552, 553, 554, 555 };
 
 	for (size_t i = 0; i < sizeof(codes) / sizeof(codes[0]); i++)
@@ -647,9 +648,11 @@ static void line_done(SmtpState *s, int dir, int partial)
 		if (s->data_mode || s->bdat_mode) {
 			message_line(s, b->p, len, partial, cont);
 		} else {
+			/* the command first: it may start the transaction the
+			 * event belongs to */
+			command(s, b->p, len);
 			if (b->over)
 				set_event(s, SMTP_EV_MAX_COMMAND_LINE_LEN_EXCEEDED);
-			command(s, b->p, len);
 		}
 	} else {
 		if (b->over)

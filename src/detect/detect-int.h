@@ -77,6 +77,7 @@ extern const Keyword
 	tls_keywords[],
 	dns_keywords[],
 	smtp_keywords[],
+	app_proto_keywords[],
 	pkt_keywords[],
 	transform_keywords[];
 

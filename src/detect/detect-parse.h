@@ -129,6 +129,7 @@ enum kw_id {
 	KW_DNS_STICKY,      /* dns.query, dns.answers.rrname, ...: detect/dns-kw.c */
 	KW_DNS_UINT,        /* dns.opcode, dns.rcode, dns.rrtype: DetectDnsUint (dns-kw.c) */
 	KW_SMTP_STICKY,     /* smtp.helo, email.subject, ...: detect/smtp-kw.c */
+	KW_APP_LAYER_PROTOCOL, /* app-layer-protocol: DetectAppProto (detect/app-proto-kw.c) */
 	KW_MAX
 };
 

@@ -292,12 +292,45 @@ const EveTxLogger eve_smtp_logger = {
 	.alert_json = alert_smtp_json,
 };
 
+/* The items of a list option: a YAML sequence, or one scalar "[a, b]"
+ * (as --set writes it). Returns the count, at most max; each item is
+ * copied into items[i] (64 bytes). */
+static unsigned list_items(const ConfNode *n, char items[][64], unsigned max)
+{
+	unsigned k = 0;
+
+	if (!n)
+		return 0;
+	if (n->val) {
+		const char *s = n->val;
+
+		while (*s && k < max) {
+			size_t l = 0;
+
+			while (*s == ' ' || *s == '[' || *s == ']' || *s == ',' || *s == '"')
+				s++;
+			while (s[l] && s[l] != ',' && s[l] != ']' && s[l] != ' ' && s[l] != '"')
+				l++;
+			if (!l)
+				break;
+			snprintf(items[k++], 64, "%.*s", (int)(l < 63 ? l : 63), s);
+			s += l;
+		}
+		return k;
+	}
+	for (const ConfNode *c = n->child; c && k < max; c = c->next)
+		if (c->val)
+			snprintf(items[k++], 64, "%s", c->val);
+	return k;
+}
+
 /* `- smtp:` options: extended (yes: every field above), custom (a list
  * of header names), md5 ([body, subject]). */
 int eve_smtp_config_load(uint32_t *fields, const char *prefix, char *err, size_t errlen)
 {
 	char key[512];
-	ConfNode *n;
+	char items[32][64];
+	unsigned k;
 	int b = 0;
 
 	*fields = 0;
@@ -311,24 +344,22 @@ int eve_smtp_config_load(uint32_t *fields, const char *prefix, char *err, size_t
 	if (b)
 		*fields |= SMTP_LOG_EXTENDED;
 	snprintf(key, sizeof(key), "%s.custom", prefix);
-	if ((n = conf_get_node(key)))
-		for (ConfNode *c = n->child; c; c = c->next)
-			if (c->val)
-				smtp_log_custom_field(c->val, fields);
+	k = list_items(conf_get_node(key), items, 32);
+	if (k && !b)
+		*fields &= ~SMTP_LOG_EXTENDED;   /* custom replaces the extended set */
+	for (unsigned i = 0; i < k; i++)
+		smtp_log_custom_field(items[i], fields);
 	snprintf(key, sizeof(key), "%s.md5", prefix);
-	if ((n = conf_get_node(key))) {
-		for (ConfNode *c = n->child; c; c = c->next) {
-			if (!c->val)
-				continue;
-			if (strcmp(c->val, "body") == 0) {
-				*fields |= SMTP_LOG_MD5_BODY;
-			} else if (strcmp(c->val, "subject") == 0) {
-				*fields |= SMTP_LOG_MD5_SUBJECT;
-			} else {
-				snprintf(err, errlen, "%s: unknown md5 field '%s' (body, subject)", key,
-					 c->val);
-				return -1;
-			}
+	k = list_items(conf_get_node(key), items, 32);
+	for (unsigned i = 0; i < k; i++) {
+		if (strcmp(items[i], "body") == 0) {
+			*fields |= SMTP_LOG_MD5_BODY;
+		} else if (strcmp(items[i], "subject") == 0) {
+			*fields |= SMTP_LOG_MD5_SUBJECT;
+		} else {
+			snprintf(err, errlen, "%s: unknown md5 field '%s' (body, subject)", key,
+				 items[i]);
+			return -1;
 		}
 	}
 	return 0;

@@ -11,7 +11,9 @@
 #include <string.h>
 #include <strings.h>
 
-#define DATA_LINE_HOLD 4096         /* message line bytes held before handing a piece on */
+#define DATA_LINE_HOLD 4096         /* message line bytes held before handing a piece on;
+                                     * a command or reply line is cut there (Suricata's
+                                     * line buffer: truncated_line) */
 #define CMD_QUEUE 64                /* commands waiting for their replies */
 #define HELD_MAX (256u * 1024)      /* bytes held for TLS after STARTTLS */
 #define FIELD_MAX 4096              /* bytes kept of helo, mail from, each rcpt to */
@@ -64,6 +66,7 @@ struct SmtpState {
 	Bytes held[2];
 	uint32_t held_cap[2];
 	uint32_t errors;
+	uint8_t eof[2];
 };
 
 static const char *const event_names[SMTP_EV_COUNT] = {
@@ -642,21 +645,27 @@ static void line_done(SmtpState *s, int dir, int partial)
 	uint32_t len = b->len;
 	int cont = b->partial;
 
-	if (!partial && len && b->p[len - 1] == '\r')
+	/* a cut line keeps what it had, its CR too, as Suricata's
+	 * (suricata-verify smtp-long-command) */
+	if (!partial && !b->over && len && b->p[len - 1] == '\r')
 		len--;
 	if (dir == 0) {
 		if (s->data_mode || s->bdat_mode) {
 			message_line(s, b->p, len, partial, cont);
 		} else {
 			/* the command first: it may start the transaction the
-			 * event belongs to */
+			 * events belong to */
 			command(s, b->p, len);
-			if (b->over)
+			if (len > SMTP_MAX_LINE)
 				set_event(s, SMTP_EV_MAX_COMMAND_LINE_LEN_EXCEEDED);
+			if (b->over)
+				set_event(s, SMTP_EV_TRUNCATED_LINE);
 		}
 	} else {
-		if (b->over)
+		if (len > SMTP_MAX_LINE)
 			set_event(s, SMTP_EV_MAX_REPLY_LINE_LEN_EXCEEDED);
+		if (b->over)
+			set_event(s, SMTP_EV_TRUNCATED_LINE);
 		reply(s, b->p, len);
 	}
 	b->len = 0;
@@ -673,7 +682,7 @@ static uint32_t lines(SmtpState *s, int dir, const uint8_t *d, uint32_t len)
 	while (i < len) {
 		LineBuf *b = &s->line[dir];
 		int data = dir == 0 && s->data_mode;
-		uint32_t limit = data ? DATA_LINE_HOLD : SMTP_MAX_LINE + 2;
+		uint32_t limit = DATA_LINE_HOLD;
 		const uint8_t *lf = memchr(d + i, '\n', len - i);
 		uint32_t end = lf ? (uint32_t)(lf - d) : len;
 
@@ -775,11 +784,21 @@ static void replay_held_toserver(SmtpState *s)
 
 void smtp_eof(SmtpState *s, int dir)
 {
+	if (dir < 0 || dir > 1)
+		return;
 	if (dir == 0 && (s->data_mode || s->bdat_mode) && s->cur && s->cur->mime) {
 		if (s->line[0].len)
 			line_done(s, 0, 0);
 		mime_finish(s->cur->mime);
 	}
+	s->eof[dir] = 1;
+	/* both sides closed: nothing more comes for any transaction, which
+	 * Suricata logs then, on that packet (suricata-verify
+	 * smtp-long-command) */
+	if (s->eof[0] && s->eof[1])
+		for (SmtpTx *t = s->head; t; t = t->next)
+			if (!t->done)
+				tx_finish(t);
 }
 
 uint8_t *smtp_take_held(SmtpState *s, int dir, uint32_t *len)

@@ -60,6 +60,16 @@ int dns_json_cfg_add_format(struct dns_json_cfg *c, const char *name);
 int dns_json_cfg_add_type(struct dns_json_cfg *c, const char *name);
 bool dns_json_cfg_type_on(const struct dns_json_cfg *c, uint16_t rrtype);
 
+struct JsonWriter;
+
+/* Whether cfg logs message m seen in direction dir (requests/responses,
+ * types); m NULL: no. */
+bool dns_json_wanted(const struct dns_msg *m, enum dns_dir dir, const struct dns_json_cfg *cfg);
+/* The members of the "dns" object of m into the writer's open object (the
+ * eve record's "dns"; cfg NULL: everything). Call when dns_json_wanted(). */
+void dns_json_write(struct JsonWriter *w, const struct dns_msg *m, enum dns_dir dir,
+		    uint64_t tx_id, const struct dns_json_cfg *cfg);
+
 /* The "dns" object for message m seen in direction dir (to_server is a
  * "request") of transaction tx_id; NULL when cfg leaves it out (or out of
  * memory). cfg NULL: everything, as dns_json_cfg_init() sets it, without

@@ -8,10 +8,12 @@
  * pure module (the fuzz harness links it alone). */
 #include "output/output-private.h"
 #include "output/dns-json.h"
+#include "output/json-writer.h"
 #include "conf/conf.h"
 #include "util/log.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* A list option: a YAML sequence, or a scalar "[a, aaaa]" / "a, aaaa". */
@@ -108,25 +110,6 @@ static json_t *alert_dns_json(const Flow *f, void *tx)
 	return rec;
 }
 
-/* The record of a response names the server as source, as Suricata 8
- * writes it (suricata-verify dns-udp-eve-dig, dns-tcp-www-google-com):
- * the flow's tuple the other way round. */
-static void swap_tuple(json_t *rec)
-{
-	static const char *const k[2][2] = { { "src_ip", "dest_ip" }, { "src_port", "dest_port" } };
-
-	for (int i = 0; i < 2; i++) {
-		json_t *a = json_object_get(rec, k[i][0]), *b = json_object_get(rec, k[i][1]);
-
-		if (!a || !b)
-			continue;
-		json_incref(a);
-		json_incref(b);
-		json_object_set_new(rec, k[i][0], b);
-		json_object_set_new(rec, k[i][1], a);
-	}
-}
-
 /* The parser's events on the transaction as eve anomaly records
  * (type applayer, layer proto_parser), as Suricata writes them
  * (suricata-verify dns-invalid-opcode). */
@@ -141,7 +124,9 @@ static void anomalies(Outputs *o, const Packet *p, const Flow *f, const struct d
 }
 
 /* One record per message of the transaction (one with Suricata 8's
- * per-message transactions). */
+ * per-message transactions), written straight into its line. The record
+ * of a response names the server as source, as Suricata 8 writes it
+ * (suricata-verify dns-udp-eve-dig, dns-tcp-www-google-com). */
 static void log_dns_tx(Outputs *o, const Packet *p, const Flow *f, void *txp)
 {
 	const struct dns_tx *tx = txp;
@@ -154,26 +139,31 @@ static void log_dns_tx(Outputs *o, const Packet *p, const Flow *f, void *txp)
 		return;
 	for (int dir = DNS_DIR_TOSERVER; dir <= DNS_DIR_TOCLIENT; dir++) {
 		const struct dns_msg *m = dns_tx_msg(tx, (enum dns_dir)dir);
-		json_t *d, *rec;
+		/* a message holds at most 64 KiB; its record, escaped, more */
+		char stack[16384], *line = stack;
+		size_t cap = sizeof(stack), n;
+		JsonWriter w;
 
-		if (!m)
+		if (!dns_json_wanted(m, (enum dns_dir)dir, &o->cfg.eve_dns))
 			continue;
-		d = dns_json_message(m, (enum dns_dir)dir, tx->tx_id, &o->cfg.eve_dns);
-		if (!d)
-			continue;
-		rec = eve_header(ts, "dns", NULL, f);
-		if (!rec) {
-			json_decref(d);
-			continue;
+		for (;;) {
+			jw_begin(&w, line, cap);
+			eve_header_write_dir(&w, ts, "dns", NULL, f, dir == DNS_DIR_TOCLIENT);
+			if (p && p->pcap_cnt)
+				jw_int(&w, "pcap_cnt", (int64_t)p->pcap_cnt);
+			if (p)
+				jw_str(&w, "pkt_src", output_pkt_src(p));
+			jw_object(&w, "dns");
+			dns_json_write(&w, m, (enum dns_dir)dir, tx->tx_id, &o->cfg.eve_dns);
+			n = jw_end(&w);
+			/* too large for the stack: once more on the heap, as
+			 * large as a 64 KiB message's record can be */
+			if (n || line != stack || !(line = malloc(cap = 1u << 20)))
+				break;
 		}
-		if (dir == DNS_DIR_TOCLIENT)
-			swap_tuple(rec);
-		if (p && p->pcap_cnt)
-			json_object_set_new(rec, "pcap_cnt", json_integer((json_int_t)p->pcap_cnt));
-		if (p)
-			json_object_set_new(rec, "pkt_src", json_string(output_pkt_src(p)));
-		json_object_set_new(rec, "dns", d);
-		eve_write(o, rec);
+		eve_write_line(o, line, n);
+		if (line != stack)
+			free(line);
 	}
 }
 

@@ -24,10 +24,23 @@ struct Outputs {
 	uint64_t *prev;             /* last stats snapshot, for eve deltas */
 	size_t nprev;
 	uint64_t pressure, prev_pressure, pressure_max;   /* memcap.pressure (stats.c) */
+	uint64_t eve_unfit;         /* written records that did not fit (atomic) */
 };
 
 /* Writes len bytes and a newline under the file's lock. */
 void output_file_write_line(OutputFile *of, const char *line, size_t len);
+
+/* Writes one record made with the JSON writer (len 0: it did not fit and
+ * is counted, reported when the outputs close); thread-safe. */
+void eve_write_line(Outputs *o, const char *line, size_t len);
+
+struct JsonWriter;
+/* eve_header()'s fields, through the JSON writer. */
+void eve_header_write(struct JsonWriter *w, const struct timeval *ts, const char *event_type,
+		      const Packet *p, const Flow *f);
+/* The same; to_client (no p) names the flow's server as source. */
+void eve_header_write_dir(struct JsonWriter *w, const struct timeval *ts,
+			  const char *event_type, const Packet *p, const Flow *f, int to_client);
 
 /* eve.c's formatting helpers, for the alert writers (alert.c). */
 void output_format_addr(const Address *a, uint8_t ip_version, char *buf, size_t len);

@@ -573,6 +573,9 @@ void outputs_close(Outputs *o)
 {
 	if (!o)
 		return;
+	if (o->eve_unfit)
+		log_warning("eve-log: %llu records were larger than their line buffer and "
+			    "were not written", (unsigned long long)o->eve_unfit);
 	file_close(&o->eve);
 	file_close(&o->fast);
 	file_close(&o->stats);
@@ -592,6 +595,17 @@ int outputs_eve_enabled(const Outputs *o, const char *type)
 int outputs_fast_enabled(const Outputs *o)
 {
 	return o && o->fast.fp;
+}
+
+void eve_write_line(Outputs *o, const char *line, size_t len)
+{
+	if (!o || !o->eve.fp)
+		return;
+	if (!len) {
+		__atomic_fetch_add(&o->eve_unfit, 1, __ATOMIC_RELAXED);
+		return;
+	}
+	output_file_write_line(&o->eve, line, len);
 }
 
 void eve_write(Outputs *o, json_t *obj)

@@ -14,6 +14,7 @@
 #include "app-layer/dns-parse.h"
 #include "detect/dns-kw-match.h"
 #include "output/dns-json.h"
+#include "output/json-writer.h"
 
 /* ---------------------------------------------------------------------
  * Payloads from suricata-verify pcaps (UDP payloads; TCP with the length) */
@@ -2218,4 +2219,57 @@ TEST(dns_json_alert_falls_back_to_the_other_direction)
 	struct dns_tx empty = { 0 };
 
 	CHECK(dns_json_alert(&empty, DNS_DIR_TOSERVER) == NULL);
+}
+
+/* Grouped answers of interleaved types: one array per type in the order of
+ * its first answer, each holding that type's answers in order; and the
+ * written record (dns_json_write, eve records) holds the same bytes as the
+ * tree (dns_json_message, alerts). */
+TEST(dns_grouped_interleaved_types_and_written_equals_tree)
+{
+	struct w w;
+	struct dns_msg *m;
+	json_t *j, *root;
+	char *s, *want, line[4096];
+	JsonWriter jw;
+	size_t at, n;
+
+	whdr(&w, 7, 0x8180, 1, 5, 0, 0);
+	wname(&w, "example.org"); /* at 12 */
+	w16(&w, 1);
+	w16(&w, 1);
+	at = wrr(&w, "example.org", 1, 60);
+	wraw(&w, "\x01\x02\x03\x04", 4);
+	wrdlen(&w, at);
+	at = wrr(&w, "example.org", 5, 60);
+	wname(&w, "a.example");
+	wrdlen(&w, at);
+	at = wrr(&w, "example.org", 1, 60);
+	wraw(&w, "\x05\x06\x07\x08", 4);
+	wrdlen(&w, at);
+	at = wrr(&w, "example.org", 16, 60);
+	wraw(&w, "\x03one\x03two", 8);
+	wrdlen(&w, at);
+	at = wrr(&w, "example.org", 5, 60);
+	wname(&w, "b.example");
+	wrdlen(&w, at);
+	m = parse_w(&w, DNS_DIR_TOCLIENT, NULL);
+	CHECK(m->complete);
+	j = dns_json_message(m, DNS_DIR_TOCLIENT, 0, NULL);
+	s = dump(jpath(j, "grouped"));
+	CHECK_STREQ(s, "{\"A\":[\"1.2.3.4\",\"5.6.7.8\"],\"CNAME\":[\"a.example\",\"b.example\"],"
+		       "\"TXT\":[\"one\",\"two\"]}");
+	free(s);
+
+	root = json_object();
+	json_object_set_new(root, "dns", j);
+	want = json_dumps(root, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	jw_begin(&jw, line, sizeof(line));
+	jw_object(&jw, "dns");
+	dns_json_write(&jw, m, DNS_DIR_TOCLIENT, 0, NULL);
+	n = jw_end(&jw);
+	CHECK(want && n == strlen(want) && memcmp(line, want, n) == 0);
+	free(want);
+	json_decref(root);
+	dns_msg_free(m);
 }

@@ -77,6 +77,7 @@ struct MimeMsg {
 
 	EVP_MD_CTX *md5;
 	uint8_t md5_out[16];
+	char md5_hex[33];
 	int md5_ok;
 };
 
@@ -847,8 +848,16 @@ void mime_finish(MimeMsg *m)
 		header_end(m);
 	else
 		part_end(m);
-	if (m->md5 && EVP_DigestFinal_ex(m->md5, m->md5_out, &n) == 1)
+	if (m->md5 && EVP_DigestFinal_ex(m->md5, m->md5_out, &n) == 1) {
+		static const char hx[] = "0123456789abcdef";
+
+		for (int i = 0; i < 16; i++) {
+			m->md5_hex[2 * i] = hx[m->md5_out[i] >> 4];
+			m->md5_hex[2 * i + 1] = hx[m->md5_out[i] & 15];
+		}
+		m->md5_hex[32] = '\0';
 		m->md5_ok = 1;
+	}
 	m->done = 1;
 }
 
@@ -900,6 +909,11 @@ int mime_body_md5(const MimeMsg *m, uint8_t out[16])
 		return 0;
 	memcpy(out, m->md5_out, 16);
 	return 1;
+}
+
+const char *mime_body_md5_hex(const MimeMsg *m)
+{
+	return m && m->md5_ok ? m->md5_hex : NULL;
 }
 
 uint32_t mime_events(const MimeMsg *m)

@@ -93,6 +93,8 @@ const MimeStr *mime_attachment_at(const MimeMsg *m, unsigned i);
 /* The body's MD5 (lines after the top-level headers, each with its CRLF)
  * when body-md5 is on and the message ended: 1 and the 16 bytes, else 0. */
 int mime_body_md5(const MimeMsg *m, uint8_t out[16]);
+/* The same as 32 lower-case hex digits, or NULL. */
+const char *mime_body_md5_hex(const MimeMsg *m);
 /* MIME_EV_* bits raised so far. */
 uint32_t mime_events(const MimeMsg *m);
 /* Whether the message ended (mime_finish). */

@@ -615,9 +615,11 @@ static int hold(SmtpState *s, int dir, const uint8_t *d, uint32_t len)
 
 static int line_add(LineBuf *b, const uint8_t *d, uint32_t len, uint32_t limit)
 {
+	/* the buffer may hold more than limit already: a message line's
+	 * piece kept when the mode changed (found by qa/fuzz) */
 	if (b->len + len > limit) {
 		b->over = 1;
-		len = limit - b->len;
+		len = b->len < limit ? limit - b->len : 0;
 	}
 	if (!len)
 		return 0;

@@ -65,13 +65,10 @@ static int received(const void *tx, uint32_t idx, const uint8_t **data, uint32_t
 }
 
 /* The SMTP entries of the buffer registry (buffers.c): pbuf is an
- * enum smtp_kw_buf. The body MD5's hex is formatted into a per-thread
- * buffer, which the caller reads before its next call. */
+ * enum smtp_kw_buf. */
 int smtp_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 		    const uint8_t **data, uint32_t *len)
 {
-	static _Thread_local uint8_t hex[33];
-	const MimeMsg *m;
 
 	switch ((enum smtp_kw_buf)b->pbuf[side & 1]) {
 	case SMTP_KW_HELO:
@@ -109,14 +106,11 @@ int smtp_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 		return 0;
 	}
 	case SMTP_KW_EMAIL_BODY_MD5: {
-		uint8_t md[16];
+		const char *hex = mime_body_md5_hex(smtp_tx_mime(tx));
 
-		m = smtp_tx_mime(tx);
-		if (idx || !mime_body_md5(m, md))
+		if (idx || !hex)
 			return -1;
-		for (int i = 0; i < 16; i++)
-			snprintf((char *)hex + 2 * i, 3, "%02x", md[i]);
-		*data = hex;
+		*data = (const uint8_t *)hex;
 		*len = 32;
 		return 0;
 	}

@@ -192,16 +192,8 @@ json_t *smtp_email_object(const void *tx, uint32_t fields)
 		md5_hex(h->value, h->len, hex);
 		json_object_set_new(e, "subject_md5", json_string(hex));
 	}
-	if (fields & SMTP_LOG_MD5_BODY) {
-		uint8_t md[16];
-		char hex[33];
-
-		if (mime_body_md5(m, md)) {
-			for (int i = 0; i < 16; i++)
-				snprintf(hex + 2 * i, 3, "%02x", md[i]);
-			json_object_set_new(e, "body_md5", json_string(hex));
-		}
-	}
+	if ((fields & SMTP_LOG_MD5_BODY) && mime_body_md5_hex(m))
+		json_object_set_new(e, "body_md5", json_string(mime_body_md5_hex(m)));
 	if (mime_url_count(m)) {
 		a = json_array();
 		for (unsigned i = 0; i < mime_url_count(m); i++) {

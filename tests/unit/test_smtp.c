@@ -188,6 +188,32 @@ TEST(smtp_data_rejected_leaves_data_mode)
 	smtp_state_free(s);
 }
 
+/* A message line's piece held when DATA is refused becomes the start of a
+ * command line: held bytes past the command limit must not make a
+ * negative length (qa/fuzz, fuzz_smtp). */
+TEST(smtp_refused_data_with_a_held_line)
+{
+	SmtpState *s = state();
+	char big[3001];
+
+	memset(big, 'A', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	feed_str(s, 0, "HELO x\r\nDATA\r\n");
+	feed_str(s, 0, big);
+	feed_str(s, 1, "220 hi\r\n250 ok\r\n554 no\r\n");
+	feed_str(s, 0, big);
+	feed_str(s, 0, "\r\nMAIL FROM:<a@b>\r\n");
+	CHECK(smtp_tx_has_event(smtp_tx_get(s, 0), SMTP_EV_TRUNCATED_LINE));
+	CHECK(smtp_tx_has_event(smtp_tx_get(s, 0), SMTP_EV_DATA_COMMAND_REJECTED));
+	{
+		uint32_t n;
+		const uint8_t *p = smtp_tx_mail_from(smtp_tx_get(s, 0), &n);
+
+		CHECK(str_is(p, n, "<a@b>"));
+	}
+	smtp_state_free(s);
+}
+
 TEST(smtp_bdat_chunks)
 {
 	SmtpState *s = state();
@@ -356,6 +382,7 @@ TEST(mime_schemes_and_body_md5)
 	ok = mime_body_md5(m, md);
 	CHECK(ok);
 	CHECK(memcmp(md, want, 16) == 0);
+	CHECK_STREQ(mime_body_md5_hex(m), "957774f569d33346e5762ee804b5c4bf");
 	mime_msg_free(m);
 	m = msg_of(&c, "From: x\r\n\r\nget FTP://h/f and http://[::1]/x.exe\r\n");
 	CHECK_EQ(mime_url_count(m), 2);

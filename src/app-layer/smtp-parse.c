@@ -66,6 +66,8 @@ struct SmtpState {
 	Bytes held[2];
 	uint32_t held_cap[2];
 	uint32_t errors;
+	int failed;                 /* a parser error: nothing more is parsed, as in
+	                             * Suricata (one error per flow: smtp-errors) */
 	uint8_t eof[2];
 };
 
@@ -529,12 +531,14 @@ static void reply(SmtpState *s, const uint8_t *l, uint32_t len)
 	    (len > 3 && l[3] != ' ' && l[3] != '-')) {
 		set_event(s, SMTP_EV_INVALID_REPLY);
 		s->errors++;
+		s->failed = 1;
 		return;
 	}
 	code = (l[0] - '0') * 100 + (l[1] - '0') * 10 + (l[2] - '0');
 	if (!known_code(code)) {
 		set_event(s, SMTP_EV_INVALID_REPLY);
 		s->errors++;
+		s->failed = 1;
 		return;
 	}
 	if (len > 3 && l[3] == '-') {
@@ -704,7 +708,7 @@ static uint32_t lines(SmtpState *s, int dir, const uint8_t *d, uint32_t len)
 		line_done(s, dir, 0);
 		if (dir == 0 && (s->bdat_mode || s->wait_tls))
 			return i;
-		if (s->tls)
+		if (s->tls || s->failed)
 			return i;
 	}
 	return i;
@@ -754,9 +758,9 @@ int smtp_parse(SmtpState *s, int dir, const uint8_t *data, uint32_t len)
 	uint32_t i = 0;
 	uint32_t errs = s->errors;
 
-	if (dir < 0 || dir > 1)
+	if (dir < 0 || dir > 1 || s->failed)
 		return SMTP_ERR;
-	while (i < len) {
+	while (i < len && !s->failed) {
 		if (s->tls || (dir == 0 && s->wait_tls)) {
 			hold(s, dir, data + i, len - i);
 			break;

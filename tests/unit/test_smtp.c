@@ -150,6 +150,15 @@ TEST(smtp_invalid_reply_is_an_error)
 	CHECK_EQ(feed_str(s, 1, "472 not a code Suricata knows\r\n"), SMTP_ERR);
 	CHECK(smtp_tx_has_event(smtp_tx_get(s, 0), SMTP_EV_INVALID_REPLY));
 	CHECK_EQ(smtp_parser_errors(s), 1);
+	/* as Suricata's parser error: nothing more of the flow is parsed */
+	CHECK_EQ(feed_str(s, 0, "MAIL FROM:<z@z>\r\n"), SMTP_ERR);
+	CHECK_EQ(feed_str(s, 1, "999 bad again\r\n"), SMTP_ERR);
+	CHECK_EQ(smtp_parser_errors(s), 1);
+	{
+		uint32_t n;
+
+		CHECK(!smtp_tx_mail_from(smtp_tx_get(s, 0), &n));
+	}
 	CHECK_EQ(smtp_event_by_name("invalid_reply"), SMTP_EV_INVALID_REPLY);
 	CHECK_EQ(smtp_event_by_name("mime_invalid_base64"),
 		 SMTP_EV_MIME_FIRST + MIME_EV_INVALID_BASE64);

@@ -14,6 +14,7 @@ void dns_json_cfg_init(struct dns_json_cfg *c)
 	c->responses = true;
 	c->formats = DNS_JSON_DETAILED | DNS_JSON_GROUPED;
 	c->all_types = true;
+	c->version = 3;
 }
 
 int dns_json_cfg_add_format(struct dns_json_cfg *c, const char *name)
@@ -447,6 +448,24 @@ static bool types_match(const struct dns_msg *m, const struct dns_json_cfg *cfg)
 	return false;
 }
 
+/* The header flags both versions write: qr aa tc rd ra z when set, opcode. */
+static void write_flag_bits(JsonWriter *w, const struct dns_msg *m)
+{
+	if (m->qr)
+		jw_bool(w, "qr", 1);
+	if (m->aa)
+		jw_bool(w, "aa", 1);
+	if (m->tc)
+		jw_bool(w, "tc", 1);
+	if (m->rd)
+		jw_bool(w, "rd", 1);
+	if (m->ra)
+		jw_bool(w, "ra", 1);
+	if (m->z)
+		jw_bool(w, "z", 1);
+	jw_int(w, "opcode", m->opcode);
+}
+
 bool dns_json_wanted(const struct dns_msg *m, enum dns_dir dir, const struct dns_json_cfg *cfg)
 {
 	bool req = dir == DNS_DIR_TOSERVER;
@@ -470,19 +489,7 @@ void dns_json_write(JsonWriter *w, const struct dns_msg *m, enum dns_dir dir, ui
 	jw_int(w, "id", m->id);
 	snprintf(buf, sizeof(buf), "%x", m->flags);
 	jw_str(w, "flags", buf);
-	if (m->qr)
-		jw_bool(w, "qr", 1);
-	if (m->aa)
-		jw_bool(w, "aa", 1);
-	if (m->tc)
-		jw_bool(w, "tc", 1);
-	if (m->rd)
-		jw_bool(w, "rd", 1);
-	if (m->ra)
-		jw_bool(w, "ra", 1);
-	if (m->z)
-		jw_bool(w, "z", 1);
-	jw_int(w, "opcode", m->opcode);
+	write_flag_bits(w, m);
 	jw_str(w, "rcode", dns_rcode_format(m->rcode, buf, sizeof(buf)));
 
 	for (uint32_t i = 0; i < m->nqueries; i++) {
@@ -508,6 +515,68 @@ void dns_json_write(JsonWriter *w, const struct dns_msg *m, enum dns_dir dir, ui
 		write_section(w, "answers", m, DNS_SEC_ANSWER, cfg, true);
 	if (formats & DNS_JSON_GROUPED)
 		write_grouped(w, m, cfg);
+	write_section(w, "authorities", m, DNS_SEC_AUTHORITY, cfg, false);
+	write_section(w, "additionals", m, DNS_SEC_ADDITIONAL, cfg, false);
+}
+
+bool dns_json_v2_query(JsonWriter *w, const struct dns_msg *m, uint32_t qi, uint64_t tx_id,
+		       const struct dns_json_cfg *cfg)
+{
+	const struct dns_query *qu;
+
+	if (!m || qi >= m->nqueries || !dns_json_cfg_type_on(cfg, m->queries[qi].rrtype))
+		return false;
+	qu = &m->queries[qi];
+	jw_int(w, "version", 2);
+	jw_str(w, "type", "query");
+	jw_int(w, "id", m->id);
+	write_name(w, "rrname", &qu->name);
+	if (qu->name.flags & DNS_NAME_TRUNCATED)
+		jw_bool(w, "rrname_truncated", 1);
+	write_rrtype(w, "rrtype", qu->rrtype);
+	jw_int(w, "tx_id", (int64_t)tx_id);
+	if (m->z)
+		jw_bool(w, "z", 1);
+	jw_int(w, "opcode", m->opcode);
+	return true;
+}
+
+void dns_json_v2_answer(JsonWriter *w, const struct dns_msg *m, const struct dns_json_cfg *cfg)
+{
+	unsigned formats = cfg ? cfg->formats : DNS_JSON_DETAILED | DNS_JSON_GROUPED;
+	char buf[DNS_NAME_BUF];
+
+	jw_int(w, "version", 2);
+	jw_str(w, "type", "answer");
+	jw_int(w, "id", m->id);
+	snprintf(buf, sizeof(buf), "%x", m->flags);
+	jw_str(w, "flags", buf);
+	write_flag_bits(w, m);
+	if (m->nqueries) {
+		write_name(w, "rrname", &m->queries[0].name);
+		if (m->queries[0].name.flags & DNS_NAME_TRUNCATED)
+			jw_bool(w, "rrname_truncated", 1);
+		write_rrtype(w, "rrtype", m->queries[0].rrtype);
+	}
+	jw_str(w, "rcode", dns_rcode_format(m->rcode, buf, sizeof(buf)));
+	/* version 2 logs every answer of a logged response, and "grouped"
+	 * whenever there are answers, {} when none groups */
+	if (m->nrrs[DNS_SEC_ANSWER]) {
+		if (formats & DNS_JSON_DETAILED)
+			write_section(w, "answers", m, DNS_SEC_ANSWER, NULL, false);
+		if (formats & DNS_JSON_GROUPED) {
+			bool any = false;
+
+			for (uint32_t i = 0; i < m->nrrs[DNS_SEC_ANSWER] && !any; i++)
+				any = grouped_values(&m->rrs[DNS_SEC_ANSWER][i], NULL) > 0;
+			if (any) {
+				write_grouped(w, m, NULL);
+			} else {
+				jw_object(w, "grouped");
+				jw_close(w);
+			}
+		}
+	}
 	write_section(w, "authorities", m, DNS_SEC_AUTHORITY, cfg, false);
 	write_section(w, "additionals", m, DNS_SEC_ADDITIONAL, cfg, false);
 }

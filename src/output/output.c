@@ -291,7 +291,8 @@ static int load_eve_types(OutputConfig *cfg, const char *prefix, char *err, size
 			if (eve_smtp_config_load(&cfg->eve_smtp_fields, sp2, err, errlen) < 0)
 				return -1;
 		}
-		if (strcmp(t, "dns") == 0 && !item->val) {
+		/* a bare "- dns" too: its defaults may come from the environment */
+		if (strcmp(t, "dns") == 0) {
 			char dp[320];
 
 			snprintf(dp, sizeof(dp), "%s.%s.dns", path, item->name);

@@ -2273,3 +2273,49 @@ TEST(dns_grouped_interleaved_types_and_written_equals_tree)
 	json_decref(root);
 	dns_msg_free(m);
 }
+
+/* Version 2 records (Suricata 7's format, still written by Suricata 8 on
+ * `version: 2`): a "query" record per query, an "answer" record per
+ * response with the first query's name and type, and "grouped": {} when no
+ * answer groups (here a DNSKEY, type 48, logged in answers only). */
+TEST(dns_v2_query_and_answer_records)
+{
+	struct w w;
+	struct dns_msg *m;
+	char line[4096];
+	JsonWriter jw;
+	size_t at, n;
+
+	whdr(&w, 0x1234, 0x0140, 1, 0, 0, 0);   /* rd, z */
+	wname(&w, "example.org");
+	w16(&w, 48);
+	w16(&w, 1);
+	m = parse_w(&w, DNS_DIR_TOSERVER, NULL);
+	jw_begin(&jw, line, sizeof(line));
+	CHECK(dns_json_v2_query(&jw, m, 0, 6, NULL));
+	n = jw_end(&jw);
+	line[n] = 0;
+	CHECK_STREQ(line, "{\"version\":2,\"type\":\"query\",\"id\":4660,\"rrname\":\"example.org\","
+			  "\"rrtype\":\"DNSKEY\",\"tx_id\":6,\"z\":true,\"opcode\":0}");
+	jw_begin(&jw, line, sizeof(line));
+	CHECK(!dns_json_v2_query(&jw, m, 1, 6, NULL));   /* no second query */
+	dns_msg_free(m);
+
+	whdr(&w, 0x1234, 0x8180, 1, 1, 0, 0);
+	wname(&w, "example.org"); /* at 12 */
+	w16(&w, 48);
+	w16(&w, 1);
+	at = wrr(&w, "example.org", 48, 300);
+	wraw(&w, "\x01\x01\x03\x08\xaa", 5);
+	wrdlen(&w, at);
+	m = parse_w(&w, DNS_DIR_TOCLIENT, NULL);
+	jw_begin(&jw, line, sizeof(line));
+	dns_json_v2_answer(&jw, m, NULL);
+	n = jw_end(&jw);
+	line[n] = 0;
+	CHECK_STREQ(line, "{\"version\":2,\"type\":\"answer\",\"id\":4660,\"flags\":\"8180\",\"qr\":true,"
+			  "\"rd\":true,\"ra\":true,\"opcode\":0,\"rrname\":\"example.org\",\"rrtype\":\"DNSKEY\","
+			  "\"rcode\":\"NOERROR\",\"answers\":[{\"rrname\":\"example.org\",\"rrtype\":\"DNSKEY\","
+			  "\"ttl\":300,\"rdata\":\"\\u0001\\u0001\\u0003\\b\\\\xaa\"}],\"grouped\":{}}");
+	dns_msg_free(m);
+}

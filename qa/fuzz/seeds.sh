@@ -103,6 +103,14 @@ if [ -n "${dnscaps// /}" ]; then
 fi
 python3 "$here/tls-seeds.py" "$work/tls" > /dev/null
 
-for h in pcap pipeline rule yaml http dns tls; do
+# smtp: suricata-verify's SMTP sessions as chunks
+mkdir -p "$work/smtp"
+if [ -d "$shared/suricata-verify/tests" ]; then
+	# shellcheck disable=SC2046 # one path a word
+	python3 "$here/smtp-seeds.py" "$work/smtp" $(find "$shared/suricata-verify/tests" \
+		\( -path '*smtp*' -o -path '*mime*' -o -path '*email*' \) -name '*.pcap' | sort) > /dev/null
+fi
+
+for h in pcap pipeline rule yaml http dns tls smtp; do
 	printf '%-9s %5d seeds %8s\n' "$h" "$(ls "$work/$h" | wc -l)" "$(du -sh "$work/$h" | cut -f1)"
 done

@@ -47,7 +47,9 @@ typedef struct AppProtoOps {
 	/* tunnels (HTTP CONNECT): once started, the parser keeps each
 	 * direction's bytes for tunnel_take() (caller frees); detection runs
 	 * again on them and tunnel_restart() opens a fresh parser for this
-	 * protocol inside (-1: past the limit). NULL: no tunnels. */
+	 * protocol inside (-1: past the limit). NULL: no tunnels.
+	 * tunnel_take() also hands over, after app_layer_request_proto_change(),
+	 * the bytes the parser got past the change (tunnel_started NULL then). */
 	int (*tunnel_started)(void *state);
 	uint8_t *(*tunnel_take)(void *state, int dir, uint32_t *len);
 	int (*tunnel_restart)(AppLayerThread *at, Flow *f, void *state);
@@ -85,6 +87,7 @@ static inline const AppProtoOps *app_proto_ops(unsigned alproto)
 extern const AppProtoOps http_proto_ops;   /* http-proto.c */
 extern const AppProtoOps tls_proto_ops;    /* tls-proto.c */
 extern const AppProtoOps dns_proto_ops;    /* dns-proto.c */
+extern const AppProtoOps smtp_proto_ops;   /* smtp-proto.c */
 
 /* Frees a transaction's detect slot with the function detection registered
  * (app_layer_set_detect_state_free); for the parsers' tx free paths. */
@@ -136,8 +139,22 @@ typedef struct AppFlowState {
 	uint32_t seen[2];           /* bytes seen before a decision */
 	uint8_t tunnel;             /* enum tunnel_state (app-layer.c) */
 	uint8_t reversed;           /* APP_REVERSE was asked (once per flow) */
+	uint16_t change_to;         /* app_layer_request_proto_change() pending */
+	uint64_t change_pkt;        /* ... asked on this packet of the flow */
+	uint64_t tx_base;           /* tx ids of earlier parsers of the flow (a change) */
 	void *proto;                /* the parser state of f->app_proto's entry */
 } AppFlowState;
+
+/* From a parser's parse(): the flow continues as protocol alproto from the
+ * bytes after the ones just parsed (SMTP's STARTTLS: TLS; an HTTP CONNECT
+ * could use it too). The change happens on the flow's first app-layer data
+ * of a later packet, so that detection and logging of this packet still see
+ * the old parser's transactions (as Suricata's protocol change); then the
+ * old parser goes, the bytes it held past the change (its tunnel_take())
+ * go to the new one, f->app_proto becomes alproto and f->app_proto_orig
+ * the old protocol, and transaction ids go on from the old parser's count.
+ * Once per flow. */
+void app_layer_request_proto_change(Flow *f, unsigned alproto);
 
 /* ---- http.c (the libhtp parser; its ops entry is in http-proto.c) ---- */
 struct HttpCfg *http_cfg_new(const AppLayerConfig *cfg);

@@ -540,6 +540,52 @@ static int proto_data(AppLayerThread *at, Flow *f, AppFlowState *fs, int dir,
 	return parse(at, f, fs, dir, data, len, flags);
 }
 
+/* ---------------- protocol change (STARTTLS) ---------------- */
+
+void app_layer_request_proto_change(Flow *f, unsigned alproto)
+{
+	AppFlowState *fs = f ? f->alstate : NULL;
+
+	if (!fs || f->app_proto_orig || alproto >= ALPROTO_FAILED || !app_protos[alproto])
+		return;
+	fs->change_to = (uint16_t)alproto;
+	fs->change_pkt = f->pkts_toserver + f->pkts_toclient;
+}
+
+static void change_proto(AppLayerThread *at, Flow *f, AppFlowState *fs)
+{
+	const AppProtoOps *old = app_protos[f->app_proto];
+	const AppProtoOps *ops = app_protos[fs->change_to];
+	uint8_t *held[2] = { NULL, NULL };
+	uint32_t hlen[2] = { 0, 0 };
+
+	for (int d = 0; d < 2; d++)
+		if (old->tunnel_take)
+			held[d] = old->tunnel_take(fs->proto, d, &hlen[d]);
+	fs->tx_base += old->tx_count(fs->proto);
+	old->state_free(fs->proto);
+	fs->proto = NULL;
+	f->app_proto_orig = f->app_proto;
+	f->app_proto = fs->change_to;
+	fs->change_to = 0;
+	if (ops->enabled(at->cfg) == 1) {
+		fs->proto = ops->state_new(at, f);
+		if (!fs->proto)
+			flow_exception(f, NULL, at->tc, EP_APP_LAYER_ERROR);
+	}
+	for (int d = 0; d < 2; d++) {
+		uint64_t off1 = f->app_data_off1[d];
+
+		if (held[d] && fs->proto) {
+			/* a copy: no stream offset */
+			f->app_data_off1[d] = 0;
+			ops->parse(at, f, fs->proto, d, held[d], hlen[d], 0);
+			f->app_data_off1[d] = off1;
+		}
+		free(held[d]);
+	}
+}
+
 static int any_enabled(const AppLayerConfig *cfg)
 {
 	const AppProtoOps *ops;
@@ -580,6 +626,8 @@ int app_layer_handle_data(AppLayerThread *at, Flow *f, int dir, const uint8_t *d
 		return detect_and_start(at, f, fs, dir, data, len, flags);
 	if (flags & APP_EOF)
 		fs->eof[dir] = 1;
+	if (fs->change_to && fs->proto && fs->change_pkt != f->pkts_toserver + f->pkts_toclient)
+		change_proto(at, f, fs);
 	if (app_proto_ops(f->app_proto) && fs->proto)
 		return proto_data(at, f, fs, dir, data, len, flags);
 	return 0;
@@ -667,26 +715,37 @@ int app_layer_flow_has_txs(const Flow *f)
 	return flow_ops(f, &st) != NULL;
 }
 
+/* After a protocol change the new parser's ids follow the old one's
+ * (tx_base), so that detection and logging, which walk ids upwards, meet
+ * its transactions as new ones. */
+static inline uint64_t tx_base(const Flow *f)
+{
+	return ((const AppFlowState *)f->alstate)->tx_base;
+}
+
 uint64_t app_layer_tx_count(const Flow *f)
 {
 	void *st;
 	const AppProtoOps *ops = flow_ops(f, &st);
 
-	return ops ? ops->tx_count(st) : 0;
+	return ops ? tx_base(f) + ops->tx_count(st) : 0;
 }
 
 void *app_layer_tx_get(const Flow *f, uint64_t id)
 {
 	void *st;
 	const AppProtoOps *ops = flow_ops(f, &st);
+	uint64_t base;
 
-	return ops ? ops->tx_get(st, id) : NULL;
+	if (!ops || id < (base = tx_base(f)))
+		return NULL;
+	return ops->tx_get(st, id - base);
 }
 
 /* The calls on a tx: f's protocol made it, so its entry exists. */
 uint64_t app_layer_tx_id(const Flow *f, const void *tx)
 {
-	return app_protos[f->app_proto]->tx_id(tx);
+	return tx_base(f) + app_protos[f->app_proto]->tx_id(tx);
 }
 
 uint64_t app_layer_tx_log_id(const Flow *f, const void *tx)

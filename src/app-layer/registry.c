@@ -12,4 +12,5 @@ const AppProtoOps *const app_protos[ALPROTO_MAX] = {
 	[ALPROTO_HTTP1] = &http_proto_ops,
 	[ALPROTO_TLS] = &tls_proto_ops,
 	[ALPROTO_DNS] = &dns_proto_ops,
+	[ALPROTO_SMTP] = &smtp_proto_ops,
 };

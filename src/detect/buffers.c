@@ -14,6 +14,8 @@
 #include "app-layer/tls.h"
 #include "detect/tls-kw-match.h"
 #include "detect/dns-kw-match.h"
+#include "detect/smtp-kw.h"
+#include "app-layer/smtp.h"
 
 #include <stddef.h>
 
@@ -102,6 +104,20 @@ const DetectBuffer detect_buffers[BUF_MAX] = {
 	[BUF_DNS_AUTHORITIES_RRNAME] = { "dns.authorities.rrname", 2, 3, ALPROTO_DNS, DBUF_EVAL, 1, 1, { DNS_KW_AUTHORITIES_RRNAME, DNS_KW_AUTHORITIES_RRNAME }, dns_buffer_get },
 	[BUF_DNS_ADDITIONALS_RRNAME] = { "dns.additionals.rrname", 2, 3, ALPROTO_DNS, DBUF_EVAL, 1, 1, { DNS_KW_ADDITIONALS_RRNAME, DNS_KW_ADDITIONALS_RRNAME }, dns_buffer_get },
 	[BUF_DNS_RESPONSE_RRNAME] = { "dns.response.rrname", 2, 2, ALPROTO_DNS, DBUF_TC, 1, 1, { DNS_KW_RESPONSE_RRNAME, DNS_KW_RESPONSE_RRNAME }, dns_buffer_get },
+#define SMTP_B(n, d, multi, pb) { n, 2, d, ALPROTO_SMTP, DBUF_TS, 0, multi, { pb, pb }, smtp_buffer_get }
+	[BUF_SMTP_HELO] = SMTP_B("smtp.helo", 1, 0, SMTP_KW_HELO),
+	[BUF_SMTP_MAIL_FROM] = SMTP_B("smtp.mail_from", 1, 0, SMTP_KW_MAIL_FROM),
+	[BUF_SMTP_RCPT_TO] = SMTP_B("smtp.rcpt_to", 1, 1, SMTP_KW_RCPT_TO),
+	[BUF_EMAIL_FROM] = SMTP_B("email.from", 1, 0, SMTP_KW_EMAIL_FROM),
+	[BUF_EMAIL_SUBJECT] = SMTP_B("email.subject", 1, 0, SMTP_KW_EMAIL_SUBJECT),
+	[BUF_EMAIL_TO] = SMTP_B("email.to", 1, 0, SMTP_KW_EMAIL_TO),
+	[BUF_EMAIL_CC] = SMTP_B("email.cc", 1, 0, SMTP_KW_EMAIL_CC),
+	[BUF_EMAIL_DATE] = SMTP_B("email.date", 1, 0, SMTP_KW_EMAIL_DATE),
+	[BUF_EMAIL_MESSAGE_ID] = SMTP_B("email.message_id", 1, 0, SMTP_KW_EMAIL_MESSAGE_ID),
+	[BUF_EMAIL_X_MAILER] = SMTP_B("email.x_mailer", 1, 0, SMTP_KW_EMAIL_X_MAILER),
+	[BUF_EMAIL_RECEIVED] = SMTP_B("email.received", 1, 1, SMTP_KW_EMAIL_RECEIVED),
+	[BUF_EMAIL_URL] = SMTP_B("email.url", 1, 1, SMTP_KW_EMAIL_URL),
+	[BUF_EMAIL_BODY_MD5] = SMTP_B("email.body_md5", 1, 0, SMTP_KW_EMAIL_BODY_MD5),
 	[BUF_HTTP_XINST0] = { "http_xinst0", 2, 3, 0, 0, 0, 0, { 0, 0 }, NULL },
 	[BUF_HTTP_XINST1] = { "http_xinst1", 2, 3, 0, 0, 0, 0, { 0, 0 }, NULL },
 	[BUF_HTTP_XINST2] = { "http_xinst2", 2, 3, 0, 0, 0, 0, { 0, 0 }, NULL },

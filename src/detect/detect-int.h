@@ -76,6 +76,8 @@ extern const Keyword
 	http_keywords[],
 	tls_keywords[],
 	dns_keywords[],
+	smtp_keywords[],
+	app_proto_keywords[],
 	pkt_keywords[],
 	transform_keywords[];
 

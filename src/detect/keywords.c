@@ -30,6 +30,8 @@ static const Keyword *const families[] = {
 	http_keywords,		/* http-kw.c */
 	tls_keywords,		/* tls-kw.c */
 	dns_keywords,		/* dns-kw.c */
+	smtp_keywords,		/* smtp-kw.c */
+	app_proto_keywords,	/* app-proto-kw.c */
 	pkt_keywords,		/* pkt-kw.c */
 	transform_keywords,	/* transform.c */
 };
@@ -37,7 +39,7 @@ static const Keyword *const families[] = {
 /* Every keyword, sorted by name (case-insensitive, as in Suricata), and
  * one entry per id (keywords sharing an id share match and free), built
  * once. */
-#define NKW_MAX 256
+#define NKW_MAX 512
 
 static const Keyword *sorted[NKW_MAX];
 static int nkw;

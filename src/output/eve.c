@@ -449,6 +449,8 @@ void output_flow_end(Outputs *o, const Flow *f, enum flow_end_reason why)
 	eve_header_write(&w, &f->last, "flow", NULL, f);
 	if (f->app_proto && app_proto_namer && (app = app_proto_namer(f->app_proto)))
 		jw_str(&w, "app_proto", app);
+	if (f->app_proto_orig && app_proto_namer && (app = app_proto_namer(f->app_proto_orig)))
+		jw_str(&w, "app_proto_orig", app);
 
 	jw_object(&w, "flow");
 	jw_int(&w, "pkts_toserver", (int64_t)f->pkts_toserver);

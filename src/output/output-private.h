@@ -100,6 +100,7 @@ typedef struct EveTxLogger {
 extern const EveTxLogger eve_http_logger;   /* http-log.c */
 extern const EveTxLogger eve_tls_logger;    /* tls-json.c */
 extern const EveTxLogger eve_dns_logger;    /* dns-log.c */
+extern const EveTxLogger eve_smtp_logger;   /* smtp-json.c */
 /* dns-log.c: the `- dns:` options under prefix (NULL: the defaults). */
 int eve_dns_config_load(struct dns_json_cfg *c, const char *prefix, char *err, size_t errlen);
 

@@ -5,6 +5,7 @@
 #include "output/json-dump.h"
 #include "output/tls-json.h"
 #include "output/sink.h"
+#include "output/smtp-json.h"
 #include "conf/conf.h"
 #include "util/log.h"
 
@@ -321,6 +322,13 @@ static int load_eve_types(OutputConfig *cfg, EveOutputConfig *ec, const char *pr
 				cfg->eve_drop_flows_all = 1;
 			else if (flows && strcasecmp(flows, "start") != 0)
 				log_warning("%s: valid options are 'start' and 'all', using start", dp);
+		}
+		if (strcmp(t, "smtp") == 0 && !item->val) {
+			char sp2[320];
+
+			snprintf(sp2, sizeof(sp2), "%s.%s.smtp", path, item->name);
+			if (eve_smtp_config_load(&cfg->eve_smtp_fields, sp2, err, errlen) < 0)
+				return -1;
 		}
 		/* a bare "- dns" too: its defaults may come from the environment */
 		if (strcmp(t, "dns") == 0) {

@@ -127,6 +127,7 @@ typedef struct OutputConfig {
 	 * direction; all: every dropped packet) */
 	int eve_drop_alerts;
 	int eve_drop_flows_all;
+	uint32_t eve_smtp_fields;   /* `- smtp:` options: SMTP_LOG_* (output/smtp-json.h) */
 	OutputFileConfig stats;     /* outputs.N.stats (stats.log) */
 	int stats_totals;
 	int stats_threads;

@@ -11,6 +11,7 @@ static const EveTxLogger *const eve_tx_loggers[ALPROTO_MAX] = {
 	[ALPROTO_HTTP1] = &eve_http_logger,
 	[ALPROTO_TLS] = &eve_tls_logger,
 	[ALPROTO_DNS] = &eve_dns_logger,
+	[ALPROTO_SMTP] = &eve_smtp_logger,
 };
 
 static const EveTxLogger *logger_of(const Flow *f)
@@ -36,12 +37,15 @@ json_t *output_tx_alert_json(const Flow *f, uint64_t tx_id)
 	return l->alert_json(f, tx);
 }
 
+/* The flow's one transaction is its last: after a protocol change
+ * (STARTTLS) the ids before it were the old protocol's. */
 json_t *output_flow_alert_json(const Flow *f)
 {
 	const EveTxLogger *l = logger_of(f);
+	uint64_t n = app_layer_tx_count(f);
 	void *tx;
 
-	if (!l || !l->flow_scope || !l->alert_json || !(tx = app_layer_tx_get(f, 0)))
+	if (!l || !l->flow_scope || !l->alert_json || !n || !(tx = app_layer_tx_get(f, n - 1)))
 		return NULL;
 	return l->alert_json(f, tx);
 }

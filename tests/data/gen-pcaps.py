@@ -668,6 +668,103 @@ def gen_dns():
           note='DNS over TCP port 53, query in three segments, answer in two')
 
 
+def exchange_session(turns, dport, sport=42000, ipc=None, ips=None, cs=11000, ss=15000):
+    """3WHS, then turns: (client?, bytes) each in its own segment,
+    acknowledged by the other side, then a FIN close."""
+    ipc = ipc or v4c()
+    ips = ips or v4s()
+    A = lambda fl, seq, ack, data=b'': ipc / TCP(sport=sport, dport=dport, flags=fl, seq=seq, ack=ack, window=8192) / (Raw(data) if data else b'')
+    B = lambda fl, seq, ack, data=b'': ips / TCP(sport=dport, dport=sport, flags=fl, seq=seq, ack=ack, window=8192) / (Raw(data) if data else b'')
+    frames = [(A('S', cs, 0), True), (B('SA', ss, cs + 1), False), (A('A', cs + 1, ss + 1), True)]
+    cn, sn = cs + 1, ss + 1
+    for client, data in turns:
+        for off in range(0, len(data), 1400):
+            chunk = data[off:off + 1400]
+            if client:
+                frames.append((A('PA', cn, sn, chunk), True))
+                cn += len(chunk)
+                frames.append((B('A', sn, cn), False))
+            else:
+                frames.append((B('PA', sn, cn, chunk), False))
+                sn += len(chunk)
+                frames.append((A('A', cn, sn), True))
+    frames += [(A('FA', cn, sn), True), (B('FA', sn, cn + 1), False), (A('A', cn + 1, sn + 1), True)]
+    return [(eth(f), d) for f, d in frames]
+
+
+SMTP_MAIL = (b'From: Alice Example <alice@example.com>\r\n'
+             b'To: "Bob, B." <bob@example.org>, carol@example.org\r\n'
+             b'Cc: dave@example.net\r\n'
+             b'Subject: quarterly report\r\n'
+             b'Date: Tue, 1 Dec 2026 10:00:00 +0000\r\n'
+             b'Message-ID: <r1@example.com>\r\n'
+             b'X-Mailer: gen-pcaps\r\n'
+             b'MIME-Version: 1.0\r\n'
+             b'Content-Type: multipart/mixed; boundary="b1"\r\n'
+             b'\r\n'
+             b'This is a multi-part message in MIME format.\r\n'
+             b'--b1\r\n'
+             b'Content-Type: text/plain; charset=utf-8\r\n'
+             b'Content-Transfer-Encoding: quoted-printable\r\n'
+             b'\r\n'
+             b'The report is at http://files.example.com/q=3D4 and a mirror at =\r\n'
+             b'http://mirror.example.net/r.exe\r\n'
+             b'..a line that began with a dot\r\n'
+             b'--b1\r\n'
+             b'Content-Type: application/pdf; name="report.pdf"\r\n'
+             b'Content-Disposition: attachment; filename="report.pdf"\r\n'
+             b'Content-Transfer-Encoding: base64\r\n'
+             b'\r\n'
+             b'JVBERi0xLjQKJcfsj6IKMSAwIG9iago8PC9UeXBlL0NhdGFsb2c+PgplbmRvYmoK\r\n'
+             b'--b1--\r\n'
+             b'\r\n'
+             b'.\r\n')
+
+
+def gen_smtp():
+    """SMTP (issue #14): a mail on port 25 (multi-line banner and EHLO
+    reply, ESMTP parameters, two recipients, a multipart message with a
+    quoted-printable text part holding two URLs and a base64 attachment);
+    the same mail on port 2600 (found by the client's EHLO); and a STARTTLS
+    session on port 25 that goes on with the 'chain' TLS handshake."""
+    mail = [
+        (False, b'220-mx.example.org ESMTP\r\n220 ready\r\n'),
+        (True, b'EHLO client.example.com\r\n'),
+        (False, b'250-mx.example.org\r\n250-PIPELINING\r\n250 SIZE 10000000\r\n'),
+        (True, b'MAIL FROM:<alice@example.com> SIZE=1200\r\n'),
+        (False, b'250 OK\r\n'),
+        (True, b'RCPT TO:<bob@example.org>\r\n'),
+        (False, b'250 OK\r\n'),
+        (True, b'RCPT TO:<carol@example.org> NOTIFY=NEVER\r\n'),
+        (False, b'250 OK\r\n'),
+        (True, b'DATA\r\n'),
+        (False, b'354 go ahead\r\n'),
+        (True, SMTP_MAIL),
+        (False, b'250 OK queued\r\n'),
+        (True, b'QUIT\r\n'),
+        (False, b'221 bye\r\n'),
+    ]
+    write('smtp/smtp-mail.pcap', seq_ts(T0, exchange_session(mail, 25)),
+          note='one SMTP mail on port 25: multipart, QP text with URLs, base64 attachment')
+    write('smtp/smtp-mail-2600.pcap', seq_ts(T0, exchange_session(mail[1:], 2600)),
+          note='the same mail on port 2600 without the banner')
+    c, s = tls_hex('chain', 'c2s'), tls_hex('chain', 's2c')
+    turns = [
+        (False, b'220 mx.example.org ESMTP\r\n'),
+        (True, b'EHLO tls.example.com\r\n'),
+        (False, b'250-mx.example.org\r\n250 STARTTLS\r\n'),
+        (True, b'STARTTLS\r\n'),
+        (False, b'220 2.0.0 Ready to start TLS\r\n'),
+    ]
+    for i in range(max(len(c), len(s))):
+        if i < len(c):
+            turns.append((True, c[i]))
+        if i < len(s):
+            turns.append((False, s[i]))
+    write('smtp/smtp-starttls.pcap', seq_ts(T0, exchange_session(turns, 25)),
+          note='EHLO, STARTTLS on port 25, then the chain TLS handshake (sni example.com)')
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     gen_sample()
@@ -691,6 +788,7 @@ def main():
 
 
     gen_dns()
+    gen_smtp()
     if '--manifest' in sys.argv:
         print('\n'.join(manifest))
 

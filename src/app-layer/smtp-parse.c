@@ -1,0 +1,824 @@
+/* The SMTP parser (smtp-parse.h). Both directions are split into lines
+ * (LF or CRLF; a line longer than SMTP allows is an event and is cut);
+ * the client's lines are commands, or message lines while in DATA; BDAT
+ * chunks are counted in bytes and their lines go to the message. Each
+ * final reply line is matched to the oldest command waiting for one. */
+#include "app-layer/smtp-parse.h"
+#include "app-layer/app-layer-int.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define DATA_LINE_HOLD 4096         /* message line bytes held before handing a piece on;
+                                     * a command or reply line is cut there (Suricata's
+                                     * line buffer: truncated_line) */
+#define CMD_QUEUE 64                /* commands waiting for their replies */
+#define HELD_MAX (256u * 1024)      /* bytes held for TLS after STARTTLS */
+#define FIELD_MAX 4096              /* bytes kept of helo, mail from, each rcpt to */
+
+enum smtp_cmd { CMD_OTHER = 0, CMD_HELO, CMD_MAIL, CMD_RCPT, CMD_DATA, CMD_BDAT, CMD_STARTTLS,
+		CMD_RSET, CMD_QUIT };
+
+typedef struct Bytes {
+	uint8_t *p;
+	uint32_t len;
+} Bytes;
+
+struct SmtpTx {
+	uint64_t id;
+	unsigned flags;             /* APP_TX_* */
+	void *detect;
+	int done;
+	Bytes helo, mail_from;
+	Bytes *rcpt;
+	unsigned nrcpt, rcpt_cap;
+	MimeMsg *mime;
+	uint64_t events;
+	struct SmtpTx *next;
+};
+
+typedef struct LineBuf {
+	uint8_t *p;
+	uint32_t len, cap;
+	int over;                   /* the line ran past its limit: the rest is dropped */
+	int partial;                /* a piece of this line went on already (data lines) */
+} LineBuf;
+
+struct SmtpState {
+	const SmtpConfig *cfg;
+	SmtpTx *head, *tail, *cur;
+	uint64_t ntx;               /* transactions ever made: the next id */
+	unsigned live;              /* transactions held */
+	Bytes helo;
+	LineBuf line[2];
+	int data_mode;              /* toserver: message lines until "." */
+	uint64_t bdat_left;         /* toserver: bytes of the BDAT chunk still to come */
+	int bdat_last;
+	int bdat_mode;
+	uint8_t cmds[CMD_QUEUE];
+	unsigned cmd_head, ncmds;
+	int welcome;                /* the server's first reply came */
+	int in_multiline;
+	int wait_tls;               /* STARTTLS sent, its reply not seen */
+	int tls;                    /* TLS from here on: bytes are held */
+	Bytes held[2];
+	uint32_t held_cap[2];
+	uint32_t errors;
+	int failed;                 /* a parser error: nothing more is parsed, as in
+	                             * Suricata (one error per flow: smtp-errors) */
+	uint8_t eof[2];
+};
+
+static const char *const event_names[SMTP_EV_COUNT] = {
+	[SMTP_EV_INVALID_REPLY] = "invalid_reply",
+	[SMTP_EV_UNABLE_TO_MATCH_REPLY_WITH_REQUEST] = "unable_to_match_reply_with_request",
+	[SMTP_EV_MAX_COMMAND_LINE_LEN_EXCEEDED] = "max_command_line_len_exceeded",
+	[SMTP_EV_MAX_REPLY_LINE_LEN_EXCEEDED] = "max_reply_line_len_exceeded",
+	[SMTP_EV_INVALID_PIPELINED_SEQUENCE] = "invalid_pipelined_sequence",
+	[SMTP_EV_BDAT_CHUNK_LEN_EXCEEDED] = "bdat_chunk_len_exceeded",
+	[SMTP_EV_NO_SERVER_WELCOME_MESSAGE] = "no_server_welcome_message",
+	[SMTP_EV_TLS_REJECTED] = "tls_rejected",
+	[SMTP_EV_DATA_COMMAND_REJECTED] = "data_command_rejected",
+	[SMTP_EV_DUPLICATE_FIELDS] = "duplicate_fields",
+	[SMTP_EV_UNPARSABLE_CONTENT] = "unparsable_content",
+	[SMTP_EV_FAILED_PROTOCOL_CHANGE] = "failed_protocol_change",
+	[SMTP_EV_TRUNCATED_LINE] = "truncated_line",
+};
+
+const char *smtp_event_name(int id)
+{
+	if (id >= SMTP_EV_MIME_FIRST && id < SMTP_EV_MIME_FIRST + MIME_EV_COUNT)
+		return mime_event_name(id - SMTP_EV_MIME_FIRST);
+	return id >= 0 && id < SMTP_EV_COUNT ? event_names[id] : NULL;
+}
+
+int smtp_event_by_name(const char *name)
+{
+	for (int i = 0; name && i < SMTP_EV_COUNT; i++) {
+		const char *n = smtp_event_name(i);
+
+		if (n && strcasecmp(n, name) == 0)
+			return i;
+	}
+	return -1;
+}
+
+void smtp_config_defaults(SmtpConfig *c)
+{
+	memset(c, 0, sizeof(*c));
+	mime_config_defaults(&c->mime);
+	c->max_tx = 256;
+}
+
+SmtpState *smtp_state_new(const SmtpConfig *cfg)
+{
+	SmtpState *s = calloc(1, sizeof(*s));
+
+	if (s)
+		s->cfg = cfg;
+	return s;
+}
+
+static void tx_free(SmtpTx *tx);
+
+void smtp_state_free(SmtpState *s)
+{
+	if (!s)
+		return;
+	while (s->head) {
+		SmtpTx *n = s->head->next;
+
+		tx_free(s->head);
+		s->head = n;
+	}
+	free(s->helo.p);
+	for (int d = 0; d < 2; d++) {
+		free(s->line[d].p);
+		free(s->held[d].p);
+	}
+	free(s);
+}
+
+/* ---------------- transactions ---------------- */
+
+static void tx_free(SmtpTx *tx)
+{
+	if (tx->detect)
+		app_layer_detect_state_free(tx->detect);
+	free(tx->helo.p);
+	free(tx->mail_from.p);
+	for (unsigned i = 0; i < tx->nrcpt; i++)
+		free(tx->rcpt[i].p);
+	free(tx->rcpt);
+	mime_msg_free(tx->mime);
+	free(tx);
+}
+
+static int bytes_set(Bytes *b, const uint8_t *p, uint32_t len)
+{
+	uint8_t *c;
+
+	if (len > FIELD_MAX)
+		len = FIELD_MAX;
+	c = malloc(len + 1);
+	if (!c)
+		return -1;
+	memcpy(c, p, len);
+	c[len] = '\0';
+	free(b->p);
+	b->p = c;
+	b->len = len;
+	return 0;
+}
+
+static SmtpTx *tx_new(SmtpState *s)
+{
+	SmtpTx *tx;
+
+	if (s->live >= s->cfg->max_tx)
+		return s->cur;  /* at the limit: the current one goes on */
+	tx = calloc(1, sizeof(*tx));
+	if (!tx)
+		return s->cur;
+	tx->id = s->ntx++;
+	if (s->helo.p)
+		bytes_set(&tx->helo, s->helo.p, s->helo.len);
+	if (s->tail)
+		s->tail->next = tx;
+	else
+		s->head = tx;
+	s->tail = tx;
+	s->cur = tx;
+	s->live++;
+	return tx;
+}
+
+static void set_event(SmtpState *s, enum smtp_event e)
+{
+	/* Suricata keeps events on the current transaction; without one
+	 * there is nothing to put them on */
+	if (s->cur)
+		s->cur->events |= 1ull << e;
+}
+
+static void tx_finish(SmtpTx *tx)
+{
+	if (!tx)
+		return;
+	if (tx->mime)
+		mime_finish(tx->mime);
+	tx->done = 1;
+}
+
+uint64_t smtp_tx_count(const SmtpState *s)
+{
+	return s ? s->ntx : 0;
+}
+
+SmtpTx *smtp_tx_get(const SmtpState *s, uint64_t id)
+{
+	for (SmtpTx *t = s ? s->head : NULL; t; t = t->next) {
+		if (t->id == id)
+			return t;
+		if (t->id > id)
+			break;
+	}
+	return NULL;
+}
+
+uint64_t smtp_tx_id(const SmtpTx *tx)
+{
+	return tx->id;
+}
+
+int smtp_tx_done(const SmtpTx *tx)
+{
+	return tx->done;
+}
+
+unsigned *smtp_tx_flags(SmtpTx *tx)
+{
+	return &tx->flags;
+}
+
+void **smtp_tx_detect_slot(SmtpTx *tx)
+{
+	return &tx->detect;
+}
+
+void smtp_tx_gc(SmtpState *s, unsigned need)
+{
+	while (s->head && s->head->done && (s->head->flags & need) == need) {
+		SmtpTx *t = s->head;
+
+		s->head = t->next;
+		if (!s->head)
+			s->tail = NULL;
+		if (s->cur == t)
+			s->cur = NULL;
+		s->live--;
+		tx_free(t);
+	}
+}
+
+const uint8_t *smtp_tx_helo(const SmtpTx *tx, uint32_t *len)
+{
+	*len = tx->helo.len;
+	return tx->helo.p;
+}
+
+const uint8_t *smtp_tx_mail_from(const SmtpTx *tx, uint32_t *len)
+{
+	*len = tx->mail_from.len;
+	return tx->mail_from.p;
+}
+
+unsigned smtp_tx_rcpt_count(const SmtpTx *tx)
+{
+	return tx->nrcpt;
+}
+
+const uint8_t *smtp_tx_rcpt(const SmtpTx *tx, unsigned i, uint32_t *len)
+{
+	if (i >= tx->nrcpt) {
+		*len = 0;
+		return NULL;
+	}
+	*len = tx->rcpt[i].len;
+	return tx->rcpt[i].p;
+}
+
+const MimeMsg *smtp_tx_mime(const SmtpTx *tx)
+{
+	return tx->mime;
+}
+
+uint64_t smtp_tx_events(const SmtpTx *tx)
+{
+	return tx->events | (uint64_t)mime_events(tx->mime) << SMTP_EV_MIME_FIRST;
+}
+
+int smtp_tx_has_event(const SmtpTx *tx, int id)
+{
+	return id >= 0 && id < SMTP_EV_COUNT && (smtp_tx_events(tx) >> id & 1);
+}
+
+uint32_t smtp_parser_errors(const SmtpState *s)
+{
+	return s->errors;
+}
+
+/* ---------------- commands ---------------- */
+
+static void cmd_push(SmtpState *s, enum smtp_cmd c)
+{
+	if (s->ncmds == CMD_QUEUE)
+		return;     /* a client pipelining past this has its replies unmatched */
+	s->cmds[(s->cmd_head + s->ncmds) % CMD_QUEUE] = (uint8_t)c;
+	s->ncmds++;
+}
+
+static int cmd_pop(SmtpState *s)
+{
+	int c;
+
+	if (!s->ncmds)
+		return -1;
+	c = s->cmds[s->cmd_head];
+	s->cmd_head = (s->cmd_head + 1) % CMD_QUEUE;
+	s->ncmds--;
+	return c;
+}
+
+static int verb_is(const uint8_t *l, uint32_t len, const char *v)
+{
+	size_t n = strlen(v);
+
+	return len >= n && strncasecmp((const char *)l, v, n) == 0 &&
+	       (len == n || l[n] == ' ' || l[n] == '\t' || v[n - 1] == ':');
+}
+
+/* The argument after n bytes of verb, blanks trimmed both ends. */
+static const uint8_t *arg_of(const uint8_t *l, uint32_t len, uint32_t n, uint32_t *alen)
+{
+	while (n < len && (l[n] == ' ' || l[n] == '\t'))
+		n++;
+	while (len > n && (l[len - 1] == ' ' || l[len - 1] == '\t'))
+		len--;
+	*alen = len - n;
+	return l + n;
+}
+
+/* MAIL FROM / RCPT TO: the path, up to the first blank: what follows are
+ * ESMTP parameters (RFC 1870 SIZE=, ORCPT=), which Suricata leaves out. */
+static const uint8_t *path_of(const uint8_t *l, uint32_t len, uint32_t n, uint32_t *alen)
+{
+	const uint8_t *a = arg_of(l, len, n, alen);
+	uint32_t i = 0;
+
+	while (i < *alen && a[i] != ' ' && a[i] != '\t')
+		i++;
+	*alen = i;
+	return a;
+}
+
+static void message_start(SmtpState *s)
+{
+	if (s->cur && !s->cur->mime)
+		s->cur->mime = mime_msg_new(&s->cfg->mime);
+}
+
+static int parse_u64(const uint8_t *p, uint32_t len, uint64_t *out, uint32_t *used)
+{
+	uint64_t v = 0;
+	uint32_t i = 0;
+
+	while (i < len && isdigit(p[i])) {
+		if (v > (UINT64_MAX - 9) / 10)
+			return -1;
+		v = v * 10 + (uint64_t)(p[i++] - '0');
+	}
+	if (!i)
+		return -1;
+	*out = v;
+	*used = i;
+	return 0;
+}
+
+static void command(SmtpState *s, const uint8_t *l, uint32_t len)
+{
+	enum smtp_cmd c = CMD_OTHER;
+	const uint8_t *a;
+	uint32_t alen;
+
+	if (verb_is(l, len, "HELO") || verb_is(l, len, "EHLO"))
+		c = CMD_HELO;
+	else if (verb_is(l, len, "MAIL FROM:"))
+		c = CMD_MAIL;
+	else if (verb_is(l, len, "RCPT TO:"))
+		c = CMD_RCPT;
+	else if (verb_is(l, len, "DATA"))
+		c = CMD_DATA;
+	else if (verb_is(l, len, "BDAT"))
+		c = CMD_BDAT;
+	else if (verb_is(l, len, "STARTTLS"))
+		c = CMD_STARTTLS;
+	else if (verb_is(l, len, "RSET"))
+		c = CMD_RSET;
+	else if (verb_is(l, len, "QUIT"))
+		c = CMD_QUIT;
+
+	/* Suricata 8.0.0: any command after a done transaction starts the
+	 * next one, RSET and QUIT too (8.0.7 stopped that: suricata-verify
+	 * mime-dec-parse-full-msg-test02 has both) */
+	if (!s->cur || s->cur->done)
+		tx_new(s);
+	cmd_push(s, c);
+	switch (c) {
+	case CMD_HELO:
+		a = arg_of(l, len, 4, &alen);
+		bytes_set(&s->helo, a, alen);
+		if (s->cur && !s->cur->done)
+			bytes_set(&s->cur->helo, a, alen);
+		break;
+	case CMD_MAIL:
+		a = path_of(l, len, 10, &alen);
+		if (s->cur)
+			bytes_set(&s->cur->mail_from, a, alen);
+		break;
+	case CMD_RCPT:
+		a = path_of(l, len, 8, &alen);
+		if (s->cur && s->cur->nrcpt < 1024) {
+			SmtpTx *t = s->cur;
+
+			if (t->nrcpt == t->rcpt_cap) {
+				unsigned nc = t->rcpt_cap ? t->rcpt_cap * 2 : 4;
+				Bytes *r = realloc(t->rcpt, nc * sizeof(*r));
+
+				if (!r)
+					break;
+				t->rcpt = r;
+				t->rcpt_cap = nc;
+			}
+			memset(&t->rcpt[t->nrcpt], 0, sizeof(t->rcpt[0]));
+			if (bytes_set(&t->rcpt[t->nrcpt], a, alen) == 0)
+				t->nrcpt++;
+		}
+		break;
+	case CMD_DATA:
+		/* Suricata takes the lines after DATA as the message without
+		 * waiting for the 354 (pipelining clients do not wait either) */
+		s->data_mode = 1;
+		message_start(s);
+		break;
+	case CMD_BDAT: {
+		uint64_t n = 0;
+		uint32_t used = 0;
+
+		a = arg_of(l, len, 4, &alen);
+		if (parse_u64(a, alen, &n, &used) < 0) {
+			set_event(s, SMTP_EV_UNPARSABLE_CONTENT);
+			break;
+		}
+		a += used;
+		alen -= used;
+		while (alen && (*a == ' ' || *a == '\t'))
+			a++, alen--;
+		s->bdat_last = alen >= 4 && strncasecmp((const char *)a, "LAST", 4) == 0;
+		s->bdat_left = n;
+		s->bdat_mode = 1;
+		message_start(s);
+		break;
+	}
+	case CMD_STARTTLS:
+		s->wait_tls = 1;
+		break;
+	case CMD_RSET:
+		/* the transaction goes on (suricata-verify smtp-rset-starttls:
+		 * EHLO, RSET, STARTTLS make one) */
+		s->bdat_mode = 0;
+		break;
+	default:
+		break;
+	}
+}
+
+/* ---------------- the message ---------------- */
+
+static void message_line(SmtpState *s, const uint8_t *l, uint32_t len, int partial, int cont)
+{
+	MimeMsg *m = s->cur ? s->cur->mime : NULL;
+
+	if (!cont && !partial && len == 1 && l[0] == '.') {
+		s->data_mode = 0;
+		tx_finish(s->cur);
+		return;
+	}
+	if (!cont && len && l[0] == '.') {
+		/* dot-stuffing (RFC 5321 4.5.2) */
+		l++;
+		len--;
+	}
+	mime_feed_line(m, l, len, partial);
+}
+
+/* ---------------- replies ---------------- */
+
+static void replay_held_toserver(SmtpState *s);
+
+/* The reply codes Suricata knows (RFC 5321 4.2.3 and the AUTH/STARTTLS
+ * ones); any other is an invalid reply (suricata-verify smtp-errors). */
+static int known_code(int code)
+{
+	static const uint16_t codes[] = { 211, 214, 220, 221, 235, 250, 251, 252, 334, 354,
+					  421, 450, 451, 452, 454, 455, 500, 501, 502, 503, 504,
+					  530, 535,
+					  550, 551, 552, 553, 554, 555 };
+
+	for (size_t i = 0; i < sizeof(codes) / sizeof(codes[0]); i++)
+		if (codes[i] == code)
+			return 1;
+	return 0;
+}
+
+static void reply(SmtpState *s, const uint8_t *l, uint32_t len)
+{
+	int code, c;
+
+	if (len < 3 || !isdigit(l[0]) || !isdigit(l[1]) || !isdigit(l[2]) ||
+	    (len > 3 && l[3] != ' ' && l[3] != '-')) {
+		set_event(s, SMTP_EV_INVALID_REPLY);
+		s->errors++;
+		s->failed = 1;
+		return;
+	}
+	code = (l[0] - '0') * 100 + (l[1] - '0') * 10 + (l[2] - '0');
+	if (!known_code(code)) {
+		set_event(s, SMTP_EV_INVALID_REPLY);
+		s->errors++;
+		s->failed = 1;
+		return;
+	}
+	if (len > 3 && l[3] == '-') {
+		s->in_multiline = 1;
+		return;
+	}
+	s->in_multiline = 0;
+	if (!s->welcome) {
+		s->welcome = 1;
+		if (!s->ncmds)
+			return;     /* the banner */
+		if (code != 220)
+			set_event(s, SMTP_EV_NO_SERVER_WELCOME_MESSAGE);
+		else
+			return;
+	}
+	c = cmd_pop(s);
+	if (c < 0) {
+		set_event(s, SMTP_EV_UNABLE_TO_MATCH_REPLY_WITH_REQUEST);
+		return;
+	}
+	switch (c) {
+	case CMD_STARTTLS:
+		s->wait_tls = 0;
+		if (code == 220) {
+			/* the flow goes on as TLS: this transaction is done, as
+			 * Suricata logs it when the protocol changes */
+			s->tls = 1;
+			tx_finish(s->cur);
+			return;
+		}
+		set_event(s, SMTP_EV_TLS_REJECTED);
+		replay_held_toserver(s);
+		break;
+	case CMD_DATA:
+		if (code != 354) {
+			set_event(s, SMTP_EV_DATA_COMMAND_REJECTED);
+			if (s->data_mode) {
+				s->data_mode = 0;
+				if (s->cur && s->cur->mime) {
+					mime_msg_free(s->cur->mime);
+					s->cur->mime = NULL;
+				}
+			}
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+/* ---------------- lines ---------------- */
+
+static int hold(SmtpState *s, int dir, const uint8_t *d, uint32_t len)
+{
+	Bytes *h = &s->held[dir];
+
+	if (h->len + len > HELD_MAX)
+		len = HELD_MAX - h->len;
+	if (!len)
+		return 0;
+	if (h->len + len > s->held_cap[dir]) {
+		uint32_t nc = s->held_cap[dir] ? s->held_cap[dir] : 4096;
+		uint8_t *p;
+
+		while (nc < h->len + len)
+			nc *= 2;
+		p = realloc(h->p, nc);
+		if (!p)
+			return -1;
+		h->p = p;
+		s->held_cap[dir] = nc;
+	}
+	memcpy(h->p + h->len, d, len);
+	h->len += len;
+	return 0;
+}
+
+static int line_add(LineBuf *b, const uint8_t *d, uint32_t len, uint32_t limit)
+{
+	/* the buffer may hold more than limit already: a message line's
+	 * piece kept when the mode changed (found by qa/fuzz) */
+	if (b->len + len > limit) {
+		b->over = 1;
+		len = b->len < limit ? limit - b->len : 0;
+	}
+	if (!len)
+		return 0;
+	if (b->len + len > b->cap) {
+		uint32_t nc = b->cap ? b->cap : 128;
+		uint8_t *p;
+
+		while (nc < b->len + len)
+			nc *= 2;
+		p = realloc(b->p, nc);
+		if (!p)
+			return -1;
+		b->p = p;
+		b->cap = nc;
+	}
+	memcpy(b->p + b->len, d, len);
+	b->len += len;
+	return 0;
+}
+
+/* A line of dir is complete (or, data lines only, a piece of it). */
+static void line_done(SmtpState *s, int dir, int partial)
+{
+	LineBuf *b = &s->line[dir];
+	uint32_t len = b->len;
+	int cont = b->partial;
+
+	/* a cut line keeps what it had, its CR too, as Suricata's
+	 * (suricata-verify smtp-long-command) */
+	if (!partial && !b->over && len && b->p[len - 1] == '\r')
+		len--;
+	if (dir == 0) {
+		if (s->data_mode || s->bdat_mode) {
+			message_line(s, b->p, len, partial, cont);
+		} else {
+			/* the command first: it may start the transaction the
+			 * events belong to */
+			command(s, b->p, len);
+			if (len > SMTP_MAX_LINE)
+				set_event(s, SMTP_EV_MAX_COMMAND_LINE_LEN_EXCEEDED);
+			if (b->over)
+				set_event(s, SMTP_EV_TRUNCATED_LINE);
+		}
+	} else {
+		if (len > SMTP_MAX_LINE)
+			set_event(s, SMTP_EV_MAX_REPLY_LINE_LEN_EXCEEDED);
+		if (b->over)
+			set_event(s, SMTP_EV_TRUNCATED_LINE);
+		reply(s, b->p, len);
+	}
+	b->len = 0;
+	b->over = 0;
+	b->partial = partial;
+}
+
+/* Bytes in line mode: split at LF. Returns the bytes used, which is less
+ * than len when the mode changed under us (BDAT, STARTTLS, DATA's end). */
+static uint32_t lines(SmtpState *s, int dir, const uint8_t *d, uint32_t len)
+{
+	uint32_t i = 0;
+
+	while (i < len) {
+		LineBuf *b = &s->line[dir];
+		int data = dir == 0 && s->data_mode;
+		uint32_t limit = DATA_LINE_HOLD;
+		const uint8_t *lf = memchr(d + i, '\n', len - i);
+		uint32_t end = lf ? (uint32_t)(lf - d) : len;
+
+		if (data && b->len + (end - i) > limit) {
+			/* a long message line: hand a piece on */
+			uint32_t take = limit - b->len;
+
+			line_add(b, d + i, take, limit);
+			i += take;
+			line_done(s, dir, 1);
+			continue;
+		}
+		line_add(b, d + i, end - i, limit);
+		if (!lf)
+			return len;
+		i = end + 1;
+		line_done(s, dir, 0);
+		if (dir == 0 && (s->bdat_mode || s->wait_tls))
+			return i;
+		if (s->tls || s->failed)
+			return i;
+	}
+	return i;
+}
+
+/* BDAT: the chunk's bytes are message bytes, its lines go to MIME. */
+static uint32_t chunk(SmtpState *s, const uint8_t *d, uint32_t len)
+{
+	uint32_t take = s->bdat_left < len ? (uint32_t)s->bdat_left : len;
+	uint32_t i = 0;
+
+	while (i < take) {
+		LineBuf *b = &s->line[0];
+		const uint8_t *lf = memchr(d + i, '\n', take - i);
+		uint32_t end = lf ? (uint32_t)(lf - d) : take;
+
+		if (b->len + (end - i) > DATA_LINE_HOLD) {
+			uint32_t t = DATA_LINE_HOLD - b->len;
+
+			line_add(b, d + i, t, DATA_LINE_HOLD);
+			i += t;
+			line_done(s, 0, 1);
+			continue;
+		}
+		line_add(b, d + i, end - i, DATA_LINE_HOLD);
+		i = lf ? end + 1 : take;
+		if (lf)
+			line_done(s, 0, 0);
+	}
+	s->bdat_left -= take;
+	if (!s->bdat_left) {
+		/* a line may go on in the next chunk: what came of it so far
+		 * goes on now, as a piece */
+		if (s->line[0].len)
+			line_done(s, 0, !s->bdat_last);
+		s->bdat_mode = 0;
+		if (s->bdat_last) {
+			s->line[0].partial = 0;
+			tx_finish(s->cur);
+		}
+	}
+	return take;
+}
+
+int smtp_parse(SmtpState *s, int dir, const uint8_t *data, uint32_t len)
+{
+	uint32_t i = 0;
+	uint32_t errs = s->errors;
+
+	if (dir < 0 || dir > 1 || s->failed)
+		return SMTP_ERR;
+	while (i < len && !s->failed) {
+		if (s->tls || (dir == 0 && s->wait_tls)) {
+			hold(s, dir, data + i, len - i);
+			break;
+		}
+		if (dir == 0 && s->bdat_mode)
+			i += chunk(s, data + i, len - i);
+		else
+			i += lines(s, dir, data + i, len - i);
+	}
+	if (s->tls)
+		return SMTP_TO_TLS;
+	return s->errors != errs ? SMTP_ERR : SMTP_OK;
+}
+
+/* STARTTLS refused: what the client sent meanwhile is SMTP after all. */
+static void replay_held_toserver(SmtpState *s)
+{
+	Bytes h = s->held[0];
+
+	s->held[0].p = NULL;
+	s->held[0].len = 0;
+	s->held_cap[0] = 0;
+	if (h.p)
+		smtp_parse(s, 0, h.p, h.len);
+	free(h.p);
+}
+
+void smtp_eof(SmtpState *s, int dir)
+{
+	if (dir < 0 || dir > 1)
+		return;
+	if (dir == 0 && (s->data_mode || s->bdat_mode) && s->cur && s->cur->mime) {
+		if (s->line[0].len)
+			line_done(s, 0, 0);
+		mime_finish(s->cur->mime);
+	}
+	s->eof[dir] = 1;
+	/* both sides closed: nothing more comes for any transaction, which
+	 * Suricata logs then, on that packet (suricata-verify
+	 * smtp-long-command) */
+	if (s->eof[0] && s->eof[1])
+		for (SmtpTx *t = s->head; t; t = t->next)
+			if (!t->done)
+				tx_finish(t);
+}
+
+uint8_t *smtp_take_held(SmtpState *s, int dir, uint32_t *len)
+{
+	uint8_t *p;
+
+	if (dir < 0 || dir > 1 || !s->held[dir].p) {
+		*len = 0;
+		return NULL;
+	}
+	p = s->held[dir].p;
+	*len = s->held[dir].len;
+	s->held[dir].p = NULL;
+	s->held[dir].len = 0;
+	s->held_cap[dir] = 0;
+	return p;
+}

@@ -1,0 +1,353 @@
+/* SMTP's entry in the application-protocol registry: its configuration
+ * (app-layer.protocols.smtp.*, the mime options among them), how it is
+ * recognised, and the ops that hand the parser (smtp-parse.c) to the
+ * generic app layer.
+ *
+ * Recognition, as Suricata 8's: the client's EHLO or HELO on any port;
+ * the server's 220 banner on the detection ports (a 220 banner alone is
+ * FTP's too, so the ports decide). Once the server accepts STARTTLS the
+ * parser asks the app layer to go on with TLS (app_layer_request_proto_
+ * change): the flow's tls record and tls keywords then work on it, and its
+ * eve flow record says app_proto "tls", app_proto_orig "smtp", as
+ * Suricata's does. */
+#include "app-layer/app-layer-int.h"
+#include "app-layer/smtp-parse.h"
+#include "app-layer/smtp.h"
+#include "conf/conf.h"
+#include "util/log.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* ---------------- configuration ---------------- */
+
+#define SMTP_KEY "app-layer.protocols.smtp."
+
+/* Read once at start (config_load); read-only afterwards. */
+static struct {
+	int enabled;                /* 1 yes, 2 detection-only, 0 no */
+	uint16_t ports[APP_MAX_DETECT_PORTS];
+	unsigned nports;
+	SmtpConfig cfg;
+} smtp_conf;
+
+static void smtp_ops_config_defaults(AppLayerConfig *cfg)
+{
+	(void)cfg;
+	memset(&smtp_conf, 0, sizeof(smtp_conf));
+	smtp_conf.enabled = 1;
+	smtp_conf.ports[0] = 25;
+	smtp_conf.ports[1] = 587;
+	smtp_conf.ports[2] = 465;
+	smtp_conf.nports = 3;
+	smtp_config_defaults(&smtp_conf.cfg);
+}
+
+/* extract-urls-schemes: [http, https, ftp, mailto]: each "name" becomes
+ * "name://" ("mailto:" for mailto), as Suricata matches them. */
+static int load_schemes(MimeConfig *m)
+{
+	ConfNode *node = conf_get_node(SMTP_KEY "mime.extract-urls-schemes");
+	unsigned n = 0;
+
+	if (!node)
+		return 0;
+	for (ConfNode *c = node->child; c; c = c->next) {
+		const char *v = c->val;
+
+		if (!v || !*v)
+			continue;
+		if (n == MIME_MAX_SCHEMES || strlen(v) > 10) {
+			log_error("app-layer: " SMTP_KEY "mime.extract-urls-schemes: "
+				  "\"%s\": at most %d schemes of at most 10 characters", v,
+				  MIME_MAX_SCHEMES);
+			return -1;
+		}
+		snprintf(m->schemes[n++], sizeof(m->schemes[0]), "%s%s", v,
+			 strcasecmp(v, "mailto") == 0 ? ":" : "://");
+	}
+	if (n)
+		m->nschemes = n;
+	return 0;
+}
+
+static int smtp_config_load(AppLayerConfig *cfg)
+{
+	MimeConfig *m = &smtp_conf.cfg.mime;
+	const char *v;
+	int64_t depth = m->header_value_depth;
+	int rc = 0;
+
+	(void)cfg;
+	v = conf_get(SMTP_KEY "enabled");
+	if (v && strcasecmp(v, "detection-only") == 0)
+		smtp_conf.enabled = 2;
+	else if (v && app_conf_bool(SMTP_KEY "enabled", &smtp_conf.enabled) < 0)
+		rc = -1;
+	if (app_conf_ports(SMTP_KEY "detection-ports.dp", smtp_conf.ports, APP_MAX_DETECT_PORTS,
+			   &smtp_conf.nports) < 0)
+		rc = -1;
+	if (app_conf_bool(SMTP_KEY "raw-extraction", &smtp_conf.cfg.raw_extraction) < 0 ||
+	    app_conf_bool(SMTP_KEY "mime.decode-mime", &m->decode_mime) < 0 ||
+	    app_conf_bool(SMTP_KEY "mime.decode-base64", &m->decode_base64) < 0 ||
+	    app_conf_bool(SMTP_KEY "mime.decode-quoted-printable", &m->decode_qp) < 0 ||
+	    app_conf_bool(SMTP_KEY "mime.extract-urls", &m->extract_urls) < 0 ||
+	    app_conf_bool(SMTP_KEY "mime.log-url-scheme", &m->log_url_scheme) < 0)
+		rc = -1;
+	if (app_conf_int_range(SMTP_KEY "mime.header-value-depth", &depth, 1 << 20) < 0)
+		rc = -1;
+	m->header_value_depth = (uint32_t)depth;
+	v = conf_get(SMTP_KEY "mime.body-md5");
+	if (v) {
+		/* auto: computed, logged when eve's smtp md5 list has body */
+		if (strcasecmp(v, "auto") == 0)
+			m->body_md5 = 1;
+		else if (app_conf_bool(SMTP_KEY "mime.body-md5", &m->body_md5) < 0)
+			rc = -1;
+	}
+	if (load_schemes(m) < 0)
+		rc = -1;
+	return rc;
+}
+
+const SmtpConfig *smtp_config(void)
+{
+	return &smtp_conf.cfg;
+}
+
+static counter_id c_tx, c_gap, c_alloc, c_parser;
+static int counters_on;
+
+static void smtp_register_counters(void)
+{
+	c_tx = counter_register("app_layer.tx.smtp");
+	c_gap = counter_register("app_layer.error.smtp.gap");
+	c_alloc = counter_register("app_layer.error.smtp.alloc");
+	c_parser = counter_register("app_layer.error.smtp.parser");
+	counters_on = 1;
+}
+
+static void smtp_count(AppLayerThread *at, counter_id id, uint64_t n)
+{
+	if (at && at->tc && counters_on && n)
+		counter_add(at->tc, id, n);
+}
+
+static int smtp_enabled(const AppLayerConfig *cfg)
+{
+	(void)cfg;
+	return smtp_conf.enabled;
+}
+
+/* ---------------- detection ---------------- */
+
+static int on_port(const Flow *f)
+{
+	for (unsigned i = 0; i < smtp_conf.nports; i++)
+		if (f->dp == smtp_conf.ports[i] || f->sp == smtp_conf.ports[i])
+			return 1;
+	return 0;
+}
+
+/* "EHLO"/"HELO" and a blank or the line's end. */
+static int probe_hello(const uint8_t *b, uint32_t len)
+{
+	static const char *const verbs[] = { "EHLO", "HELO" };
+	int more = 0;
+
+	for (int v = 0; v < 2; v++) {
+		uint32_t n = len < 4 ? len : 4;
+
+		if (strncasecmp((const char *)b, verbs[v], n) != 0)
+			continue;
+		if (len < 5) {
+			more = 1;
+			continue;
+		}
+		if (b[4] == ' ' || b[4] == '\r' || b[4] == '\n' || b[4] == '\t')
+			return DET_YES;
+	}
+	return more ? DET_MORE : DET_NO;
+}
+
+/* "220" and a blank or '-' (a multi-line banner). */
+static int probe_banner(const uint8_t *b, uint32_t len)
+{
+	static const char pre[] = "220";
+
+	for (uint32_t i = 0; i < len && i < 3; i++)
+		if (b[i] != (uint8_t)pre[i])
+			return DET_NO;
+	if (len < 4)
+		return DET_MORE;
+	return b[3] == ' ' || b[3] == '-' ? DET_YES : DET_NO;
+}
+
+static int smtp_probe(const AppLayerConfig *cfg, const Flow *f, int dir, const uint8_t *buf,
+		      uint32_t len)
+{
+	(void)cfg;
+	if (dir == APP_DIR_TOSERVER)
+		return probe_hello(buf, len);
+	return on_port(f) ? probe_banner(buf, len) : DET_NO;
+}
+
+/* ---------------- state ---------------- */
+
+typedef struct SmtpFlow {
+	SmtpState *s;
+	uint8_t closed[2];
+	uint8_t to_tls;             /* the change to TLS was asked */
+	uint32_t errors;            /* parser errors counted so far */
+} SmtpFlow;
+
+static void *smtp_state_new_op(AppLayerThread *at, Flow *f)
+{
+	SmtpFlow *sf = calloc(1, sizeof(*sf));
+
+	(void)f;
+	if (sf)
+		sf->s = smtp_state_new(&smtp_conf.cfg);
+	if (!sf || !sf->s) {
+		free(sf);
+		smtp_count(at, c_alloc, 1);
+		return NULL;
+	}
+	return sf;
+}
+
+static void smtp_state_free_op(void *state)
+{
+	SmtpFlow *sf = state;
+
+	if (!sf)
+		return;
+	smtp_state_free(sf->s);
+	free(sf);
+}
+
+static int smtp_parse_op(AppLayerThread *at, Flow *f, void *state, int dir, const uint8_t *data,
+			 uint32_t len, int flags)
+{
+	SmtpFlow *sf = state;
+	uint64_t before;
+	int r = SMTP_OK;
+
+	if (!sf || dir < 0 || dir > 1)
+		return -1;
+	if (flags & APP_GAP) {
+		/* lines cannot be found again after a gap: the direction stops */
+		if (!sf->closed[dir])
+			smtp_count(at, c_gap, 1);
+		sf->closed[dir] = 1;
+		return 0;
+	}
+	before = smtp_tx_count(sf->s);
+	if (!sf->closed[dir] && data && len)
+		r = smtp_parse(sf->s, dir, data, len);
+	if (flags & APP_EOF) {
+		smtp_eof(sf->s, dir);
+		sf->closed[dir] = 1;
+	}
+	smtp_count(at, c_tx, smtp_tx_count(sf->s) - before);
+	if (smtp_parser_errors(sf->s) > sf->errors) {
+		smtp_count(at, c_parser, smtp_parser_errors(sf->s) - sf->errors);
+		sf->errors = smtp_parser_errors(sf->s);
+	}
+	if (r == SMTP_ERR) {
+		/* as Suricata's parser error: the flow is not parsed further
+		 * (its transactions still log) */
+		sf->closed[0] = sf->closed[1] = 1;
+	}
+	if (r == SMTP_TO_TLS && !sf->to_tls) {
+		sf->to_tls = 1;
+		app_layer_request_proto_change(f, ALPROTO_TLS);
+	}
+	return 0;
+}
+
+/* the bytes past the switch to TLS: the TLS parser's first */
+static uint8_t *smtp_held_take(void *state, int dir, uint32_t *len)
+{
+	return smtp_take_held(((SmtpFlow *)state)->s, dir, len);
+}
+
+static uint64_t smtp_tx_count_op(const void *state)
+{
+	return smtp_tx_count(((const SmtpFlow *)state)->s);
+}
+
+static void *smtp_tx_get_op(const void *state, uint64_t id)
+{
+	return smtp_tx_get(((const SmtpFlow *)state)->s, id);
+}
+
+static uint64_t smtp_tx_id_op(const void *tx)
+{
+	return smtp_tx_id(tx);
+}
+
+/* One progress value: done (1) once the message ended (or RSET, or the
+ * change to TLS); both sides alike, as Suricata's SMTP tx is. */
+static int smtp_tx_progress(const void *tx, int dir)
+{
+	(void)dir;
+	return smtp_tx_done(tx) ? SMTP_PROGRESS_DONE : 0;
+}
+
+static unsigned smtp_tx_flags_op(const void *tx)
+{
+	return *smtp_tx_flags((SmtpTx *)tx);
+}
+
+static void smtp_tx_set_flags(void *tx, unsigned flags)
+{
+	*smtp_tx_flags(tx) |= flags;
+}
+
+static void **smtp_tx_detect_slot_op(void *tx)
+{
+	return smtp_tx_detect_slot(tx);
+}
+
+static void smtp_tx_gc_op(void *state, unsigned need)
+{
+	smtp_tx_gc(((SmtpFlow *)state)->s, need);
+}
+
+static int smtp_event_lookup(const char *name)
+{
+	return smtp_event_by_name(name);
+}
+
+static int smtp_tx_has_event_op(const void *tx, int id)
+{
+	return smtp_tx_has_event(tx, id);
+}
+
+const AppProtoOps smtp_proto_ops = {
+	.name = "smtp",
+	.ipprotos = APP_IPPROTO_TCP,
+	.config_defaults = smtp_ops_config_defaults,
+	.config_load = smtp_config_load,
+	.enabled = smtp_enabled,
+	.register_counters = smtp_register_counters,
+	.probe = smtp_probe,
+	.state_new = smtp_state_new_op,
+	.state_free = smtp_state_free_op,
+	.parse = smtp_parse_op,
+	.tunnel_take = smtp_held_take,
+	.tx_count = smtp_tx_count_op,
+	.tx_get = smtp_tx_get_op,
+	.tx_id = smtp_tx_id_op,
+	.tx_log_id = smtp_tx_id_op,
+	.tx_progress = smtp_tx_progress,
+	.progress_complete = SMTP_PROGRESS_DONE,
+	.tx_flags = smtp_tx_flags_op,
+	.tx_set_flags = smtp_tx_set_flags,
+	.tx_detect_slot = smtp_tx_detect_slot_op,
+	.tx_gc = smtp_tx_gc_op,
+	.event_lookup = smtp_event_lookup,
+	.tx_has_event = smtp_tx_has_event_op,
+};

@@ -1,0 +1,18 @@
+/* SMTP as the app layer runs it (smtp-proto.c, smtp-parse.c): what
+ * detection and the eve logger may ask of an SMTP transaction (the
+ * accessors of smtp-parse.h, on tx from app_layer_tx_get()); everything
+ * else goes through the generic app_layer_tx_*() calls.
+ *
+ * Progress: one value for both sides, done (1) when the transaction's
+ * message ended, at RSET, or when the flow went on as TLS. */
+#ifndef APP_LAYER_SMTP_H
+#define APP_LAYER_SMTP_H
+
+#include "app-layer/smtp-parse.h"
+
+#define SMTP_PROGRESS_DONE 1
+
+/* app-layer.protocols.smtp as loaded (the mime options among them). */
+const SmtpConfig *smtp_config(void);
+
+#endif

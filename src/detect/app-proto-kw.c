@@ -1,0 +1,101 @@
+/* app-layer-protocol:[!]<protocol>[,<mode>] (Suricata 8's "Generic App
+ * Layer Keywords"): the flow's application protocol, a packet keyword.
+ * Modes: none (the flow's protocol now), final (the same), original (the
+ * protocol before a change such as SMTP's STARTTLS, else the current one),
+ * either (the current or the original), to_server / to_client / direction
+ * (the protocol detection settled on: one per flow here). "failed" names a
+ * flow whose detection gave up. A flow not decided yet matches neither
+ * form, as in Suricata. */
+#include "detect/detect-int.h"
+#include "detect/engine-int.h"
+#include "app-layer/app-layer.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+enum alp_mode { ALP_CURRENT = 0, ALP_ORIGINAL, ALP_EITHER };
+
+typedef struct DetectAppProto {
+	uint16_t alproto;
+	uint8_t negated;
+	uint8_t mode;               /* enum alp_mode */
+} DetectAppProto;
+
+static int kw_app_layer_protocol(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	char buf[64], *name, *mode;
+	DetectAppProto *d;
+	int ap;
+
+	(void)kw;
+	if (strlen(arg) >= sizeof(buf))
+		return sig_error(st, "invalid app-layer-protocol \"%s\"", arg);
+	strcpy(buf, arg);
+	name = str_trim(buf);
+	mode = strchr(name, ',');
+	if (mode) {
+		*mode++ = '\0';
+		mode = str_trim(mode);
+		name = str_trim(name);
+	}
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return sig_error(st, "out of memory");
+	if (*name == '!') {
+		d->negated = 1;
+		name = str_trim(name + 1);
+	}
+	ap = app_proto_by_name(name);
+	if (ap <= 0) {
+		free(d);
+		return sig_error(st, "app-layer-protocol: unknown protocol \"%s\"", name);
+	}
+	d->alproto = (uint16_t)ap;
+	if (!mode || !strcasecmp(mode, "final") || !strcasecmp(mode, "to_server") ||
+	    !strcasecmp(mode, "to_client") || !strcasecmp(mode, "direction")) {
+		d->mode = ALP_CURRENT;
+	} else if (!strcasecmp(mode, "original")) {
+		d->mode = ALP_ORIGINAL;
+	} else if (!strcasecmp(mode, "either")) {
+		d->mode = ALP_EITHER;
+	} else {
+		free(d);
+		return sig_error(st, "app-layer-protocol: unknown mode \"%s\" (to_server, "
+				 "to_client, direction, final, original, either)", mode);
+	}
+	return sm_append(st, SM_LIST_MATCH, KW_APP_LAYER_PROTOCOL, d) < 0 ? -1 : 0;
+}
+
+static int match_app_layer_protocol(DetectThread *dt, const SigMatch *sm, Packet *p)
+{
+	const DetectAppProto *d = sm->ctx;
+	const Flow *f = p->flow;
+	uint16_t cur, orig;
+	int hit;
+
+	(void)dt;
+	if (!f || f->app_proto == ALPROTO_UNKNOWN)
+		return 0;
+	cur = f->app_proto;
+	orig = f->app_proto_orig ? f->app_proto_orig : cur;
+	switch (d->mode) {
+	case ALP_ORIGINAL:
+		hit = orig == d->alproto;
+		break;
+	case ALP_EITHER:
+		hit = cur == d->alproto || orig == d->alproto;
+		break;
+	default:
+		hit = cur == d->alproto;
+	}
+	return d->negated ? !hit : hit;
+}
+
+/* The keywords of this family: keywords.c gathers the tables (one line
+ * per family). */
+const Keyword app_proto_keywords[] = {
+	{ "app-layer-protocol", KW_APP_LAYER_PROTOCOL, kw_app_layer_protocol, NEED | SQ, -1,
+	  "the flow's application protocol", match_app_layer_protocol, NULL },
+	{ .name = NULL }
+};

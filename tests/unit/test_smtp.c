@@ -1,0 +1,611 @@
+/* SMTP: the parser (app-layer/smtp-parse.h), the MIME decoder
+ * (mime-decode.h), the eve objects (output/smtp-json.h), the keyword
+ * buffers (detect/smtp-kw.h) and SMTP's registry entry through the generic
+ * app layer: detection, transactions, the STARTTLS change to TLS. */
+#include "config.h"
+#include "test.h"
+
+#include "app-layer/app-layer.h"
+#include "app-layer/mime-decode.h"
+#include "app-layer/smtp-parse.h"
+#include "app-layer/smtp.h"
+#include "conf/conf.h"
+#include "detect/buffers.h"
+#include "detect/detect-parse.h"
+#include "detect/smtp-kw.h"
+#include "output/smtp-json.h"
+
+#include <arpa/inet.h>
+#include <jansson.h>
+#include <netinet/in.h>
+#include <stdlib.h>
+
+static SmtpConfig cfg;
+
+static SmtpState *state(void)
+{
+	smtp_config_defaults(&cfg);
+	return smtp_state_new(&cfg);
+}
+
+static int feed_str(SmtpState *s, int dir, const char *t)
+{
+	return smtp_parse(s, dir, (const uint8_t *)t, (uint32_t)strlen(t));
+}
+
+static int str_is(const uint8_t *p, uint32_t len, const char *want)
+{
+	return p && len == strlen(want) && memcmp(p, want, len) == 0;
+}
+
+static const char session[] =
+	"EHLO client.example\r\n"
+	"MAIL FROM:<a@example.com> SIZE=100\r\n"
+	"RCPT TO:<b@example.org>\r\n"
+	"RCPT TO: <c@example.org> NOTIFY=NEVER\r\n"
+	"DATA\r\n"
+	"From: Alice <a@example.com>\r\n"
+	"To: \"Bob, B\" <b@example.org>, c@example.org\r\n"
+	"Subject: hello\r\n"
+	" world\r\n"
+	"MIME-Version: 1.0\r\n"
+	"Content-Type: multipart/mixed; boundary=\"XX\"\r\n"
+	"\r\n"
+	"preamble\r\n"
+	"--XX\r\n"
+	"Content-Type: text/plain\r\n"
+	"Content-Transfer-Encoding: quoted-printable\r\n"
+	"\r\n"
+	"see http://Example.COM/a=3Db and =\r\n"
+	"http://two.example/x\r\n"
+	"..dot\r\n"
+	"--XX\r\n"
+	"Content-Type: application/octet-stream; name=\"ignored.bin\"\r\n"
+	"Content-Disposition: attachment; filename=\"report.pdf\"\r\n"
+	"Content-Transfer-Encoding: base64\r\n"
+	"\r\n"
+	"aGVsbG8gd29y\r\n"
+	"bGQ=\r\n"
+	"--XX--\r\n"
+	"\r\n"
+	".\r\n"
+	"QUIT\r\n";
+
+TEST(smtp_envelope_and_message)
+{
+	SmtpState *s = state();
+	SmtpTx *tx;
+	const MimeMsg *m;
+	const uint8_t *p;
+	uint32_t n;
+
+	CHECK(s);
+	CHECK_EQ(feed_str(s, 1, "220 mx ESMTP\r\n"), SMTP_OK);
+	CHECK_EQ(feed_str(s, 0, session), SMTP_OK);
+	/* QUIT after the done mail starts the next (Suricata 8.0.0) */
+	CHECK_EQ(smtp_tx_count(s), 2);
+	tx = smtp_tx_get(s, 0);
+	CHECK(tx && smtp_tx_done(tx));
+	p = smtp_tx_helo(tx, &n);
+	CHECK(str_is(p, n, "client.example"));
+	p = smtp_tx_mail_from(tx, &n);
+	CHECK(str_is(p, n, "<a@example.com>"));
+	CHECK_EQ(smtp_tx_rcpt_count(tx), 2);
+	p = smtp_tx_rcpt(tx, 1, &n);
+	CHECK(str_is(p, n, "<c@example.org>"));
+	m = smtp_tx_mime(tx);
+	CHECK(m && mime_done(m));
+	CHECK(str_is(mime_header(m, "subject")->value, mime_header(m, "subject")->len,
+		     "hello world"));
+	CHECK_EQ(mime_attachment_count(m), 1);
+	CHECK(str_is(mime_attachment_at(m, 0)->s, mime_attachment_at(m, 0)->len, "report.pdf"));
+	/* the QP soft break joins the lines; URLs lower-cased, scheme left
+	 * out by default, last found first */
+	CHECK_EQ(mime_url_count(m), 2);
+	CHECK(str_is(mime_url_at(m, 0)->s, mime_url_at(m, 0)->len, "two.example/x"));
+	CHECK(str_is(mime_url_at(m, 1)->s, mime_url_at(m, 1)->len, "example.com/a=b"));
+	CHECK_EQ(smtp_tx_events(tx), 0);
+	tx = smtp_tx_get(s, 1);
+	CHECK(tx && !smtp_tx_done(tx) && !smtp_tx_mime(tx));
+	smtp_state_free(s);
+}
+
+/* Byte by byte, the parser must end where it ends with one call. */
+TEST(smtp_split_anywhere)
+{
+	SmtpState *s = state();
+	const MimeMsg *m;
+
+	for (size_t i = 0; session[i]; i++)
+		smtp_parse(s, 0, (const uint8_t *)session + i, 1);
+	CHECK_EQ(smtp_tx_count(s), 2);
+	m = smtp_tx_mime(smtp_tx_get(s, 0));
+	CHECK_EQ(mime_url_count(m), 2);
+	CHECK_EQ(mime_attachment_count(m), 1);
+	smtp_state_free(s);
+}
+
+TEST(smtp_multiline_and_pipelined_replies)
+{
+	SmtpState *s = state();
+	SmtpTx *tx;
+
+	feed_str(s, 1, "220-mx first\r\n220 mx second\r\n");
+	feed_str(s, 0, "EHLO c\r\nMAIL FROM:<a@b>\r\nRCPT TO:<c@d>\r\n");
+	CHECK_EQ(feed_str(s, 1, "250-mx\r\n250-PIPELINING\r\n250 OK\r\n250 OK\r\n250 OK\r\n"),
+		 SMTP_OK);
+	tx = smtp_tx_get(s, 0);
+	CHECK_EQ(smtp_tx_events(tx), 0);
+	/* one reply too many */
+	feed_str(s, 1, "250 OK\r\n");
+	CHECK(smtp_tx_has_event(tx, SMTP_EV_UNABLE_TO_MATCH_REPLY_WITH_REQUEST));
+	smtp_state_free(s);
+}
+
+TEST(smtp_invalid_reply_is_an_error)
+{
+	SmtpState *s = state();
+
+	feed_str(s, 0, "HELO x\r\n");
+	CHECK_EQ(feed_str(s, 1, "472 not a code Suricata knows\r\n"), SMTP_ERR);
+	CHECK(smtp_tx_has_event(smtp_tx_get(s, 0), SMTP_EV_INVALID_REPLY));
+	CHECK_EQ(smtp_parser_errors(s), 1);
+	/* as Suricata's parser error: nothing more of the flow is parsed */
+	CHECK_EQ(feed_str(s, 0, "MAIL FROM:<z@z>\r\n"), SMTP_ERR);
+	CHECK_EQ(feed_str(s, 1, "999 bad again\r\n"), SMTP_ERR);
+	CHECK_EQ(smtp_parser_errors(s), 1);
+	{
+		uint32_t n;
+
+		CHECK(!smtp_tx_mail_from(smtp_tx_get(s, 0), &n));
+	}
+	CHECK_EQ(smtp_event_by_name("invalid_reply"), SMTP_EV_INVALID_REPLY);
+	CHECK_EQ(smtp_event_by_name("mime_invalid_base64"),
+		 SMTP_EV_MIME_FIRST + MIME_EV_INVALID_BASE64);
+	CHECK_EQ(smtp_event_by_name("nope"), -1);
+	smtp_state_free(s);
+}
+
+TEST(smtp_long_command_line_event)
+{
+	SmtpState *s = state();
+	char line[700];
+
+	memset(line, 'A', sizeof(line));
+	memcpy(line, "HELO ", 5);
+	line[sizeof(line) - 3] = '\r';
+	line[sizeof(line) - 2] = '\n';
+	line[sizeof(line) - 1] = '\0';
+	feed_str(s, 0, line);
+	CHECK(smtp_tx_has_event(smtp_tx_get(s, 0), SMTP_EV_MAX_COMMAND_LINE_LEN_EXCEEDED));
+	smtp_state_free(s);
+}
+
+TEST(smtp_data_rejected_leaves_data_mode)
+{
+	SmtpState *s = state();
+	SmtpTx *tx;
+
+	feed_str(s, 0, "HELO x\r\nMAIL FROM:<a@b>\r\nDATA\r\n");
+	feed_str(s, 1, "220 hi\r\n250 ok\r\n250 ok\r\n554 no\r\n");
+	tx = smtp_tx_get(s, 0);
+	CHECK(smtp_tx_has_event(tx, SMTP_EV_DATA_COMMAND_REJECTED));
+	CHECK(!smtp_tx_mime(tx));
+	/* commands again */
+	feed_str(s, 0, "RCPT TO:<z@y>\r\n");
+	CHECK_EQ(smtp_tx_rcpt_count(tx), 1);
+	smtp_state_free(s);
+}
+
+/* A message line's piece held when DATA is refused becomes the start of a
+ * command line: held bytes past the command limit must not make a
+ * negative length (qa/fuzz, fuzz_smtp). */
+TEST(smtp_refused_data_with_a_held_line)
+{
+	SmtpState *s = state();
+	char big[3001];
+
+	memset(big, 'A', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	feed_str(s, 0, "HELO x\r\nDATA\r\n");
+	feed_str(s, 0, big);
+	feed_str(s, 1, "220 hi\r\n250 ok\r\n554 no\r\n");
+	feed_str(s, 0, big);
+	feed_str(s, 0, "\r\nMAIL FROM:<a@b>\r\n");
+	CHECK(smtp_tx_has_event(smtp_tx_get(s, 0), SMTP_EV_TRUNCATED_LINE));
+	CHECK(smtp_tx_has_event(smtp_tx_get(s, 0), SMTP_EV_DATA_COMMAND_REJECTED));
+	{
+		uint32_t n;
+		const uint8_t *p = smtp_tx_mail_from(smtp_tx_get(s, 0), &n);
+
+		CHECK(str_is(p, n, "<a@b>"));
+	}
+	smtp_state_free(s);
+}
+
+TEST(smtp_bdat_chunks)
+{
+	SmtpState *s = state();
+	const char *c1 = "Subject: chunked\r\n\r\nbody li";
+	const char *c2 = "ne http://x.example/\r\n";
+	char cmd[64];
+	SmtpTx *tx;
+
+	feed_str(s, 0, "EHLO x\r\nMAIL FROM:<a@b>\r\nRCPT TO:<c@d>\r\n");
+	snprintf(cmd, sizeof(cmd), "BDAT %zu\r\n", strlen(c1));
+	feed_str(s, 0, cmd);
+	feed_str(s, 0, c1);
+	snprintf(cmd, sizeof(cmd), "BDAT %zu LAST\r\n", strlen(c2));
+	feed_str(s, 0, cmd);
+	feed_str(s, 0, c2);
+	tx = smtp_tx_get(s, 0);
+	CHECK(smtp_tx_done(tx));
+	CHECK(str_is(mime_header(smtp_tx_mime(tx), "subject")->value,
+		     mime_header(smtp_tx_mime(tx), "subject")->len, "chunked"));
+	/* the line cut between the chunks is one line */
+	CHECK_EQ(mime_url_count(smtp_tx_mime(tx)), 1);
+	CHECK(str_is(mime_url_at(smtp_tx_mime(tx), 0)->s, mime_url_at(smtp_tx_mime(tx), 0)->len,
+		     "x.example/"));
+	/* commands after the last chunk */
+	feed_str(s, 0, "MAIL FROM:<next@b>\r\n");
+	CHECK_EQ(smtp_tx_count(s), 2);
+	smtp_state_free(s);
+}
+
+TEST(smtp_starttls_holds_the_tls_bytes)
+{
+	SmtpState *s = state();
+	uint8_t *h;
+	uint32_t n;
+
+	feed_str(s, 1, "220 mx\r\n");
+	feed_str(s, 0, "EHLO x\r\n");
+	feed_str(s, 1, "250 mx\r\n");
+	/* the client hello right behind the command, before the reply */
+	CHECK_EQ(feed_str(s, 0, "STARTTLS\r\n\x16\x03\x01"), SMTP_OK);
+	CHECK_EQ(feed_str(s, 1, "220 go ahead\r\n\x16\x03\x03"), SMTP_TO_TLS);
+	CHECK(smtp_tx_done(smtp_tx_get(s, 0)));
+	h = smtp_take_held(s, 0, &n);
+	CHECK(h && n == 3 && h[0] == 0x16);
+	free(h);
+	h = smtp_take_held(s, 1, &n);
+	CHECK(h && n == 3);
+	free(h);
+	CHECK(!smtp_take_held(s, 1, &n));
+	smtp_state_free(s);
+}
+
+TEST(smtp_starttls_refused_goes_on)
+{
+	SmtpState *s = state();
+
+	feed_str(s, 1, "220 mx\r\n");
+	feed_str(s, 0, "EHLO x\r\nSTARTTLS\r\nMAIL FROM:<a@b>\r\n");
+	CHECK_EQ(feed_str(s, 1, "250 mx\r\n454 not now\r\n"), SMTP_OK);
+	CHECK(smtp_tx_has_event(smtp_tx_get(s, 0), SMTP_EV_TLS_REJECTED));
+	/* what the client sent meanwhile was parsed as SMTP after all */
+	{
+		uint32_t n;
+		const uint8_t *p = smtp_tx_mail_from(smtp_tx_get(s, 0), &n);
+
+		CHECK(str_is(p, n, "<a@b>"));
+	}
+	smtp_state_free(s);
+}
+
+TEST(smtp_tx_gc_frees_logged_done)
+{
+	SmtpState *s = state();
+
+	feed_str(s, 0, "HELO x\r\nMAIL FROM:<a@b>\r\nDATA\r\n\r\n.\r\nMAIL FROM:<c@d>\r\n");
+	CHECK_EQ(smtp_tx_count(s), 2);
+	*smtp_tx_flags(smtp_tx_get(s, 0)) |= 1;
+	*smtp_tx_flags(smtp_tx_get(s, 1)) |= 1;
+	smtp_tx_gc(s, 1);
+	CHECK(!smtp_tx_get(s, 0));
+	CHECK(smtp_tx_get(s, 1));       /* not done */
+	smtp_state_free(s);
+}
+
+/* ---- MIME ---- */
+
+TEST(mime_base64_across_calls)
+{
+	uint8_t out[16], carry[4];
+	unsigned nc = 0;
+	int n1 = mime_b64_decode((const uint8_t *)"aGVs", 4, out, carry, &nc);
+	int n2 = mime_b64_decode((const uint8_t *)"bG8", 3, out + n1, carry, &nc);
+	int n3 = mime_b64_decode((const uint8_t *)"=", 1, out + n1 + n2, carry, &nc);
+
+	CHECK_EQ(n1, 3);
+	CHECK_EQ(n2, 0);
+	CHECK_EQ(n3, 2);
+	CHECK(memcmp(out, "hello", 5) == 0);
+	nc = 0;
+	/* a bad character: skipped, reported */
+	CHECK_EQ(mime_b64_decode((const uint8_t *)"aG!Vs", 5, out, carry, &nc), -1 - 3);
+}
+
+TEST(mime_quoted_printable)
+{
+	uint8_t out[32];
+	int soft;
+
+	CHECK_EQ(mime_qp_decode((const uint8_t *)"a=3Db=\t ", 8, out, &soft), 3);
+	CHECK(soft);
+	CHECK(memcmp(out, "a=b", 3) == 0);
+	CHECK_EQ(mime_qp_decode((const uint8_t *)"x=ZZ", 4, out, &soft), -1 - 4);
+	CHECK(!soft);
+}
+
+static MimeMsg *msg_of(const MimeConfig *c, const char *text)
+{
+	MimeMsg *m = mime_msg_new(c);
+	const char *p = text;
+
+	while (*p) {
+		const char *e = strstr(p, "\r\n");
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+
+		mime_feed_line(m, (const uint8_t *)p, (uint32_t)n, 0);
+		p += n + (e ? 2 : 0);
+	}
+	mime_finish(m);
+	return m;
+}
+
+TEST(mime_rfc2231_filename_and_depth)
+{
+	MimeConfig c;
+	MimeMsg *m;
+
+	mime_config_defaults(&c);
+	c.header_value_depth = 5;
+	m = msg_of(&c, "Subject: 0123456789\r\n"
+		       "Content-Type: application/pdf\r\n"
+		       "Content-Disposition: attachment; filename*0*=utf-8''a%20b; filename*1=\"c.pdf\"\r\n"
+		       "\r\nx\r\n");
+	CHECK_EQ(mime_attachment_count(m), 1);
+	CHECK(str_is(mime_attachment_at(m, 0)->s, mime_attachment_at(m, 0)->len, "a bc.pdf"));
+	/* header-value-depth cuts what is kept of a value */
+	CHECK(str_is(mime_header(m, "subject")->value, mime_header(m, "subject")->len, "01234"));
+	mime_msg_free(m);
+}
+
+TEST(mime_schemes_and_body_md5)
+{
+	MimeConfig c;
+	MimeMsg *m;
+	uint8_t md[16];
+	/* md5("line\r\n") */
+	static const uint8_t want[16] = { 0x95, 0x77, 0x74, 0xf5, 0x69, 0xd3, 0x33, 0x46,
+					  0xe5, 0x76, 0x2e, 0xe8, 0x04, 0xb5, 0xc4, 0xbf };
+	int ok;
+
+	mime_config_defaults(&c);
+	c.body_md5 = 1;
+	c.log_url_scheme = 1;
+	strcpy(c.schemes[1], "ftp://");
+	c.nschemes = 2;
+	m = msg_of(&c, "From: x\r\n\r\nline\r\n");
+	ok = mime_body_md5(m, md);
+	CHECK(ok);
+	CHECK(memcmp(md, want, 16) == 0);
+	CHECK_STREQ(mime_body_md5_hex(m), "957774f569d33346e5762ee804b5c4bf");
+	mime_msg_free(m);
+	m = msg_of(&c, "From: x\r\n\r\nget FTP://h/f and http://[::1]/x.exe\r\n");
+	CHECK_EQ(mime_url_count(m), 2);
+	CHECK(str_is(mime_url_at(m, 0)->s, mime_url_at(m, 0)->len, "ftp://h/f"));
+	CHECK(str_is(mime_url_at(m, 1)->s, mime_url_at(m, 1)->len, "http://[::1]/x.exe"));
+	CHECK_EQ(mime_url_flags(m), MIME_URL_IPV6 | MIME_URL_EXE);
+	mime_msg_free(m);
+}
+
+TEST(mime_decode_off_keeps_headers_only)
+{
+	MimeConfig c;
+	MimeMsg *m;
+
+	mime_config_defaults(&c);
+	c.decode_mime = 0;
+	m = msg_of(&c, "From: x\r\nContent-Type: text/plain; name=\"a.txt\"\r\n\r\nhttp://u.example/\r\n");
+	CHECK(mime_header(m, "from"));
+	CHECK_EQ(mime_url_count(m), 0);
+	CHECK_EQ(mime_attachment_count(m), 0);
+	mime_msg_free(m);
+}
+
+/* ---- eve and keywords ---- */
+
+TEST(smtp_eve_objects)
+{
+	SmtpState *s = state();
+	SmtpTx *tx;
+	json_t *j, *e;
+
+	feed_str(s, 0, session);
+	tx = smtp_tx_get(s, 0);
+	j = smtp_json_object(tx);
+	CHECK_STREQ(json_string_value(json_object_get(j, "mail_from")), "<a@example.com>");
+	CHECK_EQ(json_array_size(json_object_get(j, "rcpt_to")), 2);
+	json_decref(j);
+	e = smtp_email_object(tx, 0);
+	CHECK_STREQ(json_string_value(json_object_get(e, "status")), "PARSE_DONE");
+	CHECK_STREQ(json_string_value(json_object_get(e, "from")), "Alice <a@example.com>");
+	/* the comma inside quotes does not split */
+	CHECK_EQ(json_array_size(json_object_get(e, "to")), 2);
+	CHECK_STREQ(json_string_value(json_array_get(json_object_get(e, "to"), 0)),
+		    "\"Bob, B\" <b@example.org>");
+	CHECK(!json_object_get(e, "subject"));  /* extended only */
+	CHECK_STREQ(json_string_value(json_array_get(json_object_get(e, "attachment"), 0)),
+		    "report.pdf");
+	json_decref(e);
+	e = smtp_email_object(tx, SMTP_LOG_EXTENDED | SMTP_LOG_MD5_SUBJECT);
+	CHECK_STREQ(json_string_value(json_object_get(e, "subject")), "hello world");
+	CHECK(json_object_get(e, "subject_md5"));
+	json_decref(e);
+	/* no message: no email object */
+	CHECK(!smtp_email_object(smtp_tx_get(s, 1), 0));
+	smtp_state_free(s);
+}
+
+TEST(smtp_keyword_buffers)
+{
+	SmtpState *s = state();
+	SmtpTx *tx;
+	const uint8_t *p;
+	uint32_t n;
+
+	feed_str(s, 0, session);
+	tx = smtp_tx_get(s, 0);
+	CHECK_EQ(smtp_buffer_get(&detect_buffers[BUF_SMTP_HELO], tx, 0, 0, &p, &n), 0);
+	CHECK(str_is(p, n, "client.example"));
+	CHECK_EQ(smtp_buffer_get(&detect_buffers[BUF_SMTP_RCPT_TO], tx, 0, 1, &p, &n), 0);
+	CHECK(str_is(p, n, "<c@example.org>"));
+	CHECK_EQ(smtp_buffer_get(&detect_buffers[BUF_SMTP_RCPT_TO], tx, 0, 2, &p, &n), -1);
+	CHECK_EQ(smtp_buffer_get(&detect_buffers[BUF_EMAIL_SUBJECT], tx, 0, 0, &p, &n), 0);
+	CHECK(str_is(p, n, "hello world"));
+	CHECK_EQ(smtp_buffer_get(&detect_buffers[BUF_EMAIL_URL], tx, 0, 1, &p, &n), 0);
+	CHECK(str_is(p, n, "example.com/a=b"));
+	/* body md5 is off by default */
+	CHECK_EQ(smtp_buffer_get(&detect_buffers[BUF_EMAIL_BODY_MD5], tx, 0, 0, &p, &n), -1);
+	CHECK_EQ(smtp_buffer_get(&detect_buffers[BUF_EMAIL_CC], tx, 0, 0, &p, &n), -1);
+	smtp_state_free(s);
+}
+
+/* ---- through the app layer ---- */
+
+static ThreadCounters *tc;
+
+static ThreadCounters *counters(void)
+{
+	static int done;
+
+	if (!done) {
+		app_layer_register_counters();
+		counters_freeze();
+		done = 1;
+	}
+	if (!tc)
+		tc = thread_counters_new();
+	return tc;
+}
+
+typedef struct Ctx {
+	AppLayerConfig cfg;
+	AppLayerThread *at;
+	Flow f;
+} Ctx;
+
+static void ctx_init(Ctx *c, uint16_t dp)
+{
+	app_layer_config_load(&c->cfg);
+	c->at = app_layer_thread_new(&c->cfg, counters());
+	memset(&c->f, 0, sizeof(c->f));
+	c->f.proto = 6;
+	c->f.ip_version = 4;
+	c->f.src.family = AF_INET;
+	c->f.dst.family = AF_INET;
+	inet_pton(AF_INET, "10.0.0.1", &c->f.src.a.u32[0]);
+	inet_pton(AF_INET, "10.0.0.25", &c->f.dst.a.u32[0]);
+	c->f.sp = 40000;
+	c->f.dp = dp;
+}
+
+static void ctx_free(Ctx *c)
+{
+	app_layer_flow_free(&c->f);
+	app_layer_thread_free(c->at);
+}
+
+/* one packet of the flow, one direction's bytes */
+static int pkt(Ctx *c, int dir, const void *p, size_t n)
+{
+	if (dir)
+		c->f.pkts_toclient++;
+	else
+		c->f.pkts_toserver++;
+	return app_layer_handle_data(c->at, &c->f, dir, p, (uint32_t)n, 0);
+}
+
+TEST(smtp_detected_by_ehlo_on_any_port)
+{
+	Ctx c;
+
+	ctx_init(&c, 2600);
+	pkt(&c, 1, "220 mx ESMTP\r\n", 14);  /* a banner off the ports says nothing */
+	CHECK_EQ(c.f.app_proto, ALPROTO_UNKNOWN);
+	pkt(&c, 0, "EHLO x\r\n", 8);
+	CHECK_EQ(c.f.app_proto, ALPROTO_SMTP);
+	CHECK_EQ(app_layer_tx_count(&c.f), 1);
+	ctx_free(&c);
+}
+
+TEST(smtp_detected_by_banner_on_port_25)
+{
+	Ctx c;
+
+	ctx_init(&c, 25);
+	pkt(&c, 1, "220-mx\r\n", 8);
+	CHECK_EQ(c.f.app_proto, ALPROTO_SMTP);
+	ctx_free(&c);
+	ctx_init(&c, 21);
+	pkt(&c, 1, "220 ftp ready\r\n", 15);
+	CHECK(c.f.app_proto != ALPROTO_SMTP);
+	ctx_free(&c);
+}
+
+/* A TLS 1.2 ClientHello record (minimal: no extensions). */
+static const uint8_t client_hello[] = {
+	0x16, 0x03, 0x01, 0x00, 0x2d, 0x01, 0x00, 0x00, 0x29, 0x03, 0x03,
+	1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+	17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32,
+	0x00, 0x00, 0x02, 0x00, 0x2f, 0x01, 0x00,
+};
+
+TEST(smtp_starttls_changes_the_flow_to_tls)
+{
+	Ctx c;
+
+	ctx_init(&c, 25);
+	pkt(&c, 1, "220 mx\r\n", 8);
+	pkt(&c, 0, "EHLO x\r\n", 8);
+	pkt(&c, 1, "250 mx\r\n", 8);
+	pkt(&c, 0, "STARTTLS\r\n", 10);
+	pkt(&c, 1, "220 go\r\n", 8);
+	/* this packet's detection and logging still see SMTP */
+	CHECK_EQ(c.f.app_proto, ALPROTO_SMTP);
+	CHECK_EQ(app_layer_tx_count(&c.f), 1);
+	pkt(&c, 0, client_hello, sizeof(client_hello));
+	CHECK_EQ(c.f.app_proto, ALPROTO_TLS);
+	CHECK_EQ(c.f.app_proto_orig, ALPROTO_SMTP);
+	/* the TLS tx is new to whoever walked the SMTP ones */
+	CHECK_EQ(app_layer_tx_count(&c.f), 2);
+	CHECK(!app_layer_tx_get(&c.f, 0));
+	CHECK(app_layer_tx_get(&c.f, 1));
+	CHECK_EQ(app_layer_tx_id(&c.f, app_layer_tx_get(&c.f, 1)), 1);
+	CHECK(app_layer_tx_progress(&c.f, app_layer_tx_get(&c.f, 1), APP_DIR_TOSERVER) > 0);
+	ctx_free(&c);
+}
+
+TEST(smtp_config_mime_options)
+{
+	AppLayerConfig ac;
+
+	conf_deinit();
+	CHECK_EQ(conf_set("app-layer.protocols.smtp.mime.header-value-depth", "-1"), 0);
+	CHECK_EQ(app_layer_config_load(&ac), -1);
+	conf_deinit();
+	CHECK_EQ(conf_set("app-layer.protocols.smtp.mime.body-md5", "maybe"), 0);
+	CHECK_EQ(app_layer_config_load(&ac), -1);
+	conf_deinit();
+	CHECK_EQ(conf_set("app-layer.protocols.smtp.mime.body-md5", "auto"), 0);
+	CHECK_EQ(conf_set("app-layer.protocols.smtp.mime.header-value-depth", "100"), 0);
+	CHECK_EQ(app_layer_config_load(&ac), 0);
+	CHECK_EQ(smtp_config()->mime.header_value_depth, 100);
+	CHECK(smtp_config()->mime.body_md5);
+	conf_deinit();
+	CHECK_EQ(app_layer_config_load(&ac), 0);
+	CHECK_EQ(smtp_config()->mime.header_value_depth, 2000);
+	CHECK(!smtp_config()->mime.body_md5);
+}

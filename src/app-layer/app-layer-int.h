@@ -52,6 +52,11 @@ typedef struct AppProtoOps {
 	uint8_t *(*tunnel_take)(void *state, int dir, uint32_t *len);
 	int (*tunnel_restart)(AppLayerThread *at, Flow *f, void *state);
 
+	/* a flow another one announced (expect.h): the expectation's data,
+	 * handed to the new state (which then owns it); NULL: the protocol is
+	 * never expected */
+	void (*expect_attach)(void *state, void *data, void (*data_free)(void *));
+
 	/* transactions (app-layer.h says what callers may assume) */
 	uint64_t (*tx_count)(const void *state);
 	void *(*tx_get)(const void *state, uint64_t id);
@@ -85,6 +90,9 @@ static inline const AppProtoOps *app_proto_ops(unsigned alproto)
 extern const AppProtoOps http_proto_ops;   /* http-proto.c */
 extern const AppProtoOps tls_proto_ops;    /* tls-proto.c */
 extern const AppProtoOps dns_proto_ops;    /* dns-proto.c */
+extern const AppProtoOps ssh_proto_ops;    /* ssh-proto.c */
+extern const AppProtoOps ftp_proto_ops;    /* ftp-proto.c */
+extern const AppProtoOps ftpdata_proto_ops; /* ftp-data-proto.c */
 
 /* Frees a transaction's detect slot with the function detection registered
  * (app_layer_set_detect_state_free); for the parsers' tx free paths. */
@@ -136,6 +144,7 @@ typedef struct AppFlowState {
 	uint32_t seen[2];           /* bytes seen before a decision */
 	uint8_t tunnel;             /* enum tunnel_state (app-layer.c) */
 	uint8_t reversed;           /* APP_REVERSE was asked (once per flow) */
+	uint8_t expect_tried;       /* the expectations were asked (expect.h) */
 	void *proto;                /* the parser state of f->app_proto's entry */
 } AppFlowState;
 

@@ -76,6 +76,8 @@ extern const Keyword
 	http_keywords[],
 	tls_keywords[],
 	dns_keywords[],
+	ssh_keywords[],
+	ftp_keywords[],
 	pkt_keywords[],
 	transform_keywords[];
 

@@ -58,6 +58,8 @@ enum sig_buffer {
 	BUF_TLS_SNI, BUF_TLS_CERT_SUBJECT, BUF_TLS_CERT_ISSUER, BUF_TLS_CERT_SERIAL, BUF_TLS_CERT_FINGERPRINT, BUF_TLS_CERTS, BUF_JA3_HASH, BUF_JA3_STRING, BUF_JA3S_HASH, BUF_JA3S_STRING, BUF_JA4_HASH, BUF_TLS_RANDOM, BUF_TLS_RANDOM_TIME, BUF_TLS_RANDOM_BYTES, BUF_TLS_ALPN, BUF_TLS_SAN,
 	BUF_DNS_QUERY, BUF_DNS_QUERIES_RRNAME, BUF_DNS_ANSWERS_RRNAME, BUF_DNS_AUTHORITIES_RRNAME,
 	BUF_DNS_ADDITIONALS_RRNAME, BUF_DNS_RESPONSE_RRNAME,
+	BUF_SSH_PROTO, BUF_SSH_SOFTWARE, BUF_SSH_HASSH, BUF_SSH_HASSH_STRING, BUF_SSH_HASSH_SERVER, BUF_SSH_HASSH_SERVER_STRING,
+	BUF_FTP_COMMAND, BUF_FTP_COMMAND_DATA, BUF_FTP_REPLY, BUF_FTP_COMPLETION_CODE,
 	/* further instances of an http buffer under other transforms than the
 	 * first (Signature.xf says which buffer each one is: detect/transform.h) */
 	BUF_HTTP_XINST0, BUF_HTTP_XINST1, BUF_HTTP_XINST2, BUF_HTTP_XINST3,
@@ -127,6 +129,8 @@ enum kw_id {
 	KW_TLS_STICKY, KW_TLS_MATCH, /* detect/tls-kw.c: sticky buffers; matchers (DetectTls) */
 	KW_DNS_STICKY,      /* dns.query, dns.answers.rrname, ...: detect/dns-kw.c */
 	KW_DNS_UINT,        /* dns.opcode, dns.rcode, dns.rrtype: DetectDnsUint (dns-kw.c) */
+	KW_SSH_STICKY, KW_SSH_VERSION, KW_SSH_STATE, /* detect/ssh-kw.c */
+	KW_FTP_STICKY, KW_FTP_MATCH, KW_FTPBOUNCE, /* detect/ftp-kw.c */
 	KW_MAX
 };
 

@@ -30,6 +30,8 @@ static const Keyword *const families[] = {
 	http_keywords,		/* http-kw.c */
 	tls_keywords,		/* tls-kw.c */
 	dns_keywords,		/* dns-kw.c */
+	ssh_keywords,		/* ssh-kw.c */
+	ftp_keywords,		/* ftp-kw.c */
 	pkt_keywords,		/* pkt-kw.c */
 	transform_keywords,	/* transform.c */
 };

@@ -412,11 +412,10 @@ typedef struct TxDetect {
 	uint8_t seen[2];          /* 1 + both sides' progress at the last pass */
 	/* bit l: on pass side d, list l's buffer was scanned complete and every
 	 * candidate it gave was evaluated then; it gives nothing new again */
-	uint64_t scanned[2];
+	uint64_t scanned[2][(BUF_IPV4_HDR + 63) / 64];
 	BodyIds *body;            /* ac-cuda only */
 	uint64_t done[];          /* bit 2*hidx+d: rule hidx evaluated on side d */
 } TxDetect;
-_Static_assert(BUF_IPV4_HDR <= 64, "TxDetect.scanned holds a bit per http list");
 
 static void tx_detect_free(void *p)
 {
@@ -599,7 +598,7 @@ static void tx_scan_list(DetectThread *dt, void *tx, TxDetect *st, TxPass *tp, i
 	const uint8_t *data;
 	uint32_t len;
 
-	if (st->scanned[tp->d] & (1ull << l))
+	if (st->scanned[tp->d][l / 64] & (1ull << (l % 64)))
 		return;
 	if (!tp->final && !complete && tp->prog[side] < detect_buffers[l].progress)
 		return;
@@ -612,7 +611,7 @@ static void tx_scan_list(DetectThread *dt, void *tx, TxDetect *st, TxPass *tp, i
 			prefilter_buf(dt, g, dt->scratch_h[tp->d][l], data, len, tp);
 	}
 	if (complete && !tp->deferred)
-		st->scanned[tp->d] |= 1ull << l;
+		st->scanned[tp->d][l / 64] |= 1ull << (l % 64);
 }
 
 static void tx_eval(DetectThread *dt, Packet *p, void *tx, TxDetect *st, int d, int final)

@@ -74,7 +74,8 @@ typedef struct FtpTx {
 	uint8_t port_addr_family;   /* PORT/EPRT's address: 4, 6 or 0 */
 	uint8_t port_addr[16];
 	uint32_t events;            /* 1 << enum ftp_event */
-	/* the app layer's */
+	/* the app layer's: a PORT/EPRT to another host than the client */
+	bool bounce;
 	unsigned app_flags;
 	void *detect;
 } FtpTx;

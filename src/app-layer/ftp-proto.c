@@ -119,7 +119,6 @@ typedef struct FtpProto {
 	uint8_t closed[2];
 	uint8_t active;             /* the last data port came from PORT/EPRT */
 	uint16_t dyn_port;          /* the last data port announced */
-	uint64_t bounce_pkt;        /* 1 + the flow's packet count of a bounce PORT */
 	/* for the parser's callback */
 	AppLayerThread *at;
 	Flow *f;
@@ -214,8 +213,7 @@ static void on_tx(void *arg, FtpState *s, FtpTx *t, int dir)
 				p->dyn_port = t->dyn_port;
 				p->active = 1;
 			}
-			if (port_bounces(p->f, t))
-				p->bounce_pkt = 1 + p->f->pkts_toserver + p->f->pkts_toclient;
+			t->bounce = port_bounces(p->f, t);
 		} else if (t->cmd == FTP_CMD_RETR || t->cmd == FTP_CMD_STOR) {
 			expect_transfer(p, t);
 		}
@@ -256,16 +254,6 @@ static int ftp_parse_op(AppLayerThread *at, Flow *f, void *state, int dir, const
 	p->f = NULL;
 	p->now = NULL;
 	return 0;
-}
-
-int ftp_flow_packet_bounce(const Flow *f)
-{
-	const AppFlowState *fs;
-	const FtpProto *p;
-
-	if (!f || f->app_proto != ALPROTO_FTP || !(fs = f->alstate) || !(p = fs->proto))
-		return 0;
-	return p->bounce_pkt && p->bounce_pkt == 1 + f->pkts_toserver + f->pkts_toclient;
 }
 
 /* ---------------- transactions ---------------- */

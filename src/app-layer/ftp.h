@@ -18,10 +18,6 @@
 
 #define FTP_PROGRESS_DONE 1
 
-/* ftpbounce: the packet being inspected carried a PORT command whose
- * address is not the client's. */
-int ftp_flow_packet_bounce(const Flow *f);
-
 /* What an ftp-data flow carries. */
 typedef struct FtpDataInfo {
 	uint8_t cmd;                /* FTP_CMD_RETR or FTP_CMD_STOR */

@@ -3,8 +3,8 @@
  * ftp.command_data (the request), ftp.reply and ftp.completion_code (one
  * entry per reply line), read from the transaction being inspected; the
  * transaction properties ftp.dynamic_port, ftp.mode and ftp.reply_received;
- * ftpdata_command (retr, stor) on ftp-data flows; and ftpbounce, the
- * packet that carries a PORT command whose address is not the client's. */
+ * ftpdata_command (retr, stor) on ftp-data flows; and ftpbounce, a PORT
+ * command (its request side) whose address is not the client's. */
 #include "detect/detect-int.h"
 #include "detect/engine-int.h"
 #include "detect/buffers.h"
@@ -82,7 +82,7 @@ int ftp_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 
 /* ---- matchers ---- */
 
-enum ftp_match_kind { FM_DYN_PORT, FM_MODE, FM_REPLY_RECEIVED, FM_DATA_COMMAND };
+enum ftp_match_kind { FM_DYN_PORT, FM_MODE, FM_REPLY_RECEIVED, FM_DATA_COMMAND, FM_BOUNCE };
 
 typedef struct DetectFtp {
 	int kind;
@@ -128,6 +128,9 @@ static int kw_ftp_match(SigParseState *st, const char *arg, const Keyword *kw)
 		break;
 	case FM_REPLY_RECEIVED:
 		rc = parse_yes_no(v, &d->val);
+		break;
+	case FM_BOUNCE:
+		rc = 0;
 		break;
 	case FM_DATA_COMMAND:
 		if (strcasecmp(v, "retr") == 0)
@@ -175,25 +178,16 @@ static int match_ftp(DetectThread *dt, const SigMatch *m, Packet *p)
 		case FM_MODE:
 			return t->mode == d->val;
 		case FM_REPLY_RECEIVED:
-			return (int)t->done == d->val;
+			/* a response property: on the response side, of a
+			 * command's transaction (suricata-verify
+			 * ftp-reply-received-01 counts no greeting) */
+			return dt->tx_side == APP_DIR_TOCLIENT && t->has_request &&
+			       (int)t->done == d->val;
+		case FM_BOUNCE:
+			return dt->tx_side == APP_DIR_TOSERVER && t->bounce;
 		}
 	}
 	return 0;
-}
-
-static int kw_ftpbounce(SigParseState *st, const char *arg, const Keyword *kw)
-{
-	(void)arg;
-	if (sig_set_alproto(st, kw->name, ALPROTO_FTP))
-		return -1;
-	return sm_append(st, SM_LIST_MATCH, KW_FTPBOUNCE, NULL) < 0 ? -1 : 0;
-}
-
-static int match_ftpbounce(DetectThread *dt, const SigMatch *m, Packet *p)
-{
-	(void)dt;
-	(void)m;
-	return ftp_flow_packet_bounce(p->flow);
 }
 
 #define FTPB(name, buf) { name, KW_FTP_STICKY, kw_ftp_sticky, STICKY, buf, "sticky buffer", NULL, NULL }
@@ -208,7 +202,7 @@ const Keyword ftp_keywords[] = {
 	FTPM("ftp.mode", FM_MODE, "active or passive data connection"),
 	FTPM("ftp.reply_received", FM_REPLY_RECEIVED, "the command's final reply came"),
 	FTPM("ftpdata_command", FM_DATA_COMMAND, "ftp-data flow of a RETR or STOR"),
-	{ "ftpbounce", KW_FTPBOUNCE, kw_ftpbounce, NA, 0, "PORT to another host than the client",
-	  match_ftpbounce, NULL },
+	{ "ftpbounce", KW_FTP_MATCH, kw_ftp_match, NA | KWF_TX, FM_BOUNCE,
+	  "PORT to another host than the client", match_ftp, NULL },
 	{ .name = NULL }
 };

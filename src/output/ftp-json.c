@@ -75,9 +75,18 @@ static json_t *ftp_object(const FtpTx *t)
 static void log_ftp_tx(Outputs *o, const Packet *p, const Flow *f, void *tx)
 {
 	const struct timeval *ts = p ? &p->ts : &f->last;
+	const FtpTx *t = tx;
 	json_t *rec;
 
-	if (!o || !tx || !outputs_eve_enabled(o, "ftp"))
+	if (!o || !tx)
+		return;
+	/* the parser's events as anomaly records (type applayer), as
+	 * Suricata writes them (suricata-verify ftp-too-long-command) */
+	for (int e = 0; e < FTP_EV_COUNT; e++)
+		if (t->events & (1u << e))
+			output_anomaly_applayer(o, p, f, "ftp", ftp_event_name(e), "proto_parser", 1,
+						t->id);
+	if (!outputs_eve_enabled(o, "ftp"))
 		return;
 	rec = eve_header(ts, "ftp", NULL, f);
 	if (!rec)

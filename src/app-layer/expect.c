@@ -28,22 +28,44 @@ static struct {
 	uint64_t seq;
 } tbl = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
-static counter_id c_added, c_matched, c_expired, c_dropped;
+/* app_layer.expectations (Suricata's one counter, the schema's integer):
+ * expectations added; what became of them is counted here, for
+ * expect_stats() */
+static counter_id c_added;
 static int counters_on;
+static atomic_uint_fast64_t n_matched, n_expired, n_dropped;
+
+enum { C_ADDED, C_MATCHED, C_EXPIRED, C_DROPPED };
 
 void expect_register_counters(void)
 {
-	c_added = counter_register("app_layer.expectations.added");
-	c_matched = counter_register("app_layer.expectations.matched");
-	c_expired = counter_register("app_layer.expectations.expired");
-	c_dropped = counter_register("app_layer.expectations.dropped");
+	c_added = counter_register("app_layer.expectations");
 	counters_on = 1;
 }
 
-static void count(ThreadCounters *tc, counter_id id)
+static void count(ThreadCounters *tc, int what)
 {
-	if (tc && counters_on)
-		counter_inc(tc, id);
+	switch (what) {
+	case C_ADDED:
+		if (tc && counters_on)
+			counter_inc(tc, c_added);
+		break;
+	case C_MATCHED:
+		atomic_fetch_add(&n_matched, 1);
+		break;
+	case C_EXPIRED:
+		atomic_fetch_add(&n_expired, 1);
+		break;
+	default:
+		atomic_fetch_add(&n_dropped, 1);
+	}
+}
+
+void expect_stats(uint64_t *matched, uint64_t *expired, uint64_t *dropped)
+{
+	*matched = atomic_load(&n_matched);
+	*expired = atomic_load(&n_expired);
+	*dropped = atomic_load(&n_dropped);
 }
 
 static int addr_eq(const Address *x, const Address *y)
@@ -65,7 +87,7 @@ static void expire(ThreadCounters *tc, time_t now)
 	for (unsigned i = 0; i < EXPECT_MAX; i++) {
 		if (tbl.e[i].used && tbl.e[i].expires < now) {
 			entry_free(&tbl.e[i]);
-			count(tc, c_expired);
+			count(tc, C_EXPIRED);
 		}
 	}
 }
@@ -105,7 +127,7 @@ int expect_add(ThreadCounters *tc, const Flow *f, uint16_t dport, uint16_t alpro
 	}
 	if (!slot) {
 		entry_free(oldest);
-		count(tc, c_dropped);
+		count(tc, C_DROPPED);
 		slot = oldest;
 	}
 	slot->used = 1;
@@ -119,7 +141,7 @@ int expect_add(ThreadCounters *tc, const Flow *f, uint16_t dport, uint16_t alpro
 	slot->data_free = data_free;
 	atomic_fetch_add(&tbl.n, 1);
 	pthread_mutex_unlock(&tbl.lock);
-	count(tc, c_added);
+	count(tc, C_ADDED);
 	return 0;
 }
 
@@ -150,7 +172,7 @@ int expect_take(ThreadCounters *tc, const Flow *f, uint16_t *alproto, void **dat
 	}
 	pthread_mutex_unlock(&tbl.lock);
 	if (hit)
-		count(tc, c_matched);
+		count(tc, C_MATCHED);
 	return hit;
 }
 

@@ -10,7 +10,8 @@
  * One table for the process (the announcing and the announced flow may be
  * on different workers), bounded (EXPECT_MAX entries; a full table drops
  * the oldest), under a lock taken only when entries exist. Counted:
- * app_layer.expectations.{added,matched,expired,dropped}. */
+ * app_layer.expectations (added); matched, expired and dropped ones in
+ * expect_stats(). */
 #ifndef APP_LAYER_EXPECT_H
 #define APP_LAYER_EXPECT_H
 
@@ -38,6 +39,8 @@ int expect_add(ThreadCounters *tc, const Flow *f, uint16_t dport, uint16_t alpro
 int expect_take(ThreadCounters *tc, const Flow *f, uint16_t *alproto, void **data,
 		void (**data_free)(void *));
 
+/* Expectations matched, expired, dropped (table full) since start. */
+void expect_stats(uint64_t *matched, uint64_t *expired, uint64_t *dropped);
 /* Entries in the table now (tests). */
 unsigned expect_count(void);
 /* Frees every entry (end of run, tests). */

@@ -78,6 +78,7 @@ extern const Keyword
 	dns_keywords[],
 	ssh_keywords[],
 	ftp_keywords[],
+	app_proto_keywords[],
 	pkt_keywords[],
 	transform_keywords[];
 

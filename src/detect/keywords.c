@@ -32,6 +32,7 @@ static const Keyword *const families[] = {
 	dns_keywords,		/* dns-kw.c */
 	ssh_keywords,		/* ssh-kw.c */
 	ftp_keywords,		/* ftp-kw.c */
+	app_proto_keywords,	/* app-proto-kw.c */
 	pkt_keywords,		/* pkt-kw.c */
 	transform_keywords,	/* transform.c */
 };

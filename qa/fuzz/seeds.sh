@@ -103,6 +103,17 @@ if [ -n "${dnscaps// /}" ]; then
 fi
 python3 "$here/tls-seeds.py" "$work/tls" > /dev/null
 
-for h in pcap pipeline rule yaml http dns tls; do
+# ssh, ftp: the SSH and FTP flows of the tree's captures and suricata-verify's
+mkdir -p "$work/ssh" "$work/ftp"
+sfcaps=$(ls "$top"/tests/data/pcaps/*ssh*.pcap "$top"/tests/data/pcaps/*ftp*.pcap 2>/dev/null || true)
+if [ -d "$shared/suricata-verify/tests" ]; then
+	sfcaps="$sfcaps $(find "$shared/suricata-verify/tests" \( -path '*ftp*' -o -path '*ssh*' \) -name '*.pcap' | sort)"
+fi
+if [ -n "${sfcaps// /}" ]; then
+	# shellcheck disable=SC2086 # one path a word
+	python3 "$here/ssh-ftp-seeds.py" "$work/ssh" "$work/ftp" $sfcaps > /dev/null
+fi
+
+for h in pcap pipeline rule yaml http dns tls ssh ftp; do
 	printf '%-9s %5d seeds %8s\n' "$h" "$(ls "$work/$h" | wc -l)" "$(du -sh "$work/$h" | cut -f1)"
 done

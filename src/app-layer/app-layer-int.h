@@ -57,6 +57,10 @@ typedef struct AppProtoOps {
 	 * never expected */
 	void (*expect_attach)(void *state, void *data, void (*data_free)(void *));
 
+	/* 1 once the flow's payload is not to be inspected any more (SSH
+	 * after NEWKEYS: ciphertext); NULL: always inspected */
+	int (*no_inspection)(const void *state);
+
 	/* transactions (app-layer.h says what callers may assume) */
 	uint64_t (*tx_count)(const void *state);
 	void *(*tx_get)(const void *state, uint64_t id);

@@ -532,7 +532,9 @@ static int proto_data(AppLayerThread *at, Flow *f, AppFlowState *fs, int dir,
 
 /* A new flow another one announced (expect.h: FTP's data connections):
  * labelled with the expected protocol without detection, its parser state
- * given the expectation's data. Asked once, at the flow's first bytes. */
+ * given the expectation's data. Asked once, at the flow's first bytes
+ * (not at its handshake: a passive data connection opens before the RETR
+ * that announces it). */
 static void expected_start(AppLayerThread *at, Flow *f, AppFlowState *fs)
 {
 	const AppProtoOps *ops;
@@ -588,7 +590,9 @@ int app_layer_handle_data(AppLayerThread *at, Flow *f, int dir, const uint8_t *d
 		count(at, app_layer_counters.err_http_alloc);
 		return -1;
 	}
-	if (f->app_proto == ALPROTO_UNKNOWN && !fs->expect_tried)
+	/* at the first bytes: a passive data connection opens before the
+	 * RETR that announces it */
+	if (f->app_proto == ALPROTO_UNKNOWN && !fs->expect_tried && len && !(flags & APP_GAP))
 		expected_start(at, f, fs);
 	if (f->app_proto == ALPROTO_UNKNOWN)
 		return detect_and_start(at, f, fs, dir, data, len, flags);
@@ -618,6 +622,14 @@ void app_layer_tx_gc(Flow *f, unsigned need)
 
 	if (ops && ops->tx_gc)
 		ops->tx_gc(st, need);
+}
+
+int app_layer_flow_no_inspection(const Flow *f)
+{
+	void *st;
+	const AppProtoOps *ops = flow_ops(f, &st);
+
+	return ops && ops->no_inspection && ops->no_inspection(st);
 }
 
 void app_layer_flow_free(Flow *f)

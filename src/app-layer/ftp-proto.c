@@ -119,6 +119,7 @@ typedef struct FtpProto {
 	uint8_t closed[2];
 	uint8_t active;             /* the last data port came from PORT/EPRT */
 	uint16_t dyn_port;          /* the last data port announced */
+	uint8_t port_bounce;        /* the last PORT/EPRT bounces */
 	/* for the parser's callback */
 	AppLayerThread *at;
 	Flow *f;
@@ -214,6 +215,7 @@ static void on_tx(void *arg, FtpState *s, FtpTx *t, int dir)
 				p->active = 1;
 			}
 			t->bounce = port_bounces(p->f, t);
+			p->port_bounce = t->bounce;
 		} else if (t->cmd == FTP_CMD_RETR || t->cmd == FTP_CMD_STOR) {
 			expect_transfer(p, t);
 		}
@@ -254,6 +256,16 @@ static int ftp_parse_op(AppLayerThread *at, Flow *f, void *state, int dir, const
 	p->f = NULL;
 	p->now = NULL;
 	return 0;
+}
+
+int ftp_flow_port_bounce(const Flow *f)
+{
+	const AppFlowState *fs;
+	const FtpProto *p;
+
+	if (!f || f->app_proto != ALPROTO_FTP || !(fs = f->alstate) || !(p = fs->proto))
+		return 0;
+	return p->port_bounce;
 }
 
 /* ---------------- transactions ---------------- */

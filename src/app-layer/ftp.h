@@ -18,6 +18,11 @@
 
 #define FTP_PROGRESS_DONE 1
 
+/* Whether the flow's latest PORT/EPRT names another host than the client
+ * (ftpbounce outside a transaction; the transaction itself is gone
+ * once logged). */
+int ftp_flow_port_bounce(const Flow *f);
+
 /* What an ftp-data flow carries. */
 typedef struct FtpDataInfo {
 	uint8_t cmd;                /* FTP_CMD_RETR or FTP_CMD_STOR */

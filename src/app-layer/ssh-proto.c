@@ -8,8 +8,9 @@
  *
  * As in Suricata, the flow is one transaction, from its first SSH bytes to
  * the flow's end. Once both sides sent NEWKEYS the rest is encrypted: the
- * parser stops there (encryption-handling: track-only, the default, and
- * bypass; full changes nothing more, there is nothing left to parse). */
+ * parser stops there, and with encryption-handling track-only (the
+ * default) and bypass detection leaves the flow's payload alone
+ * (app_layer_flow_no_inspection); full keeps inspecting it. */
 #include "app-layer/app-layer-int.h"
 #include "app-layer/ssh.h"
 #include "conf/conf.h"
@@ -188,6 +189,15 @@ static int ssh_parse_op(AppLayerThread *at, Flow *f, void *state, int dir, const
 	return 0;
 }
 
+/* track-only and bypass: the ciphertext is not inspected (Suricata sets
+ * no-inspection on the flow); full keeps inspecting it */
+static int ssh_no_inspection(const void *state)
+{
+	const SshTx *t = state;
+
+	return ssh_conf.encryption != SSH_ENC_FULL && ssh_encrypted(t->s);
+}
+
 const SshState *ssh_tx_state(const void *tx)
 {
 	return tx ? ((const SshTx *)tx)->s : NULL;
@@ -271,6 +281,7 @@ const AppProtoOps ssh_proto_ops = {
 	.state_new = ssh_state_new_op,
 	.state_free = ssh_state_free_op,
 	.parse = ssh_parse_op,
+	.no_inspection = ssh_no_inspection,
 	.tx_count = ssh_tx_count,
 	.tx_get = ssh_tx_get,
 	.tx_id = ssh_tx_id,

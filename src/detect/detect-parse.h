@@ -130,7 +130,7 @@ enum kw_id {
 	KW_DNS_STICKY,      /* dns.query, dns.answers.rrname, ...: detect/dns-kw.c */
 	KW_DNS_UINT,        /* dns.opcode, dns.rcode, dns.rrtype: DetectDnsUint (dns-kw.c) */
 	KW_SSH_STICKY, KW_SSH_VERSION, KW_SSH_STATE, /* detect/ssh-kw.c */
-	KW_FTP_STICKY, KW_FTP_MATCH, /* detect/ftp-kw.c */
+	KW_FTP_STICKY, KW_FTP_MATCH, KW_FTPBOUNCE, /* detect/ftp-kw.c */
 	KW_APP_LAYER_PROTOCOL, /* app-layer-protocol: DetectAppProto (detect/app-proto-kw.c) */
 	KW_MAX
 };

@@ -4,7 +4,9 @@
  * entry per reply line), read from the transaction being inspected; the
  * transaction properties ftp.dynamic_port, ftp.mode and ftp.reply_received;
  * ftpdata_command (retr, stor) on ftp-data flows; and ftpbounce, a PORT
- * command (its request side) whose address is not the client's. */
+ * command (its request side) whose address is not the client's: alone, a
+ * transaction property; beside payload content (ET's rules), checked on the
+ * packet or stream chunk against the flow's latest PORT. */
 #include "detect/detect-int.h"
 #include "detect/engine-int.h"
 #include "detect/buffers.h"
@@ -149,7 +151,7 @@ static int kw_ftp_match(SigParseState *st, const char *arg, const Keyword *kw)
 		return -1;
 	}
 	st->s->flags |= SIG_FLAG_TX_MATCH;
-	return sm_append(st, SM_LIST_MATCH, KW_FTP_MATCH, d) < 0 ? -1 : 0;
+	return sm_append(st, SM_LIST_MATCH, kw->id, d) < 0 ? -1 : 0;
 }
 
 /* A transaction property of the transaction being inspected (dt->tx). */
@@ -158,8 +160,13 @@ static int match_ftp(DetectThread *dt, const SigMatch *m, Packet *p)
 	const DetectFtp *d = m->ctx;
 	const Flow *f = p->flow;
 
-	if (!dt->tx || !f)
+	if (!f)
 		return 0;
+	if (!dt->tx) {
+		/* ftpbounce in a rule with payload content (ET's "PORT" rules):
+		 * a packet or stream rule, on the flow's latest PORT */
+		return d->kind == FM_BOUNCE && ftp_flow_port_bounce(f);
+	}
 	if (d->kind == FM_DATA_COMMAND) {
 		const FtpDataInfo *di;
 
@@ -202,7 +209,7 @@ const Keyword ftp_keywords[] = {
 	FTPM("ftp.mode", FM_MODE, "active or passive data connection"),
 	FTPM("ftp.reply_received", FM_REPLY_RECEIVED, "the command's final reply came"),
 	FTPM("ftpdata_command", FM_DATA_COMMAND, "ftp-data flow of a RETR or STOR"),
-	{ "ftpbounce", KW_FTP_MATCH, kw_ftp_match, NA | KWF_TX, FM_BOUNCE,
+	{ "ftpbounce", KW_FTPBOUNCE, kw_ftp_match, NA, FM_BOUNCE,
 	  "PORT to another host than the client", match_ftp, NULL },
 	{ .name = NULL }
 };

@@ -60,6 +60,9 @@ static uint16_t last_port(const Flow *f)
 {
 	uint16_t port = 0;
 
+	/* the input may have made it another protocol */
+	if (f->app_proto != ALPROTO_FTP)
+		return 0;
 	for (uint64_t id = 0; id < app_layer_tx_count(f); id++) {
 		const FtpTx *t = app_layer_tx_get(f, id);
 
@@ -115,6 +118,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	Flow ctl, dat;
 	size_t pos = 0;
 	int have_data = 0;
+	unsigned nchunks = 0;
 	volatile unsigned sink = 0;
 	uint32_t cli = htonl(0x0a000001), srv = htonl(0x0a000002);
 
@@ -162,7 +166,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		app_layer_handle_data(at, f, dir, chunk, (uint32_t)n, 0);
 		free(chunk);
 		pos += n;
-		if ((pos & 7) == 0) {
+		/* now and then: the buffers, json and gc mid-flow */
+		if ((++nchunks & 15) == 0) {
 			sink += walk(f);
 			app_layer_tx_gc(f, APP_TX_LOGGED | APP_TX_DETECT_TS | APP_TX_DETECT_TC);
 		}

@@ -88,12 +88,14 @@ int ftp_probe(int dir, const uint8_t *buf, size_t len)
 	return more ? -1 : 0;
 }
 
-FtpState *ftp_state_new(uint32_t max_line)
+FtpState *ftp_state_new(uint32_t max_line, uint32_t max_tx)
 {
 	FtpState *s = calloc(1, sizeof(*s));
 
-	if (s)
+	if (s) {
 		s->max_line = max_line ? max_line : FTP_MAX_LINE_DEFAULT;
+		s->max_tx = max_tx;
+	}
 	return s;
 }
 
@@ -293,6 +295,13 @@ static void on_request(FtpState *s, const char *l, uint32_t n, bool truncated, f
 	while (i < n && l[i] != ' ')
 		i++;
 	c = i;
+	if (s->max_tx && s->ntx >= s->max_tx) {
+		if (s->tail)
+			s->tail->events |= 1u << FTP_EV_TOO_MANY_TX;
+		else
+			s->events |= 1u << FTP_EV_TOO_MANY_TX;
+		return;
+	}
 	t = tx_new(s);
 	if (!t)
 		return;
@@ -383,9 +392,13 @@ static void on_reply(FtpState *s, const char *l, uint32_t n, bool truncated, ftp
 		return;
 	t = s->reply_tx;
 	if (!t) {
+		/* the oldest command waiting; else the newest transaction (as
+		 * Suricata: an unsolicited line does not open a transaction);
+		 * else a transaction of its own: the greeting */
 		t = oldest_waiting(s);
+		if (!t)
+			t = s->tail;
 		if (!t) {
-			/* a reply without a command: the greeting, mostly */
 			t = tx_new(s);
 			if (!t)
 				return;

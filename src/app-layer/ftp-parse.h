@@ -3,8 +3,9 @@
  * line, to the server) and replies (to the client; multi-line replies
  * "ddd-..." up to "ddd ...") become transactions: each command is one,
  * completed by its final reply (a 1xx preliminary reply leaves it open
- * for the next); a reply with no command waiting (the 220 greeting) is a
- * transaction of its own. PORT/EPRT commands and 227/229 replies give the
+ * for the next); a reply with no command waiting goes to the newest
+ * transaction, or is one of its own when there is none (the 220
+ * greeting). PORT/EPRT commands and 227/229 replies give the
  * data connection's port (dynamic_port) and mode.
  *
  * Pure: no logging, no globals. Memory: the line buffers (at most
@@ -91,6 +92,7 @@ typedef struct FtpState {
 	uint64_t next_id;
 	uint32_t ntx;
 	uint32_t max_line;
+	uint32_t max_tx;            /* live transactions at most (0: unlimited) */
 	FtpLineBuf line[2];
 	/* the reply being read spans lines: its code ("ddd-" opened it) */
 	char multi_code[4];
@@ -104,7 +106,10 @@ typedef struct FtpState {
 	uint64_t memuse;
 } FtpState;
 
-FtpState *ftp_state_new(uint32_t max_line);
+/* max_tx: live transactions at most; past it a command makes no
+ * transaction and the newest one gets too_many_transactions (memory stays
+ * bounded against a flood of commands nobody answers). */
+FtpState *ftp_state_new(uint32_t max_line, uint32_t max_tx);
 void ftp_state_free(FtpState *s);
 void ftp_tx_free(FtpTx *tx);
 

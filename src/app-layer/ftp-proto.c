@@ -48,7 +48,7 @@ static void ftp_config_defaults(AppLayerConfig *cfg)
 	ftp_conf.nports = 1;
 	ftp_conf.memcap = 64ull << 20;
 	ftp_conf.max_line = FTP_MAX_LINE_DEFAULT;
-	ftp_conf.max_tx = 256;
+	ftp_conf.max_tx = 1024;
 }
 
 static int ftp_config_load(AppLayerConfig *cfg)
@@ -132,7 +132,7 @@ static void *ftp_state_new_op(AppLayerThread *at, Flow *f)
 
 	(void)f;
 	if (p)
-		p->s = ftp_state_new((uint32_t)ftp_conf.max_line);
+		p->s = ftp_state_new((uint32_t)ftp_conf.max_line, (uint32_t)ftp_conf.max_tx);
 	if (!p || !p->s) {
 		free(p);
 		ftp_count(at, c_alloc);

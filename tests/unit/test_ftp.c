@@ -47,7 +47,7 @@ static FtpTx *tx_at(FtpState *s, unsigned i)
 TEST(ftp_greeting_commands_and_replies_pair_up)
 {
 	for (size_t step = 1; step < 64; step += 7) {
-		FtpState *s = ftp_state_new(0);
+		FtpState *s = ftp_state_new(0, 0);
 		FtpTx *t;
 
 		put(s, FTP_TOCLIENT, "220-Welcome\r\n220-to the box\r\n220 ready\r\n", step);
@@ -73,7 +73,7 @@ TEST(ftp_greeting_commands_and_replies_pair_up)
 
 TEST(ftp_preliminary_reply_keeps_the_tx_open)
 {
-	FtpState *s = ftp_state_new(0);
+	FtpState *s = ftp_state_new(0, 0);
 	FtpTx *t;
 
 	put(s, FTP_TOSERVER, "RETR temp.txt\r\n", 100);
@@ -89,7 +89,7 @@ TEST(ftp_preliminary_reply_keeps_the_tx_open)
 
 TEST(ftp_pipelined_commands_get_replies_in_order)
 {
-	FtpState *s = ftp_state_new(0);
+	FtpState *s = ftp_state_new(0, 0);
 
 	put(s, FTP_TOSERVER, "TYPE I\r\nSIZE a.bin\nMDTM a.bin\r\n", 100);
 	put(s, FTP_TOCLIENT, "200 ok\r\n213 1024\r\n213 20200101000000\r\n", 100);
@@ -107,7 +107,7 @@ TEST(ftp_pipelined_commands_get_replies_in_order)
 
 TEST(ftp_data_ports_and_modes)
 {
-	FtpState *s = ftp_state_new(0);
+	FtpState *s = ftp_state_new(0, 0);
 	uint8_t a[16], fam = 0;
 
 	put(s, FTP_TOSERVER, "PORT 192,168,0,13,234,10\r\n", 100);
@@ -137,7 +137,7 @@ TEST(ftp_data_ports_and_modes)
 
 TEST(ftp_long_lines_are_truncated_with_an_event)
 {
-	FtpState *s = ftp_state_new(64);
+	FtpState *s = ftp_state_new(64, 0);
 	char line[200];
 
 	memcpy(line, "RETR ", 5);
@@ -152,6 +152,24 @@ TEST(ftp_long_lines_are_truncated_with_an_event)
 	CHECK(!tx_at(s, 1)->cmd_truncated);
 	CHECK_STREQ(tx_at(s, 1)->cmd_data, "index.html");
 	CHECK_EQ(ftp_event_by_name("response_command_too_long"), FTP_EV_RESPONSE_TOO_LONG);
+	ftp_state_free(s);
+}
+
+TEST(ftp_max_tx_bounds_unanswered_commands)
+{
+	FtpState *s = ftp_state_new(0, 3);
+
+	put(s, FTP_TOSERVER, "NOOP\r\nNOOP\r\nNOOP\r\nNOOP\r\nNOOP\r\n", 100);
+	CHECK_EQ(s->ntx, 3);
+	CHECK(s->tail->events & (1u << FTP_EV_TOO_MANY_TX));
+	CHECK(!(s->head->events & (1u << FTP_EV_TOO_MANY_TX)));
+	ftp_state_free(s);
+	/* an unsolicited reply joins the newest transaction */
+	s = ftp_state_new(0, 0);
+	put(s, FTP_TOCLIENT, "220 hi\r\n421 Timeout.\r\n", 100);
+	CHECK_EQ(s->ntx, 1);
+	CHECK_EQ(s->head->nreplies, 2);
+	CHECK_STREQ(s->head->replies[1].code, "421");
 	ftp_state_free(s);
 }
 
@@ -366,7 +384,7 @@ TEST(ftp_rule_keywords_load_and_reject)
 
 TEST(ftp_keyword_buffers)
 {
-	FtpState *s = ftp_state_new(0);
+	FtpState *s = ftp_state_new(0, 0);
 	const uint8_t *d;
 	uint32_t len;
 	FtpTx *t;

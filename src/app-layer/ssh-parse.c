@@ -199,14 +199,12 @@ static void kexinit_done(SshState *s, SshSide *sd, int server)
 	char *str;
 	int n;
 
-	if (plen < pad + 2 || sd->kexinit)
+	if (plen < (uint64_t)pad + 2 || sd->kexinit)
 		return;
 	body = plen - pad - 2;
 	if (body > sd->rec_len)
 		body = sd->rec_len;
 	sd->kexinit = 1;
-	if (!s->want_hassh)
-		return;
 	str = malloc(body + 4);
 	if (!str)
 		return;
@@ -263,7 +261,8 @@ static int records_feed(SshState *s, SshSide *sd, int server, const uint8_t *dat
 			sd->rec_left = plen - 2;
 			sd->rec_len = 0;
 			sd->records++;
-			if (sd->msg == SSH_MSG_KEXINIT && !sd->kexinit) {
+			/* the payload is kept only when hassh is wanted */
+			if (sd->msg == SSH_MSG_KEXINIT && !sd->kexinit && s->want_hassh) {
 				if (sd->rec_left > SSH_MAX_RECORD) {
 					raise(s, SSH_EV_LONG_KEX_RECORD);
 				} else if (sd->rec_cap < sd->rec_left) {
@@ -289,9 +288,18 @@ static int records_feed(SshState *s, SshSide *sd, int server, const uint8_t *dat
 			len -= take;
 		}
 		if (sd->rec_left == 0) {
-			if (sd->msg == SSH_MSG_KEXINIT && !sd->kexinit && sd->rec &&
-			    sd->rec_cap >= sd->rec_len)
-				kexinit_done(s, sd, server);
+			if (sd->msg == SSH_MSG_KEXINIT && !sd->kexinit) {
+				if (s->want_hassh && sd->rec && sd->rec_cap >= sd->rec_len)
+					kexinit_done(s, sd, server);
+				else if (!s->want_hassh)
+					sd->kexinit = 1;
+				/* one KEXINIT is decoded: its buffer goes */
+				if (sd->kexinit) {
+					free(sd->rec);
+					sd->rec = NULL;
+					sd->rec_cap = sd->rec_len = 0;
+				}
+			}
 			if (sd->msg == SSH_MSG_NEWKEYS)
 				sd->state = SSH_STATE_FINISHED;
 			sd->hdr_len = 0;

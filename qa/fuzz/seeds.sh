@@ -111,6 +111,17 @@ if [ -d "$shared/suricata-verify/tests" ]; then
 		\( -path '*smtp*' -o -path '*mime*' -o -path '*email*' \) -name '*.pcap' | sort) > /dev/null
 fi
 
-for h in pcap pipeline rule yaml http dns tls smtp; do
+# ssh, ftp: the SSH and FTP flows of the tree's captures and suricata-verify's
+mkdir -p "$work/ssh" "$work/ftp"
+sfcaps=$(ls "$top"/tests/data/pcaps/*ssh*.pcap "$top"/tests/data/pcaps/*ftp*.pcap 2>/dev/null || true)
+if [ -d "$shared/suricata-verify/tests" ]; then
+	sfcaps="$sfcaps $(find "$shared/suricata-verify/tests" \( -path '*ftp*' -o -path '*ssh*' \) -name '*.pcap' | sort)"
+fi
+if [ -n "${sfcaps// /}" ]; then
+	# shellcheck disable=SC2086 # one path a word
+	python3 "$here/ssh-ftp-seeds.py" "$work/ssh" "$work/ftp" $sfcaps > /dev/null
+fi
+
+for h in pcap pipeline rule yaml http dns tls smtp ssh ftp; do
 	printf '%-9s %5d seeds %8s\n' "$h" "$(ls "$work/$h" | wc -l)" "$(du -sh "$work/$h" | cut -f1)"
 done

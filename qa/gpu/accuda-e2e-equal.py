@@ -41,6 +41,14 @@ def main(bin_, yaml, srcdir):
             continue
         if not any(t in ("-S", "-s") for t in shlex.split(args)) or "mpm-algo" in args:
             continue
+        # a case whose alerts autofp does not fix (ac-cuda needs autofp):
+        # its expect says so on a comment line "# accuda-e2e: skip (why)"
+        try:
+            if "# accuda-e2e: skip" in open(os.path.join(cdir, "expect")).read():
+                print("SKIP: accuda-e2e %s (autofp is not deterministic for it)" % case)
+                continue
+        except OSError:
+            pass
         sub = {"@CASE@": cdir, "@SRCDIR@": srcdir, "@DATA@": data}
         for k, v in sub.items():
             args = args.replace(k, v)

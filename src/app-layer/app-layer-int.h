@@ -54,6 +54,15 @@ typedef struct AppProtoOps {
 	uint8_t *(*tunnel_take)(void *state, int dir, uint32_t *len);
 	int (*tunnel_restart)(AppLayerThread *at, Flow *f, void *state);
 
+	/* a flow another one announced (expect.h): the expectation's data,
+	 * handed to the new state (which then owns it); NULL: the protocol is
+	 * never expected */
+	void (*expect_attach)(void *state, void *data, void (*data_free)(void *));
+
+	/* 1 once the flow's payload is not to be inspected any more (SSH
+	 * after NEWKEYS: ciphertext); NULL: always inspected */
+	int (*no_inspection)(const void *state);
+
 	/* transactions (app-layer.h says what callers may assume) */
 	uint64_t (*tx_count)(const void *state);
 	void *(*tx_get)(const void *state, uint64_t id);
@@ -88,6 +97,9 @@ extern const AppProtoOps http_proto_ops;   /* http-proto.c */
 extern const AppProtoOps tls_proto_ops;    /* tls-proto.c */
 extern const AppProtoOps dns_proto_ops;    /* dns-proto.c */
 extern const AppProtoOps smtp_proto_ops;   /* smtp-proto.c */
+extern const AppProtoOps ssh_proto_ops;    /* ssh-proto.c */
+extern const AppProtoOps ftp_proto_ops;    /* ftp-proto.c */
+extern const AppProtoOps ftpdata_proto_ops; /* ftp-data-proto.c */
 
 /* Frees a transaction's detect slot with the function detection registered
  * (app_layer_set_detect_state_free); for the parsers' tx free paths. */
@@ -142,6 +154,7 @@ typedef struct AppFlowState {
 	uint16_t change_to;         /* app_layer_request_proto_change() pending */
 	uint64_t change_pkt;        /* ... asked on this packet of the flow */
 	uint64_t tx_base;           /* tx ids of earlier parsers of the flow (a change) */
+	uint8_t expect_tried;       /* the expectations were asked (expect.h) */
 	void *proto;                /* the parser state of f->app_proto's entry */
 } AppFlowState;
 

@@ -8,6 +8,7 @@
  * registry order: the first to say yes wins; while one says "more" the
  * bytes are held (up to detect_max_bytes). */
 #include "app-layer/app-layer-int.h"
+#include "app-layer/expect.h"
 #include "app-layer/http.h"
 #include "conf/conf.h"
 #include "util/log.h"
@@ -586,6 +587,33 @@ static void change_proto(AppLayerThread *at, Flow *f, AppFlowState *fs)
 	}
 }
 
+/* A new flow another one announced (expect.h: FTP's data connections):
+ * labelled with the expected protocol without detection, its parser state
+ * given the expectation's data. Asked once, at the flow's first bytes
+ * (not at its handshake: a passive data connection opens before the RETR
+ * that announces it). */
+static void expected_start(AppLayerThread *at, Flow *f, AppFlowState *fs)
+{
+	const AppProtoOps *ops;
+	uint16_t alproto;
+	void *data = NULL;
+	void (*data_free)(void *) = NULL;
+
+	fs->expect_tried = 1;
+	if (!expect_take(at->tc, f, &alproto, &data, &data_free))
+		return;
+	ops = app_proto_ops(alproto);
+	if (ops && ops->enabled(at->cfg)) {
+		fs->det[0] = fs->det[1] = DET_YES;
+		if (start_proto(at, f, fs, alproto) == 0 && fs->proto && ops->expect_attach) {
+			ops->expect_attach(fs->proto, data, data_free);
+			return;
+		}
+	}
+	if (data && data_free)
+		data_free(data);
+}
+
 static int any_enabled(const AppLayerConfig *cfg)
 {
 	const AppProtoOps *ops;
@@ -622,6 +650,10 @@ int app_layer_handle_data(AppLayerThread *at, Flow *f, int dir, const uint8_t *d
 		count(at, app_layer_counters.err_http_alloc);
 		return -1;
 	}
+	/* at the first bytes: a passive data connection opens before the
+	 * RETR that announces it */
+	if (f->app_proto == ALPROTO_UNKNOWN && !fs->expect_tried && len && !(flags & APP_GAP))
+		expected_start(at, f, fs);
 	if (f->app_proto == ALPROTO_UNKNOWN || f->app_proto == ALPROTO_FAILED)
 		return detect_and_start(at, f, fs, dir, data, len, flags);
 	if (flags & APP_EOF)
@@ -652,6 +684,14 @@ void app_layer_tx_gc(Flow *f, unsigned need)
 
 	if (ops && ops->tx_gc)
 		ops->tx_gc(st, need);
+}
+
+int app_layer_flow_no_inspection(const Flow *f)
+{
+	void *st;
+	const AppProtoOps *ops = flow_ops(f, &st);
+
+	return ops && ops->no_inspection && ops->no_inspection(st);
 }
 
 void app_layer_flow_free(Flow *f)

@@ -36,6 +36,9 @@ enum app_proto {
 	ALPROTO_TLS,
 	ALPROTO_DNS,
 	ALPROTO_SMTP,
+	ALPROTO_SSH,
+	ALPROTO_FTP,
+	ALPROTO_FTPDATA,
 	ALPROTO_FAILED,
 	ALPROTO_MAX
 };
@@ -150,6 +153,12 @@ int app_layer_handle_data(AppLayerThread *at, Flow *f, int dir, const uint8_t *d
 /* Frees finished transactions of f whose flags include all of need. Cheap; call
  * after detect + output for each packet of an app-layer flow. */
 void app_layer_tx_gc(Flow *f, unsigned need);
+
+/* Whether detection should leave f's payload (packets and stream) alone
+ * from now on: the protocol said so (SSH once encrypted, as Suricata's
+ * encryption-handling track-only and bypass). Header, flow and
+ * transaction rules still apply. */
+int app_layer_flow_no_inspection(const Flow *f);
 
 /* Frees f->alstate (any protocol); f->alstate is NULL afterwards. */
 void app_layer_flow_free(Flow *f);

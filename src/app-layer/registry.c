@@ -13,4 +13,7 @@ const AppProtoOps *const app_protos[ALPROTO_MAX] = {
 	[ALPROTO_TLS] = &tls_proto_ops,
 	[ALPROTO_DNS] = &dns_proto_ops,
 	[ALPROTO_SMTP] = &smtp_proto_ops,
+	[ALPROTO_SSH] = &ssh_proto_ops,
+	[ALPROTO_FTP] = &ftp_proto_ops,
+	[ALPROTO_FTPDATA] = &ftpdata_proto_ops,
 };

@@ -16,6 +16,8 @@
 #include "detect/dns-kw-match.h"
 #include "detect/smtp-kw.h"
 #include "app-layer/smtp.h"
+#include "app-layer/ssh.h"
+#include "app-layer/ftp.h"
 
 #include <stddef.h>
 
@@ -118,6 +120,18 @@ const DetectBuffer detect_buffers[BUF_MAX] = {
 	[BUF_EMAIL_RECEIVED] = SMTP_B("email.received", 1, 1, SMTP_KW_EMAIL_RECEIVED),
 	[BUF_EMAIL_URL] = SMTP_B("email.url", 1, 1, SMTP_KW_EMAIL_URL),
 	[BUF_EMAIL_BODY_MD5] = SMTP_B("email.body_md5", 1, 0, SMTP_KW_EMAIL_BODY_MD5),
+#define SSH_B(n, d, side, prog, pb) { n, 2, d, ALPROTO_SSH, side, prog, 0, { pb, pb }, ssh_buffer_get }
+	[BUF_SSH_PROTO] = SSH_B("ssh.proto", 3, DBUF_EVAL, SSH_PROGRESS_BANNER, SSH_KW_BUF_PROTO),
+	[BUF_SSH_SOFTWARE] = SSH_B("ssh.software", 3, DBUF_EVAL, SSH_PROGRESS_BANNER, SSH_KW_BUF_SOFTWARE),
+	[BUF_SSH_HASSH] = SSH_B("ssh.hassh", 1, DBUF_TS, SSH_PROGRESS_KEX, SSH_KW_BUF_HASSH),
+	[BUF_SSH_HASSH_STRING] = SSH_B("ssh.hassh.string", 1, DBUF_TS, SSH_PROGRESS_KEX, SSH_KW_BUF_HASSH_STRING),
+	[BUF_SSH_HASSH_SERVER] = SSH_B("ssh.hassh.server", 2, DBUF_TC, SSH_PROGRESS_KEX, SSH_KW_BUF_HASSH),
+	[BUF_SSH_HASSH_SERVER_STRING] = SSH_B("ssh.hassh.server.string", 2, DBUF_TC, SSH_PROGRESS_KEX, SSH_KW_BUF_HASSH_STRING),
+#define FTP_B(n, d, side, multi, pb) { n, 2, d, ALPROTO_FTP, side, FTP_PROGRESS_DONE, multi, { pb, pb }, ftp_buffer_get }
+	[BUF_FTP_COMMAND] = FTP_B("ftp.command", 1, DBUF_TS, 0, FTP_KW_BUF_COMMAND),
+	[BUF_FTP_COMMAND_DATA] = FTP_B("ftp.command_data", 1, DBUF_TS, 0, FTP_KW_BUF_COMMAND_DATA),
+	[BUF_FTP_REPLY] = FTP_B("ftp.reply", 2, DBUF_TC, 1, FTP_KW_BUF_REPLY),
+	[BUF_FTP_COMPLETION_CODE] = FTP_B("ftp.completion_code", 2, DBUF_TC, 1, FTP_KW_BUF_COMPLETION_CODE),
 	[BUF_HTTP_XINST0] = { "http_xinst0", 2, 3, 0, 0, 0, 0, { 0, 0 }, NULL },
 	[BUF_HTTP_XINST1] = { "http_xinst1", 2, 3, 0, 0, 0, 0, { 0, 0 }, NULL },
 	[BUF_HTTP_XINST2] = { "http_xinst2", 2, 3, 0, 0, 0, 0, { 0, 0 }, NULL },

@@ -67,4 +67,13 @@ int tls_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 int dns_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 		   const uint8_t **data, uint32_t *len);
 
+/* ssh-kw.c: the SSH buffers (pbuf: these; the side picks client or server). */
+enum { SSH_KW_BUF_PROTO, SSH_KW_BUF_SOFTWARE, SSH_KW_BUF_HASSH, SSH_KW_BUF_HASSH_STRING };
+int ssh_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
+		   const uint8_t **data, uint32_t *len);
+/* ftp-kw.c: the FTP buffers. */
+enum { FTP_KW_BUF_COMMAND, FTP_KW_BUF_COMMAND_DATA, FTP_KW_BUF_REPLY, FTP_KW_BUF_COMPLETION_CODE };
+int ftp_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
+		   const uint8_t **data, uint32_t *len);
+
 #endif

@@ -77,6 +77,8 @@ extern const Keyword
 	tls_keywords[],
 	dns_keywords[],
 	smtp_keywords[],
+	ssh_keywords[],
+	ftp_keywords[],
 	app_proto_keywords[],
 	pkt_keywords[],
 	transform_keywords[];

@@ -59,6 +59,8 @@ enum sig_buffer {
 	BUF_DNS_QUERY, BUF_DNS_QUERIES_RRNAME, BUF_DNS_ANSWERS_RRNAME, BUF_DNS_AUTHORITIES_RRNAME,
 	BUF_DNS_ADDITIONALS_RRNAME, BUF_DNS_RESPONSE_RRNAME,
 	BUF_SMTP_HELO, BUF_SMTP_MAIL_FROM, BUF_SMTP_RCPT_TO, BUF_EMAIL_FROM, BUF_EMAIL_SUBJECT, BUF_EMAIL_TO, BUF_EMAIL_CC, BUF_EMAIL_DATE, BUF_EMAIL_MESSAGE_ID, BUF_EMAIL_X_MAILER, BUF_EMAIL_RECEIVED, BUF_EMAIL_URL, BUF_EMAIL_BODY_MD5,
+	BUF_SSH_PROTO, BUF_SSH_SOFTWARE, BUF_SSH_HASSH, BUF_SSH_HASSH_STRING, BUF_SSH_HASSH_SERVER, BUF_SSH_HASSH_SERVER_STRING,
+	BUF_FTP_COMMAND, BUF_FTP_COMMAND_DATA, BUF_FTP_REPLY, BUF_FTP_COMPLETION_CODE,
 	/* further instances of an http buffer under other transforms than the
 	 * first (Signature.xf says which buffer each one is: detect/transform.h) */
 	BUF_HTTP_XINST0, BUF_HTTP_XINST1, BUF_HTTP_XINST2, BUF_HTTP_XINST3,
@@ -129,6 +131,8 @@ enum kw_id {
 	KW_DNS_STICKY,      /* dns.query, dns.answers.rrname, ...: detect/dns-kw.c */
 	KW_DNS_UINT,        /* dns.opcode, dns.rcode, dns.rrtype: DetectDnsUint (dns-kw.c) */
 	KW_SMTP_STICKY,     /* smtp.helo, email.subject, ...: detect/smtp-kw.c */
+	KW_SSH_STICKY, KW_SSH_VERSION, KW_SSH_STATE, /* detect/ssh-kw.c */
+	KW_FTP_STICKY, KW_FTP_MATCH, KW_FTPBOUNCE, /* detect/ftp-kw.c */
 	KW_APP_LAYER_PROTOCOL, /* app-layer-protocol: DetectAppProto (detect/app-proto-kw.c) */
 	KW_MAX
 };

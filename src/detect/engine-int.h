@@ -257,6 +257,8 @@ struct DetectThread {
 	int pkt_established;      /* flow:established for the current packet */
 	int in_stream;            /* inspecting reassembled stream data */
 	int pkt_streamed;         /* the packet's payload went into the stream */
+	int no_payload;           /* the flow's payload is not inspected any more
+	                           * (app_layer_flow_no_inspection) */
 	/* the rules whose stream inspection matched on the current packet:
 	 * stream_hit[num] == pkt_seq (a stream rule then skips the packet's
 	 * own payload, as Suricata's stream-then-packet fallback) */

@@ -1300,6 +1300,8 @@ static int inspect_sig(DetectThread *dt, const DetectSig *ds, Packet *p, int ipo
 		return 0;
 	if (ds->need_alproto && (!p->flow || p->flow->app_proto != ds->s->alproto))
 		return 0;
+	if (ds->has_payload && dt->no_payload)
+		return 0;
 	if (ds->has_payload) {
 		/* A packet whose data went into the stream is inspected there;
 		 * its payload alone by the packet rules, and by the stream rules
@@ -1806,13 +1808,16 @@ uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts)
 		/* retransmissions too: their bytes were inspected as stream data */
 		dt->pkt_streamed = 1;
 	}
+	/* SSH after NEWKEYS: ciphertext, not inspected (Suricata's no-inspection) */
+	dt->no_payload = p->flow && p->flow->alstate && app_layer_flow_no_inspection(p->flow);
 	if (de->gpu && fs && (p->stream_flags & STREAM_PKT_ADDED) && !de->cfg.stream_inline)
 		gpu_stream_cover(dt, p, fs, dir);
 	/* IDS: the stream data of p's direction that became ready first, so
 	 * that a rule that matched there skips the packet's payload (ac-cuda:
 	 * after the body ids are taken, as the stream is pruned) */
 	/* IDS raw stream inspection on this packet (inline: the window below) */
-	ids_stream = fs && p->flow->stream && de->uses_stream && !de->cfg.stream_inline;
+	ids_stream = fs && p->flow->stream && de->uses_stream && !de->cfg.stream_inline &&
+		     !dt->no_payload;
 	if (ids_stream) {
 		if (de->gpu && app_layer_has_txs(p->flow))
 			tx_gpu_harvest(dt, p->flow, fs);
@@ -1836,6 +1841,8 @@ uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts)
 	} else if (dt->pkt_streamed && g->ps) {
 		mg = g->ps;
 	}
+	if (dt->no_payload)
+		pf_len = 0;
 	if (mg->mpm && pf_len) {
 		MpmScratch *sc = dt->scratch_g[mg->sidx];
 

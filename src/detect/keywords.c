@@ -31,6 +31,8 @@ static const Keyword *const families[] = {
 	tls_keywords,		/* tls-kw.c */
 	dns_keywords,		/* dns-kw.c */
 	smtp_keywords,		/* smtp-kw.c */
+	ssh_keywords,		/* ssh-kw.c */
+	ftp_keywords,		/* ftp-kw.c */
 	app_proto_keywords,	/* app-proto-kw.c */
 	pkt_keywords,		/* pkt-kw.c */
 	transform_keywords,	/* transform.c */

@@ -97,7 +97,10 @@ void http_sig_setup(DetectSig *ds)
 		 * side it has */
 		ds->http_dirs = s->alproto == ALPROTO_DNS ? 3 : 1;
 	else if (s->flags & SIG_FLAG_TX_MATCH)
-		ds->http_dirs = 2;          /* once, to the client (Suricata's tls.* side) */
+		/* once, to the client (Suricata's tls.* side); FTP's properties
+		 * are registered both ways in Suricata (ftp.mode on a PORT
+		 * alerts twice): the keyword says which side it matches on */
+		ds->http_dirs = s->alproto == ALPROTO_FTP ? 3 : 2;
 	else
 		ds->http_dirs = 3;
 	ds->http_need[0] = ds->http_need[1] = 0;

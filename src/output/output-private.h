@@ -101,6 +101,9 @@ extern const EveTxLogger eve_http_logger;   /* http-log.c */
 extern const EveTxLogger eve_tls_logger;    /* tls-json.c */
 extern const EveTxLogger eve_dns_logger;    /* dns-log.c */
 extern const EveTxLogger eve_smtp_logger;   /* smtp-json.c */
+extern const EveTxLogger eve_ssh_logger;    /* ssh-json.c */
+extern const EveTxLogger eve_ftp_logger;    /* ftp-json.c */
+extern const EveTxLogger eve_ftpdata_logger; /* ftp-json.c */
 /* dns-log.c: the `- dns:` options under prefix (NULL: the defaults). */
 int eve_dns_config_load(struct dns_json_cfg *c, const char *prefix, char *err, size_t errlen);
 

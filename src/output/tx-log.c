@@ -12,6 +12,9 @@ static const EveTxLogger *const eve_tx_loggers[ALPROTO_MAX] = {
 	[ALPROTO_TLS] = &eve_tls_logger,
 	[ALPROTO_DNS] = &eve_dns_logger,
 	[ALPROTO_SMTP] = &eve_smtp_logger,
+	[ALPROTO_SSH] = &eve_ssh_logger,
+	[ALPROTO_FTP] = &eve_ftp_logger,
+	[ALPROTO_FTPDATA] = &eve_ftpdata_logger,
 };
 
 static const EveTxLogger *logger_of(const Flow *f)

@@ -765,6 +765,150 @@ def gen_smtp():
           note='EHLO, STARTTLS on port 25, then the chain TLS handshake (sni example.com)')
 
 
+class Conv:
+    """A TCP connection built step by step, so that several can interleave:
+    open(), send(to_server, data) (each segment acknowledged by the other
+    side), close(); frames collects (frame, to_server)."""
+
+    def __init__(self, ipc, ips, sport, dport, cs=1000, ss=5000):
+        self.ipc, self.ips, self.sport, self.dport = ipc, ips, sport, dport
+        self.cn, self.sn = cs, ss
+
+    def A(self, fl, data=b''):
+        return eth(self.ipc / TCP(sport=self.sport, dport=self.dport, flags=fl, seq=self.cn, ack=self.sn, window=8192) / (Raw(data) if data else b''))
+
+    def B(self, fl, data=b''):
+        return eth(self.ips / TCP(sport=self.dport, dport=self.sport, flags=fl, seq=self.sn, ack=self.cn, window=8192) / (Raw(data) if data else b''), SMAC, CMAC)
+
+    def open(self):
+        f = [(eth(self.ipc / TCP(sport=self.sport, dport=self.dport, flags='S', seq=self.cn, window=8192)), True)]
+        self.cn += 1
+        f.append((eth(self.ips / TCP(sport=self.dport, dport=self.sport, flags='SA', seq=self.sn, ack=self.cn, window=8192), SMAC, CMAC), False))
+        self.sn += 1
+        f.append((self.A('A'), True))
+        return f
+
+    def send(self, to_server, data, mss=1400):
+        f = []
+        for off in range(0, len(data), mss):
+            chunk = data[off:off + mss]
+            if to_server:
+                f.append((self.A('PA', chunk), True))
+                self.cn += len(chunk)
+                f.append((self.B('A'), False))
+            else:
+                f.append((self.B('PA', chunk), False))
+                self.sn += len(chunk)
+                f.append((self.A('A'), True))
+        return f
+
+    def close(self):
+        f = [(self.A('FA'), True)]
+        self.cn += 1
+        f.append((self.B('FA'), False))
+        self.sn += 1
+        f.append((self.A('A'), True))
+        return f
+
+
+def ssh_packet(payload, pad=4):
+    return struct.pack('>IB', 1 + len(payload) + pad, pad) + payload + b'\x00' * pad
+
+
+def ssh_kexinit(lists):
+    body = b'\x14' + b'\xab' * 16
+    for l in lists:
+        body += struct.pack('>I', len(l)) + l.encode()
+    return ssh_packet(body + b'\x00' + b'\x00' * 4)
+
+
+SSH_LISTS_C = ['curve25519-sha256,diffie-hellman-group14-sha1', 'ssh-ed25519', 'aes128-ctr,aes256-ctr',
+               'aes128-ctr,aes256-ctr', 'hmac-sha2-256', 'hmac-sha2-256', 'none,zlib@openssh.com',
+               'none,zlib@openssh.com', '', '']
+SSH_LISTS_S = ['curve25519-sha256', 'ssh-ed25519', 'chacha20-poly1305@openssh.com',
+               'aes256-gcm@openssh.com', 'umac-64@openssh.com', 'hmac-sha2-512', 'none', 'none', '', '']
+
+
+def gen_ssh_ftp():
+    """SSH and FTP (issue #14). ssh-2222.pcap: an SSH-2 session on port 2222
+    (detection by content): banners (the client's with a comment), the
+    client's KEXINIT split over two segments, the server's, NEWKEYS both
+    ways, then ciphertext that holds "SSH-" and "USER " (never parsed).
+    ftp-passive.pcap: a control connection on 21 (greeting "220 (vsFTPd
+    3.0.3)", USER/PASS, a multi-line FEAT reply, PASV 227 port 40005, RETR
+    notes.txt 150 ... 226, a PORT to a third host (a bounce), QUIT) and the
+    data connection 10.0.0.1:40001 -> 10.0.0.2:40005 that carries the file.
+    ftp-active.pcap: PORT 10,0,0,1,156,68 (40004), STOR up.bin, and the
+    server's connection back from port 20 to 40004."""
+    ipc, ips = v4c(), v4s()
+    c = Conv(ipc, ips, 40000, 2222)
+    kex_c = ssh_kexinit(SSH_LISTS_C)
+    kex_s = ssh_kexinit(SSH_LISTS_S)
+    nk = ssh_packet(b'\x15')
+    frames = c.open()
+    frames += c.send(False, b'SSH-2.0-OpenSSH_9.2p1 Debian-2\r\n')
+    frames += c.send(True, b'SSH-2.0-PuTTY_Release_0.78 test client\r\n')
+    frames += c.send(True, kex_c[:37])
+    frames += c.send(True, kex_c[37:])
+    frames += c.send(False, kex_s)
+    frames += c.send(True, nk)
+    frames += c.send(False, nk + b'\x00\x00\x00\x20SSH-2.0-fake USER root\r\n' + b'\x5a' * 16)
+    frames += c.send(True, b'\x00\x00\x00\x10' + b'\xa5' * 32)
+    frames += c.close()
+    write('ssh-2222.pcap', seq_ts(T0, frames),
+          note='SSH-2 on port 2222: banners, KEXINITs, NEWKEYS, ciphertext')
+
+    ctl = Conv(ipc, ips, 40000, 21)
+    data = Conv(ipc, ips, 40001, 40005, 9000, 12000)
+    body = b''.join(b'line %03d of notes.txt\n' % i for i in range(120))
+    frames = ctl.open()
+    frames += ctl.send(False, b'220 (vsFTPd 3.0.3)\r\n')
+    frames += ctl.send(True, b'USER anonymous\r\n')
+    frames += ctl.send(False, b'331 Please specify the password.\r\n')
+    frames += ctl.send(True, b'PASS guest@\r\n')
+    frames += ctl.send(False, b'230 Login successful.\r\n')
+    frames += ctl.send(True, b'FEAT\r\n')
+    frames += ctl.send(False, b'211-Features:\r\n EPSV\r\n PASV\r\n211 End\r\n')
+    frames += ctl.send(True, b'PASV\r\n')
+    frames += ctl.send(False, b'227 Entering Passive Mode (10,0,0,2,156,69).\r\n')
+    frames += data.open()
+    frames += ctl.send(True, b'RETR notes.txt\r\n')
+    frames += ctl.send(False, b'150 Opening BINARY mode data connection for notes.txt (%d bytes).\r\n' % len(body))
+    frames += data.send(False, body)
+    frames += data.close()
+    frames += ctl.send(False, b'226 Transfer complete.\r\n')
+    frames += ctl.send(True, b'PORT 192,0,2,9,0,80\r\n')
+    frames += ctl.send(False, b'200 PORT command successful. Consider using PASV.\r\n')
+    frames += ctl.send(True, b'QUIT\r\n')
+    frames += ctl.send(False, b'221 Goodbye.\r\n')
+    frames += ctl.close()
+    write('ftp-passive.pcap', seq_ts(T0, frames),
+          note='FTP on 21: PASV, RETR notes.txt over 40001->40005, a bounce PORT')
+
+    ctl = Conv(ipc, ips, 40002, 21, 3000, 6000)
+    back = Conv(ips, ipc, 20, 40004, 15000, 18000)
+    frames = ctl.open()
+    frames += ctl.send(False, b'220 ftp.example.org ready\r\n')
+    frames += ctl.send(True, b'USER bob\r\n')
+    frames += ctl.send(False, b'331 Password required\r\n')
+    frames += ctl.send(True, b'PASS hunter2\r\n')
+    frames += ctl.send(False, b'230 Logged in\r\n')
+    frames += ctl.send(True, b'PORT 10,0,0,1,156,68\r\n')
+    frames += ctl.send(False, b'200 PORT ok\r\n')
+    frames += ctl.send(True, b'STOR up.bin\r\n')
+    frames += ctl.send(False, b'150 Ok to send data.\r\n')
+    # the server's connection back: the file travels to the server, which
+    # is this flow's client
+    bf = back.open() + back.send(False, b'\x7fELF' + b'\x00' * 60) + back.close()
+    frames += [(f, not d) for f, d in bf]
+    frames += ctl.send(False, b'226 Transfer complete.\r\n')
+    frames += ctl.send(True, b'QUIT\r\n')
+    frames += ctl.send(False, b'221 Goodbye.\r\n')
+    frames += ctl.close()
+    write('ftp-active.pcap', seq_ts(T0, frames),
+          note='FTP on 21: PORT, STOR up.bin over 20->40004 (server to client)')
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     gen_sample()
@@ -789,6 +933,7 @@ def main():
 
     gen_dns()
     gen_smtp()
+    gen_ssh_ftp()
     if '--manifest' in sys.argv:
         print('\n'.join(manifest))
 

@@ -1,0 +1,297 @@
+/* SSH's entry in the application-protocol registry: its configuration
+ * (app-layer.protocols.ssh.*), how it is recognised, and the ops that hand
+ * the stream parser (ssh-parse.c) to the generic app layer.
+ *
+ * Detection is by content on any port, as Suricata's: a direction that
+ * starts with "SSH-" (either side may speak first). detection-ports is
+ * read for Suricata's yaml; the content probe already covers every port.
+ *
+ * As in Suricata, the flow is one transaction, from its first SSH bytes to
+ * the flow's end. Once both sides sent NEWKEYS the rest is encrypted: the
+ * parser stops there, and with encryption-handling track-only (the
+ * default) and bypass detection leaves the flow's payload alone
+ * (app_layer_flow_no_inspection); full keeps inspecting it. */
+#include "app-layer/app-layer-int.h"
+#include "app-layer/ssh.h"
+#include "conf/conf.h"
+#include "util/log.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+enum ssh_enc { SSH_ENC_TRACK_ONLY = 0, SSH_ENC_BYPASS, SSH_ENC_FULL };
+
+/* Read once at start (config_load, rule loading); read-only afterwards. */
+static struct {
+	int enabled;                /* 1 yes, 2 detection-only, 0 no */
+	uint16_t ports[APP_MAX_DETECT_PORTS];
+	unsigned nports;
+	int hassh;                  /* the yaml's hassh */
+	int hassh_wanted;           /* a rule reads a hassh buffer */
+	int encryption;             /* enum ssh_enc */
+} ssh_conf;
+
+#define SSH_KEY "app-layer.protocols.ssh."
+
+static void ssh_config_defaults(AppLayerConfig *cfg)
+{
+	(void)cfg;
+	memset(&ssh_conf, 0, sizeof(ssh_conf));
+	ssh_conf.enabled = 1;
+	ssh_conf.ports[0] = 22;
+	ssh_conf.nports = 1;
+}
+
+static int ssh_config_load(AppLayerConfig *cfg)
+{
+	const char *v;
+	int rc = 0;
+
+	(void)cfg;
+	v = conf_get(SSH_KEY "enabled");
+	if (v && strcasecmp(v, "detection-only") == 0)
+		ssh_conf.enabled = 2;
+	else if (v && app_conf_bool(SSH_KEY "enabled", &ssh_conf.enabled) < 0)
+		rc = -1;
+	if (app_conf_ports(SSH_KEY "detection-ports.dp", ssh_conf.ports, APP_MAX_DETECT_PORTS,
+			   &ssh_conf.nports) < 0)
+		rc = -1;
+	if (app_conf_bool(SSH_KEY "hassh", &ssh_conf.hassh) < 0)
+		rc = -1;
+	v = conf_get(SSH_KEY "encryption-handling");
+	if (v) {
+		if (strcasecmp(v, "track-only") == 0 || strcasecmp(v, "default") == 0) {
+			ssh_conf.encryption = SSH_ENC_TRACK_ONLY;
+		} else if (strcasecmp(v, "bypass") == 0) {
+			ssh_conf.encryption = SSH_ENC_BYPASS;
+		} else if (strcasecmp(v, "full") == 0) {
+			ssh_conf.encryption = SSH_ENC_FULL;
+		} else {
+			log_error("app-layer: " SSH_KEY "encryption-handling: unknown value \"%s\" "
+				  "(track-only, bypass, full)", v);
+			rc = -1;
+		}
+	}
+	return rc;
+}
+
+void ssh_hassh_request(void)
+{
+	ssh_conf.hassh_wanted = 1;
+}
+
+int ssh_hassh_enabled(void)
+{
+	return ssh_conf.hassh || ssh_conf.hassh_wanted;
+}
+
+/* app_layer.tx.ssh, app_layer.error.ssh.*: Suricata's names */
+static counter_id c_tx, c_gap, c_alloc, c_parser;
+static int counters_on;
+
+static void ssh_register_counters(void)
+{
+	c_tx = counter_register("app_layer.tx.ssh");
+	c_gap = counter_register("app_layer.error.ssh.gap");
+	c_alloc = counter_register("app_layer.error.ssh.alloc");
+	c_parser = counter_register("app_layer.error.ssh.parser");
+	counters_on = 1;
+}
+
+static void ssh_count(AppLayerThread *at, counter_id id)
+{
+	if (at && at->tc && counters_on)
+		counter_inc(at->tc, id);
+}
+
+static int ssh_enabled(const AppLayerConfig *cfg)
+{
+	(void)cfg;
+	return ssh_conf.enabled;
+}
+
+static int verdict(int r)
+{
+	return r > 0 ? DET_YES : r == 0 ? DET_NO : DET_MORE;
+}
+
+static int ssh_probe_dir(const AppLayerConfig *cfg, const Flow *f, int dir, const uint8_t *buf,
+			 uint32_t len)
+{
+	(void)cfg;
+	(void)f;
+	(void)dir;
+	return verdict(ssh_probe(buf, len));
+}
+
+/* ---------------- state and transaction ---------------- */
+
+typedef struct SshTx {
+	SshState *s;
+	unsigned flags;             /* APP_TX_* */
+	void *detect;
+	uint8_t closed[2];          /* eof, gap or a stream we cannot read */
+} SshTx;
+
+static void *ssh_state_new_op(AppLayerThread *at, Flow *f)
+{
+	SshTx *t = calloc(1, sizeof(*t));
+
+	(void)f;
+	if (t)
+		t->s = ssh_state_new(ssh_hassh_enabled());
+	if (!t || !t->s) {
+		free(t);
+		ssh_count(at, c_alloc);
+		return NULL;
+	}
+	ssh_count(at, c_tx);
+	return t;
+}
+
+static void ssh_state_free_op(void *state)
+{
+	SshTx *t = state;
+
+	if (!t)
+		return;
+	if (t->detect)
+		app_layer_detect_state_free(t->detect);
+	ssh_state_free(t->s);
+	free(t);
+}
+
+static int ssh_parse_op(AppLayerThread *at, Flow *f, void *state, int dir, const uint8_t *data,
+			uint32_t len, int flags)
+{
+	SshTx *t = state;
+
+	(void)f;
+	if (!t || dir < 0 || dir > 1)
+		return -1;
+	if (flags & APP_GAP) {
+		/* records cannot be found again after a gap */
+		if (!t->closed[dir] && t->s->side[dir].state != SSH_STATE_FINISHED)
+			ssh_count(at, c_gap);
+		t->closed[dir] = 1;
+		return 0;
+	}
+	/* encrypted from NEWKEYS on: nothing more to read in any mode */
+	if (!t->closed[dir] && len && data && t->s->side[dir].state != SSH_STATE_FINISHED) {
+		if (ssh_parse(t->s, dir, data, len) < 0) {
+			t->closed[dir] = 1;
+			ssh_count(at, c_parser);
+		}
+	}
+	if (flags & APP_EOF)
+		t->closed[dir] = 1;
+	return 0;
+}
+
+/* track-only and bypass: the ciphertext is not inspected (Suricata sets
+ * no-inspection on the flow); full keeps inspecting it */
+static int ssh_no_inspection(const void *state)
+{
+	const SshTx *t = state;
+
+	return ssh_conf.encryption != SSH_ENC_FULL && ssh_encrypted(t->s);
+}
+
+const SshState *ssh_tx_state(const void *tx)
+{
+	return tx ? ((const SshTx *)tx)->s : NULL;
+}
+
+static uint64_t ssh_tx_count(const void *state)
+{
+	return state ? 1 : 0;
+}
+
+static void *ssh_tx_get(const void *state, uint64_t id)
+{
+	return id == 0 ? (void *)state : NULL;
+}
+
+static uint64_t ssh_tx_id(const void *tx)
+{
+	(void)tx;
+	return 0;
+}
+
+/* The side's progress (ssh.h); the transaction is complete when both
+ * sides are encrypted (or closed). */
+static int ssh_tx_progress(const void *tx, int dir)
+{
+	const SshTx *t = tx;
+	const SshSide *sd = &t->s->side[dir & 1];
+
+	if (t->closed[dir & 1] || sd->state == SSH_STATE_FINISHED || ssh_encrypted(t->s))
+		return SSH_PROGRESS_DONE;
+	if (sd->kexinit)
+		return SSH_PROGRESS_KEX;
+	if (sd->state >= SSH_STATE_BANNER_DONE)
+		return sd->v1 ? SSH_PROGRESS_KEX : SSH_PROGRESS_BANNER;
+	return sd->line_len || sd->state ? 1 : 0;
+}
+
+static unsigned ssh_tx_flags(const void *tx)
+{
+	return ((const SshTx *)tx)->flags;
+}
+
+static void ssh_tx_set_flags(void *tx, unsigned flags)
+{
+	((SshTx *)tx)->flags |= flags;
+}
+
+static void **ssh_tx_detect_slot(void *tx)
+{
+	return &((SshTx *)tx)->detect;
+}
+
+/* The one transaction goes with the state (app_layer_flow_free). */
+static void ssh_tx_gc(void *state, unsigned need)
+{
+	(void)state;
+	(void)need;
+}
+
+static int ssh_event_lookup(const char *name)
+{
+	return ssh_event_by_name(name);
+}
+
+static int ssh_tx_has_event(const void *tx, int id)
+{
+	const SshTx *t = tx;
+
+	return id >= 0 && id < SSH_EV_COUNT && t->s->events[id] > 0;
+}
+
+const AppProtoOps ssh_proto_ops = {
+	.name = "ssh",
+	.ipprotos = APP_IPPROTO_TCP,
+	.config_defaults = ssh_config_defaults,
+	.config_load = ssh_config_load,
+	.enabled = ssh_enabled,
+	.register_counters = ssh_register_counters,
+	.probe = ssh_probe_dir,
+	.probe_reversed = NULL,
+	.state_new = ssh_state_new_op,
+	.state_free = ssh_state_free_op,
+	.parse = ssh_parse_op,
+	.no_inspection = ssh_no_inspection,
+	.tx_count = ssh_tx_count,
+	.tx_get = ssh_tx_get,
+	.tx_id = ssh_tx_id,
+	.tx_log_id = ssh_tx_id,
+	.tx_progress = ssh_tx_progress,
+	.progress_complete = SSH_PROGRESS_DONE,
+	.tx_flags = ssh_tx_flags,
+	.tx_set_flags = ssh_tx_set_flags,
+	.tx_detect_slot = ssh_tx_detect_slot,
+	.tx_gc = ssh_tx_gc,
+	.event_lookup = ssh_event_lookup,
+	.tx_has_event = ssh_tx_has_event,
+};

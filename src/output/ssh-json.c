@@ -1,0 +1,103 @@
+/* eve "ssh" records and the ssh member of alerts (see ssh-json.h). */
+#include "output/ssh-json.h"
+
+#include "app-layer/ssh.h"
+#include "output/output-private.h"
+
+/* Banner fields are bytes off the wire: invalid UTF-8 becomes an escaped
+ * string rather than a dropped field. */
+static json_t *json_text(const char *p, size_t n)
+{
+	json_t *j = json_stringn(p, n);
+	char tmp[4 * SSH_MAX_BANNER + 1];
+	size_t o = 0;
+
+	if (j)
+		return j;
+	for (size_t i = 0; i < n && o + 4 < sizeof(tmp); i++) {
+		unsigned char c = (unsigned char)p[i];
+
+		if (c < 0x80) {
+			tmp[o++] = (char)c;
+		} else {
+			static const char hx[] = "0123456789ABCDEF";
+
+			tmp[o++] = '\\';
+			tmp[o++] = 'x';
+			tmp[o++] = hx[c >> 4];
+			tmp[o++] = hx[c & 15];
+		}
+	}
+	j = json_stringn(tmp, o);
+	return j ? j : json_string("");
+}
+
+static json_t *side_json(const SshSide *sd, int hassh)
+{
+	json_t *o = json_object();
+
+	if (sd->proto_len)
+		json_object_set_new(o, "proto_version", json_text(sd->proto, sd->proto_len));
+	if (sd->software_len)
+		json_object_set_new(o, "software_version",
+				    json_text(sd->software, sd->software_len));
+	if (hassh && sd->hassh_str) {
+		json_t *h = json_object();
+
+		json_object_set_new(h, "hash", json_string(sd->hassh));
+		json_object_set_new(h, "string", json_text(sd->hassh_str, sd->hassh_len));
+		json_object_set_new(o, "hassh", h);
+	}
+	return o;
+}
+
+json_t *ssh_json_object(const SshState *s, int hassh)
+{
+	json_t *o = json_object();
+
+	if (s->side[SSH_TOSERVER].proto_len)
+		json_object_set_new(o, "client", side_json(&s->side[SSH_TOSERVER], hassh));
+	if (s->side[SSH_TOCLIENT].proto_len)
+		json_object_set_new(o, "server", side_json(&s->side[SSH_TOCLIENT], hassh));
+	return o;
+}
+
+/* One record per flow, once the key exchange is over or the flow ended,
+ * when a banner was read (Suricata logs from banner_done on). */
+static void log_ssh_tx(Outputs *o, const Packet *p, const Flow *f, void *tx)
+{
+	const SshState *s = ssh_tx_state(tx);
+	const struct timeval *ts = p ? &p->ts : &f->last;
+	json_t *rec;
+
+	if (!o || !s || !outputs_eve_enabled(o, "ssh"))
+		return;
+	if (!s->side[0].proto_len && !s->side[1].proto_len)
+		return;
+	rec = eve_header(ts, "ssh", NULL, f);
+	if (!rec)
+		return;
+	if (p && p->pcap_cnt)
+		json_object_set_new(rec, "pcap_cnt", json_integer((json_int_t)p->pcap_cnt));
+	json_object_set_new(rec, "ssh", ssh_json_object(s, ssh_hassh_enabled()));
+	eve_write(o, rec);
+}
+
+static json_t *alert_ssh_json(const Flow *f, void *tx)
+{
+	const SshState *s = ssh_tx_state(tx);
+	json_t *rec;
+
+	(void)f;
+	if (!s || (!s->side[0].proto_len && !s->side[1].proto_len))
+		return NULL;
+	rec = json_object();
+	json_object_set_new(rec, "ssh", ssh_json_object(s, ssh_hassh_enabled()));
+	return rec;
+}
+
+const EveTxLogger eve_ssh_logger = {
+	.log_tx = log_ssh_tx,
+	.alert_json = alert_ssh_json,
+	.flow_scope = 1,
+};

@@ -6,7 +6,7 @@
 # its runtime (libFuzzer) serve make fuzz (qa/fuzz).
 set -e
 PKGS="build-essential autoconf automake libtool pkg-config \
- libpcap-dev libyaml-dev libpcre2-dev libhtp-dev libjansson-dev libssl-dev \
+ libpcap-dev libyaml-dev libpcre2-dev libhtp-dev libjansson-dev libssl-dev libmagic-dev \
  wireshark-common tshark time python3 python3-yaml python3-jsonschema \
  tcpreplay iproute2 clang libclang-rt-dev"
 # Hyperscan exists for x86-64 only.

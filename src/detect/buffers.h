@@ -67,4 +67,10 @@ int tls_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 int dns_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 		   const uint8_t **data, uint32_t *len);
 
+/* file-kw.c: file.name and file.magic (one entry per file of the side). */
+#define FILE_BUF_NAME 0
+#define FILE_BUF_MAGIC 1
+int file_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
+		    const uint8_t **data, uint32_t *len);
+
 #endif

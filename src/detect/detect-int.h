@@ -76,6 +76,7 @@ extern const Keyword
 	http_keywords[],
 	tls_keywords[],
 	dns_keywords[],
+	file_keywords[],
 	pkt_keywords[],
 	transform_keywords[];
 

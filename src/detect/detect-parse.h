@@ -58,6 +58,7 @@ enum sig_buffer {
 	BUF_TLS_SNI, BUF_TLS_CERT_SUBJECT, BUF_TLS_CERT_ISSUER, BUF_TLS_CERT_SERIAL, BUF_TLS_CERT_FINGERPRINT, BUF_TLS_CERTS, BUF_JA3_HASH, BUF_JA3_STRING, BUF_JA3S_HASH, BUF_JA3S_STRING, BUF_JA4_HASH, BUF_TLS_RANDOM, BUF_TLS_RANDOM_TIME, BUF_TLS_RANDOM_BYTES, BUF_TLS_ALPN, BUF_TLS_SAN,
 	BUF_DNS_QUERY, BUF_DNS_QUERIES_RRNAME, BUF_DNS_ANSWERS_RRNAME, BUF_DNS_AUTHORITIES_RRNAME,
 	BUF_DNS_ADDITIONALS_RRNAME, BUF_DNS_RESPONSE_RRNAME,
+	BUF_FILE_NAME, BUF_FILE_MAGIC,   /* detect/file-kw.c: one entry per file */
 	/* further instances of an http buffer under other transforms than the
 	 * first (Signature.xf says which buffer each one is: detect/transform.h) */
 	BUF_HTTP_XINST0, BUF_HTTP_XINST1, BUF_HTTP_XINST2, BUF_HTTP_XINST3,
@@ -127,6 +128,7 @@ enum kw_id {
 	KW_TLS_STICKY, KW_TLS_MATCH, /* detect/tls-kw.c: sticky buffers; matchers (DetectTls) */
 	KW_DNS_STICKY,      /* dns.query, dns.answers.rrname, ...: detect/dns-kw.c */
 	KW_DNS_UINT,        /* dns.opcode, dns.rcode, dns.rrtype: DetectDnsUint (dns-kw.c) */
+	KW_FILE_STICKY, KW_FILE_MATCH, KW_FILESTORE, /* detect/file-kw.c */
 	KW_MAX
 };
 

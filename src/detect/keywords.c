@@ -30,6 +30,7 @@ static const Keyword *const families[] = {
 	http_keywords,		/* http-kw.c */
 	tls_keywords,		/* tls-kw.c */
 	dns_keywords,		/* dns-kw.c */
+	file_keywords,		/* file-kw.c */
 	pkt_keywords,		/* pkt-kw.c */
 	transform_keywords,	/* transform.c */
 };

@@ -1,0 +1,326 @@
+/* The files module (app-layer/files.h) and HTTP's multipart parts
+ * (app-layer/http-multipart.h): states, sizes, gaps, digests against
+ * known values, libmagic, file-store v2 layout, the eve object. */
+#define _GNU_SOURCE
+#include "test.h"
+#include "app-layer/files.h"
+#include "app-layer/http-multipart.h"
+#include "conf/conf.h"
+
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+static void hexs(const uint8_t *d, uint32_t n, char *out)
+{
+	for (uint32_t i = 0; i < n; i++)
+		sprintf(out + 2 * i, "%02x", d[i]);
+}
+
+static int digest_is(const File *f, int which, const char *want)
+{
+	uint32_t n;
+	const uint8_t *d = file_hash(f, which, &n);
+	char buf[65];
+
+	if (!d)
+		return 0;
+	hexs(d, n, buf);
+	return strcmp(buf, want) == 0;
+}
+
+TEST(files_hashes_match_known_digests_across_appends)
+{
+	FileContainer fc = { 0 };
+	File *f;
+
+	files_config_reset();
+	files_request(FILE_NEED_MD5 | FILE_NEED_SHA1 | FILE_NEED_SHA256);
+	f = files_open(&fc, (const uint8_t *)"abc.txt", 7, 3, 0);
+	CHECK(f != NULL);
+	CHECK_EQ(file_state(f), FILE_STATE_OPEN);
+	/* "abc" in two pieces: the digests of FIPS 180 / RFC 1321's examples */
+	file_append(f, (const uint8_t *)"a", 1);
+	file_append(f, (const uint8_t *)"bc", 2);
+	CHECK(file_hash(f, FILE_HASH_MD5, &(uint32_t){ 0 }) == NULL);   /* not final yet */
+	file_close(f, FILE_CLOSE_OK);
+	CHECK_EQ(file_state(f), FILE_STATE_CLOSED);
+	CHECK_EQ(file_size(f), 3);
+	CHECK_EQ(file_tx_id(f), 3);
+	CHECK(digest_is(f, FILE_HASH_MD5, "900150983cd24fb0d6963f7d28e17f72"));
+	CHECK(digest_is(f, FILE_HASH_SHA1, "a9993e364706816aba3e25717850c26c9cd0d89d"));
+	CHECK(digest_is(f, FILE_HASH_SHA256,
+			"ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"));
+	files_container_free(&fc);
+	files_config_reset();
+}
+
+TEST(files_hash_only_what_is_asked)
+{
+	FileContainer fc = { 0 };
+	File *f;
+
+	files_config_reset();
+	files_request(FILE_NEED_SHA256);
+	f = files_open(&fc, (const uint8_t *)"x", 1, 0, 0);
+	file_append(f, (const uint8_t *)"", 0);
+	file_close(f, FILE_CLOSE_OK);
+	CHECK(file_hash(f, FILE_HASH_MD5, &(uint32_t){ 0 }) == NULL);
+	CHECK(file_hash(f, FILE_HASH_SHA1, &(uint32_t){ 0 }) == NULL);
+	/* the empty file's sha256 */
+	CHECK(digest_is(f, FILE_HASH_SHA256,
+			"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"));
+	files_container_free(&fc);
+	files_config_reset();
+}
+
+TEST(files_states_truncated_error_and_gaps)
+{
+	FileContainer fc = { 0 };
+	File *a, *b, *c;
+
+	files_config_reset();
+	files_request(FILE_NEED_SHA256);
+	a = files_open(&fc, (const uint8_t *)"a", 1, 0, 0);
+	b = files_open(&fc, (const uint8_t *)"b", 1, 0, 0);
+	c = files_open(&fc, (const uint8_t *)"c", 1, 1, 0);
+	CHECK_EQ(fc.n, 3);
+	file_append(a, (const uint8_t *)"12345", 5);
+	file_gap(a, 10);
+	file_append(a, (const uint8_t *)"67", 2);
+	file_close(b, FILE_CLOSE_ERROR);
+	files_truncate_open(&fc);
+	CHECK_EQ(file_state(a), FILE_STATE_TRUNCATED);
+	CHECK_EQ(file_state(b), FILE_STATE_ERROR);
+	CHECK_EQ(file_state(c), FILE_STATE_TRUNCATED);
+	/* a gap counts in the size; the digest no longer stands for the file */
+	CHECK_EQ(file_size(a), 17);
+	CHECK(file_has_gaps(a));
+	CHECK(!file_has_gaps(c));
+	CHECK(file_hash(a, FILE_HASH_SHA256, &(uint32_t){ 0 }) == NULL);
+	/* appends after the end are ignored */
+	file_append(c, (const uint8_t *)"zz", 2);
+	CHECK_EQ(file_size(c), 0);
+	CHECK(files_first(&fc) == a && file_next(a) == b && file_next(b) == c);
+	files_container_free(&fc);
+	CHECK_EQ(fc.n, 0);
+	files_config_reset();
+}
+
+TEST(files_json_is_suricata_8s_fileinfo)
+{
+	FileContainer fc = { 0 };
+	File *f;
+	json_t *o;
+	char *s;
+
+	files_config_reset();
+	files_request(FILE_NEED_MD5 | FILE_NEED_SHA256);
+	f = files_open(&fc, (const uint8_t *)"/a b.pdf", 8, 2, 0);
+	file_append(f, (const uint8_t *)"abc", 3);
+	file_close(f, FILE_CLOSE_OK);
+	file_mark_store(f, 7);
+	file_mark_store(f, 7);
+	o = file_json(f);
+	s = json_dumps(o, JSON_PRESERVE_ORDER | JSON_COMPACT);
+	CHECK_STREQ(s, "{\"filename\":\"/a b.pdf\",\"sid\":[7],\"gaps\":false,\"state\":\"CLOSED\","
+		       "\"md5\":\"900150983cd24fb0d6963f7d28e17f72\",\"sha256\":"
+		       "\"ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad\","
+		       "\"stored\":false,\"size\":3,\"tx_id\":2}");
+	free(s);
+	json_decref(o);
+	/* md5 of a TRUNCATED file is left out; sha256 stays (Suricata 8) */
+	f = files_open(&fc, (const uint8_t *)"t", 1, 0, 0);
+	file_append(f, (const uint8_t *)"abc", 3);
+	file_close(f, FILE_CLOSE_TRUNCATED);
+	o = file_json(f);
+	CHECK(json_object_get(o, "md5") == NULL);
+	CHECK(json_object_get(o, "sha256") != NULL);
+	CHECK_STREQ(json_string_value(json_object_get(o, "state")), "TRUNCATED");
+	json_decref(o);
+	files_container_free(&fc);
+	files_config_reset();
+}
+
+TEST(files_magic_names_a_pdf)
+{
+	static const char pdf[] = "%PDF-1.5\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<<>>\nendobj\n";
+	FileContainer fc = { 0 };
+	File *f;
+	const char *m;
+
+	if (!files_have_magic())
+		return;
+	files_config_reset();
+	files_request(FILE_NEED_MAGIC);
+	f = files_open(&fc, (const uint8_t *)"r.pdf", 5, 0, 0);
+	file_append(f, (const uint8_t *)pdf, sizeof(pdf) - 1);
+	file_close(f, FILE_CLOSE_OK);
+	m = file_magic(f);
+	CHECK(m != NULL);
+	CHECK(strncmp(m, "PDF document, version 1.5", 25) == 0);
+	files_container_free(&fc);
+	files_config_reset();
+}
+
+TEST(files_store_v2_by_sha256_with_fileinfo_json)
+{
+	char dir[] = "/tmp/test-files-XXXXXX", path[512], err[256];
+	FileContainer fc = { 0 };
+	struct timeval ts = { 1000, 0 };
+	struct stat st;
+	File *f, *g;
+
+	CHECK(mkdtemp(dir) != NULL);
+	files_config_reset();
+	conf_deinit();
+	CHECK(conf_load_string("outputs:\n  - file-store:\n      version: 2\n      enabled: yes\n"
+			       "      dir: fs\n      write-fileinfo: yes\n", "t", err,
+			       sizeof(err)) == 0);
+	files_request(FILE_NEED_STORE);
+	CHECK(files_config_load(dir, err, sizeof(err)) == 0);
+	CHECK(files_config()->store_enabled);
+	f = files_open(&fc, (const uint8_t *)"abc", 3, 0, 0);
+	g = files_open(&fc, (const uint8_t *)"other", 5, 0, 0);
+	file_append(f, (const uint8_t *)"abc", 3);
+	file_append(g, (const uint8_t *)"zzz", 3);
+	file_close(f, FILE_CLOSE_OK);
+	file_close(g, FILE_CLOSE_OK);
+	/* not final: nothing decided */
+	file_mark_store(f, 1);
+	CHECK_EQ(file_store_finish(f, &ts), 1);
+	CHECK_EQ(file_store_finish(g, &ts), 0);   /* no rule asked for it */
+	CHECK(file_is_stored(f));
+	CHECK(!file_is_stored(g));
+	snprintf(path, sizeof(path),
+		 "%s/fs/ba/ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad", dir);
+	CHECK(stat(path, &st) == 0 && st.st_size == 3);
+	snprintf(path, sizeof(path),
+		 "%s/fs/ba/ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad.1000.%llu.json",
+		 dir, (unsigned long long)json_integer_value(json_object_get(file_json(f), "file_id")));
+	CHECK(stat(path, &st) == 0);
+	files_container_free(&fc);
+	conf_deinit();
+	files_config_reset();
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	CHECK(system(path) == 0);
+}
+
+TEST(files_store_stream_depth_cuts_the_stored_copy)
+{
+	char dir[] = "/tmp/test-files-XXXXXX", path[512], err[256];
+	FileContainer fc = { 0 };
+	struct timeval ts = { 1, 0 };
+	struct stat st;
+	File *f;
+
+	CHECK(mkdtemp(dir) != NULL);
+	files_config_reset();
+	conf_deinit();
+	CHECK(conf_load_string("outputs:\n  - file-store:\n      version: 2\n      enabled: yes\n"
+			       "      force-filestore: yes\n      stream-depth: 2\n", "t", err,
+			       sizeof(err)) == 0);
+	CHECK(files_config_load(dir, err, sizeof(err)) == 0);
+	f = files_open(&fc, (const uint8_t *)"abc", 3, 0, 0);
+	file_append(f, (const uint8_t *)"abc", 3);
+	file_close(f, FILE_CLOSE_OK);
+	CHECK_EQ(file_store_finish(f, &ts), 1);
+	/* named by the whole file's sha256, holding stream-depth bytes */
+	snprintf(path, sizeof(path),
+		 "%s/filestore/ba/ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+		 dir);
+	CHECK(stat(path, &st) == 0 && st.st_size == 2);
+	files_container_free(&fc);
+	conf_deinit();
+	files_config_reset();
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	CHECK(system(path) == 0);
+}
+
+TEST(files_config_rejects_unknown_hash)
+{
+	char err[256];
+
+	files_config_reset();
+	conf_deinit();
+	CHECK(conf_load_string("outputs:\n  - eve-log:\n      types:\n        - files:\n"
+			       "            force-hash: [md5, crc32]\n", "t", err, sizeof(err)) == 0);
+	CHECK(files_config_load("/tmp", err, sizeof(err)) == -1);
+	CHECK(strstr(err, "crc32") != NULL);
+	conf_deinit();
+	CHECK(conf_load_string("outputs:\n  - eve-log:\n      types:\n        - files:\n"
+			       "            force-hash: [md5, sha1]\n            force-magic: yes\n",
+			       "t", err, sizeof(err)) == 0);
+	CHECK(files_config_load("/tmp", err, sizeof(err)) == 0);
+	CHECK_EQ(files_config()->need & (FILE_NEED_MD5 | FILE_NEED_SHA1 | FILE_NEED_SHA256),
+		 FILE_NEED_MD5 | FILE_NEED_SHA1);
+	CHECK(files_config()->log_magic);
+	conf_deinit();
+	files_config_reset();
+}
+
+/* ---- multipart ---- */
+
+static const char mp_body[] =
+	"--XyZ\r\n"
+	"Content-Disposition: form-data; name=\"field\"\r\n\r\n"
+	"value\r\n"
+	"--XyZ\r\n"
+	"Content-Disposition: form-data; name=\"up\"; filename=\"a.jpg\"\r\n"
+	"Content-Type: image/jpeg\r\n\r\n"
+	"JPEGDATA\r\n--notit\r\n"
+	"--XyZ\r\n"
+	"Content-Disposition: form-data; name=\"up2\"; filename=b.txt\r\n\r\n"
+	"\r\n"
+	"--XyZ--\r\n";
+
+TEST(multipart_parts_and_file_names)
+{
+	const uint8_t *b, *n;
+	size_t bl, nl, pos = 0;
+	MultipartPart pt;
+	static const char ct[] = "multipart/form-data; boundary=XyZ";
+
+	CHECK(multipart_boundary((const uint8_t *)ct, sizeof(ct) - 1, &b, &bl) == 0);
+	CHECK(bl == 3 && memcmp(b, "XyZ", 3) == 0);
+	CHECK(multipart_boundary((const uint8_t *)"text/plain", 10, &b, &bl) == -1);
+	CHECK(multipart_next((const uint8_t *)mp_body, sizeof(mp_body) - 1, b, bl, &pos, &pt) == 1);
+	CHECK(pt.complete);
+	CHECK(multipart_part_filename(&pt, &n, &nl) == -1);    /* a field, not a file */
+	CHECK(multipart_next((const uint8_t *)mp_body, sizeof(mp_body) - 1, b, bl, &pos, &pt) == 1);
+	CHECK(multipart_part_filename(&pt, &n, &nl) == 0 && nl == 5 && !memcmp(n, "a.jpg", 5));
+	/* a "--" line of another boundary is content */
+	CHECK(pt.data_len == 17 && !memcmp(pt.data, "JPEGDATA\r\n--notit", 17));
+	CHECK(multipart_next((const uint8_t *)mp_body, sizeof(mp_body) - 1, b, bl, &pos, &pt) == 1);
+	CHECK(multipart_part_filename(&pt, &n, &nl) == 0 && nl == 5 && !memcmp(n, "b.txt", 5));
+	CHECK_EQ(pt.data_len, 0);
+	CHECK(multipart_next((const uint8_t *)mp_body, sizeof(mp_body) - 1, b, bl, &pos, &pt) == 0);
+}
+
+TEST(multipart_part_cut_short_is_incomplete)
+{
+	static const char body[] = "--B\r\nContent-Disposition: form-data; filename=\"x\"\r\n\r\nABCDEF";
+	MultipartPart pt;
+	size_t pos = 0;
+
+	CHECK(multipart_next((const uint8_t *)body, sizeof(body) - 1, (const uint8_t *)"B", 1,
+			     &pos, &pt) == 1);
+	CHECK(!pt.complete);
+	CHECK(pt.data_len == 6 && !memcmp(pt.data, "ABCDEF", 6));
+}
+
+TEST(disposition_filename_forms)
+{
+	const uint8_t *n;
+	size_t nl;
+	static const char a[] = " attachment; filename=\"r.pdf\"";
+	static const char b[] = "attachment;filename=plain.bin; size=3";
+	static const char c[] = "attachment; xfilename=\"no\"";
+
+	CHECK(disposition_filename((const uint8_t *)a, sizeof(a) - 1, &n, &nl) == 0 && nl == 5 &&
+	      !memcmp(n, "r.pdf", 5));
+	CHECK(disposition_filename((const uint8_t *)b, sizeof(b) - 1, &n, &nl) == 0 && nl == 9 &&
+	      !memcmp(n, "plain.bin", 9));
+	CHECK(disposition_filename((const uint8_t *)c, sizeof(c) - 1, &n, &nl) == -1);
+}

@@ -1934,7 +1934,7 @@ static void uri_name(const HttpTx *tx, const uint8_t **n, size_t *len)
 }
 
 static void file_add(HttpTx *tx, int dir, const uint8_t *name, size_t nlen, const uint8_t *data,
-		     size_t len, uint64_t gap, int how)
+		     size_t len, int gap, int how)
 {
 	File *f;
 
@@ -1946,7 +1946,7 @@ static void file_add(HttpTx *tx, int dir, const uint8_t *name, size_t nlen, cons
 		return;
 	file_append(f, data, len);
 	if (gap)
-		file_gap(f, gap);
+		file_gap(f, 0);   /* see files_build */
 	file_close(f, how);
 }
 
@@ -2075,7 +2075,7 @@ static int request_multipart(HttpTx *tx, const Body *b, int how)
 			continue;
 		/* a part whose delimiter came is whole, whatever follows */
 		file_add(tx, APP_DIR_TOSERVER, n, nl, pt.data, pt.data_len,
-			 pt.complete ? 0 : tx->gap[0],
+			 !pt.complete && tx->gap[0],
 			 pt.complete ? FILE_CLOSE_OK : (how == FILE_CLOSE_OK ? FILE_CLOSE_TRUNCATED : how));
 	}
 	return 1;
@@ -2107,8 +2107,11 @@ static void files_build(HttpTx *tx, int dir, int final)
 		side_file_name(tx, dir, &n, &nl);
 		file_set_name(f, n, nl);
 
+		/* libhtp 0.5 stops at a gap and cannot tell how much of it was
+		 * the body's: the size is what was seen (the reference engine's
+		 * too), gaps set */
 		if (tx->gap[dir])
-			file_gap(f, tx->gap[dir]);
+			file_gap(f, 0);
 		file_close(f, complete && !tx->file_cut[dir] && !tx->gap[dir] && !tx->superseded ?
 				      FILE_CLOSE_OK : FILE_CLOSE_TRUNCATED);
 		tx->file_open[dir] = NULL;
@@ -2120,7 +2123,7 @@ static void files_build(HttpTx *tx, int dir, int final)
 		   side_file_mode(tx, dir) == FM_WHOLE) {
 		/* the body was lost before its first byte */
 		side_file_name(tx, dir, &n, &nl);
-		file_add(tx, dir, n, nl, NULL, 0, tx->gap[dir], FILE_CLOSE_TRUNCATED);
+		file_add(tx, dir, n, nl, NULL, 0, 1, FILE_CLOSE_TRUNCATED);
 	}
 	(void)before;
 	files_charge(tx);

@@ -8,7 +8,7 @@ Each side's fileinfo records (of the app_protos in --protos, default http:
 the protocols whose files we extract) are taken per flow as a multiset of
 file names; a reference record has a counterpart when our side has a record
 of the same name on the same flow, and the same size when one of those has
-its size. Prints the totals, the counterparts by name and by name and size,
+its size (and the same state, CLOSED or TRUNCATED, counted apart). Prints the totals, the counterparts by name and by name and size,
 and with --list the reference records without a same-size counterpart and
 the records only we have. Exits 1 when fewer than --min-same (default 0.95)
 of the reference's records have a counterpart with the same name and size.
@@ -56,7 +56,7 @@ def main():
     ours, ref = load(a.ours, protos), load(a.ref, protos)
     nref = sum(len(v) for v in ref.values())
     nours = sum(len(v) for v in ours.values())
-    by_name = same = 0
+    by_name = same = same_state = 0
     missing, differ, extra = [], [], []
     for fk, recs in sorted(ref.items(), key=lambda kv: str(kv[0])):
         pool = list(ours.get(fk, []))
@@ -68,6 +68,7 @@ def main():
                 pool.remove(hit)
                 by_name += 1
                 same += 1
+                same_state += hit[2] == rec[2]
             else:
                 rest.append(rec)
         for rec in rest:
@@ -86,6 +87,7 @@ def main():
     print("reference records with a counterpart of the same name: %d (%.1f%%)" %
           (by_name, 100.0 * by_name / nref if nref else 100.0))
     print("... and the same size: %d (%.1f%%)" % (same, 100.0 * same / nref if nref else 100.0))
+    print("... and the same state too: %d" % same_state)
     print("reference records without a counterpart: %d; ours without one: %d" %
           (len(missing), len(extra)))
     if a.list:

@@ -2091,14 +2091,12 @@ static void files_build(HttpTx *tx, int dir, int final)
 	const uint8_t *n;
 	size_t nl;
 	int how;
-	uint64_t before;
 
 	(void)b;
 
 	if (tx->files_built[dir] || (!complete && !final) || !tx->htx)
 		return;
 	tx->files_built[dir] = 1;
-	before = 0;
 	if (tx->file_open[dir]) {
 		/* the whole-body file fed as the body came; named now, when
 		 * every header line is in (as Suricata logs it) */
@@ -2125,7 +2123,6 @@ static void files_build(HttpTx *tx, int dir, int final)
 		side_file_name(tx, dir, &n, &nl);
 		file_add(tx, dir, n, nl, NULL, 0, 1, FILE_CLOSE_TRUNCATED);
 	}
-	(void)before;
 	files_charge(tx);
 }
 

@@ -6,6 +6,8 @@
 #include "app-layer/files.h"
 #include "app-layer/http-multipart.h"
 #include "conf/conf.h"
+#include "detect/detect-parse.h"
+#include "app-layer/app-layer.h"
 
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -323,4 +325,95 @@ TEST(disposition_filename_forms)
 	CHECK(disposition_filename((const uint8_t *)b, sizeof(b) - 1, &n, &nl) == 0 && nl == 9 &&
 	      !memcmp(n, "plain.bin", 9));
 	CHECK(disposition_filename((const uint8_t *)c, sizeof(c) - 1, &n, &nl) == -1);
+}
+
+/* ---- keywords (detect/file-kw.c) ---- */
+
+static Signature *parse(const char *rule, char *err, size_t errlen, int *code)
+{
+	conf_deinit();
+	return sig_parse(rule, NULL, err, errlen, code);
+}
+
+TEST(file_keywords_legacy_forms_are_contents_on_file_buffers)
+{
+	char err[256];
+	int code = 0;
+	Signature *s;
+	const DetectContent *cd;
+
+	s = parse("alert tcp any any -> any any (fileext:\"PDF\"; sid:1;)", err, sizeof(err), &code);
+	CHECK(s != NULL);
+	/* a rule of a protocol that carries files, the content on file.name */
+	CHECK_EQ(s->alproto, ALPROTO_HTTP1);
+	CHECK_EQ(s->lists[BUF_FILE_NAME].n, 1);
+	cd = s->lists[BUF_FILE_NAME].m[0].cd;
+	CHECK(cd->len == 4 && memcmp(cd->pat, ".PDF", 4) == 0);
+	CHECK(cd->flags & CONTENT_NOCASE);
+	CHECK(cd->flags & CONTENT_ENDSWITH);
+	sig_free(s);
+	s = parse("alert http any any -> any any (filename:!\"S.PDF\"; filemagic:\"pdf\"; "
+		  "http.uri; content:\"/x\"; sid:2;)", err, sizeof(err), &code);
+	CHECK(s != NULL);
+	cd = s->lists[BUF_FILE_NAME].m[0].cd;
+	CHECK(cd->flags & CONTENT_NEGATED);
+	CHECK(!(cd->flags & CONTENT_ENDSWITH));
+	CHECK_EQ(s->lists[BUF_FILE_MAGIC].n, 1);
+	/* the legacy keywords leave the sticky buffer alone: http.uri's content */
+	CHECK_EQ(s->lists[BUF_HTTP_URI].n, 1);
+	sig_free(s);
+	CHECK(files_config()->need & FILE_NEED_MAGIC);
+	files_config_reset();
+}
+
+TEST(file_keywords_rejections)
+{
+	char err[256];
+	int code = 0;
+
+	CHECK(parse("alert udp any any -> any any (filename:\"x\"; sid:1;)", err, sizeof(err),
+		    &code) == NULL);
+	CHECK(strstr(err, "file keywords need a tcp") != NULL);
+	CHECK(parse("alert http any any -> any any (filestore:sideways; sid:1;)", err,
+		    sizeof(err), &code) == NULL);
+	CHECK(strstr(err, "unknown direction \"sideways\"") != NULL);
+	CHECK(parse("alert http any any -> any any (filestore:both,forever; sid:1;)", err,
+		    sizeof(err), &code) == NULL);
+	CHECK(strstr(err, "unknown scope \"forever\"") != NULL);
+	CHECK(parse("alert http any any -> any any (filemd5:/nonexistent/list; sid:1;)", err,
+		    sizeof(err), &code) == NULL);
+	CHECK(strstr(err, "cannot open hash list") != NULL);
+	CHECK(parse("alert http any any -> any any (filesize:abc; sid:1;)", err, sizeof(err),
+		    &code) == NULL);
+	CHECK(strstr(err, "invalid filesize") != NULL);
+	files_config_reset();
+}
+
+TEST(file_hash_list_lines_are_checked)
+{
+	char path[] = "/tmp/test-files-md5-XXXXXX", rule[256], err[256];
+	int code = 0, fd = mkstemp(path);
+	Signature *s;
+	FILE *fp;
+
+	CHECK(fd >= 0);
+	fp = fdopen(fd, "w");
+	fprintf(fp, "# md5 list\n\n900150983cd24fb0d6963f7d28e17f72 abc\n");
+	fclose(fp);
+	snprintf(rule, sizeof(rule), "alert http any any -> any any (filemd5:%s; sid:1;)", path);
+	s = parse(rule, err, sizeof(err), &code);
+	CHECK(s != NULL);
+	CHECK(s->flags & SIG_FLAG_TX_MATCH);
+	CHECK(files_config()->need & FILE_NEED_MD5);
+	sig_free(s);
+	fp = fopen(path, "a");
+	fprintf(fp, "not-a-hash\n");
+	fclose(fp);
+	CHECK(parse(rule, err, sizeof(err), &code) == NULL);
+	CHECK(strstr(err, ":4: not a 32-hex-digit hash") != NULL);
+	snprintf(rule, sizeof(rule), "alert http any any -> any any (filesha1:%s; sid:1;)", path);
+	CHECK(parse(rule, err, sizeof(err), &code) == NULL);
+	CHECK(strstr(err, "not a 40-hex-digit hash") != NULL);
+	unlink(path);
+	files_config_reset();
 }

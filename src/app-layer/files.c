@@ -288,8 +288,20 @@ int files_config_load(const char *log_dir, char *err, size_t errlen)
 				    "is not enabled: no file will be stored");
 		cfg.need &= ~(unsigned)FILE_NEED_STORE;
 	}
-	if (cfg.store_enabled && cfg.stream_depth && cfg.stream_depth < 1)
-		cfg.stream_depth = 0;
+	if (cfg.store_enabled && cfg.stream_depth) {
+		/* as in Suricata, file-store.stream-depth only ever extends what
+		 * reassembly keeps: below stream.reassembly.depth it means nothing */
+		uint64_t rd = 1ull << 20;
+
+		if (conf_get_size("stream.reassembly.depth", &rd) < 0)
+			rd = 1ull << 20;
+		if (rd == 0 || cfg.stream_depth < rd) {
+			log_warning("file-store.stream-depth value %llu has no effect since it's less "
+				    "than stream.reassembly.depth value.",
+				    (unsigned long long)cfg.stream_depth);
+			cfg.stream_depth = 0;
+		}
+	}
 #ifndef HAVE_LIBMAGIC
 	cfg.need &= ~(unsigned)FILE_NEED_MAGIC;
 #endif

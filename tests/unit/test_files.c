@@ -221,7 +221,8 @@ TEST(files_store_stream_depth_cuts_the_stored_copy)
 	files_config_reset();
 	conf_deinit();
 	CHECK(conf_load_string("outputs:\n  - file-store:\n      version: 2\n      enabled: yes\n"
-			       "      force-filestore: yes\n      stream-depth: 2\n", "t", err,
+			       "      force-filestore: yes\n      stream-depth: 2\n"
+			       "stream:\n  reassembly:\n    depth: 1\n", "t", err,
 			       sizeof(err)) == 0);
 	CHECK(files_config_load(dir, err, sizeof(err)) == 0);
 	f = files_open(&fc, (const uint8_t *)"abc", 3, 0, 0);
@@ -238,6 +239,22 @@ TEST(files_store_stream_depth_cuts_the_stored_copy)
 	files_config_reset();
 	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
 	CHECK(system(path) == 0);
+}
+
+TEST(files_store_stream_depth_below_reassembly_depth_is_ignored)
+{
+	char err[256];
+
+	files_config_reset();
+	conf_deinit();
+	CHECK(conf_load_string("outputs:\n  - file-store:\n      version: 2\n      enabled: yes\n"
+			       "      stream-depth: 10000\n", "t", err, sizeof(err)) == 0);
+	CHECK(system("mkdir -p /tmp/files-unit-ignored") == 0);
+	CHECK(files_config_load("/tmp/files-unit-ignored", err, sizeof(err)) == 0);
+	CHECK_EQ(files_config()->stream_depth, 0);
+	conf_deinit();
+	files_config_reset();
+	CHECK(system("rm -rf /tmp/files-unit-ignored") == 0);
 }
 
 TEST(files_config_rejects_unknown_hash)

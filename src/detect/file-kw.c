@@ -4,7 +4,8 @@
  * filemagic forms (a case-insensitive content on those buffers; fileext
  * the name's end after a dot), the matchers filesize, filemd5, filesha1,
  * filesha256 (hash lists read once at load), and filestore with its
- * direction and scope. file.data (the bodies) stays in http-kw.c.
+ * direction and scope; file.data / file_data (the files' content: HTTP's
+ * bodies, buffer BUF_FILE_DATA, for now the HTTP body buffers).
  *
  * A rule with file keywords and no protocol becomes a rule of a protocol
  * that carries files (HTTP for now; files-proto.c lists them). The
@@ -32,6 +33,7 @@ typedef struct DetectFileMatch {
 	const Signature *s;       /* for its direction, final once parsed */
 	DetectUint u;             /* FM_SIZE */
 	int negated;              /* hash lists: "!list": no hash of the list */
+	unsigned dirs;            /* filesize:to_client,N (Suricata 8): that side; 0: the rule's */
 	uint32_t hlen;            /* digest bytes */
 	uint32_t n;
 	uint8_t *hashes;          /* n sorted digests of hlen bytes */
@@ -296,6 +298,19 @@ static int kw_file_match(SigParseState *st, const char *arg, const Keyword *kw)
 	}
 	switch (m->kind) {
 	case FM_SIZE:
+		/* Suricata 8 takes a direction first: "to_client, <100" */
+		while (*arg == ' ')
+			arg++;
+		if (!strncmp(arg, "to_client", 9) || !strncmp(arg, "to_server", 9)) {
+			const char *c = arg + 9;
+
+			while (*c == ' ')
+				c++;
+			if (*c == ',') {
+				m->dirs = arg[3] == 'c' ? 1u << APP_DIR_TOCLIENT : 1u << APP_DIR_TOSERVER;
+				arg = c + 1;
+			}
+		}
 		if (parse_uint_cmp(arg, UINT64_MAX, &m->u) != 0)
 			rc = sig_error(st, "invalid filesize \"%s\"", arg);
 		break;
@@ -353,7 +368,7 @@ static int file_matches(const DetectFileMatch *m, const File *f)
 static int match_file(DetectThread *dt, const SigMatch *sm, Packet *p)
 {
 	const DetectFileMatch *m = sm->ctx;
-	unsigned dirs = sig_file_dirs(m->s);
+	unsigned dirs = m->dirs ? m->dirs : sig_file_dirs(m->s);
 
 	if (!dt->tx || !p->flow)
 		return 0;
@@ -451,6 +466,8 @@ void filestore_apply(DetectThread *dt, const void *ctx, Packet *p)
 }
 
 const Keyword file_keywords[] = {
+	{ "file_data", KW_FILE_STICKY, kw_file_sticky, STICKY, BUF_FILE_DATA, "sticky buffer", NULL, NULL },
+	{ "file.data", KW_FILE_STICKY, kw_file_sticky, STICKY, BUF_FILE_DATA, "sticky buffer", NULL, NULL },
 	{ "file.name", KW_FILE_STICKY, kw_file_sticky, STICKY, BUF_FILE_NAME, "sticky buffer", NULL, NULL },
 	{ "file.magic", KW_FILE_STICKY, kw_file_sticky, STICKY, BUF_FILE_MAGIC, "sticky buffer", NULL, NULL },
 	{ "filename", KW_FILE_STICKY, kw_file_legacy, NEED, BUF_FILE_NAME, "match on the file name", NULL, NULL },

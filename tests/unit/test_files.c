@@ -383,6 +383,19 @@ TEST(file_keywords_legacy_forms_are_contents_on_file_buffers)
 	files_config_reset();
 }
 
+TEST(filesize_takes_a_direction_first)
+{
+	char err[256];
+	int code = 0;
+	Signature *s = parse("alert http any any -> any any (filesize: to_client, <100; sid:1;)",
+			     err, sizeof(err), &code);
+
+	CHECK(s != NULL);
+	CHECK_EQ(s->lists[SM_LIST_MATCH].n, 1);
+	sig_free(s);
+	files_config_reset();
+}
+
 TEST(file_keywords_rejections)
 {
 	char err[256];

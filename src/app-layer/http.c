@@ -2092,8 +2092,6 @@ static void files_build(HttpTx *tx, int dir, int final)
 	size_t nl;
 	int how;
 
-	(void)b;
-
 	if (tx->files_built[dir] || (!complete && !final) || !tx->htx)
 		return;
 	tx->files_built[dir] = 1;

@@ -198,9 +198,17 @@ TEST(files_store_v2_by_sha256_with_fileinfo_json)
 	snprintf(path, sizeof(path),
 		 "%s/fs/ba/ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad", dir);
 	CHECK(stat(path, &st) == 0 && st.st_size == 3);
-	snprintf(path, sizeof(path),
-		 "%s/fs/ba/ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad.1000.%llu.json",
-		 dir, (unsigned long long)json_integer_value(json_object_get(file_json(f), "file_id")));
+	{
+		json_t *o = file_json(f);
+		unsigned long long id = (unsigned long long)json_integer_value(
+			json_object_get(o, "file_id"));
+
+		json_decref(o);
+		CHECK(id >= 1);
+		snprintf(path, sizeof(path),
+			 "%s/fs/ba/ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+			 ".1000.%llu.json", dir, id);
+	}
 	CHECK(stat(path, &st) == 0);
 	files_container_free(&fc);
 	conf_deinit();
@@ -255,6 +263,42 @@ TEST(files_store_stream_depth_below_reassembly_depth_is_ignored)
 	conf_deinit();
 	files_config_reset();
 	CHECK(system("rm -rf /tmp/files-unit-ignored") == 0);
+}
+
+TEST(files_store_max_open_files_is_counted)
+{
+	char dir[] = "/tmp/test-files-XXXXXX", cmd[300], err[256];
+	FileContainer fc = { 0 };
+	struct timeval ts = { 1, 0 };
+	FilesStats before, after;
+	File *a, *b;
+
+	CHECK(mkdtemp(dir) != NULL);
+	files_config_reset();
+	conf_deinit();
+	CHECK(conf_load_string("outputs:\n  - file-store:\n      version: 2\n      enabled: yes\n"
+			       "      force-filestore: yes\n      max-open-files: 1\n", "t", err,
+			       sizeof(err)) == 0);
+	CHECK(files_config_load(dir, err, sizeof(err)) == 0);
+	files_stats(&before);
+	a = files_open(&fc, (const uint8_t *)"a", 1, 0, 0);
+	b = files_open(&fc, (const uint8_t *)"b", 1, 0, 0);   /* past the limit: not spooled */
+	files_stats(&after);
+	CHECK_EQ(after.open_files_max_hit - before.open_files_max_hit, 1);
+	file_append(a, (const uint8_t *)"aa", 2);
+	file_append(b, (const uint8_t *)"bb", 2);
+	file_close(a, FILE_CLOSE_OK);
+	file_close(b, FILE_CLOSE_OK);
+	CHECK_EQ(file_store_finish(a, &ts), 1);
+	CHECK_EQ(file_store_finish(b, &ts), 0);
+	files_stats(&after);
+	CHECK_EQ(after.stored - before.stored, 1);
+	CHECK_EQ(after.fs_errors, before.fs_errors);
+	files_container_free(&fc);
+	conf_deinit();
+	files_config_reset();
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	CHECK(system(cmd) == 0);
 }
 
 TEST(files_config_rejects_unknown_hash)

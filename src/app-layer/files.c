@@ -47,6 +47,8 @@ struct File {
 	int spool_fd;               /* -1: not spooling */
 	uint64_t spooled;
 	char *spool_path;
+	char *stored_path;          /* where file-store put it */
+	int64_t stored_secs;        /* the record time it was stored at */
 	ThreadCounters *tc;
 };
 
@@ -547,6 +549,7 @@ static void file_free(File *f)
 	free(f->head);
 	free(f->magic);
 	free(f->sids);
+	free(f->stored_path);
 	free(f);
 }
 
@@ -697,29 +700,27 @@ static void hex(const uint8_t *d, uint32_t n, char *out)
 	out[2 * n] = 0;
 }
 
-static int write_meta(File *f, const char *final, const struct timeval *ts)
+int file_store_write_meta(File *f, json_t *record)
 {
 	char path[4400];
-	json_t *o = json_object(), *fi;
 	FILE *fp;
 	int rc;
 
-	if (!o)
-		return -1;
-	fi = file_json(f);
-	if (fi)
-		json_object_set_new(o, "fileinfo", fi);
-	snprintf(path, sizeof(path), "%s.%lld.%llu.json", final, (long long)ts->tv_sec,
-		 (unsigned long long)f->file_id);
+	if (!f->stored || !cfg.write_fileinfo || !f->stored_path || !record)
+		return 0;
+	snprintf(path, sizeof(path), "%s.%lld.%llu.json", f->stored_path,
+		 (long long)f->stored_secs, (unsigned long long)f->file_id);
 	fp = fopen(path, "w");
 	if (!fp) {
-		json_decref(o);
+		fs_error(f);
 		return -1;
 	}
-	rc = json_dumpf(o, fp, JSON_COMPACT) == 0 && fputc('\n', fp) != EOF ? 0 : -1;
+	rc = json_dumpf(record, fp, JSON_COMPACT | JSON_PRESERVE_ORDER) == 0 &&
+	     fputc('\n', fp) != EOF ? 0 : -1;
 	if (fclose(fp) != 0)
 		rc = -1;
-	json_decref(o);
+	if (rc)
+		fs_error(f);
 	return rc;
 }
 
@@ -758,8 +759,8 @@ int file_store_finish(File *f, const struct timeval *ts)
 	f->stored = 1;
 	f->file_id = __atomic_add_fetch(&next_file_id, 1, __ATOMIC_RELAXED);
 	__atomic_add_fetch(&stats.stored, 1, __ATOMIC_RELAXED);
-	if (cfg.write_fileinfo && write_meta(f, final, ts) != 0)
-		fs_error(f);
+	f->stored_path = strdup(final);
+	f->stored_secs = ts->tv_sec;
 	return 1;
 fail:
 	fs_error(f);

@@ -94,9 +94,9 @@ int output_http_files(Outputs *o, const Packet *p, const Flow *f, HttpTx *tx)
 
 		for (File *fl = fc ? fc->head : NULL; fl; fl = (File *)file_next(fl)) {
 			json_t *rec, *h, *fi;
+			int meta = file_store_finish(fl, ts) == 1 && files_config()->write_fileinfo;
 
-			file_store_finish(fl, ts);
-			if (!eve)
+			if (!eve && !meta)
 				continue;
 			fi = file_json(fl);
 			rec = fi ? tx_header("fileinfo", p, f, http_tx_log_id(tx)) : NULL;
@@ -109,6 +109,13 @@ int output_http_files(Outputs *o, const Packet *p, const Flow *f, HttpTx *tx)
 				json_object_set_new(rec, "http", h);
 			json_object_set_new(rec, "app_proto", json_string("http"));
 			json_object_set_new(rec, "fileinfo", fi);
+			/* write-fileinfo: the same record beside the stored file */
+			if (meta)
+				file_store_write_meta(fl, rec);
+			if (!eve) {
+				json_decref(rec);
+				continue;
+			}
 			eve_write(o, rec);
 			n++;
 		}

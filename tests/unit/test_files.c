@@ -199,11 +199,16 @@ TEST(files_store_v2_by_sha256_with_fileinfo_json)
 		 "%s/fs/ba/ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad", dir);
 	CHECK(stat(path, &st) == 0 && st.st_size == 3);
 	{
-		json_t *o = file_json(f);
+		json_t *o = file_json(f), *rec = json_object();
 		unsigned long long id = (unsigned long long)json_integer_value(
 			json_object_get(o, "file_id"));
 
-		json_decref(o);
+		/* the logger hands over the eve record it built */
+		json_object_set_new(rec, "event_type", json_string("fileinfo"));
+		json_object_set_new(rec, "fileinfo", o);
+		CHECK_EQ(file_store_write_meta(f, rec), 0);
+		CHECK_EQ(file_store_write_meta(g, rec), 0);   /* not stored: nothing */
+		json_decref(rec);
 		CHECK(id >= 1);
 		snprintf(path, sizeof(path),
 			 "%s/fs/ba/ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"

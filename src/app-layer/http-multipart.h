@@ -1,6 +1,8 @@
 /* multipart/form-data request bodies (RFC 7578): the parts that carry a
  * file (Content-Disposition with filename=), as Suricata names HTTP
- * upload files. Pure functions over a body buffer, for http.c. */
+ * upload files. A streaming parser: the body comes in any pieces, part
+ * data goes out as it is known to be data (a possible delimiter is held
+ * back, never copied), so a file can run past the stored body. */
 #ifndef APP_LAYER_HTTP_MULTIPART_H
 #define APP_LAYER_HTTP_MULTIPART_H
 
@@ -16,21 +18,41 @@ int multipart_boundary(const uint8_t *ct, size_t ctlen, const uint8_t **b, size_
  * same for a response's "Content-Disposition:" value. */
 int disposition_filename(const uint8_t *v, size_t len, const uint8_t **name, size_t *nlen);
 
-typedef struct MultipartPart {
-	const uint8_t *hdr;       /* the part's header block */
-	size_t hdr_len;
-	const uint8_t *data;      /* its content */
-	size_t data_len;
-	int complete;             /* its closing delimiter was seen */
-} MultipartPart;
+/* The filename= of a part's header block (its Content-Disposition line);
+ * -1: the part is not a file. */
+int multipart_headers_filename(const uint8_t *hdr, size_t len, const uint8_t **name,
+			       size_t *nlen);
 
-/* The next part of body from *pos (0 to start), moving *pos past it.
- * 1: a part; 0: no more. A part the body ends inside comes back with
- * complete 0 (its data runs to the end). */
-int multipart_next(const uint8_t *body, size_t len, const uint8_t *b, size_t blen, size_t *pos,
-		   MultipartPart *out);
+/* What the parser tells its user: a part's headers are in (return 1 to
+ * get its data), data of that part, its end (complete: its closing
+ * delimiter came; 0: the body ended inside it). */
+typedef struct MultipartOps {
+	int (*part)(void *arg, const uint8_t *hdr, size_t hlen);
+	void (*data)(void *arg, const uint8_t *d, size_t len);
+	void (*end)(void *arg, int complete);
+} MultipartOps;
 
-/* The filename= of a part's Content-Disposition header; -1: not a file. */
-int multipart_part_filename(const MultipartPart *pt, const uint8_t **name, size_t *nlen);
+#define MULTIPART_BOUNDARY_MAX 70   /* RFC 2046 */
+#define MULTIPART_HEADERS_MAX 4096  /* a part's headers kept to name it */
+
+typedef struct MultipartStream {
+	uint8_t delim[MULTIPART_BOUNDARY_MAX + 3];   /* "\n--" boundary */
+	uint8_t dlen;
+	uint8_t state;
+	uint8_t matched;          /* delim bytes seen so far (held back) */
+	uint8_t cr;               /* a CR held back before them */
+	uint8_t want;             /* the current part's data is asked for */
+	uint32_t window;          /* the last header bytes: the blank line */
+	uint32_t hlen;
+	uint8_t hdr[MULTIPART_HEADERS_MAX];
+} MultipartStream;
+
+/* -1 when the boundary is empty or longer than RFC 2046 allows. */
+int multipart_init(MultipartStream *m, const uint8_t *b, size_t blen);
+void multipart_feed(MultipartStream *m, const uint8_t *data, size_t len, const MultipartOps *ops,
+		    void *arg);
+/* The body ended (or the rest will not be fed): a part still open ends
+ * incomplete. */
+void multipart_finish(MultipartStream *m, const MultipartOps *ops, void *arg);
 
 #endif

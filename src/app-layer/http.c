@@ -289,7 +289,10 @@ struct HttpTx {
 	 * when file-store may keep it */
 	uint8_t file_mode[2];       /* enum file_mode */
 	uint8_t file_cut[2];        /* bytes were left out at the file's limit */
-	File *file_open[2];
+	uint8_t mp_gap;             /* multipart: the part the body ends in had a gap */
+	File *file_open[2];         /* the file being fed (a whole body, or a part) */
+	uint64_t file_fed[2];       /* body bytes given to the files, up to the limit */
+	MultipartStream *mp;        /* POST multipart/form-data: its parts */
 	uint8_t store_all[2];       /* filestore tx/flow scope: every file of the side */
 	uint64_t gap[2];            /* bytes lost to a gap while the side was open */
 };
@@ -454,7 +457,8 @@ static void tx_free(HttpTx *tx)
 			free(tx->d[d][i].off);
 		}
 	}
-	http_mem_shrink(tx->detect_bytes + tx->files_mem);
+	http_mem_shrink(tx->detect_bytes + tx->files_mem + (tx->mp ? sizeof(*tx->mp) : 0));
+	free(tx->mp);
 	for (int d = 0; d < 2; d++)
 		files_container_free(&tx->files[d]);
 	if (tx->detect)
@@ -2025,77 +2029,125 @@ static uint64_t file_limit(const HttpState *hs, const HttpTx *tx, int dir)
 	return hs->cfg->body_limit[dir];
 }
 
+/* multipart parts (http-multipart.h) as files of the request side */
+static int mp_part(void *arg, const uint8_t *hdr, size_t hlen)
+{
+	HttpTx *tx = arg;
+	const uint8_t *n;
+	size_t nl;
+
+	if (multipart_headers_filename(hdr, hlen, &n, &nl) != 0)
+		return 0;   /* a form field, not a file */
+	tx->files[0].tc = tx->mem_tc;
+	tx->file_open[0] = files_open(&tx->files[0], n, nl, tx->log_id,
+				      tx->store_all[0] ? FILE_OPEN_STORE : 0);
+	files_charge(tx);
+	return tx->file_open[0] ? 1 : 0;
+}
+
+static void mp_data(void *arg, const uint8_t *d, size_t len)
+{
+	HttpTx *tx = arg;
+
+	file_append(tx->file_open[0], d, len);
+}
+
+/* A part whose closing delimiter came is whole, whatever follows; one the
+ * body ended in was cut short. */
+static void mp_end(void *arg, int complete)
+{
+	HttpTx *tx = arg;
+	File *f = tx->file_open[0];
+
+	if (!f)
+		return;
+	if (!complete && tx->mp_gap)
+		file_gap(f, 0);
+	file_close(f, complete ? FILE_CLOSE_OK : FILE_CLOSE_TRUNCATED);
+	tx->file_open[0] = NULL;
+	files_charge(tx);
+}
+
+static const MultipartOps mp_ops = { mp_part, mp_data, mp_end };
+
+/* The side's file mode, decided at its first body bytes, and what goes
+ * with it: the whole-body file opened, or the multipart parser. */
+static void files_start(HttpState *hs, HttpTx *tx, int dir)
+{
+	const htp_header_t *ct;
+	const uint8_t *n, *bd;
+	size_t nl, blen;
+
+	tx->file_mode[dir] = (uint8_t)side_file_mode(tx, dir);
+	if (tx->file_mode[dir] == FM_MULTIPART) {
+		ct = side_header(tx, APP_DIR_TOSERVER, "Content-Type");
+		tx->mp = malloc(sizeof(*tx->mp));
+		if (!tx->mp || multipart_boundary(bstr_ptr(ct->value), bstr_len(ct->value), &bd,
+						  &blen) != 0 ||
+		    multipart_init(tx->mp, bd, blen) != 0) {
+			/* a boundary past RFC 2046's 70 bytes: no parts */
+			if (!tx->mp)
+				tx_counted(hs, app_layer_counters.err_http_alloc);
+			free(tx->mp);
+			tx->mp = NULL;
+			tx->file_mode[dir] = FM_NONE;
+			return;
+		}
+		http_mem_grow(sizeof(*tx->mp));
+		return;
+	}
+	if (tx->file_mode[dir] != FM_WHOLE)
+		return;
+	side_file_name(tx, dir, &n, &nl);
+	tx->files[dir].tc = tx->mem_tc;
+	tx->file_open[dir] = files_open(&tx->files[dir], n, nl, tx->log_id,
+					tx->store_all[dir] ? FILE_OPEN_STORE : 0);
+	if (!tx->file_open[dir])
+		tx_counted(hs, app_layer_counters.err_http_alloc);
+	files_charge(tx);
+}
+
+/* Body bytes to the side's files as they come, up to file_limit(). */
 static void files_feed(HttpState *hs, HttpTx *tx, int dir, const uint8_t *data, size_t len)
 {
-	File *f = tx->file_open[dir];
-	uint64_t limit, have;
+	uint64_t limit;
 
-	if (tx->file_mode[dir] == FM_UNKNOWN) {
-		const uint8_t *n;
-		size_t nl;
-
-		tx->file_mode[dir] = (uint8_t)side_file_mode(tx, dir);
-		if (tx->file_mode[dir] != FM_WHOLE)
-			return;
-		side_file_name(tx, dir, &n, &nl);
-		tx->files[dir].tc = tx->mem_tc;
-		f = tx->file_open[dir] = files_open(&tx->files[dir], n, nl, tx->log_id,
-						    tx->store_all[dir] ? FILE_OPEN_STORE : 0);
-		if (!f)
-			tx_counted(hs, app_layer_counters.err_http_alloc);
-		files_charge(tx);
-	}
-	if (!f || tx->file_cut[dir])
+	if (tx->file_mode[dir] == FM_UNKNOWN)
+		files_start(hs, tx, dir);
+	if (tx->file_mode[dir] == FM_NONE || tx->file_cut[dir] || tx->files_built[dir])
 		return;
 	limit = file_limit(hs, tx, dir);
-	have = file_size(f);
-	if (limit && have + len > limit) {
-		len = have < limit ? (size_t)(limit - have) : 0;
+	if (limit && tx->file_fed[dir] + len > limit) {
+		len = tx->file_fed[dir] < limit ? (size_t)(limit - tx->file_fed[dir]) : 0;
 		tx->file_cut[dir] = 1;
 	}
-	file_append(f, data, len);
+	tx->file_fed[dir] += len;
+	if (tx->file_mode[dir] == FM_MULTIPART)
+		multipart_feed(tx->mp, data, len, &mp_ops, tx);
+	else if (tx->file_open[dir])
+		file_append(tx->file_open[dir], data, len);
 }
 
-/* POST multipart/form-data: one file per part with a filename. */
-static int request_multipart(HttpTx *tx, const Body *b, int how)
-{
-	const htp_header_t *ct = side_header(tx, APP_DIR_TOSERVER, "Content-Type");
-	const uint8_t *bd;
-	size_t blen, pos = 0;
-	MultipartPart pt;
-
-	if (!ct || !ct->value ||
-	    multipart_boundary(bstr_ptr(ct->value), bstr_len(ct->value), &bd, &blen) != 0)
-		return 0;
-	while (b->len && multipart_next(b->buf, b->len, bd, blen, &pos, &pt) == 1) {
-		const uint8_t *n;
-		size_t nl;
-
-		if (multipart_part_filename(&pt, &n, &nl) != 0)
-			continue;
-		/* a part whose delimiter came is whole, whatever follows */
-		file_add(tx, APP_DIR_TOSERVER, n, nl, pt.data, pt.data_len,
-			 !pt.complete && tx->gap[0],
-			 pt.complete ? FILE_CLOSE_OK : (how == FILE_CLOSE_OK ? FILE_CLOSE_TRUNCATED : how));
-	}
-	return 1;
-}
-
-/* The side's files from its stored body (dechunked, decompressed, up to
- * the body limit: Suricata's libhtp limits cut files short too, and a
- * file cut short is TRUNCATED), once the side is over or at the end. */
+/* The side's files are over once the side is (or at the end, final):
+ * what was fed (dechunked, decompressed, up to file_limit(): Suricata's
+ * libhtp limits cut files short too, and a file cut short is TRUNCATED)
+ * is closed. */
 static void files_build(HttpTx *tx, int dir, int final)
 {
-	const Body *b = &tx->body[dir];
 	int complete = http_tx_progress(tx, dir) == HTTP_PROGRESS_COMPLETE;
 	const uint8_t *n;
 	size_t nl;
-	int how;
 
 	if (tx->files_built[dir] || (!complete && !final) || !tx->htx)
 		return;
 	tx->files_built[dir] = 1;
-	if (tx->file_open[dir]) {
+	if (tx->file_mode[dir] == FM_MULTIPART) {
+		/* parts closed at their delimiters; the one the body ends in
+		 * is cut short */
+		tx->mp_gap = tx->gap[dir] != 0;
+		if (tx->mp)
+			multipart_finish(tx->mp, &mp_ops, tx);
+	} else if (tx->file_open[dir]) {
 		/* the whole-body file fed as the body came; named now, when
 		 * every header line is in (as Suricata logs it) */
 		File *f = tx->file_open[dir];
@@ -2111,10 +2163,6 @@ static void files_build(HttpTx *tx, int dir, int final)
 		file_close(f, complete && !tx->file_cut[dir] && !tx->gap[dir] && !tx->superseded ?
 				      FILE_CLOSE_OK : FILE_CLOSE_TRUNCATED);
 		tx->file_open[dir] = NULL;
-	} else if (tx->file_mode[dir] == FM_MULTIPART) {
-		how = complete && !b->truncated && !tx->gap[dir] && !tx->superseded ?
-			      FILE_CLOSE_OK : FILE_CLOSE_TRUNCATED;
-		request_multipart(tx, b, how);
 	} else if (tx->file_mode[dir] == FM_UNKNOWN && tx->gap[dir] &&
 		   side_file_mode(tx, dir) == FM_WHOLE) {
 		/* the body was lost before its first byte */

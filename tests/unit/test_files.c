@@ -331,51 +331,119 @@ TEST(files_config_rejects_unknown_hash)
 /* ---- multipart ---- */
 
 static const char mp_body[] =
+	"preamble\r\n"
 	"--XyZ\r\n"
 	"Content-Disposition: form-data; name=\"field\"\r\n\r\n"
 	"value\r\n"
-	"--XyZ\r\n"
+	"--XyZ  \r\n"
 	"Content-Disposition: form-data; name=\"up\"; filename=\"a.jpg\"\r\n"
 	"Content-Type: image/jpeg\r\n\r\n"
-	"JPEGDATA\r\n--notit\r\n"
+	"JPEG\r\nDATA\r\r\n--Xy\n--notit\r\n"
 	"--XyZ\r\n"
 	"Content-Disposition: form-data; name=\"up2\"; filename=b.txt\r\n\r\n"
 	"\r\n"
-	"--XyZ--\r\n";
+	"--XyZ--\r\n"
+	"epilogue\r\n--XyZ\r\nContent-Disposition: form-data; filename=\"no\"\r\n\r\nx";
 
-TEST(multipart_parts_and_file_names)
+typedef struct MpLog {
+	char out[400];           /* "name{data}" per part, "!" when incomplete */
+	size_t n;
+	int parts;
+} MpLog;
+
+static int log_part(void *arg, const uint8_t *hdr, size_t hlen)
 {
-	const uint8_t *b, *n;
-	size_t bl, nl, pos = 0;
-	MultipartPart pt;
+	MpLog *l = arg;
+	const uint8_t *n;
+	size_t nl;
+
+	l->parts++;
+	if (multipart_headers_filename(hdr, hlen, &n, &nl) != 0)
+		return 0;
+	l->n += (size_t)snprintf(l->out + l->n, sizeof(l->out) - l->n, "%.*s{", (int)nl, n);
+	return 1;
+}
+
+static void log_data(void *arg, const uint8_t *d, size_t len)
+{
+	MpLog *l = arg;
+
+	if (l->n + len < sizeof(l->out)) {
+		memcpy(l->out + l->n, d, len);
+		l->n += len;
+		l->out[l->n] = 0;
+	}
+}
+
+static void log_end(void *arg, int complete)
+{
+	MpLog *l = arg;
+
+	l->n += (size_t)snprintf(l->out + l->n, sizeof(l->out) - l->n, "}%s", complete ? "" : "!");
+}
+
+static const MultipartOps log_ops = { log_part, log_data, log_end };
+
+static void mp_run(const char *body, size_t len, size_t step, MpLog *l, int finish)
+{
+	MultipartStream *m = malloc(sizeof(*m));
+
+	memset(l, 0, sizeof(*l));
+	if (multipart_init(m, (const uint8_t *)"XyZ", 3) != 0) {
+		free(m);
+		return;
+	}
+	for (size_t i = 0; i < len; i += step)
+		multipart_feed(m, (const uint8_t *)body + i, len - i < step ? len - i : step,
+			       &log_ops, l);
+	if (finish)
+		multipart_finish(m, &log_ops, l);
+	free(m);
+}
+
+TEST(multipart_stream_parts_whatever_the_pieces)
+{
+	static const char want[] = "a.jpg{JPEG\r\nDATA\r\r\n--Xy\n--notit}b.txt{}";
+	const uint8_t *b;
+	size_t bl;
+	MpLog l;
 	static const char ct[] = "multipart/form-data; boundary=XyZ";
 
 	CHECK(multipart_boundary((const uint8_t *)ct, sizeof(ct) - 1, &b, &bl) == 0);
 	CHECK(bl == 3 && memcmp(b, "XyZ", 3) == 0);
 	CHECK(multipart_boundary((const uint8_t *)"text/plain", 10, &b, &bl) == -1);
-	CHECK(multipart_next((const uint8_t *)mp_body, sizeof(mp_body) - 1, b, bl, &pos, &pt) == 1);
-	CHECK(pt.complete);
-	CHECK(multipart_part_filename(&pt, &n, &nl) == -1);    /* a field, not a file */
-	CHECK(multipart_next((const uint8_t *)mp_body, sizeof(mp_body) - 1, b, bl, &pos, &pt) == 1);
-	CHECK(multipart_part_filename(&pt, &n, &nl) == 0 && nl == 5 && !memcmp(n, "a.jpg", 5));
-	/* a "--" line of another boundary is content */
-	CHECK(pt.data_len == 17 && !memcmp(pt.data, "JPEGDATA\r\n--notit", 17));
-	CHECK(multipart_next((const uint8_t *)mp_body, sizeof(mp_body) - 1, b, bl, &pos, &pt) == 1);
-	CHECK(multipart_part_filename(&pt, &n, &nl) == 0 && nl == 5 && !memcmp(n, "b.txt", 5));
-	CHECK_EQ(pt.data_len, 0);
-	CHECK(multipart_next((const uint8_t *)mp_body, sizeof(mp_body) - 1, b, bl, &pos, &pt) == 0);
+	/* a field is not a file; a "--" line of another boundary and a lone
+	 * CR are content; the epilogue after the close delimiter is nothing */
+	mp_run(mp_body, sizeof(mp_body) - 1, sizeof(mp_body), &l, 1);
+	CHECK_STREQ(l.out, want);
+	CHECK_EQ(l.parts, 3);
+	/* every split of the body gives the same parts */
+	for (size_t step = 1; step < 40; step++) {
+		mp_run(mp_body, sizeof(mp_body) - 1, step, &l, 1);
+		CHECK_STREQ(l.out, want);
+	}
 }
 
-TEST(multipart_part_cut_short_is_incomplete)
+TEST(multipart_stream_part_cut_short_is_incomplete)
 {
-	static const char body[] = "--B\r\nContent-Disposition: form-data; filename=\"x\"\r\n\r\nABCDEF";
-	MultipartPart pt;
-	size_t pos = 0;
+	static const char body[] = "--XyZ\r\nContent-Disposition: form-data; filename=\"x\"\r\n\r\n"
+				   "ABC\r\n--Xy";
+	MpLog l;
 
-	CHECK(multipart_next((const uint8_t *)body, sizeof(body) - 1, (const uint8_t *)"B", 1,
-			     &pos, &pt) == 1);
-	CHECK(!pt.complete);
-	CHECK(pt.data_len == 6 && !memcmp(pt.data, "ABCDEF", 6));
+	/* held back: "\r\n--Xy" may be the delimiter, until the body ends */
+	mp_run(body, sizeof(body) - 1, 5, &l, 0);
+	CHECK_STREQ(l.out, "x{ABC");
+	mp_run(body, sizeof(body) - 1, 5, &l, 1);
+	CHECK_STREQ(l.out, "x{ABC\r\n--Xy}!");
+	/* a boundary past RFC 2046's limit is refused */
+	{
+		MultipartStream m;
+		uint8_t big[71];
+
+		memset(big, 'a', sizeof(big));
+		CHECK(multipart_init(&m, big, sizeof(big)) == -1);
+		CHECK(multipart_init(&m, big, 0) == -1);
+	}
 }
 
 TEST(disposition_filename_forms)

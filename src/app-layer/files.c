@@ -286,8 +286,8 @@ int files_config_load(const char *log_dir, char *err, size_t errlen)
 	 * the same way) */
 	if ((cfg.need & FILE_NEED_STORE) && !cfg.store_enabled) {
 		if (keep & FILE_NEED_STORE)
-			log_warning("file-store: rules use filestore but the file-store output "
-				    "is not enabled: no file will be stored");
+			log_warning("One or more rule(s) depends on the file-store output log "
+				    "which is not enabled. Enable the output \"file-store\".");
 		cfg.need &= ~(unsigned)FILE_NEED_STORE;
 	}
 	if (cfg.store_enabled && cfg.stream_depth) {

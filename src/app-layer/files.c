@@ -827,6 +827,9 @@ json_t *file_json(File *f)
 		json_object_set_new(o, hname[i], json_string(hexs));
 	}
 	json_object_set_new(o, "stored", json_boolean(f->stored));
+	/* to be stored, not yet (an alert before the file is over) */
+	if (!f->stored && !f->finished && file_store_wanted(f))
+		json_object_set_new(o, "storing", json_true());
 	if (f->stored)
 		json_object_set_new(o, "file_id", json_integer((json_int_t)f->file_id));
 	json_object_set_new(o, "size", json_integer((json_int_t)f->size));
@@ -845,11 +848,8 @@ json_t *files_json(FileContainer *const fcs[], int n)
 			if (!a && !(a = json_array()))
 				return NULL;
 			o = file_json(f);
-			if (o) {
-				if (file_store_wanted(f) && !f->stored)
-					json_object_set_new(o, "storing", json_true());
+			if (o)
 				json_array_append_new(a, o);
-			}
 		}
 	return a;
 }

@@ -185,7 +185,7 @@ int files_proto_has(int alproto);
 
 /* The "fileinfo" object of f as Suricata 8 writes it: filename, sid (the
  * filestore rules), magic, gaps, state, md5/sha1 (CLOSED only), sha256,
- * stored, file_id (stored), size, tx_id. */
+ * stored, storing (to be stored, not yet), file_id (stored), size, tx_id. */
 json_t *file_json(File *f);
 /* The "files" array of an alert on this transaction (the same objects),
  * or NULL when it has none. */

@@ -16,6 +16,7 @@
 #include "flow/flow.h"
 #include "output/output.h"
 #include "runmode/runmode.h"
+#include "runmode/verdict.h"
 #include "stats/counters.h"
 #include "util/exception-policy.h"
 #include "util/log.h"
@@ -158,6 +159,9 @@ static void print_build_info(void)
 #ifdef HAVE_CUDA
 	printf(" HAVE_CUDA CUDA");
 #endif
+#ifdef HAVE_HIREDIS
+	printf(" HAVE_LIBHIREDIS");
+#endif
 	printf("\n");
 	printf("64-bits, %s-endian architecture\n",
 	       __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? "Little" : "Big");
@@ -175,6 +179,11 @@ static void print_build_info(void)
 	printf("  %-40s yes\n", "PCRE2 support:");
 	printf("  %-40s yes\n", "AF_PACKET support:");
 	printf("  %-40s no\n", "NFQueue support:");
+#ifdef HAVE_HIREDIS
+	printf("  %-40s yes\n", "hiredis support:");
+#else
+	printf("  %-40s no\n", "hiredis support:");
+#endif
 #ifdef HAVE_HYPERSCAN
 	printf("  %-40s yes (%s)\n", "Hyperscan support:", hs_version());
 #else
@@ -628,6 +637,7 @@ static int detect_setup(const Cli *cli, int stream_inline, SigTable **tp, Detect
 		return -1;
 	}
 	dc.stream_inline = stream_inline;
+	dc.ips = cli->simulate_ips;
 	rc.exclusive = cli->rules_exclusive;
 	rc.extra = cli->rules_extra;
 	rc.init_errors_fatal = cli->init_errors_fatal;
@@ -735,6 +745,7 @@ static void register_counters(const CaptureOps *ops)
 	app_layer_register_counters();
 	detect_register_counters();
 	ep_register_counters();
+	verdict_register_counters(ep_ips());
 	counters_freeze();
 }
 

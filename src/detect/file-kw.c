@@ -10,9 +10,10 @@
  * A rule with file keywords and no protocol becomes a rule of a protocol
  * that carries files (HTTP for now; files-proto.c lists them). The
  * matchers are transaction properties: evaluated once the transaction is
- * over, on the files of the rule's direction (both without one). Each
- * keyword is satisfied by any file of the side; Suricata asks all of them
- * of one file, the same whenever a side carries one file. */
+ * over, on the files of the rule's direction (both without one); all of
+ * a rule's matchers must hold for one file, as in Suricata. The buffers
+ * (file.name, ...) are satisfied by any file of the side: Suricata asks
+ * them of that same file too, the same whenever a side carries one file. */
 #include "detect/detect-int.h"
 #include "detect/engine-int.h"
 #include "detect/buffers.h"
@@ -365,21 +366,44 @@ static int file_matches(const DetectFileMatch *m, const File *f)
 	return hash_listed(m, d) != m->negated;
 }
 
+/* Every file matcher of the rule on one file of side d. */
+static int all_match(const SigMatchList *ml, const File *f, int d)
+{
+	for (int i = 0; i < ml->n; i++) {
+		const DetectFileMatch *o = ml->m[i].ctx;
+		unsigned dirs;
+
+		if (ml->m[i].kw != KW_FILE_MATCH)
+			continue;
+		dirs = o->dirs ? o->dirs : sig_file_dirs(o->s);
+		if (!(dirs & (1u << d)) || !file_matches(o, f))
+			return 0;
+	}
+	return 1;
+}
+
+/* As Suricata, a rule's file matchers (filesize, filemd5, ...) must all
+ * hold for one file: the first of them checks them all on each file, the
+ * others pass. */
 static int match_file(DetectThread *dt, const SigMatch *sm, Packet *p)
 {
 	const DetectFileMatch *m = sm->ctx;
-	unsigned dirs = m->dirs ? m->dirs : sig_file_dirs(m->s);
+	const SigMatchList *ml = &m->s->lists[SM_LIST_MATCH];
 
 	if (!dt->tx || !p->flow)
 		return 0;
-	for (int d = 0; d < 2; d++) {
-		FileContainer *fc;
-
-		if (!(dirs & (1u << d)))
+	for (int i = 0; i < ml->n; i++) {
+		if (ml->m[i].kw != KW_FILE_MATCH)
 			continue;
-		fc = files_of_tx(p->flow->app_proto, dt->tx, d, 0);
+		if (&ml->m[i] != sm)
+			return 1;
+		break;
+	}
+	for (int d = 0; d < 2; d++) {
+		FileContainer *fc = files_of_tx(p->flow->app_proto, dt->tx, d, 0);
+
 		for (const File *f = files_first(fc); f; f = file_next(f))
-			if (file_matches(m, f))
+			if (all_match(ml, f, d))
 				return 1;
 	}
 	return 0;

@@ -7,7 +7,7 @@
 # filetype redis; redis-server serves its test (tests/sinks/run.sh).
 set -e
 PKGS="build-essential autoconf automake libtool pkg-config \
- libpcap-dev libyaml-dev libpcre2-dev libhtp-dev libjansson-dev libssl-dev \
+ libpcap-dev libyaml-dev libpcre2-dev libhtp-dev libjansson-dev libssl-dev libmagic-dev \
  wireshark-common tshark time python3 python3-yaml python3-jsonschema \
  tcpreplay iproute2 clang libclang-rt-dev libhiredis-dev redis-server"
 # Hyperscan exists for x86-64 only.

@@ -10,6 +10,7 @@
 #include "detect/engine.h"
 #include "detect/prefilter-gpu.h"
 #include "app-layer/app-layer.h"
+#include "app-layer/files.h"
 #include "output/alert.h"
 #include "stream/stream.h"
 #include "flow/flow.h"
@@ -151,7 +152,7 @@ static void print_build_info(void)
 	char cuda_rt[32] = "", cuda_drv[32] = "";
 
 	print_version();
-	printf("Features: PCAP_SET_BUFF HAVE_PCAP HAVE_LIBJANSSON HAVE_HTP HAVE_PCRE2 HAVE_JA3 HAVE_JA4");
+	printf("Features: PCAP_SET_BUFF HAVE_PCAP HAVE_LIBJANSSON HAVE_HTP HAVE_PCRE2 HAVE_JA3 HAVE_JA4 MAGIC");
 #ifdef HAVE_HYPERSCAN
 	printf(" HAVE_HYPERSCAN HYPERSCAN");
 #endif
@@ -1172,7 +1173,8 @@ int main(int argc, char **argv)
 		detect_gpu_register_counters();
 	register_counters(capture_ops(capcfg.kind));
 	output_set_app_proto_namer(app_proto_name);
-	if (output_config_load(&ocfg, log_dir, err, sizeof(err)) != 0) {
+	if (output_config_load(&ocfg, log_dir, err, sizeof(err)) != 0 ||
+	    files_config_load(log_dir, err, sizeof(err)) != 0) {
 		log_error("%s", err);
 		goto out;
 	}

@@ -11,6 +11,7 @@
 #include "app-layer/app-layer-int.h"
 #include "app-layer/http.h"
 #include "app-layer/http-mem.h"
+#include "app-layer/files.h"
 #include "conf/conf.h"
 #include "util/log.h"
 
@@ -167,6 +168,7 @@ static void http_register_counters(void)
 	c->err_http_parser = counter_register("app_layer.error.http.parser");
 	c->err_http_internal = counter_register("app_layer.error.http.internal");
 	http_mem_register_counters();
+	files_register_counters();
 }
 
 static void *http_thread_new(const AppLayerConfig *cfg)

@@ -7,6 +7,8 @@
 #include "app-layer/app-layer-int.h"
 #include "app-layer/http.h"
 #include "app-layer/http-mem.h"
+#include "app-layer/http-multipart.h"
+#include "app-layer/files.h"
 
 #include <htp/htp.h>
 #include <zlib.h>
@@ -277,6 +279,22 @@ struct HttpTx {
 	z_stream *req_z;
 	uint64_t log_id;            /* eve tx_id: index in its own parser */
 	ThreadCounters *mem_tc;     /* whose http.memuse holds this tx's charge */
+	/* files of each side (request uploads, response downloads), built
+	 * from the stored body once the side is over (http_tx_files) */
+	FileContainer files[2];
+	uint64_t files_mem;         /* their charge in http.memuse */
+	uint8_t files_built[2];
+	/* a side whose body is one file (responses, POST without multipart,
+	 * PUT) feeds it as the body comes (files_feed), past the body limit
+	 * when file-store may keep it */
+	uint8_t file_mode[2];       /* enum file_mode */
+	uint8_t file_cut[2];        /* bytes were left out at the file's limit */
+	uint8_t mp_gap;             /* multipart: the part the body ends in had a gap */
+	File *file_open[2];         /* the file being fed (a whole body, or a part) */
+	uint64_t file_fed[2];       /* body bytes given to the files, up to the limit */
+	MultipartStream *mp;        /* POST multipart/form-data: its parts */
+	uint8_t store_all[2];       /* filestore tx/flow scope: every file of the side */
+	uint64_t gap[2];            /* bytes lost to a gap while the side was open */
 };
 
 /* A flow has one libhtp parser, plus one more for each CONNECT tunnel whose
@@ -318,6 +336,7 @@ typedef struct HttpState {
 	uint32_t in_len[2];
 	uint64_t in_off[2];
 	ThreadCounters *mem_tc;     /* whose http.memuse holds the state's charge */
+	uint8_t store_flow[2];      /* filestore flow scope: files opened from now on */
 } HttpState;
 
 #define HTTP_MEM_STATE (sizeof(HttpState) + HTTP_MEM_LIBHTP_CONN)
@@ -407,6 +426,8 @@ static HttpTx *tx_ud(htp_tx_t *htx)
 		flow_exception(hs->f, NULL, tx->mem_tc, EP_APP_LAYER_ERROR);
 	}
 	tx->htx = htx;
+	for (int d = 0; d < 2; d++)
+		tx->store_all[d] = hs ? hs->store_flow[d] : 0;
 	tx->log_id = htx->index;
 	tx->id = (hp ? hp->base : 0) + htx->index;
 	htp_tx_set_user_data(htx, tx);
@@ -436,7 +457,10 @@ static void tx_free(HttpTx *tx)
 			free(tx->d[d][i].off);
 		}
 	}
-	http_mem_shrink(tx->detect_bytes);
+	http_mem_shrink(tx->detect_bytes + tx->files_mem + (tx->mp ? sizeof(*tx->mp) : 0));
+	free(tx->mp);
+	for (int d = 0; d < 2; d++)
+		files_container_free(&tx->files[d]);
 	if (tx->detect)
 		app_layer_detect_state_free(tx->detect);
 	free(tx);
@@ -659,12 +683,15 @@ static void body_piece(HttpState *hs, Body *b, int dir, const uint8_t *data, uin
 						   .stream_off = soff };
 }
 
+static void files_feed(HttpState *hs, HttpTx *tx, int dir, const uint8_t *data, size_t len);
+
 static int body_store(HttpState *hs, HttpTx *tx, int dir, const uint8_t *data, size_t len)
 {
 	Body *b = &tx->body[dir];
 	uint64_t limit;
 	size_t n;
 
+	files_feed(hs, tx, dir, data, len);
 	b->total += len;
 	limit = hs->cfg->body_limit[dir];
 	n = len;
@@ -1092,7 +1119,15 @@ int http_parse(AppLayerThread *at, Flow *f, void *state, int dir, const uint8_t 
 	hs->at = at;
 	hs->f = f;
 	if (flags & APP_GAP) {
-		/* libhtp 0.5 cannot resync inside a message: stop this side */
+		/* libhtp 0.5 cannot resync inside a message: stop this side.
+		 * A body in progress loses the rest: its file has a gap. */
+		htp_tx_t *gtx = hs->dead[dir] ? NULL :
+				dir == APP_DIR_TOSERVER ? htp_connp_get_in_tx(hs->connp) :
+							  htp_connp_get_out_tx(hs->connp);
+		HttpTx *gt = gtx ? htp_tx_get_user_data(gtx) : NULL;
+
+		if (gt && http_tx_progress(gt, dir) == HTTP_PROGRESS_BODY)
+			gt->gap[dir] += len ? len : 1;
 		tx_counted(hs, app_layer_counters.err_http_gap);
 		hs->dead[dir] = 1;
 		rc = -1;
@@ -1881,33 +1916,294 @@ json_t *http_tx_headers_json(const HttpTx *tx, int dir)
 	return a;
 }
 
-json_t *http_tx_fileinfo_json(const HttpTx *tx, int dir)
-{
-	const htp_tx_t *h;
-	const Body *b;
-	int complete;
-	json_t *o;
+/* ---------------- files ---------------- */
 
-	if (!tx || !tx->htx)
+static const htp_header_t *side_header(const HttpTx *tx, int dir, const char *name)
+{
+	htp_table_t *t = dir == APP_DIR_TOSERVER ? tx->htx->request_headers :
+						   tx->htx->response_headers;
+
+	return t ? htp_table_get_c(t, name) : NULL;
+}
+
+/* Suricata names an HTTP file after the normalized uri path when nothing
+ * better is known. */
+static void uri_name(const HttpTx *tx, const uint8_t **n, size_t *len)
+{
+	const htp_tx_t *h = tx->htx;
+	const bstr *b = h->parsed_uri && h->parsed_uri->path ? h->parsed_uri->path : h->request_uri;
+
+	*n = b ? bstr_ptr(b) : (const uint8_t *)"";
+	*len = b ? bstr_len(b) : 0;
+}
+
+static void file_add(HttpTx *tx, int dir, const uint8_t *name, size_t nlen, const uint8_t *data,
+		     size_t len, int gap, int how)
+{
+	File *f;
+
+	tx->files[dir].tc = tx->mem_tc;
+	f = files_open(&tx->files[dir], name, nlen, tx->log_id,
+			     tx->store_all[dir] ? FILE_OPEN_STORE : 0);
+
+	if (!f)
+		return;
+	file_append(f, data, len);
+	if (gap)
+		file_gap(f, 0);   /* see files_build */
+	file_close(f, how);
+}
+
+enum file_mode { FM_UNKNOWN = 0, FM_NONE, FM_WHOLE, FM_MULTIPART };
+
+/* The files' heap in http.memuse, brought up to date. */
+static void files_charge(HttpTx *tx)
+{
+	uint64_t now = files_memuse(&tx->files[0]) + files_memuse(&tx->files[1]);
+
+	if (now > tx->files_mem)
+		http_mem_grow(now - tx->files_mem);
+	else
+		http_mem_shrink(tx->files_mem - now);
+	tx->files_mem = now;
+}
+
+/* What a side's body is, file-wise (Suricata: POST bodies are multipart
+ * parts with a filename, or one file; PUT bodies one file; responses one
+ * file; other requests' bodies are not files). */
+static int side_file_mode(const HttpTx *tx, int dir)
+{
+	const htp_header_t *ct;
+	const uint8_t *bd;
+	size_t blen;
+	int m;
+
+	if (dir == APP_DIR_TOCLIENT)
+		return FM_WHOLE;
+	m = tx->htx->request_method_number;
+	if (m == HTP_M_PUT)
+		return FM_WHOLE;
+	if (m != HTP_M_POST)
+		return FM_NONE;
+	ct = side_header(tx, APP_DIR_TOSERVER, "Content-Type");
+	if (ct && ct->value &&
+	    multipart_boundary(bstr_ptr(ct->value), bstr_len(ct->value), &bd, &blen) == 0)
+		return FM_MULTIPART;
+	return FM_WHOLE;
+}
+
+/* A response is named by its first Content-Disposition line with a
+ * filename= (the header lines as the response-header buffer has them: a
+ * broken or folded line libhtp files elsewhere still counts, as in
+ * Suricata), else by the uri path. */
+static void side_file_name(HttpTx *tx, int dir, const uint8_t **n, size_t *nl)
+{
+	static const char hdr[] = "content-disposition:";
+	const uint8_t *d;
+	uint32_t len;
+
+	for (uint32_t i = 0; dir == APP_DIR_TOCLIENT &&
+	     http_tx_buffer_multi(tx, HTTP_BUF_RESPONSE_HEADER, i, &d, &len) == 0; i++) {
+		if (len < sizeof(hdr) - 1 || strncasecmp((const char *)d, hdr, sizeof(hdr) - 1))
+			continue;
+		if (disposition_filename(d + sizeof(hdr) - 1, len - (sizeof(hdr) - 1), n, nl) == 0 &&
+		    *nl)
+			return;
+		break;
+	}
+	uri_name(tx, n, nl);
+}
+
+/* How much of a whole-body file is kept: the body limit, as Suricata's
+ * libhtp limits cut files; file-store's stream-depth instead when the
+ * file may be stored (Suricata lifts the body limit for a transaction
+ * flagged for storing; our filestore rules are evaluated once the
+ * transaction is over, so every file is kept that far while file-store
+ * and filestore rules, or force-filestore, are on). 0: unlimited. */
+static uint64_t file_limit(const HttpState *hs, const HttpTx *tx, int dir)
+{
+	const FilesConfig *fc = files_config();
+
+	if (fc->store_enabled && ((fc->need & FILE_NEED_STORE) || tx->store_all[dir]))
+		return fc->stream_depth;
+	return hs->cfg->body_limit[dir];
+}
+
+/* multipart parts (http-multipart.h) as files of the request side */
+static int mp_part(void *arg, const uint8_t *hdr, size_t hlen)
+{
+	HttpTx *tx = arg;
+	const uint8_t *n;
+	size_t nl;
+
+	if (multipart_headers_filename(hdr, hlen, &n, &nl) != 0)
+		return 0;   /* a form field, not a file */
+	tx->files[0].tc = tx->mem_tc;
+	tx->file_open[0] = files_open(&tx->files[0], n, nl, tx->log_id,
+				      tx->store_all[0] ? FILE_OPEN_STORE : 0);
+	files_charge(tx);
+	return tx->file_open[0] ? 1 : 0;
+}
+
+static void mp_data(void *arg, const uint8_t *d, size_t len)
+{
+	HttpTx *tx = arg;
+
+	file_append(tx->file_open[0], d, len);
+}
+
+/* A part whose closing delimiter came is whole, whatever follows; one the
+ * body ended in was cut short. */
+static void mp_end(void *arg, int complete)
+{
+	HttpTx *tx = arg;
+	File *f = tx->file_open[0];
+
+	if (!f)
+		return;
+	if (!complete && tx->mp_gap)
+		file_gap(f, 0);
+	file_close(f, complete ? FILE_CLOSE_OK : FILE_CLOSE_TRUNCATED);
+	tx->file_open[0] = NULL;
+	files_charge(tx);
+}
+
+static const MultipartOps mp_ops = { mp_part, mp_data, mp_end };
+
+/* The side's file mode, decided at its first body bytes, and what goes
+ * with it: the whole-body file opened, or the multipart parser. */
+static void files_start(HttpState *hs, HttpTx *tx, int dir)
+{
+	const htp_header_t *ct;
+	const uint8_t *n, *bd;
+	size_t nl, blen;
+
+	tx->file_mode[dir] = (uint8_t)side_file_mode(tx, dir);
+	if (tx->file_mode[dir] == FM_MULTIPART) {
+		ct = side_header(tx, APP_DIR_TOSERVER, "Content-Type");
+		tx->mp = malloc(sizeof(*tx->mp));
+		if (!tx->mp || multipart_boundary(bstr_ptr(ct->value), bstr_len(ct->value), &bd,
+						  &blen) != 0 ||
+		    multipart_init(tx->mp, bd, blen) != 0) {
+			/* a boundary past RFC 2046's 70 bytes: no parts */
+			if (!tx->mp)
+				tx_counted(hs, app_layer_counters.err_http_alloc);
+			free(tx->mp);
+			tx->mp = NULL;
+			tx->file_mode[dir] = FM_NONE;
+			return;
+		}
+		http_mem_grow(sizeof(*tx->mp));
+		return;
+	}
+	if (tx->file_mode[dir] != FM_WHOLE)
+		return;
+	side_file_name(tx, dir, &n, &nl);
+	tx->files[dir].tc = tx->mem_tc;
+	tx->file_open[dir] = files_open(&tx->files[dir], n, nl, tx->log_id,
+					tx->store_all[dir] ? FILE_OPEN_STORE : 0);
+	if (!tx->file_open[dir])
+		tx_counted(hs, app_layer_counters.err_http_alloc);
+	files_charge(tx);
+}
+
+/* Body bytes to the side's files as they come, up to file_limit(). */
+static void files_feed(HttpState *hs, HttpTx *tx, int dir, const uint8_t *data, size_t len)
+{
+	uint64_t limit;
+
+	if (tx->file_mode[dir] == FM_UNKNOWN)
+		files_start(hs, tx, dir);
+	if (tx->file_mode[dir] == FM_NONE || tx->file_cut[dir] || tx->files_built[dir])
+		return;
+	limit = file_limit(hs, tx, dir);
+	if (limit && tx->file_fed[dir] + len > limit) {
+		len = tx->file_fed[dir] < limit ? (size_t)(limit - tx->file_fed[dir]) : 0;
+		tx->file_cut[dir] = 1;
+	}
+	tx->file_fed[dir] += len;
+	if (tx->file_mode[dir] == FM_MULTIPART)
+		multipart_feed(tx->mp, data, len, &mp_ops, tx);
+	else if (tx->file_open[dir])
+		file_append(tx->file_open[dir], data, len);
+}
+
+/* The side's files are over once the side is (or at the end, final):
+ * what was fed (dechunked, decompressed, up to file_limit(): Suricata's
+ * libhtp limits cut files short too, and a file cut short is TRUNCATED)
+ * is closed. */
+static void files_build(HttpTx *tx, int dir, int final)
+{
+	int complete = http_tx_progress(tx, dir) == HTTP_PROGRESS_COMPLETE;
+	const uint8_t *n;
+	size_t nl;
+
+	if (tx->files_built[dir] || (!complete && !final) || !tx->htx)
+		return;
+	tx->files_built[dir] = 1;
+	if (tx->file_mode[dir] == FM_MULTIPART) {
+		/* parts closed at their delimiters; the one the body ends in
+		 * is cut short */
+		tx->mp_gap = tx->gap[dir] != 0;
+		if (tx->mp)
+			multipart_finish(tx->mp, &mp_ops, tx);
+	} else if (tx->file_open[dir]) {
+		/* the whole-body file fed as the body came; named now, when
+		 * every header line is in (as Suricata logs it) */
+		File *f = tx->file_open[dir];
+
+		side_file_name(tx, dir, &n, &nl);
+		file_set_name(f, n, nl);
+
+		/* libhtp 0.5 stops at a gap and cannot tell how much of it was
+		 * the body's: the size is what was seen (the reference engine's
+		 * too), gaps set */
+		if (tx->gap[dir])
+			file_gap(f, 0);
+		file_close(f, complete && !tx->file_cut[dir] && !tx->gap[dir] && !tx->superseded ?
+				      FILE_CLOSE_OK : FILE_CLOSE_TRUNCATED);
+		tx->file_open[dir] = NULL;
+	} else if (tx->file_mode[dir] == FM_UNKNOWN && tx->gap[dir] &&
+		   side_file_mode(tx, dir) == FM_WHOLE) {
+		/* the body was lost before its first byte */
+		side_file_name(tx, dir, &n, &nl);
+		file_add(tx, dir, n, nl, NULL, 0, 1, FILE_CLOSE_TRUNCATED);
+	}
+	files_charge(tx);
+}
+
+FileContainer *http_tx_files(HttpTx *tx, int dir, int final)
+{
+	if (!tx)
 		return NULL;
 	dir &= 1;
-	h = tx->htx;
-	b = &tx->body[dir];
-	if (!b->total)
-		return NULL;
-	o = json_object();
-	if (!o)
-		return NULL;
-	if (h->parsed_uri && h->parsed_uri->path)
-		set_bstr(o, "filename", h->parsed_uri->path);
-	else
-		set_bstr(o, "filename", h->request_uri);
-	json_object_set_new(o, "gaps", json_false());
-	complete = dir == APP_DIR_TOSERVER ? h->request_progress == HTP_REQUEST_COMPLETE :
-					     h->response_progress == HTP_RESPONSE_COMPLETE;
-	json_object_set_new(o, "state", json_string(complete ? "CLOSED" : "TRUNCATED"));
-	json_object_set_new(o, "stored", json_false());
-	json_object_set_new(o, "size", json_integer((json_int_t)b->total));
-	json_object_set_new(o, "tx_id", json_integer((json_int_t)tx->log_id));
-	return o;
+	files_build(tx, dir, final);
+	return &tx->files[dir];
+}
+
+void http_tx_files_store(const Flow *f, HttpTx *tx, unsigned dirs, int flow_scope, uint32_t sid)
+{
+	HttpState *hs = flow_http(f);
+
+	for (int d = 0; d < 2; d++) {
+		if (!(dirs & (1u << d)))
+			continue;
+		if (tx) {
+			tx->store_all[d] = 1;
+			for (File *fl = tx->files[d].head; fl; fl = (File *)file_next(fl))
+				file_mark_store(fl, sid);
+		}
+		/* transactions after this one: those already started too (a
+		 * pipelined request), not earlier ones still open (Suricata's
+		 * flow scope reaches the files opened from now on) */
+		if (flow_scope && hs) {
+			hs->store_flow[d] = 1;
+			for (uint64_t id = tx ? tx->id + 1 : 0; id < http_state_tx_count(hs); id++) {
+				HttpTx *t = http_state_tx_get(hs, id);
+
+				if (t && !t->files_built[d])
+					t->store_all[d] = 1;
+			}
+		}
+	}
 }

@@ -152,10 +152,18 @@ json_t *http_tx_json(const HttpTx *tx, int extended);
  * headers yet. */
 json_t *http_tx_headers_json(const HttpTx *tx, int dir);
 
-/* The "fileinfo" object for a side's body (dir APP_DIR_TOCLIENT: response,
- * Suricata's file_data; TOSERVER: request body). NULL when that side has no
- * body. filename = uri path, state CLOSED/TRUNCATED, size, tx_id, stored
- * false, gaps false. */
-json_t *http_tx_fileinfo_json(const HttpTx *tx, int dir);
+/* ---- files (app-layer/files.h) ---- */
+
+/* The files of a side (dir APP_DIR_TOCLIENT: downloads, named by
+ * Content-Disposition's filename= or the uri path; TOSERVER: POST
+ * multipart parts with a filename, else a POST or PUT body, named by the
+ * uri path). Built once the side is over, or now with final (the flow
+ * ended: files still open are TRUNCATED). Never NULL for a tx. */
+struct FileContainer;
+struct FileContainer *http_tx_files(HttpTx *tx, int dir, int final);
+/* filestore: every file of tx on the sides in dirs (bit 1 << APP_DIR_*),
+ * those already built marked with sid; flow_scope: every later
+ * transaction's files on those sides too. tx may be NULL (flow only). */
+void http_tx_files_store(const Flow *f, HttpTx *tx, unsigned dirs, int flow_scope, uint32_t sid);
 
 #endif

@@ -80,6 +80,7 @@ extern const Keyword
 	ssh_keywords[],
 	ftp_keywords[],
 	app_proto_keywords[],
+	file_keywords[],
 	pkt_keywords[],
 	transform_keywords[];
 

@@ -407,6 +407,8 @@ int flowbits_match(const DetectEngine *de, const DetectFlowbits *fb, Flow *f);
 void flowbits_apply(const DetectEngine *de, const DetectFlowbits *fb, Flow *f);
 int flowint_match(const DetectEngine *de, const DetectFlowint *fi, Flow *f);
 void flowint_apply(const DetectEngine *de, const DetectFlowint *fi, Flow *f);
+/* file-kw.c: filestore after its rule matched on dt's current transaction */
+void filestore_apply(DetectThread *dt, const void *ctx, Packet *p);
 void postmatch_apply(DetectThread *dt, const Signature *s, Packet *p);
 int hostbits_match(DetectThread *dt, const DetectFlowbits *fb, const Packet *p);
 struct HostTable *host_table_new(void);

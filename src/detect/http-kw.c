@@ -173,8 +173,6 @@ const Keyword http_keywords[] = {
 	{ "http.host.raw", KW_HTTP_STICKY, kw_http_sticky, STICKY, BUF_HTTP_RAW_HOST, "sticky buffer", NULL, NULL },
 	{ "http.request_body", KW_HTTP_STICKY, kw_http_sticky, STICKY, BUF_HTTP_CLIENT_BODY, "sticky buffer", NULL, NULL },
 	{ "http.response_body", KW_HTTP_STICKY, kw_http_sticky, STICKY, BUF_HTTP_SERVER_BODY, "sticky buffer", NULL, NULL },
-	{ "file_data", KW_HTTP_STICKY, kw_http_sticky, STICKY, BUF_FILE_DATA, "sticky buffer", NULL, NULL },
-	{ "file.data", KW_HTTP_STICKY, kw_http_sticky, STICKY, BUF_FILE_DATA, "sticky buffer", NULL, NULL },
 	{ "http.stat_code", KW_HTTP_STICKY, kw_http_sticky, STICKY, BUF_HTTP_STAT_CODE, "sticky buffer", NULL, NULL },
 	{ "http.stat_msg", KW_HTTP_STICKY, kw_http_sticky, STICKY, BUF_HTTP_STAT_MSG, "sticky buffer", NULL, NULL },
 	{ "http.request_line", KW_HTTP_STICKY, kw_http_sticky, STICKY, BUF_HTTP_REQUEST_LINE, "sticky buffer", NULL, NULL },

@@ -34,6 +34,7 @@ static const Keyword *const families[] = {
 	ssh_keywords,		/* ssh-kw.c */
 	ftp_keywords,		/* ftp-kw.c */
 	app_proto_keywords,	/* app-proto-kw.c */
+	file_keywords,		/* file-kw.c */
 	pkt_keywords,		/* pkt-kw.c */
 	transform_keywords,	/* transform.c */
 };

@@ -327,6 +327,8 @@ void postmatch_apply(DetectThread *dt, const Signature *s, Packet *p)
 			flowbits_apply(de, ml->m[i].ctx, p->flow);
 		else if (ml->m[i].kw == KW_FLOWINT)
 			flowint_apply(de, ml->m[i].ctx, p->flow);
+		else if (ml->m[i].kw == KW_FILESTORE)
+			filestore_apply(dt, ml->m[i].ctx, p);
 	}
 }
 

@@ -1,8 +1,9 @@
 /* HTTP's eve logger (its line is in tx-log.c): "http" and "fileinfo"
- * records, and the "http" object of alerts on a transaction. The app layer
+ * records, and the "http" object (and "files") of alerts on a transaction. The app layer
  * builds the objects (http.h); we add the record header and write. */
 #include "output/http-log.h"
 #include "output/output-private.h"
+#include "app-layer/files.h"
 
 #include <string.h>
 #include <strings.h>
@@ -13,11 +14,19 @@ static json_t *alert_http_json(const Flow *f, void *tx)
 	json_t *h, *rec;
 
 	(void)f;
+	FileContainer *fcs[2];
+	json_t *files;
+
 	h = http_tx_json(tx, 1);
 	if (!h)
 		return NULL;
 	rec = json_object();
 	json_object_set_new(rec, "http", h);
+	/* Suricata 8's alerts list the transaction's files ("files") */
+	fcs[0] = http_tx_files(tx, APP_DIR_TOSERVER, 0);
+	fcs[1] = http_tx_files(tx, APP_DIR_TOCLIENT, 0);
+	if ((files = files_json(fcs, 2)))
+		json_object_set_new(rec, "files", files);
 	return rec;
 }
 
@@ -69,65 +78,47 @@ void output_http_tx(Outputs *o, const Packet *p, const Flow *f, HttpTx *tx)
 	eve_write(o, rec);
 }
 
-/* Suricata names a response file after Content-Disposition's filename= when
- * the server sends one, else after the uri path. */
-static void disposition_name(HttpTx *tx, json_t *fi)
-{
-	static const char hdr[] = "content-disposition:";
-	const uint8_t *d;
-	uint32_t len;
-
-	for (uint32_t i = 0; http_tx_buffer_multi(tx, HTTP_BUF_RESPONSE_HEADER, i, &d, &len) == 0; i++) {
-		const char *v, *end = (const char *)d + len;
-		char name[256];
-		size_t n = 0;
-
-		if (len < sizeof(hdr) - 1 || strncasecmp((const char *)d, hdr, sizeof(hdr) - 1))
-			continue;
-		for (v = (const char *)d; v + 9 <= end; v++)
-			if (!strncasecmp(v, "filename=", 9))
-				break;
-		if (v + 9 > end)
-			return;
-		v += 9;
-		if (v < end && *v == '"')
-			v++;
-		while (v < end && *v != '"' && *v != ';' && *v != '\r' && *v != '\n' &&
-		       n < sizeof(name) - 1)
-			name[n++] = *v++;
-		name[n] = 0;
-		if (n)
-			json_object_set_new(fi, "filename", json_string(name));
-		return;
-	}
-}
-
+/* Every file of the transaction once it is logged (complete, or the flow
+ * ended): file-store writes or drops it first, so that the record says
+ * whether it was stored, then its fileinfo record. */
 int output_http_files(Outputs *o, const Packet *p, const Flow *f, HttpTx *tx)
 {
-	int n = 0;
+	const struct timeval *ts = p ? &p->ts : &f->last;
+	int n = 0, eve;
 
-	if (!o || !(outputs_eve_enabled(o, "files") || outputs_eve_enabled(o, "fileinfo")))
+	if (!o)
 		return 0;
+	eve = outputs_eve_enabled(o, "files") || outputs_eve_enabled(o, "fileinfo");
 	for (int dir = APP_DIR_TOSERVER; dir <= APP_DIR_TOCLIENT; dir++) {
-		json_t *fi = http_tx_fileinfo_json(tx, dir);
-		json_t *rec, *h;
+		FileContainer *fc = http_tx_files(tx, dir, 1);
 
-		if (!fi)
-			continue;
-		if (dir == APP_DIR_TOCLIENT)
-			disposition_name(tx, fi);
-		rec = tx_header("fileinfo", p, f, http_tx_log_id(tx));
-		if (!rec) {
-			json_decref(fi);
-			continue;
+		for (File *fl = fc ? fc->head : NULL; fl; fl = (File *)file_next(fl)) {
+			json_t *rec, *h, *fi;
+			int meta = file_store_finish(fl, ts) == 1 && files_config()->write_fileinfo;
+
+			if (!eve && !meta)
+				continue;
+			fi = file_json(fl);
+			rec = fi ? tx_header("fileinfo", p, f, http_tx_log_id(tx)) : NULL;
+			if (!rec) {
+				json_decref(fi);
+				continue;
+			}
+			h = http_tx_json(tx, 1);
+			if (h)
+				json_object_set_new(rec, "http", h);
+			json_object_set_new(rec, "app_proto", json_string("http"));
+			json_object_set_new(rec, "fileinfo", fi);
+			/* write-fileinfo: the same record beside the stored file */
+			if (meta)
+				file_store_write_meta(fl, rec);
+			if (!eve) {
+				json_decref(rec);
+				continue;
+			}
+			eve_write(o, rec);
+			n++;
 		}
-		h = http_tx_json(tx, 1);
-		if (h)
-			json_object_set_new(rec, "http", h);
-		json_object_set_new(rec, "app_proto", json_string("http"));
-		json_object_set_new(rec, "fileinfo", fi);
-		eve_write(o, rec);
-		n++;
 	}
 	return n;
 }

@@ -7,6 +7,7 @@
 #include "detect/engine.h"
 #include "detect/prefilter-gpu.h"
 #include "app-layer/app-layer.h"
+#include "app-layer/files.h"
 #include "stream/stream.h"
 #include "stats/counters.h"
 #include "util/log.h"
@@ -202,7 +203,7 @@ static void tx_log(Worker *w, Packet *p, Flow *f, int final)
 		}
 		done = app_layer_tx_progress(f, tx, APP_DIR_TOSERVER) == complete &&
 		       app_layer_tx_progress(f, tx, APP_DIR_TOCLIENT) == complete;
-		if (!done && !final)
+		if ((!done || (w->dt && !files_tx_log_ready(f, tx))) && !final)
 			break;   /* transactions log in order, as Suricata's do */
 		output_tx_log(w->e->outputs, p, f, tx);
 		app_layer_tx_set_flags(f, tx, APP_TX_LOGGED | APP_TX_FILE_LOGGED);

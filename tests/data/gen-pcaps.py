@@ -500,6 +500,47 @@ def gen_http_split():
           note='http GET /split-response; response in 3 segments, BODYMARK split over the last two')
 
 
+def gen_http_files():
+    """HTTP files (tests/e2e/files-*): a multipart POST with a field and two
+    files (report.pdf: a PDF header; notes.txt: "abc"), a download named by
+    Content-Disposition (setup.exe, an MZ header), a PUT body (uri name), a
+    GET answered 304 (no body: no file), and a response cut by the flow's
+    end (Content-Length says more than is sent)."""
+    web = IP(src='192.168.1.12', dst='203.0.113.82', ttl=64)
+    webr = IP(src='203.0.113.82', dst='192.168.1.12', ttl=55)
+    pdf = b'%PDF-1.5\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>\nendobj\n'
+    mp = (b'--XyZzY\r\nContent-Disposition: form-data; name="comment"\r\n\r\nhello\r\n'
+          b'--XyZzY\r\nContent-Disposition: form-data; name="f1"; filename="report.pdf"\r\n'
+          b'Content-Type: application/pdf\r\n\r\n' + pdf + b'\r\n'
+          b'--XyZzY\r\nContent-Disposition: form-data; name="f2"; filename="notes.txt"\r\n'
+          b'\r\nabc\r\n--XyZzY--\r\n')
+    post = (b'POST /upload HTTP/1.1\r\nHost: files.example\r\n'
+            b'Content-Type: multipart/form-data; boundary=XyZzY\r\n'
+            b'Content-Length: %d\r\n\r\n' % len(mp)) + mp
+    ok = b'HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\nok'
+    exe = b'MZ\x90\x00\x03\x00\x00\x00\x04\x00\x00\x00\xff\xff\x00\x00' + b'\x00' * 48
+    get = b'GET /dl?id=7 HTTP/1.1\r\nHost: files.example\r\n\r\n'
+    dl = (b'HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\n'
+          b'Content-Disposition: attachment; filename="setup.exe"\r\n'
+          b'Content-Length: %d\r\n\r\n' % len(exe)) + exe
+    put = (b'PUT /put/data.bin HTTP/1.1\r\nHost: files.example\r\nContent-Length: 9\r\n\r\n'
+           b'hello put')
+    created = b'HTTP/1.1 201 Created\r\nContent-Length: 0\r\n\r\n'
+    cond = b'GET /cached.css HTTP/1.1\r\nHost: files.example\r\nIf-None-Match: "x"\r\n\r\n'
+    notmod = b'HTTP/1.1 304 Not Modified\r\nETag: "x"\r\n\r\n'
+    cut = b'GET /big.iso HTTP/1.1\r\nHost: files.example\r\n\r\n'
+    part = (b'HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\n'
+            b'Content-Length: 1000\r\n\r\n') + b'ISO' * 100
+    frames = http_session(web, webr, 51030, post, ok)
+    frames += http_session(web, webr, 51031, get, dl)
+    frames += http_session(web, webr, 51032, put, created)
+    frames += http_session(web, webr, 51033, cond, notmod)
+    frames += http_session(web, webr, 51034, cut, part)
+    write('http-files.pcap', seq_ts(T0, frames),
+          note='http files: multipart POST (report.pdf, notes.txt), download setup.exe '
+               '(Content-Disposition), PUT /put/data.bin, a 304, a response cut short')
+
+
 def gen_pkt_stream():
     """A chat-like session whose second message starts a packet in mid-stream
     (stream offset 7), each message ACKed on its own: too little for a chunk of
@@ -914,6 +955,7 @@ def main():
     gen_sample()
     gen_http_split()
     gen_http_gzip()
+    gen_http_files()
     gen_split()
     gen_pkt_stream()
     gen_tcp_nosession()

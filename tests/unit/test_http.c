@@ -2,6 +2,7 @@
 #include "test.h"
 #include "app-layer/app-layer.h"
 #include "app-layer/http.h"
+#include "app-layer/files.h"
 #include "conf/conf.h"
 
 #include <arpa/inet.h>
@@ -27,6 +28,14 @@ static const uint8_t deflate_body[] = {
 };
 
 static ThreadCounters *tc;
+
+/* The eve fileinfo object of the first file of a side (files.h). */
+static json_t *fileinfo(HttpTx *tx, int dir, int final)
+{
+	FileContainer *fc = http_tx_files(tx, dir, final);
+
+	return fc && fc->head ? file_json(fc->head) : NULL;
+}
 
 static ThreadCounters *counters(void)
 {
@@ -156,7 +165,7 @@ TEST(http_simple_get_200)
 	CHECK(json_object_get(j, "http_port") == NULL);
 	json_decref(j);
 
-	j = http_tx_fileinfo_json(tx, TC);
+	j = fileinfo(tx, TC, 0);
 	CHECK(j != NULL);
 	CHECK_STREQ(json_string_value(json_object_get(j, "filename")), "/index.html");
 	CHECK_STREQ(json_string_value(json_object_get(j, "state")), "CLOSED");
@@ -362,9 +371,12 @@ TEST(http_post_body_respects_request_body_limit)
 	CHECK_EQ(len, 10);
 	CHECK(memcmp(d, "abcdefghij", 10) == 0);
 	CHECK_EQ(http_tx_body_truncated(tx, TS), 1);
-	/* the file size counts every byte even past the inspection limit */
-	json_t *j = http_tx_fileinfo_json(tx, TS);
-	CHECK_EQ(json_integer_value(json_object_get(j, "size")), 26);
+	/* the body limit cuts the file too (Suricata's libhtp limits): what
+	 * was kept, TRUNCATED */
+	json_t *j = fileinfo(tx, TS, 0);
+	CHECK(j != NULL);
+	CHECK_EQ(json_integer_value(json_object_get(j, "size")), 10);
+	CHECK_STREQ(json_string_value(json_object_get(j, "state")), "TRUNCATED");
 	json_decref(j);
 	ctx_free(&c);
 }
@@ -838,14 +850,16 @@ TEST(http_eof_completes_body_until_close)
 	feed(&c, TC, "HTTP/1.0 200 OK\r\n\r\nbody until close");
 	tx = http_tx_get(&c.f, 0);
 	CHECK_EQ(http_tx_progress(tx, TC), HTTP_PROGRESS_BODY);
-	json_t *j = http_tx_fileinfo_json(tx, TC);
-	CHECK_STREQ(json_string_value(json_object_get(j, "state")), "TRUNCATED");
+	/* the file is open while the body comes */
+	json_t *j = fileinfo(tx, TC, 0);
+	CHECK_STREQ(json_string_value(json_object_get(j, "state")), "OPEN");
+	CHECK_EQ(json_integer_value(json_object_get(j, "size")), 16);
 	json_decref(j);
 	app_layer_handle_data(c.at, &c.f, TS, NULL, 0, APP_EOF);
 	app_layer_handle_data(c.at, &c.f, TC, NULL, 0, APP_EOF);
 	CHECK_EQ(http_tx_progress(tx, TC), HTTP_PROGRESS_COMPLETE);
 	CHECK_STREQ(buf(tx, HTTP_BUF_SERVER_BODY, TC), "body until close");
-	j = http_tx_fileinfo_json(tx, TC);
+	j = fileinfo(tx, TC, 0);
 	CHECK_STREQ(json_string_value(json_object_get(j, "state")), "CLOSED");
 	json_decref(j);
 	ctx_free(&c);
@@ -985,5 +999,88 @@ TEST(http_tunnel_restarts_exhausted_do_not_recurse)
 	app_layer_handle_data(c.at, &c.f, TS, NULL, 0, APP_EOF);
 	app_layer_handle_data(c.at, &c.f, TC, NULL, 0, APP_EOF);
 	CHECK(http_tx_count(&c.f) >= 1);
+	ctx_free(&c);
+}
+
+/* ---- files (app-layer/files.h) ---- */
+
+TEST(http_multipart_upload_gives_one_file_per_named_part)
+{
+	static const char body[] =
+		"--b0\r\nContent-Disposition: form-data; name=\"t\"\r\n\r\ntext\r\n"
+		"--b0\r\nContent-Disposition: form-data; name=\"f\"; filename=\"one.txt\"\r\n\r\n"
+		"11111\r\n"
+		"--b0\r\nContent-Disposition: form-data; name=\"g\"; filename=two.bin\r\n\r\n"
+		"22\r\n--b0--\r\n";
+	char req[512];
+	FileContainer *fc;
+	const File *f;
+	uint32_t nl;
+	Ctx c;
+	HttpTx *tx;
+
+	ctx_init(&c, 80);
+	snprintf(req, sizeof(req),
+		 "POST /up HTTP/1.1\r\nHost: h\r\nContent-Type: multipart/form-data; boundary=b0\r\n"
+		 "Content-Length: %zu\r\n\r\n%s", sizeof(body) - 1, body);
+	feed(&c, TS, req);
+	feed(&c, TC, "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n");
+	tx = http_tx_get(&c.f, 0);
+	fc = http_tx_files(tx, TS, 0);
+	CHECK_EQ(fc->n, 2);
+	f = files_first(fc);
+	CHECK(memcmp(file_name(f, &nl), "one.txt", 7) == 0 && nl == 7);
+	CHECK_EQ(file_size(f), 5);
+	CHECK_EQ(file_state(f), FILE_STATE_CLOSED);
+	f = file_next(f);
+	CHECK(memcmp(file_name(f, &nl), "two.bin", 7) == 0);
+	CHECK_EQ(file_size(f), 2);
+	/* an empty response body is no file */
+	CHECK_EQ(http_tx_files(tx, TC, 0)->n, 0);
+	ctx_free(&c);
+}
+
+TEST(http_download_named_by_content_disposition_else_uri)
+{
+	uint32_t nl;
+	Ctx c;
+	HttpTx *tx;
+	const File *f;
+
+	ctx_init(&c, 80);
+	feed(&c, TS, "GET /get?id=1 HTTP/1.1\r\nHost: h\r\n\r\nGET /plain/x.js HTTP/1.1\r\nHost: h\r\n\r\n");
+	feed(&c, TC, "HTTP/1.1 200 OK\r\nContent-Disposition: attachment; filename=\"r.zip\"\r\n"
+		     "Content-Length: 3\r\n\r\nPK!"
+		     "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
+	tx = http_tx_get(&c.f, 0);
+	f = files_first(http_tx_files(tx, TC, 0));
+	CHECK(f != NULL);
+	CHECK(memcmp(file_name(f, &nl), "r.zip", 5) == 0 && nl == 5);
+	/* a GET's request has no file */
+	CHECK_EQ(http_tx_files(tx, TS, 0)->n, 0);
+	f = files_first(http_tx_files(http_tx_get(&c.f, 1), TC, 0));
+	CHECK(f != NULL);
+	CHECK(memcmp(file_name(f, &nl), "/plain/x.js", 11) == 0 && nl == 11);
+	CHECK_EQ(file_tx_id(f), 1);
+	ctx_free(&c);
+}
+
+TEST(http_gap_in_body_truncates_its_file)
+{
+	Ctx c;
+	HttpTx *tx;
+	const File *f;
+
+	ctx_init(&c, 80);
+	feed(&c, TS, "GET /big HTTP/1.1\r\nHost: h\r\n\r\n");
+	feed(&c, TC, "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n0123456789");
+	app_layer_handle_data(c.at, &c.f, TC, NULL, 50, APP_GAP);
+	tx = http_tx_get(&c.f, 0);
+	f = files_first(http_tx_files(tx, TC, 1));
+	CHECK(f != NULL);
+	CHECK_EQ(file_state(f), FILE_STATE_TRUNCATED);
+	CHECK(file_has_gaps(f));
+	/* what was seen: libhtp cannot tell the gap's share of the body */
+	CHECK_EQ(file_size(f), 10);
 	ctx_free(&c);
 }

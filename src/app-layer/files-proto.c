@@ -1,0 +1,64 @@
+/* The protocols that carry files: how the files module reaches a
+ * transaction's files. A protocol with files adds one line to the table
+ * (SMTP, FTP-data and SMB will). */
+#include "app-layer/files.h"
+#include "app-layer/app-layer.h"
+#include "app-layer/http.h"
+
+typedef struct FilesProto {
+	int alproto;
+	FileContainer *(*get)(void *tx, int dir, int final);
+	void (*store)(const Flow *f, void *tx, unsigned dirs, int flow_scope, uint32_t sid);
+} FilesProto;
+
+static FileContainer *http_get(void *tx, int dir, int final)
+{
+	return http_tx_files(tx, dir, final);
+}
+
+static void http_store(const Flow *f, void *tx, unsigned dirs, int flow_scope, uint32_t sid)
+{
+	http_tx_files_store(f, tx, dirs, flow_scope, sid);
+}
+
+static const FilesProto protos[] = {
+	{ ALPROTO_HTTP1, http_get, http_store },
+};
+
+static const FilesProto *proto_of(int alproto)
+{
+	for (size_t i = 0; i < sizeof(protos) / sizeof(protos[0]); i++)
+		if (protos[i].alproto == alproto)
+			return &protos[i];
+	return NULL;
+}
+
+int files_tx_log_ready(const Flow *f, const void *tx)
+{
+	const unsigned both = APP_TX_DETECT_TS | APP_TX_DETECT_TC;
+
+	if (!(files_config()->need & FILE_NEED_STORE) || !files_config()->store_enabled ||
+	    !f || !proto_of(f->app_proto))
+		return 1;
+	return (app_layer_tx_flags(f, tx) & both) == both;
+}
+
+int files_proto_has(int alproto)
+{
+	return proto_of(alproto) != NULL;
+}
+
+FileContainer *files_of_tx(int alproto, void *tx, int dir, int final)
+{
+	const FilesProto *p = tx ? proto_of(alproto) : NULL;
+
+	return p ? p->get(tx, dir, final) : NULL;
+}
+
+void files_store_scope(const Flow *f, void *tx, unsigned dirs, int flow_scope, uint32_t sid)
+{
+	const FilesProto *p = f ? proto_of(f->app_proto) : NULL;
+
+	if (p)
+		p->store(f, tx, dirs, flow_scope, sid);
+}

@@ -1228,6 +1228,17 @@ int main(int argc, char **argv)
 		goto out;
 	if (check_log_dir(&cli, &log_dir) != 0)
 		goto out;
+#ifdef __GLIBC__
+	/* A sensor that may reload its rules: blocks of 256 KB and more in
+	 * mappings of their own, always. glibc raises its threshold to the size
+	 * of any mapping freed (up to 32 MB), after which each engine's big
+	 * tables (automata, GPU buffers) would land in the heap, and a reload's
+	 * next engine, built while the old one lives, above the holes the one
+	 * before left: peak RSS a step higher per reload (tests/live/reload.sh
+	 * measures it). Set before the rules load. */
+	if (!cli.disable_detection && (capture_ops(capcfg.kind)->live || unix_socket_wanted(&cli, &capcfg)))
+		mallopt(M_MMAP_THRESHOLD, 256 << 10);
+#endif
 	pidfile = cli.pidfile ? cli.pidfile : cli.daemon ? conf_get("pid-file") : NULL;
 	if (pidfile && pidfile_take(pidfile, 1) != 0)
 		goto out;

@@ -770,3 +770,24 @@ void detect_gpu_update_counters(DetectGpu *g)
 	for (int i = 0; i < C_MAX; i++)
 		counter_set(g->tc, cid[i], v[i]);
 }
+
+void detect_gpu_retire_counters(DetectGpu *g)
+{
+	/* the counters of a stats snapshot sum every thread block, this one's
+	 * too after g is gone: the sums go on, the figures that are not sums
+	 * (averages, quantiles, peaks, the emulation flag) are the running
+	 * engine's alone */
+	static const int not_sums[] = {
+		C_EMULATION, C_BATCH_BYTES_AVG, C_BATCH_PAYLOADS_AVG, C_WAIT_US_AVG,
+		C_RING_PEAK, C_BATCH_BYTES_P50, C_BATCH_BYTES_P90, C_BATCH_BYTES_MAX,
+		C_BATCH_PAYLOADS_P50, C_BATCH_PAYLOADS_P90, C_BATCH_PAYLOADS_MAX,
+	};
+
+	if (!g)
+		return;
+	detect_gpu_update_counters(g);
+	if (!g->tc)
+		return;
+	for (size_t i = 0; i < sizeof(not_sums) / sizeof(not_sums[0]); i++)
+		counter_set(g->tc, cid[not_sums[i]], 0);
+}

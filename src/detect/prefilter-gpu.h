@@ -140,6 +140,10 @@ void detect_gpu_register_counters(void);
 /* Copies the engine's stats into the counters. One caller at a time (the
  * RX thread while it runs, then the main thread). */
 void detect_gpu_update_counters(DetectGpu *g);
+/* Rule reload, before g (the old engine's) is freed: its last figures
+ * stay in the sums of mpm.cuda.*; averages, quantiles and peaks are the
+ * running engine's. */
+void detect_gpu_retire_counters(DetectGpu *g);
 void detect_gpu_stats(const DetectGpu *g, AcCudaStats *st);
 
 /* engine.c: adds p's matches of group (pc, dir) to ms from the ticket. */

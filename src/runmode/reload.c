@@ -6,6 +6,9 @@
 #include "util/log.h"
 
 #include <errno.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -140,8 +143,12 @@ DetectThread *reload_pickup(Reloader *r, ReloadSlot *s, DetectThread *cur, uint6
 void reload_leave(Reloader *r, ReloadSlot *s, DetectThread **dt, uint64_t *gen)
 {
 	pthread_mutex_lock(&r->slot_lock);
-	if (reload_pending(r, *gen))
-		*dt = reload_pickup(r, s, dt ? *dt : NULL, gen);
+	if (reload_pending(r, *gen)) {
+		DetectThread *d = reload_pickup(r, s, dt ? *dt : NULL, gen);
+
+		if (dt)
+			*dt = d;
+	}
 	s->used = 0;
 	pthread_mutex_unlock(&r->slot_lock);
 }
@@ -316,7 +323,23 @@ static int reload_once(Reloader *r, char *msg, size_t len)
 		return 1;
 	}
 	free_handed_back(r);
+	if (old.gpu) {
+		uint64_t drained = detect_gpu_drained(old.gpu);
+
+		detect_gpu_retire_counters(old.gpu);
+		if (drained)
+			log_info("rule reload: %llu packets queued for the old engine's GPU automata "
+				 "were inspected by the new engine on the CPU",
+				 (unsigned long long)drained);
+	}
 	engine_set_free(&old);
+#ifdef __GLIBC__
+	/* The old engine's pages go back to the system: it was built in
+	 * another thread's arena (start-up's, or this thread's last time),
+	 * whose free chunks the next build would not reuse, so each reload
+	 * would leave RSS a step higher (as start-up trims after the load) */
+	malloc_trim(0);
+#endif
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	log_notice("rule reload: %d rules loaded, %d failed, %d skipped; the new engine "
 		   "(generation %llu) runs on every thread after %.3f s",

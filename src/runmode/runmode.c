@@ -738,15 +738,26 @@ static DetectGpuTicket *gpu_ticket(AutofpCtx *ctx, const Packet *p)
 
 static int gpu_start(AutofpCtx *ctx)
 {
-	ctx->gpu = ctx->e->detect ? detect_engine_gpu(ctx->e->detect) : NULL;
-	if (!ctx->gpu)
-		return 0;
-	if (ctx->e->reload) {
-		ctx->gpu_rs = reload_join(ctx->e->reload, NULL, NULL, NULL, NULL, &ctx->gpu_gen);
+	Engine *e = ctx->e;
+
+	if (e->reload) {
+		/* the engine in use now (a reload may have replaced the start-up
+		 * one already): it lives while we hold the slot */
+		const DetectEngine *de = NULL;
+
+		ctx->gpu_rs = reload_join(e->reload, NULL, NULL, NULL, &de, &ctx->gpu_gen);
 		if (!ctx->gpu_rs)
 			return -1;
-		ctx->gpu = reload_gpu(ctx->e->reload);
+		ctx->gpu = detect_engine_gpu(de);
+		if (!ctx->gpu) {
+			reload_leave(e->reload, ctx->gpu_rs, NULL, &ctx->gpu_gen);
+			ctx->gpu_rs = NULL;
+		}
+	} else {
+		ctx->gpu = e->detect ? detect_engine_gpu(e->detect) : NULL;
 	}
+	if (!ctx->gpu)
+		return 0;
 	ctx->gpu_tickets = calloc(ctx->pool->n, sizeof(*ctx->gpu_tickets));
 	detect_gpu_set_pool(ctx->gpu, ctx->pool->n);
 	return ctx->gpu_tickets ? 0 : -1;

@@ -366,8 +366,9 @@ static int cmd_iface_stat(UnixSocket *u, json_t *args, json_t *answer)
 	/* one interface per run: the run's counters are the interface's */
 	m = json_object();
 	json_object_set_new(m, "pkts", json_integer((json_int_t)counter_value(snap, "decoder.pkts")));
+	/* the packets the checksum checks rejected (TCP: the tracker's) */
 	json_object_set_new(m, "invalid-checksums",
-			    json_integer((json_int_t)counter_value(snap, "decoder.invalid")));
+			    json_integer((json_int_t)counter_value(snap, "tcp.invalid_checksum")));
 	json_object_set_new(m, "drop",
 			    json_integer((json_int_t)counter_value(snap, "capture.kernel_drops")));
 	json_object_set_new(m, "bypassed", json_integer(0));

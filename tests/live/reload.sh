@@ -16,7 +16,8 @@
 #     what was sent, kernel drops 0; a reload that fails (an unreadable rule
 #     file) keeps the rules and says so in one line; peak RSS after 5
 #     reloads within 10% of after 1; stats.detect.engines follows;
-#   --disable-detection: SIGUSR2 and reload-rules answered sanely.
+#   --disable-detection: SIGUSR2 and reload-rules answered sanely; a sensor
+#     started without rules, given one by a reload, then none again.
 # SKIPs with one line when not root, or without ip netns or tcpreplay.
 builddir=$(cd "${1:-.}" && pwd)
 srcdir=$(cd "${2:-$(dirname "$0")/../..}" && pwd)
@@ -331,6 +332,33 @@ if start "$name" --disable-detection --af-packet="$vb" --unix-socket="$sock"; th
 	else ko "$name: SIGUSR2 without detection: $(tail -1 "$tmp/$name/out")"; fi
 	a=$(uc reload-rules)
 	expect $name "reload-rules: NOK, detection disabled" "$a" 'a == {"return": "NOK", "message": "Detection engine is disabled"}'
+	stop "$epid" && ok "$name: clean exit" || ko "$name: no clean exit on SIGTERM"
+	clean "$name"
+else
+	ko "$name: the engine did not start: $(tail -2 "$tmp/$name/out" | tr '\n' ' ')"
+fi
+
+# ---- no rules: a sensor started without any, then given some, then none ----
+name=norules
+sock=$tmp/norules.socket
+: > "$tmp/norules.rules"
+if start "$name" -S "$tmp/norules.rules" --af-packet="$vb" --set af-packet.0.threads=1 --unix-socket="$sock"; then
+	for _ in $(seq 1 50); do [ -S "$sock" ] && break; sleep 0.1; done
+	a=$(uc ruleset-stats)
+	expect $name "started with no rule: ruleset-stats 0 loaded" "$a" 'a["message"][0]["rules_loaded"] == 0'
+	grep 'sid:9100006;' "$here/live.rules" > "$tmp/norules.rules"
+	a=$(uc reload-rules)
+	expect $name "a rule file with one rule: reload-rules done" "$a" 'a == {"return": "OK", "message": "done"}'
+	python3 "$here/gen-live-pcap.py" idle "$tmp/idle.pcap"
+	nsx tcpreplay -i "$va" --pps=100 "$tmp/idle.pcap" > /dev/null 2>&1
+	sleep 1.5
+	n=$(python3 "$here/check.py" alerts "$tmp/$name/eve.json" 9100006)
+	if [ "$n" = 5 ]; then ok "$name: the reloaded rule alerts (5)"; else ko "$name: $n of 5 alerts of the reloaded rule"; fi
+	: > "$tmp/norules.rules"
+	a=$(uc reload-rules)
+	expect $name "the rules all gone: reload-rules done, 0 loaded" "$a" 'a == {"return": "OK", "message": "done"}'
+	a=$(uc ruleset-stats)
+	expect $name "ruleset-stats: 0 loaded after it" "$a" 'a["message"][0]["rules_loaded"] == 0 and a["message"][0]["reloads"] == 2'
 	stop "$epid" && ok "$name: clean exit" || ko "$name: no clean exit on SIGTERM"
 	clean "$name"
 else

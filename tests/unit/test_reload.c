@@ -273,3 +273,111 @@ TEST(reloader_swaps_under_running_workers_and_keeps_the_engine_on_failure)
 	reloader_free(r);
 	unlink(path);
 }
+
+/* ---- ac-cuda: tickets tagged with their automata ---- */
+
+#include "detect/prefilter-gpu.h"
+#include "conf/cuda-mpm-conf.h"
+
+static void mk_udp(Packet *p, const char *payload)
+{
+	static uint8_t l4[8];
+
+	memset(p, 0, sizeof(*p));
+	p->ip_version = 4;
+	p->proto = IPPROTO_UDP;
+	p->src.family = p->dst.family = AF_INET;
+	p->src.a.u32[0] = htonl(0x0a000001);
+	p->dst.a.u32[0] = htonl(0x0a000002);
+	p->sp = 40000;
+	p->dp = 53;
+	p->l4 = l4;
+	p->ttl = 64;
+	p->payload = (const uint8_t *)payload;
+	p->payload_len = (uint16_t)strlen(payload);
+	p->pcap_cnt = 1;
+}
+
+/* An ac-cuda engine (emulated device) of rules, its GPU, one thread. */
+static int gpu_env(Env *e, const Env *prev, const char *rules, DetectGpu **g)
+{
+	RuleLoadConfig rc = { .quiet = 1 };
+	DetectConfig dc = { .algo = MPM_AC_CUDA, .alert_max = 15 };
+	CudaMpmConfig c;
+	char err[512] = "";
+
+	memset(e, 0, sizeof(*e));
+	detect_register_counters();
+	cuda_mpm_config_defaults(&c);
+	c.cudabuffer_buffer_size = 1 << 20;
+	c.gpu_transfer_size = 1 << 18;
+	c.batching_timeout_us = 1000;
+	e->t = sig_table_new();
+	if (sig_load_string(e->t, rules, "gpu.rules", &rc, err, sizeof(err)) != 0)
+		return -1;
+	e->de = detect_engine_build_next(e->t, &dc, prev ? prev->de : NULL, err, sizeof(err));
+	if (!e->de)
+		return -1;
+	*g = detect_gpu_new(e->de, &c, NULL, accuda_emu_ops(), err, sizeof(err));
+	if (!*g) {
+		fprintf(stderr, "gpu: %s\n", err);
+		return -1;
+	}
+	e->tc = thread_counters_new();
+	e->dt = detect_thread_new(e->de, e->tc);
+	return e->dt ? 0 : -1;
+}
+
+static int gpu_alerted(DetectThread *dt, DetectGpuTicket *gt, Packet *p, uint32_t sid)
+{
+	int r;
+
+	detect_gpu_begin(dt, gt);
+	r = alerted(dt, p, sid);
+	detect_gpu_end(dt, gt);
+	return r;
+}
+
+TEST(reload_gpu_ticket_of_the_old_automata_is_scanned_on_the_cpu_by_the_new_engine)
+{
+	Env a, b;
+	DetectGpu *ga, *gb;
+	DetectGpuTicket gt;
+	Packet p;
+
+	CHECK(gpu_env(&a, NULL, "alert udp any any -> any any (content:\"alpha\"; sid:1;)", &ga) == 0);
+	/* the new engine's patterns differ: "alpha" is pattern 0 of the old
+	 * automata, 1 of the new ones ("aaaa" sorts first) */
+	CHECK(gpu_env(&b, &a, "alert udp any any -> any any (content:\"aaaa\"; sid:3;)\n"
+			      "alert udp any any -> any any (content:\"alpha\"; sid:2;)", &gb) == 0);
+	/* queued for the old automata, inspected by the old engine: its matches */
+	mk_udp(&p, "xx alpha xx");
+	memset(&gt, 0, sizeof(gt));
+	CHECK_EQ(detect_gpu_submit(ga, &p, &gt), 1);
+	detect_gpu_flush(ga);
+	CHECK_EQ(gpu_alerted(a.dt, &gt, &p, 1), 1);
+	CHECK_EQ(detect_gpu_drained(ga), 0);
+	/* queued for the old automata, inspected by the new engine: on the CPU,
+	 * with the new engine's patterns */
+	mk_udp(&p, "xx alpha xx");
+	CHECK_EQ(detect_gpu_submit(ga, &p, &gt), 1);
+	CHECK_EQ(detect_gpu_outstanding(ga), 1);
+	detect_gpu_flush(ga);
+	CHECK_EQ(gpu_alerted(b.dt, &gt, &p, 2), 1);
+	CHECK_EQ(detect_gpu_drained(ga), 1);
+	CHECK_EQ(detect_gpu_outstanding(ga), 0);   /* the old GPU may go now */
+	/* the new engine's own tickets: its matches again, nothing drained */
+	mk_udp(&p, "aaaa");
+	CHECK_EQ(detect_gpu_submit(gb, &p, &gt), 1);
+	detect_gpu_flush(gb);
+	CHECK_EQ(gpu_alerted(b.dt, &gt, &p, 3), 1);
+	CHECK_EQ(detect_gpu_drained(gb), 0);
+	detect_thread_free(a.dt);
+	detect_gpu_free(ga);
+	detect_engine_free(a.de);
+	sig_table_free(a.t);
+	detect_thread_free(b.dt);
+	detect_gpu_free(gb);
+	detect_engine_free(b.de);
+	sig_table_free(b.t);
+}

@@ -236,8 +236,10 @@ static int publish(Reloader *r, EngineSet *next, EngineSet *old, uint64_t *gen)
 		atomic_store_explicit(&s->next, dt, memory_order_relaxed);
 	}
 	if (i < r->nslots) {
-		for (unsigned k = 0; k < r->nslots; k++)
+		for (unsigned k = 0; k < r->nslots; k++) {
 			detect_thread_free(atomic_exchange(&r->slots[k].next, NULL));
+			r->slots[k].waited = 0;
+		}
 		pthread_mutex_unlock(&r->slot_lock);
 		return -1;
 	}

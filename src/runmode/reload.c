@@ -149,6 +149,12 @@ void reload_leave(Reloader *r, ReloadSlot *s, DetectThread **dt, uint64_t *gen)
 		if (dt)
 			*dt = d;
 	}
+	/* freed here: its engine lives while we hold the lock (a swap needs
+	 * it), but not a moment after the slot is free */
+	if (dt) {
+		detect_thread_free(*dt);
+		*dt = NULL;
+	}
 	s->used = 0;
 	pthread_mutex_unlock(&r->slot_lock);
 }

@@ -82,7 +82,9 @@ static inline int reload_pending(const Reloader *r, uint64_t gen);
  * reloader) and updates *gen. The RX thread passes cur NULL and gets NULL. */
 DetectThread *reload_pickup(Reloader *r, ReloadSlot *s, DetectThread *cur, uint64_t *gen);
 /* Leaves: a last pick-up (so that the reloader waits for nobody), then
- * the slot is free. *dt: what the worker holds and frees itself. */
+ * the slot is free. *dt (NULL for the RX thread) is freed here, under the
+ * lock that keeps its engine alive, and set to NULL: once the slot is free
+ * a reload may free that engine. */
 void reload_leave(Reloader *r, ReloadSlot *s, DetectThread **dt, uint64_t *gen);
 /* The engine's GPU of generation gen (the RX thread, after a pick-up). */
 struct DetectGpu *reload_gpu(Reloader *r);

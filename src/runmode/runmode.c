@@ -324,7 +324,8 @@ static void worker_fini(Worker *w)
 		flow_table_free(w->ft);
 		w->ft = NULL;
 	}
-	/* after the flush, which inspects: a reload meanwhile waits for us */
+	/* after the flush, which inspects: a reload meanwhile waits for us;
+	 * leaving frees the DetectThread */
 	if (w->rs) {
 		reload_leave(w->e->reload, w->rs, &w->dt, &w->rgen);
 		w->rs = NULL;

@@ -82,8 +82,9 @@ static int cmd_list(UnixSocket *u, json_t *args, json_t *answer)
 static int cmd_shutdown(UnixSocket *u, json_t *args, json_t *answer)
 {
 	(void)args;
+	/* the flag SIGTERM sets (another thread writes it here) */
 	if (u->cfg.ctl)
-		u->cfg.ctl->stop = 1;
+		__atomic_store_n(&u->cfg.ctl->stop, 1, __ATOMIC_RELAXED);
 	set_msg(answer, "Closing Suricata");
 	return 0;
 }
@@ -382,7 +383,7 @@ static int cmd_reopen(UnixSocket *u, json_t *args, json_t *answer)
 	(void)args;
 	/* SIGHUP's flag: the files are reopened on the thread that owns them */
 	if (u->cfg.ctl)
-		u->cfg.ctl->reopen = 1;
+		__atomic_store_n(&u->cfg.ctl->reopen, 1, __ATOMIC_RELAXED);
 	set_msg(answer, "done");
 	return 0;
 }

@@ -188,9 +188,11 @@ static void *fake_worker(void *arg)
 		atomic_fetch_add(&w->packets, 1);
 		usleep(200);
 	}
-	reload_leave(w->r, s, &dt, &gen);
+	/* the flow state first: it may point into the engine (none here) */
 	detect_flow_free(&f);
-	detect_thread_free(dt);
+	reload_leave(w->r, s, &dt, &gen);
+	if (dt)
+		w->failed = 1;   /* leaving frees it */
 	return NULL;
 }
 

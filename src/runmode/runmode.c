@@ -398,8 +398,9 @@ static void control_poll(Engine *e)
 
 	if (!c)
 		return;
-	if (c->reopen) {
-		c->reopen = 0;
+	/* the unix socket's thread sets these too (log-reopen) */
+	if (__atomic_load_n(&c->reopen, __ATOMIC_RELAXED)) {
+		__atomic_store_n(&c->reopen, 0, __ATOMIC_RELAXED);
 		if (c->on_reopen)
 			c->on_reopen(c->arg);
 	}
@@ -648,6 +649,7 @@ typedef struct AutofpCtx {
 	 * queue each payload for the automata of the engine in use */
 	ReloadSlot *gpu_rs;
 	uint64_t gpu_gen;
+	int gpu_on;                 /* set before the workers start: gpu changes */
 } AutofpCtx;
 
 static int order_init(OrderTrack *o, uint32_t inflight)
@@ -732,7 +734,8 @@ typedef struct WorkerArg {
 
 static DetectGpuTicket *gpu_ticket(AutofpCtx *ctx, const Packet *p)
 {
-	if (!ctx->gpu || p < ctx->pool->packets || p >= ctx->pool->packets + ctx->pool->n)
+	/* not ctx->gpu: the RX thread changes it on a reload, workers call this */
+	if (!ctx->gpu_on || p < ctx->pool->packets || p >= ctx->pool->packets + ctx->pool->n)
 		return NULL;
 	return &ctx->gpu_tickets[p - ctx->pool->packets];
 }
@@ -759,6 +762,7 @@ static int gpu_start(AutofpCtx *ctx)
 	}
 	if (!ctx->gpu)
 		return 0;
+	ctx->gpu_on = 1;
 	ctx->gpu_tickets = calloc(ctx->pool->n, sizeof(*ctx->gpu_tickets));
 	detect_gpu_set_pool(ctx->gpu, ctx->pool->n);
 	return ctx->gpu_tickets ? 0 : -1;

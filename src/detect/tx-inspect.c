@@ -470,10 +470,11 @@ static TxDetect *tx_state(const DetectEngine *de, const Flow *f, void *tx)
 	if (!*slot) {
 		size_t words = (2 * (size_t)de->nhttp + 63) / 64;
 
-		if (!registered) {
-			/* the free function is process-wide; setting it twice is harmless */
+		if (!__atomic_load_n(&registered, __ATOMIC_RELAXED)) {
+			/* the free function is process-wide; setting it twice is
+			 * harmless (workers may race to it: atomic flag) */
 			app_layer_set_detect_state_free(tx_detect_free);
-			registered = 1;
+			__atomic_store_n(&registered, 1, __ATOMIC_RELAXED);
 		}
 		*slot = app_layer_tx_detect_alloc(f, tx, sizeof(TxDetect) + words * 8);
 		if ((st = *slot)) {

@@ -412,6 +412,7 @@ void postmatch_apply(DetectThread *dt, const Signature *s, Packet *p)
 
 typedef struct ThrEntry {
 	uint32_t gid, sid;
+	uint32_t rev;             /* as Suricata's key: a reload that changed the rule starts anew */
 	int track;
 	Address addr, addr2;
 	struct timeval tv1;
@@ -434,10 +435,11 @@ typedef struct ThrOverride {
 
 #define THR_HASH 4096
 
-/* The counting state, by gid/sid and tracked address: it does not name
+/* The counting state, by gid/sid/rev and tracked address: it does not name
  * an engine's internals, so a rule reload hands it on to the new engine
- * (threshold_table_share), as Suricata keeps its thresholds across
- * reloads; while both engines run, both count in it under its lock. */
+ * (threshold_table_share), as Suricata 7+ keeps its thresholds in one
+ * table across reloads (its key has the rev: a changed rule counts anew);
+ * while both engines run, both count in it under its lock. */
 typedef struct ThrStore {
 	pthread_mutex_t lock;
 	ThrEntry *h[THR_HASH];
@@ -673,8 +675,8 @@ int threshold_check(DetectEngine *de, const DetectSig *ds, const Packet *p, int 
 	h = (ds->s->sid * 2654435761u ^ ds->s->gid ^ addr_hash(a) ^ addr_hash(a2) * 7) % THR_HASH;
 	pthread_mutex_lock(&tt->st->lock);
 	for (e = tt->st->h[h]; e; e = e->next)
-		if (e->sid == ds->s->sid && e->gid == ds->s->gid && e->track == (int)td->track &&
-		    addr_eq(&e->addr, a) && addr_eq(&e->addr2, a2))
+		if (e->sid == ds->s->sid && e->gid == ds->s->gid && e->rev == ds->s->rev &&
+		    e->track == (int)td->track && addr_eq(&e->addr, a) && addr_eq(&e->addr2, a2))
 			break;
 	if (e) {
 		rc = thr_apply(e, td, &p->ts, 0);
@@ -686,6 +688,7 @@ int threshold_check(DetectEngine *de, const DetectSig *ds, const Packet *p, int 
 		}
 		e->sid = ds->s->sid;
 		e->gid = ds->s->gid;
+		e->rev = ds->s->rev;
 		e->track = td->track;
 		e->addr = *a;
 		e->addr2 = *a2;

@@ -146,9 +146,19 @@ TEST(reload_carries_threshold_counts_over)
 	CHECK_EQ(alerted(b.dt, &p, 5), 0);
 	p.ts.tv_sec = 1100;
 	CHECK_EQ(alerted(b.dt, &p, 5), 1);
+	/* the rule changed (its rev): counted anew, as Suricata keys on rev */
+	CHECK(next_engine(&a, &b, "alert tcp any any -> any any (content:\"x\"; threshold:type limit, "
+				  "track by_src, count 1, seconds 60; sid:5; rev:2;)") == 0);
+	mk_tcp(&p, NULL, "x");
+	p.ts.tv_sec = 1101;
+	CHECK_EQ(alerted(a.dt, &p, 5), 1);
+	CHECK_EQ(alerted(a.dt, &p, 5), 0);
 	detect_thread_free(b.dt);
 	detect_engine_free(b.de);
 	sig_table_free(b.t);
+	detect_thread_free(a.dt);
+	detect_engine_free(a.de);
+	sig_table_free(a.t);
 }
 
 /* ---- the reloader ---- */

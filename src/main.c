@@ -17,6 +17,7 @@
 #include "runmode/runmode.h"
 #include "runmode/reload.h"
 #include "runmode/unix-socket.h"
+#include "runmode/verdict.h"
 #include "stats/counters.h"
 #include "util/exception-policy.h"
 #include "util/log.h"
@@ -163,6 +164,9 @@ static void print_build_info(void)
 #ifdef HAVE_CUDA
 	printf(" HAVE_CUDA CUDA");
 #endif
+#ifdef HAVE_HIREDIS
+	printf(" HAVE_LIBHIREDIS");
+#endif
 	printf("\n");
 	printf("64-bits, %s-endian architecture\n",
 	       __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? "Little" : "Big");
@@ -180,6 +184,11 @@ static void print_build_info(void)
 	printf("  %-40s yes\n", "PCRE2 support:");
 	printf("  %-40s yes\n", "AF_PACKET support:");
 	printf("  %-40s no\n", "NFQueue support:");
+#ifdef HAVE_HIREDIS
+	printf("  %-40s yes\n", "hiredis support:");
+#else
+	printf("  %-40s no\n", "hiredis support:");
+#endif
 #ifdef HAVE_HYPERSCAN
 	printf("  %-40s yes (%s)\n", "Hyperscan support:", hs_version());
 #else
@@ -638,6 +647,7 @@ static int detect_setup(const Cli *cli, int stream_inline, SigTable **tp, Detect
 		return -1;
 	}
 	dc.stream_inline = stream_inline;
+	dc.ips = cli->simulate_ips;
 	rc.exclusive = cli->rules_exclusive;
 	rc.extra = cli->rules_extra;
 	rc.init_errors_fatal = cli->init_errors_fatal;
@@ -752,6 +762,7 @@ static void register_counters(const CaptureOps *ops)
 	app_layer_register_counters();
 	detect_register_counters();
 	ep_register_counters();
+	verdict_register_counters(ep_ips());
 	counters_freeze();
 }
 

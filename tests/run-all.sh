@@ -103,6 +103,11 @@ part "$srcdir/tests/live/run.sh" "$builddir" "$srcdir"
 echo "== rule reload and the unix socket, live (tests/live/reload.sh)"
 part "$srcdir/tests/live/reload.sh" "$builddir" "$srcdir"
 
+# eve-log to sockets, syslog and a redis-server of its own (loopback, a free
+# port, no persistence); the redis and slow-reader parts need ../shared.
+echo "== eve-log sinks (tests/sinks/run.sh)"
+SURICATA_SHARED="$shared" part "$srcdir/tests/sinks/run.sh" "$builddir" "$srcdir"
+
 passed=$(grep -c '^PASS:' "$log")
 failed=$(grep -c '^FAIL:' "$log")
 if [ "$failed" -gt 0 ]; then

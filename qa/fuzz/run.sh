@@ -51,11 +51,15 @@ for h in "${names[@]}"; do
 	      -artifact_prefix="$crashes/.new-$h-")
 	[ -n "$dict" ] && args+=(-dict="$dict")
 	t0=$(date +%s)
+	# CPU seconds (user + system) as well as wall seconds: on a shared machine,
+	# and at nice 19, a run's wall time overstates the fuzzing it did.
 	ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1} \
 	UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
+		/usr/bin/time -f '%U %S' -o "$work/logs/$h.time" \
 		timeout $((secs + 120)) "$bin" "${args[@]}" "$corpus" < /dev/null > "$log" 2>&1
 	rc=$?
 	ran=$(($(date +%s) - t0))
+	cpu=$(awk 'END { printf "%d", $1 + $2 }' "$work/logs/$h.time" 2>/dev/null)
 	# libFuzzer's last status line ("#N DONE cov: C ft: F corp: U/SIZE ...")
 	last=$(grep -E '^#[0-9]+[[:space:]]' "$log" | tail -1)
 	execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | awk '{print $2}' | tail -1)
@@ -66,7 +70,7 @@ for h in "${names[@]}"; do
 	units=${corp%%/*} size=${corp#*/}
 	art=$(ls "$crashes/.new-$h"-* 2>/dev/null | head -1)
 	if [ $rc = 0 ] && [ -z "$art" ] && [ "${execs:-0}" -gt 0 ]; then
-		echo "PASS: fuzz_$h: $ran s, ${execs:-0} execs, corpus ${units:-0} units (${size:-0}), cov ${cov:-0} ft ${ft:-0}"
+		echo "PASS: fuzz_$h: $ran s (cpu ${cpu:-0} s), ${execs:-0} execs, corpus ${units:-0} units (${size:-0}), cov ${cov:-0} ft ${ft:-0}"
 		status=PASS
 	else
 		status=FAIL
@@ -82,8 +86,8 @@ for h in "${names[@]}"; do
 		fi
 		fail=1
 	fi
-	printf '%s %s %s fuzz_%s %ss execs=%s corpus=%s cov=%s ft=%s %s\n' "$(date -u +%FT%TZ)" \
+	printf '%s %s %s fuzz_%s %ss execs=%s corpus=%s cov=%s ft=%s %s cpu=%ss\n' "$(date -u +%FT%TZ)" \
 		"$commit" "$(hostname)" "$h" "$ran" "${execs:-0}" "${corp:-0}" "${cov:-0}" "${ft:-0}" \
-		"$status" >> "$work/runs.log"
+		"$status" "${cpu:-0}" >> "$work/runs.log"
 done
 exit $fail

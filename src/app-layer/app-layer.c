@@ -385,9 +385,12 @@ static int start_proto(AppLayerThread *at, Flow *f, AppFlowState *fs, unsigned a
 		}
 		fs->tunnel = TUN_NONE;
 	} else {
+		/* a datagram flow already counted as failed (its first side)
+		 * stays counted so, as in Suricata: one flow counter a flow */
+		if (f->app_proto != ALPROTO_FAILED)
+			count(at, f->proto == 17 ? app_layer_counters.flow_udp[alproto] :
+				  app_layer_counters.flow[alproto]);
 		f->app_proto = (uint16_t)alproto;
-		count(at, f->proto == 17 ? app_layer_counters.flow_udp[alproto] :
-			  app_layer_counters.flow[alproto]);
 		if (ops->enabled(at->cfg) != 1)
 			return 0;       /* detection-only */
 		fs->proto = ops->state_new(at, f);
@@ -487,10 +490,18 @@ static int detect_and_start(AppLayerThread *at, Flow *f, AppFlowState *fs, int d
 	}
 	if (flags & APP_EOF)
 		fs->eof[dir] = 1;
-	/* this side said no; the flow fails once the other side cannot say yes */
-	if (fs->det[dir] == DET_NO &&
-	    (fs->det[other] == DET_NO || fs->eof[other]))
+	if (f->proto == 17) {
+		/* Suricata 8 labels a datagram flow "failed" as soon as its first
+		 * datagram names no protocol; the other side's first one may
+		 * still name one (suricata-verify dns/v2/bug-1158: a lone
+		 * broadcast to port 137 is "failed") */
+		if (fs->det[dir] == DET_NO && f->app_proto == ALPROTO_UNKNOWN)
+			set_failed(at, f, fs);
+	} else if (fs->det[dir] == DET_NO && (fs->det[other] == DET_NO || fs->eof[other])) {
+		/* this side said no; the flow fails once the other side cannot
+		 * say yes */
 		set_failed(at, f, fs);
+	}
 	return f->app_proto == ALPROTO_FAILED ? -1 : 0;
 }
 
@@ -553,7 +564,10 @@ int app_layer_handle_data(AppLayerThread *at, Flow *f, int dir, const uint8_t *d
 		return -1;
 	if (!any_enabled(at->cfg))
 		return -1;
-	if (f->app_proto == ALPROTO_FAILED)
+	/* failed is final, except for the side of a datagram flow that has
+	 * not spoken yet (see detect_and_start) */
+	if (f->app_proto == ALPROTO_FAILED &&
+	    (f->proto != 17 || !f->alstate || ((AppFlowState *)f->alstate)->det[dir] != DET_NONE))
 		return -1;
 	if (!data && !(flags & APP_GAP))
 		len = 0;
@@ -562,7 +576,7 @@ int app_layer_handle_data(AppLayerThread *at, Flow *f, int dir, const uint8_t *d
 		count(at, app_layer_counters.err_http_alloc);
 		return -1;
 	}
-	if (f->app_proto == ALPROTO_UNKNOWN)
+	if (f->app_proto == ALPROTO_UNKNOWN || f->app_proto == ALPROTO_FAILED)
 		return detect_and_start(at, f, fs, dir, data, len, flags);
 	if (flags & APP_EOF)
 		fs->eof[dir] = 1;

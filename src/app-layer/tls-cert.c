@@ -54,46 +54,6 @@ static void sb_str(Sbuf *b, const char *s)
 	sb_add(b, s, strlen(s));
 }
 
-/* Suricata (its x509 crate) writes each attribute as ShortName=value in
- * certificate order; an attribute without a short name shows its OID. */
-static char *dn_string(const X509_NAME *name, uint32_t *len)
-{
-	Sbuf b = { 0 };
-	int n = name ? X509_NAME_entry_count(name) : 0;
-	int prev_set = -1;
-
-	sb_add(&b, "", 0);
-	for (int i = 0; i < n; i++) {
-		const X509_NAME_ENTRY *e = X509_NAME_get_entry(name, i);
-		const ASN1_OBJECT *obj = X509_NAME_ENTRY_get_object(e);
-		const ASN1_STRING *val = X509_NAME_ENTRY_get_data(e);
-		int set = X509_NAME_ENTRY_set(e);
-		char oid[128];
-		const char *key = NULL;
-		int nid = OBJ_obj2nid(obj);
-
-		if (nid != NID_undef)
-			key = OBJ_nid2sn(nid);
-		if (!key) {
-			OBJ_obj2txt(oid, sizeof(oid), obj, 1);
-			key = oid;
-		}
-		if (i > 0)
-			sb_str(&b, set == prev_set ? " + " : ", ");
-		prev_set = set;
-		sb_str(&b, key);
-		sb_str(&b, "=");
-		unsigned char *utf8 = NULL;
-		int ulen = ASN1_STRING_to_UTF8(&utf8, val);
-		if (ulen >= 0) {
-			sb_add(&b, (const char *)utf8, (size_t)ulen);
-			OPENSSL_free(utf8);
-		}
-	}
-	*len = (uint32_t)b.len;
-	return b.p;
-}
-
 static void hex_colon(const uint8_t *p, size_t n, bool upper, char *out)
 {
 	const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
@@ -238,6 +198,86 @@ static int der_next(const unsigned char **p, const unsigned char *end, struct de
 	return 0;
 }
 
+/* Suricata (its x509 crate) writes each attribute as ShortName=value in
+ * certificate order; an attribute without a short name shows its OID.
+ *
+ * A Name (SEQUENCE OF RDN, each a SET OF {type OID, value}) walked with
+ * libcrypto's DER reader, each type and value decoded by its d2i
+ * functions: d2i_X509_NAME would also build the name's canonical
+ * re-encoding (lower-cased, re-serialised), two thirds of a certificate's
+ * cost here, for comparisons nobody makes. NULL when the Name is malformed
+ * (the certificate is then not decoded, as with d2i_X509_NAME). */
+static char *dn_from_der(const struct der_elem *name, uint32_t *len)
+{
+	const unsigned char *p = name->content, *end = name->content + name->len;
+	Sbuf b = { 0 };
+	bool first = true;
+
+	if (name->tag != V_ASN1_SEQUENCE || name->cls != V_ASN1_UNIVERSAL)
+		return NULL;
+	sb_add(&b, "", 0);
+	while (p < end) {
+		struct der_elem rdn, atv;
+		const unsigned char *s, *send;
+		bool first_in_set = true;
+
+		if (der_next(&p, end, &rdn) != 0 || rdn.tag != V_ASN1_SET)
+			goto bad;
+		s = rdn.content;
+		send = rdn.content + rdn.len;
+		while (s < send) {
+			struct der_elem oid_e, val_e;
+			const unsigned char *a, *aend, *q;
+			ASN1_OBJECT *obj;
+			ASN1_STRING *val;
+			unsigned char *utf8 = NULL;
+			const char *key = NULL;
+			char oid[128];
+			int nid, ulen;
+
+			if (der_next(&s, send, &atv) != 0 || atv.tag != V_ASN1_SEQUENCE)
+				goto bad;
+			a = atv.content;
+			aend = atv.content + atv.len;
+			if (der_next(&a, aend, &oid_e) != 0 || oid_e.tag != V_ASN1_OBJECT ||
+			    der_next(&a, aend, &val_e) != 0 || a != aend)
+				goto bad;
+			q = oid_e.start;
+			obj = d2i_ASN1_OBJECT(NULL, &q, oid_e.total);
+			q = val_e.start;
+			val = obj ? d2i_ASN1_PRINTABLE(NULL, &q, val_e.total) : NULL;
+			if (!val) {
+				ASN1_OBJECT_free(obj);
+				goto bad;
+			}
+			nid = OBJ_obj2nid(obj);
+			if (nid != NID_undef)
+				key = OBJ_nid2sn(nid);
+			if (!key) {
+				OBJ_obj2txt(oid, sizeof(oid), obj, 1);
+				key = oid;
+			}
+			if (!first)
+				sb_str(&b, first_in_set ? ", " : " + ");
+			first = first_in_set = false;
+			sb_str(&b, key);
+			sb_str(&b, "=");
+			ulen = ASN1_STRING_to_UTF8(&utf8, val);
+			if (ulen >= 0) {
+				sb_add(&b, (const char *)utf8, (size_t)ulen);
+				OPENSSL_free(utf8);
+			}
+			ASN1_STRING_free(val);
+			ASN1_OBJECT_free(obj);
+		}
+	}
+	*len = (uint32_t)b.len;
+	return b.p;
+bad:
+	free(b.p);
+	return NULL;
+}
+
 /* Walks the TBSCertificate with libcrypto's DER reader and decodes the
  * fields logged and matched (names, serial, validity, subjectAltName) with
  * its own d2i functions. d2i_X509 would also decode the public key, which
@@ -249,7 +289,6 @@ int tls_cert_decode(const uint8_t *der, size_t len, TlsCertInfo *out)
 	struct der_elem cert, tbs, e, issuer, subject, validity;
 	ASN1_INTEGER *serial = NULL;
 	ASN1_TIME *nb = NULL, *na = NULL;
-	X509_NAME *in = NULL, *sn = NULL;
 	int rc = -1;
 
 	memset(out, 0, sizeof(*out));
@@ -275,15 +314,13 @@ int tls_cert_decode(const uint8_t *der, size_t len, TlsCertInfo *out)
 	    der_next(&p, end, &issuer) != 0 || der_next(&p, end, &validity) != 0 ||
 	    der_next(&p, end, &subject) != 0 || der_next(&p, end, &e) != 0)   /* public key */
 		goto out;
-	q = issuer.start;
-	in = d2i_X509_NAME(NULL, &q, issuer.total);
-	q = subject.start;
-	sn = d2i_X509_NAME(NULL, &q, subject.total);
+	out->issuer = dn_from_der(&issuer, &out->issuer_len);
+	out->subject = dn_from_der(&subject, &out->subject_len);
 	q = validity.content;
 	nb = d2i_ASN1_TIME(NULL, &q, validity.len);
 	if (nb)
 		na = d2i_ASN1_TIME(NULL, &q, validity.content + validity.len - q);
-	if (!in || !sn || !nb || !na)
+	if (!out->issuer || !out->subject || !nb || !na)
 		goto out;
 	/* issuerUniqueID [1], subjectUniqueID [2], extensions [3] */
 	while (der_next(&p, end, &e) == 0) {
@@ -296,8 +333,6 @@ int tls_cert_decode(const uint8_t *der, size_t len, TlsCertInfo *out)
 			san_from_extensions(seq.start, seq.total, out);
 		break;
 	}
-	out->subject = dn_string(sn, &out->subject_len);
-	out->issuer = dn_string(in, &out->issuer_len);
 	out->serial = serial_string(serial);
 	out->notbefore = asn1_time_epoch(nb);
 	out->notafter = asn1_time_epoch(na);
@@ -309,8 +344,6 @@ out:
 	ASN1_INTEGER_free(serial);
 	ASN1_TIME_free(nb);
 	ASN1_TIME_free(na);
-	X509_NAME_free(in);
-	X509_NAME_free(sn);
 	if (rc != 0)
 		tls_cert_info_free(out);
 	return rc;

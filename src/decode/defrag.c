@@ -278,8 +278,10 @@ static void memcap_refused(DecodeThread *dt, Packet *p)
 
 	if (eff & EP_EFF_PKT_NO_DETECT)
 		p->flags |= PKT_EP_NO_DETECT;
-	if (eff & EP_EFF_PKT_DROP)
+	if (eff & EP_EFF_PKT_DROP) {
 		p->flags |= PKT_EP_DROP;
+		p->drop_reason = PKT_DROP_DEFRAG_MEMCAP;
+	}
 }
 
 static struct tracker *tracker_get(struct Defrag *df, const struct frag_in *in, Packet *p)

@@ -14,3 +14,37 @@ void packet_reset(Packet *p)
 	p->pool = pool;
 	p->tcp_wscale = 0xff;
 }
+
+static const struct {
+	const char *name, *counter;
+} drop_reasons[PKT_DROP_REASON_COUNT] = {
+	[PKT_DROP_NONE] = { "", "" },
+	[PKT_DROP_DECODE_ERROR] = { "decode error", "decode_error" },
+	[PKT_DROP_DEFRAG_ERROR] = { "defrag error", "defrag_error" },
+	[PKT_DROP_DEFRAG_MEMCAP] = { "defrag memcap", "defrag_memcap" },
+	[PKT_DROP_FLOW_MEMCAP] = { "flow memcap", "flow_memcap" },
+	[PKT_DROP_FLOW_DROP] = { "flow drop", "flow_drop" },
+	[PKT_DROP_STREAM_ERROR] = { "stream error", "stream_error" },
+	[PKT_DROP_STREAM_MEMCAP] = { "stream memcap", "stream_memcap" },
+	[PKT_DROP_STREAM_MIDSTREAM] = { "stream midstream", "stream_midstream" },
+	[PKT_DROP_STREAM_REASSEMBLY] = { "stream reassembly", "stream_reassembly" },
+	[PKT_DROP_STREAM_URGENT] = { "stream urgent", "stream_urgent" },
+	[PKT_DROP_APPLAYER_ERROR] = { "applayer error", "applayer_error" },
+	[PKT_DROP_APPLAYER_MEMCAP] = { "applayer memcap", "applayer_memcap" },
+	[PKT_DROP_RULES] = { "rules", "rules" },
+	[PKT_DROP_RULES_THRESHOLD] = { "threshold detection_filter", "threshold_detection_filter" },
+	[PKT_DROP_INNER_PACKET] = { "tunnel packet drop", "tunnel_packet_drop" },
+	[PKT_DROP_NFQ_ERROR] = { "nfq error", "nfq_error" },
+	[PKT_DROP_EXCEPTION_POLICY_FLOW_DROP] = { "exception policy flow drop",
+						  "exception_policy_flow_drop" },
+};
+
+const char *pkt_drop_reason_name(enum pkt_drop_reason r)
+{
+	return (unsigned)r < PKT_DROP_REASON_COUNT ? drop_reasons[r].name : "";
+}
+
+const char *pkt_drop_reason_counter(enum pkt_drop_reason r)
+{
+	return (unsigned)r < PKT_DROP_REASON_COUNT ? drop_reasons[r].counter : "";
+}

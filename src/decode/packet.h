@@ -38,6 +38,36 @@ typedef struct Address {
 #define PKT_EP_NO_DETECT     (1u << 13)
 #define PKT_EP_DROP          (1u << 14)
 
+/* Why an IPS drops a packet, as Suricata names it in eve drop.reason and
+ * the ips.drop_reason.* counters (packet.c). 0: the packet is not dropped.
+ * Only some are produced here; the counters exist for all of Suricata 8's
+ * (its eve schema's ips.drop_reason), as an operator's dashboards expect. */
+enum pkt_drop_reason {
+	PKT_DROP_NONE = 0,
+	PKT_DROP_DECODE_ERROR,
+	PKT_DROP_DEFRAG_ERROR,
+	PKT_DROP_DEFRAG_MEMCAP,
+	PKT_DROP_FLOW_MEMCAP,
+	PKT_DROP_FLOW_DROP,
+	PKT_DROP_STREAM_ERROR,
+	PKT_DROP_STREAM_MEMCAP,
+	PKT_DROP_STREAM_MIDSTREAM,
+	PKT_DROP_STREAM_REASSEMBLY,
+	PKT_DROP_STREAM_URGENT,
+	PKT_DROP_APPLAYER_ERROR,
+	PKT_DROP_APPLAYER_MEMCAP,
+	PKT_DROP_RULES,
+	PKT_DROP_RULES_THRESHOLD,
+	PKT_DROP_INNER_PACKET,
+	PKT_DROP_NFQ_ERROR,
+	PKT_DROP_EXCEPTION_POLICY_FLOW_DROP,
+	PKT_DROP_REASON_COUNT
+};
+
+/* "stream midstream" (eve), "stream_midstream" (the counter's last part). */
+const char *pkt_drop_reason_name(enum pkt_drop_reason r);
+const char *pkt_drop_reason_counter(enum pkt_drop_reason r);
+
 /* Where a packet came from, as Suricata's eve "pkt_src". */
 enum packet_src {
 	PKT_SRC_WIRE = 0,
@@ -133,6 +163,8 @@ typedef struct Packet {
 	int64_t stream_off;         /* STREAM_PKT_ADDED: stream offset of payload[0]
 	                             * (negative when it starts before the first
 	                             * data byte) */
+
+	uint8_t drop_reason;        /* enum pkt_drop_reason: the IPS verdict is drop */
 
 	/* flow */
 	uint32_t flow_hash;         /* symmetric 5-tuple + vlan hash, set by decode */

@@ -293,6 +293,10 @@ struct DetectThread {
 	uint32_t *scov_ids;       /* SCOV_IDS_MAX: a packet's stream ids, scratch */
 	struct AcCudaSync *gsync; /* ac-cuda: this worker's own device stream */
 	int pkt_tagged;           /* the last detect_packet()'s packet is tagged */
+	/* IPS: the packet's drop (detect_packet_drop) */
+	DetectAlert drop;
+	uint8_t has_drop;
+	uint8_t drop_flow;
 };
 
 /* Per flow detect state (f->detect): one allocation. */

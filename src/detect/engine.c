@@ -1416,6 +1416,54 @@ static void flow_set_pass(const DetectEngine *de, const DetectSig *ds, Packet *p
 	fs->flow_pass = 1;
 }
 
+/* Whether an IPS drop by ds drops the flow as well: Suricata's signature
+ * properties (ip-only and app-layer rules act on the flow, packet rules on
+ * the packet, stream and packet-and-stream rules on the flow when the match
+ * was stateful: on the stream or a transaction). */
+static int drop_applies_to_flow(const DetectThread *dt, const DetectSig *ds)
+{
+	switch (ds->sig_type) {
+	case SIG_TYPE_PKT:
+		return 0;
+	case SIG_TYPE_PKT_STREAM:
+	case SIG_TYPE_STREAM:
+		/* the data of a session not yet established (a SYN's payload)
+		 * is no stream match for Suricata (util-action-tests/04) */
+		return (dt->in_stream && dt->pkt_established) || dt->cur_has_tx;
+	default:
+		return 1;
+	}
+}
+
+/* IPS: the first drop or reject rule to match decides the packet's verdict
+ * (noalert rules too, as Suricata's drop log shows them). */
+static void note_drop(DetectThread *dt, const DetectSig *ds)
+{
+	if (!dt->de->cfg.ips || dt->has_drop ||
+	    (ds->action != ALERT_ACTION_DROP && ds->action != ALERT_ACTION_REJECT))
+		return;
+	dt->has_drop = 1;
+	dt->drop_flow = (uint8_t)drop_applies_to_flow(dt, ds);
+	dt->drop = (DetectAlert){
+		.s = ds->s,
+		.num = (uint32_t)(ds - dt->de->sigs),
+		.action = ds->action,
+		.from_stream = (uint8_t)dt->in_stream,
+		.has_tx = (uint8_t)dt->cur_has_tx,
+		.tx_id = dt->cur_tx,
+		.data = dt->cur_data,
+		.data_len = dt->cur_len,
+		.stream_end = dt->cur_end,
+	};
+}
+
+const DetectAlert *detect_packet_drop(const DetectThread *dt, int *flow)
+{
+	if (flow)
+		*flow = dt->has_drop ? dt->drop_flow : 0;
+	return dt->has_drop ? &dt->drop : NULL;
+}
+
 static void sig_matched(DetectThread *dt, const DetectSig *ds, Packet *p)
 {
 	DetectEngine *de = (DetectEngine *)dt->de;
@@ -1426,6 +1474,7 @@ static void sig_matched(DetectThread *dt, const DetectSig *ds, Packet *p)
 	if (flow_passed(p))
 		return;
 	postmatch_apply(dt, ds->s, p);
+	note_drop(dt, ds);
 	if (ds->s->flags & SIG_FLAG_NOALERT) {
 		if (ds->action == ALERT_ACTION_PASS)
 			flow_set_pass(de, ds, p);
@@ -1805,6 +1854,7 @@ uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts)
 	dt->nalerts = 0;
 	*alerts = dt->alerts;
 	dt->pkt_tagged = 0;
+	dt->has_drop = 0;
 	if (!de->nsigs || flow_passed(p))
 		return 0;
 	stream_hit_next(dt);

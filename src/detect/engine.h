@@ -34,6 +34,7 @@ typedef struct DetectConfig {
 	 * packet's stream data at once in a sliding window; IDS waits for the ACK. */
 	int stream_inline;
 	uint32_t chunk_size[2];        /* stream.reassembly.to{server,client}-chunk-size */
+	int ips;                       /* IPS (--simulate-ips): drop and reject rules drop */
 } DetectConfig;
 
 /* Reads mpm-algo, packet-alert-max, threshold-file from the conf tree.
@@ -102,6 +103,12 @@ typedef struct DetectAlert {
 /* Inspects p (flow state in p->flow). Returns the number of alerts to log;
  * *alerts points into dt and stays valid until the next call. */
 uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts);
+/* IPS: the drop or reject rule (the first, alerting or noalert) that matched
+ * the last detect_packet()'s packet, or NULL. *flow: the drop applies to
+ * the flow too, as Suricata decides it by the rule's type (ip-only and
+ * app-layer rules drop the flow; packet rules only the packet; stream and
+ * packet-and-stream rules the flow when they matched on the stream). */
+const DetectAlert *detect_packet_drop(const DetectThread *dt, int *flow);
 /* Whether the tag keyword tagged the packet of the last detect_packet():
  * it is then logged as an eve "packet" record. */
 int detect_packet_tagged(const DetectThread *dt);

@@ -921,6 +921,27 @@ Flow *flow_handle_packet(FlowTable *ft, Packet *p)
 	return f;
 }
 
+/* The IPS drop reason of a drop by t's policy, as Suricata names it. */
+static enum pkt_drop_reason ep_drop_reason(enum ep_target t)
+{
+	switch (t) {
+	case EP_FLOW_MEMCAP:
+		return PKT_DROP_FLOW_MEMCAP;
+	case EP_DEFRAG_MEMCAP:
+		return PKT_DROP_DEFRAG_MEMCAP;
+	case EP_STREAM_MEMCAP:
+		return PKT_DROP_STREAM_MEMCAP;
+	case EP_STREAM_REASSEMBLY_MEMCAP:
+		return PKT_DROP_STREAM_REASSEMBLY;
+	case EP_STREAM_MIDSTREAM:
+		return PKT_DROP_STREAM_MIDSTREAM;
+	case EP_APP_LAYER_ERROR:
+		return PKT_DROP_APPLAYER_ERROR;
+	default:
+		return PKT_DROP_NONE;
+	}
+}
+
 void flow_exception(Flow *f, Packet *p, ThreadCounters *tc, enum ep_target t)
 {
 	unsigned eff = ep_apply(tc, t);
@@ -933,8 +954,11 @@ void flow_exception(Flow *f, Packet *p, ThreadCounters *tc, enum ep_target t)
 		return;
 	if (p && (eff & EP_EFF_PKT_NO_DETECT))
 		p->flags |= PKT_EP_NO_DETECT;
-	if (p && (eff & EP_EFF_PKT_DROP))
+	if (p && (eff & EP_EFF_PKT_DROP)) {
 		p->flags |= PKT_EP_DROP;
+		if (!p->drop_reason)
+			p->drop_reason = ep_drop_reason(t);
+	}
 	if (!f)
 		return;
 	if (eff & EP_EFF_FLOW_PASS)

@@ -73,6 +73,9 @@ typedef struct Flow {
 	 * target 1 + the policy applied, 0 when none (eve flow.exception_policy) */
 	uint8_t ep_flags;
 	uint8_t ep_applied[EP_TARGET_COUNT];
+	/* eve drop records written, bit 0 to server, bit 1 to client (the drop
+	 * logger's "flows: start" logs one a direction) */
+	uint8_t drop_logged;
 
 	/* per-flow state of later stages (stream, app-layer, detect); freed through
 	 * the table's end callback before the flow is recycled */
@@ -94,7 +97,8 @@ typedef struct Flow {
 
 #define FLOW_EP_PASS   0x01u  /* pass-flow: no more detection, still parsed and logged */
 #define FLOW_EP_BYPASS 0x02u  /* bypass: no more stream, app-layer or detection */
-#define FLOW_EP_DROP   0x04u  /* IPS drop-flow/reject: dropped, nothing more inspected */
+#define FLOW_EP_DROP   0x04u  /* IPS: dropped (a drop-flow policy, or a drop rule that
+                               * acts on the flow); nothing more inspected */
 
 /* Exception t happened on p, whose flow is f (NULL when it has none): counts
  * t's policy in tc and applies it to the packet (PKT_EP_*) and the flow. */

@@ -400,6 +400,11 @@ static json_t *eve_alert_record(const OutputAlertConfig *ac, const Packet *p, co
 	return rec;
 }
 
+json_t *output_alert_object(const Outputs *o, const AlertInfo *a)
+{
+	return o && a ? alert_object(&o->cfg.eve_alert, a) : NULL;
+}
+
 /* "11/29/2026-23:10:01.123456", local time, as Suricata's fast.log. */
 static void fast_ts(const struct timeval *tv, char *buf, size_t len)
 {

@@ -1,5 +1,6 @@
 /* Eve "dns" objects, Suricata 8 version 3: see dns-json.h. */
 #include "output/dns-json.h"
+#include "output/json-writer.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@ void dns_json_cfg_init(struct dns_json_cfg *c)
 	c->responses = true;
 	c->formats = DNS_JSON_DETAILED | DNS_JSON_GROUPED;
 	c->all_types = true;
+	c->version = 3;
 }
 
 int dns_json_cfg_add_format(struct dns_json_cfg *c, const char *name)
@@ -98,289 +100,337 @@ static bool utf8_valid(const uint8_t *p, uint32_t len)
 	return true;
 }
 
-json_t *dns_json_bytes(const uint8_t *p, uint32_t len)
+/* Suricata's fallback for bytes that are not UTF-8: ASCII as is, each
+ * other byte as the text \xNN. out holds 4 * len bytes. */
+static size_t x_escape(const uint8_t *p, uint32_t len, char *out)
 {
-	if (utf8_valid(p, len))
-		return json_stringn(len ? (const char *)p : "", len);
-
-	/* Suricata's fallback for bytes that are not UTF-8: ASCII as is, each
-	 * other byte as the text \xNN */
+	static const char hex[] = "0123456789abcdef";
 	size_t n = 0;
 
-	for (uint32_t i = 0; i < len; i++)
-		n += p[i] < 0x80 ? 1 : 4;
-	char *s = malloc(n + 1);
-
-	if (!s)
-		return NULL;
-	n = 0;
 	for (uint32_t i = 0; i < len; i++) {
 		if (p[i] < 0x80) {
-			s[n++] = (char)p[i];
+			out[n++] = (char)p[i];
 		} else {
-			static const char hex[] = "0123456789abcdef";
-
-			s[n++] = '\\';
-			s[n++] = 'x';
-			s[n++] = hex[p[i] >> 4];
-			s[n++] = hex[p[i] & 15];
+			out[n++] = '\\';
+			out[n++] = 'x';
+			out[n++] = hex[p[i] >> 4];
+			out[n++] = hex[p[i] & 15];
 		}
 	}
-	json_t *j = json_stringn(s, n);
-
-	free(s);
-	return j;
+	return n;
 }
 
-static json_t *name_json(const struct dns_name *n)
+/* A wire string (name, TXT, raw rdata) as Suricata prints it. Most fit the
+ * stack; a long raw rdata that is not UTF-8 takes the heap. */
+static void write_bytes(JsonWriter *w, const char *key, const uint8_t *p, uint32_t len)
 {
-	return dns_json_bytes(n->s.ptr, n->s.len);
+	char stack[1024], *buf = stack;
+	size_t n;
+
+	if (utf8_valid(p, len)) {
+		jw_strn(w, key, len ? (const char *)p : "", len);
+		return;
+	}
+	if ((size_t)len * 4 > sizeof(stack) && !(buf = malloc((size_t)len * 4))) {
+		jw_strn(w, key, "", 0);
+		return;
+	}
+	n = x_escape(p, len, buf);
+	jw_strn(w, key, buf, n);
+	if (buf != stack)
+		free(buf);
 }
 
-static void set_new(json_t *o, const char *key, json_t *v)
+json_t *dns_json_bytes(const uint8_t *p, uint32_t len)
 {
-	if (v)
-		json_object_set_new(o, key, v);
+	JsonWriter w;
+	json_t *o, *v;
+
+	jw_tree_begin(&w);
+	write_bytes(&w, "v", p, len);
+	if (!(o = jw_tree_end(&w)))
+		return NULL;
+	v = json_incref(json_object_get(o, "v"));
+	json_decref(o);
+	return v;
 }
 
-static json_t *rrtype_json(uint16_t t)
+static void write_name(JsonWriter *w, const char *key, const struct dns_name *n)
+{
+	write_bytes(w, key, n->s.ptr, n->s.len);
+}
+
+static void write_rrtype(JsonWriter *w, const char *key, uint16_t t)
 {
 	char buf[DNS_NAME_BUF];
 
-	return json_string(dns_rrtype_format(t, buf, sizeof(buf)));
+	jw_str(w, key, dns_rrtype_format(t, buf, sizeof(buf)));
 }
 
-static json_t *addr_json(const struct dns_rr *rr)
+static void write_addr(JsonWriter *w, const char *key, const struct dns_rr *rr)
 {
-	char buf[48];
+	static const char hex[] = "0123456789abcdef";
 	const uint8_t *a = rr->rd.addr;
+	char buf[48];
 
 	if (rr->kind == DNS_RD_A) {
 		snprintf(buf, sizeof(buf), "%u.%u.%u.%u", a[0], a[1], a[2], a[3]);
-	} else {
-		/* Suricata prints every group in full, zeros kept */
-		size_t n = 0;
-
-		for (int i = 0; i < 16; i += 2)
-			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%02x%02x",
-					      i ? ":" : "", a[i], a[i + 1]);
+		jw_str(w, key, buf);
+		return;
 	}
-	return json_string(buf);
+	/* Suricata prints every group in full, zeros kept */
+	for (int i = 0, n = 0; i < 16; i += 2) {
+		if (i)
+			buf[n++] = ':';
+		buf[n++] = hex[a[i] >> 4];
+		buf[n++] = hex[a[i] & 15];
+		buf[n++] = hex[a[i + 1] >> 4];
+		buf[n++] = hex[a[i + 1] & 15];
+	}
+	jw_strn(w, key, buf, 39);
 }
 
-static json_t *hex_json(const struct dns_bytes *b, bool colons)
+static void write_hex(JsonWriter *w, const char *key, const struct dns_bytes *b, bool colons)
 {
 	static const char hex[] = "0123456789abcdef";
-	char *s = malloc((size_t)b->len * 3 + 1);
+	char stack[768], *s = stack;
 	size_t n = 0;
 
-	if (!s)
-		return NULL;
+	if (!b->len) {
+		jw_strn(w, key, "", 0);
+		return;
+	}
+	if ((size_t)b->len * 3 > sizeof(stack) && !(s = malloc((size_t)b->len * 3))) {
+		jw_strn(w, key, "", 0);
+		return;
+	}
 	for (uint32_t i = 0; i < b->len; i++) {
 		if (colons && i)
 			s[n++] = ':';
 		s[n++] = hex[b->ptr[i] >> 4];
 		s[n++] = hex[b->ptr[i] & 15];
 	}
-	json_t *j = json_stringn(s, n);
-
-	free(s);
-	return j;
+	jw_strn(w, key, s, n);
+	if (s != stack)
+		free(s);
 }
 
-static json_t *soa_json(const struct dns_soa *soa)
+static void write_soa(JsonWriter *w, const char *key, const struct dns_soa *soa)
 {
-	json_t *o = json_object();
-
-	set_new(o, "mname", name_json(&soa->mname));
+	jw_object(w, key);
+	write_name(w, "mname", &soa->mname);
 	if (soa->mname.flags & DNS_NAME_TRUNCATED)
-		set_new(o, "mname_truncated", json_true());
-	set_new(o, "rname", name_json(&soa->rname));
-	set_new(o, "serial", json_integer(soa->serial));
-	set_new(o, "refresh", json_integer(soa->refresh));
-	set_new(o, "retry", json_integer(soa->retry));
-	set_new(o, "expire", json_integer(soa->expire));
-	set_new(o, "minimum", json_integer(soa->minimum));
-	return o;
+		jw_bool(w, "mname_truncated", 1);
+	write_name(w, "rname", &soa->rname);
+	jw_int(w, "serial", soa->serial);
+	jw_int(w, "refresh", soa->refresh);
+	jw_int(w, "retry", soa->retry);
+	jw_int(w, "expire", soa->expire);
+	jw_int(w, "minimum", soa->minimum);
+	jw_close(w);
 }
 
-static json_t *srv_json(const struct dns_srv *srv)
+static void write_srv(JsonWriter *w, const char *key, const struct dns_srv *srv)
 {
-	json_t *o = json_object();
-
-	set_new(o, "priority", json_integer(srv->priority));
-	set_new(o, "weight", json_integer(srv->weight));
-	set_new(o, "port", json_integer(srv->port));
-	set_new(o, "name", name_json(&srv->target));
-	return o;
+	jw_object(w, key);
+	jw_int(w, "priority", srv->priority);
+	jw_int(w, "weight", srv->weight);
+	jw_int(w, "port", srv->port);
+	write_name(w, "name", &srv->target);
+	jw_close(w);
 }
 
-static json_t *sshfp_json(const struct dns_sshfp *s)
+static void write_sshfp(JsonWriter *w, const char *key, const struct dns_sshfp *s)
 {
-	json_t *o = json_object();
-
-	set_new(o, "fingerprint", hex_json(&s->fingerprint, true));
-	set_new(o, "algo", json_integer(s->algo));
-	set_new(o, "type", json_integer(s->type));
-	return o;
+	jw_object(w, key);
+	write_hex(w, "fingerprint", &s->fingerprint, true);
+	jw_int(w, "algo", s->algo);
+	jw_int(w, "type", s->type);
+	jw_close(w);
 }
 
-static json_t *opt_json(const struct dns_rr *rr)
+static void write_opt(JsonWriter *w, const char *key, const struct dns_rr *rr)
 {
-	json_t *a = json_array();
-
+	jw_array(w, key);
 	for (uint32_t i = 0; i < rr->rd.opt.n; i++) {
-		json_t *o = json_object();
-
-		set_new(o, "code", json_integer(rr->rd.opt.v[i].code));
-		set_new(o, "data", hex_json(&rr->rd.opt.v[i].data, false));
-		json_array_append_new(a, o);
+		jw_object(w, NULL);
+		jw_int(w, "code", rr->rd.opt.v[i].code);
+		write_hex(w, "data", &rr->rd.opt.v[i].data, false);
+		jw_close(w);
 	}
-	return a;
+	jw_close(w);
 }
 
 /* The rdata of a record whose value is one string (A, AAAA, names, raw);
- * NULL for the kinds logged as objects. */
-static json_t *rdata_string(const struct dns_rr *rr)
+ * false, writing nothing, for the kinds logged as objects. */
+static bool write_rdata_string(JsonWriter *w, const char *key, const struct dns_rr *rr)
 {
 	switch (rr->kind) {
 	case DNS_RD_A:
 	case DNS_RD_AAAA:
-		return addr_json(rr);
+		write_addr(w, key, rr);
+		return true;
 	case DNS_RD_NAME:
-		return name_json(&rr->rd.name);
+		write_name(w, key, &rr->rd.name);
+		return true;
 	case DNS_RD_RAW:
-		return dns_json_bytes(rr->raw.ptr, rr->raw.len);
+		write_bytes(w, key, rr->raw.ptr, rr->raw.len);
+		return true;
 	default:
-		return NULL;
+		return false;
 	}
 }
 
 /* One detailed entry; txt_i picks the TXT string (a TXT rr is expanded into
  * one entry per string). */
-static json_t *rr_entry(const struct dns_rr *rr, enum dns_section sec, uint32_t txt_i)
+static void write_rr_entry(JsonWriter *w, const struct dns_rr *rr, enum dns_section sec,
+			   uint32_t txt_i)
 {
-	json_t *o = json_object();
-
-	set_new(o, "rrname", name_json(&rr->name));
+	jw_object(w, NULL);
+	write_name(w, "rrname", &rr->name);
 	if (sec == DNS_SEC_AUTHORITY && (rr->name.flags & DNS_NAME_TRUNCATED))
-		set_new(o, "rrname_truncated", json_true());
-	set_new(o, "rrtype", rrtype_json(rr->rrtype));
-	set_new(o, "ttl", json_integer(rr->ttl));
+		jw_bool(w, "rrname_truncated", 1);
+	write_rrtype(w, "rrtype", rr->rrtype);
+	jw_int(w, "ttl", rr->ttl);
 	switch (rr->kind) {
 	case DNS_RD_TXT:
-		set_new(o, "rdata", dns_json_bytes(rr->rd.txt.v[txt_i].ptr,
-						   rr->rd.txt.v[txt_i].len));
+		write_bytes(w, "rdata", rr->rd.txt.v[txt_i].ptr, rr->rd.txt.v[txt_i].len);
 		break;
 	case DNS_RD_SOA:
-		set_new(o, "soa", soa_json(&rr->rd.soa));
+		write_soa(w, "soa", &rr->rd.soa);
 		break;
 	case DNS_RD_SRV:
-		set_new(o, "srv", srv_json(&rr->rd.srv));
+		write_srv(w, "srv", &rr->rd.srv);
 		break;
 	case DNS_RD_SSHFP:
-		set_new(o, "sshfp", sshfp_json(&rr->rd.sshfp));
+		write_sshfp(w, "sshfp", &rr->rd.sshfp);
 		break;
 	case DNS_RD_OPT:
 		/* the options of an OPT pseudo-record belong to the additional
 		 * section (RFC 6891), where Suricata's schema has them; one in
 		 * the answers logs as a bare record */
 		if (rr->rd.opt.n && sec == DNS_SEC_ADDITIONAL)
-			set_new(o, "opt", opt_json(rr));
+			write_opt(w, "opt", rr);
 		break;
 	default:
-		set_new(o, "rdata", rdata_string(rr));
+		write_rdata_string(w, "rdata", rr);
 		if (sec == DNS_SEC_AUTHORITY && rr->kind == DNS_RD_NAME &&
 		    (rr->rd.name.flags & DNS_NAME_TRUNCATED))
-			set_new(o, "rdata_truncated", json_true());
+			jw_bool(w, "rdata_truncated", 1);
 		break;
 	}
-	return o;
+	jw_close(w);
 }
 
-static json_t *section_json(const struct dns_msg *m, enum dns_section sec,
-			    const struct dns_json_cfg *cfg, bool filter)
+/* Entries an rr gives in a detailed section: a TXT rr one per string. */
+static uint32_t entries_of(const struct dns_rr *rr)
 {
-	json_t *a = json_array();
+	return rr->kind == DNS_RD_TXT ? rr->rd.txt.n : 1;
+}
+
+/* Empty sections are left out (the schema wants minItems 1), so whether one
+ * has an entry is known before it opens. */
+static void write_section(JsonWriter *w, const char *key, const struct dns_msg *m,
+			  enum dns_section sec, const struct dns_json_cfg *cfg, bool filter)
+{
+	bool open = false;
 
 	for (uint32_t i = 0; i < m->nrrs[sec]; i++) {
 		const struct dns_rr *rr = &m->rrs[sec][i];
 
-		if (filter && !dns_json_cfg_type_on(cfg, rr->rrtype))
+		if ((filter && !dns_json_cfg_type_on(cfg, rr->rrtype)) || !entries_of(rr))
 			continue;
-		if (rr->kind == DNS_RD_TXT) {
-			for (uint32_t k = 0; k < rr->rd.txt.n; k++)
-				json_array_append_new(a, rr_entry(rr, sec, k));
-		} else {
-			json_array_append_new(a, rr_entry(rr, sec, 0));
+		if (!open) {
+			jw_array(w, key);
+			open = true;
 		}
+		for (uint32_t k = 0; k < entries_of(rr); k++)
+			write_rr_entry(w, rr, sec, rr->kind == DNS_RD_TXT ? k : 0);
 	}
-	if (json_array_size(a) == 0) {
-		json_decref(a);
-		return NULL;
-	}
-	return a;
+	if (open)
+		jw_close(w);
 }
 
-static void grouped_add(json_t *g, uint16_t rrtype, json_t *v)
+/* Values an answer gives in the grouped format. Suricata groups the rdata
+ * of the types it decodes and NULL (type 10); other raw types (DNSKEY, ...)
+ * appear in answers only, as do OPT records. */
+static uint32_t grouped_values(const struct dns_rr *rr, const struct dns_json_cfg *cfg)
 {
-	char key[DNS_NAME_BUF];
-	json_t *a;
-
-	if (!v)
-		return;
-	dns_rrtype_format(rrtype, key, sizeof(key));
-	a = json_object_get(g, key);
-	if (!a) {
-		a = json_array();
-		json_object_set_new(g, key, a);
+	if (!dns_json_cfg_type_on(cfg, rr->rrtype))
+		return 0;
+	switch (rr->kind) {
+	case DNS_RD_TXT:
+		return rr->rd.txt.n;
+	case DNS_RD_SOA:
+	case DNS_RD_SRV:
+	case DNS_RD_SSHFP:
+	case DNS_RD_A:
+	case DNS_RD_AAAA:
+	case DNS_RD_NAME:
+		return 1;
+	case DNS_RD_RAW:
+		return rr->rrtype == 10;
+	default:
+		return 0;
 	}
-	json_array_append_new(a, v);
 }
 
-static json_t *grouped_json(const struct dns_msg *m, const struct dns_json_cfg *cfg)
+static void write_grouped_values(JsonWriter *w, const struct dns_rr *rr)
 {
-	json_t *g = json_object();
+	switch (rr->kind) {
+	case DNS_RD_TXT:
+		for (uint32_t k = 0; k < rr->rd.txt.n; k++)
+			write_bytes(w, NULL, rr->rd.txt.v[k].ptr, rr->rd.txt.v[k].len);
+		break;
+	case DNS_RD_SOA:
+		write_soa(w, NULL, &rr->rd.soa);
+		break;
+	case DNS_RD_SRV:
+		write_srv(w, NULL, &rr->rd.srv);
+		break;
+	case DNS_RD_SSHFP:
+		write_sshfp(w, NULL, &rr->rd.sshfp);
+		break;
+	default:
+		write_rdata_string(w, NULL, rr);
+		break;
+	}
+}
 
-	for (uint32_t i = 0; i < m->nrrs[DNS_SEC_ANSWER]; i++) {
-		const struct dns_rr *rr = &m->rrs[DNS_SEC_ANSWER][i];
+/* "grouped": {TYPE: [rdata, ...]}, the types in the order of their first
+ * answer. Each type's array is written whole when its first answer comes
+ * up; `seen` marks the types done (a bitmap over all 65536: a hostile
+ * message with thousands of answers stays linear). */
+static void write_grouped(JsonWriter *w, const struct dns_msg *m, const struct dns_json_cfg *cfg)
+{
+	const struct dns_rr *rrs = m->rrs[DNS_SEC_ANSWER];
+	uint32_t n = m->nrrs[DNS_SEC_ANSWER];
+	uint8_t seen[65536 / 8];
+	bool open = false;
 
-		if (!dns_json_cfg_type_on(cfg, rr->rrtype))
+	for (uint32_t i = 0; i < n; i++) {
+		uint16_t t = rrs[i].rrtype;
+		char key[DNS_NAME_BUF];
+
+		if (!grouped_values(&rrs[i], cfg))
 			continue;
-		switch (rr->kind) {
-		case DNS_RD_TXT:
-			for (uint32_t k = 0; k < rr->rd.txt.n; k++)
-				grouped_add(g, rr->rrtype,
-					    dns_json_bytes(rr->rd.txt.v[k].ptr,
-							   rr->rd.txt.v[k].len));
-			break;
-		case DNS_RD_SOA:
-			grouped_add(g, rr->rrtype, soa_json(&rr->rd.soa));
-			break;
-		case DNS_RD_SRV:
-			grouped_add(g, rr->rrtype, srv_json(&rr->rd.srv));
-			break;
-		case DNS_RD_SSHFP:
-			grouped_add(g, rr->rrtype, sshfp_json(&rr->rd.sshfp));
-			break;
-		case DNS_RD_OPT:
-			break;
-		case DNS_RD_RAW:
-			/* Suricata groups the rdata of the types it decodes and
-			 * NULL; other types (DNSKEY, ...) appear in answers only */
-			if (rr->rrtype == 10)
-				grouped_add(g, rr->rrtype, rdata_string(rr));
-			break;
-		default:
-			grouped_add(g, rr->rrtype, rdata_string(rr));
-			break;
+		if (!open) {
+			memset(seen, 0, sizeof(seen));
+			jw_object(w, "grouped");
+			open = true;
 		}
+		if (seen[t >> 3] & (1u << (t & 7)))
+			continue;
+		seen[t >> 3] |= (uint8_t)(1u << (t & 7));
+		dns_rrtype_format(t, key, sizeof(key));
+		jw_array(w, key);
+		for (uint32_t k = i; k < n; k++)
+			if (rrs[k].rrtype == t && grouped_values(&rrs[k], cfg))
+				write_grouped_values(w, &rrs[k]);
+		jw_close(w);
 	}
-	if (json_object_size(g) == 0) {
-		json_decref(g);
-		return NULL;
-	}
-	return g;
+	if (open)
+		jw_close(w);
 }
 
 /* With a types list, a message is logged only if a query or an answer has a
@@ -398,72 +448,149 @@ static bool types_match(const struct dns_msg *m, const struct dns_json_cfg *cfg)
 	return false;
 }
 
-json_t *dns_json_message(const struct dns_msg *m, enum dns_dir dir,
-			 uint64_t tx_id, const struct dns_json_cfg *cfg)
+/* The header flags both versions write: qr aa tc rd ra z when set, opcode. */
+static void write_flag_bits(JsonWriter *w, const struct dns_msg *m)
+{
+	if (m->qr)
+		jw_bool(w, "qr", 1);
+	if (m->aa)
+		jw_bool(w, "aa", 1);
+	if (m->tc)
+		jw_bool(w, "tc", 1);
+	if (m->rd)
+		jw_bool(w, "rd", 1);
+	if (m->ra)
+		jw_bool(w, "ra", 1);
+	if (m->z)
+		jw_bool(w, "z", 1);
+	jw_int(w, "opcode", m->opcode);
+}
+
+bool dns_json_wanted(const struct dns_msg *m, enum dns_dir dir, const struct dns_json_cfg *cfg)
 {
 	bool req = dir == DNS_DIR_TOSERVER;
-	char buf[DNS_NAME_BUF];
-	json_t *o, *v;
 
+	return m && !(cfg && req && !cfg->requests) && !(cfg && !req && !cfg->responses) &&
+	       types_match(m, cfg);
+}
+
+void dns_json_write(JsonWriter *w, const struct dns_msg *m, enum dns_dir dir, uint64_t tx_id,
+		    const struct dns_json_cfg *cfg)
+{
+	bool req = dir == DNS_DIR_TOSERVER;
 	unsigned formats = cfg ? cfg->formats : DNS_JSON_DETAILED | DNS_JSON_GROUPED;
+	char buf[DNS_NAME_BUF];
+	bool open = false;
 
-	if (!m || (cfg && req && !cfg->requests) ||
-	    (cfg && !req && !cfg->responses) || !types_match(m, cfg))
-		return NULL;
-	o = json_object();
-	if (!o)
-		return NULL;
-	set_new(o, "version", json_integer(3));
-	set_new(o, "type", json_string(req ? "request" : "response"));
+	jw_int(w, "version", 3);
+	jw_str(w, "type", req ? "request" : "response");
 	if (req)
-		set_new(o, "tx_id", json_integer((json_int_t)tx_id));
-	set_new(o, "id", json_integer(m->id));
+		jw_int(w, "tx_id", (int64_t)tx_id);
+	jw_int(w, "id", m->id);
 	snprintf(buf, sizeof(buf), "%x", m->flags);
-	set_new(o, "flags", json_string(buf));
-	if (m->qr)
-		set_new(o, "qr", json_true());
-	if (m->aa)
-		set_new(o, "aa", json_true());
-	if (m->tc)
-		set_new(o, "tc", json_true());
-	if (m->rd)
-		set_new(o, "rd", json_true());
-	if (m->ra)
-		set_new(o, "ra", json_true());
-	if (m->z)
-		set_new(o, "z", json_true());
-	set_new(o, "opcode", json_integer(m->opcode));
-	set_new(o, "rcode", json_string(dns_rcode_format(m->rcode, buf, sizeof(buf))));
-
-	json_t *q = json_array();
+	jw_str(w, "flags", buf);
+	write_flag_bits(w, m);
+	jw_str(w, "rcode", dns_rcode_format(m->rcode, buf, sizeof(buf)));
 
 	for (uint32_t i = 0; i < m->nqueries; i++) {
 		const struct dns_query *qu = &m->queries[i];
 
 		if (!dns_json_cfg_type_on(cfg, qu->rrtype))
 			continue;
-		json_t *e = json_object();
-
-		set_new(e, "rrname", name_json(&qu->name));
+		if (!open) {
+			jw_array(w, "queries");
+			open = true;
+		}
+		jw_object(w, NULL);
+		write_name(w, "rrname", &qu->name);
 		if (qu->name.flags & DNS_NAME_TRUNCATED)
-			set_new(e, "rrname_truncated", json_true());
-		set_new(e, "rrtype", rrtype_json(qu->rrtype));
-		json_array_append_new(q, e);
+			jw_bool(w, "rrname_truncated", 1);
+		write_rrtype(w, "rrtype", qu->rrtype);
+		jw_close(w);
 	}
-	if (json_array_size(q))
-		json_object_set_new(o, "queries", q);
-	else
-		json_decref(q);
+	if (open)
+		jw_close(w);
 
-	if (formats & DNS_JSON_DETAILED) {
-		v = section_json(m, DNS_SEC_ANSWER, cfg, true);
-		set_new(o, "answers", v);
-	}
+	if (formats & DNS_JSON_DETAILED)
+		write_section(w, "answers", m, DNS_SEC_ANSWER, cfg, true);
 	if (formats & DNS_JSON_GROUPED)
-		set_new(o, "grouped", grouped_json(m, cfg));
-	set_new(o, "authorities", section_json(m, DNS_SEC_AUTHORITY, cfg, false));
-	set_new(o, "additionals", section_json(m, DNS_SEC_ADDITIONAL, cfg, false));
-	return o;
+		write_grouped(w, m, cfg);
+	write_section(w, "authorities", m, DNS_SEC_AUTHORITY, cfg, false);
+	write_section(w, "additionals", m, DNS_SEC_ADDITIONAL, cfg, false);
+}
+
+bool dns_json_v2_query(JsonWriter *w, const struct dns_msg *m, uint32_t qi, uint64_t tx_id,
+		       const struct dns_json_cfg *cfg)
+{
+	const struct dns_query *qu;
+
+	if (!m || qi >= m->nqueries || !dns_json_cfg_type_on(cfg, m->queries[qi].rrtype))
+		return false;
+	qu = &m->queries[qi];
+	jw_int(w, "version", 2);
+	jw_str(w, "type", "query");
+	jw_int(w, "id", m->id);
+	write_name(w, "rrname", &qu->name);
+	if (qu->name.flags & DNS_NAME_TRUNCATED)
+		jw_bool(w, "rrname_truncated", 1);
+	write_rrtype(w, "rrtype", qu->rrtype);
+	jw_int(w, "tx_id", (int64_t)tx_id);
+	if (m->z)
+		jw_bool(w, "z", 1);
+	jw_int(w, "opcode", m->opcode);
+	return true;
+}
+
+void dns_json_v2_answer(JsonWriter *w, const struct dns_msg *m, const struct dns_json_cfg *cfg)
+{
+	unsigned formats = cfg ? cfg->formats : DNS_JSON_DETAILED | DNS_JSON_GROUPED;
+	char buf[DNS_NAME_BUF];
+
+	jw_int(w, "version", 2);
+	jw_str(w, "type", "answer");
+	jw_int(w, "id", m->id);
+	snprintf(buf, sizeof(buf), "%x", m->flags);
+	jw_str(w, "flags", buf);
+	write_flag_bits(w, m);
+	if (m->nqueries) {
+		write_name(w, "rrname", &m->queries[0].name);
+		if (m->queries[0].name.flags & DNS_NAME_TRUNCATED)
+			jw_bool(w, "rrname_truncated", 1);
+		write_rrtype(w, "rrtype", m->queries[0].rrtype);
+	}
+	jw_str(w, "rcode", dns_rcode_format(m->rcode, buf, sizeof(buf)));
+	/* version 2 logs every answer of a logged response, and "grouped"
+	 * whenever there are answers, {} when none groups */
+	if (m->nrrs[DNS_SEC_ANSWER]) {
+		if (formats & DNS_JSON_DETAILED)
+			write_section(w, "answers", m, DNS_SEC_ANSWER, NULL, false);
+		if (formats & DNS_JSON_GROUPED) {
+			bool any = false;
+
+			for (uint32_t i = 0; i < m->nrrs[DNS_SEC_ANSWER] && !any; i++)
+				any = grouped_values(&m->rrs[DNS_SEC_ANSWER][i], NULL) > 0;
+			if (any) {
+				write_grouped(w, m, NULL);
+			} else {
+				jw_object(w, "grouped");
+				jw_close(w);
+			}
+		}
+	}
+	write_section(w, "authorities", m, DNS_SEC_AUTHORITY, cfg, false);
+	write_section(w, "additionals", m, DNS_SEC_ADDITIONAL, cfg, false);
+}
+
+json_t *dns_json_message(const struct dns_msg *m, enum dns_dir dir,
+			 uint64_t tx_id, const struct dns_json_cfg *cfg)
+{
+	JsonWriter w;
+
+	if (!dns_json_wanted(m, dir, cfg))
+		return NULL;
+	jw_tree_begin(&w);
+	dns_json_write(&w, m, dir, tx_id, cfg);
+	return jw_tree_end(&w);
 }
 
 json_t *dns_json_alert(const struct dns_tx *tx, enum dns_dir dir)

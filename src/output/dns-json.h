@@ -45,6 +45,7 @@ struct dns_json_cfg {
 	unsigned formats; /* DNS_JSON_*; default both */
 	bool formats_listed; /* dns_json_cfg_add_format() was called */
 	bool all_types;   /* no "types" list: every rrtype */
+	unsigned version; /* eve dns format: 3 (default) or 2 (Suricata 7's, deprecated) */
 	uint8_t types[65536 / 8]; /* with a "types" list: the rrtypes logged */
 };
 
@@ -59,6 +60,30 @@ int dns_json_cfg_add_format(struct dns_json_cfg *c, const char *name);
  * and its queries and answers of other types are left out. 0 or -1. */
 int dns_json_cfg_add_type(struct dns_json_cfg *c, const char *name);
 bool dns_json_cfg_type_on(const struct dns_json_cfg *c, uint16_t rrtype);
+
+struct JsonWriter;
+
+/* Whether cfg logs message m seen in direction dir (requests/responses,
+ * types); m NULL: no. */
+bool dns_json_wanted(const struct dns_msg *m, enum dns_dir dir, const struct dns_json_cfg *cfg);
+/* The members of the "dns" object of m into the writer's open object (the
+ * eve record's "dns"; cfg NULL: everything). Call when dns_json_wanted(). */
+void dns_json_write(struct JsonWriter *w, const struct dns_msg *m, enum dns_dir dir,
+		    uint64_t tx_id, const struct dns_json_cfg *cfg);
+
+/* Version 2 (`version: 2`, or SURICATA_EVE_DNS_VERSION=2 without one, as
+ * Suricata 8 reads it): a request logs one "query" record per query whose
+ * type cfg logs ({version 2, type "query", id, rrname, rrname_truncated,
+ * rrtype, tx_id, z, opcode}); a response one "answer" record ({version 2,
+ * type "answer", id, flags, qr aa tc rd ra z, opcode, rrname and rrtype of
+ * its first query, rcode, answers (detailed), grouped, authorities,
+ * additionals}); both with the flow's client as source. Members into the
+ * writer's open object; dns_json_v2_query() returns false (writing
+ * nothing) when query qi is not logged. */
+bool dns_json_v2_query(struct JsonWriter *w, const struct dns_msg *m, uint32_t qi,
+		       uint64_t tx_id, const struct dns_json_cfg *cfg);
+void dns_json_v2_answer(struct JsonWriter *w, const struct dns_msg *m,
+			const struct dns_json_cfg *cfg);
 
 /* The "dns" object for message m seen in direction dir (to_server is a
  * "request") of transaction tx_id; NULL when cfg leaves it out (or out of

@@ -8,10 +8,12 @@
  * pure module (the fuzz harness links it alone). */
 #include "output/output-private.h"
 #include "output/dns-json.h"
+#include "output/json-writer.h"
 #include "conf/conf.h"
 #include "util/log.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* A list option: a YAML sequence, or a scalar "[a, aaaa]" / "a, aaaa". */
@@ -65,19 +67,33 @@ int eve_dns_config_load(struct dns_json_cfg *c, const char *prefix, char *err, s
 {
 	char path[400];
 	int64_t version = 3;
+	const char *env;
 
 	dns_json_cfg_init(c);
 	if (!prefix)
 		return 0;
+	/* Suricata 8: the version key, else SURICATA_EVE_DNS_VERSION, else 3 */
 	snprintf(path, sizeof(path), "%s.version", prefix);
 	if (conf_get(path) && conf_get_int(path, &version) < 0) {
 		snprintf(err, errlen, "%s: invalid version '%s'", path, conf_get(path));
 		return -1;
 	}
-	/* Suricata 8 writes version 3 only and says so for older versions */
-	if (version != 3)
+	if (!conf_get(path) && (env = getenv("SURICATA_EVE_DNS_VERSION"))) {
+		char *end;
+		long v = strtol(env, &end, 10);
+
+		if (*env && !*end)
+			version = v;
+		else
+			log_warning("SURICATA_EVE_DNS_VERSION: cannot parse '%s', using version 3", env);
+	}
+	if (version == 2) {
+		c->version = 2;
+		log_notice("eve-log dns: version 2 is deprecated (Suricata 8 removes it in 9.0)");
+	} else if (version != 3) {
 		log_warning("%s: eve dns version %lld is not supported, using version 3", path,
 			    (long long)version);
+	}
 	if (get_bool(prefix, "requests", &c->requests, err, errlen) < 0 ||
 	    get_bool(prefix, "responses", &c->responses, err, errlen) < 0)
 		return -1;
@@ -108,25 +124,6 @@ static json_t *alert_dns_json(const Flow *f, void *tx)
 	return rec;
 }
 
-/* The record of a response names the server as source, as Suricata 8
- * writes it (suricata-verify dns-udp-eve-dig, dns-tcp-www-google-com):
- * the flow's tuple the other way round. */
-static void swap_tuple(json_t *rec)
-{
-	static const char *const k[2][2] = { { "src_ip", "dest_ip" }, { "src_port", "dest_port" } };
-
-	for (int i = 0; i < 2; i++) {
-		json_t *a = json_object_get(rec, k[i][0]), *b = json_object_get(rec, k[i][1]);
-
-		if (!a || !b)
-			continue;
-		json_incref(a);
-		json_incref(b);
-		json_object_set_new(rec, k[i][0], b);
-		json_object_set_new(rec, k[i][1], a);
-	}
-}
-
 /* The parser's events on the transaction as eve anomaly records
  * (type applayer, layer proto_parser), as Suricata writes them
  * (suricata-verify dns-invalid-opcode). */
@@ -140,40 +137,84 @@ static void anomalies(Outputs *o, const Packet *p, const Flow *f, const struct d
 						"proto_parser", 1, tx->tx_id);
 }
 
-/* One record per message of the transaction (one with Suricata 8's
- * per-message transactions). */
+/* What goes into one record's "dns" object. */
+struct dns_record {
+	const struct dns_msg *m;
+	enum dns_dir dir;
+	uint64_t tx_id;
+	uint32_t query;        /* version 2 requests: the query logged */
+	const struct dns_json_cfg *cfg;
+};
+
+static void fill_dns(JsonWriter *w, const struct dns_record *r)
+{
+	if (r->cfg->version == 2 && r->dir == DNS_DIR_TOSERVER)
+		dns_json_v2_query(w, r->m, r->query, r->tx_id, r->cfg);
+	else if (r->cfg->version == 2)
+		dns_json_v2_answer(w, r->m, r->cfg);
+	else
+		dns_json_write(w, r->m, r->dir, r->tx_id, r->cfg);
+}
+
+/* One eve record, written straight into its line. Version 3 names a
+ * response's server as source, as Suricata 8 writes it (suricata-verify
+ * dns-udp-eve-dig, dns-tcp-www-google-com); version 2 keeps the flow's
+ * client as source (suricata-verify dns/v2/dns-tcp-www-google-com). */
+static void write_record(Outputs *o, const Packet *p, const Flow *f, const struct dns_record *r)
+{
+	/* a message holds at most 64 KiB; its record, escaped, more */
+	char stack[16384], *line = stack;
+	size_t cap = sizeof(stack), n;
+	JsonWriter w;
+	int server_src = r->cfg->version == 3 && r->dir == DNS_DIR_TOCLIENT;
+
+	for (;;) {
+		jw_begin(&w, line, cap);
+		eve_header_write_dir(&w, p ? &p->ts : &f->last, "dns", NULL, f, server_src);
+		if (p && p->pcap_cnt)
+			jw_int(&w, "pcap_cnt", (int64_t)p->pcap_cnt);
+		if (p)
+			jw_str(&w, "pkt_src", output_pkt_src(p));
+		jw_object(&w, "dns");
+		fill_dns(&w, r);
+		n = jw_end(&w);
+		/* too large for the stack: once more on the heap, as large as
+		 * a 64 KiB message's record can be */
+		if (n || line != stack || !(line = malloc(cap = 1u << 20)))
+			break;
+	}
+	eve_write_line(o, "dns", line, n);
+	if (line != stack)
+		free(line);
+}
+
+/* The records of a transaction: one per message in version 3 (one with
+ * Suricata 8's per-message transactions); in version 2 one per logged
+ * query of a request, one per response. */
 static void log_dns_tx(Outputs *o, const Packet *p, const Flow *f, void *txp)
 {
 	const struct dns_tx *tx = txp;
-	const struct timeval *ts = p ? &p->ts : &f->last;
+	const struct dns_json_cfg *cfg;
 
 	if (!o)
 		return;
 	anomalies(o, p, f, tx);
 	if (!outputs_eve_enabled(o, "dns"))
 		return;
+	cfg = &o->cfg.eve_dns;
 	for (int dir = DNS_DIR_TOSERVER; dir <= DNS_DIR_TOCLIENT; dir++) {
-		const struct dns_msg *m = dns_tx_msg(tx, (enum dns_dir)dir);
-		json_t *d, *rec;
+		struct dns_record r = { dns_tx_msg(tx, (enum dns_dir)dir), (enum dns_dir)dir,
+					tx->tx_id, 0, cfg };
 
-		if (!m)
+		if (!dns_json_wanted(r.m, r.dir, cfg))
 			continue;
-		d = dns_json_message(m, (enum dns_dir)dir, tx->tx_id, &o->cfg.eve_dns);
-		if (!d)
-			continue;
-		rec = eve_header(ts, "dns", NULL, f);
-		if (!rec) {
-			json_decref(d);
+		if (cfg->version == 2 && dir == DNS_DIR_TOSERVER) {
+			for (r.query = 0; r.query < r.m->nqueries; r.query++)
+				if (dns_json_cfg_type_on(cfg, r.m->queries[r.query].rrtype))
+					write_record(o, p, f, &r);
 			continue;
 		}
-		if (dir == DNS_DIR_TOCLIENT)
-			swap_tuple(rec);
-		if (p && p->pcap_cnt)
-			json_object_set_new(rec, "pcap_cnt", json_integer((json_int_t)p->pcap_cnt));
-		if (p)
-			json_object_set_new(rec, "pkt_src", json_string(output_pkt_src(p)));
-		json_object_set_new(rec, "dns", d);
-		eve_write(o, rec);
+		write_record(o, p, f, &r);
 	}
 }
 

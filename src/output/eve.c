@@ -1,6 +1,13 @@
-/* eve.json records: the common header and the "flow" record. */
+/* eve.json records: the common header and the "flow" record.
+ *
+ * The flow record, eve's most frequent (one per flow), is written with the
+ * JSON writer (json-writer.h) straight into a line buffer. The header it
+ * shares with the other records is written once, as writer calls
+ * (eve_header_write()); eve_header() runs them in the writer's tree mode for
+ * the records still built as jansson trees. */
 #include "output/output-private.h"
 #include "output/community-id.h"
+#include "output/json-writer.h"
 #include "stream/stream.h"
 
 #include <arpa/inet.h>
@@ -200,36 +207,6 @@ static int proto_has_ports(uint8_t proto)
 	return proto == IPPROTO_TCP || proto == IPPROTO_UDP || proto == 132;
 }
 
-static void add_tuple(json_t *o, uint8_t ip_version, uint8_t proto, const Address *src,
-		      uint16_t sp, const Address *dst, uint16_t dp)
-{
-	char a[48], pbuf[8];
-
-	format_addr(src, ip_version, a, sizeof(a));
-	json_object_set_new_nocheck(o, "src_ip", json_string_nocheck(a));
-	if (proto_has_ports(proto))
-		json_object_set_new_nocheck(o, "src_port", json_integer(sp));
-	format_addr(dst, ip_version, a, sizeof(a));
-	json_object_set_new_nocheck(o, "dest_ip", json_string_nocheck(a));
-	if (proto_has_ports(proto))
-		json_object_set_new_nocheck(o, "dest_port", json_integer(dp));
-	json_object_set_new_nocheck(o, "ip_v", json_integer(ip_version));
-	json_object_set_new_nocheck(o, "proto",
-				    json_string_nocheck(proto_name(proto, pbuf, sizeof(pbuf))));
-}
-
-static void add_vlan(json_t *o, const uint16_t *ids, uint8_t n)
-{
-	json_t *arr;
-
-	if (!n)
-		return;
-	arr = json_array();
-	for (int i = 0; i < n && i < 3; i++)
-		json_array_append_new(arr, json_integer(ids[i]));
-	json_object_set_new_nocheck(o, "vlan", arr);
-}
-
 static int community_on;
 static uint16_t community_seed;
 
@@ -239,79 +216,127 @@ void eve_set_community_id(int enabled, uint16_t seed)
 	community_seed = seed;
 }
 
-/* The flow's tuple as its first packet had it (ICMP: that packet's type
- * and code), whichever way p goes. */
-static void add_community_id(json_t *o, const Flow *f)
-{
-	char id[COMMUNITY_ID_LEN];
-	uint16_t sp = f->sp, dp = f->dp;
+/* ---- the header written (for the records built with the JSON writer) ---- */
 
-	if (f->proto == IPPROTO_ICMP || f->proto == IPPROTO_ICMPV6) {
-		sp = f->icmp_ts_type;
-		dp = f->icmp_ts_code;
+static void write_tuple(JsonWriter *w, uint8_t ip_version, uint8_t proto, const Address *src,
+			uint16_t sp, const Address *dst, uint16_t dp)
+{
+	char a[48], pbuf[8];
+
+	format_addr(src, ip_version, a, sizeof(a));
+	jw_str(w, "src_ip", a);
+	if (proto_has_ports(proto))
+		jw_int(w, "src_port", sp);
+	format_addr(dst, ip_version, a, sizeof(a));
+	jw_str(w, "dest_ip", a);
+	if (proto_has_ports(proto))
+		jw_int(w, "dest_port", dp);
+	jw_int(w, "ip_v", ip_version);
+	jw_str(w, "proto", proto_name(proto, pbuf, sizeof(pbuf)));
+}
+
+static void write_vlan(JsonWriter *w, const uint16_t *ids, uint8_t n)
+{
+	if (!n)
+		return;
+	jw_array(w, "vlan");
+	for (int i = 0; i < n && i < 3; i++)
+		jw_int(w, NULL, ids[i]);
+	jw_close(w);
+}
+
+void eve_header_write(JsonWriter *w, const struct timeval *ts, const char *event_type,
+		      const Packet *p, const Flow *f)
+{
+	eve_header_write_dir(w, ts, event_type, p, f, 0);
+}
+
+void eve_header_write_dir(JsonWriter *w, const struct timeval *ts, const char *event_type,
+			  const Packet *p, const Flow *f, int to_client)
+{
+	char buf[48];
+
+	eve_format_ts(ts, buf, sizeof(buf));
+	jw_str(w, "timestamp", buf);
+	if (f)
+		jw_int(w, "flow_id", (int64_t)f->flow_id);
+	if (p && p->pcap_cnt)
+		jw_int(w, "pcap_cnt", (int64_t)p->pcap_cnt);
+	jw_str(w, "event_type", event_type);
+
+	if (p && (p->ip_version == 4 || p->ip_version == 6)) {
+		write_vlan(w, p->vlan_id, p->vlan_count);
+		write_tuple(w, p->ip_version, p->proto, &p->src, p->sp, &p->dst, p->dp);
+		if (p->proto == IPPROTO_ICMP || p->proto == IPPROTO_ICMPV6) {
+			jw_int(w, "icmp_type", p->icmp_type);
+			jw_int(w, "icmp_code", p->icmp_code);
+		}
+	} else if (f) {
+		write_vlan(w, f->vlan_id, f->vlan_count);
+		if (to_client)
+			write_tuple(w, f->ip_version, f->proto, &f->dst, f->dp, &f->src, f->sp);
+		else
+			write_tuple(w, f->ip_version, f->proto, &f->src, f->sp, &f->dst, f->dp);
+		if (f->icmp_seen & 1) {
+			jw_int(w, "icmp_type", f->icmp_ts_type);
+			jw_int(w, "icmp_code", f->icmp_ts_code);
+		}
+		if (f->icmp_seen & 2) {
+			jw_int(w, "response_icmp_type", f->icmp_tc_type);
+			jw_int(w, "response_icmp_code", f->icmp_tc_code);
+		}
 	}
-	if (community_id(community_seed, &f->src, &f->dst, f->proto, sp, dp, id) == 0)
-		json_object_set_new_nocheck(o, "community_id", json_string_nocheck(id));
+	/* the flow's tuple as its first packet had it (ICMP: that packet's type
+	 * and code), whichever way p goes */
+	if (f && community_on) {
+		char id[COMMUNITY_ID_LEN];
+		uint16_t sp = f->sp, dp = f->dp;
+
+		if (f->proto == IPPROTO_ICMP || f->proto == IPPROTO_ICMPV6) {
+			sp = f->icmp_ts_type;
+			dp = f->icmp_ts_code;
+		}
+		if (community_id(community_seed, &f->src, &f->dst, f->proto, sp, dp, id) == 0)
+			jw_str(w, "community_id", id);
+	}
 }
 
 json_t *eve_header(const struct timeval *ts, const char *event_type, const Packet *p,
 		   const Flow *f)
 {
-	json_t *o = json_object();
-	char buf[48];
+	JsonWriter w;
 
-	if (!o)
-		return NULL;
-	eve_format_ts(ts, buf, sizeof(buf));
-	json_object_set_new_nocheck(o, "timestamp", json_string_nocheck(buf));
-	if (f)
-		json_object_set_new_nocheck(o, "flow_id", json_integer((json_int_t)f->flow_id));
-	if (p && p->pcap_cnt)
-		json_object_set_new_nocheck(o, "pcap_cnt", json_integer((json_int_t)p->pcap_cnt));
-	json_object_set_new_nocheck(o, "event_type", json_string_nocheck(event_type));
-
-	if (p && (p->ip_version == 4 || p->ip_version == 6)) {
-		add_vlan(o, p->vlan_id, p->vlan_count);
-		add_tuple(o, p->ip_version, p->proto, &p->src, p->sp, &p->dst, p->dp);
-		if (p->proto == IPPROTO_ICMP || p->proto == IPPROTO_ICMPV6) {
-			json_object_set_new_nocheck(o, "icmp_type", json_integer(p->icmp_type));
-			json_object_set_new_nocheck(o, "icmp_code", json_integer(p->icmp_code));
-		}
-	} else if (f) {
-		add_vlan(o, f->vlan_id, f->vlan_count);
-		add_tuple(o, f->ip_version, f->proto, &f->src, f->sp, &f->dst, f->dp);
-		/* Flow records of ICMP name the first type/code seen each way. */
-		if (f->icmp_seen & 1) {
-			json_object_set_new_nocheck(o, "icmp_type", json_integer(f->icmp_ts_type));
-			json_object_set_new_nocheck(o, "icmp_code", json_integer(f->icmp_ts_code));
-		}
-		if (f->icmp_seen & 2) {
-			json_object_set_new_nocheck(o, "response_icmp_type", json_integer(f->icmp_tc_type));
-			json_object_set_new_nocheck(o, "response_icmp_code", json_integer(f->icmp_tc_code));
-		}
-	}
-	if (f && community_on)
-		add_community_id(o, f);
-	return o;
+	jw_tree_begin(&w);
+	eve_header_write(&w, ts, event_type, p, f);
+	return jw_tree_end(&w);
 }
 
-static void set_ts(json_t *o, const char *key, const struct timeval *tv)
+static void write_ts(JsonWriter *w, const char *key, const struct timeval *tv)
 {
 	char buf[48];
 
 	eve_format_ts(tv, buf, sizeof(buf));
-	json_object_set_new_nocheck(o, key, json_string_nocheck(buf));
+	jw_str(w, key, buf);
 }
 
-static void set_hex(json_t *o, const char *key, uint8_t v)
+static void write_hex(JsonWriter *w, const char *key, uint8_t v)
 {
 	char buf[3] = { hex_digits[v >> 4], hex_digits[v & 15], 0 };   /* "%02x" */
 
-	json_object_set_new_nocheck(o, key, json_string_nocheck(buf));
+	jw_str(w, key, buf);
+}
+
+static void format_mac(const uint8_t *m, char buf[18])
+{
+	for (int i = 0; i < 6; i++) {
+		buf[i * 3] = hex_digits[m[i] >> 4];
+		buf[i * 3 + 1] = hex_digits[m[i] & 15];
+		buf[i * 3 + 2] = i < 5 ? ':' : 0;
+	}
 }
 
 /* Suricata lists only the flags that were seen, as true. */
-static json_t *tcp_object(const Flow *f)
+static void write_tcp(JsonWriter *w, const Flow *f)
 {
 	static const struct {
 		uint8_t bit;
@@ -321,29 +346,28 @@ static json_t *tcp_object(const Flow *f)
 		{ TH_ACK, "ack" }, { TH_URG, "urg" }, { TH_ECE, "ecn" }, { TH_CWR, "cwr" },
 	};
 	uint8_t all = f->tcp_flags_ts | f->tcp_flags_tc;
-	json_t *t = json_object();
 
-	set_hex(t, "tcp_flags", all);
-	set_hex(t, "tcp_flags_ts", f->tcp_flags_ts);
-	set_hex(t, "tcp_flags_tc", f->tcp_flags_tc);
+	jw_object(w, "tcp");
+	write_hex(w, "tcp_flags", all);
+	write_hex(w, "tcp_flags_ts", f->tcp_flags_ts);
+	write_hex(w, "tcp_flags_tc", f->tcp_flags_tc);
 	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
 		if (all & flags[i].bit)
-			json_object_set_new_nocheck(t, flags[i].name, json_true());
+			jw_bool(w, flags[i].name, 1);
 	/* Suricata adds the session's state and gaps when it tracked one */
 	if (f->stream) {
-		json_object_set_new_nocheck(t, "state",
-					    json_string_nocheck(tcp_state_name(stream_tcp_state(f))));
+		jw_str(w, "state", tcp_state_name(stream_tcp_state(f)));
 		if (stream_dir_flags(f, 0) & STREAM_DIR_GAP)
-			json_object_set_new_nocheck(t, "ts_gap", json_true());
+			jw_bool(w, "ts_gap", 1);
 		if (stream_dir_flags(f, 1) & STREAM_DIR_GAP)
-			json_object_set_new_nocheck(t, "tc_gap", json_true());
+			jw_bool(w, "tc_gap", 1);
 		/* Suricata's buffer opens a second region only past a gap of
 		 * 256 KiB or more: 1 is what it writes for any other stream (we
 		 * do not track regions; sparser streams would show more) */
-		json_object_set_new_nocheck(t, "ts_max_regions", json_integer(1));
-		json_object_set_new_nocheck(t, "tc_max_regions", json_integer(1));
+		jw_int(w, "ts_max_regions", 1);
+		jw_int(w, "tc_max_regions", 1);
 	}
-	return t;
+	jw_close(w);
 }
 
 /* ---- ether (eve-log "ethernet: yes") ---- */
@@ -352,11 +376,7 @@ static json_t *mac_string(const uint8_t *m)
 {
 	char buf[18];
 
-	for (int i = 0; i < 6; i++) {
-		buf[i * 3] = hex_digits[m[i] >> 4];
-		buf[i * 3 + 1] = hex_digits[m[i] & 15];
-		buf[i * 3 + 2] = i < 5 ? ':' : 0;
-	}
+	format_mac(m, buf);
 	return json_string_nocheck(buf);
 }
 
@@ -373,82 +393,83 @@ void eve_add_ether(const Outputs *o, json_t *rec, const Packet *p)
 
 /* A flow's MAC addresses as lists per side (Suricata's src_macs/dest_macs);
  * we keep the pair of the flow's first Ethernet packet. */
-static void add_flow_ether(const Outputs *o, json_t *rec, const Flow *f)
+static void write_flow_ether(const Outputs *o, JsonWriter *w, const Flow *f)
 {
-	json_t *e, *s, *d;
+	char mac[18];
 
-	if (!o->cfg.eve_ethernet || !f->has_macs || !(e = json_object()))
+	if (!o->cfg.eve_ethernet || !f->has_macs)
 		return;
-	s = json_array();
-	d = json_array();
-	json_array_append_new(s, mac_string(f->mac_src));
-	json_array_append_new(d, mac_string(f->mac_dst));
-	json_object_set_new_nocheck(e, "src_macs", s);
-	json_object_set_new_nocheck(e, "dest_macs", d);
-	json_object_set_new_nocheck(rec, "ether", e);
+	jw_object(w, "ether");
+	jw_array(w, "src_macs");
+	format_mac(f->mac_src, mac);
+	jw_str(w, NULL, mac);
+	jw_close(w);
+	jw_array(w, "dest_macs");
+	format_mac(f->mac_dst, mac);
+	jw_str(w, NULL, mac);
+	jw_close(w);
+	jw_close(w);
 }
 
 /* flow.action and flow.exception_policy: [{target, policy}] of the
  * exception policies applied to the flow (Suricata 8's flow record). */
-static void add_flow_exception_policy(json_t *fl, const Flow *f)
+static void write_flow_exception_policy(JsonWriter *w, const Flow *f)
 {
 	const char *action = flow_ep_action(f);
-	json_t *arr = NULL;
+	int open = 0;
 
 	if (action)
-		json_object_set_new_nocheck(fl, "action", json_string_nocheck(action));
+		jw_str(w, "action", action);
 	for (int t = 0; t < EP_TARGET_COUNT; t++) {
-		json_t *e;
-
 		if (!f->ep_applied[t])
 			continue;
-		if (!arr)
-			arr = json_array();
-		e = json_object();
-		json_object_set_new_nocheck(e, "target",
-					    json_string_nocheck(ep_target_name((enum ep_target)t)));
-		json_object_set_new_nocheck(e, "policy", json_string_nocheck(ep_json_name(
-			(enum ep_policy)(f->ep_applied[t] - 1))));
-		json_array_append_new(arr, e);
+		if (!open) {
+			jw_array(w, "exception_policy");
+			open = 1;
+		}
+		jw_object(w, NULL);
+		jw_str(w, "target", ep_target_name((enum ep_target)t));
+		jw_str(w, "policy", ep_json_name((enum ep_policy)(f->ep_applied[t] - 1)));
+		jw_close(w);
 	}
-	if (arr)
-		json_object_set_new_nocheck(fl, "exception_policy", arr);
+	if (open)
+		jw_close(w);
 }
 
 void output_flow_end(Outputs *o, const Flow *f, enum flow_end_reason why)
 {
-	json_t *rec, *fl;
+	JsonWriter w;
+	char line[4096];   /* a flow record is a few hundred bytes */
 	const char *app;
+	size_t n;
 
 	if (!o || !o->eve_flow || !f)
 		return;
-	rec = eve_header(&f->last, "flow", NULL, f);
-	if (!rec)
-		return;
+	jw_begin(&w, line, sizeof(line));
+	eve_header_write(&w, &f->last, "flow", NULL, f);
 	if (f->app_proto && app_proto_namer && (app = app_proto_namer(f->app_proto)))
-		json_object_set_new_nocheck(rec, "app_proto", json_string_nocheck(app));
+		jw_str(&w, "app_proto", app);
 
-	fl = json_object();
-	json_object_set_new_nocheck(fl, "pkts_toserver", json_integer((json_int_t)f->pkts_toserver));
-	json_object_set_new_nocheck(fl, "pkts_toclient", json_integer((json_int_t)f->pkts_toclient));
-	json_object_set_new_nocheck(fl, "bytes_toserver", json_integer((json_int_t)f->bytes_toserver));
-	json_object_set_new_nocheck(fl, "bytes_toclient", json_integer((json_int_t)f->bytes_toclient));
-	set_ts(fl, "start", &f->start);
-	set_ts(fl, "end", &f->last);
+	jw_object(&w, "flow");
+	jw_int(&w, "pkts_toserver", (int64_t)f->pkts_toserver);
+	jw_int(&w, "pkts_toclient", (int64_t)f->pkts_toclient);
+	jw_int(&w, "bytes_toserver", (int64_t)f->bytes_toserver);
+	jw_int(&w, "bytes_toclient", (int64_t)f->bytes_toclient);
+	write_ts(&w, "start", &f->start);
+	write_ts(&w, "end", &f->last);
 	/* Suricata: whole seconds between the first and the last packet */
-	json_object_set_new_nocheck(fl, "age",
-				    json_integer((json_int_t)(f->last.tv_sec - f->start.tv_sec)));
+	jw_int(&w, "age", (int64_t)(f->last.tv_sec - f->start.tv_sec));
 	/* a flow bypassed by an exception policy ends "bypassed", as in Suricata */
-	json_object_set_new_nocheck(fl, "state", json_string_nocheck(
-		f->ep_flags & FLOW_EP_BYPASS ? "bypassed" : flow_state_name(f->state)));
-	json_object_set_new_nocheck(fl, "reason", json_string_nocheck(flow_end_reason_name(why)));
-	json_object_set_new_nocheck(fl, "alerted", json_boolean(f->alerted));
-	add_flow_exception_policy(fl, f);
-	json_object_set_new_nocheck(rec, "flow", fl);
+	jw_str(&w, "state", f->ep_flags & FLOW_EP_BYPASS ? "bypassed" : flow_state_name(f->state));
+	jw_str(&w, "reason", flow_end_reason_name(why));
+	jw_bool(&w, "alerted", f->alerted);
+	write_flow_exception_policy(&w, f);
+	jw_close(&w);
 	if (f->proto == IPPROTO_TCP)
-		json_object_set_new_nocheck(rec, "tcp", tcp_object(f));
-	add_flow_ether(o, rec, f);
-	eve_write(o, rec);
+		write_tcp(&w, f);
+	write_flow_ether(o, &w, f);
+	n = jw_end(&w);
+	eve_write_line(o, "flow", line, n);
 }
 
 /* ---- helpers shared with alert.c (output-private.h) ---- */

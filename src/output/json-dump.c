@@ -277,3 +277,12 @@ size_t eve_json_dump(const json_t *v, char *buf, size_t cap)
 		return 0;
 	}
 }
+
+int eve_json_put_string(char **pp, char *end, const char *s, size_t len)
+{
+	struct out o = { *pp, end };
+	int r = dump_string(&o, s, len);
+
+	*pp = o.p;
+	return r == R_OK ? 0 : r == R_BADUTF8 ? -2 : -1;
+}

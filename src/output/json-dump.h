@@ -23,4 +23,9 @@
  * EVE_JSON_NOFIT as above (buf then holds garbage). */
 size_t eve_json_dump(const json_t *v, char *buf, size_t cap);
 
+/* Writes s (len bytes) as a JSON string, quotes included, at *pp, escaped
+ * as above, and advances *pp. Returns 0; -1 when it does not fit before end;
+ * -2 when s is not valid UTF-8 (the JSON writer's strings, json-writer.h). */
+int eve_json_put_string(char **pp, char *end, const char *s, size_t len);
+
 #endif

@@ -17,17 +17,63 @@ typedef struct OutputFile {
  * block-sized default buffer made a write(2) every few records */
 #define OUTPUT_FILE_BUF (1u << 16)
 
+struct EveSink;
+
+/* One eve-log output: a file (regular) or a sink (the other filetypes). */
+typedef struct EveOutput {
+	OutputFile file;
+	struct EveSink *sink;
+	uint32_t type_mask;         /* its types: bit = index in output.c's type table */
+	const char *prefix;         /* cfg's prefix; "" for none */
+	size_t prefix_len;
+	uint64_t prev[4];           /* sink counters at the last stats record (deltas) */
+} EveOutput;
+
 struct Outputs {
 	OutputConfig cfg;
-	OutputFile eve, fast, stats;
+	EveOutput eve[OUTPUT_EVE_MAX];
+	unsigned neve;
+	uint32_t eve_types;         /* the union of the outputs' type_mask */
+	/* With several outputs a record goes to all of them under this lock,
+	 * so that every output has the records in one order (a redis list
+	 * equals the eve.json written next to it, line for line). */
+	pthread_mutex_t order_lock;
+	OutputFile fast, stats;
 	int eve_flow, eve_stats;    /* types looked up once */
 	uint64_t *prev;             /* last stats snapshot, for eve deltas */
 	size_t nprev;
 	uint64_t pressure, prev_pressure, pressure_max;   /* memcap.pressure (stats.c) */
+	uint64_t eve_unfit;         /* written records that did not fit (atomic) */
 };
 
 /* Writes len bytes and a newline under the file's lock. */
 void output_file_write_line(OutputFile *of, const char *line, size_t len);
+
+/* Writes one record made with the JSON writer, of that event_type (which
+ * routes it among several eve-log outputs); len 0: it did not fit and is
+ * counted, reported when the outputs close. Thread-safe. */
+void eve_write_line(Outputs *o, const char *event_type, const char *line, size_t len);
+
+struct JsonWriter;
+/* eve_header()'s fields, through the JSON writer. */
+void eve_header_write(struct JsonWriter *w, const struct timeval *ts, const char *event_type,
+		      const Packet *p, const Flow *f);
+/* The same; to_client (no p) names the flow's server as source. */
+void eve_header_write_dir(struct JsonWriter *w, const struct timeval *ts,
+			  const char *event_type, const Packet *p, const Flow *f, int to_client);
+
+/* The "alert" object of an alert record (alert.c), for the drop records. */
+struct AlertInfo;
+json_t *output_alert_object(const Outputs *o, const struct AlertInfo *a);
+
+/* sink-config.c: the keys of a network filetype under prefix (an
+ * outputs.N.eve-log); sock_path is filename joined to the log folder. */
+int eve_sink_config_load(EveSinkConfig *sc, int filetype, const char *prefix,
+			 const char *sock_path, char *err, size_t errlen);
+
+/* The name of eve output i's counters in the stats record: its filetype,
+ * with _2, _3 ... for the second and later outputs of that filetype. */
+void output_sink_stats_name(const Outputs *o, unsigned i, char *buf, size_t len);
 
 /* eve.c's formatting helpers, for the alert writers (alert.c). */
 void output_format_addr(const Address *a, uint8_t ip_version, char *buf, size_t len);

@@ -4,6 +4,7 @@
 #include "output/output-private.h"
 #include "output/json-dump.h"
 #include "output/tls-json.h"
+#include "output/sink.h"
 #include "conf/conf.h"
 #include "util/log.h"
 
@@ -11,6 +12,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* eve-log types the engine writes now or will write (alerts, app layer). The
  * rest of Suricata's long list is accepted and ignored with an info line. */
@@ -80,12 +82,21 @@ static int load_file(OutputFileConfig *fc, const char *prefix, const char *log_d
 	return set_path(fc->path, log_dir, name, key, err, errlen);
 }
 
+#define EVE_NTYPES (sizeof(eve_known_types) / sizeof(eve_known_types[0]))
+_Static_assert(EVE_NTYPES <= 32, "eve types are bits of a uint32_t");
+
+/* The type's index in eve_known_types, or -1. */
+static int eve_type_index(const char *t)
+{
+	for (size_t i = 0; i < EVE_NTYPES; i++)
+		if (strcmp(eve_known_types[i], t) == 0)
+			return (int)i;
+	return -1;
+}
+
 static int eve_type_known(const char *t)
 {
-	for (size_t i = 0; i < sizeof(eve_known_types) / sizeof(eve_known_types[0]); i++)
-		if (strcmp(eve_known_types[i], t) == 0)
-			return 1;
-	return 0;
+	return eve_type_index(t) >= 0;
 }
 
 /* Suricata's METADATA_DEFAULTS: "metadata: yes" (the default) turns on the
@@ -215,7 +226,8 @@ static int load_tls_options(OutputConfig *cfg, const char *prefix, char *err, si
 	return 0;
 }
 
-static int load_eve_types(OutputConfig *cfg, const char *prefix, char *err, size_t errlen)
+static int load_eve_types(OutputConfig *cfg, EveOutputConfig *ec, const char *prefix,
+			  char *err, size_t errlen)
 {
 	char path[256];
 	ConfNode *types;
@@ -244,6 +256,19 @@ static int load_eve_types(OutputConfig *cfg, const char *prefix, char *err, size
 				return -1;
 			if (!on)
 				continue;
+		}
+		/* the options of a type are one set for every eve-log output:
+		 * the first output that lists the type gives them */
+		{
+			uint32_t bit = 1u << eve_type_index(t);
+
+			if (cfg->eve_type_opts & bit) {
+				if (!item->val)
+					log_info("%s: the options of type '%s' are those of the "
+						 "first eve-log that lists it", path, t);
+				goto listed;
+			}
+			cfg->eve_type_opts |= bit;
 		}
 		if (strcmp(t, "stats") == 0 && !item->val) {
 			char sp[320];
@@ -283,50 +308,114 @@ static int load_eve_types(OutputConfig *cfg, const char *prefix, char *err, size
 			if (load_tls_options(cfg, item->val ? NULL : tp, err, errlen) < 0)
 				return -1;
 		}
-		if (strcmp(t, "dns") == 0 && !item->val) {
+		if (strcmp(t, "drop") == 0 && !item->val) {
+			char dp[320];
+			const char *flows;
+
+			snprintf(dp, sizeof(dp), "%s.%s.drop", path, item->name);
+			if (get_bool(dp, "alerts", &cfg->eve_drop_alerts, err, errlen) < 0)
+				return -1;
+			snprintf(dp, sizeof(dp), "%s.%s.drop.flows", path, item->name);
+			flows = conf_get(dp);
+			if (flows && strcasecmp(flows, "all") == 0)
+				cfg->eve_drop_flows_all = 1;
+			else if (flows && strcasecmp(flows, "start") != 0)
+				log_warning("%s: valid options are 'start' and 'all', using start", dp);
+		}
+		/* a bare "- dns" too: its defaults may come from the environment */
+		if (strcmp(t, "dns") == 0) {
 			char dp[320];
 
 			snprintf(dp, sizeof(dp), "%s.%s.dns", path, item->name);
 			if (eve_dns_config_load(&cfg->eve_dns, dp, err, errlen) < 0)
 				return -1;
 		}
-		if (cfg->eve_ntypes == OUTPUT_EVE_TYPES_MAX)
+listed:
+		if (ec->ntypes == OUTPUT_EVE_TYPES_MAX)
 			continue;
-		snprintf(cfg->eve_types[cfg->eve_ntypes++], OUTPUT_TYPE_NAME_MAX, "%s", t);
+		snprintf(ec->types[ec->ntypes++], OUTPUT_TYPE_NAME_MAX, "%s", t);
 	}
 	return 0;
 }
 
+static const char *const eve_filetypes[] = {
+	[EVE_FILETYPE_REGULAR] = "regular",
+	[EVE_FILETYPE_SYSLOG] = "syslog",
+	[EVE_FILETYPE_UNIX_DGRAM] = "unix_dgram",
+	[EVE_FILETYPE_UNIX_STREAM] = "unix_stream",
+	[EVE_FILETYPE_REDIS] = "redis",
+};
+
+static int load_filetype(const char *prefix, int *ft, char *err, size_t errlen)
+{
+	char key[256];
+	const char *v;
+
+	snprintf(key, sizeof(key), "%s.filetype", prefix);
+	v = conf_get(key);
+	*ft = EVE_FILETYPE_REGULAR;
+	if (!v || !v[0] || strcmp(v, "file") == 0)
+		return 0;
+	for (int i = 0; i < (int)(sizeof(eve_filetypes) / sizeof(eve_filetypes[0])); i++)
+		if (strcmp(v, eve_filetypes[i]) == 0) {
+			*ft = i;
+			return 0;
+		}
+	set_err(err, errlen, "%s: unknown filetype '%s' (regular, syslog, unix_dgram, "
+		"unix_stream, redis)", key, v);
+	return -1;
+}
+
+/* Suricata allows any number of eve-log outputs, each with its own
+ * destination and types (alerts to one file, dns to another, all to redis). */
 static int load_eve(OutputConfig *cfg, const char *prefix, const char *log_dir, char *err,
 		    size_t errlen)
 {
 	char key[256];
-	const char *ft;
+	const char *pre;
 	OutputFileConfig fc;
+	EveOutputConfig *ec;
+	int ft;
 
 	if (load_file(&fc, prefix, log_dir, "eve.json", err, errlen) < 0)
 		return -1;
 	if (!fc.enabled)
 		return 0;
-	if (cfg->eve.enabled) {
-		log_warning("%s: only one eve-log output is supported, this one is ignored",
-			    prefix);
+	if (cfg->neve == OUTPUT_EVE_MAX) {
+		log_warning("%s: at most %d eve-log outputs are supported, this one is ignored",
+			    prefix, OUTPUT_EVE_MAX);
 		return 0;
 	}
-	snprintf(key, sizeof(key), "%s.filetype", prefix);
-	ft = conf_get(key);
-	if (ft && strcmp(ft, "regular") != 0 && strcmp(ft, "file") != 0) {
-		set_err(err, errlen, "%s: filetype '%s' is not supported (use regular)", key, ft);
+	if (load_filetype(prefix, &ft, err, errlen) < 0)
+		return -1;
+	/* two outputs on one file would interleave their stdio buffers */
+	for (unsigned i = 0; ft == EVE_FILETYPE_REGULAR && i < cfg->neve; i++)
+		if (cfg->eve[i].sink.filetype == EVE_FILETYPE_REGULAR &&
+		    strcmp(cfg->eve[i].file.path, fc.path) == 0) {
+			set_err(err, errlen, "%s.filename: %s is the file of an earlier eve-log "
+				"output already", prefix, fc.path);
+			return -1;
+		}
+	ec = &cfg->eve[cfg->neve];
+	memset(ec, 0, sizeof(*ec));
+	ec->file = fc;
+	if (eve_sink_config_load(&ec->sink, ft, prefix, fc.path, err, errlen) < 0)
+		return -1;
+	snprintf(key, sizeof(key), "%s.prefix", prefix);
+	pre = conf_get(key);
+	if (pre && strlen(pre) >= sizeof(ec->prefix)) {
+		set_err(err, errlen, "%s: longer than %zu characters", key, sizeof(ec->prefix) - 1);
 		return -1;
 	}
-	cfg->eve = fc;
-	if (get_bool(prefix, "ethernet", &cfg->eve_ethernet, err, errlen) < 0 ||
-	    get_bool(prefix, "community-id", &cfg->eve_community_id, err, errlen) < 0)
-		return -1;
-	{
+	snprintf(ec->prefix, sizeof(ec->prefix), "%s", pre ? pre : "");
+	/* one set for all outputs, as the type options: the first eve-log's */
+	if (cfg->neve == 0) {
 		char key2[512];
 		int64_t seed = 0;
 
+		if (get_bool(prefix, "ethernet", &cfg->eve_ethernet, err, errlen) < 0 ||
+		    get_bool(prefix, "community-id", &cfg->eve_community_id, err, errlen) < 0)
+			return -1;
 		snprintf(key2, sizeof(key2), "%s.community-id-seed", prefix);
 		if (conf_get(key2) && (conf_get_int(key2, &seed) < 0 || seed < 0 || seed > 65535)) {
 			set_err(err, errlen, "%s: invalid seed '%s' (0..65535)", key2, conf_get(key2));
@@ -334,7 +423,10 @@ static int load_eve(OutputConfig *cfg, const char *prefix, const char *log_dir, 
 		}
 		cfg->eve_community_seed = (uint16_t)seed;
 	}
-	return load_eve_types(cfg, prefix, err, errlen);
+	if (load_eve_types(cfg, ec, prefix, err, errlen) < 0)
+		return -1;
+	cfg->neve++;
+	return 0;
 }
 
 static int load_stats_output(OutputConfig *cfg, const char *prefix, const char *log_dir,
@@ -495,7 +587,9 @@ int outputs_reopen(Outputs *o)
 {
 	int rc = 0;
 
-	rc |= file_reopen(&o->eve, &o->cfg.eve);
+	for (unsigned i = 0; i < o->neve; i++)
+		if (!o->eve[i].sink)
+			rc |= file_reopen(&o->eve[i].file, &o->cfg.eve[i].file);
 	rc |= file_reopen(&o->fast, &o->cfg.fast);
 	rc |= file_reopen(&o->stats, &o->cfg.stats);
 	return rc ? -1 : 0;
@@ -513,7 +607,8 @@ static void file_flush(OutputFile *of)
 
 void outputs_flush(Outputs *o)
 {
-	file_flush(&o->eve);
+	for (unsigned i = 0; i < o->neve; i++)
+		file_flush(&o->eve[i].file);
 	file_flush(&o->fast);
 	file_flush(&o->stats);
 }
@@ -528,12 +623,65 @@ void output_file_write_line(OutputFile *of, const char *line, size_t len)
 	pthread_mutex_unlock(&of->lock);
 }
 
-static int type_listed(const OutputConfig *cfg, const char *type)
+/* A file output's line, with its prefix when it has one. */
+static void file_write_prefixed(OutputFile *of, const char *pre, size_t prelen,
+				const char *line, size_t len)
 {
-	for (unsigned i = 0; i < cfg->eve_ntypes; i++)
-		if (strcmp(cfg->eve_types[i], type) == 0)
-			return 1;
-	return 0;
+	if (!of->fp)
+		return;
+	pthread_mutex_lock(&of->lock);
+	fwrite(pre, 1, prelen, of->fp);
+	fwrite(line, 1, len, of->fp);
+	fputc('\n', of->fp);
+	pthread_mutex_unlock(&of->lock);
+}
+
+static uint32_t type_mask_of(const EveOutputConfig *ec)
+{
+	uint32_t m = 0;
+
+	for (unsigned i = 0; i < ec->ntypes; i++) {
+		int t = eve_type_index(ec->types[i]);
+
+		if (t >= 0)
+			m |= 1u << t;
+	}
+	return m;
+}
+
+/* "redis", "unix_stream_2": the filetype, numbered from the second output
+ * of the same filetype on. */
+void output_sink_stats_name(const Outputs *o, unsigned i, char *buf, size_t len)
+{
+	int ft = o->cfg.eve[i].sink.filetype;
+	unsigned nth = 1;
+
+	for (unsigned j = 0; j < i; j++)
+		if (o->eve[j].sink && o->cfg.eve[j].sink.filetype == ft)
+			nth++;
+	if (nth == 1)
+		snprintf(buf, len, "%s", eve_filetypes[ft]);
+	else
+		snprintf(buf, len, "%s_%u", eve_filetypes[ft], nth);
+}
+
+/* How logs name a sink: "redis 127.0.0.1:6379 (list suricata)". */
+static void sink_log_name(const EveSinkConfig *sc, char *buf, size_t len)
+{
+	static const char *const modes[] = { "lpush", "rpush", "publish", "xadd" };
+
+	switch (sc->filetype) {
+	case EVE_FILETYPE_REDIS:
+		snprintf(buf, len, "redis %s:%u (%s %s)", sc->server, (unsigned)sc->port,
+			 modes[sc->redis_mode], sc->key);
+		break;
+	case EVE_FILETYPE_SYSLOG:
+		snprintf(buf, len, "syslog (%s)", sc->identity);
+		break;
+	default:
+		snprintf(buf, len, "%s %s", eve_filetypes[sc->filetype], sc->path);
+		break;
+	}
 }
 
 Outputs *outputs_open(const OutputConfig *cfg, char *err, size_t errlen)
@@ -546,39 +694,76 @@ Outputs *outputs_open(const OutputConfig *cfg, char *err, size_t errlen)
 	}
 	o->cfg = *cfg;
 	/* all locks first, so that close is safe whatever fails */
-	pthread_mutex_init(&o->eve.lock, NULL);
+	for (unsigned i = 0; i < OUTPUT_EVE_MAX; i++)
+		pthread_mutex_init(&o->eve[i].file.lock, NULL);
 	pthread_mutex_init(&o->fast.lock, NULL);
 	pthread_mutex_init(&o->stats.lock, NULL);
-	if (file_open(&o->eve, &cfg->eve, err, errlen) < 0 ||
-	    file_open(&o->fast, &cfg->fast, err, errlen) < 0 ||
-	    file_open(&o->stats, &cfg->stats, err, errlen) < 0) {
-		outputs_close(o);
-		return NULL;
+	pthread_mutex_init(&o->order_lock, NULL);
+	for (unsigned i = 0; i < cfg->neve; i++) {
+		const EveOutputConfig *ec = &cfg->eve[i];
+		EveOutput *e = &o->eve[i];
+
+		o->neve = i + 1;
+		e->prefix = o->cfg.eve[i].prefix;
+		e->prefix_len = strlen(e->prefix);
+		e->type_mask = type_mask_of(ec);
+		o->eve_types |= e->type_mask;
+		if (ec->sink.filetype == EVE_FILETYPE_REGULAR) {
+			if (file_open(&e->file, &ec->file, err, errlen) < 0)
+				goto fail;
+		} else {
+			char name[160];
+
+			sink_log_name(&ec->sink, name, sizeof(name));
+			e->sink = sink_open(&ec->sink, name, err, errlen);
+			if (!e->sink)
+				goto fail;
+		}
 	}
+	if (file_open(&o->fast, &cfg->fast, err, errlen) < 0 ||
+	    file_open(&o->stats, &cfg->stats, err, errlen) < 0)
+		goto fail;
 	eve_set_community_id(cfg->eve_community_id, cfg->eve_community_seed);
-	o->eve_flow = o->eve.fp && type_listed(cfg, "flow");
-	o->eve_stats = o->eve.fp && type_listed(cfg, "stats") && cfg->stats_enabled;
+	o->eve_flow = outputs_eve_enabled(o, "flow");
+	o->eve_stats = (o->eve_types & (1u << eve_type_index("stats"))) && cfg->stats_enabled;
 	return o;
+fail:
+	outputs_close(o);
+	return NULL;
 }
 
 void outputs_close(Outputs *o)
 {
 	if (!o)
 		return;
-	file_close(&o->eve);
+	if (o->eve_unfit)
+		log_warning("eve-log: %llu records were larger than their line buffer and "
+			    "were not written", (unsigned long long)o->eve_unfit);
+	/* every sink drains at once: the exit waits for the slowest, not the sum */
+	for (unsigned i = 0; i < OUTPUT_EVE_MAX; i++)
+		sink_stop(o->eve[i].sink, (int)o->cfg.eve[i].sink.close_timeout_ms);
+	for (unsigned i = 0; i < OUTPUT_EVE_MAX; i++) {
+		if (o->eve[i].sink)
+			sink_close(o->eve[i].sink, (int)o->cfg.eve[i].sink.close_timeout_ms);
+		file_close(&o->eve[i].file);
+	}
 	file_close(&o->fast);
 	file_close(&o->stats);
+	pthread_mutex_destroy(&o->order_lock);
 	free(o->prev);
 	free(o);
 }
 
 int outputs_eve_enabled(const Outputs *o, const char *type)
 {
-	if (!o || !o->eve.fp)
+	int t;
+
+	if (!o || !o->neve)
 		return 0;
 	if (strcmp(type, "stats") == 0)
 		return o->eve_stats;
-	return type_listed(&o->cfg, type);
+	t = eve_type_index(type);
+	return t >= 0 && (o->eve_types & (1u << t));
 }
 
 int outputs_fast_enabled(const Outputs *o)
@@ -586,19 +771,95 @@ int outputs_fast_enabled(const Outputs *o)
 	return o && o->fast.fp;
 }
 
+/* Records whose event_type is not the name of the type that enables them.
+ * A logger that adds such a record adds its line here; an event_type known
+ * nowhere goes to every output rather than to none. */
+static const struct { const char *event_type, *type; } eve_event_type_of[] = {
+	{ "fileinfo", "files" },    /* "files" or "fileinfo" */
+	{ "packet", "alert" },      /* tagged packets: alert's tagged-packets */
+};
+
+/* The outputs (bits) that take a record of event_type et: with one output,
+ * the caller's outputs_eve_enabled() check already decided. */
+static uint32_t eve_route_type(const Outputs *o, const char *et)
+{
+	uint32_t tbits = 0, want = 0;
+	int t;
+
+	if (o->neve == 1)
+		return 1;
+	if (!et)
+		return (1u << o->neve) - 1;
+	t = eve_type_index(et);
+	if (t >= 0)
+		tbits = 1u << t;
+	for (size_t i = 0; i < sizeof(eve_event_type_of) / sizeof(eve_event_type_of[0]); i++)
+		if (strcmp(et, eve_event_type_of[i].event_type) == 0)
+			tbits |= 1u << eve_type_index(eve_event_type_of[i].type);
+	if (!tbits)
+		return (1u << o->neve) - 1;
+	for (unsigned i = 0; i < o->neve; i++)
+		if (o->eve[i].type_mask & tbits)
+			want |= 1u << i;
+	return want;
+}
+
+static uint32_t eve_route(const Outputs *o, json_t *obj)
+{
+	return eve_route_type(o, o->neve == 1 ? NULL :
+			      json_string_value(json_object_get(obj, "event_type")));
+}
+
+static void eve_put(Outputs *o, uint32_t want, const char *line, size_t len)
+{
+	int several = want & (want - 1);
+
+	if (several)
+		pthread_mutex_lock(&o->order_lock);
+	for (unsigned i = 0; i < o->neve; i++) {
+		EveOutput *e = &o->eve[i];
+
+		if (!(want & (1u << i)))
+			continue;
+		if (e->sink)
+			sink_push(e->sink, e->prefix, e->prefix_len, line, len);
+		else if (e->prefix_len)
+			file_write_prefixed(&e->file, e->prefix, e->prefix_len, line, len);
+		else
+			output_file_write_line(&e->file, line, len);
+	}
+	if (several)
+		pthread_mutex_unlock(&o->order_lock);
+}
+
+void eve_write_line(Outputs *o, const char *event_type, const char *line, size_t len)
+{
+	uint32_t want;
+
+	if (!o || !o->neve || !(want = eve_route_type(o, event_type)))
+		return;
+	if (!len) {
+		__atomic_fetch_add(&o->eve_unfit, 1, __ATOMIC_RELAXED);
+		return;
+	}
+	eve_put(o, want, line, len);
+}
+
 void eve_write(Outputs *o, json_t *obj)
 {
 	char *s;
+	uint32_t want;
 
 	if (!obj)
 		return;
-	if (!o || !o->eve.fp) {
+	if (!o || !o->neve || !(want = eve_route(o, obj))) {
 		json_decref(obj);
 		return;
 	}
-	/* Formatted outside the lock: only the write is serialised. Most records
-	 * fit a stack buffer, formatted by eve_json_dump() (jansson's bytes,
-	 * faster); larger ones are formatted by jansson on the heap as before. */
+	/* Formatted once, outside any lock, for every output that takes it.
+	 * Most records fit a stack buffer, formatted by eve_json_dump()
+	 * (jansson's bytes, faster); larger ones are formatted by jansson on
+	 * the heap as before. */
 	{
 		char line[8192];
 		size_t n = eve_json_dump(obj, line, sizeof(line));
@@ -610,7 +871,7 @@ void eve_write(Outputs *o, json_t *obj)
 		}
 		if (n != EVE_JSON_NOFIT) {
 			json_decref(obj);
-			output_file_write_line(&o->eve, line, n);
+			eve_put(o, want, line, n);
 			return;
 		}
 	}
@@ -618,7 +879,7 @@ void eve_write(Outputs *o, json_t *obj)
 	json_decref(obj);
 	if (!s)
 		return;
-	output_file_write_line(&o->eve, s, strlen(s));
+	eve_put(o, want, s, strlen(s));
 	free(s);
 }
 

@@ -48,14 +48,64 @@ typedef struct OutputAnomalyConfig {
 	int packethdr;              /* "packet": the frame's first 32 bytes */
 } OutputAnomalyConfig;
 
+/* eve-log filetype: where an eve-log output's records go. */
+enum eve_filetype {
+	EVE_FILETYPE_REGULAR = 0,   /* a file (the default) */
+	EVE_FILETYPE_SYSLOG,        /* the local syslog socket, /dev/log */
+	EVE_FILETYPE_UNIX_DGRAM,    /* a datagram per record to filename (a socket) */
+	EVE_FILETYPE_UNIX_STREAM,   /* records as lines on a stream socket */
+	EVE_FILETYPE_REDIS,         /* a Redis server (built with hiredis) */
+};
+
+/* eve-log redis.mode: lpush (alias list, the default), rpush, publish
+ * (alias channel), xadd (alias stream). */
+enum eve_redis_mode {
+	EVE_REDIS_LPUSH = 0,
+	EVE_REDIS_RPUSH,
+	EVE_REDIS_PUBLISH,
+	EVE_REDIS_XADD,
+};
+
+/* The destination of an eve-log output other than a regular file. */
+typedef struct EveSinkConfig {
+	int filetype;               /* enum eve_filetype */
+	char path[108];             /* unix_*: filename (sun_path); syslog: /dev/log */
+	char identity[64];          /* syslog identity (default "suricata") */
+	int facility;               /* syslog facility, LOG_LOCAL5 by default */
+	int level;                  /* syslog level, LOG_INFO by default */
+	char server[256];           /* redis.server (127.0.0.1) */
+	uint16_t port;              /* redis.port (6379) */
+	int redis_mode;             /* enum eve_redis_mode */
+	char key[256];              /* redis.key (suricata): list, channel or stream */
+	uint32_t batch_size;        /* redis.pipelining batch-size (10); 1 without */
+	uint64_t stream_maxlen;     /* redis.stream-maxlen (100000), 0: no trimming */
+	int stream_trim_exact;      /* redis.stream-trim-exact (no: MAXLEN ~) */
+	uint64_t queue_size;        /* queue-size: bytes between engine and writer */
+	uint32_t close_timeout_ms;  /* shutdown drains the queue this long at most */
+} EveSinkConfig;
+
+#define OUTPUT_EVE_MAX 8
+
+/* One `- eve-log:` output: its destination, its prefix and its types. */
+typedef struct EveOutputConfig {
+	OutputFileConfig file;      /* enabled, append, filename (joined to log_dir) */
+	EveSinkConfig sink;         /* filetype and what it needs */
+	char prefix[64];            /* prefix: written before each record */
+	unsigned ntypes;
+	char types[OUTPUT_EVE_TYPES_MAX][OUTPUT_TYPE_NAME_MAX];
+} EveOutputConfig;
+
 #define OUTPUT_HTTP_HDR_REQUEST  0x1
 #define OUTPUT_HTTP_HDR_RESPONSE 0x2
 
 typedef struct OutputConfig {
 	OutputFileConfig fast;      /* outputs.N.fast */
-	OutputFileConfig eve;       /* outputs.N.eve-log (filetype regular) */
-	unsigned eve_ntypes;
-	char eve_types[OUTPUT_EVE_TYPES_MAX][OUTPUT_TYPE_NAME_MAX];
+	/* outputs.N.eve-log, in the order of the outputs list. The options of
+	 * the types (eve_alert, eve_dns, ...) and ethernet/community-id below are
+	 * one set for all of them: those of the first eve-log that gives them. */
+	EveOutputConfig eve[OUTPUT_EVE_MAX];
+	unsigned neve;
+	uint32_t eve_type_opts;     /* types whose options are loaded (bit: type index) */
 	int eve_stats_totals;       /* eve-log types: - stats: {totals, threads, deltas} */
 	int eve_stats_threads;
 	int eve_stats_deltas;
@@ -73,6 +123,10 @@ typedef struct OutputConfig {
 	int eve_tls_resumption;
 	/* eve-log types: - dns: requests, responses, formats, types */
 	struct dns_json_cfg eve_dns;
+	/* eve-log types: - drop: alerts (no), flows (start: one record a flow
+	 * direction; all: every dropped packet) */
+	int eve_drop_alerts;
+	int eve_drop_flows_all;
 	OutputFileConfig stats;     /* outputs.N.stats (stats.log) */
 	int stats_totals;
 	int stats_threads;

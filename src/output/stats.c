@@ -1,6 +1,7 @@
 /* Stats: the eve "stats" record (counters nested on their dots) and the
  * stats.log table, both from one counters_snapshot(). */
 #include "output/output-private.h"
+#include "output/sink.h"
 #include "stats/counters.h"
 #include "util/log.h"
 
@@ -128,6 +129,44 @@ static void add_detect_engines(json_t *root, const OutputConfig *c)
 	json_object_set_new(detect, "engines", arr);
 }
 
+/* The counters of the eve-log network sinks, under "eve_output.<name>":
+ * written, dropped (queue full), failed (not delivered), reconnects, and
+ * queued (records waiting now, a gauge without a delta). */
+static const char *const sink_counter_names[4] = { "written", "dropped", "failed", "reconnects" };
+
+static void sink_values(EveSink *s, uint64_t v[5])
+{
+	EveSinkCounters c;
+
+	sink_counters(s, &c);
+	v[0] = c.written;
+	v[1] = c.dropped;
+	v[2] = c.failed;
+	v[3] = c.reconnects;
+	v[4] = c.queued;
+}
+
+static void add_sink_counters(Outputs *o, json_t *root, int deltas, int nulls)
+{
+	for (unsigned i = 0; i < o->neve; i++) {
+		EveOutput *e = &o->eve[i];
+		char name[64], key[128];
+		uint64_t v[5];
+
+		if (!e->sink)
+			continue;
+		output_sink_stats_name(o, i, name, sizeof(name));
+		sink_values(e->sink, v);
+		for (int k = 0; k < 4; k++) {
+			snprintf(key, sizeof(key), "eve_output.%s.%s", name, sink_counter_names[k]);
+			add_counter(root, key, v[k], deltas ? &e->prev[k] : NULL, nulls);
+			e->prev[k] = v[k];
+		}
+		snprintf(key, sizeof(key), "eve_output.%s.queued", name);
+		add_counter(root, key, v[4], NULL, nulls);
+	}
+}
+
 static json_t *stats_tree(Outputs *o, const uint64_t *snap, size_t n, uint64_t uptime_s)
 {
 	json_t *root = json_object();
@@ -150,6 +189,7 @@ static json_t *stats_tree(Outputs *o, const uint64_t *snap, size_t n, uint64_t u
 		    nulls);
 	add_counter(root, "memcap.pressure_max", o->pressure_max, deltas ? &prev_p : NULL,
 		    nulls);
+	add_sink_counters(o, root, deltas, nulls);
 	return root;
 }
 
@@ -209,6 +249,22 @@ static void write_stats_log(Outputs *o, const uint64_t *snap, size_t n,
 	if (o->pressure_max)
 		fprintf(of->fp, "%-45s | %-25s | %" PRIu64 "\n", "memcap.pressure_max", "Global",
 			o->pressure_max);
+	for (unsigned i = 0; i < o->neve; i++) {
+		char name[64], key[128];
+		uint64_t v[5];
+
+		if (!o->eve[i].sink)
+			continue;
+		output_sink_stats_name(o, i, name, sizeof(name));
+		sink_values(o->eve[i].sink, v);
+		for (int k = 0; k < 5; k++) {
+			if (!v[k])
+				continue;
+			snprintf(key, sizeof(key), "eve_output.%s.%s", name,
+				 k < 4 ? sink_counter_names[k] : "queued");
+			fprintf(of->fp, "%-45s | %-25s | %" PRIu64 "\n", key, "Global", v[k]);
+		}
+	}
 	fflush(of->fp);
 	pthread_mutex_unlock(&of->lock);
 }

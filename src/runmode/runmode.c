@@ -2,6 +2,7 @@
 #include "runmode/pool.h"
 #include "runmode/ring.h"
 #include "runmode/reload.h"
+#include "runmode/verdict.h"
 #include "output/output.h"
 #include "output/alert.h"
 #include "detect/engine.h"
@@ -361,8 +362,12 @@ static void worker_process(Worker *w, Packet *p)
 {
 	Flow *f = NULL;
 
+	DetectThread *ran = NULL;
+
 	if (!(p->flags & (PKT_INVALID | PKT_IS_FRAGMENT)) && p->ip_version)
 		f = flow_handle_packet(w->ft, p);
+	if (f)
+		verdict_flow(p);
 	/* exception policies (flow_exception): bypass and an IPS drop end all
 	 * inspection of the flow, pass-flow its detection only */
 	if (f && p->proto == IPPROTO_TCP && PKT_IS_TCP(p) &&
@@ -380,7 +385,10 @@ static void worker_process(Worker *w, Packet *p)
 		emit_alerts(w, p, alerts, n);
 		if (detect_packet_tagged(w->dt))
 			output_tagged_packet(w->e->outputs, p);
+		ran = w->dt;
 	}
+	/* the worker's engine, not the start-up one: a reload may have freed it */
+	verdict_finish(ran, detect_thread_engine(w->dt), w->e->outputs, w->tc, p);
 	output_anomaly(w->e->outputs, p);
 	if (f && f->alstate)
 		tx_log(w, p, f, 0);

@@ -14,6 +14,7 @@
 #include "app-layer/dns-parse.h"
 #include "detect/dns-kw-match.h"
 #include "output/dns-json.h"
+#include "output/json-writer.h"
 
 /* ---------------------------------------------------------------------
  * Payloads from suricata-verify pcaps (UDP payloads; TCP with the length) */
@@ -2218,4 +2219,103 @@ TEST(dns_json_alert_falls_back_to_the_other_direction)
 	struct dns_tx empty = { 0 };
 
 	CHECK(dns_json_alert(&empty, DNS_DIR_TOSERVER) == NULL);
+}
+
+/* Grouped answers of interleaved types: one array per type in the order of
+ * its first answer, each holding that type's answers in order; and the
+ * written record (dns_json_write, eve records) holds the same bytes as the
+ * tree (dns_json_message, alerts). */
+TEST(dns_grouped_interleaved_types_and_written_equals_tree)
+{
+	struct w w;
+	struct dns_msg *m;
+	json_t *j, *root;
+	char *s, *want, line[4096];
+	JsonWriter jw;
+	size_t at, n;
+
+	whdr(&w, 7, 0x8180, 1, 5, 0, 0);
+	wname(&w, "example.org"); /* at 12 */
+	w16(&w, 1);
+	w16(&w, 1);
+	at = wrr(&w, "example.org", 1, 60);
+	wraw(&w, "\x01\x02\x03\x04", 4);
+	wrdlen(&w, at);
+	at = wrr(&w, "example.org", 5, 60);
+	wname(&w, "a.example");
+	wrdlen(&w, at);
+	at = wrr(&w, "example.org", 1, 60);
+	wraw(&w, "\x05\x06\x07\x08", 4);
+	wrdlen(&w, at);
+	at = wrr(&w, "example.org", 16, 60);
+	wraw(&w, "\x03one\x03two", 8);
+	wrdlen(&w, at);
+	at = wrr(&w, "example.org", 5, 60);
+	wname(&w, "b.example");
+	wrdlen(&w, at);
+	m = parse_w(&w, DNS_DIR_TOCLIENT, NULL);
+	CHECK(m->complete);
+	j = dns_json_message(m, DNS_DIR_TOCLIENT, 0, NULL);
+	s = dump(jpath(j, "grouped"));
+	CHECK_STREQ(s, "{\"A\":[\"1.2.3.4\",\"5.6.7.8\"],\"CNAME\":[\"a.example\",\"b.example\"],"
+		       "\"TXT\":[\"one\",\"two\"]}");
+	free(s);
+
+	root = json_object();
+	json_object_set_new(root, "dns", j);
+	want = json_dumps(root, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	jw_begin(&jw, line, sizeof(line));
+	jw_object(&jw, "dns");
+	dns_json_write(&jw, m, DNS_DIR_TOCLIENT, 0, NULL);
+	n = jw_end(&jw);
+	CHECK(want && n == strlen(want) && memcmp(line, want, n) == 0);
+	free(want);
+	json_decref(root);
+	dns_msg_free(m);
+}
+
+/* Version 2 records (Suricata 7's format, still written by Suricata 8 on
+ * `version: 2`): a "query" record per query, an "answer" record per
+ * response with the first query's name and type, and "grouped": {} when no
+ * answer groups (here a DNSKEY, type 48, logged in answers only). */
+TEST(dns_v2_query_and_answer_records)
+{
+	struct w w;
+	struct dns_msg *m;
+	char line[4096];
+	JsonWriter jw;
+	size_t at, n;
+
+	whdr(&w, 0x1234, 0x0140, 1, 0, 0, 0);   /* rd, z */
+	wname(&w, "example.org");
+	w16(&w, 48);
+	w16(&w, 1);
+	m = parse_w(&w, DNS_DIR_TOSERVER, NULL);
+	jw_begin(&jw, line, sizeof(line));
+	CHECK(dns_json_v2_query(&jw, m, 0, 6, NULL));
+	n = jw_end(&jw);
+	line[n] = 0;
+	CHECK_STREQ(line, "{\"version\":2,\"type\":\"query\",\"id\":4660,\"rrname\":\"example.org\","
+			  "\"rrtype\":\"DNSKEY\",\"tx_id\":6,\"z\":true,\"opcode\":0}");
+	jw_begin(&jw, line, sizeof(line));
+	CHECK(!dns_json_v2_query(&jw, m, 1, 6, NULL));   /* no second query */
+	dns_msg_free(m);
+
+	whdr(&w, 0x1234, 0x8180, 1, 1, 0, 0);
+	wname(&w, "example.org"); /* at 12 */
+	w16(&w, 48);
+	w16(&w, 1);
+	at = wrr(&w, "example.org", 48, 300);
+	wraw(&w, "\x01\x01\x03\x08\xaa", 5);
+	wrdlen(&w, at);
+	m = parse_w(&w, DNS_DIR_TOCLIENT, NULL);
+	jw_begin(&jw, line, sizeof(line));
+	dns_json_v2_answer(&jw, m, NULL);
+	n = jw_end(&jw);
+	line[n] = 0;
+	CHECK_STREQ(line, "{\"version\":2,\"type\":\"answer\",\"id\":4660,\"flags\":\"8180\",\"qr\":true,"
+			  "\"rd\":true,\"ra\":true,\"opcode\":0,\"rrname\":\"example.org\",\"rrtype\":\"DNSKEY\","
+			  "\"rcode\":\"NOERROR\",\"answers\":[{\"rrname\":\"example.org\",\"rrtype\":\"DNSKEY\","
+			  "\"ttl\":300,\"rdata\":\"\\u0001\\u0001\\u0003\\b\\\\xaa\"}],\"grouped\":{}}");
+	dns_msg_free(m);
 }

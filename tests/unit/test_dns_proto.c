@@ -131,9 +131,35 @@ TEST(dns_udp_response_first_keeps_the_direction_and_is_not_dns)
 
 	ctx_init(&c, IPPROTO_UDP, 53, 40000);
 	feed(&c, TS, answer, sizeof(answer));
-	CHECK_EQ(c.f.app_proto, ALPROTO_UNKNOWN);
+	/* failed at once (Suricata 8's first datagram rule), not reversed */
+	CHECK_EQ(c.f.app_proto, ALPROTO_FAILED);
 	CHECK_EQ(c.f.sp, 53);
 	feed(&c, TC, query, sizeof(query));
+	CHECK_EQ(c.f.app_proto, ALPROTO_FAILED);
+	ctx_free(&c);
+}
+
+/* Suricata 8 labels a datagram flow "failed" when its first datagram names
+ * no protocol; the other side's first datagram may still name one, and a
+ * later datagram of the first side changes nothing. */
+TEST(udp_first_datagram_unknown_is_failed_and_the_other_side_may_still_detect)
+{
+	static const uint8_t junk[] = "not a protocol we know";
+	Ctx c;
+
+	ctx_init(&c, IPPROTO_UDP, 40000, 53);
+	CHECK_EQ(feed(&c, TS, junk, sizeof(junk)), -1);
+	CHECK_EQ(c.f.app_proto, ALPROTO_FAILED);
+	CHECK_EQ(feed(&c, TS, query, sizeof(query)), -1);   /* that side is done */
+	CHECK_EQ(c.f.app_proto, ALPROTO_FAILED);
+	CHECK_EQ(feed(&c, TC, answer, sizeof(answer)), 0);
+	CHECK_EQ(c.f.app_proto, ALPROTO_DNS);
+	CHECK_EQ(app_layer_tx_count(&c.f), 1);
+	ctx_free(&c);
+
+	/* a lone datagram nobody answers (suricata-verify dns/v2/bug-1158) */
+	ctx_init(&c, IPPROTO_UDP, 137, 137);
+	feed(&c, TS, junk, sizeof(junk));
 	CHECK_EQ(c.f.app_proto, ALPROTO_FAILED);
 	ctx_free(&c);
 }

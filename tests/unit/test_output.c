@@ -1,6 +1,9 @@
 #include "test.h"
 #include "output-test-util.h"
 #include "output/output.h"
+#include "output/output-private.h"
+#include "output/json-dump.h"
+#include "output/json-writer.h"
 #include "conf/conf.h"
 #include "stats/counters.h"
 
@@ -103,14 +106,16 @@ TEST(output_config_reads_outputs_and_stats)
 	CHECK(cfg.fast.enabled);
 	CHECK(!cfg.fast.append);
 	CHECK(strcmp(cfg.fast.path, "/var/log/x/fast.log") == 0);
-	CHECK(cfg.eve.enabled);
-	CHECK(cfg.eve.append); /* Suricata's default */
-	CHECK(strcmp(cfg.eve.path, "/var/log/x/eve.json") == 0);
-	CHECK_EQ(cfg.eve_ntypes, 4); /* quic is not ours: ignored */
-	CHECK_STREQ(cfg.eve_types[0], "alert");
-	CHECK_STREQ(cfg.eve_types[1], "http");
-	CHECK_STREQ(cfg.eve_types[2], "flow");
-	CHECK_STREQ(cfg.eve_types[3], "stats");
+	CHECK_EQ(cfg.neve, 1);
+	CHECK(cfg.eve[0].file.enabled);
+	CHECK(cfg.eve[0].file.append); /* Suricata's default */
+	CHECK(strcmp(cfg.eve[0].file.path, "/var/log/x/eve.json") == 0);
+	CHECK_EQ(cfg.eve[0].sink.filetype, EVE_FILETYPE_REGULAR);
+	CHECK_EQ(cfg.eve[0].ntypes, 4); /* quic is not ours: ignored */
+	CHECK_STREQ(cfg.eve[0].types[0], "alert");
+	CHECK_STREQ(cfg.eve[0].types[1], "http");
+	CHECK_STREQ(cfg.eve[0].types[2], "flow");
+	CHECK_STREQ(cfg.eve[0].types[3], "stats");
 	CHECK(cfg.eve_stats_totals);
 	CHECK(!cfg.eve_stats_threads);
 	CHECK(cfg.eve_stats_deltas);
@@ -129,7 +134,7 @@ TEST(output_config_defaults_without_outputs)
 
 	conf_deinit();
 	CHECK_EQ(output_config_load(&cfg, ".", err, sizeof(err)), 0);
-	CHECK(!cfg.eve.enabled);
+	CHECK_EQ(cfg.neve, 0);
 	CHECK(!cfg.fast.enabled);
 	CHECK(!cfg.stats.enabled);
 	CHECK(cfg.stats_enabled);
@@ -141,7 +146,7 @@ TEST(output_config_bad_values_name_the_key)
 	OutputConfig cfg;
 	char err[256] = "";
 
-	CHECK_EQ(load_yaml("outputs:\n  - eve-log:\n      enabled: yes\n      filetype: redis\n"), 0);
+	CHECK_EQ(load_yaml("outputs:\n  - eve-log:\n      enabled: yes\n      filetype: kafka\n"), 0);
 	CHECK_EQ(output_config_load(&cfg, ".", err, sizeof(err)), -1);
 	CHECK(strstr(err, "outputs.0.eve-log.filetype") != NULL);
 	CHECK_EQ(load_yaml("outputs:\n  - fast:\n      enabled: maybe\n"), 0);
@@ -623,4 +628,77 @@ TEST(output_eve_write_small_and_large_records_whole)
 	free(pad);
 	free(line);
 	rm_tree(dir);
+}
+
+/* The header is written (eve_header_write, the flow record) or built as a
+ * tree by the same calls (eve_header, the other records): the same bytes
+ * for packets and flows of every shape, community_id on and off. */
+static void check_headers_equal(const Packet *p, const Flow *f)
+{
+	char a[1024], b[1024];
+	json_t *t = eve_header(&(struct timeval){ 1796000000, 42 }, "flow", p, f);
+	size_t na = eve_json_dump(t, a, sizeof(a)), nb;
+	JsonWriter w;
+
+	json_decref(t);
+	jw_begin(&w, b, sizeof(b));
+	eve_header_write(&w, &(struct timeval){ 1796000000, 42 }, "flow", p, f);
+	nb = jw_end(&w);
+	CHECK(na > 0 && na != EVE_JSON_NOFIT);
+	CHECK_EQ(na, nb);
+	if (na != nb || memcmp(a, b, na)) {
+		fprintf(stderr, "  tree:   %.*s\n  writer: %.*s\n", (int)na, a, (int)nb, b);
+		CHECK(0);
+	}
+}
+
+TEST(output_header_written_equals_tree)
+{
+	Flow f;
+	Packet p;
+
+	utc();
+	for (int community = 0; community < 2; community++) {
+		eve_set_community_id(community, 7);
+		tcp_flow(&f);
+		check_headers_equal(NULL, &f);
+		f.vlan_count = 3;
+		f.vlan_id[0] = 1;
+		f.vlan_id[1] = 4094;
+		f.vlan_id[2] = 7;
+		check_headers_equal(NULL, &f);
+		memset(&f, 0, sizeof(f));
+		f.ip_version = 6;
+		f.proto = IPPROTO_ICMPV6;
+		inet_pton(AF_INET6, "2001:db8::1", f.src.a.u8);
+		inet_pton(AF_INET6, "fe80::2", f.dst.a.u8);
+		f.icmp_seen = 3;
+		f.icmp_ts_type = 128;
+		f.icmp_tc_type = 129;
+		f.flow_id = 99;
+		check_headers_equal(NULL, &f);
+		f.proto = 47;   /* GRE: no ports */
+		f.icmp_seen = 0;
+		check_headers_equal(NULL, &f);
+
+		memset(&p, 0, sizeof(p));
+		p.ip_version = 4;
+		p.proto = IPPROTO_ICMP;
+		inet_pton(AF_INET, "10.1.1.1", &p.src.a.u32[0]);
+		inet_pton(AF_INET, "10.1.1.2", &p.dst.a.u32[0]);
+		p.icmp_type = 8;
+		p.icmp_code = 1;
+		p.pcap_cnt = 17;
+		check_headers_equal(&p, NULL);
+		tcp_flow(&f);
+		p.proto = IPPROTO_TCP;
+		p.sp = 1;
+		p.dp = 65535;
+		p.vlan_count = 1;
+		p.vlan_id[0] = 10;
+		check_headers_equal(&p, &f);
+		p.ip_version = 0;   /* not IP: the flow's addresses */
+		check_headers_equal(&p, &f);
+	}
+	eve_set_community_id(0, 0);
 }

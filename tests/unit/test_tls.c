@@ -5,6 +5,7 @@
  * Fixtures under tests/data/tls are both directions of suricata-verify
  * captures (extract.py); expected values come from those tests' test.yaml
  * (Suricata's own output) and from tshark's ja3. */
+#define _GNU_SOURCE /* memmem */
 #include "config.h"
 #include "test.h"
 
@@ -12,6 +13,7 @@
 
 #include <jansson.h>
 #include <openssl/evp.h>
+#include <openssl/x509.h>
 
 #include "app-layer/tls-cert.h"
 #include "app-layer/tls-ja.h"
@@ -1810,4 +1812,64 @@ TEST(tls_random_interleaved_segmentation_property)
 		stream_free(&c);
 		stream_free(&sv);
 	}
+}
+
+/* A certificate made here, its subject with a multi-valued RDN, an
+ * attribute without a short name and a BMPString; the DN walk (not
+ * d2i_X509_NAME) must print them as Suricata: ", " between RDNs, " + "
+ * inside one, the OID where there is no short name, values as UTF-8. A
+ * Name with a broken attribute leaves the certificate undecoded. */
+static unsigned char *make_cert(int *len)
+{
+	X509 *x = X509_new();
+	X509_NAME *n = X509_NAME_new();
+	EVP_PKEY *k = EVP_EC_gen("P-256");
+	unsigned char *der = NULL;
+	static const unsigned char bmp[] = { 0x00, 'h', 0x00, 0xe9, 0x00, 'l' };   /* "hél" */
+
+	X509_NAME_add_entry_by_txt(n, "C", MBSTRING_ASC, (const unsigned char *)"US", -1, -1, 0);
+	X509_NAME_add_entry_by_txt(n, "O", MBSTRING_ASC, (const unsigned char *)"Example", -1, -1, 0);
+	/* set -1: joins the previous entry's RDN */
+	X509_NAME_add_entry_by_txt(n, "OU", MBSTRING_ASC, (const unsigned char *)"Unit", -1, -1, -1);
+	X509_NAME_add_entry_by_txt(n, "1.2.3.4", MBSTRING_ASC, (const unsigned char *)"odd", -1, -1, 0);
+	X509_NAME_add_entry_by_txt(n, "CN", MBSTRING_BMP, bmp, sizeof(bmp), -1, 0);
+	ASN1_INTEGER_set(X509_get_serialNumber(x), 0x1234);
+	X509_set_subject_name(x, n);
+	X509_set_issuer_name(x, n);
+	X509_gmtime_adj(X509_getm_notBefore(x), 0);
+	X509_gmtime_adj(X509_getm_notAfter(x), 3600);
+	X509_set_pubkey(x, k);
+	X509_sign(x, k, EVP_sha256());
+	*len = i2d_X509(x, &der);
+	X509_NAME_free(n);
+	X509_free(x);
+	EVP_PKEY_free(k);
+	return der;
+}
+
+TEST(tls_cert_dn_multi_valued_rdn_oid_and_bmp)
+{
+	int len;
+	unsigned char *der = make_cert(&len);
+	TlsCertInfo ci;
+	/* DER sorts a SET OF by encoding: the shorter OU=Unit comes first */
+	const char *want = "C=US, OU=Unit + O=Example, 1.2.3.4=odd, CN=h\xc3\xa9l";
+	unsigned char *oid;
+
+	CHECK(der && len > 0);
+	CHECK_EQ(tls_cert_decode(der, (size_t)len, &ci), 0);
+	CHECK_STREQ(ci.subject, want);
+	CHECK_EQ(ci.subject_len, strlen(want));
+	CHECK_STREQ(ci.issuer, want);
+	CHECK_STREQ(ci.serial, "12:34");
+	tls_cert_info_free(&ci);
+
+	/* the 1.2.3.4 attribute's OID tag (06 03 2a 03 04) made a BOOLEAN */
+	oid = memmem(der, (size_t)len, "\x06\x03\x2a\x03\x04", 5);
+	CHECK(oid != NULL);
+	if (oid) {
+		*oid = 0x01;
+		CHECK(tls_cert_decode(der, (size_t)len, &ci) != 0);
+	}
+	OPENSSL_free(der);
 }

@@ -1,0 +1,169 @@
+#!/bin/bash
+# Our engine and the reference engine (Suricata 4.1.10, ../shared/tools/
+# reference-suricata) side by side in one run, interleaved round by round so
+# that the load of this shared machine falls on both alike: one worker thread
+# each (--runmode single), every ET Open rule that each loads, mpm-algo ac and
+# hs on each side. Prints per engine and matcher the load time, the packet
+# rate (median over the rounds; each engine's own measure of its packet phase:
+# 4.1's "time elapsed", our "packets processed in"), Mbit/s and peak RSS; then
+# the ratios issue #18 asks for; and checks that our builds (one or more:
+# the commits compared) and both our matchers give the same alerts.
+#
+#   qa/bench/vs-reference.sh OUR_BIN [OUR_BIN ...]
+#   env: PCAP (default /tmp/bench10/bench-10x.pcap), ROUNDS (default 3),
+#        REF (an installed reference, default /tmp/refsuri: installed there
+#        when missing), RULES (default: all of ET Open 4.0), ALGOS ("ac hs")
+# Exit status 1 when a run fails or our alerts differ; the ratios are
+# reported, not judged (they depend on the machine).
+set -u
+root=$(cd "$(dirname "$0")/../.." && pwd)
+shared=${SURICATA_SHARED:-$root/../shared}
+pcap=${PCAP:-/tmp/bench10/bench-10x.pcap}
+rounds=${ROUNDS:-3}
+ref=${REF:-/tmp/refsuri}
+algos=${ALGOS:-ac hs}
+[ $# -ge 1 ] || { echo "usage: $0 OUR_BIN [OUR_BIN ...]" >&2; exit 2; }
+ours=("$@")
+for b in "${ours[@]}"; do
+	[ -x "$b" ] || { echo "FAIL: vs-reference: $b is not executable"; exit 1; }
+done
+[ -f "$pcap" ] || { echo "FAIL: vs-reference: no $pcap ($shared/tools/make-bench-pcap.sh DIR N)"; exit 1; }
+if [ ! -x "$ref/bin/suricata" ]; then
+	"$shared/tools/reference-suricata/install.sh" "$ref" > /dev/null ||
+		{ echo "FAIL: vs-reference: cannot install the reference engine in $ref"; exit 1; }
+fi
+tmp=$(mktemp -d /tmp/vs-reference.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+rules=${RULES:-$tmp/et.rules}
+[ -n "${RULES:-}" ] || cat "$shared"/data/rules/et-open-4.0/emerging-*.rules > "$rules" ||
+	{ echo "FAIL: vs-reference: no ET Open rules under $shared"; exit 1; }
+class=$shared/data/rules/et-open-4.0/classification.config
+
+# run ENGINE_INDEX ALGO ROUND: one run; its log and eve under $tmp/ENGINE-ALGO-ROUND
+run() {
+	local e=$1 algo=$2 r=$3 d="$tmp/$1-$2-$3"
+	mkdir -p "$d"
+	if [ "$e" = ref ]; then
+		/usr/bin/time -f '%M' -o "$d/rss" "$ref/bin/suricata" -c "$ref/etc/suricata.yaml" \
+			-r "$pcap" -S "$rules" --runmode single -k none -l "$d" -v \
+			--set mpm-algo="$algo" > "$d/out" 2>&1
+	else
+		/usr/bin/time -f '%M' -o "$d/rss" "${ours[$e]}" -c "$root/suricata.yaml" \
+			-r "$pcap" -S "$rules" --runmode single -k none -l "$d" -v \
+			--set classification-file="$class" --set mpm-algo="$algo" > "$d/out" 2>&1
+	fi || { echo "FAIL: vs-reference: $e $algo round $r exited $? (see below)"; tail -5 "$d/out"; return 1; }
+	# keep the alerts (for the comparison) and drop the rest of eve
+	grep '"event_type":"alert"' "$d/eve.json" > "$d/alerts" 2>/dev/null
+	rm -f "$d/eve.json" "$d"/*.log
+}
+
+engines=(ref)
+for i in "${!ours[@]}"; do engines+=("$i"); done
+fail=0
+for r in $(seq 1 "$rounds"); do
+	for algo in $algos; do
+		for e in "${engines[@]}"; do
+			run "$e" "$algo" "$r" || fail=1
+		done
+	done
+done
+
+python3 - "$tmp" "$rounds" "$algos" "${ours[@]}" <<'PY' || fail=1
+import collections, json, os, re, statistics, sys
+tmp, rounds, algos, ours = sys.argv[1], int(sys.argv[2]), sys.argv[3].split(), sys.argv[4:]
+engines = ['ref'] + [str(i) for i in range(len(ours))]
+
+def parse(e, algo, r):
+    d = os.path.join(tmp, '%s-%s-%d' % (e, algo, r))
+    try:
+        out = open(os.path.join(d, 'out'), errors='replace').read()
+        rss = int(open(os.path.join(d, 'rss')).read().split()[-1]) / 1024.0
+    except (OSError, ValueError, IndexError):
+        return None
+    m = re.search(r'read 1 files, (\d+) packets, (\d+) bytes', out)
+    if not m:
+        return None
+    pkts, nbytes = int(m.group(1)), int(m.group(2))
+    if e == 'ref':
+        t = re.search(r'time elapsed ([\d.]+)s', out)
+        # 4.1's log has a timestamp per line: load is the first line to
+        # "engine started"
+        stamps = re.findall(r'^\d+/\d+/\d+ -- (\d+):(\d+):(\d+) - .*', out, re.M)
+        started = re.search(r'^\d+/\d+/\d+ -- (\d+):(\d+):(\d+) - .*engine started', out, re.M)
+        load = None
+        if stamps and started:
+            sec = lambda h, m_, s: int(h) * 3600 + int(m_) * 60 + int(s)
+            load = sec(*started.groups()) - sec(*stamps[0])
+    else:
+        t = re.search(r'packets processed in ([\d.]+) s', out)
+        lm = re.search(r'engine ready in ([\d.]+) s', out)
+        load = float(lm.group(1)) if lm else None
+    if not t:
+        return None
+    secs = float(t.group(1))
+    return dict(pps=pkts / secs, mbps=nbytes * 8 / secs / 1e6, load=load, rss=rss, pkts=pkts)
+
+def alerts(e, algo):
+    """(sid, flow tuple) -> count, over round 1 (alerts do not vary by round)."""
+    c = collections.Counter()
+    p = os.path.join(tmp, '%s-%s-1' % (e, algo), 'alerts')
+    for line in open(p) if os.path.exists(p) else []:
+        a = json.loads(line)
+        ends = sorted([(a.get('src_ip'), a.get('src_port')), (a.get('dest_ip'), a.get('dest_port'))], key=str)
+        c[(a['alert']['signature_id'], a.get('proto')) + tuple(ends)] += 1
+    return c
+
+rows, best = {}, {}
+print('%-10s %-4s %8s %12s %9s %9s  %s' % ('engine', 'mpm', 'load s', 'packets/s', 'Mbit/s', 'RSS MB', 'rounds (packets/s)'))
+for e in engines:
+    for algo in algos:
+        runs = [x for x in (parse(e, algo, r) for r in range(1, rounds + 1)) if x]
+        if not runs:
+            print('%-10s %-4s  no result' % (e, algo))
+            continue
+        med = statistics.median(x['pps'] for x in runs)
+        mbps = statistics.median(x['mbps'] for x in runs)
+        loads = [x['load'] for x in runs if x['load'] is not None]
+        load = statistics.median(loads) if loads else float('nan')
+        rss = max(x['rss'] for x in runs)
+        rows[(e, algo)] = dict(pps=med, load=load, rss=rss)
+        name = 'reference' if e == 'ref' else 'ours[%s]' % e
+        print('%-10s %-4s %8.2f %12.0f %9.1f %9.0f  %s' % (name, algo, load, med, mbps, rss,
+              ' '.join('%.0f' % x['pps'] for x in runs)))
+
+def best_of(e):
+    cand = [(rows[(e, a)]['pps'], a) for a in algos if (e, a) in rows]
+    return max(cand) if cand else (None, None)
+
+rp, ra = best_of('ref')
+ok = True
+for i, b in enumerate(ours):
+    e = str(i)
+    op, oa = best_of(e)
+    if rp is None or op is None:
+        continue
+    print('ours[%s] = %s' % (e, b))
+    print('  best matcher: ours %s %.0f pkt/s vs reference %s %.0f pkt/s: %.2fx' % (oa, op, ra, rp, op / rp))
+    if (e, 'hs') in rows and (e, 'ac') in rows:
+        print('  our hs / our ac: %.2f' % (rows[(e, 'hs')]['pps'] / rows[(e, 'ac')]['pps']))
+    rl = min(rows[('ref', a)]['load'] for a in algos if ('ref', a) in rows)
+    ol = min(rows[(e, a)]['load'] for a in algos if (e, a) in rows)
+    print('  load: ours %.2f s vs reference %.2f s: %.2f of its time' % (ol, rl, ol / rl if rl else float('nan')))
+    rr = max(rows[('ref', a)]['rss'] for a in algos if ('ref', a) in rows)
+    orr = max(rows[(e, a)]['rss'] for a in algos if (e, a) in rows)
+    print('  peak RSS: ours %.0f MB vs reference %.0f MB: %.2f' % (orr, rr, orr / rr))
+
+# our alerts: the same for every build and both matchers
+sets = {(e, a): alerts(e, a) for e in engines[1:] for a in algos}
+first = next(iter(sets.values()), None)
+same = all(v == first for v in sets.values())
+n = sum(first.values()) if first else 0
+print('our alerts (sid, flow) across %d build(s) x %s: %s (%d alerts, %d pairs)' % (
+    len(ours), '/'.join(algos), 'identical' if same else 'DIFFER', n, len(first or {})))
+if not same:
+    for k, v in sets.items():
+        print('  ours[%s] %s: %d alerts, %d pairs' % (k[0], k[1], sum(v.values()), len(v)))
+    ok = False
+sys.exit(0 if ok else 1)
+PY
+exit $fail

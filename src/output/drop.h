@@ -1,0 +1,15 @@
+/* eve "drop" records (drop.c). */
+#ifndef OUTPUT_DROP_H
+#define OUTPUT_DROP_H
+
+#include "output/output.h"
+
+struct AlertInfo;
+
+/* p was dropped (p->drop_reason set, IPS mode); rule: the drop or reject
+ * rule that decided it (its "alert" object is logged with alerts: yes), or
+ * NULL. f may be NULL; its drop_logged bits are updated. Thread-safe for
+ * distinct flows (a flow belongs to one worker). */
+void output_drop(Outputs *o, const Packet *p, Flow *f, const struct AlertInfo *rule);
+
+#endif

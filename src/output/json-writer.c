@@ -1,0 +1,204 @@
+/* The eve JSON writer (json-writer.h). */
+#include "output/json-writer.h"
+#include "output/json-dump.h"
+
+#include <string.h>
+
+static inline void put(JsonWriter *w, const char *s, size_t n)
+{
+	if ((size_t)(w->end - w->p) < n) {
+		w->failed = 1;
+		w->p = w->end;
+		return;
+	}
+	memcpy(w->p, s, n);
+	w->p += n;
+}
+
+static inline void put_c(JsonWriter *w, char c)
+{
+	if (w->p == w->end) {
+		w->failed = 1;
+		return;
+	}
+	*w->p++ = c;
+}
+
+/* The separator before a member, then "key": (a member of an object) or
+ * nothing (an array element). Keys are our literals: plain ASCII. */
+static void member(JsonWriter *w, const char *key)
+{
+	uint32_t bit = 1u << w->depth;
+
+	if (w->has_member & bit)
+		put_c(w, ',');
+	w->has_member |= bit;
+	if (key) {
+		put_c(w, '"');
+		put(w, key, strlen(key));
+		put(w, "\":", 2);
+	}
+}
+
+/* Tree mode: v joins the open container (steals the reference). */
+static void tree_add(JsonWriter *w, const char *key, json_t *v)
+{
+	json_t *c = w->tree[w->depth];
+	int r;
+
+	if (!v) {
+		w->failed = 1;
+		return;
+	}
+	r = key ? json_object_set_new_nocheck(c, key, v) : json_array_append_new(c, v);
+	if (r)
+		w->failed = 1;
+}
+
+static void open_container(JsonWriter *w, const char *key, char open, char close)
+{
+	if (w->tree_mode) {
+		json_t *c = open == '{' ? json_object() : json_array();
+
+		if (w->depth + 1 >= JW_MAX_DEPTH || !c) {
+			json_decref(c);
+			w->failed = 1;
+			return;
+		}
+		json_incref(c);
+		tree_add(w, key, c);
+		w->tree[++w->depth] = c;
+		json_decref(c);   /* the parent holds it */
+		return;
+	}
+	member(w, key);
+	put_c(w, open);
+	if (w->depth + 1 >= JW_MAX_DEPTH) {
+		w->failed = 1;
+		return;
+	}
+	w->depth++;
+	w->has_member &= ~(1u << w->depth);
+	w->closer[w->depth] = close;
+}
+
+void jw_begin(JsonWriter *w, char *buf, size_t cap)
+{
+	w->buf = w->p = buf;
+	w->end = buf + cap;
+	w->has_member = 0;
+	w->depth = 0;
+	w->failed = 0;
+	w->tree_mode = 0;
+	w->closer[0] = '}';
+	put_c(w, '{');
+}
+
+void jw_tree_begin(JsonWriter *w)
+{
+	w->buf = w->p = w->end = NULL;
+	w->depth = 0;
+	w->failed = 0;
+	w->tree_mode = 1;
+	w->tree[0] = json_object();
+	if (!w->tree[0])
+		w->failed = 1;
+}
+
+json_t *jw_tree_end(JsonWriter *w)
+{
+	json_t *root = w->tree[0];
+
+	if (!w->tree_mode)
+		return NULL;
+	if (w->failed) {
+		json_decref(root);
+		return NULL;
+	}
+	return root;
+}
+
+void jw_object(JsonWriter *w, const char *key)
+{
+	open_container(w, key, '{', '}');
+}
+
+void jw_array(JsonWriter *w, const char *key)
+{
+	open_container(w, key, '[', ']');
+}
+
+void jw_close(JsonWriter *w)
+{
+	if (w->depth == 0) {
+		w->failed = 1;
+		return;
+	}
+	if (w->tree_mode) {
+		w->depth--;
+		return;
+	}
+	put_c(w, w->closer[w->depth]);
+	w->depth--;
+}
+
+size_t jw_end(JsonWriter *w)
+{
+	while (w->depth > 0)
+		jw_close(w);
+	put_c(w, '}');
+	return w->failed ? 0 : (size_t)(w->p - w->buf);
+}
+
+void jw_strn(JsonWriter *w, const char *key, const char *s, size_t n)
+{
+	if (w->tree_mode) {
+		/* unchecked, as the writer: the dump refuses invalid UTF-8 */
+		tree_add(w, key, json_stringn_nocheck(s, n));
+		return;
+	}
+	member(w, key);
+	if (w->failed)
+		return;
+	if (eve_json_put_string(&w->p, w->end, s, n))
+		w->failed = 1;
+}
+
+void jw_str(JsonWriter *w, const char *key, const char *s)
+{
+	jw_strn(w, key, s, strlen(s));
+}
+
+void jw_int(JsonWriter *w, const char *key, int64_t v)
+{
+	char tmp[24];
+	char *q = tmp + sizeof(tmp);
+	/* through unsigned, so that INT64_MIN negates without overflow */
+	uint64_t u = v < 0 ? 0ULL - (uint64_t)v : (uint64_t)v;
+
+	if (w->tree_mode) {
+		tree_add(w, key, json_integer((json_int_t)v));
+		return;
+	}
+	member(w, key);
+	do {
+		*--q = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		*--q = '-';
+	put(w, q, (size_t)(tmp + sizeof(tmp) - q));
+}
+
+void jw_bool(JsonWriter *w, const char *key, int v)
+{
+	if (w->tree_mode) {
+		tree_add(w, key, json_boolean(v));
+		return;
+	}
+	member(w, key);
+	if (v)
+		put(w, "true", 4);
+	else
+		put(w, "false", 5);
+}

@@ -1,0 +1,64 @@
+/* The IPS verdict (verdict.h). */
+#include "runmode/verdict.h"
+#include "output/alert.h"
+#include "output/drop.h"
+#include "flow/flow.h"
+
+#include <stdio.h>
+
+/* Set once at start-up, read-only afterwards. */
+static int ips_on;
+static counter_id c_accepted, c_blocked, c_rejected, c_replaced;
+static counter_id c_reason[PKT_DROP_REASON_COUNT];
+
+void verdict_register_counters(int ips)
+{
+	ips_on = ips;
+	if (!ips)
+		return;
+	c_accepted = counter_register("ips.accepted");
+	c_blocked = counter_register("ips.blocked");
+	c_rejected = counter_register("ips.rejected");
+	c_replaced = counter_register("ips.replaced");
+	for (int r = PKT_DROP_NONE + 1; r < PKT_DROP_REASON_COUNT; r++) {
+		char name[96];
+
+		snprintf(name, sizeof(name), "ips.drop_reason.%s",
+			 pkt_drop_reason_counter((enum pkt_drop_reason)r));
+		c_reason[r] = counter_register(name);
+	}
+}
+
+void verdict_flow(Packet *p)
+{
+	if (p->flow && (p->flow->ep_flags & FLOW_EP_DROP) && !p->drop_reason)
+		p->drop_reason = PKT_DROP_FLOW_DROP;
+}
+
+void verdict_finish(DetectThread *dt, const DetectEngine *de, Outputs *o, ThreadCounters *tc,
+		    Packet *p)
+{
+	const DetectAlert *da = NULL;
+	AlertInfo ai;
+	int flow_drop = 0;
+
+	if (!ips_on)
+		return;
+	if (dt && (da = detect_packet_drop(dt, &flow_drop))) {
+		if (!p->drop_reason)
+			p->drop_reason = PKT_DROP_RULES;
+		if (flow_drop && p->flow)
+			p->flow->ep_flags |= FLOW_EP_DROP;
+		detect_alert_info(de, p, da, &ai);
+	}
+	if (!p->drop_reason) {
+		counter_inc(tc, c_accepted);
+		return;
+	}
+	counter_inc(tc, c_blocked);
+	if (da && da->action == ALERT_ACTION_REJECT)
+		counter_inc(tc, c_rejected);
+	if (p->drop_reason < PKT_DROP_REASON_COUNT)
+		counter_inc(tc, c_reason[p->drop_reason]);
+	output_drop(o, p, p->flow, da ? &ai : NULL);
+}

@@ -1,0 +1,27 @@
+/* The IPS verdict of a packet (--simulate-ips): what drops it, whether its
+ * flow is dropped from then on, the drop record and Suricata's ips.*
+ * counters. */
+#ifndef RUNMODE_VERDICT_H
+#define RUNMODE_VERDICT_H
+
+#include "decode/packet.h"
+#include "detect/engine.h"
+#include "output/output.h"
+#include "stats/counters.h"
+
+/* ips.accepted, ips.blocked, ips.rejected, ips.replaced and
+ * ips.drop_reason.* (Suricata 8 has them in IPS mode only). Before
+ * counters_freeze(); ips 0 registers nothing. */
+void verdict_register_counters(int ips);
+
+/* Before detection: a packet of a dropped flow is dropped ("flow drop")
+ * unless something earlier on its path dropped it already. */
+void verdict_flow(Packet *p);
+
+/* After detection (dt NULL: none ran): a drop or reject rule drops p and,
+ * when it acts on the flow, p's flow; then the drop record and the
+ * counters. The caller skips pseudo packets. */
+void verdict_finish(DetectThread *dt, const DetectEngine *de, Outputs *o, ThreadCounters *tc,
+		    Packet *p);
+
+#endif

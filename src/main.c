@@ -16,6 +16,8 @@
 #include "flow/flow.h"
 #include "output/output.h"
 #include "runmode/runmode.h"
+#include "runmode/reload.h"
+#include "runmode/unix-socket.h"
 #include "runmode/verdict.h"
 #include "stats/counters.h"
 #include "util/exception-policy.h"
@@ -74,6 +76,7 @@ enum {
 	OPT_USER,
 	OPT_GROUP,
 	OPT_LIST_APP_LAYER_PROTOS,
+	OPT_UNIX_SOCKET,
 };
 
 typedef struct Cli {
@@ -102,6 +105,8 @@ typedef struct Cli {
 	int disable_detection;
 	int init_errors_fatal;
 	int simulate_ips;
+	int unix_socket;               /* --unix-socket[=file] */
+	const char *unix_socket_file;  /* NULL: unix-command.filename or the default */
 } Cli;
 
 static void usage(FILE *out, const char *prog)
@@ -138,7 +143,8 @@ static void usage(FILE *out, const char *prog)
 		"\t--list-keywords[=all|csv|<kword>]    : list keywords implemented by the engine\n"
 		"\t--list-app-layer-protos              : list supported app layer protocols\n"
 		"\t--engine-analysis                    : print reports on analysis of different sections in the engine and exit\n"
-		"\t--simulate-ips                       : simulate IPS mode when running in a non-IPS mode\n",
+		"\t--simulate-ips                       : simulate IPS mode when running in a non-IPS mode\n"
+		"\t--unix-socket[=<file>]               : use unix socket to control suricata work\n",
 		"This is Suricata version " SURICATA_VERSION " (" ENGINE_SUFFIX ")", prog);
 }
 
@@ -265,6 +271,7 @@ static int parse_cli(int argc, char **argv, Cli *cli)
 		{ "user", required_argument, NULL, OPT_USER },
 		{ "group", required_argument, NULL, OPT_GROUP },
 		{ "list-app-layer-protos", no_argument, NULL, OPT_LIST_APP_LAYER_PROTOS },
+		{ "unix-socket", optional_argument, NULL, OPT_UNIX_SOCKET },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -342,6 +349,10 @@ static int parse_cli(int argc, char **argv, Cli *cli)
 					printf("%s\n", app_proto_name((uint16_t)a));
 			return 0;
 		case OPT_INIT_ERRORS_FATAL: cli->init_errors_fatal = 1; break;
+		case OPT_UNIX_SOCKET:
+			cli->unix_socket = 1;
+			cli->unix_socket_file = optarg && *optarg ? optarg : NULL;
+			break;
 		case OPT_SIMULATE_IPS: cli->simulate_ips = 1; break;
 		case OPT_LIST_KEYWORDS:
 			return keywords_list_as(stdout, optarg);
@@ -682,7 +693,7 @@ static int detect_setup(const Cli *cli, int stream_inline, SigTable **tp, Detect
  * device (or the host EMULATION, only when cuda.mpm.emulation says so: a
  * test switch), then the union automata on it. open_device 0 (-T): the
  * cheap checks only. 0 (also when ac-cuda is not chosen), or -1 logged. */
-static int gpu_setup(Engine *engine, int open_device, DetectGpu **out)
+static int gpu_setup(Engine *engine, int open_device, DetectGpu **out, ReloadSetup *rs)
 {
 	const char *algo = conf_get("mpm-algo");
 	const AcDeviceOps *ops;
@@ -728,6 +739,13 @@ static int gpu_setup(Engine *engine, int open_device, DetectGpu **out)
 			    MAX_PENDING_AC_CUDA_MIN, MAX_PENDING_DEFAULT_AC_CUDA);
 	if (!open_device)
 		return 0;
+	if (rs) {
+		/* a rule reload builds the next engine's automata the same way */
+		rs->gpu_ops = ops;
+		rs->gpu_cfg = cc;
+		rs->gpu_opts = opts;
+		rs->gpu_opts_set = over;
+	}
 	*out = detect_gpu_new(engine->detect, &cc, over ? &opts : NULL, ops, err, sizeof(err));
 	if (!*out) {
 		log_error("mpm-algo ac-cuda: %s", err);
@@ -1047,6 +1065,82 @@ static int captures_open(Engine *e, const CaptureConfig *cc)
 	return 0;
 }
 
+/* detect-engine.rule-reload (default true). Suricata's older yaml had
+ * detect-engine as a list of one-key maps: "detect-engine.N.rule-reload"
+ * is read too. 0, or -1 logged. */
+static int rule_reload_enabled(int *out)
+{
+	ConfNode *n = conf_get_node("detect-engine");
+	int r;
+
+	*out = 1;
+	r = conf_get_bool("detect-engine.rule-reload", out);
+	if (r != 0)
+		return r < 0 ? -1 : 0;
+	for (ConfNode *c = n ? n->child : NULL; c; c = c->next) {
+		char path[64];
+
+		snprintf(path, sizeof(path), "detect-engine.%s.rule-reload", c->name);
+		if ((r = conf_get_bool(path, out)) != 0)
+			return r < 0 ? -1 : 0;
+	}
+	return 0;
+}
+
+/* unix-command.enabled (yes, no, auto: as Suricata, on except when reading
+ * files) or --unix-socket. */
+static int unix_socket_wanted(const Cli *cli, const CaptureConfig *cc)
+{
+	const char *en = conf_get("unix-command.enabled");
+
+	if (cli->unix_socket)
+		return 1;
+	if (!en)
+		return 0;
+	if (!strcmp(en, "auto"))
+		return capture_ops(cc->kind)->live;
+	return !strcmp(en, "yes") || !strcmp(en, "true") || !strcmp(en, "on") || !strcmp(en, "1");
+}
+
+/* The command socket beside the runmode. A socket that cannot be made is
+ * a warning, as in Suricata: the sensor runs without it. 0, or -1 (no
+ * memory). */
+static int unix_socket_setup(const Cli *cli, Engine *e, const CaptureConfig *cc, UnixSocket **out)
+{
+	static const char *ifaces[1];
+	static const char *const modes[] = { "PCAP_FILE", "PCAP_DEV", "AF_PACKET_DEV" };
+	UnixSocketConfig uc = { 0 };
+	char err[512];
+
+	uc.path = cli->unix_socket_file ? cli->unix_socket_file : conf_get("unix-command.filename");
+	uc.runmode = runmode_name(e->cfg.mode);
+	uc.capture_mode = modes[cc->kind];
+	if (capture_ops(cc->kind)->live) {
+		ifaces[0] = cc->iface;
+		uc.ifaces = ifaces;
+		uc.nifaces = 1;
+	}
+	uc.reload = e->reload;
+	uc.ctl = e->ctl;
+	*out = unix_socket_new(&uc);
+	if (!*out)
+		return -1;
+	if (unix_socket_listen(*out, err, sizeof(err)) != 0) {
+		log_warning("%s; running without the unix socket", err);
+		unix_socket_free(*out);
+		*out = NULL;
+		return 0;
+	}
+	if (unix_socket_start(*out) != 0) {
+		log_warning("unix-command: cannot start its thread; running without the unix socket");
+		unix_socket_free(*out);
+		*out = NULL;
+		return 0;
+	}
+	log_info("unix socket: listening on %s", unix_socket_path(*out));
+	return 0;
+}
+
 /* The console level as Suricata sets it: logging.default-log-level (once
  * the config is loaded), which SC_LOG_LEVEL overrides; -v (info), -vv
  * (perf), -vvv (config), -vvvv (debug) raise it, never lower it. */
@@ -1084,6 +1178,8 @@ int main(int argc, char **argv)
 	OutputConfig ocfg;
 	CaptureConfig capcfg = { 0 };
 	RunAs run_as;
+	ReloadSetup reload_setup = { 0 };
+	UnixSocket *usock = NULL;
 	const char *log_dir;
 	const char *pidfile = NULL;
 	int pidfile_owned = 0, ready_fd = -1;
@@ -1116,7 +1212,7 @@ int main(int argc, char **argv)
 		if (!cli.disable_detection &&
 		    detect_setup(&cli, engine.cfg.stream.inline_mode, &sigs, &engine.detect) != 0)
 			goto out;
-		if (gpu_setup(&engine, 0, &gpu) != 0)
+		if (gpu_setup(&engine, 0, &gpu, NULL) != 0)
 			goto out;
 		/* the outputs section is checked too (nothing is opened) */
 		output_set_app_proto_namer(app_proto_name);
@@ -1129,6 +1225,12 @@ int main(int argc, char **argv)
 		rc = 0;
 		goto out;
 	}
+	if (!cli.pcap_path && cli.live_kind < 0 && cli.unix_socket) {
+		log_error("--unix-socket without -r or a live capture: the unix-socket runmode "
+			  "(pcap files sent over the socket) is not supported; give -r, -i, --pcap "
+			  "or --af-packet, and the socket serves the commands beside it");
+		goto out;
+	}
 	if (!cli.pcap_path && cli.live_kind < 0) {
 		log_error("no input: use -r FILE|DIR, -i DEV, --pcap[=DEV] or --af-packet[=DEV]");
 		usage(stderr, argv[0]);
@@ -1138,6 +1240,17 @@ int main(int argc, char **argv)
 		goto out;
 	if (check_log_dir(&cli, &log_dir) != 0)
 		goto out;
+#ifdef __GLIBC__
+	/* A sensor that may reload its rules: blocks of 256 KB and more in
+	 * mappings of their own, always. glibc raises its threshold to the size
+	 * of any mapping freed (up to 32 MB), after which each engine's big
+	 * tables (automata, GPU buffers) would land in the heap, and a reload's
+	 * next engine, built while the old one lives, above the holes the one
+	 * before left: peak RSS a step higher per reload (tests/live/reload.sh
+	 * measures it). Set before the rules load. */
+	if (!cli.disable_detection && (capture_ops(capcfg.kind)->live || unix_socket_wanted(&cli, &capcfg)))
+		mallopt(M_MMAP_THRESHOLD, 256 << 10);
+#endif
 	pidfile = cli.pidfile ? cli.pidfile : cli.daemon ? conf_get("pid-file") : NULL;
 	if (pidfile && pidfile_take(pidfile, 1) != 0)
 		goto out;
@@ -1164,10 +1277,16 @@ int main(int argc, char **argv)
 	if (!cli.disable_detection &&
 	    detect_setup(&cli, engine.cfg.stream.inline_mode, &sigs, &engine.detect) != 0)
 		goto out;
-	/* Raw stream data is kept only for rules that inspect it. */
-	if (!engine.detect || !detect_engine_uses_stream(engine.detect))
+	/* Raw stream data is kept only for rules that inspect it; a live sensor
+	 * that may reload its rules keeps it (the next rules may want it) */
+	if (engine.detect && rule_reload_enabled(&reload_setup.enabled) != 0)
+		goto out;
+	reload_setup.raw_kept = engine.detect && reload_setup.enabled &&
+				(capture_ops(capcfg.kind)->live || unix_socket_wanted(&cli, &capcfg));
+	if (!engine.detect ||
+	    (!detect_engine_uses_stream(engine.detect) && !reload_setup.raw_kept))
 		engine.cfg.stream.consumers &= ~(1u << STREAM_CONSUMER_RAW);
-	if (gpu_setup(&engine, 1, &gpu) != 0)
+	if (gpu_setup(&engine, 1, &gpu, &reload_setup) != 0)
 		goto out;
 	if (gpu)
 		detect_gpu_register_counters();
@@ -1192,12 +1311,28 @@ int main(int argc, char **argv)
 	}
 	if (capture_ops(capcfg.kind)->live && captures_open(&engine, &capcfg) != 0)
 		goto out;
-	if (run_as_apply(&run_as) != 0)
-		goto out;
+	if (engine.detect) {
+		/* the running engine is the reloader's from here (it frees it) */
+		reload_setup.rules_exclusive = cli.rules_exclusive;
+		reload_setup.rules_extra = cli.rules_extra;
+		reload_setup.init_errors_fatal = cli.init_errors_fatal;
+		reload_setup.dc = *detect_engine_config(engine.detect);
+		engine.reload = reloader_new(&reload_setup, sigs, engine.detect, gpu, engine.outputs,
+					     engine.cfg.workers + 2);
+		if (!engine.reload || reloader_start(engine.reload) != 0)
+			goto out;
+		sigs = NULL;
+		gpu = NULL;
+	}
 	run_ctl.on_reopen = reopen_logs;
 	run_ctl.on_tick = flush_outputs;
 	run_ctl.arg = engine.outputs;
 	engine.ctl = &run_ctl;
+	/* before privileges go: the socket's directory may be root's */
+	if (unix_socket_wanted(&cli, &capcfg) && unix_socket_setup(&cli, &engine, &capcfg, &usock) != 0)
+		goto out;
+	if (run_as_apply(&run_as) != 0)
+		goto out;
 	log_info("runmode %s, %u worker%s, max-pending-packets %u",
 		 runmode_name(engine.cfg.mode), engine.cfg.workers,
 		 engine.cfg.workers == 1 ? "" : "s", engine.cfg.max_pending_packets);
@@ -1265,10 +1400,17 @@ int main(int argc, char **argv)
 	}
 	rc = 0;
 out:
+	unix_socket_free(usock);
+	/* no reload writes to the outputs after this */
+	reloader_stop(engine.reload);
 	if (engine.outputs)
 		outputs_close(engine.outputs);
 	captures_close(&engine);
 	capture_config_free(&capcfg);
+	if (engine.reload) {
+		reloader_free(engine.reload);
+		engine.detect = NULL;
+	}
 	detect_gpu_free(gpu);
 	detect_engine_free(engine.detect);
 	sig_table_free(sigs);

@@ -100,6 +100,8 @@ fi
 # own: root only (CI runs as root); SKIPs with its reason otherwise.
 echo "== live capture (tests/live/run.sh)"
 part "$srcdir/tests/live/run.sh" "$builddir" "$srcdir"
+echo "== rule reload and the unix socket, live (tests/live/reload.sh)"
+part "$srcdir/tests/live/reload.sh" "$builddir" "$srcdir"
 
 # eve-log to sockets, syslog and a redis-server of its own (loopback, a free
 # port, no persistence); the redis and slow-reader parts need ../shared.

@@ -461,8 +461,16 @@ typedef struct RuleLoadConfig {
 
 typedef struct SkipReason { char *reason; int count; } SkipReason;
 
+/* A rule that failed to load (unix socket ruleset-failed-rules). */
+typedef struct FailedRule {
+	char *rule;                   /* owned */
+	const char *file;             /* SigTable.files */
+	int line;
+} FailedRule;
+
 typedef struct SigTable {
 	Signature **sigs; int nsigs, cap;
+	FailedRule *failed_rules; int nfailed_rules, failed_cap;
 	int loaded, failed, skipped;  /* rules seen = loaded + failed + skipped */
 	int files_loaded, files_failed;
 	SkipReason *reasons; int nreasons;

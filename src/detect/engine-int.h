@@ -209,6 +209,13 @@ typedef struct ThresholdTable ThresholdTable;
 
 struct DetectEngine {
 	SigTable *t;
+	/* A number no other engine of this process has (1, 2, ...): per-flow
+	 * and per-transaction state made by an engine a rule reload replaced
+	 * is told by it and rebased (state.c, tx-inspect.c) */
+	uint32_t gen;
+	/* the shared tables a reload handed on to the next engine
+	 * (detect_engine_adopt) are no longer ours to free */
+	uint8_t lent_hosts, lent_tags;
 	DetectConfig cfg;
 	DetectSig *sigs;          /* by num */
 	uint32_t nsigs;
@@ -296,6 +303,7 @@ struct DetectThread {
 
 /* Per flow detect state (f->detect): one allocation. */
 typedef struct DetectFlowState {
+	uint32_t gen;             /* DetectEngine.gen of the engine that made it */
 	uint8_t iponly_done;      /* bit 0: toserver seen, bit 1: toclient */
 	uint8_t tcp_state;        /* TCPS_* below: our view of the handshake */
 	uint8_t flow_pass;        /* a pass rule matched: no more detection on the flow */
@@ -416,6 +424,9 @@ void host_table_free(struct HostTable *ht);
 
 ThresholdTable *threshold_table_new(void);
 void threshold_table_free(ThresholdTable *tt);
+/* Rule reload: tt counts in from's state from now on (both engines
+ * share it until the old one is freed); tt keeps its own threshold.config. */
+void threshold_table_share(ThresholdTable *tt, ThresholdTable *from);
 /* threshold.config: returns 0, or -1 with "FILE:LINE: reason" in err. */
 int threshold_config_load(DetectEngine *de, const char *path, char *err, size_t errlen);
 /* 1: alert, 0: suppressed / below threshold. */

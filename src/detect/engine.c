@@ -10,6 +10,7 @@
 #include "util/log.h"
 
 #include <arpa/inet.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -921,7 +922,28 @@ static void sig_stream_setup(DetectEngine *de, DetectSig *ds)
 		de->uses_stream = 1;
 }
 
+/* Engines of this process, numbered: DetectEngine.gen. */
+static _Atomic uint32_t engine_gen;
+
+/* A reload's engine starts from the names of the one it replaces, so that
+ * each flowbit, flowint and hostbit keeps its id and the flows' variables
+ * their meaning (as Suricata's variable names outlive a reload). Names no
+ * rule uses any more keep their id: a few bytes per flow at most. */
+static int names_copy(char ***to, int *nto, char *const *from, int nfrom)
+{
+	for (int i = 0; i < nfrom; i++)
+		if (name_id(to, nto, from[i]) != i)
+			return -1;
+	return 0;
+}
+
 DetectEngine *detect_engine_build(SigTable *t, const DetectConfig *cfg, char *err, size_t errlen)
+{
+	return detect_engine_build_next(t, cfg, NULL, err, errlen);
+}
+
+DetectEngine *detect_engine_build_next(SigTable *t, const DetectConfig *cfg,
+				       const DetectEngine *prev, char *err, size_t errlen)
 {
 	DetectEngine *de = calloc(1, sizeof(*de));
 	SortKey *keys = NULL;
@@ -931,6 +953,11 @@ DetectEngine *detect_engine_build(SigTable *t, const DetectConfig *cfg, char *er
 		return NULL;
 	de->t = t;
 	de->cfg = *cfg;
+	de->gen = atomic_fetch_add(&engine_gen, 1) + 1;
+	if (prev && (names_copy(&de->fb_names, &de->nfb, prev->fb_names, prev->nfb) != 0 ||
+		     names_copy(&de->fi_names, &de->nfi, prev->fi_names, prev->nfi) != 0 ||
+		     names_copy(&de->hb_names, &de->nhb, prev->hb_names, prev->nhb) != 0))
+		goto fail;
 	de->thr = threshold_table_new();
 	keys = calloc(n ? n : 1, sizeof(*keys));
 	de->sigs = calloc(n ? n : 1, sizeof(*de->sigs));
@@ -1047,11 +1074,49 @@ void detect_engine_free(DetectEngine *de)
 	for (int i = 0; i < de->nhb; i++)
 		free(de->hb_names[i]);
 	free(de->hb_names);
-	host_table_free(de->hosts);
-	tag_table_free(de->tags);
+	if (!de->lent_hosts)
+		host_table_free(de->hosts);
+	if (!de->lent_tags)
+		tag_table_free(de->tags);
 	threshold_table_free(de->thr);
 	free(de->sigs);
 	free(de);
+}
+
+/* The state that crosses flows and does not name the old engine's
+ * internals goes on: hostbits (stable ids, see names_copy), host tags,
+ * threshold counts (by gid/sid). Both engines use the tables while the
+ * workers move over (they are locked tables); the new one frees them. */
+void detect_engine_adopt(DetectEngine *de, DetectEngine *prev)
+{
+	if (!de || !prev)
+		return;
+	if (de->hosts && prev->hosts && !prev->lent_hosts) {
+		host_table_free(de->hosts);
+		de->hosts = prev->hosts;
+		prev->lent_hosts = 1;
+	}
+	if (de->tags && prev->tags && !prev->lent_tags) {
+		tag_table_free(de->tags);
+		de->tags = prev->tags;
+		prev->lent_tags = 1;
+	}
+	threshold_table_share(de->thr, prev->thr);
+}
+
+uint32_t detect_engine_gen(const DetectEngine *de)
+{
+	return de ? de->gen : 0;
+}
+
+SigTable *detect_engine_table(const DetectEngine *de)
+{
+	return de ? de->t : NULL;
+}
+
+const DetectConfig *detect_engine_config(const DetectEngine *de)
+{
+	return &de->cfg;
 }
 
 uint32_t detect_engine_sig_count(const DetectEngine *de)
@@ -1080,6 +1145,11 @@ void cand_sort(CandSet *c)
 /* ---- threads ---- */
 
 static int group_scratch(DetectThread *dt, const SigGroup *g);
+
+const DetectEngine *detect_thread_engine(const DetectThread *dt)
+{
+	return dt ? dt->de : NULL;
+}
 
 DetectThread *detect_thread_new(const DetectEngine *de, ThreadCounters *tc)
 {

@@ -49,6 +49,23 @@ typedef struct DetectThread DetectThread;
 DetectEngine *detect_engine_build(SigTable *t, const DetectConfig *cfg, char *err,
 				  size_t errlen);
 void detect_engine_free(DetectEngine *de);
+
+/* ---- rule reload (detect-engine.rule-reload; runmode/reload.c) ----
+ * The next engine is built beside the running one (prev, still in use by
+ * the workers): its flowbit/flowint/hostbit ids are prev's, new names after
+ * them. Once it is complete (GPU included) and about to be swapped in,
+ * detect_engine_adopt() hands it prev's cross-flow state (hostbits, host
+ * tags, threshold counts); prev may be freed any time after, once no
+ * thread uses it. Flow and transaction state made by prev is rebased on
+ * its next use by the new engine (by generation: detect_engine_gen). */
+DetectEngine *detect_engine_build_next(SigTable *t, const DetectConfig *cfg,
+				       const DetectEngine *prev, char *err, size_t errlen);
+void detect_engine_adopt(DetectEngine *de, DetectEngine *prev);
+uint32_t detect_engine_gen(const DetectEngine *de);
+/* The rule table the engine was built from (its loaded/failed/skipped
+ * counts and failed rules). */
+SigTable *detect_engine_table(const DetectEngine *de);
+const DetectConfig *detect_engine_config(const DetectEngine *de);
 /* Rules the engine inspects (loaded minus those needing buffers we lack). */
 uint32_t detect_engine_sig_count(const DetectEngine *de);
 /* --engine-analysis: one JSON record per rule to path (analysis.c). */
@@ -60,6 +77,8 @@ void detect_register_counters(void);
 
 DetectThread *detect_thread_new(const DetectEngine *de, ThreadCounters *tc);
 void detect_thread_free(DetectThread *dt);
+/* The engine dt was made for (after a rule reload: a worker's current one). */
+const DetectEngine *detect_thread_engine(const DetectThread *dt);
 
 /* Thresholds count matches across flows, so in autofp the order in which
  * workers reach them must be the capture order for results to equal single's.

@@ -2,6 +2,8 @@
  * RX-side submit, worker-side match mapping, mpm.cuda.* counters.
  * See prefilter-gpu.h for the design. */
 #include "detect/prefilter-gpu.h"
+
+#include <stdatomic.h>
 #include "detect/engine-int.h"
 #include "conf/conf.h"
 #include "stream/stream.h"
@@ -46,6 +48,10 @@ struct DetectGpu {
 	uint32_t nautos;
 	AcCuda *ac;
 	ThreadCounters *tc;            /* lazily, for detect_gpu_update_counters */
+	/* rule reload: tickets queued and not yet released (the old engine's
+	 * GPU is freed at 0), and those a new engine's worker drained */
+	_Atomic uint64_t outstanding;
+	_Atomic uint64_t drained;
 };
 
 /* Same classes as the engine's groups (engine.c proto_class). */
@@ -402,6 +408,7 @@ int detect_gpu_submit(DetectGpu *g, Packet *p, DetectGpuTicket *gt)
 	if (rc != AC_CUDA_QUEUED)
 		return 0;
 	gt->g = g;
+	atomic_fetch_add_explicit(&g->outstanding, 1, memory_order_relaxed);
 	gt->p = p;
 	gt->payload = p->payload;
 	gt->len = p->payload_len;
@@ -436,6 +443,14 @@ void detect_gpu_begin(DetectThread *dt, const DetectGpuTicket *gt)
 	if (!gt->g)
 		return;
 	ac_cuda_wait(gt->g->ac, &gt->t);
+	/* A rule reload swapped engines while the packet was queued: the
+	 * ticket's ids are the old automata's, which the new engine's pattern
+	 * ids do not follow. The new engine scans this packet on the CPU; the
+	 * ticket is released as any other (detect_gpu_end). */
+	if (gt->g != dt->de->gpu) {
+		atomic_fetch_add_explicit(&gt->g->drained, 1, memory_order_relaxed);
+		return;
+	}
 	dt->gpu_src = gt;
 }
 
@@ -446,7 +461,18 @@ void detect_gpu_end(DetectThread *dt, DetectGpuTicket *gt)
 	if (!gt->g)
 		return;
 	ac_cuda_release(gt->g->ac, &gt->t);
+	atomic_fetch_sub_explicit(&gt->g->outstanding, 1, memory_order_release);
 	gt->g = NULL;
+}
+
+uint64_t detect_gpu_outstanding(const DetectGpu *g)
+{
+	return atomic_load_explicit(&((DetectGpu *)g)->outstanding, memory_order_acquire);
+}
+
+uint64_t detect_gpu_drained(const DetectGpu *g)
+{
+	return atomic_load_explicit(&((DetectGpu *)g)->drained, memory_order_relaxed);
 }
 
 typedef struct MapArg {
@@ -743,4 +769,25 @@ void detect_gpu_update_counters(DetectGpu *g)
 	};
 	for (int i = 0; i < C_MAX; i++)
 		counter_set(g->tc, cid[i], v[i]);
+}
+
+void detect_gpu_retire_counters(DetectGpu *g)
+{
+	/* the counters of a stats snapshot sum every thread block, this one's
+	 * too after g is gone: the sums go on, the figures that are not sums
+	 * (averages, quantiles, peaks, the emulation flag) are the running
+	 * engine's alone */
+	static const int not_sums[] = {
+		C_EMULATION, C_BATCH_BYTES_AVG, C_BATCH_PAYLOADS_AVG, C_WAIT_US_AVG,
+		C_RING_PEAK, C_BATCH_BYTES_P50, C_BATCH_BYTES_P90, C_BATCH_BYTES_MAX,
+		C_BATCH_PAYLOADS_P50, C_BATCH_PAYLOADS_P90, C_BATCH_PAYLOADS_MAX,
+	};
+
+	if (!g)
+		return;
+	detect_gpu_update_counters(g);
+	if (!g->tc)
+		return;
+	for (size_t i = 0; i < sizeof(not_sums) / sizeof(not_sums[0]); i++)
+		counter_set(g->tc, cid[not_sums[i]], 0);
 }

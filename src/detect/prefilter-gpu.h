@@ -17,8 +17,12 @@
  *               batch: one wake-up per batch), detect_gpu_end() after (the
  *               ticket is released; every queued ticket exactly once).
  *
- * Rules of use (doc/gpu.md): runmode autofp only; no live rule swap (the
- * automata are uploaded once at start). */
+ * Rules of use (doc/gpu.md): runmode autofp only. A rule reload builds a
+ * new DetectGpu (its automata) for the new engine before the swap; a
+ * ticket is tagged with the DetectGpu that queued it, and a worker whose
+ * engine is not that ticket's takes no matches from it (the packet is
+ * scanned on the CPU: detect_gpu_drained); the old DetectGpu is freed once
+ * its tickets are all released (detect_gpu_outstanding). */
 #ifndef DETECT_PREFILTER_GPU_H
 #define DETECT_PREFILTER_GPU_H
 
@@ -95,6 +99,10 @@ void detect_gpu_set_pool(DetectGpu *g, uint32_t packets);
 void detect_gpu_begin(DetectThread *dt, const DetectGpuTicket *gt);
 /* Worker: detaches and releases the ticket. */
 void detect_gpu_end(DetectThread *dt, DetectGpuTicket *gt);
+/* Rule reload: tickets of g not yet released; packets whose ticket a
+ * worker of another engine drained. */
+uint64_t detect_gpu_outstanding(const DetectGpu *g);
+uint64_t detect_gpu_drained(const DetectGpu *g);
 
 /* Worker: the device's ids of gt's payload as an array, each once; pids of
  * the class-wide group of (pc, dir) are the ids in [lo, hi), minus lo.
@@ -132,6 +140,10 @@ void detect_gpu_register_counters(void);
 /* Copies the engine's stats into the counters. One caller at a time (the
  * RX thread while it runs, then the main thread). */
 void detect_gpu_update_counters(DetectGpu *g);
+/* Rule reload, before g (the old engine's) is freed: its last figures
+ * stay in the sums of mpm.cuda.*; averages, quantiles and peaks are the
+ * running engine's. */
+void detect_gpu_retire_counters(DetectGpu *g);
 void detect_gpu_stats(const DetectGpu *g, AcCudaStats *st);
 
 /* engine.c: adds p's matches of group (pc, dir) to ms from the ticket. */

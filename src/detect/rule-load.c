@@ -29,6 +29,9 @@ void sig_table_free(SigTable *t)
 	for (int i = 0; i < t->nreasons; i++)
 		free(t->reasons[i].reason);
 	free(t->reasons);
+	for (int i = 0; i < t->nfailed_rules; i++)
+		free(t->failed_rules[i].rule);
+	free(t->failed_rules);
 	for (int i = 0; i < t->nfiles; i++)
 		free(t->files[i]);
 	free(t->files);
@@ -154,6 +157,30 @@ static int add_sig(SigTable *t, Signature *s)
 static int rule_rejected(SigTable *t, const char *msg, const char *reason, int code,
 			 const RuleLoadConfig *cfg, char *err, size_t errlen);
 
+/* A rule that failed (not a skipped one), for the unix socket's
+ * ruleset-failed-rules: its text, file and line. Out of memory only loses
+ * the record, the count stays right. */
+static void record_failed(SigTable *t, const char *rule, const char *file, int line)
+{
+	FailedRule *v;
+
+	if (t->nfailed_rules == t->failed_cap) {
+		int cap = t->failed_cap ? t->failed_cap * 2 : 16;
+
+		v = realloc(t->failed_rules, (size_t)cap * sizeof(*v));
+		if (!v)
+			return;
+		t->failed_rules = v;
+		t->failed_cap = cap;
+	}
+	v = &t->failed_rules[t->nfailed_rules];
+	v->rule = strdup(rule);
+	v->file = file;
+	v->line = line;
+	if (v->rule)
+		t->nfailed_rules++;
+}
+
 /* One rule. Returns -1 only when loading must stop (fatal mode). */
 static int load_rule(SigTable *t, const char *rule, const char *file, int line,
 		     const RuleLoadConfig *cfg, char *err, size_t errlen)
@@ -178,6 +205,8 @@ static int load_rule(SigTable *t, const char *rule, const char *file, int line,
 	} else {
 		sig_format_error(msg, sizeof(msg), file, line, reason, find_sid(rule));
 	}
+	if (code != SIG_ERR_UNSUPPORTED)
+		record_failed(t, rule, file, line);
 	return rule_rejected(t, msg, reason, code, cfg, err, errlen);
 }
 
@@ -217,6 +246,7 @@ static int nul_rule(SigTable *t, char *rule, size_t len, const char *file, int l
 		if (!rule[i])
 			rule[i] = ' ';
 	sig_format_error(msg, sizeof(msg), file, line, reason, find_sid(rule));
+	record_failed(t, rule, file, line);
 	return rule_rejected(t, msg, reason, SIG_ERR_PARSE, cfg, err, errlen);
 }
 

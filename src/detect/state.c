@@ -24,11 +24,58 @@ static size_t state_bytes(uint16_t nfb, uint16_t nfi)
 	return sizeof(DetectFlowState) + (nfb + 7u) / 8 + nfi * (sizeof(uint32_t) + 1) + 8;
 }
 
+/* The flow's state was made by an engine that a rule reload replaced (its
+ * generation differs). Flowbit, flowint and hostbit ids are stable across
+ * reloads (the new engine starts from the old one's names, engine.c), so
+ * the variables keep their meaning; a new engine that knows more names
+ * needs a bigger block. What names the old engine's internals goes, as
+ * Suricata resets a flow's detection state on reload: the GPU's stream
+ * coverage holds ids of the old automata. Stream inspection positions,
+ * ip-only marks, a flow pass and the session tags (by gid/sid) stay.
+ * Transactions reset their own state (tx-inspect.c, by generation too). */
+static DetectFlowState *flow_state_rebase(const DetectEngine *de, Flow *f, DetectFlowState *st)
+{
+	scov_free(st->scov[0]);
+	scov_free(st->scov[1]);
+	st->scov[0] = st->scov[1] = NULL;
+	if (de->nfb > st->nfb || de->nfi > st->nfi) {
+		uint16_t nfb = de->nfb > st->nfb ? de->nfb : st->nfb;
+		uint16_t nfi = de->nfi > st->nfi ? de->nfi : st->nfi;
+		size_t bytes = state_bytes(nfb, nfi);
+		DetectFlowState *n = calloc(1, bytes);
+
+		if (!n) {
+			/* keep the old block: ids beyond it read as unset, and
+			 * setting them is refused by the bounds checks below */
+			st->gen = de->gen;
+			return st;
+		}
+		*n = *st;
+		n->nfb = nfb;
+		n->nfi = nfi;
+		n->ints = (uint32_t *)(n + 1);
+		n->ints_set = (uint8_t *)(n->ints + nfi);
+		n->bits = n->ints_set + nfi;
+		memcpy(n->ints, st->ints, st->nfi * sizeof(uint32_t));
+		memcpy(n->ints_set, st->ints_set, st->nfi);
+		memcpy(n->bits, st->bits, (st->nfb + 7u) / 8);
+		flow_mem_add(bytes);
+		flow_mem_sub(state_bytes(st->nfb, st->nfi));
+		free(st);
+		st = n;
+		f->detect = st;
+	}
+	st->gen = de->gen;
+	return st;
+}
+
 DetectFlowState *detect_flow_state(const DetectEngine *de, Flow *f, int create)
 {
 	DetectFlowState *st = f->detect;
 	size_t bytes;
 
+	if (st && st->gen != de->gen)
+		return flow_state_rebase(de, f, st);
 	if (st || !create)
 		return st;
 	bytes = state_bytes(de->nfb, de->nfi);
@@ -37,6 +84,7 @@ DetectFlowState *detect_flow_state(const DetectEngine *de, Flow *f, int create)
 	if (!st)
 		return NULL;
 	flow_mem_add(bytes);
+	st->gen = de->gen;
 	st->nfb = de->nfb;
 	st->nfi = de->nfi;
 	st->ints = (uint32_t *)(st + 1);
@@ -115,6 +163,9 @@ void flowbits_apply(const DetectEngine *de, const DetectFlowbits *fb, Flow *f)
 		int id = fb->ids[i];
 		uint8_t bit = (uint8_t)(1u << (id & 7));
 
+		if (id < 0 || id >= st->nfb)
+			continue;   /* a block that could not grow on a reload */
+
 		switch (fb->cmd) {
 		case FB_SET: st->bits[id >> 3] |= bit; break;
 		case FB_UNSET: st->bits[id >> 3] &= ~bit; break;
@@ -127,7 +178,11 @@ void flowbits_apply(const DetectEngine *de, const DetectFlowbits *fb, Flow *f)
 int flowint_match(const DetectEngine *de, const DetectFlowint *fi, Flow *f)
 {
 	const DetectFlowState *st = detect_flow_state(de, f, 0);
-	int set = st && st->ints_set[fi->id];
+	int set;
+
+	if (st && (fi->id >= st->nfi || fi->var_id >= st->nfi))
+		st = NULL;
+	set = st && st->ints_set[fi->id];
 	uint32_t v, t;
 
 	if (fi->op == FI_ISSET)
@@ -160,7 +215,7 @@ void flowint_apply(const DetectEngine *de, const DetectFlowint *fi, Flow *f)
 	DetectFlowState *st = detect_flow_state(de, f, 1);
 	uint32_t t;
 
-	if (!st)
+	if (!st || fi->id >= st->nfi || fi->var_id >= st->nfi)
 		return;
 	if (fi->value_var) {
 		if (!st->ints_set[fi->var_id])
@@ -196,6 +251,7 @@ void flowint_apply(const DetectEngine *de, const DetectFlowint *fi, Flow *f)
 typedef struct HostEntry {
 	Address addr;
 	struct HostEntry *next;
+	int nhb;                  /* hostbit ids the entry has room for */
 	uint8_t bits[];
 } HostEntry;
 
@@ -232,25 +288,48 @@ void host_table_free(struct HostTable *ht)
 static uint32_t addr_hash(const Address *a);
 static int addr_eq(const Address *a, const Address *b);
 
-/* Caller holds the lock. NULL when absent and !create (or no memory). */
+/* Caller holds the lock. NULL when absent and !create (or no memory).
+ * The table outlives rule reloads (engine.c hands it to the new engine),
+ * whose engine may know more hostbit names than an entry has room for:
+ * with create, such an entry grows; without, the bits beyond it read as
+ * unset (host_bit). */
 static HostEntry *host_get(const DetectEngine *de, const Address *a, int create)
 {
 	struct HostTable *ht = de->hosts;
 	uint32_t h = addr_hash(a) % HOST_HASH;
-	HostEntry *e;
+	HostEntry *e, **pe;
 
-	for (e = ht->h[h]; e; e = e->next)
+	for (pe = &ht->h[h]; (e = *pe); pe = &e->next)
 		if (addr_eq(&e->addr, a))
-			return e;
+			break;
+	if (e && (!create || e->nhb >= de->nhb))
+		return e;
 	if (!create)
 		return NULL;
+	if (e) {
+		HostEntry *g = realloc(e, sizeof(*e) + (de->nhb + 7) / 8 + 1);
+
+		if (!g)
+			return e;
+		memset(g->bits + (g->nhb + 7) / 8 + 1, 0,
+		       (size_t)((de->nhb + 7) / 8 - (g->nhb + 7) / 8));
+		g->nhb = de->nhb;
+		*pe = g;
+		return g;
+	}
 	e = calloc(1, sizeof(*e) + (de->nhb + 7) / 8 + 1);
 	if (!e)
 		return NULL;
 	e->addr = *a;
+	e->nhb = de->nhb;
 	e->next = ht->h[h];
 	ht->h[h] = e;
 	return e;
+}
+
+static int host_bit(const HostEntry *e, int id)
+{
+	return e && id >= 0 && id < e->nhb && (e->bits[id >> 3] >> (id & 7) & 1);
 }
 
 static void host_addrs(const DetectFlowbits *fb, const Packet *p, const Address **a, int *n)
@@ -276,8 +355,7 @@ int hostbits_match(DetectThread *dt, const DetectFlowbits *fb, const Packet *p)
 	pthread_mutex_lock(&de->hosts->lock);
 	for (int i = 0; i < n && ok; i++) {
 		const HostEntry *e = host_get(de, a[i], 0);
-		int id = fb->ids[0];
-		int set = e && (e->bits[id >> 3] >> (id & 7) & 1);
+		int set = host_bit(e, fb->ids[0]);
 
 		ok = set == want;
 	}
@@ -301,7 +379,7 @@ static void hostbits_apply(DetectThread *dt, const DetectFlowbits *fb, const Pac
 	for (int i = 0; i < n; i++) {
 		HostEntry *e = host_get(de, a[i], fb->cmd != FB_UNSET);
 
-		if (!e)
+		if (!e || id >= e->nhb)
 			continue;
 		switch (fb->cmd) {
 		case FB_SET: e->bits[id >> 3] |= bit; break;
@@ -336,6 +414,7 @@ void postmatch_apply(DetectThread *dt, const Signature *s, Packet *p)
 
 typedef struct ThrEntry {
 	uint32_t gid, sid;
+	uint32_t rev;             /* as Suricata's key: a reload that changed the rule starts anew */
 	int track;
 	Address addr, addr2;
 	struct timeval tv1;
@@ -358,10 +437,22 @@ typedef struct ThrOverride {
 
 #define THR_HASH 4096
 
-struct ThresholdTable {
+/* The counting state, by gid/sid/rev and tracked address: it does not name
+ * an engine's internals, so a rule reload hands it on to the new engine
+ * (threshold_table_share), as Suricata 7+ keeps its thresholds in one
+ * table across reloads (its key has the rev: a changed rule counts anew);
+ * while both engines run, both count in it under its lock. */
+typedef struct ThrStore {
 	pthread_mutex_t lock;
 	ThrEntry *h[THR_HASH];
-	Suppress *sup; int nsup;
+	int refs;                 /* engines using it; changed under reload_lock */
+} ThrStore;
+
+static pthread_mutex_t reload_lock = PTHREAD_MUTEX_INITIALIZER;
+
+struct ThresholdTable {
+	ThrStore *st;
+	Suppress *sup; int nsup;  /* threshold.config: the engine's own */
 	ThrOverride *ov; int nov;
 };
 
@@ -369,28 +460,59 @@ ThresholdTable *threshold_table_new(void)
 {
 	ThresholdTable *tt = calloc(1, sizeof(*tt));
 
-	if (tt)
-		pthread_mutex_init(&tt->lock, NULL);
+	if (!tt)
+		return NULL;
+	tt->st = calloc(1, sizeof(*tt->st));
+	if (!tt->st) {
+		free(tt);
+		return NULL;
+	}
+	pthread_mutex_init(&tt->st->lock, NULL);
+	tt->st->refs = 1;
 	return tt;
 }
 
-void threshold_table_free(ThresholdTable *tt)
+static void thr_store_put(ThrStore *st)
 {
-	if (!tt)
+	int last;
+
+	pthread_mutex_lock(&reload_lock);
+	last = --st->refs == 0;
+	pthread_mutex_unlock(&reload_lock);
+	if (!last)
 		return;
 	for (int i = 0; i < THR_HASH; i++) {
-		ThrEntry *e = tt->h[i], *n;
+		ThrEntry *e = st->h[i], *n;
 
 		for (; e; e = n) {
 			n = e->next;
 			free(e);
 		}
 	}
+	pthread_mutex_destroy(&st->lock);
+	free(st);
+}
+
+void threshold_table_share(ThresholdTable *tt, ThresholdTable *from)
+{
+	if (!tt || !from || tt->st == from->st)
+		return;
+	pthread_mutex_lock(&reload_lock);
+	from->st->refs++;
+	pthread_mutex_unlock(&reload_lock);
+	thr_store_put(tt->st);
+	tt->st = from->st;
+}
+
+void threshold_table_free(ThresholdTable *tt)
+{
+	if (!tt)
+		return;
+	thr_store_put(tt->st);
 	for (int i = 0; i < tt->nsup; i++)
 		addrset_free(&tt->sup[i].set);
 	free(tt->sup);
 	free(tt->ov);
-	pthread_mutex_destroy(&tt->lock);
 	free(tt);
 }
 
@@ -553,29 +675,30 @@ int threshold_check(DetectEngine *de, const DetectSig *ds, const Packet *p, int 
 	if (order && td->track != TRACK_FLOW)
 		order(order_arg, p);
 	h = (ds->s->sid * 2654435761u ^ ds->s->gid ^ addr_hash(a) ^ addr_hash(a2) * 7) % THR_HASH;
-	pthread_mutex_lock(&tt->lock);
-	for (e = tt->h[h]; e; e = e->next)
-		if (e->sid == ds->s->sid && e->gid == ds->s->gid && e->track == (int)td->track &&
-		    addr_eq(&e->addr, a) && addr_eq(&e->addr2, a2))
+	pthread_mutex_lock(&tt->st->lock);
+	for (e = tt->st->h[h]; e; e = e->next)
+		if (e->sid == ds->s->sid && e->gid == ds->s->gid && e->rev == ds->s->rev &&
+		    e->track == (int)td->track && addr_eq(&e->addr, a) && addr_eq(&e->addr2, a2))
 			break;
 	if (e) {
 		rc = thr_apply(e, td, &p->ts, 0);
 	} else {
 		e = calloc(1, sizeof(*e));
 		if (!e) {
-			pthread_mutex_unlock(&tt->lock);
+			pthread_mutex_unlock(&tt->st->lock);
 			return 1;
 		}
 		e->sid = ds->s->sid;
 		e->gid = ds->s->gid;
+		e->rev = ds->s->rev;
 		e->track = td->track;
 		e->addr = *a;
 		e->addr2 = *a2;
-		e->next = tt->h[h];
-		tt->h[h] = e;
+		e->next = tt->st->h[h];
+		tt->st->h[h] = e;
 		rc = thr_apply(e, td, &p->ts, 1);
 	}
-	pthread_mutex_unlock(&tt->lock);
+	pthread_mutex_unlock(&tt->st->lock);
 	return rc;
 }
 

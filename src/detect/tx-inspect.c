@@ -412,6 +412,8 @@ typedef struct BodyIds {
 } BodyIds;
 
 typedef struct TxDetect {
+	uint32_t gen;             /* the engine that made it (a reload resets it) */
+	uint32_t cap_bits;        /* bits of done[] */
 	uint8_t seen[2];          /* 1 + both sides' progress at the last pass */
 	/* bit l: on pass side d, list l's buffer was scanned complete and every
 	 * candidate it gave was evaluated then; it gives nothing new again */
@@ -420,35 +422,74 @@ typedef struct TxDetect {
 	uint64_t done[];          /* bit 2*hidx+d: rule hidx evaluated on side d */
 } TxDetect;
 
+static void tx_body_free(BodyIds *b);
+
 static void tx_detect_free(void *p)
 {
 	TxDetect *st = p;
 
-	if (st && st->body) {
-		for (int d = 0; d < 2; d++) {
-			free(st->body->ids[d]);
-			free(st->body->seen[d]);
-		}
-		free(st->body);
-	}
+	if (st)
+		tx_body_free(st->body);
 	free(p);
+}
+
+static void tx_body_free(BodyIds *b)
+{
+	if (!b)
+		return;
+	for (int d = 0; d < 2; d++) {
+		free(b->ids[d]);
+		free(b->seen[d]);
+	}
+	free(b);
+}
+
+/* The state of a transaction that an engine replaced by a rule reload made:
+ * reset, as Suricata resets the detection state of the transactions in
+ * progress on a reload, so that the new rules inspect them from the start
+ * (done[] is by the old engine's rule indexes; the body ids are the old GPU
+ * automaton's). NULL when the block is too small for the new engine's
+ * rules: the new engine then leaves that transaction alone. */
+static TxDetect *tx_state_rebase(const DetectEngine *de, TxDetect *st)
+{
+	tx_body_free(st->body);
+	st->body = NULL;
+	st->seen[0] = st->seen[1] = 0;
+	st->scanned[0] = st->scanned[1] = 0;
+	memset(st->done, 0, st->cap_bits / 8);
+	st->gen = de->gen;
+	if (2 * (uint64_t)de->nhttp > st->cap_bits)
+		st->cap_bits = 0;   /* too small: stays skipped for this engine */
+	return st;
 }
 
 static TxDetect *tx_state(const DetectEngine *de, const Flow *f, void *tx)
 {
 	void **slot = app_layer_tx_detect_slot(f, tx);
 	static int registered;
+	TxDetect *st;
 
 	if (!*slot) {
-		if (!registered) {
-			/* the free function is process-wide; setting it twice is harmless */
+		size_t words = (2 * (size_t)de->nhttp + 63) / 64;
+
+		if (!__atomic_load_n(&registered, __ATOMIC_RELAXED)) {
+			/* the free function is process-wide; setting it twice is
+			 * harmless (workers may race to it: atomic flag) */
 			app_layer_set_detect_state_free(tx_detect_free);
-			registered = 1;
+			__atomic_store_n(&registered, 1, __ATOMIC_RELAXED);
 		}
-		*slot = app_layer_tx_detect_alloc(f, tx, sizeof(TxDetect) +
-						  ((2 * (size_t)de->nhttp + 63) / 64) * 8);
+		*slot = app_layer_tx_detect_alloc(f, tx, sizeof(TxDetect) + words * 8);
+		if ((st = *slot)) {
+			st->gen = de->gen;
+			st->cap_bits = (uint32_t)(words * 64);
+		}
 	}
-	return *slot;
+	st = *slot;
+	if (st && st->gen != de->gen)
+		st = tx_state_rebase(de, st);
+	if (st && 2 * (uint64_t)de->nhttp > st->cap_bits)
+		return NULL;
+	return st;
 }
 
 static int ready(const DetectSig *ds, const int prog[2], int final)

@@ -158,6 +158,9 @@ int outputs_reopen(Outputs *o);
 /* Live runs, once a second: what the files buffer goes to disk, so that a
  * record is readable soon after its event on a quiet link. */
 void outputs_flush(Outputs *o);
+/* A rule reload: stats.detect.engines from now on (thread-safe). */
+void outputs_set_rules(Outputs *o, const struct timeval *at, int loaded, int failed,
+		       int skipped);
 
 /* eve-log enabled and lists this type ("alert", "flow", "stats", ...). */
 int outputs_eve_enabled(const Outputs *o, const char *type);

@@ -6,6 +6,7 @@
 #include "util/log.h"
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -90,6 +91,20 @@ static void add_counter(json_t *root, const char *name, uint64_t v, const uint64
 
 /* stats.detect.engines, as Suricata 8: one entry per detection engine
  * (tenant), with its rule counts and when the rules were loaded. */
+/* The rule counts change on a rule reload (another thread) */
+static pthread_mutex_t rules_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void outputs_set_rules(Outputs *o, const struct timeval *at, int loaded, int failed,
+		       int skipped)
+{
+	pthread_mutex_lock(&rules_lock);
+	o->cfg.rules_at = *at;
+	o->cfg.rules_loaded = loaded;
+	o->cfg.rules_failed = failed;
+	o->cfg.rules_skipped = skipped;
+	pthread_mutex_unlock(&rules_lock);
+}
+
 static void add_detect_engines(json_t *root, const OutputConfig *c)
 {
 	json_t *detect = json_object_get(root, "detect"), *arr = json_array(), *e = json_object();
@@ -166,8 +181,10 @@ static json_t *stats_tree(Outputs *o, const uint64_t *snap, size_t n, uint64_t u
 		if (name)
 			add_counter(root, name, snap[i], deltas ? &o->prev[i] : NULL, nulls);
 	}
+	pthread_mutex_lock(&rules_lock);
 	if (o->cfg.rules_at.tv_sec)
 		add_detect_engines(root, &o->cfg);
+	pthread_mutex_unlock(&rules_lock);
 	add_counter(root, "memcap.pressure", o->pressure, deltas ? &o->prev_pressure : NULL,
 		    nulls);
 	add_counter(root, "memcap.pressure_max", o->pressure_max, deltas ? &prev_p : NULL,

@@ -1,6 +1,7 @@
 #include "runmode/runmode.h"
 #include "runmode/pool.h"
 #include "runmode/ring.h"
+#include "runmode/reload.h"
 #include "runmode/verdict.h"
 #include "output/output.h"
 #include "output/alert.h"
@@ -30,6 +31,8 @@ typedef struct Worker {
 	ThreadCounters *tc;
 	FlowTable *ft;
 	DetectThread *dt;              /* NULL: detection disabled */
+	ReloadSlot *rs;                /* rule reload: this worker's slot */
+	uint64_t rgen;                 /* the engine generation dt is for */
 	StreamThread *st;              /* TCP tracking and reassembly */
 	AppLayerThread *at;            /* NULL: app layer disabled */
 	Packet *flush_pkt;             /* the flow-end pseudo packet (no data) */
@@ -172,7 +175,7 @@ static void emit_alerts(Worker *w, Packet *p, const DetectAlert *alerts, uint32_
 	for (uint32_t i = 0; i < n; i++) {
 		AlertInfo ai;
 
-		detect_alert_info(w->e->detect, p, &alerts[i], &ai);
+		detect_alert_info(detect_thread_engine(w->dt), p, &alerts[i], &ai);
 		output_alert(w->e->outputs, p, p->flow, &ai);
 	}
 	if (n && p->flow)
@@ -268,7 +271,8 @@ static void on_flow_end(void *arg, Flow *f, enum flow_end_reason why)
 	app_layer_flow_free(f);
 }
 
-static int worker_init(Worker *w, Engine *e, unsigned id, unsigned share)
+static int worker_init(Worker *w, Engine *e, unsigned id, unsigned share,
+		       detect_order_fn order_fn, void *order_arg)
 {
 	memset(w, 0, sizeof(*w));
 	w->e = e;
@@ -290,11 +294,21 @@ static int worker_init(Worker *w, Engine *e, unsigned id, unsigned share)
 		}
 	}
 	if (e->detect) {
-		w->dt = detect_thread_new(e->detect, w->tc);
+		const DetectEngine *de = e->detect;
+
+		/* a reload may have replaced the start-up engine already */
+		if (e->reload &&
+		    !(w->rs = reload_join(e->reload, w->tc, order_fn, order_arg, &de, &w->rgen))) {
+			log_error("runmode: no rule reload slot for worker %u", id);
+			return -1;
+		}
+		w->dt = detect_thread_new(de, w->tc);
 		if (!w->dt) {
 			log_error("runmode: cannot create the detect state of worker %u", id);
 			return -1;
 		}
+		if (order_fn)
+			detect_thread_set_order(w->dt, order_fn, order_arg);
 	}
 	w->ft = flow_table_new(&e->cfg.flow, share, w->tc, on_flow_end, w);
 	if (!w->ft) {
@@ -312,6 +326,12 @@ static void worker_fini(Worker *w)
 		flow_table_free(w->ft);
 		w->ft = NULL;
 	}
+	/* after the flush, which inspects: a reload meanwhile waits for us;
+	 * leaving frees the DetectThread */
+	if (w->rs) {
+		reload_leave(w->e->reload, w->rs, &w->dt, &w->rgen);
+		w->rs = NULL;
+	}
 	if (w->dt) {
 		detect_thread_free(w->dt);
 		w->dt = NULL;
@@ -326,6 +346,14 @@ static void worker_fini(Worker *w)
 	}
 	free(w->flush_pkt);
 	w->flush_pkt = NULL;
+}
+
+/* A rule reload published a new engine: take it up between two packets
+ * (one load per packet when none is pending). */
+static inline void worker_sync(Worker *w)
+{
+	if (w->rs && reload_pending(w->e->reload, w->rgen))
+		w->dt = reload_pickup(w->e->reload, w->rs, w->dt, &w->rgen);
 }
 
 /* The per-packet work of a worker: flow, TCP tracking and reassembly, the
@@ -360,7 +388,8 @@ static void worker_process(Worker *w, Packet *p)
 			output_tagged_packet(w->e->outputs, p);
 		ran = w->dt;
 	}
-	verdict_finish(ran, w->e->detect, w->e->outputs, w->tc, p);
+	/* the worker's engine, not the start-up one: a reload may have freed it */
+	verdict_finish(ran, detect_thread_engine(w->dt), w->e->outputs, w->tc, p);
 	output_anomaly(w->e->outputs, p);
 	if (f && f->alstate)
 		tx_log(w, p, f, 0);
@@ -369,22 +398,31 @@ static void worker_process(Worker *w, Packet *p)
 
 /* ---- capture threads: single, workers ---- */
 
-/* Main thread: what the signal handlers asked for. The reload flag is the
- * hook for rule reload (SIGUSR2), a later piece of work. */
+/* Main thread: what the signal handlers asked for. SIGUSR2 queues a rule
+ * reload on the reload thread (never built here: this may be a capture
+ * thread). */
 static void control_poll(Engine *e)
 {
 	RunControl *c = e->ctl;
 
 	if (!c)
 		return;
-	if (c->reopen) {
-		c->reopen = 0;
+	/* the unix socket's thread sets these too (log-reopen) */
+	if (__atomic_load_n(&c->reopen, __ATOMIC_RELAXED)) {
+		__atomic_store_n(&c->reopen, 0, __ATOMIC_RELAXED);
 		if (c->on_reopen)
 			c->on_reopen(c->arg);
 	}
 	if (c->reload) {
+		char msg[256];
+
 		c->reload = 0;
-		log_notice("SIGUSR2: rule reload is not supported yet; the rules are unchanged");
+		if (!e->reload)
+			log_notice("SIGUSR2: detection is disabled: no rules to reload");
+		else if (reloader_request(e->reload, 0, msg, sizeof(msg)) > 0)
+			log_notice("SIGUSR2: rule reload started");
+		else
+			log_notice("SIGUSR2: rule reload not started: %s", msg);
 	}
 	if (e->live && c->on_tick) {
 		struct timespec now;
@@ -423,6 +461,7 @@ static void worker_idle(Worker *w)
 {
 	struct timeval now;
 
+	worker_sync(w);
 	gettimeofday(&now, NULL);
 	flow_table_timeout(w->ft, &now);
 }
@@ -447,8 +486,10 @@ static int capture_worker(Engine *e, Capture *cap, PacketPool *pool, ThreadCount
 	Packet *p;
 	uint64_t n = 0;
 
-	if (worker_init(&w, e, id, share) != 0)
+	if (worker_init(&w, e, id, share, NULL, NULL) != 0) {
+		worker_fini(&w);
 		return -1;
+	}
 	dt = decode_thread_new(&e->cfg.decode, rx_tc, single_get, single_put, pool);
 	if (!dt) {
 		worker_fini(&w);
@@ -472,6 +513,7 @@ static int capture_worker(Engine *e, Capture *cap, PacketPool *pool, ThreadCount
 		if (main_thread && n % CONTROL_EVERY == 0)
 			control_poll(e);
 		decode_packet(dt, p);
+		worker_sync(&w);
 		worker_process(&w, p);
 		while (p) {
 			Packet *q = p->pseudo;
@@ -612,6 +654,11 @@ typedef struct AutofpCtx {
 	DetectGpu *gpu;
 	DetectGpuTicket *gpu_tickets;
 	uint64_t gpu_rx_n;
+	/* rule reload: the RX thread follows the engine generations too, to
+	 * queue each payload for the automata of the engine in use */
+	ReloadSlot *gpu_rs;
+	uint64_t gpu_gen;
+	int gpu_on;                 /* set before the workers start: gpu changes */
 } AutofpCtx;
 
 static int order_init(OrderTrack *o, uint32_t inflight)
@@ -696,19 +743,55 @@ typedef struct WorkerArg {
 
 static DetectGpuTicket *gpu_ticket(AutofpCtx *ctx, const Packet *p)
 {
-	if (!ctx->gpu || p < ctx->pool->packets || p >= ctx->pool->packets + ctx->pool->n)
+	/* not ctx->gpu: the RX thread changes it on a reload, workers call this */
+	if (!ctx->gpu_on || p < ctx->pool->packets || p >= ctx->pool->packets + ctx->pool->n)
 		return NULL;
 	return &ctx->gpu_tickets[p - ctx->pool->packets];
 }
 
 static int gpu_start(AutofpCtx *ctx)
 {
-	ctx->gpu = ctx->e->detect ? detect_engine_gpu(ctx->e->detect) : NULL;
+	Engine *e = ctx->e;
+
+	if (e->reload) {
+		/* the engine in use now (a reload may have replaced the start-up
+		 * one already): it lives while we hold the slot */
+		const DetectEngine *de = NULL;
+
+		ctx->gpu_rs = reload_join(e->reload, NULL, NULL, NULL, &de, &ctx->gpu_gen);
+		if (!ctx->gpu_rs)
+			return -1;
+		ctx->gpu = detect_engine_gpu(de);
+		if (!ctx->gpu) {
+			reload_leave(e->reload, ctx->gpu_rs, NULL, &ctx->gpu_gen);
+			ctx->gpu_rs = NULL;
+		}
+	} else {
+		ctx->gpu = e->detect ? detect_engine_gpu(e->detect) : NULL;
+	}
 	if (!ctx->gpu)
 		return 0;
+	ctx->gpu_on = 1;
 	ctx->gpu_tickets = calloc(ctx->pool->n, sizeof(*ctx->gpu_tickets));
 	detect_gpu_set_pool(ctx->gpu, ctx->pool->n);
 	return ctx->gpu_tickets ? 0 : -1;
+}
+
+/* RX thread, between two packets: a reload swapped engines. The open batch
+ * of the old automata is cut (its packets must not wait for a deadline),
+ * the next payloads go to the new engine's; the reloader frees the old
+ * ones once their tickets are all released. */
+static void gpu_rx_sync(AutofpCtx *ctx)
+{
+	DetectGpu *old = ctx->gpu;
+
+	if (!ctx->gpu_rs || !reload_pending(ctx->e->reload, ctx->gpu_gen))
+		return;
+	detect_gpu_flush(old);
+	ctx->gpu = reload_gpu(ctx->e->reload);
+	detect_gpu_set_pool(ctx->gpu, ctx->pool->n);
+	/* the acknowledgement last: the old automata are ours until then */
+	reload_pickup(ctx->e->reload, ctx->gpu_rs, NULL, &ctx->gpu_gen);
 }
 
 /* RX thread, after decode, before dispatch. */
@@ -718,6 +801,7 @@ static void gpu_rx_submit(AutofpCtx *ctx, Packet *p)
 
 	if (!gt)
 		return;
+	gpu_rx_sync(ctx);
 	detect_gpu_rx_resumed(ctx->gpu);
 	detect_gpu_submit(ctx->gpu, p, gt);
 	if (++ctx->gpu_rx_n % GPU_STATS_EVERY == 0)
@@ -736,6 +820,10 @@ static void gpu_stop(AutofpCtx *ctx)
 {
 	if (ctx->gpu)
 		detect_gpu_update_counters(ctx->gpu);
+	if (ctx->gpu_rs) {
+		reload_leave(ctx->e->reload, ctx->gpu_rs, NULL, &ctx->gpu_gen);
+		ctx->gpu_rs = NULL;
+	}
 	free(ctx->gpu_tickets);
 	ctx->gpu_tickets = NULL;
 }
@@ -744,6 +832,7 @@ static void worker_process_gpu(AutofpCtx *ctx, Worker *w, Packet *p)
 {
 	DetectGpuTicket *gt = w->dt ? gpu_ticket(ctx, p) : NULL;
 
+	worker_sync(w);
 	if (gt)
 		detect_gpu_begin(w->dt, gt);
 	worker_process(w, p);
@@ -876,13 +965,11 @@ static int run_autofp(Engine *e, PacketPool *pool, ThreadCounters *rx_tc)
 	    gpu_start(&ctx) != 0)
 		goto out;
 	for (unsigned i = 0; i < ctx.n; i++) {
-		if (worker_init(&ctx.workers[i], e, i, ctx.n) != 0 ||
+		if (worker_init(&ctx.workers[i], e, i, ctx.n, order_wait, &ctx.order) != 0 ||
 		    packet_ring_init(&ctx.workers[i].ring, qsize) != 0)
 			goto stop;
 		args[i].ctx = &ctx;
 		args[i].w = &ctx.workers[i];
-		if (ctx.workers[i].dt)
-			detect_thread_set_order(ctx.workers[i].dt, order_wait, &ctx.order);
 		if (pthread_create(&ctx.workers[i].thread, NULL, worker_main, &args[i]) != 0) {
 			log_error("runmode: cannot start worker thread %u", i);
 			goto stop;
@@ -900,6 +987,7 @@ static int run_autofp(Engine *e, PacketPool *pool, ThreadCounters *rx_tc)
 			if (r == CAPTURE_END)
 				break;
 			/* idle: the workers tick their own flow tables */
+			gpu_rx_sync(&ctx);
 			capture_update_counters(e->caps[0], rx_tc);
 			control_poll(e);
 			continue;
@@ -923,6 +1011,8 @@ static int run_autofp(Engine *e, PacketPool *pool, ThreadCounters *rx_tc)
 	capture_update_counters(e->caps[0], rx_tc);
 	rc = 0;
 stop:
+	/* no reload from here on: the RX thread and the workers leave */
+	reloader_stop(e->reload);
 	gpu_rx_end(&ctx);
 	pool->before_wait = NULL;
 	for (unsigned i = 0; i < ctx.n; i++)

@@ -24,6 +24,7 @@
 
 struct Outputs;
 struct DetectEngine;
+struct Reloader;
 
 enum runmode {
 	RUNMODE_SINGLE = 0,
@@ -38,7 +39,7 @@ enum runmode {
 typedef struct RunControl {
 	volatile sig_atomic_t stop;     /* SIGTERM, SIGINT: end the capture, flush all */
 	volatile sig_atomic_t reopen;   /* SIGHUP: reopen the log files */
-	volatile sig_atomic_t reload;   /* SIGUSR2: rule reload (not built yet) */
+	volatile sig_atomic_t reload;   /* SIGUSR2: rule reload (runmode/reload.h) */
 	void (*on_reopen)(void *arg);   /* run on the main thread */
 	void (*on_tick)(void *arg);     /* live: about once a second, main thread */
 	void *arg;
@@ -64,7 +65,9 @@ typedef struct Engine {
 	unsigned ncaps;
 	int live;                       /* wall-clock idle ticks */
 	RunControl *ctl;                /* NULL: no signals handled */
-	struct DetectEngine *detect;    /* NULL: detection disabled */
+	struct DetectEngine *detect;    /* NULL: detection disabled; the start-up
+	                                 * engine (a reload's: reload_*) */
+	struct Reloader *reload;        /* NULL: detection disabled */
 } Engine;
 
 /* "single" / "autofp" / "workers" -> mode; -1 if unknown. */

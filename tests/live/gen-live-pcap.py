@@ -3,6 +3,8 @@
 
     gen-live-pcap.py traffic OUT.pcap    TCP/HTTP sessions and UDP datagrams, some jumbo
     gen-live-pcap.py idle OUT.pcap       a few UDP flows, then nothing
+    gen-live-pcap.py reload OUT.pcap     traffic's kind, longer: 480 TCP sessions and
+                                         4000 UDP datagrams (tests/live/reload.sh)
 
 traffic: 240 TCP sessions to 10.20.0.1:80 (handshake, one request, one response,
 FIN both ways; every 3rd request carries "live-marker-A" in its URI, every 5th
@@ -95,9 +97,9 @@ def udp_packet(i):
 		   100 if i % 6 == 0 else None)
 
 
-def traffic():
+def traffic(n_tcp=240, n_udp=300):
 	out = []
-	sessions = [tcp_session(i) for i in range(240)]
+	sessions = [tcp_session(i) for i in range(n_tcp)]
 	# interleave: sessions start a packet apart, so several are open at once
 	cursors = []
 	nxt = 0
@@ -111,10 +113,10 @@ def traffic():
 			c[1] += 1
 			if c[1] == len(c[0]):
 				cursors.remove(c)
-		if ui < 300:
+		if ui < n_udp:
 			out.append(udp_packet(ui))
 			ui += 1
-	while ui < 300:
+	while ui < n_udp:
 		out.append(udp_packet(ui))
 		ui += 1
 	return out
@@ -144,4 +146,5 @@ def write(path, frames):
 
 if __name__ == "__main__":
 	kind, path = sys.argv[1], sys.argv[2]
-	write(path, traffic() if kind == "traffic" else idle())
+	frames = {"traffic": traffic, "reload": lambda: traffic(480, 4000), "idle": idle}[kind]()
+	write(path, frames)

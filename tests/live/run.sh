@@ -75,7 +75,9 @@ ip -n "$ns" link set lo up
 
 python3 "$here/gen-live-pcap.py" traffic "$tmp/traffic.pcap"
 python3 "$here/gen-live-pcap.py" idle "$tmp/idle.pcap"
-common=(-c "$yaml" -S "$here/live.rules" --set "af-packet.0.interface=$vb" --set "pcap.0.interface=$vb")
+# no command socket in the run directory (tests/live/reload.sh tests it)
+common=(-c "$yaml" -S "$here/live.rules" --set "af-packet.0.interface=$vb" --set "pcap.0.interface=$vb"
+	--set unix-command.enabled=no)
 
 mkdir -p "$tmp/ref"
 if ! "$bin" "${common[@]}" -r "$tmp/traffic.pcap" -l "$tmp/ref" --runmode single > "$tmp/ref/out" 2>&1; then

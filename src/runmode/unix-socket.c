@@ -1,0 +1,707 @@
+/* The unix socket: Suricata's command protocol (unix-socket.h). */
+#include "config.h"
+
+#include "runmode/unix-socket.h"
+#include "runmode/reload.h"
+#include "runmode/runmode.h"
+#include "conf/conf.h"
+#include "stats/counters.h"
+#include "util/log.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#define VERSION_ANSWER "8.0.0 RELEASE"
+#define RUN_DIR BUILD_LOCALSTATEDIR "/run/suricata/"
+/* Suricata's limits: a client message is one JSON object of at most this */
+#define MSG_MAX 4096
+#define CLIENTS_MAX 16
+
+typedef struct Client {
+	int fd;
+	int version;                   /* 0: no handshake yet; 1: 0.1; 2: 0.2 */
+	char buf[MSG_MAX + 1];
+	size_t len;
+} Client;
+
+struct UnixSocket {
+	UnixSocketConfig cfg;
+	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	int lfd;
+	Client clients[CLIENTS_MAX];
+	pthread_t thread;
+	int started;
+	_Atomic int stop;
+	struct timespec started_at;
+};
+
+typedef int (*cmd_fn)(UnixSocket *u, json_t *args, json_t *answer);
+
+typedef struct Command {
+	const char *name;
+	cmd_fn fn;
+	int takes_args;                /* needs an "arguments" object */
+} Command;
+
+static void set_msg(json_t *answer, const char *msg)
+{
+	json_object_set_new(answer, "message", json_string(msg));
+}
+
+/* ---- the commands ---- */
+
+static const Command *commands(unsigned *n);
+
+static int cmd_list(UnixSocket *u, json_t *args, json_t *answer)
+{
+	unsigned n;
+	const Command *c = commands(&n);
+	json_t *m = json_object(), *a = json_array();
+
+	(void)u;
+	(void)args;
+	for (unsigned i = 0; i < n; i++)
+		json_array_append_new(a, json_string(c[i].name));
+	json_object_set_new(m, "count", json_integer(n));
+	json_object_set_new(m, "commands", a);
+	json_object_set_new(answer, "message", m);
+	return 0;
+}
+
+static int cmd_shutdown(UnixSocket *u, json_t *args, json_t *answer)
+{
+	(void)args;
+	/* the flag SIGTERM sets (another thread writes it here) */
+	if (u->cfg.ctl)
+		__atomic_store_n(&u->cfg.ctl->stop, 1, __ATOMIC_RELAXED);
+	set_msg(answer, "Closing Suricata");
+	return 0;
+}
+
+static int cmd_version(UnixSocket *u, json_t *args, json_t *answer)
+{
+	(void)u;
+	(void)args;
+	set_msg(answer, VERSION_ANSWER);
+	return 0;
+}
+
+static uint64_t uptime(const UnixSocket *u)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (uint64_t)(now.tv_sec - u->started_at.tv_sec);
+}
+
+static int cmd_uptime(UnixSocket *u, json_t *args, json_t *answer)
+{
+	(void)args;
+	json_object_set_new(answer, "message", json_integer((json_int_t)uptime(u)));
+	return 0;
+}
+
+static int cmd_running_mode(UnixSocket *u, json_t *args, json_t *answer)
+{
+	(void)args;
+	set_msg(answer, u->cfg.runmode ? u->cfg.runmode : "single");
+	return 0;
+}
+
+static int cmd_capture_mode(UnixSocket *u, json_t *args, json_t *answer)
+{
+	(void)args;
+	set_msg(answer, u->cfg.capture_mode ? u->cfg.capture_mode : "PCAP_FILE");
+	return 0;
+}
+
+static int cmd_conf_get(UnixSocket *u, json_t *args, json_t *answer)
+{
+	json_t *v = json_object_get(args, "variable");
+	const char *val;
+
+	(void)u;
+	if (!json_is_string(v)) {
+		set_msg(answer, "variable is not a string");
+		return -1;
+	}
+	val = conf_get(json_string_value(v));
+	if (!val) {
+		set_msg(answer, "Unable to get value");
+		return -1;
+	}
+	set_msg(answer, val);
+	return 0;
+}
+
+/* "a.b.c" = v into root, as eve's stats record nests the names. */
+static void nest(json_t *root, const char *name, uint64_t v)
+{
+	char part[128];
+	const char *p = name, *dot;
+	json_t *node = root;
+
+	while ((dot = strchr(p, '.'))) {
+		size_t l = (size_t)(dot - p);
+		json_t *c;
+
+		if (l >= sizeof(part))
+			return;
+		memcpy(part, p, l);
+		part[l] = 0;
+		c = json_object_get(node, part);
+		if (!c) {
+			c = json_object();
+			json_object_set_new(node, part, c);
+		} else if (!json_is_object(c)) {
+			return;     /* a counter and a group of the same name */
+		}
+		node = c;
+		p = dot + 1;
+	}
+	if (!json_object_get(node, p))
+		json_object_set_new(node, p, json_integer((json_int_t)v));
+}
+
+json_t *unix_socket_counters(uint64_t uptime_s)
+{
+	size_t n = counters_count();
+	uint64_t *snap = calloc(n ? n : 1, sizeof(*snap));
+	json_t *root = json_object();
+
+	json_object_set_new(root, "uptime", json_integer((json_int_t)uptime_s));
+	if (!snap)
+		return root;
+	counters_snapshot(snap);
+	for (size_t i = 0; i < n; i++) {
+		const char *name = counter_name((counter_id)i);
+
+		if (name)
+			nest(root, name, snap[i]);
+	}
+	free(snap);
+	return root;
+}
+
+static int cmd_dump_counters(UnixSocket *u, json_t *args, json_t *answer)
+{
+	(void)args;
+	json_object_set_new(answer, "message", unix_socket_counters(uptime(u)));
+	return 0;
+}
+
+static int need_detect(UnixSocket *u, json_t *answer)
+{
+	if (u->cfg.reload)
+		return 0;
+	set_msg(answer, "Detection engine is disabled");
+	return -1;
+}
+
+static int cmd_reload_rules(UnixSocket *u, json_t *args, json_t *answer)
+{
+	char msg[256];
+
+	(void)args;
+	if (need_detect(u, answer) != 0)
+		return -1;
+	/* blocks this thread only: the packets flow meanwhile */
+	if (reloader_request(u->cfg.reload, 1, msg, sizeof(msg)) <= 0) {
+		set_msg(answer, msg);
+		return -1;
+	}
+	set_msg(answer, "done");
+	return 0;
+}
+
+static int cmd_reload_nonblocking(UnixSocket *u, json_t *args, json_t *answer)
+{
+	char msg[256];
+
+	(void)args;
+	if (need_detect(u, answer) != 0)
+		return -1;
+	if (reloader_request(u->cfg.reload, 0, msg, sizeof(msg)) <= 0) {
+		set_msg(answer, msg);
+		return -1;
+	}
+	set_msg(answer, "done");
+	return 0;
+}
+
+/* Suricata's time strings: local time with microseconds and offset */
+static void time_string(const struct timeval *tv, char *buf, size_t len)
+{
+	struct tm tm;
+	time_t t = tv->tv_sec;
+	size_t l;
+
+	localtime_r(&t, &tm);
+	l = strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
+	l += (size_t)snprintf(buf + l, len - l, ".%06ld", (long)tv->tv_usec);
+	strftime(buf + l, len - l, "%z", &tm);
+}
+
+static int cmd_reload_time(UnixSocket *u, json_t *args, json_t *answer)
+{
+	ReloadInfo ri;
+	json_t *a, *e;
+	char ts[64];
+
+	(void)args;
+	if (need_detect(u, answer) != 0)
+		return -1;
+	reloader_info(u->cfg.reload, &ri);
+	time_string(&ri.last_reload, ts, sizeof(ts));
+	a = json_array();
+	e = json_object();
+	json_object_set_new(e, "id", json_integer(0));
+	json_object_set_new(e, "last_reload", json_string(ts));
+	json_array_append_new(a, e);
+	json_object_set_new(answer, "message", a);
+	return 0;
+}
+
+static int cmd_ruleset_stats(UnixSocket *u, json_t *args, json_t *answer)
+{
+	ReloadInfo ri;
+	json_t *a, *e;
+
+	(void)args;
+	if (need_detect(u, answer) != 0)
+		return -1;
+	reloader_info(u->cfg.reload, &ri);
+	a = json_array();
+	e = json_object();
+	json_object_set_new(e, "id", json_integer(0));
+	json_object_set_new(e, "rules_loaded", json_integer(ri.loaded));
+	json_object_set_new(e, "rules_failed", json_integer(ri.failed));
+	json_object_set_new(e, "rules_skipped", json_integer(ri.skipped));
+	/* ours, beside Suricata's keys: the reloads done and failed */
+	json_object_set_new(e, "reloads", json_integer((json_int_t)ri.reloads));
+	json_object_set_new(e, "reloads_failed", json_integer((json_int_t)ri.reloads_failed));
+	json_array_append_new(a, e);
+	json_object_set_new(answer, "message", a);
+	return 0;
+}
+
+static void add_failed(void *arg, const FailedRule *fr)
+{
+	json_t *e = json_object();
+
+	json_object_set_new(e, "tenant_id", json_integer(0));
+	json_object_set_new(e, "rule", json_string(fr->rule));
+	json_object_set_new(e, "filename", json_string(fr->file ? fr->file : ""));
+	json_object_set_new(e, "line", json_integer(fr->line));
+	json_array_append_new(arg, e);
+}
+
+static int cmd_failed_rules(UnixSocket *u, json_t *args, json_t *answer)
+{
+	json_t *a;
+
+	(void)args;
+	if (need_detect(u, answer) != 0)
+		return -1;
+	a = json_array();
+	reloader_failed_rules(u->cfg.reload, add_failed, a);
+	json_object_set_new(answer, "message", a);
+	return 0;
+}
+
+static int cmd_iface_list(UnixSocket *u, json_t *args, json_t *answer)
+{
+	json_t *m = json_object(), *a = json_array();
+
+	(void)args;
+	for (unsigned i = 0; i < u->cfg.nifaces; i++)
+		json_array_append_new(a, json_string(u->cfg.ifaces[i]));
+	json_object_set_new(m, "count", json_integer(u->cfg.nifaces));
+	json_object_set_new(m, "ifaces", a);
+	json_object_set_new(answer, "message", m);
+	return 0;
+}
+
+static uint64_t counter_value(const uint64_t *snap, const char *name)
+{
+	int id = counter_lookup(name);
+
+	return id >= 0 ? snap[id] : 0;
+}
+
+static int cmd_iface_stat(UnixSocket *u, json_t *args, json_t *answer)
+{
+	json_t *v = json_object_get(args, "iface"), *m;
+	size_t n = counters_count();
+	uint64_t *snap;
+	unsigned i;
+
+	if (!json_is_string(v)) {
+		set_msg(answer, "iface is not a string");
+		return -1;
+	}
+	for (i = 0; i < u->cfg.nifaces; i++)
+		if (!strcmp(u->cfg.ifaces[i], json_string_value(v)))
+			break;
+	if (i == u->cfg.nifaces) {
+		set_msg(answer, "Interface not found");
+		return -1;
+	}
+	snap = calloc(n ? n : 1, sizeof(*snap));
+	if (!snap) {
+		set_msg(answer, "out of memory");
+		return -1;
+	}
+	counters_snapshot(snap);
+	/* one interface per run: the run's counters are the interface's */
+	m = json_object();
+	json_object_set_new(m, "pkts", json_integer((json_int_t)counter_value(snap, "decoder.pkts")));
+	/* the packets the checksum checks rejected (TCP: the tracker's) */
+	json_object_set_new(m, "invalid-checksums",
+			    json_integer((json_int_t)counter_value(snap, "tcp.invalid_checksum")));
+	json_object_set_new(m, "drop",
+			    json_integer((json_int_t)counter_value(snap, "capture.kernel_drops")));
+	json_object_set_new(m, "bypassed", json_integer(0));
+	free(snap);
+	json_object_set_new(answer, "message", m);
+	return 0;
+}
+
+static int cmd_reopen(UnixSocket *u, json_t *args, json_t *answer)
+{
+	(void)args;
+	/* SIGHUP's flag: the files are reopened on the thread that owns them */
+	if (u->cfg.ctl)
+		__atomic_store_n(&u->cfg.ctl->reopen, 1, __ATOMIC_RELAXED);
+	set_msg(answer, "done");
+	return 0;
+}
+
+static const Command cmd_table[] = {
+	{ "shutdown", cmd_shutdown, 0 },
+	{ "command-list", cmd_list, 0 },
+	{ "help", cmd_list, 0 },
+	{ "version", cmd_version, 0 },
+	{ "uptime", cmd_uptime, 0 },
+	{ "running-mode", cmd_running_mode, 0 },
+	{ "capture-mode", cmd_capture_mode, 0 },
+	{ "conf-get", cmd_conf_get, 1 },
+	{ "dump-counters", cmd_dump_counters, 0 },
+	{ "reload-rules", cmd_reload_rules, 0 },
+	{ "ruleset-reload-rules", cmd_reload_rules, 0 },
+	{ "ruleset-reload-nonblocking", cmd_reload_nonblocking, 0 },
+	{ "ruleset-reload-time", cmd_reload_time, 0 },
+	{ "ruleset-stats", cmd_ruleset_stats, 0 },
+	{ "ruleset-failed-rules", cmd_failed_rules, 0 },
+	{ "iface-list", cmd_iface_list, 0 },
+	{ "iface-stat", cmd_iface_stat, 1 },
+	{ "reopen-log-files", cmd_reopen, 0 },
+	{ "log-reopen", cmd_reopen, 0 },
+};
+
+static const Command *commands(unsigned *n)
+{
+	*n = sizeof(cmd_table) / sizeof(cmd_table[0]);
+	return cmd_table;
+}
+
+json_t *unix_socket_execute(UnixSocket *u, const char *msg, size_t len)
+{
+	json_error_t jerr;
+	json_t *m = json_loadb(msg, len, 0, &jerr), *c, *args = NULL, *answer;
+	const Command *cmd = NULL;
+	unsigned n;
+	const Command *tab = commands(&n);
+	int rc;
+
+	if (!m)
+		return NULL;
+	c = json_object_get(m, "command");
+	if (!json_is_string(c)) {
+		json_decref(m);
+		return NULL;
+	}
+	for (unsigned i = 0; i < n && !cmd; i++)
+		if (!strcmp(tab[i].name, json_string_value(c)))
+			cmd = &tab[i];
+	answer = json_object();
+	if (!cmd) {
+		set_msg(answer, "Unknown command");
+		json_object_set_new(answer, "return", json_string("NOK"));
+		json_decref(m);
+		return answer;
+	}
+	if (cmd->takes_args) {
+		args = json_object_get(m, "arguments");
+		if (!json_is_object(args)) {
+			json_decref(answer);
+			json_decref(m);
+			return NULL;
+		}
+	}
+	rc = cmd->fn(u, args, answer);
+	json_object_set_new(answer, "return", json_string(rc == 0 ? "OK" : "NOK"));
+	json_decref(m);
+	return answer;
+}
+
+/* ---- the socket ---- */
+
+UnixSocket *unix_socket_new(const UnixSocketConfig *cfg)
+{
+	UnixSocket *u = calloc(1, sizeof(*u));
+
+	if (!u)
+		return NULL;
+	u->cfg = *cfg;
+	u->lfd = -1;
+	for (int i = 0; i < CLIENTS_MAX; i++)
+		u->clients[i].fd = -1;
+	clock_gettime(CLOCK_MONOTONIC, &u->started_at);
+	return u;
+}
+
+const char *unix_socket_path(const UnixSocket *u)
+{
+	return u->path;
+}
+
+int unix_socket_listen(UnixSocket *u, char *err, size_t errlen)
+{
+	struct sockaddr_un addr;
+	const char *name = u->cfg.path && *u->cfg.path ? u->cfg.path : "suricata-command.socket";
+	int n;
+
+	if (name[0] == '/') {
+		n = snprintf(u->path, sizeof(u->path), "%s", name);
+	} else {
+		if (mkdir(RUN_DIR, 0750) != 0 && errno != EEXIST) {
+			snprintf(err, errlen, "unix-command: cannot create the socket directory %s: %s",
+				 RUN_DIR, strerror(errno));
+			return -1;
+		}
+		n = snprintf(u->path, sizeof(u->path), "%s%s", RUN_DIR, name);
+	}
+	if (n < 0 || (size_t)n >= sizeof(u->path)) {
+		snprintf(err, errlen, "unix-command: the socket path %s is too long (%zu bytes at most)",
+			 name, sizeof(u->path) - 1);
+		return -1;
+	}
+	unlink(u->path);
+	u->lfd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (u->lfd < 0) {
+		snprintf(err, errlen, "unix-command: socket: %s", strerror(errno));
+		return -1;
+	}
+	memset(&addr, 0, sizeof(addr));
+	addr.sun_family = AF_UNIX;
+	memcpy(addr.sun_path, u->path, strlen(u->path) + 1);
+	if (bind(u->lfd, (struct sockaddr *)&addr, sizeof(addr)) != 0 ||
+	    chmod(u->path, S_IRUSR | S_IWUSR | S_IRGRP | S_IWGRP) != 0 ||
+	    listen(u->lfd, 8) != 0) {
+		snprintf(err, errlen, "unix-command: %s: %s", u->path, strerror(errno));
+		close(u->lfd);
+		u->lfd = -1;
+		return -1;
+	}
+	return 0;
+}
+
+static void client_close(Client *c)
+{
+	if (c->fd >= 0)
+		close(c->fd);
+	c->fd = -1;
+	c->len = 0;
+	c->version = 0;
+}
+
+static int send_json(Client *c, json_t *j)
+{
+	char *s = json_dumps(j, JSON_COMPACT);
+	size_t len, off = 0;
+	int rc = 0;
+
+	if (!s)
+		return -1;
+	len = strlen(s);
+	while (off < len && rc == 0) {
+		ssize_t w = send(c->fd, s + off, len - off, MSG_NOSIGNAL);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			rc = -1;
+		else
+			off += (size_t)w;
+	}
+	/* 0.2 answers end with a newline: the client reads up to it */
+	if (rc == 0 && c->version >= 2 && send(c->fd, "\n", 1, MSG_NOSIGNAL) != 1)
+		rc = -1;
+	free(s);
+	return rc;
+}
+
+/* What the client sent so far holds one whole JSON object: serve it. */
+static void client_serve(UnixSocket *u, Client *c)
+{
+	json_error_t jerr;
+	json_t *m;
+	size_t used;
+
+	for (;;) {
+		const char *p = c->buf;
+		size_t left = c->len;
+
+		while (left && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t')) {
+			p++;
+			left--;
+		}
+		if (!left) {
+			c->len = 0;
+			return;
+		}
+		m = json_loadb(p, left, JSON_DISABLE_EOF_CHECK, &jerr);
+		if (!m) {
+			/* incomplete: wait for more (a full buffer is refused) */
+			if (c->len < MSG_MAX && strstr(jerr.text, "premature end of input"))
+				return;
+			log_info("unix socket: invalid message from a client: %s", jerr.text);
+			client_close(c);
+			return;
+		}
+		used = (size_t)(p - c->buf) + (size_t)jerr.position;
+		if (!c->version) {
+			json_t *v = json_object_get(m, "version");
+			const char *vs = json_is_string(v) ? json_string_value(v) : "";
+			json_t *ok;
+
+			if (strcmp(vs, "0.1") && strcmp(vs, "0.2")) {
+				log_info("unix socket: invalid client version \"%s\"", vs);
+				json_decref(m);
+				client_close(c);
+				return;
+			}
+			c->version = vs[2] - '0';
+			ok = json_pack("{s:s}", "return", "OK");
+			if (send_json(c, ok) != 0) {
+				json_decref(ok);
+				json_decref(m);
+				client_close(c);
+				return;
+			}
+			json_decref(ok);
+		} else {
+			char *text = json_dumps(m, JSON_COMPACT);
+			json_t *answer = text ? unix_socket_execute(u, text, strlen(text)) : NULL;
+
+			free(text);
+			if (!answer || send_json(c, answer) != 0) {
+				json_decref(answer);
+				json_decref(m);
+				client_close(c);
+				return;
+			}
+			json_decref(answer);
+		}
+		json_decref(m);
+		memmove(c->buf, c->buf + used, c->len - used);
+		c->len -= used;
+	}
+}
+
+static void accept_client(UnixSocket *u)
+{
+	int fd = accept(u->lfd, NULL, NULL);
+
+	if (fd < 0)
+		return;
+	fcntl(fd, F_SETFD, FD_CLOEXEC);
+	for (int i = 0; i < CLIENTS_MAX; i++) {
+		if (u->clients[i].fd < 0) {
+			u->clients[i].fd = fd;
+			u->clients[i].len = 0;
+			u->clients[i].version = 0;
+			return;
+		}
+	}
+	log_info("unix socket: %d clients already: one more refused", CLIENTS_MAX);
+	close(fd);
+}
+
+static void *unix_main(void *arg)
+{
+	UnixSocket *u = arg;
+
+	while (!atomic_load(&u->stop)) {
+		struct pollfd pf[CLIENTS_MAX + 1];
+		int map[CLIENTS_MAX + 1], n = 0;
+
+		pf[n].fd = u->lfd;
+		pf[n].events = POLLIN;
+		map[n++] = -1;
+		for (int i = 0; i < CLIENTS_MAX; i++) {
+			if (u->clients[i].fd < 0)
+				continue;
+			pf[n].fd = u->clients[i].fd;
+			pf[n].events = POLLIN;
+			map[n++] = i;
+		}
+		if (poll(pf, (nfds_t)n, 200) <= 0)
+			continue;
+		for (int k = 1; k < n; k++) {
+			Client *c = &u->clients[map[k]];
+			ssize_t r;
+
+			if (!(pf[k].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			r = recv(c->fd, c->buf + c->len, MSG_MAX - c->len, 0);
+			if (r <= 0) {
+				client_close(c);
+				continue;
+			}
+			c->len += (size_t)r;
+			c->buf[c->len] = 0;
+			client_serve(u, c);
+		}
+		if (pf[0].revents & POLLIN)
+			accept_client(u);
+	}
+	return NULL;
+}
+
+int unix_socket_start(UnixSocket *u)
+{
+	if (pthread_create(&u->thread, NULL, unix_main, u) != 0)
+		return -1;
+	u->started = 1;
+	return 0;
+}
+
+void unix_socket_free(UnixSocket *u)
+{
+	if (!u)
+		return;
+	if (u->started) {
+		atomic_store(&u->stop, 1);
+		pthread_join(u->thread, NULL);
+	}
+	for (int i = 0; i < CLIENTS_MAX; i++)
+		client_close(&u->clients[i]);
+	if (u->lfd >= 0) {
+		close(u->lfd);
+		unlink(u->path);
+	}
+	free(u);
+}

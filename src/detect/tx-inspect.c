@@ -455,7 +455,7 @@ static TxDetect *tx_state_rebase(const DetectEngine *de, TxDetect *st)
 	tx_body_free(st->body);
 	st->body = NULL;
 	st->seen[0] = st->seen[1] = 0;
-	st->scanned[0] = st->scanned[1] = 0;
+	memset(st->scanned, 0, sizeof(st->scanned));
 	memset(st->done, 0, st->cap_bits / 8);
 	st->gen = de->gen;
 	if (2 * (uint64_t)de->nhttp > st->cap_bits)

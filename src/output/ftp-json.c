@@ -4,40 +4,9 @@
  * one FTP logger writes both. */
 #include "app-layer/ftp.h"
 #include "output/output-private.h"
+#include "output/json-dump.h"
 
 #include <stdlib.h>
-
-/* Command and reply text are bytes off the wire: invalid UTF-8 becomes
- * "\xNN" text instead of a dropped field. */
-static json_t *json_text(const char *p, size_t n)
-{
-	json_t *j = json_stringn(p, n);
-	char *tmp;
-	size_t o = 0;
-
-	if (j)
-		return j;
-	tmp = malloc(n * 4 + 1);
-	if (!tmp)
-		return json_string("");
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)p[i];
-
-		if (c < 0x80) {
-			tmp[o++] = (char)c;
-		} else {
-			static const char hx[] = "0123456789ABCDEF";
-
-			tmp[o++] = '\\';
-			tmp[o++] = 'x';
-			tmp[o++] = hx[c >> 4];
-			tmp[o++] = hx[c & 15];
-		}
-	}
-	j = json_stringn(tmp, o);
-	free(tmp);
-	return j ? j : json_string("");
-}
 
 static json_t *ftp_object(const FtpTx *t)
 {
@@ -46,13 +15,13 @@ static json_t *ftp_object(const FtpTx *t)
 	if (t->cmd_name) {
 		json_object_set_new(o, "command", json_string(t->cmd_name));
 		if (t->cmd_data)
-			json_object_set_new(o, "command_data", json_text(t->cmd_data, t->cmd_data_len));
+			json_object_set_new(o, "command_data", eve_json_bytes(t->cmd_data, t->cmd_data_len));
 	}
 	if (t->nreplies) {
 		json_t *r = json_array(), *c = json_array();
 
 		for (unsigned i = 0; i < t->nreplies; i++) {
-			json_array_append_new(r, json_text(t->replies[i].text, t->replies[i].len));
+			json_array_append_new(r, eve_json_bytes(t->replies[i].text, t->replies[i].len));
 			if (t->replies[i].code[0])
 				json_array_append_new(c, json_string(t->replies[i].code));
 		}
@@ -116,7 +85,7 @@ static json_t *ftpdata_object(const FtpDataInfo *di)
 	json_t *o = json_object();
 	const char *cmd = ftpdata_cmd_name(di->cmd);
 
-	json_object_set_new(o, "filename", json_text(di->filename, di->filename_len));
+	json_object_set_new(o, "filename", eve_json_bytes(di->filename, di->filename_len));
 	if (cmd)
 		json_object_set_new(o, "command", json_string(cmd));
 	return o;

@@ -17,6 +17,7 @@
  *   we hand trees deeper than EVE_JSON_MAX_DEPTH back to the caller. */
 #include "output/json-dump.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 enum {
@@ -285,4 +286,32 @@ int eve_json_put_string(char **pp, char *end, const char *s, size_t len)
 
 	*pp = o.p;
 	return r == R_OK ? 0 : r == R_BADUTF8 ? -2 : -1;
+}
+
+json_t *eve_json_bytes(const void *data, size_t n)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	const unsigned char *p = data;
+	json_t *j = json_stringn((const char *)p, n);
+	char *tmp;
+	size_t o = 0;
+
+	if (j)
+		return j;
+	tmp = malloc(n * 4 + 1);
+	if (!tmp)
+		return json_string("");
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] < 0x80) {
+			tmp[o++] = (char)p[i];
+		} else {
+			tmp[o++] = '\\';
+			tmp[o++] = 'x';
+			tmp[o++] = hex[p[i] >> 4];
+			tmp[o++] = hex[p[i] & 15];
+		}
+	}
+	j = json_stringn(tmp, o);
+	free(tmp);
+	return j ? j : json_string("");
 }

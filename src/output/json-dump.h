@@ -28,4 +28,11 @@ size_t eve_json_dump(const json_t *v, char *buf, size_t cap);
  * -2 when s is not valid UTF-8 (the JSON writer's strings, json-writer.h). */
 int eve_json_put_string(char **pp, char *end, const char *s, size_t len);
 
+/* Bytes off the wire as a jansson string: valid UTF-8 as it is; otherwise
+ * every byte from 0x80 becomes the text "\xNN" (upper-case hex), so that a
+ * hostile value still gives a valid record and no field is dropped (the
+ * tls, smtp, ssh and ftp records; dns and http have their own forms, as
+ * Suricata writes them). "" when out of memory. */
+json_t *eve_json_bytes(const void *p, size_t n);
+
 #endif

@@ -10,6 +10,7 @@
  * fields are left out (suricata-verify smtp-to-comma). */
 #include "output/smtp-json.h"
 #include "output/output-private.h"
+#include "output/json-dump.h"
 #include "app-layer/smtp.h"
 #include "app-layer/app-layer.h"
 #include "conf/conf.h"
@@ -20,34 +21,10 @@
 
 #include <openssl/evp.h>
 
-/* Valid UTF-8 goes out as is; otherwise bytes from 0x80 become "\xNN"
- * text, so a hostile header still makes a valid record. */
-static json_t *json_bytes(const uint8_t *p, size_t n)
-{
-	json_t *j = json_stringn((const char *)p, n);
-	char *tmp;
-	size_t o = 0;
-
-	if (j)
-		return j;
-	tmp = malloc(n * 4 + 1);
-	if (!tmp)
-		return json_string("");
-	for (size_t i = 0; i < n; i++) {
-		if (p[i] < 0x80)
-			tmp[o++] = (char)p[i];
-		else
-			o += (size_t)sprintf(tmp + o, "\\x%02X", p[i]);
-	}
-	j = json_stringn(tmp, o);
-	free(tmp);
-	return j ? j : json_string("");
-}
-
 static void set_bytes(json_t *o, const char *k, const uint8_t *p, uint32_t n)
 {
 	if (p && n)
-		json_object_set_new(o, k, json_bytes(p, n));
+		json_object_set_new(o, k, eve_json_bytes(p, n));
 }
 
 json_t *smtp_json_object(const void *tx)
@@ -66,7 +43,7 @@ json_t *smtp_json_object(const void *tx)
 		a = json_array();
 		for (unsigned i = 0; i < smtp_tx_rcpt_count(tx); i++) {
 			p = smtp_tx_rcpt(tx, i, &n);
-			json_array_append_new(a, json_bytes(p, n));
+			json_array_append_new(a, eve_json_bytes(p, n));
 		}
 		json_object_set_new(s, "rcpt_to", a);
 	}
@@ -101,7 +78,7 @@ static json_t *address_list(const uint8_t *v, uint32_t len)
 					 v[e - 1] == '\n'))
 				e--;
 			if (e > s)
-				json_array_append_new(a, json_bytes(v + s, e - s));
+				json_array_append_new(a, eve_json_bytes(v + s, e - s));
 		}
 		start = i + 1;
 	}
@@ -163,7 +140,7 @@ json_t *smtp_email_object(const void *tx, uint32_t fields)
 		return NULL;
 	json_object_set_new(e, "status", json_string("PARSE_DONE"));
 	if ((h = mime_header(m, "from")) && h->len)
-		json_object_set_new(e, "from", json_bytes(h->value, h->len));
+		json_object_set_new(e, "from", eve_json_bytes(h->value, h->len));
 	if ((h = mime_header(m, "to")) && (a = address_list(h->value, h->len)))
 		json_object_set_new(e, "to", a);
 	if ((h = mime_header(m, "cc")) && (a = address_list(h->value, h->len)))
@@ -176,14 +153,14 @@ json_t *smtp_email_object(const void *tx, uint32_t fields)
 			for (unsigned k = 0; k < mime_header_count(m); k++) {
 				h = mime_header_at(m, k);
 				if (strcmp(h->name, ext_fields[i].hdr) == 0 && h->len)
-					json_array_append_new(a, json_bytes(h->value, h->len));
+					json_array_append_new(a, eve_json_bytes(h->value, h->len));
 			}
 			if (json_array_size(a))
 				json_object_set_new(e, ext_fields[i].key, a);
 			else
 				json_decref(a);
 		} else if ((h = mime_header(m, ext_fields[i].hdr)) && h->len) {
-			json_object_set_new(e, ext_fields[i].key, json_bytes(h->value, h->len));
+			json_object_set_new(e, ext_fields[i].key, eve_json_bytes(h->value, h->len));
 		}
 	}
 	if ((fields & SMTP_LOG_MD5_SUBJECT) && (h = mime_header(m, "subject")) && h->len) {
@@ -199,7 +176,7 @@ json_t *smtp_email_object(const void *tx, uint32_t fields)
 		for (unsigned i = 0; i < mime_url_count(m); i++) {
 			const MimeStr *u = mime_url_at(m, i);
 
-			json_array_append_new(a, json_bytes(u->s, u->len));
+			json_array_append_new(a, eve_json_bytes(u->s, u->len));
 		}
 		json_object_set_new(e, "url", a);
 		if (fields & SMTP_LOG_URL_FLAGS) {
@@ -215,7 +192,7 @@ json_t *smtp_email_object(const void *tx, uint32_t fields)
 		for (unsigned i = 0; i < mime_attachment_count(m); i++) {
 			const MimeStr *s = mime_attachment_at(m, i);
 
-			json_array_append_new(a, json_bytes(s->s, s->len));
+			json_array_append_new(a, eve_json_bytes(s->s, s->len));
 		}
 		json_object_set_new(e, "attachment", a);
 	}

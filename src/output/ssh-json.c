@@ -3,49 +3,22 @@
 
 #include "app-layer/ssh.h"
 #include "output/output-private.h"
-
-/* Banner fields are bytes off the wire: invalid UTF-8 becomes an escaped
- * string rather than a dropped field. */
-static json_t *json_text(const char *p, size_t n)
-{
-	json_t *j = json_stringn(p, n);
-	char tmp[4 * SSH_MAX_BANNER + 1];
-	size_t o = 0;
-
-	if (j)
-		return j;
-	for (size_t i = 0; i < n && o + 4 < sizeof(tmp); i++) {
-		unsigned char c = (unsigned char)p[i];
-
-		if (c < 0x80) {
-			tmp[o++] = (char)c;
-		} else {
-			static const char hx[] = "0123456789ABCDEF";
-
-			tmp[o++] = '\\';
-			tmp[o++] = 'x';
-			tmp[o++] = hx[c >> 4];
-			tmp[o++] = hx[c & 15];
-		}
-	}
-	j = json_stringn(tmp, o);
-	return j ? j : json_string("");
-}
+#include "output/json-dump.h"
 
 static json_t *side_json(const SshSide *sd, int hassh)
 {
 	json_t *o = json_object();
 
 	if (sd->proto_len)
-		json_object_set_new(o, "proto_version", json_text(sd->proto, sd->proto_len));
+		json_object_set_new(o, "proto_version", eve_json_bytes(sd->proto, sd->proto_len));
 	if (sd->software_len)
 		json_object_set_new(o, "software_version",
-				    json_text(sd->software, sd->software_len));
+				    eve_json_bytes(sd->software, sd->software_len));
 	if (hassh && sd->hassh_str) {
 		json_t *h = json_object();
 
 		json_object_set_new(h, "hash", json_string(sd->hassh));
-		json_object_set_new(h, "string", json_text(sd->hassh_str, sd->hassh_len));
+		json_object_set_new(h, "string", eve_json_bytes(sd->hassh_str, sd->hassh_len));
 		json_object_set_new(o, "hassh", h);
 	}
 	return o;

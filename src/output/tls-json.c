@@ -13,6 +13,7 @@
 #include "app-layer/tls-ja.h"
 #include "app-layer/tls.h"
 #include "output/output-private.h"
+#include "output/json-dump.h"
 
 static const struct {
 	const char *name;
@@ -72,30 +73,6 @@ int tls_log_custom_fields(const char *const *names, unsigned n, uint32_t *fields
 	return 0;
 }
 
-/* Valid UTF-8 goes out as is; otherwise bytes from 0x80 become "\xNN"
- * text, so a hostile SNI still makes a valid record. */
-static json_t *json_bytes(const uint8_t *p, size_t n)
-{
-	json_t *j = json_stringn((const char *)p, n);
-	char *tmp;
-	size_t o = 0;
-
-	if (j)
-		return j;
-	tmp = malloc(n * 4 + 1);
-	if (!tmp)
-		return json_string("");
-	for (size_t i = 0; i < n; i++) {
-		if (p[i] < 0x80)
-			tmp[o++] = (char)p[i];
-		else
-			o += (size_t)sprintf(tmp + o, "\\x%02X", p[i]);
-	}
-	j = json_stringn(tmp, o);
-	free(tmp);
-	return j ? j : json_string("");
-}
-
 static json_t *json_base64(const uint8_t *p, uint32_t n)
 {
 	size_t cap = 4 * (((size_t)n + 2) / 3) + 1;
@@ -127,7 +104,7 @@ static json_t *san_array(const TlsCertInfo *ci)
 	json_t *a = json_array();
 
 	for (uint32_t i = 0; i < ci->nsan; i++)
-		json_array_append_new(a, json_bytes((const uint8_t *)ci->san[i], strlen(ci->san[i])));
+		json_array_append_new(a, eve_json_bytes((const uint8_t *)ci->san[i], strlen(ci->san[i])));
 	return a;
 }
 
@@ -150,7 +127,7 @@ static json_t *alpn_array(const TlsHello *h)
 	for (unsigned i = 0; i < h->nalpn; i++) {
 		uint8_t len;
 		const uint8_t *p = tls_hello_alpn(h, i, &len);
-		json_array_append_new(a, json_bytes(p, len));
+		json_array_append_new(a, eve_json_bytes(p, len));
 	}
 	return a;
 }
@@ -175,8 +152,8 @@ static void add_client_cert(json_t *tls, const TlsState *s, uint32_t fields)
 		return;
 	const TlsCertInfo ci = *cp;
 	json_t *c = json_object();
-	json_object_set_new(c, "subject", json_bytes((const uint8_t *)ci.subject, ci.subject_len));
-	json_object_set_new(c, "issuerdn", json_bytes((const uint8_t *)ci.issuer, ci.issuer_len));
+	json_object_set_new(c, "subject", eve_json_bytes((const uint8_t *)ci.subject, ci.subject_len));
+	json_object_set_new(c, "issuerdn", eve_json_bytes((const uint8_t *)ci.issuer, ci.issuer_len));
 	json_object_set_new(c, "serial", json_string(ci.serial));
 	json_object_set_new(c, "fingerprint", json_string(ci.fingerprint));
 	add_dates(c, &ci, TLS_LOG_NOTBEFORE | TLS_LOG_NOTAFTER);
@@ -207,10 +184,10 @@ json_t *tls_json_object(const TlsState *s, uint32_t fields)
 	 * identity, then the handshake */
 	if (have_cert && (fields & TLS_LOG_SUBJECT))
 		json_object_set_new(tls, "subject",
-				    json_bytes((const uint8_t *)ci.subject, ci.subject_len));
+				    eve_json_bytes((const uint8_t *)ci.subject, ci.subject_len));
 	if (have_cert && (fields & TLS_LOG_ISSUER))
 		json_object_set_new(tls, "issuerdn",
-				    json_bytes((const uint8_t *)ci.issuer, ci.issuer_len));
+				    eve_json_bytes((const uint8_t *)ci.issuer, ci.issuer_len));
 	if ((fields & TLS_LOG_SESSION_RESUMED) && (s->flags & TLS_F_SESSION_RESUMED))
 		json_object_set_new(tls, "session_resumed", json_true());
 	if (have_cert && (fields & TLS_LOG_SERIAL))
@@ -218,7 +195,7 @@ json_t *tls_json_object(const TlsState *s, uint32_t fields)
 	if (have_cert && (fields & TLS_LOG_FINGERPRINT))
 		json_object_set_new(tls, "fingerprint", json_string(ci.fingerprint));
 	if ((fields & TLS_LOG_SNI) && s->client.present && s->client.sni_len)
-		json_object_set_new(tls, "sni", json_bytes((const uint8_t *)s->client.sni,
+		json_object_set_new(tls, "sni", eve_json_bytes((const uint8_t *)s->client.sni,
 							   s->client.sni_len));
 	if (fields & TLS_LOG_VERSION)
 		json_object_set_new(tls, "version", json_string(tls_version_name(

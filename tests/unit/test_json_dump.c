@@ -659,3 +659,19 @@ TEST(json_writer_too_small_or_too_deep_fails)
 	jw_int(&w, "a", 123);
 	CHECK_EQ(jw_end(&w), 0);
 }
+
+/* Bytes off the wire (tls, smtp, ssh, ftp records): valid UTF-8 as is,
+ * otherwise each byte from 0x80 as "\xNN", upper case; a NUL is kept. */
+TEST(eve_json_bytes_escapes_invalid_utf8)
+{
+	json_t *j = eve_json_bytes("caf\xc3\xa9", 5);
+
+	CHECK(j && strcmp(json_string_value(j), "caf\xc3\xa9") == 0);
+	json_decref(j);
+	j = eve_json_bytes("a\xe9" "b\xff", 4);
+	CHECK(j && strcmp(json_string_value(j), "a\\xE9b\\xFF") == 0);
+	json_decref(j);
+	j = eve_json_bytes("x\0\xc0", 3);
+	CHECK(j && json_string_length(j) == 6 && memcmp(json_string_value(j), "x\0\\xC0", 6) == 0);
+	json_decref(j);
+}

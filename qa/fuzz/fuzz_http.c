@@ -13,6 +13,7 @@
 #include "fuzz-common.h"
 #include "app-layer/app-layer.h"
 #include "app-layer/http.h"
+#include "app-layer/files.h"
 #include "conf/conf.h"
 #include "stats/counters.h"
 
@@ -99,7 +100,12 @@ static void walk_txs(Flow *f)
 				touch(d, len);
 			sink += (uint32_t)http_tx_body_truncated(tx, dir);
 			json_touch(http_tx_headers_json(tx, dir));
-			json_touch(http_tx_fileinfo_json(tx, dir));
+			{
+				/* the files of the side, as fileinfo would log them */
+				FileContainer *fc = http_tx_files(tx, dir, 0);
+
+				json_touch(fc ? files_json(&fc, 1) : NULL);
+			}
 		}
 		for (uint32_t i = 0; i < http_tx_event_count(tx); i++) {
 			const char *name = http_event_name(http_tx_event_get(tx, i));

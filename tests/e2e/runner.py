@@ -7,7 +7,8 @@ A case is a folder tests/e2e/<case>/ with:
   pcap     one line: the capture (file or folder) to read, relative to
            tests/data/pcaps/ (placeholders allowed). Absent: no -r is added.
   args     one line of extra arguments (shell quoting). Placeholders:
-           @CASE@ (the case folder), @SRCDIR@, @BUILDDIR@, @LOGDIR@, @DATA@ (tests/data/pcaps).
+           @CASE@ (the case folder), @SRCDIR@, @BUILDDIR@, @LOGDIR@, @DATA@ (tests/data/pcaps),
+           @SHARED@ (../shared, or $SURICATA_SHARED).
   expect   one expectation per line ('#' comments). Directives:
              single-only            run once, in --runmode single only
              no-runmode             run once, with no --runmode argument
@@ -170,7 +171,7 @@ class Env:
 def subst(s, env, case_dir, logdir):
     return (s.replace('@CASE@', case_dir).replace('@SRCDIR@', env.srcdir)
             .replace('@BUILDDIR@', env.builddir).replace('@LOGDIR@', logdir)
-            .replace('@DATA@', env.data))
+            .replace('@DATA@', env.data).replace('@SHARED@', env.shared))
 
 
 def read_lines(path):

@@ -237,7 +237,9 @@ static int sock_connect(const char *path)
 	return fd;
 }
 
-/* Reads up to a newline (or until closed / 3 s): returns the bytes read. */
+/* Reads one line (up to its newline, or until closed / 3 s): returns the
+ * bytes read. A byte at a time: two answers the server sent together are
+ * two lines, not one read (they coalesce on a loaded machine). */
 static int read_line(int fd, char *buf, size_t cap)
 {
 	size_t n = 0;
@@ -248,7 +250,7 @@ static int read_line(int fd, char *buf, size_t cap)
 
 		if (poll(&pf, 1, 3000) <= 0)
 			break;
-		r = recv(fd, buf + n, cap - 1 - n, 0);
+		r = recv(fd, buf + n, 1, 0);
 		if (r <= 0)
 			break;
 		n += (size_t)r;

@@ -7,6 +7,7 @@
  * URL search (text parts) or the attachment seam (parts with a file name).
  * Only the top-level header block is kept (what eve's email object logs). */
 #include "app-layer/mime-decode.h"
+#include "util/base64.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -171,21 +172,6 @@ void mime_msg_free(MimeMsg *m)
 
 /* ---------------- decoders ---------------- */
 
-static int b64_val(uint8_t c)
-{
-	if (c >= 'A' && c <= 'Z')
-		return c - 'A';
-	if (c >= 'a' && c <= 'z')
-		return c - 'a' + 26;
-	if (c >= '0' && c <= '9')
-		return c - '0' + 52;
-	if (c == '+')
-		return 62;
-	if (c == '/')
-		return 63;
-	return -1;
-}
-
 int mime_b64_decode(const uint8_t *in, uint32_t len, uint8_t *out, uint8_t carry[4],
 		    unsigned *ncarry)
 {
@@ -199,11 +185,11 @@ int mime_b64_decode(const uint8_t *in, uint32_t len, uint8_t *out, uint8_t carry
 		if (c == '=') {
 			/* padding: what the quantum holds so far is the end */
 			if (*ncarry >= 2) {
-				uint32_t v = (uint32_t)b64_val(carry[0]) << 18 |
-					     (uint32_t)b64_val(carry[1]) << 12;
+				uint32_t v = (uint32_t)base64_char_value(carry[0]) << 18 |
+					     (uint32_t)base64_char_value(carry[1]) << 12;
 
 				if (*ncarry == 3)
-					v |= (uint32_t)b64_val(carry[2]) << 6;
+					v |= (uint32_t)base64_char_value(carry[2]) << 6;
 				out[n++] = (uint8_t)(v >> 16);
 				if (*ncarry == 3)
 					out[n++] = (uint8_t)(v >> 8);
@@ -211,14 +197,16 @@ int mime_b64_decode(const uint8_t *in, uint32_t len, uint8_t *out, uint8_t carry
 			*ncarry = 0;
 			continue;
 		}
-		if (b64_val(c) < 0) {
+		if (base64_char_value(c) < 0) {
 			bad = 1;
 			continue;
 		}
 		carry[(*ncarry)++] = c;
 		if (*ncarry == 4) {
-			uint32_t v = (uint32_t)b64_val(carry[0]) << 18 | (uint32_t)b64_val(carry[1]) << 12 |
-				     (uint32_t)b64_val(carry[2]) << 6 | (uint32_t)b64_val(carry[3]);
+			uint32_t v = (uint32_t)base64_char_value(carry[0]) << 18 |
+				     (uint32_t)base64_char_value(carry[1]) << 12 |
+				     (uint32_t)base64_char_value(carry[2]) << 6 |
+				     (uint32_t)base64_char_value(carry[3]);
 
 			out[n++] = (uint8_t)(v >> 16);
 			out[n++] = (uint8_t)(v >> 8);

@@ -1,6 +1,7 @@
 /* Sticky-buffer transforms and base64_decode / base64_data: parsing (the
  * keyword setups) and the per-thread application (detect/transform.h). */
 #include "detect/detect-int.h"
+#include "util/base64.h"
 #include "detect/transform.h"
 #include "detect/pcre2-config.h"
 
@@ -373,21 +374,6 @@ static int grow(uint8_t **buf, uint32_t *cap, uint64_t need)
 	return 0;
 }
 
-static int b64val(uint8_t c)
-{
-	if (c >= 'A' && c <= 'Z')
-		return c - 'A';
-	if (c >= 'a' && c <= 'z')
-		return c - 'a' + 26;
-	if (c >= '0' && c <= '9')
-		return c - '0' + 52;
-	if (c == '+')
-		return 62;
-	if (c == '/')
-		return 63;
-	return -1;
-}
-
 /* A trailing group of 2 or 3 characters still yields its whole bytes
  * (Suricata decodes "dGhpc2" to "this"). Padding ends the data. */
 int64_t base64_decode_mode(const uint8_t *in, uint32_t len, uint8_t *out, int mode)
@@ -401,7 +387,7 @@ int64_t base64_decode_mode(const uint8_t *in, uint32_t len, uint8_t *out, int mo
 
 		if (in[i] == '=')
 			break;
-		v = b64val(in[i]);
+		v = base64_char_value(in[i]);
 		if (v < 0) {
 			if (mode == B64_RFC2045)
 				continue;

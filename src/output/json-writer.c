@@ -46,7 +46,10 @@ static void tree_add(JsonWriter *w, const char *key, json_t *v)
 	json_t *c = w->tree[w->depth];
 	int r;
 
-	if (!v) {
+	/* after a failure nothing is added: the tree is dropped at the end,
+	 * and a container that failed to join was freed */
+	if (!v || w->failed) {
+		json_decref(v);
 		w->failed = 1;
 		return;
 	}
@@ -66,7 +69,11 @@ static void open_container(JsonWriter *w, const char *key, char open, char close
 			return;
 		}
 		json_incref(c);
-		tree_add(w, key, c);
+		tree_add(w, key, c);   /* takes one reference, or drops it */
+		if (w->failed) {
+			json_decref(c);
+			return;
+		}
 		w->tree[++w->depth] = c;
 		json_decref(c);   /* the parent holds it */
 		return;

@@ -675,3 +675,20 @@ TEST(eve_json_bytes_escapes_invalid_utf8)
 	CHECK(j && json_string_length(j) == 6 && memcmp(json_string_value(j), "x\0\\xC0", 6) == 0);
 	json_decref(j);
 }
+
+/* Tree mode past its depth: the calls after the failure add nothing and
+ * the tree is dropped (NULL), with nothing leaked or freed twice (ASan). */
+TEST(json_writer_tree_mode_failure_drops_the_tree)
+{
+	JsonWriter w;
+
+	jw_tree_begin(&w);
+	jw_str(&w, "a", "x");
+	for (int i = 0; i < JW_MAX_DEPTH + 2; i++)
+		jw_object(&w, "o");
+	jw_str(&w, "b", "y");
+	jw_int(&w, "c", 1);
+	for (int i = 0; i < JW_MAX_DEPTH + 2; i++)
+		jw_close(&w);
+	CHECK(jw_tree_end(&w) == NULL);
+}

@@ -244,9 +244,12 @@ static int load_eve_types(OutputConfig *cfg, EveOutputConfig *ec, const char *pr
 		if (!t)
 			continue;
 		if (!eve_type_known(t)) {
-			log_info("eve-log: type '%s' is not supported, ignored", t);
+			/* unread, for good: conf_report_unused() names it */
+			item->used = -1;
 			continue;
 		}
+		if (item->child)
+			item->child->used = 1;     /* `- dns:` with no options */
 		if (!item->val) {
 			/* "- frame: {enabled: no}": listed but off */
 			int on = 1;
@@ -529,8 +532,9 @@ int output_config_load(OutputConfig *cfg, const char *log_dir, char *err, size_t
 			rc = load_eve(cfg, prefix, log_dir, err, errlen);
 		else if (strcmp(type, "stats") == 0)
 			rc = load_stats_output(cfg, prefix, log_dir, err, errlen);
-		else
-			log_info("outputs: '%s' is not supported, ignored", type);
+		/* others (file-store is the files module's) are not read here:
+		 * conf_report_unused() names the settings of any enabled one
+		 * nobody reads */
 		if (rc < 0)
 			return -1;
 	}

@@ -54,6 +54,7 @@ static const struct {
 	{ "host.prealloc", NULL },
 	{ "detect.thresholds.hash-size", NULL },
 	{ "stats.exception-policy.per-app-proto-errors", "false" },
+	{ "luajit.states", NULL },               /* no Lua here: nothing to preallocate */
 	{ NULL, NULL }
 };
 
@@ -228,6 +229,14 @@ static void walk(struct report *r, const ConfNode *n)
 	}
 	if (switched_off(n))
 		return;
+	/* Suricata reads cpu-affinity only with set-cpu-affinity on */
+	if (strcmp(n->name, "cpu-affinity") == 0 && n->parent && n->parent->parent &&
+	    !n->parent->parent->parent && strcmp(n->parent->name, "threading") == 0) {
+		const char *on = conf_get("threading.set-cpu-affinity");
+
+		if (!on || is_false(on))
+			return;
+	}
 	for (const ConfNode *c = n->child; c; c = c->next)
 		walk(r, c);
 }

@@ -578,6 +578,15 @@ static int engine_config_load(const Cli *cli, EngineConfig *cfg)
 	return 0;
 }
 
+/* eve-log pcap-file: the file the reader is in (Suricata's is its
+ * reader's current file too, when the record is written). */
+static const char *pcap_filename_of(void *arg)
+{
+	struct PcapSource *ps = capture_pcap_source((const Capture *)arg);
+
+	return ps ? pcap_source_current(ps) : NULL;
+}
+
 static int check_log_dir(const Cli *cli, const char **out)
 {
 	const char *dir = cli->log_dir ? cli->log_dir : conf_get("default-log-dir");
@@ -1349,6 +1358,8 @@ int main(int argc, char **argv)
 		log_error("%s", err);
 		goto out;
 	}
+	if (!capture_ops(capcfg.kind)->live && engine.ncaps && capture_pcap_source(engine.caps[0]))
+		outputs_set_pcap_filename(engine.outputs, pcap_filename_of, engine.caps[0]);
 	if (capture_ops(capcfg.kind)->live && captures_open(&engine, &capcfg) != 0)
 		goto out;
 	if (engine.detect) {

@@ -6,6 +6,7 @@
 #include "app-layer/files.h"
 #include "conf/conf.h"
 #include "util/log.h"
+#include "util/digest.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -351,9 +352,9 @@ static magic_t thread_magic(void)
 static const EVP_MD *hash_md(int i)
 {
 	switch (i) {
-	case FILE_HASH_MD5: return EVP_md5();
-	case FILE_HASH_SHA1: return EVP_sha1();
-	default: return EVP_sha256();
+	case FILE_HASH_MD5: return digest_md5();
+	case FILE_HASH_SHA1: return digest_sha1();
+	default: return digest_sha256();
 	}
 }
 

@@ -8,6 +8,7 @@
  * Only the top-level header block is kept (what eve's email object logs). */
 #include "app-layer/mime-decode.h"
 #include "util/base64.h"
+#include "util/digest.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -144,7 +145,7 @@ MimeMsg *mime_msg_new(const MimeConfig *cfg)
 	part_reset(m);
 	if (cfg->body_md5) {
 		m->md5 = EVP_MD_CTX_new();
-		if (m->md5 && EVP_DigestInit_ex(m->md5, EVP_md5(), NULL) != 1) {
+		if (m->md5 && EVP_DigestInit_ex(m->md5, digest_md5(), NULL) != 1) {
 			EVP_MD_CTX_free(m->md5);
 			m->md5 = NULL;
 		}

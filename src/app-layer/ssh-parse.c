@@ -1,5 +1,6 @@
 /* SSH stream parser (see ssh-parse.h). */
 #include "app-layer/ssh-parse.h"
+#include "util/digest.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -218,7 +219,7 @@ static void kexinit_done(SshState *s, SshSide *sd, int server)
 		unsigned char md[EVP_MAX_MD_SIZE];
 		unsigned int mdlen = 0;
 
-		if (EVP_Digest(str, (size_t)n, md, &mdlen, EVP_md5(), NULL) == 1 && mdlen == 16) {
+		if (EVP_Digest(str, (size_t)n, md, &mdlen, digest_md5(), NULL) == 1 && mdlen == 16) {
 			for (int i = 0; i < 16; i++) {
 				static const char hx[] = "0123456789abcdef";
 

@@ -3,6 +3,7 @@
 
 #include "app-layer/tls-cert.h"
 #include "app-layer/tls-parse.h"
+#include "util/digest.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,7 +130,7 @@ void tls_sha1_colon_hex(const uint8_t *data, size_t len, char *out)
 	unsigned char md[EVP_MAX_MD_SIZE];
 	unsigned int mdlen = 0;
 
-	if (EVP_Digest(data, len, md, &mdlen, EVP_sha1(), NULL) != 1 || mdlen != 20) {
+	if (EVP_Digest(data, len, md, &mdlen, digest_sha1(), NULL) != 1 || mdlen != 20) {
 		out[0] = '\0';
 		return;
 	}

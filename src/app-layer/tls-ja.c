@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "app-layer/tls-ja.h"
+#include "util/digest.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,7 +114,7 @@ void tls_ja_md5_hex(const char *s, size_t len, char *out)
 	unsigned char md[EVP_MAX_MD_SIZE];
 	unsigned int n = 0;
 
-	if (EVP_Digest(s, len, md, &n, EVP_md5(), NULL) != 1 || n != 16) {
+	if (EVP_Digest(s, len, md, &n, digest_md5(), NULL) != 1 || n != 16) {
 		out[0] = '\0';
 		return;
 	}
@@ -128,7 +129,7 @@ static void ja4_hash12(const char *s, size_t len, char *out)
 	unsigned int n = 0;
 	char hex[2 * EVP_MAX_MD_SIZE + 1];
 
-	if (len == 0 || EVP_Digest(s, len, md, &n, EVP_sha256(), NULL) != 1 || n < 6) {
+	if (len == 0 || EVP_Digest(s, len, md, &n, digest_sha256(), NULL) != 1 || n < 6) {
 		memcpy(out, "000000000000", 13);
 		return;
 	}

@@ -14,6 +14,7 @@
 #include "app-layer/smtp.h"
 #include "app-layer/app-layer.h"
 #include "conf/conf.h"
+#include "util/digest.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,7 +96,7 @@ static void md5_hex(const uint8_t *p, size_t n, char out[33])
 	unsigned int ml = 0;
 
 	out[0] = '\0';
-	if (EVP_Digest(p, n, md, &ml, EVP_md5(), NULL) != 1 || ml != 16)
+	if (EVP_Digest(p, n, md, &ml, digest_md5(), NULL) != 1 || ml != 16)
 		return;
 	for (int i = 0; i < 16; i++)
 		snprintf(out + 2 * i, 3, "%02x", md[i]);

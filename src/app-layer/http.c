@@ -9,6 +9,7 @@
 #include "app-layer/http-mem.h"
 #include "app-layer/http-multipart.h"
 #include "app-layer/files.h"
+#include "output/json-writer.h"
 
 #include <htp/htp.h>
 #include <zlib.h>
@@ -1807,62 +1808,61 @@ int http_tx_buffer_multi(HttpTx *tx, int buffer_id, uint32_t idx, const uint8_t 
 
 /* jansson wants UTF-8; bytes that are not become \xNN text, so a record is
  * never dropped for one odd byte. */
-static json_t *json_bytes(const uint8_t *p, size_t n)
+/* A byte string as an eve string: as it is when it is UTF-8, else with
+ * every byte outside printable ASCII written as \xHH (Suricata's form). */
+static void put_bytes(JsonWriter *w, const char *key, const uint8_t *p, size_t n)
 {
-	json_t *j = json_stringn((const char *)p, n);
-	char *tmp;
+	char stack[1024], *tmp = stack;
 	size_t o = 0;
 
-	if (j)
-		return j;
-	tmp = malloc(n * 4 + 1);
-	if (!tmp)
-		return NULL;
+	if (jw_strn_try(w, key, (const char *)p, n) == 0)
+		return;
+	if (n > (sizeof(stack) - 1) / 4 && !(tmp = malloc(n * 4 + 1)))
+		return;
 	for (size_t i = 0; i < n; i++) {
 		if (p[i] >= 0x20 && p[i] < 0x7f)
 			tmp[o++] = (char)p[i];
 		else
 			o += (size_t)sprintf(tmp + o, "\\x%02x", p[i]);
 	}
-	j = json_stringn(tmp, o);
-	free(tmp);
-	return j;
+	jw_strn(w, key, tmp, o);
+	if (tmp != stack)
+		free(tmp);
 }
 
-static void set_bstr(json_t *o, const char *key, const bstr *b)
+static void put_bstr(JsonWriter *w, const char *key, const bstr *b)
 {
 	if (b)
-		json_object_set_new(o, key, json_bytes(bstr_ptr(b), bstr_len(b)));
+		put_bytes(w, key, bstr_ptr(b), bstr_len(b));
 }
 
-static void set_header(json_t *o, const char *key, htp_table_t *t, const char *name)
+static void put_header(JsonWriter *w, const char *key, htp_table_t *t, const char *name)
 {
 	htp_header_t *h = t ? htp_table_get_c(t, name) : NULL;
 
 	if (h)
-		set_bstr(o, key, h->value);
+		put_bstr(w, key, h->value);
 }
 
-json_t *http_tx_json(const HttpTx *tx, int extended)
+int http_tx_loggable(const HttpTx *tx)
+{
+	return tx && tx->htx && (tx->htx->request_line || tx->htx->response_line);
+}
+
+int http_tx_write(JsonWriter *w, const HttpTx *tx, int extended)
 {
 	const htp_tx_t *h;
 	htp_header_t *ct;
-	json_t *o;
 
-	if (!tx || !tx->htx)
-		return NULL;
+	if (!http_tx_loggable(tx))
+		return 0;
 	h = tx->htx;
-	if (!h->request_line && !h->response_line)
-		return NULL;
-	o = json_object();
-	if (!o)
-		return NULL;
-	set_bstr(o, "hostname", h->request_hostname);
+	put_bstr(w, "hostname", h->request_hostname);
 	/* only when the port is written in the uri or Host header */
 	if (h->request_port_number > 0)
-		json_object_set_new(o, "http_port", json_integer(h->request_port_number));
-	set_bstr(o, "url", h->request_uri);
-	set_header(o, "http_user_agent", h->request_headers, "User-Agent");
+		jw_int(w, "http_port", h->request_port_number);
+	put_bstr(w, "url", h->request_uri);
+	put_header(w, "http_user_agent", h->request_headers, "User-Agent");
 	ct = h->response_headers ? htp_table_get_c(h->response_headers, "Content-Type") : NULL;
 	if (ct && ct->value) {
 		/* the media type alone, without parameters */
@@ -1871,48 +1871,74 @@ json_t *http_tx_json(const HttpTx *tx, int extended)
 
 		while (k < n && p[k] != ';')
 			k++;
-		json_object_set_new(o, "http_content_type", json_bytes(p, k));
+		put_bytes(w, "http_content_type", p, k);
 	}
 	if (!extended)
-		return o;
-	set_header(o, "http_refer", h->request_headers, "Referer");
-	set_bstr(o, "http_method", h->request_method);
-	set_bstr(o, "protocol", h->request_protocol);
+		return 1;
+	put_header(w, "http_refer", h->request_headers, "Referer");
+	put_bstr(w, "http_method", h->request_method);
+	put_bstr(w, "protocol", h->request_protocol);
 	if (h->response_status_number > 0)
-		json_object_set_new(o, "status", json_integer(h->response_status_number));
+		jw_int(w, "status", h->response_status_number);
 	else if (h->response_status)
-		set_bstr(o, "status_string", h->response_status);
-	set_header(o, "redirect", h->response_headers, "Location");
-	json_object_set_new(o, "length",
-			    json_integer(h->response_message_len > 0 ? h->response_message_len : 0));
+		put_bstr(w, "status_string", h->response_status);
+	put_header(w, "redirect", h->response_headers, "Location");
+	jw_int(w, "length", h->response_message_len > 0 ? h->response_message_len : 0);
+	return 1;
+}
+
+json_t *http_tx_json(const HttpTx *tx, int extended)
+{
+	JsonWriter w;
+	json_t *o;
+
+	jw_tree_begin(&w);
+	if (!http_tx_write(&w, tx, extended)) {
+		json_decref(jw_tree_end(&w));
+		return NULL;
+	}
+	o = jw_tree_end(&w);
 	return o;
+}
+
+int http_tx_headers_write(JsonWriter *w, const char *key, const HttpTx *tx, int dir)
+{
+	htp_table_t *t;
+
+	if (!tx || !tx->htx)
+		return 0;
+	t = headers_of(tx, dir & 1);
+	if (!t || htp_table_size(t) == 0)
+		return 0;
+	jw_array(w, key);
+	for (size_t i = 0; i < htp_table_size(t); i++) {
+		htp_header_t *h = htp_table_get_index(t, i, NULL);
+
+		if (!h || !h->name || !h->value)
+			continue;
+		jw_object(w, NULL);
+		put_bytes(w, "name", bstr_ptr(h->name), bstr_len(h->name));
+		put_bytes(w, "value", bstr_ptr(h->value), bstr_len(h->value));
+		jw_close(w);
+	}
+	jw_close(w);
+	return 1;
 }
 
 json_t *http_tx_headers_json(const HttpTx *tx, int dir)
 {
-	htp_table_t *t;
-	json_t *a;
+	JsonWriter w;
+	json_t *root, *a;
 
-	if (!tx || !tx->htx)
+	/* the writer's tree has an object at its root: the array is its member */
+	jw_tree_begin(&w);
+	if (!http_tx_headers_write(&w, "h", tx, dir)) {
+		json_decref(jw_tree_end(&w));
 		return NULL;
-	t = headers_of(tx, dir & 1);
-	if (!t || htp_table_size(t) == 0)
-		return NULL;
-	a = json_array();
-	for (size_t i = 0; a && i < htp_table_size(t); i++) {
-		htp_header_t *h = htp_table_get_index(t, i, NULL);
-		json_t *e;
-
-		if (!h || !h->name || !h->value)
-			continue;
-		e = json_object();
-		if (!e)
-			break;
-		json_object_set_new(e, "name", json_bytes(bstr_ptr(h->name), bstr_len(h->name)));
-		json_object_set_new(e, "value",
-				    json_bytes(bstr_ptr(h->value), bstr_len(h->value)));
-		json_array_append_new(a, e);
 	}
+	root = jw_tree_end(&w);
+	a = root ? json_incref(json_object_get(root, "h")) : NULL;
+	json_decref(root);
 	return a;
 }
 

@@ -145,12 +145,20 @@ int http_tx_has_event(const HttpTx *tx, int id);
  * and with extended: http_refer, http_port (when not implied), redirect, ...
  * New reference; NULL when the tx has no request line yet. */
 json_t *http_tx_json(const HttpTx *tx, int extended);
+/* The same members through the eve JSON writer, into the object the
+ * caller opened; 0 (nothing written) when http_tx_json would be NULL. */
+struct JsonWriter;
+/* Whether the tx has an http object yet (a request or a response line). */
+int http_tx_loggable(const HttpTx *tx);
+int http_tx_write(struct JsonWriter *w, const HttpTx *tx, int extended);
 
 /* eve "request_headers" / "response_headers" (dump-all-headers): an array of
  * {"name", "value"} in the order libhtp keeps them (repeated headers folded
  * into one, as libhtp does). dir: APP_DIR_*. NULL when that side has no
  * headers yet. */
 json_t *http_tx_headers_json(const HttpTx *tx, int dir);
+/* The same array as member `key` through the writer; 0 when NULL above. */
+int http_tx_headers_write(struct JsonWriter *w, const char *key, const HttpTx *tx, int dir);
 
 /* ---- files (app-layer/files.h) ---- */
 

@@ -4,6 +4,7 @@
 #include "output/http-log.h"
 #include "output/output-private.h"
 #include "app-layer/files.h"
+#include "output/json-writer.h"
 
 #include <string.h>
 #include <strings.h>
@@ -45,37 +46,41 @@ static json_t *tx_header(const char *type, const Packet *p, const Flow *f, uint6
 	return rec;
 }
 
-/* dump-all-headers: every header of the chosen sides, as libhtp kept them */
-static void add_headers(const Outputs *o, const HttpTx *tx, json_t *h)
-{
-	unsigned want = o->cfg.eve_http_headers;
-	json_t *a;
-
-	if ((want & OUTPUT_HTTP_HDR_REQUEST) &&
-	    (a = http_tx_headers_json(tx, APP_DIR_TOSERVER)))
-		json_object_set_new(h, "request_headers", a);
-	if ((want & OUTPUT_HTTP_HDR_RESPONSE) &&
-	    (a = http_tx_headers_json(tx, APP_DIR_TOCLIENT)))
-		json_object_set_new(h, "response_headers", a);
-}
-
+/* The "http" record, written straight into its line (the header as
+ * tx_header() builds it, then the http object and, with dump-all-headers,
+ * the headers of the chosen sides as libhtp kept them). */
 void output_http_tx(Outputs *o, const Packet *p, const Flow *f, HttpTx *tx)
 {
-	json_t *rec, *h;
+	char stack[16384], *line = stack;
+	size_t cap = sizeof(stack), n;
+	unsigned want;
+	JsonWriter w;
 
-	if (!o || !outputs_eve_enabled(o, "http"))
+	if (!o || !outputs_eve_enabled(o, "http") || !http_tx_loggable(tx))
 		return;
-	h = http_tx_json(tx, 1);
-	if (!h)
-		return;
-	rec = tx_header("http", p, f, http_tx_log_id(tx));
-	if (!rec) {
-		json_decref(h);
-		return;
+	want = o->cfg.eve_http_headers;
+	for (;;) {
+		jw_begin(&w, line, cap);
+		eve_header_write(&w, p ? &p->ts : &f->last, "http", NULL, f);
+		if (p && p->pcap_cnt)
+			jw_int(&w, "pcap_cnt", (int64_t)p->pcap_cnt);
+		jw_int(&w, "tx_id", (int64_t)http_tx_log_id(tx));
+		jw_object(&w, "http");
+		http_tx_write(&w, tx, 1);
+		if (want & OUTPUT_HTTP_HDR_REQUEST)
+			http_tx_headers_write(&w, "request_headers", tx, APP_DIR_TOSERVER);
+		if (want & OUTPUT_HTTP_HDR_RESPONSE)
+			http_tx_headers_write(&w, "response_headers", tx, APP_DIR_TOCLIENT);
+		n = jw_end(&w);
+		/* long headers: once more on the heap, as large as libhtp's
+		 * header limits let a transaction's record be */
+		if (n || line != stack || !(line = malloc(cap = 1u << 20)))
+			break;
 	}
-	add_headers(o, tx, h);
-	json_object_set_new(rec, "http", h);
-	eve_write(o, rec);
+	if (n)
+		eve_write_line(o, "http", line, n);
+	if (line != stack)
+		free(line);
 }
 
 /* Every file of the transaction once it is logged (complete, or the flow

@@ -171,6 +171,35 @@ void jw_strn(JsonWriter *w, const char *key, const char *s, size_t n)
 		w->failed = 1;
 }
 
+int jw_strn_try(JsonWriter *w, const char *key, const char *s, size_t n)
+{
+	char *p0 = w->p;
+	uint32_t had = w->has_member;
+	int r;
+
+	if (w->tree_mode) {
+		json_t *v = json_stringn(s, n);   /* checked: NULL when not UTF-8 */
+
+		if (!v)
+			return -1;
+		tree_add(w, key, v);
+		return 0;
+	}
+	member(w, key);
+	if (w->failed)
+		return 0;
+	r = eve_json_put_string(&w->p, w->end, s, n);
+	if (r == -2) {
+		/* take the member back: as if never begun */
+		w->p = p0;
+		w->has_member = had;
+		return -1;
+	}
+	if (r)
+		w->failed = 1;
+	return 0;
+}
+
 void jw_str(JsonWriter *w, const char *key, const char *s)
 {
 	jw_strn(w, key, s, strlen(s));

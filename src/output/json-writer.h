@@ -53,6 +53,9 @@ void jw_close(JsonWriter *w);
 
 void jw_str(JsonWriter *w, const char *key, const char *s);
 void jw_strn(JsonWriter *w, const char *key, const char *s, size_t n);
+/* As jw_strn, but a string that is not UTF-8 writes nothing and returns
+ * -1 (the writer stays usable): the caller writes another form of it. */
+int jw_strn_try(JsonWriter *w, const char *key, const char *s, size_t n);
 void jw_int(JsonWriter *w, const char *key, int64_t v);
 void jw_bool(JsonWriter *w, const char *key, int v);
 

@@ -6,7 +6,8 @@
  * eviction order under memcap pressure.
  *
  * Memory accounting follows Suricata's idea of flow.memuse: the table itself
- * plus every Flow allocated (in use or spare) counts against memcap/share. */
+ * plus every Flow allocated (in use or spare) counts against memcap/share,
+ * each at the size of the allocator's block for it (mem_block_size). */
 #include "flow/flow.h"
 #include "util/mem-peak.h"
 #include "conf/conf.h"
@@ -21,6 +22,9 @@
 #define TH_SYN 0x02
 #define TH_RST 0x04
 #define TH_ACK 0x10
+
+/* A flow as memuse counts it: the block the allocator holds for it. */
+#define FLOW_COST mem_block_size(sizeof(Flow))
 
 /* 51 bits: what Suricata's flow_id uses, so it stays exact in JSON doubles. */
 #define FLOW_ID_MASK ((1ull << 51) - 1)
@@ -419,13 +423,13 @@ static Flow *flow_alloc(FlowTable *ft)
 		f->hnext = NULL;
 		return f;
 	}
-	if (ft->memuse + sizeof(Flow) > ft->memcap)
+	if (ft->memuse + FLOW_COST > ft->memcap)
 		return NULL;
 	f = calloc(1, sizeof(*f));
 	if (!f)
 		return NULL;
-	ft->memuse += sizeof(Flow);
-	mem_peak_add(sizeof(Flow));
+	ft->memuse += FLOW_COST;
+	mem_peak_add(FLOW_COST);
 	return f;
 }
 
@@ -441,8 +445,8 @@ static void flow_release(FlowTable *ft, Flow *f)
 		return;
 	}
 	free(f);
-	ft->memuse -= sizeof(Flow);
-	mem_peak_sub(sizeof(Flow));
+	ft->memuse -= FLOW_COST;
+	mem_peak_sub(FLOW_COST);
 }
 
 /* ---- lists ---- */
@@ -585,7 +589,7 @@ FlowTable *flow_table_new(const FlowConfig *cfg, unsigned share, ThreadCounters 
 	for (uint32_t i = 0; i < ft->prealloc; i++) {
 		Flow *f;
 
-		if (ft->memuse + sizeof(Flow) > ft->memcap) {
+		if (ft->memuse + FLOW_COST > ft->memcap) {
 			log_warning("flow: prealloc stopped at %u flows: flow.memcap reached", i);
 			ft->prealloc = i;
 			break;
@@ -593,7 +597,7 @@ FlowTable *flow_table_new(const FlowConfig *cfg, unsigned share, ThreadCounters 
 		f = calloc(1, sizeof(*f));
 		if (!f)
 			break;
-		ft->memuse += sizeof(Flow);
+		ft->memuse += FLOW_COST;
 		f->hnext = ft->spare;
 		ft->spare = f;
 		ft->nspare++;
@@ -619,7 +623,7 @@ void flow_table_free(FlowTable *ft)
 		Flow *f = ft->spare;
 		ft->spare = f->hnext;
 		free(f);
-		ft->memuse -= sizeof(Flow);
+		ft->memuse -= FLOW_COST;
 	}
 	mem_peak_sub(ft->memuse);
 	free(ft->buckets);
@@ -685,8 +689,8 @@ static Flow *flow_alloc_emergency(FlowTable *ft, const struct timeval *now)
 		ft->spare = f->hnext;
 		ft->nspare--;
 		free(f);
-		ft->memuse -= sizeof(Flow);
-		mem_peak_sub(sizeof(Flow));
+		ft->memuse -= FLOW_COST;
+		mem_peak_sub(FLOW_COST);
 	}
 	if (ft->memuse < target) {
 		ft->emergency = 0;

@@ -1,5 +1,6 @@
 #include "test.h"
 #include "flow/flow.h"
+#include "util/mem-peak.h"
 #include "conf/conf.h"
 
 #include <arpa/inet.h>
@@ -505,7 +506,7 @@ TEST(flow_memcap_forces_emergency_and_eviction)
 	ft = flow_table_new(&cfg, 1, tc, NULL, NULL);
 	base = cval(tc, "flow.memuse");
 	flow_table_free(ft);
-	cfg.memcap = base + 10 * sizeof(Flow);
+	cfg.memcap = base + 10 * mem_block_size(sizeof(Flow));
 	ft = flow_table_new(&cfg, 1, tc, on_end, &r);
 	CHECK(ft != NULL);
 	for (int i = 0; i < 10; i++) {
@@ -516,7 +517,7 @@ TEST(flow_memcap_forces_emergency_and_eviction)
 	CHECK_EQ(cval(tc, "flow.memuse"), cfg.memcap);
 	CHECK_EQ(cval(tc, "flow.emerg_mode_entered"), 0);
 	/* the 11th: emergency; evict the oldest until memuse < memcap*50%:
-	 * memuse = base + n*sizeof(Flow) < base/2 + 5*sizeof(Flow) ... */
+	 * memuse = base + n*mem_block_size(sizeof(Flow)) < base/2 + 5*mem_block_size(sizeof(Flow)) ... */
 	mkpkt(&p, IPPROTO_UDP, "10.0.0.1", 2000, "10.0.0.2", 53, 0, 110);
 	CHECK(flow_handle_packet(ft, &p) != NULL);
 	CHECK_EQ(cval(tc, "flow.emerg_mode_entered"), 1);
@@ -526,7 +527,7 @@ TEST(flow_memcap_forces_emergency_and_eviction)
 		uint64_t target = cfg.memcap / 100 * 50 + cfg.memcap % 100 * 50 / 100;
 		int k = 0;
 
-		while (base + (10 - k) * sizeof(Flow) >= target)
+		while (base + (10 - k) * mem_block_size(sizeof(Flow)) >= target)
 			k++;
 		CHECK(k >= 5);
 		CHECK_EQ(r.n, k);
@@ -559,7 +560,7 @@ TEST(flow_emergency_uses_emergency_timeouts_first)
 	ft = flow_table_new(&cfg, 1, tc, NULL, NULL);
 	base = cval(tc, "flow.memuse");
 	flow_table_free(ft);
-	cfg.memcap = base + 4 * sizeof(Flow);
+	cfg.memcap = base + 4 * mem_block_size(sizeof(Flow));
 	ft = flow_table_new(&cfg, 1, tc, on_end, &r);
 	/* two old flows (idle 15 s > udp emergency-new 10 s), two young ones */
 	for (int i = 0; i < 4; i++) {
@@ -592,7 +593,7 @@ TEST(flow_memcap_too_small_counts_memcap)
 	ft = flow_table_new(&cfg, 1, tc, NULL, NULL);
 	base = cval(tc, "flow.memuse");
 	flow_table_free(ft);
-	cfg.memcap = base + sizeof(Flow) / 2;
+	cfg.memcap = base + mem_block_size(sizeof(Flow)) / 2;
 	ft = flow_table_new(&cfg, 1, tc, NULL, NULL);
 	CHECK(ft != NULL);
 	mkpkt(&p, IPPROTO_UDP, "10.0.0.1", 1000, "10.0.0.2", 53, 0, 100);

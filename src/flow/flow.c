@@ -283,8 +283,13 @@ static void packet_ports(const Packet *p, uint16_t *sp, uint16_t *dp)
 
 uint32_t flow_hash_packet(const Packet *p)
 {
+	FlowIcmpQuote q;
 	uint16_t sp, dp;
 
+	/* an unreachable goes where the flow it quotes is (autofp's worker) */
+	if (flow_icmp_quote(p, &q))
+		return hash_tuple(q.proto, 4, &q.src, &q.dst, q.sp, q.dp, p->vlan_id,
+				  p->vlan_count) ^ p->flow_level;
 	packet_ports(p, &sp, &dp);
 	return hash_tuple(p->proto, p->ip_version, &p->src, &p->dst, sp, dp,
 			  p->vlan_id, p->vlan_count) ^ p->flow_level;
@@ -864,13 +869,52 @@ static void flow_update(FlowTable *ft, Flow *f, Packet *p, int toserver)
 	    ((f->tcp_flags_ts | f->tcp_flags_tc) & TH_RST ||
 	     (f->tcp_flags_ts & TH_FIN && f->tcp_flags_tc & TH_FIN)))
 		f->state = FLOW_STATE_CLOSED;
-	else if (f->state == FLOW_STATE_NEW && f->pkts_toserver && f->pkts_toclient)
+	else if (f->state == FLOW_STATE_NEW && f->pkts_toserver && f->pkts_toclient &&
+		 (f->proto != IPPROTO_TCP || p->proto == IPPROTO_TCP))
+		/* an ICMP error joined to a TCP flow leaves its state to TCP's
+		 * packets, as Suricata's stream engine owns it */
 		f->state = FLOW_STATE_ESTABLISHED;
 
 	lru_unlink(ft, f);
 	lru_append(ft, f);
 	p->flow = f;
 	p->flags |= PKT_HAS_FLOW;
+}
+
+/* f is the flow of the packet quote q quotes, in either direction. */
+static int flow_match_quote(const Flow *f, const Packet *p, const FlowIcmpQuote *q)
+{
+	if (f->proto != q->proto || f->ip_version != 4 || f->level != p->flow_level ||
+	    !vlan_equal(f, p))
+		return 0;
+	return (f->sp == q->sp && f->dp == q->dp && addr_equal(&f->src, &q->src, 1) &&
+		addr_equal(&f->dst, &q->dst, 1)) ||
+	       (f->sp == q->dp && f->dp == q->sp && addr_equal(&f->src, &q->dst, 1) &&
+		addr_equal(&f->dst, &q->src, 1));
+}
+
+/* An ICMPv4 error: the flow it quotes (an unreachable), never a new one, as
+ * Suricata's FlowCreateCheck. The error's direction in that flow is its outer
+ * source's side: a client's host reporting a server's answer unreachable is
+ * to_server. */
+static Flow *flow_handle_icmp_error(FlowTable *ft, Packet *p, uint32_t hash)
+{
+	FlowIcmpQuote q;
+	Flow *f;
+
+	if (!flow_icmp_quote(p, &q))
+		return NULL;
+	for (f = ft->buckets[hash & ft->mask]; f; f = f->hnext)
+		if (f->hash == hash && flow_match_quote(f, p, &q))
+			break;
+	if (!f)
+		return NULL;
+	if (flow_is_due(f, &p->ts, flow_timeout_of(ft, f))) {
+		flow_end(ft, f, FLOW_END_TIMEOUT);
+		return NULL;
+	}
+	flow_update(ft, f, p, addr_equal(&f->src, &p->src, 1));
+	return f;
 }
 
 static int is_tcp_reuse(const Flow *f, const Packet *p)
@@ -892,11 +936,13 @@ Flow *flow_handle_packet(FlowTable *ft, Packet *p)
 	if (p->flags & (PKT_INVALID | PKT_IS_FRAGMENT | PKT_NO_FLOW))
 		return NULL;
 
-	packet_ports(p, &sp, &dp);
 	/* decode_finish() already stored flow_hash_packet(p) for every packet with
 	 * an IP layer (autofp dispatches on it); packets built by hand (tests)
 	 * carry 0, and a true hash of 0 just costs the recomputation. */
 	hash = p->flow_hash ? p->flow_hash : flow_hash_packet(p);
+	if (p->proto == IPPROTO_ICMP && p->ip_version == 4 && flow_icmpv4_is_error(p->icmp_type))
+		return flow_handle_icmp_error(ft, p, hash);
+	packet_ports(p, &sp, &dp);
 	for (f = ft->buckets[hash & ft->mask]; f; f = f->hnext) {
 		if (f->hash == hash && (dir = flow_match(f, p, sp, dp)) != 0)
 			break;

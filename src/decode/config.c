@@ -1,6 +1,7 @@
 /* decode_config_load: defrag.* and pcap-file.checksum-checks from the conf tree. */
 #include "conf/conf.h"
 #include "decode/decode.h"
+#include "decode/defrag.h"
 #include "util/log.h"
 
 #include <ctype.h>
@@ -126,6 +127,17 @@ int decode_config_load(DecodeConfig *cfg)
 	    load_u32("defrag.max-frags", &cfg->defrag.max_frags) < 0 ||
 	    load_u32("defrag.trackers", &cfg->defrag.trackers) < 0)
 		return -1;
+	/* The tracker hash table is held from the start and counted in
+	 * defrag.memuse, as Suricata counts its hash rows (and refuses to start
+	 * when the memcap cannot hold them). */
+	if (cfg->defrag.memcap < defrag_table_bytes(&cfg->defrag)) {
+		log_error("decode: defrag.memcap %llu is smaller than the tracker hash table "
+			  "(%llu bytes for defrag.trackers %u): raise defrag.memcap",
+			  (unsigned long long)cfg->defrag.memcap,
+			  (unsigned long long)defrag_table_bytes(&cfg->defrag),
+			  cfg->defrag.trackers);
+		return -1;
+	}
 
 	/* Suricata's pcap-file.checksum-checks: auto, yes or no. */
 	cs = conf_get("pcap-file.checksum-checks");

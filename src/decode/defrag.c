@@ -3,7 +3,15 @@
  * Fragment storage is allocated with malloc when a fragment arrives, bounded by
  * defrag.memcap / max-frags / trackers: fragments are rare next to whole
  * packets, and a preallocated pool sized for the memcap would be mostly idle.
- * Reassembly itself uses per-thread scratch allocated once. */
+ * Reassembly itself uses per-thread scratch allocated once.
+ *
+ * defrag.memuse counts what is held, as the allocator holds it: each block at
+ * its chunk size (mem_block_size: a tracker, its saved headers and each
+ * fragment are three blocks of a datagram, ~50 bytes more than their sizes
+ * add up to), and the tracker hash table, as Suricata counts its hash rows.
+ * The reassembly scratch (out, owner) is not counted: its pages are touched
+ * only by a datagram being rebuilt, and are the same 192 KB whatever the load.
+ * What memuse counts is what defrag.memcap bounds. */
 #include "decode/defrag.h"
 #include "decode/decode-int.h"
 #include "util/exception-policy.h"
@@ -13,6 +21,8 @@
 #include <stdlib.h>
 
 #define OWNER_NONE 0xffff
+#define BUCKETS_MIN 16
+#define BUCKETS_MAX 65536
 
 struct frag {
 	struct frag *next;          /* sorted by offset */
@@ -55,6 +65,7 @@ struct Defrag {
 	DecodeThread *dt;
 	struct tracker **buckets;
 	uint32_t mask;
+	uint64_t table_bytes;       /* the bucket array, counted in memuse */
 	struct tracker *lru_head, *lru_tail;
 	uint32_t ntrackers;
 	uint32_t nfrags;
@@ -75,17 +86,57 @@ struct frag_in {
 	uint8_t nh;
 };
 
+/* Bytes held for each block (see the top of this file). */
+static uint64_t frag_cost(uint32_t len)
+{
+	return mem_block_size(sizeof(struct frag) + len);
+}
+
+static uint64_t tracker_cost(void)
+{
+	return mem_block_size(sizeof(struct tracker));
+}
+
+static uint64_t hdr_cost(uint32_t link_len, uint32_t hdr_len)
+{
+	return mem_block_size(link_len + hdr_len);
+}
+
+static void memuse_add(struct Defrag *df, uint64_t n)
+{
+	df->memuse += n;
+	mem_peak_add(n);
+}
+
+static void memuse_sub(struct Defrag *df, uint64_t n)
+{
+	df->memuse -= n;
+	mem_peak_sub(n);
+}
+
+static uint32_t table_buckets(const DefragConfig *cfg)
+{
+	uint32_t n = BUCKETS_MIN;
+
+	while (n < cfg->trackers && n < BUCKETS_MAX)
+		n <<= 1;
+	return n;
+}
+
+uint64_t defrag_table_bytes(const DefragConfig *cfg)
+{
+	return (uint64_t)table_buckets(cfg) * sizeof(struct tracker *);
+}
+
 struct Defrag *defrag_new(const DefragConfig *cfg, DecodeThread *dt)
 {
 	struct Defrag *df = calloc(1, sizeof(*df));
-	uint32_t n = 1024;
+	uint32_t n = table_buckets(cfg);
 
 	if (!df)
 		return NULL;
 	df->cfg = *cfg;
 	df->dt = dt;
-	while (n < cfg->trackers && n < 65536)
-		n <<= 1;
 	df->mask = n - 1;
 	df->buckets = calloc(n, sizeof(*df->buckets));
 	df->out = malloc(PACKET_DATA_MAX);
@@ -94,6 +145,10 @@ struct Defrag *defrag_new(const DefragConfig *cfg, DecodeThread *dt)
 		defrag_free(df);
 		return NULL;
 	}
+	df->table_bytes = defrag_table_bytes(cfg);
+	memuse_add(df, df->table_bytes);
+	if (dt && dt->tc)
+		counter_set(dt->tc, dcnt.df_memuse, df->memuse);
 	return df;
 }
 
@@ -104,8 +159,7 @@ static void tracker_free_frags(struct Defrag *df, struct tracker *t)
 	while (f) {
 		struct frag *n = f->next;
 
-		df->memuse -= sizeof(*f) + f->len;
-		mem_peak_sub(sizeof(*f) + f->len);
+		memuse_sub(df, frag_cost(f->len));
 		free(f);
 		f = n;
 	}
@@ -114,8 +168,7 @@ static void tracker_free_frags(struct Defrag *df, struct tracker *t)
 	t->frags = NULL;
 	t->arrived = t->arrived_tail = NULL;
 	if (t->hdr) {
-		df->memuse -= t->hdr_len + t->link_len;
-		mem_peak_sub(t->hdr_len + t->link_len);
+		memuse_sub(df, hdr_cost(t->link_len, t->hdr_len));
 		free(t->link);
 		t->hdr = NULL;
 		t->link = NULL;
@@ -146,8 +199,7 @@ static void tracker_destroy(struct Defrag *df, struct tracker *t)
 {
 	tracker_unlink(df, t);
 	tracker_free_frags(df, t);
-	df->memuse -= sizeof(*t);
-	mem_peak_sub(sizeof(*t));
+	memuse_sub(df, tracker_cost());
 	df->ntrackers--;
 	free(t);
 }
@@ -158,6 +210,7 @@ void defrag_free(struct Defrag *df)
 		return;
 	while (df->lru_head)
 		tracker_destroy(df, df->lru_head);
+	memuse_sub(df, df->table_bytes);
 	free(df->buckets);
 	free(df->out);
 	free(df->owner);
@@ -298,15 +351,14 @@ static struct tracker *tracker_get(struct Defrag *df, const struct frag_in *in, 
 		dc_inc(dt, dcnt.df_max_trackers_reached);
 		return NULL;
 	}
-	if (defrag_make_room(df, sizeof(*t), NULL) < 0) {
+	if (defrag_make_room(df, tracker_cost(), NULL) < 0) {
 		memcap_refused(dt, p);
 		return NULL;
 	}
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return NULL;
-	df->memuse += sizeof(*t);
-	mem_peak_add(sizeof(*t));
+	memuse_add(df, tracker_cost());
 	df->ntrackers++;
 	t->hash = hash;
 	t->family = in->family;
@@ -470,8 +522,8 @@ static void defrag_insert(DecodeThread *dt, Packet *p, const struct frag_in *in,
 		frag_ignored(dt, p, in);
 		return;
 	}
-	need = sizeof(*f) + in->len +
-	       (in->off == 0 && !t->hdr ? in->link_len + in->hdr_len : 0);
+	need = frag_cost(in->len) +
+	       (in->off == 0 && !t->hdr ? hdr_cost(in->link_len, in->hdr_len) : 0);
 	if (defrag_make_room(df, need, t) < 0) {
 		memcap_refused(dt, p);
 		frag_ignored(dt, p, in);
@@ -505,8 +557,7 @@ static void defrag_insert(DecodeThread *dt, Packet *p, const struct frag_in *in,
 	t->arrived_tail = f;
 	t->nfrags++;
 	df->nfrags++;
-	df->memuse += sizeof(*f) + in->len;
-	mem_peak_add(sizeof(*f) + in->len);
+	memuse_add(df, frag_cost(in->len));
 
 	if (in->off == 0 && !t->hdr) {
 		/* one buffer: the link header, then the IP header */
@@ -519,8 +570,7 @@ static void defrag_insert(DecodeThread *dt, Packet *p, const struct frag_in *in,
 			t->hdr_len = (uint16_t)in->hdr_len;
 			t->nh_off = (uint16_t)in->nh_off;
 			t->nh = in->nh;
-			df->memuse += in->link_len + in->hdr_len;
-			mem_peak_add(in->link_len + in->hdr_len);
+			memuse_add(df, hdr_cost(in->link_len, in->hdr_len));
 		}
 	}
 	/* The first "last fragment" fixes the datagram's length. */

@@ -13,7 +13,8 @@
  * a lower offset than the older one, in which case the newer data wins. Each
  * overlap raises ipv4.frag_overlap / ipv6.frag_overlap on the fragment.
  *
- * Limits: defrag.memcap (bytes of trackers + fragment data; when reached the
+ * Limits: defrag.memcap (bytes held: the tracker hash table, trackers, saved
+ * headers and fragment data, each block at the size the allocator holds; when reached the
  * least recently used trackers are dropped, counted as tracker_hard_reuse),
  * defrag.trackers (max_trackers_reached: the fragment is not kept),
  * defrag.max-frags (fragments held at once: max_frags_reached), defrag.timeout
@@ -40,6 +41,10 @@ void defrag_ipv4(DecodeThread *dt, Packet *p, const uint8_t *ip, uint32_t hlen,
  * fragment header; total: 40 + payload length. */
 void defrag_ipv6(DecodeThread *dt, Packet *p, const uint8_t *ip6, uint32_t fh_off,
 		 uint32_t nh_off, uint32_t total);
+
+/* Bytes of the tracker hash table cfg asks for: counted in defrag.memuse from
+ * the start, so defrag.memcap must exceed it (decode_config_load checks). */
+uint64_t defrag_table_bytes(const DefragConfig *cfg);
 
 /* For tests and stats. */
 uint32_t defrag_tracker_count(const struct Defrag *df);

@@ -1901,7 +1901,10 @@ uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts)
 	 * that a rule that matched there skips the packet's payload (ac-cuda:
 	 * after the body ids are taken, as the stream is pruned) */
 	/* IDS raw stream inspection on this packet (inline: the window below) */
-	ids_stream = fs && p->flow->stream && de->uses_stream && !de->cfg.stream_inline &&
+	/* TCP packets only: an ICMP error joined to a TCP flow (flow.h) is
+	 * inspected as itself, not as the flow's stream */
+	ids_stream = p->proto == IPPROTO_TCP && fs && p->flow->stream && de->uses_stream &&
+		     !de->cfg.stream_inline &&
 		     !dt->no_payload;
 	if (ids_stream) {
 		if (de->gpu && app_layer_has_txs(p->flow))

@@ -6,7 +6,8 @@
  * eviction order under memcap pressure.
  *
  * Memory accounting follows Suricata's idea of flow.memuse: the table itself
- * plus every Flow allocated (in use or spare) counts against memcap/share. */
+ * plus every Flow allocated (in use or spare) counts against memcap/share,
+ * each at the size of the allocator's block for it (mem_block_size). */
 #include "flow/flow.h"
 #include "util/mem-peak.h"
 #include "conf/conf.h"
@@ -21,6 +22,9 @@
 #define TH_SYN 0x02
 #define TH_RST 0x04
 #define TH_ACK 0x10
+
+/* A flow as memuse counts it: the block the allocator holds for it. */
+#define FLOW_COST mem_block_size(sizeof(Flow))
 
 /* 51 bits: what Suricata's flow_id uses, so it stays exact in JSON doubles. */
 #define FLOW_ID_MASK ((1ull << 51) - 1)
@@ -279,8 +283,13 @@ static void packet_ports(const Packet *p, uint16_t *sp, uint16_t *dp)
 
 uint32_t flow_hash_packet(const Packet *p)
 {
+	FlowIcmpQuote q;
 	uint16_t sp, dp;
 
+	/* an unreachable goes where the flow it quotes is (autofp's worker) */
+	if (flow_icmp_quote(p, &q))
+		return hash_tuple(q.proto, 4, &q.src, &q.dst, q.sp, q.dp, p->vlan_id,
+				  p->vlan_count) ^ p->flow_level;
 	packet_ports(p, &sp, &dp);
 	return hash_tuple(p->proto, p->ip_version, &p->src, &p->dst, sp, dp,
 			  p->vlan_id, p->vlan_count) ^ p->flow_level;
@@ -419,13 +428,13 @@ static Flow *flow_alloc(FlowTable *ft)
 		f->hnext = NULL;
 		return f;
 	}
-	if (ft->memuse + sizeof(Flow) > ft->memcap)
+	if (ft->memuse + FLOW_COST > ft->memcap)
 		return NULL;
 	f = calloc(1, sizeof(*f));
 	if (!f)
 		return NULL;
-	ft->memuse += sizeof(Flow);
-	mem_peak_add(sizeof(Flow));
+	ft->memuse += FLOW_COST;
+	mem_peak_add(FLOW_COST);
 	return f;
 }
 
@@ -441,8 +450,8 @@ static void flow_release(FlowTable *ft, Flow *f)
 		return;
 	}
 	free(f);
-	ft->memuse -= sizeof(Flow);
-	mem_peak_sub(sizeof(Flow));
+	ft->memuse -= FLOW_COST;
+	mem_peak_sub(FLOW_COST);
 }
 
 /* ---- lists ---- */
@@ -585,7 +594,7 @@ FlowTable *flow_table_new(const FlowConfig *cfg, unsigned share, ThreadCounters 
 	for (uint32_t i = 0; i < ft->prealloc; i++) {
 		Flow *f;
 
-		if (ft->memuse + sizeof(Flow) > ft->memcap) {
+		if (ft->memuse + FLOW_COST > ft->memcap) {
 			log_warning("flow: prealloc stopped at %u flows: flow.memcap reached", i);
 			ft->prealloc = i;
 			break;
@@ -593,7 +602,7 @@ FlowTable *flow_table_new(const FlowConfig *cfg, unsigned share, ThreadCounters 
 		f = calloc(1, sizeof(*f));
 		if (!f)
 			break;
-		ft->memuse += sizeof(Flow);
+		ft->memuse += FLOW_COST;
 		f->hnext = ft->spare;
 		ft->spare = f;
 		ft->nspare++;
@@ -619,7 +628,7 @@ void flow_table_free(FlowTable *ft)
 		Flow *f = ft->spare;
 		ft->spare = f->hnext;
 		free(f);
-		ft->memuse -= sizeof(Flow);
+		ft->memuse -= FLOW_COST;
 	}
 	mem_peak_sub(ft->memuse);
 	free(ft->buckets);
@@ -685,8 +694,8 @@ static Flow *flow_alloc_emergency(FlowTable *ft, const struct timeval *now)
 		ft->spare = f->hnext;
 		ft->nspare--;
 		free(f);
-		ft->memuse -= sizeof(Flow);
-		mem_peak_sub(sizeof(Flow));
+		ft->memuse -= FLOW_COST;
+		mem_peak_sub(FLOW_COST);
 	}
 	if (ft->memuse < target) {
 		ft->emergency = 0;
@@ -860,13 +869,52 @@ static void flow_update(FlowTable *ft, Flow *f, Packet *p, int toserver)
 	    ((f->tcp_flags_ts | f->tcp_flags_tc) & TH_RST ||
 	     (f->tcp_flags_ts & TH_FIN && f->tcp_flags_tc & TH_FIN)))
 		f->state = FLOW_STATE_CLOSED;
-	else if (f->state == FLOW_STATE_NEW && f->pkts_toserver && f->pkts_toclient)
+	else if (f->state == FLOW_STATE_NEW && f->pkts_toserver && f->pkts_toclient &&
+		 (f->proto != IPPROTO_TCP || p->proto == IPPROTO_TCP))
+		/* an ICMP error joined to a TCP flow leaves its state to TCP's
+		 * packets, as Suricata's stream engine owns it */
 		f->state = FLOW_STATE_ESTABLISHED;
 
 	lru_unlink(ft, f);
 	lru_append(ft, f);
 	p->flow = f;
 	p->flags |= PKT_HAS_FLOW;
+}
+
+/* f is the flow of the packet quote q quotes, in either direction. */
+static int flow_match_quote(const Flow *f, const Packet *p, const FlowIcmpQuote *q)
+{
+	if (f->proto != q->proto || f->ip_version != 4 || f->level != p->flow_level ||
+	    !vlan_equal(f, p))
+		return 0;
+	return (f->sp == q->sp && f->dp == q->dp && addr_equal(&f->src, &q->src, 1) &&
+		addr_equal(&f->dst, &q->dst, 1)) ||
+	       (f->sp == q->dp && f->dp == q->sp && addr_equal(&f->src, &q->dst, 1) &&
+		addr_equal(&f->dst, &q->src, 1));
+}
+
+/* An ICMPv4 error: the flow it quotes (an unreachable), never a new one, as
+ * Suricata's FlowCreateCheck. The error's direction in that flow is its outer
+ * source's side: a client's host reporting a server's answer unreachable is
+ * to_server. */
+static Flow *flow_handle_icmp_error(FlowTable *ft, Packet *p, uint32_t hash)
+{
+	FlowIcmpQuote q;
+	Flow *f;
+
+	if (!flow_icmp_quote(p, &q))
+		return NULL;
+	for (f = ft->buckets[hash & ft->mask]; f; f = f->hnext)
+		if (f->hash == hash && flow_match_quote(f, p, &q))
+			break;
+	if (!f)
+		return NULL;
+	if (flow_is_due(f, &p->ts, flow_timeout_of(ft, f))) {
+		flow_end(ft, f, FLOW_END_TIMEOUT);
+		return NULL;
+	}
+	flow_update(ft, f, p, addr_equal(&f->src, &p->src, 1));
+	return f;
 }
 
 static int is_tcp_reuse(const Flow *f, const Packet *p)
@@ -888,11 +936,13 @@ Flow *flow_handle_packet(FlowTable *ft, Packet *p)
 	if (p->flags & (PKT_INVALID | PKT_IS_FRAGMENT | PKT_NO_FLOW))
 		return NULL;
 
-	packet_ports(p, &sp, &dp);
 	/* decode_finish() already stored flow_hash_packet(p) for every packet with
 	 * an IP layer (autofp dispatches on it); packets built by hand (tests)
 	 * carry 0, and a true hash of 0 just costs the recomputation. */
 	hash = p->flow_hash ? p->flow_hash : flow_hash_packet(p);
+	if (p->proto == IPPROTO_ICMP && p->ip_version == 4 && flow_icmpv4_is_error(p->icmp_type))
+		return flow_handle_icmp_error(ft, p, hash);
+	packet_ports(p, &sp, &dp);
 	for (f = ft->buckets[hash & ft->mask]; f; f = f->hnext) {
 		if (f->hash == hash && (dir = flow_match(f, p, sp, dp)) != 0)
 			break;

@@ -148,6 +148,26 @@ void flow_table_timeout(FlowTable *ft, const struct timeval *now);
 /* Ends every flow (reason SHUTDOWN). */
 void flow_table_flush(FlowTable *ft);
 
+/* ICMPv4 errors (icmp-error.c). A destination unreachable quoting a TCP
+ * or UDP packet (IP header + a whole TCP header, or + the UDP header) belongs
+ * to the flow of the quoted tuple, as in Suricata 8: flow_hash_packet() hashes
+ * the quote, flow_handle_packet() finds that flow (the packet's direction is
+ * its outer source's side) and never creates one for any ICMPv4 error. */
+typedef struct FlowIcmpQuote {
+	Address src, dst;           /* of the quoted packet */
+	uint16_t sp, dp;            /* host order */
+	uint8_t proto;              /* IPPROTO_TCP or IPPROTO_UDP */
+} FlowIcmpQuote;
+
+/* 1 when the ICMPv4 type is an error message (3, 4, 5, 11, 12). */
+int flow_icmpv4_is_error(uint8_t type);
+/* b, len: the quote (the ICMP payload). 1 and q filled when it names a flow;
+ * 0 when truncated, not IPv4 or neither TCP nor UDP. */
+int flow_icmp_quote_parse(const uint8_t *b, uint32_t len, FlowIcmpQuote *q);
+/* The quote of decoded packet p when p is a valid ICMPv4 unreachable (known
+ * code, not invalid) and the quote names a flow; else 0. */
+int flow_icmp_quote(const Packet *p, FlowIcmpQuote *q);
+
 /* Symmetric hash of p's tuple + vlan ids: equal for both directions. Used by
  * decode (p->flow_hash) and by autofp to choose the worker. */
 uint32_t flow_hash_packet(const Packet *p);

@@ -3,13 +3,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define POOL_PAGE 4096u
+#define POOL_SLOT ((PACKET_DATA_MAX + POOL_PAGE - 1) / POOL_PAGE * POOL_PAGE)
+
 int packet_pool_init(PacketPool *pool, uint32_t n)
 {
 	memset(pool, 0, sizeof(*pool));
 	pool->packets = calloc(n, sizeof(Packet));
 	/* Untouched pages of the data area cost no memory: most frames use the first
-	 * 2 KB of their 64 KB slot. */
-	pool->data = malloc((size_t)n * PACKET_DATA_MAX);
+	 * 2 KB of their 64 KB slot. Slots start on a page, so that such a frame
+	 * touches one page, not two (unaligned, 37% of 1514-byte frames straddle
+	 * a page boundary: 1.5 MB more resident for 1024 packets in flight). */
+	pool->data = aligned_alloc(POOL_PAGE, (size_t)n * POOL_SLOT);
 	if (!pool->packets || !pool->data) {
 		free(pool->packets);
 		free(pool->data);
@@ -19,7 +24,7 @@ int packet_pool_init(PacketPool *pool, uint32_t n)
 	for (uint32_t i = 0; i < n; i++) {
 		Packet *p = &pool->packets[i];
 
-		p->data = pool->data + (size_t)i * PACKET_DATA_MAX;
+		p->data = pool->data + (size_t)i * POOL_SLOT;
 		p->pool = pool;
 		p->next = pool->free_list;
 		pool->free_list = p;

@@ -950,6 +950,31 @@ def gen_ssh_ftp():
           note='FTP on 21: PORT, STOR up.bin over 20->40004 (server to client)')
 
 
+def gen_icmp_errors():
+    """ICMPv4 errors and the flows they quote (Suricata 8: an unreachable
+    quoting a TCP/UDP packet belongs to that flow; no ICMPv4 error makes a flow)."""
+    r4 = '10.0.0.254'
+    answer = IP(src=S4, dst=C4, id=2, ttl=64) / UDP(sport=7777, dport=40000) / Raw(b'pong pong')
+    syn = IP(src=C4, dst=S4, id=3, ttl=64) / TCP(sport=40001, dport=5555, flags='S', seq=1000)
+    query = IP(src=C4, dst=S4, id=1, ttl=1) / UDP(sport=40000, dport=7777) / Raw(b'ping')
+    frames = udp_pair(v4c(), v4s()) + [
+        # the client's port unreachable for the answer: to_server in the UDP flow
+        (eth(v4c() / ICMP(type=3, code=3) / answer), True),
+        (eth(syn), True),
+        # a router's host unreachable for the SYN (whole TCP header quoted)
+        (eth(IP(src=r4, dst=C4, id=9, ttl=64) / ICMP(type=3, code=1) / syn, src=SMAC, dst=CMAC), False),
+        # the same quoting only RFC 792's 8 bytes of TCP: no flow
+        (eth(IP(src=r4, dst=C4, id=10, ttl=64) / ICMP(type=3, code=1) / Raw(bytes(syn)[:28]),
+             src=SMAC, dst=CMAC), False),
+        # a time exceeded for the query: never a flow of its own
+        (eth(IP(src=r4, dst=C4, id=11, ttl=64) / ICMP(type=11, code=0) / query, src=SMAC, dst=CMAC),
+         False),
+    ]
+    write('ipv4-icmp-errors.pcap', seq_ts(T0, frames),
+          note='UDP pair, port unreachable for the answer, SYN, host unreachable (full and '
+               '8-byte quote), time exceeded')
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     gen_sample()
@@ -976,6 +1001,7 @@ def main():
     gen_dns()
     gen_smtp()
     gen_ssh_ftp()
+    gen_icmp_errors()
     if '--manifest' in sys.argv:
         print('\n'.join(manifest))
 

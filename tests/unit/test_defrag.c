@@ -1,6 +1,8 @@
 #include "test.h"
 #include "decode-test-util.h"
 #include "decode/defrag.h"
+#include "conf/conf.h"
+#include "util/mem-peak.h"
 
 /* One IPv4 fragment (raw IP) of datagram id carrying data at byte offset off. */
 static uint32_t frag4(uint8_t *f, uint16_t id, uint8_t proto, uint32_t off, int more,
@@ -105,7 +107,8 @@ TEST(defrag_id_reuse_after_reassembly_starts_fresh)
 	send4(&e, 9, 253, 0, 1, d, 16, 1);
 	p = send4(&e, 9, 253, 16, 0, d, 16, 1);
 	CHECK(p->pseudo != NULL);
-	CHECK_EQ(tcount(&e, "defrag.memuse"), 0);
+	/* the tracker is gone: only the hash table is left */
+	CHECK_EQ(tcount(&e, "defrag.memuse"), 65536 * sizeof(void *));
 	/* a lone duplicate of the last fragment rebuilds nothing */
 	p = send4(&e, 9, 253, 16, 0, d, 16, 1);
 	CHECK(p->pseudo == NULL);
@@ -126,8 +129,8 @@ TEST(defrag_pkt_too_large)
 	p = send4(&e, 3, 253, 8189 * 8, 0, d, 200, 1);
 	CHECK(p->flags & PKT_IS_FRAGMENT);
 	CHECK(has_event(p, "ipv4.frag_pkt_too_large"));
-	/* nothing was kept */
-	CHECK_EQ(tcount(&e, "defrag.memuse"), 0);
+	/* nothing was kept: only the hash table is held */
+	CHECK_EQ(tcount(&e, "defrag.memuse"), 65536 * sizeof(void *));
 	tenv_free(&e);
 }
 
@@ -161,7 +164,8 @@ TEST(defrag_memcap)
 	cfg.defrag.memcap = 2000;
 	cfg.defrag.timeout_s = 60;
 	cfg.defrag.max_frags = 65535;
-	cfg.defrag.trackers = 65535;
+	/* 16 buckets (128 bytes): the table counts against the memcap */
+	cfg.defrag.trackers = 16;
 	tenv_init_cfg(&e, &cfg);
 	for (int i = 0; i < 10; i++)
 		send4(&e, (uint16_t)(100 + i), 253, 0, 1, d, 800, 1);
@@ -169,6 +173,64 @@ TEST(defrag_memcap)
 	CHECK(tcount(&e, "defrag.memuse") > 0);
 	CHECK(tcount(&e, "defrag.tracker_hard_reuse") >= 8);
 	tenv_free(&e);
+}
+
+/* memuse holds what the allocator holds: the bucket array from the start,
+ * then each block at its chunk size (a multiple of 16, header included), and
+ * it comes back to the table alone once the trackers are gone. */
+TEST(defrag_memuse_counts_table_and_chunks)
+{
+	struct tenv e;
+	DecodeConfig cfg = { 0 };
+	uint8_t d[64] = { 0 };
+	uint64_t table, m0, m1, m2;
+
+	cfg.checksum = CHECKSUM_ALL;
+	cfg.defrag.memcap = 1 << 20;
+	cfg.defrag.timeout_s = 60;
+	cfg.defrag.max_frags = 65535;
+	cfg.defrag.trackers = 100;
+	tenv_init_cfg(&e, &cfg);
+	table = defrag_table_bytes(&cfg.defrag);
+	CHECK_EQ(table, 128 * sizeof(void *));
+	m0 = tcount(&e, "defrag.memuse");
+	CHECK_EQ(m0, table);
+	/* a first fragment: tracker, saved IP header, fragment */
+	send4(&e, 1, 253, 0, 1, d, 8, 1);
+	m1 = tcount(&e, "defrag.memuse");
+	CHECK(m1 > m0 + 8 + 20 + 3 * 8);
+	CHECK_EQ((m1 - m0) % 16, 0);
+	/* one more 1-byte-payload fragment of the same datagram costs a whole
+	 * chunk: at least 32 bytes, where its size alone would say 1 + header */
+	send4(&e, 1, 253, 16, 1, d, 1, 1);
+	m2 = tcount(&e, "defrag.memuse");
+	CHECK(m2 - m1 >= 32);
+	CHECK_EQ((m2 - m1) % 16, 0);
+	/* past defrag.timeout the first tracker goes; a second datagram is
+	 * rebuilt and its tracker freed at once: back to the table alone */
+	send4(&e, 2, 253, 0, 1, d, 8, 100);
+	CHECK_EQ(tcount(&e, "defrag.ipv4.timeouts"), 1);
+	CHECK(send4(&e, 2, 253, 8, 0, d, 8, 100)->pseudo != NULL);
+	CHECK_EQ(tcount(&e, "defrag.memuse"), m0);
+	tenv_free(&e);
+}
+
+/* Suricata refuses to start when defrag.memcap cannot hold the hash table. */
+TEST(defrag_config_memcap_below_table_is_refused)
+{
+	char err[256];
+	DecodeConfig cfg;
+
+	conf_deinit();
+	CHECK_EQ(conf_load_string("defrag:\n  memcap: 1kb\n", "t.yaml", err, sizeof(err)), 0);
+	CHECK_EQ(decode_config_load(&cfg), -1);
+	conf_deinit();
+	CHECK_EQ(conf_load_string("defrag:\n  memcap: 1kb\n  trackers: 16\n", "t.yaml", err,
+				  sizeof(err)), 0);
+	CHECK_EQ(decode_config_load(&cfg), 0);
+	CHECK_EQ(cfg.defrag.memcap, 1024);
+	CHECK_EQ(defrag_table_bytes(&cfg.defrag), 16 * sizeof(void *));
+	conf_deinit();
 }
 
 TEST(defrag_max_trackers_and_frags)

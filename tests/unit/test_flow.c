@@ -1,5 +1,6 @@
 #include "test.h"
 #include "flow/flow.h"
+#include "util/mem-peak.h"
 #include "conf/conf.h"
 
 #include <arpa/inet.h>
@@ -505,7 +506,7 @@ TEST(flow_memcap_forces_emergency_and_eviction)
 	ft = flow_table_new(&cfg, 1, tc, NULL, NULL);
 	base = cval(tc, "flow.memuse");
 	flow_table_free(ft);
-	cfg.memcap = base + 10 * sizeof(Flow);
+	cfg.memcap = base + 10 * mem_block_size(sizeof(Flow));
 	ft = flow_table_new(&cfg, 1, tc, on_end, &r);
 	CHECK(ft != NULL);
 	for (int i = 0; i < 10; i++) {
@@ -516,7 +517,7 @@ TEST(flow_memcap_forces_emergency_and_eviction)
 	CHECK_EQ(cval(tc, "flow.memuse"), cfg.memcap);
 	CHECK_EQ(cval(tc, "flow.emerg_mode_entered"), 0);
 	/* the 11th: emergency; evict the oldest until memuse < memcap*50%:
-	 * memuse = base + n*sizeof(Flow) < base/2 + 5*sizeof(Flow) ... */
+	 * memuse = base + n*mem_block_size(sizeof(Flow)) < base/2 + 5*mem_block_size(sizeof(Flow)) ... */
 	mkpkt(&p, IPPROTO_UDP, "10.0.0.1", 2000, "10.0.0.2", 53, 0, 110);
 	CHECK(flow_handle_packet(ft, &p) != NULL);
 	CHECK_EQ(cval(tc, "flow.emerg_mode_entered"), 1);
@@ -526,7 +527,7 @@ TEST(flow_memcap_forces_emergency_and_eviction)
 		uint64_t target = cfg.memcap / 100 * 50 + cfg.memcap % 100 * 50 / 100;
 		int k = 0;
 
-		while (base + (10 - k) * sizeof(Flow) >= target)
+		while (base + (10 - k) * mem_block_size(sizeof(Flow)) >= target)
 			k++;
 		CHECK(k >= 5);
 		CHECK_EQ(r.n, k);
@@ -559,7 +560,7 @@ TEST(flow_emergency_uses_emergency_timeouts_first)
 	ft = flow_table_new(&cfg, 1, tc, NULL, NULL);
 	base = cval(tc, "flow.memuse");
 	flow_table_free(ft);
-	cfg.memcap = base + 4 * sizeof(Flow);
+	cfg.memcap = base + 4 * mem_block_size(sizeof(Flow));
 	ft = flow_table_new(&cfg, 1, tc, on_end, &r);
 	/* two old flows (idle 15 s > udp emergency-new 10 s), two young ones */
 	for (int i = 0; i < 4; i++) {
@@ -592,7 +593,7 @@ TEST(flow_memcap_too_small_counts_memcap)
 	ft = flow_table_new(&cfg, 1, tc, NULL, NULL);
 	base = cval(tc, "flow.memuse");
 	flow_table_free(ft);
-	cfg.memcap = base + sizeof(Flow) / 2;
+	cfg.memcap = base + mem_block_size(sizeof(Flow)) / 2;
 	ft = flow_table_new(&cfg, 1, tc, NULL, NULL);
 	CHECK(ft != NULL);
 	mkpkt(&p, IPPROTO_UDP, "10.0.0.1", 1000, "10.0.0.2", 53, 0, 100);
@@ -784,5 +785,243 @@ TEST(flow_timeout_after_huge_time_jump_is_due)
 	flow_table_timeout(ft, &now);
 	CHECK_EQ(r.n, 2);
 	(void)f;
+	flow_table_free(ft);
+}
+
+/* ---- ICMPv4 errors joined to the flow they quote ---- */
+
+/* A quote: IPv4 header (ihl words) src -> dst, proto, then l4 bytes of an L4
+ * header whose first four bytes are the ports. Returns its length. */
+static uint32_t mkquote(uint8_t *b, uint8_t ihl, uint8_t proto, const char *src, uint16_t sp,
+			const char *dst, uint16_t dp, uint32_t l4)
+{
+	uint32_t hl = (uint32_t)ihl * 4;
+
+	memset(b, 0, hl + l4);
+	b[0] = (uint8_t)(0x40 | ihl);
+	b[9] = proto;
+	inet_pton(AF_INET, src, b + 12);
+	inet_pton(AF_INET, dst, b + 16);
+	if (l4 >= 4) {
+		b[hl] = (uint8_t)(sp >> 8);
+		b[hl + 1] = (uint8_t)sp;
+		b[hl + 2] = (uint8_t)(dp >> 8);
+		b[hl + 3] = (uint8_t)dp;
+	}
+	return hl + l4;
+}
+
+/* An ICMPv4 error packet src -> dst of type/code carrying quote b. */
+static void mkicmp(Packet *p, const char *src, const char *dst, uint8_t type, uint8_t code,
+		   const uint8_t *b, uint32_t len, time_t sec)
+{
+	mkpkt(p, IPPROTO_ICMP, src, 0, dst, 0, 0, sec);
+	p->icmp_type = type;
+	p->icmp_code = code;
+	p->payload = b;
+	p->payload_len = (uint16_t)len;
+	p->caplen = 14 + 20 + 8 + len;
+}
+
+TEST(icmp_quote_parse_udp_tcp_and_truncated)
+{
+	uint8_t b[128];
+	FlowIcmpQuote q;
+	uint32_t n;
+
+	/* UDP: the 8-byte header is enough */
+	n = mkquote(b, 5, IPPROTO_UDP, "10.0.0.2", 53, "10.0.0.1", 40000, 8);
+	CHECK_EQ(flow_icmp_quote_parse(b, n, &q), 1);
+	CHECK_EQ(q.proto, IPPROTO_UDP);
+	CHECK_EQ(q.sp, 53);
+	CHECK_EQ(q.dp, 40000);
+	CHECK_EQ(q.src.family, AF_INET);
+	CHECK_EQ(ntohl(q.src.a.u32[0]), 0x0a000002u);
+	CHECK_EQ(ntohl(q.dst.a.u32[0]), 0x0a000001u);
+	/* ... one byte short of it is not */
+	CHECK_EQ(flow_icmp_quote_parse(b, n - 1, &q), 0);
+	/* TCP needs the whole 20-byte header, as Suricata: RFC 792's 8 bytes hold
+	 * the ports but are not taken for a flow */
+	n = mkquote(b, 5, IPPROTO_TCP, "10.0.0.1", 1234, "10.0.0.2", 80, 20);
+	CHECK_EQ(flow_icmp_quote_parse(b, n, &q), 1);
+	CHECK_EQ(q.proto, IPPROTO_TCP);
+	CHECK_EQ(q.sp, 1234);
+	CHECK_EQ(q.dp, 80);
+	CHECK_EQ(flow_icmp_quote_parse(b, 20 + 8, &q), 0);
+	CHECK_EQ(flow_icmp_quote_parse(b, 20 + 19, &q), 0);
+	/* IP options: the ports follow the quoted header's own length */
+	n = mkquote(b, 6, IPPROTO_UDP, "10.0.0.1", 7, "10.0.0.2", 9, 8);
+	CHECK_EQ(flow_icmp_quote_parse(b, n, &q), 1);
+	CHECK_EQ(q.sp, 7);
+	CHECK_EQ(q.dp, 9);
+	CHECK_EQ(flow_icmp_quote_parse(b, 24 + 7, &q), 0);
+	/* truncated IP header, wrong version, bad IHL, other protocols */
+	CHECK_EQ(flow_icmp_quote_parse(b, 19, &q), 0);
+	CHECK_EQ(flow_icmp_quote_parse(b, 0, &q), 0);
+	n = mkquote(b, 5, IPPROTO_UDP, "10.0.0.1", 7, "10.0.0.2", 9, 8);
+	b[0] = 0x65;
+	CHECK_EQ(flow_icmp_quote_parse(b, n, &q), 0);
+	b[0] = 0x44;
+	CHECK_EQ(flow_icmp_quote_parse(b, n, &q), 0);
+	b[0] = 0x4f; /* 60-byte header in a 28-byte quote */
+	CHECK_EQ(flow_icmp_quote_parse(b, n, &q), 0);
+	n = mkquote(b, 5, IPPROTO_ICMP, "10.0.0.1", 0, "10.0.0.2", 0, 8);
+	CHECK_EQ(flow_icmp_quote_parse(b, n, &q), 0);
+}
+
+TEST(icmp_quote_only_from_valid_unreachables)
+{
+	uint8_t b[64];
+	uint32_t n = mkquote(b, 5, IPPROTO_UDP, "10.0.0.2", 53, "10.0.0.1", 40000, 8);
+	FlowIcmpQuote q;
+	Packet p;
+
+	mkicmp(&p, "10.0.0.1", "10.0.0.2", 3, 3, b, n, 1);
+	CHECK_EQ(flow_icmp_quote(&p, &q), 1);
+	/* an unknown code (Suricata decodes no quote past 15) */
+	mkicmp(&p, "10.0.0.1", "10.0.0.2", 3, 16, b, n, 1);
+	CHECK_EQ(flow_icmp_quote(&p, &q), 0);
+	/* time exceeded and the other errors: no quote lookup */
+	mkicmp(&p, "10.0.0.1", "10.0.0.2", 11, 0, b, n, 1);
+	CHECK_EQ(flow_icmp_quote(&p, &q), 0);
+	mkicmp(&p, "10.0.0.1", "10.0.0.2", 3, 3, b, n, 1);
+	p.flags |= PKT_INVALID;
+	CHECK_EQ(flow_icmp_quote(&p, &q), 0);
+	mkicmp(&p, "10.0.0.1", "10.0.0.2", 3, 3, b, n, 1);
+	p.proto = IPPROTO_ICMPV6;
+	CHECK_EQ(flow_icmp_quote(&p, &q), 0);
+	CHECK(flow_icmpv4_is_error(3) && flow_icmpv4_is_error(4) && flow_icmpv4_is_error(5) &&
+	      flow_icmpv4_is_error(11) && flow_icmpv4_is_error(12));
+	CHECK(!flow_icmpv4_is_error(0) && !flow_icmpv4_is_error(8) && !flow_icmpv4_is_error(13));
+}
+
+TEST(icmp_unreachable_joins_the_udp_flow_it_quotes)
+{
+	ThreadCounters *tc = test_counters();
+	struct rec r = { 0 };
+	uint8_t b[64];
+	FlowConfig cfg;
+	FlowTable *ft;
+	Packet p;
+	Flow *f, *g;
+	uint32_t n;
+
+	small_config(&cfg);
+	ft = flow_table_new(&cfg, 1, tc, on_end, &r);
+	/* a DNS query, then its answer */
+	mkpkt(&p, IPPROTO_UDP, "10.0.0.1", 40000, "10.0.0.2", 53, 0, 10);
+	f = flow_handle_packet(ft, &p);
+	CHECK(f != NULL);
+	mkpkt(&p, IPPROTO_UDP, "10.0.0.2", 53, "10.0.0.1", 40000, 0, 10);
+	CHECK(flow_handle_packet(ft, &p) == f);
+	/* the client's port unreachable for the answer: same hash (same
+	 * autofp worker), same flow, to_server (its outer source is the client) */
+	n = mkquote(b, 5, IPPROTO_UDP, "10.0.0.2", 53, "10.0.0.1", 40000, 8);
+	mkicmp(&p, "10.0.0.1", "10.0.0.2", 3, 3, b, n, 11);
+	CHECK_EQ(flow_hash_packet(&p), f->hash);
+	g = flow_handle_packet(ft, &p);
+	CHECK(g == f);
+	CHECK(p.flow == f);
+	CHECK(p.flags & PKT_TOSERVER);
+	CHECK(!(p.flags & PKT_TOCLIENT));
+	CHECK_EQ(f->pkts_toserver, 2);
+	CHECK_EQ(f->pkts_toclient, 1);
+	CHECK_EQ(f->bytes_toserver, 60 + p.caplen);
+	CHECK_EQ(f->last.tv_sec, 11);
+	/* the ICMP fields of the flow record stay the UDP flow's */
+	CHECK_EQ(f->icmp_seen, 0);
+	/* a router's unreachable for the query (quote in the flow's own
+	 * direction), sent to the client: to_client */
+	n = mkquote(b, 5, IPPROTO_UDP, "10.0.0.1", 40000, "10.0.0.2", 53, 8);
+	mkicmp(&p, "192.168.1.1", "10.0.0.1", 3, 1, b, n, 12);
+	CHECK(flow_handle_packet(ft, &p) == f);
+	CHECK(p.flags & PKT_TOCLIENT);
+	CHECK_EQ(f->pkts_toclient, 2);
+	CHECK_EQ(f->state, FLOW_STATE_ESTABLISHED);
+	CHECK_EQ(cval(tc, "flow.total"), 1);
+	CHECK_EQ(cval(tc, "flow.icmpv4"), 0);
+	flow_table_free(ft);
+}
+
+TEST(icmp_errors_never_create_flows)
+{
+	ThreadCounters *tc = test_counters();
+	uint8_t b[64];
+	FlowConfig cfg;
+	FlowTable *ft;
+	Packet p;
+	uint32_t n;
+
+	small_config(&cfg);
+	ft = flow_table_new(&cfg, 1, tc, NULL, NULL);
+	/* an unreachable quoting a flow that does not exist */
+	n = mkquote(b, 5, IPPROTO_UDP, "10.0.0.2", 53, "10.0.0.1", 40000, 8);
+	mkicmp(&p, "10.0.0.1", "10.0.0.2", 3, 3, b, n, 10);
+	CHECK(flow_handle_packet(ft, &p) == NULL);
+	CHECK(!(p.flags & PKT_HAS_FLOW));
+	/* a time exceeded quoting nothing usable, a truncated unreachable */
+	mkicmp(&p, "10.0.0.9", "10.0.0.1", 11, 0, b, n, 10);
+	CHECK(flow_handle_packet(ft, &p) == NULL);
+	mkicmp(&p, "10.0.0.9", "10.0.0.1", 3, 3, b, 20 + 4, 10);
+	CHECK(flow_handle_packet(ft, &p) == NULL);
+	CHECK_EQ(cval(tc, "flow.total"), 0);
+	CHECK_EQ(cval(tc, "flow.memcap"), 0);
+	/* an echo request still gets its ICMP flow */
+	mkpkt(&p, IPPROTO_ICMP, "10.0.0.1", 0, "10.0.0.2", 0, 0, 10);
+	p.icmp_type = 8;
+	CHECK(flow_handle_packet(ft, &p) != NULL);
+	CHECK_EQ(cval(tc, "flow.icmpv4"), 1);
+	flow_table_free(ft);
+}
+
+TEST(icmp_unreachable_tcp_flow_and_truncated_quote)
+{
+	ThreadCounters *tc = test_counters();
+	uint8_t b[64];
+	FlowConfig cfg;
+	FlowTable *ft;
+	Packet p;
+	Flow *f;
+	uint32_t n;
+
+	small_config(&cfg);
+	ft = flow_table_new(&cfg, 1, tc, NULL, NULL);
+	mkpkt(&p, IPPROTO_TCP, "10.0.0.1", 1234, "10.0.0.2", 80, TH_SYN, 10);
+	f = flow_handle_packet(ft, &p);
+	CHECK(f != NULL);
+	/* a router's host unreachable for the SYN, with the whole TCP header */
+	n = mkquote(b, 5, IPPROTO_TCP, "10.0.0.1", 1234, "10.0.0.2", 80, 20);
+	mkicmp(&p, "192.168.1.1", "10.0.0.1", 3, 1, b, n, 10);
+	CHECK(flow_handle_packet(ft, &p) == f);
+	CHECK(p.flags & PKT_TOCLIENT);
+	CHECK_EQ(f->pkts_toclient, 1);
+	/* TCP's packets, not the error, make a TCP flow established */
+	CHECK_EQ(f->state, FLOW_STATE_NEW);
+	/* only RFC 792's 8 bytes of it: no flow (and none created) */
+	mkicmp(&p, "192.168.1.1", "10.0.0.1", 3, 1, b, 28, 10);
+	CHECK(flow_handle_packet(ft, &p) == NULL);
+	/* a flow past its timeout is ended, not joined */
+	mkicmp(&p, "192.168.1.1", "10.0.0.1", 3, 1, b, n, 10 + 1000);
+	CHECK(flow_handle_packet(ft, &p) == NULL);
+	CHECK_EQ(cval(tc, "flow.total"), 1);
+	flow_table_free(ft);
+}
+
+/* Suricata 8 joins ICMPv4 unreachables only: an ICMPv6 error keeps the
+ * ICMPv6 flow of its own. */
+TEST(icmpv6_error_keeps_its_own_flow)
+{
+	ThreadCounters *tc = test_counters();
+	FlowConfig cfg;
+	FlowTable *ft;
+	Packet p;
+
+	small_config(&cfg);
+	ft = flow_table_new(&cfg, 1, tc, NULL, NULL);
+	mkpkt(&p, IPPROTO_ICMPV6, "10.0.0.1", 0, "10.0.0.2", 0, 0, 10);
+	p.icmp_type = 1;
+	p.icmp_code = 4;
+	CHECK(flow_handle_packet(ft, &p) != NULL);
+	CHECK_EQ(cval(tc, "flow.icmpv6"), 1);
 	flow_table_free(ft);
 }

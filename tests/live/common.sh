@@ -72,7 +72,8 @@ live_setup() { # WHAT PREFIX
 nsx() { ip netns exec "$ns" "$@"; }
 
 # start NAME ARGS...: the engine in the namespace, in the background; waits
-# (30 s at most; START_WAIT tenths of a second) for its "capturing on" line.
+# (30 s at most; START_WAIT tenths of a second) for its "capturing on" line
+# (START_MARK: another engine's line).
 # Sets $epid.
 start() {
 	local name=$1; shift
@@ -84,7 +85,7 @@ start() {
 	epid=$!
 	pids+=("$epid")
 	for _ in $(seq 1 "${START_WAIT:-300}"); do
-		grep -q "capturing on" "$tmp/$name/out" && return 0
+		grep -q "${START_MARK:-capturing on}" "$tmp/$name/out" && return 0
 		alive "$epid" || break
 		sleep 0.1
 	done

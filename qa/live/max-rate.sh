@@ -107,7 +107,7 @@ for rate in $RATES; do
 		if [ "$drops" = 0 ] && [ "$sent" -gt 0 ] && [ $((got * 100)) -ge $((sent * 97)) ]; then
 			# the rate reached is tcpreplay's, which on a busy box may
 			# fall short of the one asked
-			v=ok; r=${rated%.*}
+			v=ok; r=${rated%.*}; r=${r:-0}
 			[ $((r * 100)) -ge $((rate * 95)) ] || v="ok (tcpreplay short of the rate)"
 			eval "[ \$r -gt \$best_$who ] && best_$who=\$r"
 		else

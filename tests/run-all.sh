@@ -100,6 +100,8 @@ fi
 # own: root only (CI runs as root); SKIPs with its reason otherwise.
 echo "== live capture (tests/live/run.sh)"
 part "$srcdir/tests/live/run.sh" "$builddir" "$srcdir"
+echo "== bench-1x with ET Open, live (tests/live/bench1x.sh)"
+SURICATA_SHARED="$shared" part "$srcdir/tests/live/bench1x.sh" "$builddir" "$srcdir"
 echo "== rule reload and the unix socket, live (tests/live/reload.sh)"
 part "$srcdir/tests/live/reload.sh" "$builddir" "$srcdir"
 

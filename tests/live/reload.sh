@@ -26,49 +26,8 @@ yaml=$builddir/suricata.yaml
 here=$srcdir/tests/live
 RATE=${LIVE_PPS:-1500}
 
-if [ "$(id -u)" != 0 ]; then
-	echo "SKIP: live reload tests (not root: they need a network namespace)"
-	exit 0
-fi
-if ! command -v tcpreplay > /dev/null; then
-	echo "SKIP: live reload tests (tcpreplay is not installed: ./install-deps.sh)"
-	exit 0
-fi
-ns=srel$$
-va=rva$$
-vb=rvb$$
-if ! ip netns add "$ns" 2> /dev/null; then
-	echo "SKIP: live reload tests (ip netns is not available here)"
-	exit 0
-fi
-tmp=$(mktemp -d /tmp/live-reload.XXXXXX)
-pids=()
-alive() {
-	local s
-	s=$(ps -o stat= -p "$1" 2> /dev/null)
-	[ -n "$s" ] && [ "${s:0:1}" != Z ]
-}
-cleanup() {
-	for p in "${pids[@]}"; do alive "$p" && kill -KILL "$p" 2> /dev/null; done
-	ip netns del "$ns" 2> /dev/null
-	if [ -n "$LIVE_KEEP" ]; then echo "kept: $tmp"; else rm -rf "$tmp"; fi
-}
-trap cleanup EXIT
-pass=0
-fail=0
-ok() { echo "PASS: live $*"; pass=$((pass + 1)); }
-ko() { echo "FAIL: live $*"; fail=$((fail + 1)); }
-nsx() { ip netns exec "$ns" "$@"; }
-
-if ! ip link add "$va" netns "$ns" type veth peer name "$vb" netns "$ns" 2> "$tmp/ip.err"; then
-	echo "SKIP: live reload tests (cannot make a veth pair: $(head -1 "$tmp/ip.err"))"
-	exit 0
-fi
-for i in "$va" "$vb"; do
-	nsx sysctl -qw "net.ipv6.conf.$i.disable_ipv6=1" 2> /dev/null
-	ip -n "$ns" link set "$i" mtu 9000 up
-done
-ip -n "$ns" link set lo up
+. "$here/common.sh"
+live_setup "live reload tests" rl
 
 python3 "$here/gen-live-pcap.py" reload "$tmp/reload.pcap"
 # the rule sets: live.rules, and the same with 9100004 replaced by 9100104;
@@ -91,37 +50,6 @@ if ! "$bin" "${common[@]}" -S "$tmp/old.rules" -r "$tmp/reload.pcap" -l "$tmp/re
 		> "$tmp/ref/out" 2>&1; then
 	ko "reference run (-r): $(tail -1 "$tmp/ref/out")"
 fi
-
-start() { # NAME ARGS...: sets $epid; waits for "capturing on"
-	local name=$1; shift
-	mkdir -p "$tmp/$name"
-	: > "$tmp/$name/out"
-	ip netns exec "$ns" "$bin" "${common[@]}" -l "$tmp/$name" "$@" > "$tmp/$name/out" 2>&1 &
-	epid=$!
-	pids+=("$epid")
-	for _ in $(seq 1 300); do
-		grep -q "capturing on" "$tmp/$name/out" && return 0
-		alive "$epid" || break
-		sleep 0.1
-	done
-	return 1
-}
-
-stop() { # PID: SIGTERM, a clean exit within 30 s
-	kill -TERM "$1" 2> /dev/null
-	for _ in $(seq 1 300); do
-		alive "$1" || { wait "$1" 2> /dev/null; return $?; }
-		sleep 0.1
-	done
-	kill -KILL "$1" 2> /dev/null
-	return 1
-}
-
-clean() {
-	local r
-	r=$(grep -m1 -E 'ERROR: AddressSanitizer|ERROR: LeakSanitizer|runtime error:' "$tmp/$1/out")
-	if [ -n "$r" ]; then ko "$1: sanitizer report: $r"; fi
-}
 
 uc() { python3 "$here/uclient.py" "$sock" "$@"; }
 now() { date +%s.%N; }
@@ -278,7 +206,7 @@ reload_run() { # NAME ARGS...
 	expect "$name" "ruleset-stats: 5 reloads, 1 failed, the new rules' counts" "$a" \
 		'a["message"][0]["reloads"] == 5 and a["message"][0]["reloads_failed"] == 1 and a["message"][0]["rules_loaded"] == 3006'
 	wait "$rp"
-	sent=$(sed -n 's/.*Actual: \([0-9]*\) packets.*/\1/p' "$tmp/$name/tcpreplay.out" | head -1)
+	sent=$(sent_of "$tmp/$name/tcpreplay.out")
 	sleep 0.5
 	if ! stop "$epid"; then
 		ko "$name: no clean exit on SIGTERM: $(tail -2 "$tmp/$name/out" | tr '\n' ' ')"

@@ -26,52 +26,8 @@ yaml=$builddir/suricata.yaml
 here=$srcdir/tests/live
 RATE=${LIVE_PPS:-2000}
 
-if [ "$(id -u)" != 0 ]; then
-	echo "SKIP: live capture tests (not root: they need a network namespace)"
-	exit 0
-fi
-if ! command -v tcpreplay > /dev/null; then
-	echo "SKIP: live capture tests (tcpreplay is not installed: ./install-deps.sh)"
-	exit 0
-fi
-ns=slive$$
-va=lva$$
-vb=lvb$$
-if ! ip netns add "$ns" 2> /dev/null; then
-	echo "SKIP: live capture tests (ip netns is not available here)"
-	exit 0
-fi
-tmp=$(mktemp -d /tmp/live-test.XXXXXX)
-pids=()
-cleanup() {
-	for p in "${pids[@]}"; do alive "$p" && kill -KILL "$p" 2> /dev/null; done
-	ip netns del "$ns" 2> /dev/null
-	if [ -n "$LIVE_KEEP" ]; then echo "kept: $tmp"; else rm -rf "$tmp"; fi
-}
-# a zombie (exited, not yet waited for) answers kill -0: look at its state
-alive() {
-	local s
-	s=$(ps -o stat= -p "$1" 2> /dev/null)
-	[ -n "$s" ] && [ "${s:0:1}" != Z ]
-}
-trap cleanup EXIT
-pass=0
-fail=0
-ok() { echo "PASS: live $*"; pass=$((pass + 1)); }
-ko() { echo "FAIL: live $*"; fail=$((fail + 1)); }
-nsx() { ip netns exec "$ns" "$@"; }
-
-if ! ip link add "$va" netns "$ns" type veth peer name "$vb" netns "$ns" 2> "$tmp/ip.err"; then
-	echo "SKIP: live capture tests (cannot make a veth pair: $(head -1 "$tmp/ip.err"))"
-	exit 0
-fi
-for i in "$va" "$vb"; do
-	# no IPv6 (router solicitations, MLD) and no addresses: the link carries
-	# only what tcpreplay sends
-	nsx sysctl -qw "net.ipv6.conf.$i.disable_ipv6=1" 2> /dev/null
-	ip -n "$ns" link set "$i" mtu 9000 up
-done
-ip -n "$ns" link set lo up
+. "$here/common.sh"
+live_setup "live capture tests" lv
 
 python3 "$here/gen-live-pcap.py" traffic "$tmp/traffic.pcap"
 python3 "$here/gen-live-pcap.py" idle "$tmp/idle.pcap"
@@ -83,48 +39,6 @@ mkdir -p "$tmp/ref"
 if ! "$bin" "${common[@]}" -r "$tmp/traffic.pcap" -l "$tmp/ref" --runmode single > "$tmp/ref/out" 2>&1; then
 	ko "reference run (-r): $(tail -1 "$tmp/ref/out")"
 fi
-
-# start NAME ARGS...: the engine in the namespace, in the background; waits
-# for its "capturing on" line. Sets $epid.
-start() {
-	local name=$1; shift
-	mkdir -p "$tmp/$name"
-	: > "$tmp/$name/out"     # the background job opens it later
-	# not through nsx: $! must be the engine (ip netns exec execs it), not a
-	# subshell running a function
-	ip netns exec "$ns" "$bin" "${common[@]}" -l "$tmp/$name" "$@" > "$tmp/$name/out" 2>&1 &
-	epid=$!
-	pids+=("$epid")
-	for _ in $(seq 1 300); do
-		grep -q "capturing on" "$tmp/$name/out" && return 0
-		alive "$epid" || break
-		sleep 0.1
-	done
-	return 1
-}
-
-# clean NAME: the engine's output holds no sanitizer report (ASan builds)
-clean() {
-	local r
-	r=$(grep -m1 -E 'ERROR: AddressSanitizer|ERROR: LeakSanitizer|runtime error:' "$tmp/$1/out")
-	if [ -n "$r" ]; then ko "$1: sanitizer report: $r"; fi
-}
-
-# stop PID: SIGTERM, then waits (at most 30 s) for a clean exit; 0 when it did.
-stop() {
-	kill -TERM "$1" 2> /dev/null
-	for _ in $(seq 1 300); do
-		alive "$1" || { wait "$1" 2> /dev/null; return $?; }
-		sleep 0.1
-	done
-	kill -KILL "$1" 2> /dev/null
-	return 1
-}
-
-replay() { # PCAP PPS OUTFILE: prints the packets tcpreplay says it sent
-	nsx tcpreplay -i "$va" --pps="$2" "$1" > "$3" 2>&1
-	sed -n 's/.*Actual: \([0-9]*\) packets.*/\1/p' "$3" | head -1
-}
 
 traffic() { # NAME ARGS...
 	local name=$1; shift

@@ -136,6 +136,7 @@ enum kw_id {
 	KW_FTP_STICKY, KW_FTP_MATCH, KW_FTPBOUNCE, /* detect/ftp-kw.c */
 	KW_APP_LAYER_PROTOCOL, /* app-layer-protocol: DetectAppProto (detect/app-proto-kw.c) */
 	KW_FILE_STICKY, KW_FILE_MATCH, KW_FILESTORE, /* detect/file-kw.c */
+	KW_ASN1,            /* asn1: DetectAsn1 (detect/asn1-kw.c) */
 	KW_MAX
 };
 

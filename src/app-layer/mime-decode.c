@@ -450,6 +450,16 @@ static void part_end(MimeMsg *m)
 	if (m->kind == BODY_LEAF) {
 		if (m->nb64c && m->att_idx < 0)
 			ev(m, MIME_EV_INVALID_BASE64);
+		if (m->nb64c >= 2 && m->att_idx >= 0) {
+			/* an unpadded last quantum still holds whole bytes: the
+			 * file gets them, as Suricata's decoder gives them
+			 * (suricata-verify bug-6207-1: 286 bytes, not 285) */
+			uint8_t out[3];
+			int n = mime_b64_decode((const uint8_t *)"=", 1, out, m->b64c, &m->nb64c);
+
+			if (n > 0)
+				part_data(m, out, (uint32_t)n);
+		}
 		text_flush(m);
 		if (m->att_idx >= 0)
 			mime_attachment_data(m, (unsigned)m->att_idx, NULL, 0, 1);

@@ -561,6 +561,28 @@ TEST(smtp_attachment_cut_by_the_flow_end_is_truncated)
 	smtp_state_free(s);
 }
 
+/* An unpadded last base64 quantum still gives its whole bytes to the file
+ * (suricata-verify bug-6207-1); junk characters are skipped. */
+TEST(smtp_attachment_unpadded_base64_tail_is_kept)
+{
+	SmtpState *s = state();
+	const File *f;
+	const uint8_t *p;
+	uint32_t n;
+
+	feed_str(s, 0, "EHLO a\r\nMAIL FROM:<a@b>\r\nRCPT TO:<c@d>\r\nDATA\r\n"
+		       "Content-Type: multipart/mixed; boundary=B\r\n\r\n"
+		       "--B\r\nContent-Disposition: attachment; filename=t.bin\r\n"
+		       "Content-Transfer-Encoding: base64\r\n\r\n"
+		       "aGVs\r\nbG8g;*\r\naGk\r\n--B--\r\n.\r\n");
+	f = files_first(smtp_tx_files(smtp_tx_get(s, 0), 0));
+	CHECK(f);
+	p = file_kept_data(f, &n);
+	CHECK(str_is(p, n, "hello hi"));
+	CHECK_EQ(file_state(f), FILE_STATE_CLOSED);
+	smtp_state_free(s);
+}
+
 /* inspected-tracker.content-limit bounds what file.data sees, not the file */
 TEST(smtp_content_limit_bounds_the_kept_bytes)
 {

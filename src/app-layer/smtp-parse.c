@@ -38,6 +38,7 @@ struct SmtpTx {
 	MimeMsg *mime;
 	uint64_t events;
 	FileContainer files;        /* the message's attachments (toserver) */
+	File *raw;                  /* raw-extraction: the whole message, while it comes */
 	uint8_t files_cut;          /* the message ends because the flow did */
 	uint8_t store_all;          /* filestore tx/flow scope: every attachment */
 	const SmtpConfig *cfg;
@@ -219,6 +220,10 @@ static void tx_finish(SmtpTx *tx)
 		return;
 	if (tx->mime)
 		mime_finish(tx->mime);
+	if (tx->raw) {
+		file_close(tx->raw, tx->files_cut ? FILE_CLOSE_TRUNCATED : FILE_CLOSE_OK);
+		tx->raw = NULL;
+	}
 	tx->done = 1;
 }
 
@@ -553,6 +558,23 @@ static void command(SmtpState *s, const uint8_t *l, uint32_t len)
 
 /* ---------------- the message ---------------- */
 
+/* raw-extraction: the message as it came (dot-stuffing undone, each line
+ * with its CRLF) is one file, "rawmsg", as Suricata names it. */
+static void raw_line(SmtpTx *tx, const uint8_t *l, uint32_t len, int partial)
+{
+	if (!tx->raw && tx->files.n == 0) {
+		tx->raw = files_open(&tx->files, (const uint8_t *)"rawmsg", 6, tx->id,
+				     tx->store_all ? FILE_OPEN_STORE : 0);
+		if (tx->raw && tx->cfg->content_limit)
+			file_keep_data(tx->raw, tx->cfg->content_limit);
+	}
+	if (!tx->raw)
+		return;
+	file_append(tx->raw, l, len);
+	if (!partial)
+		file_append(tx->raw, (const uint8_t *)"\r\n", 2);
+}
+
 static void message_line(SmtpState *s, const uint8_t *l, uint32_t len, int partial, int cont)
 {
 	MimeMsg *m = s->cur ? s->cur->mime : NULL;
@@ -567,6 +589,8 @@ static void message_line(SmtpState *s, const uint8_t *l, uint32_t len, int parti
 		l++;
 		len--;
 	}
+	if (s->cfg->raw_extraction && s->cur)
+		raw_line(s->cur, l, len, partial);
 	mime_feed_line(m, l, len, partial);
 }
 
@@ -863,6 +887,10 @@ void smtp_eof(SmtpState *s, int dir)
 			line_done(s, 0, 0);
 		s->cur->files_cut = 1;
 		mime_finish(s->cur->mime);
+		if (s->cur->raw) {
+			file_close(s->cur->raw, FILE_CLOSE_TRUNCATED);
+			s->cur->raw = NULL;
+		}
 	}
 	s->eof[dir] = 1;
 	/* both sides closed: nothing more comes for any transaction, which

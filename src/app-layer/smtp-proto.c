@@ -116,6 +116,12 @@ static int smtp_config_load(AppLayerConfig *cfg)
 	}
 	if (load_schemes(m) < 0)
 		rc = -1;
+	if (smtp_conf.cfg.raw_extraction && m->decode_mime) {
+		/* Suricata's rule: one or the other */
+		log_warning("app-layer: " SMTP_KEY "raw-extraction and " SMTP_KEY
+			    "mime.decode-mime cannot both be on: raw-extraction is off");
+		smtp_conf.cfg.raw_extraction = 0;
+	}
 	return rc;
 }
 

@@ -583,6 +583,32 @@ TEST(smtp_attachment_unpadded_base64_tail_is_kept)
 	smtp_state_free(s);
 }
 
+/* raw-extraction (with decode-mime off): the message as it came, dot-stuffing
+ * undone and each line with its CRLF, is one file "rawmsg" */
+TEST(smtp_raw_extraction_is_one_file_of_the_message)
+{
+	SmtpState *s;
+	const File *f;
+	const uint8_t *p;
+	uint32_t n;
+
+	smtp_config_defaults(&cfg);
+	cfg.raw_extraction = 1;
+	cfg.mime.decode_mime = 0;
+	s = smtp_state_new(&cfg);
+	feed_str(s, 0, "EHLO a\r\nMAIL FROM:<a@b>\r\nRCPT TO:<c@d>\r\nDATA\r\n"
+		       "Subject: x\r\n\r\n..dot\r\nbody\r\n.\r\n");
+	f = files_first(smtp_tx_files(smtp_tx_get(s, 0), 0));
+	CHECK(f);
+	p = file_name(f, &n);
+	CHECK(str_is(p, n, "rawmsg"));
+	p = file_kept_data(f, &n);
+	CHECK(str_is(p, n, "Subject: x\r\n\r\n.dot\r\nbody\r\n"));
+	CHECK_EQ(file_state(f), FILE_STATE_CLOSED);
+	CHECK(!file_next(f));
+	smtp_state_free(s);
+}
+
 /* inspected-tracker.content-limit bounds what file.data sees, not the file */
 TEST(smtp_content_limit_bounds_the_kept_bytes)
 {

@@ -15,6 +15,7 @@ typedef struct Expect {
 	uint64_t seq;               /* insertion order, for dropping the oldest */
 	void *data;
 	void (*data_free)(void *);
+	uint64_t parent_id;         /* the announcing flow's flow_id */
 } Expect;
 
 /* The process-wide table: the announcing flow and its data flow can be
@@ -139,13 +140,14 @@ int expect_add(ThreadCounters *tc, const Flow *f, uint16_t dport, uint16_t alpro
 	slot->seq = ++tbl.seq;
 	slot->data = data;
 	slot->data_free = data_free;
+	slot->parent_id = f->flow_id;
 	atomic_fetch_add(&tbl.n, 1);
 	pthread_mutex_unlock(&tbl.lock);
 	count(tc, C_ADDED);
 	return 0;
 }
 
-int expect_take(ThreadCounters *tc, const Flow *f, uint16_t *alproto, void **data,
+int expect_take(ThreadCounters *tc, Flow *f, uint16_t *alproto, void **data,
 		void (**data_free)(void *))
 {
 	int hit = 0;
@@ -165,6 +167,7 @@ int expect_take(ThreadCounters *tc, const Flow *f, uint16_t *alproto, void **dat
 		*alproto = e->alproto;
 		*data = e->data;
 		*data_free = e->data_free;
+		f->parent_id = e->parent_id;
 		e->data = NULL;
 		entry_free(e);
 		hit = 1;

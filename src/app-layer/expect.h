@@ -34,9 +34,11 @@ int expect_add(ThreadCounters *tc, const Flow *f, uint16_t dport, uint16_t alpro
 	       void (*data_free)(void *), const struct timeval *now);
 
 /* The expectation new flow f matches, removed from the table: its
- * protocol into *alproto and its data (the caller owns it; may be NULL).
- * Returns 1 on a match, 0 when none. Cheap while the table is empty. */
-int expect_take(ThreadCounters *tc, const Flow *f, uint16_t *alproto, void **data,
+ * protocol into *alproto and its data (the caller owns it; may be NULL),
+ * the announcing flow's flow_id into f->parent_id (eve's parent_id, as
+ * Suricata 8 logs it on ftp-data flows). Returns 1 on a match, 0 when
+ * none. Cheap while the table is empty. */
+int expect_take(ThreadCounters *tc, Flow *f, uint16_t *alproto, void **data,
 		void (**data_free)(void *));
 
 /* Expectations matched, expired, dropped (table full) since start. */

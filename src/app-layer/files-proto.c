@@ -4,6 +4,8 @@
 #include "app-layer/files.h"
 #include "app-layer/app-layer.h"
 #include "app-layer/http.h"
+#include "app-layer/smtp.h"
+#include "app-layer/ftp.h"
 
 typedef struct FilesProto {
 	int alproto;
@@ -23,6 +25,8 @@ static void http_store(const Flow *f, void *tx, unsigned dirs, int flow_scope, u
 
 static const FilesProto protos[] = {
 	{ ALPROTO_HTTP1, http_get, http_store },
+	{ ALPROTO_SMTP, smtp_files_of_tx, smtp_files_store },
+	{ ALPROTO_FTPDATA, ftpdata_files_of_tx, ftpdata_files_store },
 };
 
 static const FilesProto *proto_of(int alproto)

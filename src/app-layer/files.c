@@ -42,6 +42,9 @@ struct File {
 	uint8_t have[FILE_HASHES];
 	uint8_t *head;              /* first FILE_MAGIC_BYTES, for libmagic */
 	uint32_t head_len;
+	uint8_t *kept;              /* file_keep_data(): the first kept_limit bytes */
+	uint32_t kept_len, kept_cap, kept_limit;
+	uint8_t kept_gap;           /* a gap came before kept_limit: what follows is not kept */
 	char *magic;
 	uint32_t *sids;
 	uint16_t nsids, capsids;
@@ -464,6 +467,44 @@ int file_set_name(File *f, const uint8_t *name, size_t name_len)
 	return 0;
 }
 
+/* Up to kept_limit bytes, the buffer grown by doubling (a small file
+ * costs what it is). Out of memory: what was kept stays, no more. */
+static void keep(File *f, const uint8_t *data, size_t len)
+{
+	size_t n = f->kept_limit - f->kept_len;
+
+	if (n > len)
+		n = len;
+	if (f->kept_len + n > f->kept_cap) {
+		uint32_t cap = f->kept_cap ? f->kept_cap : f->kept_limit < 4096 ? f->kept_limit : 4096;
+		uint8_t *p;
+
+		while (cap < f->kept_len + n)
+			cap = cap > f->kept_limit / 2 ? f->kept_limit : cap * 2;
+		p = realloc(f->kept, cap);
+		if (!p) {
+			f->kept_gap = 1;
+			return;
+		}
+		f->kept = p;
+		f->kept_cap = cap;
+	}
+	memcpy(f->kept + f->kept_len, data, n);
+	f->kept_len += (uint32_t)n;
+}
+
+void file_keep_data(File *f, uint32_t limit)
+{
+	if (f && f->state == FILE_STATE_OPEN && !f->size)
+		f->kept_limit = limit;
+}
+
+const uint8_t *file_kept_data(const File *f, uint32_t *len)
+{
+	*len = f->kept_len;
+	return f->kept_len ? f->kept : (const uint8_t *)"";
+}
+
 void file_append(File *f, const uint8_t *data, size_t len)
 {
 	if (!f || f->state != FILE_STATE_OPEN || !len)
@@ -483,6 +524,8 @@ void file_append(File *f, const uint8_t *data, size_t len)
 			f->head_len += (uint32_t)n;
 		}
 	}
+	if (f->kept_len < f->kept_limit && !f->kept_gap)
+		keep(f, data, len);
 	if (f->spool_fd >= 0) {
 		size_t n = len;
 
@@ -509,6 +552,7 @@ void file_gap(File *f, uint64_t len)
 		return;
 	f->gaps = 1;
 	f->size += len;
+	f->kept_gap = 1;
 	/* a file with a hole is not the file: no digest, nothing to store */
 	for (int i = 0; i < FILE_HASHES; i++) {
 		EVP_MD_CTX_free(f->md[i]);
@@ -548,6 +592,7 @@ static void file_free(File *f)
 	spool_drop(f);
 	free(f->name);
 	free(f->head);
+	free(f->kept);
 	free(f->magic);
 	free(f->sids);
 	free(f->stored_path);
@@ -572,7 +617,7 @@ uint64_t files_memuse(const FileContainer *fc)
 	uint64_t n = 0;
 
 	for (const File *f = fc ? fc->head : NULL; f; f = f->next)
-		n += sizeof(*f) + f->name_len + 1 + (f->head ? FILE_MAGIC_BYTES : 0) +
+		n += sizeof(*f) + f->name_len + 1 + (f->head ? FILE_MAGIC_BYTES : 0) + f->kept_cap +
 		     (uint64_t)f->capsids * sizeof(uint32_t) +
 		     (f->magic ? strlen(f->magic) + 1 : 0);
 	return n;

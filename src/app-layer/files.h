@@ -121,6 +121,10 @@ void file_append(File *f, const uint8_t *data, size_t len);
 /* len bytes of the file are missing: counted in its size, gaps set (the
  * hashes and the stored copy no longer stand for the file). */
 void file_gap(File *f, uint64_t len);
+/* Keep the first limit bytes of f (from its first byte: call it before any
+ * append) for detection's file.data on protocols whose content lives
+ * nowhere else (SMTP attachments, ftp-data); a gap ends what is kept. */
+void file_keep_data(File *f, uint32_t limit);
 /* Ends an OPEN file (FILE_CLOSE_*); hashes and magic are final. */
 void file_close(File *f, int how);
 /* Closes every OPEN file of fc as TRUNCATED (the flow or transaction
@@ -142,6 +146,8 @@ uint64_t file_tx_id(const File *f);
 /* The final digest (FILE_HASH_*) of a CLOSED or TRUNCATED file that
  * computed it, else NULL; *len: its length. */
 const uint8_t *file_hash(const File *f, int which, uint32_t *len);
+/* What file_keep_data() kept so far (len 0: nothing). */
+const uint8_t *file_kept_data(const File *f, uint32_t *len);
 /* libmagic's description, computed on first call (NULL: none, or built
  * without libmagic). */
 const char *file_magic(File *f);

@@ -11,7 +11,11 @@
  * (expect.h) for a flow between the two hosts to that port, carrying the
  * command and the file name, which labels that flow ftp-data
  * (ftp-data-proto.c). The file names it carries count in
- * app-layer.protocols.ftp.memcap (ftp.memcap counts what it refused). */
+ * app-layer.protocols.ftp.memcap (ftp.memcap counts what it refused).
+ *
+ * AUTH TLS (or AUTH SSL) answered 234: the control connection goes on as
+ * TLS (app_layer_request_proto_change(), as SMTP's STARTTLS), its flow
+ * record app_proto "tls", app_proto_orig "ftp". */
 #include "app-layer/app-layer-int.h"
 #include "app-layer/expect.h"
 #include "app-layer/ftp.h"
@@ -120,6 +124,7 @@ typedef struct FtpProto {
 	uint8_t active;             /* the last data port came from PORT/EPRT */
 	uint16_t dyn_port;          /* the last data port announced */
 	uint8_t port_bounce;        /* the last PORT/EPRT bounces */
+	uint8_t to_tls;             /* 234 to AUTH TLS: the flow goes on as TLS */
 	/* for the parser's callback */
 	AppLayerThread *at;
 	Flow *f;
@@ -202,6 +207,21 @@ static int port_bounces(const Flow *f, const FtpTx *t)
 	return memcmp(t->port_addr, f->src.a.u8, 4) != 0;
 }
 
+/* AUTH TLS (or SSL, RFC 4217 / RFC 2228) answered 234: what follows on
+ * the connection is TLS, as Suricata 8 hands it over. */
+static int auth_tls_accepted(const FtpTx *t)
+{
+	const FtpReplyLine *last;
+
+	if (!t->has_request || !t->cmd_name || strcmp(t->cmd_name, "AUTH") != 0 || !t->cmd_data ||
+	    !t->done || !t->nreplies)
+		return 0;
+	if (strncasecmp(t->cmd_data, "TLS", 3) != 0 && strncasecmp(t->cmd_data, "SSL", 3) != 0)
+		return 0;
+	last = &t->replies[t->nreplies - 1];
+	return strcmp(last->code, "234") == 0;
+}
+
 static void on_tx(void *arg, FtpState *s, FtpTx *t, int dir)
 {
 	FtpProto *p = arg;
@@ -221,6 +241,8 @@ static void on_tx(void *arg, FtpState *s, FtpTx *t, int dir)
 		}
 	} else if (!t->has_request) {
 		ftp_count(p->at, c_tx);
+	} else if (auth_tls_accepted(t)) {
+		p->to_tls = 1;
 	} else if (t->mode == FTP_MODE_PASSIVE && t->dyn_port) {
 		p->dyn_port = t->dyn_port;
 		p->active = 0;
@@ -251,6 +273,13 @@ static int ftp_parse_op(AppLayerThread *at, Flow *f, void *state, int dir, const
 		if (!p->closed[dir])
 			ftp_eof(p->s, dir, on_tx, p);
 		p->closed[dir] = 1;
+	}
+	if (p->to_tls == 1) {
+		/* once; the FTP parser reads nothing after the 234 (the
+		 * client's TLS hello comes on a later packet) */
+		p->to_tls = 2;
+		p->closed[0] = p->closed[1] = 1;
+		app_layer_request_proto_change(f, ALPROTO_TLS);
 	}
 	p->at = NULL;
 	p->f = NULL;

@@ -34,6 +34,12 @@ typedef struct FtpDataInfo {
 /* The ftp-data transaction's info (tx from app_layer_tx_get()); NULL when
  * the expectation carried none. */
 const FtpDataInfo *ftpdata_tx_info(const void *tx);
+struct FileContainer;
+/* The files module's ftp-data entry (files-proto.c): the transfer as a
+ * file of side dir (final: the flow ended, an open file is truncated), and
+ * filestore's scopes. */
+struct FileContainer *ftpdata_files_of_tx(void *tx, int dir, int final);
+void ftpdata_files_store(const Flow *f, void *tx, unsigned dirs, int flow_scope, uint32_t sid);
 /* "RETR" / "STOR" */
 const char *ftpdata_cmd_name(uint8_t cmd);
 

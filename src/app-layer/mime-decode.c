@@ -18,6 +18,7 @@
 #include <openssl/evp.h>
 
 enum mime_enc { ENC_NONE = 0, ENC_B64, ENC_QP };
+enum { FILE_NONE = 0, FILE_FED, FILE_REFUSED };
 enum body_kind { BODY_LEAF = 0, BODY_PREAMBLE, BODY_EPILOGUE };
 
 #define PART_HDR_KEEP 4096          /* bytes of a part's header kept to read its parameters */
@@ -76,6 +77,13 @@ struct MimeMsg {
 	unsigned nb64c;
 	uint8_t tline[TEXT_LINE_MAX];
 	uint32_t tline_len;
+
+	/* the file sink (mime_set_file_sink) and the attachment it is fed */
+	const MimeFileSink *sink;
+	void *sink_arg;
+	void *file;
+	int file_state;             /* FILE_NONE, FILE_FED, FILE_REFUSED */
+	int att_eol;                /* a line break held: the boundary's, if one follows */
 
 	EVP_MD_CTX *md5;
 	uint8_t md5_out[16];
@@ -384,26 +392,58 @@ static void text_add(MimeMsg *m, const uint8_t *d, uint32_t len)
 
 /* ---------------- the seam for files ---------------- */
 
+void mime_set_file_sink(MimeMsg *m, const MimeFileSink *sink, void *arg)
+{
+	m->sink = sink;
+	m->sink_arg = arg;
+}
+
 void mime_attachment_data(MimeMsg *m, unsigned idx, const uint8_t *data, uint32_t len,
 			  int last)
 {
-	/* the files module (issue 14, item 5) takes the decoded attachment
-	 * here: name mime_attachment_at(m, idx), bytes in order */
-	(void)m;
-	(void)idx;
-	(void)data;
-	(void)len;
-	(void)last;
+	if (!m->sink || idx >= m->natts)
+		return;
+	if (m->file_state == FILE_NONE) {
+		m->file = m->sink->open(m->sink_arg, m->atts[idx].s, m->atts[idx].len);
+		m->file_state = m->file ? FILE_FED : FILE_REFUSED;
+	}
+	if (m->file && len)
+		m->sink->data(m->sink_arg, m->file, data, len);
+	if (last) {
+		if (m->file)
+			m->sink->close(m->sink_arg, m->file);
+		m->file = NULL;
+		m->file_state = FILE_NONE;
+	}
 }
 
 static void part_data(MimeMsg *m, const uint8_t *d, uint32_t len)
 {
 	if (!len)
 		return;
-	if (m->att_idx >= 0)
+	if (m->att_idx >= 0) {
+		if (m->att_eol) {
+			m->att_eol = 0;
+			mime_attachment_data(m, (unsigned)m->att_idx, (const uint8_t *)"\r\n", 2, 0);
+		}
 		mime_attachment_data(m, (unsigned)m->att_idx, d, len, 0);
-	else if (m->p_text)
+	} else if (m->p_text) {
 		text_add(m, d, len);
+	}
+}
+
+/* A line break of a plain or quoted-printable body: an attachment's is
+ * held until more of the part comes (before a boundary it is the
+ * boundary's). */
+static void part_eol(MimeMsg *m)
+{
+	if (m->att_idx >= 0) {
+		if (m->att_eol)
+			mime_attachment_data(m, (unsigned)m->att_idx, (const uint8_t *)"\r\n", 2, 0);
+		m->att_eol = 1;
+		return;
+	}
+	part_data(m, (const uint8_t *)"\r\n", 2);
 }
 
 static void part_end(MimeMsg *m)
@@ -411,12 +451,23 @@ static void part_end(MimeMsg *m)
 	if (m->kind == BODY_LEAF) {
 		if (m->nb64c && m->att_idx < 0)
 			ev(m, MIME_EV_INVALID_BASE64);
+		if (m->nb64c >= 2 && m->att_idx >= 0) {
+			/* an unpadded last quantum still holds whole bytes: the
+			 * file gets them, as Suricata's decoder gives them
+			 * (suricata-verify bug-6207-1: 286 bytes, not 285) */
+			uint8_t out[3];
+			int n = mime_b64_decode((const uint8_t *)"=", 1, out, m->b64c, &m->nb64c);
+
+			if (n > 0)
+				part_data(m, out, (uint32_t)n);
+		}
 		text_flush(m);
 		if (m->att_idx >= 0)
 			mime_attachment_data(m, (unsigned)m->att_idx, NULL, 0, 1);
 	}
 	m->nb64c = 0;
 	m->att_idx = -1;
+	m->att_eol = 0;
 }
 
 /* ---------------- headers ---------------- */
@@ -775,15 +826,15 @@ static void body_leaf(MimeMsg *m, const uint8_t *l, uint32_t len, int partial)
 			part_data(m, out, (uint32_t)n);
 			off += take;
 			if (off == len && !soft && !partial)
-				part_data(m, (const uint8_t *)"\r\n", 2);
+				part_eol(m);
 		}
 		if (!len && !partial)
-			part_data(m, (const uint8_t *)"\r\n", 2);
+			part_eol(m);
 		break;
 	default:
 		part_data(m, l, len);
 		if (!partial)
-			part_data(m, (const uint8_t *)"\r\n", 2);
+			part_eol(m);
 	}
 }
 

@@ -12,8 +12,8 @@
  * to 3 bytes of a base64 quantum.
  *
  * Attachments are not stored here: each attachment's decoded bytes go to
- * mime_attachment_data() (mime-decode.c), the seam where the files module
- * will take them; a no-op until then. */
+ * mime_attachment_data() (mime-decode.c) and from there to the file sink
+ * the owner set (SMTP: the files module). */
 #ifndef APP_LAYER_MIME_DECODE_H
 #define APP_LAYER_MIME_DECODE_H
 
@@ -118,8 +118,23 @@ int mime_b64_decode(const uint8_t *in, uint32_t len, uint8_t *out, uint8_t carry
  * -1-(written) when an '=' was not followed by two hex digits (kept as is). */
 int mime_qp_decode(const uint8_t *in, uint32_t len, uint8_t *out, int *soft);
 
-/* The seam for the files module: an attachment's decoded bytes, in order
- * (idx: its index in the attachment list; last: the part ended). No-op now. */
+/* Where the attachments' decoded bytes go (SMTP hands them to the files
+ * module): open when an attachment's first bytes come (or its part ends
+ * empty), with its name as the attachment list has it; data in order;
+ * close when its part ended (its closing boundary, the next part, or the
+ * message's end: the caller knows which end that was). open may return
+ * NULL: that attachment's bytes go nowhere. The CRLF before a boundary is
+ * the boundary's (RFC 2046 5.1.1), not the file's. */
+typedef struct MimeFileSink {
+	void *(*open)(void *arg, const uint8_t *name, uint32_t len);
+	void (*data)(void *arg, void *file, const uint8_t *d, uint32_t len);
+	void (*close)(void *arg, void *file);
+} MimeFileSink;
+/* Before the first line; sink and arg outlive the message. */
+void mime_set_file_sink(MimeMsg *m, const MimeFileSink *sink, void *arg);
+
+/* The seam: an attachment's decoded bytes, in order (idx: its index in the
+ * attachment list; last: the part ended), to the file sink. */
 void mime_attachment_data(MimeMsg *m, unsigned idx, const uint8_t *data, uint32_t len,
 			  int last);
 

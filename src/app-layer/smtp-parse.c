@@ -5,6 +5,7 @@
  * final reply line is matched to the oldest command waiting for one. */
 #include "app-layer/smtp-parse.h"
 #include "app-layer/app-layer-int.h"
+#include "app-layer/files.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -36,6 +37,11 @@ struct SmtpTx {
 	unsigned nrcpt, rcpt_cap;
 	MimeMsg *mime;
 	uint64_t events;
+	FileContainer files;        /* the message's attachments (toserver) */
+	File *raw;                  /* raw-extraction: the whole message, while it comes */
+	uint8_t files_cut;          /* the message ends because the flow did */
+	uint8_t store_all;          /* filestore tx/flow scope: every attachment */
+	const SmtpConfig *cfg;
 	struct SmtpTx *next;
 };
 
@@ -69,6 +75,7 @@ struct SmtpState {
 	int failed;                 /* a parser error: nothing more is parsed, as in
 	                             * Suricata (one error per flow: smtp-errors) */
 	uint8_t eof[2];
+	uint8_t store_flow;         /* filestore flow scope: later messages' attachments */
 };
 
 static const char *const event_names[SMTP_EV_COUNT] = {
@@ -110,6 +117,7 @@ void smtp_config_defaults(SmtpConfig *c)
 	memset(c, 0, sizeof(*c));
 	mime_config_defaults(&c->mime);
 	c->max_tx = 256;
+	c->content_limit = 100000;
 }
 
 SmtpState *smtp_state_new(const SmtpConfig *cfg)
@@ -153,6 +161,7 @@ static void tx_free(SmtpTx *tx)
 		free(tx->rcpt[i].p);
 	free(tx->rcpt);
 	mime_msg_free(tx->mime);
+	files_container_free(&tx->files);
 	free(tx);
 }
 
@@ -183,6 +192,8 @@ static SmtpTx *tx_new(SmtpState *s)
 	if (!tx)
 		return s->cur;
 	tx->id = s->ntx++;
+	tx->cfg = s->cfg;
+	tx->store_all = s->store_flow;
 	if (s->helo.p)
 		bytes_set(&tx->helo, s->helo.p, s->helo.len);
 	if (s->tail)
@@ -209,6 +220,10 @@ static void tx_finish(SmtpTx *tx)
 		return;
 	if (tx->mime)
 		mime_finish(tx->mime);
+	if (tx->raw) {
+		file_close(tx->raw, tx->files_cut ? FILE_CLOSE_TRUNCATED : FILE_CLOSE_OK);
+		tx->raw = NULL;
+	}
 	tx->done = 1;
 }
 
@@ -364,10 +379,66 @@ static const uint8_t *path_of(const uint8_t *l, uint32_t len, uint32_t n, uint32
 	return a;
 }
 
+/* ---------------- attachments as files ---------------- */
+
+/* Each attachment (mime-decode.h's file sink) is a file of the
+ * transaction's toserver side, named as the email's attachment list names
+ * it, with its first inspected-tracker.content-limit bytes kept for
+ * file.data. */
+static void *att_open(void *arg, const uint8_t *name, uint32_t len)
+{
+	SmtpTx *tx = arg;
+	File *f = files_open(&tx->files, name, len, tx->id, tx->store_all ? FILE_OPEN_STORE : 0);
+
+	if (f && tx->cfg->content_limit)
+		file_keep_data(f, tx->cfg->content_limit);
+	return f;
+}
+
+static void att_data(void *arg, void *file, const uint8_t *d, uint32_t len)
+{
+	(void)arg;
+	file_append(file, d, len);
+}
+
+/* The part ended at its boundary or with the message ("." or the last
+ * BDAT chunk): whole; the message cut by the flow's end: truncated. */
+static void att_close(void *arg, void *file)
+{
+	SmtpTx *tx = arg;
+
+	file_close(file, tx->files_cut ? FILE_CLOSE_TRUNCATED : FILE_CLOSE_OK);
+}
+
+static const MimeFileSink att_sink = { att_open, att_data, att_close };
+
 static void message_start(SmtpState *s)
 {
-	if (s->cur && !s->cur->mime)
+	if (s->cur && !s->cur->mime) {
 		s->cur->mime = mime_msg_new(&s->cfg->mime);
+		if (s->cur->mime)
+			mime_set_file_sink(s->cur->mime, &att_sink, s->cur);
+	}
+}
+
+FileContainer *smtp_tx_files(SmtpTx *tx, int dir)
+{
+	return tx && dir == 0 ? &tx->files : NULL;
+}
+
+void smtp_tx_files_store(SmtpState *s, SmtpTx *tx, int flow_scope, uint32_t sid)
+{
+	if (tx) {
+		tx->store_all = 1;
+		for (File *f = tx->files.head; f; f = (File *)file_next(f))
+			file_mark_store(f, sid);
+	}
+	/* later transactions, and those already started after this one */
+	if (flow_scope && s) {
+		s->store_flow = 1;
+		for (SmtpTx *t = tx ? tx->next : s->head; t; t = t->next)
+			t->store_all = 1;
+	}
 }
 
 static int parse_u64(const uint8_t *p, uint32_t len, uint64_t *out, uint32_t *used)
@@ -487,6 +558,23 @@ static void command(SmtpState *s, const uint8_t *l, uint32_t len)
 
 /* ---------------- the message ---------------- */
 
+/* raw-extraction: the message as it came (dot-stuffing undone, each line
+ * with its CRLF) is one file, "rawmsg", as Suricata names it. */
+static void raw_line(SmtpTx *tx, const uint8_t *l, uint32_t len, int partial)
+{
+	if (!tx->raw && tx->files.n == 0) {
+		tx->raw = files_open(&tx->files, (const uint8_t *)"rawmsg", 6, tx->id,
+				     tx->store_all ? FILE_OPEN_STORE : 0);
+		if (tx->raw && tx->cfg->content_limit)
+			file_keep_data(tx->raw, tx->cfg->content_limit);
+	}
+	if (!tx->raw)
+		return;
+	file_append(tx->raw, l, len);
+	if (!partial)
+		file_append(tx->raw, (const uint8_t *)"\r\n", 2);
+}
+
 static void message_line(SmtpState *s, const uint8_t *l, uint32_t len, int partial, int cont)
 {
 	MimeMsg *m = s->cur ? s->cur->mime : NULL;
@@ -501,6 +589,8 @@ static void message_line(SmtpState *s, const uint8_t *l, uint32_t len, int parti
 		l++;
 		len--;
 	}
+	if (s->cfg->raw_extraction && s->cur)
+		raw_line(s->cur, l, len, partial);
 	mime_feed_line(m, l, len, partial);
 }
 
@@ -795,7 +885,12 @@ void smtp_eof(SmtpState *s, int dir)
 	if (dir == 0 && (s->data_mode || s->bdat_mode) && s->cur && s->cur->mime) {
 		if (s->line[0].len)
 			line_done(s, 0, 0);
+		s->cur->files_cut = 1;
 		mime_finish(s->cur->mime);
+		if (s->cur->raw) {
+			file_close(s->cur->raw, FILE_CLOSE_TRUNCATED);
+			s->cur->raw = NULL;
+		}
 	}
 	s->eof[dir] = 1;
 	/* both sides closed: nothing more comes for any transaction, which

@@ -44,6 +44,8 @@ typedef struct SmtpConfig {
 	MimeConfig mime;
 	int raw_extraction;         /* no: read, not used (file.data of the raw message) */
 	uint32_t max_tx;            /* transactions held per flow: 256 */
+	uint32_t content_limit;     /* inspected-tracker.content-limit: 100000 bytes of
+	                             * each attachment kept for file.data; 0: none */
 } SmtpConfig;
 
 void smtp_config_defaults(SmtpConfig *c);
@@ -86,6 +88,11 @@ const uint8_t *smtp_tx_helo(const SmtpTx *tx, uint32_t *len);
 const uint8_t *smtp_tx_mail_from(const SmtpTx *tx, uint32_t *len);
 unsigned smtp_tx_rcpt_count(const SmtpTx *tx);
 const uint8_t *smtp_tx_rcpt(const SmtpTx *tx, unsigned i, uint32_t *len);
+/* The attachments, as files (app-layer/files.h): side 0 only, else NULL. */
+struct FileContainer *smtp_tx_files(SmtpTx *tx, int dir);
+/* filestore's tx and flow scopes (files_store_scope): every attachment of
+ * tx, and with flow_scope those of later transactions of s. */
+void smtp_tx_files_store(SmtpState *s, SmtpTx *tx, int flow_scope, uint32_t sid);
 /* The message, from DATA/BDAT on (else NULL). */
 const MimeMsg *smtp_tx_mime(const SmtpTx *tx);
 /* Whether event id (enum smtp_event) was raised on the transaction. */

@@ -13,6 +13,7 @@
 #include "app-layer/app-layer-int.h"
 #include "app-layer/smtp-parse.h"
 #include "app-layer/smtp.h"
+#include "app-layer/files.h"
 #include "conf/conf.h"
 #include "util/log.h"
 
@@ -97,6 +98,13 @@ static int smtp_config_load(AppLayerConfig *cfg)
 		rc = -1;
 	if (app_conf_int_range(SMTP_KEY "mime.header-value-depth", &depth, 1 << 20) < 0)
 		rc = -1;
+	{
+		int64_t cl = smtp_conf.cfg.content_limit;
+
+		if (app_conf_int_range(SMTP_KEY "inspected-tracker.content-limit", &cl, 1 << 30) < 0)
+			rc = -1;
+		smtp_conf.cfg.content_limit = (uint32_t)cl;
+	}
 	m->header_value_depth = (uint32_t)depth;
 	v = conf_get(SMTP_KEY "mime.body-md5");
 	if (v) {
@@ -108,6 +116,12 @@ static int smtp_config_load(AppLayerConfig *cfg)
 	}
 	if (load_schemes(m) < 0)
 		rc = -1;
+	if (smtp_conf.cfg.raw_extraction && m->decode_mime) {
+		/* Suricata's rule: one or the other */
+		log_warning("app-layer: " SMTP_KEY "raw-extraction and " SMTP_KEY
+			    "mime.decode-mime cannot both be on: raw-extraction is off");
+		smtp_conf.cfg.raw_extraction = 0;
+	}
 	return rc;
 }
 
@@ -309,6 +323,27 @@ static void smtp_tx_set_flags(void *tx, unsigned flags)
 static void **smtp_tx_detect_slot_op(void *tx)
 {
 	return smtp_tx_detect_slot(tx);
+}
+
+/* ---------------- files (files-proto.c's SMTP line) ---------------- */
+
+FileContainer *smtp_files_of_tx(void *tx, int dir, int final)
+{
+	FileContainer *fc = smtp_tx_files(tx, dir);
+
+	/* the flow ended inside the message: what is open was cut short */
+	if (fc && final && !smtp_tx_done(tx))
+		files_truncate_open(fc);
+	return fc;
+}
+
+void smtp_files_store(const Flow *f, void *tx, unsigned dirs, int flow_scope, uint32_t sid)
+{
+	const AppFlowState *fs = f ? f->alstate : NULL;
+	SmtpFlow *sf = fs && f->app_proto == ALPROTO_SMTP ? fs->proto : NULL;
+
+	if (dirs & (1u << APP_DIR_TOSERVER))
+		smtp_tx_files_store(sf ? sf->s : NULL, tx, flow_scope, sid);
 }
 
 static void smtp_tx_gc_op(void *state, unsigned need)

@@ -12,6 +12,16 @@
 
 #define SMTP_PROGRESS_DONE 1
 
+struct Flow;
+struct FileContainer;
+
+/* The files module's SMTP entry (files-proto.c): the attachments of tx
+ * (final: the flow ended, an attachment still open is truncated), and
+ * filestore's tx / flow scopes. */
+struct FileContainer *smtp_files_of_tx(void *tx, int dir, int final);
+void smtp_files_store(const struct Flow *f, void *tx, unsigned dirs, int flow_scope,
+		      uint32_t sid);
+
 /* app-layer.protocols.smtp as loaded (the mime options among them). */
 const SmtpConfig *smtp_config(void);
 

@@ -134,6 +134,16 @@ const DetectBuffer detect_buffers[BUF_MAX] = {
 	[BUF_FTP_COMPLETION_CODE] = FTP_B("ftp.completion_code", 2, DBUF_TC, 1, FTP_KW_BUF_COMPLETION_CODE),
 	[BUF_FILE_NAME] = { "file.name", 2, 3, ALPROTO_HTTP1, DBUF_EVAL, HTTP_PROGRESS_COMPLETE, 1, { FILE_BUF_NAME, FILE_BUF_NAME }, file_buffer_get },
 	[BUF_FILE_MAGIC] = { "file.magic", 2, 3, ALPROTO_HTTP1, DBUF_EVAL, HTTP_PROGRESS_COMPLETE, 1, { FILE_BUF_MAGIC, FILE_BUF_MAGIC }, file_buffer_get },
+	/* SMTP's files are the message's attachments (toserver), whole once
+	 * the message is; ftp-data's the transfer, on the side that carried
+	 * it, whole once the data connection closed */
+#define FILE_B(n, alp, side, prog, pb) { n, 2, 3, alp, side, prog, 1, { pb, pb }, file_buffer_get }
+	[BUF_FILE_DATA_SMTP] = FILE_B("file_data", ALPROTO_SMTP, DBUF_TS, SMTP_PROGRESS_DONE, FILE_BUF_DATA),
+	[BUF_FILE_NAME_SMTP] = FILE_B("file.name", ALPROTO_SMTP, DBUF_TS, SMTP_PROGRESS_DONE, FILE_BUF_NAME),
+	[BUF_FILE_MAGIC_SMTP] = FILE_B("file.magic", ALPROTO_SMTP, DBUF_TS, SMTP_PROGRESS_DONE, FILE_BUF_MAGIC),
+	[BUF_FILE_DATA_FTPDATA] = FILE_B("file_data", ALPROTO_FTPDATA, DBUF_EVAL, 1, FILE_BUF_DATA),
+	[BUF_FILE_NAME_FTPDATA] = FILE_B("file.name", ALPROTO_FTPDATA, DBUF_EVAL, 1, FILE_BUF_NAME),
+	[BUF_FILE_MAGIC_FTPDATA] = FILE_B("file.magic", ALPROTO_FTPDATA, DBUF_EVAL, 1, FILE_BUF_MAGIC),
 	[BUF_HTTP_XINST0] = { "http_xinst0", 2, 3, 0, 0, 0, 0, { 0, 0 }, NULL },
 	[BUF_HTTP_XINST1] = { "http_xinst1", 2, 3, 0, 0, 0, 0, { 0, 0 }, NULL },
 	[BUF_HTTP_XINST2] = { "http_xinst2", 2, 3, 0, 0, 0, 0, { 0, 0 }, NULL },

@@ -75,9 +75,11 @@ int ssh_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 enum { FTP_KW_BUF_COMMAND, FTP_KW_BUF_COMMAND_DATA, FTP_KW_BUF_REPLY, FTP_KW_BUF_COMPLETION_CODE };
 int ftp_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 		   const uint8_t **data, uint32_t *len);
-/* file-kw.c: file.name and file.magic (one entry per file of the side). */
+/* file-kw.c: file.name, file.magic and, for protocols whose files keep
+ * their content, file.data (one entry per file of the side). */
 #define FILE_BUF_NAME 0
 #define FILE_BUF_MAGIC 1
+#define FILE_BUF_DATA 2           /* what the protocol kept of the content (file_keep_data) */
 int file_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 		    const uint8_t **data, uint32_t *len);
 

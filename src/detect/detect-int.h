@@ -81,6 +81,7 @@ extern const Keyword
 	ftp_keywords[],
 	app_proto_keywords[],
 	file_keywords[],
+	asn1_keywords[],
 	pkt_keywords[],
 	transform_keywords[];
 

@@ -4,6 +4,7 @@
 #include "util/strnum.h"
 #include "detect/detect-int.h"
 #include "detect/buffers.h"
+#include "detect/asn1-kw.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -475,7 +476,7 @@ static int is_inspect_kw(int kw)
 {
 	return kw == KW_CONTENT || kw == KW_PCRE || kw == KW_BYTE_JUMP ||
 	       kw == KW_BYTE_EXTRACT || kw == KW_BYTE_TEST || kw == KW_BYTE_MATH ||
-	       kw == KW_ISDATAAT;
+	       kw == KW_ISDATAAT || kw == KW_ASN1;
 }
 
 static int sm_is_relative(const SigMatch *m)
@@ -489,6 +490,9 @@ static int sm_is_relative(const SigMatch *m)
 		return !!(((DetectIsdataat *)m->ctx)->flags & ISDATAAT_RELATIVE);
 	case KW_BYTE_TEST: case KW_BYTE_JUMP: case KW_BYTE_EXTRACT: case KW_BYTE_MATH:
 		return !!(((DetectByte *)m->ctx)->flags & BYTE_RELATIVE);
+	case KW_ASN1:
+		/* without absolute_offset it starts where the previous match ended */
+		return !(((DetectAsn1 *)m->ctx)->flags & ASN1_ABSOLUTE_OFFSET);
 	}
 	return 0;
 }

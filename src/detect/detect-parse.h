@@ -62,6 +62,11 @@ enum sig_buffer {
 	BUF_SSH_PROTO, BUF_SSH_SOFTWARE, BUF_SSH_HASSH, BUF_SSH_HASSH_STRING, BUF_SSH_HASSH_SERVER, BUF_SSH_HASSH_SERVER_STRING,
 	BUF_FTP_COMMAND, BUF_FTP_COMMAND_DATA, BUF_FTP_REPLY, BUF_FTP_COMPLETION_CODE,
 	BUF_FILE_NAME, BUF_FILE_MAGIC,   /* detect/file-kw.c: one entry per file */
+	/* the file buffers of the other protocols that carry files: a buffer
+	 * is one protocol's, so file_data / file.name / file.magic select the
+	 * rule's protocol's own (file-kw.c) */
+	BUF_FILE_DATA_SMTP, BUF_FILE_NAME_SMTP, BUF_FILE_MAGIC_SMTP,
+	BUF_FILE_DATA_FTPDATA, BUF_FILE_NAME_FTPDATA, BUF_FILE_MAGIC_FTPDATA,
 	/* further instances of an http buffer under other transforms than the
 	 * first (Signature.xf says which buffer each one is: detect/transform.h) */
 	BUF_HTTP_XINST0, BUF_HTTP_XINST1, BUF_HTTP_XINST2, BUF_HTTP_XINST3,
@@ -136,6 +141,7 @@ enum kw_id {
 	KW_FTP_STICKY, KW_FTP_MATCH, KW_FTPBOUNCE, /* detect/ftp-kw.c */
 	KW_APP_LAYER_PROTOCOL, /* app-layer-protocol: DetectAppProto (detect/app-proto-kw.c) */
 	KW_FILE_STICKY, KW_FILE_MATCH, KW_FILESTORE, /* detect/file-kw.c */
+	KW_ASN1,            /* asn1: DetectAsn1 (detect/asn1-kw.c) */
 	KW_MAX
 };
 

@@ -63,6 +63,10 @@ int file_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 		f = file_next(f);
 	if (!f)
 		return -1;
+	if (b->pbuf[side & 1] == FILE_BUF_DATA) {
+		*data = file_kept_data(f, len);
+		return 0;
+	}
 	if (b->pbuf[side & 1] == FILE_BUF_MAGIC) {
 		const char *m = file_magic((File *)f);
 
@@ -94,6 +98,27 @@ static int sig_set_alproto_files(SigParseState *st)
 	return 0;
 }
 
+/* The file buffer of the rule's protocol (a buffer is one protocol's:
+ * buffers.c): HTTP's are the generic ids. */
+static int file_buf_of(int alproto, int buf)
+{
+	static const struct {
+		int alproto, buf, own;
+	} map[] = {
+		{ ALPROTO_SMTP, BUF_FILE_DATA, BUF_FILE_DATA_SMTP },
+		{ ALPROTO_SMTP, BUF_FILE_NAME, BUF_FILE_NAME_SMTP },
+		{ ALPROTO_SMTP, BUF_FILE_MAGIC, BUF_FILE_MAGIC_SMTP },
+		{ ALPROTO_FTPDATA, BUF_FILE_DATA, BUF_FILE_DATA_FTPDATA },
+		{ ALPROTO_FTPDATA, BUF_FILE_NAME, BUF_FILE_NAME_FTPDATA },
+		{ ALPROTO_FTPDATA, BUF_FILE_MAGIC, BUF_FILE_MAGIC_FTPDATA },
+	};
+
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (map[i].alproto == alproto && map[i].buf == buf)
+			return map[i].own;
+	return buf;
+}
+
 static int kw_file_sticky(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	(void)arg;
@@ -101,7 +126,7 @@ static int kw_file_sticky(SigParseState *st, const char *arg, const Keyword *kw)
 		return -1;
 	if (kw->buf == BUF_FILE_MAGIC)
 		files_request(FILE_NEED_MAGIC);
-	return sig_select_buffer(st, kw->buf);
+	return sig_select_buffer(st, file_buf_of(st->s->alproto, kw->buf));
 }
 
 /* filename:"x" / filemagic:"x" / fileext:"x": content:"x"; nocase; on the
@@ -119,6 +144,7 @@ static int kw_file_legacy(SigParseState *st, const char *arg, const Keyword *kw)
 		return -1;
 	if (buf == BUF_FILE_MAGIC)
 		files_request(FILE_NEED_MAGIC);
+	buf = file_buf_of(st->s->alproto, buf);
 	if (ext) {
 		/* the extension is the name's end after a dot */
 		const char *q = strchr(arg, '"');

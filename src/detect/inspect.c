@@ -4,6 +4,7 @@
 #include "detect/engine-int.h"
 #include "detect/detect-int.h"
 #include "detect/transform.h"
+#include "detect/asn1-kw.h"
 
 #include <arpa/inet.h>
 #include <ctype.h>
@@ -514,6 +515,10 @@ static int inspect_from(DetectThread *dt, const Signature *s, const SigMatchList
 		return inspect_from(dt, s, ml, idx + 1, b, prev);
 	case KW_BASE64_DECODE:
 		return base64_step(dt, s, ml, idx, b, prev);
+	case KW_ASN1:
+		if (!asn1_match(ml->m[idx].ctx, b->data, b->len, prev))
+			return 0;
+		return inspect_from(dt, s, ml, idx + 1, b, prev);
 	}
 	return 0;
 }

@@ -35,6 +35,7 @@ static const Keyword *const families[] = {
 	ftp_keywords,		/* ftp-kw.c */
 	app_proto_keywords,	/* app-proto-kw.c */
 	file_keywords,		/* file-kw.c */
+	asn1_keywords,		/* asn1-kw.c */
 	pkt_keywords,		/* pkt-kw.c */
 	transform_keywords,	/* transform.c */
 };

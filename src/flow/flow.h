@@ -55,6 +55,8 @@ typedef struct Flow {
 
 	uint32_t hash;
 	uint64_t flow_id;           /* eve flow_id: non-zero, < 2^53 */
+	uint64_t parent_id;         /* eve parent_id: the flow that announced this one
+	                             * (an FTP control flow's data flow); 0: none */
 	struct timeval start, last;
 	uint64_t pkts_toserver, pkts_toclient;
 	uint64_t bytes_toserver, bytes_toclient;

@@ -260,6 +260,8 @@ void eve_header_write_dir(JsonWriter *w, const struct timeval *ts, const char *e
 	jw_str(w, "timestamp", buf);
 	if (f)
 		jw_int(w, "flow_id", (int64_t)f->flow_id);
+	if (f && f->parent_id)
+		jw_int(w, "parent_id", (int64_t)f->parent_id);
 	if (p && p->pcap_cnt)
 		jw_int(w, "pcap_cnt", (int64_t)p->pcap_cnt);
 	jw_str(w, "event_type", event_type);

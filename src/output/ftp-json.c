@@ -3,6 +3,8 @@
  * "ftp", "ftp_data"). Both go out with the eve type "ftp", as Suricata's
  * one FTP logger writes both. */
 #include "app-layer/ftp.h"
+#include "app-layer/files.h"
+#include "app-layer/app-layer.h"
 #include "output/output-private.h"
 #include "output/json-dump.h"
 
@@ -91,21 +93,62 @@ static json_t *ftpdata_object(const FtpDataInfo *di)
 	return o;
 }
 
+/* The transfer's file once the flow's transaction is logged: file-store
+ * writes or drops it, then its "fileinfo" record with the ftp_data
+ * object and app_proto "ftp-data", as Suricata 8 writes it. */
+static void log_ftpdata_files(Outputs *o, const Packet *p, const Flow *f, void *tx,
+			      const FtpDataInfo *di)
+{
+	const struct timeval *ts = p ? &p->ts : &f->last;
+	int eve = outputs_eve_enabled(o, "files") || outputs_eve_enabled(o, "fileinfo");
+
+	for (int d = APP_DIR_TOSERVER; d <= APP_DIR_TOCLIENT; d++) {
+		FileContainer *fc = files_of_tx(ALPROTO_FTPDATA, tx, d, 1);
+
+		for (File *fl = fc ? fc->head : NULL; fl; fl = (File *)file_next(fl)) {
+			int meta = file_store_finish(fl, ts) == 1 && files_config()->write_fileinfo;
+			json_t *rec, *fi;
+
+			if (!eve && !meta)
+				continue;
+			fi = file_json(fl);
+			rec = fi ? eve_header(ts, "fileinfo", NULL, f) : NULL;
+			if (!rec) {
+				json_decref(fi);
+				continue;
+			}
+			if (p && p->pcap_cnt)
+				json_object_set_new(rec, "pcap_cnt",
+						    json_integer((json_int_t)p->pcap_cnt));
+			json_object_set_new(rec, "ftp_data", ftpdata_object(di));
+			json_object_set_new(rec, "app_proto", json_string("ftp-data"));
+			json_object_set_new(rec, "fileinfo", fi);
+			if (meta)
+				file_store_write_meta(fl, rec);
+			if (eve)
+				eve_write(o, rec);
+			else
+				json_decref(rec);
+		}
+	}
+}
+
 static void log_ftpdata_tx(Outputs *o, const Packet *p, const Flow *f, void *tx)
 {
 	const FtpDataInfo *di = ftpdata_tx_info(tx);
 	const struct timeval *ts = p ? &p->ts : &f->last;
 	json_t *rec;
 
-	if (!o || !di || !outputs_eve_enabled(o, "ftp"))
+	if (!o || !di)
 		return;
-	rec = eve_header(ts, "ftp_data", NULL, f);
-	if (!rec)
-		return;
-	if (p && p->pcap_cnt)
-		json_object_set_new(rec, "pcap_cnt", json_integer((json_int_t)p->pcap_cnt));
-	json_object_set_new(rec, "ftp_data", ftpdata_object(di));
-	eve_write(o, rec);
+	if (outputs_eve_enabled(o, "ftp") && (rec = eve_header(ts, "ftp_data", NULL, f))) {
+		if (p && p->pcap_cnt)
+			json_object_set_new(rec, "pcap_cnt",
+					    json_integer((json_int_t)p->pcap_cnt));
+		json_object_set_new(rec, "ftp_data", ftpdata_object(di));
+		eve_write(o, rec);
+	}
+	log_ftpdata_files(o, p, f, tx, di);
 }
 
 static json_t *alert_ftpdata_json(const Flow *f, void *tx)
@@ -118,6 +161,14 @@ static json_t *alert_ftpdata_json(const Flow *f, void *tx)
 		return NULL;
 	rec = json_object();
 	json_object_set_new(rec, "ftp_data", ftpdata_object(di));
+	{
+		FileContainer *fcs[2] = { files_of_tx(ALPROTO_FTPDATA, tx, 0, 0),
+					  files_of_tx(ALPROTO_FTPDATA, tx, 1, 0) };
+		json_t *files = files_json(fcs, 2);
+
+		if (files)
+			json_object_set_new(rec, "files", files);
+	}
 	return rec;
 }
 

@@ -7,12 +7,15 @@
  *            `md5: [body, subject]` body_md5 / subject_md5.
  * The email object appears once the transaction has a message (DATA or
  * BDAT); Suricata 8 calls it PARSE_DONE whatever the decoder saw. Empty
- * fields are left out (suricata-verify smtp-to-comma). */
+ * fields are left out (suricata-verify smtp-to-comma).
+ * Each attachment is a "fileinfo" record too, after the transaction's smtp
+ * record: the smtp and email objects, app_proto "smtp", its fileinfo. */
 #include "output/smtp-json.h"
 #include "output/output-private.h"
 #include "output/json-dump.h"
 #include "app-layer/smtp.h"
 #include "app-layer/app-layer.h"
+#include "app-layer/files.h"
 #include "conf/conf.h"
 #include "util/digest.h"
 
@@ -221,26 +224,68 @@ static void anomalies(Outputs *o, const Packet *p, const Flow *f, const void *tx
 	}
 }
 
-static void log_smtp_tx(Outputs *o, const Packet *p, const Flow *f, void *tx)
+static json_t *smtp_header(const char *type, const Packet *p, const Flow *f, const void *tx)
 {
 	const struct timeval *ts = p ? &p->ts : &f->last;
+	json_t *rec = eve_header(ts, type, NULL, f);
+
+	if (!rec)
+		return NULL;
+	if (p && p->pcap_cnt)
+		json_object_set_new(rec, "pcap_cnt", json_integer((json_int_t)p->pcap_cnt));
+	json_object_set_new(rec, "tx_id", json_integer((json_int_t)app_layer_tx_log_id(f, tx)));
+	return rec;
+}
+
+/* The attachments once the transaction is logged: file-store writes or
+ * drops each first (the record says whether it was stored), then its
+ * fileinfo record (and write-fileinfo's copy beside the stored file). */
+static void log_smtp_files(Outputs *o, const Packet *p, const Flow *f, void *tx)
+{
+	const struct timeval *ts = p ? &p->ts : &f->last;
+	FileContainer *fc = files_of_tx(ALPROTO_SMTP, tx, APP_DIR_TOSERVER, 1);
+	int eve = outputs_eve_enabled(o, "files") || outputs_eve_enabled(o, "fileinfo");
+
+	for (File *fl = fc ? fc->head : NULL; fl; fl = (File *)file_next(fl)) {
+		int meta = file_store_finish(fl, ts) == 1 && files_config()->write_fileinfo;
+		json_t *rec, *fi, *e;
+
+		if (!eve && !meta)
+			continue;
+		fi = file_json(fl);
+		rec = fi ? smtp_header("fileinfo", p, f, tx) : NULL;
+		if (!rec) {
+			json_decref(fi);
+			continue;
+		}
+		json_object_set_new(rec, "smtp", smtp_json_object(tx));
+		if ((e = smtp_email_object(tx, o->cfg.eve_smtp_fields)))
+			json_object_set_new(rec, "email", e);
+		json_object_set_new(rec, "app_proto", json_string("smtp"));
+		json_object_set_new(rec, "fileinfo", fi);
+		if (meta)
+			file_store_write_meta(fl, rec);
+		if (eve)
+			eve_write(o, rec);
+		else
+			json_decref(rec);
+	}
+}
+
+static void log_smtp_tx(Outputs *o, const Packet *p, const Flow *f, void *tx)
+{
 	json_t *rec, *e;
 
 	if (!o)
 		return;
 	anomalies(o, p, f, tx);
-	if (!outputs_eve_enabled(o, "smtp"))
-		return;
-	rec = eve_header(ts, "smtp", NULL, f);
-	if (!rec)
-		return;
-	if (p && p->pcap_cnt)
-		json_object_set_new(rec, "pcap_cnt", json_integer((json_int_t)p->pcap_cnt));
-	json_object_set_new(rec, "tx_id", json_integer((json_int_t)app_layer_tx_log_id(f, tx)));
-	json_object_set_new(rec, "smtp", smtp_json_object(tx));
-	if ((e = smtp_email_object(tx, o->cfg.eve_smtp_fields)))
-		json_object_set_new(rec, "email", e);
-	eve_write(o, rec);
+	if (outputs_eve_enabled(o, "smtp") && (rec = smtp_header("smtp", p, f, tx))) {
+		json_object_set_new(rec, "smtp", smtp_json_object(tx));
+		if ((e = smtp_email_object(tx, o->cfg.eve_smtp_fields)))
+			json_object_set_new(rec, "email", e);
+		eve_write(o, rec);
+	}
+	log_smtp_files(o, p, f, tx);
 }
 
 /* Alerts on an SMTP transaction carry its smtp and email objects. */
@@ -254,6 +299,14 @@ static json_t *alert_smtp_json(const Flow *f, void *tx)
 	json_object_set_new(rec, "smtp", smtp_json_object(tx));
 	if ((e = smtp_email_object(tx, 0)))
 		json_object_set_new(rec, "email", e);
+	/* Suricata 8's alerts list the transaction's files */
+	{
+		FileContainer *fcs[1] = { files_of_tx(ALPROTO_SMTP, tx, APP_DIR_TOSERVER, 0) };
+		json_t *files = files_json(fcs, 1);
+
+		if (files)
+			json_object_set_new(rec, "files", files);
+	}
 	return rec;
 }
 

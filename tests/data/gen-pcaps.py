@@ -949,6 +949,22 @@ def gen_ssh_ftp():
     write('ftp-active.pcap', seq_ts(T0, frames),
           note='FTP on 21: PORT, STOR up.bin over 20->40004 (server to client)')
 
+    # AUTH TLS accepted: the control connection goes on with the 'chain'
+    # TLS handshake
+    c, s = tls_hex('chain', 'c2s'), tls_hex('chain', 's2c')
+    turns = [
+        (False, b'220 (vsFTPd 3.0.3)\r\n'),
+        (True, b'AUTH TLS\r\n'),
+        (False, b'234 Proceed with negotiation.\r\n'),
+    ]
+    for i in range(max(len(c), len(s))):
+        if i < len(c):
+            turns.append((True, c[i]))
+        if i < len(s):
+            turns.append((False, s[i]))
+    write('ftp-authtls.pcap', seq_ts(T0, exchange_session(turns, 21, sport=40010)),
+          note='FTP on 21: AUTH TLS, 234, then the chain TLS handshake (sni example.com)')
+
 
 def gen_icmp_errors():
     """ICMPv4 errors and the flows they quote (Suricata 8: an unreachable

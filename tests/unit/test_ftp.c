@@ -408,3 +408,78 @@ TEST(ftp_keyword_buffers)
 	CHECK(detect_buffer(BUF_FTP_REPLY)->multi);
 	ftp_state_free(s);
 }
+
+/* ---- ftp-data transfers as files (ftp-data-proto.c) ---- */
+
+#include "app-layer/app-layer-int.h"
+#include "app-layer/files.h"
+
+static void *data_flow(const char *name, uint8_t cmd)
+{
+	FtpDataInfo *di = calloc(1, sizeof(*di));
+	void *st = ftpdata_proto_ops.state_new(NULL, NULL);
+
+	di->cmd = cmd;
+	di->filename = strdup(name);
+	di->filename_len = (uint32_t)strlen(name);
+	ftpdata_proto_ops.expect_attach(st, di, NULL);
+	return st;
+}
+
+static void data_flow_free(void *st)
+{
+	const FtpDataInfo *di = ftpdata_tx_info(st);
+
+	free(di->filename);
+	free((void *)di);
+	ftpdata_proto_ops.state_free(st);
+}
+
+TEST(ftpdata_transfer_is_a_file_on_its_side)
+{
+	void *st = data_flow("a.txt", FTP_CMD_RETR);
+	FileContainer *fc;
+	const File *f;
+	const uint8_t *p;
+	uint32_t n;
+
+	CHECK_EQ(ftpdata_proto_ops.parse(NULL, NULL, st, 1, (const uint8_t *)"hello ", 6, 0), 0);
+	CHECK_EQ(ftpdata_proto_ops.parse(NULL, NULL, st, 1, (const uint8_t *)"world", 5, APP_EOF), 0);
+	CHECK_EQ(files_of_tx(ALPROTO_FTPDATA, st, 0, 0)->n, 0);
+	fc = files_of_tx(ALPROTO_FTPDATA, st, 1, 0);
+	CHECK_EQ(fc->n, 1);
+	f = files_first(fc);
+	p = file_name(f, &n);
+	CHECK(n == 5 && !memcmp(p, "a.txt", 5));
+	CHECK_EQ(file_state(f), FILE_STATE_CLOSED);
+	CHECK_EQ(file_size(f), 11);
+	CHECK_EQ(file_buffer_get(&detect_buffers[BUF_FILE_DATA_FTPDATA], st, 1, 0, &p, &n), 0);
+	CHECK(n == 11 && !memcmp(p, "hello world", 11));
+	CHECK_EQ(file_buffer_get(&detect_buffers[BUF_FILE_DATA_FTPDATA], st, 0, 0, &p, &n), -1);
+	CHECK_EQ(ftpdata_tx_info(st)->size, 11);
+	data_flow_free(st);
+}
+
+TEST(ftpdata_transfer_cut_short_is_truncated)
+{
+	void *st = data_flow("b.bin", FTP_CMD_STOR);
+	const File *f;
+
+	/* a gap: truncated at the close, the missing bytes counted */
+	ftpdata_proto_ops.parse(NULL, NULL, st, 0, (const uint8_t *)"abc", 3, 0);
+	ftpdata_proto_ops.parse(NULL, NULL, st, 0, NULL, 100, APP_GAP);
+	ftpdata_proto_ops.parse(NULL, NULL, st, 0, (const uint8_t *)"z", 1, APP_EOF);
+	f = files_first(files_of_tx(ALPROTO_FTPDATA, st, 0, 0));
+	CHECK_EQ(file_state(f), FILE_STATE_TRUNCATED);
+	CHECK(file_has_gaps(f));
+	CHECK_EQ(file_size(f), 104);
+	data_flow_free(st);
+	/* the flow ended before the side closed */
+	st = data_flow("c.bin", FTP_CMD_STOR);
+	ftpdata_proto_ops.parse(NULL, NULL, st, 0, (const uint8_t *)"abc", 3, 0);
+	f = files_first(files_of_tx(ALPROTO_FTPDATA, st, 0, 0));
+	CHECK_EQ(file_state(f), FILE_STATE_OPEN);
+	f = files_first(files_of_tx(ALPROTO_FTPDATA, st, 0, 1));
+	CHECK_EQ(file_state(f), FILE_STATE_TRUNCATED);
+	data_flow_free(st);
+}

@@ -100,7 +100,7 @@ void http_sig_setup(DetectSig *ds)
 		/* once, to the client (Suricata's tls.* side); FTP's properties
 		 * are registered both ways in Suricata (ftp.mode on a PORT
 		 * alerts twice): the keyword says which side it matches on */
-		ds->http_dirs = s->alproto == ALPROTO_FTP ? 3 : 2;
+		ds->http_dirs = s->alproto == ALPROTO_FTP || s->alproto == ALPROTO_DCERPC ? 3 : 2;
 	else
 		ds->http_dirs = 3;
 	ds->http_need[0] = ds->http_need[1] = 0;

@@ -1,0 +1,3 @@
+/* DCERPC: placeholder replaced below */
+#include "config.h"
+#include "test.h"

@@ -742,7 +742,11 @@ static int cl_feed(struct dcerpc_state *st, const uint8_t *p, size_t len)
 	if (ptype != DCERPC_REQUEST && ptype != DCERPC_RESPONSE && ptype != DCERPC_FAULT &&
 	    ptype != DCERPC_REJECT)
 		return 0;
-	uuid_from_wire(p + 40, le, act);
+	/* Suricata 8 reads the activity uuid's fields as little endian
+	 * whatever the drep says (suricata-verify dcerpc-udp-scapy: a
+	 * big-endian datagram's activity is printed byte-swapped); calls are
+	 * matched on it, so only the printed form depends on this */
+	uuid_from_wire(p + 40, 1, act);
 	seq = rd32(p + 64, le);
 	blen = rd16(p + 74, le);
 	resp = ptype != DCERPC_REQUEST;

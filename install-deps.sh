@@ -4,12 +4,14 @@
 # expects the toolkit at /usr/local/cuda. tcpreplay and iproute2 serve the live
 # capture tests (tests/live/run.sh: a veth pair in a network namespace); clang and
 # its runtime (libFuzzer) serve make fuzz (qa/fuzz). libhiredis-dev builds eve-log
-# filetype redis; redis-server serves its test (tests/sinks/run.sh).
+# filetype redis; redis-server serves its test (tests/sinks/run.sh). suricata-update
+# serves tests/ops/suricata-update.sh, and python3-matplotlib qa/bench/plot.py.
 set -e
 PKGS="build-essential autoconf automake libtool pkg-config \
  libpcap-dev libyaml-dev libpcre2-dev libhtp-dev libjansson-dev libssl-dev libmagic-dev \
  wireshark-common tshark time python3 python3-yaml python3-jsonschema \
- tcpreplay iproute2 clang libclang-rt-dev libhiredis-dev redis-server"
+ tcpreplay iproute2 clang libclang-rt-dev libhiredis-dev redis-server \
+ suricata-update python3-matplotlib"
 # Hyperscan exists for x86-64 only.
 case "$(uname -m)" in x86_64|amd64) PKGS="$PKGS libhyperscan-dev" ;; esac
 SUDO=

@@ -578,11 +578,22 @@ static int engine_config_load(const Cli *cli, EngineConfig *cfg)
 	return 0;
 }
 
+/* eve-log pcap-file: the file the reader is in (Suricata's is its
+ * reader's current file too, when the record is written). */
+static const char *pcap_filename_of(void *arg)
+{
+	struct PcapSource *ps = capture_pcap_source((const Capture *)arg);
+
+	return ps ? pcap_source_current(ps) : NULL;
+}
+
 static int check_log_dir(const Cli *cli, const char **out)
 {
 	const char *dir = cli->log_dir ? cli->log_dir : conf_get("default-log-dir");
 	struct stat st;
 
+	/* -l overrides it, as in Suricata: not an ignored setting */
+	conf_mark_used("default-log-dir");
 	if (!dir)
 		dir = "/var/log/suricata/";
 	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
@@ -601,11 +612,11 @@ static int check_log_dir(const Cli *cli, const char **out)
 /* suricata.log's path, for SIGHUP */
 static char log_file_path[4096];
 
-/* logging.outputs.file: Suricata keeps a suricata.log in the log folder. */
-static void open_log_file(const char *log_dir)
+/* logging.outputs.file: Suricata keeps a suricata.log in the log folder.
+ * Returns 1 with its path when enabled, 0 when not. */
+static int log_file_conf(const char *log_dir, char *path, size_t pathlen)
 {
 	ConfNode *outs = conf_get_node("logging.outputs");
-	char path[4096];
 
 	for (ConfNode *n = outs ? outs->child : NULL; n; n = n->next) {
 		ConfNode *f = conf_node_lookup(n, "file");
@@ -615,20 +626,29 @@ static void open_log_file(const char *log_dir)
 			continue;
 		en = conf_node_get(f, "enabled");
 		if (!en || !(!strcmp(en, "yes") || !strcmp(en, "true") || !strcmp(en, "on")))
-			return;
+			return 0;
 		name = conf_node_get(f, "filename");
 		if (!name)
 			name = "suricata.log";
 		if (name[0] == '/')
-			snprintf(path, sizeof(path), "%s", name);
+			snprintf(path, pathlen, "%s", name);
 		else
-			snprintf(path, sizeof(path), "%s/%s", log_dir, name);
-		if (log_open_file(path) != 0)
-			log_warning("logging: cannot open %s: %s", path, strerror(errno));
-		else
-			snprintf(log_file_path, sizeof(log_file_path), "%s", path);
-		return;
+			snprintf(path, pathlen, "%s/%s", log_dir, name);
+		return 1;
 	}
+	return 0;
+}
+
+static void open_log_file(const char *log_dir)
+{
+	char path[4096];
+
+	if (!log_file_conf(log_dir, path, sizeof(path)))
+		return;
+	if (log_open_file(path) != 0)
+		log_warning("logging: cannot open %s: %s", path, strerror(errno));
+	else
+		snprintf(log_file_path, sizeof(log_file_path), "%s", path);
 }
 
 /* Loads the rules and builds the detection engine. Returns 0, or -1 when
@@ -651,6 +671,11 @@ static int detect_setup(const Cli *cli, int stream_inline, SigTable **tp, Detect
 	dc.ips = cli->simulate_ips;
 	rc.exclusive = cli->rules_exclusive;
 	rc.extra = cli->rules_extra;
+	if (cli->rules_exclusive) {
+		/* -S overrides them, as in Suricata: not ignored settings */
+		conf_mark_used("rule-files");
+		conf_mark_used("default-rule-path");
+	}
 	rc.init_errors_fatal = cli->init_errors_fatal;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	t = sig_load(&rc, err, sizeof(err));
@@ -1221,6 +1246,30 @@ int main(int argc, char **argv)
 			log_error("%s", err);
 			goto out;
 		}
+		{
+			/* a run reads these and -T starts nothing that does */
+			int reload;
+			char lf[4096];
+
+			if (rule_reload_enabled(&reload) != 0)
+				goto out;
+			(void)log_file_conf(".", lf, sizeof(lf));
+			/* the files module's eve options: its loader would create
+			 * the file-store folders, which -T must not */
+			for (ConfNode *o = conf_get_node("outputs") ? conf_get_node("outputs")->child : NULL;
+			     o; o = o->next) {
+				ConfNode *types = conf_node_lookup(o, "eve-log.types");
+
+				for (ConfNode *t = types ? types->child : NULL; t; t = t->next) {
+					(void)conf_node_lookup(t, "files.force-magic");
+					(void)conf_node_lookup(t, "files.force-hash");
+				}
+			}
+			conf_mark_used("default-log-dir");
+			conf_mark_used("unix-command.enabled");
+			conf_mark_used("unix-command.filename");
+		}
+		conf_report_unused(1);
 		printf("Configuration provided was successfully loaded. Exiting.\n");
 		rc = 0;
 		goto out;
@@ -1309,6 +1358,8 @@ int main(int argc, char **argv)
 		log_error("%s", err);
 		goto out;
 	}
+	if (!capture_ops(capcfg.kind)->live && engine.ncaps && capture_pcap_source(engine.caps[0]))
+		outputs_set_pcap_filename(engine.outputs, pcap_filename_of, engine.caps[0]);
 	if (capture_ops(capcfg.kind)->live && captures_open(&engine, &capcfg) != 0)
 		goto out;
 	if (engine.detect) {
@@ -1333,6 +1384,8 @@ int main(int argc, char **argv)
 		goto out;
 	if (run_as_apply(&run_as) != 0)
 		goto out;
+	/* everything a run reads has been read: name the rest */
+	conf_report_unused(0);
 	log_info("runmode %s, %u worker%s, max-pending-packets %u",
 		 runmode_name(engine.cfg.mode), engine.cfg.workers,
 		 engine.cfg.workers == 1 ? "" : "s", engine.cfg.max_pending_packets);

@@ -447,8 +447,13 @@ static int get_param(const uint8_t *v, uint32_t len, const char *name, char *out
 				j++;
 				if (j < len && isdigit(v[j])) {
 					idx = 0;
-					while (j < len && isdigit(v[j]))
-						idx = idx * 10 + (v[j++] - '0');
+					/* saturate: parts above 63 are never read, and a
+					 * hostile index must not overflow */
+					while (j < len && isdigit(v[j])) {
+						if (idx < 1000)
+							idx = idx * 10 + (v[j] - '0');
+						j++;
+					}
 					if (j < len && v[j] == '*') {
 						ext = 1;
 						j++;

@@ -836,6 +836,18 @@ int conf_load_string(const char *yaml, const char *name, char *err, size_t errle
 
 /* --- lookups --- */
 
+/* A lookup marks what it finds; a sequence's scalar items too, as readers
+ * walk them (`rule-files`, `types`, host-os-policy's lists). */
+static void mark_used(ConfNode *n)
+{
+	if (n->used >= 0)
+		n->used = 1;
+	if (n->is_seq)
+		for (ConfNode *c = n->child; c; c = c->next)
+			if (c->val && c->used >= 0)
+				c->used = 1;
+}
+
 ConfNode *conf_node_lookup(const ConfNode *base, const char *relpath)
 {
 	const ConfNode *n = base ? base : root;
@@ -854,6 +866,7 @@ ConfNode *conf_node_lookup(const ConfNode *base, const char *relpath)
 			break;
 		p = dot + 1;
 	}
+	mark_used((ConfNode *)n);
 	return (ConfNode *)n;
 }
 

@@ -16,6 +16,11 @@ typedef struct ConfNode {
 	char *name;                 /* key, or "0".."n" for sequence items */
 	char *val;                  /* scalar value, NULL for maps and sequences */
 	int is_seq;                 /* node is a sequence */
+	/* 1 once a subsystem looked the node up (conf_report_unused() names
+	 * the settings nobody read). A sequence's scalar items are marked with
+	 * it, since readers walk them through ->child. -1: a reader saw it and
+	 * does not support it (an eve type); later lookups leave it so. */
+	int used;
 	struct ConfNode *parent;
 	struct ConfNode *child;     /* first child, in file order */
 	struct ConfNode *next;      /* next sibling */
@@ -71,6 +76,21 @@ int conf_get_scalar(const char *path, const char **out);
 /* Size strings: a number with an optional unit b, kb, mb, gb (case-insensitive,
  * 1024-based, optional space). Returns 0, or -1 if malformed or overflowing. */
 int parse_size(const char *s, uint64_t *out);
+
+/* Logs, after every subsystem has read its settings, the ones none read
+ * that Suricata would act on: one notice line per section, naming the keys,
+ * then a count. Sections of other capture methods and modes (af-packet, dpdk,
+ * profiling, ...) and sections switched off with `enabled: no` are skipped,
+ * as Suricata skips them there, and settings whose value is what this engine
+ * always does (unused.c lists them). Under -T no capture is set up, so
+ * pcap-file and capture are skipped too. Returns the number named. */
+unsigned conf_report_unused(int test_mode);
+/* The section lines are notices under -T (test_mode), info lines otherwise;
+ * the count is a notice in both. */
+
+/* For a setting the command line overrides (-l over default-log-dir) or that
+ * a run reads and -T does not: it is not reported as unused. */
+void conf_mark_used(const char *path);
 
 /* Prints "a.b.c = value" for every scalar, in tree order (--dump-config). */
 void conf_dump(FILE *out);

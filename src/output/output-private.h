@@ -27,6 +27,11 @@ typedef struct EveOutput {
 	const char *prefix;         /* cfg's prefix; "" for none */
 	size_t prefix_len;
 	uint64_t prev[4];           /* sink counters at the last stats record (deltas) */
+	/* Fields Suricata adds last to each record of this output: "host"
+	 * (sensor-name, the same for all) and "pcap_filename" (per output). */
+	char host_json[300];        /* ',"host":"NAME"', or "" */
+	size_t host_len;
+	int pcap_file;
 } EveOutput;
 
 struct Outputs {
@@ -34,6 +39,8 @@ struct Outputs {
 	EveOutput eve[OUTPUT_EVE_MAX];
 	unsigned neve;
 	uint32_t eve_types;         /* the union of the outputs' type_mask */
+	const char *(*pcap_name)(void *);   /* outputs_set_pcap_filename() */
+	void *pcap_name_arg;
 	/* With several outputs a record goes to all of them under this lock,
 	 * so that every output has the records in one order (a redis list
 	 * equals the eve.json written next to it, line for line). */

@@ -244,9 +244,12 @@ static int load_eve_types(OutputConfig *cfg, EveOutputConfig *ec, const char *pr
 		if (!t)
 			continue;
 		if (!eve_type_known(t)) {
-			log_info("eve-log: type '%s' is not supported, ignored", t);
+			/* unread, for good: conf_report_unused() names it */
+			item->used = -1;
 			continue;
 		}
+		if (item->child)
+			item->child->used = 1;     /* `- dns:` with no options */
 		if (!item->val) {
 			/* "- frame: {enabled: no}": listed but off */
 			int on = 1;
@@ -416,6 +419,8 @@ static int load_eve(OutputConfig *cfg, const char *prefix, const char *log_dir, 
 		return -1;
 	}
 	snprintf(ec->prefix, sizeof(ec->prefix), "%s", pre ? pre : "");
+	if (get_bool(prefix, "pcap-file", &ec->pcap_file, err, errlen) < 0)
+		return -1;
 	/* one set for all outputs, as the type options: the first eve-log's */
 	if (cfg->neve == 0) {
 		char key2[512];
@@ -506,6 +511,20 @@ int output_config_load(OutputConfig *cfg, const char *log_dir, char *err, size_t
 	if (load_stats_section(cfg, err, errlen) < 0 || load_memcaps(cfg, err, errlen) < 0)
 		return -1;
 
+	{
+		const char *sn = NULL;
+
+		if (conf_get_scalar("sensor-name", &sn) < 0) {
+			set_err(err, errlen, "sensor-name: expected a name");
+			return -1;
+		}
+		if (sn && strlen(sn) >= sizeof(cfg->sensor_name)) {
+			set_err(err, errlen, "sensor-name: longer than %zu characters",
+				sizeof(cfg->sensor_name) - 1);
+			return -1;
+		}
+		snprintf(cfg->sensor_name, sizeof(cfg->sensor_name), "%s", sn ? sn : "");
+	}
 	outputs = conf_get_node("outputs");
 	/* `outputs:` is a list of one-key maps (- eve-log: ...). A map or a scalar
 	 * there would configure nothing at all: stop rather than run blind. */
@@ -529,8 +548,9 @@ int output_config_load(OutputConfig *cfg, const char *log_dir, char *err, size_t
 			rc = load_eve(cfg, prefix, log_dir, err, errlen);
 		else if (strcmp(type, "stats") == 0)
 			rc = load_stats_output(cfg, prefix, log_dir, err, errlen);
-		else
-			log_info("outputs: '%s' is not supported, ignored", type);
+		/* others (file-store is the files module's) are not read here:
+		 * conf_report_unused() names the settings of any enabled one
+		 * nobody reads */
 		if (rc < 0)
 			return -1;
 	}
@@ -644,6 +664,54 @@ static void file_write_prefixed(OutputFile *of, const char *pre, size_t prelen,
 	pthread_mutex_unlock(&of->lock);
 }
 
+/* A JSON string's body: '"' and '\\' escaped, control bytes as \\u00XX.
+ * Returns the length written, or 0 when it does not fit. */
+static size_t json_escape(char *out, size_t cap, const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		int w;
+
+		if (c == '"' || c == '\\')
+			w = snprintf(out + n, cap - n, "\\%c", c);
+		else if (c < 0x20)
+			w = snprintf(out + n, cap - n, "\\u%04x", c);
+		else
+			w = snprintf(out + n, cap - n, "%c", c);
+		if (w < 0 || (size_t)w >= cap - n)
+			return 0;
+		n += (size_t)w;
+	}
+	return n;
+}
+
+/* The fields Suricata appends last to a record of output e: "host" and
+ * "pcap_filename". Returns their length in suf (0: none). */
+static size_t eve_suffix(const Outputs *o, const EveOutput *e, char *suf, size_t cap)
+{
+	size_t n = 0;
+	const char *name;
+
+	if (e->host_len && e->host_len < cap) {
+		memcpy(suf, e->host_json, e->host_len);
+		n = e->host_len;
+	}
+	if (e->pcap_file && o->pcap_name && (name = o->pcap_name(o->pcap_name_arg)) &&
+	    n + 20 < cap) {
+		size_t k;
+
+		memcpy(suf + n, ",\"pcap_filename\":\"", 18);
+		k = json_escape(suf + n + 18, cap - n - 19, name);
+		if (k) {
+			n += 18 + k;
+			suf[n++] = '"';
+		}
+	}
+	return n;
+}
+
 static uint32_t type_mask_of(const EveOutputConfig *ec)
 {
 	uint32_t m = 0;
@@ -715,6 +783,17 @@ Outputs *outputs_open(const OutputConfig *cfg, char *err, size_t errlen)
 		e->prefix = o->cfg.eve[i].prefix;
 		e->prefix_len = strlen(e->prefix);
 		e->type_mask = type_mask_of(ec);
+		e->pcap_file = ec->pcap_file;
+		if (cfg->sensor_name[0]) {
+			size_t k;
+
+			memcpy(e->host_json, ",\"host\":\"", 9);
+			k = json_escape(e->host_json + 9, sizeof(e->host_json) - 10, cfg->sensor_name);
+			if (k) {
+				e->host_len = 9 + k;
+				e->host_json[e->host_len++] = '"';
+			}
+		}
 		o->eve_types |= e->type_mask;
 		if (ec->sink.filetype == EVE_FILETYPE_REGULAR) {
 			if (file_open(&e->file, &ec->file, err, errlen) < 0)
@@ -818,6 +897,30 @@ static uint32_t eve_route(const Outputs *o, json_t *obj)
 			      json_string_value(json_object_get(obj, "event_type")));
 }
 
+/* line without its closing brace, then suf, then the brace: one record.
+ * Most fit the stack; a larger one is joined on the heap (rare: a record
+ * of more than 16 KB on an output with host or pcap_filename). */
+static void eve_put_suffixed(EveOutput *e, const char *line, size_t len, const char *suf,
+			     size_t slen)
+{
+	char stack[16384], *buf = stack;
+	size_t total = len + slen;
+
+	if (total > sizeof(stack) && !(buf = malloc(total)))
+		return;
+	memcpy(buf, line, len - 1);
+	memcpy(buf + len - 1, suf, slen);
+	buf[total - 1] = '}';
+	if (e->sink)
+		sink_push(e->sink, e->prefix, e->prefix_len, buf, total);
+	else if (e->prefix_len)
+		file_write_prefixed(&e->file, e->prefix, e->prefix_len, buf, total);
+	else
+		output_file_write_line(&e->file, buf, total);
+	if (buf != stack)
+		free(buf);
+}
+
 static void eve_put(Outputs *o, uint32_t want, const char *line, size_t len)
 {
 	int several = want & (want - 1);
@@ -826,9 +929,16 @@ static void eve_put(Outputs *o, uint32_t want, const char *line, size_t len)
 		pthread_mutex_lock(&o->order_lock);
 	for (unsigned i = 0; i < o->neve; i++) {
 		EveOutput *e = &o->eve[i];
+		char suf[4200];
+		size_t slen;
 
 		if (!(want & (1u << i)))
 			continue;
+		slen = (e->host_len || e->pcap_file) ? eve_suffix(o, e, suf, sizeof(suf)) : 0;
+		if (slen && len && line[len - 1] == '}') {
+			eve_put_suffixed(e, line, len, suf, slen);
+			continue;
+		}
 		if (e->sink)
 			sink_push(e->sink, e->prefix, e->prefix_len, line, len);
 		else if (e->prefix_len)
@@ -889,6 +999,14 @@ void eve_write(Outputs *o, json_t *obj)
 		return;
 	eve_put(o, want, s, strlen(s));
 	free(s);
+}
+
+void outputs_set_pcap_filename(Outputs *o, const char *(*fn)(void *), void *arg)
+{
+	if (!o)
+		return;
+	o->pcap_name_arg = arg;
+	o->pcap_name = fn;
 }
 
 void fast_write_line(Outputs *o, const char *line)

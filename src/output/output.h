@@ -91,6 +91,8 @@ typedef struct EveOutputConfig {
 	OutputFileConfig file;      /* enabled, append, filename (joined to log_dir) */
 	EveSinkConfig sink;         /* filetype and what it needs */
 	char prefix[64];            /* prefix: written before each record */
+	int pcap_file;              /* pcap-file (no): pcap_filename in each record
+				     * when reading files (Suricata 8) */
 	unsigned ntypes;
 	char types[OUTPUT_EVE_TYPES_MAX][OUTPUT_TYPE_NAME_MAX];
 } EveOutputConfig;
@@ -115,6 +117,7 @@ typedef struct OutputConfig {
 	int eve_ethernet;           /* eve-log.ethernet: "ether" objects, default no */
 	int eve_community_id;       /* eve-log.community-id (no), community-id-seed (0) */
 	uint16_t eve_community_seed;
+	char sensor_name[128];      /* sensor-name (none): each record's "host" */
 	/* eve-log types: - http: dump-all-headers (both|request|response) */
 	unsigned eve_http_headers;  /* OUTPUT_HTTP_HDR_* */
 	/* eve-log types: - tls: extended / custom (TLS_LOG_* of tls-json.h),
@@ -151,6 +154,10 @@ typedef struct Outputs Outputs;
  * set when a file cannot be opened. */
 Outputs *outputs_open(const OutputConfig *cfg, char *err, size_t errlen);
 void outputs_close(Outputs *o);
+/* The capture file being read, for eve-log's pcap-file option: fn(arg)
+ * returns its name, or NULL when no file is read (live capture). Set once,
+ * before the packets. */
+void outputs_set_pcap_filename(Outputs *o, const char *(*fn)(void *), void *arg);
 /* SIGHUP: each open file is closed and opened again by name, appending (log
  * rotation). Writers wait on the file's lock meanwhile. 0, or -1 when a file
  * could not be opened again (logged; its lines are lost until the next try). */

@@ -200,6 +200,8 @@ int host_os_table_load(HostOsTable **out)
 		return -1;
 	}
 	for (os = sec->child; os; os = os->next) {
+		/* the lookup marks the list read (conf_report_unused) */
+		(void)conf_node_lookup(sec, os->name);
 		if (add_os(t, os) != 0) {
 			host_os_table_free(t);
 			return -1;

@@ -899,3 +899,108 @@ TEST(conf_empty_file_is_refused)
 	unlink(path);
 	reset();
 }
+
+/* --- settings nobody read (conf/unused.c) --- */
+
+/* Runs conf_report_unused(test_mode) with stderr captured into out. */
+static unsigned report_to(char *out, size_t outlen, int test_mode)
+{
+	FILE *tmp = tmpfile();
+	int saved;
+	unsigned n;
+	size_t got;
+
+	out[0] = '\0';
+	if (!tmp)
+		return 9999;
+	fflush(stderr);
+	saved = dup(2);
+	dup2(fileno(tmp), 2);
+	n = conf_report_unused(test_mode);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	rewind(tmp);
+	got = fread(out, 1, outlen - 1, tmp);
+	out[got] = '\0';
+	fclose(tmp);
+	return n;
+}
+
+static const char unused_yaml[] =
+	"%YAML 1.1\n---\n"
+	"flow:\n  memcap: 64mb\n  hash-size: 65536\n"
+	"app-layer:\n  protocols:\n"
+	"    rfb:\n      enabled: yes\n      detection-ports:\n        dp: 5900, 5901\n"
+	"    pgsql:\n      enabled: no\n      stream-depth: 0\n"
+	"outputs:\n  - pcap-log:\n      enabled: no\n      limit: 1000 MiB\n"
+	"  - tcp-data:\n      enabled: yes\n      filename: tcp-data.log\n"
+	"af-packet:\n  - interface: eth0\n    cluster-id: 99\n"
+	"heartbeat:\n"
+	"autofp-scheduler: hash\n"
+	"threading:\n  set-cpu-affinity: yes\n"
+	"rule-files:\n  - a.rules\n  - b.rules\n";
+
+TEST(unused_settings_are_named_one_line_a_section_then_counted)
+{
+	char out[4096];
+	int64_t v;
+
+	reset();
+	CHECK_EQ(conf_load_string(unused_yaml, "unused.yaml", err, sizeof(err)), 0);
+	CHECK_EQ(conf_get_int("flow.hash-size", &v), 1);   /* read: not named */
+	CHECK(conf_get_node("rule-files") != NULL);         /* a list: its items too */
+	/* flow.memcap, rfb's two, tcp-data's two, set-cpu-affinity: 6 */
+	CHECK_EQ(report_to(out, sizeof(out), 1), 6);
+	CHECK(str_has(out, "Notice: conf: flow: memcap: not used by this engine, ignored\n"));
+	CHECK(str_has(out, "Notice: conf: app-layer.protocols.rfb: enabled, detection-ports.dp: "
+			   "not used by this engine, ignored\n"));
+	/* a list item that is a one-key map is named by its key */
+	CHECK(str_has(out, "Notice: conf: outputs.tcp-data: enabled, filename:"));
+	CHECK(str_has(out, "threading: set-cpu-affinity:"));
+	CHECK(str_has(out, "Notice: conf: 6 settings Suricata would act on are not used by this "
+			   "engine (named above)\n"));
+	/* switched off, another capture method, an empty value, a value this
+	 * engine always behaves as, the rules list read: none named */
+	CHECK(!str_has(out, "pgsql"));
+	CHECK(!str_has(out, "pcap-log"));
+	CHECK(!str_has(out, "af-packet"));
+	CHECK(!str_has(out, "heartbeat"));
+	CHECK(!str_has(out, "autofp-scheduler"));
+	CHECK(!str_has(out, "rule-files"));
+	reset();
+}
+
+TEST(unused_settings_in_a_run_are_info_lines_and_a_counted_notice)
+{
+	char out[300];
+
+	reset();
+	CHECK_EQ(conf_load_string("flow:\n  memcap: 64mb\n", "run.yaml", err, sizeof(err)), 0);
+	CHECK_EQ(report_to(out, sizeof(out), 0), 1);
+	/* the default level is notice: the section line is not shown */
+	CHECK(!str_has(out, "flow: memcap"));
+	CHECK(strcmp(out, "Notice: conf: 1 settings Suricata would act on are not used by this "
+			  "engine (-T or -v names them)\n") == 0);
+	/* read, or marked as overridden: nothing left to name */
+	conf_mark_used("flow.memcap");
+	CHECK_EQ(report_to(out, sizeof(out), 0), 0);
+	CHECK(out[0] == '\0');
+	reset();
+}
+
+TEST(unused_value_other_than_the_one_behaved_as_is_named)
+{
+	char out[4096];
+
+	reset();
+	CHECK_EQ(conf_load_string("autofp-scheduler: ippair\nvlan:\n  use-for-tracking: yes\n"
+				  "livedev:\n  use-for-tracking: no\n",
+				  "sched.yaml", err, sizeof(err)), 0);
+	/* ippair differs from the hash spread used; yes is true; no is not */
+	CHECK_EQ(report_to(out, sizeof(out), 1), 2);
+	CHECK(str_has(out, "conf: autofp-scheduler: (set): not used"));
+	CHECK(str_has(out, "conf: livedev: use-for-tracking: not used"));
+	CHECK(!str_has(out, "vlan"));
+	reset();
+}

@@ -72,6 +72,31 @@ TEST(content_plain_matches_and_misses)
 	CHECK_EQ(hit("alert tcp any any -> any any (content:\"evil\"; nocase; sid:1;)", S("xxEVILxx")), 1);
 }
 
+/* The content search: a match starts inside [offset, depth), lies wholly
+ * in the buffer, and a caseless pattern matches either case (a letter or a
+ * non-letter first byte). */
+TEST(content_search_keeps_bounds_and_case)
+{
+	const char *mid = "alert tcp any any -> any any (content:\"ab|01|cd\"; sid:1;)";
+	const char *off = "alert tcp any any -> any any (content:\"ab|01|cd\"; offset:3; sid:1;)";
+	const char *dep = "alert tcp any any -> any any (content:\"ab|01|cd\"; depth:6; sid:1;)";
+	const char *ci = "alert tcp any any -> any any (content:\"AB-cd\"; nocase; sid:1;)";
+	const char *letters = "alert tcp any any -> any any (content:\"Abcd\"; nocase; sid:1;)";
+
+	CHECK_EQ(hit(mid, S("\001ab\001cd")), 1);     /* a partial match first */
+	CHECK_EQ(hit(mid, S("xxab\001cd")), 1);        /* at the very end */
+	CHECK_EQ(hit(mid, S("xxab\001c")), 0);         /* would run past the end */
+	CHECK_EQ(hit(mid, S("b\001cd")), 0);           /* would start before the buffer */
+	CHECK_EQ(hit(off, S("ab\001cdxab\001cd")), 1); /* the second, at 6 */
+	CHECK_EQ(hit(off, S("ab\001cdxx")), 0);
+	CHECK_EQ(hit(dep, S("xab\001cd")), 1);         /* ends at 6 */
+	CHECK_EQ(hit(dep, S("xxab\001cd")), 0);        /* ends at 7 */
+	CHECK_EQ(hit(ci, S("zzab-CDzz")), 1);
+	CHECK_EQ(hit(ci, S("zzab_CDzz")), 0);
+	CHECK_EQ(hit(letters, S("aBcAbCD")), 1);
+	CHECK_EQ(hit(letters, S("aBcAbC")), 0);
+}
+
 TEST(content_offset_depth_are_absolute)
 {
 	const char *r = "alert tcp any any -> any any (content:\"ab\"; offset:2; depth:2; sid:1;)";

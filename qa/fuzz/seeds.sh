@@ -122,6 +122,14 @@ if [ -n "${sfcaps// /}" ]; then
 	python3 "$here/ssh-ftp-seeds.py" "$work/ssh" "$work/ftp" $sfcaps > /dev/null
 fi
 
-for h in pcap pipeline rule yaml http dns tls smtp ssh ftp; do
+# dcerpc: the DCE/RPC flows of suricata-verify's captures (TCP and UDP)
+mkdir -p "$work/dcerpc"
+if [ -d "$shared/suricata-verify/tests" ]; then
+	# shellcheck disable=SC2046 # one path a word
+	python3 "$here/dcerpc-seeds.py" "$work/dcerpc" $(find "$shared/suricata-verify/tests" \
+		\( -path '*dce*' -o -path '*smb*' -o -path '*dns-dcerpc*' \) -name '*.pcap' | sort) > /dev/null
+fi
+
+for h in pcap pipeline rule yaml http dns tls smtp ssh ftp dcerpc; do
 	printf '%-9s %5d seeds %8s\n' "$h" "$(ls "$work/$h" | wc -l)" "$(du -sh "$work/$h" | cut -f1)"
 done

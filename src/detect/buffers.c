@@ -18,6 +18,7 @@
 #include "app-layer/smtp.h"
 #include "app-layer/ssh.h"
 #include "app-layer/ftp.h"
+#include "app-layer/dcerpc.h"
 
 #include <stddef.h>
 
@@ -132,6 +133,10 @@ const DetectBuffer detect_buffers[BUF_MAX] = {
 	[BUF_FTP_COMMAND_DATA] = FTP_B("ftp.command_data", 1, DBUF_TS, 0, FTP_KW_BUF_COMMAND_DATA),
 	[BUF_FTP_REPLY] = FTP_B("ftp.reply", 2, DBUF_TC, 1, FTP_KW_BUF_REPLY),
 	[BUF_FTP_COMPLETION_CODE] = FTP_B("ftp.completion_code", 2, DBUF_TC, 1, FTP_KW_BUF_COMPLETION_CODE),
+	/* the request's stub data to the server, the response's to the
+	 * client, once the side's last fragment came */
+	[BUF_DCERPC_STUB_DATA] = { "dcerpc.stub_data", 2, 3, ALPROTO_DCERPC, DBUF_EVAL, 1, 0,
+		{ APP_DIR_TOSERVER, APP_DIR_TOCLIENT }, dcerpc_buffer_get },
 	[BUF_FILE_NAME] = { "file.name", 2, 3, ALPROTO_HTTP1, DBUF_EVAL, HTTP_PROGRESS_COMPLETE, 1, { FILE_BUF_NAME, FILE_BUF_NAME }, file_buffer_get },
 	[BUF_FILE_MAGIC] = { "file.magic", 2, 3, ALPROTO_HTTP1, DBUF_EVAL, HTTP_PROGRESS_COMPLETE, 1, { FILE_BUF_MAGIC, FILE_BUF_MAGIC }, file_buffer_get },
 	/* SMTP's files are the message's attachments (toserver), whole once

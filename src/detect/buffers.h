@@ -75,6 +75,9 @@ int ssh_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 enum { FTP_KW_BUF_COMMAND, FTP_KW_BUF_COMMAND_DATA, FTP_KW_BUF_REPLY, FTP_KW_BUF_COMPLETION_CODE };
 int ftp_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 		   const uint8_t **data, uint32_t *len);
+/* dcerpc-kw.c: dcerpc.stub_data (pbuf: the side). */
+int dcerpc_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
+		      const uint8_t **data, uint32_t *len);
 /* file-kw.c: file.name, file.magic and, for protocols whose files keep
  * their content, file.data (one entry per file of the side). */
 #define FILE_BUF_NAME 0

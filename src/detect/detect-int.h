@@ -79,6 +79,7 @@ extern const Keyword
 	smtp_keywords[],
 	ssh_keywords[],
 	ftp_keywords[],
+	dcerpc_keywords[],
 	app_proto_keywords[],
 	file_keywords[],
 	asn1_keywords[],

@@ -61,6 +61,7 @@ enum sig_buffer {
 	BUF_SMTP_HELO, BUF_SMTP_MAIL_FROM, BUF_SMTP_RCPT_TO, BUF_EMAIL_FROM, BUF_EMAIL_SUBJECT, BUF_EMAIL_TO, BUF_EMAIL_CC, BUF_EMAIL_DATE, BUF_EMAIL_MESSAGE_ID, BUF_EMAIL_X_MAILER, BUF_EMAIL_RECEIVED, BUF_EMAIL_URL, BUF_EMAIL_BODY_MD5,
 	BUF_SSH_PROTO, BUF_SSH_SOFTWARE, BUF_SSH_HASSH, BUF_SSH_HASSH_STRING, BUF_SSH_HASSH_SERVER, BUF_SSH_HASSH_SERVER_STRING,
 	BUF_FTP_COMMAND, BUF_FTP_COMMAND_DATA, BUF_FTP_REPLY, BUF_FTP_COMPLETION_CODE,
+	BUF_DCERPC_STUB_DATA,
 	BUF_FILE_NAME, BUF_FILE_MAGIC,   /* detect/file-kw.c: one entry per file */
 	/* the file buffers of the other protocols that carry files: a buffer
 	 * is one protocol's, so file_data / file.name / file.magic select the
@@ -142,6 +143,7 @@ enum kw_id {
 	KW_APP_LAYER_PROTOCOL, /* app-layer-protocol: DetectAppProto (detect/app-proto-kw.c) */
 	KW_FILE_STICKY, KW_FILE_MATCH, KW_FILESTORE, /* detect/file-kw.c */
 	KW_ASN1,            /* asn1: DetectAsn1 (detect/asn1-kw.c) */
+	KW_DCERPC_STICKY, KW_DCERPC_IFACE, KW_DCERPC_OPNUM, /* detect/dcerpc-kw.c */
 	KW_MAX
 };
 

@@ -100,7 +100,7 @@ void http_sig_setup(DetectSig *ds)
 		/* once, to the client (Suricata's tls.* side); FTP's properties
 		 * are registered both ways in Suricata (ftp.mode on a PORT
 		 * alerts twice): the keyword says which side it matches on */
-		ds->http_dirs = s->alproto == ALPROTO_FTP ? 3 : 2;
+		ds->http_dirs = s->alproto == ALPROTO_FTP || s->alproto == ALPROTO_DCERPC ? 3 : 2;
 	else
 		ds->http_dirs = 3;
 	ds->http_need[0] = ds->http_need[1] = 0;
@@ -113,8 +113,10 @@ void http_sig_setup(DetectSig *ds)
 			ds->http_need[0] = done;
 		if (ds->http_dirs & 2)
 			ds->http_need[1] = done;
-		/* a property may come from either side's messages */
-		if (s->flags & SIG_FLAG_TX_MATCH)
+		/* a property may come from either side's messages; a DCE/RPC
+		 * call's (interface, opnum) are the request's, known once it
+		 * is done */
+		if ((s->flags & SIG_FLAG_TX_MATCH) && s->alproto != ALPROTO_DCERPC)
 			ds->http_need[0] = ds->http_need[1] = done;
 	}
 	for (int d = 0; d < 2; d++) {
@@ -492,15 +494,21 @@ static TxDetect *tx_state(const DetectEngine *de, const Flow *f, void *tx)
 	return st;
 }
 
-static int ready(const DetectSig *ds, const int prog[2], int final)
+static int ready(const DetectSig *ds, const int prog[2], int final, int d)
 {
 	if (final)
 		return 1;
 	/* a side's need is at most its complete progress, so a side done
-	 * never holds a rule back */
-	for (int side = 0; side < 2; side++)
+	 * never holds a rule back. A DCE/RPC rule of both directions runs
+	 * on each side on its own, as Suricata's per-direction inspection
+	 * (a request's stub data matches when the request is done, answered
+	 * or not: suricata-verify dcerpc-dce-stub-data-04) */
+	for (int side = 0; side < 2; side++) {
+		if (ds->s->alproto == ALPROTO_DCERPC && side != d)
+			continue;
 		if (ds->http_need[side] && prog[side] < ds->http_need[side])
 			return 0;
+	}
 	return 1;
 }
 
@@ -576,7 +584,7 @@ static void mark_ms(DetectThread *dt, const SigGroup *g, TxPass *tp)
 			const DetectSig *ds = &de->sigs[g->pid_sigs[k]];
 
 			cand_mark(&dt->cand, g->pid_sigs[k]);
-			if (!tp->deferred && !sig_done(tp, ds) && !ready(ds, tp->prog, tp->final))
+			if (!tp->deferred && !sig_done(tp, ds) && !ready(ds, tp->prog, tp->final, tp->d))
 				tp->deferred = 1;
 		}
 }
@@ -710,7 +718,7 @@ static void tx_eval(DetectThread *dt, Packet *p, void *tx, TxDetect *st, int d, 
 
 			word &= word - 1;
 			if (ds->s->alproto != f->app_proto || sig_done(&tp, ds) ||
-			    !ready(ds, prog, final))
+			    !ready(ds, prog, final, d))
 				continue;
 			sig_set_done(&tp, ds);
 			if (!tx_sig_match(dt, ds, p, tx, d))

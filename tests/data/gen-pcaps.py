@@ -991,6 +991,82 @@ def gen_icmp_errors():
                '8-byte quote), time exceeded')
 
 
+def dce_uuid(text, le=True):
+    """A uuid on the wire: its first three fields in the drep's order."""
+    b = bytes.fromhex(text.replace('-', ''))
+    if not le:
+        return b
+    return b[3::-1] + b[5:3:-1] + b[7:5:-1] + b[8:]
+
+
+def dce_co(ptype, flags, call_id, body):
+    """A DCE/RPC v5.0 PDU, little endian (drep 10 00 00 00)."""
+    return struct.pack('<BBBB4sHHI', 5, 0, ptype, flags, b'\x10\x00\x00\x00',
+                       16 + len(body), 0, call_id) + body
+
+
+DCE_SVCCTL = '367abb81-9844-35f1-ad32-98f038001003'
+DCE_SPOOLSS = '12345678-1234-abcd-ef00-0123456789ab'
+DCE_NDR = '8a885d04-1ceb-11c9-9fe8-08002b104860'
+
+
+def dce_cl(ptype, flags, act, seq, opnum, body, le=False):
+    """A DCE/RPC v4 datagram (big endian unless le)."""
+    e = '<' if le else '>'
+    return (struct.pack('BBBB3sB', 4, ptype, flags, 0, b'\x10\x00\x00' if le else b'\x00\x00\x00', 0)
+            + b'\x00' * 16 + dce_uuid(DCE_SPOOLSS, le) + act
+            + struct.pack(e + 'IIIHHHHHBB', 0, 1, seq, opnum, 0xffff, 0xffff, len(body), 0, 0, 0)
+            + body)
+
+
+def gen_dcerpc():
+    """DCERPC (issue #14). dcerpc-tcp.pcap: on port 49700 (detection by
+    content): a bind offering svcctl v2.0 (ctx 0, accepted) and spoolss
+    v1.0 (ctx 1, provider rejection), the bind_ack; a request (call 2,
+    ctx 0, opnum 15) in two fragments, the first split over two segments,
+    stub "OpenSCManager" + "W-stub"; two requests (calls 3 and 4: ctx 1
+    opnum 89, ctx 0 opnum 16) in one segment; the responses to 2 and 3 in
+    one segment (4 is never answered); then a PDU header with frag_length
+    8 (malformed_header). dcerpc-udp.pcap: a connectionless request
+    (opnum 0, seqnum 7, big endian) to port 34964 and its response."""
+    ipc, ips = v4c(), v4s()
+    c = Conv(ipc, ips, 40100, 49700)
+    ctx = b''
+    for i, (u, v) in enumerate(((DCE_SVCCTL, 2), (DCE_SPOOLSS, 1))):
+        ctx += struct.pack('<HBB', i, 1, 0) + dce_uuid(u) + struct.pack('<HH', v, 0)
+        ctx += dce_uuid(DCE_NDR) + struct.pack('<I', 2)
+    bind = dce_co(11, 3, 1, struct.pack('<HHI', 4280, 4280, 0) + bytes([2, 0, 0, 0]) + ctx)
+    res = b''.join(struct.pack('<HH', r, 0) + dce_uuid(DCE_NDR) + struct.pack('<I', 2) for r in (0, 2))
+    ack = dce_co(12, 3, 1, struct.pack('<HHIH', 4280, 4280, 0x1234, 6) + b'49700\x00'
+                 + bytes([2, 0, 0, 0]) + res)
+
+    def req(flags, call, ctxid, opnum, stub):
+        return dce_co(0, flags, call, struct.pack('<IHH', len(stub), ctxid, opnum) + stub)
+
+    def resp(call, stub):
+        return dce_co(2, 3, call, struct.pack('<IHBB', len(stub), 0, 0, 0) + stub)
+
+    r1 = req(1, 2, 0, 15, b'OpenSCManager')
+    r2 = req(2, 2, 0, 15, b'W-stub')
+    frames = c.open()
+    frames += c.send(True, bind)
+    frames += c.send(False, ack)
+    frames += c.send(True, r1[:20])
+    frames += c.send(True, r1[20:] + r2)
+    frames += c.send(True, req(3, 3, 1, 89, b'spool') + req(3, 4, 0, 16, b'never answered'))
+    frames += c.send(False, resp(2, b'handle-0001') + resp(3, b'denied'))
+    frames += c.send(True, struct.pack('<BBBB4sHHI', 5, 0, 0, 3, b'\x10\x00\x00\x00', 8, 0, 5))
+    frames += c.close()
+    write('dcerpc-tcp.pcap', seq_ts(T0, frames),
+          note='DCERPC/TCP on 49700: bind/bind_ack, fragmented request, two PDUs a segment, a bad header')
+
+    act = bytes.fromhex('4e32dcdd d8034eaf86ee7650df599e40'.replace(' ', ''))
+    frames = [(eth(ipc / UDP(sport=1566, dport=34964) / Raw(dce_cl(0, 0x20, act, 7, 0, b'ping-stub'))), True),
+              (eth(ips / UDP(sport=34964, dport=1566) / Raw(dce_cl(2, 0, act, 7, 0, b'pong')), SMAC, CMAC), False)]
+    write('dcerpc-udp.pcap', seq_ts(T0, frames),
+          note='DCERPC/UDP to 34964: a connectionless request and its response')
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     gen_sample()
@@ -1018,6 +1094,7 @@ def main():
     gen_smtp()
     gen_ssh_ftp()
     gen_icmp_errors()
+    gen_dcerpc()
     if '--manifest' in sys.argv:
         print('\n'.join(manifest))
 

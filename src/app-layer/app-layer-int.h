@@ -100,6 +100,7 @@ extern const AppProtoOps smtp_proto_ops;   /* smtp-proto.c */
 extern const AppProtoOps ssh_proto_ops;    /* ssh-proto.c */
 extern const AppProtoOps ftp_proto_ops;    /* ftp-proto.c */
 extern const AppProtoOps ftpdata_proto_ops; /* ftp-data-proto.c */
+extern const AppProtoOps smb_proto_ops;    /* smb-proto.c */
 
 /* Frees a transaction's detect slot with the function detection registered
  * (app_layer_set_detect_state_free); for the parsers' tx free paths. */

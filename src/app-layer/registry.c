@@ -16,4 +16,5 @@ const AppProtoOps *const app_protos[ALPROTO_MAX] = {
 	[ALPROTO_SSH] = &ssh_proto_ops,
 	[ALPROTO_FTP] = &ftp_proto_ops,
 	[ALPROTO_FTPDATA] = &ftpdata_proto_ops,
+	[ALPROTO_SMB] = &smb_proto_ops,
 };

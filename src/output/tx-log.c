@@ -15,6 +15,7 @@ static const EveTxLogger *const eve_tx_loggers[ALPROTO_MAX] = {
 	[ALPROTO_SSH] = &eve_ssh_logger,
 	[ALPROTO_FTP] = &eve_ftp_logger,
 	[ALPROTO_FTPDATA] = &eve_ftpdata_logger,
+	[ALPROTO_SMB] = &eve_smb_logger,
 };
 
 static const EveTxLogger *logger_of(const Flow *f)

@@ -299,14 +299,14 @@ const char *smb_ntstatus_name(uint32_t status)
 const char *smb_dos_error_name(uint8_t cls, uint16_t code)
 {
 	static const struct { uint16_t c; const char *n; } dos[] = {
-		{ 1, "ERRbadfunc" }, { 2, "ERRbadfile" }, { 3, "ERRbadpath" },
-		{ 4, "ERRnofids" }, { 5, "ERRnoaccess" }, { 6, "ERRbadfid" },
-		{ 8, "ERRnomem" }, { 18, "ERRnofiles" }, { 32, "ERRbadshare" },
-		{ 80, "ERRfilexists" }, { 87, "ERRinvalidparam" }, { 230, "ERRbadpipe" },
-		{ 232, "ERRnodata" },
+		{ 1, "DOS_BADFUNC" }, { 2, "DOS_BADFILE" }, { 3, "DOS_BADPATH" },
+		{ 4, "DOS_NOFIDS" }, { 5, "DOS_NOACCESS" }, { 6, "DOS_BADFID" },
+		{ 8, "DOS_NOMEM" }, { 18, "DOS_NOFILES" }, { 32, "DOS_BADSHARE" },
+		{ 80, "DOS_FILEXISTS" }, { 87, "DOS_INVALIDPARAM" }, { 230, "DOS_BADPIPE" },
+		{ 232, "DOS_NODATA" },
 	}, srv[] = {
-		{ 1, "ERRerror" }, { 2, "ERRbadpw" }, { 4, "ERRaccess" }, { 5, "ERRinvtid" },
-		{ 6, "ERRinvnetname" }, { 22, "ERRbadcmd" }, { 91, "ERRbaduid" },
+		{ 1, "SRV_ERROR" }, { 2, "SRV_BADPW" }, { 4, "SRV_ACCESS" }, { 5, "SRV_INVTID" },
+		{ 6, "SRV_INVNETNAME" }, { 22, "SRV_BADCMD" }, { 91, "SRV_BADUID" },
 	};
 
 	if (cls == 1) {
@@ -789,6 +789,13 @@ static void set_status1(SmbTx *t, const uint8_t *h)
 	}
 }
 
+/* A tree connect to IPC$ is taken for a pipe from its request on, as
+ * Suricata does; the response says for sure. */
+static int name_is_ipc(const SmbStr *s)
+{
+	return s->s && s->len >= 4 && strcasecmp(s->s + s->len - 4, "IPC$") == 0;
+}
+
 /* ---------------- SMB2 ---------------- */
 
 /* body: the command's structure (after the 64-byte header); rec: the
@@ -858,6 +865,7 @@ static void smb2_tree_connect(SmbState *s, SmbTx *t, int resp, const uint8_t *re
 
 			if (off >= SMB2_HDR && off <= n && len <= n - off)
 				str_set(&t->share, rec + off, len, 1);
+			t->is_pipe = (uint8_t)name_is_ipc(&t->share);
 		}
 		return;
 	}
@@ -1355,6 +1363,7 @@ static void smb1_tree_connect(SmbState *s, SmbTx *t, int resp, const uint8_t *h,
 				e++;
 		}
 		str_set(&t->share, d + o, e - o, unicode);
+		t->is_pipe = (uint8_t)name_is_ipc(&t->share);
 		o = e + (unicode ? 2 : 1);
 		if (o < dl)
 			str_set(&t->req_service, d + o, dl - o, 0);

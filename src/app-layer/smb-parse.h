@@ -223,7 +223,7 @@ const char *smb2_dialect_name(uint16_t d, char *buf, size_t cap);
 /* GUID / FileId as Suricata prints them (16 bytes, or a 2-byte SMB1 FID). */
 void smb_guid_str(const uint8_t *g, size_t len, char *out, size_t cap);
 const char *smb_fsctl_name(uint32_t func);       /* NULL when unnamed */
-/* SMB1 DOS error names (ERRDOS class 1 / ERRSRV class 2) or NULL. */
+/* SMB1 DOS error names (class 1: "DOS_...", class 2: "SRV_...") or NULL. */
 const char *smb_dos_error_name(uint8_t cls, uint16_t code);
 
 /* UTF-16LE to UTF-8 (bad units become U+FFFD), at most cap-1 bytes and a

@@ -18,6 +18,7 @@
 #include "app-layer/smtp.h"
 #include "app-layer/ssh.h"
 #include "app-layer/ftp.h"
+#include "app-layer/smb.h"
 
 #include <stddef.h>
 
@@ -132,6 +133,14 @@ const DetectBuffer detect_buffers[BUF_MAX] = {
 	[BUF_FTP_COMMAND_DATA] = FTP_B("ftp.command_data", 1, DBUF_TS, 0, FTP_KW_BUF_COMMAND_DATA),
 	[BUF_FTP_REPLY] = FTP_B("ftp.reply", 2, DBUF_TC, 1, FTP_KW_BUF_REPLY),
 	[BUF_FTP_COMPLETION_CODE] = FTP_B("ftp.completion_code", 2, DBUF_TC, 1, FTP_KW_BUF_COMPLETION_CODE),
+	/* smb.share: the tree connect's name, either side; smb.named_pipe:
+	 * the request's (Suricata: one alert per pipe tree connect); the
+	 * NTLMSSP names are the request's */
+#define SMB_B(n, side, prog, pb) { n, 2, 3, ALPROTO_SMB, side, prog, 0, { pb, pb }, smb_buffer_get }
+	[BUF_SMB_SHARE] = SMB_B("smb.share", DBUF_EVAL, 0, SMB_KW_BUF_SHARE),
+	[BUF_SMB_NAMED_PIPE] = SMB_B("smb.named_pipe", DBUF_TS, 0, SMB_KW_BUF_NAMED_PIPE),
+	[BUF_SMB_NTLMSSP_USER] = SMB_B("smb.ntlmssp_user", DBUF_TS, SMB_PROGRESS_DONE, SMB_KW_BUF_NTLMSSP_USER),
+	[BUF_SMB_NTLMSSP_DOMAIN] = SMB_B("smb.ntlmssp_domain", DBUF_TS, SMB_PROGRESS_DONE, SMB_KW_BUF_NTLMSSP_DOMAIN),
 	[BUF_FILE_NAME] = { "file.name", 2, 3, ALPROTO_HTTP1, DBUF_EVAL, HTTP_PROGRESS_COMPLETE, 1, { FILE_BUF_NAME, FILE_BUF_NAME }, file_buffer_get },
 	[BUF_FILE_MAGIC] = { "file.magic", 2, 3, ALPROTO_HTTP1, DBUF_EVAL, HTTP_PROGRESS_COMPLETE, 1, { FILE_BUF_MAGIC, FILE_BUF_MAGIC }, file_buffer_get },
 	[BUF_HTTP_XINST0] = { "http_xinst0", 2, 3, 0, 0, 0, 0, { 0, 0 }, NULL },

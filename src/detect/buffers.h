@@ -75,6 +75,10 @@ int ssh_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 enum { FTP_KW_BUF_COMMAND, FTP_KW_BUF_COMMAND_DATA, FTP_KW_BUF_REPLY, FTP_KW_BUF_COMPLETION_CODE };
 int ftp_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 		   const uint8_t **data, uint32_t *len);
+/* smb-kw.c: the SMB buffers. */
+enum { SMB_KW_BUF_SHARE, SMB_KW_BUF_NAMED_PIPE, SMB_KW_BUF_NTLMSSP_USER, SMB_KW_BUF_NTLMSSP_DOMAIN };
+int smb_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
+		   const uint8_t **data, uint32_t *len);
 /* file-kw.c: file.name and file.magic (one entry per file of the side). */
 #define FILE_BUF_NAME 0
 #define FILE_BUF_MAGIC 1

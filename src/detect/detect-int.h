@@ -79,6 +79,7 @@ extern const Keyword
 	smtp_keywords[],
 	ssh_keywords[],
 	ftp_keywords[],
+	smb_keywords[],
 	app_proto_keywords[],
 	file_keywords[],
 	pkt_keywords[],

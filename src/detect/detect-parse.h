@@ -61,6 +61,7 @@ enum sig_buffer {
 	BUF_SMTP_HELO, BUF_SMTP_MAIL_FROM, BUF_SMTP_RCPT_TO, BUF_EMAIL_FROM, BUF_EMAIL_SUBJECT, BUF_EMAIL_TO, BUF_EMAIL_CC, BUF_EMAIL_DATE, BUF_EMAIL_MESSAGE_ID, BUF_EMAIL_X_MAILER, BUF_EMAIL_RECEIVED, BUF_EMAIL_URL, BUF_EMAIL_BODY_MD5,
 	BUF_SSH_PROTO, BUF_SSH_SOFTWARE, BUF_SSH_HASSH, BUF_SSH_HASSH_STRING, BUF_SSH_HASSH_SERVER, BUF_SSH_HASSH_SERVER_STRING,
 	BUF_FTP_COMMAND, BUF_FTP_COMMAND_DATA, BUF_FTP_REPLY, BUF_FTP_COMPLETION_CODE,
+	BUF_SMB_SHARE, BUF_SMB_NAMED_PIPE, BUF_SMB_NTLMSSP_USER, BUF_SMB_NTLMSSP_DOMAIN,
 	BUF_FILE_NAME, BUF_FILE_MAGIC,   /* detect/file-kw.c: one entry per file */
 	/* further instances of an http buffer under other transforms than the
 	 * first (Signature.xf says which buffer each one is: detect/transform.h) */
@@ -134,6 +135,7 @@ enum kw_id {
 	KW_SMTP_STICKY,     /* smtp.helo, email.subject, ...: detect/smtp-kw.c */
 	KW_SSH_STICKY, KW_SSH_VERSION, KW_SSH_STATE, /* detect/ssh-kw.c */
 	KW_FTP_STICKY, KW_FTP_MATCH, KW_FTPBOUNCE, /* detect/ftp-kw.c */
+	KW_SMB_STICKY, KW_SMB_VERSION, /* detect/smb-kw.c */
 	KW_APP_LAYER_PROTOCOL, /* app-layer-protocol: DetectAppProto (detect/app-proto-kw.c) */
 	KW_FILE_STICKY, KW_FILE_MATCH, KW_FILESTORE, /* detect/file-kw.c */
 	KW_MAX

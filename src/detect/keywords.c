@@ -33,6 +33,7 @@ static const Keyword *const families[] = {
 	smtp_keywords,		/* smtp-kw.c */
 	ssh_keywords,		/* ssh-kw.c */
 	ftp_keywords,		/* ftp-kw.c */
+	smb_keywords,		/* smb-kw.c */
 	app_proto_keywords,	/* app-proto-kw.c */
 	file_keywords,		/* file-kw.c */
 	pkt_keywords,		/* pkt-kw.c */

@@ -122,6 +122,14 @@ if [ -n "${sfcaps// /}" ]; then
 	python3 "$here/ssh-ftp-seeds.py" "$work/ssh" "$work/ftp" $sfcaps > /dev/null
 fi
 
-for h in pcap pipeline rule yaml http dns tls smtp ssh ftp; do
+# smb: suricata-verify's SMB flows as chunks
+mkdir -p "$work/smb"
+if [ -d "$shared/suricata-verify/tests" ]; then
+	# shellcheck disable=SC2046 # one path a word
+	python3 "$here/smb-seeds.py" "$work/smb" $(find "$shared/suricata-verify/tests" \
+		\( -path '*smb*' -o -path '*dcerpc*' \) -name '*.pcap' | sort) > /dev/null
+fi
+
+for h in pcap pipeline rule yaml http dns tls smtp ssh ftp smb; do
 	printf '%-9s %5d seeds %8s\n' "$h" "$(ls "$work/$h" | wc -l)" "$(du -sh "$work/$h" | cut -f1)"
 done

@@ -1182,8 +1182,10 @@ static void smb2_message(SmbState *s, int dir, const uint8_t *rec, size_t n, uin
 		break;
 	}
 	}
-	if (t->silent && t->fuid_len && (cmd == SMB2_READ || cmd == SMB2_WRITE)) {
-		/* the file's transaction takes the status of its reads/writes */
+	if (t->silent && t->fuid_len && (cmd == SMB2_READ || cmd == SMB2_WRITE) && status == 0) {
+		/* the file's transaction takes the status of its reads/writes
+		 * that succeeded (a read past the end, STATUS_END_OF_FILE, is not
+		 * the file's: suricata-verify smb2-01) */
 		SmbTx *ft = file_tx_find(s, t->fuid, t->fuid_len,
 					 cmd == SMB2_WRITE ? SMB_TOSERVER : SMB_TOCLIENT);
 

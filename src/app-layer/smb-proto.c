@@ -79,12 +79,24 @@ static int smb_enabled(const AppLayerConfig *cfg)
 	return smb_conf.enabled;
 }
 
-static int on_port(const Flow *f)
+static int is_port(uint16_t port)
 {
 	for (unsigned i = 0; i < smb_conf.nports; i++)
-		if (f->dp == smb_conf.ports[i] || f->sp == smb_conf.ports[i])
+		if (port == smb_conf.ports[i])
 			return 1;
 	return 0;
+}
+
+static int on_port(const Flow *f)
+{
+	return is_port(f->dp) || is_port(f->sp);
+}
+
+/* An SMB3 transform (or compression) header says no direction: the port
+ * does (smb3-03-midstream: the first packet comes from 445). */
+static int transform(const uint8_t *buf, uint32_t len)
+{
+	return len >= 5 && buf[0] == 0 && (buf[4] == 0xfd || buf[4] == 0xfc);
 }
 
 static int smb_probe_dir(const AppLayerConfig *cfg, const Flow *f, int dir, const uint8_t *buf,
@@ -101,6 +113,11 @@ static int smb_probe_dir(const AppLayerConfig *cfg, const Flow *f, int dir, cons
 	/* a response going to the server (or a request to the client) is the
 	 * other side's: midstream, the flow is reversed (probe_reversed);
 	 * otherwise the other direction decides */
+	if (transform(buf, len)) {
+		if (dir == APP_DIR_TOSERVER && is_port(f->sp) && !is_port(f->dp))
+			return DET_NO;
+		return DET_YES;
+	}
 	if (buf[0] == 0x00 && (dir == APP_DIR_TOSERVER) == (reply != 0))
 		return DET_NO;
 	return DET_YES;
@@ -113,7 +130,9 @@ static int smb_probe_rev(int dir, const uint8_t *buf, uint32_t len)
 
 	if (r < 0)
 		return DET_MORE;
-	return r == 1 && dir == APP_DIR_TOSERVER && reply ? DET_YES : DET_NO;
+	/* only asked after the forward probe said no: a response, or a
+	 * transform header coming from the SMB port */
+	return r == 1 && dir == APP_DIR_TOSERVER && (reply || transform(buf, len)) ? DET_YES : DET_NO;
 }
 
 /* ---------------- state ---------------- */
@@ -159,8 +178,9 @@ static void count_progress(AppLayerThread *at, SmbProto *p)
 {
 	const SmbStats *st = &p->s->st;
 
-	smb_count(at, c_tx, p->s->next_id - p->counted_tx);
-	p->counted_tx = p->s->next_id;
+	/* Suricata's transactions: the silent requests are none */
+	smb_count(at, c_tx, p->s->next_log_id - p->counted_tx);
+	p->counted_tx = p->s->next_log_id;
 	smb_count(at, c_gap, st->gaps - p->counted.gaps);
 	smb_count(at, c_parser, st->bad_records - p->counted.bad_records);
 	p->counted = *st;

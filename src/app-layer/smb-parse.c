@@ -1832,11 +1832,24 @@ int smb_parse(SmbState *s, int dir, const uint8_t *data, size_t len)
 	return 0;
 }
 
+/* A record that will not complete (a gap, the stream's depth, the end):
+ * what came of it is parsed, the rest counted missing, so that a large
+ * READ or WRITE still gives its file (truncated: suricata-verify
+ * smb2-async-read). Headers alone are not enough: nothing below 64 bytes. */
+static void flush_partial(SmbState *s, int dir)
+{
+	SmbFramer *fr = &s->fr[dir & 1];
+
+	if (!fr->lost && fr->hdr_len == 4 && fr->rec_have >= SMB2_HDR && fr->rec_have < fr->rec_len)
+		record(s, dir, fr->buf, fr->rec_have, fr->rec_len - fr->rec_have);
+	fr->rec_have = 0;
+	fr->hdr_len = 0;
+}
+
 void smb_gap(SmbState *s, int dir, uint64_t len)
 {
 	SmbFramer *fr = &s->fr[dir & 1];
 
-	(void)len;
 	s->st.gaps++;
 	if (fr->skip >= len) {
 		/* the gap falls inside bytes we skip anyway */
@@ -1845,15 +1858,16 @@ void smb_gap(SmbState *s, int dir, uint64_t len)
 	}
 	/* files being written or read this way lose bytes we cannot place:
 	 * they end truncated at the next record or at the flow's end */
+	flush_partial(s, dir);
 	fr->skip = 0;
-	fr->rec_have = 0;
-	fr->hdr_len = 0;
 	fr->lost = 1;
 	fr_release(fr);
 }
 
 void smb_eof(SmbState *s, int dir)
 {
+	flush_partial(s, 0);
+	flush_partial(s, 1);
 	(void)dir;
 	for (SmbTx *t = s->head; t; t = t->next)
 		if (t->type == SMB_TXT_FILE && t->file)

@@ -693,7 +693,8 @@ static void file_data(SmbState *s, uint8_t version, uint16_t cmd, uint64_t sessi
 			return;
 		t->type = SMB_TXT_FILE;
 		t->dir = (uint8_t)dir;
-		t->request_done = 1;
+		/* done, both sides, with the file (file_tx_finish): detection
+		 * reads its file buffers then */
 		t->session_id = session_id;
 		t->tree_id = fn ? fn->tree_id : tree_id;
 		memcpy(t->fuid, fuid, fuid_len);
@@ -1531,50 +1532,45 @@ static void smb1_read(SmbState *s, SmbTx *t, int resp, const uint8_t *h, size_t 
 	}
 }
 
-static void smb1_record(SmbState *s, int dir, const uint8_t *h, size_t n, uint64_t missing)
+/* Where an SMB1 command's parameter block starts (wc at p): its words,
+ * byte count and bytes, bounded by the record. */
+static void smb1_block(const uint8_t *h, size_t n, size_t at, unsigned *wc, const uint8_t **w,
+		       const uint8_t **d, size_t *dl)
 {
-	uint8_t cmd;
-	int resp, unicode;
-	uint16_t tid, pid, uid, mid;
-	unsigned wc;
-	const uint8_t *w, *d;
-	size_t dl, need;
-	uint64_t key;
-	SmbTx *t;
+	size_t need;
 
-	if (n < SMB1_HDR + 3 || memcmp(h, "\xffSMB", 4) != 0) {
-		state_event(s, SMB_EV_MALFORMED_DATA);
-		s->st.bad_records++;
-		return;
-	}
-	s->any_v1 = 1;
-	cmd = h[4];
-	resp = (h[9] & SMB1_FLAGS_REPLY) != 0;
-	unicode = (le16(h + 10) & SMB1_FLAGS2_UNICODE) != 0;
-	tid = le16(h + 24);
-	pid = le16(h + 26);
-	uid = le16(h + 28);
-	mid = le16(h + 30);
-	wc = h[32];
-	need = SMB1_HDR + 1 + wc * 2u + 2;
-	w = h + 33;
+	*wc = h[at];
+	*w = h + at + 1;
+	need = at + 1 + *wc * 2u + 2;
 	if (need > n) {
 		/* a short error response has no byte count; keep what there is */
-		dl = 0;
-		d = h + n;
-		if (SMB1_HDR + 1 + wc * 2u > n)
-			wc = (unsigned)((n - SMB1_HDR - 1) / 2);
+		*dl = 0;
+		*d = h + n;
+		if (at + 1 + *wc * 2u > n)
+			*wc = (unsigned)((n - at - 1) / 2);
 	} else {
-		dl = le16(h + SMB1_HDR + 1 + wc * 2);
-		d = h + need;
-		if (dl > n - need)
-			dl = n - need;
+		*dl = le16(h + at + 1 + *wc * 2);
+		*d = h + need;
+		if (*dl > n - need)
+			*dl = n - need;
 	}
-	key = (uint64_t)pid << 16 | mid;
-	if (resp && dir == SMB_TOSERVER)
-		state_event(s, SMB_EV_RESPONSE_TO_SERVER);
-	else if (!resp && dir == SMB_TOCLIENT)
-		state_event(s, SMB_EV_REQUEST_TO_CLIENT);
+}
+
+/* AndX commands: their first words name the next command of the chain
+ * and its offset from the header. */
+static int smb1_is_andx(uint8_t cmd)
+{
+	return cmd == 0x24 || cmd == 0x2d || cmd == SMB1_READ_ANDX || cmd == SMB1_WRITE_ANDX ||
+	       cmd == SMB1_SESSION_SETUP_ANDX || cmd == SMB1_LOGOFF_ANDX ||
+	       cmd == SMB1_TREE_CONNECT_ANDX || cmd == SMB1_NT_CREATE_ANDX;
+}
+
+static void smb1_command(SmbState *s, int dir, const uint8_t *h, size_t n, uint64_t missing,
+			 uint8_t cmd, int resp, int unicode, uint16_t tid, uint16_t uid,
+			 uint64_t key, const uint8_t *w, unsigned wc, const uint8_t *d, size_t dl)
+{
+	SmbTx *t;
+
 	if (!resp) {
 		int silent = 0;
 
@@ -1634,6 +1630,50 @@ static void smb1_record(SmbState *s, int dir, const uint8_t *h, size_t n, uint64
 			set_status1(ft, h);
 	}
 	t->response_done = 1;
+}
+
+static void smb1_record(SmbState *s, int dir, const uint8_t *h, size_t n, uint64_t missing)
+{
+	uint8_t cmd;
+	int resp, unicode;
+	uint16_t tid, pid, uid, mid;
+	unsigned wc;
+	const uint8_t *w, *d;
+	size_t dl, at = SMB1_HDR;
+	uint64_t key;
+
+	if (n < SMB1_HDR + 3 || memcmp(h, "\xffSMB", 4) != 0) {
+		state_event(s, SMB_EV_MALFORMED_DATA);
+		s->st.bad_records++;
+		return;
+	}
+	s->any_v1 = 1;
+	cmd = h[4];
+	resp = (h[9] & SMB1_FLAGS_REPLY) != 0;
+	unicode = (le16(h + 10) & SMB1_FLAGS2_UNICODE) != 0;
+	tid = le16(h + 24);
+	pid = le16(h + 26);
+	uid = le16(h + 28);
+	mid = le16(h + 30);
+	key = (uint64_t)pid << 16 | mid;
+	if (resp && dir == SMB_TOSERVER)
+		state_event(s, SMB_EV_RESPONSE_TO_SERVER);
+	else if (!resp && dir == SMB_TOCLIENT)
+		state_event(s, SMB_EV_REQUEST_TO_CLIENT);
+	/* the chain: each link a command of its own; offsets only go forward */
+	for (int link = 0; link < 8; link++) {
+		size_t next;
+
+		smb1_block(h, n, at, &wc, &w, &d, &dl);
+		smb1_command(s, dir, h, n, missing, cmd, resp, unicode, tid, uid, key, w, wc, d, dl);
+		if (!smb1_is_andx(cmd) || wc < 2 || w[0] == 0xff)
+			break;
+		next = le16(w + 2);
+		if (next <= at || next + 3 > n)
+			break;
+		cmd = w[0];
+		at = next;
+	}
 }
 
 /* ---------------- framing ---------------- */

@@ -141,6 +141,11 @@ const DetectBuffer detect_buffers[BUF_MAX] = {
 	[BUF_SMB_NAMED_PIPE] = SMB_B("smb.named_pipe", DBUF_TS, 0, SMB_KW_BUF_NAMED_PIPE),
 	[BUF_SMB_NTLMSSP_USER] = SMB_B("smb.ntlmssp_user", DBUF_TS, SMB_PROGRESS_DONE, SMB_KW_BUF_NTLMSSP_USER),
 	[BUF_SMB_NTLMSSP_DOMAIN] = SMB_B("smb.ntlmssp_domain", DBUF_TS, SMB_PROGRESS_DONE, SMB_KW_BUF_NTLMSSP_DOMAIN),
+	/* file.name, file.magic and file_data of SMB's files: its file
+	 * transactions are done when the file is (CLOSE, or the flow's end) */
+	[BUF_SMB_FILE_NAME] = { "file.name", 2, 3, ALPROTO_SMB, DBUF_EVAL, SMB_PROGRESS_DONE, 1, { FILE_BUF_NAME, FILE_BUF_NAME }, file_buffer_get },
+	[BUF_SMB_FILE_MAGIC] = { "file.magic", 2, 3, ALPROTO_SMB, DBUF_EVAL, SMB_PROGRESS_DONE, 1, { FILE_BUF_MAGIC, FILE_BUF_MAGIC }, file_buffer_get },
+	[BUF_SMB_FILE_DATA] = { "file_data", 2, 3, ALPROTO_SMB, DBUF_EVAL, SMB_PROGRESS_DONE, 1, { FILE_BUF_HEAD, FILE_BUF_HEAD }, file_buffer_get },
 	[BUF_FILE_NAME] = { "file.name", 2, 3, ALPROTO_HTTP1, DBUF_EVAL, HTTP_PROGRESS_COMPLETE, 1, { FILE_BUF_NAME, FILE_BUF_NAME }, file_buffer_get },
 	[BUF_FILE_MAGIC] = { "file.magic", 2, 3, ALPROTO_HTTP1, DBUF_EVAL, HTTP_PROGRESS_COMPLETE, 1, { FILE_BUF_MAGIC, FILE_BUF_MAGIC }, file_buffer_get },
 	[BUF_HTTP_XINST0] = { "http_xinst0", 2, 3, 0, 0, 0, 0, { 0, 0 }, NULL },

@@ -82,6 +82,7 @@ int smb_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 /* file-kw.c: file.name and file.magic (one entry per file of the side). */
 #define FILE_BUF_NAME 0
 #define FILE_BUF_MAGIC 1
+#define FILE_BUF_HEAD 2   /* the file's first bytes (SMB's file_data) */
 int file_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 		    const uint8_t **data, uint32_t *len);
 

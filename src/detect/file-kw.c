@@ -63,6 +63,8 @@ int file_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 		f = file_next(f);
 	if (!f)
 		return -1;
+	if (b->pbuf[side & 1] == FILE_BUF_HEAD)
+		return (*data = file_head(f, len)) != NULL ? 0 : -1;
 	if (b->pbuf[side & 1] == FILE_BUF_MAGIC) {
 		const char *m = file_magic((File *)f);
 
@@ -94,6 +96,23 @@ static int sig_set_alproto_files(SigParseState *st)
 	return 0;
 }
 
+/* The file buffers of the rule's protocol: HTTP's are the table's; SMB
+ * has its own entries (its files, not HTTP bodies, for file_data: their
+ * first FILE_MAGIC_BYTES, kept for it). */
+static int proto_file_buf(SigParseState *st, int buf)
+{
+	if (st->s->alproto != ALPROTO_SMB)
+		return buf;
+	switch (buf) {
+	case BUF_FILE_NAME: return BUF_SMB_FILE_NAME;
+	case BUF_FILE_MAGIC: return BUF_SMB_FILE_MAGIC;
+	case BUF_FILE_DATA:
+		files_request(FILE_NEED_MAGIC);
+		return BUF_SMB_FILE_DATA;
+	}
+	return buf;
+}
+
 static int kw_file_sticky(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	(void)arg;
@@ -101,7 +120,7 @@ static int kw_file_sticky(SigParseState *st, const char *arg, const Keyword *kw)
 		return -1;
 	if (kw->buf == BUF_FILE_MAGIC)
 		files_request(FILE_NEED_MAGIC);
-	return sig_select_buffer(st, kw->buf);
+	return sig_select_buffer(st, proto_file_buf(st, kw->buf));
 }
 
 /* filename:"x" / filemagic:"x" / fileext:"x": content:"x"; nocase; on the
@@ -147,7 +166,7 @@ static int kw_file_legacy(SigParseState *st, const char *arg, const Keyword *kw)
 		}
 		arg = val;
 	}
-	st->cur_buf = buf;
+	st->cur_buf = proto_file_buf(st, buf);
 	rc = content->setup(st, arg, content);
 	if (rc == 0)
 		rc = nocase->setup(st, NULL, nocase);

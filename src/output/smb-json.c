@@ -270,6 +270,15 @@ static json_t *alert_smb_json(const Flow *f, void *tx)
 		return NULL;
 	rec = json_object();
 	json_object_set_new(rec, "smb", smb_json_object(f, t));
+	if (t->type == SMB_TXT_FILE) {
+		/* an alert on a file transaction names its file (Suricata's
+		 * "files" array) */
+		FileContainer *fcs[2] = { (FileContainer *)&t->files[0], (FileContainer *)&t->files[1] };
+		json_t *fj = files_json(fcs, 2);
+
+		if (fj)
+			json_object_set_new(rec, "files", fj);
+	}
 	return rec;
 }
 

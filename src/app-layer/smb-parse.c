@@ -447,6 +447,8 @@ static void state_event(SmbState *s, int ev)
 {
 	SmbTx *t = s->tail;
 
+	/* the newest transaction, unless it may be logged already (its
+	 * events would be lost) */
 	if (!t || (t->request_done && t->response_done && t->app_flags))
 		t = tx_new(s, 0, 0, UINT64_MAX);
 	if (t) {
@@ -492,7 +494,8 @@ static SmbTx *tx_new_silent(SmbState *s, uint8_t version, uint16_t cmd, uint64_t
 		return NULL;
 	t->id = s->next_id++;
 	t->silent = (uint8_t)silent;
-	if (!silent)
+	/* an event holder (version 0) is no SMB transaction: no eve id */
+	if (!silent && version)
 		t->log_id = ++s->next_log_id;
 	t->version = version;
 	t->cmd = cmd;
@@ -1853,7 +1856,7 @@ int smb_parse(SmbState *s, int dir, const uint8_t *data, size_t len)
 				s->st.bad_records++;
 				state_event(s, SMB_EV_MALFORMED_DATA);
 				fr->lost = 1;
-				memcpy(fr->hdr, fr->hdr + 1, 3);
+				memmove(fr->hdr, fr->hdr + 1, 3);
 				memcpy(fr->hdr + 3, fr->buf, 4);
 				fr->hdr_len = 7;
 				continue;

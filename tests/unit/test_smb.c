@@ -486,3 +486,72 @@ TEST(smb_rule_keywords_load_and_reject)
 	CHECK_EQ(l, 0);
 	CHECK_EQ(f, 4);
 }
+
+/* A WRITE whose record the stream cuts (depth, gap, end): the bytes that
+ * came still reach the file, which ends truncated with the rest missing. */
+TEST(smb_cut_record_still_gives_its_file)
+{
+	uint8_t m[8192], data[1000];
+	SmbState *s = smb_state_new();
+	SmbTx *ft = NULL;
+	size_t n;
+	const File *fl;
+
+	memset(data, 'A', sizeof(data));
+	smb_parse(s, SMB_TOSERVER, m, tree_connect_req(m, 1, "\\\\srv\\share"));
+	smb_parse(s, SMB_TOCLIENT, m, tree_connect_resp(m, 1, 4, 1));
+	smb_parse(s, SMB_TOSERVER, m, create_req(m, 2, 4, "big.bin"));
+	smb_parse(s, SMB_TOCLIENT, m, create_resp(m, 2, 4));
+	n = write_req(m, 3, 4, 0, data, sizeof(data));
+	smb_parse(s, SMB_TOSERVER, m, n - 400);     /* 600 of the 1000 bytes */
+	smb_eof(s, SMB_TOSERVER);
+	for (SmbTx *t = s->head; t; t = t->next)
+		if (t->type == SMB_TXT_FILE)
+			ft = t;
+	CHECK(ft);
+	CHECK(ft->request_done && ft->response_done);
+	fl = files_first(&ft->files[SMB_TOSERVER]);
+	CHECK(fl);
+	CHECK_EQ(file_size(fl), 1000);
+	CHECK(file_has_gaps(fl));
+	CHECK_EQ(file_state(fl), FILE_STATE_TRUNCATED);
+	smb_state_free(s);
+}
+
+/* SMB1 AndX: a chained command is a transaction of its own. */
+TEST(smb1_andx_chain_gives_each_command)
+{
+	uint8_t m[512] = { 0 }, *h = m + 4;
+	SmbState *s = smb_state_new();
+	size_t at, n;
+	SmbTx *t;
+
+	memcpy(h, "\xffSMB", 4);
+	h[4] = 0x73;                        /* SESSION_SETUP_ANDX */
+	put16(h + 10, 0x4000);              /* NT status, ascii */
+	put16(h + 30, 9);                   /* mid */
+	h[32] = 12;                         /* wc: extended security */
+	h[33] = 0x75;                       /* andx: TREE_CONNECT_ANDX */
+	at = 32 + 1 + 24 + 2;               /* no security blob, no bytes */
+	put16(h + 35, (uint16_t)at);
+	h[at] = 4;                          /* tree connect wc */
+	h[at + 1] = 0xff;
+	put16(h + at + 7, 1);               /* password length */
+	{
+		const char bytes[] = "\0\\\\srv\\C$\0?????";
+
+		put16(h + at + 9, sizeof(bytes));
+		memcpy(h + at + 11, bytes, sizeof(bytes));
+		n = at + 11 + sizeof(bytes);
+	}
+	m[2] = (uint8_t)(n >> 8);
+	m[3] = (uint8_t)n;
+	smb_parse(s, SMB_TOSERVER, m, 4 + n);
+	CHECK_EQ(ntx(s), 2);
+	t = nth_tx(s, 1);
+	CHECK_EQ(t->cmd, 0x75);
+	CHECK_STREQ(t->share.s, "\\\\srv\\C$");
+	CHECK_STREQ(t->req_service.s, "?????");
+	CHECK(!t->is_pipe);
+	smb_state_free(s);
+}

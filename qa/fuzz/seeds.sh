@@ -130,6 +130,15 @@ if [ -d "$shared/suricata-verify/tests" ]; then
 		\( -path '*dce*' -o -path '*smb*' -o -path '*dns-dcerpc*' \) -name '*.pcap' | sort) > /dev/null
 fi
 
-for h in pcap pipeline rule yaml http dns tls smtp ssh ftp dcerpc; do
+
+# smb: suricata-verify's SMB flows as chunks
+mkdir -p "$work/smb"
+if [ -d "$shared/suricata-verify/tests" ]; then
+	# shellcheck disable=SC2046 # one path a word
+	python3 "$here/smb-seeds.py" "$work/smb" $(find "$shared/suricata-verify/tests" \
+		\( -path '*smb*' -o -path '*dcerpc*' \) -name '*.pcap' | sort) > /dev/null
+fi
+
+for h in pcap pipeline rule yaml http dns tls smtp ssh ftp dcerpc smb; do
 	printf '%-9s %5d seeds %8s\n' "$h" "$(ls "$work/$h" | wc -l)" "$(du -sh "$work/$h" | cut -f1)"
 done

@@ -6,6 +6,7 @@
 #include "app-layer/http.h"
 #include "app-layer/smtp.h"
 #include "app-layer/ftp.h"
+#include "app-layer/smb.h"
 
 typedef struct FilesProto {
 	int alproto;
@@ -23,10 +24,37 @@ static void http_store(const Flow *f, void *tx, unsigned dirs, int flow_scope, u
 	http_tx_files_store(f, tx, dirs, flow_scope, sid);
 }
 
+/* SMB: a file transaction holds its one file in files[its direction] */
+static FileContainer *smb_get(void *tx, int dir, int final)
+{
+	SmbTx *t = tx;
+
+	(void)final;
+	return t->type == SMB_TXT_FILE ? &t->files[dir & 1] : NULL;
+}
+
+/* filestore on an SMB transaction: its file (a later one of the flow is
+ * opened without the mark; Suricata's flow scope reaches it through the
+ * rule matching again on that transaction) */
+static void smb_store(const Flow *f, void *tx, unsigned dirs, int flow_scope, uint32_t sid)
+{
+	SmbTx *t = tx;
+
+	(void)f;
+	(void)flow_scope;
+	if (t->type != SMB_TXT_FILE)
+		return;
+	for (int d = 0; d < 2; d++)
+		if (dirs & (1u << d))
+			for (const File *fl = files_first(&t->files[d]); fl; fl = file_next(fl))
+				file_mark_store((File *)fl, sid);
+}
+
 static const FilesProto protos[] = {
 	{ ALPROTO_HTTP1, http_get, http_store },
 	{ ALPROTO_SMTP, smtp_files_of_tx, smtp_files_store },
 	{ ALPROTO_FTPDATA, ftpdata_files_of_tx, ftpdata_files_store },
+	{ ALPROTO_SMB, smb_get, smb_store },
 };
 
 static const FilesProto *proto_of(int alproto)

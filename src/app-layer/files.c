@@ -669,6 +669,14 @@ const uint8_t *file_hash(const File *f, int which, uint32_t *len)
 	return f->digest[which];
 }
 
+const uint8_t *file_head(const File *f, uint32_t *len)
+{
+	if (!f || !f->head || !f->head_len)
+		return NULL;
+	*len = f->head_len;
+	return f->head;
+}
+
 const char *file_magic(File *f)
 {
 	if (f->magic_done)

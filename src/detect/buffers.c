@@ -19,6 +19,7 @@
 #include "app-layer/ssh.h"
 #include "app-layer/ftp.h"
 #include "app-layer/dcerpc.h"
+#include "app-layer/smb.h"
 
 #include <stddef.h>
 
@@ -137,6 +138,19 @@ const DetectBuffer detect_buffers[BUF_MAX] = {
 	 * client, once the side's last fragment came */
 	[BUF_DCERPC_STUB_DATA] = { "dcerpc.stub_data", 2, 3, ALPROTO_DCERPC, DBUF_EVAL, 1, 0,
 		{ APP_DIR_TOSERVER, APP_DIR_TOCLIENT }, dcerpc_buffer_get },
+	/* smb.share: the tree connect's name, either side; smb.named_pipe:
+	 * the request's (Suricata: one alert per pipe tree connect); the
+	 * NTLMSSP names are the request's */
+#define SMB_B(n, side, prog, pb) { n, 2, 3, ALPROTO_SMB, side, prog, 0, { pb, pb }, smb_buffer_get }
+	[BUF_SMB_SHARE] = SMB_B("smb.share", DBUF_EVAL, 0, SMB_KW_BUF_SHARE),
+	[BUF_SMB_NAMED_PIPE] = SMB_B("smb.named_pipe", DBUF_TS, 0, SMB_KW_BUF_NAMED_PIPE),
+	[BUF_SMB_NTLMSSP_USER] = SMB_B("smb.ntlmssp_user", DBUF_TS, SMB_PROGRESS_DONE, SMB_KW_BUF_NTLMSSP_USER),
+	[BUF_SMB_NTLMSSP_DOMAIN] = SMB_B("smb.ntlmssp_domain", DBUF_TS, SMB_PROGRESS_DONE, SMB_KW_BUF_NTLMSSP_DOMAIN),
+	/* file.name, file.magic and file_data of SMB's files: its file
+	 * transactions are done when the file is (CLOSE, or the flow's end) */
+	[BUF_SMB_FILE_NAME] = { "file.name", 2, 3, ALPROTO_SMB, DBUF_EVAL, SMB_PROGRESS_DONE, 1, { FILE_BUF_NAME, FILE_BUF_NAME }, file_buffer_get },
+	[BUF_SMB_FILE_MAGIC] = { "file.magic", 2, 3, ALPROTO_SMB, DBUF_EVAL, SMB_PROGRESS_DONE, 1, { FILE_BUF_MAGIC, FILE_BUF_MAGIC }, file_buffer_get },
+	[BUF_SMB_FILE_DATA] = { "file_data", 2, 3, ALPROTO_SMB, DBUF_EVAL, SMB_PROGRESS_DONE, 1, { FILE_BUF_HEAD, FILE_BUF_HEAD }, file_buffer_get },
 	[BUF_FILE_NAME] = { "file.name", 2, 3, ALPROTO_HTTP1, DBUF_EVAL, HTTP_PROGRESS_COMPLETE, 1, { FILE_BUF_NAME, FILE_BUF_NAME }, file_buffer_get },
 	[BUF_FILE_MAGIC] = { "file.magic", 2, 3, ALPROTO_HTTP1, DBUF_EVAL, HTTP_PROGRESS_COMPLETE, 1, { FILE_BUF_MAGIC, FILE_BUF_MAGIC }, file_buffer_get },
 	/* SMTP's files are the message's attachments (toserver), whole once

@@ -83,6 +83,11 @@ int dcerpc_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 #define FILE_BUF_NAME 0
 #define FILE_BUF_MAGIC 1
 #define FILE_BUF_DATA 2           /* what the protocol kept of the content (file_keep_data) */
+#define FILE_BUF_HEAD 3           /* the file's first bytes (SMB's file_data) */
+/* smb-kw.c: the SMB buffers. */
+enum { SMB_KW_BUF_SHARE, SMB_KW_BUF_NAMED_PIPE, SMB_KW_BUF_NTLMSSP_USER, SMB_KW_BUF_NTLMSSP_DOMAIN };
+int smb_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
+		   const uint8_t **data, uint32_t *len);
 int file_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 		    const uint8_t **data, uint32_t *len);
 

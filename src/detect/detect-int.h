@@ -80,6 +80,7 @@ extern const Keyword
 	ssh_keywords[],
 	ftp_keywords[],
 	dcerpc_keywords[],
+	smb_keywords[],
 	app_proto_keywords[],
 	file_keywords[],
 	asn1_keywords[],

@@ -62,6 +62,8 @@ enum sig_buffer {
 	BUF_SSH_PROTO, BUF_SSH_SOFTWARE, BUF_SSH_HASSH, BUF_SSH_HASSH_STRING, BUF_SSH_HASSH_SERVER, BUF_SSH_HASSH_SERVER_STRING,
 	BUF_FTP_COMMAND, BUF_FTP_COMMAND_DATA, BUF_FTP_REPLY, BUF_FTP_COMPLETION_CODE,
 	BUF_DCERPC_STUB_DATA,
+	BUF_SMB_SHARE, BUF_SMB_NAMED_PIPE, BUF_SMB_NTLMSSP_USER, BUF_SMB_NTLMSSP_DOMAIN,
+	BUF_SMB_FILE_NAME, BUF_SMB_FILE_MAGIC, BUF_SMB_FILE_DATA, /* file.* on SMB (file-kw.c) */
 	BUF_FILE_NAME, BUF_FILE_MAGIC,   /* detect/file-kw.c: one entry per file */
 	/* the file buffers of the other protocols that carry files: a buffer
 	 * is one protocol's, so file_data / file.name / file.magic select the
@@ -140,6 +142,7 @@ enum kw_id {
 	KW_SMTP_STICKY,     /* smtp.helo, email.subject, ...: detect/smtp-kw.c */
 	KW_SSH_STICKY, KW_SSH_VERSION, KW_SSH_STATE, /* detect/ssh-kw.c */
 	KW_FTP_STICKY, KW_FTP_MATCH, KW_FTPBOUNCE, /* detect/ftp-kw.c */
+	KW_SMB_STICKY, KW_SMB_VERSION, /* detect/smb-kw.c */
 	KW_APP_LAYER_PROTOCOL, /* app-layer-protocol: DetectAppProto (detect/app-proto-kw.c) */
 	KW_FILE_STICKY, KW_FILE_MATCH, KW_FILESTORE, /* detect/file-kw.c */
 	KW_ASN1,            /* asn1: DetectAsn1 (detect/asn1-kw.c) */

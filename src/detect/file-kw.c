@@ -67,6 +67,8 @@ int file_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 		*data = file_kept_data(f, len);
 		return 0;
 	}
+	if (b->pbuf[side & 1] == FILE_BUF_HEAD)
+		return (*data = file_head(f, len)) != NULL ? 0 : -1;
 	if (b->pbuf[side & 1] == FILE_BUF_MAGIC) {
 		const char *m = file_magic((File *)f);
 
@@ -111,6 +113,10 @@ static int file_buf_of(int alproto, int buf)
 		{ ALPROTO_FTPDATA, BUF_FILE_DATA, BUF_FILE_DATA_FTPDATA },
 		{ ALPROTO_FTPDATA, BUF_FILE_NAME, BUF_FILE_NAME_FTPDATA },
 		{ ALPROTO_FTPDATA, BUF_FILE_MAGIC, BUF_FILE_MAGIC_FTPDATA },
+		/* SMB's file_data: its files' first bytes, kept for it */
+		{ ALPROTO_SMB, BUF_FILE_DATA, BUF_SMB_FILE_DATA },
+		{ ALPROTO_SMB, BUF_FILE_NAME, BUF_SMB_FILE_NAME },
+		{ ALPROTO_SMB, BUF_FILE_MAGIC, BUF_SMB_FILE_MAGIC },
 	};
 
 	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
@@ -125,6 +131,8 @@ static int kw_file_sticky(SigParseState *st, const char *arg, const Keyword *kw)
 	if (sig_set_alproto_files(st))
 		return -1;
 	if (kw->buf == BUF_FILE_MAGIC)
+		files_request(FILE_NEED_MAGIC);
+	if (st->s->alproto == ALPROTO_SMB && kw->buf == BUF_FILE_DATA)
 		files_request(FILE_NEED_MAGIC);
 	return sig_select_buffer(st, file_buf_of(st->s->alproto, kw->buf));
 }

@@ -34,6 +34,7 @@ static const Keyword *const families[] = {
 	ssh_keywords,		/* ssh-kw.c */
 	ftp_keywords,		/* ftp-kw.c */
 	dcerpc_keywords,	/* dcerpc-kw.c */
+	smb_keywords,		/* smb-kw.c */
 	app_proto_keywords,	/* app-proto-kw.c */
 	file_keywords,		/* file-kw.c */
 	asn1_keywords,		/* asn1-kw.c */

@@ -99,8 +99,11 @@ void http_sig_setup(DetectSig *ds)
 	else if (s->flags & SIG_FLAG_TX_MATCH)
 		/* once, to the client (Suricata's tls.* side); FTP's properties
 		 * are registered both ways in Suricata (ftp.mode on a PORT
-		 * alerts twice): the keyword says which side it matches on */
-		ds->http_dirs = s->alproto == ALPROTO_FTP || s->alproto == ALPROTO_DCERPC ? 3 : 2;
+		 * alerts twice): the keyword says which side it matches on;
+		 * SMB's too (smb.version alerts once per side of each tx:
+		 * suricata-verify smb-version-keyword) */
+		ds->http_dirs = s->alproto == ALPROTO_FTP || s->alproto == ALPROTO_DCERPC ||
+				 s->alproto == ALPROTO_SMB ? 3 : 2;
 	else
 		ds->http_dirs = 3;
 	ds->http_need[0] = ds->http_need[1] = 0;

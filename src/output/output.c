@@ -19,7 +19,7 @@
  * rest of Suricata's long list is accepted and ignored with an info line. */
 static const char *const eve_known_types[] = {
 	"alert", "anomaly", "http", "dns", "tls", "files", "fileinfo", "drop",
-	"flow", "netflow", "stats", "smtp", "ssh", "ftp", "dcerpc", "frame",
+	"flow", "netflow", "stats", "smtp", "ssh", "ftp", "dcerpc", "frame", "smb",
 };
 
 static void set_err(char *err, size_t errlen, const char *fmt, ...)

@@ -16,6 +16,7 @@ static const EveTxLogger *const eve_tx_loggers[ALPROTO_MAX] = {
 	[ALPROTO_FTP] = &eve_ftp_logger,
 	[ALPROTO_FTPDATA] = &eve_ftpdata_logger,
 	[ALPROTO_DCERPC] = &eve_dcerpc_logger,
+	[ALPROTO_SMB] = &eve_smb_logger,
 };
 
 static const EveTxLogger *logger_of(const Flow *f)

@@ -40,7 +40,7 @@ TEST(app_layer_event_unknown_http_event_fails)
 TEST(app_layer_event_other_protocols_are_skipped)
 {
 	CHECK_EQ(load("alert tcp any any -> any any (app-layer-event:applayer_mismatch_protocol_both_directions; sid:1;)"), 0);
-	CHECK_EQ(load("alert tcp any any -> any any (app-layer-event:smb.internal_error; sid:1;)"), 0);
+	CHECK_EQ(load("alert tcp any any -> any any (app-layer-event:nfs.malformed_data; sid:1;)"), 0);
 }
 
 TEST(app_layer_event_dns_loads_and_makes_a_dns_rule)

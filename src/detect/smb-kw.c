@@ -1,0 +1,139 @@
+/* SMB keywords, as Suricata 8 documents them (rules/smb-keywords): the
+ * sticky buffers smb.share and smb.named_pipe (legacy smb_share,
+ * smb_named_pipe: the name a tree connect asked for, once its response
+ * said whether it is a disk share or a pipe), smb.ntlmssp_user and
+ * smb.ntlmssp_domain (the NTLMSSP AUTHENTICATE of a session setup), and
+ * smb.version (1: SMB1; 2: SMB2 and SMB3, the transaction's message
+ * format), a transaction property. */
+#include "detect/detect-int.h"
+#include "detect/engine-int.h"
+#include "detect/buffers.h"
+#include "app-layer/smb.h"
+
+#include <netinet/in.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int sig_set_alproto_smb(SigParseState *st, const char *kwname)
+{
+	Signature *s = st->s;
+
+	if (s->alproto != ALPROTO_UNKNOWN && s->alproto != ALPROTO_SMB)
+		return sig_error(st, "%s: the rule is a %s rule already", kwname,
+				 app_proto_name(s->alproto));
+	if (s->proto != IPPROTO_TCP && s->proto != SIG_PROTO_IP)
+		return sig_error(st, "%s needs an smb, tcp or ip rule", kwname);
+	s->alproto = ALPROTO_SMB;
+	s->flags |= SIG_FLAG_APPLAYER;
+	return 0;
+}
+
+static int kw_smb_sticky(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	(void)arg;
+	if (sig_set_alproto_smb(st, kw->name))
+		return -1;
+	return sig_select_buffer(st, kw->buf);
+}
+
+static int set(const SmbStr *s, const uint8_t **data, uint32_t *len)
+{
+	if (!s->s)
+		return -1;
+	*data = (const uint8_t *)s->s;
+	*len = s->len;
+	return 0;
+}
+
+int smb_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
+		   const uint8_t **data, uint32_t *len)
+{
+	const SmbTx *t = tx;
+
+	if (!t || idx || t->silent)
+		return -1;
+	switch (b->pbuf[side & 1]) {
+	case SMB_KW_BUF_SHARE:
+	case SMB_KW_BUF_NAMED_PIPE:
+		/* IPC$ is a pipe from the request on, the response says for
+		 * sure (suricata-verify smb-filename, smb-named-pipe-*) */
+		if (t->type != SMB_TXT_TREE_CONNECT ||
+		    (b->pbuf[side & 1] == SMB_KW_BUF_NAMED_PIPE) != (t->is_pipe != 0))
+			return -1;
+		return set(&t->share, data, len);
+	case SMB_KW_BUF_NTLMSSP_USER:
+		if (t->type != SMB_TXT_SESSION_SETUP || !t->have_ntlmssp)
+			return -1;
+		return set(&t->ntlm_user, data, len);
+	case SMB_KW_BUF_NTLMSSP_DOMAIN:
+		if (t->type != SMB_TXT_SESSION_SETUP || !t->have_ntlmssp)
+			return -1;
+		return set(&t->ntlm_domain, data, len);
+	}
+	return -1;
+}
+
+/* ---- smb.version ---- */
+
+typedef struct DetectSmbVersion {
+	uint8_t version;
+	uint8_t negated;
+} DetectSmbVersion;
+
+static int kw_smb_version(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	DetectSmbVersion *d;
+	char *v = str_trim_dup(arg ? arg : "", 1), *p, *end;
+	unsigned long n;
+
+	if (!v)
+		return sig_error(st, "out of memory");
+	p = v;
+	d = calloc(1, sizeof(*d));
+	if (!d) {
+		free(v);
+		return sig_error(st, "out of memory");
+	}
+	if (*p == '!') {
+		d->negated = 1;
+		p++;
+	}
+	n = strtoul(p, &end, 10);
+	if (end == p || *end || (n != 1 && n != 2)) {
+		free(v);
+		free(d);
+		return sig_error(st, "invalid smb.version \"%s\" (1 or 2)", arg ? arg : "");
+	}
+	free(v);
+	d->version = (uint8_t)n;
+	if (sig_set_alproto_smb(st, kw->name)) {
+		free(d);
+		return -1;
+	}
+	st->s->flags |= SIG_FLAG_TX_MATCH;
+	return sm_append(st, SM_LIST_MATCH, KW_SMB_VERSION, d) < 0 ? -1 : 0;
+}
+
+static int match_smb_version(DetectThread *dt, const SigMatch *m, Packet *p)
+{
+	const DetectSmbVersion *d = m->ctx;
+	const SmbTx *t = dt->tx;
+
+	if (!p->flow || p->flow->app_proto != ALPROTO_SMB || !t || !t->version || t->silent)
+		return 0;
+	return (t->version == d->version) != d->negated;
+}
+
+#define SMBB(name, buf) { name, KW_SMB_STICKY, kw_smb_sticky, STICKY, buf, "sticky buffer", NULL, NULL }
+
+const Keyword smb_keywords[] = {
+	SMBB("smb.share", BUF_SMB_SHARE),
+	SMBB("smb_share", BUF_SMB_SHARE),
+	SMBB("smb.named_pipe", BUF_SMB_NAMED_PIPE),
+	SMBB("smb_named_pipe", BUF_SMB_NAMED_PIPE),
+	SMBB("smb.ntlmssp_user", BUF_SMB_NTLMSSP_USER),
+	SMBB("smb.ntlmssp_domain", BUF_SMB_NTLMSSP_DOMAIN),
+	{ "smb.version", KW_SMB_VERSION, kw_smb_version, NEED | SQ | KWF_TX, 0,
+	  "SMB version of the transaction (1, 2)", match_smb_version, NULL },
+	{ .name = NULL }
+};

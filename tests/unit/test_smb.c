@@ -1,0 +1,557 @@
+/* SMB: the stream parser (app-layer/smb-parse.h): NBSS framing across
+ * segments, transactions per request/response, the commands' fields, file
+ * transactions, gaps and resync; the eve object (output/smb-json.h); the
+ * keywords (detect/smb-kw.c). Records are built here from MS-SMB2's
+ * layouts, independently of the parser's code. */
+#include "config.h"
+#include "test.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "app-layer/files.h"
+#include "app-layer/smb-parse.h"
+#include "detect/detect-parse.h"
+#include "output/smb-json.h"
+
+static void put16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	put16(p, (uint16_t)v);
+	put16(p + 2, (uint16_t)(v >> 16));
+}
+
+static void put64(uint8_t *p, uint64_t v)
+{
+	put32(p, (uint32_t)v);
+	put32(p + 4, (uint32_t)(v >> 32));
+}
+
+/* An NBSS-framed SMB2 message: header (64) + body; returns the total. */
+static size_t smb2_msg(uint8_t *out, uint16_t cmd, int resp, uint32_t status, uint64_t msg_id,
+		       uint32_t tree_id, uint64_t session, const uint8_t *body, size_t blen)
+{
+	uint8_t *h = out + 4;
+	size_t n = 64 + blen;
+
+	memset(out, 0, 4 + 64);
+	out[1] = (uint8_t)(n >> 16);
+	out[2] = (uint8_t)(n >> 8);
+	out[3] = (uint8_t)n;
+	memcpy(h, "\xfeSMB", 4);
+	put16(h + 4, 64);
+	put32(h + 8, status);
+	put16(h + 12, cmd);
+	put32(h + 16, resp ? 1 : 0);
+	put64(h + 24, msg_id);
+	put32(h + 36, tree_id);
+	put64(h + 40, session);
+	memcpy(h + 64, body, blen);
+	return 4 + n;
+}
+
+/* UTF-16LE of an ascii string into out; returns bytes */
+static size_t utf16(uint8_t *out, const char *s)
+{
+	size_t n = strlen(s);
+
+	for (size_t i = 0; i < n; i++) {
+		out[2 * i] = (uint8_t)s[i];
+		out[2 * i + 1] = 0;
+	}
+	return 2 * n;
+}
+
+static size_t tree_connect_req(uint8_t *out, uint64_t mid, const char *path)
+{
+	uint8_t b[256] = { 0 };
+	size_t pl = utf16(b + 8, path);
+
+	put16(b, 9);
+	put16(b + 4, 64 + 8);
+	put16(b + 6, (uint16_t)pl);
+	return smb2_msg(out, 3, 0, 0, mid, 0, 77, b, 8 + pl);
+}
+
+static size_t tree_connect_resp(uint8_t *out, uint64_t mid, uint32_t tree, uint8_t type)
+{
+	uint8_t b[16] = { 0 };
+
+	put16(b, 16);
+	b[2] = type;
+	return smb2_msg(out, 3, 1, 0, mid, tree, 77, b, 16);
+}
+
+static size_t create_req(uint8_t *out, uint64_t mid, uint32_t tree, const char *name)
+{
+	uint8_t b[256] = { 0 };
+	size_t nl = utf16(b + 56, name);
+
+	put16(b, 57);
+	put32(b + 36, 2);           /* FILE_CREATE */
+	put16(b + 44, 64 + 56);
+	put16(b + 46, (uint16_t)nl);
+	return smb2_msg(out, 5, 0, 0, mid, tree, 77, b, 56 + nl);
+}
+
+static const uint8_t FID[16] = { 0x4d, 0, 0, 0, 0, 0, 0, 0, 9, 0, 0, 0, 0xff, 0xff, 0xff, 0xff };
+
+static size_t create_resp(uint8_t *out, uint64_t mid, uint32_t tree)
+{
+	uint8_t b[88] = { 0 };
+
+	put16(b, 89);
+	/* 2011-12-06 20:18:15 UTC as FILETIME */
+	put64(b + 8, (1323202695ull + 11644473600ull) * 10000000ull);
+	put64(b + 48, 1234);
+	memcpy(b + 64, FID, 16);
+	return smb2_msg(out, 5, 1, 0, mid, tree, 77, b, 88);
+}
+
+static size_t write_req(uint8_t *out, uint64_t mid, uint32_t tree, uint64_t off,
+			const uint8_t *data, size_t len)
+{
+	uint8_t b[4096] = { 0 };
+
+	put16(b, 49);
+	put16(b + 2, 64 + 48);
+	put32(b + 4, (uint32_t)len);
+	put64(b + 8, off);
+	memcpy(b + 16, FID, 16);
+	memcpy(b + 48, data, len);
+	return smb2_msg(out, 9, 0, 0, mid, tree, 77, b, 48 + len);
+}
+
+static size_t close_req(uint8_t *out, uint64_t mid, uint32_t tree)
+{
+	uint8_t b[24] = { 0 };
+
+	put16(b, 24);
+	memcpy(b + 8, FID, 16);
+	return smb2_msg(out, 6, 0, 0, mid, tree, 77, b, 24);
+}
+
+static SmbTx *nth_tx(SmbState *s, int n)
+{
+	SmbTx *t = s->head;
+
+	while (t && n--)
+		t = t->next;
+	return t;
+}
+
+static int ntx(const SmbState *s)
+{
+	int n = 0;
+
+	for (SmbTx *t = s->head; t; t = t->next)
+		n++;
+	return n;
+}
+
+TEST(smb_probe_nbss_and_magic)
+{
+	const uint8_t smb2[8] = { 0, 0, 0, 0x40, 0xfe, 'S', 'M', 'B' };
+	const uint8_t smb1[8] = { 0, 0, 0, 0x40, 0xff, 'S', 'M', 'B' };
+	const uint8_t http[8] = { 'G', 'E', 'T', ' ', '/', ' ', 'H', 'T' };
+	const uint8_t other[8] = { 0, 0, 0, 0x40, 'x', 'S', 'M', 'B' };
+	const uint8_t sessreq[4] = { 0x81, 0, 0, 0x44 };
+
+	CHECK_EQ(smb_probe(smb2, 8, 0, NULL), 1);
+	CHECK_EQ(smb_probe(smb1, 8, 0, NULL), 1);
+	CHECK_EQ(smb_probe(smb2, 5, 0, NULL), -1);
+	CHECK_EQ(smb_probe(http, 8, 1, NULL), 0);
+	CHECK_EQ(smb_probe(other, 8, 1, NULL), 0);
+	/* an NBSS session request counts only on an SMB port */
+	CHECK_EQ(smb_probe(sessreq, 4, 1, NULL), 1);
+	CHECK_EQ(smb_probe(sessreq, 4, 0, NULL), 0);
+}
+
+TEST(smb_probe_reports_response_flag)
+{
+	uint8_t m[128];
+	int reply = -1;
+	size_t n = tree_connect_resp(m, 1, 1, 1);
+
+	CHECK_EQ(smb_probe(m, n, 0, &reply), 1);
+	CHECK_EQ(reply, 1);
+	n = tree_connect_req(m, 1, "\\\\h\\s");
+	CHECK_EQ(smb_probe(m, n, 0, &reply), 1);
+	CHECK_EQ(reply, 0);
+}
+
+/* A record fed one byte at a time is the same as in one piece; two records
+ * in one segment are both parsed. */
+TEST(smb_records_split_and_several_per_segment)
+{
+	uint8_t req[256], resp[128], both[512];
+	size_t nq = tree_connect_req(req, 5, "\\\\10.0.0.12\\IPC$");
+	size_t nr = tree_connect_resp(resp, 5, 9, 2);
+	SmbState *s = smb_state_new();
+	SmbTx *t;
+
+	CHECK(s);
+	for (size_t i = 0; i < nq; i++)
+		smb_parse(s, SMB_TOSERVER, req + i, 1);
+	CHECK_EQ(ntx(s), 1);
+	t = nth_tx(s, 0);
+	CHECK(t->request_done && !t->response_done);
+	smb_parse(s, SMB_TOCLIENT, resp, nr);
+	CHECK(t->response_done);
+	CHECK_EQ(t->type, SMB_TXT_TREE_CONNECT);
+	CHECK_STREQ(t->share.s, "\\\\10.0.0.12\\IPC$");
+	CHECK_EQ(t->share_type, 2);
+	CHECK(t->is_pipe);
+	CHECK_EQ(t->tree_id, 9);
+	CHECK_EQ(t->log_id, 1);
+	CHECK_EQ(s->st.records, 2);
+
+	/* two requests in one segment, the second split across the next */
+	memcpy(both, req, nq);
+	memcpy(both + nq, req, nq);
+	put64(both + nq + 4 + 24, 6);       /* message id 6 */
+	smb_parse(s, SMB_TOSERVER, both, nq + 10);
+	CHECK_EQ(ntx(s), 2);
+	smb_parse(s, SMB_TOSERVER, both + nq + 10, nq - 10);
+	CHECK_EQ(ntx(s), 3);
+	CHECK_EQ(nth_tx(s, 2)->msg_id, 6);
+	smb_state_free(s);
+}
+
+TEST(smb_negotiate_dialects_and_guid)
+{
+	uint8_t b[64] = { 0 }, m[256];
+	SmbState *s = smb_state_new();
+	SmbTx *t;
+	size_t n;
+
+	put16(b, 36);
+	put16(b + 2, 3);
+	b[12] = 0x11;
+	put16(b + 36, 0x0202);
+	put16(b + 38, 0x0311);
+	put16(b + 40, 0x0999);
+	n = smb2_msg(m, 0, 0, 0, 0, 0, 0, b, 42);
+	smb_parse(s, SMB_TOSERVER, m, n);
+	memset(b, 0, sizeof(b));
+	put16(b, 65);
+	put16(b + 4, 0x0311);
+	for (int i = 0; i < 16; i++)
+		b[8 + i] = (uint8_t)i;
+	put32(b + 32, 8388608);
+	put32(b + 36, 65536);
+	n = smb2_msg(m, 0, 1, 0, 0, 0, 0, b, 64);
+	smb_parse(s, SMB_TOCLIENT, m, n);
+	t = nth_tx(s, 0);
+	CHECK(t && t->response_done);
+	CHECK_EQ(t->ndialects, 3);
+	CHECK_STREQ(t->dialects[0].s, "2.02");
+	CHECK_STREQ(t->dialects[1].s, "3.11");
+	CHECK_STREQ(t->dialects[2].s, "2457");
+	CHECK_EQ(s->dialect2, 0x0311);
+	CHECK_EQ(t->max_read, 8388608);
+	{
+		json_t *o = smb_json_object(NULL, t);
+		char *txt = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+
+		CHECK(strstr(txt, "\"command\":\"SMB2_COMMAND_NEGOTIATE_PROTOCOL\""));
+		CHECK(strstr(txt, "\"status\":\"STATUS_SUCCESS\",\"status_code\":\"0x0\""));
+		CHECK(strstr(txt, "\"server_guid\":\"03020100-0504-0706-0908-0b0a0f0e0d0c\""));
+		CHECK(strstr(txt, "\"client_dialects\":[\"2.02\",\"3.11\",\"2457\"]"));
+		free(txt);
+		json_decref(o);
+	}
+	smb_state_free(s);
+}
+
+/* create, two writes (the second leaving a hole), close: one file
+ * transaction with the create's name and the write response's status; the
+ * write requests are no transactions of their own. */
+TEST(smb_write_to_file_is_one_file_transaction)
+{
+	uint8_t m[8192];
+	SmbState *s = smb_state_new();
+	SmbTx *t, *ft = NULL;
+	size_t n;
+	int nfile = 0;
+	const File *fl;
+
+	smb_parse(s, SMB_TOSERVER, m, tree_connect_req(m, 1, "\\\\srv\\share"));
+	smb_parse(s, SMB_TOCLIENT, m, tree_connect_resp(m, 1, 4, 1));
+	smb_parse(s, SMB_TOSERVER, m, create_req(m, 2, 4, "dir\\a.pdf"));
+	smb_parse(s, SMB_TOCLIENT, m, create_resp(m, 2, 4));
+	t = nth_tx(s, 1);
+	CHECK_EQ(t->type, SMB_TXT_CREATE);
+	CHECK_STREQ(t->filename.s, "dir\\a.pdf");
+	CHECK_EQ(t->created, 1323202695);
+	CHECK_EQ(t->size, 1234);
+	n = write_req(m, 3, 4, 0, (const uint8_t *)"%PDF-1.5 hello", 14);
+	smb_parse(s, SMB_TOSERVER, m, n);
+	smb_parse(s, SMB_TOCLIENT, m, smb2_msg(m, 9, 1, 0, 3, 4, 77, (const uint8_t *)"\x11\0\0\0", 4));
+	n = write_req(m, 4, 4, 20, (const uint8_t *)"tail", 4);
+	smb_parse(s, SMB_TOSERVER, m, n);
+	smb_parse(s, SMB_TOSERVER, m, close_req(m, 5, 4));
+	for (t = s->head; t; t = t->next) {
+		if (t->type == SMB_TXT_FILE) {
+			ft = t;
+			nfile++;
+		}
+	}
+	CHECK_EQ(nfile, 1);
+	CHECK(ft->request_done && ft->response_done);
+	CHECK_STREQ(ft->filename.s, "dir\\a.pdf");
+	CHECK_STREQ(ft->share.s, "\\\\srv\\share");
+	CHECK(ft->status_set && ft->status == 0);
+	fl = files_first(&ft->files[SMB_TOSERVER]);
+	CHECK(fl);
+	CHECK_EQ(file_size(fl), 24);
+	CHECK(file_has_gaps(fl));
+	CHECK_EQ(file_state(fl), FILE_STATE_CLOSED);
+	/* ids: tree connect 1, create 2, the file 3, close 4 (no write) */
+	CHECK_EQ(ft->log_id, 3);
+	CHECK_EQ(nth_tx(s, ntx(s) - 1)->log_id, 4);
+	smb_state_free(s);
+}
+
+TEST(smb_pending_then_final_response)
+{
+	uint8_t m[512];
+	SmbState *s = smb_state_new();
+	SmbTx *t;
+	size_t n;
+
+	smb_parse(s, SMB_TOSERVER, m, smb2_msg(m, 15, 0, 0, 7, 1, 77, (const uint8_t *)"\x20\0", 2));
+	n = smb2_msg(m, 15, 1, 0x103, 7, 0, 77, (const uint8_t *)"\x09\0", 2);
+	put32(m + 4 + 16, 3);           /* response, async */
+	smb_parse(s, SMB_TOCLIENT, m, n);
+	t = nth_tx(s, 0);
+	CHECK_EQ(ntx(s), 1);
+	CHECK(t->pending && !t->response_done);
+	n = smb2_msg(m, 15, 1, 0x10c, 7, 0, 77, (const uint8_t *)"\x09\0", 2);
+	put32(m + 4 + 16, 3);
+	smb_parse(s, SMB_TOCLIENT, m, n);
+	CHECK_EQ(ntx(s), 1);
+	CHECK(t->response_done);
+	CHECK_EQ(t->status, 0x10c);
+	CHECK_STREQ(smb_ntstatus_name(t->status), "STATUS_NOTIFY_ENUM_DIR");
+	smb_state_free(s);
+}
+
+/* After a gap the framer skips to the next record start. */
+TEST(smb_gap_resyncs_on_next_record)
+{
+	uint8_t m[512], junk[37];
+	SmbState *s = smb_state_new();
+	size_t n = tree_connect_req(m, 1, "\\\\h\\x");
+
+	smb_parse(s, SMB_TOSERVER, m, 20);          /* a record cut short */
+	smb_gap(s, SMB_TOSERVER, 500);
+	memset(junk, 0x41, sizeof(junk));
+	smb_parse(s, SMB_TOSERVER, junk, sizeof(junk));
+	smb_parse(s, SMB_TOSERVER, m, n);
+	CHECK_EQ(s->st.gaps, 1);
+	CHECK_EQ(s->st.resyncs, 1);
+	CHECK_EQ(ntx(s), 1);
+	CHECK_STREQ(nth_tx(s, 0)->share.s, "\\\\h\\x");
+	smb_state_free(s);
+}
+
+TEST(smb3_transform_is_counted_not_parsed)
+{
+	uint8_t m[128] = { 0 };
+
+	SmbState *s = smb_state_new();
+	m[3] = 60;
+	memcpy(m + 4, "\xfdSMB", 4);
+	smb_parse(s, SMB_TOSERVER, m, 64);
+	CHECK_EQ(s->st.encrypted, 1);
+	CHECK_EQ(ntx(s), 0);
+	smb_state_free(s);
+}
+
+/* NTLMSSP AUTHENTICATE in a session setup's security blob, unicode */
+TEST(smb_session_setup_ntlmssp_names)
+{
+	uint8_t b[512] = { 0 }, m[1024], *a;
+	SmbState *s = smb_state_new();
+	SmbTx *t;
+	size_t off = 88, dl, ul, hl;
+
+	put16(b, 25);
+	put16(b + 12, 64 + 24);
+	a = b + 24;
+	memcpy(a, "NTLMSSP\0", 8);
+	put32(a + 8, 3);
+	dl = utf16(a + off, "CONTOSO");
+	ul = utf16(a + off + dl, "Administrator");
+	hl = utf16(a + off + dl + ul, "SERVER01");
+	put16(a + 28, (uint16_t)dl);
+	put32(a + 32, (uint32_t)off);
+	put16(a + 36, (uint16_t)ul);
+	put32(a + 40, (uint32_t)(off + dl));
+	put16(a + 44, (uint16_t)hl);
+	put32(a + 48, (uint32_t)(off + dl + ul));
+	put32(a + 60, 0x02000001);      /* unicode, version */
+	a[64] = 6;
+	a[65] = 1;
+	put16(a + 66, 7601);
+	a[71] = 15;
+	put16(b + 14, (uint16_t)(off + dl + ul + hl));
+	smb_parse(s, SMB_TOSERVER, m, smb2_msg(m, 1, 0, 0, 2, 0, 0, b, 24 + off + dl + ul + hl));
+	t = nth_tx(s, 0);
+	CHECK(t && t->have_ntlmssp);
+	CHECK_STREQ(t->ntlm_domain.s, "CONTOSO");
+	CHECK_STREQ(t->ntlm_user.s, "Administrator");
+	CHECK_STREQ(t->ntlm_host.s, "SERVER01");
+	{
+		json_t *o = smb_json_object(NULL, t);
+		char *txt = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+
+		CHECK(strstr(txt, "\"ntlmssp\":{\"domain\":\"CONTOSO\",\"user\":\"Administrator\","
+			      "\"host\":\"SERVER01\",\"version\":\"6.1 build 7601 rev 15\"}"));
+		free(txt);
+		json_decref(o);
+	}
+	/* a blob whose offsets run past it is an event, not a crash */
+	put32(a + 32, 100000);
+	smb_parse(s, SMB_TOSERVER, m, smb2_msg(m, 1, 0, 0, 3, 0, 0, b, 24 + off + dl + ul + hl));
+	CHECK(nth_tx(s, 1)->events & (1u << SMB_EV_MALFORMED_NTLMSSP_REQUEST));
+	smb_state_free(s);
+}
+
+TEST(smb_names_and_formats)
+{
+	char buf[64];
+	const uint8_t g[16] = { 0x65, 0, 0, 0, 0x30, 0, 0, 0, 0x25, 0, 0x20, 0, 0xff, 0xff, 0xff, 0xff };
+
+	smb_guid_str(g, 16, buf, sizeof(buf));
+	CHECK_STREQ(buf, "00000065-0030-0000-0025-0020ffffffff");
+	smb_guid_str((const uint8_t *)"\x01\x40", 2, buf, sizeof(buf));
+	CHECK_STREQ(buf, "4001");
+	CHECK_STREQ(smb2_command_name(14), "SMB2_COMMAND_FIND");
+	CHECK_STREQ(smb1_command_name(0x2f), "SMB1_COMMAND_WRITE_ANDX");
+	CHECK_STREQ(smb_ntstatus_name(0xc0000022), "STATUS_ACCESS_DENIED");
+	CHECK(smb_ntstatus_name(0x12345678) == NULL);
+	CHECK_STREQ(smb_dos_error_name(2, 91), "SRV_BADUID");
+	CHECK_EQ(smb_event_by_name("record_overflow"), SMB_EV_RECORD_OVERFLOW);
+	CHECK_EQ(smb_event_by_name("nope"), -1);
+	CHECK_EQ(smb_utf16_to_utf8((const uint8_t *)"\x3d\xd8\x00\xde", 4, buf, sizeof(buf)), 4);
+	CHECK_STREQ(buf, "\xf0\x9f\x98\x80");
+}
+
+static int load_rules(const char *text, int *loaded, int *failed)
+{
+	SigTable *t = sig_table_new();
+	RuleLoadConfig rc = { .quiet = 1 };
+	char err[256];
+	int r;
+
+	if (!t)
+		return -1;
+	r = sig_load_string(t, text, "t.rules", &rc, err, sizeof(err));
+	*loaded = t->loaded;
+	*failed = t->failed;
+	sig_table_free(t);
+	return r;
+}
+
+TEST(smb_rule_keywords_load_and_reject)
+{
+	int l, f, r;
+
+	r = load_rules(
+		"alert smb any any -> any any (smb.share; content:\"C$\"; sid:1;)\n"
+		"alert smb any any -> any any (smb_named_pipe; content:\"IPC$\"; sid:2;)\n"
+		"alert tcp any any -> any any (smb.ntlmssp_user; content:\"admin\"; sid:3;)\n"
+		"alert smb any any -> any any (smb.ntlmssp_domain; content:\"X\"; sid:4;)\n"
+		"alert smb any any -> any any (smb.version:1; sid:5;)\n"
+		"alert smb any any -> any any (smb.version:!2; sid:6;)\n"
+		"alert smb any any -> any any (content:\"|ff|SMB\"; offset:4; sid:7;)\n",
+		&l, &f);
+	CHECK_EQ(r, 0);
+	CHECK_EQ(l, 7);
+	CHECK_EQ(f, 0);
+	load_rules("alert smb any any -> any any (smb.version:4; sid:1;)\n"
+		   "alert http any any -> any any (smb.share; content:\"x\"; sid:2;)\n"
+		   "alert udp any any -> any any (smb.share; content:\"x\"; sid:3;)\n"
+		   "alert smb any any -> any any (smb.version; sid:4;)\n",
+		   &l, &f);
+	CHECK_EQ(l, 0);
+	CHECK_EQ(f, 4);
+}
+
+/* A WRITE whose record the stream cuts (depth, gap, end): the bytes that
+ * came still reach the file, which ends truncated with the rest missing. */
+TEST(smb_cut_record_still_gives_its_file)
+{
+	uint8_t m[8192], data[1000];
+	SmbState *s = smb_state_new();
+	SmbTx *ft = NULL;
+	size_t n;
+	const File *fl;
+
+	memset(data, 'A', sizeof(data));
+	smb_parse(s, SMB_TOSERVER, m, tree_connect_req(m, 1, "\\\\srv\\share"));
+	smb_parse(s, SMB_TOCLIENT, m, tree_connect_resp(m, 1, 4, 1));
+	smb_parse(s, SMB_TOSERVER, m, create_req(m, 2, 4, "big.bin"));
+	smb_parse(s, SMB_TOCLIENT, m, create_resp(m, 2, 4));
+	n = write_req(m, 3, 4, 0, data, sizeof(data));
+	smb_parse(s, SMB_TOSERVER, m, n - 400);     /* 600 of the 1000 bytes */
+	smb_eof(s, SMB_TOSERVER);
+	for (SmbTx *t = s->head; t; t = t->next)
+		if (t->type == SMB_TXT_FILE)
+			ft = t;
+	CHECK(ft);
+	CHECK(ft->request_done && ft->response_done);
+	fl = files_first(&ft->files[SMB_TOSERVER]);
+	CHECK(fl);
+	CHECK_EQ(file_size(fl), 1000);
+	CHECK(file_has_gaps(fl));
+	CHECK_EQ(file_state(fl), FILE_STATE_TRUNCATED);
+	smb_state_free(s);
+}
+
+/* SMB1 AndX: a chained command is a transaction of its own. */
+TEST(smb1_andx_chain_gives_each_command)
+{
+	uint8_t m[512] = { 0 }, *h = m + 4;
+	SmbState *s = smb_state_new();
+	size_t at, n;
+	SmbTx *t;
+
+	memcpy(h, "\xffSMB", 4);
+	h[4] = 0x73;                        /* SESSION_SETUP_ANDX */
+	put16(h + 10, 0x4000);              /* NT status, ascii */
+	put16(h + 30, 9);                   /* mid */
+	h[32] = 12;                         /* wc: extended security */
+	h[33] = 0x75;                       /* andx: TREE_CONNECT_ANDX */
+	at = 32 + 1 + 24 + 2;               /* no security blob, no bytes */
+	put16(h + 35, (uint16_t)at);
+	h[at] = 4;                          /* tree connect wc */
+	h[at + 1] = 0xff;
+	put16(h + at + 7, 1);               /* password length */
+	{
+		const char bytes[] = "\0\\\\srv\\C$\0?????";
+
+		put16(h + at + 9, sizeof(bytes));
+		memcpy(h + at + 11, bytes, sizeof(bytes));
+		n = at + 11 + sizeof(bytes);
+	}
+	m[2] = (uint8_t)(n >> 8);
+	m[3] = (uint8_t)n;
+	smb_parse(s, SMB_TOSERVER, m, 4 + n);
+	CHECK_EQ(ntx(s), 2);
+	t = nth_tx(s, 1);
+	CHECK_EQ(t->cmd, 0x75);
+	CHECK_STREQ(t->share.s, "\\\\srv\\C$");
+	CHECK_STREQ(t->req_service.s, "?????");
+	CHECK(!t->is_pipe);
+	smb_state_free(s);
+}

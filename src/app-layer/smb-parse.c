@@ -397,6 +397,7 @@ void smb_tx_free(SmbTx *t)
 	str_free(&t->newname);
 	files_container_free(&t->files[0]);
 	files_container_free(&t->files[1]);
+	smb_pipe_tx_release(t);
 	free(t);
 }
 
@@ -428,6 +429,7 @@ void smb_state_free(SmbState *s)
 		str_free(&s->offered1[i]);
 	names_free(s->trees);
 	names_free(s->fids);
+	smb_pipes_free(s);
 	free(s);
 }
 
@@ -968,7 +970,7 @@ static void smb2_read(SmbState *s, SmbTx *t, int resp, const uint8_t *rec, size_
 			return tx_event(t, SMB_EV_MALFORMED_DATA);
 		have = n - off < len ? n - off : len;
 		if (t->is_pipe) {
-			smb_pipe_data((struct smb_tx *)pipe_tx(s, t), 0, rec + off, have);
+			smb_pipe_data(s, pipe_tx(s, t), 0, rec + off, have);
 		} else {
 			uint64_t lost = len > have ? len - have : 0;
 
@@ -1005,7 +1007,7 @@ static int smb2_write(SmbState *s, SmbTx *t, const uint8_t *rec, size_t n, const
 	have = n - off < len ? n - off : len;
 	if (fid_is_pipe(s, t->fuid, 16, tree_id)) {
 		t->is_pipe = 1;
-		smb_pipe_data((struct smb_tx *)t, 1, rec + off, have);
+		smb_pipe_data(s, t, 1, rec + off, have);
 		return 1;
 	}
 	file_data(s, 2, SMB2_WRITE, session_id, tree_id, b + 16, 16, SMB_TOSERVER, le64(b + 8),
@@ -1038,7 +1040,7 @@ static void smb2_ioctl(SmbState *s, SmbTx *t, int resp, const uint8_t *rec, size
 	}
 	(void)s;
 	if (len && off >= SMB2_HDR && off <= n && len <= n - off)
-		smb_pipe_data((struct smb_tx *)t, !resp, rec + off, len);
+		smb_pipe_data(s, t, !resp, rec + off, len);
 }
 
 static void smb2_close(SmbState *s, SmbTx *t, int resp, const uint8_t *b, size_t bl)
@@ -1441,8 +1443,8 @@ static void smb1_create(SmbState *s, SmbTx *t, int resp, const uint8_t *h, const
 
 /* TRANS on a named pipe (TransactNmPipe): parameters and data go to the
  * pipe. */
-static void smb1_trans(SmbTx *t, int resp, const uint8_t *h, size_t n, const uint8_t *w,
-		       unsigned wc)
+static void smb1_trans(SmbState *s, SmbTx *t, int resp, const uint8_t *h, size_t n,
+		       const uint8_t *w, unsigned wc)
 {
 	uint16_t cnt, off;
 
@@ -1463,7 +1465,7 @@ static void smb1_trans(SmbTx *t, int resp, const uint8_t *h, size_t n, const uin
 		off = le16(w + 14);
 	}
 	if (cnt && off <= n && cnt <= n - off)
-		smb_pipe_data((struct smb_tx *)t, !resp, h + off, cnt);
+		smb_pipe_data(s, t, !resp, h + off, cnt);
 }
 
 /* WRITE_ANDX: a pipe's data to DCERPC, a file's to its file transaction.
@@ -1494,7 +1496,7 @@ static int smb1_write(SmbState *s, SmbTx *t, const uint8_t *h, size_t n, const u
 	have = n - off < len ? n - off : len;
 	if (fid_is_pipe(s, t->fuid, 2, tid)) {
 		t->is_pipe = 1;
-		smb_pipe_data((struct smb_tx *)t, 1, h + off, have);
+		smb_pipe_data(s, t, 1, h + off, have);
 		return 1;
 	}
 	file_data(s, 1, SMB1_WRITE_ANDX, session_id, tid, t->fuid, 2, SMB_TOSERVER, offset, h + off,
@@ -1527,7 +1529,7 @@ static void smb1_read(SmbState *s, SmbTx *t, int resp, const uint8_t *h, size_t 
 			return tx_event(t, SMB_EV_MALFORMED_DATA);
 		have = n - off < len ? n - off : len;
 		if (t->is_pipe)
-			smb_pipe_data((struct smb_tx *)pipe_tx(s, t), 0, h + off, have);
+			smb_pipe_data(s, pipe_tx(s, t), 0, h + off, have);
 		else
 			file_data(s, 1, SMB1_READ_ANDX, t->session_id, (uint16_t)t->tree_id, t->fuid, 2,
 				  SMB_TOCLIENT, t->file_next, h + off, have,
@@ -1590,7 +1592,7 @@ static void smb1_command(SmbState *s, int dir, const uint8_t *h, size_t n, uint6
 		case SMB1_SESSION_SETUP_ANDX: smb1_session_setup(t, 0, h, n, w, wc, d, dl, unicode); break;
 		case SMB1_TREE_CONNECT_ANDX: smb1_tree_connect(s, t, 0, h, w, wc, d, dl, unicode, tid); break;
 		case SMB1_NT_CREATE_ANDX: smb1_create(s, t, 0, h, w, wc, d, dl, unicode); break;
-		case SMB1_TRANS: smb1_trans(t, 0, h, n, w, wc); break;
+		case SMB1_TRANS: smb1_trans(s, t, 0, h, n, w, wc); break;
 		case SMB1_READ_ANDX: smb1_read(s, t, 0, h, n, w, wc, missing); break;
 		case SMB1_WRITE_ANDX:
 			smb1_write(s, t, h, n, w, wc, uid, tid, missing);
@@ -1622,7 +1624,7 @@ static void smb1_command(SmbState *s, int dir, const uint8_t *h, size_t n, uint6
 	case SMB1_SESSION_SETUP_ANDX: smb1_session_setup(t, 1, h, n, w, wc, d, dl, unicode); break;
 	case SMB1_TREE_CONNECT_ANDX: smb1_tree_connect(s, t, 1, h, w, wc, d, dl, unicode, tid); break;
 	case SMB1_NT_CREATE_ANDX: smb1_create(s, t, 1, h, w, wc, d, dl, unicode); break;
-	case SMB1_TRANS: smb1_trans(t, 1, h, n, w, wc); break;
+	case SMB1_TRANS: smb1_trans(s, t, 1, h, n, w, wc); break;
 	case SMB1_READ_ANDX: smb1_read(s, t, 1, h, n, w, wc, missing); break;
 	}
 	if (t->silent && t->fuid_len && (cmd == SMB1_READ_ANDX || cmd == SMB1_WRITE_ANDX)) {

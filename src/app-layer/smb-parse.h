@@ -26,6 +26,7 @@
 #ifndef APP_LAYER_SMB_PARSE_H
 #define APP_LAYER_SMB_PARSE_H
 
+#include "app-layer/dcerpc-parse.h"
 #include "app-layer/files.h"
 
 #include <stddef.h>
@@ -41,6 +42,9 @@
 #define SMB_MAX_TX 1024
 /* Tree and file names remembered per flow (tree id / file id to name). */
 #define SMB_MAX_NAMES 256
+/* Named pipes with a DCE/RPC conversation kept per flow; past it a new
+ * pipe's bytes are not parsed as DCE/RPC (event internal_error). */
+#define SMB_MAX_PIPES 64
 /* Strings kept from the protocol (names, user, domain, ...). */
 #define SMB_MAX_STR 1024
 /* Client dialects kept from a negotiate request. */
@@ -140,6 +144,12 @@ typedef struct SmbTx {
 	File *file;                 /* the OPEN file, in files[dir] */
 	uint64_t file_next;         /* the offset the next data should have */
 
+	/* the DCE/RPC call this command carried on a named pipe (a bind or
+	 * a request, with its answer once it came): owned by the pipe's
+	 * dcerpc_state (SmbPipe), which keeps it while any SmbTx refers to
+	 * it (its app_flags count the SmbTx); NULL when none */
+	struct dcerpc_tx *dce;
+
 	uint32_t events;            /* 1 << enum smb_event */
 	unsigned app_flags;         /* APP_TX_* (app-layer.h) */
 	void *detect;               /* detection's per-tx state */
@@ -155,6 +165,15 @@ typedef struct SmbName {
 	SmbStr name;
 	struct SmbName *next;
 } SmbName;
+
+/* A named pipe's DCE/RPC conversation, by file id (SMB2 FileId, SMB1
+ * FID; key_len 0: a TRANS on the tree with no FID). */
+typedef struct SmbPipe {
+	uint8_t key[16];
+	uint8_t key_len;
+	struct dcerpc_state dce;
+	struct SmbPipe *next;
+} SmbPipe;
 
 /* One direction's NBSS framer. */
 typedef struct SmbFramer {
@@ -186,6 +205,8 @@ typedef struct SmbState {
 	uint8_t any_v1, any_v2;
 	SmbName *trees, *fids;
 	uint32_t nnames;
+	SmbPipe *pipes;             /* smb-pipe.c */
+	uint32_t npipes;
 	SmbStats st;
 	ThreadCounters *tc;         /* for files (file_store.* counters) */
 	uint64_t files_memuse;      /* last seen, for the protocol's memuse */

@@ -14,15 +14,19 @@
 
 #define SMB_PROGRESS_DONE 1
 
-struct smb_tx;
 
 /* The seam to DCERPC over SMB named pipes: every byte SMB carries on a
  * named pipe (SMB1 TRANS on a pipe, WriteAndX/ReadAndX on a pipe FID;
  * SMB2 WRITE/READ on a pipe file id, IOCTL FSCTL_PIPE_TRANSCEIVE), in
  * order per direction, with the SMB transaction of the command that
- * carried it (tx: an SmbTx). to_server: 1 for requests. Implemented in
- * smb-pipe.c; today a no-op, connected to the DCERPC parser at merge. */
-void smb_pipe_data(struct smb_tx *tx, int to_server, const uint8_t *data, size_t len);
+ * carried it. to_server: 1 for requests. Implemented in smb-pipe.c: the
+ * bytes feed the pipe's DCE/RPC parser (one per file id, in s->pipes) and
+ * the call they belong to is attached to tx->dce. */
+void smb_pipe_data(SmbState *s, SmbTx *tx, int to_server, const uint8_t *data, size_t len);
+/* Drops tx's reference to its DCE/RPC call (smb_tx_free), and frees the
+ * flow's pipes (smb_state_free, after its transactions). */
+void smb_pipe_tx_release(SmbTx *tx);
+void smb_pipes_free(SmbState *s);
 
 /* The parser transaction behind an app-layer transaction pointer (from
  * app_layer_tx_get() on an SMB flow). */

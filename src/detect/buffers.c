@@ -138,6 +138,8 @@ const DetectBuffer detect_buffers[BUF_MAX] = {
 	 * client, once the side's last fragment came */
 	[BUF_DCERPC_STUB_DATA] = { "dcerpc.stub_data", 2, 3, ALPROTO_DCERPC, DBUF_EVAL, 1, 0,
 		{ APP_DIR_TOSERVER, APP_DIR_TOCLIENT }, dcerpc_buffer_get },
+	[BUF_SMB_DCERPC_STUB_DATA] = { "dcerpc.stub_data", 2, 3, ALPROTO_SMB, DBUF_EVAL, 1, 0,
+		{ APP_DIR_TOSERVER, APP_DIR_TOCLIENT }, smb_dcerpc_buffer_get },
 	/* smb.share: the tree connect's name, either side; smb.named_pipe:
 	 * the request's (Suricata: one alert per pipe tree connect); the
 	 * NTLMSSP names are the request's */

@@ -78,6 +78,9 @@ int ftp_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 /* dcerpc-kw.c: dcerpc.stub_data (pbuf: the side). */
 int dcerpc_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 		      const uint8_t **data, uint32_t *len);
+/* the same on an SMB transaction's DCE/RPC call (named pipes) */
+int smb_dcerpc_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
+			  const uint8_t **data, uint32_t *len);
 /* file-kw.c: file.name, file.magic and, for protocols whose files keep
  * their content, file.data (one entry per file of the side). */
 #define FILE_BUF_NAME 0

@@ -7,14 +7,16 @@
  * to the server, the response's to the client, fragments joined.
  *
  * The matchers read a struct dcerpc_tx (app-layer/dcerpc-parse.h) through
- * dce_view(): a dcerpc flow's transaction today; a protocol carrying
- * DCE/RPC (SMB's named pipes) adds its case there, returning the dcerpc
- * view of its own transaction, and the same rules then match on it. */
+ * dce_view(): a dcerpc flow's transaction, or the DCE/RPC call an SMB
+ * transaction carried on a named pipe (an smb rule with these keywords;
+ * SMB keeps its own dcerpc.stub_data buffer entry, a buffer being one
+ * protocol's). */
 #include "detect/detect-int.h"
 #include "detect/engine-int.h"
 #include "detect/buffers.h"
 #include "detect/dcerpc-kw.h"
 #include "app-layer/dcerpc.h"
+#include "app-layer/smb.h"
 
 #include <netinet/in.h>
 #include <stdlib.h>
@@ -28,14 +30,21 @@ static const struct dcerpc_tx *dce_view(const Flow *f, void *tx)
 		return NULL;
 	if (f->app_proto == ALPROTO_DCERPC)
 		return dcerpc_flow_tx(tx);
+	if (f->app_proto == ALPROTO_SMB)
+		return smb_tx(tx)->dce;
 	return NULL;
 }
 
-/* Rules with a dcerpc keyword are dcerpc rules (tcp, udp or ip). */
+/* Rules with a dcerpc keyword are dcerpc rules (tcp, udp or ip), or smb
+ * rules that look at the calls on named pipes. */
 static int sig_set_alproto_dcerpc(SigParseState *st, const char *kwname)
 {
 	Signature *s = st->s;
 
+	if (s->alproto == ALPROTO_SMB) {
+		s->flags |= SIG_FLAG_APPLAYER;
+		return 0;
+	}
 	if (s->alproto != ALPROTO_UNKNOWN && s->alproto != ALPROTO_DCERPC)
 		return sig_error(st, "%s: the rule is a %s rule already", kwname,
 				 app_proto_name(s->alproto));
@@ -51,7 +60,8 @@ static int kw_dce_sticky(SigParseState *st, const char *arg, const Keyword *kw)
 	(void)arg;
 	if (sig_set_alproto_dcerpc(st, kw->name))
 		return -1;
-	return sig_select_buffer(st, kw->buf);
+	return sig_select_buffer(st, st->s->alproto == ALPROTO_SMB ? BUF_SMB_DCERPC_STUB_DATA
+								   : kw->buf);
 }
 
 int dcerpc_tx_buffer_get(const struct dcerpc_tx *t, int side, uint32_t idx,
@@ -74,6 +84,13 @@ int dcerpc_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 {
 	(void)b;
 	return dcerpc_tx_buffer_get(dcerpc_flow_tx(tx), side, idx, data, len);
+}
+
+int smb_dcerpc_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
+			  const uint8_t **data, uint32_t *len)
+{
+	(void)b;
+	return dcerpc_tx_buffer_get(smb_tx(tx)->dce, side, idx, data, len);
 }
 
 /* ---- dcerpc.iface ---- */

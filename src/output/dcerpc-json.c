@@ -77,6 +77,40 @@ json_t *dcerpc_json_object(const struct dcerpc_tx *tx, int udp)
 	return o;
 }
 
+json_t *dcerpc_smb_json_object(const struct dcerpc_tx *tx)
+{
+	json_t *o = json_object();
+	int req = tx->req_type != DCERPC_PTYPE_NONE, res = tx->resp_type != DCERPC_PTYPE_NONE;
+
+	json_object_set_new(o, "request", json_string(req ? dcerpc_ptype_name(tx->req_type)
+							  : "REQUEST_LOST"));
+	json_object_set_new(o, "response", json_string(res ? dcerpc_ptype_name(tx->resp_type)
+							   : "UNREPLIED"));
+	if (req && tx->req_type == DCERPC_REQUEST) {
+		json_t *r = json_object();
+
+		json_object_set_new(o, "opnum", json_integer(tx->opnum));
+		json_object_set_new(r, "frag_cnt", json_integer(tx->frag_cnt[0]));
+		json_object_set_new(r, "stub_data_size", json_integer(tx->stub[0].len));
+		json_object_set_new(o, "req", r);
+	} else if (req && tx->nifaces) {
+		json_t *a = json_array();
+
+		for (uint16_t i = 0; i < tx->nifaces; i++)
+			json_array_append_new(a, iface_json(&tx->ifaces[i]));
+		json_object_set_new(o, "interfaces", a);
+	}
+	if (res && tx->resp_type == DCERPC_RESPONSE) {
+		json_t *r = json_object();
+
+		json_object_set_new(r, "frag_cnt", json_integer(tx->frag_cnt[1]));
+		json_object_set_new(r, "stub_data_size", json_integer(tx->stub[1].len));
+		json_object_set_new(o, "res", r);
+	}
+	json_object_set_new(o, "call_id", json_integer(tx->call_id));
+	return o;
+}
+
 static void log_dcerpc_tx(Outputs *o, const Packet *p, const Flow *f, void *txp)
 {
 	const struct dcerpc_tx *tx = dcerpc_flow_tx(txp);

@@ -9,6 +9,7 @@
 #include "output/output-private.h"
 #include "output/json-dump.h"
 #include "output/smb-json.h"
+#include "output/dcerpc-json.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -193,6 +194,8 @@ json_t *smb_json_object(const Flow *f, const SmbTx *t)
 		break;
 	}
 	}
+	if (t->dce)
+		json_object_set_new(o, "dcerpc", dcerpc_smb_json_object(t->dce));
 	return o;
 }
 

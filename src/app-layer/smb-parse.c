@@ -746,15 +746,47 @@ static void file_closed(SmbState *s, const uint8_t *fuid, uint8_t fuid_len)
 	}
 }
 
-static int fid_is_pipe(SmbState *s, const uint8_t *fuid, uint8_t fuid_len, uint32_t tree_id)
+/* 1 a named pipe, 0 a file, -1 unknown (its tree connect was not seen:
+ * midstream). */
+static int fid_pipe_state(SmbState *s, const uint8_t *fuid, uint8_t fuid_len, uint32_t tree_id)
 {
 	SmbName *n = name_find(s->fids, fuid, fuid_len);
 	SmbName *tn;
 
-	if (n)
+	if (n && n->is_pipe != SMB_PIPE_UNKNOWN)
 		return n->is_pipe;
 	tn = tree_find(s, tree_id);
-	return tn ? tn->is_pipe : 0;
+	return tn ? tn->is_pipe : -1;
+}
+
+static int fid_is_pipe(SmbState *s, const uint8_t *fuid, uint8_t fuid_len, uint32_t tree_id)
+{
+	return fid_pipe_state(s, fuid, fuid_len, tree_id) == 1;
+}
+
+/* Whether data read or written on the file goes to a pipe: as its tree
+ * says, or, when the tree is unknown, when the data begins like a DCE/RPC
+ * PDU (Suricata decides the same way midstream). */
+static int fid_pipe_by_data(SmbState *s, const uint8_t *fuid, uint8_t fuid_len, uint32_t tree_id,
+			    const uint8_t *data, size_t len)
+{
+	int st = fid_pipe_state(s, fuid, fuid_len, tree_id), req;
+
+	if (st >= 0)
+		return st;
+	return dcerpc_probe_co(data, len, &req) == 1;
+}
+
+/* An SMB2 WRITE request (body b) goes to a pipe. */
+static int smb2_write_on_pipe(SmbState *s, const uint8_t *rec, size_t n, const uint8_t *b,
+			      uint32_t tree_id)
+{
+	uint16_t off = le16(b + 2);
+	uint32_t len = le32(b + 4);
+
+	if (off < SMB2_HDR || off > n)
+		return fid_is_pipe(s, b + 16, 16, tree_id);
+	return fid_pipe_by_data(s, b + 16, 16, tree_id, rec + off, n - off < len ? n - off : len);
 }
 
 /* The transaction a pipe READ's data belongs with: the latest WRITE on
@@ -940,7 +972,7 @@ static void smb2_create(SmbState *s, SmbTx *t, int resp, const uint8_t *rec, siz
 		if (nm) {
 			str_copy(&nm->name, &t->filename);
 			nm->tree_id = t->tree_id;
-			nm->is_pipe = tn ? tn->is_pipe : 0;
+			nm->is_pipe = tn ? tn->is_pipe : SMB_PIPE_UNKNOWN;
 		}
 	}
 }
@@ -969,6 +1001,8 @@ static void smb2_read(SmbState *s, SmbTx *t, int resp, const uint8_t *rec, size_
 		if (off < SMB2_HDR || off > n)
 			return tx_event(t, SMB_EV_MALFORMED_DATA);
 		have = n - off < len ? n - off : len;
+		if (!t->is_pipe && fid_pipe_by_data(s, t->fuid, 16, t->tree_id, rec + off, have))
+			t->is_pipe = 1;
 		if (t->is_pipe) {
 			smb_pipe_data(s, pipe_tx(s, t), 0, rec + off, have);
 		} else {
@@ -1005,7 +1039,7 @@ static int smb2_write(SmbState *s, SmbTx *t, const uint8_t *rec, size_t n, const
 		return 1;
 	}
 	have = n - off < len ? n - off : len;
-	if (fid_is_pipe(s, t->fuid, 16, tree_id)) {
+	if (fid_pipe_by_data(s, t->fuid, 16, tree_id, rec + off, have)) {
 		t->is_pipe = 1;
 		smb_pipe_data(s, t, 1, rec + off, have);
 		return 1;
@@ -1111,7 +1145,8 @@ static void smb2_message(SmbState *s, int dir, const uint8_t *rec, size_t n, uin
 		 * pipe (the answer of the pipe's WRITE), QUERY_INFO, and a
 		 * SET_INFO that is no rename */
 		int silent = (cmd == SMB2_READ || cmd == SMB2_WRITE) && bl >= 32 &&
-			     !fid_is_pipe(s, b + 16, 16, tree_id);
+			     !(cmd == SMB2_WRITE ? smb2_write_on_pipe(s, rec, n, b, tree_id)
+						 : fid_is_pipe(s, b + 16, 16, tree_id));
 
 		if (cmd == SMB2_READ && bl >= 32 && !silent)
 			silent = 1;
@@ -1436,7 +1471,7 @@ static void smb1_create(SmbState *s, SmbTx *t, int resp, const uint8_t *h, const
 		if (nm) {
 			str_copy(&nm->name, &t->filename);
 			nm->tree_id = t->tree_id;
-			nm->is_pipe = tn ? tn->is_pipe : 0;
+			nm->is_pipe = tn ? tn->is_pipe : SMB_PIPE_UNKNOWN;
 		}
 	}
 }

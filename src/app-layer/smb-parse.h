@@ -157,10 +157,11 @@ typedef struct SmbTx {
 } SmbTx;
 
 /* tree id or file id -> name (and whether it is a pipe) */
+#define SMB_PIPE_UNKNOWN 2          /* SmbName.is_pipe: a file of a tree not seen */
 typedef struct SmbName {
 	uint8_t key[16];
 	uint8_t key_len;
-	uint8_t is_pipe;
+	uint8_t is_pipe;            /* 0, 1, SMB_PIPE_UNKNOWN */
 	uint32_t tree_id;           /* files: the tree they were opened on */
 	SmbStr name;
 	struct SmbName *next;

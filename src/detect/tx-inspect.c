@@ -669,6 +669,17 @@ static void tx_scan_list(DetectThread *dt, void *tx, TxDetect *st, TxPass *tp, i
 		st->scanned[tp->d][l >> 6] |= 1ull << (l & 63);
 }
 
+/* Whether rule s inspects the transactions of a flow of protocol fp: its
+ * own protocol's, and, as in Suricata, a dcerpc rule also the DCE/RPC
+ * calls SMB carries on named pipes (dcerpc-kw.c's dce_view reads them);
+ * not with dcerpc.stub_data, whose dcerpc buffer entry reads a dcerpc
+ * transaction only (an smb rule has its own). */
+static int sig_on_flow(const Signature *s, unsigned fp)
+{
+	return s->alproto == fp || (s->alproto == ALPROTO_DCERPC && fp == ALPROTO_SMB &&
+				    !s->lists[BUF_DCERPC_STUB_DATA].n);
+}
+
 static void tx_eval(DetectThread *dt, Packet *p, void *tx, TxDetect *st, int d, int final)
 {
 	const DetectEngine *de = dt->de;
@@ -720,7 +731,7 @@ static void tx_eval(DetectThread *dt, Packet *p, void *tx, TxDetect *st, int d, 
 			const DetectSig *ds = &de->sigs[num];
 
 			word &= word - 1;
-			if (ds->s->alproto != f->app_proto || sig_done(&tp, ds) ||
+			if (!sig_on_flow(ds->s, f->app_proto) || sig_done(&tp, ds) ||
 			    !ready(ds, prog, final, d))
 				continue;
 			sig_set_done(&tp, ds);

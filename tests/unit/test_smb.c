@@ -555,3 +555,134 @@ TEST(smb1_andx_chain_gives_each_command)
 	CHECK(!t->is_pipe);
 	smb_state_free(s);
 }
+
+/* ---- DCE/RPC over a named pipe (smb-pipe.c) ---- */
+
+/* A DCE/RPC CO PDU (little-endian drep, first and last fragment): the
+ * 16-byte header then body; returns the length. */
+static size_t dce_pdu(uint8_t *out, uint8_t ptype, uint32_t call_id, const uint8_t *body,
+		      size_t blen)
+{
+	memset(out, 0, 16);
+	out[0] = 5;
+	out[2] = ptype;
+	out[3] = 0x03;
+	out[4] = 0x10;
+	put16(out + 8, (uint16_t)(16 + blen));
+	put32(out + 12, call_id);
+	memcpy(out + 16, body, blen);
+	return 16 + blen;
+}
+
+/* interface 12345778-1234-abcd-ef00-0123456789ab (lsarpc) v0.0 as it is
+ * on the wire (the first three fields little-endian) */
+static const uint8_t LSA_WIRE[16] = { 0x78, 0x57, 0x34, 0x12, 0x34, 0x12, 0xcd, 0xab,
+				      0xef, 0x00, 0x01, 0x23, 0x45, 0x67, 0x89, 0xab };
+
+/* An SMB2 IOCTL FSCTL_PIPE_TRANSCEIVE on FID carrying data: the request's
+ * input, or the response's output. */
+static size_t transceive(uint8_t *out, int resp, uint64_t mid, uint32_t tree,
+			 const uint8_t *data, size_t len)
+{
+	uint8_t b[1024] = { 0 };
+
+	put16(b, resp ? 49 : 57);
+	put32(b + 4, 0x0011c017);  /* FSCTL_PIPE_TRANSCEIVE */
+	memcpy(b + 8, FID, 16);
+	if (resp) {
+		put32(b + 32, 64 + 48);
+		put32(b + 36, (uint32_t)len);
+		memcpy(b + 48, data, len);
+		return smb2_msg(out, 11, 1, 0, mid, tree, 77, b, 48 + len);
+	}
+	put32(b + 24, 64 + 56);
+	put32(b + 28, (uint32_t)len);
+	memcpy(b + 56, data, len);
+	return smb2_msg(out, 11, 0, 0, mid, tree, 77, b, 56 + len);
+}
+
+static SmbTx *tx_by_msg(SmbState *s, uint64_t mid)
+{
+	for (SmbTx *t = s->head; t; t = t->next)
+		if (t->msg_id == mid && !t->silent)
+			return t;
+	return NULL;
+}
+
+TEST(smb_pipe_carries_dcerpc_bind_and_request)
+{
+	uint8_t m[4096], pdu[512], body[256];
+	uint8_t want[16];
+	SmbState *s = smb_state_new();
+	SmbTx *t;
+	size_t n;
+	json_t *o, *d;
+
+	smb_parse(s, SMB_TOSERVER, m, tree_connect_req(m, 1, "\\\\srv\\IPC$"));
+	smb_parse(s, SMB_TOCLIENT, m, tree_connect_resp(m, 1, 4, 2));
+	smb_parse(s, SMB_TOSERVER, m, create_req(m, 2, 4, "lsarpc"));
+	smb_parse(s, SMB_TOCLIENT, m, create_resp(m, 2, 4));
+
+	/* bind: one context (id 0) for the interface, NDR transfer syntax */
+	memset(body, 0, sizeof(body));
+	put16(body, 4280);
+	put16(body + 2, 4280);
+	body[8] = 1;                /* n_context_elem */
+	put16(body + 12, 0);        /* p_cont_id */
+	body[14] = 1;               /* n_transfer_syn */
+	memcpy(body + 16, LSA_WIRE, 16);
+	memset(body + 36, 0x8a, 16);
+	put32(body + 52, 2);
+	n = dce_pdu(pdu, 11, 1, body, 56);
+	smb_parse(s, SMB_TOSERVER, m, transceive(m, 0, 3, 4, pdu, n));
+	/* bind_ack: no secondary address, one result: acceptance */
+	memset(body, 0, sizeof(body));
+	put16(body, 4280);
+	put16(body + 2, 4280);
+	body[12] = 1;               /* n_results, at PDU offset 28 */
+	memset(body + 20, 0x8a, 16);
+	put32(body + 36, 2);
+	n = dce_pdu(pdu, 12, 1, body, 40);
+	smb_parse(s, SMB_TOCLIENT, m, transceive(m, 1, 3, 4, pdu, n));
+
+	t = tx_by_msg(s, 3);
+	CHECK(t && t->dce);
+	CHECK_EQ(t->dce->req_type, 11);
+	CHECK_EQ(t->dce->resp_type, 12);
+	CHECK_EQ(t->dce->nifaces, 1);
+	CHECK(dcerpc_uuid_parse("12345778-1234-abcd-ef00-0123456789ab", want) == 0);
+	CHECK(memcmp(t->dce->ifaces[0].uuid, want, 16) == 0);
+	CHECK(t->dce->ifaces[0].acked);
+	CHECK_EQ(t->dce->ifaces[0].ack_result, 0);
+
+	/* a request on context 0, opnum 15, written to the pipe */
+	memset(body, 0, sizeof(body));
+	put32(body, 4);
+	put16(body + 4, 0);
+	put16(body + 6, 15);
+	memcpy(body + 8, "STUB", 4);
+	n = dce_pdu(pdu, 0, 2, body, 12);
+	smb_parse(s, SMB_TOSERVER, m, write_req(m, 4, 4, 0, pdu, n));
+	t = tx_by_msg(s, 4);
+	CHECK(t && t->is_pipe && t->dce);
+	CHECK_EQ(t->dce->req_type, 0);
+	CHECK_EQ(t->dce->opnum, 15);
+	CHECK_EQ(t->dce->call_id, 2);
+	CHECK(t->dce->has_iface && t->dce->iface.acked);
+	CHECK(memcmp(t->dce->iface.uuid, want, 16) == 0);
+	CHECK_EQ(t->dce->stub[0].len, 4);
+	CHECK(memcmp(t->dce->stub[0].data, "STUB", 4) == 0);
+	CHECK_EQ(t->dce->resp_type, DCERPC_PTYPE_NONE);
+
+	/* eve: smb.dcerpc of the request */
+	o = smb_json_object(NULL, t);
+	d = json_object_get(o, "dcerpc");
+	CHECK(d);
+	CHECK_STREQ(json_string_value(json_object_get(d, "request")), "REQUEST");
+	CHECK_STREQ(json_string_value(json_object_get(d, "response")), "UNREPLIED");
+	CHECK_EQ(json_integer_value(json_object_get(d, "opnum")), 15);
+	CHECK_EQ(json_integer_value(json_object_get(d, "call_id")), 2);
+	CHECK_EQ(json_integer_value(json_object_get(json_object_get(d, "req"), "stub_data_size")), 4);
+	json_decref(o);
+	smb_state_free(s);
+}

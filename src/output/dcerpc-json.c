@@ -93,6 +93,14 @@ json_t *dcerpc_smb_json_object(const struct dcerpc_tx *tx)
 		json_object_set_new(r, "frag_cnt", json_integer(tx->frag_cnt[0]));
 		json_object_set_new(r, "stub_data_size", json_integer(tx->stub[0].len));
 		json_object_set_new(o, "req", r);
+		if (tx->has_iface) {
+			/* Suricata 8.0.5 on: the interface the request's context
+			 * is bound to (suricata-verify dcerpc-smb-ctxid) */
+			json_t *a = json_array();
+
+			json_array_append_new(a, iface_json(&tx->iface));
+			json_object_set_new(o, "interfaces", a);
+		}
 	} else if (req && tx->nifaces) {
 		json_t *a = json_array();
 

@@ -15,7 +15,8 @@
 json_t *dcerpc_json_object(const struct dcerpc_tx *tx, int udp);
 /* The smb record's "dcerpc" object of a call on a named pipe (schema:
  * eve-schema.json smb.dcerpc): request, response, opnum, req and res
- * {frag_cnt, stub_data_size}, a bind's interfaces, call_id. */
+ * {frag_cnt, stub_data_size}, a bind's interfaces (a request's: the one
+ * its context names), call_id. */
 json_t *dcerpc_smb_json_object(const struct dcerpc_tx *tx);
 
 #endif

@@ -459,6 +459,22 @@ static void state_event(SmbState *s, int ev)
 	}
 }
 
+/* The command's response came. A WRITE on a pipe whose DCE/RPC call is
+ * still unanswered stays open for the answer a READ brings (smb-pipe.c
+ * closes it then, smb_eof at the latest): Suricata's DCE/RPC transaction
+ * is logged with its response. */
+static void smb_tx_response_done(SmbTx *t, int ok)
+{
+	if (ok && t->is_pipe && t->dce && t->dce->resp_type == DCERPC_PTYPE_NONE &&
+	    t->dce->req_type != DCERPC_AUTH3 &&
+	    ((t->version == 2 && t->cmd == SMB2_WRITE) ||
+	     (t->version == 1 && t->cmd == SMB1_WRITE_ANDX))) {
+		t->pipe_wait = 1;
+		return;
+	}
+	t->response_done = 1;
+}
+
 static void file_tx_finish(SmbTx *t, int how)
 {
 	if (t->file) {
@@ -1233,7 +1249,7 @@ static void smb2_message(SmbState *s, int dir, const uint8_t *rec, size_t n, uin
 		if (ft)
 			set_status2(ft, status);
 	}
-	t->response_done = 1;
+	smb_tx_response_done(t, status == 0);
 }
 
 static void smb2_record(SmbState *s, int dir, const uint8_t *rec, size_t n, uint64_t missing)
@@ -1669,7 +1685,7 @@ static void smb1_command(SmbState *s, int dir, const uint8_t *h, size_t n, uint6
 		if (ft)
 			set_status1(ft, h);
 	}
-	t->response_done = 1;
+	smb_tx_response_done(t, !t->dos_set && t->status == 0);
 }
 
 static void smb1_record(SmbState *s, int dir, const uint8_t *h, size_t n, uint64_t missing)
@@ -1949,7 +1965,12 @@ void smb_eof(SmbState *s, int dir)
 	flush_partial(s, 0);
 	flush_partial(s, 1);
 	(void)dir;
-	for (SmbTx *t = s->head; t; t = t->next)
+	for (SmbTx *t = s->head; t; t = t->next) {
 		if (t->type == SMB_TXT_FILE && t->file)
 			file_tx_finish(t, FILE_CLOSE_TRUNCATED);
+		if (t->pipe_wait) {
+			t->pipe_wait = 0;
+			t->response_done = 1;
+		}
+	}
 }

@@ -104,6 +104,8 @@ typedef struct SmbTx {
 	uint8_t pending;            /* SMB2 STATUS_PENDING came; final still due */
 	uint8_t dir;                /* SMB_TXT_FILE: the data's direction */
 	uint8_t is_pipe;            /* the tree or file is a named pipe */
+	uint8_t pipe_wait;          /* a pipe WRITE answered by SMB, its DCE/RPC
+	                             * call not yet: response_done when it is */
 	uint8_t silent;             /* a READ/WRITE request whose data went to
 	                             * its file's transaction: kept only to pair
 	                             * the response, never logged or inspected */

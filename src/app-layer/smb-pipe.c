@@ -92,6 +92,10 @@ void smb_pipe_data(SmbState *s, SmbTx *tx, int to_server, const uint8_t *data, s
 				pick = c;
 		attach(tx, pick);
 	}
+	if (tx->pipe_wait && tx->dce && tx->dce->resp_done) {
+		tx->pipe_wait = 0;
+		tx->response_done = 1;
+	}
 	dcerpc_tx_gc(&p->dce, keep_call, NULL);
 }
 

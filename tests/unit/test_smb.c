@@ -684,5 +684,33 @@ TEST(smb_pipe_carries_dcerpc_bind_and_request)
 	CHECK_EQ(json_integer_value(json_object_get(d, "call_id")), 2);
 	CHECK_EQ(json_integer_value(json_object_get(json_object_get(d, "req"), "stub_data_size")), 4);
 	json_decref(o);
+
+	/* the WRITE's SMB answer leaves its transaction open for the call's
+	 * answer, which a READ brings */
+	smb_parse(s, SMB_TOCLIENT, m, smb2_msg(m, 9, 1, 0, 4, 4, 77, (const uint8_t *)"\x11\0\0\0", 4));
+	CHECK(!t->response_done && t->pipe_wait);
+	memset(body, 0, sizeof(body));
+	put16(body, 49);
+	put32(body + 4, 1024);
+	memcpy(body + 16, FID, 16);
+	smb_parse(s, SMB_TOSERVER, m, smb2_msg(m, 8, 0, 0, 5, 4, 77, body, 49));
+	{
+		uint8_t rb[256] = { 0 }, rp[64];
+		size_t rn;
+
+		memset(body, 0, sizeof(body));
+		put32(body, 4);
+		memcpy(body + 8, "RESP", 4);
+		rn = dce_pdu(rp, 2, 2, body, 12);
+		put16(rb, 17);
+		rb[2] = 64 + 16;
+		put32(rb + 4, (uint32_t)rn);
+		memcpy(rb + 16, rp, rn);
+		smb_parse(s, SMB_TOCLIENT, m, smb2_msg(m, 8, 1, 0, 5, 4, 77, rb, 16 + rn));
+	}
+	CHECK_EQ(t->dce->resp_type, 2);
+	/* a response's stub data is Suricata's: from the end of the header */
+	CHECK_EQ(t->dce->stub[1].len, 12);
+	CHECK(t->response_done && !t->pipe_wait);
 	smb_state_free(s);
 }

@@ -19,10 +19,11 @@
  * (SMB1 TRANS / WriteAndX / ReadAndX, SMB2 WRITE / READ / IOCTL) the data
  * goes to smb_pipe_data() (smb.h) on the command's transaction.
  *
- * No engine dependencies beyond the files module (files.h): no logging, no
+ * No engine dependencies beyond the files module (files.h) and the DCE/RPC
+ * library (dcerpc-parse.h, for named pipes: smb-pipe.c): no logging, no
  * config, no globals. Memory: bounded per flow by SMB_MAX_RECORD per
- * direction, SMB_MAX_TX open transactions and SMB_MAX_NAMES tree/file
- * names. */
+ * direction, SMB_MAX_TX open transactions, SMB_MAX_NAMES tree/file names
+ * and SMB_MAX_PIPES DCE/RPC conversations. */
 #ifndef APP_LAYER_SMB_PARSE_H
 #define APP_LAYER_SMB_PARSE_H
 

@@ -605,9 +605,18 @@ static int inspect_xbuf(DetectThread *dt, const Signature *s, int l, const uint8
 }
 
 /* A multi-buffer matches when one of its entries does. */
-static int list_matches(DetectThread *dt, const DetectSig *ds, void *tx, int l, int d)
+/* The buffer entry that reads list l on a flow of protocol fp: a dcerpc
+ * rule's dcerpc.stub_data on an SMB flow reads the SMB transaction's call
+ * (sig_on_flow). */
+static int list_source(int l, unsigned fp)
 {
-	int base = sig_list_base(ds->s, l), side = buf_side(base, d);
+	return l == BUF_DCERPC_STUB_DATA && fp == ALPROTO_SMB ? BUF_SMB_DCERPC_STUB_DATA : l;
+}
+
+static int list_matches(DetectThread *dt, const DetectSig *ds, void *tx, int l, int d,
+			unsigned fp)
+{
+	int base = list_source(sig_list_base(ds->s, l), fp), side = buf_side(base, d);
 	const uint8_t *data;
 	uint32_t len;
 
@@ -635,7 +644,7 @@ static int tx_sig_match(DetectThread *dt, const DetectSig *ds, Packet *p, void *
 			return 0;
 	}
 	for (int l = 1; l < BUF_IPV4_HDR; l++)
-		if (s->lists[l].n && !list_matches(dt, ds, tx, l, d))
+		if (s->lists[l].n && !list_matches(dt, ds, tx, l, d, p->flow->app_proto))
 			return 0;
 	return app_event_tx_match(s, p->flow, tx);
 }
@@ -645,7 +654,7 @@ static int tx_sig_match(DetectThread *dt, const DetectSig *ds, Packet *p, void *
  * progress on l's side, so before that every candidate would wait; and a
  * buffer scanned complete with all its candidates evaluated gives nothing
  * new. */
-static void tx_scan_list(DetectThread *dt, void *tx, TxDetect *st, TxPass *tp, int l)
+static void tx_scan_list(DetectThread *dt, void *tx, TxDetect *st, TxPass *tp, int l, int src)
 {
 	const SigGroup *g = &dt->de->hgroups[tp->d][l];
 	int side = buf_side(l, tp->d);
@@ -659,9 +668,9 @@ static void tx_scan_list(DetectThread *dt, void *tx, TxDetect *st, TxPass *tp, i
 		return;
 	tp->deferred = 0;
 	if (detect_buffers[l].multi) {
-		for (uint32_t i = 0; buf_get(l, tx, side, i, &data, &len) == 0; i++)
+		for (uint32_t i = 0; buf_get(src, tx, side, i, &data, &len) == 0; i++)
 			prefilter_buf(dt, g, dt->scratch_h[tp->d][l], data, len, tp);
-	} else if (buf_get(l, tx, side, 0, &data, &len) == 0) {
+	} else if (buf_get(src, tx, side, 0, &data, &len) == 0) {
 		if (l != BUF_HTTP_SERVER_BODY || !prefilter_body_gpu(dt, g, st, tp, len))
 			prefilter_buf(dt, g, dt->scratch_h[tp->d][l], data, len, tp);
 	}
@@ -671,13 +680,11 @@ static void tx_scan_list(DetectThread *dt, void *tx, TxDetect *st, TxPass *tp, i
 
 /* Whether rule s inspects the transactions of a flow of protocol fp: its
  * own protocol's, and, as in Suricata, a dcerpc rule also the DCE/RPC
- * calls SMB carries on named pipes (dcerpc-kw.c's dce_view reads them);
- * not with dcerpc.stub_data, whose dcerpc buffer entry reads a dcerpc
- * transaction only (an smb rule has its own). */
+ * calls SMB carries on named pipes (dcerpc-kw.c's dce_view reads them;
+ * its dcerpc.stub_data reads through SMB's entry: list_source). */
 static int sig_on_flow(const Signature *s, unsigned fp)
 {
-	return s->alproto == fp || (s->alproto == ALPROTO_DCERPC && fp == ALPROTO_SMB &&
-				    !s->lists[BUF_DCERPC_STUB_DATA].n);
+	return s->alproto == fp || (s->alproto == ALPROTO_DCERPC && fp == ALPROTO_SMB);
 }
 
 static void tx_eval(DetectThread *dt, Packet *p, void *tx, TxDetect *st, int d, int final)
@@ -699,10 +706,12 @@ static void tx_eval(DetectThread *dt, Packet *p, void *tx, TxDetect *st, int d, 
 		return;
 	st->seen[d] = key;
 	tp.complete = app_proto_progress_complete(f->app_proto);
-	/* the buffers of the flow's protocol (each list is one protocol's) */
+	/* the buffers of the flow's protocol (each list is one protocol's),
+	 * and on SMB the dcerpc rules' stub data (sig_on_flow) */
 	for (int l = 1; l < BUF_IPV4_HDR; l++)
-		if (de->hgroups[d][l].mpm && detect_buffers[l].alproto == f->app_proto)
-			tx_scan_list(dt, tx, st, &tp, l);
+		if (de->hgroups[d][l].mpm && (detect_buffers[l].alproto == f->app_proto ||
+					      list_source(l, f->app_proto) != l))
+			tx_scan_list(dt, tx, st, &tp, l, list_source(l, f->app_proto));
 	for (uint32_t k = 0; k < de->nhx; k++) {
 		const HttpXGroup *hx = &de->hx[k];
 		int side;

@@ -88,6 +88,9 @@ extern const Keyword
 	transform_keywords[];
 
 const Keyword *keyword_find(const char *name);
+/* 1: a keyword of Suricata 8 this engine does not implement
+ * (keywords-suricata.c): its rule is skipped, not an error. */
+int keyword_is_suricatas(const char *name);
 
 /* The entry of a keyword id (match, free), or NULL. */
 const Keyword *keyword_by_id(int id);

@@ -379,8 +379,10 @@ static int parse_one_option(SigParseState *st, char *name, char *val)
 	char *arg = NULL;
 	int rc;
 
-	if (!kw)
+	if (!kw && keyword_is_suricatas(name))
 		return sig_unsupported(st, "unsupported keyword %s", name);
+	if (!kw)
+		return sig_error(st, "unknown rule keyword '%s'", name);
 	if (val) {
 		val = str_trim(val);
 		if (!*val)

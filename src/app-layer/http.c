@@ -1091,6 +1091,7 @@ static void feed_pending(HttpState *hs, int dir)
 	} else {
 		feed(hs, dir, b.p, b.len);
 	}
+	http_mem_shrink(b.cap);   /* taken out of hs->pending: its charge goes too */
 	free(b.p);
 }
 
@@ -1178,6 +1179,8 @@ uint8_t *http_tunnel_take(void *state, int dir, uint32_t *len)
 		return NULL;
 	p = hs->tunnel_data[dir & 1].p;
 	*len = hs->tunnel_data[dir & 1].len;
+	/* the caller owns the bytes now: they leave http.memuse */
+	http_mem_shrink(hs->tunnel_data[dir & 1].cap);
 	memset(&hs->tunnel_data[dir & 1], 0, sizeof(Bytes));
 	return p;
 }

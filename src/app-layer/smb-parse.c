@@ -949,6 +949,21 @@ static uint64_t filetime_to_unix(uint64_t ft)
 	return secs > 11644473600ull ? secs - 11644473600ull : 0;
 }
 
+/* A create answered: its file id now names the file (and says whether it
+ * is a pipe, from its tree), for the reads and writes that follow. */
+static void create_done(SmbState *s, SmbTx *t)
+{
+	SmbName *nm = name_put(s, &s->fids, t->fuid, t->fuid_len);
+	SmbName *tn = tree_find(s, t->tree_id);
+
+	t->have_create_resp = 1;
+	if (nm) {
+		str_copy(&nm->name, &t->filename);
+		nm->tree_id = t->tree_id;
+		nm->is_pipe = tn ? tn->is_pipe : SMB_PIPE_UNKNOWN;
+	}
+}
+
 static void smb2_create(SmbState *s, SmbTx *t, int resp, const uint8_t *rec, size_t n,
 			const uint8_t *b, size_t bl)
 {
@@ -980,17 +995,7 @@ static void smb2_create(SmbState *s, SmbTx *t, int resp, const uint8_t *rec, siz
 		t->directory = 1;
 	memcpy(t->fuid, b + 64, 16);
 	t->fuid_len = 16;
-	t->have_create_resp = 1;
-	{
-		SmbName *nm = name_put(s, &s->fids, t->fuid, 16);
-		SmbName *tn = tree_find(s, t->tree_id);
-
-		if (nm) {
-			str_copy(&nm->name, &t->filename);
-			nm->tree_id = t->tree_id;
-			nm->is_pipe = tn ? tn->is_pipe : SMB_PIPE_UNKNOWN;
-		}
-	}
+	create_done(s, t);
 }
 
 /* READ requests waiting for their response: what they read. Kept on the
@@ -1479,17 +1484,7 @@ static void smb1_create(SmbState *s, SmbTx *t, int resp, const uint8_t *h, const
 	t->size = le64(w + 55);
 	if (w[67])
 		t->directory = 1;
-	t->have_create_resp = 1;
-	{
-		SmbName *nm = name_put(s, &s->fids, t->fuid, 2);
-		SmbName *tn = tree_find(s, t->tree_id);
-
-		if (nm) {
-			str_copy(&nm->name, &t->filename);
-			nm->tree_id = t->tree_id;
-			nm->is_pipe = tn ? tn->is_pipe : SMB_PIPE_UNKNOWN;
-		}
-	}
+	create_done(s, t);
 }
 
 /* TRANS on a named pipe (TransactNmPipe): parameters and data go to the

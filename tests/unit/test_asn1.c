@@ -48,7 +48,8 @@ static uint8_t *exact(const uint8_t *d, size_t len)
 {
 	uint8_t *p = malloc(len ? len : 1);
 
-	memcpy(p, d, len);
+	if (p && len)   /* d may be NULL for an empty input */
+		memcpy(p, d, len);
 	return p;
 }
 

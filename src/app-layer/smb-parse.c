@@ -1331,6 +1331,30 @@ static void smb1_negotiate(SmbState *s, SmbTx *t, int resp, const uint8_t *w, un
 	}
 }
 
+
+/* The NativeOS and NativeLM strings after a session setup's security blob,
+ * from offset o of d: 0 when there is nothing there. */
+static int native_os_lm(const uint8_t *d, size_t dl, size_t o, int unicode, SmbStr *os,
+			SmbStr *lm)
+{
+	size_t e = o;
+
+	if (o >= dl)
+		return 0;
+	if (unicode) {
+		while (e + 1 < dl && (d[e] || d[e + 1]))
+			e += 2;
+	} else {
+		while (e < dl && d[e])
+			e++;
+	}
+	str_set(os, d + o, e - o, unicode);
+	o = e + (unicode ? 2 : 1);
+	if (o < dl)
+		str_set(lm, d + o, dl - o, unicode);
+	return 1;
+}
+
 static void smb1_session_setup(SmbTx *t, int resp, const uint8_t *h, size_t n, const uint8_t *w,
 			       unsigned wc, const uint8_t *d, size_t dl, int unicode)
 {
@@ -1352,51 +1376,18 @@ static void smb1_session_setup(SmbTx *t, int resp, const uint8_t *h, size_t n, c
 		} else {
 			return;
 		}
-		{
-			size_t o = align_uni(pos + blob, unicode) - pos;
-			size_t e;
-
-			if (o >= dl)
-				return;
-			/* NativeOS, NativeLM */
-			e = o;
-			if (unicode) {
-				while (e + 1 < dl && (d[e] || d[e + 1]))
-					e += 2;
-			} else {
-				while (e < dl && d[e])
-					e++;
-			}
-			str_set(&t->req_os, d + o, e - o, unicode);
-			o = e + (unicode ? 2 : 1);
-			if (o < dl)
-				str_set(&t->req_lm, d + o, dl - o, unicode);
+		if (native_os_lm(d, dl, align_uni(pos + blob, unicode) - pos, unicode,
+				 &t->req_os, &t->req_lm))
 			t->have_req_host = 1;
-		}
 		return;
 	}
 	if (wc == 4 || wc == 3) {
 		size_t blob = wc == 4 ? le16(w + 6) : 0;
-		size_t o, e;
 
-		if (blob > dl)
-			return;
-		o = align_uni(pos + blob, unicode) - pos;
-		if (o >= dl)
-			return;
-		e = o;
-		if (unicode) {
-			while (e + 1 < dl && (d[e] || d[e + 1]))
-				e += 2;
-		} else {
-			while (e < dl && d[e])
-				e++;
-		}
-		str_set(&t->res_os, d + o, e - o, unicode);
-		o = e + (unicode ? 2 : 1);
-		if (o < dl)
-			str_set(&t->res_lm, d + o, dl - o, unicode);
-		t->have_res_host = 1;
+		if (blob <= dl &&
+		    native_os_lm(d, dl, align_uni(pos + blob, unicode) - pos, unicode,
+				 &t->res_os, &t->res_lm))
+			t->have_res_host = 1;
 	}
 	(void)n;
 }

@@ -18,6 +18,7 @@
 #include "runmode/runmode.h"
 #include "runmode/reload.h"
 #include "runmode/unix-socket.h"
+#include "runmode/pcap-queue.h"
 #include "runmode/verdict.h"
 #include "stats/counters.h"
 #include "util/exception-policy.h"
@@ -1130,7 +1131,8 @@ static int unix_socket_wanted(const Cli *cli, const CaptureConfig *cc)
 /* The command socket beside the runmode. A socket that cannot be made is
  * a warning, as in Suricata: the sensor runs without it. 0, or -1 (no
  * memory). */
-static int unix_socket_setup(const Cli *cli, Engine *e, const CaptureConfig *cc, UnixSocket **out)
+static int unix_socket_setup(const Cli *cli, Engine *e, const CaptureConfig *cc, PcapQueue *pq,
+			     UnixSocket **out)
 {
 	static const char *ifaces[1];
 	static const char *const modes[] = { "PCAP_FILE", "PCAP_DEV", "AF_PACKET_DEV" };
@@ -1147,10 +1149,22 @@ static int unix_socket_setup(const Cli *cli, Engine *e, const CaptureConfig *cc,
 	}
 	uc.reload = e->reload;
 	uc.ctl = e->ctl;
+	if (pq) {
+		/* the unix-socket runmode: no capture of its own */
+		uc.capture_mode = "UNIX_SOCKET";
+		uc.pcap = pq;
+	}
 	*out = unix_socket_new(&uc);
 	if (!*out)
 		return -1;
 	if (unix_socket_listen(*out, err, sizeof(err)) != 0) {
+		if (pq) {
+			/* the runmode is the socket: nothing to run without it */
+			log_error("%s", err);
+			unix_socket_free(*out);
+			*out = NULL;
+			return -1;
+		}
 		log_warning("%s; running without the unix socket", err);
 		unix_socket_free(*out);
 		*out = NULL;
@@ -1164,6 +1178,128 @@ static int unix_socket_setup(const Cli *cli, Engine *e, const CaptureConfig *cc,
 	}
 	log_info("unix socket: listening on %s", unix_socket_path(*out));
 	return 0;
+}
+
+/* The yaml keys a rule reload re-reads, as Suricata 8 re-reads them from
+ * its configuration file on SIGUSR2 and reload-rules. */
+static const char *const reload_keys[] = {
+	"rule-files", "default-rule-path", "vars", "classification-file",
+	"reference-config-file", "threshold-file", NULL,
+};
+
+/* ReloadSetup.reread: the file's detection keys, then the command line's
+ * --set of those keys over them (the command line keeps winning, as at
+ * start). Under conf_lock(). */
+static int reread_yaml(void *arg, char *err, size_t errlen)
+{
+	const Cli *cli = arg;
+	const char *path = cli->conf_file ? cli->conf_file : CONFIG_DIR "suricata.yaml";
+
+	if (conf_reload_keys(path, reload_keys, err, errlen) != 0)
+		return -1;
+	for (int i = 0; i < cli->n_sets; i++) {
+		for (int k = 0; reload_keys[k]; k++) {
+			size_t l = strlen(reload_keys[k]);
+
+			if (!strncmp(cli->sets[i], reload_keys[k], l) &&
+			    (cli->sets[i][l] == '=' || cli->sets[i][l] == '.' ||
+			     cli->sets[i][l] == ' ')) {
+				(void)conf_set_kv(cli->sets[i]);
+				break;
+			}
+		}
+	}
+	return 0;
+}
+
+/* One file of the unix-socket runmode: a fresh pcap-file run with its logs
+ * in the task's folder, with the loaded detection engine (its cross-flow
+ * state and the counters reset first, as Suricata resets its engine state
+ * between files). A file that cannot be opened or an output folder that
+ * cannot be written is logged and the next task comes. */
+static void unix_socket_file_run(Engine *e, CaptureConfig *cc, PcapQueue *q, PcapTask *t)
+{
+	OutputConfig ocfg;
+	struct PcapSource *ps;
+	char err[1024];
+	int64_t mtime = 0;
+	int r;
+
+	log_notice("unix socket: starting run for '%s' (logs in %s)", t->filename, t->output_dir);
+	if (t->tenant)
+		log_info("unix socket: %s: tenant %d: multi-tenancy is not supported, the one "
+			 "detection engine inspects it", t->filename, t->tenant);
+	if (t->continuous)
+		log_warning("unix socket: %s: continuous mode is not supported: the folder is read "
+			    "once", t->filename);
+	cc->path = t->filename;
+	if (captures_open(e, cc) != 0) {
+		captures_close(e);
+		pcap_queue_done(q, 0);
+		return;
+	}
+	e->caps[0]->interrupt = pcap_queue_interrupt_flag(q);
+	ps = capture_pcap_source(e->caps[0]);
+	pcap_source_set_delete(ps, t->delete_when_done);
+	conf_lock();
+	r = output_config_load(&ocfg, t->output_dir, err, sizeof(err)) != 0 ||
+	    files_config_load(t->output_dir, err, sizeof(err)) != 0;
+	conf_unlock();
+	if (!r && e->reload) {
+		ReloadInfo ri;
+
+		reloader_info(e->reload, &ri);
+		ocfg.rules_at = ri.last_reload;
+		ocfg.rules_loaded = ri.loaded;
+		ocfg.rules_failed = ri.failed;
+		ocfg.rules_skipped = ri.skipped;
+	}
+	if (r || !(e->outputs = outputs_open(&ocfg, err, sizeof(err)))) {
+		log_error("unix socket: %s: %s", t->filename, err);
+		captures_close(e);
+		pcap_queue_done(q, 0);
+		return;
+	}
+	outputs_set_pcap_filename(e->outputs, pcap_filename_of, e->caps[0]);
+	reloader_set_outputs(e->reload, e->outputs);
+	run_ctl.arg = e->outputs;
+	counters_zero();
+	reloader_reset_state(e->reload);
+	if (runmode_run(e) == 0) {
+		const PcapSourceStats *s = pcap_source_stats(ps);
+
+		log_notice("unix socket: %s: read %llu files, %llu packets, %llu bytes%s",
+			   t->filename, (unsigned long long)s->files,
+			   (unsigned long long)s->packets, (unsigned long long)s->bytes,
+			   *pcap_queue_interrupt_flag(q) ? " (interrupted)" : "");
+	}
+	mtime = pcap_source_last_mtime_ms(ps);
+	/* no reload or signal writes to these outputs from here */
+	reloader_set_outputs(e->reload, NULL);
+	run_ctl.arg = NULL;
+	outputs_close(e->outputs);
+	e->outputs = NULL;
+	captures_close(e);
+	pcap_queue_done(q, mtime);
+}
+
+/* --unix-socket without -r or a live capture: Suricata's unix-socket
+ * runmode. The engine waits; each pcap-file task is run in turn until
+ * SIGTERM or the shutdown command. */
+static void unix_socket_runmode(Engine *e, CaptureConfig *cc, PcapQueue *q)
+{
+	e->repeat_runs = 1;
+	log_notice("unix socket runmode: waiting for pcap files (pcap-file over the socket)");
+	while (!run_ctl.stop) {
+		PcapTask *t = pcap_queue_take(q, &run_ctl.stop, 200);
+
+		if (!t) {
+			/* SIGHUP, SIGUSR2 while idle */
+			runmode_control_poll(e);
+			continue;
+		}
+		unix_socket_file_run(e, cc, q, t);
+	}
 }
 
 /* The console level as Suricata sets it: logging.default-log-level (once
@@ -1205,6 +1341,8 @@ int main(int argc, char **argv)
 	RunAs run_as;
 	ReloadSetup reload_setup = { 0 };
 	UnixSocket *usock = NULL;
+	PcapQueue *pcap_queue = NULL;
+	int usock_mode;
 	const char *log_dir;
 	const char *pidfile = NULL;
 	int pidfile_owned = 0, ready_fd = -1;
@@ -1274,13 +1412,12 @@ int main(int argc, char **argv)
 		rc = 0;
 		goto out;
 	}
-	if (!cli.pcap_path && cli.live_kind < 0 && cli.unix_socket) {
-		log_error("--unix-socket without -r or a live capture: the unix-socket runmode "
-			  "(pcap files sent over the socket) is not supported; give -r, -i, --pcap "
-			  "or --af-packet, and the socket serves the commands beside it");
+	/* --unix-socket alone: the unix-socket runmode (pcap files sent over
+	 * the socket) */
+	usock_mode = !cli.pcap_path && cli.live_kind < 0 && cli.unix_socket;
+	if (usock_mode && !(pcap_queue = pcap_queue_new()))
 		goto out;
-	}
-	if (!cli.pcap_path && cli.live_kind < 0) {
+	if (!cli.pcap_path && cli.live_kind < 0 && !usock_mode) {
 		log_error("no input: use -r FILE|DIR, -i DEV, --pcap[=DEV] or --af-packet[=DEV]");
 		usage(stderr, argv[0]);
 		goto out;
@@ -1321,7 +1458,7 @@ int main(int argc, char **argv)
 	/* a file is checked before the rules load (a typo fails at once); a
 	 * live capture opens once the engine is ready, so that its ring does
 	 * not fill while the rules load */
-	if (!capture_ops(capcfg.kind)->live && captures_open(&engine, &capcfg) != 0)
+	if (!usock_mode && !capture_ops(capcfg.kind)->live && captures_open(&engine, &capcfg) != 0)
 		goto out;
 	if (!cli.disable_detection &&
 	    detect_setup(&cli, engine.cfg.stream.inline_mode, &sigs, &engine.detect) != 0)
@@ -1341,8 +1478,10 @@ int main(int argc, char **argv)
 		detect_gpu_register_counters();
 	register_counters(capture_ops(capcfg.kind));
 	output_set_app_proto_namer(app_proto_name);
+	/* the unix-socket runmode opens each file's outputs in its folder; the
+	 * section is checked now, so that a bad one fails at start */
 	if (output_config_load(&ocfg, log_dir, err, sizeof(err)) != 0 ||
-	    files_config_load(log_dir, err, sizeof(err)) != 0) {
+	    (!usock_mode && files_config_load(log_dir, err, sizeof(err)) != 0)) {
 		log_error("%s", err);
 		goto out;
 	}
@@ -1353,8 +1492,8 @@ int main(int argc, char **argv)
 		ocfg.rules_failed = sigs->failed;
 		ocfg.rules_skipped = sigs->skipped;
 	}
-	engine.outputs = outputs_open(&ocfg, err, sizeof(err));
-	if (!engine.outputs) {
+	engine.outputs = usock_mode ? NULL : outputs_open(&ocfg, err, sizeof(err));
+	if (!engine.outputs && !usock_mode) {
 		log_error("%s", err);
 		goto out;
 	}
@@ -1368,6 +1507,8 @@ int main(int argc, char **argv)
 		reload_setup.rules_extra = cli.rules_extra;
 		reload_setup.init_errors_fatal = cli.init_errors_fatal;
 		reload_setup.dc = *detect_engine_config(engine.detect);
+		reload_setup.reread = reread_yaml;
+		reload_setup.reread_arg = &cli;
 		engine.reload = reloader_new(&reload_setup, sigs, engine.detect, gpu, engine.outputs,
 					     engine.cfg.workers + 2);
 		if (!engine.reload || reloader_start(engine.reload) != 0)
@@ -1380,7 +1521,9 @@ int main(int argc, char **argv)
 	run_ctl.arg = engine.outputs;
 	engine.ctl = &run_ctl;
 	/* before privileges go: the socket's directory may be root's */
-	if (unix_socket_wanted(&cli, &capcfg) && unix_socket_setup(&cli, &engine, &capcfg, &usock) != 0)
+	if (unix_socket_wanted(&cli, &capcfg) &&
+	    (unix_socket_setup(&cli, &engine, &capcfg, pcap_queue, &usock) != 0 ||
+	     (usock_mode && !usock)))
 		goto out;
 	if (run_as_apply(&run_as) != 0)
 		goto out;
@@ -1400,6 +1543,11 @@ int main(int argc, char **argv)
 #endif
 	log_info("memuse: RSS %llu bytes at the start of packet processing",
 		 (unsigned long long)rss_bytes());
+	if (usock_mode) {
+		unix_socket_runmode(&engine, &capcfg, pcap_queue);
+		rc = 0;
+		goto out;
+	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
 	if (runmode_run(&engine) != 0)
@@ -1454,6 +1602,8 @@ int main(int argc, char **argv)
 	rc = 0;
 out:
 	unix_socket_free(usock);
+	/* after the socket's thread: it answers from the queue */
+	pcap_queue_free(pcap_queue);
 	/* no reload writes to the outputs after this */
 	reloader_stop(engine.reload);
 	if (engine.outputs)

@@ -110,6 +110,10 @@ part "$srcdir/tests/live/reload.sh" "$builddir" "$srcdir"
 echo "== eve-log sinks (tests/sinks/run.sh)"
 SURICATA_SHARED="$shared" part "$srcdir/tests/sinks/run.sh" "$builddir" "$srcdir"
 
+# the unix-socket runmode: pcap files sent over the socket, one run each
+echo "== unix-socket runmode (tests/ops/unix-socket.sh)"
+part "$srcdir/tests/ops/unix-socket.sh" "$builddir" "$srcdir"
+
 # Debian's suricata-update, offline, on a tarball of ../shared's ET Open 4.0:
 # its -T step passes with our binary (SKIPs without ../shared or the tool).
 echo "== suricata-update (tests/ops/suricata-update.sh)"

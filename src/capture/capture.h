@@ -70,6 +70,7 @@ struct Capture {
 	void *priv;
 	unsigned thread;
 	const volatile int *stop;  /* set: next() returns END (signals) */
+	const volatile int *interrupt; /* pcap-file: the unix socket's pcap-interrupt; NULL: none */
 };
 
 extern const CaptureOps capture_pcap_file_ops;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 struct PcapSource {
 	char **files;        /* absolute or as given; owned */
@@ -26,6 +27,8 @@ struct PcapSource {
 	ThreadCounters *tc;  /* the reader's block, made on the first packet */
 	uint64_t errors_counted;
 	char *bpf;           /* filter applied to every file; NULL: none */
+	int delete_when_done;/* unlink each file read to its end */
+	int64_t last_mtime_ms; /* modification time of the last file read to its end */
 };
 
 /* capture.errors (Suricata's "errors reported while reading capture module"):
@@ -280,6 +283,31 @@ static int open_next(PcapSource *src)
 	return 0;
 }
 
+/* The current file was read to its end (the unix socket's
+ * pcap-last-processed: its modification time; delete-when-done). */
+static void file_done(PcapSource *src)
+{
+	struct stat st;
+
+	if (!src->current)
+		return;
+	if (stat(src->current, &st) == 0)
+		src->last_mtime_ms = (int64_t)st.st_mtim.tv_sec * 1000 +
+				     st.st_mtim.tv_nsec / 1000000;
+	if (src->delete_when_done && unlink(src->current) != 0)
+		log_warning("pcap-file: %s: delete-when-done: %s", src->current, strerror(errno));
+}
+
+void pcap_source_set_delete(PcapSource *src, int on)
+{
+	src->delete_when_done = on;
+}
+
+int64_t pcap_source_last_mtime_ms(const PcapSource *src)
+{
+	return src->last_mtime_ms;
+}
+
 int pcap_source_next(PcapSource *src, Packet *p)
 {
 	for (;;) {
@@ -331,6 +359,7 @@ int pcap_source_next(PcapSource *src, Packet *p)
 			src->stats.errors++;
 		}
 		close_current(src);
+		file_done(src);
 	}
 }
 
@@ -381,7 +410,7 @@ static int file_open(Capture *c, const CaptureConfig *cfg, unsigned thread, char
 static int file_next(Capture *c, Packet *p, int timeout_ms)
 {
 	(void)timeout_ms;
-	if (c->stop && *c->stop)
+	if ((c->stop && *c->stop) || (c->interrupt && *c->interrupt))
 		return CAPTURE_END;
 	return pcap_source_next(c->priv, p) ? CAPTURE_PACKET : CAPTURE_END;
 }

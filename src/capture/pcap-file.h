@@ -35,6 +35,12 @@ int pcap_source_set_bpf(PcapSource *src, const char *expr, char *err, size_t err
  * packet, 0 at the end of the last file. */
 int pcap_source_next(PcapSource *src, Packet *p);
 
+/* Each file read to its end is removed (the unix socket's delete-when-done). */
+void pcap_source_set_delete(PcapSource *src, int on);
+/* Modification time (ms since the epoch) of the last file read to its end;
+ * 0 before any (the unix socket's pcap-last-processed). */
+int64_t pcap_source_last_mtime_ms(const PcapSource *src);
+
 const PcapSourceStats *pcap_source_stats(const PcapSource *src);
 /* Name of the file being read (for eve pcap_filename / messages). */
 const char *pcap_source_current(const PcapSource *src);

@@ -4,8 +4,10 @@
  * keys. A file is parsed into a detached tree first and merged into the global
  * one only when it parsed cleanly, so a broken file leaves the config as it was.
  *
- * Start-up code only: nothing here is on the packet path and nothing here is
- * thread-safe. */
+ * Start-up code only: nothing here is on the packet path. After start the
+ * tree changes in one place only, a rule reload re-reading the detection
+ * keys (conf_reload_keys), under conf_lock(), which the other threads that
+ * read it after start hold too. */
 #include "util/strnum.h"
 #include "conf/conf.h"
 #include "util/log.h"
@@ -17,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <pthread.h>
 #include <sys/stat.h>
 #include <yaml.h>
 
@@ -27,6 +30,10 @@
 #define CONF_PATH_MAX 4096
 
 static ConfNode *root;
+/* What conf_reload_keys replaced: kept until conf_deinit, as start-up
+ * readers may hold pointers into it (a threshold-file path, a var). */
+static ConfNode *retired;
+static pthread_mutex_t tree_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* --- nodes --- */
 
@@ -247,6 +254,18 @@ void conf_deinit(void)
 {
 	node_free(root);
 	root = NULL;
+	node_free(retired);
+	retired = NULL;
+}
+
+void conf_lock(void)
+{
+	pthread_mutex_lock(&tree_lock);
+}
+
+void conf_unlock(void)
+{
+	pthread_mutex_unlock(&tree_lock);
 }
 
 /* --- the YAML parser --- */
@@ -832,6 +851,68 @@ int conf_load_string(const char *yaml, const char *name, char *err, size_t errle
 		return -1;
 	}
 	return merge_loaded(tmp, err, errlen);
+}
+
+/* Moves n's content onto the retired list, leaving n empty in place. */
+static int node_retire(ConfNode *n)
+{
+	ConfNode *keep = node_new(n->name);
+
+	if (!keep)
+		return -1;
+	keep->child = n->child;
+	keep->last_child = n->last_child;
+	keep->buckets = n->buckets;
+	keep->nbuckets = n->nbuckets;
+	keep->nchildren = n->nchildren;
+	keep->val = n->val;
+	keep->is_seq = n->is_seq;
+	for (ConfNode *c = keep->child; c; c = c->next)
+		c->parent = keep;
+	n->child = n->last_child = NULL;
+	n->buckets = NULL;
+	n->nbuckets = n->nchildren = 0;
+	n->val = NULL;
+	n->is_seq = 0;
+	keep->next = retired;
+	retired = keep;
+	return 0;
+}
+
+int conf_reload_keys(const char *path, const char *const *keys, char *err, size_t errlen)
+{
+	ConfNode *tmp = node_new(""), *r = conf_root();
+
+	if (err && errlen)
+		err[0] = '\0';
+	if (!tmp || !r) {
+		node_free(tmp);
+		if (err && errlen)
+			snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (parse_file_into(path, path, 0, tmp, err, errlen) < 0) {
+		node_free(tmp);
+		return -1;
+	}
+	for (int i = 0; keys[i]; i++) {
+		const ConfNode *nv = find_child(tmp, keys[i]);
+		ConfNode *cur = find_child(r, keys[i]);
+
+		if (!cur && !nv)
+			continue;
+		/* a key the file no longer has is emptied, not removed: readers
+		 * see it absent (no value, no children) */
+		if ((!cur && !(cur = get_or_add_child(r, keys[i]))) || node_retire(cur) != 0 ||
+		    (nv && node_copy_content(cur, nv) != 0)) {
+			node_free(tmp);
+			if (err && errlen)
+				snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+	}
+	node_free(tmp);
+	return 0;
 }
 
 /* --- lookups --- */

@@ -95,6 +95,21 @@ void conf_mark_used(const char *path);
 /* Prints "a.b.c = value" for every scalar, in tree order (--dump-config). */
 void conf_dump(FILE *out);
 
+/* A rule reload re-reads the yaml's detection keys (Suricata 8 reloads
+ * rule-files, default-rule-path, vars, classification-file,
+ * reference-config-file and threshold-file from the file): each top-level
+ * key of `keys` (NULL-terminated) takes the file's value, or becomes empty
+ * when the file no longer has it; other keys stay as they are. The
+ * replaced values stay allocated until conf_deinit(). A file that does not
+ * parse changes nothing: -1 with one line in err. Call under conf_lock(). */
+int conf_reload_keys(const char *path, const char *const *keys, char *err, size_t errlen);
+
+/* After start, the tree is read and changed under this lock by the threads
+ * that read it then (the reload thread, the unix socket's conf-get, the
+ * unix-socket runmode between files). Not recursive. */
+void conf_lock(void);
+void conf_unlock(void);
+
 /* Frees the whole tree. */
 void conf_deinit(void);
 

@@ -421,9 +421,11 @@ void postmatch_apply(DetectThread *dt, const Signature *s, Packet *p);
 int hostbits_match(DetectThread *dt, const DetectFlowbits *fb, const Packet *p);
 struct HostTable *host_table_new(void);
 void host_table_free(struct HostTable *ht);
+void host_table_clear(struct HostTable *ht);     /* every entry gone */
 
 ThresholdTable *threshold_table_new(void);
 void threshold_table_free(ThresholdTable *tt);
+void threshold_table_clear(ThresholdTable *tt);  /* the counts, not the config */
 /* Rule reload: tt counts in from's state from now on (both engines
  * share it until the old one is freed); tt keeps its own threshold.config. */
 void threshold_table_share(ThresholdTable *tt, ThresholdTable *from);
@@ -448,6 +450,7 @@ int stream_event_match(const DetectUint *u, const Packet *p);
 int tag_sig_has_tag(const Signature *s);
 struct TagTable *tag_table_new(void);
 void tag_table_free(struct TagTable *tt);
+void tag_table_clear(struct TagTable *tt);
 void tag_flow_free(DetectFlowState *fs);
 /* s alerted on p (after thresholds): installs its session / host tags. */
 void tag_apply(DetectThread *dt, const Signature *s, Packet *p);

@@ -1119,6 +1119,15 @@ void detect_engine_adopt(DetectEngine *de, DetectEngine *prev)
 	threshold_table_share(de->thr, prev->thr);
 }
 
+void detect_engine_reset_state(DetectEngine *de)
+{
+	if (!de)
+		return;
+	host_table_clear(de->hosts);
+	tag_table_clear(de->tags);
+	threshold_table_clear(de->thr);
+}
+
 uint32_t detect_engine_gen(const DetectEngine *de)
 {
 	return de ? de->gen : 0;

@@ -62,6 +62,10 @@ DetectEngine *detect_engine_build_next(SigTable *t, const DetectConfig *cfg,
 				       const DetectEngine *prev, char *err, size_t errlen);
 void detect_engine_adopt(DetectEngine *de, DetectEngine *prev);
 uint32_t detect_engine_gen(const DetectEngine *de);
+/* Forgets the cross-flow state (hostbits, host tags, threshold counts):
+ * the unix-socket runmode's next file starts as a fresh run, as Suricata
+ * clears its host table between files. No thread may inspect meanwhile. */
+void detect_engine_reset_state(DetectEngine *de);
 /* The rule table the engine was built from (its loaded/failed/skipped
  * counts and failed rules). */
 SigTable *detect_engine_table(const DetectEngine *de);

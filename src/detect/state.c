@@ -285,6 +285,23 @@ void host_table_free(struct HostTable *ht)
 	free(ht);
 }
 
+void host_table_clear(struct HostTable *ht)
+{
+	if (!ht)
+		return;
+	pthread_mutex_lock(&ht->lock);
+	for (int i = 0; i < HOST_HASH; i++) {
+		HostEntry *e = ht->h[i], *n;
+
+		for (; e; e = n) {
+			n = e->next;
+			free(e);
+		}
+		ht->h[i] = NULL;
+	}
+	pthread_mutex_unlock(&ht->lock);
+}
+
 static uint32_t addr_hash(const Address *a);
 static int addr_eq(const Address *a, const Address *b);
 
@@ -502,6 +519,23 @@ void threshold_table_share(ThresholdTable *tt, ThresholdTable *from)
 	pthread_mutex_unlock(&reload_lock);
 	thr_store_put(tt->st);
 	tt->st = from->st;
+}
+
+void threshold_table_clear(ThresholdTable *tt)
+{
+	if (!tt)
+		return;
+	pthread_mutex_lock(&tt->st->lock);
+	for (int i = 0; i < THR_HASH; i++) {
+		ThrEntry *e = tt->st->h[i], *n;
+
+		for (; e; e = n) {
+			n = e->next;
+			free(e);
+		}
+		tt->st->h[i] = NULL;
+	}
+	pthread_mutex_unlock(&tt->st->lock);
 }
 
 void threshold_table_free(ThresholdTable *tt)

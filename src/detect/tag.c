@@ -154,6 +154,24 @@ static void tag_list_free(TagEntry *e)
 	}
 }
 
+void tag_table_clear(struct TagTable *tt)
+{
+	if (!tt)
+		return;
+	pthread_mutex_lock(&tt->lock);
+	for (int i = 0; i < TAG_HOST_HASH; i++) {
+		TagHost *h = tt->h[i], *n;
+
+		for (; h; h = n) {
+			n = h->next;
+			tag_list_free(h->tags);
+			free(h);
+		}
+		tt->h[i] = NULL;
+	}
+	pthread_mutex_unlock(&tt->lock);
+}
+
 void tag_table_free(struct TagTable *tt)
 {
 	if (!tt)

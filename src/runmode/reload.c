@@ -1,6 +1,7 @@
 /* Rule reload: the reload thread, the swap and the workers' pick-up
  * (reload.h). */
 #include "runmode/reload.h"
+#include "conf/conf.h"
 #include "detect/prefilter-gpu.h"
 #include "output/output.h"
 #include "util/log.h"
@@ -171,14 +172,41 @@ struct DetectGpu *reload_gpu(Reloader *r)
 
 /* ---- the reload ---- */
 
+static int build_tables(Reloader *r, EngineSet *next, const DetectConfig *dc, char *why,
+			size_t len);
+
 /* Loads and builds the next engine beside cur. 0, or -1 with why. */
 static int build_next(Reloader *r, EngineSet *next, char *why, size_t len)
+{
+	const ReloadSetup *su = &r->setup;
+	DetectConfig dc = su->dc;
+	char err[1024] = "";
+	int ok;
+
+	memset(next, 0, sizeof(*next));
+	/* the rules, vars and classification are read from the tree while
+	 * the engine builds: nobody changes it meanwhile */
+	conf_lock();
+	if (su->reread && su->reread(su->reread_arg, err, sizeof(err)) != 0) {
+		conf_unlock();
+		snprintf(why, len, "%s", err);
+		return -1;
+	}
+	if (su->reread)
+		dc.threshold_file = conf_get("threshold-file");
+	ok = build_tables(r, next, &dc, why, len);
+	conf_unlock();
+	return ok;
+}
+
+/* The rule table, the engine and its GPU automata. 0, or -1 with why. */
+static int build_tables(Reloader *r, EngineSet *next, const DetectConfig *dc, char *why,
+			size_t len)
 {
 	const ReloadSetup *su = &r->setup;
 	RuleLoadConfig rc = { 0 };
 	char err[1024] = "";
 
-	memset(next, 0, sizeof(*next));
 	rc.exclusive = su->rules_exclusive;
 	rc.extra = su->rules_extra;
 	rc.init_errors_fatal = su->init_errors_fatal;
@@ -197,7 +225,7 @@ static int build_next(Reloader *r, EngineSet *next, char *why, size_t len)
 		snprintf(why, len, "no rule loaded, %d failed", next->t->failed);
 		return -1;
 	}
-	next->de = detect_engine_build_next(next->t, &su->dc, r->cur.de, err, sizeof(err));
+	next->de = detect_engine_build_next(next->t, dc, r->cur.de, err, sizeof(err));
 	if (!next->de) {
 		snprintf(why, len, "%s", err);
 		return -1;
@@ -322,9 +350,11 @@ static int reload_once(Reloader *r, char *msg, size_t len)
 		snprintf(msg, len, "out of memory");
 		return 0;
 	}
+	pthread_mutex_lock(&r->lock);
 	if (r->outputs)
 		outputs_set_rules(r->outputs, &r->cur.at, r->cur.t->loaded, r->cur.t->failed,
 				  r->cur.t->skipped);
+	pthread_mutex_unlock(&r->lock);
 	if (wait_moved_on(r, gen, old.gpu) != 0) {
 		r->pending_old = old;
 		snprintf(msg, len, "done");
@@ -465,6 +495,25 @@ void reloader_failed_rules(Reloader *r, void (*fn)(void *arg, const FailedRule *
 	pthread_mutex_lock(&r->slot_lock);
 	for (int i = 0; r->cur.t && i < r->cur.t->nfailed_rules; i++)
 		fn(arg, &r->cur.t->failed_rules[i]);
+	pthread_mutex_unlock(&r->slot_lock);
+}
+
+void reloader_set_outputs(Reloader *r, struct Outputs *outputs)
+{
+	if (!r)
+		return;
+	pthread_mutex_lock(&r->lock);
+	r->outputs = outputs;
+	pthread_mutex_unlock(&r->lock);
+}
+
+void reloader_reset_state(Reloader *r)
+{
+	if (!r)
+		return;
+	/* a swap adopts cur's state under this lock */
+	pthread_mutex_lock(&r->slot_lock);
+	detect_engine_reset_state(r->cur.de);
 	pthread_mutex_unlock(&r->slot_lock);
 }
 

@@ -46,6 +46,13 @@ typedef struct ReloadSetup {
 	AcCudaOpts gpu_opts;
 	int gpu_opts_set;
 	int raw_kept;                  /* the stream engine keeps raw data for stream rules */
+	/* Before each reload's load, under conf_lock(): re-reads the yaml's
+	 * detection keys (main.c: conf_reload_keys, then the command line's
+	 * --set over them), as Suricata 8 re-reads its yaml on a reload; the
+	 * new engine takes threshold-file from there too. NULL: the tree as
+	 * it is. 0, or -1 with one line in err (the reload fails). */
+	int (*reread)(void *arg, char *err, size_t errlen);
+	void *reread_arg;
 } ReloadSetup;
 
 typedef struct Reloader Reloader;
@@ -60,6 +67,12 @@ int reloader_start(Reloader *r);
  * workers; its old engine is freed by reloader_free). Joins and leaves
  * after it are trivial. Idempotent. */
 void reloader_stop(Reloader *r);
+/* The outputs a reload tells of its rules (stats.detect.engines); NULL:
+ * none (the unix-socket runmode between two files). */
+void reloader_set_outputs(Reloader *r, struct Outputs *outputs);
+/* The running engine forgets its cross-flow state (between two files of
+ * the unix-socket runmode, no worker running). */
+void reloader_reset_state(Reloader *r);
 /* Stops, then frees the engines left: call once every thread has left. */
 void reloader_free(Reloader *r);
 

@@ -1011,8 +1011,10 @@ static int run_autofp(Engine *e, PacketPool *pool, ThreadCounters *rx_tc)
 	capture_update_counters(e->caps[0], rx_tc);
 	rc = 0;
 stop:
-	/* no reload from here on: the RX thread and the workers leave */
-	reloader_stop(e->reload);
+	/* no reload from here on: the RX thread and the workers leave (the
+	 * unix-socket runmode's reloader serves the next files too) */
+	if (!e->repeat_runs)
+		reloader_stop(e->reload);
 	gpu_rx_end(&ctx);
 	pool->before_wait = NULL;
 	for (unsigned i = 0; i < ctx.n; i++)
@@ -1032,6 +1034,11 @@ out:
 	free(ctx.workers);
 	free(ctx.order.done);
 	return rc;
+}
+
+void runmode_control_poll(Engine *e)
+{
+	control_poll(e);
 }
 
 /* ---- stats ---- */

@@ -68,6 +68,8 @@ typedef struct Engine {
 	struct DetectEngine *detect;    /* NULL: detection disabled; the start-up
 	                                 * engine (a reload's: reload_*) */
 	struct Reloader *reload;        /* NULL: detection disabled */
+	int repeat_runs;                /* the unix-socket runmode: one run per file,
+	                                 * the reloader outlives each */
 } Engine;
 
 /* "single" / "autofp" / "workers" -> mode; -1 if unknown. */
@@ -78,5 +80,9 @@ void runmode_list(void);           /* --list-runmodes */
 /* Reads the whole source (a live one until ctl->stop). 0, or -1 on a setup
  * failure (logged). */
 int runmode_run(Engine *e);
+
+/* What the signal handlers asked for (SIGHUP, SIGUSR2), on the main thread
+ * while no run holds it (the unix-socket runmode between files). */
+void runmode_control_poll(Engine *e);
 
 #endif

@@ -3,6 +3,7 @@
 
 #include "runmode/unix-socket.h"
 #include "runmode/reload.h"
+#include "runmode/pcap-queue.h"
 #include "runmode/runmode.h"
 #include "conf/conf.h"
 #include "stats/counters.h"
@@ -52,7 +53,13 @@ typedef struct Command {
 	const char *name;
 	cmd_fn fn;
 	int takes_args;                /* needs an "arguments" object */
+	int pcap_only;                 /* the unix-socket runmode's commands */
 } Command;
+
+static int available(const UnixSocket *u, const Command *c)
+{
+	return !c->pcap_only || u->cfg.pcap;
+}
 
 static void set_msg(json_t *answer, const char *msg)
 {
@@ -69,11 +76,16 @@ static int cmd_list(UnixSocket *u, json_t *args, json_t *answer)
 	const Command *c = commands(&n);
 	json_t *m = json_object(), *a = json_array();
 
-	(void)u;
+	unsigned shown = 0;
+
 	(void)args;
-	for (unsigned i = 0; i < n; i++)
+	for (unsigned i = 0; i < n; i++) {
+		if (!available(u, &c[i]))
+			continue;
 		json_array_append_new(a, json_string(c[i].name));
-	json_object_set_new(m, "count", json_integer(n));
+		shown++;
+	}
+	json_object_set_new(m, "count", json_integer(shown));
 	json_object_set_new(m, "commands", a);
 	json_object_set_new(answer, "message", m);
 	return 0;
@@ -136,12 +148,16 @@ static int cmd_conf_get(UnixSocket *u, json_t *args, json_t *answer)
 		set_msg(answer, "variable is not a string");
 		return -1;
 	}
+	/* a reload may replace the detection keys meanwhile */
+	conf_lock();
 	val = conf_get(json_string_value(v));
+	if (val)
+		set_msg(answer, val);
+	conf_unlock();
 	if (!val) {
 		set_msg(answer, "Unable to get value");
 		return -1;
 	}
-	set_msg(answer, val);
 	return 0;
 }
 
@@ -388,26 +404,139 @@ static int cmd_reopen(UnixSocket *u, json_t *args, json_t *answer)
 	return 0;
 }
 
+/* ---- the unix-socket runmode: pcap files sent over the socket ----
+ * Answers and messages as Suricata 8's (its unix-socket documentation). */
+static int pcap_add(UnixSocket *u, json_t *args, json_t *answer, int continuous)
+{
+	json_t *f = json_object_get(args, "filename"), *o = json_object_get(args, "output-dir");
+	json_t *t = json_object_get(args, "tenant"), *d = json_object_get(args, "delete-when-done");
+	struct stat st;
+	int tenant = 0;
+
+	if (!json_is_string(f)) {
+		set_msg(answer, "filename is not a string");
+		return -1;
+	}
+	if (stat(json_string_value(f), &st) != 0) {
+		set_msg(answer, "filename does not exist");
+		return -1;
+	}
+	if (!o) {
+		set_msg(answer, "output-dir param is mandatory");
+		return -1;
+	}
+	if (!json_is_string(o)) {
+		set_msg(answer, "output-dir is not a string");
+		return -1;
+	}
+	if (stat(json_string_value(o), &st) != 0) {
+		set_msg(answer, "output-dir does not exist");
+		return -1;
+	}
+	if (t) {
+		if (!json_is_integer(t)) {
+			set_msg(answer, "tenant is not a number");
+			return -1;
+		}
+		tenant = (int)json_integer_value(t);
+	}
+	if (pcap_queue_add(u->cfg.pcap, json_string_value(f), json_string_value(o), tenant,
+			   continuous, d && json_is_true(d)) != 0) {
+		set_msg(answer, "Unable to add file to list");
+		return -1;
+	}
+	log_info("unix socket: added file '%s' to list", json_string_value(f));
+	set_msg(answer, "Successfully added file to list");
+	return 0;
+}
+
+static int cmd_pcap_file(UnixSocket *u, json_t *args, json_t *answer)
+{
+	return pcap_add(u, args, answer, json_is_true(json_object_get(args, "continuous")));
+}
+
+static int cmd_pcap_file_continuous(UnixSocket *u, json_t *args, json_t *answer)
+{
+	return pcap_add(u, args, answer, 1);
+}
+
+static int cmd_pcap_number(UnixSocket *u, json_t *args, json_t *answer)
+{
+	(void)args;
+	json_object_set_new(answer, "message", json_integer(pcap_queue_count(u->cfg.pcap)));
+	return 0;
+}
+
+static void add_name(void *arg, const char *name)
+{
+	json_array_append_new(arg, json_string(name));
+}
+
+static int cmd_pcap_list(UnixSocket *u, json_t *args, json_t *answer)
+{
+	json_t *m = json_object(), *a = json_array();
+
+	(void)args;
+	pcap_queue_each(u->cfg.pcap, add_name, a);
+	json_object_set_new(m, "count", json_integer((json_int_t)json_array_size(a)));
+	json_object_set_new(m, "files", a);
+	json_object_set_new(answer, "message", m);
+	return 0;
+}
+
+static int cmd_pcap_current(UnixSocket *u, json_t *args, json_t *answer)
+{
+	char name[4096];
+
+	(void)args;
+	pcap_queue_current(u->cfg.pcap, name, sizeof(name));
+	set_msg(answer, name);
+	return 0;
+}
+
+static int cmd_pcap_last(UnixSocket *u, json_t *args, json_t *answer)
+{
+	(void)args;
+	json_object_set_new(answer, "message",
+			    json_integer((json_int_t)pcap_queue_last_processed(u->cfg.pcap)));
+	return 0;
+}
+
+static int cmd_pcap_interrupt(UnixSocket *u, json_t *args, json_t *answer)
+{
+	(void)args;
+	pcap_queue_interrupt(u->cfg.pcap);
+	set_msg(answer, "Interrupted");
+	return 0;
+}
+
 static const Command cmd_table[] = {
-	{ "shutdown", cmd_shutdown, 0 },
-	{ "command-list", cmd_list, 0 },
-	{ "help", cmd_list, 0 },
-	{ "version", cmd_version, 0 },
-	{ "uptime", cmd_uptime, 0 },
-	{ "running-mode", cmd_running_mode, 0 },
-	{ "capture-mode", cmd_capture_mode, 0 },
-	{ "conf-get", cmd_conf_get, 1 },
-	{ "dump-counters", cmd_dump_counters, 0 },
-	{ "reload-rules", cmd_reload_rules, 0 },
-	{ "ruleset-reload-rules", cmd_reload_rules, 0 },
-	{ "ruleset-reload-nonblocking", cmd_reload_nonblocking, 0 },
-	{ "ruleset-reload-time", cmd_reload_time, 0 },
-	{ "ruleset-stats", cmd_ruleset_stats, 0 },
-	{ "ruleset-failed-rules", cmd_failed_rules, 0 },
-	{ "iface-list", cmd_iface_list, 0 },
-	{ "iface-stat", cmd_iface_stat, 1 },
-	{ "reopen-log-files", cmd_reopen, 0 },
-	{ "log-reopen", cmd_reopen, 0 },
+	{ "shutdown", cmd_shutdown, 0, 0 },
+	{ "command-list", cmd_list, 0, 0 },
+	{ "help", cmd_list, 0, 0 },
+	{ "version", cmd_version, 0, 0 },
+	{ "uptime", cmd_uptime, 0, 0 },
+	{ "running-mode", cmd_running_mode, 0, 0 },
+	{ "capture-mode", cmd_capture_mode, 0, 0 },
+	{ "conf-get", cmd_conf_get, 1, 0 },
+	{ "dump-counters", cmd_dump_counters, 0, 0 },
+	{ "reload-rules", cmd_reload_rules, 0, 0 },
+	{ "ruleset-reload-rules", cmd_reload_rules, 0, 0 },
+	{ "ruleset-reload-nonblocking", cmd_reload_nonblocking, 0, 0 },
+	{ "ruleset-reload-time", cmd_reload_time, 0, 0 },
+	{ "ruleset-stats", cmd_ruleset_stats, 0, 0 },
+	{ "ruleset-failed-rules", cmd_failed_rules, 0, 0 },
+	{ "iface-list", cmd_iface_list, 0, 0 },
+	{ "iface-stat", cmd_iface_stat, 1, 0 },
+	{ "reopen-log-files", cmd_reopen, 0, 0 },
+	{ "log-reopen", cmd_reopen, 0, 0 },
+	{ "pcap-file", cmd_pcap_file, 1, 1 },
+	{ "pcap-file-continuous", cmd_pcap_file_continuous, 1, 1 },
+	{ "pcap-file-number", cmd_pcap_number, 0, 1 },
+	{ "pcap-file-list", cmd_pcap_list, 0, 1 },
+	{ "pcap-current", cmd_pcap_current, 0, 1 },
+	{ "pcap-last-processed", cmd_pcap_last, 0, 1 },
+	{ "pcap-interrupt", cmd_pcap_interrupt, 0, 1 },
 };
 
 static const Command *commands(unsigned *n)
@@ -433,7 +562,7 @@ json_t *unix_socket_execute(UnixSocket *u, const char *msg, size_t len)
 		return NULL;
 	}
 	for (unsigned i = 0; i < n && !cmd; i++)
-		if (!strcmp(tab[i].name, json_string_value(c)))
+		if (!strcmp(tab[i].name, json_string_value(c)) && available(u, &tab[i]))
 			cmd = &tab[i];
 	answer = json_object();
 	if (!cmd) {

@@ -21,6 +21,7 @@
 struct Engine;
 struct Reloader;
 struct RunControl;
+struct PcapQueue;
 
 typedef struct UnixSocketConfig {
 	const char *path;              /* the socket file */
@@ -30,6 +31,9 @@ typedef struct UnixSocketConfig {
 	unsigned nifaces;
 	struct Reloader *reload;       /* NULL: detection disabled */
 	struct RunControl *ctl;        /* shutdown, log-reopen; NULL: none */
+	/* the unix-socket runmode: the pcap-file commands feed it (NULL: they
+	 * are unknown commands, as in Suricata's other runmodes) */
+	struct PcapQueue *pcap;
 } UnixSocketConfig;
 
 typedef struct UnixSocket UnixSocket;

@@ -83,6 +83,15 @@ void counters_snapshot(uint64_t *out)
 	pthread_mutex_unlock(&blocks_lock);
 }
 
+void counters_zero(void)
+{
+	pthread_mutex_lock(&blocks_lock);
+	for (ThreadCounters *tc = blocks; tc; tc = tc->next)
+		for (size_t i = 0; i < n_counters; i++)
+			__atomic_store_n(&tc->v[i], 0, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&blocks_lock);
+}
+
 void counters_destroy(void)
 {
 	pthread_mutex_lock(&blocks_lock);

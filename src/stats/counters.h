@@ -42,6 +42,11 @@ ThreadCounters *thread_counters_new(void);
  * each slot has a single writer, read with relaxed atomics. */
 void counters_snapshot(uint64_t *out);
 
+/* Every block back to 0, the set kept (the unix-socket runmode between two
+ * files: each file's stats count that file alone). No thread may count
+ * meanwhile. */
+void counters_zero(void);
+
 /* Frees every ThreadCounters and the registry (end of run, threads joined),
  * and moves to the next generation. */
 void counters_destroy(void);

@@ -1004,3 +1004,54 @@ TEST(unused_value_other_than_the_one_behaved_as_is_named)
 	CHECK(!str_has(out, "vlan"));
 	reset();
 }
+
+/* A rule reload re-reads the detection keys only: the file's new
+ * rule-files and vars win, a key it no longer has is emptied, other keys
+ * (even changed in the file) stay; a file that does not parse changes
+ * nothing. */
+static void write_yaml(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	fputs(text, f);
+	fclose(f);
+}
+
+TEST(reload_keys_replace_the_detection_keys_only)
+{
+	static const char *const keys[] = { "rule-files", "vars", "threshold-file", NULL };
+	char path[] = "/tmp/test-conf-reload-XXXXXX";
+	int fd = mkstemp(path);
+	const char *kept;
+
+	CHECK(fd >= 0);
+	close(fd);
+	reset();
+	write_yaml(path, "%YAML 1.1\n---\nrule-files:\n  - a.rules\n  - b.rules\n"
+		   "vars:\n  address-groups:\n    HOME_NET: \"[10.0.0.0/8]\"\n"
+		   "threshold-file: /t.conf\nmax-pending-packets: 100\n");
+	CHECK_EQ(conf_load_file(path, err, sizeof(err)), 0);
+	kept = conf_get("vars.address-groups.HOME_NET");
+	write_yaml(path, "%YAML 1.1\n---\nrule-files:\n  - c.rules\n"
+		   "vars:\n  address-groups:\n    HOME_NET: \"[192.168.0.0/16]\"\n"
+		   "max-pending-packets: 200\n");
+	conf_lock();
+	CHECK_EQ(conf_reload_keys(path, keys, err, sizeof(err)), 0);
+	conf_unlock();
+	CHECK_STREQ(conf_get("rule-files.0"), "c.rules");
+	CHECK(conf_get("rule-files.1") == NULL);
+	CHECK_STREQ(conf_get("vars.address-groups.HOME_NET"), "[192.168.0.0/16]");
+	CHECK(conf_get("threshold-file") == NULL);
+	CHECK_STREQ(conf_get("max-pending-packets"), "100");
+	/* what a start-up reader got stays valid */
+	CHECK_STREQ(kept, "[10.0.0.0/8]");
+	write_yaml(path, "%YAML 1.1\n---\nrule-files: [\n");
+	CHECK_EQ(conf_reload_keys(path, keys, err, sizeof(err)), -1);
+	CHECK(err[0] != '\0');
+	CHECK_STREQ(conf_get("rule-files.0"), "c.rules");
+	unlink(path);
+	reset();
+}

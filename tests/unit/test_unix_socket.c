@@ -4,6 +4,7 @@
 
 #include "runmode/unix-socket.h"
 #include "runmode/runmode.h"
+#include "runmode/pcap-queue.h"
 #include "conf/conf.h"
 #include "stats/counters.h"
 
@@ -55,6 +56,57 @@ TEST(unix_unknown_command_is_nok_unknown_command)
 	CHECK_STREQ(msg_of(a), "Unknown command");
 	json_decref(a);
 	unix_socket_free(u);
+}
+
+/* The unix-socket runmode's commands: unknown in other runmodes; with the
+ * queue, Suricata's answers (the main thread's take/done done here). */
+TEST(unix_pcap_commands_answer_from_the_queue)
+{
+	UnixSocket *u = mk(NULL);
+	UnixSocketConfig c = { 0 };
+	PcapQueue *q = pcap_queue_new();
+	PcapTask *t;
+	json_t *a = run(u, "{\"command\": \"pcap-file-number\"}");
+
+	CHECK_STREQ(msg_of(a), "Unknown command");
+	json_decref(a);
+	unix_socket_free(u);
+	c.pcap = q;
+	u = unix_socket_new(&c);
+	a = run(u, "{\"command\": \"pcap-file\", \"arguments\": {\"filename\": \"/\", "
+		   "\"output-dir\": \"/tmp\"}}");
+	CHECK_STREQ(ret_of(a), "OK");
+	CHECK_STREQ(msg_of(a), "Successfully added file to list");
+	json_decref(a);
+	a = run(u, "{\"command\": \"pcap-file\", \"arguments\": {\"filename\": \"/nope-x\", "
+		   "\"output-dir\": \"/tmp\"}}");
+	CHECK_STREQ(ret_of(a), "NOK");
+	CHECK_STREQ(msg_of(a), "filename does not exist");
+	json_decref(a);
+	a = run(u, "{\"command\": \"pcap-file-list\"}");
+	CHECK_EQ(json_integer_value(json_object_get(json_object_get(a, "message"), "count")), 1);
+	json_decref(a);
+	a = run(u, "{\"command\": \"pcap-current\"}");
+	CHECK_STREQ(msg_of(a), "None");
+	json_decref(a);
+	t = pcap_queue_take(q, NULL, 0);
+	CHECK(t != NULL);
+	a = run(u, "{\"command\": \"pcap-current\"}");
+	CHECK_STREQ(msg_of(a), "/");
+	json_decref(a);
+	a = run(u, "{\"command\": \"pcap-interrupt\"}");
+	CHECK_STREQ(msg_of(a), "Interrupted");
+	json_decref(a);
+	CHECK(*pcap_queue_interrupt_flag(q) == 1);
+	pcap_queue_done(q, 1234);
+	a = run(u, "{\"command\": \"pcap-last-processed\"}");
+	CHECK_EQ(json_integer_value(json_object_get(a, "message")), 1234);
+	json_decref(a);
+	a = run(u, "{\"command\": \"pcap-file-number\"}");
+	CHECK_EQ(json_integer_value(json_object_get(a, "message")), 0);
+	json_decref(a);
+	unix_socket_free(u);
+	pcap_queue_free(q);
 }
 
 TEST(unix_invalid_messages_close_the_connection)

@@ -734,9 +734,11 @@ static void header_line(MimeMsg *m, const uint8_t *l, uint32_t len, int cont)
 		return;
 	}
 	if (l[0] == ' ' || l[0] == '\t') {
-		/* folded: unfold (the CRLF goes, the blanks stay) */
+		/* folded: Suricata 8 unfolds by dropping the CRLF and the
+		 * blank that marks the fold, so "a\r\n\tb" is "ab"
+		 * (suricata-verify smtp-data-rejected's Received header) */
 		if (m->hname_len)
-			hval_add(m, l, len);
+			hval_add(m, l + 1, len - 1);
 		return;
 	}
 	header_end(m);

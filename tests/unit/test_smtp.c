@@ -34,6 +34,21 @@ static int feed_str(SmtpState *s, int dir, const char *t)
 	return smtp_parse(s, dir, (const uint8_t *)t, (uint32_t)strlen(t));
 }
 
+/* A session whose server advertised PIPELINING: the lines after DATA are
+ * the message at once, without waiting for the 354 (as Suricata). */
+static SmtpState *advertise_pipelining(SmtpState *s)
+{
+	feed_str(s, 1, "220 mx ESMTP\r\n");
+	feed_str(s, 0, "EHLO client.example\r\n");
+	feed_str(s, 1, "250-mx\r\n250 PIPELINING\r\n");
+	return s;
+}
+
+static SmtpState *pipelined_state(void)
+{
+	return advertise_pipelining(state());
+}
+
 static int str_is(const uint8_t *p, uint32_t len, const char *want)
 {
 	return p && len == strlen(want) && memcmp(p, want, len) == 0;
@@ -74,14 +89,13 @@ static const char session[] =
 
 TEST(smtp_envelope_and_message)
 {
-	SmtpState *s = state();
+	SmtpState *s = pipelined_state();
 	SmtpTx *tx;
 	const MimeMsg *m;
 	const uint8_t *p;
 	uint32_t n;
 
 	CHECK(s);
-	CHECK_EQ(feed_str(s, 1, "220 mx ESMTP\r\n"), SMTP_OK);
 	CHECK_EQ(feed_str(s, 0, session), SMTP_OK);
 	/* QUIT after the done mail starts the next (Suricata 8.0.0) */
 	CHECK_EQ(smtp_tx_count(s), 2);
@@ -114,7 +128,7 @@ TEST(smtp_envelope_and_message)
 /* Byte by byte, the parser must end where it ends with one call. */
 TEST(smtp_split_anywhere)
 {
-	SmtpState *s = state();
+	SmtpState *s = pipelined_state();
 	const MimeMsg *m;
 
 	for (size_t i = 0; session[i]; i++)
@@ -179,6 +193,62 @@ TEST(smtp_long_command_line_event)
 	line[sizeof(line) - 1] = '\0';
 	feed_str(s, 0, line);
 	CHECK(smtp_tx_has_event(smtp_tx_get(s, 0), SMTP_EV_MAX_COMMAND_LINE_LEN_EXCEEDED));
+	smtp_state_free(s);
+}
+
+/* A reply line past the 4096-byte line buffer is cut there and is no
+ * reply: an invalid reply, the parser's one error, and nothing more of the
+ * flow is parsed (suricata-verify smtp-bug-5989: one smtp record, tx 0's
+ * EHLO only). */
+TEST(smtp_long_reply_line_is_invalid_and_stops)
+{
+	SmtpState *s = state();
+	char *b = malloc(6000);
+	size_t n;
+
+	CHECK(b);
+	strcpy(b, "220 smtp ESMTP\r\n");
+	n = strlen(b);
+	memset(b + n, 'A', 4964);
+	CHECK_EQ(smtp_parse(s, 1, (const uint8_t *)b, (uint32_t)(n + 4964)), SMTP_OK);
+	CHECK_EQ(feed_str(s, 0, "EHLO Percival\r\n"), SMTP_OK);
+	CHECK_EQ(feed_str(s, 1, "250-mx.example\r\n250-AUTH LOGIN\r\n250 8BITMIME\r\n"), SMTP_ERR);
+	CHECK_EQ(smtp_parser_errors(s), 1);
+	CHECK(smtp_tx_has_event(smtp_tx_get(s, 0), SMTP_EV_INVALID_REPLY));
+	CHECK(smtp_tx_has_event(smtp_tx_get(s, 0), SMTP_EV_TRUNCATED_LINE));
+	CHECK_EQ(feed_str(s, 0, "MAIL FROM:<a@b>\r\nQUIT\r\n"), SMTP_ERR);
+	CHECK_EQ(smtp_tx_count(s), 1);
+	free(b);
+	smtp_state_free(s);
+}
+
+/* Without PIPELINING from the server, the message starts at the 354: the
+ * lines before it are commands (suricata-verify smtp-bug-5989, whose server
+ * replies are never seen); with it, at once. */
+TEST(smtp_data_waits_for_354_without_pipelining)
+{
+	SmtpState *s = state();
+	SmtpTx *tx;
+
+	feed_str(s, 1, "220 mx\r\n");
+	feed_str(s, 0, "EHLO a\r\n");
+	feed_str(s, 1, "250-mx\r\n250 8BITMIME\r\n");
+	feed_str(s, 0, "MAIL FROM:<a@b>\r\nDATA\r\nSubject: early\r\n");
+	tx = smtp_tx_get(s, 0);
+	CHECK(!mime_header(smtp_tx_mime(tx), "subject"));
+	feed_str(s, 1, "250 ok\r\n354 go\r\n");
+	feed_str(s, 0, "Subject: late\r\n\r\nbody\r\n.\r\n");
+	CHECK(smtp_tx_done(tx));
+	CHECK(str_is(mime_header(smtp_tx_mime(tx), "subject")->value,
+		     mime_header(smtp_tx_mime(tx), "subject")->len, "late"));
+	smtp_state_free(s);
+	/* the server never answers: the message lines and "." are commands,
+	 * the transaction stays open and QUIT belongs to it */
+	s = state();
+	feed_str(s, 1, "220 mx\r\n");
+	feed_str(s, 0, "EHLO a\r\nMAIL FROM:<a@b>\r\nDATA\r\nSubject: x\r\n\r\n.\r\nQUIT\r\n");
+	CHECK_EQ(smtp_tx_count(s), 1);
+	CHECK(!smtp_tx_done(smtp_tx_get(s, 0)));
 	smtp_state_free(s);
 }
 
@@ -296,7 +366,7 @@ TEST(smtp_starttls_refused_goes_on)
 
 TEST(smtp_tx_gc_frees_logged_done)
 {
-	SmtpState *s = state();
+	SmtpState *s = pipelined_state();
 
 	feed_str(s, 0, "HELO x\r\nMAIL FROM:<a@b>\r\nDATA\r\n\r\n.\r\nMAIL FROM:<c@d>\r\n");
 	CHECK_EQ(smtp_tx_count(s), 2);
@@ -453,7 +523,7 @@ TEST(mime_unfold_drops_the_fold_blank)
 
 TEST(smtp_eve_objects)
 {
-	SmtpState *s = state();
+	SmtpState *s = pipelined_state();
 	SmtpTx *tx;
 	json_t *j, *e;
 
@@ -485,7 +555,7 @@ TEST(smtp_eve_objects)
 
 TEST(smtp_keyword_buffers)
 {
-	SmtpState *s = state();
+	SmtpState *s = pipelined_state();
 	SmtpTx *tx;
 	const uint8_t *p;
 	uint32_t n;
@@ -511,7 +581,7 @@ TEST(smtp_keyword_buffers)
 
 TEST(smtp_attachment_is_a_closed_file_with_its_bytes)
 {
-	SmtpState *s = state();
+	SmtpState *s = pipelined_state();
 	SmtpTx *tx;
 	FileContainer *fc;
 	const File *f;
@@ -545,7 +615,7 @@ TEST(smtp_attachment_is_a_closed_file_with_its_bytes)
  * (RFC 2046 5.1.1); the ones inside stay. Two attachments, two files. */
 TEST(smtp_plain_attachments_end_before_the_boundary_crlf)
 {
-	SmtpState *s = state();
+	SmtpState *s = pipelined_state();
 	FileContainer *fc;
 	const File *f;
 	const uint8_t *p;
@@ -576,7 +646,7 @@ TEST(smtp_plain_attachments_end_before_the_boundary_crlf)
 /* The flow ends inside an attachment: that file is TRUNCATED, with what came. */
 TEST(smtp_attachment_cut_by_the_flow_end_is_truncated)
 {
-	SmtpState *s = state();
+	SmtpState *s = pipelined_state();
 	FileContainer *fc;
 	const File *f;
 
@@ -598,7 +668,7 @@ TEST(smtp_attachment_cut_by_the_flow_end_is_truncated)
  * (suricata-verify bug-6207-1); junk characters are skipped. */
 TEST(smtp_attachment_unpadded_base64_tail_is_kept)
 {
-	SmtpState *s = state();
+	SmtpState *s = pipelined_state();
 	const File *f;
 	const uint8_t *p;
 	uint32_t n;
@@ -628,7 +698,7 @@ TEST(smtp_raw_extraction_is_one_file_of_the_message)
 	smtp_config_defaults(&cfg);
 	cfg.raw_extraction = 1;
 	cfg.mime.decode_mime = 0;
-	s = smtp_state_new(&cfg);
+	s = advertise_pipelining(smtp_state_new(&cfg));
 	feed_str(s, 0, "EHLO a\r\nMAIL FROM:<a@b>\r\nRCPT TO:<c@d>\r\nDATA\r\n"
 		       "Subject: x\r\n\r\n..dot\r\nbody\r\n.\r\n");
 	f = files_first(smtp_tx_files(smtp_tx_get(s, 0), 0));
@@ -653,6 +723,7 @@ TEST(smtp_content_limit_bounds_the_kept_bytes)
 	smtp_config_defaults(&cfg);
 	cfg.content_limit = 4;
 	s = smtp_state_new(&cfg);
+	advertise_pipelining(s);
 	feed_str(s, 0, session);
 	f = files_first(smtp_tx_files(smtp_tx_get(s, 0), 0));
 	p = file_kept_data(f, &n);

@@ -968,6 +968,11 @@ uint32_t mime_events(const MimeMsg *m)
 	return m ? m->events : 0;
 }
 
+int mime_headers_done(const MimeMsg *m)
+{
+	return m && m->in_body;
+}
+
 int mime_done(const MimeMsg *m)
 {
 	return m && m->done;

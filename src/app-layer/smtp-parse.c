@@ -32,6 +32,7 @@ struct SmtpTx {
 	unsigned flags;             /* APP_TX_* */
 	void *detect;
 	int done;
+	int headers_done;           /* a message's header block ended */
 	Bytes helo, mail_from;
 	Bytes *rcpt;
 	unsigned nrcpt, rcpt_cap;
@@ -252,6 +253,11 @@ uint64_t smtp_tx_id(const SmtpTx *tx)
 int smtp_tx_done(const SmtpTx *tx)
 {
 	return tx->done;
+}
+
+int smtp_tx_headers_done(const SmtpTx *tx)
+{
+	return tx->headers_done;
 }
 
 unsigned *smtp_tx_flags(SmtpTx *tx)
@@ -597,6 +603,8 @@ static void message_line(SmtpState *s, const uint8_t *l, uint32_t len, int parti
 	if (s->cfg->raw_extraction && s->cur)
 		raw_line(s->cur, l, len, partial);
 	mime_feed_line(m, l, len, partial);
+	if (mime_headers_done(m))
+		s->cur->headers_done = 1;
 }
 
 /* ---------------- replies ---------------- */

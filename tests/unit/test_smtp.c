@@ -847,6 +847,29 @@ TEST(smtp_starttls_changes_the_flow_to_tls)
 	ctx_free(&c);
 }
 
+/* Progress: headers once the message's header block ended (email.* rules
+ * match mid-message: suricata-verify detect-email-cc), done at its end. */
+TEST(smtp_progress_headers_then_done)
+{
+	Ctx c;
+	void *tx;
+
+	ctx_init(&c, 25);
+	pkt(&c, 1, "220 mx\r\n", strlen("220 mx\r\n"));
+	pkt(&c, 0, "EHLO x\r\n", strlen("EHLO x\r\n"));
+	pkt(&c, 1, "250 PIPELINING\r\n", strlen("250 PIPELINING\r\n"));
+	pkt(&c, 0, "MAIL FROM:<a@b>\r\nDATA\r\nCc: c@d\r\n", strlen("MAIL FROM:<a@b>\r\nDATA\r\nCc: c@d\r\n"));
+	tx = app_layer_tx_get(&c.f, 0);
+	CHECK(tx);
+	CHECK_EQ(app_layer_tx_progress(&c.f, tx, APP_DIR_TOSERVER), 0);
+	pkt(&c, 0, "\r\nbody\r\n", strlen("\r\nbody\r\n"));
+	CHECK_EQ(app_layer_tx_progress(&c.f, tx, APP_DIR_TOSERVER), SMTP_PROGRESS_HEADERS);
+	CHECK_EQ(app_layer_tx_progress(&c.f, tx, APP_DIR_TOCLIENT), SMTP_PROGRESS_HEADERS);
+	pkt(&c, 0, ".\r\n", strlen(".\r\n"));
+	CHECK_EQ(app_layer_tx_progress(&c.f, tx, APP_DIR_TOSERVER), SMTP_PROGRESS_DONE);
+	ctx_free(&c);
+}
+
 TEST(smtp_config_mime_options)
 {
 	AppLayerConfig ac;

@@ -826,6 +826,11 @@ static uint32_t lines(SmtpState *s, int dir, const uint8_t *d, uint32_t len)
 		line_add(b, d + i, end - i, limit);
 		if (!lf)
 			return len;
+		/* the buffer holds the LF too: a line that fills it without
+		 * one is cut, its CR kept (suricata-verify smtp-long-command:
+		 * 4096 bytes, then the LF) */
+		if (b->len >= limit)
+			b->over = 1;
 		i = end + 1;
 		line_done(s, dir, 0);
 		if (dir == 0 && (s->bdat_mode || s->wait_tls))

@@ -233,6 +233,10 @@ static json_t *smtp_header(const char *type, const Packet *p, const Flow *f, con
 		return NULL;
 	if (p && p->pcap_cnt)
 		json_object_set_new(rec, "pcap_cnt", json_integer((json_int_t)p->pcap_cnt));
+	/* Suricata 8's header has the packet's source (suricata-verify
+	 * smtp-long-command: "wire/pcap") */
+	if (p)
+		json_object_set_new(rec, "pkt_src", json_string(output_pkt_src(p)));
 	json_object_set_new(rec, "tx_id", json_integer((json_int_t)app_layer_tx_log_id(f, tx)));
 	return rec;
 }

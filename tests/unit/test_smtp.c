@@ -252,6 +252,39 @@ TEST(smtp_data_waits_for_354_without_pipelining)
 	smtp_state_free(s);
 }
 
+/* A command of 4096 bytes (its CR the last) and then the LF: the LF is past
+ * the line buffer, so the line is truncated and keeps its CR
+ * (suricata-verify smtp-long-command). */
+TEST(smtp_lf_past_the_line_buffer_truncates)
+{
+	SmtpState *s = state();
+	char *b = malloc(4098);
+	const uint8_t *p;
+	uint32_t n;
+
+	CHECK(b);
+	memcpy(b, "EHLO ", 5);
+	memset(b + 5, 'O', 4090);
+	b[4095] = '\r';
+	b[4096] = '\n';
+	b[4097] = '\0';
+	feed_str(s, 0, b);
+	CHECK(smtp_tx_has_event(smtp_tx_get(s, 0), SMTP_EV_TRUNCATED_LINE));
+	p = smtp_tx_helo(smtp_tx_get(s, 0), &n);
+	CHECK_EQ(n, 4091);
+	CHECK(p && p[4090] == '\r');
+	smtp_state_free(s);
+	/* one byte shorter fits: no event, no CR */
+	s = state();
+	memcpy(b + 4094, "\r\n", 3);
+	feed_str(s, 0, b);
+	CHECK(!smtp_tx_has_event(smtp_tx_get(s, 0), SMTP_EV_TRUNCATED_LINE));
+	smtp_tx_helo(smtp_tx_get(s, 0), &n);
+	CHECK_EQ(n, 4089);
+	free(b);
+	smtp_state_free(s);
+}
+
 TEST(smtp_data_rejected_leaves_data_mode)
 {
 	SmtpState *s = state();

@@ -68,6 +68,7 @@ struct MimeMsg {
 	uint32_t p_blen;
 	int p_text;                 /* text/ (or no type at all) */
 	int p_has_type;
+	int p_rfc822;               /* message/rfc822: the body is a message */
 	enum mime_enc p_enc;
 	char *p_name;               /* attachment name, from its headers */
 	/* the part's body */
@@ -132,6 +133,7 @@ static void part_reset(MimeMsg *m)
 	m->p_blen = 0;
 	m->p_text = 1;
 	m->p_has_type = 0;
+	m->p_rfc822 = 0;
 	m->p_enc = ENC_NONE;
 	free(m->p_name);
 	m->p_name = NULL;
@@ -579,6 +581,7 @@ static void part_header(MimeMsg *m, const char *name, const uint8_t *v, uint32_t
 	if (strcmp(name, "content-type") == 0) {
 		m->p_has_type = 1;
 		m->p_text = len >= 5 && strncasecmp((const char *)v, "text/", 5) == 0;
+		m->p_rfc822 = len >= 14 && strncasecmp((const char *)v, "message/rfc822", 14) == 0;
 		if (len >= 10 && strncasecmp((const char *)v, "multipart/", 10) == 0) {
 			n = get_param(v, len, "boundary", buf, sizeof(buf));
 			if (n > 0) {
@@ -699,6 +702,16 @@ static void headers_done(MimeMsg *m)
 			ev(m, MIME_EV_MALFORMED_MSG);
 		}
 		m->kind = BODY_PREAMBLE;
+		return;
+	}
+	if (m->p_rfc822) {
+		/* an encapsulated message: its own header block follows, and
+		 * its parts say how they are encoded; the outer part's
+		 * encoding and name do not carry over (suricata-verify
+		 * smtp-mime-encap-8649-combined: a "base64" rfc822 part whose
+		 * inner attachment is plain) */
+		part_reset(m);
+		m->in_header = 1;
 		return;
 	}
 	m->kind = BODY_LEAF;

@@ -552,6 +552,28 @@ TEST(mime_unfold_drops_the_fold_blank)
 	mime_msg_free(m);
 }
 
+/* message/rfc822: the body is a message of its own, whose headers decide
+ * its encoding; the outer part's base64 and name do not apply
+ * (suricata-verify smtp-mime-encap-8649-combined). */
+TEST(mime_rfc822_part_is_an_inner_message)
+{
+	MimeConfig c;
+	MimeMsg *m;
+
+	mime_config_defaults(&c);
+	m = msg_of(&c, "Subject: outer\r\nContent-Type: message/rfc822\r\n"
+		       "Content-Transfer-Encoding: base64\r\n"
+		       "Content-Disposition: attachment; filename=\"innocent.txt\"\r\n\r\n"
+		       "Subject: inner\r\nContent-Type: application/octet-stream\r\n"
+		       "Content-Disposition: attachment; filename=\"malware.exe\"\r\n\r\n"
+		       "PAYLOAD\r\n");
+	CHECK_EQ(mime_attachment_count(m), 1);
+	CHECK(str_is(mime_attachment_at(m, 0)->s, mime_attachment_at(m, 0)->len, "malware.exe"));
+	CHECK(str_is(mime_header(m, "subject")->value, mime_header(m, "subject")->len, "outer"));
+	CHECK_EQ(mime_events(m) & (1u << MIME_EV_INVALID_BASE64), 0);
+	mime_msg_free(m);
+}
+
 /* ---- eve and keywords ---- */
 
 TEST(smtp_eve_objects)

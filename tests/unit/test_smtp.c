@@ -15,6 +15,8 @@
 #include "detect/detect-parse.h"
 #include "detect/smtp-kw.h"
 #include "output/smtp-json.h"
+#include "output/output-private.h"
+#include "decode/packet.h"
 
 #include <arpa/inet.h>
 #include <jansson.h>
@@ -923,6 +925,25 @@ TEST(smtp_progress_headers_then_done)
 	pkt(&c, 0, ".\r\n", strlen(".\r\n"));
 	CHECK_EQ(app_layer_tx_progress(&c.f, tx, APP_DIR_TOSERVER), SMTP_PROGRESS_DONE);
 	ctx_free(&c);
+}
+
+/* SMTP's fileinfo records wait for a packet of the files' direction
+ * (toserver) or the flow's end, as Suricata's file logging
+ * (suricata-verify mime-dec-parse-long-filename01: fileinfo at pcap_cnt 15,
+ * the smtp record at 14). */
+TEST(smtp_fileinfo_waits_for_a_client_packet)
+{
+	Packet p;
+	int x;
+
+	memset(&p, 0, sizeof(p));
+	CHECK(eve_smtp_logger.log_files);
+	p.flags = PKT_TOCLIENT;
+	CHECK_EQ(eve_smtp_logger.log_files(NULL, &p, NULL, &x, 0), 0);
+	CHECK_EQ(eve_smtp_logger.log_files(NULL, &p, NULL, &x, 1), 1);
+	p.flags = PKT_TOSERVER;
+	CHECK_EQ(eve_smtp_logger.log_files(NULL, &p, NULL, &x, 0), 1);
+	CHECK_EQ(eve_smtp_logger.log_files(NULL, NULL, NULL, &x, 0), 1);
 }
 
 TEST(smtp_config_mime_options)

@@ -62,6 +62,10 @@ typedef struct AppProtoOps {
 	/* 1 once the flow's payload is not to be inspected any more (SSH
 	 * after NEWKEYS: ciphertext); NULL: always inspected */
 	int (*no_inspection)(const void *state);
+	/* 1 once the protocol gives the flow up for good (encryption-handling
+	 * bypass, once encrypted): the flow is bypassed locally, no more
+	 * stream, app layer or detection (flow_bypass_local); NULL: never */
+	int (*bypass)(const void *state);
 
 	/* transactions (app-layer.h says what callers may assume) */
 	uint64_t (*tx_count)(const void *state);

@@ -694,6 +694,14 @@ int app_layer_flow_no_inspection(const Flow *f)
 	return ops && ops->no_inspection && ops->no_inspection(st);
 }
 
+int app_layer_flow_bypass(const Flow *f)
+{
+	void *st;
+	const AppProtoOps *ops = flow_ops(f, &st);
+
+	return ops && ops->bypass && st && ops->bypass(st);
+}
+
 void app_layer_flow_free(Flow *f)
 {
 	AppFlowState *fs;

@@ -161,6 +161,8 @@ void app_layer_tx_gc(Flow *f, unsigned need);
  * encryption-handling track-only and bypass). Header, flow and
  * transaction rules still apply. */
 int app_layer_flow_no_inspection(const Flow *f);
+/* 1 once f's protocol asks for the flow to be bypassed (AppProtoOps.bypass). */
+int app_layer_flow_bypass(const Flow *f);
 
 /* Frees f->alstate (any protocol); f->alstate is NULL afterwards. */
 void app_layer_flow_free(Flow *f);

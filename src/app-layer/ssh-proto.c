@@ -198,6 +198,15 @@ static int ssh_no_inspection(const void *state)
 	return ssh_conf.encryption != SSH_ENC_FULL && ssh_encrypted(t->s);
 }
 
+/* bypass: once encrypted, Suricata bypasses the flow (locally without a
+ * capture bypass: flow_bypassed.local_*) */
+static int ssh_bypass(const void *state)
+{
+	const SshTx *t = state;
+
+	return ssh_conf.encryption == SSH_ENC_BYPASS && ssh_encrypted(t->s);
+}
+
 const SshState *ssh_tx_state(const void *tx)
 {
 	return tx ? ((const SshTx *)tx)->s : NULL;
@@ -282,6 +291,7 @@ const AppProtoOps ssh_proto_ops = {
 	.state_free = ssh_state_free_op,
 	.parse = ssh_parse_op,
 	.no_inspection = ssh_no_inspection,
+	.bypass = ssh_bypass,
 	.tx_count = ssh_tx_count,
 	.tx_get = ssh_tx_get,
 	.tx_id = ssh_tx_id,

@@ -339,6 +339,15 @@ static int tls_tx_has_event(const void *tx, int id)
 	return id >= 0 && id < TLS_EV_COUNT && t->s->events[id] > 0;
 }
 
+/* bypass: once the handshake is done the flow is bypassed, as Suricata */
+static int tls_bypass(const void *state)
+{
+	const TlsTx *t = state;
+
+	return tls_conf.encryption == TLS_ENC_BYPASS && t->s &&
+	       (t->s->flags & TLS_F_HANDSHAKE_DONE);
+}
+
 const AppProtoOps tls_proto_ops = {
 	.name = "tls",
 	.ipprotos = APP_IPPROTO_TCP,
@@ -351,6 +360,7 @@ const AppProtoOps tls_proto_ops = {
 	.state_new = tls_state_new_op,
 	.state_free = tls_state_free_op,
 	.parse = tls_parse_op,
+	.bypass = tls_bypass,
 	.tx_count = tls_tx_count,
 	.tx_get = tls_tx_get,
 	.tx_id = tls_tx_id,

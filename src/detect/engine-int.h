@@ -278,6 +278,7 @@ struct DetectThread {
 	 * for the KWF_TX keywords (NULL outside) */
 	void *tx;
 	int tx_side;
+	struct DetectFlowState *tx_fs;   /* the flow's state during tx_inspect_flow */
 	const uint8_t *cur_data;
 	uint32_t cur_len;
 	uint64_t cur_end;         /* stream offset where cur_data ends (0: unknown) */
@@ -314,6 +315,9 @@ typedef struct DetectFlowState {
 	uint64_t raw_off[2];      /* raw stream inspected up to, per direction */
 	uint64_t raw_rel[2];      /* to release on the next packet: the alerts of
 	                           * this one log the stream data (eve payload) */
+	uint64_t raw_tx[2];       /* where this packet's raw stream inspection
+	                           * started: a transaction rule's payload
+	                           * content reads [raw_tx, ready) */
 	uint64_t tx_next;         /* first tx not yet done by detection */
 	struct TagEntry *tags;    /* session tags (tag.c) */
 	/* ac-cuda: stream ends whose matches the GPU found (stream-cov.h) */

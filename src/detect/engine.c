@@ -933,7 +933,9 @@ static void sig_stream_setup(DetectEngine *de, DetectSig *ds)
 		ds->sig_type = SIG_TYPE_PKT;
 	ds->need_packet = (uint8_t)need_packet;
 	ds->need_stream = (uint8_t)need_stream;
-	if (ds->stream_ok)
+	/* a TCP transaction rule's payload content reads the raw stream
+	 * (tx-inspect.c: tx_payload_match), which must then be kept */
+	if (ds->stream_ok || (ds->has_http && ds->has_payload && tcp))
 		de->uses_stream = 1;
 }
 
@@ -1915,6 +1917,8 @@ uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts)
 	ids_stream = p->proto == IPPROTO_TCP && fs && p->flow->stream && de->uses_stream &&
 		     !de->cfg.stream_inline &&
 		     !dt->no_payload;
+	if (fs)
+		fs->raw_tx[dir] = fs->raw_off[dir];
 	if (ids_stream) {
 		if (de->gpu && app_layer_has_txs(p->flow))
 			tx_gpu_harvest(dt, p->flow, fs);
@@ -2077,6 +2081,7 @@ uint32_t detect_flow_flush(DetectThread *dt, Packet *p, const DetectAlert **aler
 	stream_hit_next(dt);
 	if (de->gpu && app_layer_has_txs(p->flow))
 		tx_gpu_harvest(dt, p->flow, fs);
+	fs->raw_tx[(p->flags & PKT_TOCLIENT) ? 1 : 0] = fs->raw_off[(p->flags & PKT_TOCLIENT) ? 1 : 0];
 	/* inline: every byte was inspected with the packet that brought it */
 	if (p->flow->stream && de->uses_stream && !de->cfg.stream_inline)
 		stream_inspect(dt, p, fs, 1);

@@ -122,6 +122,9 @@ void detect_flow_swap(Flow *f)
 	t = st->raw_rel[0];
 	st->raw_rel[0] = st->raw_rel[1];
 	st->raw_rel[1] = t;
+	t = st->raw_tx[0];
+	st->raw_tx[0] = st->raw_tx[1];
+	st->raw_tx[1] = t;
 	st->iponly_done = (uint8_t)(((st->iponly_done & 1) << 1) | ((st->iponly_done >> 1) & 1));
 	{
 		struct StreamCov *c = st->scov[0];

@@ -17,6 +17,9 @@
 #include "app-layer/http.h"
 #include "detect/prefilter-gpu.h"
 #include "detect/transform.h"
+#include "stream/stream.h"
+
+#include <netinet/in.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -626,6 +629,37 @@ static int list_matches(DetectThread *dt, const DetectSig *ds, void *tx, int l, 
 	return 0;
 }
 
+/* A transaction rule's payload content (no sticky buffer). On a TCP flow
+ * in IDS mode, as Suricata's stream inspection of transaction rules, it
+ * reads the raw stream of side d that this packet's inspection covers:
+ * from where the last raw inspection ended up to the ready offset, so a
+ * request parsed when the server ACKed it is seen whole on the next packet
+ * that way (a pure ACK: suricata-verify dcerpc/zerologon, content with
+ * endswith after dcerpc.opnum). The packet's own payload is tried when the
+ * stream does not match, as before (UDP, inline mode, no stream kept). */
+static int tx_payload_match(DetectThread *dt, const Signature *s, Packet *p, int d)
+{
+	InspectBuffer b = { p->payload, p->payload_len, IBUF_PACKET };
+	const DetectFlowState *fs = dt->tx_fs;
+	Flow *f = p->flow;
+
+	if (fs && f->proto == IPPROTO_TCP && f->stream && dt->de->uses_stream &&
+	    !dt->de->cfg.stream_inline) {
+		uint64_t from = fs->raw_tx[d], ready = stream_ready_offset(f, d), base;
+		const uint8_t *data;
+		uint32_t len;
+
+		while (from < ready && stream_get_data(f, d, from, &data, &len, &base)) {
+			InspectBuffer sb = { data, len, IBUF_STREAM };
+
+			if (inspect_buffer(dt, s, BUF_PAYLOAD, &sb))
+				return 1;
+			from = base + len;
+		}
+	}
+	return inspect_buffer(dt, s, BUF_PAYLOAD, &b);
+}
+
 static int tx_sig_match(DetectThread *dt, const DetectSig *ds, Packet *p, void *tx, int d)
 {
 	const Signature *s = ds->s;
@@ -637,12 +671,8 @@ static int tx_sig_match(DetectThread *dt, const DetectSig *ds, Packet *p, void *
 	dt->tx = NULL;
 	if (!m)
 		return 0;
-	if (ds->has_payload) {
-		InspectBuffer b = { p->payload, p->payload_len, IBUF_PACKET };
-
-		if (!inspect_buffer(dt, s, BUF_PAYLOAD, &b))
-			return 0;
-	}
+	if (ds->has_payload && !tx_payload_match(dt, s, p, d))
+		return 0;
 	for (int l = 1; l < BUF_IPV4_HDR; l++)
 		if (s->lists[l].n && !list_matches(dt, ds, tx, l, d, p->flow->app_proto))
 			return 0;
@@ -902,6 +932,7 @@ void tx_inspect_flow(DetectThread *dt, Packet *p, DetectFlowState *fs, int final
 	complete = app_proto_progress_complete(f->app_proto);
 	if (!dt->de->nhttp)
 		goto flags;
+	dt->tx_fs = fs;
 	for (uint64_t id = fs->tx_next; id < n; id++) {
 		void *tx = app_layer_tx_get(f, id);
 		TxDetect *st;
@@ -915,6 +946,7 @@ void tx_inspect_flow(DetectThread *dt, Packet *p, DetectFlowState *fs, int final
 		 * (and on that side's flow-end pseudo packet) */
 		tx_eval(dt, p, tx, st, pdir, final);
 	}
+	dt->tx_fs = NULL;
 flags:
 	/* transactions complete on a side are done for detection there */
 	for (uint64_t id = fs->tx_next; id < n; id++) {

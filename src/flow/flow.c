@@ -58,6 +58,7 @@ static struct {
 	counter_id total, tcp, udp, icmpv4, icmpv6, tcp_reuse, memcap;
 	counter_id emerg_entered, emerg_over, active, memuse, spare, get_used;
 	counter_id end_new, end_established, end_closed, mgr_timeout;
+	counter_id byp_pkts, byp_bytes;
 } cnt;
 static int counters_registered;
 
@@ -80,6 +81,8 @@ void flow_register_counters(void)
 	cnt.end_established = counter_register("flow.end.state.established");
 	cnt.end_closed = counter_register("flow.end.state.closed");
 	cnt.mgr_timeout = counter_register("flow.mgr.flows_timeout");
+	cnt.byp_pkts = counter_register("flow_bypassed.local_pkts");
+	cnt.byp_bytes = counter_register("flow_bypassed.local_bytes");
 	counters_registered = 1;
 }
 
@@ -921,6 +924,15 @@ static int is_tcp_reuse(const Flow *f, const Packet *p)
 {
 	return f->proto == IPPROTO_TCP && f->state == FLOW_STATE_CLOSED &&
 	       (p->tcp_flags & (TH_SYN | TH_ACK | TH_RST)) == TH_SYN;
+}
+
+int flow_bypassed_packet(FlowTable *ft, Flow *f, const Packet *p)
+{
+	if (!f || !(f->ep_flags & FLOW_LOCAL_BYPASS))
+		return 0;
+	counter_inc(ft->tc, cnt.byp_pkts);
+	counter_add(ft->tc, cnt.byp_bytes, p->caplen);
+	return 1;
 }
 
 Flow *flow_handle_packet(FlowTable *ft, Packet *p)

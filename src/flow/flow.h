@@ -100,6 +100,9 @@ typedef struct Flow {
 
 #define FLOW_EP_PASS   0x01u  /* pass-flow: no more detection, still parsed and logged */
 #define FLOW_EP_BYPASS 0x02u  /* bypass: no more stream, app-layer or detection */
+#define FLOW_LOCAL_BYPASS 0x08u  /* bypassed by the app layer (encryption-handling
+                               * bypass): as FLOW_EP_BYPASS, its later packets
+                               * counted in flow_bypassed.local_* */
 #define FLOW_EP_DROP   0x04u  /* IPS: dropped (a drop-flow policy, or a drop rule that
                                * acts on the flow); nothing more inspected */
 
@@ -135,6 +138,9 @@ void flow_table_free(FlowTable *ft);   /* flushes first */
  * packet proceeds without one (counted as flow.memcap). GRE carriers
  * (PKT_NO_FLOW) get none, as in Suricata. Returns p->flow. */
 Flow *flow_handle_packet(FlowTable *ft, Packet *p);
+/* 1 when f is bypassed locally (FLOW_LOCAL_BYPASS): p, one of its packets, is
+ * counted in flow_bypassed.local_pkts / local_bytes and is not inspected. */
+int flow_bypassed_packet(FlowTable *ft, Flow *f, const Packet *p);
 
 /* Reverses f's direction: its client becomes the server (tuple, per-direction
  * counters, flags, MACs, app-layer progress swap sides), and p, the packet

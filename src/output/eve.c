@@ -464,7 +464,7 @@ void output_flow_end(Outputs *o, const Flow *f, enum flow_end_reason why)
 	/* Suricata: whole seconds between the first and the last packet */
 	jw_int(&w, "age", (int64_t)(f->last.tv_sec - f->start.tv_sec));
 	/* a flow bypassed by an exception policy ends "bypassed", as in Suricata */
-	jw_str(&w, "state", f->ep_flags & FLOW_EP_BYPASS ? "bypassed" : flow_state_name(f->state));
+	jw_str(&w, "state", f->ep_flags & (FLOW_EP_BYPASS | FLOW_LOCAL_BYPASS) ? "bypassed" : flow_state_name(f->state));
 	jw_str(&w, "reason", flow_end_reason_name(why));
 	jw_bool(&w, "alerted", f->alerted);
 	write_flow_exception_policy(&w, f);

@@ -255,7 +255,7 @@ static void on_flow_end(void *arg, Flow *f, enum flow_end_reason why)
 	Worker *w = arg;
 	Packet *p = NULL;
 
-	if (f->stream && !(f->ep_flags & (FLOW_EP_BYPASS | FLOW_EP_DROP))) {
+	if (f->stream && !(f->ep_flags & (FLOW_EP_BYPASS | FLOW_LOCAL_BYPASS | FLOW_EP_DROP))) {
 		/* everything still held becomes ready: the consumers see it last */
 		stream_flow_end(w->st, f);
 		if (w->at)
@@ -378,12 +378,18 @@ static void worker_process(Worker *w, Packet *p)
 		f = flow_handle_packet(w->ft, p);
 	if (f)
 		verdict_flow(p);
+	/* a flow the app layer bypassed: counted, nothing more (Suricata's
+	 * local bypass) */
+	if (flow_bypassed_packet(w->ft, f, p)) {
+		flow_table_timeout(w->ft, &p->ts);
+		return;
+	}
 	/* exception policies (flow_exception): bypass and an IPS drop end all
 	 * inspection of the flow, pass-flow its detection only */
 	if (f && p->proto == IPPROTO_TCP && PKT_IS_TCP(p) &&
-	    !(f->ep_flags & (FLOW_EP_BYPASS | FLOW_EP_DROP))) {
+	    !(f->ep_flags & (FLOW_EP_BYPASS | FLOW_LOCAL_BYPASS | FLOW_EP_DROP))) {
 		stream_handle_packet(w->st, f, p);
-		if (w->at && f->stream && !(f->ep_flags & (FLOW_EP_BYPASS | FLOW_EP_DROP)))
+		if (w->at && f->stream && !(f->ep_flags & (FLOW_EP_BYPASS | FLOW_LOCAL_BYPASS | FLOW_EP_DROP)))
 			app_feed(w, f, p);
 	} else if (f && PKT_IS_UDP(p) && w->at && p->payload_len) {
 		app_feed_udp(w, f, p);
@@ -402,6 +408,10 @@ static void worker_process(Worker *w, Packet *p)
 	output_anomaly(w->e->outputs, p);
 	if (f && f->alstate)
 		tx_log(w, p, f, 0);
+	/* encryption-handling bypass: the packets after this one skip
+	 * everything (flow_bypassed_packet) */
+	if (f && f->alstate && !(f->ep_flags & FLOW_LOCAL_BYPASS) && app_layer_flow_bypass(f))
+		f->ep_flags |= FLOW_LOCAL_BYPASS;
 	flow_table_timeout(w->ft, &p->ts);
 }
 

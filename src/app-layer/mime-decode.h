@@ -97,6 +97,8 @@ int mime_body_md5(const MimeMsg *m, uint8_t out[16]);
 const char *mime_body_md5_hex(const MimeMsg *m);
 /* MIME_EV_* bits raised so far. */
 uint32_t mime_events(const MimeMsg *m);
+/* Whether the message's own header block ended. */
+int mime_headers_done(const MimeMsg *m);
 /* Whether the message ended (mime_finish). */
 int mime_done(const MimeMsg *m);
 /* URL flags for eve (has_ipv4_url, has_ipv6_url, has_exe_url). */

@@ -32,6 +32,7 @@ struct SmtpTx {
 	unsigned flags;             /* APP_TX_* */
 	void *detect;
 	int done;
+	int headers_done;           /* a message's header block ended */
 	Bytes helo, mail_from;
 	Bytes *rcpt;
 	unsigned nrcpt, rcpt_cap;
@@ -66,6 +67,7 @@ struct SmtpState {
 	uint8_t cmds[CMD_QUEUE];
 	unsigned cmd_head, ncmds;
 	int welcome;                /* the server's first reply came */
+	int pipelining;             /* the server advertised PIPELINING (RFC 2920) */
 	int in_multiline;
 	int wait_tls;               /* STARTTLS sent, its reply not seen */
 	int tls;                    /* TLS from here on: bytes are held */
@@ -251,6 +253,11 @@ uint64_t smtp_tx_id(const SmtpTx *tx)
 int smtp_tx_done(const SmtpTx *tx)
 {
 	return tx->done;
+}
+
+int smtp_tx_headers_done(const SmtpTx *tx)
+{
+	return tx->headers_done;
 }
 
 unsigned *smtp_tx_flags(SmtpTx *tx)
@@ -519,9 +526,13 @@ static void command(SmtpState *s, const uint8_t *l, uint32_t len)
 		}
 		break;
 	case CMD_DATA:
-		/* Suricata takes the lines after DATA as the message without
-		 * waiting for the 354 (pipelining clients do not wait either) */
-		s->data_mode = 1;
+		/* Suricata takes the lines after DATA as the message at once
+		 * only when the server advertised PIPELINING (a pipelining
+		 * client does not wait); otherwise its 354 starts the message
+		 * (suricata-verify smtp-bug-5989: no server reply is seen, so
+		 * the lines after DATA are commands) */
+		if (s->pipelining)
+			s->data_mode = 1;
 		message_start(s);
 		break;
 	case CMD_BDAT: {
@@ -592,6 +603,8 @@ static void message_line(SmtpState *s, const uint8_t *l, uint32_t len, int parti
 	if (s->cfg->raw_extraction && s->cur)
 		raw_line(s->cur, l, len, partial);
 	mime_feed_line(m, l, len, partial);
+	if (mime_headers_done(m))
+		s->cur->headers_done = 1;
 }
 
 /* ---------------- replies ---------------- */
@@ -613,6 +626,15 @@ static int known_code(int code)
 	return 0;
 }
 
+/* "PIPELINING", any case, maybe with trailing blanks: an EHLO reply line's
+ * keyword after "250-" / "250 ". */
+static int is_pipelining(const uint8_t *t, uint32_t len)
+{
+	while (len && (t[len - 1] == ' ' || t[len - 1] == '\t' || t[len - 1] == '\r'))
+		len--;
+	return len == 10 && strncasecmp((const char *)t, "PIPELINING", 10) == 0;
+}
+
 static void reply(SmtpState *s, const uint8_t *l, uint32_t len)
 {
 	int code, c;
@@ -631,6 +653,8 @@ static void reply(SmtpState *s, const uint8_t *l, uint32_t len)
 		s->failed = 1;
 		return;
 	}
+	if (code == 250 && is_pipelining(l + 4, len > 4 ? len - 4 : 0))
+		s->pipelining = 1;
 	if (len > 3 && l[3] == '-') {
 		s->in_multiline = 1;
 		return;
@@ -645,6 +669,12 @@ static void reply(SmtpState *s, const uint8_t *l, uint32_t len)
 		else
 			return;
 	}
+	/* a 354 starts the message of the DATA sent, whichever command the
+	 * reply order pairs it with (suricata-verify detect-email-received:
+	 * the server's banner runs into its EHLO reply, so the 354 pairs
+	 * with the last RCPT) */
+	if (code == 354 && s->cur && s->cur->mime && !s->cur->done && !s->bdat_mode)
+		s->data_mode = 1;
 	c = cmd_pop(s);
 	if (c < 0) {
 		set_event(s, SMTP_EV_UNABLE_TO_MATCH_REPLY_WITH_REQUEST);
@@ -666,7 +696,9 @@ static void reply(SmtpState *s, const uint8_t *l, uint32_t len)
 	case CMD_DATA:
 		if (code != 354) {
 			set_event(s, SMTP_EV_DATA_COMMAND_REJECTED);
-			if (s->data_mode) {
+			/* the message that began (pipelined) or was to begin
+			 * is no message */
+			if (s->data_mode || (s->cur && !s->cur->done)) {
 				s->data_mode = 0;
 				if (s->cur && s->cur->mime) {
 					mime_msg_free(s->cur->mime);
@@ -794,6 +826,11 @@ static uint32_t lines(SmtpState *s, int dir, const uint8_t *d, uint32_t len)
 		line_add(b, d + i, end - i, limit);
 		if (!lf)
 			return len;
+		/* the buffer holds the LF too: a line that fills it without
+		 * one is cut, its CR kept (suricata-verify smtp-long-command:
+		 * 4096 bytes, then the LF) */
+		if (b->len >= limit)
+			b->over = 1;
 		i = end + 1;
 		line_done(s, dir, 0);
 		if (dir == 0 && (s->bdat_mode || s->wait_tls))

@@ -78,6 +78,8 @@ uint64_t smtp_tx_count(const SmtpState *s);
 SmtpTx *smtp_tx_get(const SmtpState *s, uint64_t id);
 uint64_t smtp_tx_id(const SmtpTx *tx);
 int smtp_tx_done(const SmtpTx *tx);
+/* Whether a message's header block ended on the transaction (sticky). */
+int smtp_tx_headers_done(const SmtpTx *tx);
 unsigned *smtp_tx_flags(SmtpTx *tx);
 void **smtp_tx_detect_slot(SmtpTx *tx);
 /* Frees the done transactions at the front whose flags include need. */

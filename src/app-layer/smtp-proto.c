@@ -302,12 +302,13 @@ static uint64_t smtp_tx_id_op(const void *tx)
 	return smtp_tx_id(tx);
 }
 
-/* One progress value: done (1) once the message ended (or RSET, or the
- * change to TLS); both sides alike, as Suricata's SMTP tx is. */
+/* One progress value for both sides, as Suricata's SMTP tx has (smtp.h). */
 static int smtp_tx_progress(const void *tx, int dir)
 {
 	(void)dir;
-	return smtp_tx_done(tx) ? SMTP_PROGRESS_DONE : 0;
+	if (smtp_tx_done(tx))
+		return SMTP_PROGRESS_DONE;
+	return smtp_tx_headers_done(tx) ? SMTP_PROGRESS_HEADERS : 0;
 }
 
 static unsigned smtp_tx_flags_op(const void *tx)

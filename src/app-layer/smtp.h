@@ -3,14 +3,18 @@
  * accessors of smtp-parse.h, on tx from app_layer_tx_get()); everything
  * else goes through the generic app_layer_tx_*() calls.
  *
- * Progress: one value for both sides, done (1) when the transaction's
- * message ended, at RSET, or when the flow went on as TLS. */
+ * Progress: one value for both sides: headers (1) once the message's
+ * header block ended, so the email.* header buffers are whole and a rule
+ * on them matches mid-message, as in Suricata (suricata-verify
+ * detect-email-cc); done (2) when the message ended, or the flow went on
+ * as TLS. */
 #ifndef APP_LAYER_SMTP_H
 #define APP_LAYER_SMTP_H
 
 #include "app-layer/smtp-parse.h"
 
-#define SMTP_PROGRESS_DONE 1
+#define SMTP_PROGRESS_HEADERS 1
+#define SMTP_PROGRESS_DONE 2
 
 struct Flow;
 struct FileContainer;

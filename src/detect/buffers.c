@@ -108,7 +108,10 @@ const DetectBuffer detect_buffers[BUF_MAX] = {
 	[BUF_DNS_AUTHORITIES_RRNAME] = { "dns.authorities.rrname", 2, 3, ALPROTO_DNS, DBUF_EVAL, 1, 1, { DNS_KW_AUTHORITIES_RRNAME, DNS_KW_AUTHORITIES_RRNAME }, dns_buffer_get },
 	[BUF_DNS_ADDITIONALS_RRNAME] = { "dns.additionals.rrname", 2, 3, ALPROTO_DNS, DBUF_EVAL, 1, 1, { DNS_KW_ADDITIONALS_RRNAME, DNS_KW_ADDITIONALS_RRNAME }, dns_buffer_get },
 	[BUF_DNS_RESPONSE_RRNAME] = { "dns.response.rrname", 2, 2, ALPROTO_DNS, DBUF_TC, 1, 1, { DNS_KW_RESPONSE_RRNAME, DNS_KW_RESPONSE_RRNAME }, dns_buffer_get },
+/* the envelope and header buffers are whole at the headers' end (smtp.h);
+ * URLs and the body's md5 at the message's */
 #define SMTP_B(n, d, multi, pb) { n, 2, d, ALPROTO_SMTP, DBUF_TS, 0, multi, { pb, pb }, smtp_buffer_get }
+#define SMTP_BD(n, d, multi, pb) { n, 2, d, ALPROTO_SMTP, DBUF_TS, SMTP_PROGRESS_DONE, multi, { pb, pb }, smtp_buffer_get }
 	[BUF_SMTP_HELO] = SMTP_B("smtp.helo", 1, 0, SMTP_KW_HELO),
 	[BUF_SMTP_MAIL_FROM] = SMTP_B("smtp.mail_from", 1, 0, SMTP_KW_MAIL_FROM),
 	[BUF_SMTP_RCPT_TO] = SMTP_B("smtp.rcpt_to", 1, 1, SMTP_KW_RCPT_TO),
@@ -120,8 +123,8 @@ const DetectBuffer detect_buffers[BUF_MAX] = {
 	[BUF_EMAIL_MESSAGE_ID] = SMTP_B("email.message_id", 1, 0, SMTP_KW_EMAIL_MESSAGE_ID),
 	[BUF_EMAIL_X_MAILER] = SMTP_B("email.x_mailer", 1, 0, SMTP_KW_EMAIL_X_MAILER),
 	[BUF_EMAIL_RECEIVED] = SMTP_B("email.received", 1, 1, SMTP_KW_EMAIL_RECEIVED),
-	[BUF_EMAIL_URL] = SMTP_B("email.url", 1, 1, SMTP_KW_EMAIL_URL),
-	[BUF_EMAIL_BODY_MD5] = SMTP_B("email.body_md5", 1, 0, SMTP_KW_EMAIL_BODY_MD5),
+	[BUF_EMAIL_URL] = SMTP_BD("email.url", 1, 1, SMTP_KW_EMAIL_URL),
+	[BUF_EMAIL_BODY_MD5] = SMTP_BD("email.body_md5", 1, 0, SMTP_KW_EMAIL_BODY_MD5),
 #define SSH_B(n, d, side, prog, pb) { n, 2, d, ALPROTO_SSH, side, prog, 0, { pb, pb }, ssh_buffer_get }
 	[BUF_SSH_PROTO] = SSH_B("ssh.proto", 3, DBUF_EVAL, SSH_PROGRESS_BANNER, SSH_KW_BUF_PROTO),
 	[BUF_SSH_SOFTWARE] = SSH_B("ssh.software", 3, DBUF_EVAL, SSH_PROGRESS_BANNER, SSH_KW_BUF_SOFTWARE),

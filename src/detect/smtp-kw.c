@@ -6,9 +6,10 @@
  * Received header / URL found) and email.body_md5 (hex, with
  * app-layer.protocols.smtp.mime.body-md5 on).
  *
- * Every keyword makes the rule an SMTP rule; the buffers are read once the
- * transaction is done (its message ended), so a rule meets the whole
- * envelope and message once per transaction. */
+ * Every keyword makes the rule an SMTP rule; the envelope and header
+ * buffers are read once the message's header block ended (they are whole
+ * then: a rule matches mid-message, as Suricata's does), email.url and
+ * email.body_md5 once the message ended (buffers.c), or at the flow's end. */
 #include "detect/detect-int.h"
 #include "detect/engine-int.h"
 #include "detect/buffers.h"

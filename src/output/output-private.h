@@ -109,6 +109,10 @@ typedef struct EveTxLogger {
 	/* the members an alert on the tx gets ({"http": {...}}): a new
 	 * reference, or NULL */
 	json_t *(*alert_json)(const Flow *f, void *tx);
+	/* optional: the tx's fileinfo records, apart from log_tx (Suricata
+	 * writes a file's record on a packet of the file's direction): 1
+	 * once written, 0 to be asked again (output_tx_log_files) */
+	int (*log_files)(Outputs *o, const Packet *p, const Flow *f, void *tx, int final);
 	/* 1: the protocol has one transaction per flow (TLS): alerts on the
 	 * flow that are not on a transaction get its members too */
 	int flow_scope;

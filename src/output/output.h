@@ -196,6 +196,11 @@ void output_set_app_proto_namer(app_proto_name_fn fn);
  * addresses follow the flow (client as source), as Suricata logs them.
  * Each is a no-op when eve does not list the type. Thread-safe. */
 void output_tx_log(Outputs *o, const Packet *p, const Flow *f, void *tx);
+/* The fileinfo records of a logged tx, for a protocol that writes them
+ * apart from its record (SMTP): 1 once written (or when the protocol has
+ * none of its own), 0 to be asked again on a later packet. final: the
+ * flow ends. */
+int output_tx_log_files(Outputs *o, const Packet *p, const Flow *f, void *tx, int final);
 
 /* Flow end: an eve "flow" record when enabled. Safe as a flow_end_fn body. */
 void output_flow_end(Outputs *o, const Flow *f, enum flow_end_reason why);

@@ -233,6 +233,10 @@ static json_t *smtp_header(const char *type, const Packet *p, const Flow *f, con
 		return NULL;
 	if (p && p->pcap_cnt)
 		json_object_set_new(rec, "pcap_cnt", json_integer((json_int_t)p->pcap_cnt));
+	/* Suricata 8's header has the packet's source (suricata-verify
+	 * smtp-long-command: "wire/pcap") */
+	if (p)
+		json_object_set_new(rec, "pkt_src", json_string(output_pkt_src(p)));
 	json_object_set_new(rec, "tx_id", json_integer((json_int_t)app_layer_tx_log_id(f, tx)));
 	return rec;
 }
@@ -285,7 +289,20 @@ static void log_smtp_tx(Outputs *o, const Packet *p, const Flow *f, void *tx)
 			json_object_set_new(rec, "email", e);
 		eve_write(o, rec);
 	}
-	log_smtp_files(o, p, f, tx);
+}
+
+/* Suricata writes a file's fileinfo record on a packet of the file's
+ * direction, or at the flow's end: an attachment (toserver) closed while
+ * the server's reply is parsed waits for the client's next packet
+ * (suricata-verify mime-dec-parse-long-filename01: pcap_cnt 15, the smtp
+ * record's 14). */
+static int log_smtp_files_op(Outputs *o, const Packet *p, const Flow *f, void *tx, int final)
+{
+	if (!final && p && !(p->flags & PKT_PSEUDO) && (p->flags & PKT_TOCLIENT))
+		return 0;
+	if (o)
+		log_smtp_files(o, p, f, tx);
+	return 1;
 }
 
 /* Alerts on an SMTP transaction carry its smtp and email objects. */
@@ -313,6 +330,7 @@ static json_t *alert_smtp_json(const Flow *f, void *tx)
 const EveTxLogger eve_smtp_logger = {
 	.log_tx = log_smtp_tx,
 	.alert_json = alert_smtp_json,
+	.log_files = log_smtp_files_op,
 };
 
 /* The items of a list option: a YAML sequence, or one scalar "[a, b]"

@@ -32,6 +32,15 @@ void output_tx_log(Outputs *o, const Packet *p, const Flow *f, void *tx)
 		l->log_tx(o, p, f, tx);
 }
 
+int output_tx_log_files(Outputs *o, const Packet *p, const Flow *f, void *tx, int final)
+{
+	const EveTxLogger *l = logger_of(f);
+
+	if (!o || !l || !l->log_files || !tx)
+		return 1;
+	return l->log_files(o, p, f, tx, final);
+}
+
 json_t *output_tx_alert_json(const Flow *f, uint64_t tx_id)
 {
 	const EveTxLogger *l = logger_of(f);

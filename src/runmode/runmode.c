@@ -248,19 +248,28 @@ static void tx_log(Worker *w, Packet *p, Flow *f, int final)
 		need |= APP_TX_DETECT_TS | APP_TX_DETECT_TC;
 	for (uint64_t id = f->tx_log_next; id < n; id++) {
 		void *tx = app_layer_tx_get(f, id);
+		unsigned fl = tx ? app_layer_tx_flags(f, tx) : 0;
 		int done;
 
-		if (!tx || (app_layer_tx_flags(f, tx) & APP_TX_LOGGED)) {
+		if (!tx || (fl & (APP_TX_LOGGED | APP_TX_FILE_LOGGED)) ==
+				   (APP_TX_LOGGED | APP_TX_FILE_LOGGED)) {
 			if (id == f->tx_log_next)
 				f->tx_log_next++;
 			continue;
 		}
-		done = app_layer_tx_progress(f, tx, APP_DIR_TOSERVER) == complete &&
-		       app_layer_tx_progress(f, tx, APP_DIR_TOCLIENT) == complete;
-		if ((!done || (w->dt && !files_tx_log_ready(f, tx))) && !final)
-			break;   /* transactions log in order, as Suricata's do */
-		output_tx_log(w->e->outputs, p, f, tx);
-		app_layer_tx_set_flags(f, tx, APP_TX_LOGGED | APP_TX_FILE_LOGGED);
+		if (!(fl & APP_TX_LOGGED)) {
+			done = app_layer_tx_progress(f, tx, APP_DIR_TOSERVER) == complete &&
+			       app_layer_tx_progress(f, tx, APP_DIR_TOCLIENT) == complete;
+			if ((!done || (w->dt && !files_tx_log_ready(f, tx))) && !final)
+				break;   /* transactions log in order, as Suricata's do */
+			output_tx_log(w->e->outputs, p, f, tx);
+			app_layer_tx_set_flags(f, tx, APP_TX_LOGGED);
+		}
+		/* a protocol whose files log apart (SMTP) may wait for a
+		 * packet of their direction */
+		if (!output_tx_log_files(w->e->outputs, p, f, tx, final))
+			continue;
+		app_layer_tx_set_flags(f, tx, APP_TX_FILE_LOGGED);
 		if (id == f->tx_log_next)
 			f->tx_log_next++;
 	}

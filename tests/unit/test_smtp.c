@@ -15,6 +15,8 @@
 #include "detect/detect-parse.h"
 #include "detect/smtp-kw.h"
 #include "output/smtp-json.h"
+#include "output/output-private.h"
+#include "decode/packet.h"
 
 #include <arpa/inet.h>
 #include <jansson.h>
@@ -32,6 +34,21 @@ static SmtpState *state(void)
 static int feed_str(SmtpState *s, int dir, const char *t)
 {
 	return smtp_parse(s, dir, (const uint8_t *)t, (uint32_t)strlen(t));
+}
+
+/* A session whose server advertised PIPELINING: the lines after DATA are
+ * the message at once, without waiting for the 354 (as Suricata). */
+static SmtpState *advertise_pipelining(SmtpState *s)
+{
+	feed_str(s, 1, "220 mx ESMTP\r\n");
+	feed_str(s, 0, "EHLO client.example\r\n");
+	feed_str(s, 1, "250-mx\r\n250 PIPELINING\r\n");
+	return s;
+}
+
+static SmtpState *pipelined_state(void)
+{
+	return advertise_pipelining(state());
 }
 
 static int str_is(const uint8_t *p, uint32_t len, const char *want)
@@ -74,14 +91,13 @@ static const char session[] =
 
 TEST(smtp_envelope_and_message)
 {
-	SmtpState *s = state();
+	SmtpState *s = pipelined_state();
 	SmtpTx *tx;
 	const MimeMsg *m;
 	const uint8_t *p;
 	uint32_t n;
 
 	CHECK(s);
-	CHECK_EQ(feed_str(s, 1, "220 mx ESMTP\r\n"), SMTP_OK);
 	CHECK_EQ(feed_str(s, 0, session), SMTP_OK);
 	/* QUIT after the done mail starts the next (Suricata 8.0.0) */
 	CHECK_EQ(smtp_tx_count(s), 2);
@@ -97,7 +113,7 @@ TEST(smtp_envelope_and_message)
 	m = smtp_tx_mime(tx);
 	CHECK(m && mime_done(m));
 	CHECK(str_is(mime_header(m, "subject")->value, mime_header(m, "subject")->len,
-		     "hello world"));
+		     "helloworld"));
 	CHECK_EQ(mime_attachment_count(m), 1);
 	CHECK(str_is(mime_attachment_at(m, 0)->s, mime_attachment_at(m, 0)->len, "report.pdf"));
 	/* the QP soft break joins the lines; URLs lower-cased, scheme left
@@ -114,7 +130,7 @@ TEST(smtp_envelope_and_message)
 /* Byte by byte, the parser must end where it ends with one call. */
 TEST(smtp_split_anywhere)
 {
-	SmtpState *s = state();
+	SmtpState *s = pipelined_state();
 	const MimeMsg *m;
 
 	for (size_t i = 0; session[i]; i++)
@@ -179,6 +195,95 @@ TEST(smtp_long_command_line_event)
 	line[sizeof(line) - 1] = '\0';
 	feed_str(s, 0, line);
 	CHECK(smtp_tx_has_event(smtp_tx_get(s, 0), SMTP_EV_MAX_COMMAND_LINE_LEN_EXCEEDED));
+	smtp_state_free(s);
+}
+
+/* A reply line past the 4096-byte line buffer is cut there and is no
+ * reply: an invalid reply, the parser's one error, and nothing more of the
+ * flow is parsed (suricata-verify smtp-bug-5989: one smtp record, tx 0's
+ * EHLO only). */
+TEST(smtp_long_reply_line_is_invalid_and_stops)
+{
+	SmtpState *s = state();
+	char *b = malloc(6000);
+	size_t n;
+
+	CHECK(b);
+	strcpy(b, "220 smtp ESMTP\r\n");
+	n = strlen(b);
+	memset(b + n, 'A', 4964);
+	CHECK_EQ(smtp_parse(s, 1, (const uint8_t *)b, (uint32_t)(n + 4964)), SMTP_OK);
+	CHECK_EQ(feed_str(s, 0, "EHLO Percival\r\n"), SMTP_OK);
+	CHECK_EQ(feed_str(s, 1, "250-mx.example\r\n250-AUTH LOGIN\r\n250 8BITMIME\r\n"), SMTP_ERR);
+	CHECK_EQ(smtp_parser_errors(s), 1);
+	CHECK(smtp_tx_has_event(smtp_tx_get(s, 0), SMTP_EV_INVALID_REPLY));
+	CHECK(smtp_tx_has_event(smtp_tx_get(s, 0), SMTP_EV_TRUNCATED_LINE));
+	CHECK_EQ(feed_str(s, 0, "MAIL FROM:<a@b>\r\nQUIT\r\n"), SMTP_ERR);
+	CHECK_EQ(smtp_tx_count(s), 1);
+	free(b);
+	smtp_state_free(s);
+}
+
+/* Without PIPELINING from the server, the message starts at the 354: the
+ * lines before it are commands (suricata-verify smtp-bug-5989, whose server
+ * replies are never seen); with it, at once. */
+TEST(smtp_data_waits_for_354_without_pipelining)
+{
+	SmtpState *s = state();
+	SmtpTx *tx;
+
+	feed_str(s, 1, "220 mx\r\n");
+	feed_str(s, 0, "EHLO a\r\n");
+	feed_str(s, 1, "250-mx\r\n250 8BITMIME\r\n");
+	feed_str(s, 0, "MAIL FROM:<a@b>\r\nDATA\r\nSubject: early\r\n");
+	tx = smtp_tx_get(s, 0);
+	CHECK(!mime_header(smtp_tx_mime(tx), "subject"));
+	feed_str(s, 1, "250 ok\r\n354 go\r\n");
+	feed_str(s, 0, "Subject: late\r\n\r\nbody\r\n.\r\n");
+	CHECK(smtp_tx_done(tx));
+	CHECK(str_is(mime_header(smtp_tx_mime(tx), "subject")->value,
+		     mime_header(smtp_tx_mime(tx), "subject")->len, "late"));
+	smtp_state_free(s);
+	/* the server never answers: the message lines and "." are commands,
+	 * the transaction stays open and QUIT belongs to it */
+	s = state();
+	feed_str(s, 1, "220 mx\r\n");
+	feed_str(s, 0, "EHLO a\r\nMAIL FROM:<a@b>\r\nDATA\r\nSubject: x\r\n\r\n.\r\nQUIT\r\n");
+	CHECK_EQ(smtp_tx_count(s), 1);
+	CHECK(!smtp_tx_done(smtp_tx_get(s, 0)));
+	smtp_state_free(s);
+}
+
+/* A command of 4096 bytes (its CR the last) and then the LF: the LF is past
+ * the line buffer, so the line is truncated and keeps its CR
+ * (suricata-verify smtp-long-command). */
+TEST(smtp_lf_past_the_line_buffer_truncates)
+{
+	SmtpState *s = state();
+	char *b = malloc(4098);
+	const uint8_t *p;
+	uint32_t n;
+
+	CHECK(b);
+	memcpy(b, "EHLO ", 5);
+	memset(b + 5, 'O', 4090);
+	b[4095] = '\r';
+	b[4096] = '\n';
+	b[4097] = '\0';
+	feed_str(s, 0, b);
+	CHECK(smtp_tx_has_event(smtp_tx_get(s, 0), SMTP_EV_TRUNCATED_LINE));
+	p = smtp_tx_helo(smtp_tx_get(s, 0), &n);
+	CHECK_EQ(n, 4091);
+	CHECK(p && p[4090] == '\r');
+	smtp_state_free(s);
+	/* one byte shorter fits: no event, no CR */
+	s = state();
+	memcpy(b + 4094, "\r\n", 3);
+	feed_str(s, 0, b);
+	CHECK(!smtp_tx_has_event(smtp_tx_get(s, 0), SMTP_EV_TRUNCATED_LINE));
+	smtp_tx_helo(smtp_tx_get(s, 0), &n);
+	CHECK_EQ(n, 4089);
+	free(b);
 	smtp_state_free(s);
 }
 
@@ -296,7 +401,7 @@ TEST(smtp_starttls_refused_goes_on)
 
 TEST(smtp_tx_gc_frees_logged_done)
 {
-	SmtpState *s = state();
+	SmtpState *s = pipelined_state();
 
 	feed_str(s, 0, "HELO x\r\nMAIL FROM:<a@b>\r\nDATA\r\n\r\n.\r\nMAIL FROM:<c@d>\r\n");
 	CHECK_EQ(smtp_tx_count(s), 2);
@@ -433,11 +538,49 @@ TEST(mime_decode_off_keeps_headers_only)
 	mime_msg_free(m);
 }
 
+/* A folded header loses the CRLF and the blank that starts the fold, as
+ * Suricata 8 unfolds (suricata-verify smtp-data-rejected). */
+TEST(mime_unfold_drops_the_fold_blank)
+{
+	MimeConfig c;
+	MimeMsg *m;
+	const MimeHeader *h;
+
+	mime_config_defaults(&c);
+	m = msg_of(&c, "Received: from a (helo=b)\r\n\tby c with esmtpa\r\n\t(envelope-from )\r\n"
+		       "Subject: x\r\n\r\nbody\r\n");
+	h = mime_header(m, "received");
+	CHECK(h && str_is(h->value, h->len, "from a (helo=b)by c with esmtpa(envelope-from )"));
+	mime_msg_free(m);
+}
+
+/* message/rfc822: the body is a message of its own, whose headers decide
+ * its encoding; the outer part's base64 and name do not apply
+ * (suricata-verify smtp-mime-encap-8649-combined). */
+TEST(mime_rfc822_part_is_an_inner_message)
+{
+	MimeConfig c;
+	MimeMsg *m;
+
+	mime_config_defaults(&c);
+	m = msg_of(&c, "Subject: outer\r\nContent-Type: message/rfc822\r\n"
+		       "Content-Transfer-Encoding: base64\r\n"
+		       "Content-Disposition: attachment; filename=\"innocent.txt\"\r\n\r\n"
+		       "Subject: inner\r\nContent-Type: application/octet-stream\r\n"
+		       "Content-Disposition: attachment; filename=\"malware.exe\"\r\n\r\n"
+		       "PAYLOAD\r\n");
+	CHECK_EQ(mime_attachment_count(m), 1);
+	CHECK(str_is(mime_attachment_at(m, 0)->s, mime_attachment_at(m, 0)->len, "malware.exe"));
+	CHECK(str_is(mime_header(m, "subject")->value, mime_header(m, "subject")->len, "outer"));
+	CHECK_EQ(mime_events(m) & (1u << MIME_EV_INVALID_BASE64), 0);
+	mime_msg_free(m);
+}
+
 /* ---- eve and keywords ---- */
 
 TEST(smtp_eve_objects)
 {
-	SmtpState *s = state();
+	SmtpState *s = pipelined_state();
 	SmtpTx *tx;
 	json_t *j, *e;
 
@@ -459,7 +602,7 @@ TEST(smtp_eve_objects)
 		    "report.pdf");
 	json_decref(e);
 	e = smtp_email_object(tx, SMTP_LOG_EXTENDED | SMTP_LOG_MD5_SUBJECT);
-	CHECK_STREQ(json_string_value(json_object_get(e, "subject")), "hello world");
+	CHECK_STREQ(json_string_value(json_object_get(e, "subject")), "helloworld");
 	CHECK(json_object_get(e, "subject_md5"));
 	json_decref(e);
 	/* no message: no email object */
@@ -469,7 +612,7 @@ TEST(smtp_eve_objects)
 
 TEST(smtp_keyword_buffers)
 {
-	SmtpState *s = state();
+	SmtpState *s = pipelined_state();
 	SmtpTx *tx;
 	const uint8_t *p;
 	uint32_t n;
@@ -482,7 +625,7 @@ TEST(smtp_keyword_buffers)
 	CHECK(str_is(p, n, "<c@example.org>"));
 	CHECK_EQ(smtp_buffer_get(&detect_buffers[BUF_SMTP_RCPT_TO], tx, 0, 2, &p, &n), -1);
 	CHECK_EQ(smtp_buffer_get(&detect_buffers[BUF_EMAIL_SUBJECT], tx, 0, 0, &p, &n), 0);
-	CHECK(str_is(p, n, "hello world"));
+	CHECK(str_is(p, n, "helloworld"));
 	CHECK_EQ(smtp_buffer_get(&detect_buffers[BUF_EMAIL_URL], tx, 0, 1, &p, &n), 0);
 	CHECK(str_is(p, n, "example.com/a=b"));
 	/* body md5 is off by default */
@@ -495,7 +638,7 @@ TEST(smtp_keyword_buffers)
 
 TEST(smtp_attachment_is_a_closed_file_with_its_bytes)
 {
-	SmtpState *s = state();
+	SmtpState *s = pipelined_state();
 	SmtpTx *tx;
 	FileContainer *fc;
 	const File *f;
@@ -529,7 +672,7 @@ TEST(smtp_attachment_is_a_closed_file_with_its_bytes)
  * (RFC 2046 5.1.1); the ones inside stay. Two attachments, two files. */
 TEST(smtp_plain_attachments_end_before_the_boundary_crlf)
 {
-	SmtpState *s = state();
+	SmtpState *s = pipelined_state();
 	FileContainer *fc;
 	const File *f;
 	const uint8_t *p;
@@ -560,7 +703,7 @@ TEST(smtp_plain_attachments_end_before_the_boundary_crlf)
 /* The flow ends inside an attachment: that file is TRUNCATED, with what came. */
 TEST(smtp_attachment_cut_by_the_flow_end_is_truncated)
 {
-	SmtpState *s = state();
+	SmtpState *s = pipelined_state();
 	FileContainer *fc;
 	const File *f;
 
@@ -582,7 +725,7 @@ TEST(smtp_attachment_cut_by_the_flow_end_is_truncated)
  * (suricata-verify bug-6207-1); junk characters are skipped. */
 TEST(smtp_attachment_unpadded_base64_tail_is_kept)
 {
-	SmtpState *s = state();
+	SmtpState *s = pipelined_state();
 	const File *f;
 	const uint8_t *p;
 	uint32_t n;
@@ -612,7 +755,7 @@ TEST(smtp_raw_extraction_is_one_file_of_the_message)
 	smtp_config_defaults(&cfg);
 	cfg.raw_extraction = 1;
 	cfg.mime.decode_mime = 0;
-	s = smtp_state_new(&cfg);
+	s = advertise_pipelining(smtp_state_new(&cfg));
 	feed_str(s, 0, "EHLO a\r\nMAIL FROM:<a@b>\r\nRCPT TO:<c@d>\r\nDATA\r\n"
 		       "Subject: x\r\n\r\n..dot\r\nbody\r\n.\r\n");
 	f = files_first(smtp_tx_files(smtp_tx_get(s, 0), 0));
@@ -637,6 +780,7 @@ TEST(smtp_content_limit_bounds_the_kept_bytes)
 	smtp_config_defaults(&cfg);
 	cfg.content_limit = 4;
 	s = smtp_state_new(&cfg);
+	advertise_pipelining(s);
 	feed_str(s, 0, session);
 	f = files_first(smtp_tx_files(smtp_tx_get(s, 0), 0));
 	p = file_kept_data(f, &n);
@@ -758,6 +902,48 @@ TEST(smtp_starttls_changes_the_flow_to_tls)
 	CHECK_EQ(app_layer_tx_id(&c.f, app_layer_tx_get(&c.f, 1)), 1);
 	CHECK(app_layer_tx_progress(&c.f, app_layer_tx_get(&c.f, 1), APP_DIR_TOSERVER) > 0);
 	ctx_free(&c);
+}
+
+/* Progress: headers once the message's header block ended (email.* rules
+ * match mid-message: suricata-verify detect-email-cc), done at its end. */
+TEST(smtp_progress_headers_then_done)
+{
+	Ctx c;
+	void *tx;
+
+	ctx_init(&c, 25);
+	pkt(&c, 1, "220 mx\r\n", strlen("220 mx\r\n"));
+	pkt(&c, 0, "EHLO x\r\n", strlen("EHLO x\r\n"));
+	pkt(&c, 1, "250 PIPELINING\r\n", strlen("250 PIPELINING\r\n"));
+	pkt(&c, 0, "MAIL FROM:<a@b>\r\nDATA\r\nCc: c@d\r\n", strlen("MAIL FROM:<a@b>\r\nDATA\r\nCc: c@d\r\n"));
+	tx = app_layer_tx_get(&c.f, 0);
+	CHECK(tx);
+	CHECK_EQ(app_layer_tx_progress(&c.f, tx, APP_DIR_TOSERVER), 0);
+	pkt(&c, 0, "\r\nbody\r\n", strlen("\r\nbody\r\n"));
+	CHECK_EQ(app_layer_tx_progress(&c.f, tx, APP_DIR_TOSERVER), SMTP_PROGRESS_HEADERS);
+	CHECK_EQ(app_layer_tx_progress(&c.f, tx, APP_DIR_TOCLIENT), SMTP_PROGRESS_HEADERS);
+	pkt(&c, 0, ".\r\n", strlen(".\r\n"));
+	CHECK_EQ(app_layer_tx_progress(&c.f, tx, APP_DIR_TOSERVER), SMTP_PROGRESS_DONE);
+	ctx_free(&c);
+}
+
+/* SMTP's fileinfo records wait for a packet of the files' direction
+ * (toserver) or the flow's end, as Suricata's file logging
+ * (suricata-verify mime-dec-parse-long-filename01: fileinfo at pcap_cnt 15,
+ * the smtp record at 14). */
+TEST(smtp_fileinfo_waits_for_a_client_packet)
+{
+	Packet p;
+	int x;
+
+	memset(&p, 0, sizeof(p));
+	CHECK(eve_smtp_logger.log_files);
+	p.flags = PKT_TOCLIENT;
+	CHECK_EQ(eve_smtp_logger.log_files(NULL, &p, NULL, &x, 0), 0);
+	CHECK_EQ(eve_smtp_logger.log_files(NULL, &p, NULL, &x, 1), 1);
+	p.flags = PKT_TOSERVER;
+	CHECK_EQ(eve_smtp_logger.log_files(NULL, &p, NULL, &x, 0), 1);
+	CHECK_EQ(eve_smtp_logger.log_files(NULL, NULL, NULL, &x, 0), 1);
 }
 
 TEST(smtp_config_mime_options)

@@ -85,6 +85,10 @@ typedef struct AppProtoOps {
 	/* app-layer-event:<name>.<event>; NULL: no events */
 	int (*event_lookup)(const char *event);
 	int (*tx_has_event)(const void *tx, int id);
+
+	/* frames (frames.h): the names of its frame types by type number,
+	 * Suricata's ("nbss.pdu", "pdu"), NULL-terminated; NULL: no frames */
+	const char *const *frame_names;
 } AppProtoOps;
 
 /* The registry (registry.c): one line per protocol. NULL for UNKNOWN and
@@ -161,8 +165,17 @@ typedef struct AppFlowState {
 	uint64_t change_pkt;        /* ... asked on this packet of the flow */
 	uint64_t tx_base;           /* tx ids of earlier parsers of the flow (a change) */
 	uint8_t expect_tried;       /* the expectations were asked (expect.h) */
+	uint8_t frames_on;          /* AppLayerConfig.frames when the flow began */
+	struct AppFrames *frames;   /* frames.c: NULL until the first frame */
 	void *proto;                /* the parser state of f->app_proto's entry */
 } AppFlowState;
+
+/* frames.c, for app-layer.c: the parser was handed len bytes of dir (or a
+ * gap of len, or the end with APP_EOF): the next data starts len further.
+ * UDP: frames_datagram() before each datagram's parse. */
+void frames_advance(AppFlowState *fs, int dir, uint32_t len, int flags);
+void frames_datagram(Flow *f, AppFlowState *fs, int dir);
+void frames_free(AppFlowState *fs);
 
 /* From a parser's parse(): the flow continues as protocol alproto from the
  * bytes after the ones just parsed (SMTP's STARTTLS: TLS; an HTTP CONNECT

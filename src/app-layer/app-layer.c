@@ -365,8 +365,13 @@ static int parse(AppLayerThread *at, Flow *f, AppFlowState *fs, int dir,
 		 const uint8_t *data, uint32_t len, int flags)
 {
 	const AppProtoOps *ops = app_protos[f->app_proto];
-	int rc = ops->parse(at, f, fs->proto, dir, data, len, flags);
+	int rc;
 
+	if (fs->frames_on && f->proto == 17)
+		frames_datagram(f, fs, dir);
+	rc = ops->parse(at, f, fs->proto, dir, data, len, flags);
+	if (fs->frames_on)
+		frames_advance(fs, dir, len, flags);
 	if (ops->tunnel_started && ops->tunnel_started(fs->proto))
 		tunnel_begin(at, f, fs);
 	return rc;
@@ -650,6 +655,7 @@ int app_layer_handle_data(AppLayerThread *at, Flow *f, int dir, const uint8_t *d
 		count(at, app_layer_counters.err_http_alloc);
 		return -1;
 	}
+	fs->frames_on = (uint8_t)(at->cfg->frames != 0);
 	/* at the first bytes: a passive data connection opens before the
 	 * RETR that announces it */
 	if (f->app_proto == ALPROTO_UNKNOWN && !fs->expect_tried && len && !(flags & APP_GAP))
@@ -713,6 +719,7 @@ void app_layer_flow_free(Flow *f)
 	/* a state exists only for a decided protocol */
 	if (fs->proto && (ops = app_proto_ops(f->app_proto)))
 		ops->state_free(fs->proto);
+	frames_free(fs);
 	free(fs);
 	f->alstate = NULL;
 }

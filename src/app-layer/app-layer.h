@@ -113,6 +113,10 @@ typedef struct AppLayerConfig {
 	int dns_enabled[2];
 	uint16_t dns_ports[2][APP_MAX_DETECT_PORTS];
 	unsigned dns_nports[2];
+
+	/* frames (frames.h) are made: some rule inspects them or eve logs
+	 * them. Set by the caller after the rules and outputs are known. */
+	int frames;
 } AppLayerConfig;
 
 /* Defaults, then the YAML keys above. 0, or -1 with an error line naming the key. */

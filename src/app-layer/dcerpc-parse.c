@@ -650,6 +650,8 @@ static int side_dead(struct dcerpc_state *st, struct dcerpc_side *sd)
 static int co_feed(struct dcerpc_state *st, struct dcerpc_side *sd, const uint8_t *data,
 		   size_t len)
 {
+	const uint8_t *start = data;
+	int to_server = sd == &st->side[0];
 	struct co_hdr h;
 	int rc;
 
@@ -673,6 +675,10 @@ static int co_feed(struct dcerpc_state *st, struct dcerpc_side *sd, const uint8_
 				co_hdr_read(sd->pdu.data, &h);
 				if (!co_hdr_valid(&h))
 					return side_dead(st, sd);
+				if (st->pdu_seen)
+					st->pdu_seen(st->pdu_arg, to_server,
+						     (int64_t)(data - start) - DCERPC_CO_HDR_LEN,
+						     h.frag_len);
 				if (buf_reserve(&sd->pdu, h.frag_len) < 0)
 					return -2;
 			}
@@ -690,6 +696,8 @@ static int co_feed(struct dcerpc_state *st, struct dcerpc_side *sd, const uint8_
 			co_hdr_read(data, &h);
 			if (!co_hdr_valid(&h))
 				return side_dead(st, sd);
+			if (st->pdu_seen)
+				st->pdu_seen(st->pdu_arg, to_server, data - start, h.frag_len);
 			if (len >= h.frag_len) {
 				/* whole in this chunk: parsed in place */
 				if ((rc = co_pdu(st, data, &h)) < 0)

@@ -144,6 +144,11 @@ struct dcerpc_state {
 	uint64_t next_id;
 	uint32_t events;            /* events with no transaction to carry them */
 	uint64_t stub_bytes;        /* memory held in stub buffers */
+	/* CO over TCP, for frames: told of each PDU once its header is read,
+	 * with its offset from the start of the dcerpc_feed() data (negative:
+	 * it began in an earlier call); NULL: not told */
+	void (*pdu_seen)(void *arg, int to_server, int64_t rel, uint32_t frag_len);
+	void *pdu_arg;
 };
 
 void dcerpc_state_init(struct dcerpc_state *st, enum dcerpc_kind kind,

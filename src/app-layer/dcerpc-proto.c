@@ -13,6 +13,7 @@
  * Transactions are dcerpc_tx (dcerpc-parse.h): one per bind and per call,
  * done on a side once its last fragment came. */
 #include "app-layer/app-layer-int.h"
+#include "app-layer/frames.h"
 #include "app-layer/dcerpc.h"
 #include "conf/conf.h"
 #include "util/log.h"
@@ -104,7 +105,28 @@ typedef struct DceFlow {
 	struct dcerpc_state st;
 	int udp;
 	uint8_t dead[2];
+	Flow *f;                    /* the flow the state hangs off (frames) */
 } DceFlow;
+
+/* Suricata's DCE/RPC frame types (frames.h): the whole fragment, its
+ * 16-byte common header, and what follows the header. */
+enum { DCE_FRAME_PDU, DCE_FRAME_HDR, DCE_FRAME_DATA };
+static const char *const dce_frame_names[] = { "pdu", "hdr", "data", NULL };
+
+static void dce_pdu_seen(void *arg, int to_server, int64_t rel, uint32_t frag_len)
+{
+	DceFlow *d = arg;
+	int dir = to_server ? APP_DIR_TOSERVER : APP_DIR_TOCLIENT;
+	uint64_t off;
+
+	if (!app_frames_on(d->f))
+		return;
+	off = app_frame_offset(d->f, dir) + (uint64_t)rel;
+	app_frame_new(d->f, dir, off, frag_len, DCE_FRAME_PDU);
+	app_frame_new(d->f, dir, off, DCERPC_CO_HDR_LEN, DCE_FRAME_HDR);
+	app_frame_new(d->f, dir, off + DCERPC_CO_HDR_LEN, frag_len - DCERPC_CO_HDR_LEN,
+		      DCE_FRAME_DATA);
+}
 
 static void *dce_state_new(AppLayerThread *at, Flow *f)
 {
@@ -114,7 +136,12 @@ static void *dce_state_new(AppLayerThread *at, Flow *f)
 	if (!d)
 		return NULL;
 	d->udp = f->proto == 17;
+	d->f = f;
 	dcerpc_state_init(&d->st, d->udp ? DCERPC_CL : DCERPC_CO, &dce_conf.lim);
+	if (!d->udp) {
+		d->st.pdu_seen = dce_pdu_seen;
+		d->st.pdu_arg = d;
+	}
 	return d;
 }
 
@@ -266,4 +293,5 @@ const AppProtoOps dcerpc_proto_ops = {
 	.tx_gc = dce_tx_gc,
 	.event_lookup = dce_event_lookup,
 	.tx_has_event = dce_tx_has_event,
+	.frame_names = dce_frame_names,
 };

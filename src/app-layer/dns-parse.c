@@ -704,6 +704,8 @@ static int tcp_reserve(struct dns_tcp *t, uint32_t need)
 int dns_tcp_feed(struct dns_tcp *t, const uint8_t *data, size_t len,
 		 dns_tcp_msg_cb cb, void *arg)
 {
+	const uint8_t *start = data;
+
 	/* first finish the message already buffered */
 	while (t->len && len) {
 		uint32_t need = t->len < 2 ? 2 : 2u + rd16(t->buf);
@@ -723,6 +725,7 @@ int dns_tcp_feed(struct dns_tcp *t, const uint8_t *data, size_t len,
 		if (t->len >= 2 && t->len == 2u + rd16(t->buf)) {
 			t->msgs++;
 			t->buffered++;
+			t->consumed = (uint32_t)(data - start);
 			cb(arg, t->buf + 2, t->len - 2u);
 			t->len = 0;
 		}
@@ -732,6 +735,7 @@ int dns_tcp_feed(struct dns_tcp *t, const uint8_t *data, size_t len,
 		uint32_t mlen = rd16(data);
 
 		t->msgs++;
+		t->consumed = (uint32_t)(data - start) + 2u + mlen;
 		cb(arg, data + 2, mlen);
 		data += 2u + mlen;
 		len -= 2u + mlen;

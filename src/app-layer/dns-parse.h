@@ -249,6 +249,10 @@ struct dns_tcp {
 	uint64_t msgs;      /* messages handed out */
 	uint64_t buffered;  /* of those, messages that were reassembled */
 	uint64_t resets;    /* dns_tcp_reset() calls that dropped bytes */
+	/* during a message callback: the bytes of this dns_tcp_feed() call
+	 * up to the end of the message (where the message lies in the stream,
+	 * for frames) */
+	uint32_t consumed;
 };
 
 void dns_tcp_init(struct dns_tcp *t);

@@ -13,6 +13,7 @@
  * Transactions are Suricata 8's: every message is its own transaction
  * (DNS_TXS_PER_MESSAGE, doc/dns.md), complete in both directions at once. */
 #include "app-layer/app-layer-int.h"
+#include "app-layer/frames.h"
 #include "app-layer/dns-parse.h"
 #include "conf/conf.h"
 #include "util/log.h"
@@ -222,7 +223,13 @@ typedef struct DnsState {
 	int detect_only;            /* the transport is detection-only: no parsing */
 	AppLayerThread *at;         /* for the TCP callback's counters */
 	int dir;                    /* the direction being parsed */
+	Flow *f;                    /* for the TCP callback's frames */
 } DnsState;
+
+/* Suricata's DNS frame types (frames.h): the message, without the TCP
+ * length prefix. */
+enum { DNS_FRAME_PDU };
+static const char *const dns_frame_names[] = { "pdu", NULL };
 
 static void *dns_state_new(AppLayerThread *at, Flow *f)
 {
@@ -289,6 +296,14 @@ static void tcp_message(void *arg, const uint8_t *msg, uint32_t len)
 {
 	DnsState *st = arg;
 
+	if (app_frames_on(st->f)) {
+		uint64_t end = app_frame_offset(st->f, st->dir) + st->tcp[st->dir].consumed;
+
+		app_frame_set_tx(st->f, st->dir,
+				 app_frame_new(st->f, st->dir, end - len, len, DNS_FRAME_PDU),
+				 st->txs.next_id);
+	}
+
 	add_message(st, st->at, st->dir, msg, len);
 }
 
@@ -297,11 +312,16 @@ static int dns_parse(AppLayerThread *at, Flow *f, void *state, int dir, const ui
 {
 	DnsState *st = state;
 
-	(void)f;
 	if (st->detect_only)
 		return 0;
-	if (st->ipp == APP_DNS_UDP)
-		return data && len ? add_message(st, at, dir, data, len) : 0;
+	if (st->ipp == APP_DNS_UDP) {
+		if (!data || !len)
+			return 0;
+		if (app_frames_on(f))
+			app_frame_set_tx(f, dir, app_frame_new(f, dir, 0, len, DNS_FRAME_PDU),
+					 st->txs.next_id);
+		return add_message(st, at, dir, data, len);
+	}
 	if (flags & APP_GAP) {
 		/* the buffered bytes no longer lead to the next ones */
 		dns_tcp_reset(&st->tcp[dir]);
@@ -311,6 +331,7 @@ static int dns_parse(AppLayerThread *at, Flow *f, void *state, int dir, const ui
 		return 0;
 	st->at = at;
 	st->dir = dir;
+	st->f = f;
 	if (dns_tcp_feed(&st->tcp[dir], data, len, tcp_message, st) != 0) {
 		count(at, c_err[st->ipp]);
 		return -1;
@@ -413,4 +434,5 @@ const AppProtoOps dns_proto_ops = {
 	.tx_gc = dns_tx_gc,
 	.event_lookup = dns_event_lookup,
 	.tx_has_event = dns_tx_has_event,
+	.frame_names = dns_frame_names,
 };

@@ -2,6 +2,7 @@
  * MS-SMB / MS-SMB2's; what becomes a transaction and what it logs follows
  * Suricata 8's SMB parser. */
 #include "app-layer/smb-parse.h"
+#include "app-layer/frames.h"
 #include "app-layer/smb.h"
 
 #include <stdio.h>
@@ -1753,8 +1754,46 @@ int smb_probe(const uint8_t *data, size_t len, int nbss_ok, int *reply)
 	return 0;
 }
 
+/* One frame triple (whole, header, rest) of type t at off; a header
+ * longer than the message is cut to it. */
+static void frame3(SmbState *s, int dir, unsigned t, uint64_t off, uint64_t len, uint64_t hlen)
+{
+	if (hlen > len)
+		hlen = len;
+	app_frame_new(s->flow, dir, off, (int64_t)len, t);
+	app_frame_new(s->flow, dir, off, (int64_t)hlen, t + 1);
+	app_frame_new(s->flow, dir, off + hlen, (int64_t)(len - hlen), t + 2);
+}
+
+/* The SMB frames of a record of total bytes (n of them in rec) that
+ * starts at stream offset off. */
+static void record_frames(SmbState *s, int dir, const uint8_t *rec, size_t n, uint64_t total,
+			  uint64_t off)
+{
+	if (rec[0] == 0xff) {
+		frame3(s, dir, SMB_FRAME_SMB1_PDU, off, total, 32);
+	} else if (rec[0] == 0xfd) {
+		frame3(s, dir, SMB_FRAME_SMB3_PDU, off, total, 52);
+	} else if (rec[0] == 0xfe) {
+		/* a compound: one triple per message, NextCommand apart */
+		uint64_t o = 0;
+
+		for (int k = 0; k < 64 && o < total; k++) {
+			uint32_t next = o + 24 <= n ? le32(rec + o + 20) : 0;
+			uint64_t len = next && o + next < total ? next : total - o;
+
+			frame3(s, dir, SMB_FRAME_SMB2_PDU, off + o, len, SMB2_HDR);
+			if (!next)
+				break;
+			o += next;
+		}
+	}
+}
+
 static void record(SmbState *s, int dir, const uint8_t *rec, size_t n, uint64_t missing)
 {
+	if (n >= 4 && app_frames_on(s->flow))
+		record_frames(s, dir, rec, n, n + missing, s->fr[dir & 1].rec_off + 4);
 	s->st.records++;
 	if (n < 4)
 		return;
@@ -1796,9 +1835,19 @@ static void fr_release(SmbFramer *fr)
 	}
 }
 
+/* The NBSS frames of a message whose header starts at off. */
+static void nbss_frames(SmbState *s, int dir, uint64_t off, uint32_t len)
+{
+	if (app_frames_on(s->flow))
+		frame3(s, dir, SMB_FRAME_NBSS_PDU, off, 4u + (uint64_t)len, 4);
+}
+
 int smb_parse(SmbState *s, int dir, const uint8_t *data, size_t len)
 {
 	SmbFramer *fr = &s->fr[dir & 1];
+	/* stream offsets, for frames: where data starts */
+	const uint8_t *start = data;
+	uint64_t base = app_frames_on(s->flow) ? app_frame_offset(s->flow, dir & 1) : 0;
 
 	dir &= 1;
 	while (len) {
@@ -1821,6 +1870,8 @@ int smb_parse(SmbState *s, int dir, const uint8_t *data, size_t len)
 				s->st.resyncs++;
 				fr->rec_len = (uint32_t)fr->hdr[1] << 16 | (uint32_t)fr->hdr[2] << 8 |
 					      fr->hdr[3];
+				fr->rec_off = base + (uint64_t)(data - start) - 8;
+				nbss_frames(s, dir, fr->rec_off, fr->rec_len);
 				fr->hdr_len = 4;
 				fr->rec_have = 0;
 				if (fr->rec_len < 4) {
@@ -1852,6 +1903,7 @@ int smb_parse(SmbState *s, int dir, const uint8_t *data, size_t len)
 					     (uint32_t)fr->hdr[2] << 8 | fr->hdr[3];
 
 				s->st.nbss_other++;
+				nbss_frames(s, dir, base + (uint64_t)(data - start) - 4, l);
 				if (fr->hdr[0] != 0x81 && fr->hdr[0] != 0x82 && fr->hdr[0] != 0x83 &&
 				    fr->hdr[0] != 0x84 && fr->hdr[0] != 0x85) {
 					state_event(s, SMB_EV_UNUSUAL_NBSS_TYPE);
@@ -1867,6 +1919,8 @@ int smb_parse(SmbState *s, int dir, const uint8_t *data, size_t len)
 			fr->rec_len = (uint32_t)fr->hdr[1] << 16 | (uint32_t)fr->hdr[2] << 8 |
 				      fr->hdr[3];
 			fr->rec_have = 0;
+			fr->rec_off = base + (uint64_t)(data - start) - 4;
+			nbss_frames(s, dir, fr->rec_off, fr->rec_len);
 			if (fr->rec_len == 0) {
 				fr->hdr_len = 0;
 				continue;

@@ -189,7 +189,18 @@ typedef struct SmbFramer {
 	uint32_t skip;              /* bytes of the record past what is kept */
 	uint8_t *buf;
 	uint32_t cap;
+	uint64_t rec_off;           /* stream offset of the record's NBSS header (frames) */
 } SmbFramer;
+
+/* Suricata's SMB frame types (frames.h; names in smb-proto.c): per NBSS
+ * message and per SMB1 / SMB2 (each of a compound) / SMB3 transform message
+ * its whole, its header and what follows the header. */
+enum {
+	SMB_FRAME_NBSS_PDU, SMB_FRAME_NBSS_HDR, SMB_FRAME_NBSS_DATA,
+	SMB_FRAME_SMB1_PDU, SMB_FRAME_SMB1_HDR, SMB_FRAME_SMB1_DATA,
+	SMB_FRAME_SMB2_PDU, SMB_FRAME_SMB2_HDR, SMB_FRAME_SMB2_DATA,
+	SMB_FRAME_SMB3_PDU, SMB_FRAME_SMB3_HDR, SMB_FRAME_SMB3_DATA,
+};
 
 typedef struct SmbStats {
 	uint64_t records, encrypted, resyncs, gaps, bad_records, nbss_other;
@@ -197,6 +208,7 @@ typedef struct SmbStats {
 
 typedef struct SmbState {
 	SmbFramer fr[2];
+	struct Flow *flow;          /* the flow it hangs off: frames (NULL: none) */
 	SmbTx *head, *tail;
 	uint64_t next_id;
 	uint64_t next_log_id;       /* the last eve id given */

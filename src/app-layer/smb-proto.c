@@ -148,7 +148,6 @@ static void *smb_state_new_op(AppLayerThread *at, Flow *f)
 {
 	SmbProto *p = calloc(1, sizeof(*p));
 
-	(void)f;
 	if (p)
 		p->s = smb_state_new();
 	if (!p || !p->s) {
@@ -157,8 +156,15 @@ static void *smb_state_new_op(AppLayerThread *at, Flow *f)
 		return NULL;
 	}
 	p->s->tc = at ? at->tc : NULL;
+	p->s->flow = f;
 	return p;
 }
+
+/* by enum SMB_FRAME_* (smb-parse.h) */
+static const char *const smb_frame_names[] = {
+	"nbss.pdu", "nbss.hdr", "nbss.data", "smb1.pdu", "smb1.hdr", "smb1.data",
+	"smb2.pdu", "smb2.hdr", "smb2.data", "smb3.pdu", "smb3.hdr", "smb3.data", NULL,
+};
 
 static void smb_state_free_op(void *state)
 {
@@ -328,4 +334,5 @@ const AppProtoOps smb_proto_ops = {
 	.tx_gc = smb_tx_gc,
 	.event_lookup = smb_event_lookup,
 	.tx_has_event = smb_tx_has_event,
+	.frame_names = smb_frame_names,
 };

@@ -178,4 +178,6 @@ const DetectBuffer detect_buffers[BUF_MAX] = {
 	[BUF_UDP_HDR] = { "udp.hdr", 3, 3, 0, 0, 0, 0, { 0, 0 }, NULL },
 	[BUF_ICMPV4_HDR] = { "icmpv4.hdr", 3, 3, 0, 0, 0, 0, { 0, 0 }, NULL },
 	[BUF_ICMPV6_HDR] = { "icmpv6.hdr", 3, 3, 0, 0, 0, 0, { 0, 0 }, NULL },
+	/* inspected by detect/frame-kw.c on the flow's frames, not on a tx */
+	[BUF_FRAME] = { "frame", 3, 3, 0, 0, 0, 0, { 0, 0 }, NULL },
 };

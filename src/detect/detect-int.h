@@ -85,7 +85,8 @@ extern const Keyword
 	file_keywords[],
 	asn1_keywords[],
 	pkt_keywords[],
-	transform_keywords[];
+	transform_keywords[],
+	frame_keywords[];
 
 const Keyword *keyword_find(const char *name);
 /* 1: a keyword of Suricata 8 this engine does not implement

@@ -81,8 +81,13 @@ enum sig_buffer {
 	BUF_UDP_HDR,
 	BUF_ICMPV4_HDR,
 	BUF_ICMPV6_HDR,
+	/* frame:<proto>.<type>: the bytes of an app-layer frame
+	 * (app-layer/frames.h; Signature.frame_* say which) */
+	BUF_FRAME,
 	BUF_MAX
 };
+/* the packet header buffers are BUF_IPV4_HDR .. BUF_HDR_LAST */
+#define BUF_HDR_LAST BUF_ICMPV6_HDR
 
 /* Lists of a signature: one per buffer, then the non-buffer lists. */
 enum {
@@ -148,6 +153,7 @@ enum kw_id {
 	KW_FILE_STICKY, KW_FILE_MATCH, KW_FILESTORE, /* detect/file-kw.c */
 	KW_ASN1,            /* asn1: DetectAsn1 (detect/asn1-kw.c) */
 	KW_DCERPC_STICKY, KW_DCERPC_IFACE, KW_DCERPC_OPNUM, /* detect/dcerpc-kw.c */
+	KW_FRAME,           /* frame:<proto>.<type>: sticky BUF_FRAME (detect/frame-kw.c) */
 	KW_MAX
 };
 
@@ -414,6 +420,12 @@ typedef struct Signature {
 	/* The fast pattern: list and index into it, or -1 when the rule has no
 	 * content (prefilter then uses the rule's other properties). */
 	int fp_list, fp_idx;
+
+	/* frame:<proto>.<type> (has_frame): the frame type of protocol
+	 * frame_alproto (app-layer/frames.h) whose bytes BUF_FRAME holds */
+	uint8_t has_frame;
+	uint8_t frame_type;
+	uint16_t frame_alproto;
 
 	char **vars; int nvars;        /* byte_extract / byte_math variable names */
 	struct SigXform *xf;          /* transforms per buffer; NULL: none */

@@ -183,6 +183,7 @@ typedef struct DetectSig {
 	uint8_t has_payload;      /* payload list not empty */
 	uint8_t has_http;         /* needs HTTP buffers: not inspected yet */
 	uint8_t has_hdr;          /* inspects ipv4.hdr, tcp.hdr, ... */
+	uint8_t has_frame;        /* frame:<proto>.<type>: inspected on frames only */
 	uint8_t port_check;       /* rule has non-any ports */
 	uint8_t is_icmp_any;
 	/* TCP payload inspection, decided at load as Suricata does (see
@@ -248,6 +249,10 @@ struct DetectEngine {
 	int uses_stream;
 	struct DetectGpu *gpu;        /* ac-cuda (prefilter-gpu.c); NULL otherwise */
 	struct TagTable *tags;        /* tag keyword state; NULL: no rule tags */
+	/* frame rules (frame-kw.c), by num, in rule order; none: frames are
+	 * not inspected at all */
+	uint32_t *frame_sigs;
+	uint32_t nframe;
 };
 
 struct DetectThread {
@@ -282,6 +287,8 @@ struct DetectThread {
 	const uint8_t *cur_data;
 	uint32_t cur_len;
 	uint64_t cur_end;         /* stream offset where cur_data ends (0: unknown) */
+	int64_t cur_frame;        /* the frame (id) being inspected, 0: none */
+	int cur_frame_dir;
 	uint8_t *win_buf;         /* inline mode: the packet's stream window */
 	uint32_t win_cap;
 	uint64_t inline_end;      /* its end as a stream offset (0: payload only) */
@@ -369,6 +376,9 @@ int inspect_buffer(DetectThread *dt, const Signature *s, int list, const Inspect
 
 /* engine.c */
 void detect_sig_matched(DetectThread *dt, const DetectSig *ds, Packet *p);
+/* frame-kw.c: the frame rules on the frames of p's direction that are
+ * complete (all of them at eof); each frame once. */
+void detect_frames_inspect(DetectThread *dt, Packet *p, int eof);
 /* ac-cuda: bytes of MPM buffers scanned, by class and by GPU / CPU
  * (mpm.cuda.scan.*), registered with the mpm.cuda.* counters. Counted only
  * when the engine runs ac-cuda. */

@@ -426,7 +426,7 @@ static int group_build_one(DetectEngine *de, SigGroup *g, int pc, int dir, const
 		const uint8_t *pat;
 		uint16_t len;
 
-		if (de->sigs[i].has_http)
+		if (de->sigs[i].has_http || de->sigs[i].has_frame)
 			continue;
 		if (!(sig_pc_mask(s) & (1u << pc)) || !(sig_dir_mask(s) & (1u << dir)))
 			continue;
@@ -584,7 +584,7 @@ static int pg_sig_in(const DetectEngine *de, uint32_t i, int pc, int dir)
 {
 	const Signature *s = de->sigs[i].s;
 
-	return !de->sigs[i].has_http && (sig_pc_mask(s) & (1u << pc)) &&
+	return !de->sigs[i].has_http && !de->sigs[i].has_frame && (sig_pc_mask(s) & (1u << pc)) &&
 	       (sig_dir_mask(s) & (1u << dir));
 }
 
@@ -1000,9 +1000,10 @@ DetectEngine *detect_engine_build_next(SigTable *t, const DetectConfig *cfg,
 		for (int l = 1; l < BUF_IPV4_HDR; l++)
 			if (s->lists[l].n)
 				ds->has_http = 1;
-		for (int l = BUF_IPV4_HDR; l < BUF_MAX; l++)
+		for (int l = BUF_IPV4_HDR; l <= BUF_HDR_LAST; l++)
 			if (s->lists[l].n)
 				ds->has_hdr = 1;
+		ds->has_frame = s->has_frame;
 		/* `alert http` rules without http buffers are packet rules on
 		 * HTTP flows; the others are evaluated on transactions */
 		if (app_event_sig_has(s) || ((s->flags & SIG_FLAG_TX_MATCH) && !ds->has_payload) ||
@@ -1031,6 +1032,18 @@ DetectEngine *detect_engine_build_next(SigTable *t, const DetectConfig *cfg,
 			goto fail;
 	}
 	de->nsigs = n;
+	for (int i = 0; i < n; i++)
+		if (de->sigs[i].has_frame)
+			de->nframe++;
+	if (de->nframe) {
+		uint32_t k = 0;
+
+		if (!(de->frame_sigs = malloc(de->nframe * sizeof(*de->frame_sigs))))
+			goto fail;
+		for (int i = 0; i < n; i++)
+			if (de->sigs[i].has_frame)
+				de->frame_sigs[k++] = (uint32_t)i;
+	}
 	if (de->nhb && !(de->hosts = host_table_new()))
 		goto fail;
 	free(keys);
@@ -1064,6 +1077,7 @@ void detect_engine_free(DetectEngine *de)
 		return;
 	groups_free(de);
 	http_engine_free(de);
+	free(de->frame_sigs);
 	for (uint32_t i = 0; i < de->nsigs; i++) {
 		free(de->sigs[i].metadata);
 		free(de->sigs[i].meta_buf);
@@ -1312,6 +1326,8 @@ static void queue_alert(DetectThread *dt, const DetectSig *ds, int from_stream)
 	dt->alerts[dt->nalerts].data = dt->cur_data;
 	dt->alerts[dt->nalerts].data_len = dt->cur_len;
 	dt->alerts[dt->nalerts].stream_end = dt->cur_end;
+	dt->alerts[dt->nalerts].frame_id = dt->cur_frame;
+	dt->alerts[dt->nalerts].frame_dir = (uint8_t)dt->cur_frame_dir;
 	dt->nalerts++;
 }
 
@@ -1371,7 +1387,7 @@ static int hdr_buffer(const Packet *p, int buf, InspectBuffer *b)
 
 static int inspect_headers(DetectThread *dt, const Signature *s, const Packet *p)
 {
-	for (int l = BUF_IPV4_HDR; l < BUF_MAX; l++) {
+	for (int l = BUF_IPV4_HDR; l <= BUF_HDR_LAST; l++) {
 		InspectBuffer b;
 
 		if (!s->lists[l].n)
@@ -1482,6 +1498,8 @@ static void note_drop(DetectThread *dt, const DetectSig *ds)
 		.data = dt->cur_data,
 		.data_len = dt->cur_len,
 		.stream_end = dt->cur_end,
+		.frame_id = dt->cur_frame,
+		.frame_dir = (uint8_t)dt->cur_frame_dir,
 	};
 }
 
@@ -2051,6 +2069,8 @@ done:
 		inline_release(dt, p);
 	if (fs && app_layer_has_txs(p->flow))
 		tx_inspect_flow(dt, p, fs, 0);
+	if (de->nframe && p->flow)
+		detect_frames_inspect(dt, p, 0);
 	dt->pkt_tagged = tag_handle_packet(dt, p);
 	if (dt->nalerts) {
 		alerts_sort(dt->alerts, dt->nalerts);
@@ -2087,6 +2107,8 @@ uint32_t detect_flow_flush(DetectThread *dt, Packet *p, const DetectAlert **aler
 		stream_inspect(dt, p, fs, 1);
 	if (app_layer_has_txs(p->flow))
 		tx_inspect_flow(dt, p, fs, 1);
+	if (de->nframe)
+		detect_frames_inspect(dt, p, 1);
 	if (dt->nalerts) {
 		alerts_sort(dt->alerts, dt->nalerts);
 		counter_add(dt->tc, c_alert, dt->nalerts);
@@ -2097,6 +2119,11 @@ uint32_t detect_flow_flush(DetectThread *dt, Packet *p, const DetectAlert **aler
 int detect_engine_uses_stream(const DetectEngine *de)
 {
 	return de->uses_stream;
+}
+
+int detect_engine_uses_frames(const DetectEngine *de)
+{
+	return de && de->nframe;
 }
 
 void detect_alert_info(const DetectEngine *de, const Packet *p, const DetectAlert *a,
@@ -2123,6 +2150,8 @@ void detect_alert_info(const DetectEngine *de, const Packet *p, const DetectAler
 	}
 	ai->has_tx = a->has_tx;
 	ai->tx_id = a->tx_id;
+	ai->frame_id = a->frame_id;
+	ai->frame_dir = a->frame_dir;
 	if (ds) {
 		ai->class_desc = ds->class_desc;
 		ai->metadata = ds->metadata;

@@ -102,6 +102,8 @@ typedef struct DetectAlert {
 	const uint8_t *data;           /* what matched (stream chunk); NULL: packet payload */
 	uint32_t data_len;
 	uint64_t stream_end;           /* stream offset where that chunk ends; 0: unknown */
+	int64_t frame_id;              /* matched on this frame of the flow (frames.h); 0: none */
+	uint8_t frame_dir;             /* ... of that direction */
 } DetectAlert;
 
 /* Inspects p (flow state in p->flow). Returns the number of alerts to log;
@@ -125,6 +127,9 @@ uint32_t detect_flow_flush(DetectThread *dt, Packet *p, const DetectAlert **aler
 /* Whether any rule inspects the reassembled stream (else the stream engine
  * need not keep raw data). */
 int detect_engine_uses_stream(const DetectEngine *de);
+/* Whether some rule inspects app-layer frames (frame:): the app layer then
+ * makes them (AppLayerConfig.frames). */
+int detect_engine_uses_frames(const DetectEngine *de);
 
 /* Frees the per-flow detect state (flowbits, flowint, ip-only marks); call
  * from the flow end callback. */

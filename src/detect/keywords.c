@@ -40,6 +40,7 @@ static const Keyword *const families[] = {
 	asn1_keywords,		/* asn1-kw.c */
 	pkt_keywords,		/* pkt-kw.c */
 	transform_keywords,	/* transform.c */
+	frame_keywords,		/* frame-kw.c */
 };
 
 /* Every keyword, sorted by name (case-insensitive, as in Suricata), and

@@ -7,6 +7,7 @@
 #include "output/output-private.h"
 #include "stream/stream.h"
 #include "app-layer/app-layer.h"
+#include "app-layer/frames.h"
 
 #include <ctype.h>
 #include <netinet/in.h>
@@ -106,7 +107,7 @@ static size_t base64_encode(const uint8_t *in, size_t len, char *out)
 	return o;
 }
 
-static void set_base64(json_t *o, const char *key, const uint8_t *data, size_t len)
+void output_set_base64(json_t *o, const char *key, const uint8_t *data, size_t len)
 {
 	char *buf = malloc(4 * ((len + 2) / 3) + 1);
 	size_t n;
@@ -120,7 +121,7 @@ static void set_base64(json_t *o, const char *key, const uint8_t *data, size_t l
 
 /* Suricata's printable form: printable ASCII, CR and LF as they are, every
  * other byte as '.'. */
-static void set_printable(json_t *o, const char *key, const uint8_t *data, size_t len)
+void output_set_printable(json_t *o, const char *key, const uint8_t *data, size_t len)
 {
 	char *buf = malloc(len + 1);
 
@@ -326,11 +327,11 @@ static void add_payload(json_t *rec, const OutputAlertConfig *ac, const Packet *
 		len = ac->payload_buffer_size;
 	if (data && len) {
 		if (ac->payload)
-			set_base64(rec, "payload", data, len);
+			output_set_base64(rec, "payload", data, len);
 		if (ac->payload_length)
 			set_int(rec, "payload_length", len);
 		if (ac->payload_printable)
-			set_printable(rec, "payload_printable", data, len);
+			output_set_printable(rec, "payload_printable", data, len);
 	}
 	set_int(rec, "stream", (uint64_t)stream);
 	free(log);
@@ -343,7 +344,7 @@ void output_packet_json(json_t *rec, const Packet *p, uint32_t max)
 
 	if (!p->data || !p->caplen)
 		return;
-	set_base64(rec, "packet", p->data, max && max < p->caplen ? max : p->caplen);
+	output_set_base64(rec, "packet", p->data, max && max < p->caplen ? max : p->caplen);
 	info = json_object();
 	if (!info)
 		return;
@@ -370,6 +371,22 @@ static uint64_t alert_log_tx_id(const Flow *f, const AlertInfo *a)
 
 /* Suricata 8's order: header (.. proto, icmp_type/code, pkt_src), tx_id,
  * alert, app-layer objects, app_proto, direction, flow, payload.., packet. */
+/* An alert on a frame carries it, payload included (Suricata 8 logs the
+ * frame's payload whatever the alert's payload options). */
+static void add_frame(json_t *rec, const Packet *p, const Flow *f, const AlertInfo *a)
+{
+	uint32_t n;
+	const AppFrame *v = app_frames_get(f, a->frame_dir, &n);
+	json_t *fo;
+
+	for (uint32_t i = 0; i < n; i++)
+		if (v[i].id == a->frame_id) {
+			if ((fo = output_frame_object(p, f, a->frame_dir, &v[i])))
+				json_object_set_new(rec, "frame", fo);
+			return;
+		}
+}
+
 static json_t *eve_alert_record(const OutputAlertConfig *ac, const Packet *p, const Flow *f,
 				const AlertInfo *a)
 {
@@ -395,6 +412,8 @@ static json_t *eve_alert_record(const OutputAlertConfig *ac, const Packet *p, co
 			add_flow_object(rec, f);
 	}
 	add_payload(rec, ac, p, a);
+	if (a->frame_id && f)
+		add_frame(rec, p, f, a);
 	if (ac->packet)
 		output_packet_json(rec, p, 0);
 	return rec;

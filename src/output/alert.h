@@ -36,6 +36,10 @@ typedef struct AlertInfo {
 	 * payload logged is then the flow's kept stream data up to there, with
 	 * its holes marked. 0: log payload as is. */
 	uint64_t stream_end;
+	/* matched on a frame (app-layer/frames.h): its id in direction
+	 * frame_dir of the flow, logged as the "frame" object; 0: none */
+	int64_t frame_id;
+	int frame_dir;
 } AlertInfo;
 
 /* Logs one alert to eve.json (when its types list "alert") and fast.log (when

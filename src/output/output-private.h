@@ -82,6 +82,16 @@ int eve_sink_config_load(EveSinkConfig *sc, int filetype, const char *prefix,
  * with _2, _3 ... for the second and later outputs of that filetype. */
 void output_sink_stats_name(const Outputs *o, unsigned i, char *buf, size_t len);
 
+/* alert.c: base64 of data, and Suricata's printable form (printable ASCII,
+ * CR and LF kept, any other byte '.'), as a string member key of o. */
+void output_set_base64(json_t *o, const char *key, const uint8_t *data, size_t len);
+void output_set_printable(json_t *o, const char *key, const uint8_t *data, size_t len);
+
+/* frame-json.c: the "frame" object of frame fr of direction dir of f, as
+ * an alert on it and the frame record carry it; NULL: no memory. */
+struct AppFrame;
+json_t *output_frame_object(const Packet *p, const Flow *f, int dir, const struct AppFrame *fr);
+
 /* eve.c's formatting helpers, for the alert writers (alert.c). */
 void output_format_addr(const Address *a, uint8_t ip_version, char *buf, size_t len);
 /* Protocol keyword ("TCP", "IPv6-ICMP"), or NULL when the number has none. */

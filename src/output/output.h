@@ -217,6 +217,12 @@ void output_stats(Outputs *o, const uint64_t *snapshot, const struct timeval *ts
  * no events or anomaly logging is off. */
 void output_anomaly(Outputs *o, const Packet *p);
 
+/* eve `- frame` (frame-json.c): whether it is on; and the records of the
+ * frames of p's direction of f that are complete (every one at eof), each
+ * once (APP_FRAME_LOGGED). Thread-safe. */
+int outputs_frames_enabled(const Outputs *o);
+void output_frames(Outputs *o, const Packet *p, Flow *f, int eof);
+
 /* One app-layer anomaly: type "applayer", app_proto, event, layer
  * ("proto_detect" for protocol detection, "proto_parser" for a parser's
  * transaction events; tx_id logged when has_tx). */

@@ -9,6 +9,7 @@
 #include "detect/prefilter-gpu.h"
 #include "app-layer/app-layer.h"
 #include "app-layer/files.h"
+#include "app-layer/frames.h"
 #include "stream/stream.h"
 #include "stats/counters.h"
 #include "util/log.h"
@@ -107,6 +108,45 @@ static void reverse_flow(Flow *f, Packet *p)
 	detect_flow_swap(f);
 }
 
+static Packet *flush_packet_dir(Worker *w, Flow *f, int dir);
+
+/* Stream bytes kept behind the app layer for frames not yet inspected or
+ * logged, at most: a frame longer than this shows its first bytes as
+ * missing rather than hold the stream without bound. */
+#define FRAMES_HOLD_MAX (256u * 1024u)
+
+/* What frames wait for: detection (a rule inspects frames) and logging. */
+static unsigned frame_need(const Worker *w)
+{
+	unsigned need = 0;
+
+	if (w->dt && detect_engine_uses_frames(detect_thread_engine(w->dt)))
+		need |= APP_FRAME_INSPECTED;
+	if (outputs_frames_enabled(w->e->outputs))
+		need |= APP_FRAME_LOGGED;
+	return need;
+}
+
+/* Frames of f after a packet: their eve records (at the flow's end every
+ * one left, p then facing each direction in turn), then the ones everyone
+ * is done with go. */
+static void frames_done(Worker *w, Packet *p, Flow *f, int eof)
+{
+	unsigned need = frame_need(w);
+
+	if (!app_frames_on(f))
+		return;
+	if (need & APP_FRAME_LOGGED) {
+		if (!eof)
+			output_frames(w->e->outputs, p, f, 0);
+		else
+			for (int d = 0; d < 2; d++)
+				output_frames(w->e->outputs, flush_packet_dir(w, f, d), f, 1);
+	}
+	for (int d = 0; d < 2; d++)
+		app_frames_gc(f, d, need);
+}
+
 /* Hands the newly ready bytes of dir to the app layer (gaps as gaps, EOF
  * once), then tells the stream engine what it may drop. Returns 1 when the
  * flow was reversed instead (nothing of dir consumed). */
@@ -145,6 +185,17 @@ static int app_feed_dir(Worker *w, Flow *f, Packet *p, int dir)
 	if ((stream_dir_flags(f, dir) & STREAM_DIR_EOF) && !(f->app_eof & (1u << dir))) {
 		f->app_eof |= (uint8_t)(1u << dir);
 		app_layer_handle_data(w->at, f, dir, NULL, 0, APP_EOF);
+	}
+	if (app_frames_on(f)) {
+		/* the frames' bytes stay until detection and logging had them */
+		uint64_t keep = app_frames_keep_from(f, dir, frame_need(w));
+
+		if (keep < *pos) {
+			if (*pos - keep > FRAMES_HOLD_MAX)
+				keep = *pos - FRAMES_HOLD_MAX;
+			stream_release(f, dir, STREAM_CONSUMER_APP, keep);
+			return 0;
+		}
 	}
 	stream_release(f, dir, STREAM_CONSUMER_APP, *pos);
 	return 0;
@@ -250,6 +301,11 @@ static Packet *flush_packet(Worker *w, Flow *f, int dir)
 	return p;
 }
 
+static Packet *flush_packet_dir(Worker *w, Flow *f, int dir)
+{
+	return flush_packet(w, f, dir);
+}
+
 static void on_flow_end(void *arg, Flow *f, enum flow_end_reason why)
 {
 	Worker *w = arg;
@@ -273,6 +329,8 @@ static void on_flow_end(void *arg, Flow *f, enum flow_end_reason why)
 	}
 	if (f->alstate)
 		tx_log(w, p, f, 1);
+	if (f->alstate && !f->ep_flags)
+		frames_done(w, p, f, 1);
 	output_flow_end(w->e->outputs, f, why);
 	detect_flow_free(f);
 	if (f->stream)
@@ -406,8 +464,10 @@ static void worker_process(Worker *w, Packet *p)
 	/* the worker's engine, not the start-up one: a reload may have freed it */
 	verdict_finish(ran, detect_thread_engine(w->dt), w->e->outputs, w->tc, p);
 	output_anomaly(w->e->outputs, p);
-	if (f && f->alstate)
+	if (f && f->alstate) {
 		tx_log(w, p, f, 0);
+		frames_done(w, p, f, 0);
+	}
 	/* encryption-handling bypass: the packets after this one skip
 	 * everything (flow_bypassed_packet) */
 	if (f && f->alstate && !(f->ep_flags & FLOW_LOCAL_BYPASS) && app_layer_flow_bypass(f))

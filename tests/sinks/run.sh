@@ -57,7 +57,13 @@ TYPES=$($py - "$yaml" <<'PY'
 import sys, yaml
 doc = yaml.safe_load(open(sys.argv[1]).read().split('\n', 2)[2])
 eve = next(o['eve-log'] for o in doc['outputs'] if 'eve-log' in o)
-print(' '.join(t if isinstance(t, str) else next(iter(t)) for t in eve['types']))
+def on(t):
+    # "- frame: {enabled: no}" (Suricata's default yaml) is listed but off
+    if isinstance(t, str):
+        return True
+    v = next(iter(t.values()))
+    return not (isinstance(v, dict) and v.get('enabled') in (False, 'no'))
+print(' '.join(t if isinstance(t, str) else next(iter(t)) for t in eve['types'] if on(t)))
 PY
 )
 [ -n "$TYPES" ] || TYPES="alert anomaly http dns tls files stats flow"

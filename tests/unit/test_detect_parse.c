@@ -1062,3 +1062,34 @@ TEST(load_exclusive_folder_is_a_clear_error)
 	CHECK_EQ(t->files_loaded, 1);
 	sig_table_free(t);
 }
+
+/* frame:<proto>.<type>: the rule's protocol's own name first, else the
+ * protocol before the first dot; frames we do not make skip the rule */
+TEST(frame_keyword_names_and_buffer)
+{
+	Signature *s = P("alert smb any any -> any any (frame:smb2.data; content:\"wnwk\"; sid:1;)");
+
+	CHECK(s != NULL);
+	if (s) {
+		CHECK(s->has_frame);
+		CHECK_EQ(s->frame_alproto, ALPROTO_SMB);
+		CHECK_EQ(s->lists[BUF_FRAME].n, 1);
+		CHECK_EQ(s->lists[BUF_PAYLOAD].n, 0);
+		sig_free(s);
+	}
+	s = P("alert tcp any any -> any any (frame:dns.pdu; content:\"|01 20|\"; offset:2; sid:2;)");
+	CHECK(s != NULL);
+	if (s) {
+		CHECK_EQ(s->frame_alproto, ALPROTO_DNS);
+		CHECK_EQ(s->alproto, ALPROTO_UNKNOWN);
+		sig_free(s);
+	}
+	CHECK_EQ(E("alert http any any -> any any (frame:http1.request; content:\"a\"; sid:3;)"),
+		 SIG_ERR_UNSUPPORTED);
+	CHECK_EQ(E("alert tcp any any -> any any (frame:nosuch.pdu; content:\"a\"; sid:4;)"),
+		 SIG_ERR_UNSUPPORTED);
+	CHECK_EQ(E("alert dns any any -> any any (frame:smb.pdu; content:\"a\"; sid:5;)"),
+		 SIG_ERR_PARSE);
+	CHECK_EQ(E("alert smb any any -> any any (frame:smb2.hdr; frame:smb2.data; sid:6;)"),
+		 SIG_ERR_PARSE);
+}

@@ -1,0 +1,129 @@
+/* Frames in eve (app-layer/frames.h): the "frame" object an alert on a
+ * frame carries, and the `- frame` type's records (event_type "frame"), as
+ * Suricata 8 writes them: type, id, direction, stream_offset (TCP),
+ * length, complete, payload (base64), payload_printable, tx_id.
+ *
+ * The payload is the frame's bytes, read back from the stream, at most
+ * FRAME_PAYLOAD_MAX of them; a hole in the stream is written in place as
+ * "[N bytes missing]", as Suricata's stream payloads (suricata-verify
+ * smb2-frames-gap-payload-logging). The printable form stops one byte
+ * short of that size, as Suricata's (its buffer holds the final NUL). */
+#include "output/output.h"
+#include "output/output-private.h"
+#include "app-layer/frames.h"
+#include "stream/stream.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#define FRAME_PAYLOAD_MAX 4096
+
+/* Writes the frame's bytes of [off, end) into buf (cap bytes); *complete
+ * is cleared when a byte of the range is not there. */
+static uint32_t tcp_payload(const Flow *f, int d, uint64_t off, uint64_t end, uint8_t *buf,
+			    uint32_t cap, int *complete)
+{
+	uint64_t from = off;
+	uint32_t o = 0;
+
+	while (from < end && o < cap) {
+		const uint8_t *data;
+		uint32_t len, take;
+		uint64_t base;
+
+		if (!stream_get_data(f, d, from, &data, &len, &base)) {
+			/* nothing more was kept (or came): the frame ends short */
+			*complete = 0;
+			break;
+		}
+		if (base > from) {
+			uint64_t to = base < end ? base : end;
+			char m[48];
+			int n = snprintf(m, sizeof(m), "[%" PRIu64 " bytes missing]", to - from);
+
+			*complete = 0;
+			if (n > 0) {
+				take = (uint32_t)n < cap - o ? (uint32_t)n : cap - o;
+				memcpy(buf + o, m, take);
+				o += take;
+			}
+			from = to;
+			continue;
+		}
+		take = len;
+		if (take > end - from)
+			take = (uint32_t)(end - from);
+		if (take > cap - o)
+			take = cap - o;
+		memcpy(buf + o, data, take);
+		o += take;
+		from += take;
+	}
+	return o;
+}
+
+json_t *output_frame_object(const Packet *p, const Flow *f, int dir, const AppFrame *fr)
+{
+	json_t *o = json_object();
+	const char *name = app_frame_type_name(fr->alproto, fr->type);
+	uint64_t len = app_frame_length(f, dir, fr);
+	uint8_t buf[FRAME_PAYLOAD_MAX];
+	uint32_t n = 0;
+	int complete = fr->len >= 0;
+
+	if (!o)
+		return NULL;
+	json_object_set_new(o, "type", json_string(name ? name : "unknown"));
+	json_object_set_new(o, "id", json_integer(fr->id));
+	json_object_set_new(o, "direction", json_string(dir ? "toclient" : "toserver"));
+	if (f->proto == 6) {
+		json_object_set_new(o, "stream_offset", json_integer((json_int_t)fr->off));
+		n = tcp_payload(f, dir, fr->off, fr->off + len, buf, sizeof(buf), &complete);
+	} else if (fr->pkt == f->pkts_toserver + f->pkts_toclient && fr->off <= p->payload_len) {
+		/* UDP: the datagram being processed */
+		n = p->payload_len - (uint32_t)fr->off;
+		if (n > len)
+			n = (uint32_t)len;
+		if (n > sizeof(buf))
+			n = sizeof(buf);
+		memcpy(buf, p->payload + fr->off, n);
+	}
+	json_object_set_new(o, "length", json_integer((json_int_t)len));
+	json_object_set_new(o, "complete", json_boolean(complete && n >= len));
+	output_set_base64(o, "payload", buf, n);
+	output_set_printable(o, "payload_printable", buf, n < sizeof(buf) ? n : sizeof(buf) - 1);
+	if (fr->flags & APP_FRAME_TX)
+		json_object_set_new(o, "tx_id", json_integer((json_int_t)fr->tx_id));
+	return o;
+}
+
+int outputs_frames_enabled(const Outputs *o)
+{
+	return o && outputs_eve_enabled(o, "frame");
+}
+
+void output_frames(Outputs *o, const Packet *p, Flow *f, int eof)
+{
+	int d = (p->flags & PKT_TOCLIENT) ? 1 : 0;
+	const char *app = output_app_proto_name(f->app_proto);
+	uint32_t n;
+	AppFrame *v = app_frames_get(f, d, &n);
+
+	for (uint32_t i = 0; i < n; i++) {
+		AppFrame *fr = &v[i];
+		json_t *rec, *fo;
+
+		if ((fr->flags & APP_FRAME_LOGGED) || (!eof && !app_frame_done(f, d, fr)))
+			continue;
+		fr->flags |= APP_FRAME_LOGGED;
+		rec = eve_header(&p->ts, "frame", p, f);
+		if (!rec)
+			continue;
+		if (app)
+			json_object_set_new(rec, "app_proto", json_string(app));
+		if ((fo = output_frame_object(p, f, d, fr)))
+			json_object_set_new(rec, "frame", fo);
+		eve_write(o, rec);
+	}
+}

@@ -1,0 +1,233 @@
+/* Frames (src/app-layer/frames.c) through the generic app layer: the
+ * parsers mark them at the stream offsets of what they are handed, only
+ * when frames are on; done-ness, lengths, names, keep-from and gc. */
+#include "test.h"
+#include "app-layer/app-layer.h"
+#include "app-layer/frames.h"
+#include "conf/conf.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdlib.h>
+
+static ThreadCounters *tc;
+
+static ThreadCounters *counters(void)
+{
+	static int done;
+
+	if (!done) {
+		app_layer_register_counters();
+		counters_freeze();
+		done = 1;
+	}
+	if (!tc)
+		tc = thread_counters_new();
+	return tc;
+}
+
+typedef struct Ctx {
+	AppLayerConfig cfg;
+	AppLayerThread *at;
+	Flow f;
+} Ctx;
+
+static void ctx_init(Ctx *c, uint8_t proto, uint16_t dp, int frames)
+{
+	app_layer_config_load(&c->cfg);
+	c->cfg.frames = frames;
+	c->at = app_layer_thread_new(&c->cfg, counters());
+	memset(&c->f, 0, sizeof(c->f));
+	c->f.proto = proto;
+	c->f.ip_version = 4;
+	c->f.src.family = AF_INET;
+	c->f.dst.family = AF_INET;
+	inet_pton(AF_INET, "10.0.0.1", &c->f.src.a.u32[0]);
+	inet_pton(AF_INET, "10.0.0.2", &c->f.dst.a.u32[0]);
+	c->f.sp = 40000;
+	c->f.dp = dp;
+}
+
+static void ctx_free(Ctx *c)
+{
+	app_layer_flow_free(&c->f);
+	app_layer_thread_free(c->at);
+}
+
+static int feed(Ctx *c, int dir, const uint8_t *p, size_t n, int flags)
+{
+	return app_layer_handle_data(c->at, &c->f, dir, p, (uint32_t)n, flags);
+}
+
+#define TS APP_DIR_TOSERVER
+#define TC APP_DIR_TOCLIENT
+
+/* www.example.com A, id 0x1111, RD; with its TCP length prefix */
+static const uint8_t tcp_query[] = {
+	0x00, 0x21,
+	0x11, 0x11, 0x01, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	3, 'w', 'w', 'w', 7, 'e', 'x', 'a', 'm', 'p', 'l', 'e', 3, 'c', 'o', 'm', 0,
+	0x00, 0x01, 0x00, 0x01,
+};
+
+TEST(frames_dns_tcp_pdu_excludes_the_length_prefix)
+{
+	Ctx c;
+	uint8_t two[2 * sizeof(tcp_query)];
+	uint32_t n;
+	const AppFrame *v;
+
+	ctx_init(&c, IPPROTO_TCP, 53, 1);
+	memcpy(two, tcp_query, sizeof(tcp_query));
+	memcpy(two + sizeof(tcp_query), tcp_query, sizeof(tcp_query));
+	/* the second message split across two calls: its frame is where it
+	 * lies in the stream, not in the parser's buffer */
+	CHECK_EQ(feed(&c, TS, two, sizeof(tcp_query) + 5, 0), 0);
+	CHECK_EQ(c.f.app_proto, ALPROTO_DNS);
+	v = app_frames_get(&c.f, TS, &n);
+	CHECK_EQ(n, 1);
+	CHECK_EQ(v[0].off, 2);
+	CHECK_EQ(v[0].len, 0x21);
+	CHECK_EQ(v[0].id, 1);
+	CHECK_STREQ(app_frame_type_name(v[0].alproto, v[0].type), "pdu");
+	CHECK(v[0].flags & APP_FRAME_TX);
+	CHECK_EQ(v[0].tx_id, 0);
+	CHECK(app_frame_done(&c.f, TS, &v[0]));
+	CHECK_EQ(feed(&c, TS, two + sizeof(tcp_query) + 5, sizeof(tcp_query) - 5, 0), 0);
+	v = app_frames_get(&c.f, TS, &n);
+	CHECK_EQ(n, 2);
+	CHECK_EQ(v[1].off, sizeof(tcp_query) + 2);
+	CHECK_EQ(v[1].id, 2);
+	CHECK_EQ(v[1].tx_id, 1);
+	ctx_free(&c);
+}
+
+TEST(frames_off_makes_none)
+{
+	Ctx c;
+	uint32_t n = 99;
+
+	ctx_init(&c, IPPROTO_TCP, 53, 0);
+	CHECK_EQ(feed(&c, TS, tcp_query, sizeof(tcp_query), 0), 0);
+	CHECK_EQ(c.f.app_proto, ALPROTO_DNS);
+	CHECK(!app_frames_on(&c.f));
+	CHECK(app_frames_get(&c.f, TS, &n) == NULL);
+	CHECK_EQ(n, 0);
+	CHECK_EQ(app_frames_keep_from(&c.f, TS, APP_FRAME_INSPECTED), UINT64_MAX);
+	ctx_free(&c);
+}
+
+/* DCE/RPC bind, 116 bytes (frag_length 0x74), then its header starts the
+ * next call */
+static void bind_pdu(uint8_t *b)
+{
+	memset(b, 0, 116);
+	b[0] = 5; b[1] = 0; b[2] = 11; b[3] = 3;
+	b[4] = 0x10;
+	b[8] = 0x74;
+	b[12] = 0x1b;
+	b[16] = 0xd0; b[17] = 0x16; b[18] = 0xd0; b[19] = 0x16;
+}
+
+TEST(frames_dcerpc_pdu_hdr_data_at_stream_offsets)
+{
+	Ctx c;
+	uint8_t b[232];
+	uint32_t n;
+	const AppFrame *v;
+
+	ctx_init(&c, IPPROTO_TCP, 135, 1);
+	bind_pdu(b);
+	bind_pdu(b + 116);
+	/* the second PDU's header split 10 + 6 */
+	CHECK_EQ(feed(&c, TS, b, 126, 0), 0);
+	CHECK_EQ(c.f.app_proto, ALPROTO_DCERPC);
+	v = app_frames_get(&c.f, TS, &n);
+	CHECK_EQ(n, 3);
+	CHECK_STREQ(app_frame_type_name(v[0].alproto, v[0].type), "pdu");
+	CHECK_EQ(v[0].off, 0);
+	CHECK_EQ(v[0].len, 116);
+	CHECK_STREQ(app_frame_type_name(v[1].alproto, v[1].type), "hdr");
+	CHECK_EQ(v[1].len, 16);
+	CHECK_STREQ(app_frame_type_name(v[2].alproto, v[2].type), "data");
+	CHECK_EQ(v[2].off, 16);
+	CHECK_EQ(v[2].len, 100);
+	CHECK_EQ(feed(&c, TS, b + 126, 106, 0), 0);
+	v = app_frames_get(&c.f, TS, &n);
+	CHECK_EQ(n, 6);
+	CHECK_EQ(v[3].off, 116);
+	CHECK_EQ(v[3].len, 116);
+	CHECK_EQ(v[5].off, 132);
+	ctx_free(&c);
+}
+
+/* NBSS + SMB2 header (64 bytes) + 8 bytes of body */
+TEST(frames_smb2_record_gives_nbss_and_smb2_triples)
+{
+	Ctx c;
+	uint8_t b[4 + 72];
+	uint32_t n;
+	const AppFrame *v;
+	static const char *const want[] = { "nbss.pdu", "nbss.hdr", "nbss.data",
+					    "smb2.pdu", "smb2.hdr", "smb2.data" };
+
+	ctx_init(&c, IPPROTO_TCP, 445, 1);
+	memset(b, 0, sizeof(b));
+	b[3] = 72;
+	memcpy(b + 4, "\xfeSMB", 4);
+	b[8] = 64;                  /* StructureSize */
+	CHECK_EQ(feed(&c, TS, b, sizeof(b), 0), 0);
+	CHECK_EQ(c.f.app_proto, ALPROTO_SMB);
+	v = app_frames_get(&c.f, TS, &n);
+	CHECK_EQ(n, 6);
+	for (unsigned i = 0; i < 6 && i < n; i++)
+		CHECK_STREQ(app_frame_type_name(v[i].alproto, v[i].type), want[i]);
+	CHECK_EQ(v[0].len, 76);
+	CHECK_EQ(v[2].off, 4);
+	CHECK_EQ(v[3].off, 4);
+	CHECK_EQ(v[4].len, 64);
+	CHECK_EQ(v[5].off, 68);
+	CHECK_EQ(v[5].len, 8);
+	CHECK_EQ(app_frame_type_by_name(ALPROTO_SMB, "smb2.data"), v[5].type);
+	CHECK_EQ(app_frame_type_by_name(ALPROTO_SMB, "smb4.data"), -1);
+	ctx_free(&c);
+}
+
+TEST(frames_done_keep_from_and_gc)
+{
+	Ctx c;
+	uint8_t b[4 + 72];
+	uint32_t n;
+	AppFrame *v;
+
+	ctx_init(&c, IPPROTO_TCP, 445, 1);
+	memset(b, 0, sizeof(b));
+	b[3] = 72;
+	memcpy(b + 4, "\xfeSMB", 4);
+	b[8] = 64;
+	/* only the NBSS header and 20 bytes: the record is not done */
+	CHECK_EQ(feed(&c, TS, b, 24, 0), 0);
+	v = app_frames_get(&c.f, TS, &n);
+	CHECK_EQ(n, 3);
+	CHECK(!app_frame_done(&c.f, TS, &v[0]));
+	CHECK(app_frame_done(&c.f, TS, &v[1]));      /* the 4-byte header is */
+	CHECK_EQ(app_frames_keep_from(&c.f, TS, APP_FRAME_INSPECTED), 0);
+	v[1].flags |= APP_FRAME_INSPECTED;
+	app_frames_gc(&c.f, TS, APP_FRAME_INSPECTED);
+	v = app_frames_get(&c.f, TS, &n);
+	CHECK_EQ(n, 2);                              /* nbss.hdr went */
+	/* a gap covering the rest: done, its bytes missing */
+	CHECK_EQ(feed(&c, TS, NULL, 52, APP_GAP), 0);
+	v = app_frames_get(&c.f, TS, &n);
+	CHECK(app_frame_done(&c.f, TS, &v[0]));
+	CHECK_EQ(app_frame_length(&c.f, TS, &v[0]), 76);
+	for (uint32_t i = 0; i < n; i++)
+		v[i].flags |= APP_FRAME_INSPECTED;
+	CHECK_EQ(app_frames_keep_from(&c.f, TS, APP_FRAME_INSPECTED), UINT64_MAX);
+	/* logging still wants them */
+	CHECK_EQ(app_frames_keep_from(&c.f, TS, APP_FRAME_INSPECTED | APP_FRAME_LOGGED), 0);
+	app_frames_gc(&c.f, TS, APP_FRAME_INSPECTED);
+	app_frames_get(&c.f, TS, &n);
+	CHECK_EQ(n, 0);
+	ctx_free(&c);
+}

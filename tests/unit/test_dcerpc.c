@@ -17,6 +17,7 @@
 #include "detect/dcerpc-kw.h"
 #include "detect/detect-parse.h"
 #include "output/dcerpc-json.h"
+#include "app-test-util.h"
 
 /* ---- PDU builders (little endian unless be) ---- */
 
@@ -608,20 +609,6 @@ TEST(dcerpc_keywords_reject_bad_values)
 
 /* ---- through the app layer ---- */
 
-static ThreadCounters *counters(void)
-{
-	static ThreadCounters *tc;
-	static int done;
-
-	if (!done) {
-		app_layer_register_counters();
-		counters_freeze();
-		done = 1;
-	}
-	if (!tc)
-		tc = thread_counters_new();
-	return tc;
-}
 
 TEST(dcerpc_detected_on_any_port_tcp_and_udp)
 {
@@ -633,7 +620,7 @@ TEST(dcerpc_detected_on_any_port_tcp_and_udp)
 	void *tx;
 
 	app_layer_config_load(&cfg);
-	at = app_layer_thread_new(&cfg, counters());
+	at = app_layer_thread_new(&cfg, app_test_counters());
 	memset(&f, 0, sizeof(f));
 	f.proto = 6;
 	f.sp = 40000;

@@ -5,53 +5,26 @@
 #include "app-layer/app-layer.h"
 #include "app-layer/frames.h"
 #include "conf/conf.h"
+#include "app-test-util.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <stdlib.h>
 
-static ThreadCounters *tc;
 
-static ThreadCounters *counters(void)
-{
-	static int done;
 
-	if (!done) {
-		app_layer_register_counters();
-		counters_freeze();
-		done = 1;
-	}
-	if (!tc)
-		tc = thread_counters_new();
-	return tc;
-}
-
-typedef struct Ctx {
-	AppLayerConfig cfg;
-	AppLayerThread *at;
-	Flow f;
-} Ctx;
+typedef AppTestCtx Ctx;
 
 static void ctx_init(Ctx *c, uint8_t proto, uint16_t dp, int frames)
 {
 	app_layer_config_load(&c->cfg);
 	c->cfg.frames = frames;
-	c->at = app_layer_thread_new(&c->cfg, counters());
-	memset(&c->f, 0, sizeof(c->f));
-	c->f.proto = proto;
-	c->f.ip_version = 4;
-	c->f.src.family = AF_INET;
-	c->f.dst.family = AF_INET;
-	inet_pton(AF_INET, "10.0.0.1", &c->f.src.a.u32[0]);
-	inet_pton(AF_INET, "10.0.0.2", &c->f.dst.a.u32[0]);
-	c->f.sp = 40000;
-	c->f.dp = dp;
+	app_test_start(c, proto, "10.0.0.2", 40000, dp);
 }
 
 static void ctx_free(Ctx *c)
 {
-	app_layer_flow_free(&c->f);
-	app_layer_thread_free(c->at);
+	app_test_free(c);
 }
 
 static int feed(Ctx *c, int dir, const uint8_t *p, size_t n, int flags)

@@ -15,6 +15,7 @@
 #include "app-layer/ftp.h"
 #include "detect/buffers.h"
 #include "detect/detect-parse.h"
+#include "app-test-util.h"
 
 static int nseen;
 
@@ -186,20 +187,6 @@ TEST(ftp_probe_patterns)
 
 /* ---- through the app layer: expectations ---- */
 
-static ThreadCounters *counters(void)
-{
-	static ThreadCounters *tc;
-	static int done;
-
-	if (!done) {
-		app_layer_register_counters();
-		counters_freeze();
-		done = 1;
-	}
-	if (!tc)
-		tc = thread_counters_new();
-	return tc;
-}
 
 static void mkflow(Flow *f, const char *src, uint16_t sp, const char *dst, uint16_t dp, time_t t)
 {
@@ -229,7 +216,7 @@ TEST(ftp_passive_retr_labels_the_data_flow)
 
 	expect_clear();
 	app_layer_config_load(&cfg);
-	at = app_layer_thread_new(&cfg, counters());
+	at = app_layer_thread_new(&cfg, app_test_counters());
 	mkflow(&ctl, "10.0.0.1", 40000, "10.0.0.2", 21, 1000);
 	send_str(at, &ctl, APP_DIR_TOSERVER, "USER bob\r\n");
 	CHECK_EQ(ctl.app_proto, ALPROTO_FTP);
@@ -276,7 +263,7 @@ TEST(ftp_active_stor_from_the_server_side_and_bounce)
 
 	expect_clear();
 	app_layer_config_load(&cfg);
-	at = app_layer_thread_new(&cfg, counters());
+	at = app_layer_thread_new(&cfg, app_test_counters());
 	mkflow(&ctl, "10.0.0.1", 40000, "10.0.0.2", 21, 2000);
 	send_str(at, &ctl, APP_DIR_TOSERVER, "PORT 10,0,0,1,200,1\r\n");
 	CHECK_EQ(ctl.app_proto, ALPROTO_FTP);

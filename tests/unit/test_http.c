@@ -5,6 +5,7 @@
 #include "app-layer/http-mem.h"
 #include "app-layer/files.h"
 #include "conf/conf.h"
+#include "app-test-util.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -28,7 +29,6 @@ static const uint8_t deflate_body[] = {
 	0x76, 0x0d, 0x02, 0x00, 0x8d, 0x67, 0x09, 0x0c,
 };
 
-static ThreadCounters *tc;
 
 /* The eve fileinfo object of the first file of a side (files.h). */
 static json_t *fileinfo(HttpTx *tx, int dir, int final)
@@ -38,53 +38,25 @@ static json_t *fileinfo(HttpTx *tx, int dir, int final)
 	return fc && fc->head ? file_json(fc->head) : NULL;
 }
 
-static ThreadCounters *counters(void)
-{
-	static int done;
-
-	if (!done) {
-		app_layer_register_counters();
-		counters_freeze();
-		done = 1;
-	}
-	if (!tc)
-		tc = thread_counters_new();
-	return tc;
-}
 
 static uint64_t cval(const char *name)
 {
 	int id = counter_lookup(name);
 
-	return id < 0 ? (uint64_t)-1 : counter_get(counters(), (counter_id)id);
+	return id < 0 ? (uint64_t)-1 : counter_get(app_test_counters(), (counter_id)id);
 }
 
-typedef struct Ctx {
-	AppLayerConfig cfg;
-	AppLayerThread *at;
-	Flow f;
-} Ctx;
+typedef AppTestCtx Ctx;
 
 static void ctx_init(Ctx *c, uint16_t dp)
 {
-	app_layer_config_load(&c->cfg);
-	c->at = app_layer_thread_new(&c->cfg, counters());
-	memset(&c->f, 0, sizeof(c->f));
-	c->f.proto = IPPROTO_TCP;
-	c->f.ip_version = 4;
-	c->f.src.family = AF_INET;
-	c->f.dst.family = AF_INET;
-	inet_pton(AF_INET, "10.0.0.1", &c->f.src.a.u32[0]);
-	inet_pton(AF_INET, "10.0.0.2", &c->f.dst.a.u32[0]);
-	c->f.sp = 40000;
-	c->f.dp = dp;
+	app_test_init(c, IPPROTO_TCP, "10.0.0.2", 40000, dp);
 	c->f.start.tv_sec = c->f.last.tv_sec = 1700000000;
 }
 
 static void ctx_free(Ctx *c)
 {
-	app_layer_flow_free(&c->f);
-	app_layer_thread_free(c->at);
+	app_test_free(c);
 }
 
 static int feed(Ctx *c, int dir, const char *s)

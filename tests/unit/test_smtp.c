@@ -17,6 +17,7 @@
 #include "output/smtp-json.h"
 #include "output/output-private.h"
 #include "decode/packet.h"
+#include "app-test-util.h"
 
 #include <arpa/inet.h>
 #include <jansson.h>
@@ -791,47 +792,18 @@ TEST(smtp_content_limit_bounds_the_kept_bytes)
 
 /* ---- through the app layer ---- */
 
-static ThreadCounters *tc;
 
-static ThreadCounters *counters(void)
-{
-	static int done;
 
-	if (!done) {
-		app_layer_register_counters();
-		counters_freeze();
-		done = 1;
-	}
-	if (!tc)
-		tc = thread_counters_new();
-	return tc;
-}
-
-typedef struct Ctx {
-	AppLayerConfig cfg;
-	AppLayerThread *at;
-	Flow f;
-} Ctx;
+typedef AppTestCtx Ctx;
 
 static void ctx_init(Ctx *c, uint16_t dp)
 {
-	app_layer_config_load(&c->cfg);
-	c->at = app_layer_thread_new(&c->cfg, counters());
-	memset(&c->f, 0, sizeof(c->f));
-	c->f.proto = 6;
-	c->f.ip_version = 4;
-	c->f.src.family = AF_INET;
-	c->f.dst.family = AF_INET;
-	inet_pton(AF_INET, "10.0.0.1", &c->f.src.a.u32[0]);
-	inet_pton(AF_INET, "10.0.0.25", &c->f.dst.a.u32[0]);
-	c->f.sp = 40000;
-	c->f.dp = dp;
+	app_test_init(c, IPPROTO_TCP, "10.0.0.25", 40000, dp);
 }
 
 static void ctx_free(Ctx *c)
 {
-	app_layer_flow_free(&c->f);
-	app_layer_thread_free(c->at);
+	app_test_free(c);
 }
 
 /* one packet of the flow, one direction's bytes */

@@ -19,6 +19,7 @@
 #include "detect/buffers.h"
 #include "detect/detect-parse.h"
 #include "output/ssh-json.h"
+#include "app-test-util.h"
 
 static size_t put_u32(uint8_t *p, uint32_t v)
 {
@@ -281,20 +282,6 @@ TEST(ssh_json_object_fields)
 
 /* ---- through the app layer ---- */
 
-static ThreadCounters *counters(void)
-{
-	static ThreadCounters *tc;
-	static int done;
-
-	if (!done) {
-		app_layer_register_counters();
-		counters_freeze();
-		done = 1;
-	}
-	if (!tc)
-		tc = thread_counters_new();
-	return tc;
-}
 
 TEST(ssh_detected_on_any_port_one_tx_progress)
 {
@@ -306,7 +293,7 @@ TEST(ssh_detected_on_any_port_one_tx_progress)
 	void *tx;
 
 	app_layer_config_load(&cfg);
-	at = app_layer_thread_new(&cfg, counters());
+	at = app_layer_thread_new(&cfg, app_test_counters());
 	memset(&f, 0, sizeof(f));
 	f.proto = 6;
 	f.sp = 40000;

@@ -413,6 +413,7 @@ static void worker_fini(Worker *w)
 	}
 	free(w->flush_pkt);
 	w->flush_pkt = NULL;
+	thread_counters_retire(w->tc);
 }
 
 /* A rule reload published a new engine: take it up between two packets
@@ -642,6 +643,7 @@ static void *capture_thread_main(void *arg)
 	tc = thread_counters_new();
 	if (tc)
 		ct->rc = capture_worker(e, e->caps[ct->id], &pool, tc, ct->id, e->ncaps, 0);
+	thread_counters_retire(tc);
 	packet_pool_destroy(&pool);
 	atomic_store(&ct->done, 1);
 	return NULL;
@@ -1211,6 +1213,7 @@ int runmode_run(Engine *e)
 	/* The final record: every thread has stopped, the counters are complete. */
 	if (e->cfg.stats_enabled)
 		stats_write(&st);
+	thread_counters_retire(rx_tc);
 	pthread_mutex_destroy(&st.lock);
 	pthread_cond_destroy(&st.cond);
 	packet_pool_destroy(&pool);

@@ -83,12 +83,31 @@ void counters_snapshot(uint64_t *out)
 	pthread_mutex_unlock(&blocks_lock);
 }
 
+void thread_counters_retire(ThreadCounters *tc)
+{
+	if (!tc)
+		return;
+	pthread_mutex_lock(&blocks_lock);
+	tc->retired = 1;
+	pthread_mutex_unlock(&blocks_lock);
+}
+
 void counters_zero(void)
 {
 	pthread_mutex_lock(&blocks_lock);
-	for (ThreadCounters *tc = blocks; tc; tc = tc->next)
+	for (ThreadCounters **at = &blocks; *at;) {
+		ThreadCounters *tc = *at;
+
+		if (tc->retired) {
+			*at = tc->next;
+			free(tc->v);
+			free(tc);
+			continue;
+		}
 		for (size_t i = 0; i < n_counters; i++)
 			__atomic_store_n(&tc->v[i], 0, __ATOMIC_RELAXED);
+		at = &tc->next;
+	}
 	pthread_mutex_unlock(&blocks_lock);
 }
 

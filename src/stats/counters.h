@@ -26,6 +26,7 @@ typedef uint16_t counter_id;
 typedef struct ThreadCounters {
 	uint64_t *v;                  /* one slot per registered counter */
 	struct ThreadCounters *next;  /* registry list, for snapshots */
+	int retired;                  /* its thread is done with it */
 } ThreadCounters;
 
 /* Registering the same name twice returns the same id. Returns the id. */
@@ -37,14 +38,19 @@ size_t counters_count(void);
 void counters_freeze(void);
 
 ThreadCounters *thread_counters_new(void);
+/* The owning thread will not count in tc again (end of a run): its values
+ * still count in snapshots until counters_zero(), which frees it, as it
+ * would hold nothing after; else counters_destroy() does. */
+void thread_counters_retire(ThreadCounters *tc);
 
 /* Sums every thread's block into out[counters_count()]. Safe while threads run:
  * each slot has a single writer, read with relaxed atomics. */
 void counters_snapshot(uint64_t *out);
 
 /* Every block back to 0, the set kept (the unix-socket runmode between two
- * files: each file's stats count that file alone). No thread may count
- * meanwhile. */
+ * files: each file's stats count that file alone); retired blocks are freed,
+ * so that one run's threads do not leave memory behind for every file. No
+ * thread may count meanwhile. */
 void counters_zero(void);
 
 /* Frees every ThreadCounters and the registry (end of run, threads joined),

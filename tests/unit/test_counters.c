@@ -45,3 +45,31 @@ TEST(counters_generation_never_zero)
 	counters_destroy();
 	CHECK(counters_generation() != 0);
 }
+
+/* The unix-socket runmode between two files: a finished run's blocks still
+ * count until counters_zero(), which frees them (ASan sees a double free or
+ * a use after free if a live block were taken), and the live ones are
+ * zeroed and keep counting. */
+TEST(counters_zero_frees_retired_blocks_and_zeroes_live_ones)
+{
+	counter_id id = counter_register("test.zero");
+	ThreadCounters *old, *live;
+	uint64_t sum[1];
+
+	counters_freeze();
+	old = thread_counters_new();
+	live = thread_counters_new();
+	CHECK(old && live);
+	counter_add(old, id, 5);
+	counter_add(live, id, 2);
+	thread_counters_retire(old);
+	counters_snapshot(sum);
+	CHECK_EQ(sum[0], 7);
+	counters_zero();
+	counters_snapshot(sum);
+	CHECK_EQ(sum[0], 0);
+	counter_inc(live, id);
+	counters_snapshot(sum);
+	CHECK_EQ(sum[0], 1);
+	counters_destroy();
+}

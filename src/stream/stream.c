@@ -914,7 +914,13 @@ static void track(StreamThread *st, TcpSession *ssn, Packet *p, int dir)
 			limit = reasm_contig_end(s);
 		if (reasm_advance(st, ssn, s, p, limit))
 			p->stream_flags |= d ? STREAM_PKT_TC_READY : STREAM_PKT_TS_READY;
-		if ((s->flags & TS_FIN_SEEN) && s->ready_off >= s->fin_off && !s->segs)
+		/* the FIN is a sequence byte like the data: in IDS mode it is
+		 * ready, and the direction at its end, once the other side
+		 * ACKed it (Suricata logs an SMTP transaction closed by both
+		 * FINs at the ACK of the last one: suricata-verify
+		 * smtp-long-command) */
+		if ((s->flags & TS_FIN_SEEN) && s->ready_off >= s->fin_off && !s->segs &&
+		    (st->cfg->inline_mode > 0 || (ssn->flags & SSN_ASYNC) || s->acked_off > s->fin_off))
 			s->dir_flags |= STREAM_DIR_EOF;
 	}
 }

@@ -38,6 +38,7 @@ struct SmtpTx {
 	unsigned nrcpt, rcpt_cap;
 	MimeMsg *mime;
 	uint64_t events;
+	uint64_t events_logged;     /* the ones eve has written (smtp-json.c) */
 	FileContainer files;        /* the message's attachments (toserver) */
 	File *raw;                  /* raw-extraction: the whole message, while it comes */
 	uint8_t files_cut;          /* the message ends because the flow did */
@@ -263,6 +264,11 @@ int smtp_tx_headers_done(const SmtpTx *tx)
 unsigned *smtp_tx_flags(SmtpTx *tx)
 {
 	return &tx->flags;
+}
+
+uint64_t *smtp_tx_events_logged(SmtpTx *tx)
+{
+	return &tx->events_logged;
 }
 
 void **smtp_tx_detect_slot(SmtpTx *tx)

@@ -101,6 +101,8 @@ const MimeMsg *smtp_tx_mime(const SmtpTx *tx);
 int smtp_tx_has_event(const SmtpTx *tx, int id);
 /* SMTP_EV_* bits of the events raised on it (MIME ones included). */
 uint64_t smtp_tx_events(const SmtpTx *tx);
+/* The bits of those eve wrote as anomaly records (the logger's to keep). */
+uint64_t *smtp_tx_events_logged(SmtpTx *tx);
 
 /* "invalid_reply", ... (rule names); and by name: the id, or -1. */
 const char *smtp_event_name(int id);

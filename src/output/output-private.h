@@ -113,6 +113,9 @@ typedef struct EveTxLogger {
 	 * writes a file's record on a packet of the file's direction): 1
 	 * once written, 0 to be asked again (output_tx_log_files) */
 	int (*log_files)(Outputs *o, const Packet *p, const Flow *f, void *tx, int final);
+	/* optional: the tx's parser events not written yet, as anomaly
+	 * records of packet p (output_tx_log_events) */
+	void (*log_events)(Outputs *o, const Packet *p, const Flow *f, void *tx);
 	/* 1: the protocol has one transaction per flow (TLS): alerts on the
 	 * flow that are not on a transaction get its members too */
 	int flow_scope;

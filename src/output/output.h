@@ -201,6 +201,15 @@ void output_tx_log(Outputs *o, const Packet *p, const Flow *f, void *tx);
  * none of its own), 0 to be asked again on a later packet. final: the
  * flow ends. */
 int output_tx_log_files(Outputs *o, const Packet *p, const Flow *f, void *tx, int final);
+/* Suricata's anomaly logger runs on every packet for each transaction not
+ * yet logged: an event raised while parsing is written on the packet whose
+ * data raised it, with that packet's addresses (suricata-verify
+ * smtp-errors: the server's invalid reply, ACKed by the client, has the
+ * client as source). output_tx_events_on(): whether f's protocol writes
+ * its events so and eve logs app-layer anomalies (checked once a packet);
+ * output_tx_log_events(): the new events of tx. */
+int output_tx_events_on(const Outputs *o, const Flow *f);
+void output_tx_log_events(Outputs *o, const Packet *p, const Flow *f, void *tx);
 
 /* Flow end: an eve "flow" record when enabled. Safe as a flow_end_fn body. */
 void output_flow_end(Outputs *o, const Flow *f, enum flow_end_reason why);

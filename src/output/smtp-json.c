@@ -203,11 +203,16 @@ json_t *smtp_email_object(const void *tx, uint32_t fields)
 	return e;
 }
 
-/* The parser's events on the transaction as eve anomaly records, with
- * Suricata's upper-case names (suricata-verify smtp-errors). */
-static void anomalies(Outputs *o, const Packet *p, const Flow *f, const void *tx)
+/* The parser's events on the transaction not written yet as eve anomaly
+ * records, with Suricata's upper-case names (suricata-verify smtp-errors):
+ * on the packet that raised them (output_tx_log_events), the rest when the
+ * transaction logs. */
+static void anomalies(Outputs *o, const Packet *p, const Flow *f, void *tx)
 {
-	uint64_t ev = smtp_tx_events(tx);
+	uint64_t *done = smtp_tx_events_logged(tx);
+	uint64_t ev = smtp_tx_events(tx) & ~*done;
+
+	*done |= ev;
 
 	for (int e = 0; e < SMTP_EV_COUNT && ev; e++) {
 		char name[64];
@@ -327,10 +332,17 @@ static json_t *alert_smtp_json(const Flow *f, void *tx)
 	return rec;
 }
 
+static void log_smtp_events(Outputs *o, const Packet *p, const Flow *f, void *tx)
+{
+	if (smtp_tx_events(tx) & ~*smtp_tx_events_logged(tx))
+		anomalies(o, p, f, tx);
+}
+
 const EveTxLogger eve_smtp_logger = {
 	.log_tx = log_smtp_tx,
 	.alert_json = alert_smtp_json,
 	.log_files = log_smtp_files_op,
+	.log_events = log_smtp_events,
 };
 
 /* The items of a list option: a YAML sequence, or one scalar "[a, b]"

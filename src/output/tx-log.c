@@ -41,6 +41,22 @@ int output_tx_log_files(Outputs *o, const Packet *p, const Flow *f, void *tx, in
 	return l->log_files(o, p, f, tx, final);
 }
 
+int output_tx_events_on(const Outputs *o, const Flow *f)
+{
+	const EveTxLogger *l = logger_of(f);
+
+	return o && l && l->log_events && o->cfg.eve_anomaly.applayer &&
+	       outputs_eve_enabled(o, "anomaly");
+}
+
+void output_tx_log_events(Outputs *o, const Packet *p, const Flow *f, void *tx)
+{
+	const EveTxLogger *l = logger_of(f);
+
+	if (o && l && l->log_events && tx && p)
+		l->log_events(o, p, f, tx);
+}
+
 json_t *output_tx_alert_json(const Flow *f, uint64_t tx_id)
 {
 	const EveTxLogger *l = logger_of(f);

@@ -246,6 +246,15 @@ static void tx_log(Worker *w, Packet *p, Flow *f, int final)
 
 	if (w->dt)
 		need |= APP_TX_DETECT_TS | APP_TX_DETECT_TC;
+	/* events as they come, on the packet whose data raised them, for the
+	 * transactions not logged yet (output_tx_events_on) */
+	if (p && !final && n > f->tx_log_next && output_tx_events_on(w->e->outputs, f))
+		for (uint64_t id = f->tx_log_next; id < n; id++) {
+			void *tx = app_layer_tx_get(f, id);
+
+			if (tx && !(app_layer_tx_flags(f, tx) & APP_TX_LOGGED))
+				output_tx_log_events(w->e->outputs, p, f, tx);
+		}
 	for (uint64_t id = f->tx_log_next; id < n; id++) {
 		void *tx = app_layer_tx_get(f, id);
 		unsigned fl = tx ? app_layer_tx_flags(f, tx) : 0;

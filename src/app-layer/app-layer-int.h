@@ -43,6 +43,9 @@ typedef struct AppProtoOps {
 	void (*state_free)(void *state);
 	int (*parse)(AppLayerThread *at, Flow *f, void *state, int dir, const uint8_t *data,
 		     uint32_t len, int flags);
+	/* 1: the bytes of a side detection said no to are not parsed once
+	 * the other side named the protocol (app-layer.c undet_keep()) */
+	uint8_t skip_undetected;
 
 	/* tunnels (HTTP CONNECT): once started, the parser keeps each
 	 * direction's bytes for tunnel_take() (caller frees); detection runs
@@ -159,6 +162,11 @@ typedef struct AppFlowState {
 	uint8_t held_len[2];
 	uint8_t held[2][24];        /* bytes kept while content detection needs more */
 	uint32_t seen[2];           /* bytes seen before a decision */
+	/* TCP: the bytes of a side detection said no to while the other side
+	 * may still name the protocol, for its parser then (undet_keep()) */
+	uint8_t *undet[2];
+	uint32_t undet_len[2];
+	uint32_t undet_lost[2];     /* past APP_UNDET_MAX: a gap after them */
 	uint8_t tunnel;             /* enum tunnel_state (app-layer.c) */
 	uint8_t reversed;           /* APP_REVERSE was asked (once per flow) */
 	uint16_t change_to;         /* app_layer_request_proto_change() pending */

@@ -345,8 +345,50 @@ static AppFlowState *flow_state(Flow *f)
 	return f->alstate;
 }
 
+static void undet_free_dir(AppFlowState *fs, int d)
+{
+	free(fs->undet[d]);
+	fs->undet[d] = NULL;
+	fs->undet_len[d] = fs->undet_lost[d] = 0;
+}
+
+static void undet_free(AppFlowState *fs)
+{
+	for (int d = 0; d < 2; d++)
+		undet_free_dir(fs, d);
+}
+
+/* Suricata parses a TCP side that detection said no to once the other side
+ * names the protocol, before that side's bytes ("needs first data in other
+ * direction": suricata-verify smtp-errors, a client's junk lines and then
+ * the server's SMTP replies to them). Its bytes wait here, a copy of at
+ * most APP_UNDET_MAX: the rest becomes a gap. */
+#define APP_UNDET_MAX (64u * 1024u)
+
+static void undet_keep(AppFlowState *fs, int dir, const uint8_t *a, uint32_t alen,
+		       const uint8_t *b, uint32_t blen)
+{
+	uint32_t have = fs->undet_len[dir], room = APP_UNDET_MAX - have;
+	uint32_t take = alen + blen <= room ? alen + blen : room;
+	uint8_t *p;
+
+	if (take && !fs->undet_lost[dir] && (p = realloc(fs->undet[dir], have + take))) {
+		uint32_t ta = alen < take ? alen : take;
+
+		memcpy(p + have, a, ta);
+		if (take > ta)
+			memcpy(p + have + ta, b, take - ta);
+		fs->undet[dir] = p;
+		fs->undet_len[dir] = have + take;
+	} else {
+		take = 0;
+	}
+	fs->undet_lost[dir] += alen + blen - take;
+}
+
 static void set_failed(AppLayerThread *at, Flow *f, AppFlowState *fs)
 {
+	undet_free(fs);
 	if (fs->tunnel == TUN_DETECT) {
 		fs->tunnel = TUN_DEAD;
 		return;
@@ -412,6 +454,27 @@ static int start_proto(AppLayerThread *at, Flow *f, AppFlowState *fs, unsigned a
 	for (int d = 0; d < 2; d++) {
 		uint64_t off1 = f->app_data_off1[d];
 
+		/* the side that said no came first: its bytes first */
+		if ((fs->undet[d] || fs->undet_lost[d]) && ops->skip_undetected) {
+			undet_free_dir(fs, d);
+		} else if (fs->undet[d] || fs->undet_lost[d]) {
+			uint8_t *u = fs->undet[d];
+			uint32_t ulen = fs->undet_len[d], lost = fs->undet_lost[d];
+
+			fs->undet[d] = NULL;
+			fs->undet_len[d] = fs->undet_lost[d] = 0;
+			f->app_data_off1[d] = 0;
+			if (u)
+				parse(at, f, fs, d, u, ulen, 0);
+			if (lost && fs->proto)
+				parse(at, f, fs, d, NULL, lost, APP_GAP);
+			f->app_data_off1[d] = off1;
+			free(u);
+		}
+	}
+	for (int d = 0; d < 2; d++) {
+		uint64_t off1 = f->app_data_off1[d];
+
 		/* held bytes are a copy, from earlier calls: no stream offset */
 		f->app_data_off1[d] = 0;
 		if (fs->held_len[d] && fs->det[d] != DET_NO)
@@ -428,7 +491,7 @@ static int detect_and_start(AppLayerThread *at, Flow *f, AppFlowState *fs, int d
 	uint8_t tmp[sizeof(fs->held[0])];
 	uint32_t n = fs->held_len[dir], take;
 	unsigned alproto = ALPROTO_UNKNOWN;
-	int r, other = !dir;
+	int r, other = !dir, now = 0;
 
 	if (fs->tunnel == TUN_DETECT && n == 0 && !(flags & APP_GAP)) {
 		/* blank lines before a request or status line are allowed (and
@@ -478,6 +541,10 @@ static int detect_and_start(AppLayerThread *at, Flow *f, AppFlowState *fs, int d
 		if (r == DET_MORE && (flags & APP_EOF))
 			r = DET_NO;
 		fs->det[dir] = (uint8_t)r;
+		now = 1;
+		if (r == DET_NO && f->proto == 6 && fs->tunnel == TUN_NONE &&
+		    (fs->det[other] == DET_NONE || fs->det[other] == DET_MORE) && !fs->eof[other])
+			undet_keep(fs, dir, fs->held[dir], n, data, len);
 		if (r == DET_MORE) {
 			memcpy(fs->held[dir] + n, data, len);  /* len == take here */
 			fs->held_len[dir] = (uint8_t)(n + len);
@@ -503,6 +570,13 @@ static int detect_and_start(AppLayerThread *at, Flow *f, AppFlowState *fs, int d
 		 * broadcast to port 137 is "failed") */
 		if (fs->det[dir] == DET_NO && f->app_proto == ALPROTO_UNKNOWN)
 			set_failed(at, f, fs);
+	} else if (!now && fs->det[dir] == DET_NO && (fs->undet[dir] || fs->undet_lost[dir]) &&
+		   len && fs->det[other] != DET_NO && !fs->eof[other]) {
+		/* more of the side that said no, while the other may still say yes */
+		if (data && !(flags & APP_GAP))
+			undet_keep(fs, dir, NULL, 0, data, len);
+		else
+			fs->undet_lost[dir] += len;
 	} else if (fs->det[dir] == DET_NO && (fs->det[other] == DET_NO || fs->eof[other])) {
 		/* this side said no; the flow fails once the other side cannot
 		 * say yes */
@@ -720,6 +794,7 @@ void app_layer_flow_free(Flow *f)
 	if (fs->proto && (ops = app_proto_ops(f->app_proto)))
 		ops->state_free(fs->proto);
 	frames_free(fs);
+	undet_free(fs);
 	free(fs);
 	f->alstate = NULL;
 }

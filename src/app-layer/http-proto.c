@@ -317,6 +317,11 @@ const AppProtoOps http_proto_ops = {
 	.name = "http",
 	.alias = "http1",
 	.ipprotos = APP_IPPROTO_TCP,
+	/* Suricata 8's HTTP parser takes a junk request line before a real
+	 * response as no request (suricata-verify http-not09-file); libhtp
+	 * 0.5 takes it as HTTP/0.9 and the response as a body, so the junk
+	 * is better left out */
+	.skip_undetected = 1,
 	.config_defaults = http_config_defaults,
 	.config_load = http_config_load,
 	.enabled = http_enabled,

@@ -100,7 +100,7 @@ json_t *output_frame_object(const Packet *p, const Flow *f, int dir, const AppFr
 
 int outputs_frames_enabled(const Outputs *o)
 {
-	return o && outputs_eve_enabled(o, "frame");
+	return o && o->eve_frame;
 }
 
 void output_frames(Outputs *o, const Packet *p, Flow *f, int eof)

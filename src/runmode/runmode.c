@@ -132,10 +132,11 @@ static unsigned frame_need(const Worker *w)
  * is done with go. */
 static void frames_done(Worker *w, Packet *p, Flow *f, int eof)
 {
-	unsigned need = frame_need(w);
+	unsigned need;
 
 	if (!app_frames_on(f))
 		return;
+	need = frame_need(w);
 	if (need & APP_FRAME_LOGGED) {
 		if (!eof)
 			output_frames(w->e->outputs, p, f, 0);

@@ -173,6 +173,11 @@ typedef struct AppFlowState {
 	uint64_t change_pkt;        /* ... asked on this packet of the flow */
 	uint64_t tx_base;           /* tx ids of earlier parsers of the flow (a change) */
 	uint8_t expect_tried;       /* the expectations were asked (expect.h) */
+	/* per direction, bit 1 << APP_DIR_*: dir_done, the direction's own
+	 * detection result (Flow.app_proto_ts/tc) is final; dir_gap, its
+	 * detection ended on a gap (the result stays unknown, as in Suricata) */
+	uint8_t dir_done;
+	uint8_t dir_gap;
 	uint8_t frames_on;          /* AppLayerConfig.frames when the flow began */
 	struct AppFrames *frames;   /* frames.c: NULL until the first frame */
 	void *proto;                /* the parser state of f->app_proto's entry */

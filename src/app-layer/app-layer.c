@@ -314,6 +314,96 @@ static int detect_reversed(AppLayerThread *at, const Flow *f, int dir, const uin
 	return more ? DET_MORE : DET_NO;
 }
 
+/* ---------------- each direction's own result ----------------
+ *
+ * As in Suricata 8, each direction is detected on its own first bytes,
+ * also after the other one decided the flow's protocol. The flow keeps the
+ * first decision (its parser has had data already); each side's own
+ * verdict goes to Flow.app_proto_ts/tc, which the flow record prints where
+ * it differs from app_proto (a DCERPC request answered by an HTTP response:
+ * app_proto "dcerpc", app_proto_tc "http"; a TLS client hello answered by an
+ * SMTP banner: "tls" and "smtp"). On TCP a side that named nothing while the
+ * other named a protocol is "failed" (Suricata's "detected in one direction
+ * only"); one that ended on a gap or at its end before deciding stays
+ * unknown. On UDP the first datagram that names nothing is "failed", a
+ * later one takes the other side's result. */
+static inline uint16_t *dir_proto(Flow *f, int dir)
+{
+	return dir == APP_DIR_TOSERVER ? &f->app_proto_ts : &f->app_proto_tc;
+}
+
+static void dir_result(Flow *f, AppFlowState *fs, int dir, uint16_t alproto)
+{
+	*dir_proto(f, dir) = alproto;
+	fs->dir_done |= (uint8_t)(1u << dir);
+}
+
+/* f's protocol is decided and dir has not decided its own yet: its verdict
+ * only. The bytes go to the flow's parser as before, nothing is held back
+ * from it; held[dir] keeps a copy of the first ones while the probes need
+ * more. Once per direction: nothing runs after dir_done. */
+static void detect_own_dir(AppLayerThread *at, Flow *f, AppFlowState *fs, int dir,
+			   const uint8_t *data, uint32_t len, int flags)
+{
+	uint8_t buf[sizeof(fs->held[0])];
+	uint32_t n = fs->held_len[dir], take, blen;
+	unsigned alproto = ALPROTO_UNKNOWN;
+	int r;
+
+	if (flags & APP_GAP) {
+		fs->dir_gap |= (uint8_t)(1u << dir);
+		fs->dir_done |= (uint8_t)(1u << dir);
+		fs->held_len[dir] = 0;
+		return;
+	}
+	if (len == 0 || !data) {
+		if (flags & APP_EOF) {
+			fs->dir_done |= (uint8_t)(1u << dir);
+			fs->held_len[dir] = 0;
+		}
+		return;
+	}
+	if (f->proto == 17) {
+		/* a datagram is a whole message, as in detect_and_start() */
+		r = detect_dir(at, f, fs, dir, data, len, &alproto);
+		if (r == DET_MORE)
+			r = DET_NO;
+		blen = 0;
+	} else {
+		take = len < sizeof(buf) - n ? len : (uint32_t)sizeof(buf) - n;
+		memcpy(buf, fs->held[dir], n);
+		memcpy(buf + n, data, take);
+		blen = n + take;
+		r = detect_dir(at, f, fs, dir, buf, blen, &alproto);
+		/* Suricata's pattern search is only done with a side once it
+		 * has seen as many bytes as its deepest pattern: a short first
+		 * chunk ("\r\n" before an SSH client's banner) is not "failed"
+		 * yet; a side that ends there stays unknown */
+		if (r == DET_NO && blen < sizeof(buf))
+			r = DET_MORE;
+		if (r == DET_MORE && (flags & APP_EOF)) {
+			/* ended undecided: Suricata gives it the flow's protocol */
+			fs->dir_done |= (uint8_t)(1u << dir);
+			fs->held_len[dir] = 0;
+			return;
+		}
+		if (r == DET_MORE && blen == sizeof(buf))
+			r = DET_NO;
+	}
+	if (r == DET_MORE) {
+		memcpy(fs->held[dir], buf, blen);
+		fs->held_len[dir] = (uint8_t)blen;
+		return;
+	}
+	fs->held_len[dir] = 0;
+	if (r == DET_YES)
+		dir_result(f, fs, dir, (uint16_t)alproto);
+	else if (f->proto == 17)
+		dir_result(f, fs, dir, *dir_proto(f, !dir));
+	else
+		dir_result(f, fs, dir, ALPROTO_FAILED);
+}
+
 /* Reversal is possible while nothing was decided: no tunnel, and the other
  * direction has shown nothing yet (Suricata: only if it was not detected). */
 static int may_reverse(const Flow *f, const AppFlowState *fs, int dir, int flags)
@@ -336,6 +426,8 @@ static void swap_dirs(AppFlowState *fs)
 	memcpy(held, fs->held[0], sizeof(held));
 	memcpy(fs->held[0], fs->held[1], sizeof(held));
 	memcpy(fs->held[1], held, sizeof(held));
+	fs->dir_done = (uint8_t)(((fs->dir_done & 1) << 1) | ((fs->dir_done >> 1) & 1));
+	fs->dir_gap = (uint8_t)(((fs->dir_gap & 1) << 1) | ((fs->dir_gap >> 1) & 1));
 }
 
 static AppFlowState *flow_state(Flow *f)
@@ -423,8 +515,9 @@ static int parse(AppLayerThread *at, Flow *f, AppFlowState *fs, int dir,
 static int start_proto(AppLayerThread *at, Flow *f, AppFlowState *fs, unsigned alproto)
 {
 	const AppProtoOps *ops = app_protos[alproto];
+	int in_tunnel = fs->tunnel == TUN_DETECT;
 
-	if (fs->tunnel == TUN_DETECT) {
+	if (in_tunnel) {
 		/* the protocol again inside the tunnel: a fresh parser, as on a
 		 * new flow */
 		if (ops->tunnel_restart(at, f, fs->proto) < 0) {
@@ -439,6 +532,11 @@ static int start_proto(AppLayerThread *at, Flow *f, AppFlowState *fs, unsigned a
 			count(at, f->proto == 17 ? app_layer_counters.flow_udp[alproto] :
 				  app_layer_counters.flow[alproto]);
 		f->app_proto = (uint16_t)alproto;
+		/* a side that already said no on its bytes (not on a gap) named
+		 * no protocol while this one did: "failed" */
+		for (int d = 0; d < 2; d++)
+			if (fs->det[d] == DET_NO && !(fs->dir_gap & (1u << d)) && !*dir_proto(f, d))
+				dir_result(f, fs, d, ALPROTO_FAILED);
 		if (ops->enabled(at->cfg) != 1)
 			return 0;       /* detection-only */
 		fs->proto = ops->state_new(at, f);
@@ -480,7 +578,10 @@ static int start_proto(AppLayerThread *at, Flow *f, AppFlowState *fs, unsigned a
 		if (fs->held_len[d] && fs->det[d] != DET_NO)
 			parse(at, f, fs, d, fs->held[d], fs->held_len[d], 0);
 		f->app_data_off1[d] = off1;
-		fs->held_len[d] = 0;
+		/* a side still undecided keeps its first bytes for its own
+		 * detection (detect_own_dir), though the parser has them */
+		if (in_tunnel || fs->det[d] != DET_MORE)
+			fs->held_len[d] = 0;
 	}
 	return 0;
 }
@@ -507,6 +608,10 @@ static int detect_and_start(AppLayerThread *at, Flow *f, AppFlowState *fs, int d
 	if (flags & APP_GAP) {
 		/* bytes missing before a decision: nothing to recognise a start by */
 		fs->det[dir] = DET_NO;
+		if (fs->tunnel == TUN_NONE) {
+			fs->dir_gap |= (uint8_t)(1u << dir);
+			fs->dir_done |= (uint8_t)(1u << dir);
+		}
 	} else if (fs->det[dir] == DET_NONE || fs->det[dir] == DET_MORE) {
 		const uint8_t *buf = tmp;
 		uint32_t blen;
@@ -545,6 +650,15 @@ static int detect_and_start(AppLayerThread *at, Flow *f, AppFlowState *fs, int d
 		if (r == DET_NO && f->proto == 6 && fs->tunnel == TUN_NONE &&
 		    (fs->det[other] == DET_NONE || fs->det[other] == DET_MORE) && !fs->eof[other])
 			undet_keep(fs, dir, fs->held[dir], n, data, len);
+		if (fs->tunnel == TUN_NONE) {
+			if (r == DET_YES)
+				dir_result(f, fs, dir, (uint16_t)alproto);
+			else if (r == DET_NO && f->proto == 17)
+				dir_result(f, fs, dir, ALPROTO_FAILED);
+			else if (r == DET_NO)
+				/* "failed" once the other side names one (start_proto) */
+				fs->dir_done |= (uint8_t)(1u << dir);
+		}
 		if (r == DET_MORE) {
 			memcpy(fs->held[dir] + n, data, len);  /* len == take here */
 			fs->held_len[dir] = (uint8_t)(n + len);
@@ -647,6 +761,13 @@ static void change_proto(AppLayerThread *at, Flow *f, AppFlowState *fs)
 	fs->proto = NULL;
 	f->app_proto_orig = f->app_proto;
 	f->app_proto = fs->change_to;
+	/* Suricata detects each side again after a change; ours takes the
+	 * asked protocol without detection, which is where a successful
+	 * change ends: both sides on it, nothing "expected" left over */
+	f->app_proto_expect = fs->change_to;
+	f->app_proto_ts = f->app_proto_tc = fs->change_to;
+	fs->dir_done = 3;
+	fs->held_len[0] = fs->held_len[1] = 0;
 	fs->change_to = 0;
 	if (ops->enabled(at->cfg) == 1) {
 		fs->proto = ops->state_new(at, f);
@@ -684,6 +805,8 @@ static void expected_start(AppLayerThread *at, Flow *f, AppFlowState *fs)
 	ops = app_proto_ops(alproto);
 	if (ops && ops->enabled(at->cfg)) {
 		fs->det[0] = fs->det[1] = DET_YES;
+		dir_result(f, fs, APP_DIR_TOSERVER, alproto);
+		dir_result(f, fs, APP_DIR_TOCLIENT, alproto);
 		if (start_proto(at, f, fs, alproto) == 0 && fs->proto && ops->expect_attach) {
 			ops->expect_attach(fs->proto, data, data_free);
 			return;
@@ -738,6 +861,8 @@ int app_layer_handle_data(AppLayerThread *at, Flow *f, int dir, const uint8_t *d
 		return detect_and_start(at, f, fs, dir, data, len, flags);
 	if (flags & APP_EOF)
 		fs->eof[dir] = 1;
+	if (!(fs->dir_done & (1u << dir)) && fs->tunnel == TUN_NONE)
+		detect_own_dir(at, f, fs, dir, data, len, flags);
 	if (fs->change_to && fs->proto && fs->change_pkt != f->pkts_toserver + f->pkts_toclient)
 		change_proto(at, f, fs);
 	if (app_proto_ops(f->app_proto) && fs->proto)

@@ -66,6 +66,12 @@ typedef struct Flow {
 	uint8_t emergency;          /* created while in emergency mode */
 	uint16_t app_proto;         /* 0 = unknown; set by the app layer (later issue) */
 	uint16_t app_proto_orig;    /* the protocol before a change (SMTP's STARTTLS), or 0 */
+	/* protocol detection's result per direction (eve app_proto_ts /
+	 * app_proto_tc where it differs from app_proto; "failed" when that side
+	 * named none), and the protocol a change asked for (eve
+	 * app_proto_expected when the change did not end there); 0: unknown */
+	uint16_t app_proto_ts, app_proto_tc;
+	uint16_t app_proto_expect;
 	/* ICMP: type/code of the first packet each way (eve icmp_type, response_icmp_type) */
 	uint8_t icmp_seen;          /* bit 0: toserver seen, bit 1: toclient seen */
 	uint8_t icmp_ts_type, icmp_ts_code, icmp_tc_type, icmp_tc_code;

@@ -438,21 +438,38 @@ static void write_flow_exception_policy(JsonWriter *w, const Flow *f)
 		jw_close(w);
 }
 
+/* app_proto and, as Suricata 8's flow record, each side's own detection
+ * result where it differs (app_proto_ts, app_proto_tc), the protocol before
+ * a change (app_proto_orig) and the one a change asked for where the flow
+ * did not end on it (app_proto_expected). */
+static void write_flow_app_proto(JsonWriter *w, const Flow *f)
+{
+	static const char *const keys[] = { "app_proto_ts", "app_proto_tc", "app_proto_orig",
+					    "app_proto_expected" };
+	const uint16_t other[] = { f->app_proto_ts, f->app_proto_tc, f->app_proto_orig,
+				   f->app_proto_expect };
+	const char *app;
+
+	if (!app_proto_namer)
+		return;
+	if (f->app_proto && (app = app_proto_namer(f->app_proto)))
+		jw_str(w, "app_proto", app);
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (other[i] && other[i] != f->app_proto && (app = app_proto_namer(other[i])))
+			jw_str(w, keys[i], app);
+}
+
 void output_flow_end(Outputs *o, const Flow *f, enum flow_end_reason why)
 {
 	JsonWriter w;
 	char line[4096];   /* a flow record is a few hundred bytes */
-	const char *app;
 	size_t n;
 
 	if (!o || !o->eve_flow || !f)
 		return;
 	jw_begin(&w, line, sizeof(line));
 	eve_header_write(&w, &f->last, "flow", NULL, f);
-	if (f->app_proto && app_proto_namer && (app = app_proto_namer(f->app_proto)))
-		jw_str(&w, "app_proto", app);
-	if (f->app_proto_orig && app_proto_namer && (app = app_proto_namer(f->app_proto_orig)))
-		jw_str(&w, "app_proto_orig", app);
+	write_flow_app_proto(&w, f);
 
 	jw_object(&w, "flow");
 	jw_int(&w, "pkts_toserver", (int64_t)f->pkts_toserver);

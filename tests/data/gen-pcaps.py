@@ -1067,6 +1067,28 @@ def gen_dcerpc():
           note='DCERPC/UDP to 34964: a connectionless request and its response')
 
 
+def gen_app_proto_dirs():
+    """Each side detected on its own (eve app_proto_ts / app_proto_tc)."""
+    ipc, ips = v4c(), v4s()
+    # a DCERPC request answered by an HTTP response (suricata-verify
+    # dcerpc-request-http-response)
+    dce = bytes.fromhex('0500000310000000180000000100000000000b0009004500')
+    http_resp = b'HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n'
+    http_req = b'GET / HTTP/1.1\r\nHost: a\r\n\r\n'
+    # a whole TLS 1.2 client hello (one suite, no extensions) answered by
+    # an SMTP banner on 465 (suricata-verify smtp-tls-protodetect)
+    body = b'\x03\x03' + bytes(range(32)) + b'\x00' + b'\x00\x02\xc0\x2f' + b'\x01\x00' + b'\x00\x00'
+    hs = b'\x01' + len(body).to_bytes(3, 'big') + body
+    hello = b'\x16\x03\x01' + len(hs).to_bytes(2, 'big') + hs
+    frames = (http_session(ipc, ips, 41001, dce, http_resp, dport=8080) +
+              http_session(ipc, ips, 41002, hello, b'220 mail.example.org ESMTP\r\n', dport=465) +
+              http_session(ipc, ips, 41003, http_req, b'xyzzy plugh this is not any protocol\r\n') +
+              http_session(ipc, ips, 41004, http_req, http_resp))
+    write('app-proto-dirs.pcap', seq_ts(T0, frames),
+          note='4 tcp flows: dcerpc req/http resp on 8080, tls hello/smtp banner on 465, '
+               'http req/junk on 80, http both ways on 80')
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     gen_sample()
@@ -1095,6 +1117,7 @@ def main():
     gen_ssh_ftp()
     gen_icmp_errors()
     gen_dcerpc()
+    gen_app_proto_dirs()
     if '--manifest' in sys.argv:
         print('\n'.join(manifest))
 

@@ -808,7 +808,9 @@ static int merge_loaded(ConfNode *tmp, char *err, size_t errlen)
 	return 0;
 }
 
-int conf_load_file(const char *path, char *err, size_t errlen)
+/* The file as a fresh tree of its own (owned by the caller), or NULL with
+ * err set: what loading and reloading both start from. */
+static ConfNode *parse_file_fresh(const char *path, char *err, size_t errlen)
 {
 	ConfNode *tmp = node_new("");
 
@@ -817,13 +819,20 @@ int conf_load_file(const char *path, char *err, size_t errlen)
 	if (!tmp) {
 		if (err && errlen)
 			snprintf(err, errlen, "out of memory");
-		return -1;
+		return NULL;
 	}
 	if (parse_file_into(path, path, 0, tmp, err, errlen) < 0) {
 		node_free(tmp);
-		return -1;
+		return NULL;
 	}
-	return merge_loaded(tmp, err, errlen);
+	return tmp;
+}
+
+int conf_load_file(const char *path, char *err, size_t errlen)
+{
+	ConfNode *tmp = parse_file_fresh(path, err, errlen);
+
+	return tmp ? merge_loaded(tmp, err, errlen) : -1;
 }
 
 int conf_load_string(const char *yaml, const char *name, char *err, size_t errlen)
@@ -881,20 +890,15 @@ static int node_retire(ConfNode *n)
 
 int conf_reload_keys(const char *path, const char *const *keys, char *err, size_t errlen)
 {
-	ConfNode *tmp = node_new(""), *r = conf_root();
+	ConfNode *r = conf_root(), *tmp;
 
-	if (err && errlen)
-		err[0] = '\0';
-	if (!tmp || !r) {
-		node_free(tmp);
+	if (!r) {
 		if (err && errlen)
 			snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	if (parse_file_into(path, path, 0, tmp, err, errlen) < 0) {
-		node_free(tmp);
+	if (!(tmp = parse_file_fresh(path, err, errlen)))
 		return -1;
-	}
 	for (int i = 0; keys[i]; i++) {
 		const ConfNode *nv = find_child(tmp, keys[i]);
 		ConfNode *cur = find_child(r, keys[i]);

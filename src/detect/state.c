@@ -272,22 +272,6 @@ struct HostTable *host_table_new(void)
 	return ht;
 }
 
-void host_table_free(struct HostTable *ht)
-{
-	if (!ht)
-		return;
-	for (int i = 0; i < HOST_HASH; i++) {
-		HostEntry *e = ht->h[i], *n;
-
-		for (; e; e = n) {
-			n = e->next;
-			free(e);
-		}
-	}
-	pthread_mutex_destroy(&ht->lock);
-	free(ht);
-}
-
 void host_table_clear(struct HostTable *ht)
 {
 	if (!ht)
@@ -303,6 +287,15 @@ void host_table_clear(struct HostTable *ht)
 		ht->h[i] = NULL;
 	}
 	pthread_mutex_unlock(&ht->lock);
+}
+
+void host_table_free(struct HostTable *ht)
+{
+	if (!ht)
+		return;
+	host_table_clear(ht);
+	pthread_mutex_destroy(&ht->lock);
+	free(ht);
 }
 
 static uint32_t addr_hash(const Address *a);

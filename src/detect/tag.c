@@ -176,15 +176,7 @@ void tag_table_free(struct TagTable *tt)
 {
 	if (!tt)
 		return;
-	for (int i = 0; i < TAG_HOST_HASH; i++) {
-		TagHost *h = tt->h[i], *n;
-
-		for (; h; h = n) {
-			n = h->next;
-			tag_list_free(h->tags);
-			free(h);
-		}
-	}
+	tag_table_clear(tt);
 	pthread_mutex_destroy(&tt->lock);
 	free(tt);
 }

@@ -663,7 +663,7 @@ static int tx_payload_match(DetectThread *dt, const Signature *s, Packet *p, int
 static int tx_sig_match(DetectThread *dt, const DetectSig *ds, Packet *p, void *tx, int d)
 {
 	const Signature *s = ds->s;
-	int m;
+	int m, payload_first;
 
 	dt->tx = tx;
 	dt->tx_side = d;
@@ -671,11 +671,18 @@ static int tx_sig_match(DetectThread *dt, const DetectSig *ds, Packet *p, void *
 	dt->tx = NULL;
 	if (!m)
 		return 0;
-	if (ds->has_payload && !tx_payload_match(dt, s, p, d))
+	/* The payload content reads the raw stream, the costliest list, so it
+	 * goes after the transaction's buffers, which reject most candidates;
+	 * first only when a byte_extract/byte_math variable may flow from it
+	 * into a later list. */
+	payload_first = ds->has_payload && s->nvars;
+	if (payload_first && !tx_payload_match(dt, s, p, d))
 		return 0;
 	for (int l = 1; l < BUF_IPV4_HDR; l++)
 		if (s->lists[l].n && !list_matches(dt, ds, tx, l, d, p->flow->app_proto))
 			return 0;
+	if (ds->has_payload && !payload_first && !tx_payload_match(dt, s, p, d))
+		return 0;
 	return app_event_tx_match(s, p->flow, tx);
 }
 

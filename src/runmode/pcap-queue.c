@@ -127,14 +127,14 @@ void pcap_queue_done(PcapQueue *q, int64_t last_mtime_ms)
 	pthread_mutex_unlock(&q->lock);
 }
 
-unsigned pcap_queue_count(PcapQueue *q)
+void pcap_queue_status(PcapQueue *q, PcapQueueStatus *out)
 {
-	unsigned n;
-
 	pthread_mutex_lock(&q->lock);
-	n = q->n;
+	out->queued = q->n;
+	out->last_processed_ms = q->last_processed_ms;
+	snprintf(out->current, sizeof(out->current), "%s",
+		 q->current ? q->current->filename : "None");
 	pthread_mutex_unlock(&q->lock);
-	return n;
 }
 
 void pcap_queue_each(PcapQueue *q, void (*fn)(void *arg, const char *filename), void *arg)
@@ -143,23 +143,6 @@ void pcap_queue_each(PcapQueue *q, void (*fn)(void *arg, const char *filename), 
 	for (PcapTask *t = q->head; t; t = t->next)
 		fn(arg, t->filename);
 	pthread_mutex_unlock(&q->lock);
-}
-
-void pcap_queue_current(PcapQueue *q, char *buf, size_t len)
-{
-	pthread_mutex_lock(&q->lock);
-	snprintf(buf, len, "%s", q->current ? q->current->filename : "None");
-	pthread_mutex_unlock(&q->lock);
-}
-
-int64_t pcap_queue_last_processed(PcapQueue *q)
-{
-	int64_t v;
-
-	pthread_mutex_lock(&q->lock);
-	v = q->last_processed_ms;
-	pthread_mutex_unlock(&q->lock);
-	return v;
 }
 
 void pcap_queue_interrupt(PcapQueue *q)

@@ -36,12 +36,18 @@ PcapTask *pcap_queue_take(PcapQueue *q, const volatile sig_atomic_t *stop, int t
  * becomes pcap-last-processed. */
 void pcap_queue_done(PcapQueue *q, int64_t last_mtime_ms);
 
-/* The answers: queued count, each queued name in order, the current name
- * ("None" when idle, as Suricata answers), the last processed time. */
-unsigned pcap_queue_count(PcapQueue *q);
+/* What the unix-socket answers read, taken under one lock so that the
+ * count, the current name ("None" when idle, as Suricata answers) and the
+ * last processed time belong to the same moment. */
+typedef struct PcapQueueStatus {
+	unsigned queued;
+	int64_t last_processed_ms;
+	char current[4096];
+} PcapQueueStatus;
+
+void pcap_queue_status(PcapQueue *q, PcapQueueStatus *out);
+/* Each queued name in order (pcap-file-list). */
 void pcap_queue_each(PcapQueue *q, void (*fn)(void *arg, const char *filename), void *arg);
-void pcap_queue_current(PcapQueue *q, char *buf, size_t len);
-int64_t pcap_queue_last_processed(PcapQueue *q);
 /* pcap-interrupt: the current run ends at its next packet. */
 void pcap_queue_interrupt(PcapQueue *q);
 /* What the capture of the current run watches (Capture.interrupt). */

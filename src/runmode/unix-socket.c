@@ -462,8 +462,11 @@ static int cmd_pcap_file_continuous(UnixSocket *u, json_t *args, json_t *answer)
 
 static int cmd_pcap_number(UnixSocket *u, json_t *args, json_t *answer)
 {
+	PcapQueueStatus st;
+
 	(void)args;
-	json_object_set_new(answer, "message", json_integer(pcap_queue_count(u->cfg.pcap)));
+	pcap_queue_status(u->cfg.pcap, &st);
+	json_object_set_new(answer, "message", json_integer(st.queued));
 	return 0;
 }
 
@@ -486,19 +489,21 @@ static int cmd_pcap_list(UnixSocket *u, json_t *args, json_t *answer)
 
 static int cmd_pcap_current(UnixSocket *u, json_t *args, json_t *answer)
 {
-	char name[4096];
+	PcapQueueStatus st;
 
 	(void)args;
-	pcap_queue_current(u->cfg.pcap, name, sizeof(name));
-	set_msg(answer, name);
+	pcap_queue_status(u->cfg.pcap, &st);
+	set_msg(answer, st.current);
 	return 0;
 }
 
 static int cmd_pcap_last(UnixSocket *u, json_t *args, json_t *answer)
 {
+	PcapQueueStatus st;
+
 	(void)args;
-	json_object_set_new(answer, "message",
-			    json_integer((json_int_t)pcap_queue_last_processed(u->cfg.pcap)));
+	pcap_queue_status(u->cfg.pcap, &st);
+	json_object_set_new(answer, "message", json_integer((json_int_t)st.last_processed_ms));
 	return 0;
 }
 

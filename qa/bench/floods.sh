@@ -49,9 +49,9 @@ run() {         # name pcap -> $work/out-name/{eve.json,time.txt}
 	rm -rf "$out"
 	mkdir -p "$out"
 	# shellcheck disable=SC2086
-	# -v: the info lines reach stderr (unbuffered) as they happen, where
-	# rss-poll.py sees the packet phase begin; suricata.log is buffered
-	/usr/bin/python3 "$here/rss-poll.py" "$out/rss.txt" "$out/time.txt" \
+	# -v: the info lines reach stdout (flushed per line) as they happen,
+	# where rss-poll.py sees the packet phase begin; suricata.log is buffered
+	/usr/bin/python3 "$here/rss-poll.py" "$out/rss.txt" "$out/stdout" \
 		"at the start of packet processing" -- \
 		/usr/bin/time -v "$build/src/suricata" -v -c "$build/suricata.yaml" -r "$2" \
 		-S "$work/et-open.rules" -l "$out" --set stats.interval=1 \

@@ -72,11 +72,20 @@ void log_msg(enum log_level lvl, const char *fmt, ...)
 	/* One lock so that lines of different threads never interleave. */
 	pthread_mutex_lock(&log_lock);
 	if (to_console) {
-		fprintf(stderr, "%s: ", level_names[lvl]);
+		/* Suricata's console sends Error lines to stderr and every other
+		 * level to stdout; scripts (suricata-verify's among them) grep
+		 * notices and warnings from stdout. Flushed per line so that a
+		 * redirected stdout keeps its order against stderr and survives
+		 * an abort. */
+		FILE *out = lvl == LOG_LVL_ERROR ? stderr : stdout;
+
+		fprintf(out, "%s: ", level_names[lvl]);
 		va_start(ap, fmt);
-		vfprintf(stderr, fmt, ap);
+		vfprintf(out, fmt, ap);
 		va_end(ap);
-		fputc('\n', stderr);
+		fputc('\n', out);
+		if (out == stdout)
+			fflush(stdout);
 	}
 	if (to_file && log_file) {
 		struct timeval tv;

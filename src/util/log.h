@@ -1,4 +1,5 @@
-/* One-line diagnostics to stderr, in Suricata's spirit:
+/* One-line diagnostics on the console, in Suricata's spirit (Error lines on
+ * stderr, the other levels on stdout):
  *   "Error: <subsystem>: message"   (log_error)
  * Never called on the packet path. */
 #ifndef UTIL_LOG_H

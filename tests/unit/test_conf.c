@@ -902,7 +902,8 @@ TEST(conf_empty_file_is_refused)
 
 /* --- settings nobody read (conf/unused.c) --- */
 
-/* Runs conf_report_unused(test_mode) with stderr captured into out. */
+/* Runs conf_report_unused(test_mode) with stdout (where its notices go)
+ * captured into out. */
 static unsigned report_to(char *out, size_t outlen, int test_mode)
 {
 	FILE *tmp = tmpfile();
@@ -913,12 +914,12 @@ static unsigned report_to(char *out, size_t outlen, int test_mode)
 	out[0] = '\0';
 	if (!tmp)
 		return 9999;
-	fflush(stderr);
-	saved = dup(2);
-	dup2(fileno(tmp), 2);
+	fflush(stdout);
+	saved = dup(1);
+	dup2(fileno(tmp), 1);
 	n = conf_report_unused(test_mode);
-	fflush(stderr);
-	dup2(saved, 2);
+	fflush(stdout);
+	dup2(saved, 1);
 	close(saved);
 	rewind(tmp);
 	got = fread(out, 1, outlen - 1, tmp);

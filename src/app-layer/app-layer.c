@@ -467,7 +467,8 @@ static void undet_keep(AppFlowState *fs, int dir, const uint8_t *a, uint32_t ale
 	if (take && !fs->undet_lost[dir] && (p = realloc(fs->undet[dir], have + take))) {
 		uint32_t ta = alen < take ? alen : take;
 
-		memcpy(p + have, a, ta);
+		if (ta)   /* a may be NULL with alen 0: memcpy's arguments must not be */
+			memcpy(p + have, a, ta);
 		if (take > ta)
 			memcpy(p + have + ta, b, take - ta);
 		fs->undet[dir] = p;

@@ -141,12 +141,15 @@ static int port_listed(const AppLayerConfig *cfg, int ipp, uint16_t port)
  * QR bit. */
 static int header_sane(const uint8_t *h, uint32_t msglen, int *qr)
 {
-	uint16_t flags = rd16(h + 2);
-	uint32_t n = (uint32_t)rd16(h + 4) + rd16(h + 6) + rd16(h + 8) + rd16(h + 10);
+	uint32_t n;
 
-	if (msglen < 12 || 12 + 2 * n > msglen)
+	/* the length first: a short datagram has no header to read */
+	if (msglen < 12)
 		return 0;
-	*qr = !!(flags & DNS_FLAG_QR);
+	n = (uint32_t)rd16(h + 4) + rd16(h + 6) + rd16(h + 8) + rd16(h + 10);
+	if (12 + 2 * n > msglen)
+		return 0;
+	*qr = !!(rd16(h + 2) & DNS_FLAG_QR);
 	return 1;
 }
 

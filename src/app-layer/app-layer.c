@@ -414,6 +414,12 @@ static int may_reverse(const Flow *f, const AppFlowState *fs, int dir, int flags
 }
 
 /* The flow is about to be reversed: detection's per-direction state too. */
+/* A per-direction bit pair (1 << APP_DIR_*) with its directions swapped. */
+static inline uint8_t swap_dir_bits(uint8_t v)
+{
+	return (uint8_t)(((v & 1) << 1) | ((v >> 1) & 1));
+}
+
 static void swap_dirs(AppFlowState *fs)
 {
 	uint8_t held[sizeof(fs->held[0])], t;
@@ -426,8 +432,8 @@ static void swap_dirs(AppFlowState *fs)
 	memcpy(held, fs->held[0], sizeof(held));
 	memcpy(fs->held[0], fs->held[1], sizeof(held));
 	memcpy(fs->held[1], held, sizeof(held));
-	fs->dir_done = (uint8_t)(((fs->dir_done & 1) << 1) | ((fs->dir_done >> 1) & 1));
-	fs->dir_gap = (uint8_t)(((fs->dir_gap & 1) << 1) | ((fs->dir_gap >> 1) & 1));
+	fs->dir_done = swap_dir_bits(fs->dir_done);
+	fs->dir_gap = swap_dir_bits(fs->dir_gap);
 }
 
 static AppFlowState *flow_state(Flow *f)

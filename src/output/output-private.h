@@ -46,7 +46,8 @@ struct Outputs {
 	 * equals the eve.json written next to it, line for line). */
 	pthread_mutex_t order_lock;
 	OutputFile fast, stats;
-	int eve_flow, eve_stats, eve_frame; /* types looked up once: frame is asked per packet */
+	/* types looked up once: frame and anomaly are asked per packet */
+	int eve_flow, eve_stats, eve_frame, eve_anomaly;
 	uint64_t *prev;             /* last stats snapshot, for eve deltas */
 	size_t nprev;
 	uint64_t pressure, prev_pressure, pressure_max;   /* memcap.pressure (stats.c) */

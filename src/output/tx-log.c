@@ -45,8 +45,7 @@ int output_tx_events_on(const Outputs *o, const Flow *f)
 {
 	const EveTxLogger *l = logger_of(f);
 
-	return o && l && l->log_events && o->cfg.eve_anomaly.applayer &&
-	       outputs_eve_enabled(o, "anomaly");
+	return o && l && l->log_events && o->cfg.eve_anomaly.applayer && o->eve_anomaly;
 }
 
 void output_tx_log_events(Outputs *o, const Packet *p, const Flow *f, void *tx)

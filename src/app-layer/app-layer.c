@@ -512,7 +512,7 @@ static int parse(AppLayerThread *at, Flow *f, AppFlowState *fs, int dir,
 		frames_datagram(f, fs, dir);
 	rc = ops->parse(at, f, fs->proto, dir, data, len, flags);
 	if (fs->frames_on)
-		frames_advance(fs, dir, len, flags);
+		frames_advance(f, fs, dir, len, flags);
 	if (ops->tunnel_started && ops->tunnel_started(fs->proto))
 		tunnel_begin(at, f, fs);
 	return rc;
@@ -859,7 +859,7 @@ int app_layer_handle_data(AppLayerThread *at, Flow *f, int dir, const uint8_t *d
 		count(at, app_layer_counters.err_http_alloc);
 		return -1;
 	}
-	fs->frames_on = (uint8_t)(at->cfg->frames != 0);
+	fs->frames_on = at->cfg->frames ? (uint8_t)(APP_FRAMES_ON | (at->cfg->frames_stream ? APP_FRAMES_STREAM : 0)) : 0;
 	/* at the first bytes: a passive data connection opens before the
 	 * RETR that announces it */
 	if (f->app_proto == ALPROTO_UNKNOWN && !fs->expect_tried && len && !(flags & APP_GAP))

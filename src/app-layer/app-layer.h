@@ -117,6 +117,9 @@ typedef struct AppLayerConfig {
 	/* frames (frames.h) are made: some rule inspects them or eve logs
 	 * them. Set by the caller after the rules and outputs are known. */
 	int frames;
+	/* ... and the "stream" frame of each TCP direction (frames.h) too:
+	 * some rule inspects one */
+	int frames_stream;
 } AppLayerConfig;
 
 /* Defaults, then the YAML keys above. 0, or -1 with an error line naming the key. */

@@ -178,6 +178,9 @@ typedef struct AppFlowState {
 	 * detection ended on a gap (the result stays unknown, as in Suricata) */
 	uint8_t dir_done;
 	uint8_t dir_gap;
+	/* packet-level events (APP_PEV_*) raised since the runmode last took
+	 * them (app_layer_take_packet_events), and the ones ever raised */
+	uint8_t pkt_events, pkt_events_raised;
 	uint8_t frames_on;          /* AppLayerConfig.frames when the flow began
 	                             * (APP_FRAMES_ON), frames_stream (..._STREAM) */
 	struct AppFrames *frames;   /* frames.c: NULL until the first frame */

@@ -1501,6 +1501,7 @@ int main(int argc, char **argv)
 	 * (a rule reload does not turn them on later) */
 	engine.cfg.app.frames = detect_engine_uses_frames(engine.detect) ||
 				outputs_frames_enabled(engine.outputs);
+	engine.cfg.app.frames_stream = detect_engine_uses_stream_frames(engine.detect);
 	if (!capture_ops(capcfg.kind)->live && engine.ncaps && capture_pcap_source(engine.caps[0]))
 		outputs_set_pcap_filename(engine.outputs, pcap_filename_of, engine.caps[0]);
 	if (capture_ops(capcfg.kind)->live && captures_open(&engine, &capcfg) != 0)

@@ -178,7 +178,11 @@ typedef struct AppFlowState {
 	 * detection ended on a gap (the result stays unknown, as in Suricata) */
 	uint8_t dir_done;
 	uint8_t dir_gap;
-	uint8_t frames_on;          /* AppLayerConfig.frames when the flow began */
+	/* packet-level events (APP_PEV_*) raised since the runmode last took
+	 * them (app_layer_take_packet_events), and the ones ever raised */
+	uint8_t pkt_events, pkt_events_raised;
+	uint8_t frames_on;          /* AppLayerConfig.frames when the flow began
+	                             * (APP_FRAMES_ON), frames_stream (..._STREAM) */
 	struct AppFrames *frames;   /* frames.c: NULL until the first frame */
 	void *proto;                /* the parser state of f->app_proto's entry */
 } AppFlowState;
@@ -186,7 +190,9 @@ typedef struct AppFlowState {
 /* frames.c, for app-layer.c: the parser was handed len bytes of dir (or a
  * gap of len, or the end with APP_EOF): the next data starts len further.
  * UDP: frames_datagram() before each datagram's parse. */
-void frames_advance(AppFlowState *fs, int dir, uint32_t len, int flags);
+#define APP_FRAMES_ON     1
+#define APP_FRAMES_STREAM 2
+void frames_advance(Flow *f, AppFlowState *fs, int dir, uint32_t len, int flags);
 void frames_datagram(Flow *f, AppFlowState *fs, int dir);
 void frames_free(AppFlowState *fs);
 

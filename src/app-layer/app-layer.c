@@ -332,10 +332,48 @@ static inline uint16_t *dir_proto(Flow *f, int dir)
 	return dir == APP_DIR_TOSERVER ? &f->app_proto_ts : &f->app_proto_tc;
 }
 
+static int proto_named(uint16_t alproto)
+{
+	return alproto != ALPROTO_UNKNOWN && alproto != ALPROTO_FAILED;
+}
+
+/* Once per flow, as Suricata's protocol detection: the side deciding now
+ * names a protocol other than the one the other side named (an HTTP
+ * request answered by an SSH banner: suricata-verify output-eve-anomaly-02). */
+static void pkt_event(AppFlowState *fs, unsigned bit)
+{
+	if (fs->pkt_events_raised & bit)
+		return;
+	fs->pkt_events_raised |= (uint8_t)bit;
+	fs->pkt_events |= (uint8_t)bit;
+}
+
 static void dir_result(Flow *f, AppFlowState *fs, int dir, uint16_t alproto)
 {
+	uint16_t other = *dir_proto(f, !dir);
+
 	*dir_proto(f, dir) = alproto;
 	fs->dir_done |= (uint8_t)(1u << dir);
+	if (proto_named(alproto) && proto_named(other) && other != alproto)
+		pkt_event(fs, APP_PEV_MISMATCH_BOTH_DIRECTIONS);
+}
+
+unsigned app_layer_take_packet_events(Flow *f)
+{
+	AppFlowState *fs = f ? f->alstate : NULL;
+	unsigned ev;
+
+	if (!fs || !fs->pkt_events)
+		return 0;
+	ev = fs->pkt_events;
+	fs->pkt_events = 0;
+	return ev;
+}
+
+const char *app_layer_packet_event_name(unsigned bit)
+{
+	return bit == APP_PEV_MISMATCH_BOTH_DIRECTIONS ? "APPLAYER_MISMATCH_PROTOCOL_BOTH_DIRECTIONS"
+						       : NULL;
 }
 
 /* f's protocol is decided and dir has not decided its own yet: its verdict
@@ -512,7 +550,7 @@ static int parse(AppLayerThread *at, Flow *f, AppFlowState *fs, int dir,
 		frames_datagram(f, fs, dir);
 	rc = ops->parse(at, f, fs->proto, dir, data, len, flags);
 	if (fs->frames_on)
-		frames_advance(fs, dir, len, flags);
+		frames_advance(f, fs, dir, len, flags);
 	if (ops->tunnel_started && ops->tunnel_started(fs->proto))
 		tunnel_begin(at, f, fs);
 	return rc;
@@ -859,7 +897,7 @@ int app_layer_handle_data(AppLayerThread *at, Flow *f, int dir, const uint8_t *d
 		count(at, app_layer_counters.err_http_alloc);
 		return -1;
 	}
-	fs->frames_on = (uint8_t)(at->cfg->frames != 0);
+	fs->frames_on = at->cfg->frames ? (uint8_t)(APP_FRAMES_ON | (at->cfg->frames_stream ? APP_FRAMES_STREAM : 0)) : 0;
 	/* at the first bytes: a passive data connection opens before the
 	 * RETR that announces it */
 	if (f->app_proto == ALPROTO_UNKNOWN && !fs->expect_tried && len && !(flags & APP_GAP))

@@ -117,6 +117,9 @@ typedef struct AppLayerConfig {
 	/* frames (frames.h) are made: some rule inspects them or eve logs
 	 * them. Set by the caller after the rules and outputs are known. */
 	int frames;
+	/* ... and the "stream" frame of each TCP direction (frames.h) too:
+	 * some rule inspects one */
+	int frames_stream;
 } AppLayerConfig;
 
 /* Defaults, then the YAML keys above. 0, or -1 with an error line naming the key. */
@@ -165,6 +168,16 @@ void app_layer_tx_gc(Flow *f, unsigned need);
  * encryption-handling track-only and bypass). Header, flow and
  * transaction rules still apply. */
 int app_layer_flow_no_inspection(const Flow *f);
+/* Packet-level app-layer events (Suricata's, raised by protocol detection
+ * on the packet whose data showed them; eve anomaly "layer": "proto_detect"):
+ * bits of app_layer_take_packet_events(). */
+#define APP_PEV_MISMATCH_BOTH_DIRECTIONS 0x01  /* the two sides named different protocols */
+/* The events f's data raised since the last call (then cleared); 0 without
+ * app-layer state. */
+unsigned app_layer_take_packet_events(Flow *f);
+/* "APPLAYER_MISMATCH_PROTOCOL_BOTH_DIRECTIONS" for one APP_PEV_* bit, else NULL. */
+const char *app_layer_packet_event_name(unsigned bit);
+
 /* 1 once f's protocol asks for the flow to be bypassed (AppProtoOps.bypass). */
 int app_layer_flow_bypass(const Flow *f);
 

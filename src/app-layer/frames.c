@@ -13,6 +13,9 @@ typedef struct FrameDir {
 	int64_t last_id;        /* ids run from 1 per direction, as Suricata's */
 	uint64_t off;           /* offset of the next byte handed to the parser */
 	uint8_t eof;
+	uint8_t stream_made;    /* the stream frame exists */
+	uint8_t seen_eof;       /* app_frames_updated(): what it last reported */
+	uint64_t seen_off;
 } FrameDir;
 
 struct AppFrames {
@@ -120,13 +123,19 @@ void app_frame_set_tx(Flow *f, int dir, int64_t id, uint64_t tx_id)
 	}
 }
 
-void frames_advance(AppFlowState *fs, int dir, uint32_t len, int flags)
+void frames_advance(Flow *f, AppFlowState *fs, int dir, uint32_t len, int flags)
 {
 	FrameDir *d;
 
 	if (!frames_get(fs) || dir < 0 || dir > 1)
 		return;
 	d = &fs->frames->d[dir];
+	if ((fs->frames_on & APP_FRAMES_STREAM) && f->proto == 6 && !d->stream_made && len &&
+	    !(flags & APP_GAP)) {
+		/* from the first bytes the parser got (the protocol is known) */
+		d->stream_made = 1;
+		app_frame_new(f, dir, d->off, -1, APP_FRAME_TYPE_STREAM);
+	}
 	d->off += len;
 	if (flags & APP_EOF)
 		d->eof = 1;
@@ -160,6 +169,8 @@ const char *app_frame_type_name(uint16_t alproto, unsigned type)
 {
 	const AppProtoOps *ops = app_proto_ops(alproto);
 
+	if (ops && type == APP_FRAME_TYPE_STREAM)
+		return "stream";
 	if (!ops || !ops->frame_names)
 		return NULL;
 	for (unsigned i = 0; ops->frame_names[i]; i++)
@@ -172,6 +183,8 @@ int app_frame_type_by_name(uint16_t alproto, const char *name)
 {
 	const AppProtoOps *ops = app_proto_ops(alproto);
 
+	if (ops && name && strcmp(name, "stream") == 0 && (ops->ipprotos & APP_IPPROTO_TCP))
+		return APP_FRAME_TYPE_STREAM;
 	if (!ops || !ops->frame_names || !name)
 		return -1;
 	for (int i = 0; ops->frame_names[i]; i++)
@@ -199,6 +212,24 @@ int app_frame_done(const Flow *f, int dir, const AppFrame *fr)
 	return fr->len >= 0 && d->off >= fr->off + (uint64_t)fr->len;
 }
 
+int app_frames_updated(Flow *f, int dir)
+{
+	FrameDir *d = fdir(f, dir);
+
+	if (!d || (d->off == d->seen_off && d->eof == d->seen_eof))
+		return 0;
+	d->seen_off = d->off;
+	d->seen_eof = d->eof;
+	return 1;
+}
+
+uint64_t app_frames_edge(const Flow *f, int dir)
+{
+	FrameDir *d = fdir(f, dir);
+
+	return d ? d->off : 0;
+}
+
 uint64_t app_frame_length(const Flow *f, int dir, const AppFrame *fr)
 {
 	FrameDir *d = fdir(f, dir);
@@ -216,8 +247,8 @@ uint64_t app_frames_keep_from(const Flow *f, int dir, unsigned need)
 	if (!d || f->proto == 17)
 		return lo;
 	for (uint32_t i = 0; i < d->n; i++)
-		if ((d->v[i].flags & need) != need && d->v[i].off < lo)
-			lo = d->v[i].off;
+		if ((d->v[i].flags & need) != need && d->v[i].off + d->v[i].progress < lo)
+			lo = d->v[i].off + d->v[i].progress;
 	return lo;
 }
 

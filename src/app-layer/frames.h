@@ -28,6 +28,11 @@
 #define APP_FRAME_INSPECTED 0x02  /* detection is done with it */
 #define APP_FRAME_LOGGED    0x04  /* eve frame record written */
 
+/* The stream frame (Suricata's "<proto>.stream", any protocol): the whole
+ * of a TCP direction's data, from its first byte, length unknown (-1);
+ * made only when a rule inspects it (AppLayerConfig.frames_stream). */
+#define APP_FRAME_TYPE_STREAM 255
+
 /* Frames kept per direction at most: a parser that opens more (a flood of
  * tiny PDUs nobody consumed) has the oldest handed on as done. */
 #define APP_FRAMES_MAX 256
@@ -38,6 +43,8 @@ typedef struct AppFrame {
 	int64_t id;             /* from 1, per flow direction (eve frame.id) */
 	uint64_t tx_id;         /* with APP_FRAME_TX */
 	uint64_t pkt;           /* UDP: the flow's packet number of its datagram */
+	uint64_t progress;      /* bytes from off detection has inspected for good
+	                         * (IPS sliding window: detect/frame-kw.c) */
 	uint8_t type;           /* index into the protocol's frame_names */
 	uint8_t flags;          /* APP_FRAME_* */
 	uint16_t alproto;       /* the protocol that made it */
@@ -71,11 +78,17 @@ AppFrame *app_frames_get(const Flow *f, int dir, uint32_t *n);
 /* Whether all of fr's bytes went by in the data the parser was handed
  * (gaps included), or its direction ended. */
 int app_frame_done(const Flow *f, int dir, const AppFrame *fr);
+/* Whether dir's data moved on (new bytes, or its end) since the last call
+ * that said so: IPS inspects the frames again then. */
+int app_frames_updated(Flow *f, int dir);
+/* The offset of the next byte of dir the parser will be handed: what went
+ * by so far. */
+uint64_t app_frames_edge(const Flow *f, int dir);
 /* Its length, or while unknown what went by since its start. */
 uint64_t app_frame_length(const Flow *f, int dir, const AppFrame *fr);
 /* The lowest stream offset a frame of dir that is not yet done with every
- * flag of need still starts at (UINT64_MAX: none): the stream keeps its
- * bytes from there. */
+ * flag of need still needs (its start, past what detection inspected for
+ * good; UINT64_MAX: none): the stream keeps its bytes from there. */
 uint64_t app_frames_keep_from(const Flow *f, int dir, unsigned need);
 /* Drops the frames of dir that are done and carry every flag of need. */
 void app_frames_gc(Flow *f, int dir, unsigned need);

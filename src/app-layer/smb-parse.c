@@ -844,12 +844,6 @@ static void set_status1(SmbTx *t, const uint8_t *h)
 	}
 }
 
-/* A tree connect to IPC$ is taken for a pipe from its request on, as
- * Suricata does; the response says for sure. */
-static int name_is_ipc(const SmbStr *s)
-{
-	return s->s && s->len >= 4 && strcasecmp(s->s + s->len - 4, "IPC$") == 0;
-}
 
 /* ---------------- SMB2 ---------------- */
 
@@ -920,7 +914,6 @@ static void smb2_tree_connect(SmbState *s, SmbTx *t, int resp, const uint8_t *re
 
 			if (off >= SMB2_HDR && off <= n && len <= n - off)
 				str_set(&t->share, rec + off, len, 1);
-			t->is_pipe = (uint8_t)name_is_ipc(&t->share);
 		}
 		return;
 	}
@@ -1419,7 +1412,6 @@ static void smb1_tree_connect(SmbState *s, SmbTx *t, int resp, const uint8_t *h,
 				e++;
 		}
 		str_set(&t->share, d + o, e - o, unicode);
-		t->is_pipe = (uint8_t)name_is_ipc(&t->share);
 		o = e + (unicode ? 2 : 1);
 		if (o < dl)
 			str_set(&t->req_service, d + o, dl - o, 0);

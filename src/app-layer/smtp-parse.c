@@ -78,7 +78,19 @@ struct SmtpState {
 	int failed;                 /* a parser error: nothing more is parsed, as in
 	                             * Suricata (one error per flow: smtp-errors) */
 	uint8_t eof[2];
-	uint8_t store_flow;         /* filestore flow scope: later messages' attachments */
+	uint8_t store_flow;
+	/* frames (smtp-parse.h): the sink, the stream offset of the data
+	 * smtp_parse() is at (frame_data: its first byte), where the line in
+	 * progress began, where the last complete one ended, and the open
+	 * message's frame */
+	const SmtpFrameSink *fsink;
+	void *fsink_arg;
+	const uint8_t *frame_data[2];
+	uint64_t frame_base[2];
+	uint64_t line_start[2], line_end[2];
+	int64_t data_frame;
+	uint64_t data_start;
+	uint8_t replaying;          /* held bytes parsed again: no offsets for them */         /* filestore flow scope: later messages' attachments */
 };
 
 static const char *const event_names[SMTP_EV_COUNT] = {
@@ -127,9 +139,39 @@ SmtpState *smtp_state_new(const SmtpConfig *cfg)
 {
 	SmtpState *s = calloc(1, sizeof(*s));
 
-	if (s)
+	if (s) {
 		s->cfg = cfg;
+		s->data_frame = -1;
+	}
 	return s;
+}
+
+void smtp_set_frame_sink(SmtpState *s, const SmtpFrameSink *sink, void *arg)
+{
+	s->fsink = sink;
+	s->fsink_arg = arg;
+}
+
+void smtp_set_frames_base(SmtpState *s, int dir, uint64_t off)
+{
+	if (dir >= 0 && dir <= 1)
+		s->frame_base[dir] = off;
+}
+
+static int frames_on(const SmtpState *s)
+{
+	return s->fsink && !s->replaying;
+}
+
+/* the stream offset of p, a byte of the data smtp_parse() of dir has */
+static uint64_t frame_off(const SmtpState *s, int dir, const uint8_t *p)
+{
+	return s->frame_base[dir] + (uint64_t)(p - s->frame_data[dir]);
+}
+
+static int64_t frame_new(SmtpState *s, int dir, uint64_t off, int64_t len, unsigned type)
+{
+	return s->fsink->frame(s->fsink_arg, dir, off, len, type, s->cur ? s->cur->id : UINT64_MAX);
 }
 
 static void tx_free(SmtpTx *tx);
@@ -540,6 +582,10 @@ static void command(SmtpState *s, const uint8_t *l, uint32_t len)
 		if (s->pipelining)
 			s->data_mode = 1;
 		message_start(s);
+		if (frames_on(s) && s->data_frame < 0) {
+			s->data_start = s->line_end[0];
+			s->data_frame = frame_new(s, 0, s->data_start, -1, SMTP_FRAME_DATA);
+		}
 		break;
 	case CMD_BDAT: {
 		uint64_t n = 0;
@@ -592,12 +638,22 @@ static void raw_line(SmtpTx *tx, const uint8_t *l, uint32_t len, int partial)
 		file_append(tx->raw, (const uint8_t *)"\r\n", 2);
 }
 
+/* The open DATA frame ends with the last complete toserver line. */
+static void data_frame_end(SmtpState *s)
+{
+	if (s->data_frame >= 0 && frames_on(s) && s->line_end[0] >= s->data_start)
+		s->fsink->set_len(s->fsink_arg, 0, s->data_frame,
+				  (int64_t)(s->line_end[0] - s->data_start));
+	s->data_frame = -1;
+}
+
 static void message_line(SmtpState *s, const uint8_t *l, uint32_t len, int partial, int cont)
 {
 	MimeMsg *m = s->cur ? s->cur->mime : NULL;
 
 	if (!cont && !partial && len == 1 && l[0] == '.') {
 		s->data_mode = 0;
+		data_frame_end(s);
 		tx_finish(s->cur);
 		return;
 	}
@@ -702,6 +758,7 @@ static void reply(SmtpState *s, const uint8_t *l, uint32_t len)
 	case CMD_DATA:
 		if (code != 354) {
 			set_event(s, SMTP_EV_DATA_COMMAND_REJECTED);
+			data_frame_end(s);
 			/* the message that began (pipelined) or was to begin
 			 * is no message */
 			if (s->data_mode || (s->cur && !s->cur->done)) {
@@ -790,6 +847,10 @@ static void line_done(SmtpState *s, int dir, int partial)
 			/* the command first: it may start the transaction the
 			 * events belong to */
 			command(s, b->p, len);
+			if (frames_on(s) && !partial && s->line_end[0] > s->line_start[0])
+				frame_new(s, 0, s->line_start[0],
+					  (int64_t)(s->line_end[0] - s->line_start[0]),
+					  SMTP_FRAME_COMMAND_LINE);
 			if (len > SMTP_MAX_LINE)
 				set_event(s, SMTP_EV_MAX_COMMAND_LINE_LEN_EXCEEDED);
 			if (b->over)
@@ -800,6 +861,10 @@ static void line_done(SmtpState *s, int dir, int partial)
 			set_event(s, SMTP_EV_MAX_REPLY_LINE_LEN_EXCEEDED);
 		if (b->over)
 			set_event(s, SMTP_EV_TRUNCATED_LINE);
+		if (frames_on(s) && !partial && s->line_end[1] > s->line_start[1])
+			frame_new(s, 1, s->line_start[1],
+				  (int64_t)(s->line_end[1] - s->line_start[1]),
+				  SMTP_FRAME_RESPONSE_LINE);
 		reply(s, b->p, len);
 	}
 	b->len = 0;
@@ -820,6 +885,8 @@ static uint32_t lines(SmtpState *s, int dir, const uint8_t *d, uint32_t len)
 		const uint8_t *lf = memchr(d + i, '\n', len - i);
 		uint32_t end = lf ? (uint32_t)(lf - d) : len;
 
+		if (s->fsink && !b->len && !b->partial)
+			s->line_start[dir] = frame_off(s, dir, d + i);
 		if (data && b->len + (end - i) > limit) {
 			/* a long message line: hand a piece on */
 			uint32_t take = limit - b->len;
@@ -838,6 +905,8 @@ static uint32_t lines(SmtpState *s, int dir, const uint8_t *d, uint32_t len)
 		if (b->len >= limit)
 			b->over = 1;
 		i = end + 1;
+		if (s->fsink)
+			s->line_end[dir] = frame_off(s, dir, d + i);
 		line_done(s, dir, 0);
 		if (dir == 0 && (s->bdat_mode || s->wait_tls))
 			return i;
@@ -893,6 +962,7 @@ int smtp_parse(SmtpState *s, int dir, const uint8_t *data, uint32_t len)
 
 	if (dir < 0 || dir > 1 || s->failed)
 		return SMTP_ERR;
+	s->frame_data[dir] = data;
 	while (i < len && !s->failed) {
 		if (s->tls || (dir == 0 && s->wait_tls)) {
 			hold(s, dir, data + i, len - i);
@@ -916,8 +986,12 @@ static void replay_held_toserver(SmtpState *s)
 	s->held[0].p = NULL;
 	s->held[0].len = 0;
 	s->held_cap[0] = 0;
-	if (h.p)
+	if (h.p) {
+		/* their stream offsets are long gone: no frames for them */
+		s->replaying = 1;
 		smtp_parse(s, 0, h.p, h.len);
+		s->replaying = 0;
+	}
 	free(h.p);
 }
 

@@ -57,6 +57,24 @@ typedef struct SmtpTx SmtpTx;
 SmtpState *smtp_state_new(const SmtpConfig *cfg);
 void smtp_state_free(SmtpState *s);
 
+/* Frames (Suricata's SMTP frame types, app-layer/frames.h): a command
+ * line, a reply line (each with its CRLF), and a DATA message (from the
+ * byte after the DATA line to the end of its "." line; its length is
+ * unknown, -1, until then). The parser reports them to the sink with
+ * stream offsets counted from the base given to smtp_set_frames_base(),
+ * and the transaction each belongs to (UINT64_MAX: none). Without a sink
+ * (the default) nothing is computed. */
+enum { SMTP_FRAME_COMMAND_LINE = 0, SMTP_FRAME_DATA, SMTP_FRAME_RESPONSE_LINE };
+typedef struct SmtpFrameSink {
+	/* a new frame; returns its id (< 0: none) */
+	int64_t (*frame)(void *arg, int dir, uint64_t off, int64_t len, unsigned type,
+			 uint64_t tx_id);
+	void (*set_len)(void *arg, int dir, int64_t id, int64_t len);
+} SmtpFrameSink;
+void smtp_set_frame_sink(SmtpState *s, const SmtpFrameSink *sink, void *arg);
+/* The stream offset of the first byte the next smtp_parse() of dir gets. */
+void smtp_set_frames_base(SmtpState *s, int dir, uint64_t off);
+
 /* Results of smtp_parse() */
 #define SMTP_OK 0
 #define SMTP_ERR -1                 /* the line was not SMTP (counted as a parser error) */

@@ -14,6 +14,7 @@
 #include "app-layer/smtp-parse.h"
 #include "app-layer/smtp.h"
 #include "app-layer/files.h"
+#include "app-layer/frames.h"
 #include "conf/conf.h"
 #include "util/log.h"
 
@@ -216,11 +217,29 @@ typedef struct SmtpFlow {
 	uint32_t errors;            /* parser errors counted so far */
 } SmtpFlow;
 
+/* The parser's frames (smtp-parse.h) become the flow's (frames.h). */
+static int64_t frame_new_op(void *arg, int dir, uint64_t off, int64_t len, unsigned type,
+			    uint64_t tx_id)
+{
+	Flow *f = arg;
+	int64_t id = app_frame_new(f, dir, off, len, type);
+
+	if (id > 0 && tx_id != UINT64_MAX)
+		app_frame_set_tx(f, dir, id, tx_id);
+	return id;
+}
+
+static void frame_set_len_op(void *arg, int dir, int64_t id, int64_t len)
+{
+	app_frame_set_len(arg, dir, id, len);
+}
+
+static const SmtpFrameSink frame_sink = { frame_new_op, frame_set_len_op };
+
 static void *smtp_state_new_op(AppLayerThread *at, Flow *f)
 {
 	SmtpFlow *sf = calloc(1, sizeof(*sf));
 
-	(void)f;
 	if (sf)
 		sf->s = smtp_state_new(&smtp_conf.cfg);
 	if (!sf || !sf->s) {
@@ -228,6 +247,10 @@ static void *smtp_state_new_op(AppLayerThread *at, Flow *f)
 		smtp_count(at, c_alloc, 1);
 		return NULL;
 	}
+	/* frames only when wanted: without them the parser computes no
+	 * offsets at all */
+	if (app_frames_on(f))
+		smtp_set_frame_sink(sf->s, &frame_sink, f);
 	return sf;
 }
 
@@ -258,8 +281,11 @@ static int smtp_parse_op(AppLayerThread *at, Flow *f, void *state, int dir, cons
 		return 0;
 	}
 	before = smtp_tx_count(sf->s);
-	if (!sf->closed[dir] && data && len)
+	if (!sf->closed[dir] && data && len) {
+		if (app_frames_on(f))
+			smtp_set_frames_base(sf->s, dir, app_frame_offset(f, dir));
 		r = smtp_parse(sf->s, dir, data, len);
+	}
 	if (flags & APP_EOF) {
 		smtp_eof(sf->s, dir);
 		sf->closed[dir] = 1;
@@ -362,6 +388,9 @@ static int smtp_tx_has_event_op(const void *tx, int id)
 	return smtp_tx_has_event(tx, id);
 }
 
+/* Suricata's SMTP frame types, by number (smtp-parse.h) */
+static const char *const smtp_frame_names[] = { "command_line", "data", "response_line", NULL };
+
 const AppProtoOps smtp_proto_ops = {
 	.name = "smtp",
 	.ipprotos = APP_IPPROTO_TCP,
@@ -386,4 +415,5 @@ const AppProtoOps smtp_proto_ops = {
 	.tx_gc = smtp_tx_gc_op,
 	.event_lookup = smtp_event_lookup,
 	.tx_has_event = smtp_tx_has_event_op,
+	.frame_names = smtp_frame_names,
 };

@@ -160,6 +160,8 @@ typedef struct Packet {
 	uint16_t stream_flags;
 	uint8_t stream_events[PKT_STREAM_EVENTS_MAX];
 	uint8_t stream_nevents;
+	uint8_t app_events;         /* packet-level app-layer events this packet's
+	                             * data raised (APP_PEV_*, app-layer.h) */
 	int64_t stream_off;         /* STREAM_PKT_ADDED: stream offset of payload[0]
 	                             * (negative when it starts before the first
 	                             * data byte) */

@@ -143,11 +143,11 @@ const DetectBuffer detect_buffers[BUF_MAX] = {
 		{ APP_DIR_TOSERVER, APP_DIR_TOCLIENT }, dcerpc_buffer_get },
 	[BUF_SMB_DCERPC_STUB_DATA] = { "dcerpc.stub_data", 2, 3, ALPROTO_SMB, DBUF_EVAL, 1, 0,
 		{ APP_DIR_TOSERVER, APP_DIR_TOCLIENT }, smb_dcerpc_buffer_get },
-	/* smb.share: the tree connect's name, either side; smb.named_pipe:
-	 * the request's (Suricata: one alert per pipe tree connect); the
+	/* smb.share and smb.named_pipe: the tree connect's name, toserver
+	 * only as Suricata registers them (one alert per tree connect); the
 	 * NTLMSSP names are the request's */
 #define SMB_B(n, side, prog, pb) { n, 2, 3, ALPROTO_SMB, side, prog, 0, { pb, pb }, smb_buffer_get }
-	[BUF_SMB_SHARE] = SMB_B("smb.share", DBUF_EVAL, 0, SMB_KW_BUF_SHARE),
+	[BUF_SMB_SHARE] = SMB_B("smb.share", DBUF_TS, 0, SMB_KW_BUF_SHARE),
 	[BUF_SMB_NAMED_PIPE] = SMB_B("smb.named_pipe", DBUF_TS, 0, SMB_KW_BUF_NAMED_PIPE),
 	[BUF_SMB_NTLMSSP_USER] = SMB_B("smb.ntlmssp_user", DBUF_TS, SMB_PROGRESS_DONE, SMB_KW_BUF_NTLMSSP_USER),
 	[BUF_SMB_NTLMSSP_DOMAIN] = SMB_B("smb.ntlmssp_domain", DBUF_TS, SMB_PROGRESS_DONE, SMB_KW_BUF_NTLMSSP_DOMAIN),

@@ -2,6 +2,7 @@
  * buffer), per-thread scratch, and the per-packet driver
  * (prefilter -> sorted candidates -> full inspection -> alert queue). */
 #include "detect/engine-int.h"
+#include "app-layer/frames.h"
 #include "detect/prefilter-gpu.h"
 #include "conf/conf.h"
 #include "app-layer/app-layer.h"
@@ -2147,6 +2148,14 @@ int detect_engine_uses_stream(const DetectEngine *de)
 int detect_engine_uses_frames(const DetectEngine *de)
 {
 	return de && de->nframe;
+}
+
+int detect_engine_uses_stream_frames(const DetectEngine *de)
+{
+	for (uint32_t k = 0; de && k < de->nframe; k++)
+		if (de->sigs[de->frame_sigs[k]].s->frame_type == APP_FRAME_TYPE_STREAM)
+			return 1;
+	return 0;
 }
 
 void detect_alert_info(const DetectEngine *de, const Packet *p, const DetectAlert *a,

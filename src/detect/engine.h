@@ -130,6 +130,8 @@ int detect_engine_uses_stream(const DetectEngine *de);
 /* Whether some rule inspects app-layer frames (frame:): the app layer then
  * makes them (AppLayerConfig.frames). */
 int detect_engine_uses_frames(const DetectEngine *de);
+/* Whether a frame rule inspects a "<proto>.stream" frame (frames.h). */
+int detect_engine_uses_stream_frames(const DetectEngine *de);
 
 /* Frees the per-flow detect state (flowbits, flowint, ip-only marks); call
  * from the flow end callback. */

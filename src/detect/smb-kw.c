@@ -55,8 +55,9 @@ int smb_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 	switch (b->pbuf[side & 1]) {
 	case SMB_KW_BUF_SHARE:
 	case SMB_KW_BUF_NAMED_PIPE:
-		/* IPC$ is a pipe from the request on, the response says for
-		 * sure (suricata-verify smb-filename, smb-named-pipe-*) */
+		/* a share until the response says pipe (IPC service, share
+		 * type 2), as Suricata: an IPC$ request inspected before its
+		 * answer is a share (suricata-verify smb-filename) */
 		if (t->type != SMB_TXT_TREE_CONNECT ||
 		    (b->pbuf[side & 1] == SMB_KW_BUF_NAMED_PIPE) != (t->is_pipe != 0))
 			return -1;

@@ -7,6 +7,7 @@
 #include "output/output-private.h"
 #include "decode/events.h"
 #include "stream/stream.h"
+#include "app-layer/app-layer.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -65,8 +66,16 @@ void output_anomaly(Outputs *o, const Packet *p)
 	const OutputAnomalyConfig *nc;
 	char name[96];
 
-	if (!o || !p || (!p->nevents && !p->stream_nevents))
+	if (!o || !p || (!p->nevents && !p->stream_nevents && !p->app_events))
 		return;
+	/* protocol detection's, on the packet whose data raised them */
+	for (unsigned bit = 1; p->app_events && bit < 0x100; bit <<= 1) {
+		const char *n = (p->app_events & bit) ? app_layer_packet_event_name(bit) : NULL;
+
+		if (n && p->flow)
+			output_anomaly_applayer(o, p, p->flow, app_proto_name(p->flow->app_proto), n,
+						"proto_detect", 0, 0);
+	}
 	nc = &o->cfg.eve_anomaly;
 	if ((!nc->decode && !nc->stream) || !outputs_eve_enabled(o, "anomaly"))
 		return;

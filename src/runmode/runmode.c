@@ -463,6 +463,8 @@ static void worker_process(Worker *w, Packet *p)
 	} else if (f && PKT_IS_UDP(p) && w->at && p->payload_len) {
 		app_feed_udp(w, f, p);
 	}
+	if (f && f->alstate)
+		p->app_events = (uint8_t)app_layer_take_packet_events(f);
 	if (w->dt && !(p->flags & (PKT_EP_NO_DETECT | PKT_EP_DROP)) && !(f && f->ep_flags)) {
 		const DetectAlert *alerts;
 		uint32_t n = detect_packet(w->dt, p, &alerts);

@@ -13,6 +13,7 @@
 
 #include "app-layer/files.h"
 #include "app-layer/smb-parse.h"
+#include "detect/buffers.h"
 #include "detect/detect-parse.h"
 #include "output/smb-json.h"
 
@@ -185,6 +186,38 @@ TEST(smb_probe_reports_response_flag)
 	n = tree_connect_req(m, 1, "\\\\h\\s");
 	CHECK_EQ(smb_probe(m, n, 0, &reply), 1);
 	CHECK_EQ(reply, 0);
+}
+
+/* smb.share is a tree connect's name to the server (Suricata registers it
+ * toserver only), and a disk share's until the response says pipe: a
+ * request to IPC$ whose response has not come yet still gives its name
+ * (suricata-verify smb-filename counts those), the answered one gives it
+ * to smb.named_pipe instead. */
+TEST(smb_share_is_toserver_and_pipe_only_once_answered)
+{
+	const DetectBuffer *share = &detect_buffers[BUF_SMB_SHARE];
+	const DetectBuffer *pipe = &detect_buffers[BUF_SMB_NAMED_PIPE];
+	uint8_t m[256];
+	SmbState *s = smb_state_new();
+	const uint8_t *d;
+	uint32_t len;
+	SmbTx *t;
+
+	CHECK(s);
+	CHECK_EQ(share->side, DBUF_TS);
+	smb_parse(s, SMB_TOSERVER, m, tree_connect_req(m, 3, "\\\\h\\IPC$"));
+	t = nth_tx(s, 0);
+	CHECK(t && !t->is_pipe);
+	CHECK_EQ(share->get(share, t, APP_DIR_TOSERVER, 0, &d, &len), 0);
+	CHECK_EQ(len, 8);
+	CHECK(memcmp(d, "\\\\h\\IPC$", 8) == 0);
+	CHECK_EQ(pipe->get(pipe, t, APP_DIR_TOSERVER, 0, &d, &len), -1);
+	smb_parse(s, SMB_TOCLIENT, m, tree_connect_resp(m, 3, 7, 2));
+	CHECK(t->is_pipe);
+	CHECK_EQ(share->get(share, t, APP_DIR_TOSERVER, 0, &d, &len), -1);
+	CHECK_EQ(pipe->get(pipe, t, APP_DIR_TOSERVER, 0, &d, &len), 0);
+	CHECK_EQ(len, 8);
+	smb_state_free(s);
 }
 
 /* A record fed one byte at a time is the same as in one piece; two records

@@ -128,6 +128,81 @@ TEST(smtp_envelope_and_message)
 	smtp_state_free(s);
 }
 
+/* Frames (smtp-parse.h): each command and reply line with its CRLF, a
+ * line split over calls included, at the stream offsets the caller's bases
+ * give; the DATA message from the byte after "DATA\r\n", open (-1) until
+ * its "." line gives its length. */
+typedef struct FrameRec {
+	int dir;
+	uint64_t off;
+	int64_t len;
+	unsigned type;
+	uint64_t tx;
+} FrameRec;
+static FrameRec frecs[16];
+static int nfrecs;
+
+static int64_t rec_frame(void *arg, int dir, uint64_t off, int64_t len, unsigned type, uint64_t tx)
+{
+	(void)arg;
+	if (nfrecs == 16)
+		return -1;
+	frecs[nfrecs] = (FrameRec){ dir, off, len, type, tx };
+	return ++nfrecs;
+}
+
+static void rec_set_len(void *arg, int dir, int64_t id, int64_t len)
+{
+	(void)arg;
+	if (id >= 1 && id <= nfrecs && frecs[id - 1].dir == dir)
+		frecs[id - 1].len = len;
+}
+
+static const SmtpFrameSink rec_sink = { rec_frame, rec_set_len };
+
+static void feed_at(SmtpState *s, int dir, uint64_t base, const char *t)
+{
+	smtp_set_frames_base(s, dir, base);
+	feed_str(s, dir, t);
+}
+
+TEST(smtp_frames_lines_and_message)
+{
+	SmtpState *s = state();
+	static const FrameRec want[] = {
+		{ 1, 0, 8, SMTP_FRAME_RESPONSE_LINE, UINT64_MAX },  /* 220 hi */
+		{ 0, 0, 8, SMTP_FRAME_COMMAND_LINE, 0 },            /* EHLO x */
+		{ 1, 8, 7, SMTP_FRAME_RESPONSE_LINE, 0 },           /* 250-a */
+		{ 1, 15, 16, SMTP_FRAME_RESPONSE_LINE, 0 },         /* 250 PIPELINING */
+		{ 0, 8, 17, SMTP_FRAME_COMMAND_LINE, 0 },           /* MAIL FROM, split */
+		{ 0, 31, 23, SMTP_FRAME_DATA, 0 },                  /* the message */
+		{ 0, 25, 6, SMTP_FRAME_COMMAND_LINE, 0 },           /* DATA */
+		{ 0, 54, 6, SMTP_FRAME_COMMAND_LINE, 1 },           /* QUIT: the next tx */
+	};
+
+	CHECK(s);
+	nfrecs = 0;
+	smtp_set_frame_sink(s, &rec_sink, NULL);
+	feed_at(s, 1, 0, "220 hi\r\n");
+	feed_at(s, 0, 0, "EHLO x\r\n");
+	feed_at(s, 1, 8, "250-a\r\n250 PIPELINING\r\n");
+	feed_at(s, 0, 8, "MAIL FR");
+	feed_at(s, 0, 15, "OM:<a@b>\r\nDATA\r\nSubj");
+	CHECK_EQ(nfrecs, 7);
+	CHECK_EQ(frecs[5].type, SMTP_FRAME_DATA);
+	CHECK_EQ(frecs[5].len, -1);
+	feed_at(s, 0, 35, "ect: x\r\n\r\nbody\r\n.\r\nQUIT\r\n");
+	CHECK_EQ(nfrecs, 8);
+	for (int i = 0; i < 8; i++) {
+		CHECK_EQ(frecs[i].dir, want[i].dir);
+		CHECK_EQ(frecs[i].off, want[i].off);
+		CHECK_EQ(frecs[i].len, want[i].len);
+		CHECK_EQ(frecs[i].type, want[i].type);
+		CHECK_EQ(frecs[i].tx, want[i].tx);
+	}
+	smtp_state_free(s);
+}
+
 /* Byte by byte, the parser must end where it ends with one call. */
 TEST(smtp_split_anywhere)
 {

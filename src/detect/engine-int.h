@@ -25,6 +25,7 @@ typedef struct InspectBuffer {
 #define DETECT_VARS_MAX 64
 /* Suricata's detect.inspection-recursion-limit default. */
 #define DETECT_RECURSION_LIMIT 3000
+#define INSPECT_MEMO_MAX 32   /* list elements content_step remembers failures of */
 
 /* Protocol classes of the signature groups. */
 enum { PC_TCP = 0, PC_UDP, PC_ICMP, PC_OTHER, PC_MAX };
@@ -269,6 +270,11 @@ struct DetectThread {
 	pcre2_match_data *md;
 	uint64_t vars[DETECT_VARS_MAX];
 	uint32_t recursion;
+	/* content_step's memo over the list being inspected (memo_ml):
+	 * fail_from[i] is the earliest start from which every occurrence of
+	 * element i was tried and none led to a match, UINT32_MAX when none */
+	const struct SigMatchList *memo_ml;
+	uint32_t fail_from[INSPECT_MEMO_MAX];
 	int pkt_established;      /* flow:established for the current packet */
 	int in_stream;            /* inspecting reassembled stream data */
 	int pkt_streamed;         /* the packet's payload went into the stream */

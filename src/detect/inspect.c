@@ -260,6 +260,20 @@ static int content_step(DetectThread *dt, const Signature *s, const SigMatchList
 		/* nothing to search: a negated content is satisfied */
 		return (cd->flags & CONTENT_NEGATED) ? inspect_from(dt, s, ml, idx + 1, b, prev) : 0;
 	}
+	/* Backtracking tries each occurrence of this content with the rest of
+	 * the chain, which sees only the match's end. Without within (the one
+	 * bound that moves with prev) a later start searches a part of what
+	 * an earlier one did, so once every occurrence from some start failed,
+	 * any start past it fails too: a chain like `content:"<"; distance:0;
+	 * content:".length"; distance:0; pcre:R` over a script no longer tries
+	 * each .length again for each '<' before it (until the recursion limit).
+	 * byte_extract variables could make the rest differ: no memo then. */
+	int memo = idx < INSPECT_MEMO_MAX && dt->memo_ml == ml && !s->nvars &&
+		   !(cd->flags & (CONTENT_WITHIN | CONTENT_NEGATED));
+	uint32_t start0 = (uint32_t)start;
+
+	if (memo && start0 >= dt->fail_from[idx])
+		return 0;
 	for (;;) {
 		int64_t pos;
 
@@ -273,14 +287,15 @@ static int content_step(DetectThread *dt, const Signature *s, const SigMatchList
 				return 0;
 			return inspect_from(dt, s, ml, idx + 1, b, prev);
 		}
-		if (pos < 0)
-			return 0;
-		if (inspect_from(dt, s, ml, idx + 1, b, (uint32_t)(pos + cd->len)))
+		if (pos >= 0 && inspect_from(dt, s, ml, idx + 1, b, (uint32_t)(pos + cd->len)))
 			return 1;
 		/* Only a chain relative to this match can succeed elsewhere:
 		 * retry at the next occurrence (Suricata's backtracking). */
-		if (!m->relative_next)
+		if (pos < 0 || !m->relative_next) {
+			if (memo && start0 < dt->fail_from[idx])
+				dt->fail_from[idx] = start0;
 			return 0;
+		}
 		start = pos + 1;
 	}
 }
@@ -532,5 +547,8 @@ int inspect_buffer(DetectThread *dt, const Signature *s, int list, const Inspect
 	if (!b->data || b->len == 0)
 		return 0;
 	dt->recursion = 0;
+	dt->memo_ml = ml;
+	for (int i = 0; i < ml->n && i < INSPECT_MEMO_MAX; i++)
+		dt->fail_from[i] = UINT32_MAX;
 	return inspect_from(dt, s, ml, 0, b, 0);
 }

@@ -117,6 +117,28 @@ TEST(content_chain_backtracks_to_later_occurrence)
 	CHECK_EQ(hit(r, S("A....Ax.B")), 0);
 }
 
+/* Backtracking with the failure memo (inspect.c content_step): a later
+ * occurrence of an earlier content still finds the match the first one
+ * missed; with within (whose end moves with the previous match) a later
+ * start is not a part of the earlier search, and the match is still found. */
+TEST(content_backtracking_memo_keeps_matches)
+{
+	const char *r1 = "alert tcp any any -> any any (content:\"<\"; content:\"x\"; distance:0; "
+			 "pcre:\"/^y/R\"; sid:1;)";
+	const char *r2 = "alert tcp any any -> any any (content:\"<\"; content:\"x\"; distance:0; "
+			 "within:2; pcre:\"/^y/R\"; sid:1;)";
+	const char *r3 = "alert tcp any any -> any any (content:\"<\"; content:\"x\"; distance:0; "
+			 "content:\"z\"; distance:0; within:1; sid:1;)";
+
+	CHECK_EQ(hit(r1, S("< x < xy")), 1);
+	CHECK_EQ(hit(r1, S("< x < x< x")), 0);
+	/* '<'@0: its x@1 is not followed by y and no other x lies within 2;
+	 * '<'@3 and x@4 then match */
+	CHECK_EQ(hit(r2, S("<x <xy")), 1);
+	CHECK_EQ(hit(r3, S("<x< x xz")), 1);
+	CHECK_EQ(hit(r3, S("<x< x x z")), 0);
+}
+
 TEST(content_negated_fails_when_present)
 {
 	const char *r = "alert tcp any any -> any any (content:\"GET\"; content:!\"admin\"; sid:1;)";

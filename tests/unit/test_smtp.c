@@ -722,6 +722,55 @@ TEST(smtp_attachment_cut_by_the_flow_end_is_truncated)
 	smtp_state_free(s);
 }
 
+/* The base64 line an input ends in goes on as a piece, as Suricata's
+ * parser hands on the data it has (suricata-verify mime/mime-stream-depth):
+ * the file has those bytes before the line ends; not when the input began
+ * in headers, nor after a line of it began "--" (a boundary maybe), nor a
+ * trailing CR. */
+TEST(smtp_base64_line_piece_reaches_the_file)
+{
+	static const char head[] = "EHLO a\r\nMAIL FROM:<a@b>\r\nRCPT TO:<c@d>\r\nDATA\r\n"
+				   "Content-Type: multipart/mixed; boundary=B\r\n\r\n"
+				   "--B\r\nContent-Disposition: attachment; filename=x.bin\r\n"
+				   "Content-Transfer-Encoding: base64\r\n\r\n";
+	SmtpState *s = pipelined_state();
+	const File *f;
+
+	/* this input began in the headers: its last line waits whole */
+	{
+		char first[sizeof(head) + 4];
+
+		snprintf(first, sizeof(first), "%saGVs", head);
+		feed_str(s, 0, first);
+	}
+	f = files_first(smtp_tx_files(smtp_tx_get(s, 0), 0));
+	CHECK(!f || file_size(f) == 0);
+	/* this one begins in the body: "aGVsbG8g" so far, 6 bytes */
+	feed_str(s, 0, "bG8g");
+	f = files_first(smtp_tx_files(smtp_tx_get(s, 0), 0));
+	CHECK(f);
+	CHECK_EQ(file_size(f), 6);
+	/* a trailing CR stays for its LF; the line's end adds nothing */
+	feed_str(s, 0, "d29y\r");
+	CHECK_EQ(file_size(f), 9);
+	feed_str(s, 0, "\nbGQ=\r\n--B--\r\n.\r\n");
+	CHECK_EQ(file_state(f), FILE_STATE_CLOSED);
+	CHECK_EQ(file_size(f), 11);
+	smtp_state_free(s);
+
+	/* a line of the input began "--": the rest goes line by line */
+	s = pipelined_state();
+	feed_str(s, 0, head);
+	feed_str(s, 0, "aGVsbG8g\r\n");
+	f = files_first(smtp_tx_files(smtp_tx_get(s, 0), 0));
+	CHECK_EQ(file_size(f), 6);
+	feed_str(s, 0, "--\r\nd29y");
+	CHECK_EQ(file_size(f), 6);
+	feed_str(s, 0, "bGQ=\r\n");
+	CHECK_EQ(file_size(f), 11);
+	smtp_state_free(s);
+}
+
 /* An unpadded last base64 quantum still gives its whole bytes to the file
  * (suricata-verify bug-6207-1); junk characters are skipped. */
 TEST(smtp_attachment_unpadded_base64_tail_is_kept)

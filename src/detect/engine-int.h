@@ -103,6 +103,9 @@ typedef struct FpEntry {
 	uint16_t len;
 	uint8_t nocase;
 	uint32_t num;               /* the rule, by internal order */
+	/* 0, or the pattern counts only where it ends within the buffer's
+	 * first `bound` bytes (its content's depth; mpm_add_pattern_bounded) */
+	uint32_t bound;
 } FpEntry;
 
 /* The candidate rules of one inspection pass, by internal number (rule

@@ -345,10 +345,16 @@ int detect_group_mpm_build(DetectEngine *de, SigGroup *g, FpEntry *fp, uint32_t 
 	}
 	for (uint32_t i = 0; i < nfp; i++) {
 		if (i == 0 || !fp_same_pattern(&fp[i], &fp[i - 1])) {
+			/* the pattern's bound: the loosest of its rules' */
+			uint32_t bound = fp[i].bound;
+
+			for (uint32_t j = i + 1; bound && j < nfp && fp_same_pattern(&fp[j], &fp[i]); j++)
+				bound = fp[j].bound > bound || !fp[j].bound ? fp[j].bound : bound;
 			if (i)
 				pid++;
 			g->pid_off[pid] = i;
-			if (mpm_add_pattern(g->mpm, fp[i].pat, fp[i].len, pid, fp[i].nocase) != 0) {
+			if (mpm_add_pattern_bounded(g->mpm, fp[i].pat, fp[i].len, pid, fp[i].nocase,
+						    bound) != 0) {
 				snprintf(err, errlen, "detect: cannot add a fast pattern to the matcher");
 				return -1;
 			}
@@ -385,6 +391,18 @@ static const DetectContent *payload_fp(const Signature *s, const uint8_t **pat, 
 		*len = cd->fp_chop_len;
 	}
 	return *len ? cd : NULL;
+}
+
+/* Where a payload fast pattern can end at the latest, from the start of
+ * the buffer it is inspected in (inspect.c content_step): its content's
+ * depth, when that is a number and the content is not relative. 0: no
+ * bound. */
+static uint32_t payload_fp_bound(const DetectContent *cd)
+{
+	if (!(cd->flags & CONTENT_DEPTH) ||
+	    (cd->flags & (CONTENT_DISTANCE | CONTENT_WITHIN | CONTENT_DEPTH_VAR | CONTENT_OFFSET_VAR)))
+		return 0;
+	return cd->depth > 0 ? (uint32_t)cd->depth : 0;
 }
 
 static void group_port_hulls(const DetectEngine *de, SigGroup *g, uint32_t n)
@@ -445,6 +463,11 @@ static int group_build_one(DetectEngine *de, SigGroup *g, int pc, int dir, const
 		fp[nfp].len = len;
 		fp[nfp].nocase = !!(cd->flags & CONTENT_NOCASE);
 		fp[nfp].num = i;
+		/* a buffer's start is the packet's or the stream window's, but
+		 * inline a TCP packet is prefiltered in a window that may start
+		 * before it (inline_window) */
+		if (!(pc == PC_TCP && de->cfg.stream_inline))
+			fp[nfp].bound = payload_fp_bound(cd);
 		nfp++;
 	}
 	g->always = calloc(nal ? nal : 1, sizeof(*g->always));

@@ -242,7 +242,7 @@ static int xgroups_build(DetectEngine *de, FpEntry *fp, char *err, size_t errlen
 			    sig_list_base(ds->s, ds->s->fp_list) != hx->base ||
 			    !transform_chain_equal(sig_list_chain(ds->s, ds->s->fp_list), hx->chain))
 				continue;
-			fp[nfp++] = (FpEntry){ pat, len, !!(cd->flags & CONTENT_NOCASE), i };
+			fp[nfp++] = (FpEntry){ pat, len, !!(cd->flags & CONTENT_NOCASE), i, 0 };
 		}
 		if (hgroup_build(de, &hx->g, fp, nfp, err, errlen) != 0)
 			return -1;
@@ -294,7 +294,7 @@ static int hgroups_build(DetectEngine *de, int d, FpEntry *fp, FpEntry *tmp, uin
 		if (fp_transformed(ds->s))
 			continue;
 		lst[n] = (uint8_t)canon_list(d, sig_list_base(ds->s, ds->s->fp_list));
-		tmp[n++] = (FpEntry){ pat, len, !!(cd->flags & CONTENT_NOCASE), i };
+		tmp[n++] = (FpEntry){ pat, len, !!(cd->flags & CONTENT_NOCASE), i, 0 };
 		count[lst[n - 1]]++;
 	}
 	for (int l = 0; l < BUF_IPV4_HDR; l++) {

@@ -22,6 +22,10 @@ struct MpmCtx {
 	uint32_t max_id;
 	uint32_t max_len;
 	int sets_only;              /* serves mpm_prefilter (mpm_set_sets_only) */
+	/* sets-only ac/hs: the bounded patterns (mpm_add_pattern_bounded),
+	 * scanned over the buffer's first head_len bytes only */
+	struct MpmCtx *head;
+	uint32_t head_len;
 	/* compiled */
 	AcAutomaton *ac;
 #ifdef HAVE_HYPERSCAN
@@ -32,6 +36,7 @@ struct MpmCtx {
 struct MpmScratch {
 	enum mpm_algo algo;
 	void *hs;       /* hs_scratch_t * */
+	struct MpmScratch *head;   /* the head context's */
 };
 
 /* GPU lists on by default: src/mpm/ac-cuda.c walks them, and takes
@@ -186,6 +191,31 @@ int mpm_add_pattern(MpmCtx *ctx, const uint8_t *pat, uint16_t len, uint32_t id,
 	return 0;
 }
 
+int mpm_add_pattern_bounded(MpmCtx *ctx, const uint8_t *pat, uint16_t len, uint32_t id,
+			    int nocase, uint32_t bound)
+{
+	if (!ctx || ctx->prepared || !ctx->sets_only || ctx->algo == MPM_AC_CUDA || bound == 0 ||
+	    bound > MPM_HEAD_MAX || bound < len)
+		return mpm_add_pattern(ctx, pat, len, id, nocase);
+	if (!ctx->head) {
+		/* ac: a short scan, where a Hyperscan call costs ~1-2k cycles
+		 * before its first byte */
+		if (!(ctx->head = mpm_new(MPM_AC)))
+			return -1;
+		mpm_set_sets_only(ctx->head);
+	}
+	if (mpm_add_pattern(ctx->head, pat, len, id, nocase) != 0)
+		return -1;
+	if (bound > ctx->head_len)
+		ctx->head_len = bound;
+	/* the context's own figures cover both parts */
+	if (id > ctx->max_id)
+		ctx->max_id = id;
+	if (len > ctx->max_len)
+		ctx->max_len = len;
+	return 0;
+}
+
 static inline uint8_t mpm_fold(uint8_t b)
 {
 	return (b >= 'A' && b <= 'Z') ? (uint8_t)(b + 32) : b;
@@ -268,6 +298,8 @@ int mpm_prepare(MpmCtx *ctx, char *err, size_t errlen)
 		snprintf(err, errlen, "mpm: already prepared");
 		return -1;
 	}
+	if (ctx->head && mpm_prepare(ctx->head, err, errlen) != 0)
+		return -1;
 	dedup(ctx);
 	switch (ctx->algo) {
 	case MPM_AC:
@@ -303,6 +335,7 @@ void mpm_free(MpmCtx *ctx)
 {
 	if (!ctx)
 		return;
+	mpm_free(ctx->head);
 	ac_free(ctx->ac);
 #ifdef HAVE_HYPERSCAN
 	mpm_hs_free(ctx->hs);
@@ -330,6 +363,10 @@ MpmScratch *mpm_scratch_new(const MpmCtx *ctx)
 		return NULL;
 	}
 #endif
+	if (ctx->head && !(s->head = mpm_scratch_new(ctx->head))) {
+		mpm_scratch_free(s);
+		return NULL;
+	}
 	return s;
 }
 
@@ -337,14 +374,15 @@ void mpm_scratch_free(MpmScratch *s)
 {
 	if (!s)
 		return;
+	mpm_scratch_free(s->head);
 #ifdef HAVE_HYPERSCAN
 	mpm_hs_scratch_free(s->hs);
 #endif
 	free(s);
 }
 
-uint32_t mpm_search(const MpmCtx *ctx, MpmScratch *s, const uint8_t *buf,
-		    uint32_t len, mpm_match_fn cb, void *arg)
+static uint32_t part_search(const MpmCtx *ctx, MpmScratch *s, const uint8_t *buf,
+			    uint32_t len, mpm_match_fn cb, void *arg)
 {
 	if (!ctx->prepared || len == 0)
 		return 0;
@@ -362,10 +400,22 @@ uint32_t mpm_search(const MpmCtx *ctx, MpmScratch *s, const uint8_t *buf,
 	return 0;
 }
 
-void mpm_prefilter(const MpmCtx *ctx, MpmScratch *s, const uint8_t *buf, uint32_t len,
-		   MpmMatchSet *ms)
+uint32_t mpm_search(const MpmCtx *ctx, MpmScratch *s, const uint8_t *buf,
+		    uint32_t len, mpm_match_fn cb, void *arg)
 {
-	if (!ctx->prepared || len == 0)
+	uint32_t n = part_search(ctx, s, buf, len, cb, arg);
+
+	if (ctx->head && s)
+		n += part_search(ctx->head, s->head, buf, len < ctx->head_len ? len : ctx->head_len,
+				 cb, arg);
+	return n;
+}
+
+static void part_prefilter(const MpmCtx *ctx, MpmScratch *s, const uint8_t *buf, uint32_t len,
+			   MpmMatchSet *ms)
+{
+	/* all of a context's patterns may be bounded: no pass for nothing */
+	if (!ctx->prepared || len == 0 || ctx->npats == 0)
 		return;
 	switch (ctx->algo) {
 	case MPM_AC:
@@ -373,9 +423,18 @@ void mpm_prefilter(const MpmCtx *ctx, MpmScratch *s, const uint8_t *buf, uint32_
 		ac_search_once(ctx->ac, buf, len, mpm_matchset_cb, ms);
 		return;
 	case MPM_HS:
-		mpm_search(ctx, s, buf, len, mpm_matchset_cb, ms);
+		part_search(ctx, s, buf, len, mpm_matchset_cb, ms);
 		return;
 	}
+}
+
+void mpm_prefilter(const MpmCtx *ctx, MpmScratch *s, const uint8_t *buf, uint32_t len,
+		   MpmMatchSet *ms)
+{
+	part_prefilter(ctx, s, buf, len, ms);
+	if (ctx->head && s)
+		part_prefilter(ctx->head, s->head, buf, len < ctx->head_len ? len : ctx->head_len,
+			       ms);
 }
 
 enum mpm_algo mpm_ctx_algo(const MpmCtx *ctx)
@@ -383,7 +442,7 @@ enum mpm_algo mpm_ctx_algo(const MpmCtx *ctx)
 	return ctx->algo;
 }
 
-size_t mpm_memory(const MpmCtx *ctx)
+static size_t mpm_memory_part(const MpmCtx *ctx)
 {
 	if (ctx->ac)
 		return ctx->ac->blk->size;
@@ -394,9 +453,16 @@ size_t mpm_memory(const MpmCtx *ctx)
 	return 0;
 }
 
+size_t mpm_memory(const MpmCtx *ctx)
+{
+	if (ctx->head)
+		return mpm_memory(ctx->head) + mpm_memory_part(ctx);
+	return mpm_memory_part(ctx);
+}
+
 uint32_t mpm_pattern_count(const MpmCtx *ctx)
 {
-	return ctx->npats;
+	return ctx->npats + (ctx->head ? ctx->head->npats : 0);
 }
 
 uint32_t mpm_max_pattern_id(const MpmCtx *ctx)

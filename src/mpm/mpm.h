@@ -64,6 +64,21 @@ void mpm_set_sets_only(MpmCtx *ctx);
  * empty pattern, a call after mpm_prepare() or no memory. */
 int mpm_add_pattern(MpmCtx *ctx, const uint8_t *pat, uint16_t len, uint32_t id,
 		    int nocase);
+/* A pattern that counts only where it ends within the first `bound` bytes
+ * of the scanned buffer (a fast pattern with depth). A sets-only ac or hs
+ * context keeps such patterns (bound <= MPM_HEAD_MAX) apart and scans them
+ * over the buffer's head alone: the short anchored patterns rules check at
+ * a message's start (|00 01| depth 2, ...) hit in every buffer, and in the
+ * scan of the whole buffer they cost more than the rest together.
+ * The head is the largest bound of the context: a bounded pattern is
+ * reported where it ends within the head (a superset of where its bound
+ * allows, as a prefilter may give), never past it. mpm_prefilter and
+ * mpm_search then take buf as the buffer from its first byte, and
+ * mpm_search reports the bounded patterns after the others. Any other
+ * context, and bound 0 (no bound): mpm_add_pattern. */
+#define MPM_HEAD_MAX 64
+int mpm_add_pattern_bounded(MpmCtx *ctx, const uint8_t *pat, uint16_t len, uint32_t id,
+			    int nocase, uint32_t bound);
 /* Compiles. Afterwards the context is read-only and may be shared. Returns 0,
  * or -1 with a one-line reason in err. */
 int mpm_prepare(MpmCtx *ctx, char *err, size_t errlen);

@@ -399,6 +399,58 @@ TEST(ac_and_hs_agree_on_candidates)
 	env_free(&h);
 }
 
+/* Fast patterns with a depth are scanned in the buffer's head alone
+ * (mpm_add_pattern_bounded): a match that ends at its depth is still found,
+ * a pattern shared with a rule without depth is still found anywhere for
+ * that rule, a chopped fast pattern keeps its content's bound, and a depth
+ * past the head's limit is scanned everywhere; for ac and hs alike. */
+TEST(bounded_fast_patterns_keep_their_matches)
+{
+	static const enum mpm_algo algos[] = { MPM_AC, MPM_HS };
+	const char *rules =
+		"alert tcp any any -> any any (content:\"|01 02|\"; depth:4; sid:1;)\n"
+		"alert tcp any any -> any any (content:\"GET\"; offset:3; depth:3; content:\"x\"; sid:2;)\n"
+		"alert tcp any any -> any any (content:\"|01 02|\"; content:\"z\"; sid:3;)\n"
+		"alert tcp any any -> any any (content:\"abcdefgh\"; fast_pattern:4,4; depth:8; sid:4;)\n"
+		"alert tcp any any -> any any (content:\"far\"; depth:200; sid:5;)\n";
+	char far[200];
+
+	memset(far, '.', sizeof(far));
+	memcpy(far + sizeof(far) - 3, "far", 3);
+	for (size_t k = 0; k < sizeof(algos) / sizeof(algos[0]); k++) {
+		Env e;
+		Packet p;
+
+		if (algos[k] == MPM_HS && !mpm_have_hs())
+			continue;
+		CHECK(env_init(&e, rules, algos[k]) == 0);
+		/* |01 02| ends at its depth 4, GET at its 6: found; a byte
+		 * later: past them */
+		mk_tcp(&p, S("xx\x01\x02\x00GET x"), 0x18);
+		CHECK_EQ(alerted(&e, &p, 1), 1);
+		mk_tcp(&p, S("\x00\x00\x00\x01\x02\x00GET x"), 0x18);
+		CHECK_EQ(alerted(&e, &p, 1), 0);
+		mk_tcp(&p, S("xx\x01GETx"), 0x18);
+		CHECK_EQ(alerted(&e, &p, 2), 1);
+		mk_tcp(&p, S("xx\x01 GETx"), 0x18);
+		CHECK_EQ(alerted(&e, &p, 2), 0);
+		/* |01 02| far from the start: sid 3 (no depth) alerts, sid 1 not */
+		mk_tcp(&p, S("..............................................................."
+			     "...........\x01\x02 z"), 0x18);
+		CHECK_EQ(alerted(&e, &p, 3), 1);
+		mk_tcp(&p, S("..............................................................."
+			     "...........\x01\x02 z"), 0x18);
+		CHECK_EQ(alerted(&e, &p, 1), 0);
+		mk_tcp(&p, S("abcdefgh"), 0x18);
+		CHECK_EQ(alerted(&e, &p, 4), 1);
+		mk_tcp(&p, S("xabcdefgh"), 0x18);
+		CHECK_EQ(alerted(&e, &p, 4), 0);
+		mk_tcp(&p, far, sizeof(far), 0x18);
+		CHECK_EQ(alerted(&e, &p, 5), 1);
+		env_free(&e);
+	}
+}
+
 TEST(iponly_rule_alerts_once_per_flow_direction)
 {
 	Env e;

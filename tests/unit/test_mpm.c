@@ -471,6 +471,78 @@ TEST(mpm_sets_only_reports_each_pattern_once)
 	mpm_matchset_free(mh);
 }
 
+/* Bounded patterns (mpm_add_pattern_bounded) are reported where they end
+ * within the buffer's head (the largest bound of the context) and not
+ * past it, for ac and hs alike, while an unbounded pattern of the same
+ * context still is anywhere; a context not sets-only ignores bounds. */
+TEST(mpm_bounded_pattern_counts_in_the_head_only)
+{
+	static const enum mpm_algo algos[] = { MPM_AC, MPM_HS };
+	char e[256];
+
+	for (size_t a = 0; a < sizeof(algos) / sizeof(algos[0]); a++) {
+		MpmCtx *ctx;
+		MpmScratch *s;
+		MpmMatchSet *ms;
+
+		if (algos[a] == MPM_HS && !mpm_have_hs())
+			continue;
+		ctx = mpm_new(algos[a]);
+		ms = mpm_matchset_new(8);
+		mpm_set_sets_only(ctx);
+		/* id 0 ends by byte 4, id 1 (nocase) by byte 10, id 2 anywhere;
+		 * id 3 has a bound above MPM_HEAD_MAX: anywhere too */
+		CHECK_EQ(mpm_add_pattern_bounded(ctx, (const uint8_t *)"\x01\x02", 2, 0, 0, 4), 0);
+		CHECK_EQ(mpm_add_pattern_bounded(ctx, (const uint8_t *)"get", 3, 1, 1, 10), 0);
+		CHECK_EQ(mpm_add_pattern_bounded(ctx, (const uint8_t *)"tail", 4, 2, 0, 0), 0);
+		CHECK_EQ(mpm_add_pattern_bounded(ctx, (const uint8_t *)"far", 3, 3, 0,
+						 MPM_HEAD_MAX + 1), 0);
+		CHECK_EQ(mpm_prepare(ctx, e, sizeof(e)), 0);
+		CHECK_EQ(mpm_pattern_count(ctx), 4);
+		CHECK_EQ(mpm_max_pattern_id(ctx), 3);
+		s = mpm_scratch_new(ctx);
+		CHECK(s != NULL);
+		/* \x01\x02 ends at 4, GET at 10: both at their bounds */
+		mpm_prefilter(ctx, s, BUF("xx\x01\x02xxxGET tail"), ms);
+		CHECK_EQ(mpm_matchset_count(ms), 3);
+		CHECK(mpm_matchset_has(ms, 0) && mpm_matchset_has(ms, 1) && mpm_matchset_has(ms, 2));
+		mpm_matchset_clear(ms);
+		/* the head is the largest bound (10): GET one byte later is past
+		 * it, \x01\x02 one byte later still within it (the prefilter
+		 * may give more, never less) */
+		mpm_prefilter(ctx, s, BUF("xxx\x01\x02xxxGET tail"), ms);
+		CHECK_EQ(mpm_matchset_count(ms), 2);
+		CHECK(mpm_matchset_has(ms, 0) && mpm_matchset_has(ms, 2));
+		mpm_matchset_clear(ms);
+		mpm_prefilter(ctx, s, BUF("xxxxxxxxx\x01\x02 tail"), ms);
+		CHECK_EQ(mpm_matchset_count(ms), 1);
+		CHECK(mpm_matchset_has(ms, 2));
+		mpm_matchset_clear(ms);
+		/* a buffer shorter than the head; the far one past 64 bytes */
+		mpm_prefilter(ctx, s, BUF("\x01\x02"), ms);
+		CHECK_EQ(mpm_matchset_count(ms), 1);
+		mpm_matchset_clear(ms);
+		mpm_prefilter(ctx, s, BUF("................................................................"
+					  "..far"), ms);
+		CHECK_EQ(mpm_matchset_count(ms), 1);
+		CHECK(mpm_matchset_has(ms, 3));
+		mpm_matchset_clear(ms);
+		mpm_scratch_free(s);
+		mpm_free(ctx);
+		/* not sets-only: the bound is not kept */
+		ctx = mpm_new(algos[a]);
+		CHECK_EQ(mpm_add_pattern_bounded(ctx, (const uint8_t *)"ab", 2, 0, 0, 2), 0);
+		CHECK_EQ(mpm_prepare(ctx, e, sizeof(e)), 0);
+		s = mpm_scratch_new(ctx);
+		mpm_prefilter(ctx, s, BUF("xxxxab"), ms);
+		CHECK_EQ(mpm_matchset_count(ms), 1);
+		mpm_matchset_clear(ms);
+		mpm_scratch_free(s);
+		mpm_free(ctx);
+		mpm_matchset_free(ms);
+	}
+}
+
 TEST(mpm_memory_and_counts_reported)
 {
 	struct tpat p[] = { P("alpha", 1, 0), P("beta", 2, 1), P("gamma", 9, 0) };

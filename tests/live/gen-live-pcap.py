@@ -5,6 +5,8 @@
     gen-live-pcap.py idle OUT.pcap       a few UDP flows, then nothing
     gen-live-pcap.py reload OUT.pcap     traffic's kind, longer: 480 TCP sessions and
                                          4000 UDP datagrams (tests/live/reload.sh)
+    gen-live-pcap.py reload-a OUT.pcap   its first half, and reload-b the second (the
+    gen-live-pcap.py reload-b OUT.pcap   timestamps go on): sent before and after a swap
 
 traffic: 240 TCP sessions to 10.20.0.1:80 (handshake, one request, one response,
 FIN both ways; every 3rd request carries "live-marker-A" in its URI, every 5th
@@ -132,11 +134,11 @@ def idle():
 	return out
 
 
-def write(path, frames):
+def write(path, frames, first=0):
 	with open(path, "wb") as f:
 		f.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1))
 		t = 1700000000.0
-		for i, fr in enumerate(frames):
+		for i, fr in enumerate(frames, first):
 			ts = t + i * 0.001
 			sec = int(ts)
 			usec = int(round((ts - sec) * 1e6))
@@ -146,5 +148,13 @@ def write(path, frames):
 
 if __name__ == "__main__":
 	kind, path = sys.argv[1], sys.argv[2]
-	frames = {"traffic": traffic, "reload": lambda: traffic(480, 4000), "idle": idle}[kind]()
-	write(path, frames)
+	if kind in ("reload-a", "reload-b"):
+		frames = traffic(480, 4000)
+		half = len(frames) // 2
+		if kind == "reload-a":
+			write(path, frames[:half])
+		else:
+			write(path, frames[half:], half)
+	else:
+		frames = {"traffic": traffic, "reload": lambda: traffic(480, 4000), "idle": idle}[kind]()
+		write(path, frames)

@@ -33,6 +33,7 @@ struct File {
 	uint8_t stored;             /* file-store wrote it */
 	uint8_t finished;           /* file_store_finish() ran */
 	uint8_t magic_done;
+	uint8_t logged;             /* file_set_logged(): its record is out */
 	unsigned need;              /* FILE_NEED_* when it opened */
 	uint64_t size;              /* bytes seen, gaps included */
 	uint64_t tx_id;
@@ -654,6 +655,16 @@ int file_state(const File *f)
 int file_has_gaps(const File *f)
 {
 	return f->gaps;
+}
+
+int file_logged(const File *f)
+{
+	return f->logged;
+}
+
+void file_set_logged(File *f)
+{
+	f->logged = 1;
 }
 
 uint64_t file_tx_id(const File *f)

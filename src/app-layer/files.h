@@ -152,6 +152,10 @@ const uint8_t *file_kept_data(const File *f, uint32_t *len);
  * without libmagic). */
 const char *file_magic(File *f);
 const char *file_state_name(int state);
+/* The file's fileinfo record was written (or its outputs had it): the
+ * file logger's mark, so that a file logs once, when it closes. */
+int file_logged(const File *f);
+void file_set_logged(File *f);
 /* The file's first bytes as kept for libmagic (at most FILE_MAGIC_BYTES,
  * only while FILE_NEED_MAGIC was requested when it opened); NULL when none
  * were kept. SMB's file_data reads them. */

@@ -898,6 +898,11 @@ void mime_feed_line(MimeMsg *m, const uint8_t *line, uint32_t len, int partial)
 		body_line(m, line, len, partial, cont);
 }
 
+int mime_takes_pieces(const MimeMsg *m)
+{
+	return m && !m->done && !m->in_header && m->kind == BODY_LEAF && m->p_enc == ENC_B64;
+}
+
 void mime_finish(MimeMsg *m)
 {
 	unsigned n = 16;

@@ -78,6 +78,12 @@ void mime_msg_free(MimeMsg *m);
 /* The next line of the message, without its CRLF. partial: the line goes on
  * in the next call (a line longer than the SMTP parser holds). */
 void mime_feed_line(MimeMsg *m, const uint8_t *line, uint32_t len, int partial);
+/* Whether a piece of the line to come (mime_feed_line(partial)) decodes
+ * now as well as at its end: in a base64 body, whose pieces decode to the
+ * same bytes however the line is cut. The SMTP parser hands such a line's
+ * bytes on as they come, as Suricata's does: a file cut there (the
+ * stream depth) holds them too. */
+int mime_takes_pieces(const MimeMsg *m);
 /* The message ended (end of DATA, last BDAT chunk, or the flow). */
 void mime_finish(MimeMsg *m);
 

@@ -93,44 +93,22 @@ static json_t *ftpdata_object(const FtpDataInfo *di)
 	return o;
 }
 
-/* The transfer's file once the flow's transaction is logged: file-store
- * writes or drops it, then its "fileinfo" record with the ftp_data
- * object and app_proto "ftp-data", as Suricata 8 writes it. */
-static void log_ftpdata_files(Outputs *o, const Packet *p, const Flow *f, void *tx,
-			      const FtpDataInfo *di)
+/* A fileinfo record of the transfer (the file logger, file-log.c, adds
+ * the fileinfo object): the ftp_data object and app_proto "ftp-data", as
+ * Suricata 8 writes it. */
+static json_t *ftpdata_file_record(Outputs *o, const Packet *p, const Flow *f, void *tx)
 {
-	const struct timeval *ts = p ? &p->ts : &f->last;
-	int eve = outputs_eve_enabled(o, "files") || outputs_eve_enabled(o, "fileinfo");
+	const FtpDataInfo *di = ftpdata_tx_info(tx);
+	json_t *rec = di ? eve_header(p ? &p->ts : &f->last, "fileinfo", NULL, f) : NULL;
 
-	for (int d = APP_DIR_TOSERVER; d <= APP_DIR_TOCLIENT; d++) {
-		FileContainer *fc = files_of_tx(ALPROTO_FTPDATA, tx, d, 1);
-
-		for (File *fl = fc ? fc->head : NULL; fl; fl = (File *)file_next(fl)) {
-			int meta = file_store_finish(fl, ts) == 1 && files_config()->write_fileinfo;
-			json_t *rec, *fi;
-
-			if (!eve && !meta)
-				continue;
-			fi = file_json(fl);
-			rec = fi ? eve_header(ts, "fileinfo", NULL, f) : NULL;
-			if (!rec) {
-				json_decref(fi);
-				continue;
-			}
-			if (p && p->pcap_cnt)
-				json_object_set_new(rec, "pcap_cnt",
-						    json_integer((json_int_t)p->pcap_cnt));
-			json_object_set_new(rec, "ftp_data", ftpdata_object(di));
-			json_object_set_new(rec, "app_proto", json_string("ftp-data"));
-			json_object_set_new(rec, "fileinfo", fi);
-			if (meta)
-				file_store_write_meta(fl, rec);
-			if (eve)
-				eve_write(o, rec);
-			else
-				json_decref(rec);
-		}
-	}
+	(void)o;
+	if (!rec)
+		return NULL;
+	if (p && p->pcap_cnt)
+		json_object_set_new(rec, "pcap_cnt", json_integer((json_int_t)p->pcap_cnt));
+	json_object_set_new(rec, "ftp_data", ftpdata_object(di));
+	json_object_set_new(rec, "app_proto", json_string("ftp-data"));
+	return rec;
 }
 
 static void log_ftpdata_tx(Outputs *o, const Packet *p, const Flow *f, void *tx)
@@ -148,7 +126,6 @@ static void log_ftpdata_tx(Outputs *o, const Packet *p, const Flow *f, void *tx)
 		json_object_set_new(rec, "ftp_data", ftpdata_object(di));
 		eve_write(o, rec);
 	}
-	log_ftpdata_files(o, p, f, tx, di);
 }
 
 static json_t *alert_ftpdata_json(const Flow *f, void *tx)
@@ -175,5 +152,6 @@ static json_t *alert_ftpdata_json(const Flow *f, void *tx)
 const EveTxLogger eve_ftpdata_logger = {
 	.log_tx = log_ftpdata_tx,
 	.alert_json = alert_ftpdata_json,
+	.file_record = ftpdata_file_record,
 	.flow_scope = 1,
 };

@@ -83,58 +83,31 @@ void output_http_tx(Outputs *o, const Packet *p, const Flow *f, HttpTx *tx)
 		free(line);
 }
 
-/* Every file of the transaction once it is logged (complete, or the flow
- * ended): file-store writes or drops it first, so that the record says
- * whether it was stored, then its fileinfo record. */
-int output_http_files(Outputs *o, const Packet *p, const Flow *f, HttpTx *tx)
+/* A fileinfo record of the transaction (the file logger, file-log.c,
+ * adds the fileinfo object): the header, the http object as far as the
+ * transaction got, app_proto. */
+static json_t *http_file_record(Outputs *o, const Packet *p, const Flow *f, void *tx)
 {
-	const struct timeval *ts = p ? &p->ts : &f->last;
-	int n = 0, eve;
+	json_t *rec = tx_header("fileinfo", p, f, http_tx_log_id(tx));
+	json_t *h;
 
-	if (!o)
-		return 0;
-	eve = outputs_eve_enabled(o, "files") || outputs_eve_enabled(o, "fileinfo");
-	for (int dir = APP_DIR_TOSERVER; dir <= APP_DIR_TOCLIENT; dir++) {
-		FileContainer *fc = http_tx_files(tx, dir, 1);
-
-		for (File *fl = fc ? fc->head : NULL; fl; fl = (File *)file_next(fl)) {
-			json_t *rec, *h, *fi;
-			int meta = file_store_finish(fl, ts) == 1 && files_config()->write_fileinfo;
-
-			if (!eve && !meta)
-				continue;
-			fi = file_json(fl);
-			rec = fi ? tx_header("fileinfo", p, f, http_tx_log_id(tx)) : NULL;
-			if (!rec) {
-				json_decref(fi);
-				continue;
-			}
-			h = http_tx_json(tx, 1);
-			if (h)
-				json_object_set_new(rec, "http", h);
-			json_object_set_new(rec, "app_proto", json_string("http"));
-			json_object_set_new(rec, "fileinfo", fi);
-			/* write-fileinfo: the same record beside the stored file */
-			if (meta)
-				file_store_write_meta(fl, rec);
-			if (!eve) {
-				json_decref(rec);
-				continue;
-			}
-			eve_write(o, rec);
-			n++;
-		}
-	}
-	return n;
+	(void)o;
+	if (!rec)
+		return NULL;
+	h = http_tx_json(tx, 1);
+	if (h)
+		json_object_set_new(rec, "http", h);
+	json_object_set_new(rec, "app_proto", json_string("http"));
+	return rec;
 }
 
 static void log_http_tx(Outputs *o, const Packet *p, const Flow *f, void *tx)
 {
 	output_http_tx(o, p, f, tx);
-	output_http_files(o, p, f, tx);
 }
 
 const EveTxLogger eve_http_logger = {
 	.log_tx = log_http_tx,
 	.alert_json = alert_http_json,
+	.file_record = http_file_record,
 };

@@ -1,7 +1,8 @@
-/* eve "http" and "fileinfo" records for HTTP transactions, and the "http"
- * object of alerts on a transaction: HTTP's eve logger, reached through
- * output_tx_log() and the alert writer (tx-log.c); these two calls are its
- * parts. Both are no-ops when eve does not list the type. Thread-safe. */
+/* eve "http" records for HTTP transactions (their files' fileinfo records
+ * go through the file logger, file-log.c), and the "http" object of alerts
+ * on a transaction: HTTP's eve logger, reached through output_tx_log() and
+ * the alert writer (tx-log.c). A no-op when eve does not list the type.
+ * Thread-safe. */
 #ifndef OUTPUT_HTTP_LOG_H
 #define OUTPUT_HTTP_LOG_H
 
@@ -11,9 +12,5 @@
 /* An eve "http" record for tx; p (may be NULL) gives the time and pcap_cnt,
  * addresses follow the flow (client as source), as Suricata logs them. */
 void output_http_tx(Outputs *o, const Packet *p, const Flow *f, HttpTx *tx);
-
-/* eve "fileinfo" records for tx's request and response bodies, when eve
- * lists "files" or "fileinfo". Returns the number written. */
-int output_http_files(Outputs *o, const Packet *p, const Flow *f, HttpTx *tx);
 
 #endif

@@ -48,6 +48,7 @@ struct Outputs {
 	OutputFile fast, stats;
 	/* types looked up once: frame and anomaly are asked per packet */
 	int eve_flow, eve_stats, eve_frame, eve_anomaly;
+	int eve_files;              /* "files" (or "fileinfo"): asked per packet */
 	uint64_t *prev;             /* last stats snapshot, for eve deltas */
 	size_t nprev;
 	uint64_t pressure, prev_pressure, pressure_max;   /* memcap.pressure (stats.c) */
@@ -110,10 +111,11 @@ typedef struct EveTxLogger {
 	/* the members an alert on the tx gets ({"http": {...}}): a new
 	 * reference, or NULL */
 	json_t *(*alert_json)(const Flow *f, void *tx);
-	/* optional: the tx's fileinfo records, apart from log_tx (Suricata
-	 * writes a file's record on a packet of the file's direction): 1
-	 * once written, 0 to be asked again (output_tx_log_files) */
-	int (*log_files)(Outputs *o, const Packet *p, const Flow *f, void *tx, int final);
+	/* optional, for a protocol that carries files (files_of_tx): a new
+	 * fileinfo record of tx on packet p (NULL: at the flow's end) with
+	 * the header and the protocol's members, app_proto included; the
+	 * file logger (file-log.c) adds "fileinfo" and decides when */
+	json_t *(*file_record)(Outputs *o, const Packet *p, const Flow *f, void *tx);
 	/* optional: the tx's parser events not written yet, as anomaly
 	 * records of packet p (output_tx_log_events) */
 	void (*log_events)(Outputs *o, const Packet *p, const Flow *f, void *tx);
@@ -121,6 +123,11 @@ typedef struct EveTxLogger {
 	 * flow that are not on a transaction get its members too */
 	int flow_scope;
 } EveTxLogger;
+
+/* file-log.c: the files of tx not logged yet that are over, through l's
+ * file_record (output_tx_log_files); 1 when none is left waiting. */
+int eve_files_log(Outputs *o, const EveTxLogger *l, const Packet *p, const Flow *f, void *tx,
+		  int final);
 
 extern const EveTxLogger eve_http_logger;   /* http-log.c */
 extern const EveTxLogger eve_tls_logger;    /* tls-json.c */

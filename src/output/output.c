@@ -814,6 +814,7 @@ Outputs *outputs_open(const OutputConfig *cfg, char *err, size_t errlen)
 	o->eve_flow = outputs_eve_enabled(o, "flow");
 	o->eve_frame = outputs_eve_enabled(o, "frame");
 	o->eve_anomaly = outputs_eve_enabled(o, "anomaly");
+	o->eve_files = outputs_eve_enabled(o, "files") || outputs_eve_enabled(o, "fileinfo");
 	o->eve_stats = (o->eve_types & (1u << eve_type_index("stats"))) && cfg->stats_enabled;
 	return o;
 fail:

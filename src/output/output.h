@@ -196,10 +196,17 @@ void output_set_app_proto_namer(app_proto_name_fn fn);
  * addresses follow the flow (client as source), as Suricata logs them.
  * Each is a no-op when eve does not list the type. Thread-safe. */
 void output_tx_log(Outputs *o, const Packet *p, const Flow *f, void *tx);
-/* The fileinfo records of a logged tx, for a protocol that writes them
- * apart from its record (SMTP): 1 once written (or when the protocol has
- * none of its own), 0 to be asked again on a later packet. final: the
- * flow ends. */
+/* Files log apart from their transaction's record, as Suricata 8's do:
+ * each once it is over (closed, or cut by the stream depth), on a packet
+ * of its direction, whatever the tx's progress; file-store finishes it
+ * first, then its fileinfo record (file-log.c). output_tx_files_on():
+ * f's protocol carries files and eve "files" or file-store wants them (no
+ * per-packet file work otherwise; checked once a packet).
+ * output_tx_log_files(): tx's files that can log now; 1 when none is left
+ * waiting (always, without output_tx_files_on), 0 to be asked again on a
+ * later packet. final: the flow ends (every file logs, the open ones
+ * TRUNCATED). */
+int output_tx_files_on(const Outputs *o, const Flow *f);
 int output_tx_log_files(Outputs *o, const Packet *p, const Flow *f, void *tx, int final);
 /* Suricata's anomaly logger runs on every packet for each transaction not
  * yet logged: an event raised while parsing is written on the packet whose

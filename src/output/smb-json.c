@@ -209,37 +209,18 @@ static json_t *header(const char *type, const Packet *p, const Flow *f)
 	return rec;
 }
 
-/* The files of a file transaction, once: file-store first (so that the
- * record says whether it was stored), then fileinfo. */
-static void log_files(Outputs *o, const Packet *p, const Flow *f, SmbTx *t)
+/* A fileinfo record of a file transaction (the file logger, file-log.c,
+ * adds the fileinfo object): the smb object, app_proto. */
+static json_t *smb_file_record(Outputs *o, const Packet *p, const Flow *f, void *tx)
 {
-	const struct timeval *ts = p ? &p->ts : &f->last;
-	int eve = outputs_eve_enabled(o, "files") || outputs_eve_enabled(o, "fileinfo");
+	json_t *rec = header("fileinfo", p, f);
 
-	for (int d = 0; d < 2; d++) {
-		for (File *fl = t->files[d].head; fl; fl = (File *)file_next(fl)) {
-			int meta = file_store_finish(fl, ts) == 1 && files_config()->write_fileinfo;
-			json_t *rec, *fi;
-
-			if (!eve && !meta)
-				continue;
-			fi = file_json(fl);
-			rec = fi ? header("fileinfo", p, f) : NULL;
-			if (!rec) {
-				json_decref(fi);
-				continue;
-			}
-			json_object_set_new(rec, "smb", smb_json_object(f, t));
-			json_object_set_new(rec, "app_proto", json_string("smb"));
-			json_object_set_new(rec, "fileinfo", fi);
-			if (meta)
-				file_store_write_meta(fl, rec);
-			if (eve)
-				eve_write(o, rec);
-			else
-				json_decref(rec);
-		}
-	}
+	(void)o;
+	if (!rec)
+		return NULL;
+	json_object_set_new(rec, "smb", smb_json_object(f, tx));
+	json_object_set_new(rec, "app_proto", json_string("smb"));
+	return rec;
 }
 
 static void log_smb_tx(Outputs *o, const Packet *p, const Flow *f, void *tx)
@@ -260,8 +241,6 @@ static void log_smb_tx(Outputs *o, const Packet *p, const Flow *f, void *tx)
 			eve_write(o, rec);
 		}
 	}
-	if (t->type == SMB_TXT_FILE)
-		log_files(o, p, f, t);
 }
 
 static json_t *alert_smb_json(const Flow *f, void *tx)
@@ -288,4 +267,5 @@ static json_t *alert_smb_json(const Flow *f, void *tx)
 const EveTxLogger eve_smb_logger = {
 	.log_tx = log_smb_tx,
 	.alert_json = alert_smb_json,
+	.file_record = smb_file_record,
 };

@@ -246,39 +246,20 @@ static json_t *smtp_header(const char *type, const Packet *p, const Flow *f, con
 	return rec;
 }
 
-/* The attachments once the transaction is logged: file-store writes or
- * drops each first (the record says whether it was stored), then its
- * fileinfo record (and write-fileinfo's copy beside the stored file). */
-static void log_smtp_files(Outputs *o, const Packet *p, const Flow *f, void *tx)
+/* A fileinfo record of an attachment (the file logger, file-log.c, adds
+ * the fileinfo object and its timing): the smtp and email objects,
+ * app_proto. */
+static json_t *smtp_file_record(Outputs *o, const Packet *p, const Flow *f, void *tx)
 {
-	const struct timeval *ts = p ? &p->ts : &f->last;
-	FileContainer *fc = files_of_tx(ALPROTO_SMTP, tx, APP_DIR_TOSERVER, 1);
-	int eve = outputs_eve_enabled(o, "files") || outputs_eve_enabled(o, "fileinfo");
+	json_t *rec = smtp_header("fileinfo", p, f, tx), *e;
 
-	for (File *fl = fc ? fc->head : NULL; fl; fl = (File *)file_next(fl)) {
-		int meta = file_store_finish(fl, ts) == 1 && files_config()->write_fileinfo;
-		json_t *rec, *fi, *e;
-
-		if (!eve && !meta)
-			continue;
-		fi = file_json(fl);
-		rec = fi ? smtp_header("fileinfo", p, f, tx) : NULL;
-		if (!rec) {
-			json_decref(fi);
-			continue;
-		}
-		json_object_set_new(rec, "smtp", smtp_json_object(tx));
-		if ((e = smtp_email_object(tx, o->cfg.eve_smtp_fields)))
-			json_object_set_new(rec, "email", e);
-		json_object_set_new(rec, "app_proto", json_string("smtp"));
-		json_object_set_new(rec, "fileinfo", fi);
-		if (meta)
-			file_store_write_meta(fl, rec);
-		if (eve)
-			eve_write(o, rec);
-		else
-			json_decref(rec);
-	}
+	if (!rec)
+		return NULL;
+	json_object_set_new(rec, "smtp", smtp_json_object(tx));
+	if ((e = smtp_email_object(tx, o->cfg.eve_smtp_fields)))
+		json_object_set_new(rec, "email", e);
+	json_object_set_new(rec, "app_proto", json_string("smtp"));
+	return rec;
 }
 
 static void log_smtp_tx(Outputs *o, const Packet *p, const Flow *f, void *tx)
@@ -294,20 +275,6 @@ static void log_smtp_tx(Outputs *o, const Packet *p, const Flow *f, void *tx)
 			json_object_set_new(rec, "email", e);
 		eve_write(o, rec);
 	}
-}
-
-/* Suricata writes a file's fileinfo record on a packet of the file's
- * direction, or at the flow's end: an attachment (toserver) closed while
- * the server's reply is parsed waits for the client's next packet
- * (suricata-verify mime-dec-parse-long-filename01: pcap_cnt 15, the smtp
- * record's 14). */
-static int log_smtp_files_op(Outputs *o, const Packet *p, const Flow *f, void *tx, int final)
-{
-	if (!final && p && !(p->flags & PKT_PSEUDO) && (p->flags & PKT_TOCLIENT))
-		return 0;
-	if (o)
-		log_smtp_files(o, p, f, tx);
-	return 1;
 }
 
 /* Alerts on an SMTP transaction carry its smtp and email objects. */
@@ -341,7 +308,7 @@ static void log_smtp_events(Outputs *o, const Packet *p, const Flow *f, void *tx
 const EveTxLogger eve_smtp_logger = {
 	.log_tx = log_smtp_tx,
 	.alert_json = alert_smtp_json,
-	.log_files = log_smtp_files_op,
+	.file_record = smtp_file_record,
 	.log_events = log_smtp_events,
 };
 

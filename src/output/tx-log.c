@@ -6,6 +6,7 @@
  * here (doc/adding-a-protocol.md). */
 #include "output/output-private.h"
 #include "app-layer/app-layer.h"
+#include "app-layer/files.h"
 
 static const EveTxLogger *const eve_tx_loggers[ALPROTO_MAX] = {
 	[ALPROTO_HTTP1] = &eve_http_logger,
@@ -32,13 +33,18 @@ void output_tx_log(Outputs *o, const Packet *p, const Flow *f, void *tx)
 		l->log_tx(o, p, f, tx);
 }
 
-int output_tx_log_files(Outputs *o, const Packet *p, const Flow *f, void *tx, int final)
+int output_tx_files_on(const Outputs *o, const Flow *f)
 {
 	const EveTxLogger *l = logger_of(f);
 
-	if (!o || !l || !l->log_files || !tx)
+	return o && l && l->file_record && (o->eve_files || files_config()->store_enabled);
+}
+
+int output_tx_log_files(Outputs *o, const Packet *p, const Flow *f, void *tx, int final)
+{
+	if (!tx || !output_tx_files_on(o, f))
 		return 1;
-	return l->log_files(o, p, f, tx, final);
+	return eve_files_log(o, logger_of(f), p, f, tx, final);
 }
 
 int output_tx_events_on(const Outputs *o, const Flow *f)

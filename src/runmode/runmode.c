@@ -234,15 +234,21 @@ static void emit_alerts(Worker *w, Packet *p, const DetectAlert *alerts, uint32_
 		p->flow->alerted = 1;
 }
 
-/* The eve records of each transaction (http, fileinfo, ...: the protocol's
+/* The eve records of each transaction (http, smb, ...: the protocol's
  * logger) once: when complete both ways, or at flow end (final) whatever
  * its state; then frees what everyone is done with. Any protocol, through
- * the app layer's generic transactions. Without detection the detect flags
- * are set here so gc can work. */
+ * the app layer's generic transactions. A transaction's files log apart,
+ * each as it is over (output_tx_log_files), before the transaction's own
+ * record, as Suricata's do. Without detection the detect flags are set
+ * here so gc can work. */
 static void tx_log(Worker *w, Packet *p, Flow *f, int final)
 {
 	uint64_t n = app_layer_tx_count(f);
 	int complete = n > f->tx_log_next ? app_proto_progress_complete(f->app_proto) : 0;
+	/* files do not wait for the transactions before theirs: with them on,
+	 * the walk goes on past a transaction whose record waits */
+	int files = n > f->tx_log_next && output_tx_files_on(w->e->outputs, f);
+	int blocked = 0;
 	unsigned need = APP_TX_LOGGED | APP_TX_FILE_LOGGED;
 
 	if (w->dt)
@@ -259,7 +265,7 @@ static void tx_log(Worker *w, Packet *p, Flow *f, int final)
 	for (uint64_t id = f->tx_log_next; id < n; id++) {
 		void *tx = app_layer_tx_get(f, id);
 		unsigned fl = tx ? app_layer_tx_flags(f, tx) : 0;
-		int done;
+		int done, files_done;
 
 		if (!tx || (fl & (APP_TX_LOGGED | APP_TX_FILE_LOGGED)) ==
 				   (APP_TX_LOGGED | APP_TX_FILE_LOGGED)) {
@@ -267,17 +273,26 @@ static void tx_log(Worker *w, Packet *p, Flow *f, int final)
 				f->tx_log_next++;
 			continue;
 		}
+		files_done = (fl & APP_TX_FILE_LOGGED) ||
+			     output_tx_log_files(w->e->outputs, p, f, tx, final);
 		if (!(fl & APP_TX_LOGGED)) {
+			if (blocked)
+				continue;
 			done = app_layer_tx_progress(f, tx, APP_DIR_TOSERVER) == complete &&
 			       app_layer_tx_progress(f, tx, APP_DIR_TOCLIENT) == complete;
-			if ((!done || (w->dt && !files_tx_log_ready(f, tx))) && !final)
-				break;   /* transactions log in order, as Suricata's do */
+			if ((!done || (w->dt && !files_tx_log_ready(f, tx))) && !final) {
+				/* transactions log in order, as Suricata's do */
+				if (!files)
+					break;
+				blocked = 1;
+				continue;
+			}
 			output_tx_log(w->e->outputs, p, f, tx);
 			app_layer_tx_set_flags(f, tx, APP_TX_LOGGED);
 		}
-		/* a protocol whose files log apart (SMTP) may wait for a
-		 * packet of their direction */
-		if (!output_tx_log_files(w->e->outputs, p, f, tx, final))
+		/* a file still open, or waiting for a packet of its direction,
+		 * keeps the transaction (the tx is over: it gets no new files) */
+		if (!files_done)
 			continue;
 		app_layer_tx_set_flags(f, tx, APP_TX_FILE_LOGGED);
 		if (id == f->tx_log_next)

@@ -10,6 +10,7 @@ and the per-direction flow numbers the e2e expect files were derived from.
 Packets are built with scapy but written by our own pcap/pcapng writer, so the
 link type, byte order and record layout are exactly what each case needs.
 """
+import base64
 import os
 import struct
 import sys
@@ -539,6 +540,50 @@ def gen_http_files():
     write('http-files.pcap', seq_ts(T0, frames),
           note='http files: multipart POST (report.pdf, notes.txt), download setup.exe '
                '(Content-Disposition), PUT /put/data.bin, a 304, a response cut short')
+
+
+def gen_files_at_close():
+    """Files log when they close (tests/e2e/files-log-at-close,
+    files-smtp-depth). http-files-pipelined.pcap: GET /slow and PUT
+    /put/late.bin (body "late body") pipelined in one segment, then GET
+    /third; the server answers all three only after that (200 "slow", 201,
+    200 "third"). smtp-depth.pcap: one mail whose base64 attachment
+    (4,000 bytes of 0x41..0x7a, 76-character lines) runs past a 2,000-byte
+    reassembly depth, each client segment (536 bytes) acknowledged."""
+    web = IP(src='192.168.1.13', dst='203.0.113.83', ttl=64)
+    webr = IP(src='203.0.113.83', dst='192.168.1.13', ttl=55)
+    c = Conv(web, webr, 51040, 80)
+    f = c.open()
+    f += c.send(True, b'GET /slow HTTP/1.1\r\nHost: files.example\r\n\r\n'
+                b'PUT /put/late.bin HTTP/1.1\r\nHost: files.example\r\n'
+                b'Content-Length: 9\r\n\r\nlate body')
+    f += c.send(True, b'GET /third HTTP/1.1\r\nHost: files.example\r\n\r\n')
+    f += c.send(False, b'HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nslow')
+    f += c.send(False, b'HTTP/1.1 201 Created\r\nContent-Length: 0\r\n\r\n')
+    f += c.send(False, b'HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nthird')
+    f += c.close()
+    write('http-files-pipelined.pcap', seq_ts(T0, f),
+          note='GET /slow, PUT /put/late.bin, GET /third pipelined, answered after the third')
+    body = bytes(0x41 + i % 58 for i in range(4000))
+    b64 = base64.b64encode(body)
+    att = b''.join(b64[i:i + 76] + b'\r\n' for i in range(0, len(b64), 76))
+    msg = (b'From: a@example.com\r\nTo: b@example.org\r\nSubject: depth\r\n'
+           b'MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary="d1"\r\n\r\n'
+           b'--d1\r\nContent-Type: application/octet-stream; name="big.bin"\r\n'
+           b'Content-Disposition: attachment; filename="big.bin"\r\n'
+           b'Content-Transfer-Encoding: base64\r\n\r\n' + att + b'--d1--\r\n.\r\n')
+    m = Conv(v4c(), v4s(), 42100, 25)
+    f = m.open()
+    for client, data in [(False, b'220 mx.example.org ESMTP\r\n'), (True, b'EHLO c.example.com\r\n'),
+                         (False, b'250 mx.example.org\r\n'), (True, b'MAIL FROM:<a@example.com>\r\n'),
+                         (False, b'250 OK\r\n'), (True, b'RCPT TO:<b@example.org>\r\n'),
+                         (False, b'250 OK\r\n'), (True, b'DATA\r\n'), (False, b'354 go ahead\r\n'),
+                         (True, msg), (False, b'250 OK queued\r\n'), (True, b'QUIT\r\n'),
+                         (False, b'221 bye\r\n')]:
+        f += m.send(client, data, mss=536)
+    f += m.close()
+    write('smtp/smtp-depth.pcap', seq_ts(T0, f),
+          note='one mail, a 4,000-byte base64 attachment in 536-byte segments')
 
 
 def gen_pkt_stream():
@@ -1118,6 +1163,7 @@ def main():
     gen_icmp_errors()
     gen_dcerpc()
     gen_app_proto_dirs()
+    gen_files_at_close()
     if '--manifest' in sys.argv:
         print('\n'.join(manifest))
 

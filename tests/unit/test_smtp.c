@@ -797,6 +797,55 @@ TEST(smtp_attachment_cut_by_the_flow_end_is_truncated)
 	smtp_state_free(s);
 }
 
+/* The base64 line an input ends in goes on as a piece, as Suricata's
+ * parser hands on the data it has (suricata-verify mime/mime-stream-depth):
+ * the file has those bytes before the line ends; not when the input began
+ * in headers, nor after a line of it began "--" (a boundary maybe), nor a
+ * trailing CR. */
+TEST(smtp_base64_line_piece_reaches_the_file)
+{
+	static const char head[] = "EHLO a\r\nMAIL FROM:<a@b>\r\nRCPT TO:<c@d>\r\nDATA\r\n"
+				   "Content-Type: multipart/mixed; boundary=B\r\n\r\n"
+				   "--B\r\nContent-Disposition: attachment; filename=x.bin\r\n"
+				   "Content-Transfer-Encoding: base64\r\n\r\n";
+	SmtpState *s = pipelined_state();
+	const File *f;
+
+	/* this input began in the headers: its last line waits whole */
+	{
+		char first[sizeof(head) + 4];
+
+		snprintf(first, sizeof(first), "%saGVs", head);
+		feed_str(s, 0, first);
+	}
+	f = files_first(smtp_tx_files(smtp_tx_get(s, 0), 0));
+	CHECK(!f || file_size(f) == 0);
+	/* this one begins in the body: "aGVsbG8g" so far, 6 bytes */
+	feed_str(s, 0, "bG8g");
+	f = files_first(smtp_tx_files(smtp_tx_get(s, 0), 0));
+	CHECK(f);
+	CHECK_EQ(file_size(f), 6);
+	/* a trailing CR stays for its LF; the line's end adds nothing */
+	feed_str(s, 0, "d29y\r");
+	CHECK_EQ(file_size(f), 9);
+	feed_str(s, 0, "\nbGQ=\r\n--B--\r\n.\r\n");
+	CHECK_EQ(file_state(f), FILE_STATE_CLOSED);
+	CHECK_EQ(file_size(f), 11);
+	smtp_state_free(s);
+
+	/* a line of the input began "--": the rest goes line by line */
+	s = pipelined_state();
+	feed_str(s, 0, head);
+	feed_str(s, 0, "aGVsbG8g\r\n");
+	f = files_first(smtp_tx_files(smtp_tx_get(s, 0), 0));
+	CHECK_EQ(file_size(f), 6);
+	feed_str(s, 0, "--\r\nd29y");
+	CHECK_EQ(file_size(f), 6);
+	feed_str(s, 0, "bGQ=\r\n");
+	CHECK_EQ(file_size(f), 11);
+	smtp_state_free(s);
+}
+
 /* An unpadded last base64 quantum still gives its whole bytes to the file
  * (suricata-verify bug-6207-1); junk characters are skipped. */
 TEST(smtp_attachment_unpadded_base64_tail_is_kept)
@@ -974,23 +1023,57 @@ TEST(smtp_progress_headers_then_done)
 	ctx_free(&c);
 }
 
-/* SMTP's fileinfo records wait for a packet of the files' direction
- * (toserver) or the flow's end, as Suricata's file logging
- * (suricata-verify mime-dec-parse-long-filename01: fileinfo at pcap_cnt 15,
- * the smtp record at 14). */
-TEST(smtp_fileinfo_waits_for_a_client_packet)
+/* The file logger (output/file-log.c) logs an attachment once it is over,
+ * on a packet of its direction (toserver) or at the flow's end, as
+ * Suricata's file logging (suricata-verify mime-dec-parse-long-filename01:
+ * fileinfo at pcap_cnt 15, the smtp record at 14); an open one waits, and
+ * the flow's end logs it TRUNCATED. No eve output here: the marks and the
+ * return say what was logged. */
+TEST(smtp_files_log_when_over_on_a_client_packet)
 {
+	SmtpState *s = pipelined_state();
+	Outputs o;
+	Flow f;
 	Packet p;
-	int x;
+	SmtpTx *tx;
+	const File *fl;
 
+	memset(&o, 0, sizeof(o));
+	memset(&f, 0, sizeof(f));
 	memset(&p, 0, sizeof(p));
-	CHECK(eve_smtp_logger.log_files);
+	f.app_proto = ALPROTO_SMTP;
+	feed_str(s, 0, session);
+	tx = smtp_tx_get(s, 0);
+	fl = files_first(smtp_tx_files(tx, 0));
+	CHECK(fl);
+	CHECK_EQ(file_state(fl), FILE_STATE_CLOSED);
 	p.flags = PKT_TOCLIENT;
-	CHECK_EQ(eve_smtp_logger.log_files(NULL, &p, NULL, &x, 0), 0);
-	CHECK_EQ(eve_smtp_logger.log_files(NULL, &p, NULL, &x, 1), 1);
+	CHECK_EQ(eve_files_log(&o, &eve_smtp_logger, &p, &f, tx, 0), 0);
+	CHECK(!file_logged(fl));
 	p.flags = PKT_TOSERVER;
-	CHECK_EQ(eve_smtp_logger.log_files(NULL, &p, NULL, &x, 0), 1);
-	CHECK_EQ(eve_smtp_logger.log_files(NULL, NULL, NULL, &x, 0), 1);
+	CHECK_EQ(eve_files_log(&o, &eve_smtp_logger, &p, &f, tx, 0), 1);
+	CHECK(file_logged(fl));
+	smtp_state_free(s);
+
+	/* an attachment still open waits, whatever the packet; the flow's
+	 * end logs it cut short */
+	s = pipelined_state();
+	feed_str(s, 0, "EHLO a\r\nMAIL FROM:<a@b>\r\nRCPT TO:<c@d>\r\nDATA\r\n"
+		       "Content-Type: multipart/mixed; boundary=B\r\n\r\n"
+		       "--B\r\nContent-Disposition: attachment; filename=x.bin\r\n"
+		       "Content-Transfer-Encoding: base64\r\n\r\n"
+		       "aGVsbG8gd29y\r\n");
+	tx = smtp_tx_get(s, 0);
+	fl = files_first(smtp_tx_files(tx, 0));
+	CHECK_EQ(file_state(fl), FILE_STATE_OPEN);
+	CHECK_EQ(eve_files_log(&o, &eve_smtp_logger, &p, &f, tx, 0), 0);
+	CHECK(!file_logged(fl));
+	p.flags = PKT_TOCLIENT;
+	CHECK_EQ(eve_files_log(&o, &eve_smtp_logger, &p, &f, tx, 1), 1);
+	CHECK(file_logged(fl));
+	CHECK_EQ(file_state(fl), FILE_STATE_TRUNCATED);
+	CHECK_EQ(file_size(fl), 9);
+	smtp_state_free(s);
 }
 
 TEST(smtp_config_mime_options)

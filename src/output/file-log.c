@@ -1,0 +1,83 @@
+/* The file logger: when a file of a transaction logs (file-store writes
+ * or drops it, then its eve "fileinfo" record), for every protocol that
+ * carries files (files_of_tx) and names a file_record in its eve logger.
+ *
+ * Suricata 8 logs a file apart from its transaction's own record, on the
+ * first packet that finds it over:
+ *   - a packet of the file's direction, once the file is no longer OPEN
+ *     (closed by its protocol, whatever the tx's progress: an SMB file
+ *     closed while earlier transactions wait logs then, suricata-verify
+ *     filestore-filecontainer-smb1-data-offset);
+ *   - such a packet after its direction's stream reached the reassembly
+ *     depth cuts the OPEN files of that direction there, TRUNCATED with
+ *     the bytes parsed so far (what the receiver had acknowledged:
+ *     suricata-verify mime/mime-stream-depth, 63,891 of the attachment's
+ *     bytes, not the 110,016 below the depth);
+ *   - the flow's end, or both directions' end of data, logs every file
+ *     left, the open ones TRUNCATED.
+ * A file closed while the other direction's data is parsed waits for the
+ * next packet its way (an SMTP attachment ends as the server's reply is
+ * parsed; suricata-verify mime-dec-parse-long-filename01: pcap_cnt 15,
+ * the smtp record's 14). */
+#include "output/output-private.h"
+#include "app-layer/app-layer.h"
+#include "app-layer/files.h"
+#include "stream/stream.h"
+
+static void log_file(Outputs *o, const EveTxLogger *l, const Packet *p, const Flow *f,
+		     void *tx, File *fl)
+{
+	const struct timeval *ts = p ? &p->ts : &f->last;
+	/* file-store first: the record says whether the file was stored, and
+	 * write-fileinfo names its copy with this record's time */
+	int meta = file_store_finish(fl, ts) == 1 && files_config()->write_fileinfo;
+	json_t *rec, *fi;
+
+	if (!o->eve_files && !meta)
+		return;
+	fi = file_json(fl);
+	rec = fi ? l->file_record(o, p, f, tx) : NULL;
+	if (!rec) {
+		json_decref(fi);
+		return;
+	}
+	json_object_set_new(rec, "fileinfo", fi);
+	if (meta)
+		file_store_write_meta(fl, rec);
+	if (o->eve_files)
+		eve_write(o, rec);
+	else
+		json_decref(rec);
+}
+
+int eve_files_log(Outputs *o, const EveTxLogger *l, const Packet *p, const Flow *f, void *tx,
+		  int final)
+{
+	int pdir = p && (p->flags & PKT_TOCLIENT) ? APP_DIR_TOCLIENT : APP_DIR_TOSERVER;
+	int eof = final || !p || (f->app_eof & 3) == 3;
+	int waiting = 0;
+
+	for (int d = APP_DIR_TOSERVER; d <= APP_DIR_TOCLIENT; d++) {
+		FileContainer *fc = files_of_tx(f->app_proto, tx, d, final);
+		int now = eof || d == pdir;
+		int cut = eof || (now && (stream_dir_flags(f, d) & STREAM_DIR_DEPTH_REACHED));
+
+		for (File *fl = fc ? fc->head : NULL; fl; fl = (File *)file_next(fl)) {
+			if (file_logged(fl))
+				continue;
+			if (!now) {
+				waiting = 1;
+				continue;
+			}
+			if (cut)
+				file_close(fl, FILE_CLOSE_TRUNCATED);
+			if (file_state(fl) == FILE_STATE_OPEN) {
+				waiting = 1;
+				continue;
+			}
+			log_file(o, l, p, f, tx, fl);
+			file_set_logged(fl);
+		}
+	}
+	return !waiting;
+}

@@ -304,6 +304,31 @@ TEST(json_dump_escapes_as_jansson)
 	json_decref(o);
 }
 
+/* Each special byte at each place of a string longer than the 8-byte plain
+ * fast path, and its neighbours: the same output as jansson. */
+TEST(json_dump_special_byte_at_every_place_as_jansson)
+{
+	static const char *const specials[] = { "\x00", "\x1f", "\"", "\\", "/", "\x7f", "\x20",
+						"\x21", "\x5b", "\xc3\xa9", "\xe2\x82\xac",
+						"\xf0\x9f\x98\x80" };
+	char buf[256], str[40];
+
+	for (size_t k = 0; k < sizeof(specials) / sizeof(specials[0]); k++) {
+		size_t sl = strlen(specials[k]) ? strlen(specials[k]) : 1;
+
+		for (size_t at = 0; at + sl <= 24; at++) {
+			size_t n;
+			json_t *o;
+
+			memset(str, 'a', 24);
+			memcpy(str + at, specials[k], sl);
+			o = obj1("k", 1, json_stringn_nocheck(str, 24));
+			CHECK(same_as_jansson(o, buf, sizeof(buf), &n));
+			json_decref(o);
+		}
+	}
+}
+
 TEST(json_dump_integers_and_literals)
 {
 	char buf[256];

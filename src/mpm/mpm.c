@@ -26,6 +26,7 @@ struct MpmCtx {
 	 * scanned over the buffer's first head_len bytes only */
 	struct MpmCtx *head;
 	uint32_t head_len;
+	int is_head;                /* this is another context's head */
 	/* compiled */
 	AcAutomaton *ac;
 #ifdef HAVE_HYPERSCAN
@@ -41,6 +42,8 @@ struct MpmScratch {
 
 /* GPU lists on by default: src/mpm/ac-cuda.c walks them, and takes
  * automata from plain ac contexts too. */
+#define MPM_HEAD_DENSE (64u << 10)   /* bytes of dense rows of a head's ac */
+
 static struct ac_opts ac_opts = { AC_DENSE_BUDGET_DEFAULT, -1, 0, 1 };
 
 /* ---- algorithm names ---- */
@@ -203,6 +206,7 @@ int mpm_add_pattern_bounded(MpmCtx *ctx, const uint8_t *pat, uint16_t len, uint3
 		if (!(ctx->head = mpm_new(MPM_AC)))
 			return -1;
 		mpm_set_sets_only(ctx->head);
+		ctx->head->is_head = 1;
 	}
 	if (mpm_add_pattern(ctx->head, pat, len, id, nocase) != 0)
 		return -1;
@@ -309,6 +313,13 @@ int mpm_prepare(MpmCtx *ctx, char *err, size_t errlen)
 		struct ac_opts o = ac_opts;
 
 		o.gpu_lists = o.gpu_lists || ctx->algo == MPM_AC_CUDA;
+		/* a head scan walks a few dozen bytes from the root: the
+		 * shallow rows dense, not a megabyte of them per group */
+		if (ctx->is_head) {
+			o.gpu_lists = 0;
+			if (o.dense_budget > MPM_HEAD_DENSE)
+				o.dense_budget = MPM_HEAD_DENSE;
+		}
 		ctx->ac = ac_build_opts(ctx->pats, ctx->npats, ctx->bytes, &o,
 					err, errlen);
 	}

@@ -411,14 +411,19 @@ static uint32_t part_search(const MpmCtx *ctx, MpmScratch *s, const uint8_t *buf
 	return 0;
 }
 
+/* The bytes of a buffer of len that ctx's head scan covers. */
+static inline uint32_t head_span(const MpmCtx *ctx, uint32_t len)
+{
+	return len < ctx->head_len ? len : ctx->head_len;
+}
+
 uint32_t mpm_search(const MpmCtx *ctx, MpmScratch *s, const uint8_t *buf,
 		    uint32_t len, mpm_match_fn cb, void *arg)
 {
 	uint32_t n = part_search(ctx, s, buf, len, cb, arg);
 
 	if (ctx->head && s)
-		n += part_search(ctx->head, s->head, buf, len < ctx->head_len ? len : ctx->head_len,
-				 cb, arg);
+		n += part_search(ctx->head, s->head, buf, head_span(ctx, len), cb, arg);
 	return n;
 }
 
@@ -444,8 +449,7 @@ void mpm_prefilter(const MpmCtx *ctx, MpmScratch *s, const uint8_t *buf, uint32_
 {
 	part_prefilter(ctx, s, buf, len, ms);
 	if (ctx->head && s)
-		part_prefilter(ctx->head, s->head, buf, len < ctx->head_len ? len : ctx->head_len,
-			       ms);
+		part_prefilter(ctx->head, s->head, buf, head_span(ctx, len), ms);
 }
 
 enum mpm_algo mpm_ctx_algo(const MpmCtx *ctx)
@@ -466,9 +470,7 @@ static size_t mpm_memory_part(const MpmCtx *ctx)
 
 size_t mpm_memory(const MpmCtx *ctx)
 {
-	if (ctx->head)
-		return mpm_memory(ctx->head) + mpm_memory_part(ctx);
-	return mpm_memory_part(ctx);
+	return mpm_memory_part(ctx) + (ctx->head ? mpm_memory_part(ctx->head) : 0);
 }
 
 uint32_t mpm_pattern_count(const MpmCtx *ctx)

@@ -130,8 +130,8 @@ static const char hex_digits[] = "0123456789abcdef";
  * dotted. Written by hand rather than with snprintf(): every eve record has
  * two, and the format parser cost more than the rest of the header. The text
  * is exactly the "%02x%02x:..." and "%u.%u.%u.%u" forms, cut to fit len as
- * snprintf would. */
-static void format_addr(const Address *a, uint8_t ip_version, char *buf, size_t len)
+ * snprintf would. Returns the length written. */
+static size_t format_addr(const Address *a, uint8_t ip_version, char *buf, size_t len)
 {
 	const uint8_t *b = a->a.u8;
 	char tmp[40], *w = tmp;
@@ -156,12 +156,13 @@ static void format_addr(const Address *a, uint8_t ip_version, char *buf, size_t 
 		}
 	}
 	if (!len)
-		return;
+		return 0;
 	n = (size_t)(w - tmp);
 	if (n >= len)
 		n = len - 1;
 	memcpy(buf, tmp, n);
 	buf[n] = 0;
+	return n;
 }
 
 /* IANA protocol keywords as Suricata prints them; others as the number. */
@@ -223,16 +224,16 @@ static void write_tuple(JsonWriter *w, uint8_t ip_version, uint8_t proto, const 
 {
 	char a[48], pbuf[8];
 
-	format_addr(src, ip_version, a, sizeof(a));
-	jw_str(w, "src_ip", a);
+	/* addresses, timestamps and names are ours: ASCII that JSON keeps */
+	jw_ascii(w, "src_ip", a, format_addr(src, ip_version, a, sizeof(a)));
 	if (proto_has_ports(proto))
 		jw_int(w, "src_port", sp);
-	format_addr(dst, ip_version, a, sizeof(a));
-	jw_str(w, "dest_ip", a);
+	jw_ascii(w, "dest_ip", a, format_addr(dst, ip_version, a, sizeof(a)));
 	if (proto_has_ports(proto))
 		jw_int(w, "dest_port", dp);
 	jw_int(w, "ip_v", ip_version);
-	jw_str(w, "proto", proto_name(proto, pbuf, sizeof(pbuf)));
+	const char *pn = proto_name(proto, pbuf, sizeof(pbuf));
+	jw_ascii(w, "proto", pn, strlen(pn));
 }
 
 static void write_vlan(JsonWriter *w, const uint16_t *ids, uint8_t n)
@@ -257,14 +258,14 @@ void eve_header_write_dir(JsonWriter *w, const struct timeval *ts, const char *e
 	char buf[48];
 
 	eve_format_ts(ts, buf, sizeof(buf));
-	jw_str(w, "timestamp", buf);
+	jw_ascii(w, "timestamp", buf, strlen(buf));
 	if (f)
 		jw_int(w, "flow_id", (int64_t)f->flow_id);
 	if (f && f->parent_id)
 		jw_int(w, "parent_id", (int64_t)f->parent_id);
 	if (p && p->pcap_cnt)
 		jw_int(w, "pcap_cnt", (int64_t)p->pcap_cnt);
-	jw_str(w, "event_type", event_type);
+	jw_ascii(w, "event_type", event_type, strlen(event_type));
 
 	if (p && (p->ip_version == 4 || p->ip_version == 6)) {
 		write_vlan(w, p->vlan_id, p->vlan_count);
@@ -318,14 +319,14 @@ static void write_ts(JsonWriter *w, const char *key, const struct timeval *tv)
 	char buf[48];
 
 	eve_format_ts(tv, buf, sizeof(buf));
-	jw_str(w, key, buf);
+	jw_ascii(w, key, buf, strlen(buf));
 }
 
 static void write_hex(JsonWriter *w, const char *key, uint8_t v)
 {
-	char buf[3] = { hex_digits[v >> 4], hex_digits[v & 15], 0 };   /* "%02x" */
+	char buf[2] = { hex_digits[v >> 4], hex_digits[v & 15] };   /* "%02x" */
 
-	jw_str(w, key, buf);
+	jw_ascii(w, key, buf, 2);
 }
 
 static void format_mac(const uint8_t *m, char buf[18])
@@ -358,7 +359,9 @@ static void write_tcp(JsonWriter *w, const Flow *f)
 			jw_bool(w, flags[i].name, 1);
 	/* Suricata adds the session's state and gaps when it tracked one */
 	if (f->stream) {
-		jw_str(w, "state", tcp_state_name(stream_tcp_state(f)));
+		const char *st = tcp_state_name(stream_tcp_state(f));
+
+		jw_ascii(w, "state", st, strlen(st));
 		if (stream_dir_flags(f, 0) & STREAM_DIR_GAP)
 			jw_bool(w, "ts_gap", 1);
 		if (stream_dir_flags(f, 1) & STREAM_DIR_GAP)
@@ -481,8 +484,11 @@ void output_flow_end(Outputs *o, const Flow *f, enum flow_end_reason why)
 	/* Suricata: whole seconds between the first and the last packet */
 	jw_int(&w, "age", (int64_t)(f->last.tv_sec - f->start.tv_sec));
 	/* a flow bypassed by an exception policy ends "bypassed", as in Suricata */
-	jw_str(&w, "state", f->ep_flags & (FLOW_EP_BYPASS | FLOW_LOCAL_BYPASS) ? "bypassed" : flow_state_name(f->state));
-	jw_str(&w, "reason", flow_end_reason_name(why));
+	const char *state = f->ep_flags & (FLOW_EP_BYPASS | FLOW_LOCAL_BYPASS) ? "bypassed" : flow_state_name(f->state);
+	const char *reason = flow_end_reason_name(why);
+
+	jw_ascii(&w, "state", state, strlen(state));
+	jw_ascii(&w, "reason", reason, strlen(reason));
 	jw_bool(&w, "alerted", f->alerted);
 	write_flow_exception_policy(&w, f);
 	jw_close(&w);

@@ -4,17 +4,6 @@
 
 #include <string.h>
 
-static inline void put(JsonWriter *w, const char *s, size_t n)
-{
-	if ((size_t)(w->end - w->p) < n) {
-		w->failed = 1;
-		w->p = w->end;
-		return;
-	}
-	memcpy(w->p, s, n);
-	w->p += n;
-}
-
 static inline void put_c(JsonWriter *w, char c)
 {
 	if (w->p == w->end) {
@@ -22,22 +11,6 @@ static inline void put_c(JsonWriter *w, char c)
 		return;
 	}
 	*w->p++ = c;
-}
-
-/* The separator before a member, then "key": (a member of an object) or
- * nothing (an array element). Keys are our literals: plain ASCII. */
-static void member(JsonWriter *w, const char *key)
-{
-	uint32_t bit = 1u << w->depth;
-
-	if (w->has_member & bit)
-		put_c(w, ',');
-	w->has_member |= bit;
-	if (key) {
-		put_c(w, '"');
-		put(w, key, strlen(key));
-		put(w, "\":", 2);
-	}
 }
 
 /* Tree mode: v joins the open container (steals the reference). */
@@ -78,8 +51,9 @@ static void open_container(JsonWriter *w, const char *key, char open, char close
 		json_decref(c);   /* the parent holds it */
 		return;
 	}
-	member(w, key);
-	put_c(w, open);
+	if (jw_member_(w, key, 1) != 0)
+		return;
+	*w->p++ = open;
 	if (w->depth + 1 >= JW_MAX_DEPTH) {
 		w->failed = 1;
 		return;
@@ -157,18 +131,59 @@ size_t jw_end(JsonWriter *w)
 	return w->failed ? 0 : (size_t)(w->p - w->buf);
 }
 
-void jw_strn(JsonWriter *w, const char *key, const char *s, size_t n)
+void jw_tree_str_(JsonWriter *w, const char *key, const char *s, size_t n)
 {
-	if (w->tree_mode) {
-		/* unchecked, as the writer: the dump refuses invalid UTF-8 */
-		tree_add(w, key, json_stringn_nocheck(s, n));
+	/* unchecked, as the writer: the dump refuses invalid UTF-8 */
+	tree_add(w, key, json_stringn_nocheck(s, n));
+}
+
+void jw_tree_int_(JsonWriter *w, const char *key, int64_t v)
+{
+	tree_add(w, key, json_integer((json_int_t)v));
+}
+
+void jw_tree_bool_(JsonWriter *w, const char *key, int v)
+{
+	tree_add(w, key, json_boolean(v));
+}
+
+/* Two digits a step, from the end: a division by 100 a pair instead of by
+ * 10 a digit, and no temporary copy. */
+void jw_put_int_(JsonWriter *w, int64_t sv)
+{
+	static const char pairs[201] =
+		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+		"8081828384858687888990919293949596979899";
+	/* through unsigned, so that INT64_MIN negates without overflow */
+	uint64_t v = sv < 0 ? 0ULL - (uint64_t)sv : (uint64_t)sv;
+	unsigned n = sv < 0 ? 2 : 1;
+	char *q;
+
+	for (uint64_t t = v; t >= 10; t /= 10)
+		n++;
+	if ((size_t)(w->end - w->p) < n) {
+		w->failed = 1;
+		w->p = w->end;
 		return;
 	}
-	member(w, key);
-	if (w->failed)
-		return;
-	if (eve_json_put_string(&w->p, w->end, s, n))
-		w->failed = 1;
+	if (sv < 0)
+		*w->p = '-';
+	q = w->p + n;
+	while (v >= 100) {
+		unsigned d = (unsigned)(v % 100) * 2;
+
+		v /= 100;
+		*--q = pairs[d + 1];
+		*--q = pairs[d];
+	}
+	if (v >= 10) {
+		*--q = pairs[v * 2 + 1];
+		*--q = pairs[v * 2];
+	} else {
+		*--q = (char)('0' + v);
+	}
+	w->p += n;
 }
 
 int jw_strn_try(JsonWriter *w, const char *key, const char *s, size_t n)
@@ -185,8 +200,7 @@ int jw_strn_try(JsonWriter *w, const char *key, const char *s, size_t n)
 		tree_add(w, key, v);
 		return 0;
 	}
-	member(w, key);
-	if (w->failed)
+	if (jw_member_(w, key, 0) != 0)
 		return 0;
 	r = eve_json_put_string(&w->p, w->end, s, n);
 	if (r == -2) {
@@ -198,43 +212,4 @@ int jw_strn_try(JsonWriter *w, const char *key, const char *s, size_t n)
 	if (r)
 		w->failed = 1;
 	return 0;
-}
-
-void jw_str(JsonWriter *w, const char *key, const char *s)
-{
-	jw_strn(w, key, s, strlen(s));
-}
-
-void jw_int(JsonWriter *w, const char *key, int64_t v)
-{
-	char tmp[24];
-	char *q = tmp + sizeof(tmp);
-	/* through unsigned, so that INT64_MIN negates without overflow */
-	uint64_t u = v < 0 ? 0ULL - (uint64_t)v : (uint64_t)v;
-
-	if (w->tree_mode) {
-		tree_add(w, key, json_integer((json_int_t)v));
-		return;
-	}
-	member(w, key);
-	do {
-		*--q = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	if (v < 0)
-		*--q = '-';
-	put(w, q, (size_t)(tmp + sizeof(tmp) - q));
-}
-
-void jw_bool(JsonWriter *w, const char *key, int v)
-{
-	if (w->tree_mode) {
-		tree_add(w, key, json_boolean(v));
-		return;
-	}
-	member(w, key);
-	if (v)
-		put(w, "true", 4);
-	else
-		put(w, "false", 5);
 }

@@ -25,6 +25,9 @@
 #include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+
+#include "output/json-dump.h"
 
 #define JW_MAX_DEPTH 16
 
@@ -51,12 +54,105 @@ void jw_object(JsonWriter *w, const char *key);
 void jw_array(JsonWriter *w, const char *key);
 void jw_close(JsonWriter *w);
 
-void jw_str(JsonWriter *w, const char *key, const char *s);
-void jw_strn(JsonWriter *w, const char *key, const char *s, size_t n);
 /* As jw_strn, but a string that is not UTF-8 writes nothing and returns
  * -1 (the writer stays usable): the caller writes another form of it. */
 int jw_strn_try(JsonWriter *w, const char *key, const char *s, size_t n);
-void jw_int(JsonWriter *w, const char *key, int64_t v);
-void jw_bool(JsonWriter *w, const char *key, int v);
+
+/* ---- the member calls, inline ----
+ * A record is tens of members; out of line each paid a strlen and a
+ * memcpy call for its key, a literal whose length the compiler knows at
+ * the call site. Inline, "key": is a few stores. The tree mode goes out of
+ * line (jw_tree_*_). */
+
+void jw_tree_str_(JsonWriter *w, const char *key, const char *s, size_t n);
+void jw_tree_int_(JsonWriter *w, const char *key, int64_t v);
+void jw_tree_bool_(JsonWriter *w, const char *key, int v);
+/* v's digits (and sign), or the record fails where they do not fit */
+void jw_put_int_(JsonWriter *w, int64_t v);
+
+static inline void jw_fail_(JsonWriter *w)
+{
+	w->failed = 1;
+	w->p = w->end;
+}
+
+/* The separator, then "key": (a member of an object) or nothing (an array
+ * element), with room for `more` bytes after it, else the record fails.
+ * Keys are our literals: plain ASCII. 0 when the member may be written. */
+static inline int jw_member_(JsonWriter *w, const char *key, size_t more)
+{
+	size_t kl = key ? __builtin_strlen(key) : 0;
+	uint32_t bit = 1u << w->depth;
+
+	if ((size_t)(w->end - w->p) < kl + 4 + more) {
+		jw_fail_(w);
+		return -1;
+	}
+	if (w->has_member & bit)
+		*w->p++ = ',';
+	w->has_member |= bit;
+	if (key) {
+		*w->p++ = '"';
+		memcpy(w->p, key, kl);
+		w->p += kl;
+		*w->p++ = '"';
+		*w->p++ = ':';
+	}
+	return 0;
+}
+
+static inline void jw_strn(JsonWriter *w, const char *key, const char *s, size_t n)
+{
+	if (w->tree_mode) {
+		jw_tree_str_(w, key, s, n);
+		return;
+	}
+	if (jw_member_(w, key, 0) == 0 && eve_json_put_string(&w->p, w->end, s, n))
+		w->failed = 1;
+}
+
+static inline void jw_str(JsonWriter *w, const char *key, const char *s)
+{
+	jw_strn(w, key, s, strlen(s));
+}
+
+/* A string that JSON writes as it is: printable ASCII without '"' or '\\'.
+ * For the strings we format ourselves (timestamps, addresses, names from
+ * our tables), never for bytes off the wire: nothing checks them. */
+static inline void jw_ascii(JsonWriter *w, const char *key, const char *s, size_t n)
+{
+	if (w->tree_mode) {
+		jw_tree_str_(w, key, s, n);
+		return;
+	}
+	if (jw_member_(w, key, n + 2) == 0) {
+		*w->p++ = '"';
+		memcpy(w->p, s, n);
+		w->p += n;
+		*w->p++ = '"';
+	}
+}
+
+static inline void jw_int(JsonWriter *w, const char *key, int64_t v)
+{
+	if (w->tree_mode) {
+		jw_tree_int_(w, key, v);
+		return;
+	}
+	if (jw_member_(w, key, 0) == 0)
+		jw_put_int_(w, v);
+}
+
+static inline void jw_bool(JsonWriter *w, const char *key, int v)
+{
+	if (w->tree_mode) {
+		jw_tree_bool_(w, key, v);
+		return;
+	}
+	if (jw_member_(w, key, v ? 4 : 5) != 0)
+		return;
+	memcpy(w->p, v ? "true" : "false", v ? 4 : 5);
+	w->p += v ? 4 : 5;
+}
 
 #endif

@@ -685,6 +685,49 @@ TEST(json_writer_too_small_or_too_deep_fails)
 	CHECK_EQ(jw_end(&w), 0);
 }
 
+/* jw_ascii writes what jw_str writes for our own strings; integers at the
+ * limits; a bool that exactly fills the buffer. */
+TEST(json_writer_ascii_ints_bools)
+{
+	char buf[256], buf2[256];
+	JsonWriter w;
+	size_t n, n2;
+
+	jw_begin(&w, buf, sizeof(buf));
+	jw_ascii(&w, "timestamp", "2023-11-14T22:13:20.000000+0000", 31);
+	jw_ascii(&w, "src_ip", "10.0.0.1", 8);
+	jw_int(&w, "min", INT64_MIN);
+	jw_int(&w, "max", INT64_MAX);
+	jw_int(&w, "zero", 0);
+	jw_int(&w, "n", -7);
+	jw_int(&w, "p", 100);
+	jw_bool(&w, "t", 1);
+	jw_bool(&w, "f", 0);
+	n = jw_end(&w);
+	jw_begin(&w, buf2, sizeof(buf2));
+	jw_str(&w, "timestamp", "2023-11-14T22:13:20.000000+0000");
+	jw_str(&w, "src_ip", "10.0.0.1");
+	n2 = jw_end(&w);
+	CHECK(n2 > 2 && n > n2);
+	CHECK(memcmp(buf, buf2, n2 - 1) == 0);
+	buf[n] = 0;
+	CHECK_STREQ(buf + n2 - 1, ",\"min\":-9223372036854775808,\"max\":9223372036854775807,"
+			       "\"zero\":0,\"n\":-7,\"p\":100,\"t\":true,\"f\":false}");
+
+	jw_begin(&w, buf, 10);
+	jw_bool(&w, "a", 1);
+	CHECK_EQ(jw_end(&w), 10);
+	jw_begin(&w, buf, 9);
+	jw_bool(&w, "a", 1);
+	CHECK_EQ(jw_end(&w), 0);
+	jw_begin(&w, buf, 10);
+	jw_int(&w, "a", -123);
+	CHECK_EQ(jw_end(&w), 10);
+	jw_begin(&w, buf, 9);
+	jw_int(&w, "a", -123);
+	CHECK_EQ(jw_end(&w), 0);
+}
+
 /* Bytes off the wire (tls, smtp, ssh, ftp records): valid UTF-8 as is,
  * otherwise each byte from 0x80 as "\xNN", upper case; a NUL is kept. */
 TEST(eve_json_bytes_escapes_invalid_utf8)

@@ -137,39 +137,6 @@ void tls_sha1_colon_hex(const uint8_t *data, size_t len, char *out)
 	hex_colon(md, mdlen, false, out);
 }
 
-static void san_names(GENERAL_NAMES *gens, TlsCertInfo *ci)
-{
-	for (int i = 0; i < sk_GENERAL_NAME_num(gens) && ci->nsan < TLS_CERT_SAN_MAX; i++) {
-		const GENERAL_NAME *g = sk_GENERAL_NAME_value(gens, i);
-		if (g->type != GEN_DNS)
-			continue;
-		const ASN1_IA5STRING *s = g->d.dNSName;
-		int n = ASN1_STRING_length(s);
-		char *v = malloc((size_t)n + 1);
-		if (!v)
-			break;
-		memcpy(v, ASN1_STRING_get0_data(s), (size_t)n);
-		v[n] = '\0';
-		ci->san[ci->nsan++] = v;
-	}
-}
-
-/* The subjectAltName of a DER Extensions sequence. */
-static void san_from_extensions(const unsigned char *p, long len, TlsCertInfo *ci)
-{
-	STACK_OF(X509_EXTENSION) *exts = d2i_X509_EXTENSIONS(NULL, &p, len);
-	GENERAL_NAMES *gens;
-
-	if (!exts)
-		return;
-	gens = X509V3_get_d2i(exts, NID_subject_alt_name, NULL, NULL);
-	if (gens) {
-		san_names(gens, ci);
-		GENERAL_NAMES_free(gens);
-	}
-	sk_X509_EXTENSION_pop_free(exts, X509_EXTENSION_free);
-}
-
 /* One DER element of [*p, end): its start, its whole length (header
  * included), and *p moved to its content (constructed) or past it. 0, or
  * -1 when it does not parse. */
@@ -177,6 +144,7 @@ struct der_elem {
 	const unsigned char *start, *content;
 	long total, len;
 	int tag, cls;
+	bool cons;   /* constructed */
 };
 
 static int der_next(const unsigned char **p, const unsigned char *end, struct der_elem *e)
@@ -194,9 +162,133 @@ static int der_next(const unsigned char **p, const unsigned char *end, struct de
 	e->len = len;
 	e->tag = tag;
 	e->cls = cls;
+	e->cons = (r & V_ASN1_CONSTRUCTED) != 0;
 	e->total = (long)(*p - e->start) + len;
 	*p += len;           /* past the element; callers descend via content */
 	return 0;
+}
+
+/* The subjectAltName's dNSNames of a DER Extensions sequence, walked with
+ * the DER reader: libcrypto's d2i_X509_EXTENSIONS and X509V3_get_d2i built
+ * every extension and every name as objects, a third of a certificate's
+ * cost, to read a few strings. As they did, a malformed Extensions sequence
+ * or subjectAltName, or two subjectAltName extensions, give no names. */
+static void san_from_extensions(const unsigned char *p, long len, TlsCertInfo *ci)
+{
+	static const unsigned char san_oid[] = { 0x55, 0x1d, 0x11 };   /* 2.5.29.17 */
+	const unsigned char *end = p + len, *names = NULL, *nend = NULL;
+	struct der_elem seq, ext, e;
+
+	if (der_next(&p, end, &seq) != 0 || seq.tag != V_ASN1_SEQUENCE || !seq.cons || p != end)
+		return;
+	p = seq.content;
+	end = seq.content + seq.len;
+	while (p < end) {
+		const unsigned char *x, *xend;
+		bool is_san;
+
+		if (der_next(&p, end, &ext) != 0 || ext.tag != V_ASN1_SEQUENCE || !ext.cons)
+			return;
+		x = ext.content;
+		xend = ext.content + ext.len;
+		if (der_next(&x, xend, &e) != 0 || e.tag != V_ASN1_OBJECT || e.cons ||
+		    e.cls != V_ASN1_UNIVERSAL)
+			return;
+		is_san = e.len == (long)sizeof(san_oid) && memcmp(e.content, san_oid, sizeof(san_oid)) == 0;
+		if (der_next(&x, xend, &e) != 0)
+			return;
+		if (e.tag == V_ASN1_BOOLEAN && e.cls == V_ASN1_UNIVERSAL) {   /* critical */
+			if (e.len != 1 || e.cons || der_next(&x, xend, &e) != 0)
+				return;
+		}
+		if (e.tag != V_ASN1_OCTET_STRING || e.cls != V_ASN1_UNIVERSAL || e.cons || x != xend)
+			return;
+		if (is_san) {
+			if (names)
+				return;   /* twice: X509V3_get_d2i gives none */
+			names = e.content;
+			nend = e.content + e.len;
+		}
+	}
+	if (!names)
+		return;
+	/* GeneralNames: SEQUENCE OF GeneralName; dNSName is [2] IA5String */
+	if (der_next(&names, nend, &seq) != 0 || seq.tag != V_ASN1_SEQUENCE || !seq.cons)
+		return;
+	p = seq.content;
+	end = seq.content + seq.len;
+	for (const unsigned char *q = p; q < end;)   /* all of it parses, or none */
+		if (der_next(&q, end, &e) != 0 || e.cls != V_ASN1_CONTEXT_SPECIFIC || e.tag > 8)
+			return;
+	while (p < end && ci->nsan < TLS_CERT_SAN_MAX) {
+		char *v;
+
+		der_next(&p, end, &e);
+		if (e.tag != 2 || e.cons)
+			continue;
+		v = malloc((size_t)e.len + 1);
+		if (!v)
+			break;
+		memcpy(v, e.content, (size_t)e.len);
+		v[e.len] = '\0';
+		ci->san[ci->nsan++] = v;
+	}
+}
+
+/* The attribute types of nearly every certificate's names, as their OID's
+ * DER content, with OpenSSL's short names (OBJ_nid2sn; test_tls checks the
+ * table against it): these skip the OID object and name lookup. */
+static const struct {
+	uint8_t len;
+	unsigned char oid[9];
+	const char *sn;
+} dn_types[] = {
+	{ 3, { 0x55, 0x04, 0x03 }, "CN" },
+	{ 3, { 0x55, 0x04, 0x06 }, "C" },
+	{ 3, { 0x55, 0x04, 0x07 }, "L" },
+	{ 3, { 0x55, 0x04, 0x08 }, "ST" },
+	{ 3, { 0x55, 0x04, 0x0a }, "O" },
+	{ 3, { 0x55, 0x04, 0x0b }, "OU" },
+	{ 3, { 0x55, 0x04, 0x05 }, "serialNumber" },
+	{ 3, { 0x55, 0x04, 0x09 }, "street" },
+	{ 3, { 0x55, 0x04, 0x11 }, "postalCode" },
+	{ 3, { 0x55, 0x04, 0x0f }, "businessCategory" },
+	{ 9, { 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x09, 0x01 }, "emailAddress" },
+};
+
+size_t tls_dn_type_count(void)
+{
+	return sizeof(dn_types) / sizeof(dn_types[0]);
+}
+
+const char *tls_dn_type(size_t i, const unsigned char **oid, size_t *len)
+{
+	*oid = dn_types[i].oid;
+	*len = dn_types[i].len;
+	return dn_types[i].sn;
+}
+
+/* An attribute value ASN1_STRING_to_UTF8 would return as it is: a
+ * primitive UTF8String, PrintableString, T61String or IA5String of ASCII
+ * bytes (the common case: a copy, no string object, no conversion). */
+static bool dn_value_ascii(const struct der_elem *v)
+{
+	if (v->cls != V_ASN1_UNIVERSAL || v->cons ||
+	    (v->tag != V_ASN1_UTF8STRING && v->tag != V_ASN1_PRINTABLESTRING &&
+	     v->tag != V_ASN1_T61STRING && v->tag != V_ASN1_IA5STRING))
+		return false;
+	for (long i = 0; i < v->len; i++)
+		if (v->content[i] & 0x80)
+			return false;
+	return true;
+}
+
+static const char *dn_type_name(const struct der_elem *oid)
+{
+	for (size_t i = 0; i < sizeof(dn_types) / sizeof(dn_types[0]); i++)
+		if (oid->len == dn_types[i].len && memcmp(oid->content, dn_types[i].oid, dn_types[i].len) == 0)
+			return dn_types[i].sn;
+	return NULL;
 }
 
 /* Suricata (its x509 crate) writes each attribute as ShortName=value in
@@ -243,6 +335,17 @@ static char *dn_from_der(const struct der_elem *name, uint32_t *len)
 			if (der_next(&a, aend, &oid_e) != 0 || oid_e.tag != V_ASN1_OBJECT ||
 			    der_next(&a, aend, &val_e) != 0 || a != aend)
 				goto bad;
+			const char *sn = oid_e.cons ? NULL : dn_type_name(&oid_e);
+
+			if (sn && dn_value_ascii(&val_e)) {
+				if (!first)
+					sb_str(&b, first_in_set ? ", " : " + ");
+				first = first_in_set = false;
+				sb_str(&b, sn);
+				sb_add(&b, "=", 1);
+				sb_add(&b, (const char *)val_e.content, (size_t)val_e.len);
+				continue;
+			}
 			q = oid_e.start;
 			obj = d2i_ASN1_OBJECT(NULL, &q, oid_e.total);
 			q = val_e.start;

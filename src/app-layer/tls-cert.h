@@ -39,6 +39,12 @@ typedef struct TlsCertInfo {
 int tls_cert_decode(const uint8_t *der, size_t len, TlsCertInfo *out);
 void tls_cert_info_free(TlsCertInfo *ci);
 
+/* The attribute types a name's decoding knows without libcrypto (their
+ * OID's DER content and OpenSSL's short name): for the test that holds
+ * the table to OBJ_nid2sn. */
+size_t tls_dn_type_count(void);
+const char *tls_dn_type(size_t i, const unsigned char **oid, size_t *len);
+
 /* The leaf certificate of the chain sent toward dir (TLS_TOCLIENT: the
  * server's), decoded once per flow and kept in the state for detection and
  * the eve record alike; NULL while there is none or when it does not

@@ -14,6 +14,7 @@
 #include <jansson.h>
 #include <openssl/evp.h>
 #include <openssl/x509.h>
+#include <openssl/x509v3.h>
 
 #include "app-layer/tls-cert.h"
 #include "app-layer/tls-ja.h"
@@ -1871,5 +1872,95 @@ TEST(tls_cert_dn_multi_valued_rdn_oid_and_bmp)
 		*oid = 0x01;
 		CHECK(tls_cert_decode(der, (size_t)len, &ci) != 0);
 	}
+	OPENSSL_free(der);
+}
+
+/* The DN walk's table of attribute types names each as OpenSSL does. */
+TEST(tls_dn_type_table_matches_openssl)
+{
+	for (size_t i = 0; i < tls_dn_type_count(); i++) {
+		const unsigned char *oid;
+		size_t len;
+		const char *sn = tls_dn_type(i, &oid, &len);
+		unsigned char der[16] = { 0x06, (unsigned char)len };
+		const unsigned char *q = der;
+		ASN1_OBJECT *obj;
+
+		memcpy(der + 2, oid, len);
+		obj = d2i_ASN1_OBJECT(NULL, &q, (long)len + 2);
+		CHECK(obj != NULL);
+		if (obj)
+			CHECK_STREQ(OBJ_nid2sn(OBJ_obj2nid(obj)), sn);
+		ASN1_OBJECT_free(obj);
+	}
+}
+
+/* A certificate with the given subjectAltName extensions (config strings,
+ * as openssl's "subjectAltName = ..."), each added as it comes. */
+static unsigned char *make_cert_san(int *len, const char *const *sans, int nsans)
+{
+	X509 *x = X509_new();
+	X509_NAME *n = X509_NAME_new();
+	EVP_PKEY *k = EVP_EC_gen("P-256");
+	unsigned char *der = NULL;
+
+	X509_NAME_add_entry_by_txt(n, "CN", MBSTRING_ASC, (const unsigned char *)"san.test", -1, -1, 0);
+	ASN1_INTEGER_set(X509_get_serialNumber(x), 7);
+	X509_set_subject_name(x, n);
+	X509_set_issuer_name(x, n);
+	X509_gmtime_adj(X509_getm_notBefore(x), 0);
+	X509_gmtime_adj(X509_getm_notAfter(x), 3600);
+	X509_set_pubkey(x, k);
+	for (int i = 0; i < nsans; i++) {
+		X509_EXTENSION *e = X509V3_EXT_conf_nid(NULL, NULL, NID_subject_alt_name, sans[i]);
+
+		X509_add_ext(x, e, -1);
+		X509_EXTENSION_free(e);
+	}
+	X509_sign(x, k, EVP_sha256());
+	*len = i2d_X509(x, &der);
+	X509_NAME_free(n);
+	X509_free(x);
+	EVP_PKEY_free(k);
+	return der;
+}
+
+/* The subjectAltName walk: its dNSNames in order, the other name types
+ * skipped; a second subjectAltName extension, or a malformed one, gives
+ * none (as X509V3_get_d2i did). */
+TEST(tls_cert_san_walk)
+{
+	const char *one[] = { "DNS:a.example, IP:10.0.0.1, email:x@example.org, DNS:b.example, "
+			      "URI:http://u.example/" };
+	const char *two[] = { "DNS:a.example", "DNS:b.example" };
+	TlsCertInfo ci;
+	int len;
+	unsigned char *der = make_cert_san(&len, one, 1), *p;
+
+	CHECK(der && len > 0);
+	CHECK_EQ(tls_cert_decode(der, (size_t)len, &ci), 0);
+	CHECK_EQ(ci.nsan, 2);
+	if (ci.nsan == 2) {
+		CHECK_STREQ(ci.san[0], "a.example");
+		CHECK_STREQ(ci.san[1], "b.example");
+	}
+	CHECK_STREQ(ci.subject, "CN=san.test");
+	tls_cert_info_free(&ci);
+	/* the IP name's [7] made [9], a tag GeneralName does not have */
+	p = memmem(der, (size_t)len, "\x87\x04\x0a\x00\x00\x01", 6);
+	CHECK(p != NULL);
+	if (p) {
+		*p = 0x89;
+		CHECK_EQ(tls_cert_decode(der, (size_t)len, &ci), 0);
+		CHECK_EQ(ci.nsan, 0);
+		tls_cert_info_free(&ci);
+	}
+	OPENSSL_free(der);
+
+	der = make_cert_san(&len, two, 2);
+	CHECK(der && len > 0);
+	CHECK_EQ(tls_cert_decode(der, (size_t)len, &ci), 0);
+	CHECK_EQ(ci.nsan, 0);
+	tls_cert_info_free(&ci);
 	OPENSSL_free(der);
 }

@@ -2,6 +2,7 @@
 #include "output/json-writer.h"
 #include "output/json-dump.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static inline void put_c(JsonWriter *w, char c)
@@ -212,4 +213,37 @@ int jw_strn_try(JsonWriter *w, const char *key, const char *s, size_t n)
 	if (r)
 		w->failed = 1;
 	return 0;
+}
+
+void jw_bytes(JsonWriter *w, const char *key, const void *p, size_t n)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	const unsigned char *b = p;
+	char stack[1024], *tmp;
+	size_t o = 0;
+
+	if (w->tree_mode) {
+		tree_add(w, key, eve_json_bytes(p, n));
+		return;
+	}
+	if (jw_strn_try(w, key, p, n) == 0)
+		return;
+	tmp = n <= sizeof(stack) / 4 ? stack : malloc(n * 4);
+	if (!tmp) {
+		jw_ascii(w, key, "", 0);   /* as eve_json_bytes: "" */
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (b[i] < 0x80) {
+			tmp[o++] = (char)b[i];
+		} else {
+			tmp[o++] = '\\';
+			tmp[o++] = 'x';
+			tmp[o++] = hex[b[i] >> 4];
+			tmp[o++] = hex[b[i] & 15];
+		}
+	}
+	jw_strn(w, key, tmp, o);
+	if (tmp != stack)
+		free(tmp);
 }

@@ -58,6 +58,10 @@ void jw_close(JsonWriter *w);
  * -1 (the writer stays usable): the caller writes another form of it. */
 int jw_strn_try(JsonWriter *w, const char *key, const char *s, size_t n);
 
+/* Bytes off the wire in eve_json_bytes()' form (json-dump.h): valid UTF-8
+ * as it is, else every byte from 0x80 as the text "\\xNN". */
+void jw_bytes(JsonWriter *w, const char *key, const void *p, size_t n);
+
 /* ---- the member calls, inline ----
  * A record is tens of members; out of line each paid a strlen and a
  * memcpy call for its key, a literal whose length the compiler knows at

@@ -14,6 +14,7 @@
 #include "app-layer/tls.h"
 #include "output/output-private.h"
 #include "output/json-dump.h"
+#include "output/json-writer.h"
 
 static const struct {
 	const char *name;
@@ -73,199 +74,197 @@ int tls_log_custom_fields(const char *const *names, unsigned n, uint32_t *fields
 	return 0;
 }
 
-static json_t *json_base64(const uint8_t *p, uint32_t n)
+/* The certificate's DER as base64 (EVP_EncodeBlock's alphabet: ASCII
+ * that JSON keeps). */
+static void write_base64(JsonWriter *w, const char *key, const uint8_t *p, uint32_t n)
 {
 	size_t cap = 4 * (((size_t)n + 2) / 3) + 1;
-	unsigned char *b = malloc(cap);
-	json_t *j;
+	unsigned char stack[4096], *b = cap <= sizeof(stack) ? stack : malloc(cap);
+	int len;
 
-	if (!b)
-		return json_string("");
-	int len = EVP_EncodeBlock(b, p, (int)n);
-	j = json_stringn((const char *)b, len > 0 ? (size_t)len : 0);
-	free(b);
-	return j;
+	if (!b) {
+		jw_ascii(w, key, "", 0);
+		return;
+	}
+	len = EVP_EncodeBlock(b, p, (int)n);
+	jw_ascii(w, key, (const char *)b, len > 0 ? (size_t)len : 0);
+	if (b != stack)
+		free(b);
 }
 
-static void add_dates(json_t *o, const TlsCertInfo *ci, uint32_t fields)
+static void write_dates(JsonWriter *w, const TlsCertInfo *ci, uint32_t fields)
 {
 	char buf[32];
 
 	if (fields & TLS_LOG_NOTBEFORE)
-		json_object_set_new(o, "notbefore",
-				    json_string(tls_time_str(ci->notbefore, buf, sizeof(buf))));
+		jw_str(w, "notbefore", tls_time_str(ci->notbefore, buf, sizeof(buf)));
 	if (fields & TLS_LOG_NOTAFTER)
-		json_object_set_new(o, "notafter",
-				    json_string(tls_time_str(ci->notafter, buf, sizeof(buf))));
+		jw_str(w, "notafter", tls_time_str(ci->notafter, buf, sizeof(buf)));
 }
 
-static json_t *san_array(const TlsCertInfo *ci)
+static void write_sans(JsonWriter *w, const TlsCertInfo *ci)
 {
-	json_t *a = json_array();
-
+	jw_array(w, "subjectaltname");
 	for (uint32_t i = 0; i < ci->nsan; i++)
-		json_array_append_new(a, eve_json_bytes((const uint8_t *)ci->san[i], strlen(ci->san[i])));
-	return a;
+		jw_bytes(w, NULL, ci->san[i], strlen(ci->san[i]));
+	jw_close(w);
 }
 
-static json_t *chain_array(const TlsCertChain *ch)
+static void write_chain(JsonWriter *w, const TlsCertChain *ch)
 {
-	json_t *a = json_array();
-
+	jw_array(w, "chain");
 	for (unsigned i = 0; i < ch->n; i++) {
 		uint32_t len;
 		const uint8_t *der = tls_chain_cert(ch, i, &len);
-		json_array_append_new(a, json_base64(der, len));
+
+		write_base64(w, NULL, der, len);
 	}
-	return a;
+	jw_close(w);
 }
 
-static json_t *alpn_array(const TlsHello *h)
+static void write_alpns(JsonWriter *w, const char *key, const TlsHello *h)
 {
-	json_t *a = json_array();
-
+	jw_array(w, key);
 	for (unsigned i = 0; i < h->nalpn; i++) {
 		uint8_t len;
 		const uint8_t *p = tls_hello_alpn(h, i, &len);
-		json_array_append_new(a, eve_json_bytes(p, len));
+
+		jw_bytes(w, NULL, p, len);
 	}
-	return a;
+	jw_close(w);
 }
 
-static json_t *u16_array(const uint16_t *v, unsigned n)
+static void write_u16s(JsonWriter *w, const char *key, const uint16_t *v, unsigned n)
 {
-	json_t *a = json_array();
-
+	jw_array(w, key);
 	for (unsigned i = 0; i < n; i++)
-		json_array_append_new(a, json_integer(v[i]));
-	return a;
+		jw_int(w, NULL, v[i]);
+	jw_close(w);
 }
 
-static void add_client_cert(json_t *tls, const TlsState *s, uint32_t fields)
+static void write_ja(JsonWriter *w, const char *key, const char *str, size_t n)
+{
+	char md5[TLS_JA_MD5_LEN + 1];
+
+	tls_ja_md5_hex(str, n, md5);
+	jw_object(w, key);
+	jw_str(w, "hash", md5);
+	jw_str(w, "string", str);
+	jw_close(w);
+}
+
+static void write_client_cert(JsonWriter *w, const TlsState *s, uint32_t fields)
 {
 	const TlsCertChain *ch = &s->certs[TLS_TOSERVER];
-	const TlsCertInfo *cp = tls_leaf_info(s, TLS_TOSERVER);
+	const TlsCertInfo *ci = tls_leaf_info(s, TLS_TOSERVER);
 	uint32_t len;
 	const uint8_t *der = tls_chain_cert(ch, 0, &len);
 
-	if (!der || !cp)
+	if (!der || !ci)
 		return;
-	const TlsCertInfo ci = *cp;
-	json_t *c = json_object();
-	json_object_set_new(c, "subject", eve_json_bytes((const uint8_t *)ci.subject, ci.subject_len));
-	json_object_set_new(c, "issuerdn", eve_json_bytes((const uint8_t *)ci.issuer, ci.issuer_len));
-	json_object_set_new(c, "serial", json_string(ci.serial));
-	json_object_set_new(c, "fingerprint", json_string(ci.fingerprint));
-	add_dates(c, &ci, TLS_LOG_NOTBEFORE | TLS_LOG_NOTAFTER);
-	if (ci.nsan)
-		json_object_set_new(c, "subjectaltname", san_array(&ci));
+	jw_object(w, "client");
+	jw_bytes(w, "subject", ci->subject, ci->subject_len);
+	jw_bytes(w, "issuerdn", ci->issuer, ci->issuer_len);
+	jw_str(w, "serial", ci->serial);
+	jw_str(w, "fingerprint", ci->fingerprint);
+	write_dates(w, ci, TLS_LOG_NOTBEFORE | TLS_LOG_NOTAFTER);
+	if (ci->nsan)
+		write_sans(w, ci);
 	if (fields & TLS_LOG_CLIENT_CERTIFICATE)
-		json_object_set_new(c, "certificate", json_base64(der, len));
+		write_base64(w, "certificate", der, len);
 	if (fields & TLS_LOG_CLIENT_CHAIN)
-		json_object_set_new(c, "chain", chain_array(ch));
-	json_object_set_new(tls, "client", c);
+		write_chain(w, ch);
+	jw_close(w);
 }
 
-json_t *tls_json_object(const TlsState *s, uint32_t fields)
+void tls_json_write(JsonWriter *w, const TlsState *s, uint32_t fields)
 {
-	json_t *tls = json_object();
 	const TlsCertChain *srv = &s->certs[TLS_TOCLIENT];
-	const TlsCertInfo *leaf = tls_leaf_info(s, TLS_TOCLIENT);
-	TlsCertInfo ci;
-	bool have_cert = leaf != NULL;
+	const TlsCertInfo *ci = tls_leaf_info(s, TLS_TOCLIENT);   /* the state owns it */
 	uint32_t len = 0;
 	const uint8_t *der = tls_chain_cert(srv, 0, &len);
 	char buf[8192];
 
-	if (have_cert)
-		ci = *leaf;          /* a view: the state owns it */
-
 	/* Suricata 8's order: certificate names, resumption, the leaf's
 	 * identity, then the handshake */
-	if (have_cert && (fields & TLS_LOG_SUBJECT))
-		json_object_set_new(tls, "subject",
-				    eve_json_bytes((const uint8_t *)ci.subject, ci.subject_len));
-	if (have_cert && (fields & TLS_LOG_ISSUER))
-		json_object_set_new(tls, "issuerdn",
-				    eve_json_bytes((const uint8_t *)ci.issuer, ci.issuer_len));
+	if (ci && (fields & TLS_LOG_SUBJECT))
+		jw_bytes(w, "subject", ci->subject, ci->subject_len);
+	if (ci && (fields & TLS_LOG_ISSUER))
+		jw_bytes(w, "issuerdn", ci->issuer, ci->issuer_len);
 	if ((fields & TLS_LOG_SESSION_RESUMED) && (s->flags & TLS_F_SESSION_RESUMED))
-		json_object_set_new(tls, "session_resumed", json_true());
-	if (have_cert && (fields & TLS_LOG_SERIAL))
-		json_object_set_new(tls, "serial", json_string(ci.serial));
-	if (have_cert && (fields & TLS_LOG_FINGERPRINT))
-		json_object_set_new(tls, "fingerprint", json_string(ci.fingerprint));
+		jw_bool(w, "session_resumed", 1);
+	if (ci && (fields & TLS_LOG_SERIAL))
+		jw_str(w, "serial", ci->serial);
+	if (ci && (fields & TLS_LOG_FINGERPRINT))
+		jw_str(w, "fingerprint", ci->fingerprint);
 	if ((fields & TLS_LOG_SNI) && s->client.present && s->client.sni_len)
-		json_object_set_new(tls, "sni", eve_json_bytes((const uint8_t *)s->client.sni,
-							   s->client.sni_len));
+		jw_bytes(w, "sni", s->client.sni, s->client.sni_len);
 	if (fields & TLS_LOG_VERSION)
-		json_object_set_new(tls, "version", json_string(tls_version_name(
-							    tls_state_version(s), buf, sizeof(buf))));
-	if (have_cert)
-		add_dates(tls, &ci, fields);
-	if (have_cert && (fields & TLS_LOG_SUBJECTALTNAME) && ci.nsan)
-		json_object_set_new(tls, "subjectaltname", san_array(&ci));
+		jw_str(w, "version", tls_version_name(tls_state_version(s), buf, sizeof(buf)));
+	if (ci)
+		write_dates(w, ci, fields);
+	if (ci && (fields & TLS_LOG_SUBJECTALTNAME) && ci->nsan)
+		write_sans(w, ci);
 	if (fields & TLS_LOG_JA3) {
 		int n = tls_ja3_string(&s->client, buf, sizeof(buf));
-		if (n >= 0) {
-			char md5[TLS_JA_MD5_LEN + 1];
-			tls_ja_md5_hex(buf, (size_t)n, md5);
-			json_t *j = json_object();
-			json_object_set_new(j, "hash", json_string(md5));
-			json_object_set_new(j, "string", json_string(buf));
-			json_object_set_new(tls, "ja3", j);
-		}
+
+		if (n >= 0)
+			write_ja(w, "ja3", buf, (size_t)n);
 	}
 	if (fields & TLS_LOG_JA3S) {
 		int n = tls_ja3s_string(&s->server, buf, sizeof(buf));
-		if (n >= 0) {
-			char md5[TLS_JA_MD5_LEN + 1];
-			tls_ja_md5_hex(buf, (size_t)n, md5);
-			json_t *j = json_object();
-			json_object_set_new(j, "hash", json_string(md5));
-			json_object_set_new(j, "string", json_string(buf));
-			json_object_set_new(tls, "ja3s", j);
-		}
+
+		if (n >= 0)
+			write_ja(w, "ja3s", buf, (size_t)n);
 	}
 	if (fields & TLS_LOG_JA4) {
 		char ja4[TLS_JA4_LEN + 1];
+
 		if (tls_ja4(&s->client, ja4) == 0)
-			json_object_set_new(tls, "ja4", json_string(ja4));
+			jw_str(w, "ja4", ja4);
 	}
 	if ((fields & TLS_LOG_CLIENT_ALPNS) && s->client.nalpn)
-		json_object_set_new(tls, "client_alpns", alpn_array(&s->client));
+		write_alpns(w, "client_alpns", &s->client);
 	if ((fields & TLS_LOG_SERVER_ALPNS) && s->server.nalpn)
-		json_object_set_new(tls, "server_alpns", alpn_array(&s->server));
+		write_alpns(w, "server_alpns", &s->server);
 	if ((fields & TLS_LOG_CERTIFICATE) && der)
-		json_object_set_new(tls, "certificate", json_base64(der, len));
+		write_base64(w, "certificate", der, len);
 	if ((fields & TLS_LOG_CHAIN) && srv->n)
-		json_object_set_new(tls, "chain", chain_array(srv));
+		write_chain(w, srv);
 	if ((fields & TLS_LOG_CLIENT_HANDSHAKE) && s->client.present) {
 		const TlsHello *h = &s->client;
-		json_t *o = json_object();
-		json_object_set_new(o, "version",
-				    json_string(tls_version_name(h->version, buf, sizeof(buf))));
+
+		jw_object(w, "client_handshake");
+		jw_str(w, "version", tls_version_name(h->version, buf, sizeof(buf)));
 		if (h->nciphers)
-			json_object_set_new(o, "ciphers", u16_array(h->ciphers, h->nciphers));
+			write_u16s(w, "ciphers", h->ciphers, h->nciphers);
 		if (h->nexts)
-			json_object_set_new(o, "exts", u16_array(h->exts, h->nexts));
+			write_u16s(w, "exts", h->exts, h->nexts);
 		if (h->nsigalgs)
-			json_object_set_new(o, "sig_algs", u16_array(h->sigalgs, h->nsigalgs));
-		json_object_set_new(tls, "client_handshake", o);
+			write_u16s(w, "sig_algs", h->sigalgs, h->nsigalgs);
+		jw_close(w);
 	}
 	if ((fields & TLS_LOG_SERVER_HANDSHAKE) && s->server.present) {
 		const TlsHello *h = &s->server;
-		json_t *o = json_object();
-		json_object_set_new(o, "version",
-				    json_string(tls_version_name(tls_state_version(s), buf,
-								 sizeof(buf))));
-		json_object_set_new(o, "cipher", json_integer(h->ciphers[0]));
+
+		jw_object(w, "server_handshake");
+		jw_str(w, "version", tls_version_name(tls_state_version(s), buf, sizeof(buf)));
+		jw_int(w, "cipher", h->ciphers[0]);
 		if (h->nexts)
-			json_object_set_new(o, "exts", u16_array(h->exts, h->nexts));
-		json_object_set_new(tls, "server_handshake", o);
+			write_u16s(w, "exts", h->exts, h->nexts);
+		jw_close(w);
 	}
 	if (fields & (TLS_LOG_CLIENT | TLS_LOG_CLIENT_CERTIFICATE | TLS_LOG_CLIENT_CHAIN))
-		add_client_cert(tls, s, fields);
-	return tls;
+		write_client_cert(w, s, fields);
+}
+
+json_t *tls_json_object(const TlsState *s, uint32_t fields)
+{
+	JsonWriter w;
+
+	jw_tree_begin(&w);
+	tls_json_write(&w, s, fields);
+	return jw_tree_end(&w);
 }
 
 /* ---- the eve logger (its line is in tx-log.c) ---- */
@@ -303,17 +302,29 @@ static void log_tls_tx(Outputs *o, const Packet *p, const Flow *f, void *tx)
 {
 	const TlsState *s = tls_tx_state(tx);
 	const struct timeval *ts = p ? &p->ts : &f->last;
-	json_t *rec;
+	uint32_t fields;
+	char stack[16384], *line = stack;
+	size_t cap = sizeof(stack), n;
+	JsonWriter w;
 
 	if (!o || !s || !outputs_eve_enabled(o, "tls") || !worth_logging(o, s))
 		return;
-	rec = eve_header(ts, "tls", NULL, f);
-	if (!rec)
-		return;
-	if (p && p->pcap_cnt)
-		json_object_set_new(rec, "pcap_cnt", json_integer((json_int_t)p->pcap_cnt));
-	json_object_set_new(rec, "tls", tls_json_object(s, usable_fields(o->cfg.eve_tls_fields)));
-	eve_write(o, rec);
+	fields = usable_fields(o->cfg.eve_tls_fields);
+	for (;;) {
+		jw_begin(&w, line, cap);
+		eve_header_write(&w, ts, "tls", NULL, f);
+		if (p && p->pcap_cnt)
+			jw_int(&w, "pcap_cnt", (int64_t)p->pcap_cnt);
+		jw_object(&w, "tls");
+		tls_json_write(&w, s, fields);
+		n = jw_end(&w);
+		/* a long chain (certificate, chain fields): once more on the heap */
+		if (n || line != stack || !(line = malloc(cap = 1u << 20)))
+			break;
+	}
+	eve_write_line(o, "tls", line, n);
+	if (line != stack)
+		free(line);
 }
 
 /* Alerts on a TLS flow carry its "tls" object, as Suricata's alert

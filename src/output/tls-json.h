@@ -58,5 +58,8 @@ int tls_log_custom_fields(const char *const *names, unsigned n, uint32_t *fields
 /* The "tls" object for s with the given fields; never NULL (an empty
  * object when nothing applies). The caller owns the reference. */
 json_t *tls_json_object(const TlsState *s, uint32_t fields);
+/* The same members as writer calls, into w's open object. */
+struct JsonWriter;
+void tls_json_write(struct JsonWriter *w, const TlsState *s, uint32_t fields);
 
 #endif

@@ -728,6 +728,32 @@ TEST(json_writer_ascii_ints_bools)
 	CHECK_EQ(jw_end(&w), 0);
 }
 
+/* jw_bytes writes what eve_json_bytes() gives, in both modes. */
+TEST(json_writer_bytes_as_eve_json_bytes)
+{
+	static const char *const cases[] = { "caf\xc3\xa9", "a\xe9" "b\xff", "plain", "q\"\\\x01" };
+	char buf[256], want[256];
+	JsonWriter w;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		json_t *o = json_object(), *t;
+		size_t n, wn;
+
+		json_object_set_new(o, "k", eve_json_bytes(cases[i], strlen(cases[i])));
+		wn = eve_json_dump(o, want, sizeof(want));
+		jw_begin(&w, buf, sizeof(buf));
+		jw_bytes(&w, "k", cases[i], strlen(cases[i]));
+		n = jw_end(&w);
+		CHECK(wn > 0 && n == wn && memcmp(buf, want, n) == 0);
+		jw_tree_begin(&w);
+		jw_bytes(&w, "k", cases[i], strlen(cases[i]));
+		t = jw_tree_end(&w);
+		CHECK(t && json_equal(t, o));
+		json_decref(t);
+		json_decref(o);
+	}
+}
+
 /* Bytes off the wire (tls, smtp, ssh, ftp records): valid UTF-8 as is,
  * otherwise each byte from 0x80 as "\xNN", upper case; a NUL is kept. */
 TEST(eve_json_bytes_escapes_invalid_utf8)

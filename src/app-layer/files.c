@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "config.h"
 #include "app-layer/files.h"
+#include "output/json-writer.h"
 #include "conf/conf.h"
 #include "util/log.h"
 #include "util/digest.h"
@@ -835,71 +836,79 @@ fail:
 
 /* ---- eve ---- */
 
-static json_t *json_name(const uint8_t *p, uint32_t n)
+/* The file's name: UTF-8 as it is; otherwise each byte outside printable
+ * ASCII as \xhh, as our other binary-safe strings are. */
+static void write_name(JsonWriter *w, const uint8_t *p, uint32_t n)
 {
-	json_t *s = json_stringn((const char *)p, n);
-	char *esc;
+	char stack[1024], *esc;
+	size_t o = 0;
 
-	if (s)
-		return s;
-	/* not UTF-8: each byte outside printable ASCII as \xHH, as our other
-	 * binary-safe strings are */
-	esc = malloc((size_t)n * 4 + 1);
-	if (!esc)
-		return json_string("");
-	{
-		size_t o = 0;
-
-		for (uint32_t i = 0; i < n; i++) {
-			if (p[i] >= 0x20 && p[i] < 0x7f)
-				esc[o++] = (char)p[i];
-			else
-				o += (size_t)sprintf(esc + o, "\\x%02x", p[i]);
-		}
-		esc[o] = 0;
+	if (jw_strn_try(w, "filename", (const char *)p, n) == 0)
+		return;
+	esc = (size_t)n * 4 <= sizeof(stack) ? stack : malloc((size_t)n * 4);
+	if (!esc) {
+		jw_str(w, "filename", "");
+		return;
 	}
-	s = json_string(esc);
-	free(esc);
-	return s;
+	for (uint32_t i = 0; i < n; i++) {
+		static const char hexd[] = "0123456789abcdef";
+
+		if (p[i] >= 0x20 && p[i] < 0x7f) {
+			esc[o++] = (char)p[i];
+		} else {
+			esc[o++] = '\\';
+			esc[o++] = 'x';
+			esc[o++] = hexd[p[i] >> 4];
+			esc[o++] = hexd[p[i] & 15];
+		}
+	}
+	jw_strn(w, "filename", esc, o);
+	if (esc != stack)
+		free(esc);
 }
 
-json_t *file_json(File *f)
+void file_json_write(JsonWriter *w, File *f)
 {
 	static const char *const hname[FILE_HASHES] = { "md5", "sha1", "sha256" };
-	json_t *o = json_object();
 	const char *m;
 	char hexs[65];
 
-	if (!o)
-		return NULL;
-	json_object_set_new(o, "filename", json_name(f->name, f->name_len));
+	write_name(w, f->name, f->name_len);
 	if (f->nsids) {
-		json_t *a = json_array();
-
-		for (uint16_t i = 0; a && i < f->nsids; i++)
-			json_array_append_new(a, json_integer(f->sids[i]));
-		json_object_set_new(o, "sid", a);
+		jw_array(w, "sid");
+		for (uint16_t i = 0; i < f->nsids; i++)
+			jw_int(w, NULL, f->sids[i]);
+		jw_close(w);
 	}
+	/* libmagic's text, where it is UTF-8 (else left out, as before) */
 	if ((f->need & FILE_NEED_MAGIC) && (m = file_magic(f)))
-		json_object_set_new(o, "magic", json_string(m));
-	json_object_set_new(o, "gaps", json_boolean(f->gaps));
-	json_object_set_new(o, "state", json_string(file_state_name(f->state)));
+		(void)jw_strn_try(w, "magic", m, strlen(m));
+	jw_bool(w, "gaps", f->gaps);
+	jw_str(w, "state", file_state_name(f->state));
 	/* md5 and sha1 of a CLOSED file only; sha256 whenever computed (Suricata 8) */
 	for (int i = 0; i < FILE_HASHES; i++) {
 		if (!f->have[i] || (i != FILE_HASH_SHA256 && f->state != FILE_STATE_CLOSED))
 			continue;
 		hex(f->digest[i], hash_len[i], hexs);
-		json_object_set_new(o, hname[i], json_string(hexs));
+		jw_ascii(w, hname[i], hexs, strlen(hexs));
 	}
-	json_object_set_new(o, "stored", json_boolean(f->stored));
+	jw_bool(w, "stored", f->stored);
 	/* to be stored, not yet (an alert before the file is over) */
 	if (!f->stored && !f->finished && file_store_wanted(f))
-		json_object_set_new(o, "storing", json_true());
+		jw_bool(w, "storing", 1);
 	if (f->stored)
-		json_object_set_new(o, "file_id", json_integer((json_int_t)f->file_id));
-	json_object_set_new(o, "size", json_integer((json_int_t)f->size));
-	json_object_set_new(o, "tx_id", json_integer((json_int_t)f->tx_id));
-	return o;
+		jw_int(w, "file_id", (int64_t)f->file_id);
+	jw_int(w, "size", (int64_t)f->size);
+	jw_int(w, "tx_id", (int64_t)f->tx_id);
+}
+
+json_t *file_json(File *f)
+{
+	JsonWriter w;
+
+	jw_tree_begin(&w);
+	file_json_write(&w, f);
+	return jw_tree_end(&w);
 }
 
 json_t *files_json(FileContainer *const fcs[], int n)

@@ -201,6 +201,9 @@ int files_proto_has(int alproto);
  * filestore rules), magic, gaps, state, md5/sha1 (CLOSED only), sha256,
  * stored, storing (to be stored, not yet), file_id (stored), size, tx_id. */
 json_t *file_json(File *f);
+/* The same members as writer calls, into w's open object. */
+struct JsonWriter;
+void file_json_write(struct JsonWriter *w, File *f);
 /* The "files" array of an alert on this transaction (the same objects),
  * or NULL when it has none. */
 json_t *files_json(FileContainer *const fcs[], int n);

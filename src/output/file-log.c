@@ -20,6 +20,7 @@
  * parsed; suricata-verify mime-dec-parse-long-filename01: pcap_cnt 15,
  * the smtp record's 14). */
 #include "output/output-private.h"
+#include "output/json-writer.h"
 #include "app-layer/app-layer.h"
 #include "app-layer/files.h"
 #include "stream/stream.h"
@@ -35,6 +36,23 @@ static void log_file(Outputs *o, const EveTxLogger *l, const Packet *p, const Fl
 
 	if (!o->eve_files && !meta)
 		return;
+	/* the record written straight into its line, where the protocol can
+	 * and no metadata file needs the tree */
+	if (!meta && l->file_record_write) {
+		char line[16384];
+		JsonWriter w;
+		size_t n;
+
+		jw_begin(&w, line, sizeof(line));
+		if (l->file_record_write(&w, p, f, tx) == 0) {
+			jw_object(&w, "fileinfo");
+			file_json_write(&w, fl);
+			if ((n = jw_end(&w)) != 0) {
+				eve_write_line(o, "fileinfo", line, n);
+				return;
+			}
+		}
+	}
 	fi = file_json(fl);
 	rec = fi ? l->file_record(o, p, f, tx) : NULL;
 	if (!rec) {

@@ -101,6 +101,22 @@ static json_t *http_file_record(Outputs *o, const Packet *p, const Flow *f, void
 	return rec;
 }
 
+/* http_file_record's members as writer calls */
+static int http_file_record_write(JsonWriter *w, const Packet *p, const Flow *f, void *tx)
+{
+	eve_header_write(w, p ? &p->ts : &f->last, "fileinfo", NULL, f);
+	if (p && p->pcap_cnt)
+		jw_int(w, "pcap_cnt", (int64_t)p->pcap_cnt);
+	jw_int(w, "tx_id", (int64_t)http_tx_log_id(tx));
+	jw_object(w, "http");
+	/* nothing to write: the tree form leaves "http" out */
+	if (!http_tx_write(w, tx, 1))
+		return -1;
+	jw_close(w);
+	jw_ascii(w, "app_proto", "http", 4);
+	return 0;
+}
+
 static void log_http_tx(Outputs *o, const Packet *p, const Flow *f, void *tx)
 {
 	output_http_tx(o, p, f, tx);
@@ -110,4 +126,5 @@ const EveTxLogger eve_http_logger = {
 	.log_tx = log_http_tx,
 	.alert_json = alert_http_json,
 	.file_record = http_file_record,
+	.file_record_write = http_file_record_write,
 };

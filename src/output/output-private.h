@@ -116,6 +116,10 @@ typedef struct EveTxLogger {
 	 * the header and the protocol's members, app_proto included; the
 	 * file logger (file-log.c) adds "fileinfo" and decides when */
 	json_t *(*file_record)(Outputs *o, const Packet *p, const Flow *f, void *tx);
+	/* optional: the same members written into w's open record; 0, or -1
+	 * where only file_record can give the record (the line is dropped
+	 * and file_record asked) */
+	int (*file_record_write)(struct JsonWriter *w, const Packet *p, const Flow *f, void *tx);
 	/* optional: the tx's parser events not written yet, as anomaly
 	 * records of packet p (output_tx_log_events) */
 	void (*log_events)(Outputs *o, const Packet *p, const Flow *f, void *tx);

@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "test.h"
 #include "app-layer/files.h"
+#include "output/json-writer.h"
 #include "app-layer/http-multipart.h"
 #include "conf/conf.h"
 #include "detect/detect-parse.h"
@@ -141,6 +142,41 @@ TEST(files_json_is_suricata_8s_fileinfo)
 	CHECK(json_object_get(o, "sha256") != NULL);
 	CHECK_STREQ(json_string_value(json_object_get(o, "state")), "TRUNCATED");
 	json_decref(o);
+	files_container_free(&fc);
+	files_config_reset();
+}
+
+/* The writer form of the fileinfo object gives the tree's bytes, a name
+ * that is not UTF-8 included (bytes outside printable ASCII as \xhh). */
+TEST(files_json_write_matches_the_tree)
+{
+	static const uint8_t names[][6] = { "/ok.js", "a\xff\x01" "b\"c" };
+	FileContainer fc = { 0 };
+
+	files_config_reset();
+	files_request(FILE_NEED_MD5 | FILE_NEED_SHA1 | FILE_NEED_SHA256);
+	for (size_t i = 0; i < 2; i++) {
+		File *f = files_open(&fc, names[i], 6, (uint64_t)i, 0);
+		char line[1024];
+		JsonWriter w;
+		json_t *o;
+		char *s;
+		size_t n;
+
+		file_append(f, (const uint8_t *)"abc", 3);
+		file_close(f, FILE_CLOSE_OK);
+		file_mark_store(f, 9);
+		o = file_json(f);
+		s = json_dumps(o, JSON_PRESERVE_ORDER | JSON_COMPACT);
+		jw_begin(&w, line, sizeof(line));
+		file_json_write(&w, f);
+		n = jw_end(&w);
+		CHECK(s && n == strlen(s) && memcmp(line, s, n) == 0);
+		if (i == 1)
+			CHECK(s && strstr(s, "\"filename\":\"a\\\\xff\\\\x01b\\\"c\"") != NULL);
+		free(s);
+		json_decref(o);
+	}
 	files_container_free(&fc);
 	files_config_reset();
 }

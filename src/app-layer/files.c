@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "config.h"
 #include "app-layer/files.h"
+#include "output/json-dump.h"
 #include "output/json-writer.h"
 #include "conf/conf.h"
 #include "util/log.h"
@@ -841,7 +842,6 @@ fail:
 static void write_name(JsonWriter *w, const uint8_t *p, uint32_t n)
 {
 	char stack[1024], *esc;
-	size_t o = 0;
 
 	if (jw_strn_try(w, "filename", (const char *)p, n) == 0)
 		return;
@@ -850,19 +850,7 @@ static void write_name(JsonWriter *w, const uint8_t *p, uint32_t n)
 		jw_str(w, "filename", "");
 		return;
 	}
-	for (uint32_t i = 0; i < n; i++) {
-		static const char hexd[] = "0123456789abcdef";
-
-		if (p[i] >= 0x20 && p[i] < 0x7f) {
-			esc[o++] = (char)p[i];
-		} else {
-			esc[o++] = '\\';
-			esc[o++] = 'x';
-			esc[o++] = hexd[p[i] >> 4];
-			esc[o++] = hexd[p[i] & 15];
-		}
-	}
-	jw_strn(w, "filename", esc, o);
+	jw_strn(w, "filename", esc, eve_x_escape(p, n, esc, EVE_X_PRINTABLE));
 	if (esc != stack)
 		free(esc);
 }

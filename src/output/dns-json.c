@@ -1,5 +1,6 @@
 /* Eve "dns" objects, Suricata 8 version 3: see dns-json.h. */
 #include "output/dns-json.h"
+#include "output/json-dump.h"
 #include "output/json-writer.h"
 
 #include <stdio.h>
@@ -100,26 +101,6 @@ static bool utf8_valid(const uint8_t *p, uint32_t len)
 	return true;
 }
 
-/* Suricata's fallback for bytes that are not UTF-8: ASCII as is, each
- * other byte as the text \xNN. out holds 4 * len bytes. */
-static size_t x_escape(const uint8_t *p, uint32_t len, char *out)
-{
-	static const char hex[] = "0123456789abcdef";
-	size_t n = 0;
-
-	for (uint32_t i = 0; i < len; i++) {
-		if (p[i] < 0x80) {
-			out[n++] = (char)p[i];
-		} else {
-			out[n++] = '\\';
-			out[n++] = 'x';
-			out[n++] = hex[p[i] >> 4];
-			out[n++] = hex[p[i] & 15];
-		}
-	}
-	return n;
-}
-
 /* A wire string (name, TXT, raw rdata) as Suricata prints it. Most fit the
  * stack; a long raw rdata that is not UTF-8 takes the heap. */
 static void write_bytes(JsonWriter *w, const char *key, const uint8_t *p, uint32_t len)
@@ -135,7 +116,9 @@ static void write_bytes(JsonWriter *w, const char *key, const uint8_t *p, uint32
 		jw_strn(w, key, "", 0);
 		return;
 	}
-	n = x_escape(p, len, buf);
+	/* Suricata's fallback for bytes that are not UTF-8: ASCII as is,
+	 * each other byte as the text \xnn */
+	n = eve_x_escape(p, len, buf, 0);
 	jw_strn(w, key, buf, n);
 	if (buf != stack)
 		free(buf);

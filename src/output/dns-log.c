@@ -160,32 +160,33 @@ static void fill_dns(JsonWriter *w, const struct dns_record *r)
  * response's server as source, as Suricata 8 writes it (suricata-verify
  * dns-udp-eve-dig, dns-tcp-www-google-com); version 2 keeps the flow's
  * client as source (suricata-verify dns/v2/dns-tcp-www-google-com). */
+struct dns_line {
+	const Packet *p;
+	const Flow *f;
+	const struct dns_record *r;
+};
+
+static void build_record(JsonWriter *w, void *ctx)
+{
+	const struct dns_line *l = ctx;
+	int server_src = l->r->cfg->version == 3 && l->r->dir == DNS_DIR_TOCLIENT;
+
+	eve_header_write_dir(w, l->p ? &l->p->ts : &l->f->last, "dns", NULL, l->f, server_src);
+	if (l->p && l->p->pcap_cnt)
+		jw_int(w, "pcap_cnt", (int64_t)l->p->pcap_cnt);
+	if (l->p)
+		jw_str(w, "pkt_src", output_pkt_src(l->p));
+	jw_object(w, "dns");
+	fill_dns(w, l->r);
+}
+
 static void write_record(Outputs *o, const Packet *p, const Flow *f, const struct dns_record *r)
 {
-	/* a message holds at most 64 KiB; its record, escaped, more */
-	char stack[16384], *line = stack;
-	size_t cap = sizeof(stack), n;
-	JsonWriter w;
-	int server_src = r->cfg->version == 3 && r->dir == DNS_DIR_TOCLIENT;
+	struct dns_line l = { p, f, r };
 
-	for (;;) {
-		jw_begin(&w, line, cap);
-		eve_header_write_dir(&w, p ? &p->ts : &f->last, "dns", NULL, f, server_src);
-		if (p && p->pcap_cnt)
-			jw_int(&w, "pcap_cnt", (int64_t)p->pcap_cnt);
-		if (p)
-			jw_str(&w, "pkt_src", output_pkt_src(p));
-		jw_object(&w, "dns");
-		fill_dns(&w, r);
-		n = jw_end(&w);
-		/* too large for the stack: once more on the heap, as large as
-		 * a 64 KiB message's record can be */
-		if (n || line != stack || !(line = malloc(cap = 1u << 20)))
-			break;
-	}
-	eve_write_line(o, "dns", line, n);
-	if (line != stack)
-		free(line);
+	/* a message holds at most 64 KiB; its record, escaped, more: the
+	 * heap's 1 MiB holds it */
+	eve_write_built(o, "dns", build_record, &l);
 }
 
 /* The records of a transaction: one per message in version 3 (one with

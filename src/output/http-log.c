@@ -49,38 +49,39 @@ static json_t *tx_header(const char *type, const Packet *p, const Flow *f, uint6
 /* The "http" record, written straight into its line (the header as
  * tx_header() builds it, then the http object and, with dump-all-headers,
  * the headers of the chosen sides as libhtp kept them). */
+struct http_line {
+	const Packet *p;
+	const Flow *f;
+	HttpTx *tx;
+	unsigned want;
+};
+
+static void build_record(JsonWriter *w, void *ctx)
+{
+	const struct http_line *l = ctx;
+
+	eve_header_write(w, l->p ? &l->p->ts : &l->f->last, "http", NULL, l->f);
+	if (l->p && l->p->pcap_cnt)
+		jw_int(w, "pcap_cnt", (int64_t)l->p->pcap_cnt);
+	jw_int(w, "tx_id", (int64_t)http_tx_log_id(l->tx));
+	jw_object(w, "http");
+	http_tx_write(w, l->tx, 1);
+	if (l->want & OUTPUT_HTTP_HDR_REQUEST)
+		http_tx_headers_write(w, "request_headers", l->tx, APP_DIR_TOSERVER);
+	if (l->want & OUTPUT_HTTP_HDR_RESPONSE)
+		http_tx_headers_write(w, "response_headers", l->tx, APP_DIR_TOCLIENT);
+}
+
 void output_http_tx(Outputs *o, const Packet *p, const Flow *f, HttpTx *tx)
 {
-	char stack[16384], *line = stack;
-	size_t cap = sizeof(stack), n;
-	unsigned want;
-	JsonWriter w;
+	struct http_line l = { p, f, tx, 0 };
 
 	if (!o || !outputs_eve_enabled(o, "http") || !http_tx_loggable(tx))
 		return;
-	want = o->cfg.eve_http_headers;
-	for (;;) {
-		jw_begin(&w, line, cap);
-		eve_header_write(&w, p ? &p->ts : &f->last, "http", NULL, f);
-		if (p && p->pcap_cnt)
-			jw_int(&w, "pcap_cnt", (int64_t)p->pcap_cnt);
-		jw_int(&w, "tx_id", (int64_t)http_tx_log_id(tx));
-		jw_object(&w, "http");
-		http_tx_write(&w, tx, 1);
-		if (want & OUTPUT_HTTP_HDR_REQUEST)
-			http_tx_headers_write(&w, "request_headers", tx, APP_DIR_TOSERVER);
-		if (want & OUTPUT_HTTP_HDR_RESPONSE)
-			http_tx_headers_write(&w, "response_headers", tx, APP_DIR_TOCLIENT);
-		n = jw_end(&w);
-		/* long headers: once more on the heap, as large as libhtp's
-		 * header limits let a transaction's record be */
-		if (n || line != stack || !(line = malloc(cap = 1u << 20)))
-			break;
-	}
-	if (n)
-		eve_write_line(o, "http", line, n);
-	if (line != stack)
-		free(line);
+	l.want = o->cfg.eve_http_headers;
+	/* long headers take the heap, as large as libhtp's header limits let
+	 * a transaction's record be */
+	eve_write_built(o, "http", build_record, &l);
 }
 
 /* A fileinfo record of the transaction (the file logger, file-log.c,

@@ -288,30 +288,36 @@ int eve_json_put_string(char **pp, char *end, const char *s, size_t len)
 	return r == R_OK ? 0 : r == R_BADUTF8 ? -2 : -1;
 }
 
+size_t eve_x_escape(const void *data, size_t n, char *out, unsigned flags)
+{
+	const char *hex = flags & EVE_X_UPPER ? "0123456789ABCDEF" : "0123456789abcdef";
+	const unsigned char *p = data;
+	size_t o = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] < 0x80 && (!(flags & EVE_X_PRINTABLE) || (p[i] >= 0x20 && p[i] < 0x7f))) {
+			out[o++] = (char)p[i];
+		} else {
+			out[o++] = '\\';
+			out[o++] = 'x';
+			out[o++] = hex[p[i] >> 4];
+			out[o++] = hex[p[i] & 15];
+		}
+	}
+	return o;
+}
+
 json_t *eve_json_bytes(const void *data, size_t n)
 {
-	static const char hex[] = "0123456789ABCDEF";
-	const unsigned char *p = data;
-	json_t *j = json_stringn((const char *)p, n);
+	json_t *j = json_stringn((const char *)data, n);
 	char *tmp;
-	size_t o = 0;
 
 	if (j)
 		return j;
 	tmp = malloc(n * 4 + 1);
 	if (!tmp)
 		return json_string("");
-	for (size_t i = 0; i < n; i++) {
-		if (p[i] < 0x80) {
-			tmp[o++] = (char)p[i];
-		} else {
-			tmp[o++] = '\\';
-			tmp[o++] = 'x';
-			tmp[o++] = hex[p[i] >> 4];
-			tmp[o++] = hex[p[i] & 15];
-		}
-	}
-	j = json_stringn(tmp, o);
+	j = json_stringn(tmp, eve_x_escape(data, n, tmp, EVE_X_UPPER));
 	free(tmp);
 	return j ? j : json_string("");
 }

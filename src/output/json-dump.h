@@ -35,4 +35,12 @@ int eve_json_put_string(char **pp, char *end, const char *s, size_t len);
  * Suricata writes them). "" when out of memory. */
 json_t *eve_json_bytes(const void *p, size_t n);
 
+/* The "\\xNN" form of bytes at out (room for 4 * n): bytes from 0x80 (and,
+ * with EVE_X_PRINTABLE, every byte outside printable ASCII) as backslash,
+ * 'x' and two hex digits (EVE_X_UPPER: upper case). Returns the length.
+ * The forms eve's records use for bytes that are not UTF-8. */
+#define EVE_X_UPPER 1
+#define EVE_X_PRINTABLE 2
+size_t eve_x_escape(const void *p, size_t n, char *out, unsigned flags);
+
 #endif

@@ -217,10 +217,7 @@ int jw_strn_try(JsonWriter *w, const char *key, const char *s, size_t n)
 
 void jw_bytes(JsonWriter *w, const char *key, const void *p, size_t n)
 {
-	static const char hex[] = "0123456789ABCDEF";
-	const unsigned char *b = p;
 	char stack[1024], *tmp;
-	size_t o = 0;
 
 	if (w->tree_mode) {
 		tree_add(w, key, eve_json_bytes(p, n));
@@ -233,17 +230,7 @@ void jw_bytes(JsonWriter *w, const char *key, const void *p, size_t n)
 		jw_ascii(w, key, "", 0);   /* as eve_json_bytes: "" */
 		return;
 	}
-	for (size_t i = 0; i < n; i++) {
-		if (b[i] < 0x80) {
-			tmp[o++] = (char)b[i];
-		} else {
-			tmp[o++] = '\\';
-			tmp[o++] = 'x';
-			tmp[o++] = hex[b[i] >> 4];
-			tmp[o++] = hex[b[i] & 15];
-		}
-	}
-	jw_strn(w, key, tmp, o);
+	jw_strn(w, key, tmp, eve_x_escape(p, n, tmp, EVE_X_UPPER));
 	if (tmp != stack)
 		free(tmp);
 }

@@ -64,6 +64,13 @@ void output_file_write_line(OutputFile *of, const char *line, size_t len);
 void eve_write_line(Outputs *o, const char *event_type, const char *line, size_t len);
 
 struct JsonWriter;
+/* Writes the record build() makes with the JSON writer (jw_begin and
+ * jw_end are done here): into 16 KiB on the stack, and once more into 1 MiB
+ * on the heap where that did not fit (long headers, a chain, a 64 KiB DNS
+ * message); then eve_write_line(). */
+void eve_write_built(Outputs *o, const char *event_type,
+		     void (*build)(struct JsonWriter *w, void *ctx), void *ctx);
+
 /* eve_header()'s fields, through the JSON writer. */
 void eve_header_write(struct JsonWriter *w, const struct timeval *ts, const char *event_type,
 		      const Packet *p, const Flow *f);

@@ -2,6 +2,7 @@
  * top-level `stats:` section, read once at start; files opened once; lines
  * written whole under one mutex per file. */
 #include "output/output-private.h"
+#include "output/json-writer.h"
 #include "output/json-dump.h"
 #include "output/tls-json.h"
 #include "output/sink.h"
@@ -964,6 +965,25 @@ void eve_write_line(Outputs *o, const char *event_type, const char *line, size_t
 		return;
 	}
 	eve_put(o, want, line, len);
+}
+
+void eve_write_built(Outputs *o, const char *event_type, void (*build)(JsonWriter *w, void *ctx),
+		     void *ctx)
+{
+	char stack[16384], *line = stack;
+	size_t cap = sizeof(stack), n;
+	JsonWriter w;
+
+	for (;;) {
+		jw_begin(&w, line, cap);
+		build(&w, ctx);
+		n = jw_end(&w);
+		if (n || line != stack || !(line = malloc(cap = 1u << 20)))
+			break;
+	}
+	eve_write_line(o, event_type, line, n);
+	if (line != stack)
+		free(line);
 }
 
 void eve_write(Outputs *o, json_t *obj)

@@ -298,33 +298,34 @@ static bool worth_logging(const Outputs *o, const TlsState *s)
 	return (s->flags & TLS_F_SESSION_RESUMED) && o->cfg.eve_tls_resumption;
 }
 
+struct tls_line {
+	const Packet *p;
+	const Flow *f;
+	const TlsState *s;
+	uint32_t fields;
+};
+
+static void build_record(JsonWriter *w, void *ctx)
+{
+	const struct tls_line *l = ctx;
+
+	eve_header_write(w, l->p ? &l->p->ts : &l->f->last, "tls", NULL, l->f);
+	if (l->p && l->p->pcap_cnt)
+		jw_int(w, "pcap_cnt", (int64_t)l->p->pcap_cnt);
+	jw_object(w, "tls");
+	tls_json_write(w, l->s, l->fields);
+}
+
 static void log_tls_tx(Outputs *o, const Packet *p, const Flow *f, void *tx)
 {
 	const TlsState *s = tls_tx_state(tx);
-	const struct timeval *ts = p ? &p->ts : &f->last;
-	uint32_t fields;
-	char stack[16384], *line = stack;
-	size_t cap = sizeof(stack), n;
-	JsonWriter w;
+	struct tls_line l = { p, f, s, 0 };
 
 	if (!o || !s || !outputs_eve_enabled(o, "tls") || !worth_logging(o, s))
 		return;
-	fields = usable_fields(o->cfg.eve_tls_fields);
-	for (;;) {
-		jw_begin(&w, line, cap);
-		eve_header_write(&w, ts, "tls", NULL, f);
-		if (p && p->pcap_cnt)
-			jw_int(&w, "pcap_cnt", (int64_t)p->pcap_cnt);
-		jw_object(&w, "tls");
-		tls_json_write(&w, s, fields);
-		n = jw_end(&w);
-		/* a long chain (certificate, chain fields): once more on the heap */
-		if (n || line != stack || !(line = malloc(cap = 1u << 20)))
-			break;
-	}
-	eve_write_line(o, "tls", line, n);
-	if (line != stack)
-		free(line);
+	l.fields = usable_fields(o->cfg.eve_tls_fields);
+	/* a long chain (certificate, chain fields) takes the heap */
+	eve_write_built(o, "tls", build_record, &l);
 }
 
 /* Alerts on a TLS flow carry its "tls" object, as Suricata's alert

@@ -1820,12 +1820,39 @@ TEST(tls_random_interleaved_segmentation_property)
  * d2i_X509_NAME) must print them as Suricata: ", " between RDNs, " + "
  * inside one, the OID where there is no short name, values as UTF-8. A
  * Name with a broken attribute leaves the certificate undecoded. */
-static unsigned char *make_cert(int *len)
+/* A self-signed certificate (serial, name as subject and issuer, an hour's
+ * validity) with the given subjectAltName extensions (openssl's config
+ * form, "DNS:a, IP:...", each its own extension), as DER; takes n. */
+static unsigned char *sign_cert(X509_NAME *n, long serial, const char *const *sans, int nsans,
+				int *len)
 {
 	X509 *x = X509_new();
-	X509_NAME *n = X509_NAME_new();
 	EVP_PKEY *k = EVP_EC_gen("P-256");
 	unsigned char *der = NULL;
+
+	ASN1_INTEGER_set(X509_get_serialNumber(x), serial);
+	X509_set_subject_name(x, n);
+	X509_set_issuer_name(x, n);
+	X509_gmtime_adj(X509_getm_notBefore(x), 0);
+	X509_gmtime_adj(X509_getm_notAfter(x), 3600);
+	X509_set_pubkey(x, k);
+	for (int i = 0; i < nsans; i++) {
+		X509_EXTENSION *e = X509V3_EXT_conf_nid(NULL, NULL, NID_subject_alt_name, sans[i]);
+
+		X509_add_ext(x, e, -1);
+		X509_EXTENSION_free(e);
+	}
+	X509_sign(x, k, EVP_sha256());
+	*len = i2d_X509(x, &der);
+	X509_NAME_free(n);
+	X509_free(x);
+	EVP_PKEY_free(k);
+	return der;
+}
+
+static unsigned char *make_cert(int *len)
+{
+	X509_NAME *n = X509_NAME_new();
 	static const unsigned char bmp[] = { 0x00, 'h', 0x00, 0xe9, 0x00, 'l' };   /* "hél" */
 
 	X509_NAME_add_entry_by_txt(n, "C", MBSTRING_ASC, (const unsigned char *)"US", -1, -1, 0);
@@ -1834,18 +1861,7 @@ static unsigned char *make_cert(int *len)
 	X509_NAME_add_entry_by_txt(n, "OU", MBSTRING_ASC, (const unsigned char *)"Unit", -1, -1, -1);
 	X509_NAME_add_entry_by_txt(n, "1.2.3.4", MBSTRING_ASC, (const unsigned char *)"odd", -1, -1, 0);
 	X509_NAME_add_entry_by_txt(n, "CN", MBSTRING_BMP, bmp, sizeof(bmp), -1, 0);
-	ASN1_INTEGER_set(X509_get_serialNumber(x), 0x1234);
-	X509_set_subject_name(x, n);
-	X509_set_issuer_name(x, n);
-	X509_gmtime_adj(X509_getm_notBefore(x), 0);
-	X509_gmtime_adj(X509_getm_notAfter(x), 3600);
-	X509_set_pubkey(x, k);
-	X509_sign(x, k, EVP_sha256());
-	*len = i2d_X509(x, &der);
-	X509_NAME_free(n);
-	X509_free(x);
-	EVP_PKEY_free(k);
-	return der;
+	return sign_cert(n, 0x1234, NULL, 0, len);
 }
 
 TEST(tls_cert_dn_multi_valued_rdn_oid_and_bmp)
@@ -1895,34 +1911,12 @@ TEST(tls_dn_type_table_matches_openssl)
 	}
 }
 
-/* A certificate with the given subjectAltName extensions (config strings,
- * as openssl's "subjectAltName = ..."), each added as it comes. */
 static unsigned char *make_cert_san(int *len, const char *const *sans, int nsans)
 {
-	X509 *x = X509_new();
 	X509_NAME *n = X509_NAME_new();
-	EVP_PKEY *k = EVP_EC_gen("P-256");
-	unsigned char *der = NULL;
 
 	X509_NAME_add_entry_by_txt(n, "CN", MBSTRING_ASC, (const unsigned char *)"san.test", -1, -1, 0);
-	ASN1_INTEGER_set(X509_get_serialNumber(x), 7);
-	X509_set_subject_name(x, n);
-	X509_set_issuer_name(x, n);
-	X509_gmtime_adj(X509_getm_notBefore(x), 0);
-	X509_gmtime_adj(X509_getm_notAfter(x), 3600);
-	X509_set_pubkey(x, k);
-	for (int i = 0; i < nsans; i++) {
-		X509_EXTENSION *e = X509V3_EXT_conf_nid(NULL, NULL, NID_subject_alt_name, sans[i]);
-
-		X509_add_ext(x, e, -1);
-		X509_EXTENSION_free(e);
-	}
-	X509_sign(x, k, EVP_sha256());
-	*len = i2d_X509(x, &der);
-	X509_NAME_free(n);
-	X509_free(x);
-	EVP_PKEY_free(k);
-	return der;
+	return sign_cert(n, 7, sans, nsans, len);
 }
 
 /* The subjectAltName walk: its dNSNames in order, the other name types

@@ -156,10 +156,6 @@ static void fill_dns(JsonWriter *w, const struct dns_record *r)
 		dns_json_write(w, r->m, r->dir, r->tx_id, r->cfg);
 }
 
-/* One eve record, written straight into its line. Version 3 names a
- * response's server as source, as Suricata 8 writes it (suricata-verify
- * dns-udp-eve-dig, dns-tcp-www-google-com); version 2 keeps the flow's
- * client as source (suricata-verify dns/v2/dns-tcp-www-google-com). */
 struct dns_line {
 	const Packet *p;
 	const Flow *f;
@@ -180,6 +176,10 @@ static void build_record(JsonWriter *w, void *ctx)
 	fill_dns(w, l->r);
 }
 
+/* One eve record, written straight into its line. Version 3 names a
+ * response's server as source, as Suricata 8 writes it (suricata-verify
+ * dns-udp-eve-dig, dns-tcp-www-google-com); version 2 keeps the flow's
+ * client as source (suricata-verify dns/v2/dns-tcp-www-google-com). */
 static void write_record(Outputs *o, const Packet *p, const Flow *f, const struct dns_record *r)
 {
 	struct dns_line l = { p, f, r };

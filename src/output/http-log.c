@@ -32,23 +32,25 @@ static json_t *alert_http_json(const Flow *f, void *tx)
 }
 
 /* The record header: flow addresses (client as source) with the packet's
- * time and capture position. */
-static json_t *tx_header(const char *type, const Packet *p, const Flow *f, uint64_t tx_id)
+ * time and capture position, and the transaction's id. */
+static void tx_header_write(JsonWriter *w, const char *type, const Packet *p, const Flow *f,
+			    uint64_t tx_id)
 {
-	const struct timeval *ts = p ? &p->ts : &f->last;
-	json_t *rec = eve_header(ts, type, NULL, f);
-
-	if (!rec)
-		return NULL;
+	eve_header_write(w, p ? &p->ts : &f->last, type, NULL, f);
 	if (p && p->pcap_cnt)
-		json_object_set_new(rec, "pcap_cnt", json_integer((json_int_t)p->pcap_cnt));
-	json_object_set_new(rec, "tx_id", json_integer((json_int_t)tx_id));
-	return rec;
+		jw_int(w, "pcap_cnt", (int64_t)p->pcap_cnt);
+	jw_int(w, "tx_id", (int64_t)tx_id);
 }
 
-/* The "http" record, written straight into its line (the header as
- * tx_header() builds it, then the http object and, with dump-all-headers,
- * the headers of the chosen sides as libhtp kept them). */
+static json_t *tx_header(const char *type, const Packet *p, const Flow *f, uint64_t tx_id)
+{
+	JsonWriter w;
+
+	jw_tree_begin(&w);
+	tx_header_write(&w, type, p, f, tx_id);
+	return jw_tree_end(&w);
+}
+
 struct http_line {
 	const Packet *p;
 	const Flow *f;
@@ -60,10 +62,7 @@ static void build_record(JsonWriter *w, void *ctx)
 {
 	const struct http_line *l = ctx;
 
-	eve_header_write(w, l->p ? &l->p->ts : &l->f->last, "http", NULL, l->f);
-	if (l->p && l->p->pcap_cnt)
-		jw_int(w, "pcap_cnt", (int64_t)l->p->pcap_cnt);
-	jw_int(w, "tx_id", (int64_t)http_tx_log_id(l->tx));
+	tx_header_write(w, "http", l->p, l->f, http_tx_log_id(l->tx));
 	jw_object(w, "http");
 	http_tx_write(w, l->tx, 1);
 	if (l->want & OUTPUT_HTTP_HDR_REQUEST)
@@ -72,6 +71,9 @@ static void build_record(JsonWriter *w, void *ctx)
 		http_tx_headers_write(w, "response_headers", l->tx, APP_DIR_TOCLIENT);
 }
 
+/* The "http" record, written straight into its line (the header as
+ * tx_header_write() writes it, then the http object and, with
+ * dump-all-headers, the headers of the chosen sides as libhtp kept them). */
 void output_http_tx(Outputs *o, const Packet *p, const Flow *f, HttpTx *tx)
 {
 	struct http_line l = { p, f, tx, 0 };
@@ -105,10 +107,7 @@ static json_t *http_file_record(Outputs *o, const Packet *p, const Flow *f, void
 /* http_file_record's members as writer calls */
 static int http_file_record_write(JsonWriter *w, const Packet *p, const Flow *f, void *tx)
 {
-	eve_header_write(w, p ? &p->ts : &f->last, "fileinfo", NULL, f);
-	if (p && p->pcap_cnt)
-		jw_int(w, "pcap_cnt", (int64_t)p->pcap_cnt);
-	jw_int(w, "tx_id", (int64_t)http_tx_log_id(tx));
+	tx_header_write(w, "fileinfo", p, f, http_tx_log_id(tx));
 	jw_object(w, "http");
 	/* nothing to write: the tree form leaves "http" out */
 	if (!http_tx_write(w, tx, 1))

@@ -164,8 +164,7 @@ void jw_put_int_(JsonWriter *w, int64_t sv)
 	for (uint64_t t = v; t >= 10; t /= 10)
 		n++;
 	if ((size_t)(w->end - w->p) < n) {
-		w->failed = 1;
-		w->p = w->end;
+		jw_fail_(w);
 		return;
 	}
 	if (sv < 0)

@@ -6,6 +6,7 @@
 
 #include "detect/engine.h"
 
+#include "app-layer/app-layer.h"
 #include "detect/pcre2-config.h"
 #include <pthread.h>
 #include <string.h>
@@ -202,7 +203,7 @@ typedef struct DetectSig {
 	uint8_t need_alproto;     /* `alert http` without app buffers: flow must be s->alproto */
 	uint8_t http_dirs;        /* has_http: bit 0 evaluated toserver, bit 1 toclient */
 	uint8_t http_need[2];     /* has_http: HTTP_PROGRESS_* needed per side */
-	uint32_t hidx;            /* has_http: index among the http rules */
+	uint32_t hidx;            /* has_http: index among its tx_class's rules */
 	const DetectThreshold *thr;   /* rule threshold/detection_filter (may be overridden) */
 	const char **metadata;    /* "key value" strings, for AlertInfo */
 	char *meta_buf;
@@ -211,6 +212,17 @@ typedef struct DetectSig {
 } DetectSig;
 
 typedef struct ThresholdTable ThresholdTable;
+
+/* The class whose transaction rules may inspect a flow of protocol
+ * alproto, by which they are numbered (DetectSig.hidx): a dcerpc rule also
+ * inspects the DCE/RPC calls SMB carries (tx-inspect.c sig_on_flow), so
+ * SMB's rules and DCE/RPC's are one class. */
+static inline unsigned tx_class(unsigned alproto)
+{
+	if (alproto == ALPROTO_SMB)
+		return ALPROTO_DCERPC;
+	return alproto < ALPROTO_MAX ? alproto : ALPROTO_UNKNOWN;
+}
 
 struct DetectEngine {
 	SigTable *t;
@@ -243,9 +255,14 @@ struct DetectEngine {
 	 * fast pattern. hgroups[d][BUF_HTTP_SERVER_BODY] is also the GPU
 	 * prefilter's body group (prefilter-gpu.c). */
 	uint32_t nhttp;
+	/* the transaction rules of each tx_class: a transaction's state has
+	 * a bit per rule of its protocol's class, not per transaction rule */
+	uint32_t ntx[ALPROTO_MAX];
 	SigGroup hgroups[2][BUF_MAX];
+	/* the rules without a fast pattern, by tx_class: those of class c
+	 * are h_always[d][h_always_at[d][c] .. h_always_at[d][c + 1]) */
 	uint32_t *h_always[2];
-	uint32_t nh_always[2];
+	uint32_t h_always_at[2][ALPROTO_MAX + 1];
 	/* HTTP rules whose fast pattern is in a transformed buffer: one MPM
 	 * per (side, buffer, transform chain) (tx-inspect.c) */
 	struct HttpXGroup *hx;

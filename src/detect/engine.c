@@ -1036,7 +1036,8 @@ DetectEngine *detect_engine_build_next(SigTable *t, const DetectConfig *cfg,
 		ds->need_alproto = s->alproto != ALPROTO_UNKNOWN && !ds->has_http;
 		sig_stream_setup(de, ds);
 		if (ds->has_http) {
-			ds->hidx = de->nhttp++;
+			ds->hidx = de->ntx[tx_class(s->alproto)]++;
+			de->nhttp++;
 			http_sig_setup(ds);
 		}
 		ds->port_check = !s->sp.any || !s->dp.any;

@@ -268,6 +268,26 @@ static int canon_list(int d, int l)
 	return l;
 }
 
+/* Fills h_always[d] by class, in rule order within each, from the counts
+ * h_always_at[d][c + 1] of class c that hgroups_build made. */
+static void always_place(DetectEngine *de, int d)
+{
+	uint32_t *at = de->h_always_at[d], next[ALPROTO_MAX];
+
+	for (int c = 0; c < ALPROTO_MAX; c++) {
+		at[c + 1] += at[c];
+		next[c] = at[c];
+	}
+	for (uint32_t i = 0; i < de->nsigs; i++) {
+		const DetectSig *ds = &de->sigs[i];
+		const uint8_t *pat;
+		uint16_t len;
+
+		if (ds->has_http && (ds->http_dirs & (1u << d)) && !http_fp(ds->s, &pat, &len))
+			de->h_always[d][next[tx_class(ds->s->alproto)]++] = i;
+	}
+}
+
 /* The groups of pass side d: one pass over the rules gathers each usable
  * fast pattern under its list's group (a counting sort by list keeps rule
  * order within a group); rules without one are inspected on every pass;
@@ -288,7 +308,7 @@ static int hgroups_build(DetectEngine *de, int d, FpEntry *fp, FpEntry *tmp, uin
 			continue;
 		cd = http_fp(ds->s, &pat, &len);
 		if (!cd) {
-			de->h_always[d][de->nh_always[d]++] = i;
+			de->h_always_at[d][tx_class(ds->s->alproto) + 1]++;
 			continue;
 		}
 		if (fp_transformed(ds->s))
@@ -303,6 +323,7 @@ static int hgroups_build(DetectEngine *de, int d, FpEntry *fp, FpEntry *tmp, uin
 	}
 	for (uint32_t k = 0; k < n; k++)
 		fp[at[lst[k]]++] = tmp[k];
+	always_place(de, d);
 	/* at[l] now ends list l's run of count[l] entries */
 	for (int l = 1; l < BUF_IPV4_HDR; l++)
 		if (count[l] && hgroup_build(de, &de->hgroups[d][l], fp + at[l] - count[l],
@@ -422,6 +443,7 @@ typedef struct BodyIds {
 typedef struct TxDetect {
 	uint32_t gen;             /* the engine that made it (a reload resets it) */
 	uint32_t cap_bits;        /* bits of done[] */
+	uint8_t cls;              /* the tx_class done[] numbers the rules of */
 	uint8_t seen[2];          /* 1 + both sides' progress at the last pass */
 	/* bit l: on pass side d, list l's buffer was scanned complete and every
 	 * candidate it gave was evaluated then; it gives nothing new again */
@@ -458,7 +480,7 @@ static void tx_body_free(BodyIds *b)
  * (done[] is by the old engine's rule indexes; the body ids are the old GPU
  * automaton's). NULL when the block is too small for the new engine's
  * rules: the new engine then leaves that transaction alone. */
-static TxDetect *tx_state_rebase(const DetectEngine *de, TxDetect *st)
+static TxDetect *tx_state_rebase(const DetectEngine *de, TxDetect *st, unsigned cls)
 {
 	tx_body_free(st->body);
 	st->body = NULL;
@@ -466,19 +488,24 @@ static TxDetect *tx_state_rebase(const DetectEngine *de, TxDetect *st)
 	memset(st->scanned, 0, sizeof(st->scanned));
 	memset(st->done, 0, st->cap_bits / 8);
 	st->gen = de->gen;
-	if (2 * (uint64_t)de->nhttp > st->cap_bits)
+	st->cls = (uint8_t)cls;
+	if (2 * (uint64_t)de->ntx[cls] > st->cap_bits)
 		st->cap_bits = 0;   /* too small: stays skipped for this engine */
 	return st;
 }
 
+/* The detection state of tx, a transaction of flow f: a bit per rule of
+ * its protocol's class and side. A state made for another class (the
+ * flow's protocol changed under a transaction) is rebased as a reload's. */
 static TxDetect *tx_state(const DetectEngine *de, const Flow *f, void *tx)
 {
 	void **slot = app_layer_tx_detect_slot(f, tx);
 	static int registered;
+	unsigned cls = tx_class(f->app_proto);
 	TxDetect *st;
 
 	if (!*slot) {
-		size_t words = (2 * (size_t)de->nhttp + 63) / 64;
+		size_t words = (2 * (size_t)de->ntx[cls] + 63) / 64;
 
 		if (!__atomic_load_n(&registered, __ATOMIC_RELAXED)) {
 			/* the free function is process-wide; setting it twice is
@@ -490,12 +517,13 @@ static TxDetect *tx_state(const DetectEngine *de, const Flow *f, void *tx)
 		if ((st = *slot)) {
 			st->gen = de->gen;
 			st->cap_bits = (uint32_t)(words * 64);
+			st->cls = (uint8_t)cls;
 		}
 	}
 	st = *slot;
-	if (st && st->gen != de->gen)
-		st = tx_state_rebase(de, st);
-	if (st && 2 * (uint64_t)de->nhttp > st->cap_bits)
+	if (st && (st->gen != de->gen || st->cls != cls))
+		st = tx_state_rebase(de, st, cls);
+	if (st && 2 * (uint64_t)de->ntx[cls] > st->cap_bits)
 		return NULL;
 	return st;
 }
@@ -518,16 +546,27 @@ static int ready(const DetectSig *ds, const int prog[2], int final, int d)
 	return 1;
 }
 
+/* Whether rule s inspects the transactions of a flow of protocol fp: its
+ * own protocol's, and, as in Suricata, a dcerpc rule also the DCE/RPC
+ * calls SMB carries on named pipes (dcerpc-kw.c's dce_view reads them;
+ * its dcerpc.stub_data reads through SMB's entry: list_source). */
+static int sig_on_flow(const Signature *s, unsigned fp)
+{
+	return s->alproto == fp || (s->alproto == ALPROTO_DCERPC && fp == ALPROTO_SMB);
+}
+
 /* One pass over a transaction on side d: progress, candidates. */
 typedef struct TxPass {
 	TxDetect *st;
+	unsigned fp;           /* the flow's protocol */
 	int d, final;
 	int prog[2];
 	int complete;          /* the protocol's progress of a side that is done */
 	int deferred;          /* a candidate of the last scan is not ready */
 } TxPass;
 
-/* Rule ds was evaluated on this pass's side of the transaction. */
+/* Rule ds, a rule on the flow (sig_on_flow: of the state's class), was
+ * evaluated on this pass's side of the transaction. */
 static int sig_done(const TxPass *tp, const DetectSig *ds)
 {
 	uint32_t bit = 2 * ds->hidx + (uint32_t)tp->d;
@@ -590,7 +629,8 @@ static void mark_ms(DetectThread *dt, const SigGroup *g, TxPass *tp)
 			const DetectSig *ds = &de->sigs[g->pid_sigs[k]];
 
 			cand_mark(&dt->cand, g->pid_sigs[k]);
-			if (!tp->deferred && !sig_done(tp, ds) && !ready(ds, tp->prog, tp->final, tp->d))
+			if (!tp->deferred && sig_on_flow(ds->s, tp->fp) && !sig_done(tp, ds) &&
+			    !ready(ds, tp->prog, tp->final, tp->d))
 				tp->deferred = 1;
 		}
 }
@@ -715,15 +755,6 @@ static void tx_scan_list(DetectThread *dt, void *tx, TxDetect *st, TxPass *tp, i
 		st->scanned[tp->d][l >> 6] |= 1ull << (l & 63);
 }
 
-/* Whether rule s inspects the transactions of a flow of protocol fp: its
- * own protocol's, and, as in Suricata, a dcerpc rule also the DCE/RPC
- * calls SMB carries on named pipes (dcerpc-kw.c's dce_view reads them;
- * its dcerpc.stub_data reads through SMB's entry: list_source). */
-static int sig_on_flow(const Signature *s, unsigned fp)
-{
-	return s->alproto == fp || (s->alproto == ALPROTO_DCERPC && fp == ALPROTO_SMB);
-}
-
 static void tx_eval(DetectThread *dt, Packet *p, void *tx, TxDetect *st, int d, int final)
 {
 	const DetectEngine *de = dt->de;
@@ -733,7 +764,9 @@ static void tx_eval(DetectThread *dt, Packet *p, void *tx, TxDetect *st, int d, 
 	 * wait for response buffers): a change on either re-evaluates
 	 * (progress values are below 5: AppProtoOps.progress_complete) */
 	uint8_t key = (uint8_t)(1 + prog[d] + 5 * prog[d ^ 1] + (final ? 32 : 0));
-	TxPass tp = { .st = st, .d = d, .final = final, .prog = { prog[0], prog[1] } };
+	TxPass tp = { .st = st, .fp = f->app_proto, .d = d, .final = final,
+		      .prog = { prog[0], prog[1] } };
+	unsigned cls = tx_class(f->app_proto);
 	CandSet *cs = &dt->cand;
 
 	/* progress 0: nothing seen on that side yet; a one-way transaction
@@ -763,7 +796,7 @@ static void tx_eval(DetectThread *dt, Packet *p, void *tx, TxDetect *st, int d, 
 				prefilter_buf(dt, &hx->g, dt->scratch_hx[k], xd, xl, &tp);
 		}
 	}
-	for (uint32_t i = 0; i < de->nh_always[d]; i++)
+	for (uint32_t i = de->h_always_at[d][cls]; i < de->h_always_at[d][cls + 1]; i++)
 		cand_mark(cs, de->h_always[d][i]);
 	if (!cs->nwords)
 		return;

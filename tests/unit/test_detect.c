@@ -772,3 +772,41 @@ TEST(pass_stops_walk_and_leaves_no_candidates_behind)
 	CHECK_EQ(detect_packet(e.dt, &p, &a), 3);
 	env_free(&e);
 }
+
+/* Transaction rules are numbered within their protocol's class (the bits a
+ * transaction's detection state holds): dcerpc and smb rules share one
+ * class, as a dcerpc rule inspects the calls SMB carries; the numbers of
+ * each class run from 0 in rule order. */
+TEST(tx_rules_numbered_per_protocol_class)
+{
+	static const char rules[] =
+		"alert http any any -> any any (http.uri; content:\"/a\"; sid:1;)\n"
+		"alert dns any any -> any any (dns.query; content:\"ex\"; sid:2;)\n"
+		"alert http any any -> any any (http.method; content:\"GET\"; sid:3;)\n"
+		"alert dcerpc any any -> any any (dcerpc.stub_data; content:\"x\"; sid:4;)\n"
+		"alert smb any any -> any any (smb.named_pipe; content:\"lsarpc\"; sid:5;)\n"
+		"alert tls any any -> any any (tls.sni; content:\"e.com\"; sid:6;)\n"
+		"alert dns any any -> any any (dns.query; content:\"q\"; sid:7;)\n"
+		"alert tcp any any -> any any (content:\"pkt\"; sid:8;)\n";
+	static const uint32_t want_hidx[] = { 0, 0, 1, 0, 1, 0, 1 };
+	Env e;
+
+	CHECK_EQ(env_init(&e, rules, MPM_AC), 0);
+	CHECK_EQ(e.de->nhttp, 7);
+	CHECK_EQ(e.de->ntx[ALPROTO_HTTP1], 2);
+	CHECK_EQ(e.de->ntx[ALPROTO_DNS], 2);
+	CHECK_EQ(e.de->ntx[ALPROTO_DCERPC], 2);
+	CHECK_EQ(e.de->ntx[ALPROTO_SMB], 0);
+	CHECK_EQ(e.de->ntx[ALPROTO_TLS], 1);
+	CHECK_EQ(tx_class(ALPROTO_SMB), ALPROTO_DCERPC);
+	CHECK_EQ(tx_class(ALPROTO_MAX + 3), ALPROTO_UNKNOWN);
+	for (uint32_t i = 0; i < e.de->nsigs; i++) {
+		const DetectSig *ds = &e.de->sigs[i];
+		uint32_t sid = ds->s->sid;
+
+		CHECK_EQ(ds->has_http, sid != 8);
+		if (sid >= 1 && sid <= 7)
+			CHECK_EQ(ds->hidx, want_hidx[sid - 1]);
+	}
+	env_free(&e);
+}

@@ -339,8 +339,9 @@ static void format_mac(const uint8_t *m, char buf[18])
 }
 
 /* Suricata lists only the flags that were seen, as true. */
-static void write_tcp(JsonWriter *w, const Flow *f)
+static void write_tcp(JsonWriter *w, const FlowRecordView *v)
 {
+	const Flow *f = &v->f;
 	static const struct {
 		uint8_t bit;
 		const char *name;
@@ -358,13 +359,13 @@ static void write_tcp(JsonWriter *w, const Flow *f)
 		if (all & flags[i].bit)
 			jw_bool(w, flags[i].name, 1);
 	/* Suricata adds the session's state and gaps when it tracked one */
-	if (f->stream) {
-		const char *st = tcp_state_name(stream_tcp_state(f));
+	if (v->has_session) {
+		const char *st = tcp_state_name((enum tcp_state)v->tcp_state);
 
 		jw_ascii(w, "state", st, strlen(st));
-		if (stream_dir_flags(f, 0) & STREAM_DIR_GAP)
+		if (v->gap[0])
 			jw_bool(w, "ts_gap", 1);
-		if (stream_dir_flags(f, 1) & STREAM_DIR_GAP)
+		if (v->gap[1])
 			jw_bool(w, "tc_gap", 1);
 		/* Suricata's buffer opens a second region only past a gap of
 		 * 256 KiB or more: 1 is what it writes for any other stream (we
@@ -462,14 +463,40 @@ static void write_flow_app_proto(JsonWriter *w, const Flow *f)
 			jw_str(w, keys[i], app);
 }
 
+void flow_record_view(const Flow *f, enum flow_end_reason why, FlowRecordView *v)
+{
+	v->f = *f;
+	v->why = (uint8_t)why;
+	v->has_session = f->stream != NULL;
+	if (v->has_session) {
+		v->tcp_state = (uint8_t)stream_tcp_state(f);
+		for (int d = 0; d < 2; d++)
+			v->gap[d] = (stream_dir_flags(f, d) & STREAM_DIR_GAP) != 0;
+	}
+}
+
 void output_flow_end(Outputs *o, const Flow *f, enum flow_end_reason why)
 {
+	FlowRecordView v;
+
+	if (!o || !o->eve_flow || !f)
+		return;
+	if (o->flow_writer) {
+		flow_writer_submit(o->flow_writer, f, why);
+		return;
+	}
+	flow_record_view(f, why, &v);
+	flow_record_write(o, &v);
+}
+
+void flow_record_write(Outputs *o, const FlowRecordView *v)
+{
+	const Flow *f = &v->f;
+	enum flow_end_reason why = (enum flow_end_reason)v->why;
 	JsonWriter w;
 	char line[4096];   /* a flow record is a few hundred bytes */
 	size_t n;
 
-	if (!o || !o->eve_flow || !f)
-		return;
 	jw_begin(&w, line, sizeof(line));
 	eve_header_write(&w, &f->last, "flow", NULL, f);
 	write_flow_app_proto(&w, f);
@@ -493,7 +520,7 @@ void output_flow_end(Outputs *o, const Flow *f, enum flow_end_reason why)
 	write_flow_exception_policy(&w, f);
 	jw_close(&w);
 	if (f->proto == IPPROTO_TCP)
-		write_tcp(&w, f);
+		write_tcp(&w, v);
 	write_flow_ether(o, &w, f);
 	n = jw_end(&w);
 	eve_write_line(o, "flow", line, n);

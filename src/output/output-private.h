@@ -3,6 +3,7 @@
 #define OUTPUT_OUTPUT_PRIVATE_H
 
 #include "output/output.h"
+#include "output/flow-writer.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -53,7 +54,15 @@ struct Outputs {
 	size_t nprev;
 	uint64_t pressure, prev_pressure, pressure_max;   /* memcap.pressure (stats.c) */
 	uint64_t eve_unfit;         /* written records that did not fit (atomic) */
+	/* flow records' writer thread during a run (outputs_run_start), or
+	 * NULL: written by the thread that ends the flow */
+	FlowWriter *flow_writer;
 };
+
+/* eve.c: a flow record in two steps, for the writer thread: the view of f
+ * at its end (any thread), then the record of a view. */
+void flow_record_view(const Flow *f, enum flow_end_reason why, FlowRecordView *v);
+void flow_record_write(Outputs *o, const FlowRecordView *v);
 
 /* Writes len bytes and a newline under the file's lock. */
 void output_file_write_line(OutputFile *of, const char *line, size_t len);

@@ -827,6 +827,7 @@ void outputs_close(Outputs *o)
 {
 	if (!o)
 		return;
+	outputs_run_stop(o);
 	if (o->eve_unfit)
 		log_warning("eve-log: %llu records were larger than their line buffer and "
 			    "were not written", (unsigned long long)o->eve_unfit);
@@ -843,6 +844,24 @@ void outputs_close(Outputs *o)
 	pthread_mutex_destroy(&o->order_lock);
 	free(o->prev);
 	free(o);
+}
+
+void outputs_run_start(Outputs *o)
+{
+	if (!o || !o->eve_flow || o->flow_writer)
+		return;
+	for (unsigned i = 0; i < o->neve; i++)
+		if (o->eve[i].pcap_file)
+			return;
+	o->flow_writer = flow_writer_start(o);
+}
+
+void outputs_run_stop(Outputs *o)
+{
+	if (!o)
+		return;
+	flow_writer_stop(o->flow_writer);
+	o->flow_writer = NULL;
 }
 
 int outputs_eve_enabled(const Outputs *o, const char *type)

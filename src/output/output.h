@@ -154,6 +154,14 @@ typedef struct Outputs Outputs;
  * set when a file cannot be opened. */
 Outputs *outputs_open(const OutputConfig *cfg, char *err, size_t errlen);
 void outputs_close(Outputs *o);
+
+/* Around a run's packet threads (runmode_run): the flow records are
+ * written by a thread of their own from start to stop (flow-writer.h),
+ * except where a record names the capture file being read when it is
+ * written (pcap_filename: only the packet threads know which is theirs).
+ * stop writes what is queued; the packet threads must have ended. */
+void outputs_run_start(Outputs *o);
+void outputs_run_stop(Outputs *o);
 /* The capture file being read, for eve-log's pcap-file option: fn(arg)
  * returns its name, or NULL when no file is read (live capture). Set once,
  * before the packets. */

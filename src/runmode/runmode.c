@@ -1223,12 +1223,15 @@ int runmode_run(Engine *e)
 	    pthread_create(&st.thread, NULL, stats_main, &st) == 0)
 		stats_thread = 1;
 
+	outputs_run_start(e->outputs);
 	if (e->cfg.mode == RUNMODE_SINGLE)
 		rc = run_single(e, &pool, rx_tc);
 	else if (e->cfg.mode == RUNMODE_WORKERS)
 		rc = run_workers(e);
 	else
 		rc = run_autofp(e, &pool, rx_tc);
+	/* the flow records of the run, before its final stats record */
+	outputs_run_stop(e->outputs);
 
 	if (stats_thread) {
 		pthread_mutex_lock(&st.lock);

@@ -328,6 +328,101 @@ TEST(output_flow_record_fields)
 	rm_tree(dir);
 }
 
+/* Flow records through the writer thread (outputs_run_start): two
+ * threads end 3,000 flows each, more than the ring holds, so that both
+ * wait for room; every record is written, each thread's in its order, and
+ * a record is the one the flow's end would have written itself. */
+typedef struct FlowEnder {
+	Outputs *o;
+	uint64_t first_id;
+} FlowEnder;
+
+#define ENDS_PER_THREAD 3000
+
+static void *end_flows(void *arg)
+{
+	const FlowEnder *fe = arg;
+	Flow f;
+
+	tcp_flow(&f);
+	for (uint64_t i = 0; i < ENDS_PER_THREAD; i++) {
+		f.flow_id = fe->first_id + i;
+		f.pkts_toserver = i;
+		output_flow_end(fe->o, &f, FLOW_END_TIMEOUT);
+	}
+	return NULL;
+}
+
+TEST(output_flow_records_through_the_writer_thread)
+{
+	char dir[64], sync_dir[64];
+	char eve[256], sync_eve[256];
+	FlowEnder fe[2];
+	pthread_t th[2];
+	Outputs *o;
+	Flow f;
+	FILE *in;
+	char line[8192], *want;
+	uint64_t next[2] = { 0, 0 };
+	int n = 0, ordered = 1;
+
+	utc();
+	/* make_tmpdir's name is one static buffer */
+	snprintf(dir, sizeof(dir), "%s", make_tmpdir());
+	snprintf(sync_dir, sizeof(sync_dir), "%s", make_tmpdir());
+	CHECK(strcmp(dir, sync_dir) != 0);
+	/* the synchronous record of flow 1000 of thread 0, for comparison */
+	o = open_in(sync_dir, base_yaml);
+	CHECK(o != NULL);
+	tcp_flow(&f);
+	f.flow_id = 1000;
+	f.pkts_toserver = 1000;
+	output_flow_end(o, &f, FLOW_END_TIMEOUT);
+	outputs_close(o);
+	path_in(sync_eve, sizeof(sync_eve), sync_dir, "eve.json");
+	want = slurp(sync_eve);
+	CHECK(want != NULL);
+
+	o = open_in(dir, base_yaml);
+	CHECK(o != NULL);
+	outputs_run_start(o);
+	CHECK(o->flow_writer != NULL);
+	for (int t = 0; t < 2; t++) {
+		fe[t] = (FlowEnder){ o, t ? 1000000 : 0 };
+		CHECK_EQ(pthread_create(&th[t], NULL, end_flows, &fe[t]), 0);
+	}
+	for (int t = 0; t < 2; t++)
+		pthread_join(th[t], NULL);
+	outputs_run_stop(o);
+	CHECK(o->flow_writer == NULL);
+	outputs_close(o);
+
+	path_in(eve, sizeof(eve), dir, "eve.json");
+	CHECK_EQ(count_lines(eve), 2 * ENDS_PER_THREAD);
+	in = fopen(eve, "r");
+	CHECK(in != NULL);
+	while (in && fgets(line, sizeof(line), in)) {
+		json_t *r = json_loads(line, 0, NULL);
+		uint64_t id = r ? (uint64_t)jint(r, "flow_id") : 0;
+		int t = id >= 1000000;
+
+		if (id - (t ? 1000000 : 0) != next[t])
+			ordered = 0;
+		next[t]++;
+		if (id == 1000 && want)
+			CHECK_STREQ(line, want);
+		json_decref(r);
+		n++;
+	}
+	if (in)
+		fclose(in);
+	CHECK_EQ(n, 2 * ENDS_PER_THREAD);
+	CHECK(ordered);
+	free(want);
+	rm_tree(dir);
+	rm_tree(sync_dir);
+}
+
 TEST(output_header_key_order_and_ipv6_vlan)
 {
 	char *dir = make_tmpdir();

@@ -263,6 +263,22 @@ typedef struct Derived {
 	uint8_t built;
 } Derived;
 
+/* The headers detection reads by name (http.user_agent, http.host, ...),
+ * found by one walk of a side's table: a libhtp lookup walks it with a
+ * caseless compare per entry on every call, ~19 calls a transaction with
+ * ET Open. HN_COOKIE is Cookie on requests, Set-Cookie on responses. */
+enum hdr_name {
+	HN_COOKIE, HN_USER_AGENT, HN_HOST, HN_ACCEPT, HN_ACCEPT_ENC, HN_ACCEPT_LANG,
+	HN_CONNECTION, HN_REFERER, HN_CONTENT_TYPE, HN_CONTENT_LEN, HN_LOCATION, HN_SERVER,
+	HN_MAX
+};
+
+typedef struct HdrIndex {
+	size_t entries;             /* the table's size when built (trailers add) */
+	uint8_t built;
+	htp_header_t *h[HN_MAX];    /* the first header of each name, or NULL */
+} HdrIndex;
+
 struct HttpTx {
 	htp_tx_t *htx;
 	uint64_t id;
@@ -272,6 +288,7 @@ struct HttpTx {
 	Body body[2];
 	Bytes raw_hdr[2];
 	Derived d[2][D_MAX];
+	HdrIndex hdr[2];
 	uint8_t nev;
 	uint8_t ev[HTTP_TX_MAX_EVENTS];
 	uint8_t req_too_many;
@@ -1445,11 +1462,48 @@ static htp_table_t *headers_of(const HttpTx *tx, int dir)
 	return dir == APP_DIR_TOSERVER ? tx->htx->request_headers : tx->htx->response_headers;
 }
 
-static int header_value(const HttpTx *tx, int dir, const char *name, const uint8_t **data,
+static const char *const hdr_names[2][HN_MAX] = {
+	{ "Cookie", "User-Agent", "Host", "Accept", "Accept-Encoding", "Accept-Language",
+	  "Connection", "Referer", "Content-Type", "Content-Length", "Location", "Server" },
+	{ "Set-Cookie", "User-Agent", "Host", "Accept", "Accept-Encoding", "Accept-Language",
+	  "Connection", "Referer", "Content-Type", "Content-Length", "Location", "Server" },
+};
+
+/* Side dir's index, (re)built when its table has other entries than when
+ * it was built: as htp_table_get_c, the first header of a name, caseless.
+ * A repeated header is folded into its first entry, which stays put. */
+static const HdrIndex *hdr_index(HttpTx *tx, int dir)
+{
+	HdrIndex *x = &tx->hdr[dir];
+	htp_table_t *t = headers_of(tx, dir);
+	size_t n = t ? htp_table_size(t) : 0;
+	size_t want[HN_MAX];
+
+	if (x->built && x->entries == n)
+		return x;
+	memset(x->h, 0, sizeof(x->h));
+	for (int k = 0; k < HN_MAX; k++)
+		want[k] = strlen(hdr_names[dir][k]);
+	for (size_t i = 0; i < n; i++) {
+		htp_header_t *h = htp_table_get_index(t, i, NULL);
+		size_t len = h && h->name ? bstr_len(h->name) : 0;
+
+		for (int k = 0; k < HN_MAX; k++)
+			if (len == want[k] && !x->h[k] &&
+			    bstr_cmp_c_nocase(h->name, hdr_names[dir][k]) == 0) {
+				x->h[k] = h;
+				break;
+			}
+	}
+	x->entries = n;
+	x->built = 1;
+	return x;
+}
+
+static int header_value(HttpTx *tx, int dir, enum hdr_name which, const uint8_t **data,
 			uint32_t *len)
 {
-	htp_table_t *t = headers_of(tx, dir);
-	htp_header_t *h = t ? htp_table_get_c(t, name) : NULL;
+	const htp_header_t *h = hdr_index(tx, dir)->h[which];
 
 	return h ? ok_bstr(h->value, data, len) : -1;
 }
@@ -1690,7 +1744,7 @@ static int raw_host(HttpTx *tx, const uint8_t **data, uint32_t *len)
 	/* the uri's host wins over the Host header (proxy requests) */
 	if (u && u->hostname)
 		return ok_bstr(u->hostname, data, len);
-	return header_value(tx, APP_DIR_TOSERVER, "Host", data, len);
+	return header_value(tx, APP_DIR_TOSERVER, HN_HOST, data, len);
 }
 
 static int body_data(HttpTx *tx, int dir, const uint8_t **data, uint32_t *len)
@@ -1736,27 +1790,27 @@ int http_tx_buffer_dir(HttpTx *tx, int id, int dir, const uint8_t **data, uint32
 		*len = tx->raw_hdr[dir].len;
 		return 0;
 	case HTTP_BUF_COOKIE:
-		return header_value(tx, dir, dir ? "Set-Cookie" : "Cookie", data, len);
+		return header_value(tx, dir, HN_COOKIE, data, len);
 	case HTTP_BUF_USER_AGENT:
-		return header_value(tx, dir, "User-Agent", data, len);
+		return header_value(tx, dir, HN_USER_AGENT, data, len);
 	case HTTP_BUF_HOST:
 		return derived_data(tx, dir, D_HOST, data, len);
 	case HTTP_BUF_RAW_HOST:
 		return raw_host(tx, data, len);
 	case HTTP_BUF_ACCEPT:
-		return header_value(tx, dir, "Accept", data, len);
+		return header_value(tx, dir, HN_ACCEPT, data, len);
 	case HTTP_BUF_ACCEPT_ENC:
-		return header_value(tx, dir, "Accept-Encoding", data, len);
+		return header_value(tx, dir, HN_ACCEPT_ENC, data, len);
 	case HTTP_BUF_ACCEPT_LANG:
-		return header_value(tx, dir, "Accept-Language", data, len);
+		return header_value(tx, dir, HN_ACCEPT_LANG, data, len);
 	case HTTP_BUF_CONNECTION:
-		return header_value(tx, dir, "Connection", data, len);
+		return header_value(tx, dir, HN_CONNECTION, data, len);
 	case HTTP_BUF_REFERER:
-		return header_value(tx, dir, "Referer", data, len);
+		return header_value(tx, dir, HN_REFERER, data, len);
 	case HTTP_BUF_CONTENT_TYPE:
-		return header_value(tx, dir, "Content-Type", data, len);
+		return header_value(tx, dir, HN_CONTENT_TYPE, data, len);
 	case HTTP_BUF_CONTENT_LEN:
-		return header_value(tx, dir, "Content-Length", data, len);
+		return header_value(tx, dir, HN_CONTENT_LEN, data, len);
 	case HTTP_BUF_HEADER_NAMES:
 		return derived_data(tx, dir, D_NAMES, data, len);
 	case HTTP_BUF_START:
@@ -1771,9 +1825,9 @@ int http_tx_buffer_dir(HttpTx *tx, int id, int dir, const uint8_t **data, uint32
 	case HTTP_BUF_RESPONSE_LINE:
 		return ok_bstr(h->response_line, data, len);
 	case HTTP_BUF_LOCATION:
-		return header_value(tx, dir, "Location", data, len);
+		return header_value(tx, dir, HN_LOCATION, data, len);
 	case HTTP_BUF_SERVER:
-		return header_value(tx, dir, "Server", data, len);
+		return header_value(tx, dir, HN_SERVER, data, len);
 	default:
 		return -1;  /* multi-buffers: http_tx_buffer_multi() */
 	}

@@ -429,6 +429,29 @@ TEST(http_header_buffers_formatting)
 	ctx_free(&c);
 }
 
+/* The header buffers read the first header of a name, caseless, a repeated
+ * one folded into it; one absent at first appears once a trailer adds it
+ * (the side's index is rebuilt when its table grows). */
+TEST(http_header_buffers_by_name_follow_the_table)
+{
+	Ctx c;
+	HttpTx *tx;
+
+	ctx_init(&c, 80);
+	feed(&c, TS, "POST /up HTTP/1.1\r\nhost: h\r\nUSER-AGENT: a\r\n"
+		     "Transfer-Encoding: chunked\r\nuser-agent: b\r\n\r\n");
+	tx = http_tx_get(&c.f, 0);
+	CHECK(tx != NULL);
+	CHECK_STREQ(buf(tx, HTTP_BUF_USER_AGENT, TS), "a, b");
+	CHECK_STREQ(buf(tx, HTTP_BUF_RAW_HOST, TS), "h");
+	CHECK(buf(tx, HTTP_BUF_REFERER, TS) == NULL);
+	CHECK(buf(tx, HTTP_BUF_SERVER, TS) == NULL);
+	feed(&c, TS, "3\r\nabc\r\n0\r\nReferer: http://t/\r\n\r\n");
+	CHECK_STREQ(buf(tx, HTTP_BUF_REFERER, TS), "http://t/");
+	CHECK_STREQ(buf(tx, HTTP_BUF_USER_AGENT, TS), "a, b");
+	ctx_free(&c);
+}
+
 TEST(http_malformed_request_raises_event)
 {
 	Ctx c;

@@ -233,3 +233,98 @@ void jw_bytes(JsonWriter *w, const char *key, const void *p, size_t n)
 	if (tmp != stack)
 		free(tmp);
 }
+
+int jw_json(JsonWriter *w, const char *key, const json_t *v)
+{
+	size_t room, n;
+
+	if (w->tree_mode) {
+		tree_add(w, key, json_incref((json_t *)v));
+		return 0;
+	}
+	if (!v) {
+		jw_fail_(w);
+		return 0;
+	}
+	if (jw_member_(w, key, 0) != 0)
+		return 0;
+	room = (size_t)(w->end - w->p);
+	n = json_is_object(v) || json_is_array(v) ? eve_json_dump(v, w->p, room) : EVE_JSON_NOFIT;
+	/* a scalar, or a tree eve_json_dump() hands back (no room, or deeper
+	 * than it goes): jansson itself, which says what it needed */
+	if (n == EVE_JSON_NOFIT)
+		n = json_dumpb(v, w->p, room, JSON_ENCODE_ANY | JSON_COMPACT | JSON_PRESERVE_ORDER);
+	if (n == 0) {
+		jw_fail_(w);
+		return -1;
+	}
+	if (n > room) {
+		jw_fail_(w);
+		return 0;
+	}
+	w->p += n;
+	return 0;
+}
+
+char *jw_ascii_room(JsonWriter *w, const char *key, size_t n)
+{
+	char *s;
+
+	if (w->tree_mode) {
+		w->failed = 1;
+		return NULL;
+	}
+	if (jw_member_(w, key, n + 2) != 0)
+		return NULL;
+	*w->p++ = '"';
+	s = w->p;
+	w->p += n;
+	*w->p++ = '"';
+	return s;
+}
+
+static const char b64_alphabet[] =
+	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+size_t jw_base64_encode(const uint8_t *in, size_t len, char *out)
+{
+	size_t o = 0, i = 0;
+
+	for (; i + 2 < len; i += 3) {
+		uint32_t v = (uint32_t)in[i] << 16 | (uint32_t)in[i + 1] << 8 | in[i + 2];
+
+		out[o++] = b64_alphabet[v >> 18];
+		out[o++] = b64_alphabet[(v >> 12) & 63];
+		out[o++] = b64_alphabet[(v >> 6) & 63];
+		out[o++] = b64_alphabet[v & 63];
+	}
+	if (i < len) {
+		uint32_t v = (uint32_t)in[i] << 16;
+
+		if (i + 1 < len)
+			v |= (uint32_t)in[i + 1] << 8;
+		out[o++] = b64_alphabet[v >> 18];
+		out[o++] = b64_alphabet[(v >> 12) & 63];
+		out[o++] = i + 1 < len ? b64_alphabet[(v >> 6) & 63] : '=';
+		out[o++] = '=';
+	}
+	return o;
+}
+
+void jw_base64(JsonWriter *w, const char *key, const uint8_t *data, size_t len)
+{
+	char *s;
+
+	if (w->tree_mode) {
+		/* a tree's string is a copy anyway: encoded, then copied in */
+		if (!(s = malloc(JW_BASE64_LEN(len) + 1))) {
+			w->failed = 1;
+			return;
+		}
+		jw_tree_str_(w, key, s, jw_base64_encode(data, len, s));
+		free(s);
+		return;
+	}
+	if ((s = jw_ascii_room(w, key, JW_BASE64_LEN(len))))
+		jw_base64_encode(data, len, s);
+}

@@ -16,9 +16,10 @@
  * UTF-8 makes jw_end() return 0 (jansson's dump refuses such a string too).
  *
  * The same calls can build a jansson tree instead (jw_tree_begin/_end), for
- * the records still assembled as trees (alerts merge a transaction's
- * members): so a part of a record is written once, as writer calls, and
- * serves both (the common header, eve_header()). */
+ * the records still assembled as trees (drop, anomaly, frame): so a part of
+ * a record is written once, as writer calls, and serves both (the common
+ * header, eve_header(); an alert's "alert" object). The other way round,
+ * jw_json() writes a part that is still a tree into a written record. */
 #ifndef OUTPUT_JSON_WRITER_H
 #define OUTPUT_JSON_WRITER_H
 
@@ -61,6 +62,27 @@ int jw_strn_try(JsonWriter *w, const char *key, const char *s, size_t n);
 /* Bytes off the wire in eve_json_bytes()' form (json-dump.h): valid UTF-8
  * as it is, else every byte from 0x80 as the text "\\xNN". */
 void jw_bytes(JsonWriter *w, const char *key, const void *p, size_t n);
+
+/* A jansson value as member key, the bytes json_dumps() writes for it: for
+ * the parts of a record that other code still builds as trees (an alert's
+ * app-layer objects). Tree mode adds a reference. -1 where jansson's dump
+ * refuses the value (a string in it is not UTF-8): the record fails, as
+ * json_dumps() fails the record that holds it; else 0. */
+int jw_json(JsonWriter *w, const char *key, const json_t *v);
+
+/* Room for a string member of exactly n bytes that JSON keeps as they are
+ * (base64, text the caller escaped), filled by the caller at the pointer
+ * returned: formatted in place rather than into a temporary and copied.
+ * NULL when it does not fit (the record fails). The writer's buffer only:
+ * in tree mode there is none, NULL and the tree fails. */
+char *jw_ascii_room(JsonWriter *w, const char *key, size_t n);
+
+/* Standard base64 with padding of len bytes at out, which holds
+ * JW_BASE64_LEN(len) bytes (no terminator is written). */
+#define JW_BASE64_LEN(len) (4 * (((size_t)(len) + 2) / 3))
+size_t jw_base64_encode(const uint8_t *in, size_t len, char *out);
+/* A string member: base64 of data, encoded in place. */
+void jw_base64(JsonWriter *w, const char *key, const uint8_t *data, size_t len);
 
 /* ---- the member calls, inline ----
  * A record is tens of members; out of line each paid a strlen and a

@@ -786,3 +786,101 @@ TEST(json_writer_tree_mode_failure_drops_the_tree)
 		jw_close(&w);
 	CHECK(jw_tree_end(&w) == NULL);
 }
+
+/* jw_json: a tree (or a scalar) as a member, the bytes json_dumps() writes
+ * for the record that holds it; -1 where json_dumps() fails it; a record
+ * too small for it fails without saying so; tree mode holds the value. */
+TEST(json_writer_json_value_as_json_dumps)
+{
+	static char buf[1 << 16];
+	unsigned refused = 0, written = 0;
+
+	rng_state = 0x2545f4914f6cdd1dULL;
+	for (int i = 0; i < 5000; i++) {
+		json_t *v = rnd_container(0, i % 3 == 0 ? 5 : 0), *rec, *t;
+		JsonWriter w;
+		char *want;
+		size_t n;
+		int r;
+
+		rec = json_pack("{sisO}", "a", 1, "k", v);
+		want = json_dumps(rec, FLAGS);
+		jw_begin(&w, buf, sizeof(buf));
+		jw_int(&w, "a", 1);
+		r = jw_json(&w, "k", v);
+		n = jw_end(&w);
+		if (!want) {
+			CHECK(r == -1 && n == 0);
+			refused++;
+		} else {
+			CHECK(r == 0 && n == strlen(want) && memcmp(buf, want, n) == 0);
+			written++;
+			/* one byte short: no room, not a refusal */
+			jw_begin(&w, buf, n - 1);
+			jw_int(&w, "a", 1);
+			CHECK_EQ(jw_json(&w, "k", v), 0);
+			CHECK_EQ(jw_end(&w), 0);
+		}
+		jw_tree_begin(&w);
+		jw_int(&w, "a", 1);
+		CHECK_EQ(jw_json(&w, "k", v), 0);
+		t = jw_tree_end(&w);
+		CHECK(t && json_equal(t, rec));
+		json_decref(t);
+		free(want);
+		json_decref(rec);
+		json_decref(v);
+	}
+	CHECK(refused > 50);
+	CHECK(written > 2000);
+	{
+		json_t *s[] = { json_real(0.5), json_null(), json_string("q\"x"), json_integer(-3) };
+		const char *want = "{\"r\":0.5,\"n\":null,\"s\":\"q\\\"x\",\"i\":-3}";
+		JsonWriter w;
+		size_t n;
+
+		jw_begin(&w, buf, sizeof(buf));
+		jw_json(&w, "r", s[0]);
+		jw_json(&w, "n", s[1]);
+		jw_json(&w, "s", s[2]);
+		jw_json(&w, "i", s[3]);
+		n = jw_end(&w);
+		CHECK(n == strlen(want) && memcmp(buf, want, n) == 0);
+		for (int i = 0; i < 4; i++)
+			json_decref(s[i]);
+	}
+}
+
+/* jw_base64: RFC 4648's vectors, in both modes; jw_ascii_room has no
+ * buffer in tree mode. */
+TEST(json_writer_base64_and_room)
+{
+	static const char *const in[] = { "", "f", "fo", "foo", "foob", "fooba", "foobar" };
+	static const char *const out[] = { "", "Zg==", "Zm8=", "Zm9v", "Zm9vYg==", "Zm9vYmE=",
+					   "Zm9vYmFy" };
+	char buf[64], want[64];
+	JsonWriter w;
+
+	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
+		json_t *t;
+		size_t n;
+
+		snprintf(want, sizeof(want), "{\"p\":\"%s\"}", out[i]);
+		jw_begin(&w, buf, sizeof(buf));
+		jw_base64(&w, "p", (const uint8_t *)in[i], strlen(in[i]));
+		n = jw_end(&w);
+		CHECK(n == strlen(want) && memcmp(buf, want, n) == 0);
+		CHECK_EQ(JW_BASE64_LEN(strlen(in[i])), strlen(out[i]));
+		jw_tree_begin(&w);
+		jw_base64(&w, "p", (const uint8_t *)in[i], strlen(in[i]));
+		t = jw_tree_end(&w);
+		CHECK(t && strcmp(json_string_value(json_object_get(t, "p")), out[i]) == 0);
+		json_decref(t);
+	}
+	jw_begin(&w, buf, 12);
+	jw_base64(&w, "p", (const uint8_t *)"foobar", 6);   /* {"p":"Zm9vYmFy"}: 16 */
+	CHECK_EQ(jw_end(&w), 0);
+	jw_tree_begin(&w);
+	CHECK(jw_ascii_room(&w, "p", 3) == NULL);
+	CHECK(jw_tree_end(&w) == NULL);
+}

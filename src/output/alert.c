@@ -1,15 +1,18 @@
 /* Alert outputs: eve "alert" records and fast.log lines, in Suricata 8's
  * shapes (field names, order, and the quirks users' tools depend on).
  *
- * Both writers format outside any lock; the single write of each line takes
- * the file's lock (output_file_write_line). */
+ * Both are formatted straight into a line buffer (the eve record with the
+ * JSON writer, json-writer.h), outside any lock; the single write of each
+ * line takes the file's lock (output_file_write_line). The jansson forms
+ * here (output_packet_json, output_set_base64, the alert object of the
+ * drop records) serve the records still built as trees. */
 #include "output/alert.h"
 #include "output/output-private.h"
+#include "output/json-writer.h"
 #include "stream/stream.h"
 #include "app-layer/app-layer.h"
 #include "app-layer/frames.h"
 
-#include <ctype.h>
 #include <netinet/in.h>
 #include <pcap/pcap.h>
 #include <stdio.h>
@@ -44,79 +47,22 @@ static const char *eve_action(uint8_t action)
 	return "allowed";
 }
 
-/* jansson wants UTF-8; a rule msg need not be. Bytes that break it become
- * '?' so that the field is never silently missing. */
-static json_t *safe_string(const char *s)
-{
-	json_t *j;
-	char *copy;
-
-	if (!s)
-		s = "";
-	j = json_string(s);
-	if (j)
-		return j;
-	copy = strdup(s);
-	if (!copy)
-		return json_string("");
-	for (char *c = copy; *c; c++)
-		if ((unsigned char)*c >= 0x80)
-			*c = '?';
-	j = json_string(copy);
-	free(copy);
-	return j;
-}
-
-static void set_str(json_t *o, const char *key, const char *val)
-{
-	json_object_set_new(o, key, safe_string(val));
-}
-
-static void set_int(json_t *o, const char *key, uint64_t v)
-{
-	json_object_set_new(o, key, json_integer((json_int_t)v));
-}
-
-static const char b64_alphabet[] =
-	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-/* Standard base64 with padding; out holds 4 * ((len + 2) / 3) + 1 bytes. */
-static size_t base64_encode(const uint8_t *in, size_t len, char *out)
-{
-	size_t o = 0, i = 0;
-
-	for (; i + 2 < len; i += 3) {
-		uint32_t v = (uint32_t)in[i] << 16 | (uint32_t)in[i + 1] << 8 | in[i + 2];
-
-		out[o++] = b64_alphabet[v >> 18];
-		out[o++] = b64_alphabet[(v >> 12) & 63];
-		out[o++] = b64_alphabet[(v >> 6) & 63];
-		out[o++] = b64_alphabet[v & 63];
-	}
-	if (i < len) {
-		uint32_t v = (uint32_t)in[i] << 16;
-
-		if (i + 1 < len)
-			v |= (uint32_t)in[i + 1] << 8;
-		out[o++] = b64_alphabet[v >> 18];
-		out[o++] = b64_alphabet[(v >> 12) & 63];
-		out[o++] = i + 1 < len ? b64_alphabet[(v >> 6) & 63] : '=';
-		out[o++] = '=';
-	}
-	out[o] = '\0';
-	return o;
-}
-
+/* Standard base64 (json-writer.h's), as a string member of a tree. */
 void output_set_base64(json_t *o, const char *key, const uint8_t *data, size_t len)
 {
-	char *buf = malloc(4 * ((len + 2) / 3) + 1);
+	char *buf = malloc(JW_BASE64_LEN(len) + 1);
 	size_t n;
 
 	if (!buf)
 		return;
-	n = base64_encode(data, len, buf);
+	n = jw_base64_encode(data, len, buf);
 	json_object_set_new(o, key, json_stringn(buf, n));
 	free(buf);
+}
+
+static char printable_byte(uint8_t c)
+{
+	return (c >= 0x20 && c < 0x7f) || c == '\n' || c == '\r' ? (char)c : '.';
 }
 
 /* Suricata's printable form: printable ASCII, CR and LF as they are, every
@@ -127,11 +73,8 @@ void output_set_printable(json_t *o, const char *key, const uint8_t *data, size_
 
 	if (!buf)
 		return;
-	for (size_t i = 0; i < len; i++) {
-		uint8_t c = data[i];
-
-		buf[i] = (c >= 0x20 && c < 0x7f) || c == '\n' || c == '\r' ? (char)c : '.';
-	}
+	for (size_t i = 0; i < len; i++)
+		buf[i] = printable_byte(data[i]);
 	buf[len] = '\0';
 	json_object_set_new(o, key, json_stringn(buf, len));
 	free(buf);
@@ -166,181 +109,23 @@ const char *output_pkt_src(const Packet *p)
 	}
 }
 
-/* Suricata's "tunnel" object on an alert for a tunnel's inner packet: the
- * outermost packet's tuple and how deep this one sits. */
-static void add_tunnel(json_t *rec, const Packet *p)
+/* Suricata's name of a link type: libpcap's, but for the two its own
+ * table spells otherwise (libpcap says "IPV4"/"IPV6"). */
+static const char *linktype_name(int datalink)
 {
-	const PacketRoot *r = &p->root;
-	json_t *t;
-	char buf[48];
-	const char *proto;
+	const char *dl;
 
-	if (!p->recursion_level || !(t = json_object()))
-		return;
-	output_format_addr(&r->src, r->ip_version, buf, sizeof(buf));
-	set_str(t, "src_ip", buf);
-	set_int(t, "src_port", r->sp);
-	output_format_addr(&r->dst, r->ip_version, buf, sizeof(buf));
-	set_str(t, "dest_ip", buf);
-	set_int(t, "dest_port", r->dp);
-	proto = output_proto_keyword(r->proto);
-	if (proto) {
-		set_str(t, "proto", proto);
-	} else {
-		snprintf(buf, sizeof(buf), "%u", r->proto);
-		set_str(t, "proto", buf);
-	}
-	set_int(t, "depth", p->recursion_level);
-	if (r->pcap_cnt)
-		set_int(t, "pcap_cnt", r->pcap_cnt);
-	set_str(t, "pkt_src", "wire/pcap");
-	json_object_set_new(rec, "tunnel", t);
-}
-
-/* "key value" strings -> {"key": ["value", ...]}, keys in first-seen order,
- * values in rule order; a repeated key gathers its values. */
-static json_t *rule_metadata(const AlertInfo *a)
-{
-	json_t *md = json_object();
-	char key[128];
-
-	if (!md)
-		return NULL;
-	for (unsigned i = 0; i < a->n_metadata; i++) {
-		const char *kv = a->metadata[i], *sp, *val;
-		json_t *arr;
-		size_t klen;
-
-		if (!kv)
-			continue;
-		while (*kv == ' ')
-			kv++;
-		sp = strchr(kv, ' ');
-		klen = sp ? (size_t)(sp - kv) : strlen(kv);
-		if (!klen || klen >= sizeof(key))
-			continue;
-		memcpy(key, kv, klen);
-		key[klen] = '\0';
-		val = sp ? sp + 1 : "";
-		while (*val == ' ')
-			val++;
-		arr = json_object_get(md, key);
-		if (!arr) {
-			arr = json_array();
-			json_object_set_new(md, key, arr);
-		}
-		json_array_append_new(arr, safe_string(val));
-	}
-	if (json_object_size(md) == 0) {
-		json_decref(md);
-		return NULL;
-	}
-	return md;
-}
-
-static json_t *alert_object(const OutputAlertConfig *ac, const AlertInfo *a)
-{
-	json_t *al = json_object();
-	json_t *md;
-
-	if (!al)
-		return NULL;
-	set_str(al, "action", eve_action(a->action));
-	set_int(al, "gid", a->gid);
-	set_int(al, "signature_id", a->sid);
-	set_int(al, "rev", a->rev);
-	set_str(al, "signature", a->msg);
-	/* Suricata logs category even without a classtype, as "" */
-	set_str(al, "category", a->class_desc);
-	set_int(al, "severity", a->priority > 0 ? (uint64_t)a->priority : 3);
-	if (ac->rule_metadata && a->n_metadata && (md = rule_metadata(a)))
-		json_object_set_new(al, "metadata", md);
-	return al;
-}
-
-static void add_flow_object(json_t *rec, const Flow *f)
-{
-	json_t *fl = json_object();
-	char buf[48];
-	int ports = f->proto == IPPROTO_TCP || f->proto == IPPROTO_UDP || f->proto == 132;
-
-	if (!fl)
-		return;
-	set_int(fl, "pkts_toserver", f->pkts_toserver);
-	set_int(fl, "pkts_toclient", f->pkts_toclient);
-	set_int(fl, "bytes_toserver", f->bytes_toserver);
-	set_int(fl, "bytes_toclient", f->bytes_toclient);
-	eve_format_ts(&f->start, buf, sizeof(buf));
-	set_str(fl, "start", buf);
-	/* the flow's own direction (client first), whichever way the packet went */
-	output_format_addr(&f->src, f->ip_version, buf, sizeof(buf));
-	set_str(fl, "src_ip", buf);
-	output_format_addr(&f->dst, f->ip_version, buf, sizeof(buf));
-	set_str(fl, "dest_ip", buf);
-	if (ports) {
-		set_int(fl, "src_port", f->sp);
-		set_int(fl, "dest_port", f->dp);
-	}
-	json_object_set_new(rec, "flow", fl);
-}
-
-/* Merges the app layer's object ({"http": {...}}) into the record: the
- * flow's protocol's eve logger (tx-log.c) builds it. */
-static void add_extra(json_t *rec, const Flow *f, const AlertInfo *a)
-{
-	json_t *x;
-
-	x = a->has_tx ? output_tx_alert_json(f, a->tx_id) : output_flow_alert_json(f);
-	if (!x)
-		return;
-	if (json_is_object(x))
-		json_object_update(rec, x);
-	json_decref(x);
-}
-
-/* payload, payload_length, payload_printable, stream: as Suricata, "stream"
- * is written whenever a payload option is on, even with no payload. Stream
- * data is cut to payload-buffer-size; a packet's payload is logged whole. */
-static void add_payload(json_t *rec, const OutputAlertConfig *ac, const Packet *p,
-			const AlertInfo *a)
-{
-	int stream = p->proto == IPPROTO_TCP && a->from_stream;
-	const uint8_t *data = a->payload ? a->payload : p->payload;
-	uint32_t len = a->payload ? a->payload_len : p->payload_len;
-	uint8_t *log = NULL;
-
-	if (!ac->payload && !ac->payload_printable && !ac->payload_length)
-		return;
-	if (stream && a->stream_end && p->flow && ac->payload_buffer_size &&
-	    (log = malloc(ac->payload_buffer_size)) != NULL) {
-		/* Suricata logs the flow's stream data up to what was
-		 * inspected, holes marked, not just the chunk that matched */
-		uint32_t n = stream_log_data(p->flow, (p->flags & PKT_TOCLIENT) ? 1 : 0,
-					     a->stream_end, log, ac->payload_buffer_size);
-
-		if (n) {
-			data = log;
-			len = n;
-		}
-	}
-	if (stream && len > ac->payload_buffer_size)
-		len = ac->payload_buffer_size;
-	if (data && len) {
-		if (ac->payload)
-			output_set_base64(rec, "payload", data, len);
-		if (ac->payload_length)
-			set_int(rec, "payload_length", len);
-		if (ac->payload_printable)
-			output_set_printable(rec, "payload_printable", data, len);
-	}
-	set_int(rec, "stream", (uint64_t)stream);
-	free(log);
+	if (datalink == DLT_IPV4)
+		return "IPv4";
+	if (datalink == DLT_IPV6)
+		return "IPv6";
+	dl = pcap_datalink_val_to_name(datalink);
+	return dl ? dl : "n/a";
 }
 
 void output_packet_json(json_t *rec, const Packet *p, uint32_t max)
 {
 	json_t *info;
-	const char *dl;
 
 	if (!p->data || !p->caplen)
 		return;
@@ -348,16 +133,325 @@ void output_packet_json(json_t *rec, const Packet *p, uint32_t max)
 	info = json_object();
 	if (!info)
 		return;
-	set_int(info, "linktype", (uint64_t)p->datalink);
-	/* libpcap says "IPV4"/"IPV6"; Suricata's own table spells these two so */
-	if (p->datalink == DLT_IPV4)
-		dl = "IPv4";
-	else if (p->datalink == DLT_IPV6)
-		dl = "IPv6";
-	else
-		dl = pcap_datalink_val_to_name(p->datalink);
-	set_str(info, "linktype_name", dl ? dl : "n/a");
+	json_object_set_new(info, "linktype", json_integer((json_int_t)(uint64_t)p->datalink));
+	json_object_set_new(info, "linktype_name", json_string(linktype_name(p->datalink)));
 	json_object_set_new(rec, "packet_info", info);
+}
+
+/* ---- eve "alert" records, written with the JSON writer ----
+ *
+ * An alert record was a jansson tree, serialised and freed: some 50,000
+ * instructions an alert, most of them the tree. Written straight into the
+ * line, only the members other loggers still give as trees (the app
+ * layer's objects, a frame) are built, and dumped into it. */
+
+/* Text from a rule or a table (msg, classification, metadata values):
+ * jansson wants UTF-8, so bytes that break it become '?', so that the
+ * field is never silently missing. */
+static void write_text(JsonWriter *w, const char *key, const char *s)
+{
+	char stack[256], *copy;
+	size_t n;
+
+	if (!s)
+		s = "";
+	n = strlen(s);
+	if (jw_strn_try(w, key, s, n) == 0)
+		return;
+	copy = n < sizeof(stack) ? stack : malloc(n);
+	if (!copy) {
+		jw_ascii(w, key, "", 0);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		copy[i] = (unsigned char)s[i] >= 0x80 ? '?' : s[i];
+	jw_strn(w, key, copy, n);
+	if (copy != stack)
+		free(copy);
+}
+
+/* Unsigned decimal digits at buf (room for 10); their count. */
+static size_t put_uint(char *buf, uint32_t v)
+{
+	char tmp[10], *q = tmp + sizeof(tmp);
+	size_t n;
+
+	do {
+		*--q = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	n = (size_t)(tmp + sizeof(tmp) - q);
+	memcpy(buf, q, n);
+	return n;
+}
+
+static void write_addr(JsonWriter *w, const char *key, const Address *a, uint8_t ip_version)
+{
+	char buf[48];
+
+	output_format_addr(a, ip_version, buf, sizeof(buf));
+	jw_ascii(w, key, buf, strlen(buf));
+}
+
+/* Suricata's "tunnel" object on an alert for a tunnel's inner packet: the
+ * outermost packet's tuple and how deep this one sits. */
+static void write_tunnel(JsonWriter *w, const Packet *p)
+{
+	const PacketRoot *r = &p->root;
+	const char *proto;
+	char num[10];
+
+	if (!p->recursion_level)
+		return;
+	proto = output_proto_keyword(r->proto);
+	jw_object(w, "tunnel");
+	write_addr(w, "src_ip", &r->src, r->ip_version);
+	jw_int(w, "src_port", r->sp);
+	write_addr(w, "dest_ip", &r->dst, r->ip_version);
+	jw_int(w, "dest_port", r->dp);
+	if (proto)
+		jw_ascii(w, "proto", proto, strlen(proto));
+	else
+		jw_ascii(w, "proto", num, put_uint(num, r->proto));
+	jw_int(w, "depth", p->recursion_level);
+	if (r->pcap_cnt)
+		jw_int(w, "pcap_cnt", (int64_t)r->pcap_cnt);
+	jw_ascii(w, "pkt_src", "wire/pcap", 9);
+	jw_close(w);
+}
+
+/* ---- the rule's metadata: "key value" strings -> {"key": ["value", ...]},
+ * keys in first-seen order, values in rule order; a repeated key gathers
+ * its values. ---- */
+
+#define META_KEY_MAX 128     /* longer keys are not logged */
+#define META_STACK 64        /* entries parsed on the stack; more take the heap */
+
+typedef struct MetaEntry {
+	const char *key;     /* klen bytes, not terminated */
+	const char *val;
+	size_t klen;
+} MetaEntry;
+
+/* jansson refuses a key that is not UTF-8 (ASCII is, and almost every key
+ * is ASCII: only the others ask jansson). */
+static int key_is_utf8(const char *k, size_t n)
+{
+	json_t *t;
+
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)k[i] >= 0x80) {
+			t = json_stringn(k, n);
+			json_decref(t);
+			return t != NULL;
+		}
+	return 1;
+}
+
+/* The writer writes keys as they are: right for a key of printable ASCII
+ * without '"' and '\\', the others need a tree (which escapes them). */
+static int key_is_plain(const char *k, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)k[i];
+
+		if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\')
+			return 0;
+	}
+	return 1;
+}
+
+/* Splits one entry; -1 when it has no key that is logged. */
+static int meta_entry(const char *kv, MetaEntry *e)
+{
+	const char *sp;
+
+	if (!kv)
+		return -1;
+	while (*kv == ' ')
+		kv++;
+	sp = strchr(kv, ' ');
+	e->key = kv;
+	e->klen = sp ? (size_t)(sp - kv) : strlen(kv);
+	if (!e->klen || e->klen >= META_KEY_MAX || !key_is_utf8(kv, e->klen))
+		return -1;
+	e->val = sp ? sp + 1 : "";
+	while (*e->val == ' ')
+		e->val++;
+	return 0;
+}
+
+static int same_key(const MetaEntry *a, const MetaEntry *b)
+{
+	return a->klen == b->klen && memcmp(a->key, b->key, a->klen) == 0;
+}
+
+/* The members of the metadata object, from the n entries meta_entry()
+ * kept. */
+static void write_meta_members(JsonWriter *w, const MetaEntry *e, unsigned n)
+{
+	char key[META_KEY_MAX];
+
+	for (unsigned i = 0; i < n; i++) {
+		unsigned j;
+
+		for (j = 0; j < i && !same_key(&e[j], &e[i]); j++)
+			;
+		if (j < i)
+			continue;     /* written with the first of its key */
+		memcpy(key, e[i].key, e[i].klen);
+		key[e[i].klen] = '\0';
+		jw_array(w, key);
+		for (j = i; j < n; j++)
+			if (same_key(&e[j], &e[i]))
+				write_text(w, NULL, e[j].val);
+		jw_close(w);
+	}
+}
+
+static void write_rule_metadata(JsonWriter *w, const AlertInfo *a)
+{
+	MetaEntry stack[META_STACK], *e = stack;
+	unsigned n = 0;
+	int plain = 1;
+
+	if (a->n_metadata > META_STACK && !(e = malloc(a->n_metadata * sizeof(*e))))
+		return;
+	for (unsigned i = 0; i < a->n_metadata; i++)
+		if (meta_entry(a->metadata[i], &e[n]) == 0) {
+			plain &= key_is_plain(e[n].key, e[n].klen);
+			n++;
+		}
+	if (!n) {
+		/* Suricata writes no empty metadata object */
+	} else if (plain || w->tree_mode) {
+		jw_object(w, "metadata");
+		write_meta_members(w, e, n);
+		jw_close(w);
+	} else {
+		/* a key to escape: the members as a tree, dumped */
+		JsonWriter t;
+		json_t *md;
+
+		jw_tree_begin(&t);
+		write_meta_members(&t, e, n);
+		md = jw_tree_end(&t);
+		if (md)
+			jw_json(w, "metadata", md);
+		json_decref(md);
+	}
+	if (e != stack)
+		free(e);
+}
+
+/* The "alert" object's members; also, in the writer's tree mode, the object
+ * the drop records carry (output_alert_object). */
+static void write_alert_members(JsonWriter *w, const OutputAlertConfig *ac, const AlertInfo *a)
+{
+	const char *action = eve_action(a->action);
+
+	jw_ascii(w, "action", action, strlen(action));
+	jw_int(w, "gid", a->gid);
+	jw_int(w, "signature_id", a->sid);
+	jw_int(w, "rev", a->rev);
+	write_text(w, "signature", a->msg);
+	/* Suricata logs category even without a classtype, as "" */
+	write_text(w, "category", a->class_desc);
+	jw_int(w, "severity", a->priority > 0 ? a->priority : 3);
+	if (ac->rule_metadata && a->n_metadata)
+		write_rule_metadata(w, a);
+}
+
+json_t *output_alert_object(const Outputs *o, const AlertInfo *a)
+{
+	JsonWriter w;
+
+	if (!o || !a)
+		return NULL;
+	jw_tree_begin(&w);
+	write_alert_members(&w, &o->cfg.eve_alert, a);
+	return jw_tree_end(&w);
+}
+
+static void write_flow_object(JsonWriter *w, const Flow *f)
+{
+	char buf[48];
+
+	jw_object(w, "flow");
+	jw_int(w, "pkts_toserver", (int64_t)f->pkts_toserver);
+	jw_int(w, "pkts_toclient", (int64_t)f->pkts_toclient);
+	jw_int(w, "bytes_toserver", (int64_t)f->bytes_toserver);
+	jw_int(w, "bytes_toclient", (int64_t)f->bytes_toclient);
+	eve_format_ts(&f->start, buf, sizeof(buf));
+	jw_ascii(w, "start", buf, strlen(buf));
+	/* the flow's own direction (client first), whichever way the packet went */
+	write_addr(w, "src_ip", &f->src, f->ip_version);
+	write_addr(w, "dest_ip", &f->dst, f->ip_version);
+	if (f->proto == IPPROTO_TCP || f->proto == IPPROTO_UDP || f->proto == 132) {
+		jw_int(w, "src_port", f->sp);
+		jw_int(w, "dest_port", f->dp);
+	}
+	jw_close(w);
+}
+
+/* Suricata's printable form (output_set_printable), escaped for JSON and
+ * written in place: CR, LF, '"' and '\\' are the bytes it keeps that JSON
+ * escapes, with two bytes each. */
+static void write_printable(JsonWriter *w, const char *key, const uint8_t *data, size_t len)
+{
+	size_t n = len;
+	char *s;
+
+	for (size_t i = 0; i < len; i++)
+		n += data[i] == '\n' || data[i] == '\r' || data[i] == '"' || data[i] == '\\';
+	if (!(s = jw_ascii_room(w, key, n)))
+		return;
+	for (size_t i = 0; i < len; i++) {
+		char c = printable_byte(data[i]);
+
+		if (c == '\n' || c == '\r' || c == '"' || c == '\\') {
+			*s++ = '\\';
+			c = c == '\n' ? 'n' : c == '\r' ? 'r' : c;
+		}
+		*s++ = c;
+	}
+}
+
+static void write_packet(JsonWriter *w, const Packet *p)
+{
+	if (!p->data || !p->caplen)
+		return;
+	jw_base64(w, "packet", p->data, p->caplen);
+	jw_object(w, "packet_info");
+	jw_int(w, "linktype", (int64_t)(uint64_t)p->datalink);
+	write_text(w, "linktype_name", linktype_name(p->datalink));
+	jw_close(w);
+}
+
+static void write_mac(JsonWriter *w, const char *key, const uint8_t *m)
+{
+	static const char hex[] = "0123456789abcdef";
+	char buf[17];
+
+	for (int i = 0; i < 6; i++) {
+		buf[i * 3] = hex[m[i] >> 4];
+		buf[i * 3 + 1] = hex[m[i] & 15];
+		if (i < 5)
+			buf[i * 3 + 2] = ':';
+	}
+	jw_ascii(w, key, buf, sizeof(buf));
+}
+
+/* eve-log "ethernet: yes": the packet's MAC addresses, last, as
+ * eve_add_ether() adds them to a tree. */
+static void write_ether(const Outputs *o, JsonWriter *w, const Packet *p)
+{
+	if (!o->cfg.eve_ethernet || !(p->flags & PKT_HAS_ETH))
+		return;
+	jw_object(w, "ether");
+	write_mac(w, "src_mac", p->eth_src);
+	write_mac(w, "dest_mac", p->eth_dst);
+	jw_close(w);
 }
 
 /* The tx_id eve shows: HTTP numbers a CONNECT tunnel's transactions in
@@ -369,63 +463,234 @@ static uint64_t alert_log_tx_id(const Flow *f, const AlertInfo *a)
 	return tx ? app_layer_tx_log_id(f, tx) : a->tx_id;
 }
 
-/* Suricata 8's order: header (.. proto, icmp_type/code, pkt_src), tx_id,
- * alert, app-layer objects, app_proto, direction, flow, payload.., packet. */
 /* An alert on a frame carries it, payload included (Suricata 8 logs the
  * frame's payload whatever the alert's payload options). */
-static void add_frame(json_t *rec, const Packet *p, const Flow *f, const AlertInfo *a)
+static json_t *frame_object(const Packet *p, const Flow *f, const AlertInfo *a)
 {
 	uint32_t n;
 	const AppFrame *v = app_frames_get(f, a->frame_dir, &n);
-	json_t *fo;
 
 	for (uint32_t i = 0; i < n; i++)
-		if (v[i].id == a->frame_id) {
-			if ((fo = output_frame_object(p, f, a->frame_dir, &v[i])))
-				json_object_set_new(rec, "frame", fo);
-			return;
+		if (v[i].id == a->frame_id)
+			return output_frame_object(p, f, a->frame_dir, &v[i]);
+	return NULL;
+}
+
+/* One record's parts that are not written from the packet as it is: found
+ * or built once, before the record is written (a retry into a larger
+ * buffer writes it again). Owns what it points to that was allocated. */
+typedef struct AlertLine {
+	const Outputs *o;
+	const OutputAlertConfig *ac;
+	const Packet *p;
+	const Flow *f;
+	const AlertInfo *a;
+	json_t *app;            /* the app layer's members ({"http": {...}}), or NULL */
+	json_t *frame;          /* the "frame" object, or NULL */
+	/* payload options: what to log, and whether it is stream data */
+	const uint8_t *data;
+	uint32_t len;
+	int stream;
+	uint8_t *stream_buf;    /* the flow's stream data, when that is logged */
+	int refused;            /* a tree held a string that is not UTF-8 */
+} AlertLine;
+
+/* payload, payload_length, payload_printable, stream: as Suricata, "stream"
+ * is written whenever a payload option is on, even with no payload. Stream
+ * data is cut to payload-buffer-size; a packet's payload is logged whole. */
+static void prepare_payload(AlertLine *l)
+{
+	const OutputAlertConfig *ac = l->ac;
+	const Packet *p = l->p;
+	const AlertInfo *a = l->a;
+
+	l->stream = p->proto == IPPROTO_TCP && a->from_stream;
+	l->data = a->payload ? a->payload : p->payload;
+	l->len = a->payload ? a->payload_len : p->payload_len;
+	if (l->stream && a->stream_end && p->flow && ac->payload_buffer_size &&
+	    (l->stream_buf = malloc(ac->payload_buffer_size)) != NULL) {
+		/* Suricata logs the flow's stream data up to what was
+		 * inspected, holes marked, not just the chunk that matched */
+		uint32_t n = stream_log_data(p->flow, (p->flags & PKT_TOCLIENT) ? 1 : 0,
+					     a->stream_end, l->stream_buf, ac->payload_buffer_size);
+
+		if (n) {
+			l->data = l->stream_buf;
+			l->len = n;
 		}
-}
-
-static json_t *eve_alert_record(const OutputAlertConfig *ac, const Packet *p, const Flow *f,
-				const AlertInfo *a)
-{
-	json_t *rec = eve_header(&p->ts, "alert", p, f), *al;
-	const char *app;
-
-	if (!rec)
-		return NULL;
-	set_str(rec, "pkt_src", output_pkt_src(p));
-	if (a->has_tx)
-		set_int(rec, "tx_id", alert_log_tx_id(f, a));
-	al = alert_object(ac, a);
-	if (al)
-		json_object_set_new(rec, "alert", al);
-	add_tunnel(rec, p);
-	if (f) {
-		if (ac->app_layer)
-			add_extra(rec, f, a);
-		if ((app = output_app_proto_name(f->app_proto)))
-			set_str(rec, "app_proto", app);
-		set_str(rec, "direction", (p->flags & PKT_TOCLIENT) ? "to_client" : "to_server");
-		if (ac->flow)
-			add_flow_object(rec, f);
 	}
-	add_payload(rec, ac, p, a);
-	if (a->frame_id && f)
-		add_frame(rec, p, f, a);
-	if (ac->packet)
-		output_packet_json(rec, p, 0);
-	return rec;
+	if (l->stream && l->len > ac->payload_buffer_size)
+		l->len = ac->payload_buffer_size;
 }
 
-json_t *output_alert_object(const Outputs *o, const AlertInfo *a)
+static int payload_on(const OutputAlertConfig *ac)
 {
-	return o && a ? alert_object(&o->cfg.eve_alert, a) : NULL;
+	return ac->payload || ac->payload_printable || ac->payload_length;
+}
+
+static void write_payload(JsonWriter *w, const AlertLine *l)
+{
+	if (l->data && l->len) {
+		if (l->ac->payload)
+			jw_base64(w, "payload", l->data, l->len);
+		if (l->ac->payload_length)
+			jw_int(w, "payload_length", l->len);
+		if (l->ac->payload_printable)
+			write_printable(w, "payload_printable", l->data, l->len);
+	}
+	jw_int(w, "stream", l->stream);
+}
+
+static void alert_line_prepare(AlertLine *l)
+{
+	const Flow *f = l->f;
+	const AlertInfo *a = l->a;
+
+	if (f && l->ac->app_layer)
+		l->app = a->has_tx ? output_tx_alert_json(f, a->tx_id) : output_flow_alert_json(f);
+	if (a->frame_id && f)
+		l->frame = frame_object(l->p, f, a);
+	if (payload_on(l->ac))
+		prepare_payload(l);
+}
+
+static void alert_line_free(AlertLine *l)
+{
+	json_decref(l->app);
+	json_decref(l->frame);
+	free(l->stream_buf);
+}
+
+/* The app layer's members, merged in. The protocols' members ("http",
+ * "files", "tls", "dns", "smtp", "email" ...) never share a name with the
+ * record's own, so that merging is appending them here. */
+static void write_app_members(JsonWriter *w, AlertLine *l)
+{
+	const char *k;
+	json_t *v;
+
+	if (!json_is_object(l->app))
+		return;
+	json_object_foreach(l->app, k, v)
+		if (jw_json(w, k, v) < 0)
+			l->refused = 1;
+}
+
+/* Suricata 8's order: header (.. proto, icmp_type/code), pkt_src, tx_id,
+ * alert, tunnel, app-layer objects, app_proto, direction, flow, payload..,
+ * frame, packet, ether. */
+static void build_alert(JsonWriter *w, AlertLine *l)
+{
+	const Packet *p = l->p;
+	const Flow *f = l->f;
+	const char *src = output_pkt_src(p), *app;
+
+	eve_header_write(w, &p->ts, "alert", p, f);
+	jw_ascii(w, "pkt_src", src, strlen(src));
+	if (l->a->has_tx)
+		jw_int(w, "tx_id", (int64_t)alert_log_tx_id(f, l->a));
+	jw_object(w, "alert");
+	write_alert_members(w, l->ac, l->a);
+	jw_close(w);
+	write_tunnel(w, p);
+	if (f) {
+		write_app_members(w, l);
+		if ((app = output_app_proto_name(f->app_proto)))
+			write_text(w, "app_proto", app);
+		if (p->flags & PKT_TOCLIENT)
+			jw_ascii(w, "direction", "to_client", 9);
+		else
+			jw_ascii(w, "direction", "to_server", 9);
+		if (l->ac->flow)
+			write_flow_object(w, f);
+	}
+	if (payload_on(l->ac))
+		write_payload(w, l);
+	if (l->frame && jw_json(w, "frame", l->frame) < 0)
+		l->refused = 1;
+	if (l->ac->packet)
+		write_packet(w, p);
+	write_ether(l->o, w, p);
+}
+
+/* Suricata's logger for tagged packets: the common header, then the frame
+ * and its link type. */
+static void build_tagged_packet(JsonWriter *w, AlertLine *l)
+{
+	const char *src = output_pkt_src(l->p);
+
+	eve_header_write(w, &l->p->ts, "packet", l->p, l->p->flow);
+	jw_ascii(w, "pkt_src", src, strlen(src));
+	write_packet(w, l->p);
+}
+
+/* The largest record tried: stream payloads of a large payload-buffer-size
+ * are the largest, base64 and printable both. */
+#define ALERT_LINE_MAX ((size_t)1 << 30)
+
+/* Writes the record build() makes: on the stack when it fits (nearly every
+ * alert), else on the heap, four times larger each try. A record with a
+ * string jansson refuses is dropped, as eve_write() drops it. */
+static void alert_line_write(Outputs *o, const char *event_type,
+			     void (*build)(JsonWriter *w, AlertLine *l), AlertLine *l)
+{
+	char stack[16384], *line = stack, *bigger;
+	size_t cap = sizeof(stack), n;
+	JsonWriter w;
+
+	for (;;) {
+		jw_begin(&w, line, cap);
+		build(&w, l);
+		n = jw_end(&w);
+		if (n || l->refused || cap >= ALERT_LINE_MAX)
+			break;
+		cap = cap == sizeof(stack) ? (size_t)1 << 20 : cap * 4;
+		bigger = malloc(cap);
+		if (!bigger)
+			break;
+		if (line != stack)
+			free(line);
+		line = bigger;
+	}
+	if (!l->refused)
+		eve_write_line(o, event_type, line, n);
+	if (line != stack)
+		free(line);
+}
+
+/* ---- fast.log ---- */
+
+/* A fast.log line being formatted: cut at its end as snprintf cuts it. */
+typedef struct FastLine {
+	char *p, *end;     /* end: the last byte, kept for the terminator */
+} FastLine;
+
+static void fl_put(FastLine *l, const char *s, size_t n)
+{
+	size_t room = (size_t)(l->end - l->p);
+
+	if (n > room)
+		n = room;
+	memcpy(l->p, s, n);
+	l->p += n;
+}
+
+#define FL_LIT(l, s) fl_put((l), (s), sizeof(s) - 1)
+
+static void fl_str(FastLine *l, const char *s)
+{
+	fl_put(l, s, strlen(s));
+}
+
+static void fl_uint(FastLine *l, uint32_t v)
+{
+	char buf[10];
+
+	fl_put(l, buf, put_uint(buf, v));
 }
 
 /* "11/29/2026-23:10:01.123456", local time, as Suricata's fast.log. */
-static void fast_ts(const struct timeval *tv, char *buf, size_t len)
+static void fast_ts_slow(const struct timeval *tv, char *buf, size_t len)
 {
 	struct tm tm;
 	time_t t = tv->tv_sec;
@@ -441,6 +706,38 @@ static void fast_ts(const struct timeval *tv, char *buf, size_t len)
 		 (unsigned)tm.tm_sec % 100u, (unsigned)tv->tv_usec % 1000000u);
 }
 
+/* The same fields as eve's timestamp, in another order: rearranged from
+ * eve_format_ts(), whose thread keeps the second's date formatted, rather
+ * than a localtime_r() and a format a line. Anything not in its usual
+ * shape (a year of other than four digits, a usec out of range) is
+ * formatted by fast_ts_slow(). Returns the length (26). */
+static size_t fast_ts(const struct timeval *tv, char *buf, size_t len)
+{
+	/* "2026-11-29T23:10:01.123456+0100": separators at these offsets */
+	static const char shape[] = "dddd-dd-ddTdd:dd:dd.dddddd";
+	char eve[48];
+
+	/* eve prints a usec out of range whole, fast.log its last six digits */
+	if (tv->tv_usec < 0 || tv->tv_usec > 999999)
+		goto slow;
+	eve_format_ts(tv, eve, sizeof(eve));
+	for (size_t i = 0; i < sizeof(shape) - 1; i++)
+		if (shape[i] == 'd' ? eve[i] < '0' || eve[i] > '9' : eve[i] != shape[i])
+			goto slow;
+	memcpy(buf, eve + 5, 2);           /* month */
+	buf[2] = '/';
+	memcpy(buf + 3, eve + 8, 2);       /* day */
+	buf[5] = '/';
+	memcpy(buf + 6, eve, 4);           /* year */
+	buf[10] = '-';
+	memcpy(buf + 11, eve + 11, 15);    /* hh:mm:ss.uuuuuu */
+	buf[26] = '\0';
+	return 26;
+slow:
+	fast_ts_slow(tv, buf, len);
+	return strlen(buf);
+}
+
 /* Suricata: "[Drop] " for a drop/reject rule in IPS mode, "[wDrop] " ("would
  * drop") in IDS mode. */
 static const char *fast_action(uint8_t action)
@@ -450,34 +747,59 @@ static const char *fast_action(uint8_t action)
 	return ips_mode ? "[Drop] " : "[wDrop] ";
 }
 
-/* Formats one fast.log line (no newline). Suricata prints a missing
- * classification through printf's "%s" of NULL: "(null)". ICMP type and code
- * stand where the ports are; protocols without a keyword print as a number
- * and without ports. */
-static int fast_format(char *line, size_t len, const Packet *p, const AlertInfo *a)
+/* Formats one fast.log line (no newline), cut to len - 1 bytes as
+ * snprintf would: "TS  [**] [gid:sid:rev] msg [**] [Classification: c]
+ * [Priority: n] {PROTO} src:sp -> dst:dp". Suricata prints a missing
+ * classification through printf's "%s" of NULL: "(null)". ICMP type and
+ * code stand where the ports are; protocols without a keyword print as a
+ * number and without ports. */
+static void fast_format(char *line, size_t len, const Packet *p, const AlertInfo *a)
 {
+	FastLine l = { line, line + len - 1 };
 	char ts[40], src[48], dst[48];
 	const char *proto = output_proto_keyword(p->proto);
 	unsigned sp = p->sp, dp = p->dp;
-	int n;
 
-	fast_ts(&p->ts, ts, sizeof(ts));
-	output_format_addr(&p->src, p->ip_version, src, sizeof(src));
-	output_format_addr(&p->dst, p->ip_version, dst, sizeof(dst));
 	if (p->proto == IPPROTO_ICMP || p->proto == IPPROTO_ICMPV6) {
 		sp = p->icmp_type;
 		dp = p->icmp_code;
 	}
-	n = snprintf(line, len, "%s  %s[**] [%u:%u:%u] %s [**] [Classification: %s] [Priority: %d] ",
-		     ts, fast_action(a->action), a->gid, a->sid, a->rev, a->msg ? a->msg : "",
-		     a->class_desc ? a->class_desc : "(null)", a->priority > 0 ? a->priority : 3);
-	if (n < 0 || (size_t)n >= len)
-		return n;
-	if (proto)
-		n += snprintf(line + n, len - n, "{%s} %s:%u -> %s:%u", proto, src, sp, dst, dp);
-	else
-		n += snprintf(line + n, len - n, "{%u} %s -> %s", p->proto, src, dst);
-	return n;
+	fl_put(&l, ts, fast_ts(&p->ts, ts, sizeof(ts)));
+	FL_LIT(&l, "  ");
+	fl_str(&l, fast_action(a->action));
+	FL_LIT(&l, "[**] [");
+	fl_uint(&l, a->gid);
+	FL_LIT(&l, ":");
+	fl_uint(&l, a->sid);
+	FL_LIT(&l, ":");
+	fl_uint(&l, a->rev);
+	FL_LIT(&l, "] ");
+	fl_str(&l, a->msg ? a->msg : "");
+	FL_LIT(&l, " [**] [Classification: ");
+	fl_str(&l, a->class_desc ? a->class_desc : "(null)");
+	FL_LIT(&l, "] [Priority: ");
+	fl_uint(&l, (uint32_t)(a->priority > 0 ? a->priority : 3));
+	FL_LIT(&l, "] {");
+	output_format_addr(&p->src, p->ip_version, src, sizeof(src));
+	output_format_addr(&p->dst, p->ip_version, dst, sizeof(dst));
+	if (proto) {
+		fl_str(&l, proto);
+		FL_LIT(&l, "} ");
+		fl_str(&l, src);
+		FL_LIT(&l, ":");
+		fl_uint(&l, sp);
+		FL_LIT(&l, " -> ");
+		fl_str(&l, dst);
+		FL_LIT(&l, ":");
+		fl_uint(&l, dp);
+	} else {
+		fl_uint(&l, p->proto);
+		FL_LIT(&l, "} ");
+		fl_str(&l, src);
+		FL_LIT(&l, " -> ");
+		fl_str(&l, dst);
+	}
+	*l.p = '\0';
 }
 
 void output_alert(Outputs *o, const Packet *p, const Flow *f, const AlertInfo *a)
@@ -485,33 +807,27 @@ void output_alert(Outputs *o, const Packet *p, const Flow *f, const AlertInfo *a
 	if (!o || !p || !a || a->action == ALERT_ACTION_PASS)
 		return;
 	if (outputs_eve_enabled(o, "alert")) {
-		json_t *rec = eve_alert_record(&o->cfg.eve_alert, p, f, a);
+		AlertLine l = { .o = o, .ac = &o->cfg.eve_alert, .p = p, .f = f, .a = a };
 
-		if (rec) {
-			eve_add_ether(o, rec, p);
-			eve_write(o, rec);
-		}
+		alert_line_prepare(&l);
+		alert_line_write(o, "alert", build_alert, &l);
+		alert_line_free(&l);
 	}
 	if (outputs_fast_enabled(o)) {
 		char line[FAST_LINE_MAX];
 
-		if (fast_format(line, sizeof(line), p, a) > 0)
-			fast_write_line(o, line);
+		fast_format(line, sizeof(line), p, a);
+		fast_write_line(o, line);
 	}
 }
 
-/* Suricata's alert logger writes tagged packets as "packet" records: the
- * common header, then the frame and its link type. */
+/* Suricata's alert logger writes tagged packets as "packet" records. */
 void output_tagged_packet(Outputs *o, const Packet *p)
 {
-	json_t *rec;
+	AlertLine l = { .o = o, .p = p };
 
 	if (!o || !p || !o->cfg.eve_alert.tagged_packets || !outputs_eve_enabled(o, "alert"))
 		return;
-	rec = eve_header(&p->ts, "packet", p, p->flow);
-	if (!rec)
-		return;
-	set_str(rec, "pkt_src", output_pkt_src(p));
-	output_packet_json(rec, p, 0);
-	eve_write(o, rec);
+	l.ac = &o->cfg.eve_alert;
+	alert_line_write(o, "packet", build_tagged_packet, &l);
 }

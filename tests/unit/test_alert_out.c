@@ -2,6 +2,8 @@
 #include "test.h"
 #include "output-test-util.h"
 #include "output/alert.h"
+#include "output/json-dump.h"
+#include "output/output-private.h"
 #include "app-layer/app-layer.h"
 #include "conf/conf.h"
 
@@ -642,6 +644,118 @@ TEST(alert_icmp_and_ipv6_eve_header)
 	rm_tree(dir);
 }
 
+/* The alert object is written into the line; keys that need escaping go
+ * through a tree, keys jansson refuses are left out, bytes that are not
+ * UTF-8 in a value become '?'. The drop records' tree of it is the same. */
+TEST(alert_metadata_grouped_escaped_and_bad_keys_skipped)
+{
+	char *dir = make_tmpdir();
+	char eve[256], key200[220], buf[2048];
+	static const char *md[9];
+	char *line;
+	Outputs *o;
+	Packet p;
+	Flow f;
+	AlertInfo a;
+	json_t *al;
+	size_t n;
+
+	memset(key200, 'k', 200);
+	strcpy(key200 + 200, " long");
+	md[0] = "tag one";
+	md[1] = "wei\"rd k";
+	md[2] = "caf\xc3\xa9 v";
+	md[3] = "tag two";
+	md[4] = "bad\xff x";       /* not UTF-8: jansson refuses the key */
+	md[5] = "  lead  spaced";
+	md[6] = key200;            /* longer than Suricata logs */
+	md[7] = "solo";
+	md[8] = "tag thr\xfe";
+	CHECK(dir);
+	o = open_in(dir, yaml_default);
+	CHECK(o);
+	tcp_pair(&p, &f);
+	base_alert(&a);
+	a.msg = "msg \xff\xfe end";
+	a.metadata = md;
+	a.n_metadata = 9;
+	output_alert(o, &p, &f, &a);
+	al = output_alert_object(o, &a);
+	outputs_close(o);
+	CHECK(al);
+	n = eve_json_dump(al, buf, sizeof(buf) - 1);
+	json_decref(al);
+	CHECK(n > 0 && n < sizeof(buf));
+	buf[n] = '\0';
+
+	path_in(eve, sizeof(eve), dir, "eve.json");
+	line = file_line(eve, 0);
+	CHECK(line);
+	CHECK(strstr(line, "\"signature\":\"msg ?? end\"") != NULL);
+	CHECK(strstr(line, "\"metadata\":{\"tag\":[\"one\",\"two\",\"thr?\"],"
+			   "\"wei\\\"rd\":[\"k\"],\"caf\xc3\xa9\":[\"v\"],\"lead\":[\"spaced\"],"
+			   "\"solo\":[\"\"]}}") != NULL);
+	CHECK(strstr(line, buf) != NULL);
+	free(line);
+	rm_tree(dir);
+}
+
+static const char yaml_big_payload[] =
+	"outputs:\n"
+	"  - eve-log:\n"
+	"      enabled: yes\n"
+	"      filename: eve.json\n"
+	"      types:\n"
+	"        - alert:\n"
+	"            payload: yes\n"
+	"            payload-printable: yes\n";
+
+/* A record larger than the 1 MiB a retry first tries (payload and
+ * printable of a 900 KB match) is written whole, as jansson wrote it. */
+TEST(alert_record_over_a_mebibyte_written_whole)
+{
+	enum { N = 900000 };
+	char *dir = make_tmpdir();
+	char eve[256];
+	uint8_t *data = malloc(N);
+	char *want = malloc(N + 1);
+	Outputs *o;
+	Packet p;
+	Flow f;
+	AlertInfo a;
+	json_t *r;
+	const char *s;
+
+	CHECK(dir && data && want);
+	for (size_t i = 0; i < N; i++) {
+		data[i] = (uint8_t)(i * 7 + i / 251);
+		want[i] = (data[i] >= 0x20 && data[i] < 0x7f) || data[i] == '\n' || data[i] == '\r'
+			  ? (char)data[i] : '.';
+	}
+	want[N] = '\0';
+	o = open_in(dir, yaml_big_payload);
+	CHECK(o);
+	tcp_pair(&p, &f);
+	base_alert(&a);
+	a.payload = data;             /* not stream data: logged whole */
+	a.payload_len = N;
+	output_alert(o, &p, &f, &a);
+	outputs_close(o);
+
+	path_in(eve, sizeof(eve), dir, "eve.json");
+	CHECK_EQ(count_lines(eve), 1);
+	r = eve_line(eve, 0);
+	CHECK(r);
+	s = jstr(r, "payload_printable");
+	CHECK(s && strcmp(s, want) == 0);
+	s = jstr(r, "payload");
+	CHECK(s && strlen(s) == 4 * ((N + 2) / 3));
+	json_decref(r);
+	free(data);
+	free(want);
+	rm_tree(dir);
+}
+
 /* ---- fast.log ---- */
 
 static char *fast_for(const Packet *p, const AlertInfo *a)
@@ -771,6 +885,50 @@ TEST(fast_line_unnamed_protocol_has_no_ports)
 	base_alert(&a);
 	l = fast_for(&p, &a);
 	CHECK(l && strstr(l, "[Priority: 1] {253} 1.2.3.4 -> 5.6.7.8") != NULL);
+	free(l);
+}
+
+/* snprintf's cut: the line is its first FAST_LINE_MAX - 1 bytes. */
+TEST(fast_line_long_msg_cut_at_4095_bytes)
+{
+	static char msg[5000];
+	Packet p;
+	Flow f;
+	AlertInfo a;
+	char *l;
+
+	utc();
+	memset(msg, 'm', sizeof(msg) - 1);
+	tcp_pair(&p, &f);
+	base_alert(&a);
+	a.msg = msg;
+	l = fast_for(&p, &a);
+	CHECK(l);
+	CHECK_EQ(strlen(l), 4095);
+	CHECK(strncmp(l, "11/30/2026-00:53:21.123456  [**] [1:2000001:3] mmm", 50) == 0);
+	free(l);
+}
+
+/* fast.log clamps what eve prints whole: a usec out of range, a year of
+ * five digits. */
+TEST(fast_line_time_out_of_range_clamped)
+{
+	Packet p;
+	Flow f;
+	AlertInfo a;
+	char *l;
+
+	utc();
+	tcp_pair(&p, &f);
+	base_alert(&a);
+	p.ts.tv_usec = 1234567;
+	l = fast_for(&p, &a);
+	CHECK(l && strncmp(l, "11/30/2026-00:53:21.234567  [**]", 32) == 0);
+	free(l);
+	p.ts.tv_sec = 253402300800;   /* 10000-01-01 */
+	p.ts.tv_usec = 5;
+	l = fast_for(&p, &a);
+	CHECK(l && strncmp(l, "01/01/0000-00:00:00.000005  [**]", 32) == 0);
 	free(l);
 }
 

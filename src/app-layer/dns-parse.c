@@ -39,87 +39,133 @@ int dns_event_by_name(const char *name)
 	return -1;
 }
 
-static const struct {
-	uint16_t type;
-	const char *name;
-} rrtypes[] = {
-	{ 1, "A" },        { 2, "NS" },       { 3, "MD" },
-	{ 4, "MF" },       { 5, "CNAME" },    { 6, "SOA" },
-	{ 7, "MB" },       { 8, "MG" },       { 9, "MR" },
-	{ 10, "NULL" },    { 11, "WKS" },     { 12, "PTR" },
-	{ 13, "HINFO" },   { 14, "MINFO" },   { 15, "MX" },
-	{ 16, "TXT" },     { 17, "RP" },      { 18, "AFSDB" },
-	{ 19, "X25" },     { 20, "ISDN" },    { 21, "RT" },
-	{ 22, "NSAP" },    { 23, "NSAPPTR" }, { 24, "SIG" },
-	{ 25, "KEY" },     { 26, "PX" },      { 27, "GPOS" },
-	{ 28, "AAAA" },    { 29, "LOC" },     { 30, "NXT" },
-	{ 33, "SRV" },     { 34, "ATMA" },    { 35, "NAPTR" },
-	{ 36, "KX" },      { 37, "CERT" },    { 38, "A6" },
-	{ 39, "DNAME" },   { 41, "OPT" },     { 42, "APL" },
-	{ 43, "DS" },      { 44, "SSHFP" },   { 45, "IPSECKEY" },
-	{ 46, "RRSIG" },   { 47, "NSEC" },    { 48, "DNSKEY" },
-	{ 49, "DHCID" },   { 50, "NSEC3" },   { 51, "NSEC3PARAM" },
-	{ 52, "TLSA" },    { 55, "HIP" },     { 59, "CDS" },
-	{ 60, "CDNSKEY" }, { 64, "SVCB" },    { 65, "HTTPS" },
-	{ 99, "SPF" },     { 249, "TKEY" },   { 250, "TSIG" },
-	{ 253, "MAILA" },  { 255, "ANY" },    { 256, "URI" },
-	{ 257, "CAA" },
+/* The mnemonics Suricata prints, indexed by type: the eve writer names a
+ * type for every query and record, so a lookup, not a search, and the
+ * length kept, not measured. */
+struct mnemonic {
+	const char *s;
+	uint8_t len;
+};
+#define M(s) { s, sizeof(s) - 1 }
+
+#define RRTYPE_NAMES_N 258
+static const struct mnemonic rrtype_names[RRTYPE_NAMES_N] = {
+	[1] = M("A"),         [2] = M("NS"),       [3] = M("MD"),       [4] = M("MF"),
+	[5] = M("CNAME"),     [6] = M("SOA"),      [7] = M("MB"),       [8] = M("MG"),
+	[9] = M("MR"),        [10] = M("NULL"),    [11] = M("WKS"),     [12] = M("PTR"),
+	[13] = M("HINFO"),    [14] = M("MINFO"),   [15] = M("MX"),      [16] = M("TXT"),
+	[17] = M("RP"),       [18] = M("AFSDB"),   [19] = M("X25"),     [20] = M("ISDN"),
+	[21] = M("RT"),       [22] = M("NSAP"),    [23] = M("NSAPPTR"), [24] = M("SIG"),
+	[25] = M("KEY"),      [26] = M("PX"),      [27] = M("GPOS"),    [28] = M("AAAA"),
+	[29] = M("LOC"),      [30] = M("NXT"),     [33] = M("SRV"),     [34] = M("ATMA"),
+	[35] = M("NAPTR"),    [36] = M("KX"),      [37] = M("CERT"),    [38] = M("A6"),
+	[39] = M("DNAME"),    [41] = M("OPT"),     [42] = M("APL"),     [43] = M("DS"),
+	[44] = M("SSHFP"),    [45] = M("IPSECKEY"), [46] = M("RRSIG"),  [47] = M("NSEC"),
+	[48] = M("DNSKEY"),   [49] = M("DHCID"),   [50] = M("NSEC3"),   [51] = M("NSEC3PARAM"),
+	[52] = M("TLSA"),     [55] = M("HIP"),     [59] = M("CDS"),     [60] = M("CDNSKEY"),
+	[64] = M("SVCB"),     [65] = M("HTTPS"),   [99] = M("SPF"),     [249] = M("TKEY"),
+	[250] = M("TSIG"),    [253] = M("MAILA"),  [255] = M("ANY"),    [256] = M("URI"),
+	[257] = M("CAA"),
 };
 
 const char *dns_rrtype_name(uint16_t rrtype)
 {
-	for (size_t i = 0; i < sizeof(rrtypes) / sizeof(rrtypes[0]); i++)
-		if (rrtypes[i].type == rrtype)
-			return rrtypes[i].name;
-	return NULL;
+	return rrtype < RRTYPE_NAMES_N ? rrtype_names[rrtype].s : NULL;
 }
 
 int dns_rrtype_by_name(const char *name)
 {
-	for (size_t i = 0; i < sizeof(rrtypes) / sizeof(rrtypes[0]); i++)
-		if (strcasecmp(rrtypes[i].name, name) == 0)
-			return rrtypes[i].type;
+	for (int t = 0; t < RRTYPE_NAMES_N; t++)
+		if (rrtype_names[t].s && strcasecmp(rrtype_names[t].s, name) == 0)
+			return t;
 	return -1;
+}
+
+/* v in decimal at buf, NUL-terminated; its length. The unnamed types and
+ * rcodes, which Suricata prints as the number. */
+static size_t format_decimal(unsigned v, char *buf)
+{
+	char tmp[12], *q = tmp + sizeof(tmp);
+	size_t n;
+
+	do {
+		*--q = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	n = (size_t)(tmp + sizeof(tmp) - q);
+	memcpy(buf, q, n);
+	buf[n] = 0;
+	return n;
+}
+
+/* The text at a caller's buffer, cut to fit as snprintf() would. */
+static const char *copy_text(const char *s, size_t n, char *buf, size_t size)
+{
+	if (!size)
+		return buf;
+	if (n >= size)
+		n = size - 1;
+	memcpy(buf, s, n);
+	buf[n] = 0;
+	return buf;
+}
+
+const char *dns_rrtype_text(uint16_t rrtype, char *buf, size_t *len)
+{
+	if (rrtype < RRTYPE_NAMES_N && rrtype_names[rrtype].s) {
+		*len = rrtype_names[rrtype].len;
+		return rrtype_names[rrtype].s;
+	}
+	*len = format_decimal(rrtype, buf);
+	return buf;
 }
 
 const char *dns_rrtype_format(uint16_t rrtype, char *buf, size_t size)
 {
-	const char *n = dns_rrtype_name(rrtype);
+	char tmp[DNS_NAME_BUF];
+	size_t n;
+	const char *s = dns_rrtype_text(rrtype, tmp, &n);
 
-	if (n)
-		snprintf(buf, size, "%s", n);
-	else
-		snprintf(buf, size, "%u", rrtype);
-	return buf;
+	return copy_text(s, n, buf, size);
 }
 
-static const char *const rcodes[] = {
-	"NOERROR", "FORMERR", "SERVFAIL", "NXDOMAIN", "NOTIMP", "REFUSED",
-	"YXDOMAIN", "YXRRSET", "NXRRSET", "NOTAUTH", "NOTZONE",
+static const struct mnemonic rcodes[] = {
+	M("NOERROR"),  M("FORMERR"), M("SERVFAIL"), M("NXDOMAIN"),
+	M("NOTIMP"),   M("REFUSED"), M("YXDOMAIN"), M("YXRRSET"),
+	M("NXRRSET"),  M("NOTAUTH"), M("NOTZONE"),
 };
+#define RCODES_N (sizeof(rcodes) / sizeof(rcodes[0]))
 
 const char *dns_rcode_name(uint8_t rcode)
 {
-	return rcode < sizeof(rcodes) / sizeof(rcodes[0]) ? rcodes[rcode] : NULL;
+	return rcode < RCODES_N ? rcodes[rcode].s : NULL;
 }
 
 int dns_rcode_by_name(const char *name)
 {
-	for (size_t i = 0; i < sizeof(rcodes) / sizeof(rcodes[0]); i++)
-		if (strcasecmp(rcodes[i], name) == 0)
+	for (size_t i = 0; i < RCODES_N; i++)
+		if (strcasecmp(rcodes[i].s, name) == 0)
 			return (int)i;
 	return -1;
 }
 
+const char *dns_rcode_text(uint8_t rcode, char *buf, size_t *len)
+{
+	if (rcode < RCODES_N) {
+		*len = rcodes[rcode].len;
+		return rcodes[rcode].s;
+	}
+	*len = format_decimal(rcode, buf);
+	return buf;
+}
+
 const char *dns_rcode_format(uint8_t rcode, char *buf, size_t size)
 {
-	const char *n = dns_rcode_name(rcode);
+	char tmp[DNS_NAME_BUF];
+	size_t n;
+	const char *s = dns_rcode_text(rcode, tmp, &n);
 
-	if (n)
-		snprintf(buf, size, "%s", n);
-	else
-		snprintf(buf, size, "%u", rcode);
-	return buf;
+	return copy_text(s, n, buf, size);
 }
 
 /* ---------------------------------------------------------------------

@@ -226,10 +226,15 @@ int dns_rrtype_by_name(const char *name);
 /* Writes the mnemonic or the decimal number into buf (DNS_NAME_BUF bytes
  * hold any); returns buf. */
 const char *dns_rrtype_format(uint16_t rrtype, char *buf, size_t size);
+/* The same text without a copy, for the eve writer: the mnemonic itself, or
+ * the number written into buf (DNS_NAME_BUF bytes); NUL-terminated, its
+ * length in *len. */
+const char *dns_rrtype_text(uint16_t rrtype, char *buf, size_t *len);
 /* "NOERROR", "NXDOMAIN", ...; NULL for 11-15. */
 const char *dns_rcode_name(uint8_t rcode);
 int dns_rcode_by_name(const char *name);
 const char *dns_rcode_format(uint8_t rcode, char *buf, size_t size);
+const char *dns_rcode_text(uint8_t rcode, char *buf, size_t *len);
 
 /* --- TCP framing -------------------------------------------------------
  * One per direction of a TCP flow. dns_tcp_feed() takes the next in-order

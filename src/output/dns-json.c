@@ -60,66 +60,70 @@ bool dns_json_cfg_type_on(const struct dns_json_cfg *c, uint16_t rrtype)
 /* ---------------------------------------------------------------------
  * Strings */
 
-static bool utf8_valid(const uint8_t *p, uint32_t len)
+/* Suricata's form of bytes that are not UTF-8 (ASCII as is, each other
+ * byte as the text \xnn) as the body of a JSON string, escaped as jansson
+ * escapes (json-dump.c): the text's backslash as \\, '"' and control
+ * characters as \" \b \f \n \r \t or \u00XX. Done in one pass: the
+ * writer's escaper, given the \xnn text, would take it apart again, a run
+ * and an escape for every backslash. At most 6 bytes out per byte in. */
+#define X_JSON_MAX 6
+static size_t x_escape_json(const uint8_t *p, uint32_t len, char *out)
 {
-	uint32_t i = 0;
+	static const char lower[] = "0123456789abcdef", upper[] = "0123456789ABCDEF";
+	static const char short_esc[0x20] = {
+		['\b'] = 'b', ['\f'] = 'f', ['\n'] = 'n', ['\r'] = 'r', ['\t'] = 't',
+	};
+	char *o = out;
 
-	while (i < len) {
+	for (uint32_t i = 0; i < len; i++) {
 		uint8_t c = p[i];
-		uint32_t n;
-		uint32_t cp;
 
-		if (c < 0x80) {
-			i++;
-			continue;
-		}
-		if (c >= 0xC2 && c <= 0xDF) {
-			n = 1;
-			cp = c & 0x1F;
-		} else if (c >= 0xE0 && c <= 0xEF) {
-			n = 2;
-			cp = c & 0x0F;
-		} else if (c >= 0xF0 && c <= 0xF4) {
-			n = 3;
-			cp = c & 0x07;
+		if (c >= 0x80) {
+			memcpy(o, "\\\\x", 3);
+			o[3] = lower[c >> 4];
+			o[4] = lower[c & 15];
+			o += 5;
+		} else if (c == '"' || c == '\\') {
+			*o++ = '\\';
+			*o++ = (char)c;
+		} else if (c < 0x20 && short_esc[c]) {
+			*o++ = '\\';
+			*o++ = short_esc[c];
+		} else if (c < 0x20) {
+			memcpy(o, "\\u00", 4);
+			o[4] = upper[c >> 4];
+			o[5] = upper[c & 15];
+			o += 6;
 		} else {
-			return false;
+			*o++ = (char)c;
 		}
-		if (len - i <= n)
-			return false;
-		for (uint32_t k = 1; k <= n; k++) {
-			if ((p[i + k] & 0xC0) != 0x80)
-				return false;
-			cp = cp << 6 | (p[i + k] & 0x3F);
-		}
-		/* overlong forms, surrogates, past U+10FFFF */
-		if ((n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) ||
-		    (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF)
-			return false;
-		i += n + 1;
 	}
-	return true;
+	return (size_t)(o - out);
 }
 
-/* A wire string (name, TXT, raw rdata) as Suricata prints it. Most fit the
- * stack; a long raw rdata that is not UTF-8 takes the heap. */
+/* A wire string (name, TXT, raw rdata) as Suricata prints it. The writer
+ * checks UTF-8 as it escapes (one pass, not a check and then the copy) and
+ * hands back what fails, which takes the \xnn form. That form's JSON text
+ * goes to jw_ascii(), which copies its text as it is; a tree (the alerts'
+ * dns object) takes the form itself, escaped when the tree is dumped. Most
+ * fit the stack; a long raw rdata that is not UTF-8 takes the heap. */
 static void write_bytes(JsonWriter *w, const char *key, const uint8_t *p, uint32_t len)
 {
-	char stack[1024], *buf = stack;
-	size_t n;
+	char stack[4096], *buf = stack;
+	size_t n, per = w->tree_mode ? 4 : X_JSON_MAX;
 
-	if (utf8_valid(p, len)) {
-		jw_strn(w, key, len ? (const char *)p : "", len);
+	if (jw_strn_try(w, key, len ? (const char *)p : "", len) == 0)
 		return;
-	}
-	if ((size_t)len * 4 > sizeof(stack) && !(buf = malloc((size_t)len * 4))) {
+	if ((size_t)len * per > sizeof(stack) && !(buf = malloc((size_t)len * per))) {
 		jw_strn(w, key, "", 0);
 		return;
 	}
-	/* Suricata's fallback for bytes that are not UTF-8: ASCII as is,
-	 * each other byte as the text \xnn */
-	n = eve_x_escape(p, len, buf, 0);
-	jw_strn(w, key, buf, n);
+	if (w->tree_mode) {
+		n = eve_x_escape(p, len, buf, 0);
+		jw_strn(w, key, buf, n);
+	} else {
+		jw_ascii(w, key, buf, x_escape_json(p, len, buf));
+	}
 	if (buf != stack)
 		free(buf);
 }
@@ -143,34 +147,82 @@ static void write_name(JsonWriter *w, const char *key, const struct dns_name *n)
 	write_bytes(w, key, n->s.ptr, n->s.len);
 }
 
+/* The names and numbers below are our own ASCII: written as they are,
+ * without the escaping pass that bytes off the wire need. */
+#define write_literal(w, key, lit) jw_ascii(w, key, lit, sizeof(lit) - 1)
+
 static void write_rrtype(JsonWriter *w, const char *key, uint16_t t)
 {
 	char buf[DNS_NAME_BUF];
+	size_t n;
+	const char *s = dns_rrtype_text(t, buf, &n);
 
-	jw_str(w, key, dns_rrtype_format(t, buf, sizeof(buf)));
+	jw_ascii(w, key, s, n);
+}
+
+static void write_rcode(JsonWriter *w, uint8_t rcode)
+{
+	char buf[DNS_NAME_BUF];
+	size_t n;
+	const char *s = dns_rcode_text(rcode, buf, &n);
+
+	jw_ascii(w, "rcode", s, n);
+}
+
+/* The header's flags as "%x" prints them: lower case, no leading zeros. */
+static void write_flags(JsonWriter *w, uint16_t flags)
+{
+	static const char hex[] = "0123456789abcdef";
+	char buf[4];
+	size_t n = 0;
+	int shift = 12;
+
+	while (shift > 0 && !(flags >> shift))
+		shift -= 4;
+	for (; shift >= 0; shift -= 4)
+		buf[n++] = hex[(flags >> shift) & 15];
+	jw_ascii(w, "flags", buf, n);
+}
+
+/* One byte of a dotted quad, as "%u" prints it; returns the end. */
+static char *put_octet(char *p, unsigned v)
+{
+	if (v >= 100) {
+		*p++ = (char)('0' + v / 100);
+		v %= 100;
+		*p++ = (char)('0' + v / 10);
+	} else if (v >= 10) {
+		*p++ = (char)('0' + v / 10);
+	}
+	*p++ = (char)('0' + v % 10);
+	return p;
 }
 
 static void write_addr(JsonWriter *w, const char *key, const struct dns_rr *rr)
 {
 	static const char hex[] = "0123456789abcdef";
 	const uint8_t *a = rr->rd.addr;
-	char buf[48];
+	char buf[48], *p = buf;
 
 	if (rr->kind == DNS_RD_A) {
-		snprintf(buf, sizeof(buf), "%u.%u.%u.%u", a[0], a[1], a[2], a[3]);
-		jw_str(w, key, buf);
+		for (int i = 0; i < 4; i++) {
+			if (i)
+				*p++ = '.';
+			p = put_octet(p, a[i]);
+		}
+		jw_ascii(w, key, buf, (size_t)(p - buf));
 		return;
 	}
 	/* Suricata prints every group in full, zeros kept */
-	for (int i = 0, n = 0; i < 16; i += 2) {
+	for (int i = 0; i < 16; i += 2) {
 		if (i)
-			buf[n++] = ':';
-		buf[n++] = hex[a[i] >> 4];
-		buf[n++] = hex[a[i] & 15];
-		buf[n++] = hex[a[i + 1] >> 4];
-		buf[n++] = hex[a[i + 1] & 15];
+			*p++ = ':';
+		*p++ = hex[a[i] >> 4];
+		*p++ = hex[a[i] & 15];
+		*p++ = hex[a[i + 1] >> 4];
+		*p++ = hex[a[i + 1] & 15];
 	}
-	jw_strn(w, key, buf, 39);
+	jw_ascii(w, key, buf, (size_t)(p - buf));
 }
 
 static void write_hex(JsonWriter *w, const char *key, const struct dns_bytes *b, bool colons)
@@ -393,7 +445,8 @@ static void write_grouped(JsonWriter *w, const struct dns_msg *m, const struct d
 
 	for (uint32_t i = 0; i < n; i++) {
 		uint16_t t = rrs[i].rrtype;
-		char key[DNS_NAME_BUF];
+		char buf[DNS_NAME_BUF];
+		size_t kl;
 
 		if (!grouped_values(&rrs[i], cfg))
 			continue;
@@ -405,8 +458,8 @@ static void write_grouped(JsonWriter *w, const struct dns_msg *m, const struct d
 		if (seen[t >> 3] & (1u << (t & 7)))
 			continue;
 		seen[t >> 3] |= (uint8_t)(1u << (t & 7));
-		dns_rrtype_format(t, key, sizeof(key));
-		jw_array(w, key);
+		/* NUL-terminated: a key */
+		jw_array(w, dns_rrtype_text(t, buf, &kl));
 		for (uint32_t k = i; k < n; k++)
 			if (rrs[k].rrtype == t && grouped_values(&rrs[k], cfg))
 				write_grouped_values(w, &rrs[k]);
@@ -462,18 +515,19 @@ void dns_json_write(JsonWriter *w, const struct dns_msg *m, enum dns_dir dir, ui
 {
 	bool req = dir == DNS_DIR_TOSERVER;
 	unsigned formats = cfg ? cfg->formats : DNS_JSON_DETAILED | DNS_JSON_GROUPED;
-	char buf[DNS_NAME_BUF];
 	bool open = false;
 
 	jw_int(w, "version", 3);
-	jw_str(w, "type", req ? "request" : "response");
+	if (req)
+		write_literal(w, "type", "request");
+	else
+		write_literal(w, "type", "response");
 	if (req)
 		jw_int(w, "tx_id", (int64_t)tx_id);
 	jw_int(w, "id", m->id);
-	snprintf(buf, sizeof(buf), "%x", m->flags);
-	jw_str(w, "flags", buf);
+	write_flags(w, m->flags);
 	write_flag_bits(w, m);
-	jw_str(w, "rcode", dns_rcode_format(m->rcode, buf, sizeof(buf)));
+	write_rcode(w, m->rcode);
 
 	for (uint32_t i = 0; i < m->nqueries; i++) {
 		const struct dns_query *qu = &m->queries[i];
@@ -511,7 +565,7 @@ bool dns_json_v2_query(JsonWriter *w, const struct dns_msg *m, uint32_t qi, uint
 		return false;
 	qu = &m->queries[qi];
 	jw_int(w, "version", 2);
-	jw_str(w, "type", "query");
+	write_literal(w, "type", "query");
 	jw_int(w, "id", m->id);
 	write_name(w, "rrname", &qu->name);
 	if (qu->name.flags & DNS_NAME_TRUNCATED)
@@ -527,13 +581,11 @@ bool dns_json_v2_query(JsonWriter *w, const struct dns_msg *m, uint32_t qi, uint
 void dns_json_v2_answer(JsonWriter *w, const struct dns_msg *m, const struct dns_json_cfg *cfg)
 {
 	unsigned formats = cfg ? cfg->formats : DNS_JSON_DETAILED | DNS_JSON_GROUPED;
-	char buf[DNS_NAME_BUF];
 
 	jw_int(w, "version", 2);
-	jw_str(w, "type", "answer");
+	write_literal(w, "type", "answer");
 	jw_int(w, "id", m->id);
-	snprintf(buf, sizeof(buf), "%x", m->flags);
-	jw_str(w, "flags", buf);
+	write_flags(w, m->flags);
 	write_flag_bits(w, m);
 	if (m->nqueries) {
 		write_name(w, "rrname", &m->queries[0].name);
@@ -541,7 +593,7 @@ void dns_json_v2_answer(JsonWriter *w, const struct dns_msg *m, const struct dns
 			jw_bool(w, "rrname_truncated", 1);
 		write_rrtype(w, "rrtype", m->queries[0].rrtype);
 	}
-	jw_str(w, "rcode", dns_rcode_format(m->rcode, buf, sizeof(buf)));
+	write_rcode(w, m->rcode);
 	/* version 2 logs every answer of a logged response, and "grouped"
 	 * whenever there are answers, {} when none groups */
 	if (m->nrrs[DNS_SEC_ANSWER]) {

@@ -170,8 +170,12 @@ static void build_record(JsonWriter *w, void *ctx)
 	eve_header_write_dir(w, l->p ? &l->p->ts : &l->f->last, "dns", NULL, l->f, server_src);
 	if (l->p && l->p->pcap_cnt)
 		jw_int(w, "pcap_cnt", (int64_t)l->p->pcap_cnt);
-	if (l->p)
-		jw_str(w, "pkt_src", output_pkt_src(l->p));
+	if (l->p) {
+		const char *src = output_pkt_src(l->p);
+
+		/* one of our names: no escaping pass */
+		jw_ascii(w, "pkt_src", src, strlen(src));
+	}
 	jw_object(w, "dns");
 	fill_dns(w, l->r);
 }

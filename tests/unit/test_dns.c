@@ -1230,6 +1230,72 @@ TEST(dns_rrtype_and_rcode_names)
 	CHECK_STREQ(dns_rcode_name(3), "NXDOMAIN");
 	CHECK_STREQ(dns_rcode_format(12, buf, sizeof(buf)), "12");
 	CHECK_EQ(dns_rcode_by_name("servfail"), 2);
+	/* as snprintf, cut to fit */
+	CHECK_STREQ(dns_rrtype_format(51, buf, 4), "NSE");
+	CHECK_STREQ(dns_rrtype_format(65535, buf, 3), "65");
+	CHECK_STREQ(dns_rcode_format(3, buf, 1), "");
+}
+
+/* The eve writer's form of types and rcodes (dns_*_text, no copy of a
+ * mnemonic) is the mnemonic where there is one, else "%u", for every value;
+ * and each mnemonic names its type back. */
+TEST(dns_rrtype_and_rcode_text_every_value)
+{
+	char buf[DNS_NAME_BUF], want[DNS_NAME_BUF];
+	unsigned named = 0;
+
+	for (unsigned t = 0; t <= 65535; t++) {
+		const char *name = dns_rrtype_name((uint16_t)t);
+		size_t n = 99;
+		const char *s = dns_rrtype_text((uint16_t)t, buf, &n);
+
+		if (name) {
+			named++;
+			CHECK(s == name);
+			CHECK_EQ(dns_rrtype_by_name(name), (int)t);
+		} else {
+			snprintf(want, sizeof(want), "%u", t);
+			CHECK_STREQ(s, want);
+		}
+		CHECK_EQ(n, strlen(s));
+		CHECK_STREQ(dns_rrtype_format((uint16_t)t, buf, sizeof(buf)), s);
+	}
+	CHECK_EQ(named, 61);
+	static const char *const types[] = { "A", "NS", "CNAME", "SOA", "NULL", "PTR", "MX",
+					     "TXT", "AAAA", "SRV", "OPT", "SSHFP", "RRSIG",
+					     "NSEC3PARAM", "HTTPS", "ANY", "CAA" };
+	static const unsigned numbers[] = { 1, 2, 5, 6, 10, 12, 15, 16, 28, 33, 41, 44, 46,
+					    51, 65, 255, 257 };
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		size_t n;
+
+		CHECK_STREQ(dns_rrtype_text((uint16_t)numbers[i], buf, &n), types[i]);
+		CHECK_EQ(n, strlen(types[i]));
+	}
+	for (unsigned r = 0; r <= 255; r++) {
+		const char *name = dns_rcode_name((uint8_t)r);
+		size_t n = 99;
+		const char *s = dns_rcode_text((uint8_t)r, buf, &n);
+
+		CHECK_EQ(name != NULL, r <= 10);
+		if (name) {
+			CHECK(s == name);
+			CHECK_EQ(dns_rcode_by_name(name), (int)r);
+		} else {
+			snprintf(want, sizeof(want), "%u", r);
+			CHECK_STREQ(s, want);
+		}
+		CHECK_EQ(n, strlen(s));
+	}
+	{
+		size_t n;
+
+		CHECK_STREQ(dns_rcode_text(0, buf, &n), "NOERROR");
+		CHECK_STREQ(dns_rcode_text(3, buf, &n), "NXDOMAIN");
+		CHECK_STREQ(dns_rcode_text(10, buf, &n), "NOTZONE");
+		CHECK_STREQ(dns_rcode_text(11, buf, &n), "11");
+		CHECK_STREQ(dns_rcode_text(15, buf, &n), "15");
+	}
 }
 
 /* ---------------------------------------------------------------------
@@ -2318,4 +2384,120 @@ TEST(dns_v2_query_and_answer_records)
 			  "\"rcode\":\"NOERROR\",\"answers\":[{\"rrname\":\"example.org\",\"rrtype\":\"DNSKEY\","
 			  "\"ttl\":300,\"rdata\":\"\\u0001\\u0001\\u0003\\b\\\\xaa\"}],\"grouped\":{}}");
 	dns_msg_free(m);
+}
+
+static uint32_t prng(uint32_t *seed)
+{
+	*seed = *seed * 1103515245u + 12345u;
+	return *seed >> 8;
+}
+
+/* Random bytes, biased to what needs escaping: high bytes (not UTF-8, the
+ * \xnn form), '"', '\\', control characters, and some valid UTF-8. */
+static void wjunk(struct w *w, uint32_t *seed, size_t n)
+{
+	static const uint8_t picks[] = { '"', '\\', 0, 1, '\b', '\t', '\n', 0x0c, '\r', 0x1f,
+					 0x7f, '/', 'a', 'Z', 0x80, 0xc3, 0xa9, 0xff, 0xed };
+
+	for (size_t i = 0; i < n; i++) {
+		uint32_t r = prng(seed);
+
+		w8(w, r & 1 ? picks[(r >> 1) % sizeof(picks)] : (r >> 4) & 0xff);
+	}
+}
+
+/* Random messages: the written record (eve) and the tree (alerts, escaped
+ * by jansson) hold the same bytes, and the fields we format ourselves read
+ * as printf prints them: flags "%x", rcode and types by name or "%u", A
+ * and AAAA addresses. */
+TEST(dns_written_equals_tree_random_messages)
+{
+	static const unsigned types[] = { 1, 28, 10, 16, 5, 9999, 48, 65535, 255, 12 };
+	static char line[1 << 17];
+	uint32_t seed = 2024;
+
+	for (int iter = 0; iter < 400; iter++) {
+		struct w w;
+		unsigned nan = 1 + prng(&seed) % 5, flags = 0x8000 | (prng(&seed) & 0x7fff);
+		uint32_t qtype = types[prng(&seed) % 10];
+		uint8_t addr[4][4];
+		unsigned naddr = 0;
+		struct dns_msg *m;
+		json_t *j, *root;
+		char *want, buf[64];
+		JsonWriter jw;
+		size_t n;
+
+		flags &= ~0x7800u;   /* opcode 0: a response that parses */
+		whdr(&w, prng(&seed) & 0xffff, flags, 1, nan, 0, 0);
+		wname(&w, "example.org");
+		w16(&w, qtype);
+		w16(&w, 1);
+		for (unsigned a = 0; a < nan; a++) {
+			unsigned t = types[prng(&seed) % 10];
+			size_t at = wrr(&w, "example.org", t, prng(&seed));
+
+			if (t == 1 && naddr < 4) {
+				for (int k = 0; k < 4; k++)
+					addr[naddr][k] = (uint8_t)prng(&seed);
+				/* the edges of each byte's width */
+				if (iter % 4 == 0)
+					memset(addr[naddr], iter % 8 ? 0 : 255, 4);
+				wraw(&w, addr[naddr++], 4);
+			} else if (t == 1) {
+				wraw(&w, "\x0a\x00\x00\x01", 4);
+			} else if (t == 28) {
+				wjunk(&w, &seed, 16);
+			} else if (t == 16) {
+				size_t len = prng(&seed) % 60;
+
+				w8(&w, (unsigned)len);
+				wjunk(&w, &seed, len);
+			} else if (t == 5 || t == 12) {
+				wname(&w, "a.example");
+			} else {
+				wjunk(&w, &seed, prng(&seed) % (iter % 10 ? 80 : 2000));
+			}
+			wrdlen(&w, at);
+		}
+		m = parse_w(&w, DNS_DIR_TOCLIENT, NULL);
+		CHECK(m && m->complete);
+		if (!m)
+			continue;
+		j = dns_json_message(m, DNS_DIR_TOCLIENT, 0, NULL);
+		snprintf(buf, sizeof(buf), "%x", flags);
+		CHECK_STREQ(jstr(j, "flags"), buf);
+		if (!dns_rcode_name(flags & 15)) {
+			snprintf(buf, sizeof(buf), "%u", flags & 15);
+			CHECK_STREQ(jstr(j, "rcode"), buf);
+		}
+		if (!dns_rrtype_name((uint16_t)qtype)) {
+			snprintf(buf, sizeof(buf), "%u", qtype);
+			CHECK_STREQ(jstr(j, "queries[0].rrtype"), buf);
+		}
+		for (unsigned k = 0, a = 0; a < naddr; k++) {
+			json_t *ans = json_array_get(json_object_get(j, "answers"), k);
+
+			CHECK(ans != NULL);
+			if (!ans)
+				break;
+			if (strcmp(json_string_value(json_object_get(ans, "rrtype")), "A"))
+				continue;
+			snprintf(buf, sizeof(buf), "%u.%u.%u.%u", addr[a][0], addr[a][1], addr[a][2],
+				 addr[a][3]);
+			CHECK_STREQ(json_string_value(json_object_get(ans, "rdata")), buf);
+			a++;
+		}
+		root = json_object();
+		json_object_set_new(root, "dns", j);
+		want = json_dumps(root, JSON_COMPACT | JSON_PRESERVE_ORDER);
+		jw_begin(&jw, line, sizeof(line));
+		jw_object(&jw, "dns");
+		dns_json_write(&jw, m, DNS_DIR_TOCLIENT, 0, NULL);
+		n = jw_end(&jw);
+		CHECK(want && n == strlen(want) && memcmp(line, want, n) == 0);
+		free(want);
+		json_decref(root);
+		dns_msg_free(m);
+	}
 }

@@ -101,7 +101,9 @@ static const TsCacheSlot *ts_cache_get(time_t sec)
 	return c;
 }
 
-void eve_format_ts(const struct timeval *tv, char *buf, size_t len)
+/* As eve_format_ts(); returns the length, which the fast path knows (the
+ * record writer wants it, and a strlen() would measure it again). */
+static size_t format_ts(const struct timeval *tv, char *buf, size_t len)
 {
 	const TsCacheSlot *c;
 	long us = (long)tv->tv_usec;
@@ -112,7 +114,7 @@ void eve_format_ts(const struct timeval *tv, char *buf, size_t len)
 	if (us < 0 || us > 999999 || !(c = ts_cache_get(tv->tv_sec)) ||
 	    c->date_len + 7 + c->zone_len >= len) {
 		format_ts_slow(tv, buf, len);
-		return;
+		return len ? strlen(buf) : 0;
 	}
 	memcpy(buf, c->date, c->date_len);
 	w = buf + c->date_len;
@@ -122,45 +124,83 @@ void eve_format_ts(const struct timeval *tv, char *buf, size_t len)
 		us /= 10;
 	}
 	memcpy(w + 7, c->zone, c->zone_len + 1);
+	return c->date_len + 7 + c->zone_len;
+}
+
+void eve_format_ts(const struct timeval *tv, char *buf, size_t len)
+{
+	format_ts(tv, buf, len);
 }
 
 static const char hex_digits[] = "0123456789abcdef";
 
+/* The longest address text: IPv6, eight groups of four and seven colons. */
+#define ADDR_TEXT_MAX 39
+
+/* One byte of a dotted quad as "%u" prints it; returns the end. */
+static inline char *put_octet(char *w, unsigned v)
+{
+	if (v >= 100) {
+		*w++ = (char)('0' + v / 100);
+		v %= 100;
+		*w++ = (char)('0' + v / 10);
+	} else if (v >= 10) {
+		*w++ = (char)('0' + v / 10);
+	}
+	*w++ = (char)('0' + v % 10);
+	return w;
+}
+
 /* Suricata prints IPv6 addresses uncompressed ("2001:0db8:0000:...") and IPv4
- * dotted. Written by hand rather than with snprintf(): every eve record has
- * two, and the format parser cost more than the rest of the header. The text
- * is exactly the "%02x%02x:..." and "%u.%u.%u.%u" forms, cut to fit len as
- * snprintf would. Returns the length written. */
-static size_t format_addr(const Address *a, uint8_t ip_version, char *buf, size_t len)
+ * dotted: exactly the "%02x%02x:..." and "%u.%u.%u.%u" forms. Written by hand
+ * rather than with snprintf(): every eve record has two, and the format
+ * parser cost more than the rest of the header. The text goes straight to
+ * out (ADDR_TEXT_MAX bytes, no NUL), the record's own buffer; returns its
+ * length. */
+static size_t addr_text(const Address *a, uint8_t ip_version, char *out)
 {
 	const uint8_t *b = a->a.u8;
-	char tmp[40], *w = tmp;
-	size_t n;
+	char *w = out;
 
 	if (ip_version == 6) {
-		for (int i = 0; i < 16; i++) {
-			if (i && !(i & 1))
-				*w++ = ':';
-			*w++ = hex_digits[b[i] >> 4];
-			*w++ = hex_digits[b[i] & 15];
-		}
-	} else {
-		for (int i = 0; i < 4; i++) {
+		for (int i = 0; i < 16; i += 2) {
 			if (i)
-				*w++ = '.';
-			if (b[i] >= 100)
-				*w++ = (char)('0' + b[i] / 100);
-			if (b[i] >= 10)
-				*w++ = (char)('0' + b[i] / 10 % 10);
-			*w++ = (char)('0' + b[i] % 10);
+				*w++ = ':';
+			w[0] = hex_digits[b[i] >> 4];
+			w[1] = hex_digits[b[i] & 15];
+			w[2] = hex_digits[b[i + 1] >> 4];
+			w[3] = hex_digits[b[i + 1] & 15];
+			w += 4;
 		}
+		return (size_t)(w - out);
 	}
+	w = put_octet(w, b[0]);
+	*w++ = '.';
+	w = put_octet(w, b[1]);
+	*w++ = '.';
+	w = put_octet(w, b[2]);
+	*w++ = '.';
+	w = put_octet(w, b[3]);
+	return (size_t)(w - out);
+}
+
+/* The text NUL-terminated in buf, cut to fit len as snprintf would.
+ * Returns the length written. */
+static size_t format_addr(const Address *a, uint8_t ip_version, char *buf, size_t len)
+{
+	char tmp[ADDR_TEXT_MAX];
+	size_t n;
+
 	if (!len)
 		return 0;
-	n = (size_t)(w - tmp);
-	if (n >= len)
-		n = len - 1;
-	memcpy(buf, tmp, n);
+	if (len > ADDR_TEXT_MAX) {
+		n = addr_text(a, ip_version, buf);
+	} else {
+		n = addr_text(a, ip_version, tmp);
+		if (n >= len)
+			n = len - 1;
+		memcpy(buf, tmp, n);
+	}
 	buf[n] = 0;
 	return n;
 }
@@ -222,13 +262,13 @@ void eve_set_community_id(int enabled, uint16_t seed)
 static void write_tuple(JsonWriter *w, uint8_t ip_version, uint8_t proto, const Address *src,
 			uint16_t sp, const Address *dst, uint16_t dp)
 {
-	char a[48], pbuf[8];
+	char a[ADDR_TEXT_MAX], pbuf[8];
 
 	/* addresses, timestamps and names are ours: ASCII that JSON keeps */
-	jw_ascii(w, "src_ip", a, format_addr(src, ip_version, a, sizeof(a)));
+	jw_ascii(w, "src_ip", a, addr_text(src, ip_version, a));
 	if (proto_has_ports(proto))
 		jw_int(w, "src_port", sp);
-	jw_ascii(w, "dest_ip", a, format_addr(dst, ip_version, a, sizeof(a)));
+	jw_ascii(w, "dest_ip", a, addr_text(dst, ip_version, a));
 	if (proto_has_ports(proto))
 		jw_int(w, "dest_port", dp);
 	jw_int(w, "ip_v", ip_version);
@@ -257,8 +297,7 @@ void eve_header_write_dir(JsonWriter *w, const struct timeval *ts, const char *e
 {
 	char buf[48];
 
-	eve_format_ts(ts, buf, sizeof(buf));
-	jw_ascii(w, "timestamp", buf, strlen(buf));
+	jw_ascii(w, "timestamp", buf, format_ts(ts, buf, sizeof(buf)));
 	if (f)
 		jw_int(w, "flow_id", (int64_t)f->flow_id);
 	if (f && f->parent_id)
@@ -318,8 +357,7 @@ static void write_ts(JsonWriter *w, const char *key, const struct timeval *tv)
 {
 	char buf[48];
 
-	eve_format_ts(tv, buf, sizeof(buf));
-	jw_ascii(w, key, buf, strlen(buf));
+	jw_ascii(w, key, buf, format_ts(tv, buf, sizeof(buf)));
 }
 
 static void write_hex(JsonWriter *w, const char *key, uint8_t v)

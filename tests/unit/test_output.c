@@ -797,3 +797,90 @@ TEST(output_header_written_equals_tree)
 	}
 	eve_set_community_id(0, 0);
 }
+
+/* What printf would print for an address: Suricata's forms. */
+static void printf_addr(const uint8_t *b, int v6, char *out, size_t len)
+{
+	if (v6)
+		snprintf(out, len, "%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x",
+			 b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11],
+			 b[12], b[13], b[14], b[15]);
+	else
+		snprintf(out, len, "%u.%u.%u.%u", b[0], b[1], b[2], b[3]);
+}
+
+static void check_addr(const uint8_t *b, int v6)
+{
+	Address a;
+	char got[64], want[64];
+
+	memset(&a, 0, sizeof(a));
+	memcpy(a.a.u8, b, v6 ? 16 : 4);
+	printf_addr(b, v6, want, sizeof(want));
+	output_format_addr(&a, v6 ? 6 : 4, got, sizeof(got));
+	CHECK_STREQ(got, want);
+	/* cut to fit as snprintf cuts, down to a buffer of one byte */
+	for (size_t len = 1; len <= 41; len++) {
+		memset(got, 'x', sizeof(got));
+		printf_addr(b, v6, want, len);
+		output_format_addr(&a, v6 ? 6 : 4, got, len);
+		CHECK_STREQ(got, want);
+		CHECK_EQ(got[len], 'x');
+	}
+}
+
+/* The header's address text, written by hand: exactly "%u.%u.%u.%u" and
+ * the uncompressed "%02x%02x:..." for every byte value in every place,
+ * the edges (0.0.0.0, 255.255.255.255, 10.0.0.1, ::, all ones), and
+ * random addresses, both in output_format_addr() and in the records (the
+ * written header and the tree the same bytes). */
+TEST(output_address_text_as_printf)
+{
+	static const uint8_t edges[][16] = {
+		{ 0, 0, 0, 0 }, { 255, 255, 255, 255 }, { 10, 0, 0, 1 }, { 1, 9, 10, 99 },
+		{ 100, 199, 200, 250 }, { 0 },
+		{ 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+		  0xff, 0xff },
+		{ 0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1 },
+	};
+	uint32_t seed = 77;
+	Packet p;
+	char want[64];
+
+	for (size_t i = 0; i < sizeof(edges) / sizeof(edges[0]); i++) {
+		check_addr(edges[i], 0);
+		check_addr(edges[i], 1);
+	}
+	for (unsigned v = 0; v < 256; v++) {
+		uint8_t b[16] = { (uint8_t)v, (uint8_t)(255 - v), (uint8_t)(v * 7), (uint8_t)(v ^ 0x5a) };
+
+		for (int k = 4; k < 16; k++)
+			b[k] = (uint8_t)(v + k * 17);
+		check_addr(b, 0);
+		b[3] = (uint8_t)v;   /* v last, too */
+		check_addr(b, 0);
+		check_addr(b, 1);
+	}
+	utc();
+	memset(&p, 0, sizeof(p));
+	p.proto = IPPROTO_UDP;
+	p.sp = 53;
+	p.dp = 40000;
+	for (int iter = 0; iter < 200; iter++) {
+		json_t *t;
+
+		p.ip_version = iter & 1 ? 6 : 4;
+		for (int k = 0; k < 16; k++) {
+			seed = seed * 1103515245u + 12345u;
+			p.src.a.u8[k] = (uint8_t)(seed >> 16);
+			p.dst.a.u8[k] = (uint8_t)(seed >> 24);
+		}
+		check_headers_equal(&p, NULL);
+		t = eve_header(&p.ts, "dns", &p, NULL);
+		printf_addr(p.src.a.u8, iter & 1, want, sizeof(want));
+		CHECK_STREQ(jstr(t, "src_ip"), want);
+		printf_addr(p.dst.a.u8, iter & 1, want, sizeof(want));
+		CHECK_STREQ(jstr(t, "dest_ip"), want);
+		json_decref(t);
+	}
+}

@@ -1,5 +1,6 @@
 /* DNS message parsing, TCP framing and transactions: see dns-parse.h. */
 #include "app-layer/dns-parse.h"
+#include "util/strnum.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,15 +86,8 @@ int dns_rrtype_by_name(const char *name)
  * rcodes, which Suricata prints as the number. */
 static size_t format_decimal(unsigned v, char *buf)
 {
-	char tmp[12], *q = tmp + sizeof(tmp);
-	size_t n;
+	size_t n = u32_digits(v, buf);
 
-	do {
-		*--q = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	n = (size_t)(tmp + sizeof(tmp) - q);
-	memcpy(buf, q, n);
 	buf[n] = 0;
 	return n;
 }

@@ -9,6 +9,7 @@
 #include "output/alert.h"
 #include "output/output-private.h"
 #include "output/json-writer.h"
+#include "util/strnum.h"
 #include "stream/stream.h"
 #include "app-layer/app-layer.h"
 #include "app-layer/frames.h"
@@ -170,21 +171,6 @@ static void write_text(JsonWriter *w, const char *key, const char *s)
 		free(copy);
 }
 
-/* Unsigned decimal digits at buf (room for 10); their count. */
-static size_t put_uint(char *buf, uint32_t v)
-{
-	char tmp[10], *q = tmp + sizeof(tmp);
-	size_t n;
-
-	do {
-		*--q = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	n = (size_t)(tmp + sizeof(tmp) - q);
-	memcpy(buf, q, n);
-	return n;
-}
-
 static void write_addr(JsonWriter *w, const char *key, const Address *a, uint8_t ip_version)
 {
 	char buf[48];
@@ -212,7 +198,7 @@ static void write_tunnel(JsonWriter *w, const Packet *p)
 	if (proto)
 		jw_ascii(w, "proto", proto, strlen(proto));
 	else
-		jw_ascii(w, "proto", num, put_uint(num, r->proto));
+		jw_ascii(w, "proto", num, u32_digits(r->proto, num));
 	jw_int(w, "depth", p->recursion_level);
 	if (r->pcap_cnt)
 		jw_int(w, "pcap_cnt", (int64_t)r->pcap_cnt);
@@ -686,7 +672,7 @@ static void fl_uint(FastLine *l, uint32_t v)
 {
 	char buf[10];
 
-	fl_put(l, buf, put_uint(buf, v));
+	fl_put(l, buf, u32_digits(v, buf));
 }
 
 /* "11/29/2026-23:10:01.123456", local time, as Suricata's fast.log. */

@@ -6,6 +6,7 @@
 
 #include "mpm/mpm.h"
 #include "mpm/hs.h"
+#include "mpm/runs.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +28,8 @@ struct MpmCtx {
 	struct MpmCtx *head;
 	uint32_t head_len;
 	int is_head;                /* this is another context's head */
+	/* sets-only hs: the run literals (mpm/runs.h), found apart */
+	MpmRuns *runs;
 	/* compiled */
 	AcAutomaton *ac;
 #ifdef HAVE_HYPERSCAN
@@ -285,6 +288,26 @@ static void dedup(MpmCtx *ctx)
 	ctx->npats = w;
 }
 
+/* Moves a sets-only hs context's run literals (up to MPM_RUNS_MAX) out of
+ * its patterns into ctx->runs. 0, or -1 for no memory. */
+static int split_runs(MpmCtx *ctx)
+{
+	struct ac_pattern runs[MPM_RUNS_MAX];
+	uint32_t nruns = 0, w = 0;
+
+	for (uint32_t i = 0; i < ctx->npats; i++) {
+		if (nruns < MPM_RUNS_MAX && mpm_run_literal(&ctx->pats[i], ctx->bytes))
+			runs[nruns++] = ctx->pats[i];
+		else
+			ctx->pats[w++] = ctx->pats[i];
+	}
+	if (!nruns)
+		return 0;
+	ctx->npats = w;
+	ctx->runs = mpm_runs_build(runs, nruns, ctx->bytes);
+	return ctx->runs ? 0 : -1;
+}
+
 int mpm_prepare(MpmCtx *ctx, char *err, size_t errlen)
 {
 	char dummy[8];
@@ -305,6 +328,10 @@ int mpm_prepare(MpmCtx *ctx, char *err, size_t errlen)
 	if (ctx->head && mpm_prepare(ctx->head, err, errlen) != 0)
 		return -1;
 	dedup(ctx);
+	if (ctx->algo == MPM_HS && ctx->sets_only && split_runs(ctx) != 0) {
+		snprintf(err, errlen, "mpm: no memory for the run literals");
+		return -1;
+	}
 	switch (ctx->algo) {
 	case MPM_AC:
 	case MPM_AC_CUDA:
@@ -347,6 +374,7 @@ void mpm_free(MpmCtx *ctx)
 	if (!ctx)
 		return;
 	mpm_free(ctx->head);
+	mpm_runs_free(ctx->runs);
 	ac_free(ctx->ac);
 #ifdef HAVE_HYPERSCAN
 	mpm_hs_free(ctx->hs);
@@ -402,11 +430,15 @@ static uint32_t part_search(const MpmCtx *ctx, MpmScratch *s, const uint8_t *buf
 	case MPM_AC_CUDA:
 		return ac_search(ctx->ac, buf, len, cb, arg);
 	case MPM_HS:
+	{
+		uint32_t n = ctx->runs ? mpm_runs_scan(ctx->runs, buf, len, cb, arg) : 0;
+
 #ifdef HAVE_HYPERSCAN
-		return mpm_hs_search(ctx->hs, s ? s->hs : NULL, buf, len, cb, arg);
-#else
-		return 0;
+		if (ctx->npats)
+			n += mpm_hs_search(ctx->hs, s ? s->hs : NULL, buf, len, cb, arg);
 #endif
+		return n;
+	}
 	}
 	return 0;
 }
@@ -431,7 +463,7 @@ static void part_prefilter(const MpmCtx *ctx, MpmScratch *s, const uint8_t *buf,
 			   MpmMatchSet *ms)
 {
 	/* all of a context's patterns may be bounded: no pass for nothing */
-	if (!ctx->prepared || len == 0 || ctx->npats == 0)
+	if (!ctx->prepared || len == 0 || (ctx->npats == 0 && !ctx->runs))
 		return;
 	switch (ctx->algo) {
 	case MPM_AC:
@@ -459,13 +491,15 @@ enum mpm_algo mpm_ctx_algo(const MpmCtx *ctx)
 
 static size_t mpm_memory_part(const MpmCtx *ctx)
 {
+	size_t runs = mpm_runs_memory(ctx->runs);
+
 	if (ctx->ac)
 		return ctx->ac->blk->size;
 #ifdef HAVE_HYPERSCAN
 	if (ctx->hs)
-		return mpm_hs_memory(ctx->hs);
+		return runs + mpm_hs_memory(ctx->hs);
 #endif
-	return 0;
+	return runs;
 }
 
 size_t mpm_memory(const MpmCtx *ctx)
@@ -475,7 +509,8 @@ size_t mpm_memory(const MpmCtx *ctx)
 
 uint32_t mpm_pattern_count(const MpmCtx *ctx)
 {
-	return ctx->npats + (ctx->head ? ctx->head->npats : 0);
+	return ctx->npats + (ctx->runs ? mpm_runs_count(ctx->runs) : 0) +
+	       (ctx->head ? ctx->head->npats : 0);
 }
 
 uint32_t mpm_max_pattern_id(const MpmCtx *ctx)

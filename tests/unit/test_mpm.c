@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "mpm/mpm.h"
+#include "mpm/runs.h"
 
 /* ---- collecting matches ---- */
 
@@ -1237,4 +1238,215 @@ TEST(mpm_property_pcap_bytes_ac_hs_naive_agree)
 		free(data);
 	}
 	CHECK(total > 1000);
+}
+
+/* ---- run literals (mpm/runs.h) ---- */
+
+static struct ac_pattern run_pat(uint8_t *bytes, size_t *nb, uint8_t byte, uint16_t len,
+				 uint32_t id, int nocase)
+{
+	struct ac_pattern p = { .id = id, .off = (uint32_t)*nb, .len = len,
+				.nocase = (uint8_t)nocase };
+
+	memset(bytes + *nb, byte, len);
+	*nb += len;
+	return p;
+}
+
+/* The ids (and first ends) a naive search finds for run literals. */
+static void naive_runs(const struct ac_pattern *pats, size_t n, const uint8_t *bytes,
+		       const uint8_t *buf, uint32_t len, struct pairs *out)
+{
+	for (size_t k = 0; k < n; k++) {
+		struct tpat t = { .len = pats[k].len, .id = pats[k].id, .nocase = pats[k].nocase };
+
+		memcpy(t.b, bytes + pats[k].off, t.len);
+		for (uint32_t e = t.len; e <= len; e++)
+			if (eq_bytes(buf + e - t.len, t.b, t.len, t.nocase)) {
+				pairs_cb(out, t.id, e);
+				break;
+			}
+	}
+}
+
+/* Which literals are run literals: one byte repeated, MPM_RUN_MIN_LEN or
+ * more of it, folded when nocase. */
+TEST(mpm_run_literal_is_one_byte_repeated)
+{
+	uint8_t bytes[64] = "aaaaAaaaaAaaab\0\0\0\0\0";
+	struct ac_pattern mixed = { .off = 4, .len = 5 },
+			  tail = { .off = 9, .len = 5 }, zeros = { .off = 14, .len = 5 },
+			  short_zeros = { .off = 14, .len = MPM_RUN_MIN_LEN - 1 };
+
+	CHECK_EQ(MPM_RUN_MIN_LEN <= 5, 1);
+	CHECK_EQ(mpm_run_literal(&zeros, bytes), 1);
+	CHECK_EQ(mpm_run_literal(&short_zeros, bytes), 0);
+	CHECK_EQ(mpm_run_literal(&mixed, bytes), 0);    /* "Aaaaa" exact */
+	mixed.nocase = 1;
+	CHECK_EQ(mpm_run_literal(&mixed, bytes), 1);    /* "Aaaaa" nocase */
+	tail.nocase = 1;
+	CHECK_EQ(mpm_run_literal(&tail, bytes), 0);     /* "Aaaab" */
+}
+
+/* The finder: a run long enough anywhere (start, middle, end), each
+ * literal once at the end of its first occurrence, nocase letters across
+ * cases, exact ones not, a run one byte short never. */
+TEST(mpm_runs_finder_named_cases)
+{
+	uint8_t bytes[128];
+	size_t nb = 0;
+	struct ac_pattern pats[4];
+	MpmRuns *r;
+	struct pairs got = { 0 };
+
+	pats[0] = run_pat(bytes, &nb, 0x00, 5, 10, 0);
+	pats[1] = run_pat(bytes, &nb, 'a', 6, 11, 1);
+	pats[2] = run_pat(bytes, &nb, 'Z', 5, 12, 0);
+	pats[3] = run_pat(bytes, &nb, 0x00, 9, 13, 0);
+	r = mpm_runs_build(pats, 4, bytes);
+	CHECK(r != NULL);
+	CHECK_EQ(mpm_runs_count(r), 4);
+	/* five zeros at the start, again later: once, at 5 */
+	CHECK_EQ(mpm_runs_scan(r, BUF("\0\0\0\0\0xyz\0\0\0\0\0\0"), pairs_cb, &got), 1);
+	CHECK_EQ(got.n, 1);
+	CHECK_EQ(got.v[0].id, 10);
+	CHECK_EQ(got.v[0].end, 5);
+	/* four zeros, "zzzzz" for exact "ZZZZZ": nothing */
+	pairs_reset(&got);
+	CHECK_EQ(mpm_runs_scan(r, BUF("ab\0\0\0\0cdzzzzzq"), pairs_cb, &got), 0);
+	/* "aAaAaA" for nocase "aaaaaa", "ZZZZZ" at the very end */
+	pairs_reset(&got);
+	CHECK_EQ(mpm_runs_scan(r, BUF("..aAaAaA....ZZZZZ"), pairs_cb, &got), 2);
+	pairs_sort(&got);
+	CHECK_EQ(got.v[0].id, 11);
+	CHECK_EQ(got.v[0].end, 8);
+	CHECK_EQ(got.v[1].id, 12);
+	CHECK_EQ(got.v[1].end, 17);
+	/* nine zeros: both zero literals, at their own ends */
+	pairs_reset(&got);
+	CHECK_EQ(mpm_runs_scan(r, BUF("x\0\0\0\0\0\0\0\0\0"), pairs_cb, &got), 2);
+	pairs_sort(&got);
+	CHECK_EQ(got.v[0].id, 10);
+	CHECK_EQ(got.v[0].end, 6);
+	CHECK_EQ(got.v[1].id, 13);
+	CHECK_EQ(got.v[1].end, 10);
+	/* shorter than the shortest literal */
+	pairs_reset(&got);
+	CHECK_EQ(mpm_runs_scan(r, BUF("\0\0\0\0"), pairs_cb, &got), 0);
+	free(got.v);
+	mpm_runs_free(r);
+}
+
+/* Random buffers made of runs (zeros, letters in both cases, a few other
+ * bytes) against random run literals: the finder gives what a naive
+ * search gives, ids and first ends. The sampling and its skips past
+ * measured runs are what this checks (an exact run inside a longer nocase
+ * one, runs of other bytes right after). */
+TEST(mpm_property_runs_finder_naive_agree)
+{
+	static const uint8_t run_bytes[] = { 0x00, 'a', 'A', 'b', 'B', '0', 0xff, '$' };
+	uint8_t bytes[MPM_RUNS_MAX * 16], buf[600];
+	struct pairs want = { 0 }, got = { 0 };
+	size_t total = 0;
+
+	rng_state = 0x5eed0f4e1e5ull;
+	for (int round = 0; round < 400; round++) {
+		struct ac_pattern pats[MPM_RUNS_MAX];
+		size_t n = 1 + rnd() % 12, nb = 0;
+		uint32_t len = 0, want_len = rnd() % sizeof(buf);
+		MpmRuns *r;
+
+		for (size_t k = 0; k < n; k++)
+			pats[k] = run_pat(bytes, &nb, run_bytes[rnd() % sizeof(run_bytes)],
+					  (uint16_t)(MPM_RUN_MIN_LEN + rnd() % 10), (uint32_t)k,
+					  (int)(rnd() & 1));
+		r = mpm_runs_build(pats, (uint32_t)n, bytes);
+		CHECK(r != NULL);
+		while (len < want_len) {
+			uint32_t run = 1 + rnd() % 14;
+			uint8_t b = run_bytes[rnd() % sizeof(run_bytes)];
+
+			for (uint32_t k = 0; k < run && len < want_len; k++)
+				buf[len++] = (rnd() % 9) ? b : (uint8_t)(b ^ 0x20);
+		}
+		pairs_reset(&want);
+		pairs_reset(&got);
+		naive_runs(pats, n, bytes, buf, len, &want);
+		CHECK_EQ(mpm_runs_scan(r, buf, len, pairs_cb, &got), (uint32_t)want.n);
+		pairs_sort(&want);
+		pairs_sort(&got);
+		if (!pairs_equal(&got, &want)) {
+			printf("  round %d (len %u, %zu literals): finder %zu, naive %zu\n", round,
+			       len, n, got.n, want.n);
+			CHECK(!"finder and naive disagree");
+		}
+		total += want.n;
+		mpm_runs_free(r);
+	}
+	CHECK(total > 500);
+	free(want.v);
+	free(got.v);
+}
+
+/* A sets-only hs context takes its run literals apart: its prefilter set
+ * is still ac's, with a run literal among ordinary ones. */
+TEST(mpm_hs_sets_only_run_literals_as_ac)
+{
+	static const char *pats[] = { "abc", "\0\0\0\0\0", "xxxxxxxx", "q" };
+	static const uint16_t lens[] = { 3, 5, 8, 1 };
+	static const struct { const char *b; uint32_t len; uint32_t n; } bufs[] = {
+		{ "abc\0\0\0\0\0", 8, 2 }, { "\0\0\0\0xxxxxxx", 11, 0 },
+		{ "XXXXXXXXxxxxxxxxq", 17, 2 }, { "", 0, 0 },
+	};
+	MpmCtx *ac = mpm_new(MPM_AC), *hs;
+	MpmScratch *sa, *sh;
+	MpmMatchSet *ma = mpm_matchset_new(8), *mh = mpm_matchset_new(8);
+	char e[256];
+
+	if (!mpm_have_hs()) {
+		printf("  (no Hyperscan: skipped)\n");
+		mpm_free(ac);
+		mpm_matchset_free(ma);
+		mpm_matchset_free(mh);
+		return;
+	}
+	hs = mpm_new(MPM_HS);
+	mpm_set_sets_only(ac);
+	mpm_set_sets_only(hs);
+	for (uint32_t i = 0; i < 4; i++) {
+		CHECK_EQ(mpm_add_pattern(ac, (const uint8_t *)pats[i], lens[i], i, 0), 0);
+		CHECK_EQ(mpm_add_pattern(hs, (const uint8_t *)pats[i], lens[i], i, 0), 0);
+	}
+	CHECK_EQ(mpm_prepare(ac, e, sizeof(e)), 0);
+	CHECK_EQ(mpm_prepare(hs, e, sizeof(e)), 0);
+	CHECK_EQ(mpm_pattern_count(hs), 4);
+	sa = mpm_scratch_new(ac);
+	sh = mpm_scratch_new(hs);
+	for (int b = 0; b < 4; b++) {
+		mpm_matchset_clear(ma);
+		mpm_matchset_clear(mh);
+		mpm_prefilter(ac, sa, (const uint8_t *)bufs[b].b, bufs[b].len, ma);
+		mpm_prefilter(hs, sh, (const uint8_t *)bufs[b].b, bufs[b].len, mh);
+		CHECK_EQ(mpm_matchset_count(ma), bufs[b].n);
+		CHECK_EQ(mpm_matchset_count(mh), bufs[b].n);
+		for (uint32_t i = 0; i < 4; i++)
+			CHECK_EQ(mpm_matchset_has(mh, i), mpm_matchset_has(ma, i));
+	}
+	/* mpm_search reports the run literal once, where it first ends */
+	{
+		struct pairs got = { 0 };
+
+		CHECK_EQ(mpm_search(hs, sh, BUF("\0\0\0\0\0\0\0q"), pairs_cb, &got), 2);
+		pairs_sort(&got);
+		CHECK_EQ(got.v[0].id, 1);
+		CHECK_EQ(got.v[0].end, 5);
+		CHECK_EQ(got.v[1].id, 3);
+		free(got.v);
+	}
+	mpm_scratch_free(sa);
+	mpm_scratch_free(sh);
+	mpm_free(ac);
+	mpm_free(hs);
+	mpm_matchset_free(ma);
+	mpm_matchset_free(mh);
 }

@@ -430,46 +430,76 @@ TEST(mpm_callback_nonzero_stops_search)
 	free(got.v);
 }
 
+/* A sets-only ac and hs context with the same patterns (ids 0..n-1), their
+ * scratch and a match set each: the prefilter comparisons below. */
+struct set_pair {
+	MpmCtx *ac, *hs;
+	MpmScratch *sa, *sh;
+	MpmMatchSet *ma, *mh;
+};
+
+static void set_pair_free(struct set_pair *sp)
+{
+	mpm_scratch_free(sp->sa);
+	mpm_scratch_free(sp->sh);
+	mpm_free(sp->ac);
+	mpm_free(sp->hs);
+	mpm_matchset_free(sp->ma);
+	mpm_matchset_free(sp->mh);
+}
+
+/* 0 with both built and prepared; -1 without Hyperscan (printed) or when
+ * a step fails (a test failure). */
+static int set_pair_build(struct set_pair *sp, const char *const *pats, const uint16_t *lens,
+			  uint32_t n)
+{
+	char e[256];
+
+	memset(sp, 0, sizeof(*sp));
+	if (!mpm_have_hs()) {
+		printf("  (no Hyperscan: skipped)\n");
+		return -1;
+	}
+	sp->ac = mpm_new(MPM_AC);
+	sp->hs = mpm_new(MPM_HS);
+	mpm_set_sets_only(sp->ac);
+	mpm_set_sets_only(sp->hs);
+	for (uint32_t i = 0; i < n; i++)
+		if (mpm_add_pattern(sp->ac, (const uint8_t *)pats[i], lens[i], i, 0) != 0 ||
+		    mpm_add_pattern(sp->hs, (const uint8_t *)pats[i], lens[i], i, 0) != 0)
+			goto fail;
+	if (mpm_prepare(sp->ac, e, sizeof(e)) != 0 || mpm_prepare(sp->hs, e, sizeof(e)) != 0)
+		goto fail;
+	sp->sa = mpm_scratch_new(sp->ac);
+	sp->sh = mpm_scratch_new(sp->hs);
+	sp->ma = mpm_matchset_new(n);
+	sp->mh = mpm_matchset_new(n);
+	if (sp->sa && sp->sh && sp->ma && sp->mh)
+		return 0;
+fail:
+	test_fail(__FILE__, __LINE__, "set_pair_build: a context did not build");
+	set_pair_free(sp);
+	return -1;
+}
+
 /* A context that serves the prefilter (mpm_set_sets_only): hs reports a
  * pattern once per scan, and the prefilter's set is the one ac gives. */
 TEST(mpm_sets_only_reports_each_pattern_once)
 {
-	static const char *pats[] = { "a", "ab", "bab", "zz" };
-	MpmCtx *ac = mpm_new(MPM_AC), *hs;
-	MpmScratch *sa, *sh;
-	MpmMatchSet *ma = mpm_matchset_new(8), *mh = mpm_matchset_new(8);
-	char e[256];
+	static const char *const pats[] = { "a", "ab", "bab", "zz" };
+	static const uint16_t lens[] = { 1, 2, 3, 2 };
+	struct set_pair sp;
 
-	if (!mpm_have_hs()) {
-		printf("  (no Hyperscan: skipped)\n");
-		mpm_free(ac);
-		mpm_matchset_free(ma);
-		mpm_matchset_free(mh);
+	if (set_pair_build(&sp, pats, lens, 4) != 0)
 		return;
-	}
-	hs = mpm_new(MPM_HS);
-	mpm_set_sets_only(hs);
-	for (uint32_t i = 0; i < 4; i++) {
-		CHECK_EQ(mpm_add_pattern(ac, (const uint8_t *)pats[i], (uint16_t)strlen(pats[i]), i, 0), 0);
-		CHECK_EQ(mpm_add_pattern(hs, (const uint8_t *)pats[i], (uint16_t)strlen(pats[i]), i, 0), 0);
-	}
-	CHECK_EQ(mpm_prepare(ac, e, sizeof(e)), 0);
-	CHECK_EQ(mpm_prepare(hs, e, sizeof(e)), 0);
-	sa = mpm_scratch_new(ac);
-	sh = mpm_scratch_new(hs);
 	/* "a" x3, "ab" x2, "bab" x1: each once */
-	CHECK_EQ(mpm_search(hs, sh, BUF("ababa"), mpm_matchset_cb, mh), 3);
-	mpm_matchset_clear(mh);
-	mpm_prefilter(ac, sa, BUF("xxababazz"), ma);
-	mpm_prefilter(hs, sh, BUF("xxababazz"), mh);
-	CHECK_EQ(mpm_matchset_count(ma), 4);
-	CHECK_EQ(mpm_matchset_count(mh), mpm_matchset_count(ma));
-	mpm_scratch_free(sa);
-	mpm_scratch_free(sh);
-	mpm_free(ac);
-	mpm_free(hs);
-	mpm_matchset_free(ma);
-	mpm_matchset_free(mh);
+	CHECK_EQ(mpm_search(sp.hs, sp.sh, BUF("ababa"), mpm_matchset_cb, sp.mh), 3);
+	mpm_matchset_clear(sp.mh);
+	mpm_prefilter(sp.ac, sp.sa, BUF("xxababazz"), sp.ma);
+	mpm_prefilter(sp.hs, sp.sh, BUF("xxababazz"), sp.mh);
+	CHECK_EQ(mpm_matchset_count(sp.ma), 4);
+	CHECK_EQ(mpm_matchset_count(sp.mh), mpm_matchset_count(sp.ma));
+	set_pair_free(&sp);
 }
 
 /* Bounded patterns (mpm_add_pattern_bounded) are reported where they end
@@ -1392,61 +1422,34 @@ TEST(mpm_property_runs_finder_naive_agree)
  * is still ac's, with a run literal among ordinary ones. */
 TEST(mpm_hs_sets_only_run_literals_as_ac)
 {
-	static const char *pats[] = { "abc", "\0\0\0\0\0", "xxxxxxxx", "q" };
+	static const char *const pats[] = { "abc", "\0\0\0\0\0", "xxxxxxxx", "q" };
 	static const uint16_t lens[] = { 3, 5, 8, 1 };
 	static const struct { const char *b; uint32_t len; uint32_t n; } bufs[] = {
 		{ "abc\0\0\0\0\0", 8, 2 }, { "\0\0\0\0xxxxxxx", 11, 0 },
 		{ "XXXXXXXXxxxxxxxxq", 17, 2 }, { "", 0, 0 },
 	};
-	MpmCtx *ac = mpm_new(MPM_AC), *hs;
-	MpmScratch *sa, *sh;
-	MpmMatchSet *ma = mpm_matchset_new(8), *mh = mpm_matchset_new(8);
-	char e[256];
+	struct set_pair sp;
+	struct pairs got = { 0 };
 
-	if (!mpm_have_hs()) {
-		printf("  (no Hyperscan: skipped)\n");
-		mpm_free(ac);
-		mpm_matchset_free(ma);
-		mpm_matchset_free(mh);
+	if (set_pair_build(&sp, pats, lens, 4) != 0)
 		return;
-	}
-	hs = mpm_new(MPM_HS);
-	mpm_set_sets_only(ac);
-	mpm_set_sets_only(hs);
-	for (uint32_t i = 0; i < 4; i++) {
-		CHECK_EQ(mpm_add_pattern(ac, (const uint8_t *)pats[i], lens[i], i, 0), 0);
-		CHECK_EQ(mpm_add_pattern(hs, (const uint8_t *)pats[i], lens[i], i, 0), 0);
-	}
-	CHECK_EQ(mpm_prepare(ac, e, sizeof(e)), 0);
-	CHECK_EQ(mpm_prepare(hs, e, sizeof(e)), 0);
-	CHECK_EQ(mpm_pattern_count(hs), 4);
-	sa = mpm_scratch_new(ac);
-	sh = mpm_scratch_new(hs);
+	CHECK_EQ(mpm_pattern_count(sp.hs), 4);
 	for (int b = 0; b < 4; b++) {
-		mpm_matchset_clear(ma);
-		mpm_matchset_clear(mh);
-		mpm_prefilter(ac, sa, (const uint8_t *)bufs[b].b, bufs[b].len, ma);
-		mpm_prefilter(hs, sh, (const uint8_t *)bufs[b].b, bufs[b].len, mh);
-		CHECK_EQ(mpm_matchset_count(ma), bufs[b].n);
-		CHECK_EQ(mpm_matchset_count(mh), bufs[b].n);
+		mpm_matchset_clear(sp.ma);
+		mpm_matchset_clear(sp.mh);
+		mpm_prefilter(sp.ac, sp.sa, (const uint8_t *)bufs[b].b, bufs[b].len, sp.ma);
+		mpm_prefilter(sp.hs, sp.sh, (const uint8_t *)bufs[b].b, bufs[b].len, sp.mh);
+		CHECK_EQ(mpm_matchset_count(sp.ma), bufs[b].n);
+		CHECK_EQ(mpm_matchset_count(sp.mh), bufs[b].n);
 		for (uint32_t i = 0; i < 4; i++)
-			CHECK_EQ(mpm_matchset_has(mh, i), mpm_matchset_has(ma, i));
+			CHECK_EQ(mpm_matchset_has(sp.mh, i), mpm_matchset_has(sp.ma, i));
 	}
 	/* mpm_search reports the run literal once, where it first ends */
-	{
-		struct pairs got = { 0 };
-
-		CHECK_EQ(mpm_search(hs, sh, BUF("\0\0\0\0\0\0\0q"), pairs_cb, &got), 2);
-		pairs_sort(&got);
-		CHECK_EQ(got.v[0].id, 1);
-		CHECK_EQ(got.v[0].end, 5);
-		CHECK_EQ(got.v[1].id, 3);
-		free(got.v);
-	}
-	mpm_scratch_free(sa);
-	mpm_scratch_free(sh);
-	mpm_free(ac);
-	mpm_free(hs);
-	mpm_matchset_free(ma);
-	mpm_matchset_free(mh);
+	CHECK_EQ(mpm_search(sp.hs, sp.sh, BUF("\0\0\0\0\0\0\0q"), pairs_cb, &got), 2);
+	pairs_sort(&got);
+	CHECK_EQ(got.v[0].id, 1);
+	CHECK_EQ(got.v[0].end, 5);
+	CHECK_EQ(got.v[1].id, 3);
+	free(got.v);
+	set_pair_free(&sp);
 }

@@ -19,11 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static inline uint8_t ac_fold(uint8_t b)
-{
-	return (b >= 'A' && b <= 'Z') ? (uint8_t)(b + 32) : b;
-}
-
 /* ---- build-time scratch (everything in BFS numbering once step 4 ran) ---- */
 
 struct ac_build {
@@ -109,7 +104,7 @@ static void build_classes(struct ac_build *b)
 		if (used[f])
 			fcls[f] = (uint8_t)k++;
 	for (int c = 0; c < 256; c++)
-		b->cls[c] = fcls[ac_fold((uint8_t)c)];
+		b->cls[c] = fcls[mpm_fold((uint8_t)c)];
 	b->nclass = k;
 }
 
@@ -271,7 +266,7 @@ static int filter_pays(const uint8_t *pref2, const uint8_t *one1,
 
 		for (int y = 0; y < 256; y++) {
 			double wy = (y >= 32 && y < 127) || y == '\r' || y == '\n' ? 8 : 1;
-			uint8_t fx = ac_fold((uint8_t)x), fy = ac_fold((uint8_t)y);
+			uint8_t fx = mpm_fold((uint8_t)x), fy = mpm_fold((uint8_t)y);
 
 			tot += wx * wy;
 			if (one1[fy] || (cls[fx] && pref2[fx | fy << 8]))
@@ -366,14 +361,14 @@ static int build_tri(AcAutomaton *a)
 		const uint8_t *f = v->bytes + lt->off;
 
 		if (lt->len == 1)
-			one1[ac_fold(f[0])] = 1;
+			one1[mpm_fold(f[0])] = 1;
 		else if (lt->len == 2)
-			two[ac_fold(f[0]) | ac_fold(f[1]) << 8] = 1;
+			two[mpm_fold(f[0]) | mpm_fold(f[1]) << 8] = 1;
 	}
 	for (uint32_t x = 0; x < 256; x++)
 		for (uint32_t y = 0; y < 256; y++)
-			if (one1[ac_fold((uint8_t)y)] ||
-			    two[ac_fold((uint8_t)x) | ac_fold((uint8_t)y) << 8])
+			if (one1[mpm_fold((uint8_t)y)] ||
+			    two[mpm_fold((uint8_t)x) | mpm_fold((uint8_t)y) << 8])
 				a->short2[(x | y << 8) >> 3] |= (uint8_t)(1u << (x & 7));
 	free(two);
 	return 0;
@@ -461,7 +456,7 @@ static int build_gpu_filter(const struct ac_build *b, const struct ac_layout *h,
 	for (uint32_t r = 0; r < 256; r++) {
 		if (!raw1[r])
 			continue;
-		uint32_t key = exact1[r] ? 256 + r : ac_fold((uint8_t)r);
+		uint32_t key = exact1[r] ? 256 + r : mpm_fold((uint8_t)r);
 
 		if (!keybit[key])
 			keybit[key] = nsid < 32 ? ++nsid : AC_GSID_ALWAYS;
@@ -520,7 +515,7 @@ AcAutomaton *ac_build_opts(const struct ac_pattern *pats, uint32_t n,
 	if (!b.folded || !b.order || !b.lit_first || !b.lit_node)
 		goto nomem;
 	for (size_t i = 0; i < nbytes; i++)
-		b.folded[i] = ac_fold(bytes[i]);
+		b.folded[i] = mpm_fold(bytes[i]);
 	for (uint32_t i = 0; i < n; i++)
 		b.order[i] = i;
 	qsort_r(b.order, n, sizeof(uint32_t), cmp_lit, &b);
@@ -809,8 +804,8 @@ AcAutomaton *ac_build_opts(const struct ac_pattern *pats, uint32_t n,
 		}
 		for (uint32_t x = 0; x < 256; x++)
 			for (uint32_t y = 0; y < 256; y++)
-				if (one1[ac_fold((uint8_t)y)] ||
-				    pref2[ac_fold((uint8_t)x) | ac_fold((uint8_t)y) << 8])
+				if (one1[mpm_fold((uint8_t)y)] ||
+				    pref2[mpm_fold((uint8_t)x) | mpm_fold((uint8_t)y) << 8])
 					bg[(x | y << 8) >> 3] |= (uint8_t)(1u << (x & 7));
 		if (opts->filter > 0 || (opts->filter < 0 && filter_pays(pref2, one1, b.cls)))
 			h.flags |= AC_F_FILTER;

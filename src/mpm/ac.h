@@ -98,6 +98,13 @@ struct ac_pattern {
 	uint8_t pad;
 };
 
+/* The folding a nocase pattern compares under (ASCII letters only), for
+ * every matcher and the front end alike. */
+static inline uint8_t mpm_fold(uint8_t b)
+{
+	return (b >= 'A' && b <= 'Z') ? (uint8_t)(b + 32) : b;
+}
+
 /* One literal in the block: its bytes (original case) and its ids. */
 struct ac_lit {
 	uint32_t off;       /* into bytes[] */
@@ -362,7 +369,7 @@ static inline AC_HD int ac_verify(const struct ac_view *v, uint32_t pi,
  * than three: on ET Open a third of the filter's stops were a literal's
  * 3-byte prefix whose 4th byte then matched nothing. The bytes are folded
  * coarsely (| 0x20 on every byte) before hashing: that merges every pair
- * ac_fold merges, so the filter only ever errs towards a candidate. */
+ * mpm_fold merges, so the filter only ever errs towards a candidate. */
 typedef struct AcAutomaton {
 	struct ac_layout *blk;   /* the flat block; blk->size bytes */
 	struct ac_view v;

@@ -28,11 +28,6 @@ struct hs_sort {
 	const uint8_t *bytes;
 };
 
-static inline uint8_t hs_fold(uint8_t b)
-{
-	return (b >= 'A' && b <= 'Z') ? (uint8_t)(b + 32) : b;
-}
-
 /* Same literal: same nocase flag, same length, and the same bytes (folded
  * for nocase). */
 static int cmp_literal(const void *x, const void *y, void *ctx)
@@ -50,7 +45,7 @@ static int cmp_literal(const void *x, const void *y, void *ctx)
 	if (!a->nocase)
 		return memcmp(pa, pb, a->len);
 	for (uint32_t i = 0; i < a->len; i++) {
-		int d = (int)hs_fold(pa[i]) - (int)hs_fold(pb[i]);
+		int d = (int)mpm_fold(pa[i]) - (int)mpm_fold(pb[i]);
 
 		if (d)
 			return d;

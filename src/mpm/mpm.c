@@ -223,11 +223,6 @@ int mpm_add_pattern_bounded(MpmCtx *ctx, const uint8_t *pat, uint16_t len, uint3
 	return 0;
 }
 
-static inline uint8_t mpm_fold(uint8_t b)
-{
-	return (b >= 'A' && b <= 'Z') ? (uint8_t)(b + 32) : b;
-}
-
 /* Order for de-duplication: (id, len, folded bytes), nocase first, then
  * the exact bytes. Within a run of equal (id, len, folded bytes) a nocase
  * pattern covers everything after it. */

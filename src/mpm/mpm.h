@@ -54,9 +54,11 @@ typedef int (*mpm_match_fn)(void *arg, uint32_t pattern_id, uint32_t end_offset)
 MpmCtx *mpm_new(enum mpm_algo algo);
 /* Before mpm_prepare: the context serves mpm_prefilter, which wants the
  * set of patterns that occur, not each occurrence. hs then compiles every
- * pattern single-match (HS_FLAG_SINGLEMATCH: reported once per scan, and
- * no more confirmation work for it once found), so that mpm_search too
- * reports a pattern once; ac is unchanged (its prefilter skips repeats). */
+ * pattern single-match (HS_FLAG_SINGLEMATCH: reported once per scan), and
+ * keeps its run literals apart (mpm/runs.h: Hyperscan would still confirm
+ * each of their occurrences), so that mpm_search too reports a pattern
+ * once, the run literals first; ac is unchanged (its prefilter skips
+ * repeats). */
 void mpm_set_sets_only(MpmCtx *ctx);
 /* Copies the bytes. The same bytes may be added under several ids (each is
  * reported); a duplicate (bytes, nocase, id) collapses, and so does an exact

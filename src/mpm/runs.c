@@ -27,14 +27,9 @@ struct MpmRuns {
 	struct run_lit *lit;
 };
 
-static inline uint8_t fold(uint8_t b)
-{
-	return (b >= 'A' && b <= 'Z') ? (uint8_t)(b + 32) : b;
-}
-
 static inline int is_letter(uint8_t b)
 {
-	b = fold(b);
+	b = mpm_fold(b);
 	return b >= 'a' && b <= 'z';
 }
 
@@ -45,14 +40,14 @@ int mpm_run_literal(const struct ac_pattern *p, const uint8_t *bytes)
 	if (p->len < MPM_RUN_MIN_LEN)
 		return 0;
 	for (uint32_t i = 1; i < p->len; i++)
-		if (p->nocase ? fold(b[i]) != fold(b[0]) : b[i] != b[0])
+		if (p->nocase ? mpm_fold(b[i]) != mpm_fold(b[0]) : b[i] != b[0])
 			return 0;
 	return 1;
 }
 
 static int lit_has_byte(const struct run_lit *l, unsigned c)
 {
-	return l->nocase ? fold((uint8_t)c) == l->byte : c == l->byte;
+	return l->nocase ? mpm_fold((uint8_t)c) == l->byte : c == l->byte;
 }
 
 MpmRuns *mpm_runs_build(const struct ac_pattern *pats, uint32_t n, const uint8_t *bytes)
@@ -75,7 +70,7 @@ MpmRuns *mpm_runs_build(const struct ac_pattern *pats, uint32_t n, const uint8_t
 		int nc = pats[i].nocase && is_letter(b);
 
 		r->lit[i] = (struct run_lit){ .id = pats[i].id, .len = pats[i].len,
-					      .byte = nc ? fold(b) : b, .nocase = (uint8_t)nc };
+					      .byte = nc ? mpm_fold(b) : b, .nocase = (uint8_t)nc };
 		if (pats[i].len < r->min_len)
 			r->min_len = pats[i].len;
 	}
@@ -116,9 +111,9 @@ static uint32_t folded_extent(const struct run_lit *l, const uint8_t *buf, uint3
 {
 	uint32_t s = i, e = i + 1;
 
-	while (s > 0 && fold(buf[s - 1]) == l->byte)
+	while (s > 0 && mpm_fold(buf[s - 1]) == l->byte)
 		s--;
-	while (e < len && fold(buf[e]) == l->byte)
+	while (e < len && mpm_fold(buf[e]) == l->byte)
 		e++;
 	*start = s;
 	return e;

@@ -359,7 +359,16 @@ int addrset_parse(const char *str, AddrSet *out, char *err, size_t errlen)
 		aset_free(&s);
 		return -1;
 	}
-	out->v4 = s.v4.r;
+	if (s.v4.n) {
+		if (!(out->v4 = malloc(sizeof(*out->v4) * (size_t)s.v4.n))) {
+			aset_free(&s);
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		for (int i = 0; i < s.v4.n; i++)
+			out->v4[i] = (AddrRange4){ (uint32_t)s.v4.r[i].lo, (uint32_t)s.v4.r[i].hi };
+	}
+	free(s.v4.r);
 	out->n4 = s.v4.n;
 	out->v6 = s.v6.r;
 	out->n6 = s.v6.n;
@@ -385,7 +394,22 @@ static int rv_match(const AddrRange *r, int n, u128 v)
 
 int addrset_match_v4(const AddrSet *s, uint32_t ip)
 {
-	return s->any || rv_match(s->v4, s->n4, ip);
+	const AddrRange4 *r = s->v4;
+	int lo = 0, hi = s->n4 - 1;
+
+	if (s->any)
+		return 1;
+	while (lo <= hi) {
+		int mid = (lo + hi) / 2;
+
+		if (ip < r[mid].lo)
+			hi = mid - 1;
+		else if (ip > r[mid].hi)
+			lo = mid + 1;
+		else
+			return 1;
+	}
+	return 0;
 }
 
 int addrset_match_v6(const AddrSet *s, const uint8_t ip[16])

@@ -357,12 +357,14 @@ typedef struct SigMatchList {
 enum sig_action { ACT_ALERT, ACT_PASS, ACT_DROP, ACT_REJECT, ACT_REJECTSRC,
 		  ACT_REJECTDST, ACT_REJECTBOTH };
 
-/* Address sets: sorted, disjoint, inclusive ranges per family. IPv4 values
- * are host-order uint32 stored in the low bits of the 128-bit value. */
+/* Address sets: sorted, disjoint, inclusive ranges per family. IPv4
+ * ranges are host-order 32-bit values (a rule header check per candidate
+ * rule: no 128-bit compares for the common family); IPv6 ones 128-bit. */
 typedef unsigned __int128 u128;
 typedef struct AddrRange { u128 lo, hi; } AddrRange;
+typedef struct AddrRange4 { uint32_t lo, hi; } AddrRange4;
 typedef struct AddrSet {
-	AddrRange *v4; int n4;
+	AddrRange4 *v4; int n4;
 	AddrRange *v6; int n6;
 	int any;             /* written as "any" (fast path) */
 } AddrSet;

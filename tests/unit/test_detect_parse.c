@@ -142,6 +142,23 @@ TEST(header_addresses_cidr_ranges_lists_negation)
 	CHECK(!addrset_match_v4(&s->dst, 0x01010101));
 	CHECK(addrset_match_v4(&s->dst, 0x01010102));
 	CHECK(addrset_match_v6(&s->dst, in6));
+	/* the ends of the IPv4 space, either side of the hole */
+	CHECK(addrset_match_v4(&s->dst, 0));
+	CHECK(addrset_match_v4(&s->dst, 0x01010100));
+	CHECK(addrset_match_v4(&s->dst, 0xffffffffu));
+	sig_free(s);
+	s = P("alert ip [0.0.0.0/0,!10.0.0.0/8,!192.168.1.0/24,!255.255.255.255] any -> any any (sid:1;)");
+	CHECK(s);
+	CHECK(addrset_match_v4(&s->src, 0));
+	CHECK(addrset_match_v4(&s->src, 0x09ffffff));
+	CHECK(!addrset_match_v4(&s->src, 0x0a000000));
+	CHECK(!addrset_match_v4(&s->src, 0x0affffff));
+	CHECK(addrset_match_v4(&s->src, 0x0b000000));
+	CHECK(addrset_match_v4(&s->src, 0xc0a800ff));
+	CHECK(!addrset_match_v4(&s->src, 0xc0a80180));
+	CHECK(addrset_match_v4(&s->src, 0xc0a80200));
+	CHECK(addrset_match_v4(&s->src, 0xfffffffeu));
+	CHECK(!addrset_match_v4(&s->src, 0xffffffffu));
 	sig_free(s);
 	CHECK_EQ(E("alert ip 1.2.3.4/33 any -> any any (sid:1;)"), SIG_ERR_PARSE);
 	CHECK_EQ(E("alert ip 1.2.3 any -> any any (sid:1;)"), SIG_ERR_PARSE);

@@ -75,6 +75,30 @@ static inline int precheck_pass(const SigPrecheck *c, uint32_t have, const Packe
 	       p->dp >= c->dp_lo && p->dp <= c->dp_hi;
 }
 
+/* An always-inspected rule that needs a TCP flag set can pass only on a
+ * packet with that flag, and most of them are scans' flags:S rules: the
+ * group keeps them by one flag they need (gate 1 + its bit, the rarest
+ * flag first), and a packet walks gate 0 (no flag needed) and the gates
+ * of its own flags only. */
+#define ALWAYS_GATES 9
+
+static inline uint32_t always_gate_of(const SigPrecheck *c)
+{
+	/* URG, CWR, ECE, FIN, RST, SYN, PSH, ACK: rarest first */
+	static const uint8_t by_rarity[8] = { 5, 7, 6, 0, 2, 1, 3, 4 };
+
+	for (int i = 0; i < 8; i++)
+		if (c->flags_set & (1u << by_rarity[i]))
+			return 1u + by_rarity[i];
+	return 0;
+}
+
+/* The gates p walks, as bits: gate 0 and its flags' gates. */
+static inline uint32_t always_gates_walked(const Packet *p)
+{
+	return 1u | (uint32_t)p->tcp_flags << 1;
+}
+
 /* Fills c (but c->num) from s; in inspect.c, which owns the keywords'
  * semantics. */
 void inspect_precheck_build(const Signature *s, SigPrecheck *c);
@@ -89,6 +113,9 @@ typedef struct SigGroup {
 	uint16_t (*pid_ports)[4]; /* sp lo, sp hi, dp lo, dp hi */
 	SigPrecheck *always;      /* rules inspected on every packet of the group */
 	uint32_t nalways;
+	/* always[] ordered by gate (always_gate_of): gate k's rules are
+	 * always[always_at[k]] .. always[always_at[k + 1] - 1] */
+	uint32_t always_at[ALWAYS_GATES + 1];
 	uint32_t sidx;            /* port groups: index of its DetectThread scratch */
 	/* TCP: the fast patterns of the rules that inspect the payload of a
 	 * packet that went into the stream (flow:no_stream, dsize, tcp-pkt):

@@ -474,12 +474,28 @@ static int group_build_one(DetectEngine *de, SigGroup *g, int pc, int dir, const
 	g->always = calloc(nal ? nal : 1, sizeof(*g->always));
 	if (!g->always)
 		goto out;
-	for (uint32_t k = 0; k < nal; k++) {
-		SigPrecheck *c = &g->always[k];
+	/* by gate (always_gate_of), rule order within one */
+	for (uint32_t pass = 0; pass < 2; pass++) {
+		uint32_t next[ALWAYS_GATES];
 
-		inspect_precheck_build(de->sigs[al[k]].s, c);
-		c->num = al[k];
-		c->iponly = de->sigs[al[k]].iponly;
+		if (pass)
+			memcpy(next, g->always_at, sizeof(next));
+		for (uint32_t k = 0; k < nal; k++) {
+			SigPrecheck c;
+			uint32_t gate;
+
+			inspect_precheck_build(de->sigs[al[k]].s, &c);
+			c.num = al[k];
+			c.iponly = de->sigs[al[k]].iponly;
+			gate = always_gate_of(&c);
+			if (!pass)
+				g->always_at[gate + 1]++;
+			else
+				g->always[next[gate]++] = c;
+		}
+		if (!pass)
+			for (uint32_t k = 1; k <= ALWAYS_GATES; k++)
+				g->always_at[k] += g->always_at[k - 1];
 	}
 	g->nalways = nal;
 	if (!nfp) {
@@ -2028,12 +2044,17 @@ uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts)
 		}
 	}
 	have = precheck_packet_bits(p);
-	for (uint32_t i = 0; i < g->nalways; i++) {
-		const SigPrecheck *c = &g->always[i];
+	/* gate 0, then the gates of the flags the packet has */
+	for (uint32_t gates = always_gates_walked(p); gates; gates &= gates - 1) {
+		uint32_t gate = (uint32_t)__builtin_ctz(gates);
 
-		if ((c->iponly && !iponly_ok) || !precheck_pass(c, have, p))
-			continue;
-		cand_mark(cs, c->num);
+		for (uint32_t i = g->always_at[gate]; i < g->always_at[gate + 1]; i++) {
+			const SigPrecheck *c = &g->always[i];
+
+			if ((c->iponly && !iponly_ok) || !precheck_pass(c, have, p))
+				continue;
+			cand_mark(cs, c->num);
+		}
 	}
 	if (!cs->nwords)
 		goto done;

@@ -63,8 +63,14 @@ typedef struct AppProtoOps {
 	void (*expect_attach)(void *state, void *data, void (*data_free)(void *));
 
 	/* 1 once the flow's payload is not to be inspected any more (SSH
-	 * after NEWKEYS: ciphertext); NULL: always inspected */
+	 * after NEWKEYS, TLS after application data: ciphertext); NULL:
+	 * always inspected */
 	int (*no_inspection)(const void *state);
+	/* 1: the raw stream bytes of the direction not inspected yet when
+	 * no_inspection turns on are inspected then, once (TLS: Suricata
+	 * disables its raw reassembly with a last flush); 0: they are left
+	 * (SSH) */
+	int no_inspection_flush;
 	/* 1 once the protocol gives the flow up for good (encryption-handling
 	 * bypass, once encrypted): the flow is bypassed locally, no more
 	 * stream, app layer or detection (flow_bypass_local); NULL: never */

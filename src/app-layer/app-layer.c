@@ -944,6 +944,19 @@ int app_layer_flow_no_inspection(const Flow *f)
 	return ops && ops->no_inspection && ops->no_inspection(st);
 }
 
+void app_layer_trigger_raw(Flow *f, int dir)
+{
+	f->raw_trigger |= (uint8_t)(1u << (dir & 1));
+}
+
+int app_layer_flow_no_inspection_flush(const Flow *f)
+{
+	void *st;
+	const AppProtoOps *ops = flow_ops(f, &st);
+
+	return ops && ops->no_inspection_flush;
+}
+
 int app_layer_flow_bypass(const Flow *f)
 {
 	void *st;

@@ -168,6 +168,13 @@ void app_layer_tx_gc(Flow *f, unsigned need);
  * encryption-handling track-only and bypass). Header, flow and
  * transaction rules still apply. */
 int app_layer_flow_no_inspection(const Flow *f);
+/* Whether, when f's payload inspection stops, the raw stream bytes not
+ * inspected yet get one last inspection (AppProtoOps.no_inspection_flush). */
+int app_layer_flow_no_inspection_flush(const Flow *f);
+/* A parser's request that dir's raw stream be inspected at the next
+ * chance, whatever the chunk size (Suricata's trigger-raw: TLS on each
+ * complete record). */
+void app_layer_trigger_raw(Flow *f, int dir);
 /* Packet-level app-layer events (Suricata's, raised by protocol detection
  * on the packet whose data showed them; eve anomaly "layer": "proto_detect"):
  * bits of app_layer_take_packet_events(). */

@@ -56,6 +56,7 @@ enum {
 	EXT_POINT_FORMATS = 11,
 	EXT_SIGALGS = 13,
 	EXT_ALPN = 16,
+	EXT_EARLY_DATA = 42,
 	EXT_SUPPORTED_VERSIONS = 43,
 };
 
@@ -289,6 +290,8 @@ static void hello_add_ext(TlsHello *h, uint16_t type)
 		h->nexts_total++;
 	if (h->nexts < TLS_MAX_EXTS)
 		h->exts[h->nexts++] = type;
+	if (type == EXT_EARLY_DATA)
+		h->early_data = true;
 }
 
 static void u16_list(Cur *c, uint16_t *out, uint16_t *n, unsigned max)
@@ -867,6 +870,12 @@ static void record_bytes(TlsState *s, int dir, const uint8_t *p, size_t n)
 	case REC_HEARTBEAT:
 		for (size_t i = 0; i < n && d->small_len < sizeof(d->small); i++)
 			d->small[d->small_len++] = p[i];
+		break;
+	case REC_APPDATA:
+		/* 0-RTT data before the ServerHello does not end the
+		 * handshake (RFC 8446, 2.3) */
+		if (!(s->client.early_data && !(s->flags & TLS_F_SERVER_HELLO)))
+			s->flags |= TLS_F_APPDATA_STARTED;
 		break;
 	default:
 		break;

@@ -105,6 +105,11 @@ int tls_event_by_name(const char *name);
  * out. */
 #define TLS_F_HANDSHAKE_DONE 0x4000u
 #define TLS_F_CERT_REQUEST 0x8000u
+/* Application data has come (either way; a 0-RTT client's only once the
+ * ServerHello is in): the handshake is over, the rest is ciphertext.
+ * Suricata stops inspecting the flow's payload here unless
+ * encryption-handling is full. */
+#define TLS_F_APPDATA_STARTED 0x10000u
 
 /* A decoded ClientHello or ServerHello. Lists keep wire order and GREASE
  * values (ja3/ja4 drop GREASE themselves). For a ServerHello, ciphers[0]
@@ -131,6 +136,7 @@ typedef struct TlsHello {
 	uint16_t nversions;
 	uint16_t versions[TLS_MAX_VERSIONS];
 	bool has_sni;            /* a server_name extension was present */
+	bool early_data;         /* an early_data extension was present */
 	uint16_t sni_len;
 	char sni[TLS_SNI_MAX + 1]; /* NUL-terminated; raw bytes, may hold NULs */
 	uint8_t nalpn;

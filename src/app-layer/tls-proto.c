@@ -221,11 +221,17 @@ static int tls_parse_op(AppLayerThread *at, Flow *f, void *state, int dir, const
 	}
 	if (!t->closed[dir] && len && data &&
 	    !(tls_conf.encryption == TLS_ENC_BYPASS && (t->s->flags & TLS_F_HANDSHAKE_DONE))) {
+		uint64_t records = t->s->dir[dir].records;
+
 		t->parsed_at = f->pkts_toserver + f->pkts_toclient;
 		if (tls_parse(t->s, dir, data, len) < 0) {
 			t->closed[dir] = 1;
 			tls_count(at, c_parser);
 		}
+		/* a record completed: its bytes are inspected at the next
+		 * chance, as Suricata's parser triggers raw inspection */
+		if (t->s->dir[dir].records != records)
+			app_layer_trigger_raw(f, dir);
 	}
 	if (flags & APP_EOF)
 		t->closed[dir] = 1;
@@ -339,6 +345,18 @@ static int tls_tx_has_event(const void *tx, int id)
 	return id >= 0 && id < TLS_EV_COUNT && t->s->events[id] > 0;
 }
 
+/* track-only and bypass: once application data comes the flow's payload
+ * (packets and raw stream) is not inspected, as Suricata's
+ * no-inspection-payload; tls.* keywords and events still apply. full
+ * keeps inspecting it. */
+static int tls_no_inspection(const void *state)
+{
+	const TlsTx *t = state;
+
+	return tls_conf.encryption != TLS_ENC_FULL && t->s &&
+	       (t->s->flags & TLS_F_APPDATA_STARTED);
+}
+
 /* bypass: once the handshake is done the flow is bypassed, as Suricata */
 static int tls_bypass(const void *state)
 {
@@ -360,6 +378,8 @@ const AppProtoOps tls_proto_ops = {
 	.state_new = tls_state_new_op,
 	.state_free = tls_state_free_op,
 	.parse = tls_parse_op,
+	.no_inspection = tls_no_inspection,
+	.no_inspection_flush = 1,
 	.bypass = tls_bypass,
 	.tx_count = tls_tx_count,
 	.tx_get = tls_tx_get,

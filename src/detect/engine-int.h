@@ -368,6 +368,9 @@ typedef struct DetectFlowState {
 	uint8_t iponly_done;      /* bit 0: toserver seen, bit 1: toclient */
 	uint8_t tcp_state;        /* TCPS_* below: our view of the handshake */
 	uint8_t flow_pass;        /* a pass rule matched: no more detection on the flow */
+	uint8_t payload_off;      /* the protocol gave the payload up (ciphertext:
+	                           * app_layer_flow_no_inspection) before the
+	                           * current packet: not inspected any more */
 	uint16_t nfb, nfi;
 	uint8_t *bits;
 	uint32_t *ints;

@@ -1805,7 +1805,7 @@ static int stream_due(const DetectEngine *de, const Packet *p, int d, uint64_t r
 {
 	const Flow *f = p->flow;
 
-	if (eof || (p->tcp_flags & (TH_FIN | TH_RST)))
+	if (eof || (p->tcp_flags & (TH_FIN | TH_RST)) || (f->raw_trigger & (1u << d)))
 		return 1;
 	if (stream_dir_flags(f, d) & (STREAM_DIR_EOF | STREAM_DIR_DEPTH_REACHED))
 		return 1;
@@ -1835,6 +1835,7 @@ static void stream_inspect(DetectThread *dt, Packet *p, DetectFlowState *fs, int
 	off = fs->raw_off[d];
 	if (ready <= off || !stream_due(de, p, d, ready, off, eof))
 		return;
+	f->raw_trigger &= (uint8_t)~(1u << d);
 	from = off;
 	while (from < ready && stream_get_data(f, d, from, &data, &len, &base)) {
 		/* alerts log the stream up to what this inspection
@@ -1936,7 +1937,7 @@ uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts)
 	InspectBuffer sb, *sbp = NULL;
 	const uint8_t *pf_data = p->payload;
 	uint32_t pf_len = p->payload_len;
-	int gpu = 0, ids_stream;
+	int gpu = 0, ids_stream, raw_flush;
 
 	dt->nalerts = 0;
 	*alerts = dt->alerts;
@@ -1963,8 +1964,22 @@ uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts)
 		/* retransmissions too: their bytes were inspected as stream data */
 		dt->pkt_streamed = 1;
 	}
-	/* SSH after NEWKEYS: ciphertext, not inspected (Suricata's no-inspection) */
-	dt->no_payload = p->flow && p->flow->alstate && app_layer_flow_no_inspection(p->flow);
+	/* SSH after NEWKEYS, TLS after its first application data: ciphertext,
+	 * not inspected (Suricata's no-inspection-payload). As in Suricata a
+	 * packet is inspected as its flow stood before its own data was
+	 * parsed: the one whose data ended the cleartext still is (TLS: with
+	 * the rest of its direction's raw stream, at once, as Suricata's last
+	 * raw flush), the packets after it are not. */
+	raw_flush = 0;
+	if (p->flow && p->flow->alstate && app_layer_flow_no_inspection(p->flow)) {
+		dt->no_payload = !fs || fs->payload_off;
+		if (fs && !fs->payload_off) {
+			fs->payload_off = 1;
+			raw_flush = app_layer_flow_no_inspection_flush(p->flow);
+		}
+	} else {
+		dt->no_payload = 0;
+	}
 	if (de->gpu && fs && (p->stream_flags & STREAM_PKT_ADDED) && !de->cfg.stream_inline)
 		gpu_stream_cover(dt, p, fs, dir);
 	/* IDS: the stream data of p's direction that became ready first, so
@@ -1981,7 +1996,7 @@ uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts)
 	if (ids_stream) {
 		if (de->gpu && app_layer_has_txs(p->flow))
 			tx_gpu_harvest(dt, p->flow, fs);
-		stream_inspect(dt, p, fs, 0);
+		stream_inspect(dt, p, fs, raw_flush);
 	}
 	/* prefilter: the group's MPM on the payload; a streamed payload only
 	 * with the patterns of the rules that still inspect it. Inline, the
@@ -2144,12 +2159,15 @@ uint32_t detect_flow_flush(DetectThread *dt, Packet *p, const DetectAlert **aler
 		return 0;
 	dt->pkt_established = flow_established(de, fs, p);
 	dt->pkt_streamed = 0;
+	/* ciphertext the protocol gave up (SSH, TLS): its stream bytes not
+	 * inspected yet stay so, as Suricata's raw reassembly stops there */
+	dt->no_payload = p->flow->alstate && app_layer_flow_no_inspection(p->flow);
 	stream_hit_next(dt);
 	if (de->gpu && app_layer_has_txs(p->flow))
 		tx_gpu_harvest(dt, p->flow, fs);
 	fs->raw_tx[(p->flags & PKT_TOCLIENT) ? 1 : 0] = fs->raw_off[(p->flags & PKT_TOCLIENT) ? 1 : 0];
 	/* inline: every byte was inspected with the packet that brought it */
-	if (p->flow->stream && de->uses_stream && !de->cfg.stream_inline)
+	if (p->flow->stream && de->uses_stream && !de->cfg.stream_inline && !dt->no_payload)
 		stream_inspect(dt, p, fs, 1);
 	if (app_layer_has_txs(p->flow))
 		tx_inspect_flow(dt, p, fs, 1);

@@ -683,6 +683,9 @@ static int tx_payload_match(DetectThread *dt, const Signature *s, Packet *p, int
 	const DetectFlowState *fs = dt->tx_fs;
 	Flow *f = p->flow;
 
+	/* ciphertext (no_inspection): neither stream nor packet bytes */
+	if (dt->no_payload)
+		return 0;
 	if (fs && f->proto == IPPROTO_TCP && f->stream && dt->de->uses_stream &&
 	    !dt->de->cfg.stream_inline) {
 		uint64_t from = fs->raw_tx[d], ready = stream_ready_offset(f, d), base;

@@ -98,6 +98,10 @@ typedef struct Flow {
 	 * handed over, 0 when they are not stream bytes at known offsets */
 	uint64_t app_data_off1[2];
 	uint8_t app_eof;
+	/* bit d: the app layer asked for direction d's raw stream to be
+	 * inspected now (a TLS record completed: Suricata's trigger-raw),
+	 * cleared by that inspection */
+	uint8_t raw_trigger;
 	uint64_t tx_log_next;
 
 	struct Flow *hnext;         /* hash chain */

@@ -739,6 +739,59 @@ TEST(tls_ccs_alert_appdata_state)
 	tls_state_free(s);
 }
 
+/* Application data ends the cleartext (TLS_F_APPDATA_STARTED: detection
+ * stops inspecting the payload), but a 0-RTT client's data before the
+ * ServerHello does not: the handshake is not over (RFC 8446, 2.3). */
+TEST(tls_application_data_starts_the_ciphertext)
+{
+	static const uint16_t early[] = { 42 };
+	Buf b = { .n = 0 };
+	TlsState *s;
+	HelloSpec plain = { .ciphers = basic_ciphers, .nciphers = 3, .sni = "a.example" };
+	HelloSpec zero_rtt = plain;
+
+	zero_rtt.exts_extra = early;
+	zero_rtt.nextra = 1;
+
+	/* an empty application data record carries no ciphertext yet */
+	s = tls_state_new();
+	client_hello_record(&b, &plain);
+	record(&b, 23, (const uint8_t *)"", 0);
+	tls_parse(s, TLS_TOSERVER, b.b, b.n);
+	CHECK(!(s->flags & TLS_F_APPDATA_STARTED));
+	b.n = 0;
+	record(&b, 23, (const uint8_t *)"ciphertext", 10);
+	tls_parse(s, TLS_TOSERVER, b.b, b.n);
+	CHECK(s->flags & TLS_F_APPDATA_STARTED);
+	tls_state_free(s);
+
+	/* 0-RTT: not before the ServerHello, then from the next record on */
+	s = tls_state_new();
+	b.n = 0;
+	client_hello_record(&b, &zero_rtt);
+	record(&b, 23, (const uint8_t *)"early data", 10);
+	tls_parse(s, TLS_TOSERVER, b.b, b.n);
+	CHECK(s->client.early_data);
+	CHECK(!(s->flags & TLS_F_APPDATA_STARTED));
+	b.n = 0;
+	server_hello_record(&b, 0x1301, 0x0304, 0);
+	tls_parse(s, TLS_TOCLIENT, b.b, b.n);
+	CHECK(!(s->flags & TLS_F_APPDATA_STARTED));
+	b.n = 0;
+	record(&b, 23, (const uint8_t *)"more early", 10);
+	tls_parse(s, TLS_TOSERVER, b.b, b.n);
+	CHECK(s->flags & TLS_F_APPDATA_STARTED);
+	tls_state_free(s);
+
+	/* the server's application data counts as well */
+	s = tls_state_new();
+	b.n = 0;
+	record(&b, 23, (const uint8_t *)"ciphertext", 10);
+	tls_parse(s, TLS_TOCLIENT, b.b, b.n);
+	CHECK(s->flags & TLS_F_APPDATA_STARTED);
+	tls_state_free(s);
+}
+
 TEST(tls_heartbeat_overflow)
 {
 	Buf b = { .n = 0 };

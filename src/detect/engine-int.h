@@ -210,6 +210,9 @@ typedef struct PortGroups {
 /* Per signature, indexed by internal order (num). */
 typedef struct DetectSig {
 	const Signature *s;
+	/* bit l (of 64 * 2): lists[l] of s holds keywords, 1 <= l <
+	 * BUF_IPV4_HDR: the buffers a transaction rule reads (http_sig_setup) */
+	uint64_t tx_lists[2];
 	uint8_t action;           /* ALERT_ACTION_* */
 	uint8_t iponly;           /* once per flow direction */
 	uint8_t has_payload;      /* payload list not empty */
@@ -290,6 +293,11 @@ struct DetectEngine {
 	 * are h_always[d][h_always_at[d][c] .. h_always_at[d][c + 1]) */
 	uint32_t *h_always[2];
 	uint32_t h_always_at[2][ALPROTO_MAX + 1];
+	/* per side and flow protocol, the lists a transaction is prefiltered
+	 * in (a matcher, and the protocol's own or read through it: SMB's
+	 * dcerpc stub data), in list order: tx_lists[d][p][0 .. ntx_lists) */
+	uint8_t tx_lists[2][ALPROTO_MAX][BUF_IPV4_HDR];
+	uint8_t ntx_lists[2][ALPROTO_MAX];
 	/* HTTP rules whose fast pattern is in a transformed buffer: one MPM
 	 * per (side, buffer, transform chain) (tx-inspect.c) */
 	struct HttpXGroup *hx;

@@ -70,15 +70,19 @@ static int list_side(const DetectSig *ds, int l, int d)
 	return buf_side(sig_list_base(ds->s, l), d);
 }
 
+_Static_assert(BUF_IPV4_HDR <= 128, "DetectSig.tx_lists holds 128 lists");
+
 void http_sig_setup(DetectSig *ds)
 {
 	const Signature *s = ds->s;
 	uint32_t fl = sig_flow_flags(s);
 	int ts_only = 0, tc_only = 0;
 
+	ds->tx_lists[0] = ds->tx_lists[1] = 0;
 	for (int l = 1; l < BUF_IPV4_HDR; l++) {
 		if (!s->lists[l].n)
 			continue;
+		ds->tx_lists[l >> 6] |= 1ull << (l & 63);
 		if (detect_buffers[sig_list_base(s, l)].side == SIDE_TS)
 			ts_only = 1;
 		else if (detect_buffers[sig_list_base(s, l)].side == SIDE_TC)
@@ -332,6 +336,23 @@ static int hgroups_build(DetectEngine *de, int d, FpEntry *fp, FpEntry *tmp, uin
 	return 0;
 }
 
+static int list_source(int l, unsigned fp);
+
+/* de->tx_lists: what tx_eval walks for a flow of each protocol */
+static void tx_lists_build(DetectEngine *de)
+{
+	for (int d = 0; d < 2; d++)
+		for (unsigned fp = 0; fp < ALPROTO_MAX; fp++) {
+			uint8_t n = 0;
+
+			for (int l = 1; l < BUF_IPV4_HDR; l++)
+				if (de->hgroups[d][l].mpm &&
+				    (detect_buffers[l].alproto == fp || list_source(l, fp) != l))
+					de->tx_lists[d][fp][n++] = (uint8_t)l;
+			de->ntx_lists[d][fp] = n;
+		}
+}
+
 int http_engine_build(DetectEngine *de, char *err, size_t errlen)
 {
 	size_t n = de->nsigs ? de->nsigs : 1;
@@ -348,6 +369,7 @@ int http_engine_build(DetectEngine *de, char *err, size_t errlen)
 	}
 	if (xgroups_build(de, fp, err, errlen) != 0)
 		goto out;
+	tx_lists_build(de);
 	rc = 0;
 out:
 	free(lst);
@@ -721,9 +743,13 @@ static int tx_sig_match(DetectThread *dt, const DetectSig *ds, Packet *p, void *
 	payload_first = ds->has_payload && s->nvars;
 	if (payload_first && !tx_payload_match(dt, s, p, d))
 		return 0;
-	for (int l = 1; l < BUF_IPV4_HDR; l++)
-		if (s->lists[l].n && !list_matches(dt, ds, tx, l, d, p->flow->app_proto))
-			return 0;
+	for (int w = 0; w < 2; w++)
+		for (uint64_t bits = ds->tx_lists[w]; bits; bits &= bits - 1) {
+			int l = w * 64 + __builtin_ctzll(bits);
+
+			if (!list_matches(dt, ds, tx, l, d, p->flow->app_proto))
+				return 0;
+		}
 	if (ds->has_payload && !payload_first && !tx_payload_match(dt, s, p, d))
 		return 0;
 	return app_event_tx_match(s, p->flow, tx);
@@ -781,10 +807,12 @@ static void tx_eval(DetectThread *dt, Packet *p, void *tx, TxDetect *st, int d, 
 	tp.complete = app_proto_progress_complete(f->app_proto);
 	/* the buffers of the flow's protocol (each list is one protocol's),
 	 * and on SMB the dcerpc rules' stub data (sig_on_flow) */
-	for (int l = 1; l < BUF_IPV4_HDR; l++)
-		if (de->hgroups[d][l].mpm && (detect_buffers[l].alproto == f->app_proto ||
-					      list_source(l, f->app_proto) != l))
+	if (f->app_proto < ALPROTO_MAX)
+		for (unsigned k = 0; k < de->ntx_lists[d][f->app_proto]; k++) {
+			int l = de->tx_lists[d][f->app_proto][k];
+
 			tx_scan_list(dt, tx, st, &tp, l, list_source(l, f->app_proto));
+		}
 	for (uint32_t k = 0; k < de->nhx; k++) {
 		const HttpXGroup *hx = &de->hx[k];
 		int side;

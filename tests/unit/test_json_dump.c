@@ -308,25 +308,29 @@ TEST(json_dump_escapes_as_jansson)
  * fast path, and its neighbours: the same output as jansson. */
 TEST(json_dump_special_byte_at_every_place_as_jansson)
 {
+	/* the word-at-a-time scan's edges too: 0x1f/0x20, 0x21/0x22, 0x5b/0x5c/0x5d,
+	 * 0x7f/0x80, 0x01 (a borrow through the zero tests) */
 	static const char *const specials[] = { "\x00", "\x1f", "\"", "\\", "/", "\x7f", "\x20",
-						"\x21", "\x5b", "\xc3\xa9", "\xe2\x82\xac",
-						"\xf0\x9f\x98\x80" };
+						"\x21", "\x5b", "\x5d", "\x01", "\x80", "\xff",
+						"\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80" };
+	static const size_t totals[] = { 7, 8, 9, 16, 24, 33 };
 	char buf[256], str[40];
 
-	for (size_t k = 0; k < sizeof(specials) / sizeof(specials[0]); k++) {
-		size_t sl = strlen(specials[k]) ? strlen(specials[k]) : 1;
+	for (size_t t = 0; t < sizeof(totals) / sizeof(totals[0]); t++)
+		for (size_t k = 0; k < sizeof(specials) / sizeof(specials[0]); k++) {
+			size_t sl = strlen(specials[k]) ? strlen(specials[k]) : 1, total = totals[t];
 
-		for (size_t at = 0; at + sl <= 24; at++) {
-			size_t n;
-			json_t *o;
+			for (size_t at = 0; at + sl <= total; at++) {
+				size_t n;
+				json_t *o;
 
-			memset(str, 'a', 24);
-			memcpy(str + at, specials[k], sl);
-			o = obj1("k", 1, json_stringn_nocheck(str, 24));
-			CHECK(same_as_jansson(o, buf, sizeof(buf), &n));
-			json_decref(o);
+				memset(str, 'a', total);
+				memcpy(str + at, specials[k], sl);
+				o = obj1("k", 1, json_stringn_nocheck(str, total));
+				CHECK(same_as_jansson(o, buf, sizeof(buf), &n));
+				json_decref(o);
+			}
 		}
-	}
 }
 
 TEST(json_dump_integers_and_literals)

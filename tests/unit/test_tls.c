@@ -739,6 +739,17 @@ TEST(tls_ccs_alert_appdata_state)
 	tls_state_free(s);
 }
 
+/* Parses one record of type with text as its body; whether the flow's
+ * ciphertext has started after it. */
+static int record_then_started(TlsState *s, int dir, unsigned type, const char *text)
+{
+	Buf b = { .n = 0 };
+
+	record(&b, type, (const uint8_t *)text, strlen(text));
+	tls_parse(s, dir, b.b, b.n);
+	return (s->flags & TLS_F_APPDATA_STARTED) != 0;
+}
+
 /* Application data ends the cleartext (TLS_F_APPDATA_STARTED: detection
  * stops inspecting the payload), but a 0-RTT client's data before the
  * ServerHello does not: the handshake is not over (RFC 8446, 2.3). */
@@ -756,39 +767,29 @@ TEST(tls_application_data_starts_the_ciphertext)
 	/* an empty application data record carries no ciphertext yet */
 	s = tls_state_new();
 	client_hello_record(&b, &plain);
-	record(&b, 23, (const uint8_t *)"", 0);
 	tls_parse(s, TLS_TOSERVER, b.b, b.n);
-	CHECK(!(s->flags & TLS_F_APPDATA_STARTED));
-	b.n = 0;
-	record(&b, 23, (const uint8_t *)"ciphertext", 10);
-	tls_parse(s, TLS_TOSERVER, b.b, b.n);
-	CHECK(s->flags & TLS_F_APPDATA_STARTED);
+	CHECK(!record_then_started(s, TLS_TOSERVER, 23, ""));
+	CHECK(record_then_started(s, TLS_TOSERVER, 23, "ciphertext"));
 	tls_state_free(s);
 
 	/* 0-RTT: not before the ServerHello, then from the next record on */
 	s = tls_state_new();
 	b.n = 0;
 	client_hello_record(&b, &zero_rtt);
-	record(&b, 23, (const uint8_t *)"early data", 10);
 	tls_parse(s, TLS_TOSERVER, b.b, b.n);
 	CHECK(s->client.early_data);
-	CHECK(!(s->flags & TLS_F_APPDATA_STARTED));
+	CHECK(!record_then_started(s, TLS_TOSERVER, 23, "early data"));
 	b.n = 0;
 	server_hello_record(&b, 0x1301, 0x0304, 0);
 	tls_parse(s, TLS_TOCLIENT, b.b, b.n);
 	CHECK(!(s->flags & TLS_F_APPDATA_STARTED));
-	b.n = 0;
-	record(&b, 23, (const uint8_t *)"more early", 10);
-	tls_parse(s, TLS_TOSERVER, b.b, b.n);
-	CHECK(s->flags & TLS_F_APPDATA_STARTED);
+	CHECK(record_then_started(s, TLS_TOSERVER, 23, "more early"));
 	tls_state_free(s);
 
-	/* the server's application data counts as well */
+	/* the server's application data counts as well; an alert does not */
 	s = tls_state_new();
-	b.n = 0;
-	record(&b, 23, (const uint8_t *)"ciphertext", 10);
-	tls_parse(s, TLS_TOCLIENT, b.b, b.n);
-	CHECK(s->flags & TLS_F_APPDATA_STARTED);
+	CHECK(!record_then_started(s, TLS_TOCLIENT, 21, "\x01\x00"));
+	CHECK(record_then_started(s, TLS_TOCLIENT, 23, "ciphertext"));
 	tls_state_free(s);
 }
 

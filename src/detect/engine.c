@@ -428,6 +428,16 @@ enum { GB_ALL = 0, GB_STREAMED_PKT, GB_STREAM };
  * mode GB_STREAMED_PKT: only the fast patterns of the rules that still
  * inspect a packet whose payload went into the stream (see inspect_sig);
  * GB_STREAM: of the rules that inspect the stream; no always list. */
+static int cmp_always_gate(const void *x, const void *y)
+{
+	const SigPrecheck *a = x, *b = y;
+	uint32_t ga = always_gate_of(a), gb = always_gate_of(b);
+
+	if (ga != gb)
+		return ga < gb ? -1 : 1;
+	return a->num < b->num ? -1 : a->num > b->num;
+}
+
 static int group_build_one(DetectEngine *de, SigGroup *g, int pc, int dir, const uint8_t *in,
 			   int mode, char *err, size_t errlen)
 {
@@ -474,29 +484,18 @@ static int group_build_one(DetectEngine *de, SigGroup *g, int pc, int dir, const
 	g->always = calloc(nal ? nal : 1, sizeof(*g->always));
 	if (!g->always)
 		goto out;
-	/* by gate (always_gate_of), rule order within one */
-	for (uint32_t pass = 0; pass < 2; pass++) {
-		uint32_t next[ALWAYS_GATES];
+	for (uint32_t k = 0; k < nal; k++) {
+		SigPrecheck *c = &g->always[k];
 
-		if (pass)
-			memcpy(next, g->always_at, sizeof(next));
-		for (uint32_t k = 0; k < nal; k++) {
-			SigPrecheck c;
-			uint32_t gate;
-
-			inspect_precheck_build(de->sigs[al[k]].s, &c);
-			c.num = al[k];
-			c.iponly = de->sigs[al[k]].iponly;
-			gate = always_gate_of(&c);
-			if (!pass)
-				g->always_at[gate + 1]++;
-			else
-				g->always[next[gate]++] = c;
-		}
-		if (!pass)
-			for (uint32_t k = 1; k <= ALWAYS_GATES; k++)
-				g->always_at[k] += g->always_at[k - 1];
+		inspect_precheck_build(de->sigs[al[k]].s, c);
+		c->num = al[k];
+		c->iponly = de->sigs[al[k]].iponly;
+		g->always_at[always_gate_of(c) + 1]++;
 	}
+	/* by gate (always_gate_of), rule order within one */
+	qsort(g->always, nal, sizeof(*g->always), cmp_always_gate);
+	for (uint32_t k = 1; k <= ALWAYS_GATES; k++)
+		g->always_at[k] += g->always_at[k - 1];
 	g->nalways = nal;
 	if (!nfp) {
 		rc = 0;

@@ -65,6 +65,14 @@ static int buf_hbuf(int base, int side)
 	return detect_buffers[base].pbuf[side & 1];
 }
 
+/* The buffer entry that reads list l on a flow of protocol fp: a dcerpc
+ * rule's dcerpc.stub_data on an SMB flow reads the SMB transaction's call
+ * (sig_on_flow). */
+static int list_source(int l, unsigned fp)
+{
+	return l == BUF_DCERPC_STUB_DATA && fp == ALPROTO_SMB ? BUF_SMB_DCERPC_STUB_DATA : l;
+}
+
 static int list_side(const DetectSig *ds, int l, int d)
 {
 	return buf_side(sig_list_base(ds->s, l), d);
@@ -335,8 +343,6 @@ static int hgroups_build(DetectEngine *de, int d, FpEntry *fp, FpEntry *tmp, uin
 			return -1;
 	return 0;
 }
-
-static int list_source(int l, unsigned fp);
 
 /* de->tx_lists: what tx_eval walks for a flow of each protocol */
 static void tx_lists_build(DetectEngine *de)
@@ -670,14 +676,6 @@ static int inspect_xbuf(DetectThread *dt, const Signature *s, int l, const uint8
 }
 
 /* A multi-buffer matches when one of its entries does. */
-/* The buffer entry that reads list l on a flow of protocol fp: a dcerpc
- * rule's dcerpc.stub_data on an SMB flow reads the SMB transaction's call
- * (sig_on_flow). */
-static int list_source(int l, unsigned fp)
-{
-	return l == BUF_DCERPC_STUB_DATA && fp == ALPROTO_SMB ? BUF_SMB_DCERPC_STUB_DATA : l;
-}
-
 static int list_matches(DetectThread *dt, const DetectSig *ds, void *tx, int l, int d,
 			unsigned fp)
 {

@@ -5,6 +5,7 @@
 #define _GNU_SOURCE   /* qsort_r */
 
 #include "mpm/mpm.h"
+#include "mpm/head.h"
 #include "mpm/hs.h"
 #include "mpm/runs.h"
 
@@ -24,10 +25,12 @@ struct MpmCtx {
 	uint32_t max_len;
 	int sets_only;              /* serves mpm_prefilter (mpm_set_sets_only) */
 	/* sets-only ac/hs: the bounded patterns (mpm_add_pattern_bounded),
-	 * scanned over the buffer's first head_len bytes only */
-	struct MpmCtx *head;
-	uint32_t head_len;
-	int is_head;                /* this is another context's head */
+	 * their bytes in `bytes` too, each with its bound; found apart, at
+	 * the starts their bounds allow (mpm/head.h) */
+	struct ac_pattern *hpats;
+	uint32_t *hbound;
+	uint32_t nhpats, hcap;
+	MpmHead *head;
 	/* sets-only hs: the run literals (mpm/runs.h), found apart */
 	MpmRuns *runs;
 	/* compiled */
@@ -40,13 +43,10 @@ struct MpmCtx {
 struct MpmScratch {
 	enum mpm_algo algo;
 	void *hs;       /* hs_scratch_t * */
-	struct MpmScratch *head;   /* the head context's */
 };
 
 /* GPU lists on by default: src/mpm/ac-cuda.c walks them, and takes
  * automata from plain ac contexts too. */
-#define MPM_HEAD_DENSE (64u << 10)   /* bytes of dense rows of a head's ac */
-
 static struct ac_opts ac_opts = { AC_DENSE_BUDGET_DEFAULT, -1, 0, 1 };
 
 /* ---- algorithm names ---- */
@@ -147,22 +147,30 @@ MpmCtx *mpm_new(enum mpm_algo algo)
 	return ctx;
 }
 
-int mpm_add_pattern(MpmCtx *ctx, const uint8_t *pat, uint16_t len, uint32_t id,
-		    int nocase)
+/* Appends a pattern (its bytes copied into ctx->bytes) to the list *v of
+ * *n, capacity *cap; with bv, its bound to that parallel list. */
+static int append_pattern(MpmCtx *ctx, struct ac_pattern **v, uint32_t **bv, uint32_t *n,
+			  uint32_t *cap, const uint8_t *pat, uint16_t len, uint32_t id, int nocase,
+			  uint32_t bound)
 {
-	if (!ctx || ctx->prepared || !pat || len == 0)
-		return -1;
-	if (ctx->npats == ctx->cap) {
-		uint32_t ncap = ctx->cap ? ctx->cap * 2 : 64;
+	if (*n == *cap) {
+		uint32_t ncap = *cap ? *cap * 2 : 64;
 		struct ac_pattern *np;
 
-		if (ncap < ctx->cap)
+		if (ncap < *cap)
 			return -1;
-		np = realloc(ctx->pats, sizeof(*np) * ncap);
+		np = realloc(*v, sizeof(*np) * ncap);
 		if (!np)
 			return -1;
-		ctx->pats = np;
-		ctx->cap = ncap;
+		*v = np;
+		if (bv) {
+			uint32_t *nbv = realloc(*bv, sizeof(*nbv) * ncap);
+
+			if (!nbv)
+				return -1;
+			*bv = nbv;
+		}
+		*cap = ncap;
 	}
 	if (ctx->nbytes + len > ctx->bytes_cap) {
 		size_t ncap = ctx->bytes_cap ? ctx->bytes_cap * 2 : 1024;
@@ -183,7 +191,9 @@ int mpm_add_pattern(MpmCtx *ctx, const uint8_t *pat, uint16_t len, uint32_t id,
 		ctx->bytes_cap = ncap;
 	}
 	memcpy(ctx->bytes + ctx->nbytes, pat, len);
-	ctx->pats[ctx->npats++] = (struct ac_pattern){
+	if (bv)
+		(*bv)[*n] = bound;
+	(*v)[(*n)++] = (struct ac_pattern){
 		.id = id,
 		.off = (uint32_t)ctx->nbytes,
 		.len = len,
@@ -197,30 +207,29 @@ int mpm_add_pattern(MpmCtx *ctx, const uint8_t *pat, uint16_t len, uint32_t id,
 	return 0;
 }
 
+int mpm_add_pattern(MpmCtx *ctx, const uint8_t *pat, uint16_t len, uint32_t id,
+		    int nocase)
+{
+	if (!ctx || ctx->prepared || !pat || len == 0)
+		return -1;
+	return append_pattern(ctx, &ctx->pats, NULL, &ctx->npats, &ctx->cap, pat, len, id,
+			      nocase, 0);
+}
+
 int mpm_add_pattern_bounded(MpmCtx *ctx, const uint8_t *pat, uint16_t len, uint32_t id,
 			    int nocase, uint32_t bound)
 {
 	if (!ctx || ctx->prepared || !ctx->sets_only || ctx->algo == MPM_AC_CUDA || bound == 0 ||
 	    bound > MPM_HEAD_MAX || bound < len)
 		return mpm_add_pattern(ctx, pat, len, id, nocase);
-	if (!ctx->head) {
-		/* ac: a short scan, where a Hyperscan call costs ~1-2k cycles
-		 * before its first byte */
-		if (!(ctx->head = mpm_new(MPM_AC)))
-			return -1;
-		mpm_set_sets_only(ctx->head);
-		ctx->head->is_head = 1;
-	}
-	if (mpm_add_pattern(ctx->head, pat, len, id, nocase) != 0)
+	/* one that may start far into the head is probed at every start
+	 * before it: the matcher finds it cheaper */
+	if (bound - len > MPM_HEAD_REACH)
+		return mpm_add_pattern(ctx, pat, len, id, nocase);
+	if (!pat || len == 0)
 		return -1;
-	if (bound > ctx->head_len)
-		ctx->head_len = bound;
-	/* the context's own figures cover both parts */
-	if (id > ctx->max_id)
-		ctx->max_id = id;
-	if (len > ctx->max_len)
-		ctx->max_len = len;
-	return 0;
+	return append_pattern(ctx, &ctx->hpats, &ctx->hbound, &ctx->nhpats, &ctx->hcap, pat, len,
+			      id, nocase, bound);
 }
 
 /* Order for de-duplication: (id, len, folded bytes), nocase first, then
@@ -320,8 +329,11 @@ int mpm_prepare(MpmCtx *ctx, char *err, size_t errlen)
 		snprintf(err, errlen, "mpm: already prepared");
 		return -1;
 	}
-	if (ctx->head && mpm_prepare(ctx->head, err, errlen) != 0)
+	if (ctx->nhpats && !(ctx->head = mpm_head_build(ctx->hpats, ctx->hbound, ctx->nhpats,
+							   ctx->bytes))) {
+		snprintf(err, errlen, "mpm: no memory for the bounded patterns");
 		return -1;
+	}
 	dedup(ctx);
 	if (ctx->algo == MPM_HS && ctx->sets_only && split_runs(ctx) != 0) {
 		snprintf(err, errlen, "mpm: no memory for the run literals");
@@ -335,13 +347,6 @@ int mpm_prepare(MpmCtx *ctx, char *err, size_t errlen)
 		struct ac_opts o = ac_opts;
 
 		o.gpu_lists = o.gpu_lists || ctx->algo == MPM_AC_CUDA;
-		/* a head scan walks a few dozen bytes from the root: the
-		 * shallow rows dense, not a megabyte of them per group */
-		if (ctx->is_head) {
-			o.gpu_lists = 0;
-			if (o.dense_budget > MPM_HEAD_DENSE)
-				o.dense_budget = MPM_HEAD_DENSE;
-		}
 		ctx->ac = ac_build_opts(ctx->pats, ctx->npats, ctx->bytes, &o,
 					err, errlen);
 	}
@@ -368,13 +373,15 @@ void mpm_free(MpmCtx *ctx)
 {
 	if (!ctx)
 		return;
-	mpm_free(ctx->head);
+	mpm_head_free(ctx->head);
 	mpm_runs_free(ctx->runs);
 	ac_free(ctx->ac);
 #ifdef HAVE_HYPERSCAN
 	mpm_hs_free(ctx->hs);
 #endif
 	free(ctx->pats);
+	free(ctx->hpats);
+	free(ctx->hbound);
 	free(ctx->bytes);
 	free(ctx);
 }
@@ -397,10 +404,6 @@ MpmScratch *mpm_scratch_new(const MpmCtx *ctx)
 		return NULL;
 	}
 #endif
-	if (ctx->head && !(s->head = mpm_scratch_new(ctx->head))) {
-		mpm_scratch_free(s);
-		return NULL;
-	}
 	return s;
 }
 
@@ -408,7 +411,6 @@ void mpm_scratch_free(MpmScratch *s)
 {
 	if (!s)
 		return;
-	mpm_scratch_free(s->head);
 #ifdef HAVE_HYPERSCAN
 	mpm_hs_scratch_free(s->hs);
 #endif
@@ -438,19 +440,13 @@ static uint32_t part_search(const MpmCtx *ctx, MpmScratch *s, const uint8_t *buf
 	return 0;
 }
 
-/* The bytes of a buffer of len that ctx's head scan covers. */
-static inline uint32_t head_span(const MpmCtx *ctx, uint32_t len)
-{
-	return len < ctx->head_len ? len : ctx->head_len;
-}
-
 uint32_t mpm_search(const MpmCtx *ctx, MpmScratch *s, const uint8_t *buf,
 		    uint32_t len, mpm_match_fn cb, void *arg)
 {
 	uint32_t n = part_search(ctx, s, buf, len, cb, arg);
 
-	if (ctx->head && s)
-		n += part_search(ctx->head, s->head, buf, head_span(ctx, len), cb, arg);
+	if (ctx->head && ctx->prepared)
+		n += mpm_head_scan(ctx->head, buf, len, cb, arg);
 	return n;
 }
 
@@ -475,8 +471,8 @@ void mpm_prefilter(const MpmCtx *ctx, MpmScratch *s, const uint8_t *buf, uint32_
 		   MpmMatchSet *ms)
 {
 	part_prefilter(ctx, s, buf, len, ms);
-	if (ctx->head && s)
-		part_prefilter(ctx->head, s->head, buf, head_span(ctx, len), ms);
+	if (ctx->head && ctx->prepared)
+		mpm_head_scan(ctx->head, buf, len, mpm_matchset_cb, ms);
 }
 
 enum mpm_algo mpm_ctx_algo(const MpmCtx *ctx)
@@ -499,13 +495,13 @@ static size_t mpm_memory_part(const MpmCtx *ctx)
 
 size_t mpm_memory(const MpmCtx *ctx)
 {
-	return mpm_memory_part(ctx) + (ctx->head ? mpm_memory_part(ctx->head) : 0);
+	return mpm_memory_part(ctx) + mpm_head_memory(ctx->head);
 }
 
 uint32_t mpm_pattern_count(const MpmCtx *ctx)
 {
 	return ctx->npats + (ctx->runs ? mpm_runs_count(ctx->runs) : 0) +
-	       (ctx->head ? ctx->head->npats : 0);
+	       mpm_head_count(ctx->head);
 }
 
 uint32_t mpm_max_pattern_id(const MpmCtx *ctx)

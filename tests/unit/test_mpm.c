@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 
+#include "mpm/head.h"
 #include "mpm/mpm.h"
 #include "mpm/runs.h"
 
@@ -503,9 +504,9 @@ TEST(mpm_sets_only_reports_each_pattern_once)
 }
 
 /* Bounded patterns (mpm_add_pattern_bounded) are reported where they end
- * within the buffer's head (the largest bound of the context) and not
- * past it, for ac and hs alike, while an unbounded pattern of the same
- * context still is anywhere; a context not sets-only ignores bounds. */
+ * within their own bound and not past it, for ac and hs alike; one that may
+ * start more than MPM_HEAD_REACH bytes in, and an unbounded one, anywhere;
+ * a context not sets-only ignores bounds. */
 TEST(mpm_bounded_pattern_counts_in_the_head_only)
 {
 	static const enum mpm_algo algos[] = { MPM_AC, MPM_HS };
@@ -522,15 +523,19 @@ TEST(mpm_bounded_pattern_counts_in_the_head_only)
 		ms = mpm_matchset_new(8);
 		mpm_set_sets_only(ctx);
 		/* id 0 ends by byte 4, id 1 (nocase) by byte 10, id 2 anywhere;
-		 * id 3 has a bound above MPM_HEAD_MAX: anywhere too */
+		 * id 3 has a bound above MPM_HEAD_MAX, id 4 may start past
+		 * MPM_HEAD_REACH: anywhere too; id 5, one byte, only at 0 */
 		CHECK_EQ(mpm_add_pattern_bounded(ctx, (const uint8_t *)"\x01\x02", 2, 0, 0, 4), 0);
 		CHECK_EQ(mpm_add_pattern_bounded(ctx, (const uint8_t *)"get", 3, 1, 1, 10), 0);
 		CHECK_EQ(mpm_add_pattern_bounded(ctx, (const uint8_t *)"tail", 4, 2, 0, 0), 0);
 		CHECK_EQ(mpm_add_pattern_bounded(ctx, (const uint8_t *)"far", 3, 3, 0,
 						 MPM_HEAD_MAX + 1), 0);
+		CHECK_EQ(mpm_add_pattern_bounded(ctx, (const uint8_t *)"reach", 5, 4, 0,
+						 5 + MPM_HEAD_REACH + 1), 0);
+		CHECK_EQ(mpm_add_pattern_bounded(ctx, (const uint8_t *)"#", 1, 5, 0, 1), 0);
 		CHECK_EQ(mpm_prepare(ctx, e, sizeof(e)), 0);
-		CHECK_EQ(mpm_pattern_count(ctx), 4);
-		CHECK_EQ(mpm_max_pattern_id(ctx), 3);
+		CHECK_EQ(mpm_pattern_count(ctx), 6);
+		CHECK_EQ(mpm_max_pattern_id(ctx), 5);
 		s = mpm_scratch_new(ctx);
 		CHECK(s != NULL);
 		/* \x01\x02 ends at 4, GET at 10: both at their bounds */
@@ -538,25 +543,27 @@ TEST(mpm_bounded_pattern_counts_in_the_head_only)
 		CHECK_EQ(mpm_matchset_count(ms), 3);
 		CHECK(mpm_matchset_has(ms, 0) && mpm_matchset_has(ms, 1) && mpm_matchset_has(ms, 2));
 		mpm_matchset_clear(ms);
-		/* the head is the largest bound (10): GET one byte later is past
-		 * it, \x01\x02 one byte later still within it (the prefilter
-		 * may give more, never less) */
+		/* one byte later each is past its own bound */
 		mpm_prefilter(ctx, s, BUF("xxx\x01\x02xxxGET tail"), ms);
-		CHECK_EQ(mpm_matchset_count(ms), 2);
-		CHECK(mpm_matchset_has(ms, 0) && mpm_matchset_has(ms, 2));
-		mpm_matchset_clear(ms);
-		mpm_prefilter(ctx, s, BUF("xxxxxxxxx\x01\x02 tail"), ms);
 		CHECK_EQ(mpm_matchset_count(ms), 1);
 		CHECK(mpm_matchset_has(ms, 2));
 		mpm_matchset_clear(ms);
-		/* a buffer shorter than the head; the far one past 64 bytes */
+		/* a buffer shorter than the bound; # at 0 only */
 		mpm_prefilter(ctx, s, BUF("\x01\x02"), ms);
 		CHECK_EQ(mpm_matchset_count(ms), 1);
+		CHECK(mpm_matchset_has(ms, 0));
 		mpm_matchset_clear(ms);
-		mpm_prefilter(ctx, s, BUF("................................................................"
-					  "..far"), ms);
+		mpm_prefilter(ctx, s, BUF("#x#"), ms);
 		CHECK_EQ(mpm_matchset_count(ms), 1);
-		CHECK(mpm_matchset_has(ms, 3));
+		CHECK(mpm_matchset_has(ms, 5));
+		mpm_matchset_clear(ms);
+		mpm_prefilter(ctx, s, BUF("x#"), ms);
+		CHECK_EQ(mpm_matchset_count(ms), 0);
+		/* the far and the far-reaching ones past 64 bytes */
+		mpm_prefilter(ctx, s, BUF("................................................................"
+					  "..far reach"), ms);
+		CHECK_EQ(mpm_matchset_count(ms), 2);
+		CHECK(mpm_matchset_has(ms, 3) && mpm_matchset_has(ms, 4));
 		mpm_matchset_clear(ms);
 		mpm_scratch_free(s);
 		mpm_free(ctx);
@@ -1452,4 +1459,82 @@ TEST(mpm_hs_sets_only_run_literals_as_ac)
 	CHECK_EQ(got.v[1].id, 3);
 	free(got.v);
 	set_pair_free(&sp);
+}
+
+/* The head finder against a naive search: random bounded patterns (many
+ * sharing their first two bytes, nocase and exact, one byte long, bounds
+ * from their length to MPM_HEAD_MAX) on random buffers, every (id, end)
+ * where a pattern ends within its bound; exact duplicates once. */
+TEST(mpm_property_head_finder_naive_agree)
+{
+	struct tpat pats[96];
+	uint32_t bound[96];
+	struct pairs want = { 0 }, got = { 0 };
+	uint8_t bytes[96 * 64], buf[80];
+	size_t total = 0;
+
+	rng_state = 0x4ead5ca11ull;
+	for (int round = 0; round < 500; round++) {
+		struct ac_pattern ap[96];
+		size_t n = 1 + rnd() % 96, nb = 0;
+		int alpha = (int)(rnd() % 3);
+		uint32_t len = rnd() % sizeof(buf);
+		MpmHead *h;
+
+		for (size_t k = 0; k < n; k++) {
+			struct tpat *t = &pats[k];
+
+			if (k > 0 && rnd() % 8 == 0) {
+				/* a duplicate, or the same bytes under another bound */
+				*t = pats[rnd() % k];
+				bound[k] = rnd() % 2 ? bound[k - 1] : t->len + rnd() % 9;
+				if (bound[k] < t->len)
+					bound[k] = t->len;
+			} else {
+				t->len = (uint16_t)(1 + (rnd() % 4 ? rnd() % 4 : rnd() % 20));
+				t->nocase = rnd() & 1;
+				t->id = rnd() % 64;
+				for (int i = 0; i < t->len; i++)
+					t->b[i] = rnd_byte(alpha);
+				bound[k] = t->len + (rnd() % 4 ? rnd() % 3 : rnd() % (MPM_HEAD_MAX - t->len + 1));
+			}
+			memcpy(bytes + nb, t->b, t->len);
+			ap[k] = (struct ac_pattern){ .id = t->id, .off = (uint32_t)nb, .len = t->len,
+						     .nocase = (uint8_t)t->nocase };
+			nb += t->len;
+		}
+		for (uint32_t i = 0; i < len; i++)
+			buf[i] = rnd_byte(alpha);
+		h = mpm_head_build(ap, bound, (uint32_t)n, bytes);
+		CHECK(h != NULL);
+		pairs_reset(&want);
+		pairs_reset(&got);
+		for (size_t k = 0; k < n; k++) {
+			int dup = 0;
+
+			for (size_t j = 0; j < k && !dup; j++)
+				dup = pats[j].id == pats[k].id && pats[j].len == pats[k].len &&
+				      pats[j].nocase == pats[k].nocase && bound[j] == bound[k] &&
+				      !memcmp(pats[j].b, pats[k].b, pats[k].len);
+			if (dup)
+				continue;
+			for (uint32_t end = pats[k].len; end <= len && end <= bound[k]; end++)
+				if (eq_bytes(buf + end - pats[k].len, pats[k].b, pats[k].len,
+					     pats[k].nocase))
+					pairs_cb(&want, pats[k].id, end);
+		}
+		CHECK_EQ(mpm_head_scan(h, buf, len, pairs_cb, &got), (uint32_t)want.n);
+		pairs_sort(&want);
+		pairs_sort(&got);
+		if (!pairs_equal(&got, &want)) {
+			printf("  round %d (len %u, %zu patterns): head %zu, naive %zu\n", round, len,
+			       n, got.n, want.n);
+			CHECK(!"head finder and naive disagree");
+		}
+		total += want.n;
+		mpm_head_free(h);
+	}
+	CHECK(total > 1000);
+	free(want.v);
+	free(got.v);
 }

@@ -148,7 +148,7 @@ MpmHead *mpm_head_build(const struct ac_pattern *pats, const uint32_t *bound, ui
 	h->first = calloc((size_t)nb + 1, sizeof(uint32_t));
 	h->ent = calloc(nkeep ? nkeep : 1, sizeof(*h->ent));
 	h->bytes = malloc(h->nbytes ? h->nbytes : 1);
-	at = calloc((size_t)nb + 1, sizeof(uint32_t));
+	at = malloc(sizeof(uint32_t) * nb);
 	if (!h->first || !h->ent || !h->bytes || !at)
 		goto fail;
 	/* counting sort: 2+ byte entries by bucket, 1-byte ones by byte */

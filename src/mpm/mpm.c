@@ -329,10 +329,18 @@ int mpm_prepare(MpmCtx *ctx, char *err, size_t errlen)
 		snprintf(err, errlen, "mpm: already prepared");
 		return -1;
 	}
-	if (ctx->nhpats && !(ctx->head = mpm_head_build(ctx->hpats, ctx->hbound, ctx->nhpats,
-							   ctx->bytes))) {
-		snprintf(err, errlen, "mpm: no memory for the bounded patterns");
-		return -1;
+	if (ctx->nhpats) {
+		ctx->head = mpm_head_build(ctx->hpats, ctx->hbound, ctx->nhpats, ctx->bytes);
+		if (!ctx->head) {
+			snprintf(err, errlen, "mpm: no memory for the bounded patterns");
+			return -1;
+		}
+		/* the head holds its own copy: the builder's lists are done */
+		free(ctx->hpats);
+		free(ctx->hbound);
+		ctx->hpats = NULL;
+		ctx->hbound = NULL;
+		ctx->nhpats = ctx->hcap = 0;
 	}
 	dedup(ctx);
 	if (ctx->algo == MPM_HS && ctx->sets_only && split_runs(ctx) != 0) {

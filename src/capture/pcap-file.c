@@ -1,5 +1,6 @@
 #include "capture/pcap-file.h"
 #include "capture/capture.h"
+#include "capture/pcap-records.h"
 #include "decode/decode.h"
 #include "stats/counters.h"
 #include "util/log.h"
@@ -20,6 +21,9 @@ struct PcapSource {
 	int is_dir;
 	pcap_t *pcap;        /* current file */
 	char *iobuf;         /* stdio buffer of the current file (open_offline) */
+	PcapRecords *recs;   /* its records read by block; NULL: libpcap reads */
+	struct bpf_program prog; /* its filter, compiled for its link type */
+	int has_prog;
 	int datalink;
 	const char *current;
 	uint64_t file_packets;
@@ -194,30 +198,40 @@ static pcap_t *open_offline(PcapSource *src, const char *path, char *perr)
 	return pcap_open_offline(path, perr);
 }
 
+static void free_filter(PcapSource *src)
+{
+	if (src->has_prog)
+		pcap_freecode(&src->prog);
+	src->has_prog = 0;
+}
+
 static void close_current(PcapSource *src)
 {
 	if (!src->pcap)
 		return;
+	pcap_records_free(src->recs);
+	src->recs = NULL;
 	pcap_close(src->pcap);
 	src->pcap = NULL;
+	free_filter(src);
 }
 
 /* Compiles the filter for this file's link type (pcap_compile needs the
- * handle) and installs it. 0, or -1 with the reason in perr. */
-static int set_filter(pcap_t *pc, const char *expr, char *perr)
+ * handle) and installs it; the source keeps the program for the block
+ * reader. 0, or -1 with the reason in perr. */
+static int set_filter(PcapSource *src, pcap_t *pc, const char *expr, char *perr)
 {
-	struct bpf_program prog;
-	int rc;
-
-	if (pcap_compile(pc, &prog, expr, 1, PCAP_NETMASK_UNKNOWN) != 0) {
+	if (pcap_compile(pc, &src->prog, expr, 1, PCAP_NETMASK_UNKNOWN) != 0) {
 		snprintf(perr, PCAP_ERRBUF_SIZE, "%s", pcap_geterr(pc));
 		return -1;
 	}
-	rc = pcap_setfilter(pc, &prog);
-	if (rc != 0)
+	src->has_prog = 1;
+	if (pcap_setfilter(pc, &src->prog) != 0) {
 		snprintf(perr, PCAP_ERRBUF_SIZE, "%s", pcap_geterr(pc));
-	pcap_freecode(&prog);
-	return rc;
+		free_filter(src);
+		return -1;
+	}
+	return 0;
 }
 
 int pcap_source_set_bpf(PcapSource *src, const char *expr, char *err, size_t errlen)
@@ -266,13 +280,16 @@ static int open_next(PcapSource *src)
 			log_warning("pcap-file: %s: link type %d (%s) is not decoded; its packets "
 				    "are counted as invalid", f, pcap_datalink(pc),
 				    pcap_datalink_val_to_name(pcap_datalink(pc)) ?: "unknown");
-		if (src->bpf && set_filter(pc, src->bpf, perr) != 0) {
+		if (src->bpf && set_filter(src, pc, src->bpf, perr) != 0) {
 			log_warning("pcap-file: %s: skipped: bpf filter: %s", f, perr);
 			pcap_close(pc);
 			src->stats.errors++;
 			continue;
 		}
 		src->pcap = pc;
+		src->recs = pcap_records_open(pc);
+		if (src->recs && src->has_prog)
+			pcap_records_set_filter(src->recs, &src->prog);
 		src->datalink = pcap_datalink(pc);
 		src->current = f;
 		src->file_packets = 0;
@@ -319,7 +336,8 @@ int pcap_source_next(PcapSource *src, Packet *p)
 			count_errors(src);
 			return 0;
 		}
-		rc = pcap_next_ex(src->pcap, &h, &data);
+		rc = src->recs ? pcap_records_next(src->recs, src->pcap, &h, &data) :
+				 pcap_next_ex(src->pcap, &h, &data);
 		if (rc == 1) {
 			uint32_t len = h->caplen;
 

@@ -1,6 +1,8 @@
 /* pcap-file capture: one file, or every file of a folder in name order; pcap and
- * pcapng through libpcap. A corrupt or truncated file ends with a warning and what
- * was read before the damage is kept. */
+ * pcapng opened by libpcap, the records of a pcap 2.4 file read by block
+ * (pcap-records.h), libpcap deciding any record that is not plain. A corrupt or
+ * truncated file ends with a warning and what was read before the damage is
+ * kept. */
 #ifndef CAPTURE_PCAP_FILE_H
 #define CAPTURE_PCAP_FILE_H
 

@@ -8,6 +8,9 @@
 #   qa/bench/worker-instr.sh BASE_BIN NEW_BIN [PCAP [RULES]]
 #     defaults: /tmp/bench/bench-1x.pcap, every ET Open emerging-*.rules.
 #   env: ALGOS="ac hs" (the mpm-algo values to run)
+#        SCOPE=single: the whole packet phase of --runmode single instead
+#        (capture_worker: reading the capture, decoding, flows, detection,
+#        output), for changes outside the workers (the capture reader)
 # Prints per algorithm: instructions per packet of the workers, and NEW/BASE.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -25,18 +28,27 @@ if [ -z "$rules" ]; then
 	rules=$tmp/rules
 fi
 ratio=$(python3 -c "import os; print(1 / os.cpu_count())")
+scope=${SCOPE:-workers}
 common=(-c "$root/suricata.yaml" -r "$pcap" -S "$rules" --runmode autofp -k none
 	--set "threading.detect-thread-ratio=$ratio")
+vg=(--separate-threads=yes)
+if [ "$scope" = single ]; then
+	common=(-c "$root/suricata.yaml" -r "$pcap" -S "$rules" --runmode single -k none)
+	vg=(--toggle-collect=capture_worker)
+fi
 [ -f "$shared/data/rules/et-open-4.0/classification.config" ] &&
 	common+=(--set "classification-file=$shared/data/rules/et-open-4.0/classification.config")
 
-worker_ir() {  # dir: the workers' instructions
-	python3 - "$1" <<'PY'
+worker_ir() {  # dir: the workers' instructions (the packet phase's, SCOPE=single)
+	local fn=worker_main
+	[ "$scope" = single ] && fn=capture_worker
+	python3 - "$1" "$fn" <<'PY'
 import glob, os, re, sys
 total = 0
 for f in glob.glob(os.path.join(sys.argv[1], "cg.*")):
     text = open(f, errors="replace").read()
-    if not re.search(r"fn=\(\d+\) worker_main|fn=worker_main", text):
+    fn = sys.argv[2]
+    if not re.search(r"fn=\(\d+\) %s\b|fn=%s\b" % (fn, fn), text):
         continue
     m = re.search(r"^summary:\s+(\d+)", text, re.M) or re.search(r"^totals:\s+(\d+)", text, re.M)
     total += int(m.group(1)) if m else 0
@@ -58,12 +70,12 @@ for algo in ${ALGOS:-ac hs}; do
 	for which in base new; do
 		bin=$base; [ $which = new ] && bin=$new
 		d=$tmp/$algo-$which; mkdir -p "$d/log"
-		valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$d/cg.%p" \
+		valgrind --tool=callgrind "${vg[@]}" --callgrind-out-file="$d/cg.%p" \
 			"$bin" "${common[@]}" -l "$d/log" --set mpm-algo=$algo > "$d/out" 2>&1 ||
 			{ echo "FAIL: worker-instr: $algo $which run failed"; tail -5 "$d/out"; exit 1; }
 	done
 	b=$(worker_ir "$tmp/$algo-base"); n=$(worker_ir "$tmp/$algo-new"); pk=$(packets "$tmp/$algo-base")
 	python3 -c "
 b, n, pk = $b, $n, max($pk, 1)
-print('%-3s workers: base %.0f, new %.0f instructions/packet; new/base %.3f (%d packets)' % ('$algo', b / pk, n / pk, n / max(b, 1), pk))"
+print('%-3s $scope: base %.0f, new %.0f instructions/packet; new/base %.3f (%d packets)' % ('$algo', b / pk, n / pk, n / max(b, 1), pk))"
 done

@@ -888,11 +888,7 @@ static uint64_t rng_state;
 
 static uint32_t rnd(void)
 {
-	/* xorshift64*: fixed seeds, same sequence everywhere */
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return (uint32_t)((rng_state * 2685821657736338717ull) >> 32);
+	return test_rand32(&rng_state);
 }
 
 static const char *const alphabets[] = {

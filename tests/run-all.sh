@@ -114,6 +114,10 @@ SURICATA_SHARED="$shared" part "$srcdir/tests/sinks/run.sh" "$builddir" "$srcdir
 echo "== unix-socket runmode (tests/ops/unix-socket.sh)"
 part "$srcdir/tests/ops/unix-socket.sh" "$builddir" "$srcdir"
 
+# -r on a FIFO (`-r <(zcat x.pcap.gz)`): read whole, once
+echo "== a capture from a pipe (tests/ops/pcap-pipe.sh)"
+part "$srcdir/tests/ops/pcap-pipe.sh" "$builddir" "$srcdir"
+
 # Debian's suricata-update, offline, on a tarball of ../shared's ET Open 4.0:
 # its -T step passes with our binary (SKIPs without ../shared or the tool).
 echo "== suricata-update (tests/ops/suricata-update.sh)"

@@ -153,8 +153,11 @@ PcapSource *pcap_source_open(const char *path, char *err, size_t errlen)
 	}
 	src->n_files = 1;
 	/* A single file that libpcap cannot open at all is an error for the run,
-	 * not a warning: there is nothing good to keep. Check it now. */
-	{
+	 * not a warning: there is nothing good to keep. Check it now, but only a
+	 * regular file: a FIFO (`-r <(zcat x.pcap.gz)`, a unix-socket pcap-file
+	 * fed by a pipe) would lose its header to the check, and its writer
+	 * would see the pipe close. */
+	if (S_ISREG(st.st_mode)) {
 		char perr[PCAP_ERRBUF_SIZE];
 		pcap_t *pc = pcap_open_offline(path, perr);
 

@@ -126,12 +126,15 @@ void detect_flow_swap(Flow *f)
 	st->raw_tx[0] = st->raw_tx[1];
 	st->raw_tx[1] = t;
 	st->iponly_done = (uint8_t)(((st->iponly_done & 1) << 1) | ((st->iponly_done >> 1) & 1));
-	{
-		struct StreamCov *c = st->scov[0];
-
-		st->scov[0] = st->scov[1];
-		st->scov[1] = c;
-	}
+	/* ac-cuda's stream coverage cannot follow the reversal: an entry kept
+	 * only the ids of the direction it was recorded in (stream_id_cb), so
+	 * in the other direction's slot it would claim its ends covered while
+	 * holding none of that direction's ids, and the window would lose its
+	 * matches. Dropped, those ends are scanned on the CPU; the packets
+	 * after the reversal record entries of their own. */
+	scov_free(st->scov[0]);
+	scov_free(st->scov[1]);
+	st->scov[0] = st->scov[1] = NULL;
 }
 
 static int bit_get(const DetectFlowState *st, int id)

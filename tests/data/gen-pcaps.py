@@ -639,6 +639,31 @@ def gen_tcp_nosession():
           note='TCP data both ways without a handshake')
 
 
+def gen_midstream_reversal():
+    """A flow picked up midstream from the server's side (stream.midstream
+    on): the HTTP response first, in two segments, then the client's ACK, a
+    request, the server's ACK and FINs both ways. The engine takes the first
+    packet's sender as the client and reverses the flow once it sees who the
+    server is: whatever it recorded of the first direction must follow."""
+    c, sv = v4c(), v4s()
+    A = lambda fl, seq, ack, data=b'': c / TCP(sport=40500, dport=80, flags=fl, seq=seq, ack=ack, window=8192) / (Raw(data) if data else b'')
+    B = lambda fl, seq, ack, data=b'': sv / TCP(sport=80, dport=40500, flags=fl, seq=seq, ack=ack, window=8192) / (Raw(data) if data else b'')
+    hdr = b'HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 32\r\n\r\n'
+    body = b'body with REVMARK in its middle\n'
+    req = b'GET /after HTTP/1.1\r\nHost: reversal.example\r\n\r\n'
+    cs, ss = 1000, 5000
+    frames = [(B('PA', ss, cs, hdr), False),
+              (B('PA', ss + len(hdr), cs, body), False),
+              (A('A', cs, ss + len(hdr) + len(body)), True),
+              (A('PA', cs, ss + len(hdr) + len(body), req), True),
+              (B('A', ss + len(hdr) + len(body), cs + len(req)), False),
+              (A('FA', cs + len(req), ss + len(hdr) + len(body)), True),
+              (B('FA', ss + len(hdr) + len(body), cs + len(req) + 1), False),
+              (A('A', cs + len(req) + 1, ss + len(hdr) + len(body) + 1), True)]
+    write('midstream-reversal.pcap', seq_ts(T0, [(eth(f), d) for f, d in frames]),
+          note='midstream HTTP picked up at the response, then reversed')
+
+
 def gen_community_id():
     """Flows whose Community ID suricata-verify knows (seed 7): the TCP one of
     community-id-ipv4 and of community-id-ipv6 (a SYN each way is enough),
@@ -1143,6 +1168,7 @@ def main():
     gen_split()
     gen_pkt_stream()
     gen_tcp_nosession()
+    gen_midstream_reversal()
     gen_community_id()
     gen_stream_rewrite()
     gen_stream_rewrite_ctx()

@@ -40,14 +40,17 @@ if ! "$bin" "${common[@]}" -r "$tmp/traffic.pcap" -l "$tmp/ref" --runmode single
 	ko "reference run (-r): $(tail -1 "$tmp/ref/out")"
 fi
 
-traffic() { # NAME ARGS...
-	local name=$1; shift
+# traffic_once PPS NAME ARGS...: one replay of traffic.pcap into a fresh
+# engine; prints PASS/FAIL lines (run in a subshell: its counts are lost)
+traffic_once() {
+	local pps=$1 name=$2; shift 2
+	rm -rf "${tmp:?}/$name"
 	if ! start "$name" "$@"; then
 		ko "$name: the engine did not start: $(tail -2 "$tmp/$name/out" | tr '\n' ' ')"
 		return
 	fi
 	local sent
-	sent=$(replay "$tmp/traffic.pcap" "$RATE" "$tmp/$name/tcpreplay.out")
+	sent=$(replay "$tmp/traffic.pcap" "$pps" "$tmp/$name/tcpreplay.out")
 	sleep 0.5
 	if ! stop "$epid"; then
 		ko "$name: no clean exit on SIGTERM: $(tail -2 "$tmp/$name/out" | tr '\n' ' ')"
@@ -55,9 +58,21 @@ traffic() { # NAME ARGS...
 	fi
 	ok "$name: clean exit on SIGTERM"
 	clean "$name"
+	python3 "$here/check.py" traffic "$tmp/ref/eve.json" "$tmp/$name/eve.json" \
+		"$tmp/$name/out" "${sent:-0}" "$name"
+}
+
+# traffic NAME ARGS...: a replay that the kernel dropped packets of (the
+# socket's ring overflowed while a busy machine starved the engine) says
+# nothing of the engine; it is replayed once at a quarter of the rate, and
+# only that run counts. Drops at the lower rate too are a failure.
+traffic() {
 	local r
-	r=$(python3 "$here/check.py" traffic "$tmp/ref/eve.json" "$tmp/$name/eve.json" \
-		"$tmp/$name/out" "${sent:-0}" "$name")
+	r=$(traffic_once "$RATE" "$@")
+	if grep -q '^FAIL.*kernel_drops [1-9]' <<< "$r"; then
+		echo "note: live $1: the kernel dropped packets at $RATE pps: once more at $((RATE / 4)) pps"
+		r=$(traffic_once $((RATE / 4)) "$@")
+	fi
 	echo "$r"
 	pass=$((pass + $(grep -c '^PASS' <<< "$r")))
 	fail=$((fail + $(grep -c '^FAIL' <<< "$r")))

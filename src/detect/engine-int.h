@@ -512,7 +512,7 @@ void threshold_table_share(ThresholdTable *tt, ThresholdTable *from);
 /* threshold.config: returns 0, or -1 with "FILE:LINE: reason" in err. */
 int threshold_config_load(DetectEngine *de, const char *path, char *err, size_t errlen);
 /* 1: alert, 0: suppressed / below threshold. tc: the calling thread's
- * counters (detect.thresholds.memuse / .memcap), may be NULL. */
+ * counters (host.memuse / host.memcap, see state.c), may be NULL. */
 int threshold_check(DetectEngine *de, const DetectSig *ds, const Packet *p, int *suppressed,
 		    detect_order_fn order, void *order_arg, ThreadCounters *tc);
 /* The bucket hashes of the two tables (keyed per process) and how many
@@ -521,7 +521,7 @@ uint32_t host_key_hash(const Address *a);
 uint32_t threshold_key_hash(const Signature *s, int track, const Address *a, const Address *a2);
 uint32_t host_table_count(const DetectEngine *de);
 uint32_t threshold_table_count(const DetectEngine *de);
-/* Registers detect.thresholds.memuse/.memcap and host.memuse/.memcap. */
+/* Registers host.memuse and host.memcap (both tables report there). */
 void detect_state_register_counters(void);
 
 /* app-event.c: rules with app-layer-event are transaction rules of the

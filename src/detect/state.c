@@ -277,14 +277,21 @@ struct HostTable {
 static counter_id c_thr_memuse, c_thr_memcap, c_host_memuse, c_host_memcap;
 static unsigned state_counters_done;  /* generation, as engine.c's */
 
+/* Suricata 8's eve stats have host.memuse and host.memcap (entries refused
+ * at the cap) and nothing for its threshold table: an eve record with a
+ * detect.thresholds object fails its schema. The threshold table reports
+ * into the host counters, where Suricata 7 counted by_src/by_dst
+ * thresholds (they lived in its host table); its own cap stays
+ * detect.thresholds.memcap. The ids are kept apart so that a schema with
+ * threshold counters needs only other names here. */
 void detect_state_register_counters(void)
 {
 	if (state_counters_done == counters_generation())
 		return;
-	c_thr_memuse = counter_register("detect.thresholds.memuse");
-	c_thr_memcap = counter_register("detect.thresholds.memcap");
 	c_host_memuse = counter_register("host.memuse");
 	c_host_memcap = counter_register("host.memcap");
+	c_thr_memuse = c_host_memuse;
+	c_thr_memcap = c_host_memcap;
 	state_counters_done = counters_generation();
 }
 

@@ -193,7 +193,8 @@ TEST(state_hash_grows_with_its_entries)
 
 /* An entry whose window has passed reads as a fresh one, so it goes: the
  * lookups that follow sweep the table (4 rows here, 2 per lookup), and
- * the memuse counter comes back to the bucket array. */
+ * the memuse counter (host.memuse: Suricata 8's eve stats have no
+ * threshold counters) comes back to the bucket array. */
 TEST(threshold_entries_expire_after_their_window)
 {
 	DetectConfig dc = { .thr_hash_size = 4 };
@@ -209,14 +210,14 @@ TEST(threshold_entries_expire_after_their_window)
 	/* within the window: nothing goes, and the limit holds */
 	CHECK_EQ(alerted(&e, 0x0a070000u, 1059, 1), 0);
 	CHECK_EQ(threshold_table_count(e.de), 6);
-	entry = (counter(&e, "detect.thresholds.memuse") - array) / 6;
+	entry = (counter(&e, "host.memuse") - array) / 6;
 	CHECK(entry >= 64);
-	CHECK_EQ(counter(&e, "detect.thresholds.memuse"), array + 6 * entry);
+	CHECK_EQ(counter(&e, "host.memuse"), array + 6 * entry);
 	/* 60 s on: one new source's lookups sweep the rest away */
 	for (int i = 0; i < 8; i++)
 		CHECK_EQ(alerted(&e, 0x0a080001u, 1060 + i * 100, 1), 1);
 	CHECK_EQ(threshold_table_count(e.de), 1);
-	CHECK_EQ(counter(&e, "detect.thresholds.memuse"), array + entry);
+	CHECK_EQ(counter(&e, "host.memuse"), array + entry);
 	/* the source seen at 1000 starts anew, as it did before expiry */
 	CHECK_EQ(alerted(&e, 0x0a070000u, 1800, 1), 1);
 	CHECK_EQ(alerted(&e, 0x0a070000u, 1801, 1), 0);
@@ -280,7 +281,7 @@ TEST(threshold_expiry_does_not_change_alerts)
 
 /* detect.thresholds.memcap: a key that does not fit is not tracked (its
  * match judged as a first one: a limit rule alerts), counted in
- * detect.thresholds.memcap; memuse counts the array and the entries. */
+ * host.memcap; host.memuse counts the array and the entries. */
 TEST(threshold_memcap_refuses_and_counts)
 {
 	DetectConfig dc = { .thr_hash_size = 16 };
@@ -295,11 +296,11 @@ TEST(threshold_memcap_refuses_and_counts)
 	CHECK_EQ(n, 10);
 	CHECK(threshold_table_count(e.de) >= 2);
 	CHECK(threshold_table_count(e.de) <= 6);
-	CHECK(counter(&e, "detect.thresholds.memuse") <= dc.thr_memcap);
-	entry = (counter(&e, "detect.thresholds.memuse") - state_hash_array_cost(16)) /
+	CHECK(counter(&e, "host.memuse") <= dc.thr_memcap);
+	entry = (counter(&e, "host.memuse") - state_hash_array_cost(16)) /
 		threshold_table_count(e.de);
 	CHECK(entry >= 64 && entry <= 200);
-	CHECK_EQ(counter(&e, "detect.thresholds.memcap"), 10 - threshold_table_count(e.de));
+	CHECK_EQ(counter(&e, "host.memcap"), 10 - threshold_table_count(e.de));
 	/* a tracked source is limited; an untracked one alerts every time */
 	CHECK_EQ(alerted(&e, 0x0a070000u, 1001, 1), 0);
 	CHECK_EQ(alerted(&e, 0x0a070009u, 1001, 1), 1);

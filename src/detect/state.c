@@ -737,11 +737,17 @@ static void thr_remove(StateHash *sh, StateNode **pe)
 	free(n);
 }
 
+/* The packet time of a lookup that may not expire anything: see
+ * threshold_check. */
+#define THR_NO_EXPIRY INT64_MIN
+
 /* Removes the expired entries of one chain. */
 static void thr_chain_expire(StateHash *sh, StateNode **pe, int64_t now)
 {
 	StateNode *n;
 
+	if (now == THR_NO_EXPIRY)
+		return;
 	while ((n = *pe)) {
 		if (thr_expired((const ThrEntry *)n, now))
 			thr_remove(sh, pe);
@@ -752,6 +758,8 @@ static void thr_chain_expire(StateHash *sh, StateNode **pe, int64_t now)
 
 static void thr_sweep(StateHash *sh, int buckets, int64_t now)
 {
+	if (now == THR_NO_EXPIRY)
+		return;
 	for (int i = 0; i < buckets; i++)
 		thr_chain_expire(sh, state_hash_sweep(sh), now);
 }
@@ -977,9 +985,14 @@ int threshold_check(DetectEngine *de, const DetectSig *ds, const Packet *p, int 
 	}
 	if (!a2)
 		a2 = &none;
-	/* a flow's packets stay on one worker: by_flow needs no ordering */
+	/* a flow's packets stay on one worker: by_flow needs no ordering.
+	 * Such a lookup may run ahead of an earlier packet of another worker,
+	 * whose key its packet time could expire before that packet counts
+	 * in it: it expires nothing (the ordered lookups' sweeps do). */
 	if (order && td->track != TRACK_FLOW)
 		order(order_arg, p);
+	else if (order)
+		now = THR_NO_EXPIRY;
 	h = threshold_key_hash(ds->s, (int)td->track, a, a2);
 	pthread_mutex_lock(&tt->st->lock);
 	/* before the lookup: a sweep may free what it would return */

@@ -388,3 +388,42 @@ TEST(state_table_config_checked)
 	CHECK(strstr(err, "host.memcap: 1024 bytes is below"));
 	CHECK(!strchr(err, '\n'));
 }
+
+static void order_noop(void *arg, const Packet *p)
+{
+	(void)arg;
+	(void)p;
+}
+
+/* autofp: a by_flow lookup is not ordered, so its packet may be later than
+ * an earlier-captured packet another worker has yet to count: it must not
+ * expire that packet's entry (here the by_src entry of 1000, which the
+ * packet of 1001 still counts in). */
+TEST(unordered_by_flow_lookup_expires_nothing)
+{
+	DetectConfig dc = { .thr_hash_size = 1 };
+	Packet p;
+	Flow f;
+	Env e;
+
+	CHECK(env_dc(&e, LIMIT_RULE "\n"
+		"alert udp any any -> any any (threshold:type limit, track by_flow, count 1, "
+		"seconds 60; sid:2;)\n", &dc) == 0);
+	detect_thread_set_order(e.dt, order_noop, NULL);
+	CHECK_EQ(alerted(&e, 0x0a070001u, 1000, 1), 1);
+	memset(&f, 0, sizeof(f));
+	f.flow_id = 7;
+	mk_pkt(&p, 0x0a090001u, 2000);
+	p.proto = IPPROTO_UDP;
+	p.flow = &f;
+	p.flags |= PKT_HAS_FLOW | PKT_TOSERVER;
+	{
+		const DetectAlert *a;
+
+		CHECK_EQ(detect_packet(e.dt, &p, &a), 1);
+	}
+	CHECK_EQ(threshold_table_count(e.de), 2);
+	CHECK_EQ(alerted(&e, 0x0a070001u, 1001, 1), 0);
+	detect_flow_free(&f);
+	env_free(&e);
+}

@@ -80,6 +80,23 @@ static int alerted(Env *e, uint32_t src, long sec, uint32_t sid)
 	return 0;
 }
 
+/* A packet of flow f: sid 1 alerted. */
+static int flow_alerted(Env *e, Flow *f, long sec)
+{
+	const DetectAlert *a;
+	Packet p;
+	uint32_t n;
+
+	mk_pkt(&p, 0x0a070001u, sec);
+	p.flow = f;
+	p.flags |= PKT_HAS_FLOW | PKT_TOSERVER;
+	n = detect_packet(e->dt, &p, &a);
+	for (uint32_t i = 0; i < n; i++)
+		if (a[i].s->sid == 1)
+			return 1;
+	return 0;
+}
+
 static uint64_t counter(Env *e, const char *name)
 {
 	int id = counter_lookup(name);
@@ -234,7 +251,7 @@ TEST(threshold_expiry_does_not_change_alerts)
 		"type limit, track by_src, count 2, seconds 5",
 		"type threshold, track by_src, count 3, seconds 7",
 		"type both, track by_dst, count 2, seconds 3",
-		"type backoff, track by_src, count 2, multiplier 2",
+		"type backoff, track by_flow, count 2, multiplier 2",
 	};
 	char rules[1024];
 
@@ -248,6 +265,7 @@ TEST(threshold_expiry_does_not_change_alerts)
 		 types[0], types[1], types[2], types[3]);
 	{
 		DetectConfig tiny = { .thr_hash_size = 1 }, big = { .thr_hash_size = 65536 };
+		static Flow fa[24], fb[24];   /* one per source and engine (by_flow) */
 		Env a, b;
 		uint64_t rnd = 43;
 		long t = 5000;
@@ -255,25 +273,39 @@ TEST(threshold_expiry_does_not_change_alerts)
 
 		CHECK(env_dc(&a, rules, &tiny) == 0);
 		CHECK(env_dc(&b, rules, &big) == 0);
+		CHECK_EQ(detect_engine_sig_count(a.de), 5);
+		memset(fa, 0, sizeof(fa));
+		memset(fb, 0, sizeof(fb));
+		for (int i = 0; i < 24; i++)
+			fa[i].flow_id = fb[i].flow_id = (uint64_t)i + 1;
 		for (int i = 0; i < 4000; i++) {
-			uint32_t src = 0x0a070000u | test_rand32(&rnd) % 24;
+			uint32_t k = test_rand32(&rnd) % 24, src = 0x0a070000u | k;
 			const DetectAlert *x, *y;
 			Packet p, q;
 			uint32_t nx, ny;
 
-			t += test_rand32(&rnd) % 3;
+			/* now and then an hour's silence: backoff entries go */
+			t += i % 1000 == 999 ? 3700 : test_rand32(&rnd) % 3;
 			mk_pkt(&p, src, t);
 			mk_pkt(&q, src, t);
+			p.flow = &fa[k];
+			q.flow = &fb[k];
+			p.flags |= PKT_HAS_FLOW | PKT_TOSERVER;
+			q.flags |= PKT_HAS_FLOW | PKT_TOSERVER;
 			nx = detect_packet(a.dt, &p, &x);
 			ny = detect_packet(b.dt, &q, &y);
 			CHECK_EQ(nx, ny);
-			for (uint32_t k = 0; k < nx; k++)
-				CHECK_EQ(x[k].s->sid, y[k].s->sid);
+			for (uint32_t j = 0; j < nx; j++)
+				CHECK_EQ(x[j].s->sid, y[j].s->sid);
 			alerts += (int)nx;
 		}
 		/* the sequence does alert, and not on every match */
 		CHECK(alerts > 400 && alerts < 4 * 4000);
 		CHECK(threshold_table_count(a.de) < threshold_table_count(b.de));
+		for (int i = 0; i < 24; i++) {
+			detect_flow_free(&fa[i]);
+			detect_flow_free(&fb[i]);
+		}
 		env_free(&a);
 		env_free(&b);
 	}
@@ -424,6 +456,32 @@ TEST(unordered_by_flow_lookup_expires_nothing)
 	}
 	CHECK_EQ(threshold_table_count(e.de), 2);
 	CHECK_EQ(alerted(&e, 0x0a070001u, 1001, 1), 0);
+	detect_flow_free(&f);
+	env_free(&e);
+}
+
+/* backoff has no window: its entry stays while it keeps matching, and
+ * goes after an hour without a match (the next one is then a first). */
+TEST(backoff_entry_goes_after_an_idle_hour)
+{
+	DetectConfig dc = { .thr_hash_size = 1 };
+	Env e;
+
+	Flow f;
+
+	CHECK(env_dc(&e, "alert tcp any any -> any any (content:\"x\"; threshold:type backoff, "
+		     "track by_flow, count 1, multiplier 10; sid:1;)", &dc) == 0);
+	memset(&f, 0, sizeof(f));
+	f.flow_id = 9;
+	CHECK_EQ(flow_alerted(&e, &f, 1000), 1);
+	CHECK_EQ(flow_alerted(&e, &f, 1001), 0);
+	/* 3599 s after its last match: kept, still counting (3rd of 10) */
+	CHECK_EQ(flow_alerted(&e, &f, 1001 + 3599), 0);
+	CHECK_EQ(threshold_table_count(e.de), 1);
+	/* an hour idle: gone, and the match alerts as a first one */
+	CHECK_EQ(flow_alerted(&e, &f, 4600 + 3600), 1);
+	CHECK_EQ(threshold_table_count(e.de), 1);
+	CHECK_EQ(flow_alerted(&e, &f, 8201), 0);
 	detect_flow_free(&f);
 	env_free(&e);
 }

@@ -50,9 +50,7 @@ static const struct {
 	{ "detect.profiling.grouping.include-mpm-stats", "false" },
 	{ "defrag.hash-size", NULL },            /* table sizing: memcap bounds it */
 	{ "defrag.prealloc", NULL },
-	{ "host.hash-size", NULL },
-	{ "host.prealloc", NULL },
-	{ "detect.thresholds.hash-size", NULL },
+	{ "host.prealloc", NULL },               /* host entries are made as needed */
 	{ "stats.exception-policy.per-app-proto-errors", "false" },
 	{ "luajit.states", NULL },               /* no Lua here: nothing to preallocate */
 	{ NULL, NULL }

@@ -497,11 +497,13 @@ void flowint_apply(const DetectEngine *de, const DetectFlowint *fi, Flow *f);
 void filestore_apply(DetectThread *dt, const void *ctx, Packet *p);
 void postmatch_apply(DetectThread *dt, const Signature *s, Packet *p);
 int hostbits_match(DetectThread *dt, const DetectFlowbits *fb, const Packet *p);
-struct HostTable *host_table_new(void);
+/* Tables sized and capped by cfg's host.* and detect.thresholds.* (0:
+ * Suricata 8's defaults); see state-hash.h for their defences. */
+struct HostTable *host_table_new(const DetectConfig *cfg);
 void host_table_free(struct HostTable *ht);
 void host_table_clear(struct HostTable *ht);     /* every entry gone */
 
-ThresholdTable *threshold_table_new(void);
+ThresholdTable *threshold_table_new(const DetectConfig *cfg);
 void threshold_table_free(ThresholdTable *tt);
 void threshold_table_clear(ThresholdTable *tt);  /* the counts, not the config */
 /* Rule reload: tt counts in from's state from now on (both engines
@@ -509,9 +511,18 @@ void threshold_table_clear(ThresholdTable *tt);  /* the counts, not the config *
 void threshold_table_share(ThresholdTable *tt, ThresholdTable *from);
 /* threshold.config: returns 0, or -1 with "FILE:LINE: reason" in err. */
 int threshold_config_load(DetectEngine *de, const char *path, char *err, size_t errlen);
-/* 1: alert, 0: suppressed / below threshold. */
+/* 1: alert, 0: suppressed / below threshold. tc: the calling thread's
+ * counters (host.memuse / host.memcap, see state.c), may be NULL. */
 int threshold_check(DetectEngine *de, const DetectSig *ds, const Packet *p, int *suppressed,
-		    detect_order_fn order, void *order_arg);
+		    detect_order_fn order, void *order_arg, ThreadCounters *tc);
+/* The bucket hashes of the two tables (keyed per process) and how many
+ * entries they hold: for tests and diagnostics. */
+uint32_t host_key_hash(const Address *a);
+uint32_t threshold_key_hash(const Signature *s, int track, const Address *a, const Address *a2);
+uint32_t host_table_count(const DetectEngine *de);
+uint32_t threshold_table_count(const DetectEngine *de);
+/* Registers host.memuse and host.memcap (both tables report there). */
+void detect_state_register_counters(void);
 
 /* app-event.c: rules with app-layer-event are transaction rules of the
  * event's protocol; tx is one of f's (app_layer_tx_get) */

@@ -4,7 +4,9 @@
 #include "detect/engine-int.h"
 #include "app-layer/frames.h"
 #include "detect/prefilter-gpu.h"
+#include "detect/state-hash.h"
 #include "conf/conf.h"
+#include "detect/detect-int.h"
 #include "app-layer/app-layer.h"
 #include "stream/stream.h"
 #include "output/alert.h"
@@ -28,6 +30,7 @@ void detect_register_counters(void)
 	c_alert = counter_register("detect.alert");
 	c_overflow = counter_register("detect.alert_queue_overflow");
 	c_suppressed = counter_register("detect.alerts_suppressed");
+	detect_state_register_counters();
 	counters_done = counters_generation();
 }
 
@@ -75,6 +78,40 @@ static int stream_detect_config(DetectConfig *cfg, char *err, size_t errlen)
 	return 0;
 }
 
+/* One cross-flow table's rows and memcap (prefix "detect.thresholds" or
+ * "host"): a bad value stops the start with one line naming the key. */
+static int state_table_config(const char *prefix, uint32_t *rows, uint64_t *memcap,
+			      char *err, size_t errlen)
+{
+	char key[64];
+	const char *v;
+	uint64_t n;
+
+	snprintf(key, sizeof(key), "%s.hash-size", prefix);
+	v = conf_get(key);
+	if (v) {
+		if (parse_u64(v, &n) != 0 || n < 1 || n > (1 << 24)) {
+			snprintf(err, errlen, "%s: must be a number 1..16777216", key);
+			return -1;
+		}
+		*rows = (uint32_t)n;
+	}
+	snprintf(key, sizeof(key), "%s.memcap", prefix);
+	v = conf_get(key);
+	if (v && parse_size(v, memcap) < 0) {
+		snprintf(err, errlen, "%s: invalid size '%s'", key, v);
+		return -1;
+	}
+	if (*memcap < state_hash_array_cost(*rows)) {
+		snprintf(err, errlen, "%s: %llu bytes is below the %llu its hash table of %u rows "
+			 "needs: raise it or lower %s.hash-size", key,
+			 (unsigned long long)*memcap,
+			 (unsigned long long)state_hash_array_cost(*rows), *rows, prefix);
+		return -1;
+	}
+	return 0;
+}
+
 int detect_config_load(DetectConfig *cfg, char *err, size_t errlen)
 {
 	const char *algo = conf_get("mpm-algo");
@@ -104,6 +141,14 @@ int detect_config_load(DetectConfig *cfg, char *err, size_t errlen)
 	/* until the stream engine exists, its midstream switch is read here */
 	if (conf_get("stream.midstream"))
 		conf_get_bool("stream.midstream", &cfg->midstream);
+	cfg->thr_hash_size = 16384;
+	cfg->thr_memcap = 16ull << 20;
+	cfg->host_hash_size = 4096;
+	cfg->host_memcap = 32ull << 20;
+	if (state_table_config("detect.thresholds", &cfg->thr_hash_size, &cfg->thr_memcap, err,
+			       errlen) != 0 ||
+	    state_table_config("host", &cfg->host_hash_size, &cfg->host_memcap, err, errlen) != 0)
+		return -1;
 	return stream_detect_config(cfg, err, errlen);
 }
 
@@ -1014,7 +1059,7 @@ DetectEngine *detect_engine_build_next(SigTable *t, const DetectConfig *cfg,
 		     names_copy(&de->fi_names, &de->nfi, prev->fi_names, prev->nfi) != 0 ||
 		     names_copy(&de->hb_names, &de->nhb, prev->hb_names, prev->nhb) != 0))
 		goto fail;
-	de->thr = threshold_table_new();
+	de->thr = threshold_table_new(cfg);
 	keys = calloc(n ? n : 1, sizeof(*keys));
 	de->sigs = calloc(n ? n : 1, sizeof(*de->sigs));
 	if (!de->thr || !keys || !de->sigs)
@@ -1084,7 +1129,7 @@ DetectEngine *detect_engine_build_next(SigTable *t, const DetectConfig *cfg,
 			if (de->sigs[i].has_frame)
 				de->frame_sigs[k++] = (uint32_t)i;
 	}
-	if (de->nhb && !(de->hosts = host_table_new()))
+	if (de->nhb && !(de->hosts = host_table_new(cfg)))
 		goto fail;
 	free(keys);
 	keys = NULL;
@@ -1570,7 +1615,7 @@ static void sig_matched(DetectThread *dt, const DetectSig *ds, Packet *p)
 		flow_set_pass(de, ds, p);
 		return;
 	}
-	if (!threshold_check(de, ds, p, &suppressed, dt->order_fn, dt->order_arg)) {
+	if (!threshold_check(de, ds, p, &suppressed, dt->order_fn, dt->order_arg, dt->tc)) {
 		if (suppressed)
 			counter_inc(dt->tc, c_suppressed);
 		return;

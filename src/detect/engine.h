@@ -35,9 +35,16 @@ typedef struct DetectConfig {
 	int stream_inline;
 	uint32_t chunk_size[2];        /* stream.reassembly.to{server,client}-chunk-size */
 	int ips;                       /* IPS (--simulate-ips): drop and reject rules drop */
+	/* the cross-flow state's tables (detect/state-hash.h); 0: Suricata 8's
+	 * defaults (16384 rows and 16mb; 4096 rows and 32mb) */
+	uint32_t thr_hash_size;        /* detect.thresholds.hash-size */
+	uint64_t thr_memcap;           /* detect.thresholds.memcap */
+	uint32_t host_hash_size;       /* host.hash-size */
+	uint64_t host_memcap;          /* host.memcap */
 } DetectConfig;
 
-/* Reads mpm-algo, packet-alert-max, threshold-file from the conf tree.
+/* Reads mpm-algo, packet-alert-max, threshold-file, detect.thresholds.*
+ * and host.* (hash-size, memcap) from the conf tree.
  * Returns 0, or -1 with one line in err naming the key. */
 int detect_config_load(DetectConfig *cfg, char *err, size_t errlen);
 

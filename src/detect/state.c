@@ -5,10 +5,16 @@
  * Thresholds are tracked by_src / by_dst / by_rule / by_both across flows, so
  * autofp workers must share them to count like single does: one table behind
  * one mutex, taken only when a rule that has a threshold, detection_filter or
- * threshold.config entry matched (rare next to packet inspection). */
+ * threshold.config entry matched (rare next to packet inspection).
+ * The threshold and hostbit tables are keyed by addresses the traffic
+ * picks: state-hash.h is how an attacker is kept from aiming at one chain
+ * (keyed hash, growth, memcap); expiry is here, where what makes an entry
+ * dead is known. */
 #include "detect/engine-int.h"
 #include "detect/detect-int.h"
 #include "detect/stream-cov.h"
+#include "detect/state-hash.h"
+#include "util/mem-peak.h"
 #include "util/log.h"
 
 #include <arpa/inet.h>
@@ -249,46 +255,110 @@ void flowint_apply(const DetectEngine *de, const DetectFlowint *fi, Flow *f)
 
 /* ---- hostbits: per IP address, shared by all workers ----
  * Like thresholds, they cross flows and so workers: one locked table, and
- * in autofp the capture-order wait before each access. Host entries live
- * until the engine is freed (no host timeout yet). */
+ * in autofp the capture-order wait before each access. An entry lives while
+ * one of its bits is set: the unset or toggle that clears its last bit frees
+ * it, as a host without bits reads exactly as one never seen. Hostbits have
+ * no expire option here, so a bit once set stays; host.memcap bounds how
+ * many such hosts are kept (a host refused is counted in host.memcap and
+ * its bit not set). */
 
-#define HOST_HASH 1024
+#define HOST_HASH_SIZE_DEFAULT 4096
+#define HOST_MEMCAP_DEFAULT (32ull << 20)
 
 typedef struct HostEntry {
+	StateNode node;           /* first: the table links entries by it */
 	Address addr;
-	struct HostEntry *next;
 	int nhb;                  /* hostbit ids the entry has room for */
 	uint8_t bits[];
 } HostEntry;
 
 struct HostTable {
 	pthread_mutex_t lock;
-	HostEntry *h[HOST_HASH];
+	StateHash sh;
 };
 
-struct HostTable *host_table_new(void)
+static counter_id c_thr_memuse, c_thr_memcap, c_host_memuse, c_host_memcap;
+static unsigned state_counters_done;  /* generation, as engine.c's */
+
+/* Suricata 8's eve stats have host.memuse and host.memcap (entries refused
+ * at the cap) and nothing for its threshold table: an eve record with a
+ * detect.thresholds object fails its schema. The threshold table reports
+ * into the host counters, where Suricata 7 counted by_src/by_dst
+ * thresholds (they lived in its host table); its own cap stays
+ * detect.thresholds.memcap. The ids are kept apart so that a schema with
+ * threshold counters needs only other names here. */
+void detect_state_register_counters(void)
+{
+	if (state_counters_done == counters_generation())
+		return;
+	c_host_memuse = counter_register("host.memuse");
+	c_host_memcap = counter_register("host.memcap");
+	c_thr_memuse = c_host_memuse;
+	c_thr_memcap = c_host_memcap;
+	state_counters_done = counters_generation();
+}
+
+/* The table's memuse moved by what this thread did under its lock: the
+ * thread's counter takes the difference, so the threads' sum is the table's
+ * memuse whichever thread made or freed an entry. */
+static void memuse_report(StateHash *sh, ThreadCounters *tc, counter_id id)
+{
+	int64_t d = state_hash_report(sh);
+
+	if (!tc || state_counters_done != counters_generation())
+		return;
+	if (d > 0)
+		counter_add(tc, id, (uint64_t)d);
+	else if (d < 0)
+		counter_sub(tc, id, (uint64_t)-d);
+}
+
+static void memcap_count(ThreadCounters *tc, counter_id id)
+{
+	if (tc && state_counters_done == counters_generation())
+		counter_inc(tc, id);
+}
+
+static size_t host_entry_size(int nhb)
+{
+	return sizeof(HostEntry) + (size_t)(nhb + 7) / 8 + 1;
+}
+
+static void host_entry_free(StateNode *n)
+{
+	free(n);
+}
+
+struct HostTable *host_table_new(const DetectConfig *cfg)
 {
 	struct HostTable *ht = calloc(1, sizeof(*ht));
+	uint32_t size = cfg && cfg->host_hash_size ? cfg->host_hash_size : HOST_HASH_SIZE_DEFAULT;
+	uint64_t memcap = cfg && cfg->host_memcap ? cfg->host_memcap : HOST_MEMCAP_DEFAULT;
 
-	if (ht)
-		pthread_mutex_init(&ht->lock, NULL);
+	if (!ht)
+		return NULL;
+	if (state_hash_init(&ht->sh, size, memcap) != 0) {
+		free(ht);
+		return NULL;
+	}
+	pthread_mutex_init(&ht->lock, NULL);
 	return ht;
 }
 
+/* The entries go; their memory was reported by the threads that made them
+ * and the counters were zeroed with this (detect_engine_reset_state): the
+ * next thread reports the table from 0. */
 void host_table_clear(struct HostTable *ht)
 {
 	if (!ht)
 		return;
 	pthread_mutex_lock(&ht->lock);
-	for (int i = 0; i < HOST_HASH; i++) {
-		HostEntry *e = ht->h[i], *n;
-
-		for (; e; e = n) {
-			n = e->next;
-			free(e);
-		}
-		ht->h[i] = NULL;
-	}
+	for (uint32_t i = 0; i <= ht->sh.mask; i++)
+		for (StateNode *e = ht->sh.b[i]; e; e = e->next)
+			state_hash_uncharge(&ht->sh, mem_block_size(
+				host_entry_size(((HostEntry *)e)->nhb)));
+	state_hash_clear(&ht->sh, host_entry_free);
+	ht->sh.reported = 0;
 	pthread_mutex_unlock(&ht->lock);
 }
 
@@ -297,50 +367,113 @@ void host_table_free(struct HostTable *ht)
 	if (!ht)
 		return;
 	host_table_clear(ht);
+	state_hash_destroy(&ht->sh, host_entry_free);
 	pthread_mutex_destroy(&ht->lock);
 	free(ht);
 }
 
-static uint32_t addr_hash(const Address *a);
+uint32_t host_table_count(const DetectEngine *de)
+{
+	uint32_t n;
+
+	if (!de->hosts)
+		return 0;
+	pthread_mutex_lock(&de->hosts->lock);
+	n = de->hosts->sh.n;
+	pthread_mutex_unlock(&de->hosts->lock);
+	return n;
+}
+
+uint32_t host_key_hash(const Address *a)
+{
+	struct {
+		uint32_t family;
+		uint8_t a[16];
+	} k;
+
+	k.family = a->family;
+	memcpy(k.a, a->a.u8, 16);
+	return state_hash_bytes(&k, sizeof(k));
+}
+
 static int addr_eq(const Address *a, const Address *b);
 
-/* Caller holds the lock. NULL when absent and !create (or no memory).
+/* Room for the engine's hostbits in an entry made by an older engine (a
+ * reload that knows more names); on failure the entry stays as it was. */
+static HostEntry *host_grow(struct HostTable *ht, HostEntry *e, StateNode **pe, int nhb)
+{
+	uint64_t was = mem_block_size(host_entry_size(e->nhb));
+	uint64_t now = mem_block_size(host_entry_size(nhb));
+	HostEntry *g;
+
+	if (state_hash_charge(&ht->sh, now) != 0)
+		return e;
+	g = realloc(e, host_entry_size(nhb));
+	if (!g) {
+		state_hash_uncharge(&ht->sh, now);
+		return e;
+	}
+	state_hash_uncharge(&ht->sh, was);
+	memset(g->bits + (g->nhb + 7) / 8 + 1, 0, (size_t)((nhb + 7) / 8 - (g->nhb + 7) / 8));
+	g->nhb = nhb;
+	*pe = &g->node;
+	return g;
+}
+
+/* Caller holds the lock. NULL when absent and !create, or when a new entry
+ * is refused (*refused set: host.memcap) or there is no memory. *slot: the
+ * chain link that points at the entry, for host_drop.
  * The table outlives rule reloads (engine.c hands it to the new engine),
  * whose engine may know more hostbit names than an entry has room for:
  * with create, such an entry grows; without, the bits beyond it read as
  * unset (host_bit). */
-static HostEntry *host_get(const DetectEngine *de, const Address *a, int create)
+static HostEntry *host_get(const DetectEngine *de, const Address *a, int create,
+			   StateNode ***slot, int *refused)
 {
 	struct HostTable *ht = de->hosts;
-	uint32_t h = addr_hash(a) % HOST_HASH;
-	HostEntry *e, **pe;
+	uint32_t h = host_key_hash(a);
+	StateNode **pe, *n;
+	HostEntry *e = NULL;
+	uint64_t cost;
 
-	for (pe = &ht->h[h]; (e = *pe); pe = &e->next)
-		if (addr_eq(&e->addr, a))
+	for (pe = state_hash_bucket(&ht->sh, h); (n = *pe); pe = &n->next) {
+		if (n->hash == h && addr_eq(&((HostEntry *)n)->addr, a)) {
+			e = (HostEntry *)n;
 			break;
-	if (e && (!create || e->nhb >= de->nhb))
-		return e;
-	if (!create)
-		return NULL;
-	if (e) {
-		HostEntry *g = realloc(e, sizeof(*e) + (de->nhb + 7) / 8 + 1);
-
-		if (!g)
-			return e;
-		memset(g->bits + (g->nhb + 7) / 8 + 1, 0,
-		       (size_t)((de->nhb + 7) / 8 - (g->nhb + 7) / 8));
-		g->nhb = de->nhb;
-		*pe = g;
-		return g;
+		}
 	}
-	e = calloc(1, sizeof(*e) + (de->nhb + 7) / 8 + 1);
-	if (!e)
+	*slot = pe;
+	if (e && create && e->nhb < de->nhb)
+		e = host_grow(ht, e, pe, de->nhb);
+	if (e || !create)
+		return e;
+	cost = mem_block_size(host_entry_size(de->nhb));
+	if (state_hash_charge(&ht->sh, cost) != 0) {
+		*refused = 1;
 		return NULL;
+	}
+	e = calloc(1, host_entry_size(de->nhb));
+	if (!e) {
+		state_hash_uncharge(&ht->sh, cost);
+		return NULL;
+	}
 	e->addr = *a;
 	e->nhb = de->nhb;
-	e->next = ht->h[h];
-	ht->h[h] = e;
+	state_hash_link(&ht->sh, &e->node, h);
+	/* linking may have grown the table: the entry heads its chain */
+	*slot = state_hash_bucket(&ht->sh, h);
 	return e;
+}
+
+/* An entry whose bits are all clear reads as no entry: it goes. */
+static void host_drop_if_empty(struct HostTable *ht, HostEntry *e, StateNode **slot)
+{
+	for (int i = 0; i < (e->nhb + 7) / 8 + 1; i++)
+		if (e->bits[i])
+			return;
+	state_hash_unlink(&ht->sh, slot);
+	state_hash_uncharge(&ht->sh, mem_block_size(host_entry_size(e->nhb)));
+	free(e);
 }
 
 static int host_bit(const HostEntry *e, int id)
@@ -370,7 +503,9 @@ int hostbits_match(DetectThread *dt, const DetectFlowbits *fb, const Packet *p)
 	host_addrs(fb, p, a, &n);
 	pthread_mutex_lock(&de->hosts->lock);
 	for (int i = 0; i < n && ok; i++) {
-		const HostEntry *e = host_get(de, a[i], 0);
+		StateNode **slot;
+		int refused = 0;
+		const HostEntry *e = host_get(de, a[i], 0, &slot, &refused);
 		int set = host_bit(e, fb->ids[0]);
 
 		ok = set == want;
@@ -393,17 +528,25 @@ static void hostbits_apply(DetectThread *dt, const DetectFlowbits *fb, const Pac
 	host_addrs(fb, p, a, &n);
 	pthread_mutex_lock(&de->hosts->lock);
 	for (int i = 0; i < n; i++) {
-		HostEntry *e = host_get(de, a[i], fb->cmd != FB_UNSET);
+		StateNode **slot;
+		int refused = 0;
+		HostEntry *e = host_get(de, a[i], fb->cmd != FB_UNSET, &slot, &refused);
 
-		if (!e || id >= e->nhb)
+		if (refused)
+			memcap_count(dt->tc, c_host_memcap);
+		if (!e)
 			continue;
-		switch (fb->cmd) {
-		case FB_SET: e->bits[id >> 3] |= bit; break;
-		case FB_UNSET: e->bits[id >> 3] &= ~bit; break;
-		case FB_TOGGLE: e->bits[id >> 3] ^= bit; break;
-		default: break;
+		if (id < e->nhb) {
+			switch (fb->cmd) {
+			case FB_SET: e->bits[id >> 3] |= bit; break;
+			case FB_UNSET: e->bits[id >> 3] &= ~bit; break;
+			case FB_TOGGLE: e->bits[id >> 3] ^= bit; break;
+			default: break;
+			}
 		}
+		host_drop_if_empty(de->hosts, e, slot);
 	}
+	memuse_report(&de->hosts->sh, dt->tc, c_host_memuse);
 	pthread_mutex_unlock(&de->hosts->lock);
 }
 
@@ -428,16 +571,37 @@ void postmatch_apply(DetectThread *dt, const Signature *s, Packet *p)
 
 /* ---- thresholds ---- */
 
+#define THR_HASH_SIZE_DEFAULT 16384       /* Suricata 8's detect.thresholds.hash-size */
+#define THR_MEMCAP_DEFAULT (16ull << 20)  /* ... and detect.thresholds.memcap */
+/* Buckets checked for expired entries per lookup: every entry is seen once
+ * per (rows / 2) thresholded matches, and the table doubles at two entries
+ * a row, so each new entry pays for about one entry checked. */
+#define THR_SWEEP_PER_CALL 2
+/* ... and before an entry is refused for the memcap: a burst of new
+ * sources after a quiet spell finds the dead entries gone, still bounded. */
+#define THR_SWEEP_AT_MEMCAP 64
+/* Backoff counts with no time window, so its entry never dies by itself
+ * and removing one makes the rule's next match alert as a first one. It is
+ * kept while it keeps matching and dropped after an hour without a match:
+ * an idle time, like a flow timeout but long, because every removal changes
+ * a verdict; within the hour the memcap bounds how many are kept. */
+#define THR_BACKOFF_IDLE_S 3600
+
 typedef struct ThrEntry {
+	StateNode node;           /* first: the table links entries by it */
 	uint32_t gid, sid;
 	uint32_t rev;             /* as Suricata's key: a reload that changed the rule starts anew */
 	int track;
 	Address addr, addr2;
 	struct timeval tv1;
 	uint32_t count;
+	uint32_t seconds;         /* the window of the rule that counts in it */
+	int backoff;              /* no window: idle expiry instead */
+	int64_t last_s;           /* packet time of the last match (backoff) */
 	uint64_t next_at;         /* backoff: the count that alerts next */
-	struct ThrEntry *next;
 } ThrEntry;
+
+#define THR_ENTRY_COST mem_block_size(sizeof(ThrEntry))
 
 typedef struct Suppress {
 	uint32_t gid, sid;        /* sid 0: all of gid */
@@ -451,8 +615,6 @@ typedef struct ThrOverride {
 	int is_event_filter;
 } ThrOverride;
 
-#define THR_HASH 4096
-
 /* The counting state, by gid/sid/rev and tracked address: it does not name
  * an engine's internals, so a rule reload hands it on to the new engine
  * (threshold_table_share), as Suricata 7+ keeps its thresholds in one
@@ -460,7 +622,7 @@ typedef struct ThrOverride {
  * while both engines run, both count in it under its lock. */
 typedef struct ThrStore {
 	pthread_mutex_t lock;
-	ThrEntry *h[THR_HASH];
+	StateHash sh;
 	int refs;                 /* engines using it; changed under reload_lock */
 } ThrStore;
 
@@ -472,14 +634,22 @@ struct ThresholdTable {
 	ThrOverride *ov; int nov;
 };
 
-ThresholdTable *threshold_table_new(void)
+static void thr_entry_free(StateNode *n)
+{
+	free(n);
+}
+
+ThresholdTable *threshold_table_new(const DetectConfig *cfg)
 {
 	ThresholdTable *tt = calloc(1, sizeof(*tt));
+	uint32_t size = cfg && cfg->thr_hash_size ? cfg->thr_hash_size : THR_HASH_SIZE_DEFAULT;
+	uint64_t memcap = cfg && cfg->thr_memcap ? cfg->thr_memcap : THR_MEMCAP_DEFAULT;
 
 	if (!tt)
 		return NULL;
 	tt->st = calloc(1, sizeof(*tt->st));
-	if (!tt->st) {
+	if (!tt->st || state_hash_init(&tt->st->sh, size, memcap) != 0) {
+		free(tt->st);
 		free(tt);
 		return NULL;
 	}
@@ -497,14 +667,7 @@ static void thr_store_put(ThrStore *st)
 	pthread_mutex_unlock(&reload_lock);
 	if (!last)
 		return;
-	for (int i = 0; i < THR_HASH; i++) {
-		ThrEntry *e = st->h[i], *n;
-
-		for (; e; e = n) {
-			n = e->next;
-			free(e);
-		}
-	}
+	state_hash_destroy(&st->sh, thr_entry_free);
 	pthread_mutex_destroy(&st->lock);
 	free(st);
 }
@@ -520,20 +683,18 @@ void threshold_table_share(ThresholdTable *tt, ThresholdTable *from)
 	tt->st = from->st;
 }
 
+/* As host_table_clear: the counters were zeroed with this. */
 void threshold_table_clear(ThresholdTable *tt)
 {
+	StateHash *sh;
+
 	if (!tt)
 		return;
+	sh = &tt->st->sh;
 	pthread_mutex_lock(&tt->st->lock);
-	for (int i = 0; i < THR_HASH; i++) {
-		ThrEntry *e = tt->st->h[i], *n;
-
-		for (; e; e = n) {
-			n = e->next;
-			free(e);
-		}
-		tt->st->h[i] = NULL;
-	}
+	state_hash_uncharge(sh, (uint64_t)sh->n * THR_ENTRY_COST);
+	state_hash_clear(sh, thr_entry_free);
+	sh->reported = 0;
 	pthread_mutex_unlock(&tt->st->lock);
 }
 
@@ -554,14 +715,56 @@ static int addr_eq(const Address *a, const Address *b)
 	return a->family == b->family && memcmp(&a->a, &b->a, sizeof(a->a)) == 0;
 }
 
-static uint32_t addr_hash(const Address *a)
-{
-	return a->a.u32[0] ^ a->a.u32[1] * 31 ^ a->a.u32[2] * 131 ^ a->a.u32[3] * 1031;
-}
-
 static int64_t tv_diff_s(const struct timeval *a, const struct timeval *b)
 {
 	return (int64_t)a->tv_sec - (int64_t)b->tv_sec;
+}
+
+/* Whether e can only read as a fresh entry from now on: every windowed
+ * type restarts (tv1 = now, count = 1, the first-match verdict) once its
+ * window has passed, exactly as a new entry starts, so removing it changes
+ * no verdict. Suricata 8 expires its threshold entries by the window too. */
+static int thr_expired(const ThrEntry *e, int64_t now)
+{
+	if (e->backoff)
+		return now - e->last_s >= THR_BACKOFF_IDLE_S;
+	return now - (int64_t)e->tv1.tv_sec >= (int64_t)e->seconds;
+}
+
+static void thr_remove(StateHash *sh, StateNode **pe)
+{
+	StateNode *n = *pe;
+
+	state_hash_unlink(sh, pe);
+	state_hash_uncharge(sh, THR_ENTRY_COST);
+	free(n);
+}
+
+/* The packet time of a lookup that may not expire anything: see
+ * threshold_check. */
+#define THR_NO_EXPIRY INT64_MIN
+
+/* Removes the expired entries of one chain. */
+static void thr_chain_expire(StateHash *sh, StateNode **pe, int64_t now)
+{
+	StateNode *n;
+
+	if (now == THR_NO_EXPIRY)
+		return;
+	while ((n = *pe)) {
+		if (thr_expired((const ThrEntry *)n, now))
+			thr_remove(sh, pe);
+		else
+			pe = &n->next;
+	}
+}
+
+static void thr_sweep(StateHash *sh, int buckets, int64_t now)
+{
+	if (now == THR_NO_EXPIRY)
+		return;
+	for (int i = 0; i < buckets; i++)
+		thr_chain_expire(sh, state_hash_sweep(sh), now);
 }
 
 /* Suricata's threshold types, counted per (rule, tracked address). */
@@ -569,6 +772,9 @@ static int thr_apply(ThrEntry *e, const DetectThreshold *td, const struct timeva
 {
 	int within;
 
+	e->seconds = td->seconds;
+	e->backoff = td->type == THR_BACKOFF;
+	e->last_s = ts->tv_sec;
 	if (fresh) {
 		e->tv1 = *ts;
 		e->count = 1;
@@ -665,17 +871,95 @@ static const DetectThreshold *thr_for(const ThresholdTable *tt, const DetectSig 
 	return ds->thr;
 }
 
+uint32_t threshold_table_count(const DetectEngine *de)
+{
+	uint32_t n;
+
+	pthread_mutex_lock(&de->thr->st->lock);
+	n = de->thr->st->sh.n;
+	pthread_mutex_unlock(&de->thr->st->lock);
+	return n;
+}
+
+uint32_t threshold_key_hash(const Signature *s, int track, const Address *a, const Address *a2)
+{
+	struct {
+		uint32_t sid, gid, rev, track, fam, fam2;
+		uint8_t a[16], a2[16];
+	} k;
+
+	k.sid = s->sid;
+	k.gid = s->gid;
+	k.rev = s->rev;
+	k.track = (uint32_t)track;
+	k.fam = a->family;
+	k.fam2 = a2->family;
+	memcpy(k.a, a->a.u8, 16);
+	memcpy(k.a2, a2->a.u8, 16);
+	return state_hash_bytes(&k, sizeof(k));
+}
+
+/* Caller holds the lock. The entry of the key, or NULL. Expired entries of
+ * the chain it walks go on the way. */
+static ThrEntry *thr_lookup(StateHash *sh, uint32_t h, const DetectSig *ds, int track,
+			    const Address *a, const Address *a2, int64_t now)
+{
+	StateNode **b = state_hash_bucket(sh, h);
+
+	thr_chain_expire(sh, b, now);
+	for (StateNode *n = *b; n; n = n->next) {
+		ThrEntry *e = (ThrEntry *)n;
+
+		if (n->hash == h && e->sid == ds->s->sid && e->gid == ds->s->gid &&
+		    e->rev == ds->s->rev && e->track == track && addr_eq(&e->addr, a) &&
+		    addr_eq(&e->addr2, a2))
+			return e;
+	}
+	return NULL;
+}
+
+/* Caller holds the lock. A new entry, or NULL when the memcap refuses it
+ * (*refused) or there is no memory. */
+static ThrEntry *thr_insert(StateHash *sh, uint32_t h, const DetectSig *ds, int track,
+			    const Address *a, const Address *a2, int64_t now, int *refused)
+{
+	ThrEntry *e;
+
+	if (state_hash_charge(sh, THR_ENTRY_COST) != 0) {
+		thr_sweep(sh, THR_SWEEP_AT_MEMCAP, now);
+		if (state_hash_charge(sh, THR_ENTRY_COST) != 0) {
+			*refused = 1;
+			return NULL;
+		}
+	}
+	e = calloc(1, sizeof(*e));
+	if (!e) {
+		state_hash_uncharge(sh, THR_ENTRY_COST);
+		return NULL;
+	}
+	e->sid = ds->s->sid;
+	e->gid = ds->s->gid;
+	e->rev = ds->s->rev;
+	e->track = track;
+	e->addr = *a;
+	e->addr2 = *a2;
+	state_hash_link(sh, &e->node, h);
+	return e;
+}
+
 int threshold_check(DetectEngine *de, const DetectSig *ds, const Packet *p, int *suppressed,
-		    detect_order_fn order, void *order_arg)
+		    detect_order_fn order, void *order_arg, ThreadCounters *tc)
 {
 	ThresholdTable *tt = de->thr;
 	const DetectThreshold *td;
 	const Address *a = NULL, *a2 = NULL;
 	static const Address none;
 	Address flow_key;
+	StateHash *sh = &tt->st->sh;
+	int64_t now = p->ts.tv_sec;
 	ThrEntry *e;
 	uint32_t h;
-	int rc;
+	int rc, refused = 0;
 
 	*suppressed = 0;
 	for (int i = 0; i < tt->nsup; i++) {
@@ -704,34 +988,34 @@ int threshold_check(DetectEngine *de, const DetectSig *ds, const Packet *p, int 
 	}
 	if (!a2)
 		a2 = &none;
-	/* a flow's packets stay on one worker: by_flow needs no ordering */
+	/* a flow's packets stay on one worker: by_flow needs no ordering.
+	 * Such a lookup may run ahead of an earlier packet of another worker,
+	 * whose key its packet time could expire before that packet counts
+	 * in it: it expires nothing (the ordered lookups' sweeps do). */
 	if (order && td->track != TRACK_FLOW)
 		order(order_arg, p);
-	h = (ds->s->sid * 2654435761u ^ ds->s->gid ^ addr_hash(a) ^ addr_hash(a2) * 7) % THR_HASH;
+	else if (order)
+		now = THR_NO_EXPIRY;
+	h = threshold_key_hash(ds->s, (int)td->track, a, a2);
 	pthread_mutex_lock(&tt->st->lock);
-	for (e = tt->st->h[h]; e; e = e->next)
-		if (e->sid == ds->s->sid && e->gid == ds->s->gid && e->rev == ds->s->rev &&
-		    e->track == (int)td->track && addr_eq(&e->addr, a) && addr_eq(&e->addr2, a2))
-			break;
+	/* before the lookup: a sweep may free what it would return */
+	thr_sweep(sh, THR_SWEEP_PER_CALL, now);
+	e = thr_lookup(sh, h, ds, (int)td->track, a, a2, now);
 	if (e) {
 		rc = thr_apply(e, td, &p->ts, 0);
-	} else {
-		e = calloc(1, sizeof(*e));
-		if (!e) {
-			pthread_mutex_unlock(&tt->st->lock);
-			return 1;
-		}
-		e->sid = ds->s->sid;
-		e->gid = ds->s->gid;
-		e->rev = ds->s->rev;
-		e->track = td->track;
-		e->addr = *a;
-		e->addr2 = *a2;
-		e->next = tt->st->h[h];
-		tt->st->h[h] = e;
+	} else if ((e = thr_insert(sh, h, ds, (int)td->track, a, a2, now, &refused))) {
 		rc = thr_apply(e, td, &p->ts, 1);
+	} else {
+		/* not tracked (memcap, or no memory): the match is judged as
+		 * the first of its key, and the next one again */
+		ThrEntry tmp = { 0 };
+
+		rc = thr_apply(&tmp, td, &p->ts, 1);
 	}
+	memuse_report(sh, tc, c_thr_memuse);
 	pthread_mutex_unlock(&tt->st->lock);
+	if (refused)
+		memcap_count(tc, c_thr_memcap);
 	return rc;
 }
 

@@ -16,6 +16,7 @@
  * (not per packet) and freed when they expire or their owner goes. */
 #include "detect/engine-int.h"
 #include "detect/detect-int.h"
+#include "detect/state-hash.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -111,10 +112,16 @@ static int kw_tag(SigParseState *st, const char *arg, const Keyword *kw)
 
 /* ---- state ---- */
 
-#define TAG_HOST_HASH 256
+/* Host tags sit in a table keyed by the tagged address, which the traffic
+ * picks: it is the keyed, growing table of state-hash.h, so a flood of
+ * alerts from one /24 cannot pile every host into one chain (the bucket
+ * was once a few bits of the address). It has no memcap of its own: a host
+ * holds at most TAG_MAX_PER_OWNER tags and goes with its last tag. */
+#define TAG_HOST_ROWS 256
+#define TAG_HOST_NOCAP UINT64_MAX
 
 typedef struct TagHost {
-	struct TagHost *next;
+	StateNode node;           /* first: the table links hosts by it */
 	Address addr;
 	TagEntry *tags;
 } TagHost;
@@ -122,7 +129,7 @@ typedef struct TagHost {
 struct TagTable {
 	pthread_mutex_t lock;
 	int nhosts;               /* hosts holding tags; read unlocked as a hint */
-	TagHost *h[TAG_HOST_HASH];
+	StateHash sh;
 };
 
 int tag_sig_has_tag(const Signature *s)
@@ -139,8 +146,13 @@ struct TagTable *tag_table_new(void)
 {
 	struct TagTable *tt = calloc(1, sizeof(*tt));
 
-	if (tt)
-		pthread_mutex_init(&tt->lock, NULL);
+	if (!tt)
+		return NULL;
+	if (state_hash_init(&tt->sh, TAG_HOST_ROWS, TAG_HOST_NOCAP) != 0) {
+		free(tt);
+		return NULL;
+	}
+	pthread_mutex_init(&tt->lock, NULL);
 	return tt;
 }
 
@@ -154,21 +166,21 @@ static void tag_list_free(TagEntry *e)
 	}
 }
 
+static void tag_host_free(StateNode *n)
+{
+	TagHost *h = (TagHost *)n;
+
+	tag_list_free(h->tags);
+	free(h);
+}
+
 void tag_table_clear(struct TagTable *tt)
 {
 	if (!tt)
 		return;
 	pthread_mutex_lock(&tt->lock);
-	for (int i = 0; i < TAG_HOST_HASH; i++) {
-		TagHost *h = tt->h[i], *n;
-
-		for (; h; h = n) {
-			n = h->next;
-			tag_list_free(h->tags);
-			free(h);
-		}
-		tt->h[i] = NULL;
-	}
+	state_hash_clear(&tt->sh, tag_host_free);
+	__atomic_store_n(&tt->nhosts, 0, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&tt->lock);
 }
 
@@ -177,6 +189,7 @@ void tag_table_free(struct TagTable *tt)
 	if (!tt)
 		return;
 	tag_table_clear(tt);
+	state_hash_destroy(&tt->sh, tag_host_free);
 	pthread_mutex_destroy(&tt->lock);
 	free(tt);
 }
@@ -189,27 +202,19 @@ void tag_flow_free(DetectFlowState *fs)
 	fs->tags = NULL;
 }
 
-static uint32_t addr_hash(const Address *a)
-{
-	uint32_t h = a->family;
-
-	for (int i = 0; i < 4; i++)
-		h = h * 0x9e3779b1u ^ a->a.u32[i];
-	return h ^ (h >> 16);
-}
-
 static int addr_eq(const Address *a, const Address *b)
 {
 	return a->family == b->family && memcmp(a->a.u8, b->a.u8, 16) == 0;
 }
 
-/* Caller holds the lock. */
-static TagHost **host_slot(struct TagTable *tt, const Address *a)
+/* Caller holds the lock. The link that points at a's host, or the empty
+ * end of its chain. */
+static StateNode **host_slot(struct TagTable *tt, const Address *a, uint32_t h)
 {
-	TagHost **pp = &tt->h[addr_hash(a) % TAG_HOST_HASH];
+	StateNode **pp = state_hash_bucket(&tt->sh, h);
 
 	for (; *pp; pp = &(*pp)->next)
-		if (addr_eq(&(*pp)->addr, a))
+		if ((*pp)->hash == h && addr_eq(&((TagHost *)*pp)->addr, a))
 			break;
 	return pp;
 }
@@ -255,18 +260,19 @@ static void host_tag_add(DetectThread *dt, const Signature *s, const DetectTag *
 {
 	struct TagTable *tt = dt->de->tags;
 	const Address *a = td->dir == TAG_DIR_DST ? &p->dst : &p->src;
-	TagHost **pp, *h;
+	uint32_t hash;
+	TagHost *h;
 
 	if (!a->family)
 		return;
 	if (dt->order_fn)
 		dt->order_fn(dt->order_arg, p);
+	hash = host_key_hash(a);
 	pthread_mutex_lock(&tt->lock);
-	pp = host_slot(tt, a);
-	h = *pp;
+	h = (TagHost *)*host_slot(tt, a, hash);
 	if (!h && (h = calloc(1, sizeof(*h)))) {
 		h->addr = *a;
-		*pp = h;
+		state_hash_link(&tt->sh, &h->node, hash);
 		__atomic_add_fetch(&tt->nhosts, 1, __ATOMIC_RELAXED);
 	}
 	if (h)
@@ -339,18 +345,19 @@ static int tags_walk(TagEntry **head, const Packet *p)
 /* Caller holds the lock. */
 static int host_walk(struct TagTable *tt, const Address *a, const Packet *p)
 {
-	TagHost **pp, *h;
+	StateNode **pp;
+	TagHost *h;
 	int tagged;
 
 	if (!a->family)
 		return 0;
-	pp = host_slot(tt, a);
-	h = *pp;
+	pp = host_slot(tt, a, host_key_hash(a));
+	h = (TagHost *)*pp;
 	if (!h)
 		return 0;
 	tagged = tags_walk(&h->tags, p);
 	if (!h->tags) {
-		*pp = h->next;
+		state_hash_unlink(&tt->sh, pp);
 		free(h);
 		__atomic_sub_fetch(&tt->nhosts, 1, __ATOMIC_RELAXED);
 	}

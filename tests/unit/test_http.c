@@ -586,6 +586,69 @@ TEST(http_tx_gc_frees_finished_transactions)
 	ctx_free(&c);
 }
 
+/* One keep-alive request and its response, then what the worker does
+ * after the packet: the tx logged, the gc run. */
+static void keepalive_round(Ctx *c, unsigned i, int log)
+{
+	char req[64];
+
+	snprintf(req, sizeof(req), "GET /k/%u HTTP/1.1\r\nHost: h\r\n\r\n", i);
+	feed(c, TS, req);
+	feed(c, TC, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
+	if (log)
+		http_tx_set_flags(http_tx_get(&c->f, i), APP_TX_LOGGED);
+	app_layer_tx_gc(&c->f, APP_TX_LOGGED);
+}
+
+/* issue 43: the gc kept no mark and scanned every slot the connection ever
+ * used on each call. The mark follows the finished requests, so the live
+ * part (count - mark) stays at none. */
+TEST(http_tx_gc_mark_follows_finished_keepalive_requests)
+{
+	Ctx c;
+	unsigned behind = 0;
+
+	ctx_init(&c, 80);
+	for (unsigned i = 0; i < 1000; i++) {
+		keepalive_round(&c, i, 1);
+		if (app_layer_tx_low(&c.f) != i + 1)
+			behind++;
+	}
+	CHECK_EQ(behind, 0);
+	CHECK_EQ(app_layer_tx_count(&c.f), 1000);
+	CHECK_EQ(app_layer_tx_low(&c.f), 1000);
+	CHECK(app_layer_tx_get(&c.f, 999) == NULL);
+	ctx_free(&c);
+}
+
+/* A transaction that must stay holds the mark, not the ones after it: they
+ * are freed; once it goes the mark passes them all. */
+TEST(http_tx_gc_mark_waits_for_a_kept_tx)
+{
+	Ctx c;
+	unsigned freed = 0;
+
+	ctx_init(&c, 80);
+	keepalive_round(&c, 0, 0);
+	for (unsigned i = 1; i < 10; i++)
+		keepalive_round(&c, i, 1);
+	for (unsigned i = 1; i < 10; i++)
+		freed += http_tx_get(&c.f, i) == NULL;
+	CHECK_EQ(freed, 9);
+	CHECK(http_tx_get(&c.f, 0) != NULL);
+	CHECK_EQ(app_layer_tx_low(&c.f), 0);
+	http_tx_set_flags(http_tx_get(&c.f, 0), APP_TX_LOGGED);
+	app_layer_tx_gc(&c.f, APP_TX_LOGGED);
+	CHECK(http_tx_get(&c.f, 0) == NULL);
+	CHECK_EQ(app_layer_tx_low(&c.f), 10);
+	/* the next one is live: the mark stops at it */
+	feed(&c, TS, "GET /next HTTP/1.1\r\nHost: h\r\n\r\n");
+	app_layer_tx_gc(&c.f, APP_TX_LOGGED);
+	CHECK_EQ(app_layer_tx_low(&c.f), 10);
+	CHECK_EQ(app_layer_tx_count(&c.f), 11);
+	ctx_free(&c);
+}
+
 static int freed_detect_states;
 static void count_free(void *p)
 {

@@ -649,6 +649,55 @@ TEST(http_tx_gc_mark_waits_for_a_kept_tx)
 	ctx_free(&c);
 }
 
+static void ctx_init_max_tx(Ctx *c, uint32_t max_tx)
+{
+	app_layer_config_load(&c->cfg);
+	c->cfg.max_tx = max_tx;
+	app_test_start(c, IPPROTO_TCP, "10.0.0.2", 40000, 80);
+	c->f.start.tv_sec = c->f.last.tv_sec = 1700000000;
+}
+
+/* max-tx bounds the live transactions, not those of the connection's
+ * life: finished and freed ones leave room (a keep-alive connection is
+ * never cut at max-tx requests). */
+TEST(http_max_tx_counts_live_transactions_only)
+{
+	Ctx c;
+
+	ctx_init_max_tx(&c, 8);
+	for (unsigned i = 0; i < 40; i++)
+		keepalive_round(&c, i, 1);
+	CHECK_EQ(app_layer_tx_count(&c.f), 40);
+	CHECK_EQ(app_layer_tx_low(&c.f), 40);
+	ctx_free(&c);
+}
+
+/* Requests pipelined to a server that never answers: past max-tx live
+ * ones the request side is parsed no further (counted as a parser
+ * error), so no walk over them grows without bound; the answers still
+ * complete the ones held. */
+TEST(http_max_tx_stops_unanswered_pipelined_requests)
+{
+	Ctx c;
+	char req[64];
+	uint64_t errs = cval("app_layer.error.http.parser");
+
+	ctx_init_max_tx(&c, 8);
+	for (unsigned i = 0; i < 20; i++) {
+		snprintf(req, sizeof(req), "GET /p/%u HTTP/1.1\r\nHost: h\r\n\r\n", i);
+		feed(&c, TS, req);
+		app_layer_tx_gc(&c.f, APP_TX_LOGGED);
+	}
+	CHECK_EQ(app_layer_tx_count(&c.f), 8);
+	CHECK_EQ(cval("app_layer.error.http.parser"), errs + 1);
+	for (unsigned i = 0; i < 8; i++)
+		feed(&c, TC, "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n");
+	CHECK_EQ(http_tx_progress(http_tx_get(&c.f, 7), TC), HTTP_PROGRESS_COMPLETE);
+	feed(&c, TS, "GET /after HTTP/1.1\r\nHost: h\r\n\r\n");
+	CHECK_EQ(app_layer_tx_count(&c.f), 8);
+	ctx_free(&c);
+}
+
 static int freed_detect_states;
 static void count_free(void *p)
 {

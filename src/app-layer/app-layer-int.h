@@ -79,6 +79,9 @@ typedef struct AppProtoOps {
 	/* transactions (app-layer.h says what callers may assume) */
 	uint64_t (*tx_count)(const void *state);
 	void *(*tx_get)(const void *state, uint64_t id);
+	/* the gc's low-water mark: every id below it is freed (tx_count()
+	 * when none is live); walks start there. NULL: 0 */
+	uint64_t (*tx_low)(const void *state);
 	uint64_t (*tx_id)(const void *tx);
 	uint64_t (*tx_log_id)(const void *tx);
 	int (*tx_progress)(const void *tx, int dir);
@@ -232,5 +235,6 @@ int http_tunnel_restart(AppLayerThread *at, Flow *f, void *state);
 /* The transactions of an HttpState (http_tx_count/get by state). */
 uint64_t http_state_tx_count(const void *state);
 void *http_state_tx_get(const void *state, uint64_t id);
+uint64_t http_state_tx_low(const void *state);
 
 #endif

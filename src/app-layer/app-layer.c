@@ -1055,6 +1055,16 @@ void *app_layer_tx_get(const Flow *f, uint64_t id)
 	return ops->tx_get(st, id - base);
 }
 
+uint64_t app_layer_tx_low(const Flow *f)
+{
+	void *st;
+	const AppProtoOps *ops = flow_ops(f, &st);
+
+	if (!ops)
+		return 0;
+	return tx_base(f) + (ops->tx_low ? ops->tx_low(st) : 0);
+}
+
 /* The calls on a tx: f's protocol made it, so its entry exists. */
 uint64_t app_layer_tx_id(const Flow *f, const void *tx)
 {

@@ -221,6 +221,11 @@ static inline int app_layer_has_txs(const Flow *f)
 uint64_t app_layer_tx_count(const Flow *f);
 /* The transaction with this id, or NULL (not started yet, or freed). */
 void *app_layer_tx_get(const Flow *f, uint64_t id);
+/* The gc's low-water mark: every id below it is freed, so a walk over the
+ * live transactions starts there (app_layer_tx_count() when none is live;
+ * 0 without transactions; a protocol that keeps no mark: the first id of
+ * its parser). */
+uint64_t app_layer_tx_low(const Flow *f);
 uint64_t app_layer_tx_id(const Flow *f, const void *tx);
 /* The id eve prints (tx_id); may differ from app_layer_tx_id() (HTTP
  * CONNECT tunnels restart their numbering). */

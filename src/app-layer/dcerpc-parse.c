@@ -221,13 +221,15 @@ struct dcerpc_tx *dcerpc_tx_first(const struct dcerpc_state *st)
 	return st->head;
 }
 
-struct dcerpc_tx *dcerpc_tx_by_id(const struct dcerpc_state *st, uint64_t id)
+struct dcerpc_tx *dcerpc_tx_by_id(struct dcerpc_state *st, uint64_t id)
 {
-	for (struct dcerpc_tx *tx = st->head; tx; tx = tx->next) {
-		if (tx->id == id)
+	struct dcerpc_tx *tx = st->hint && st->hint->id <= id ? st->hint : st->head;
+
+	for (; tx && tx->id <= id; tx = tx->next) {
+		if (tx->id == id) {
+			st->hint = tx;
 			return tx;
-		if (tx->id > id)
-			break;
+		}
 	}
 	return NULL;
 }
@@ -240,6 +242,7 @@ int dcerpc_tx_complete(const struct dcerpc_tx *tx)
 void dcerpc_tx_gc(struct dcerpc_state *st, int (*keep)(const struct dcerpc_tx *, void *),
 		  void *arg)
 {
+	st->hint = NULL;    /* it may go */
 	while (st->head && !keep(st->head, arg)) {
 		struct dcerpc_tx *tx = st->head;
 

@@ -140,6 +140,7 @@ struct dcerpc_state {
 	struct dcerpc_iface *ctx;
 	uint32_t nctx, ctx_cap;
 	struct dcerpc_tx *head, *tail;
+	struct dcerpc_tx *hint;     /* dcerpc_tx_by_id's last find (NULL after a gc) */
 	uint32_t ntx;
 	uint64_t next_id;
 	uint32_t events;            /* events with no transaction to carry them */
@@ -166,9 +167,11 @@ int dcerpc_feed(struct dcerpc_state *st, int to_server, const uint8_t *data, siz
  * there (no resynchronisation on a byte stream without markers). */
 void dcerpc_gap(struct dcerpc_state *st, int to_server);
 
-/* The open transactions, oldest first (->next), and by id. */
+/* The open transactions, oldest first (->next), and by id. Detection and
+ * logging ask for ids in rising order on each packet: by id resumes from
+ * its last find, so such a walk costs the list once, not once per id. */
 struct dcerpc_tx *dcerpc_tx_first(const struct dcerpc_state *st);
-struct dcerpc_tx *dcerpc_tx_by_id(const struct dcerpc_state *st, uint64_t id);
+struct dcerpc_tx *dcerpc_tx_by_id(struct dcerpc_state *st, uint64_t id);
 /* Whether both sides are done (or the tx can have no response). */
 int dcerpc_tx_complete(const struct dcerpc_tx *tx);
 /* Frees the oldest transactions while keep(tx, arg) says 0 (in order:

@@ -142,10 +142,25 @@ static FtpTx *tx_new(FtpState *s)
 	return t;
 }
 
+FtpTx *ftp_tx_by_id(FtpState *s, uint64_t id)
+{
+	FtpTx *t = s->hint && s->hint->id <= id ? s->hint : s->head;
+
+	for (; t && t->id <= id; t = t->next) {
+		if (t->id == id) {
+			s->hint = t;
+			return t;
+		}
+	}
+	return NULL;
+}
+
 unsigned ftp_gc(FtpState *s, int (*ok)(const FtpTx *tx, unsigned need), unsigned need)
 {
 	FtpTx **pp = &s->head, *prev = NULL;
 	unsigned n = 0;
+
+	s->hint = NULL;
 
 	while (*pp) {
 		FtpTx *t = *pp;

@@ -89,6 +89,7 @@ typedef struct FtpLineBuf {
 
 typedef struct FtpState {
 	FtpTx *head, *tail;         /* the live transactions, oldest first */
+	FtpTx *hint;                /* ftp_tx_by_id's last find (NULL after a gc) */
 	uint64_t next_id;
 	uint32_t ntx;
 	uint32_t max_line;
@@ -125,6 +126,11 @@ void ftp_eof(FtpState *s, int dir, ftp_tx_fn fn, void *arg);
 /* Unlinks and frees the transactions before (and not) `keep` that pass
  * ok(tx); returns how many. */
 unsigned ftp_gc(FtpState *s, int (*ok)(const FtpTx *tx, unsigned need), unsigned need);
+/* The live transaction with this id, or NULL. Detection and logging ask
+ * for ids in rising order on each packet: the search resumes from the
+ * last one found, so such a walk costs the live list once, not once per
+ * id (1,024 commands nobody answers made each packet walk 500k nodes). */
+FtpTx *ftp_tx_by_id(FtpState *s, uint64_t id);
 
 /* Detection: 1 when buf starts (case-insensitively) like Suricata's FTP
  * patterns on that side, 0 when it cannot, -1 too short to tell. */

@@ -308,13 +308,7 @@ static void *ftp_tx_get(const void *state, uint64_t id)
 {
 	const FtpProto *p = state;
 
-	for (FtpTx *t = p->s->head; t; t = t->next) {
-		if (t->id == id)
-			return t;
-		if (t->id > id)
-			break;
-	}
-	return NULL;
+	return ftp_tx_by_id(p->s, id);
 }
 
 static uint64_t ftp_tx_id(const void *tx)

@@ -338,6 +338,7 @@ const AppProtoOps http_proto_ops = {
 	.tunnel_restart = http_tunnel_restart,
 	.tx_count = http_state_tx_count,
 	.tx_get = http_state_tx_get,
+	.tx_low = http_state_tx_low,
 	.tx_id = tx_id,
 	.tx_log_id = tx_log_id,
 	.tx_progress = tx_progress,

@@ -945,6 +945,17 @@ static uint64_t body_harvest_side(DetectThread *dt, const DetectFlowState *fs, B
 	return cpu;
 }
 
+/* Freed transactions are done for detection: the walks start at the app
+ * layer's gc mark when detection's own lags behind it (packets detection
+ * did not see), so that they cost the live transactions. */
+static void tx_next_catch_up(const Flow *f, DetectFlowState *fs)
+{
+	uint64_t low = app_layer_tx_low(f);
+
+	if (fs->tx_next < low)
+		fs->tx_next = low;
+}
+
 void tx_gpu_harvest(DetectThread *dt, Flow *f, DetectFlowState *fs)
 {
 	const DetectEngine *de = dt->de;
@@ -956,6 +967,7 @@ void tx_gpu_harvest(DetectThread *dt, Flow *f, DetectFlowState *fs)
 	    (!de->hgroups[0][BUF_HTTP_SERVER_BODY].mpm &&
 	     !de->hgroups[1][BUF_HTTP_SERVER_BODY].mpm))
 		return;
+	tx_next_catch_up(f, fs);
 	n = app_layer_tx_count(f);
 	for (uint64_t id = fs->tx_next; id < n; id++) {
 		void *tx = app_layer_tx_get(f, id);
@@ -996,6 +1008,7 @@ void tx_inspect_flow(DetectThread *dt, Packet *p, DetectFlowState *fs, int final
 	int pdir = (p->flags & PKT_TOCLIENT) ? 1 : 0;
 	int complete;
 
+	tx_next_catch_up(f, fs);
 	if (fs->tx_next >= n)
 		return;     /* every transaction so far is done for detection */
 	complete = app_proto_progress_complete(f->app_proto);

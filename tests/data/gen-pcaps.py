@@ -501,6 +501,32 @@ def gen_http_split():
           note='http GET /split-response; response in 3 segments, BODYMARK split over the last two')
 
 
+def gen_http_keepalive():
+    """600 HTTP requests on one keep-alive connection (tests/e2e/http-keepalive-600),
+    in 200 rounds: three pipelined GETs /k/<i> in one segment, then their three
+    responses in one segment, each ACKing the other side. More requests than
+    app-layer.protocols.http.max-tx and than libhtp's first list sizes: the
+    transaction gc's mark must not lose one."""
+    web = IP(src='192.168.1.14', dst='203.0.113.84', ttl=64)
+    webr = IP(src='203.0.113.84', dst='192.168.1.14', ttl=55)
+    cs, ss, sport = 2000, 9000, 51050
+    A = lambda fl, seq, ack, data=b'': web / TCP(sport=sport, dport=80, flags=fl, seq=seq, ack=ack, window=8192) / (Raw(data) if data else b'')
+    B = lambda fl, seq, ack, data=b'': webr / TCP(sport=80, dport=sport, flags=fl, seq=seq, ack=ack, window=8192) / (Raw(data) if data else b'')
+    resp = b'HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok'
+    c, s = cs + 1, ss + 1
+    frames = [(A('S', cs, 0), True), (B('SA', ss, c), False), (A('A', c, s), True)]
+    for r in range(200):
+        reqs = b''.join(b'GET /k/%d HTTP/1.1\r\nHost: ka.example\r\n\r\n' % (3 * r + i)
+                        for i in range(3))
+        frames.append((A('PA', c, s, reqs), True))
+        c += len(reqs)
+        frames.append((B('PA', s, c, resp * 3), False))
+        s += 3 * len(resp)
+    frames += [(A('FA', c, s), True), (B('FA', s, c + 1), False), (A('A', c + 1, s + 1), True)]
+    write('http-keepalive-600.pcap', seq_ts(T0, [(eth(f), d) for f, d in frames]),
+          note='http keep-alive: 600 GETs /k/0../k/599 on one connection, 3 pipelined a segment')
+
+
 def gen_http_files():
     """HTTP files (tests/e2e/files-*): a multipart POST with a field and two
     files (report.pdf: a PDF header; notes.txt: "abc"), a download named by
@@ -1190,6 +1216,7 @@ def main():
     gen_dcerpc()
     gen_app_proto_dirs()
     gen_files_at_close()
+    gen_http_keepalive()
     if '--manifest' in sys.argv:
         print('\n'.join(manifest))
 

@@ -253,6 +253,46 @@ TEST(dcerpc_co_several_pdus_in_one_chunk_and_lost_request)
 	dcerpc_state_free(&st);
 }
 
+static int keep_open(const struct dcerpc_tx *tx, void *arg)
+{
+	(void)arg;
+	return !dcerpc_tx_complete(tx);
+}
+
+/* dcerpc_tx_by_id resumes from its last find: ids asked in any order, and
+ * after a gc freed the one it found last, still give the live tx or NULL
+ * (under ASan and valgrind: never the freed one). */
+TEST(dcerpc_tx_by_id_in_any_order_and_after_gc)
+{
+	struct dcerpc_state st;
+	uint8_t buf[4096];
+	size_t n = 0;
+	unsigned wrong = 0;
+
+	dcerpc_state_init(&st, DCERPC_CO, NULL);
+	for (uint32_t call = 1; call <= 6; call++)
+		n += request_pdu(buf + n, 3, call, 0, 4, "a");
+	CHECK_EQ(dcerpc_feed(&st, 1, buf, n), 0);
+	CHECK_EQ(st.ntx, 6);
+	for (int i = 0; i < 6; i++)
+		wrong += dcerpc_tx_by_id(&st, nth(&st, i)->id) != nth(&st, i);
+	for (int i = 6; i-- > 0;)
+		wrong += dcerpc_tx_by_id(&st, nth(&st, i)->id) != nth(&st, i);
+	CHECK_EQ(wrong, 0);
+	CHECK(dcerpc_tx_by_id(&st, st.next_id) == NULL);
+	n = 0;
+	for (uint32_t call = 1; call <= 3; call++)
+		n += response_pdu(buf + n, 3, call, "r");
+	CHECK_EQ(dcerpc_feed(&st, 0, buf, n), 0);
+	CHECK(dcerpc_tx_by_id(&st, 2) == nth(&st, 2));
+	dcerpc_tx_gc(&st, keep_open, NULL);
+	CHECK_EQ(st.ntx, 3);
+	CHECK(dcerpc_tx_by_id(&st, 2) == NULL);
+	CHECK(dcerpc_tx_by_id(&st, 3) == nth(&st, 0));
+	CHECK(dcerpc_tx_by_id(&st, 5) == nth(&st, 2));
+	dcerpc_state_free(&st);
+}
+
 TEST(dcerpc_co_malformed_header_stops_the_direction_with_event)
 {
 	struct dcerpc_state st;

@@ -174,6 +174,41 @@ TEST(ftp_max_tx_bounds_unanswered_commands)
 	ftp_state_free(s);
 }
 
+static int ftp_done(const FtpTx *t, unsigned need)
+{
+	(void)need;
+	return t->done;
+}
+
+/* ftp_tx_by_id resumes from its last find: ids asked in any order, and
+ * after a gc freed the one it found last, still give the live tx or NULL
+ * (under ASan: never the freed one). */
+TEST(ftp_tx_by_id_in_any_order_and_after_gc)
+{
+	FtpState *s = ftp_state_new(0, 0);
+	unsigned wrong = 0;
+
+	put(s, FTP_TOSERVER, "NOOP\r\nNOOP\r\nNOOP\r\nNOOP\r\nNOOP\r\nNOOP\r\n", 100);
+	CHECK_EQ(s->ntx, 6);
+	for (unsigned i = 0; i < 6; i++)
+		wrong += ftp_tx_by_id(s, tx_at(s, i)->id) != tx_at(s, i);
+	for (unsigned i = 6; i-- > 0;)
+		wrong += ftp_tx_by_id(s, tx_at(s, i)->id) != tx_at(s, i);
+	CHECK_EQ(wrong, 0);
+	CHECK(ftp_tx_by_id(s, s->next_id) == NULL);
+	/* the first three answered (the last of them stays: ftp_gc keeps
+	 * the one the last reply completed); the last find is freed */
+	put(s, FTP_TOCLIENT, "200 a\r\n200 b\r\n200 c\r\n", 100);
+	CHECK(ftp_tx_by_id(s, 1) == tx_at(s, 1));
+	put(s, FTP_TOSERVER, "NOOP\r\n", 100);
+	CHECK_EQ(ftp_gc(s, ftp_done, 0), 2);
+	CHECK(ftp_tx_by_id(s, 1) == NULL);
+	CHECK(ftp_tx_by_id(s, 2) == s->head);
+	CHECK(ftp_tx_by_id(s, 6) == s->tail);
+	CHECK(ftp_tx_by_id(s, 0) == NULL);
+	ftp_state_free(s);
+}
+
 TEST(ftp_probe_patterns)
 {
 	CHECK_EQ(ftp_probe(FTP_TOSERVER, (const uint8_t *)"user bob\r\n", 10), 1);

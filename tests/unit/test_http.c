@@ -586,6 +586,118 @@ TEST(http_tx_gc_frees_finished_transactions)
 	ctx_free(&c);
 }
 
+/* One keep-alive request and its response, then what the worker does
+ * after the packet: the tx logged, the gc run. */
+static void keepalive_round(Ctx *c, unsigned i, int log)
+{
+	char req[64];
+
+	snprintf(req, sizeof(req), "GET /k/%u HTTP/1.1\r\nHost: h\r\n\r\n", i);
+	feed(c, TS, req);
+	feed(c, TC, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
+	if (log)
+		http_tx_set_flags(http_tx_get(&c->f, i), APP_TX_LOGGED);
+	app_layer_tx_gc(&c->f, APP_TX_LOGGED);
+}
+
+/* issue 43: the gc kept no mark and scanned every slot the connection ever
+ * used on each call. The mark follows the finished requests, so the live
+ * part (count - mark) stays at none. */
+TEST(http_tx_gc_mark_follows_finished_keepalive_requests)
+{
+	Ctx c;
+	unsigned behind = 0;
+
+	ctx_init(&c, 80);
+	for (unsigned i = 0; i < 1000; i++) {
+		keepalive_round(&c, i, 1);
+		if (app_layer_tx_low(&c.f) != i + 1)
+			behind++;
+	}
+	CHECK_EQ(behind, 0);
+	CHECK_EQ(app_layer_tx_count(&c.f), 1000);
+	CHECK_EQ(app_layer_tx_low(&c.f), 1000);
+	CHECK(app_layer_tx_get(&c.f, 999) == NULL);
+	ctx_free(&c);
+}
+
+/* A transaction that must stay holds the mark, not the ones after it: they
+ * are freed; once it goes the mark passes them all. */
+TEST(http_tx_gc_mark_waits_for_a_kept_tx)
+{
+	Ctx c;
+	unsigned freed = 0;
+
+	ctx_init(&c, 80);
+	keepalive_round(&c, 0, 0);
+	for (unsigned i = 1; i < 10; i++)
+		keepalive_round(&c, i, 1);
+	for (unsigned i = 1; i < 10; i++)
+		freed += http_tx_get(&c.f, i) == NULL;
+	CHECK_EQ(freed, 9);
+	CHECK(http_tx_get(&c.f, 0) != NULL);
+	CHECK_EQ(app_layer_tx_low(&c.f), 0);
+	http_tx_set_flags(http_tx_get(&c.f, 0), APP_TX_LOGGED);
+	app_layer_tx_gc(&c.f, APP_TX_LOGGED);
+	CHECK(http_tx_get(&c.f, 0) == NULL);
+	CHECK_EQ(app_layer_tx_low(&c.f), 10);
+	/* the next one is live: the mark stops at it */
+	feed(&c, TS, "GET /next HTTP/1.1\r\nHost: h\r\n\r\n");
+	app_layer_tx_gc(&c.f, APP_TX_LOGGED);
+	CHECK_EQ(app_layer_tx_low(&c.f), 10);
+	CHECK_EQ(app_layer_tx_count(&c.f), 11);
+	ctx_free(&c);
+}
+
+static void ctx_init_max_tx(Ctx *c, uint32_t max_tx)
+{
+	app_layer_config_load(&c->cfg);
+	c->cfg.max_tx = max_tx;
+	app_test_start(c, IPPROTO_TCP, "10.0.0.2", 40000, 80);
+	c->f.start.tv_sec = c->f.last.tv_sec = 1700000000;
+}
+
+/* max-tx bounds the live transactions, not those of the connection's
+ * life: finished and freed ones leave room (a keep-alive connection is
+ * never cut at max-tx requests). */
+TEST(http_max_tx_counts_live_transactions_only)
+{
+	Ctx c;
+
+	ctx_init_max_tx(&c, 8);
+	for (unsigned i = 0; i < 40; i++)
+		keepalive_round(&c, i, 1);
+	CHECK_EQ(app_layer_tx_count(&c.f), 40);
+	CHECK_EQ(app_layer_tx_low(&c.f), 40);
+	ctx_free(&c);
+}
+
+/* Requests pipelined to a server that never answers: past max-tx live
+ * ones the request side is parsed no further (counted as a parser
+ * error), so no walk over them grows without bound; the answers still
+ * complete the ones held. */
+TEST(http_max_tx_stops_unanswered_pipelined_requests)
+{
+	Ctx c;
+	char req[64];
+	uint64_t errs = cval("app_layer.error.http.parser");
+
+	ctx_init_max_tx(&c, 8);
+	for (unsigned i = 0; i < 20; i++) {
+		snprintf(req, sizeof(req), "GET /p/%u HTTP/1.1\r\nHost: h\r\n\r\n", i);
+		feed(&c, TS, req);
+		app_layer_tx_gc(&c.f, APP_TX_LOGGED);
+	}
+	CHECK_EQ(app_layer_tx_count(&c.f), 8);
+	CHECK_EQ(cval("app_layer.error.http.parser"), errs + 1);
+	for (unsigned i = 0; i < 8; i++)
+		feed(&c, TC, "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n");
+	CHECK_EQ(http_tx_progress(http_tx_get(&c.f, 7), TC), HTTP_PROGRESS_COMPLETE);
+	feed(&c, TS, "GET /after HTTP/1.1\r\nHost: h\r\n\r\n");
+	CHECK_EQ(app_layer_tx_count(&c.f), 8);
+	ctx_free(&c);
+}
+
 static int freed_detect_states;
 static void count_free(void *p)
 {

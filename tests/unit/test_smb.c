@@ -16,6 +16,7 @@
 #include "detect/buffers.h"
 #include "detect/detect-parse.h"
 #include "output/smb-json.h"
+#include "app-test-util.h"
 
 static void put16(uint8_t *p, uint16_t v)
 {
@@ -746,4 +747,58 @@ TEST(smb_pipe_carries_dcerpc_bind_and_request)
 	CHECK_EQ(t->dce->stub[1].len, 12);
 	CHECK(t->response_done && !t->pipe_wait);
 	smb_state_free(s);
+}
+
+/* One echo (request, or its response) of message id mid on c's flow. */
+static void echo(AppTestCtx *c, int resp, uint64_t mid)
+{
+	uint8_t m[128], b[4] = { 4, 0, 0, 0 };
+	size_t n = smb2_msg(m, 0x0d, resp, 0, mid, 0, 0, b, sizeof(b));
+
+	app_layer_handle_data(c->at, &c->f, resp ? APP_DIR_TOCLIENT : APP_DIR_TOSERVER, m,
+			      (uint32_t)n, 0);
+}
+
+/* The app layer's tx lookup resumes from its last find (detection and
+ * logging ask for rising ids on every packet): ids in any order, and after
+ * a gc freed the last find, still give the live tx or NULL (under ASan
+ * and valgrind: never the freed one). */
+TEST(smb_tx_get_in_any_order_and_after_gc)
+{
+	AppTestCtx c;
+	unsigned wrong = 0;
+	const unsigned all = APP_TX_LOGGED | APP_TX_FILE_LOGGED | APP_TX_DETECT_TS | APP_TX_DETECT_TC;
+
+	app_test_init(&c, IPPROTO_TCP, "10.0.0.2", 40000, 445);
+	for (uint64_t mid = 1; mid <= 6; mid++)
+		echo(&c, 0, mid);
+	CHECK_EQ(c.f.app_proto, ALPROTO_SMB);
+	CHECK_EQ(app_layer_tx_count(&c.f), 6);
+	for (uint64_t id = 0; id < 6; id++) {
+		void *tx = app_layer_tx_get(&c.f, id);
+
+		wrong += !tx || app_layer_tx_id(&c.f, tx) != id;
+	}
+	for (uint64_t id = 6; id-- > 0;) {
+		void *tx = app_layer_tx_get(&c.f, id);
+
+		wrong += !tx || app_layer_tx_id(&c.f, tx) != id;
+	}
+	CHECK_EQ(wrong, 0);
+	CHECK(app_layer_tx_get(&c.f, 6) == NULL);
+	/* the first three answered and everyone done with them */
+	for (uint64_t mid = 1; mid <= 3; mid++)
+		echo(&c, 1, mid);
+	for (uint64_t id = 0; id < 3; id++)
+		app_layer_tx_set_flags(&c.f, app_layer_tx_get(&c.f, id), all);
+	app_layer_tx_gc(&c.f, all);
+	for (uint64_t id = 0; id < 3; id++)
+		wrong += app_layer_tx_get(&c.f, id) != NULL;
+	for (uint64_t id = 3; id < 6; id++) {
+		void *tx = app_layer_tx_get(&c.f, id);
+
+		wrong += !tx || app_layer_tx_id(&c.f, tx) != id;
+	}
+	CHECK_EQ(wrong, 0);
+	app_test_free(&c);
 }

@@ -11,6 +11,7 @@
 #include "util/log.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -564,53 +565,7 @@ int output_config_load(OutputConfig *cfg, const char *log_dir, char *err, size_t
 	return 0;
 }
 
-/* ---- files ---- */
-
-static int file_open(OutputFile *of, const OutputFileConfig *fc, char *err, size_t errlen)
-{
-	if (!fc->enabled)
-		return 0;
-	of->fp = fopen(fc->path, fc->append ? "a" : "w");
-	if (!of->fp) {
-		set_err(err, errlen, "cannot open %s: %s", fc->path, strerror(errno));
-		return -1;
-	}
-	/* glibc ignores the size unless it is given the buffer; without
-	 * one the default stays */
-	of->buf = malloc(OUTPUT_FILE_BUF);
-	if (of->buf)
-		setvbuf(of->fp, of->buf, _IOFBF, OUTPUT_FILE_BUF);
-	return 0;
-}
-
-static void file_close(OutputFile *of)
-{
-	if (of->fp)
-		fclose(of->fp);
-	of->fp = NULL;
-	free(of->buf);
-	of->buf = NULL;
-	pthread_mutex_destroy(&of->lock);
-}
-
-static int file_reopen(OutputFile *of, const OutputFileConfig *fc)
-{
-	int rc = 0;
-
-	if (!fc->enabled || !of->fp)
-		return 0;
-	pthread_mutex_lock(&of->lock);
-	fclose(of->fp);
-	of->fp = fopen(fc->path, "a");
-	if (of->fp && of->buf)
-		setvbuf(of->fp, of->buf, _IOFBF, OUTPUT_FILE_BUF);
-	if (!of->fp) {
-		log_error("output: cannot reopen %s: %s", fc->path, strerror(errno));
-		rc = -1;
-	}
-	pthread_mutex_unlock(&of->lock);
-	return rc;
-}
+/* ---- files (file-out.c) ---- */
 
 int outputs_reopen(Outputs *o)
 {
@@ -618,51 +573,18 @@ int outputs_reopen(Outputs *o)
 
 	for (unsigned i = 0; i < o->neve; i++)
 		if (!o->eve[i].sink)
-			rc |= file_reopen(&o->eve[i].file, &o->cfg.eve[i].file);
-	rc |= file_reopen(&o->fast, &o->cfg.fast);
-	rc |= file_reopen(&o->stats, &o->cfg.stats);
+			rc |= output_file_reopen(&o->eve[i].file);
+	rc |= output_file_reopen(&o->fast);
+	rc |= output_file_reopen(&o->stats);
 	return rc ? -1 : 0;
-}
-
-static void file_flush(OutputFile *of)
-{
-	if (!of->fp)
-		return;
-	pthread_mutex_lock(&of->lock);
-	if (of->fp)
-		fflush(of->fp);
-	pthread_mutex_unlock(&of->lock);
 }
 
 void outputs_flush(Outputs *o)
 {
 	for (unsigned i = 0; i < o->neve; i++)
-		file_flush(&o->eve[i].file);
-	file_flush(&o->fast);
-	file_flush(&o->stats);
-}
-
-void output_file_write_line(OutputFile *of, const char *line, size_t len)
-{
-	if (!of->fp)
-		return;
-	pthread_mutex_lock(&of->lock);
-	fwrite(line, 1, len, of->fp);
-	fputc('\n', of->fp);
-	pthread_mutex_unlock(&of->lock);
-}
-
-/* A file output's line, with its prefix when it has one. */
-static void file_write_prefixed(OutputFile *of, const char *pre, size_t prelen,
-				const char *line, size_t len)
-{
-	if (!of->fp)
-		return;
-	pthread_mutex_lock(&of->lock);
-	fwrite(pre, 1, prelen, of->fp);
-	fwrite(line, 1, len, of->fp);
-	fputc('\n', of->fp);
-	pthread_mutex_unlock(&of->lock);
+		output_file_flush(&o->eve[i].file);
+	output_file_flush(&o->fast);
+	output_file_flush(&o->stats);
 }
 
 /* A JSON string's body: '"' and '\\' escaped, control bytes as \\u00XX.
@@ -771,10 +693,16 @@ Outputs *outputs_open(const OutputConfig *cfg, char *err, size_t errlen)
 	}
 	o->cfg = *cfg;
 	/* all locks first, so that close is safe whatever fails */
-	for (unsigned i = 0; i < OUTPUT_EVE_MAX; i++)
+	for (unsigned i = 0; i < OUTPUT_EVE_MAX; i++) {
 		pthread_mutex_init(&o->eve[i].file.lock, NULL);
+		o->eve[i].file.fd = -1;
+	}
 	pthread_mutex_init(&o->fast.lock, NULL);
 	pthread_mutex_init(&o->stats.lock, NULL);
+	o->fast.fd = o->stats.fd = -1;
+	/* a file size limit (ulimit -f) must fail a write (EFBIG, counted
+	 * and said), not kill the engine with its records */
+	signal(SIGXFSZ, SIG_IGN);
 	pthread_mutex_init(&o->order_lock, NULL);
 	for (unsigned i = 0; i < cfg->neve; i++) {
 		const EveOutputConfig *ec = &cfg->eve[i];
@@ -797,7 +725,7 @@ Outputs *outputs_open(const OutputConfig *cfg, char *err, size_t errlen)
 		}
 		o->eve_types |= e->type_mask;
 		if (ec->sink.filetype == EVE_FILETYPE_REGULAR) {
-			if (file_open(&e->file, &ec->file, err, errlen) < 0)
+			if (output_file_open(&e->file, &ec->file, err, errlen) < 0)
 				goto fail;
 		} else {
 			char name[160];
@@ -808,8 +736,8 @@ Outputs *outputs_open(const OutputConfig *cfg, char *err, size_t errlen)
 				goto fail;
 		}
 	}
-	if (file_open(&o->fast, &cfg->fast, err, errlen) < 0 ||
-	    file_open(&o->stats, &cfg->stats, err, errlen) < 0)
+	if (output_file_open(&o->fast, &cfg->fast, err, errlen) < 0 ||
+	    output_file_open(&o->stats, &cfg->stats, err, errlen) < 0)
 		goto fail;
 	eve_set_community_id(cfg->eve_community_id, cfg->eve_community_seed);
 	o->eve_flow = outputs_eve_enabled(o, "flow");
@@ -837,10 +765,10 @@ void outputs_close(Outputs *o)
 	for (unsigned i = 0; i < OUTPUT_EVE_MAX; i++) {
 		if (o->eve[i].sink)
 			sink_close(o->eve[i].sink, (int)o->cfg.eve[i].sink.close_timeout_ms);
-		file_close(&o->eve[i].file);
+		output_file_close(&o->eve[i].file);
 	}
-	file_close(&o->fast);
-	file_close(&o->stats);
+	output_file_close(&o->fast);
+	output_file_close(&o->stats);
 	pthread_mutex_destroy(&o->order_lock);
 	free(o->prev);
 	free(o);
@@ -878,7 +806,7 @@ int outputs_eve_enabled(const Outputs *o, const char *type)
 
 int outputs_fast_enabled(const Outputs *o)
 {
-	return o && o->fast.fp;
+	return o && o->fast.fd >= 0;
 }
 
 /* Records whose event_type is not the name of the type that enables them.
@@ -937,7 +865,7 @@ static void eve_put_suffixed(EveOutput *e, const char *line, size_t len, const c
 	if (e->sink)
 		sink_push(e->sink, e->prefix, e->prefix_len, buf, total);
 	else if (e->prefix_len)
-		file_write_prefixed(&e->file, e->prefix, e->prefix_len, buf, total);
+		output_file_write_prefixed(&e->file, e->prefix, e->prefix_len, buf, total);
 	else
 		output_file_write_line(&e->file, buf, total);
 	if (buf != stack)
@@ -965,7 +893,7 @@ static void eve_put(Outputs *o, uint32_t want, const char *line, size_t len)
 		if (e->sink)
 			sink_push(e->sink, e->prefix, e->prefix_len, line, len);
 		else if (e->prefix_len)
-			file_write_prefixed(&e->file, e->prefix, e->prefix_len, line, len);
+			output_file_write_prefixed(&e->file, e->prefix, e->prefix_len, line, len);
 		else
 			output_file_write_line(&e->file, line, len);
 	}
@@ -1055,7 +983,7 @@ void fast_write_line(Outputs *o, const char *line)
 {
 	size_t len;
 
-	if (!o || !o->fast.fp || !line)
+	if (!o || o->fast.fd < 0 || !line)
 		return;
 	len = strlen(line);
 	if (len && line[len - 1] == '\n')

@@ -55,7 +55,7 @@ typedef struct EveOutput {
 	uint64_t file_prev[2];      /* the file's write_errors and lost, the same */
 	/* Fields Suricata adds last to each record of this output: "host"
 	 * (sensor-name, the same for all) and "pcap_filename" (per output). */
-	char host_json[300];        /* ',"host":"NAME"', or "" */
+	char host_json[700];        /* ',"host":"NAME"' (NAME escaped), or "" */
 	size_t host_len;
 	int pcap_file;
 } EveOutput;

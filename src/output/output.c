@@ -587,27 +587,25 @@ void outputs_flush(Outputs *o)
 	output_file_flush(&o->stats);
 }
 
-/* A JSON string's body: '"' and '\\' escaped, control bytes as \\u00XX.
- * Returns the length written, or 0 when it does not fit. */
-static size_t json_escape(char *out, size_t cap, const char *s)
+/* ,"key":"s" at out, s escaped as every eve string is (json-dump.h: a
+ * file name that is not UTF-8, byte 0xE9 of a Latin-1 name, becomes the
+ * text \\xE9; the line stays UTF-8). Its length, or 0 when it does not fit. */
+static size_t json_member(char *out, size_t cap, const char *key, const char *s)
 {
-	size_t n = 0;
+	char *p = out, *end = out + cap;
+	size_t kl = strlen(key);
 
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		int w;
-
-		if (c == '"' || c == '\\')
-			w = snprintf(out + n, cap - n, "\\%c", c);
-		else if (c < 0x20)
-			w = snprintf(out + n, cap - n, "\\u%04x", c);
-		else
-			w = snprintf(out + n, cap - n, "%c", c);
-		if (w < 0 || (size_t)w >= cap - n)
-			return 0;
-		n += (size_t)w;
-	}
-	return n;
+	if (cap < kl + 4)
+		return 0;
+	*p++ = ',';
+	*p++ = '"';
+	memcpy(p, key, kl);
+	p += kl;
+	*p++ = '"';
+	*p++ = ':';
+	if (eve_json_put_string(&p, end, s, strlen(s)) != 0)
+		return 0;
+	return (size_t)(p - out);
 }
 
 /* The fields Suricata appends last to a record of output e: "host" and
@@ -621,17 +619,8 @@ static size_t eve_suffix(const Outputs *o, const EveOutput *e, char *suf, size_t
 		memcpy(suf, e->host_json, e->host_len);
 		n = e->host_len;
 	}
-	if (e->pcap_file && o->pcap_name && (name = o->pcap_name(o->pcap_name_arg)) &&
-	    n + 20 < cap) {
-		size_t k;
-
-		memcpy(suf + n, ",\"pcap_filename\":\"", 18);
-		k = json_escape(suf + n + 18, cap - n - 19, name);
-		if (k) {
-			n += 18 + k;
-			suf[n++] = '"';
-		}
-	}
+	if (e->pcap_file && o->pcap_name && (name = o->pcap_name(o->pcap_name_arg)))
+		n += json_member(suf + n, cap - n, "pcap_filename", name);
 	return n;
 }
 
@@ -713,16 +702,9 @@ Outputs *outputs_open(const OutputConfig *cfg, char *err, size_t errlen)
 		e->prefix_len = strlen(e->prefix);
 		e->type_mask = type_mask_of(ec);
 		e->pcap_file = ec->pcap_file;
-		if (cfg->sensor_name[0]) {
-			size_t k;
-
-			memcpy(e->host_json, ",\"host\":\"", 9);
-			k = json_escape(e->host_json + 9, sizeof(e->host_json) - 10, cfg->sensor_name);
-			if (k) {
-				e->host_len = 9 + k;
-				e->host_json[e->host_len++] = '"';
-			}
-		}
+		if (cfg->sensor_name[0])
+			e->host_len = json_member(e->host_json, sizeof(e->host_json), "host",
+						  cfg->sensor_name);
 		o->eve_types |= e->type_mask;
 		if (ec->sink.filetype == EVE_FILETYPE_REGULAR) {
 			if (output_file_open(&e->file, &ec->file, err, errlen) < 0)
@@ -880,7 +862,8 @@ static void eve_put(Outputs *o, uint32_t want, const char *line, size_t len)
 		pthread_mutex_lock(&o->order_lock);
 	for (unsigned i = 0; i < o->neve; i++) {
 		EveOutput *e = &o->eve[i];
-		char suf[4200];
+		/* host and a capture's path, each byte 5 at most (\\xNN) */
+		char suf[1024 + 5 * PATH_MAX];
 		size_t slen;
 
 		if (!(want & (1u << i)))
@@ -944,24 +927,31 @@ void eve_write(Outputs *o, json_t *obj)
 		json_decref(obj);
 		return;
 	}
-	/* Formatted once, outside any lock, for every output that takes it.
-	 * Most records fit a stack buffer, formatted by eve_json_dump()
-	 * (jansson's bytes, faster); larger ones are formatted by jansson on
-	 * the heap as before. */
+	/* Formatted once, outside any lock, for every output that takes it,
+	 * by eve_json_dump() (jansson's bytes, faster; and a string that is
+	 * not UTF-8 in Suricata's \\xNN form where json_dumps() would lose
+	 * the record): into the stack, else the heap, growing. jansson only
+	 * for a tree nested deeper than the dumper goes. */
 	{
-		char line[8192];
-		size_t n = eve_json_dump(obj, line, sizeof(line));
+		char line[8192], *heap = NULL;
+		size_t n = eve_json_dump(obj, line, sizeof(line)), cap = sizeof(line);
 
-		if (n == 0) {
-			/* json_dumps() refuses it too (invalid UTF-8) */
-			json_decref(obj);
-			return;
+		while (n == EVE_JSON_NOFIT && cap < (64u << 20)) {
+			char *p = realloc(heap, cap *= 8);
+
+			if (!p)
+				break;
+			heap = p;
+			n = eve_json_dump(obj, heap, cap);
 		}
 		if (n != EVE_JSON_NOFIT) {
 			json_decref(obj);
-			eve_put(o, want, line, n);
+			if (n)
+				eve_put(o, want, heap ? heap : line, n);
+			free(heap);
 			return;
 		}
+		free(heap);
 	}
 	s = json_dumps(obj, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	json_decref(obj);

@@ -1026,6 +1026,22 @@ static HttpTx *message_tx(HttpState *hs, const htp_log_t *log, int dir)
 	return htx ? tx_ud(htx) : NULL;
 }
 
+/* libhtp 0.5 says "C-E unknown setting" for Content-Encoding: identity,
+ * which is no encoding at all (RFC 9110 8.4.1); Suricata 8's parser knows
+ * it and raises nothing (its issue 7843, suricata-verify
+ * http-encoding-identity). */
+static int ce_is_identity(const HttpTx *tx)
+{
+	htp_header_t *h;
+
+	if (!tx || !tx->htx)
+		return 0;
+	h = htp_table_get_c(tx->htx->response_headers, "content-encoding");
+	if (!h)
+		h = htp_table_get_c(tx->htx->request_headers, "content-encoding");
+	return h && h->value && bstr_cmp_c_nocase(h->value, "identity") == 0;
+}
+
 static void collect_events(HttpState *hs, int dir)
 {
 	size_t n = htp_list_size(hs->conn->messages);
@@ -1045,6 +1061,8 @@ static void collect_events(HttpState *hs, int dir)
 		if (!log || !log->msg)
 			continue;
 		ev = message_event(log);
+		if (ev == EV_ABNORMAL_CE_HEADER && ce_is_identity(message_tx(hs, log, dir)))
+			continue;
 		if (ev >= 0)
 			tx_event(message_tx(hs, log, dir), ev);
 	}

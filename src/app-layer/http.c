@@ -291,6 +291,7 @@ struct HttpTx {
 	HdrIndex hdr[2];
 	uint8_t nev;
 	uint8_t ev[HTTP_TX_MAX_EVENTS];
+	uint8_t nev_logged;         /* eve anomaly: ev[0..nev_logged) written */
 	uint8_t req_too_many;
 	uint8_t superseded;         /* its parser was replaced (tunnel): done */
 	uint8_t req_ce;             /* enum req_ce: request body decoding */
@@ -1438,6 +1439,11 @@ uint32_t http_tx_event_count(const HttpTx *tx)
 int http_tx_event_get(const HttpTx *tx, uint32_t idx)
 {
 	return (tx && idx < tx->nev) ? tx->ev[idx] : -1;
+}
+
+uint8_t *http_tx_events_logged(HttpTx *tx)
+{
+	return &tx->nev_logged;
 }
 
 int http_tx_has_event(const HttpTx *tx, int id)

@@ -126,6 +126,15 @@ int eve_sink_config_load(EveSinkConfig *sc, int filetype, const char *prefix,
  * with _2, _3 ... for the second and later outputs of that filetype. */
 void output_sink_stats_name(const Outputs *o, unsigned i, char *buf, size_t len);
 
+/* anomaly.c: one parser event of a transaction as an anomaly record
+ * (type applayer, layer proto_parser), its name as Suricata 8 writes it:
+ * upper case (upper) for the protocols whose parser is C there, with an
+ * event table of upper-case names (http, tls, smtp), as it is for those
+ * whose parser is Rust (ssh, dns, smb, ...). */
+void output_anomaly_parser_event(Outputs *o, const Packet *p, const Flow *f,
+				 const char *app_proto, const char *event, int upper,
+				 uint64_t tx_id);
+
 /* alert.c: base64 of data, and Suricata's printable form (printable ASCII,
  * CR and LF kept, any other byte '.'), as a string member key of o. */
 void output_set_base64(json_t *o, const char *key, const uint8_t *data, size_t len);

@@ -561,6 +561,23 @@ def gen_hostile_names():
           note='http download named "invoice\\0.pdf.exe" (a NUL in the name)')
 
 
+def gen_parser_events():
+    """One flow per protocol whose parser raises an event (tests/e2e/
+    anomaly-parser-events): TLS, a ClientHello then a record of type 0x99
+    (invalid_record_type); SSH, a client banner of 300 characters
+    (long_banner); HTTP, a request header line without a colon
+    (request_field_missing_colon)."""
+    hello = tls_hex('selks', 'c2s')[0]
+    tls = exchange_session([(True, hello), (True, b'\x99\x03\x03\x00\x02ab')], 443, sport=43001)
+    ssh = exchange_session([(True, b'SSH-2.0-' + b'A' * 292 + b'\r\n'),
+                            (False, b'SSH-2.0-OpenSSH_9.6\r\n')], 22, sport=43002)
+    http = exchange_session([(True, b'GET /e HTTP/1.1\r\nHost: events.example\r\nNoColonHere\r\n\r\n'),
+                             (False, b'HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok')],
+                            80, sport=43003)
+    write('parser-events.pcap', seq_ts(T0, tls + ssh + http),
+          note='tls invalid record type, ssh long banner, http header without a colon')
+
+
 def gen_files_at_close():
     """Files log when they close (tests/e2e/files-log-at-close,
     files-smtp-depth). http-files-pipelined.pcap: GET /slow and PUT
@@ -1184,6 +1201,7 @@ def main():
     gen_app_proto_dirs()
     gen_files_at_close()
     gen_hostile_names()
+    gen_parser_events()
     if '--manifest' in sys.argv:
         print('\n'.join(manifest))
 

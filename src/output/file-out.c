@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -161,6 +162,13 @@ static int drain(OutputFile *of)
 			of->used = 0;
 			break;
 		}
+		if (!of->regular) {
+			/* a pipe or a device: nothing to take back; a short
+			 * write there is an interruption, the rest follows */
+			memmove(of->buf, of->buf + n, of->used - (size_t)n);
+			of->used -= (size_t)n;
+			continue;
+		}
 		/* short: keep the complete lines, take the cut one back, and
 		 * go on (the next write says why, or takes the rest) */
 		whole = (size_t)n;
@@ -235,6 +243,7 @@ static void put_record(OutputFile *of, const char *pre, size_t prelen, const cha
 
 int output_file_open(OutputFile *of, const OutputFileConfig *fc, char *err, size_t errlen)
 {
+	struct stat st;
 	int cut;
 
 	of->fd = -1;
@@ -252,6 +261,7 @@ int output_file_open(OutputFile *of, const OutputFileConfig *fc, char *err, size
 		return -1;
 	}
 	of->cut = cut;
+	of->regular = fstat(of->fd, &st) == 0 && S_ISREG(st.st_mode);
 	return 0;
 }
 

@@ -20,6 +20,7 @@ typedef struct OutputFile {
 	unsigned fail_streak;       /* failed writes since the last one that worked */
 	int failing;                /* the failure was said; said again when it ends */
 	int cut;                    /* the file ends inside a line: '\n' first */
+	int regular;                /* a regular file: a cut write can be taken back */
 	pthread_mutex_t lock;
 } OutputFile;
 

@@ -1627,6 +1627,15 @@ out:
 	conf_deinit();
 	if (pidfile_owned && unlink(pidfile) != 0)
 		log_warning("pid file %s: cannot remove: %s", pidfile, strerror(errno));
+	/* records lost to failed writes: the last line says how many, and the
+	 * exit code (3) says that the logs are not whole */
+	if (output_lost_total() || log_file_lost()) {
+		log_error("output: %llu records and %llu suricata.log lines could not be "
+			  "written (exit 3)", (unsigned long long)output_lost_total(),
+			  (unsigned long long)log_file_lost());
+		if (rc == 0)
+			rc = 3;
+	}
 	log_close_file();
 	free(cli.sets);
 	free(cli.bpf);

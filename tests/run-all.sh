@@ -120,6 +120,9 @@ part "$srcdir/tests/ops/pcap-pipe.sh" "$builddir" "$srcdir"
 
 # Debian's suricata-update, offline, on a tarball of ../shared's ET Open 4.0:
 # its -T step passes with our binary (SKIPs without ../shared or the tool).
+echo "== a full disk under eve.json (tests/ops/full-disk.sh)"
+part "$srcdir/tests/ops/full-disk.sh" "$builddir" "$srcdir"
+
 echo "== suricata-update (tests/ops/suricata-update.sh)"
 SURICATA_SHARED="$shared" part "$srcdir/tests/ops/suricata-update.sh" "$builddir" "$srcdir"
 

@@ -297,6 +297,7 @@ struct HttpTx {
 	HdrIndex hdr[2];
 	uint8_t nev;
 	uint8_t ev[HTTP_TX_MAX_EVENTS];
+	uint8_t nev_logged;         /* eve anomaly: ev[0..nev_logged) written */
 	uint8_t req_too_many;
 	uint8_t superseded;         /* its parser was replaced (tunnel): done */
 	uint8_t req_ce;             /* enum req_ce: request body decoding */
@@ -1038,6 +1039,22 @@ static HttpTx *message_tx(HttpState *hs, const htp_log_t *log, int dir)
 	return htx ? tx_ud(htx) : NULL;
 }
 
+/* libhtp 0.5 says "C-E unknown setting" for Content-Encoding: identity,
+ * which is no encoding at all (RFC 9110 8.4.1); Suricata 8's parser knows
+ * it and raises nothing (its issue 7843, suricata-verify
+ * http-encoding-identity). */
+static int ce_is_identity(const HttpTx *tx)
+{
+	htp_header_t *h;
+
+	if (!tx || !tx->htx)
+		return 0;
+	h = htp_table_get_c(tx->htx->response_headers, "content-encoding");
+	if (!h)
+		h = htp_table_get_c(tx->htx->request_headers, "content-encoding");
+	return h && h->value && bstr_cmp_c_nocase(h->value, "identity") == 0;
+}
+
 static void collect_events(HttpState *hs, int dir)
 {
 	size_t n = htp_list_size(hs->conn->messages);
@@ -1057,6 +1074,8 @@ static void collect_events(HttpState *hs, int dir)
 		if (!log || !log->msg)
 			continue;
 		ev = message_event(log);
+		if (ev == EV_ABNORMAL_CE_HEADER && ce_is_identity(message_tx(hs, log, dir)))
+			continue;
 		if (ev >= 0)
 			tx_event(message_tx(hs, log, dir), ev);
 	}
@@ -1499,6 +1518,11 @@ uint32_t http_tx_event_count(const HttpTx *tx)
 int http_tx_event_get(const HttpTx *tx, uint32_t idx)
 {
 	return (tx && idx < tx->nev) ? tx->ev[idx] : -1;
+}
+
+uint8_t *http_tx_events_logged(HttpTx *tx)
+{
+	return &tx->nev_logged;
 }
 
 int http_tx_has_event(const HttpTx *tx, int id)

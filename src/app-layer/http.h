@@ -137,6 +137,8 @@ const char *http_event_name(int id);
 uint32_t http_tx_event_count(const HttpTx *tx);
 int http_tx_event_get(const HttpTx *tx, uint32_t idx);
 int http_tx_has_event(const HttpTx *tx, int id);
+/* The eve anomaly logger's count of tx's events (in their order) written. */
+uint8_t *http_tx_events_logged(HttpTx *tx);
 
 /* ---- eve ---- */
 

@@ -71,6 +71,7 @@ struct MimeMsg {
 	int p_rfc822;               /* message/rfc822: the body is a message */
 	enum mime_enc p_enc;
 	char *p_name;               /* attachment name, from its headers */
+	uint32_t p_name_len;        /* its bytes: a NUL in it is part of it */
 	/* the part's body */
 	enum body_kind kind;
 	int att_idx;                /* -1: not an attachment */
@@ -474,6 +475,21 @@ static void part_end(MimeMsg *m)
 
 /* ---------------- headers ---------------- */
 
+/* The attachment's name: n bytes of buf, NULs included (a name cut at
+ * "invoice\0" would hide the ".pdf.exe" that fileext sees). */
+static void set_name(MimeMsg *m, const char *buf, int n)
+{
+	char *c = malloc((size_t)n + 1);
+
+	if (!c)
+		return;
+	memcpy(c, buf, (size_t)n);
+	c[n] = '\0';
+	free(m->p_name);
+	m->p_name = c;
+	m->p_name_len = (uint32_t)n;
+}
+
 /* A parameter of a structured header value (Content-Type name=,
  * Content-Disposition filename=): plain, quoted, RFC 2231 extended
  * ("name*=utf-8''a%20b") and continued ("name*0=...; name*1=..."). The
@@ -596,7 +612,7 @@ static void part_header(MimeMsg *m, const char *name, const uint8_t *v, uint32_t
 			}
 		}
 		if (!m->p_name && (n = get_param(v, len, "name", buf, sizeof(buf))) > 0)
-			m->p_name = strdup(buf);
+			set_name(m, buf, n);
 	} else if (strcmp(name, "content-transfer-encoding") == 0) {
 		uint32_t i = 0;
 
@@ -607,10 +623,8 @@ static void part_header(MimeMsg *m, const char *name, const uint8_t *v, uint32_t
 		else if (len - i >= 16 && strncasecmp((const char *)v + i, "quoted-printable", 16) == 0)
 			m->p_enc = ENC_QP;
 	} else if (strcmp(name, "content-disposition") == 0) {
-		if ((n = get_param(v, len, "filename", buf, sizeof(buf))) > 0) {
-			free(m->p_name);
-			m->p_name = strdup(buf);
-		}
+		if ((n = get_param(v, len, "filename", buf, sizeof(buf))) > 0)
+			set_name(m, buf, n);
 	}
 }
 
@@ -716,7 +730,7 @@ static void headers_done(MimeMsg *m)
 	}
 	m->kind = BODY_LEAF;
 	if (m->p_name) {
-		size_t nl = strlen(m->p_name);
+		size_t nl = m->p_name_len;
 
 		if (nl > FILENAME_MAX_LEN) {
 			/* Suricata keeps the first 255 bytes of a name */

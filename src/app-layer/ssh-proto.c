@@ -132,6 +132,7 @@ typedef struct SshTx {
 	unsigned flags;             /* APP_TX_* */
 	void *detect;
 	uint8_t closed[2];          /* eof, gap or a stream we cannot read */
+	uint32_t events_logged;     /* eve anomaly: bit e, event e was written */
 } SshTx;
 
 static void *ssh_state_new_op(AppLayerThread *at, Flow *f)
@@ -210,6 +211,11 @@ static int ssh_bypass(const void *state)
 const SshState *ssh_tx_state(const void *tx)
 {
 	return tx ? ((const SshTx *)tx)->s : NULL;
+}
+
+uint32_t *ssh_tx_events_logged(void *tx)
+{
+	return &((SshTx *)tx)->events_logged;
 }
 
 static uint64_t ssh_tx_count(const void *state)

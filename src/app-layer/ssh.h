@@ -18,6 +18,8 @@
 
 /* The parser state of an SSH transaction (tx from app_layer_tx_get()). */
 const SshState *ssh_tx_state(const void *tx);
+/* The eve anomaly logger's memory of the events it wrote (bit = event). */
+uint32_t *ssh_tx_events_logged(void *tx);
 
 /* app-layer.protocols.ssh.hassh: on when the yaml says so, or when a
  * loaded rule reads a hassh buffer (Suricata's keywords turn it on). The

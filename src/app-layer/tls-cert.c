@@ -370,6 +370,12 @@ static char *dn_from_der(const struct der_elem *name, uint32_t *len)
 			if (ulen >= 0) {
 				sb_add(&b, (const char *)utf8, (size_t)ulen);
 				OPENSSL_free(utf8);
+			} else {
+				/* not convertible (a UTF8String that is not UTF-8,
+				 * an odd-length BMPString): the value's bytes as they
+				 * came, which eve writes in the \xNN form, rather
+				 * than an empty value that hides what the peer sent */
+				sb_add(&b, (const char *)val_e.content, (size_t)val_e.len);
 			}
 			ASN1_STRING_free(val);
 			ASN1_OBJECT_free(obj);

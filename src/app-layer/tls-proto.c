@@ -172,6 +172,7 @@ typedef struct TlsTx {
 	void (*kw_free)(void *);
 	uint8_t closed[2];          /* eof, gap or a stream we cannot read */
 	uint64_t parsed_at;         /* the flow's packet count at the last parse */
+	uint32_t events_logged;     /* eve anomaly: bit e, event e was written */
 } TlsTx;
 
 static void *tls_state_new_op(AppLayerThread *at, Flow *f)
@@ -241,6 +242,11 @@ static int tls_parse_op(AppLayerThread *at, Flow *f, void *state, int dir, const
 const TlsState *tls_tx_state(const void *tx)
 {
 	return tx ? ((const TlsTx *)tx)->s : NULL;
+}
+
+uint32_t *tls_tx_events_logged(void *tx)
+{
+	return &((TlsTx *)tx)->events_logged;
 }
 
 uint32_t tls_tx_packet_state(const void *tx, const Flow *f)

@@ -21,6 +21,8 @@
 
 /* The parser state of a TLS transaction (tx from app_layer_tx_get()). */
 const TlsState *tls_tx_state(const void *tx);
+/* The eve anomaly logger's memory of the events it wrote (bit = event). */
+uint32_t *tls_tx_events_logged(void *tx);
 
 /* ssl_state's view: the TLS_STATE_* the records parsed while the flow's
  * current packet was processed reached (0 when that packet parsed none). */

@@ -91,6 +91,22 @@ void output_anomaly(Outputs *o, const Packet *p)
 	}
 }
 
+void output_anomaly_parser_event(Outputs *o, const Packet *p, const Flow *f,
+				 const char *app_proto, const char *event, int upper,
+				 uint64_t tx_id)
+{
+	char name[64];
+	size_t i;
+
+	if (!event)
+		return;
+	for (i = 0; event[i] && i + 1 < sizeof(name); i++)
+		name[i] = (char)(upper && event[i] >= 'a' && event[i] <= 'z' ? event[i] - 32 :
+				 event[i]);
+	name[i] = '\0';
+	output_anomaly_applayer(o, p, f, app_proto, name, "proto_parser", 1, tx_id);
+}
+
 void output_anomaly_applayer(Outputs *o, const Packet *p, const Flow *f, const char *app_proto,
 			     const char *event, const char *layer, int has_tx, uint64_t tx_id)
 {

@@ -117,8 +117,26 @@ static int http_file_record_write(JsonWriter *w, const Packet *p, const Flow *f,
 	return 0;
 }
 
+/* The parser's (libhtp's) events of tx not written yet, in the order
+ * raised (each kind is on a tx once), with Suricata 8's upper-case names:
+ * on the packet that raised them, the rest when the transaction logs. */
+static void log_http_events(Outputs *o, const Packet *p, const Flow *f, void *tx)
+{
+	uint8_t *done = http_tx_events_logged(tx);
+	uint32_t n = http_tx_event_count(tx);
+
+	if (!p)
+		return;
+	for (; *done < n; (*done)++)
+		output_anomaly_parser_event(o, p, f, "http",
+					    http_event_name(http_tx_event_get(tx, *done)), 1,
+					    http_tx_log_id(tx));
+}
+
 static void log_http_tx(Outputs *o, const Packet *p, const Flow *f, void *tx)
 {
+	if (o && o->cfg.eve_anomaly.applayer && o->eve_anomaly)
+		log_http_events(o, p, f, tx);
 	output_http_tx(o, p, f, tx);
 }
 
@@ -127,4 +145,5 @@ const EveTxLogger eve_http_logger = {
 	.alert_json = alert_http_json,
 	.file_record = http_file_record,
 	.file_record_write = http_file_record_write,
+	.log_events = log_http_events,
 };

@@ -7,10 +7,14 @@
  *   no spaces; empty containers as {} and [];
  * - strings: '"' and '\\' escaped, control characters as \b \f \n \r \t or
  *   \u00XX with upper-case hex; '/', 0x7f and valid UTF-8 copied as they are;
- * - a string value that is not valid UTF-8 (made with a *_nocheck call) fails
- *   the whole dump; an invalid key does not: jansson ignores the key's error
- *   and goes on after having written the opening quote and the escaped part
- *   of the key before its last pending run of plain bytes. We write the same.
+ * - except for strings (values or keys) that are not valid UTF-8 (made with
+ *   a *_nocheck call): jansson fails the whole dump on such a value (the
+ *   record was lost) and leaves an invalid key's quote open (the line was
+ *   not JSON). We write them as Suricata 8's JSON builder writes bytes that
+ *   are not UTF-8 (jsonbuilder.rs, set_string_from_bytes: the string as it
+ *   is when it is UTF-8, else each byte from 0x80 as the text "\xNN"), in
+ *   the upper-case form eve_json_bytes() gives the tls, ssh and smtp
+ *   records: every record is written and every line is valid UTF-8 JSON.
  * - integers as "%lld"; reals through jansson itself (its own %.17g-based
  *   formatting is not worth reimplementing for the few reals we write);
  * - no depth limit in jansson's dumper (JSON_PARSER_MAX_DEPTH is the parser's):
@@ -137,10 +141,34 @@ static inline int word_plain(uint64_t x)
 	return !((ctl | zq | zbs | x) & high);
 }
 
+/* A string that is not UTF-8, in the "\\xNN" form (see the top): what
+ * JSON escapes is escaped as in any string; each byte from 0x80 is the
+ * six characters \\xNN of the JSON text. */
+static int dump_string_x(struct out *o, const unsigned char *s, size_t len)
+{
+	if (put_c(o, '"'))
+		return R_NOFIT;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = s[i];
+		char e[6] = { '\\', '\\', 'x', hex_upper[c >> 4], hex_upper[c & 0xf] };
+		int r;
+
+		if (c >= 0x80)
+			r = put(o, e, 5);
+		else if (byte_class[c] == C_ESC)
+			r = put_escape(o, c);
+		else
+			r = put_c(o, (char)c);
+		if (r)
+			return R_NOFIT;
+	}
+	return put_c(o, '"');
+}
+
 /* Runs of bytes that need no escape go out with one memcpy; a run is
- * written only when an escape or the end follows it, as in jansson, which
- * matters for what an invalid key leaves behind. */
-static int dump_string(struct out *o, const char *str, size_t len)
+ * written only when an escape or the end follows it, as in jansson. Not
+ * UTF-8: R_BADUTF8, o->p wherever it got (the caller starts again). */
+static int dump_string_utf8(struct out *o, const char *str, size_t len)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	const unsigned char *end = s + len, *run = s;
@@ -177,6 +205,18 @@ static int dump_string(struct out *o, const char *str, size_t len)
 	if (put(o, run, (size_t)(s - run)) || put_c(o, '"'))
 		return R_NOFIT;
 	return R_OK;
+}
+
+/* A string, valid UTF-8 or written in the \\xNN form. */
+static int dump_string(struct out *o, const char *str, size_t len)
+{
+	char *start = o->p;
+	int r = dump_string_utf8(o, str, len);
+
+	if (r != R_BADUTF8)
+		return r;
+	o->p = start;
+	return dump_string_x(o, (const unsigned char *)str, len);
 }
 
 static int dump_integer(struct out *o, json_int_t v)
@@ -218,10 +258,8 @@ static int dump_object(struct out *o, const json_t *v, int depth)
 	if (put_c(o, '{'))
 		return R_NOFIT;
 	while (it) {
-		/* jansson ignores dump_string()'s result for keys: an invalid one
-		 * is left unterminated and the record goes on */
 		r = dump_string(o, json_object_iter_key(it), json_object_iter_key_len(it));
-		if (r == R_NOFIT)
+		if (r)
 			return r;
 		if (put_c(o, ':'))
 			return R_NOFIT;
@@ -254,8 +292,6 @@ static int dump_array(struct out *o, const json_t *v, int depth)
 
 static int dump_value(struct out *o, const json_t *v, int depth)
 {
-	int r;
-
 	if (!v)
 		return R_FAIL;
 	switch (json_typeof(v)) {
@@ -268,8 +304,7 @@ static int dump_value(struct out *o, const json_t *v, int depth)
 			return R_NOFIT;
 		return dump_array(o, v, depth);
 	case JSON_STRING:
-		r = dump_string(o, json_string_value(v), json_string_length(v));
-		return r == R_BADUTF8 ? R_FAIL : r;
+		return dump_string(o, json_string_value(v), json_string_length(v));
 	case JSON_INTEGER:
 		return dump_integer(o, json_integer_value(v));
 	case JSON_REAL:
@@ -305,6 +340,15 @@ int eve_json_put_string(char **pp, char *end, const char *s, size_t len)
 {
 	struct out o = { *pp, end };
 	int r = dump_string(&o, s, len);
+
+	*pp = o.p;
+	return r == R_OK ? 0 : -1;
+}
+
+int eve_json_put_utf8(char **pp, char *end, const char *s, size_t len)
+{
+	struct out o = { *pp, end };
+	int r = dump_string_utf8(&o, s, len);
 
 	*pp = o.p;
 	return r == R_OK ? 0 : r == R_BADUTF8 ? -2 : -1;

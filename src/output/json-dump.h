@@ -18,15 +18,18 @@
 #define EVE_JSON_MAX_DEPTH 128
 
 /* Formats the object or array v into buf (no NUL terminator). Returns the
- * number of bytes written (1..cap); 0 where json_dumps() fails too (a string
- * value that is not valid UTF-8, a root that is not an object or an array);
- * EVE_JSON_NOFIT as above (buf then holds garbage). */
+ * number of bytes written (1..cap); 0 where json_dumps() fails too (a root
+ * that is not an object or an array); EVE_JSON_NOFIT as above (buf then
+ * holds garbage). A string (value or key) that is not valid UTF-8 is
+ * written in the "\\xNN" form (json-dump.c), where jansson would fail. */
 size_t eve_json_dump(const json_t *v, char *buf, size_t cap);
 
 /* Writes s (len bytes) as a JSON string, quotes included, at *pp, escaped
- * as above, and advances *pp. Returns 0; -1 when it does not fit before end;
- * -2 when s is not valid UTF-8 (the JSON writer's strings, json-writer.h). */
+ * as above, and advances *pp. Returns 0; -1 when it does not fit before end.
+ * _utf8: -2 when s is not valid UTF-8 (nothing usable written: the JSON
+ * writer's jw_strn_try(), whose callers have a form of their own). */
 int eve_json_put_string(char **pp, char *end, const char *s, size_t len);
+int eve_json_put_utf8(char **pp, char *end, const char *s, size_t len);
 
 /* Bytes off the wire as a jansson string: valid UTF-8 as it is; otherwise
  * every byte from 0x80 becomes the text "\xNN" (upper-case hex), so that a

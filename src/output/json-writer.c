@@ -134,8 +134,8 @@ size_t jw_end(JsonWriter *w)
 
 void jw_tree_str_(JsonWriter *w, const char *key, const char *s, size_t n)
 {
-	/* unchecked, as the writer: the dump refuses invalid UTF-8 */
-	tree_add(w, key, json_stringn_nocheck(s, n));
+	/* as the writer writes it: UTF-8, else the \\xNN form (json-dump.c) */
+	tree_add(w, key, eve_json_bytes(s, n));
 }
 
 void jw_tree_int_(JsonWriter *w, const char *key, int64_t v)
@@ -202,7 +202,7 @@ int jw_strn_try(JsonWriter *w, const char *key, const char *s, size_t n)
 	}
 	if (jw_member_(w, key, 0) != 0)
 		return 0;
-	r = eve_json_put_string(&w->p, w->end, s, n);
+	r = eve_json_put_utf8(&w->p, w->end, s, n);
 	if (r == -2) {
 		/* take the member back: as if never begun */
 		w->p = p0;

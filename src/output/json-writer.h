@@ -12,8 +12,10 @@
  *   n = jw_end(&w);                         // 0: did not fit, or bad UTF-8
  *
  * A NULL key writes an array element. Nothing allocates; a record that does
- * not fit, nests deeper than JW_MAX_DEPTH or holds a string that is not
- * UTF-8 makes jw_end() return 0 (jansson's dump refuses such a string too).
+ * not fit or nests deeper than JW_MAX_DEPTH makes jw_end() return 0. A
+ * string that is not UTF-8 is written in Suricata 8's form for such bytes,
+ * each byte from 0x80 as the text "\\xNN" (json-dump.c): every record is
+ * written, and valid UTF-8.
  *
  * The same calls can build a jansson tree instead (jw_tree_begin/_end), for
  * the records still assembled as trees (drop, anomaly, frame): so a part of

@@ -8,15 +8,40 @@
 #include <pthread.h>
 #include <stdio.h>
 
+/* An output's log file (file-out.c): records gathered whole in buf and
+ * written with one write(2); failures counted, said once, retried. */
 typedef struct OutputFile {
-	FILE *fp;                   /* NULL: disabled */
-	char *buf;                  /* fp's stdio buffer (OUTPUT_FILE_BUF bytes) */
+	int fd;                     /* -1: disabled (or a sink's output) */
+	char *buf;                  /* whole records not written yet */
+	size_t used;
+	const char *path;           /* the configuration's: reopening, log lines */
+	uint64_t write_errors;      /* write(2) calls that failed or wrote short */
+	uint64_t lost;              /* records that could not be written */
+	unsigned fail_streak;       /* failed writes since the last one that worked */
+	int failing;                /* the failure was said; said again when it ends */
+	int cut;                    /* the file ends inside a line: '\n' first */
+	int regular;                /* a regular file: a cut write can be taken back */
 	pthread_mutex_t lock;
 } OutputFile;
 
-/* eve.json takes ~1,500 records a second of traffic, flows mostly: the
- * block-sized default buffer made a write(2) every few records */
+/* eve.json takes ~1,500 records a second of traffic, flows mostly: one
+ * write(2) per 64 KiB of records */
 #define OUTPUT_FILE_BUF (1u << 16)
+
+/* file-out.c. open: nothing (fd -1) when fc is not enabled; 0, or -1 with
+ * err set. The lock is the caller's to init (outputs_open inits them all
+ * first) and close destroys it. */
+int output_file_open(OutputFile *of, const OutputFileConfig *fc, char *err, size_t errlen);
+void output_file_close(OutputFile *of);
+/* SIGHUP: writes what is buffered, then opens the file again by name. */
+int output_file_reopen(OutputFile *of);
+void output_file_flush(OutputFile *of);
+/* Writes prefix, line and '\n' as one record under the file's lock. */
+void output_file_write_prefixed(OutputFile *of, const char *pre, size_t prelen,
+				const char *line, size_t len);
+/* A block of lines (stats.log's table) as one record, written now. */
+void output_file_write_now(OutputFile *of, const char *text, size_t len);
+void output_file_counters(OutputFile *of, uint64_t *write_errors, uint64_t *lost);
 
 struct EveSink;
 
@@ -28,9 +53,10 @@ typedef struct EveOutput {
 	const char *prefix;         /* cfg's prefix; "" for none */
 	size_t prefix_len;
 	uint64_t prev[4];           /* sink counters at the last stats record (deltas) */
+	uint64_t file_prev[2];      /* the file's write_errors and lost, the same */
 	/* Fields Suricata adds last to each record of this output: "host"
 	 * (sensor-name, the same for all) and "pcap_filename" (per output). */
-	char host_json[300];        /* ',"host":"NAME"', or "" */
+	char host_json[700];        /* ',"host":"NAME"' (NAME escaped), or "" */
 	size_t host_len;
 	int pcap_file;
 } EveOutput;
@@ -47,6 +73,7 @@ struct Outputs {
 	 * equals the eve.json written next to it, line for line). */
 	pthread_mutex_t order_lock;
 	OutputFile fast, stats;
+	uint64_t file_prev[2][2];   /* fast's and stats.log's counters (deltas) */
 	/* types looked up once: frame and anomaly are asked per packet */
 	int eve_flow, eve_stats, eve_frame, eve_anomaly;
 	int eve_files;              /* "files" (or "fileinfo"): asked per packet */
@@ -99,6 +126,15 @@ int eve_sink_config_load(EveSinkConfig *sc, int filetype, const char *prefix,
 /* The name of eve output i's counters in the stats record: its filetype,
  * with _2, _3 ... for the second and later outputs of that filetype. */
 void output_sink_stats_name(const Outputs *o, unsigned i, char *buf, size_t len);
+
+/* anomaly.c: one parser event of a transaction as an anomaly record
+ * (type applayer, layer proto_parser), its name as Suricata 8 writes it:
+ * upper case (upper) for the protocols whose parser is C there, with an
+ * event table of upper-case names (http, tls, smtp), as it is for those
+ * whose parser is Rust (ssh, dns, smb, ...). */
+void output_anomaly_parser_event(Outputs *o, const Packet *p, const Flow *f,
+				 const char *app_proto, const char *event, int upper,
+				 uint64_t tx_id);
 
 /* alert.c: base64 of data, and Suricata's printable form (printable ASCII,
  * CR and LF kept, any other byte '.'), as a string member key of o. */

@@ -11,6 +11,7 @@
 #include "util/log.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -564,53 +565,7 @@ int output_config_load(OutputConfig *cfg, const char *log_dir, char *err, size_t
 	return 0;
 }
 
-/* ---- files ---- */
-
-static int file_open(OutputFile *of, const OutputFileConfig *fc, char *err, size_t errlen)
-{
-	if (!fc->enabled)
-		return 0;
-	of->fp = fopen(fc->path, fc->append ? "a" : "w");
-	if (!of->fp) {
-		set_err(err, errlen, "cannot open %s: %s", fc->path, strerror(errno));
-		return -1;
-	}
-	/* glibc ignores the size unless it is given the buffer; without
-	 * one the default stays */
-	of->buf = malloc(OUTPUT_FILE_BUF);
-	if (of->buf)
-		setvbuf(of->fp, of->buf, _IOFBF, OUTPUT_FILE_BUF);
-	return 0;
-}
-
-static void file_close(OutputFile *of)
-{
-	if (of->fp)
-		fclose(of->fp);
-	of->fp = NULL;
-	free(of->buf);
-	of->buf = NULL;
-	pthread_mutex_destroy(&of->lock);
-}
-
-static int file_reopen(OutputFile *of, const OutputFileConfig *fc)
-{
-	int rc = 0;
-
-	if (!fc->enabled || !of->fp)
-		return 0;
-	pthread_mutex_lock(&of->lock);
-	fclose(of->fp);
-	of->fp = fopen(fc->path, "a");
-	if (of->fp && of->buf)
-		setvbuf(of->fp, of->buf, _IOFBF, OUTPUT_FILE_BUF);
-	if (!of->fp) {
-		log_error("output: cannot reopen %s: %s", fc->path, strerror(errno));
-		rc = -1;
-	}
-	pthread_mutex_unlock(&of->lock);
-	return rc;
-}
+/* ---- files (file-out.c) ---- */
 
 int outputs_reopen(Outputs *o)
 {
@@ -618,74 +573,39 @@ int outputs_reopen(Outputs *o)
 
 	for (unsigned i = 0; i < o->neve; i++)
 		if (!o->eve[i].sink)
-			rc |= file_reopen(&o->eve[i].file, &o->cfg.eve[i].file);
-	rc |= file_reopen(&o->fast, &o->cfg.fast);
-	rc |= file_reopen(&o->stats, &o->cfg.stats);
+			rc |= output_file_reopen(&o->eve[i].file);
+	rc |= output_file_reopen(&o->fast);
+	rc |= output_file_reopen(&o->stats);
 	return rc ? -1 : 0;
-}
-
-static void file_flush(OutputFile *of)
-{
-	if (!of->fp)
-		return;
-	pthread_mutex_lock(&of->lock);
-	if (of->fp)
-		fflush(of->fp);
-	pthread_mutex_unlock(&of->lock);
 }
 
 void outputs_flush(Outputs *o)
 {
 	for (unsigned i = 0; i < o->neve; i++)
-		file_flush(&o->eve[i].file);
-	file_flush(&o->fast);
-	file_flush(&o->stats);
+		output_file_flush(&o->eve[i].file);
+	output_file_flush(&o->fast);
+	output_file_flush(&o->stats);
 }
 
-void output_file_write_line(OutputFile *of, const char *line, size_t len)
+/* ,"key":"s" at out, s escaped as every eve string is (json-dump.h: a
+ * file name that is not UTF-8, byte 0xE9 of a Latin-1 name, becomes the
+ * text \\xE9; the line stays UTF-8). Its length, or 0 when it does not fit. */
+static size_t json_member(char *out, size_t cap, const char *key, const char *s)
 {
-	if (!of->fp)
-		return;
-	pthread_mutex_lock(&of->lock);
-	fwrite(line, 1, len, of->fp);
-	fputc('\n', of->fp);
-	pthread_mutex_unlock(&of->lock);
-}
+	char *p = out, *end = out + cap;
+	size_t kl = strlen(key);
 
-/* A file output's line, with its prefix when it has one. */
-static void file_write_prefixed(OutputFile *of, const char *pre, size_t prelen,
-				const char *line, size_t len)
-{
-	if (!of->fp)
-		return;
-	pthread_mutex_lock(&of->lock);
-	fwrite(pre, 1, prelen, of->fp);
-	fwrite(line, 1, len, of->fp);
-	fputc('\n', of->fp);
-	pthread_mutex_unlock(&of->lock);
-}
-
-/* A JSON string's body: '"' and '\\' escaped, control bytes as \\u00XX.
- * Returns the length written, or 0 when it does not fit. */
-static size_t json_escape(char *out, size_t cap, const char *s)
-{
-	size_t n = 0;
-
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		int w;
-
-		if (c == '"' || c == '\\')
-			w = snprintf(out + n, cap - n, "\\%c", c);
-		else if (c < 0x20)
-			w = snprintf(out + n, cap - n, "\\u%04x", c);
-		else
-			w = snprintf(out + n, cap - n, "%c", c);
-		if (w < 0 || (size_t)w >= cap - n)
-			return 0;
-		n += (size_t)w;
-	}
-	return n;
+	if (cap < kl + 4)
+		return 0;
+	*p++ = ',';
+	*p++ = '"';
+	memcpy(p, key, kl);
+	p += kl;
+	*p++ = '"';
+	*p++ = ':';
+	if (eve_json_put_string(&p, end, s, strlen(s)) != 0)
+		return 0;
+	return (size_t)(p - out);
 }
 
 /* The fields Suricata appends last to a record of output e: "host" and
@@ -699,17 +619,8 @@ static size_t eve_suffix(const Outputs *o, const EveOutput *e, char *suf, size_t
 		memcpy(suf, e->host_json, e->host_len);
 		n = e->host_len;
 	}
-	if (e->pcap_file && o->pcap_name && (name = o->pcap_name(o->pcap_name_arg)) &&
-	    n + 20 < cap) {
-		size_t k;
-
-		memcpy(suf + n, ",\"pcap_filename\":\"", 18);
-		k = json_escape(suf + n + 18, cap - n - 19, name);
-		if (k) {
-			n += 18 + k;
-			suf[n++] = '"';
-		}
-	}
+	if (e->pcap_file && o->pcap_name && (name = o->pcap_name(o->pcap_name_arg)))
+		n += json_member(suf + n, cap - n, "pcap_filename", name);
 	return n;
 }
 
@@ -771,10 +682,16 @@ Outputs *outputs_open(const OutputConfig *cfg, char *err, size_t errlen)
 	}
 	o->cfg = *cfg;
 	/* all locks first, so that close is safe whatever fails */
-	for (unsigned i = 0; i < OUTPUT_EVE_MAX; i++)
+	for (unsigned i = 0; i < OUTPUT_EVE_MAX; i++) {
 		pthread_mutex_init(&o->eve[i].file.lock, NULL);
+		o->eve[i].file.fd = -1;
+	}
 	pthread_mutex_init(&o->fast.lock, NULL);
 	pthread_mutex_init(&o->stats.lock, NULL);
+	o->fast.fd = o->stats.fd = -1;
+	/* a file size limit (ulimit -f) must fail a write (EFBIG, counted
+	 * and said), not kill the engine with its records */
+	signal(SIGXFSZ, SIG_IGN);
 	pthread_mutex_init(&o->order_lock, NULL);
 	for (unsigned i = 0; i < cfg->neve; i++) {
 		const EveOutputConfig *ec = &cfg->eve[i];
@@ -785,19 +702,12 @@ Outputs *outputs_open(const OutputConfig *cfg, char *err, size_t errlen)
 		e->prefix_len = strlen(e->prefix);
 		e->type_mask = type_mask_of(ec);
 		e->pcap_file = ec->pcap_file;
-		if (cfg->sensor_name[0]) {
-			size_t k;
-
-			memcpy(e->host_json, ",\"host\":\"", 9);
-			k = json_escape(e->host_json + 9, sizeof(e->host_json) - 10, cfg->sensor_name);
-			if (k) {
-				e->host_len = 9 + k;
-				e->host_json[e->host_len++] = '"';
-			}
-		}
+		if (cfg->sensor_name[0])
+			e->host_len = json_member(e->host_json, sizeof(e->host_json), "host",
+						  cfg->sensor_name);
 		o->eve_types |= e->type_mask;
 		if (ec->sink.filetype == EVE_FILETYPE_REGULAR) {
-			if (file_open(&e->file, &ec->file, err, errlen) < 0)
+			if (output_file_open(&e->file, &ec->file, err, errlen) < 0)
 				goto fail;
 		} else {
 			char name[160];
@@ -808,8 +718,8 @@ Outputs *outputs_open(const OutputConfig *cfg, char *err, size_t errlen)
 				goto fail;
 		}
 	}
-	if (file_open(&o->fast, &cfg->fast, err, errlen) < 0 ||
-	    file_open(&o->stats, &cfg->stats, err, errlen) < 0)
+	if (output_file_open(&o->fast, &cfg->fast, err, errlen) < 0 ||
+	    output_file_open(&o->stats, &cfg->stats, err, errlen) < 0)
 		goto fail;
 	eve_set_community_id(cfg->eve_community_id, cfg->eve_community_seed);
 	o->eve_flow = outputs_eve_enabled(o, "flow");
@@ -837,10 +747,10 @@ void outputs_close(Outputs *o)
 	for (unsigned i = 0; i < OUTPUT_EVE_MAX; i++) {
 		if (o->eve[i].sink)
 			sink_close(o->eve[i].sink, (int)o->cfg.eve[i].sink.close_timeout_ms);
-		file_close(&o->eve[i].file);
+		output_file_close(&o->eve[i].file);
 	}
-	file_close(&o->fast);
-	file_close(&o->stats);
+	output_file_close(&o->fast);
+	output_file_close(&o->stats);
 	pthread_mutex_destroy(&o->order_lock);
 	free(o->prev);
 	free(o);
@@ -878,7 +788,7 @@ int outputs_eve_enabled(const Outputs *o, const char *type)
 
 int outputs_fast_enabled(const Outputs *o)
 {
-	return o && o->fast.fp;
+	return o && o->fast.fd >= 0;
 }
 
 /* Records whose event_type is not the name of the type that enables them.
@@ -937,7 +847,7 @@ static void eve_put_suffixed(EveOutput *e, const char *line, size_t len, const c
 	if (e->sink)
 		sink_push(e->sink, e->prefix, e->prefix_len, buf, total);
 	else if (e->prefix_len)
-		file_write_prefixed(&e->file, e->prefix, e->prefix_len, buf, total);
+		output_file_write_prefixed(&e->file, e->prefix, e->prefix_len, buf, total);
 	else
 		output_file_write_line(&e->file, buf, total);
 	if (buf != stack)
@@ -952,7 +862,8 @@ static void eve_put(Outputs *o, uint32_t want, const char *line, size_t len)
 		pthread_mutex_lock(&o->order_lock);
 	for (unsigned i = 0; i < o->neve; i++) {
 		EveOutput *e = &o->eve[i];
-		char suf[4200];
+		/* host and a capture's path, each byte 5 at most (\\xNN) */
+		char suf[1024 + 5 * PATH_MAX];
 		size_t slen;
 
 		if (!(want & (1u << i)))
@@ -965,7 +876,7 @@ static void eve_put(Outputs *o, uint32_t want, const char *line, size_t len)
 		if (e->sink)
 			sink_push(e->sink, e->prefix, e->prefix_len, line, len);
 		else if (e->prefix_len)
-			file_write_prefixed(&e->file, e->prefix, e->prefix_len, line, len);
+			output_file_write_prefixed(&e->file, e->prefix, e->prefix_len, line, len);
 		else
 			output_file_write_line(&e->file, line, len);
 	}
@@ -1016,24 +927,31 @@ void eve_write(Outputs *o, json_t *obj)
 		json_decref(obj);
 		return;
 	}
-	/* Formatted once, outside any lock, for every output that takes it.
-	 * Most records fit a stack buffer, formatted by eve_json_dump()
-	 * (jansson's bytes, faster); larger ones are formatted by jansson on
-	 * the heap as before. */
+	/* Formatted once, outside any lock, for every output that takes it,
+	 * by eve_json_dump() (jansson's bytes, faster; and a string that is
+	 * not UTF-8 in Suricata's \\xNN form where json_dumps() would lose
+	 * the record): into the stack, else the heap, growing. jansson only
+	 * for a tree nested deeper than the dumper goes. */
 	{
-		char line[8192];
-		size_t n = eve_json_dump(obj, line, sizeof(line));
+		char line[8192], *heap = NULL;
+		size_t n = eve_json_dump(obj, line, sizeof(line)), cap = sizeof(line);
 
-		if (n == 0) {
-			/* json_dumps() refuses it too (invalid UTF-8) */
-			json_decref(obj);
-			return;
+		while (n == EVE_JSON_NOFIT && cap < (64u << 20)) {
+			char *p = realloc(heap, cap *= 8);
+
+			if (!p)
+				break;
+			heap = p;
+			n = eve_json_dump(obj, heap, cap);
 		}
 		if (n != EVE_JSON_NOFIT) {
 			json_decref(obj);
-			eve_put(o, want, line, n);
+			if (n)
+				eve_put(o, want, heap ? heap : line, n);
+			free(heap);
 			return;
 		}
+		free(heap);
 	}
 	s = json_dumps(obj, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	json_decref(obj);
@@ -1055,7 +973,7 @@ void fast_write_line(Outputs *o, const char *line)
 {
 	size_t len;
 
-	if (!o || !o->fast.fp || !line)
+	if (!o || o->fast.fd < 0 || !line)
 		return;
 	len = strlen(line);
 	if (len && line[len - 1] == '\n')

@@ -154,6 +154,10 @@ typedef struct Outputs Outputs;
  * set when a file cannot be opened. */
 Outputs *outputs_open(const OutputConfig *cfg, char *err, size_t errlen);
 void outputs_close(Outputs *o);
+/* Records that every output file of this process could not write (a full
+ * disk, a file size limit), over all the runs: the exit code says when it
+ * is not 0 (3, doc/user-guide.md). */
+uint64_t output_lost_total(void);
 
 /* Around a run's packet threads (runmode_run): the flow records are
  * written by a thread of their own from start to stop (flow-writer.h),

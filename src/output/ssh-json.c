@@ -1,6 +1,7 @@
 /* eve "ssh" records and the ssh member of alerts (see ssh-json.h). */
 #include "output/ssh-json.h"
 
+#include "app-layer/app-layer.h"
 #include "app-layer/ssh.h"
 #include "output/output-private.h"
 #include "output/json-dump.h"
@@ -37,12 +38,33 @@ json_t *ssh_json_object(const SshState *s, int hassh)
 
 /* One record per flow, once the key exchange is over or the flow ended,
  * when a banner was read (Suricata logs from banner_done on). */
+/* The parser's events not written yet, each kind once per flow, with
+ * Suricata 8's (Rust) lower-case names: on the packet that raised them,
+ * the rest when the transaction logs. */
+static void log_ssh_events(Outputs *o, const Packet *p, const Flow *f, void *tx)
+{
+	const SshState *s = ssh_tx_state(tx);
+	uint32_t *done = ssh_tx_events_logged(tx);
+
+	if (!s || !p)
+		return;
+	for (int e = 0; e < SSH_EV_COUNT && e < 32; e++) {
+		if (!s->events[e] || (*done >> e & 1))
+			continue;
+		*done |= 1u << e;
+		output_anomaly_parser_event(o, p, f, "ssh", ssh_event_name(e), 0,
+					    app_layer_tx_log_id(f, tx));
+	}
+}
+
 static void log_ssh_tx(Outputs *o, const Packet *p, const Flow *f, void *tx)
 {
 	const SshState *s = ssh_tx_state(tx);
 	const struct timeval *ts = p ? &p->ts : &f->last;
 	json_t *rec;
 
+	if (o && s && o->cfg.eve_anomaly.applayer && o->eve_anomaly)
+		log_ssh_events(o, p, f, tx);
 	if (!o || !s || !outputs_eve_enabled(o, "ssh"))
 		return;
 	if (!s->side[0].proto_len && !s->side[1].proto_len)
@@ -72,5 +94,6 @@ static json_t *alert_ssh_json(const Flow *f, void *tx)
 const EveTxLogger eve_ssh_logger = {
 	.log_tx = log_ssh_tx,
 	.alert_json = alert_ssh_json,
+	.log_events = log_ssh_events,
 	.flow_scope = 1,
 };

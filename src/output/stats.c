@@ -167,6 +167,57 @@ static void add_sink_counters(Outputs *o, json_t *root, int deltas, int nulls)
 	}
 }
 
+/* The counters of the output files: "eve_output.<name>.write_errors"
+ * and ".lost" for each eve-log file (its name as a sink's: "regular",
+ * "regular_2"), "fast.write_errors", "stats_log.write_errors" and their
+ * ".lost". Output i (0..neve+1: the eve outputs, fast.log, stats.log) and
+ * kind k (0 write_errors, 1 lost): its counter's name in key and value in
+ * v[0]; 0 when that output has no file. */
+#define NFILE_KINDS 2
+static const char *const file_counter_names[NFILE_KINDS] = { "write_errors", "lost" };
+
+static int file_values(Outputs *o, unsigned i, unsigned k, char *key, size_t keylen,
+		       uint64_t v[2])
+{
+	OutputFile *of;
+	uint64_t c[2];
+	char name[64];
+
+	if (i < o->neve) {
+		of = &o->eve[i].file;
+		output_sink_stats_name(o, i, name, sizeof(name));
+		snprintf(key, keylen, "eve_output.%s.%s", name, file_counter_names[k]);
+	} else {
+		of = i == o->neve ? &o->fast : &o->stats;
+		snprintf(key, keylen, "%s.%s", i == o->neve ? "fast" : "stats_log",
+			 file_counter_names[k]);
+	}
+	if (of->fd < 0)
+		return 0;
+	output_file_counters(of, &c[0], &c[1]);
+	v[0] = c[k];
+	return 1;
+}
+
+static void add_file_counters(Outputs *o, json_t *root, int deltas)
+{
+	for (unsigned i = 0; i < o->neve + 2; i++) {
+		for (unsigned k = 0; k < NFILE_KINDS; k++) {
+			uint64_t v[2], *prev = i < o->neve ? &o->eve[i].file_prev[k] :
+				&o->file_prev[i - o->neve][k];
+			char key[128];
+
+			/* only once they count something: Suricata 8's stats
+			 * schema has no place for them, and a run that writes
+			 * well stays valid against it */
+			if (!file_values(o, i, k, key, sizeof(key), v) || !v[0])
+				continue;
+			add_counter(root, key, v[0], deltas ? prev : NULL, 1);
+			*prev = v[0];
+		}
+	}
+}
+
 static json_t *stats_tree(Outputs *o, const uint64_t *snap, size_t n, uint64_t uptime_s)
 {
 	json_t *root = json_object();
@@ -190,6 +241,7 @@ static json_t *stats_tree(Outputs *o, const uint64_t *snap, size_t n, uint64_t u
 	add_counter(root, "memcap.pressure_max", o->pressure_max, deltas ? &prev_p : NULL,
 		    nulls);
 	add_sink_counters(o, root, deltas, nulls);
+	add_file_counters(o, root, deltas);
 	return root;
 }
 
@@ -217,37 +269,42 @@ static void write_eve_stats(Outputs *o, const uint64_t *snap, size_t n,
 	eve_write(o, rec);
 }
 
-/* Suricata's stats.log block; zero counters are left out. */
+/* Suricata's stats.log block; zero counters are left out. Formatted in
+ * memory (the stats thread, once an interval) and written as one record,
+ * so that a failing disk cuts no table in half. */
 static void write_stats_log(Outputs *o, const uint64_t *snap, size_t n,
 			    const struct timeval *ts, uint64_t uptime_s)
 {
-	OutputFile *of = &o->stats;
 	time_t t = ts->tv_sec;
 	struct tm tm;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
 
+	if (!f)
+		return;
 	if (!localtime_r(&t, &tm))
 		memset(&tm, 0, sizeof(tm));
-	pthread_mutex_lock(&of->lock);
-	fprintf(of->fp, "%s\n", STATS_SEPARATOR);
-	fprintf(of->fp, "Date: %d/%d/%04d -- %02d:%02d:%02d (uptime: %" PRIu64 "d, %02uh %02um %02us)\n",
+	fprintf(f, "%s\n", STATS_SEPARATOR);
+	fprintf(f, "Date: %d/%d/%04d -- %02d:%02d:%02d (uptime: %" PRIu64 "d, %02uh %02um %02us)\n",
 		tm.tm_mon + 1, tm.tm_mday, tm.tm_year + 1900, tm.tm_hour, tm.tm_min, tm.tm_sec,
 		uptime_s / 86400, (unsigned)(uptime_s % 86400 / 3600),
 		(unsigned)(uptime_s % 3600 / 60), (unsigned)(uptime_s % 60));
-	fprintf(of->fp, "%s\n", STATS_SEPARATOR);
-	fprintf(of->fp, "%-45s | %-25s | %s\n", "Counter", "TM Name", "Value");
-	fprintf(of->fp, "%s\n", STATS_SEPARATOR);
+	fprintf(f, "%s\n", STATS_SEPARATOR);
+	fprintf(f, "%-45s | %-25s | %s\n", "Counter", "TM Name", "Value");
+	fprintf(f, "%s\n", STATS_SEPARATOR);
 	for (size_t i = 0; i < n; i++) {
 		const char *name = counter_name((counter_id)i);
 
 		if (!name || !snap[i])
 			continue;
-		fprintf(of->fp, "%-45s | %-25s | %" PRIu64 "\n", name, "Total", snap[i]);
+		fprintf(f, "%-45s | %-25s | %" PRIu64 "\n", name, "Total", snap[i]);
 	}
 	if (o->pressure)
-		fprintf(of->fp, "%-45s | %-25s | %" PRIu64 "\n", "memcap.pressure", "Global",
+		fprintf(f, "%-45s | %-25s | %" PRIu64 "\n", "memcap.pressure", "Global",
 			o->pressure);
 	if (o->pressure_max)
-		fprintf(of->fp, "%-45s | %-25s | %" PRIu64 "\n", "memcap.pressure_max", "Global",
+		fprintf(f, "%-45s | %-25s | %" PRIu64 "\n", "memcap.pressure_max", "Global",
 			o->pressure_max);
 	for (unsigned i = 0; i < o->neve; i++) {
 		char name[64], key[128];
@@ -262,11 +319,21 @@ static void write_stats_log(Outputs *o, const uint64_t *snap, size_t n,
 				continue;
 			snprintf(key, sizeof(key), "eve_output.%s.%s", name,
 				 k < 4 ? sink_counter_names[k] : "queued");
-			fprintf(of->fp, "%-45s | %-25s | %" PRIu64 "\n", key, "Global", v[k]);
+			fprintf(f, "%-45s | %-25s | %" PRIu64 "\n", key, "Global", v[k]);
 		}
 	}
-	fflush(of->fp);
-	pthread_mutex_unlock(&of->lock);
+	for (unsigned i = 0; i < o->neve + 2; i++) {
+		for (unsigned k = 0; k < NFILE_KINDS; k++) {
+			uint64_t v[2];
+			char key[128];
+
+			if (file_values(o, i, k, key, sizeof(key), v) && v[0])
+				fprintf(f, "%-45s | %-25s | %" PRIu64 "\n", key, "Global", v[0]);
+		}
+	}
+	if (fclose(f) == 0 && text)
+		output_file_write_now(&o->stats, text, len);
+	free(text);
 }
 
 void output_stats(Outputs *o, const uint64_t *snapshot, const struct timeval *ts,
@@ -282,7 +349,7 @@ void output_stats(Outputs *o, const uint64_t *snapshot, const struct timeval *ts
 		o->pressure_max = o->pressure;
 	if (o->eve_stats && o->cfg.eve_stats_totals)
 		write_eve_stats(o, snapshot, n, ts, uptime_s);
-	if (o->stats.fp)
+	if (o->stats.fd >= 0)
 		write_stats_log(o, snapshot, n, ts, uptime_s);
 	remember(o, snapshot, n);
 }

@@ -11,6 +11,7 @@
 
 #include "app-layer/tls-cert.h"
 #include "app-layer/tls-ja.h"
+#include "app-layer/app-layer.h"
 #include "app-layer/tls.h"
 #include "output/output-private.h"
 #include "output/json-dump.h"
@@ -316,10 +317,33 @@ static void build_record(JsonWriter *w, void *ctx)
 	tls_json_write(w, l->s, l->fields);
 }
 
+/* The parser's events not written yet, each kind once per flow (a
+ * hostile flow raising one event per record must not flood eve): on the
+ * packet that raised them (output_tx_log_events), the rest when the
+ * transaction logs. */
+static void log_tls_events(Outputs *o, const Packet *p, const Flow *f, void *tx)
+{
+	const TlsState *s = tls_tx_state(tx);
+	uint32_t *done = tls_tx_events_logged(tx);
+
+	if (!s || !p)
+		return;
+	for (int e = 0; e < TLS_EV_COUNT && e < 32; e++) {
+		if (!s->events[e] || (*done >> e & 1))
+			continue;
+		*done |= 1u << e;
+		output_anomaly_parser_event(o, p, f, "tls", tls_event_name(e), 1,
+					    app_layer_tx_log_id(f, tx));
+	}
+}
+
 static void log_tls_tx(Outputs *o, const Packet *p, const Flow *f, void *tx)
 {
 	const TlsState *s = tls_tx_state(tx);
 	struct tls_line l = { p, f, s, 0 };
+
+	if (o && s && o->cfg.eve_anomaly.applayer && o->eve_anomaly)
+		log_tls_events(o, p, f, tx);
 
 	if (!o || !s || !outputs_eve_enabled(o, "tls") || !worth_logging(o, s))
 		return;
@@ -346,5 +370,6 @@ static json_t *alert_tls_json(const Flow *f, void *tx)
 const EveTxLogger eve_tls_logger = {
 	.log_tx = log_tls_tx,
 	.alert_json = alert_tls_json,
+	.log_events = log_tls_events,
 	.flow_scope = 1,
 };

@@ -1,6 +1,11 @@
 #include "util/log.h"
+#include "util/file-append.h"
 
+#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 #include <strings.h>
 #include <pthread.h>
 #include <sys/time.h>
@@ -8,7 +13,12 @@
 
 static enum log_level log_level = LOG_LVL_NOTICE;
 static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
-static FILE *log_file;
+/* suricata.log: each line one write(2) of a line we hold, so that a full
+ * disk loses whole lines, never half of one (the next glued to it) */
+static int log_fd = -1;
+static int log_cut;                 /* the file ends inside a line */
+static int log_failing;             /* a failed write was said (stderr) */
+static uint64_t log_lost;           /* lines not written */
 
 static const char *const level_names[] = {
 	[LOG_LVL_ERROR] = "Error",
@@ -40,14 +50,15 @@ enum log_level log_get_level(void)
 
 int log_open_file(const char *path)
 {
-	FILE *f = fopen(path, "a");
+	int cut, fd = file_append_open(path, 1, &cut);
 
-	if (!f)
+	if (fd < 0)
 		return -1;
 	pthread_mutex_lock(&log_lock);
-	if (log_file)
-		fclose(log_file);
-	log_file = f;
+	if (log_fd >= 0)
+		close(log_fd);
+	log_fd = fd;
+	log_cut = cut;
 	pthread_mutex_unlock(&log_lock);
 	return 0;
 }
@@ -55,17 +66,60 @@ int log_open_file(const char *path)
 void log_close_file(void)
 {
 	pthread_mutex_lock(&log_lock);
-	if (log_file)
-		fclose(log_file);
-	log_file = NULL;
+	if (log_fd >= 0)
+		close(log_fd);
+	log_fd = -1;
 	pthread_mutex_unlock(&log_lock);
+}
+
+uint64_t log_file_lost(void)
+{
+	uint64_t n;
+
+	pthread_mutex_lock(&log_lock);
+	n = log_lost;
+	pthread_mutex_unlock(&log_lock);
+	return n;
+}
+
+/* One line (ending with '\n') to suricata.log, whole or not at all; the
+ * first failure of an outage said on stderr, where it can be read. */
+static void file_put_line(char *line, size_t len)
+{
+	ssize_t n;
+
+	if (log_cut) {
+		/* a line a killed run cut, or a short write we could not take
+		 * back: ended first */
+		if (write(log_fd, "\n", 1) == 1)
+			log_cut = 0;
+	}
+	do
+		n = log_cut ? -1 : write(log_fd, line, len);
+	while (n < 0 && errno == EINTR);
+	if (n == (ssize_t)len) {
+		log_failing = 0;
+		return;
+	}
+	if (n > 0) {
+		off_t end = lseek(log_fd, 0, SEEK_CUR);
+
+		if (end < n || ftruncate(log_fd, end - n) != 0)
+			log_cut = 1;
+	}
+	log_lost++;
+	if (!log_failing) {
+		log_failing = 1;
+		fprintf(stderr, "Error: log: cannot write suricata.log: %s; its lines are lost "
+			"until it can (said once)\n", n < 0 ? strerror(errno) : "short write");
+	}
 }
 
 void log_msg(enum log_level lvl, const char *fmt, ...)
 {
 	va_list ap;
 	int to_console = lvl <= log_level;
-	int to_file = log_file && lvl <= LOG_LVL_INFO;
+	int to_file = log_fd >= 0 && lvl <= LOG_LVL_INFO;
 
 	if (!to_console && !to_file)
 		return;
@@ -87,19 +141,26 @@ void log_msg(enum log_level lvl, const char *fmt, ...)
 		if (out == stdout)
 			fflush(stdout);
 	}
-	if (to_file && log_file) {
+	if (to_file && log_fd >= 0) {
 		struct timeval tv;
 		struct tm tm;
-		char ts[32];
+		char ts[32], line[4096];
+		int n, k;
 
 		gettimeofday(&tv, NULL);
 		localtime_r(&tv.tv_sec, &tm);
 		strftime(ts, sizeof(ts), "%d/%m/%Y -- %H:%M:%S", &tm);
-		fprintf(log_file, "[%s] - <%s> -- ", ts, level_names[lvl]);
+		n = snprintf(line, sizeof(line), "[%s] - <%s> -- ", ts, level_names[lvl]);
 		va_start(ap, fmt);
-		vfprintf(log_file, fmt, ap);
+		k = vsnprintf(line + n, sizeof(line) - (size_t)n - 1, fmt, ap);
 		va_end(ap);
-		fputc('\n', log_file);
+		/* a longer message is cut to the buffer: the line stays one line */
+		if (k < 0)
+			k = 0;
+		if ((size_t)(n + k) > sizeof(line) - 2)
+			k = (int)sizeof(line) - 2 - n;
+		line[n + k] = '\n';
+		file_put_line(line, (size_t)(n + k + 1));
 	}
 	pthread_mutex_unlock(&log_lock);
 }

@@ -6,6 +6,7 @@
 #define UTIL_LOG_H
 
 #include <stdarg.h>
+#include <stdint.h>
 
 /* Suricata's levels, in its order: -v is info, -vv perf, -vvv config,
  * -vvvv debug. */
@@ -31,6 +32,9 @@ int log_level_by_name(const char *name);
  * 0, or -1 with errno. */
 int log_open_file(const char *path);
 void log_close_file(void);
+/* Lines suricata.log could not take (a full disk): the first failure is
+ * said once on stderr; the exit code counts them (main.c). */
+uint64_t log_file_lost(void);
 
 void log_msg(enum log_level lvl, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -568,6 +568,42 @@ def gen_http_files():
                '(Content-Disposition), PUT /put/data.bin, a 304, a response cut short')
 
 
+def gen_hostile_names():
+    """Names that break naive output (tests/e2e/eve-name-*): a capture whose
+    file name holds byte 0xE9 (Latin-1 "cafe" with an accent: not UTF-8),
+    in a folder of its own (the e2e case names the folder, in ASCII); and
+    an HTTP download whose Content-Disposition name holds a NUL before
+    its real extension ("invoice<NUL>.pdf.exe")."""
+    write(os.fsdecode(b'latin1-name/caf\xe9.pcap'), seq_ts(T0, udp_pair(v4c(), v4s())),
+          note='a capture named with byte 0xE9')
+    web = IP(src='192.168.1.12', dst='203.0.113.82', ttl=64)
+    webr = IP(src='203.0.113.82', dst='192.168.1.12', ttl=55)
+    exe = b'MZ\x90\x00\x03\x00\x00\x00\x04\x00\x00\x00\xff\xff\x00\x00' + b'\x00' * 48
+    get = b'GET /dl?id=9 HTTP/1.1\r\nHost: files.example\r\n\r\n'
+    dl = (b'HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\n'
+          b'Content-Disposition: attachment; filename="invoice\x00.pdf.exe"\r\n'
+          b'Content-Length: %d\r\n\r\n' % len(exe)) + exe
+    write('http-nul-filename.pcap', seq_ts(T0, http_session(web, webr, 51040, get, dl)),
+          note='http download named "invoice\\0.pdf.exe" (a NUL in the name)')
+
+
+def gen_parser_events():
+    """One flow per protocol whose parser raises an event (tests/e2e/
+    anomaly-parser-events): TLS, a ClientHello then a record of type 0x99
+    (invalid_record_type); SSH, a client banner of 300 characters
+    (long_banner); HTTP, a request header line without a colon
+    (request_field_missing_colon)."""
+    hello = tls_hex('selks', 'c2s')[0]
+    tls = exchange_session([(True, hello), (True, b'\x99\x03\x03\x00\x02ab')], 443, sport=43001)
+    ssh = exchange_session([(True, b'SSH-2.0-' + b'A' * 292 + b'\r\n'),
+                            (False, b'SSH-2.0-OpenSSH_9.6\r\n')], 22, sport=43002)
+    http = exchange_session([(True, b'GET /e HTTP/1.1\r\nHost: events.example\r\nNoColonHere\r\n\r\n'),
+                             (False, b'HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok')],
+                            80, sport=43003)
+    write('parser-events.pcap', seq_ts(T0, tls + ssh + http),
+          note='tls invalid record type, ssh long banner, http header without a colon')
+
+
 def gen_files_at_close():
     """Files log when they close (tests/e2e/files-log-at-close,
     files-smtp-depth). http-files-pipelined.pcap: GET /slow and PUT
@@ -1217,6 +1253,8 @@ def main():
     gen_app_proto_dirs()
     gen_files_at_close()
     gen_http_keepalive()
+    gen_hostile_names()
+    gen_parser_events()
     if '--manifest' in sys.argv:
         print('\n'.join(manifest))
 

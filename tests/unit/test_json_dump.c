@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* memmem */
 /* eve_json_dump() writes what json_dumps(JSON_COMPACT | JSON_PRESERVE_ORDER)
  * writes: on random trees (property), on hand-picked corners, and on every
  * record the engine writes for a few e2e captures. */
@@ -208,11 +209,77 @@ static json_t *rnd_tree(int depth, unsigned bad_pct)
 	return rnd_scalar(bad_pct);
 }
 
+/* v with every string (value or key) that is not UTF-8 in the \\xNN
+ * form (eve_json_bytes): what our dumper writes for v is what jansson
+ * writes for this copy. A new reference. */
+static json_t *as_eve_writes(const json_t *v)
+{
+	if (json_is_string(v))
+		return eve_json_bytes(json_string_value(v), json_string_length(v));
+	if (json_is_array(v)) {
+		json_t *a = json_array();
+
+		for (size_t i = 0; i < json_array_size(v); i++)
+			json_array_append_new(a, as_eve_writes(json_array_get(v, i)));
+		return a;
+	}
+	if (json_is_object(v)) {
+		json_t *o = json_object();
+
+		for (void *it = json_object_iter((json_t *)v); it;
+		     it = json_object_iter_next((json_t *)v, it)) {
+			json_t *k = eve_json_bytes(json_object_iter_key(it),
+						   json_object_iter_key_len(it));
+
+			json_object_setn_new_nocheck(o, json_string_value(k), json_string_length(k),
+						     as_eve_writes(json_object_iter_value(it)));
+			json_decref(k);
+		}
+		return o;
+	}
+	return json_deep_copy(v);
+}
+
+/* json_dumps() of the tree with its invalid strings as eve writes them:
+ * NULL where jansson fails even so (not a container). */
+static char *dumps_as_eve(const json_t *v)
+{
+	json_t *c = as_eve_writes(v);
+	char *s = json_dumps(c, FLAGS);
+
+	json_decref(c);
+	return s;
+}
+
+/* Valid UTF-8 JSON that jansson's parser takes. */
+static int parses(const char *buf, size_t n)
+{
+	json_error_t e;
+	json_t *j = json_loadb(buf, n, JSON_ALLOW_NUL, &e);
+
+	if (!j && strstr(e.text, "NUL byte in object key")) {
+		/* valid JSON that jansson's parser does not take: \u0000 in a
+		 * key; the same text with \u0001 there */
+		char *c = malloc(n);
+		char *q;
+
+		memcpy(c, buf, n);
+		for (q = c; (q = memmem(q, (size_t)(c + n - q), "\\u0000", 6)); q += 6)
+			q[5] = '1';
+		j = json_loadb(c, n, JSON_ALLOW_NUL, &e);
+		free(c);
+	}
+	if (!j)
+		fprintf(stderr, "  not JSON (%s): %.*s\n", e.text, (int)(n > 300 ? 300 : n), buf);
+	json_decref(j);
+	return j != NULL;
+}
+
 /* What json_dumps() writes: NULL where it fails. Its output never holds a
  * NUL byte (NULs in strings are escaped), so strlen() is its length. */
 static int same_as_jansson(const json_t *v, char *buf, size_t cap, size_t *out_n)
 {
-	char *want = json_dumps(v, FLAGS);
+	char *want = dumps_as_eve(v);
 	size_t n = eve_json_dump(v, buf, cap);
 	int ok;
 
@@ -237,14 +304,18 @@ TEST(json_dump_random_trees_equal_jansson)
 	for (int i = 0; i < 20000; i++) {
 		/* a third of the trees may hold invalid UTF-8 somewhere */
 		json_t *t = rnd_container(0, i % 3 == 0 ? 5 : 0);
+		char *plain = json_dumps(t, FLAGS);
 		size_t n;
 
 		CHECK(same_as_jansson(t, buf, sizeof(buf), &n));
-		CHECK(n != EVE_JSON_NOFIT);
-		if (n == 0)
+		CHECK(n != EVE_JSON_NOFIT && n != 0);
+		/* every line is JSON, whatever the bytes (jansson lost these) */
+		CHECK(parses(buf, n));
+		if (!plain)
 			failed_both++;
 		else
 			written++;
+		free(plain);
 		json_decref(t);
 	}
 	/* both sides are exercised */
@@ -357,30 +428,33 @@ TEST(json_dump_integers_and_literals)
 	json_decref(a);
 }
 
-/* jansson fails the record on an invalid string value, and eve_write()
- * then writes nothing: the same failure here. */
-TEST(json_dump_invalid_utf8_value_fails_as_jansson)
+/* jansson fails the record on an invalid string value (eve_write() lost
+ * it) and leaves an invalid key's quote open (the line was no JSON): both
+ * are written in Suricata's \\xNN form for bytes that are not UTF-8. */
+TEST(json_dump_invalid_utf8_value_written_escaped)
 {
 	char buf[256];
+	size_t n;
 	json_t *o = obj1("a", 1, json_string("ok"));
+	const char *want = "{\"a\":\"ok\",\"b\":\"x\\\\xED\\\\xA0\\\\x80\"}";
 
 	json_object_set_new(o, "b", json_stringn_nocheck("x\xed\xa0\x80", 4));
 	CHECK(json_dumps(o, FLAGS) == NULL);
-	CHECK(eve_json_dump(o, buf, sizeof(buf)) == 0);
+	n = eve_json_dump(o, buf, sizeof(buf));
+	CHECK(n == strlen(want) && memcmp(buf, want, n) == 0);
 	json_decref(o);
 }
 
-/* jansson ignores an invalid key's error: it leaves the quote open, drops
- * the pending plain run and goes on. Matched, however odd. */
-TEST(json_dump_invalid_utf8_key_as_jansson)
+TEST(json_dump_invalid_utf8_key_written_escaped)
 {
 	char buf[256];
 	size_t n;
 	json_t *o = obj1("a\nb\xff", 4, json_integer(1));
-	const char *want = "{\"a\\n:1}";
+	const char *want = "{\"a\\nb\\\\xFF\":1}";
 
-	CHECK(same_as_jansson(o, buf, sizeof(buf), &n));
+	n = eve_json_dump(o, buf, sizeof(buf));
 	CHECK(n == strlen(want) && memcmp(buf, want, n) == 0);
+	CHECK(parses(buf, n));
 	json_decref(o);
 }
 
@@ -632,7 +706,7 @@ TEST(json_writer_random_records_equal_jansson)
 		json_object_foreach(t, k, m)
 			write_tree(&w, k, m);
 		n = jw_end(&w);
-		want = json_dumps(t, FLAGS);
+		want = dumps_as_eve(t);
 		/* tree mode: the same calls build a tree that dumps the same */
 		{
 			JsonWriter tw;
@@ -649,14 +723,21 @@ TEST(json_writer_random_records_equal_jansson)
 			free(got);
 			json_decref(built);
 		}
-		if (!want) {
-			CHECK_EQ(n, 0);      /* a string value that is not UTF-8 */
-			failed_both++;
-		} else {
-			CHECK(n == strlen(want) && memcmp(buf, want, n) == 0);
-			if (n != strlen(want) || memcmp(buf, want, n))
-				fprintf(stderr, "  want: %s\n  got (%zu): %.*s\n", want, n, (int)n, buf);
-			written++;
+		CHECK(want != NULL);
+		CHECK(n == strlen(want) && memcmp(buf, want, n) == 0);
+		if (n != strlen(want) || memcmp(buf, want, n))
+			fprintf(stderr, "  want: %s\n  got (%zu): %.*s\n", want, n, (int)n, buf);
+		CHECK(parses(buf, n));
+		{
+			/* the same tree where jansson itself failed (a string
+			 * value that is not UTF-8): written all the same */
+			char *plain = json_dumps(t, FLAGS);
+
+			if (!plain)
+				failed_both++;
+			else
+				written++;
+			free(plain);
 		}
 		free(want);
 		json_decref(t);
@@ -792,7 +873,7 @@ TEST(json_writer_tree_mode_failure_drops_the_tree)
 }
 
 /* jw_json: a tree (or a scalar) as a member, the bytes json_dumps() writes
- * for the record that holds it; -1 where json_dumps() fails it; a record
+ * for the record that holds it (invalid UTF-8 in the \\xNN form); a record
  * too small for it fails without saying so; tree mode holds the value. */
 TEST(json_writer_json_value_as_json_dumps)
 {
@@ -809,14 +890,15 @@ TEST(json_writer_json_value_as_json_dumps)
 
 		rec = json_pack("{sisO}", "a", 1, "k", v);
 		want = json_dumps(rec, FLAGS);
+		if (!want)
+			refused++;   /* jansson refuses it: written \\xNN all the same */
+		free(want);
+		want = dumps_as_eve(rec);
 		jw_begin(&w, buf, sizeof(buf));
 		jw_int(&w, "a", 1);
 		r = jw_json(&w, "k", v);
 		n = jw_end(&w);
-		if (!want) {
-			CHECK(r == -1 && n == 0);
-			refused++;
-		} else {
+		{
 			CHECK(r == 0 && n == strlen(want) && memcmp(buf, want, n) == 0);
 			written++;
 			/* one byte short: no room, not a refusal */
@@ -887,4 +969,58 @@ TEST(json_writer_base64_and_room)
 	jw_tree_begin(&w);
 	CHECK(jw_ascii_room(&w, "p", 3) == NULL);
 	CHECK(jw_tree_end(&w) == NULL);
+}
+
+/* The writer on random bytes (test.h's PRNG): whatever a string holds
+ * (NUL, controls, bytes >= 0x80, cut or overlong UTF-8 sequences), the
+ * record is written, parses as JSON (jansson's loader refuses input that
+ * is not UTF-8) and gives back the string: as it was when it is UTF-8,
+ * else in Suricata's \\xNN form (eve_json_bytes). In both modes. */
+TEST(json_writer_random_bytes_always_valid_utf8_json)
+{
+	static char buf[1 << 14];
+	uint64_t st = 0x243f6a8885a308d3ULL;
+	unsigned escaped = 0;
+
+	for (int i = 0; i < 20000; i++) {
+		unsigned char s[64];
+		size_t len = test_rand32(&st) % sizeof(s), n;
+		json_t *back, *want, *tree;
+		JsonWriter w;
+
+		for (size_t k = 0; k < len; k++) {
+			uint32_t r = test_rand32(&st);
+			/* mostly text, with every kind of hostile byte */
+			s[k] = (unsigned char)(r % 4 == 0 ? r >> 8 : r % 4 == 1 ? 0x80 | (r >> 8 & 0x7f) :
+					       0x20 + (r >> 8) % 95);
+		}
+		want = eve_json_bytes(s, len);
+		back = json_stringn((const char *)s, len);
+		if (!back)
+			escaped++;
+		json_decref(back);
+		jw_begin(&w, buf, sizeof(buf));
+		jw_strn(&w, "s", (const char *)s, len);
+		jw_int(&w, "n", (int64_t)len);
+		n = jw_end(&w);
+		CHECK(n > 0);
+		back = json_loadb(buf, n, JSON_ALLOW_NUL, NULL);
+		CHECK(back != NULL);
+		CHECK(json_equal(json_object_get(back, "s"), want));
+		json_decref(back);
+		/* tree mode, dumped by eve_json_dump() as eve_write() does */
+		jw_tree_begin(&w);
+		jw_strn(&w, "s", (const char *)s, len);
+		tree = jw_tree_end(&w);
+		CHECK(tree != NULL);
+		n = eve_json_dump(tree, buf, sizeof(buf));
+		CHECK(n > 0 && n != EVE_JSON_NOFIT);
+		back = json_loadb(buf, n, JSON_ALLOW_NUL, NULL);
+		CHECK(back != NULL);
+		CHECK(json_equal(json_object_get(back, "s"), want));
+		json_decref(back);
+		json_decref(tree);
+		json_decref(want);
+	}
+	CHECK(escaped > 10000);
 }

@@ -884,3 +884,109 @@ TEST(output_address_text_as_printf)
 		json_decref(t);
 	}
 }
+
+/* ---- failing writes (file-out.c): RLIMIT_FSIZE makes write(2) fail with
+ * EFBIG, or write short, exactly as a full disk does; raising the limit
+ * again is the space that returns. No root, no timing. ---- */
+
+#include <signal.h>
+#include <sys/resource.h>
+
+/* Every line of path parses as JSON and holds "i": its count in *n and the
+ * last i in *last; 0 when a line is cut or the file does not end a line. */
+static int lines_whole(const char *path, int *n, int *last)
+{
+	char *s = slurp(path), *line, *save = NULL;
+	size_t len;
+	int ok = 1;
+
+	*n = 0;
+	*last = -1;
+	if (!s)
+		return 0;
+	len = strlen(s);
+	if (len && s[len - 1] != '\n')
+		ok = 0;
+	for (line = strtok_r(s, "\n", &save); line && ok; line = strtok_r(NULL, "\n", &save)) {
+		json_t *j = json_loads(line, 0, NULL);
+
+		if (!j) {
+			ok = 0;
+			break;
+		}
+		*last = (int)json_integer_value(json_object_get(j, "i"));
+		json_decref(j);
+		(*n)++;
+	}
+	free(s);
+	return ok;
+}
+
+static void write_records(Outputs *o, int from, int to)
+{
+	for (int i = from; i < to; i++)
+		eve_write(o, json_pack("{s:s,s:i,s:s}", "event_type", "t", "i", i, "pad",
+				       "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"));
+}
+
+TEST(output_full_file_loses_whole_records_counts_them_and_resumes)
+{
+	char *dir = make_tmpdir();
+	char eve[256];
+	struct rlimit saved, small;
+	uint64_t errors, lost, lost_total0 = output_lost_total();
+	Outputs *o;
+	int n, last;
+
+	CHECK_EQ(getrlimit(RLIMIT_FSIZE, &saved), 0);
+	o = open_in(dir, base_yaml);
+	CHECK(o != NULL);
+	path_in(eve, sizeof(eve), dir, "eve.json");
+	/* ~100-byte records against a 20,000-byte limit that is no multiple
+	 * of them: the write that reaches it is short, inside a record */
+	small = saved;
+	small.rlim_cur = 20000;
+	CHECK_EQ(setrlimit(RLIMIT_FSIZE, &small), 0);
+	write_records(o, 0, 3000);
+	outputs_flush(o);
+	output_file_counters(&o->eve[0].file, &errors, &lost);
+	CHECK(errors > 0);
+	CHECK(lost > 0);
+	CHECK(output_lost_total() - lost_total0 == lost);
+	CHECK(lines_whole(eve, &n, &last));
+	CHECK(n > 100);
+	CHECK(n < 3000);
+	/* the space returns: what was held and what comes next is written */
+	CHECK_EQ(setrlimit(RLIMIT_FSIZE, &saved), 0);
+	write_records(o, 3000, 3010);
+	outputs_close(o);
+	CHECK(lines_whole(eve, &n, &last));
+	CHECK_EQ(last, 3009);
+	CHECK_EQ((uint64_t)n + lost, 3010);
+	rm_tree(dir);
+}
+
+TEST(output_append_ends_a_cut_last_line_first)
+{
+	char *dir = make_tmpdir();
+	char eve[256];
+	FILE *f;
+	char *s;
+	Outputs *o;
+
+	path_in(eve, sizeof(eve), dir, "eve.json");
+	/* a run killed in the middle of a record */
+	f = fopen(eve, "w");
+	CHECK(f != NULL);
+	fputs("{\"event_type\":\"t\",\"i\":1}\n{\"event_type\":\"t\",\"i", f);
+	fclose(f);
+	o = open_in(dir, base_yaml);
+	CHECK(o != NULL);
+	write_records(o, 7, 8);
+	outputs_close(o);
+	s = slurp(eve);
+	CHECK(s != NULL);
+	CHECK(strstr(s, "{\"event_type\":\"t\",\"i\n{\"event_type\":\"t\",\"i\":7,") != NULL);
+	free(s);
+	rm_tree(dir);
+}

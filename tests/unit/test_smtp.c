@@ -554,6 +554,23 @@ TEST(mime_rfc2231_filename_and_depth)
 	mime_msg_free(m);
 }
 
+/* A NUL in an attachment's name is part of it: "invoice\0.pdf.exe" was
+ * logged as "invoice" while fileext:"exe" saw the whole name. */
+TEST(mime_filename_with_nul_is_kept_whole)
+{
+	MimeConfig c;
+	MimeMsg *m;
+
+	mime_config_defaults(&c);
+	m = msg_of(&c, "Content-Type: application/octet-stream\r\n"
+		       "Content-Disposition: attachment; filename*=utf-8''invoice%00.pdf.exe\r\n"
+		       "\r\nx\r\n");
+	CHECK_EQ(mime_attachment_count(m), 1);
+	CHECK_EQ(mime_attachment_at(m, 0)->len, 16);
+	CHECK(memcmp(mime_attachment_at(m, 0)->s, "invoice\0.pdf.exe", 16) == 0);
+	mime_msg_free(m);
+}
+
 /* fuzz_http found it: a huge RFC 2231 section index overflowed an int
  * (UBSan). Such a section is never one of the 64 read; the rest stay. */
 TEST(mime_rfc2231_huge_section_index_is_ignored)

@@ -21,6 +21,7 @@
 #include "app-layer/tls-parse.h"
 #include "detect/tls-kw-match.h"
 #include "output/tls-json.h"
+#include "output/json-dump.h"
 
 /* ---- fixtures ---- */
 
@@ -2011,4 +2012,55 @@ TEST(tls_cert_san_walk)
 	CHECK_EQ(ci.nsan, 0);
 	tls_cert_info_free(&ci);
 	OPENSSL_free(der);
+}
+
+/* A certificate whose subject has a CN of value bytes, as the given
+ * string type; DER into *der (OPENSSL_free), its length returned. */
+static int cert_with_cn(int type, const unsigned char *cn, int cnlen, unsigned char **der)
+{
+	EVP_PKEY *k = EVP_EC_gen("P-256");
+	X509 *x = X509_new();
+	X509_NAME *n = X509_get_subject_name(x);
+	int len = -1;
+
+	if (!k || !x)
+		goto out;
+	X509_set_version(x, 2);
+	ASN1_INTEGER_set(X509_get_serialNumber(x), 7);
+	X509_gmtime_adj(X509_getm_notBefore(x), 0);
+	X509_gmtime_adj(X509_getm_notAfter(x), 3600);
+	/* a type given as V_ASN1_*, not MBSTRING_*: the bytes go in as they
+	 * are, unchecked, as a hostile peer sends them */
+	X509_NAME_add_entry_by_NID(n, NID_commonName, type, (unsigned char *)cn, cnlen, -1, 0);
+	X509_set_issuer_name(x, n);
+	X509_set_pubkey(x, k);
+	if (X509_sign(x, k, EVP_sha256()) > 0)
+		len = i2d_X509(x, der);
+out:
+	X509_free(x);
+	EVP_PKEY_free(k);
+	return len;
+}
+
+/* A CN that is not UTF-8 (a UTF8String holding Latin-1 "caf\xe9", a NUL
+ * in the middle) was logged "CN=" (ASN1_STRING_to_UTF8 refuses it): its
+ * bytes are kept, and eve writes them in the \xNN form, NUL as \u0000. */
+TEST(tls_cert_cn_not_utf8_is_kept_and_escaped)
+{
+	unsigned char *der = NULL;
+	int len = cert_with_cn(V_ASN1_UTF8STRING, (const unsigned char *)"caf\xe9\0x", 6, &der);
+	TlsCertInfo ci;
+	json_t *j;
+
+	CHECK(len > 0);
+	memset(&ci, 0, sizeof(ci));
+	CHECK_EQ(tls_cert_decode(der, (size_t)len, &ci), 0);
+	OPENSSL_free(der);
+	CHECK_EQ(ci.subject_len, 9);
+	CHECK(memcmp(ci.subject, "CN=caf\xe9\0x", 9) == 0);
+	j = eve_json_bytes(ci.subject, ci.subject_len);
+	CHECK(j && json_string_length(j) == 12 &&
+	      memcmp(json_string_value(j), "CN=caf\\xE9\0x", 12) == 0);
+	json_decref(j);
+	tls_cert_info_free(&ci);
 }

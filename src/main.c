@@ -890,12 +890,18 @@ static void install_signals(void)
 static void reopen_logs(void *arg)
 {
 	Outputs *o = arg;
+	int failed = 0;
 
-	if (log_file_path[0] && log_open_file(log_file_path) != 0)
-		log_warning("logging: cannot reopen %s: %s", log_file_path, strerror(errno));
-	if (o)
-		outputs_reopen(o);
-	log_notice("SIGHUP: log files reopened");
+	if (log_file_path[0] && log_open_file(log_file_path) != 0) {
+		log_error("logging: cannot reopen %s: %s; still writing to the file it was",
+			  log_file_path, strerror(errno));
+		failed = 1;
+	}
+	if (o && outputs_reopen(o) != 0)
+		failed = 1;
+	/* each failure was said with its file and reason: no claim of success */
+	if (!failed)
+		log_notice("SIGHUP: log files reopened");
 }
 
 static void flush_outputs(void *arg)

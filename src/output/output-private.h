@@ -9,8 +9,11 @@
 #include <stdio.h>
 
 typedef struct OutputFile {
-	FILE *fp;                   /* NULL: disabled */
+	FILE *fp;                   /* NULL: disabled, or lost */
 	char *buf;                  /* fp's stdio buffer (OUTPUT_FILE_BUF bytes) */
+	/* a reopen failed (SIGHUP under --user, the folder gone): fp is NULL
+	 * until a later try succeeds (under lock) */
+	int lost;
 	pthread_mutex_t lock;
 } OutputFile;
 

@@ -593,19 +593,38 @@ static void file_close(OutputFile *of)
 	pthread_mutex_destroy(&of->lock);
 }
 
+/* fopen() by name, appending, with the file's buffer. Under of->lock. */
+static int file_open_again(OutputFile *of, const OutputFileConfig *fc)
+{
+	of->fp = fopen(fc->path, "a");
+	if (!of->fp)
+		return -1;
+	if (of->buf)
+		setvbuf(of->fp, of->buf, _IOFBF, OUTPUT_FILE_BUF);
+	return 0;
+}
+
+/* A file that could not be opened again stays lost (not disabled): the
+ * next SIGHUP and each flush tick try again, so that an operator who fixes
+ * the folder's permissions gets the output back without a restart. */
 static int file_reopen(OutputFile *of, const OutputFileConfig *fc)
 {
 	int rc = 0;
 
-	if (!fc->enabled || !of->fp)
+	if (!fc->enabled)
 		return 0;
 	pthread_mutex_lock(&of->lock);
-	fclose(of->fp);
-	of->fp = fopen(fc->path, "a");
-	if (of->fp && of->buf)
-		setvbuf(of->fp, of->buf, _IOFBF, OUTPUT_FILE_BUF);
-	if (!of->fp) {
-		log_error("output: cannot reopen %s: %s", fc->path, strerror(errno));
+	if (!of->fp && !of->lost) {
+		pthread_mutex_unlock(&of->lock);
+		return 0;
+	}
+	if (of->fp)
+		fclose(of->fp);
+	of->lost = file_open_again(of, fc) != 0;
+	if (of->lost) {
+		log_error("output: cannot reopen %s: %s; its records are lost until a reopen "
+			  "succeeds (tried again on SIGHUP and, live, each second)", fc->path,
+			  strerror(errno));
 		rc = -1;
 	}
 	pthread_mutex_unlock(&of->lock);
@@ -624,22 +643,32 @@ int outputs_reopen(Outputs *o)
 	return rc ? -1 : 0;
 }
 
-static void file_flush(OutputFile *of)
+/* A lost file's quiet retry: its failure was said at the reopen. */
+static void file_retry(OutputFile *of, const OutputFileConfig *fc)
 {
-	if (!of->fp)
+	if (!of->lost || file_open_again(of, fc) != 0)
 		return;
+	of->lost = 0;
+	log_notice("output: %s reopened", fc->path);
+}
+
+static void file_flush(OutputFile *of, const OutputFileConfig *fc)
+{
 	pthread_mutex_lock(&of->lock);
 	if (of->fp)
 		fflush(of->fp);
+	else
+		file_retry(of, fc);
 	pthread_mutex_unlock(&of->lock);
 }
 
 void outputs_flush(Outputs *o)
 {
 	for (unsigned i = 0; i < o->neve; i++)
-		file_flush(&o->eve[i].file);
-	file_flush(&o->fast);
-	file_flush(&o->stats);
+		if (!o->eve[i].sink)
+			file_flush(&o->eve[i].file, &o->cfg.eve[i].file);
+	file_flush(&o->fast, &o->cfg.fast);
+	file_flush(&o->stats, &o->cfg.stats);
 }
 
 void output_file_write_line(OutputFile *of, const char *line, size_t len)
@@ -647,8 +676,11 @@ void output_file_write_line(OutputFile *of, const char *line, size_t len)
 	if (!of->fp)
 		return;
 	pthread_mutex_lock(&of->lock);
-	fwrite(line, 1, len, of->fp);
-	fputc('\n', of->fp);
+	/* again under the lock: a failed reopen may have closed it meanwhile */
+	if (of->fp) {
+		fwrite(line, 1, len, of->fp);
+		fputc('\n', of->fp);
+	}
 	pthread_mutex_unlock(&of->lock);
 }
 
@@ -659,9 +691,11 @@ static void file_write_prefixed(OutputFile *of, const char *pre, size_t prelen,
 	if (!of->fp)
 		return;
 	pthread_mutex_lock(&of->lock);
-	fwrite(pre, 1, prelen, of->fp);
-	fwrite(line, 1, len, of->fp);
-	fputc('\n', of->fp);
+	if (of->fp) {
+		fwrite(pre, 1, prelen, of->fp);
+		fwrite(line, 1, len, of->fp);
+		fputc('\n', of->fp);
+	}
 	pthread_mutex_unlock(&of->lock);
 }
 

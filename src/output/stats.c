@@ -228,6 +228,11 @@ static void write_stats_log(Outputs *o, const uint64_t *snap, size_t n,
 	if (!localtime_r(&t, &tm))
 		memset(&tm, 0, sizeof(tm));
 	pthread_mutex_lock(&of->lock);
+	/* a failed reopen (SIGHUP) may have closed it since the caller looked */
+	if (!of->fp) {
+		pthread_mutex_unlock(&of->lock);
+		return;
+	}
 	fprintf(of->fp, "%s\n", STATS_SEPARATOR);
 	fprintf(of->fp, "Date: %d/%d/%04d -- %02d:%02d:%02d (uptime: %" PRIu64 "d, %02uh %02um %02us)\n",
 		tm.tm_mon + 1, tm.tm_mday, tm.tm_year + 1900, tm.tm_hour, tm.tm_min, tm.tm_sec,

@@ -207,6 +207,74 @@ static int load_eve_files(const ConfNode *eve, char *err, size_t errlen)
 	return 0;
 }
 
+/* The folders file-store v2 writes into, as Suricata 8 makes them at
+ * start: <dir>, <dir>/tmp and <dir>/00 .. <dir>/ff. fn(path, arg) for
+ * each, until one returns non-zero (returned). */
+static int store_tree_walk(int (*fn)(const char *path, void *arg), void *arg)
+{
+	char path[4200];
+	int rc;
+
+	if ((rc = fn(cfg.store_dir, arg)) != 0)
+		return rc;
+	snprintf(path, sizeof(path), "%s/tmp", cfg.store_dir);
+	if ((rc = fn(path, arg)) != 0)
+		return rc;
+	for (unsigned i = 0; i < 256; i++) {
+		snprintf(path, sizeof(path), "%s/%02x", cfg.store_dir, i);
+		if ((rc = fn(path, arg)) != 0)
+			return rc;
+	}
+	return 0;
+}
+
+typedef struct TreeErr {
+	char *err;
+	size_t errlen;
+	uid_t uid;
+	gid_t gid;
+} TreeErr;
+
+static int tree_mkdir(const char *path, void *arg)
+{
+	TreeErr *te = arg;
+
+	if (mkdir(path, 0750) == 0 || errno == EEXIST)
+		return 0;
+	snprintf(te->err, te->errlen, "file-store: cannot create %s: %s", path, strerror(errno));
+	return -1;
+}
+
+/* All of it at start, so that the folders exist (and can be given to
+ * run-as's user) before privileges go: a worker that cannot make one later
+ * would only count file_store.fs_errors. */
+static int store_tree_make(char *err, size_t errlen)
+{
+	TreeErr te = { err, errlen, 0, 0 };
+
+	return store_tree_walk(tree_mkdir, &te);
+}
+
+static int tree_chown(const char *path, void *arg)
+{
+	TreeErr *te = arg;
+
+	if (chown(path, te->uid, te->gid) == 0)
+		return 0;
+	snprintf(te->err, te->errlen, "file-store: cannot give %s to uid %u gid %u: %s", path,
+		 (unsigned)te->uid, (unsigned)te->gid, strerror(errno));
+	return -1;
+}
+
+int files_store_chown(uid_t uid, gid_t gid, char *err, size_t errlen)
+{
+	TreeErr te = { err, errlen, uid, gid };
+
+	if (!cfg.store_enabled)
+		return 0;
+	return store_tree_walk(tree_chown, &te);
+}
+
 static int load_file_store(const ConfNode *fs, const char *log_dir, char *err, size_t errlen)
 {
 	static const char key[] = "outputs.file-store";
@@ -255,21 +323,8 @@ static int load_file_store(const ConfNode *fs, const char *log_dir, char *err, s
 	cfg.need |= FILE_NEED_SHA256;
 	if (cfg.force_filestore)
 		cfg.need |= FILE_NEED_STORE;
-	if (mkdir(cfg.store_dir, 0750) != 0 && errno != EEXIST) {
-		snprintf(err, errlen, "file-store: cannot create %s: %s", cfg.store_dir,
-			 strerror(errno));
+	if (store_tree_make(err, errlen) != 0)
 		return -1;
-	}
-	{
-		char tmp[4200];
-
-		snprintf(tmp, sizeof(tmp), "%s/tmp", cfg.store_dir);
-		if (mkdir(tmp, 0750) != 0 && errno != EEXIST) {
-			snprintf(err, errlen, "file-store: cannot create %s: %s", tmp,
-				 strerror(errno));
-			return -1;
-		}
-	}
 	return 0;
 }
 

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 /* eve-log types the engine writes now or will write (alerts, app layer). The
  * rest of Suricata's long list is accepted and ignored with an info line. */
@@ -641,6 +642,28 @@ int outputs_reopen(Outputs *o)
 	rc |= file_reopen(&o->fast, &o->cfg.fast);
 	rc |= file_reopen(&o->stats, &o->cfg.stats);
 	return rc ? -1 : 0;
+}
+
+static int file_chown(OutputFile *of, const OutputFileConfig *fc, unsigned uid, unsigned gid,
+		      char *err, size_t errlen)
+{
+	if (!of->fp || fchown(fileno(of->fp), (uid_t)uid, (gid_t)gid) == 0)
+		return 0;
+	set_err(err, errlen, "cannot give %s to uid %u gid %u: %s", fc->path, uid, gid,
+		strerror(errno));
+	return -1;
+}
+
+int outputs_chown(Outputs *o, unsigned uid, unsigned gid, char *err, size_t errlen)
+{
+	for (unsigned i = 0; i < o->neve; i++)
+		if (!o->eve[i].sink &&
+		    file_chown(&o->eve[i].file, &o->cfg.eve[i].file, uid, gid, err, errlen) != 0)
+			return -1;
+	if (file_chown(&o->fast, &o->cfg.fast, uid, gid, err, errlen) != 0 ||
+	    file_chown(&o->stats, &o->cfg.stats, uid, gid, err, errlen) != 0)
+		return -1;
+	return 0;
 }
 
 /* A lost file's quiet retry: its failure was said at the reopen. */

@@ -31,6 +31,10 @@ int log_level_by_name(const char *name);
  * 0, or -1 with errno. */
 int log_open_file(const char *path);
 void log_close_file(void);
+/* run-as: the open log file given to uid/gid (fchown), so that the
+ * dropped user can open it again on SIGHUP. 0 (also with no file), or -1
+ * with errno. */
+int log_chown_file(unsigned uid, unsigned gid);
 
 void log_msg(enum log_level lvl, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -258,6 +258,41 @@ TEST(files_store_v2_by_sha256_with_fileinfo_json)
 	CHECK(system(path) == 0);
 }
 
+/* Suricata 8 makes file-store v2's folders at start, so that run-as can
+ * give them to its user before privileges go */
+TEST(files_store_v2_tree_made_at_start)
+{
+	char dir[] = "/tmp/test-files-XXXXXX", path[512], err[256];
+	struct stat st;
+
+	CHECK(mkdtemp(dir) != NULL);
+	files_config_reset();
+	conf_deinit();
+	CHECK(conf_load_string("outputs:\n  - file-store:\n      version: 2\n      enabled: yes\n",
+			       "t", err, sizeof(err)) == 0);
+	CHECK(files_config_load(dir, err, sizeof(err)) == 0);
+	for (unsigned i = 0; i < 256; i++) {
+		snprintf(path, sizeof(path), "%s/filestore/%02x", dir, i);
+		CHECK(stat(path, &st) == 0 && S_ISDIR(st.st_mode));
+	}
+	snprintf(path, sizeof(path), "%s/filestore/tmp", dir);
+	CHECK(stat(path, &st) == 0 && S_ISDIR(st.st_mode));
+	/* and given to another user and group (root only: else chown fails,
+	 * which is said) */
+	if (geteuid() == 0) {
+		CHECK_EQ(files_store_chown(65534, 65534, err, sizeof(err)), 0);
+		snprintf(path, sizeof(path), "%s/filestore/ff", dir);
+		CHECK(stat(path, &st) == 0 && st.st_uid == 65534 && st.st_gid == 65534);
+	} else {
+		CHECK_EQ(files_store_chown(65534, 65534, err, sizeof(err)), -1);
+		CHECK(strstr(err, "file-store: cannot give") != NULL);
+	}
+	conf_deinit();
+	files_config_reset();
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	CHECK(system(path) == 0);
+}
+
 TEST(files_store_stream_depth_cuts_the_stored_copy)
 {
 	char dir[] = "/tmp/test-files-XXXXXX", path[512], err[256];

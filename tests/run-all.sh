@@ -124,6 +124,10 @@ SURICATA_SHARED="$shared" part "$srcdir/tests/ops/suricata-update.sh" "$builddir
 echo "== run-as (tests/ops/run-as.sh)"
 part "$srcdir/tests/ops/run-as.sh" "$builddir" "$srcdir"
 
+# an emptied rule file reloaded, -S on a FIFO or /dev/zero, stale spools
+echo "== operator guards (tests/ops/guards.sh)"
+part "$srcdir/tests/ops/guards.sh" "$builddir" "$srcdir"
+
 passed=$(grep -c '^PASS:' "$log")
 failed=$(grep -c '^FAIL:' "$log")
 if [ "$failed" -gt 0 ]; then

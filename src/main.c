@@ -890,12 +890,18 @@ static void install_signals(void)
 static void reopen_logs(void *arg)
 {
 	Outputs *o = arg;
+	int failed = 0;
 
-	if (log_file_path[0] && log_open_file(log_file_path) != 0)
-		log_warning("logging: cannot reopen %s: %s", log_file_path, strerror(errno));
-	if (o)
-		outputs_reopen(o);
-	log_notice("SIGHUP: log files reopened");
+	if (log_file_path[0] && log_open_file(log_file_path) != 0) {
+		log_error("logging: cannot reopen %s: %s; still writing to the file it was",
+			  log_file_path, strerror(errno));
+		failed = 1;
+	}
+	if (o && outputs_reopen(o) != 0)
+		failed = 1;
+	/* each failure was said with its file and reason: no claim of success */
+	if (!failed)
+		log_notice("SIGHUP: log files reopened");
 }
 
 static void flush_outputs(void *arg)
@@ -1054,6 +1060,58 @@ static int run_as_apply(const RunAs *ra)
 	}
 	log_info("running as uid %u gid %u", (unsigned)ra->uid, (unsigned)ra->gid);
 	return 0;
+}
+
+/* uid/gid may write into dir (owner, group or other bits; gid's user's
+ * other groups are looked up too). */
+static int dir_writable_by(const char *dir, const RunAs *ra)
+{
+	struct stat st;
+	gid_t groups[64];
+	int ng = 64;
+
+	if (stat(dir, &st) != 0)
+		return 1;     /* nothing useful to say */
+	if (ra->uid == 0 || (st.st_mode & S_IWOTH))
+		return 1;
+	if (st.st_uid == ra->uid)
+		return (st.st_mode & S_IWUSR) != 0;
+	if (!(st.st_mode & S_IWGRP))
+		return 0;
+	if (st.st_gid == ra->gid)
+		return 1;
+	if (ra->user && getgrouplist(ra->user, ra->gid, groups, &ng) >= 0)
+		for (int i = 0; i < ng; i++)
+			if (groups[i] == st.st_gid)
+				return 1;
+	return 0;
+}
+
+/* Before the drop: what the engine wrote as root becomes run-as's, as
+ * Suricata gives its log files to run-as's user: suricata.log, the output
+ * files (SIGHUP opens them again by name) and the file-store folders
+ * (workers create files in them). The log folder itself stays the
+ * operator's: a folder the user cannot write is said once, because log
+ * rotation that moves the files away needs it. A failure here is a
+ * warning: the run works until the first SIGHUP or stored file. */
+static void run_as_give_files(const RunAs *ra, Outputs *o, const char *log_dir)
+{
+	char err[1024];
+
+	if (!ra->set || geteuid() != 0)
+		return;
+	if (log_file_path[0] && log_chown_file(ra->uid, ra->gid) != 0)
+		log_warning("run-as: cannot give %s to uid %u gid %u: %s", log_file_path,
+			    (unsigned)ra->uid, (unsigned)ra->gid, strerror(errno));
+	if (o && outputs_chown(o, ra->uid, ra->gid, err, sizeof(err)) != 0)
+		log_warning("run-as: output: %s", err);
+	if (files_store_chown(ra->uid, ra->gid, err, sizeof(err)) != 0)
+		log_warning("run-as: %s", err);
+	if (!dir_writable_by(log_dir, ra))
+		log_warning("run-as: uid %u gid %u cannot create files in the log folder %s: after "
+			    "log rotation moves a file away, SIGHUP cannot make it again (give the "
+			    "folder to the user or its group)", (unsigned)ra->uid, (unsigned)ra->gid,
+			    log_dir);
 }
 
 static void captures_close(Engine *e)
@@ -1530,6 +1588,7 @@ int main(int argc, char **argv)
 	    (unix_socket_setup(&cli, &engine, &capcfg, pcap_queue, &usock) != 0 ||
 	     (usock_mode && !usock)))
 		goto out;
+	run_as_give_files(&run_as, engine.outputs, log_dir);
 	if (run_as_apply(&run_as) != 0)
 		goto out;
 	/* everything a run reads has been read: name the rest */

@@ -126,6 +126,15 @@ part "$srcdir/tests/ops/full-disk.sh" "$builddir" "$srcdir"
 echo "== suricata-update (tests/ops/suricata-update.sh)"
 SURICATA_SHARED="$shared" part "$srcdir/tests/ops/suricata-update.sh" "$builddir" "$srcdir"
 
+# --user nobody: SIGHUP reopens and file-store keep working after the drop
+# (a live capture in a namespace: root only, SKIPs otherwise)
+echo "== run-as (tests/ops/run-as.sh)"
+part "$srcdir/tests/ops/run-as.sh" "$builddir" "$srcdir"
+
+# an emptied rule file reloaded, -S on a FIFO or /dev/zero, stale spools
+echo "== operator guards (tests/ops/guards.sh)"
+part "$srcdir/tests/ops/guards.sh" "$builddir" "$srcdir"
+
 passed=$(grep -c '^PASS:' "$log")
 failed=$(grep -c '^FAIL:' "$log")
 if [ "$failed" -gt 0 ]; then

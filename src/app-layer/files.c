@@ -19,6 +19,8 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <dirent.h>
+#include <signal.h>
 #include <sys/time.h>
 #include <unistd.h>
 #ifdef HAVE_LIBMAGIC
@@ -207,6 +209,126 @@ static int load_eve_files(const ConfNode *eve, char *err, size_t errlen)
 	return 0;
 }
 
+/* The folders file-store v2 writes into, as Suricata 8 makes them at
+ * start: <dir>, <dir>/tmp and <dir>/00 .. <dir>/ff. fn(path, arg) for
+ * each, until one returns non-zero (returned). */
+static int store_tree_walk(int (*fn)(const char *path, void *arg), void *arg)
+{
+	char path[4200];
+	int rc;
+
+	if ((rc = fn(cfg.store_dir, arg)) != 0)
+		return rc;
+	snprintf(path, sizeof(path), "%s/tmp", cfg.store_dir);
+	if ((rc = fn(path, arg)) != 0)
+		return rc;
+	for (unsigned i = 0; i < 256; i++) {
+		snprintf(path, sizeof(path), "%s/%02x", cfg.store_dir, i);
+		if ((rc = fn(path, arg)) != 0)
+			return rc;
+	}
+	return 0;
+}
+
+typedef struct TreeErr {
+	char *err;
+	size_t errlen;
+	uid_t uid;
+	gid_t gid;
+} TreeErr;
+
+static int tree_mkdir(const char *path, void *arg)
+{
+	TreeErr *te = arg;
+
+	if (mkdir(path, 0750) == 0 || errno == EEXIST)
+		return 0;
+	snprintf(te->err, te->errlen, "file-store: cannot create %s: %s", path, strerror(errno));
+	return -1;
+}
+
+/* All of it at start, so that the folders exist (and can be given to
+ * run-as's user) before privileges go: a worker that cannot make one later
+ * would only count file_store.fs_errors. */
+static int store_tree_make(char *err, size_t errlen)
+{
+	TreeErr te = { err, errlen, 0, 0 };
+
+	return store_tree_walk(tree_mkdir, &te);
+}
+
+static int tree_chown(const char *path, void *arg)
+{
+	TreeErr *te = arg;
+
+	if (chown(path, te->uid, te->gid) == 0)
+		return 0;
+	snprintf(te->err, te->errlen, "file-store: cannot give %s to uid %u gid %u: %s", path,
+		 (unsigned)te->uid, (unsigned)te->gid, strerror(errno));
+	return -1;
+}
+
+int files_store_chown(uid_t uid, gid_t gid, char *err, size_t errlen)
+{
+	TreeErr te = { err, errlen, uid, gid };
+
+	if (!cfg.store_enabled)
+		return 0;
+	return store_tree_walk(tree_chown, &te);
+}
+
+/* A spool's name: file.<pid>.<seq> (spool_open). 1 with its pid. */
+static int spool_name_pid(const char *name, long *pid)
+{
+	char *end;
+	long p;
+
+	if (strncmp(name, "file.", 5) != 0)
+		return 0;
+	errno = 0;
+	p = strtol(name + 5, &end, 10);
+	if (errno || p <= 0 || end == name + 5 || *end != '.' || !end[1])
+		return 0;
+	for (const char *q = end + 1; *q; q++)
+		if (*q < '0' || *q > '9')
+			return 0;
+	*pid = p;
+	return 1;
+}
+
+/* The spools a killed run left in <dir>/tmp: ours by their name, of a pid
+ * that no longer runs (another instance may share the folder). Our own pid
+ * counts as stale: this runs before any file opens (at start, or between
+ * two files of the unix-socket runmode), and a container's engine often
+ * has the pid its killed predecessor had. What a spool held was never a
+ * stored file: nothing is lost. */
+static void spools_clean_stale(void)
+{
+	char tmp[4200], path[4500];
+	unsigned removed = 0;
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(tmp, sizeof(tmp), "%s/tmp", cfg.store_dir);
+	if (!(d = opendir(tmp)))
+		return;
+	while ((de = readdir(d))) {
+		long pid;
+
+		if (!spool_name_pid(de->d_name, &pid))
+			continue;
+		if (pid != (long)getpid() && (kill((pid_t)pid, 0) == 0 || errno == EPERM))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", tmp, de->d_name);
+		if (unlink(path) == 0)
+			removed++;
+	}
+	closedir(d);
+	if (removed)
+		log_info("file-store: removed %u spool file%s a stopped run left in %s", removed,
+			 removed == 1 ? "" : "s", tmp);
+}
+
 static int load_file_store(const ConfNode *fs, const char *log_dir, char *err, size_t errlen)
 {
 	static const char key[] = "outputs.file-store";
@@ -255,21 +377,9 @@ static int load_file_store(const ConfNode *fs, const char *log_dir, char *err, s
 	cfg.need |= FILE_NEED_SHA256;
 	if (cfg.force_filestore)
 		cfg.need |= FILE_NEED_STORE;
-	if (mkdir(cfg.store_dir, 0750) != 0 && errno != EEXIST) {
-		snprintf(err, errlen, "file-store: cannot create %s: %s", cfg.store_dir,
-			 strerror(errno));
+	if (store_tree_make(err, errlen) != 0)
 		return -1;
-	}
-	{
-		char tmp[4200];
-
-		snprintf(tmp, sizeof(tmp), "%s/tmp", cfg.store_dir);
-		if (mkdir(tmp, 0750) != 0 && errno != EEXIST) {
-			snprintf(err, errlen, "file-store: cannot create %s: %s", tmp,
-				 strerror(errno));
-			return -1;
-		}
-	}
+	spools_clean_stale();
 	return 0;
 }
 

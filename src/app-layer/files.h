@@ -28,6 +28,7 @@
 #include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 enum file_state {
 	FILE_STATE_NONE = 0,
@@ -92,6 +93,10 @@ void files_request(unsigned need);
  * max-open-files). 0, or -1 with one line in err. */
 int files_config_load(const char *log_dir, char *err, size_t errlen);
 const FilesConfig *files_config(void);
+/* run-as: the file-store folders (made by files_config_load) given to the
+ * user and group the engine drops to, so that it can still store. 0, or
+ * -1 with one line in err. */
+int files_store_chown(uid_t uid, gid_t gid, char *err, size_t errlen);
 /* Back to defaults and nothing requested (tests, fuzzers). */
 void files_config_reset(void);
 /* Process-wide tallies (atomics: files are handled on every worker):

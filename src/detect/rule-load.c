@@ -8,11 +8,13 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <glob.h>
 #include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 SigTable *sig_table_new(void)
 {
@@ -345,21 +347,69 @@ int sig_load_string(SigTable *t, const char *text, const char *name, const RuleL
 	return load_text(t, text, strlen(text), fname, cfg ? cfg : &dflt, err, errlen);
 }
 
-/* The whole file, by reading until EOF: ftell() says nothing useful for a
- * folder (LONG_MAX on some file systems), a pipe or /dev/null. A folder is
- * refused with EISDIR. NULL with errno set on failure. */
-static char *read_file(const char *path, size_t *lenp)
+/* A rule file larger than this is refused: ET Open's whole set is about
+ * 40 MB, and without a bound -S /dev/zero grew the process to 2.5 GB. */
+#define RULE_FILE_MAX ((size_t)1 << 30)
+
+/* /dev/null: the one non-regular file a rule file may be (-S /dev/null,
+ * "no rules", is common and reads empty at once). */
+static int is_dev_null(const struct stat *st)
 {
-	FILE *f = fopen(path, "rb");
+	struct stat dn;
+
+	return S_ISCHR(st->st_mode) && stat("/dev/null", &dn) == 0 && S_ISCHR(dn.st_mode) &&
+	       dn.st_rdev == st->st_rdev;
+}
+
+/* Why st cannot be a rule file, or NULL. */
+static const char *not_readable_kind(const struct stat *st)
+{
+	if (S_ISREG(st->st_mode) || is_dev_null(st))
+		return NULL;
+	if (S_ISDIR(st->st_mode))
+		return strerror(EISDIR);
+	if (S_ISFIFO(st->st_mode))
+		return "not a regular file (a FIFO)";
+	if (S_ISCHR(st->st_mode))
+		return "not a regular file (a character device)";
+	if (S_ISBLK(st->st_mode))
+		return "not a regular file (a block device)";
+	return "not a regular file";
+}
+
+/* The whole file, by reading until EOF (a file may grow while it is read),
+ * at most RULE_FILE_MAX bytes. Opened without blocking, so that a FIFO
+ * with no writer is refused rather than waited on forever; only regular
+ * files and /dev/null are read. NULL with one reason in why on failure. */
+static char *read_file(const char *path, size_t *lenp, char *why, size_t whylen)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	const char *kind;
 	struct stat st;
 	size_t cap = 0, len = 0;
 	char *buf = NULL;
+	FILE *f;
 
-	if (!f)
+	if (fd < 0) {
+		snprintf(why, whylen, "%s", strerror(errno));
 		return NULL;
-	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-		fclose(f);
-		errno = EISDIR;
+	}
+	if (fstat(fd, &st) != 0)
+		snprintf(why, whylen, "%s", strerror(errno));
+	else if ((kind = not_readable_kind(&st)) != NULL)
+		snprintf(why, whylen, "%s", kind);
+	else if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > RULE_FILE_MAX)
+		snprintf(why, whylen, "larger than 1 GiB (%llu bytes)",
+			 (unsigned long long)st.st_size);
+	else
+		why[0] = '\0';
+	if (why[0]) {
+		close(fd);
+		return NULL;
+	}
+	if (!(f = fdopen(fd, "rb"))) {
+		snprintf(why, whylen, "%s", strerror(errno));
+		close(fd);
 		return NULL;
 	}
 	for (;;) {
@@ -367,12 +417,15 @@ static char *read_file(const char *path, size_t *lenp)
 
 		if (cap - len < 4096) {
 			size_t ncap = cap ? cap * 2 : 65536;
-			char *nb = realloc(buf, ncap + 1);
+			char *nb;
 
-			if (!nb) {
+			if (ncap > RULE_FILE_MAX + 4096)
+				ncap = RULE_FILE_MAX + 4096;
+			if (len > RULE_FILE_MAX || !(nb = realloc(buf, ncap + 1))) {
+				snprintf(why, whylen, "%s", len > RULE_FILE_MAX ?
+					 "larger than 1 GiB (it grew while read)" : strerror(ENOMEM));
 				free(buf);
 				fclose(f);
-				errno = ENOMEM;
 				return NULL;
 			}
 			buf = nb;
@@ -384,11 +437,9 @@ static char *read_file(const char *path, size_t *lenp)
 			break;
 	}
 	if (ferror(f)) {
-		int e = errno ? errno : EIO;
-
+		snprintf(why, whylen, "%s", strerror(errno ? errno : EIO));
 		free(buf);
 		fclose(f);
-		errno = e;
 		return NULL;
 	}
 	fclose(f);
@@ -401,7 +452,7 @@ static char *read_file(const char *path, size_t *lenp)
 static int load_file(SigTable *t, const char *dir, const char *name, const RuleLoadConfig *cfg,
 		     int fatal_missing, char *err, size_t errlen)
 {
-	char path[4096];
+	char path[4096], why[128];
 	const char *fname;
 	char *text;
 	size_t textlen = 0;
@@ -411,12 +462,10 @@ static int load_file(SigTable *t, const char *dir, const char *name, const RuleL
 		snprintf(path, sizeof(path), "%s", name);
 	else
 		snprintf(path, sizeof(path), "%s/%s", dir, name);
-	errno = 0;
-	text = read_file(path, &textlen);
+	text = read_file(path, &textlen, why, sizeof(why));
 	if (!text) {
 		t->files_failed++;
-		snprintf(err, errlen, "%s: cannot read rule file: %s", path,
-			 strerror(errno ? errno : EIO));
+		snprintf(err, errlen, "%s: cannot read rule file: %s", path, why);
 		if (fatal_missing || cfg->init_errors_fatal)
 			return -1;
 		if (!cfg->quiet)

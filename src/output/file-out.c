@@ -285,24 +285,54 @@ void output_file_close(OutputFile *of)
 	pthread_mutex_destroy(&of->lock);
 }
 
+/* Under of->lock. A failed reopen keeps the old descriptor (records go on
+ * into the file it was, renamed or not: nothing is lost) and is tried again
+ * by each flush tick and SIGHUP, so that an operator who fixes the folder's
+ * owner or permissions gets the new file without a restart. */
+static int reopen_locked(OutputFile *of, int quiet)
+{
+	int cut, fd;
+
+	drain(of);
+	fd = file_append_open(of->path, 1, &cut);
+	if (fd < 0) {
+		if (!quiet)
+			log_error("output: cannot reopen %s: %s; still writing to the file it "
+				  "was, tried again each second and on SIGHUP", of->path,
+				  strerror(errno));
+		of->reopen_failed = 1;
+		return -1;
+	}
+	close(of->fd);
+	of->fd = fd;
+	of->cut = cut;
+	of->fail_streak = 0;
+	if (of->reopen_failed && quiet)
+		log_notice("output: %s reopened", of->path);
+	of->reopen_failed = 0;
+	return 0;
+}
+
 int output_file_reopen(OutputFile *of)
 {
-	int rc = 0, cut, fd;
+	int rc;
 
 	if (of->fd < 0)
 		return 0;
 	pthread_mutex_lock(&of->lock);
-	drain(of);
-	fd = file_append_open(of->path, 1, &cut);
-	if (fd < 0) {
-		log_error("output: cannot reopen %s: %s", of->path, strerror(errno));
-		rc = -1;
-	} else {
-		close(of->fd);
-		of->fd = fd;
-		of->cut = cut;
-		of->fail_streak = 0;
-	}
+	rc = reopen_locked(of, 0);
+	pthread_mutex_unlock(&of->lock);
+	return rc;
+}
+
+int output_file_chown(OutputFile *of, unsigned uid, unsigned gid)
+{
+	int rc = 0;
+
+	if (of->fd < 0)
+		return 0;
+	pthread_mutex_lock(&of->lock);
+	rc = fchown(of->fd, (uid_t)uid, (gid_t)gid);
 	pthread_mutex_unlock(&of->lock);
 	return rc;
 }
@@ -312,7 +342,9 @@ void output_file_flush(OutputFile *of)
 	if (of->fd < 0)
 		return;
 	pthread_mutex_lock(&of->lock);
-	if (of->used || of->cut)
+	if (of->reopen_failed)
+		reopen_locked(of, 1);
+	else if (of->used || of->cut)
 		drain(of);
 	pthread_mutex_unlock(&of->lock);
 }

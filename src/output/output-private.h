@@ -21,6 +21,7 @@ typedef struct OutputFile {
 	int failing;                /* the failure was said; said again when it ends */
 	int cut;                    /* the file ends inside a line: '\n' first */
 	int regular;                /* a regular file: a cut write can be taken back */
+	int reopen_failed;          /* SIGHUP's reopen failed: each flush tries again */
 	pthread_mutex_t lock;
 } OutputFile;
 
@@ -35,6 +36,9 @@ int output_file_open(OutputFile *of, const OutputFileConfig *fc, char *err, size
 void output_file_close(OutputFile *of);
 /* SIGHUP: writes what is buffered, then opens the file again by name. */
 int output_file_reopen(OutputFile *of);
+/* run-as: the open file given to uid/gid (fchown), so that the dropped user
+ * can open it again on SIGHUP. 0 (also when disabled), or -1 with errno. */
+int output_file_chown(OutputFile *of, unsigned uid, unsigned gid);
 void output_file_flush(OutputFile *of);
 /* Writes prefix, line and '\n' as one record under the file's lock. */
 void output_file_write_prefixed(OutputFile *of, const char *pre, size_t prelen,

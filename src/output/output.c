@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 /* eve-log types the engine writes now or will write (alerts, app layer). The
  * rest of Suricata's long list is accepted and ignored with an info line. */
@@ -577,6 +578,26 @@ int outputs_reopen(Outputs *o)
 	rc |= output_file_reopen(&o->fast);
 	rc |= output_file_reopen(&o->stats);
 	return rc ? -1 : 0;
+}
+
+int outputs_chown(Outputs *o, unsigned uid, unsigned gid, char *err, size_t errlen)
+{
+	OutputFile *f[OUTPUT_EVE_MAX + 2];
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < o->neve; i++)
+		if (!o->eve[i].sink)
+			f[n++] = &o->eve[i].file;
+	f[n++] = &o->fast;
+	f[n++] = &o->stats;
+	for (unsigned i = 0; i < n; i++) {
+		if (output_file_chown(f[i], uid, gid) != 0) {
+			set_err(err, errlen, "cannot give %s to uid %u gid %u: %s", f[i]->path,
+				uid, gid, strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
 }
 
 void outputs_flush(Outputs *o)

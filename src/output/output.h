@@ -174,6 +174,10 @@ void outputs_set_pcap_filename(Outputs *o, const char *(*fn)(void *), void *arg)
  * rotation). Writers wait on the file's lock meanwhile. 0, or -1 when a file
  * could not be opened again (logged; its lines are lost until the next try). */
 int outputs_reopen(Outputs *o);
+/* run-as: each open file given to uid/gid before privileges go, as
+ * Suricata gives its log files to run-as's user, so that SIGHUP can open
+ * them again. 0, or -1 with one line (file, reason) in err. */
+int outputs_chown(Outputs *o, unsigned uid, unsigned gid, char *err, size_t errlen);
 /* Live runs, once a second: what the files buffer goes to disk, so that a
  * record is readable soon after its event on a quiet link. */
 void outputs_flush(Outputs *o);

@@ -225,6 +225,16 @@ static int build_tables(Reloader *r, EngineSet *next, const DetectConfig *dc, ch
 		snprintf(why, len, "no rule loaded, %d failed", next->t->failed);
 		return -1;
 	}
+	/* An empty file (a rule update cut short, a truncating editor) would
+	 * silently turn detection off: refused while rules run, as Suricata
+	 * refuses a ruleset where no rule loads. Starting with none and
+	 * reloading none stays allowed. */
+	if (!next->t->loaded && r->cur.t && r->cur.t->loaded) {
+		snprintf(why, len, "no rule loaded from %d rule file%s while %d rule%s run",
+			 next->t->files_loaded, next->t->files_loaded == 1 ? "" : "s",
+			 r->cur.t->loaded, r->cur.t->loaded == 1 ? "" : "s");
+		return -1;
+	}
 	next->de = detect_engine_build_next(next->t, dc, r->cur.de, err, sizeof(err));
 	if (!next->de) {
 		snprintf(why, len, "%s", err);

@@ -14,7 +14,7 @@
  * slot lock, after a last pick-up, so that nobody waits for it.
  *
  * A reload that fails (a rule file that cannot be read, no rule loaded
- * while some failed, --init-errors-fatal with a failed rule, the engine
+ * while some failed or while the running engine has rules, --init-errors-fatal with a failed rule, the engine
  * or the GPU automata that cannot be built) keeps the running engine and
  * says so in one log line. */
 #ifndef RUNMODE_RELOAD_H

@@ -32,6 +32,7 @@
 typedef struct Client {
 	int fd;
 	int version;                   /* 0: no handshake yet; 1: 0.1; 2: 0.2 */
+	uint64_t active_ns;            /* connected, or last sent or answered (monotonic) */
 	char buf[MSG_MAX + 1];
 	size_t len;
 } Client;
@@ -652,6 +653,14 @@ int unix_socket_listen(UnixSocket *u, char *err, size_t errlen)
 	return 0;
 }
 
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 static void client_close(Client *c)
 {
 	if (c->fd >= 0)
@@ -755,23 +764,77 @@ static void client_serve(UnixSocket *u, Client *c)
 	}
 }
 
+/* Something sent and not read yet (a blocking command kept the thread
+ * from reading it): not idle. */
+static int client_has_input(const Client *c)
+{
+	char b;
+
+	return recv(c->fd, &b, 1, MSG_PEEK | MSG_DONTWAIT) > 0;
+}
+
+/* The slot of the client idle longest, for a new one; -1 when each has
+ * input waiting (they are served, the new one is refused). */
+static int idlest_client(UnixSocket *u)
+{
+	int best = -1;
+
+	for (int i = 0; i < CLIENTS_MAX; i++) {
+		Client *c = &u->clients[i];
+
+		if (c->fd < 0 || client_has_input(c))
+			continue;
+		if (best < 0 || c->active_ns < u->clients[best].active_ns)
+			best = i;
+	}
+	return best;
+}
+
 static void accept_client(UnixSocket *u)
 {
 	int fd = accept(u->lfd, NULL, NULL);
+	int slot = -1;
 
 	if (fd < 0)
 		return;
 	fcntl(fd, F_SETFD, FD_CLOEXEC);
-	for (int i = 0; i < CLIENTS_MAX; i++) {
-		if (u->clients[i].fd < 0) {
-			u->clients[i].fd = fd;
-			u->clients[i].len = 0;
-			u->clients[i].version = 0;
-			return;
-		}
+	for (int i = 0; i < CLIENTS_MAX && slot < 0; i++)
+		if (u->clients[i].fd < 0)
+			slot = i;
+	if (slot < 0 && (slot = idlest_client(u)) >= 0) {
+		log_info("unix socket: %d clients already: the one idle longest (%llu ms) closed "
+			 "for a new one", CLIENTS_MAX,
+			 (unsigned long long)((now_ns() - u->clients[slot].active_ns) / 1000000));
+		client_close(&u->clients[slot]);
 	}
-	log_info("unix socket: %d clients already: one more refused", CLIENTS_MAX);
-	close(fd);
+	if (slot < 0) {
+		log_info("unix socket: %d clients already, each with a message waiting: one more "
+			 "refused", CLIENTS_MAX);
+		close(fd);
+		return;
+	}
+	u->clients[slot].fd = fd;
+	u->clients[slot].len = 0;
+	u->clients[slot].version = 0;
+	u->clients[slot].active_ns = now_ns();
+}
+
+/* Clients silent for longer than the idle timeout are closed. */
+static void close_idle_clients(UnixSocket *u)
+{
+	uint64_t limit = (uint64_t)(u->cfg.idle_timeout_ms ? u->cfg.idle_timeout_ms :
+				    UNIX_SOCKET_IDLE_MS) * 1000000ull;
+	uint64_t now = now_ns();
+
+	for (int i = 0; i < CLIENTS_MAX; i++) {
+		Client *c = &u->clients[i];
+
+		if (c->fd < 0 || now - c->active_ns <= limit || client_has_input(c))
+			continue;
+		log_info("unix socket: a client idle for %llu ms closed",
+			 (unsigned long long)((now - c->active_ns) / 1000000));
+		client_close(c);
+	}
 }
 
 static void *unix_main(void *arg)
@@ -792,8 +855,10 @@ static void *unix_main(void *arg)
 			pf[n].events = POLLIN;
 			map[n++] = i;
 		}
-		if (poll(pf, (nfds_t)n, 200) <= 0)
+		if (poll(pf, (nfds_t)n, 200) <= 0) {
+			close_idle_clients(u);
 			continue;
+		}
 		for (int k = 1; k < n; k++) {
 			Client *c = &u->clients[map[k]];
 			ssize_t r;
@@ -807,10 +872,14 @@ static void *unix_main(void *arg)
 			}
 			c->len += (size_t)r;
 			c->buf[c->len] = 0;
+			c->active_ns = now_ns();
 			client_serve(u, c);
+			/* a blocking command (reload-rules) is not the client's idleness */
+			c->active_ns = now_ns();
 		}
 		if (pf[0].revents & POLLIN)
 			accept_client(u);
+		close_idle_clients(u);
 	}
 	return NULL;
 }

@@ -34,7 +34,17 @@ typedef struct UnixSocketConfig {
 	/* the unix-socket runmode: the pcap-file commands feed it (NULL: they
 	 * are unknown commands, as in Suricata's other runmodes) */
 	struct PcapQueue *pcap;
+	/* a client that sends nothing for this long is closed; 0: the default,
+	 * UNIX_SOCKET_IDLE_MS (tests set a short one) */
+	unsigned idle_timeout_ms;
 } UnixSocketConfig;
+
+/* Suricata 8 has no setting for it: idle clients were never closed, so
+ * that 16 connections that only sat there locked every other client out.
+ * A minute is far longer than any client's pause between two commands
+ * (suricatasc, Evebox, scripts: connect, ask, close). When all slots are
+ * taken, the client idle longest is closed for the new one. */
+#define UNIX_SOCKET_IDLE_MS 60000u
 
 typedef struct UnixSocket UnixSocket;
 

@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <sys/time.h>
 #include <time.h>
+#include <unistd.h>
 
 static enum log_level log_level = LOG_LVL_NOTICE;
 static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -61,6 +62,17 @@ int log_open_file(const char *path)
 	log_cut = cut;
 	pthread_mutex_unlock(&log_lock);
 	return 0;
+}
+
+int log_chown_file(unsigned uid, unsigned gid)
+{
+	int rc = 0;
+
+	pthread_mutex_lock(&log_lock);
+	if (log_fd >= 0)
+		rc = fchown(log_fd, (uid_t)uid, (gid_t)gid);
+	pthread_mutex_unlock(&log_lock);
+	return rc;
 }
 
 void log_close_file(void)

@@ -35,6 +35,10 @@ void log_close_file(void);
 /* Lines suricata.log could not take (a full disk): the first failure is
  * said once on stderr; the exit code counts them (main.c). */
 uint64_t log_file_lost(void);
+/* run-as: the open log file given to uid/gid (fchown), so that the
+ * dropped user can open it again on SIGHUP. 0 (also with no file), or -1
+ * with errno. */
+int log_chown_file(unsigned uid, unsigned gid);
 
 void log_msg(enum log_level lvl, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -19,7 +19,8 @@
 #     file) keeps the rules and says so in one line; peak RSS after 5
 #     reloads within 10% of after 1; stats.detect.engines follows;
 #   --disable-detection: SIGUSR2 and reload-rules answered sanely; a sensor
-#     started without rules, given one by a reload, then none again.
+#     started without rules, given one by a reload; emptying the file
+#     again is refused (NOK), the rule kept.
 # SKIPs with one line when not root, or without ip netns or tcpreplay.
 builddir=$(cd "${1:-.}" && pwd)
 srcdir=$(cd "${2:-$(dirname "$0")/../..}" && pwd)
@@ -275,7 +276,7 @@ else
 	ko "$name: the engine did not start: $(tail -2 "$tmp/$name/out" | tr '\n' ' ')"
 fi
 
-# ---- no rules: a sensor started without any, then given some, then none ----
+# ---- no rules: a sensor started without any, then given some, then none (refused) ----
 name=norules
 sock=$tmp/norules.socket
 : > "$tmp/norules.rules"
@@ -291,11 +292,14 @@ if start "$name" -S "$tmp/norules.rules" --af-packet="$vb" --set af-packet.0.thr
 	sleep 1.5
 	n=$(python3 "$here/check.py" alerts "$tmp/$name/eve.json" 9100006)
 	if [ "$n" = 5 ]; then ok "$name: the reloaded rule alerts (5)"; else ko "$name: $n of 5 alerts of the reloaded rule"; fi
+	# emptied while a rule runs (issue 43): refused, the rule kept
 	: > "$tmp/norules.rules"
 	a=$(uc reload-rules)
-	expect $name "the rules all gone: reload-rules done, 0 loaded" "$a" 'a == {"return": "OK", "message": "done"}'
+	expect $name "the rules all gone: reload-rules NOK, the rule kept" "$a" \
+		'a == {"return": "NOK", "message": "no rule loaded from 1 rule file while 1 rule run"}'
 	a=$(uc ruleset-stats)
-	expect $name "ruleset-stats: 0 loaded after it" "$a" 'a["message"][0]["rules_loaded"] == 0 and a["message"][0]["reloads"] == 2'
+	expect $name "ruleset-stats: 1 loaded after it" "$a" \
+		'a["message"][0]["rules_loaded"] == 1 and a["message"][0]["reloads"] == 1 and a["message"][0]["reloads_failed"] == 1'
 	stop "$epid" && ok "$name: clean exit" || ko "$name: no clean exit on SIGTERM"
 	clean "$name"
 else

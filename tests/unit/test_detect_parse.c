@@ -10,6 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <glob.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 
 /* Hides the array size from -Wformat-truncation in CHECK_STREQ's message. */
 static __attribute__((noinline)) const char *opaque(const char *s)
@@ -1078,6 +1080,44 @@ TEST(load_exclusive_folder_is_a_clear_error)
 	CHECK_EQ(t->loaded, 0);
 	CHECK_EQ(t->files_loaded, 1);
 	sig_table_free(t);
+}
+
+/* Issue 43: -S /dev/zero grew to 2.5 GB, -S FIFO blocked forever: only
+ * regular files (and /dev/null) up to 1 GiB are read, refused in one line */
+TEST(load_exclusive_fifo_device_and_huge_file_are_refused)
+{
+	RuleLoadConfig cfg = quiet_cfg();
+	char path[128], want[256];
+	SigTable *t;
+	int fd;
+
+	setup();
+	cfg.exclusive = "/dev/zero";
+	t = sig_load(&cfg, err, sizeof(err));
+	CHECK(!t);
+	CHECK_STREQ(err, "/dev/zero: cannot read rule file: not a regular file (a character device)");
+	/* a FIFO with no writer: refused at once, not waited on */
+	snprintf(path, sizeof(path), "/tmp/test-rules-fifo-%d", (int)getpid());
+	unlink(path);
+	CHECK(mkfifo(path, 0600) == 0);
+	cfg.exclusive = path;
+	t = sig_load(&cfg, err, sizeof(err));
+	CHECK(!t);
+	snprintf(want, sizeof(want), "%s: cannot read rule file: not a regular file (a FIFO)", path);
+	CHECK_STREQ(err, want);
+	unlink(path);
+	/* over 1 GiB (sparse: no disk used) */
+	snprintf(path, sizeof(path), "/tmp/test-rules-big-%d", (int)getpid());
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	CHECK(fd >= 0);
+	CHECK(ftruncate(fd, ((off_t)1 << 30) + 1) == 0);
+	close(fd);
+	t = sig_load(&cfg, err, sizeof(err));
+	CHECK(!t);
+	snprintf(want, sizeof(want), "%s: cannot read rule file: larger than 1 GiB (1073741825 bytes)",
+		 path);
+	CHECK_STREQ(err, want);
+	unlink(path);
 }
 
 /* frame:<proto>.<type>: the rule's protocol's own name first, else the

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static void hexs(const uint8_t *d, uint32_t n, char *out)
@@ -256,6 +257,104 @@ TEST(files_store_v2_by_sha256_with_fileinfo_json)
 	files_config_reset();
 	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
 	CHECK(system(path) == 0);
+}
+
+/* Suricata 8 makes file-store v2's folders at start, so that run-as can
+ * give them to its user before privileges go */
+TEST(files_store_v2_tree_made_at_start)
+{
+	char dir[] = "/tmp/test-files-XXXXXX", path[512], err[256];
+	struct stat st;
+
+	CHECK(mkdtemp(dir) != NULL);
+	files_config_reset();
+	conf_deinit();
+	CHECK(conf_load_string("outputs:\n  - file-store:\n      version: 2\n      enabled: yes\n",
+			       "t", err, sizeof(err)) == 0);
+	CHECK(files_config_load(dir, err, sizeof(err)) == 0);
+	for (unsigned i = 0; i < 256; i++) {
+		snprintf(path, sizeof(path), "%s/filestore/%02x", dir, i);
+		CHECK(stat(path, &st) == 0 && S_ISDIR(st.st_mode));
+	}
+	snprintf(path, sizeof(path), "%s/filestore/tmp", dir);
+	CHECK(stat(path, &st) == 0 && S_ISDIR(st.st_mode));
+	/* and given to another user and group (root only: else chown fails,
+	 * which is said) */
+	if (geteuid() == 0) {
+		CHECK_EQ(files_store_chown(65534, 65534, err, sizeof(err)), 0);
+		snprintf(path, sizeof(path), "%s/filestore/ff", dir);
+		CHECK(stat(path, &st) == 0 && st.st_uid == 65534 && st.st_gid == 65534);
+	} else {
+		CHECK_EQ(files_store_chown(65534, 65534, err, sizeof(err)), -1);
+		CHECK(strstr(err, "file-store: cannot give") != NULL);
+	}
+	conf_deinit();
+	files_config_reset();
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	CHECK(system(path) == 0);
+}
+
+static int exists_in(const char *dir, const char *name)
+{
+	char path[600];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return stat(path, &st) == 0;
+}
+
+static void touch_in(const char *dir, const char *name)
+{
+	char path[600];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if ((f = fopen(path, "w")))
+		fclose(f);
+}
+
+/* A killed run leaves its spools in <dir>/tmp; the next start removes
+ * those of pids that no longer run, and nothing else */
+TEST(files_store_start_removes_stale_spools_only)
+{
+	char dir[] = "/tmp/test-files-XXXXXX", tmp[512], name[64], dead[64], mine[64], err[256];
+	pid_t child;
+
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(tmp, sizeof(tmp), "%s/filestore", dir);
+	CHECK(mkdir(tmp, 0750) == 0);
+	snprintf(tmp, sizeof(tmp), "%s/filestore/tmp", dir);
+	CHECK(mkdir(tmp, 0750) == 0);
+	/* a pid that ran and is gone */
+	child = fork();
+	if (child == 0)
+		_exit(0);
+	CHECK(child > 0 && waitpid(child, NULL, 0) == child);
+	snprintf(dead, sizeof(dead), "file.%ld.17", (long)child);
+	snprintf(mine, sizeof(mine), "file.%ld.3", (long)getpid());
+	touch_in(tmp, dead);
+	touch_in(tmp, mine);
+	touch_in(tmp, "file.1.5");            /* pid 1 runs: another instance's */
+	touch_in(tmp, "file.x.5");            /* not our pattern */
+	touch_in(tmp, "file.123");
+	touch_in(tmp, "file.123.4b");
+	touch_in(tmp, "notes.txt");
+	files_config_reset();
+	conf_deinit();
+	CHECK(conf_load_string("outputs:\n  - file-store:\n      version: 2\n      enabled: yes\n",
+			       "t", err, sizeof(err)) == 0);
+	CHECK(files_config_load(dir, err, sizeof(err)) == 0);
+	CHECK(!exists_in(tmp, dead));
+	CHECK(!exists_in(tmp, mine));
+	CHECK(exists_in(tmp, "file.1.5"));
+	CHECK(exists_in(tmp, "file.x.5"));
+	CHECK(exists_in(tmp, "file.123"));
+	CHECK(exists_in(tmp, "file.123.4b"));
+	CHECK(exists_in(tmp, "notes.txt"));
+	conf_deinit();
+	files_config_reset();
+	snprintf(name, sizeof(name), "rm -rf '%s'", dir);
+	CHECK(system(name) == 0);
 }
 
 TEST(files_store_stream_depth_cuts_the_stored_copy)

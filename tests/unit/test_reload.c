@@ -270,6 +270,13 @@ TEST(reloader_swaps_under_running_workers_and_keeps_the_engine_on_failure)
 	CHECK(write_file(path, "alert tcp any any -> any any (content:; sid:3;)\n") == 0);
 	CHECK_EQ(reloader_request(r, 1, msg, sizeof(msg)), 0);
 	CHECK(strstr(msg, "no rule loaded") != NULL);
+	/* an empty rule file (comments only): 0 rules would replace 2 */
+	CHECK(write_file(path, "# emptied by an update cut short\n") == 0);
+	CHECK_EQ(reloader_request(r, 1, msg, sizeof(msg)), 0);
+	CHECK(strstr(msg, "no rule loaded from 1 rule file") != NULL);
+	reloader_info(r, &ri);
+	CHECK_EQ(ri.loaded, 2);
+	CHECK_EQ(ri.generation, 2);
 	/* a worker leaves while another reload runs: nobody waits for it */
 	CHECK(write_file(path, "alert tcp any any -> any any (content:\"a\"; sid:1;)\n") == 0);
 	atomic_store(&w[1].stop, 1);

@@ -354,3 +354,94 @@ TEST(unix_socket_handshake_then_commands_split_across_writes)
 	unix_socket_free(u);
 	CHECK(access(path, F_OK) != 0);   /* the socket file is removed */
 }
+
+/* 1: the server closed fd within ms (end of file); 0: still open. */
+static int closed_within(int fd, int ms)
+{
+	struct pollfd pf = { fd, POLLIN, 0 };
+	char b;
+
+	if (poll(&pf, 1, ms) <= 0)
+		return 0;
+	return recv(fd, &b, 1, 0) == 0;
+}
+
+static int handshake(int fd)
+{
+	char buf[64];
+
+	if (fd < 0 || send(fd, "{\"version\": \"0.2\"}", 18, MSG_NOSIGNAL) != 18)
+		return -1;
+	read_line(fd, buf, sizeof(buf));
+	return strcmp(buf, "{\"return\":\"OK\"}\n") == 0 ? 0 : -1;
+}
+
+static UnixSocket *listening(char *path, size_t len, const char *tag, unsigned idle_ms)
+{
+	UnixSocketConfig c = { 0 };
+	char err[256];
+	UnixSocket *u;
+
+	snprintf(path, len, "/tmp/unix-test-%s-%d.sock", tag, (int)getpid());
+	c.path = path;
+	c.idle_timeout_ms = idle_ms;
+	u = unix_socket_new(&c);
+	if (!u || unix_socket_listen(u, err, sizeof(err)) != 0 || unix_socket_start(u) != 0) {
+		unix_socket_free(u);
+		return NULL;
+	}
+	return u;
+}
+
+/* Issue 43: 16 idle clients locked everyone out. Full, the client idle
+ * longest (the first here) makes room for the new one. */
+TEST(unix_socket_full_closes_the_idlest_client_for_a_new_one)
+{
+	char path[96], buf[400];
+	int fds[16], last;
+	UnixSocket *u = listening(path, sizeof(path), "full", 0);
+
+	CHECK(u != NULL);
+	for (int i = 0; i < 16; i++) {
+		fds[i] = sock_connect(path);
+		CHECK(handshake(fds[i]) == 0);
+	}
+	last = sock_connect(path);
+	CHECK(handshake(last) == 0);
+	CHECK(send(last, "{\"command\":\"version\"}", 21, MSG_NOSIGNAL) == 21);
+	read_line(last, buf, sizeof(buf));
+	CHECK(strstr(buf, "8.0.0") != NULL);
+	CHECK_EQ(closed_within(fds[0], 5000), 1);
+	/* the others stay served */
+	CHECK(send(fds[1], "{\"command\":\"version\"}", 21, MSG_NOSIGNAL) == 21);
+	read_line(fds[1], buf, sizeof(buf));
+	CHECK(strstr(buf, "8.0.0") != NULL);
+	for (int i = 0; i < 16; i++)
+		close(fds[i]);
+	close(last);
+	unix_socket_free(u);
+}
+
+/* A client silent past the idle timeout is closed (100 ms here; 60 s by
+ * default, which keeps it past a second). */
+TEST(unix_socket_idle_client_is_closed_after_the_timeout)
+{
+	char path[96];
+	int fd;
+	UnixSocket *u = listening(path, sizeof(path), "idle", 100);
+
+	CHECK(u != NULL);
+	fd = sock_connect(path);
+	CHECK(handshake(fd) == 0);
+	CHECK_EQ(closed_within(fd, 10000), 1);
+	close(fd);
+	unix_socket_free(u);
+	/* the default: not within a second */
+	u = listening(path, sizeof(path), "idle", 0);
+	CHECK(u != NULL);
+	fd = sock_connect(path);
+	CHECK(handshake(fd) == 0);
+	CHECK_EQ(closed_within(fd, 1000), 0);
+	close(fd);
+	unix_socket_free(u);
+}

@@ -70,7 +70,7 @@ def write(n, outdir, spread):
 
 def main(argv):
 	if len(argv) == 2 and argv[1] == "--sizes":
-		print("5000 50000 2000 16000")
+		print("5000 50000 4000 32000")
 		return 0
 	if len(argv) not in (3, 4) or (len(argv) == 4 and argv[3] != "--spread"):
 		sys.stderr.write(__doc__)

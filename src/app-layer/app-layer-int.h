@@ -179,6 +179,7 @@ typedef struct AppFlowState {
 	uint64_t change_pkt;        /* ... asked on this packet of the flow */
 	uint64_t tx_base;           /* tx ids of earlier parsers of the flow (a change) */
 	uint8_t expect_tried;       /* the expectations were asked (expect.h) */
+	uint8_t mem_stopped;        /* app-layer.memcap stopped its parser (app-mem.h) */
 	/* per direction, bit 1 << APP_DIR_*: dir_done, the direction's own
 	 * detection result (Flow.app_proto_ts/tc) is final; dir_gap, its
 	 * detection ended on a gap (the result stays unknown, as in Suricata) */

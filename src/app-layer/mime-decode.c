@@ -7,6 +7,7 @@
  * URL search (text parts) or the attachment seam (parts with a file name).
  * Only the top-level header block is kept (what eve's email object logs). */
 #include "app-layer/mime-decode.h"
+#include "app-layer/app-mem.h"
 #include "util/base64.h"
 #include "util/digest.h"
 
@@ -26,6 +27,9 @@ enum body_kind { BODY_LEAF = 0, BODY_PREAMBLE, BODY_EPILOGUE };
 #define HDR_VALUE_CAP (1u << 20)    /* header-value-depth 0: never hold more */
 #define ENC_LINE_MAX 76             /* RFC 2045 6.7/6.8 encoded line length */
 #define TEXT_LINE_MAX 4096          /* decoded text held for the URL search */
+/* OpenSSL's MD5 context as its allocations hold it (OpenSSL 3, measured
+ * with mallinfo2 over 1,000 of them: 191 bytes, in 3 blocks) */
+#define MD5_CTX_COST 224
 #define FILENAME_MAX_LEN 255        /* a longer attachment name is an event, and cut */
 
 typedef struct Boundary {
@@ -135,7 +139,7 @@ static void part_reset(MimeMsg *m)
 	m->p_has_type = 0;
 	m->p_rfc822 = 0;
 	m->p_enc = ENC_NONE;
-	free(m->p_name);
+	app_mem_free(ALPROTO_SMTP, m->p_name);
 	m->p_name = NULL;
 	m->kind = BODY_LEAF;
 	m->att_idx = -1;
@@ -145,7 +149,7 @@ static void part_reset(MimeMsg *m)
 
 MimeMsg *mime_msg_new(const MimeConfig *cfg)
 {
-	MimeMsg *m = calloc(1, sizeof(*m));
+	MimeMsg *m = app_mem_calloc(ALPROTO_SMTP, 1, sizeof(*m));
 
 	if (!m)
 		return NULL;
@@ -159,6 +163,8 @@ MimeMsg *mime_msg_new(const MimeConfig *cfg)
 			EVP_MD_CTX_free(m->md5);
 			m->md5 = NULL;
 		}
+		if (m->md5)
+			app_mem_charge(ALPROTO_SMTP, MD5_CTX_COST);
 	}
 	return m;
 }
@@ -168,17 +174,19 @@ void mime_msg_free(MimeMsg *m)
 	if (!m)
 		return;
 	for (unsigned i = 0; i < m->nhdrs; i++) {
-		free(m->hdrs[i].name);
-		free(m->hdrs[i].value);
+		app_mem_free(ALPROTO_SMTP, m->hdrs[i].name);
+		app_mem_free(ALPROTO_SMTP, m->hdrs[i].value);
 	}
 	for (unsigned i = 0; i < m->nurls; i++)
-		free(m->urls[i].s);
+		app_mem_free(ALPROTO_SMTP, m->urls[i].s);
 	for (unsigned i = 0; i < m->natts; i++)
-		free(m->atts[i].s);
-	free(m->hval);
-	free(m->p_name);
+		app_mem_free(ALPROTO_SMTP, m->atts[i].s);
+	app_mem_free(ALPROTO_SMTP, m->hval);
+	app_mem_free(ALPROTO_SMTP, m->p_name);
+	if (m->md5)
+		app_mem_uncharge(ALPROTO_SMTP, MD5_CTX_COST);
 	EVP_MD_CTX_free(m->md5);
-	free(m);
+	app_mem_free(ALPROTO_SMTP, m);
 }
 
 /* ---------------- decoders ---------------- */
@@ -279,7 +287,7 @@ static int str_push(MimeStr *list, unsigned *n, unsigned max, const uint8_t *s, 
 
 	if (*n >= max)
 		return -1;
-	c = malloc(len + 1);
+	c = app_mem_malloc(ALPROTO_SMTP, len + 1);
 	if (!c)
 		return -1;
 	memcpy(c, s, len);
@@ -596,7 +604,7 @@ static void part_header(MimeMsg *m, const char *name, const uint8_t *v, uint32_t
 			}
 		}
 		if (!m->p_name && (n = get_param(v, len, "name", buf, sizeof(buf))) > 0)
-			m->p_name = strdup(buf);
+			m->p_name = app_mem_strdup(ALPROTO_SMTP, buf);
 	} else if (strcmp(name, "content-transfer-encoding") == 0) {
 		uint32_t i = 0;
 
@@ -608,8 +616,8 @@ static void part_header(MimeMsg *m, const char *name, const uint8_t *v, uint32_t
 			m->p_enc = ENC_QP;
 	} else if (strcmp(name, "content-disposition") == 0) {
 		if ((n = get_param(v, len, "filename", buf, sizeof(buf))) > 0) {
-			free(m->p_name);
-			m->p_name = strdup(buf);
+			app_mem_free(ALPROTO_SMTP, m->p_name);
+			m->p_name = app_mem_strdup(ALPROTO_SMTP, buf);
 		}
 	}
 }
@@ -625,8 +633,8 @@ static void header_end(MimeMsg *m)
 
 		if (m->cfg->header_value_depth && keep > m->cfg->header_value_depth)
 			keep = m->cfg->header_value_depth;
-		h->name = strdup(m->hname);
-		h->value = malloc(keep + 1);
+		h->name = app_mem_strdup(ALPROTO_SMTP, m->hname);
+		h->value = app_mem_malloc(ALPROTO_SMTP, keep + 1);
 		if (h->name && h->value) {
 			if (keep)
 				memcpy(h->value, m->hval, keep);
@@ -634,8 +642,8 @@ static void header_end(MimeMsg *m)
 			h->len = keep;
 			m->nhdrs++;
 		} else {
-			free(h->name);
-			free(h->value);
+			app_mem_free(ALPROTO_SMTP, h->name);
+			app_mem_free(ALPROTO_SMTP, h->value);
 			h->name = NULL;
 			h->value = NULL;
 		}
@@ -669,7 +677,7 @@ static void hval_add(MimeMsg *m, const uint8_t *d, uint32_t len)
 			nc *= 2;
 		if (nc > cap)
 			nc = cap;
-		p = realloc(m->hval, nc);
+		p = app_mem_realloc(ALPROTO_SMTP, m->hval, nc);
 		if (!p)
 			return;
 		m->hval = p;

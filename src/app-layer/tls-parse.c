@@ -4,6 +4,7 @@
  *   -> handshake messages (4-byte header, reassembled across records)
  *   -> hello / certificate decoders working on one whole message. */
 #include "config.h"
+#include "app-layer/app-mem.h"
 
 #include "app-layer/tls-parse.h"
 #include "app-layer/tls-cert.h"
@@ -263,7 +264,7 @@ const uint8_t *tls_chain_cert(const TlsCertChain *c, unsigned i, uint32_t *len)
 
 TlsState *tls_state_new(void)
 {
-	return calloc(1, sizeof(TlsState));
+	return app_mem_calloc(ALPROTO_TLS, 1, sizeof(TlsState));
 }
 
 void tls_state_free(TlsState *s)
@@ -271,15 +272,15 @@ void tls_state_free(TlsState *s)
 	if (!s)
 		return;
 	for (int i = 0; i < 2; i++) {
-		free(s->dir[i].hs);
-		free(s->dir[i].v2);
-		free(s->certs[i].buf);
+		app_mem_free(ALPROTO_TLS, s->dir[i].hs);
+		app_mem_free(ALPROTO_TLS, s->dir[i].v2);
+		app_mem_free(ALPROTO_TLS, s->certs[i].buf);
 		if (s->leaf[i]) {
 			tls_cert_info_free(s->leaf[i]);
-			free(s->leaf[i]);
+			app_mem_free(ALPROTO_TLS, s->leaf[i]);
 		}
 	}
-	free(s);
+	app_mem_free(ALPROTO_TLS, s);
 }
 
 /* ---- hello decoding ---- */
@@ -548,7 +549,7 @@ static void chain_add(TlsCertChain *ch, const uint8_t *der, uint32_t len)
 			cap *= 2;
 		if (cap > TLS_CERTS_MAX_BYTES)
 			cap = TLS_CERTS_MAX_BYTES;
-		uint8_t *nb = realloc(ch->buf, cap);
+		uint8_t *nb = app_mem_realloc(ALPROTO_TLS, ch->buf, cap);
 		if (!nb)
 			return;
 		ch->buf = nb;
@@ -721,7 +722,7 @@ static bool hs_reserve(TlsDir *d, uint32_t need)
 		cap *= 2;
 	if (cap > TLS_HS_MAX + 4)
 		cap = TLS_HS_MAX + 4;
-	uint8_t *nb = realloc(d->hs, cap);
+	uint8_t *nb = app_mem_realloc(ALPROTO_TLS, d->hs, cap);
 	if (!nb)
 		return false;
 	d->hs = nb;
@@ -889,7 +890,7 @@ static void record_end(TlsState *s, int dir, uint32_t rec_len)
 	if (d->sslv2_rec) {
 		if (d->v2 && d->v2_len == d->v2_need)
 			sslv2_record(s, dir, d->v2, d->v2_len);
-		free(d->v2);
+		app_mem_free(ALPROTO_TLS, d->v2);
 		d->v2 = NULL;
 		d->v2_len = d->v2_need = 0;
 		return;
@@ -947,7 +948,7 @@ static int record_start(TlsState *s, int dir)
 		d->version = d->version ? d->version : TLS_V_SSL2;
 		/* decode only a direction's first record: the hello */
 		if (d->records == 0) {
-			d->v2 = malloc(len);
+			d->v2 = app_mem_malloc(ALPROTO_TLS, len);
 			d->v2_need = d->v2 ? len : 0;
 			d->v2_len = 0;
 		}

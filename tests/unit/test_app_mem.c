@@ -258,3 +258,34 @@ TEST(realloc_strdup_and_disown_keep_the_count_exact)
 	CHECK_EQ(app_mem_use(ALPROTO_SSH), 0);
 	CHECK_EQ(app_mem_use_total(), 0);
 }
+
+/* issue 43: what an idle SMB session holds. A record that comes whole in
+ * a segment is parsed in place; a buffer (the record's size) is held only
+ * while one spans segments, and given back at its end. It used to start at
+ * 4 KB and stay for the flow's life: 8 KB an idle session. */
+TEST(smb_holds_no_buffer_between_records)
+{
+	uint8_t buf[2048];
+	SmbState *smb = smb_state_new();
+	size_t n;
+
+	setup(0);
+	n = smb_negotiate_req(buf);
+	smb_parse(smb, 0, buf, n);
+	CHECK(!smb->fr[0].buf);
+	CHECK_EQ(smb->st.records, 1);
+	smb_parse(smb, 0, buf, 30);
+	CHECK(smb->fr[0].buf);
+	CHECK_EQ(smb->fr[0].cap, n - 4); /* the record's size, not rounded up */
+	smb_parse(smb, 0, buf + 30, n - 30);
+	CHECK(!smb->fr[0].buf);
+	CHECK_EQ(smb->st.records, 2);
+	CHECK_EQ(smb->st.bad_records, 0);
+	/* no SMB magic in a whole record: resynchronised, as when buffered */
+	buf[4] = 'X';
+	smb_parse(smb, 0, buf, n);
+	CHECK_EQ(smb->st.bad_records, 1);
+	CHECK(!smb->fr[0].buf);
+	smb_state_free(smb);
+	CHECK_EQ(app_mem_use(ALPROTO_SMB), 0);
+}

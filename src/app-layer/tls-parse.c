@@ -544,11 +544,9 @@ static void chain_add(TlsCertChain *ch, const uint8_t *der, uint32_t len)
 	if (ch->n >= TLS_CERTS_MAX || len > TLS_CERTS_MAX_BYTES - ch->used)
 		return;
 	if (ch->used + len > ch->cap) {
-		uint32_t cap = ch->cap ? ch->cap : 4096;
-		while (cap < ch->used + len)
-			cap *= 2;
-		if (cap > TLS_CERTS_MAX_BYTES)
-			cap = TLS_CERTS_MAX_BYTES;
+		/* exactly: the chain stays as long as the flow, and a doubled
+		 * buffer held a third more than the certificates */
+		uint32_t cap = ch->used + len;
 		uint8_t *nb = app_mem_realloc(ALPROTO_TLS, ch->buf, cap);
 		if (!nb)
 			return;
@@ -713,21 +711,41 @@ static void hs_message(TlsState *s, int dir, uint8_t type, const uint8_t *body,
 	}
 }
 
+/* The message being reassembled, at its exact size (its header says it):
+ * held only while a message spans records or segments. */
 static bool hs_reserve(TlsDir *d, uint32_t need)
 {
 	if (need <= d->hs_cap)
 		return true;
-	uint32_t cap = d->hs_cap ? d->hs_cap : 1024;
-	while (cap < need)
-		cap *= 2;
-	if (cap > TLS_HS_MAX + 4)
-		cap = TLS_HS_MAX + 4;
-	uint8_t *nb = app_mem_realloc(ALPROTO_TLS, d->hs, cap);
+	uint8_t *nb = app_mem_realloc(ALPROTO_TLS, d->hs, need);
 	if (!nb)
 		return false;
 	d->hs = nb;
-	d->hs_cap = cap;
+	d->hs_cap = need;
 	return true;
+}
+
+/* Between messages nothing is held: an idle handshake (a flood of them)
+ * keeps no buffer. */
+static void hs_release(TlsDir *d)
+{
+	app_mem_free(ALPROTO_TLS, d->hs);
+	d->hs = NULL;
+	d->hs_cap = 0;
+}
+
+/* A whole message at p (n bytes from its header on): its body length, or
+ * -1 when it is not all there (or is too long: the buffered path says so). */
+static int64_t hs_whole(const uint8_t *p, size_t n)
+{
+	uint32_t body;
+
+	if (n < 4)
+		return -1;
+	body = (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+	if (body > TLS_HS_MAX || n - 4 < body)
+		return -1;
+	return body;
 }
 
 /* Handshake record payload: messages may span records and a record may
@@ -742,6 +760,15 @@ static void hs_feed(TlsState *s, int dir, const uint8_t *p, size_t n)
 			d->hs_skip -= (uint32_t)k;
 			p += k;
 			n -= k;
+			continue;
+		}
+		if (d->hs_need == 0 && d->hs_len == 0 && hs_whole(p, n) >= 0) {
+			/* the usual case: parsed where it lies, no copy */
+			uint32_t body = (uint32_t)hs_whole(p, n);
+
+			hs_message(s, dir, p[0], p + 4, body);
+			p += 4 + body;
+			n -= 4 + body;
 			continue;
 		}
 		if (d->hs_need == 0) {
@@ -762,6 +789,7 @@ static void hs_feed(TlsState *s, int dir, const uint8_t *p, size_t n)
 			if (body > TLS_HS_MAX || !hs_reserve(d, 4 + body)) {
 				ev(s, TLS_EV_HANDSHAKE_INVALID_LENGTH);
 				d->hs_skip = body;
+				hs_release(d);
 				d->hs_len = 0;
 				continue;
 			}
@@ -780,6 +808,7 @@ static void hs_feed(TlsState *s, int dir, const uint8_t *p, size_t n)
 			d->hs_len = 0;
 			d->hs_need = 0;
 			hs_message(s, dir, type, d->hs + 4, blen);
+			hs_release(d);
 			/* a TLS 1.3 ServerHello turns the rest of this record
 			 * into ciphertext only in theory: servers put nothing
 			 * after it in the clear record, so parsing on is safe */

@@ -289,3 +289,33 @@ TEST(smb_holds_no_buffer_between_records)
 	smb_state_free(smb);
 	CHECK_EQ(app_mem_use(ALPROTO_SMB), 0);
 }
+
+/* issue 43: what an idle TLS handshake holds. A handshake message whole
+ * in its record is parsed in place; one split across records or segments
+ * is reassembled at its exact size and the buffer freed at its end. The
+ * certificate chain is kept at its size. Before: a 1 KB buffer doubling to
+ * the largest message, and a chain buffer doubled from 4 KB, both kept for
+ * the flow's life (massif: 7 KB of a 17 KB session). */
+TEST(tls_holds_no_handshake_buffer_between_messages)
+{
+	uint8_t buf[2048];
+	TlsState *tls = tls_state_new();
+	size_t n = server_flight(buf);
+
+	setup(0);
+	tls_parse(tls, 1, buf, n);
+	CHECK(tls->flags & TLS_F_CERT_SERVER);
+	CHECK(!tls->dir[1].hs);
+	CHECK_EQ(tls->certs[1].n, 1);
+	CHECK_EQ(tls->certs[1].cap, 600);       /* the chain at its size */
+	tls_state_free(tls);
+	tls = tls_state_new();
+	tls_parse(tls, 1, buf, 300);            /* the certificate message split */
+	CHECK(tls->dir[1].hs);
+	tls_parse(tls, 1, buf + 300, n - 300);
+	CHECK(tls->flags & TLS_F_CERT_SERVER);
+	CHECK_EQ(tls->certs[1].n, 1);
+	CHECK(!tls->dir[1].hs);
+	tls_state_free(tls);
+	CHECK_EQ(app_mem_use(ALPROTO_TLS), 0);
+}

@@ -319,3 +319,20 @@ TEST(tls_holds_no_handshake_buffer_between_messages)
 	tls_state_free(tls);
 	CHECK_EQ(app_mem_use(ALPROTO_TLS), 0);
 }
+
+/* issue 43: an open mail's MIME decoder held 9 KB (every header, URL,
+ * attachment and boundary list and the text line buffer at their largest,
+ * from the first byte); the lists now grow as the mail fills them */
+TEST(smtp_open_mail_costs_what_it_holds)
+{
+	AppTestCtx c;
+
+	setup(0);
+	start(&c, 25);
+	smtp_open_mail(&c);
+	CHECK_EQ(app_layer_tx_count(&c.f), 1);
+	CHECK(app_mem_use(ALPROTO_SMTP) > 0);
+	CHECK(app_mem_use(ALPROTO_SMTP) < 4096);
+	app_test_free(&c);
+	CHECK_EQ(app_mem_use(ALPROTO_SMTP), 0);
+}

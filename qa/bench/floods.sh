@@ -1,14 +1,15 @@
 #!/bin/bash
 # Memory under floods (issue #17; not run in CI): a 300k-source SYN flood,
 # 200k IPv4 first fragments never completed, 100k concurrent HTTP sessions,
-# each with all of ET Open and the default settings.
+# and (issue #43) 100k concurrent TLS, SMTP and SMB sessions, each with all
+# of ET Open and the default settings.
 #
 #   qa/bench/floods.sh [BUILDDIR [WORKDIR]]
 #
 # BUILDDIR holds src/suricata and suricata.yaml (default: this tree); WORKDIR
 # (default /tmp/floods-$UID) keeps the captures (made once, flood-gen.py) and
 # each run's log folder. Environment:
-#   FLOODS="syn frag http"   which floods to run
+#   FLOODS="syn frag http"   which floods to run (also: tls smtp smb)
 #   POLICY=pass-flow         also set every per-target exception policy
 #                            (flow/defrag/stream/reassembly memcap, app-layer
 #                            error) to this value, to see its counters
@@ -78,9 +79,12 @@ import json, re, sys
 
 work, floods = sys.argv[1], sys.argv[2:]
 MEMUSE = ("flow.memuse", "tcp.memuse", "tcp.reassembly_memuse", "http.memuse",
-          "defrag.memuse", "dns.memuse", "ftp.memuse")
+          "defrag.memuse", "dns.memuse", "ftp.memuse", "tls.memuse", "smtp.memuse",
+          "smb.memuse", "dcerpc.memuse", "ssh.memuse")
 REFUSALS = ("flow.memcap", "flow.emerg_mode_entered", "tcp.ssn_memcap_drop",
             "tcp.segment_memcap_drop", "http.memcap", "app_layer.error.http.alloc",
+            "tls.memcap", "smtp.memcap", "smb.memcap", "app_layer.error.tls.alloc",
+            "app_layer.error.smtp.alloc", "app_layer.error.smb.alloc",
             "defrag.max_trackers_reached", "defrag.tracker_hard_reuse",
             "defrag.max_frags_reached")
 

@@ -262,15 +262,73 @@ const uint8_t *tls_chain_cert(const TlsCertChain *c, unsigned i, uint32_t *len)
 
 /* ---- state ---- */
 
+/* The "" of a hello without a server_name: never written, never freed. */
+static char no_sni[1];
+
+static void hello_release(TlsHello *h)
+{
+	if (h->ciphers != h->ciphers_inline)
+		app_mem_free(ALPROTO_TLS, h->ciphers);
+	if (h->sni != no_sni)
+		app_mem_free(ALPROTO_TLS, h->sni);
+}
+
+/* Empty, its lists pointing at nothing held: a new hello starts here. */
+static void hello_reset(TlsHello *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->ciphers = h->ciphers_inline;
+	h->sni = no_sni;
+}
+
+static void hello_clear(TlsHello *h)
+{
+	hello_release(h);
+	hello_reset(h);
+}
+
+/* Room for n cipher suites (at most TLS_MAX_CIPHERS are kept); false when
+ * out of memory: the hello then keeps what fits inline. */
+static bool hello_ciphers_room(TlsHello *h, uint32_t n)
+{
+	uint16_t *c;
+
+	if (n > TLS_MAX_CIPHERS)
+		n = TLS_MAX_CIPHERS;
+	if (n <= TLS_CIPHERS_INLINE)
+		return true;
+	c = app_mem_malloc(ALPROTO_TLS, n * sizeof(*c));
+	if (!c)
+		return false;
+	h->ciphers = c;
+	return true;
+}
+
+/* How many suites the hello keeps: the room made for them. */
+static uint32_t hello_ciphers_cap(const TlsHello *h, uint32_t want)
+{
+	uint32_t cap = want > TLS_MAX_CIPHERS ? TLS_MAX_CIPHERS : want;
+
+	return h->ciphers == h->ciphers_inline && cap > TLS_CIPHERS_INLINE ? TLS_CIPHERS_INLINE : cap;
+}
+
 TlsState *tls_state_new(void)
 {
-	return app_mem_calloc(ALPROTO_TLS, 1, sizeof(TlsState));
+	TlsState *s = app_mem_calloc(ALPROTO_TLS, 1, sizeof(TlsState));
+
+	if (s) {
+		hello_reset(&s->client);
+		hello_reset(&s->server);
+	}
+	return s;
 }
 
 void tls_state_free(TlsState *s)
 {
 	if (!s)
 		return;
+	hello_release(&s->client);
+	hello_release(&s->server);
 	for (int i = 0; i < 2; i++) {
 		app_mem_free(ALPROTO_TLS, s->dir[i].hs);
 		app_mem_free(ALPROTO_TLS, s->dir[i].v2);
@@ -340,8 +398,14 @@ static void ext_sni(TlsState *s, TlsHello *h, Cur *e)
 		ev(s, TLS_EV_INVALID_SNI_LENGTH);
 	}
 	uint32_t keep = nlen > TLS_SNI_MAX ? TLS_SNI_MAX : nlen;
-	memcpy(h->sni, l.p + l.off, keep);
-	h->sni[keep] = '\0';
+	char *sni = app_mem_malloc(ALPROTO_TLS, keep + 1);
+	if (!sni)
+		return;
+	memcpy(sni, l.p + l.off, keep);
+	sni[keep] = '\0';
+	if (h->sni != no_sni)
+		app_mem_free(ALPROTO_TLS, h->sni);  /* a second server_name */
+	h->sni = sni;
 	h->sni_len = (uint16_t)keep;
 }
 
@@ -439,7 +503,7 @@ static int parse_client_hello(TlsState *s, const uint8_t *p, size_t len)
 	TlsHello *h = &s->client;
 	Cur c = cur_make(p, len);
 
-	memset(h, 0, sizeof(*h));
+	hello_clear(h);
 	h->version = (uint16_t)cur_u16(&c);
 	if (!cur_need(&c, 32))
 		goto short_msg;
@@ -463,11 +527,13 @@ static int parse_client_hello(TlsState *s, const uint8_t *p, size_t len)
 		return -1;
 	}
 	Cur cl = cur_sub(&c, cs);
+	hello_ciphers_room(h, cs / 2);
+	uint32_t keep = hello_ciphers_cap(h, cs / 2);
 	while (cur_left(&cl) >= 2) {
 		uint16_t v = (uint16_t)cur_u16(&cl);
 		if (h->nciphers_total < UINT16_MAX)
 			h->nciphers_total++;
-		if (h->nciphers < TLS_MAX_CIPHERS)
+		if (h->nciphers < keep)
 			h->ciphers[h->nciphers++] = v;
 	}
 	uint32_t comp = cur_u8(&c);
@@ -497,7 +563,7 @@ static int parse_server_hello(TlsState *s, const uint8_t *p, size_t len)
 	TlsHello *h = &s->server;
 	Cur c = cur_make(p, len);
 
-	memset(h, 0, sizeof(*h));
+	hello_clear(h);
 	h->version = (uint16_t)cur_u16(&c);
 	if (!cur_need(&c, 32))
 		goto short_msg;
@@ -828,7 +894,7 @@ static void sslv2_record(TlsState *s, int dir, const uint8_t *p, uint32_t len)
 		/* CLIENT-HELLO: version, three lengths, cipher specs (3 bytes
 		 * each; 0x00XXXX are TLS suites), session id, challenge */
 		TlsHello *h = &s->client;
-		memset(h, 0, sizeof(*h));
+		hello_clear(h);
 		h->sslv2 = true;
 		h->version = (uint16_t)cur_u16(&c);
 		uint32_t cs = cur_u16(&c), sid = cur_u16(&c), chal = cur_u16(&c);
@@ -837,13 +903,15 @@ static void sslv2_record(TlsState *s, int dir, const uint8_t *p, uint32_t len)
 			ev(s, TLS_EV_INVALID_SSLV2_HEADER);
 			return;
 		}
+		hello_ciphers_room(h, cs / 3);
+		uint32_t keep = hello_ciphers_cap(h, cs / 3);
 		for (uint32_t i = 0; i < cs; i += 3) {
 			const uint8_t *sp = c.p + c.off + i;
 			if (sp[0] != 0)
 				continue; /* an SSLv2-only cipher kind */
 			if (h->nciphers_total < UINT16_MAX)
 				h->nciphers_total++;
-			if (h->nciphers < TLS_MAX_CIPHERS)
+			if (h->nciphers < keep)
 				h->ciphers[h->nciphers++] =
 					(uint16_t)((uint32_t)sp[1] << 8 | sp[2]);
 		}
@@ -864,7 +932,7 @@ static void sslv2_record(TlsState *s, int dir, const uint8_t *p, uint32_t len)
 			ev(s, TLS_EV_INVALID_SSLV2_HEADER);
 			return;
 		}
-		memset(h, 0, sizeof(*h));
+		hello_clear(h);
 		h->sslv2 = true;
 		h->version = v;
 		h->present = true;

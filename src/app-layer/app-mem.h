@@ -35,7 +35,7 @@
 
 /* app-layer.memcap's default: 100,000 concurrent TLS, SMTP or SMB sessions
  * with all of ET Open stay under 600 MB RSS with it (qa/bench/RESULTS.md). */
-#define APP_MEMCAP_DEFAULT (128ull << 20)
+#define APP_MEMCAP_DEFAULT (64ull << 20)
 
 /* app-layer.memcap (0: unlimited); app_layer_config_load sets it. */
 void app_mem_set_cap(uint64_t cap);

@@ -218,7 +218,7 @@ TEST(memcap_refuses_new_flows_and_counts_them)
 	pkt(&b, 0, client_hello, sizeof(client_hello));
 	CHECK_EQ(app_layer_tx_count(&b.f), 1);
 	app_test_free(&b);
-	CHECK_EQ(conf_set("app-layer.memcap", "128mb"), 0);
+	CHECK_EQ(conf_set("app-layer.memcap", "64mb"), 0);
 }
 
 TEST(app_memcap_has_a_default_and_reads_the_yaml)

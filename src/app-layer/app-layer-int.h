@@ -123,6 +123,9 @@ extern const AppProtoOps smb_proto_ops;    /* smb-proto.c */
 /* Frees a transaction's detect slot with the function detection registered
  * (app_layer_set_detect_state_free); for the parsers' tx free paths. */
 void app_layer_detect_state_free(void *state);
+/* The same for a protocol under app-layer.memcap (app-mem.h): its
+ * detect slots were counted when app_layer_tx_detect_alloc() made them. */
+void app_layer_detect_state_free_proto(unsigned alproto, void *state);
 
 /* Config helpers for the protocols' config_load: "100kb", "18k" sizes (1
  * found, 0 absent, -1 invalid, logged), booleans, and port lists ("80",

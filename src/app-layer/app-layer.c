@@ -1170,16 +1170,28 @@ void app_layer_detect_state_free(void *state)
 		detect_state_free_fn(state);
 }
 
+void app_layer_detect_state_free_proto(unsigned alproto, void *state)
+{
+	if (state && app_mem_accounted(alproto))
+		app_mem_disown(alproto, state);
+	app_layer_detect_state_free(state);
+}
+
 void *app_layer_tx_detect_alloc(const Flow *f, void *tx, size_t size)
 {
 	void **slot = app_layer_tx_detect_slot(f, tx);
 
 	if (*slot)
 		return *slot;
-	/* HTTP keeps it in its memory accounting (http.memuse, issue #17) */
+	/* HTTP keeps it in its memory accounting (http.memuse, issue #17), the
+	 * protocols under app-layer.memcap in theirs (2 bits per rule of the
+	 * protocol: it grows with the rule set) */
 	if (f->app_proto == ALPROTO_HTTP1)
 		return http_tx_detect_alloc(tx, size);
-	*slot = calloc(1, size);
+	if (app_mem_accounted(f->app_proto))
+		*slot = app_mem_calloc(f->app_proto, 1, size);
+	else
+		*slot = calloc(1, size);
 	return *slot;
 }
 

@@ -158,7 +158,7 @@ static void dce_state_free(void *state)
 		return;
 	for (struct dcerpc_tx *tx = dcerpc_tx_first(&d->st); tx; tx = tx->next)
 		if (tx->detect)
-			app_layer_detect_state_free(tx->detect);
+			app_layer_detect_state_free_proto(ALPROTO_DCERPC, tx->detect);
 	dcerpc_state_free(&d->st);
 	app_mem_free(ALPROTO_DCERPC, d);
 }
@@ -253,7 +253,7 @@ static int keep_tx(const struct dcerpc_tx *tx, void *arg)
 	if (!dcerpc_tx_complete(tx) || (tx->app_flags & need) != need)
 		return 1;
 	if (tx->detect) {
-		app_layer_detect_state_free(tx->detect);
+		app_layer_detect_state_free_proto(ALPROTO_DCERPC, tx->detect);
 		((struct dcerpc_tx *)tx)->detect = NULL;
 	}
 	return 0;

@@ -175,7 +175,7 @@ static void smb_state_free_op(void *state)
 		return;
 	for (SmbTx *t = p->s->head; t; t = t->next)
 		if (t->detect)
-			app_layer_detect_state_free(t->detect);
+			app_layer_detect_state_free_proto(ALPROTO_SMB, t->detect);
 	smb_state_free(p->s);
 	app_mem_free(ALPROTO_SMB, p);
 }
@@ -290,7 +290,7 @@ static int gc_ok(const SmbTx *t, unsigned need)
 	if (!t->request_done || !t->response_done || (fl & need) != need)
 		return 0;
 	if (t->detect)
-		app_layer_detect_state_free(t->detect);
+		app_layer_detect_state_free_proto(ALPROTO_SMB, t->detect);
 	return 1;
 }
 

@@ -200,7 +200,7 @@ void smtp_state_free(SmtpState *s)
 static void tx_free(SmtpTx *tx)
 {
 	if (tx->detect)
-		app_layer_detect_state_free(tx->detect);
+		app_layer_detect_state_free_proto(ALPROTO_SMTP, tx->detect);
 	app_mem_free(ALPROTO_SMTP, tx->helo.p);
 	app_mem_free(ALPROTO_SMTP, tx->mail_from.p);
 	for (unsigned i = 0; i < tx->nrcpt; i++)

@@ -158,7 +158,7 @@ static void ssh_state_free_op(void *state)
 	if (!t)
 		return;
 	if (t->detect)
-		app_layer_detect_state_free(t->detect);
+		app_layer_detect_state_free_proto(ALPROTO_SSH, t->detect);
 	ssh_state_free(t->s);
 	app_mem_free(ALPROTO_SSH, t);
 }

@@ -198,7 +198,7 @@ static void tls_state_free_op(void *state)
 	if (!t)
 		return;
 	if (t->detect)
-		app_layer_detect_state_free(t->detect);
+		app_layer_detect_state_free_proto(ALPROTO_TLS, t->detect);
 	if (t->kw && t->kw_free)
 		t->kw_free(t->kw);
 	tls_state_free(t->s);

@@ -336,3 +336,26 @@ TEST(smtp_open_mail_costs_what_it_holds)
 	app_test_free(&c);
 	CHECK_EQ(app_mem_use(ALPROTO_SMTP), 0);
 }
+
+/* Detection's per-transaction state (a bit pair per rule of the protocol)
+ * is counted as the protocol's, as HTTP counts it in http.memuse, and
+ * given back with the transaction. */
+TEST(detect_state_counts_as_the_protocols)
+{
+	AppTestCtx c;
+	uint64_t before;
+	void *tx;
+
+	setup(0);
+	app_layer_set_detect_state_free(free);
+	start(&c, 443);
+	pkt(&c, 0, client_hello, sizeof(client_hello));
+	tx = app_layer_tx_get(&c.f, 0);
+	CHECK(tx);
+	before = app_mem_use(ALPROTO_TLS);
+	CHECK(app_layer_tx_detect_alloc(&c.f, tx, 3000));
+	CHECK(app_mem_use(ALPROTO_TLS) >= before + 3000);
+	app_test_free(&c);
+	CHECK_EQ(app_mem_use(ALPROTO_TLS), 0);
+	app_layer_set_detect_state_free(NULL);
+}

@@ -18,7 +18,8 @@
 # For each flood: peak RSS (/usr/bin/time -v: the whole run, rule loading
 # included) and the packet phase's peak RSS (rss-poll.py), decoder.pkts against the
 # packets written, the engine's peak of the sum of the memuse counters (flow,
-# tcp, tcp.reassembly, http, defrag: "memuse: peak" in suricata.log; the 1 s
+# tcp, tcp.reassembly, http, defrag, and the TLS, SMTP, SMB, DCERPC and SSH
+# parsers under app-layer.memcap: "memuse: peak" in suricata.log; the 1 s
 # stats records, stats.interval being the only setting changed, miss a short
 # flood's peak) against the RSS growth over a run of the same engine and
 # rules on a 1-packet capture, and the exception-policy and memcap counters

@@ -11,6 +11,16 @@ KIND:
   http   N (default 100,000) HTTP sessions alive at once: every SYN first, then
          every SYN/ACK, ACK, request, and the server's ACK of the request, five
          packets a session; none is answered or closed.
+  tls    N (default 100,000) TLS sessions alive at once (port 443): the
+         handshake, a ClientHello, the server's first flight (ServerHello, a
+         chain of three certificates, ServerHelloDone: tests/data/tls/chain),
+         the client's ACK; none goes on or is closed.
+  smtp   N (default 100,000) SMTP sessions alive at once (port 25): banner,
+         EHLO and its reply, MAIL FROM, RCPT TO, DATA, each answered, then the
+         headers and first lines of a multipart mail, acknowledged and never
+         ended: every session holds a mail and its MIME decoder open.
+  smb    N (default 100,000) SMB2 sessions alive at once (port 445): an SMB2
+         NEGOTIATE request and its response, acknowledged, never closed.
 
 Every packet has correct checksums (checksum validation keeps them all) and
 the whole capture spans 10 s of packet time, under every flow and defrag
@@ -111,7 +121,106 @@ def gen_http(w, n):
 				 1001 + i + len(req(i)), ACK))
 
 
-KINDS = {"syn": (gen_syn, 300000, 1), "frag": (gen_frag, 200000, 1), "http": (gen_http, 100000, 5)}
+def gen_turns(w, n, dport, turns):
+	"""Every session's handshake, then each turn (to_server, bytes) of every
+	session in turn, cut at 1400 bytes, each segment acknowledging what the
+	other side sent; the last sender's data acknowledged at the end."""
+	def sport(i):
+		return 1024 + i % 60000
+
+	cs = [1000 + i for i in range(n)]
+	ss = [500000 + i for i in range(n)]
+	for i in range(n):
+		w.put(tcp_packet(client_addr(i), SERVER, sport(i), dport, cs[i], 0, SYN))
+	for i in range(n):
+		w.put(tcp_packet(SERVER, client_addr(i), dport, sport(i), ss[i], cs[i] + 1, SYN | ACK))
+	cs = [c + 1 for c in cs]
+	ss = [s + 1 for s in ss]
+	for i in range(n):
+		w.put(tcp_packet(client_addr(i), SERVER, sport(i), dport, cs[i], ss[i], ACK))
+	last = True
+	for to_server, data in turns:
+		for off in range(0, len(data), 1400):
+			chunk = data[off:off + 1400]
+			for i in range(n):
+				if to_server:
+					w.put(tcp_packet(client_addr(i), SERVER, sport(i), dport, cs[i], ss[i],
+							 PSH | ACK, chunk))
+					cs[i] += len(chunk)
+				else:
+					w.put(tcp_packet(SERVER, client_addr(i), dport, sport(i), ss[i], cs[i],
+							 PSH | ACK, chunk))
+					ss[i] += len(chunk)
+		last = to_server
+	for i in range(n):
+		if last:
+			w.put(tcp_packet(SERVER, client_addr(i), dport, sport(i), ss[i], cs[i], ACK))
+		else:
+			w.put(tcp_packet(client_addr(i), SERVER, sport(i), dport, cs[i], ss[i], ACK))
+
+
+def turn_packets(turns):
+	return 4 + sum((len(d) + 1399) // 1400 for _, d in turns)
+
+
+def tls_fixture(side, segs):
+	import os
+	path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "data",
+			    "tls", "chain.%s.hex" % side)
+	with open(path) as f:
+		lines = [bytes.fromhex(x.strip()) for x in f if x.strip()]
+	return b"".join(lines[:segs])
+
+
+def tls_turns():
+	# the ClientHello, then the server's flight up to ServerHelloDone
+	return [(True, tls_fixture("c2s", 1)), (False, tls_fixture("s2c", 3))]
+
+
+SMTP_HEADERS = (b"From: flood <a@bench.example>\r\nTo: b@bench.example\r\n"
+		b"Subject: flood\r\nMIME-Version: 1.0\r\n"
+		b"Content-Type: multipart/mixed; boundary=\"fb\"\r\n\r\n"
+		b"--fb\r\nContent-Type: text/plain\r\n"
+		b"Content-Transfer-Encoding: base64\r\n\r\n"
+		b"aGVsbG8gZnJvbSB0aGUgZmxvb2QK\r\n")
+
+
+def smtp_turns():
+	return [(False, b"220 mx.bench.example ESMTP\r\n"),
+		(True, b"EHLO client.bench.example\r\n"),
+		(False, b"250-mx.bench.example\r\n250-PIPELINING\r\n250 SIZE 10000000\r\n"),
+		(True, b"MAIL FROM:<a@bench.example>\r\n"), (False, b"250 OK\r\n"),
+		(True, b"RCPT TO:<b@bench.example>\r\n"), (False, b"250 OK\r\n"),
+		(True, b"DATA\r\n"), (False, b"354 go ahead\r\n"),
+		(True, SMTP_HEADERS)]
+
+
+def smb2(cmd, flags, msg_id, body):
+	hdr = struct.pack("<4sHHIHHIIQIIQ16s", b"\xfeSMB", 64, 0, 0, cmd, 1, flags, 0, msg_id, 0, 0, 0,
+			  b"\0" * 16)
+	pdu = hdr + body
+	return struct.pack("!I", len(pdu)) + pdu
+
+
+def smb_turns():
+	dialects = (0x0202, 0x0210, 0x0300, 0x0302, 0x0311)
+	req = struct.pack("<HHHHI16sQ", 36, len(dialects), 1, 0, 0x7f, b"C" * 16, 0)
+	req += b"".join(struct.pack("<H", d) for d in dialects)
+	resp = struct.pack("<HHHH16sIIIIQQHHI", 65, 1, 0x0210, 0, b"S" * 16, 0x2f, 65536, 65536,
+			   65536, 0, 0, 128, 0, 0)
+	return [(True, smb2(0, 0, 0, req)), (False, smb2(0, 1, 0, resp))]
+
+
+def turns_kind(dport, turns):
+	def gen(w, n):
+		gen_turns(w, n, dport, turns())
+	return gen
+
+
+KINDS = {"syn": (gen_syn, 300000, 1), "frag": (gen_frag, 200000, 1), "http": (gen_http, 100000, 5),
+	 "tls": (turns_kind(443, tls_turns), 100000, turn_packets(tls_turns())),
+	 "smtp": (turns_kind(25, smtp_turns), 100000, turn_packets(smtp_turns())),
+	 "smb": (turns_kind(445, smb_turns), 100000, turn_packets(smb_turns()))}
 
 
 def main():

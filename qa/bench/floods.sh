@@ -1,14 +1,15 @@
 #!/bin/bash
 # Memory under floods (issue #17; not run in CI): a 300k-source SYN flood,
 # 200k IPv4 first fragments never completed, 100k concurrent HTTP sessions,
-# each with all of ET Open and the default settings.
+# and (issue #43) 100k concurrent TLS, SMTP and SMB sessions, each with all
+# of ET Open and the default settings.
 #
 #   qa/bench/floods.sh [BUILDDIR [WORKDIR]]
 #
 # BUILDDIR holds src/suricata and suricata.yaml (default: this tree); WORKDIR
 # (default /tmp/floods-$UID) keeps the captures (made once, flood-gen.py) and
 # each run's log folder. Environment:
-#   FLOODS="syn frag http"   which floods to run
+#   FLOODS="syn frag http"   which floods to run (also: tls smtp smb)
 #   POLICY=pass-flow         also set every per-target exception policy
 #                            (flow/defrag/stream/reassembly memcap, app-layer
 #                            error) to this value, to see its counters
@@ -17,7 +18,8 @@
 # For each flood: peak RSS (/usr/bin/time -v: the whole run, rule loading
 # included) and the packet phase's peak RSS (rss-poll.py), decoder.pkts against the
 # packets written, the engine's peak of the sum of the memuse counters (flow,
-# tcp, tcp.reassembly, http, defrag: "memuse: peak" in suricata.log; the 1 s
+# tcp, tcp.reassembly, http, defrag, and the TLS, SMTP, SMB, DCERPC and SSH
+# parsers under app-layer.memcap: "memuse: peak" in suricata.log; the 1 s
 # stats records, stats.interval being the only setting changed, miss a short
 # flood's peak) against the RSS growth over a run of the same engine and
 # rules on a 1-packet capture, and the exception-policy and memcap counters
@@ -78,9 +80,12 @@ import json, re, sys
 
 work, floods = sys.argv[1], sys.argv[2:]
 MEMUSE = ("flow.memuse", "tcp.memuse", "tcp.reassembly_memuse", "http.memuse",
-          "defrag.memuse", "dns.memuse", "ftp.memuse")
+          "defrag.memuse", "dns.memuse", "ftp.memuse", "tls.memuse", "smtp.memuse",
+          "smb.memuse", "dcerpc.memuse", "ssh.memuse")
 REFUSALS = ("flow.memcap", "flow.emerg_mode_entered", "tcp.ssn_memcap_drop",
             "tcp.segment_memcap_drop", "http.memcap", "app_layer.error.http.alloc",
+            "tls.memcap", "smtp.memcap", "smb.memcap", "app_layer.error.tls.alloc",
+            "app_layer.error.smtp.alloc", "app_layer.error.smb.alloc",
             "defrag.max_trackers_reached", "defrag.tracker_hard_reuse",
             "defrag.max_frags_reached")
 

@@ -126,6 +126,9 @@ extern const AppProtoOps smb_proto_ops;    /* smb-proto.c */
 /* Frees a transaction's detect slot with the function detection registered
  * (app_layer_set_detect_state_free); for the parsers' tx free paths. */
 void app_layer_detect_state_free(void *state);
+/* The same for a protocol under app-layer.memcap (app-mem.h): its
+ * detect slots were counted when app_layer_tx_detect_alloc() made them. */
+void app_layer_detect_state_free_proto(unsigned alproto, void *state);
 
 /* Config helpers for the protocols' config_load: "100kb", "18k" sizes (1
  * found, 0 absent, -1 invalid, logged), booleans, and port lists ("80",
@@ -182,6 +185,7 @@ typedef struct AppFlowState {
 	uint64_t change_pkt;        /* ... asked on this packet of the flow */
 	uint64_t tx_base;           /* tx ids of earlier parsers of the flow (a change) */
 	uint8_t expect_tried;       /* the expectations were asked (expect.h) */
+	uint8_t mem_stopped;        /* app-layer.memcap stopped its parser (app-mem.h) */
 	/* per direction, bit 1 << APP_DIR_*: dir_done, the direction's own
 	 * detection result (Flow.app_proto_ts/tc) is final; dir_gap, its
 	 * detection ended on a gap (the result stays unknown, as in Suricata) */

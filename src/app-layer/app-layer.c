@@ -8,6 +8,7 @@
  * registry order: the first to say yes wins; while one says "more" the
  * bytes are held (up to detect_max_bytes). */
 #include "app-layer/app-layer-int.h"
+#include "app-layer/app-mem.h"
 #include "app-layer/expect.h"
 #include "app-layer/http.h"
 #include "conf/conf.h"
@@ -38,6 +39,7 @@ static void config_defaults(AppLayerConfig *cfg)
 
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->detect_max_bytes = 24;
+	cfg->memcap = APP_MEMCAP_DEFAULT;
 	FOR_EACH_PROTO(p, ops)
 		if (ops->config_defaults)
 			ops->config_defaults(cfg);
@@ -174,8 +176,13 @@ int app_layer_config_load(AppLayerConfig *cfg)
 	FOR_EACH_PROTO(p, ops)
 		if (ops->config_load && ops->config_load(cfg) < 0)
 			rc = -1;
+	if (app_conf_size("app-layer.memcap", &cfg->memcap) < 0)
+		rc = -1;
+	app_mem_set_cap(cfg->memcap);
 	return rc;
 }
+
+static void lookup_alloc_counters(void);
 
 /* Suricata's order: app_layer.flow.<proto> for each TCP protocol,
  * failed_tcp, the same for UDP, failed_udp, then each protocol's own (tx,
@@ -210,10 +217,14 @@ void app_layer_register_counters(void)
 	FOR_EACH_PROTO(p, ops)
 		if (ops->register_counters)
 			ops->register_counters();
+	lookup_alloc_counters();
 	app_layer_counters_registered = 1;
 }
 
 /* ---------------- threads ---------------- */
+
+/* workers with an app layer now (app_mem_log_summary at the last one's end) */
+static unsigned app_threads;
 
 AppLayerThread *app_layer_thread_new(const AppLayerConfig *cfg, ThreadCounters *tc)
 {
@@ -224,6 +235,7 @@ AppLayerThread *app_layer_thread_new(const AppLayerConfig *cfg, ThreadCounters *
 		return NULL;
 	at->cfg = cfg;
 	at->tc = tc;
+	__atomic_add_fetch(&app_threads, 1, __ATOMIC_RELAXED);
 	FOR_EACH_PROTO(p, ops) {
 		if (!ops->thread_new || !ops->enabled(cfg))
 			continue;
@@ -246,6 +258,9 @@ void app_layer_thread_free(AppLayerThread *at)
 		if (at->ctx[p] && ops->thread_free)
 			ops->thread_free(at->ctx[p]);
 	free(at);
+	/* the run's parsers are done: what they held at most, once */
+	if (__atomic_sub_fetch(&app_threads, 1, __ATOMIC_RELAXED) == 0)
+		app_mem_log_summary();
 }
 
 static inline void count(AppLayerThread *at, counter_id id)
@@ -556,6 +571,47 @@ static int parse(AppLayerThread *at, Flow *f, AppFlowState *fs, int dir,
 	return rc;
 }
 
+/* app_layer.error.<proto>.alloc of the protocols under app-layer.memcap
+ * (app-mem.h), by transport ([1]: UDP, for DCERPC's dcerpc_udp): each
+ * protocol registered its own; looked up once. -1: none. */
+static int err_alloc[ALPROTO_MAX][2];
+
+static void lookup_alloc_counters(void)
+{
+	const AppProtoOps *ops;
+	char name[96];
+
+	FOR_EACH_PROTO(p, ops) {
+		for (int u = 0; u < 2; u++) {
+			int both = (ops->ipprotos & APP_IPPROTO_TCP) && (ops->ipprotos & APP_IPPROTO_UDP);
+
+			snprintf(name, sizeof(name), "app_layer.error.%s%s.alloc", ops->name,
+				 both ? (u ? "_udp" : "_tcp") : "");
+			err_alloc[p][u] = app_mem_accounted(p) ? counter_lookup(name) : -1;
+		}
+	}
+}
+
+static void count_memcap(AppLayerThread *at, const Flow *f, unsigned alproto)
+{
+	int id = err_alloc[alproto][f->proto == 17];
+
+	if (id >= 0)
+		count(at, (counter_id)id);
+}
+
+/* alproto's parser state for f, or NULL: no memory (the parser counted
+ * it), or app-layer.memcap reached (counted here, as Suricata counts a
+ * parser's failed allocation). */
+static void *state_new(AppLayerThread *at, Flow *f, unsigned alproto)
+{
+	if (app_mem_accounted(alproto) && !app_mem_admit(alproto)) {
+		count_memcap(at, f, alproto);
+		return NULL;
+	}
+	return app_protos[alproto]->state_new(at, f);
+}
+
 /* Decided alproto: start its parser and give it what detection held back. */
 static int start_proto(AppLayerThread *at, Flow *f, AppFlowState *fs, unsigned alproto)
 {
@@ -584,12 +640,14 @@ static int start_proto(AppLayerThread *at, Flow *f, AppFlowState *fs, unsigned a
 				dir_result(f, fs, d, ALPROTO_FAILED);
 		if (ops->enabled(at->cfg) != 1)
 			return 0;       /* detection-only */
-		fs->proto = ops->state_new(at, f);
+		fs->proto = state_new(at, f, alproto);
 		if (!fs->proto) {
-			/* the parser counts its own errors; a missing state is an
-			 * allocation failure of that protocol */
-			count(at, app_layer_counters.err_http_alloc);
-			/* a memcap (http.memcap) or no memory: the flow is not parsed */
+			/* the parser counts its own errors (app_layer.error.<proto>.alloc);
+			 * HTTP's is counted here */
+			if (alproto == ALPROTO_HTTP1)
+				count(at, app_layer_counters.err_http_alloc);
+			/* a memcap (http.memcap, app-layer.memcap) or no memory: the
+			 * flow is not parsed */
 			flow_exception(f, NULL, at->tc, EP_APP_LAYER_ERROR);
 			return -1;
 		}
@@ -776,6 +834,18 @@ static int proto_data(AppLayerThread *at, Flow *f, AppFlowState *fs, int dir,
 		return 0;
 	if (fs->tunnel == TUN_DETECT)
 		return detect_and_start(at, f, fs, dir, data, len, flags);
+	if (fs->mem_stopped)
+		return -1;
+	if (app_mem_accounted(f->app_proto) && !app_mem_admit(f->app_proto)) {
+		/* app-layer.memcap passed since the flow began (its flows grew
+		 * after their start): the flow is parsed no further, as an HTTP
+		 * connection at http.memcap, so that memory stays within the cap
+		 * plus what one parse call adds, per worker */
+		fs->mem_stopped = 1;
+		count_memcap(at, f, f->app_proto);
+		flow_exception(f, NULL, at->tc, EP_APP_LAYER_ERROR);
+		return -1;
+	}
 	return parse(at, f, fs, dir, data, len, flags);
 }
 
@@ -815,7 +885,7 @@ static void change_proto(AppLayerThread *at, Flow *f, AppFlowState *fs)
 	fs->held_len[0] = fs->held_len[1] = 0;
 	fs->change_to = 0;
 	if (ops->enabled(at->cfg) == 1) {
-		fs->proto = ops->state_new(at, f);
+		fs->proto = state_new(at, f, f->app_proto);
 		if (!fs->proto)
 			flow_exception(f, NULL, at->tc, EP_APP_LAYER_ERROR);
 	}
@@ -1110,16 +1180,28 @@ void app_layer_detect_state_free(void *state)
 		detect_state_free_fn(state);
 }
 
+void app_layer_detect_state_free_proto(unsigned alproto, void *state)
+{
+	if (state && app_mem_accounted(alproto))
+		app_mem_disown(alproto, state);
+	app_layer_detect_state_free(state);
+}
+
 void *app_layer_tx_detect_alloc(const Flow *f, void *tx, size_t size)
 {
 	void **slot = app_layer_tx_detect_slot(f, tx);
 
 	if (*slot)
 		return *slot;
-	/* HTTP keeps it in its memory accounting (http.memuse, issue #17) */
+	/* HTTP keeps it in its memory accounting (http.memuse, issue #17), the
+	 * protocols under app-layer.memcap in theirs (2 bits per rule of the
+	 * protocol: it grows with the rule set) */
 	if (f->app_proto == ALPROTO_HTTP1)
 		return http_tx_detect_alloc(tx, size);
-	*slot = calloc(1, size);
+	if (app_mem_accounted(f->app_proto))
+		*slot = app_mem_calloc(f->app_proto, 1, size);
+	else
+		*slot = calloc(1, size);
 	return *slot;
 }
 

@@ -107,6 +107,9 @@ typedef struct AppLayerConfig {
 	int compression_bomb_limit;                 /* 1mb */
 	uint32_t max_tx;                            /* app-layer.protocols.http.max-tx: 512 */
 	uint64_t http_memcap;                       /* app-layer.protocols.http.memcap: 64mb, 0 = unlimited */
+	/* app-layer.memcap: the parsers Suricata 8 gives no memcap of their
+	 * own (TLS, SMTP, SMB, DCERPC, SSH; app-mem.h), together. 0 = unlimited */
+	uint64_t memcap;
 
 	/* app-layer.protocols.dns.{tcp,udp}: enabled, detection-ports.dp
 	 * (index APP_DNS_TCP / APP_DNS_UDP; default yes, 53) */

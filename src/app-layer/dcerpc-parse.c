@@ -4,6 +4,7 @@
  * chapter 12; the transaction model and the probe's checks follow
  * Suricata 8's dcerpc parser. */
 #include "app-layer/dcerpc-parse.h"
+#include "app-layer/app-mem.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -194,10 +195,10 @@ static void tx_free(struct dcerpc_state *st, struct dcerpc_tx *tx)
 {
 	for (int d = 0; d < 2; d++) {
 		st->stub_bytes -= tx->stub[d].cap;
-		free(tx->stub[d].data);
+		app_mem_free(ALPROTO_DCERPC, tx->stub[d].data);
 	}
-	free(tx->ifaces);
-	free(tx);
+	app_mem_free(ALPROTO_DCERPC, tx->ifaces);
+	app_mem_free(ALPROTO_DCERPC, tx);
 }
 
 void dcerpc_state_free(struct dcerpc_state *st)
@@ -211,8 +212,8 @@ void dcerpc_state_free(struct dcerpc_state *st)
 		tx_free(st, tx);
 	}
 	for (int d = 0; d < 2; d++)
-		free(st->side[d].pdu.data);
-	free(st->ctx);
+		app_mem_free(ALPROTO_DCERPC, st->side[d].pdu.data);
+	app_mem_free(ALPROTO_DCERPC, st->ctx);
 	memset(st, 0, sizeof(*st));
 }
 
@@ -271,7 +272,7 @@ static struct dcerpc_tx *tx_new(struct dcerpc_state *st)
 		}
 		st->events |= 1u << DCERPC_EV_TOO_MANY_TXS;
 	}
-	tx = calloc(1, sizeof(*tx));
+	tx = app_mem_calloc(ALPROTO_DCERPC, 1, sizeof(*tx));
 	if (!tx)
 		return NULL;
 	tx->id = st->next_id++;
@@ -325,7 +326,7 @@ static int stub_append(struct dcerpc_state *st, struct dcerpc_tx *tx, int d, con
 
 		while (cap < b->len + n)
 			cap = cap > st->lim.max_stub / 2 ? st->lim.max_stub : cap * 2;
-		nd = realloc(b->data, cap);
+		nd = app_mem_realloc(ALPROTO_DCERPC, b->data, cap);
 		if (!nd)
 			return -2;
 		st->stub_bytes += cap - b->cap;
@@ -403,7 +404,7 @@ static struct dcerpc_iface *ctx_slot(struct dcerpc_state *st, uint16_t ctxid)
 		/* a ctxid is 16 bits: the table cannot grow past that */
 		if (cap > 65536)
 			return NULL;
-		n = realloc(st->ctx, cap * sizeof(*n));
+		n = app_mem_realloc(ALPROTO_DCERPC, st->ctx, cap * sizeof(*n));
 		if (!n)
 			return NULL;
 		st->ctx = n;
@@ -443,7 +444,7 @@ static int co_bind(struct dcerpc_state *st, const uint8_t *p, const struct co_hd
 		return 0;
 	}
 	n = p[24];
-	tx->ifaces = n ? calloc(n, sizeof(*tx->ifaces)) : NULL;
+	tx->ifaces = n ? app_mem_calloc(ALPROTO_DCERPC, n, sizeof(*tx->ifaces)) : NULL;
 	if (n && !tx->ifaces)
 		return -2;
 	for (uint32_t i = 0; i < n; i++) {
@@ -634,7 +635,7 @@ static int buf_reserve(struct dcerpc_buf *b, uint32_t need)
 
 	if (need <= b->cap)
 		return 0;
-	n = realloc(b->data, need);
+	n = app_mem_realloc(ALPROTO_DCERPC, b->data, need);
 	if (!n)
 		return -2;
 	b->data = n;

@@ -13,6 +13,7 @@
  * Transactions are dcerpc_tx (dcerpc-parse.h): one per bind and per call,
  * done on a side once its last fragment came. */
 #include "app-layer/app-layer-int.h"
+#include "app-layer/app-mem.h"
 #include "app-layer/frames.h"
 #include "app-layer/dcerpc.h"
 #include "conf/conf.h"
@@ -68,9 +69,9 @@ static int dce_enabled(const AppLayerConfig *cfg)
 	return dce_conf.enabled;
 }
 
-/* app_layer.tx.dcerpc_{tcp,udp}, app_layer.error.dcerpc_{tcp,udp}.parser:
- * Suricata's names for a protocol on both transports */
-static counter_id c_tx[2], c_err[2];
+/* app_layer.tx.dcerpc_{tcp,udp}, app_layer.error.dcerpc_{tcp,udp}.{parser,
+ * alloc}: Suricata's names for a protocol on both transports */
+static counter_id c_tx[2], c_err[2], c_alloc[2];
 static int counters_on;
 
 static void dce_register_counters(void)
@@ -79,6 +80,8 @@ static void dce_register_counters(void)
 	c_tx[1] = counter_register("app_layer.tx.dcerpc_udp");
 	c_err[0] = counter_register("app_layer.error.dcerpc_tcp.parser");
 	c_err[1] = counter_register("app_layer.error.dcerpc_udp.parser");
+	c_alloc[0] = counter_register("app_layer.error.dcerpc_tcp.alloc");
+	c_alloc[1] = counter_register("app_layer.error.dcerpc_udp.alloc");
 	counters_on = 1;
 }
 
@@ -130,11 +133,13 @@ static void dce_pdu_seen(void *arg, int to_server, int64_t rel, uint32_t frag_le
 
 static void *dce_state_new(AppLayerThread *at, Flow *f)
 {
-	DceFlow *d = calloc(1, sizeof(*d));
+	DceFlow *d;
 
-	(void)at;
-	if (!d)
+	d = app_mem_calloc(ALPROTO_DCERPC, 1, sizeof(*d));
+	if (!d) {
+		count(at, c_alloc[f->proto == 17]);
 		return NULL;
+	}
 	d->udp = f->proto == 17;
 	d->f = f;
 	dcerpc_state_init(&d->st, d->udp ? DCERPC_CL : DCERPC_CO, &dce_conf.lim);
@@ -153,9 +158,9 @@ static void dce_state_free(void *state)
 		return;
 	for (struct dcerpc_tx *tx = dcerpc_tx_first(&d->st); tx; tx = tx->next)
 		if (tx->detect)
-			app_layer_detect_state_free(tx->detect);
+			app_layer_detect_state_free_proto(ALPROTO_DCERPC, tx->detect);
 	dcerpc_state_free(&d->st);
-	free(d);
+	app_mem_free(ALPROTO_DCERPC, d);
 }
 
 static int dce_parse(AppLayerThread *at, Flow *f, void *state, int dir, const uint8_t *data,
@@ -250,7 +255,7 @@ static int keep_tx(const struct dcerpc_tx *tx, void *arg)
 	if (!dcerpc_tx_complete(tx) || (tx->app_flags & need) != need)
 		return 1;
 	if (tx->detect) {
-		app_layer_detect_state_free(tx->detect);
+		app_layer_detect_state_free_proto(ALPROTO_DCERPC, tx->detect);
 		((struct dcerpc_tx *)tx)->detect = NULL;
 	}
 	return 0;

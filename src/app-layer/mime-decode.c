@@ -7,6 +7,7 @@
  * URL search (text parts) or the attachment seam (parts with a file name).
  * Only the top-level header block is kept (what eve's email object logs). */
 #include "app-layer/mime-decode.h"
+#include "app-layer/app-mem.h"
 #include "util/base64.h"
 #include "util/digest.h"
 
@@ -26,6 +27,9 @@ enum body_kind { BODY_LEAF = 0, BODY_PREAMBLE, BODY_EPILOGUE };
 #define HDR_VALUE_CAP (1u << 20)    /* header-value-depth 0: never hold more */
 #define ENC_LINE_MAX 76             /* RFC 2045 6.7/6.8 encoded line length */
 #define TEXT_LINE_MAX 4096          /* decoded text held for the URL search */
+/* OpenSSL's MD5 context as its allocations hold it (OpenSSL 3, measured
+ * with mallinfo2 over 1,000 of them: 191 bytes, in 3 blocks) */
+#define MD5_CTX_COST 224
 #define FILENAME_MAX_LEN 255        /* a longer attachment name is an event, and cut */
 
 typedef struct Boundary {
@@ -38,20 +42,23 @@ struct MimeMsg {
 	int done;
 	uint32_t events;
 
-	MimeHeader hdrs[MIME_MAX_HEADERS];
-	unsigned nhdrs;
-	MimeStr urls[MIME_MAX_URLS];
-	unsigned nurls;
+	/* The lists grow as they fill (list_room), up to their MIME_MAX_*:
+	 * held at their largest from the start they cost 5 KB a message,
+	 * what a flood of open mails (one a session) multiplies. */
+	MimeHeader *hdrs;
+	unsigned nhdrs, hdrs_cap;
+	MimeStr *urls;
+	unsigned nurls, urls_cap;
 	unsigned url_flags;
-	MimeStr atts[MIME_MAX_ATTACHMENTS];
-	unsigned natts;
+	MimeStr *atts;
+	unsigned natts, atts_cap;
 
 	/* where we are */
 	int in_header;              /* reading a header block */
 	int top;                    /* ... the message's own (depth 0) */
 	int in_body;                /* past the top-level headers (body md5) */
-	Boundary levels[MIME_MAX_DEPTH];
-	unsigned nlevels;
+	Boundary *levels;           /* up to MIME_MAX_DEPTH, grown as nested */
+	unsigned nlevels, levels_cap;
 	int line_cont;              /* the previous line was partial */
 	uint32_t line_len;          /* bytes of the current line so far */
 
@@ -77,8 +84,8 @@ struct MimeMsg {
 	int att_idx;                /* -1: not an attachment */
 	uint8_t b64c[4];
 	unsigned nb64c;
-	uint8_t tline[TEXT_LINE_MAX];
-	uint32_t tline_len;
+	uint8_t *tline;             /* grown up to TEXT_LINE_MAX as lines need */
+	uint32_t tline_len, tline_cap;
 
 	/* the file sink (mime_set_file_sink) and the attachment it is fed */
 	const MimeFileSink *sink;
@@ -136,7 +143,7 @@ static void part_reset(MimeMsg *m)
 	m->p_has_type = 0;
 	m->p_rfc822 = 0;
 	m->p_enc = ENC_NONE;
-	free(m->p_name);
+	app_mem_free(ALPROTO_SMTP, m->p_name);
 	m->p_name = NULL;
 	m->kind = BODY_LEAF;
 	m->att_idx = -1;
@@ -146,7 +153,7 @@ static void part_reset(MimeMsg *m)
 
 MimeMsg *mime_msg_new(const MimeConfig *cfg)
 {
-	MimeMsg *m = calloc(1, sizeof(*m));
+	MimeMsg *m = app_mem_calloc(ALPROTO_SMTP, 1, sizeof(*m));
 
 	if (!m)
 		return NULL;
@@ -160,6 +167,8 @@ MimeMsg *mime_msg_new(const MimeConfig *cfg)
 			EVP_MD_CTX_free(m->md5);
 			m->md5 = NULL;
 		}
+		if (m->md5)
+			app_mem_charge(ALPROTO_SMTP, MD5_CTX_COST);
 	}
 	return m;
 }
@@ -169,17 +178,24 @@ void mime_msg_free(MimeMsg *m)
 	if (!m)
 		return;
 	for (unsigned i = 0; i < m->nhdrs; i++) {
-		free(m->hdrs[i].name);
-		free(m->hdrs[i].value);
+		app_mem_free(ALPROTO_SMTP, m->hdrs[i].name);
+		app_mem_free(ALPROTO_SMTP, m->hdrs[i].value);
 	}
 	for (unsigned i = 0; i < m->nurls; i++)
-		free(m->urls[i].s);
+		app_mem_free(ALPROTO_SMTP, m->urls[i].s);
 	for (unsigned i = 0; i < m->natts; i++)
-		free(m->atts[i].s);
-	free(m->hval);
-	free(m->p_name);
+		app_mem_free(ALPROTO_SMTP, m->atts[i].s);
+	app_mem_free(ALPROTO_SMTP, m->hdrs);
+	app_mem_free(ALPROTO_SMTP, m->urls);
+	app_mem_free(ALPROTO_SMTP, m->atts);
+	app_mem_free(ALPROTO_SMTP, m->levels);
+	app_mem_free(ALPROTO_SMTP, m->tline);
+	app_mem_free(ALPROTO_SMTP, m->hval);
+	app_mem_free(ALPROTO_SMTP, m->p_name);
+	if (m->md5)
+		app_mem_uncharge(ALPROTO_SMTP, MD5_CTX_COST);
 	EVP_MD_CTX_free(m->md5);
-	free(m);
+	app_mem_free(ALPROTO_SMTP, m);
 }
 
 /* ---------------- decoders ---------------- */
@@ -274,19 +290,42 @@ int mime_qp_decode(const uint8_t *in, uint32_t len, uint8_t *out, int *soft)
 
 /* ---------------- lists ---------------- */
 
-static int str_push(MimeStr *list, unsigned *n, unsigned max, const uint8_t *s, uint32_t len)
+/* Room for one more element in *list (n used of *cap, elem bytes each,
+ * at most max): 0, or -1 when full or out of memory. Doubles from 4. */
+static int list_room(void **list, unsigned n, unsigned *cap, size_t elem, unsigned max)
+{
+	unsigned nc;
+	void *nl;
+
+	if (n < *cap)
+		return 0;
+	if (n >= max)
+		return -1;
+	nc = *cap ? *cap * 2 : 4;
+	if (nc > max)
+		nc = max;
+	nl = app_mem_realloc(ALPROTO_SMTP, *list, nc * elem);
+	if (!nl)
+		return -1;
+	*list = nl;
+	*cap = nc;
+	return 0;
+}
+
+static int str_push(MimeStr **list, unsigned *n, unsigned *cap, unsigned max, const uint8_t *s,
+		    uint32_t len)
 {
 	uint8_t *c;
 
-	if (*n >= max)
+	if (list_room((void **)list, *n, cap, sizeof(**list), max) < 0)
 		return -1;
-	c = malloc(len + 1);
+	c = app_mem_malloc(ALPROTO_SMTP, len + 1);
 	if (!c)
 		return -1;
 	memcpy(c, s, len);
 	c[len] = '\0';
-	list[*n].s = c;
-	list[*n].len = len;
+	(*list)[*n].s = c;
+	(*list)[*n].len = len;
 	(*n)++;
 	return 0;
 }
@@ -365,7 +404,7 @@ static void find_urls(MimeMsg *m, const uint8_t *t, uint32_t len)
 				m->url_flags |= MIME_URL_IPV6;
 			if (is_exe(buf, b))
 				m->url_flags |= MIME_URL_EXE;
-			str_push(m->urls, &m->nurls, MIME_MAX_URLS, buf, b);
+			str_push(&m->urls, &m->nurls, &m->urls_cap, MIME_MAX_URLS, buf, b);
 			i = j - 1;
 		}
 	}
@@ -378,10 +417,31 @@ static void text_flush(MimeMsg *m)
 	m->tline_len = 0;
 }
 
+/* Lines are short: the buffer starts at 128 bytes and doubles up to
+ * TEXT_LINE_MAX only for the long ones. */
+static int tline_grow(MimeMsg *m)
+{
+	uint32_t nc = m->tline_cap ? m->tline_cap * 2 : 128;
+	uint8_t *nb;
+
+	if (nc > TEXT_LINE_MAX)
+		nc = TEXT_LINE_MAX;
+	if (nc <= m->tline_cap)
+		return -1;
+	nb = app_mem_realloc(ALPROTO_SMTP, m->tline, nc);
+	if (!nb)
+		return -1;
+	m->tline = nb;
+	m->tline_cap = nc;
+	return 0;
+}
+
 /* Decoded text, split at line breaks for the URL search. A line longer
  * than the buffer is searched in pieces. */
 static void text_add(MimeMsg *m, const uint8_t *d, uint32_t len)
 {
+	if (!m->cfg->extract_urls)
+		return;     /* the lines are held for the URL search only */
 	for (uint32_t i = 0; i < len; i++) {
 		if (d[i] == '\n' || d[i] == '\r') {
 			text_flush(m);
@@ -389,7 +449,10 @@ static void text_add(MimeMsg *m, const uint8_t *d, uint32_t len)
 		}
 		if (m->tline_len == TEXT_LINE_MAX)
 			text_flush(m);
-		m->tline[m->tline_len++] = d[i];
+		if (m->tline_len == m->tline_cap && tline_grow(m) < 0)
+			text_flush(m);    /* no memory: search what is held */
+		if (m->tline_len < m->tline_cap)
+			m->tline[m->tline_len++] = d[i];
 	}
 }
 
@@ -479,13 +542,13 @@ static void part_end(MimeMsg *m)
  * "invoice\0" would hide the ".pdf.exe" that fileext sees). */
 static void set_name(MimeMsg *m, const char *buf, int n)
 {
-	char *c = malloc((size_t)n + 1);
+	char *c = app_mem_malloc(ALPROTO_SMTP, (size_t)n + 1);
 
 	if (!c)
 		return;
 	memcpy(c, buf, (size_t)n);
 	c[n] = '\0';
-	free(m->p_name);
+	app_mem_free(ALPROTO_SMTP, m->p_name);
 	m->p_name = c;
 	m->p_name_len = (uint32_t)n;
 }
@@ -633,14 +696,15 @@ static void header_end(MimeMsg *m)
 {
 	if (!m->hname_len)
 		return;
-	if (m->top && m->nhdrs < MIME_MAX_HEADERS) {
+	if (m->top && list_room((void **)&m->hdrs, m->nhdrs, &m->hdrs_cap, sizeof(*m->hdrs),
+				 MIME_MAX_HEADERS) == 0) {
 		MimeHeader *h = &m->hdrs[m->nhdrs];
 		uint32_t keep = m->hval_len;
 
 		if (m->cfg->header_value_depth && keep > m->cfg->header_value_depth)
 			keep = m->cfg->header_value_depth;
-		h->name = strdup(m->hname);
-		h->value = malloc(keep + 1);
+		h->name = app_mem_strdup(ALPROTO_SMTP, m->hname);
+		h->value = app_mem_malloc(ALPROTO_SMTP, keep + 1);
 		if (h->name && h->value) {
 			if (keep)
 				memcpy(h->value, m->hval, keep);
@@ -648,8 +712,8 @@ static void header_end(MimeMsg *m)
 			h->len = keep;
 			m->nhdrs++;
 		} else {
-			free(h->name);
-			free(h->value);
+			app_mem_free(ALPROTO_SMTP, h->name);
+			app_mem_free(ALPROTO_SMTP, h->value);
 			h->name = NULL;
 			h->value = NULL;
 		}
@@ -683,7 +747,7 @@ static void hval_add(MimeMsg *m, const uint8_t *d, uint32_t len)
 			nc *= 2;
 		if (nc > cap)
 			nc = cap;
-		p = realloc(m->hval, nc);
+		p = app_mem_realloc(ALPROTO_SMTP, m->hval, nc);
 		if (!p)
 			return;
 		m->hval = p;
@@ -707,7 +771,8 @@ static void headers_done(MimeMsg *m)
 		return;
 	}
 	if (m->p_multipart) {
-		if (m->nlevels < MIME_MAX_DEPTH) {
+		if (list_room((void **)&m->levels, m->nlevels, &m->levels_cap, sizeof(*m->levels),
+			      MIME_MAX_DEPTH) == 0) {
 			Boundary *b = &m->levels[m->nlevels++];
 
 			memcpy(b->b, m->p_boundary, m->p_blen + 1);
@@ -737,7 +802,7 @@ static void headers_done(MimeMsg *m)
 			ev(m, MIME_EV_LONG_FILENAME);
 			nl = FILENAME_MAX_LEN;
 		}
-		if (str_push(m->atts, &m->natts, MIME_MAX_ATTACHMENTS, (const uint8_t *)m->p_name,
+		if (str_push(&m->atts, &m->natts, &m->atts_cap, MIME_MAX_ATTACHMENTS, (const uint8_t *)m->p_name,
 			     (uint32_t)nl) == 0)
 			m->att_idx = (int)m->natts - 1;
 	}

@@ -2,6 +2,7 @@
  * MS-SMB / MS-SMB2's; what becomes a transaction and what it logs follows
  * Suricata 8's SMB parser. */
 #include "app-layer/smb-parse.h"
+#include "app-layer/app-mem.h"
 #include "app-layer/frames.h"
 #include "app-layer/smb.h"
 
@@ -143,7 +144,7 @@ size_t smb_utf16_to_utf8(const uint8_t *p, size_t n, char *out, size_t cap)
 
 static void str_free(SmbStr *s)
 {
-	free(s->s);
+	app_mem_free(ALPROTO_SMB, s->s);
 	s->s = NULL;
 	s->len = 0;
 }
@@ -169,7 +170,7 @@ static void str_set(SmbStr *s, const uint8_t *p, size_t n, int unicode)
 			len++;
 		memcpy(tmp, p, len);
 	}
-	s->s = malloc(len + 1);
+	s->s = app_mem_malloc(ALPROTO_SMB, len + 1);
 	if (!s->s)
 		return;
 	memcpy(s->s, tmp, len);
@@ -182,7 +183,7 @@ static void str_copy(SmbStr *dst, const SmbStr *src)
 	str_free(dst);
 	if (!src->s)
 		return;
-	dst->s = malloc(src->len + 1);
+	dst->s = app_mem_malloc(ALPROTO_SMB, src->len + 1);
 	if (!dst->s)
 		return;
 	memcpy(dst->s, src->s, src->len + 1);
@@ -375,7 +376,7 @@ const char *smb_fsctl_name(uint32_t func)
 
 SmbState *smb_state_new(void)
 {
-	return calloc(1, sizeof(SmbState));
+	return app_mem_calloc(ALPROTO_SMB, 1, sizeof(SmbState));
 }
 
 void smb_tx_free(SmbTx *t)
@@ -399,7 +400,7 @@ void smb_tx_free(SmbTx *t)
 	files_container_free(&t->files[0]);
 	files_container_free(&t->files[1]);
 	smb_pipe_tx_release(t);
-	free(t);
+	app_mem_free(ALPROTO_SMB, t);
 }
 
 static void names_free(SmbName *n)
@@ -408,7 +409,7 @@ static void names_free(SmbName *n)
 		SmbName *next = n->next;
 
 		str_free(&n->name);
-		free(n);
+		app_mem_free(ALPROTO_SMB, n);
 		n = next;
 	}
 }
@@ -424,14 +425,14 @@ void smb_state_free(SmbState *s)
 		t = next;
 	}
 	for (int d = 0; d < 2; d++)
-		free(s->fr[d].buf);
+		app_mem_free(ALPROTO_SMB, s->fr[d].buf);
 	str_free(&s->dialect1);
 	for (int i = 0; i < SMB_MAX_DIALECTS; i++)
 		str_free(&s->offered1[i]);
 	names_free(s->trees);
 	names_free(s->fids);
 	smb_pipes_free(s);
-	free(s);
+	app_mem_free(ALPROTO_SMB, s);
 }
 
 static void tx_event(SmbTx *t, int ev)
@@ -508,7 +509,7 @@ static SmbTx *tx_new_silent(SmbState *s, uint8_t version, uint16_t cmd, uint64_t
 			}
 		}
 	}
-	t = calloc(1, sizeof(*t));
+	t = app_mem_calloc(ALPROTO_SMB, 1, sizeof(*t));
 	if (!t)
 		return NULL;
 	t->id = s->next_id++;
@@ -595,11 +596,11 @@ static SmbName *name_put(SmbState *s, SmbName **list, const uint8_t *key, uint8_
 		while ((*pp)->next)
 			pp = &(*pp)->next;
 		str_free(&(*pp)->name);
-		free(*pp);
+		app_mem_free(ALPROTO_SMB, *pp);
 		*pp = NULL;
 		s->nnames--;
 	}
-	n = calloc(1, sizeof(*n));
+	n = app_mem_calloc(ALPROTO_SMB, 1, sizeof(*n));
 	if (!n)
 		return NULL;
 	memcpy(n->key, key, key_len);
@@ -673,14 +674,14 @@ static void parse_ntlmssp(SmbTx *t, const uint8_t *blob, size_t n, int request)
 				size_t k = smb_utf16_to_utf8(p + o, l, tmp, sizeof(tmp));
 
 				str_free(dst[i]);
-				dst[i]->s = malloc(k + 1);
+				dst[i]->s = app_mem_malloc(ALPROTO_SMB, k + 1);
 				if (dst[i]->s) {
 					memcpy(dst[i]->s, tmp, k + 1);
 					dst[i]->len = (uint32_t)k;
 				}
 			} else {
 				str_free(dst[i]);
-				dst[i]->s = malloc((size_t)l + 1);
+				dst[i]->s = app_mem_malloc(ALPROTO_SMB, (size_t)l + 1);
 				if (dst[i]->s) {
 					memcpy(dst[i]->s, p + o, l);
 					dst[i]->s[l] = '\0';
@@ -1798,33 +1799,37 @@ static void record(SmbState *s, int dir, const uint8_t *rec, size_t n, uint64_t 
 }
 
 /* Bytes are waited for in fr->buf: room for the whole record (up to the
- * cap). */
+ * cap), exactly: the record's length is known, and a buffer rounded up
+ * (it used to start at 4 KB) is what 100,000 idle sessions hold. */
 static int fr_reserve(SmbFramer *fr, uint32_t need)
 {
 	uint8_t *nb;
-	uint32_t cap;
 
 	if (need <= fr->cap)
 		return 0;
-	cap = fr->cap ? fr->cap : 4096;
-	while (cap < need)
-		cap = cap > SMB_MAX_RECORD / 2 ? SMB_MAX_RECORD : cap * 2;
-	nb = realloc(fr->buf, cap);
+	nb = app_mem_realloc(ALPROTO_SMB, fr->buf, need);
 	if (!nb)
 		return -1;
 	fr->buf = nb;
-	fr->cap = cap;
+	fr->cap = need;
 	return 0;
 }
 
+/* Between records the buffer holds nothing: an idle session keeps none. */
 static void fr_release(SmbFramer *fr)
 {
-	/* keep small buffers; give large ones back between records */
-	if (fr->cap > 65536) {
-		free(fr->buf);
-		fr->buf = NULL;
-		fr->cap = 0;
-	}
+	app_mem_free(ALPROTO_SMB, fr->buf);
+	fr->buf = NULL;
+	fr->cap = 0;
+}
+
+/* Whether the record that starts at data (keep bytes of it here) can be
+ * parsed in place: all of it in this chunk, none buffered yet. Most
+ * records (every request and answer but the large READ and WRITE ones)
+ * come whole in a segment; they then cost no copy and no allocation. */
+static int fr_in_place(const SmbFramer *fr, size_t len, uint32_t keep)
+{
+	return fr->rec_have == 0 && keep >= 4 && len >= keep;
 }
 
 /* The NBSS frames of a message whose header starts at off. */
@@ -1917,19 +1922,41 @@ int smb_parse(SmbState *s, int dir, const uint8_t *data, size_t len)
 				fr->hdr_len = 0;
 				continue;
 			}
-			if (fr_reserve(fr, fr->rec_len < SMB_MAX_RECORD ? fr->rec_len :
-					   SMB_MAX_RECORD) < 0) {
-				state_event(s, SMB_EV_INTERNAL_ERROR);
-				fr->skip = fr->rec_len;
-				fr->hdr_len = 0;
-				continue;
-			}
 			continue;
 		}
 		{
 			uint32_t keep = fr->rec_len < SMB_MAX_RECORD ? fr->rec_len : SMB_MAX_RECORD;
 			size_t k = keep - fr->rec_have;
 
+			if (fr_in_place(fr, len, keep)) {
+				if (!smb_magic(data)) {
+					/* no SMB in this session message: lost sync */
+					s->st.bad_records++;
+					state_event(s, SMB_EV_MALFORMED_DATA);
+					fr->lost = 1;
+					memmove(fr->hdr, fr->hdr + 1, 3);
+					memcpy(fr->hdr + 3, data, 4);
+					fr->hdr_len = 7;
+					data += 4;
+					len -= 4;
+					continue;
+				}
+				if (keep < fr->rec_len)
+					state_event(s, SMB_EV_RECORD_OVERFLOW);
+				record(s, dir, data, keep, fr->rec_len - keep);
+				data += keep;
+				len -= keep;
+				fr->skip = fr->rec_len - keep;
+				fr->hdr_len = 0;
+				continue;
+			}
+			if (fr_reserve(fr, keep) < 0) {
+				state_event(s, SMB_EV_INTERNAL_ERROR);
+				fr->skip = fr->rec_len - fr->rec_have;
+				fr->hdr_len = 0;
+				fr->rec_have = 0;
+				continue;
+			}
 			if (k > len)
 				k = len;
 			memcpy(fr->buf + fr->rec_have, data, k);

@@ -12,6 +12,7 @@
  * is complete and no SmbTx points at it (or with the flow). Memory is
  * bounded by SMB_MAX_PIPES states, each with the library's limits. */
 #include "app-layer/smb.h"
+#include "app-layer/app-mem.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +32,7 @@ static SmbPipe *pipe_get(SmbState *s, const uint8_t *key, uint8_t key_len)
 			return p;
 	if (s->npipes >= SMB_MAX_PIPES)
 		return NULL;
-	p = calloc(1, sizeof(*p));
+	p = app_mem_calloc(ALPROTO_SMB, 1, sizeof(*p));
 	if (!p)
 		return NULL;
 	memcpy(p->key, key, key_len);
@@ -112,7 +113,7 @@ void smb_pipes_free(SmbState *s)
 		SmbPipe *next = p->next;
 
 		dcerpc_state_free(&p->dce);
-		free(p);
+		app_mem_free(ALPROTO_SMB, p);
 		p = next;
 	}
 	s->pipes = NULL;

@@ -8,6 +8,7 @@
  * (session request, keepalive, ...). Midstream, a first message that is a
  * response reverses the flow. */
 #include "app-layer/app-layer-int.h"
+#include "app-layer/app-mem.h"
 #include "app-layer/files.h"
 #include "app-layer/smb.h"
 #include "conf/conf.h"
@@ -147,12 +148,12 @@ typedef struct SmbProto {
 
 static void *smb_state_new_op(AppLayerThread *at, Flow *f)
 {
-	SmbProto *p = calloc(1, sizeof(*p));
+	SmbProto *p = app_mem_calloc(ALPROTO_SMB, 1, sizeof(*p));
 
 	if (p)
 		p->s = smb_state_new();
 	if (!p || !p->s) {
-		free(p);
+		app_mem_free(ALPROTO_SMB, p);
 		smb_count(at, c_alloc, 1);
 		return NULL;
 	}
@@ -175,9 +176,9 @@ static void smb_state_free_op(void *state)
 		return;
 	for (SmbTx *t = p->s->head; t; t = t->next)
 		if (t->detect)
-			app_layer_detect_state_free(t->detect);
+			app_layer_detect_state_free_proto(ALPROTO_SMB, t->detect);
 	smb_state_free(p->s);
-	free(p);
+	app_mem_free(ALPROTO_SMB, p);
 }
 
 /* the parser's tallies since the last call, into the thread's counters */
@@ -296,7 +297,7 @@ static int gc_ok(const SmbTx *t, unsigned need)
 	if (!t->request_done || !t->response_done || (fl & need) != need)
 		return 0;
 	if (t->detect)
-		app_layer_detect_state_free(t->detect);
+		app_layer_detect_state_free_proto(ALPROTO_SMB, t->detect);
 	return 1;
 }
 

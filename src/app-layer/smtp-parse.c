@@ -4,6 +4,7 @@
  * chunks are counted in bytes and their lines go to the message. Each
  * final reply line is matched to the oldest command waiting for one. */
 #include "app-layer/smtp-parse.h"
+#include "app-layer/app-mem.h"
 #include "app-layer/app-layer-int.h"
 #include "app-layer/files.h"
 
@@ -137,7 +138,7 @@ void smtp_config_defaults(SmtpConfig *c)
 
 SmtpState *smtp_state_new(const SmtpConfig *cfg)
 {
-	SmtpState *s = calloc(1, sizeof(*s));
+	SmtpState *s = app_mem_calloc(ALPROTO_SMTP, 1, sizeof(*s));
 
 	if (s) {
 		s->cfg = cfg;
@@ -186,12 +187,12 @@ void smtp_state_free(SmtpState *s)
 		tx_free(s->head);
 		s->head = n;
 	}
-	free(s->helo.p);
+	app_mem_free(ALPROTO_SMTP, s->helo.p);
 	for (int d = 0; d < 2; d++) {
-		free(s->line[d].p);
-		free(s->held[d].p);
+		app_mem_free(ALPROTO_SMTP, s->line[d].p);
+		app_mem_free(ALPROTO_SMTP, s->held[d].p);
 	}
-	free(s);
+	app_mem_free(ALPROTO_SMTP, s);
 }
 
 /* ---------------- transactions ---------------- */
@@ -199,15 +200,15 @@ void smtp_state_free(SmtpState *s)
 static void tx_free(SmtpTx *tx)
 {
 	if (tx->detect)
-		app_layer_detect_state_free(tx->detect);
-	free(tx->helo.p);
-	free(tx->mail_from.p);
+		app_layer_detect_state_free_proto(ALPROTO_SMTP, tx->detect);
+	app_mem_free(ALPROTO_SMTP, tx->helo.p);
+	app_mem_free(ALPROTO_SMTP, tx->mail_from.p);
 	for (unsigned i = 0; i < tx->nrcpt; i++)
-		free(tx->rcpt[i].p);
-	free(tx->rcpt);
+		app_mem_free(ALPROTO_SMTP, tx->rcpt[i].p);
+	app_mem_free(ALPROTO_SMTP, tx->rcpt);
 	mime_msg_free(tx->mime);
 	files_container_free(&tx->files);
-	free(tx);
+	app_mem_free(ALPROTO_SMTP, tx);
 }
 
 static int bytes_set(Bytes *b, const uint8_t *p, uint32_t len)
@@ -216,12 +217,12 @@ static int bytes_set(Bytes *b, const uint8_t *p, uint32_t len)
 
 	if (len > FIELD_MAX)
 		len = FIELD_MAX;
-	c = malloc(len + 1);
+	c = app_mem_malloc(ALPROTO_SMTP, len + 1);
 	if (!c)
 		return -1;
 	memcpy(c, p, len);
 	c[len] = '\0';
-	free(b->p);
+	app_mem_free(ALPROTO_SMTP, b->p);
 	b->p = c;
 	b->len = len;
 	return 0;
@@ -233,7 +234,7 @@ static SmtpTx *tx_new(SmtpState *s)
 
 	if (s->live >= s->cfg->max_tx)
 		return s->cur;  /* at the limit: the current one goes on */
-	tx = calloc(1, sizeof(*tx));
+	tx = app_mem_calloc(ALPROTO_SMTP, 1, sizeof(*tx));
 	if (!tx)
 		return s->cur;
 	tx->id = s->ntx++;
@@ -561,7 +562,7 @@ static void command(SmtpState *s, const uint8_t *l, uint32_t len)
 
 			if (t->nrcpt == t->rcpt_cap) {
 				unsigned nc = t->rcpt_cap ? t->rcpt_cap * 2 : 4;
-				Bytes *r = realloc(t->rcpt, nc * sizeof(*r));
+				Bytes *r = app_mem_realloc(ALPROTO_SMTP, t->rcpt, nc * sizeof(*r));
 
 				if (!r)
 					break;
@@ -791,7 +792,7 @@ static int hold(SmtpState *s, int dir, const uint8_t *d, uint32_t len)
 
 		while (nc < h->len + len)
 			nc *= 2;
-		p = realloc(h->p, nc);
+		p = app_mem_realloc(ALPROTO_SMTP, h->p, nc);
 		if (!p)
 			return -1;
 		h->p = p;
@@ -818,7 +819,7 @@ static int line_add(LineBuf *b, const uint8_t *d, uint32_t len, uint32_t limit)
 
 		while (nc < b->len + len)
 			nc *= 2;
-		p = realloc(b->p, nc);
+		p = app_mem_realloc(ALPROTO_SMTP, b->p, nc);
 		if (!p)
 			return -1;
 		b->p = p;
@@ -1027,7 +1028,7 @@ static void replay_held_toserver(SmtpState *s)
 		smtp_parse(s, 0, h.p, h.len);
 		s->replaying = 0;
 	}
-	free(h.p);
+	app_mem_free(ALPROTO_SMTP, h.p);
 }
 
 void smtp_eof(SmtpState *s, int dir)
@@ -1067,5 +1068,6 @@ uint8_t *smtp_take_held(SmtpState *s, int dir, uint32_t *len)
 	s->held[dir].p = NULL;
 	s->held[dir].len = 0;
 	s->held_cap[dir] = 0;
-	return p;
+	/* the app layer frees it with free() once the TLS parser has it */
+	return app_mem_disown(ALPROTO_SMTP, p);
 }

@@ -11,6 +11,7 @@
  * eve flow record says app_proto "tls", app_proto_orig "smtp", as
  * Suricata's does. */
 #include "app-layer/app-layer-int.h"
+#include "app-layer/app-mem.h"
 #include "app-layer/smtp-parse.h"
 #include "app-layer/smtp.h"
 #include "app-layer/files.h"
@@ -238,12 +239,12 @@ static const SmtpFrameSink frame_sink = { frame_new_op, frame_set_len_op };
 
 static void *smtp_state_new_op(AppLayerThread *at, Flow *f)
 {
-	SmtpFlow *sf = calloc(1, sizeof(*sf));
+	SmtpFlow *sf = app_mem_calloc(ALPROTO_SMTP, 1, sizeof(*sf));
 
 	if (sf)
 		sf->s = smtp_state_new(&smtp_conf.cfg);
 	if (!sf || !sf->s) {
-		free(sf);
+		app_mem_free(ALPROTO_SMTP, sf);
 		smtp_count(at, c_alloc, 1);
 		return NULL;
 	}
@@ -261,7 +262,7 @@ static void smtp_state_free_op(void *state)
 	if (!sf)
 		return;
 	smtp_state_free(sf->s);
-	free(sf);
+	app_mem_free(ALPROTO_SMTP, sf);
 }
 
 static int smtp_parse_op(AppLayerThread *at, Flow *f, void *state, int dir, const uint8_t *data,

@@ -1,5 +1,6 @@
 /* SSH stream parser (see ssh-parse.h). */
 #include "app-layer/ssh-parse.h"
+#include "app-layer/app-mem.h"
 #include "util/digest.h"
 
 #include <stdlib.h>
@@ -36,7 +37,7 @@ static void raise(SshState *s, int ev)
 
 SshState *ssh_state_new(int want_hassh)
 {
-	SshState *s = calloc(1, sizeof(*s));
+	SshState *s = app_mem_calloc(ALPROTO_SSH, 1, sizeof(*s));
 
 	if (s)
 		s->want_hassh = want_hassh;
@@ -48,10 +49,10 @@ void ssh_state_free(SshState *s)
 	if (!s)
 		return;
 	for (int d = 0; d < 2; d++) {
-		free(s->side[d].rec);
-		free(s->side[d].hassh_str);
+		app_mem_free(ALPROTO_SSH, s->side[d].rec);
+		app_mem_free(ALPROTO_SSH, s->side[d].hassh_str);
 	}
-	free(s);
+	app_mem_free(ALPROTO_SSH, s);
 }
 
 int ssh_probe(const uint8_t *data, size_t len)
@@ -206,12 +207,12 @@ static void kexinit_done(SshState *s, SshSide *sd, int server)
 	if (body > sd->rec_len)
 		body = sd->rec_len;
 	sd->kexinit = 1;
-	str = malloc(body + 4);
+	str = app_mem_malloc(ALPROTO_SSH, body + 4);
 	if (!str)
 		return;
 	n = ssh_kexinit_hassh(sd->rec, body, server, str, body + 4);
 	if (n < 0) {
-		free(str);
+		app_mem_free(ALPROTO_SSH, str);
 		raise(s, SSH_EV_INVALID_RECORD);
 		return;
 	}
@@ -267,7 +268,7 @@ static int records_feed(SshState *s, SshSide *sd, int server, const uint8_t *dat
 				if (sd->rec_left > SSH_MAX_RECORD) {
 					raise(s, SSH_EV_LONG_KEX_RECORD);
 				} else if (sd->rec_cap < sd->rec_left) {
-					uint8_t *nb = realloc(sd->rec, sd->rec_left ? sd->rec_left : 1);
+					uint8_t *nb = app_mem_realloc(ALPROTO_SSH, sd->rec, sd->rec_left ? sd->rec_left : 1);
 
 					if (nb) {
 						sd->rec = nb;
@@ -296,7 +297,7 @@ static int records_feed(SshState *s, SshSide *sd, int server, const uint8_t *dat
 					sd->kexinit = 1;
 				/* one KEXINIT is decoded: its buffer goes */
 				if (sd->kexinit) {
-					free(sd->rec);
+					app_mem_free(ALPROTO_SSH, sd->rec);
 					sd->rec = NULL;
 					sd->rec_cap = sd->rec_len = 0;
 				}

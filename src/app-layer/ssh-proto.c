@@ -12,6 +12,7 @@
  * default) and bypass detection leaves the flow's payload alone
  * (app_layer_flow_no_inspection); full keeps inspecting it. */
 #include "app-layer/app-layer-int.h"
+#include "app-layer/app-mem.h"
 #include "app-layer/ssh.h"
 #include "conf/conf.h"
 #include "util/log.h"
@@ -137,13 +138,13 @@ typedef struct SshTx {
 
 static void *ssh_state_new_op(AppLayerThread *at, Flow *f)
 {
-	SshTx *t = calloc(1, sizeof(*t));
+	SshTx *t = app_mem_calloc(ALPROTO_SSH, 1, sizeof(*t));
 
 	(void)f;
 	if (t)
 		t->s = ssh_state_new(ssh_hassh_enabled());
 	if (!t || !t->s) {
-		free(t);
+		app_mem_free(ALPROTO_SSH, t);
 		ssh_count(at, c_alloc);
 		return NULL;
 	}
@@ -158,9 +159,9 @@ static void ssh_state_free_op(void *state)
 	if (!t)
 		return;
 	if (t->detect)
-		app_layer_detect_state_free(t->detect);
+		app_layer_detect_state_free_proto(ALPROTO_SSH, t->detect);
 	ssh_state_free(t->s);
-	free(t);
+	app_mem_free(ALPROTO_SSH, t);
 }
 
 static int ssh_parse_op(AppLayerThread *at, Flow *f, void *state, int dir, const uint8_t *data,

@@ -1,5 +1,6 @@
 /* X.509 fields for eve and the tls keywords (see tls-cert.h). */
 #include "config.h"
+#include "app-layer/app-mem.h"
 
 #include "app-layer/tls-cert.h"
 #include "app-layer/tls-parse.h"
@@ -37,7 +38,7 @@ static void sb_add(Sbuf *b, const char *s, size_t n)
 		size_t cap = b->cap ? b->cap : 128;
 		while (cap < b->len + n + 1)
 			cap *= 2;
-		char *np = realloc(b->p, cap);
+		char *np = app_mem_realloc(ALPROTO_TLS, b->p, cap);
 		if (!np) {
 			b->full = true;
 			return;
@@ -80,14 +81,14 @@ static char *serial_string(const ASN1_INTEGER *ser)
 	char *out;
 
 	if (dlen < 2)
-		return strdup("");
+		return app_mem_strdup(ALPROTO_TLS, "");
 	off = 2;
 	clen = der[1];
 	if (der[1] & 0x80) {
 		size_t nb = der[1] & 0x7f;
 		if (nb == 0 || nb > 4 || 2 + nb > (size_t)dlen) {
 			OPENSSL_free(der);
-			return strdup("");
+			return app_mem_strdup(ALPROTO_TLS, "");
 		}
 		clen = 0;
 		for (size_t i = 0; i < nb; i++)
@@ -96,7 +97,7 @@ static char *serial_string(const ASN1_INTEGER *ser)
 	}
 	if (off + clen > (size_t)dlen)
 		clen = (size_t)dlen - off;
-	out = malloc(clen * 3 + 1);
+	out = app_mem_malloc(ALPROTO_TLS, clen * 3 + 1);
 	if (out)
 		hex_colon(der + off, clen, true, out);
 	OPENSSL_free(der);
@@ -226,7 +227,7 @@ static void san_from_extensions(const unsigned char *p, long len, TlsCertInfo *c
 		der_next(&p, end, &e);
 		if (e.tag != 2 || e.cons)
 			continue;
-		v = malloc((size_t)e.len + 1);
+		v = app_mem_malloc(ALPROTO_TLS, (size_t)e.len + 1);
 		if (!v)
 			break;
 		memcpy(v, e.content, (size_t)e.len);
@@ -384,7 +385,7 @@ static char *dn_from_der(const struct der_elem *name, uint32_t *len)
 	*len = (uint32_t)b.len;
 	return b.p;
 bad:
-	free(b.p);
+	app_mem_free(ALPROTO_TLS, b.p);
 	return NULL;
 }
 
@@ -473,9 +474,9 @@ const TlsCertInfo *tls_leaf_info(const TlsState *cs, int dir)
 	if (!der)
 		return NULL;
 	s->leaf_tried[d] = 1;
-	s->leaf[d] = malloc(sizeof(*s->leaf[d]));
+	s->leaf[d] = app_mem_malloc(ALPROTO_TLS, sizeof(*s->leaf[d]));
 	if (s->leaf[d] && tls_cert_decode(der, len, s->leaf[d]) != 0) {
-		free(s->leaf[d]);
+		app_mem_free(ALPROTO_TLS, s->leaf[d]);
 		s->leaf[d] = NULL;
 	}
 	return s->leaf[d];
@@ -485,11 +486,11 @@ void tls_cert_info_free(TlsCertInfo *ci)
 {
 	if (!ci)
 		return;
-	free(ci->subject);
-	free(ci->issuer);
-	free(ci->serial);
+	app_mem_free(ALPROTO_TLS, ci->subject);
+	app_mem_free(ALPROTO_TLS, ci->issuer);
+	app_mem_free(ALPROTO_TLS, ci->serial);
 	for (uint32_t i = 0; i < ci->nsan; i++)
-		free(ci->san[i]);
+		app_mem_free(ALPROTO_TLS, ci->san[i]);
 	memset(ci, 0, sizeof(*ci));
 }
 

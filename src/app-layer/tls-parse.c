@@ -4,6 +4,7 @@
  *   -> handshake messages (4-byte header, reassembled across records)
  *   -> hello / certificate decoders working on one whole message. */
 #include "config.h"
+#include "app-layer/app-mem.h"
 
 #include "app-layer/tls-parse.h"
 #include "app-layer/tls-cert.h"
@@ -261,25 +262,83 @@ const uint8_t *tls_chain_cert(const TlsCertChain *c, unsigned i, uint32_t *len)
 
 /* ---- state ---- */
 
+/* The "" of a hello without a server_name: never written, never freed. */
+static char no_sni[1];
+
+static void hello_release(TlsHello *h)
+{
+	if (h->ciphers != h->ciphers_inline)
+		app_mem_free(ALPROTO_TLS, h->ciphers);
+	if (h->sni != no_sni)
+		app_mem_free(ALPROTO_TLS, h->sni);
+}
+
+/* Empty, its lists pointing at nothing held: a new hello starts here. */
+static void hello_reset(TlsHello *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->ciphers = h->ciphers_inline;
+	h->sni = no_sni;
+}
+
+static void hello_clear(TlsHello *h)
+{
+	hello_release(h);
+	hello_reset(h);
+}
+
+/* Room for n cipher suites (at most TLS_MAX_CIPHERS are kept); false when
+ * out of memory: the hello then keeps what fits inline. */
+static bool hello_ciphers_room(TlsHello *h, uint32_t n)
+{
+	uint16_t *c;
+
+	if (n > TLS_MAX_CIPHERS)
+		n = TLS_MAX_CIPHERS;
+	if (n <= TLS_CIPHERS_INLINE)
+		return true;
+	c = app_mem_malloc(ALPROTO_TLS, n * sizeof(*c));
+	if (!c)
+		return false;
+	h->ciphers = c;
+	return true;
+}
+
+/* How many suites the hello keeps: the room made for them. */
+static uint32_t hello_ciphers_cap(const TlsHello *h, uint32_t want)
+{
+	uint32_t cap = want > TLS_MAX_CIPHERS ? TLS_MAX_CIPHERS : want;
+
+	return h->ciphers == h->ciphers_inline && cap > TLS_CIPHERS_INLINE ? TLS_CIPHERS_INLINE : cap;
+}
+
 TlsState *tls_state_new(void)
 {
-	return calloc(1, sizeof(TlsState));
+	TlsState *s = app_mem_calloc(ALPROTO_TLS, 1, sizeof(TlsState));
+
+	if (s) {
+		hello_reset(&s->client);
+		hello_reset(&s->server);
+	}
+	return s;
 }
 
 void tls_state_free(TlsState *s)
 {
 	if (!s)
 		return;
+	hello_release(&s->client);
+	hello_release(&s->server);
 	for (int i = 0; i < 2; i++) {
-		free(s->dir[i].hs);
-		free(s->dir[i].v2);
-		free(s->certs[i].buf);
+		app_mem_free(ALPROTO_TLS, s->dir[i].hs);
+		app_mem_free(ALPROTO_TLS, s->dir[i].v2);
+		app_mem_free(ALPROTO_TLS, s->certs[i].buf);
 		if (s->leaf[i]) {
 			tls_cert_info_free(s->leaf[i]);
-			free(s->leaf[i]);
+			app_mem_free(ALPROTO_TLS, s->leaf[i]);
 		}
 	}
-	free(s);
+	app_mem_free(ALPROTO_TLS, s);
 }
 
 /* ---- hello decoding ---- */
@@ -339,8 +398,14 @@ static void ext_sni(TlsState *s, TlsHello *h, Cur *e)
 		ev(s, TLS_EV_INVALID_SNI_LENGTH);
 	}
 	uint32_t keep = nlen > TLS_SNI_MAX ? TLS_SNI_MAX : nlen;
-	memcpy(h->sni, l.p + l.off, keep);
-	h->sni[keep] = '\0';
+	char *sni = app_mem_malloc(ALPROTO_TLS, keep + 1);
+	if (!sni)
+		return;
+	memcpy(sni, l.p + l.off, keep);
+	sni[keep] = '\0';
+	if (h->sni != no_sni)
+		app_mem_free(ALPROTO_TLS, h->sni);  /* a second server_name */
+	h->sni = sni;
 	h->sni_len = (uint16_t)keep;
 }
 
@@ -438,7 +503,7 @@ static int parse_client_hello(TlsState *s, const uint8_t *p, size_t len)
 	TlsHello *h = &s->client;
 	Cur c = cur_make(p, len);
 
-	memset(h, 0, sizeof(*h));
+	hello_clear(h);
 	h->version = (uint16_t)cur_u16(&c);
 	if (!cur_need(&c, 32))
 		goto short_msg;
@@ -462,11 +527,13 @@ static int parse_client_hello(TlsState *s, const uint8_t *p, size_t len)
 		return -1;
 	}
 	Cur cl = cur_sub(&c, cs);
+	hello_ciphers_room(h, cs / 2);
+	uint32_t keep = hello_ciphers_cap(h, cs / 2);
 	while (cur_left(&cl) >= 2) {
 		uint16_t v = (uint16_t)cur_u16(&cl);
 		if (h->nciphers_total < UINT16_MAX)
 			h->nciphers_total++;
-		if (h->nciphers < TLS_MAX_CIPHERS)
+		if (h->nciphers < keep)
 			h->ciphers[h->nciphers++] = v;
 	}
 	uint32_t comp = cur_u8(&c);
@@ -496,7 +563,7 @@ static int parse_server_hello(TlsState *s, const uint8_t *p, size_t len)
 	TlsHello *h = &s->server;
 	Cur c = cur_make(p, len);
 
-	memset(h, 0, sizeof(*h));
+	hello_clear(h);
 	h->version = (uint16_t)cur_u16(&c);
 	if (!cur_need(&c, 32))
 		goto short_msg;
@@ -543,12 +610,10 @@ static void chain_add(TlsCertChain *ch, const uint8_t *der, uint32_t len)
 	if (ch->n >= TLS_CERTS_MAX || len > TLS_CERTS_MAX_BYTES - ch->used)
 		return;
 	if (ch->used + len > ch->cap) {
-		uint32_t cap = ch->cap ? ch->cap : 4096;
-		while (cap < ch->used + len)
-			cap *= 2;
-		if (cap > TLS_CERTS_MAX_BYTES)
-			cap = TLS_CERTS_MAX_BYTES;
-		uint8_t *nb = realloc(ch->buf, cap);
+		/* exactly: the chain stays as long as the flow, and a doubled
+		 * buffer held a third more than the certificates */
+		uint32_t cap = ch->used + len;
+		uint8_t *nb = app_mem_realloc(ALPROTO_TLS, ch->buf, cap);
 		if (!nb)
 			return;
 		ch->buf = nb;
@@ -712,21 +777,41 @@ static void hs_message(TlsState *s, int dir, uint8_t type, const uint8_t *body,
 	}
 }
 
+/* The message being reassembled, at its exact size (its header says it):
+ * held only while a message spans records or segments. */
 static bool hs_reserve(TlsDir *d, uint32_t need)
 {
 	if (need <= d->hs_cap)
 		return true;
-	uint32_t cap = d->hs_cap ? d->hs_cap : 1024;
-	while (cap < need)
-		cap *= 2;
-	if (cap > TLS_HS_MAX + 4)
-		cap = TLS_HS_MAX + 4;
-	uint8_t *nb = realloc(d->hs, cap);
+	uint8_t *nb = app_mem_realloc(ALPROTO_TLS, d->hs, need);
 	if (!nb)
 		return false;
 	d->hs = nb;
-	d->hs_cap = cap;
+	d->hs_cap = need;
 	return true;
+}
+
+/* Between messages nothing is held: an idle handshake (a flood of them)
+ * keeps no buffer. */
+static void hs_release(TlsDir *d)
+{
+	app_mem_free(ALPROTO_TLS, d->hs);
+	d->hs = NULL;
+	d->hs_cap = 0;
+}
+
+/* A whole message at p (n bytes from its header on): its body length, or
+ * -1 when it is not all there (or is too long: the buffered path says so). */
+static int64_t hs_whole(const uint8_t *p, size_t n)
+{
+	uint32_t body;
+
+	if (n < 4)
+		return -1;
+	body = (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+	if (body > TLS_HS_MAX || n - 4 < body)
+		return -1;
+	return body;
 }
 
 /* Handshake record payload: messages may span records and a record may
@@ -741,6 +826,15 @@ static void hs_feed(TlsState *s, int dir, const uint8_t *p, size_t n)
 			d->hs_skip -= (uint32_t)k;
 			p += k;
 			n -= k;
+			continue;
+		}
+		if (d->hs_need == 0 && d->hs_len == 0 && hs_whole(p, n) >= 0) {
+			/* the usual case: parsed where it lies, no copy */
+			uint32_t body = (uint32_t)hs_whole(p, n);
+
+			hs_message(s, dir, p[0], p + 4, body);
+			p += 4 + body;
+			n -= 4 + body;
 			continue;
 		}
 		if (d->hs_need == 0) {
@@ -761,6 +855,7 @@ static void hs_feed(TlsState *s, int dir, const uint8_t *p, size_t n)
 			if (body > TLS_HS_MAX || !hs_reserve(d, 4 + body)) {
 				ev(s, TLS_EV_HANDSHAKE_INVALID_LENGTH);
 				d->hs_skip = body;
+				hs_release(d);
 				d->hs_len = 0;
 				continue;
 			}
@@ -779,6 +874,7 @@ static void hs_feed(TlsState *s, int dir, const uint8_t *p, size_t n)
 			d->hs_len = 0;
 			d->hs_need = 0;
 			hs_message(s, dir, type, d->hs + 4, blen);
+			hs_release(d);
 			/* a TLS 1.3 ServerHello turns the rest of this record
 			 * into ciphertext only in theory: servers put nothing
 			 * after it in the clear record, so parsing on is safe */
@@ -798,7 +894,7 @@ static void sslv2_record(TlsState *s, int dir, const uint8_t *p, uint32_t len)
 		/* CLIENT-HELLO: version, three lengths, cipher specs (3 bytes
 		 * each; 0x00XXXX are TLS suites), session id, challenge */
 		TlsHello *h = &s->client;
-		memset(h, 0, sizeof(*h));
+		hello_clear(h);
 		h->sslv2 = true;
 		h->version = (uint16_t)cur_u16(&c);
 		uint32_t cs = cur_u16(&c), sid = cur_u16(&c), chal = cur_u16(&c);
@@ -807,13 +903,15 @@ static void sslv2_record(TlsState *s, int dir, const uint8_t *p, uint32_t len)
 			ev(s, TLS_EV_INVALID_SSLV2_HEADER);
 			return;
 		}
+		hello_ciphers_room(h, cs / 3);
+		uint32_t keep = hello_ciphers_cap(h, cs / 3);
 		for (uint32_t i = 0; i < cs; i += 3) {
 			const uint8_t *sp = c.p + c.off + i;
 			if (sp[0] != 0)
 				continue; /* an SSLv2-only cipher kind */
 			if (h->nciphers_total < UINT16_MAX)
 				h->nciphers_total++;
-			if (h->nciphers < TLS_MAX_CIPHERS)
+			if (h->nciphers < keep)
 				h->ciphers[h->nciphers++] =
 					(uint16_t)((uint32_t)sp[1] << 8 | sp[2]);
 		}
@@ -834,7 +932,7 @@ static void sslv2_record(TlsState *s, int dir, const uint8_t *p, uint32_t len)
 			ev(s, TLS_EV_INVALID_SSLV2_HEADER);
 			return;
 		}
-		memset(h, 0, sizeof(*h));
+		hello_clear(h);
 		h->sslv2 = true;
 		h->version = v;
 		h->present = true;
@@ -889,7 +987,7 @@ static void record_end(TlsState *s, int dir, uint32_t rec_len)
 	if (d->sslv2_rec) {
 		if (d->v2 && d->v2_len == d->v2_need)
 			sslv2_record(s, dir, d->v2, d->v2_len);
-		free(d->v2);
+		app_mem_free(ALPROTO_TLS, d->v2);
 		d->v2 = NULL;
 		d->v2_len = d->v2_need = 0;
 		return;
@@ -947,7 +1045,7 @@ static int record_start(TlsState *s, int dir)
 		d->version = d->version ? d->version : TLS_V_SSL2;
 		/* decode only a direction's first record: the hello */
 		if (d->records == 0) {
-			d->v2 = malloc(len);
+			d->v2 = app_mem_malloc(ALPROTO_TLS, len);
 			d->v2_need = d->v2 ? len : 0;
 			d->v2_len = 0;
 		}

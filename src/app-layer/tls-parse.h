@@ -38,6 +38,7 @@
 #define TLS_MAX_VERSIONS 16
 #define TLS_MAX_COMPRESSION 16
 #define TLS_SNI_MAX 255
+#define TLS_CIPHERS_INLINE 4 /* a ServerHello's one suite, without a block */
 #define TLS_ALPN_MAX 8      /* protocols kept per hello */
 #define TLS_ALPN_BYTES 256  /* bytes kept for them */
 /* One handshake message is reassembled up to this size; a larger one is
@@ -113,7 +114,10 @@ int tls_event_by_name(const char *name);
 
 /* A decoded ClientHello or ServerHello. Lists keep wire order and GREASE
  * values (ja3/ja4 drop GREASE themselves). For a ServerHello, ciphers[0]
- * is the chosen suite and versions[0] the supported_versions choice. */
+ * is the chosen suite and versions[0] the supported_versions choice.
+ * ciphers and sni are sized to the hello (TLS_MAX_CIPHERS and TLS_SNI_MAX
+ * bound them): held at their largest they were half of every TLS flow's
+ * state. sni is "" without a server_name; both are the parser's. */
 typedef struct TlsHello {
 	bool present;
 	bool sslv2;              /* an SSLv2 CLIENT-HELLO */
@@ -122,7 +126,8 @@ typedef struct TlsHello {
 	uint8_t session_id_len;
 	uint8_t session_id[32];
 	uint16_t nciphers, nciphers_total;
-	uint16_t ciphers[TLS_MAX_CIPHERS];
+	uint16_t *ciphers;       /* ciphers_inline, or the parser's block */
+	uint16_t ciphers_inline[TLS_CIPHERS_INLINE];
 	uint8_t ncompression;
 	uint8_t compression[TLS_MAX_COMPRESSION];
 	uint16_t nexts, nexts_total;
@@ -138,7 +143,7 @@ typedef struct TlsHello {
 	bool has_sni;            /* a server_name extension was present */
 	bool early_data;         /* an early_data extension was present */
 	uint16_t sni_len;
-	char sni[TLS_SNI_MAX + 1]; /* NUL-terminated; raw bytes, may hold NULs */
+	char *sni;               /* NUL-terminated; raw bytes, may hold NULs */
 	uint8_t nalpn;
 	uint16_t alpn_off[TLS_ALPN_MAX];
 	uint8_t alpn_len[TLS_ALPN_MAX];

@@ -10,6 +10,7 @@
  * As in Suricata, the flow is one transaction: it starts with the flow's
  * first TLS bytes and lasts as long as the flow. */
 #include "app-layer/app-layer-int.h"
+#include "app-layer/app-mem.h"
 #include "app-layer/tls.h"
 #include "conf/conf.h"
 #include "util/log.h"
@@ -177,13 +178,13 @@ typedef struct TlsTx {
 
 static void *tls_state_new_op(AppLayerThread *at, Flow *f)
 {
-	TlsTx *t = calloc(1, sizeof(*t));
+	TlsTx *t = app_mem_calloc(ALPROTO_TLS, 1, sizeof(*t));
 
 	(void)f;
 	if (t)
 		t->s = tls_state_new();
 	if (!t || !t->s) {
-		free(t);
+		app_mem_free(ALPROTO_TLS, t);
 		tls_count(at, c_alloc);
 		return NULL;
 	}
@@ -198,11 +199,11 @@ static void tls_state_free_op(void *state)
 	if (!t)
 		return;
 	if (t->detect)
-		app_layer_detect_state_free(t->detect);
+		app_layer_detect_state_free_proto(ALPROTO_TLS, t->detect);
 	if (t->kw && t->kw_free)
 		t->kw_free(t->kw);
 	tls_state_free(t->s);
-	free(t);
+	app_mem_free(ALPROTO_TLS, t);
 }
 
 static int tls_parse_op(AppLayerThread *at, Flow *f, void *state, int dir, const uint8_t *data,

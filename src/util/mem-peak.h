@@ -1,6 +1,7 @@
 /* The engine's counted memory as one total, and its peak: the sum of what
  * flow.memuse, tcp.memuse, tcp.reassembly_memuse, http.memuse and
- * defrag.memuse count, kept by the places that move those gauges.
+ * defrag.memuse count, and the app-layer parsers under app-layer.memcap
+ * (app-layer/app-mem.h), kept by the places that move those gauges.
  *
  * Stats records come once a second; a flood processed in a few seconds
  * peaks between two of them, and the end-of-run flush empties everything

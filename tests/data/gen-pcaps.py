@@ -789,6 +789,17 @@ def gen_tls():
           note='TLS 1.2, SELKS self-signed certificate, port 443')
 
 
+def gen_tls_many():
+    """Four TLS handshakes (the 'chain' fixture) on 443 at once: every
+    session's first packet, then every session's second, ... (issue 43:
+    app-layer.memcap refuses the flows that start while the first one holds
+    the memory). Each session closes with a FIN at the end."""
+    sessions = [tls_session('chain', 443, sport=41100 + i) for i in range(4)]
+    frames = [s[j] for j in range(len(sessions[0])) for s in sessions]
+    write('tls-many.pcap', seq_ts(T0, frames),
+          note='four TLS 1.2 handshakes on 443, interleaved packet by packet')
+
+
 def gen_dns():
     """DNS (issue #13): over UDP on port 53 (an A query, its answer; an
     AAAA query answered NXDOMAIN), over UDP on port 5300 (found through
@@ -1243,6 +1254,7 @@ def main():
     gen_flows()
     gen_badinput()
     gen_tls()
+    gen_tls_many()
 
 
     gen_dns()

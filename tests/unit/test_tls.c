@@ -16,6 +16,7 @@
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 
+#include "app-layer/app-mem.h"
 #include "app-layer/tls-cert.h"
 #include "app-layer/tls-ja.h"
 #include "app-layer/tls-parse.h"
@@ -2063,4 +2064,40 @@ TEST(tls_cert_cn_not_utf8_is_kept_and_escaped)
 	      memcmp(json_string_value(j), "CN=caf\\xE9\0x", 12) == 0);
 	json_decref(j);
 	tls_cert_info_free(&ci);
+}
+
+/* issue 43: a hello holds what it carries. The suites and the server name
+ * are sized to the hello (they were 1 KB and 256 bytes of every hello, a
+ * quarter of a TLS flow's memory); TLS_MAX_CIPHERS still bounds what is
+ * kept, and all of it is given back. */
+TEST(tls_hello_lists_sized_to_the_hello)
+{
+	static uint16_t many[600];
+	Buf b = { .n = 0 };
+	HelloSpec h = { .ciphers = basic_ciphers, .nciphers = 3, .sni = "sized.example" };
+	TlsState *s;
+
+	CHECK(sizeof(TlsState) < 2560);
+	client_hello_record(&b, &h);
+	s = parse_buf(TLS_TOSERVER, &b);
+	CHECK_EQ(s->client.nciphers, 3);
+	CHECK_EQ(s->client.ciphers[2], 0x009c);
+	CHECK_STREQ(s->client.sni, "sized.example");
+	CHECK_STREQ(s->server.sni, "");
+	for (unsigned i = 0; i < 600; i++)
+		many[i] = (uint16_t)(0x0100 + i);
+	h.ciphers = many;
+	h.nciphers = 600;
+	h.sni = "second.example";
+	b.n = 0;
+	client_hello_record(&b, &h);
+	tls_state_free(s);
+	s = tls_state_new();
+	CHECK_EQ(tls_parse(s, TLS_TOSERVER, b.b, b.n), 0);
+	CHECK_EQ(s->client.nciphers, TLS_MAX_CIPHERS);
+	CHECK_EQ(s->client.nciphers_total, 600);
+	CHECK_EQ(s->client.ciphers[TLS_MAX_CIPHERS - 1], 0x0100 + TLS_MAX_CIPHERS - 1);
+	CHECK_STREQ(s->client.sni, "second.example");
+	tls_state_free(s);
+	CHECK_EQ(app_mem_use(ALPROTO_TLS), 0);
 }

@@ -1,10 +1,13 @@
 """Small pcap writer for the growth cases (standard library only).
 
 A case builds its capture from these pieces: Writer (a pcap 2.4 file, one
-microsecond step per packet so every flow stays alive), ipv4/udp builders, and
-Tcp, a connection that keeps both sides' sequence numbers so that a case only
-says who sends what. Checksums are correct: checksum validation keeps every
-packet. scapy would take minutes for the sizes the full runs use.
+microsecond step per packet by default so every flow stays alive), ipv4/udp
+builders, Tcp, a connection that keeps both sides' sequence numbers so that a
+case only says who sends what (talk(): request/answer exchanges, answers
+withheld where a case wants them open), and source_syns()/spread_addr() for
+the host-table cases. Checksums are correct: checksum validation keeps every
+packet. scapy would take minutes for the sizes the full runs use. Every case
+uses this module rather than a copy of its own (one place to fix a header).
 """
 
 import struct
@@ -25,6 +28,15 @@ def csum(data):
 
 def addr(a, b, c, d):
 	return bytes([a, b, c, d])
+
+
+def spread_addr(i):
+	"""The i-th of distinct unicast addresses (not 127/8) whose first octet
+	changes fastest: sources that differ in the high bits a weak address hash
+	keeps, the well-spread reference for a case's N sources inside one /16."""
+	first = [o for o in range(1, 224) if o != 127]
+	k = len(first)
+	return bytes([first[i % k], (i // k) & 0xFF, (i // k >> 8) & 0xFF, 1])
 
 
 def ipv4(src, dst, proto, payload, ident=0):
@@ -51,17 +63,22 @@ def udp(src, dst, sport, dport, payload):
 
 
 class Writer:
-	def __init__(self, path):
+	"""step: microseconds of packet time per packet (1 by default). A case
+	that needs its capture to span a given time (e.g. to stay inside a
+	threshold window yet not be instantaneous) sets w.step in its write()."""
+
+	def __init__(self, path, step=1):
 		self.f = open(path, "wb")
 		self.f.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1))
 		self.t = 1700000000 * 1000000
+		self.step = step
 		self.n = 0
 
 	def put(self, frame):
 		self.f.write(struct.pack("<IIII", self.t // 1000000, self.t % 1000000, len(frame),
 					 len(frame)))
 		self.f.write(frame)
-		self.t += 1
+		self.t += self.step
 		self.n += 1
 
 	def close(self):
@@ -106,6 +123,16 @@ class Tcp:
 			self.sseq += len(part)
 			self._c(ACK)
 
+	def talk(self, exchanges):
+		"""Client message, then the server's answer, for each (ask, answer) of
+		exchanges (any iterable, so a case with N of them holds none in
+		memory). An answer of None withholds it: the server only ACKs, and the
+		request stays open (an unanswered pipeline)."""
+		for ask, answer in exchanges:
+			self.client(ask)
+			if answer is not None:
+				self.server(answer)
+
 	def close(self):
 		self._c(FIN | ACK)
 		self.cseq += 1
@@ -114,20 +141,38 @@ class Tcp:
 		self._c(ACK)
 
 
-def main(doc, sizes, write):
-	"""The growth-case command line: `--sizes` or `N OUTDIR` (qa/growth/run.py)."""
+def source_syns(w, n, dst, spread=False):
+	"""One SYN from each of n sources to dst:80, over 10 s of packet time
+	(inside a 60 s threshold window, yet not one instant): 10.7.0.0/16, or
+	spread_addr()'s sources for the reference. The host/threshold table
+	cases: every SYN is a new source's entry, created and looked up."""
+	w.step = max(1, 10 * 1000000 // n)
+	for i in range(n):
+		src = spread_addr(i) if spread else addr(10, 7, (i + 1) >> 8, (i + 1) & 0xFF)
+		w.put(eth(tcp(src, dst, 1024 + i % 60000, 80, 1000, 0, SYN)))
+
+
+def main(doc, sizes, write, flags=(), max_n=None):
+	"""The growth-case command line: `--sizes` or `N OUTDIR` (qa/growth/run.py).
+
+	flags: optional trailing words a case accepts after OUTDIR (e.g. --spread,
+	for a by-hand reference run); write(w, n, given) then gets the set given.
+	max_n: the largest N the case can build (e.g. the hosts of one /16)."""
 	import os
 	import sys
 
-	if len(sys.argv) == 2 and sys.argv[1] == "--sizes":
+	argv = sys.argv[1:]
+	if argv == ["--sizes"]:
 		print(" ".join(str(s) for s in sizes))
 		return
-	if len(sys.argv) != 3:
+	if len(argv) < 2 or any(a not in flags for a in argv[2:]):
 		sys.exit(doc)
-	n, out = int(sys.argv[1]), sys.argv[2]
+	n, out = int(argv[0]), argv[1]
+	if n < 1 or (max_n is not None and n > max_n):
+		sys.exit("N must be 1..%s" % (max_n or "any"))
 	os.makedirs(out, exist_ok=True)
 	w = Writer(os.path.join(out, "in.pcap"))
-	rules, args = write(w, n)
+	rules, args = write(w, n, set(argv[2:])) if flags else write(w, n)
 	w.close()
 	with open(os.path.join(out, "rules"), "w") as f:
 		f.write(rules)

@@ -13,59 +13,17 @@ What it catches: per-request work that walks every transaction the
 connection ever had (the transaction gc, tx lookups by id, detection's and
 logging's walks): the cost per request then grows with N (issue 43, item 2:
 80,000 requests took 16x the time of 20,000 before the gc kept a mark).
-Standard library only (struct), as qa/bench/flood-gen.py.
+Written with qa/growth/pcapw.py.
 """
-
 import os
-import struct
 import sys
 
-SRV_MAC = bytes.fromhex("020000000001")
-CLI_MAC = bytes.fromhex("020000000002")
-CLIENT = bytes([10, 43, 2, 1])
-SERVER = bytes([10, 43, 2, 2])
-SPORT, DPORT = 40432, 80
-SYN, ACK, PSH, FIN = 0x02, 0x10, 0x08, 0x01
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import pcapw  # noqa: E402
+
 BODY = b"ok\n"
-
-
-def csum(data):
-	if len(data) & 1:
-		data += b"\0"
-	s = sum(struct.unpack("!%dH" % (len(data) // 2), data))
-	while s >> 16:
-		s = (s & 0xFFFF) + (s >> 16)
-	return ~s & 0xFFFF
-
-
-def packet(to_server, seq, ack, flags, payload=b""):
-	src, dst = (CLIENT, SERVER) if to_server else (SERVER, CLIENT)
-	sp, dp = (SPORT, DPORT) if to_server else (DPORT, SPORT)
-	tcp = struct.pack("!HHIIBBHHH", sp, dp, seq & 0xFFFFFFFF, ack & 0xFFFFFFFF, 5 << 4,
-			  flags, 65535, 0, 0) + payload
-	pseudo = src + dst + struct.pack("!BBH", 0, 6, len(tcp))
-	tcp = tcp[:16] + struct.pack("!H", csum(pseudo + tcp)) + tcp[18:]
-	ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(tcp), 0, 0x4000, 64, 6, 0, src, dst)
-	ip = ip[:10] + struct.pack("!H", csum(ip)) + ip[12:]
-	macs = SRV_MAC + CLI_MAC if to_server else CLI_MAC + SRV_MAC
-	return macs + b"\x08\x00" + ip + tcp
-
-
-class Writer:
-	"""pcap at 50 us a packet: 80,000 requests span 12 s, under every timeout."""
-	def __init__(self, path):
-		self.f = open(path, "wb")
-		self.f.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1))
-		self.t = 1700000000 * 1000000
-
-	def put(self, pkt):
-		self.f.write(struct.pack("<IIII", self.t // 1000000, self.t % 1000000, len(pkt),
-					 len(pkt)))
-		self.f.write(pkt)
-		self.t += 50
-
-	def close(self):
-		self.f.close()
+RESPONSE = (b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: %d\r\n"
+	    b"Connection: keep-alive\r\n\r\n" % len(BODY)) + BODY
 
 
 def request(i):
@@ -73,53 +31,19 @@ def request(i):
 		b"User-Agent: growth/1\r\n\r\n" % i)
 
 
-RESPONSE = (b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: %d\r\n"
-	    b"Connection: keep-alive\r\n\r\n" % len(BODY)) + BODY
-
-
-def write(n, outdir):
-	w = Writer(os.path.join(outdir, "in.pcap"))
-	c, s = 1000, 5000000
-	w.put(packet(True, c, 0, SYN))
-	w.put(packet(False, s, c + 1, SYN | ACK))
-	c, s = c + 1, s + 1
-	w.put(packet(True, c, s, ACK))
-	for i in range(n):
-		req = request(i)
-		w.put(packet(True, c, s, PSH | ACK, req))
-		c += len(req)
-		w.put(packet(False, s, c, PSH | ACK, RESPONSE))
-		s += len(RESPONSE)
-		w.put(packet(True, c, s, ACK))
-	w.put(packet(True, c, s, FIN | ACK))
-	w.put(packet(False, s, c + 1, FIN | ACK))
-	w.put(packet(True, c + 1, s + 1, ACK))
-	w.close()
+def write(w, n):
+	c = pcapw.Tcp(w, pcapw.addr(10, 43, 2, 1), pcapw.addr(10, 43, 2, 2), 40432, 80).open()
+	c.talk((request(i), RESPONSE) for i in range(n))
+	c.close()
 	# the whole connection is parsed: past the default 1mb stream depth
 	# the app layer would see no more requests, and the cost stop growing
-	with open(os.path.join(outdir, "args"), "w") as f:
-		f.write("--set stream.reassembly.depth=0\n")
-	with open(os.path.join(outdir, "rules"), "w") as f:
-		f.write('alert http any any -> any any (msg:"growth keep-alive every request"; '
-			'flow:established,to_server; http.uri; content:"/item/"; startswith; '
-			'sid:4300201; rev:1;)\n')
-		f.write('alert http any any -> any any (msg:"growth keep-alive one request"; '
-			'flow:established,to_server; http.uri; content:"/item/%d"; endswith; '
-			'sid:4300202; rev:1;)\n' % (n // 2))
-
-
-def main(argv):
-	if len(argv) == 2 and argv[1] == "--sizes":
-		print("20000 80000 4000 32000")
-		return 0
-	if len(argv) != 3:
-		sys.stderr.write("usage: %s --sizes | N OUTDIR\n" % argv[0])
-		return 2
-	n = int(argv[1])
-	os.makedirs(argv[2], exist_ok=True)
-	write(n, argv[2])
-	return 0
+	return ('alert http any any -> any any (msg:"growth keep-alive every request"; '
+		'flow:established,to_server; http.uri; content:"/item/"; startswith; '
+		'sid:4300201; rev:1;)\n'
+		'alert http any any -> any any (msg:"growth keep-alive one request"; '
+		'flow:established,to_server; http.uri; content:"/item/%d"; endswith; '
+		'sid:4300202; rev:1;)\n' % (n // 2)), "--set stream.reassembly.depth=0"
 
 
 if __name__ == "__main__":
-	sys.exit(main(sys.argv))
+	pcapw.main(__doc__, (20000, 80000, 4000, 32000), write)

@@ -17,11 +17,11 @@ typedef struct Env {
 } Env;
 
 /* 0, or -1 with the loader's or builder's error on stderr. */
-static inline int env_init_max(Env *e, const char *rules, enum mpm_algo algo,
-			       uint32_t alert_max)
+/* An engine built with the whole DetectConfig given (table sizes, memcaps). */
+static inline int env_init_cfg(Env *e, const char *rules, const DetectConfig *cfg)
 {
 	RuleLoadConfig rc = { .quiet = 1 };
-	DetectConfig dc = { .algo = algo, .alert_max = alert_max };
+	DetectConfig dc = *cfg;
 	char err[512] = "";
 
 	memset(e, 0, sizeof(*e));
@@ -39,6 +39,14 @@ static inline int env_init_max(Env *e, const char *rules, enum mpm_algo algo,
 	e->tc = thread_counters_new();
 	e->dt = detect_thread_new(e->de, e->tc);
 	return e->dt ? 0 : -1;
+}
+
+static inline int env_init_max(Env *e, const char *rules, enum mpm_algo algo,
+			       uint32_t alert_max)
+{
+	DetectConfig dc = { .algo = algo, .alert_max = alert_max };
+
+	return env_init_cfg(e, rules, &dc);
 }
 
 static inline void env_free(Env *e)

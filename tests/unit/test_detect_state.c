@@ -22,27 +22,11 @@
 /* An engine with the given table settings (0: defaults). */
 static int env_dc(Env *e, const char *rules, const DetectConfig *tables)
 {
-	RuleLoadConfig rc = { .quiet = 1 };
 	DetectConfig dc = *tables;
-	char err[512] = "";
 
 	dc.algo = MPM_AC;
 	dc.alert_max = 15;
-	memset(e, 0, sizeof(*e));
-	detect_register_counters();
-	e->t = sig_table_new();
-	if (!e->t || sig_load_string(e->t, rules, "test.rules", &rc, err, sizeof(err)) != 0) {
-		fprintf(stderr, "load: %s\n", err);
-		return -1;
-	}
-	e->de = detect_engine_build(e->t, &dc, err, sizeof(err));
-	if (!e->de) {
-		fprintf(stderr, "build: %s\n", err);
-		return -1;
-	}
-	e->tc = thread_counters_new();
-	e->dt = detect_thread_new(e->de, e->tc);
-	return e->dt ? 0 : -1;
+	return env_init_cfg(e, rules, &dc);
 }
 
 static void mk_pkt(Packet *p, uint32_t src, long sec)

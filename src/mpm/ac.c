@@ -47,6 +47,21 @@ struct ac_build {
 	uint32_t *fail;         /* [nnodes] */
 	uint32_t *rows;         /* [ndense << shift] dense rows, BFS ids */
 	uint32_t ndense, shift;
+
+	/* the patterns' extent (check_patterns) */
+	size_t nbytes, maxnodes;
+	uint32_t maxlen;
+	/* row geometry (build_rows): stride = 1 << shift entries of width bytes */
+	size_t stride;
+	uint32_t width;
+
+	/* step 6, over BFS ids */
+	uint32_t *onode_of;     /* first literal ending at the state, AC_NONE */
+	uint32_t *mlb;          /* nearest owner of a node down the suffix chain;
+	                         * tagged 0x80000000 | node number: its own */
+	uint32_t *perm, *inv;   /* BFS id -> final state number, and back */
+	uint32_t nfilter, matchlo, nonode;
+	uint64_t nout;          /* GPU list entries */
 };
 
 static void ac_build_release(struct ac_build *b)
@@ -62,6 +77,10 @@ static void ac_build_release(struct ac_build *b)
 	free(b->scls);
 	free(b->fail);
 	free(b->rows);
+	free(b->onode_of);
+	free(b->mlb);
+	free(b->perm);
+	free(b->inv);
 }
 
 /* Folded bytes (shorter first on a common prefix), then nocase, then the
@@ -465,9 +484,405 @@ static int build_gpu_filter(const struct ac_build *b, const struct ac_layout *h,
 	return 0;
 }
 
+/* ---- the block (ac.h): each step below fills one part of it ---- */
+
 static size_t align8(size_t x)
 {
 	return (x + 7) & ~(size_t)7;
+}
+
+/* The patterns' extent, before anything is allocated: the bytes they use,
+ * a bound on the trie's nodes and the longest one. */
+static int check_patterns(struct ac_build *b, char *err, size_t errlen)
+{
+	b->maxnodes = 1;
+	for (uint32_t i = 0; i < b->npats; i++) {
+		const struct ac_pattern *p = &b->pats[i];
+
+		if (p->len == 0) {
+			snprintf(err, errlen, "ac: pattern id %u is empty", p->id);
+			return -1;
+		}
+		if ((size_t)p->off + p->len > b->nbytes)
+			b->nbytes = (size_t)p->off + p->len;
+		b->maxnodes += p->len;
+		if (p->len > b->maxlen)
+			b->maxlen = p->len;
+	}
+	if (b->maxnodes >= AC_NONE / 2) {
+		snprintf(err, errlen, "ac: %zu pattern bytes: too many states", b->maxnodes);
+		return -1;
+	}
+	return 0;
+}
+
+/* Step 1: the patterns sorted (cmp_lit), equal neighbours one literal. */
+static int build_literals(struct ac_build *b)
+{
+	uint32_t n = b->npats;
+
+	b->folded = malloc(b->nbytes ? b->nbytes : 1);
+	b->order = malloc(sizeof(uint32_t) * (n ? n : 1));
+	b->lit_first = malloc(sizeof(uint32_t) * ((size_t)n + 1));
+	b->lit_node = malloc(sizeof(uint32_t) * (n ? n : 1));
+	if (!b->folded || !b->order || !b->lit_first || !b->lit_node)
+		return -1;
+	for (size_t i = 0; i < b->nbytes; i++)
+		b->folded[i] = mpm_fold(b->bytes[i]);
+	for (uint32_t i = 0; i < n; i++)
+		b->order[i] = i;
+	qsort_r(b->order, n, sizeof(uint32_t), cmp_lit, b);
+	for (uint32_t i = 0; i < n; i++)
+		if (i == 0 || cmp_lit(&b->order[i - 1], &b->order[i], b) != 0)
+			b->lit_first[b->nlit++] = i;
+	b->lit_first[b->nlit] = n;
+	return 0;
+}
+
+/* Step 5: the row geometry, how many dense rows the budget holds, then the
+ * fail links and the rows themselves. */
+static int build_rows(struct ac_build *b, const struct ac_opts *opts)
+{
+	uint32_t ns = b->nnodes;
+	size_t ndense;
+
+	while ((1u << b->shift) < b->nclass)
+		b->shift++;
+	b->width = (opts->width == 4 || ns > 65536) ? 4 : 2;
+	b->stride = (size_t)1 << b->shift;
+	ndense = opts->dense_budget / (b->stride * b->width);
+	if (ndense < 1)
+		ndense = 1;
+	if (ndense > ns)
+		ndense = ns;
+	b->ndense = (uint32_t)ndense;
+	/* every row but the root's starts as a copy of its fail state's
+	 * (build_fail): zeroing them all first was a memset of megabytes per
+	 * automaton, with many automata per engine */
+	b->rows = malloc(ndense * b->stride * sizeof(uint32_t));
+	if (!b->rows)
+		return -1;
+	memset(b->rows, 0, b->stride * sizeof(uint32_t));
+	build_fail(b);
+	return 0;
+}
+
+/* Step 6a: output nodes in BFS order. onode_of[s]: the first literal
+ * ending at s; mlb[s]: the nearest state of s's suffix chain (s itself
+ * included) that owns a node. */
+static int build_outputs(struct ac_build *b)
+{
+	uint32_t ns = b->nnodes;
+
+	b->mlb = malloc(sizeof(uint32_t) * ns);
+	b->onode_of = malloc(sizeof(uint32_t) * ns);
+	if (!b->mlb || !b->onode_of)
+		return -1;
+	for (uint32_t s = 0; s < ns; s++)
+		b->onode_of[s] = AC_NONE;
+	for (uint32_t l = 0; l < b->nlit; l++)
+		if (b->onode_of[b->lit_node[l]] == AC_NONE)
+			b->onode_of[b->lit_node[l]] = l;
+	b->mlb[0] = AC_NONE;
+	for (uint32_t s = 1; s < ns; s++)
+		b->mlb[s] = b->onode_of[s] != AC_NONE ? s : b->mlb[b->fail[s]];
+	return 0;
+}
+
+/* Step 6b: the final numbering of the dense states (root, depth-1 without
+ * matches, other states without matches, states with matches: the bounds
+ * the scan compares with), then the output nodes numbered in that order,
+ * which tags their owners' mlb entries. */
+static int build_numbering(struct ac_build *b)
+{
+	uint32_t ns = b->nnodes, nd = b->ndense, w = 1;
+	uint32_t *perm, *inv;
+
+	perm = b->perm = malloc(sizeof(uint32_t) * ns);
+	inv = b->inv = malloc(sizeof(uint32_t) * ns);
+	if (!perm || !inv)
+		return -1;
+	perm[0] = 0;
+	for (uint32_t s = 1; s < nd; s++)
+		if (s < b->child[1] && b->mlb[s] == AC_NONE)
+			perm[s] = w++;
+	b->nfilter = w;
+	for (uint32_t s = 1; s < nd; s++)
+		if (s >= b->child[1] && b->mlb[s] == AC_NONE)
+			perm[s] = w++;
+	b->matchlo = w;
+	for (uint32_t s = 1; s < nd; s++)
+		if (b->mlb[s] != AC_NONE)
+			perm[s] = w++;
+	for (uint32_t s = nd; s < ns; s++)
+		perm[s] = s;
+	for (uint32_t s = 0; s < ns; s++)
+		inv[perm[s]] = s;
+	for (uint32_t f = 0; f < ns; f++) {
+		uint32_t s = inv[f];
+
+		if (b->onode_of[s] != AC_NONE)
+			b->mlb[s] = b->nonode++ | 0x80000000u;   /* own node, numbered */
+	}
+	return 0;
+}
+
+/* GPU lists: how many (literal, id) entries the states' suffix chains
+ * hold, which out[] must index with 32 bits. */
+static int count_gpu_out(struct ac_build *b, char *err, size_t errlen)
+{
+	uint64_t *cnt = calloc(b->nnodes, sizeof(uint64_t));
+
+	if (!cnt) {
+		snprintf(err, errlen, "ac: out of memory");
+		return -1;
+	}
+	for (uint32_t l = 0; l < b->nlit; l++)
+		cnt[b->lit_node[l]] += b->lit_first[l + 1] - b->lit_first[l];
+	for (uint32_t s = 1; s < b->nnodes; s++) {
+		cnt[s] += cnt[b->fail[s]];
+		b->nout += cnt[s];
+	}
+	free(cnt);
+	if (b->nout > UINT32_MAX) {
+		snprintf(err, errlen, "ac: GPU match lists too large (%llu entries)",
+			 (unsigned long long)b->nout);
+		return -1;
+	}
+	return 0;
+}
+
+/* Step 6c: the header, every array's offset and the block's size. */
+static void plan_layout(const struct ac_build *b, int gpu_lists, struct ac_layout *h)
+{
+	uint32_t ns = b->nnodes, n = b->npats, nlit = b->nlit;
+	size_t off = align8(sizeof(struct ac_layout)), nsparse = ns - b->ndense, litbytes = 0;
+
+	for (uint32_t l = 0; l < nlit; l++)
+		litbytes += b->pats[b->order[b->lit_first[l]]].len;
+	h->magic = AC_MAGIC;
+	h->nstates = ns;
+	h->ndense = b->ndense;
+	h->nclass = b->nclass;
+	h->shift = b->shift;
+	h->width = b->width;
+	h->nfilter = b->nfilter;
+	h->matchlo = b->matchlo;
+	h->nlit = nlit;
+	h->nids = n;
+	h->nonode = b->nonode;
+	h->npatterns = n;
+	h->maxlen = b->maxlen;
+	h->off_cls = off;    off = align8(off + 256);
+	h->off_bigram = off; off = align8(off + 8192);
+	h->off_dense = off;  off = align8(off + (size_t)b->ndense * b->stride * b->width);
+	h->off_fail = off;   off = align8(off + nsparse * 4);
+	h->off_child = off;  off = align8(off + (nsparse + 1) * 4);
+	h->off_scls = off;   off = align8(off + nsparse);
+	h->off_mlink = off;  off = align8(off + (size_t)(ns - b->matchlo) * 4);
+	h->off_onode = off;  off = align8(off + (size_t)b->nonode * sizeof(struct ac_onode));
+	h->off_lit = off;    off = align8(off + ((size_t)nlit + 1) * sizeof(struct ac_lit));
+	h->off_ids = off;    off = align8(off + (size_t)n * 4);
+	h->off_bytes = off;  off = align8(off + litbytes);
+	if (gpu_lists) {
+		h->nout = (uint32_t)b->nout;
+		h->off_outoff = off; off = align8(off + ((size_t)ns + 1) * 4);
+		h->off_out = off;    off = align8(off + (size_t)b->nout * 4);
+		h->off_pat = off;    off = align8(off + (size_t)n * sizeof(struct ac_pattern));
+		h->gquadbits = gquad_bits(b);
+		h->off_gdepth = off; off = align8(off + ns);
+		h->off_gpair = off;  off = align8(off + 4096 * 4);
+		h->off_gsid = off;   off = align8(off + 256);
+		h->off_gquad = off;  off = align8(off + gquad_bytes(h->gquadbits));
+	}
+	h->size = off;
+}
+
+/* The dense rows, renumbered, in the block's entry width. */
+static void write_dense(const struct ac_build *b, const struct ac_layout *h, uint8_t *blk)
+{
+	for (uint32_t s = 0; s < b->ndense; s++) {
+		const uint32_t *src = b->rows + (size_t)s * b->stride;
+		size_t dst = (size_t)b->perm[s] * b->stride;
+
+		if (b->width == 2) {
+			uint16_t *d = (uint16_t *)(blk + h->off_dense) + dst;
+
+			for (uint32_t c = 0; c < b->nclass; c++)
+				d[c] = (uint16_t)b->perm[src[c]];
+		} else {
+			uint32_t *d = (uint32_t *)(blk + h->off_dense) + dst;
+
+			for (uint32_t c = 0; c < b->nclass; c++)
+				d[c] = b->perm[src[c]];
+		}
+	}
+}
+
+/* Sparse states keep their BFS numbers; their fail targets may be dense. */
+static void write_sparse(const struct ac_build *b, const struct ac_layout *h, uint8_t *blk)
+{
+	uint32_t *fail = (uint32_t *)(blk + h->off_fail);
+	uint32_t *child = (uint32_t *)(blk + h->off_child);
+	uint8_t *scls = blk + h->off_scls;
+	uint32_t ns = b->nnodes, nd = b->ndense;
+
+	for (size_t s = nd; s < ns; s++) {
+		fail[s - nd] = b->perm[b->fail[s]];
+		child[s - nd] = b->child[s];
+		scls[s - nd] = b->scls[s];
+	}
+	child[ns - nd] = ns;
+}
+
+/* A tagged mlb entry is its own node's number; an untagged one names the
+ * state that owns the node. */
+static uint32_t onode_ref(const struct ac_build *b, uint32_t t)
+{
+	if (t != AC_NONE && !(t & 0x80000000u))
+		t = b->mlb[t];
+	return t == AC_NONE ? AC_NONE : t & 0x7fffffffu;
+}
+
+/* mlink per state from matchlo, and the output nodes: each lists the
+ * literals ending at its state and links to the next node down the chain. */
+static void write_onodes(const struct ac_build *b, const struct ac_layout *h, uint8_t *blk)
+{
+	uint32_t *mlink = (uint32_t *)(blk + h->off_mlink);
+	struct ac_onode *on = (struct ac_onode *)(blk + h->off_onode);
+	uint32_t ns = b->nnodes;
+
+	for (uint32_t f = b->matchlo; f < ns; f++)
+		mlink[f - b->matchlo] = onode_ref(b, b->mlb[b->inv[f]]);
+	for (uint32_t s = 1; s < ns; s++) {
+		uint32_t t = b->mlb[s], l0, l1;
+		struct ac_onode *o;
+
+		if (t == AC_NONE || !(t & 0x80000000u))
+			continue;
+		o = &on[t & 0x7fffffffu];
+		l0 = l1 = b->onode_of[s];
+		while (l1 < b->nlit && b->lit_node[l1] == s)
+			l1++;
+		o->lit = l0;
+		o->nlit = l1 - l0;
+		o->next = onode_ref(b, b->mlb[b->fail[s]]);
+	}
+}
+
+/* The literals (original bytes, one copy each) and their ids. */
+static void write_literals(const struct ac_build *b, const struct ac_layout *h, uint8_t *blk)
+{
+	struct ac_lit *lit = (struct ac_lit *)(blk + h->off_lit);
+	uint32_t *ids = (uint32_t *)(blk + h->off_ids);
+	uint8_t *lb = blk + h->off_bytes;
+	uint32_t boff = 0;
+
+	for (uint32_t l = 0; l < b->nlit; l++) {
+		const struct ac_pattern *p = &b->pats[b->order[b->lit_first[l]]];
+
+		lit[l].off = boff;
+		lit[l].len = p->len;
+		lit[l].nocase = p->nocase;
+		lit[l].ids = b->lit_first[l];
+		memcpy(lb + boff, b->bytes + p->off, p->len);
+		boff += p->len;
+		for (uint32_t k = b->lit_first[l]; k < b->lit_first[l + 1]; k++)
+			ids[k] = b->pats[b->order[k]].id;
+	}
+	lit[b->nlit].ids = b->npats;
+}
+
+/* GPU lists, in the order ac_report walks the chain: read back from the
+ * nodes and literals already in the block. */
+static void write_gpu_lists(const struct ac_build *b, const struct ac_layout *h, uint8_t *blk)
+{
+	const uint32_t *mlink = (const uint32_t *)(blk + h->off_mlink);
+	const struct ac_onode *on = (const struct ac_onode *)(blk + h->off_onode);
+	const struct ac_lit *lit = (const struct ac_lit *)(blk + h->off_lit);
+	const uint32_t *ids = (const uint32_t *)(blk + h->off_ids);
+	uint32_t *outoff = (uint32_t *)(blk + h->off_outoff);
+	uint32_t *out = (uint32_t *)(blk + h->off_out);
+	struct ac_pattern *gp = (struct ac_pattern *)(blk + h->off_pat);
+	uint32_t ns = b->nnodes, wr = 0;
+
+	for (uint32_t f = 0; f < ns; f++) {
+		outoff[f] = wr;
+		if (f < b->matchlo)
+			continue;
+		for (uint32_t o = mlink[f - b->matchlo]; o != AC_NONE; o = on[o].next)
+			for (uint32_t li = on[o].lit; li < on[o].lit + on[o].nlit; li++)
+				for (uint32_t k = lit[li].ids; k < lit[li + 1].ids; k++)
+					out[wr++] = k;
+	}
+	outoff[ns] = wr;
+	for (uint32_t l = 0; l < b->nlit; l++)
+		for (uint32_t k = lit[l].ids; k < lit[l + 1].ids; k++)
+			gp[k] = (struct ac_pattern){ .id = ids[k], .off = lit[l].off,
+						     .len = lit[l].len, .nocase = lit[l].nocase };
+}
+
+/* The bigram filter, and whether the scan should use it (AC_F_FILTER). */
+static int build_bigram(const struct ac_build *b, const struct ac_opts *opts,
+			struct ac_layout *h, uint8_t *blk)
+{
+	uint8_t one1[256] = { 0 };
+	uint8_t *bg = blk + h->off_bigram;
+	uint8_t *pref2 = calloc(65536, 1);
+
+	if (!pref2)
+		return -1;
+	for (uint32_t l = 0; l < b->nlit; l++) {
+		const struct ac_pattern *p = &b->pats[b->order[b->lit_first[l]]];
+		const uint8_t *f = b->folded + p->off;
+
+		if (p->len == 1)
+			one1[f[0]] = 1;
+		else
+			pref2[f[0] | f[1] << 8] = 1;
+	}
+	for (uint32_t x = 0; x < 256; x++)
+		for (uint32_t y = 0; y < 256; y++)
+			if (one1[mpm_fold((uint8_t)y)] ||
+			    pref2[mpm_fold((uint8_t)x) | mpm_fold((uint8_t)y) << 8])
+				bg[(x | y << 8) >> 3] |= (uint8_t)(1u << (x & 7));
+	if (opts->filter > 0 || (opts->filter < 0 && filter_pays(pref2, one1, b->cls)))
+		h->flags |= AC_F_FILTER;
+	free(pref2);
+	return 0;
+}
+
+/* Steps 1-5: literals, classes, trie, BFS numbering, rows; then the
+ * output nodes and the final numbering. */
+static int build_states(struct ac_build *b, const struct ac_opts *opts)
+{
+	if (build_literals(b) < 0)
+		return -1;
+	build_classes(b);
+	if (build_trie(b, b->maxnodes, b->maxlen) < 0 || build_bfs(b) < 0 ||
+	    build_rows(b, opts) < 0 || build_outputs(b) < 0 || build_numbering(b) < 0)
+		return -1;
+	return 0;
+}
+
+/* Every part of the block from the build's tables; h is written last. */
+static int write_block(const struct ac_build *b, const struct ac_opts *opts,
+		       struct ac_layout *h, uint8_t *blk)
+{
+	memcpy(blk + h->off_cls, b->cls, 256);
+	write_dense(b, h, blk);
+	write_sparse(b, h, blk);
+	write_onodes(b, h, blk);
+	write_literals(b, h, blk);
+	if (opts->gpu_lists) {
+		write_gpu_lists(b, h, blk);
+		if (build_gpu_filter(b, h, blk, b->perm) < 0)
+			return -1;
+	}
+	if (build_bigram(b, opts, h, blk) < 0)
+		return -1;
+	memcpy(blk, h, sizeof(*h));
+	return 0;
 }
 
 AcAutomaton *ac_build_opts(const struct ac_pattern *pats, uint32_t n,
@@ -476,12 +891,9 @@ AcAutomaton *ac_build_opts(const struct ac_pattern *pats, uint32_t n,
 {
 	static const struct ac_opts defopts = AC_OPTS_DEFAULT;
 	struct ac_build b = { .pats = pats, .npats = n, .bytes = bytes };
+	struct ac_layout h = { 0 };
 	AcAutomaton *a = NULL;
 	uint8_t *blk = NULL;
-	uint32_t *perm = NULL, *inv = NULL, *mlb = NULL, *onode_of = NULL;
-	uint8_t *pref2 = NULL;
-	size_t nbytes = 0, maxnodes = 1;
-	uint32_t maxlen = 0;
 	char dummy[8];
 
 	if (!err || !errlen) {
@@ -491,327 +903,20 @@ AcAutomaton *ac_build_opts(const struct ac_pattern *pats, uint32_t n,
 	err[0] = '\0';
 	if (!opts)
 		opts = &defopts;
-	for (uint32_t i = 0; i < n; i++) {
-		if (pats[i].len == 0) {
-			snprintf(err, errlen, "ac: pattern id %u is empty", pats[i].id);
-			return NULL;
-		}
-		if ((size_t)pats[i].off + pats[i].len > nbytes)
-			nbytes = (size_t)pats[i].off + pats[i].len;
-		maxnodes += pats[i].len;
-		if (pats[i].len > maxlen)
-			maxlen = pats[i].len;
-	}
-	if (maxnodes >= AC_NONE / 2) {
-		snprintf(err, errlen, "ac: %zu pattern bytes: too many states", maxnodes);
+	if (check_patterns(&b, err, errlen) != 0)
 		return NULL;
-	}
-
-	/* 1. literals */
-	b.folded = malloc(nbytes ? nbytes : 1);
-	b.order = malloc(sizeof(uint32_t) * (n ? n : 1));
-	b.lit_first = malloc(sizeof(uint32_t) * ((size_t)n + 1));
-	b.lit_node = malloc(sizeof(uint32_t) * (n ? n : 1));
-	if (!b.folded || !b.order || !b.lit_first || !b.lit_node)
+	if (build_states(&b, opts) < 0)
 		goto nomem;
-	for (size_t i = 0; i < nbytes; i++)
-		b.folded[i] = mpm_fold(bytes[i]);
-	for (uint32_t i = 0; i < n; i++)
-		b.order[i] = i;
-	qsort_r(b.order, n, sizeof(uint32_t), cmp_lit, &b);
-	for (uint32_t i = 0; i < n; i++)
-		if (i == 0 || cmp_lit(&b.order[i - 1], &b.order[i], &b) != 0)
-			b.lit_first[b.nlit++] = i;
-	b.lit_first[b.nlit] = n;
-
-	/* 2-4. classes, trie, BFS */
-	build_classes(&b);
-	if (build_trie(&b, maxnodes, maxlen) < 0 || build_bfs(&b) < 0)
-		goto nomem;
-
-	uint32_t ns = b.nnodes, nc = b.nclass;
-
-	/* 5. geometry: row width and how many rows the budget holds */
-	while ((1u << b.shift) < nc)
-		b.shift++;
-	uint32_t width = (opts->width == 4 || ns > 65536) ? 4 : 2;
-	size_t stride = (size_t)1 << b.shift;
-	size_t rowbytes = stride * width;
-	size_t ndense = opts->dense_budget / rowbytes;
-
-	if (ndense < 1)
-		ndense = 1;
-	if (ndense > ns)
-		ndense = ns;
-	b.ndense = (uint32_t)ndense;
-	/* every row but the root's starts as a copy of its fail state's
-	 * (build_fail): zeroing them all first was a memset of megabytes per
-	 * automaton, with many automata per engine */
-	b.rows = malloc(ndense * stride * sizeof(uint32_t));
-	if (!b.rows)
-		goto nomem;
-	memset(b.rows, 0, stride * sizeof(uint32_t));
-	build_fail(&b);
-
-	/* 6a. output nodes in BFS order: mlb[s] = first node of state s */
-	uint32_t nonode = 0;
-
-	mlb = malloc(sizeof(uint32_t) * ns);
-	onode_of = malloc(sizeof(uint32_t) * ns);
-	if (!mlb || !onode_of)
-		goto nomem;
-	for (uint32_t s = 0; s < ns; s++)
-		onode_of[s] = AC_NONE;
-	for (uint32_t l = 0; l < b.nlit; l++)
-		if (onode_of[b.lit_node[l]] == AC_NONE)
-			onode_of[b.lit_node[l]] = l;   /* its first literal, for now */
-	mlb[0] = AC_NONE;
-	for (uint32_t s = 1; s < ns; s++)
-		mlb[s] = onode_of[s] != AC_NONE ? s : mlb[b.fail[s]];
-
-	/* 6b. final numbering of the dense states: root, depth-1 without
-	 * matches, other states without matches, states with matches */
-	perm = malloc(sizeof(uint32_t) * ns);
-	inv = malloc(sizeof(uint32_t) * ns);
-	if (!perm || !inv)
-		goto nomem;
-	uint32_t nfilter = 1, matchlo, w = 1;
-
-	perm[0] = 0;
-	for (uint32_t s = 1; s < ndense; s++)
-		if (s < b.child[1] && mlb[s] == AC_NONE)
-			perm[s] = w++;
-	nfilter = w;
-	for (uint32_t s = 1; s < ndense; s++)
-		if (s >= b.child[1] && mlb[s] == AC_NONE)
-			perm[s] = w++;
-	matchlo = w;
-	for (uint32_t s = 1; s < ndense; s++)
-		if (mlb[s] != AC_NONE)
-			perm[s] = w++;
-	for (uint32_t s = (uint32_t)ndense; s < ns; s++)
-		perm[s] = s;
-	for (uint32_t s = 0; s < ns; s++)
-		inv[perm[s]] = s;
-
-	/* output node numbers, in final state order of their owners */
-	for (uint32_t f = 0; f < ns; f++) {
-		uint32_t s = inv[f];
-
-		if (onode_of[s] != AC_NONE)
-			mlb[s] = nonode++ | 0x80000000u;   /* own node, numbered */
-	}
-
-	/* 6c. the block */
-	uint32_t nlit = b.nlit;
-	size_t litbytes = 0;
-
-	for (uint32_t l = 0; l < nlit; l++)
-		litbytes += pats[b.order[b.lit_first[l]]].len;
-
-	/* GPU lists: every (literal, id) of the state's suffix chain */
-	uint64_t nout = 0;
-
-	if (opts->gpu_lists) {
-		uint64_t *cnt = calloc(ns, sizeof(uint64_t));
-
-		if (!cnt)
-			goto nomem;
-		for (uint32_t l = 0; l < b.nlit; l++)
-			cnt[b.lit_node[l]] += b.lit_first[l + 1] - b.lit_first[l];
-		for (uint32_t s = 1; s < ns; s++) {
-			cnt[s] += cnt[b.fail[s]];
-			nout += cnt[s];
-		}
-		free(cnt);
-		if (nout > UINT32_MAX) {
-			snprintf(err, errlen, "ac: GPU match lists too large (%llu entries)",
-				 (unsigned long long)nout);
-			goto fail;
-		}
-	}
-
-	struct ac_layout h = { 0 };
-	size_t off = align8(sizeof(struct ac_layout));
-	size_t nsparse = ns - ndense;
-
-	h.magic = AC_MAGIC;
-	h.nstates = ns;
-	h.ndense = (uint32_t)ndense;
-	h.nclass = nc;
-	h.shift = b.shift;
-	h.width = width;
-	h.nfilter = nfilter;
-	h.matchlo = matchlo;
-	h.nlit = nlit;
-	h.nids = n;
-	h.nonode = nonode;
-	h.npatterns = n;
-	h.maxlen = maxlen;
-	h.off_cls = off;    off = align8(off + 256);
-	h.off_bigram = off; off = align8(off + 8192);
-	h.off_dense = off;  off = align8(off + ndense * rowbytes);
-	h.off_fail = off;   off = align8(off + nsparse * 4);
-	h.off_child = off;  off = align8(off + (nsparse + 1) * 4);
-	h.off_scls = off;   off = align8(off + nsparse);
-	h.off_mlink = off;  off = align8(off + (size_t)(ns - matchlo) * 4);
-	h.off_onode = off;  off = align8(off + (size_t)nonode * sizeof(struct ac_onode));
-	h.off_lit = off;    off = align8(off + ((size_t)nlit + 1) * sizeof(struct ac_lit));
-	h.off_ids = off;    off = align8(off + (size_t)n * 4);
-	h.off_bytes = off;  off = align8(off + litbytes);
-	if (opts->gpu_lists) {
-		h.nout = (uint32_t)nout;
-		h.off_outoff = off; off = align8(off + ((size_t)ns + 1) * 4);
-		h.off_out = off;    off = align8(off + (size_t)nout * 4);
-		h.off_pat = off;    off = align8(off + (size_t)n * sizeof(struct ac_pattern));
-		h.gquadbits = gquad_bits(&b);
-		h.off_gdepth = off; off = align8(off + ns);
-		h.off_gpair = off;  off = align8(off + 4096 * 4);
-		h.off_gsid = off;   off = align8(off + 256);
-		h.off_gquad = off;  off = align8(off + gquad_bytes(h.gquadbits));
-	}
-	h.size = off;
-
-	blk = calloc(1, off);
+	if (opts->gpu_lists && count_gpu_out(&b, err, errlen) != 0)
+		goto out;
+	plan_layout(&b, opts->gpu_lists, &h);
+	blk = calloc(1, h.size);
 	if (!blk) {
-		snprintf(err, errlen, "ac: out of memory for %zu bytes of tables", off);
-		goto fail;
+		snprintf(err, errlen, "ac: out of memory for %zu bytes of tables", (size_t)h.size);
+		goto out;
 	}
-	memcpy(blk + h.off_cls, b.cls, 256);
-
-	/* dense rows, renumbered */
-	for (uint32_t s = 0; s < ndense; s++) {
-		const uint32_t *src = b.rows + (size_t)s * stride;
-		size_t dst = (size_t)perm[s] * stride;
-
-		if (width == 2) {
-			uint16_t *d = (uint16_t *)(blk + h.off_dense) + dst;
-
-			for (uint32_t c = 0; c < nc; c++)
-				d[c] = (uint16_t)perm[src[c]];
-		} else {
-			uint32_t *d = (uint32_t *)(blk + h.off_dense) + dst;
-
-			for (uint32_t c = 0; c < nc; c++)
-				d[c] = perm[src[c]];
-		}
-	}
-	/* sparse states keep their BFS numbers; their fail targets may be dense */
-	{
-		uint32_t *fail = (uint32_t *)(blk + h.off_fail);
-		uint32_t *child = (uint32_t *)(blk + h.off_child);
-		uint8_t *scls = blk + h.off_scls;
-
-		for (size_t s = ndense; s < ns; s++) {
-			fail[s - ndense] = perm[b.fail[s]];
-			child[s - ndense] = b.child[s];
-			scls[s - ndense] = b.scls[s];
-		}
-		child[nsparse] = ns;
-	}
-	/* matches: mlink per state from `matchlo`, nodes, literals, ids, bytes */
-	{
-		uint32_t *mlink = (uint32_t *)(blk + h.off_mlink);
-		struct ac_onode *on = (struct ac_onode *)(blk + h.off_onode);
-		struct ac_lit *lit = (struct ac_lit *)(blk + h.off_lit);
-		uint32_t *ids = (uint32_t *)(blk + h.off_ids);
-		uint8_t *lb = blk + h.off_bytes;
-		uint32_t boff = 0;
-
-		/* the node of the nearest suffix state that owns one */
-		for (uint32_t f = matchlo; f < ns; f++) {
-			uint32_t s = inv[f], t = mlb[s];
-
-			if (t != AC_NONE && !(t & 0x80000000u))
-				t = mlb[t];
-			mlink[f - matchlo] = t == AC_NONE ? AC_NONE : t & 0x7fffffffu;
-		}
-		for (uint32_t s = 1; s < ns; s++) {
-			uint32_t t = mlb[s];
-
-			if (t == AC_NONE || !(t & 0x80000000u))
-				continue;
-			struct ac_onode *o = &on[t & 0x7fffffffu];
-			uint32_t l0 = onode_of[s], l1 = l0;
-			uint32_t nx = mlb[b.fail[s]];
-
-			while (l1 < nlit && b.lit_node[l1] == s)
-				l1++;
-			o->lit = l0;
-			o->nlit = l1 - l0;
-			if (nx != AC_NONE && !(nx & 0x80000000u))
-				nx = mlb[nx];
-			o->next = nx == AC_NONE ? AC_NONE : nx & 0x7fffffffu;
-		}
-		for (uint32_t l = 0; l < nlit; l++) {
-			const struct ac_pattern *p = &pats[b.order[b.lit_first[l]]];
-
-			lit[l].off = boff;
-			lit[l].len = p->len;
-			lit[l].nocase = p->nocase;
-			lit[l].ids = b.lit_first[l];
-			memcpy(lb + boff, bytes + p->off, p->len);
-			boff += p->len;
-			for (uint32_t k = b.lit_first[l]; k < b.lit_first[l + 1]; k++)
-				ids[k] = pats[b.order[k]].id;
-		}
-		lit[nlit].ids = n;
-
-		/* GPU lists, in the order ac_report walks the chain */
-		if (opts->gpu_lists) {
-			uint32_t *outoff = (uint32_t *)(blk + h.off_outoff);
-			uint32_t *out = (uint32_t *)(blk + h.off_out);
-			struct ac_pattern *gp = (struct ac_pattern *)(blk + h.off_pat);
-			uint32_t wr = 0;
-
-			for (uint32_t f = 0; f < ns; f++) {
-				outoff[f] = wr;
-				if (f < matchlo)
-					continue;
-				for (uint32_t o = mlink[f - matchlo]; o != AC_NONE; o = on[o].next)
-					for (uint32_t li = on[o].lit; li < on[o].lit + on[o].nlit; li++)
-						for (uint32_t k = lit[li].ids; k < lit[li + 1].ids; k++)
-							out[wr++] = k;
-			}
-			outoff[ns] = wr;
-			for (uint32_t l = 0; l < nlit; l++)
-				for (uint32_t k = lit[l].ids; k < lit[l + 1].ids; k++)
-					gp[k] = (struct ac_pattern){ .id = ids[k], .off = lit[l].off,
-								     .len = lit[l].len,
-								     .nocase = lit[l].nocase };
-		}
-	}
-
-	if (opts->gpu_lists && build_gpu_filter(&b, &h, blk, perm) < 0)
+	if (write_block(&b, opts, &h, blk) < 0)
 		goto nomem;
-
-	/* the bigram filter */
-	pref2 = calloc(65536, 1);
-	if (!pref2)
-		goto nomem;
-	{
-		uint8_t one1[256] = { 0 };
-		uint8_t *bg = blk + h.off_bigram;
-
-		for (uint32_t l = 0; l < nlit; l++) {
-			const struct ac_pattern *p = &pats[b.order[b.lit_first[l]]];
-			const uint8_t *f = b.folded + p->off;
-
-			if (p->len == 1)
-				one1[f[0]] = 1;
-			else
-				pref2[f[0] | f[1] << 8] = 1;
-		}
-		for (uint32_t x = 0; x < 256; x++)
-			for (uint32_t y = 0; y < 256; y++)
-				if (one1[mpm_fold((uint8_t)y)] ||
-				    pref2[mpm_fold((uint8_t)x) | mpm_fold((uint8_t)y) << 8])
-					bg[(x | y << 8) >> 3] |= (uint8_t)(1u << (x & 7));
-		if (opts->filter > 0 || (opts->filter < 0 && filter_pays(pref2, one1, b.cls)))
-			h.flags |= AC_F_FILTER;
-	}
-	memcpy(blk, &h, sizeof(h));
-
 	a = calloc(1, sizeof(*a));
 	if (!a)
 		goto nomem;
@@ -823,17 +928,12 @@ AcAutomaton *ac_build_opts(const struct ac_pattern *pats, uint32_t n,
 		a = NULL;
 		goto nomem;
 	}
-	goto fail;
+	goto out;
 
 nomem:
 	snprintf(err, errlen, "ac: out of memory");
-fail:
+out:
 	free(blk);
-	free(perm);
-	free(inv);
-	free(mlb);
-	free(onode_of);
-	free(pref2);
 	ac_build_release(&b);
 	return a;
 }

@@ -792,6 +792,55 @@ TEST(mpm_ac_geometry_and_filter_choice)
 	mpm_free(ctx);
 }
 
+/* The automaton a fixed set builds, pinned: its state numbering bounds,
+ * literal and output node counts and a hash of the whole block. A change
+ * to how ac.c builds must leave these as they are unless it means to
+ * change the automaton (then say so, and update them). The set has
+ * shared prefixes and suffixes, both cases, a one-byte literal, a literal
+ * under two ids, and a dense budget that leaves sparse states. */
+TEST(mpm_ac_fixed_set_builds_the_same_automaton)
+{
+	static const char text[] = "hesheHishersHEushersahers";
+	static const struct ac_pattern pats[] = {
+		{ .id = 0, .off = 0, .len = 2 },              /* he */
+		{ .id = 1, .off = 2, .len = 3 },              /* she */
+		{ .id = 2, .off = 5, .len = 3, .nocase = 1 }, /* His */
+		{ .id = 3, .off = 8, .len = 4, .nocase = 1 }, /* hers */
+		{ .id = 4, .off = 12, .len = 2, .nocase = 1 },/* HE */
+		{ .id = 5, .off = 14, .len = 6 },             /* ushers */
+		{ .id = 6, .off = 20, .len = 1, .nocase = 1 },/* a */
+		{ .id = 7, .off = 21, .len = 4, .nocase = 1 },/* hers again */
+		{ .id = 8, .off = 0, .len = 1 },              /* h */
+	};
+	struct ac_opts o = AC_OPTS_DEFAULT;
+	uint64_t hash = 14695981039346656037ull;
+	char err[128];
+
+	o.dense_budget = 160;
+	o.gpu_lists = 1;
+	AcAutomaton *a = ac_build_opts(pats, 9, (const uint8_t *)text, &o, err, sizeof(err));
+
+	CHECK(a != NULL);
+	const struct ac_layout *h = a->blk;
+
+	CHECK_EQ(h->nstates, 17);
+	CHECK_EQ(h->ndense, 10);
+	CHECK_EQ(h->nclass, 8);
+	CHECK_EQ(h->width, 2);
+	CHECK_EQ(h->nfilter, 3);
+	CHECK_EQ(h->matchlo, 6);
+	CHECK_EQ(h->nlit, 8);
+	CHECK_EQ(h->nids, 9);
+	CHECK_EQ(h->nonode, 7);
+	CHECK_EQ(h->nout, 18);
+	CHECK_EQ(h->flags, AC_F_FILTER);
+	CHECK_EQ(h->size, 26264);
+	for (size_t i = 0; i < h->size; i++)
+		hash = (hash ^ ((const uint8_t *)h)[i]) * 1099511628211ull;
+	CHECK_EQ(hash, 0x30c0519686df4346ull);
+	ac_free(a);
+}
+
 TEST(mpm_matchset_reports_each_id_once)
 {
 	struct tpat p[] = { P("a", 3, 0), P("ab", 70, 0), P("b", 3, 0) };

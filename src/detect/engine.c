@@ -4,8 +4,6 @@
 #include "detect/engine-int.h"
 #include "app-layer/frames.h"
 #include "detect/prefilter-gpu.h"
-#include "detect/state-hash.h"
-#include "conf/conf.h"
 #include "detect/detect-int.h"
 #include "app-layer/app-layer.h"
 #include "stream/stream.h"
@@ -57,99 +55,6 @@ void detect_scan_count_add(DetectThread *dt, int cls, int gpu, uint64_t bytes)
 {
 	if (scan_counters_done == counters_generation() && bytes)
 		counter_add(dt->tc, c_scan[cls][gpu ? 1 : 0], bytes);
-}
-
-/* ---- config ---- */
-
-/* The inline window sizes, from the stream section (the mode is the caller's). */
-static int stream_detect_config(DetectConfig *cfg, char *err, size_t errlen)
-{
-	static const char *const keys[2] = { "stream.reassembly.toserver-chunk-size",
-					     "stream.reassembly.toclient-chunk-size" };
-	for (int d = 0; d < 2; d++) {
-		uint64_t v = 2560;
-
-		if (conf_get_size(keys[d], &v) < 0 || v < 1 || v > UINT16_MAX) {
-			snprintf(err, errlen, "%s: must be a size 1..65535", keys[d]);
-			return -1;
-		}
-		cfg->chunk_size[d] = (uint32_t)v;
-	}
-	return 0;
-}
-
-/* One cross-flow table's rows and memcap (prefix "detect.thresholds" or
- * "host"): a bad value stops the start with one line naming the key. */
-static int state_table_config(const char *prefix, uint32_t *rows, uint64_t *memcap,
-			      char *err, size_t errlen)
-{
-	char key[64];
-	const char *v;
-	uint64_t n;
-
-	snprintf(key, sizeof(key), "%s.hash-size", prefix);
-	v = conf_get(key);
-	if (v) {
-		if (parse_u64(v, &n) != 0 || n < 1 || n > (1 << 24)) {
-			snprintf(err, errlen, "%s: must be a number 1..16777216", key);
-			return -1;
-		}
-		*rows = (uint32_t)n;
-	}
-	snprintf(key, sizeof(key), "%s.memcap", prefix);
-	v = conf_get(key);
-	if (v && parse_size(v, memcap) < 0) {
-		snprintf(err, errlen, "%s: invalid size '%s'", key, v);
-		return -1;
-	}
-	if (*memcap < state_hash_array_cost(*rows)) {
-		snprintf(err, errlen, "%s: %llu bytes is below the %llu its hash table of %u rows "
-			 "needs: raise it or lower %s.hash-size", key,
-			 (unsigned long long)*memcap,
-			 (unsigned long long)state_hash_array_cost(*rows), *rows, prefix);
-		return -1;
-	}
-	return 0;
-}
-
-int detect_config_load(DetectConfig *cfg, char *err, size_t errlen)
-{
-	const char *algo = conf_get("mpm-algo");
-	int64_t max = DETECT_ALERT_MAX_DEFAULT;
-
-	memset(cfg, 0, sizeof(*cfg));
-	cfg->alert_max = DETECT_ALERT_MAX_DEFAULT;
-	if (!algo)
-		algo = "auto";
-	/* ac-cuda: the groups are ac automata (the CPU fallback); main.c
-	 * checks the runmode and the device and starts prefilter-gpu.c */
-	/* Suricata spells its own ac variants ac-bs / ac-ks: all map to ours */
-	if (!strcmp(algo, "ac-bs") || !strcmp(algo, "ac-ks"))
-		algo = "ac";
-	if (mpm_algo_parse(algo, &cfg->algo) != 0) {
-		snprintf(err, errlen, "mpm-algo: %s", mpm_algo_error(algo));
-		return -1;
-	}
-	if (conf_get("packet-alert-max")) {
-		if (conf_get_int("packet-alert-max", &max) < 0 || max < 1 || max > 65535) {
-			snprintf(err, errlen, "packet-alert-max: must be a number 1..65535");
-			return -1;
-		}
-	}
-	cfg->alert_max = (uint32_t)max;
-	cfg->threshold_file = conf_get("threshold-file");
-	/* until the stream engine exists, its midstream switch is read here */
-	if (conf_get("stream.midstream"))
-		conf_get_bool("stream.midstream", &cfg->midstream);
-	cfg->thr_hash_size = 16384;
-	cfg->thr_memcap = 16ull << 20;
-	cfg->host_hash_size = 4096;
-	cfg->host_memcap = 32ull << 20;
-	if (state_table_config("detect.thresholds", &cfg->thr_hash_size, &cfg->thr_memcap, err,
-			       errlen) != 0 ||
-	    state_table_config("host", &cfg->host_hash_size, &cfg->host_memcap, err, errlen) != 0)
-		return -1;
-	return stream_detect_config(cfg, err, errlen);
 }
 
 /* ---- ordering ---- */

@@ -110,62 +110,77 @@ static int pg_key_side(const DetectEngine *de, int pc, int dir)
 	return n[1] > n[0];
 }
 
-/* Splits one protocol class and direction by the port of one side. */
-int build_port_groups(DetectEngine *de, int pc, int dir, char *err, size_t errlen)
-{
-	PortGroups *pg = &de->pg[pc][dir];
-	int side = pg_key_side(de, pc, dir);
-	const uint16_t *keep = pc == PC_TCP ? pg_keep_tcp : pg_keep_udp;
-	size_t nkeep = pc == PC_TCP ? sizeof(pg_keep_tcp) / sizeof(pg_keep_tcp[0]) :
-		       sizeof(pg_keep_udp) / sizeof(pg_keep_udp[0]);
-	uint32_t *spec = NULL, nspec = 0, nany = 0, *bnd = NULL, nb = 0, nbmax = 1, nw, nset = 0;
-	uint32_t *iv_set = NULL, nfinal = 0, nkept = 0;
-	uint64_t *bits = NULL, *rest = NULL;
-	PgSet *sets = NULL, **order = NULL;
-	uint8_t *in = NULL;
-	int rc = -1;
+/* The scratch of one split, freed at its end (build_port_groups). */
+typedef struct PgBuild {
+	DetectEngine *de;
+	int pc, dir, side;
+	uint32_t *spec, nspec;    /* the port-specific rules, by num */
+	uint32_t nany;            /* the class's rules with `any` on the key side */
+	uint32_t nbmax;           /* a bound on the interval starts */
+	uint32_t *bnd, nb;        /* interval starts, sorted, distinct */
+	uint32_t nw;              /* words of a set over spec[] */
+	uint64_t *bits;           /* [nb][nw]: the rules of each interval */
+	uint32_t *iv_set;         /* interval -> index into sets */
+	PgSet *sets, **order;     /* distinct sets; order: by size, for merging */
+	uint32_t nset, nkept;
+	uint64_t *rest;           /* the union of the sets merged into one */
+	uint8_t *in;              /* [nsigs]: the rules of the group being built */
+} PgBuild;
 
-	spec = calloc(de->nsigs ? de->nsigs : 1, sizeof(uint32_t));
-	in = calloc(de->nsigs ? de->nsigs : 1, 1);
-	if (!spec || !in)
-		goto out;
-	pg->side = side;
+static void pg_scratch_free(PgBuild *b)
+{
+	free(b->spec);
+	free(b->in);
+	free(b->bnd);
+	free(b->bits);
+	free(b->iv_set);
+	free(b->sets);
+	free(b->order);
+	free(b->rest);
+}
+
+/* The class's rules by key side: port-specific ones into spec[], the
+ * others counted. */
+static int pg_collect(PgBuild *b)
+{
+	const DetectEngine *de = b->de;
+
+	b->spec = calloc(de->nsigs ? de->nsigs : 1, sizeof(uint32_t));
+	b->in = calloc(de->nsigs ? de->nsigs : 1, 1);
+	if (!b->spec || !b->in)
+		return -1;
+	b->nbmax = 1;
 	for (uint32_t i = 0; i < de->nsigs; i++) {
-		const Signature *s = de->sigs[i].s;
 		const PortSet *ps[2];
 
-		if (!pg_sig_in(de, i, pc, dir))
+		if (!pg_sig_in(de, i, b->pc, b->dir))
 			continue;
-		if (sig_key_ports(s, side, ps)) {
-			nany++;
+		if (sig_key_ports(de->sigs[i].s, b->side, ps)) {
+			b->nany++;
 			continue;
 		}
-		spec[nspec++] = i;
+		b->spec[b->nspec++] = i;
 		for (int k = 0; k < 2; k++)
 			if (ps[k])
-				nbmax += 2 * (uint32_t)ps[k]->n;
+				b->nbmax += 2 * (uint32_t)ps[k]->n;
 	}
-	if (nspec * PG_MIN_SPLIT < nany) {
-		/* (next to) nothing port-specific: every group would be about
-		 * the same automaton, built again and again */
-		pg->g = calloc(1, sizeof(SigGroup));
-		if (!pg->g)
-			goto out;
-		pg->ng = 1;
-		pg->owned = 1;
-		rc = build_group(de, &pg->g[0], pc, dir, NULL, err, errlen);
-		goto out;
-	}
-	/* intervals of ports over which the set of port-specific rules is
-	 * constant: start at 0 and at every range's lo and hi + 1 */
-	bnd = calloc(nbmax, sizeof(uint32_t));
+	return 0;
+}
+
+/* Intervals of ports over which the set of port-specific rules is
+ * constant: start at 0 and at every range's lo and hi + 1. */
+static int pg_bounds(PgBuild *b)
+{
+	uint32_t *bnd = b->bnd = calloc(b->nbmax, sizeof(uint32_t));
+	uint32_t nb = 0, u = 1;
+
 	if (!bnd)
-		goto out;
+		return -1;
 	bnd[nb++] = 0;
-	for (uint32_t j = 0; j < nspec; j++) {
+	for (uint32_t j = 0; j < b->nspec; j++) {
 		const PortSet *ps[2];
 
-		sig_key_ports(de->sigs[spec[j]].s, side, ps);
+		sig_key_ports(b->de->sigs[b->spec[j]].s, b->side, ps);
 		for (int k = 0; k < 2; k++)
 			for (int r = 0; ps[k] && r < ps[k]->n; r++) {
 				bnd[nb++] = ps[k]->r[r].lo;
@@ -174,118 +189,179 @@ int build_port_groups(DetectEngine *de, int pc, int dir, char *err, size_t errle
 			}
 	}
 	qsort(bnd, nb, sizeof(uint32_t), u32_cmp);
-	{
-		uint32_t u = 1;
+	for (uint32_t i = 1; i < nb; i++)
+		if (bnd[i] != bnd[u - 1])
+			bnd[u++] = bnd[i];
+	b->nb = u;
+	return 0;
+}
 
-		for (uint32_t i = 1; i < nb; i++)
-			if (bnd[i] != bnd[u - 1])
-				bnd[u++] = bnd[i];
-		nb = u;
-	}
-	nw = (nspec + 63) / 64;
-	bits = calloc((size_t)nb * nw, sizeof(uint64_t));
-	iv_set = calloc(nb, sizeof(uint32_t));
-	sets = calloc(nb, sizeof(PgSet));
-	order = calloc(nb, sizeof(PgSet *));
-	rest = calloc(nw, sizeof(uint64_t));
-	if (!bits || !iv_set || !sets || !order || !rest)
-		goto out;
-	for (uint32_t j = 0; j < nspec; j++) {
+/* Each interval's set of port-specific rules, as bits over spec[]. */
+static int pg_mark(PgBuild *b)
+{
+	uint32_t nb = b->nb, nw = b->nw = (b->nspec + 63) / 64;
+
+	b->bits = calloc((size_t)nb * nw, sizeof(uint64_t));
+	b->iv_set = calloc(nb, sizeof(uint32_t));
+	b->sets = calloc(nb, sizeof(PgSet));
+	b->order = calloc(nb, sizeof(PgSet *));
+	b->rest = calloc(nw, sizeof(uint64_t));
+	if (!b->bits || !b->iv_set || !b->sets || !b->order || !b->rest)
+		return -1;
+	for (uint32_t j = 0; j < b->nspec; j++) {
 		const PortSet *ps[2];
 
-		sig_key_ports(de->sigs[spec[j]].s, side, ps);
+		sig_key_ports(b->de->sigs[b->spec[j]].s, b->side, ps);
 		for (int k = 0; k < 2; k++)
 			for (int r = 0; ps[k] && r < ps[k]->n; r++)
-				for (uint32_t iv = pg_interval(bnd, nb, ps[k]->r[r].lo);
-				     iv < nb && bnd[iv] <= ps[k]->r[r].hi; iv++)
-					bits[(size_t)iv * nw + j / 64] |= 1ull << (j % 64);
+				for (uint32_t iv = pg_interval(b->bnd, nb, ps[k]->r[r].lo);
+				     iv < nb && b->bnd[iv] <= ps[k]->r[r].hi; iv++)
+					b->bits[(size_t)iv * nw + j / 64] |= 1ull << (j % 64);
 	}
-	/* equal sets share a group */
-	for (uint32_t iv = 0; iv < nb; iv++) {
-		uint64_t *b = &bits[(size_t)iv * nw], h = 14695981039346656037ull;
+	return 0;
+}
+
+/* Equal sets share a group: the distinct ones, found by hash. */
+static void pg_dedup(PgBuild *b)
+{
+	uint32_t nw = b->nw;
+
+	for (uint32_t iv = 0; iv < b->nb; iv++) {
+		uint64_t *w = &b->bits[(size_t)iv * nw], h = 14695981039346656037ull;
 		uint32_t k;
 
-		for (uint32_t w = 0; w < nw; w++)
-			h = (h ^ b[w]) * 1099511628211ull;
-		for (k = 0; k < nset; k++)
-			if (sets[k].hash == h && !memcmp(sets[k].bits, b, nw * sizeof(uint64_t)))
+		for (uint32_t i = 0; i < nw; i++)
+			h = (h ^ w[i]) * 1099511628211ull;
+		for (k = 0; k < b->nset; k++)
+			if (b->sets[k].hash == h && !memcmp(b->sets[k].bits, w, nw * sizeof(uint64_t)))
 				break;
-		if (k == nset) {
-			sets[k].bits = b;
-			sets[k].hash = h;
-			sets[k].nrules = pg_popcount(b, nw);
-			nset++;
+		if (k == b->nset) {
+			b->sets[k].bits = w;
+			b->sets[k].hash = h;
+			b->sets[k].nrules = pg_popcount(w, nw);
+			b->nset++;
 		}
-		iv_set[iv] = k;
+		b->iv_set[iv] = k;
 	}
-	/* the ports with only `any` rules and the busy services keep their
-	 * sets, then the biggest sets; the rest are merged into one */
-	for (uint32_t k = 0; k < nset; k++) {
+}
+
+/* The ports with only `any` rules and the busy services keep their sets,
+ * then the biggest sets up to PG_MAX_GROUPS; the rest are merged into one
+ * (rest). */
+static void pg_choose(PgBuild *b)
+{
+	const uint16_t *keep = b->pc == PC_TCP ? pg_keep_tcp : pg_keep_udp;
+	size_t nkeep = b->pc == PC_TCP ? sizeof(pg_keep_tcp) / sizeof(pg_keep_tcp[0]) :
+		       sizeof(pg_keep_udp) / sizeof(pg_keep_udp[0]);
+	PgSet *sets = b->sets;
+
+	for (uint32_t k = 0; k < b->nset; k++) {
 		if (!sets[k].nrules)
 			sets[k].keep = 1;
-		order[k] = &sets[k];
+		b->order[k] = &sets[k];
 	}
 	for (size_t i = 0; i < nkeep; i++)
-		sets[iv_set[pg_interval(bnd, nb, keep[i])]].keep = 1;
-	for (uint32_t k = 0; k < nset; k++)
-		nkept += (uint32_t)sets[k].keep;
-	qsort(order, nset, sizeof(*order), pg_nrules_desc);
-	for (uint32_t k = 0; k < nset; k++) {
-		PgSet *st = order[k];
+		sets[b->iv_set[pg_interval(b->bnd, b->nb, keep[i])]].keep = 1;
+	for (uint32_t k = 0; k < b->nset; k++)
+		b->nkept += (uint32_t)sets[k].keep;
+	qsort(b->order, b->nset, sizeof(*b->order), pg_nrules_desc);
+	for (uint32_t k = 0; k < b->nset; k++) {
+		PgSet *st = b->order[k];
 
 		if (st->keep)
 			continue;
-		if (nkept + 1 < PG_MAX_GROUPS || nkept + 1 == nset) {
+		if (b->nkept + 1 < PG_MAX_GROUPS || b->nkept + 1 == b->nset) {
 			st->keep = 1;
-			nkept++;
+			b->nkept++;
 			continue;
 		}
-		for (uint32_t w = 0; w < nw; w++)
-			rest[w] |= st->bits[w];
+		for (uint32_t w = 0; w < b->nw; w++)
+			b->rest[w] |= st->bits[w];
 	}
-	pg->g = calloc(nkept + 1, sizeof(SigGroup));
+}
+
+/* One group per kept set, one for the merged rest (if any), and the
+ * port -> group map. */
+static int pg_groups(PgBuild *b, PortGroups *pg, char *err, size_t errlen)
+{
+	DetectEngine *de = b->de;
+	uint32_t nset = b->nset, nfinal = 0;
+
+	pg->g = calloc(b->nkept + 1, sizeof(SigGroup));
 	pg->map = malloc(65536);
 	if (!pg->g || !pg->map)
-		goto out;
+		return -1;
 	pg->owned = 1;
 	for (uint32_t k = 0; k <= nset; k++) {
-		const uint64_t *b = k < nset ? sets[k].bits : rest;
+		const uint64_t *w = k < nset ? b->sets[k].bits : b->rest;
 
-		if (k < nset && !sets[k].keep)
+		if (k < nset && !b->sets[k].keep)
 			continue;
-		if (k == nset && nkept == nset)
+		if (k == nset && b->nkept == nset)
 			break;
-		/* every rule of the class, minus the port-specific ones not in b */
-		memset(in, 1, de->nsigs);
-		for (uint32_t j = 0; j < nspec; j++)
-			in[spec[j]] = (uint8_t)((b[j / 64] >> (j % 64)) & 1);
-		if (build_group(de, &pg->g[nfinal], pc, dir, in, err, errlen) != 0)
-			goto out;
+		/* every rule of the class, minus the port-specific ones not in w */
+		memset(b->in, 1, de->nsigs);
+		for (uint32_t j = 0; j < b->nspec; j++)
+			b->in[b->spec[j]] = (uint8_t)((w[j / 64] >> (j % 64)) & 1);
+		if (build_group(de, &pg->g[nfinal], b->pc, b->dir, b->in, err, errlen) != 0)
+			return -1;
 		if (k < nset)
-			sets[k].final = nfinal;
+			b->sets[k].final = nfinal;
 		nfinal++;
 	}
 	pg->ng = nfinal;
 	for (uint32_t k = 0; k < nset; k++)
-		if (!sets[k].keep)
-			sets[k].final = nfinal - 1;
-	for (uint32_t iv = 0; iv < nb; iv++) {
-		uint32_t end = iv + 1 < nb ? bnd[iv + 1] : 65536;
+		if (!b->sets[k].keep)
+			b->sets[k].final = nfinal - 1;
+	for (uint32_t iv = 0; iv < b->nb; iv++) {
+		uint32_t end = iv + 1 < b->nb ? b->bnd[iv + 1] : 65536;
 
-		memset(pg->map + bnd[iv], (int)sets[iv_set[iv]].final, end - bnd[iv]);
+		memset(pg->map + b->bnd[iv], (int)b->sets[b->iv_set[iv]].final, end - b->bnd[iv]);
 	}
+	return 0;
+}
+
+/* (Next to) nothing port-specific: every group would be about the same
+ * automaton, built again and again. One group for every port. */
+static int pg_single(PgBuild *b, PortGroups *pg, char *err, size_t errlen)
+{
+	pg->g = calloc(1, sizeof(SigGroup));
+	if (!pg->g)
+		return -1;
+	pg->ng = 1;
+	pg->owned = 1;
+	return build_group(b->de, &pg->g[0], b->pc, b->dir, NULL, err, errlen);
+}
+
+static int pg_split(PgBuild *b, PortGroups *pg, char *err, size_t errlen)
+{
+	if (pg_bounds(b) != 0 || pg_mark(b) != 0)
+		return -1;
+	pg_dedup(b);
+	pg_choose(b);
+	if (pg_groups(b, pg, err, errlen) != 0)
+		return -1;
 	log_debug("detect: %s/%s: split on %s, %u port-specific rules, %u port intervals, "
-		  "%u distinct sets, %u groups", pc == PC_TCP ? "tcp" : "udp",
-		  dir ? "toclient" : "toserver", side ? "sp" : "dp", nspec, nb, nset, nfinal);
-	rc = 0;
+		  "%u distinct sets, %u groups", b->pc == PC_TCP ? "tcp" : "udp",
+		  b->dir ? "toclient" : "toserver", b->side ? "sp" : "dp", b->nspec, b->nb,
+		  b->nset, pg->ng);
+	return 0;
+}
+
+int build_port_groups(DetectEngine *de, int pc, int dir, char *err, size_t errlen)
+{
+	PortGroups *pg = &de->pg[pc][dir];
+	PgBuild b = { .de = de, .pc = pc, .dir = dir, .side = pg_key_side(de, pc, dir) };
+	int rc = -1;
+
+	if (pg_collect(&b) != 0)
+		goto out;
+	pg->side = b.side;
+	if (b.nspec * PG_MIN_SPLIT < b.nany)
+		rc = pg_single(&b, pg, err, errlen);
+	else
+		rc = pg_split(&b, pg, err, errlen);
 out:
-	free(spec);
-	free(in);
-	free(bnd);
-	free(bits);
-	free(iv_set);
-	free(sets);
-	free(order);
-	free(rest);
+	pg_scratch_free(&b);
 	return rc;
 }

@@ -138,6 +138,28 @@ static int cmp_always_gate(const void *x, const void *y)
 	return a->num < b->num ? -1 : a->num > b->num;
 }
 
+/* The group's rules without a fast pattern (al, by num), with their
+ * prechecks, grouped by gate (always_gate_of), rule order within one. */
+static int group_always(const DetectEngine *de, SigGroup *g, const uint32_t *al, uint32_t nal)
+{
+	g->always = calloc(nal ? nal : 1, sizeof(*g->always));
+	if (!g->always)
+		return -1;
+	for (uint32_t k = 0; k < nal; k++) {
+		SigPrecheck *c = &g->always[k];
+
+		inspect_precheck_build(de->sigs[al[k]].s, c);
+		c->num = al[k];
+		c->iponly = de->sigs[al[k]].iponly;
+		g->always_at[always_gate_of(c) + 1]++;
+	}
+	qsort(g->always, nal, sizeof(*g->always), cmp_always_gate);
+	for (uint32_t k = 1; k <= ALWAYS_GATES; k++)
+		g->always_at[k] += g->always_at[k - 1];
+	g->nalways = nal;
+	return 0;
+}
+
 /* in: NULL, or which rules (by num) of the class and direction to take.
  * mode GB_STREAMED_PKT: only the fast patterns of the rules that still
  * inspect a packet whose payload went into the stream (see inspect_sig);
@@ -185,22 +207,8 @@ static int group_build_one(DetectEngine *de, SigGroup *g, int pc, int dir, const
 			fp[nfp].bound = payload_fp_bound(cd);
 		nfp++;
 	}
-	g->always = calloc(nal ? nal : 1, sizeof(*g->always));
-	if (!g->always)
+	if (group_always(de, g, al, nal) != 0)
 		goto out;
-	for (uint32_t k = 0; k < nal; k++) {
-		SigPrecheck *c = &g->always[k];
-
-		inspect_precheck_build(de->sigs[al[k]].s, c);
-		c->num = al[k];
-		c->iponly = de->sigs[al[k]].iponly;
-		g->always_at[always_gate_of(c) + 1]++;
-	}
-	/* by gate (always_gate_of), rule order within one */
-	qsort(g->always, nal, sizeof(*g->always), cmp_always_gate);
-	for (uint32_t k = 1; k <= ALWAYS_GATES; k++)
-		g->always_at[k] += g->always_at[k - 1];
-	g->nalways = nal;
 	if (!nfp) {
 		rc = 0;
 		goto out;

@@ -266,7 +266,7 @@ typedef struct DetectFlowbits {
 	int or_group;        /* names joined by '|': any of them (isset/isnotset) */
 	int n;
 	char **names;        /* the engine maps names to ids at build time */
-	int *ids;            /* engine-owned: names[i] -> flowbit id (detect/engine.c) */
+	int *ids;            /* engine-owned: names[i] -> flowbit id (detect/build-order.c) */
 	int host_dir;        /* KW_HOSTBITS: 1 src, 2 dst, 3 both (0 for flowbits) */
 } DetectFlowbits;
 

@@ -1,5 +1,5 @@
-/* Internals of the detection engine, shared by engine.c (build, groups,
- * prefilter, per-packet driver), inspect.c (keyword matching) and state.c
+/* Internals of the detection engine, shared by engine.c and build-*.c
+ * (build, groups, prefilter, per-packet driver), inspect.c (keyword matching) and state.c
  * (flowbits/flowint per flow, thresholds, threshold.config). */
 #ifndef DETECT_ENGINE_INT_H
 #define DETECT_ENGINE_INT_H

@@ -134,9 +134,8 @@ void detect_engine_free(DetectEngine *de)
 	free(de);
 }
 
-
 /* The state that crosses flows and does not name the old engine's
- * internals goes on: hostbits (stable ids, see names_copy), host tags,
+ * internals goes on: hostbits (stable ids, see build-order.c), host tags,
  * threshold counts (by gid/sid). Both engines use the tables while the
  * workers move over (they are locked tables); the new one frees them. */
 void detect_engine_adopt(DetectEngine *de, DetectEngine *prev)

@@ -32,7 +32,7 @@ static size_t state_bytes(uint16_t nfb, uint16_t nfi)
 
 /* The flow's state was made by an engine that a rule reload replaced (its
  * generation differs). Flowbit, flowint and hostbit ids are stable across
- * reloads (the new engine starts from the old one's names, engine.c), so
+ * reloads (the new engine starts from the old one's names, build-order.c), so
  * the variables keep their meaning; a new engine that knows more names
  * needs a bigger block. What names the old engine's internals goes, as
  * Suricata resets a flow's detection state on reload: the GPU's stream

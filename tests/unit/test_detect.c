@@ -619,6 +619,73 @@ TEST(port_groups_keep_every_rule_its_ports_match)
 		port_groups_check(40, MPM_HS);
 }
 
+/* The port groups a fixed rule set builds, pinned (build-portgroups.c):
+ * eleven single-port rule sets and a range, more than PG_MAX_GROUPS, so
+ * the busy services (53, 80, 443) and the ports with no port-specific rule
+ * keep a group each, the biggest sets fill the rest and the others share
+ * the last group; the toclient rules name dp as well, so toclient splits
+ * on dp too. UDP with next to nothing port-specific is not split. */
+TEST(port_groups_fixed_set_split_pinned)
+{
+	static const int ports[] = { 21, 22, 23, 25, 53, 80, 110, 143, 443, 445, 8080 };
+	char rules[4096];
+	size_t off = 0;
+	int sid = 1;
+	Env e;
+
+	for (size_t i = 0; i < sizeof(ports) / sizeof(ports[0]); i++)
+		off += (size_t)sprintf(rules + off, "alert tcp any any -> any %d (content:\"p%d\"; "
+				       "sid:%d;)\n", ports[i], ports[i], sid++);
+	/* the range has two rules: the biggest set besides the kept ones */
+	for (int k = 0; k < 2; k++)
+		off += (size_t)sprintf(rules + off, "alert tcp any any -> any 1000:2000 "
+				       "(content:\"range%d\"; sid:%d;)\n", k, sid++);
+	off += (size_t)sprintf(rules + off,
+			       "alert tcp any any -> any any (content:\"any1\"; sid:%d;)\n"
+			       "alert tcp any any -> any any (content:\"any2\"; sid:%d;)\n"
+			       "alert udp any any -> any 53 (content:\"u53\"; sid:%d;)\n",
+			       sid, sid + 1, sid + 2);
+	sid += 3;
+	for (int k = 0; k < 8; k++)
+		off += (size_t)sprintf(rules + off, "alert udp any any -> any any (content:\"u%d\"; "
+				       "sid:%d;)\n", k, sid++);
+	CHECK_EQ(env_init(&e, rules, MPM_AC), 0);
+	for (int d = 0; d < 2; d++) {
+		const PortGroups *pg = &e.de->pg[PC_TCP][d];
+		uint32_t merged = 0;
+
+		CHECK_EQ(pg->side, 0);
+		CHECK_EQ(pg->ng, PG_MAX_GROUPS);
+		CHECK(pg->map != NULL);
+		/* no port-specific rule: the two `any` rules only */
+		CHECK_EQ(pg->g[pg->map[9999]].npids, 2);
+		CHECK_EQ(pg->g[pg->map[0]].npids, 2);
+		CHECK_EQ(pg->map[9999], pg->map[0]);
+		/* the services keep their own group */
+		CHECK_EQ(pg->g[pg->map[53]].npids, 3);
+		CHECK_EQ(pg->g[pg->map[80]].npids, 3);
+		CHECK_EQ(pg->g[pg->map[443]].npids, 3);
+		CHECK(pg->map[53] != pg->map[80] && pg->map[80] != pg->map[443]);
+		/* the range is the biggest set: kept, over its whole range */
+		CHECK_EQ(pg->g[pg->map[1000]].npids, 4);
+		CHECK(pg->map[1000] != pg->ng - 1);
+		CHECK_EQ(pg->map[1000], pg->map[2000]);
+		CHECK_EQ(pg->map[2001], pg->map[9999]);
+		/* 13 distinct sets in 8 groups: six single-port sets merged */
+		for (size_t i = 0; i < sizeof(ports) / sizeof(ports[0]); i++)
+			merged += pg->map[ports[i]] == pg->ng - 1;
+		CHECK_EQ(merged, 6);
+		CHECK_EQ(pg->g[pg->ng - 1].npids, 2 + 6);
+	}
+	/* one port-specific UDP rule against eight `any` ones: no split */
+	for (int d = 0; d < 2; d++) {
+		CHECK_EQ(e.de->pg[PC_UDP][d].ng, 1);
+		CHECK(e.de->pg[PC_UDP][d].map == NULL);
+		CHECK_EQ(e.de->pg[PC_UDP][d].g[0].npids, 9);
+	}
+	env_free(&e);
+}
+
 /* A packet whose payload went into the stream is prefiltered with the
  * patterns of the rules that still inspect packets (dsize, no_stream,
  * tcp-pkt) only; the others must not match it, and without a session

@@ -158,6 +158,11 @@ int flow_bypassed_packet(FlowTable *ft, Flow *f, const Packet *p);
  * flow whose first packet came from the server, when the app layer finds out
  * (Suricata's FlowSwap). The key is symmetric: the flow stays in its bucket. */
 void flow_swap(Flow *f, Packet *p);
+/* The app layer found a midstream flow's first bytes going the wrong way:
+ * the flow, its session and detection's state trade directions, and so does
+ * p, the packet being processed (NULL at flow end). Once per flow
+ * (flow/reverse.c). */
+void flow_reverse(Flow *f, Packet *p);
 
 /* Ends flows idle past their timeout at time now (packet time). Cheap when
  * nothing is due: call it once per packet or batch. */

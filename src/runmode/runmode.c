@@ -4,12 +4,11 @@
 #include "runmode/reload.h"
 #include "runmode/verdict.h"
 #include "output/output.h"
-#include "output/alert.h"
+#include "output/logger.h"
 #include "detect/engine.h"
 #include "detect/prefilter-gpu.h"
 #include "app-layer/app-layer.h"
-#include "app-layer/files.h"
-#include "app-layer/frames.h"
+#include "app-layer/stream-feed.h"
 #include "stream/stream.h"
 #include "stats/counters.h"
 #include "util/log.h"
@@ -36,7 +35,7 @@ typedef struct Worker {
 	uint64_t rgen;                 /* the engine generation dt is for */
 	StreamThread *st;              /* TCP tracking and reassembly */
 	AppLayerThread *at;            /* NULL: app layer disabled */
-	Packet *flush_pkt;             /* the flow-end pseudo packet (no data) */
+	OutputThread ot;               /* the logger list's per-thread side */
 	PacketRing ring;               /* autofp: packets from RX */
 	pthread_t thread;
 	Packet *ret_head, *ret_tail;   /* batch going back to the pool */
@@ -98,239 +97,6 @@ void runmode_list(void)
 	printf("|-----------------------------------------------------------------------------------------\n");
 }
 
-/* The app layer found a midstream flow's first bytes going the wrong way:
- * the flow, its session and detection's state trade directions, and so does
- * p, the packet being processed (NULL at flow end). */
-static void reverse_flow(Flow *f, Packet *p)
-{
-	flow_swap(f, p);
-	stream_flow_swap(f, p);
-	detect_flow_swap(f);
-}
-
-static Packet *flush_packet_dir(Worker *w, Flow *f, int dir);
-
-/* Stream bytes kept behind the app layer for frames not yet inspected or
- * logged, at most: a frame longer than this shows its first bytes as
- * missing rather than hold the stream without bound. */
-#define FRAMES_HOLD_MAX (256u * 1024u)
-
-/* What frames wait for: detection (a rule inspects frames) and logging. */
-static unsigned frame_need(const Worker *w)
-{
-	unsigned need = 0;
-
-	if (w->dt && detect_engine_uses_frames(detect_thread_engine(w->dt)))
-		need |= APP_FRAME_INSPECTED;
-	if (outputs_frames_enabled(w->e->outputs))
-		need |= APP_FRAME_LOGGED;
-	return need;
-}
-
-/* Frames of f after a packet: their eve records (at the flow's end every
- * one left, p then facing each direction in turn), then the ones everyone
- * is done with go. */
-static void frames_done(Worker *w, Packet *p, Flow *f, int eof)
-{
-	unsigned need;
-
-	if (!app_frames_on(f))
-		return;
-	need = frame_need(w);
-	if (need & APP_FRAME_LOGGED) {
-		if (!eof)
-			output_frames(w->e->outputs, p, f, 0);
-		else
-			for (int d = 0; d < 2; d++)
-				output_frames(w->e->outputs, flush_packet_dir(w, f, d), f, 1);
-	}
-	for (int d = 0; d < 2; d++)
-		app_frames_gc(f, d, need);
-}
-
-/* Hands the newly ready bytes of dir to the app layer (gaps as gaps, EOF
- * once), then tells the stream engine what it may drop. Returns 1 when the
- * flow was reversed instead (nothing of dir consumed). */
-static int app_feed_dir(Worker *w, Flow *f, Packet *p, int dir)
-{
-	uint64_t ready = stream_ready_offset(f, dir);
-	uint64_t *pos = &f->app_progress[dir];
-	int fl = stream_is_midstream(f) ? APP_MIDSTREAM : 0;
-	const uint8_t *data;
-	uint32_t len;
-	uint64_t base;
-
-	while (*pos < ready && stream_get_data(f, dir, *pos, &data, &len, &base)) {
-		if (base > *pos) {
-			uint64_t gap = base - *pos;
-
-			app_layer_handle_data(w->at, f, dir, NULL,
-					      gap > UINT32_MAX ? UINT32_MAX : (uint32_t)gap,
-					      APP_GAP);
-		}
-		f->app_data_off1[dir] = base + 1;
-		if (app_layer_handle_data(w->at, f, dir, data, len, fl) == APP_REVERSE) {
-			f->app_data_off1[dir] = 0;
-			*pos = base;
-			reverse_flow(f, p);
-			return 1;
-		}
-		f->app_data_off1[dir] = 0;
-		*pos = base + len;
-	}
-	if (*pos < ready) {
-		/* released or skipped bytes up to the ready edge: a gap */
-		app_layer_handle_data(w->at, f, dir, NULL, (uint32_t)(ready - *pos), APP_GAP);
-		*pos = ready;
-	}
-	if ((stream_dir_flags(f, dir) & STREAM_DIR_EOF) && !(f->app_eof & (1u << dir))) {
-		f->app_eof |= (uint8_t)(1u << dir);
-		app_layer_handle_data(w->at, f, dir, NULL, 0, APP_EOF);
-	}
-	if (app_frames_on(f)) {
-		/* the frames' bytes stay until detection and logging had them */
-		uint64_t keep = app_frames_keep_from(f, dir, frame_need(w));
-
-		if (keep < *pos) {
-			if (*pos - keep > FRAMES_HOLD_MAX)
-				keep = *pos - FRAMES_HOLD_MAX;
-			stream_release(f, dir, STREAM_CONSUMER_APP, keep);
-			return 0;
-		}
-	}
-	stream_release(f, dir, STREAM_CONSUMER_APP, *pos);
-	return 0;
-}
-
-/* Both directions; after a reversal (at most once per flow) from the start,
- * as the bytes just refused now belong to the other direction. */
-static void app_feed(Worker *w, Flow *f, Packet *p)
-{
-	for (int dir = 0; dir < 2; dir++)
-		if (app_feed_dir(w, f, p, dir))
-			dir = -1;
-}
-
-/* UDP: each datagram is one piece of its direction's data, as Suricata's
- * UDP app layer takes it: detection on the first ones, then the parser.
- * The flow keeps the direction of its first packet (suricata-verify
- * vxlan-decoder-01: a DNS response first stays the flow's source). */
-static void app_feed_udp(Worker *w, Flow *f, Packet *p)
-{
-	int dir = (p->flags & PKT_TOCLIENT) ? APP_DIR_TOCLIENT : APP_DIR_TOSERVER;
-
-	app_layer_handle_data(w->at, f, dir, p->payload, p->payload_len, 0);
-}
-
-static void emit_alerts(Worker *w, Packet *p, const DetectAlert *alerts, uint32_t n)
-{
-	for (uint32_t i = 0; i < n; i++) {
-		AlertInfo ai;
-
-		detect_alert_info(detect_thread_engine(w->dt), p, &alerts[i], &ai);
-		output_alert(w->e->outputs, p, p->flow, &ai);
-	}
-	if (n && p->flow)
-		p->flow->alerted = 1;
-}
-
-/* The eve records of each transaction (http, smb, ...: the protocol's
- * logger) once: when complete both ways, or at flow end (final) whatever
- * its state; then frees what everyone is done with. Any protocol, through
- * the app layer's generic transactions. A transaction's files log apart,
- * each as it is over (output_tx_log_files), before the transaction's own
- * record, as Suricata's do. Without detection the detect flags are set
- * here so gc can work. */
-static void tx_log(Worker *w, Packet *p, Flow *f, int final)
-{
-	uint64_t n = app_layer_tx_count(f);
-	int complete = n > f->tx_log_next ? app_proto_progress_complete(f->app_proto) : 0;
-	/* files do not wait for the transactions before theirs: with them on,
-	 * the walk goes on past a transaction whose record waits */
-	int files = n > f->tx_log_next && output_tx_files_on(w->e->outputs, f);
-	int blocked = 0;
-	unsigned need = APP_TX_LOGGED | APP_TX_FILE_LOGGED;
-
-	if (w->dt)
-		need |= APP_TX_DETECT_TS | APP_TX_DETECT_TC;
-	/* events as they come, on the packet whose data raised them, for the
-	 * transactions not logged yet (output_tx_events_on) */
-	if (p && !final && n > f->tx_log_next && output_tx_events_on(w->e->outputs, f))
-		for (uint64_t id = f->tx_log_next; id < n; id++) {
-			void *tx = app_layer_tx_get(f, id);
-
-			if (tx && !(app_layer_tx_flags(f, tx) & APP_TX_LOGGED))
-				output_tx_log_events(w->e->outputs, p, f, tx);
-		}
-	for (uint64_t id = f->tx_log_next; id < n; id++) {
-		void *tx = app_layer_tx_get(f, id);
-		unsigned fl = tx ? app_layer_tx_flags(f, tx) : 0;
-		int done, files_done;
-
-		if (!tx || (fl & (APP_TX_LOGGED | APP_TX_FILE_LOGGED)) ==
-				   (APP_TX_LOGGED | APP_TX_FILE_LOGGED)) {
-			if (id == f->tx_log_next)
-				f->tx_log_next++;
-			continue;
-		}
-		files_done = (fl & APP_TX_FILE_LOGGED) ||
-			     output_tx_log_files(w->e->outputs, p, f, tx, final);
-		if (!(fl & APP_TX_LOGGED)) {
-			if (blocked)
-				continue;
-			done = app_layer_tx_progress(f, tx, APP_DIR_TOSERVER) == complete &&
-			       app_layer_tx_progress(f, tx, APP_DIR_TOCLIENT) == complete;
-			if ((!done || (w->dt && !files_tx_log_ready(f, tx))) && !final) {
-				/* transactions log in order, as Suricata's do */
-				if (!files)
-					break;
-				blocked = 1;
-				continue;
-			}
-			output_tx_log(w->e->outputs, p, f, tx);
-			app_layer_tx_set_flags(f, tx, APP_TX_LOGGED);
-		}
-		/* a file still open, or waiting for a packet of its direction,
-		 * keeps the transaction (the tx is over: it gets no new files) */
-		if (!files_done)
-			continue;
-		app_layer_tx_set_flags(f, tx, APP_TX_FILE_LOGGED);
-		if (id == f->tx_log_next)
-			f->tx_log_next++;
-	}
-	app_layer_tx_gc(f, need);
-}
-
-/* The flow-end pseudo packet of direction dir: the flow's tuple, no payload. */
-static Packet *flush_packet(Worker *w, Flow *f, int dir)
-{
-	Packet *p = w->flush_pkt;
-	enum tcp_state ts = stream_tcp_state(f);
-
-	memset(p, 0, sizeof(*p));
-	p->ts = f->last;
-	p->flags = PKT_PSEUDO | PKT_HAS_FLOW | (dir ? PKT_TOCLIENT : PKT_TOSERVER);
-	p->pkt_src = PKT_SRC_FLOW_TIMEOUT;
-	p->ip_version = f->ip_version;
-	p->src = dir ? f->dst : f->src;
-	p->dst = dir ? f->src : f->dst;
-	p->sp = dir ? f->dp : f->sp;
-	p->dp = dir ? f->sp : f->dp;
-	p->proto = f->proto;
-	p->vlan_count = f->vlan_count;
-	memcpy(p->vlan_id, f->vlan_id, sizeof(p->vlan_id));
-	p->flow = f;
-	p->stream_flags = STREAM_PKT_HAS_SESSION | STREAM_PKT_CLOSED;
-	if (ts >= TCP_ESTABLISHED)
-		p->stream_flags |= STREAM_PKT_ESTABLISHED;
-	return p;
-}
-
-static Packet *flush_packet_dir(Worker *w, Flow *f, int dir)
-{
-	return flush_packet(w, f, dir);
-}
-
 static void on_flow_end(void *arg, Flow *f, enum flow_end_reason why)
 {
 	Worker *w = arg;
@@ -340,7 +106,7 @@ static void on_flow_end(void *arg, Flow *f, enum flow_end_reason why)
 		/* everything still held becomes ready: the consumers see it last */
 		stream_flow_end(w->st, f);
 		if (w->at)
-			app_feed(w, f, NULL);
+			app_layer_feed(w->at, f, NULL, output_frame_need(&w->ot));
 	}
 	/* an exception policy that passed, bypassed or dropped the flow ended
 	 * its detection */
@@ -348,15 +114,11 @@ static void on_flow_end(void *arg, Flow *f, enum flow_end_reason why)
 		const DetectAlert *alerts;
 		uint32_t n;
 
-		p = flush_packet(w, f, dir);
+		p = stream_end_packet(w->ot.end_pkt, f, dir);
 		n = detect_flow_flush(w->dt, p, &alerts);
-		emit_alerts(w, p, alerts, n);
+		output_alerts(&w->ot, p, alerts, n);
 	}
-	if (f->alstate)
-		tx_log(w, p, f, 1);
-	if (f->alstate && !f->ep_flags)
-		frames_done(w, p, f, 1);
-	output_flow_end(w->e->outputs, f, why);
+	output_flow_done(&w->ot, f, p, why);
 	detect_flow_free(f);
 	if (f->stream)
 		stream_flow_free(w->st, f);
@@ -372,9 +134,8 @@ static int worker_init(Worker *w, Engine *e, unsigned id, unsigned share,
 	w->tc = thread_counters_new();
 	if (!w->tc)
 		return -1;
-	w->flush_pkt = calloc(1, sizeof(Packet));
 	w->st = stream_thread_new(&e->cfg.stream, w->tc);
-	if (!w->flush_pkt || !w->st) {
+	if (output_thread_init(&w->ot, e->outputs) != 0 || !w->st) {
 		log_error("runmode: cannot create the stream state of worker %u", id);
 		return -1;
 	}
@@ -401,6 +162,7 @@ static int worker_init(Worker *w, Engine *e, unsigned id, unsigned share,
 		}
 		if (order_fn)
 			detect_thread_set_order(w->dt, order_fn, order_arg);
+		output_thread_set_detect(&w->ot, w->dt);
 	}
 	w->ft = flow_table_new(&e->cfg.flow, share, w->tc, on_flow_end, w);
 	if (!w->ft) {
@@ -436,8 +198,7 @@ static void worker_fini(Worker *w)
 		stream_thread_free(w->st);
 		w->st = NULL;
 	}
-	free(w->flush_pkt);
-	w->flush_pkt = NULL;
+	output_thread_fini(&w->ot);
 	thread_counters_retire(w->tc);
 }
 
@@ -445,8 +206,10 @@ static void worker_fini(Worker *w)
  * (one load per packet when none is pending). */
 static inline void worker_sync(Worker *w)
 {
-	if (w->rs && reload_pending(w->e->reload, w->rgen))
+	if (w->rs && reload_pending(w->e->reload, w->rgen)) {
 		w->dt = reload_pickup(w->e->reload, w->rs, w->dt, &w->rgen);
+		output_thread_set_detect(&w->ot, w->dt);
+	}
 }
 
 /* The per-packet work of a worker: flow, TCP tracking and reassembly, the
@@ -454,9 +217,9 @@ static inline void worker_sync(Worker *w)
  * transactions), then transaction logging and cleanup. */
 static void worker_process(Worker *w, Packet *p)
 {
-	Flow *f = NULL;
-
+	OutputPacketCtx pc = { .p = p };
 	DetectThread *ran = NULL;
+	Flow *f = NULL;
 
 	if (!(p->flags & (PKT_INVALID | PKT_IS_FRAGMENT)) && p->ip_version)
 		f = flow_handle_packet(w->ft, p);
@@ -474,28 +237,20 @@ static void worker_process(Worker *w, Packet *p)
 	    !(f->ep_flags & (FLOW_EP_BYPASS | FLOW_LOCAL_BYPASS | FLOW_EP_DROP))) {
 		stream_handle_packet(w->st, f, p);
 		if (w->at && f->stream && !(f->ep_flags & (FLOW_EP_BYPASS | FLOW_LOCAL_BYPASS | FLOW_EP_DROP)))
-			app_feed(w, f, p);
+			app_layer_feed(w->at, f, p, output_frame_need(&w->ot));
 	} else if (f && PKT_IS_UDP(p) && w->at && p->payload_len) {
-		app_feed_udp(w, f, p);
+		app_layer_feed_udp(w->at, f, p);
 	}
 	if (f && f->alstate)
 		p->app_events = (uint8_t)app_layer_take_packet_events(f);
 	if (w->dt && !(p->flags & (PKT_EP_NO_DETECT | PKT_EP_DROP)) && !(f && f->ep_flags)) {
-		const DetectAlert *alerts;
-		uint32_t n = detect_packet(w->dt, p, &alerts);
-
-		emit_alerts(w, p, alerts, n);
-		if (detect_packet_tagged(w->dt))
-			output_tagged_packet(w->e->outputs, p);
+		pc.nalerts = detect_packet(w->dt, p, &pc.alerts);
+		pc.detected = 1;
 		ran = w->dt;
 	}
-	/* the worker's engine, not the start-up one: a reload may have freed it */
-	verdict_finish(ran, detect_thread_engine(w->dt), w->e->outputs, w->tc, p);
-	output_anomaly(w->e->outputs, p);
-	if (f && f->alstate) {
-		tx_log(w, p, f, 0);
-		frames_done(w, p, f, 0);
-	}
+	pc.f = f;
+	pc.dropped = verdict_decide(ran, w->tc, p, &pc.drop_rule);
+	output_packet(&w->ot, &pc);
 	/* encryption-handling bypass: the packets after this one skip
 	 * everything (flow_bypassed_packet) */
 	if (f && f->alstate && !(f->ep_flags & FLOW_LOCAL_BYPASS) && app_layer_flow_bypass(f))

@@ -11,6 +11,7 @@
 
 #include "decode/packet.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 
@@ -25,15 +26,29 @@ typedef struct OrderTrack {
 	uint64_t mask;
 	uint64_t next_seq;          /* RX thread only */
 	uint64_t span;              /* most sequence numbers pending at once */
-	_Atomic int valve_logged;
+	/* A thread that must wait sleeps on `moved`, which order_done()
+	 * signals when the watermark advances and someone sleeps. */
+	_Atomic unsigned sleepers;
+	pthread_mutex_t lock;
+	pthread_cond_t moved;
+	uint32_t valve_ms;          /* order_wait gives up after this long
+				     * without progress (2 s; tests shorten it) */
+	_Atomic uint64_t valve_trips; /* how often it gave up */
+	_Atomic uint64_t sleeps;    /* waits that slept (not ready at once) */
+	int inited;                 /* 1: lock, 2: and moved (order_free) */
 } OrderTrack;
 
+/* o zeroed first; inflight: the most packets in the queues at once.
+ * order_free() also undoes a failed order_init(). */
 int order_init(OrderTrack *o, uint32_t inflight);
 void order_free(OrderTrack *o);
 /* A worker finished packet seq (0: a packet without one). */
 void order_done(OrderTrack *o, uint64_t seq);
 /* detect_order_fn (detect/engine.h): waits until every packet dispatched
- * before p is done. arg: the OrderTrack. */
+ * before p is done. arg: the OrderTrack. The RX thread publishes all
+ * queues before it blocks, so the wait always ends; valve_ms without any
+ * progress of the watermark is a safety valve that keeps a future bug from
+ * hanging a run: it is counted (valve_trips) and logged once. */
 void order_wait(void *arg, const Packet *p);
 /* RX thread: the number of the next packet. done[] holds one flag per
  * number modulo its size, so the numbers between the watermark and the

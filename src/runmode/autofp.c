@@ -148,6 +148,7 @@ static void *worker_main(void *arg)
 	Worker *w = wa->w;
 	PacketPool *pool = wa->ctx->pool;
 
+	runmode_name_thread("W", w->id + 1);
 	for (;;) {
 		Packet *p = packet_ring_try_pop(&w->ring);
 

@@ -1,6 +1,7 @@
 /* The stats thread ("CS"): a stats record every stats.interval seconds
  * while the packet threads run, and the final one after they stopped. */
 #include "runmode/stats-thread.h"
+#include "runmode/runmode-int.h"
 #include "output/output.h"
 #include "stats/counters.h"
 
@@ -34,6 +35,8 @@ static void *stats_main(void *arg)
 {
 	StatsThread *st = arg;
 	struct timespec deadline;
+
+	runmode_name_thread("CS", 0);
 
 	pthread_mutex_lock(&st->lock);
 	clock_gettime(CLOCK_REALTIME, &deadline);

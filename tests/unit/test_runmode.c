@@ -1,7 +1,8 @@
-/* Runmode pieces that need no capture: autofp's capture-order wait
- * (runmode/order.h). Every check here holds whatever the scheduling: a
- * wait that must not have ended yet is checked only in the direction a
- * bug would break. */
+/* Runmode pieces that need no capture: Suricata's thread names, and
+ * autofp's capture-order wait (runmode/order.h). Every check here holds
+ * whatever the scheduling: a thread's name is read while the thread waits
+ * on a barrier, and a wait that must not have ended yet is checked only in
+ * the direction a bug would break. */
 #define _GNU_SOURCE
 #include "test.h"
 
@@ -15,6 +16,93 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+TEST(thread_names_as_suricata_names_them)
+{
+	char b[16];
+
+	runmode_thread_name(b, "W", 1);
+	CHECK_STREQ(b, "W#01");
+	runmode_thread_name(b, "RX", 1);
+	CHECK_STREQ(b, "RX#01");
+	runmode_thread_name(b, "W", 12);
+	CHECK_STREQ(b, "W#12");
+	runmode_thread_name(b, "CS", 0);
+	CHECK_STREQ(b, "CS");
+	/* the kernel keeps 15 characters */
+	runmode_thread_name(b, "ABCDEFGHIJKLMN", 99);
+	CHECK_EQ(strlen(b), 15);
+}
+
+typedef struct Named {
+	pthread_barrier_t named, read;
+	const char *role;
+	unsigned idx;
+	pid_t tid;
+} Named;
+
+static void *named_main(void *arg)
+{
+	Named *n = arg;
+
+	runmode_name_thread(n->role, n->idx);
+	n->tid = (pid_t)syscall(SYS_gettid);
+	pthread_barrier_wait(&n->named);
+	pthread_barrier_wait(&n->read);
+	return NULL;
+}
+
+/* What ps and top show: /proc/self/task/TID/comm of a live thread. */
+static int comm_of(pid_t tid, char *buf, size_t len)
+{
+	char path[64];
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/comm", (int)tid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	n = fread(buf, 1, len - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	if (n && buf[n - 1] == '\n')
+		buf[n - 1] = 0;
+	return 0;
+}
+
+static void check_named(const char *role, unsigned idx, const char *want, int *ok)
+{
+	Named n = { .role = role, .idx = idx };
+	pthread_t t;
+	char comm[32] = "";
+
+	*ok = 0;
+	pthread_barrier_init(&n.named, NULL, 2);
+	pthread_barrier_init(&n.read, NULL, 2);
+	if (pthread_create(&t, NULL, named_main, &n) != 0)
+		return;
+	pthread_barrier_wait(&n.named);
+	*ok = comm_of(n.tid, comm, sizeof(comm)) == 0 && strcmp(comm, want) == 0;
+	if (!*ok)
+		fprintf(stderr, "thread comm '%s', want '%s'\n", comm, want);
+	pthread_barrier_wait(&n.read);
+	pthread_join(t, NULL);
+	pthread_barrier_destroy(&n.named);
+	pthread_barrier_destroy(&n.read);
+}
+
+TEST(named_threads_show_in_proc_task_comm)
+{
+	int ok;
+
+	check_named("W", 1, "W#01", &ok);
+	CHECK(ok);
+	check_named("W", 2, "W#02", &ok);
+	CHECK(ok);
+	check_named("CS", 0, "CS", &ok);
+	CHECK(ok);
+}
 
 /* Until another thread sleeps in o: an ordering of the test's steps, not
  * a time limit (it ends as soon as that thread gets to run). */

@@ -91,8 +91,9 @@ typedef struct Flow {
 	void *stream;
 	void *alstate;
 	void *detect;
-	/* worker pipeline progress (runmode.c): stream bytes handed to the app
-	 * layer per direction, directions whose EOF it was told, next tx to log */
+	/* worker pipeline progress: stream bytes handed to the app layer per
+	 * direction, directions whose EOF it was told (app-layer/stream-feed.c),
+	 * next tx to log (output/tx-policy.c) */
 	uint64_t app_progress[2];
 	/* during app_layer_handle_data(): 1 + the stream offset of the bytes
 	 * handed over, 0 when they are not stream bytes at known offsets */

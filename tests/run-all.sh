@@ -118,6 +118,10 @@ part "$srcdir/tests/ops/unix-socket.sh" "$builddir" "$srcdir"
 echo "== a capture from a pipe (tests/ops/pcap-pipe.sh)"
 part "$srcdir/tests/ops/pcap-pipe.sh" "$builddir" "$srcdir"
 
+# the threads' names as Suricata gives them (W#01.., CS), read from /proc
+echo "== thread names (tests/ops/thread-names.sh)"
+part "$srcdir/tests/ops/thread-names.sh" "$builddir" "$srcdir"
+
 # Debian's suricata-update, offline, on a tarball of ../shared's ET Open 4.0:
 # its -T step passes with our binary (SKIPs without ../shared or the tool).
 echo "== a full disk under eve.json (tests/ops/full-disk.sh)"

@@ -91,8 +91,9 @@ typedef struct Flow {
 	void *stream;
 	void *alstate;
 	void *detect;
-	/* worker pipeline progress (runmode.c): stream bytes handed to the app
-	 * layer per direction, directions whose EOF it was told, next tx to log */
+	/* worker pipeline progress: stream bytes handed to the app layer per
+	 * direction, directions whose EOF it was told (app-layer/stream-feed.c),
+	 * next tx to log (output/tx-policy.c) */
 	uint64_t app_progress[2];
 	/* during app_layer_handle_data(): 1 + the stream offset of the bytes
 	 * handed over, 0 when they are not stream bytes at known offsets */
@@ -158,6 +159,11 @@ int flow_bypassed_packet(FlowTable *ft, Flow *f, const Packet *p);
  * flow whose first packet came from the server, when the app layer finds out
  * (Suricata's FlowSwap). The key is symmetric: the flow stays in its bucket. */
 void flow_swap(Flow *f, Packet *p);
+/* The app layer found a midstream flow's first bytes going the wrong way:
+ * the flow, its session and detection's state trade directions, and so does
+ * p, the packet being processed (NULL at flow end). Once per flow
+ * (flow/reverse.c). */
+void flow_reverse(Flow *f, Packet *p);
 
 /* Ends flows idle past their timeout at time now (packet time). Cheap when
  * nothing is due: call it once per packet or batch. */

@@ -1,7 +1,6 @@
 /* The IPS verdict (verdict.h). */
 #include "runmode/verdict.h"
 #include "output/alert.h"
-#include "output/drop.h"
 #include "flow/flow.h"
 
 #include <stdio.h>
@@ -35,30 +34,29 @@ void verdict_flow(Packet *p)
 		p->drop_reason = PKT_DROP_FLOW_DROP;
 }
 
-void verdict_finish(DetectThread *dt, const DetectEngine *de, Outputs *o, ThreadCounters *tc,
-		    Packet *p)
+int verdict_decide(DetectThread *dt, ThreadCounters *tc, Packet *p, const DetectAlert **rule)
 {
 	const DetectAlert *da = NULL;
-	AlertInfo ai;
 	int flow_drop = 0;
 
+	*rule = NULL;
 	if (!ips_on)
-		return;
+		return 0;
 	if (dt && (da = detect_packet_drop(dt, &flow_drop))) {
 		if (!p->drop_reason)
 			p->drop_reason = PKT_DROP_RULES;
 		if (flow_drop && p->flow)
 			p->flow->ep_flags |= FLOW_EP_DROP;
-		detect_alert_info(de, p, da, &ai);
 	}
 	if (!p->drop_reason) {
 		counter_inc(tc, c_accepted);
-		return;
+		return 0;
 	}
 	counter_inc(tc, c_blocked);
 	if (da && da->action == ALERT_ACTION_REJECT)
 		counter_inc(tc, c_rejected);
 	if (p->drop_reason < PKT_DROP_REASON_COUNT)
 		counter_inc(tc, c_reason[p->drop_reason]);
-	output_drop(o, p, p->flow, da ? &ai : NULL);
+	*rule = da;
+	return 1;
 }

@@ -1,6 +1,6 @@
 /* The IPS verdict of a packet (--simulate-ips): what drops it, whether its
- * flow is dropped from then on, the drop record and Suricata's ips.*
- * counters. */
+ * flow is dropped from then on, and Suricata's ips.*
+ * counters (the drop record: output/logger.h). */
 #ifndef RUNMODE_VERDICT_H
 #define RUNMODE_VERDICT_H
 
@@ -19,9 +19,9 @@ void verdict_register_counters(int ips);
 void verdict_flow(Packet *p);
 
 /* After detection (dt NULL: none ran): a drop or reject rule drops p and,
- * when it acts on the flow, p's flow; then the drop record and the
- * counters. The caller skips pseudo packets. */
-void verdict_finish(DetectThread *dt, const DetectEngine *de, Outputs *o, ThreadCounters *tc,
-		    Packet *p);
+ * when it acts on the flow, p's flow; Suricata's ips.* counters. Returns 1
+ * when p is dropped in IPS mode (a drop record is due: the logger list
+ * writes it), with *rule the rule that dropped it or NULL. */
+int verdict_decide(DetectThread *dt, ThreadCounters *tc, Packet *p, const DetectAlert **rule);
 
 #endif

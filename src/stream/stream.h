@@ -303,6 +303,12 @@ int stream_side_size(const Flow *f, int server, uint32_t *out);
 enum tcp_state stream_tcp_state(const Flow *f);  /* TCP_NONE without a session */
 const char *tcp_state_name(enum tcp_state s);    /* "established", "closed", ... */
 
+/* Fills p (the caller's buffer) as the flow-end pseudo packet of f's
+ * direction dir (0: to server): the flow's tuple and VLANs, the time of its
+ * last packet, no payload, the session closed (established if it was).
+ * Returns p. (stream/pseudo.c) */
+Packet *stream_end_packet(Packet *p, Flow *f, int dir);
+
 /* Global memory accounting (bytes), as tcp.memuse / tcp.reassembly_memuse show. */
 uint64_t stream_memuse(void);
 uint64_t stream_reassembly_memuse(void);

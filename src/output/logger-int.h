@@ -1,0 +1,19 @@
+/* One entry of the logger list (logger.h): a record type's calls on a
+ * packet and at a flow's end, either NULL when it has nothing there. The
+ * entries of record types with a policy of their own live in their own
+ * files (tx-policy.c, frame-log.c); the list is in logger.c. */
+#ifndef OUTPUT_LOGGER_INT_H
+#define OUTPUT_LOGGER_INT_H
+
+#include "output/logger.h"
+
+typedef struct OutputLogger {
+	const char *name;
+	void (*packet)(OutputThread *ot, const OutputPacketCtx *pc);
+	void (*flow_end)(OutputThread *ot, Flow *f, Packet *last, enum flow_end_reason why);
+} OutputLogger;
+
+extern const OutputLogger output_logger_tx;      /* tx-policy.c */
+extern const OutputLogger output_logger_frame;   /* frame-log.c */
+
+#endif

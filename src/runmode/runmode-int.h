@@ -1,0 +1,95 @@
+/* What the runmode files share (runmode.h is the public side): the worker,
+ * which does everything after decode for the flows it owns, and the loops
+ * and threads of each runmode around it:
+ *   worker.c        the per-packet work and the flow end of one worker
+ *   capture-loop.c  one thread from capture to logging (single, workers)
+ *   single.c        single: that loop on the main thread
+ *   workers.c       workers: one such thread per capture handle
+ *   autofp.c        autofp: the RX thread's dispatch to worker threads
+ *   order.c         autofp: capture order for thresholds across workers
+ *   stats-thread.c  the periodic stats record
+ * Threads are named as Suricata names them (runmode_name_thread). */
+#ifndef RUNMODE_RUNMODE_INT_H
+#define RUNMODE_RUNMODE_INT_H
+
+#include "runmode/runmode.h"
+#include "runmode/pool.h"
+#include "runmode/ring.h"
+#include "runmode/reload.h"
+#include "output/logger.h"
+#include "detect/engine.h"
+#include "stats/counters.h"
+
+#include <pthread.h>
+
+/* Packets a worker collects before giving them back to the pool in one go. */
+#define RETURN_BATCH 32
+
+typedef struct Worker {
+	Engine *e;
+	unsigned id;
+	ThreadCounters *tc;
+	FlowTable *ft;
+	DetectThread *dt;              /* NULL: detection disabled */
+	ReloadSlot *rs;                /* rule reload: this worker's slot */
+	uint64_t rgen;                 /* the engine generation dt is for */
+	StreamThread *st;              /* TCP tracking and reassembly */
+	AppLayerThread *at;            /* NULL: app layer disabled */
+	OutputThread ot;               /* the logger list's per-thread side */
+	PacketRing ring;               /* autofp: packets from RX */
+	pthread_t thread;
+	Packet *ret_head, *ret_tail;   /* batch going back to the pool */
+	uint32_t ret_n;
+} Worker;
+
+/* Packets between two updates of the kernel counters, and between two looks
+ * at the signal flags and the clock (a light link is seldom idle). */
+#define HOUSEKEEPING_EVERY 4096
+#define CONTROL_EVERY 64
+
+/* worker.c. order_fn (may be NULL): autofp's capture-order wait for
+ * thresholds (order.h). worker_fini() also undoes a failed worker_init(). */
+int worker_init(Worker *w, Engine *e, unsigned id, unsigned share,
+		detect_order_fn order_fn, void *order_arg);
+void worker_fini(Worker *w);
+void worker_process(Worker *w, Packet *p);
+void worker_idle(Worker *w);
+/* autofp: packets go back to the RX thread's pool in batches. */
+void worker_release(Worker *w, PacketPool *pool, Packet *p);
+void worker_give_back(Worker *w, PacketPool *pool);
+
+/* A rule reload published a new engine: take it up between two packets
+ * (one load per packet when none is pending). */
+static inline void worker_sync(Worker *w)
+{
+	if (w->rs && reload_pending(w->e->reload, w->rgen)) {
+		w->dt = reload_pickup(w->e->reload, w->rs, w->dt, &w->rgen);
+		output_thread_set_detect(&w->ot, w->dt);
+	}
+}
+
+/* capture-loop.c: the next packet of cap: one that is ready at once; when
+ * none is, dry(arg) first (the thread publishes what it holds: autofp's
+ * queue batches), then a wait of at most IDLE_TICK_MS. A file source is
+ * never dry. */
+int capture_get(Capture *cap, Packet *p, void (*dry)(void *), void *arg);
+/* One thread from capture to logging: single (the main thread), and each
+ * thread of workers (share: how many split the flow memcap). */
+int capture_worker(Engine *e, Capture *cap, PacketPool *pool, ThreadCounters *rx_tc,
+		   unsigned id, unsigned share, int main_thread);
+
+int run_single(Engine *e, PacketPool *pool, ThreadCounters *rx_tc);   /* single.c */
+int run_workers(Engine *e);                                           /* workers.c */
+int run_autofp(Engine *e, PacketPool *pool, ThreadCounters *rx_tc);   /* autofp.c */
+
+/* Names the calling thread as Suricata names its threads: role and a
+ * 1-based number ("W#01": a worker, "RX#01": a capture thread feeding
+ * workers), or the role alone with idx 0 ("CS": stats). At most 15
+ * characters (the kernel's limit); a longer name is cut. Threads the
+ * runmode starts call it first thing; the main thread keeps the process
+ * name. */
+void runmode_name_thread(const char *role, unsigned idx);
+/* The name runmode_name_thread() gives, into buf (16 bytes). */
+void runmode_thread_name(char buf[16], const char *role, unsigned idx);
+
+#endif

@@ -1,0 +1,194 @@
+/* The worker (runmode-int.h): everything after decode for the flows one
+ * thread owns: flow, TCP tracking and reassembly, the app layer, detection,
+ * the verdict and the logger list; and the end of each flow. */
+#include "runmode/runmode-int.h"
+#include "runmode/verdict.h"
+#include "app-layer/stream-feed.h"
+#include "util/log.h"
+
+#include <netinet/in.h>
+#include <string.h>
+#include <sys/time.h>
+
+static void on_flow_end(void *arg, Flow *f, enum flow_end_reason why)
+{
+	Worker *w = arg;
+	Packet *p = NULL;
+
+	if (f->stream && !(f->ep_flags & (FLOW_EP_BYPASS | FLOW_LOCAL_BYPASS | FLOW_EP_DROP))) {
+		/* everything still held becomes ready: the consumers see it last */
+		stream_flow_end(w->st, f);
+		if (w->at)
+			app_layer_feed(w->at, f, NULL, output_frame_need(&w->ot));
+	}
+	/* an exception policy that passed, bypassed or dropped the flow ended
+	 * its detection */
+	for (int dir = 0; dir < 2 && w->dt && (f->stream || f->alstate) && !f->ep_flags; dir++) {
+		const DetectAlert *alerts;
+		uint32_t n;
+
+		p = stream_end_packet(w->ot.end_pkt, f, dir);
+		n = detect_flow_flush(w->dt, p, &alerts);
+		output_alerts(&w->ot, p, alerts, n);
+	}
+	output_flow_done(&w->ot, f, p, why);
+	detect_flow_free(f);
+	if (f->stream)
+		stream_flow_free(w->st, f);
+	app_layer_flow_free(f);
+}
+
+int worker_init(Worker *w, Engine *e, unsigned id, unsigned share,
+		detect_order_fn order_fn, void *order_arg)
+{
+	memset(w, 0, sizeof(*w));
+	w->e = e;
+	w->id = id;
+	w->tc = thread_counters_new();
+	if (!w->tc)
+		return -1;
+	w->st = stream_thread_new(&e->cfg.stream, w->tc);
+	if (output_thread_init(&w->ot, e->outputs) != 0 || !w->st) {
+		log_error("runmode: cannot create the stream state of worker %u", id);
+		return -1;
+	}
+	if (app_layer_enabled(&e->cfg.app)) {
+		w->at = app_layer_thread_new(&e->cfg.app, w->tc);
+		if (!w->at) {
+			log_error("runmode: cannot create the app-layer state of worker %u", id);
+			return -1;
+		}
+	}
+	if (e->detect) {
+		const DetectEngine *de = e->detect;
+
+		/* a reload may have replaced the start-up engine already */
+		if (e->reload &&
+		    !(w->rs = reload_join(e->reload, w->tc, order_fn, order_arg, &de, &w->rgen))) {
+			log_error("runmode: no rule reload slot for worker %u", id);
+			return -1;
+		}
+		w->dt = detect_thread_new(de, w->tc);
+		if (!w->dt) {
+			log_error("runmode: cannot create the detect state of worker %u", id);
+			return -1;
+		}
+		if (order_fn)
+			detect_thread_set_order(w->dt, order_fn, order_arg);
+		output_thread_set_detect(&w->ot, w->dt);
+	}
+	w->ft = flow_table_new(&e->cfg.flow, share, w->tc, on_flow_end, w);
+	if (!w->ft) {
+		log_error("runmode: cannot create the flow table of worker %u", id);
+		return -1;
+	}
+	return 0;
+}
+
+void worker_fini(Worker *w)
+{
+	if (w->ft) {
+		/* flushes: every flow gets its last inspection and its record,
+		 * which needs the stream, app-layer and detect state below */
+		flow_table_free(w->ft);
+		w->ft = NULL;
+	}
+	/* after the flush, which inspects: a reload meanwhile waits for us;
+	 * leaving frees the DetectThread */
+	if (w->rs) {
+		reload_leave(w->e->reload, w->rs, &w->dt, &w->rgen);
+		w->rs = NULL;
+	}
+	if (w->dt) {
+		detect_thread_free(w->dt);
+		w->dt = NULL;
+	}
+	if (w->at) {
+		app_layer_thread_free(w->at);
+		w->at = NULL;
+	}
+	if (w->st) {
+		stream_thread_free(w->st);
+		w->st = NULL;
+	}
+	output_thread_fini(&w->ot);
+	thread_counters_retire(w->tc);
+}
+
+/* The per-packet work of a worker: flow, TCP tracking and reassembly, the
+ * app layer on newly ready data, detection (packet, raw stream, HTTP
+ * transactions), then transaction logging and cleanup. */
+void worker_process(Worker *w, Packet *p)
+{
+	OutputPacketCtx pc = { .p = p };
+	DetectThread *ran = NULL;
+	Flow *f = NULL;
+
+	if (!(p->flags & (PKT_INVALID | PKT_IS_FRAGMENT)) && p->ip_version)
+		f = flow_handle_packet(w->ft, p);
+	if (f)
+		verdict_flow(p);
+	/* a flow the app layer bypassed: counted, nothing more (Suricata's
+	 * local bypass) */
+	if (flow_bypassed_packet(w->ft, f, p)) {
+		flow_table_timeout(w->ft, &p->ts);
+		return;
+	}
+	/* exception policies (flow_exception): bypass and an IPS drop end all
+	 * inspection of the flow, pass-flow its detection only */
+	if (f && p->proto == IPPROTO_TCP && PKT_IS_TCP(p) &&
+	    !(f->ep_flags & (FLOW_EP_BYPASS | FLOW_LOCAL_BYPASS | FLOW_EP_DROP))) {
+		stream_handle_packet(w->st, f, p);
+		if (w->at && f->stream && !(f->ep_flags & (FLOW_EP_BYPASS | FLOW_LOCAL_BYPASS | FLOW_EP_DROP)))
+			app_layer_feed(w->at, f, p, output_frame_need(&w->ot));
+	} else if (f && PKT_IS_UDP(p) && w->at && p->payload_len) {
+		app_layer_feed_udp(w->at, f, p);
+	}
+	if (f && f->alstate)
+		p->app_events = (uint8_t)app_layer_take_packet_events(f);
+	if (w->dt && !(p->flags & (PKT_EP_NO_DETECT | PKT_EP_DROP)) && !(f && f->ep_flags)) {
+		pc.nalerts = detect_packet(w->dt, p, &pc.alerts);
+		pc.detected = 1;
+		ran = w->dt;
+	}
+	pc.f = f;
+	pc.dropped = verdict_decide(ran, w->tc, p, &pc.drop_rule);
+	output_packet(&w->ot, &pc);
+	/* encryption-handling bypass: the packets after this one skip
+	 * everything (flow_bypassed_packet) */
+	if (f && f->alstate && !(f->ep_flags & FLOW_LOCAL_BYPASS) && app_layer_flow_bypass(f))
+		f->ep_flags |= FLOW_LOCAL_BYPASS;
+	flow_table_timeout(w->ft, &p->ts);
+}
+
+/* A live source's idle tick on the thread that owns the flow table: flows
+ * time out on wall-clock time (the time the kernel stamps packets with),
+ * their streams are flushed, inspected and logged. */
+void worker_idle(Worker *w)
+{
+	struct timeval now;
+
+	worker_sync(w);
+	gettimeofday(&now, NULL);
+	flow_table_timeout(w->ft, &now);
+}
+
+void worker_give_back(Worker *w, PacketPool *pool)
+{
+	if (!w->ret_n)
+		return;
+	packet_pool_return(pool, w->ret_head, w->ret_tail, w->ret_n);
+	w->ret_head = w->ret_tail = NULL;
+	w->ret_n = 0;
+}
+
+void worker_release(Worker *w, PacketPool *pool, Packet *p)
+{
+	p->pseudo = NULL;
+	p->next = w->ret_head;
+	w->ret_head = p;
+	if (!w->ret_tail)
+		w->ret_tail = p;
+	if (++w->ret_n == RETURN_BATCH)
+		worker_give_back(w, pool);
+}

@@ -48,8 +48,12 @@ int worker_init(Worker *w, Engine *e, unsigned id, unsigned share,
 	if (!w->tc)
 		return -1;
 	w->st = stream_thread_new(&e->cfg.stream, w->tc);
-	if (output_thread_init(&w->ot, e->outputs) != 0 || !w->st) {
+	if (!w->st) {
 		log_error("runmode: cannot create the stream state of worker %u", id);
+		return -1;
+	}
+	if (output_thread_init(&w->ot, e->outputs) != 0) {
+		log_error("runmode: cannot create the output state of worker %u", id);
 		return -1;
 	}
 	if (app_layer_enabled(&e->cfg.app)) {

@@ -3,6 +3,7 @@
 
 #include "detect/engine.h"
 #include "detect/engine-int.h"
+#include "detect/packet.h"
 #include "detect/detect-parse.h"
 #include "detect-test-util.h"
 #include "stream/stream.h"
@@ -679,9 +680,12 @@ TEST(always_precheck_never_skips_a_match)
 	static Flow fl;
 	Env e;
 	Packet p;
+	DetectPkt pk = { .p = &p };
 	uint32_t checked = 0, matched = 0, pruned = 0;
 
 	CHECK_EQ(env_init(&e, rules, MPM_AC), 0);
+	/* the keywords read the packet's context, as detect_packet sets it */
+	e.dt->pkt = &pk;
 	for (unsigned flags = 0; flags < 256; flags++)
 		for (int pl = 0; pl < 2; pl++)
 			for (int dir = 0; dir < 3; dir++)
@@ -700,7 +704,7 @@ TEST(always_precheck_never_skips_a_match)
 
 						inspect_precheck_build(ds->s, &c);
 						pass = precheck_pass(&c, precheck_packet_bits(&p), &p);
-						e.dt->pkt_established = dir == 2;
+						pk.established = dir == 2;
 						match = inspect_header(ds, &p) &&
 							inspect_match_list(e.dt, ds->s, &p);
 						checked++;

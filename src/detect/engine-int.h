@@ -1,5 +1,6 @@
-/* Internals of the detection engine, shared by engine.c (build, groups,
- * prefilter, per-packet driver), inspect.c (keyword matching) and state.c
+/* Internals of the detection engine, shared by engine.c (build, groups),
+ * thread.c, the packet path (packet.h: packet.c, prefilter.c,
+ * sig-match.c, stream-inspect.c), inspect.c (keyword matching) and state.c
  * (flowbits/flowint per flow, thresholds, threshold.config). */
 #ifndef DETECT_ENGINE_INT_H
 #define DETECT_ENGINE_INT_H

@@ -4,6 +4,7 @@
 #include "detect/engine.h"
 #include "detect/engine-int.h"
 #include "detect/packet.h"
+#include "detect/prefilter.h"
 #include "detect/detect-parse.h"
 #include "detect-test-util.h"
 #include "stream/stream.h"
@@ -870,5 +871,21 @@ TEST(tx_rules_numbered_per_protocol_class)
 		if (sid >= 1 && sid <= 7)
 			CHECK_EQ(ds->hidx, want_hidx[sid - 1]);
 	}
+	env_free(&e);
+}
+
+/* Without ac-cuda every packet's ids come from the CPU matcher, and the
+ * per-packet context does not outlive the call. */
+TEST(cpu_engine_prefilters_on_the_cpu_and_drops_the_context)
+{
+	Env e;
+	Packet p;
+
+	CHECK_EQ(env_init(&e, "alert tcp any any -> any any (content:\"abc\"; sid:1;)\n",
+			  MPM_AC), 0);
+	mk_tcp(&p, S("xabcx"), 0x18);
+	CHECK(prefilter_select(e.dt, &p) == &prefilter_cpu);
+	CHECK_EQ(alerted(&e, &p, 1), 1);
+	CHECK(e.dt->pkt == NULL);
 	env_free(&e);
 }

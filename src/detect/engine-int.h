@@ -380,7 +380,10 @@ struct DetectThread {
 typedef struct DetectFlowState {
 	uint32_t gen;             /* DetectEngine.gen of the engine that made it */
 	uint8_t iponly_done;      /* bit 0: toserver seen, bit 1: toclient */
-	uint8_t tcp_state;        /* TCPS_* below: our view of the handshake */
+	/* TCPS_* below: a TCP flow the stream has no session for (midstream
+	 * pickup off and no handshake seen, no room for one): the handshake
+	 * as detection saw it. With a session the stream says it. */
+	uint8_t tcp_state;
 	uint8_t flow_pass;        /* a pass rule matched: no more detection on the flow */
 	uint8_t payload_off;      /* the protocol gave the payload up (ciphertext:
 	                           * app_layer_flow_no_inspection) before the

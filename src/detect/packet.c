@@ -150,7 +150,7 @@ void detect_pkt_swap(Packet *p)
 /* flow:established as Suricata sees it. TCP: the packet that completes the
  * 3-way handshake is not yet established (the flow's state is read before
  * the stream engine updates it); packets after a RST are not either. Other
- * protocols: once both sides have sent. Updates the tracked TCP state. */
+ * protocols: once both sides have sent. Updates the sessionless state. */
 static int flow_established(const DetectEngine *de, DetectFlowState *fs, const Packet *p)
 {
 	const Flow *f = p->flow;
@@ -159,18 +159,12 @@ static int flow_established(const DetectEngine *de, DetectFlowState *fs, const P
 	if (f->proto != IPPROTO_TCP)
 		return f->pkts_toserver && f->pkts_toclient;
 	/* TCP: the stream engine's view (it knows the handshake, RSTs and
-	 * midstream pickups) */
-	if (f->stream || (p->stream_flags & STREAM_PKT_HAS_SESSION)) {
-		/* as Suricata: the packet that makes the session established
-		 * (the handshake's last ACK, a midstream pickup) is not yet */
-		int was = fs && fs->tcp_state == TCPS_EST;
-
-		if (!(p->stream_flags & STREAM_PKT_ESTABLISHED))
-			return 0;
-		if (fs)
-			fs->tcp_state = TCPS_EST;
-		return was;
-	}
+	 * midstream pickups), as it stood before this packet: the packet
+	 * that makes the session established (the handshake's last ACK, a
+	 * midstream pickup) is not yet */
+	if (f->stream || (p->stream_flags & STREAM_PKT_HAS_SESSION))
+		return (p->stream_flags & STREAM_PKT_ESTABLISHED) &&
+		       (p->stream_flags & STREAM_PKT_WAS_ESTABLISHED);
 	/* no session (midstream pickup off and no handshake seen, or no room
 	 * for one): as Suricata's flow engine says of any flow, established
 	 * once both sides were seen */

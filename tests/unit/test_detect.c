@@ -874,6 +874,45 @@ TEST(tx_rules_numbered_per_protocol_class)
 	env_free(&e);
 }
 
+/* flow:established on a TCP session is the stream's state before the
+ * packet (STREAM_PKT_WAS_ESTABLISHED): the packet that establishes the
+ * session (the handshake's last ACK, a midstream pickup) does not meet
+ * it, the next ones do, whatever detection saw before. */
+TEST(established_is_the_streams_state_before_the_packet)
+{
+	Env e;
+	Packet p;
+	Flow f;
+
+	CHECK_EQ(env_init(&e, "alert tcp any any -> any any (flow:established; sid:1;)\n"
+			  "alert tcp any any -> any any (flow:not_established; sid:2;)\n",
+			  MPM_AC), 0);
+	memset(&f, 0, sizeof(f));
+	f.proto = IPPROTO_TCP;
+	mk_tcp(&p, S(""), 0x10);
+	p.flow = &f;
+	p.flags |= PKT_HAS_FLOW | PKT_TOSERVER;
+	p.stream_flags = STREAM_PKT_HAS_SESSION | STREAM_PKT_ESTABLISHED;
+	CHECK_EQ(alerted(&e, &p, 1), 0);
+	CHECK_EQ(alerted(&e, &p, 2), 1);
+	p.stream_flags |= STREAM_PKT_WAS_ESTABLISHED;
+	CHECK_EQ(alerted(&e, &p, 1), 1);
+	CHECK_EQ(alerted(&e, &p, 2), 0);
+	/* a session not yet established: neither before nor after */
+	p.stream_flags = STREAM_PKT_HAS_SESSION;
+	CHECK_EQ(alerted(&e, &p, 1), 0);
+	detect_flow_free(&f);
+	/* the first packet detection sees of an established session (a
+	 * rule reload from no rules, a packet left out): the stream says */
+	memset(&f, 0, sizeof(f));
+	f.proto = IPPROTO_TCP;
+	p.stream_flags = STREAM_PKT_HAS_SESSION | STREAM_PKT_ESTABLISHED |
+			 STREAM_PKT_WAS_ESTABLISHED;
+	CHECK_EQ(alerted(&e, &p, 1), 1);
+	detect_flow_free(&f);
+	env_free(&e);
+}
+
 /* Without ac-cuda every packet's ids come from the CPU matcher, and the
  * per-packet context does not outlive the call. */
 TEST(cpu_engine_prefilters_on_the_cpu_and_drops_the_context)

@@ -313,7 +313,7 @@ static void pkt_prefilter(DetectThread *dt, DetectPkt *pk)
 		data = pk->win.data;
 		len = pk->win.len;
 	} else {
-		mg = pk->src->packet_group(dt->de, pk);
+		mg = prefilter_packet_group(dt->de, pk);
 	}
 	if (pk->no_payload || !len || !mg->mpm || !dt->scratch_g[mg->sidx])
 		return;

@@ -68,20 +68,21 @@ static void mark_matchset(DetectThread *dt, const DetectPkt *pk, const SigGroup 
 
 /* ---- cpu: the group's own matcher ---- */
 
-static const SigGroup *cpu_packet_group(const DetectEngine *de, const DetectPkt *pk)
-{
-	/* a streamed payload only with the patterns of the rules that still
-	 * inspect it */
-	return pk->streamed && pk->g->ps ? pk->g->ps : pk->g;
-}
-
 void prefilter_cpu_payload(DetectThread *dt, const DetectPkt *pk, const SigGroup *mg,
 			   const uint8_t *data, uint32_t len)
 {
+	const uint32_t *ids;
+	uint32_t n;
+
 	detect_scan_count(dt, SCAN_PACKET, 0, len);
 	mpm_matchset_clear(dt->ms);
 	mpm_prefilter(mg->mpm, dt->scratch_g[mg->sidx], data, len, dt->ms);
-	mark_matchset(dt, pk, mg, 0);
+	/* the loop of mark_matchset, here: every packet with a payload
+	 * comes this way */
+	n = mpm_matchset_count(dt->ms);
+	ids = mpm_matchset_ids(dt->ms);
+	for (uint32_t i = 0; i < n; i++)
+		mark_pid(dt->de, &dt->cand, mg, ids[i], pk->p, 0);
 }
 
 static const SigGroup *cpu_stream_group(const DetectEngine *de, const Packet *p, int d)
@@ -97,7 +98,6 @@ static void cpu_stream_ids(DetectThread *dt, const SigGroup *g, const uint8_t *d
 
 const PrefilterOps prefilter_cpu = {
 	.name = "cpu",
-	.packet_group = cpu_packet_group,
 	.packet_ids = prefilter_cpu_payload,
 	.stream_group = cpu_stream_group,
 	.stream_ids = cpu_stream_ids,
@@ -166,7 +166,6 @@ static void cov_tx_harvest(DetectThread *dt, const DetectPkt *pk)
 
 const PrefilterOps prefilter_coverage = {
 	.name = "coverage",
-	.packet_group = cpu_packet_group,
 	.packet_ids = prefilter_cpu_payload,
 	.stream_group = cov_stream_group,
 	.stream_ids = cov_stream_ids,
@@ -175,13 +174,6 @@ const PrefilterOps prefilter_coverage = {
 };
 
 /* ---- gpu: the packet's batch ticket ---- */
-
-/* The ids are the class-wide group's (the GPU scanned with its union);
- * the port group still gives the always list. */
-static const SigGroup *gpu_packet_group(const DetectEngine *de, const DetectPkt *pk)
-{
-	return &de->groups[pk->pc][pk->dir];
-}
 
 static void gpu_packet_ids(DetectThread *dt, const DetectPkt *pk, const SigGroup *mg,
 			   const uint8_t *data, uint32_t len)
@@ -216,7 +208,8 @@ static void gpu_stream_added(DetectThread *dt, const DetectPkt *pk)
 
 const PrefilterOps prefilter_gpu = {
 	.name = "gpu",
-	.packet_group = gpu_packet_group,
+	/* the port group g still gives the always list */
+	.class_wide = 1,
 	.packet_ids = gpu_packet_ids,
 	.stream_group = cov_stream_group,
 	.stream_ids = cov_stream_ids,
@@ -233,9 +226,7 @@ static int gpu_payload_ready(const DetectGpuTicket *gt, const Packet *p)
 	       gt->len == p->payload_len;
 }
 
-const PrefilterOps *prefilter_select(const DetectThread *dt, const Packet *p)
+const PrefilterOps *prefilter_select_gpu(const DetectThread *dt, const Packet *p)
 {
-	if (!dt->de->gpu)
-		return &prefilter_cpu;
 	return gpu_payload_ready(dt->gpu_src, p) ? &prefilter_gpu : &prefilter_coverage;
 }

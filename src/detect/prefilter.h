@@ -28,9 +28,11 @@
 
 typedef struct PrefilterOps {
 	const char *name;
-	/* The group whose pattern ids the payload's ids are (g: the port
-	 * group; a streamed packet's, its g->ps where it has one). */
-	const SigGroup *(*packet_group)(const DetectEngine *de, const DetectPkt *pk);
+	/* The payload's ids are those of the class-wide group of the
+	 * packet's class and direction (the GPU scanned with its union),
+	 * not of its port group g (a streamed packet: g->ps where it has
+	 * one). A field, not an op: it is read on every packet. */
+	int class_wide;
 	/* Marks in dt->cand the candidates of data (the payload, len > 0)
 	 * whose ids mg yields, as narrowed by p's ports. */
 	void (*packet_ids)(DetectThread *dt, const DetectPkt *pk, const SigGroup *mg,
@@ -54,8 +56,25 @@ typedef struct PrefilterOps {
 extern const PrefilterOps prefilter_cpu, prefilter_gpu, prefilter_coverage;
 
 /* The source of p's ids: cpu without ac-cuda; gpu when dt holds a ticket
- * with this very payload's matches (detect_gpu_begin); else coverage. */
-const PrefilterOps *prefilter_select(const DetectThread *dt, const Packet *p);
+ * with this very payload's matches (detect_gpu_begin); else coverage.
+ * Inline: it runs on every packet, and nearly always without ac-cuda. */
+const PrefilterOps *prefilter_select_gpu(const DetectThread *dt, const Packet *p);
+
+static inline const PrefilterOps *prefilter_select(const DetectThread *dt, const Packet *p)
+{
+	return dt->de->gpu ? prefilter_select_gpu(dt, p) : &prefilter_cpu;
+}
+
+/* The group whose pattern ids the payload's ids are. */
+static inline const SigGroup *prefilter_packet_group(const DetectEngine *de,
+						     const DetectPkt *pk)
+{
+	if (pk->src->class_wide)
+		return &de->groups[pk->pc][pk->dir];
+	/* a streamed payload only with the patterns of the rules that
+	 * still inspect it */
+	return pk->streamed && pk->g->ps ? pk->g->ps : pk->g;
+}
 
 /* The cpu source's payload scan, for buffers only the CPU can see (the
  * inline window: stored stream bytes around the packet). */

@@ -1,5 +1,7 @@
-/* Internals of the detection engine, shared by engine.c and build-*.c
- * (build, groups, prefilter, per-packet driver), inspect.c (keyword matching) and state.c
+/* Internals of the detection engine, shared by engine.c, engine-config.c and
+ * build-*.c (build, groups, port groups), thread.c, the packet path
+ * (packet.h: packet.c, prefilter.c, sig-match.c, stream-inspect.c), inspect.c
+ * (keyword matching) and state.c
  * (flowbits/flowint per flow, thresholds, threshold.config). */
 #ifndef DETECT_ENGINE_INT_H
 #define DETECT_ENGINE_INT_H
@@ -311,6 +313,16 @@ struct DetectEngine {
 	uint32_t nframe;
 };
 
+/* The group of p's class and direction d for p's port on the key side. */
+static inline const SigGroup *pkt_group(const DetectEngine *de, int pc, int d, const Packet *p)
+{
+	const PortGroups *pg = &de->pg[pc][d];
+
+	if (!pg->map)
+		return &pg->g[0];
+	return &pg->g[pg->map[pg->side ? p->sp : p->dp]];
+}
+
 struct DetectThread {
 	const DetectEngine *de;
 	ThreadCounters *tc;
@@ -327,17 +339,16 @@ struct DetectThread {
 	 * element i was tried and none led to a match, UINT32_MAX when none */
 	const struct SigMatchList *memo_ml;
 	uint32_t fail_from[INSPECT_MEMO_MAX];
-	int pkt_established;      /* flow:established for the current packet */
-	int in_stream;            /* inspecting reassembled stream data */
-	int pkt_streamed;         /* the packet's payload went into the stream */
-	int no_payload;           /* the flow's payload is not inspected any more
-	                           * (app_layer_flow_no_inspection) */
+	/* the packet being inspected: the context on the stack of
+	 * detect_packet() / detect_flow_flush() (packet.h), NULL outside;
+	 * for the keywords and inspectors called through shared tables */
+	struct DetectPkt *pkt;
 	/* the rules whose stream inspection matched on the current packet:
 	 * stream_hit[num] == pkt_seq (a stream rule then skips the packet's
 	 * own payload, as Suricata's stream-then-packet fallback) */
 	uint32_t *stream_hit;
 	uint32_t pkt_seq;
-	/* the match being queued: tx / stream chunk it came from */
+	/* the match being queued: the transaction it came from */
 	int cur_has_tx;
 	uint64_t cur_tx;
 	/* the transaction tx-inspect.c evaluates a rule on, and its side:
@@ -345,25 +356,21 @@ struct DetectThread {
 	void *tx;
 	int tx_side;
 	struct DetectFlowState *tx_fs;   /* the flow's state during tx_inspect_flow */
-	const uint8_t *cur_data;
-	uint32_t cur_len;
-	uint64_t cur_end;         /* stream offset where cur_data ends (0: unknown) */
-	int64_t cur_frame;        /* the frame (id) being inspected, 0: none */
-	int cur_frame_dir;
 	uint8_t *win_buf;         /* inline mode: the packet's stream window */
 	uint32_t win_cap;
-	uint64_t inline_end;      /* its end as a stream offset (0: payload only) */
 	MpmScratch *scratch_h[2][BUF_MAX];
 	MpmScratch **scratch_hx;  /* per de->hx */
 	struct XformScratch *xs;  /* transform / base64_decode output */
 	detect_order_fn order_fn;
 	void *order_arg;
-	/* ac-cuda: the current packet's payload matches come from this ticket
-	 * (prefilter-gpu.c), set between detect_gpu_begin and _end */
+	/* ac-cuda: the ticket the worker lent for its next packet
+	 * (prefilter-gpu.c), set between detect_gpu_begin and _end; the
+	 * packet's prefilter source takes it (prefilter_select) */
 	const struct DetectGpuTicket *gpu_src;
 	uint32_t *scov_ids;       /* SCOV_IDS_MAX: a packet's stream ids, scratch */
 	struct AcCudaSync *gsync; /* ac-cuda: this worker's own device stream */
-	int pkt_tagged;           /* the last detect_packet()'s packet is tagged */
+	/* results of the last detect_packet(), read after it returns */
+	int pkt_tagged;           /* its packet is tagged */
 	/* IPS: the packet's drop (detect_packet_drop) */
 	DetectAlert drop;
 	uint8_t has_drop;
@@ -374,7 +381,10 @@ struct DetectThread {
 typedef struct DetectFlowState {
 	uint32_t gen;             /* DetectEngine.gen of the engine that made it */
 	uint8_t iponly_done;      /* bit 0: toserver seen, bit 1: toclient */
-	uint8_t tcp_state;        /* TCPS_* below: our view of the handshake */
+	/* TCPS_* below: a TCP flow the stream has no session for (midstream
+	 * pickup off and no handshake seen, no room for one): the handshake
+	 * as detection saw it. With a session the stream says it. */
+	uint8_t tcp_state;
 	uint8_t flow_pass;        /* a pass rule matched: no more detection on the flow */
 	uint8_t payload_off;      /* the protocol gave the payload up (ciphertext:
 	                           * app_layer_flow_no_inspection) before the
@@ -438,7 +448,7 @@ int inspect_header(const DetectSig *ds, const Packet *p);
 int inspect_match_list(DetectThread *dt, const Signature *s, Packet *p);
 int inspect_buffer(DetectThread *dt, const Signature *s, int list, const InspectBuffer *b);
 
-/* engine.c */
+/* sig-match.c: ds matched on p, in the context of dt->pkt */
 void detect_sig_matched(DetectThread *dt, const DetectSig *ds, Packet *p);
 /* frame-kw.c: the frame rules on the frames of p's direction that are
  * complete (all of them at eof); each frame once. */

@@ -1,7 +1,7 @@
 /* flow:[to_server|to_client|from_server|from_client][,established|
  * not_established|stateless][,only_stream|no_stream][,only_frag|no_frag] */
 #include "detect/detect-int.h"
-#include "detect/engine-int.h"
+#include "detect/packet.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -67,9 +67,9 @@ static int match_flow(DetectThread *dt, const SigMatch *m, Packet *p)
 	const Flow *f = p->flow;
 	uint32_t fl = fd->flags;
 
-	if ((fl & FLOW_ONLY_STREAM) && !dt->in_stream)
+	if ((fl & FLOW_ONLY_STREAM) && !dt->pkt->in_stream)
 		return 0;
-	if ((fl & FLOW_NO_STREAM) && dt->in_stream)
+	if ((fl & FLOW_NO_STREAM) && dt->pkt->in_stream)
 		return 0;
 	if (fl & FLOW_ONLY_FRAG && !(p->flags & PKT_REASSEMBLED))
 		return 0;
@@ -83,9 +83,9 @@ static int match_flow(DetectThread *dt, const SigMatch *m, Packet *p)
 		return 0;
 	if ((fl & FLOW_TOCLIENT) && !(p->flags & PKT_TOCLIENT))
 		return 0;
-	if ((fl & FLOW_ESTABLISHED) && !dt->pkt_established)
+	if ((fl & FLOW_ESTABLISHED) && !dt->pkt->established)
 		return 0;
-	if ((fl & FLOW_NOT_ESTABLISHED) && dt->pkt_established)
+	if ((fl & FLOW_NOT_ESTABLISHED) && dt->pkt->established)
 		return 0;
 	return 1;
 }

@@ -21,7 +21,7 @@
  * across missing bytes. "<proto>.stream" is the stream frame of any TCP
  * protocol (frames.h). Frame rules are in no signature group: with none
  * loaded this pass never runs. */
-#include "detect/engine-int.h"
+#include "detect/packet.h"
 #include "detect/detect-int.h"
 #include "app-layer/frames.h"
 #include "stream/stream.h"
@@ -104,8 +104,8 @@ static void frame_rules(DetectThread *dt, Packet *p, const AppFrame *fr, int d,
 	const DetectEngine *de = dt->de;
 	const Flow *f = p->flow;
 
-	dt->cur_frame = fr->id;
-	dt->cur_frame_dir = d;
+	dt->pkt->frame = fr->id;
+	dt->pkt->frame_dir = d;
 	dt->cur_has_tx = (fr->flags & APP_FRAME_TX) != 0;
 	dt->cur_tx = fr->tx_id;
 	for (uint32_t k = 0; k < de->nframe; k++) {
@@ -123,7 +123,7 @@ static void frame_rules(DetectThread *dt, Packet *p, const AppFrame *fr, int d,
 			continue;
 		detect_sig_matched(dt, ds, p);
 	}
-	dt->cur_frame = 0;
+	dt->pkt->frame = 0;
 	dt->cur_has_tx = 0;
 	dt->cur_tx = 0;
 }

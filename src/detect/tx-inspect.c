@@ -12,7 +12,7 @@
  * headers, complete body), or at flow end with whatever exists.
  * Per-transaction state (one bit per rule and side: done) hangs off the
  * tx's detect slot. */
-#include "detect/engine-int.h"
+#include "detect/packet.h"
 #include "detect/buffers.h"
 #include "app-layer/http.h"
 #include "detect/prefilter-gpu.h"
@@ -704,7 +704,7 @@ static int tx_payload_match(DetectThread *dt, const Signature *s, Packet *p, int
 	Flow *f = p->flow;
 
 	/* ciphertext (no_inspection): neither stream nor packet bytes */
-	if (dt->no_payload)
+	if (dt->pkt->no_payload)
 		return 0;
 	if (fs && f->proto == IPPROTO_TCP && f->stream && dt->de->uses_stream &&
 	    !dt->de->cfg.stream_inline) {

@@ -25,6 +25,6 @@ Packet *stream_end_packet(Packet *p, Flow *f, int dir)
 	p->flow = f;
 	p->stream_flags = STREAM_PKT_HAS_SESSION | STREAM_PKT_CLOSED;
 	if (ts >= TCP_ESTABLISHED)
-		p->stream_flags |= STREAM_PKT_ESTABLISHED;
+		p->stream_flags |= STREAM_PKT_ESTABLISHED | STREAM_PKT_WAS_ESTABLISHED;
 	return p;
 }

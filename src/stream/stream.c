@@ -969,7 +969,7 @@ int stream_handle_packet(StreamThread *st, Flow *f, Packet *p)
 		if (ssn)
 			p->stream_flags |= STREAM_PKT_HAS_SESSION;
 		if (ssn && ssn->state >= TCP_ESTABLISHED)
-			p->stream_flags |= STREAM_PKT_ESTABLISHED;
+			p->stream_flags |= STREAM_PKT_ESTABLISHED | STREAM_PKT_WAS_ESTABLISHED;
 		return p->stream_flags;
 	}
 	if (fl & TH_URG)
@@ -982,6 +982,8 @@ int stream_handle_packet(StreamThread *st, Flow *f, Packet *p)
 		counter_inc(st->tc, stream_cnt.synack);
 
 	ssn = f->stream;
+	if (ssn && ssn->state >= TCP_ESTABLISHED)
+		p->stream_flags |= STREAM_PKT_WAS_ESTABLISHED;
 	if (!ssn) {
 		ssn = session_start(st, f, p, dir);
 		if (!ssn)

@@ -216,6 +216,10 @@ int stream_event_lookup(const char *name);
 #define STREAM_PKT_OVERLAP_DIFF   (1u << 11) /* it overlapped stored bytes that differ
                                              * (whichever won): stored bytes may have
                                              * changed */
+#define STREAM_PKT_WAS_ESTABLISHED (1u << 12) /* the session was established before
+                                             * this packet: Suricata's flow:established,
+                                             * which the packet that establishes the
+                                             * session does not meet yet */
 
 /* Per-direction state, for consumers and eve (tcp.ts_gap / tcp.tc_gap). */
 #define STREAM_DIR_GAP            (1u << 0) /* a gap was skipped in this direction */

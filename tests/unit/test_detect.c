@@ -3,6 +3,8 @@
 
 #include "detect/engine.h"
 #include "detect/engine-int.h"
+#include "detect/packet.h"
+#include "detect/prefilter.h"
 #include "detect/detect-parse.h"
 #include "detect-test-util.h"
 #include "stream/stream.h"
@@ -746,9 +748,12 @@ TEST(always_precheck_never_skips_a_match)
 	static Flow fl;
 	Env e;
 	Packet p;
+	DetectPkt pk = { .p = &p };
 	uint32_t checked = 0, matched = 0, pruned = 0;
 
 	CHECK_EQ(env_init(&e, rules, MPM_AC), 0);
+	/* the keywords read the packet's context, as detect_packet sets it */
+	e.dt->pkt = &pk;
 	for (unsigned flags = 0; flags < 256; flags++)
 		for (int pl = 0; pl < 2; pl++)
 			for (int dir = 0; dir < 3; dir++)
@@ -767,7 +772,7 @@ TEST(always_precheck_never_skips_a_match)
 
 						inspect_precheck_build(ds->s, &c);
 						pass = precheck_pass(&c, precheck_packet_bits(&p), &p);
-						e.dt->pkt_established = dir == 2;
+						pk.established = dir == 2;
 						match = inspect_header(ds, &p) &&
 							inspect_match_list(e.dt, ds->s, &p);
 						checked++;
@@ -933,5 +938,60 @@ TEST(tx_rules_numbered_per_protocol_class)
 		if (sid >= 1 && sid <= 7)
 			CHECK_EQ(ds->hidx, want_hidx[sid - 1]);
 	}
+	env_free(&e);
+}
+
+/* flow:established on a TCP session is the stream's state before the
+ * packet (STREAM_PKT_WAS_ESTABLISHED): the packet that establishes the
+ * session (the handshake's last ACK, a midstream pickup) does not meet
+ * it, the next ones do, whatever detection saw before. */
+TEST(established_is_the_streams_state_before_the_packet)
+{
+	Env e;
+	Packet p;
+	Flow f;
+
+	CHECK_EQ(env_init(&e, "alert tcp any any -> any any (flow:established; sid:1;)\n"
+			  "alert tcp any any -> any any (flow:not_established; sid:2;)\n",
+			  MPM_AC), 0);
+	memset(&f, 0, sizeof(f));
+	f.proto = IPPROTO_TCP;
+	mk_tcp(&p, S(""), 0x10);
+	p.flow = &f;
+	p.flags |= PKT_HAS_FLOW | PKT_TOSERVER;
+	p.stream_flags = STREAM_PKT_HAS_SESSION | STREAM_PKT_ESTABLISHED;
+	CHECK_EQ(alerted(&e, &p, 1), 0);
+	CHECK_EQ(alerted(&e, &p, 2), 1);
+	p.stream_flags |= STREAM_PKT_WAS_ESTABLISHED;
+	CHECK_EQ(alerted(&e, &p, 1), 1);
+	CHECK_EQ(alerted(&e, &p, 2), 0);
+	/* a session not yet established: neither before nor after */
+	p.stream_flags = STREAM_PKT_HAS_SESSION;
+	CHECK_EQ(alerted(&e, &p, 1), 0);
+	detect_flow_free(&f);
+	/* the first packet detection sees of an established session (a
+	 * rule reload from no rules, a packet left out): the stream says */
+	memset(&f, 0, sizeof(f));
+	f.proto = IPPROTO_TCP;
+	p.stream_flags = STREAM_PKT_HAS_SESSION | STREAM_PKT_ESTABLISHED |
+			 STREAM_PKT_WAS_ESTABLISHED;
+	CHECK_EQ(alerted(&e, &p, 1), 1);
+	detect_flow_free(&f);
+	env_free(&e);
+}
+
+/* Without ac-cuda every packet's ids come from the CPU matcher, and the
+ * per-packet context does not outlive the call. */
+TEST(cpu_engine_prefilters_on_the_cpu_and_drops_the_context)
+{
+	Env e;
+	Packet p;
+
+	CHECK_EQ(env_init(&e, "alert tcp any any -> any any (content:\"abc\"; sid:1;)\n",
+			  MPM_AC), 0);
+	mk_tcp(&p, S("xabcx"), 0x18);
+	CHECK(prefilter_select(e.dt, &p) == &prefilter_cpu);
+	CHECK_EQ(alerted(&e, &p, 1), 1);
+	CHECK(e.dt->pkt == NULL);
 	env_free(&e);
 }

@@ -1,0 +1,210 @@
+/* What happens once a rule matched a packet: post-match actions, pass,
+ * the IPS drop verdict, thresholds and tags, then the packet's alert
+ * queue, and at the end the queue in Suricata's order (AlertInfo for the
+ * outputs). */
+#include "detect/packet.h"
+#include "output/alert.h"
+
+#include <string.h>
+
+static counter_id c_alert, c_overflow, c_suppressed;
+/* counters_generation() of the registration, not a flag: a process that
+ * runs the engine again after counters_destroy() (the fuzz harnesses)
+ * must register again, or the ids are stale */
+static unsigned counters_done;
+
+void detect_register_counters(void)
+{
+	if (counters_done == counters_generation())
+		return;
+	c_alert = counter_register("detect.alert");
+	c_overflow = counter_register("detect.alert_queue_overflow");
+	c_suppressed = counter_register("detect.alerts_suppressed");
+	detect_state_register_counters();
+	counters_done = counters_generation();
+}
+
+/* What the match came from: the stream data or frame pk holds, the
+ * transaction the thread's tx inspection is on. */
+static DetectAlert alert_of(const DetectThread *dt, const DetectPkt *pk, const DetectSig *ds)
+{
+	return (DetectAlert){
+		.s = ds->s,
+		.num = (uint32_t)(ds - dt->de->sigs),
+		.action = ds->action,
+		.from_stream = (uint8_t)pk->in_stream,
+		.has_tx = (uint8_t)dt->cur_has_tx,
+		.tx_id = dt->cur_tx,
+		.data = pk->data,
+		.data_len = pk->data_len,
+		.stream_end = pk->data_end,
+		.frame_id = pk->frame,
+		.frame_dir = (uint8_t)pk->frame_dir,
+	};
+}
+
+static void queue_alert(DetectThread *dt, const DetectPkt *pk, const DetectSig *ds)
+{
+	if (dt->nalerts >= dt->de->cfg.alert_max) {
+		counter_inc(dt->tc, c_overflow);
+		return;
+	}
+	dt->alerts[dt->nalerts++] = alert_of(dt, pk, ds);
+}
+
+/* Suricata: the pass of an IP-only or app-layer rule passes the whole flow
+ * (both directions, every later packet, its stream and transactions):
+ * nothing of it is inspected for alerts any more. The pass of a packet or
+ * stream rule passes only the packet (the caller stops its rule walk). */
+int detect_flow_passed(const Packet *p)
+{
+	const DetectFlowState *fs = p->flow ? p->flow->detect : NULL;
+
+	return fs && fs->flow_pass;
+}
+
+static void flow_set_pass(const DetectEngine *de, const DetectSig *ds, Packet *p)
+{
+	DetectFlowState *fs;
+
+	if (!ds->iponly && !ds->has_http && !(ds->s->flags & SIG_FLAG_APPLAYER))
+		return;
+	if (!p->flow || !(fs = detect_flow_state(de, p->flow, 1)))
+		return;
+	fs->flow_pass = 1;
+}
+
+/* Whether an IPS drop by ds drops the flow as well: Suricata's signature
+ * properties (ip-only and app-layer rules act on the flow, packet rules on
+ * the packet, stream and packet-and-stream rules on the flow when the match
+ * was stateful: on the stream or a transaction). */
+static int drop_applies_to_flow(const DetectThread *dt, const DetectPkt *pk,
+				const DetectSig *ds)
+{
+	switch (ds->sig_type) {
+	case SIG_TYPE_PKT:
+		return 0;
+	case SIG_TYPE_PKT_STREAM:
+	case SIG_TYPE_STREAM:
+		/* the data of a session not yet established (a SYN's payload)
+		 * is no stream match for Suricata (util-action-tests/04) */
+		return (pk->in_stream && pk->established) || dt->cur_has_tx;
+	default:
+		return 1;
+	}
+}
+
+/* IPS: the first drop or reject rule to match decides the packet's verdict
+ * (noalert rules too, as Suricata's drop log shows them). */
+static void note_drop(DetectThread *dt, const DetectPkt *pk, const DetectSig *ds)
+{
+	if (!dt->de->cfg.ips || dt->has_drop ||
+	    (ds->action != ALERT_ACTION_DROP && ds->action != ALERT_ACTION_REJECT))
+		return;
+	dt->has_drop = 1;
+	dt->drop_flow = (uint8_t)drop_applies_to_flow(dt, pk, ds);
+	dt->drop = alert_of(dt, pk, ds);
+}
+
+const DetectAlert *detect_packet_drop(const DetectThread *dt, int *flow)
+{
+	if (flow)
+		*flow = dt->has_drop ? dt->drop_flow : 0;
+	return dt->has_drop ? &dt->drop : NULL;
+}
+
+void detect_sig_matched_pkt(DetectThread *dt, const DetectPkt *pk, const DetectSig *ds,
+			    Packet *p)
+{
+	DetectEngine *de = (DetectEngine *)dt->de;
+	int suppressed = 0;
+
+	/* the pass may have come from this very packet's inspection: its
+	 * stream data and transactions are passed too */
+	if (detect_flow_passed(p))
+		return;
+	postmatch_apply(dt, ds->s, p);
+	note_drop(dt, pk, ds);
+	if (ds->s->flags & SIG_FLAG_NOALERT) {
+		if (ds->action == ALERT_ACTION_PASS)
+			flow_set_pass(de, ds, p);
+		return;
+	}
+	if (ds->action == ALERT_ACTION_PASS) {
+		flow_set_pass(de, ds, p);
+		return;
+	}
+	if (!threshold_check(de, ds, p, &suppressed, dt->order_fn, dt->order_arg, dt->tc)) {
+		if (suppressed)
+			counter_inc(dt->tc, c_suppressed);
+		return;
+	}
+	tag_apply(dt, ds->s, p);
+	queue_alert(dt, pk, ds);
+}
+
+/* The transaction and frame inspectors' way in: the context of the
+ * detect_packet() or detect_flow_flush() call they run in. */
+void detect_sig_matched(DetectThread *dt, const DetectSig *ds, Packet *p)
+{
+	detect_sig_matched_pkt(dt, dt->pkt, ds, p);
+}
+
+/* Suricata orders a packet's alerts by rule (internal order), a
+ * transaction's before a later one's; the queue holds them in the order
+ * the passes found them (stream, packet, transactions). */
+static void alerts_sort(DetectAlert *a, uint32_t n)
+{
+	for (uint32_t i = 1; i < n; i++) {
+		DetectAlert x = a[i];
+		uint32_t j = i;
+
+		for (; j > 0 && (a[j - 1].num > x.num ||
+				 (a[j - 1].num == x.num && a[j - 1].has_tx && x.has_tx &&
+				  a[j - 1].tx_id > x.tx_id)); j--)
+			a[j] = a[j - 1];
+		a[j] = x;
+	}
+}
+
+uint32_t detect_alerts_done(DetectThread *dt)
+{
+	if (dt->nalerts) {
+		alerts_sort(dt->alerts, dt->nalerts);
+		counter_add(dt->tc, c_alert, dt->nalerts);
+	}
+	return dt->nalerts;
+}
+
+void detect_alert_info(const DetectEngine *de, const Packet *p, const DetectAlert *a,
+		       AlertInfo *ai)
+{
+	const Signature *s = a->s;
+	const DetectSig *ds = a->num < de->nsigs ? &de->sigs[a->num] : NULL;
+
+	memset(ai, 0, sizeof(*ai));
+	ai->action = a->action;
+	ai->gid = s->gid;
+	ai->sid = s->sid;
+	ai->rev = s->rev;
+	ai->msg = s->msg;
+	ai->class_name = s->classtype;
+	ai->priority = s->priority;
+	ai->from_stream = a->from_stream;
+	ai->payload = p->payload;
+	ai->payload_len = p->payload_len;
+	if (a->data) {
+		ai->payload = a->data;
+		ai->payload_len = a->data_len;
+		ai->stream_end = a->stream_end;
+	}
+	ai->has_tx = a->has_tx;
+	ai->tx_id = a->tx_id;
+	ai->frame_id = a->frame_id;
+	ai->frame_dir = a->frame_dir;
+	if (ds) {
+		ai->class_desc = ds->class_desc;
+		ai->metadata = ds->metadata;
+		ai->n_metadata = ds->nmeta;
+	}
+}

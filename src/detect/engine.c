@@ -1098,7 +1098,7 @@ DetectEngine *detect_engine_build_next(SigTable *t, const DetectConfig *cfg,
 		if (ds->has_http) {
 			ds->hidx = de->ntx[tx_class(s->alproto)]++;
 			de->nhttp++;
-			http_sig_setup(ds);
+			tx_sig_setup(ds);
 		}
 		ds->port_check = !s->sp.any || !s->dp.any;
 		ds->is_icmp_any = s->icmp_any;
@@ -1135,7 +1135,7 @@ DetectEngine *detect_engine_build_next(SigTable *t, const DetectConfig *cfg,
 	keys = NULL;
 	if (groups_build(de, err, errlen) != 0)
 		goto fail;
-	if (http_engine_build(de, err, errlen) != 0)
+	if (tx_engine_build(de, err, errlen) != 0)
 		goto fail;
 	for (int pc = 0; pc < PC_MAX; pc++)
 		for (int d = 0; d < 2; d++)
@@ -1161,7 +1161,7 @@ void detect_engine_free(DetectEngine *de)
 	if (!de)
 		return;
 	groups_free(de);
-	http_engine_free(de);
+	tx_engine_free(de);
 	free(de->frame_sigs);
 	for (uint32_t i = 0; i < de->nsigs; i++) {
 		free(de->sigs[i].metadata);
@@ -1337,7 +1337,7 @@ DetectThread *detect_thread_new(const DetectEngine *de, ThreadCounters *tc)
 		}
 	}
 	if (!dt->cand.bits || !dt->cand.words || !dt->alerts || !dt->stream_hit || !dt->ms ||
-	    !dt->md || http_thread_init(dt) != 0) {
+	    !dt->md || tx_thread_init(dt) != 0) {
 		detect_thread_free(dt);
 		return NULL;
 	}
@@ -1365,7 +1365,7 @@ void detect_thread_free(DetectThread *dt)
 {
 	if (!dt)
 		return;
-	http_thread_free(dt);
+	tx_thread_free(dt);
 	free(dt->win_buf);
 	free(dt->cand.bits);
 	free(dt->cand.words);

@@ -197,8 +197,10 @@ static int match_ftp(DetectThread *dt, const SigMatch *m, Packet *p)
 	return 0;
 }
 
-#define FTPB(name, buf) { name, KW_FTP_STICKY, kw_ftp_sticky, STICKY, buf, "sticky buffer", NULL, NULL }
-#define FTPM(name, kind, desc) { name, KW_FTP_MATCH, kw_ftp_match, NEED | SQ | KWF_TX, kind, desc, match_ftp, NULL }
+#define FTPB(n_, b_) { .name = n_, .id = KW_FTP_STICKY, .setup = kw_ftp_sticky, \
+	.flags = STICKY, .buf = b_, .desc = "sticky buffer" }
+#define FTPM(n_, k_, d_) { .name = n_, .id = KW_FTP_MATCH, .setup = kw_ftp_match, \
+	.flags = NEED | SQ | KWF_TX, .buf = k_, .desc = d_, .match = match_ftp }
 
 const Keyword ftp_keywords[] = {
 	FTPB("ftp.command", BUF_FTP_COMMAND),
@@ -209,7 +211,7 @@ const Keyword ftp_keywords[] = {
 	FTPM("ftp.mode", FM_MODE, "active or passive data connection"),
 	FTPM("ftp.reply_received", FM_REPLY_RECEIVED, "the command's final reply came"),
 	FTPM("ftpdata_command", FM_DATA_COMMAND, "ftp-data flow of a RETR or STOR"),
-	{ "ftpbounce", KW_FTPBOUNCE, kw_ftp_match, NA, FM_BOUNCE,
-	  "PORT to another host than the client", match_ftp, NULL },
+	{ .name = "ftpbounce", .id = KW_FTPBOUNCE, .setup = kw_ftp_match, .flags = NA,
+	  .buf = FM_BOUNCE, .desc = "PORT to another host than the client", .match = match_ftp },
 	{ .name = NULL }
 };

@@ -125,7 +125,8 @@ static int match_smb_version(DetectThread *dt, const SigMatch *m, Packet *p)
 	return (t->version == d->version) != d->negated;
 }
 
-#define SMBB(name, buf) { name, KW_SMB_STICKY, kw_smb_sticky, STICKY, buf, "sticky buffer", NULL, NULL }
+#define SMBB(n_, b_) { .name = n_, .id = KW_SMB_STICKY, .setup = kw_smb_sticky, \
+	.flags = STICKY, .buf = b_, .desc = "sticky buffer" }
 
 const Keyword smb_keywords[] = {
 	SMBB("smb.share", BUF_SMB_SHARE),
@@ -134,7 +135,8 @@ const Keyword smb_keywords[] = {
 	SMBB("smb_named_pipe", BUF_SMB_NAMED_PIPE),
 	SMBB("smb.ntlmssp_user", BUF_SMB_NTLMSSP_USER),
 	SMBB("smb.ntlmssp_domain", BUF_SMB_NTLMSSP_DOMAIN),
-	{ "smb.version", KW_SMB_VERSION, kw_smb_version, NEED | SQ | KWF_TX, 0,
-	  "SMB version of the transaction (1, 2)", match_smb_version, NULL },
+	{ .name = "smb.version", .id = KW_SMB_VERSION, .setup = kw_smb_version,
+	  .flags = NEED | SQ | KWF_TX, .buf = 0, .desc = "SMB version of the transaction (1, 2)",
+	  .match = match_smb_version },
 	{ .name = NULL }
 };

@@ -196,7 +196,8 @@ static void free_ssh(void *ctx)
 	free(((DetectSsh *)ctx)->val);
 }
 
-#define SSHB(name, buf) { name, KW_SSH_STICKY, kw_ssh_sticky, STICKY, buf, "sticky buffer", NULL, NULL }
+#define SSHB(n_, b_) { .name = n_, .id = KW_SSH_STICKY, .setup = kw_ssh_sticky, \
+	.flags = STICKY, .buf = b_, .desc = "sticky buffer" }
 
 const Keyword ssh_keywords[] = {
 	SSHB("ssh.proto", BUF_SSH_PROTO),
@@ -207,11 +208,15 @@ const Keyword ssh_keywords[] = {
 	SSHB("ssh.hassh.string", BUF_SSH_HASSH_STRING),
 	SSHB("ssh.hassh.server", BUF_SSH_HASSH_SERVER),
 	SSHB("ssh.hassh.server.string", BUF_SSH_HASSH_SERVER_STRING),
-	{ "ssh.protoversion", KW_SSH_VERSION, kw_ssh_match, NEED | KWF_TX, SM_PROTOVERSION,
-	  "ssh protocol version (or 2_compat)", match_ssh_version, free_ssh },
-	{ "ssh.softwareversion", KW_SSH_VERSION, kw_ssh_match, NEED | KWF_TX, SM_SOFTWAREVERSION,
-	  "ssh software version starts with", match_ssh_version, free_ssh },
-	{ "ssh_state", KW_SSH_STATE, kw_ssh_match, NEED, SM_STATE,
-	  "ssh parser state of the packet's side", match_ssh_state, NULL },
+	{ .name = "ssh.protoversion", .id = KW_SSH_VERSION, .setup = kw_ssh_match,
+	  .flags = NEED | KWF_TX, .buf = SM_PROTOVERSION,
+	  .desc = "ssh protocol version (or 2_compat)", .match = match_ssh_version,
+	  .free = free_ssh },
+	{ .name = "ssh.softwareversion", .id = KW_SSH_VERSION, .setup = kw_ssh_match,
+	  .flags = NEED | KWF_TX, .buf = SM_SOFTWAREVERSION,
+	  .desc = "ssh software version starts with", .match = match_ssh_version, .free = free_ssh },
+	{ .name = "ssh_state", .id = KW_SSH_STATE, .setup = kw_ssh_match, .flags = NEED,
+	  .buf = SM_STATE, .desc = "ssh parser state of the packet's side",
+	  .match = match_ssh_state },
 	{ .name = NULL }
 };

@@ -39,6 +39,12 @@ typedef struct SigParseState {
 
 struct DetectThread;
 struct Packet;
+struct InspectBuffer;
+
+/* A buffer keyword's step in its list's chain (detect/inspect.h). */
+typedef int (*InspectStepFn)(struct DetectThread *dt, const Signature *s,
+			     const SigMatchList *ml, int idx, const struct InspectBuffer *b,
+			     uint32_t prev);
 
 /* One rule keyword: an entry of its family's table (the registry is
  * keywords.c's list of tables). */
@@ -55,6 +61,13 @@ typedef struct Keyword {
 	int (*match)(struct DetectThread *dt, const SigMatch *m, struct Packet *p);
 	/* frees what the keyword's ctx owns (not ctx itself); NULL: nothing */
 	void (*free)(void *ctx);
+	/* a buffer keyword (content, pcre, byte_*, isdataat, bsize, ...): its
+	 * step in a buffer list (detect/inspect.h); NULL: not one */
+	InspectStepFn step;
+	/* a buffer keyword that takes part in relative chains: 1 when m
+	 * starts where the previous one of its list matched; NULL: neither
+	 * starts nor ends one (bsize, urilen) */
+	int (*relative)(const SigMatch *m);
 } Keyword;
 
 /* The families' keyword tables (each ends with { .name = NULL }), one per

@@ -263,6 +263,7 @@ const Keyword tls_keywords[] = {
 	TS("ja3s.string", BUF_JA3S_STRING),
 	TS("ja4.hash", BUF_JA4_HASH),
 	TS("tls.random", BUF_TLS_RANDOM),
+	TS("tls.random_time", BUF_TLS_RANDOM_TIME),
 	TS("tls.random_bytes", BUF_TLS_RANDOM_BYTES),
 	TS("tls.alpn", BUF_TLS_ALPN),
 	TS("tls.subjectaltname", BUF_TLS_SAN),

@@ -136,6 +136,7 @@ enum kw_id {
 	KW_HOSTBITS,        /* DetectFlowbits with host_dir set */
 	KW_TAG,             /* tag:session|host,...: DetectTag (detect/tag.c) */
 	KW_APP_LAYER_EVENT, /* app-layer-event:http.<event> (detect/app-event.c) */
+	KW_BSIZE,           /* bsize: DetectUint on the sticky buffer's length */
 	KW_TRANSFORM,       /* to_lowercase, url_decode, ...: detect/transform.c */
 	KW_BASE64_DECODE,   /* base64_decode: DetectBase64 */
 	KW_BASE64_DATA,     /* base64_data: sticky SM_LIST_BASE64_DATA */

@@ -112,6 +112,32 @@ static int urilen_step(DetectThread *dt, const Signature *s, const SigMatchList 
 	return inspect_next(dt, s, ml, idx + 1, b, prev);
 }
 
+/* bsize: the size of the sticky buffer (after its transforms), compared as
+ * Suricata's integer keywords; it does not move the inspection position. */
+static int kw_bsize(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	DetectUint *u;
+
+	if (st->cur_buf < 0)
+		return sig_error(st, "bsize needs a sticky buffer");
+	u = calloc(1, sizeof(*u));
+	if (!u)
+		return sig_error(st, "out of memory");
+	if (parse_uint_cmp(arg, UINT32_MAX, u)) {
+		free(u);
+		return sig_error(st, "invalid bsize \"%s\"", arg);
+	}
+	return sm_append(st, st->cur_buf, KW_BSIZE, u) < 0 ? -1 : 0;
+}
+
+static int bsize_step(DetectThread *dt, const Signature *s, const SigMatchList *ml, int idx,
+		      const InspectBuffer *b, uint32_t prev)
+{
+	if (!detect_uint_match(ml->m[idx].ctx, b->len))
+		return 0;
+	return inspect_next(dt, s, ml, idx + 1, b, prev);
+}
+
 /* The HTTP entries of the buffer registry (buffers.c) read the transaction
  * through the app layer's HTTP buffers; a multi-buffer entry per header. */
 int http_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
@@ -194,5 +220,7 @@ const Keyword http_keywords[] = {
 	  .desc = "http uri length", .step = urilen_step },
 	{ .name = "http.uri.len", .id = KW_URILEN, .setup = kw_urilen, .flags = NEED | SQ, .buf = -1,
 	  .desc = "http uri length", .step = urilen_step },
+	{ .name = "bsize", .id = KW_BSIZE, .setup = kw_bsize, .flags = NEED | SQ, .buf = -1,
+	  .desc = "size of the sticky buffer", .step = bsize_step },
 	{ .name = NULL }
 };

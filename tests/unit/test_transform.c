@@ -150,3 +150,79 @@ TEST(transform_needs_a_sticky_buffer)
 	CHECK(s == NULL);
 	CHECK_EQ(code, SIG_ERR_PARSE);
 }
+
+TEST(bsize_parses_suricata_forms)
+{
+	char err[256];
+	const char *ok[] = { "bsize:10;", "bsize:<10;", "bsize:>=3;", "bsize:10<>100;",
+			     "bsize:!5;", "bsize:5-9;", NULL };
+
+	for (int i = 0; ok[i]; i++) {
+		char rule[256];
+		Signature *s;
+
+		snprintf(rule, sizeof(rule), "alert http any any -> any any (http.uri; %s sid:1;)", ok[i]);
+		s = parse(rule, err, sizeof(err), NULL);
+		CHECK(s != NULL);
+		CHECK_EQ(s->lists[BUF_HTTP_URI].n, 1);
+		CHECK_EQ(s->lists[BUF_HTTP_URI].m[0].kw, KW_BSIZE);
+		sig_free(s);
+	}
+	CHECK(parse("alert http any any -> any any (bsize:10; sid:1;)", err, sizeof(err), NULL) == NULL);
+	CHECK(parse("alert http any any -> any any (http.uri; bsize:x; sid:1;)", err, sizeof(err),
+		    NULL) == NULL);
+}
+
+/* bsize on a packet header buffer, through the engine */
+static int tcp_hdr_alerts(const char *rules, uint32_t sid)
+{
+	RuleLoadConfig rc = { .quiet = 1 };
+	DetectConfig dc = { .algo = MPM_AC, .alert_max = 15 };
+	char err[512] = "";
+	SigTable *t = sig_table_new();
+	DetectEngine *de;
+	DetectThread *dt;
+	ThreadCounters *tc;
+	static uint8_t l4[20];
+	const DetectAlert *a;
+	Packet p;
+	uint32_t n;
+	int hit = 0;
+
+	detect_register_counters();
+	if (sig_load_string(t, rules, "t.rules", &rc, err, sizeof(err)) != 0)
+		return -1;
+	de = detect_engine_build(t, &dc, err, sizeof(err));
+	if (!de)
+		return -1;
+	tc = thread_counters_new();
+	dt = detect_thread_new(de, tc);
+	memset(&p, 0, sizeof(p));
+	p.ip_version = 4;
+	p.proto = IPPROTO_TCP;
+	p.src.family = p.dst.family = AF_INET;
+	p.src.a.u32[0] = htonl(0x0a000001);
+	p.dst.a.u32[0] = htonl(0x0a000002);
+	p.sp = 40000;
+	p.dp = 80;
+	p.l4 = l4;
+	p.l4_hlen = 20;
+	p.tcp_flags = 0x02;
+	p.pcap_cnt = 1;
+	n = detect_packet(dt, &p, &a);
+	for (uint32_t i = 0; i < n; i++)
+		if (a[i].s->sid == sid)
+			hit = 1;
+	detect_thread_free(dt);
+	detect_engine_free(de);
+	sig_table_free(t);
+	return hit;
+}
+
+TEST(bsize_compares_the_buffer_length)
+{
+	CHECK_EQ(tcp_hdr_alerts("alert tcp any any -> any any (tcp.hdr; bsize:20; sid:1;)", 1), 1);
+	CHECK_EQ(tcp_hdr_alerts("alert tcp any any -> any any (tcp.hdr; bsize:>20; sid:1;)", 1), 0);
+	CHECK_EQ(tcp_hdr_alerts("alert tcp any any -> any any (tcp.hdr; bsize:19<>21; sid:1;)", 1), 1);
+	CHECK_EQ(tcp_hdr_alerts("alert tcp any any -> any any (tcp.hdr; bsize:!20; sid:1;)", 1), 0);
+}

@@ -55,9 +55,9 @@ typedef struct Keyword {
 	uint32_t flags;
 	int buf;                  /* http modifiers and sticky buffers */
 	const char *desc;
-	/* a packet / flow keyword (SM_LIST_MATCH): 1 when p matches m. The
-	 * buffer keywords (content, pcre, byte_*, ...) are inspect.c's own,
-	 * for speed. NULL: never matches in that list. */
+	/* a packet / flow keyword (SM_LIST_MATCH): 1 when p matches m (the
+	 * buffer keywords have .step instead). NULL: never matches in that
+	 * list. */
 	int (*match)(struct DetectThread *dt, const SigMatch *m, struct Packet *p);
 	/* frees what the keyword's ctx owns (not ctx itself); NULL: nothing */
 	void (*free)(void *ctx);

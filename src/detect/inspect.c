@@ -64,7 +64,9 @@ int inspect_header(const DetectSig *ds, const Packet *p)
 /* ---- packet keywords ---- */
 
 /* The packet / flow keywords' match functions are in their families' files
- * (Keyword.match); inspect.c keeps the buffer keywords, the hot path. */
+ * (Keyword.match); the buffer keywords are steps (Keyword.step, inspect.h),
+ * the big ones (content, pcre, byte_*, base64_decode) here, beside the
+ * search and memo they share. */
 
 void inspect_precheck_build(const Signature *s, SigPrecheck *c)
 {

@@ -41,6 +41,14 @@ struct DetectThread;
 struct Packet;
 struct InspectBuffer;
 
+/* The transaction a rule is evaluated on, for the transaction property
+ * keywords (Keyword.tx_match): made on tx-inspect.c's stack per rule;
+ * tx NULL outside a transaction (a packet or stream rule). */
+typedef struct DetectTx {
+	void *tx;
+	int side;                 /* APP_DIR_*: the side the rule is evaluated on */
+} DetectTx;
+
 /* A buffer keyword's step in its list's chain (detect/inspect.h). */
 typedef int (*InspectStepFn)(struct DetectThread *dt, const Signature *s,
 			     const SigMatchList *ml, int idx, const struct InspectBuffer *b,
@@ -59,6 +67,9 @@ typedef struct Keyword {
 	 * buffer keywords have .step instead). NULL: never matches in that
 	 * list. */
 	int (*match)(struct DetectThread *dt, const SigMatch *m, struct Packet *p);
+	/* the same for a transaction property (KWF_TX): tx is the one being
+	 * evaluated (tx->tx NULL outside one) */
+	int (*tx_match)(const DetectTx *tx, const SigMatch *m, struct Packet *p);
 	/* frees what the keyword's ctx owns (not ctx itself); NULL: nothing */
 	void (*free)(void *ctx);
 	/* a buffer keyword (content, pcre, byte_*, isdataat, bsize, ...): its

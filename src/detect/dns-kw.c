@@ -74,12 +74,12 @@ static int kw_dns_uint(SigParseState *st, const char *arg, const Keyword *kw)
 }
 
 /* A transaction property: matched on the transaction tx-inspect.c is
- * evaluating (dt->tx, on side dt->tx_side); outside one it never matches. */
-static int match_dns_uint(DetectThread *dt, const SigMatch *sm, Packet *p)
+ * evaluating (tc->tx, on side tc->side); outside one it never matches. */
+static int match_dns_uint(const DetectTx *tc, const SigMatch *sm, Packet *p)
 {
 	const DetectDnsUint *d = sm->ctx;
-	const struct dns_tx *tx = dt->tx;
-	enum dns_dir dir = (enum dns_dir)dt->tx_side;
+	const struct dns_tx *tx = tc->tx;
+	enum dns_dir dir = (enum dns_dir)tc->side;
 
 	(void)p;
 	if (!tx || !p->flow || p->flow->app_proto != ALPROTO_DNS)
@@ -123,12 +123,12 @@ const Keyword dns_keywords[] = {
 	  .flags = STICKY, .buf = BUF_DNS_RESPONSE_RRNAME, .desc = "sticky buffer" },
 	{ .name = "dns.opcode", .id = KW_DNS_UINT, .setup = kw_dns_uint,
 	  .flags = NEED | SQ | KWF_TX, .buf = DNS_UINT_OPCODE, .desc = "dns header opcode",
-	  .match = match_dns_uint },
+	  .tx_match = match_dns_uint },
 	{ .name = "dns.rcode", .id = KW_DNS_UINT, .setup = kw_dns_uint,
 	  .flags = NEED | SQ | KWF_TX, .buf = DNS_UINT_RCODE, .desc = "dns header rcode",
-	  .match = match_dns_uint },
+	  .tx_match = match_dns_uint },
 	{ .name = "dns.rrtype", .id = KW_DNS_UINT, .setup = kw_dns_uint,
 	  .flags = NEED | SQ | KWF_TX, .buf = DNS_UINT_RRTYPE, .desc = "dns query rrtype",
-	  .match = match_dns_uint },
+	  .tx_match = match_dns_uint },
 	{ .name = NULL }
 };

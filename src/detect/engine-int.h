@@ -340,11 +340,6 @@ struct DetectThread {
 	/* the match being queued: tx / stream chunk it came from */
 	int cur_has_tx;
 	uint64_t cur_tx;
-	/* the transaction tx-inspect.c evaluates a rule on, and its side:
-	 * for the KWF_TX keywords (NULL outside) */
-	void *tx;
-	int tx_side;
-	struct DetectFlowState *tx_fs;   /* the flow's state during tx_inspect_flow */
 	const uint8_t *cur_data;
 	uint32_t cur_len;
 	uint64_t cur_end;         /* stream offset where cur_data ends (0: unknown) */
@@ -436,6 +431,10 @@ static inline int detect_same_addr(const Address *a, const Address *b)
 /* inspect.c */
 int inspect_header(const DetectSig *ds, const Packet *p);
 int inspect_match_list(DetectThread *dt, const Signature *s, Packet *p);
+/* the same for a rule evaluated on transaction tx (tx-inspect.c) */
+struct DetectTx;
+int inspect_match_list_tx(DetectThread *dt, const Signature *s, Packet *p,
+			  const struct DetectTx *tx);
 int inspect_buffer(DetectThread *dt, const Signature *s, int list, const InspectBuffer *b);
 
 /* engine.c */

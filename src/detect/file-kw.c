@@ -419,12 +419,12 @@ static int all_match(const SigMatchList *ml, const File *f, int d)
 /* As Suricata, a rule's file matchers (filesize, filemd5, ...) must all
  * hold for one file: the first of them checks them all on each file, the
  * others pass. */
-static int match_file(DetectThread *dt, const SigMatch *sm, Packet *p)
+static int match_file(const DetectTx *tc, const SigMatch *sm, Packet *p)
 {
 	const DetectFileMatch *m = sm->ctx;
 	const SigMatchList *ml = &m->s->lists[SM_LIST_MATCH];
 
-	if (!dt->tx || !p->flow)
+	if (!tc->tx || !p->flow)
 		return 0;
 	for (int i = 0; i < ml->n; i++) {
 		if (ml->m[i].kw != KW_FILE_MATCH)
@@ -434,7 +434,7 @@ static int match_file(DetectThread *dt, const SigMatch *sm, Packet *p)
 		break;
 	}
 	for (int d = 0; d < 2; d++) {
-		FileContainer *fc = files_of_tx(p->flow->app_proto, dt->tx, d, 0);
+		FileContainer *fc = files_of_tx(p->flow->app_proto, tc->tx, d, 0);
 
 		for (const File *f = files_first(fc); f; f = file_next(f))
 			if (all_match(ml, f, d))
@@ -540,19 +540,19 @@ const Keyword file_keywords[] = {
 	  .buf = BUF_FILE_MAGIC, .desc = "match on the information libmagic returns about a file" },
 	{ .name = "filesize", .id = KW_FILE_MATCH, .setup = kw_file_match,
 	  .flags = NEED | SQ | KWF_TX, .buf = FM_SIZE,
-	  .desc = "match on the size of the file as it is being transferred", .match = match_file,
+	  .desc = "match on the size of the file as it is being transferred", .tx_match = match_file,
 	  .free = file_match_free },
 	{ .name = "filemd5", .id = KW_FILE_MATCH, .setup = kw_file_match,
 	  .flags = NEED | SQ | KWF_TX, .buf = FM_MD5,
-	  .desc = "match file MD5 against list of MD5 checksums", .match = match_file,
+	  .desc = "match file MD5 against list of MD5 checksums", .tx_match = match_file,
 	  .free = file_match_free },
 	{ .name = "filesha1", .id = KW_FILE_MATCH, .setup = kw_file_match,
 	  .flags = NEED | SQ | KWF_TX, .buf = FM_SHA1,
-	  .desc = "match file SHA-1 against list of SHA-1 checksums", .match = match_file,
+	  .desc = "match file SHA-1 against list of SHA-1 checksums", .tx_match = match_file,
 	  .free = file_match_free },
 	{ .name = "filesha256", .id = KW_FILE_MATCH, .setup = kw_file_match,
 	  .flags = NEED | SQ | KWF_TX, .buf = FM_SHA256,
-	  .desc = "match file SHA-256 against list of SHA-256 checksums", .match = match_file,
+	  .desc = "match file SHA-256 against list of SHA-256 checksums", .tx_match = match_file,
 	  .free = file_match_free },
 	{ .name = "filestore", .id = KW_FILESTORE, .setup = kw_filestore, .flags = 0, .buf = -1,
 	  .desc = "store files to disk if the signature matched" },

@@ -125,21 +125,32 @@ void inspect_precheck_build(const Signature *s, SigPrecheck *c)
 }
 
 /* A keyword we cannot evaluate never matches. */
-static inline int match_one(DetectThread *dt, const SigMatch *m, Packet *p)
+static inline int match_one(DetectThread *dt, const DetectTx *tx, const SigMatch *m, Packet *p)
 {
 	const Keyword *k = keyword_by_id_built(m->kw);
 
-	return k && k->match ? k->match(dt, m, p) : 0;
+	if (!k)
+		return 0;
+	if (k->match)
+		return k->match(dt, m, p);
+	return k->tx_match ? k->tx_match(tx, m, p) : 0;
 }
 
 int inspect_match_list(DetectThread *dt, const Signature *s, Packet *p)
+{
+	static const DetectTx no_tx;
+
+	return inspect_match_list_tx(dt, s, p, &no_tx);
+}
+
+int inspect_match_list_tx(DetectThread *dt, const Signature *s, Packet *p, const DetectTx *tx)
 {
 	const SigMatchList *ml = &s->lists[SM_LIST_MATCH];
 
 	if ((s->flags & SIG_FLAG_SAMEIP) && !(p->ip_version && detect_same_addr(&p->src, &p->dst)))
 		return 0;
 	for (int i = 0; i < ml->n; i++)
-		if (!match_one(dt, &ml->m[i], p))
+		if (!match_one(dt, tx, &ml->m[i], p))
 			return 0;
 	return 1;
 }

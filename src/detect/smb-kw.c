@@ -115,10 +115,10 @@ static int kw_smb_version(SigParseState *st, const char *arg, const Keyword *kw)
 	return sm_append(st, SM_LIST_MATCH, KW_SMB_VERSION, d) < 0 ? -1 : 0;
 }
 
-static int match_smb_version(DetectThread *dt, const SigMatch *m, Packet *p)
+static int match_smb_version(const DetectTx *tc, const SigMatch *m, Packet *p)
 {
 	const DetectSmbVersion *d = m->ctx;
-	const SmbTx *t = dt->tx;
+	const SmbTx *t = tc->tx;
 
 	if (!p->flow || p->flow->app_proto != ALPROTO_SMB || !t || !t->version || t->silent)
 		return 0;
@@ -137,6 +137,6 @@ const Keyword smb_keywords[] = {
 	SMBB("smb.ntlmssp_domain", BUF_SMB_NTLMSSP_DOMAIN),
 	{ .name = "smb.version", .id = KW_SMB_VERSION, .setup = kw_smb_version,
 	  .flags = NEED | SQ | KWF_TX, .buf = 0, .desc = "SMB version of the transaction (1, 2)",
-	  .match = match_smb_version },
+	  .tx_match = match_smb_version },
 	{ .name = NULL }
 };

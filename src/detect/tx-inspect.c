@@ -14,6 +14,7 @@
  * Per-transaction state (one bit per rule and side: done) hangs off the
  * tx's detect slot. */
 #include "detect/engine-int.h"
+#include "detect/detect-int.h"
 #include "detect/buffers.h"
 #include "app-layer/http.h"
 #include "detect/prefilter-gpu.h"
@@ -605,6 +606,7 @@ static int sig_on_flow(const Signature *s, unsigned fp)
 /* One pass over a transaction on side d: progress, candidates. */
 typedef struct TxPass {
 	TxDetect *st;
+	const DetectFlowState *fs;  /* the flow's (raw stream progress) */
 	unsigned fp;           /* the flow's protocol */
 	int d, final;
 	int prog[2];
@@ -716,10 +718,10 @@ static int list_matches(DetectThread *dt, const DetectSig *ds, void *tx, int l, 
  * that way (a pure ACK: suricata-verify dcerpc/zerologon, content with
  * endswith after dcerpc.opnum). The packet's own payload is tried when the
  * stream does not match, as before (UDP, inline mode, no stream kept). */
-static int tx_payload_match(DetectThread *dt, const Signature *s, Packet *p, int d)
+static int tx_payload_match(DetectThread *dt, const DetectFlowState *fs, const Signature *s,
+			    Packet *p, int d)
 {
 	InspectBuffer b = { p->payload, p->payload_len, IBUF_PACKET };
-	const DetectFlowState *fs = dt->tx_fs;
 	Flow *f = p->flow;
 
 	/* ciphertext (no_inspection): neither stream nor packet bytes */
@@ -742,15 +744,15 @@ static int tx_payload_match(DetectThread *dt, const Signature *s, Packet *p, int
 	return inspect_buffer(dt, s, BUF_PAYLOAD, &b);
 }
 
-static int tx_sig_match(DetectThread *dt, const DetectSig *ds, Packet *p, void *tx, int d)
+static int tx_sig_match(DetectThread *dt, const TxPass *tp, const DetectSig *ds, Packet *p,
+			void *tx)
 {
+	const DetectTx dtx = { tx, tp->d };
+	int d = tp->d;
 	const Signature *s = ds->s;
 	int m, payload_first;
 
-	dt->tx = tx;
-	dt->tx_side = d;
-	m = inspect_header(ds, p) && inspect_match_list(dt, s, p);
-	dt->tx = NULL;
+	m = inspect_header(ds, p) && inspect_match_list_tx(dt, s, p, &dtx);
 	if (!m)
 		return 0;
 	/* The payload content reads the raw stream, the costliest list, so it
@@ -758,7 +760,7 @@ static int tx_sig_match(DetectThread *dt, const DetectSig *ds, Packet *p, void *
 	 * first only when a byte_extract/byte_math variable may flow from it
 	 * into a later list. */
 	payload_first = ds->has_payload && s->nvars;
-	if (payload_first && !tx_payload_match(dt, s, p, d))
+	if (payload_first && !tx_payload_match(dt, tp->fs, s, p, d))
 		return 0;
 	for (int w = 0; w < 2; w++)
 		for (uint64_t bits = ds->tx_lists[w]; bits; bits &= bits - 1) {
@@ -767,7 +769,7 @@ static int tx_sig_match(DetectThread *dt, const DetectSig *ds, Packet *p, void *
 			if (!list_matches(dt, ds, tx, l, d, p->flow->app_proto))
 				return 0;
 		}
-	if (ds->has_payload && !payload_first && !tx_payload_match(dt, s, p, d))
+	if (ds->has_payload && !payload_first && !tx_payload_match(dt, tp->fs, s, p, d))
 		return 0;
 	return app_event_tx_match(s, p->flow, tx);
 }
@@ -801,7 +803,8 @@ static void tx_scan_list(DetectThread *dt, void *tx, TxDetect *st, TxPass *tp, i
 		st->scanned[tp->d][l >> 6] |= 1ull << (l & 63);
 }
 
-static void tx_eval(DetectThread *dt, Packet *p, void *tx, TxDetect *st, int d, int final)
+static void tx_eval(DetectThread *dt, DetectFlowState *fs, Packet *p, void *tx, TxDetect *st,
+		    int d, int final)
 {
 	const DetectEngine *de = dt->de;
 	const Flow *f = p->flow;
@@ -810,7 +813,7 @@ static void tx_eval(DetectThread *dt, Packet *p, void *tx, TxDetect *st, int d, 
 	 * wait for response buffers): a change on either re-evaluates
 	 * (progress values are below 5: AppProtoOps.progress_complete) */
 	uint8_t key = (uint8_t)(1 + prog[d] + 5 * prog[d ^ 1] + (final ? 32 : 0));
-	TxPass tp = { .st = st, .fp = f->app_proto, .d = d, .final = final,
+	TxPass tp = { .st = st, .fs = fs, .fp = f->app_proto, .d = d, .final = final,
 		      .prog = { prog[0], prog[1] } };
 	unsigned cls = tx_class(f->app_proto);
 	CandSet *cs = &dt->cand;
@@ -862,7 +865,7 @@ static void tx_eval(DetectThread *dt, Packet *p, void *tx, TxDetect *st, int d, 
 			    !ready(ds, prog, final, d))
 				continue;
 			sig_set_done(&tp, ds);
-			if (!tx_sig_match(dt, ds, p, tx, d))
+			if (!tx_sig_match(dt, &tp, ds, p, tx))
 				continue;
 			dt->cur_has_tx = 1;
 			dt->cur_tx = app_layer_tx_id(f, tx);
@@ -1033,7 +1036,6 @@ void tx_inspect_flow(DetectThread *dt, Packet *p, DetectFlowState *fs, int final
 	complete = app_proto_progress_complete(f->app_proto);
 	if (!dt->de->nhttp)
 		goto flags;
-	dt->tx_fs = fs;
 	for (uint64_t id = fs->tx_next; id < n; id++) {
 		void *tx = app_layer_tx_get(f, id);
 		TxDetect *st;
@@ -1045,9 +1047,8 @@ void tx_inspect_flow(DetectThread *dt, Packet *p, DetectFlowState *fs, int final
 			continue;
 		/* as Suricata, a side's rules run on packets going that way
 		 * (and on that side's flow-end pseudo packet) */
-		tx_eval(dt, p, tx, st, pdir, final);
+		tx_eval(dt, fs, p, tx, st, pdir, final);
 	}
-	dt->tx_fs = NULL;
 flags:
 	/* transactions complete on a side are done for detection there */
 	for (uint64_t id = fs->tx_next; id < n; id++) {

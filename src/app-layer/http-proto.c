@@ -176,7 +176,7 @@ static void *http_thread_new(const AppLayerConfig *cfg)
 	return http_cfg_new(cfg);
 }
 
-static void http_thread_free(void *ctx)
+static void tx_thread_free(void *ctx)
 {
 	/* flows still holding the libhtp config keep it alive (refcount) */
 	http_cfg_put(ctx);
@@ -327,7 +327,7 @@ const AppProtoOps http_proto_ops = {
 	.enabled = http_enabled,
 	.register_counters = http_register_counters,
 	.thread_new = http_thread_new,
-	.thread_free = http_thread_free,
+	.thread_free = tx_thread_free,
 	.probe = http_probe,
 	.probe_reversed = http_probe_reversed,
 	.state_new = http_state_new,

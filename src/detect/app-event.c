@@ -119,6 +119,8 @@ static int match_app_layer_event(DetectThread *dt, const SigMatch *m, Packet *p)
 /* The keywords of this family: keywords.c gathers the tables (one line
  * per family). */
 const Keyword app_event_keywords[] = {
-	{ "app-layer-event", KW_APP_LAYER_EVENT, kw_app_layer_event, NEED | SQ, -1, "match an app-layer parser event", match_app_layer_event, NULL },
+	{ .name = "app-layer-event", .id = KW_APP_LAYER_EVENT, .setup = kw_app_layer_event,
+	  .flags = NEED | SQ, .buf = -1, .desc = "match an app-layer parser event",
+	  .match = match_app_layer_event },
 	{ .name = NULL }
 };

@@ -95,7 +95,8 @@ static int match_app_layer_protocol(DetectThread *dt, const SigMatch *sm, Packet
 /* The keywords of this family: keywords.c gathers the tables (one line
  * per family). */
 const Keyword app_proto_keywords[] = {
-	{ "app-layer-protocol", KW_APP_LAYER_PROTOCOL, kw_app_layer_protocol, NEED | SQ, -1,
-	  "the flow's application protocol", match_app_layer_protocol, NULL },
+	{ .name = "app-layer-protocol", .id = KW_APP_LAYER_PROTOCOL,
+	  .setup = kw_app_layer_protocol, .flags = NEED | SQ, .buf = -1,
+	  .desc = "the flow's application protocol", .match = match_app_layer_protocol },
 	{ .name = NULL }
 };

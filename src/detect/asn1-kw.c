@@ -17,6 +17,7 @@
  * judged by what it claims: a hostile length in a truncated packet is what
  * oversize_length is for. Decoding stops at the first malformed header. */
 #include "detect/detect-int.h"
+#include "detect/inspect.h"
 #include "detect/asn1-kw.h"
 #include "util/ber.h"
 
@@ -135,8 +136,23 @@ static int kw_asn1(SigParseState *st, const char *arg, const Keyword *kw)
 	return sm_append(st, sig_cur_list(st), KW_ASN1, a) < 0 ? -1 : 0;
 }
 
+static int asn1_step(DetectThread *dt, const Signature *s, const SigMatchList *ml, int idx,
+		     const InspectBuffer *b, uint32_t prev)
+{
+	if (!asn1_match(ml->m[idx].ctx, b->data, b->len, prev))
+		return 0;
+	return inspect_next(dt, s, ml, idx + 1, b, prev);
+}
+
+/* without absolute_offset it starts where the previous match ended */
+static int asn1_relative(const SigMatch *m)
+{
+	return !(((const DetectAsn1 *)m->ctx)->flags & ASN1_ABSOLUTE_OFFSET);
+}
+
 const Keyword asn1_keywords[] = {
-	{ "asn1", KW_ASN1, kw_asn1, NEED | SQ, -1, "decode the payload as ASN.1 (BER) and check it",
-	  NULL, NULL },
+	{ .name = "asn1", .id = KW_ASN1, .setup = kw_asn1, .flags = NEED | SQ, .buf = -1,
+	  .desc = "decode the payload as ASN.1 (BER) and check it", .step = asn1_step,
+	  .relative = asn1_relative },
 	{ .name = NULL }
 };

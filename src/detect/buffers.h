@@ -7,9 +7,14 @@
  * the GPU prefilter's body group included), so every transaction buffer of
  * every protocol is prefiltered and inspected through one mechanism.
  *
- * Adding a buffer: its id in enum sig_buffer (detect-parse.h), its line in
- * buffers.c, a getter for its protocol (one per protocol: http-kw.c's
- * http_buffer_get), and its keywords in the family's table. */
+ * Everything transaction inspection knows of a buffer is in its entry
+ * (sides, progress, protocol, getter), and of a protocol in its
+ * detect_tx_protos line: tx-inspect.c names no protocol.
+ *
+ * Adding a buffer (doc/adding-a-protocol.md, "Sticky buffers"): its id in
+ * enum sig_buffer (detect-parse.h), its entry in buffers.c, and its
+ * keyword line in its protocol's keyword file, whose getter (one per
+ * protocol: http-kw.c's http_buffer_get) reads it. */
 #ifndef DETECT_BUFFERS_H
 #define DETECT_BUFFERS_H
 
@@ -21,6 +26,15 @@
 #define DBUF_TS   APP_DIR_TOSERVER
 #define DBUF_TC   APP_DIR_TOCLIENT
 #define DBUF_EVAL 2               /* the side the rule is evaluated on */
+
+/* Rule directions, as bits: a buffer's (dir), the sides a rule is
+ * evaluated on (DetectSig.tx_dirs). */
+#define BDIR_TS   1
+#define BDIR_TC   2
+#define BDIR_BOTH 3
+
+/* Transaction classes: one per app-layer protocol (engine-int.h tx_class). */
+#define TX_CLASS_COUNT ALPROTO_MAX
 
 typedef struct DetectBuffer DetectBuffer;
 
@@ -34,18 +48,42 @@ struct DetectBuffer {
 	const char *name;         /* "http_uri": messages and --list-keywords */
 	uint8_t prio;             /* fast-pattern priority, lower preferred (Suricata:
 	                           * http_* 2, payload 3, http_method 4) */
-	uint8_t dir;              /* rule directions it fits: 1 toserver, 2 toclient, 3 both */
+	uint8_t dir;              /* rule directions it fits: BDIR_* */
 	/* application-layer buffers; alproto ALPROTO_UNKNOWN: a packet buffer */
 	uint16_t alproto;
 	int8_t side;              /* DBUF_TS, DBUF_TC or DBUF_EVAL */
 	uint8_t progress;         /* of its side (protocol-defined): before it, a
 	                           * rule whose buffer this is is not evaluated */
 	uint8_t multi;            /* one entry per header line, ... */
+	/* BDIR_*: the sides a rule reading it is evaluated on when nothing
+	 * else (a one-sided buffer, flow:to_*) says; 0: no preference */
+	uint8_t pref_dirs;
 	int16_t pbuf[2];          /* the protocol's own id of the buffer per side */
+	/* on a flow of via_proto (another protocol carrying this one's
+	 * transactions), the list is read through entry via_list; 0: none */
+	uint16_t via_proto;
+	uint8_t via_list;
 	detect_buffer_get_fn get;
 };
 
 extern const DetectBuffer detect_buffers[BUF_MAX];
+
+/* What transaction inspection decides per protocol rather than per
+ * buffer, one line per protocol that differs from the defaults (buffers.c). */
+typedef struct DetectTxProto {
+	uint8_t event_dirs;       /* BDIR_*: sides an app-layer-event rule is
+	                           * evaluated on; 0: the request's */
+	uint8_t prop_dirs;        /* the same for a transaction property
+	                           * (KWF_TX) rule; 0: the response's */
+	/* 1: a rule waits only for the sides it is evaluated on, and each
+	 * side's readiness is its own */
+	uint8_t sides_apart;
+	/* the rules of this protocol also inspect this protocol's flows
+	 * (SMB carries DCE/RPC); 0: none */
+	uint16_t rules_of;
+} DetectTxProto;
+
+extern const DetectTxProto detect_tx_protos[TX_CLASS_COUNT];
 
 static inline const DetectBuffer *detect_buffer(int id)
 {

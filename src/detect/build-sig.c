@@ -187,7 +187,7 @@ int build_sig_setup(DetectEngine *de, DetectSig *ds)
 	if (ds->has_http) {
 		ds->hidx = de->ntx[tx_class(s->alproto)]++;
 		de->nhttp++;
-		http_sig_setup(ds);
+		tx_sig_setup(ds);
 	}
 	ds->port_check = !s->sp.any || !s->dp.any;
 	ds->is_icmp_any = s->icmp_any;

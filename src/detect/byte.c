@@ -2,6 +2,7 @@
  * inspected buffer. Arguments are comma separated; values and offsets may
  * name a variable set earlier by byte_extract/byte_math. */
 #include "detect/detect-int.h"
+#include "detect/inspect.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -477,12 +478,21 @@ fail:
 	return -1;
 }
 
+static int byte_relative(const SigMatch *m)
+{
+	return !!(((const DetectByte *)m->ctx)->flags & BYTE_RELATIVE);
+}
+
 /* The keywords of this family: keywords.c gathers the tables (one line
  * per family). */
 const Keyword byte_keywords[] = {
-	{ "byte_test", KW_BYTE_TEST, kw_byte_test, NEED | SQ, -1, "compare bytes to a value", NULL, NULL },
-	{ "byte_jump", KW_BYTE_JUMP, kw_byte_jump, NEED | SQ, -1, "move by a value read from the payload", NULL, NULL },
-	{ "byte_extract", KW_BYTE_EXTRACT, kw_byte_extract, NEED | SQ, -1, "read a value into a variable", NULL, NULL },
-	{ "byte_math", KW_BYTE_MATH, kw_byte_math, NEED | SQ, -1, "arithmetic on payload bytes", NULL, NULL },
+	{ .name = "byte_test", .id = KW_BYTE_TEST, .setup = kw_byte_test, .flags = NEED | SQ, .buf = -1,
+	  .desc = "compare bytes to a value", .step = inspect_byte_step, .relative = byte_relative },
+	{ .name = "byte_jump", .id = KW_BYTE_JUMP, .setup = kw_byte_jump, .flags = NEED | SQ, .buf = -1,
+	  .desc = "move by a value read from the payload", .step = inspect_byte_step, .relative = byte_relative },
+	{ .name = "byte_extract", .id = KW_BYTE_EXTRACT, .setup = kw_byte_extract, .flags = NEED | SQ, .buf = -1,
+	  .desc = "read a value into a variable", .step = inspect_byte_step, .relative = byte_relative },
+	{ .name = "byte_math", .id = KW_BYTE_MATH, .setup = kw_byte_math, .flags = NEED | SQ, .buf = -1,
+	  .desc = "arithmetic on payload bytes", .step = inspect_byte_step, .relative = byte_relative },
 	{ .name = NULL }
 };

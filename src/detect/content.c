@@ -2,6 +2,7 @@
  * startswith, endswith, fast_pattern, rawbytes), isdataat, dsize. */
 #include "detect/detect-int.h"
 #include "detect/engine-int.h"
+#include "detect/inspect.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -459,21 +460,63 @@ static void free_content(void *ctx)
 	free(((DetectContent *)ctx)->pat);
 }
 
+static int content_relative(const SigMatch *m)
+{
+	return !!(m->cd->flags & (CONTENT_DISTANCE | CONTENT_WITHIN));
+}
+
+static int isdataat_step(DetectThread *dt, const Signature *s, const SigMatchList *ml,
+			 int idx, const InspectBuffer *b, uint32_t prev)
+{
+	const DetectIsdataat *id = ml->m[idx].ctx;
+	int64_t n = inspect_var(dt, id->flags & ISDATAAT_VAR, id->dataat);
+	int ok;
+
+	/* Suricata: relative needs prev + n <= len; absolute needs n < len */
+	if (id->flags & ISDATAAT_RELATIVE)
+		ok = (int64_t)prev + n <= (int64_t)b->len;
+	else
+		ok = n < (int64_t)b->len;
+	if (id->flags & ISDATAAT_NEGATED)
+		ok = !ok;
+	return ok ? inspect_next(dt, s, ml, idx + 1, b, prev) : 0;
+}
+
+
+static int isdataat_relative(const SigMatch *m)
+{
+	return !!(((const DetectIsdataat *)m->ctx)->flags & ISDATAAT_RELATIVE);
+}
+
 /* The keywords of this family: keywords.c gathers the tables (one line
  * per family). */
 const Keyword content_keywords[] = {
-	{ "content", KW_CONTENT, kw_content, NEED, -1, "match a pattern", NULL, free_content },
-	{ "uricontent", KW_URICONTENT, kw_uricontent, NEED, -1, "content in the http uri (legacy)", NULL, NULL },
-	{ "nocase", KW_NOCASE, kw_nocase, NA, -1, "content: case-insensitive", NULL, NULL },
-	{ "offset", KW_OFFSET, kw_offset, NEED | SQ, -1, "content: start at", NULL, NULL },
-	{ "depth", KW_DEPTH, kw_depth, NEED | SQ, -1, "content: end within the first N bytes", NULL, NULL },
-	{ "distance", KW_DISTANCE, kw_distance, NEED | SQ, -1, "content: relative start", NULL, NULL },
-	{ "within", KW_WITHIN, kw_within, NEED | SQ, -1, "content: relative end", NULL, NULL },
-	{ "startswith", KW_STARTSWITH, kw_startswith, NA, -1, "content: at the buffer start", NULL, NULL },
-	{ "endswith", KW_ENDSWITH, kw_endswith, NA, -1, "content: at the buffer end", NULL, NULL },
-	{ "isdataat", KW_ISDATAAT, kw_isdataat, NEED | SQ, -1, "data present at offset", NULL, NULL },
-	{ "fast_pattern", KW_FAST_PATTERN, kw_fast_pattern, SQ, -1, "use this content for prefiltering", NULL, NULL },
-	{ "rawbytes", KW_RAWBYTES, kw_rawbytes, NA, -1, "content: raw packet bytes", NULL, NULL },
-	{ "dsize", KW_DSIZE, kw_dsize, NEED | SQ, -1, "payload size", match_dsize, NULL },
+	{ .name = "content", .id = KW_CONTENT, .setup = kw_content, .flags = NEED, .buf = -1,
+	  .desc = "match a pattern", .free = free_content, .step = inspect_content_step,
+	  .relative = content_relative },
+	{ .name = "uricontent", .id = KW_URICONTENT, .setup = kw_uricontent, .flags = NEED,
+	  .buf = -1, .desc = "content in the http uri (legacy)" },
+	{ .name = "nocase", .id = KW_NOCASE, .setup = kw_nocase, .flags = NA, .buf = -1,
+	  .desc = "content: case-insensitive" },
+	{ .name = "offset", .id = KW_OFFSET, .setup = kw_offset, .flags = NEED | SQ, .buf = -1,
+	  .desc = "content: start at" },
+	{ .name = "depth", .id = KW_DEPTH, .setup = kw_depth, .flags = NEED | SQ, .buf = -1,
+	  .desc = "content: end within the first N bytes" },
+	{ .name = "distance", .id = KW_DISTANCE, .setup = kw_distance, .flags = NEED | SQ,
+	  .buf = -1, .desc = "content: relative start" },
+	{ .name = "within", .id = KW_WITHIN, .setup = kw_within, .flags = NEED | SQ, .buf = -1,
+	  .desc = "content: relative end" },
+	{ .name = "startswith", .id = KW_STARTSWITH, .setup = kw_startswith, .flags = NA,
+	  .buf = -1, .desc = "content: at the buffer start" },
+	{ .name = "endswith", .id = KW_ENDSWITH, .setup = kw_endswith, .flags = NA, .buf = -1,
+	  .desc = "content: at the buffer end" },
+	{ .name = "isdataat", .id = KW_ISDATAAT, .setup = kw_isdataat, .flags = NEED | SQ, .buf = -1,
+	  .desc = "data present at offset", .step = isdataat_step, .relative = isdataat_relative },
+	{ .name = "fast_pattern", .id = KW_FAST_PATTERN, .setup = kw_fast_pattern, .flags = SQ,
+	  .buf = -1, .desc = "use this content for prefiltering" },
+	{ .name = "rawbytes", .id = KW_RAWBYTES, .setup = kw_rawbytes, .flags = NA, .buf = -1,
+	  .desc = "content: raw packet bytes" },
+	{ .name = "dsize", .id = KW_DSIZE, .setup = kw_dsize, .flags = NEED | SQ, .buf = -1,
+	  .desc = "payload size", .match = match_dsize },
 	{ .name = NULL }
 };

@@ -184,9 +184,9 @@ int dcerpc_iface_match(const struct dcerpc_tx *t, const void *ctx)
 	return 1;
 }
 
-static int match_dce_iface(DetectThread *dt, const SigMatch *m, Packet *p)
+static int match_dce_iface(const DetectTx *tc, const SigMatch *m, Packet *p)
 {
-	return dcerpc_iface_match(dce_view(p->flow, dt->tx), m->ctx);
+	return dcerpc_iface_match(dce_view(p->flow, tc->tx), m->ctx);
 }
 
 /* ---- dcerpc.opnum ---- */
@@ -288,17 +288,19 @@ int dcerpc_opnum_match(const struct dcerpc_tx *t, const void *ctx)
 	return 0;
 }
 
-static int match_dce_opnum(DetectThread *dt, const SigMatch *m, Packet *p)
+static int match_dce_opnum(const DetectTx *tc, const SigMatch *m, Packet *p)
 {
-	return dcerpc_opnum_match(dce_view(p->flow, dt->tx), m->ctx);
+	return dcerpc_opnum_match(dce_view(p->flow, tc->tx), m->ctx);
 }
 
-#define DCEB(name) { name, KW_DCERPC_STICKY, kw_dce_sticky, STICKY, BUF_DCERPC_STUB_DATA, \
-	"sticky buffer: DCE/RPC stub data", NULL, NULL }
-#define DCEI(name) { name, KW_DCERPC_IFACE, kw_dce_iface, NEED | KWF_TX, 0, \
-	"DCE/RPC interface uuid[,version][,any_frag]", match_dce_iface, NULL }
-#define DCEO(name) { name, KW_DCERPC_OPNUM, kw_dce_opnum, NEED | KWF_TX, 0, \
-	"DCE/RPC operation numbers and ranges", match_dce_opnum, NULL }
+#define DCEB(n_) { .name = n_, .id = KW_DCERPC_STICKY, .setup = kw_dce_sticky, \
+	.flags = STICKY, .buf = BUF_DCERPC_STUB_DATA, .desc = "sticky buffer: DCE/RPC stub data" }
+#define DCEI(n_) { .name = n_, .id = KW_DCERPC_IFACE, .setup = kw_dce_iface, \
+	.flags = NEED | KWF_TX, .buf = 0, .desc = "DCE/RPC interface uuid[,version][,any_frag]", \
+	.tx_match = match_dce_iface }
+#define DCEO(n_) { .name = n_, .id = KW_DCERPC_OPNUM, .setup = kw_dce_opnum, \
+	.flags = NEED | KWF_TX, .buf = 0, .desc = "DCE/RPC operation numbers and ranges", \
+	.tx_match = match_dce_opnum }
 
 const Keyword dcerpc_keywords[] = {
 	DCEB("dcerpc.stub_data"),

@@ -39,6 +39,20 @@ typedef struct SigParseState {
 
 struct DetectThread;
 struct Packet;
+struct InspectBuffer;
+
+/* The transaction a rule is evaluated on, for the transaction property
+ * keywords (Keyword.tx_match): made on tx-inspect.c's stack per rule;
+ * tx NULL outside a transaction (a packet or stream rule). */
+typedef struct DetectTx {
+	void *tx;
+	int side;                 /* APP_DIR_*: the side the rule is evaluated on */
+} DetectTx;
+
+/* A buffer keyword's step in its list's chain (detect/inspect.h). */
+typedef int (*InspectStepFn)(struct DetectThread *dt, const Signature *s,
+			     const SigMatchList *ml, int idx, const struct InspectBuffer *b,
+			     uint32_t prev);
 
 /* One rule keyword: an entry of its family's table (the registry is
  * keywords.c's list of tables). */
@@ -49,12 +63,22 @@ typedef struct Keyword {
 	uint32_t flags;
 	int buf;                  /* http modifiers and sticky buffers */
 	const char *desc;
-	/* a packet / flow keyword (SM_LIST_MATCH): 1 when p matches m. The
-	 * buffer keywords (content, pcre, byte_*, ...) are inspect.c's own,
-	 * for speed. NULL: never matches in that list. */
+	/* a packet / flow keyword (SM_LIST_MATCH): 1 when p matches m (the
+	 * buffer keywords have .step instead). NULL: never matches in that
+	 * list. */
 	int (*match)(struct DetectThread *dt, const SigMatch *m, struct Packet *p);
+	/* the same for a transaction property (KWF_TX): tx is the one being
+	 * evaluated (tx->tx NULL outside one) */
+	int (*tx_match)(const DetectTx *tx, const SigMatch *m, struct Packet *p);
 	/* frees what the keyword's ctx owns (not ctx itself); NULL: nothing */
 	void (*free)(void *ctx);
+	/* a buffer keyword (content, pcre, byte_*, isdataat, bsize, ...): its
+	 * step in a buffer list (detect/inspect.h); NULL: not one */
+	InspectStepFn step;
+	/* a buffer keyword that takes part in relative chains: 1 when m
+	 * starts where the previous one of its list matched; NULL: neither
+	 * starts nor ends one (bsize, urilen) */
+	int (*relative)(const SigMatch *m);
 } Keyword;
 
 /* The families' keyword tables (each ends with { .name = NULL }), one per

@@ -40,6 +40,11 @@ int sig_unsupported(SigParseState *st, const char *fmt, ...)
 int sm_append(SigParseState *st, int list, int kw, void *ctx)
 {
 	SigMatchList *l = &st->s->lists[list];
+	const Keyword *k = keyword_by_id(kw);
+
+	/* inspect_next() calls a buffer list's keywords' steps unchecked */
+	if ((list < BUF_MAX || list == SM_LIST_BASE64_DATA) && (!k || !k->step))
+		abort();   /* a programming error: the keyword's line needs .step */
 
 	if (l->n == l->cap) {
 		int cap = l->cap ? l->cap * 2 : 4;
@@ -474,29 +479,13 @@ static int parse_options(SigParseState *st, const char *opts)
 
 /* ---- whole-rule checks ---- */
 
-static int is_inspect_kw(int kw)
+/* The keyword's relative test (Keyword.relative), or NULL when it takes
+ * no part in relative chains. */
+static int (*relative_fn(int kw))(const SigMatch *)
 {
-	return kw == KW_CONTENT || kw == KW_PCRE || kw == KW_BYTE_JUMP ||
-	       kw == KW_BYTE_EXTRACT || kw == KW_BYTE_TEST || kw == KW_BYTE_MATH ||
-	       kw == KW_ISDATAAT || kw == KW_ASN1;
-}
+	const Keyword *k = keyword_by_id(kw);
 
-static int sm_is_relative(const SigMatch *m)
-{
-	switch (m->kw) {
-	case KW_CONTENT:
-		return !!(m->cd->flags & (CONTENT_DISTANCE | CONTENT_WITHIN));
-	case KW_PCRE:
-		return !!(m->pd->flags & PCRE_RELATIVE);
-	case KW_ISDATAAT:
-		return !!(((DetectIsdataat *)m->ctx)->flags & ISDATAAT_RELATIVE);
-	case KW_BYTE_TEST: case KW_BYTE_JUMP: case KW_BYTE_EXTRACT: case KW_BYTE_MATH:
-		return !!(((DetectByte *)m->ctx)->flags & BYTE_RELATIVE);
-	case KW_ASN1:
-		/* without absolute_offset it starts where the previous match ended */
-		return !(((DetectAsn1 *)m->ctx)->flags & ASN1_ABSOLUTE_OFFSET);
-	}
-	return 0;
+	return k ? k->relative : NULL;
 }
 
 /* A relative keyword inspects from where the previous content/pcre/byte_*
@@ -508,9 +497,11 @@ static int resolve_relative(SigParseState *st)
 		int prev = -1;
 
 		for (int i = 0; i < ml->n; i++) {
-			if (!is_inspect_kw(ml->m[i].kw))
+			int (*rel)(const SigMatch *) = relative_fn(ml->m[i].kw);
+
+			if (!rel)
 				continue;
-			if (sm_is_relative(&ml->m[i])) {
+			if (rel(&ml->m[i])) {
 				/* first in its buffer: relative to the buffer start,
 				 * which Suricata accepts for content and pcre alike */
 				if (prev >= 0)

@@ -74,12 +74,12 @@ static int kw_dns_uint(SigParseState *st, const char *arg, const Keyword *kw)
 }
 
 /* A transaction property: matched on the transaction tx-inspect.c is
- * evaluating (dt->tx, on side dt->tx_side); outside one it never matches. */
-static int match_dns_uint(DetectThread *dt, const SigMatch *sm, Packet *p)
+ * evaluating (tc->tx, on side tc->side); outside one it never matches. */
+static int match_dns_uint(const DetectTx *tc, const SigMatch *sm, Packet *p)
 {
 	const DetectDnsUint *d = sm->ctx;
-	const struct dns_tx *tx = dt->tx;
-	enum dns_dir dir = (enum dns_dir)dt->tx_side;
+	const struct dns_tx *tx = tc->tx;
+	enum dns_dir dir = (enum dns_dir)tc->side;
 
 	(void)p;
 	if (!tx || !p->flow || p->flow->app_proto != ALPROTO_DNS)
@@ -107,15 +107,28 @@ int dns_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 /* The keywords of this family: keywords.c gathers the tables (one line
  * per family). */
 const Keyword dns_keywords[] = {
-	{ "dns.query", KW_DNS_STICKY, kw_dns_sticky, STICKY, BUF_DNS_QUERY, "sticky buffer", NULL, NULL },
-	{ "dns_query", KW_DNS_STICKY, kw_dns_sticky, STICKY, BUF_DNS_QUERY, "sticky buffer (legacy name of dns.query)", NULL, NULL },
-	{ "dns.queries.rrname", KW_DNS_STICKY, kw_dns_sticky, STICKY, BUF_DNS_QUERIES_RRNAME, "sticky buffer", NULL, NULL },
-	{ "dns.answers.rrname", KW_DNS_STICKY, kw_dns_sticky, STICKY, BUF_DNS_ANSWERS_RRNAME, "sticky buffer", NULL, NULL },
-	{ "dns.authorities.rrname", KW_DNS_STICKY, kw_dns_sticky, STICKY, BUF_DNS_AUTHORITIES_RRNAME, "sticky buffer", NULL, NULL },
-	{ "dns.additionals.rrname", KW_DNS_STICKY, kw_dns_sticky, STICKY, BUF_DNS_ADDITIONALS_RRNAME, "sticky buffer", NULL, NULL },
-	{ "dns.response.rrname", KW_DNS_STICKY, kw_dns_sticky, STICKY, BUF_DNS_RESPONSE_RRNAME, "sticky buffer", NULL, NULL },
-	{ "dns.opcode", KW_DNS_UINT, kw_dns_uint, NEED | SQ | KWF_TX, DNS_UINT_OPCODE, "dns header opcode", match_dns_uint, NULL },
-	{ "dns.rcode", KW_DNS_UINT, kw_dns_uint, NEED | SQ | KWF_TX, DNS_UINT_RCODE, "dns header rcode", match_dns_uint, NULL },
-	{ "dns.rrtype", KW_DNS_UINT, kw_dns_uint, NEED | SQ | KWF_TX, DNS_UINT_RRTYPE, "dns query rrtype", match_dns_uint, NULL },
+	{ .name = "dns.query", .id = KW_DNS_STICKY, .setup = kw_dns_sticky, .flags = STICKY,
+	  .buf = BUF_DNS_QUERY, .desc = "sticky buffer" },
+	{ .name = "dns_query", .id = KW_DNS_STICKY, .setup = kw_dns_sticky, .flags = STICKY,
+	  .buf = BUF_DNS_QUERY, .desc = "sticky buffer (legacy name of dns.query)" },
+	{ .name = "dns.queries.rrname", .id = KW_DNS_STICKY, .setup = kw_dns_sticky,
+	  .flags = STICKY, .buf = BUF_DNS_QUERIES_RRNAME, .desc = "sticky buffer" },
+	{ .name = "dns.answers.rrname", .id = KW_DNS_STICKY, .setup = kw_dns_sticky,
+	  .flags = STICKY, .buf = BUF_DNS_ANSWERS_RRNAME, .desc = "sticky buffer" },
+	{ .name = "dns.authorities.rrname", .id = KW_DNS_STICKY, .setup = kw_dns_sticky,
+	  .flags = STICKY, .buf = BUF_DNS_AUTHORITIES_RRNAME, .desc = "sticky buffer" },
+	{ .name = "dns.additionals.rrname", .id = KW_DNS_STICKY, .setup = kw_dns_sticky,
+	  .flags = STICKY, .buf = BUF_DNS_ADDITIONALS_RRNAME, .desc = "sticky buffer" },
+	{ .name = "dns.response.rrname", .id = KW_DNS_STICKY, .setup = kw_dns_sticky,
+	  .flags = STICKY, .buf = BUF_DNS_RESPONSE_RRNAME, .desc = "sticky buffer" },
+	{ .name = "dns.opcode", .id = KW_DNS_UINT, .setup = kw_dns_uint,
+	  .flags = NEED | SQ | KWF_TX, .buf = DNS_UINT_OPCODE, .desc = "dns header opcode",
+	  .tx_match = match_dns_uint },
+	{ .name = "dns.rcode", .id = KW_DNS_UINT, .setup = kw_dns_uint,
+	  .flags = NEED | SQ | KWF_TX, .buf = DNS_UINT_RCODE, .desc = "dns header rcode",
+	  .tx_match = match_dns_uint },
+	{ .name = "dns.rrtype", .id = KW_DNS_UINT, .setup = kw_dns_uint,
+	  .flags = NEED | SQ | KWF_TX, .buf = DNS_UINT_RRTYPE, .desc = "dns query rrtype",
+	  .tx_match = match_dns_uint },
 	{ .name = NULL }
 };

@@ -213,7 +213,7 @@ typedef struct PortGroups {
 typedef struct DetectSig {
 	const Signature *s;
 	/* bit l (of 64 * 2): lists[l] of s holds keywords, 1 <= l <
-	 * BUF_IPV4_HDR: the buffers a transaction rule reads (http_sig_setup) */
+	 * BUF_IPV4_HDR: the buffers a transaction rule reads (tx_sig_setup) */
 	uint64_t tx_lists[2];
 	uint8_t action;           /* ALERT_ACTION_* */
 	uint8_t iponly;           /* once per flow direction */
@@ -233,8 +233,8 @@ typedef struct DetectSig {
 	uint8_t need_packet;      /* Suricata's flags, as engine analysis shows them */
 	uint8_t need_stream;
 	uint8_t need_alproto;     /* `alert http` without app buffers: flow must be s->alproto */
-	uint8_t http_dirs;        /* has_http: bit 0 evaluated toserver, bit 1 toclient */
-	uint8_t http_need[2];     /* has_http: HTTP_PROGRESS_* needed per side */
+	uint8_t tx_dirs;          /* has_http: bit 0 evaluated toserver, bit 1 toclient */
+	uint8_t tx_need[2];       /* has_http: the protocol's progress needed per side */
 	uint32_t hidx;            /* has_http: index among its tx_class's rules */
 	const DetectThreshold *thr;   /* rule threshold/detection_filter (may be overridden) */
 	const char **metadata;    /* "key value" strings, for AlertInfo */
@@ -302,7 +302,7 @@ struct DetectEngine {
 	uint8_t ntx_lists[2][ALPROTO_MAX];
 	/* HTTP rules whose fast pattern is in a transformed buffer: one MPM
 	 * per (side, buffer, transform chain) (tx-inspect.c) */
-	struct HttpXGroup *hx;
+	struct TxXGroup *hx;
 	uint32_t nhx;
 	int uses_stream;
 	struct DetectGpu *gpu;        /* ac-cuda (prefilter-gpu.c); NULL otherwise */
@@ -351,11 +351,6 @@ struct DetectThread {
 	/* the match being queued: the transaction it came from */
 	int cur_has_tx;
 	uint64_t cur_tx;
-	/* the transaction tx-inspect.c evaluates a rule on, and its side:
-	 * for the KWF_TX keywords (NULL outside) */
-	void *tx;
-	int tx_side;
-	struct DetectFlowState *tx_fs;   /* the flow's state during tx_inspect_flow */
 	uint8_t *win_buf;         /* inline mode: the packet's stream window */
 	uint32_t win_cap;
 	MpmScratch *scratch_h[2][BUF_MAX];
@@ -446,6 +441,10 @@ static inline int detect_same_addr(const Address *a, const Address *b)
 /* inspect.c */
 int inspect_header(const DetectSig *ds, const Packet *p);
 int inspect_match_list(DetectThread *dt, const Signature *s, Packet *p);
+/* the same for a rule evaluated on transaction tx (tx-inspect.c) */
+struct DetectTx;
+int inspect_match_list_tx(DetectThread *dt, const Signature *s, Packet *p,
+			  const struct DetectTx *tx);
 int inspect_buffer(DetectThread *dt, const Signature *s, int list, const InspectBuffer *b);
 
 /* sig-match.c: ds matched on p, in the context of dt->pkt */
@@ -481,13 +480,12 @@ static inline void detect_scan_count(DetectThread *dt, int cls, int gpu, uint64_
 }
 void detect_pkt_swap(Packet *p);
 
-/* tx-inspect.c: transaction rules of every protocol (the http_ names are
- * historical) */
-void http_sig_setup(DetectSig *ds);
-int http_engine_build(DetectEngine *de, char *err, size_t errlen);
-void http_engine_free(DetectEngine *de);
-int http_thread_init(DetectThread *dt);
-void http_thread_free(DetectThread *dt);
+/* tx-inspect.c: transaction rules of every protocol */
+void tx_sig_setup(DetectSig *ds);
+int tx_engine_build(DetectEngine *de, char *err, size_t errlen);
+void tx_engine_free(DetectEngine *de);
+int tx_thread_init(DetectThread *dt);
+void tx_thread_free(DetectThread *dt);
 /* ac-cuda: folds the response-body bytes that arrived since the last call
  * into each transaction's body match set (from the stream view where the
  * body is verbatim stream bytes). Before the stream entries are pruned. */

@@ -54,7 +54,7 @@ DetectEngine *detect_engine_build_next(SigTable *t, const DetectConfig *cfg,
 		goto fail;
 	if (de->nhb && !(de->hosts = host_table_new(cfg)))
 		goto fail;
-	if (build_groups(de, err, errlen) != 0 || http_engine_build(de, err, errlen) != 0)
+	if (build_groups(de, err, errlen) != 0 || tx_engine_build(de, err, errlen) != 0)
 		goto fail;
 	build_groups_log(de);
 	if (cfg->threshold_file && threshold_config_load(de, cfg->threshold_file, err, errlen) != 0)
@@ -72,7 +72,7 @@ void detect_engine_free(DetectEngine *de)
 	if (!de)
 		return;
 	build_groups_free(de);
-	http_engine_free(de);
+	tx_engine_free(de);
 	build_sigs_free(de);
 	build_names_free(de);
 	if (!de->lent_hosts)

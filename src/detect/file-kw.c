@@ -419,12 +419,12 @@ static int all_match(const SigMatchList *ml, const File *f, int d)
 /* As Suricata, a rule's file matchers (filesize, filemd5, ...) must all
  * hold for one file: the first of them checks them all on each file, the
  * others pass. */
-static int match_file(DetectThread *dt, const SigMatch *sm, Packet *p)
+static int match_file(const DetectTx *tc, const SigMatch *sm, Packet *p)
 {
 	const DetectFileMatch *m = sm->ctx;
 	const SigMatchList *ml = &m->s->lists[SM_LIST_MATCH];
 
-	if (!dt->tx || !p->flow)
+	if (!tc->tx || !p->flow)
 		return 0;
 	for (int i = 0; i < ml->n; i++) {
 		if (ml->m[i].kw != KW_FILE_MATCH)
@@ -434,7 +434,7 @@ static int match_file(DetectThread *dt, const SigMatch *sm, Packet *p)
 		break;
 	}
 	for (int d = 0; d < 2; d++) {
-		FileContainer *fc = files_of_tx(p->flow->app_proto, dt->tx, d, 0);
+		FileContainer *fc = files_of_tx(p->flow->app_proto, tc->tx, d, 0);
 
 		for (const File *f = files_first(fc); f; f = file_next(f))
 			if (all_match(ml, f, d))
@@ -524,17 +524,37 @@ void filestore_apply(DetectThread *dt, const void *ctx, Packet *p)
 }
 
 const Keyword file_keywords[] = {
-	{ "file_data", KW_FILE_STICKY, kw_file_sticky, STICKY, BUF_FILE_DATA, "sticky buffer", NULL, NULL },
-	{ "file.data", KW_FILE_STICKY, kw_file_sticky, STICKY, BUF_FILE_DATA, "sticky buffer", NULL, NULL },
-	{ "file.name", KW_FILE_STICKY, kw_file_sticky, STICKY, BUF_FILE_NAME, "sticky buffer", NULL, NULL },
-	{ "file.magic", KW_FILE_STICKY, kw_file_sticky, STICKY, BUF_FILE_MAGIC, "sticky buffer", NULL, NULL },
-	{ "filename", KW_FILE_STICKY, kw_file_legacy, NEED, BUF_FILE_NAME, "match on the file name", NULL, NULL },
-	{ "fileext", KW_FILE_STICKY, kw_file_legacy, NEED, BUF_FILE_NAME, "match on the extension of a file name", NULL, NULL },
-	{ "filemagic", KW_FILE_STICKY, kw_file_legacy, NEED, BUF_FILE_MAGIC, "match on the information libmagic returns about a file", NULL, NULL },
-	{ "filesize", KW_FILE_MATCH, kw_file_match, NEED | SQ | KWF_TX, FM_SIZE, "match on the size of the file as it is being transferred", match_file, file_match_free },
-	{ "filemd5", KW_FILE_MATCH, kw_file_match, NEED | SQ | KWF_TX, FM_MD5, "match file MD5 against list of MD5 checksums", match_file, file_match_free },
-	{ "filesha1", KW_FILE_MATCH, kw_file_match, NEED | SQ | KWF_TX, FM_SHA1, "match file SHA-1 against list of SHA-1 checksums", match_file, file_match_free },
-	{ "filesha256", KW_FILE_MATCH, kw_file_match, NEED | SQ | KWF_TX, FM_SHA256, "match file SHA-256 against list of SHA-256 checksums", match_file, file_match_free },
-	{ "filestore", KW_FILESTORE, kw_filestore, 0, -1, "store files to disk if the signature matched", NULL, NULL },
+	{ .name = "file_data", .id = KW_FILE_STICKY, .setup = kw_file_sticky, .flags = STICKY,
+	  .buf = BUF_FILE_DATA, .desc = "sticky buffer" },
+	{ .name = "file.data", .id = KW_FILE_STICKY, .setup = kw_file_sticky, .flags = STICKY,
+	  .buf = BUF_FILE_DATA, .desc = "sticky buffer" },
+	{ .name = "file.name", .id = KW_FILE_STICKY, .setup = kw_file_sticky, .flags = STICKY,
+	  .buf = BUF_FILE_NAME, .desc = "sticky buffer" },
+	{ .name = "file.magic", .id = KW_FILE_STICKY, .setup = kw_file_sticky, .flags = STICKY,
+	  .buf = BUF_FILE_MAGIC, .desc = "sticky buffer" },
+	{ .name = "filename", .id = KW_FILE_STICKY, .setup = kw_file_legacy, .flags = NEED,
+	  .buf = BUF_FILE_NAME, .desc = "match on the file name" },
+	{ .name = "fileext", .id = KW_FILE_STICKY, .setup = kw_file_legacy, .flags = NEED,
+	  .buf = BUF_FILE_NAME, .desc = "match on the extension of a file name" },
+	{ .name = "filemagic", .id = KW_FILE_STICKY, .setup = kw_file_legacy, .flags = NEED,
+	  .buf = BUF_FILE_MAGIC, .desc = "match on the information libmagic returns about a file" },
+	{ .name = "filesize", .id = KW_FILE_MATCH, .setup = kw_file_match,
+	  .flags = NEED | SQ | KWF_TX, .buf = FM_SIZE,
+	  .desc = "match on the size of the file as it is being transferred", .tx_match = match_file,
+	  .free = file_match_free },
+	{ .name = "filemd5", .id = KW_FILE_MATCH, .setup = kw_file_match,
+	  .flags = NEED | SQ | KWF_TX, .buf = FM_MD5,
+	  .desc = "match file MD5 against list of MD5 checksums", .tx_match = match_file,
+	  .free = file_match_free },
+	{ .name = "filesha1", .id = KW_FILE_MATCH, .setup = kw_file_match,
+	  .flags = NEED | SQ | KWF_TX, .buf = FM_SHA1,
+	  .desc = "match file SHA-1 against list of SHA-1 checksums", .tx_match = match_file,
+	  .free = file_match_free },
+	{ .name = "filesha256", .id = KW_FILE_MATCH, .setup = kw_file_match,
+	  .flags = NEED | SQ | KWF_TX, .buf = FM_SHA256,
+	  .desc = "match file SHA-256 against list of SHA-256 checksums", .tx_match = match_file,
+	  .free = file_match_free },
+	{ .name = "filestore", .id = KW_FILESTORE, .setup = kw_filestore, .flags = 0, .buf = -1,
+	  .desc = "store files to disk if the signature matched" },
 	{ .name = NULL }
 };

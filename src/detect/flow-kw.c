@@ -93,6 +93,7 @@ static int match_flow(DetectThread *dt, const SigMatch *m, Packet *p)
 /* The keywords of this family: keywords.c gathers the tables (one line
  * per family). */
 const Keyword flow_keywords[] = {
-	{ "flow", KW_FLOW, kw_flow, NEED | SQ, -1, "flow direction and state", match_flow, NULL },
+	{ .name = "flow", .id = KW_FLOW, .setup = kw_flow, .flags = NEED | SQ, .buf = -1,
+	  .desc = "flow direction and state", .match = match_flow },
 	{ .name = NULL }
 };

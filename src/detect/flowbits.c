@@ -258,8 +258,11 @@ static void free_flowint(void *ctx)
 /* The keywords of this family: keywords.c gathers the tables (one line
  * per family). */
 const Keyword flowbits_keywords[] = {
-	{ "flowbits", KW_FLOWBITS, kw_flowbits, NEED | SQ, -1, "flow bit set/check", match_flowbits, free_bits },
-	{ "hostbits", KW_HOSTBITS, kw_hostbits, NEED | SQ, -1, "host bit set/check", match_hostbits, free_bits },
-	{ "flowint", KW_FLOWINT, kw_flowint, NEED | SQ, -1, "flow integer variables", match_flowint, free_flowint },
+	{ .name = "flowbits", .id = KW_FLOWBITS, .setup = kw_flowbits, .flags = NEED | SQ,
+	  .buf = -1, .desc = "flow bit set/check", .match = match_flowbits, .free = free_bits },
+	{ .name = "hostbits", .id = KW_HOSTBITS, .setup = kw_hostbits, .flags = NEED | SQ,
+	  .buf = -1, .desc = "host bit set/check", .match = match_hostbits, .free = free_bits },
+	{ .name = "flowint", .id = KW_FLOWINT, .setup = kw_flowint, .flags = NEED | SQ, .buf = -1,
+	  .desc = "flow integer variables", .match = match_flowint, .free = free_flowint },
 	{ .name = NULL }
 };

@@ -64,8 +64,8 @@ static int kw_frame(SigParseState *st, const char *arg, const Keyword *kw)
 }
 
 const Keyword frame_keywords[] = {
-	{ "frame", KW_FRAME, kw_frame, NEED | SQ, BUF_FRAME,
-	  "sticky buffer: the bytes of an app-layer frame (<proto>.<type>)", NULL, NULL },
+	{ .name = "frame", .id = KW_FRAME, .setup = kw_frame, .flags = NEED | SQ, .buf = BUF_FRAME,
+	  .desc = "sticky buffer: the bytes of an app-layer frame (<proto>.<type>)" },
 	{ .name = NULL }
 };
 

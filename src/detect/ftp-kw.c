@@ -154,15 +154,15 @@ static int kw_ftp_match(SigParseState *st, const char *arg, const Keyword *kw)
 	return sm_append(st, SM_LIST_MATCH, kw->id, d) < 0 ? -1 : 0;
 }
 
-/* A transaction property of the transaction being inspected (dt->tx). */
-static int match_ftp(DetectThread *dt, const SigMatch *m, Packet *p)
+/* A transaction property of the transaction being inspected (tc->tx). */
+static int match_ftp(const DetectTx *tc, const SigMatch *m, Packet *p)
 {
 	const DetectFtp *d = m->ctx;
 	const Flow *f = p->flow;
 
 	if (!f)
 		return 0;
-	if (!dt->tx) {
+	if (!tc->tx) {
 		/* ftpbounce in a rule with payload content (ET's "PORT" rules):
 		 * a packet or stream rule, on the flow's latest PORT */
 		return d->kind == FM_BOUNCE && ftp_flow_port_bounce(f);
@@ -170,14 +170,14 @@ static int match_ftp(DetectThread *dt, const SigMatch *m, Packet *p)
 	if (d->kind == FM_DATA_COMMAND) {
 		const FtpDataInfo *di;
 
-		if (f->app_proto != ALPROTO_FTPDATA || !(di = ftpdata_tx_info(dt->tx)))
+		if (f->app_proto != ALPROTO_FTPDATA || !(di = ftpdata_tx_info(tc->tx)))
 			return 0;
 		return di->cmd == d->val;
 	}
 	if (f->app_proto != ALPROTO_FTP)
 		return 0;
 	{
-		const FtpTx *t = dt->tx;
+		const FtpTx *t = tc->tx;
 
 		switch (d->kind) {
 		case FM_DYN_PORT:
@@ -188,17 +188,19 @@ static int match_ftp(DetectThread *dt, const SigMatch *m, Packet *p)
 			/* a response property: on the response side, of a
 			 * command's transaction (suricata-verify
 			 * ftp-reply-received-01 counts no greeting) */
-			return dt->tx_side == APP_DIR_TOCLIENT && t->has_request &&
+			return tc->side == APP_DIR_TOCLIENT && t->has_request &&
 			       (int)t->done == d->val;
 		case FM_BOUNCE:
-			return dt->tx_side == APP_DIR_TOSERVER && t->bounce;
+			return tc->side == APP_DIR_TOSERVER && t->bounce;
 		}
 	}
 	return 0;
 }
 
-#define FTPB(name, buf) { name, KW_FTP_STICKY, kw_ftp_sticky, STICKY, buf, "sticky buffer", NULL, NULL }
-#define FTPM(name, kind, desc) { name, KW_FTP_MATCH, kw_ftp_match, NEED | SQ | KWF_TX, kind, desc, match_ftp, NULL }
+#define FTPB(n_, b_) { .name = n_, .id = KW_FTP_STICKY, .setup = kw_ftp_sticky, \
+	.flags = STICKY, .buf = b_, .desc = "sticky buffer" }
+#define FTPM(n_, k_, d_) { .name = n_, .id = KW_FTP_MATCH, .setup = kw_ftp_match, \
+	.flags = NEED | SQ | KWF_TX, .buf = k_, .desc = d_, .tx_match = match_ftp }
 
 const Keyword ftp_keywords[] = {
 	FTPB("ftp.command", BUF_FTP_COMMAND),
@@ -209,7 +211,7 @@ const Keyword ftp_keywords[] = {
 	FTPM("ftp.mode", FM_MODE, "active or passive data connection"),
 	FTPM("ftp.reply_received", FM_REPLY_RECEIVED, "the command's final reply came"),
 	FTPM("ftpdata_command", FM_DATA_COMMAND, "ftp-data flow of a RETR or STOR"),
-	{ "ftpbounce", KW_FTPBOUNCE, kw_ftp_match, NA, FM_BOUNCE,
-	  "PORT to another host than the client", match_ftp, NULL },
+	{ .name = "ftpbounce", .id = KW_FTPBOUNCE, .setup = kw_ftp_match, .flags = NA,
+	  .buf = FM_BOUNCE, .desc = "PORT to another host than the client", .tx_match = match_ftp },
 	{ .name = NULL }
 };

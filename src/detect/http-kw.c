@@ -2,6 +2,7 @@
  * old-style content modifiers (content:"x"; http_uri;), sticky buffers
  * (http.uri; content:"x";), pkt_data and urilen. */
 #include "detect/detect-int.h"
+#include "detect/inspect.h"
 #include "detect/buffers.h"
 #include "app-layer/http.h"
 
@@ -102,6 +103,15 @@ static int kw_urilen(SigParseState *st, const char *arg, const Keyword *kw)
 	return sm_append(st, ul->raw ? BUF_HTTP_RAW_URI : BUF_HTTP_URI, KW_URILEN, ul) < 0 ? -1 : 0;
 }
 
+/* the buffer is the (raw or normalized) uri itself */
+static int urilen_step(DetectThread *dt, const Signature *s, const SigMatchList *ml, int idx,
+		       const InspectBuffer *b, uint32_t prev)
+{
+	if (!detect_uint_match(&((const DetectUrilen *)ml->m[idx].ctx)->u, b->len))
+		return 0;
+	return inspect_next(dt, s, ml, idx + 1, b, prev);
+}
+
 /* bsize: the size of the sticky buffer (after its transforms), compared as
  * Suricata's integer keywords; it does not move the inspection position. */
 static int kw_bsize(SigParseState *st, const char *arg, const Keyword *kw)
@@ -120,6 +130,14 @@ static int kw_bsize(SigParseState *st, const char *arg, const Keyword *kw)
 	return sm_append(st, st->cur_buf, KW_BSIZE, u) < 0 ? -1 : 0;
 }
 
+static int bsize_step(DetectThread *dt, const Signature *s, const SigMatchList *ml, int idx,
+		      const InspectBuffer *b, uint32_t prev)
+{
+	if (!detect_uint_match(ml->m[idx].ctx, b->len))
+		return 0;
+	return inspect_next(dt, s, ml, idx + 1, b, prev);
+}
+
 /* The HTTP entries of the buffer registry (buffers.c) read the transaction
  * through the app layer's HTTP buffers; a multi-buffer entry per header. */
 int http_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
@@ -134,66 +152,75 @@ int http_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 	return http_tx_buffer_dir(tx, hb, side, data, len);
 }
 
+#define HTTP_MOD(n_, b_) { .name = n_, .id = KW_HTTP_MODIFIER, .setup = kw_http_modifier, \
+	.flags = MOD, .buf = b_, .desc = "content modifier" }
+#define HTTP_STICKY(n_, b_) { .name = n_, .id = KW_HTTP_STICKY, .setup = kw_http_sticky, \
+	.flags = STICKY, .buf = b_, .desc = "sticky buffer" }
+
 /* The keywords of this family: keywords.c gathers the tables (one line
  * per family). */
 const Keyword http_keywords[] = {
-	{ "http_uri", KW_HTTP_MODIFIER, kw_http_modifier, MOD, BUF_HTTP_URI, "content modifier", NULL, NULL },
-	{ "http_raw_uri", KW_HTTP_MODIFIER, kw_http_modifier, MOD, BUF_HTTP_RAW_URI, "content modifier", NULL, NULL },
-	{ "http_method", KW_HTTP_MODIFIER, kw_http_modifier, MOD, BUF_HTTP_METHOD, "content modifier", NULL, NULL },
-	{ "http_header", KW_HTTP_MODIFIER, kw_http_modifier, MOD, BUF_HTTP_HEADER, "content modifier", NULL, NULL },
-	{ "http_raw_header", KW_HTTP_MODIFIER, kw_http_modifier, MOD, BUF_HTTP_RAW_HEADER, "content modifier", NULL, NULL },
-	{ "http_cookie", KW_HTTP_MODIFIER, kw_http_modifier, MOD, BUF_HTTP_COOKIE, "content modifier", NULL, NULL },
-	{ "http_user_agent", KW_HTTP_MODIFIER, kw_http_modifier, MOD, BUF_HTTP_USER_AGENT, "content modifier", NULL, NULL },
-	{ "http_host", KW_HTTP_MODIFIER, kw_http_modifier, MOD, BUF_HTTP_HOST, "content modifier", NULL, NULL },
-	{ "http_raw_host", KW_HTTP_MODIFIER, kw_http_modifier, MOD, BUF_HTTP_RAW_HOST, "content modifier", NULL, NULL },
-	{ "http_client_body", KW_HTTP_MODIFIER, kw_http_modifier, MOD, BUF_HTTP_CLIENT_BODY, "content modifier", NULL, NULL },
-	{ "http_server_body", KW_HTTP_MODIFIER, kw_http_modifier, MOD, BUF_HTTP_SERVER_BODY, "content modifier", NULL, NULL },
-	{ "http_stat_code", KW_HTTP_MODIFIER, kw_http_modifier, MOD, BUF_HTTP_STAT_CODE, "content modifier", NULL, NULL },
-	{ "http_stat_msg", KW_HTTP_MODIFIER, kw_http_modifier, MOD, BUF_HTTP_STAT_MSG, "content modifier", NULL, NULL },
-	{ "http_request_line", KW_HTTP_STICKY, kw_http_sticky, STICKY, BUF_HTTP_REQUEST_LINE, "sticky buffer", NULL, NULL },
-	{ "http_response_line", KW_HTTP_STICKY, kw_http_sticky, STICKY, BUF_HTTP_RESPONSE_LINE, "sticky buffer", NULL, NULL },
-	{ "http_header_names", KW_HTTP_STICKY, kw_http_sticky, STICKY, BUF_HTTP_HEADER_NAMES, "sticky buffer", NULL, NULL },
-	{ "http_content_type", KW_HTTP_STICKY, kw_http_sticky, STICKY, BUF_HTTP_CONTENT_TYPE, "sticky buffer", NULL, NULL },
-	{ "http_content_len", KW_HTTP_STICKY, kw_http_sticky, STICKY, BUF_HTTP_CONTENT_LEN, "sticky buffer", NULL, NULL },
-	{ "http_accept", KW_HTTP_STICKY, kw_http_sticky, STICKY, BUF_HTTP_ACCEPT, "sticky buffer", NULL, NULL },
-	{ "http_accept_enc", KW_HTTP_STICKY, kw_http_sticky, STICKY, BUF_HTTP_ACCEPT_ENC, "sticky buffer", NULL, NULL },
-	{ "http_accept_lang", KW_HTTP_STICKY, kw_http_sticky, STICKY, BUF_HTTP_ACCEPT_LANG, "sticky buffer", NULL, NULL },
-	{ "http_connection", KW_HTTP_STICKY, kw_http_sticky, STICKY, BUF_HTTP_CONNECTION, "sticky buffer", NULL, NULL },
-	{ "http_referer", KW_HTTP_STICKY, kw_http_sticky, STICKY, BUF_HTTP_REFERER, "sticky buffer", NULL, NULL },
-	{ "http_protocol", KW_HTTP_STICKY, kw_http_sticky, STICKY, BUF_HTTP_PROTOCOL, "sticky buffer", NULL, NULL },
-	{ "http_start", KW_HTTP_STICKY, kw_http_sticky, STICKY, BUF_HTTP_START, "sticky buffer", NULL, NULL },
-	{ "http.uri", KW_HTTP_STICKY, kw_http_sticky, STICKY, BUF_HTTP_URI, "sticky buffer", NULL, NULL },
-	{ "http.uri.raw", KW_HTTP_STICKY, kw_http_sticky, STICKY, BUF_HTTP_RAW_URI, "sticky buffer", NULL, NULL },
-	{ "http.method", KW_HTTP_STICKY, kw_http_sticky, STICKY, BUF_HTTP_METHOD, "sticky buffer", NULL, NULL },
-	{ "http.header", KW_HTTP_STICKY, kw_http_sticky, STICKY, BUF_HTTP_HEADER, "sticky buffer", NULL, NULL },
-	{ "http.header.raw", KW_HTTP_STICKY, kw_http_sticky, STICKY, BUF_HTTP_RAW_HEADER, "sticky buffer", NULL, NULL },
-	{ "http.cookie", KW_HTTP_STICKY, kw_http_sticky, STICKY, BUF_HTTP_COOKIE, "sticky buffer", NULL, NULL },
-	{ "http.user_agent", KW_HTTP_STICKY, kw_http_sticky, STICKY, BUF_HTTP_USER_AGENT, "sticky buffer", NULL, NULL },
-	{ "http.host", KW_HTTP_STICKY, kw_http_sticky, STICKY, BUF_HTTP_HOST, "sticky buffer", NULL, NULL },
-	{ "http.host.raw", KW_HTTP_STICKY, kw_http_sticky, STICKY, BUF_HTTP_RAW_HOST, "sticky buffer", NULL, NULL },
-	{ "http.request_body", KW_HTTP_STICKY, kw_http_sticky, STICKY, BUF_HTTP_CLIENT_BODY, "sticky buffer", NULL, NULL },
-	{ "http.response_body", KW_HTTP_STICKY, kw_http_sticky, STICKY, BUF_HTTP_SERVER_BODY, "sticky buffer", NULL, NULL },
-	{ "http.stat_code", KW_HTTP_STICKY, kw_http_sticky, STICKY, BUF_HTTP_STAT_CODE, "sticky buffer", NULL, NULL },
-	{ "http.stat_msg", KW_HTTP_STICKY, kw_http_sticky, STICKY, BUF_HTTP_STAT_MSG, "sticky buffer", NULL, NULL },
-	{ "http.request_line", KW_HTTP_STICKY, kw_http_sticky, STICKY, BUF_HTTP_REQUEST_LINE, "sticky buffer", NULL, NULL },
-	{ "http.response_line", KW_HTTP_STICKY, kw_http_sticky, STICKY, BUF_HTTP_RESPONSE_LINE, "sticky buffer", NULL, NULL },
-	{ "http.header_names", KW_HTTP_STICKY, kw_http_sticky, STICKY, BUF_HTTP_HEADER_NAMES, "sticky buffer", NULL, NULL },
-	{ "http.content_type", KW_HTTP_STICKY, kw_http_sticky, STICKY, BUF_HTTP_CONTENT_TYPE, "sticky buffer", NULL, NULL },
-	{ "http.content_len", KW_HTTP_STICKY, kw_http_sticky, STICKY, BUF_HTTP_CONTENT_LEN, "sticky buffer", NULL, NULL },
-	{ "http.accept", KW_HTTP_STICKY, kw_http_sticky, STICKY, BUF_HTTP_ACCEPT, "sticky buffer", NULL, NULL },
-	{ "http.accept_enc", KW_HTTP_STICKY, kw_http_sticky, STICKY, BUF_HTTP_ACCEPT_ENC, "sticky buffer", NULL, NULL },
-	{ "http.accept_lang", KW_HTTP_STICKY, kw_http_sticky, STICKY, BUF_HTTP_ACCEPT_LANG, "sticky buffer", NULL, NULL },
-	{ "http.connection", KW_HTTP_STICKY, kw_http_sticky, STICKY, BUF_HTTP_CONNECTION, "sticky buffer", NULL, NULL },
-	{ "http.referer", KW_HTTP_STICKY, kw_http_sticky, STICKY, BUF_HTTP_REFERER, "sticky buffer", NULL, NULL },
-	{ "http.protocol", KW_HTTP_STICKY, kw_http_sticky, STICKY, BUF_HTTP_PROTOCOL, "sticky buffer", NULL, NULL },
-	{ "http.start", KW_HTTP_STICKY, kw_http_sticky, STICKY, BUF_HTTP_START, "sticky buffer", NULL, NULL },
-	{ "http.location", KW_HTTP_STICKY, kw_http_sticky, STICKY, BUF_HTTP_LOCATION, "sticky buffer", NULL, NULL },
-	{ "http.server", KW_HTTP_STICKY, kw_http_sticky, STICKY, BUF_HTTP_SERVER, "sticky buffer", NULL, NULL },
-	{ "http.request_header", KW_HTTP_STICKY, kw_http_sticky, STICKY, BUF_HTTP_REQUEST_HEADER, "sticky buffer", NULL, NULL },
-	{ "http.response_header", KW_HTTP_STICKY, kw_http_sticky, STICKY, BUF_HTTP_RESPONSE_HEADER, "sticky buffer", NULL, NULL },
-	{ "pkt_data", KW_PKT_DATA, kw_pkt_data, NA, BUF_PAYLOAD, "back to the packet payload", NULL, NULL },
-	{ "urilen", KW_URILEN, kw_urilen, NEED | SQ, -1, "http uri length", NULL, NULL },
-	{ "http.uri.len", KW_URILEN, kw_urilen, NEED | SQ, -1, "http uri length", NULL, NULL },
-	{ "bsize", KW_BSIZE, kw_bsize, NEED | SQ, -1, "size of the sticky buffer", NULL, NULL },
+	HTTP_MOD("http_uri", BUF_HTTP_URI),
+	HTTP_MOD("http_raw_uri", BUF_HTTP_RAW_URI),
+	HTTP_MOD("http_method", BUF_HTTP_METHOD),
+	HTTP_MOD("http_header", BUF_HTTP_HEADER),
+	HTTP_MOD("http_raw_header", BUF_HTTP_RAW_HEADER),
+	HTTP_MOD("http_cookie", BUF_HTTP_COOKIE),
+	HTTP_MOD("http_user_agent", BUF_HTTP_USER_AGENT),
+	HTTP_MOD("http_host", BUF_HTTP_HOST),
+	HTTP_MOD("http_raw_host", BUF_HTTP_RAW_HOST),
+	HTTP_MOD("http_client_body", BUF_HTTP_CLIENT_BODY),
+	HTTP_MOD("http_server_body", BUF_HTTP_SERVER_BODY),
+	HTTP_MOD("http_stat_code", BUF_HTTP_STAT_CODE),
+	HTTP_MOD("http_stat_msg", BUF_HTTP_STAT_MSG),
+	HTTP_STICKY("http_request_line", BUF_HTTP_REQUEST_LINE),
+	HTTP_STICKY("http_response_line", BUF_HTTP_RESPONSE_LINE),
+	HTTP_STICKY("http_header_names", BUF_HTTP_HEADER_NAMES),
+	HTTP_STICKY("http_content_type", BUF_HTTP_CONTENT_TYPE),
+	HTTP_STICKY("http_content_len", BUF_HTTP_CONTENT_LEN),
+	HTTP_STICKY("http_accept", BUF_HTTP_ACCEPT),
+	HTTP_STICKY("http_accept_enc", BUF_HTTP_ACCEPT_ENC),
+	HTTP_STICKY("http_accept_lang", BUF_HTTP_ACCEPT_LANG),
+	HTTP_STICKY("http_connection", BUF_HTTP_CONNECTION),
+	HTTP_STICKY("http_referer", BUF_HTTP_REFERER),
+	HTTP_STICKY("http_protocol", BUF_HTTP_PROTOCOL),
+	HTTP_STICKY("http_start", BUF_HTTP_START),
+	HTTP_STICKY("http.uri", BUF_HTTP_URI),
+	HTTP_STICKY("http.uri.raw", BUF_HTTP_RAW_URI),
+	HTTP_STICKY("http.method", BUF_HTTP_METHOD),
+	HTTP_STICKY("http.header", BUF_HTTP_HEADER),
+	HTTP_STICKY("http.header.raw", BUF_HTTP_RAW_HEADER),
+	HTTP_STICKY("http.cookie", BUF_HTTP_COOKIE),
+	HTTP_STICKY("http.user_agent", BUF_HTTP_USER_AGENT),
+	HTTP_STICKY("http.host", BUF_HTTP_HOST),
+	HTTP_STICKY("http.host.raw", BUF_HTTP_RAW_HOST),
+	HTTP_STICKY("http.request_body", BUF_HTTP_CLIENT_BODY),
+	HTTP_STICKY("http.response_body", BUF_HTTP_SERVER_BODY),
+	HTTP_STICKY("http.stat_code", BUF_HTTP_STAT_CODE),
+	HTTP_STICKY("http.stat_msg", BUF_HTTP_STAT_MSG),
+	HTTP_STICKY("http.request_line", BUF_HTTP_REQUEST_LINE),
+	HTTP_STICKY("http.response_line", BUF_HTTP_RESPONSE_LINE),
+	HTTP_STICKY("http.header_names", BUF_HTTP_HEADER_NAMES),
+	HTTP_STICKY("http.content_type", BUF_HTTP_CONTENT_TYPE),
+	HTTP_STICKY("http.content_len", BUF_HTTP_CONTENT_LEN),
+	HTTP_STICKY("http.accept", BUF_HTTP_ACCEPT),
+	HTTP_STICKY("http.accept_enc", BUF_HTTP_ACCEPT_ENC),
+	HTTP_STICKY("http.accept_lang", BUF_HTTP_ACCEPT_LANG),
+	HTTP_STICKY("http.connection", BUF_HTTP_CONNECTION),
+	HTTP_STICKY("http.referer", BUF_HTTP_REFERER),
+	HTTP_STICKY("http.protocol", BUF_HTTP_PROTOCOL),
+	HTTP_STICKY("http.start", BUF_HTTP_START),
+	HTTP_STICKY("http.location", BUF_HTTP_LOCATION),
+	HTTP_STICKY("http.server", BUF_HTTP_SERVER),
+	HTTP_STICKY("http.request_header", BUF_HTTP_REQUEST_HEADER),
+	HTTP_STICKY("http.response_header", BUF_HTTP_RESPONSE_HEADER),
+	{ .name = "pkt_data", .id = KW_PKT_DATA, .setup = kw_pkt_data, .flags = NA,
+	  .buf = BUF_PAYLOAD, .desc = "back to the packet payload" },
+	{ .name = "urilen", .id = KW_URILEN, .setup = kw_urilen, .flags = NEED | SQ, .buf = -1,
+	  .desc = "http uri length", .step = urilen_step },
+	{ .name = "http.uri.len", .id = KW_URILEN, .setup = kw_urilen, .flags = NEED | SQ, .buf = -1,
+	  .desc = "http uri length", .step = urilen_step },
+	{ .name = "bsize", .id = KW_BSIZE, .setup = kw_bsize, .flags = NEED | SQ, .buf = -1,
+	  .desc = "size of the sticky buffer", .step = bsize_step },
 	{ .name = NULL }
 };

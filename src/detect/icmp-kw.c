@@ -110,10 +110,15 @@ static int match_icmpv6_mtu(DetectThread *dt, const SigMatch *m, Packet *p)
 /* The keywords of this family: keywords.c gathers the tables (one line
  * per family). */
 const Keyword icmp_keywords[] = {
-	{ "itype", KW_ITYPE, kw_itype, NEED | SQ, -1, "icmp type", match_itype, NULL },
-	{ "icode", KW_ICODE, kw_icode, NEED | SQ, -1, "icmp code", match_icode, NULL },
-	{ "icmp_id", KW_ICMP_ID, kw_icmp_id, NEED | SQ, -1, "icmp id", match_icmp_id, NULL },
-	{ "icmp_seq", KW_ICMP_SEQ, kw_icmp_seq, NEED | SQ, -1, "icmp sequence", match_icmp_seq, NULL },
-	{ "icmpv6.mtu", KW_ICMPV6_MTU, kw_icmpv6_mtu, NEED | SQ, -1, "icmpv6 packet too big mtu", match_icmpv6_mtu, NULL },
+	{ .name = "itype", .id = KW_ITYPE, .setup = kw_itype, .flags = NEED | SQ, .buf = -1,
+	  .desc = "icmp type", .match = match_itype },
+	{ .name = "icode", .id = KW_ICODE, .setup = kw_icode, .flags = NEED | SQ, .buf = -1,
+	  .desc = "icmp code", .match = match_icode },
+	{ .name = "icmp_id", .id = KW_ICMP_ID, .setup = kw_icmp_id, .flags = NEED | SQ, .buf = -1,
+	  .desc = "icmp id", .match = match_icmp_id },
+	{ .name = "icmp_seq", .id = KW_ICMP_SEQ, .setup = kw_icmp_seq, .flags = NEED | SQ,
+	  .buf = -1, .desc = "icmp sequence", .match = match_icmp_seq },
+	{ .name = "icmpv6.mtu", .id = KW_ICMPV6_MTU, .setup = kw_icmpv6_mtu, .flags = NEED | SQ,
+	  .buf = -1, .desc = "icmpv6 packet too big mtu", .match = match_icmpv6_mtu },
 	{ .name = NULL }
 };

@@ -1,10 +1,8 @@
 /* Full inspection of one signature against one packet: header (protocol,
  * addresses, ports), packet keywords (SM_LIST_MATCH) and buffer keywords
  * (content, pcre, byte_*, isdataat) with Suricata's semantics. */
-#include "detect/engine-int.h"
-#include "detect/detect-int.h"
+#include "detect/inspect.h"
 #include "detect/transform.h"
-#include "detect/asn1-kw.h"
 
 #include <arpa/inet.h>
 #include <ctype.h>
@@ -66,7 +64,9 @@ int inspect_header(const DetectSig *ds, const Packet *p)
 /* ---- packet keywords ---- */
 
 /* The packet / flow keywords' match functions are in their families' files
- * (Keyword.match); inspect.c keeps the buffer keywords, the hot path. */
+ * (Keyword.match); the buffer keywords are steps (Keyword.step, inspect.h),
+ * the big ones (content, pcre, byte_*, base64_decode) here, beside the
+ * search and memo they share. */
 
 void inspect_precheck_build(const Signature *s, SigPrecheck *c)
 {
@@ -125,21 +125,32 @@ void inspect_precheck_build(const Signature *s, SigPrecheck *c)
 }
 
 /* A keyword we cannot evaluate never matches. */
-static inline int match_one(DetectThread *dt, const SigMatch *m, Packet *p)
+static inline int match_one(DetectThread *dt, const DetectTx *tx, const SigMatch *m, Packet *p)
 {
 	const Keyword *k = keyword_by_id_built(m->kw);
 
-	return k && k->match ? k->match(dt, m, p) : 0;
+	if (!k)
+		return 0;
+	if (k->match)
+		return k->match(dt, m, p);
+	return k->tx_match ? k->tx_match(tx, m, p) : 0;
 }
 
 int inspect_match_list(DetectThread *dt, const Signature *s, Packet *p)
+{
+	static const DetectTx no_tx;
+
+	return inspect_match_list_tx(dt, s, p, &no_tx);
+}
+
+int inspect_match_list_tx(DetectThread *dt, const Signature *s, Packet *p, const DetectTx *tx)
 {
 	const SigMatchList *ml = &s->lists[SM_LIST_MATCH];
 
 	if ((s->flags & SIG_FLAG_SAMEIP) && !(p->ip_version && detect_same_addr(&p->src, &p->dst)))
 		return 0;
 	for (int i = 0; i < ml->n; i++)
-		if (!match_one(dt, &ml->m[i], p))
+		if (!match_one(dt, tx, &ml->m[i], p))
 			return 0;
 	return 1;
 }
@@ -202,18 +213,8 @@ static int64_t find(const uint8_t *buf, uint32_t from, uint32_t to, const uint8_
 	}
 }
 
-static int64_t var_or(const DetectThread *dt, int is_var, int64_t v)
-{
-	if (!is_var)
-		return v;
-	return (v >= 0 && v < DETECT_VARS_MAX) ? (int64_t)dt->vars[v] : 0;
-}
-
-static int inspect_from(DetectThread *dt, const Signature *s, const SigMatchList *ml,
-			int idx, const InspectBuffer *b, uint32_t prev);
-
-static int content_step(DetectThread *dt, const Signature *s, const SigMatchList *ml,
-			int idx, const InspectBuffer *b, uint32_t prev)
+int inspect_content_step(DetectThread *dt, const Signature *s, const SigMatchList *ml, int idx,
+			 const InspectBuffer *b, uint32_t prev)
 {
 	const SigMatch *m = &ml->m[idx];
 	const DetectContent *cd = m->cd;
@@ -223,23 +224,23 @@ static int content_step(DetectThread *dt, const Signature *s, const SigMatchList
 
 	if (cd->flags & (CONTENT_DISTANCE | CONTENT_WITHIN)) {
 		int64_t dist = (cd->flags & CONTENT_DISTANCE) ?
-			var_or(dt, cd->flags & CONTENT_DISTANCE_VAR, cd->distance) : 0;
+			inspect_var(dt, cd->flags & CONTENT_DISTANCE_VAR, cd->distance) : 0;
 
 		start = (int64_t)prev + dist;
 		if (start < 0)
 			start = 0;
 		/* within counts from the previous match end plus distance */
 		if (cd->flags & CONTENT_WITHIN) {
-			int64_t w = var_or(dt, cd->flags & CONTENT_WITHIN_VAR, cd->within);
+			int64_t w = inspect_var(dt, cd->flags & CONTENT_WITHIN_VAR, cd->within);
 
 			if ((int64_t)prev + dist + w < end)
 				end = (int64_t)prev + dist + w;
 		}
 	} else {
 		if (cd->flags & CONTENT_OFFSET)
-			start = var_or(dt, cd->flags & CONTENT_OFFSET_VAR, cd->offset);
+			start = inspect_var(dt, cd->flags & CONTENT_OFFSET_VAR, cd->offset);
 		if (cd->flags & CONTENT_DEPTH) {
-			int64_t d = var_or(dt, cd->flags & CONTENT_DEPTH_VAR, cd->depth);
+			int64_t d = inspect_var(dt, cd->flags & CONTENT_DEPTH_VAR, cd->depth);
 
 			/* the parser folds offset into depth only when both are
 			 * numbers; with a variable either way depth counts from
@@ -258,7 +259,7 @@ static int content_step(DetectThread *dt, const Signature *s, const SigMatchList
 	}
 	if (start > end || end <= 0) {
 		/* nothing to search: a negated content is satisfied */
-		return (cd->flags & CONTENT_NEGATED) ? inspect_from(dt, s, ml, idx + 1, b, prev) : 0;
+		return (cd->flags & CONTENT_NEGATED) ? inspect_next(dt, s, ml, idx + 1, b, prev) : 0;
 	}
 	/* Backtracking tries each occurrence of this content with the rest of
 	 * the chain, which sees only the match's end. Without within (the one
@@ -285,9 +286,9 @@ static int content_step(DetectThread *dt, const Signature *s, const SigMatchList
 		if (cd->flags & CONTENT_NEGATED) {
 			if (pos >= 0)
 				return 0;
-			return inspect_from(dt, s, ml, idx + 1, b, prev);
+			return inspect_next(dt, s, ml, idx + 1, b, prev);
 		}
-		if (pos >= 0 && inspect_from(dt, s, ml, idx + 1, b, (uint32_t)(pos + cd->len)))
+		if (pos >= 0 && inspect_next(dt, s, ml, idx + 1, b, (uint32_t)(pos + cd->len)))
 			return 1;
 		/* Only a chain relative to this match can succeed elsewhere:
 		 * retry at the next occurrence (Suricata's backtracking). */
@@ -300,8 +301,8 @@ static int content_step(DetectThread *dt, const Signature *s, const SigMatchList
 	}
 }
 
-static int pcre_step(DetectThread *dt, const Signature *s, const SigMatchList *ml, int idx,
-		     const InspectBuffer *b, uint32_t prev)
+int inspect_pcre_step(DetectThread *dt, const Signature *s, const SigMatchList *ml, int idx,
+		      const InspectBuffer *b, uint32_t prev)
 {
 	const SigMatch *m = &ml->m[idx];
 	const DetectPcre *pd = m->pd;
@@ -309,7 +310,7 @@ static int pcre_step(DetectThread *dt, const Signature *s, const SigMatchList *m
 	PCRE2_SIZE from = 0;
 
 	if (base > b->len)
-		return (pd->flags & PCRE_NEGATED) ? inspect_from(dt, s, ml, idx + 1, b, prev) : 0;
+		return (pd->flags & PCRE_NEGATED) ? inspect_next(dt, s, ml, idx + 1, b, prev) : 0;
 	for (;;) {
 		int rc;
 		PCRE2_SIZE *ov;
@@ -320,12 +321,12 @@ static int pcre_step(DetectThread *dt, const Signature *s, const SigMatchList *m
 		if (pd->flags & PCRE_NEGATED) {
 			if (rc >= 0)
 				return 0;
-			return inspect_from(dt, s, ml, idx + 1, b, prev);
+			return inspect_next(dt, s, ml, idx + 1, b, prev);
 		}
 		if (rc < 0)
 			return 0;
 		ov = pcre2_get_ovector_pointer(dt->md);
-		if (inspect_from(dt, s, ml, idx + 1, b, base + (uint32_t)ov[1]))
+		if (inspect_next(dt, s, ml, idx + 1, b, base + (uint32_t)ov[1]))
 			return 1;
 		if (!m->relative_next || ov[0] + 1 > b->len - base)
 			return 0;
@@ -390,11 +391,11 @@ static int byte_test_cmp(const char *op, uint64_t v, uint64_t t)
 	return 0;
 }
 
-static int byte_step(DetectThread *dt, const Signature *s, const SigMatchList *ml, int idx,
-		     const InspectBuffer *b, uint32_t prev)
+int inspect_byte_step(DetectThread *dt, const Signature *s, const SigMatchList *ml, int idx,
+		      const InspectBuffer *b, uint32_t prev)
 {
 	const DetectByte *bd = ml->m[idx].ctx;
-	int64_t off = var_or(dt, bd->flags & BYTE_OFFSET_VAR, bd->offset);
+	int64_t off = inspect_var(dt, bd->flags & BYTE_OFFSET_VAR, bd->offset);
 	int64_t pos = (bd->flags & BYTE_RELATIVE) ? (int64_t)prev + off : off;
 	uint64_t v, r;
 	int64_t np;
@@ -404,7 +405,7 @@ static int byte_step(DetectThread *dt, const Signature *s, const SigMatchList *m
 	uint8_t nbytes = bd->nbytes;
 
 	if (bd->flags & BYTE_NBYTES_VAR) {
-		uint64_t n = (uint64_t)var_or(dt, 1, bd->nbytes);
+		uint64_t n = (uint64_t)inspect_var(dt, 1, bd->nbytes);
 
 		/* byte_math allows 1..10 bytes */
 		if (n < 1 || n > 10)
@@ -420,12 +421,12 @@ static int byte_step(DetectThread *dt, const Signature *s, const SigMatchList *m
 	}
 	switch (bd->kind) {
 	case KW_BYTE_TEST: {
-		uint64_t t = (uint64_t)var_or(dt, bd->flags & BYTE_VALUE_VAR, (int64_t)bd->value);
+		uint64_t t = (uint64_t)inspect_var(dt, bd->flags & BYTE_VALUE_VAR, (int64_t)bd->value);
 		int ok = byte_test_cmp(bd->op, v, t);
 
 		if (bd->flags & BYTE_NEGATED)
 			ok = !ok;
-		return ok ? inspect_from(dt, s, ml, idx + 1, b, prev) : 0;
+		return ok ? inspect_next(dt, s, ml, idx + 1, b, prev) : 0;
 	}
 	case KW_BYTE_JUMP:
 		v *= bd->multiplier ? bd->multiplier : 1;
@@ -444,16 +445,16 @@ static int byte_step(DetectThread *dt, const Signature *s, const SigMatchList *m
 			np = 0;
 		if (np > (int64_t)b->len)
 			return 0;
-		return inspect_from(dt, s, ml, idx + 1, b, (uint32_t)np);
+		return inspect_next(dt, s, ml, idx + 1, b, (uint32_t)np);
 	case KW_BYTE_EXTRACT:
 		v *= bd->multiplier ? bd->multiplier : 1;
 		if (bd->align)
 			v = (v + bd->align - 1) & ~(uint64_t)(bd->align - 1);
 		if (bd->var_idx >= 0 && bd->var_idx < DETECT_VARS_MAX)
 			dt->vars[bd->var_idx] = v;
-		return inspect_from(dt, s, ml, idx + 1, b, (uint32_t)(pos + nbytes));
+		return inspect_next(dt, s, ml, idx + 1, b, (uint32_t)(pos + nbytes));
 	case KW_BYTE_MATH:
-		r = (uint64_t)var_or(dt, bd->flags & BYTE_VALUE_VAR, (int64_t)bd->value);
+		r = (uint64_t)inspect_var(dt, bd->flags & BYTE_VALUE_VAR, (int64_t)bd->value);
 		if (!strcmp(bd->op, "+")) v += r;
 		else if (!strcmp(bd->op, "-")) v -= r;
 		else if (!strcmp(bd->op, "*")) v *= r;
@@ -462,32 +463,15 @@ static int byte_step(DetectThread *dt, const Signature *s, const SigMatchList *m
 		else if (!strcmp(bd->op, ">>")) v = r >= 64 ? 0 : v >> r;
 		if (bd->var_idx >= 0 && bd->var_idx < DETECT_VARS_MAX)
 			dt->vars[bd->var_idx] = v;
-		return inspect_from(dt, s, ml, idx + 1, b, prev);
+		return inspect_next(dt, s, ml, idx + 1, b, prev);
 	}
 	return 0;
 }
 
-static int isdataat_step(DetectThread *dt, const Signature *s, const SigMatchList *ml,
-			 int idx, const InspectBuffer *b, uint32_t prev)
-{
-	const DetectIsdataat *id = ml->m[idx].ctx;
-	int64_t n = var_or(dt, id->flags & ISDATAAT_VAR, id->dataat);
-	int ok;
-
-	/* Suricata: relative needs prev + n <= len; absolute needs n < len */
-	if (id->flags & ISDATAAT_RELATIVE)
-		ok = (int64_t)prev + n <= (int64_t)b->len;
-	else
-		ok = n < (int64_t)b->len;
-	if (id->flags & ISDATAAT_NEGATED)
-		ok = !ok;
-	return ok ? inspect_from(dt, s, ml, idx + 1, b, prev) : 0;
-}
-
 /* base64_data is a terminal list in Suricata: once the decoded data
  * matches, the rest of the buffer's keywords are not consulted. */
-static int base64_step(DetectThread *dt, const Signature *s, const SigMatchList *ml,
-		       int idx, const InspectBuffer *b, uint32_t prev)
+int inspect_base64_step(DetectThread *dt, const Signature *s, const SigMatchList *ml, int idx,
+			const InspectBuffer *b, uint32_t prev)
 {
 	const SigMatchList *bl = &s->lists[SM_LIST_BASE64_DATA];
 	XformScratch *xs = dt->xs;
@@ -497,45 +481,22 @@ static int base64_step(DetectThread *dt, const Signature *s, const SigMatchList 
 	if (!xs || xs->in_b64 || !base64_decode_step(xs, ml->m[idx].ctx, b->data, b->len, prev))
 		return 0;
 	if (!bl->n)
-		return inspect_from(dt, s, ml, idx + 1, b, prev);
+		return inspect_next(dt, s, ml, idx + 1, b, prev);
 	db = (InspectBuffer){ xs->b64, xs->b64_len, b->type };
 	xs->in_b64 = 1;
-	ok = inspect_from(dt, s, bl, 0, &db, 0);
+	ok = inspect_next(dt, s, bl, 0, &db, 0);
 	xs->in_b64 = 0;
 	return ok;
 }
 
-static int inspect_from(DetectThread *dt, const Signature *s, const SigMatchList *ml,
-			int idx, const InspectBuffer *b, uint32_t prev)
+/* The next step of the list: the keyword's own (Keyword.step; sm_append
+ * lets into a buffer list only keywords that have one). */
+int inspect_next(DetectThread *dt, const Signature *s, const SigMatchList *ml, int idx,
+		 const InspectBuffer *b, uint32_t prev)
 {
 	if (idx >= ml->n)
 		return 1;
-	switch (ml->m[idx].kw) {
-	case KW_CONTENT:
-		return content_step(dt, s, ml, idx, b, prev);
-	case KW_PCRE:
-		return pcre_step(dt, s, ml, idx, b, prev);
-	case KW_BYTE_TEST: case KW_BYTE_JUMP: case KW_BYTE_EXTRACT: case KW_BYTE_MATH:
-		return byte_step(dt, s, ml, idx, b, prev);
-	case KW_ISDATAAT:
-		return isdataat_step(dt, s, ml, idx, b, prev);
-	case KW_URILEN:
-		/* the buffer is the (raw or normalized) uri itself */
-		if (!detect_uint_match(&((const DetectUrilen *)ml->m[idx].ctx)->u, b->len))
-			return 0;
-		return inspect_from(dt, s, ml, idx + 1, b, prev);
-	case KW_BSIZE:
-		if (!detect_uint_match(ml->m[idx].ctx, b->len))
-			return 0;
-		return inspect_from(dt, s, ml, idx + 1, b, prev);
-	case KW_BASE64_DECODE:
-		return base64_step(dt, s, ml, idx, b, prev);
-	case KW_ASN1:
-		if (!asn1_match(ml->m[idx].ctx, b->data, b->len, prev))
-			return 0;
-		return inspect_from(dt, s, ml, idx + 1, b, prev);
-	}
-	return 0;
+	return keyword_by_id_built(ml->m[idx].kw)->step(dt, s, ml, idx, b, prev);
 }
 
 int inspect_buffer(DetectThread *dt, const Signature *s, int list, const InspectBuffer *b)
@@ -550,5 +511,5 @@ int inspect_buffer(DetectThread *dt, const Signature *s, int list, const Inspect
 	dt->memo_ml = ml;
 	for (int i = 0; i < ml->n && i < INSPECT_MEMO_MAX; i++)
 		dt->fail_from[i] = UINT32_MAX;
-	return inspect_from(dt, s, ml, 0, b, 0);
+	return inspect_next(dt, s, ml, 0, b, 0);
 }

@@ -1,8 +1,8 @@
 /* The keyword registry: the families' tables (one line per family below),
- * looked up by name for the parser, by id for inspection (match) and
+ * looked up by name for the parser, by id for inspection (match, step) and
  * cleanup (free), and listed for --list-keywords. Adding a keyword is one
- * line in its family's table (with its setup, match and free in that file)
- * plus its id in enum kw_id. */
+ * line in its family's table (with its setup, match or step, and free in
+ * that file) plus its id in enum kw_id (doc/adding-a-keyword.md). */
 #include "detect/detect-int.h"
 #include "detect/engine-int.h"
 

@@ -1,6 +1,7 @@
 /* pcre:[!]"/regex/flags" -- compiled with PCRE2 and JIT at load time so that
  * a broken expression fails the rule, not the first packet. */
 #include "detect/detect-int.h"
+#include "detect/inspect.h"
 #include "detect/pcre2-config.h"
 
 #include <ctype.h>
@@ -138,6 +139,11 @@ static int kw_pcre(SigParseState *st, const char *arg, const Keyword *kw)
 	return 0;
 }
 
+static int pcre_relative(const SigMatch *m)
+{
+	return !!(m->pd->flags & PCRE_RELATIVE);
+}
+
 static void free_pcre(void *ctx)
 {
 	DetectPcre *pd = ctx;
@@ -149,6 +155,8 @@ static void free_pcre(void *ctx)
 /* The keywords of this family: keywords.c gathers the tables (one line
  * per family). */
 const Keyword pcre_keywords[] = {
-	{ "pcre", KW_PCRE, kw_pcre, NEED, -1, "perl compatible regular expression", NULL, free_pcre },
+	{ .name = "pcre", .id = KW_PCRE, .setup = kw_pcre, .flags = NEED, .buf = -1,
+	  .desc = "perl compatible regular expression", .free = free_pcre,
+	  .step = inspect_pcre_step, .relative = pcre_relative },
 	{ .name = NULL }
 };

@@ -115,17 +115,18 @@ static int kw_smb_version(SigParseState *st, const char *arg, const Keyword *kw)
 	return sm_append(st, SM_LIST_MATCH, KW_SMB_VERSION, d) < 0 ? -1 : 0;
 }
 
-static int match_smb_version(DetectThread *dt, const SigMatch *m, Packet *p)
+static int match_smb_version(const DetectTx *tc, const SigMatch *m, Packet *p)
 {
 	const DetectSmbVersion *d = m->ctx;
-	const SmbTx *t = dt->tx;
+	const SmbTx *t = tc->tx;
 
 	if (!p->flow || p->flow->app_proto != ALPROTO_SMB || !t || !t->version || t->silent)
 		return 0;
 	return (t->version == d->version) != d->negated;
 }
 
-#define SMBB(name, buf) { name, KW_SMB_STICKY, kw_smb_sticky, STICKY, buf, "sticky buffer", NULL, NULL }
+#define SMBB(n_, b_) { .name = n_, .id = KW_SMB_STICKY, .setup = kw_smb_sticky, \
+	.flags = STICKY, .buf = b_, .desc = "sticky buffer" }
 
 const Keyword smb_keywords[] = {
 	SMBB("smb.share", BUF_SMB_SHARE),
@@ -134,7 +135,8 @@ const Keyword smb_keywords[] = {
 	SMBB("smb_named_pipe", BUF_SMB_NAMED_PIPE),
 	SMBB("smb.ntlmssp_user", BUF_SMB_NTLMSSP_USER),
 	SMBB("smb.ntlmssp_domain", BUF_SMB_NTLMSSP_DOMAIN),
-	{ "smb.version", KW_SMB_VERSION, kw_smb_version, NEED | SQ | KWF_TX, 0,
-	  "SMB version of the transaction (1, 2)", match_smb_version, NULL },
+	{ .name = "smb.version", .id = KW_SMB_VERSION, .setup = kw_smb_version,
+	  .flags = NEED | SQ | KWF_TX, .buf = 0, .desc = "SMB version of the transaction (1, 2)",
+	  .tx_match = match_smb_version },
 	{ .name = NULL }
 };

@@ -119,7 +119,8 @@ int smtp_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 	return -1;
 }
 
-#define SS(name, buf) { name, KW_SMTP_STICKY, kw_smtp_sticky, STICKY, buf, "sticky buffer", NULL, NULL }
+#define SS(n_, b_) { .name = n_, .id = KW_SMTP_STICKY, .setup = kw_smtp_sticky, \
+	.flags = STICKY, .buf = b_, .desc = "sticky buffer" }
 
 /* The keywords of this family: keywords.c gathers the tables (one line
  * per family). */

@@ -152,16 +152,16 @@ static int kw_ssh_match(SigParseState *st, const char *arg, const Keyword *kw)
 /* ssh.protoversion: the version as written ("2.0", "1.99"), or 2_compat;
  * ssh.softwareversion: the software string starts with the value (the
  * way ET's "libssh-" rules use it). Both on the evaluated side. */
-static int match_ssh_version(DetectThread *dt, const SigMatch *m, Packet *p)
+static int match_ssh_version(const DetectTx *tc, const SigMatch *m, Packet *p)
 {
 	const DetectSsh *d = m->ctx;
 	const SshState *s;
 	const SshSide *sd;
 
-	if (!p->flow || p->flow->app_proto != ALPROTO_SSH || !dt->tx ||
-	    !(s = ssh_tx_state(dt->tx)))
+	if (!p->flow || p->flow->app_proto != ALPROTO_SSH || !tc->tx ||
+	    !(s = ssh_tx_state(tc->tx)))
 		return 0;
-	sd = &s->side[dt->tx_side & 1];
+	sd = &s->side[tc->side & 1];
 	if (d->kind == SM_PROTOVERSION) {
 		if (!sd->proto_len)
 			return 0;
@@ -196,7 +196,8 @@ static void free_ssh(void *ctx)
 	free(((DetectSsh *)ctx)->val);
 }
 
-#define SSHB(name, buf) { name, KW_SSH_STICKY, kw_ssh_sticky, STICKY, buf, "sticky buffer", NULL, NULL }
+#define SSHB(n_, b_) { .name = n_, .id = KW_SSH_STICKY, .setup = kw_ssh_sticky, \
+	.flags = STICKY, .buf = b_, .desc = "sticky buffer" }
 
 const Keyword ssh_keywords[] = {
 	SSHB("ssh.proto", BUF_SSH_PROTO),
@@ -207,11 +208,15 @@ const Keyword ssh_keywords[] = {
 	SSHB("ssh.hassh.string", BUF_SSH_HASSH_STRING),
 	SSHB("ssh.hassh.server", BUF_SSH_HASSH_SERVER),
 	SSHB("ssh.hassh.server.string", BUF_SSH_HASSH_SERVER_STRING),
-	{ "ssh.protoversion", KW_SSH_VERSION, kw_ssh_match, NEED | KWF_TX, SM_PROTOVERSION,
-	  "ssh protocol version (or 2_compat)", match_ssh_version, free_ssh },
-	{ "ssh.softwareversion", KW_SSH_VERSION, kw_ssh_match, NEED | KWF_TX, SM_SOFTWAREVERSION,
-	  "ssh software version starts with", match_ssh_version, free_ssh },
-	{ "ssh_state", KW_SSH_STATE, kw_ssh_match, NEED, SM_STATE,
-	  "ssh parser state of the packet's side", match_ssh_state, NULL },
+	{ .name = "ssh.protoversion", .id = KW_SSH_VERSION, .setup = kw_ssh_match,
+	  .flags = NEED | KWF_TX, .buf = SM_PROTOVERSION,
+	  .desc = "ssh protocol version (or 2_compat)", .tx_match = match_ssh_version,
+	  .free = free_ssh },
+	{ .name = "ssh.softwareversion", .id = KW_SSH_VERSION, .setup = kw_ssh_match,
+	  .flags = NEED | KWF_TX, .buf = SM_SOFTWAREVERSION,
+	  .desc = "ssh software version starts with", .tx_match = match_ssh_version, .free = free_ssh },
+	{ .name = "ssh_state", .id = KW_SSH_STATE, .setup = kw_ssh_match, .flags = NEED,
+	  .buf = SM_STATE, .desc = "ssh parser state of the packet's side",
+	  .match = match_ssh_state },
 	{ .name = NULL }
 };

@@ -129,7 +129,10 @@ static int match_stream_event(DetectThread *dt, const SigMatch *m, Packet *p)
 /* The keywords of this family: keywords.c gathers the tables (one line
  * per family). */
 const Keyword stream_keywords[] = {
-	{ "stream_size", KW_STREAM_SIZE, kw_stream_size, NEED | SQ, -1, "tcp stream size (next seq - isn)", match_stream_size, NULL },
-	{ "stream-event", KW_STREAM_EVENT, kw_stream_event, NEED | SQ, -1, "match a stream engine event", match_stream_event, NULL },
+	{ .name = "stream_size", .id = KW_STREAM_SIZE, .setup = kw_stream_size, .flags = NEED | SQ,
+	  .buf = -1, .desc = "tcp stream size (next seq - isn)", .match = match_stream_size },
+	{ .name = "stream-event", .id = KW_STREAM_EVENT, .setup = kw_stream_event,
+	  .flags = NEED | SQ, .buf = -1, .desc = "match a stream engine event",
+	  .match = match_stream_event },
 	{ .name = NULL }
 };

@@ -392,6 +392,7 @@ int tag_handle_packet(DetectThread *dt, Packet *p)
 /* The keywords of this family: keywords.c gathers the tables (one line
  * per family). */
 const Keyword tag_keywords[] = {
-	{ "tag", KW_TAG, kw_tag, NEED | SQ, -1, "log the packets after an alert (session or host)", NULL, NULL },
+	{ .name = "tag", .id = KW_TAG, .setup = kw_tag, .flags = NEED | SQ, .buf = -1,
+	  .desc = "log the packets after an alert (session or host)" },
 	{ .name = NULL }
 };

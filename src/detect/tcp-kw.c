@@ -141,13 +141,21 @@ static int match_window(DetectThread *dt, const SigMatch *m, Packet *p)
 /* The keywords of this family: keywords.c gathers the tables (one line
  * per family). */
 const Keyword tcp_keywords[] = {
-	{ "flags", KW_FLAGS, kw_flags, NEED | SQ, -1, "tcp flags", match_flags, NULL },
-	{ "tcp.flags", KW_FLAGS, kw_flags, NEED | SQ, -1, "tcp flags", match_flags, NULL },
-	{ "seq", KW_SEQ, kw_seq, NEED | SQ, -1, "tcp sequence number", match_seq, NULL },
-	{ "tcp.seq", KW_SEQ, kw_seq, NEED | SQ, -1, "tcp sequence number", match_seq, NULL },
-	{ "ack", KW_ACK, kw_ack, NEED | SQ, -1, "tcp acknowledgement number", match_ack, NULL },
-	{ "tcp.ack", KW_ACK, kw_ack, NEED | SQ, -1, "tcp acknowledgement number", match_ack, NULL },
-	{ "window", KW_WINDOW, kw_window, NEED | SQ, -1, "tcp window", match_window, NULL },
-	{ "tcp.window", KW_WINDOW, kw_window, NEED | SQ, -1, "tcp window", match_window, NULL },
+	{ .name = "flags", .id = KW_FLAGS, .setup = kw_flags, .flags = NEED | SQ, .buf = -1,
+	  .desc = "tcp flags", .match = match_flags },
+	{ .name = "tcp.flags", .id = KW_FLAGS, .setup = kw_flags, .flags = NEED | SQ, .buf = -1,
+	  .desc = "tcp flags", .match = match_flags },
+	{ .name = "seq", .id = KW_SEQ, .setup = kw_seq, .flags = NEED | SQ, .buf = -1,
+	  .desc = "tcp sequence number", .match = match_seq },
+	{ .name = "tcp.seq", .id = KW_SEQ, .setup = kw_seq, .flags = NEED | SQ, .buf = -1,
+	  .desc = "tcp sequence number", .match = match_seq },
+	{ .name = "ack", .id = KW_ACK, .setup = kw_ack, .flags = NEED | SQ, .buf = -1,
+	  .desc = "tcp acknowledgement number", .match = match_ack },
+	{ .name = "tcp.ack", .id = KW_ACK, .setup = kw_ack, .flags = NEED | SQ, .buf = -1,
+	  .desc = "tcp acknowledgement number", .match = match_ack },
+	{ .name = "window", .id = KW_WINDOW, .setup = kw_window, .flags = NEED | SQ, .buf = -1,
+	  .desc = "tcp window", .match = match_window },
+	{ .name = "tcp.window", .id = KW_WINDOW, .setup = kw_window, .flags = NEED | SQ, .buf = -1,
+	  .desc = "tcp window", .match = match_window },
 	{ .name = NULL }
 };

@@ -76,7 +76,7 @@ DetectThread *detect_thread_new(const DetectEngine *de, ThreadCounters *tc)
 		}
 	}
 	if (!dt->cand.bits || !dt->cand.words || !dt->alerts || !dt->stream_hit || !dt->ms ||
-	    !dt->md || http_thread_init(dt) != 0) {
+	    !dt->md || tx_thread_init(dt) != 0) {
 		detect_thread_free(dt);
 		return NULL;
 	}
@@ -104,7 +104,7 @@ void detect_thread_free(DetectThread *dt)
 {
 	if (!dt)
 		return;
-	http_thread_free(dt);
+	tx_thread_free(dt);
 	free(dt->win_buf);
 	free(dt->cand.bits);
 	free(dt->cand.words);

@@ -120,7 +120,9 @@ static int kw_detection_filter(SigParseState *st, const char *arg, const Keyword
 /* The keywords of this family: keywords.c gathers the tables (one line
  * per family). */
 const Keyword threshold_keywords[] = {
-	{ "threshold", KW_THRESHOLD, kw_threshold, NEED | SQ, -1, "alert thresholding", NULL, NULL },
-	{ "detection_filter", KW_DETECTION_FILTER, kw_detection_filter, NEED | SQ, -1, "alert after N matches", NULL, NULL },
+	{ .name = "threshold", .id = KW_THRESHOLD, .setup = kw_threshold, .flags = NEED | SQ,
+	  .buf = -1, .desc = "alert thresholding" },
+	{ .name = "detection_filter", .id = KW_DETECTION_FILTER, .setup = kw_detection_filter,
+	  .flags = NEED | SQ, .buf = -1, .desc = "alert after N matches" },
 	{ .name = NULL }
 };

@@ -236,8 +236,10 @@ static void free_tls(void *ctx)
 		tls_kw_legacy_free(&t->v.legacy);
 }
 
-#define TS(name, buf) { name, KW_TLS_STICKY, kw_tls_sticky, STICKY, buf, "sticky buffer", NULL, NULL }
-#define TM(name, kind, fl, desc) { name, KW_TLS_MATCH, kw_tls_match, fl, kind, desc, match_tls, free_tls }
+#define TS(n_, b_) { .name = n_, .id = KW_TLS_STICKY, .setup = kw_tls_sticky, \
+	.flags = STICKY, .buf = b_, .desc = "sticky buffer" }
+#define TM(n_, k_, f_, d_) { .name = n_, .id = KW_TLS_MATCH, .setup = kw_tls_match, \
+	.flags = f_, .buf = k_, .desc = d_, .match = match_tls, .free = free_tls }
 
 /* The keywords of this family: keywords.c gathers the tables (one line
  * per family). */

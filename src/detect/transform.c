@@ -1,6 +1,7 @@
 /* Sticky-buffer transforms and base64_decode / base64_data: parsing (the
  * keyword setups) and the per-thread application (detect/transform.h). */
 #include "detect/detect-int.h"
+#include "detect/inspect.h"
 #include "util/base64.h"
 #include "detect/transform.h"
 #include "detect/pcre2-config.h"
@@ -616,18 +617,31 @@ int base64_decode_step(XformScratch *xs, const DetectBase64 *bd, const uint8_t *
 /* The keywords of this family: keywords.c gathers the tables (one line
  * per family). */
 const Keyword transform_keywords[] = {
-	{ "dotprefix", KW_TRANSFORM, kw_transform, NA, TR_DOTPREFIX, "transform: prepend a dot", NULL, NULL },
-	{ "strip_whitespace", KW_TRANSFORM, kw_transform, NA, TR_STRIP_WHITESPACE, "transform: remove whitespace", NULL, NULL },
-	{ "compress_whitespace", KW_TRANSFORM, kw_transform, NA, TR_COMPRESS_WHITESPACE, "transform: one whitespace per run", NULL, NULL },
-	{ "to_lowercase", KW_TRANSFORM, kw_transform, NA, TR_TO_LOWERCASE, "transform: lowercase", NULL, NULL },
-	{ "to_uppercase", KW_TRANSFORM, kw_transform, NA, TR_TO_UPPERCASE, "transform: uppercase", NULL, NULL },
-	{ "url_decode", KW_TRANSFORM, kw_transform, NA, TR_URL_DECODE, "transform: decode %XX and +", NULL, NULL },
-	{ "xor", KW_TRANSFORM, kw_transform, NEED | SQ, TR_XOR, "transform: xor with a hex key", NULL, NULL },
-	{ "header_lowercase", KW_TRANSFORM, kw_transform, NA, TR_HEADER_LOWERCASE, "transform: lowercase header names", NULL, NULL },
-	{ "strip_pseudo_headers", KW_TRANSFORM, kw_transform, NA, TR_STRIP_PSEUDO_HEADERS, "transform: drop :pseudo headers", NULL, NULL },
-	{ "pcrexform", KW_TRANSFORM, kw_transform, NEED | SQ, TR_PCREXFORM, "transform: the regex's first capture", NULL, NULL },
-	{ "from_base64", KW_TRANSFORM, kw_transform, SQ, TR_FROM_BASE64, "transform: base64 decode", NULL, NULL },
-	{ "base64_decode", KW_BASE64_DECODE, kw_base64_decode, SQ, -1, "decode base64 data for base64_data", NULL, NULL },
-	{ "base64_data", KW_BASE64_DATA, kw_base64_data, NA, -1, "the data base64_decode decoded", NULL, NULL },
+	{ .name = "dotprefix", .id = KW_TRANSFORM, .setup = kw_transform, .flags = NA,
+	  .buf = TR_DOTPREFIX, .desc = "transform: prepend a dot" },
+	{ .name = "strip_whitespace", .id = KW_TRANSFORM, .setup = kw_transform, .flags = NA,
+	  .buf = TR_STRIP_WHITESPACE, .desc = "transform: remove whitespace" },
+	{ .name = "compress_whitespace", .id = KW_TRANSFORM, .setup = kw_transform, .flags = NA,
+	  .buf = TR_COMPRESS_WHITESPACE, .desc = "transform: one whitespace per run" },
+	{ .name = "to_lowercase", .id = KW_TRANSFORM, .setup = kw_transform, .flags = NA,
+	  .buf = TR_TO_LOWERCASE, .desc = "transform: lowercase" },
+	{ .name = "to_uppercase", .id = KW_TRANSFORM, .setup = kw_transform, .flags = NA,
+	  .buf = TR_TO_UPPERCASE, .desc = "transform: uppercase" },
+	{ .name = "url_decode", .id = KW_TRANSFORM, .setup = kw_transform, .flags = NA,
+	  .buf = TR_URL_DECODE, .desc = "transform: decode %XX and +" },
+	{ .name = "xor", .id = KW_TRANSFORM, .setup = kw_transform, .flags = NEED | SQ,
+	  .buf = TR_XOR, .desc = "transform: xor with a hex key" },
+	{ .name = "header_lowercase", .id = KW_TRANSFORM, .setup = kw_transform, .flags = NA,
+	  .buf = TR_HEADER_LOWERCASE, .desc = "transform: lowercase header names" },
+	{ .name = "strip_pseudo_headers", .id = KW_TRANSFORM, .setup = kw_transform, .flags = NA,
+	  .buf = TR_STRIP_PSEUDO_HEADERS, .desc = "transform: drop :pseudo headers" },
+	{ .name = "pcrexform", .id = KW_TRANSFORM, .setup = kw_transform, .flags = NEED | SQ,
+	  .buf = TR_PCREXFORM, .desc = "transform: the regex's first capture" },
+	{ .name = "from_base64", .id = KW_TRANSFORM, .setup = kw_transform, .flags = SQ,
+	  .buf = TR_FROM_BASE64, .desc = "transform: base64 decode" },
+	{ .name = "base64_decode", .id = KW_BASE64_DECODE, .setup = kw_base64_decode, .flags = SQ,
+	  .buf = -1, .desc = "decode base64 data for base64_data", .step = inspect_base64_step },
+	{ .name = "base64_data", .id = KW_BASE64_DATA, .setup = kw_base64_data, .flags = NA,
+	  .buf = -1, .desc = "the data base64_decode decoded" },
 	{ .name = NULL }
 };

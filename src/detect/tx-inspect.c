@@ -4,8 +4,9 @@
  * calls (app_layer_tx_*), buffers from the detection-buffer registry
  * (buffers.h): one MPM group per (evaluation side, buffer), each buffer one
  * protocol's, so a flow's transactions meet only its protocol's groups and
- * rules. (The http_ names of the build calls and DetectSig fields are
- * historical: they serve every protocol's transaction rules.)
+ * rules. It names no protocol: what it decides per buffer is in the
+ * buffer's entry (sides, progress, the protocol carrying it), and per
+ * protocol in its detect_tx_protos line.
  *
  * A rule is evaluated once per transaction and side ("eval side"): when the
  * sides it reads have progressed far enough for its buffers (HTTP: line,
@@ -13,6 +14,7 @@
  * Per-transaction state (one bit per rule and side: done) hangs off the
  * tx's detect slot. */
 #include "detect/packet.h"
+#include "detect/detect-int.h"
 #include "detect/buffers.h"
 #include "app-layer/http.h"
 #include "detect/prefilter-gpu.h"
@@ -65,12 +67,22 @@ static int buf_hbuf(int base, int side)
 	return detect_buffers[base].pbuf[side & 1];
 }
 
-/* The buffer entry that reads list l on a flow of protocol fp: a dcerpc
- * rule's dcerpc.stub_data on an SMB flow reads the SMB transaction's call
- * (sig_on_flow). */
+/* The buffer entry that reads list l on a flow of protocol fp: the
+ * carrying protocol's own (via_list) on a flow of the protocol that
+ * carries l's (sig_on_flow). */
 static int list_source(int l, unsigned fp)
 {
-	return l == BUF_DCERPC_STUB_DATA && fp == ALPROTO_SMB ? BUF_SMB_DCERPC_STUB_DATA : l;
+	const DetectBuffer *b = &detect_buffers[l];
+
+	return b->via_proto && b->via_proto == fp ? b->via_list : l;
+}
+
+/* The protocol's line; one without a line takes the defaults. */
+static const DetectTxProto *tx_proto(unsigned alproto)
+{
+	static const DetectTxProto none;
+
+	return alproto < TX_CLASS_COUNT ? &detect_tx_protos[alproto] : &none;
 }
 
 static int list_side(const DetectSig *ds, int l, int d)
@@ -80,65 +92,73 @@ static int list_side(const DetectSig *ds, int l, int d)
 
 _Static_assert(BUF_IPV4_HDR <= 128, "DetectSig.tx_lists holds 128 lists");
 
-void http_sig_setup(DetectSig *ds)
+/* The sides ds is evaluated on (BDIR_*): those of its one-sided buffers
+ * (mixed rules wait for the response), else its flow direction, else its
+ * buffers' preference (file.data: the response), else by kind. */
+static uint8_t tx_sig_dirs(const DetectSig *ds)
 {
 	const Signature *s = ds->s;
+	const DetectTxProto *tp = tx_proto(s->alproto);
 	uint32_t fl = sig_flow_flags(s);
-	int ts_only = 0, tc_only = 0;
+	int ts_only = 0, tc_only = 0, pref = 0;
 
-	ds->tx_lists[0] = ds->tx_lists[1] = 0;
 	for (int l = 1; l < BUF_IPV4_HDR; l++) {
 		if (!s->lists[l].n)
 			continue;
-		ds->tx_lists[l >> 6] |= 1ull << (l & 63);
 		if (detect_buffers[sig_list_base(s, l)].side == SIDE_TS)
 			ts_only = 1;
 		else if (detect_buffers[sig_list_base(s, l)].side == SIDE_TC)
 			tc_only = 1;
+		if (!pref)
+			pref = detect_buffers[l].pref_dirs;
 	}
 	if (tc_only)
-		ds->http_dirs = 2;          /* mixed rules wait for the response */
-	else if (ts_only)
-		ds->http_dirs = 1;
-	else if (fl & FLOW_TOCLIENT)
-		ds->http_dirs = 2;
-	else if (fl & FLOW_TOSERVER)
-		ds->http_dirs = 1;
-	else if (s->lists[BUF_FILE_DATA].n)
-		ds->http_dirs = 2;
-	else if (app_event_sig_has(s))
-		/* events are per tx: evaluate it once; a two-way tx (HTTP, TLS)
-		 * on its request side, a one-way tx (APP_TX_ONLY_*: DNS) on the
-		 * side it has */
-		ds->http_dirs = s->alproto == ALPROTO_DNS ? 3 : 1;
-	else if (s->flags & SIG_FLAG_TX_MATCH)
-		/* once, to the client (Suricata's tls.* side); FTP's properties
-		 * are registered both ways in Suricata (ftp.mode on a PORT
-		 * alerts twice): the keyword says which side it matches on;
-		 * SMB's too (smb.version alerts once per side of each tx:
-		 * suricata-verify smb-version-keyword) */
-		ds->http_dirs = s->alproto == ALPROTO_FTP || s->alproto == ALPROTO_DCERPC ||
-				 s->alproto == ALPROTO_SMB ? 3 : 2;
-	else
-		ds->http_dirs = 3;
-	ds->http_need[0] = ds->http_need[1] = 0;
+		return BDIR_TC;
+	if (ts_only)
+		return BDIR_TS;
+	if (fl & FLOW_TOCLIENT)
+		return BDIR_TC;
+	if (fl & FLOW_TOSERVER)
+		return BDIR_TS;
+	if (pref)
+		return (uint8_t)pref;
+	/* events are per tx: evaluate it once; a two-way tx (HTTP, TLS) on
+	 * its request side, a one-way one on the side it has (event_dirs) */
+	if (app_event_sig_has(s))
+		return tp->event_dirs ? tp->event_dirs : BDIR_TS;
+	/* once, to the client (Suricata's tls.* side), unless the protocol's
+	 * properties are registered both ways (prop_dirs) */
+	if (s->flags & SIG_FLAG_TX_MATCH)
+		return tp->prop_dirs ? tp->prop_dirs : BDIR_TC;
+	return BDIR_BOTH;
+}
+
+void tx_sig_setup(DetectSig *ds)
+{
+	const Signature *s = ds->s;
+
+	ds->tx_lists[0] = ds->tx_lists[1] = 0;
+	for (int l = 1; l < BUF_IPV4_HDR; l++)
+		if (s->lists[l].n)
+			ds->tx_lists[l >> 6] |= 1ull << (l & 63);
+	ds->tx_dirs = tx_sig_dirs(ds);
+	ds->tx_need[0] = ds->tx_need[1] = 0;
 	if (app_event_sig_has(s) || (s->flags & SIG_FLAG_TX_MATCH)) {
 		/* events come up until the side is done, and a transaction
 		 * property (ssl_version, ...) is final then: wait for it */
 		uint8_t done = (uint8_t)app_proto_progress_complete(s->alproto);
 
-		if (ds->http_dirs & 1)
-			ds->http_need[0] = done;
-		if (ds->http_dirs & 2)
-			ds->http_need[1] = done;
-		/* a property may come from either side's messages; a DCE/RPC
-		 * call's (interface, opnum) are the request's, known once it
-		 * is done */
-		if ((s->flags & SIG_FLAG_TX_MATCH) && s->alproto != ALPROTO_DCERPC)
-			ds->http_need[0] = ds->http_need[1] = done;
+		if (ds->tx_dirs & BDIR_TS)
+			ds->tx_need[0] = done;
+		if (ds->tx_dirs & BDIR_TC)
+			ds->tx_need[1] = done;
+		/* a property may come from either side's messages, unless the
+		 * protocol's sides are apart */
+		if ((s->flags & SIG_FLAG_TX_MATCH) && !tx_proto(s->alproto)->sides_apart)
+			ds->tx_need[0] = ds->tx_need[1] = done;
 	}
 	for (int d = 0; d < 2; d++) {
-		if (!(ds->http_dirs & (1u << d)))
+		if (!(ds->tx_dirs & (1u << d)))
 			continue;
 		for (int l = 1; l < BUF_IPV4_HDR; l++) {
 			int side;
@@ -146,16 +166,16 @@ void http_sig_setup(DetectSig *ds)
 			if (!s->lists[l].n)
 				continue;
 			side = list_side(ds, l, d);
-			if (detect_buffers[sig_list_base(s, l)].progress > ds->http_need[side])
-				ds->http_need[side] = detect_buffers[sig_list_base(s, l)].progress;
+			if (detect_buffers[sig_list_base(s, l)].progress > ds->tx_need[side])
+				ds->tx_need[side] = detect_buffers[sig_list_base(s, l)].progress;
 		}
 	}
 }
 
 /* ---- build ---- */
 
-/* The rule's fast pattern when it lives in an http buffer and is usable. */
-static const DetectContent *http_fp(const Signature *s, const uint8_t **pat, uint16_t *len)
+/* The rule's fast pattern when it lives in a transaction buffer and is usable. */
+static const DetectContent *tx_fp(const Signature *s, const uint8_t **pat, uint16_t *len)
 {
 	const DetectContent *cd;
 
@@ -175,8 +195,8 @@ static const DetectContent *http_fp(const Signature *s, const uint8_t **pat, uin
 	return *len ? cd : NULL;
 }
 
-/* ac-cuda's GPU matches payloads only: its http groups are ac. */
-static int hgroup_build(DetectEngine *de, SigGroup *g, FpEntry *fp, uint32_t nfp, char *err,
+/* ac-cuda's GPU matches payloads only: its transaction groups are ac. */
+static int tx_group_build(DetectEngine *de, SigGroup *g, FpEntry *fp, uint32_t nfp, char *err,
 			size_t errlen)
 {
 	return detect_group_mpm_build(de, g, fp, nfp,
@@ -184,11 +204,11 @@ static int hgroup_build(DetectEngine *de, SigGroup *g, FpEntry *fp, uint32_t nfp
 				      err, errlen);
 }
 
-typedef struct HttpXGroup {
+typedef struct TxXGroup {
 	int d, base;
 	const TransformChain *chain;
 	SigGroup g;
-} HttpXGroup;
+} TxXGroup;
 
 /* The fast pattern list of s, when it is not a plain buffer: an instance
  * list or a transformed one goes to a per-chain MPM. */
@@ -197,9 +217,9 @@ static int fp_transformed(const Signature *s)
 	return s->fp_list >= BUF_HTTP_XINST0 || sig_list_chain(s, s->fp_list);
 }
 
-static HttpXGroup *xgroup_get(DetectEngine *de, int d, int base, const TransformChain *c)
+static TxXGroup *xgroup_get(DetectEngine *de, int d, int base, const TransformChain *c)
 {
-	HttpXGroup *hx;
+	TxXGroup *hx;
 
 	for (uint32_t i = 0; i < de->nhx; i++)
 		if (de->hx[i].d == d && de->hx[i].base == base &&
@@ -227,8 +247,8 @@ static int xgroups_build(DetectEngine *de, FpEntry *fp, char *err, size_t errlen
 			const uint8_t *pat;
 			uint16_t len;
 
-			if (!ds->has_http || !(ds->http_dirs & (1u << d)) ||
-			    !http_fp(ds->s, &pat, &len) || !fp_transformed(ds->s))
+			if (!ds->has_http || !(ds->tx_dirs & (1u << d)) ||
+			    !tx_fp(ds->s, &pat, &len) || !fp_transformed(ds->s))
 				continue;
 			if (!xgroup_get(de, d, sig_list_base(ds->s, ds->s->fp_list),
 					sig_list_chain(ds->s, ds->s->fp_list))) {
@@ -238,7 +258,7 @@ static int xgroups_build(DetectEngine *de, FpEntry *fp, char *err, size_t errlen
 		}
 	}
 	for (uint32_t k = 0; k < de->nhx; k++) {
-		HttpXGroup *hx = &de->hx[k];
+		TxXGroup *hx = &de->hx[k];
 		uint32_t nfp = 0;
 
 		for (uint32_t i = 0; i < de->nsigs; i++) {
@@ -247,16 +267,16 @@ static int xgroups_build(DetectEngine *de, FpEntry *fp, char *err, size_t errlen
 			const uint8_t *pat;
 			uint16_t len;
 
-			if (!ds->has_http || !(ds->http_dirs & (1u << hx->d)))
+			if (!ds->has_http || !(ds->tx_dirs & (1u << hx->d)))
 				continue;
-			cd = http_fp(ds->s, &pat, &len);
+			cd = tx_fp(ds->s, &pat, &len);
 			if (!cd || !fp_transformed(ds->s) ||
 			    sig_list_base(ds->s, ds->s->fp_list) != hx->base ||
 			    !transform_chain_equal(sig_list_chain(ds->s, ds->s->fp_list), hx->chain))
 				continue;
 			fp[nfp++] = (FpEntry){ pat, len, !!(cd->flags & CONTENT_NOCASE), i, 0 };
 		}
-		if (hgroup_build(de, &hx->g, fp, nfp, err, errlen) != 0)
+		if (tx_group_build(de, &hx->g, fp, nfp, err, errlen) != 0)
 			return -1;
 	}
 	return 0;
@@ -284,9 +304,9 @@ static int canon_list(int d, int l)
  * h_always_at[d][c + 1] of class c that hgroups_build made. */
 static void always_place(DetectEngine *de, int d)
 {
-	uint32_t *at = de->h_always_at[d], next[ALPROTO_MAX];
+	uint32_t *at = de->h_always_at[d], next[TX_CLASS_COUNT];
 
-	for (int c = 0; c < ALPROTO_MAX; c++) {
+	for (int c = 0; c < TX_CLASS_COUNT; c++) {
 		at[c + 1] += at[c];
 		next[c] = at[c];
 	}
@@ -295,7 +315,7 @@ static void always_place(DetectEngine *de, int d)
 		const uint8_t *pat;
 		uint16_t len;
 
-		if (ds->has_http && (ds->http_dirs & (1u << d)) && !http_fp(ds->s, &pat, &len))
+		if (ds->has_http && (ds->tx_dirs & (1u << d)) && !tx_fp(ds->s, &pat, &len))
 			de->h_always[d][next[tx_class(ds->s->alproto)]++] = i;
 	}
 }
@@ -316,9 +336,9 @@ static int hgroups_build(DetectEngine *de, int d, FpEntry *fp, FpEntry *tmp, uin
 		const uint8_t *pat;
 		uint16_t len;
 
-		if (!ds->has_http || !(ds->http_dirs & (1u << d)))
+		if (!ds->has_http || !(ds->tx_dirs & (1u << d)))
 			continue;
-		cd = http_fp(ds->s, &pat, &len);
+		cd = tx_fp(ds->s, &pat, &len);
 		if (!cd) {
 			de->h_always_at[d][tx_class(ds->s->alproto) + 1]++;
 			continue;
@@ -338,7 +358,7 @@ static int hgroups_build(DetectEngine *de, int d, FpEntry *fp, FpEntry *tmp, uin
 	always_place(de, d);
 	/* at[l] now ends list l's run of count[l] entries */
 	for (int l = 1; l < BUF_IPV4_HDR; l++)
-		if (count[l] && hgroup_build(de, &de->hgroups[d][l], fp + at[l] - count[l],
+		if (count[l] && tx_group_build(de, &de->hgroups[d][l], fp + at[l] - count[l],
 					     count[l], err, errlen) != 0)
 			return -1;
 	return 0;
@@ -348,7 +368,7 @@ static int hgroups_build(DetectEngine *de, int d, FpEntry *fp, FpEntry *tmp, uin
 static void tx_lists_build(DetectEngine *de)
 {
 	for (int d = 0; d < 2; d++)
-		for (unsigned fp = 0; fp < ALPROTO_MAX; fp++) {
+		for (unsigned fp = 0; fp < TX_CLASS_COUNT; fp++) {
 			uint8_t n = 0;
 
 			for (int l = 1; l < BUF_IPV4_HDR; l++)
@@ -359,7 +379,7 @@ static void tx_lists_build(DetectEngine *de)
 		}
 }
 
-int http_engine_build(DetectEngine *de, char *err, size_t errlen)
+int tx_engine_build(DetectEngine *de, char *err, size_t errlen)
 {
 	size_t n = de->nsigs ? de->nsigs : 1;
 	FpEntry *fp = calloc(n, sizeof(*fp)), *tmp = calloc(n, sizeof(*tmp));
@@ -384,7 +404,7 @@ out:
 	return rc;
 }
 
-void http_engine_free(DetectEngine *de)
+void tx_engine_free(DetectEngine *de)
 {
 	for (int d = 0; d < 2; d++) {
 		for (int l = 0; l < BUF_MAX; l++) {
@@ -410,7 +430,7 @@ void http_engine_free(DetectEngine *de)
 	free(de->hx);
 }
 
-int http_thread_init(DetectThread *dt)
+int tx_thread_init(DetectThread *dt)
 {
 	const DetectEngine *de = dt->de;
 
@@ -434,7 +454,7 @@ int http_thread_init(DetectThread *dt)
 	return 0;
 }
 
-void http_thread_free(DetectThread *dt)
+void tx_thread_free(DetectThread *dt)
 {
 	for (int d = 0; d < 2; d++)
 		for (int l = 0; l < BUF_MAX; l++)
@@ -566,9 +586,9 @@ static int ready(const DetectSig *ds, const int prog[2], int final, int d)
 	 * (a request's stub data matches when the request is done, answered
 	 * or not: suricata-verify dcerpc-dce-stub-data-04) */
 	for (int side = 0; side < 2; side++) {
-		if (ds->s->alproto == ALPROTO_DCERPC && side != d)
+		if (tx_proto(ds->s->alproto)->sides_apart && side != d)
 			continue;
-		if (ds->http_need[side] && prog[side] < ds->http_need[side])
+		if (ds->tx_need[side] && prog[side] < ds->tx_need[side])
 			return 0;
 	}
 	return 1;
@@ -580,12 +600,13 @@ static int ready(const DetectSig *ds, const int prog[2], int final, int d)
  * its dcerpc.stub_data reads through SMB's entry: list_source). */
 static int sig_on_flow(const Signature *s, unsigned fp)
 {
-	return s->alproto == fp || (s->alproto == ALPROTO_DCERPC && fp == ALPROTO_SMB);
+	return s->alproto == fp || (tx_proto(fp)->rules_of && tx_proto(fp)->rules_of == s->alproto);
 }
 
 /* One pass over a transaction on side d: progress, candidates. */
 typedef struct TxPass {
 	TxDetect *st;
+	const DetectFlowState *fs;  /* the flow's (raw stream progress) */
 	unsigned fp;           /* the flow's protocol */
 	int d, final;
 	int prog[2];
@@ -697,10 +718,10 @@ static int list_matches(DetectThread *dt, const DetectSig *ds, void *tx, int l, 
  * that way (a pure ACK: suricata-verify dcerpc/zerologon, content with
  * endswith after dcerpc.opnum). The packet's own payload is tried when the
  * stream does not match, as before (UDP, inline mode, no stream kept). */
-static int tx_payload_match(DetectThread *dt, const Signature *s, Packet *p, int d)
+static int tx_payload_match(DetectThread *dt, const DetectFlowState *fs, const Signature *s,
+			    Packet *p, int d)
 {
 	InspectBuffer b = { p->payload, p->payload_len, IBUF_PACKET };
-	const DetectFlowState *fs = dt->tx_fs;
 	Flow *f = p->flow;
 
 	/* ciphertext (no_inspection): neither stream nor packet bytes */
@@ -723,15 +744,15 @@ static int tx_payload_match(DetectThread *dt, const Signature *s, Packet *p, int
 	return inspect_buffer(dt, s, BUF_PAYLOAD, &b);
 }
 
-static int tx_sig_match(DetectThread *dt, const DetectSig *ds, Packet *p, void *tx, int d)
+static int tx_sig_match(DetectThread *dt, const TxPass *tp, const DetectSig *ds, Packet *p,
+			void *tx)
 {
+	const DetectTx dtx = { tx, tp->d };
+	int d = tp->d;
 	const Signature *s = ds->s;
 	int m, payload_first;
 
-	dt->tx = tx;
-	dt->tx_side = d;
-	m = inspect_header(ds, p) && inspect_match_list(dt, s, p);
-	dt->tx = NULL;
+	m = inspect_header(ds, p) && inspect_match_list_tx(dt, s, p, &dtx);
 	if (!m)
 		return 0;
 	/* The payload content reads the raw stream, the costliest list, so it
@@ -739,7 +760,7 @@ static int tx_sig_match(DetectThread *dt, const DetectSig *ds, Packet *p, void *
 	 * first only when a byte_extract/byte_math variable may flow from it
 	 * into a later list. */
 	payload_first = ds->has_payload && s->nvars;
-	if (payload_first && !tx_payload_match(dt, s, p, d))
+	if (payload_first && !tx_payload_match(dt, tp->fs, s, p, d))
 		return 0;
 	for (int w = 0; w < 2; w++)
 		for (uint64_t bits = ds->tx_lists[w]; bits; bits &= bits - 1) {
@@ -748,7 +769,7 @@ static int tx_sig_match(DetectThread *dt, const DetectSig *ds, Packet *p, void *
 			if (!list_matches(dt, ds, tx, l, d, p->flow->app_proto))
 				return 0;
 		}
-	if (ds->has_payload && !payload_first && !tx_payload_match(dt, s, p, d))
+	if (ds->has_payload && !payload_first && !tx_payload_match(dt, tp->fs, s, p, d))
 		return 0;
 	return app_event_tx_match(s, p->flow, tx);
 }
@@ -782,7 +803,8 @@ static void tx_scan_list(DetectThread *dt, void *tx, TxDetect *st, TxPass *tp, i
 		st->scanned[tp->d][l >> 6] |= 1ull << (l & 63);
 }
 
-static void tx_eval(DetectThread *dt, Packet *p, void *tx, TxDetect *st, int d, int final)
+static void tx_eval(DetectThread *dt, DetectFlowState *fs, Packet *p, void *tx, TxDetect *st,
+		    int d, int final)
 {
 	const DetectEngine *de = dt->de;
 	const Flow *f = p->flow;
@@ -791,7 +813,7 @@ static void tx_eval(DetectThread *dt, Packet *p, void *tx, TxDetect *st, int d, 
 	 * wait for response buffers): a change on either re-evaluates
 	 * (progress values are below 5: AppProtoOps.progress_complete) */
 	uint8_t key = (uint8_t)(1 + prog[d] + 5 * prog[d ^ 1] + (final ? 32 : 0));
-	TxPass tp = { .st = st, .fp = f->app_proto, .d = d, .final = final,
+	TxPass tp = { .st = st, .fs = fs, .fp = f->app_proto, .d = d, .final = final,
 		      .prog = { prog[0], prog[1] } };
 	unsigned cls = tx_class(f->app_proto);
 	CandSet *cs = &dt->cand;
@@ -805,14 +827,14 @@ static void tx_eval(DetectThread *dt, Packet *p, void *tx, TxDetect *st, int d, 
 	tp.complete = app_proto_progress_complete(f->app_proto);
 	/* the buffers of the flow's protocol (each list is one protocol's),
 	 * and on SMB the dcerpc rules' stub data (sig_on_flow) */
-	if (f->app_proto < ALPROTO_MAX)
+	if (f->app_proto < TX_CLASS_COUNT)
 		for (unsigned k = 0; k < de->ntx_lists[d][f->app_proto]; k++) {
 			int l = de->tx_lists[d][f->app_proto][k];
 
 			tx_scan_list(dt, tx, st, &tp, l, list_source(l, f->app_proto));
 		}
 	for (uint32_t k = 0; k < de->nhx; k++) {
-		const HttpXGroup *hx = &de->hx[k];
+		const TxXGroup *hx = &de->hx[k];
 		int side;
 		const uint8_t *data, *xd;
 		uint32_t len, xl;
@@ -843,7 +865,7 @@ static void tx_eval(DetectThread *dt, Packet *p, void *tx, TxDetect *st, int d, 
 			    !ready(ds, prog, final, d))
 				continue;
 			sig_set_done(&tp, ds);
-			if (!tx_sig_match(dt, ds, p, tx, d))
+			if (!tx_sig_match(dt, &tp, ds, p, tx))
 				continue;
 			dt->cur_has_tx = 1;
 			dt->cur_tx = app_layer_tx_id(f, tx);
@@ -963,7 +985,7 @@ void tx_gpu_harvest(DetectThread *dt, Flow *f, DetectFlowState *fs)
 
 	/* the GPU's stream view serves HTTP response bodies (verbatim stream
 	 * bytes) */
-	if (!de->gpu || !de->nhttp || f->app_proto != ALPROTO_HTTP1 ||
+	if (!de->gpu || !de->nhttp || f->app_proto != detect_buffers[BUF_HTTP_SERVER_BODY].alproto ||
 	    (!de->hgroups[0][BUF_HTTP_SERVER_BODY].mpm &&
 	     !de->hgroups[1][BUF_HTTP_SERVER_BODY].mpm))
 		return;
@@ -1014,7 +1036,6 @@ void tx_inspect_flow(DetectThread *dt, Packet *p, DetectFlowState *fs, int final
 	complete = app_proto_progress_complete(f->app_proto);
 	if (!dt->de->nhttp)
 		goto flags;
-	dt->tx_fs = fs;
 	for (uint64_t id = fs->tx_next; id < n; id++) {
 		void *tx = app_layer_tx_get(f, id);
 		TxDetect *st;
@@ -1026,9 +1047,8 @@ void tx_inspect_flow(DetectThread *dt, Packet *p, DetectFlowState *fs, int final
 			continue;
 		/* as Suricata, a side's rules run on packets going that way
 		 * (and on that side's flow-end pseudo packet) */
-		tx_eval(dt, p, tx, st, pdir, final);
+		tx_eval(dt, fs, p, tx, st, pdir, final);
 	}
-	dt->tx_fs = NULL;
 flags:
 	/* transactions complete on a side are done for detection there */
 	for (uint64_t id = fs->tx_next; id < n; id++) {

@@ -2,8 +2,8 @@
  *
  *   parse the command line (main/cli.c: -h, -V, --build-info and the
  *   --list-* commands print and exit there)
- *   -> load the config (yaml, --set) and the typed engine config
- *      (main/setup.c)
+ *   -> load the config (yaml, --set) and the typed engine config, with
+ *      the run policy (IDS/IPS) resolved once (main/setup.c)
  *   -> -T, --engine-analysis and --dump-config stop here
  *   -> the input, then the process: pid file, -D, suricata.log, signals
  *      (main/daemon.c)

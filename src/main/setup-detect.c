@@ -24,6 +24,7 @@ static void rules_report(const SigTable *t)
 int setup_detect(Session *s)
 {
 	const Cli *cli = &s->cli;
+	const RunPolicy *rp = &s->engine.cfg.policy;
 	RuleLoadConfig rc = { 0 };
 	DetectConfig dc;
 	SigTable *t;
@@ -35,8 +36,8 @@ int setup_detect(Session *s)
 		log_error("%s", err);
 		return -1;
 	}
-	dc.stream_inline = s->engine.cfg.stream.inline_mode;
-	dc.ips = cli->simulate_ips;
+	dc.stream_inline = rp->stream_inline;
+	dc.ips = rp->ips;
 	rc.exclusive = cli->rules_exclusive;
 	rc.extra = cli->rules_extra;
 	if (cli->rules_exclusive) {

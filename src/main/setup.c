@@ -8,7 +8,6 @@
 #include "conf/conf.h"
 #include "decode/decode.h"
 #include "flow/flow.h"
-#include "output/alert.h"
 #include "runmode/captures.h"
 #include "runmode/unix-socket-runmode.h"
 #include "runmode/verdict.h"
@@ -182,20 +181,18 @@ int setup_engine_config(Session *s)
 		return -1;
 	if (stream_config_load(&cfg->stream) != 0 || app_layer_config_load(&cfg->app) != 0)
 		return -1;
-	/* stream.inline: auto means inline in IPS mode, as Suricata; the one
-	 * resolution serves the stream engine and detection (setup_detect) */
-	if (cfg->stream.inline_mode < 0)
-		cfg->stream.inline_mode = cli->simulate_ips;
-	/* IPS (--simulate-ips): drop rules block, as eve's action and fast.log's
-	 * [Drop] say */
-	output_alert_set_ips_mode(cli->simulate_ips);
 	checksum_apply(cli->checksum, cfg);
 	if (!cfg->app.http_enabled)
 		cfg->stream.consumers &= ~(1u << STREAM_CONSUMER_APP);
-	/* after stream.midstream and the IPS mode are known: both shape the
-	 * effective policies; Suricata 8 stops on an invalid one */
-	if (ep_config_load(cli->simulate_ips, cfg->stream.midstream) != 0)
+	/* once stream.inline and stream.midstream are known (both shape the
+	 * policy); Suricata 8 stops on an invalid exception policy */
+	if (run_policy_resolve(&cfg->policy, cli->simulate_ips, cfg->stream.inline_mode,
+			       cfg->stream.midstream) != 0)
 		return -1;
+	/* the one resolution, in the stream engine's config and the packet
+	 * path's exception-policy table */
+	cfg->stream.inline_mode = cfg->policy.stream_inline;
+	ep_config_use(&cfg->policy.ep);
 
 	if (conf_get_bool("stats.enabled", &enabled) < 0 ||
 	    conf_get_int("stats.interval", &interval) < 0)
@@ -205,7 +202,7 @@ int setup_engine_config(Session *s)
 	return cuda_config_load(&s->cuda);
 }
 
-static void register_counters(const CaptureOps *ops)
+static void register_counters(const CaptureOps *ops, const RunPolicy *rp)
 {
 	capture_register_counters(ops);
 	decode_register_counters();
@@ -214,7 +211,7 @@ static void register_counters(const CaptureOps *ops)
 	app_layer_register_counters();
 	detect_register_counters();
 	ep_register_counters();
-	verdict_register_counters(ep_ips());
+	verdict_register_counters(rp->ips);
 	counters_freeze();
 }
 
@@ -373,6 +370,7 @@ static int outputs_setup(Session *s)
 		log_error("%s", err);
 		return -1;
 	}
+	s->ocfg.eve_alert.ips = e->cfg.policy.ips;
 	if (s->sigs) {
 		/* stats.detect.engines */
 		gettimeofday(&s->ocfg.rules_at, NULL);
@@ -413,7 +411,7 @@ int setup_engine(Session *s)
 		return -1;
 	if (s->gpu)
 		detect_gpu_register_counters();
-	register_counters(ops);
+	register_counters(ops, &e->cfg.policy);
 	if (outputs_setup(s) != 0)
 		return -1;
 	/* parsers mark frames only for a frame rule or the eve frame logger

@@ -35,7 +35,7 @@ int mpm_algo_is_ac_cuda(void);
 
 typedef struct Session {
 	Cli cli;
-	Engine engine;
+	Engine engine;             /* cfg.policy: the run policy, resolved once */
 	SigTable *sigs;            /* the rules, until the reloader owns them */
 	DetectGpu *gpu;            /* ac-cuda's automata, idem */
 	CudaMpmConfig cuda;        /* cuda.mpm, loaded and validated once */

@@ -107,6 +107,7 @@ static void unix_socket_file_run(Engine *e, CaptureConfig *cc, PcapQueue *q, Pca
 	r = output_config_load(&ocfg, t->output_dir, err, sizeof(err)) != 0 ||
 	    files_config_load(t->output_dir, err, sizeof(err)) != 0;
 	conf_unlock();
+	ocfg.eve_alert.ips = e->cfg.policy.ips;
 	if (!r && e->reload) {
 		ReloadInfo ri;
 

@@ -3,6 +3,7 @@
 
 #include "main/setup.h"
 #include "main/logging.h"
+#include "mpm/ac-cuda.h"
 #include "app-layer/app-layer.h"
 #include "app-layer/files.h"
 #include "conf/conf.h"
@@ -154,13 +155,15 @@ static void checksum_apply(const char *k, EngineConfig *cfg)
 }
 
 /* cuda.mpm: the GPU matcher arrives later, but its section is checked now
- * so that a typo is reported on the first run, not the first GPU run.
- * Loaded once: the GPU set-up and rule reloads use it. */
+ * so that a typo is reported on the first run, not the first GPU run; with
+ * mpm-algo ac-cuda its ranges too, so that -T finds what the device open
+ * would refuse. Loaded once: the GPU set-up and rule reloads use it. */
 static int cuda_config_load(CudaMpmConfig *cc)
 {
 	char err[512];
 
-	if (cuda_mpm_config_load(cc, err, sizeof(err)) != 0) {
+	if (cuda_mpm_config_load(cc, err, sizeof(err)) != 0 ||
+	    (mpm_algo_is_ac_cuda() && ac_cuda_config_check(cc, err, sizeof(err)) != 0)) {
 		log_error("%s", err);
 		return -1;
 	}

@@ -55,13 +55,14 @@ void fuzz_engine_config(EngineConfig *cfg, const char *out_dir)
 	/* -k none */
 	cfg->decode.checksum = CHECKSUM_NONE;
 	cfg->stream.checksum_validation = 0;
-	if (cfg->stream.inline_mode < 0)
-		cfg->stream.inline_mode = 0;
 	if (!cfg->app.http_enabled)
 		cfg->stream.consumers &= ~(1u << STREAM_CONSUMER_APP);
-	output_alert_set_ips_mode(0);
-	if (ep_config_load(0, cfg->stream.midstream) != 0)
+	/* IDS, as main resolves it without --simulate-ips */
+	if (run_policy_resolve(&cfg->policy, 0, cfg->stream.inline_mode,
+			       cfg->stream.midstream) != 0)
 		die("config", "exception policies rejected");
+	cfg->stream.inline_mode = cfg->policy.stream_inline;
+	ep_config_use(&cfg->policy.ep);
 	/* no stats thread (interval 0 here only, the yaml cannot say it);
 	 * the final stats record is still written */
 	cfg->stats_enabled = 1;

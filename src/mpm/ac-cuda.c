@@ -959,7 +959,7 @@ static int alloc_slots(AcCuda *ac)
 	return 0;
 }
 
-static int check_config(const CudaMpmConfig *c, char *err, size_t errlen)
+int ac_cuda_config_check(const CudaMpmConfig *c, char *err, size_t errlen)
 {
 	if (c->cuda_streams < 1 || c->cuda_streams > CUDA_MPM_CUDA_STREAMS_MAX) {
 		snprintf(err, errlen, "cuda.mpm.cuda-streams %d: use 1..%d", c->cuda_streams,
@@ -1004,7 +1004,9 @@ AcCuda *ac_cuda_new(const CudaMpmConfig *cfg, const AcCudaOpts *opts,
 		snprintf(err, errlen, "ac-cuda: no device implementation");
 		return NULL;
 	}
-	if (check_config(cfg, err, errlen) != 0)
+	/* start-up checked it already (ac_cuda_config_check); callers that
+	 * build a config themselves (tests, tools) are checked here */
+	if (ac_cuda_config_check(cfg, err, errlen) != 0)
 		return NULL;
 	if (nautos == 0 || nautos > 65536) {
 		snprintf(err, errlen, "ac-cuda: %u automata (need 1..65536)", nautos);

@@ -64,6 +64,13 @@ typedef struct AcCudaOpts {
 
 void ac_cuda_opts_defaults(AcCudaOpts *o, const CudaMpmConfig *cfg);
 
+/* The ranges this matcher accepts (cuda-streams, gpu-transfer-size 1kb..511mb,
+ * the ring holding a batch, the payload size limits), beyond what
+ * cuda_mpm_config_load checks of the keys alone: start-up calls it while
+ * loading the config, so that -T finds a bad value too. 0, or -1 with one
+ * line in err naming the key. */
+int ac_cuda_config_check(const CudaMpmConfig *c, char *err, size_t errlen);
+
 /* Opens device cfg->device_id through `ops` (accuda_cuda_ops(), or
  * accuda_emu_ops() in tests), uploads the automata (autos[g] scans payloads
  * of group g; they must stay alive and unchanged until ac_cuda_free),

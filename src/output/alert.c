@@ -23,14 +23,6 @@
 
 #define FAST_LINE_MAX 4096
 
-/* Set once at start, read-only while workers run. */
-static int ips_mode;
-
-void output_alert_set_ips_mode(int ips)
-{
-	ips_mode = ips;
-}
-
 static int is_drop(uint8_t action)
 {
 	/* a reject rule drops too, as in Suricata (reject implies drop) */
@@ -39,11 +31,11 @@ static int is_drop(uint8_t action)
 
 /* Suricata: reject always says "blocked" (the reset goes out in IDS mode as
  * well); drop only blocks in IPS mode. */
-static const char *eve_action(uint8_t action)
+static const char *eve_action(uint8_t action, int ips)
 {
 	if (action == ALERT_ACTION_REJECT)
 		return "blocked";
-	if (action == ALERT_ACTION_DROP && ips_mode)
+	if (action == ALERT_ACTION_DROP && ips)
 		return "blocked";
 	return "allowed";
 }
@@ -334,7 +326,7 @@ static void write_rule_metadata(JsonWriter *w, const AlertInfo *a)
  * the drop records carry (output_alert_object). */
 static void write_alert_members(JsonWriter *w, const OutputAlertConfig *ac, const AlertInfo *a)
 {
-	const char *action = eve_action(a->action);
+	const char *action = eve_action(a->action, ac->ips);
 
 	jw_ascii(w, "action", action, strlen(action));
 	jw_int(w, "gid", a->gid);
@@ -726,11 +718,11 @@ slow:
 
 /* Suricata: "[Drop] " for a drop/reject rule in IPS mode, "[wDrop] " ("would
  * drop") in IDS mode. */
-static const char *fast_action(uint8_t action)
+static const char *fast_action(uint8_t action, int ips)
 {
 	if (!is_drop(action))
 		return "";
-	return ips_mode ? "[Drop] " : "[wDrop] ";
+	return ips ? "[Drop] " : "[wDrop] ";
 }
 
 /* Formats one fast.log line (no newline), cut to len - 1 bytes as
@@ -739,7 +731,7 @@ static const char *fast_action(uint8_t action)
  * classification through printf's "%s" of NULL: "(null)". ICMP type and
  * code stand where the ports are; protocols without a keyword print as a
  * number and without ports. */
-static void fast_format(char *line, size_t len, const Packet *p, const AlertInfo *a)
+static void fast_format(char *line, size_t len, const Packet *p, const AlertInfo *a, int ips)
 {
 	FastLine l = { line, line + len - 1 };
 	char ts[40], src[48], dst[48];
@@ -752,7 +744,7 @@ static void fast_format(char *line, size_t len, const Packet *p, const AlertInfo
 	}
 	fl_put(&l, ts, fast_ts(&p->ts, ts, sizeof(ts)));
 	FL_LIT(&l, "  ");
-	fl_str(&l, fast_action(a->action));
+	fl_str(&l, fast_action(a->action, ips));
 	FL_LIT(&l, "[**] [");
 	fl_uint(&l, a->gid);
 	FL_LIT(&l, ":");
@@ -802,7 +794,7 @@ void output_alert(Outputs *o, const Packet *p, const Flow *f, const AlertInfo *a
 	if (outputs_fast_enabled(o)) {
 		char line[FAST_LINE_MAX];
 
-		fast_format(line, sizeof(line), p, a);
+		fast_format(line, sizeof(line), p, a, o->cfg.eve_alert.ips);
 		fast_write_line(o, line);
 	}
 }

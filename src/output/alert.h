@@ -55,8 +55,4 @@ void output_tagged_packet(Outputs *o, const Packet *p);
  * when the eve alert type asks for app-layer data (http: yes, or
  * metadata/app-layer). No hook to install. */
 
-/* IPS mode (drop/reject logged as "blocked", "[Drop]" in fast.log). Default
- * IDS. Set once at start, before workers run. */
-void output_alert_set_ips_mode(int ips);
-
 #endif

@@ -37,6 +37,9 @@ typedef struct OutputAlertConfig {
 	int app_layer;              /* metadata: app-layer objects ("http", ...) */
 	int rule_metadata;          /* metadata: the rule's metadata keyword */
 	int tagged_packets;         /* tagged-packets */
+	/* not a yaml option: the run policy's IPS mode (util/run-policy.h), set
+	 * by the caller; a drop rule's alert says "blocked" and fast.log [Drop] */
+	int ips;
 } OutputAlertConfig;
 
 /* eve-log types: - anomaly: {types: {decode, stream, applayer}, packethdr}.

@@ -17,6 +17,7 @@
 #include "flow/flow.h"
 #include "stream/stream.h"
 #include "app-layer/app-layer.h"
+#include "util/run-policy.h"
 
 #include <signal.h>
 #include <time.h>
@@ -56,6 +57,7 @@ typedef struct EngineConfig {
 	AppLayerConfig app;             /* app-layer.*: HTTP */
 	int stats_enabled;
 	uint32_t stats_interval_s;
+	RunPolicy policy;               /* IDS/IPS, resolved once at start */
 } EngineConfig;
 
 typedef struct Engine {

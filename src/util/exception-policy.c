@@ -50,8 +50,9 @@ static const struct {
 				 "exception_policy.app_layer.error.", 0 },
 };
 
-static enum ep_policy g_policy[EP_TARGET_COUNT];
-static int g_ips;
+/* The run's policies (ep_config_use): written once before the packet
+ * threads start, read-only while they run. */
+static EpConfig g_cfg;
 static int g_registered;
 static counter_id g_cnt[EP_TARGET_COUNT][EP_POLICY_COUNT];
 
@@ -120,17 +121,32 @@ static enum ep_policy auto_policy(enum ep_target t, int ips, int midstream)
 
 void ep_config_set(enum ep_target t, enum ep_policy p, int ips)
 {
-	g_ips = ips;
+	g_cfg.ips = ips;
 	if ((unsigned)t < EP_TARGET_COUNT)
-		g_policy[t] = p;
+		g_cfg.policy[t] = p;
+}
+
+void ep_config_use(const EpConfig *c)
+{
+	g_cfg = *c;
 }
 
 int ep_config_load(int ips, int midstream)
 {
+	EpConfig c = g_cfg;
+	int rc = ep_config_resolve(&c, ips, midstream);
+
+	/* a target whose key is bad keeps its policy: the caller stops anyway */
+	ep_config_use(&c);
+	return rc;
+}
+
+int ep_config_resolve(EpConfig *out, int ips, int midstream)
+{
 	enum ep_policy master = EP_IGNORE, p;
 	int have_master = 0, rc = 0, v;
 
-	g_ips = ips;
+	out->ips = ips;
 	v = 0;
 	switch (conf_get_enum("exception-policy", conf_values, &v)) {
 	case -1:
@@ -178,19 +194,14 @@ int ep_config_load(int ips, int midstream)
 			rc = -1;
 			continue;
 		}
-		g_policy[t] = packet_form((enum ep_target)t, p);
+		out->policy[t] = packet_form((enum ep_target)t, p);
 	}
 	return rc;
 }
 
 enum ep_policy ep_policy_of(enum ep_target t)
 {
-	return (unsigned)t < EP_TARGET_COUNT ? g_policy[t] : EP_IGNORE;
-}
-
-int ep_ips(void)
-{
-	return g_ips;
+	return (unsigned)t < EP_TARGET_COUNT ? g_cfg.policy[t] : EP_IGNORE;
 }
 
 /* The policies a target can end up with (ep_config_load never gives it
@@ -217,7 +228,7 @@ void ep_register_counters(void)
 	char name[96];
 
 	for (int t = 0; t < EP_TARGET_COUNT; t++) {
-		if (g_policy[t] == EP_IGNORE)
+		if (g_cfg.policy[t] == EP_IGNORE)
 			continue;
 		for (int p = 0; p < EP_POLICY_COUNT; p++)
 			if (target_can((enum ep_target)t, (enum ep_policy)p))
@@ -238,11 +249,11 @@ unsigned ep_effect(enum ep_target t)
 	case EP_BYPASS:
 		return EP_EFF_PKT_NO_DETECT | EP_EFF_FLOW_PASS | EP_EFF_FLOW_BYPASS;
 	case EP_DROP_PACKET:
-		return g_ips ? EP_EFF_PKT_DROP | EP_EFF_PKT_NO_DETECT : 0;
+		return g_cfg.ips ? EP_EFF_PKT_DROP | EP_EFF_PKT_NO_DETECT : 0;
 	case EP_DROP_FLOW:
 	case EP_REJECT:
 		/* reject is drop-flow plus a reset we cannot send from a pcap */
-		if (!g_ips)
+		if (!g_cfg.ips)
 			return 0;
 		if (targets[t].packet_only)
 			return EP_EFF_PKT_DROP | EP_EFF_PKT_NO_DETECT;

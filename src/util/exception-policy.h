@@ -69,15 +69,26 @@ const char *ep_json_name(enum ep_policy p);   /* stats and eve name: "drop_flow"
 const char *ep_target_name(enum ep_target t); /* eve flow.exception_policy[].target */
 const char *ep_target_key(enum ep_target t);  /* "flow.memcap-policy" */
 
-/* Reads every policy key (once, at start). ips: the engine runs inline
- * (--simulate-ips); midstream: stream.midstream. 0, or -1 with the key and
- * value logged. */
+/* The effective policies of a run (part of its RunPolicy, run-policy.h). */
+typedef struct EpConfig {
+	enum ep_policy policy[EP_TARGET_COUNT];
+	int ips;                   /* the engine runs inline */
+} EpConfig;
+
+/* Reads every policy key into out (once, at start; out zeroed by the
+ * caller: a target whose key is invalid is left as it was). ips: the
+ * engine runs inline (--simulate-ips); midstream: stream.midstream. 0, or
+ * -1 with the key and value logged. */
+int ep_config_resolve(EpConfig *out, int ips, int midstream);
+/* The packet path's policies from here (a copy of c: set before the
+ * threads start, read-only while they run). */
+void ep_config_use(const EpConfig *c);
+/* ep_config_resolve, then ep_config_use (tests, tools). */
 int ep_config_load(int ips, int midstream);
 /* Sets the effective policies directly (unit tests). */
 void ep_config_set(enum ep_target t, enum ep_policy p, int ips);
 
 enum ep_policy ep_policy_of(enum ep_target t);
-int ep_ips(void);
 
 /* Registers exception_policy.* for the targets whose policy is not ignore.
  * After ep_config_load(), before counters_freeze(). */

@@ -406,6 +406,20 @@ TEST(alert_eve_no_classtype_empty_category_severity_3)
 	rm_tree(dir);
 }
 
+/* open_in with the run policy's IPS mode on the alert writer, appending to
+ * what an IDS run wrote there. */
+static Outputs *open_ips_in(const char *dir, const char *yaml)
+{
+	OutputConfig cfg;
+	char err[256] = "";
+
+	if (load_yaml(yaml) < 0 || output_config_load(&cfg, dir, err, sizeof(err)) < 0)
+		return NULL;
+	cfg.eve_alert.ips = 1;
+	cfg.fast.append = 1;
+	return outputs_open(&cfg, err, sizeof(err));
+}
+
 TEST(alert_actions_ids_ips_and_pass)
 {
 	char *dir = make_tmpdir();
@@ -429,12 +443,13 @@ TEST(alert_actions_ids_ips_and_pass)
 	output_alert(o, &p, &f, &a);          /* IDS: allowed, [wDrop] */
 	a.action = ALERT_ACTION_REJECT;
 	output_alert(o, &p, &f, &a);          /* reject: blocked, [wDrop] */
-	output_alert_set_ips_mode(1);
+	outputs_close(o);
+	o = open_ips_in(dir, yaml_default);   /* appends */
+	CHECK(o);
 	a.action = ALERT_ACTION_DROP;
 	output_alert(o, &p, &f, &a);          /* IPS: blocked, [Drop] */
 	a.action = ALERT_ACTION_ALERT;
 	output_alert(o, &p, &f, &a);          /* plain alert: allowed, no prefix */
-	output_alert_set_ips_mode(0);
 	outputs_close(o);
 
 	path_in(eve, sizeof(eve), dir, "eve.json");

@@ -1,0 +1,376 @@
+/* The command line (cli.h): options, usage, and the commands that print
+ * and exit. */
+#include "config.h"
+
+#include "main/cli.h"
+#include "app-layer/app-layer.h"
+#include "capture/capture.h"
+#include "conf/conf.h"
+#include "detect/detect-parse.h"
+#include "runmode/runmode.h"
+#include "util/log.h"
+#ifdef HAVE_CUDA
+#include "cuda/cuda-device.h"
+#endif
+
+#include <getopt.h>
+#include <htp/htp.h>
+#include <jansson.h>
+#include <pcap/pcap.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+#ifdef HAVE_HYPERSCAN
+#include <hs.h>
+#endif
+
+enum {
+	OPT_RUNMODE = 256,
+	OPT_SET,
+	OPT_BUILD_INFO,
+	OPT_DUMP_CONFIG,
+	OPT_LIST_RUNMODES,
+	OPT_LIST_CUDA_CARDS,
+	OPT_DISABLE_DETECTION,
+	OPT_INIT_ERRORS_FATAL,
+	OPT_SIMULATE_IPS,
+	OPT_PCAP_FILE_CONTINUOUS,
+	OPT_NO_RANDOM,
+	OPT_LIST_KEYWORDS,
+	OPT_ENGINE_ANALYSIS,
+	OPT_PCAP,
+	OPT_AF_PACKET,
+	OPT_PIDFILE,
+	OPT_USER,
+	OPT_GROUP,
+	OPT_LIST_APP_LAYER_PROTOS,
+	OPT_UNIX_SOCKET,
+};
+
+void cli_usage(FILE *out, const char *prog)
+{
+	fprintf(out,
+		"%s\n"
+		"USAGE: %s [OPTIONS] [BPF FILTER]\n\n"
+		"\t-c <path>                            : path to configuration file\n"
+		"\t-T                                   : test configuration file (use with -c)\n"
+		"\t-r <path>                            : run in pcap file/offline mode (file or folder)\n"
+		"\t-i <dev>                             : run in live mode on dev (AF_PACKET, the best method here)\n"
+		"\t--pcap[=<dev>]                       : run in pcap live mode (libpcap)\n"
+		"\t--af-packet[=<dev>]                  : run in af-packet mode\n"
+		"\t-F <bpf filter file>                 : bpf filter file\n"
+		"\t-D                                   : run as daemon\n"
+		"\t--pidfile <file>                     : write pid to this file\n"
+		"\t--user <user>                        : run suricata as this user after init\n"
+		"\t--group <group>                      : run suricata as this group after init\n"
+		"\t-s <path>                            : path to signature file loaded in addition to suricata.yaml settings\n"
+		"\t-S <path>                            : path to signature file loaded exclusively\n"
+		"\t-l <dir>                             : default log directory (must exist)\n"
+		"\t-k [all|none|auto]                   : force checksum check (all), disable it (none) or auto\n"
+		"\t-v                                   : be more verbose (use multiple times)\n"
+		"\t-V                                   : display Suricata version\n"
+		"\t-h                                   : this help\n"
+		"\t--runmode <single|autofp|workers>    : runmode (see --list-runmodes)\n"
+		"\t--set name=value                     : set a configuration value (repeatable)\n"
+		"\t--build-info                         : display build information\n"
+		"\t--dump-config                        : show the running configuration\n"
+		"\t--list-runmodes                      : list supported runmodes\n"
+		"\t--list-cuda-cards                    : list CUDA cards on the system\n"
+		"\t--disable-detection                  : disable detection engine\n"
+		"\t--init-errors-fatal                  : enable fatal failure on signature init error\n"
+		"\t--list-keywords[=all|csv|<kword>]    : list keywords implemented by the engine\n"
+		"\t--list-app-layer-protos              : list supported app layer protocols\n"
+		"\t--engine-analysis                    : print reports on analysis of different sections in the engine and exit\n"
+		"\t--simulate-ips                       : simulate IPS mode when running in a non-IPS mode\n"
+		"\t--unix-socket[=<file>]               : use unix socket to control suricata work\n",
+		"This is Suricata version " SURICATA_VERSION " (" ENGINE_SUFFIX ")", prog);
+}
+
+static void print_version(void)
+{
+	printf("This is Suricata version %s (%s)\n", SURICATA_VERSION, ENGINE_SUFFIX);
+}
+
+static void print_build_info(void)
+{
+	char cuda_rt[32] = "", cuda_drv[32] = "";
+
+	print_version();
+	printf("Features: PCAP_SET_BUFF HAVE_PCAP HAVE_LIBJANSSON HAVE_HTP HAVE_PCRE2 HAVE_JA3 HAVE_JA4 MAGIC");
+#ifdef HAVE_HYPERSCAN
+	printf(" HAVE_HYPERSCAN HYPERSCAN");
+#endif
+#ifdef HAVE_CUDA
+	printf(" HAVE_CUDA CUDA");
+#endif
+#ifdef HAVE_HIREDIS
+	printf(" HAVE_LIBHIREDIS");
+#endif
+	printf("\n");
+	printf("64-bits, %s-endian architecture\n",
+	       __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? "Little" : "Big");
+#ifdef __VERSION__
+	printf("GCC version %s, C version %ld\n", __VERSION__, (long)__STDC_VERSION__);
+#endif
+	printf("compiled with LibHTP v%s\n", htp_get_version());
+	printf("libpcap: %s\n", pcap_lib_version());
+	printf("jansson: %s\n", JANSSON_VERSION);
+	printf("libyaml: %s\n", yaml_get_version_string());
+	printf("\nSuricata Configuration:\n");
+	printf("  %-40s yes\n", "libpcap support:");
+	printf("  %-40s yes\n", "libjansson support:");
+	printf("  %-40s yes\n", "libhtp support:");
+	printf("  %-40s yes\n", "PCRE2 support:");
+	printf("  %-40s yes\n", "AF_PACKET support:");
+	printf("  %-40s no\n", "NFQueue support:");
+#ifdef HAVE_HIREDIS
+	printf("  %-40s yes\n", "hiredis support:");
+#else
+	printf("  %-40s no\n", "hiredis support:");
+#endif
+#ifdef HAVE_HYPERSCAN
+	printf("  %-40s yes (%s)\n", "Hyperscan support:", hs_version());
+#else
+	printf("  %-40s no\n", "Hyperscan support:");
+#endif
+#ifdef HAVE_CUDA
+	cuda_versions(cuda_rt, sizeof(cuda_rt), cuda_drv, sizeof(cuda_drv));
+	printf("  %-40s yes (toolkit %s, runtime %s, driver %s)\n", "CUDA support:",
+	       CUDA_TOOLKIT_VERSION, cuda_rt, cuda_drv);
+#else
+	(void)cuda_rt;
+	(void)cuda_drv;
+	printf("  %-40s no\n", "CUDA support:");
+#endif
+#ifdef HAVE_SANITIZERS
+	printf("  %-40s yes\n", "ASan/UBSan:");
+#else
+	printf("  %-40s no\n", "ASan/UBSan:");
+#endif
+	/* Suricata's install paths block; suricata-update reads the -- lines */
+	printf("\nGeneric build parameters:\n");
+	printf("  %-40s %s\n", "Installation prefix:", BUILD_PREFIX);
+	printf("  %-40s %s/suricata/\n", "Configuration directory:", BUILD_SYSCONFDIR);
+	printf("  %-40s %s\n", "Log directory:", BUILD_LOGDIR);
+	printf("\n  %-40s %s\n", "--prefix", BUILD_PREFIX);
+	printf("  %-40s %s\n", "--sysconfdir", BUILD_SYSCONFDIR);
+	printf("  %-40s %s\n", "--localstatedir", BUILD_LOCALSTATEDIR);
+	printf("  %-40s %s\n", "--datarootdir", BUILD_DATAROOTDIR);
+}
+
+static int list_cuda_cards(void)
+{
+#ifdef HAVE_CUDA
+	char err[512];
+
+	if (cuda_list_cards(stdout, err, sizeof(err)) != 0) {
+		log_error("--list-cuda-cards: %s", err);
+		return 1;
+	}
+	return 0;
+#else
+	log_error("--list-cuda-cards: this build has no CUDA support; rebuild with "
+		  "./configure --enable-cuda (needs the CUDA toolkit)");
+	return 1;
+#endif
+}
+
+/* --list-app-layer-protos: the registry's protocols, as Suricata lists them */
+static void list_app_layer_protos(void)
+{
+	printf("=========Supported App Layer Protocols=========\n");
+	for (unsigned a = ALPROTO_UNKNOWN + 1; a < ALPROTO_FAILED; a++)
+		if (strcmp(app_proto_name((uint16_t)a), "unknown") != 0)
+			printf("%s\n", app_proto_name((uint16_t)a));
+}
+
+static int add_set(Cli *cli, const char *kv)
+{
+	const char **n = realloc(cli->sets, (cli->n_sets + 1) * sizeof(*n));
+
+	if (!n)
+		return -1;
+	cli->sets = n;
+	cli->sets[cli->n_sets++] = kv;
+	return 0;
+}
+
+int cli_parse(int argc, char **argv, Cli *cli)
+{
+	static const struct option longopts[] = {
+		{ "runmode", required_argument, NULL, OPT_RUNMODE },
+		{ "set", required_argument, NULL, OPT_SET },
+		{ "build-info", no_argument, NULL, OPT_BUILD_INFO },
+		{ "dump-config", no_argument, NULL, OPT_DUMP_CONFIG },
+		{ "list-runmodes", no_argument, NULL, OPT_LIST_RUNMODES },
+		{ "list-cuda-cards", no_argument, NULL, OPT_LIST_CUDA_CARDS },
+		{ "disable-detection", no_argument, NULL, OPT_DISABLE_DETECTION },
+		{ "init-errors-fatal", no_argument, NULL, OPT_INIT_ERRORS_FATAL },
+		{ "simulate-ips", no_argument, NULL, OPT_SIMULATE_IPS },
+		{ "pcap-file-continuous", no_argument, NULL, OPT_PCAP_FILE_CONTINUOUS },
+		{ "no-random", no_argument, NULL, OPT_NO_RANDOM },
+		{ "list-keywords", optional_argument, NULL, OPT_LIST_KEYWORDS },
+		{ "engine-analysis", no_argument, NULL, OPT_ENGINE_ANALYSIS },
+		{ "pcap", optional_argument, NULL, OPT_PCAP },
+		{ "af-packet", optional_argument, NULL, OPT_AF_PACKET },
+		{ "pidfile", required_argument, NULL, OPT_PIDFILE },
+		{ "user", required_argument, NULL, OPT_USER },
+		{ "group", required_argument, NULL, OPT_GROUP },
+		{ "list-app-layer-protos", no_argument, NULL, OPT_LIST_APP_LAYER_PROTOS },
+		{ "unix-socket", optional_argument, NULL, OPT_UNIX_SOCKET },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	cli->live_kind = -1;
+	while ((c = getopt_long(argc, argv, "c:r:i:F:DS:s:l:k:vTVh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'c': cli->conf_file = optarg; break;
+		case 'r': cli->pcap_path = optarg; break;
+		case 'i':
+		case OPT_PCAP:
+		case OPT_AF_PACKET:
+			if (cli->live_kind >= 0) {
+				/* one source per run (several interfaces: a later task) */
+				log_error("only one live capture option may be given");
+				return 1;
+			}
+			cli->live_kind = c == OPT_PCAP ? CAPTURE_PCAP_LIVE : CAPTURE_AF_PACKET;
+			cli->live_dev = optarg && *optarg ? optarg : NULL;
+			if (c == 'i' && strlen(optarg) >= 64) {
+				log_error("-i: interface name '%s' is too long", optarg);
+				return 1;
+			}
+			break;
+		case 'F': cli->bpf_file = optarg; break;
+		case 'D': cli->daemon = 1; break;
+		case OPT_PIDFILE: cli->pidfile = optarg; break;
+		case OPT_USER: cli->user = optarg; break;
+		case OPT_GROUP: cli->group = optarg; break;
+		case 'S': cli->rules_exclusive = optarg; break;
+		case 's': cli->rules_extra = optarg; break;
+		case 'l': cli->log_dir = optarg; break;
+		case 'v': cli->verbose++; break;
+		case 'T': cli->test_mode = 1; break;
+		case 'k':
+			if (strcmp(optarg, "all") && strcmp(optarg, "none") && strcmp(optarg, "auto")) {
+				log_error("-k: '%s' is not one of all, none, auto", optarg);
+				return 1;
+			}
+			cli->checksum = optarg;
+			break;
+		case 'V':
+			print_version();
+			return 0;
+		case 'h':
+			cli_usage(stdout, argv[0]);
+			return 0;
+		case OPT_RUNMODE: cli->runmode = optarg; break;
+		case OPT_SET:
+			if (!strchr(optarg, '=')) {
+				log_error("--set: '%s' is not of the form name=value", optarg);
+				return 1;
+			}
+			if (add_set(cli, optarg) != 0)
+				return 1;
+			break;
+		case OPT_BUILD_INFO:
+			print_build_info();
+			return 0;
+		case OPT_DUMP_CONFIG: cli->dump_config = 1; break;
+		case OPT_LIST_RUNMODES:
+			runmode_list();
+			return 0;
+		case OPT_LIST_CUDA_CARDS:
+			return list_cuda_cards();
+		case OPT_DISABLE_DETECTION: cli->disable_detection = 1; break;
+		case OPT_ENGINE_ANALYSIS: cli->engine_analysis = 1; break;
+		case OPT_LIST_APP_LAYER_PROTOS:
+			list_app_layer_protos();
+			return 0;
+		case OPT_INIT_ERRORS_FATAL: cli->init_errors_fatal = 1; break;
+		case OPT_UNIX_SOCKET:
+			cli->unix_socket = 1;
+			cli->unix_socket_file = optarg && *optarg ? optarg : NULL;
+			break;
+		case OPT_SIMULATE_IPS: cli->simulate_ips = 1; break;
+		case OPT_LIST_KEYWORDS:
+			return keywords_list_as(stdout, optarg);
+		case OPT_NO_RANDOM:
+			/* Suricata's switch for reproducible runs: we use no randomness. */
+			break;
+		case OPT_PCAP_FILE_CONTINUOUS:
+			log_error("--pcap-file-continuous is not supported");
+			return 1;
+		default:
+			cli_usage(stderr, argv[0]);
+			return 1;
+		}
+	}
+	if (cli->pcap_path && cli->live_kind >= 0) {
+		log_error("-r and a live capture option (-i, --pcap, --af-packet) exclude each other");
+		return 1;
+	}
+	if (optind < argc && cli->bpf_file) {
+		log_error("a bpf filter on the command line and -F %s: use one", cli->bpf_file);
+		return 1;
+	}
+	if (optind < argc || cli->bpf_file) {
+		char err[512];
+
+		cli->bpf = cli->bpf_file ? capture_bpf_from_file(cli->bpf_file, err, sizeof(err)) :
+			   capture_bpf_from_args(argc - optind, argv + optind, err, sizeof(err));
+		if (!cli->bpf) {
+			log_error("%s", err);
+			return 1;
+		}
+	}
+	return -1;
+}
+
+void cli_free(Cli *cli)
+{
+	free(cli->sets);
+	free(cli->bpf);
+	cli->sets = NULL;
+	cli->bpf = NULL;
+}
+
+const char *cli_config_path(const Cli *cli)
+{
+	return cli->conf_file ? cli->conf_file : CONFIG_DIR "suricata.yaml";
+}
+
+/* kv ("a.b=v", "a.b.c=v") names key or a key below it. */
+static int set_is_under(const char *kv, const char *key)
+{
+	size_t l = strlen(key);
+
+	return !strncmp(kv, key, l) && (kv[l] == '=' || kv[l] == '.' || kv[l] == ' ');
+}
+
+static int set_wanted(const char *kv, const char *const *keys)
+{
+	if (!keys)
+		return 1;
+	for (int k = 0; keys[k]; k++)
+		if (set_is_under(kv, keys[k]))
+			return 1;
+	return 0;
+}
+
+int cli_apply_sets(const Cli *cli, const char *const *keys)
+{
+	for (int i = 0; i < cli->n_sets; i++) {
+		if (!set_wanted(cli->sets[i], keys))
+			continue;
+		/* at a reload the start-up already accepted each of them */
+		if (conf_set_kv(cli->sets[i]) != 0 && !keys) {
+			log_error("--set: cannot set '%s'", cli->sets[i]);
+			return -1;
+		}
+	}
+	return 0;
+}

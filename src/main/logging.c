@@ -1,0 +1,95 @@
+/* The engine's own messages (logging.h). */
+#include "main/logging.h"
+#include "conf/conf.h"
+#include "util/log.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+int log_levels_set(const Cli *cli, int have_config)
+{
+	const char *env = getenv("SC_LOG_LEVEL"), *yl = have_config ? conf_get("logging.default-log-level") : NULL;
+	int lvl = LOG_LVL_NOTICE;
+
+	if (yl && *yl) {
+		if ((lvl = log_level_by_name(yl)) < 0) {
+			log_error("logging.default-log-level: invalid level '%s' (error, warning, notice, "
+				  "info, perf, config or debug)", yl);
+			return -1;
+		}
+	}
+	if (env && *env) {
+		if ((lvl = log_level_by_name(env)) < 0) {
+			log_error("SC_LOG_LEVEL: invalid level '%s' (error, warning, notice, info, perf, "
+				  "config or debug)", env);
+			return -1;
+		}
+	}
+	if (cli->verbose && LOG_LVL_NOTICE + cli->verbose > lvl)
+		lvl = LOG_LVL_NOTICE + (cli->verbose > 4 ? 4 : cli->verbose);
+	log_set_level((enum log_level)lvl);
+	return 0;
+}
+
+int log_dir_check(const Cli *cli, const char **out)
+{
+	const char *dir = cli->log_dir ? cli->log_dir : conf_get("default-log-dir");
+	struct stat st;
+
+	/* -l overrides it, as in Suricata: not an ignored setting */
+	conf_mark_used("default-log-dir");
+	if (!dir)
+		dir = "/var/log/suricata/";
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		if (cli->log_dir)
+			log_error("the logging directory \"%s\" supplied at the command line (-l %s) "
+				  "doesn't exist; create it or choose another", dir, dir);
+		else
+			log_error("the logging directory \"%s\" (default-log-dir) doesn't exist; "
+				  "create it or use -l", dir);
+		return -1;
+	}
+	*out = dir;
+	return 0;
+}
+
+int log_file_conf(const char *log_dir, char *path, size_t pathlen)
+{
+	ConfNode *outs = conf_get_node("logging.outputs");
+
+	for (ConfNode *n = outs ? outs->child : NULL; n; n = n->next) {
+		ConfNode *f = conf_node_lookup(n, "file");
+		const char *name, *en;
+
+		if (!f)
+			continue;
+		en = conf_node_get(f, "enabled");
+		if (!en || !(!strcmp(en, "yes") || !strcmp(en, "true") || !strcmp(en, "on")))
+			return 0;
+		name = conf_node_get(f, "filename");
+		if (!name)
+			name = "suricata.log";
+		if (name[0] == '/')
+			snprintf(path, pathlen, "%s", name);
+		else
+			snprintf(path, pathlen, "%s/%s", log_dir, name);
+		return 1;
+	}
+	return 0;
+}
+
+void log_file_start(const char *log_dir, char *path, size_t pathlen)
+{
+	char want[4096];
+
+	path[0] = '\0';
+	if (!log_file_conf(log_dir, want, sizeof(want)))
+		return;
+	if (log_open_file(want) != 0)
+		log_warning("logging: cannot open %s: %s", want, strerror(errno));
+	else
+		snprintf(path, pathlen, "%s", want);
+}

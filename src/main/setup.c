@@ -1,0 +1,435 @@
+/* Engine set-up (setup.h): configuration, input, outputs, counters. */
+#include "config.h"
+
+#include "main/setup.h"
+#include "main/logging.h"
+#include "mpm/ac-cuda.h"
+#include "app-layer/app-layer.h"
+#include "app-layer/files.h"
+#include "conf/conf.h"
+#include "decode/decode.h"
+#include "flow/flow.h"
+#include "runmode/captures.h"
+#include "runmode/unix-socket-runmode.h"
+#include "runmode/verdict.h"
+#include "stats/counters.h"
+#include "stream/stream.h"
+#include "util/exception-policy.h"
+#include "util/log.h"
+
+#include <math.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+int setup_config(Session *s)
+{
+	char err[1024];
+
+	/* the environment's level already holds for the config's own errors */
+	if (log_levels_set(&s->cli, 0) != 0)
+		return -1;
+	if (conf_load_file(cli_config_path(&s->cli), err, sizeof(err)) != 0) {
+		log_error("%s", err);
+		return -1;
+	}
+	if (cli_apply_sets(&s->cli, NULL) != 0)
+		return -1;
+	return log_levels_set(&s->cli, 1);
+}
+
+/* Above this many workers per CPU, autofp only adds queues and context
+ * switches: a ratio that asks for more is capped, with a warning. */
+#define AUTOFP_WORKERS_PER_CPU_MAX 4
+#define AUTOFP_WORKERS_MAX 1024
+
+/* threading.detect-thread-ratio: workers = CPUs x ratio, at least one.
+ * Returns the count, or 0 when the ratio is not a finite number above 0
+ * (logged: a run with a guessed thread count would not be what was asked). */
+static unsigned autofp_workers(void)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	const char *ratio_s = NULL;
+	double ratio = 1.0, want;
+	long n, cap;
+	int r = conf_get_scalar("threading.detect-thread-ratio", &ratio_s);
+
+	if (r < 0)
+		return 0;
+	if (ncpu < 1)
+		ncpu = 1;
+	if (r > 0) {
+		char *end;
+
+		ratio = strtod(ratio_s, &end);
+		if (end == ratio_s || *end || !isfinite(ratio) || ratio <= 0) {
+			log_error("threading.detect-thread-ratio: '%s' is not a number above 0",
+				  ratio_s);
+			return 0;
+		}
+	}
+	want = ncpu * ratio + 0.5;	/* finite, > 0: the cast below is defined once capped */
+	cap = ncpu * AUTOFP_WORKERS_PER_CPU_MAX;
+	if (cap > AUTOFP_WORKERS_MAX)
+		cap = AUTOFP_WORKERS_MAX;
+	if (want > (double)cap) {
+		log_warning("threading.detect-thread-ratio: %s asks for %.0f workers on %ld CPU%s; "
+			    "using %ld", ratio_s, want - 0.5, ncpu, ncpu == 1 ? "" : "s", cap);
+		return (unsigned)cap;
+	}
+	n = (long)want;
+	if (n < 1)
+		n = 1;
+	return (unsigned)n;
+}
+
+int mpm_algo_is_ac_cuda(void)
+{
+	const char *algo = conf_get("mpm-algo");
+
+	return algo && !strcmp(algo, "ac-cuda");
+}
+
+/* runmode, worker threads and the packet pool. */
+static int engine_threads_load(const Cli *cli, EngineConfig *cfg)
+{
+	int64_t mpp = mpm_algo_is_ac_cuda() ? MAX_PENDING_DEFAULT_AC_CUDA : MAX_PENDING_DEFAULT;
+	const char *rm;
+
+	if (conf_get_int("max-pending-packets", &mpp) < 0)
+		return -1;
+	if (mpp < 1 || mpp > 65535) {
+		log_error("max-pending-packets: %lld is out of range 1..65535", (long long)mpp);
+		return -1;
+	}
+	cfg->max_pending_packets = (uint32_t)mpp;
+
+	rm = cli->runmode ? cli->runmode : conf_get("runmode");
+	/* Suricata's defaults: workers for af-packet, autofp for pcap live
+	 * and pcap-file */
+	if (!rm)
+		rm = cli->live_kind == CAPTURE_AF_PACKET ? "workers" : "autofp";
+	if (runmode_parse(rm, &cfg->mode) != 0) {
+		log_error("runmode '%s' is not supported (use single, autofp or workers; "
+			  "see --list-runmodes)", rm);
+		return -1;
+	}
+	if (cfg->mode == RUNMODE_WORKERS && cli->live_kind < 0) {
+		/* as Suricata: pcap-file has single and autofp only */
+		log_error("runmode workers is not available for pcap-file (use single or "
+			  "autofp; see --list-runmodes)");
+		return -1;
+	}
+	/* the ratio is checked in every runmode: a bad value is a bad file */
+	cfg->workers = autofp_workers();
+	if (!cfg->workers)
+		return -1;
+	if (cfg->mode == RUNMODE_SINGLE)
+		cfg->workers = 1;
+	/* Each worker may hold packets; the reader needs a few more to make progress. */
+	if (cfg->mode == RUNMODE_AUTOFP && cfg->max_pending_packets < 4 * cfg->workers)
+		cfg->max_pending_packets = 4 * cfg->workers;
+	return 0;
+}
+
+/* -k decides for the stream engine too: Suricata's -k none also stops the
+ * TCP tracker from rejecting packets with bad checksums. */
+static void checksum_apply(const char *k, EngineConfig *cfg)
+{
+	if (!k)
+		return;
+	if (!strcmp(k, "all")) {
+		cfg->decode.checksum = CHECKSUM_ALL;
+		cfg->stream.checksum_validation = 1;
+	} else if (!strcmp(k, "none")) {
+		cfg->decode.checksum = CHECKSUM_NONE;
+		cfg->stream.checksum_validation = 0;
+	} else {
+		cfg->decode.checksum = CHECKSUM_AUTO;
+	}
+}
+
+/* cuda.mpm: the GPU matcher arrives later, but its section is checked now
+ * so that a typo is reported on the first run, not the first GPU run; with
+ * mpm-algo ac-cuda its ranges too, so that -T finds what the device open
+ * would refuse. Loaded once: the GPU set-up and rule reloads use it. */
+static int cuda_config_load(CudaMpmConfig *cc)
+{
+	char err[512];
+
+	if (cuda_mpm_config_load(cc, err, sizeof(err)) != 0 ||
+	    (mpm_algo_is_ac_cuda() && ac_cuda_config_check(cc, err, sizeof(err)) != 0)) {
+		log_error("%s", err);
+		return -1;
+	}
+	return 0;
+}
+
+int setup_engine_config(Session *s)
+{
+	const Cli *cli = &s->cli;
+	EngineConfig *cfg = &s->engine.cfg;
+	int enabled = 1;
+	int64_t interval = 8;
+
+	memset(cfg, 0, sizeof(*cfg));
+	if (engine_threads_load(cli, cfg) != 0 || decode_config_load(&cfg->decode) != 0)
+		return -1;
+	if (flow_config_load(&cfg->flow) != 0)
+		return -1;
+	if (stream_config_load(&cfg->stream) != 0 || app_layer_config_load(&cfg->app) != 0)
+		return -1;
+	checksum_apply(cli->checksum, cfg);
+	if (!cfg->app.http_enabled)
+		cfg->stream.consumers &= ~(1u << STREAM_CONSUMER_APP);
+	/* once stream.inline and stream.midstream are known (both shape the
+	 * policy); Suricata 8 stops on an invalid exception policy */
+	if (run_policy_resolve(&cfg->policy, cli->simulate_ips, cfg->stream.inline_mode,
+			       cfg->stream.midstream) != 0)
+		return -1;
+	/* the one resolution, in the stream engine's config and the packet
+	 * path's exception-policy table */
+	cfg->stream.inline_mode = cfg->policy.stream_inline;
+	ep_config_use(&cfg->policy.ep);
+
+	if (conf_get_bool("stats.enabled", &enabled) < 0 ||
+	    conf_get_int("stats.interval", &interval) < 0)
+		return -1;
+	cfg->stats_enabled = enabled;
+	cfg->stats_interval_s = interval > 0 ? (uint32_t)interval : 0;
+	return cuda_config_load(&s->cuda);
+}
+
+static void register_counters(const CaptureOps *ops, const RunPolicy *rp)
+{
+	capture_register_counters(ops);
+	decode_register_counters();
+	flow_register_counters();
+	stream_register_counters();
+	app_layer_register_counters();
+	detect_register_counters();
+	ep_register_counters();
+	verdict_register_counters(rp->ips);
+	counters_freeze();
+}
+
+/* --engine-analysis: loads the rules as a run would, writes what the
+ * engine made of each (rules.json in the log folder) and exits. */
+int setup_engine_analysis(Session *s)
+{
+	char path[4096], err[1024];
+
+	if (log_dir_check(&s->cli, &s->log_dir) != 0 || setup_detect(s) != 0)
+		return 1;
+	snprintf(path, sizeof(path), "%s/rules.json", s->log_dir);
+	if (detect_engine_analysis_write(s->engine.detect, path, err, sizeof(err)) != 0) {
+		log_error("%s", err);
+		return 1;
+	}
+	log_notice("Engine analysis: %u rules written to %s",
+		   detect_engine_sig_count(s->engine.detect), path);
+	return 0;
+}
+
+/* -T reads what a run reads but starts nothing that does: the keys are
+ * looked at so that conf_report_unused does not call them unused. */
+static int test_mode_touch_keys(void)
+{
+	ConfNode *outs = conf_get_node("outputs");
+	int reload;
+	char lf[4096];
+
+	if (rule_reload_enabled(&reload) != 0)
+		return -1;
+	(void)log_file_conf(".", lf, sizeof(lf));
+	/* the files module's eve options: its loader would create the
+	 * file-store folders, which -T must not */
+	for (ConfNode *o = outs ? outs->child : NULL; o; o = o->next) {
+		ConfNode *types = conf_node_lookup(o, "eve-log.types");
+
+		for (ConfNode *t = types ? types->child : NULL; t; t = t->next) {
+			(void)conf_node_lookup(t, "files.force-magic");
+			(void)conf_node_lookup(t, "files.force-hash");
+		}
+	}
+	conf_mark_used("default-log-dir");
+	conf_mark_used("unix-command.enabled");
+	conf_mark_used("unix-command.filename");
+	return 0;
+}
+
+int setup_test_mode(Session *s)
+{
+	char err[1024];
+
+	if (!s->cli.disable_detection && setup_detect(s) != 0)
+		return 1;
+	if (setup_gpu(s, 0) != 0)
+		return 1;
+	/* the outputs section is checked too (nothing is opened) */
+	output_set_app_proto_namer(app_proto_name);
+	if (output_config_load(&s->ocfg, s->cli.log_dir ? s->cli.log_dir : ".", err,
+			       sizeof(err)) != 0) {
+		log_error("%s", err);
+		return 1;
+	}
+	if (test_mode_touch_keys() != 0)
+		return 1;
+	conf_report_unused(1);
+	printf("Configuration provided was successfully loaded. Exiting.\n");
+	return 0;
+}
+
+/* The source's settings and how many capture handles the runmode wants:
+ * one in single and autofp (autofp has one RX thread), the section's
+ * threads in workers. -k wins over the section's checksum-checks. */
+static int capture_setup(const Cli *cli, EngineConfig *ec, CaptureConfig *cc)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+	memset(cc, 0, sizeof(*cc));
+	cc->kind = cli->live_kind >= 0 ? (enum capture_kind)cli->live_kind : CAPTURE_PCAP_FILE;
+	cc->path = cli->pcap_path;
+	if (cli->live_dev)
+		snprintf(cc->iface, sizeof(cc->iface), "%s", cli->live_dev);
+	if (cli->bpf && !(cc->bpf = strdup(cli->bpf)))
+		return -1;
+	if (capture_config_load(cc, ncpu > 0 ? (unsigned)ncpu : 1) != 0)
+		return -1;
+	if (ec->mode != RUNMODE_WORKERS) {
+		if (cc->threads > 1)
+			log_info("%s: runmode %s reads with one capture thread (threads: %u "
+				 "applies to runmode workers)", cc->iface, runmode_name(ec->mode),
+				 cc->threads);
+		cc->threads = 1;
+	} else {
+		ec->workers = cc->threads;
+	}
+	if (!cli->checksum && cc->checksum >= 0) {
+		ec->decode.checksum = (enum checksum_mode)cc->checksum;
+		if (cc->checksum == CHECKSUM_NONE)
+			ec->stream.checksum_validation = 0;
+	}
+	return 0;
+}
+
+/* A sensor that lives on: a live capture, or one with the unix socket. */
+static int sensor_lives_on(const Session *s)
+{
+	return capture_ops(s->capcfg.kind)->live ||
+	       unix_socket_wanted(s->cli.unix_socket, s->capcfg.kind);
+}
+
+int setup_input(Session *s, const char *prog)
+{
+	const Cli *cli = &s->cli;
+
+	/* --unix-socket alone: the unix-socket runmode (pcap files sent over
+	 * the socket) */
+	s->usock_mode = !cli->pcap_path && cli->live_kind < 0 && cli->unix_socket;
+	if (s->usock_mode && !(s->pcap_queue = pcap_queue_new()))
+		return -1;
+	if (!cli->pcap_path && cli->live_kind < 0 && !s->usock_mode) {
+		log_error("no input: use -r FILE|DIR, -i DEV, --pcap[=DEV] or --af-packet[=DEV]");
+		cli_usage(stderr, prog);
+		return -1;
+	}
+	if (capture_setup(cli, &s->engine.cfg, &s->capcfg) != 0 ||
+	    run_as_lookup(cli->user ? cli->user : conf_get("run-as.user"),
+			  cli->group ? cli->group : conf_get("run-as.group"), &s->run_as) != 0)
+		return -1;
+	if (log_dir_check(cli, &s->log_dir) != 0)
+		return -1;
+#ifdef __GLIBC__
+	/* A sensor that may reload its rules: blocks of 256 KB and more in
+	 * mappings of their own, always. glibc raises its threshold to the size
+	 * of any mapping freed (up to 32 MB), after which each engine's big
+	 * tables (automata, GPU buffers) would land in the heap, and a reload's
+	 * next engine, built while the old one lives, above the holes the one
+	 * before left: peak RSS a step higher per reload (tests/live/reload.sh
+	 * measures it). Set before the rules load. */
+	if (!cli->disable_detection && sensor_lives_on(s))
+		mallopt(M_MMAP_THRESHOLD, 256 << 10);
+#endif
+	return 0;
+}
+
+/* The outputs section; the unix-socket runmode opens each file's outputs
+ * in its folder, but the section is checked now, so that a bad one fails
+ * at start. */
+static int outputs_setup(Session *s)
+{
+	Engine *e = &s->engine;
+	char err[1024];
+
+	output_set_app_proto_namer(app_proto_name);
+	if (output_config_load(&s->ocfg, s->log_dir, err, sizeof(err)) != 0 ||
+	    (!s->usock_mode && files_config_load(s->log_dir, err, sizeof(err)) != 0)) {
+		log_error("%s", err);
+		return -1;
+	}
+	s->ocfg.eve_alert.ips = e->cfg.policy.ips;
+	if (s->sigs) {
+		/* stats.detect.engines */
+		gettimeofday(&s->ocfg.rules_at, NULL);
+		s->ocfg.rules_loaded = s->sigs->loaded;
+		s->ocfg.rules_failed = s->sigs->failed;
+		s->ocfg.rules_skipped = s->sigs->skipped;
+	}
+	if (s->usock_mode)
+		return 0;
+	e->outputs = outputs_open(&s->ocfg, err, sizeof(err));
+	if (!e->outputs) {
+		log_error("%s", err);
+		return -1;
+	}
+	return 0;
+}
+
+int setup_engine(Session *s)
+{
+	Engine *e = &s->engine;
+	const CaptureOps *ops = capture_ops(s->capcfg.kind);
+
+	/* a file is checked before the rules load (a typo fails at once); a
+	 * live capture opens once the engine is ready, so that its ring does
+	 * not fill while the rules load */
+	if (!s->usock_mode && !ops->live && captures_open(e, &s->capcfg) != 0)
+		return -1;
+	if (!s->cli.disable_detection && setup_detect(s) != 0)
+		return -1;
+	/* Raw stream data is kept only for rules that inspect it; a live sensor
+	 * that may reload its rules keeps it (the next rules may want it) */
+	if (e->detect && rule_reload_enabled(&s->reload_setup.enabled) != 0)
+		return -1;
+	s->reload_setup.raw_kept = e->detect && s->reload_setup.enabled && sensor_lives_on(s);
+	if (!e->detect || (!detect_engine_uses_stream(e->detect) && !s->reload_setup.raw_kept))
+		e->cfg.stream.consumers &= ~(1u << STREAM_CONSUMER_RAW);
+	if (setup_gpu(s, 1) != 0)
+		return -1;
+	if (s->gpu)
+		detect_gpu_register_counters();
+	register_counters(ops, &e->cfg.policy);
+	if (outputs_setup(s) != 0)
+		return -1;
+	/* parsers mark frames only for a frame rule or the eve frame logger
+	 * (a rule reload does not turn them on later) */
+	e->cfg.app.frames = detect_engine_uses_frames(e->detect) ||
+			    outputs_frames_enabled(e->outputs);
+	e->cfg.app.frames_stream = detect_engine_uses_stream_frames(e->detect);
+	if (!ops->live && e->ncaps && capture_pcap_source(e->caps[0]))
+		outputs_set_pcap_filename(e->outputs, captures_pcap_filename, e->caps[0]);
+	if (ops->live && captures_open(e, &s->capcfg) != 0)
+		return -1;
+	if (e->detect && setup_reloader(s) != 0)
+		return -1;
+	s->hooks.engine = e;
+	s->hooks.log_file = s->log_file;
+	run_hooks_set(e->ctl, &s->hooks);
+	return 0;
+}

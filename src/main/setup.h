@@ -1,0 +1,80 @@
+/* Engine set-up: the steps main() takes between the command line and the
+ * run, each on the one Session that holds what start-up made. Every step
+ * returns 0 or -1 with the reason logged (one line, naming the key or the
+ * file), so that main() reads as a sequence and stops at the first
+ * failure; whatever a failed step left is freed by session_end(). */
+#ifndef MAIN_SETUP_H
+#define MAIN_SETUP_H
+
+#include "main/cli.h"
+#include "main/daemon.h"
+#include "capture/capture.h"
+#include "conf/cuda-mpm-conf.h"
+#include "detect/detect-parse.h"
+#include "detect/engine.h"
+#include "detect/prefilter-gpu.h"
+#include "output/output.h"
+#include "runmode/pcap-queue.h"
+#include "runmode/reload.h"
+#include "runmode/runmode.h"
+#include "runmode/unix-socket.h"
+
+/* max-pending-packets when the key is left out (as in Suricata 8's yaml,
+ * where it is commented out): Suricata's 1024, but 65000 for ac-cuda, the
+ * original feature's recommended value. Every payload queued for the GPU
+ * holds its pool packet until its batch is inspected, so the pool bounds
+ * the batches: 1024 packets made ~80-payload batches, far too small for a
+ * GPU (doc/gpu.md). */
+#define MAX_PENDING_DEFAULT 1024
+#define MAX_PENDING_DEFAULT_AC_CUDA 65000
+/* Below this, ac-cuda batches stay small (gpu_setup warns). */
+#define MAX_PENDING_AC_CUDA_MIN 8192
+
+/* mpm-algo is ac-cuda (setup.c). */
+int mpm_algo_is_ac_cuda(void);
+
+typedef struct Session {
+	Cli cli;
+	Engine engine;             /* cfg.policy: the run policy, resolved once */
+	SigTable *sigs;            /* the rules, until the reloader owns them */
+	DetectGpu *gpu;            /* ac-cuda's automata, idem */
+	CudaMpmConfig cuda;        /* cuda.mpm, loaded and validated once */
+	CaptureConfig capcfg;
+	OutputConfig ocfg;
+	RunAs run_as;
+	ReloadSetup reload_setup;
+	RunHooks hooks;            /* what SIGHUP and the tick act on */
+	UnixSocket *usock;
+	PcapQueue *pcap_queue;     /* the unix-socket runmode's input */
+	int usock_mode;            /* --unix-socket alone: the unix-socket runmode */
+	const char *log_dir;
+	char log_file[4096];       /* suricata.log, "" when there is none */
+	const char *pidfile;
+	int pidfile_owned;         /* we wrote it: we remove it */
+	int ready_fd;              /* -D: the pipe to the waiting parent, or -1 */
+} Session;
+
+/* The yaml (-c) with --set over it, and the console level from it. */
+int setup_config(Session *s);
+/* The typed engine configuration from the tree: runmode and threads, the
+ * subsystems' sections, the run policy, cuda.mpm. */
+int setup_engine_config(Session *s);
+/* --engine-analysis and -T: the engine is built and checked, nothing runs.
+ * Return the exit code. */
+int setup_engine_analysis(Session *s);
+int setup_test_mode(Session *s);
+/* The input (-r, a live capture or the unix-socket runmode), the capture
+ * section, run-as's names and the log folder; nothing is opened yet. */
+int setup_input(Session *s, const char *prog);
+/* Captures, rules and detection engine, GPU, counters, outputs, the rule
+ * reloader and the signal hooks (signals installed: s->engine.ctl set). */
+int setup_engine(Session *s);
+
+/* setup-detect.c: rules, detection engine, ac-cuda, reloader. */
+int setup_detect(Session *s);
+int setup_gpu(Session *s, int open_device);
+int setup_reloader(Session *s);
+/* detect-engine.rule-reload (default true). 0, or -1 logged. */
+int rule_reload_enabled(int *out);
+
+#endif

@@ -1,0 +1,48 @@
+/* The engine's capture handles (captures.h). */
+#include "runmode/captures.h"
+#include "capture/pcap-file.h"
+#include "util/log.h"
+
+#include <stdlib.h>
+
+void captures_close(Engine *e)
+{
+	for (unsigned i = 0; i < e->ncaps; i++)
+		capture_close(e->caps[i]);
+	free(e->caps);
+	e->caps = NULL;
+	e->ncaps = 0;
+}
+
+int captures_open(Engine *e, const CaptureConfig *cc)
+{
+	const CaptureOps *ops = capture_ops(cc->kind);
+	char err[1024];
+
+	e->caps = calloc(cc->threads, sizeof(*e->caps));
+	if (!e->caps)
+		return -1;
+	e->live = ops->live;
+	for (unsigned i = 0; i < cc->threads; i++) {
+		e->caps[i] = capture_open(ops, cc, i, err, sizeof(err));
+		if (!e->caps[i]) {
+			log_error("%s", err);
+			return -1;
+		}
+		if (e->ctl)
+			e->caps[i]->stop = &e->ctl->stop;
+		e->ncaps++;
+	}
+	if (ops->live)
+		log_notice("%s: capturing on %s with %u thread%s%s%s", ops->name, cc->iface,
+			   cc->threads, cc->threads == 1 ? "" : "s", cc->bpf ? ", bpf filter: " : "",
+			   cc->bpf ? cc->bpf : "");
+	return 0;
+}
+
+const char *captures_pcap_filename(void *arg)
+{
+	struct PcapSource *ps = capture_pcap_source((const Capture *)arg);
+
+	return ps ? pcap_source_current(ps) : NULL;
+}

@@ -1,0 +1,20 @@
+/* The engine's capture handles: one per capture thread (one in single and
+ * autofp, the section's threads in workers), opened before a run and
+ * closed after it. Used by main and by the unix-socket runmode, which
+ * opens a fresh set for each file it is sent. */
+#ifndef RUNMODE_CAPTURES_H
+#define RUNMODE_CAPTURES_H
+
+#include "runmode/runmode.h"
+
+/* Opens cc->threads handles into e->caps; each stops on e->ctl's stop flag
+ * when e->ctl is set. 0, or -1 logged (what was opened stays for
+ * captures_close). */
+int captures_open(Engine *e, const CaptureConfig *cc);
+void captures_close(Engine *e);
+
+/* eve-log pcap-file: the file the reader is in (Suricata's is its reader's
+ * current file too, when the record is written). arg: the Capture. */
+const char *captures_pcap_filename(void *arg);
+
+#endif

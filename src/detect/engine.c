@@ -1644,11 +1644,6 @@ void detect_pkt_swap(Packet *p)
 		p->flags ^= PKT_TOSERVER | PKT_TOCLIENT;
 }
 
-#define TH_FIN 0x01
-#define TH_SYN 0x02
-#define TH_RST 0x04
-#define TH_ACK 0x10
-
 /* flow:established as Suricata sees it. TCP: the packet that completes the
  * 3-way handshake is not yet established (the flow's state is read before
  * the stream engine updates it); packets after a RST are not either. Other

@@ -17,6 +17,7 @@
  * TLS (app_layer_request_proto_change(), as SMTP's STARTTLS), its flow
  * record app_proto "tls", app_proto_orig "ftp". */
 #include "app-layer/app-layer-int.h"
+#include "app-layer/app-counters.h"
 #include "app-layer/expect.h"
 #include "app-layer/ftp.h"
 #include "conf/conf.h"
@@ -80,24 +81,23 @@ static int ftp_config_load(AppLayerConfig *cfg)
 	return rc;
 }
 
-static counter_id c_tx, c_alloc, c_memcap, c_gap;
-static int counters_on;
+static AppTxCounters ctr;
+static counter_id c_memcap;
 
 static void ftp_register_counters(void)
 {
-	c_tx = counter_register("app_layer.tx.ftp");
-	c_gap = counter_register("app_layer.error.ftp.gap");
-	c_alloc = counter_register("app_layer.error.ftp.alloc");
+	app_tx_counters_register(&ctr, "ftp",
+				 APP_CTR_BIT(APP_CTR_GAP) | APP_CTR_BIT(APP_CTR_ALLOC));
 	c_memcap = counter_register("ftp.memcap");
-	counters_on = 1;
 	/* the expectations serve FTP only so far */
 	expect_register_counters();
 }
 
-static void ftp_count(AppLayerThread *at, counter_id id)
+/* ftp.memcap is registered with the others, so counted under their flag. */
+static void ftp_count_memcap(AppLayerThread *at)
 {
-	if (at && at->tc && counters_on)
-		counter_inc(at->tc, id);
+	if (at && at->tc && ctr.on)
+		counter_inc(at->tc, c_memcap);
 }
 
 static int ftp_enabled(const AppLayerConfig *cfg)
@@ -140,7 +140,7 @@ static void *ftp_state_new_op(AppLayerThread *at, Flow *f)
 		p->s = ftp_state_new((uint32_t)ftp_conf.max_line, (uint32_t)ftp_conf.max_tx);
 	if (!p || !p->s) {
 		free(p);
-		ftp_count(at, c_alloc);
+		app_tx_count(at, &ctr, APP_CTR_ALLOC, 1);
 		return NULL;
 	}
 	return p;
@@ -179,7 +179,7 @@ static void expect_transfer(FtpProto *p, const FtpTx *t)
 	if (!p->dyn_port)
 		return;
 	if (ftp_conf.memcap && atomic_load(&ftp_memuse) + need > ftp_conf.memcap) {
-		ftp_count(p->at, c_memcap);
+		ftp_count_memcap(p->at);
 		return;
 	}
 	di = calloc(1, sizeof(*di));
@@ -187,7 +187,7 @@ static void expect_transfer(FtpProto *p, const FtpTx *t)
 		di->filename = malloc(t->cmd_data_len + 1);
 	if (!di || !di->filename) {
 		free(di);
-		ftp_count(p->at, c_alloc);
+		app_tx_count(p->at, &ctr, APP_CTR_ALLOC, 1);
 		return;
 	}
 	memcpy(di->filename, t->cmd_data ? t->cmd_data : "", t->cmd_data_len);
@@ -228,7 +228,7 @@ static void on_tx(void *arg, FtpState *s, FtpTx *t, int dir)
 
 	(void)s;
 	if (dir == FTP_TOSERVER) {
-		ftp_count(p->at, c_tx);
+		app_tx_count(p->at, &ctr, APP_CTR_TX, 1);
 		if (t->cmd == FTP_CMD_PORT || t->cmd == FTP_CMD_EPRT) {
 			if (t->dyn_port) {
 				p->dyn_port = t->dyn_port;
@@ -240,7 +240,7 @@ static void on_tx(void *arg, FtpState *s, FtpTx *t, int dir)
 			expect_transfer(p, t);
 		}
 	} else if (!t->has_request) {
-		ftp_count(p->at, c_tx);
+		app_tx_count(p->at, &ctr, APP_CTR_TX, 1);
 	} else if (auth_tls_accepted(t)) {
 		p->to_tls = 1;
 	} else if (t->mode == FTP_MODE_PASSIVE && t->dyn_port) {
@@ -263,7 +263,7 @@ static int ftp_parse_op(AppLayerThread *at, Flow *f, void *state, int dir, const
 	if (flags & APP_GAP) {
 		/* the lines resume at the next line end: Suricata's FTP parser
 		 * accepts gaps too; the partial line is dropped */
-		ftp_count(at, c_gap);
+		app_tx_count(at, &ctr, APP_CTR_GAP, 1);
 		p->s->line[dir].len = 0;
 		p->s->line[dir].truncated = false;
 	} else if (!p->closed[dir] && len && data) {

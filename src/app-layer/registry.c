@@ -1,11 +1,17 @@
 /* The application-protocol registry: one line per protocol, indexed by its
- * enum app_proto value (app-layer.h). The app layer's detection, dispatch
- * and transaction calls, and through them detection, transaction logging
- * and the outputs, walk this table; nothing else names a protocol.
+ * enum app_proto value (app-layer.h). The app layer's detection, dispatch,
+ * counters and transaction calls walk this table: the stream and the worker
+ * reach a protocol's parser only through its AppProtoOps, detection through
+ * it and the buffer getters of the protocol's keyword file.
  *
- * Adding a protocol (doc/adding-a-protocol.md): its value in enum app_proto,
- * its ops entry in its own file (declared in app-layer-int.h), and a line
- * here. */
+ * A protocol is also one line in the few other registries keyed by the same
+ * value, each owned by its subsystem: its eve logger (output/tx-log.c), its
+ * files (files-proto.c) and its detection buffers (detect/buffers.c).
+ *
+ * Adding a protocol (doc/adding-a-protocol.md): its value in enum
+ * app_proto, its ops entry in its own <proto>-proto.c (declared in
+ * app-layer-int.h; its tx and error counters through app-counters.h), and
+ * a line here. */
 #include "app-layer/app-layer-int.h"
 
 const AppProtoOps *const app_protos[ALPROTO_MAX] = {

@@ -8,6 +8,7 @@
  * (session request, keepalive, ...). Midstream, a first message that is a
  * response reverses the flow. */
 #include "app-layer/app-layer-int.h"
+#include "app-layer/app-counters.h"
 #include "app-layer/app-mem.h"
 #include "app-layer/files.h"
 #include "app-layer/smb.h"
@@ -55,23 +56,14 @@ static int smb_config_load(AppLayerConfig *cfg)
 
 /* Suricata's names only (the eve stats schema has no others): the SMB3
  * encrypted records the parser skips stay in its own tallies (SmbStats) */
-static counter_id c_tx, c_gap, c_alloc, c_parser;
-static int counters_on;
+static AppTxCounters ctr;
 
 static void smb_register_counters(void)
 {
-	c_tx = counter_register("app_layer.tx.smb");
-	c_gap = counter_register("app_layer.error.smb.gap");
-	c_alloc = counter_register("app_layer.error.smb.alloc");
-	c_parser = counter_register("app_layer.error.smb.parser");
+	app_tx_counters_register(&ctr, "smb",
+				 APP_CTR_BIT(APP_CTR_GAP) | APP_CTR_BIT(APP_CTR_ALLOC) |
+					 APP_CTR_BIT(APP_CTR_PARSER));
 	files_register_counters();
-	counters_on = 1;
-}
-
-static void smb_count(AppLayerThread *at, counter_id id, uint64_t n)
-{
-	if (at && at->tc && counters_on && n)
-		counter_add(at->tc, id, n);
 }
 
 static int smb_enabled(const AppLayerConfig *cfg)
@@ -154,7 +146,7 @@ static void *smb_state_new_op(AppLayerThread *at, Flow *f)
 		p->s = smb_state_new();
 	if (!p || !p->s) {
 		app_mem_free(ALPROTO_SMB, p);
-		smb_count(at, c_alloc, 1);
+		app_tx_count(at, &ctr, APP_CTR_ALLOC, 1);
 		return NULL;
 	}
 	p->s->tc = at ? at->tc : NULL;
@@ -187,10 +179,10 @@ static void count_progress(AppLayerThread *at, SmbProto *p)
 	const SmbStats *st = &p->s->st;
 
 	/* Suricata's transactions: the silent requests are none */
-	smb_count(at, c_tx, p->s->next_log_id - p->counted_tx);
+	app_tx_count(at, &ctr, APP_CTR_TX, p->s->next_log_id - p->counted_tx);
 	p->counted_tx = p->s->next_log_id;
-	smb_count(at, c_gap, st->gaps - p->counted.gaps);
-	smb_count(at, c_parser, st->bad_records - p->counted.bad_records);
+	app_tx_count(at, &ctr, APP_CTR_GAP, st->gaps - p->counted.gaps);
+	app_tx_count(at, &ctr, APP_CTR_PARSER, st->bad_records - p->counted.bad_records);
 	p->counted = *st;
 }
 

@@ -11,6 +11,7 @@
  * eve flow record says app_proto "tls", app_proto_orig "smtp", as
  * Suricata's does. */
 #include "app-layer/app-layer-int.h"
+#include "app-layer/app-counters.h"
 #include "app-layer/app-mem.h"
 #include "app-layer/smtp-parse.h"
 #include "app-layer/smtp.h"
@@ -132,22 +133,13 @@ const SmtpConfig *smtp_config(void)
 	return &smtp_conf.cfg;
 }
 
-static counter_id c_tx, c_gap, c_alloc, c_parser;
-static int counters_on;
+static AppTxCounters ctr;
 
 static void smtp_register_counters(void)
 {
-	c_tx = counter_register("app_layer.tx.smtp");
-	c_gap = counter_register("app_layer.error.smtp.gap");
-	c_alloc = counter_register("app_layer.error.smtp.alloc");
-	c_parser = counter_register("app_layer.error.smtp.parser");
-	counters_on = 1;
-}
-
-static void smtp_count(AppLayerThread *at, counter_id id, uint64_t n)
-{
-	if (at && at->tc && counters_on && n)
-		counter_add(at->tc, id, n);
+	app_tx_counters_register(&ctr, "smtp",
+				 APP_CTR_BIT(APP_CTR_GAP) | APP_CTR_BIT(APP_CTR_ALLOC) |
+					 APP_CTR_BIT(APP_CTR_PARSER));
 }
 
 static int smtp_enabled(const AppLayerConfig *cfg)
@@ -245,7 +237,7 @@ static void *smtp_state_new_op(AppLayerThread *at, Flow *f)
 		sf->s = smtp_state_new(&smtp_conf.cfg);
 	if (!sf || !sf->s) {
 		app_mem_free(ALPROTO_SMTP, sf);
-		smtp_count(at, c_alloc, 1);
+		app_tx_count(at, &ctr, APP_CTR_ALLOC, 1);
 		return NULL;
 	}
 	/* frames only when wanted: without them the parser computes no
@@ -277,7 +269,7 @@ static int smtp_parse_op(AppLayerThread *at, Flow *f, void *state, int dir, cons
 	if (flags & APP_GAP) {
 		/* lines cannot be found again after a gap: the direction stops */
 		if (!sf->closed[dir])
-			smtp_count(at, c_gap, 1);
+			app_tx_count(at, &ctr, APP_CTR_GAP, 1);
 		sf->closed[dir] = 1;
 		return 0;
 	}
@@ -291,9 +283,9 @@ static int smtp_parse_op(AppLayerThread *at, Flow *f, void *state, int dir, cons
 		smtp_eof(sf->s, dir);
 		sf->closed[dir] = 1;
 	}
-	smtp_count(at, c_tx, smtp_tx_count(sf->s) - before);
+	app_tx_count(at, &ctr, APP_CTR_TX, smtp_tx_count(sf->s) - before);
 	if (smtp_parser_errors(sf->s) > sf->errors) {
-		smtp_count(at, c_parser, smtp_parser_errors(sf->s) - sf->errors);
+		app_tx_count(at, &ctr, APP_CTR_PARSER, smtp_parser_errors(sf->s) - sf->errors);
 		sf->errors = smtp_parser_errors(sf->s);
 	}
 	if (r == SMTP_ERR) {

@@ -12,6 +12,7 @@
  * default) and bypass detection leaves the flow's payload alone
  * (app_layer_flow_no_inspection); full keeps inspecting it. */
 #include "app-layer/app-layer-int.h"
+#include "app-layer/app-counters.h"
 #include "app-layer/app-mem.h"
 #include "app-layer/ssh.h"
 #include "conf/conf.h"
@@ -87,23 +88,13 @@ int ssh_hassh_enabled(void)
 	return ssh_conf.hassh || ssh_conf.hassh_wanted;
 }
 
-/* app_layer.tx.ssh, app_layer.error.ssh.*: Suricata's names */
-static counter_id c_tx, c_gap, c_alloc, c_parser;
-static int counters_on;
+static AppTxCounters ctr;
 
 static void ssh_register_counters(void)
 {
-	c_tx = counter_register("app_layer.tx.ssh");
-	c_gap = counter_register("app_layer.error.ssh.gap");
-	c_alloc = counter_register("app_layer.error.ssh.alloc");
-	c_parser = counter_register("app_layer.error.ssh.parser");
-	counters_on = 1;
-}
-
-static void ssh_count(AppLayerThread *at, counter_id id)
-{
-	if (at && at->tc && counters_on)
-		counter_inc(at->tc, id);
+	app_tx_counters_register(&ctr, "ssh",
+				 APP_CTR_BIT(APP_CTR_GAP) | APP_CTR_BIT(APP_CTR_ALLOC) |
+					 APP_CTR_BIT(APP_CTR_PARSER));
 }
 
 static int ssh_enabled(const AppLayerConfig *cfg)
@@ -145,10 +136,10 @@ static void *ssh_state_new_op(AppLayerThread *at, Flow *f)
 		t->s = ssh_state_new(ssh_hassh_enabled());
 	if (!t || !t->s) {
 		app_mem_free(ALPROTO_SSH, t);
-		ssh_count(at, c_alloc);
+		app_tx_count(at, &ctr, APP_CTR_ALLOC, 1);
 		return NULL;
 	}
-	ssh_count(at, c_tx);
+	app_tx_count(at, &ctr, APP_CTR_TX, 1);
 	return t;
 }
 
@@ -175,7 +166,7 @@ static int ssh_parse_op(AppLayerThread *at, Flow *f, void *state, int dir, const
 	if (flags & APP_GAP) {
 		/* records cannot be found again after a gap */
 		if (!t->closed[dir] && t->s->side[dir].state != SSH_STATE_FINISHED)
-			ssh_count(at, c_gap);
+			app_tx_count(at, &ctr, APP_CTR_GAP, 1);
 		t->closed[dir] = 1;
 		return 0;
 	}
@@ -183,7 +174,7 @@ static int ssh_parse_op(AppLayerThread *at, Flow *f, void *state, int dir, const
 	if (!t->closed[dir] && len && data && t->s->side[dir].state != SSH_STATE_FINISHED) {
 		if (ssh_parse(t->s, dir, data, len) < 0) {
 			t->closed[dir] = 1;
-			ssh_count(at, c_parser);
+			app_tx_count(at, &ctr, APP_CTR_PARSER, 1);
 		}
 	}
 	if (flags & APP_EOF)

@@ -498,27 +498,49 @@ static void hello_extensions(TlsState *s, TlsHello *h, Cur *c, bool client)
 	}
 }
 
-static int parse_client_hello(TlsState *s, const uint8_t *p, size_t len)
+/* Version and random, which both hellos open with: 0, or -1 when short. */
+static int hello_head(TlsHello *h, Cur *c)
 {
-	TlsHello *h = &s->client;
-	Cur c = cur_make(p, len);
-
 	hello_clear(h);
-	h->version = (uint16_t)cur_u16(&c);
-	if (!cur_need(&c, 32))
-		goto short_msg;
-	memcpy(h->random, c.p + c.off, 32);
-	c.off += 32;
-	uint32_t sid = cur_u8(&c);
+	h->version = (uint16_t)cur_u16(c);
+	if (!cur_need(c, 32))
+		return -1;
+	memcpy(h->random, c->p + c->off, 32);
+	c->off += 32;
+	return 0;
+}
+
+/* The session id: 0; -1 when longer than 32 (the event raised); -2 when
+ * the message ends first. */
+static int hello_session_id(TlsState *s, TlsHello *h, Cur *c)
+{
+	uint32_t sid = cur_u8(c);
+
 	if (sid > 32) {
 		ev(s, TLS_EV_INVALID_HANDSHAKE_MESSAGE);
 		return -1;
 	}
-	if (!cur_need(&c, sid))
-		goto short_msg;
+	if (!cur_need(c, sid))
+		return -2;
 	h->session_id_len = (uint8_t)sid;
-	memcpy(h->session_id, c.p + c.off, sid);
-	c.off += sid;
+	memcpy(h->session_id, c->p + c->off, sid);
+	c->off += sid;
+	return 0;
+}
+
+static int parse_client_hello(TlsState *s, const uint8_t *p, size_t len)
+{
+	TlsHello *h = &s->client;
+	Cur c = cur_make(p, len);
+	int rc;
+
+	if (hello_head(h, &c) < 0)
+		goto short_msg;
+	rc = hello_session_id(s, h, &c);
+	if (rc == -1)
+		return -1;
+	if (rc < 0)
+		goto short_msg;
 	uint32_t cs = cur_u16(&c);
 	if (c.bad || cs > cur_left(&c))
 		goto short_msg;
@@ -563,28 +585,20 @@ static int parse_server_hello(TlsState *s, const uint8_t *p, size_t len)
 	TlsHello *h = &s->server;
 	Cur c = cur_make(p, len);
 
-	hello_clear(h);
-	h->version = (uint16_t)cur_u16(&c);
-	if (!cur_need(&c, 32))
+	if (hello_head(h, &c) < 0)
 		goto short_msg;
-	memcpy(h->random, c.p + c.off, 32);
-	c.off += 32;
 	/* TLS 1.3 drafts before 22 (version 0x7fNN on the wire) dropped the
 	 * session id and compression from the ServerHello; so did the drafts
 	 * before 16, which put 0x0304 itself there (a final TLS 1.3 ServerHello
 	 * says 0x0303 and names 1.3 in supported_versions) */
 	bool draft = (h->version >> 8) == 0x7f || h->version == TLS_V_13;
 	if (!draft) {
-		uint32_t sid = cur_u8(&c);
-		if (sid > 32) {
-			ev(s, TLS_EV_INVALID_HANDSHAKE_MESSAGE);
+		int rc = hello_session_id(s, h, &c);
+
+		if (rc == -1)
 			return -1;
-		}
-		if (!cur_need(&c, sid))
+		if (rc < 0)
 			goto short_msg;
-		h->session_id_len = (uint8_t)sid;
-		memcpy(h->session_id, c.p + c.off, sid);
-		c.off += sid;
 	}
 	h->ciphers[0] = (uint16_t)cur_u16(&c);
 	h->nciphers = h->nciphers_total = 1;

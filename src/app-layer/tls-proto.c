@@ -10,6 +10,7 @@
  * As in Suricata, the flow is one transaction: it starts with the flow's
  * first TLS bytes and lasts as long as the flow. */
 #include "app-layer/app-layer-int.h"
+#include "app-layer/app-counters.h"
 #include "app-layer/app-mem.h"
 #include "app-layer/tls.h"
 #include "conf/conf.h"
@@ -94,25 +95,11 @@ static int tls_config_load(AppLayerConfig *cfg)
 	return rc;
 }
 
-/* app_layer.tx.tls, app_layer.error.tls.*: Suricata's names */
-static counter_id c_tx, c_gap, c_alloc, c_parser, c_internal;
-static int counters_on;
+static AppTxCounters ctr;
 
 static void tls_register_counters(void)
 {
-	c_tx = counter_register("app_layer.tx.tls");
-	c_gap = counter_register("app_layer.error.tls.gap");
-	c_alloc = counter_register("app_layer.error.tls.alloc");
-	c_parser = counter_register("app_layer.error.tls.parser");
-	c_internal = counter_register("app_layer.error.tls.internal");
-	(void)c_internal;
-	counters_on = 1;
-}
-
-static void tls_count(AppLayerThread *at, counter_id id)
-{
-	if (at && at->tc && counters_on)
-		counter_inc(at->tc, id);
+	app_tx_counters_register(&ctr, "tls", APP_CTR_ERRS_ALL);
 }
 
 static int tls_enabled(const AppLayerConfig *cfg)
@@ -185,10 +172,10 @@ static void *tls_state_new_op(AppLayerThread *at, Flow *f)
 		t->s = tls_state_new();
 	if (!t || !t->s) {
 		app_mem_free(ALPROTO_TLS, t);
-		tls_count(at, c_alloc);
+		app_tx_count(at, &ctr, APP_CTR_ALLOC, 1);
 		return NULL;
 	}
-	tls_count(at, c_tx);
+	app_tx_count(at, &ctr, APP_CTR_TX, 1);
 	return t;
 }
 
@@ -217,7 +204,7 @@ static int tls_parse_op(AppLayerThread *at, Flow *f, void *state, int dir, const
 		/* records cannot be found again after a gap: Suricata's TLS
 		 * parser gives the direction up as well */
 		if (!t->closed[dir])
-			tls_count(at, c_gap);
+			app_tx_count(at, &ctr, APP_CTR_GAP, 1);
 		t->closed[dir] = 1;
 		return 0;
 	}
@@ -228,7 +215,7 @@ static int tls_parse_op(AppLayerThread *at, Flow *f, void *state, int dir, const
 		t->parsed_at = f->pkts_toserver + f->pkts_toclient;
 		if (tls_parse(t->s, dir, data, len) < 0) {
 			t->closed[dir] = 1;
-			tls_count(at, c_parser);
+			app_tx_count(at, &ctr, APP_CTR_PARSER, 1);
 		}
 		/* a record completed: its bytes are inspected at the next
 		 * chance, as Suricata's parser triggers raw inspection */

@@ -19,6 +19,17 @@ typedef struct Address {
 	} a;
 } Address;
 
+/* TCP header flags as in Packet.tcp_flags (the wire's byte 13), defined
+ * here once for every reader of that byte. */
+#define TH_FIN 0x01
+#define TH_SYN 0x02
+#define TH_RST 0x04
+#define TH_PSH 0x08
+#define TH_ACK 0x10
+#define TH_URG 0x20
+#define TH_ECE 0x40
+#define TH_CWR 0x80
+
 /* Packet flags. */
 #define PKT_PSEUDO           (1u << 0)  /* made by the engine (defrag reassembly) */
 #define PKT_IS_FRAGMENT      (1u << 1)  /* an IP fragment: no L4 decoded */

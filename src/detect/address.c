@@ -4,14 +4,12 @@
  * a list is (union of its positive items, or everything if it has none)
  * minus (union of its negated items). */
 #include "detect/detect-int.h"
-#include "conf/conf.h"
+#include "detect/rule-vars.h"
 
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define MAX_VAR_DEPTH 32
 
 typedef struct RV { AddrRange *r; int n, cap; } RV;   /* range vector */
 
@@ -244,24 +242,9 @@ static int parse_element(const char *el, ASet *out, int depth, char *err, size_t
 	if (el[0] == '[')
 		return parse_group(el, out, depth, err, errlen);
 	if (el[0] == '$') {
-		char path[256];
-		const char *val;
+		const char *val = rule_var_value(el, RULE_VAR_ADDRESS, depth, err, errlen);
 
-		if (depth >= MAX_VAR_DEPTH) {
-			snprintf(err, errlen, "variable %s: too deeply nested (loop?)", el);
-			return -1;
-		}
-		snprintf(path, sizeof(path), "vars.address-groups.%s", el + 1);
-		val = conf_get(path);
-		if (!val) {
-			snprintf(path, sizeof(path), "vars.port-groups.%s", el + 1);
-			if (conf_get(path))
-				snprintf(err, errlen, "variable %s is a port group, not an address group", el);
-			else
-				snprintf(err, errlen, "unknown address variable %s", el);
-			return -1;
-		}
-		return parse_group(val, out, depth + 1, err, errlen);
+		return val ? parse_group(val, out, depth + 1, err, errlen) : -1;
 	}
 	return parse_addr_item(el, out, err, errlen);
 }
@@ -276,17 +259,9 @@ static int parse_group(const char *str, ASet *out, int depth, char *err, size_t 
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	s = str_trim(copy);
-	if (s[0] == '[') {
-		size_t l = strlen(s);
-
-		if (l < 2 || s[l - 1] != ']') {
-			snprintf(err, errlen, "unbalanced brackets in \"%s\"", str);
-			goto out;
-		}
-		s[l - 1] = '\0';
-		s++;
-	}
+	s = rule_list_unbracket(str_trim(copy), str, err, errlen);
+	if (!s)
+		goto out;
 	n = split_top(s, &items);
 	if (n < 0) {
 		snprintf(err, errlen, "out of memory");

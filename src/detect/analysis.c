@@ -40,14 +40,14 @@ static json_t *rule_record(const DetectSig *ds)
 	json_object_set_new(r, "rev", json_integer(s->rev));
 	json_object_set_new(r, "msg", json_string(s->msg ? s->msg : ""));
 	json_object_set_new(r, "app_proto",
-			    json_string(ds->has_http || ds->need_alproto ? "http" : "unknown"));
+			    json_string(ds->is_tx || ds->need_alproto ? "http" : "unknown"));
 	json_object_set_new(r, "type", json_string(type_names[ds->sig_type]));
 	add_flag(fl, s->src.any, "src_any");
 	add_flag(fl, s->dst.any, "dst_any");
 	add_flag(fl, s->sp.any, "sp_any");
 	add_flag(fl, s->dp.any, "dp_any");
 	add_flag(fl, s->flags & SIG_FLAG_NOALERT, "noalert");
-	add_flag(fl, ds->has_http || ds->need_alproto || (s->flags & SIG_FLAG_APPLAYER), "applayer");
+	add_flag(fl, ds->is_tx || ds->need_alproto || (s->flags & SIG_FLAG_APPLAYER), "applayer");
 	add_flag(fl, ds->need_packet, "need_packet");
 	add_flag(fl, ds->need_stream, "need_stream");
 	add_flag(fl, !(s->flags & SIG_FLAG_TOCLIENT) || (s->flags & SIG_FLAG_TOSERVER) ||

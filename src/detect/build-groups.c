@@ -181,7 +181,7 @@ static int group_build_one(DetectEngine *de, SigGroup *g, int pc, int dir, const
 		const uint8_t *pat;
 		uint16_t len;
 
-		if (de->sigs[i].has_http || de->sigs[i].has_frame)
+		if (de->sigs[i].is_tx || de->sigs[i].has_frame)
 			continue;
 		if (!(sig_pc_mask(s) & (1u << pc)) || !(sig_dir_mask(s) & (1u << dir)))
 			continue;

@@ -84,7 +84,7 @@ static int pg_sig_in(const DetectEngine *de, uint32_t i, int pc, int dir)
 {
 	const Signature *s = de->sigs[i].s;
 
-	return !de->sigs[i].has_http && !de->sigs[i].has_frame && (sig_pc_mask(s) & (1u << pc)) &&
+	return !de->sigs[i].is_tx && !de->sigs[i].has_frame && (sig_pc_mask(s) & (1u << pc)) &&
 	       (sig_dir_mask(s) & (1u << dir));
 }
 

@@ -138,11 +138,11 @@ static void sig_stream_setup(DetectEngine *de, DetectSig *ds)
 		need_packet = anchored;
 	}
 	ds->pkt_ok = !stream_only;
-	ds->stream_ok = !ds->has_http && ds->has_payload && tcp && need_stream;
+	ds->stream_ok = !ds->is_tx && ds->has_payload && tcp && need_stream;
 	ds->pkt_streamed_ok = ds->pkt_ok && (!ds->stream_ok || need_packet);
 	if (ds->iponly)
 		ds->sig_type = SIG_TYPE_IPONLY;
-	else if (ds->has_http)
+	else if (ds->is_tx)
 		ds->sig_type = SIG_TYPE_APP_TX;
 	else if (ds->has_payload && ds->stream_ok)
 		ds->sig_type = ds->pkt_streamed_ok ? SIG_TYPE_PKT_STREAM : SIG_TYPE_STREAM;
@@ -154,7 +154,7 @@ static void sig_stream_setup(DetectEngine *de, DetectSig *ds)
 	ds->need_stream = (uint8_t)need_stream;
 	/* a TCP transaction rule's payload content reads the raw stream
 	 * (tx-inspect.c: tx_payload_match), which must then be kept */
-	if (ds->stream_ok || (ds->has_http && ds->has_payload && tcp))
+	if (ds->stream_ok || (ds->is_tx && ds->has_payload && tcp))
 		de->uses_stream = 1;
 }
 
@@ -165,15 +165,15 @@ static void sig_buffers(DetectSig *ds, const Signature *s)
 	ds->has_payload = s->lists[BUF_PAYLOAD].n > 0;
 	for (int l = 1; l < BUF_IPV4_HDR; l++)
 		if (s->lists[l].n)
-			ds->has_http = 1;
+			ds->is_tx = 1;
 	for (int l = BUF_IPV4_HDR; l <= BUF_HDR_LAST; l++)
 		if (s->lists[l].n)
 			ds->has_hdr = 1;
 	ds->has_frame = s->has_frame;
 	if (app_event_sig_has(s) || ((s->flags & SIG_FLAG_TX_MATCH) && !ds->has_payload) ||
 	    sig_has_tx_match(s))
-		ds->has_http = 1;
-	ds->need_alproto = s->alproto != ALPROTO_UNKNOWN && !ds->has_http;
+		ds->is_tx = 1;
+	ds->need_alproto = s->alproto != ALPROTO_UNKNOWN && !ds->is_tx;
 }
 
 int build_sig_setup(DetectEngine *de, DetectSig *ds)
@@ -184,9 +184,9 @@ int build_sig_setup(DetectEngine *de, DetectSig *ds)
 	ds->iponly = is_iponly(s);
 	sig_buffers(ds, s);
 	sig_stream_setup(de, ds);
-	if (ds->has_http) {
+	if (ds->is_tx) {
 		ds->hidx = de->ntx[tx_class(s->alproto)]++;
-		de->nhttp++;
+		de->ntx_rules++;
 		tx_sig_setup(ds);
 	}
 	ds->port_check = !s->sp.any || !s->dp.any;

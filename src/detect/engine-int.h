@@ -218,7 +218,7 @@ typedef struct DetectSig {
 	uint8_t action;           /* ALERT_ACTION_* */
 	uint8_t iponly;           /* once per flow direction */
 	uint8_t has_payload;      /* payload list not empty */
-	uint8_t has_http;         /* needs HTTP buffers: not inspected yet */
+	uint8_t is_tx;            /* evaluated on transactions (tx-inspect.c) */
 	uint8_t has_hdr;          /* inspects ipv4.hdr, tcp.hdr, ... */
 	uint8_t has_frame;        /* frame:<proto>.<type>: inspected on frames only */
 	uint8_t port_check;       /* rule has non-any ports */
@@ -233,9 +233,9 @@ typedef struct DetectSig {
 	uint8_t need_packet;      /* Suricata's flags, as engine analysis shows them */
 	uint8_t need_stream;
 	uint8_t need_alproto;     /* `alert http` without app buffers: flow must be s->alproto */
-	uint8_t tx_dirs;          /* has_http: bit 0 evaluated toserver, bit 1 toclient */
-	uint8_t tx_need[2];       /* has_http: the protocol's progress needed per side */
-	uint32_t hidx;            /* has_http: index among its tx_class's rules */
+	uint8_t tx_dirs;          /* is_tx: bit 0 evaluated toserver, bit 1 toclient */
+	uint8_t tx_need[2];       /* is_tx: the protocol's progress needed per side */
+	uint32_t hidx;            /* is_tx: index among its tx_class's rules */
 	const DetectThreshold *thr;   /* rule threshold/detection_filter (may be overridden) */
 	const char **metadata;    /* "key value" strings, for AlertInfo */
 	char *meta_buf;
@@ -286,7 +286,7 @@ struct DetectEngine {
 	 * buffers.h) over their fast patterns, and the ones without a usable
 	 * fast pattern. hgroups[d][BUF_HTTP_SERVER_BODY] is also the GPU
 	 * prefilter's body group (prefilter-gpu.c). */
-	uint32_t nhttp;
+	uint32_t ntx_rules;
 	/* the transaction rules of each tx_class: a transaction's state has
 	 * a bit per rule of its protocol's class, not per transaction rule */
 	uint32_t ntx[ALPROTO_MAX];

@@ -258,7 +258,7 @@ static void pkt_flow(DetectThread *dt, DetectPkt *pk)
 	if (p->flow) {
 		/* UDP flows with transactions (DNS) need it for those too */
 		if (p->flow->proto == IPPROTO_TCP || de->have_iponly ||
-		    (de->nhttp && app_layer_has_txs(p->flow)))
+		    (de->ntx_rules && app_layer_has_txs(p->flow)))
 			pk->fs = detect_flow_state(de, p->flow, 1);
 		if (pk->fs && (pk->fs->iponly_done & (1u << pk->dir)))
 			pk->iponly_ok = 0;

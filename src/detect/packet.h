@@ -54,11 +54,6 @@ typedef struct DetectPkt {
 	int frame_dir;
 } DetectPkt;
 
-#define TH_FIN 0x01
-#define TH_SYN 0x02
-#define TH_RST 0x04
-#define TH_ACK 0x10
-
 /* packet.c */
 /* Returns 1 when ds matched p (whether or not it alerts); sb: the stream
  * data inspected instead of the payload (NULL: the payload). */

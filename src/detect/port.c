@@ -3,12 +3,11 @@
  * sorted ranges. Semantics as for addresses: positives (or all) minus
  * negatives; an empty result is an error. */
 #include "detect/detect-int.h"
-#include "conf/conf.h"
+#include "detect/rule-vars.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_VAR_DEPTH 32
 #define WORDS (65536 / 64)
 
 typedef struct { uint64_t w[WORDS]; } PortMap;
@@ -65,24 +64,9 @@ static int parse_pitem(const char *el, PortMap *out, int depth, char *err, size_
 	if (el[0] == '[')
 		return parse_pgroup(el, out, depth, err, errlen);
 	if (el[0] == '$') {
-		char path[256];
-		const char *val;
+		const char *val = rule_var_value(el, RULE_VAR_PORT, depth, err, errlen);
 
-		if (depth >= MAX_VAR_DEPTH) {
-			snprintf(err, errlen, "variable %s: too deeply nested (loop?)", el);
-			return -1;
-		}
-		snprintf(path, sizeof(path), "vars.port-groups.%s", el + 1);
-		val = conf_get(path);
-		if (!val) {
-			snprintf(path, sizeof(path), "vars.address-groups.%s", el + 1);
-			if (conf_get(path))
-				snprintf(err, errlen, "variable %s is an address group, not a port group", el);
-			else
-				snprintf(err, errlen, "unknown port variable %s", el);
-			return -1;
-		}
-		return parse_pgroup(val, out, depth + 1, err, errlen);
+		return val ? parse_pgroup(val, out, depth + 1, err, errlen) : -1;
 	}
 	colon = strchr(el, ':');
 	if (colon) {
@@ -137,17 +121,9 @@ static int parse_pgroup(const char *str, PortMap *out, int depth, char *err, siz
 		return -1;
 	}
 	neg = pos + 1;
-	s = str_trim(copy);
-	if (s[0] == '[') {
-		size_t l = strlen(s);
-
-		if (l < 2 || s[l - 1] != ']') {
-			snprintf(err, errlen, "unbalanced brackets in \"%s\"", str);
-			goto out;
-		}
-		s[l - 1] = '\0';
-		s++;
-	}
+	s = rule_list_unbracket(str_trim(copy), str, err, errlen);
+	if (!s)
+		goto out;
 	start = s;
 	for (p = s;; p++) {
 		if (*p == '[')

@@ -67,7 +67,7 @@ static void flow_set_pass(const DetectEngine *de, const DetectSig *ds, Packet *p
 {
 	DetectFlowState *fs;
 
-	if (!ds->iponly && !ds->has_http && !(ds->s->flags & SIG_FLAG_APPLAYER))
+	if (!ds->iponly && !ds->is_tx && !(ds->s->flags & SIG_FLAG_APPLAYER))
 		return;
 	if (!p->flow || !(fs = detect_flow_state(de, p->flow, 1)))
 		return;

@@ -247,7 +247,7 @@ static int xgroups_build(DetectEngine *de, FpEntry *fp, char *err, size_t errlen
 			const uint8_t *pat;
 			uint16_t len;
 
-			if (!ds->has_http || !(ds->tx_dirs & (1u << d)) ||
+			if (!ds->is_tx || !(ds->tx_dirs & (1u << d)) ||
 			    !tx_fp(ds->s, &pat, &len) || !fp_transformed(ds->s))
 				continue;
 			if (!xgroup_get(de, d, sig_list_base(ds->s, ds->s->fp_list),
@@ -267,7 +267,7 @@ static int xgroups_build(DetectEngine *de, FpEntry *fp, char *err, size_t errlen
 			const uint8_t *pat;
 			uint16_t len;
 
-			if (!ds->has_http || !(ds->tx_dirs & (1u << hx->d)))
+			if (!ds->is_tx || !(ds->tx_dirs & (1u << hx->d)))
 				continue;
 			cd = tx_fp(ds->s, &pat, &len);
 			if (!cd || !fp_transformed(ds->s) ||
@@ -315,7 +315,7 @@ static void always_place(DetectEngine *de, int d)
 		const uint8_t *pat;
 		uint16_t len;
 
-		if (ds->has_http && (ds->tx_dirs & (1u << d)) && !tx_fp(ds->s, &pat, &len))
+		if (ds->is_tx && (ds->tx_dirs & (1u << d)) && !tx_fp(ds->s, &pat, &len))
 			de->h_always[d][next[tx_class(ds->s->alproto)]++] = i;
 	}
 }
@@ -336,7 +336,7 @@ static int hgroups_build(DetectEngine *de, int d, FpEntry *fp, FpEntry *tmp, uin
 		const uint8_t *pat;
 		uint16_t len;
 
-		if (!ds->has_http || !(ds->tx_dirs & (1u << d)))
+		if (!ds->is_tx || !(ds->tx_dirs & (1u << d)))
 			continue;
 		cd = tx_fp(ds->s, &pat, &len);
 		if (!cd) {
@@ -985,7 +985,7 @@ void tx_gpu_harvest(DetectThread *dt, Flow *f, DetectFlowState *fs)
 
 	/* the GPU's stream view serves HTTP response bodies (verbatim stream
 	 * bytes) */
-	if (!de->gpu || !de->nhttp || f->app_proto != detect_buffers[BUF_HTTP_SERVER_BODY].alproto ||
+	if (!de->gpu || !de->ntx_rules || f->app_proto != detect_buffers[BUF_HTTP_SERVER_BODY].alproto ||
 	    (!de->hgroups[0][BUF_HTTP_SERVER_BODY].mpm &&
 	     !de->hgroups[1][BUF_HTTP_SERVER_BODY].mpm))
 		return;
@@ -1034,7 +1034,7 @@ void tx_inspect_flow(DetectThread *dt, Packet *p, DetectFlowState *fs, int final
 	if (fs->tx_next >= n)
 		return;     /* every transaction so far is done for detection */
 	complete = app_proto_progress_complete(f->app_proto);
-	if (!dt->de->nhttp)
+	if (!dt->de->ntx_rules)
 		goto flags;
 	for (uint64_t id = fs->tx_next; id < n; id++) {
 		void *tx = app_layer_tx_get(f, id);

@@ -18,11 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TH_FIN 0x01
-#define TH_SYN 0x02
-#define TH_RST 0x04
-#define TH_ACK 0x10
-
 /* A flow as memuse counts it: the block the allocator holds for it. */
 #define FLOW_COST mem_block_size(sizeof(Flow))
 

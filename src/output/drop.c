@@ -10,13 +10,6 @@
 
 #include <netinet/in.h>
 
-#define TH_FIN 0x01
-#define TH_SYN 0x02
-#define TH_RST 0x04
-#define TH_PSH 0x08
-#define TH_ACK 0x10
-#define TH_URG 0x20
-
 static uint16_t be16(const uint8_t *b)
 {
 	return (uint16_t)(b[0] << 8 | b[1]);

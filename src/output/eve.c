@@ -16,15 +16,6 @@
 #include <string.h>
 #include <time.h>
 
-#define TH_FIN 0x01
-#define TH_SYN 0x02
-#define TH_RST 0x04
-#define TH_PSH 0x08
-#define TH_ACK 0x10
-#define TH_URG 0x20
-#define TH_ECE 0x40
-#define TH_CWR 0x80
-
 /* Every key here is a literal and every string value is one we format or a
  * static ASCII name (event types, protocol names, states), so the _nocheck
  * setters skip jansson's UTF-8 validation, which a flow record paid some

@@ -6,13 +6,6 @@
 
 #include <stdint.h>
 
-#define TH_FIN 0x01
-#define TH_SYN 0x02
-#define TH_RST 0x04
-#define TH_PSH 0x08
-#define TH_ACK 0x10
-#define TH_URG 0x20
-
 /* Segment size classes: most out-of-order or unacked data is a full MSS (1460)
  * or a small request, so two fixed classes from per-thread free lists keep the
  * packet path free of malloc. Bigger payloads (TSO, jumbo) span several. */

@@ -17,11 +17,9 @@ builddir=$(cd "${1:-.}" && pwd)
 srcdir=$(cd "${2:-$(dirname "$0")/../..}" && pwd)
 bin=$builddir/src/suricata
 yaml=$builddir/suricata.yaml
-pass=0 fail=0
+T_NAME="full disk"
+. "$srcdir/tests/lib.sh"
 
-ok() { echo "PASS: full disk: $1"; pass=$((pass + 1)); }
-bad() { echo "FAIL: full disk: $1"; fail=$((fail + 1)); }
-finish() { echo "$pass passed, $fail failed"; [ "$fail" -eq 0 ]; exit; }
 check() { if eval "$2"; then ok "$1"; else bad "$1"; fi; }
 
 tmp=$(mktemp -d /tmp/full-disk.XXXXXX)

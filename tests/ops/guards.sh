@@ -15,30 +15,13 @@ bin=$builddir/src/suricata
 yaml=$builddir/suricata.yaml
 pcap=$srcdir/tests/data/pcaps/http-split-response.pcap
 uclient=$srcdir/tests/live/uclient.py
-pass=0 fail=0
-
-ok() { echo "PASS: guards: $1"; pass=$((pass + 1)); }
-bad() { echo "FAIL: guards: $1"; fail=$((fail + 1)); }
-finish() { echo "$pass passed, $fail failed"; [ "$fail" -eq 0 ]; exit; }
+T_NAME="guards"
+. "$srcdir/tests/lib.sh"
 
 tmp=$(mktemp -d /tmp/guards-test.XXXXXX)
 epid=
 trap '[ -n "$epid" ] && kill "$epid" 2> /dev/null; rm -rf "$tmp"' EXIT
 sock=$tmp/command.socket
-uc() { python3 "$uclient" "$sock" "$@"; }
-jq() { python3 -c 'import json,sys; a=json.loads(sys.argv[1]); print(eval(sys.argv[2]))' "$1" "$2" 2> /dev/null; }
-expect() { # WHAT ANSWER EXPR
-	if [ "$(jq "$2" "$3")" = True ]; then ok "$1"; else bad "$1: got $2"; fi
-}
-wait_for() { # SECONDS PYTHON-CONDITION-ON-ANSWER COMMAND...
-	local n=$(($1 * 10)) cond=$2 a; shift 2
-	for _ in $(seq 1 $n); do
-		a=$(uc "$@" 2> /dev/null)
-		[ "$(jq "$a" "$cond")" = True ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
 alerts() { local n; n=$(grep -c '"event_type":"alert"' "$1" 2> /dev/null); echo "${n:-0}"; }
 run_file() { # PCAP OUTDIR: one file through the socket, waited for
 	mkdir -p "$2"

@@ -22,11 +22,8 @@ shared="${SURICATA_SHARED:-$srcdir/../shared}"
 et="$shared/data/rules/et-open-4.0"
 bin="$builddir/src/suricata"
 conf="$builddir/suricata.yaml"
-pass=0 fail=0
-
-ok() { echo "PASS: suricata-update: $1"; pass=$((pass + 1)); }
-bad() { echo "FAIL: suricata-update: $1"; fail=$((fail + 1)); }
-finish() { echo "$pass passed, $fail failed"; [ "$fail" -eq 0 ]; exit; }
+T_NAME="suricata-update"
+. "$srcdir/tests/lib.sh"
 
 su=$(command -v suricata-update)
 if [ -z "$su" ]; then

@@ -21,23 +21,14 @@ srcdir=$(cd "${2:-$(dirname "$0")/../..}" && pwd)
 bin=$builddir/src/suricata
 pcaps=$srcdir/tests/data/pcaps
 uclient=$srcdir/tests/live/uclient.py
-pass=0 fail=0
-
-ok() { echo "PASS: unix-socket runmode: $1"; pass=$((pass + 1)); }
-bad() { echo "FAIL: unix-socket runmode: $1"; fail=$((fail + 1)); }
-finish() { echo "$pass passed, $fail failed"; [ "$fail" -eq 0 ]; exit; }
+T_NAME="unix-socket runmode"
+. "$srcdir/tests/lib.sh"
 
 tmp=$(mktemp -d /tmp/usock-test.XXXXXX)
 epid=
 wpid=
 trap '[ -n "$epid" ] && kill "$epid" 2> /dev/null; [ -n "$wpid" ] && kill "$wpid" 2> /dev/null; rm -rf "$tmp"' EXIT
 sock=$tmp/command.socket
-uc() { python3 "$uclient" "$sock" "$@"; }
-# a field of an answer: jq ANSWER PYTHON-EXPR (a = the answer)
-jq() { python3 -c 'import json,sys; a=json.loads(sys.argv[1]); print(eval(sys.argv[2]))' "$1" "$2" 2> /dev/null; }
-expect() { # WHAT ANSWER EXPR
-	if [ "$(jq "$2" "$3")" = True ]; then ok "$1"; else bad "$1: got $2"; fi
-}
 # the sorted (sid, src, dst, sp, dp, pcap_cnt) of eve.json's alerts
 alerts() { python3 - "$1" <<'PY'
 import json, sys
@@ -52,15 +43,6 @@ except OSError:
 	pass
 print("\n".join(sorted(out)))
 PY
-}
-wait_for() { # SECONDS PYTHON-CONDITION-ON-ANSWER COMMAND...
-	local n=$(( $1 * 10 )) cond=$2 a; shift 2
-	for _ in $(seq 1 $n); do
-		a=$(uc "$@" 2> /dev/null)
-		[ "$(jq "$a" "$cond")" = True ] && return 0
-		sleep 0.1
-	done
-	return 1
 }
 
 # the "slow" file is endless: a FIFO that a writer fills with small UDP

@@ -1,11 +1,13 @@
 /* Helpers shared by the app-layer unit tests (test_http, test_smtp,
  * test_dns_proto, test_frames, test_ftp, test_ssh, test_dcerpc): the app
- * layer's counters registered once per process, and an IPv4 flow from
- * 10.0.0.1 with an app-layer thread to feed it. */
+ * layer's counters registered once per process, an IPv4 flow from
+ * 10.0.0.1 with an app-layer thread to feed it, and rules loaded from a
+ * string to count what the keywords accept. */
 #ifndef TESTS_UNIT_APP_TEST_UTIL_H
 #define TESTS_UNIT_APP_TEST_UTIL_H
 
 #include "app-layer/app-layer.h"
+#include "detect/detect-parse.h"
 #include "flow/flow.h"
 #include "stats/counters.h"
 
@@ -59,6 +61,27 @@ static inline void app_test_init(AppTestCtx *c, uint8_t proto, const char *dst,
 {
 	app_layer_config_load(&c->cfg);
 	app_test_start(c, proto, dst, sp, dp);
+}
+
+/* Loads rules text into a table of its own and counts what loaded, failed
+ * and was skipped (skipped may be NULL): the loader's answer, the table
+ * freed. */
+static inline int test_load_rules(const char *text, int *loaded, int *failed, int *skipped)
+{
+	SigTable *t = sig_table_new();
+	RuleLoadConfig rc = { .quiet = 1 };
+	char err[256];
+	int r;
+
+	if (!t)
+		return -1;
+	r = sig_load_string(t, text, "t.rules", &rc, err, sizeof(err));
+	*loaded = t->loaded;
+	*failed = t->failed;
+	if (skipped)
+		*skipped = t->skipped;
+	sig_table_free(t);
+	return r;
 }
 
 static inline void app_test_free(AppTestCtx *c)

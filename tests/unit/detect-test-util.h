@@ -6,8 +6,11 @@
 #include "detect/engine.h"
 #include "stats/counters.h"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 
 typedef struct Env {
 	SigTable *t;
@@ -47,6 +50,30 @@ static inline int env_init_max(Env *e, const char *rules, enum mpm_algo algo,
 	DetectConfig dc = { .algo = algo, .alert_max = alert_max };
 
 	return env_init_cfg(e, rules, &dc);
+}
+
+/* A TCP/IPv4 packet src:40000 -> dst:dp (host order addresses), PSH|ACK,
+ * TTL 64, packet 1 of its capture, with payload; no flow. Tests set what
+ * they look at beyond that. */
+static inline void test_tcp4(Packet *p, uint32_t src, uint32_t dst, uint16_t dp,
+			     const void *payload, size_t len)
+{
+	static uint8_t l4[20];
+
+	memset(p, 0, sizeof(*p));
+	p->ip_version = 4;
+	p->proto = IPPROTO_TCP;
+	p->src.family = p->dst.family = AF_INET;
+	p->src.a.u32[0] = htonl(src);
+	p->dst.a.u32[0] = htonl(dst);
+	p->sp = 40000;
+	p->dp = dp;
+	p->l4 = l4;
+	p->tcp_flags = 0x18;
+	p->ttl = 64;
+	p->payload = (const uint8_t *)payload;
+	p->payload_len = (uint16_t)len;
+	p->pcap_cnt = 1;
 }
 
 static inline void env_free(Env *e)

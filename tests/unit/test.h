@@ -21,15 +21,7 @@ void test_fail(const char *file, int line, const char *what);
 /* Path of a file under tests/ (set from TESTS_DIR by the harness). */
 const char *test_data_path(const char *rel);
 
-/* xorshift64*: a fixed seed gives the same sequence everywhere, so a
- * property test's failure reproduces. */
-static inline uint32_t test_rand32(uint64_t *state)
-{
-	*state ^= *state >> 12;
-	*state ^= *state << 25;
-	*state ^= *state >> 27;
-	return (uint32_t)((*state * 2685821657736338717ull) >> 32);
-}
+#include "test-util.h"
 
 #define TEST(name)                                                        \
 	static void name(void);                                               \

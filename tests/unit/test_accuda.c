@@ -78,8 +78,7 @@ static uint32_t rnd_state = 12345;
 
 static uint32_t rnd(void)
 {
-	rnd_state = rnd_state * 1103515245u + 12345u;
-	return rnd_state >> 8;
+	return test_lcg(&rnd_state);
 }
 
 static uint8_t rnd_byte(void)

@@ -17,55 +17,6 @@
 #include <unistd.h>
 
 
-static char *make_tmpdir(void)
-{
-	static char dir[64];
-
-	snprintf(dir, sizeof(dir), "/tmp/test_alert_out.XXXXXX");
-	return mkdtemp(dir);
-}
-
-
-
-/* Line i (0-based) of a file, raw, without its newline; NULL when absent. */
-static char *file_line(const char *path, int i)
-{
-	char *s = slurp(path), *start, *nl, *out = NULL;
-
-	if (!s)
-		return NULL;
-	start = s;
-	while (i-- > 0 && (nl = strchr(start, '\n')))
-		start = nl + 1;
-	if (i < 0 && *start) {
-		nl = strchr(start, '\n');
-		if (nl)
-			*nl = '\0';
-		out = strdup(start);
-	}
-	free(s);
-	return out;
-}
-
-static json_t *eve_line(const char *path, int i)
-{
-	char *l = file_line(path, i);
-	json_t *o = l ? json_loads(l, 0, NULL) : NULL;
-
-	free(l);
-	return o;
-}
-
-
-
-static const char *jstr(json_t *o, const char *path)
-{
-	json_t *v = jget(o, path);
-
-	return json_is_string(v) ? json_string_value(v) : NULL;
-}
-
-
 /* Top-level keys of a raw eve line, in order, joined by ','. */
 static void top_keys(const char *line, char *out, size_t len)
 {
@@ -124,42 +75,6 @@ static const char yaml_payload[] =
 	"            metadata: no\n";
 
 
-
-/* tests/e2e/eve-validate.py when python3-jsonschema and the schema are there:
- * 1 valid, 0 invalid, -1 not checked. */
-static int schema_valid(const char *eve)
-{
-	const char *schema = getenv("EVE_SCHEMA");
-	char cmd[1536], def[512], script[512], out[4096];
-	FILE *pipe;
-	size_t n;
-	int rc;
-
-#ifdef SURICATA_TOP_SRCDIR
-	snprintf(def, sizeof(def), "%s/../shared/data/eve-schema.json", SURICATA_TOP_SRCDIR);
-	snprintf(script, sizeof(script), "%s/tests/e2e/eve-validate.py", SURICATA_TOP_SRCDIR);
-#else
-	snprintf(def, sizeof(def), "../shared/data/eve-schema.json");
-	snprintf(script, sizeof(script), "%s", test_data_path("e2e/eve-validate.py"));
-#endif
-	if (!schema)
-		schema = def;
-	if (access(schema, R_OK) != 0 || access(script, R_OK) != 0 ||
-	    access("/usr/bin/python3", X_OK) != 0)
-		return -1;
-	snprintf(cmd, sizeof(cmd), "/usr/bin/python3 '%s' '%s' '%s' 2>&1", script, schema, eve);
-	pipe = popen(cmd, "r");
-	if (!pipe)
-		return -1;
-	n = fread(out, 1, sizeof(out) - 1, pipe);
-	out[n] = '\0';
-	rc = pclose(pipe);
-	if (!WIFEXITED(rc) || WEXITSTATUS(rc) == 2)
-		return -1;
-	if (WEXITSTATUS(rc) != 0)
-		printf("  schema: %s", out);
-	return WEXITSTATUS(rc) == 0;
-}
 
 /* ---- packets and flows by hand ---- */
 
@@ -302,7 +217,7 @@ TEST(alert_config_metadata_map_and_bad_values)
 
 TEST(alert_eve_fields_and_order_match_suricata)
 {
-	char *dir = make_tmpdir();
+	char *dir = make_tmpdir("test_alert_out");
 	char eve[256], keys[300];
 	static const char *const md[] = {
 		"created_at 2010_07_30", "former_category POLICY", "created_at 2011_01_01",
@@ -374,7 +289,7 @@ TEST(alert_eve_fields_and_order_match_suricata)
 
 TEST(alert_eve_no_classtype_empty_category_severity_3)
 {
-	char *dir = make_tmpdir();
+	char *dir = make_tmpdir("test_alert_out");
 	char eve[256];
 	Outputs *o;
 	Packet p;
@@ -422,7 +337,7 @@ static Outputs *open_ips_in(const char *dir, const char *yaml)
 
 TEST(alert_actions_ids_ips_and_pass)
 {
-	char *dir = make_tmpdir();
+	char *dir = make_tmpdir("test_alert_out");
 	char eve[256], fast[256];
 	char *l;
 	Outputs *o;
@@ -501,7 +416,7 @@ static AppLayerThread *http_flow(AppLayerConfig *cfg, Flow *f)
  * of its transactions the "http" object, before app_proto. */
 TEST(alert_on_tx_adds_http_before_app_proto)
 {
-	char *dir = make_tmpdir();
+	char *dir = make_tmpdir("test_alert_out");
 	char eve[256], keys[300];
 	AppLayerConfig cfg;
 	AppLayerThread *at;
@@ -554,7 +469,7 @@ TEST(alert_on_tx_adds_http_before_app_proto)
 
 TEST(alert_payload_printable_packet_and_stream_cut)
 {
-	char *dir = make_tmpdir();
+	char *dir = make_tmpdir("test_alert_out");
 	char eve[256], keys[300];
 	static const uint8_t chunk[] = "0123456789abcdef";
 	char *line;
@@ -620,7 +535,7 @@ TEST(alert_payload_printable_packet_and_stream_cut)
 
 TEST(alert_icmp_and_ipv6_eve_header)
 {
-	char *dir = make_tmpdir();
+	char *dir = make_tmpdir("test_alert_out");
 	char eve[256];
 	Outputs *o;
 	Packet p;
@@ -664,7 +579,7 @@ TEST(alert_icmp_and_ipv6_eve_header)
  * UTF-8 in a value become '?'. The drop records' tree of it is the same. */
 TEST(alert_metadata_grouped_escaped_and_bad_keys_skipped)
 {
-	char *dir = make_tmpdir();
+	char *dir = make_tmpdir("test_alert_out");
 	char eve[256], key200[220], buf[2048];
 	static const char *md[9];
 	char *line;
@@ -730,7 +645,7 @@ static const char yaml_big_payload[] =
 TEST(alert_record_over_a_mebibyte_written_whole)
 {
 	enum { N = 900000 };
-	char *dir = make_tmpdir();
+	char *dir = make_tmpdir("test_alert_out");
 	char eve[256];
 	uint8_t *data = malloc(N);
 	char *want = malloc(N + 1);
@@ -775,7 +690,7 @@ TEST(alert_record_over_a_mebibyte_written_whole)
 
 static char *fast_for(const Packet *p, const AlertInfo *a)
 {
-	char *dir = make_tmpdir();
+	char *dir = make_tmpdir("test_alert_out");
 	char fast[256];
 	char *l;
 	Outputs *o;
@@ -970,7 +885,7 @@ static void *alert_thread(void *arg)
 
 TEST(alert_writers_keep_lines_whole_across_threads)
 {
-	char *dir = make_tmpdir();
+	char *dir = make_tmpdir("test_alert_out");
 	char eve[256], fast[256];
 	pthread_t t[THREADS];
 	int bad = 0;

@@ -354,22 +354,7 @@ TEST(asn1_option_errors)
 
 static void mk_tcp(Packet *p, const uint8_t *payload, size_t len)
 {
-	static uint8_t l4[20];
-
-	memset(p, 0, sizeof(*p));
-	p->ip_version = 4;
-	p->proto = IPPROTO_TCP;
-	p->src.family = p->dst.family = AF_INET;
-	p->src.a.u32[0] = htonl(0x0a000001);
-	p->dst.a.u32[0] = htonl(0x0a000002);
-	p->sp = 40000;
-	p->dp = 88;
-	p->l4 = l4;
-	p->tcp_flags = 0x18;
-	p->ttl = 64;
-	p->payload = payload;
-	p->payload_len = (uint16_t)len;
-	p->pcap_cnt = 1;
+	test_tcp4(p, 0x0a000001, 0x0a000002, 88, payload, len);
 }
 
 static int hit(const char *rule, const uint8_t *payload, size_t len)

@@ -21,22 +21,8 @@ static int env_init(Env *e, const char *rules, enum mpm_algo algo)
 
 static void mk_tcp(Packet *p, const char *payload, size_t len, uint8_t flags)
 {
-	static uint8_t l4[20];
-
-	memset(p, 0, sizeof(*p));
-	p->ip_version = 4;
-	p->proto = IPPROTO_TCP;
-	p->src.family = p->dst.family = AF_INET;
-	p->src.a.u32[0] = htonl(0x0a000001);
-	p->dst.a.u32[0] = htonl(0x0a000002);
-	p->sp = 40000;
-	p->dp = 80;
-	p->l4 = l4;
+	test_tcp4(p, 0x0a000001, 0x0a000002, 80, payload, len);
 	p->tcp_flags = flags;
-	p->ttl = 64;
-	p->payload = (const uint8_t *)payload;
-	p->payload_len = (uint16_t)len;
-	p->pcap_cnt = 1;
 }
 
 /* Runs p and returns 1 when sid alerted. */
@@ -922,7 +908,7 @@ TEST(tx_rules_numbered_per_protocol_class)
 	Env e;
 
 	CHECK_EQ(env_init(&e, rules, MPM_AC), 0);
-	CHECK_EQ(e.de->nhttp, 7);
+	CHECK_EQ(e.de->ntx_rules, 7);
 	CHECK_EQ(e.de->ntx[ALPROTO_HTTP1], 2);
 	CHECK_EQ(e.de->ntx[ALPROTO_DNS], 2);
 	CHECK_EQ(e.de->ntx[ALPROTO_DCERPC], 2);
@@ -934,7 +920,7 @@ TEST(tx_rules_numbered_per_protocol_class)
 		const DetectSig *ds = &e.de->sigs[i];
 		uint32_t sid = ds->s->sid;
 
-		CHECK_EQ(ds->has_http, sid != 8);
+		CHECK_EQ(ds->is_tx, sid != 8);
 		if (sid >= 1 && sid <= 7)
 			CHECK_EQ(ds->hidx, want_hidx[sid - 1]);
 	}

@@ -31,22 +31,7 @@ static int env_dc(Env *e, const char *rules, const DetectConfig *tables)
 
 static void mk_pkt(Packet *p, uint32_t src, long sec)
 {
-	static uint8_t l4[20];
-
-	memset(p, 0, sizeof(*p));
-	p->ip_version = 4;
-	p->proto = IPPROTO_TCP;
-	p->src.family = p->dst.family = AF_INET;
-	p->src.a.u32[0] = htonl(src);
-	p->dst.a.u32[0] = htonl(0xc0a8c801);
-	p->sp = 40000;
-	p->dp = 80;
-	p->l4 = l4;
-	p->tcp_flags = 0x18;
-	p->ttl = 64;
-	p->payload = (const uint8_t *)"x";
-	p->payload_len = 1;
-	p->pcap_cnt = 1;
+	test_tcp4(p, src, 0xc0a8c801, 80, "x", 1);
 	p->ts.tv_sec = sec;
 }
 

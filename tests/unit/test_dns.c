@@ -182,48 +182,6 @@ static char *dump(const json_t *j)
 		 : NULL;
 }
 
-/* The value at a suricata-verify style path ("answers[1].rdata"). */
-static json_t *jpath(json_t *j, const char *path)
-{
-	char key[128];
-
-	while (j && *path) {
-		size_t n = 0;
-
-		while (*path && *path != '.' && *path != '[' && n < sizeof(key) - 1)
-			key[n++] = *path++;
-		key[n] = 0;
-		if (n)
-			j = json_object_get(j, key);
-		while (j && *path == '[') {
-			j = json_array_get(j, strtoul(path + 1, NULL, 10));
-			path = strchr(path, ']') + 1;
-		}
-		if (*path == '.')
-			path++;
-	}
-	return j;
-}
-
-static const char *jstr(json_t *j, const char *path)
-{
-	return json_string_value(jpath(j, path));
-}
-
-static long long jint(json_t *j, const char *path)
-{
-	json_t *v = jpath(j, path);
-
-	return v && json_is_integer(v) ? json_integer_value(v) : -999999;
-}
-
-static int jbool(json_t *j, const char *path)
-{
-	json_t *v = jpath(j, path);
-
-	return v ? json_is_true(v) : -1;
-}
-
 static json_t *eve(const char *h, enum dns_dir dir, uint64_t tx_id)
 {
 	struct dns_msg *m = parse_hex(h, dir, NULL);
@@ -716,7 +674,7 @@ TEST(dns_json_names_print_as_suricata)
 	m = parse_w(&w, DNS_DIR_TOSERVER, NULL);
 	CHECK_EQ(m->nqueries, 3);
 	j = dns_json_message(m, DNS_DIR_TOSERVER, 0, NULL);
-	s = dump(jpath(j, "queries"));
+	s = dump(jget(j, "queries"));
 	CHECK_STREQ(s, "[{\"rrname\":\"John\xe2\x80\x99s iMac.lo.\\u0001x\",\"rrtype\":\"A\"},"
 		       "{\"rrname\":\"a\\\\xff\\\\xc3\",\"rrtype\":\"A\"},"
 		       "{\"rrname\":\"\",\"rrtype\":\"NS\"}]");
@@ -940,13 +898,13 @@ TEST(dns_rdata_cname_ptr_ns_mx)
 	CHECK(m->complete);
 	CHECK_EQ(m->rrs[DNS_SEC_ANSWER][3].mx_pref, 10);
 	j = dns_json_message(m, DNS_DIR_TOCLIENT, 0, NULL);
-	s = dump(jpath(j, "answers"));
+	s = dump(jget(j, "answers"));
 	CHECK_STREQ(s, "[{\"rrname\":\"www.example.org\",\"rrtype\":\"CNAME\",\"ttl\":60,\"rdata\":\"web.example.org\"},"
 		       "{\"rrname\":\"4.3.2.1.in-addr.arpa\",\"rrtype\":\"PTR\",\"ttl\":60,\"rdata\":\"host.example.org\"},"
 		       "{\"rrname\":\"example.org\",\"rrtype\":\"NS\",\"ttl\":60,\"rdata\":\"ns1.example.org\"},"
 		       "{\"rrname\":\"example.org\",\"rrtype\":\"MX\",\"ttl\":60,\"rdata\":\"mail.example.org\"}]");
 	free(s);
-	s = dump(jpath(j, "grouped"));
+	s = dump(jget(j, "grouped"));
 	CHECK_STREQ(s, "{\"CNAME\":[\"web.example.org\"],\"PTR\":[\"host.example.org\"],"
 		       "\"NS\":[\"ns1.example.org\"],\"MX\":[\"mail.example.org\"]}");
 	free(s);
@@ -981,7 +939,7 @@ TEST(dns_rdata_mx_suricata_verify)
 	CHECK_STREQ(jstr(j, "answers[0].rrtype"), "MX");
 	CHECK_STREQ(jstr(j, "answers[0].rdata"), "aspmx.l.google.com");
 	CHECK_STREQ(jstr(j, "answers[4].rdata"), "alt4.aspmx.l.google.com");
-	CHECK_EQ(json_array_size(jpath(j, "grouped.MX")), 5);
+	CHECK_EQ(json_array_size(jget(j, "grouped.MX")), 5);
 	json_decref(j);
 }
 
@@ -1043,12 +1001,12 @@ TEST(dns_rdata_txt_several_strings_log_as_several_records)
 	CHECK_EQ(m->rrs[DNS_SEC_ANSWER][0].kind, DNS_RD_TXT);
 	CHECK_EQ(m->rrs[DNS_SEC_ANSWER][0].rd.txt.n, 3);
 	j = dns_json_message(m, DNS_DIR_TOCLIENT, 0, NULL);
-	s = dump(jpath(j, "answers"));
+	s = dump(jget(j, "answers"));
 	CHECK_STREQ(s, "[{\"rrname\":\"t.example\",\"rrtype\":\"TXT\",\"ttl\":9,\"rdata\":\"one\"},"
 		       "{\"rrname\":\"t.example\",\"rrtype\":\"TXT\",\"ttl\":9,\"rdata\":\"\"},"
 		       "{\"rrname\":\"t.example\",\"rrtype\":\"TXT\",\"ttl\":9,\"rdata\":\"two\"}]");
 	free(s);
-	s = dump(jpath(j, "grouped"));
+	s = dump(jget(j, "grouped"));
 	CHECK_STREQ(s, "{\"TXT\":[\"one\",\"\",\"two\"]}");
 	free(s);
 	json_decref(j);
@@ -1080,8 +1038,8 @@ TEST(dns_rdata_soa_suricata_verify)
 	CHECK_EQ(jint(j, "authorities[0].soa.retry"), 900);
 	CHECK_EQ(jint(j, "authorities[0].soa.expire"), 1209600);
 	CHECK_EQ(jint(j, "authorities[0].soa.minimum"), 86400);
-	CHECK(jpath(j, "answers") == NULL);
-	CHECK(jpath(j, "grouped") == NULL);
+	CHECK(jget(j, "answers") == NULL);
+	CHECK(jget(j, "grouped") == NULL);
 	CHECK_STREQ(jstr(j, "additionals[0].rrtype"), "OPT");
 	CHECK_STREQ(jstr(j, "additionals[0].rrname"), "");
 	json_decref(j);
@@ -1134,7 +1092,7 @@ TEST(dns_rdata_null_suricata_verify)
 	CHECK_STREQ(jstr(j, "rcode"), "NOERROR");
 	CHECK_STREQ(jstr(j, "answers[0].rdata"), "VACKD\x03\\xc5\\xe9\x01");
 
-	char *s = dump(jpath(j, "answers[0].rdata"));
+	char *s = dump(jget(j, "answers[0].rdata"));
 
 	CHECK_STREQ(s, "\"VACKD\\u0003\\\\xc5\\\\xe9\\u0001\"");
 	free(s);
@@ -1187,7 +1145,7 @@ TEST(dns_rdata_opt_options)
 	CHECK_EQ(rr->rd.opt.v[0].data.len, 8);
 
 	json_t *j = dns_json_message(m, DNS_DIR_TOSERVER, 0, NULL);
-	char *s = dump(jpath(j, "additionals"));
+	char *s = dump(jget(j, "additionals"));
 
 	CHECK_STREQ(s, "[{\"rrname\":\"\",\"rrtype\":\"OPT\",\"ttl\":0,"
 		       "\"opt\":[{\"code\":10,\"data\":\"a4f5228c58c6180a\"}]}]");
@@ -1419,7 +1377,7 @@ TEST(dns_json_types_filter_aaaa_only)
 	m = parse_hex(GAAAA_RESP, DNS_DIR_TOCLIENT, NULL);
 	j = dns_json_message(m, DNS_DIR_TOCLIENT, 0, &cfg);
 	CHECK_STREQ(jstr(j, "answers[0].rrtype"), "AAAA");
-	CHECK_EQ(json_array_size(jpath(j, "answers")), 1);
+	CHECK_EQ(json_array_size(jget(j, "answers")), 1);
 	json_decref(j);
 	dns_msg_free(m);
 }
@@ -1434,10 +1392,10 @@ TEST(dns_json_types_filter_drops_other_answers)
 	dns_json_cfg_init(&cfg);
 	dns_json_cfg_add_type(&cfg, "A");
 	j = dns_json_message(m, DNS_DIR_TOCLIENT, 0, &cfg);
-	CHECK_EQ(json_array_size(jpath(j, "answers")), 2);
+	CHECK_EQ(json_array_size(jget(j, "answers")), 2);
 	CHECK_STREQ(jstr(j, "answers[0].rrtype"), "A");
-	CHECK(jpath(j, "grouped.CNAME") == NULL);
-	CHECK_EQ(json_array_size(jpath(j, "grouped.A")), 2);
+	CHECK(jget(j, "grouped.CNAME") == NULL);
+	CHECK_EQ(json_array_size(jget(j, "grouped.A")), 2);
 	json_decref(j);
 	dns_msg_free(m);
 }
@@ -1451,16 +1409,16 @@ TEST(dns_json_formats_and_directions)
 	dns_json_cfg_init(&cfg);
 	CHECK_EQ(dns_json_cfg_add_format(&cfg, "grouped"), 0);
 	j = dns_json_message(m, DNS_DIR_TOCLIENT, 0, &cfg);
-	CHECK(jpath(j, "answers") == NULL);
-	CHECK(jpath(j, "grouped") != NULL);
+	CHECK(jget(j, "answers") == NULL);
+	CHECK(jget(j, "grouped") != NULL);
 	json_decref(j);
 
 	dns_json_cfg_init(&cfg);
 	CHECK_EQ(dns_json_cfg_add_format(&cfg, "detailed"), 0);
 	CHECK_EQ(dns_json_cfg_add_format(&cfg, "fancy"), -1);
 	j = dns_json_message(m, DNS_DIR_TOCLIENT, 0, &cfg);
-	CHECK(jpath(j, "answers") != NULL);
-	CHECK(jpath(j, "grouped") == NULL);
+	CHECK(jget(j, "answers") != NULL);
+	CHECK(jget(j, "grouped") == NULL);
 	json_decref(j);
 
 	dns_json_cfg_init(&cfg);
@@ -1490,7 +1448,7 @@ TEST(dns_json_rcode_and_flags_of_odd_messages)
 	CHECK_EQ(jbool(j, "rd"), 1);
 	CHECK_EQ(jbool(j, "ra"), 1);
 	CHECK_EQ(jbool(j, "z"), 1);
-	CHECK(jpath(j, "queries") == NULL);
+	CHECK(jget(j, "queries") == NULL);
 	json_decref(j);
 	dns_msg_free(m);
 
@@ -1677,7 +1635,7 @@ TEST(dns_txs_per_message_task_7018)
 	CHECK_STREQ(jstr(j, "answers[0].rrtype"), "A");
 	CHECK_STREQ(jstr(j, "type"), "response");
 	CHECK_EQ(jint(j, "version"), 3);
-	CHECK(jpath(j, "tx_id") == NULL);
+	CHECK(jget(j, "tx_id") == NULL);
 	json_decref(j);
 
 	/* task-7018-dns-ips-stream-rule: the first answer */
@@ -1995,7 +1953,7 @@ TEST(dns_z_bit_suricata_verify)
 	CHECK_STREQ(jstr(j, "flags"), "8180");
 	CHECK_STREQ(jstr(j, "grouped.A[0]"), "142.251.32.68");
 	CHECK_EQ(jint(j, "id"), 1);
-	CHECK(jpath(j, "z") == NULL);
+	CHECK(jget(j, "z") == NULL);
 	json_decref(j);
 	dns_txs_free(&s);
 }
@@ -2229,7 +2187,7 @@ TEST(dns_json_truncated_flags_in_authorities)
 	CHECK_EQ(jbool(j, "authorities[0].rrname_truncated"), 1);
 	CHECK_EQ(jbool(j, "authorities[0].rdata_truncated"), 1);
 	CHECK_EQ(strlen(jstr(j, "authorities[0].rdata")), DNS_NAME_MAX);
-	CHECK(jpath(j, "authorities[1].rrname_truncated") == NULL);
+	CHECK(jget(j, "authorities[1].rrname_truncated") == NULL);
 	CHECK_EQ(jbool(j, "authorities[1].soa.mname_truncated"), 1);
 	CHECK_STREQ(jstr(j, "authorities[1].soa.rname"), "r.zone");
 	CHECK_EQ(jint(j, "authorities[1].soa.minimum"), 4);
@@ -2322,7 +2280,7 @@ TEST(dns_grouped_interleaved_types_and_written_equals_tree)
 	m = parse_w(&w, DNS_DIR_TOCLIENT, NULL);
 	CHECK(m->complete);
 	j = dns_json_message(m, DNS_DIR_TOCLIENT, 0, NULL);
-	s = dump(jpath(j, "grouped"));
+	s = dump(jget(j, "grouped"));
 	CHECK_STREQ(s, "{\"A\":[\"1.2.3.4\",\"5.6.7.8\"],\"CNAME\":[\"a.example\",\"b.example\"],"
 		       "\"TXT\":[\"one\",\"two\"]}");
 	free(s);
@@ -2386,12 +2344,6 @@ TEST(dns_v2_query_and_answer_records)
 	dns_msg_free(m);
 }
 
-static uint32_t prng(uint32_t *seed)
-{
-	*seed = *seed * 1103515245u + 12345u;
-	return *seed >> 8;
-}
-
 /* Random bytes, biased to what needs escaping: high bytes (not UTF-8, the
  * \xnn form), '"', '\\', control characters, and some valid UTF-8. */
 static void wjunk(struct w *w, uint32_t *seed, size_t n)
@@ -2400,7 +2352,7 @@ static void wjunk(struct w *w, uint32_t *seed, size_t n)
 					 0x7f, '/', 'a', 'Z', 0x80, 0xc3, 0xa9, 0xff, 0xed };
 
 	for (size_t i = 0; i < n; i++) {
-		uint32_t r = prng(seed);
+		uint32_t r = test_lcg(seed);
 
 		w8(w, r & 1 ? picks[(r >> 1) % sizeof(picks)] : (r >> 4) & 0xff);
 	}
@@ -2418,8 +2370,8 @@ TEST(dns_written_equals_tree_random_messages)
 
 	for (int iter = 0; iter < 400; iter++) {
 		struct w w;
-		unsigned nan = 1 + prng(&seed) % 5, flags = 0x8000 | (prng(&seed) & 0x7fff);
-		uint32_t qtype = types[prng(&seed) % 10];
+		unsigned nan = 1 + test_lcg(&seed) % 5, flags = 0x8000 | (test_lcg(&seed) & 0x7fff);
+		uint32_t qtype = types[test_lcg(&seed) % 10];
 		uint8_t addr[4][4];
 		unsigned naddr = 0;
 		struct dns_msg *m;
@@ -2429,17 +2381,17 @@ TEST(dns_written_equals_tree_random_messages)
 		size_t n;
 
 		flags &= ~0x7800u;   /* opcode 0: a response that parses */
-		whdr(&w, prng(&seed) & 0xffff, flags, 1, nan, 0, 0);
+		whdr(&w, test_lcg(&seed) & 0xffff, flags, 1, nan, 0, 0);
 		wname(&w, "example.org");
 		w16(&w, qtype);
 		w16(&w, 1);
 		for (unsigned a = 0; a < nan; a++) {
-			unsigned t = types[prng(&seed) % 10];
-			size_t at = wrr(&w, "example.org", t, prng(&seed));
+			unsigned t = types[test_lcg(&seed) % 10];
+			size_t at = wrr(&w, "example.org", t, test_lcg(&seed));
 
 			if (t == 1 && naddr < 4) {
 				for (int k = 0; k < 4; k++)
-					addr[naddr][k] = (uint8_t)prng(&seed);
+					addr[naddr][k] = (uint8_t)test_lcg(&seed);
 				/* the edges of each byte's width */
 				if (iter % 4 == 0)
 					memset(addr[naddr], iter % 8 ? 0 : 255, 4);
@@ -2449,14 +2401,14 @@ TEST(dns_written_equals_tree_random_messages)
 			} else if (t == 28) {
 				wjunk(&w, &seed, 16);
 			} else if (t == 16) {
-				size_t len = prng(&seed) % 60;
+				size_t len = test_lcg(&seed) % 60;
 
 				w8(&w, (unsigned)len);
 				wjunk(&w, &seed, len);
 			} else if (t == 5 || t == 12) {
 				wname(&w, "a.example");
 			} else {
-				wjunk(&w, &seed, prng(&seed) % (iter % 10 ? 80 : 2000));
+				wjunk(&w, &seed, test_lcg(&seed) % (iter % 10 ? 80 : 2000));
 			}
 			wrdlen(&w, at);
 		}

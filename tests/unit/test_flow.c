@@ -7,11 +7,6 @@
 #include <netinet/in.h>
 #include <stdlib.h>
 
-#define TH_FIN 0x01
-#define TH_SYN 0x02
-#define TH_RST 0x04
-#define TH_ACK 0x10
-
 /* Counters are registered once per process; every test gets a fresh block. */
 static ThreadCounters *test_counters(void)
 {

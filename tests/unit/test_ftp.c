@@ -363,25 +363,11 @@ TEST(expectations_expire_and_stay_bounded)
 
 /* ---- keywords ---- */
 
-static int load_rules(const char *text, int *loaded, int *failed)
-{
-	SigTable *t = sig_table_new();
-	RuleLoadConfig rc = { .quiet = 1 };
-	char err[256];
-	int r;
-
-	r = sig_load_string(t, text, "t.rules", &rc, err, sizeof(err));
-	*loaded = t->loaded;
-	*failed = t->failed;
-	sig_table_free(t);
-	return r;
-}
-
 TEST(ftp_rule_keywords_load_and_reject)
 {
 	int l, f, r;
 
-	r = load_rules(
+	r = test_load_rules(
 		"alert ftp any any -> any any (ftp.command; content:\"USER\"; ftp.command_data; content:\"anon\"; sid:1;)\n"
 		"alert ftp any any -> any any (flow:to_client; ftp.reply; content:\"Goodbye\"; sid:2;)\n"
 		"alert ftp any any -> any any (ftp.completion_code; content:\"226\"; sid:3;)\n"
@@ -391,15 +377,15 @@ TEST(ftp_rule_keywords_load_and_reject)
 		"alert tcp any any -> any 21 (content:\"PORT\"; ftpbounce; sid:7;)\n"
 		"alert ftp-data any any -> any any (ftpdata_command:stor; sid:8;)\n"
 		"alert tcp any any -> any any (app-layer-protocol:ftp-data; sid:9;)\n",
-		&l, &f);
+		&l, &f, NULL);
 	CHECK_EQ(r, 0);
 	CHECK_EQ(l, 9);
-	load_rules("alert ftp any any -> any any (ftp.mode:sideways; sid:1;)\n"
-		   "alert ftp any any -> any any (ftp.reply_received:maybe; sid:2;)\n"
-		   "alert http any any -> any any (ftp.command; content:\"x\"; sid:3;)\n"
-		   "alert ftp any any -> any any (ftpdata_command:list; sid:4;)\n"
-		   "alert ftp any any -> any any (ftp.dynamic_port:70000; sid:5;)\n",
-		   &l, &f);
+	test_load_rules("alert ftp any any -> any any (ftp.mode:sideways; sid:1;)\n"
+			"alert ftp any any -> any any (ftp.reply_received:maybe; sid:2;)\n"
+			"alert http any any -> any any (ftp.command; content:\"x\"; sid:3;)\n"
+			"alert ftp any any -> any any (ftpdata_command:list; sid:4;)\n"
+			"alert ftp any any -> any any (ftp.dynamic_port:70000; sid:5;)\n",
+			&l, &f, NULL);
 	CHECK_EQ(l, 0);
 	CHECK_EQ(f, 5);
 }

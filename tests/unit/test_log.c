@@ -12,7 +12,7 @@ struct captured {
 	char err[512];
 };
 
-static void slurp(FILE *f, char *buf, size_t len)
+static void read_stream(FILE *f, char *buf, size_t len)
 {
 	size_t got;
 
@@ -43,8 +43,8 @@ static int log_captured(enum log_level lvl, const char *text, struct captured *c
 	dup2(se, 2);
 	close(so);
 	close(se);
-	slurp(o, c->out, sizeof(c->out));
-	slurp(e, c->err, sizeof(c->err));
+	read_stream(o, c->out, sizeof(c->out));
+	read_stream(e, c->err, sizeof(c->err));
 	return 0;
 }
 

@@ -12,7 +12,6 @@
 #include <netinet/in.h>
 #include <stdlib.h>
 
-#define TH_ACK 0x10
 #define TS 0
 #define TC 1
 

@@ -18,53 +18,6 @@
 #include <unistd.h>
 
 
-static char *make_tmpdir(void)
-{
-	static char dir[64];
-
-	snprintf(dir, sizeof(dir), "/tmp/test_output.XXXXXX");
-	return mkdtemp(dir);
-}
-
-
-
-/* Line i (0-based) of eve.json, parsed; NULL when absent or invalid. */
-static json_t *eve_line(const char *path, int i)
-{
-	FILE *f = fopen(path, "r");
-	char line[65536];
-	json_t *o = NULL;
-
-	if (!f)
-		return NULL;
-	while (fgets(line, sizeof(line), f)) {
-		if (i-- == 0) {
-			o = json_loads(line, 0, NULL);
-			break;
-		}
-	}
-	fclose(f);
-	return o;
-}
-
-
-static const char *jstr(json_t *o, const char *path)
-{
-	char key[128], *dot;
-	json_t *cur = o;
-	const char *p = path;
-
-	while (cur && (dot = strchr(p, '.'))) {
-		snprintf(key, sizeof(key), "%.*s", (int)(dot - p), p);
-		cur = json_object_get(cur, key);
-		p = dot + 1;
-	}
-	cur = cur ? json_object_get(cur, p) : NULL;
-	return json_is_string(cur) ? json_string_value(cur) : NULL;
-}
-
-
-
 static const char base_yaml[] =
 	"stats:\n"
 	"  enabled: yes\n"
@@ -236,45 +189,9 @@ static void tcp_flow(Flow *f)
 
 
 
-/* Runs tests/e2e/eve-validate.py when python3-jsonschema and the schema are
- * there: 1 valid, 0 invalid, -1 not checked. */
-static int schema_valid(const char *eve)
-{
-	const char *schema = getenv("EVE_SCHEMA");
-	char cmd[1536], def[512], script[512], out[4096];
-	FILE *pipe;
-	size_t n;
-	int rc;
-
-#ifdef SURICATA_TOP_SRCDIR
-	snprintf(def, sizeof(def), "%s/../shared/data/eve-schema.json", SURICATA_TOP_SRCDIR);
-	snprintf(script, sizeof(script), "%s/tests/e2e/eve-validate.py", SURICATA_TOP_SRCDIR);
-#else
-	snprintf(def, sizeof(def), "../shared/data/eve-schema.json");
-	snprintf(script, sizeof(script), "%s", test_data_path("e2e/eve-validate.py"));
-#endif
-	if (!schema)
-		schema = def;
-	if (access(schema, R_OK) != 0 || access(script, R_OK) != 0 ||
-	    access("/usr/bin/python3", X_OK) != 0)
-		return -1;
-	snprintf(cmd, sizeof(cmd), "/usr/bin/python3 '%s' '%s' '%s' 2>&1", script, schema, eve);
-	pipe = popen(cmd, "r");
-	if (!pipe)
-		return -1;
-	n = fread(out, 1, sizeof(out) - 1, pipe);
-	out[n] = '\0';
-	rc = pclose(pipe);
-	if (!WIFEXITED(rc) || WEXITSTATUS(rc) == 2)
-		return -1;
-	if (WEXITSTATUS(rc) != 0)
-		printf("  schema: %s", out); /* the first invalid record */
-	return WEXITSTATUS(rc) == 0;
-}
-
 TEST(output_flow_record_fields)
 {
-	char *dir = make_tmpdir();
+	char *dir = make_tmpdir("test_output");
 	char eve[256];
 	Outputs *o;
 	Flow f;
@@ -368,8 +285,8 @@ TEST(output_flow_records_through_the_writer_thread)
 
 	utc();
 	/* make_tmpdir's name is one static buffer */
-	snprintf(dir, sizeof(dir), "%s", make_tmpdir());
-	snprintf(sync_dir, sizeof(sync_dir), "%s", make_tmpdir());
+	snprintf(dir, sizeof(dir), "%s", make_tmpdir("test_output"));
+	snprintf(sync_dir, sizeof(sync_dir), "%s", make_tmpdir("test_output"));
 	CHECK(strcmp(dir, sync_dir) != 0);
 	/* the synchronous record of flow 1000 of thread 0, for comparison */
 	o = open_in(sync_dir, base_yaml);
@@ -425,7 +342,7 @@ TEST(output_flow_records_through_the_writer_thread)
 
 TEST(output_header_key_order_and_ipv6_vlan)
 {
-	char *dir = make_tmpdir();
+	char *dir = make_tmpdir("test_output");
 	char eve[256], *text;
 	Outputs *o;
 	Flow f;
@@ -501,7 +418,7 @@ TEST(output_stats_eve_nested_and_stats_log_table)
 {
 	static const char *names[] = { "decoder.pkts", "decoder.event.ipv4.trunc_pkt",
 				       "flow.total", "flow.end.state.new" };
-	char *dir = make_tmpdir();
+	char *dir = make_tmpdir("test_output");
 	char eve[256], slog[256], *text;
 	uint64_t *snap;
 	struct timeval ts = { 1796000000, 0 };
@@ -565,7 +482,7 @@ TEST(output_stats_record_validates_against_schema)
 {
 	static const char *names[] = { "decoder.pkts", "decoder.bytes", "flow.tcp",
 				       "flow.memuse", "tcp.syn" };
-	char *dir = make_tmpdir();
+	char *dir = make_tmpdir("test_output");
 	char eve[256], *yaml, *d;
 	uint64_t *snap;
 	struct timeval ts = { 1796000000, 0 };
@@ -596,7 +513,7 @@ TEST(output_stats_record_validates_against_schema)
 
 TEST(output_append_and_truncate)
 {
-	char *dir = make_tmpdir();
+	char *dir = make_tmpdir("test_output");
 	char fast[256], eve[256];
 	Outputs *o;
 
@@ -645,7 +562,7 @@ static void *writer(void *argp)
 
 TEST(output_eve_write_lines_stay_whole_across_threads)
 {
-	char *dir = make_tmpdir();
+	char *dir = make_tmpdir("test_output");
 	char eve[256], line[512];
 	pthread_t th[4];
 	struct writer_arg args[4];
@@ -687,7 +604,7 @@ TEST(output_eve_write_small_and_large_records_whole)
 {
 	static const size_t sizes[] = { 10, 8160, 8164, 8165, 8166, 8192, 20000 };
 	size_t n = sizeof(sizes) / sizeof(sizes[0]);
-	char *dir = make_tmpdir();
+	char *dir = make_tmpdir("test_output");
 	char eve[256];
 	char *pad = malloc(20001), *line = malloc(32768);
 	Outputs *o;
@@ -931,7 +848,7 @@ static void write_records(Outputs *o, int from, int to)
 
 TEST(output_full_file_loses_whole_records_counts_them_and_resumes)
 {
-	char *dir = make_tmpdir();
+	char *dir = make_tmpdir("test_output");
 	char eve[256];
 	struct rlimit saved, small;
 	uint64_t errors, lost, lost_total0 = output_lost_total();
@@ -968,7 +885,7 @@ TEST(output_full_file_loses_whole_records_counts_them_and_resumes)
 
 TEST(output_append_ends_a_cut_last_line_first)
 {
-	char *dir = make_tmpdir();
+	char *dir = make_tmpdir("test_output");
 	char eve[256];
 	FILE *f;
 	char *s;

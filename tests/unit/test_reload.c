@@ -19,22 +19,7 @@
 
 static void mk_tcp(Packet *p, Flow *f, const char *payload)
 {
-	static uint8_t l4[20];
-
-	memset(p, 0, sizeof(*p));
-	p->ip_version = 4;
-	p->proto = IPPROTO_TCP;
-	p->src.family = p->dst.family = AF_INET;
-	p->src.a.u32[0] = htonl(0x0a000001);
-	p->dst.a.u32[0] = htonl(0x0a000002);
-	p->sp = 40000;
-	p->dp = 80;
-	p->l4 = l4;
-	p->tcp_flags = 0x18;
-	p->ttl = 64;
-	p->payload = (const uint8_t *)payload;
-	p->payload_len = (uint16_t)strlen(payload);
-	p->pcap_cnt = 1;
+	test_tcp4(p, 0x0a000001, 0x0a000002, 80, payload, strlen(payload));
 	p->ts.tv_sec = 1000;
 	if (f) {
 		p->flow = f;

@@ -480,27 +480,11 @@ TEST(smb_names_and_formats)
 	CHECK_STREQ(buf, "\xf0\x9f\x98\x80");
 }
 
-static int load_rules(const char *text, int *loaded, int *failed)
-{
-	SigTable *t = sig_table_new();
-	RuleLoadConfig rc = { .quiet = 1 };
-	char err[256];
-	int r;
-
-	if (!t)
-		return -1;
-	r = sig_load_string(t, text, "t.rules", &rc, err, sizeof(err));
-	*loaded = t->loaded;
-	*failed = t->failed;
-	sig_table_free(t);
-	return r;
-}
-
 TEST(smb_rule_keywords_load_and_reject)
 {
 	int l, f, r;
 
-	r = load_rules(
+	r = test_load_rules(
 		"alert smb any any -> any any (smb.share; content:\"C$\"; sid:1;)\n"
 		"alert smb any any -> any any (smb_named_pipe; content:\"IPC$\"; sid:2;)\n"
 		"alert tcp any any -> any any (smb.ntlmssp_user; content:\"admin\"; sid:3;)\n"
@@ -508,15 +492,15 @@ TEST(smb_rule_keywords_load_and_reject)
 		"alert smb any any -> any any (smb.version:1; sid:5;)\n"
 		"alert smb any any -> any any (smb.version:!2; sid:6;)\n"
 		"alert smb any any -> any any (content:\"|ff|SMB\"; offset:4; sid:7;)\n",
-		&l, &f);
+		&l, &f, NULL);
 	CHECK_EQ(r, 0);
 	CHECK_EQ(l, 7);
 	CHECK_EQ(f, 0);
-	load_rules("alert smb any any -> any any (smb.version:4; sid:1;)\n"
-		   "alert http any any -> any any (smb.share; content:\"x\"; sid:2;)\n"
-		   "alert udp any any -> any any (smb.share; content:\"x\"; sid:3;)\n"
-		   "alert smb any any -> any any (smb.version; sid:4;)\n",
-		   &l, &f);
+	test_load_rules("alert smb any any -> any any (smb.version:4; sid:1;)\n"
+			"alert http any any -> any any (smb.share; content:\"x\"; sid:2;)\n"
+			"alert udp any any -> any any (smb.share; content:\"x\"; sid:3;)\n"
+			"alert smb any any -> any any (smb.version; sid:4;)\n",
+			&l, &f, NULL);
 	CHECK_EQ(l, 0);
 	CHECK_EQ(f, 4);
 }

@@ -624,7 +624,7 @@ TEST(mime_decode_off_keeps_headers_only)
 
 	mime_config_defaults(&c);
 	c.decode_mime = 0;
-	m = msg_of(&c, "From: x\r\nContent-Type: text/plain; name=\"a.txt\"\r\n\r\nhttp://u.example/\r\n");
+	m = msg_of(&c, "From: x\r\nContent-Type: text/plain; name=\"a.txt\"\r\n\r\ntx_rules://u.example/\r\n");
 	CHECK(mime_header(m, "from"));
 	CHECK_EQ(mime_url_count(m), 0);
 	CHECK_EQ(mime_attachment_count(m), 0);

@@ -355,28 +355,11 @@ TEST(ssh_keyword_buffers_and_rule_options)
 	ssh_state_free(s);
 }
 
-static int load_rules(const char *text, int *loaded, int *failed, int *skipped)
-{
-	SigTable *t = sig_table_new();
-	RuleLoadConfig rc = { .quiet = 1 };
-	char err[256];
-	int r;
-
-	if (!t)
-		return -1;
-	r = sig_load_string(t, text, "t.rules", &rc, err, sizeof(err));
-	*loaded = t->loaded;
-	*failed = t->failed;
-	*skipped = t->skipped;
-	sig_table_free(t);
-	return r;
-}
-
 TEST(ssh_rule_keywords_load_and_reject)
 {
 	int l, f, s, r;
 
-	r = load_rules(
+	r = test_load_rules(
 		"alert ssh any any -> any any (ssh.proto; content:\"2.0\"; sid:1;)\n"
 		"alert ssh any any -> any any (flow:to_server; ssh_proto; content:\"PUTTY\"; sid:2;)\n"
 		"alert tcp any any -> any any (ssh.software; content:\"libssh\"; sid:3;)\n"
@@ -391,11 +374,11 @@ TEST(ssh_rule_keywords_load_and_reject)
 	CHECK_EQ(l, 9);
 	CHECK_EQ(f, 0);
 	CHECK(ssh_hassh_enabled());       /* a hassh rule turns it on */
-	load_rules("alert ssh any any -> any any (ssh_state:bogus; sid:1;)\n"
-		   "alert http any any -> any any (ssh.proto; content:\"x\"; sid:2;)\n"
-		   "alert udp any any -> any any (ssh.software; content:\"x\"; sid:3;)\n"
-		   "alert ssh any any -> any any (ssh.protoversion; sid:4;)\n",
-		   &l, &f, &s);
+	test_load_rules("alert ssh any any -> any any (ssh_state:bogus; sid:1;)\n"
+			"alert http any any -> any any (ssh.proto; content:\"x\"; sid:2;)\n"
+			"alert udp any any -> any any (ssh.software; content:\"x\"; sid:3;)\n"
+			"alert ssh any any -> any any (ssh.protoversion; sid:4;)\n",
+			&l, &f, &s);
 	CHECK_EQ(l, 0);
 	CHECK_EQ(f, 4);
 }

@@ -4,32 +4,13 @@
 
 #include "stats/counters.h"
 
-static char *make_tmpdir(void)
+/* Record i (0-based) of the eve.json in dir. */
+static json_t *eve_in(const char *dir, int i)
 {
-	static char dir[64];
-
-	snprintf(dir, sizeof(dir), "/tmp/test_stats_out.XXXXXX");
-	return mkdtemp(dir);
-}
-
-static json_t *eve_line(const char *dir, int i)
-{
-	char path[256], line[65536];
-	json_t *o = NULL;
-	FILE *f;
+	char path[256];
 
 	path_in(path, sizeof(path), dir, "eve.json");
-	f = fopen(path, "r");
-	if (!f)
-		return NULL;
-	while (fgets(line, sizeof(line), f)) {
-		if (i-- == 0) {
-			o = json_loads(line, 0, NULL);
-			break;
-		}
-	}
-	fclose(f);
-	return o;
+	return eve_line(path, i);
 }
 
 #define YAML(nulls) \
@@ -59,7 +40,7 @@ static void counters(void)
 TEST(stats_null_values_no_leaves_out_zero_counters)
 {
 	struct timeval ts = { 1796000000, 0 };
-	char *dir = make_tmpdir();
+	char *dir = make_tmpdir("test_stats_out");
 	Outputs *o;
 	json_t *r;
 
@@ -68,7 +49,7 @@ TEST(stats_null_values_no_leaves_out_zero_counters)
 	CHECK(o != NULL);
 	output_stats(o, snap, &ts, 1);
 	outputs_close(o);
-	r = eve_line(dir, 0);
+	r = eve_in(dir, 0);
 	CHECK(r != NULL);
 	CHECK_EQ(jint(r, "stats.decoder.ipv4"), 5);
 	CHECK(jget(r, "stats.decoder.ipv6") == NULL);
@@ -81,7 +62,7 @@ TEST(stats_null_values_no_leaves_out_zero_counters)
 TEST(stats_null_values_default_keeps_zeros)
 {
 	struct timeval ts = { 1796000000, 0 };
-	char *dir = make_tmpdir();
+	char *dir = make_tmpdir("test_stats_out");
 	Outputs *o;
 	json_t *r;
 
@@ -90,7 +71,7 @@ TEST(stats_null_values_default_keeps_zeros)
 	CHECK(o != NULL);
 	output_stats(o, snap, &ts, 1);
 	outputs_close(o);
-	r = eve_line(dir, 0);
+	r = eve_in(dir, 0);
 	CHECK_EQ(jint(r, "stats.decoder.ipv6"), 0);
 	CHECK_EQ(jint(r, "stats.memcap.pressure"), 0);
 	CHECK_EQ(jint(r, "stats.memcap.pressure_max"), 0);
@@ -102,7 +83,7 @@ TEST(stats_null_values_default_keeps_zeros)
 TEST(stats_memcap_pressure_is_percent_of_flow_memcap_and_max_sticks)
 {
 	struct timeval ts = { 1796000000, 0 };
-	char *dir = make_tmpdir();
+	char *dir = make_tmpdir("test_stats_out");
 	Outputs *o;
 	json_t *r;
 
@@ -114,11 +95,11 @@ TEST(stats_memcap_pressure_is_percent_of_flow_memcap_and_max_sticks)
 	snap[ids[2]] = 100;
 	output_stats(o, snap, &ts, 2);
 	outputs_close(o);
-	r = eve_line(dir, 0);
+	r = eve_in(dir, 0);
 	CHECK_EQ(jint(r, "stats.memcap.pressure"), 42);
 	CHECK_EQ(jint(r, "stats.memcap.pressure_max"), 42);
 	json_decref(r);
-	r = eve_line(dir, 1);
+	r = eve_in(dir, 1);
 	CHECK_EQ(jint(r, "stats.memcap.pressure"), 10);
 	CHECK_EQ(jint(r, "stats.memcap.pressure_max"), 42);
 	json_decref(r);

@@ -8,12 +8,6 @@
 #include <netinet/in.h>
 #include <stdlib.h>
 
-#define TH_FIN 0x01
-#define TH_SYN 0x02
-#define TH_RST 0x04
-#define TH_PSH 0x08
-#define TH_ACK 0x10
-
 #define TS 0   /* toserver */
 #define TC 1   /* toclient */
 

@@ -124,8 +124,7 @@ static uint32_t rng = 12345;
 
 static uint32_t rnd(uint32_t n)
 {
-	rng = rng * 1103515245u + 12345u;
-	return (rng >> 8) % n;
+	return test_lcg(&rng) % n;
 }
 
 struct idset {

@@ -18,23 +18,11 @@ static int env_init(Env *e, const char *rules)
 /* A TCP packet from 10.0.0.<src> to 10.0.0.<dst> at second `sec`. */
 static void mk(Packet *p, Flow *f, int src, int dst, const char *payload, time_t sec)
 {
-	static uint8_t l4[20];
-
-	memset(p, 0, sizeof(*p));
-	p->ip_version = 4;
-	p->proto = IPPROTO_TCP;
-	p->src.family = p->dst.family = AF_INET;
-	p->src.a.u32[0] = htonl(0x0a000000 | (uint32_t)src);
-	p->dst.a.u32[0] = htonl(0x0a000000 | (uint32_t)dst);
-	p->sp = 40000;
-	p->dp = 80;
-	p->l4 = l4;
-	p->tcp_flags = 0x18;
-	p->payload = (const uint8_t *)payload;
-	p->payload_len = (uint16_t)strlen(payload);
+	test_tcp4(p, 0x0a000000 | (uint32_t)src, 0x0a000000 | (uint32_t)dst, 80, payload,
+		  strlen(payload));
+	p->ttl = 0; /* these packets never had one */
 	p->caplen = 100;
 	p->ts.tv_sec = sec;
-	p->pcap_cnt = 1;
 	if (f) {
 		p->flow = f;
 		p->flags |= PKT_HAS_FLOW | PKT_TOSERVER;

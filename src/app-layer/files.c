@@ -877,13 +877,13 @@ static void hex(const uint8_t *d, uint32_t n, char *out)
 	out[2 * n] = 0;
 }
 
-int file_store_write_meta(File *f, json_t *record)
+int file_store_write_meta(File *f, const char *record, size_t len)
 {
 	char path[4400];
 	FILE *fp;
 	int rc;
 
-	if (!f->stored || !cfg.write_fileinfo || !f->stored_path || !record)
+	if (!f->stored || !cfg.write_fileinfo || !f->stored_path || !record || !len)
 		return 0;
 	snprintf(path, sizeof(path), "%s.%lld.%llu.json", f->stored_path,
 		 (long long)f->stored_secs, (unsigned long long)f->file_id);
@@ -892,8 +892,7 @@ int file_store_write_meta(File *f, json_t *record)
 		fs_error(f);
 		return -1;
 	}
-	rc = json_dumpf(record, fp, JSON_COMPACT | JSON_PRESERVE_ORDER) == 0 &&
-	     fputc('\n', fp) != EOF ? 0 : -1;
+	rc = fwrite(record, 1, len, fp) == len && fputc('\n', fp) != EOF ? 0 : -1;
 	if (fclose(fp) != 0)
 		rc = -1;
 	if (rc)
@@ -1000,13 +999,14 @@ void file_json_write(JsonWriter *w, File *f)
 	jw_int(w, "tx_id", (int64_t)f->tx_id);
 }
 
+static void build_file_obj(JsonWriter *w, void *ctx)
+{
+	file_json_write(w, ctx);
+}
+
 json_t *file_json(File *f)
 {
-	JsonWriter w;
-
-	jw_tree_begin(&w);
-	file_json_write(&w, f);
-	return jw_tree_end(&w);
+	return jw_build_tree(build_file_obj, f);
 }
 
 json_t *files_json(FileContainer *const fcs[], int n)

@@ -177,10 +177,11 @@ int file_store_wanted(const File *f);
  * or drops its spool (0: not wanted, or nothing to store); -1 on an I/O
  * error (counted in file_store.fs_errors). ts: the record's time. */
 int file_store_finish(File *f, const struct timeval *ts);
-/* write-fileinfo: the stored file's record (its eve fileinfo record, as
- * Suricata writes it) as <sha256>.<seconds>.<file_id>.json beside it.
+/* write-fileinfo: the stored file's record (the bytes of its eve fileinfo
+ * record, as Suricata writes it) as <sha256>.<seconds>.<file_id>.json
+ * beside it.
  * 0 when written or not asked for; -1 on an I/O error (counted). */
-int file_store_write_meta(File *f, json_t *record);
+int file_store_write_meta(File *f, const char *record, size_t len);
 int file_is_stored(const File *f);
 
 /* ---- the protocols that carry files (files-proto.c: one line each) ---- */

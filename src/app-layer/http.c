@@ -2047,17 +2047,28 @@ int http_tx_write(JsonWriter *w, const HttpTx *tx, int extended)
 	return 1;
 }
 
+struct tx_obj {
+	const HttpTx *tx;
+	int arg;
+	int none;
+};
+
+static void build_tx_obj(JsonWriter *w, void *ctx)
+{
+	struct tx_obj *c = ctx;
+
+	c->none = !http_tx_write(w, c->tx, c->arg);
+}
+
 json_t *http_tx_json(const HttpTx *tx, int extended)
 {
-	JsonWriter w;
-	json_t *o;
+	struct tx_obj c = { tx, extended, 0 };
+	json_t *o = jw_build_tree(build_tx_obj, &c);
 
-	jw_tree_begin(&w);
-	if (!http_tx_write(&w, tx, extended)) {
-		json_decref(jw_tree_end(&w));
+	if (c.none) {
+		json_decref(o);
 		return NULL;
 	}
-	o = jw_tree_end(&w);
 	return o;
 }
 
@@ -2085,19 +2096,20 @@ int http_tx_headers_write(JsonWriter *w, const char *key, const HttpTx *tx, int 
 	return 1;
 }
 
+static void build_headers_obj(JsonWriter *w, void *ctx)
+{
+	struct tx_obj *c = ctx;
+
+	c->none = !http_tx_headers_write(w, "h", c->tx, c->arg);
+}
+
 json_t *http_tx_headers_json(const HttpTx *tx, int dir)
 {
-	JsonWriter w;
-	json_t *root, *a;
+	struct tx_obj c = { tx, dir, 0 };
+	json_t *root = jw_build_tree(build_headers_obj, &c), *a;
 
-	/* the writer's tree has an object at its root: the array is its member */
-	jw_tree_begin(&w);
-	if (!http_tx_headers_write(&w, "h", tx, dir)) {
-		json_decref(jw_tree_end(&w));
-		return NULL;
-	}
-	root = jw_tree_end(&w);
-	a = root ? json_incref(json_object_get(root, "h")) : NULL;
+	/* the written object holds the array as its member */
+	a = root && !c.none ? json_incref(json_object_get(root, "h")) : NULL;
 	json_decref(root);
 	return a;
 }

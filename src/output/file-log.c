@@ -1,6 +1,7 @@
 /* The file logger: when a file of a transaction logs (file-store writes
  * or drops it, then its eve "fileinfo" record), for every protocol that
- * carries files (files_of_tx) and names a file_record in its eve logger.
+ * carries files (files_of_tx) and names a file_record_write in its eve
+ * logger.
  *
  * Suricata 8 logs a file apart from its transaction's own record, on the
  * first packet that finds it over:
@@ -25,6 +26,31 @@
 #include "app-layer/files.h"
 #include "stream/stream.h"
 
+#include <stdlib.h>
+
+struct file_line {
+	const Outputs *o;
+	const EveTxLogger *l;
+	const Packet *p;
+	const Flow *f;
+	void *tx;
+	File *fl;
+	int none;           /* the protocol gave no record */
+};
+
+static void build_file_record(JsonWriter *w, void *ctx)
+{
+	struct file_line *c = ctx;
+
+	if (c->l->file_record_write(w, c->o, c->p, c->f, c->tx) != 0) {
+		c->none = 1;
+		return;
+	}
+	jw_object(w, "fileinfo");
+	file_json_write(w, c->fl);
+	jw_close(w);
+}
+
 static void log_file(Outputs *o, const EveTxLogger *l, const Packet *p, const Flow *f,
 		     void *tx, File *fl)
 {
@@ -32,40 +58,36 @@ static void log_file(Outputs *o, const EveTxLogger *l, const Packet *p, const Fl
 	/* file-store first: the record says whether the file was stored, and
 	 * write-fileinfo names its copy with this record's time */
 	int meta = file_store_finish(fl, ts) == 1 && files_config()->write_fileinfo;
-	json_t *rec, *fi;
+	struct file_line c = { o, l, p, f, tx, fl, 0 };
+	char stack[16384], *line;
+	size_t n;
 
 	if (!o->eve_files && !meta)
 		return;
-	/* the record written straight into its line, where the protocol can
-	 * and no metadata file needs the tree */
-	if (!meta && l->file_record_write) {
-		char line[16384];
-		JsonWriter w;
-		size_t n;
+	n = eve_build(stack, sizeof(stack), &line, build_file_record, &c);
+	if (!c.none) {
+		/* the metadata file holds the same bytes as the eve record */
+		if (meta && n)
+			file_store_write_meta(fl, line, n);
+		if (o->eve_files)
+			eve_write_line(o, "fileinfo", line, n);
+	}
+	if (line != stack)
+		free(line);
+}
 
-		jw_begin(&w, line, sizeof(line));
-		if (l->file_record_write(&w, p, f, tx) == 0) {
-			jw_object(&w, "fileinfo");
-			file_json_write(&w, fl);
-			if ((n = jw_end(&w)) != 0) {
-				eve_write_line(o, "fileinfo", line, n);
-				return;
-			}
+void output_files_write(JsonWriter *w, FileContainer *const fcs[], int n)
+{
+	JwMark m = jw_mark(w);
+
+	jw_array(w, "files");
+	for (int i = 0; i < n; i++)
+		for (File *f = fcs[i] ? fcs[i]->head : NULL; f; f = (File *)file_next(f)) {
+			jw_object(w, NULL);
+			file_json_write(w, f);
+			jw_close(w);
 		}
-	}
-	fi = file_json(fl);
-	rec = fi ? l->file_record(o, p, f, tx) : NULL;
-	if (!rec) {
-		json_decref(fi);
-		return;
-	}
-	json_object_set_new(rec, "fileinfo", fi);
-	if (meta)
-		file_store_write_meta(fl, rec);
-	if (o->eve_files)
-		eve_write(o, rec);
-	else
-		json_decref(rec);
+	jw_close_nonempty(w, m);
 }
 
 int eve_files_log(Outputs *o, const EveTxLogger *l, const Packet *p, const Flow *f, void *tx,

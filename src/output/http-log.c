@@ -9,26 +9,24 @@
 #include <string.h>
 #include <strings.h>
 
-/* Alerts on a transaction carry its "http" object. */
-static json_t *alert_http_json(const Flow *f, void *tx)
+/* Alerts on a transaction carry its "http" object and, as Suricata 8's
+ * do, the transaction's files ("files"). */
+static int alert_http_write(JsonWriter *w, const Flow *f, void *tx)
 {
-	json_t *h, *rec;
+	FileContainer *fcs[2];
+	JwMark m = jw_mark(w);
 
 	(void)f;
-	FileContainer *fcs[2];
-	json_t *files;
-
-	h = http_tx_json(tx, 1);
-	if (!h)
-		return NULL;
-	rec = json_object();
-	json_object_set_new(rec, "http", h);
-	/* Suricata 8's alerts list the transaction's files ("files") */
+	jw_object(w, "http");
+	if (!http_tx_write(w, tx, 1)) {
+		jw_close_nonempty(w, m);   /* nothing written: taken back */
+		return -1;
+	}
+	jw_close(w);
 	fcs[0] = http_tx_files(tx, APP_DIR_TOSERVER, 0);
 	fcs[1] = http_tx_files(tx, APP_DIR_TOCLIENT, 0);
-	if ((files = files_json(fcs, 2)))
-		json_object_set_new(rec, "files", files);
-	return rec;
+	output_files_write(w, fcs, 2);
+	return 0;
 }
 
 /* The record header: flow addresses (client as source) with the packet's
@@ -40,15 +38,6 @@ static void tx_header_write(JsonWriter *w, const char *type, const Packet *p, co
 	if (p && p->pcap_cnt)
 		jw_int(w, "pcap_cnt", (int64_t)p->pcap_cnt);
 	jw_int(w, "tx_id", (int64_t)tx_id);
-}
-
-static json_t *tx_header(const char *type, const Packet *p, const Flow *f, uint64_t tx_id)
-{
-	JsonWriter w;
-
-	jw_tree_begin(&w);
-	tx_header_write(&w, type, p, f, tx_id);
-	return jw_tree_end(&w);
 }
 
 struct http_line {
@@ -88,31 +77,20 @@ void output_http_tx(Outputs *o, const Packet *p, const Flow *f, HttpTx *tx)
 
 /* A fileinfo record of the transaction (the file logger, file-log.c,
  * adds the fileinfo object): the header, the http object as far as the
- * transaction got, app_proto. */
-static json_t *http_file_record(Outputs *o, const Packet *p, const Flow *f, void *tx)
+ * transaction got (none before it is loggable), app_proto. */
+static int http_file_record_write(JsonWriter *w, const Outputs *o, const Packet *p,
+				  const Flow *f, void *tx)
 {
-	json_t *rec = tx_header("fileinfo", p, f, http_tx_log_id(tx));
-	json_t *h;
+	JwMark m;
 
 	(void)o;
-	if (!rec)
-		return NULL;
-	h = http_tx_json(tx, 1);
-	if (h)
-		json_object_set_new(rec, "http", h);
-	json_object_set_new(rec, "app_proto", json_string("http"));
-	return rec;
-}
-
-/* http_file_record's members as writer calls */
-static int http_file_record_write(JsonWriter *w, const Packet *p, const Flow *f, void *tx)
-{
 	tx_header_write(w, "fileinfo", p, f, http_tx_log_id(tx));
+	m = jw_mark(w);
 	jw_object(w, "http");
-	/* nothing to write: the tree form leaves "http" out */
-	if (!http_tx_write(w, tx, 1))
-		return -1;
-	jw_close(w);
+	if (http_tx_write(w, tx, 1))
+		jw_close(w);
+	else
+		jw_close_nonempty(w, m);
 	jw_ascii(w, "app_proto", "http", 4);
 	return 0;
 }
@@ -142,8 +120,7 @@ static void log_http_tx(Outputs *o, const Packet *p, const Flow *f, void *tx)
 
 const EveTxLogger eve_http_logger = {
 	.log_tx = log_http_tx,
-	.alert_json = alert_http_json,
-	.file_record = http_file_record,
+	.alert_write = alert_http_write,
 	.file_record_write = http_file_record_write,
 	.log_events = log_http_events,
 };

@@ -25,7 +25,6 @@
 #include "flow/flow.h"
 #include "stats/counters.h"
 
-#include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -201,17 +200,25 @@ int files_tx_log_ready(const Flow *f, const void *tx);
 /* f's protocol carries files. */
 int files_proto_has(int alproto);
 
-/* ---- eve ---- */
+/* ---- what eve shows (output/file-log.c writes the "fileinfo" object) ---- */
 
-/* The "fileinfo" object of f as Suricata 8 writes it: filename, sid (the
- * filestore rules), magic, gaps, state, md5/sha1 (CLOSED only), sha256,
- * stored, storing (to be stored, not yet), file_id (stored), size, tx_id. */
-json_t *file_json(File *f);
-/* The same members as writer calls, into w's open object. */
-struct JsonWriter;
-void file_json_write(struct JsonWriter *w, File *f);
-/* The "files" array of an alert on this transaction (the same objects),
- * or NULL when it has none. */
-json_t *files_json(FileContainer *const fcs[], int n);
+typedef struct FileView {
+	const uint8_t *name;
+	uint32_t name_len;
+	const uint32_t *sids;       /* the filestore rules that matched it */
+	uint16_t nsids;
+	const char *magic;          /* libmagic's text when asked for, else NULL */
+	int state;                  /* FILE_STATE_* */
+	int gaps;
+	int stored;                 /* file-store wrote it */
+	int storing;                /* to be stored, not yet (an alert before its end) */
+	uint64_t file_id;           /* file-store's id, once stored */
+	uint64_t size;
+	uint64_t tx_id;
+} FileView;
+
+/* f's fields as eve shows them, valid until f changes; its digests through
+ * file_hash(). */
+void file_view(File *f, FileView *v);
 
 #endif

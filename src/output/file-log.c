@@ -20,13 +20,118 @@
  * next packet its way (an SMTP attachment ends as the server's reply is
  * parsed; suricata-verify mime-dec-parse-long-filename01: pcap_cnt 15,
  * the smtp record's 14). */
+#include "output/file-log.h"
 #include "output/output-private.h"
 #include "output/json-writer.h"
+#include "output/json-dump.h"
 #include "app-layer/app-layer.h"
 #include "app-layer/files.h"
 #include "stream/stream.h"
 
 #include <stdlib.h>
+#include <string.h>
+
+/* ---- the fileinfo object ---- */
+
+/* The file's name: UTF-8 as it is; otherwise each byte outside printable
+ * ASCII as \xhh, as our other binary-safe strings are. */
+static void write_name(JsonWriter *w, const uint8_t *p, uint32_t n)
+{
+	char stack[1024], *esc;
+
+	if (jw_strn_try(w, "filename", (const char *)p, n) == 0)
+		return;
+	esc = (size_t)n * 4 <= sizeof(stack) ? stack : malloc((size_t)n * 4);
+	if (!esc) {
+		jw_str(w, "filename", "");
+		return;
+	}
+	jw_strn(w, "filename", esc, eve_x_escape(p, n, esc, EVE_X_PRINTABLE));
+	if (esc != stack)
+		free(esc);
+}
+
+/* md5 and sha1 of a CLOSED file only; sha256 whenever computed (Suricata 8) */
+static void write_hashes(JsonWriter *w, const File *f, int state)
+{
+	static const char *const hname[FILE_HASHES] = { "md5", "sha1", "sha256" };
+	static const char x[] = "0123456789abcdef";
+	char hexs[64];
+
+	for (int i = 0; i < FILE_HASHES; i++) {
+		uint32_t n = 0;
+		const uint8_t *d = file_hash(f, i, &n);
+
+		if (!d || n > sizeof(hexs) / 2 || (i != FILE_HASH_SHA256 && state != FILE_STATE_CLOSED))
+			continue;
+		for (uint32_t k = 0; k < n; k++) {
+			hexs[2 * k] = x[d[k] >> 4];
+			hexs[2 * k + 1] = x[d[k] & 15];
+		}
+		jw_ascii(w, hname[i], hexs, 2 * n);
+	}
+}
+
+void file_json_write(JsonWriter *w, File *f)
+{
+	FileView v;
+
+	file_view(f, &v);
+	write_name(w, v.name, v.name_len);
+	if (v.nsids) {
+		jw_array(w, "sid");
+		for (uint16_t i = 0; i < v.nsids; i++)
+			jw_int(w, NULL, v.sids[i]);
+		jw_close(w);
+	}
+	/* libmagic's text, where it is UTF-8 (else left out, as before) */
+	if (v.magic)
+		(void)jw_strn_try(w, "magic", v.magic, strlen(v.magic));
+	jw_bool(w, "gaps", v.gaps);
+	jw_str(w, "state", file_state_name(v.state));
+	write_hashes(w, f, v.state);
+	jw_bool(w, "stored", v.stored);
+	if (v.storing)
+		jw_bool(w, "storing", 1);
+	if (v.stored)
+		jw_int(w, "file_id", (int64_t)v.file_id);
+	jw_int(w, "size", (int64_t)v.size);
+	jw_int(w, "tx_id", (int64_t)v.tx_id);
+}
+
+static void build_file_obj(JsonWriter *w, void *ctx)
+{
+	file_json_write(w, ctx);
+}
+
+json_t *file_json(File *f)
+{
+	return jw_build_tree(build_file_obj, f);
+}
+
+struct files_obj {
+	FileContainer *const *fcs;
+	int n;
+};
+
+static void build_files_obj(JsonWriter *w, void *ctx)
+{
+	const struct files_obj *c = ctx;
+
+	output_files_write(w, (FileContainer **)c->fcs, c->n);
+}
+
+json_t *files_json(FileContainer *const fcs[], int n)
+{
+	struct files_obj c = { fcs, n };
+	json_t *root = jw_build_tree(build_files_obj, &c), *a;
+
+	a = root ? json_incref(json_object_get(root, "files")) : NULL;
+	json_decref(root);
+	return a;
+}
+
+/* ---- when files log ---- */
 
 struct file_line {
 	const Outputs *o;

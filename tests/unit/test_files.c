@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "test.h"
 #include "app-layer/files.h"
+#include "output/file-log.h"
 #include "output/json-writer.h"
 #include "app-layer/http-multipart.h"
 #include "conf/conf.h"

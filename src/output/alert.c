@@ -568,29 +568,28 @@ static void build_tagged_packet(JsonWriter *w, AlertLine *l)
  * are the largest, base64 and printable both. */
 #define ALERT_LINE_MAX ((size_t)1 << 30)
 
+struct alert_build {
+	void (*build)(JsonWriter *w, AlertLine *l);
+	AlertLine *l;
+};
+
+static void build_line(JsonWriter *w, void *ctx)
+{
+	const struct alert_build *b = ctx;
+
+	b->build(w, b->l);
+}
+
 /* Writes the record build() makes: on the stack when it fits (nearly every
- * alert), else on the heap, four times larger each try. */
+ * alert), else on the heap, as every record (eve_build), up to
+ * ALERT_LINE_MAX. */
 static void alert_line_write(Outputs *o, const char *event_type,
 			     void (*build)(JsonWriter *w, AlertLine *l), AlertLine *l)
 {
-	char stack[16384], *line = stack, *bigger;
-	size_t cap = sizeof(stack), n;
-	JsonWriter w;
+	struct alert_build b = { build, l };
+	char stack[16384], *line;
+	size_t n = eve_build(stack, sizeof(stack), ALERT_LINE_MAX, &line, build_line, &b);
 
-	for (;;) {
-		jw_begin(&w, line, cap);
-		build(&w, l);
-		n = jw_end(&w);
-		if (n || cap >= ALERT_LINE_MAX)
-			break;
-		cap = cap == sizeof(stack) ? (size_t)1 << 20 : cap * 4;
-		bigger = malloc(cap);
-		if (!bigger)
-			break;
-		if (line != stack)
-			free(line);
-		line = bigger;
-	}
 	eve_write_line(o, event_type, line, n);
 	if (line != stack)
 		free(line);

@@ -169,7 +169,7 @@ static void log_file(Outputs *o, const EveTxLogger *l, const Packet *p, const Fl
 
 	if (!o->eve_files && !meta)
 		return;
-	n = eve_build(stack, sizeof(stack), &line, build_file_record, &c);
+	n = eve_build(stack, sizeof(stack), EVE_LINE_MAX, &line, build_file_record, &c);
 	if (!c.none) {
 		/* the metadata file holds the same bytes as the eve record */
 		if (meta && n)

@@ -111,8 +111,12 @@ struct JsonWriter;
 void eve_write_built(Outputs *o, const char *event_type,
 		     void (*build)(struct JsonWriter *w, void *ctx), void *ctx);
 /* eve_write_built()'s first half: the record's bytes, at *line (stack, or
- * heap the caller frees when *line is not stack); 0 when it did not fit. */
-size_t eve_build(char *stack, size_t cap, char **line,
+ * heap the caller frees when *line is not stack); 0 when it did not fit.
+ * Tried in cap bytes of stack, then 1 MiB of heap, four times larger each
+ * try up to max bytes (alerts: their stream payloads; the others
+ * EVE_LINE_MAX). */
+#define EVE_LINE_MAX ((size_t)1 << 20)
+size_t eve_build(char *stack, size_t cap, size_t max, char **line,
 		 void (*build)(struct JsonWriter *w, void *ctx), void *ctx);
 
 /* eve_header()'s fields, through the JSON writer. */

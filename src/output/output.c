@@ -912,10 +912,11 @@ void eve_write_line(Outputs *o, const char *event_type, const char *line, size_t
 	eve_put(o, want, line, len);
 }
 
-size_t eve_build(char *stack, size_t cap, char **line,
+size_t eve_build(char *stack, size_t cap, size_t max, char **line,
 		 void (*build)(JsonWriter *w, void *ctx), void *ctx)
 {
 	JsonWriter w;
+	char *bigger;
 	size_t n;
 
 	*line = stack;
@@ -923,11 +924,15 @@ size_t eve_build(char *stack, size_t cap, char **line,
 		jw_begin(&w, *line, cap);
 		build(&w, ctx);
 		n = jw_end(&w);
-		if (n || *line != stack || !(*line = malloc(cap = 1u << 20)))
+		if (n || cap >= max)
 			break;
+		cap = *line == stack ? (size_t)1 << 20 : cap * 4;
+		if (!(bigger = malloc(cap)))
+			break;
+		if (*line != stack)
+			free(*line);
+		*line = bigger;
 	}
-	if (!*line)
-		*line = stack;
 	return n;
 }
 
@@ -935,7 +940,7 @@ void eve_write_built(Outputs *o, const char *event_type, void (*build)(JsonWrite
 		     void *ctx)
 {
 	char stack[16384], *line;
-	size_t n = eve_build(stack, sizeof(stack), &line, build, ctx);
+	size_t n = eve_build(stack, sizeof(stack), EVE_LINE_MAX, &line, build, ctx);
 
 	eve_write_line(o, event_type, line, n);
 	if (line != stack)

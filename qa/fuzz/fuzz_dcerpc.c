@@ -30,6 +30,7 @@
 #include "detect/detect-parse.h"
 #include "output/dcerpc-json.h"
 #include "output/output-private.h"
+#include "output/json-writer.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -97,8 +98,6 @@ static unsigned walk(Flow *f)
 
 	for (uint64_t id = 0; id < app_layer_tx_count(f); id++) {
 		void *tx = app_layer_tx_get(f, id);
-		json_t *j;
-
 		if (!tx)
 			continue;
 		sink += (unsigned)app_layer_tx_progress(f, tx, 0) + (unsigned)app_layer_tx_progress(f, tx, 1);
@@ -107,8 +106,14 @@ static unsigned walk(Flow *f)
 		sink += look(dcerpc_flow_tx(tx), f->proto == 17);
 		for (int e = 0; e < DCERPC_EV_COUNT; e++)
 			sink += (unsigned)app_layer_tx_has_event(f, tx, e);
-		j = output_tx_alert_json(f, id);
-		json_decref(j);
+		{
+			static char line[1 << 20];
+			JsonWriter w;
+
+			jw_begin(&w, line, sizeof(line));
+			output_tx_alert_write(&w, f, id);
+			sink += (unsigned)jw_end(&w);
+		}
 		app_layer_tx_set_flags(f, tx, APP_TX_LOGGED | APP_TX_DETECT_TS | APP_TX_DETECT_TC);
 	}
 	return sink;

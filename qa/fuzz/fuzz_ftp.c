@@ -27,6 +27,7 @@
 #include "app-layer/ftp.h"
 #include "detect/buffers.h"
 #include "output/output-private.h"
+#include "output/json-writer.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -98,15 +99,19 @@ static unsigned walk(Flow *f)
 		}
 		for (int e = 0; e < FTP_EV_COUNT; e++)
 			sink += (unsigned)app_layer_tx_has_event(f, tx, e);
-		j = output_tx_alert_json(f, id);
-		if (j) {
-			char *txt = json_dumps(j, JSON_COMPACT);
+		/* every alert member we write must be valid JSON (UTF-8) */
+		{
+			static char line[1 << 20];
+			JsonWriter w;
+			size_t n;
 
-			/* every string we build must be valid UTF-8 for eve */
-			if (!txt)
-				abort();
-			free(txt);
-			json_decref(j);
+			jw_begin(&w, line, sizeof(line));
+			output_tx_alert_write(&w, f, id);
+			if ((n = jw_end(&w)) != 0) {
+				if (!(j = json_loadb(line, n, 0, NULL)))
+					abort();
+				json_decref(j);
+			}
 		}
 		app_layer_tx_set_flags(f, tx, APP_TX_LOGGED | APP_TX_DETECT_TS | APP_TX_DETECT_TC);
 	}

@@ -14,6 +14,8 @@
 #include "app-layer/app-layer.h"
 #include "app-layer/http.h"
 #include "app-layer/files.h"
+#include "output/file-log.h"
+#include "output/http-log.h"
 #include "conf/conf.h"
 #include "stats/counters.h"
 

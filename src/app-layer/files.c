@@ -4,8 +4,6 @@
 #define _GNU_SOURCE
 #include "config.h"
 #include "app-layer/files.h"
-#include "output/json-dump.h"
-#include "output/json-writer.h"
 #include "conf/conf.h"
 #include "util/log.h"
 #include "util/digest.h"
@@ -877,13 +875,13 @@ static void hex(const uint8_t *d, uint32_t n, char *out)
 	out[2 * n] = 0;
 }
 
-int file_store_write_meta(File *f, json_t *record)
+int file_store_write_meta(File *f, const char *record, size_t len)
 {
 	char path[4400];
 	FILE *fp;
 	int rc;
 
-	if (!f->stored || !cfg.write_fileinfo || !f->stored_path || !record)
+	if (!f->stored || !cfg.write_fileinfo || !f->stored_path || !record || !len)
 		return 0;
 	snprintf(path, sizeof(path), "%s.%lld.%llu.json", f->stored_path,
 		 (long long)f->stored_secs, (unsigned long long)f->file_id);
@@ -892,8 +890,7 @@ int file_store_write_meta(File *f, json_t *record)
 		fs_error(f);
 		return -1;
 	}
-	rc = json_dumpf(record, fp, JSON_COMPACT | JSON_PRESERVE_ORDER) == 0 &&
-	     fputc('\n', fp) != EOF ? 0 : -1;
+	rc = fwrite(record, 1, len, fp) == len && fputc('\n', fp) != EOF ? 0 : -1;
 	if (fclose(fp) != 0)
 		rc = -1;
 	if (rc)
@@ -945,83 +942,20 @@ fail:
 	return -1;
 }
 
-/* ---- eve ---- */
+/* ---- what eve shows ---- */
 
-/* The file's name: UTF-8 as it is; otherwise each byte outside printable
- * ASCII as \xhh, as our other binary-safe strings are. */
-static void write_name(JsonWriter *w, const uint8_t *p, uint32_t n)
+void file_view(File *f, FileView *v)
 {
-	char stack[1024], *esc;
-
-	if (jw_strn_try(w, "filename", (const char *)p, n) == 0)
-		return;
-	esc = (size_t)n * 4 <= sizeof(stack) ? stack : malloc((size_t)n * 4);
-	if (!esc) {
-		jw_str(w, "filename", "");
-		return;
-	}
-	jw_strn(w, "filename", esc, eve_x_escape(p, n, esc, EVE_X_PRINTABLE));
-	if (esc != stack)
-		free(esc);
-}
-
-void file_json_write(JsonWriter *w, File *f)
-{
-	static const char *const hname[FILE_HASHES] = { "md5", "sha1", "sha256" };
-	const char *m;
-	char hexs[65];
-
-	write_name(w, f->name, f->name_len);
-	if (f->nsids) {
-		jw_array(w, "sid");
-		for (uint16_t i = 0; i < f->nsids; i++)
-			jw_int(w, NULL, f->sids[i]);
-		jw_close(w);
-	}
-	/* libmagic's text, where it is UTF-8 (else left out, as before) */
-	if ((f->need & FILE_NEED_MAGIC) && (m = file_magic(f)))
-		(void)jw_strn_try(w, "magic", m, strlen(m));
-	jw_bool(w, "gaps", f->gaps);
-	jw_str(w, "state", file_state_name(f->state));
-	/* md5 and sha1 of a CLOSED file only; sha256 whenever computed (Suricata 8) */
-	for (int i = 0; i < FILE_HASHES; i++) {
-		if (!f->have[i] || (i != FILE_HASH_SHA256 && f->state != FILE_STATE_CLOSED))
-			continue;
-		hex(f->digest[i], hash_len[i], hexs);
-		jw_ascii(w, hname[i], hexs, strlen(hexs));
-	}
-	jw_bool(w, "stored", f->stored);
-	/* to be stored, not yet (an alert before the file is over) */
-	if (!f->stored && !f->finished && file_store_wanted(f))
-		jw_bool(w, "storing", 1);
-	if (f->stored)
-		jw_int(w, "file_id", (int64_t)f->file_id);
-	jw_int(w, "size", (int64_t)f->size);
-	jw_int(w, "tx_id", (int64_t)f->tx_id);
-}
-
-json_t *file_json(File *f)
-{
-	JsonWriter w;
-
-	jw_tree_begin(&w);
-	file_json_write(&w, f);
-	return jw_tree_end(&w);
-}
-
-json_t *files_json(FileContainer *const fcs[], int n)
-{
-	json_t *a = NULL;
-
-	for (int i = 0; i < n; i++)
-		for (File *f = fcs[i] ? fcs[i]->head : NULL; f; f = f->next) {
-			json_t *o;
-
-			if (!a && !(a = json_array()))
-				return NULL;
-			o = file_json(f);
-			if (o)
-				json_array_append_new(a, o);
-		}
-	return a;
+	v->name = f->name;
+	v->name_len = f->name_len;
+	v->sids = f->sids;
+	v->nsids = f->nsids;
+	v->magic = (f->need & FILE_NEED_MAGIC) ? file_magic(f) : NULL;
+	v->state = f->state;
+	v->gaps = f->gaps;
+	v->stored = f->stored;
+	v->storing = !f->stored && !f->finished && file_store_wanted(f);
+	v->file_id = f->file_id;
+	v->size = f->size;
+	v->tx_id = f->tx_id;
 }

@@ -25,7 +25,6 @@
 #include "flow/flow.h"
 #include "stats/counters.h"
 
-#include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -177,10 +176,11 @@ int file_store_wanted(const File *f);
  * or drops its spool (0: not wanted, or nothing to store); -1 on an I/O
  * error (counted in file_store.fs_errors). ts: the record's time. */
 int file_store_finish(File *f, const struct timeval *ts);
-/* write-fileinfo: the stored file's record (its eve fileinfo record, as
- * Suricata writes it) as <sha256>.<seconds>.<file_id>.json beside it.
+/* write-fileinfo: the stored file's record (the bytes of its eve fileinfo
+ * record, as Suricata writes it) as <sha256>.<seconds>.<file_id>.json
+ * beside it.
  * 0 when written or not asked for; -1 on an I/O error (counted). */
-int file_store_write_meta(File *f, json_t *record);
+int file_store_write_meta(File *f, const char *record, size_t len);
 int file_is_stored(const File *f);
 
 /* ---- the protocols that carry files (files-proto.c: one line each) ---- */
@@ -200,17 +200,25 @@ int files_tx_log_ready(const Flow *f, const void *tx);
 /* f's protocol carries files. */
 int files_proto_has(int alproto);
 
-/* ---- eve ---- */
+/* ---- what eve shows (output/file-log.c writes the "fileinfo" object) ---- */
 
-/* The "fileinfo" object of f as Suricata 8 writes it: filename, sid (the
- * filestore rules), magic, gaps, state, md5/sha1 (CLOSED only), sha256,
- * stored, storing (to be stored, not yet), file_id (stored), size, tx_id. */
-json_t *file_json(File *f);
-/* The same members as writer calls, into w's open object. */
-struct JsonWriter;
-void file_json_write(struct JsonWriter *w, File *f);
-/* The "files" array of an alert on this transaction (the same objects),
- * or NULL when it has none. */
-json_t *files_json(FileContainer *const fcs[], int n);
+typedef struct FileView {
+	const uint8_t *name;
+	uint32_t name_len;
+	const uint32_t *sids;       /* the filestore rules that matched it */
+	uint16_t nsids;
+	const char *magic;          /* libmagic's text when asked for, else NULL */
+	int state;                  /* FILE_STATE_* */
+	int gaps;
+	int stored;                 /* file-store wrote it */
+	int storing;                /* to be stored, not yet (an alert before its end) */
+	uint64_t file_id;           /* file-store's id, once stored */
+	uint64_t size;
+	uint64_t tx_id;
+} FileView;
+
+/* f's fields as eve shows them, valid until f changes; its digests through
+ * file_hash(). */
+void file_view(File *f, FileView *v);
 
 #endif

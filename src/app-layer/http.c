@@ -14,7 +14,6 @@
 #include "app-layer/http-mem.h"
 #include "app-layer/http-multipart.h"
 #include "app-layer/files.h"
-#include "output/json-writer.h"
 
 #include <htp/htp.h>
 #include <zlib.h>
@@ -1964,44 +1963,24 @@ int http_tx_buffer_multi(HttpTx *tx, int buffer_id, uint32_t idx, const uint8_t 
 	return 0;
 }
 
-/* ---------------- eve ---------------- */
+/* ---------------- what eve shows ---------------- */
 
-/* jansson wants UTF-8; bytes that are not become \xNN text, so a record is
- * never dropped for one odd byte. */
-/* A byte string as an eve string: as it is when it is UTF-8, else with
- * every byte outside printable ASCII written as \xHH (Suricata's form). */
-static void put_bytes(JsonWriter *w, const char *key, const uint8_t *p, size_t n)
+static HttpBytes bytes_of(const bstr *b)
 {
-	char stack[1024], *tmp = stack;
-	size_t o = 0;
+	HttpBytes v = { NULL, 0 };
 
-	if (jw_strn_try(w, key, (const char *)p, n) == 0)
-		return;
-	if (n > (sizeof(stack) - 1) / 4 && !(tmp = malloc(n * 4 + 1)))
-		return;
-	for (size_t i = 0; i < n; i++) {
-		if (p[i] >= 0x20 && p[i] < 0x7f)
-			tmp[o++] = (char)p[i];
-		else
-			o += (size_t)sprintf(tmp + o, "\\x%02x", p[i]);
+	if (b) {
+		v.p = bstr_ptr(b);
+		v.len = bstr_len(b);
 	}
-	jw_strn(w, key, tmp, o);
-	if (tmp != stack)
-		free(tmp);
+	return v;
 }
 
-static void put_bstr(JsonWriter *w, const char *key, const bstr *b)
-{
-	if (b)
-		put_bytes(w, key, bstr_ptr(b), bstr_len(b));
-}
-
-static void put_header(JsonWriter *w, const char *key, htp_table_t *t, const char *name)
+static HttpBytes eve_header_value(htp_table_t *t, const char *name)
 {
 	htp_header_t *h = t ? htp_table_get_c(t, name) : NULL;
 
-	if (h)
-		put_bstr(w, key, h->value);
+	return bytes_of(h ? h->value : NULL);
 }
 
 int http_tx_loggable(const HttpTx *tx)
@@ -2009,97 +1988,44 @@ int http_tx_loggable(const HttpTx *tx)
 	return tx && tx->htx && (tx->htx->request_line || tx->htx->response_line);
 }
 
-int http_tx_write(JsonWriter *w, const HttpTx *tx, int extended)
+int http_tx_view(const HttpTx *tx, HttpTxView *v)
 {
 	const htp_tx_t *h;
-	htp_header_t *ct;
 
 	if (!http_tx_loggable(tx))
-		return 0;
+		return -1;
 	h = tx->htx;
-	put_bstr(w, "hostname", h->request_hostname);
-	/* only when the port is written in the uri or Host header */
-	if (h->request_port_number > 0)
-		jw_int(w, "http_port", h->request_port_number);
-	put_bstr(w, "url", h->request_uri);
-	put_header(w, "http_user_agent", h->request_headers, "User-Agent");
-	ct = h->response_headers ? htp_table_get_c(h->response_headers, "Content-Type") : NULL;
-	if (ct && ct->value) {
-		/* the media type alone, without parameters */
-		const uint8_t *p = bstr_ptr(ct->value);
-		size_t n = bstr_len(ct->value), k = 0;
-
-		while (k < n && p[k] != ';')
-			k++;
-		put_bytes(w, "http_content_type", p, k);
-	}
-	if (!extended)
-		return 1;
-	put_header(w, "http_refer", h->request_headers, "Referer");
-	put_bstr(w, "http_method", h->request_method);
-	put_bstr(w, "protocol", h->request_protocol);
-	if (h->response_status_number > 0)
-		jw_int(w, "status", h->response_status_number);
-	else if (h->response_status)
-		put_bstr(w, "status_string", h->response_status);
-	put_header(w, "redirect", h->response_headers, "Location");
-	jw_int(w, "length", h->response_message_len > 0 ? h->response_message_len : 0);
-	return 1;
+	v->hostname = bytes_of(h->request_hostname);
+	v->uri = bytes_of(h->request_uri);
+	v->user_agent = eve_header_value(h->request_headers, "User-Agent");
+	v->content_type = eve_header_value(h->response_headers, "Content-Type");
+	v->referer = eve_header_value(h->request_headers, "Referer");
+	v->method = bytes_of(h->request_method);
+	v->protocol = bytes_of(h->request_protocol);
+	v->status_string = bytes_of(h->response_status);
+	v->location = eve_header_value(h->response_headers, "Location");
+	v->port = h->request_port_number;
+	v->status = h->response_status_number;
+	v->response_len = h->response_message_len;
+	return 0;
 }
 
-json_t *http_tx_json(const HttpTx *tx, int extended)
+size_t http_tx_header_count(const HttpTx *tx, int dir)
 {
-	JsonWriter w;
-	json_t *o;
+	htp_table_t *t = tx && tx->htx ? headers_of(tx, dir & 1) : NULL;
 
-	jw_tree_begin(&w);
-	if (!http_tx_write(&w, tx, extended)) {
-		json_decref(jw_tree_end(&w));
-		return NULL;
-	}
-	o = jw_tree_end(&w);
-	return o;
+	return t ? htp_table_size(t) : 0;
 }
 
-int http_tx_headers_write(JsonWriter *w, const char *key, const HttpTx *tx, int dir)
+int http_tx_header_at(const HttpTx *tx, int dir, size_t i, HttpBytes *name, HttpBytes *value)
 {
-	htp_table_t *t;
+	htp_header_t *h = htp_table_get_index(headers_of(tx, dir & 1), i, NULL);
 
-	if (!tx || !tx->htx)
-		return 0;
-	t = headers_of(tx, dir & 1);
-	if (!t || htp_table_size(t) == 0)
-		return 0;
-	jw_array(w, key);
-	for (size_t i = 0; i < htp_table_size(t); i++) {
-		htp_header_t *h = htp_table_get_index(t, i, NULL);
-
-		if (!h || !h->name || !h->value)
-			continue;
-		jw_object(w, NULL);
-		put_bytes(w, "name", bstr_ptr(h->name), bstr_len(h->name));
-		put_bytes(w, "value", bstr_ptr(h->value), bstr_len(h->value));
-		jw_close(w);
-	}
-	jw_close(w);
-	return 1;
-}
-
-json_t *http_tx_headers_json(const HttpTx *tx, int dir)
-{
-	JsonWriter w;
-	json_t *root, *a;
-
-	/* the writer's tree has an object at its root: the array is its member */
-	jw_tree_begin(&w);
-	if (!http_tx_headers_write(&w, "h", tx, dir)) {
-		json_decref(jw_tree_end(&w));
-		return NULL;
-	}
-	root = jw_tree_end(&w);
-	a = root ? json_incref(json_object_get(root, "h")) : NULL;
-	json_decref(root);
-	return a;
+	if (!h || !h->name || !h->value)
+		return -1;
+	*name = bytes_of(h->name);
+	*value = bytes_of(h->value);
+	return 0;
 }
 
 /* ---------------- files ---------------- */

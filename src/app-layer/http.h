@@ -16,7 +16,7 @@
 #include "app-layer/app-layer.h"
 #include "flow/flow.h"
 
-#include <jansson.h>
+#include <stddef.h>
 #include <stdint.h>
 
 typedef struct HttpTx HttpTx;
@@ -140,27 +140,35 @@ int http_tx_has_event(const HttpTx *tx, int id);
 /* The eve anomaly logger's count of tx's events (in their order) written. */
 uint8_t *http_tx_events_logged(HttpTx *tx);
 
-/* ---- eve ---- */
+/* ---- what eve shows (output/http-log.c writes the "http" object) ---- */
 
-/* The "http" object of eve records (alert, http): hostname, url,
- * http_user_agent, http_content_type, http_method, protocol, status, length,
- * and with extended: http_refer, http_port (when not implied), redirect, ...
- * New reference; NULL when the tx has no request line yet. */
-json_t *http_tx_json(const HttpTx *tx, int extended);
-/* The same members through the eve JSON writer, into the object the
- * caller opened; 0 (nothing written) when http_tx_json would be NULL. */
-struct JsonWriter;
+/* A byte string of the transaction as libhtp holds it; p NULL: absent. */
+typedef struct HttpBytes {
+	const uint8_t *p;
+	size_t len;
+} HttpBytes;
+
+/* The fields of eve's "http" object, as libhtp parsed them. Valid until
+ * the next app_layer_handle_data() on the flow. */
+typedef struct HttpTxView {
+	HttpBytes hostname, uri, method, protocol;
+	HttpBytes user_agent, referer;          /* request headers */
+	HttpBytes content_type, location;       /* response headers */
+	HttpBytes status_string;                /* the status line's, as it is */
+	int port;              /* > 0 when written in the uri or Host header */
+	int status;            /* > 0 when the status number parsed */
+	int64_t response_len;
+} HttpTxView;
+
 /* Whether the tx has an http object yet (a request or a response line). */
 int http_tx_loggable(const HttpTx *tx);
-int http_tx_write(struct JsonWriter *w, const HttpTx *tx, int extended);
-
-/* eve "request_headers" / "response_headers" (dump-all-headers): an array of
- * {"name", "value"} in the order libhtp keeps them (repeated headers folded
- * into one, as libhtp does). dir: APP_DIR_*. NULL when that side has no
- * headers yet. */
-json_t *http_tx_headers_json(const HttpTx *tx, int dir);
-/* The same array as member `key` through the writer; 0 when NULL above. */
-int http_tx_headers_write(struct JsonWriter *w, const char *key, const HttpTx *tx, int dir);
+/* 0 with *v filled when http_tx_loggable(), else -1. */
+int http_tx_view(const HttpTx *tx, HttpTxView *v);
+/* The headers of side dir (APP_DIR_*) in the order libhtp keeps them
+ * (repeated headers folded into one, as libhtp does): the count, then
+ * entry i's name and value (-1 for one without both). */
+size_t http_tx_header_count(const HttpTx *tx, int dir);
+int http_tx_header_at(const HttpTx *tx, int dir, size_t i, HttpBytes *name, HttpBytes *value);
 
 /* ---- files (app-layer/files.h) ---- */
 

@@ -3,9 +3,9 @@
  *
  * Both are formatted straight into a line buffer (the eve record with the
  * JSON writer, json-writer.h), outside any lock; the single write of each
- * line takes the file's lock (output_file_write_line). The jansson forms
- * here (output_packet_json, output_set_base64, the alert object of the
- * drop records) serve the records still built as trees. */
+ * line takes the file's lock (output_file_write_line). The parts other
+ * records share (the packet, the alert object of the drop records, the
+ * printable form of a frame's payload) are writer calls too. */
 #include "output/alert.h"
 #include "output/output-private.h"
 #include "output/json-writer.h"
@@ -40,37 +40,9 @@ static const char *eve_action(uint8_t action, int ips)
 	return "allowed";
 }
 
-/* Standard base64 (json-writer.h's), as a string member of a tree. */
-void output_set_base64(json_t *o, const char *key, const uint8_t *data, size_t len)
-{
-	char *buf = malloc(JW_BASE64_LEN(len) + 1);
-	size_t n;
-
-	if (!buf)
-		return;
-	n = jw_base64_encode(data, len, buf);
-	json_object_set_new(o, key, json_stringn(buf, n));
-	free(buf);
-}
-
 static char printable_byte(uint8_t c)
 {
 	return (c >= 0x20 && c < 0x7f) || c == '\n' || c == '\r' ? (char)c : '.';
-}
-
-/* Suricata's printable form: printable ASCII, CR and LF as they are, every
- * other byte as '.'. */
-void output_set_printable(json_t *o, const char *key, const uint8_t *data, size_t len)
-{
-	char *buf = malloc(len + 1);
-
-	if (!buf)
-		return;
-	for (size_t i = 0; i < len; i++)
-		buf[i] = printable_byte(data[i]);
-	buf[len] = '\0';
-	json_object_set_new(o, key, json_stringn(buf, len));
-	free(buf);
 }
 
 /* Suricata's pkt_src: where a packet came from, the capture or one of the
@@ -116,20 +88,6 @@ static const char *linktype_name(int datalink)
 	return dl ? dl : "n/a";
 }
 
-void output_packet_json(json_t *rec, const Packet *p, uint32_t max)
-{
-	json_t *info;
-
-	if (!p->data || !p->caplen)
-		return;
-	output_set_base64(rec, "packet", p->data, max && max < p->caplen ? max : p->caplen);
-	info = json_object();
-	if (!info)
-		return;
-	json_object_set_new(info, "linktype", json_integer((json_int_t)(uint64_t)p->datalink));
-	json_object_set_new(info, "linktype_name", json_string(linktype_name(p->datalink)));
-	json_object_set_new(rec, "packet_info", info);
-}
 
 /* ---- eve "alert" records, written with the JSON writer ----
  *
@@ -226,8 +184,8 @@ static int key_is_utf8(const char *k, size_t n)
 	return 1;
 }
 
-/* The writer writes keys as they are: right for a key of printable ASCII
- * without '"' and '\\', the others need a tree (which escapes them). */
+/* The writer writes our keys as they are: right for a key of printable
+ * ASCII without '"' and '\\'; the others are escaped (jw_array_esc). */
 static int key_is_plain(const char *k, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -265,8 +223,8 @@ static int same_key(const MetaEntry *a, const MetaEntry *b)
 }
 
 /* The members of the metadata object, from the n entries meta_entry()
- * kept. */
-static void write_meta_members(JsonWriter *w, const MetaEntry *e, unsigned n)
+ * kept; plain: no key needs escaping (nearly every rule). */
+static void write_meta_members(JsonWriter *w, const MetaEntry *e, unsigned n, int plain)
 {
 	char key[META_KEY_MAX];
 
@@ -277,9 +235,13 @@ static void write_meta_members(JsonWriter *w, const MetaEntry *e, unsigned n)
 			;
 		if (j < i)
 			continue;     /* written with the first of its key */
-		memcpy(key, e[i].key, e[i].klen);
-		key[e[i].klen] = '\0';
-		jw_array(w, key);
+		if (plain) {
+			memcpy(key, e[i].key, e[i].klen);
+			key[e[i].klen] = '\0';
+			jw_array(w, key);
+		} else {
+			jw_array_esc(w, e[i].key, e[i].klen);
+		}
 		for (j = i; j < n; j++)
 			if (same_key(&e[j], &e[i]))
 				write_text(w, NULL, e[j].val);
@@ -300,30 +262,18 @@ static void write_rule_metadata(JsonWriter *w, const AlertInfo *a)
 			plain &= key_is_plain(e[n].key, e[n].klen);
 			n++;
 		}
-	if (!n) {
-		/* Suricata writes no empty metadata object */
-	} else if (plain || w->tree_mode) {
+	/* Suricata writes no empty metadata object */
+	if (n) {
 		jw_object(w, "metadata");
-		write_meta_members(w, e, n);
+		write_meta_members(w, e, n, plain);
 		jw_close(w);
-	} else {
-		/* a key to escape: the members as a tree, dumped */
-		JsonWriter t;
-		json_t *md;
-
-		jw_tree_begin(&t);
-		write_meta_members(&t, e, n);
-		md = jw_tree_end(&t);
-		if (md)
-			jw_json(w, "metadata", md);
-		json_decref(md);
 	}
 	if (e != stack)
 		free(e);
 }
 
-/* The "alert" object's members; also, in the writer's tree mode, the object
- * the drop records carry (output_alert_object). */
+/* The "alert" object's members, as alert records and the drop records
+ * (output_alert_write) carry them. */
 static void write_alert_members(JsonWriter *w, const OutputAlertConfig *ac, const AlertInfo *a)
 {
 	const char *action = eve_action(a->action, ac->ips);
@@ -340,15 +290,30 @@ static void write_alert_members(JsonWriter *w, const OutputAlertConfig *ac, cons
 		write_rule_metadata(w, a);
 }
 
+void output_alert_write(JsonWriter *w, const Outputs *o, const AlertInfo *a)
+{
+	jw_object(w, "alert");
+	write_alert_members(w, &o->cfg.eve_alert, a);
+	jw_close(w);
+}
+
+struct alert_obj {
+	const Outputs *o;
+	const AlertInfo *a;
+};
+
+static void build_alert_obj(JsonWriter *w, void *ctx)
+{
+	const struct alert_obj *c = ctx;
+
+	write_alert_members(w, &c->o->cfg.eve_alert, c->a);
+}
+
 json_t *output_alert_object(const Outputs *o, const AlertInfo *a)
 {
-	JsonWriter w;
+	struct alert_obj c = { o, a };
 
-	if (!o || !a)
-		return NULL;
-	jw_tree_begin(&w);
-	write_alert_members(&w, &o->cfg.eve_alert, a);
-	return jw_tree_end(&w);
+	return o && a ? jw_build_tree(build_alert_obj, &c) : NULL;
 }
 
 static void write_flow_object(JsonWriter *w, const Flow *f)
@@ -372,10 +337,10 @@ static void write_flow_object(JsonWriter *w, const Flow *f)
 	jw_close(w);
 }
 
-/* Suricata's printable form (output_set_printable), escaped for JSON and
- * written in place: CR, LF, '"' and '\\' are the bytes it keeps that JSON
- * escapes, with two bytes each. */
-static void write_printable(JsonWriter *w, const char *key, const uint8_t *data, size_t len)
+/* Suricata's printable form (printable ASCII, CR and LF as they are, every
+ * other byte as '.'), escaped for JSON and written in place: CR, LF, '"'
+ * and '\\' are the bytes it keeps that JSON escapes, with two bytes each. */
+void output_write_printable(JsonWriter *w, const char *key, const uint8_t *data, size_t len)
 {
 	size_t n = len;
 	char *s;
@@ -395,11 +360,11 @@ static void write_printable(JsonWriter *w, const char *key, const uint8_t *data,
 	}
 }
 
-static void write_packet(JsonWriter *w, const Packet *p)
+void output_packet_write(JsonWriter *w, const Packet *p, uint32_t max)
 {
 	if (!p->data || !p->caplen)
 		return;
-	jw_base64(w, "packet", p->data, p->caplen);
+	jw_base64(w, "packet", p->data, max && max < p->caplen ? max : p->caplen);
 	jw_object(w, "packet_info");
 	jw_int(w, "linktype", (int64_t)(uint64_t)p->datalink);
 	write_text(w, "linktype_name", linktype_name(p->datalink));
@@ -420,8 +385,8 @@ static void write_mac(JsonWriter *w, const char *key, const uint8_t *m)
 	jw_ascii(w, key, buf, sizeof(buf));
 }
 
-/* eve-log "ethernet: yes": the packet's MAC addresses, last, as
- * eve_add_ether() adds them to a tree. */
+/* eve-log "ethernet: yes": the packet's MAC addresses ("ether": src_mac,
+ * dest_mac), last. */
 static void write_ether(const Outputs *o, JsonWriter *w, const Packet *p)
 {
 	if (!o->cfg.eve_ethernet || !(p->flags & PKT_HAS_ETH))
@@ -443,15 +408,18 @@ static uint64_t alert_log_tx_id(const Flow *f, const AlertInfo *a)
 
 /* An alert on a frame carries it, payload included (Suricata 8 logs the
  * frame's payload whatever the alert's payload options). */
-static json_t *frame_object(const Packet *p, const Flow *f, const AlertInfo *a)
+static void write_frame(JsonWriter *w, const Packet *p, const Flow *f, const AlertInfo *a)
 {
 	uint32_t n;
 	const AppFrame *v = app_frames_get(f, a->frame_dir, &n);
 
 	for (uint32_t i = 0; i < n; i++)
-		if (v[i].id == a->frame_id)
-			return output_frame_object(p, f, a->frame_dir, &v[i]);
-	return NULL;
+		if (v[i].id == a->frame_id) {
+			jw_object(w, "frame");
+			output_frame_write(w, p, f, a->frame_dir, &v[i]);
+			jw_close(w);
+			return;
+		}
 }
 
 /* One record's parts that are not written from the packet as it is: found
@@ -463,14 +431,11 @@ typedef struct AlertLine {
 	const Packet *p;
 	const Flow *f;
 	const AlertInfo *a;
-	json_t *app;            /* the app layer's members ({"http": {...}}), or NULL */
-	json_t *frame;          /* the "frame" object, or NULL */
 	/* payload options: what to log, and whether it is stream data */
 	const uint8_t *data;
 	uint32_t len;
 	int stream;
 	uint8_t *stream_buf;    /* the flow's stream data, when that is logged */
-	int refused;            /* a tree held a string that is not UTF-8 */
 } AlertLine;
 
 /* payload, payload_length, payload_printable, stream: as Suricata, "stream"
@@ -514,44 +479,33 @@ static void write_payload(JsonWriter *w, const AlertLine *l)
 		if (l->ac->payload_length)
 			jw_int(w, "payload_length", l->len);
 		if (l->ac->payload_printable)
-			write_printable(w, "payload_printable", l->data, l->len);
+			output_write_printable(w, "payload_printable", l->data, l->len);
 	}
 	jw_int(w, "stream", l->stream);
 }
 
 static void alert_line_prepare(AlertLine *l)
 {
-	const Flow *f = l->f;
-	const AlertInfo *a = l->a;
-
-	if (f && l->ac->app_layer)
-		l->app = a->has_tx ? output_tx_alert_json(f, a->tx_id) : output_flow_alert_json(f);
-	if (a->frame_id && f)
-		l->frame = frame_object(l->p, f, a);
 	if (payload_on(l->ac))
 		prepare_payload(l);
 }
 
 static void alert_line_free(AlertLine *l)
 {
-	json_decref(l->app);
-	json_decref(l->frame);
 	free(l->stream_buf);
 }
 
-/* The app layer's members, merged in. The protocols' members ("http",
+/* The app layer's members, written by the protocol's logger. They ("http",
  * "files", "tls", "dns", "smtp", "email" ...) never share a name with the
- * record's own, so that merging is appending them here. */
-static void write_app_members(JsonWriter *w, AlertLine *l)
+ * record's own, so that they are appended here. */
+static void write_app_members(JsonWriter *w, const AlertLine *l)
 {
-	const char *k;
-	json_t *v;
-
-	if (!json_is_object(l->app))
+	if (!l->ac->app_layer)
 		return;
-	json_object_foreach(l->app, k, v)
-		if (jw_json(w, k, v) < 0)
-			l->refused = 1;
+	if (l->a->has_tx)
+		output_tx_alert_write(w, l->f, l->a->tx_id);
+	else
+		output_flow_alert_write(w, l->f);
 }
 
 /* Suricata 8's order: header (.. proto, icmp_type/code), pkt_src, tx_id,
@@ -584,10 +538,10 @@ static void build_alert(JsonWriter *w, AlertLine *l)
 	}
 	if (payload_on(l->ac))
 		write_payload(w, l);
-	if (l->frame && jw_json(w, "frame", l->frame) < 0)
-		l->refused = 1;
+	if (l->a->frame_id && f)
+		write_frame(w, p, f, l->a);
 	if (l->ac->packet)
-		write_packet(w, p);
+		output_packet_write(w, p, 0);
 	write_ether(l->o, w, p);
 }
 
@@ -599,39 +553,36 @@ static void build_tagged_packet(JsonWriter *w, AlertLine *l)
 
 	eve_header_write(w, &l->p->ts, "packet", l->p, l->p->flow);
 	jw_ascii(w, "pkt_src", src, strlen(src));
-	write_packet(w, l->p);
+	output_packet_write(w, l->p, 0);
 }
 
 /* The largest record tried: stream payloads of a large payload-buffer-size
  * are the largest, base64 and printable both. */
 #define ALERT_LINE_MAX ((size_t)1 << 30)
 
+struct alert_build {
+	void (*build)(JsonWriter *w, AlertLine *l);
+	AlertLine *l;
+};
+
+static void build_line(JsonWriter *w, void *ctx)
+{
+	const struct alert_build *b = ctx;
+
+	b->build(w, b->l);
+}
+
 /* Writes the record build() makes: on the stack when it fits (nearly every
- * alert), else on the heap, four times larger each try. A record with a
- * string jansson refuses is dropped, as eve_write() drops it. */
+ * alert), else on the heap, as every record (eve_build), up to
+ * ALERT_LINE_MAX. */
 static void alert_line_write(Outputs *o, const char *event_type,
 			     void (*build)(JsonWriter *w, AlertLine *l), AlertLine *l)
 {
-	char stack[16384], *line = stack, *bigger;
-	size_t cap = sizeof(stack), n;
-	JsonWriter w;
+	struct alert_build b = { build, l };
+	char stack[16384], *line;
+	size_t n = eve_build(stack, sizeof(stack), ALERT_LINE_MAX, &line, build_line, &b);
 
-	for (;;) {
-		jw_begin(&w, line, cap);
-		build(&w, l);
-		n = jw_end(&w);
-		if (n || l->refused || cap >= ALERT_LINE_MAX)
-			break;
-		cap = cap == sizeof(stack) ? (size_t)1 << 20 : cap * 4;
-		bigger = malloc(cap);
-		if (!bigger)
-			break;
-		if (line != stack)
-			free(line);
-		line = bigger;
-	}
-	if (!l->refused)
-		eve_write_line(o, event_type, line, n);
+	eve_write_line(o, event_type, line, n);
 	if (line != stack)
 		free(line);
 }

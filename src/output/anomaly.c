@@ -5,6 +5,7 @@
  *   packethdr the frame's first 32 bytes as "packet" + "packet_info".
  * One record per event, in the order the packet raised them. */
 #include "output/output-private.h"
+#include "output/json-writer.h"
 #include "decode/events.h"
 #include "stream/stream.h"
 #include "app-layer/app-layer.h"
@@ -16,33 +17,43 @@
  * link and IP headers. */
 #define ANOMALY_PKTHDR_LEN 32
 
-static json_t *anomaly_record(const Packet *p, const Flow *f, int has_tx, uint64_t tx_id)
-{
-	json_t *rec = eve_header(&p->ts, "anomaly", p, f);
+/* One anomaly record: the common part, then the "anomaly" object's
+ * members; packethdr: the frame's first bytes last. */
+struct anomaly_line {
+	const Packet *p;
+	const Flow *f;
+	int has_tx;
+	uint64_t tx_id;
+	const char *app_proto;      /* NULL: a packet event */
+	const char *type, *event, *layer;
+	int packethdr;
+};
 
-	if (!rec)
-		return NULL;
-	json_object_set_new(rec, "pkt_src", json_string(output_pkt_src(p)));
-	if (has_tx)
-		json_object_set_new(rec, "tx_id", json_integer((json_int_t)tx_id));
-	return rec;
+static void build_record(JsonWriter *w, void *ctx)
+{
+	const struct anomaly_line *l = ctx;
+
+	eve_header_write(w, &l->p->ts, "anomaly", l->p, l->f);
+	jw_str(w, "pkt_src", output_pkt_src(l->p));
+	if (l->has_tx)
+		jw_int(w, "tx_id", (int64_t)l->tx_id);
+	jw_object(w, "anomaly");
+	if (l->app_proto)
+		jw_str_opt(w, "app_proto", l->app_proto);
+	jw_str_opt(w, "type", l->type);
+	jw_str_opt(w, "event", l->event);
+	jw_str_opt(w, "layer", l->layer);
+	jw_close(w);
+	if (l->packethdr)
+		output_packet_write(w, l->p, ANOMALY_PKTHDR_LEN);
 }
 
 static void write_packet_event(Outputs *o, const Packet *p, const char *type, const char *event)
 {
-	json_t *rec = anomaly_record(p, p->flow, 0, 0), *an;
+	struct anomaly_line l = { .p = p, .f = p->flow, .type = type, .event = event,
+				  .packethdr = o->cfg.eve_anomaly.packethdr };
 
-	if (!rec)
-		return;
-	an = json_object();
-	if (an) {
-		json_object_set_new(an, "type", json_string(type));
-		json_object_set_new(an, "event", json_string(event));
-		json_object_set_new(rec, "anomaly", an);
-	}
-	if (o->cfg.eve_anomaly.packethdr)
-		output_packet_json(rec, p, ANOMALY_PKTHDR_LEN);
-	eve_write(o, rec);
+	eve_write_built(o, "anomaly", build_record, &l);
 }
 
 /* Suricata names decoder events "decoder.<layer>.<event>", except the
@@ -110,20 +121,10 @@ void output_anomaly_parser_event(Outputs *o, const Packet *p, const Flow *f,
 void output_anomaly_applayer(Outputs *o, const Packet *p, const Flow *f, const char *app_proto,
 			     const char *event, const char *layer, int has_tx, uint64_t tx_id)
 {
-	json_t *rec, *an;
+	struct anomaly_line l = { p, f, has_tx, tx_id, app_proto ? app_proto : "unknown",
+				  "applayer", event, layer, 0 };
 
 	if (!o || !p || !o->cfg.eve_anomaly.applayer || !outputs_eve_enabled(o, "anomaly"))
 		return;
-	rec = anomaly_record(p, f, has_tx, tx_id);
-	if (!rec)
-		return;
-	an = json_object();
-	if (an) {
-		json_object_set_new(an, "app_proto", json_string(app_proto ? app_proto : "unknown"));
-		json_object_set_new(an, "type", json_string("applayer"));
-		json_object_set_new(an, "event", json_string(event));
-		json_object_set_new(an, "layer", json_string(layer));
-		json_object_set_new(rec, "anomaly", an);
-	}
-	eve_write(o, rec);
+	eve_write_built(o, "anomaly", build_record, &l);
 }

@@ -4,157 +4,167 @@
 
 #include "app-layer/dcerpc.h"
 #include "output/output-private.h"
-#include "output/json-dump.h"
+#include "output/json-writer.h"
 
 #include <stdio.h>
 
-static json_t *iface_json(const struct dcerpc_iface *f)
+static void iface_write(JsonWriter *w, const struct dcerpc_iface *f)
 {
-	json_t *o = json_object();
 	char u[37], v[16];
 
 	dcerpc_uuid_str(f->uuid, u);
 	snprintf(v, sizeof(v), "%u.%u", f->ver, f->ver_minor);
-	json_object_set_new(o, "uuid", json_string(u));
-	json_object_set_new(o, "version", json_string(v));
-	json_object_set_new(o, "ack_result", json_integer(f->ack_result));
-	return o;
+	jw_object(w, NULL);
+	jw_str_opt(w, "uuid", u);
+	jw_str_opt(w, "version", v);
+	jw_int(w, "ack_result", f->ack_result);
+	jw_close(w);
 }
 
-json_t *dcerpc_json_object(const struct dcerpc_tx *tx, int udp)
+static void ifaces_write(JsonWriter *w, const struct dcerpc_iface *v, uint16_t n)
 {
-	json_t *o = json_object();
+	jw_array(w, "interfaces");
+	for (uint16_t i = 0; i < n; i++)
+		iface_write(w, &v[i]);
+	jw_close(w);
+}
+
+void dcerpc_json_write(JsonWriter *w, const struct dcerpc_tx *tx, int udp)
+{
 	char v[8];
 
 	if (tx->req_done && tx->req_type != DCERPC_PTYPE_NONE) {
-		json_object_set_new(o, "request", json_string(dcerpc_ptype_name(tx->req_type)));
+		jw_str_opt(w, "request", dcerpc_ptype_name(tx->req_type));
 		if (tx->req_type == DCERPC_REQUEST) {
-			json_t *r = json_object();
-
-			json_object_set_new(r, "opnum", json_integer(tx->opnum));
-			json_object_set_new(r, "frag_cnt", json_integer(tx->frag_cnt[0]));
-			json_object_set_new(r, "stub_data_size", json_integer(tx->stub[0].len));
-			json_object_set_new(o, "req", r);
-			if (tx->has_iface && !udp) {
-				json_t *a = json_array();
-
-				json_array_append_new(a, iface_json(&tx->iface));
-				json_object_set_new(o, "interfaces", a);
-			}
+			jw_object(w, "req");
+			jw_int(w, "opnum", tx->opnum);
+			jw_int(w, "frag_cnt", tx->frag_cnt[0]);
+			jw_int(w, "stub_data_size", tx->stub[0].len);
+			jw_close(w);
+			if (tx->has_iface && !udp)
+				ifaces_write(w, &tx->iface, 1);
 		} else if (tx->nifaces) {
-			json_t *a = json_array();
-
-			for (uint16_t i = 0; i < tx->nifaces; i++)
-				json_array_append_new(a, iface_json(&tx->ifaces[i]));
-			json_object_set_new(o, "interfaces", a);
+			ifaces_write(w, tx->ifaces, tx->nifaces);
 		}
 	} else {
-		json_object_set_new(o, "request", json_string("REQUEST_LOST"));
+		jw_ascii(w, "request", "REQUEST_LOST", 12);
 	}
 	if (tx->resp_done && tx->resp_type != DCERPC_PTYPE_NONE) {
-		json_object_set_new(o, "response", json_string(dcerpc_ptype_name(tx->resp_type)));
+		jw_str_opt(w, "response", dcerpc_ptype_name(tx->resp_type));
 		if (tx->resp_type == DCERPC_RESPONSE) {
-			json_t *r = json_object();
-
-			json_object_set_new(r, "frag_cnt", json_integer(tx->frag_cnt[1]));
-			json_object_set_new(r, "stub_data_size", json_integer(tx->stub[1].len));
-			json_object_set_new(o, "res", r);
+			jw_object(w, "res");
+			jw_int(w, "frag_cnt", tx->frag_cnt[1]);
+			jw_int(w, "stub_data_size", tx->stub[1].len);
+			jw_close(w);
 		}
 	} else {
-		json_object_set_new(o, "response", json_string("UNREPLIED"));
+		jw_ascii(w, "response", "UNREPLIED", 9);
 	}
 	if (udp) {
 		char u[37];
 
 		dcerpc_uuid_str(tx->activity, u);
-		json_object_set_new(o, "activityuuid", json_string(u));
-		json_object_set_new(o, "seqnum", json_integer(tx->seqnum));
+		jw_str_opt(w, "activityuuid", u);
+		jw_int(w, "seqnum", tx->seqnum);
 	} else {
-		json_object_set_new(o, "call_id", json_integer(tx->call_id));
+		jw_int(w, "call_id", tx->call_id);
 	}
 	snprintf(v, sizeof(v), "%u.%u", tx->rpc_vers, tx->rpc_vers_minor);
-	json_object_set_new(o, "rpc_version", json_string(v));
-	return o;
+	jw_str_opt(w, "rpc_version", v);
 }
 
-json_t *dcerpc_smb_json_object(const struct dcerpc_tx *tx)
+struct dcerpc_obj {
+	const struct dcerpc_tx *tx;
+	int udp;
+};
+
+static void build_dcerpc_obj(JsonWriter *w, void *ctx)
 {
-	json_t *o = json_object();
+	const struct dcerpc_obj *c = ctx;
+
+	dcerpc_json_write(w, c->tx, c->udp);
+}
+
+json_t *dcerpc_json_object(const struct dcerpc_tx *tx, int udp)
+{
+	struct dcerpc_obj c = { tx, udp };
+
+	return jw_build_tree(build_dcerpc_obj, &c);
+}
+
+void dcerpc_smb_json_write(JsonWriter *w, const struct dcerpc_tx *tx)
+{
 	int req = tx->req_type != DCERPC_PTYPE_NONE, res = tx->resp_type != DCERPC_PTYPE_NONE;
 
-	json_object_set_new(o, "request", json_string(req ? dcerpc_ptype_name(tx->req_type)
-							  : "REQUEST_LOST"));
-	json_object_set_new(o, "response", json_string(res ? dcerpc_ptype_name(tx->resp_type)
-							   : "UNREPLIED"));
+	jw_str_opt(w, "request", req ? dcerpc_ptype_name(tx->req_type) : "REQUEST_LOST");
+	jw_str_opt(w, "response", res ? dcerpc_ptype_name(tx->resp_type) : "UNREPLIED");
 	if (req && tx->req_type == DCERPC_REQUEST) {
-		json_t *r = json_object();
-
-		json_object_set_new(o, "opnum", json_integer(tx->opnum));
-		json_object_set_new(r, "frag_cnt", json_integer(tx->frag_cnt[0]));
-		json_object_set_new(r, "stub_data_size", json_integer(tx->stub[0].len));
-		json_object_set_new(o, "req", r);
-		if (tx->has_iface) {
-			/* Suricata 8.0.5 on: the interface the request's context
-			 * is bound to (suricata-verify dcerpc-smb-ctxid) */
-			json_t *a = json_array();
-
-			json_array_append_new(a, iface_json(&tx->iface));
-			json_object_set_new(o, "interfaces", a);
-		}
+		jw_int(w, "opnum", tx->opnum);
+		jw_object(w, "req");
+		jw_int(w, "frag_cnt", tx->frag_cnt[0]);
+		jw_int(w, "stub_data_size", tx->stub[0].len);
+		jw_close(w);
+		/* Suricata 8.0.5 on: the interface the request's context is
+		 * bound to (suricata-verify dcerpc-smb-ctxid) */
+		if (tx->has_iface)
+			ifaces_write(w, &tx->iface, 1);
 	} else if (req && tx->nifaces) {
-		json_t *a = json_array();
-
-		for (uint16_t i = 0; i < tx->nifaces; i++)
-			json_array_append_new(a, iface_json(&tx->ifaces[i]));
-		json_object_set_new(o, "interfaces", a);
+		ifaces_write(w, tx->ifaces, tx->nifaces);
 	}
 	if (res && tx->resp_type == DCERPC_RESPONSE) {
-		json_t *r = json_object();
-
-		json_object_set_new(r, "frag_cnt", json_integer(tx->frag_cnt[1]));
-		json_object_set_new(r, "stub_data_size", json_integer(tx->stub[1].len));
-		json_object_set_new(o, "res", r);
+		jw_object(w, "res");
+		jw_int(w, "frag_cnt", tx->frag_cnt[1]);
+		jw_int(w, "stub_data_size", tx->stub[1].len);
+		jw_close(w);
 	}
-	json_object_set_new(o, "call_id", json_integer(tx->call_id));
-	return o;
+	jw_int(w, "call_id", tx->call_id);
+}
+
+struct dcerpc_line {
+	const Packet *p;
+	const Flow *f;
+	const struct dcerpc_tx *tx;
+};
+
+static void build_record(JsonWriter *w, void *ctx)
+{
+	const struct dcerpc_line *l = ctx;
+
+	eve_header_write(w, l->p ? &l->p->ts : &l->f->last, "dcerpc", NULL, l->f);
+	if (l->p && l->p->pcap_cnt)
+		jw_int(w, "pcap_cnt", (int64_t)l->p->pcap_cnt);
+	jw_object(w, "dcerpc");
+	dcerpc_json_write(w, l->tx, l->f->proto == 17);
+	jw_close(w);
 }
 
 static void log_dcerpc_tx(Outputs *o, const Packet *p, const Flow *f, void *txp)
 {
-	const struct dcerpc_tx *tx = dcerpc_flow_tx(txp);
-	const struct timeval *ts = p ? &p->ts : &f->last;
-	json_t *rec;
+	struct dcerpc_line l = { p, f, dcerpc_flow_tx(txp) };
 
-	if (!o || !tx)
+	if (!o || !l.tx)
 		return;
 	for (int e = 0; e < DCERPC_EV_COUNT; e++)
-		if (tx->events & (1u << e))
+		if (l.tx->events & (1u << e))
 			output_anomaly_applayer(o, p, f, "dcerpc", dcerpc_event_name(e), "proto_parser",
-						1, tx->id);
-	if (!outputs_eve_enabled(o, "dcerpc"))
-		return;
-	rec = eve_header(ts, "dcerpc", NULL, f);
-	if (!rec)
-		return;
-	if (p && p->pcap_cnt)
-		json_object_set_new(rec, "pcap_cnt", json_integer((json_int_t)p->pcap_cnt));
-	json_object_set_new(rec, "dcerpc", dcerpc_json_object(tx, f->proto == 17));
-	eve_write(o, rec);
+						1, l.tx->id);
+	if (outputs_eve_enabled(o, "dcerpc"))
+		eve_write_built(o, "dcerpc", build_record, &l);
 }
 
-static json_t *alert_dcerpc_json(const Flow *f, void *txp)
+static int alert_dcerpc_write(JsonWriter *w, const Flow *f, void *txp)
 {
 	const struct dcerpc_tx *tx = dcerpc_flow_tx(txp);
-	json_t *rec;
 
 	if (!tx)
-		return NULL;
-	rec = json_object();
-	json_object_set_new(rec, "dcerpc", dcerpc_json_object(tx, f->proto == 17));
-	return rec;
+		return -1;
+	jw_object(w, "dcerpc");
+	dcerpc_json_write(w, tx, f->proto == 17);
+	jw_close(w);
+	return 0;
 }
 
 const EveTxLogger eve_dcerpc_logger = {
 	.log_tx = log_dcerpc_tx,
-	.alert_json = alert_dcerpc_json,
+	.alert_write = alert_dcerpc_write,
 };

@@ -11,12 +11,16 @@
 
 #include <jansson.h>
 
-/* A new object; udp: the connectionless fields. */
+struct JsonWriter;
+/* The object's members, into w's open object; udp: the connectionless
+ * fields. */
+void dcerpc_json_write(struct JsonWriter *w, const struct dcerpc_tx *tx, int udp);
+/* The same as a tree, for tests and fuzzers; the caller owns it. */
 json_t *dcerpc_json_object(const struct dcerpc_tx *tx, int udp);
 /* The smb record's "dcerpc" object of a call on a named pipe (schema:
  * eve-schema.json smb.dcerpc): request, response, opnum, req and res
  * {frag_cnt, stub_data_size}, a bind's interfaces (a request's: the one
  * its context names), call_id. */
-json_t *dcerpc_smb_json_object(const struct dcerpc_tx *tx);
+void dcerpc_smb_json_write(struct JsonWriter *w, const struct dcerpc_tx *tx);
 
 #endif

@@ -104,40 +104,42 @@ static size_t x_escape_json(const uint8_t *p, uint32_t len, char *out)
 /* A wire string (name, TXT, raw rdata) as Suricata prints it. The writer
  * checks UTF-8 as it escapes (one pass, not a check and then the copy) and
  * hands back what fails, which takes the \xnn form. That form's JSON text
- * goes to jw_ascii(), which copies its text as it is; a tree (the alerts'
- * dns object) takes the form itself, escaped when the tree is dumped. Most
- * fit the stack; a long raw rdata that is not UTF-8 takes the heap. */
+ * goes to jw_ascii(), which copies its text as it is. Most fit the stack;
+ * a long raw rdata that is not UTF-8 takes the heap. */
 static void write_bytes(JsonWriter *w, const char *key, const uint8_t *p, uint32_t len)
 {
 	char stack[4096], *buf = stack;
-	size_t n, per = w->tree_mode ? 4 : X_JSON_MAX;
 
 	if (jw_strn_try(w, key, len ? (const char *)p : "", len) == 0)
 		return;
-	if ((size_t)len * per > sizeof(stack) && !(buf = malloc((size_t)len * per))) {
+	if ((size_t)len * X_JSON_MAX > sizeof(stack) &&
+	    !(buf = malloc((size_t)len * X_JSON_MAX))) {
 		jw_strn(w, key, "", 0);
 		return;
 	}
-	if (w->tree_mode) {
-		n = eve_x_escape(p, len, buf, 0);
-		jw_strn(w, key, buf, n);
-	} else {
-		jw_ascii(w, key, buf, x_escape_json(p, len, buf));
-	}
+	jw_ascii(w, key, buf, x_escape_json(p, len, buf));
 	if (buf != stack)
 		free(buf);
 }
 
+struct bytes_obj {
+	const uint8_t *p;
+	uint32_t len;
+};
+
+static void build_bytes_obj(JsonWriter *w, void *ctx)
+{
+	const struct bytes_obj *c = ctx;
+
+	write_bytes(w, "v", c->p, c->len);
+}
+
 json_t *dns_json_bytes(const uint8_t *p, uint32_t len)
 {
-	JsonWriter w;
-	json_t *o, *v;
+	struct bytes_obj c = { p, len };
+	json_t *o = jw_build_tree(build_bytes_obj, &c), *v;
 
-	jw_tree_begin(&w);
-	write_bytes(&w, "v", p, len);
-	if (!(o = jw_tree_end(&w)))
-		return NULL;
-	v = json_incref(json_object_get(o, "v"));
+	v = o ? json_incref(json_object_get(o, "v")) : NULL;
 	json_decref(o);
 	return v;
 }
@@ -616,27 +618,57 @@ void dns_json_v2_answer(JsonWriter *w, const struct dns_msg *m, const struct dns
 	write_section(w, "additionals", m, DNS_SEC_ADDITIONAL, cfg, false);
 }
 
+struct message_obj {
+	const struct dns_msg *m;
+	enum dns_dir dir;
+	uint64_t tx_id;
+	const struct dns_json_cfg *cfg;
+};
+
+static void build_message_obj(JsonWriter *w, void *ctx)
+{
+	const struct message_obj *c = ctx;
+
+	dns_json_write(w, c->m, c->dir, c->tx_id, c->cfg);
+}
+
 json_t *dns_json_message(const struct dns_msg *m, enum dns_dir dir,
 			 uint64_t tx_id, const struct dns_json_cfg *cfg)
 {
-	JsonWriter w;
+	struct message_obj c = { m, dir, tx_id, cfg };
 
 	if (!dns_json_wanted(m, dir, cfg))
 		return NULL;
-	jw_tree_begin(&w);
-	dns_json_write(&w, m, dir, tx_id, cfg);
-	return jw_tree_end(&w);
+	return jw_build_tree(build_message_obj, &c);
+}
+
+/* The message an alert on tx shows: dir's, else the other one's. */
+static const struct dns_msg *alert_msg(const struct dns_tx *tx, enum dns_dir *dir)
+{
+	const struct dns_msg *m = dns_tx_msg(tx, *dir);
+
+	if (!m) {
+		*dir = *dir == DNS_DIR_TOSERVER ? DNS_DIR_TOCLIENT : DNS_DIR_TOSERVER;
+		m = dns_tx_msg(tx, *dir);
+	}
+	return m;
 }
 
 json_t *dns_json_alert(const struct dns_tx *tx, enum dns_dir dir)
 {
-	const struct dns_msg *m = dns_tx_msg(tx, dir);
+	const struct dns_msg *m = alert_msg(tx, &dir);
 
-	if (!m) {
-		dir = dir == DNS_DIR_TOSERVER ? DNS_DIR_TOCLIENT : DNS_DIR_TOSERVER;
-		m = dns_tx_msg(tx, dir);
-	}
-	if (!m)
-		return NULL;
-	return dns_json_message(m, dir, tx->tx_id, NULL);
+	return m ? dns_json_message(m, dir, tx->tx_id, NULL) : NULL;
+}
+
+int dns_json_alert_write(JsonWriter *w, const struct dns_tx *tx, enum dns_dir dir)
+{
+	const struct dns_msg *m = alert_msg(tx, &dir);
+
+	if (!m || !dns_json_wanted(m, dir, NULL))
+		return -1;
+	jw_object(w, "dns");
+	dns_json_write(w, m, dir, tx->tx_id, NULL);
+	jw_close(w);
+	return 0;
 }

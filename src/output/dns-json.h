@@ -95,6 +95,9 @@ json_t *dns_json_message(const struct dns_msg *m, enum dns_dir dir,
  * direction, or the other one if that direction has none; every type and
  * both formats. NULL if tx holds no message. */
 json_t *dns_json_alert(const struct dns_tx *tx, enum dns_dir dir);
+/* The same written into an alert record w as its "dns" member; -1 (nothing
+ * written) where dns_json_alert() gives NULL. */
+int dns_json_alert_write(struct JsonWriter *w, const struct dns_tx *tx, enum dns_dir dir);
 
 /* A wire string as Suricata prints it (see above). */
 json_t *dns_json_bytes(const uint8_t *p, uint32_t len);

@@ -111,17 +111,10 @@ static enum dns_dir tx_dir(const struct dns_tx *tx)
 
 /* Alerts on a transaction carry its "dns" object: every type, both
  * formats, whatever the dns logger's options (Suricata 8). */
-static json_t *alert_dns_json(const Flow *f, void *tx)
+static int alert_dns_write(JsonWriter *w, const Flow *f, void *tx)
 {
-	json_t *d, *rec;
-
 	(void)f;
-	d = dns_json_alert(tx, tx_dir(tx));
-	if (!d)
-		return NULL;
-	rec = json_object();
-	json_object_set_new(rec, "dns", d);
-	return rec;
+	return dns_json_alert_write(w, tx, tx_dir(tx));
 }
 
 /* The parser's events on the transaction as eve anomaly records
@@ -225,5 +218,5 @@ static void log_dns_tx(Outputs *o, const Packet *p, const Flow *f, void *txp)
 
 const EveTxLogger eve_dns_logger = {
 	.log_tx = log_dns_tx,
-	.alert_json = alert_dns_json,
+	.alert_write = alert_dns_write,
 };

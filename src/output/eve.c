@@ -3,8 +3,8 @@
  * The flow record, eve's most frequent (one per flow), is written with the
  * JSON writer (json-writer.h) straight into a line buffer. The header it
  * shares with the other records is written once, as writer calls
- * (eve_header_write()); eve_header() runs them in the writer's tree mode for
- * the records still built as jansson trees. */
+ * (eve_header_write()); eve_header() reads them back as a tree, for the
+ * tests. */
 #include "output/output-private.h"
 #include "output/community-id.h"
 #include "output/json-writer.h"
@@ -334,14 +334,26 @@ void eve_header_write_dir(JsonWriter *w, const struct timeval *ts, const char *e
 	}
 }
 
+struct header_obj {
+	const struct timeval *ts;
+	const char *event_type;
+	const Packet *p;
+	const Flow *f;
+};
+
+static void build_header(JsonWriter *w, void *ctx)
+{
+	const struct header_obj *h = ctx;
+
+	eve_header_write(w, h->ts, h->event_type, h->p, h->f);
+}
+
 json_t *eve_header(const struct timeval *ts, const char *event_type, const Packet *p,
 		   const Flow *f)
 {
-	JsonWriter w;
+	struct header_obj h = { ts, event_type, p, f };
 
-	jw_tree_begin(&w);
-	eve_header_write(&w, ts, event_type, p, f);
-	return jw_tree_end(&w);
+	return jw_build_tree(build_header, &h);
 }
 
 static void write_ts(JsonWriter *w, const char *key, const struct timeval *tv)
@@ -406,25 +418,6 @@ static void write_tcp(JsonWriter *w, const FlowRecordView *v)
 }
 
 /* ---- ether (eve-log "ethernet: yes") ---- */
-
-static json_t *mac_string(const uint8_t *m)
-{
-	char buf[18];
-
-	format_mac(m, buf);
-	return json_string_nocheck(buf);
-}
-
-void eve_add_ether(const Outputs *o, json_t *rec, const Packet *p)
-{
-	json_t *e;
-
-	if (!o->cfg.eve_ethernet || !(p->flags & PKT_HAS_ETH) || !(e = json_object()))
-		return;
-	json_object_set_new_nocheck(e, "src_mac", mac_string(p->eth_src));
-	json_object_set_new_nocheck(e, "dest_mac", mac_string(p->eth_dst));
-	json_object_set_new_nocheck(rec, "ether", e);
-}
 
 /* A flow's MAC addresses as lists per side (Suricata's src_macs/dest_macs);
  * we keep the pair of the flow's first Ethernet packet. */

@@ -1,6 +1,7 @@
 /* The file logger: when a file of a transaction logs (file-store writes
  * or drops it, then its eve "fileinfo" record), for every protocol that
- * carries files (files_of_tx) and names a file_record in its eve logger.
+ * carries files (files_of_tx) and names a file_record_write in its eve
+ * logger.
  *
  * Suricata 8 logs a file apart from its transaction's own record, on the
  * first packet that finds it over:
@@ -19,11 +20,141 @@
  * next packet its way (an SMTP attachment ends as the server's reply is
  * parsed; suricata-verify mime-dec-parse-long-filename01: pcap_cnt 15,
  * the smtp record's 14). */
+#include "output/file-log.h"
 #include "output/output-private.h"
 #include "output/json-writer.h"
+#include "output/json-dump.h"
 #include "app-layer/app-layer.h"
 #include "app-layer/files.h"
 #include "stream/stream.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the fileinfo object ---- */
+
+/* The file's name: UTF-8 as it is; otherwise each byte outside printable
+ * ASCII as \xhh, as our other binary-safe strings are. */
+static void write_name(JsonWriter *w, const uint8_t *p, uint32_t n)
+{
+	char stack[1024], *esc;
+
+	if (jw_strn_try(w, "filename", (const char *)p, n) == 0)
+		return;
+	esc = (size_t)n * 4 <= sizeof(stack) ? stack : malloc((size_t)n * 4);
+	if (!esc) {
+		jw_str(w, "filename", "");
+		return;
+	}
+	jw_strn(w, "filename", esc, eve_x_escape(p, n, esc, EVE_X_PRINTABLE));
+	if (esc != stack)
+		free(esc);
+}
+
+/* md5 and sha1 of a CLOSED file only; sha256 whenever computed (Suricata 8) */
+static void write_hashes(JsonWriter *w, const File *f, int state)
+{
+	static const char *const hname[FILE_HASHES] = { "md5", "sha1", "sha256" };
+	static const char x[] = "0123456789abcdef";
+	char hexs[64];
+
+	for (int i = 0; i < FILE_HASHES; i++) {
+		uint32_t n = 0;
+		const uint8_t *d = file_hash(f, i, &n);
+
+		if (!d || n > sizeof(hexs) / 2 || (i != FILE_HASH_SHA256 && state != FILE_STATE_CLOSED))
+			continue;
+		for (uint32_t k = 0; k < n; k++) {
+			hexs[2 * k] = x[d[k] >> 4];
+			hexs[2 * k + 1] = x[d[k] & 15];
+		}
+		jw_ascii(w, hname[i], hexs, 2 * n);
+	}
+}
+
+void file_json_write(JsonWriter *w, File *f)
+{
+	FileView v;
+
+	file_view(f, &v);
+	write_name(w, v.name, v.name_len);
+	if (v.nsids) {
+		jw_array(w, "sid");
+		for (uint16_t i = 0; i < v.nsids; i++)
+			jw_int(w, NULL, v.sids[i]);
+		jw_close(w);
+	}
+	/* libmagic's text, where it is UTF-8 (else left out, as before) */
+	if (v.magic)
+		(void)jw_strn_try(w, "magic", v.magic, strlen(v.magic));
+	jw_bool(w, "gaps", v.gaps);
+	jw_str(w, "state", file_state_name(v.state));
+	write_hashes(w, f, v.state);
+	jw_bool(w, "stored", v.stored);
+	if (v.storing)
+		jw_bool(w, "storing", 1);
+	if (v.stored)
+		jw_int(w, "file_id", (int64_t)v.file_id);
+	jw_int(w, "size", (int64_t)v.size);
+	jw_int(w, "tx_id", (int64_t)v.tx_id);
+}
+
+static void build_file_obj(JsonWriter *w, void *ctx)
+{
+	file_json_write(w, ctx);
+}
+
+json_t *file_json(File *f)
+{
+	return jw_build_tree(build_file_obj, f);
+}
+
+struct files_obj {
+	FileContainer *const *fcs;
+	int n;
+};
+
+static void build_files_obj(JsonWriter *w, void *ctx)
+{
+	const struct files_obj *c = ctx;
+
+	output_files_write(w, (FileContainer **)c->fcs, c->n);
+}
+
+json_t *files_json(FileContainer *const fcs[], int n)
+{
+	struct files_obj c = { fcs, n };
+	json_t *root = jw_build_tree(build_files_obj, &c), *a;
+
+	a = root ? json_incref(json_object_get(root, "files")) : NULL;
+	json_decref(root);
+	return a;
+}
+
+/* ---- when files log ---- */
+
+struct file_line {
+	const Outputs *o;
+	const EveTxLogger *l;
+	const Packet *p;
+	const Flow *f;
+	void *tx;
+	File *fl;
+	int none;           /* the protocol gave no record */
+};
+
+static void build_file_record(JsonWriter *w, void *ctx)
+{
+	struct file_line *c = ctx;
+
+	if (c->l->file_record_write(w, c->o, c->p, c->f, c->tx) != 0) {
+		c->none = 1;
+		return;
+	}
+	jw_object(w, "fileinfo");
+	file_json_write(w, c->fl);
+	jw_close(w);
+}
 
 static void log_file(Outputs *o, const EveTxLogger *l, const Packet *p, const Flow *f,
 		     void *tx, File *fl)
@@ -32,40 +163,36 @@ static void log_file(Outputs *o, const EveTxLogger *l, const Packet *p, const Fl
 	/* file-store first: the record says whether the file was stored, and
 	 * write-fileinfo names its copy with this record's time */
 	int meta = file_store_finish(fl, ts) == 1 && files_config()->write_fileinfo;
-	json_t *rec, *fi;
+	struct file_line c = { o, l, p, f, tx, fl, 0 };
+	char stack[16384], *line;
+	size_t n;
 
 	if (!o->eve_files && !meta)
 		return;
-	/* the record written straight into its line, where the protocol can
-	 * and no metadata file needs the tree */
-	if (!meta && l->file_record_write) {
-		char line[16384];
-		JsonWriter w;
-		size_t n;
+	n = eve_build(stack, sizeof(stack), EVE_LINE_MAX, &line, build_file_record, &c);
+	if (!c.none) {
+		/* the metadata file holds the same bytes as the eve record */
+		if (meta && n)
+			file_store_write_meta(fl, line, n);
+		if (o->eve_files)
+			eve_write_line(o, "fileinfo", line, n);
+	}
+	if (line != stack)
+		free(line);
+}
 
-		jw_begin(&w, line, sizeof(line));
-		if (l->file_record_write(&w, p, f, tx) == 0) {
-			jw_object(&w, "fileinfo");
-			file_json_write(&w, fl);
-			if ((n = jw_end(&w)) != 0) {
-				eve_write_line(o, "fileinfo", line, n);
-				return;
-			}
+void output_files_write(JsonWriter *w, FileContainer *const fcs[], int n)
+{
+	JwMark m = jw_mark(w);
+
+	jw_array(w, "files");
+	for (int i = 0; i < n; i++)
+		for (File *f = fcs[i] ? fcs[i]->head : NULL; f; f = (File *)file_next(f)) {
+			jw_object(w, NULL);
+			file_json_write(w, f);
+			jw_close(w);
 		}
-	}
-	fi = file_json(fl);
-	rec = fi ? l->file_record(o, p, f, tx) : NULL;
-	if (!rec) {
-		json_decref(fi);
-		return;
-	}
-	json_object_set_new(rec, "fileinfo", fi);
-	if (meta)
-		file_store_write_meta(fl, rec);
-	if (o->eve_files)
-		eve_write(o, rec);
-	else
-		json_decref(rec);
+	jw_close_nonempty(w, m);
 }
 
 int eve_files_log(Outputs *o, const EveTxLogger *l, const Packet *p, const Flow *f, void *tx,

@@ -10,6 +10,7 @@
  * short of that size, as Suricata's (its buffer holds the final NUL). */
 #include "output/output.h"
 #include "output/output-private.h"
+#include "output/json-writer.h"
 #include "app-layer/frames.h"
 #include "stream/stream.h"
 
@@ -63,22 +64,20 @@ static uint32_t tcp_payload(const Flow *f, int d, uint64_t off, uint64_t end, ui
 	return o;
 }
 
-json_t *output_frame_object(const Packet *p, const Flow *f, int dir, const AppFrame *fr)
+void output_frame_write(JsonWriter *w, const Packet *p, const Flow *f, int dir,
+			const AppFrame *fr)
 {
-	json_t *o = json_object();
 	const char *name = app_frame_type_name(fr->alproto, fr->type);
 	uint64_t len = app_frame_length(f, dir, fr);
 	uint8_t buf[FRAME_PAYLOAD_MAX];
 	uint32_t n = 0;
 	int complete = fr->len >= 0;
 
-	if (!o)
-		return NULL;
-	json_object_set_new(o, "type", json_string(name ? name : "unknown"));
-	json_object_set_new(o, "id", json_integer(fr->id));
-	json_object_set_new(o, "direction", json_string(dir ? "toclient" : "toserver"));
+	jw_str_opt(w, "type", name ? name : "unknown");
+	jw_int(w, "id", fr->id);
+	jw_ascii(w, "direction", dir ? "toclient" : "toserver", 8);
 	if (f->proto == 6) {
-		json_object_set_new(o, "stream_offset", json_integer((json_int_t)fr->off));
+		jw_int(w, "stream_offset", (int64_t)fr->off);
 		n = tcp_payload(f, dir, fr->off, fr->off + len, buf, sizeof(buf), &complete);
 	} else if (fr->pkt == f->pkts_toserver + f->pkts_toclient && fr->off <= p->payload_len) {
 		/* UDP: the datagram being processed */
@@ -89,13 +88,12 @@ json_t *output_frame_object(const Packet *p, const Flow *f, int dir, const AppFr
 			n = sizeof(buf);
 		memcpy(buf, p->payload + fr->off, n);
 	}
-	json_object_set_new(o, "length", json_integer((json_int_t)len));
-	json_object_set_new(o, "complete", json_boolean(complete && n >= len));
-	output_set_base64(o, "payload", buf, n);
-	output_set_printable(o, "payload_printable", buf, n < sizeof(buf) ? n : sizeof(buf) - 1);
+	jw_int(w, "length", (int64_t)len);
+	jw_bool(w, "complete", complete && n >= len);
+	jw_base64(w, "payload", buf, n);
+	output_write_printable(w, "payload_printable", buf, n < sizeof(buf) ? n : sizeof(buf) - 1);
 	if (fr->flags & APP_FRAME_TX)
-		json_object_set_new(o, "tx_id", json_integer((json_int_t)fr->tx_id));
-	return o;
+		jw_int(w, "tx_id", (int64_t)fr->tx_id);
 }
 
 int outputs_frames_enabled(const Outputs *o)
@@ -103,27 +101,39 @@ int outputs_frames_enabled(const Outputs *o)
 	return o && o->eve_frame;
 }
 
+struct frame_line {
+	const Packet *p;
+	const Flow *f;
+	const AppFrame *fr;
+	const char *app;
+	int dir;
+};
+
+static void build_record(JsonWriter *w, void *ctx)
+{
+	const struct frame_line *l = ctx;
+
+	eve_header_write(w, &l->p->ts, "frame", l->p, l->f);
+	jw_str_opt(w, "app_proto", l->app);
+	jw_object(w, "frame");
+	output_frame_write(w, l->p, l->f, l->dir, l->fr);
+	jw_close(w);
+}
+
 void output_frames(Outputs *o, const Packet *p, Flow *f, int eof)
 {
 	int d = (p->flags & PKT_TOCLIENT) ? 1 : 0;
-	const char *app = output_app_proto_name(f->app_proto);
+	struct frame_line l = { p, f, NULL, output_app_proto_name(f->app_proto), d };
 	uint32_t n;
 	AppFrame *v = app_frames_get(f, d, &n);
 
 	for (uint32_t i = 0; i < n; i++) {
 		AppFrame *fr = &v[i];
-		json_t *rec, *fo;
 
 		if ((fr->flags & APP_FRAME_LOGGED) || (!eof && !app_frame_done(f, d, fr)))
 			continue;
 		fr->flags |= APP_FRAME_LOGGED;
-		rec = eve_header(&p->ts, "frame", p, f);
-		if (!rec)
-			continue;
-		if (app)
-			json_object_set_new(rec, "app_proto", json_string(app));
-		if ((fo = output_frame_object(p, f, d, fr)))
-			json_object_set_new(rec, "frame", fo);
-		eve_write(o, rec);
+		l.fr = fr;
+		eve_write_built(o, "frame", build_record, &l);
 	}
 }

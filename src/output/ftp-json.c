@@ -6,48 +6,68 @@
 #include "app-layer/files.h"
 #include "app-layer/app-layer.h"
 #include "output/output-private.h"
-#include "output/json-dump.h"
+#include "output/json-writer.h"
 
 #include <stdlib.h>
 
-static json_t *ftp_object(const FtpTx *t)
+static void ftp_write(JsonWriter *w, const FtpTx *t)
 {
-	json_t *o = json_object();
-
 	if (t->cmd_name) {
-		json_object_set_new(o, "command", json_string(t->cmd_name));
+		jw_str_opt(w, "command", t->cmd_name);
 		if (t->cmd_data)
-			json_object_set_new(o, "command_data", eve_json_bytes(t->cmd_data, t->cmd_data_len));
+			jw_bytes(w, "command_data", t->cmd_data, t->cmd_data_len);
 	}
 	if (t->nreplies) {
-		json_t *r = json_array(), *c = json_array();
+		JwMark m;
 
-		for (unsigned i = 0; i < t->nreplies; i++) {
-			json_array_append_new(r, eve_json_bytes(t->replies[i].text, t->replies[i].len));
+		jw_array(w, "reply");
+		for (unsigned i = 0; i < t->nreplies; i++)
+			jw_bytes(w, NULL, t->replies[i].text, t->replies[i].len);
+		jw_close(w);
+		m = jw_mark(w);
+		jw_array(w, "completion_code");
+		for (unsigned i = 0; i < t->nreplies; i++)
 			if (t->replies[i].code[0])
-				json_array_append_new(c, json_string(t->replies[i].code));
-		}
-		json_object_set_new(o, "reply", r);
-		if (json_array_size(c))
-			json_object_set_new(o, "completion_code", c);
-		else
-			json_decref(c);
+				jw_str_opt(w, NULL, t->replies[i].code);
+		jw_close_nonempty(w, m);
 	}
 	if (t->dyn_port)
-		json_object_set_new(o, "dynamic_port", json_integer(t->dyn_port));
+		jw_int(w, "dynamic_port", t->dyn_port);
 	if (t->mode)
-		json_object_set_new(o, "mode", json_string(t->mode == FTP_MODE_ACTIVE ? "active" : "passive"));
-	json_object_set_new(o, "reply_received", json_string(t->done ? "yes" : "no"));
-	json_object_set_new(o, "command_truncated", json_boolean(t->cmd_truncated));
-	json_object_set_new(o, "reply_truncated", json_boolean(t->reply_truncated));
-	return o;
+		jw_str(w, "mode", t->mode == FTP_MODE_ACTIVE ? "active" : "passive");
+	jw_str(w, "reply_received", t->done ? "yes" : "no");
+	jw_bool(w, "command_truncated", t->cmd_truncated);
+	jw_bool(w, "reply_truncated", t->reply_truncated);
+}
+
+/* The header of the ftp records, and of ftp-data's fileinfo. */
+static void header_write(JsonWriter *w, const char *type, const Packet *p, const Flow *f)
+{
+	eve_header_write(w, p ? &p->ts : &f->last, type, NULL, f);
+	if (p && p->pcap_cnt)
+		jw_int(w, "pcap_cnt", (int64_t)p->pcap_cnt);
+}
+
+struct ftp_line {
+	const Packet *p;
+	const Flow *f;
+	const void *tx;
+};
+
+static void build_ftp(JsonWriter *w, void *ctx)
+{
+	const struct ftp_line *l = ctx;
+
+	header_write(w, "ftp", l->p, l->f);
+	jw_object(w, "ftp");
+	ftp_write(w, l->tx);
+	jw_close(w);
 }
 
 static void log_ftp_tx(Outputs *o, const Packet *p, const Flow *f, void *tx)
 {
-	const struct timeval *ts = p ? &p->ts : &f->last;
+	struct ftp_line l = { p, f, tx };
 	const FtpTx *t = tx;
-	json_t *rec;
 
 	if (!o || !tx)
 		return;
@@ -57,101 +77,85 @@ static void log_ftp_tx(Outputs *o, const Packet *p, const Flow *f, void *tx)
 		if (t->events & (1u << e))
 			output_anomaly_applayer(o, p, f, "ftp", ftp_event_name(e), "proto_parser", 1,
 						t->id);
-	if (!outputs_eve_enabled(o, "ftp"))
-		return;
-	rec = eve_header(ts, "ftp", NULL, f);
-	if (!rec)
-		return;
-	if (p && p->pcap_cnt)
-		json_object_set_new(rec, "pcap_cnt", json_integer((json_int_t)p->pcap_cnt));
-	json_object_set_new(rec, "ftp", ftp_object(tx));
-	eve_write(o, rec);
+	if (outputs_eve_enabled(o, "ftp"))
+		eve_write_built(o, "ftp", build_ftp, &l);
 }
 
-static json_t *alert_ftp_json(const Flow *f, void *tx)
+static int alert_ftp_write(JsonWriter *w, const Flow *f, void *tx)
 {
-	json_t *rec = json_object();
-
 	(void)f;
-	json_object_set_new(rec, "ftp", ftp_object(tx));
-	return rec;
+	jw_object(w, "ftp");
+	ftp_write(w, tx);
+	jw_close(w);
+	return 0;
 }
 
 const EveTxLogger eve_ftp_logger = {
 	.log_tx = log_ftp_tx,
-	.alert_json = alert_ftp_json,
+	.alert_write = alert_ftp_write,
 };
 
-static json_t *ftpdata_object(const FtpDataInfo *di)
+static void ftpdata_write(JsonWriter *w, const FtpDataInfo *di)
 {
-	json_t *o = json_object();
 	const char *cmd = ftpdata_cmd_name(di->cmd);
 
-	json_object_set_new(o, "filename", eve_json_bytes(di->filename, di->filename_len));
-	if (cmd)
-		json_object_set_new(o, "command", json_string(cmd));
-	return o;
+	jw_object(w, "ftp_data");
+	jw_bytes(w, "filename", di->filename, di->filename_len);
+	jw_str_opt(w, "command", cmd);
+	jw_close(w);
 }
 
 /* A fileinfo record of the transfer (the file logger, file-log.c, adds
  * the fileinfo object): the ftp_data object and app_proto "ftp-data", as
  * Suricata 8 writes it. */
-static json_t *ftpdata_file_record(Outputs *o, const Packet *p, const Flow *f, void *tx)
+static int ftpdata_file_record_write(JsonWriter *w, const Outputs *o, const Packet *p,
+				     const Flow *f, void *tx)
 {
 	const FtpDataInfo *di = ftpdata_tx_info(tx);
-	json_t *rec = di ? eve_header(p ? &p->ts : &f->last, "fileinfo", NULL, f) : NULL;
 
 	(void)o;
-	if (!rec)
-		return NULL;
-	if (p && p->pcap_cnt)
-		json_object_set_new(rec, "pcap_cnt", json_integer((json_int_t)p->pcap_cnt));
-	json_object_set_new(rec, "ftp_data", ftpdata_object(di));
-	json_object_set_new(rec, "app_proto", json_string("ftp-data"));
-	return rec;
+	if (!di)
+		return -1;
+	header_write(w, "fileinfo", p, f);
+	ftpdata_write(w, di);
+	jw_ascii(w, "app_proto", "ftp-data", 8);
+	return 0;
+}
+
+static void build_ftpdata(JsonWriter *w, void *ctx)
+{
+	const struct ftp_line *l = ctx;
+
+	header_write(w, "ftp_data", l->p, l->f);
+	ftpdata_write(w, l->tx);
 }
 
 static void log_ftpdata_tx(Outputs *o, const Packet *p, const Flow *f, void *tx)
 {
-	const FtpDataInfo *di = ftpdata_tx_info(tx);
-	const struct timeval *ts = p ? &p->ts : &f->last;
-	json_t *rec;
+	struct ftp_line l = { p, f, ftpdata_tx_info(tx) };
 
-	if (!o || !di)
-		return;
-	if (outputs_eve_enabled(o, "ftp") && (rec = eve_header(ts, "ftp_data", NULL, f))) {
-		if (p && p->pcap_cnt)
-			json_object_set_new(rec, "pcap_cnt",
-					    json_integer((json_int_t)p->pcap_cnt));
-		json_object_set_new(rec, "ftp_data", ftpdata_object(di));
-		eve_write(o, rec);
-	}
+	if (o && l.tx && outputs_eve_enabled(o, "ftp"))
+		eve_write_built(o, "ftp_data", build_ftpdata, &l);
 }
 
-static json_t *alert_ftpdata_json(const Flow *f, void *tx)
+static int alert_ftpdata_write(JsonWriter *w, const Flow *f, void *tx)
 {
 	const FtpDataInfo *di = ftpdata_tx_info(tx);
-	json_t *rec;
+	FileContainer *fcs[2];
 
 	(void)f;
 	if (!di)
-		return NULL;
-	rec = json_object();
-	json_object_set_new(rec, "ftp_data", ftpdata_object(di));
-	{
-		FileContainer *fcs[2] = { files_of_tx(ALPROTO_FTPDATA, tx, 0, 0),
-					  files_of_tx(ALPROTO_FTPDATA, tx, 1, 0) };
-		json_t *files = files_json(fcs, 2);
-
-		if (files)
-			json_object_set_new(rec, "files", files);
-	}
-	return rec;
+		return -1;
+	ftpdata_write(w, di);
+	fcs[0] = files_of_tx(ALPROTO_FTPDATA, tx, 0, 0);
+	fcs[1] = files_of_tx(ALPROTO_FTPDATA, tx, 1, 0);
+	output_files_write(w, fcs, 2);
+	return 0;
 }
 
 const EveTxLogger eve_ftpdata_logger = {
 	.log_tx = log_ftpdata_tx,
-	.alert_json = alert_ftpdata_json,
-	.file_record = ftpdata_file_record,
+	.alert_write = alert_ftpdata_write,
+	.file_record_write = ftpdata_file_record_write,
 	.flow_scope = 1,
 };

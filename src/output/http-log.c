@@ -4,31 +4,163 @@
 #include "output/http-log.h"
 #include "output/output-private.h"
 #include "app-layer/files.h"
+#include "output/file-log.h"
 #include "output/json-writer.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-/* Alerts on a transaction carry its "http" object. */
-static json_t *alert_http_json(const Flow *f, void *tx)
+/* ---- the "http" object, from the parser's view of the transaction ---- */
+
+/* A byte string as an eve string: as it is when it is UTF-8, else with
+ * every byte outside printable ASCII written as \xhh (Suricata's form),
+ * so that a record is never dropped for one odd byte. */
+static void put_bytes(JsonWriter *w, const char *key, const uint8_t *p, size_t n)
 {
-	json_t *h, *rec;
+	char stack[1024], *tmp = stack;
+	size_t o = 0;
+
+	if (jw_strn_try(w, key, (const char *)p, n) == 0)
+		return;
+	if (n > (sizeof(stack) - 1) / 4 && !(tmp = malloc(n * 4 + 1)))
+		return;
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] >= 0x20 && p[i] < 0x7f)
+			tmp[o++] = (char)p[i];
+		else
+			o += (size_t)sprintf(tmp + o, "\\x%02x", p[i]);
+	}
+	jw_strn(w, key, tmp, o);
+	if (tmp != stack)
+		free(tmp);
+}
+
+static void put_opt(JsonWriter *w, const char *key, HttpBytes b)
+{
+	if (b.p)
+		put_bytes(w, key, b.p, b.len);
+}
+
+int http_tx_write(JsonWriter *w, const HttpTx *tx, int extended)
+{
+	HttpTxView v;
+
+	if (http_tx_view(tx, &v) != 0)
+		return 0;
+	put_opt(w, "hostname", v.hostname);
+	/* only when the port is written in the uri or Host header */
+	if (v.port > 0)
+		jw_int(w, "http_port", v.port);
+	put_opt(w, "url", v.uri);
+	put_opt(w, "http_user_agent", v.user_agent);
+	if (v.content_type.p) {
+		/* the media type alone, without parameters */
+		const uint8_t *ct = memchr(v.content_type.p, ';', v.content_type.len);
+
+		put_bytes(w, "http_content_type", v.content_type.p,
+			  ct ? (size_t)(ct - v.content_type.p) : v.content_type.len);
+	}
+	if (!extended)
+		return 1;
+	put_opt(w, "http_refer", v.referer);
+	put_opt(w, "http_method", v.method);
+	put_opt(w, "protocol", v.protocol);
+	if (v.status > 0)
+		jw_int(w, "status", v.status);
+	else
+		put_opt(w, "status_string", v.status_string);
+	put_opt(w, "redirect", v.location);
+	jw_int(w, "length", v.response_len > 0 ? v.response_len : 0);
+	return 1;
+}
+
+int http_tx_headers_write(JsonWriter *w, const char *key, const HttpTx *tx, int dir)
+{
+	size_t n = http_tx_header_count(tx, dir);
+
+	if (!n)
+		return 0;
+	jw_array(w, key);
+	for (size_t i = 0; i < n; i++) {
+		HttpBytes name, value;
+
+		if (http_tx_header_at(tx, dir, i, &name, &value) != 0)
+			continue;
+		jw_object(w, NULL);
+		put_bytes(w, "name", name.p, name.len);
+		put_bytes(w, "value", value.p, value.len);
+		jw_close(w);
+	}
+	jw_close(w);
+	return 1;
+}
+
+/* The tree forms, for the tests and fuzzers. */
+struct tx_obj {
+	const HttpTx *tx;
+	int arg;
+	int none;
+};
+
+static void build_tx_obj(JsonWriter *w, void *ctx)
+{
+	struct tx_obj *c = ctx;
+
+	c->none = !http_tx_write(w, c->tx, c->arg);
+}
+
+json_t *http_tx_json(const HttpTx *tx, int extended)
+{
+	struct tx_obj c = { tx, extended, 0 };
+	json_t *o = jw_build_tree(build_tx_obj, &c);
+
+	if (c.none) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+static void build_headers_obj(JsonWriter *w, void *ctx)
+{
+	struct tx_obj *c = ctx;
+
+	c->none = !http_tx_headers_write(w, "h", c->tx, c->arg);
+}
+
+json_t *http_tx_headers_json(const HttpTx *tx, int dir)
+{
+	struct tx_obj c = { tx, dir, 0 };
+	json_t *root = jw_build_tree(build_headers_obj, &c), *a;
+
+	/* the written object holds the array as its member */
+	a = root && !c.none ? json_incref(json_object_get(root, "h")) : NULL;
+	json_decref(root);
+	return a;
+}
+
+/* ---- HTTP's eve logger ---- */
+
+/* Alerts on a transaction carry its "http" object and, as Suricata 8's
+ * do, the transaction's files ("files"). */
+static int alert_http_write(JsonWriter *w, const Flow *f, void *tx)
+{
+	FileContainer *fcs[2];
+	JwMark m = jw_mark(w);
 
 	(void)f;
-	FileContainer *fcs[2];
-	json_t *files;
-
-	h = http_tx_json(tx, 1);
-	if (!h)
-		return NULL;
-	rec = json_object();
-	json_object_set_new(rec, "http", h);
-	/* Suricata 8's alerts list the transaction's files ("files") */
+	jw_object(w, "http");
+	if (!http_tx_write(w, tx, 1)) {
+		jw_close_nonempty(w, m);   /* nothing written: taken back */
+		return -1;
+	}
+	jw_close(w);
 	fcs[0] = http_tx_files(tx, APP_DIR_TOSERVER, 0);
 	fcs[1] = http_tx_files(tx, APP_DIR_TOCLIENT, 0);
-	if ((files = files_json(fcs, 2)))
-		json_object_set_new(rec, "files", files);
-	return rec;
+	output_files_write(w, fcs, 2);
+	return 0;
 }
 
 /* The record header: flow addresses (client as source) with the packet's
@@ -40,15 +172,6 @@ static void tx_header_write(JsonWriter *w, const char *type, const Packet *p, co
 	if (p && p->pcap_cnt)
 		jw_int(w, "pcap_cnt", (int64_t)p->pcap_cnt);
 	jw_int(w, "tx_id", (int64_t)tx_id);
-}
-
-static json_t *tx_header(const char *type, const Packet *p, const Flow *f, uint64_t tx_id)
-{
-	JsonWriter w;
-
-	jw_tree_begin(&w);
-	tx_header_write(&w, type, p, f, tx_id);
-	return jw_tree_end(&w);
 }
 
 struct http_line {
@@ -88,31 +211,20 @@ void output_http_tx(Outputs *o, const Packet *p, const Flow *f, HttpTx *tx)
 
 /* A fileinfo record of the transaction (the file logger, file-log.c,
  * adds the fileinfo object): the header, the http object as far as the
- * transaction got, app_proto. */
-static json_t *http_file_record(Outputs *o, const Packet *p, const Flow *f, void *tx)
+ * transaction got (none before it is loggable), app_proto. */
+static int http_file_record_write(JsonWriter *w, const Outputs *o, const Packet *p,
+				  const Flow *f, void *tx)
 {
-	json_t *rec = tx_header("fileinfo", p, f, http_tx_log_id(tx));
-	json_t *h;
+	JwMark m;
 
 	(void)o;
-	if (!rec)
-		return NULL;
-	h = http_tx_json(tx, 1);
-	if (h)
-		json_object_set_new(rec, "http", h);
-	json_object_set_new(rec, "app_proto", json_string("http"));
-	return rec;
-}
-
-/* http_file_record's members as writer calls */
-static int http_file_record_write(JsonWriter *w, const Packet *p, const Flow *f, void *tx)
-{
 	tx_header_write(w, "fileinfo", p, f, http_tx_log_id(tx));
+	m = jw_mark(w);
 	jw_object(w, "http");
-	/* nothing to write: the tree form leaves "http" out */
-	if (!http_tx_write(w, tx, 1))
-		return -1;
-	jw_close(w);
+	if (http_tx_write(w, tx, 1))
+		jw_close(w);
+	else
+		jw_close_nonempty(w, m);
 	jw_ascii(w, "app_proto", "http", 4);
 	return 0;
 }
@@ -142,8 +254,7 @@ static void log_http_tx(Outputs *o, const Packet *p, const Flow *f, void *tx)
 
 const EveTxLogger eve_http_logger = {
 	.log_tx = log_http_tx,
-	.alert_json = alert_http_json,
-	.file_record = http_file_record,
+	.alert_write = alert_http_write,
 	.file_record_write = http_file_record_write,
 	.log_events = log_http_events,
 };

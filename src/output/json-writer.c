@@ -14,46 +14,13 @@ static inline void put_c(JsonWriter *w, char c)
 	*w->p++ = c;
 }
 
-/* Tree mode: v joins the open container (steals the reference). */
-static void tree_add(JsonWriter *w, const char *key, json_t *v)
+/* The container's bracket, the member's key (if any) written */
+static void open_raw(JsonWriter *w, char open, char close)
 {
-	json_t *c = w->tree[w->depth];
-	int r;
-
-	/* after a failure nothing is added: the tree is dropped at the end,
-	 * and a container that failed to join was freed */
-	if (!v || w->failed) {
-		json_decref(v);
-		w->failed = 1;
+	if (w->p == w->end) {
+		jw_fail_(w);
 		return;
 	}
-	r = key ? json_object_set_new_nocheck(c, key, v) : json_array_append_new(c, v);
-	if (r)
-		w->failed = 1;
-}
-
-static void open_container(JsonWriter *w, const char *key, char open, char close)
-{
-	if (w->tree_mode) {
-		json_t *c = open == '{' ? json_object() : json_array();
-
-		if (w->depth + 1 >= JW_MAX_DEPTH || !c) {
-			json_decref(c);
-			w->failed = 1;
-			return;
-		}
-		json_incref(c);
-		tree_add(w, key, c);   /* takes one reference, or drops it */
-		if (w->failed) {
-			json_decref(c);
-			return;
-		}
-		w->tree[++w->depth] = c;
-		json_decref(c);   /* the parent holds it */
-		return;
-	}
-	if (jw_member_(w, key, 1) != 0)
-		return;
 	*w->p++ = open;
 	if (w->depth + 1 >= JW_MAX_DEPTH) {
 		w->failed = 1;
@@ -64,6 +31,13 @@ static void open_container(JsonWriter *w, const char *key, char open, char close
 	w->closer[w->depth] = close;
 }
 
+static void open_container(JsonWriter *w, const char *key, char open, char close)
+{
+	if (jw_member_(w, key, 1) != 0)
+		return;
+	open_raw(w, open, close);
+}
+
 void jw_begin(JsonWriter *w, char *buf, size_t cap)
 {
 	w->buf = w->p = buf;
@@ -71,33 +45,8 @@ void jw_begin(JsonWriter *w, char *buf, size_t cap)
 	w->has_member = 0;
 	w->depth = 0;
 	w->failed = 0;
-	w->tree_mode = 0;
 	w->closer[0] = '}';
 	put_c(w, '{');
-}
-
-void jw_tree_begin(JsonWriter *w)
-{
-	w->buf = w->p = w->end = NULL;
-	w->depth = 0;
-	w->failed = 0;
-	w->tree_mode = 1;
-	w->tree[0] = json_object();
-	if (!w->tree[0])
-		w->failed = 1;
-}
-
-json_t *jw_tree_end(JsonWriter *w)
-{
-	json_t *root = w->tree[0];
-
-	if (!w->tree_mode)
-		return NULL;
-	if (w->failed) {
-		json_decref(root);
-		return NULL;
-	}
-	return root;
 }
 
 void jw_object(JsonWriter *w, const char *key)
@@ -110,18 +59,40 @@ void jw_array(JsonWriter *w, const char *key)
 	open_container(w, key, '[', ']');
 }
 
+void jw_array_esc(JsonWriter *w, const char *key, size_t klen)
+{
+	if (jw_member_(w, NULL, 0) != 0)
+		return;
+	if (eve_json_put_string(&w->p, w->end, key, klen) != 0 || w->p == w->end) {
+		jw_fail_(w);
+		return;
+	}
+	*w->p++ = ':';
+	open_raw(w, '[', ']');
+}
+
 void jw_close(JsonWriter *w)
 {
 	if (w->depth == 0) {
 		w->failed = 1;
 		return;
 	}
-	if (w->tree_mode) {
-		w->depth--;
-		return;
-	}
 	put_c(w, w->closer[w->depth]);
 	w->depth--;
+}
+
+int jw_close_nonempty(JsonWriter *w, JwMark m)
+{
+	int empty = !(w->has_member & (1u << w->depth));
+
+	if (w->failed || !empty || w->depth != m.depth + 1) {
+		jw_close(w);
+		return !empty;
+	}
+	w->p = m.p;
+	w->has_member = m.has_member;
+	w->depth = m.depth;
+	return 0;
 }
 
 size_t jw_end(JsonWriter *w)
@@ -130,22 +101,6 @@ size_t jw_end(JsonWriter *w)
 		jw_close(w);
 	put_c(w, '}');
 	return w->failed ? 0 : (size_t)(w->p - w->buf);
-}
-
-void jw_tree_str_(JsonWriter *w, const char *key, const char *s, size_t n)
-{
-	/* as the writer writes it: UTF-8, else the \\xNN form (json-dump.c) */
-	tree_add(w, key, eve_json_bytes(s, n));
-}
-
-void jw_tree_int_(JsonWriter *w, const char *key, int64_t v)
-{
-	tree_add(w, key, json_integer((json_int_t)v));
-}
-
-void jw_tree_bool_(JsonWriter *w, const char *key, int v)
-{
-	tree_add(w, key, json_boolean(v));
 }
 
 /* Two digits a step, from the end: a division by 100 a pair instead of by
@@ -192,14 +147,6 @@ int jw_strn_try(JsonWriter *w, const char *key, const char *s, size_t n)
 	uint32_t had = w->has_member;
 	int r;
 
-	if (w->tree_mode) {
-		json_t *v = json_stringn(s, n);   /* checked: NULL when not UTF-8 */
-
-		if (!v)
-			return -1;
-		tree_add(w, key, v);
-		return 0;
-	}
 	if (jw_member_(w, key, 0) != 0)
 		return 0;
 	r = eve_json_put_utf8(&w->p, w->end, s, n);
@@ -218,10 +165,6 @@ void jw_bytes(JsonWriter *w, const char *key, const void *p, size_t n)
 {
 	char stack[1024], *tmp;
 
-	if (w->tree_mode) {
-		tree_add(w, key, eve_json_bytes(p, n));
-		return;
-	}
 	if (jw_strn_try(w, key, p, n) == 0)
 		return;
 	tmp = n <= sizeof(stack) / 4 ? stack : malloc(n * 4);
@@ -238,10 +181,6 @@ int jw_json(JsonWriter *w, const char *key, const json_t *v)
 {
 	size_t room, n;
 
-	if (w->tree_mode) {
-		tree_add(w, key, json_incref((json_t *)v));
-		return 0;
-	}
 	if (!v) {
 		jw_fail_(w);
 		return 0;
@@ -270,10 +209,6 @@ char *jw_ascii_room(JsonWriter *w, const char *key, size_t n)
 {
 	char *s;
 
-	if (w->tree_mode) {
-		w->failed = 1;
-		return NULL;
-	}
 	if (jw_member_(w, key, n + 2) != 0)
 		return NULL;
 	*w->p++ = '"';
@@ -315,16 +250,29 @@ void jw_base64(JsonWriter *w, const char *key, const uint8_t *data, size_t len)
 {
 	char *s;
 
-	if (w->tree_mode) {
-		/* a tree's string is a copy anyway: encoded, then copied in */
-		if (!(s = malloc(JW_BASE64_LEN(len) + 1))) {
-			w->failed = 1;
-			return;
-		}
-		jw_tree_str_(w, key, s, jw_base64_encode(data, len, s));
-		free(s);
-		return;
-	}
 	if ((s = jw_ascii_room(w, key, JW_BASE64_LEN(len))))
 		jw_base64_encode(data, len, s);
+}
+
+json_t *jw_build_tree(void (*build)(JsonWriter *w, void *ctx), void *ctx)
+{
+	JsonWriter w;
+	json_t *t = NULL;
+
+	for (size_t cap = 1u << 14; cap <= (64u << 20) && !t; cap *= 16) {
+		char *buf = malloc(cap);
+		size_t n;
+
+		if (!buf)
+			return NULL;
+		jw_begin(&w, buf, cap);
+		build(&w, ctx);
+		n = jw_end(&w);
+		if (n)
+			t = json_loadb(buf, n, JSON_ALLOW_NUL, NULL);
+		free(buf);
+		if (n)
+			break;
+	}
+	return t;
 }

@@ -17,11 +17,13 @@
  * each byte from 0x80 as the text "\\xNN" (json-dump.c): every record is
  * written, and valid UTF-8.
  *
- * The same calls can build a jansson tree instead (jw_tree_begin/_end), for
- * the records still assembled as trees (drop, anomaly, frame): so a part of
- * a record is written once, as writer calls, and serves both (the common
- * header, eve_header(); an alert's "alert" object). The other way round,
- * jw_json() writes a part that is still a tree into a written record. */
+ * Every eve record is written with these calls and leaves through one
+ * path (eve_write_built(), output.c), so that what a record's part looks
+ * like is decided once: the header, an alert's "alert" object, a
+ * protocol's object as its own record and as an alert's member. jansson
+ * stays where a tree is needed: jw_json() writes one into a record (the
+ * stats record's counters, nested on their dots), and jw_build_tree()
+ * reads a written part back as a tree for the tests. */
 #ifndef OUTPUT_JSON_WRITER_H
 #define OUTPUT_JSON_WRITER_H
 
@@ -38,24 +40,20 @@ typedef struct JsonWriter {
 	char *buf, *p, *end;
 	uint32_t has_member;   /* bit d: the container at depth d has one */
 	char closer[JW_MAX_DEPTH];
-	json_t *tree[JW_MAX_DEPTH];   /* tree mode: the open containers */
 	uint8_t depth;
 	uint8_t failed;
-	uint8_t tree_mode;
 } JsonWriter;
 
 void jw_begin(JsonWriter *w, char *buf, size_t cap);
 /* Closes every open container; the record's length, or 0 (see above). */
 size_t jw_end(JsonWriter *w);
 
-/* Tree mode: the calls build a jansson object; _end returns it (a new
- * reference, NULL when out of memory or misused). */
-void jw_tree_begin(JsonWriter *w);
-json_t *jw_tree_end(JsonWriter *w);
-
 void jw_object(JsonWriter *w, const char *key);
 void jw_array(JsonWriter *w, const char *key);
 void jw_close(JsonWriter *w);
+/* jw_array() with a key that is not one of our literals (a rule's metadata
+ * key): escaped as a string is. */
+void jw_array_esc(JsonWriter *w, const char *key, size_t klen);
 
 /* As jw_strn, but a string that is not UTF-8 writes nothing and returns
  * -1 (the writer stays usable): the caller writes another form of it. */
@@ -66,8 +64,8 @@ int jw_strn_try(JsonWriter *w, const char *key, const char *s, size_t n);
 void jw_bytes(JsonWriter *w, const char *key, const void *p, size_t n);
 
 /* A jansson value as member key, the bytes json_dumps() writes for it: for
- * the parts of a record that other code still builds as trees (an alert's
- * app-layer objects). Tree mode adds a reference. -1 where jansson's dump
+ * the part of a record that needs a tree (the stats counters). -1 where
+ * jansson's dump
  * refuses the value (a string in it is not UTF-8): the record fails, as
  * json_dumps() fails the record that holds it; else 0. */
 int jw_json(JsonWriter *w, const char *key, const json_t *v);
@@ -75,8 +73,7 @@ int jw_json(JsonWriter *w, const char *key, const json_t *v);
 /* Room for a string member of exactly n bytes that JSON keeps as they are
  * (base64, text the caller escaped), filled by the caller at the pointer
  * returned: formatted in place rather than into a temporary and copied.
- * NULL when it does not fit (the record fails). The writer's buffer only:
- * in tree mode there is none, NULL and the tree fails. */
+ * NULL when it does not fit (the record fails). */
 char *jw_ascii_room(JsonWriter *w, const char *key, size_t n);
 
 /* Standard base64 with padding of len bytes at out, which holds
@@ -86,15 +83,16 @@ size_t jw_base64_encode(const uint8_t *in, size_t len, char *out);
 /* A string member: base64 of data, encoded in place. */
 void jw_base64(JsonWriter *w, const char *key, const uint8_t *data, size_t len);
 
+/* The object build() writes, read back as a jansson tree: for the tests and
+ * fuzzers that look into a record's parts. The bytes are the record's own
+ * (one path writes every record); NULL when it did not fit in 64 MiB. */
+json_t *jw_build_tree(void (*build)(JsonWriter *w, void *ctx), void *ctx);
+
 /* ---- the member calls, inline ----
  * A record is tens of members; out of line each paid a strlen and a
  * memcpy call for its key, a literal whose length the compiler knows at
- * the call site. Inline, "key": is a few stores. The tree mode goes out of
- * line (jw_tree_*_). */
+ * the call site. Inline, "key": is a few stores. */
 
-void jw_tree_str_(JsonWriter *w, const char *key, const char *s, size_t n);
-void jw_tree_int_(JsonWriter *w, const char *key, int64_t v);
-void jw_tree_bool_(JsonWriter *w, const char *key, int v);
 /* v's digits (and sign), or the record fails where they do not fit */
 void jw_put_int_(JsonWriter *w, int64_t v);
 
@@ -131,10 +129,6 @@ static inline int jw_member_(JsonWriter *w, const char *key, size_t more)
 
 static inline void jw_strn(JsonWriter *w, const char *key, const char *s, size_t n)
 {
-	if (w->tree_mode) {
-		jw_tree_str_(w, key, s, n);
-		return;
-	}
 	if (jw_member_(w, key, 0) == 0 && eve_json_put_string(&w->p, w->end, s, n))
 		w->failed = 1;
 }
@@ -149,10 +143,6 @@ static inline void jw_str(JsonWriter *w, const char *key, const char *s)
  * our tables), never for bytes off the wire: nothing checks them. */
 static inline void jw_ascii(JsonWriter *w, const char *key, const char *s, size_t n)
 {
-	if (w->tree_mode) {
-		jw_tree_str_(w, key, s, n);
-		return;
-	}
 	if (jw_member_(w, key, n + 2) == 0) {
 		*w->p++ = '"';
 		memcpy(w->p, s, n);
@@ -161,22 +151,43 @@ static inline void jw_ascii(JsonWriter *w, const char *key, const char *s, size_
 	}
 }
 
+/* A place in the record to come back to: a member begun and then found
+ * empty (an array with no element) is taken back whole, as the trees left
+ * out an empty container. Nothing to undo after a failure: it sticks. */
+typedef struct JwMark {
+	char *p;
+	uint32_t has_member;
+	uint8_t depth;
+} JwMark;
+
+static inline JwMark jw_mark(const JsonWriter *w)
+{
+	JwMark m = { w->p, w->has_member, w->depth };
+
+	return m;
+}
+
+/* Closes the open container; one with no member is taken back to m (the
+ * mark taken before it was opened). 1 when it was kept. */
+int jw_close_nonempty(JsonWriter *w, JwMark m);
+
+/* A string member only where s is not NULL and is UTF-8, as jansson's
+ * checked json_string() left out a member it could not make: for names
+ * from tables and text we format, where no other form is wanted. */
+static inline void jw_str_opt(JsonWriter *w, const char *key, const char *s)
+{
+	if (s)
+		(void)jw_strn_try(w, key, s, strlen(s));
+}
+
 static inline void jw_int(JsonWriter *w, const char *key, int64_t v)
 {
-	if (w->tree_mode) {
-		jw_tree_int_(w, key, v);
-		return;
-	}
 	if (jw_member_(w, key, 0) == 0)
 		jw_put_int_(w, v);
 }
 
 static inline void jw_bool(JsonWriter *w, const char *key, int v)
 {
-	if (w->tree_mode) {
-		jw_tree_bool_(w, key, v);
-		return;
-	}
 	if (jw_member_(w, key, v ? 4 : 5) != 0)
 		return;
 	memcpy(w->p, v ? "true" : "false", v ? 4 : 5);

@@ -110,6 +110,14 @@ struct JsonWriter;
  * message); then eve_write_line(). */
 void eve_write_built(Outputs *o, const char *event_type,
 		     void (*build)(struct JsonWriter *w, void *ctx), void *ctx);
+/* eve_write_built()'s first half: the record's bytes, at *line (stack, or
+ * heap the caller frees when *line is not stack); 0 when it did not fit.
+ * Tried in cap bytes of stack, then 1 MiB of heap, four times larger each
+ * try up to max bytes (alerts: their stream payloads; the others
+ * EVE_LINE_MAX). */
+#define EVE_LINE_MAX ((size_t)1 << 20)
+size_t eve_build(char *stack, size_t cap, size_t max, char **line,
+		 void (*build)(struct JsonWriter *w, void *ctx), void *ctx);
 
 /* eve_header()'s fields, through the JSON writer. */
 void eve_header_write(struct JsonWriter *w, const struct timeval *ts, const char *event_type,
@@ -118,8 +126,10 @@ void eve_header_write(struct JsonWriter *w, const struct timeval *ts, const char
 void eve_header_write_dir(struct JsonWriter *w, const struct timeval *ts,
 			  const char *event_type, const Packet *p, const Flow *f, int to_client);
 
-/* The "alert" object of an alert record (alert.c), for the drop records. */
+/* The "alert" member of an alert record (alert.c), for the drop records;
+ * _object: the object as a tree, for tests. */
 struct AlertInfo;
+void output_alert_write(struct JsonWriter *w, const Outputs *o, const struct AlertInfo *a);
 json_t *output_alert_object(const Outputs *o, const struct AlertInfo *a);
 
 /* sink-config.c: the keys of a network filetype under prefix (an
@@ -140,15 +150,17 @@ void output_anomaly_parser_event(Outputs *o, const Packet *p, const Flow *f,
 				 const char *app_proto, const char *event, int upper,
 				 uint64_t tx_id);
 
-/* alert.c: base64 of data, and Suricata's printable form (printable ASCII,
- * CR and LF kept, any other byte '.'), as a string member key of o. */
-void output_set_base64(json_t *o, const char *key, const uint8_t *data, size_t len);
-void output_set_printable(json_t *o, const char *key, const uint8_t *data, size_t len);
 
-/* frame-json.c: the "frame" object of frame fr of direction dir of f, as
- * an alert on it and the frame record carry it; NULL: no memory. */
+/* alert.c: Suricata's printable form (printable ASCII, CR and LF kept,
+ * any other byte '.') as a string member. */
+void output_write_printable(struct JsonWriter *w, const char *key, const uint8_t *data,
+			    size_t len);
+
+/* frame-json.c: the members of the "frame" object of frame fr of direction
+ * dir of f, as an alert on it and the frame record carry it. */
 struct AppFrame;
-json_t *output_frame_object(const Packet *p, const Flow *f, int dir, const struct AppFrame *fr);
+void output_frame_write(struct JsonWriter *w, const Packet *p, const Flow *f, int dir,
+			const struct AppFrame *fr);
 
 /* eve.c's formatting helpers, for the alert writers (alert.c). */
 void output_format_addr(const Address *a, uint8_t ip_version, char *buf, size_t len);
@@ -156,26 +168,23 @@ void output_format_addr(const Address *a, uint8_t ip_version, char *buf, size_t 
 const char *output_proto_keyword(uint8_t proto);
 /* The app-layer namer's name for app_proto, or NULL. */
 const char *output_app_proto_name(uint16_t app_proto);
-/* eve-log "ethernet: yes": the packet's "ether" object (src_mac, dest_mac). */
-void eve_add_ether(const Outputs *o, json_t *rec, const Packet *p);
 
 /* An application protocol's eve logger: one entry per protocol in
  * tx-log.c's table, the functions in the protocol's own file (http-log.c). */
 typedef struct EveTxLogger {
 	/* the records of one transaction, once (output_tx_log) */
 	void (*log_tx)(Outputs *o, const Packet *p, const Flow *f, void *tx);
-	/* the members an alert on the tx gets ({"http": {...}}): a new
-	 * reference, or NULL */
-	json_t *(*alert_json)(const Flow *f, void *tx);
-	/* optional, for a protocol that carries files (files_of_tx): a new
-	 * fileinfo record of tx on packet p (NULL: at the flow's end) with
-	 * the header and the protocol's members, app_proto included; the
-	 * file logger (file-log.c) adds "fileinfo" and decides when */
-	json_t *(*file_record)(Outputs *o, const Packet *p, const Flow *f, void *tx);
-	/* optional: the same members written into w's open record; 0, or -1
-	 * where only file_record can give the record (the line is dropped
-	 * and file_record asked) */
-	int (*file_record_write)(struct JsonWriter *w, const Packet *p, const Flow *f, void *tx);
+	/* the members an alert on the tx gets ("http": {...}, "files": [..]),
+	 * written into the alert record w; -1 when the tx has none. Called
+	 * again when the record is retried in a larger buffer: reads only */
+	int (*alert_write)(struct JsonWriter *w, const Flow *f, void *tx);
+	/* optional, for a protocol that carries files (files_of_tx): the
+	 * fileinfo record of tx on packet p (NULL: at the flow's end), its
+	 * header and the protocol's members, app_proto included, written
+	 * into w's open record; the file logger (file-log.c) adds "fileinfo"
+	 * and decides when. -1: no record (nothing written) */
+	int (*file_record_write)(struct JsonWriter *w, const Outputs *o, const Packet *p,
+				 const Flow *f, void *tx);
 	/* optional: the tx's parser events not written yet, as anomaly
 	 * records of packet p (output_tx_log_events) */
 	void (*log_events)(Outputs *o, const Packet *p, const Flow *f, void *tx);
@@ -185,9 +194,13 @@ typedef struct EveTxLogger {
 } EveTxLogger;
 
 /* file-log.c: the files of tx not logged yet that are over, through l's
- * file_record (output_tx_log_files); 1 when none is left waiting. */
+ * file_record_write (output_tx_log_files); 1 when none is left waiting. */
 int eve_files_log(Outputs *o, const EveTxLogger *l, const Packet *p, const Flow *f, void *tx,
 		  int final);
+/* file-log.c: the "files" array of an alert on a transaction, the files of
+ * the n containers; nothing when they hold none. */
+struct FileContainer;
+void output_files_write(struct JsonWriter *w, struct FileContainer *const fcs[], int n);
 
 extern const EveTxLogger eve_http_logger;   /* http-log.c */
 extern const EveTxLogger eve_tls_logger;    /* tls-json.c */
@@ -202,15 +215,15 @@ extern const EveTxLogger eve_smb_logger;    /* smb-json.c */
 int eve_dns_config_load(struct dns_json_cfg *c, const char *prefix, char *err, size_t errlen);
 
 /* The app-layer members of an alert on transaction tx_id of f, by f's
- * protocol's logger (alert.c merges them in); NULL when none. */
-json_t *output_tx_alert_json(const Flow *f, uint64_t tx_id);
+ * protocol's logger, written into the alert record w (alert.c). */
+void output_tx_alert_write(struct JsonWriter *w, const Flow *f, uint64_t tx_id);
 /* The same for an alert on no transaction: the members of a protocol with
- * one transaction per flow (flow_scope), else NULL. */
-json_t *output_flow_alert_json(const Flow *f);
+ * one transaction per flow (flow_scope), else nothing. */
+void output_flow_alert_write(struct JsonWriter *w, const Flow *f);
 
 /* alert.c: "packet" (base64 of the frame, its first max bytes when max is
  * not 0) and "packet_info" {linktype, linktype_name}. */
-void output_packet_json(json_t *rec, const Packet *p, uint32_t max);
+void output_packet_write(struct JsonWriter *w, const Packet *p, uint32_t max);
 /* Suricata's "pkt_src" of a packet: "wire/pcap", "defrag". */
 const char *output_pkt_src(const Packet *p);
 

@@ -845,12 +845,6 @@ static uint32_t eve_route_type(const Outputs *o, const char *et)
 	return want;
 }
 
-static uint32_t eve_route(const Outputs *o, json_t *obj)
-{
-	return eve_route_type(o, o->neve == 1 ? NULL :
-			      json_string_value(json_object_get(obj, "event_type")));
-}
-
 /* line without its closing brace, then suf, then the brace: one record.
  * Most fit the stack; a larger one is joined on the heap (rare: a record
  * of more than 16 KB on an output with host or pcap_filename). */
@@ -918,68 +912,75 @@ void eve_write_line(Outputs *o, const char *event_type, const char *line, size_t
 	eve_put(o, want, line, len);
 }
 
+size_t eve_build(char *stack, size_t cap, size_t max, char **line,
+		 void (*build)(JsonWriter *w, void *ctx), void *ctx)
+{
+	JsonWriter w;
+	char *bigger;
+	size_t n;
+
+	*line = stack;
+	for (;;) {
+		jw_begin(&w, *line, cap);
+		build(&w, ctx);
+		n = jw_end(&w);
+		if (n || cap >= max)
+			break;
+		cap = *line == stack ? (size_t)1 << 20 : cap * 4;
+		if (!(bigger = malloc(cap)))
+			break;
+		if (*line != stack)
+			free(*line);
+		*line = bigger;
+	}
+	return n;
+}
+
 void eve_write_built(Outputs *o, const char *event_type, void (*build)(JsonWriter *w, void *ctx),
 		     void *ctx)
 {
-	char stack[16384], *line = stack;
-	size_t cap = sizeof(stack), n;
-	JsonWriter w;
+	char stack[16384], *line;
+	size_t n = eve_build(stack, sizeof(stack), EVE_LINE_MAX, &line, build, ctx);
 
-	for (;;) {
-		jw_begin(&w, line, cap);
-		build(&w, ctx);
-		n = jw_end(&w);
-		if (n || line != stack || !(line = malloc(cap = 1u << 20)))
-			break;
-	}
 	eve_write_line(o, event_type, line, n);
 	if (line != stack)
 		free(line);
 }
 
+/* A record held as a jansson tree: the tests' (every record in src/ is
+ * written with the JSON writer). Formatted by eve_json_dump() (jansson's
+ * bytes; a string that is not UTF-8 in Suricata's \\xNN form), jansson
+ * itself only for a tree nested deeper than the dumper goes; then the path
+ * every record takes. */
 void eve_write(Outputs *o, json_t *obj)
 {
-	char *s;
-	uint32_t want;
+	const char *et;
+	char line[8192], *heap = NULL, *s = NULL;
+	size_t n, cap = sizeof(line);
 
 	if (!obj)
 		return;
-	if (!o || !o->neve || !(want = eve_route(o, obj))) {
+	if (!o || !o->neve) {
 		json_decref(obj);
 		return;
 	}
-	/* Formatted once, outside any lock, for every output that takes it,
-	 * by eve_json_dump() (jansson's bytes, faster; and a string that is
-	 * not UTF-8 in Suricata's \\xNN form where json_dumps() would lose
-	 * the record): into the stack, else the heap, growing. jansson only
-	 * for a tree nested deeper than the dumper goes. */
-	{
-		char line[8192], *heap = NULL;
-		size_t n = eve_json_dump(obj, line, sizeof(line)), cap = sizeof(line);
+	et = json_string_value(json_object_get(obj, "event_type"));
+	n = eve_json_dump(obj, line, sizeof(line));
+	while (n == EVE_JSON_NOFIT && cap < (64u << 20)) {
+		char *p = realloc(heap, cap *= 8);
 
-		while (n == EVE_JSON_NOFIT && cap < (64u << 20)) {
-			char *p = realloc(heap, cap *= 8);
-
-			if (!p)
-				break;
-			heap = p;
-			n = eve_json_dump(obj, heap, cap);
-		}
-		if (n != EVE_JSON_NOFIT) {
-			json_decref(obj);
-			if (n)
-				eve_put(o, want, heap ? heap : line, n);
-			free(heap);
-			return;
-		}
-		free(heap);
+		if (!p)
+			break;
+		heap = p;
+		n = eve_json_dump(obj, heap, cap);
 	}
-	s = json_dumps(obj, JSON_COMPACT | JSON_PRESERVE_ORDER);
-	json_decref(obj);
-	if (!s)
-		return;
-	eve_put(o, want, s, strlen(s));
+	if (n == EVE_JSON_NOFIT && (s = json_dumps(obj, JSON_COMPACT | JSON_PRESERVE_ORDER)))
+		n = strlen(s);
+	if (n && n != EVE_JSON_NOFIT)
+		eve_write_line(o, et, s ? s : heap ? heap : line, n);
 	free(s);
+	free(heap);
+	json_decref(obj);
 }
 
 void outputs_set_pcap_filename(Outputs *o, const char *(*fn)(void *), void *arg)

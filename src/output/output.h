@@ -1,5 +1,6 @@
-/* Outputs: eve.json (jansson), fast.log and stats.log in the log folder, read
- * from Suricata's `outputs:` list and the top-level `stats:` section.
+/* Outputs: eve.json (the JSON writer), fast.log and stats.log in the log
+ * folder, read from Suricata's `outputs:` list and the top-level `stats:`
+ * section.
  *
  * Life cycle: output_config_load() at start (conf tree -> OutputConfig), then
  * outputs_open() opens the files; writers are thread-safe (one mutex per file,
@@ -192,16 +193,19 @@ void outputs_set_rules(Outputs *o, const struct timeval *at, int loaded, int fai
 int outputs_eve_enabled(const Outputs *o, const char *type);
 
 /* Writes one JSON object as one line to eve.json; thread-safe. Steals the
- * reference (the object is freed, written or not). */
+ * reference (the object is freed, written or not). For a record held as a
+ * tree (the tests): the records of src/output are written with the JSON
+ * writer (eve_write_built, output-private.h). */
 void eve_write(Outputs *o, json_t *obj);
 
-/* Suricata's common fields in Suricata's order: timestamp, flow_id (if f),
- * pcap_cnt (if p and p->pcap_cnt), event_type, vlan (if any), src_ip,
- * src_port, dest_ip, dest_port (TCP/UDP/SCTP only), proto. Addresses come
- * from p when given, else from the flow key (client as src). */
 /* Whether eve records of a flow carry its community_id, and the seed: set
  * once by outputs_open, before any thread writes, read-only afterwards. */
 void eve_set_community_id(int enabled, uint16_t seed);
+/* Suricata's common fields in Suricata's order: timestamp, flow_id (if f),
+ * pcap_cnt (if p and p->pcap_cnt), event_type, vlan (if any), src_ip,
+ * src_port, dest_ip, dest_port (TCP/UDP/SCTP only), proto. Addresses come
+ * from p when given, else from the flow key (client as src). As a tree,
+ * for the tests: the records write it with eve_header_write(). */
 json_t *eve_header(const struct timeval *ts, const char *event_type, const Packet *p,
 		   const Flow *f);
 

@@ -1,7 +1,7 @@
 /* eve-log network sinks: filetype syslog, unix_dgram, unix_stream, redis.
  *
  * A sink is a bounded queue (sink-queue.h) and one writer thread of its
- * own. eve_write() hands the formatted record to sink_push(), which copies
+ * own. eve_write_line() hands the formatted record to sink_push(), which copies
  * it into the queue or, when the queue is full, counts it as dropped: the
  * packet threads never wait on the network. The writer connects, sends in
  * batches, and on a failure disconnects and reconnects with a backoff

@@ -7,44 +7,38 @@
  * server_guid for a negotiate, ...). */
 #include "app-layer/smb.h"
 #include "output/output-private.h"
-#include "output/json-dump.h"
+#include "output/json-writer.h"
 #include "output/smb-json.h"
 #include "output/dcerpc-json.h"
 
 #include <stdio.h>
 #include <string.h>
 
-static json_t *str_json(const SmbStr *s)
+static void str_write(JsonWriter *w, const char *key, const SmbStr *s)
 {
-	return eve_json_bytes(s->s ? s->s : "", s->s ? s->len : 0);
+	jw_bytes(w, key, s->s ? s->s : "", s->s ? s->len : 0);
 }
 
-static void add_status(json_t *o, const SmbTx *t)
+static void write_status(JsonWriter *w, const SmbTx *t)
 {
 	char buf[32];
 
 	if (t->status_set) {
 		const char *n = smb_ntstatus_name(t->status);
 
-		if (n) {
-			json_object_set_new(o, "status", json_string(n));
-		} else {
+		if (!n)
 			snprintf(buf, sizeof(buf), "%u", t->status);
-			json_object_set_new(o, "status", json_string(buf));
-		}
+		jw_str_opt(w, "status", n ? n : buf);
 		snprintf(buf, sizeof(buf), "0x%x", t->status);
-		json_object_set_new(o, "status_code", json_string(buf));
+		jw_str_opt(w, "status_code", buf);
 	} else if (t->dos_set) {
 		const char *n = smb_dos_error_name(t->dos_class, t->dos_code);
 
-		if (n) {
-			json_object_set_new(o, "status", json_string(n));
-		} else {
+		if (!n)
 			snprintf(buf, sizeof(buf), "UNKNOWN_%02x_%04x", t->dos_class, t->dos_code);
-			json_object_set_new(o, "status", json_string(buf));
-		}
+		jw_str_opt(w, "status", n ? n : buf);
 		snprintf(buf, sizeof(buf), "0x%04x", t->dos_code);
-		json_object_set_new(o, "status_code", json_string(buf));
+		jw_str_opt(w, "status_code", buf);
 	}
 }
 
@@ -56,216 +50,255 @@ static const char *disposition_name(uint32_t d)
 	return d < 6 ? n[d] : "UNKNOWN";
 }
 
-static void add_guid(json_t *o, const char *key, const uint8_t *g, size_t len)
+static void write_guid(JsonWriter *w, const char *key, const uint8_t *g, size_t len)
 {
 	char buf[48];
 
 	smb_guid_str(g, len, buf, sizeof(buf));
-	json_object_set_new(o, key, json_string(buf));
+	jw_str_opt(w, key, buf);
 }
 
-static void add_host(json_t *o, const char *key, const SmbStr *os, const SmbStr *lm)
+static void write_host(JsonWriter *w, const char *key, const SmbStr *os, const SmbStr *lm)
 {
-	json_t *h = json_object();
+	jw_object(w, key);
+	str_write(w, "native_os", os);
+	str_write(w, "native_lm", lm);
+	jw_close(w);
+}
 
-	json_object_set_new(h, "native_os", str_json(os));
-	json_object_set_new(h, "native_lm", str_json(lm));
-	json_object_set_new(o, key, h);
+static void write_session_setup(JsonWriter *w, const SmbTx *t)
+{
+	if (t->have_ntlmssp) {
+		jw_object(w, "ntlmssp");
+		str_write(w, "domain", &t->ntlm_domain);
+		str_write(w, "user", &t->ntlm_user);
+		str_write(w, "host", &t->ntlm_host);
+		if (t->have_ntlm_version) {
+			char v[64];
+
+			snprintf(v, sizeof(v), "%u.%u build %u rev %u", t->ntlm_version[0],
+				 t->ntlm_version[1],
+				 (unsigned)(t->ntlm_version[2] | t->ntlm_version[3] << 8),
+				 t->ntlm_version[7]);
+			jw_str_opt(w, "version", v);
+		}
+		jw_close(w);
+	}
+	if (t->have_req_host)
+		write_host(w, "request", &t->req_os, &t->req_lm);
+	if (t->have_res_host)
+		write_host(w, "response", &t->res_os, &t->res_lm);
+}
+
+static void write_create(JsonWriter *w, const SmbTx *t)
+{
+	if (t->filename.len)
+		str_write(w, t->directory ? "directory" : "filename", &t->filename);
+	else
+		jw_ascii(w, "filename", "<share_root>", 12);
+	jw_str(w, "disposition", disposition_name(t->disposition));
+	jw_str(w, "access", t->delete_on_close ? "delete on close" : "normal");
+	jw_int(w, "created", (int64_t)t->created);
+	jw_int(w, "accessed", (int64_t)t->accessed);
+	jw_int(w, "modified", (int64_t)t->modified);
+	jw_int(w, "changed", (int64_t)t->changed);
+	jw_int(w, "size", (int64_t)t->size);
+	write_guid(w, "fuid", t->fuid, t->fuid_len);
+}
+
+static void write_negotiate(JsonWriter *w, const SmbTx *t)
+{
+	JwMark m = jw_mark(w);
+
+	jw_array(w, "client_dialects");
+	for (unsigned i = 0; i < t->ndialects; i++)
+		str_write(w, NULL, &t->dialects[i]);
+	jw_close_nonempty(w, m);
+	if (t->have_client_guid)
+		write_guid(w, "client_guid", t->client_guid, 16);
+	if (t->have_server_guid)
+		write_guid(w, "server_guid", t->server_guid, 16);
+	else
+		jw_ascii(w, "server_guid", "", 0);
+	if (t->have_sizes) {
+		jw_int(w, "max_read_size", t->max_read);
+		jw_int(w, "max_write_size", t->max_write);
+	}
+}
+
+static void write_tree_connect(JsonWriter *w, const SmbTx *t)
+{
+	static const char *const st[] = { "UNKNOWN", "FILE", "PIPE", "PRINT" };
+
+	str_write(w, t->is_pipe ? "named_pipe" : "share", &t->share);
+	if (t->version != 1) {
+		jw_str(w, "share_type", t->share_type < 4 ? st[t->share_type] : "UNKNOWN");
+		return;
+	}
+	jw_object(w, "service");
+	if (t->req_service.s)
+		str_write(w, "request", &t->req_service);
+	if (t->res_service.s)
+		str_write(w, "response", &t->res_service);
+	jw_close(w);
+}
+
+/* What the command carries, by the transaction's type. */
+static void write_type_members(JsonWriter *w, const SmbTx *t)
+{
+	char buf[32];
+	const char *n;
+
+	switch (t->type) {
+	case SMB_TXT_SESSION_SETUP:
+		write_session_setup(w, t);
+		break;
+	case SMB_TXT_CREATE:
+		write_create(w, t);
+		break;
+	case SMB_TXT_NEGOTIATE:
+		write_negotiate(w, t);
+		break;
+	case SMB_TXT_TREE_CONNECT:
+		write_tree_connect(w, t);
+		break;
+	case SMB_TXT_FILE:
+		str_write(w, "filename", &t->filename);
+		str_write(w, "share", &t->share);
+		write_guid(w, "fuid", t->fuid, t->fuid_len);
+		break;
+	case SMB_TXT_RENAME:
+		jw_object(w, "set_info");
+		jw_ascii(w, "class", "FILE_INFO", 9);
+		jw_ascii(w, "info_level", "SMB2_FILE_RENAME_INFO", 21);
+		jw_close(w);
+		jw_object(w, "rename");
+		str_write(w, "from", &t->filename);
+		str_write(w, "to", &t->newname);
+		jw_close(w);
+		write_guid(w, "fuid", t->fuid, t->fuid_len);
+		break;
+	case SMB_TXT_IOCTL:
+		if (!(n = smb_fsctl_name(t->ioctl_func)))
+			snprintf(buf, sizeof(buf), "%u", t->ioctl_func);
+		jw_str_opt(w, "function", n ? n : buf);
+		break;
+	}
+}
+
+void smb_json_write(JsonWriter *w, const Flow *f, const SmbTx *t)
+{
+	char buf[32];
+
+	jw_int(w, "id", (int64_t)t->log_id);
+	jw_str_opt(w, "dialect", smb_flow_dialect(f, buf, sizeof(buf)));
+	if (t->version == 1)
+		jw_str_opt(w, "command", smb1_command_name(t->cmd));
+	else if (t->version == 2)
+		jw_str_opt(w, "command", smb2_command_name(t->cmd));
+	write_status(w, t);
+	jw_int(w, "session_id", (int64_t)t->session_id);
+	jw_int(w, "tree_id", (int64_t)t->tree_id);
+	write_type_members(w, t);
+	if (t->dce) {
+		jw_object(w, "dcerpc");
+		dcerpc_smb_json_write(w, t->dce);
+		jw_close(w);
+	}
+}
+
+struct smb_obj {
+	const Flow *f;
+	const SmbTx *t;
+};
+
+static void build_smb_obj(JsonWriter *w, void *ctx)
+{
+	const struct smb_obj *c = ctx;
+
+	smb_json_write(w, c->f, c->t);
 }
 
 json_t *smb_json_object(const Flow *f, const SmbTx *t)
 {
-	json_t *o = json_object();
-	char buf[32];
+	struct smb_obj c = { f, t };
 
-	json_object_set_new(o, "id", json_integer((json_int_t)t->log_id));
-	json_object_set_new(o, "dialect", json_string(smb_flow_dialect(f, buf, sizeof(buf))));
-	if (t->version == 1)
-		json_object_set_new(o, "command", json_string(smb1_command_name(t->cmd)));
-	else if (t->version == 2)
-		json_object_set_new(o, "command", json_string(smb2_command_name(t->cmd)));
-	add_status(o, t);
-	json_object_set_new(o, "session_id", json_integer((json_int_t)t->session_id));
-	json_object_set_new(o, "tree_id", json_integer((json_int_t)t->tree_id));
-	switch (t->type) {
-	case SMB_TXT_SESSION_SETUP:
-		if (t->have_ntlmssp) {
-			json_t *n = json_object();
-
-			json_object_set_new(n, "domain", str_json(&t->ntlm_domain));
-			json_object_set_new(n, "user", str_json(&t->ntlm_user));
-			json_object_set_new(n, "host", str_json(&t->ntlm_host));
-			if (t->have_ntlm_version) {
-				char v[64];
-
-				snprintf(v, sizeof(v), "%u.%u build %u rev %u", t->ntlm_version[0],
-					 t->ntlm_version[1],
-					 (unsigned)(t->ntlm_version[2] | t->ntlm_version[3] << 8),
-					 t->ntlm_version[7]);
-				json_object_set_new(n, "version", json_string(v));
-			}
-			json_object_set_new(o, "ntlmssp", n);
-		}
-		if (t->have_req_host)
-			add_host(o, "request", &t->req_os, &t->req_lm);
-		if (t->have_res_host)
-			add_host(o, "response", &t->res_os, &t->res_lm);
-		break;
-	case SMB_TXT_CREATE:
-		if (t->filename.len)
-			json_object_set_new(o, t->directory ? "directory" : "filename",
-					    str_json(&t->filename));
-		else
-			json_object_set_new(o, "filename", json_string("<share_root>"));
-		json_object_set_new(o, "disposition", json_string(disposition_name(t->disposition)));
-		json_object_set_new(o, "access",
-				    json_string(t->delete_on_close ? "delete on close" : "normal"));
-		json_object_set_new(o, "created", json_integer((json_int_t)t->created));
-		json_object_set_new(o, "accessed", json_integer((json_int_t)t->accessed));
-		json_object_set_new(o, "modified", json_integer((json_int_t)t->modified));
-		json_object_set_new(o, "changed", json_integer((json_int_t)t->changed));
-		json_object_set_new(o, "size", json_integer((json_int_t)t->size));
-		add_guid(o, "fuid", t->fuid, t->fuid_len);
-		break;
-	case SMB_TXT_NEGOTIATE: {
-		json_t *a = json_array();
-
-		for (unsigned i = 0; i < t->ndialects; i++)
-			json_array_append_new(a, str_json(&t->dialects[i]));
-		if (json_array_size(a))
-			json_object_set_new(o, "client_dialects", a);
-		else
-			json_decref(a);
-		if (t->have_client_guid)
-			add_guid(o, "client_guid", t->client_guid, 16);
-		if (t->have_server_guid)
-			add_guid(o, "server_guid", t->server_guid, 16);
-		else
-			json_object_set_new(o, "server_guid", json_string(""));
-		if (t->have_sizes) {
-			json_object_set_new(o, "max_read_size", json_integer(t->max_read));
-			json_object_set_new(o, "max_write_size", json_integer(t->max_write));
-		}
-		break;
-	}
-	case SMB_TXT_TREE_CONNECT:
-		json_object_set_new(o, t->is_pipe ? "named_pipe" : "share", str_json(&t->share));
-		if (t->version == 1) {
-			json_t *sv = json_object();
-
-			if (t->req_service.s)
-				json_object_set_new(sv, "request", str_json(&t->req_service));
-			if (t->res_service.s)
-				json_object_set_new(sv, "response", str_json(&t->res_service));
-			json_object_set_new(o, "service", sv);
-		} else {
-			static const char *const st[] = { "UNKNOWN", "FILE", "PIPE", "PRINT" };
-
-			json_object_set_new(o, "share_type",
-					    json_string(t->share_type < 4 ? st[t->share_type] : "UNKNOWN"));
-		}
-		break;
-	case SMB_TXT_FILE:
-		json_object_set_new(o, "filename", str_json(&t->filename));
-		json_object_set_new(o, "share", str_json(&t->share));
-		add_guid(o, "fuid", t->fuid, t->fuid_len);
-		break;
-	case SMB_TXT_RENAME: {
-		json_t *si = json_object(), *r = json_object();
-
-		json_object_set_new(si, "class", json_string("FILE_INFO"));
-		json_object_set_new(si, "info_level", json_string("SMB2_FILE_RENAME_INFO"));
-		json_object_set_new(o, "set_info", si);
-		json_object_set_new(r, "from", str_json(&t->filename));
-		json_object_set_new(r, "to", str_json(&t->newname));
-		json_object_set_new(o, "rename", r);
-		add_guid(o, "fuid", t->fuid, t->fuid_len);
-		break;
-	}
-	case SMB_TXT_IOCTL: {
-		const char *n = smb_fsctl_name(t->ioctl_func);
-
-		if (n) {
-			json_object_set_new(o, "function", json_string(n));
-		} else {
-			snprintf(buf, sizeof(buf), "%u", t->ioctl_func);
-			json_object_set_new(o, "function", json_string(buf));
-		}
-		break;
-	}
-	}
-	if (t->dce)
-		json_object_set_new(o, "dcerpc", dcerpc_smb_json_object(t->dce));
-	return o;
+	return jw_build_tree(build_smb_obj, &c);
 }
 
-static json_t *header(const char *type, const Packet *p, const Flow *f)
+static void header_write(JsonWriter *w, const char *type, const Packet *p, const Flow *f)
 {
-	const struct timeval *ts = p ? &p->ts : &f->last;
-	json_t *rec = eve_header(ts, type, NULL, f);
+	eve_header_write(w, p ? &p->ts : &f->last, type, NULL, f);
+	if (p && p->pcap_cnt)
+		jw_int(w, "pcap_cnt", (int64_t)p->pcap_cnt);
+}
 
-	if (rec && p && p->pcap_cnt)
-		json_object_set_new(rec, "pcap_cnt", json_integer((json_int_t)p->pcap_cnt));
-	return rec;
+static void smb_member(JsonWriter *w, const Flow *f, const SmbTx *t)
+{
+	jw_object(w, "smb");
+	smb_json_write(w, f, t);
+	jw_close(w);
 }
 
 /* A fileinfo record of a file transaction (the file logger, file-log.c,
  * adds the fileinfo object): the smb object, app_proto. */
-static json_t *smb_file_record(Outputs *o, const Packet *p, const Flow *f, void *tx)
+static int smb_file_record_write(JsonWriter *w, const Outputs *o, const Packet *p,
+				 const Flow *f, void *tx)
 {
-	json_t *rec = header("fileinfo", p, f);
-
 	(void)o;
-	if (!rec)
-		return NULL;
-	json_object_set_new(rec, "smb", smb_json_object(f, tx));
-	json_object_set_new(rec, "app_proto", json_string("smb"));
-	return rec;
+	header_write(w, "fileinfo", p, f);
+	smb_member(w, f, tx);
+	jw_ascii(w, "app_proto", "smb", 3);
+	return 0;
+}
+
+struct smb_line {
+	const Packet *p;
+	const Flow *f;
+	const SmbTx *t;
+};
+
+static void build_record(JsonWriter *w, void *ctx)
+{
+	const struct smb_line *l = ctx;
+
+	header_write(w, "smb", l->p, l->f);
+	smb_member(w, l->f, l->t);
 }
 
 static void log_smb_tx(Outputs *o, const Packet *p, const Flow *f, void *tx)
 {
-	SmbTx *t = tx;
-	json_t *rec;
+	struct smb_line l = { p, f, tx };
 
-	if (!o || !t || t->silent)
+	if (!o || !l.t || l.t->silent)
 		return;
 	for (int e = 0; e < SMB_EV_COUNT; e++)
-		if (t->events & (1u << e))
+		if (l.t->events & (1u << e))
 			output_anomaly_applayer(o, p, f, "smb", smb_event_name(e), "proto_parser", 1,
-						t->id);
-	if (t->version && outputs_eve_enabled(o, "smb")) {
-		rec = header("smb", p, f);
-		if (rec) {
-			json_object_set_new(rec, "smb", smb_json_object(f, t));
-			eve_write(o, rec);
-		}
-	}
+						l.t->id);
+	if (l.t->version && outputs_eve_enabled(o, "smb"))
+		eve_write_built(o, "smb", build_record, &l);
 }
 
-static json_t *alert_smb_json(const Flow *f, void *tx)
+static int alert_smb_write(JsonWriter *w, const Flow *f, void *tx)
 {
 	const SmbTx *t = tx;
-	json_t *rec;
 
 	if (!t || !t->version)
-		return NULL;
-	rec = json_object();
-	json_object_set_new(rec, "smb", smb_json_object(f, t));
+		return -1;
+	smb_member(w, f, t);
 	if (t->type == SMB_TXT_FILE) {
 		/* an alert on a file transaction names its file (Suricata's
 		 * "files" array) */
 		FileContainer *fcs[2] = { (FileContainer *)&t->files[0], (FileContainer *)&t->files[1] };
-		json_t *fj = files_json(fcs, 2);
 
-		if (fj)
-			json_object_set_new(rec, "files", fj);
+		output_files_write(w, fcs, 2);
 	}
-	return rec;
+	return 0;
 }
 
 const EveTxLogger eve_smb_logger = {
 	.log_tx = log_smb_tx,
-	.alert_json = alert_smb_json,
-	.file_record = smb_file_record,
+	.alert_write = alert_smb_write,
+	.file_record_write = smb_file_record_write,
 };

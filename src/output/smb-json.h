@@ -8,8 +8,11 @@
 #include "app-layer/smb-parse.h"
 #include "flow/flow.h"
 
-/* Never NULL; the caller owns the reference. f: the transaction's flow
- * (its negotiated dialect). */
+struct JsonWriter;
+/* The "smb" object's members, into w's open object. f: the transaction's
+ * flow (its negotiated dialect). */
+void smb_json_write(struct JsonWriter *w, const Flow *f, const SmbTx *t);
+/* The same as a tree, for tests and fuzzers; the caller owns it. */
 json_t *smb_json_object(const Flow *f, const SmbTx *t);
 
 #endif

@@ -12,7 +12,7 @@
  * record: the smtp and email objects, app_proto "smtp", its fileinfo. */
 #include "output/smtp-json.h"
 #include "output/output-private.h"
-#include "output/json-dump.h"
+#include "output/json-writer.h"
 #include "app-layer/smtp.h"
 #include "app-layer/app-layer.h"
 #include "app-layer/files.h"
@@ -25,43 +25,50 @@
 
 #include <openssl/evp.h>
 
-static void set_bytes(json_t *o, const char *k, const uint8_t *p, uint32_t n)
+static void put_bytes(JsonWriter *w, const char *k, const uint8_t *p, uint32_t n)
 {
 	if (p && n)
-		json_object_set_new(o, k, eve_json_bytes(p, n));
+		jw_bytes(w, k, p, n);
+}
+
+void smtp_json_write(JsonWriter *w, const void *tx)
+{
+	const uint8_t *p;
+	uint32_t n;
+
+	p = smtp_tx_helo(tx, &n);
+	put_bytes(w, "helo", p, n);
+	p = smtp_tx_mail_from(tx, &n);
+	put_bytes(w, "mail_from", p, n);
+	if (smtp_tx_rcpt_count(tx)) {
+		jw_array(w, "rcpt_to");
+		for (unsigned i = 0; i < smtp_tx_rcpt_count(tx); i++) {
+			p = smtp_tx_rcpt(tx, i, &n);
+			jw_bytes(w, NULL, p, n);
+		}
+		jw_close(w);
+	}
+}
+
+static void build_smtp_obj(JsonWriter *w, void *ctx)
+{
+	smtp_json_write(w, ctx);
 }
 
 json_t *smtp_json_object(const void *tx)
 {
-	json_t *s = json_object(), *a;
-	const uint8_t *p;
-	uint32_t n;
-
-	if (!s)
-		return NULL;
-	p = smtp_tx_helo(tx, &n);
-	set_bytes(s, "helo", p, n);
-	p = smtp_tx_mail_from(tx, &n);
-	set_bytes(s, "mail_from", p, n);
-	if (smtp_tx_rcpt_count(tx)) {
-		a = json_array();
-		for (unsigned i = 0; i < smtp_tx_rcpt_count(tx); i++) {
-			p = smtp_tx_rcpt(tx, i, &n);
-			json_array_append_new(a, eve_json_bytes(p, n));
-		}
-		json_object_set_new(s, "rcpt_to", a);
-	}
-	return s;
+	return jw_build_tree(build_smtp_obj, (void *)tx);
 }
 
 /* To: and Cc: hold address lists: split at the commas outside quotes and
- * angle brackets, each trimmed. */
-static json_t *address_list(const uint8_t *v, uint32_t len)
+ * angle brackets, each trimmed; no member when none is left. */
+static void address_list(JsonWriter *w, const char *key, const uint8_t *v, uint32_t len)
 {
-	json_t *a = json_array();
 	uint32_t start = 0;
 	int quote = 0, angle = 0;
+	JwMark m = jw_mark(w);
 
+	jw_array(w, key);
 	for (uint32_t i = 0; i <= len; i++) {
 		if (i < len) {
 			if (v[i] == '"' && (i == 0 || v[i - 1] != '\\'))
@@ -82,15 +89,11 @@ static json_t *address_list(const uint8_t *v, uint32_t len)
 					 v[e - 1] == '\n'))
 				e--;
 			if (e > s)
-				json_array_append_new(a, eve_json_bytes(v + s, e - s));
+				jw_bytes(w, NULL, v + s, e - s);
 		}
 		start = i + 1;
 	}
-	if (json_array_size(a) == 0) {
-		json_decref(a);
-		return NULL;
-	}
-	return a;
+	jw_close_nonempty(w, m);
 }
 
 static void md5_hex(const uint8_t *p, size_t n, char out[33])
@@ -131,75 +134,109 @@ int smtp_log_custom_field(const char *name, uint32_t *bits)
 	return 0;
 }
 
-json_t *smtp_email_object(const void *tx, uint32_t fields)
+/* The extended fields picked in fields, from the message's headers. */
+static void write_ext_fields(JsonWriter *w, const MimeMsg *m, uint32_t fields)
 {
-	const MimeMsg *m = smtp_tx_mime(tx);
 	const MimeHeader *h;
-	json_t *e, *a;
 
-	if (!m)
-		return NULL;
-	e = json_object();
-	if (!e)
-		return NULL;
-	json_object_set_new(e, "status", json_string("PARSE_DONE"));
-	if ((h = mime_header(m, "from")) && h->len)
-		json_object_set_new(e, "from", eve_json_bytes(h->value, h->len));
-	if ((h = mime_header(m, "to")) && (a = address_list(h->value, h->len)))
-		json_object_set_new(e, "to", a);
-	if ((h = mime_header(m, "cc")) && (a = address_list(h->value, h->len)))
-		json_object_set_new(e, "cc", a);
 	for (size_t i = 0; i < sizeof(ext_fields) / sizeof(ext_fields[0]); i++) {
 		if (!(fields & ext_fields[i].bit))
 			continue;
 		if (ext_fields[i].list) {
-			a = json_array();
+			JwMark mk = jw_mark(w);
+
+			jw_array(w, ext_fields[i].key);
 			for (unsigned k = 0; k < mime_header_count(m); k++) {
 				h = mime_header_at(m, k);
 				if (strcmp(h->name, ext_fields[i].hdr) == 0 && h->len)
-					json_array_append_new(a, eve_json_bytes(h->value, h->len));
+					jw_bytes(w, NULL, h->value, h->len);
 			}
-			if (json_array_size(a))
-				json_object_set_new(e, ext_fields[i].key, a);
-			else
-				json_decref(a);
+			jw_close_nonempty(w, mk);
 		} else if ((h = mime_header(m, ext_fields[i].hdr)) && h->len) {
-			json_object_set_new(e, ext_fields[i].key, eve_json_bytes(h->value, h->len));
+			jw_bytes(w, ext_fields[i].key, h->value, h->len);
 		}
 	}
+}
+
+static void write_urls(JsonWriter *w, const MimeMsg *m, uint32_t fields)
+{
+	if (mime_url_count(m)) {
+		jw_array(w, "url");
+		for (unsigned i = 0; i < mime_url_count(m); i++) {
+			const MimeStr *u = mime_url_at(m, i);
+
+			jw_bytes(w, NULL, u->s, u->len);
+		}
+		jw_close(w);
+		if (fields & SMTP_LOG_URL_FLAGS) {
+			unsigned uf = mime_url_flags(m);
+
+			jw_bool(w, "has_ipv6_url", uf & MIME_URL_IPV6);
+			jw_bool(w, "has_ipv4_url", uf & MIME_URL_IPV4);
+			jw_bool(w, "has_exe_url", uf & MIME_URL_EXE);
+		}
+	}
+	if (mime_attachment_count(m)) {
+		jw_array(w, "attachment");
+		for (unsigned i = 0; i < mime_attachment_count(m); i++) {
+			const MimeStr *a = mime_attachment_at(m, i);
+
+			jw_bytes(w, NULL, a->s, a->len);
+		}
+		jw_close(w);
+	}
+}
+
+int smtp_email_write(JsonWriter *w, const void *tx, uint32_t fields)
+{
+	const MimeMsg *m = smtp_tx_mime(tx);
+	const MimeHeader *h;
+
+	if (!m)
+		return -1;
+	jw_object(w, "email");
+	jw_ascii(w, "status", "PARSE_DONE", 10);
+	if ((h = mime_header(m, "from")) && h->len)
+		jw_bytes(w, "from", h->value, h->len);
+	if ((h = mime_header(m, "to")))
+		address_list(w, "to", h->value, h->len);
+	if ((h = mime_header(m, "cc")))
+		address_list(w, "cc", h->value, h->len);
+	write_ext_fields(w, m, fields);
 	if ((fields & SMTP_LOG_MD5_SUBJECT) && (h = mime_header(m, "subject")) && h->len) {
 		char hex[33];
 
 		md5_hex(h->value, h->len, hex);
-		json_object_set_new(e, "subject_md5", json_string(hex));
+		jw_str_opt(w, "subject_md5", hex);
 	}
 	if ((fields & SMTP_LOG_MD5_BODY) && mime_body_md5_hex(m))
-		json_object_set_new(e, "body_md5", json_string(mime_body_md5_hex(m)));
-	if (mime_url_count(m)) {
-		a = json_array();
-		for (unsigned i = 0; i < mime_url_count(m); i++) {
-			const MimeStr *u = mime_url_at(m, i);
+		jw_str_opt(w, "body_md5", mime_body_md5_hex(m));
+	write_urls(w, m, fields);
+	jw_close(w);
+	return 0;
+}
 
-			json_array_append_new(a, eve_json_bytes(u->s, u->len));
-		}
-		json_object_set_new(e, "url", a);
-		if (fields & SMTP_LOG_URL_FLAGS) {
-			unsigned uf = mime_url_flags(m);
+struct email_obj {
+	const void *tx;
+	uint32_t fields;
+	int none;
+};
 
-			json_object_set_new(e, "has_ipv6_url", json_boolean(uf & MIME_URL_IPV6));
-			json_object_set_new(e, "has_ipv4_url", json_boolean(uf & MIME_URL_IPV4));
-			json_object_set_new(e, "has_exe_url", json_boolean(uf & MIME_URL_EXE));
-		}
-	}
-	if (mime_attachment_count(m)) {
-		a = json_array();
-		for (unsigned i = 0; i < mime_attachment_count(m); i++) {
-			const MimeStr *s = mime_attachment_at(m, i);
+static void build_email_obj(JsonWriter *w, void *ctx)
+{
+	struct email_obj *c = ctx;
 
-			json_array_append_new(a, eve_json_bytes(s->s, s->len));
-		}
-		json_object_set_new(e, "attachment", a);
-	}
+	c->none = smtp_email_write(w, c->tx, c->fields) != 0;
+}
+
+json_t *smtp_email_object(const void *tx, uint32_t fields)
+{
+	struct email_obj c = { tx, fields, 0 };
+	json_t *root = jw_build_tree(build_email_obj, &c), *e;
+
+	/* the tree of {"email": {...}}: its one member */
+	e = root && !c.none ? json_incref(json_object_get(root, "email")) : NULL;
+	json_decref(root);
 	return e;
 }
 
@@ -229,74 +266,76 @@ static void anomalies(Outputs *o, const Packet *p, const Flow *f, void *tx)
 	}
 }
 
-static json_t *smtp_header(const char *type, const Packet *p, const Flow *f, const void *tx)
+static void header_write(JsonWriter *w, const char *type, const Packet *p, const Flow *f,
+			 const void *tx)
 {
-	const struct timeval *ts = p ? &p->ts : &f->last;
-	json_t *rec = eve_header(ts, type, NULL, f);
-
-	if (!rec)
-		return NULL;
+	eve_header_write(w, p ? &p->ts : &f->last, type, NULL, f);
 	if (p && p->pcap_cnt)
-		json_object_set_new(rec, "pcap_cnt", json_integer((json_int_t)p->pcap_cnt));
+		jw_int(w, "pcap_cnt", (int64_t)p->pcap_cnt);
 	/* Suricata 8's header has the packet's source (suricata-verify
 	 * smtp-long-command: "wire/pcap") */
 	if (p)
-		json_object_set_new(rec, "pkt_src", json_string(output_pkt_src(p)));
-	json_object_set_new(rec, "tx_id", json_integer((json_int_t)app_layer_tx_log_id(f, tx)));
-	return rec;
+		jw_str(w, "pkt_src", output_pkt_src(p));
+	jw_int(w, "tx_id", (int64_t)app_layer_tx_log_id(f, tx));
+}
+
+static void smtp_members(JsonWriter *w, const void *tx, uint32_t fields)
+{
+	jw_object(w, "smtp");
+	smtp_json_write(w, tx);
+	jw_close(w);
+	(void)smtp_email_write(w, tx, fields);
 }
 
 /* A fileinfo record of an attachment (the file logger, file-log.c, adds
  * the fileinfo object and its timing): the smtp and email objects,
  * app_proto. */
-static json_t *smtp_file_record(Outputs *o, const Packet *p, const Flow *f, void *tx)
+static int smtp_file_record_write(JsonWriter *w, const Outputs *o, const Packet *p,
+				  const Flow *f, void *tx)
 {
-	json_t *rec = smtp_header("fileinfo", p, f, tx), *e;
+	header_write(w, "fileinfo", p, f, tx);
+	smtp_members(w, tx, o->cfg.eve_smtp_fields);
+	jw_ascii(w, "app_proto", "smtp", 4);
+	return 0;
+}
 
-	if (!rec)
-		return NULL;
-	json_object_set_new(rec, "smtp", smtp_json_object(tx));
-	if ((e = smtp_email_object(tx, o->cfg.eve_smtp_fields)))
-		json_object_set_new(rec, "email", e);
-	json_object_set_new(rec, "app_proto", json_string("smtp"));
-	return rec;
+struct smtp_line {
+	const Packet *p;
+	const Flow *f;
+	const void *tx;
+	uint32_t fields;
+};
+
+static void build_record(JsonWriter *w, void *ctx)
+{
+	const struct smtp_line *l = ctx;
+
+	header_write(w, "smtp", l->p, l->f, l->tx);
+	smtp_members(w, l->tx, l->fields);
 }
 
 static void log_smtp_tx(Outputs *o, const Packet *p, const Flow *f, void *tx)
 {
-	json_t *rec, *e;
+	struct smtp_line l = { p, f, tx, 0 };
 
 	if (!o)
 		return;
 	anomalies(o, p, f, tx);
-	if (outputs_eve_enabled(o, "smtp") && (rec = smtp_header("smtp", p, f, tx))) {
-		json_object_set_new(rec, "smtp", smtp_json_object(tx));
-		if ((e = smtp_email_object(tx, o->cfg.eve_smtp_fields)))
-			json_object_set_new(rec, "email", e);
-		eve_write(o, rec);
-	}
+	l.fields = o->cfg.eve_smtp_fields;
+	if (outputs_eve_enabled(o, "smtp"))
+		eve_write_built(o, "smtp", build_record, &l);
 }
 
-/* Alerts on an SMTP transaction carry its smtp and email objects. */
-static json_t *alert_smtp_json(const Flow *f, void *tx)
+/* Alerts on an SMTP transaction carry its smtp and email objects and, as
+ * Suricata 8's do, the transaction's files. */
+static int alert_smtp_write(JsonWriter *w, const Flow *f, void *tx)
 {
-	json_t *rec = json_object(), *e;
+	FileContainer *fcs[1] = { files_of_tx(ALPROTO_SMTP, tx, APP_DIR_TOSERVER, 0) };
 
 	(void)f;
-	if (!rec)
-		return NULL;
-	json_object_set_new(rec, "smtp", smtp_json_object(tx));
-	if ((e = smtp_email_object(tx, 0)))
-		json_object_set_new(rec, "email", e);
-	/* Suricata 8's alerts list the transaction's files */
-	{
-		FileContainer *fcs[1] = { files_of_tx(ALPROTO_SMTP, tx, APP_DIR_TOSERVER, 0) };
-		json_t *files = files_json(fcs, 1);
-
-		if (files)
-			json_object_set_new(rec, "files", files);
-	}
-	return rec;
+	smtp_members(w, tx, 0);
+	output_files_write(w, fcs, 1);
+	return 0;
 }
 
 static void log_smtp_events(Outputs *o, const Packet *p, const Flow *f, void *tx)
@@ -307,8 +346,8 @@ static void log_smtp_events(Outputs *o, const Packet *p, const Flow *f, void *tx
 
 const EveTxLogger eve_smtp_logger = {
 	.log_tx = log_smtp_tx,
-	.alert_json = alert_smtp_json,
-	.file_record = smtp_file_record,
+	.alert_write = alert_smtp_write,
+	.file_record_write = smtp_file_record_write,
 	.log_events = log_smtp_events,
 };
 

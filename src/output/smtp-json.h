@@ -18,9 +18,16 @@
 #define SMTP_LOG_MD5_BODY    0x100u
 #define SMTP_LOG_MD5_SUBJECT 0x200u
 
-/* {helo, mail_from, rcpt_to} of an SMTP transaction (app_layer_tx_get()) */
+struct JsonWriter;
+/* {helo, mail_from, rcpt_to} of an SMTP transaction (app_layer_tx_get()),
+ * into w's open object */
+void smtp_json_write(struct JsonWriter *w, const void *tx);
+/* its "email" member with fields (SMTP_LOG_*), into w's open object; -1
+ * (nothing written) without a message */
+int smtp_email_write(struct JsonWriter *w, const void *tx, uint32_t fields);
+/* The same as trees, for tests and fuzzers; the caller owns them (email:
+ * NULL without a message). */
 json_t *smtp_json_object(const void *tx);
-/* its email object with fields (SMTP_LOG_*), or NULL without a message */
 json_t *smtp_email_object(const void *tx, uint32_t fields);
 /* a custom: name ("subject", "x-mailer", ...) into bits (unknown: ignored) */
 int smtp_log_custom_field(const char *name, uint32_t *bits);

@@ -4,36 +4,53 @@
 #include "app-layer/app-layer.h"
 #include "app-layer/ssh.h"
 #include "output/output-private.h"
-#include "output/json-dump.h"
+#include "output/json-writer.h"
 
-static json_t *side_json(const SshSide *sd, int hassh)
+static void side_write(JsonWriter *w, const SshSide *sd, int hassh)
 {
-	json_t *o = json_object();
-
 	if (sd->proto_len)
-		json_object_set_new(o, "proto_version", eve_json_bytes(sd->proto, sd->proto_len));
+		jw_bytes(w, "proto_version", sd->proto, sd->proto_len);
 	if (sd->software_len)
-		json_object_set_new(o, "software_version",
-				    eve_json_bytes(sd->software, sd->software_len));
+		jw_bytes(w, "software_version", sd->software, sd->software_len);
 	if (hassh && sd->hassh_str) {
-		json_t *h = json_object();
-
-		json_object_set_new(h, "hash", json_string(sd->hassh));
-		json_object_set_new(h, "string", eve_json_bytes(sd->hassh_str, sd->hassh_len));
-		json_object_set_new(o, "hassh", h);
+		jw_object(w, "hassh");
+		jw_str_opt(w, "hash", sd->hassh);
+		jw_bytes(w, "string", sd->hassh_str, sd->hassh_len);
+		jw_close(w);
 	}
-	return o;
+}
+
+void ssh_json_write(JsonWriter *w, const SshState *s, int hassh)
+{
+	if (s->side[SSH_TOSERVER].proto_len) {
+		jw_object(w, "client");
+		side_write(w, &s->side[SSH_TOSERVER], hassh);
+		jw_close(w);
+	}
+	if (s->side[SSH_TOCLIENT].proto_len) {
+		jw_object(w, "server");
+		side_write(w, &s->side[SSH_TOCLIENT], hassh);
+		jw_close(w);
+	}
+}
+
+struct ssh_obj {
+	const SshState *s;
+	int hassh;
+};
+
+static void build_ssh_obj(JsonWriter *w, void *ctx)
+{
+	const struct ssh_obj *c = ctx;
+
+	ssh_json_write(w, c->s, c->hassh);
 }
 
 json_t *ssh_json_object(const SshState *s, int hassh)
 {
-	json_t *o = json_object();
+	struct ssh_obj c = { s, hassh };
 
-	if (s->side[SSH_TOSERVER].proto_len)
-		json_object_set_new(o, "client", side_json(&s->side[SSH_TOSERVER], hassh));
-	if (s->side[SSH_TOCLIENT].proto_len)
-		json_object_set_new(o, "server", side_json(&s->side[SSH_TOCLIENT], hassh));
-	return o;
+	return jw_build_tree(build_ssh_obj, &c);
 }
 
 /* One record per flow, once the key exchange is over or the flow ended,
@@ -57,43 +74,53 @@ static void log_ssh_events(Outputs *o, const Packet *p, const Flow *f, void *tx)
 	}
 }
 
-static void log_ssh_tx(Outputs *o, const Packet *p, const Flow *f, void *tx)
-{
-	const SshState *s = ssh_tx_state(tx);
-	const struct timeval *ts = p ? &p->ts : &f->last;
-	json_t *rec;
+struct ssh_line {
+	const Packet *p;
+	const Flow *f;
+	const SshState *s;
+};
 
-	if (o && s && o->cfg.eve_anomaly.applayer && o->eve_anomaly)
-		log_ssh_events(o, p, f, tx);
-	if (!o || !s || !outputs_eve_enabled(o, "ssh"))
-		return;
-	if (!s->side[0].proto_len && !s->side[1].proto_len)
-		return;
-	rec = eve_header(ts, "ssh", NULL, f);
-	if (!rec)
-		return;
-	if (p && p->pcap_cnt)
-		json_object_set_new(rec, "pcap_cnt", json_integer((json_int_t)p->pcap_cnt));
-	json_object_set_new(rec, "ssh", ssh_json_object(s, ssh_hassh_enabled()));
-	eve_write(o, rec);
+static void build_record(JsonWriter *w, void *ctx)
+{
+	const struct ssh_line *l = ctx;
+
+	eve_header_write(w, l->p ? &l->p->ts : &l->f->last, "ssh", NULL, l->f);
+	if (l->p && l->p->pcap_cnt)
+		jw_int(w, "pcap_cnt", (int64_t)l->p->pcap_cnt);
+	jw_object(w, "ssh");
+	ssh_json_write(w, l->s, ssh_hassh_enabled());
+	jw_close(w);
 }
 
-static json_t *alert_ssh_json(const Flow *f, void *tx)
+static void log_ssh_tx(Outputs *o, const Packet *p, const Flow *f, void *tx)
+{
+	struct ssh_line l = { p, f, ssh_tx_state(tx) };
+
+	if (o && l.s && o->cfg.eve_anomaly.applayer && o->eve_anomaly)
+		log_ssh_events(o, p, f, tx);
+	if (!o || !l.s || !outputs_eve_enabled(o, "ssh"))
+		return;
+	if (!l.s->side[0].proto_len && !l.s->side[1].proto_len)
+		return;
+	eve_write_built(o, "ssh", build_record, &l);
+}
+
+static int alert_ssh_write(JsonWriter *w, const Flow *f, void *tx)
 {
 	const SshState *s = ssh_tx_state(tx);
-	json_t *rec;
 
 	(void)f;
 	if (!s || (!s->side[0].proto_len && !s->side[1].proto_len))
-		return NULL;
-	rec = json_object();
-	json_object_set_new(rec, "ssh", ssh_json_object(s, ssh_hassh_enabled()));
-	return rec;
+		return -1;
+	jw_object(w, "ssh");
+	ssh_json_write(w, s, ssh_hassh_enabled());
+	jw_close(w);
+	return 0;
 }
 
 const EveTxLogger eve_ssh_logger = {
 	.log_tx = log_ssh_tx,
-	.alert_json = alert_ssh_json,
+	.alert_write = alert_ssh_write,
 	.log_events = log_ssh_events,
 	.flow_scope = 1,
 };

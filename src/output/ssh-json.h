@@ -8,8 +8,11 @@
 
 #include "app-layer/ssh-parse.h"
 
-/* Never NULL (an empty object when no banner was read); the caller owns
- * the reference. */
+struct JsonWriter;
+/* The object's members, into w's open object (nothing when no banner was
+ * read). */
+void ssh_json_write(struct JsonWriter *w, const SshState *s, int hassh);
+/* The same as a tree, for tests and fuzzers; the caller owns it. */
 json_t *ssh_json_object(const SshState *s, int hassh);
 
 #endif

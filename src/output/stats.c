@@ -2,6 +2,7 @@
  * stats.log table, both from one counters_snapshot(). */
 #include "output/output-private.h"
 #include "output/sink.h"
+#include "output/json-writer.h"
 #include "stats/counters.h"
 #include "util/log.h"
 
@@ -258,15 +259,33 @@ static void remember(Outputs *o, const uint64_t *snap, size_t n)
 	memcpy(o->prev, snap, n * sizeof(uint64_t));
 }
 
+struct stats_line {
+	const struct timeval *ts;
+	const json_t *stats;
+};
+
+static void build_record(JsonWriter *w, void *ctx)
+{
+	const struct stats_line *l = ctx;
+
+	eve_header_write(w, l->ts, "stats", NULL, NULL);
+	jw_json(w, "stats", l->stats);
+}
+
+/* The counters are nested on their dots as a jansson tree: they come in
+ * registration order, not grouped by prefix, and a name's parents are
+ * found again by later names ("flow.memuse" after "decoder.pkts" and
+ * "flow.tcp"), which a streaming writer cannot go back to. The record
+ * around it is written as every other record. */
 static void write_eve_stats(Outputs *o, const uint64_t *snap, size_t n,
 			    const struct timeval *ts, uint64_t uptime_s)
 {
-	json_t *rec = eve_header(ts, "stats", NULL, NULL);
+	struct stats_line l = { ts, stats_tree(o, snap, n, uptime_s) };
 
-	if (!rec)
+	if (!l.stats)
 		return;
-	json_object_set_new(rec, "stats", stats_tree(o, snap, n, uptime_s));
-	eve_write(o, rec);
+	eve_write_built(o, "stats", build_record, &l);
+	json_decref((json_t *)l.stats);
 }
 
 /* Suricata's stats.log block; zero counters are left out. Formatted in

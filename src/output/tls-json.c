@@ -259,13 +259,23 @@ void tls_json_write(JsonWriter *w, const TlsState *s, uint32_t fields)
 		write_client_cert(w, s, fields);
 }
 
+struct tls_obj {
+	const TlsState *s;
+	uint32_t fields;
+};
+
+static void build_tls_obj(JsonWriter *w, void *ctx)
+{
+	const struct tls_obj *c = ctx;
+
+	tls_json_write(w, c->s, c->fields);
+}
+
 json_t *tls_json_object(const TlsState *s, uint32_t fields)
 {
-	JsonWriter w;
+	struct tls_obj c = { s, fields };
 
-	jw_tree_begin(&w);
-	tls_json_write(&w, s, fields);
-	return jw_tree_end(&w);
+	return jw_build_tree(build_tls_obj, &c);
 }
 
 /* ---- the eve logger (its line is in tx-log.c) ---- */
@@ -354,22 +364,22 @@ static void log_tls_tx(Outputs *o, const Packet *p, const Flow *f, void *tx)
 
 /* Alerts on a TLS flow carry its "tls" object, as Suricata's alert
  * metadata does: the extended fields. */
-static json_t *alert_tls_json(const Flow *f, void *tx)
+static int alert_tls_write(JsonWriter *w, const Flow *f, void *tx)
 {
 	const TlsState *s = tls_tx_state(tx);
-	json_t *rec;
 
 	(void)f;
 	if (!s)
-		return NULL;
-	rec = json_object();
-	json_object_set_new(rec, "tls", tls_json_object(s, usable_fields(TLS_LOG_EXTENDED)));
-	return rec;
+		return -1;
+	jw_object(w, "tls");
+	tls_json_write(w, s, usable_fields(TLS_LOG_EXTENDED));
+	jw_close(w);
+	return 0;
 }
 
 const EveTxLogger eve_tls_logger = {
 	.log_tx = log_tls_tx,
-	.alert_json = alert_tls_json,
+	.alert_write = alert_tls_write,
 	.log_events = log_tls_events,
 	.flow_scope = 1,
 };

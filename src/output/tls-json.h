@@ -55,11 +55,11 @@ uint32_t tls_log_field(const char *name);
 int tls_log_custom_fields(const char *const *names, unsigned n, uint32_t *fields,
 			  const char **bad);
 
-/* The "tls" object for s with the given fields; never NULL (an empty
- * object when nothing applies). The caller owns the reference. */
-json_t *tls_json_object(const TlsState *s, uint32_t fields);
-/* The same members as writer calls, into w's open object. */
+/* The "tls" object's members for s with the given fields, into w's open
+ * object (none when nothing applies). */
 struct JsonWriter;
 void tls_json_write(struct JsonWriter *w, const TlsState *s, uint32_t fields);
+/* The same as a tree, for tests and fuzzers; the caller owns it. */
+json_t *tls_json_object(const TlsState *s, uint32_t fields);
 
 #endif

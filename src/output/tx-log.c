@@ -37,7 +37,7 @@ int output_tx_files_on(const Outputs *o, const Flow *f)
 {
 	const EveTxLogger *l = logger_of(f);
 
-	return o && l && l->file_record && (o->eve_files || files_config()->store_enabled);
+	return o && l && l->file_record_write && (o->eve_files || files_config()->store_enabled);
 }
 
 int output_tx_log_files(Outputs *o, const Packet *p, const Flow *f, void *tx, int final)
@@ -62,25 +62,23 @@ void output_tx_log_events(Outputs *o, const Packet *p, const Flow *f, void *tx)
 		l->log_events(o, p, f, tx);
 }
 
-json_t *output_tx_alert_json(const Flow *f, uint64_t tx_id)
+void output_tx_alert_write(struct JsonWriter *w, const Flow *f, uint64_t tx_id)
 {
 	const EveTxLogger *l = logger_of(f);
 	void *tx;
 
-	if (!l || !l->alert_json || !(tx = app_layer_tx_get(f, tx_id)))
-		return NULL;
-	return l->alert_json(f, tx);
+	if (l && l->alert_write && (tx = app_layer_tx_get(f, tx_id)))
+		(void)l->alert_write(w, f, tx);
 }
 
 /* The flow's one transaction is its last: after a protocol change
  * (STARTTLS) the ids before it were the old protocol's. */
-json_t *output_flow_alert_json(const Flow *f)
+void output_flow_alert_write(struct JsonWriter *w, const Flow *f)
 {
 	const EveTxLogger *l = logger_of(f);
 	uint64_t n = app_layer_tx_count(f);
 	void *tx;
 
-	if (!l || !l->flow_scope || !l->alert_json || !n || !(tx = app_layer_tx_get(f, n - 1)))
-		return NULL;
-	return l->alert_json(f, tx);
+	if (l && l->flow_scope && l->alert_write && n && (tx = app_layer_tx_get(f, n - 1)))
+		(void)l->alert_write(w, f, tx);
 }

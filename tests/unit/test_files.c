@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "test.h"
 #include "app-layer/files.h"
+#include "output/file-log.h"
 #include "output/json-writer.h"
 #include "app-layer/http-multipart.h"
 #include "conf/conf.h"
@@ -243,8 +244,15 @@ TEST(files_store_v2_by_sha256_with_fileinfo_json)
 		/* the logger hands over the eve record it built */
 		json_object_set_new(rec, "event_type", json_string("fileinfo"));
 		json_object_set_new(rec, "fileinfo", o);
-		CHECK_EQ(file_store_write_meta(f, rec), 0);
-		CHECK_EQ(file_store_write_meta(g, rec), 0);   /* not stored: nothing */
+		{
+			char *line = json_dumps(rec, JSON_COMPACT | JSON_PRESERVE_ORDER);
+
+			CHECK(line != NULL);
+			CHECK_EQ(file_store_write_meta(f, line, strlen(line)), 0);
+			/* not stored: nothing */
+			CHECK_EQ(file_store_write_meta(g, line, strlen(line)), 0);
+			free(line);
+		}
 		json_decref(rec);
 		CHECK(id >= 1);
 		snprintf(path, sizeof(path),

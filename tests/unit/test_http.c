@@ -4,6 +4,8 @@
 #include "app-layer/http.h"
 #include "app-layer/http-mem.h"
 #include "app-layer/files.h"
+#include "output/file-log.h"
+#include "output/http-log.h"
 #include "conf/conf.h"
 #include "app-test-util.h"
 

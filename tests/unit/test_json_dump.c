@@ -703,22 +703,6 @@ TEST(json_writer_random_records_equal_jansson)
 			write_tree(&w, k, m);
 		n = jw_end(&w);
 		want = dumps_as_eve(t);
-		/* tree mode: the same calls build a tree that dumps the same */
-		{
-			JsonWriter tw;
-			json_t *built;
-			char *got;
-
-			jw_tree_begin(&tw);
-			json_object_foreach(t, k, m)
-				write_tree(&tw, k, m);
-			built = jw_tree_end(&tw);
-			CHECK(built != NULL);
-			got = built ? json_dumps(built, FLAGS) : NULL;
-			CHECK((!want && !got) || (want && got && strcmp(want, got) == 0));
-			free(got);
-			json_decref(built);
-		}
 		CHECK(want != NULL);
 		CHECK(n == strlen(want) && memcmp(buf, want, n) == 0);
 		if (n != strlen(want) || memcmp(buf, want, n))
@@ -809,7 +793,7 @@ TEST(json_writer_ascii_ints_bools)
 	CHECK_EQ(jw_end(&w), 0);
 }
 
-/* jw_bytes writes what eve_json_bytes() gives, in both modes. */
+/* jw_bytes writes what eve_json_bytes() gives. */
 TEST(json_writer_bytes_as_eve_json_bytes)
 {
 	static const char *const cases[] = { "caf\xc3\xa9", "a\xe9" "b\xff", "plain", "q\"\\\x01" };
@@ -817,7 +801,7 @@ TEST(json_writer_bytes_as_eve_json_bytes)
 	JsonWriter w;
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		json_t *o = json_object(), *t;
+		json_t *o = json_object();
 		size_t n, wn;
 
 		json_object_set_new(o, "k", eve_json_bytes(cases[i], strlen(cases[i])));
@@ -826,11 +810,6 @@ TEST(json_writer_bytes_as_eve_json_bytes)
 		jw_bytes(&w, "k", cases[i], strlen(cases[i]));
 		n = jw_end(&w);
 		CHECK(wn > 0 && n == wn && memcmp(buf, want, n) == 0);
-		jw_tree_begin(&w);
-		jw_bytes(&w, "k", cases[i], strlen(cases[i]));
-		t = jw_tree_end(&w);
-		CHECK(t && json_equal(t, o));
-		json_decref(t);
 		json_decref(o);
 	}
 }
@@ -851,26 +830,59 @@ TEST(eve_json_bytes_escapes_invalid_utf8)
 	json_decref(j);
 }
 
-/* Tree mode past its depth: the calls after the failure add nothing and
- * the tree is dropped (NULL), with nothing leaked or freed twice (ASan). */
-TEST(json_writer_tree_mode_failure_drops_the_tree)
+/* A container found empty is taken back whole (the trees left an empty
+ * array out); one with members closes as jw_close() would. */
+TEST(json_writer_close_nonempty_takes_back_an_empty_member)
 {
+	char buf[128];
 	JsonWriter w;
+	JwMark m;
+	size_t n;
 
-	jw_tree_begin(&w);
-	jw_str(&w, "a", "x");
-	for (int i = 0; i < JW_MAX_DEPTH + 2; i++)
-		jw_object(&w, "o");
-	jw_str(&w, "b", "y");
-	jw_int(&w, "c", 1);
-	for (int i = 0; i < JW_MAX_DEPTH + 2; i++)
-		jw_close(&w);
-	CHECK(jw_tree_end(&w) == NULL);
+	jw_begin(&w, buf, sizeof(buf));
+	jw_int(&w, "a", 1);
+	m = jw_mark(&w);
+	jw_array(&w, "empty");
+	CHECK_EQ(jw_close_nonempty(&w, m), 0);
+	m = jw_mark(&w);
+	jw_array(&w, "full");
+	jw_int(&w, NULL, 2);
+	CHECK_EQ(jw_close_nonempty(&w, m), 1);
+	jw_int(&w, "b", 3);
+	n = jw_end(&w);
+	CHECK(n == 24 && memcmp(buf, "{\"a\":1,\"full\":[2],\"b\":3}", n) == 0);
+	/* the first member of the record, taken back: no stray comma */
+	jw_begin(&w, buf, sizeof(buf));
+	m = jw_mark(&w);
+	jw_object(&w, "o");
+	jw_close_nonempty(&w, m);
+	jw_int(&w, "b", 3);
+	n = jw_end(&w);
+	CHECK(n == 7 && memcmp(buf, "{\"b\":3}", n) == 0);
+}
+
+/* jw_array_esc escapes its key as jansson escapes keys. */
+TEST(json_writer_escaped_key)
+{
+	char buf[128];
+	JsonWriter w;
+	json_t *t;
+	size_t n;
+
+	jw_begin(&w, buf, sizeof(buf));
+	jw_array_esc(&w, "k\"\\x", 4);
+	jw_str(&w, NULL, "v");
+	jw_close(&w);
+	n = jw_end(&w);
+	CHECK(n == 16 && memcmp(buf, "{\"k\\\"\\\\x\":[\"v\"]}", n) == 0);
+	t = json_loadb(buf, n, 0, NULL);
+	CHECK(t && json_is_array(json_object_get(t, "k\"\\x")));
+	json_decref(t);
 }
 
 /* jw_json: a tree (or a scalar) as a member, the bytes json_dumps() writes
  * for the record that holds it (invalid UTF-8 in the \\xNN form); a record
- * too small for it fails without saying so; tree mode holds the value. */
+ * too small for it fails without saying so. */
 TEST(json_writer_json_value_as_json_dumps)
 {
 	static char buf[1 << 16];
@@ -878,7 +890,7 @@ TEST(json_writer_json_value_as_json_dumps)
 
 	rng_state = 0x2545f4914f6cdd1dULL;
 	for (int i = 0; i < 5000; i++) {
-		json_t *v = rnd_container(0, i % 3 == 0 ? 5 : 0), *rec, *t;
+		json_t *v = rnd_container(0, i % 3 == 0 ? 5 : 0), *rec;
 		JsonWriter w;
 		char *want;
 		size_t n;
@@ -903,12 +915,6 @@ TEST(json_writer_json_value_as_json_dumps)
 			CHECK_EQ(jw_json(&w, "k", v), 0);
 			CHECK_EQ(jw_end(&w), 0);
 		}
-		jw_tree_begin(&w);
-		jw_int(&w, "a", 1);
-		CHECK_EQ(jw_json(&w, "k", v), 0);
-		t = jw_tree_end(&w);
-		CHECK(t && json_equal(t, rec));
-		json_decref(t);
 		free(want);
 		json_decref(rec);
 		json_decref(v);
@@ -933,8 +939,7 @@ TEST(json_writer_json_value_as_json_dumps)
 	}
 }
 
-/* jw_base64: RFC 4648's vectors, in both modes; jw_ascii_room has no
- * buffer in tree mode. */
+/* jw_base64: RFC 4648's vectors. */
 TEST(json_writer_base64_and_room)
 {
 	static const char *const in[] = { "", "f", "fo", "foo", "foob", "fooba", "foobar" };
@@ -944,7 +949,6 @@ TEST(json_writer_base64_and_room)
 	JsonWriter w;
 
 	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
-		json_t *t;
 		size_t n;
 
 		snprintf(want, sizeof(want), "{\"p\":\"%s\"}", out[i]);
@@ -953,25 +957,17 @@ TEST(json_writer_base64_and_room)
 		n = jw_end(&w);
 		CHECK(n == strlen(want) && memcmp(buf, want, n) == 0);
 		CHECK_EQ(JW_BASE64_LEN(strlen(in[i])), strlen(out[i]));
-		jw_tree_begin(&w);
-		jw_base64(&w, "p", (const uint8_t *)in[i], strlen(in[i]));
-		t = jw_tree_end(&w);
-		CHECK(t && strcmp(json_string_value(json_object_get(t, "p")), out[i]) == 0);
-		json_decref(t);
 	}
 	jw_begin(&w, buf, 12);
 	jw_base64(&w, "p", (const uint8_t *)"foobar", 6);   /* {"p":"Zm9vYmFy"}: 16 */
 	CHECK_EQ(jw_end(&w), 0);
-	jw_tree_begin(&w);
-	CHECK(jw_ascii_room(&w, "p", 3) == NULL);
-	CHECK(jw_tree_end(&w) == NULL);
 }
 
 /* The writer on random bytes (test.h's PRNG): whatever a string holds
  * (NUL, controls, bytes >= 0x80, cut or overlong UTF-8 sequences), the
  * record is written, parses as JSON (jansson's loader refuses input that
  * is not UTF-8) and gives back the string: as it was when it is UTF-8,
- * else in Suricata's \\xNN form (eve_json_bytes). In both modes. */
+ * else in Suricata's \\xNN form (eve_json_bytes). */
 TEST(json_writer_random_bytes_always_valid_utf8_json)
 {
 	static char buf[1 << 14];
@@ -981,7 +977,7 @@ TEST(json_writer_random_bytes_always_valid_utf8_json)
 	for (int i = 0; i < 20000; i++) {
 		unsigned char s[64];
 		size_t len = test_rand32(&st) % sizeof(s), n;
-		json_t *back, *want, *tree;
+		json_t *back, *want;
 		JsonWriter w;
 
 		for (size_t k = 0; k < len; k++) {
@@ -1004,18 +1000,6 @@ TEST(json_writer_random_bytes_always_valid_utf8_json)
 		CHECK(back != NULL);
 		CHECK(json_equal(json_object_get(back, "s"), want));
 		json_decref(back);
-		/* tree mode, dumped by eve_json_dump() as eve_write() does */
-		jw_tree_begin(&w);
-		jw_strn(&w, "s", (const char *)s, len);
-		tree = jw_tree_end(&w);
-		CHECK(tree != NULL);
-		n = eve_json_dump(tree, buf, sizeof(buf));
-		CHECK(n > 0 && n != EVE_JSON_NOFIT);
-		back = json_loadb(buf, n, JSON_ALLOW_NUL, NULL);
-		CHECK(back != NULL);
-		CHECK(json_equal(json_object_get(back, "s"), want));
-		json_decref(back);
-		json_decref(tree);
 		json_decref(want);
 	}
 	CHECK(escaped > 10000);

@@ -132,10 +132,11 @@ struct AlertInfo;
 void output_alert_write(struct JsonWriter *w, const Outputs *o, const struct AlertInfo *a);
 json_t *output_alert_object(const Outputs *o, const struct AlertInfo *a);
 
-/* sink-config.c: the keys of a network filetype under prefix (an
- * outputs.N.eve-log); sock_path is filename joined to the log folder. */
-int eve_sink_config_load(EveSinkConfig *sc, int filetype, const char *prefix,
-			 const char *sock_path, char *err, size_t errlen);
+/* sink-config.c: the keys of a network filetype tp (NULL: a regular file)
+ * under prefix (an outputs.N.eve-log); path is filename joined to the log
+ * folder. */
+int eve_sink_config_load(EveSinkConfig *sc, const struct SinkTransport *tp,
+			 const char *prefix, const char *path, char *err, size_t errlen);
 
 /* The name of eve output i's counters in the stats record: its filetype,
  * with _2, _3 ... for the second and later outputs of that filetype. */

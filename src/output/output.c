@@ -352,31 +352,23 @@ listed:
 	return 0;
 }
 
-static const char *const eve_filetypes[] = {
-	[EVE_FILETYPE_REGULAR] = "regular",
-	[EVE_FILETYPE_SYSLOG] = "syslog",
-	[EVE_FILETYPE_UNIX_DGRAM] = "unix_dgram",
-	[EVE_FILETYPE_UNIX_STREAM] = "unix_stream",
-	[EVE_FILETYPE_REDIS] = "redis",
-};
-
-static int load_filetype(const char *prefix, int *ft, char *err, size_t errlen)
+/* filetype: regular (or file, or none) is a file, *tp NULL; the others
+ * are the sink registry's (sink.h). */
+static int load_filetype(const char *prefix, const SinkTransport **tp, char *err,
+			 size_t errlen)
 {
-	char key[256];
+	char key[256], names[160];
 	const char *v;
 
 	snprintf(key, sizeof(key), "%s.filetype", prefix);
 	v = conf_get(key);
-	*ft = EVE_FILETYPE_REGULAR;
-	if (!v || !v[0] || strcmp(v, "file") == 0)
+	*tp = NULL;
+	if (!v || !v[0] || strcmp(v, "file") == 0 || strcmp(v, "regular") == 0)
 		return 0;
-	for (int i = 0; i < (int)(sizeof(eve_filetypes) / sizeof(eve_filetypes[0])); i++)
-		if (strcmp(v, eve_filetypes[i]) == 0) {
-			*ft = i;
-			return 0;
-		}
-	set_err(err, errlen, "%s: unknown filetype '%s' (regular, syslog, unix_dgram, "
-		"unix_stream, redis)", key, v);
+	if ((*tp = sink_transport_find(v)))
+		return 0;
+	sink_transport_names(names, sizeof(names));
+	set_err(err, errlen, "%s: unknown filetype '%s' (regular, %s)", key, v, names);
 	return -1;
 }
 
@@ -389,7 +381,7 @@ static int load_eve(OutputConfig *cfg, const char *prefix, const char *log_dir, 
 	const char *pre;
 	OutputFileConfig fc;
 	EveOutputConfig *ec;
-	int ft;
+	const SinkTransport *ft;
 
 	if (load_file(&fc, prefix, log_dir, "eve.json", err, errlen) < 0)
 		return -1;
@@ -403,8 +395,8 @@ static int load_eve(OutputConfig *cfg, const char *prefix, const char *log_dir, 
 	if (load_filetype(prefix, &ft, err, errlen) < 0)
 		return -1;
 	/* two outputs on one file would interleave their stdio buffers */
-	for (unsigned i = 0; ft == EVE_FILETYPE_REGULAR && i < cfg->neve; i++)
-		if (cfg->eve[i].sink.filetype == EVE_FILETYPE_REGULAR &&
+	for (unsigned i = 0; !ft && i < cfg->neve; i++)
+		if (!cfg->eve[i].sink.transport &&
 		    strcmp(cfg->eve[i].file.path, fc.path) == 0) {
 			set_err(err, errlen, "%s.filename: %s is the file of an earlier eve-log "
 				"output already", prefix, fc.path);
@@ -662,35 +654,17 @@ static uint32_t type_mask_of(const EveOutputConfig *ec)
  * of the same filetype on. */
 void output_sink_stats_name(const Outputs *o, unsigned i, char *buf, size_t len)
 {
-	int ft = o->cfg.eve[i].sink.filetype;
+	const SinkTransport *ft = o->cfg.eve[i].sink.transport;
+	const char *name = ft ? ft->name : "regular";
 	unsigned nth = 1;
 
 	for (unsigned j = 0; j < i; j++)
-		if (o->eve[j].sink && o->cfg.eve[j].sink.filetype == ft)
+		if (o->eve[j].sink && o->cfg.eve[j].sink.transport == ft)
 			nth++;
 	if (nth == 1)
-		snprintf(buf, len, "%s", eve_filetypes[ft]);
+		snprintf(buf, len, "%s", name);
 	else
-		snprintf(buf, len, "%s_%u", eve_filetypes[ft], nth);
-}
-
-/* How logs name a sink: "redis 127.0.0.1:6379 (list suricata)". */
-static void sink_log_name(const EveSinkConfig *sc, char *buf, size_t len)
-{
-	static const char *const modes[] = { "lpush", "rpush", "publish", "xadd" };
-
-	switch (sc->filetype) {
-	case EVE_FILETYPE_REDIS:
-		snprintf(buf, len, "redis %s:%u (%s %s)", sc->server, (unsigned)sc->port,
-			 modes[sc->redis_mode], sc->key);
-		break;
-	case EVE_FILETYPE_SYSLOG:
-		snprintf(buf, len, "syslog (%s)", sc->identity);
-		break;
-	default:
-		snprintf(buf, len, "%s %s", eve_filetypes[sc->filetype], sc->path);
-		break;
-	}
+		snprintf(buf, len, "%s_%u", name, nth);
 }
 
 Outputs *outputs_open(const OutputConfig *cfg, char *err, size_t errlen)
@@ -727,13 +701,13 @@ Outputs *outputs_open(const OutputConfig *cfg, char *err, size_t errlen)
 			e->host_len = json_member(e->host_json, sizeof(e->host_json), "host",
 						  cfg->sensor_name);
 		o->eve_types |= e->type_mask;
-		if (ec->sink.filetype == EVE_FILETYPE_REGULAR) {
+		if (!ec->sink.transport) {
 			if (output_file_open(&e->file, &ec->file, err, errlen) < 0)
 				goto fail;
 		} else {
 			char name[160];
 
-			sink_log_name(&ec->sink, name, sizeof(name));
+			ec->sink.transport->describe(&ec->sink, name, sizeof(name));
 			e->sink = sink_open(&ec->sink, name, err, errlen);
 			if (!e->sink)
 				goto fail;

@@ -52,15 +52,6 @@ typedef struct OutputAnomalyConfig {
 	int packethdr;              /* "packet": the frame's first 32 bytes */
 } OutputAnomalyConfig;
 
-/* eve-log filetype: where an eve-log output's records go. */
-enum eve_filetype {
-	EVE_FILETYPE_REGULAR = 0,   /* a file (the default) */
-	EVE_FILETYPE_SYSLOG,        /* the local syslog socket, /dev/log */
-	EVE_FILETYPE_UNIX_DGRAM,    /* a datagram per record to filename (a socket) */
-	EVE_FILETYPE_UNIX_STREAM,   /* records as lines on a stream socket */
-	EVE_FILETYPE_REDIS,         /* a Redis server (built with hiredis) */
-};
-
 /* eve-log redis.mode: lpush (alias list, the default), rpush, publish
  * (alias channel), xadd (alias stream). */
 enum eve_redis_mode {
@@ -70,9 +61,12 @@ enum eve_redis_mode {
 	EVE_REDIS_XADD,
 };
 
-/* The destination of an eve-log output other than a regular file. */
+struct SinkTransport;
+
+/* The destination of an eve-log output other than a regular file: its
+ * filetype's transport (output/sink.h's registry) and the keys it reads. */
 typedef struct EveSinkConfig {
-	int filetype;               /* enum eve_filetype */
+	const struct SinkTransport *transport;  /* NULL: a regular file */
 	char path[108];             /* unix_*: filename (sun_path); syslog: /dev/log */
 	char identity[64];          /* syslog identity (default "suricata") */
 	int facility;               /* syslog facility, LOG_LOCAL5 by default */
@@ -81,7 +75,8 @@ typedef struct EveSinkConfig {
 	uint16_t port;              /* redis.port (6379) */
 	int redis_mode;             /* enum eve_redis_mode */
 	char key[256];              /* redis.key (suricata): list, channel or stream */
-	uint32_t batch_size;        /* redis.pipelining batch-size (10); 1 without */
+	uint32_t batch_size;        /* records a send takes at most: redis.pipelining
+				     * batch-size (10; 1 without); 0: the writer's */
 	uint64_t stream_maxlen;     /* redis.stream-maxlen (100000), 0: no trimming */
 	int stream_trim_exact;      /* redis.stream-trim-exact (no: MAXLEN ~) */
 	uint64_t queue_size;        /* queue-size: bytes between engine and writer */

@@ -11,9 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <sys/un.h>
+#include <syslog.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -220,15 +222,99 @@ static int syslog_send(void *conn, const EveSinkConfig *cfg, const uint8_t *batc
 	return 0;
 }
 
+static const struct { const char *name; int value; } facilities[] = {
+	{ "kern", LOG_KERN }, { "user", LOG_USER }, { "mail", LOG_MAIL },
+	{ "daemon", LOG_DAEMON }, { "auth", LOG_AUTH }, { "syslog", LOG_SYSLOG },
+	{ "lpr", LOG_LPR }, { "news", LOG_NEWS }, { "uucp", LOG_UUCP },
+	{ "cron", LOG_CRON }, { "authpriv", LOG_AUTHPRIV }, { "ftp", LOG_FTP },
+	{ "local0", LOG_LOCAL0 }, { "local1", LOG_LOCAL1 }, { "local2", LOG_LOCAL2 },
+	{ "local3", LOG_LOCAL3 }, { "local4", LOG_LOCAL4 }, { "local5", LOG_LOCAL5 },
+	{ "local6", LOG_LOCAL6 }, { "local7", LOG_LOCAL7 },
+};
+
+/* Suricata documents Emergency, Alert, Critical, Error, Warning, Notice,
+ * Info, Debug; syslog's short names are taken too. Any case. */
+static const struct { const char *name; int value; } levels[] = {
+	{ "emergency", LOG_EMERG }, { "emerg", LOG_EMERG }, { "alert", LOG_ALERT },
+	{ "critical", LOG_CRIT }, { "crit", LOG_CRIT }, { "error", LOG_ERR },
+	{ "err", LOG_ERR }, { "warning", LOG_WARNING }, { "warn", LOG_WARNING },
+	{ "notice", LOG_NOTICE }, { "info", LOG_INFO }, { "debug", LOG_DEBUG },
+};
+
+static int syslog_load(EveSinkConfig *sc, const char *prefix, const char *path_unused,
+		       char *err, size_t errlen)
+{
+	char path[400], fac[32], lvl[32];
+	size_t i;
+
+	(void)path_unused;
+
+	if (sink_conf_str(prefix, "identity", sc->identity, sizeof(sc->identity), "suricata", err,
+		    errlen) < 0 ||
+	    sink_conf_str(prefix, "facility", fac, sizeof(fac), "local5", err, errlen) < 0 ||
+	    sink_conf_str(prefix, "level", lvl, sizeof(lvl), "Info", err, errlen) < 0)
+		return -1;
+	for (i = 0; i < sizeof(facilities) / sizeof(facilities[0]); i++)
+		if (strcasecmp(facilities[i].name, fac) == 0)
+			break;
+	if (i == sizeof(facilities) / sizeof(facilities[0])) {
+		snprintf(path, sizeof(path), "%s.facility", prefix);
+		sink_conf_err(err, errlen, "%s: unknown syslog facility '%s' (local0..local7, daemon, "
+		     "user, ...)", path, fac);
+		return -1;
+	}
+	sc->facility = facilities[i].value;
+	for (i = 0; i < sizeof(levels) / sizeof(levels[0]); i++)
+		if (strcasecmp(levels[i].name, lvl) == 0)
+			break;
+	if (i == sizeof(levels) / sizeof(levels[0])) {
+		snprintf(path, sizeof(path), "%s.level", prefix);
+		sink_conf_err(err, errlen, "%s: unknown syslog level '%s' (Emergency, Alert, Critical, "
+		     "Error, Warning, Notice, Info, Debug)", path, lvl);
+		return -1;
+	}
+	sc->level = levels[i].value;
+	/* glibc's syslog(3) socket */
+	snprintf(sc->path, sizeof(sc->path), "/dev/log");
+	return 0;
+}
+
+
+/* unix_dgram, unix_stream: the eve-log filename is the socket to send to */
+static int sock_load(EveSinkConfig *sc, const char *prefix, const char *path, char *err,
+		     size_t errlen)
+{
+	if (strlen(path) >= sizeof(sc->path)) {
+		sink_conf_err(err, errlen, "%s.filename: socket path too long (at most %zu "
+			      "characters): %s", prefix, sizeof(sc->path) - 1, path);
+		return -1;
+	}
+	snprintf(sc->path, sizeof(sc->path), "%s", path);
+	return 0;
+}
+
+static void sock_describe(const EveSinkConfig *sc, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s %s", sc->transport->name, sc->path);
+}
+
+static void syslog_describe(const EveSinkConfig *sc, char *buf, size_t len)
+{
+	snprintf(buf, len, "syslog (%s)", sc->identity);
+}
+
 const SinkTransport sink_unix_dgram = {
-	.name = "unix_dgram", .connect = dgram_connect, .send = dgram_send,
+	.name = "unix_dgram", .load = sock_load, .describe = sock_describe,
+	.connect = dgram_connect, .send = dgram_send,
 	.disconnect = sock_disconnect,
 };
 const SinkTransport sink_unix_stream = {
-	.name = "unix_stream", .connect = stream_connect, .send = stream_send,
+	.name = "unix_stream", .load = sock_load, .describe = sock_describe,
+	.connect = stream_connect, .send = stream_send,
 	.disconnect = sock_disconnect,
 };
 const SinkTransport sink_syslog = {
-	.name = "syslog", .connect = syslog_connect, .send = syslog_send,
+	.name = "syslog", .load = syslog_load, .describe = syslog_describe,
+	.connect = syslog_connect, .send = syslog_send,
 	.disconnect = sock_disconnect,
 };

@@ -45,17 +45,30 @@ static void add(uint64_t *c, uint64_t n)
 	__atomic_add_fetch(c, n, __ATOMIC_RELAXED);
 }
 
-static const SinkTransport *transport_of(int filetype)
+/* The eve-log filetypes other than a file, in the order error messages
+ * name them: one line per transport. */
+static const SinkTransport *const sink_transports[] = {
+	&sink_syslog, &sink_unix_dgram, &sink_unix_stream, &sink_redis,
+};
+
+#define NTRANSPORTS (sizeof(sink_transports) / sizeof(sink_transports[0]))
+
+const SinkTransport *sink_transport_find(const char *filetype)
 {
-	switch (filetype) {
-	case EVE_FILETYPE_SYSLOG: return &sink_syslog;
-	case EVE_FILETYPE_UNIX_DGRAM: return &sink_unix_dgram;
-	case EVE_FILETYPE_UNIX_STREAM: return &sink_unix_stream;
-#ifdef HAVE_HIREDIS
-	case EVE_FILETYPE_REDIS: return &sink_redis;
-#endif
-	default: return NULL;
-	}
+	for (size_t i = 0; i < NTRANSPORTS; i++)
+		if (strcmp(sink_transports[i]->name, filetype) == 0)
+			return sink_transports[i];
+	return NULL;
+}
+
+void sink_transport_names(char *buf, size_t len)
+{
+	size_t at = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < NTRANSPORTS && at < len; i++)
+		at += (size_t)snprintf(buf + at, len - at, "%s%s", i ? ", " : "",
+				       sink_transports[i]->name);
 }
 
 static int closing(EveSink *s)
@@ -103,7 +116,7 @@ static void *writer_main(void *arg)
 	void *conn = NULL;
 	int connected = 0, ever = 0, backoff = BACKOFF_FIRST_MS, down_logged = 0;
 	/* redis: the pipelining batch (1 without); sockets: what one pop gives */
-	size_t max = s->cfg.filetype == EVE_FILETYPE_REDIS ? s->cfg.batch_size : SOCKET_BATCH;
+	size_t max = s->cfg.batch_size ? s->cfg.batch_size : SOCKET_BATCH;
 	sigset_t all;
 
 	/* signals are the main thread's business; a write to a peer that went
@@ -111,8 +124,6 @@ static void *writer_main(void *arg)
 	 * with write(2), which cannot say MSG_NOSIGNAL) */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
-	if (!max)
-		max = 1;
 	for (;;) {
 		size_t n, delivered = 0, rejected = 0;
 		char err[256] = "";
@@ -163,7 +174,7 @@ EveSink *sink_open(const EveSinkConfig *cfg, const char *name, char *err, size_t
 {
 	EveSink *s;
 
-	if (!transport_of(cfg->filetype)) {
+	if (!cfg->transport || !cfg->transport->connect) {
 		snprintf(err, errlen, "eve-log %s: this build cannot write there (redis needs "
 			 "hiredis: install libhiredis-dev and build again)", name);
 		return NULL;
@@ -177,7 +188,7 @@ EveSink *sink_open(const EveSinkConfig *cfg, const char *name, char *err, size_t
 		return NULL;
 	}
 	s->cfg = *cfg;
-	s->tp = transport_of(cfg->filetype);
+	s->tp = cfg->transport;
 	snprintf(s->name, sizeof(s->name), "%s", name);
 	if (pthread_create(&s->thread, NULL, writer_main, s) != 0) {
 		sink_queue_destroy(&s->q);

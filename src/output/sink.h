@@ -9,8 +9,11 @@
  * While it is disconnected records wait in the queue (oldest kept, newest
  * dropped when it fills), so a short outage loses nothing.
  *
- * The transports (sink-socket.c, sink-redis.c) are a table of three
- * functions; the writer loop here knows none of them. */
+ * A transport (sink-socket.c, sink-redis.c) is one SinkTransport: its
+ * filetype name, the keys it reads, how logs name it, and connect / send /
+ * disconnect; the writer loop here and the eve-log config know none of them
+ * but through the registry, sink_transports[] in sink.c. A new filetype is
+ * its file plus one line there (see doc/adding-a-protocol.md). */
 #ifndef OUTPUT_SINK_H
 #define OUTPUT_SINK_H
 
@@ -35,7 +38,15 @@ typedef struct EveSinkCounters {
 
 /* One transport: conn is the sink's connection state (transport-owned). */
 typedef struct SinkTransport {
-	const char *name;
+	const char *name;       /* its eve-log filetype value */
+	/* Reads its keys under prefix (an outputs.N.eve-log) into sc, whose
+	 * queue-size and close-timeout are read already; path is the eve-log
+	 * filename joined to the log folder. 0, or -1 with the key in err. */
+	int (*load)(EveSinkConfig *sc, const char *prefix, const char *path, char *err,
+		    size_t errlen);
+	/* How logs name the sink: "redis 127.0.0.1:6379 (list suricata)" */
+	void (*describe)(const EveSinkConfig *sc, char *buf, size_t len);
+	/* NULL in a build without the library the transport needs: load says so */
 	/* 0 when connected; -1 with a reason in err (not logged by the transport) */
 	int (*connect)(void **conn, const EveSinkConfig *cfg, char *err, size_t errlen);
 	/* Sends the n records of batch (sink_batch_next); sets *delivered and
@@ -47,10 +58,19 @@ typedef struct SinkTransport {
 	void (*disconnect)(void *conn);
 } SinkTransport;
 
-extern const SinkTransport sink_unix_dgram, sink_unix_stream, sink_syslog;
-#ifdef HAVE_HIREDIS
-extern const SinkTransport sink_redis;
-#endif
+extern const SinkTransport sink_unix_dgram, sink_unix_stream, sink_syslog, sink_redis;
+
+/* The transport of an eve-log filetype value; NULL when none is called so.
+ * sink_transport_names: "syslog, unix_dgram, ..." for error messages. */
+const SinkTransport *sink_transport_find(const char *filetype);
+void sink_transport_names(char *buf, size_t len);
+
+/* sink-config.c, for the transports' load: prefix.key as a string (def when
+ * absent or empty), or -1 with the key in err; and err as printf. */
+int sink_conf_str(const char *prefix, const char *key, char *dst, size_t dstlen,
+		  const char *def, char *err, size_t errlen);
+void sink_conf_err(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* Starts a sink for cfg (filetype other than regular); name is how logs and
  * counters call it. NULL with err set when it cannot be set up (out of

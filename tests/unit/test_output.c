@@ -63,7 +63,7 @@ TEST(output_config_reads_outputs_and_stats)
 	CHECK(cfg.eve[0].file.enabled);
 	CHECK(cfg.eve[0].file.append); /* Suricata's default */
 	CHECK(strcmp(cfg.eve[0].file.path, "/var/log/x/eve.json") == 0);
-	CHECK_EQ(cfg.eve[0].sink.filetype, EVE_FILETYPE_REGULAR);
+	CHECK(cfg.eve[0].sink.transport == NULL);
 	CHECK_EQ(cfg.eve[0].ntypes, 4); /* quic is not ours: ignored */
 	CHECK_STREQ(cfg.eve[0].types[0], "alert");
 	CHECK_STREQ(cfg.eve[0].types[1], "http");

@@ -236,7 +236,7 @@ TEST(sink_config_redis_defaults_are_suricatas)
 	CHECK_EQ(load(&cfg, "outputs:\n  - eve-log:\n      enabled: yes\n      filetype: redis\n"
 		      "      types: [alert]\n", err, sizeof(err)), 0);
 	CHECK_EQ(cfg.neve, 1);
-	CHECK_EQ(sc->filetype, EVE_FILETYPE_REDIS);
+	CHECK(sc->transport == &sink_redis);
 	CHECK_STREQ(sc->server, "127.0.0.1");
 	CHECK_EQ(sc->port, 6379);
 	CHECK_EQ(sc->redis_mode, EVE_REDIS_LPUSH);
@@ -323,12 +323,12 @@ TEST(sink_config_syslog_and_sockets)
 	/* a socket's filename is joined to the log folder like a file's */
 	CHECK_EQ(load(&cfg, "outputs:\n  - eve-log:\n      enabled: yes\n"
 		      "      filetype: unix_stream\n      filename: eve.sock\n", err, sizeof(err)), 0);
-	CHECK_EQ(cfg.eve[0].sink.filetype, EVE_FILETYPE_UNIX_STREAM);
+	CHECK(cfg.eve[0].sink.transport == &sink_unix_stream);
 	CHECK_STREQ(cfg.eve[0].sink.path, "/var/log/x/eve.sock");
 	CHECK_EQ(load(&cfg, "outputs:\n  - eve-log:\n      enabled: yes\n"
 		      "      filetype: unix_dgram\n      filename: /run/eve.sock\n", err,
 		      sizeof(err)), 0);
-	CHECK_EQ(cfg.eve[0].sink.filetype, EVE_FILETYPE_UNIX_DGRAM);
+	CHECK(cfg.eve[0].sink.transport == &sink_unix_dgram);
 	CHECK_STREQ(cfg.eve[0].sink.path, "/run/eve.sock");
 	conf_deinit();
 }
@@ -388,7 +388,7 @@ TEST(sink_config_several_eve_outputs)
 	CHECK_EQ(cfg.eve[0].ntypes, 1);
 	CHECK_STREQ(cfg.eve[1].file.path, "/var/log/x/dns.json");
 	CHECK_STREQ(cfg.eve[1].types[0], "dns");
-	CHECK_EQ(cfg.eve[2].sink.filetype, EVE_FILETYPE_UNIX_STREAM);
+	CHECK(cfg.eve[2].sink.transport == &sink_unix_stream);
 	CHECK_STREQ(cfg.eve[2].sink.path, "/var/log/x/all.sock");
 	CHECK_EQ(cfg.eve[2].ntypes, 3);
 	CHECK(cfg.eve_alert.payload);   /* the first output's alert options */
@@ -507,7 +507,7 @@ TEST(sink_down_counts_every_record)
 	int n = 0;
 
 	memset(&sc, 0, sizeof(sc));
-	sc.filetype = EVE_FILETYPE_UNIX_STREAM;
+	sc.transport = &sink_unix_stream;
 	snprintf(sc.path, sizeof(sc.path), "/tmp/test_sink.nobody.%d.sock", (int)getpid());
 	sc.queue_size = 64u << 10;
 	sc.batch_size = 1;
@@ -573,7 +573,7 @@ TEST(sink_waits_for_the_listener_and_reconnects)
 
 	CHECK(dir);
 	memset(&sc, 0, sizeof(sc));
-	sc.filetype = EVE_FILETYPE_UNIX_DGRAM;
+	sc.transport = &sink_unix_dgram;
 	snprintf(path, sizeof(path), "%s/l.sock", dir);
 	snprintf(sc.path, sizeof(sc.path), "%s", path);
 	sc.queue_size = 1u << 20;

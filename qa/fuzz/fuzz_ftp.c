@@ -99,7 +99,8 @@ static unsigned walk(Flow *f)
 		}
 		for (int e = 0; e < FTP_EV_COUNT; e++)
 			sink += (unsigned)app_layer_tx_has_event(f, tx, e);
-		/* every alert member we write must be valid JSON (UTF-8) */
+		/* every alert member we write must be valid JSON (UTF-8); a NUL
+		 * off the wire is written \u0000, which JSON allows */
 		{
 			static char line[1 << 20];
 			JsonWriter w;
@@ -108,7 +109,7 @@ static unsigned walk(Flow *f)
 			jw_begin(&w, line, sizeof(line));
 			output_tx_alert_write(&w, f, id);
 			if ((n = jw_end(&w)) != 0) {
-				if (!(j = json_loadb(line, n, 0, NULL)))
+				if (!(j = json_loadb(line, n, JSON_ALLOW_NUL, NULL)))
 					abort();
 				json_decref(j);
 			}

@@ -431,18 +431,9 @@ static int kw_isdataat(SigParseState *st, const char *arg, const Keyword *kw)
 
 static int kw_dsize(SigParseState *st, const char *arg, const Keyword *kw)
 {
-	DetectUint *u;
-
 	if (st->seen_dsize++)
 		return sig_error(st, "dsize used more than once in a rule");
-	u = calloc(1, sizeof(*u));
-	if (!u)
-		return sig_error(st, "out of memory");
-	if (parse_uint_cmp(arg, 65535, u)) {
-		free(u);
-		return sig_error(st, "invalid dsize \"%s\"", arg);
-	}
-	return sm_append(st, SM_LIST_MATCH, KW_DSIZE, u) < 0 ? -1 : 0;
+	return sm_append_uint(st, SM_LIST_MATCH, KW_DSIZE, "dsize", arg, 65535);
 }
 
 /* dsize:!N does not match payload-less packets in Suricata

@@ -135,6 +135,10 @@ int sig_unsupported(SigParseState *st, const char *fmt, ...) __attribute__((form
 
 /* Appends a match; returns its index or -1 on allocation failure. */
 int sm_append(SigParseState *st, int list, int kw, void *ctx);
+/* Parses arg as parse_uint_cmp() with max and appends it to list as keyword
+ * kw; name is the keyword's in the error. Returns 0 or -1. */
+int sm_append_uint(SigParseState *st, int list, int kw, const char *name, const char *arg,
+		   uint64_t max);
 /* The list new payload keywords go to: sticky buffer, else payload. */
 int sig_cur_list(const SigParseState *st);
 /* Last content in a list, or NULL. */

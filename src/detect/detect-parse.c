@@ -63,6 +63,20 @@ int sm_append(SigParseState *st, int list, int kw, void *ctx)
 	return l->n++;
 }
 
+int sm_append_uint(SigParseState *st, int list, int kw, const char *name, const char *arg,
+		   uint64_t max)
+{
+	DetectUint *u = calloc(1, sizeof(*u));
+
+	if (!u)
+		return sig_error(st, "out of memory");
+	if (parse_uint_cmp(arg, max, u)) {
+		free(u);
+		return sig_error(st, "invalid %s \"%s\"", name, arg);
+	}
+	return sm_append(st, list, kw, u) < 0 ? -1 : 0;
+}
+
 int sig_cur_list(const SigParseState *st)
 {
 	return st->cur_buf >= 0 ? st->cur_buf : BUF_PAYLOAD;

@@ -10,27 +10,14 @@
 #include <string.h>
 #include <netdb.h>
 
-static int uint_kw(SigParseState *st, const char *arg, const char *name, uint64_t max, int kwid)
-{
-	DetectUint *u = calloc(1, sizeof(*u));
-
-	if (!u)
-		return sig_error(st, "out of memory");
-	if (parse_uint_cmp(arg, max, u)) {
-		free(u);
-		return sig_error(st, "invalid %s \"%s\"", name, arg);
-	}
-	return sm_append(st, SM_LIST_MATCH, kwid, u) < 0 ? -1 : 0;
-}
-
 static int kw_ttl(SigParseState *st, const char *arg, const Keyword *kw)
 {
-	return uint_kw(st, arg, "ttl", 255, KW_TTL);
+	return sm_append_uint(st, SM_LIST_MATCH, KW_TTL, "ttl", arg, 255);
 }
 
 static int kw_id(SigParseState *st, const char *arg, const Keyword *kw)
 {
-	return uint_kw(st, arg, "id", 65535, KW_ID);
+	return sm_append_uint(st, SM_LIST_MATCH, KW_ID, "id", arg, 65535);
 }
 
 /* tos:[!]N, N decimal, or hex as 0xNN / xNN */

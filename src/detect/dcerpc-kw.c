@@ -45,14 +45,7 @@ static int sig_set_alproto_dcerpc(SigParseState *st, const char *kwname)
 		s->flags |= SIG_FLAG_APPLAYER;
 		return 0;
 	}
-	if (s->alproto != ALPROTO_UNKNOWN && s->alproto != ALPROTO_DCERPC)
-		return sig_error(st, "%s: the rule is a %s rule already", kwname,
-				 app_proto_name(s->alproto));
-	if (s->proto != IPPROTO_TCP && s->proto != IPPROTO_UDP && s->proto != SIG_PROTO_IP)
-		return sig_error(st, "%s needs a dcerpc, tcp, udp or ip rule", kwname);
-	s->alproto = ALPROTO_DCERPC;
-	s->flags |= SIG_FLAG_APPLAYER;
-	return 0;
+	return sig_set_alproto_for(st, kwname, ALPROTO_DCERPC, 1, "a dcerpc, tcp, udp or ip");
 }
 
 static int kw_dce_sticky(SigParseState *st, const char *arg, const Keyword *kw)

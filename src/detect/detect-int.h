@@ -139,6 +139,14 @@ int sm_append(SigParseState *st, int list, int kw, void *ctx);
  * kw; name is the keyword's in the error. Returns 0 or -1. */
 int sm_append_uint(SigParseState *st, int list, int kw, const char *name, const char *arg,
 		   uint64_t max);
+/* Makes the rule an alproto rule for keyword kwname: it may not be another
+ * protocol's rule already, and its protocol must be ip, tcp or, with udp_ok,
+ * udp. needs ends the error, e.g. "an smb, tcp or ip" rule. 0 or -1. */
+int sig_set_alproto_for(SigParseState *st, const char *kwname, uint16_t alproto, int udp_ok,
+			const char *needs);
+/* The same, then kw's buffer becomes the sticky buffer. */
+int sig_app_sticky(SigParseState *st, const Keyword *kw, uint16_t alproto, int udp_ok,
+		   const char *needs);
 /* The list new payload keywords go to: sticky buffer, else payload. */
 int sig_cur_list(const SigParseState *st);
 /* Last content in a list, or NULL. */

@@ -77,6 +77,30 @@ int sm_append_uint(SigParseState *st, int list, int kw, const char *name, const 
 	return sm_append(st, list, kw, u) < 0 ? -1 : 0;
 }
 
+int sig_set_alproto_for(SigParseState *st, const char *kwname, uint16_t alproto, int udp_ok,
+			const char *needs)
+{
+	Signature *s = st->s;
+
+	if (s->alproto != ALPROTO_UNKNOWN && s->alproto != alproto)
+		return sig_error(st, "%s: the rule is a %s rule already", kwname,
+				 app_proto_name(s->alproto));
+	if (s->proto != IPPROTO_TCP && s->proto != SIG_PROTO_IP &&
+	    !(udp_ok && s->proto == IPPROTO_UDP))
+		return sig_error(st, "%s needs %s rule", kwname, needs);
+	s->alproto = alproto;
+	s->flags |= SIG_FLAG_APPLAYER;
+	return 0;
+}
+
+int sig_app_sticky(SigParseState *st, const Keyword *kw, uint16_t alproto, int udp_ok,
+		   const char *needs)
+{
+	if (sig_set_alproto_for(st, kw->name, alproto, udp_ok, needs))
+		return -1;
+	return sig_select_buffer(st, kw->buf);
+}
+
 int sig_cur_list(const SigParseState *st)
 {
 	return st->cur_buf >= 0 ? st->cur_buf : BUF_PAYLOAD;

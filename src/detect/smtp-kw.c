@@ -22,17 +22,8 @@
 
 static int kw_smtp_sticky(SigParseState *st, const char *arg, const Keyword *kw)
 {
-	Signature *s = st->s;
-
 	(void)arg;
-	if (s->alproto != ALPROTO_UNKNOWN && s->alproto != ALPROTO_SMTP)
-		return sig_error(st, "%s: the rule is a %s rule already", kw->name,
-				 app_proto_name(s->alproto));
-	if (s->proto != IPPROTO_TCP && s->proto != SIG_PROTO_IP)
-		return sig_error(st, "%s needs an smtp, tcp or ip rule", kw->name);
-	s->alproto = ALPROTO_SMTP;
-	s->flags |= SIG_FLAG_APPLAYER;
-	return sig_select_buffer(st, kw->buf);
+	return sig_app_sticky(st, kw, ALPROTO_SMTP, 0, "an smtp, tcp or ip");
 }
 
 static int header_value(const void *tx, const char *name, const uint8_t **data, uint32_t *len)

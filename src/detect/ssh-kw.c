@@ -19,16 +19,7 @@
 
 static int sig_set_alproto_ssh(SigParseState *st, const char *kwname)
 {
-	Signature *s = st->s;
-
-	if (s->alproto != ALPROTO_UNKNOWN && s->alproto != ALPROTO_SSH)
-		return sig_error(st, "%s: the rule is a %s rule already", kwname,
-				 app_proto_name(s->alproto));
-	if (s->proto != IPPROTO_TCP && s->proto != SIG_PROTO_IP)
-		return sig_error(st, "%s needs an ssh, tcp or ip rule", kwname);
-	s->alproto = ALPROTO_SSH;
-	s->flags |= SIG_FLAG_APPLAYER;
-	return 0;
+	return sig_set_alproto_for(st, kwname, ALPROTO_SSH, 0, "an ssh, tcp or ip");
 }
 
 static int kw_ssh_sticky(SigParseState *st, const char *arg, const Keyword *kw)

@@ -48,6 +48,18 @@ static int sig_set_alproto_dcerpc(SigParseState *st, const char *kwname)
 	return sig_set_alproto_for(st, kwname, ALPROTO_DCERPC, 1, "a dcerpc, tcp, udp or ip");
 }
 
+/* The rule becomes a dcerpc one matching on transactions, with d (freed on
+ * error) as keyword kwid's match. */
+static int dce_append(SigParseState *st, const Keyword *kw, int kwid, void *d)
+{
+	if (sig_set_alproto_dcerpc(st, kw->name)) {
+		free(d);
+		return -1;
+	}
+	st->s->flags |= SIG_FLAG_TX_MATCH;
+	return sm_append(st, SM_LIST_MATCH, kwid, d) < 0 ? -1 : 0;
+}
+
 static int kw_dce_sticky(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	(void)arg;
@@ -139,12 +151,7 @@ static int kw_dce_iface(SigParseState *st, const char *arg, const Keyword *kw)
 		return sig_error(st, "invalid %s \"%s\" (uuid[,<|>|=|!version][,any_frag])",
 				 kw->name, arg ? arg : "");
 	}
-	if (sig_set_alproto_dcerpc(st, kw->name)) {
-		free(d);
-		return -1;
-	}
-	st->s->flags |= SIG_FLAG_TX_MATCH;
-	return sm_append(st, SM_LIST_MATCH, KW_DCERPC_IFACE, d) < 0 ? -1 : 0;
+	return dce_append(st, kw, KW_DCERPC_IFACE, d);
 }
 
 /* Suricata's: the request's context must be bound to the uuid and
@@ -256,12 +263,7 @@ static int kw_dce_opnum(SigParseState *st, const char *arg, const Keyword *kw)
 				 DCE_OPNUM_MAX);
 	}
 	d->n = (unsigned)n;
-	if (sig_set_alproto_dcerpc(st, kw->name)) {
-		free(d);
-		return -1;
-	}
-	st->s->flags |= SIG_FLAG_TX_MATCH;
-	return sm_append(st, SM_LIST_MATCH, KW_DCERPC_OPNUM, d) < 0 ? -1 : 0;
+	return dce_append(st, kw, KW_DCERPC_OPNUM, d);
 }
 
 /* The operation number of a request (a bind has none). */

@@ -139,6 +139,8 @@ int sm_append(SigParseState *st, int list, int kw, void *ctx);
  * kw; name is the keyword's in the error. Returns 0 or -1. */
 int sm_append_uint(SigParseState *st, int list, int kw, const char *name, const char *arg,
 		   uint64_t max);
+/* Appends a DetectUint "== v" (or "!= v", negated) to the match list as kw. */
+int sm_append_uint_eq(SigParseState *st, int kw, uint64_t v, int negated);
 /* Makes the rule an alproto rule for keyword kwname: it may not be another
  * protocol's rule already, and its protocol must be ip, tcp or, with udp_ok,
  * udp. needs ends the error, e.g. "an smb, tcp or ip" rule. 0 or -1. */

@@ -77,6 +77,17 @@ int sm_append_uint(SigParseState *st, int list, int kw, const char *name, const 
 	return sm_append(st, list, kw, u) < 0 ? -1 : 0;
 }
 
+int sm_append_uint_eq(SigParseState *st, int kw, uint64_t v, int negated)
+{
+	DetectUint *u = calloc(1, sizeof(*u));
+
+	if (!u)
+		return sig_error(st, "out of memory");
+	u->mode = negated ? UM_NE : UM_EQ;
+	u->a = v;
+	return sm_append(st, SM_LIST_MATCH, kw, u) < 0 ? -1 : 0;
+}
+
 int sig_set_alproto_for(SigParseState *st, const char *kwname, uint16_t alproto, int udp_ok,
 			const char *needs)
 {

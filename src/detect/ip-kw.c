@@ -24,7 +24,6 @@ static int kw_id(SigParseState *st, const char *arg, const Keyword *kw)
 static int kw_tos(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	const char *p = arg;
-	DetectUint *u;
 	uint64_t v;
 	char *end;
 	int neg = 0;
@@ -39,12 +38,7 @@ static int kw_tos(SigParseState *st, const char *arg, const Keyword *kw)
 		v = strtoull(p, &end, 0);
 	if (end == p || *end || v > 255 || !isxdigit((unsigned char)p[strlen(p) - 1]))
 		return sig_error(st, "invalid tos \"%s\"", arg);
-	u = calloc(1, sizeof(*u));
-	if (!u)
-		return sig_error(st, "out of memory");
-	u->mode = neg ? UM_NE : UM_EQ;
-	u->a = v;
-	return sm_append(st, SM_LIST_MATCH, KW_TOS, u) < 0 ? -1 : 0;
+	return sm_append_uint_eq(st, KW_TOS, v, neg);
 }
 
 /* ipopts:<one option name> */

@@ -109,6 +109,38 @@ int app_conf_bool(const char *key, int *out)
 	return conf_get_bool(key, out) < 0 ? -1 : 0;
 }
 
+int app_conf_bool_or(const char *key, const char *word, int word_value, int *out)
+{
+	const char *v = conf_get(key);
+
+	if (!v)
+		return 0;
+	if (strcasecmp(v, word) == 0) {
+		*out = word_value;
+		return 0;
+	}
+	return app_conf_bool(key, out);
+}
+
+int app_conf_enabled(const char *key, int *out)
+{
+	return app_conf_bool_or(key, "detection-only", 2, out);
+}
+
+int app_conf_enabled_ports(const char *prefix, int *enabled, uint16_t *ports, unsigned *nports)
+{
+	char key[256];
+	int rc = 0;
+
+	snprintf(key, sizeof(key), "%senabled", prefix);
+	if (app_conf_enabled(key, enabled) < 0)
+		rc = -1;
+	snprintf(key, sizeof(key), "%sdetection-ports.dp", prefix);
+	if (app_conf_ports(key, ports, APP_MAX_DETECT_PORTS, nports) < 0)
+		rc = -1;
+	return rc;
+}
+
 /* "80", "80, 8080", "[80,8080]", "8000:8010" (ranges, capped by the table). */
 static int parse_ports(const char *s, uint16_t *ports, unsigned max, unsigned *nports)
 {

@@ -22,23 +22,11 @@ static int hexval(int c)
 int content_decode(const char *in, uint8_t **out, uint16_t *outlen, int *negated,
 		   char *err, size_t errlen)
 {
-	const char *p = in, *end;
+	const char *end, *p = sig_arg_negation(in, negated, &end);
 	uint8_t *buf;
 	size_t n = 0;
 	int hex = 0, nib = -1;
 
-	*negated = 0;
-	while (isspace((unsigned char)*p))
-		p++;
-	if (*p == '!') {
-		*negated = 1;
-		p++;
-		while (isspace((unsigned char)*p))
-			p++;
-	}
-	end = p + strlen(p);
-	while (end > p && isspace((unsigned char)end[-1]))
-		end--;
 	if (end - p < 2 || *p != '"' || end[-1] != '"') {
 		snprintf(err, errlen, "content must be a quoted string");
 		return -1;

@@ -139,6 +139,9 @@ int sm_append(SigParseState *st, int list, int kw, void *ctx);
  * kw; name is the keyword's in the error. Returns 0 or -1. */
 int sm_append_uint(SigParseState *st, int list, int kw, const char *name, const char *arg,
 		   uint64_t max);
+/* A "[!]value" argument with blanks around: *negated, and the value as
+ * [returned pointer, *end). */
+const char *sig_arg_negation(const char *arg, int *negated, const char **end);
 /* Appends a DetectUint "== v" (or "!= v", negated) to the match list as kw. */
 int sm_append_uint_eq(SigParseState *st, int kw, uint64_t v, int negated);
 /* Makes the rule an alproto rule for keyword kwname: it may not be another

@@ -77,6 +77,26 @@ int sm_append_uint(SigParseState *st, int list, int kw, const char *name, const 
 	return sm_append(st, list, kw, u) < 0 ? -1 : 0;
 }
 
+const char *sig_arg_negation(const char *arg, int *negated, const char **end)
+{
+	const char *p = arg, *e;
+
+	*negated = 0;
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p == '!') {
+		*negated = 1;
+		p++;
+		while (isspace((unsigned char)*p))
+			p++;
+	}
+	e = p + strlen(p);
+	while (e > p && isspace((unsigned char)e[-1]))
+		e--;
+	*end = e;
+	return p;
+}
+
 int sm_append_uint_eq(SigParseState *st, int kw, uint64_t v, int negated)
 {
 	DetectUint *u = calloc(1, sizeof(*u));

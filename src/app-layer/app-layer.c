@@ -312,9 +312,11 @@ static int proto_on(const AppLayerThread *at, const Flow *f, const AppProtoOps *
 
 /* The verdict of every candidate protocol on dir's first bytes: YES with
  * *alproto set by the first that recognises them, MORE while one may,
- * else NO. In a tunnel only the tunnel's protocol is asked. */
+ * else NO. In a tunnel only the tunnel's protocol is asked. reversed:
+ * midstream, the bytes may be the other side's (the protocols' reversed
+ * probes, patterns only; tunnels do not apply). */
 static int detect_dir(AppLayerThread *at, const Flow *f, const AppFlowState *fs, int dir,
-		      const uint8_t *buf, uint32_t len, unsigned *alproto)
+		      const uint8_t *buf, uint32_t len, int reversed, unsigned *alproto)
 {
 	const AppProtoOps *ops;
 	int more = 0;
@@ -324,37 +326,17 @@ static int detect_dir(AppLayerThread *at, const Flow *f, const AppFlowState *fs,
 	FOR_EACH_PROTO(p, ops) {
 		int r;
 
-		if (!proto_on(at, f, ops) || (fs->tunnel == TUN_DETECT && p != f->app_proto))
+		if (!proto_on(at, f, ops))
 			continue;
-		r = ops->probe(at->cfg, f, dir, buf, len);
+		if (reversed ? !ops->probe_reversed
+			     : (fs->tunnel == TUN_DETECT && p != f->app_proto))
+			continue;
+		r = reversed ? ops->probe_reversed(dir, buf, len)
+			     : ops->probe(at->cfg, f, dir, buf, len);
 		if (r == DET_YES) {
 			*alproto = p;
 			return DET_YES;
 		}
-		if (r == DET_MORE)
-			more = 1;
-	}
-	return more ? DET_MORE : DET_NO;
-}
-
-/* Midstream, the first bytes of dir may be the other side's (patterns
- * only). */
-static int detect_reversed(AppLayerThread *at, const Flow *f, int dir, const uint8_t *buf,
-			   uint32_t len)
-{
-	const AppProtoOps *ops;
-	int more = 0;
-
-	if (len == 0)
-		return DET_MORE;
-	FOR_EACH_PROTO(p, ops) {
-		int r;
-
-		if (!proto_on(at, f, ops) || !ops->probe_reversed)
-			continue;
-		r = ops->probe_reversed(dir, buf, len);
-		if (r == DET_YES)
-			return DET_YES;
 		if (r == DET_MORE)
 			more = 1;
 	}
@@ -450,7 +432,7 @@ static void detect_own_dir(AppLayerThread *at, Flow *f, AppFlowState *fs, int di
 	}
 	if (f->proto == 17) {
 		/* a datagram is a whole message, as in detect_and_start() */
-		r = detect_dir(at, f, fs, dir, data, len, &alproto);
+		r = detect_dir(at, f, fs, dir, data, len, 0, &alproto);
 		if (r == DET_MORE)
 			r = DET_NO;
 		blen = 0;
@@ -459,7 +441,7 @@ static void detect_own_dir(AppLayerThread *at, Flow *f, AppFlowState *fs, int di
 		memcpy(buf, fs->held[dir], n);
 		memcpy(buf + n, data, take);
 		blen = n + take;
-		r = detect_dir(at, f, fs, dir, buf, blen, &alproto);
+		r = detect_dir(at, f, fs, dir, buf, blen, 0, &alproto);
 		/* Suricata's pattern search is only done with a side once it
 		 * has seen as many bytes as its deepest pattern: a short first
 		 * chunk ("\r\n" before an SSH client's banner) is not "failed"
@@ -763,11 +745,12 @@ static int detect_and_start(AppLayerThread *at, Flow *f, AppFlowState *fs, int d
 				memcpy(tmp + n, data, take);
 			blen = n + take;
 		}
-		r = detect_dir(at, f, fs, dir, buf, blen, &alproto);
+		r = detect_dir(at, f, fs, dir, buf, blen, 0, &alproto);
 		if (r == DET_MORE && f->proto == 17)
 			r = DET_NO;
 		if (r == DET_NO && may_reverse(f, fs, dir, flags)) {
-			int rr = detect_reversed(at, f, dir, buf, blen);
+			unsigned ralp; /* not used: only that these are the other side's bytes */
+			int rr = detect_dir(at, f, fs, dir, buf, blen, 1, &ralp);
 
 			if (rr == DET_YES) {
 				swap_dirs(fs);

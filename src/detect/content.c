@@ -365,10 +365,9 @@ static int kw_isdataat(SigParseState *st, const char *arg, const Keyword *kw)
 	int n, list;
 	DetectIsdataat *id;
 
-	if (strlen(arg) >= sizeof(buf))
-		return sig_error(st, "invalid isdataat \"%s\"", arg);
-	strcpy(buf, arg);
-	n = split_commas(buf, parts, 4);
+	n = sig_split_arg(st, "isdataat", arg, buf, sizeof(buf), parts, 4);
+	if (n < 0)
+		return -1;
 	if (n > 3)
 		return sig_error(st, "invalid isdataat \"%s\"", arg);
 	id = calloc(1, sizeof(*id));

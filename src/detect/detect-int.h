@@ -170,6 +170,10 @@ char *str_trim_dup(const char *s, int strip_quotes);
 char *str_trim(char *s);
 /* Splits a copy of s on commas (in place); returns count, fills up to max. */
 int split_commas(char *s, char **out, int max);
+/* arg copied into buf[size] and split there as split_commas() does; -1 with
+ * "invalid <name> "<arg>"" when it does not fit. */
+int sig_split_arg(SigParseState *st, const char *name, const char *arg, char *buf, size_t size,
+		  char **parts, int max);
 
 /* Helpers the families share (each keyword's setup is static in its
  * family's file, reached through the family's table). */

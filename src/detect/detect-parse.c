@@ -77,6 +77,15 @@ int sm_append_uint(SigParseState *st, int list, int kw, const char *name, const 
 	return sm_append(st, list, kw, u) < 0 ? -1 : 0;
 }
 
+int sig_split_arg(SigParseState *st, const char *name, const char *arg, char *buf, size_t size,
+		  char **parts, int max)
+{
+	if (strlen(arg) >= size)
+		return sig_error(st, "invalid %s \"%s\"", name, arg);
+	strcpy(buf, arg);
+	return split_commas(buf, parts, max);
+}
+
 const char *sig_arg_negation(const char *arg, int *negated, const char **end)
 {
 	const char *p = arg, *e;

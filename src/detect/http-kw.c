@@ -75,10 +75,9 @@ static int kw_urilen(SigParseState *st, const char *arg, const Keyword *kw)
 	DetectUrilen *ul;
 	int n;
 
-	if (strlen(arg) >= sizeof(buf))
-		return sig_error(st, "invalid urilen \"%s\"", arg);
-	strcpy(buf, arg);
-	n = split_commas(buf, parts, 3);
+	n = sig_split_arg(st, "urilen", arg, buf, sizeof(buf), parts, 3);
+	if (n < 0)
+		return -1;
 	if (n > 2)
 		return sig_error(st, "invalid urilen \"%s\"", arg);
 	ul = calloc(1, sizeof(*ul));

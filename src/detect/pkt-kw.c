@@ -18,10 +18,9 @@ static int kw_vlan_id(SigParseState *st, const char *arg, const Keyword *kw)
 	int64_t layer;
 	int n;
 
-	if (strlen(arg) >= sizeof(buf))
-		return sig_error(st, "invalid vlan.id \"%s\"", arg);
-	strcpy(buf, arg);
-	n = split_commas(buf, parts, 3);
+	n = sig_split_arg(st, "vlan.id", arg, buf, sizeof(buf), parts, 3);
+	if (n < 0)
+		return -1;
 	if (n < 1 || n > 2)
 		return sig_error(st, "invalid vlan.id \"%s\"", arg);
 	v = calloc(1, sizeof(*v));

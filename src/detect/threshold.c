@@ -66,10 +66,9 @@ static int parse_thr(SigParseState *st, const char *arg, int is_df)
 		return sig_error(st, "%s used more than once in a rule", kwn);
 	if (is_df ? st->seen_threshold : st->seen_df)
 		return sig_error(st, "threshold and detection_filter cannot be used in the same rule");
-	if (strlen(arg) >= sizeof(buf))
-		return sig_error(st, "invalid %s \"%s\"", kwn, arg);
-	strcpy(buf, arg);
-	n = split_commas(buf, parts, 6);
+	n = sig_split_arg(st, kwn, arg, buf, sizeof(buf), parts, 6);
+	if (n < 0)
+		return -1;
 	if (n > 6)
 		return sig_error(st, "invalid %s \"%s\"", kwn, arg);
 	for (int i = 0; i < n; i++) {

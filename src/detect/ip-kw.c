@@ -178,7 +178,6 @@ static int kw_prefilter(SigParseState *st, const char *arg, const Keyword *kw)
 static int kw_decode_event(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	const char *name = arg;
-	DetectUint *u;
 	int id;
 
 	if (!strncmp(name, "decoder.", 8))
@@ -186,12 +185,7 @@ static int kw_decode_event(SigParseState *st, const char *arg, const Keyword *kw
 	id = decode_event_lookup(name);
 	if (id < 0)
 		return sig_unsupported(st, "decode-event %s", arg);
-	u = calloc(1, sizeof(*u));
-	if (!u)
-		return sig_error(st, "out of memory");
-	u->mode = UM_EQ;
-	u->a = (uint64_t)id;
-	return sm_append(st, SM_LIST_MATCH, KW_DECODE_EVENT, u) < 0 ? -1 : 0;
+	return sm_append_uint_eq(st, KW_DECODE_EVENT, (uint64_t)id, 0);
 }
 
 static int match_ttl(DetectThread *dt, const SigMatch *m, Packet *p)

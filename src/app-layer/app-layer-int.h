@@ -141,6 +141,14 @@ int app_conf_int_range(const char *key, int64_t *out, int64_t max);
 int app_conf_size_range(const char *key, uint64_t *out, uint64_t max);
 int app_conf_bool(const char *key, int *out);
 int app_conf_ports(const char *key, uint16_t *ports, unsigned max, unsigned *n);
+/* A boolean that may also be the word (any case), which gives word_value;
+ * *out is kept when the key is absent. 0, or -1 on an invalid value (logged). */
+int app_conf_bool_or(const char *key, const char *word, int word_value, int *out);
+/* A protocol's "enabled": yes (1), no (0), detection-only (2), as above. */
+int app_conf_enabled(const char *key, int *out);
+/* <prefix>enabled as above and <prefix>detection-ports.dp into ports (at
+ * most APP_MAX_DETECT_PORTS); both are read, -1 when either is invalid. */
+int app_conf_enabled_ports(const char *prefix, int *enabled, uint16_t *ports, unsigned *nports);
 
 /* Counter ids, registered once by app_layer_register_counters(). */
 typedef struct AppLayerCounters {

@@ -109,6 +109,38 @@ int app_conf_bool(const char *key, int *out)
 	return conf_get_bool(key, out) < 0 ? -1 : 0;
 }
 
+int app_conf_bool_or(const char *key, const char *word, int word_value, int *out)
+{
+	const char *v = conf_get(key);
+
+	if (!v)
+		return 0;
+	if (strcasecmp(v, word) == 0) {
+		*out = word_value;
+		return 0;
+	}
+	return app_conf_bool(key, out);
+}
+
+int app_conf_enabled(const char *key, int *out)
+{
+	return app_conf_bool_or(key, "detection-only", 2, out);
+}
+
+int app_conf_enabled_ports(const char *prefix, int *enabled, uint16_t *ports, unsigned *nports)
+{
+	char key[256];
+	int rc = 0;
+
+	snprintf(key, sizeof(key), "%senabled", prefix);
+	if (app_conf_enabled(key, enabled) < 0)
+		rc = -1;
+	snprintf(key, sizeof(key), "%sdetection-ports.dp", prefix);
+	if (app_conf_ports(key, ports, APP_MAX_DETECT_PORTS, nports) < 0)
+		rc = -1;
+	return rc;
+}
+
 /* "80", "80, 8080", "[80,8080]", "8000:8010" (ranges, capped by the table). */
 static int parse_ports(const char *s, uint16_t *ports, unsigned max, unsigned *nports)
 {
@@ -280,9 +312,11 @@ static int proto_on(const AppLayerThread *at, const Flow *f, const AppProtoOps *
 
 /* The verdict of every candidate protocol on dir's first bytes: YES with
  * *alproto set by the first that recognises them, MORE while one may,
- * else NO. In a tunnel only the tunnel's protocol is asked. */
+ * else NO. In a tunnel only the tunnel's protocol is asked. reversed:
+ * midstream, the bytes may be the other side's (the protocols' reversed
+ * probes, patterns only; tunnels do not apply). */
 static int detect_dir(AppLayerThread *at, const Flow *f, const AppFlowState *fs, int dir,
-		      const uint8_t *buf, uint32_t len, unsigned *alproto)
+		      const uint8_t *buf, uint32_t len, int reversed, unsigned *alproto)
 {
 	const AppProtoOps *ops;
 	int more = 0;
@@ -292,37 +326,17 @@ static int detect_dir(AppLayerThread *at, const Flow *f, const AppFlowState *fs,
 	FOR_EACH_PROTO(p, ops) {
 		int r;
 
-		if (!proto_on(at, f, ops) || (fs->tunnel == TUN_DETECT && p != f->app_proto))
+		if (!proto_on(at, f, ops))
 			continue;
-		r = ops->probe(at->cfg, f, dir, buf, len);
+		if (reversed ? !ops->probe_reversed
+			     : (fs->tunnel == TUN_DETECT && p != f->app_proto))
+			continue;
+		r = reversed ? ops->probe_reversed(dir, buf, len)
+			     : ops->probe(at->cfg, f, dir, buf, len);
 		if (r == DET_YES) {
 			*alproto = p;
 			return DET_YES;
 		}
-		if (r == DET_MORE)
-			more = 1;
-	}
-	return more ? DET_MORE : DET_NO;
-}
-
-/* Midstream, the first bytes of dir may be the other side's (patterns
- * only). */
-static int detect_reversed(AppLayerThread *at, const Flow *f, int dir, const uint8_t *buf,
-			   uint32_t len)
-{
-	const AppProtoOps *ops;
-	int more = 0;
-
-	if (len == 0)
-		return DET_MORE;
-	FOR_EACH_PROTO(p, ops) {
-		int r;
-
-		if (!proto_on(at, f, ops) || !ops->probe_reversed)
-			continue;
-		r = ops->probe_reversed(dir, buf, len);
-		if (r == DET_YES)
-			return DET_YES;
 		if (r == DET_MORE)
 			more = 1;
 	}
@@ -418,7 +432,7 @@ static void detect_own_dir(AppLayerThread *at, Flow *f, AppFlowState *fs, int di
 	}
 	if (f->proto == 17) {
 		/* a datagram is a whole message, as in detect_and_start() */
-		r = detect_dir(at, f, fs, dir, data, len, &alproto);
+		r = detect_dir(at, f, fs, dir, data, len, 0, &alproto);
 		if (r == DET_MORE)
 			r = DET_NO;
 		blen = 0;
@@ -427,7 +441,7 @@ static void detect_own_dir(AppLayerThread *at, Flow *f, AppFlowState *fs, int di
 		memcpy(buf, fs->held[dir], n);
 		memcpy(buf + n, data, take);
 		blen = n + take;
-		r = detect_dir(at, f, fs, dir, buf, blen, &alproto);
+		r = detect_dir(at, f, fs, dir, buf, blen, 0, &alproto);
 		/* Suricata's pattern search is only done with a side once it
 		 * has seen as many bytes as its deepest pattern: a short first
 		 * chunk ("\r\n" before an SSH client's banner) is not "failed"
@@ -731,11 +745,12 @@ static int detect_and_start(AppLayerThread *at, Flow *f, AppFlowState *fs, int d
 				memcpy(tmp + n, data, take);
 			blen = n + take;
 		}
-		r = detect_dir(at, f, fs, dir, buf, blen, &alproto);
+		r = detect_dir(at, f, fs, dir, buf, blen, 0, &alproto);
 		if (r == DET_MORE && f->proto == 17)
 			r = DET_NO;
 		if (r == DET_NO && may_reverse(f, fs, dir, flags)) {
-			int rr = detect_reversed(at, f, dir, buf, blen);
+			unsigned ralp; /* not used: only that these are the other side's bytes */
+			int rr = detect_dir(at, f, fs, dir, buf, blen, 1, &ralp);
 
 			if (rr == DET_YES) {
 				swap_dirs(fs);

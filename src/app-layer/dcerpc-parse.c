@@ -469,24 +469,35 @@ static int co_bind(struct dcerpc_state *st, const uint8_t *p, const struct co_hd
 	return 0;
 }
 
+/* The transaction a response fragment h goes to: its call's (bind: a bind's),
+ * or a new one when the request was not seen; NULL when none can be had. */
+static struct dcerpc_tx *response_tx(struct dcerpc_state *st, const struct co_hdr *h, int bind)
+{
+	struct dcerpc_tx *tx = find_call(st, h->call_id, 1, bind);
+
+	if (!tx) {
+		tx = tx_new(st);
+		if (!tx)
+			return NULL;
+		tx->call_id = h->call_id;
+	}
+	stamp(tx, h->vers, h->minor);
+	tx->resp_type = h->ptype;
+	tx->frag_cnt[1]++;
+	tx->little_endian[1] = (uint8_t)h->le;
+	return tx;
+}
+
 /* bind_ack / alter_context_resp: the secondary address, padding to 4,
  * then one 24-byte result per context of the bind, in its order. */
 static int co_bind_ack(struct dcerpc_state *st, const uint8_t *p, const struct co_hdr *h)
 {
 	uint32_t end = co_body_end(h), off, n;
-	struct dcerpc_tx *tx = find_call(st, h->call_id, 1, 1);
+	struct dcerpc_tx *tx = response_tx(st, h, 1);
 
-	if (!tx) {
-		tx = tx_new(st);
-		if (!tx)
-			return -2;
-		tx->call_id = h->call_id;
-	}
-	stamp(tx, h->vers, h->minor);
-	tx->resp_type = h->ptype;
+	if (!tx)
+		return -2;
 	tx->resp_done = 1;
-	tx->frag_cnt[1]++;
-	tx->little_endian[1] = (uint8_t)h->le;
 	if (end < 26) {
 		event(st, tx, DCERPC_EV_MALFORMED_PDU);
 		return 0;
@@ -570,18 +581,10 @@ static int co_request(struct dcerpc_state *st, const uint8_t *p, const struct co
 static int co_response(struct dcerpc_state *st, const uint8_t *p, const struct co_hdr *h)
 {
 	uint32_t end = h->frag_len;
-	struct dcerpc_tx *tx = find_call(st, h->call_id, 1, 0);
+	struct dcerpc_tx *tx = response_tx(st, h, 0);
 
-	if (!tx) {
-		tx = tx_new(st);
-		if (!tx)
-			return -2;
-		tx->call_id = h->call_id;
-	}
-	stamp(tx, h->vers, h->minor);
-	tx->resp_type = h->ptype;
-	tx->frag_cnt[1]++;
-	tx->little_endian[1] = (uint8_t)h->le;
+	if (!tx)
+		return -2;
 	if (h->ptype == DCERPC_FAULT || (h->flags & DCERPC_PFC_LAST_FRAG))
 		tx->resp_done = 1;
 	if (end < 24) {

@@ -40,15 +40,12 @@ static void dce_config_defaults(AppLayerConfig *cfg)
 
 static int dce_config_load(AppLayerConfig *cfg)
 {
-	const char *v = conf_get(DCERPC_KEY "enabled");
 	int64_t n;
 	uint64_t sz;
 	int rc = 0, r;
 
 	(void)cfg;
-	if (v && strcasecmp(v, "detection-only") == 0)
-		dce_conf.enabled = 2;
-	else if (v && app_conf_bool(DCERPC_KEY "enabled", &dce_conf.enabled) < 0)
+	if (app_conf_enabled(DCERPC_KEY "enabled", &dce_conf.enabled) < 0)
 		rc = -1;
 	r = app_conf_int_range(DCERPC_KEY "max-tx", &n, 1 << 20);
 	if (r < 0)

@@ -37,20 +37,6 @@ static void dns_config_defaults(AppLayerConfig *cfg)
 	}
 }
 
-/* "yes", "no", "detection-only" (Suricata's values of enabled). */
-static int load_enabled(const char *key, int *out)
-{
-	const char *v = conf_get(key);
-
-	if (!v)
-		return 0;
-	if (strcasecmp(v, "detection-only") == 0) {
-		*out = 2;
-		return 0;
-	}
-	return app_conf_bool(key, out);
-}
-
 /* Suricata's yaml writes dns.tcp.* and dns.udp.*; a dns.enabled or a
  * dns.detection-ports above them sets both (suricata-verify dns-incomplete
  * sets app-layer.protocols.dns.detection-ports.dp). */
@@ -61,7 +47,7 @@ static int dns_config_load(AppLayerConfig *cfg)
 
 	if (conf_get(DNS_KEY "enabled")) {
 		all = 1;
-		if (load_enabled(DNS_KEY "enabled", &all) < 0)
+		if (app_conf_enabled(DNS_KEY "enabled", &all) < 0)
 			rc = -1;
 		cfg->dns_enabled[0] = cfg->dns_enabled[1] = all;
 	}
@@ -74,7 +60,7 @@ static int dns_config_load(AppLayerConfig *cfg)
 			rc = -1;
 	for (int i = 0; i < 2; i++) {
 		snprintf(key, sizeof(key), DNS_KEY "%s.enabled", ipp_names[i]);
-		if (load_enabled(key, &cfg->dns_enabled[i]) < 0)
+		if (app_conf_enabled(key, &cfg->dns_enabled[i]) < 0)
 			rc = -1;
 		if (top)
 			continue;

@@ -58,17 +58,10 @@ static void ftp_config_defaults(AppLayerConfig *cfg)
 
 static int ftp_config_load(AppLayerConfig *cfg)
 {
-	const char *v;
 	int rc = 0;
 
 	(void)cfg;
-	v = conf_get(FTP_KEY "enabled");
-	if (v && strcasecmp(v, "detection-only") == 0)
-		ftp_conf.enabled = 2;
-	else if (v && app_conf_bool(FTP_KEY "enabled", &ftp_conf.enabled) < 0)
-		rc = -1;
-	if (app_conf_ports(FTP_KEY "detection-ports.dp", ftp_conf.ports, APP_MAX_DETECT_PORTS,
-			   &ftp_conf.nports) < 0)
+	if (app_conf_enabled_ports(FTP_KEY, &ftp_conf.enabled, ftp_conf.ports, &ftp_conf.nports) < 0)
 		rc = -1;
 	if (app_conf_size(FTP_KEY "memcap", &ftp_conf.memcap) < 0)
 		rc = -1;

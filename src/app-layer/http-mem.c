@@ -95,12 +95,8 @@ void http_mem_grow(uint64_t size)
 		counter_add(tc, cnt_memuse, size);
 }
 
+/* A release on this thread's counters (worker_tc(NULL) is tls_tc). */
 void http_mem_shrink(uint64_t size)
 {
-	ThreadCounters *tc = tls_tc;
-
-	__atomic_sub_fetch(&g_use, size, __ATOMIC_RELAXED);
-	mem_peak_sub(size);
-	if (tc && counters_registered)
-		counter_sub(tc, cnt_memuse, size);
+	http_mem_release(NULL, size);
 }

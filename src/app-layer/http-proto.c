@@ -64,16 +64,7 @@ static void http_config_defaults(AppLayerConfig *cfg)
 
 static int load_enabled(AppLayerConfig *cfg)
 {
-	static const char *const key = "app-layer.protocols.http.enabled";
-	const char *v = conf_get(key);
-
-	if (!v)
-		return 0;
-	if (strcasecmp(v, "detection-only") == 0) {
-		cfg->http_enabled = 2;
-		return 0;
-	}
-	return app_conf_bool(key, &cfg->http_enabled);
+	return app_conf_enabled("app-layer.protocols.http.enabled", &cfg->http_enabled);
 }
 
 static int load_personality(AppLayerConfig *cfg)

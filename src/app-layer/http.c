@@ -614,25 +614,29 @@ static int auth_is_bearer(htp_tx_t *htx)
 	return h && h->value && bstr_begins_with_c_nocase(h->value, "bearer");
 }
 
-/* Request anomalies libhtp reports as tx flags rather than messages. */
+/* Request anomalies libhtp reports as tx flags rather than messages, in
+ * the order the events are raised. */
+static const struct {
+	uint64_t flag;
+	int event;
+} req_flag_events[] = {
+	{ HTP_REQUEST_INVALID_T_E, EV_INVALID_TE_REQUEST },
+	{ HTP_REQUEST_INVALID_C_L, EV_INVALID_CL_REQUEST },
+	{ HTP_HOST_MISSING, EV_MISSING_HOST_HEADER },
+	{ HTP_HOST_AMBIGUOUS, EV_HOST_HEADER_AMBIGUOUS },
+	{ HTP_HOSTU_INVALID, EV_REQUEST_URI_HOST_INVALID },
+	{ HTP_HOSTH_INVALID, EV_REQUEST_HEADER_HOST_INVALID },
+};
+
 static int cb_request_headers(htp_tx_t *htx)
 {
 	HttpTx *tx = tx_ud(htx);
 
 	if (!tx)
 		return HTP_ERROR;
-	if (htx->flags & HTP_REQUEST_INVALID_T_E)
-		tx_event(tx, EV_INVALID_TE_REQUEST);
-	if (htx->flags & HTP_REQUEST_INVALID_C_L)
-		tx_event(tx, EV_INVALID_CL_REQUEST);
-	if (htx->flags & HTP_HOST_MISSING)
-		tx_event(tx, EV_MISSING_HOST_HEADER);
-	if (htx->flags & HTP_HOST_AMBIGUOUS)
-		tx_event(tx, EV_HOST_HEADER_AMBIGUOUS);
-	if (htx->flags & HTP_HOSTU_INVALID)
-		tx_event(tx, EV_REQUEST_URI_HOST_INVALID);
-	if (htx->flags & HTP_HOSTH_INVALID)
-		tx_event(tx, EV_REQUEST_HEADER_HOST_INVALID);
+	for (size_t i = 0; i < sizeof(req_flag_events) / sizeof(req_flag_events[0]); i++)
+		if (htx->flags & req_flag_events[i].flag)
+			tx_event(tx, req_flag_events[i].event);
 	if (htx->flags & HTP_HEADERS_TOO_MANY) {
 		tx_event(tx, EV_REQUEST_TOO_MANY_HEADERS);
 		tx->req_too_many = 1;
@@ -1860,6 +1864,22 @@ static int body_data(HttpTx *tx, int dir, const uint8_t **data, uint32_t *len)
 	return 0;
 }
 
+/* Buffers that are one header's value, and which header: index + 1 so that the
+ * zero of every other buffer means "not a header value". */
+static const uint8_t hdr_value_buf[HTTP_BUF_MAX] = {
+	[HTTP_BUF_COOKIE] = HN_COOKIE + 1,
+	[HTTP_BUF_USER_AGENT] = HN_USER_AGENT + 1,
+	[HTTP_BUF_ACCEPT] = HN_ACCEPT + 1,
+	[HTTP_BUF_ACCEPT_ENC] = HN_ACCEPT_ENC + 1,
+	[HTTP_BUF_ACCEPT_LANG] = HN_ACCEPT_LANG + 1,
+	[HTTP_BUF_CONNECTION] = HN_CONNECTION + 1,
+	[HTTP_BUF_REFERER] = HN_REFERER + 1,
+	[HTTP_BUF_CONTENT_TYPE] = HN_CONTENT_TYPE + 1,
+	[HTTP_BUF_CONTENT_LEN] = HN_CONTENT_LEN + 1,
+	[HTTP_BUF_LOCATION] = HN_LOCATION + 1,
+	[HTTP_BUF_SERVER] = HN_SERVER + 1,
+};
+
 int http_tx_buffer_dir(HttpTx *tx, int id, int dir, const uint8_t **data, uint32_t *len)
 {
 	htp_tx_t *h;
@@ -1871,6 +1891,8 @@ int http_tx_buffer_dir(HttpTx *tx, int id, int dir, const uint8_t **data, uint32
 	dir &= 1;
 	if (!side_ready(tx, dir, needed_progress(id)))
 		return -1;
+	if (hdr_value_buf[id])
+		return header_value(tx, dir, (enum hdr_name)(hdr_value_buf[id] - 1), data, len);
 	h = tx->htx;
 	switch (id) {
 	case HTTP_BUF_METHOD:
@@ -1891,28 +1913,10 @@ int http_tx_buffer_dir(HttpTx *tx, int id, int dir, const uint8_t **data, uint32
 		*data = tx->raw_hdr[dir].p;
 		*len = tx->raw_hdr[dir].len;
 		return 0;
-	case HTTP_BUF_COOKIE:
-		return header_value(tx, dir, HN_COOKIE, data, len);
-	case HTTP_BUF_USER_AGENT:
-		return header_value(tx, dir, HN_USER_AGENT, data, len);
 	case HTTP_BUF_HOST:
 		return derived_data(tx, dir, D_HOST, data, len);
 	case HTTP_BUF_RAW_HOST:
 		return raw_host(tx, data, len);
-	case HTTP_BUF_ACCEPT:
-		return header_value(tx, dir, HN_ACCEPT, data, len);
-	case HTTP_BUF_ACCEPT_ENC:
-		return header_value(tx, dir, HN_ACCEPT_ENC, data, len);
-	case HTTP_BUF_ACCEPT_LANG:
-		return header_value(tx, dir, HN_ACCEPT_LANG, data, len);
-	case HTTP_BUF_CONNECTION:
-		return header_value(tx, dir, HN_CONNECTION, data, len);
-	case HTTP_BUF_REFERER:
-		return header_value(tx, dir, HN_REFERER, data, len);
-	case HTTP_BUF_CONTENT_TYPE:
-		return header_value(tx, dir, HN_CONTENT_TYPE, data, len);
-	case HTTP_BUF_CONTENT_LEN:
-		return header_value(tx, dir, HN_CONTENT_LEN, data, len);
 	case HTTP_BUF_HEADER_NAMES:
 		return derived_data(tx, dir, D_NAMES, data, len);
 	case HTTP_BUF_START:
@@ -1926,10 +1930,6 @@ int http_tx_buffer_dir(HttpTx *tx, int id, int dir, const uint8_t **data, uint32
 		return ok_bstr(h->response_message, data, len);
 	case HTTP_BUF_RESPONSE_LINE:
 		return ok_bstr(h->response_line, data, len);
-	case HTTP_BUF_LOCATION:
-		return header_value(tx, dir, HN_LOCATION, data, len);
-	case HTTP_BUF_SERVER:
-		return header_value(tx, dir, HN_SERVER, data, len);
 	default:
 		return -1;  /* multi-buffers: http_tx_buffer_multi() */
 	}

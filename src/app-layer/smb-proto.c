@@ -39,17 +39,10 @@ static void smb_config_defaults(AppLayerConfig *cfg)
 
 static int smb_config_load(AppLayerConfig *cfg)
 {
-	const char *v;
 	int rc = 0;
 
 	(void)cfg;
-	v = conf_get(SMB_KEY "enabled");
-	if (v && strcasecmp(v, "detection-only") == 0)
-		smb_conf.enabled = 2;
-	else if (v && app_conf_bool(SMB_KEY "enabled", &smb_conf.enabled) < 0)
-		rc = -1;
-	if (app_conf_ports(SMB_KEY "detection-ports.dp", smb_conf.ports, APP_MAX_DETECT_PORTS,
-			   &smb_conf.nports) < 0)
+	if (app_conf_enabled_ports(SMB_KEY, &smb_conf.enabled, smb_conf.ports, &smb_conf.nports) < 0)
 		rc = -1;
 	return rc;
 }

@@ -514,28 +514,25 @@ static int parse_u64(const uint8_t *p, uint32_t len, uint64_t *out, uint32_t *us
 	return 0;
 }
 
+/* The verbs a command line is told by, in the order they are tried. */
+static const struct { const char *verb; enum smtp_cmd cmd; } verbs[] = {
+	{ "HELO", CMD_HELO }, { "EHLO", CMD_HELO }, { "MAIL FROM:", CMD_MAIL },
+	{ "RCPT TO:", CMD_RCPT }, { "DATA", CMD_DATA }, { "BDAT", CMD_BDAT },
+	{ "STARTTLS", CMD_STARTTLS }, { "RSET", CMD_RSET }, { "QUIT", CMD_QUIT },
+};
+
 static void command(SmtpState *s, const uint8_t *l, uint32_t len)
 {
 	enum smtp_cmd c = CMD_OTHER;
 	const uint8_t *a;
 	uint32_t alen;
 
-	if (verb_is(l, len, "HELO") || verb_is(l, len, "EHLO"))
-		c = CMD_HELO;
-	else if (verb_is(l, len, "MAIL FROM:"))
-		c = CMD_MAIL;
-	else if (verb_is(l, len, "RCPT TO:"))
-		c = CMD_RCPT;
-	else if (verb_is(l, len, "DATA"))
-		c = CMD_DATA;
-	else if (verb_is(l, len, "BDAT"))
-		c = CMD_BDAT;
-	else if (verb_is(l, len, "STARTTLS"))
-		c = CMD_STARTTLS;
-	else if (verb_is(l, len, "RSET"))
-		c = CMD_RSET;
-	else if (verb_is(l, len, "QUIT"))
-		c = CMD_QUIT;
+	for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++) {
+		if (verb_is(l, len, verbs[i].verb)) {
+			c = verbs[i].cmd;
+			break;
+		}
+	}
 
 	/* Suricata 8.0.0: any command after a done transaction starts the
 	 * next one, RSET and QUIT too (8.0.7 stopped that: suricata-verify
@@ -778,6 +775,25 @@ static void reply(SmtpState *s, const uint8_t *l, uint32_t len)
 
 /* ---------------- lines ---------------- */
 
+/* Grows *p (capacity *cap, first first bytes, doubling) to hold need
+ * bytes; -1 when the memcap or the allocator refuses. */
+static int reserve(uint8_t **p, uint32_t *cap, uint32_t need, uint32_t first)
+{
+	uint32_t nc = *cap ? *cap : first;
+	uint8_t *np;
+
+	if (need <= *cap)
+		return 0;
+	while (nc < need)
+		nc *= 2;
+	np = app_mem_realloc(ALPROTO_SMTP, *p, nc);
+	if (!np)
+		return -1;
+	*p = np;
+	*cap = nc;
+	return 0;
+}
+
 static int hold(SmtpState *s, int dir, const uint8_t *d, uint32_t len)
 {
 	Bytes *h = &s->held[dir];
@@ -786,18 +802,8 @@ static int hold(SmtpState *s, int dir, const uint8_t *d, uint32_t len)
 		len = HELD_MAX - h->len;
 	if (!len)
 		return 0;
-	if (h->len + len > s->held_cap[dir]) {
-		uint32_t nc = s->held_cap[dir] ? s->held_cap[dir] : 4096;
-		uint8_t *p;
-
-		while (nc < h->len + len)
-			nc *= 2;
-		p = app_mem_realloc(ALPROTO_SMTP, h->p, nc);
-		if (!p)
-			return -1;
-		h->p = p;
-		s->held_cap[dir] = nc;
-	}
+	if (reserve(&h->p, &s->held_cap[dir], h->len + len, 4096) < 0)
+		return -1;
 	memcpy(h->p + h->len, d, len);
 	h->len += len;
 	return 0;
@@ -813,18 +819,8 @@ static int line_add(LineBuf *b, const uint8_t *d, uint32_t len, uint32_t limit)
 	}
 	if (!len)
 		return 0;
-	if (b->len + len > b->cap) {
-		uint32_t nc = b->cap ? b->cap : 128;
-		uint8_t *p;
-
-		while (nc < b->len + len)
-			nc *= 2;
-		p = app_mem_realloc(ALPROTO_SMTP, b->p, nc);
-		if (!p)
-			return -1;
-		b->p = p;
-		b->cap = nc;
-	}
+	if (reserve(&b->p, &b->cap, b->len + len, 128) < 0)
+		return -1;
 	memcpy(b->p + b->len, d, len);
 	b->len += len;
 	return 0;

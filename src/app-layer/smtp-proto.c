@@ -84,13 +84,7 @@ static int smtp_config_load(AppLayerConfig *cfg)
 	int rc = 0;
 
 	(void)cfg;
-	v = conf_get(SMTP_KEY "enabled");
-	if (v && strcasecmp(v, "detection-only") == 0)
-		smtp_conf.enabled = 2;
-	else if (v && app_conf_bool(SMTP_KEY "enabled", &smtp_conf.enabled) < 0)
-		rc = -1;
-	if (app_conf_ports(SMTP_KEY "detection-ports.dp", smtp_conf.ports, APP_MAX_DETECT_PORTS,
-			   &smtp_conf.nports) < 0)
+	if (app_conf_enabled_ports(SMTP_KEY, &smtp_conf.enabled, smtp_conf.ports, &smtp_conf.nports) < 0)
 		rc = -1;
 	if (app_conf_bool(SMTP_KEY "raw-extraction", &smtp_conf.cfg.raw_extraction) < 0 ||
 	    app_conf_bool(SMTP_KEY "mime.decode-mime", &m->decode_mime) < 0 ||

@@ -51,13 +51,7 @@ static int ssh_config_load(AppLayerConfig *cfg)
 	int rc = 0;
 
 	(void)cfg;
-	v = conf_get(SSH_KEY "enabled");
-	if (v && strcasecmp(v, "detection-only") == 0)
-		ssh_conf.enabled = 2;
-	else if (v && app_conf_bool(SSH_KEY "enabled", &ssh_conf.enabled) < 0)
-		rc = -1;
-	if (app_conf_ports(SSH_KEY "detection-ports.dp", ssh_conf.ports, APP_MAX_DETECT_PORTS,
-			   &ssh_conf.nports) < 0)
+	if (app_conf_enabled_ports(SSH_KEY, &ssh_conf.enabled, ssh_conf.ports, &ssh_conf.nports) < 0)
 		rc = -1;
 	if (app_conf_bool(SSH_KEY "hassh", &ssh_conf.hassh) < 0)
 		rc = -1;

@@ -60,15 +60,23 @@ static void out_list16(Out *o, const uint16_t *v, unsigned n)
 	}
 }
 
+/* Both JA3 strings open with "version," and refuse the same hellos. */
+static int ja3_open(Out *o, const TlsHello *h)
+{
+	if (!h || !h->present || h->sslv2 || o->size == 0)
+		return -1;
+	o->p[0] = '\0';
+	out_printf(o, "%u", h->version);
+	out_char(o, ',');
+	return 0;
+}
+
 int tls_ja3_string(const TlsHello *h, char *buf, size_t size)
 {
 	Out o = { buf, size, 0, false };
 
-	if (!h || !h->present || h->sslv2 || size == 0)
+	if (ja3_open(&o, h) < 0)
 		return -1;
-	buf[0] = '\0';
-	out_printf(&o, "%u", h->version);
-	out_char(&o, ',');
 	out_list16(&o, h->ciphers, h->nciphers);
 	out_char(&o, ',');
 	out_list16(&o, h->exts, h->nexts);
@@ -87,11 +95,8 @@ int tls_ja3s_string(const TlsHello *h, char *buf, size_t size)
 {
 	Out o = { buf, size, 0, false };
 
-	if (!h || !h->present || h->sslv2 || size == 0)
+	if (ja3_open(&o, h) < 0)
 		return -1;
-	buf[0] = '\0';
-	out_printf(&o, "%u", h->version);
-	out_char(&o, ',');
 	out_printf(&o, "%u", h->ciphers[0]);
 	out_char(&o, ',');
 	out_list16(&o, h->exts, h->nexts);
@@ -178,10 +183,33 @@ static unsigned min99(unsigned n)
 	return n > 99 ? 99 : n;
 }
 
+static const char hexd[] = "0123456789abcdef";
+
+/* v as four lowercase hex digits at list[l]; returns the new length */
+static size_t put_hex4(char *list, size_t l, uint16_t v)
+{
+	for (int k = 12; k >= 0; k -= 4)
+		list[l++] = hexd[(v >> k) & 15];
+	return l;
+}
+
+/* Sorts v[0, n) in place and writes it as "xxxx,xxxx,..."; returns the length. */
+static size_t sorted_hex_list(char *list, uint16_t *v, unsigned n)
+{
+	size_t l = 0;
+
+	qsort(v, n, sizeof(v[0]), cmp_u16);
+	for (unsigned i = 0; i < n; i++) {
+		if (i)
+			list[l++] = ',';
+		l = put_hex4(list, l, v[i]);
+	}
+	return l;
+}
+
 int tls_ja4(const TlsHello *h, char *out)
 {
 	/* lists are small and bounded: TLS_MAX_CIPHERS entries of "xxxx," */
-	static const char hexd[] = "0123456789abcdef";
 	uint16_t sorted[TLS_MAX_CIPHERS];
 	char list[TLS_MAX_CIPHERS * 5 + TLS_MAX_SIGALGS * 5 + 2];
 	char b[13], c[13];
@@ -204,14 +232,7 @@ int tls_ja4(const TlsHello *h, char *out)
 		if (!tls_is_grease(h->ciphers[i]))
 			sorted[n++] = h->ciphers[i];
 	unsigned nciph = n;
-	qsort(sorted, n, sizeof(sorted[0]), cmp_u16);
-	l = 0;
-	for (unsigned i = 0; i < n; i++) {
-		if (i)
-			list[l++] = ',';
-		for (int k = 12; k >= 0; k -= 4)
-			list[l++] = hexd[(sorted[i] >> k) & 15];
-	}
+	l = sorted_hex_list(list, sorted, n);
 	ja4_hash12(list, l, b);
 
 	/* c: the extensions but SNI and ALPN, sorted, then '_' and the
@@ -226,14 +247,7 @@ int tls_ja4(const TlsHello *h, char *out)
 			continue;
 		sorted[ns++] = e;
 	}
-	qsort(sorted, ns, sizeof(sorted[0]), cmp_u16);
-	l = 0;
-	for (unsigned i = 0; i < ns; i++) {
-		if (i)
-			list[l++] = ',';
-		for (int k = 12; k >= 0; k -= 4)
-			list[l++] = hexd[(sorted[i] >> k) & 15];
-	}
+	l = sorted_hex_list(list, sorted, ns);
 	bool first = true;
 	for (unsigned i = 0; i < h->nsigalgs; i++) {
 		uint16_t v = h->sigalgs[i];
@@ -241,8 +255,7 @@ int tls_ja4(const TlsHello *h, char *out)
 			continue;
 		list[l++] = first ? '_' : ',';
 		first = false;
-		for (int k = 12; k >= 0; k -= 4)
-			list[l++] = hexd[(v >> k) & 15];
+		l = put_hex4(list, l, v);
 	}
 	ja4_hash12(list, l, c);
 

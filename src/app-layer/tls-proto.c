@@ -46,36 +46,16 @@ static void tls_config_defaults(AppLayerConfig *cfg)
 	tls_conf.ja3 = tls_conf.ja4 = -1;
 }
 
-/* yes / no / auto (Suricata 8's ja3-fingerprints, ja4-fingerprints) */
-static int load_auto_bool(const char *key, int *out)
-{
-	const char *v = conf_get(key);
-
-	if (!v)
-		return 0;
-	if (strcasecmp(v, "auto") == 0) {
-		*out = -1;
-		return 0;
-	}
-	return app_conf_bool(key, out);
-}
-
 static int tls_config_load(AppLayerConfig *cfg)
 {
 	const char *v;
 	int rc = 0;
 
 	(void)cfg;
-	v = conf_get(TLS_KEY "enabled");
-	if (v && strcasecmp(v, "detection-only") == 0)
-		tls_conf.enabled = 2;
-	else if (v && app_conf_bool(TLS_KEY "enabled", &tls_conf.enabled) < 0)
+	if (app_conf_enabled_ports(TLS_KEY, &tls_conf.enabled, tls_conf.ports, &tls_conf.nports) < 0)
 		rc = -1;
-	if (app_conf_ports(TLS_KEY "detection-ports.dp", tls_conf.ports, APP_MAX_DETECT_PORTS,
-			   &tls_conf.nports) < 0)
-		rc = -1;
-	if (load_auto_bool(TLS_KEY "ja3-fingerprints", &tls_conf.ja3) < 0 ||
-	    load_auto_bool(TLS_KEY "ja4-fingerprints", &tls_conf.ja4) < 0)
+	if (app_conf_bool_or(TLS_KEY "ja3-fingerprints", "auto", -1, &tls_conf.ja3) < 0 ||
+	    app_conf_bool_or(TLS_KEY "ja4-fingerprints", "auto", -1, &tls_conf.ja4) < 0)
 		rc = -1;
 	v = conf_get(TLS_KEY "encryption-handling");
 	if (v) {

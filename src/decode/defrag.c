@@ -177,14 +177,9 @@ static void tracker_free_frags(struct Defrag *df, struct tracker *t)
 	}
 }
 
-static void tracker_unlink(struct Defrag *df, struct tracker *t)
+/* Takes t, which is on the LRU list, off it. */
+static void lru_unlink(struct Defrag *df, struct tracker *t)
 {
-	struct tracker **pp = &df->buckets[t->hash & df->mask];
-
-	while (*pp && *pp != t)
-		pp = &(*pp)->hnext;
-	if (*pp)
-		*pp = t->hnext;
 	if (t->lprev)
 		t->lprev->lnext = t->lnext;
 	else
@@ -193,6 +188,17 @@ static void tracker_unlink(struct Defrag *df, struct tracker *t)
 		t->lnext->lprev = t->lprev;
 	else
 		df->lru_tail = t->lprev;
+}
+
+static void tracker_unlink(struct Defrag *df, struct tracker *t)
+{
+	struct tracker **pp = &df->buckets[t->hash & df->mask];
+
+	while (*pp && *pp != t)
+		pp = &(*pp)->hnext;
+	if (*pp)
+		*pp = t->hnext;
+	lru_unlink(df, t);
 }
 
 static void tracker_destroy(struct Defrag *df, struct tracker *t)
@@ -231,14 +237,9 @@ static void lru_touch(struct Defrag *df, struct tracker *t)
 {
 	if (df->lru_tail == t)
 		return;
-	if (t->lprev || t->lnext || df->lru_head == t) {
-		if (t->lprev)
-			t->lprev->lnext = t->lnext;
-		else
-			df->lru_head = t->lnext;
-		if (t->lnext)
-			t->lnext->lprev = t->lprev;
-	}
+	/* not the tail (above), so lru_unlink leaves lru_tail as it is */
+	if (t->lprev || t->lnext || df->lru_head == t)
+		lru_unlink(df, t);
 	t->lprev = df->lru_tail;
 	t->lnext = NULL;
 	if (df->lru_tail)

@@ -73,7 +73,7 @@ static int geneve_options_ok(const uint8_t *o, uint32_t len)
 static int decode_geneve(DecodeThread *dt, Packet *p, const uint8_t *pkt, uint32_t len)
 {
 	uint32_t hlen;
-	uint16_t proto;
+	uint16_t proto, inner;
 
 	if (len < GENEVE_HDR_LEN || (pkt[0] >> 6) != 0)
 		return 0;
@@ -91,20 +91,13 @@ static int decode_geneve(DecodeThread *dt, Packet *p, const uint8_t *pkt, uint32
 			return 1;
 		}
 		/* Unlike VXLAN, the inner packet keeps its Ethernet header (flow
-		 * byte counts show it). */
-		switch (rd16(pkt + 12)) {
-		case 0x0806:
-			return 1;
-		case 0x0800:
-		case 0x86dd:
-		case 0x8100:
-		case 0x88a8:
+		 * byte counts show it); ARP is left alone. */
+		inner = rd16(pkt + 12);
+		if (inner == 0x0800 || inner == 0x86dd || inner == 0x8100 || inner == 0x88a8)
 			decode_tunnel(dt, p, decode_ethernet, PKT_SRC_GENEVE, pkt, len);
-			return 1;
-		default:
+		else if (inner != 0x0806)
 			decode_set_event(dt, p, DEV_GENEVE_UNKNOWN_PAYLOAD_TYPE);
-			return 1;
-		}
+		return 1;
 	case 0x0800:
 	case 0x86dd:
 		return tunnel_ethertype(dt, p, proto, PKT_SRC_GENEVE, pkt, len,

@@ -22,23 +22,11 @@ static int hexval(int c)
 int content_decode(const char *in, uint8_t **out, uint16_t *outlen, int *negated,
 		   char *err, size_t errlen)
 {
-	const char *p = in, *end;
+	const char *end, *p = sig_arg_negation(in, negated, &end);
 	uint8_t *buf;
 	size_t n = 0;
 	int hex = 0, nib = -1;
 
-	*negated = 0;
-	while (isspace((unsigned char)*p))
-		p++;
-	if (*p == '!') {
-		*negated = 1;
-		p++;
-		while (isspace((unsigned char)*p))
-			p++;
-	}
-	end = p + strlen(p);
-	while (end > p && isspace((unsigned char)end[-1]))
-		end--;
 	if (end - p < 2 || *p != '"' || end[-1] != '"') {
 		snprintf(err, errlen, "content must be a quoted string");
 		return -1;
@@ -377,10 +365,9 @@ static int kw_isdataat(SigParseState *st, const char *arg, const Keyword *kw)
 	int n, list;
 	DetectIsdataat *id;
 
-	if (strlen(arg) >= sizeof(buf))
-		return sig_error(st, "invalid isdataat \"%s\"", arg);
-	strcpy(buf, arg);
-	n = split_commas(buf, parts, 4);
+	n = sig_split_arg(st, "isdataat", arg, buf, sizeof(buf), parts, 4);
+	if (n < 0)
+		return -1;
 	if (n > 3)
 		return sig_error(st, "invalid isdataat \"%s\"", arg);
 	id = calloc(1, sizeof(*id));
@@ -431,18 +418,9 @@ static int kw_isdataat(SigParseState *st, const char *arg, const Keyword *kw)
 
 static int kw_dsize(SigParseState *st, const char *arg, const Keyword *kw)
 {
-	DetectUint *u;
-
 	if (st->seen_dsize++)
 		return sig_error(st, "dsize used more than once in a rule");
-	u = calloc(1, sizeof(*u));
-	if (!u)
-		return sig_error(st, "out of memory");
-	if (parse_uint_cmp(arg, 65535, u)) {
-		free(u);
-		return sig_error(st, "invalid dsize \"%s\"", arg);
-	}
-	return sm_append(st, SM_LIST_MATCH, KW_DSIZE, u) < 0 ? -1 : 0;
+	return sm_append_uint(st, SM_LIST_MATCH, KW_DSIZE, "dsize", arg, 65535);
 }
 
 /* dsize:!N does not match payload-less packets in Suricata

@@ -45,14 +45,19 @@ static int sig_set_alproto_dcerpc(SigParseState *st, const char *kwname)
 		s->flags |= SIG_FLAG_APPLAYER;
 		return 0;
 	}
-	if (s->alproto != ALPROTO_UNKNOWN && s->alproto != ALPROTO_DCERPC)
-		return sig_error(st, "%s: the rule is a %s rule already", kwname,
-				 app_proto_name(s->alproto));
-	if (s->proto != IPPROTO_TCP && s->proto != IPPROTO_UDP && s->proto != SIG_PROTO_IP)
-		return sig_error(st, "%s needs a dcerpc, tcp, udp or ip rule", kwname);
-	s->alproto = ALPROTO_DCERPC;
-	s->flags |= SIG_FLAG_APPLAYER;
-	return 0;
+	return sig_set_alproto_for(st, kwname, ALPROTO_DCERPC, 1, "a dcerpc, tcp, udp or ip");
+}
+
+/* The rule becomes a dcerpc one matching on transactions, with d (freed on
+ * error) as keyword kwid's match. */
+static int dce_append(SigParseState *st, const Keyword *kw, int kwid, void *d)
+{
+	if (sig_set_alproto_dcerpc(st, kw->name)) {
+		free(d);
+		return -1;
+	}
+	st->s->flags |= SIG_FLAG_TX_MATCH;
+	return sm_append(st, SM_LIST_MATCH, kwid, d) < 0 ? -1 : 0;
 }
 
 static int kw_dce_sticky(SigParseState *st, const char *arg, const Keyword *kw)
@@ -146,12 +151,7 @@ static int kw_dce_iface(SigParseState *st, const char *arg, const Keyword *kw)
 		return sig_error(st, "invalid %s \"%s\" (uuid[,<|>|=|!version][,any_frag])",
 				 kw->name, arg ? arg : "");
 	}
-	if (sig_set_alproto_dcerpc(st, kw->name)) {
-		free(d);
-		return -1;
-	}
-	st->s->flags |= SIG_FLAG_TX_MATCH;
-	return sm_append(st, SM_LIST_MATCH, KW_DCERPC_IFACE, d) < 0 ? -1 : 0;
+	return dce_append(st, kw, KW_DCERPC_IFACE, d);
 }
 
 /* Suricata's: the request's context must be bound to the uuid and
@@ -263,12 +263,7 @@ static int kw_dce_opnum(SigParseState *st, const char *arg, const Keyword *kw)
 				 DCE_OPNUM_MAX);
 	}
 	d->n = (unsigned)n;
-	if (sig_set_alproto_dcerpc(st, kw->name)) {
-		free(d);
-		return -1;
-	}
-	st->s->flags |= SIG_FLAG_TX_MATCH;
-	return sm_append(st, SM_LIST_MATCH, KW_DCERPC_OPNUM, d) < 0 ? -1 : 0;
+	return dce_append(st, kw, KW_DCERPC_OPNUM, d);
 }
 
 /* The operation number of a request (a bind has none). */

@@ -135,6 +135,23 @@ int sig_unsupported(SigParseState *st, const char *fmt, ...) __attribute__((form
 
 /* Appends a match; returns its index or -1 on allocation failure. */
 int sm_append(SigParseState *st, int list, int kw, void *ctx);
+/* Parses arg as parse_uint_cmp() with max and appends it to list as keyword
+ * kw; name is the keyword's in the error. Returns 0 or -1. */
+int sm_append_uint(SigParseState *st, int list, int kw, const char *name, const char *arg,
+		   uint64_t max);
+/* A "[!]value" argument with blanks around: *negated, and the value as
+ * [returned pointer, *end). */
+const char *sig_arg_negation(const char *arg, int *negated, const char **end);
+/* Appends a DetectUint "== v" (or "!= v", negated) to the match list as kw. */
+int sm_append_uint_eq(SigParseState *st, int kw, uint64_t v, int negated);
+/* Makes the rule an alproto rule for keyword kwname: it may not be another
+ * protocol's rule already, and its protocol must be ip, tcp or, with udp_ok,
+ * udp. needs ends the error, e.g. "an smb, tcp or ip" rule. 0 or -1. */
+int sig_set_alproto_for(SigParseState *st, const char *kwname, uint16_t alproto, int udp_ok,
+			const char *needs);
+/* The same, then kw's buffer becomes the sticky buffer. */
+int sig_app_sticky(SigParseState *st, const Keyword *kw, uint16_t alproto, int udp_ok,
+		   const char *needs);
 /* The list new payload keywords go to: sticky buffer, else payload. */
 int sig_cur_list(const SigParseState *st);
 /* Last content in a list, or NULL. */
@@ -153,6 +170,10 @@ char *str_trim_dup(const char *s, int strip_quotes);
 char *str_trim(char *s);
 /* Splits a copy of s on commas (in place); returns count, fills up to max. */
 int split_commas(char *s, char **out, int max);
+/* arg copied into buf[size] and split there as split_commas() does; -1 with
+ * "invalid <name> "<arg>"" when it does not fit. */
+int sig_split_arg(SigParseState *st, const char *name, const char *arg, char *buf, size_t size,
+		  char **parts, int max);
 
 /* Helpers the families share (each keyword's setup is static in its
  * family's file, reached through the family's table). */

@@ -63,6 +63,84 @@ int sm_append(SigParseState *st, int list, int kw, void *ctx)
 	return l->n++;
 }
 
+int sm_append_uint(SigParseState *st, int list, int kw, const char *name, const char *arg,
+		   uint64_t max)
+{
+	DetectUint *u = calloc(1, sizeof(*u));
+
+	if (!u)
+		return sig_error(st, "out of memory");
+	if (parse_uint_cmp(arg, max, u)) {
+		free(u);
+		return sig_error(st, "invalid %s \"%s\"", name, arg);
+	}
+	return sm_append(st, list, kw, u) < 0 ? -1 : 0;
+}
+
+int sig_split_arg(SigParseState *st, const char *name, const char *arg, char *buf, size_t size,
+		  char **parts, int max)
+{
+	if (strlen(arg) >= size)
+		return sig_error(st, "invalid %s \"%s\"", name, arg);
+	strcpy(buf, arg);
+	return split_commas(buf, parts, max);
+}
+
+const char *sig_arg_negation(const char *arg, int *negated, const char **end)
+{
+	const char *p = arg, *e;
+
+	*negated = 0;
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p == '!') {
+		*negated = 1;
+		p++;
+		while (isspace((unsigned char)*p))
+			p++;
+	}
+	e = p + strlen(p);
+	while (e > p && isspace((unsigned char)e[-1]))
+		e--;
+	*end = e;
+	return p;
+}
+
+int sm_append_uint_eq(SigParseState *st, int kw, uint64_t v, int negated)
+{
+	DetectUint *u = calloc(1, sizeof(*u));
+
+	if (!u)
+		return sig_error(st, "out of memory");
+	u->mode = negated ? UM_NE : UM_EQ;
+	u->a = v;
+	return sm_append(st, SM_LIST_MATCH, kw, u) < 0 ? -1 : 0;
+}
+
+int sig_set_alproto_for(SigParseState *st, const char *kwname, uint16_t alproto, int udp_ok,
+			const char *needs)
+{
+	Signature *s = st->s;
+
+	if (s->alproto != ALPROTO_UNKNOWN && s->alproto != alproto)
+		return sig_error(st, "%s: the rule is a %s rule already", kwname,
+				 app_proto_name(s->alproto));
+	if (s->proto != IPPROTO_TCP && s->proto != SIG_PROTO_IP &&
+	    !(udp_ok && s->proto == IPPROTO_UDP))
+		return sig_error(st, "%s needs %s rule", kwname, needs);
+	s->alproto = alproto;
+	s->flags |= SIG_FLAG_APPLAYER;
+	return 0;
+}
+
+int sig_app_sticky(SigParseState *st, const Keyword *kw, uint16_t alproto, int udp_ok,
+		   const char *needs)
+{
+	if (sig_set_alproto_for(st, kw->name, alproto, udp_ok, needs))
+		return -1;
+	return sig_select_buffer(st, kw->buf);
+}
+
 int sig_cur_list(const SigParseState *st)
 {
 	return st->cur_buf >= 0 ? st->cur_buf : BUF_PAYLOAD;

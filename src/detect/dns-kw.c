@@ -23,24 +23,13 @@
  * and it cannot be another protocol's rule too. */
 static int sig_set_alproto_dns(SigParseState *st, const char *kwname)
 {
-	Signature *s = st->s;
-
-	if (s->alproto != ALPROTO_UNKNOWN && s->alproto != ALPROTO_DNS)
-		return sig_error(st, "%s: the rule is a %s rule already", kwname,
-				 app_proto_name(s->alproto));
-	if (s->proto != IPPROTO_UDP && s->proto != IPPROTO_TCP && s->proto != SIG_PROTO_IP)
-		return sig_error(st, "%s needs a dns, udp, tcp or ip rule", kwname);
-	s->alproto = ALPROTO_DNS;
-	s->flags |= SIG_FLAG_APPLAYER;
-	return 0;
+	return sig_set_alproto_for(st, kwname, ALPROTO_DNS, 1, "a dns, udp, tcp or ip");
 }
 
 static int kw_dns_sticky(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	(void)arg;
-	if (sig_set_alproto_dns(st, kw->name))
-		return -1;
-	return sig_select_buffer(st, kw->buf);
+	return sig_app_sticky(st, kw, ALPROTO_DNS, 1, "a dns, udp, tcp or ip");
 }
 
 /* dns.opcode, dns.rcode, dns.rrtype: which one, and its comparison */

@@ -24,10 +24,9 @@ static int kw_flow(SigParseState *st, const char *arg, const Keyword *kw)
 
 	if (st->seen_flow++)
 		return sig_error(st, "flow used more than once in a rule");
-	if (strlen(arg) >= sizeof(buf))
-		return sig_error(st, "invalid flow \"%s\"", arg);
-	strcpy(buf, arg);
-	n = split_commas(buf, parts, 8);
+	n = sig_split_arg(st, "flow", arg, buf, sizeof(buf), parts, 8);
+	if (n < 0)
+		return -1;
 	if (n > 8)
 		return sig_error(st, "too many flow options");
 	for (int i = 0; i < n; i++) {

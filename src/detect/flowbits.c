@@ -130,10 +130,9 @@ static int kw_flowint(SigParseState *st, const char *arg, const Keyword *kw)
 	size_t k;
 	int n;
 
-	if (strlen(arg) >= sizeof(buf))
-		return sig_error(st, "invalid flowint \"%s\"", arg);
-	strcpy(buf, arg);
-	n = split_commas(buf, parts, 4);
+	n = sig_split_arg(st, "flowint", arg, buf, sizeof(buf), parts, 4);
+	if (n < 0)
+		return -1;
 	if (n < 2 || n > 3 || !valid_name(parts[0]))
 		return sig_error(st, "invalid flowint \"%s\": expected name,op[,value]", arg);
 	for (k = 0; k < sizeof(ops) / sizeof(ops[0]); k++)
@@ -182,10 +181,9 @@ static int kw_hostbits(SigParseState *st, const char *arg, const Keyword *kw)
 	size_t k;
 	int n, dir = 1;
 
-	if (strlen(arg) >= sizeof(buf))
-		return sig_error(st, "invalid hostbits \"%s\"", arg);
-	strcpy(buf, arg);
-	n = split_commas(buf, parts, 4);
+	n = sig_split_arg(st, "hostbits", arg, buf, sizeof(buf), parts, 4);
+	if (n < 0)
+		return -1;
 	if (n < 2 || n > 3)
 		return sig_error(st, "invalid hostbits \"%s\": expected cmd,name[,src|dst|both]", arg);
 	for (int i = 0; i < n; i++)

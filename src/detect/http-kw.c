@@ -75,10 +75,9 @@ static int kw_urilen(SigParseState *st, const char *arg, const Keyword *kw)
 	DetectUrilen *ul;
 	int n;
 
-	if (strlen(arg) >= sizeof(buf))
-		return sig_error(st, "invalid urilen \"%s\"", arg);
-	strcpy(buf, arg);
-	n = split_commas(buf, parts, 3);
+	n = sig_split_arg(st, "urilen", arg, buf, sizeof(buf), parts, 3);
+	if (n < 0)
+		return -1;
 	if (n > 2)
 		return sig_error(st, "invalid urilen \"%s\"", arg);
 	ul = calloc(1, sizeof(*ul));
@@ -116,18 +115,9 @@ static int urilen_step(DetectThread *dt, const Signature *s, const SigMatchList 
  * Suricata's integer keywords; it does not move the inspection position. */
 static int kw_bsize(SigParseState *st, const char *arg, const Keyword *kw)
 {
-	DetectUint *u;
-
 	if (st->cur_buf < 0)
 		return sig_error(st, "bsize needs a sticky buffer");
-	u = calloc(1, sizeof(*u));
-	if (!u)
-		return sig_error(st, "out of memory");
-	if (parse_uint_cmp(arg, UINT32_MAX, u)) {
-		free(u);
-		return sig_error(st, "invalid bsize \"%s\"", arg);
-	}
-	return sm_append(st, st->cur_buf, KW_BSIZE, u) < 0 ? -1 : 0;
+	return sm_append_uint(st, st->cur_buf, KW_BSIZE, "bsize", arg, UINT32_MAX);
 }
 
 static int bsize_step(DetectThread *dt, const Signature *s, const SigMatchList *ml, int idx,

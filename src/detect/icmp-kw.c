@@ -9,25 +9,13 @@
 static int icmp_uint(SigParseState *st, const char *arg, const char *name, uint64_t max,
 		     int cmp, int kwid)
 {
-	DetectUint *u = calloc(1, sizeof(*u));
 	uint64_t v;
 
-	if (!u)
-		return sig_error(st, "out of memory");
-	if (cmp) {
-		if (parse_uint_cmp(arg, max, u)) {
-			free(u);
-			return sig_error(st, "invalid %s \"%s\"", name, arg);
-		}
-	} else {
-		if (parse_u64(arg, &v) || v > max) {
-			free(u);
-			return sig_error(st, "invalid %s \"%s\"", name, arg);
-		}
-		u->mode = UM_EQ;
-		u->a = v;
-	}
-	return sm_append(st, SM_LIST_MATCH, kwid, u) < 0 ? -1 : 0;
+	if (cmp)
+		return sm_append_uint(st, SM_LIST_MATCH, kwid, name, arg, max);
+	if (parse_u64(arg, &v) || v > max)
+		return sig_error(st, "invalid %s \"%s\"", name, arg);
+	return sm_append_uint_eq(st, kwid, v, 0);
 }
 
 static int kw_itype(SigParseState *st, const char *arg, const Keyword *kw)

@@ -10,34 +10,20 @@
 #include <string.h>
 #include <netdb.h>
 
-static int uint_kw(SigParseState *st, const char *arg, const char *name, uint64_t max, int kwid)
-{
-	DetectUint *u = calloc(1, sizeof(*u));
-
-	if (!u)
-		return sig_error(st, "out of memory");
-	if (parse_uint_cmp(arg, max, u)) {
-		free(u);
-		return sig_error(st, "invalid %s \"%s\"", name, arg);
-	}
-	return sm_append(st, SM_LIST_MATCH, kwid, u) < 0 ? -1 : 0;
-}
-
 static int kw_ttl(SigParseState *st, const char *arg, const Keyword *kw)
 {
-	return uint_kw(st, arg, "ttl", 255, KW_TTL);
+	return sm_append_uint(st, SM_LIST_MATCH, KW_TTL, "ttl", arg, 255);
 }
 
 static int kw_id(SigParseState *st, const char *arg, const Keyword *kw)
 {
-	return uint_kw(st, arg, "id", 65535, KW_ID);
+	return sm_append_uint(st, SM_LIST_MATCH, KW_ID, "id", arg, 65535);
 }
 
 /* tos:[!]N, N decimal, or hex as 0xNN / xNN */
 static int kw_tos(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	const char *p = arg;
-	DetectUint *u;
 	uint64_t v;
 	char *end;
 	int neg = 0;
@@ -52,12 +38,7 @@ static int kw_tos(SigParseState *st, const char *arg, const Keyword *kw)
 		v = strtoull(p, &end, 0);
 	if (end == p || *end || v > 255 || !isxdigit((unsigned char)p[strlen(p) - 1]))
 		return sig_error(st, "invalid tos \"%s\"", arg);
-	u = calloc(1, sizeof(*u));
-	if (!u)
-		return sig_error(st, "out of memory");
-	u->mode = neg ? UM_NE : UM_EQ;
-	u->a = v;
-	return sm_append(st, SM_LIST_MATCH, KW_TOS, u) < 0 ? -1 : 0;
+	return sm_append_uint_eq(st, KW_TOS, v, neg);
 }
 
 /* ipopts:<one option name> */
@@ -197,7 +178,6 @@ static int kw_prefilter(SigParseState *st, const char *arg, const Keyword *kw)
 static int kw_decode_event(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	const char *name = arg;
-	DetectUint *u;
 	int id;
 
 	if (!strncmp(name, "decoder.", 8))
@@ -205,12 +185,7 @@ static int kw_decode_event(SigParseState *st, const char *arg, const Keyword *kw
 	id = decode_event_lookup(name);
 	if (id < 0)
 		return sig_unsupported(st, "decode-event %s", arg);
-	u = calloc(1, sizeof(*u));
-	if (!u)
-		return sig_error(st, "out of memory");
-	u->mode = UM_EQ;
-	u->a = (uint64_t)id;
-	return sm_append(st, SM_LIST_MATCH, KW_DECODE_EVENT, u) < 0 ? -1 : 0;
+	return sm_append_uint_eq(st, KW_DECODE_EVENT, (uint64_t)id, 0);
 }
 
 static int match_ttl(DetectThread *dt, const SigMatch *m, Packet *p)

@@ -32,11 +32,14 @@ static int kw_msg(SigParseState *st, const char *arg, const Keyword *kw)
 	return 0;
 }
 
-static int parse_u32_kw(SigParseState *st, const char *arg, const char *name,
+/* A u32 option given once per rule (*seen counts), at least min. */
+static int parse_u32_kw(SigParseState *st, const char *arg, const char *name, int *seen,
 			uint64_t min, uint32_t *out)
 {
 	uint64_t v;
 
+	if ((*seen)++)
+		return sig_error(st, "%s used more than once in a rule", name);
 	if (parse_u64(arg, &v) || v < min || v > UINT32_MAX)
 		return sig_error(st, "invalid %s \"%s\"", name, arg);
 	*out = (uint32_t)v;
@@ -45,23 +48,17 @@ static int parse_u32_kw(SigParseState *st, const char *arg, const char *name,
 
 static int kw_sid(SigParseState *st, const char *arg, const Keyword *kw)
 {
-	if (st->seen_sid++)
-		return sig_error(st, "sid used more than once in a rule");
-	return parse_u32_kw(st, arg, "sid", 1, &st->s->sid);
+	return parse_u32_kw(st, arg, "sid", &st->seen_sid, 1, &st->s->sid);
 }
 
 static int kw_rev(SigParseState *st, const char *arg, const Keyword *kw)
 {
-	if (st->seen_rev++)
-		return sig_error(st, "rev used more than once in a rule");
-	return parse_u32_kw(st, arg, "rev", 0, &st->s->rev);
+	return parse_u32_kw(st, arg, "rev", &st->seen_rev, 0, &st->s->rev);
 }
 
 static int kw_gid(SigParseState *st, const char *arg, const Keyword *kw)
 {
-	if (st->seen_gid++)
-		return sig_error(st, "gid used more than once in a rule");
-	return parse_u32_kw(st, arg, "gid", 0, &st->s->gid);
+	return parse_u32_kw(st, arg, "gid", &st->seen_gid, 0, &st->s->gid);
 }
 
 static int kw_classtype(SigParseState *st, const char *arg, const Keyword *kw)

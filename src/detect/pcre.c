@@ -33,26 +33,18 @@ static int pcre_flag_buffer(int c)
 
 static int kw_pcre(SigParseState *st, const char *arg, const Keyword *kw)
 {
-	const char *p = arg, *end, *re_start, *re_end;
+	const char *p, *end, *re_start, *re_end;
 	DetectPcre *pd;
-	int buf = -1, list, errcode;
+	int buf = -1, list, errcode, neg;
 	PCRE2_SIZE erroff;
 	uint32_t opts = 0;
 
 	pd = calloc(1, sizeof(*pd));
 	if (!pd)
 		return sig_error(st, "out of memory");
-	while (isspace((unsigned char)*p))
-		p++;
-	if (*p == '!') {
+	p = sig_arg_negation(arg, &neg, &end);
+	if (neg)
 		pd->flags |= PCRE_NEGATED;
-		p++;
-		while (isspace((unsigned char)*p))
-			p++;
-	}
-	end = p + strlen(p);
-	while (end > p && isspace((unsigned char)end[-1]))
-		end--;
 	/* Quotes are expected; like Suricata, a missing one is tolerated. */
 	if (*p == '"')
 		p++;

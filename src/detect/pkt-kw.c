@@ -9,20 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int append_uint(SigParseState *st, int kwid, const char *name, const char *arg,
-		       uint64_t max)
-{
-	DetectUint *u = calloc(1, sizeof(*u));
-
-	if (!u)
-		return sig_error(st, "out of memory");
-	if (parse_uint_cmp(arg, max, u)) {
-		free(u);
-		return sig_error(st, "invalid %s \"%s\"", name, arg);
-	}
-	return sm_append(st, SM_LIST_MATCH, kwid, u) < 0 ? -1 : 0;
-}
-
 /* vlan.id:<uint>[,layer] -- layer: N (0 outermost), -N from the innermost,
  * "all"; no layer: any layer. */
 static int kw_vlan_id(SigParseState *st, const char *arg, const Keyword *kw)
@@ -32,10 +18,9 @@ static int kw_vlan_id(SigParseState *st, const char *arg, const Keyword *kw)
 	int64_t layer;
 	int n;
 
-	if (strlen(arg) >= sizeof(buf))
-		return sig_error(st, "invalid vlan.id \"%s\"", arg);
-	strcpy(buf, arg);
-	n = split_commas(buf, parts, 3);
+	n = sig_split_arg(st, "vlan.id", arg, buf, sizeof(buf), parts, 3);
+	if (n < 0)
+		return -1;
 	if (n < 1 || n > 2)
 		return sig_error(st, "invalid vlan.id \"%s\"", arg);
 	v = calloc(1, sizeof(*v));
@@ -62,12 +47,12 @@ bad:
 
 static int kw_vlan_layers(SigParseState *st, const char *arg, const Keyword *kw)
 {
-	return append_uint(st, KW_VLAN_LAYERS, "vlan.layers", arg, 3);
+	return sm_append_uint(st, SM_LIST_MATCH, KW_VLAN_LAYERS, "vlan.layers", arg, 3);
 }
 
 static int kw_tcp_mss(SigParseState *st, const char *arg, const Keyword *kw)
 {
-	return append_uint(st, KW_TCP_MSS, "tcp.mss", arg, 65535);
+	return sm_append_uint(st, SM_LIST_MATCH, KW_TCP_MSS, "tcp.mss", arg, 65535);
 }
 
 /* flow.pkts:<toserver|toclient|either>,<uint>; flow.pkts_toserver:<uint>, ...

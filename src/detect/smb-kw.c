@@ -16,24 +16,13 @@
 
 static int sig_set_alproto_smb(SigParseState *st, const char *kwname)
 {
-	Signature *s = st->s;
-
-	if (s->alproto != ALPROTO_UNKNOWN && s->alproto != ALPROTO_SMB)
-		return sig_error(st, "%s: the rule is a %s rule already", kwname,
-				 app_proto_name(s->alproto));
-	if (s->proto != IPPROTO_TCP && s->proto != SIG_PROTO_IP)
-		return sig_error(st, "%s needs an smb, tcp or ip rule", kwname);
-	s->alproto = ALPROTO_SMB;
-	s->flags |= SIG_FLAG_APPLAYER;
-	return 0;
+	return sig_set_alproto_for(st, kwname, ALPROTO_SMB, 0, "an smb, tcp or ip");
 }
 
 static int kw_smb_sticky(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	(void)arg;
-	if (sig_set_alproto_smb(st, kw->name))
-		return -1;
-	return sig_select_buffer(st, kw->buf);
+	return sig_app_sticky(st, kw, ALPROTO_SMB, 0, "an smb, tcp or ip");
 }
 
 static int set(const SmbStr *s, const uint8_t **data, uint32_t *len)

@@ -22,17 +22,8 @@
 
 static int kw_smtp_sticky(SigParseState *st, const char *arg, const Keyword *kw)
 {
-	Signature *s = st->s;
-
 	(void)arg;
-	if (s->alproto != ALPROTO_UNKNOWN && s->alproto != ALPROTO_SMTP)
-		return sig_error(st, "%s: the rule is a %s rule already", kw->name,
-				 app_proto_name(s->alproto));
-	if (s->proto != IPPROTO_TCP && s->proto != SIG_PROTO_IP)
-		return sig_error(st, "%s needs an smtp, tcp or ip rule", kw->name);
-	s->alproto = ALPROTO_SMTP;
-	s->flags |= SIG_FLAG_APPLAYER;
-	return sig_select_buffer(st, kw->buf);
+	return sig_app_sticky(st, kw, ALPROTO_SMTP, 0, "an smtp, tcp or ip");
 }
 
 static int header_value(const void *tx, const char *name, const uint8_t **data, uint32_t *len)
@@ -65,13 +56,20 @@ static int received(const void *tx, uint32_t idx, const uint8_t **data, uint32_t
 	return -1;
 }
 
+/* The header whose value each of SMTP_KW_EMAIL_FROM .. SMTP_KW_EMAIL_X_MAILER
+ * is, in the enum's order. */
+static const char *const header_of[] = {
+	"from", "subject", "to", "cc", "date", "message-id", "x-mailer",
+};
+
 /* The SMTP entries of the buffer registry (buffers.c): pbuf is an
  * enum smtp_kw_buf. */
 int smtp_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 		    const uint8_t **data, uint32_t *len)
 {
+	enum smtp_kw_buf k = (enum smtp_kw_buf)b->pbuf[side & 1];
 
-	switch ((enum smtp_kw_buf)b->pbuf[side & 1]) {
+	switch (k) {
 	case SMTP_KW_HELO:
 		*data = smtp_tx_helo(tx, len);
 		return *data && *len ? 0 : -1;
@@ -82,19 +80,13 @@ int smtp_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 		*data = smtp_tx_rcpt(tx, idx, len);
 		return *data ? 0 : -1;
 	case SMTP_KW_EMAIL_FROM:
-		return idx ? -1 : header_value(tx, "from", data, len);
 	case SMTP_KW_EMAIL_SUBJECT:
-		return idx ? -1 : header_value(tx, "subject", data, len);
 	case SMTP_KW_EMAIL_TO:
-		return idx ? -1 : header_value(tx, "to", data, len);
 	case SMTP_KW_EMAIL_CC:
-		return idx ? -1 : header_value(tx, "cc", data, len);
 	case SMTP_KW_EMAIL_DATE:
-		return idx ? -1 : header_value(tx, "date", data, len);
 	case SMTP_KW_EMAIL_MESSAGE_ID:
-		return idx ? -1 : header_value(tx, "message-id", data, len);
 	case SMTP_KW_EMAIL_X_MAILER:
-		return idx ? -1 : header_value(tx, "x-mailer", data, len);
+		return idx ? -1 : header_value(tx, header_of[k - SMTP_KW_EMAIL_FROM], data, len);
 	case SMTP_KW_EMAIL_RECEIVED:
 		return received(tx, idx, data, len);
 	case SMTP_KW_EMAIL_URL: {

@@ -19,16 +19,7 @@
 
 static int sig_set_alproto_ssh(SigParseState *st, const char *kwname)
 {
-	Signature *s = st->s;
-
-	if (s->alproto != ALPROTO_UNKNOWN && s->alproto != ALPROTO_SSH)
-		return sig_error(st, "%s: the rule is a %s rule already", kwname,
-				 app_proto_name(s->alproto));
-	if (s->proto != IPPROTO_TCP && s->proto != SIG_PROTO_IP)
-		return sig_error(st, "%s needs an ssh, tcp or ip rule", kwname);
-	s->alproto = ALPROTO_SSH;
-	s->flags |= SIG_FLAG_APPLAYER;
-	return 0;
+	return sig_set_alproto_for(st, kwname, ALPROTO_SSH, 0, "an ssh, tcp or ip");
 }
 
 static int kw_ssh_sticky(SigParseState *st, const char *arg, const Keyword *kw)
@@ -42,6 +33,16 @@ static int kw_ssh_sticky(SigParseState *st, const char *arg, const Keyword *kw)
 	return sig_select_buffer(st, kw->buf);
 }
 
+/* Hands out p[0, n) when the side has it (present), else -1. */
+static int give(int present, const char *p, uint32_t n, const uint8_t **data, uint32_t *len)
+{
+	if (!present)
+		return -1;
+	*data = (const uint8_t *)p;
+	*len = n;
+	return 0;
+}
+
 int ssh_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 		   const uint8_t **data, uint32_t *len)
 {
@@ -53,29 +54,13 @@ int ssh_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 	sd = &s->side[side & 1];
 	switch (b->pbuf[side & 1]) {
 	case SSH_KW_BUF_PROTO:
-		if (!sd->proto_len)
-			return -1;
-		*data = (const uint8_t *)sd->proto;
-		*len = sd->proto_len;
-		return 0;
+		return give(sd->proto_len != 0, sd->proto, sd->proto_len, data, len);
 	case SSH_KW_BUF_SOFTWARE:
-		if (!sd->software_len)
-			return -1;
-		*data = (const uint8_t *)sd->software;
-		*len = sd->software_len;
-		return 0;
+		return give(sd->software_len != 0, sd->software, sd->software_len, data, len);
 	case SSH_KW_BUF_HASSH:
-		if (!sd->hassh_str)
-			return -1;
-		*data = (const uint8_t *)sd->hassh;
-		*len = 32;
-		return 0;
+		return give(sd->hassh_str != NULL, sd->hassh, 32, data, len);
 	case SSH_KW_BUF_HASSH_STRING:
-		if (!sd->hassh_str)
-			return -1;
-		*data = (const uint8_t *)sd->hassh_str;
-		*len = sd->hassh_len;
-		return 0;
+		return give(sd->hassh_str != NULL, sd->hassh_str, sd->hassh_len, data, len);
 	}
 	return -1;
 }

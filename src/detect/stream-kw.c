@@ -92,18 +92,12 @@ int stream_size_match(const DetectStreamSize *d, const Packet *p)
 /* stream-event:<name>, Suricata's stream event names ("stream." optional). */
 static int kw_stream_event(SigParseState *st, const char *arg, const Keyword *kw)
 {
-	DetectUint *u;
 	int ev = stream_event_lookup(arg);
 
 	(void)kw;
 	if (ev < 0)
 		return sig_error(st, "unknown stream-event \"%s\"", arg);
-	u = calloc(1, sizeof(*u));
-	if (!u)
-		return sig_error(st, "out of memory");
-	u->mode = UM_EQ;
-	u->a = (uint64_t)ev;
-	return sm_append(st, SM_LIST_MATCH, KW_STREAM_EVENT, u) < 0 ? -1 : 0;
+	return sm_append_uint_eq(st, KW_STREAM_EVENT, (uint64_t)ev, 0);
 }
 
 int stream_event_match(const DetectUint *u, const Packet *p)

@@ -70,10 +70,9 @@ static int kw_tag(SigParseState *st, const char *arg, const Keyword *kw)
 	int n;
 
 	(void)kw;
-	if (strlen(arg) >= sizeof(buf))
-		return sig_error(st, "invalid tag \"%s\"", arg);
-	strcpy(buf, arg);
-	n = split_commas(buf, parts, 5);
+	n = sig_split_arg(st, "tag", arg, buf, sizeof(buf), parts, 5);
+	if (n < 0)
+		return -1;
 	if (n < 1 || n > 4 || n == 2)
 		return sig_error(st, "invalid tag \"%s\": want session|host[,count,metric[,src|dst]]",
 				 arg);

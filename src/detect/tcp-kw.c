@@ -77,7 +77,6 @@ static int kw_flags(SigParseState *st, const char *arg, const Keyword *kw)
 static int exact_kw(SigParseState *st, const char *arg, const char *name, uint64_t max,
 		    int allow_not, int kwid)
 {
-	DetectUint *u;
 	uint64_t v;
 	int neg = 0;
 
@@ -87,12 +86,7 @@ static int exact_kw(SigParseState *st, const char *arg, const char *name, uint64
 	}
 	if (parse_u64(arg, &v) || v > max)
 		return sig_error(st, "invalid %s \"%s\"", name, arg);
-	u = calloc(1, sizeof(*u));
-	if (!u)
-		return sig_error(st, "out of memory");
-	u->mode = neg ? UM_NE : UM_EQ;
-	u->a = v;
-	return sm_append(st, SM_LIST_MATCH, kwid, u) < 0 ? -1 : 0;
+	return sm_append_uint_eq(st, kwid, v, neg);
 }
 
 static int kw_seq(SigParseState *st, const char *arg, const Keyword *kw)

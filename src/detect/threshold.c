@@ -7,6 +7,52 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+typedef struct OptWord {
+	const char *word;
+	int value;
+} OptWord;
+
+static const OptWord thr_types[] = {
+	{ "limit", THR_LIMIT }, { "threshold", THR_THRESHOLD }, { "both", THR_BOTH },
+	{ "backoff", THR_BACKOFF },
+};
+
+static const OptWord thr_tracks[] = {
+	{ "by_src", TRACK_SRC }, { "by_dst", TRACK_DST }, { "by_rule", TRACK_RULE },
+	{ "by_both", TRACK_BOTH }, { "by_flow", TRACK_FLOW },
+};
+
+/* Option k (given once, *seen counts) is one of words[0, n): its value. */
+static int opt_word(SigParseState *st, const char *kwn, const char *k, const char *v, int *seen,
+		    const OptWord *words, size_t n, int *out)
+{
+	if ((*seen)++)
+		return sig_error(st, "%s: %s given twice", kwn, k);
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(v, words[i].word) == 0) {
+			*out = words[i].value;
+			return 0;
+		}
+	}
+	return sig_error(st, "%s: invalid %s \"%s\"", kwn, k, v);
+}
+
+/* Option k (given once, *seen counts) is a number in [min, UINT32_MAX]. */
+static int opt_u32(SigParseState *st, const char *kwn, const char *k, const char *v, int *seen,
+		   uint64_t min, uint32_t *out)
+{
+	uint64_t u;
+
+	if ((*seen)++)
+		return sig_error(st, "%s: %s given twice", kwn, k);
+	if (parse_u64(v, &u) || u < min || u > UINT32_MAX)
+		return sig_error(st, "%s: invalid %s \"%s\"", kwn, k, v);
+	*out = (uint32_t)u;
+	return 0;
+}
+
 static int parse_thr(SigParseState *st, const char *arg, int is_df)
 {
 	const char *kwn = is_df ? "detection_filter" : "threshold";
@@ -15,65 +61,40 @@ static int parse_thr(SigParseState *st, const char *arg, int is_df)
 	DetectThreshold t = { 0 };
 	DetectThreshold *td;
 
-	if (strlen(arg) >= sizeof(buf))
-		return sig_error(st, "invalid %s \"%s\"", kwn, arg);
-	strcpy(buf, arg);
-	n = split_commas(buf, parts, 6);
+	/* one of the two per rule, at most once */
+	if ((is_df ? st->seen_df++ : st->seen_threshold++) != 0)
+		return sig_error(st, "%s used more than once in a rule", kwn);
+	if (is_df ? st->seen_threshold : st->seen_df)
+		return sig_error(st, "threshold and detection_filter cannot be used in the same rule");
+	n = sig_split_arg(st, kwn, arg, buf, sizeof(buf), parts, 6);
+	if (n < 0)
+		return -1;
 	if (n > 6)
 		return sig_error(st, "invalid %s \"%s\"", kwn, arg);
 	for (int i = 0; i < n; i++) {
 		char *k = parts[i], *v = k + strcspn(k, " \t");
-		uint64_t u;
+		int w;
 
 		if (*v)
 			*v++ = '\0';
 		v = str_trim(v);
 		if (strcmp(k, "type") == 0 && !is_df) {
-			if (have_type++)
-				return sig_error(st, "%s: type given twice", kwn);
-			if (!strcmp(v, "limit"))
-				t.type = THR_LIMIT;
-			else if (!strcmp(v, "threshold"))
-				t.type = THR_THRESHOLD;
-			else if (!strcmp(v, "both"))
-				t.type = THR_BOTH;
-			else if (!strcmp(v, "backoff"))
-				t.type = THR_BACKOFF;
-			else
-				return sig_error(st, "%s: invalid type \"%s\"", kwn, v);
+			if (opt_word(st, kwn, k, v, &have_type, thr_types, N_OF(thr_types), &w))
+				return -1;
+			t.type = (enum thr_type)w;
 		} else if (strcmp(k, "track") == 0) {
-			if (have_track++)
-				return sig_error(st, "%s: track given twice", kwn);
-			if (!strcmp(v, "by_src"))
-				t.track = TRACK_SRC;
-			else if (!strcmp(v, "by_dst"))
-				t.track = TRACK_DST;
-			else if (!strcmp(v, "by_rule"))
-				t.track = TRACK_RULE;
-			else if (!strcmp(v, "by_both"))
-				t.track = TRACK_BOTH;
-			else if (!strcmp(v, "by_flow"))
-				t.track = TRACK_FLOW;
-			else
-				return sig_error(st, "%s: invalid track \"%s\"", kwn, v);
+			if (opt_word(st, kwn, k, v, &have_track, thr_tracks, N_OF(thr_tracks), &w))
+				return -1;
+			t.track = (enum thr_track)w;
 		} else if (strcmp(k, "count") == 0) {
-			if (have_count++)
-				return sig_error(st, "%s: count given twice", kwn);
-			if (parse_u64(v, &u) || u == 0 || u > UINT32_MAX)
-				return sig_error(st, "%s: invalid count \"%s\"", kwn, v);
-			t.count = (uint32_t)u;
+			if (opt_u32(st, kwn, k, v, &have_count, 1, &t.count))
+				return -1;
 		} else if (strcmp(k, "seconds") == 0) {
-			if (have_secs++)
-				return sig_error(st, "%s: seconds given twice", kwn);
-			if (parse_u64(v, &u) || u == 0 || u > UINT32_MAX)
-				return sig_error(st, "%s: invalid seconds \"%s\"", kwn, v);
-			t.seconds = (uint32_t)u;
+			if (opt_u32(st, kwn, k, v, &have_secs, 1, &t.seconds))
+				return -1;
 		} else if (strcmp(k, "multiplier") == 0 && !is_df) {
-			if (have_mult++)
-				return sig_error(st, "%s: multiplier given twice", kwn);
-			if (parse_u64(v, &u) || u < 2 || u > UINT32_MAX)
-				return sig_error(st, "%s: invalid multiplier \"%s\"", kwn, v);
-			t.multiplier = (uint32_t)u;
+			if (opt_u32(st, kwn, k, v, &have_mult, 2, &t.multiplier))
+				return -1;
 		} else {
 			return sig_error(st, "%s: unknown option \"%s\"", kwn, k);
 		}
@@ -101,19 +122,11 @@ static int parse_thr(SigParseState *st, const char *arg, int is_df)
 
 static int kw_threshold(SigParseState *st, const char *arg, const Keyword *kw)
 {
-	if (st->seen_threshold++)
-		return sig_error(st, "threshold used more than once in a rule");
-	if (st->seen_df)
-		return sig_error(st, "threshold and detection_filter cannot be used in the same rule");
 	return parse_thr(st, arg, 0);
 }
 
 static int kw_detection_filter(SigParseState *st, const char *arg, const Keyword *kw)
 {
-	if (st->seen_df++)
-		return sig_error(st, "detection_filter used more than once in a rule");
-	if (st->seen_threshold)
-		return sig_error(st, "threshold and detection_filter cannot be used in the same rule");
 	return parse_thr(st, arg, 1);
 }
 

@@ -185,10 +185,9 @@ static int parse_from_base64(SigParseState *st, const char *arg, Transform *t)
 	t->mode = B64_RFC4648;
 	if (!arg)
 		return 0;
-	if (strlen(arg) >= sizeof(buf))
-		return sig_error(st, "invalid from_base64 \"%s\"", arg);
-	strcpy(buf, arg);
-	n = split_commas(buf, parts, 4);
+	n = sig_split_arg(st, "from_base64", arg, buf, sizeof(buf), parts, 4);
+	if (n < 0)
+		return -1;
 	if (n > 3)
 		return sig_error(st, "invalid from_base64 \"%s\"", arg);
 	for (int i = 0; i < n; i++) {

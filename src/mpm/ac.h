@@ -319,20 +319,27 @@ static inline AC_HD uint32_t ac_next(const struct ac_view *v, uint32_t st,
 	return s | (ac_first_onode(v, s) != AC_NONE ? AC_MATCH_FLAG : 0);
 }
 
-/* Does literal `li`, whose folded form ends at `end`, really match? Only
- * exact-case literals need the byte compare. */
+/* Do the len bytes of buf that end at `end` equal bytes[off, off + len)?
+ * Only exact-case patterns need the byte compare (the folded form matched). */
+static inline AC_HD int ac_verify_bytes(const struct ac_view *v, uint32_t off, uint32_t len,
+					int nocase, const uint8_t *buf, uint32_t end)
+{
+	if (nocase)
+		return 1;
+	const uint8_t *a = buf + end - len, *b = v->bytes + off;
+	for (uint32_t i = 0; i < len; i++)
+		if (a[i] != b[i])
+			return 0;
+	return 1;
+}
+
+/* Does literal `li`, whose folded form ends at `end`, really match? */
 static inline AC_HD int ac_verify_lit(const struct ac_view *v, uint32_t li,
 				      const uint8_t *buf, uint32_t end)
 {
 	const struct ac_lit *l = &v->lit[li];
 
-	if (l->nocase)
-		return 1;
-	const uint8_t *a = buf + end - l->len, *b = v->bytes + l->off;
-	for (uint32_t i = 0; i < l->len; i++)
-		if (a[i] != b[i])
-			return 0;
-	return 1;
+	return ac_verify_bytes(v, l->off, l->len, l->nocase, buf, end);
 }
 
 /* GPU lists: does pat[pi], whose folded form ends at `end`, really match? */
@@ -341,13 +348,7 @@ static inline AC_HD int ac_verify(const struct ac_view *v, uint32_t pi,
 {
 	const struct ac_pattern *p = &v->pat[pi];
 
-	if (p->nocase)
-		return 1;
-	const uint8_t *a = buf + end - p->len, *b = v->bytes + p->off;
-	for (uint32_t i = 0; i < p->len; i++)
-		if (a[i] != b[i])
-			return 0;
-	return 1;
+	return ac_verify_bytes(v, p->off, p->len, p->nocase, buf, end);
 }
 
 /* The walk of all matches ending at `end` in state s:

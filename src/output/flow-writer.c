@@ -1,6 +1,7 @@
 /* Eve flow records on a thread of their own (flow-writer.h). */
 #include "output/flow-writer.h"
 #include "output/output-private.h"
+#include "util/deadline.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -20,17 +21,6 @@ struct FlowWriter {
 	pthread_cond_t room;        /* a slot came free */
 	pthread_t thread;
 };
-
-static void deadline_in(struct timespec *ts, long ms)
-{
-	clock_gettime(CLOCK_MONOTONIC, ts);
-	ts->tv_sec += ms / 1000;
-	ts->tv_nsec += (ms % 1000) * 1000000L;
-	if (ts->tv_nsec >= 1000000000L) {
-		ts->tv_sec++;
-		ts->tv_nsec -= 1000000000L;
-	}
-}
 
 /* Writes the views queued when it looks, outside the lock: a worker only
  * fills slots past them, and frees none the writer has not passed. */

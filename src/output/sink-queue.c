@@ -1,5 +1,6 @@
 /* The bounded record queue of a network sink: see sink-queue.h. */
 #include "output/sink-queue.h"
+#include "util/deadline.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -94,17 +95,6 @@ int sink_queue_push(SinkQueue *q, const void *a, size_t alen, const void *b, siz
 		pthread_cond_signal(&q->cond);
 	pthread_mutex_unlock(&q->lock);
 	return 0;
-}
-
-static void deadline_in(struct timespec *ts, int ms)
-{
-	clock_gettime(CLOCK_MONOTONIC, ts);
-	ts->tv_sec += ms / 1000;
-	ts->tv_nsec += (long)(ms % 1000) * 1000000L;
-	if (ts->tv_nsec >= 1000000000L) {
-		ts->tv_sec++;
-		ts->tv_nsec -= 1000000000L;
-	}
 }
 
 size_t sink_queue_pop(SinkQueue *q, uint8_t *out, size_t outcap, size_t max, int timeout_ms)

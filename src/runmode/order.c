@@ -1,5 +1,6 @@
 /* Capture order for thresholds in autofp (order.h). */
 #include "runmode/order.h"
+#include "util/deadline.h"
 #include "util/log.h"
 
 #include <errno.h>
@@ -58,17 +59,6 @@ void order_done(OrderTrack *o, uint64_t seq)
 		pthread_mutex_lock(&o->lock);
 		pthread_cond_broadcast(&o->moved);
 		pthread_mutex_unlock(&o->lock);
-	}
-}
-
-static void deadline_in(struct timespec *ts, uint32_t ms)
-{
-	clock_gettime(CLOCK_MONOTONIC, ts);
-	ts->tv_sec += ms / 1000;
-	ts->tv_nsec += (long)(ms % 1000) * 1000000L;
-	if (ts->tv_nsec >= 1000000000L) {
-		ts->tv_sec++;
-		ts->tv_nsec -= 1000000000L;
 	}
 }
 

@@ -226,15 +226,15 @@ static int need_detect(UnixSocket *u, json_t *answer)
 	return -1;
 }
 
-static int cmd_reload_rules(UnixSocket *u, json_t *args, json_t *answer)
+/* A rule reload; wait: until it is done (blocking this thread only: the
+ * packets flow meanwhile). */
+static int reload(UnixSocket *u, json_t *answer, int wait)
 {
 	char msg[256];
 
-	(void)args;
 	if (need_detect(u, answer) != 0)
 		return -1;
-	/* blocks this thread only: the packets flow meanwhile */
-	if (reloader_request(u->cfg.reload, 1, msg, sizeof(msg)) <= 0) {
+	if (reloader_request(u->cfg.reload, wait, msg, sizeof(msg)) <= 0) {
 		set_msg(answer, msg);
 		return -1;
 	}
@@ -242,19 +242,16 @@ static int cmd_reload_rules(UnixSocket *u, json_t *args, json_t *answer)
 	return 0;
 }
 
+static int cmd_reload_rules(UnixSocket *u, json_t *args, json_t *answer)
+{
+	(void)args;
+	return reload(u, answer, 1);
+}
+
 static int cmd_reload_nonblocking(UnixSocket *u, json_t *args, json_t *answer)
 {
-	char msg[256];
-
 	(void)args;
-	if (need_detect(u, answer) != 0)
-		return -1;
-	if (reloader_request(u->cfg.reload, 0, msg, sizeof(msg)) <= 0) {
-		set_msg(answer, msg);
-		return -1;
-	}
-	set_msg(answer, "done");
-	return 0;
+	return reload(u, answer, 0);
 }
 
 /* Suricata's time strings: local time with microseconds and offset */

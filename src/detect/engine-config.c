@@ -71,7 +71,7 @@ int detect_config_load(DetectConfig *cfg, char *err, size_t errlen)
 	cfg->alert_max = DETECT_ALERT_MAX_DEFAULT;
 	if (!algo)
 		algo = "auto";
-	/* ac-cuda: the groups are ac automata (the CPU fallback); main.c
+	/* ac-cuda: the groups are ac automata (the CPU fallback); main/setup-detect.c
 	 * checks the runmode and the device and starts prefilter-gpu.c */
 	/* Suricata spells its own ac variants ac-bs / ac-ks: all map to ours */
 	if (!strcmp(algo, "ac-bs") || !strcmp(algo, "ac-ks"))

@@ -54,7 +54,7 @@ struct DetectGpu {
 	_Atomic uint64_t drained;
 };
 
-/* Same classes as the engine's groups (engine.c proto_class). */
+/* Same classes as the engine's groups (packet.c proto_class). */
 static int pkt_class(const Packet *p)
 {
 	switch (p->proto) {
@@ -186,7 +186,7 @@ static int build_union(DetectGpu *g, int pc, char *err, size_t errlen)
 }
 
 /* The group a TCP stream window of direction d is scanned with (as
- * engine.c's stream_window: ac-cuda has no port split). */
+ * stream-inspect.c's stream_window: ac-cuda has no port split). */
 static const SigGroup *stream_group(const DetectEngine *de, int d)
 {
 	const SigGroup *g = &de->groups[PC_TCP][d];

@@ -146,7 +146,7 @@ void detect_gpu_update_counters(DetectGpu *g);
 void detect_gpu_retire_counters(DetectGpu *g);
 void detect_gpu_stats(const DetectGpu *g, AcCudaStats *st);
 
-/* engine.c: adds p's matches of group (pc, dir) to ms from the ticket. */
+/* prefilter.c (the gpu source): adds p's matches of group (pc, dir) to ms from the ticket. */
 struct MpmMatchSet;
 void detect_gpu_prefilter(const DetectGpuTicket *gt, int pc, int dir, MpmMatchSet *ms);
 

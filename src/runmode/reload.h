@@ -33,7 +33,7 @@
 struct Outputs;
 struct DetectGpu;
 
-/* What a reload needs to build an engine as start-up did (main.c). */
+/* What a reload needs to build an engine as start-up did (main/setup-detect.c). */
 typedef struct ReloadSetup {
 	int enabled;                   /* detect-engine.rule-reload (default true) */
 	const char *rules_exclusive;   /* -S */
@@ -47,7 +47,7 @@ typedef struct ReloadSetup {
 	int gpu_opts_set;
 	int raw_kept;                  /* the stream engine keeps raw data for stream rules */
 	/* Before each reload's load, under conf_lock(): re-reads the yaml's
-	 * detection keys (main.c: conf_reload_keys, then the command line's
+	 * detection keys (main/setup-detect.c: conf_reload_keys, then the command line's
 	 * --set over them), as Suricata 8 re-reads its yaml on a reload; the
 	 * new engine takes threshold-file from there too. NULL: the tree as
 	 * it is. 0, or -1 with one line in err (the reload fails). */

@@ -222,7 +222,12 @@ static int syslog_send(void *conn, const EveSinkConfig *cfg, const uint8_t *batc
 	return 0;
 }
 
-static const struct { const char *name; int value; } facilities[] = {
+typedef struct NamedValue {
+	const char *name;
+	int value;
+} NamedValue;
+
+static const NamedValue facilities[] = {
 	{ "kern", LOG_KERN }, { "user", LOG_USER }, { "mail", LOG_MAIL },
 	{ "daemon", LOG_DAEMON }, { "auth", LOG_AUTH }, { "syslog", LOG_SYSLOG },
 	{ "lpr", LOG_LPR }, { "news", LOG_NEWS }, { "uucp", LOG_UUCP },
@@ -234,18 +239,32 @@ static const struct { const char *name; int value; } facilities[] = {
 
 /* Suricata documents Emergency, Alert, Critical, Error, Warning, Notice,
  * Info, Debug; syslog's short names are taken too. Any case. */
-static const struct { const char *name; int value; } levels[] = {
+static const NamedValue levels[] = {
 	{ "emergency", LOG_EMERG }, { "emerg", LOG_EMERG }, { "alert", LOG_ALERT },
 	{ "critical", LOG_CRIT }, { "crit", LOG_CRIT }, { "error", LOG_ERR },
 	{ "err", LOG_ERR }, { "warning", LOG_WARNING }, { "warn", LOG_WARNING },
 	{ "notice", LOG_NOTICE }, { "info", LOG_INFO }, { "debug", LOG_DEBUG },
 };
 
+/* The value named name (any case) in t, or -1 with "prefix.key: unknown
+ * syslog <key> 'name' (hint)" in err. */
+static int named_value(const NamedValue *t, size_t n, const char *name, const char *prefix,
+		       const char *key, const char *hint, int *out, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcasecmp(t[i].name, name) == 0) {
+			*out = t[i].value;
+			return 0;
+		}
+	sink_conf_err(err, errlen, "%s.%s: unknown syslog %s '%s' (%s)", prefix, key, key, name,
+		      hint);
+	return -1;
+}
+
 static int syslog_load(EveSinkConfig *sc, const char *prefix, const char *path_unused,
 		       char *err, size_t errlen)
 {
-	char path[400], fac[32], lvl[32];
-	size_t i;
+	char fac[32], lvl[32];
 
 	(void)path_unused;
 
@@ -254,31 +273,17 @@ static int syslog_load(EveSinkConfig *sc, const char *prefix, const char *path_u
 	    sink_conf_str(prefix, "facility", fac, sizeof(fac), "local5", err, errlen) < 0 ||
 	    sink_conf_str(prefix, "level", lvl, sizeof(lvl), "Info", err, errlen) < 0)
 		return -1;
-	for (i = 0; i < sizeof(facilities) / sizeof(facilities[0]); i++)
-		if (strcasecmp(facilities[i].name, fac) == 0)
-			break;
-	if (i == sizeof(facilities) / sizeof(facilities[0])) {
-		snprintf(path, sizeof(path), "%s.facility", prefix);
-		sink_conf_err(err, errlen, "%s: unknown syslog facility '%s' (local0..local7, daemon, "
-		     "user, ...)", path, fac);
+	if (named_value(facilities, sizeof(facilities) / sizeof(facilities[0]), fac, prefix,
+			"facility", "local0..local7, daemon, user, ...", &sc->facility, err,
+			errlen) < 0 ||
+	    named_value(levels, sizeof(levels) / sizeof(levels[0]), lvl, prefix, "level",
+			"Emergency, Alert, Critical, Error, Warning, Notice, Info, Debug",
+			&sc->level, err, errlen) < 0)
 		return -1;
-	}
-	sc->facility = facilities[i].value;
-	for (i = 0; i < sizeof(levels) / sizeof(levels[0]); i++)
-		if (strcasecmp(levels[i].name, lvl) == 0)
-			break;
-	if (i == sizeof(levels) / sizeof(levels[0])) {
-		snprintf(path, sizeof(path), "%s.level", prefix);
-		sink_conf_err(err, errlen, "%s: unknown syslog level '%s' (Emergency, Alert, Critical, "
-		     "Error, Warning, Notice, Info, Debug)", path, lvl);
-		return -1;
-	}
-	sc->level = levels[i].value;
 	/* glibc's syslog(3) socket */
 	snprintf(sc->path, sizeof(sc->path), "/dev/log");
 	return 0;
 }
-
 
 /* unix_dgram, unix_stream: the eve-log filename is the socket to send to */
 static int sock_load(EveSinkConfig *sc, const char *prefix, const char *path, char *err,

@@ -9,6 +9,7 @@
 #include "flow/flow.h"
 #include "output/alert.h"
 #include "output/output.h"
+#include "runmode/captures.h"
 #include "stats/counters.h"
 #include "stream/stream.h"
 #include "util/exception-policy.h"
@@ -69,19 +70,6 @@ void fuzz_engine_config(EngineConfig *cfg, const char *out_dir)
 	cfg->stats_interval_s = 0;
 }
 
-/* main()'s register_counters() */
-static void register_counters(const CaptureOps *ops)
-{
-	capture_register_counters(ops);
-	decode_register_counters();
-	flow_register_counters();
-	stream_register_counters();
-	app_layer_register_counters();
-	detect_register_counters();
-	ep_register_counters();
-	counters_freeze();
-}
-
 int fuzz_engine_run(const EngineConfig *cfg, struct DetectEngine *de, const char *capture,
 		    const char *out_dir)
 {
@@ -109,7 +97,7 @@ int fuzz_engine_run(const EngineConfig *cfg, struct DetectEngine *de, const char
 	/* Counters before the capture opens (main opens a file source first):
 	 * the pcap source sizes its counter block when it opens, so on a
 	 * second run it must see this run's registry, not the last one's. */
-	register_counters(ops);
+	engine_register_counters(ops, engine.cfg.policy.ips);
 	cap = capture_open(ops, &cc, 0, err, sizeof(err));
 	if (cap) {
 		engine.caps = &cap;

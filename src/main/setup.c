@@ -205,19 +205,6 @@ int setup_engine_config(Session *s)
 	return cuda_config_load(&s->cuda);
 }
 
-static void register_counters(const CaptureOps *ops, const RunPolicy *rp)
-{
-	capture_register_counters(ops);
-	decode_register_counters();
-	flow_register_counters();
-	stream_register_counters();
-	app_layer_register_counters();
-	detect_register_counters();
-	ep_register_counters();
-	verdict_register_counters(rp->ips);
-	counters_freeze();
-}
-
 /* --engine-analysis: loads the rules as a run would, writes what the
  * engine made of each (rules.json in the log folder) and exits. */
 int setup_engine_analysis(Session *s)
@@ -414,7 +401,7 @@ int setup_engine(Session *s)
 		return -1;
 	if (s->gpu)
 		detect_gpu_register_counters();
-	register_counters(ops, &e->cfg.policy);
+	engine_register_counters(ops, e->cfg.policy.ips);
 	if (outputs_setup(s) != 0)
 		return -1;
 	/* parsers mark frames only for a frame rule or the eve frame logger

@@ -2,6 +2,14 @@
 #include "runmode/captures.h"
 #include "capture/pcap-file.h"
 #include "util/log.h"
+#include "app-layer/app-layer.h"
+#include "decode/decode.h"
+#include "detect/engine.h"
+#include "flow/flow.h"
+#include "runmode/verdict.h"
+#include "stats/counters.h"
+#include "stream/stream.h"
+#include "util/exception-policy.h"
 
 #include <stdlib.h>
 
@@ -45,4 +53,17 @@ const char *captures_pcap_filename(void *arg)
 	struct PcapSource *ps = capture_pcap_source((const Capture *)arg);
 
 	return ps ? pcap_source_current(ps) : NULL;
+}
+
+void engine_register_counters(const CaptureOps *ops, int ips)
+{
+	capture_register_counters(ops);
+	decode_register_counters();
+	flow_register_counters();
+	stream_register_counters();
+	app_layer_register_counters();
+	detect_register_counters();
+	ep_register_counters();
+	verdict_register_counters(ips);
+	counters_freeze();
 }

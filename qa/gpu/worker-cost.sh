@@ -1,17 +1,19 @@
 #!/bin/bash
-# Worker-thread CPU cost per packet, ac vs ac-cuda (host emulation), from
-# callgrind instruction counts: stable on a noisy machine, and per thread
-# (--separate-threads=yes), so the emulated device's kernel threads, the
-# dispatcher and the completer are left out, and so is the capture (RX)
-# thread, whose copy into the ring is reported on its own line.
+# Host CPU cost per packet by thread role, hs vs ac-cuda (host emulation) by
+# default, from callgrind instruction counts: stable on a noisy machine, and
+# per thread (--separate-threads=yes), so each role (RX, W, ACC-DISP,
+# ACC-DONE, ACC-EMU) is apart, and the "host" sum leaves out only the
+# emulated device's kernel threads and the start-up (main thread).
 #
 #   qa/gpu/worker-cost.sh [SURICATA [PCAP [RULES]]]
 #     defaults: ./src/suricata, /tmp/bench/bench-1x.pcap (made with
 #     ../shared/tools/make-bench-pcap.sh when missing), all ET Open
 #     emerging-*.rules under ../shared.
 #   env: WORKERS=N (default 1): autofp workers in both runs.
+#   env: ALGOS="hs ac-cuda" (default; any of ac, hs, ac-cuda, the baseline
+#        first).
 # Prints a markdown table: instructions per packet by thread role, and the
-# ratio ac-cuda / ac of the workers' (the target is <= 0.70).
+# ratio of the host sums (issue 34's target: ac-cuda / hs <= 0.85).
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 shared=${SURICATA_SHARED:-$root/../shared}
@@ -44,16 +46,26 @@ run() {  # name, extra args
 		"$bin" "${common[@]}" -l "$tmp/$name/log" "$@" > "$tmp/$name/out" 2>&1 ||
 		{ echo "FAIL: worker-cost: $name run failed"; tail -5 "$tmp/$name/out"; exit 1; }
 }
-run ac --set mpm-algo=ac
-run accuda --set mpm-algo=ac-cuda --set cuda.mpm.emulation=yes
+algos=${ALGOS:-hs ac-cuda}
+for a in $algos; do
+	if [ "$a" = ac-cuda ]; then
+		run "$a" --set mpm-algo=ac-cuda --set cuda.mpm.emulation=yes
+	else
+		run "$a" --set mpm-algo="$a"
+	fi
+done
 
-python3 - "$tmp" <<'PY'
+python3 - "$tmp" $algos <<'PY'
 import glob, json, os, re, sys
-tmp = sys.argv[1]
+tmp, algos = sys.argv[1], sys.argv[2:]
+# A thread's role, by the function its thread starts in (callgrind's
+# per-thread profiles carry no thread names).
+ROLES = [("W", r"worker_main|capture_thread_main"), ("RX", r"rx_main"),
+         ("ACC-DISP", r"dispatcher"), ("ACC-DONE", r"completer"),
+         ("ACC-EMU", r"emu_kernel_thread"), ("CS", r"stats_thread_main")]
+HOST = ("W", "RX", "ACC-DISP", "ACC-DONE", "CS", "other")
 
 def roles(name):
-    """Instructions by thread role: a thread is a worker if its profile
-    holds worker_main, the emulated device if emu_kernel_thread, etc."""
     out = {}
     for f in glob.glob(os.path.join(tmp, name, "cg.*")):
         text = open(f, errors="replace").read()
@@ -61,16 +73,14 @@ def roles(name):
         ir = int(m.group(1)) if m else 0
         if "fn=" not in text:
             continue
-        if re.search(r"fn=\(\d+\) worker_main|fn=worker_main", text):
-            role = "workers"
-        elif "emu_kernel_thread" in text:
-            role = "emulated device (left out)"
-        elif re.search(r"fn=\(\d+\) (dispatcher|completer)\b", text):
-            role = "dispatcher + completer"
-        elif "run_autofp" in text:
-            role = "capture (RX) + main"
+        role = "other"
+        for r, fn in ROLES:
+            if re.search(r"fn=(\(\d+\) )?(%s)\b" % fn, text):
+                role = r
+                break
         else:
-            role = "other (stats, flow manager)"
+            if re.search(r"fn=(\(\d+\) )?main\b", text):
+                role = "main (start-up, left out)"
         out[role] = out.get(role, 0) + ir
     return out
 
@@ -82,16 +92,19 @@ def packets(name):
             last = r
     return last["stats"]["decoder"]["pkts"] if last else 0
 
-ac, cu = roles("ac"), roles("accuda")
-pk = packets("ac") or 1
-order = ["workers", "capture (RX) + main", "dispatcher + completer",
-         "other (stats, flow manager)", "emulated device (left out)"]
-print("| thread role | ac: instr/packet | ac-cuda: instr/packet |")
-print("| --- | --- | --- |")
-for r in order:
-    a, c = ac.get(r, 0), cu.get(r, 0)
-    if a or c:
-        print("| %s | %.0f | %.0f |" % (r, a / pk, c / pk))
-ratio = cu.get("workers", 0) / max(ac.get("workers", 1), 1)
-print("\nworkers: ac-cuda / ac = %.3f (%d packets; target <= 0.70)" % (ratio, pk))
+res = {a: roles(a) for a in algos}
+pk = packets(algos[0]) or 1
+names = ["W", "RX", "ACC-DISP", "ACC-DONE", "CS", "other", "ACC-EMU", "main (start-up, left out)"]
+print("| thread role | " + " | ".join("%s: instr/packet" % a for a in algos) + " |")
+print("| --- |" + " --- |" * len(algos))
+for r in names:
+    if any(res[a].get(r) for a in algos):
+        label = r + (" (emulated device, left out)" if r == "ACC-EMU" else "")
+        print("| %s | %s |" % (label, " | ".join("%.0f" % (res[a].get(r, 0) / pk) for a in algos)))
+host = {a: sum(v for k, v in res[a].items() if k in HOST) for a in algos}
+print("| host (all but start-up and the emulated device) | %s |" %
+      " | ".join("%.0f" % (host[a] / pk) for a in algos))
+if len(algos) == 2:
+    print("\nhost: %s / %s = %.3f (%d packets)" % (algos[1], algos[0],
+          host[algos[1]] / max(host[algos[0]], 1), pk))
 PY

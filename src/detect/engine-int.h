@@ -363,7 +363,6 @@ struct DetectThread {
 	 * packet's prefilter source takes it (prefilter_select) */
 	const struct DetectGpuTicket *gpu_src;
 	uint32_t *scov_ids;       /* SCOV_IDS_MAX: a packet's stream ids, scratch */
-	struct AcCudaSync *gsync; /* ac-cuda: this worker's own device stream */
 	/* results of the last detect_packet(), read after it returns */
 	int pkt_tagged;           /* its packet is tagged */
 	/* IPS: the packet's drop (detect_packet_drop) */

@@ -1,5 +1,5 @@
 /* The payload prefilter on the GPU: union automata per protocol class,
- * RX-side submit, worker-side match mapping, mpm.cuda.* counters.
+ * the packet threads' feeds (submit), match mapping, mpm.cuda.* counters.
  * See prefilter-gpu.h for the design. */
 #include "detect/prefilter-gpu.h"
 
@@ -10,14 +10,17 @@
 #include "util/log.h"
 
 #include <netinet/in.h>
+#include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* RX thread: the last bytes of each TCP flow direction's payloads, the
+/* A feed: the last bytes of each TCP flow direction's payloads, the
  * context of its next payload's stream scan. Direct-mapped by the directed
- * 5-tuple; a collision only costs coverage (the worker checks the bytes). */
-#define TAIL_SLOTS 16384
+ * 5-tuple; a collision only costs coverage (the worker checks the bytes).
+ * Per feed: a thread sees only the flows it owns. */
+#define TAIL_SLOTS 8192
 #define TAIL_MAX 255
 
 struct tail {
@@ -43,7 +46,7 @@ struct DetectGpu {
 	int16_t s_auto;                /* -1: nothing to scan as stream bytes */
 	uint32_t s_maxlen;             /* longest pattern of the view */
 	uint32_t tail_len;             /* context sent: min(s_maxlen - 1, TAIL_MAX) */
-	struct tail *tails;            /* RX only */
+	uint64_t cfg_ring;             /* cudabuffer-buffer-size: the feeds' rings */
 	const AcAutomaton *autos[PC_MAX + 1];
 	uint32_t nautos;
 	AcCuda *ac;
@@ -52,6 +55,8 @@ struct DetectGpu {
 	 * GPU is freed at 0), and those a new engine's worker drained */
 	_Atomic uint64_t outstanding;
 	_Atomic uint64_t drained;
+	/* the feeds' threads update the counters in turn */
+	pthread_mutex_t counters_mu;
 };
 
 /* Same classes as the engine's groups (packet.c proto_class). */
@@ -242,9 +247,6 @@ static int build_stream_union(DetectGpu *g, char *err, size_t errlen)
 	a = mpm_ac_automaton(g->suni);
 	g->s_maxlen = a->blk->maxlen;
 	g->tail_len = g->s_maxlen > TAIL_MAX ? TAIL_MAX : g->s_maxlen - 1;
-	g->tails = calloc(TAIL_SLOTS, sizeof(*g->tails));
-	if (!g->tails)
-		goto oom;
 	g->s_auto = (int16_t)g->nautos;
 	g->autos[g->nautos++] = a;
 	log_debug("ac-cuda: tcp stream view: %u union patterns, longest %u",
@@ -265,6 +267,8 @@ DetectGpu *detect_gpu_new(DetectEngine *de, const CudaMpmConfig *cfg, const AcCu
 		return NULL;
 	}
 	g->de = de;
+	g->cfg_ring = cfg->cudabuffer_buffer_size;
+	pthread_mutex_init(&g->counters_mu, NULL);
 	for (int pc = 0; pc < PC_MAX; pc++) {
 		g->auto_of_pc[pc] = -1;
 		if (build_union(g, pc, err, errlen) != 0)
@@ -306,7 +310,7 @@ void detect_gpu_free(DetectGpu *g)
 			mpm_free(g->uni[pc]);
 	if (g->suni)
 		mpm_free(g->suni);
-	free(g->tails);
+	pthread_mutex_destroy(&g->counters_mu);
 	free(g);
 }
 
@@ -315,7 +319,56 @@ DetectGpu *detect_engine_gpu(const DetectEngine *de)
 	return de ? de->gpu : NULL;
 }
 
-/* ---- RX ---- */
+/* ---- a packet thread's feed ---- */
+
+#define FEED_RING_MAX (64ull << 20)
+
+struct DetectGpuFeed {
+	DetectGpu *g;
+	AcCudaLane *lane;
+	struct tail *tails;
+};
+
+DetectGpuFeed *detect_gpu_feed_new(DetectGpu *g, unsigned share, char *err, size_t errlen)
+{
+	DetectGpuFeed *f = calloc(1, sizeof(*f));
+	/* the lanes share the configured ring, each its part: a few windows
+	 * of its thread's packets, more only pins memory */
+	uint64_t ring = g->cfg_ring / (share ? share : 1);
+
+	if (ring > FEED_RING_MAX)
+		ring = FEED_RING_MAX;
+
+	if (!f || !(f->tails = g->s_auto >= 0 ? calloc(TAIL_SLOTS, sizeof(*f->tails)) : NULL)) {
+		if (!f || g->s_auto >= 0) {
+			snprintf(err, errlen, "ac-cuda: out of memory for a feed");
+			free(f);
+			return NULL;
+		}
+	}
+	f->g = g;
+	f->lane = ac_cuda_lane_new(g->ac, ring, err, errlen);
+	if (!f->lane) {
+		free(f->tails);
+		free(f);
+		return NULL;
+	}
+	return f;
+}
+
+void detect_gpu_feed_free(DetectGpuFeed *f)
+{
+	if (!f)
+		return;
+	ac_cuda_lane_free(f->lane);
+	free(f->tails);
+	free(f);
+}
+
+DetectGpu *detect_gpu_feed_gpu(const DetectGpuFeed *f)
+{
+	return f->g;
+}
 
 static uint32_t tail_slot(const Packet *p)
 {
@@ -336,14 +389,14 @@ static int tail_same(const struct tail *t, const Packet *p)
 	       !memcmp(&t->src, &p->src, sizeof(t->src)) && !memcmp(&t->dst, &p->dst, sizeof(t->dst));
 }
 
-/* The context for p's stream scan: what RX saw last in p's direction. Then
- * p's own bytes become the context of the next one. */
-static struct tail *tail_take(DetectGpu *g, const Packet *p)
+/* The context for p's stream scan: what this feed saw last in p's
+ * direction. Then p's own bytes become the context of the next one. */
+static struct tail *tail_take(DetectGpuFeed *f, const Packet *p)
 {
-	struct tail *t = &g->tails[tail_slot(p)];
+	struct tail *t = &f->tails[tail_slot(p)];
 
 	if (!tail_same(t, p)) {
-		memset(t, 0, sizeof(*t));
+		memset(t, 0, offsetof(struct tail, b));
 		t->src = p->src;
 		t->dst = p->dst;
 		t->sp = p->sp;
@@ -372,8 +425,9 @@ static void tail_push(const DetectGpu *g, struct tail *t, const uint8_t *b, uint
 	t->len = (uint16_t)(t->len + n);
 }
 
-int detect_gpu_submit(DetectGpu *g, Packet *p, DetectGpuTicket *gt)
+int detect_gpu_submit(DetectGpuFeed *f, Packet *p, DetectGpuTicket *gt)
 {
+	DetectGpu *g = f->g;
 	int pc = pkt_class(p), a = g->auto_of_pc[pc], rc;
 
 	gt->g = NULL;
@@ -383,7 +437,7 @@ int detect_gpu_submit(DetectGpu *g, Packet *p, DetectGpuTicket *gt)
 	if (!p->payload_len || (a < 0 && (pc != PC_TCP || g->s_auto < 0)))
 		return 0;
 	if (pc == PC_TCP && g->s_auto >= 0) {
-		struct tail *t = tail_take(g, p);
+		struct tail *t = tail_take(f, p);
 		uint32_t ctxlen;
 
 		/* a SYN starts a new connection: nothing before its data */
@@ -396,14 +450,14 @@ int detect_gpu_submit(DetectGpu *g, Packet *p, DetectGpuTicket *gt)
 		 * context (its first ends are then scanned on the CPU) */
 		if (ctxlen + p->payload_len > CUDA_MPM_DATA_BUFFER_SIZE_MAX)
 			ctxlen = 0;
-		rc = ac_cuda_submit_ctx(g->ac, t->b, ctxlen, p->payload, p->payload_len,
+		rc = ac_cuda_submit_ctx(f->lane, t->b, ctxlen, p->payload, p->payload_len,
 					(uint16_t)(a >= 0 ? a : g->s_auto), (uint16_t)g->s_auto,
 					p, &gt->t);
 		gt->ctxlen = ctxlen;
 		/* the ring has its copy: p's bytes now end the tail */
 		tail_push(g, t, p->payload, p->payload_len);
 	} else {
-		rc = ac_cuda_submit(g->ac, p->payload, p->payload_len, (uint16_t)a, p, &gt->t);
+		rc = ac_cuda_submit(f->lane, p->payload, p->payload_len, (uint16_t)a, p, &gt->t);
 	}
 	if (rc != AC_CUDA_QUEUED)
 		return 0;
@@ -416,24 +470,14 @@ int detect_gpu_submit(DetectGpu *g, Packet *p, DetectGpuTicket *gt)
 	return 1;
 }
 
-void detect_gpu_flush(DetectGpu *g)
+void detect_gpu_flush(DetectGpuFeed *f)
 {
-	ac_cuda_flush(g->ac);
+	ac_cuda_flush(f->lane);
 }
 
-void detect_gpu_rx_blocking(DetectGpu *g, int pool_dry)
+int detect_gpu_ready(const DetectGpuTicket *gt)
 {
-	ac_cuda_rx_blocking(g->ac, pool_dry);
-}
-
-void detect_gpu_rx_resumed(DetectGpu *g)
-{
-	ac_cuda_rx_resumed(g->ac);
-}
-
-void detect_gpu_set_pool(DetectGpu *g, uint32_t packets)
-{
-	ac_cuda_set_pool(g->ac, packets);
+	return !gt->g || ac_cuda_ready(gt->g->ac, &gt->t);
 }
 
 /* ---- worker ---- */
@@ -585,14 +629,14 @@ int detect_gpu_stream_cover(const DetectGpuTicket *gt, Flow *f, int dir, uint32_
 	bytes = ac_cuda_payload_ctx(g->ac, &gt->t, &len);
 	if (!bytes || len != t + gt->len)
 		return 0;
-	/* more context than stream before the payload (RX's tail was of an
+	/* more context than stream before the payload (the feed's tail was of an
 	 * older connection on the same ports): only its end can be real */
 	if (so < t) {
 		bytes += t - so;
 		t = (uint32_t)so;
 	}
 	/* what the GPU scanned must be what the stream holds now: the payload
-	 * exactly, and of the context the longest end that agrees (RX's tail
+	 * exactly, and of the context the longest end that agrees (the feed's tail
 	 * is the last payload it saw on the tuple: a retransmission or a
 	 * reordering makes it wrong). A shorter context covers fewer ends;
 	 * the CPU scans the others. */
@@ -638,41 +682,6 @@ int detect_gpu_stream_cover(const DetectGpuTicket *gt, Flow *f, int dir, uint32_
 	return 1;
 }
 
-AcCudaSync *detect_gpu_sync_new(DetectGpu *g, char *err, size_t errlen)
-{
-	if (!g || g->s_auto < 0)
-		return NULL;
-	return ac_cuda_sync_new(g->ac, GPU_SYNC_MAX, err, errlen);
-}
-
-typedef struct SyncArg {
-	MpmMatchSet *ms;
-	uint32_t lo, hi;
-} SyncArg;
-
-static int sync_cb(void *arg, uint32_t id, uint32_t end)
-{
-	SyncArg *a = arg;
-
-	(void)end;
-	if (id >= a->lo && id < a->hi)
-		mpm_matchset_add(a->ms, id - a->lo);
-	return 0;
-}
-
-int detect_gpu_sync_body(DetectGpu *g, AcCudaSync *s, int side, const uint8_t *buf,
-			 uint32_t len, MpmMatchSet *ms)
-{
-	SyncArg a = { .ms = ms };
-	int k = GPU_SV_BODY_TS + side;
-
-	if (!g || !s || g->s_auto < 0 || g->sv_hi[k] == g->sv_lo[k])
-		return -1;
-	a.lo = g->sv_lo[k];
-	a.hi = g->sv_hi[k];
-	return ac_cuda_sync_scan(s, buf, len, (uint16_t)g->s_auto, sync_cb, &a);
-}
-
 uint32_t detect_gpu_stream_maxlen(const DetectGpu *g)
 {
 	return g ? g->s_maxlen : 0;
@@ -693,10 +702,9 @@ enum {
 	C_OVERFLOW_BATCHES, C_ERROR_BATCHES, C_RING_WRAPS,
 	C_BATCH_BYTES_AVG, C_BATCH_PAYLOADS_AVG, C_WAIT_US_AVG,
 	C_H2D_US, C_KERNEL_US, C_D2H_US, C_DISP_WAKEUPS,
-	C_GPU_BATCHES, C_CUT_PAYLOADS, C_CUT_POOL, C_CUT_POOL_DRY, C_RING_PEAK,
+	C_GPU_BATCHES, C_CUT_PAYLOADS, C_RING_PEAK,
 	C_BATCH_BYTES_P50, C_BATCH_BYTES_P90, C_BATCH_BYTES_MAX,
-	C_BATCH_PAYLOADS_P50, C_BATCH_PAYLOADS_P90, C_BATCH_PAYLOADS_MAX,
-	C_SYNC_SCANS, C_SYNC_BYTES, C_SYNC_ERRORS, C_MAX
+	C_BATCH_PAYLOADS_P50, C_BATCH_PAYLOADS_P90, C_BATCH_PAYLOADS_MAX, C_MAX
 };
 
 static const char *const counter_names[C_MAX] = {
@@ -709,12 +717,10 @@ static const char *const counter_names[C_MAX] = {
 	"mpm.cuda.batch_bytes_avg", "mpm.cuda.batch_payloads_avg", "mpm.cuda.wait_us_avg",
 	"mpm.cuda.h2d_us", "mpm.cuda.kernel_us", "mpm.cuda.d2h_us",
 	"mpm.cuda.dispatcher_wakeups",
-	"mpm.cuda.gpu_batches", "mpm.cuda.cut.payloads", "mpm.cuda.cut.pool",
-	"mpm.cuda.cut.pool_dry", "mpm.cuda.ring_peak_bytes",
+	"mpm.cuda.gpu_batches", "mpm.cuda.cut.payloads", "mpm.cuda.ring_peak_bytes",
 	"mpm.cuda.batch_bytes_p50", "mpm.cuda.batch_bytes_p90", "mpm.cuda.batch_bytes_max",
 	"mpm.cuda.batch_payloads_p50", "mpm.cuda.batch_payloads_p90",
 	"mpm.cuda.batch_payloads_max",
-	"mpm.cuda.sync.scans", "mpm.cuda.sync.bytes", "mpm.cuda.sync.errors",
 };
 static counter_id cid[C_MAX];
 
@@ -735,10 +741,12 @@ void detect_gpu_update_counters(DetectGpu *g)
 	AcCudaStats s;
 	uint64_t b;
 
-	if (!g)
+	if (!g || pthread_mutex_trylock(&g->counters_mu) != 0)
 		return;
-	if (!g->tc && !(g->tc = thread_counters_new()))
+	if (!g->tc && !(g->tc = thread_counters_new())) {
+		pthread_mutex_unlock(&g->counters_mu);
 		return;
+	}
 	ac_cuda_stats(g->ac, &s);
 	b = s.batches ? s.batches : 1;
 	const uint64_t v[C_MAX] = {
@@ -756,7 +764,6 @@ void detect_gpu_update_counters(DetectGpu *g)
 		[C_H2D_US] = s.h2d_ns / 1000, [C_KERNEL_US] = s.kernel_ns / 1000,
 		[C_D2H_US] = s.d2h_ns / 1000, [C_DISP_WAKEUPS] = s.disp_wakeups,
 		[C_GPU_BATCHES] = s.gpu_batches, [C_CUT_PAYLOADS] = s.cut_payloads,
-		[C_CUT_POOL] = s.cut_pool, [C_CUT_POOL_DRY] = s.cut_pool_dry,
 		[C_RING_PEAK] = s.ring_peak_bytes,
 		[C_BATCH_BYTES_P50] = ac_cuda_hist_quantile(s.hist_bytes, 0.5),
 		[C_BATCH_BYTES_P90] = ac_cuda_hist_quantile(s.hist_bytes, 0.9),
@@ -764,11 +771,10 @@ void detect_gpu_update_counters(DetectGpu *g)
 		[C_BATCH_PAYLOADS_P50] = ac_cuda_hist_quantile(s.hist_payloads, 0.5),
 		[C_BATCH_PAYLOADS_P90] = ac_cuda_hist_quantile(s.hist_payloads, 0.9),
 		[C_BATCH_PAYLOADS_MAX] = s.batch_payloads_max,
-		[C_SYNC_SCANS] = s.sync_scans, [C_SYNC_BYTES] = s.sync_bytes,
-		[C_SYNC_ERRORS] = s.sync_errors,
 	};
 	for (int i = 0; i < C_MAX; i++)
 		counter_set(g->tc, cid[i], v[i]);
+	pthread_mutex_unlock(&g->counters_mu);
 }
 
 void detect_gpu_retire_counters(DetectGpu *g)

@@ -1,28 +1,34 @@
 /* The payload prefilter on the GPU (mpm-algo: ac-cuda).
  *
- * The RX thread knows a packet's protocol and ports but not yet its flow
- * direction, so it cannot pick the packet's signature group. We build one
- * UNION automaton per protocol class (tcp, udp, icmp, other) holding the
- * payload fast patterns of both direction groups of that class, with union
- * id = pid for the toserver group and n_toserver + pid for the toclient one.
- * The worker, which knows the direction, keeps the ids of its own group and
- * feeds them to the match set exactly where `ac` would have; the pattern
- * bytes and nocase flags are copied from the groups' own ac automata, so
- * the match set (and the alerts) equal ac's by construction.
+ * A packet is submitted right after decode, before its flow is looked up,
+ * so its flow direction (and signature group) is not known yet. We build
+ * one UNION automaton per protocol class (tcp, udp, icmp, other) holding
+ * the payload fast patterns of both direction groups of that class, with
+ * union id = pid for the toserver group and n_toserver + pid for the
+ * toclient one. Detection, which knows the direction, keeps the ids of its
+ * own group and feeds them to the match set exactly where `ac` would have;
+ * the pattern bytes and nocase flags are copied from the groups' own ac
+ * automata, so the match set (and the alerts) equal ac's by construction.
  *
- *   RX thread:  detect_gpu_submit() after decode, before dispatch; a payload
- *               left to the CPU (below min, above max, ring full) is simply
- *               scanned by the worker's group MPM, as with `ac`.
- *   worker:     detect_gpu_begin() before detect_packet() (waits for the
- *               batch: one wake-up per batch), detect_gpu_end() after (the
- *               ticket is released; every queued ticket exactly once).
+ *   feed:    every packet thread (an autofp worker, a capture thread of
+ *            workers or single) has its own DetectGpuFeed: an ac-cuda lane
+ *            and the stream view's context cache for the flows it owns.
+ *            The runmode's window (runmode/window.c) calls
+ *            detect_gpu_submit() after decode, detect_gpu_flush() when its
+ *            window is complete, then for each packet in order
+ *            detect_gpu_begin() before detect_packet() (waits for the
+ *            batch: one wake-up per batch) and detect_gpu_end() after
+ *            (the ticket is released; every queued ticket exactly once).
+ *            A payload left to the CPU (below min, above max, ring full)
+ *            is scanned by the worker's group MPM, as with `ac`.
  *
- * Rules of use (doc/gpu.md): runmode autofp only. A rule reload builds a
- * new DetectGpu (its automata) for the new engine before the swap; a
- * ticket is tagged with the DetectGpu that queued it, and a worker whose
- * engine is not that ticket's takes no matches from it (the packet is
- * scanned on the CPU: detect_gpu_drained); the old DetectGpu is freed once
- * its tickets are all released (detect_gpu_outstanding). */
+ * A rule reload builds a new DetectGpu (its automata) for the new engine
+ * before the swap; a thread drains its window and frees its feed before it
+ * takes up the new engine, and opens a feed on the new DetectGpu after. A
+ * ticket is tagged with the DetectGpu that queued it all the same, and a
+ * thread whose engine is not that ticket's takes no matches from it (the
+ * packet is scanned on the CPU: detect_gpu_drained); the old DetectGpu is
+ * freed once its tickets are all released (detect_gpu_outstanding). */
 #ifndef DETECT_PREFILTER_GPU_H
 #define DETECT_PREFILTER_GPU_H
 
@@ -80,24 +86,27 @@ void detect_gpu_free(DetectGpu *g);
 /* The DetectGpu attached to de, or NULL (mpm-algo is not ac-cuda). */
 DetectGpu *detect_engine_gpu(const DetectEngine *de);
 
-/* RX thread: queues p's payload. 1: queued (gt filled, release it with
+/* A packet thread's feed: its lane of the ring, ring share 1/share of
+ * cudabuffer-buffer-size. NULL with err. Freed by its thread, every ticket
+ * released before. */
+typedef struct DetectGpuFeed DetectGpuFeed;
+DetectGpuFeed *detect_gpu_feed_new(DetectGpu *g, unsigned share, char *err, size_t errlen);
+void detect_gpu_feed_free(DetectGpuFeed *f);
+DetectGpu *detect_gpu_feed_gpu(const DetectGpuFeed *f);
+
+/* After decode: queues p's payload. 1: queued (gt filled, release it with
  * detect_gpu_end); 0: left to the CPU matcher (counted by reason) or no
  * payload prefilter for its protocol. */
-int detect_gpu_submit(DetectGpu *g, Packet *p, DetectGpuTicket *gt);
-/* RX thread: cuts the open batch now (end of input, or before it sleeps). */
-void detect_gpu_flush(DetectGpu *g);
-/* RX thread: about to block (the pool ran dry, or a queue is full), and
- * back again (ac_cuda_rx_blocking). */
-void detect_gpu_rx_blocking(DetectGpu *g, int pool_dry);
-void detect_gpu_rx_resumed(DetectGpu *g);
-/* RX thread, before the first submit: the packet pool's size, so that
- * batches are cut before they hold too much of it (ac_cuda_set_pool). */
-void detect_gpu_set_pool(DetectGpu *g, uint32_t packets);
+int detect_gpu_submit(DetectGpuFeed *f, Packet *p, DetectGpuTicket *gt);
+/* The window is complete: its open batch goes to the device now. */
+void detect_gpu_flush(DetectGpuFeed *f);
+/* 1 when detect_gpu_begin(gt) would not wait. */
+int detect_gpu_ready(const DetectGpuTicket *gt);
 
-/* Worker: waits for gt's batch and makes the next detect_packet(dt, gt->p)
- * take the payload matches from it. */
+/* The feed's thread: waits for gt's batch and makes the next
+ * detect_packet(dt, gt->p) take the payload matches from it. */
 void detect_gpu_begin(DetectThread *dt, const DetectGpuTicket *gt);
-/* Worker: detaches and releases the ticket. */
+/* The feed's thread: detaches and releases the ticket. */
 void detect_gpu_end(DetectThread *dt, DetectGpuTicket *gt);
 /* Rule reload: tickets of g not yet released; packets whose ticket a
  * worker of another engine drained. */
@@ -118,18 +127,6 @@ const uint32_t *detect_gpu_packet_ids(const DetectGpuTicket *gt, int pc, int dir
  * 1: recorded; 0: not (the caller invalidates the packet's bytes). */
 int detect_gpu_stream_cover(const DetectGpuTicket *gt, Flow *f, int dir, uint32_t *ids,
 			    uint32_t cap, StreamCov **cov);
-/* A worker's own device stream, for response bodies that are not stream
- * bytes (decompressed): the body groups are in the stream view's automaton.
- * NULL when ac-cuda has no stream view (or with err). */
-#define GPU_SYNC_MAX (1u << 20)
-/* Below this a body piece is scanned on the CPU: a round trip to the device
- * costs more than the scan. */
-#define GPU_SYNC_MIN 2048
-AcCudaSync *detect_gpu_sync_new(DetectGpu *g, char *err, size_t errlen);
-/* Adds the pids of evaluation side `side`'s response-body group found in
- * buf to ms. 0, or -1 when the caller must scan on the CPU. */
-int detect_gpu_sync_body(DetectGpu *g, AcCudaSync *s, int side, const uint8_t *buf,
-			 uint32_t len, MpmMatchSet *ms);
 /* Longest pattern of the stream view (0: none). */
 uint32_t detect_gpu_stream_maxlen(const DetectGpu *g);
 /* The stream view ids of group k (GPU_SV_*): [lo, hi), pid = id - lo. */
@@ -137,8 +134,8 @@ void detect_gpu_sv_range(const DetectGpu *g, int k, uint32_t *lo, uint32_t *hi);
 
 /* mpm.cuda.* counters; register before counters_freeze(). */
 void detect_gpu_register_counters(void);
-/* Copies the engine's stats into the counters. One caller at a time (the
- * RX thread while it runs, then the main thread). */
+/* Copies the engine's stats into the counters. Any thread, now and then:
+ * a call while another one runs does nothing. */
 void detect_gpu_update_counters(DetectGpu *g);
 /* Rule reload, before g (the old engine's) is freed: its last figures
  * stay in the sums of mpm.cuda.*; averages, quantiles and peaks are the

@@ -31,16 +31,8 @@ DetectThread *detect_thread_new(const DetectEngine *de, ThreadCounters *tc)
 	dt->alerts = calloc(de->cfg.alert_max, sizeof(DetectAlert));
 	dt->stream_hit = calloc(de->nsigs ? de->nsigs : 1, sizeof(*dt->stream_hit));
 	dt->ms = mpm_matchset_new(de->max_pid ? de->max_pid : 1);
-	if (de->gpu) {
-		char e[256] = "";
-
+	if (de->gpu)
 		dt->scov_ids = malloc(SCOV_IDS_MAX * sizeof(*dt->scov_ids));
-		/* without it, decompressed bodies are scanned on the CPU */
-		dt->gsync = detect_gpu_sync_new(de->gpu, e, sizeof(e));
-		if (!dt->gsync && e[0])
-			log_warning("ac-cuda: no worker stream (%s): decompressed bodies are "
-				    "scanned on the CPU", e);
-	}
 	dt->md = pcre2_match_data_create(32, NULL);
 	/* one MPM scratch per group: Hyperscan sizes scratch by database */
 	dt->scratch_g = calloc(de->nscratch ? de->nscratch : 1, sizeof(MpmScratch *));
@@ -113,7 +105,6 @@ void detect_thread_free(DetectThread *dt)
 	if (dt->ms)
 		mpm_matchset_free(dt->ms);
 	free(dt->scov_ids);
-	ac_cuda_sync_free(dt->gsync);
 	if (dt->md)
 		pcre2_match_data_free(dt->md);
 	for (uint32_t i = 0; dt->scratch_g && i < dt->de->nscratch; i++)

@@ -195,13 +195,24 @@ static const DetectContent *tx_fp(const Signature *s, const uint8_t **pat, uint1
 	return *len ? cd : NULL;
 }
 
-/* ac-cuda's GPU matches payloads only: its transaction groups are ac. */
-static int tx_group_build(DetectEngine *de, SigGroup *g, FpEntry *fp, uint32_t nfp, char *err,
-			size_t errlen)
+/* The matcher of a transaction group. ac-cuda's device scans payloads and
+ * stream bytes: of the transaction buffers only the response body takes
+ * ids from it (its group's patterns ride in the stream view's union, built
+ * from the group's ac automaton); every other buffer is the CPU's alone,
+ * and the fastest CPU matcher this build has scans it. */
+static enum mpm_algo tx_group_algo(const DetectEngine *de, int list)
 {
-	return detect_group_mpm_build(de, g, fp, nfp,
-				      de->cfg.algo == MPM_AC_CUDA ? MPM_AC : de->cfg.algo,
-				      err, errlen);
+	if (de->cfg.algo != MPM_AC_CUDA)
+		return de->cfg.algo;
+	if (list == BUF_HTTP_SERVER_BODY || !mpm_have_hs())
+		return MPM_AC;
+	return MPM_HS;
+}
+
+static int tx_group_build(DetectEngine *de, SigGroup *g, int list, FpEntry *fp, uint32_t nfp,
+			  char *err, size_t errlen)
+{
+	return detect_group_mpm_build(de, g, fp, nfp, tx_group_algo(de, list), err, errlen);
 }
 
 typedef struct TxXGroup {
@@ -276,7 +287,7 @@ static int xgroups_build(DetectEngine *de, FpEntry *fp, char *err, size_t errlen
 				continue;
 			fp[nfp++] = (FpEntry){ pat, len, !!(cd->flags & CONTENT_NOCASE), i, 0 };
 		}
-		if (tx_group_build(de, &hx->g, fp, nfp, err, errlen) != 0)
+		if (tx_group_build(de, &hx->g, hx->base, fp, nfp, err, errlen) != 0)
 			return -1;
 	}
 	return 0;
@@ -358,7 +369,7 @@ static int hgroups_build(DetectEngine *de, int d, FpEntry *fp, FpEntry *tmp, uin
 	always_place(de, d);
 	/* at[l] now ends list l's run of count[l] entries */
 	for (int l = 1; l < BUF_IPV4_HDR; l++)
-		if (count[l] && tx_group_build(de, &de->hgroups[d][l], fp + at[l] - count[l],
+		if (count[l] && tx_group_build(de, &de->hgroups[d][l], l, fp + at[l] - count[l],
 					     count[l], err, errlen) != 0)
 			return -1;
 	return 0;
@@ -912,8 +923,8 @@ static int ids_merge(BodyIds *b, int d, const MpmMatchSet *ms, uint32_t npids)
  * pieces take the ids of the stream entries their ends fall in (and the
  * CPU scans what no entry covers), with L - 1 bytes of the piece before
  * b->done for the matches that cross it; a piece boundary is a seam in
- * the body that the stream never had, scanned on the CPU; the rest is
- * scanned on the CPU. The set only grows: it holds every pattern a CPU scan
+ * the body that the stream never had, scanned on the CPU; the rest
+ * (decompressed runs) is scanned on the CPU. The set only grows: it holds every pattern a CPU scan
  * of the body would find. Returns the bytes scanned on the CPU. */
 static uint64_t body_harvest_side(DetectThread *dt, const DetectFlowState *fs, BodyIds *b,
 				  int d, const uint8_t *data, uint32_t len,
@@ -935,12 +946,9 @@ static uint64_t body_harvest_side(DetectThread *dt, const DetectFlowState *fs, B
 		if (pc[i].stream_off == UINT64_MAX) {
 			uint32_t from = lo > keep ? lo - keep : 0;
 
-			/* a decompressed run: on the worker's own device stream
-			 * when it is worth a round trip */
-			if (hi - from >= GPU_SYNC_MIN && hi - from <= GPU_SYNC_MAX &&
-			    detect_gpu_sync_body(de->gpu, dt->gsync, d, data + from, hi - from,
-						 dt->ms) == 0)
-				continue;
+			/* a decompressed run is no stream bytes: the CPU
+			 * scans it, where it is made (a device round trip
+			 * would stall this worker for longer: doc/gpu.md) */
 			mpm_prefilter(g->mpm, sc, data + from, hi - from, dt->ms);
 			cpu += hi - from;
 			continue;

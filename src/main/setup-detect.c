@@ -100,8 +100,8 @@ static const AcDeviceOps *gpu_device(int emu)
 }
 
 /* ---- mpm-algo: ac-cuda ----
- * The rules of use (runmode autofp only, as in the original feature), the
- * device, then the union automata on it. open_device 0 (-T): the cheap
+ * The device, then the union automata on it (every runmode: each packet
+ * thread feeds the GPU its own windows). open_device 0 (-T): the cheap
  * checks only. 0 (also when ac-cuda is not chosen), or -1 logged. */
 int setup_gpu(Session *s, int open_device)
 {
@@ -115,12 +115,6 @@ int setup_gpu(Session *s, int open_device)
 	s->gpu = NULL;
 	if (!engine->detect || !mpm_algo_is_ac_cuda())
 		return 0;
-	if (engine->cfg.mode != RUNMODE_AUTOFP) {
-		log_error("mpm-algo ac-cuda needs runmode autofp (the capture thread fills the "
-			  "GPU ring, the workers take the results): use --runmode autofp, or "
-			  "mpm-algo ac");
-		return -1;
-	}
 	if ((over = detect_gpu_test_switches(cc, &emu, &opts, err, sizeof(err))) < 0) {
 		log_error("%s", err);
 		return -1;
@@ -129,13 +123,6 @@ int setup_gpu(Session *s, int open_device)
 		return -1;
 	if (over)
 		log_warning("ac-cuda: cuda.mpm.test-opts overrides the batch tuning (tests only)");
-	if (conf_get("max-pending-packets") &&
-	    engine->cfg.max_pending_packets < MAX_PENDING_AC_CUDA_MIN)
-		log_warning("ac-cuda: max-pending-packets %u is small for the GPU: a batch is cut "
-			    "at %u payloads (pool / (cuda-streams + 2)); use %d or more, or leave "
-			    "the key out (ac-cuda default %d)", engine->cfg.max_pending_packets,
-			    engine->cfg.max_pending_packets / (unsigned)(cc->cuda_streams + 2),
-			    MAX_PENDING_AC_CUDA_MIN, MAX_PENDING_DEFAULT_AC_CUDA);
 	if (!open_device)
 		return 0;
 	/* a rule reload builds the next engine's automata the same way */

@@ -98,7 +98,7 @@ int mpm_algo_is_ac_cuda(void)
 /* runmode, worker threads and the packet pool. */
 static int engine_threads_load(const Cli *cli, EngineConfig *cfg)
 {
-	int64_t mpp = mpm_algo_is_ac_cuda() ? MAX_PENDING_DEFAULT_AC_CUDA : MAX_PENDING_DEFAULT;
+	int64_t mpp = MAX_PENDING_DEFAULT;
 	const char *rm;
 
 	if (conf_get_int("max-pending-packets", &mpp) < 0)

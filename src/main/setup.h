@@ -20,15 +20,11 @@
 #include "runmode/unix-socket.h"
 
 /* max-pending-packets when the key is left out (as in Suricata 8's yaml,
- * where it is commented out): Suricata's 1024, but 65000 for ac-cuda, the
- * original feature's recommended value. Every payload queued for the GPU
- * holds its pool packet until its batch is inspected, so the pool bounds
- * the batches: 1024 packets made ~80-payload batches, far too small for a
- * GPU (doc/gpu.md). */
+ * where it is commented out): Suricata's 1024, with every mpm-algo. ac-cuda
+ * batches per packet thread, a window of a quarter of the pool's share
+ * at a time (runmode/window.c), so the pool need not hold a GPU batch's
+ * worth of packets and the caches stay warm (doc/gpu.md). */
 #define MAX_PENDING_DEFAULT 1024
-#define MAX_PENDING_DEFAULT_AC_CUDA 65000
-/* Below this, ac-cuda batches stay small (gpu_setup warns). */
-#define MAX_PENDING_AC_CUDA_MIN 8192
 
 /* mpm-algo is ac-cuda (setup.c). */
 int mpm_algo_is_ac_cuda(void);

@@ -25,6 +25,15 @@ enum ac_ring_fit ac_ring_fit(const AcRing *r, uint64_t len)
 	return r->head + len <= r->tail ? AC_RING_HERE : AC_RING_FULL;
 }
 
+enum ac_ring_fit ac_ring_fit_batch(const AcRing *r, uint64_t len, uint64_t batch)
+{
+	enum ac_ring_fit fit = ac_ring_fit(r, len);
+
+	if (fit == AC_RING_HERE && !r->empty && r->head > r->tail && r->tail >= batch)
+		return AC_RING_WRAP;
+	return fit;
+}
+
 uint64_t ac_ring_take(AcRing *r, uint64_t len, enum ac_ring_fit how)
 {
 	uint64_t at;

@@ -1,22 +1,27 @@
-/* ac-cuda host side: batches, dispatcher, completion, results.
+/* ac-cuda host side: lanes, batches, dispatcher, completion, results.
  * See ac-cuda.h for the threads and the API; ac-cuda-ring.h for the ring.
  *
- * A batch lives in a slot (slots[seq % nslots]) from the RX thread's first
- * payload until its last ticket is released:
- *   OPEN       the RX thread appends; its 64-bit word packs CLOSED, bytes
+ * Each packet thread that feeds the GPU owns a LANE: its own page-locked
+ * ring and batch slots, so producers never share a lock or a cache line on
+ * the submit path. A batch lives in a slot of its lane (slots[seq % nslots])
+ * from the owner's first payload until its last ticket is released:
+ *   OPEN       the owner appends; its 64-bit word packs CLOSED, bytes
  *              and payload count, so the dispatcher can close it at the
- *              deadline with one CAS while the RX thread appends with
+ *              deadline with one CAS while the owner appends with
  *              another: no lock per packet.
- *   CLOSED     by the RX thread (size) or the dispatcher (deadline, flush);
- *   submitted  copy-in, kernel, copy-out on one of the streams;
+ *   CLOSED     by the owner (its window is complete, size) or the
+ *              dispatcher (deadline, shutdown);
+ *   submitted  copy-in, kernel, copy-out on one of the streams (shared by
+ *              all lanes, in the order the dispatcher finds closed batches);
  *   done       records grouped by payload; waiters woken once;
  *   free       refs (one per payload + one for the pipeline) reached 0 and
- *              the RX thread reclaimed the slot and its ring bytes, in order.
+ *              the owner reclaimed the slot and its ring bytes, in order.
  */
 #include "config.h"
 #include "mpm/ac-cuda.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +30,7 @@
 
 #include "mpm/ac-cuda-ring.h"
 #include "util/log.h"
+#include "util/thread-name.h"
 
 #define W_CLOSED (1ull << 63)
 #define W_NPAY(w) ((uint32_t)((w) & W_NPAY_MAX))
@@ -36,24 +42,49 @@
 
 enum slot_state { SLOT_FREE = 0, SLOT_OPEN, SLOT_DONE };
 enum slot_result { RES_DEVICE = 0, RES_CPU_OVERFLOW, RES_CPU_ERROR };
-enum cut_reason { CUT_SIZE = 0, CUT_TIMEOUT, CUT_FLUSH, CUT_PAYLOADS, CUT_POOL, CUT_POOL_DRY };
+enum cut_reason { CUT_SIZE = 0, CUT_TIMEOUT, CUT_FLUSH, CUT_PAYLOADS };
 
 struct slot {
 	uint64_t seq;
 	uint64_t data_start;     /* ring offset of the batch's first byte */
 	uint64_t word;           /* atomic: W_CLOSED | bytes | npay */
 	uint64_t t_open_ns;      /* oldest payload's arrival */
-	uint32_t npkt;           /* RX only: submits in it (a submit may be 2 views) */
-	int state;               /* RX-owned except SLOT_DONE (completion) */
+	int state;               /* owner-owned except SLOT_DONE (completion) */
 	int done;                /* atomic, set once under mu */
 	int result;
 	uint32_t refs;           /* atomic */
+	uint32_t max_records;    /* the lane's: more records is an overflow */
+	uint8_t *ring_mem;       /* the lane's ring */
 	struct acc_desc *desc;   /* host_alloc: read by the copy-in */
 	void **pkt;
 	uint32_t *ids;           /* pattern ids by payload, each once */
 	uint32_t *pidx;          /* payload i: rec[pidx[i], pidx[i + 1]) */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
+};
+
+static inline uint8_t *sl_data(const struct slot *sl)
+{
+	return sl->ring_mem + sl->data_start;
+}
+
+struct AcCudaLane {
+	AcCuda *ac;
+	uint16_t id;             /* ac->lanes[id]; tickets carry it */
+	uint8_t *ring_mem;
+	AcRing ring;
+	struct slot *slots;
+	uint32_t nslots;
+	uint64_t batch_bytes;    /* min(gpu-transfer-size, ring / 4) */
+	uint32_t batch_payloads; /* descriptors per batch */
+
+	/* owner thread only */
+	uint64_t rx_seq;         /* the open batch, or the next to open */
+	int rx_open;
+	uint64_t rx_oldest;      /* oldest slot not yet reclaimed */
+
+	uint64_t opened;         /* atomic: batches opened so far */
+	uint64_t disp_next;      /* dispatcher, under ac->mu: next to submit */
 };
 
 struct inflight {
@@ -73,35 +104,21 @@ struct AcCuda {
 	uint32_t nseen, seen_stamp;
 	AcDevStream **streams;
 	int nstreams;
-	uint8_t *ring_mem;
-	AcRing ring;
-	struct slot *slots;
-	uint32_t nslots;
-	uint64_t batch_bytes;    /* min(gpu-transfer-size, ring size) */
-
-	/* RX thread only */
-	uint64_t rx_seq;         /* the open batch, or the next to open */
-	int rx_open;
-	uint64_t rx_oldest;      /* oldest slot not yet reclaimed */
-	uint32_t pool_cut;       /* payloads per batch at most (0: no pool cut) */
+	uint64_t batch_bytes;    /* gpu-transfer-size: a stream's device buffers */
 
 	/* shared, under mu */
 	pthread_mutex_t mu;
 	pthread_cond_t disp_cv;  /* a batch opened/closed, a stream freed, stop */
 	pthread_cond_t comp_cv;  /* a batch submitted, stop */
-	uint64_t opened;         /* atomic: batches opened so far */
+	AcCudaLane *lanes[AC_CUDA_LANES_MAX];
+	uint32_t nlanes;         /* lanes[0, nlanes) may be set */
 	struct inflight *fifo;   /* nstreams entries */
 	int fifo_head, fifo_n;
 	uint64_t nsubmitted;
 	int stop, disp_done;
+	int disp_idle;           /* atomic: the dispatcher sleeps without a deadline */
 	pthread_t disp, comp;
 	int threads;
-
-	/* the RX thread blocked vs. workers waiting for the open batch: each
-	 * side publishes itself, then looks at the other (seq_cst), so at
-	 * least one of them sees both and cuts */
-	int rx_blocked;          /* atomic: 0, or 1 + enum cut_reason */
-	uint32_t open_waiters;   /* atomic: workers waiting for an open batch */
 
 	AcCudaStats st;          /* atomics */
 	uint32_t errors_logged;  /* atomic: device failures logged one by one */
@@ -122,12 +139,6 @@ static uint64_t now_ns(void)
 static void stat_add(uint64_t *c, uint64_t n)
 {
 	__atomic_fetch_add(c, n, __ATOMIC_RELAXED);
-}
-
-/* RX-only counters: single writer, plain add, race-free for readers */
-static void stat_rx_inc(uint64_t *c)
-{
-	__atomic_store_n(c, __atomic_load_n(c, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
 }
 
 static void stat_max(uint64_t *c, uint64_t v)
@@ -363,8 +374,6 @@ static void cut_stat(AcCuda *ac, int cut)
 	case CUT_SIZE: c = &ac->st.cut_size; break;
 	case CUT_TIMEOUT: c = &ac->st.cut_timeout; break;
 	case CUT_PAYLOADS: c = &ac->st.cut_payloads; break;
-	case CUT_POOL: c = &ac->st.cut_pool; break;
-	case CUT_POOL_DRY: c = &ac->st.cut_pool_dry; break;
 	default: c = &ac->st.cut_flush; break;
 	}
 	stat_add(c, 1);
@@ -386,8 +395,8 @@ static void submit_batch(AcCuda *ac, struct slot *sl)
 
 	cut_stat(ac, W_CUT(w));
 	stat_add(&ac->st.wait_ns, f.t_submit_ns - sl->t_open_ns);
-	if (ac->ops->submit(ac->streams[si], ac->ring_mem + sl->data_start, W_BYTES(w),
-			    sl->desc, W_NPAY(w), err, sizeof(err)) != 0) {
+	if (ac->ops->submit(ac->streams[si], sl_data(sl), W_BYTES(w), sl->desc, W_NPAY(w),
+			    err, sizeof(err)) != 0) {
 		log_batch_error(ac, sl->seq, err);
 		f.stream = -1;
 	}
@@ -416,43 +425,92 @@ static int init_disp_cv(pthread_cond_t *cv)
 	return rc == 0 ? 0 : -1;
 }
 
+/* With mu held: the next batch of lane l to submit, closing it first at its
+ * deadline (or at shutdown). NULL when there is none, or the lane's oldest
+ * unsubmitted batch is still open: *deadline then says until when. */
+static struct slot *lane_next(AcCuda *ac, AcCudaLane *l, uint64_t now, uint64_t *deadline)
+{
+	struct slot *sl;
+	uint64_t w, due;
+
+	if (l->disp_next >= __atomic_load_n(&l->opened, __ATOMIC_ACQUIRE))
+		return NULL;
+	sl = &l->slots[l->disp_next % l->nslots];
+	w = __atomic_load_n(&sl->word, __ATOMIC_ACQUIRE);
+	if (w & W_CLOSED)
+		return sl;
+	due = sl->t_open_ns + ac->cfg.batching_timeout_us * 1000ull;
+	if (ac->stop)
+		close_word(sl, CUT_FLUSH);
+	else if (now >= due)
+		close_word(sl, CUT_TIMEOUT);
+	else {
+		if (due < *deadline)
+			*deadline = due;
+		return NULL;
+	}
+	return sl;
+}
+
+/* With mu held: a lane has opened a batch the dispatcher has not looked at. */
+static int lanes_opened_unseen(AcCuda *ac)
+{
+	for (uint32_t i = 0; i < ac->nlanes; i++) {
+		AcCudaLane *l = ac->lanes[i];
+
+		if (l && l->disp_next < __atomic_load_n(&l->opened, __ATOMIC_SEQ_CST))
+			return 1;
+	}
+	return 0;
+}
+
+/* Submits closed batches lane by lane, in each lane's order; sleeps until
+ * a batch is closed or opened (the owners signal), or the earliest open
+ * batch's batching-timeout deadline. */
 static void *dispatcher(void *arg)
 {
 	AcCuda *ac = arg;
-	uint64_t next = 0;
 
+	thread_name_set("ACC-DISP", 0);
 	pthread_mutex_lock(&ac->mu);
 	for (;;) {
-		if (next < __atomic_load_n(&ac->opened, __ATOMIC_ACQUIRE)) {
-			struct slot *sl = &ac->slots[next % ac->nslots];
-			uint64_t w = __atomic_load_n(&sl->word, __ATOMIC_ACQUIRE);
+		uint64_t deadline = UINT64_MAX, now = now_ns();
+		int live = 0, sent = 0;
 
-			if (!(w & W_CLOSED)) {
-				uint64_t deadline = sl->t_open_ns +
-					ac->cfg.batching_timeout_us * 1000ull;
+		for (uint32_t i = 0; i < ac->nlanes; i++) {
+			AcCudaLane *l = ac->lanes[i];
+			struct slot *sl;
 
-				if (ac->stop) {
-					close_word(sl, CUT_FLUSH);
-				} else if (now_ns() >= deadline) {
-					close_word(sl, CUT_TIMEOUT);
-				} else {
-					/* a deadline, not a sleep: a size cut or a
-					 * flush wakes us earlier */
-					struct timespec ts = {
-						.tv_sec = deadline / 1000000000ull,
-						.tv_nsec = deadline % 1000000000ull };
-					pthread_cond_timedwait(&ac->disp_cv, &ac->mu, &ts);
-					stat_add(&ac->st.disp_wakeups, 1);
-				}
+			if (!l)
 				continue;
-			}
+			live++;
+			if (!(sl = lane_next(ac, l, now, &deadline)))
+				continue;
+			/* counted before the lock drops: the owner frees its
+			 * lane only once every opened batch is past here */
+			l->disp_next++;
 			submit_batch(ac, sl);
-			next++;
-			continue;
+			sent = 1;
+			break;    /* mu was dropped: the lane table may have changed */
 		}
-		if (ac->stop)
+		if (sent)
+			continue;
+		if (ac->stop && !live)
 			break;
-		pthread_cond_wait(&ac->disp_cv, &ac->mu);
+		if (deadline != UINT64_MAX) {
+			struct timespec ts = { .tv_sec = deadline / 1000000000ull,
+					       .tv_nsec = deadline % 1000000000ull };
+
+			pthread_cond_timedwait(&ac->disp_cv, &ac->mu, &ts);
+		} else {
+			/* no deadline to keep: an owner that opens a batch must
+			 * wake us (rx_open); seq_cst against its `opened` store,
+			 * and a last look before sleeping */
+			__atomic_store_n(&ac->disp_idle, 1, __ATOMIC_SEQ_CST);
+			if (!lanes_opened_unseen(ac))
+				pthread_cond_wait(&ac->disp_cv, &ac->mu);
+			__atomic_store_n(&ac->disp_idle, 0, __ATOMIC_SEQ_CST);
+		}
 		stat_add(&ac->st.disp_wakeups, 1);
 	}
 	ac->disp_done = 1;
@@ -482,7 +540,7 @@ static void finish_batch(AcCuda *ac, const struct inflight *f)
 		sl->result = RES_CPU_ERROR;
 		stat_add(&ac->st.error_batches, 1);
 		stat_add(&ac->st.cpu_device_error, npay);
-	} else if (count > ac->opts.batch_records) {
+	} else if (count > sl->max_records) {
 		/* records were lost: rescan so that no match is */
 		sl->result = RES_CPU_OVERFLOW;
 		stat_add(&ac->st.overflow_batches, 1);
@@ -517,6 +575,7 @@ static void *completer(void *arg)
 {
 	AcCuda *ac = arg;
 
+	thread_name_set("ACC-DONE", 0);
 	pthread_mutex_lock(&ac->mu);
 	for (;;) {
 		if (ac->fifo_n == 0) {
@@ -538,7 +597,7 @@ static void *completer(void *arg)
 	return NULL;
 }
 
-/* ---------- RX side ---------- */
+/* ---------- a lane's owner ---------- */
 
 static void wake_dispatcher(AcCuda *ac)
 {
@@ -547,45 +606,44 @@ static void wake_dispatcher(AcCuda *ac)
 	pthread_mutex_unlock(&ac->mu);
 }
 
-/* The RX thread closes its open batch (size, wrap) and tells the dispatcher:
- * one lock per batch, not per packet. */
-static void rx_cut(AcCuda *ac, int reason)
+/* The owner closes its open batch (its window is complete, size, wrap) and
+ * tells the dispatcher: one lock per batch, not per packet. */
+static void rx_cut(AcCudaLane *l, int reason)
 {
-	if (!ac->rx_open)
+	if (!l->rx_open)
 		return;
-	close_word(&ac->slots[ac->rx_seq % ac->nslots], reason);
-	ac->rx_open = 0;
-	ac->rx_seq++;
-	wake_dispatcher(ac);
+	close_word(&l->slots[l->rx_seq % l->nslots], reason);
+	l->rx_open = 0;
+	l->rx_seq++;
+	wake_dispatcher(l->ac);
 }
 
 /* Gives back, in order, the slots and ring bytes whose batches are done
  * and fully released. */
-static void rx_reclaim(AcCuda *ac)
+static void rx_reclaim(AcCudaLane *l)
 {
-	uint64_t live_end = ac->rx_seq + (ac->rx_open ? 1 : 0);
+	uint64_t live_end = l->rx_seq + (l->rx_open ? 1 : 0);
 
-	while (ac->rx_oldest < ac->rx_seq) {
-		struct slot *sl = &ac->slots[ac->rx_oldest % ac->nslots];
+	while (l->rx_oldest < l->rx_seq) {
+		struct slot *sl = &l->slots[l->rx_oldest % l->nslots];
 
 		if (!__atomic_load_n(&sl->done, __ATOMIC_ACQUIRE) ||
 		    __atomic_load_n(&sl->refs, __ATOMIC_ACQUIRE) != 0)
 			break;
 		sl->state = SLOT_FREE;
-		ac->rx_oldest++;
+		l->rx_oldest++;
 	}
-	if (ac->rx_oldest == live_end)
-		ac_ring_free_all(&ac->ring);
+	if (l->rx_oldest == live_end)
+		ac_ring_free_all(&l->ring);
 	else
-		ac_ring_free_to(&ac->ring, ac->slots[ac->rx_oldest % ac->nslots].data_start);
+		ac_ring_free_to(&l->ring, l->slots[l->rx_oldest % l->nslots].data_start);
 }
 
-static void rx_ring_peak(AcCuda *ac)
+static void rx_ring_peak(AcCudaLane *l)
 {
-	uint64_t used = ac_ring_used(&ac->ring);
+	uint64_t used = ac_ring_used(&l->ring);
 
-	if (used > ac->st.ring_peak_bytes)
-		__atomic_store_n(&ac->st.ring_peak_bytes, used, __ATOMIC_RELAXED);
+	stat_max(&l->ac->st.ring_peak_bytes, used);
 }
 
 /* What one submit puts into the ring: a payload, and optionally a second
@@ -605,10 +663,9 @@ static uint32_t rx_bytes(const struct rx_sub *u)
 	return u->nviews == 2 ? 2 * u->len + u->ctxlen : u->len;
 }
 
-static void rx_fill(AcCuda *ac, struct slot *sl, uint32_t npay, uint32_t bytes,
-		    const struct rx_sub *u)
+static void rx_fill(struct slot *sl, uint32_t npay, uint32_t bytes, const struct rx_sub *u)
 {
-	uint8_t *dst = ac->ring_mem + sl->data_start + bytes;
+	uint8_t *dst = sl_data(sl) + bytes;
 
 	memcpy(dst, u->buf, u->len);
 	sl->desc[npay] = (struct acc_desc){ .off = bytes, .len = (uint16_t)u->len,
@@ -624,168 +681,148 @@ static void rx_fill(AcCuda *ac, struct slot *sl, uint32_t npay, uint32_t bytes,
 	}
 }
 
-static int rx_open(AcCuda *ac, const struct rx_sub *u, AcCudaTicket *out)
+static AcCudaTicket lane_ticket(const AcCudaLane *l, uint32_t index, uint32_t views)
+{
+	return (AcCudaTicket){ .batch = l->rx_seq, .index = index, .views = views,
+			       .lane = l->id };
+}
+
+static int rx_open(AcCudaLane *l, const struct rx_sub *u, AcCudaTicket *out)
 {
 	uint32_t need = rx_bytes(u);
 	enum ac_ring_fit fit;
 	struct slot *sl;
 
-	if (ac->rx_seq - ac->rx_oldest >= ac->nslots)
+	if (l->rx_seq - l->rx_oldest >= l->nslots)
 		return AC_CUDA_CPU_RING_FULL;
-	fit = ac_ring_fit(&ac->ring, need);
+	fit = ac_ring_fit_batch(&l->ring, need, l->batch_bytes);
 	if (fit == AC_RING_FULL)
 		return AC_CUDA_CPU_RING_FULL;
 	if (fit == AC_RING_WRAP)
-		stat_rx_inc(&ac->st.ring_wraps);
-	sl = &ac->slots[ac->rx_seq % ac->nslots];
-	sl->seq = ac->rx_seq;
-	sl->data_start = ac_ring_take(&ac->ring, need, fit);
-	rx_ring_peak(ac);
-	rx_fill(ac, sl, 0, 0, u);
-	sl->npkt = 1;
+		stat_add(&l->ac->st.ring_wraps, 1);
+	sl = &l->slots[l->rx_seq % l->nslots];
+	sl->seq = l->rx_seq;
+	sl->data_start = ac_ring_take(&l->ring, need, fit);
+	rx_ring_peak(l);
+	rx_fill(sl, 0, 0, u);
 	sl->t_open_ns = now_ns();
 	sl->state = SLOT_OPEN;
 	sl->done = 0;
 	sl->result = RES_DEVICE;
 	__atomic_store_n(&sl->refs, 2, __ATOMIC_RELAXED);
 	__atomic_store_n(&sl->word, W_MAKE(u->nviews, need), __ATOMIC_RELEASE);
-	ac->rx_open = 1;
-	*out = (AcCudaTicket){ .batch = ac->rx_seq, .index = 0, .views = u->nviews };
-	/* publish: the dispatcher starts this batch's deadline */
-	__atomic_store_n(&ac->opened, ac->rx_seq + 1, __ATOMIC_RELEASE);
-	wake_dispatcher(ac);
+	l->rx_open = 1;
+	*out = lane_ticket(l, 0, u->nviews);
+	/* publish: the dispatcher starts this batch's deadline. A dispatcher
+	 * asleep on a deadline finds it at the next wake-up (a cut, or that
+	 * deadline, which is earlier); only one asleep without any must be
+	 * woken: a wake-up per batch would cost more than the batch's
+	 * bookkeeping (futex round trips on both threads). */
+	__atomic_store_n(&l->opened, l->rx_seq + 1, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&l->ac->disp_idle, __ATOMIC_SEQ_CST))
+		wake_dispatcher(l->ac);
 	return AC_CUDA_QUEUED;
 }
 
 /* 1: appended; 0: the batch is closed or full, open a new one. */
-static int rx_append(AcCuda *ac, const struct rx_sub *u, AcCudaTicket *out)
+static int rx_append(AcCudaLane *l, const struct rx_sub *u, AcCudaTicket *out)
 {
-	struct slot *sl = &ac->slots[ac->rx_seq % ac->nslots];
+	struct slot *sl = &l->slots[l->rx_seq % l->nslots];
 	uint64_t w = __atomic_load_n(&sl->word, __ATOMIC_ACQUIRE);
 	uint32_t npay = W_NPAY(w), bytes = W_BYTES(w), need = rx_bytes(u);
 
 	if (w & W_CLOSED) {
-		rx_cut(ac, CUT_TIMEOUT); /* already closed: just move on */
+		rx_cut(l, CUT_TIMEOUT); /* already closed: just move on */
 		return 0;
 	}
-	if (npay + u->nviews > ac->opts.batch_payloads) {
-		rx_cut(ac, CUT_PAYLOADS);
+	if (npay + u->nviews > l->batch_payloads) {
+		rx_cut(l, CUT_PAYLOADS);
 		return 0;
 	}
-	if (bytes + (uint64_t)need > ac->batch_bytes) {
-		rx_cut(ac, CUT_SIZE);
+	if (bytes + (uint64_t)need > l->batch_bytes) {
+		rx_cut(l, CUT_SIZE);
 		return 0;
 	}
-	if (ac->pool_cut && sl->npkt >= ac->pool_cut) {
-		rx_cut(ac, CUT_POOL);
-		return 0;
-	}
-	if (ac_ring_fit(&ac->ring, need) != AC_RING_HERE) {
-		rx_reclaim(ac);
-		if (ac_ring_fit(&ac->ring, need) != AC_RING_HERE) {
+	if (ac_ring_fit(&l->ring, need) != AC_RING_HERE) {
+		rx_reclaim(l);
+		if (ac_ring_fit(&l->ring, need) != AC_RING_HERE) {
 			/* a batch is contiguous: wrap or wait for room in a new one */
-			rx_cut(ac, CUT_SIZE);
+			rx_cut(l, CUT_SIZE);
 			return 0;
 		}
 	}
-	rx_fill(ac, sl, npay, bytes, u);
+	rx_fill(sl, npay, bytes, u);
 	__atomic_fetch_add(&sl->refs, 1, __ATOMIC_ACQ_REL);
 	if (!__atomic_compare_exchange_n(&sl->word, &w, W_MAKE(npay + u->nviews, bytes + need), 0,
 					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
 		/* the dispatcher cut it at its deadline a moment ago */
 		__atomic_fetch_sub(&sl->refs, 1, __ATOMIC_ACQ_REL);
-		rx_cut(ac, CUT_TIMEOUT);
+		rx_cut(l, CUT_TIMEOUT);
 		return 0;
 	}
-	ac_ring_take(&ac->ring, need, AC_RING_HERE);
-	rx_ring_peak(ac);
-	sl->npkt++;
-	*out = (AcCudaTicket){ .batch = ac->rx_seq, .index = npay, .views = u->nviews };
+	ac_ring_take(&l->ring, need, AC_RING_HERE);
+	rx_ring_peak(l);
+	*out = lane_ticket(l, npay, u->nviews);
 	return 1;
 }
 
-static int rx_submit(AcCuda *ac, const struct rx_sub *u, AcCudaTicket *out)
+static int rx_submit(AcCudaLane *l, const struct rx_sub *u, AcCudaTicket *out)
 {
+	AcCuda *ac = l->ac;
 	int rc;
 
 	if (u->len == 0 || u->len < ac->cfg.data_buffer_size_min_limit) {
-		stat_rx_inc(&ac->st.cpu_below_min);
+		stat_add(&ac->st.cpu_below_min, 1);
 		return AC_CUDA_CPU_BELOW_MIN;
 	}
 	if (u->len > ac->cfg.data_buffer_size_max_limit ||
-	    rx_bytes(u) > ac->batch_bytes ||
-	    u->len + u->ctxlen > CUDA_MPM_DATA_BUFFER_SIZE_MAX) {
-		stat_rx_inc(&ac->st.cpu_above_max);
+	    rx_bytes(u) > l->batch_bytes ||
+	    u->len + u->ctxlen > CUDA_MPM_DATA_BUFFER_SIZE_MAX ||
+	    u->nviews > l->batch_payloads) {
+		stat_add(&ac->st.cpu_above_max, 1);
 		return AC_CUDA_CPU_ABOVE_MAX;
 	}
 	if (u->group >= ac->nautos || (u->nviews == 2 && u->ctx_group >= ac->nautos))
 		return AC_CUDA_CPU_BAD_GROUP;
-	if (u->nviews > ac->opts.batch_payloads) {
-		stat_rx_inc(&ac->st.cpu_above_max);
-		return AC_CUDA_CPU_ABOVE_MAX;
-	}
-	if (ac->rx_open && rx_append(ac, u, out))
+	if (l->rx_open && rx_append(l, u, out))
 		return AC_CUDA_QUEUED;
-	rx_reclaim(ac);
-	rc = rx_open(ac, u, out);
+	rx_reclaim(l);
+	rc = rx_open(l, u, out);
 	if (rc != AC_CUDA_QUEUED)
-		stat_rx_inc(&ac->st.cpu_ring_full);
+		stat_add(&ac->st.cpu_ring_full, 1);
 	return rc;
 }
 
-int ac_cuda_submit(AcCuda *ac, const uint8_t *buf, uint32_t len, uint16_t group,
+int ac_cuda_submit(AcCudaLane *l, const uint8_t *buf, uint32_t len, uint16_t group,
 		   void *pkt, AcCudaTicket *out)
 {
 	struct rx_sub u = { .buf = buf, .len = len, .group = group, .nviews = 1, .pkt = pkt };
 
-	return rx_submit(ac, &u, out);
+	return rx_submit(l, &u, out);
 }
 
-int ac_cuda_submit_ctx(AcCuda *ac, const uint8_t *ctx, uint32_t ctxlen, const uint8_t *buf,
+int ac_cuda_submit_ctx(AcCudaLane *l, const uint8_t *ctx, uint32_t ctxlen, const uint8_t *buf,
 		       uint32_t len, uint16_t group, uint16_t ctx_group, void *pkt,
 		       AcCudaTicket *out)
 {
 	struct rx_sub u = { .ctx = ctx, .ctxlen = ctxlen, .buf = buf, .len = len,
 			    .group = group, .ctx_group = ctx_group, .nviews = 2, .pkt = pkt };
 
-	return rx_submit(ac, &u, out);
+	return rx_submit(l, &u, out);
 }
 
-void ac_cuda_flush(AcCuda *ac)
+void ac_cuda_flush(AcCudaLane *l)
 {
-	rx_cut(ac, CUT_FLUSH);
+	rx_cut(l, CUT_FLUSH);
 }
 
-void ac_cuda_rx_blocking(AcCuda *ac, int pool_dry)
-{
-	int why = pool_dry ? CUT_POOL_DRY : CUT_FLUSH;
-
-	__atomic_store_n(&ac->rx_blocked, 1 + why, __ATOMIC_SEQ_CST);
-	if (__atomic_load_n(&ac->open_waiters, __ATOMIC_SEQ_CST))
-		rx_cut(ac, why);
-}
-
-void ac_cuda_rx_resumed(AcCuda *ac)
-{
-	if (ac->rx_blocked)
-		__atomic_store_n(&ac->rx_blocked, 0, __ATOMIC_SEQ_CST);
-}
-
-void ac_cuda_set_pool(AcCuda *ac, uint32_t packets)
-{
-	ac->pool_cut = packets ? packets / (uint32_t)(ac->nstreams + 2) : 0;
-	if (packets && ac->pool_cut == 0)
-		ac->pool_cut = 1;
-	if (ac->pool_cut)
-		log_info("ac-cuda: packet pool of %u: batches cut at %u payloads", packets,
-			 ac->pool_cut);
-}
-
-/* ---------- workers ---------- */
+/* ---------- tickets ---------- */
 
 static struct slot *ticket_slot(const AcCuda *ac, const AcCudaTicket *t)
 {
-	return &ac->slots[t->batch % ac->nslots];
+	const AcCudaLane *l = ac->lanes[t->lane];
+
+	return &l->slots[t->batch % l->nslots];
 }
 
 int ac_cuda_wait(AcCuda *ac, const AcCudaTicket *t)
@@ -793,27 +830,23 @@ int ac_cuda_wait(AcCuda *ac, const AcCudaTicket *t)
 	struct slot *sl = ticket_slot(ac, t);
 
 	if (!__atomic_load_n(&sl->done, __ATOMIC_ACQUIRE)) {
-		int open = !(__atomic_load_n(&sl->word, __ATOMIC_ACQUIRE) & W_CLOSED);
+		AcCudaLane *l = ac->lanes[t->lane];
 
-		if (open) {
-			/* see ac_cuda_rx_blocking: an RX thread that blocks will
-			 * not cut this batch, so the waiter does */
-			__atomic_fetch_add(&ac->open_waiters, 1, __ATOMIC_SEQ_CST);
-			int why = __atomic_load_n(&ac->rx_blocked, __ATOMIC_SEQ_CST);
-
-			if (why) {
-				close_word(sl, why - 1);
-				wake_dispatcher(ac);
-			}
-		}
+		/* only the lane's owner waits for its tickets: waiting for its
+		 * own open batch means it wants it now */
+		if (l->rx_open && t->batch == l->rx_seq)
+			rx_cut(l, CUT_FLUSH);
 		pthread_mutex_lock(&sl->mu);
 		while (!__atomic_load_n(&sl->done, __ATOMIC_ACQUIRE))
 			pthread_cond_wait(&sl->cv, &sl->mu);
 		pthread_mutex_unlock(&sl->mu);
-		if (open)
-			__atomic_fetch_sub(&ac->open_waiters, 1, __ATOMIC_SEQ_CST);
 	}
 	return sl->result == RES_DEVICE ? 0 : 1;
+}
+
+int ac_cuda_ready(const AcCuda *ac, const AcCudaTicket *t)
+{
+	return __atomic_load_n(&ticket_slot(ac, t)->done, __ATOMIC_ACQUIRE);
 }
 
 const uint8_t *ac_cuda_payload(const AcCuda *ac, const AcCudaTicket *t, uint32_t *len)
@@ -822,7 +855,7 @@ const uint8_t *ac_cuda_payload(const AcCuda *ac, const AcCudaTicket *t, uint32_t
 	const struct acc_desc *d = &sl->desc[t->index];
 
 	*len = d->len;
-	return ac->ring_mem + sl->data_start + d->off;
+	return sl_data(sl) + d->off;
 }
 
 const uint8_t *ac_cuda_payload_ctx(const AcCuda *ac, const AcCudaTicket *t, uint32_t *len)
@@ -836,7 +869,7 @@ const uint8_t *ac_cuda_payload_ctx(const AcCuda *ac, const AcCudaTicket *t, uint
 	}
 	d = &sl->desc[t->index + 1];
 	*len = d->len;
-	return ac->ring_mem + sl->data_start + d->off;
+	return sl_data(sl) + d->off;
 }
 
 void *ac_cuda_packet(const AcCuda *ac, const AcCudaTicket *t)
@@ -850,7 +883,7 @@ static uint32_t view_matches(AcCuda *ac, const AcCudaTicket *t, uint32_t idx,
 	const struct slot *sl = ticket_slot(ac, t);
 	const struct acc_desc *d = &sl->desc[idx];
 	const AcAutomaton *a = ac->autos[d->group];
-	const uint8_t *buf = ac->ring_mem + sl->data_start + d->off;
+	const uint8_t *buf = sl_data(sl) + d->off;
 	uint32_t n = 0;
 
 	if (sl->result != RES_DEVICE)
@@ -935,28 +968,6 @@ out:
 	free(offs);
 	free(maxlen);
 	return rc;
-}
-
-static int alloc_slots(AcCuda *ac)
-{
-	ac->slots = calloc(ac->nslots, sizeof(*ac->slots));
-	if (!ac->slots)
-		return -1;
-	for (uint32_t i = 0; i < ac->nslots; i++) {
-		struct slot *sl = &ac->slots[i];
-
-		pthread_mutex_init(&sl->mu, NULL);
-		pthread_cond_init(&sl->cv, NULL);
-		sl->done = 1;
-		sl->desc = ac->ops->host_alloc(ac->dev,
-			(size_t)ac->opts.batch_payloads * sizeof(*sl->desc));
-		sl->pkt = calloc(ac->opts.batch_payloads, sizeof(*sl->pkt));
-		sl->ids = malloc((size_t)ac->opts.batch_records * sizeof(*sl->ids) + 1);
-		sl->pidx = calloc((size_t)ac->opts.batch_payloads + 1, sizeof(*sl->pidx));
-		if (!sl->desc || !sl->pkt || !sl->ids || !sl->pidx)
-			return -1;
-	}
-	return 0;
 }
 
 int ac_cuda_config_check(const CudaMpmConfig *c, char *err, size_t errlen)
@@ -1051,7 +1062,6 @@ AcCuda *ac_cuda_new(const CudaMpmConfig *cfg, const AcCudaOpts *opts,
 		return NULL;
 	}
 	ac->nstreams = cfg->cuda_streams;
-	ac->nslots = ac->opts.batch_slots;
 	ac->batch_bytes = cfg->gpu_transfer_size;
 	ac->st.emulation = ops->emulation;
 	pthread_mutex_init(&ac->mu, NULL);
@@ -1086,17 +1096,6 @@ AcCuda *ac_cuda_new(const CudaMpmConfig *cfg, const AcCudaOpts *opts,
 			goto fail;
 		}
 	}
-	ac->ring_mem = ops->host_alloc(ac->dev, cfg->cudabuffer_buffer_size);
-	if (!ac->ring_mem) {
-		snprintf(err, errlen,
-			 "ac-cuda: cannot allocate %llu bytes of page-locked memory for "
-			 "cuda.mpm.cudabuffer-buffer-size: lower it or raise the memlock limit",
-			 (unsigned long long)cfg->cudabuffer_buffer_size);
-		goto fail;
-	}
-	ac_ring_init(&ac->ring, ac->ring_mem, cfg->cudabuffer_buffer_size);
-	if (alloc_slots(ac) != 0)
-		goto oom;
 	if (pthread_create(&ac->disp, NULL, dispatcher, ac) != 0)
 		goto oom;
 	if (pthread_create(&ac->comp, NULL, completer, ac) != 0) {
@@ -1129,8 +1128,8 @@ static void log_summary(AcCuda *ac)
 
 	if (s->batches)
 		log_info("ac-cuda: %llu batches: payloads p50 %llu p90 %llu max %llu; bytes p50 "
-			 "%llu p90 %llu max %llu; cuts: size %llu payloads %llu pool %llu timeout "
-			 "%llu flush %llu pool_dry %llu; ring peak %llu bytes",
+			 "%llu p90 %llu max %llu; cuts: size %llu payloads %llu timeout %llu "
+			 "flush %llu; ring peak %llu bytes",
 			 (unsigned long long)s->batches,
 			 (unsigned long long)ac_cuda_hist_quantile(s->hist_payloads, 0.5),
 			 (unsigned long long)ac_cuda_hist_quantile(s->hist_payloads, 0.9),
@@ -1139,8 +1138,7 @@ static void log_summary(AcCuda *ac)
 			 (unsigned long long)ac_cuda_hist_quantile(s->hist_bytes, 0.9),
 			 (unsigned long long)s->batch_bytes_max,
 			 (unsigned long long)s->cut_size, (unsigned long long)s->cut_payloads,
-			 (unsigned long long)s->cut_pool, (unsigned long long)s->cut_timeout,
-			 (unsigned long long)s->cut_flush, (unsigned long long)s->cut_pool_dry,
+			 (unsigned long long)s->cut_timeout, (unsigned long long)s->cut_flush,
 			 (unsigned long long)s->ring_peak_bytes);
 	if (bad)
 		log_warning("ac-cuda: %llu of %llu batches failed on the device (%llu errors, "
@@ -1155,7 +1153,10 @@ void ac_cuda_free(AcCuda *ac)
 	if (!ac)
 		return;
 	if (ac->threads) {
-		rx_cut(ac, CUT_FLUSH);
+		/* lanes their owners left behind (a failed start-up) */
+		for (uint32_t i = 0; i < ac->nlanes; i++)
+			if (ac->lanes[i])
+				ac_cuda_lane_free(ac->lanes[i]);
 		pthread_mutex_lock(&ac->mu);
 		ac->stop = 1;
 		pthread_cond_signal(&ac->disp_cv);
@@ -1164,20 +1165,6 @@ void ac_cuda_free(AcCuda *ac)
 		pthread_join(ac->comp, NULL);
 		log_summary(ac);
 	}
-	for (uint32_t i = 0; ac->slots && i < ac->nslots; i++) {
-		struct slot *sl = &ac->slots[i];
-
-		if (sl->desc)
-			ac->ops->host_free(ac->dev, sl->desc);
-		free(sl->pkt);
-		free(sl->ids);
-		free(sl->pidx);
-		pthread_mutex_destroy(&sl->mu);
-		pthread_cond_destroy(&sl->cv);
-	}
-	free(ac->slots);
-	if (ac->ring_mem)
-		ac->ops->host_free(ac->dev, ac->ring_mem);
 	for (int i = 0; ac->streams && i < ac->nstreams; i++)
 		if (ac->streams[i])
 			ac->ops->stream_free(ac->streams[i]);
@@ -1192,120 +1179,157 @@ void ac_cuda_free(AcCuda *ac)
 	free(ac);
 }
 
-/* ---------- a worker's own stream: buffers the pipeline cannot batch ---------- */
+/* ---------- lanes ---------- */
 
-#define SYNC_PIECE 65535u        /* a descriptor's length is 16 bits */
+/* A lane never holds a batch the device streams could not take, and holds
+ * about four of them in its ring: the window being filled, the one on the
+ * device, the one being inspected, and slack for a wrap. */
+#define LANE_BATCHES_IN_RING 4
+/* The least a lane's batch must hold: one TCP payload of 64 KiB in both
+ * views, behind its context. */
+#define LANE_SLOTS 16
+#define LANE_BATCH_MIN (2u * CUDA_MPM_DATA_BUFFER_SIZE_MAX + 256u)
 
-struct AcCudaSync {
-	AcCuda *ac;
-	AcDevStream *st;
-	uint8_t *data;           /* host_alloc: the copy-in reads it */
-	struct acc_desc *desc;
-	uint32_t cap, maxdesc, overlap;
-	uint32_t *seen, stamp;   /* per pattern index, as the completer's */
-};
-
-AcCudaSync *ac_cuda_sync_new(AcCuda *ac, uint32_t max_bytes, char *err, size_t errlen)
+static void lane_free_slots(AcCudaLane *l)
 {
-	AcCudaSync *s = calloc(1, sizeof(*s));
-	uint32_t maxlen = 1;
+	AcCuda *ac = l->ac;
 
-	if (!s) {
+	for (uint32_t i = 0; l->slots && i < l->nslots; i++) {
+		struct slot *sl = &l->slots[i];
+
+		if (sl->desc)
+			ac->ops->host_free(ac->dev, sl->desc);
+		free(sl->pkt);
+		free(sl->ids);
+		free(sl->pidx);
+		pthread_mutex_destroy(&sl->mu);
+		pthread_cond_destroy(&sl->cv);
+	}
+	free(l->slots);
+}
+
+static int lane_alloc_slots(AcCudaLane *l, uint32_t max_records)
+{
+	AcCuda *ac = l->ac;
+
+	l->slots = calloc(l->nslots, sizeof(*l->slots));
+	if (!l->slots)
+		return -1;
+	for (uint32_t i = 0; i < l->nslots; i++) {
+		struct slot *sl = &l->slots[i];
+
+		pthread_mutex_init(&sl->mu, NULL);
+		pthread_cond_init(&sl->cv, NULL);
+		sl->done = 1;
+		sl->ring_mem = l->ring_mem;
+		sl->max_records = max_records;
+		sl->desc = ac->ops->host_alloc(ac->dev,
+			(size_t)l->batch_payloads * sizeof(*sl->desc));
+		sl->pkt = calloc(l->batch_payloads, sizeof(*sl->pkt));
+		sl->ids = malloc((size_t)max_records * sizeof(*sl->ids) + 1);
+		sl->pidx = calloc((size_t)l->batch_payloads + 1, sizeof(*sl->pidx));
+		if (!sl->desc || !sl->pkt || !sl->ids || !sl->pidx)
+			return -1;
+	}
+	return 0;
+}
+
+static int lane_register(AcCuda *ac, AcCudaLane *l)
+{
+	int rc = -1;
+
+	pthread_mutex_lock(&ac->mu);
+	for (uint32_t i = 0; i < AC_CUDA_LANES_MAX; i++) {
+		if (ac->lanes[i])
+			continue;
+		l->id = (uint16_t)i;
+		ac->lanes[i] = l;
+		if (i >= ac->nlanes)
+			ac->nlanes = i + 1;
+		rc = 0;
+		break;
+	}
+	pthread_mutex_unlock(&ac->mu);
+	return rc;
+}
+
+AcCudaLane *ac_cuda_lane_new(AcCuda *ac, uint64_t ring_bytes, char *err, size_t errlen)
+{
+	AcCudaLane *l = calloc(1, sizeof(*l));
+	uint64_t bb;
+
+	if (!l) {
 		snprintf(err, errlen, "ac-cuda: out of memory");
 		return NULL;
 	}
-	for (uint32_t g = 0; g < ac->nautos; g++)
-		if (ac->autos[g]->blk->maxlen > maxlen)
-			maxlen = ac->autos[g]->blk->maxlen;
-	s->ac = ac;
-	s->overlap = maxlen - 1;
-	s->cap = max_bytes;
-	/* pieces of SYNC_PIECE bytes overlapping by the longest pattern - 1 */
-	s->maxdesc = max_bytes / (SYNC_PIECE - s->overlap) + 2;
-	s->data = ac->ops->host_alloc(ac->dev, (size_t)max_bytes + (size_t)s->maxdesc * s->overlap);
-	s->desc = ac->ops->host_alloc(ac->dev, (size_t)s->maxdesc * sizeof(*s->desc));
-	s->seen = calloc(ac->nseen ? ac->nseen : 1, sizeof(*s->seen));
-	if (s->data && s->desc && s->seen) {
-		AcDevStreamSize sz = { .data_bytes = (uint64_t)max_bytes + (uint64_t)s->maxdesc * s->overlap,
-				       .max_payloads = s->maxdesc,
-				       /* the filter kernel reports ~1 record per 20 B */
-				       .max_records = max_bytes / 4 + 1024 };
+	l->ac = ac;
+	bb = ring_bytes / LANE_BATCHES_IN_RING;
+	if (bb < LANE_BATCH_MIN)
+		bb = LANE_BATCH_MIN;
+	if (bb > ac->batch_bytes)
+		bb = ac->batch_bytes;
+	if (ring_bytes < bb)
+		ring_bytes = bb;
+	l->batch_bytes = bb;
+	/* the device streams are sized for gpu-transfer-size: a lane's batch
+	 * takes its share of their descriptors and records */
+	l->batch_payloads = (uint32_t)(ac->opts.batch_payloads * bb / ac->batch_bytes);
+	if (l->batch_payloads < 64)
+		l->batch_payloads = 64 > ac->opts.batch_payloads ? ac->opts.batch_payloads : 64;
+	uint64_t rec = (uint64_t)ac->opts.batch_records * bb / ac->batch_bytes;
 
-		s->st = ac->ops->stream_new(ac->dev, &sz, ac->opts.kernel, ac->opts.chunk, err, errlen);
-	} else {
-		snprintf(err, errlen, "ac-cuda: out of memory for a worker stream");
-	}
-	if (!s->st) {
-		ac_cuda_sync_free(s);
+	if (rec < 1024)
+		rec = 1024 > ac->opts.batch_records ? ac->opts.batch_records : 1024;
+	/* a window's batches: open, on the device, being inspected, and
+	 * the cuts a long window makes */
+	l->nslots = ac->opts.batch_slots < LANE_SLOTS ? ac->opts.batch_slots : LANE_SLOTS;
+	l->ring_mem = ac->ops->host_alloc(ac->dev, ring_bytes);
+	if (!l->ring_mem) {
+		snprintf(err, errlen,
+			 "ac-cuda: cannot allocate %llu bytes of page-locked memory for a lane "
+			 "(cuda.mpm.cudabuffer-buffer-size): lower it or raise the memlock limit",
+			 (unsigned long long)ring_bytes);
+		free(l);
 		return NULL;
 	}
-	return s;
+	ac_ring_init(&l->ring, l->ring_mem, ring_bytes);
+	if (lane_alloc_slots(l, (uint32_t)rec) != 0 || lane_register(ac, l) != 0) {
+		snprintf(err, errlen, "ac-cuda: out of memory for a lane (or more than %d lanes)",
+			 AC_CUDA_LANES_MAX);
+		lane_free_slots(l);
+		ac->ops->host_free(ac->dev, l->ring_mem);
+		free(l);
+		return NULL;
+	}
+	return l;
 }
 
-void ac_cuda_sync_free(AcCudaSync *s)
+void ac_cuda_lane_free(AcCudaLane *l)
 {
-	if (!s)
+	AcCuda *ac;
+
+	if (!l)
 		return;
-	if (s->st)
-		s->ac->ops->stream_free(s->st);
-	if (s->data)
-		s->ac->ops->host_free(s->ac->dev, s->data);
-	if (s->desc)
-		s->ac->ops->host_free(s->ac->dev, s->desc);
-	free(s->seen);
-	free(s);
-}
+	ac = l->ac;
+	/* every ticket was released: what is left is in the pipeline */
+	rx_cut(l, CUT_FLUSH);
+	for (uint64_t q = l->rx_oldest; q < l->rx_seq; q++) {
+		struct slot *sl = &l->slots[q % l->nslots];
 
-int ac_cuda_sync_scan(AcCudaSync *s, const uint8_t *buf, uint32_t len, uint16_t group,
-		      ac_match_fn cb, void *arg)
-{
-	AcCuda *ac = s->ac;
-	const struct ac_pattern *pat_of;
-	const struct acc_rec *rec;
-	uint32_t nd = 0, nb = 0, count = 0;
-	AcDevTimes t = { 0 };
-	char err[256];
-
-	if (!len || len > s->cap || group >= ac->nautos)
-		return -1;
-	/* pieces that overlap by maxlen - 1: every match lies in one */
-	for (uint32_t at = 0; at < len; ) {
-		uint32_t n = len - at > SYNC_PIECE ? SYNC_PIECE : len - at;
-
-		memcpy(s->data + nb, buf + at, n);
-		s->desc[nd++] = (struct acc_desc){ .off = nb, .len = (uint16_t)n, .group = group };
-		nb += n;
-		if (at + n == len)
-			break;
-		at += n - s->overlap;
+		pthread_mutex_lock(&sl->mu);
+		while (!__atomic_load_n(&sl->done, __ATOMIC_ACQUIRE))
+			pthread_cond_wait(&sl->cv, &sl->mu);
+		pthread_mutex_unlock(&sl->mu);
+		/* the completer drops the pipeline's reference just after */
+		while (__atomic_load_n(&sl->refs, __ATOMIC_ACQUIRE) != 0)
+			sched_yield();
 	}
-	if (ac->ops->submit(s->st, s->data, nb, s->desc, nd, err, sizeof(err)) != 0 ||
-	    ac->ops->wait(s->st, &rec, &count, &t, err, sizeof(err)) != 0) {
-		stat_add(&ac->st.sync_errors, 1);
-		return -1;
-	}
-	if (count > s->cap / 4 + 1024) {
-		stat_add(&ac->st.sync_errors, 1);
-		return -1;
-	}
-	stat_add(&ac->st.sync_scans, 1);
-	stat_add(&ac->st.sync_bytes, len);
-	stat_add(&ac->st.kernel_ns, t.kernel_ns);
-	pat_of = ac->autos[group]->v.pat;
-	if (++s->stamp == 0) {
-		memset(s->seen, 0, (size_t)ac->nseen * sizeof(*s->seen));
-		s->stamp = 1;
-	}
-	for (uint32_t i = 0; i < count; i++) {
-		uint32_t p = rec[i].pat;
-
-		if (p >= ac->nseen || s->seen[p] == s->stamp)
-			continue;
-		s->seen[p] = s->stamp;
-		if (cb(arg, pat_of[p].id, 0))
-			break;
-	}
-	return 0;
+	pthread_mutex_lock(&ac->mu);
+	ac->lanes[l->id] = NULL;
+	pthread_mutex_unlock(&ac->mu);
+	lane_free_slots(l);
+	ac->ops->host_free(ac->dev, l->ring_mem);
+	free(l);
 }
 
 #ifndef HAVE_CUDA

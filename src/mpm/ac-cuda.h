@@ -1,24 +1,29 @@
 /* ac-cuda: the GPU multi-pattern matcher, host side.
  *
  * Threads and who calls what:
- *   RX thread (one):  ac_cuda_submit() per eligible payload; the payload is
- *                     copied into the page-locked ring and gets a ticket. A
- *                     nonzero return means "use the CPU matcher (ac) for this
- *                     payload" and says why (counted). Never blocks, never
- *                     drops. ac_cuda_flush() at the end of input (or when the
- *                     reader idles) cuts the open batch without waiting for
- *                     batching-timeout.
- *   workers (many):   ac_cuda_wait(ticket), then ac_cuda_matches(ticket, cb)
- *                     exactly where ac_search() would be called (same
- *                     matches, end-offset order), then ac_cuda_release(ticket)
- *                     once the payload bytes and matches are no longer read.
- *                     Every queued ticket must be released exactly once.
- *   internal:         a dispatcher thread cuts batches (gpu-transfer-size
- *                     bytes, a full descriptor table, or a deadline of
- *                     batching-timeout µs after the oldest payload arrived)
- *                     and rotates cuda-streams streams; a completion thread
- *                     waits for each batch in order, groups its match records
- *                     by payload, and wakes that batch's waiters once.
+ *   packet threads:   each thread that feeds the GPU (an autofp worker, a
+ *                     workers-runmode capture thread, the single runmode's
+ *                     thread) owns a LANE (ac_cuda_lane_new): its own
+ *                     page-locked ring and batch slots. ac_cuda_submit()
+ *                     per eligible payload copies it into the lane's ring
+ *                     and gives a ticket; a nonzero return means "use the
+ *                     CPU matcher (ac) for this payload" and says why
+ *                     (counted). Never blocks, never drops. ac_cuda_flush()
+ *                     cuts the lane's open batch (the thread's window is
+ *                     complete). Then, on the same thread, ac_cuda_wait()
+ *                     (a wait for the lane's open batch cuts it),
+ *                     ac_cuda_ids() / ac_cuda_matches() where ac_search()
+ *                     would be called, and ac_cuda_release() once the bytes
+ *                     and ids are no longer read. Every queued ticket must
+ *                     be released exactly once, and all of a lane's before
+ *                     ac_cuda_lane_free().
+ *   ACC-DISP:         the dispatcher submits the lanes' closed batches to
+ *                     the cuda-streams device streams (closing a batch
+ *                     batching-timeout µs after its oldest payload if its
+ *                     owner has not);
+ *   ACC-DONE:         the completer waits for each batch in order, groups
+ *                     its match records by payload, and wakes the batch's
+ *                     waiter once.
  *
  * Matches equal `ac`'s exactly: a batch whose result buffer overflowed, or
  * that the device failed, is rescanned on the CPU by ac_cuda_matches()
@@ -35,12 +40,17 @@
 #include "mpm/ac.h"
 
 typedef struct AcCuda AcCuda;
+typedef struct AcCudaLane AcCudaLane;
+
+/* Lanes alive at once: one per packet thread. */
+#define AC_CUDA_LANES_MAX 256
 
 /* Names a payload inside a batch. Valid from submit until release. */
 typedef struct AcCudaTicket {
 	uint64_t batch;
 	uint32_t index;          /* its first descriptor */
-	uint32_t views;          /* 1, or 2 for ac_cuda_submit_ctx */
+	uint16_t views;          /* 1, or 2 for ac_cuda_submit_ctx */
+	uint16_t lane;           /* the lane that queued it */
 } AcCudaTicket;
 
 /* Why ac_cuda_submit() left a payload to the CPU matcher. */
@@ -85,37 +95,33 @@ AcCuda *ac_cuda_new(const CudaMpmConfig *cfg, const AcCudaOpts *opts,
  * Tickets must all be released (or abandoned) before. */
 void ac_cuda_free(AcCuda *ac);
 
-/* RX thread only. */
-int ac_cuda_submit(AcCuda *ac, const uint8_t *buf, uint32_t len, uint16_t group,
+/* A packet thread's lane, with a ring of ring_bytes (its share of
+ * cuda.mpm.cudabuffer-buffer-size); its batches hold at most a quarter of
+ * it (and at most gpu-transfer-size), at least one 64 KiB payload in both
+ * views. NULL with err. Owned by the calling thread. */
+AcCudaLane *ac_cuda_lane_new(AcCuda *ac, uint64_t ring_bytes, char *err, size_t errlen);
+/* Cuts the open batch and waits for the lane's batches to leave the
+ * pipeline; every ticket of the lane was released before. */
+void ac_cuda_lane_free(AcCudaLane *l);
+
+int ac_cuda_submit(AcCudaLane *l, const uint8_t *buf, uint32_t len, uint16_t group,
 		   void *pkt, AcCudaTicket *out);
 /* The same payload scanned twice in one copy: with `group` alone (as
  * ac_cuda_submit), and with ctx_group over ctx[0, ctxlen) followed by the
  * payload (ac_cuda_matches_ctx). The context lets a stream's automaton see
  * matches that begin in the bytes before this packet. */
-int ac_cuda_submit_ctx(AcCuda *ac, const uint8_t *ctx, uint32_t ctxlen, const uint8_t *buf,
+int ac_cuda_submit_ctx(AcCudaLane *l, const uint8_t *ctx, uint32_t ctxlen, const uint8_t *buf,
 		       uint32_t len, uint16_t group, uint16_t ctx_group, void *pkt,
 		       AcCudaTicket *out);
-void ac_cuda_flush(AcCuda *ac);
-/* RX thread: it is about to block (pool_dry 1: the packet pool ran dry;
- * 0: a full queue, the order window) until ac_cuda_rx_resumed. Cutting
- * the open batch at once, as a flush, made tiny batches whenever the
- * pipeline was backlogged: the workers were still busy with earlier
- * batches. Instead the open batch is cut only if a worker waits for it
- * (now, or later while the RX thread is blocked), which is when the wait
- * would otherwise never end; counted as cut.pool_dry (or cut.flush). */
-void ac_cuda_rx_blocking(AcCuda *ac, int pool_dry);
-void ac_cuda_rx_resumed(AcCuda *ac);
-/* RX thread, before the first submit: the packet pool holds `packets`.
- * Every queued payload holds a pool packet until its batch is inspected,
- * so a batch is cut at packets / (cuda-streams + 2) payloads: several
- * batches fit in the pool and overlap instead of the pool running dry
- * under the open one. 0: no pool cut (the default). */
-void ac_cuda_set_pool(AcCuda *ac, uint32_t packets);
+/* Cuts the lane's open batch: its owner will wait for it next. */
+void ac_cuda_flush(AcCudaLane *l);
 
-/* Workers. wait: blocks until the ticket's batch is done (one wake-up per
- * batch); returns 0 when device results are used, 1 when the payload will
- * be rescanned on the CPU (overflow or device failure). */
+/* The lane's owner. wait: blocks until the ticket's batch is done (one
+ * wake-up per batch); returns 0 when device results are used, 1 when the
+ * payload will be rescanned on the CPU (overflow or device failure).
+ * ready: 1 when wait would not block. */
 int ac_cuda_wait(AcCuda *ac, const AcCudaTicket *t);
+int ac_cuda_ready(const AcCuda *ac, const AcCudaTicket *t);
 /* After ac_cuda_wait: cb(arg, pattern id, end offset) for every pattern id
  * that occurs in the payload, as a prefilter wants them: from the device,
  * each (pattern, id) once, end offset 0, in no set order; when the payload
@@ -144,29 +150,15 @@ void ac_cuda_release(AcCuda *ac, const AcCudaTicket *t);
  * when it is empty. */
 uint64_t ac_cuda_hist_quantile(const uint64_t *hist, double q);
 
-/* A worker's own device stream, for buffers the capture thread never sees
- * and that cannot wait for a batch (a decompressed HTTP body): the worker
- * copies one buffer, scans it, and waits. Owned by one thread. */
-typedef struct AcCudaSync AcCudaSync;
-
-/* Buffers of up to max_bytes. NULL with err. Free before ac_cuda_free. */
-AcCudaSync *ac_cuda_sync_new(AcCuda *ac, uint32_t max_bytes, char *err, size_t errlen);
-void ac_cuda_sync_free(AcCudaSync *s);
-/* Scans buf with automaton `group` on the device and calls cb(arg, id, 0)
- * once per (pattern, id) found. 0, or -1 (device error, too long, too many
- * records: counted) when the caller must scan on the CPU. */
-int ac_cuda_sync_scan(AcCudaSync *s, const uint8_t *buf, uint32_t len, uint16_t group,
-		      ac_match_fn cb, void *arg);
-
 typedef struct AcCudaStats {
 	int emulation;              /* 1: host emulation, not a GPU */
 	uint64_t batches;           /* to the device */
 	uint64_t bytes;
 	uint64_t payloads;
 	uint64_t records;           /* match records the device returned */
-	uint64_t cut_size;          /* batches cut by gpu-transfer-size or ring space */
+	uint64_t cut_size;          /* batches cut by their lane's size limit or ring space */
 	uint64_t cut_timeout;       /* ... by batching-timeout */
-	uint64_t cut_flush;         /* ... by ac_cuda_flush / shutdown */
+	uint64_t cut_flush;         /* ... by their owner (window complete) or shutdown */
 	uint64_t cpu_below_min;     /* payloads on the CPU, by reason */
 	uint64_t cpu_above_max;
 	uint64_t cpu_ring_full;
@@ -180,14 +172,10 @@ typedef struct AcCudaStats {
 	uint64_t disp_wakeups;      /* dispatcher returns from its condition waits */
 	uint64_t gpu_batches;       /* batches whose device results were used */
 	uint64_t cut_payloads;      /* ... cut by a full descriptor table */
-	uint64_t cut_pool;          /* ... by the pool share (ac_cuda_set_pool) */
-	uint64_t cut_pool_dry;      /* ... by ac_cuda_flush_pool_dry */
 	uint64_t ring_peak_bytes;   /* most ring bytes in use at once */
 	uint64_t batch_bytes_max, batch_payloads_max;
 	uint64_t hist_bytes[AC_CUDA_HIST_BUCKETS];    /* batches by bytes */
 	uint64_t hist_payloads[AC_CUDA_HIST_BUCKETS]; /* batches by payloads */
-	uint64_t sync_scans, sync_bytes;  /* workers' own streams (ac_cuda_sync_scan) */
-	uint64_t sync_errors;             /* ... that failed: the worker scanned on the CPU */
 } AcCudaStats;
 
 void ac_cuda_stats(const AcCuda *ac, AcCudaStats *out);

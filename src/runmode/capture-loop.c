@@ -24,6 +24,21 @@ static void single_put(void *arg, Packet *p)
 	packet_pool_put_local(arg, p);
 }
 
+static void capture_done(Worker *w, Packet *p, void *pool)
+{
+	(void)w;
+	packet_pool_put_local(pool, p);
+}
+
+static void capture_dry(void *w)
+{
+	worker_drain(w);
+}
+
+/* Packets a capture thread keeps free beside its window, for what decode
+ * makes of one packet (a reassembled datagram, tunnelled packets). */
+#define POOL_RESERVE 32
+
 int capture_worker(Engine *e, Capture *cap, PacketPool *pool, ThreadCounters *rx_tc,
 		   unsigned id, unsigned share, int main_thread)
 {
@@ -32,18 +47,27 @@ int capture_worker(Engine *e, Capture *cap, PacketPool *pool, ThreadCounters *rx
 	Packet *p;
 	uint64_t n = 0;
 
-	if (worker_init(&w, e, id, share, NULL, NULL) != 0) {
+	/* ac-cuda: two windows in the pool, a quarter each */
+	if (worker_init(&w, e, id, share, NULL, NULL) != 0 ||
+	    worker_window_init(&w, pool->n / 4, share, capture_done, pool) != 0) {
+		worker_window_fini(&w);
 		worker_fini(&w);
 		return -1;
 	}
 	dt = decode_thread_new(&e->cfg.decode, rx_tc, single_get, single_put, pool);
 	if (!dt) {
+		worker_window_fini(&w);
 		worker_fini(&w);
 		return -1;
 	}
-	while ((p = packet_pool_get(pool, 0)) != NULL) {
-		int r = capture_get(cap, p, NULL, NULL);
+	for (;;) {
+		int r;
 
+		if (pool->n_free < POOL_RESERVE)
+			worker_drain(&w);
+		if (!(p = packet_pool_get(pool, 0)))
+			break;
+		r = capture_get(cap, p, capture_dry, &w);
 		if (r != CAPTURE_PACKET) {
 			packet_pool_put_local(pool, p);
 			if (r == CAPTURE_END)
@@ -59,20 +83,18 @@ int capture_worker(Engine *e, Capture *cap, PacketPool *pool, ThreadCounters *rx
 		if (main_thread && n % CONTROL_EVERY == 0)
 			runmode_control_poll(e);
 		decode_packet(dt, p);
-		worker_sync(&w);
-		worker_process(&w, p);
+		/* the packet, then what decode made of it, each on its own */
 		while (p) {
 			Packet *q = p->pseudo;
 
-			if (q) {
-				p->pseudo = NULL;
-				worker_process(&w, q);
-			}
-			packet_pool_put_local(pool, p);
+			p->pseudo = NULL;
+			worker_accept(&w, p);
 			p = q;
 		}
 	}
+	worker_drain(&w);
 	capture_update_counters(cap, rx_tc);
+	worker_window_fini(&w);
 	worker_fini(&w);
 	decode_thread_free(dt);
 	return 0;

@@ -8,7 +8,7 @@
  *   autofp.c        autofp: the RX thread's dispatch to worker threads
  *   order.c         autofp: capture order for thresholds across workers
  *   stats-thread.c  the periodic stats record
- * Threads are named as Suricata names them (runmode_name_thread). */
+ * Threads are named as Suricata names them (util/thread-name.h). */
 #ifndef RUNMODE_RUNMODE_INT_H
 #define RUNMODE_RUNMODE_INT_H
 
@@ -20,10 +20,33 @@
 #include "detect/engine.h"
 #include "stats/counters.h"
 
+#include "util/thread-name.h"
+
 #include <pthread.h>
 
 /* Packets a worker collects before giving them back to the pool in one go. */
 #define RETURN_BATCH 32
+
+struct Worker;
+struct DetectGpuFeed;
+struct DetectGpuTicket;
+/* What the runmode does with a packet the worker is done with (give it back
+ * to its pool, mark it done in capture order). */
+typedef void (*worker_done_fn)(struct Worker *w, Packet *p, void *arg);
+
+/* window.c: ac-cuda's window of decoded packets; no feed: no window. */
+typedef struct PacketWindow {
+	struct DetectGpuFeed *feed;
+	Packet **pkt;                  /* FIFO of cap entries from head */
+	struct DetectGpuTicket *gt;    /* the ticket of pkt[i] */
+	uint32_t cap, head, n;
+	uint32_t cut;                  /* the n oldest whose batches are cut */
+	uint32_t size;                 /* packets per window */
+	unsigned share;                /* threads sharing the ring */
+	uint64_t processed;
+	worker_done_fn done;
+	void *done_arg;
+} PacketWindow;
 
 typedef struct Worker {
 	Engine *e;
@@ -40,6 +63,7 @@ typedef struct Worker {
 	pthread_t thread;
 	Packet *ret_head, *ret_tail;   /* batch going back to the pool */
 	uint32_t ret_n;
+	PacketWindow win;
 } Worker;
 
 /* Packets between two updates of the kernel counters, and between two looks
@@ -58,14 +82,31 @@ void worker_idle(Worker *w);
 void worker_release(Worker *w, PacketPool *pool, Packet *p);
 void worker_give_back(Worker *w, PacketPool *pool);
 
+/* window.c: the two hooks a runmode calls, and the window's life. After
+ * decode, worker_accept(): the packet goes through the worker now, or
+ * (ac-cuda) joins the window and goes through once its batch is back;
+ * either way done(w, p, done_arg) follows, in arrival order. When the
+ * input runs dry or ends, worker_drain(): every packet held goes through.
+ * init: size packets per window, share: threads that share the GPU ring
+ * (after worker_init; 0, or -1 with the error logged). */
+int worker_window_init(Worker *w, uint32_t size, unsigned share, worker_done_fn done,
+		       void *done_arg);
+void worker_accept(Worker *w, Packet *p);
+void worker_drain(Worker *w);
+/* Drains, and frees the window (before worker_fini). */
+void worker_window_fini(Worker *w);
+/* window.c internals that worker_sync needs */
+int worker_window_open(Worker *w);
+void worker_window_close(Worker *w);
+void worker_reload(Worker *w);
+
 /* A rule reload published a new engine: take it up between two packets
- * (one load per packet when none is pending). */
+ * (one load per packet when none is pending); the window goes through
+ * first, with the engine its payloads were queued for. */
 static inline void worker_sync(Worker *w)
 {
-	if (w->rs && reload_pending(w->e->reload, w->rgen)) {
-		w->dt = reload_pickup(w->e->reload, w->rs, w->dt, &w->rgen);
-		output_thread_set_detect(&w->ot, w->dt);
-	}
+	if (w->rs && reload_pending(w->e->reload, w->rgen))
+		worker_reload(w);
 }
 
 /* capture-loop.c: the next packet of cap: one that is ready at once; when
@@ -81,15 +122,5 @@ int capture_worker(Engine *e, Capture *cap, PacketPool *pool, ThreadCounters *rx
 int run_single(Engine *e, PacketPool *pool, ThreadCounters *rx_tc);   /* single.c */
 int run_workers(Engine *e);                                           /* workers.c */
 int run_autofp(Engine *e, PacketPool *pool, ThreadCounters *rx_tc);   /* autofp.c */
-
-/* Names the calling thread as Suricata names its threads: role and a
- * 1-based number ("W#01": a worker, "RX#01": a capture thread feeding
- * workers), or the role alone with idx 0 ("CS": stats). At most 15
- * characters (the kernel's limit); a longer name is cut. Threads the
- * runmode starts call it first thing; the main thread keeps the process
- * name. */
-void runmode_name_thread(const char *role, unsigned idx);
-/* The name runmode_name_thread() gives, into buf (16 bytes). */
-void runmode_thread_name(char buf[16], const char *role, unsigned idx);
 
 #endif

@@ -4,6 +4,7 @@
  * runmodes themselves and the worker are in files of their own
  * (runmode-int.h lists them). */
 #include "runmode/runmode-int.h"
+#include "detect/prefilter-gpu.h"
 #include "runmode/stats-thread.h"
 #include "util/log.h"
 
@@ -120,6 +121,8 @@ int runmode_run(Engine *e)
 		rc = run_workers(e);
 	else
 		rc = run_autofp(e, &pool, rx_tc);
+	/* ac-cuda: its last figures, now that every feed is closed */
+	detect_gpu_update_counters(e->reload ? reload_gpu(e->reload) : detect_engine_gpu(e->detect));
 	/* the flow records of the run, before its final stats record */
 	outputs_run_stop(e->outputs);
 
@@ -127,20 +130,4 @@ int runmode_run(Engine *e)
 	thread_counters_retire(rx_tc);
 	packet_pool_destroy(&pool);
 	return rc;
-}
-
-void runmode_thread_name(char buf[16], const char *role, unsigned idx)
-{
-	if (idx)
-		snprintf(buf, 16, "%s#%02u", role, idx);
-	else
-		snprintf(buf, 16, "%s", role);
-}
-
-void runmode_name_thread(const char *role, unsigned idx)
-{
-	char name[16];
-
-	runmode_thread_name(name, role, idx);
-	pthread_setname_np(pthread_self(), name);
 }

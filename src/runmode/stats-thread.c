@@ -36,7 +36,7 @@ static void *stats_main(void *arg)
 	StatsThread *st = arg;
 	struct timespec deadline;
 
-	runmode_name_thread("CS", 0);
+	thread_name_set("CS", 0);
 
 	pthread_mutex_lock(&st->lock);
 	clock_gettime(CLOCK_REALTIME, &deadline);

@@ -23,7 +23,7 @@ static void *capture_thread_main(void *arg)
 	PacketPool pool;
 	ThreadCounters *tc;
 
-	runmode_name_thread("W", ct->id + 1);
+	thread_name_set("W", ct->id + 1);
 	ct->rc = -1;
 	/* max-pending-packets is per thread, as in Suricata */
 	if (packet_pool_init(&pool, e->cfg.max_pending_packets) != 0) {

@@ -16,6 +16,12 @@ N (the packets the run decoded), each role's µs per packet is printed too,
 and "host" sums every role but the main thread's and the emulated device's:
 what the engine's packet path costs the host's CPUs.
 
+With --pin-emu CPU the emulated device's threads (ACC-EMU) run on that CPU
+alone and every other thread on the others (set as threads appear): on a
+small machine the emulation otherwise shares the host threads' cores and
+caches, and their CPU time grows with it. Give the baseline run (hs, ac)
+the same flag, so that both have the same CPUs for the host.
+
 Exit status: COMMAND's. Output: one line per role, then host and peak RSS;
 --json writes the same as an object.
 """
@@ -29,7 +35,20 @@ import time
 POLL_S = 0.01
 
 
-def sample(pid, seen):
+def pin(tid, comm, pin_emu, pinned):
+    """Moves a new thread to its CPUs (--pin-emu), once."""
+    if pin_emu is None or tid in pinned:
+        return
+    cpus = set(range(os.cpu_count()))
+    want = {pin_emu} if comm.startswith("ACC-EMU") else (cpus - {pin_emu} or cpus)
+    try:
+        os.sched_setaffinity(tid, want)
+        pinned.add(tid)
+    except OSError:
+        pass
+
+
+def sample(pid, seen, pin_emu=None, pinned=None):
     """Updates seen[tid] = (comm, ns) for every live thread of pid."""
     try:
         tids = os.listdir("/proc/%d/task" % pid)
@@ -45,6 +64,10 @@ def sample(pid, seen):
         except (OSError, ValueError, IndexError):
             continue
         seen[int(tid)] = (comm, ns)
+        # threads inherit the process's CPUs (set at start); the
+        # emulation's move once they have their name
+        if comm.startswith("ACC-EMU"):
+            pin(int(tid), comm, pin_emu, pinned)
 
 
 def hwm_kb(pid):
@@ -65,22 +88,31 @@ def role(comm, tid, pid):
 
 
 def main(argv):
-    out_json, packets = None, 0
+    out_json, packets, pin_emu = None, 0, None
     while argv and argv[0] != "--":
         opt = argv.pop(0)
         if opt == "--json":
             out_json = argv.pop(0)
         elif opt == "--packets":
             packets = int(argv.pop(0))
+        elif opt == "--pin-emu":
+            pin_emu = int(argv.pop(0))
         else:
             sys.exit("thread-cpu.py: unknown option %s" % opt)
     if not argv or len(argv) < 2:
         sys.exit(__doc__)
     cmd = argv[1:]
     proc = subprocess.Popen(cmd)
-    seen, hwm = {}, 0
+    seen, hwm, pinned = {}, 0, set()
+    if pin_emu is not None:
+        # the process (and the threads it starts before we look) off the
+        # emulation's CPU
+        try:
+            os.sched_setaffinity(proc.pid, set(range(os.cpu_count())) - {pin_emu})
+        except OSError:
+            pass
     while proc.poll() is None:
-        sample(proc.pid, seen)
+        sample(proc.pid, seen, pin_emu, pinned)
         hwm = max(hwm, hwm_kb(proc.pid))
         time.sleep(POLL_S)
     rc = proc.wait()

@@ -213,7 +213,7 @@ static int group_build_one(DetectEngine *de, SigGroup *g, int pc, int dir, const
 		rc = 0;
 		goto out;
 	}
-	if (detect_group_mpm_build(de, g, fp, nfp, de->cfg.algo, err, errlen) != 0)
+	if (detect_group_matcher_build(de, g, fp, nfp, err, errlen) != 0)
 		goto out;
 	group_port_hulls(de, g, nfp);
 	rc = 0;
@@ -221,6 +221,57 @@ out:
 	free(al);
 	free(fp);
 	return rc;
+}
+
+/* ac-cuda with Hyperscan in the build: the CPU's matcher of a group is hs
+ * (the payloads the device does not take, the stream ends no device scan
+ * covers, every transaction buffer), and the device's id source is an
+ * ac-cuda automaton of the same patterns and pids. */
+static int ac_cuda_cpu_hs(const DetectEngine *de)
+{
+	return de->cfg.algo == MPM_AC_CUDA && mpm_have_hs();
+}
+
+int detect_group_matcher_build(DetectEngine *de, SigGroup *g, FpEntry *fp, uint32_t nfp,
+			       char *err, size_t errlen)
+{
+	SigGroup shadow = { 0 };
+	int rc;
+
+	if (!ac_cuda_cpu_hs(de))
+		return detect_group_mpm_build(de, g, fp, nfp, de->cfg.algo, err, errlen);
+	if (detect_group_mpm_build(de, g, fp, nfp, MPM_HS, err, errlen) != 0)
+		return -1;
+	rc = detect_group_mpm_build(de, &shadow, fp, nfp, MPM_AC_CUDA, err, errlen);
+	g->mpm_ac = shadow.mpm;
+	free(shadow.pid_off);
+	free(shadow.pid_sigs);
+	free(shadow.pid_ports);
+	return rc;
+}
+
+void detect_group_drop_ac(SigGroup *g)
+{
+	if (g->ps)
+		detect_group_drop_ac(g->ps);
+	if (g->ss)
+		detect_group_drop_ac(g->ss);
+	if (g->mpm_ac)
+		mpm_free(g->mpm_ac);
+	g->mpm_ac = NULL;
+}
+
+void detect_groups_drop_ac(DetectEngine *de)
+{
+	for (int pc = 0; pc < PC_MAX; pc++)
+		for (int d = 0; d < 2; d++) {
+			PortGroups *pg = &de->pg[pc][d];
+
+			detect_group_drop_ac(&de->groups[pc][d]);
+			for (uint32_t k = 0; pg->owned && k < pg->ng; k++)
+				detect_group_drop_ac(&pg->g[k]);
+		}
+	tx_groups_drop_ac(de);
 }
 
 int build_group(DetectEngine *de, SigGroup *g, int pc, int dir, const uint8_t *in,
@@ -252,6 +303,8 @@ static void group_free(SigGroup *g)
 	free(g->pid_ports);
 	if (g->mpm)
 		mpm_free(g->mpm);
+	if (g->mpm_ac)
+		mpm_free(g->mpm_ac);
 	free(g->pid_off);
 	free(g->pid_sigs);
 	free(g->always);
@@ -292,7 +345,8 @@ int build_groups(DetectEngine *de, char *err, size_t errlen)
 		for (int d = 0; d < 2; d++) {
 			PortGroups *pg = &de->pg[pc][d];
 			SigGroup *cg = &de->groups[pc][d];
-			int split = groups_split(de->cfg.algo, pc);
+			/* hs's split where hs is the CPU's matcher (ac-cuda too) */
+			int split = groups_split(ac_cuda_cpu_hs(de) ? MPM_HS : de->cfg.algo, pc);
 
 			/* ac-cuda's union automata map class-wide pattern ids,
 			 * so it has the class-wide group too (the GPU's id

@@ -107,6 +107,11 @@ void inspect_precheck_build(const Signature *s, SigPrecheck *c);
 
 typedef struct SigGroup {
 	MpmCtx *mpm;              /* fast patterns of the payload buffer; NULL: none */
+	/* ac-cuda, a group the CPU scans with hs: an ac-cuda automaton of the
+	 * same patterns and pids, the source of its part of the device's union
+	 * automata (prefilter-gpu.c), freed once they are built. NULL: mpm is
+	 * the source. */
+	MpmCtx *mpm_ac;
 	uint32_t npids;
 	uint32_t *pid_off;        /* pid -> [pid_off[pid], pid_off[pid+1]) in pid_sigs */
 	uint32_t *pid_sigs;       /* signature nums */
@@ -187,6 +192,15 @@ static inline void cand_done(CandSet *c, uint32_t from)
  * narrows them). 0, or -1 with err. */
 int detect_group_mpm_build(DetectEngine *de, SigGroup *g, FpEntry *fp, uint32_t nfp,
 			   enum mpm_algo algo, char *err, size_t errlen);
+/* The group's matchers for the engine's mpm-algo (build-groups.c): mpm, and
+ * under ac-cuda with Hyperscan in the build mpm_ac too (mpm is then hs, the
+ * CPU's). detect_groups_drop_ac frees every mpm_ac once the device's union
+ * automata are built from them. */
+int detect_group_matcher_build(DetectEngine *de, SigGroup *g, FpEntry *fp, uint32_t nfp,
+			       char *err, size_t errlen);
+void detect_groups_drop_ac(DetectEngine *de);
+void detect_group_drop_ac(SigGroup *g);
+void tx_groups_drop_ac(DetectEngine *de);     /* tx-inspect.c */
 
 /* The signature groups of one protocol class and direction, split by the
  * packet's port on one side (usually the server's, as Suricata does; see

@@ -195,24 +195,14 @@ static const DetectContent *tx_fp(const Signature *s, const uint8_t **pat, uint1
 	return *len ? cd : NULL;
 }
 
-/* The matcher of a transaction group. ac-cuda's device scans payloads and
- * stream bytes: of the transaction buffers only the response body takes
- * ids from it (its group's patterns ride in the stream view's union, built
- * from the group's ac automaton); every other buffer is the CPU's alone,
- * and the fastest CPU matcher this build has scans it. */
-static enum mpm_algo tx_group_algo(const DetectEngine *de, int list)
+/* A transaction group's matchers: under ac-cuda the CPU scans every
+ * transaction buffer (hs where built), and the response body alone also
+ * takes ids from the device, where its bytes are verbatim stream bytes
+ * (its patterns ride in the stream view's union automaton). */
+static int tx_group_build(DetectEngine *de, SigGroup *g, FpEntry *fp, uint32_t nfp, char *err,
+			  size_t errlen)
 {
-	if (de->cfg.algo != MPM_AC_CUDA)
-		return de->cfg.algo;
-	if (list == BUF_HTTP_SERVER_BODY || !mpm_have_hs())
-		return MPM_AC;
-	return MPM_HS;
-}
-
-static int tx_group_build(DetectEngine *de, SigGroup *g, int list, FpEntry *fp, uint32_t nfp,
-			  char *err, size_t errlen)
-{
-	return detect_group_mpm_build(de, g, fp, nfp, tx_group_algo(de, list), err, errlen);
+	return detect_group_matcher_build(de, g, fp, nfp, err, errlen);
 }
 
 typedef struct TxXGroup {
@@ -287,7 +277,7 @@ static int xgroups_build(DetectEngine *de, FpEntry *fp, char *err, size_t errlen
 				continue;
 			fp[nfp++] = (FpEntry){ pat, len, !!(cd->flags & CONTENT_NOCASE), i, 0 };
 		}
-		if (tx_group_build(de, &hx->g, hx->base, fp, nfp, err, errlen) != 0)
+		if (tx_group_build(de, &hx->g, fp, nfp, err, errlen) != 0)
 			return -1;
 	}
 	return 0;
@@ -369,7 +359,7 @@ static int hgroups_build(DetectEngine *de, int d, FpEntry *fp, FpEntry *tmp, uin
 	always_place(de, d);
 	/* at[l] now ends list l's run of count[l] entries */
 	for (int l = 1; l < BUF_IPV4_HDR; l++)
-		if (count[l] && tx_group_build(de, &de->hgroups[d][l], l, fp + at[l] - count[l],
+		if (count[l] && tx_group_build(de, &de->hgroups[d][l], fp + at[l] - count[l],
 					     count[l], err, errlen) != 0)
 			return -1;
 	return 0;
@@ -423,6 +413,8 @@ void tx_engine_free(DetectEngine *de)
 
 			if (g->mpm)
 				mpm_free(g->mpm);
+			if (g->mpm_ac)
+				mpm_free(g->mpm_ac);
 			free(g->pid_off);
 			free(g->pid_sigs);
 			free(g->pid_ports);
@@ -434,11 +426,22 @@ void tx_engine_free(DetectEngine *de)
 
 		if (g->mpm)
 			mpm_free(g->mpm);
+		if (g->mpm_ac)
+			mpm_free(g->mpm_ac);
 		free(g->pid_off);
 		free(g->pid_sigs);
 		free(g->pid_ports);
 	}
 	free(de->hx);
+}
+
+void tx_groups_drop_ac(DetectEngine *de)
+{
+	for (int d = 0; d < 2; d++)
+		for (int l = 0; l < BUF_MAX; l++)
+			detect_group_drop_ac(&de->hgroups[d][l]);
+	for (uint32_t k = 0; k < de->nhx; k++)
+		detect_group_drop_ac(&de->hx[k].g);
 }
 
 int tx_thread_init(DetectThread *dt)

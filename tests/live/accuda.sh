@@ -11,12 +11,13 @@
 #   accuda-i-single         -i (AF_PACKET), single
 # and, with ../shared (ET Open, make-bench-pcap.sh), bench-1x at 4000 pps:
 #   bench-1x-accuda-workers  --af-packet, workers, 2 threads
-# Each: the (sid, flow) alert pairs equal those of -r on the same capture
-# with mpm-algo ac (bench-1x: but the sids whose alerts depend on timing,
-# tests/live/timing-sids.py, as in bench1x.sh); decoder.pkts == what the
-# capture delivered, >= 97% of what tcpreplay sent; kernel drops 0; the
-# device was the emulation and returned batches (mpm.cuda.emulation 1,
-# mpm.cuda.gpu_batches > 0, no error_batches).
+# Each (replayed once more at a quarter of the rate when the kernel dropped
+# packets, as run.sh does): the (sid, flow) alert pairs equal those of -r on
+# the same capture with mpm-algo ac (bench-1x: but the sids whose alerts
+# depend on timing, tests/live/timing-sids.py, as in bench1x.sh);
+# decoder.pkts == what the capture delivered, >= 97% of what tcpreplay
+# sent; kernel drops 0; the device was the emulation and returned batches
+# (mpm.cuda.emulation 1, mpm.cuda.gpu_batches > 0, no error_batches).
 # idle-accuda-workers: 5 UDP flows then silence (flow timeouts 60 s): their 5
 # alerts are written with no further packet (polled for 10 s; a worker's
 # batch must not wait for more traffic to go out).
@@ -79,10 +80,11 @@ device() {
 	fi
 }
 
-# live REF PCAP PPS DRAIN NAME ARGS... [-- WINDOW ORDER]: one replay into a
-# fresh engine, then check.py traffic against REF's eve.json and device
-live() {
-	local refd=$1 pcap=$2 pps=$3 drain=$4 name=$5 sent r; shift 5
+# live_once REF PCAP PPS DRAIN NAME ARGS... [-- WINDOW ORDER]: one replay
+# into a fresh engine, then check.py traffic against REF's eve.json and
+# device; prints PASS/FAIL lines (run in a subshell: its counts are lost)
+live_once() {
+	local refd=$1 pcap=$2 pps=$3 drain=$4 name=$5 sent; shift 5
 	local args=() window="" order=""
 	while [ $# -gt 0 ] && [ "$1" != -- ]; do args+=("$1"); shift; done
 	[ "$1" = -- ] && { window=$2; order=$3; }
@@ -100,12 +102,25 @@ live() {
 	fi
 	ok "$name: clean exit on SIGTERM"
 	clean "$name"
-	r=$(python3 "$here/check.py" traffic "$tmp/$refd/eve.json" "$tmp/$name/eve.json" \
-		"$tmp/$name/out" "${sent:-0}" "$name" "$window" "$order")
+	python3 "$here/check.py" traffic "$tmp/$refd/eve.json" "$tmp/$name/eve.json" \
+		"$tmp/$name/out" "${sent:-0}" "$name" "$window" "$order"
+	device "$name"
+}
+
+# live REF PCAP PPS ARGS...: live_once, counted. A replay the kernel dropped
+# packets of (a busy box starved the engine) says nothing of the engine: it
+# is replayed once at a quarter of the rate, as tests/live/run.sh does, and
+# only that run counts; drops at the lower rate too are a failure.
+live() {
+	local pps=$3 r
+	r=$(live_once "$@")
+	if grep -q '^FAIL.*kernel_drops [1-9]' <<< "$r"; then
+		echo "note: live $5: the kernel dropped packets at $pps pps: once more at $((pps / 4)) pps"
+		r=$(live_once "$1" "$2" $((pps / 4)) "${@:4}")
+	fi
 	echo "$r"
 	pass=$((pass + $(grep -c '^PASS' <<< "$r")))
 	fail=$((fail + $(grep -c '^FAIL' <<< "$r")))
-	device "$name"
 }
 
 t0=$(date +%s)

@@ -18,12 +18,14 @@ covers ac-cuda in workers.
 Environment (to try a runmode or the harness before the engine has it):
   ACCUDA_E2E_RUNMODES=autofp,single   runmodes instead of RUNMODES
   ACCUDA_E2E_ALGO=ac                  the second run with ac too (the harness alone)
-  ACCUDA_E2E_JOBS=N                   pairs of runs at once (default 2)"""
+  ACCUDA_E2E_JOBS=N                   pairs of runs at once (default 2)
+  ACCUDA_E2E_TIMEOUT=S                seconds one engine run may take (default 120)"""
 import collections, concurrent.futures, json, os, re, shlex, subprocess, sys, tempfile
 
 # The runmodes every case runs in, ac and ac-cuda alike; the engine must take
 # ac-cuda in each. ("single" joins once ac-cuda is accepted there.)
 RUNMODES = ("autofp",)
+TIMEOUT = int(os.environ.get("ACCUDA_E2E_TIMEOUT", "120"))   # seconds a run may take
 
 TINY = ["--set", "mpm-algo=ac-cuda", "--set", "cuda.mpm.emulation=yes",
         "--set", "cuda.mpm.gpu-transfer-size=1kb", "--set", "cuda.mpm.cudabuffer-buffer-size=4kb",
@@ -38,7 +40,7 @@ def alerts(bin_, yaml, pcap, runmode, args, extra):
     with tempfile.TemporaryDirectory() as d:
         a = [x.replace("@LOGDIR@", d) for x in args]
         r = subprocess.run([bin_, "-c", yaml, "-l", d, "-r", pcap, "--runmode", runmode] + a + extra,
-                           capture_output=True, text=True, timeout=120)
+                           capture_output=True, text=True, timeout=TIMEOUT)
         got = collections.Counter()
         try:
             for line in open(os.path.join(d, "eve.json")):
@@ -86,8 +88,12 @@ def cases(srcdir):
 def compare(bin_, yaml, job, second):
     """One case in one runmode and mode: ac, then the second algo. The line to print, ok."""
     name, pcap, runmode, toks = job
-    rc1, ref, _ = alerts(bin_, yaml, pcap, runmode, toks, ["--set", "mpm-algo=ac"])
-    rc2, got, err = alerts(bin_, yaml, pcap, runmode, toks, second)
+    try:
+        rc1, ref, _ = alerts(bin_, yaml, pcap, runmode, toks, ["--set", "mpm-algo=ac"])
+        rc2, got, err = alerts(bin_, yaml, pcap, runmode, toks, second)
+    except subprocess.TimeoutExpired as e:
+        # a hung run fails its case; the others still run and print
+        return "FAIL: accuda-e2e %s: %s ran over %d s" % (name, " ".join(e.cmd[-8:]), e.timeout), False
     if rc1 != rc2 or ref != got:
         return ("FAIL: accuda-e2e %s: exit %d/%d, %d/%d alerts (ac/ac-cuda) %s" %
                 (name, rc1, rc2, sum(ref.values()), sum(got.values()), err[-300:])), False

@@ -17,7 +17,7 @@ covers ac-cuda in workers.
 
 Environment (to try a runmode or the harness before the engine has it):
   ACCUDA_E2E_RUNMODES=autofp,single   runmodes instead of RUNMODES
-  ACCUDA_E2E_ALGO=ac                  the second run with ac too (the harness alone)
+  ACCUDA_E2E_ALGO=ac|hs               the second run with that matcher (ac: the harness alone)
   ACCUDA_E2E_JOBS=N                   pairs of runs at once (default 2)
   ACCUDA_E2E_TIMEOUT=S                seconds one engine run may take (default 120)"""
 import collections, concurrent.futures, json, os, re, shlex, subprocess, sys, tempfile
@@ -85,8 +85,9 @@ def cases(srcdir):
         yield case, os.path.join(data, pcap), toks, skips(cdir)
 
 
-def compare(bin_, yaml, job, second):
-    """One case in one runmode and mode: ac, then the second algo. The line to print, ok."""
+def compare(bin_, yaml, job, algo, second):
+    """One case in one runmode and mode: ac, then ALGO (SECOND: its arguments).
+    The line to print, ok."""
     name, pcap, runmode, toks = job
     try:
         rc1, ref, _ = alerts(bin_, yaml, pcap, runmode, toks, ["--set", "mpm-algo=ac"])
@@ -95,18 +96,18 @@ def compare(bin_, yaml, job, second):
         # a hung run fails its case; the others still run and print
         return "FAIL: accuda-e2e %s: %s ran over %d s" % (name, " ".join(e.cmd[-8:]), e.timeout), False
     if rc1 != rc2 or ref != got:
-        return ("FAIL: accuda-e2e %s: exit %d/%d, %d/%d alerts (ac/ac-cuda) %s" %
-                (name, rc1, rc2, sum(ref.values()), sum(got.values()), err[-300:])), False
+        return ("FAIL: accuda-e2e %s: exit %d/%d, %d/%d alerts (ac/%s) %s" %
+                (name, rc1, rc2, sum(ref.values()), sum(got.values()), algo, err[-300:])), False
     return "PASS: accuda-e2e %s (%d alerts)" % (name, sum(ref.values())), True
 
 
 def main(bin_, yaml, srcdir):
     env = os.environ.get("ACCUDA_E2E_RUNMODES")
     runmodes = tuple(env.split(",")) if env else RUNMODES
-    second = TINY
-    if os.environ.get("ACCUDA_E2E_ALGO", "ac-cuda") == "ac":
-        print("note: accuda-e2e: the second run is ac too (ACCUDA_E2E_ALGO=ac): the harness, not ac-cuda")
-        second = ["--set", "mpm-algo=ac"]
+    second, algo = TINY, os.environ.get("ACCUDA_E2E_ALGO", "ac-cuda")
+    if algo != "ac-cuda":
+        print("note: accuda-e2e: the second run is %s (ACCUDA_E2E_ALGO), not ac-cuda" % algo)
+        second = ["--set", "mpm-algo=" + algo]
     jobs = []
     for case, pcap, toks, skip in cases(srcdir):
         for runmode in runmodes:
@@ -123,7 +124,7 @@ def main(bin_, yaml, srcdir):
     # keep both cores busy (the list doubles with each runmode)
     npass = nfail = 0
     with concurrent.futures.ThreadPoolExecutor(int(os.environ.get("ACCUDA_E2E_JOBS", "2"))) as pool:
-        for line, ok in pool.map(lambda j: compare(bin_, yaml, j, second), jobs):
+        for line, ok in pool.map(lambda j: compare(bin_, yaml, j, algo, second), jobs):
             print(line, flush=True)
             npass += ok
             nfail += not ok

@@ -102,6 +102,10 @@ echo "== live capture (tests/live/run.sh)"
 part "$srcdir/tests/live/run.sh" "$builddir" "$srcdir"
 echo "== bench-1x with ET Open, live (tests/live/bench1x.sh)"
 SURICATA_SHARED="$shared" part "$srcdir/tests/live/bench1x.sh" "$builddir" "$srcdir"
+# ac-cuda (host emulation) in workers and single, live, against -r with ac:
+# SKIPs without CUDA support (the plain build); .ci/run runs it on its cuda build
+echo "== ac-cuda on live captures (tests/live/accuda.sh)"
+SURICATA_SHARED="$shared" part "$srcdir/tests/live/accuda.sh" "$builddir" "$srcdir"
 echo "== rule reload and the unix socket, live (tests/live/reload.sh)"
 part "$srcdir/tests/live/reload.sh" "$builddir" "$srcdir"
 

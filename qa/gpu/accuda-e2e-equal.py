@@ -24,7 +24,7 @@ import collections, concurrent.futures, json, os, re, shlex, subprocess, sys, te
 
 # The runmodes every case runs in, ac and ac-cuda alike; the engine must take
 # ac-cuda in each. ("single" joins once ac-cuda is accepted there.)
-RUNMODES = ("autofp",)
+RUNMODES = ("autofp", "single")
 TIMEOUT = int(os.environ.get("ACCUDA_E2E_TIMEOUT", "120"))   # seconds a run may take
 
 TINY = ["--set", "mpm-algo=ac-cuda", "--set", "cuda.mpm.emulation=yes",

@@ -41,8 +41,15 @@ static void trace_next(const struct ac_view *v, uint32_t st, uint8_t byte);
 #define ACC_T_LD(cat, ptr, n) trace_ld(cat, (const void *)(ptr), (uint32_t)(n))
 #define ACC_T_NEXT(v, st, byte) trace_next(v, st, byte)
 #define ACC_T_OUT(agg) trace_out(agg)
-#define ACC_T_NOTE(what) (notes[(what)]++)
+#define ACC_T_NOTE(what) trace_note(what)
 static double notes[2];
+static int walk_pending;  /* a walk starts: its first step pays the set-up */
+
+static void trace_note(int what)
+{
+	notes[what]++;
+	walk_pending |= what == 0;
+}
 #include "ac-kernel.h"
 
 enum { CAT_CLS = 4, CAT_N = 5 };   /* + ACC_TC_*: cls[] reads, off the chain */
@@ -55,6 +62,8 @@ struct tacc {
 struct tstep {
 	uint32_t a0, na;
 	uint8_t kind, out;
+	uint8_t prev;   /* the lane's previous step kind (ACC_TS_N: none) */
+	uint8_t start;  /* the first step of a walk */
 };
 
 struct lane {
@@ -76,7 +85,12 @@ static void trace_step(int kind)
 		l->cst = l->cst ? 2 * l->cst : 256;
 		l->st = realloc(l->st, l->cst * sizeof(*l->st));
 	}
-	l->st[l->nst++] = (struct tstep){ .a0 = l->nac, .na = 0, .kind = (uint8_t)kind };
+	l->st[l->nst] = (struct tstep){ .a0 = l->nac, .na = 0, .kind = (uint8_t)kind,
+					.prev = l->nst ? l->st[l->nst - 1].kind : ACC_TS_N,
+					.start = kind == ACC_TS_WALK && walk_pending };
+	l->nst++;
+	if (kind == ACC_TS_WALK)
+		walk_pending = 0;
 }
 
 static void trace_ld(int cat, const void *p, uint32_t n)
@@ -174,11 +188,12 @@ static const double ATOM_PS = 2.0e9;      /* assumption: same-address atomics pe
 static const double LAT_SHM = 30, LAT_L1 = 35, LAT_L2 = 270;   /* cycles, assumptions */
 static const double L2_BYTES = 60e6;
 
-/* warp instructions per step kind: read off the code, not the SASS */
-static const double INSTR[ACC_TS_N] = {
-	[ACC_TS_AC] = 12, [ACC_TS_LOCATE] = 7, [ACC_TS_PIECE] = 16, [ACC_TS_FVEC] = 14,
-	[ACC_TS_FPOS] = 10, [ACC_TS_WALK] = 16, [ACC_TS_EMIT] = 22, [ACC_TS_RUN] = 5,
-};
+/* Warp instructions per step: counted in the kernels' PTX by
+ * ptx-count.py (ptx-steps.h; CI checks that it is current). A step's code
+ * has branches; the warp runs each part that one of its active lanes
+ * takes, so the parts are charged by what the lanes' traces show (see
+ * step_instr). */
+#include "ptx-steps.h"
 static const char *const KIND[ACC_TS_N] = { "ac", "locate", "piece", "fvec", "fpos",
 					    "walk", "emit", "run" };
 
@@ -225,7 +240,7 @@ static int l1_access(struct l1 *c, uint64_t sector)
 struct stats {
 	double wsteps[ACC_TS_N], lsteps[ACC_TS_N];
 	double sectors[CAT_N], l1miss[CAT_N], shm_waves;
-	double atomics, records, outbytes, chain, instr;
+	double atomics, records, outbytes, chain, instr, kinstr[ACC_TS_N];
 	double warps;
 };
 
@@ -240,7 +255,91 @@ static const int PC[ACC_TS_N] = {
 	[ACC_TS_FPOS] = 4, [ACC_TS_WALK] = 5, [ACC_TS_EMIT] = 6, [ACC_TS_RUN] = 7,
 };
 
-static void sim_warp(struct lane *L, int n, struct stats *S, struct l1 *c)
+/* Instructions the warp issues for step kind k of its active lanes act[]:
+ * the PTX count of each part of the step's code that some lane runs, as
+ * its trace shows (which loads it made, what came before). */
+static double step_instr(int k, int filter, struct lane *L, const int *act, int na,
+			 const uint32_t *pos)
+{
+	int any_quad = 0, any_walk1 = 0, any_walk = 0, any_start = 0, any_dedup = 0;
+	int any_run64 = 0, any_fvec = 0;
+	uint32_t sparse = 0, probes = 0;
+
+	for (int i = 0; i < na; i++) {
+		const struct lane *ln = &L[act[i]];
+		const struct tstep *t = &ln->st[pos[act[i]]];
+		const struct tacc *x = ln->ac + t->a0;
+		uint32_t sp = 0, pr = 0;
+
+		switch (k) {
+		case ACC_TS_FVEC:
+			/* the first load of a run of 64 positions comes before the
+			 * loop (acc_filter_run's prologue) */
+			if (t->prev == ACC_TS_FVEC || t->prev == ACC_TS_FPOS)
+				any_fvec = 1;
+			else
+				any_run64 = 1;
+			break;
+		case ACC_TS_FPOS:
+			/* pair map, one-byte map, and the prefix hash when taken */
+			any_quad |= t->na >= 3;
+			break;
+		case ACC_TS_WALK:
+			/* a one-byte literal reads cls[] first, a walk step its
+			 * input byte; acc_goto on a sparse state reads child[]
+			 * (8 bytes), then one scls[] byte per probe */
+			if (t->na && x[0].cat == ACC_TC_FILT) {
+				any_walk1 = 1;
+				break;
+			}
+			any_walk = 1;
+			any_start |= t->start;
+			if (t->na >= 3 && x[2].cat == ACC_TC_AUTO && x[2].n == 8)
+				for (uint32_t a = 3; a < t->na && x[a].cat == ACC_TC_AUTO && x[a].n == 1; a++)
+					sp++;
+			break;
+		case ACC_TS_EMIT:
+			/* filter: the pair-table probes are 8-byte shared loads */
+			for (uint32_t a = 0; a < t->na; a++)
+				pr += x[a].cat == ACC_TC_FILT && x[a].n == 8;
+			any_dedup |= pr > 0 || t->out;
+			break;
+		case ACC_TS_AC:
+			/* ac_next: one child[] read per sparse state visited */
+			for (uint32_t a = 0; a < t->na; a++)
+				sp += x[a].cat == ACC_TC_AUTO && x[a].n == 8;
+			break;
+		}
+		if (sp > sparse)
+			sparse = sp;
+		if (pr > probes)
+			probes = pr;
+	}
+	switch (k) {
+	case ACC_TS_FVEC:
+		return any_fvec * PTX_FVEC + any_run64 * PTX_RUN64;
+	case ACC_TS_FPOS:
+		return PTX_FPOS + any_quad * PTX_FQUAD;
+	case ACC_TS_WALK:
+		return any_walk1 * PTX_WALK1 + any_walk * PTX_WALK + any_start * PTX_WSTART +
+		       sparse * PTX_WSPARSE;
+	case ACC_TS_RUN:
+		return PTX_RUN;
+	case ACC_TS_EMIT:
+		if (!filter)
+			return PTX_ACEMIT;
+		return PTX_EMIT + any_dedup * PTX_STAGE + probes * PTX_PROBE;
+	case ACC_TS_AC:
+		return PTX_AC + sparse * PTX_ACSPARSE;
+	case ACC_TS_LOCATE:
+		return PTX_LOCATE;
+	case ACC_TS_PIECE:
+		return PTX_PIECE;
+	}
+	return 0;
+}
+
+static void sim_warp(struct lane *L, int n, int filter, struct stats *S, struct l1 *c)
 {
 	uint32_t pos[32] = { 0 };
 
@@ -260,7 +359,11 @@ static void sim_warp(struct lane *L, int n, struct stats *S, struct l1 *c)
 				act[na++] = l;
 		S->wsteps[k]++;
 		S->lsteps[k] += na;
-		S->instr += INSTR[k];
+
+		double ins = step_instr(k, filter, L, act, na, pos);
+
+		S->instr += ins;
+		S->kinstr[k] += ins;
 
 		/* loads: slot by slot (the i-th load of each active lane is one
 		 * instruction for the warp) */
@@ -332,7 +435,7 @@ static void sim_warp(struct lane *L, int n, struct stats *S, struct l1 *c)
 				m = lat[i];
 		if (k == ACC_TS_FPOS || k == ACC_TS_FVEC)
 			m = 4;
-		S->chain += m + INSTR[k];
+		S->chain += m + ins;
 		if (nout) {
 			/* out 1: a lane's own global atomic (payload, chunk); 2:
 			 * warp-aggregated global; 3: warp-aggregated in the block's
@@ -529,8 +632,16 @@ static void figures(void)
 	     "  2.0 G atomics/s on one counter ASSUMPTION (about one same-address atomic per L2 clock)\n"
 	     "  resident warps/SM              from nvcc 13 -Xptxas -v, sm_90: payload 27 regs, chunk 31 regs (64 warps);\n"
 	     "                                 filter 64 regs, 100.5 KB shared/block at 512 threads (2 blocks: 32 warps)\n"
-	     "  instructions per step          read off the source (not the SASS): ac 12, locate 7, piece 16, fvec 14,\n"
-	     "                                 fpos 10, walk 16, emit 22, run 5");
+	     "  instructions per step          counted in the PTX (nvcc " PTX_NVCC ", sm_90) by ptx-count.py,\n"
+	     "                                 ptx-steps.h; static counts, each part of a step charged when a\n"
+	     "                                 lane's trace shows it (model.c step_instr). PTX, not SASS");
+	printf("  PTX instructions per step: fvec %.0f, fpos %.0f (+%.1f prefix hash), run64 %.0f, walk %.0f\n"
+	       "    (+%.0f set-up, +%.0f per sparse probe), one-byte literal %.0f, run %.0f, emit %.1f\n"
+	       "    (+%.0f record, +%.1f per pair-table probe), piece %.0f, locate %.0f; chunk: ac %.0f\n"
+	       "    (+%.1f per sparse state), emit %.1f\n",
+	       PTX_FVEC, PTX_FPOS, PTX_FQUAD, PTX_RUN64, PTX_WALK, PTX_WSTART, PTX_WSPARSE,
+	       PTX_WALK1, PTX_RUN, PTX_EMIT, PTX_STAGE, PTX_PROBE, PTX_PIECE, PTX_LOCATE, PTX_AC,
+	       PTX_ACSPARSE, PTX_ACEMIT);
 }
 
 int main(int argc, char **argv)
@@ -701,7 +812,7 @@ int main(int argc, char **argv)
 				else
 					acc_run_item(&b, &k, V->kernel, w0 + l);
 			}
-			sim_warp(L, n, &S, &c);
+			sim_warp(L, n, V->kernel == ACC_KERNEL_FILTER, &S, &c);
 		}
 		tracing = 0;
 		if (stage_n) {
@@ -784,6 +895,11 @@ int main(int argc, char **argv)
 				if (S.wsteps[i])
 					printf(" %s %.4f (%.0f%% lanes)", KIND[i], S.wsteps[i] / B,
 					       100.0 * S.lsteps[i] / (32.0 * S.wsteps[i]));
+			printf("\n    instructions/B (PTX counts):");
+			for (int i = 0; i < ACC_TS_N; i++)
+				if (S.kinstr[i])
+					printf(" %s %.2f", KIND[i], S.kinstr[i] / B);
+			printf(" (total %.2f)", S.instr / B);
 			printf("\n    walks started: %.1f%% of positions, starts skipped in runs: %.1f%%\n",
 			       100 * notes[0] / B, 100 * notes[1] / B);
 			printf("    desc sec/B %.4f, L1 hit %.0f%%, records %.0f for %u pairs\n",

@@ -4,8 +4,8 @@
 # Builds qa/gpu/model/model, prepares its inputs (ET Open 4.0 fast patterns,
 # payloads of bench-1x.pcap) under $MODEL_CACHE (default /tmp/ac-model),
 # runs every kernel variant on the CPU, checks each against ac_search, and
-# prints the table. Exit status: 0 all variants equal ac, 1 one differs,
-# 2 bad input or build.
+# prints the table. Exit status: 0 all variants equal ac, 1 one differs
+# or ptx-steps.h is stale (see ptx-count.py), 2 bad input or build.
 #
 # --ci: a 1 MB sample, and never the minutes-long bench-1x build: it uses
 # bench-1x.pcap when $BENCH_PCAP or the cache has it, else the payloads
@@ -23,6 +23,10 @@ proto=$top/qa/gpu/ac-proto
 ci=0
 for a in "$@"; do [ "$a" = --ci ] && ci=1; done
 mkdir -p "$cache"
+# The model's instructions per step are the kernels' PTX counts
+# (ptx-steps.h): stale after a kernel change until ptx-count.py --write
+# regenerates it (without nvcc only a warning).
+python3 "$here/ptx-count.py" --check "$here/ptx-steps.h" >&2 || exit 1
 make -s -C "$here" B="$cache/bin" >&2 || exit 2
 
 rules=$shared/data/rules/et-open-4.0

@@ -91,4 +91,30 @@ open(sys.argv[2], 'wb').write(b'ACPL' + struct.pack('<I', len(lens)) +
                               struct.pack('<%dI' % len(lens), *lens) + bytes(body))
 PY
 fi
-exec "$cache/bin/model" "$@" "$pats" "$pl"
+rc=0
+"$cache/bin/model" "$@" "$pats" "$pl" || rc=$?
+
+# Engine-like batches (engine-batch.py: two views per TCP payload, three
+# groups, payloads up to 64 KiB, cut into windows or 12.6 MB batches):
+# from bench-1x, else the ndpi captures of the sample above.
+if [ -d "$rules" ]; then
+	eb=$cache/engine caps=()
+	if [ -s "${bench:-}" ]; then
+		caps=("$bench")
+	else
+		n=0
+		for f in "$shared"/data/pcaps/ndpi/*.pcap; do
+			[ -f "$f" ] || continue
+			caps+=("$f"); n=$((n + 1)); [ $n -ge 40 ] && break
+		done
+	fi
+	if [ ${#caps[@]} -gt 0 ]; then
+		if [ ! -s "$eb/engine.acpg" ] || [ "${caps[0]}" -nt "$eb/engine.acpg" ]; then
+			python3 "$here/engine-batch.py" "$rules" "$eb" "${caps[@]}" >&2 || exit 2
+		fi
+		echo
+		"$cache/bin/model" "$@" --engine "$eb/engine.acpg" "$eb"/group-0.hex "$eb"/group-1.hex \
+			"$eb"/group-2.hex || rc=$?
+	fi
+fi
+exit $rc

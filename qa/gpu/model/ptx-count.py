@@ -9,7 +9,7 @@ plus -lineinfo, which changes no code but tags every instruction with its
 source line and the call site it was inlined at. Each instruction is
 attributed to the innermost line of cuda/ac-kernel.h it came from (an
 ac.h inline function: its call site there), that line to a step by the
-rules in STEPS below, and the count divided by the step's copies (the
+rules of class Rules below, and the count divided by the step's copies (the
 16 positions the filter loop unrolls; the two call sites of
 acc_emit_start). Cold paths (the tail of a batch in acc_load16, a group
 without filter tables, a full record stage) are left out, because the model
@@ -97,18 +97,20 @@ def block_at(src, anchor, lo, hi):
                 if opened and depth <= 0:
                     return (i, j)
             return (i, hi)
-    sys.exit('ptx-count.py: anchor %r not found in ac-kernel.h: update STEPS' % anchor)
+    sys.exit('ptx-count.py: anchor %r not found: update class Rules' % anchor)
 
 
 def line_of(src, anchor, lo, hi):
     for i in range(lo, hi + 1):
         if anchor in src[i - 1]:
             return i
-    sys.exit('ptx-count.py: anchor %r not found in ac-kernel.h: update STEPS' % anchor)
+    sys.exit('ptx-count.py: anchor %r not found: update class Rules' % anchor)
 
 
 class Rules:
-    """ac-kernel.h line -> step, per kernel."""
+    """ac-kernel.h line -> step, per kernel. The blocks are found by text
+    anchors in the source; a missing anchor stops the script (update the
+    rules with the kernel)."""
 
     def __init__(self, src):
         self.src = src
@@ -117,7 +119,7 @@ class Rules:
 
         def fn(n):
             if n not in f:
-                sys.exit('ptx-count.py: %s not in ac-kernel.h: update STEPS' % n)
+                sys.exit('ptx-count.py: %s not in ac-kernel.h: update class Rules' % n)
             return f[n]
         run = fn('acc_filter_run')
         self.fr_x = block_at(src, 'for (uint32_t x = g0', *run)
@@ -257,7 +259,7 @@ def count(ptx, kernel, rules):
     body = entries(ptx).get(kernel)
     if body is None:
         sys.exit('ptx-count.py: no acc_kernel_%s in the PTX' % kernel)
-    tot, sites, sid_loads, probes = {}, {}, 0, 0
+    tot, sid_loads, probes = {}, 0, 0
     step, pos = 'other', None
     sp, em = rules.funcs['acc_scan_piece'], rules.funcs['acc_emit']
     ac_sites, acemit_sites = set(), set()
@@ -284,17 +286,13 @@ def count(ptx, kernel, rules):
             # of the code around it
             continue
         if not s or s[0] in '.$/{}' or s.endswith(':'):
-            if s.startswith('$L__BB'):
-                pass
-            continue
+            continue   # directives, labels, braces
         if pos is None:
             step = 'other'
         elif pos[0] in ('tile', 'acsparse'):
             step = pos[0]
         else:
             step = rules.step(kernel, pos[0], pos[1])
-            if step in ('emit', 'stage') and pos[1]:
-                sites.setdefault(step, set()).add(pos[1])
             if pos[0] == rules.sid_line and s.startswith('ld'):
                 sid_loads += 1
             if step == 'probe' and s.startswith('atom'):
@@ -306,10 +304,9 @@ def count(ptx, kernel, rules):
               'acemit': max(len(acemit_sites), 1)}
     if kernel == 'filter':
         copies['fpos'] = copies['fquad'] = max(sid_loads, 1)
-        # acc_emit_start inlined at two sites: the instructions of its own
-        # lines carry the site; a step is one of them
-        n = len(rules.sites_emit) if hasattr(rules, 'sites_emit') else 0
-        copies['emit'] = copies['stage'] = n or 1
+        # acc_emit_start is inlined at each of its call sites (two): a
+        # step runs one of the copies
+        copies['emit'] = copies['stage'] = max(len(rules.sites_emit), 1)
         # the probe loop is unrolled: one atomicCAS per probe and site
         copies['probe'] = max(probes, 1)
     return tot, copies

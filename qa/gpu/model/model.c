@@ -17,8 +17,10 @@
  * predicted kernel time.
  *
  * usage: model [--ci] [--mb N] [--max-limit N] [--batch-mb N] PATTERNS.hex PAYLOADS.bin...
+ *        model [--ci] [--mb N] --engine BATCH.acpg GROUP0.hex [GROUP1.hex...]
  *   PATTERNS.hex  one pattern per line, hex (qa/gpu/ac-proto/extract-patterns.py)
  *   PAYLOADS.bin  "ACPL" files (qa/gpu/ac-proto/extract-payloads.py)
+ *   BATCH.acpg    engine-like descriptors and their groups (engine-batch.py)
  * Exit 1 when some variant's set differs from ac's, 2 on bad input.
  */
 #define _GNU_SOURCE
@@ -41,8 +43,15 @@ static void trace_next(const struct ac_view *v, uint32_t st, uint8_t byte);
 #define ACC_T_LD(cat, ptr, n) trace_ld(cat, (const void *)(ptr), (uint32_t)(n))
 #define ACC_T_NEXT(v, st, byte) trace_next(v, st, byte)
 #define ACC_T_OUT(agg) trace_out(agg)
-#define ACC_T_NOTE(what) (notes[(what)]++)
+#define ACC_T_NOTE(what) trace_note(what)
 static double notes[2];
+static int walk_pending;  /* a walk starts: its first step pays the set-up */
+
+static void trace_note(int what)
+{
+	notes[what]++;
+	walk_pending |= what == 0;
+}
 #include "ac-kernel.h"
 
 enum { CAT_CLS = 4, CAT_N = 5 };   /* + ACC_TC_*: cls[] reads, off the chain */
@@ -55,6 +64,8 @@ struct tacc {
 struct tstep {
 	uint32_t a0, na;
 	uint8_t kind, out;
+	uint8_t prev;   /* the lane's previous step kind (ACC_TS_N: none) */
+	uint8_t start;  /* the first step of a walk */
 };
 
 struct lane {
@@ -76,8 +87,20 @@ static void trace_step(int kind)
 		l->cst = l->cst ? 2 * l->cst : 256;
 		l->st = realloc(l->st, l->cst * sizeof(*l->st));
 	}
-	l->st[l->nst++] = (struct tstep){ .a0 = l->nac, .na = 0, .kind = (uint8_t)kind };
+	l->st[l->nst] = (struct tstep){ .a0 = l->nac, .na = 0, .kind = (uint8_t)kind,
+					.prev = l->nst ? l->st[l->nst - 1].kind : ACC_TS_N,
+					.start = kind == ACC_TS_WALK && walk_pending };
+	l->nst++;
+	if (kind == ACC_TS_WALK)
+		walk_pending = 0;
 }
+
+/* Engine batches mix groups: the block has only the tables of its batch's
+ * first payload's group in shared memory (accuda-cuda.cu); a filter-table
+ * read inside another group's automaton block is a global load. */
+static uintptr_t shm_lo, shm_hi;          /* the shared group's block */
+static uintptr_t glob_lo[8], glob_hi[8];  /* every group's block */
+static int nglob;
 
 static void trace_ld(int cat, const void *p, uint32_t n)
 {
@@ -85,6 +108,10 @@ static void trace_ld(int cat, const void *p, uint32_t n)
 
 	if (!tracing || !l->nst)
 		return;
+	if (cat == ACC_TC_FILT && nglob && !((uintptr_t)p >= shm_lo && (uintptr_t)p < shm_hi))
+		for (int g = 0; g < nglob; g++)
+			if ((uintptr_t)p >= glob_lo[g] && (uintptr_t)p < glob_hi[g])
+				cat = ACC_TC_AUTO;
 	if (l->nac == l->cac) {
 		l->cac = l->cac ? 2 * l->cac : 1024;
 		l->ac = realloc(l->ac, l->cac * sizeof(*l->ac));
@@ -174,11 +201,12 @@ static const double ATOM_PS = 2.0e9;      /* assumption: same-address atomics pe
 static const double LAT_SHM = 30, LAT_L1 = 35, LAT_L2 = 270;   /* cycles, assumptions */
 static const double L2_BYTES = 60e6;
 
-/* warp instructions per step kind: read off the code, not the SASS */
-static const double INSTR[ACC_TS_N] = {
-	[ACC_TS_AC] = 12, [ACC_TS_LOCATE] = 7, [ACC_TS_PIECE] = 16, [ACC_TS_FVEC] = 14,
-	[ACC_TS_FPOS] = 10, [ACC_TS_WALK] = 16, [ACC_TS_EMIT] = 22, [ACC_TS_RUN] = 5,
-};
+/* Warp instructions per step: counted in the kernels' PTX by
+ * ptx-count.py (ptx-steps.h; CI checks that it is current). A step's code
+ * has branches; the warp runs each part that one of its active lanes
+ * takes, so the parts are charged by what the lanes' traces show (see
+ * step_instr). */
+#include "ptx-steps.h"
 static const char *const KIND[ACC_TS_N] = { "ac", "locate", "piece", "fvec", "fpos",
 					    "walk", "emit", "run" };
 
@@ -225,7 +253,7 @@ static int l1_access(struct l1 *c, uint64_t sector)
 struct stats {
 	double wsteps[ACC_TS_N], lsteps[ACC_TS_N];
 	double sectors[CAT_N], l1miss[CAT_N], shm_waves;
-	double atomics, records, outbytes, chain, instr;
+	double atomics, records, outbytes, chain, instr, kinstr[ACC_TS_N];
 	double warps;
 };
 
@@ -240,7 +268,91 @@ static const int PC[ACC_TS_N] = {
 	[ACC_TS_FPOS] = 4, [ACC_TS_WALK] = 5, [ACC_TS_EMIT] = 6, [ACC_TS_RUN] = 7,
 };
 
-static void sim_warp(struct lane *L, int n, struct stats *S, struct l1 *c)
+/* Instructions the warp issues for step kind k of its active lanes act[]:
+ * the PTX count of each part of the step's code that some lane runs, as
+ * its trace shows (which loads it made, what came before). */
+static double step_instr(int k, int filter, struct lane *L, const int *act, int na,
+			 const uint32_t *pos)
+{
+	int any_quad = 0, any_walk1 = 0, any_walk = 0, any_start = 0, any_dedup = 0;
+	int any_run64 = 0, any_fvec = 0;
+	uint32_t sparse = 0, probes = 0;
+
+	for (int i = 0; i < na; i++) {
+		const struct lane *ln = &L[act[i]];
+		const struct tstep *t = &ln->st[pos[act[i]]];
+		const struct tacc *x = ln->ac + t->a0;
+		uint32_t sp = 0, pr = 0;
+
+		switch (k) {
+		case ACC_TS_FVEC:
+			/* the first load of a run of 64 positions comes before the
+			 * loop (acc_filter_run's prologue) */
+			if (t->prev == ACC_TS_FVEC || t->prev == ACC_TS_FPOS)
+				any_fvec = 1;
+			else
+				any_run64 = 1;
+			break;
+		case ACC_TS_FPOS:
+			/* pair map, one-byte map, and the prefix hash when taken */
+			any_quad |= t->na >= 3;
+			break;
+		case ACC_TS_WALK:
+			/* a one-byte literal reads cls[] first, a walk step its
+			 * input byte; acc_goto on a sparse state reads child[]
+			 * (8 bytes), then one scls[] byte per probe */
+			if (t->na && x[0].cat == ACC_TC_FILT) {
+				any_walk1 = 1;
+				break;
+			}
+			any_walk = 1;
+			any_start |= t->start;
+			if (t->na >= 3 && x[2].cat == ACC_TC_AUTO && x[2].n == 8)
+				for (uint32_t a = 3; a < t->na && x[a].cat == ACC_TC_AUTO && x[a].n == 1; a++)
+					sp++;
+			break;
+		case ACC_TS_EMIT:
+			/* filter: the pair-table probes are 8-byte shared loads */
+			for (uint32_t a = 0; a < t->na; a++)
+				pr += x[a].cat == ACC_TC_FILT && x[a].n == 8;
+			any_dedup |= pr > 0 || t->out;
+			break;
+		case ACC_TS_AC:
+			/* ac_next: one child[] read per sparse state visited */
+			for (uint32_t a = 0; a < t->na; a++)
+				sp += x[a].cat == ACC_TC_AUTO && x[a].n == 8;
+			break;
+		}
+		if (sp > sparse)
+			sparse = sp;
+		if (pr > probes)
+			probes = pr;
+	}
+	switch (k) {
+	case ACC_TS_FVEC:
+		return any_fvec * PTX_FVEC + any_run64 * PTX_RUN64;
+	case ACC_TS_FPOS:
+		return PTX_FPOS + any_quad * PTX_FQUAD;
+	case ACC_TS_WALK:
+		return any_walk1 * PTX_WALK1 + any_walk * PTX_WALK + any_start * PTX_WSTART +
+		       sparse * PTX_WSPARSE;
+	case ACC_TS_RUN:
+		return PTX_RUN;
+	case ACC_TS_EMIT:
+		if (!filter)
+			return PTX_ACEMIT;
+		return PTX_EMIT + any_dedup * PTX_STAGE + probes * PTX_PROBE;
+	case ACC_TS_AC:
+		return PTX_AC + sparse * PTX_ACSPARSE;
+	case ACC_TS_LOCATE:
+		return PTX_LOCATE;
+	case ACC_TS_PIECE:
+		return PTX_PIECE;
+	}
+	return 0;
+}
+
+static void sim_warp(struct lane *L, int n, int filter, struct stats *S, struct l1 *c)
 {
 	uint32_t pos[32] = { 0 };
 
@@ -260,7 +372,11 @@ static void sim_warp(struct lane *L, int n, struct stats *S, struct l1 *c)
 				act[na++] = l;
 		S->wsteps[k]++;
 		S->lsteps[k] += na;
-		S->instr += INSTR[k];
+
+		double ins = step_instr(k, filter, L, act, na, pos);
+
+		S->instr += ins;
+		S->kinstr[k] += ins;
 
 		/* loads: slot by slot (the i-th load of each active lane is one
 		 * instruction for the warp) */
@@ -332,7 +448,7 @@ static void sim_warp(struct lane *L, int n, struct stats *S, struct l1 *c)
 				m = lat[i];
 		if (k == ACC_TS_FPOS || k == ACC_TS_FVEC)
 			m = 4;
-		S->chain += m + INSTR[k];
+		S->chain += m + ins;
 		if (nout) {
 			/* out 1: a lane's own global atomic (payload, chunk); 2:
 			 * warp-aggregated global; 3: warp-aggregated in the block's
@@ -529,8 +645,387 @@ static void figures(void)
 	     "  2.0 G atomics/s on one counter ASSUMPTION (about one same-address atomic per L2 clock)\n"
 	     "  resident warps/SM              from nvcc 13 -Xptxas -v, sm_90: payload 27 regs, chunk 31 regs (64 warps);\n"
 	     "                                 filter 64 regs, 100.5 KB shared/block at 512 threads (2 blocks: 32 warps)\n"
-	     "  instructions per step          read off the source (not the SASS): ac 12, locate 7, piece 16, fvec 14,\n"
-	     "                                 fpos 10, walk 16, emit 22, run 5");
+	     "  instructions per step          counted in the PTX (nvcc " PTX_NVCC ", sm_90) by ptx-count.py,\n"
+	     "                                 ptx-steps.h; static counts, each part of a step charged when a\n"
+	     "                                 lane's trace shows it (model.c step_instr). PTX, not SASS");
+	printf("  PTX instructions per step: fvec %.0f, fpos %.0f (+%.1f prefix hash), run64 %.0f, walk %.0f\n"
+	       "    (+%.0f set-up, +%.0f per sparse probe), one-byte literal %.0f, run %.0f, emit %.1f\n"
+	       "    (+%.0f record, +%.1f per pair-table probe), piece %.0f, locate %.0f; chunk: ac %.0f\n"
+	       "    (+%.1f per sparse state), emit %.1f\n",
+	       PTX_FVEC, PTX_FPOS, PTX_FQUAD, PTX_RUN64, PTX_WALK, PTX_WSTART, PTX_WSPARSE,
+	       PTX_WALK1, PTX_RUN, PTX_EMIT, PTX_STAGE, PTX_PROBE, PTX_PIECE, PTX_LOCATE, PTX_AC,
+	       PTX_ACSPARSE, PTX_ACEMIT);
+}
+
+/* ---- engine-like batches (--engine) ----
+ *
+ * The batches the engine makes (engine-batch.py: each TCP payload twice,
+ * its packet view with the TCP class union and its stream view behind up
+ * to 255 context bytes with the stream automaton; UDP payloads with the
+ * UDP union; payloads up to 64 KiB), cut as the engine cuts them: a
+ * worker's window of N payloads (the per-worker design) or B bytes (the
+ * single-RX design). Each batch is one launch of the filter kernel as
+ * accuda-cuda.cu makes it: min(tiles, 2 per SM) blocks of 512 windows,
+ * the tables of the first payload's group in shared memory, the others'
+ * read from global memory. Its time is the largest of: each resource over
+ * the SMs the launch uses, the longest chain of one warp slot (a block
+ * runs its tiles one after another), plus the blocks' copy of the tables
+ * into shared memory. Launch and copy figures beside it are assumptions. */
+
+static const double LAUNCH_US = 5.0;      /* ASSUMPTION: launch + record + sync per batch */
+static const double PCIE_BPS = 50e9;      /* ASSUMPTION: pinned Gen5 x16, a scale figure */
+
+struct engine_in {
+	uint32_t n;
+	uint32_t *len;
+	uint16_t *group, *view;
+	const uint8_t **p;
+};
+
+static int load_acpg(const char *path, struct engine_in *e)
+{
+	size_t len;
+	uint8_t *t = slurp(path, &len);
+
+	if (!t || len < 8 || memcmp(t, "ACPG", 4) != 0)
+		return -1;
+	memcpy(&e->n, t + 4, 4);
+	if (8 + (size_t)e->n * 8 > len)
+		return -1;
+	e->len = malloc(e->n * sizeof(*e->len));
+	e->group = malloc(e->n * sizeof(*e->group));
+	e->view = malloc(e->n * sizeof(*e->view));
+	e->p = malloc(e->n * sizeof(*e->p));
+	size_t off = 8 + (size_t)e->n * 8;
+
+	for (uint32_t i = 0; i < e->n; i++) {
+		memcpy(&e->len[i], t + 8 + 8 * i, 4);
+		memcpy(&e->group[i], t + 12 + 8 * i, 2);
+		memcpy(&e->view[i], t + 14 + 8 * i, 2);
+		if (off + e->len[i] > len || e->len[i] > 65535)
+			return -1;
+		e->p[i] = t + off;
+		off += e->len[i];
+	}
+	return 0;
+}
+
+struct shape {
+	const char *name;
+	uint32_t payloads;   /* cut at this many payloads (0: by bytes) */
+	double bytes;        /* cut at this many bytes (0: by payloads) */
+};
+
+/* One launch of the filter kernel over descriptors [d0, d1). */
+struct launch {
+	struct stats S;
+	double max_slot_chain, tab_bytes;
+	uint32_t blocks, nb, np, pairs_ok;
+};
+
+static struct launch run_launch(const struct engine_in *e, uint32_t d0, uint32_t d1,
+				AcAutomaton *const *ga, AcAutomaton *const *cpu, int ng,
+				uint8_t *data, struct acc_desc *desc, struct refc *ref)
+{
+	struct launch R = { 0 };
+	uint32_t nb = 0, np = 0;
+
+	for (uint32_t i = d0; i < d1; i++) {
+		memcpy(data + nb, e->p[i], e->len[i]);
+		desc[np++] = (struct acc_desc){ .off = nb, .len = (uint16_t)e->len[i],
+						.group = e->group[i] };
+		nb += e->len[i];
+	}
+	R.nb = nb;
+	R.np = np;
+	/* the reference set: ac_search with each payload's group */
+	ref->n = 0;
+	for (uint32_t p = 0; p < np; p++) {
+		ref->p = p;
+		ac_search(cpu[desc[p].group], data + desc[p].off, desc[p].len, ref_cb, ref);
+	}
+	uint32_t nref = uniq(ref->v, ref->n);
+
+	struct acc_group grp[8];
+
+	for (int g = 0; g < ng; g++)
+		grp[g] = (struct acc_group){ .v = ga[g]->v, .maxlen = ga[g]->blk->maxlen };
+	struct acc_batch b = { .data = data, .desc = desc, .groups = grp, .npay = np,
+			       .nbytes = nb, .chunk = 64 };
+	uint32_t rcap = 4 * nb + 1024, count = 0;
+	struct acc_rec *rec = malloc((size_t)rcap * sizeof(*rec));
+	struct acc_sink k = { .rec = rec, .count = &count, .cap = rcap };
+	uint32_t sg = desc[0].group;
+	const AcAutomaton *a = ga[sg];
+	static unsigned long long dslot[DEDUP_SLOTS];
+	static struct acc_rec srec[STAGE_RECS];
+	uint32_t stage_n = 0;
+	struct acc_ftab sh = { .cls = a->v.cls, .gpair = a->v.gpair, .gsid = a->v.gsid,
+			       .gquad = a->v.gquad, .group = sg,
+			       .dedup = { dslot, DEDUP_SLOTS - 1 },
+			       .stage = { srec, &stage_n, STAGE_RECS } };
+	uint32_t qw = a->v.gquadbits >= 5 ? 1u << (a->v.gquadbits - 5) : 1;
+	uint32_t items = acc_items(&b, ACC_KERNEL_FILTER);
+	uint32_t tiles = (items + ACC_FILTER_TILE - 1) / ACC_FILTER_TILE;
+	uint32_t grid = (uint32_t)SMS * 2;
+	uint32_t blocks = tiles < grid ? tiles : grid;
+	uint32_t wpb = ACC_FILTER_TILE / 32;
+	double *slot = calloc((size_t)blocks * wpb, sizeof(double));
+	struct lane L[32] = { 0 };
+	struct l1 c;
+
+	shm_lo = (uintptr_t)a->blk;
+	shm_hi = shm_lo + a->blk->size;
+	nglob = ng;
+	for (int g = 0; g < ng; g++) {
+		glob_lo[g] = (uintptr_t)ga[g]->blk;
+		glob_hi[g] = glob_lo[g] + ga[g]->blk->size;
+	}
+	l1_init(&c, 53 << 10);
+	tracing = 1;
+	for (uint32_t w0 = 0; w0 < items; w0 += 32) {
+		int n = items - w0 < 32 ? (int)(items - w0) : 32;
+		uint32_t tile = w0 / ACC_FILTER_TILE;
+
+		if (w0 % ACC_FILTER_TILE == 0) {
+			if (stage_n) {
+				acc_stage_copy(&sh.stage, &k, count, 0, 1);
+				count += stage_n < STAGE_RECS ? stage_n : STAGE_RECS;
+				R.S.atomics++;
+			}
+			stage_n = 0;
+			memset(dslot, 0xff, sizeof(dslot));
+		}
+		for (int l = 0; l < n; l++) {
+			cur = &L[l];
+			L[l].nst = L[l].nac = 0;
+			acc_scan_filter(&b, &k, w0 + l, &sh);
+		}
+		double ch0 = R.S.chain;
+
+		sim_warp(L, n, 1, &R.S, &c);
+		/* block tile % blocks runs this tile, its warp slot w0 / 32 % wpb */
+		slot[(size_t)(tile % blocks) * wpb + (w0 / 32) % wpb] += R.S.chain - ch0;
+	}
+	tracing = 0;
+	if (stage_n) {
+		acc_stage_copy(&sh.stage, &k, count, 0, 1);
+		count += stage_n < STAGE_RECS ? stage_n : STAGE_RECS;
+		R.S.atomics++;
+	}
+	for (uint32_t i = 0; i < blocks * wpb; i++)
+		if (slot[i] > R.max_slot_chain)
+			R.max_slot_chain = slot[i];
+	R.blocks = blocks;
+	R.tab_bytes = (4096 + qw + 128) * 4.0;
+	/* the set */
+	uint64_t *got = malloc(((size_t)count + 1) * sizeof(*got));
+	uint32_t ngot = 0;
+
+	for (uint32_t r = 0; count <= rcap && r < count; r++)
+		got[ngot++] = (uint64_t)rec[r].payload << 32 |
+			      ga[desc[rec[r].payload].group]->v.pat[rec[r].pat].id;
+	uint32_t nu = uniq(got, ngot);
+
+	R.pairs_ok = count <= rcap && nu == nref && memcmp(got, ref->v, (size_t)nref * 8) == 0;
+	free(got);
+	free(rec);
+	free(slot);
+	free(c.tag);
+	free(c.age);
+	for (int l = 0; l < 32; l++) {
+		free(L[l].st);
+		free(L[l].ac);
+	}
+	nglob = 0;
+	return R;
+}
+
+/* Modelled device time of one launch, in seconds, and its parts. */
+static double launch_time(const struct launch *R, double *t_kernel, double *t_tab,
+			  double *t_thru, const char **bound)
+{
+	const struct stats *S = &R->S;
+	double sms = R->blocks < SMS ? R->blocks : SMS;
+	double gsect = 0, l2b = 0;
+
+	for (int i = 0; i < CAT_N; i++) {
+		if (i == ACC_TC_FILT)
+			continue;
+		gsect += S->sectors[i];
+		l2b += 32 * S->l1miss[i];
+	}
+	double t_issue = S->instr / (ISSUE_CLK * sms * CLOCK);
+	double t_shm = S->shm_waves / (SHM_WAVE_CLK * sms * CLOCK);
+	double t_l1 = gsect / (L1_SECT_CLK * sms * CLOCK);
+	double t_l2 = (l2b + R->blocks * R->tab_bytes) / L2_BPS;
+	double t_hbm = (R->nb + R->np * 8.0 + S->outbytes) / HBM_BPS;
+	double t_atom = S->atomics / ATOM_PS;
+	double resident = R->blocks * (ACC_FILTER_TILE / 32.0);
+	double t_lat = S->chain / ((resident < 32 * SMS ? resident : 32 * SMS) * CLOCK);
+	double t_slot = R->max_slot_chain / CLOCK;
+	double t = t_issue;
+
+	*bound = "issue";
+#define MAXB(x, name) do { if ((x) > t) { t = (x); *bound = name; } } while (0)
+	MAXB(t_shm, "shared");
+	MAXB(t_l1, "L1");
+	MAXB(t_l2, "L2");
+	MAXB(t_hbm, "HBM");
+	MAXB(t_atom, "atomics");
+	MAXB(t_lat, "latency");
+	*t_thru = t;
+	MAXB(t_slot, "one warp");
+#undef MAXB
+	/* each block first copies the tables: dependent global loads, one
+	 * per 512 words per thread, at L2 latency (an upper bound) */
+	*t_tab = R->tab_bytes / 4 / ACC_FILTER_TILE * LAT_L2 / CLOCK;
+	*t_kernel = t;
+	return t + *t_tab;
+}
+
+static int engine_main(const char *acpg, double sample_mb, char **pfiles, int ng)
+{
+	struct engine_in e = { 0 };
+	AcAutomaton *ga[8] = { 0 }, *cpu[8] = { 0 };
+	char err[256];
+
+	if (ng < 1 || ng > 8) {
+		fprintf(stderr, "model: --engine needs 1 to 8 group pattern files\n");
+		return 2;
+	}
+	if (load_acpg(acpg, &e) < 0 || !e.n) {
+		fprintf(stderr, "model: cannot read %s (engine-batch.py writes it)\n", acpg);
+		return 2;
+	}
+	for (int g = 0; g < ng; g++) {
+		struct pset ps = { 0 };
+		struct ac_opts go = AC_OPTS_DEFAULT, co = AC_OPTS_DEFAULT;
+
+		if (load_patterns(pfiles[g], &ps) < 0 || !ps.n) {
+			fprintf(stderr, "model: cannot read patterns from %s\n", pfiles[g]);
+			return 2;
+		}
+		go.gpu_lists = 1;
+		ga[g] = ac_build_opts(ps.p, ps.n, ps.bytes, &go, err, sizeof(err));
+		cpu[g] = ac_build_opts(ps.p, ps.n, ps.bytes, &co, err, sizeof(err));
+		if (!ga[g] || !cpu[g]) {
+			fprintf(stderr, "model: %s\n", err);
+			return 2;
+		}
+		printf("model: group %d: %u patterns, block %.1f MB\n", g, ps.n, ga[g]->blk->size / 1e6);
+	}
+	/* the sample: the first sample_mb of descriptors, in capture order */
+	uint32_t nd = 0, big = 0, views[2] = { 0 };
+	double bytes = 0;
+
+	for (; nd < e.n && bytes + e.len[nd] <= sample_mb * 1e6; nd++) {
+		if (e.group[nd] >= ng) {
+			fprintf(stderr, "model: descriptor %u names group %u\n", nd, e.group[nd]);
+			return 2;
+		}
+		bytes += e.len[nd];
+		big += e.len[nd] > 1500;
+		views[e.view[nd] ? 1 : 0]++;
+	}
+	printf("model: engine sample: %u payloads (%u packet views, %u stream views, %u over 1500 "
+	       "bytes), %.1f MB\n", nd, views[0], views[1], big, bytes / 1e6);
+
+	static const struct shape shapes[] = {
+		/* one worker's window, alone in its launch */
+		{ "window 100 payloads", 100, 0 },
+		{ "window 1000 payloads", 1000, 0 },
+		/* 14 workers' windows in one launch (a dispatcher merging) */
+		{ "14 x 100 payloads", 1400, 0 },
+		{ "14 x 1000 payloads", 14000, 0 },
+		/* the single-RX design's batches (issue 34: p50 12.6 MB) */
+		{ "12.6 MB (one RX thread)", 0, 12.6e6 },
+	};
+	uint8_t *data = aligned_alloc(64, ((size_t)bytes + 4096 + 63) & ~(size_t)63);
+	struct acc_desc *desc = malloc((size_t)(nd + 1) * sizeof(*desc));
+	struct refc ref = { 0 };
+	int bad = 0;
+
+	printf("\n%-24s %7s %8s %8s %7s %7s %8s %9s %7s %7s %8s %8s  %s\n", "batch", "batches",
+	       "pay/bat", "KB/bat", "blocks", "instr", "thru", "kernel", "tables", "+launch", "Gbit/s",
+	       "Gbit/s", "bound");
+	printf("%-24s %7s %8s %8s %7s %7s %8s %9s %7s %7s %8s %8s\n", "", "", "", "", "/batch", "/B",
+	       "us", "us/batch", "us", "+copy us", "kernel", "device");
+	for (size_t si = 0; si < sizeof(shapes) / sizeof(shapes[0]); si++) {
+		const struct shape *sp = &shapes[si];
+		double tk = 0, ttab = 0, tdev = 0, tb = 0, tp = 0, blk = 0, instr = 0, tthru = 0;
+		uint32_t nbat = 0, nbound[8] = { 0 };
+		const char *bnames[8] = { 0 };
+
+		for (uint32_t d0 = 0; d0 < nd;) {
+			uint32_t d1 = d0;
+			double bb = 0;
+
+			while (d1 < nd && (sp->payloads ? d1 - d0 < sp->payloads
+							 : bb + e.len[d1] <= sp->bytes || d1 == d0))
+				bb += e.len[d1++];
+			/* the sample's last batch, cut short by its end: left out
+			 * when a full one was modelled */
+			if (d1 == nd && nbat && (sp->payloads ? d1 - d0 < sp->payloads
+							      : bb < 0.9 * sp->bytes))
+				break;
+			struct launch R = run_launch(&e, d0, d1, ga, cpu, ng, data, desc, &ref);
+			double k, t, th;
+			const char *bn;
+			double dev = launch_time(&R, &k, &t, &th, &bn);
+
+			if (!R.pairs_ok) {
+				printf("model: FAIL: batch %u of '%s': the set differs from ac_search's\n",
+				       nbat, sp->name);
+				bad = 1;
+			}
+			/* device time of the batch: launch, H2D of bytes and
+			 * descriptors, kernel, D2H of the records */
+			dev += LAUNCH_US * 1e-6 + (R.nb + R.np * 8.0) / PCIE_BPS +
+			       12.0 * R.S.records / PCIE_BPS;
+			tk += k;
+			tthru += th;
+			ttab += t;
+			tdev += dev;
+			tb += R.nb;
+			tp += R.np;
+			blk += R.blocks;
+			instr += R.S.instr;
+			for (int j = 0; j < 8; j++)
+				if (!bnames[j] || !strcmp(bnames[j], bn)) {
+					bnames[j] = bn;
+					nbound[j]++;
+					break;
+				}
+			nbat++;
+			d0 = d1;
+		}
+		int jb = 0;
+
+		for (int j = 1; j < 8; j++)
+			if (nbound[j] > nbound[jb])
+				jb = j;
+		printf("%-24s %7u %8.0f %8.0f %7.1f %7.2f %8.1f %9.1f %7.1f %7.1f %8.0f %8.0f  %s\n",
+		       sp->name, nbat, tp / nbat, tb / nbat / 1024, blk / nbat, instr / tb,
+		       tthru / nbat * 1e6,
+		       tk / nbat * 1e6, ttab / nbat * 1e6, (tdev - tk - ttab) / nbat * 1e6,
+		       8 * tb / tk / 1e9, 8 * tb / tdev / 1e9, bnames[jb]);
+	}
+	printf("\nthru: the largest resource time over the SMs the launch uses (issue, shared, L1, L2,\n"
+	       "HBM, atomics, latency over its resident warps); kernel: that, or one warp slot's\n"
+	       "dependent chain (its tiles one after another) when longer; tables: each block's copy\n"
+	       "of its group's filter tables into shared memory (dependent loads at L2 latency, an upper\n"
+	       "bound); +launch +copy: %.0f us per launch and PCIe at %.0f GB/s each way (ASSUMPTIONS);\n"
+	       "device Gbit/s: bytes over the sum of all of it, one batch at a time on one stream.\n"
+	       "PREDICTED by a model of the H200 (model --figures), not measured.\n",
+	       LAUNCH_US, PCIE_BPS / 1e9);
+	for (int g = 0; g < ng; g++) {
+		ac_free(ga[g]);
+		ac_free(cpu[g]);
+	}
+	if (bad)
+		printf("model: FAIL: some batch's (payload, id) set differs from ac_search's\n");
+	return bad;
 }
 
 int main(int argc, char **argv)
@@ -538,6 +1033,7 @@ int main(int argc, char **argv)
 	double sample_mb = 8, batch_mb = 50, iscale = 1;
 	uint32_t max_limit = 1500;
 	int ci = 0, ai = 1, verbose = 0;
+	const char *engine = NULL;
 
 	for (; ai < argc && argv[ai][0] == '-'; ai++) {
 		if (!strcmp(argv[ai], "--ci"))
@@ -554,6 +1050,8 @@ int main(int argc, char **argv)
 			max_limit = (uint32_t)atoi(argv[++ai]);
 		else if (!strcmp(argv[ai], "-v"))
 			verbose = 1;
+		else if (!strcmp(argv[ai], "--engine") && ai + 1 < argc)
+			engine = argv[++ai];
 		else if (!strcmp(argv[ai], "--figures")) {
 			figures();
 			return 0;
@@ -563,9 +1061,11 @@ int main(int argc, char **argv)
 		}
 	}
 	(void)ci;
+	if (engine)
+		return engine_main(engine, sample_mb, argv + ai, argc - ai);
 	if (argc - ai < 2) {
 		fprintf(stderr, "usage: model [--ci] [--mb N] [--batch-mb N] [--max-limit N] [--instr-scale X] [--sched majority|minpc] [-v] "
-				"PATTERNS.hex PAYLOADS.bin...\n       model --figures\n");
+				"PATTERNS.hex PAYLOADS.bin...\n       model [--ci] [--mb N] --engine BATCH.acpg GROUP.hex...\n       model --figures\n");
 		return 2;
 	}
 	struct pset ps = { 0 };
@@ -701,7 +1201,7 @@ int main(int argc, char **argv)
 				else
 					acc_run_item(&b, &k, V->kernel, w0 + l);
 			}
-			sim_warp(L, n, &S, &c);
+			sim_warp(L, n, V->kernel == ACC_KERNEL_FILTER, &S, &c);
 		}
 		tracing = 0;
 		if (stage_n) {
@@ -784,6 +1284,11 @@ int main(int argc, char **argv)
 				if (S.wsteps[i])
 					printf(" %s %.4f (%.0f%% lanes)", KIND[i], S.wsteps[i] / B,
 					       100.0 * S.lsteps[i] / (32.0 * S.wsteps[i]));
+			printf("\n    instructions/B (PTX counts):");
+			for (int i = 0; i < ACC_TS_N; i++)
+				if (S.kinstr[i])
+					printf(" %s %.2f", KIND[i], S.kinstr[i] / B);
+			printf(" (total %.2f)", S.instr / B);
 			printf("\n    walks started: %.1f%% of positions, starts skipped in runs: %.1f%%\n",
 			       100 * notes[0] / B, 100 * notes[1] / B);
 			printf("    desc sec/B %.4f, L1 hit %.0f%%, records %.0f for %u pairs\n",

@@ -4,8 +4,8 @@
 # Builds qa/gpu/model/model, prepares its inputs (ET Open 4.0 fast patterns,
 # payloads of bench-1x.pcap) under $MODEL_CACHE (default /tmp/ac-model),
 # runs every kernel variant on the CPU, checks each against ac_search, and
-# prints the table. Exit status: 0 all variants equal ac, 1 one differs,
-# 2 bad input or build.
+# prints the table. Exit status: 0 all variants equal ac, 1 one differs
+# or ptx-steps.h is stale (see ptx-count.py), 2 bad input or build.
 #
 # --ci: a 1 MB sample, and never the minutes-long bench-1x build: it uses
 # bench-1x.pcap when $BENCH_PCAP or the cache has it, else the payloads
@@ -23,6 +23,10 @@ proto=$top/qa/gpu/ac-proto
 ci=0
 for a in "$@"; do [ "$a" = --ci ] && ci=1; done
 mkdir -p "$cache"
+# The model's instructions per step are the kernels' PTX counts
+# (ptx-steps.h): stale after a kernel change until ptx-count.py --write
+# regenerates it (without nvcc only a warning).
+python3 "$here/ptx-count.py" --check "$here/ptx-steps.h" >&2 || exit 1
 make -s -C "$here" B="$cache/bin" >&2 || exit 2
 
 rules=$shared/data/rules/et-open-4.0
@@ -87,4 +91,30 @@ open(sys.argv[2], 'wb').write(b'ACPL' + struct.pack('<I', len(lens)) +
                               struct.pack('<%dI' % len(lens), *lens) + bytes(body))
 PY
 fi
-exec "$cache/bin/model" "$@" "$pats" "$pl"
+rc=0
+"$cache/bin/model" "$@" "$pats" "$pl" || rc=$?
+
+# Engine-like batches (engine-batch.py: two views per TCP payload, three
+# groups, payloads up to 64 KiB, cut into windows or 12.6 MB batches):
+# from bench-1x, else the ndpi captures of the sample above.
+if [ -d "$rules" ]; then
+	eb=$cache/engine caps=()
+	if [ -s "${bench:-}" ]; then
+		caps=("$bench")
+	else
+		n=0
+		for f in "$shared"/data/pcaps/ndpi/*.pcap; do
+			[ -f "$f" ] || continue
+			caps+=("$f"); n=$((n + 1)); [ $n -ge 40 ] && break
+		done
+	fi
+	if [ ${#caps[@]} -gt 0 ]; then
+		if [ ! -s "$eb/engine.acpg" ] || [ "${caps[0]}" -nt "$eb/engine.acpg" ]; then
+			python3 "$here/engine-batch.py" "$rules" "$eb" "${caps[@]}" >&2 || exit 2
+		fi
+		echo
+		"$cache/bin/model" "$@" --engine "$eb/engine.acpg" "$eb"/group-0.hex "$eb"/group-1.hex \
+			"$eb"/group-2.hex || rc=$?
+	fi
+fi
+exit $rc

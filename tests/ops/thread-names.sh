@@ -1,6 +1,6 @@
 #!/bin/bash
 # tests/ops/thread-names.sh BUILDDIR SRCDIR: the engine's threads carry
-# Suricata's names (ps -L, top -H): autofp's workers W#01..W#NN and the
+# Suricata's names (ps -L, top -H): autofp's reader RX#01 and workers W#01..W#NN and the
 # stats thread CS, the main thread the process name. The engine reads a
 # capture from a FIFO that this script holds open, so its threads live
 # until the script closes it: the names are read from
@@ -51,6 +51,7 @@ done
 check "workers W#01..W#$(printf %02d "${want:-1}") ($got)" test "$all" = yes
 check "no other W# thread" test "$(echo "$got" | tr ' ' '\n' | grep -c '^W#')" = "${want:-x}"
 check "stats thread CS" bash -c "echo ' $got' | grep -q ' CS '"
+check "autofp's reader RX#01, once" test "$(echo "$got" | tr ' ' '\n' | grep -c '^RX#01$')" = 1
 check "the main thread keeps the process name ($main)" test "$main" = suricata
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

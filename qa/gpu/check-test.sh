@@ -13,6 +13,10 @@
 #      are new flows and its checksums still pass validation. With copies
 #      10 s apart (flows still alive), multi-flow.pcap and ipv6-udp.pcap give
 #      3x the flows: the moved addresses keep the copies apart, not the gap.
+#   4. qa/gpu/perf-matrix.py (the perf step) on 4 copies of http-files.pcap,
+#      ac vs ac-cuda (emulation): passes as it is; with every batch hung
+#      (test-opts hang=1, watchdog-ms=20) the run ends, the alerts stay ac's,
+#      mpm.cuda.watchdog counts the batch, and the script FAILs on it.
 # Run from an --enable-cuda build tree. Last line: "N passed, N failed".
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -82,5 +86,28 @@ for p in multi-flow ipv6-udp; do
 		ko "replicate-pcap.py x3, 10 s apart, of $p: flows '$one' -> '$three' (want 3x)"
 	fi
 done
+python3 qa/gpu/replicate-pcap.py tests/data/pcaps/http-files.pcap "$tmp/hf-x4.pcap" 4 > /dev/null
+pm() {   # perf-matrix.py, ac vs ac-cuda, 2 workers, once; extra args
+	python3 qa/gpu/perf-matrix.py --bin src/suricata --yaml "$tmp/rep.yaml" \
+		--rules tests/e2e/detect-content-tcp/test.rules --pcap "$tmp/hf-x4.pcap" \
+		--out "$tmp/pm" --budget 60 --dry --reps 1 --rows "ac:2*,ac-cuda:2*" "$@"
+}
+pm > "$tmp/pm.log" 2>&1
+rc=$?
+if [ $rc = 0 ] && [ "$(grep -c '^run .*exit 0' "$tmp/pm.log")" = 2 ]; then
+	ok "perf-matrix.py: ac and ac-cuda (emulation) pass"
+else
+	cat "$tmp/pm.log"; ko "perf-matrix.py: ac and ac-cuda: exit $rc"
+fi
+pm --cuda-set cuda.mpm.test-opts=hang=1,watchdog-ms=20 > "$tmp/pm.log" 2>&1
+rc=$?
+a1=$(sed -n 's/^run ac  .* \([0-9]*\) alerts$/\1/p' "$tmp/pm.log")
+a2=$(sed -n 's/^run ac-cuda .* \([0-9]*\) alerts$/\1/p' "$tmp/pm.log")
+if [ $rc = 1 ] && grep -q '^FAIL: ac-cuda/2/d: watchdog [1-9]' "$tmp/pm.log" &&
+   [ -n "$a1" ] && [ "$a1" -gt 0 ] && [ "$a1" = "$a2" ]; then
+	ok "perf-matrix.py: hung batches: watchdog counted and a FAIL, alerts $a1 = $a2"
+else
+	cat "$tmp/pm.log"; ko "perf-matrix.py with hang=1: exit $rc, alerts '$a1' '$a2'"
+fi
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

@@ -2,7 +2,8 @@
 """The device check's speed comparison: hs, ac and ac-cuda on one capture.
 
     perf-matrix.py --bin SURICATA --yaml Y --rules R --pcap P --out DIR
-                   --budget SECS [--dry] [--reps N] [--rows SPEC] [--pools A,B]
+                   --budget SECS --rows SPEC [--dry] [--reps N]
+                   [--cuda-set KEY=VALUE ...] [--thread-cpu PATH]
 
 Each run is the engine in runmode autofp on the capture (-k none, as
 qa/bench/accuda-bench.sh), under qa/bench/thread-cpu.py, which samples
@@ -23,6 +24,10 @@ other rows once), and a run starts only while the budget leaves room for
 one more of the longest so far: when the machine is slower than estimated,
 the rows that are not key go first (the table says how many repetitions
 each row got, and "not run: budget").
+
+--cuda-set adds "--set KEY=VALUE" to the ac-cuda runs only: check-test.sh
+makes every batch hang (cuda.mpm.test-opts=hang=1,...) to see this script
+FAIL on the watchdog while the alerts stay equal.
 
 FAIL (exit 1): a run exits non-zero or prints no rate; ac-cuda with an
 error, overflow or watchdog batch; ac-cuda on the device (not --dry) with
@@ -81,8 +86,11 @@ def one_run(a, row, rep, thread_cpu):
            "--set", "mpm-algo=" + row["algo"]]
     if row["pool"] != "d":
         cmd += ["--set", "max-pending-packets=" + row["pool"]]
-    if row["algo"] == "ac-cuda" and a.dry:
-        cmd += ["--set", "cuda.mpm.emulation=yes"]
+    if row["algo"] == "ac-cuda":
+        if a.dry:
+            cmd += ["--set", "cuda.mpm.emulation=yes"]
+        for kv in a.cuda_set:
+            cmd += ["--set", kv]
     t0 = time.monotonic()
     with open(os.path.join(d, "out"), "w") as out:
         rc = subprocess.call([sys.executable, thread_cpu, "--json", os.path.join(d, "cpu.json"),
@@ -145,6 +153,7 @@ def main():
     ap.add_argument("--dry", action="store_true")
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--rows", required=True)
+    ap.add_argument("--cuda-set", action="append", default=[])
     ap.add_argument("--thread-cpu", default=os.path.join(
         os.path.dirname(os.path.abspath(__file__)), "..", "bench", "thread-cpu.py"))
     a = ap.parse_args()

@@ -12,20 +12,24 @@ carried bench-1x. Copy k (0-based) is bench-1x with
     every packet moved, so that no flow of one copy shares its 5-tuple
     with a flow of another, even in an engine that has not expired it.
 
-The move keeps every checksum as it was, valid or not, without parsing
-TCP, UDP or ICMP and through fragments and extension headers: of the two
-addresses of a packet, the lower (as bytes) gets k added to its last 16
-bits and the higher gets k subtracted, in one's complement. The sum of
-the address words, the only part of the IPv4 header and of the TCP/UDP/
-ICMPv6 pseudo-header that changes, stays the same, so the engine's
-checksum validation (stream.checksum-validation: yes) judges each copy as
-it judges bench-1x. Both directions of a flow move alike (the lower
-address is the lower either way). Only the last 16 bits change, so an
-address stays inside its /16 (IPv4) or /112 (IPv6): HOME_NET and
-EXTERNAL_NET classify it as before. What can differ from bench-1x x N:
-rules on single hosts (IP reputation lists), and one host seen in two
-flows may get two addresses. Packets with equal addresses, non-IP frames
-and the inner headers of tunnels are copied unchanged.
+Each address moves on its own, the same way in every packet of the copy,
+so a host stays one host (rules that track by_src or by_dst see as many
+hosts as in bench-1x), and only in its last 16 bits, so it stays inside
+its /16 (IPv4) or /96 (IPv6): HOME_NET and EXTERNAL_NET classify it as
+before. Addresses that rules name as such stay: multicast, broadcast,
+unspecified (ET has "[!224.0.0.1,$EXTERNAL_NET]").
+  - IPv4: the last 16 bits + k; the IPv4 header checksum and, in a first
+    or only fragment, the TCP or UDP checksum are updated incrementally
+    (RFC 1624) for the change, so a checksum that was valid stays valid
+    and one that was wrong stays wrong by as much (a UDP checksum of 0,
+    none, stays 0). The engine's checksum validation judges each copy as
+    it judges bench-1x.
+  - IPv6: word 6 + k and word 7 - k, in one's complement: the address's
+    word sum, all the TCP/UDP/ICMPv6 pseudo-header takes from it, stays,
+    so no checksum changes, through extension headers too.
+What can differ from bench-1x x N: rules on single unicast hosts (IP
+reputation lists). Non-IP frames and the inner headers of tunnels are
+copied unchanged: the 2 h gap keeps their flows apart.
 
 A GAP_S shorter than a flow timeout keeps copy k's flows alive when copy
 k+1 starts: the self-test (check-test.sh) uses that to show the moved
@@ -44,8 +48,57 @@ def ones_add(a, b):
     return (s & 0xFFFF) + (s >> 16)
 
 
+def fixed(addr):
+    """Multicast, broadcast, unspecified: rules name these, they stay."""
+    if len(addr) == 4:
+        return 224 <= addr[0] <= 239 or addr in (b'\xff\xff\xff\xff', b'\0\0\0\0')
+    return addr[0] == 0xFF or addr == bytes(16)
+
+
+def fix_sum(b, pos, changes):
+    """RFC 1624 eqn. 3: the checksum at pos after 16-bit words old -> new."""
+    s = ~struct.unpack_from('>H', b, pos)[0] & 0xFFFF
+    for old, new in changes:
+        s = ones_add(ones_add(s, ~old & 0xFFFF), new)
+    return ~s & 0xFFFF
+
+
+def move_v4(b, ip, k):
+    if b[ip] >> 4 != 4:
+        return
+    ihl = (b[ip] & 15) * 4
+    changes = []
+    for a in (ip + 12, ip + 16):
+        if fixed(bytes(b[a:a + 4])):
+            continue
+        old = struct.unpack_from('>H', b, a + 2)[0]
+        new = (old + k) & 0xFFFF
+        struct.pack_into('>H', b, a + 2, new)
+        changes.append((old, new))
+    if not changes:
+        return
+    struct.pack_into('>H', b, ip + 10, fix_sum(b, ip + 10, changes))
+    proto, frag = b[ip + 9], struct.unpack_from('>H', b, ip + 6)[0] & 0x1FFF
+    pos = ip + ihl + {6: 16, 17: 6}.get(proto, -1)
+    if frag or pos < ip + ihl or len(b) < pos + 2:
+        return   # a later fragment, no TCP/UDP, or not captured
+    cs = struct.unpack_from('>H', b, pos)[0]
+    if proto == 17 and cs == 0:
+        return   # UDP without a checksum
+    cs = fix_sum(b, pos, changes)
+    struct.pack_into('>H', b, pos, 0xFFFF if proto == 17 and cs == 0 else cs)
+
+
+def move_v6(b, ip, k):
+    for a in (ip + 8, ip + 24):
+        if fixed(bytes(b[a:a + 16])):
+            continue
+        w6, w7 = struct.unpack_from('>HH', b, a + 12)
+        struct.pack_into('>HH', b, a + 12, ones_add(w6, k), ones_add(w7, ~k & 0xFFFF))
+
+
 def moved(frame, k):
-    """frame with its IP addresses moved for copy k (k >= 1), or frame."""
+    """frame with its IP addresses moved for copy k (1..65534), or frame."""
     off, et = 12, None
     while off + 2 <= len(frame):
         et = struct.unpack_from('>H', frame, off)[0]
@@ -55,22 +108,13 @@ def moved(frame, k):
         off += 2
         break
     if et == 0x0800 and len(frame) >= off + 20:
-        a, n = off + 12, 4
+        b = bytearray(frame)
+        move_v4(b, off, k)
     elif et == 0x86DD and len(frame) >= off + 40:
-        a, n = off + 8, 16
+        b = bytearray(frame)
+        move_v6(b, off, k)
     else:
         return frame
-    src, dst = frame[a:a + n], frame[a + n:a + 2 * n]
-    if src == dst:
-        return frame
-    lo_first = src < dst
-    b = bytearray(frame)
-    d = k & 0xFFFF
-    for pos, up in ((a, lo_first), (a + n, not lo_first)):
-        w = pos + n - 2
-        v = struct.unpack_from('>H', b, w)[0]
-        # one's complement: + d, or + ~d (which is - d)
-        struct.pack_into('>H', b, w, ones_add(v, d if up else (~d & 0xFFFF)))
     return bytes(b)
 
 

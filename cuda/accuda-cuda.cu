@@ -6,9 +6,12 @@
 #include "cuda-device.h"
 
 #include <cuda_runtime.h>
+#include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* The filter kernel's shared-memory copy of one group's tables: sizes in
  * 32-bit words, gpair first, then gquad, cls and gsid. */
@@ -25,6 +28,9 @@ struct AcDev {
 	uint32_t ngroups;
 	int sms;                  /* multiprocessors */
 	int filter_blocks_per_sm; /* resident blocks of the filter kernel */
+	int hung;                 /* atomic: a stream was abandoned by the
+				   * watchdog and never drained: freeing device
+				   * or pinned memory would block on it */
 };
 
 /* 512 threads: at 64 registers two blocks fill an SM's registers (32
@@ -39,7 +45,18 @@ struct AcDevStream {
 	int kernel;
 	uint32_t chunk;
 	cudaStream_t st;
-	cudaEvent_t ev[4];
+	/* h2d: 0..1, kernel: 1..2, d2h: the count 2..3 + the records 4..5 */
+	cudaEvent_t ev[6];
+	/* The watchdog's fences: a host function queued behind the work
+	 * counts fence_done up; wait() sleeps on fcv until its own fence
+	 * (fence_sent when queued) has run or the limit passes. Counting,
+	 * not a flag, so the late fence of an abandoned batch cannot pass
+	 * for the next batch's. */
+	pthread_mutex_t fmu;
+	pthread_cond_t fcv;
+	uint64_t fence_sent, fence_done;
+	int fence_init;
+	int abandoned;            /* atomic: the watchdog gave up on a batch */
 	uint8_t *d_data;
 	struct acc_desc *d_desc;
 	struct acc_rec *d_rec;
@@ -204,7 +221,9 @@ static void *cu_host_alloc(AcDev *d, size_t bytes)
 
 static void cu_host_free(AcDev *d, void *p)
 {
-	(void)d;
+	/* a hung batch may still read it, and cudaFreeHost would wait for it */
+	if (d && __atomic_load_n(&d->hung, __ATOMIC_ACQUIRE))
+		return;
 	cudaFreeHost(p);
 }
 
@@ -287,13 +306,23 @@ static void cu_stream_free(AcDevStream *s)
 	if (!s)
 		return;
 	cudaSetDevice(s->dev->id);
+	if (__atomic_load_n(&s->abandoned, __ATOMIC_ACQUIRE) && cudaStreamQuery(s->st) != cudaSuccess) {
+		/* still hung: waiting or freeing would block the shutdown for
+		 * good. The process is ending: leave the buffers to it. */
+		cudaStreamDestroy(s->st);
+		return;
+	}
 	if (s->st)
 		cudaStreamSynchronize(s->st);
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 6; i++)
 		if (s->ev[i])
 			cudaEventDestroy(s->ev[i]);
 	if (s->st)
 		cudaStreamDestroy(s->st);
+	if (s->fence_init) {
+		pthread_mutex_destroy(&s->fmu);
+		pthread_cond_destroy(&s->fcv);
+	}
 	cudaFree(s->d_data);
 	cudaFree(s->d_desc);
 	cudaFree(s->d_rec);
@@ -318,8 +347,18 @@ static AcDevStream *cu_stream_new(AcDev *d, const AcDevStreamSize *sz, int kerne
 	s->kernel = kernel;
 	s->chunk = chunk ? chunk : 64;
 	cudaSetDevice(d->id);
+	{
+		pthread_condattr_t ca;
+
+		pthread_condattr_init(&ca);
+		pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+		pthread_mutex_init(&s->fmu, NULL);
+		pthread_cond_init(&s->fcv, &ca);
+		pthread_condattr_destroy(&ca);
+		s->fence_init = 1;
+	}
 	rc = cudaStreamCreateWithFlags(&s->st, cudaStreamNonBlocking);
-	for (int i = 0; i < 4 && rc == cudaSuccess; i++)
+	for (int i = 0; i < 6 && rc == cudaSuccess; i++)
 		rc = cudaEventCreate(&s->ev[i]);
 	if (rc == cudaSuccess)
 		rc = cudaMalloc((void **)&s->d_data, sz->data_bytes);
@@ -355,6 +394,15 @@ static int cu_submit(AcDevStream *s, const uint8_t *data, uint32_t nbytes,
 		return -1;
 	}
 	cudaSetDevice(s->dev->id);
+	/* the abandoned batch still owns the stream's device buffers until it
+	 * ends: until then every batch of this stream goes to the CPU */
+	if (__atomic_load_n(&s->abandoned, __ATOMIC_ACQUIRE)) {
+		if (cudaStreamQuery(s->st) != cudaSuccess) {
+			snprintf(err, errlen, "stream still busy with a batch the watchdog abandoned");
+			return -1;
+		}
+		__atomic_store_n(&s->abandoned, 0, __ATOMIC_RELEASE);
+	}
 	b.data = s->d_data;
 	b.desc = s->d_desc;
 	b.groups = s->dev->d_groups;
@@ -417,8 +465,89 @@ static int cu_submit(AcDevStream *s, const uint8_t *data, uint32_t nbytes,
 	cudaEventRecord(s->ev[2], s->st);
 	rc = cudaMemcpyAsync(s->h_count, s->d_count, sizeof(uint32_t), cudaMemcpyDeviceToHost,
 			     s->st);
+	cudaEventRecord(s->ev[3], s->st);
 	if (rc != cudaSuccess) {
 		CU_FAIL("copy-out", rc, err, errlen);
+		return -1;
+	}
+	return 0;
+}
+
+/* Runs on a CUDA runtime thread once the stream's earlier work is done:
+ * no CUDA call allowed here, only the wake-up. */
+static void CUDART_CB cu_fence_done(void *arg)
+{
+	AcDevStream *s = (AcDevStream *)arg;
+
+	pthread_mutex_lock(&s->fmu);
+	s->fence_done++;
+	pthread_cond_broadcast(&s->fcv);
+	pthread_mutex_unlock(&s->fmu);
+}
+
+/* What cudaStreamSynchronize does, with a limit: 0 when the work queued
+ * so far is done, -1 with err on a device error, ACC_DEV_WATCHDOG when it
+ * is still running at *dl (CLOCK_MONOTONIC). A faulting kernel may never
+ * let the fence run: the stream is asked for an error every
+ * ACC_WATCHDOG_POLL_MS, so a fault is reported as one, soon. */
+#define ACC_WATCHDOG_POLL_MS 100
+static int cu_sync(AcDevStream *s, const struct timespec *dl, char *err, size_t errlen)
+{
+	cudaError_t rc;
+	uint64_t want;
+	int done;
+
+	pthread_mutex_lock(&s->fmu);
+	want = s->fence_sent + 1;
+	rc = cudaLaunchHostFunc(s->st, cu_fence_done, s);
+	if (rc == cudaSuccess)
+		s->fence_sent = want;
+	pthread_mutex_unlock(&s->fmu);
+	if (rc != cudaSuccess) {
+		CU_FAIL("batch", rc, err, errlen);
+		return -1;
+	}
+	for (;;) {
+		struct timespec now, until;
+
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		until = now;
+		until.tv_nsec += ACC_WATCHDOG_POLL_MS * 1000000L;
+		if (until.tv_nsec >= 1000000000L) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000L;
+		}
+		if (until.tv_sec > dl->tv_sec ||
+		    (until.tv_sec == dl->tv_sec && until.tv_nsec > dl->tv_nsec))
+			until = *dl;
+		pthread_mutex_lock(&s->fmu);
+		while (s->fence_done < want &&
+		       pthread_cond_timedwait(&s->fcv, &s->fmu, &until) != ETIMEDOUT)
+			;
+		done = s->fence_done >= want;
+		pthread_mutex_unlock(&s->fmu);
+		if (done)
+			break;
+		rc = cudaStreamQuery(s->st);
+		if (rc == cudaSuccess)
+			continue;   /* done as the wait timed out: the fence says so */
+		if (rc != cudaErrorNotReady) {
+			CU_FAIL("batch", rc, err, errlen);
+			return -1;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec > dl->tv_sec || (now.tv_sec == dl->tv_sec && now.tv_nsec >= dl->tv_nsec)) {
+			__atomic_store_n(&s->abandoned, 1, __ATOMIC_RELEASE);
+			__atomic_store_n(&s->dev->hung, 1, __ATOMIC_RELEASE);
+			snprintf(err, errlen, "watchdog: the batch was not done after %d ms: abandoned",
+				 ACC_WATCHDOG_MS);
+			return ACC_DEV_WATCHDOG;
+		}
+	}
+	/* the fence has run: this returns at once, with the stream's error */
+	rc = cudaStreamSynchronize(s->st);
+	if (rc != cudaSuccess) {
+		CU_FAIL("batch", rc, err, errlen);
 		return -1;
 	}
 	return 0;
@@ -436,34 +565,45 @@ static uint64_t ev_ns(cudaEvent_t a, cudaEvent_t b)
 static int cu_wait(AcDevStream *s, const struct acc_rec **rec, uint32_t *count,
 		   AcDevTimes *t, char *err, size_t errlen)
 {
-	cudaError_t rc;
+	cudaError_t rc = cudaSuccess;
 	uint32_t n, keep;
+	struct timespec dl;
+	int r;
 
 	cudaSetDevice(s->dev->id);
-	rc = cudaStreamSynchronize(s->st);
-	if (rc != cudaSuccess) {
-		CU_FAIL("batch", rc, err, errlen);
-		return -1;
+	/* one limit for the whole batch, copy-out included */
+	clock_gettime(CLOCK_MONOTONIC, &dl);
+	dl.tv_sec += ACC_WATCHDOG_MS / 1000;
+	dl.tv_nsec += (ACC_WATCHDOG_MS % 1000) * 1000000L;
+	if (dl.tv_nsec >= 1000000000L) {
+		dl.tv_sec++;
+		dl.tv_nsec -= 1000000000L;
 	}
+	if ((r = cu_sync(s, &dl, err, errlen)) != 0)
+		return r;
 	n = *s->h_count;
 	keep = n < s->sz.max_records ? n : s->sz.max_records;
-	/* only the records that exist: the count decides the copy's size */
-	if (keep)
+	/* only the records that exist: the count decides the copy's size.
+	 * Events 4..5 bracket this copy alone: the host's turn-around between
+	 * the two copies is not d2h time. */
+	if (keep) {
+		cudaEventRecord(s->ev[4], s->st);
 		rc = cudaMemcpyAsync(s->h_rec, s->d_rec, (size_t)keep * sizeof(struct acc_rec),
 				     cudaMemcpyDeviceToHost, s->st);
-	cudaEventRecord(s->ev[3], s->st);
-	if (rc == cudaSuccess)
-		rc = cudaStreamSynchronize(s->st);
-	if (rc != cudaSuccess) {
-		CU_FAIL("copy-out", rc, err, errlen);
-		return -1;
+		cudaEventRecord(s->ev[5], s->st);
+		if (rc != cudaSuccess) {
+			CU_FAIL("copy-out", rc, err, errlen);
+			return -1;
+		}
+		if ((r = cu_sync(s, &dl, err, errlen)) != 0)
+			return r;
 	}
 	*rec = s->h_rec;
 	*count = n;
 	if (t) {
 		t->h2d_ns = ev_ns(s->ev[0], s->ev[1]);
 		t->kernel_ns = ev_ns(s->ev[1], s->ev[2]);
-		t->d2h_ns = ev_ns(s->ev[2], s->ev[3]);
+		t->d2h_ns = ev_ns(s->ev[2], s->ev[3]) + (keep ? ev_ns(s->ev[4], s->ev[5]) : 0);
 	}
 	return 0;
 }
@@ -473,8 +613,11 @@ static void cu_close(AcDev *d)
 	if (!d)
 		return;
 	cudaSetDevice(d->id);
-	cudaFree(d->d_blk);
-	cudaFree(d->d_groups);
+	/* after the watchdog fired, cudaFree could wait for the hung kernel */
+	if (!__atomic_load_n(&d->hung, __ATOMIC_ACQUIRE)) {
+		cudaFree(d->d_blk);
+		cudaFree(d->d_groups);
+	}
 	free(d->ftab);
 	free(d);
 }

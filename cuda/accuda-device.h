@@ -9,6 +9,13 @@
  *
  * A stream runs submit() = copy-in, kernel, and (inside wait()) copy-out, in
  * order; several streams overlap. One thread submits, one thread waits.
+ *
+ * The watchdog: wait() gives up on a batch that is not done ACC_WATCHDOG_MS
+ * after wait() began (a hung device or kernel) and returns
+ * ACC_DEV_WATCHDOG; the caller rescans its payloads on the CPU. The
+ * stream's later submits fail (CPU) until the abandoned work has ended.
+ * Suricata has no such setting, so it is a constant (doc/gpu.md); a batch
+ * takes milliseconds, so 10 s means the device is not coming back soon.
  */
 #ifndef CUDA_ACCUDA_DEVICE_H
 #define CUDA_ACCUDA_DEVICE_H
@@ -21,6 +28,10 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+#define ACC_WATCHDOG_MS 10000
+/* wait(): the batch was abandoned by the watchdog (err says so) */
+#define ACC_DEV_WATCHDOG (-2)
 
 typedef struct AcDev AcDev;
 typedef struct AcDevStream AcDevStream;
@@ -72,7 +83,7 @@ typedef struct AcDeviceOps {
 	 * *count is the number of matches the kernel found; when > the
 	 * stream's max_records, only max_records were kept (overflow).
 	 * *rec points at the stream's host copy, valid until the next submit.
-	 * 0, or -1 with err. */
+	 * 0, -1 with err, or ACC_DEV_WATCHDOG with err (see above). */
 	int (*wait)(AcDevStream *s, const struct acc_rec **rec, uint32_t *count,
 		    AcDevTimes *t, char *err, size_t errlen);
 	void (*stream_free)(AcDevStream *s);
@@ -92,6 +103,10 @@ void accuda_emu_set_threads(int n);
 /* Tests of the CPU fallback: every Nth batch (counted over all streams)
  * fails, alternately in submit and in wait; 1: every batch; 0: none. */
 void accuda_emu_set_fail(uint32_t every);
+/* Tests of the watchdog: every Nth batch (counted over all streams) never
+ * completes; wait() gives it up after watchdog_ms (0: ACC_WATCHDOG_MS) and
+ * returns ACC_DEV_WATCHDOG. every 0: none. */
+void accuda_emu_set_hang(uint32_t every, uint32_t watchdog_ms);
 
 #ifdef __cplusplus
 }

@@ -3,7 +3,8 @@
 
     thread-cpu.py [--json OUT] [--packets N] -- COMMAND...
 
-Every 10 ms it reads /proc/PID/task/TID/schedstat (time on a CPU, in ns)
+Every 10 ms it reads /proc/PID/task/TID/schedstat (time on a CPU, in ns), status
+(context switches, voluntary and not)
 and comm (the name the thread gave itself: W#01, RX#01, ACC-DISP, ACC-EMU#03,
 ...) of every thread of COMMAND's process, and VmHWM (peak RSS). A thread's
 figure is its last sample: a thread that ends less than 10 ms after a sample
@@ -61,9 +62,11 @@ def sample(pid, seen, pin_emu=None, pinned=None):
                 ns = int(f.read().split()[0])
             with open(base + "comm") as f:
                 comm = f.read().strip()
+            with open(base + "status") as f:
+                cs = sum(int(l.split()[1]) for l in f if "ctxt_switches:" in l)
         except (OSError, ValueError, IndexError):
             continue
-        seen[int(tid)] = (comm, ns)
+        seen[int(tid)] = (comm, ns, cs)
         # threads inherit the process's CPUs (set at start); the
         # emulation's move once they have their name
         if comm.startswith("ACC-EMU"):
@@ -117,18 +120,21 @@ def main(argv):
         time.sleep(POLL_S)
     rc = proc.wait()
     roles = {}
-    for tid, (comm, ns) in seen.items():
+    switches = {}
+    for tid, (comm, ns, cs) in seen.items():
         r = role(comm, tid, proc.pid)
         roles[r] = roles.get(r, 0) + ns
+        switches[r] = switches.get(r, 0) + cs
     host = sum(ns for r, ns in roles.items() if r not in ("main", "ACC-EMU"))
     res = {"roles_ms": {r: ns / 1e6 for r, ns in sorted(roles.items())},
-           "host_ms": host / 1e6, "peak_rss_kb": hwm, "packets": packets}
+           "host_ms": host / 1e6, "peak_rss_kb": hwm, "packets": packets,
+           "ctxt_switches": dict(sorted(switches.items()))}
     if packets:
         res["roles_us_per_pkt"] = {r: ns / 1e3 / packets for r, ns in sorted(roles.items())}
         res["host_us_per_pkt"] = host / 1e3 / packets
     for r, ms in res["roles_ms"].items():
         per = " %.3f us/pkt" % res["roles_us_per_pkt"][r] if packets else ""
-        print("thread-cpu: %-9s %10.1f ms%s" % (r, ms, per))
+        print("thread-cpu: %-9s %10.1f ms%s, %d context switches" % (r, ms, per, switches[r]))
     per = " %.3f us/pkt" % res["host_us_per_pkt"] if packets else ""
     print("thread-cpu: %-9s %10.1f ms%s (all but main and ACC-EMU)" % ("host", host / 1e6, per))
     print("thread-cpu: peak_rss %d kB" % hwm)

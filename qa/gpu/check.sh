@@ -2,6 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # qa/gpu/check.sh - the ac-cuda device check: prepared here, one run on the H200.
 #
+# Ask the device tool for the H200 (kind: nvidia-h200): the check's figures
+# are recorded against it, and the perf step's 14-worker rows need its 16
+# cores. Limits it keeps: ONE call of at most 10 minutes (timeout_s 420),
+# step timeouts summing to under 6 minutes (BUDGET_MAX), 64 MiB carried
+# (tree + .gpucarry, checked by prepare), at most 8 files back under $OUT
+# (it writes 2).
+#
 #   qa/gpu/check.sh prepare     HERE (the build machine): builds the engine,
 #                               qa/gpu/kbench and qa/gpu/ceilings for sm_90 in
 #                               a clean copy (_build-gpu/), and fills ONE carry
@@ -15,18 +22,22 @@
 #                               the steps from .gpucarry/ and the tree's scripts.
 #   GPU_DRY=1 qa/gpu/check.sh   HERE, no GPU: prepares .gpucarry-dry/ from the
 #                               tree's own build (./configure --enable-cuda;
-#                               make) with a 20000-packet capture, then runs
-#                               every step on the host EMULATION. < 3 minutes on
+#                               make) with a 20000-packet capture (perf: 2
+#                               copies, 4 rows, 1 repetition), then runs every
+#                               step on the host EMULATION. About 1 minute on
 #                               2 cores. CI runs it (.ci/run).
 #
 # On the device, with the device tool (one call, then give_back):
 #   run  command: "bash qa/gpu/check.sh"   carry: [".gpucarry"]   timeout_s: 420
+#        kind: nvidia-h200
 # qa/gpu/README.md says what each line of the table means, and the limits.
 #
 # Steps (each its own process and timeout; none needs another's output; the
 # sum of the timeouts is printed first and stays under 6 minutes):
 #   setup      unpack the inputs into $GPU_WORK (/tmp/gpucheck), write the
-#              yaml, prove the carried binaries start (libraries resolve)
+#              yaml, make bench-x10 from bench-1x (qa/gpu/replicate-pcap.py:
+#              10 copies 2 h apart, each copy's addresses moved, checksums
+#              kept), prove the carried binaries start (libraries resolve)
 #   info       nvidia-smi; suricata --list-cuda-cards (dry: must say "no CUDA
 #              driver or device", exit 1)
 #   ceilings   qa/gpu/ceilings.cu: pinned H2D/D2H GB/s, 64 KB .. 64 MB (dry: SKIP)
@@ -35,14 +46,21 @@
 #              emulation), records checked against ac_search
 #   equal      qa/gpu/accuda-equal.sh: alerts of ac vs ac-cuda (default, tiny,
 #              payload kernel) on bench-1x with ET Open
-#   perf       the engine's packet phase, ac vs ac-cuda, 2/8/14 autofp workers
-#              (threading.detect-thread-ratio = workers / cores); the line
-#              "runmode autofp: packets processed in X s (cpu Y s): N packets/s";
-#              eve stats mpm.cuda.*: batches to the GPU vs payloads left to the
-#              CPU; any error or overflow batch is a FAIL, and so is a device
-#              run with mpm.cuda.emulation = 1 (or a dry run with 0)
+#   perf       qa/gpu/perf-matrix.py on bench-x10, autofp (threading.detect-
+#              thread-ratio = workers / cores): hs, ac, ac-cuda at 2 and 14
+#              workers at their default pool (3 repetitions, medians) and at a
+#              common pool of 8192 (once); hs at 1, 4, 8 workers (once). Per
+#              row: pkt/s from the engine's "packets processed" line, CPU us
+#              per packet by thread role (qa/bench/thread-cpu.py: RX, W,
+#              ACC-DISP, ACC-DONE, ACC-EMU, main; host = all but main and
+#              ACC-EMU), peak RSS, alerts; mpm.cuda counters. FAIL: unequal
+#              alerts, an error, overflow or watchdog batch, a device run with
+#              mpm.cuda.emulation = 1 (or a dry run with 0). Runs that do not
+#              fit the step's time are left out, rows that are not key first
 #   sanitizer  compute-sanitizer --tool memcheck on the engine over a small
 #              capture (SKIP in dry runs, or when compute-sanitizer is absent)
+#   racecheck  compute-sanitizer --tool racecheck on kbench, 256 KB batches
+#              (the kernels' shared memory; SKIP as sanitizer)
 #
 # Output: logs of every step in ONE $OUT/logs.tar.gz, the table in
 # $OUT/summary.txt (2 files; the device tool returns at most 8), the table
@@ -52,6 +70,8 @@
 #      (default /tmp/gpucheck; dry a fresh mktemp dir); OUT (default
 #      $GPU_WORK/out); GPU_CHECK_STEPS (a subset, in order); GPU_CHECK_BREAK=STEP
 #      (that step's command is replaced by one that fails: the self-test);
+#      GPU_BENCH_COPIES (perf's copies of bench-1x: 10, dry 2); GPU_PERF_ROWS
+#      (perf-matrix.py --rows);
 #      prepare: GPU_BUILD (default _build-gpu; dry: the tree itself),
 #      BENCH_PCAP (default: built by ../shared/tools/make-bench-pcap.sh),
 #      RULES_DIR (default ../shared/data/rules/et-open-4.0), SURICATA_SHARED.
@@ -63,11 +83,30 @@ DRY=${GPU_DRY:-0}
 [ "$DRY" = 1 ] || DRY=0
 if [ $DRY = 1 ]; then C=${GPU_CARRY:-$top/.gpucarry-dry}; else C=${GPU_CARRY:-$top/.gpucarry}; fi
 SHARED=${SURICATA_SHARED:-$top/../shared}
-ALL_STEPS="setup info ceilings kbench equal perf sanitizer"
-declare -A LIMIT=([setup]=20 [info]=15 [ceilings]=35 [kbench]=60 [equal]=80 [perf]=90 [sanitizer]=40)
+ALL_STEPS="setup info ceilings kbench equal perf sanitizer racecheck"
+# Seconds per step; the sum stays under BUDGET_MAX (qa/gpu/README.md, "Time
+# budget", says how perf's share was estimated).
+declare -A LIMIT=([setup]=30 [info]=10 [ceilings]=25 [kbench]=40 [equal]=45 [perf]=145
+		  [sanitizer]=35 [racecheck]=20)
 BUDGET_MAX=360
 LIMIT_BYTES=$((64 * 1024 * 1024))
-WORKERS="2 8 14"
+# perf: copies of bench-1x in the capture (replicate-pcap.py), repetitions
+# of the key rows, and the rows: algo:workers[:pool], "*" = key row.
+# hs, ac and ac-cuda at their own default pools (1024) and at one equal
+# larger pool (8192), autofp with 2 and 14 workers; hs alone at 1, 4, 8
+# (how the CPU path scales on the 16 cores).
+if [ $DRY = 1 ]; then
+	COPIES=${GPU_BENCH_COPIES:-2}
+	PERF_REPS=1
+	PERF_ROWS="hs:2*,ac:2*,ac-cuda:2*,ac-cuda:2:8192"
+else
+	COPIES=${GPU_BENCH_COPIES:-10}
+	PERF_REPS=3
+	PERF_ROWS="hs:2*,ac:2*,ac-cuda:2*,hs:14*,ac:14*,ac-cuda:14*"
+	PERF_ROWS="$PERF_ROWS,hs:2:8192,ac:2:8192,ac-cuda:2:8192,hs:14:8192,ac:14:8192,ac-cuda:14:8192"
+	PERF_ROWS="$PERF_ROWS,hs:1,hs:4,hs:8"
+fi
+PERF_ROWS=${GPU_PERF_ROWS:-$PERF_ROWS}
 
 mib() { awk -v b="$1" 'BEGIN { printf "%.1f MiB", b / 1048576 }'; }
 
@@ -222,6 +261,16 @@ need() {
 	touch "$W/ready"
 }
 
+# bench-Nx for perf, made here from bench-1x (no mergecap on the device):
+# replicate-pcap.py, as make-bench-pcap.sh's bench-Nx but with each copy's
+# addresses moved so that its flows are new flows.
+need_big() {
+	[ -f "$W/bench-x$COPIES.pcap" ] && return 0
+	need || return 1
+	python3 "$top/qa/gpu/replicate-pcap.py" "$W/bench.pcap" "$W/bench-x$COPIES.tmp" "$COPIES" &&
+		mv "$W/bench-x$COPIES.tmp" "$W/bench-x$COPIES.pcap"
+}
+
 gpu_args() {
 	if [ $DRY = 1 ]; then echo "--set mpm-algo=ac-cuda --set cuda.mpm.emulation=yes"
 	else echo "--set mpm-algo=ac-cuda"; fi
@@ -231,7 +280,8 @@ step_setup() {
 	rm -f "$W/ready"
 	local t0=$(date +%s.%N)
 	need || { res FAIL "cannot unpack the inputs from $C/in"; return 1; }
-	echo "unpacked in $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s:"
+	need_big || { res FAIL "cannot make bench-x$COPIES.pcap"; return 1; }
+	echo "unpacked and replicated in $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s:"
 	ls -l "$W"
 	cat "$C/MANIFEST"
 	(cd "$C" && grep -E '^[0-9a-f]{64} ' MANIFEST | sha256sum -c --quiet) ||
@@ -247,7 +297,7 @@ step_setup() {
 	bi=$("$C/bin/suricata" --build-info 2>&1) || { echo "$bi"; res FAIL "suricata --build-info: exit $?"; return 1; }
 	echo "$bi"
 	echo "$bi" | grep -q "CUDA support: *yes" || { res FAIL "carried suricata has no CUDA support"; return 1; }
-	res PASS "inputs unpacked, $(ls "$C/lib" | wc -l) carried libraries resolve, $(grep -c '^alert\|^drop' "$W/et.rules") rules"
+	res PASS "inputs unpacked, bench-x$COPIES made, $(ls "$C/lib" | wc -l) carried libraries resolve, $(grep -c '^alert\|^drop' "$W/et.rules") rules"
 }
 
 step_info() {
@@ -291,7 +341,7 @@ step_ceilings() {
 step_kbench() {
 	need || { res FAIL "inputs"; return 1; }
 	local a=(-c "$W/suricata.yaml" -S "$W/et.rules" -r "$W/bench.pcap")
-	if [ $DRY = 1 ]; then a+=(-e -s 1,4 -n 3 -t 1); else a+=(-s 1,16,50 -n 10 -t 3); fi
+	if [ $DRY = 1 ]; then a+=(-e -s 1,4 -n 3 -t 1); else a+=(-s 1,16,50 -n 10 -t 2); fi
 	"$C/bin/kbench" "${a[@]}" > "$L/kbench.txt" 2>&1; local rc=$?
 	grep -v '^Warning\|^Error' "$L/kbench.txt"
 	grep '^KBENCH' "$L/kbench.txt" | awk '{ for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
@@ -315,89 +365,19 @@ step_equal() {
 }
 
 step_perf() {
-	need || { res FAIL "inputs"; return 1; }
-	local ncpu=$(nproc) w algo d ratio
-	for w in $WORKERS; do
-		ratio=$(awk -v w="$w" -v n="$ncpu" 'BEGIN { printf "%.4f", w / n }')
-		for algo in ac ac-cuda; do
-			d=$L/perf-$algo-$w; mkdir -p "$d"
-			if [ $algo = ac ]; then a=(--set mpm-algo=ac); else a=($(gpu_args)); fi
-			"$C/bin/suricata" -c "$W/suricata.yaml" -r "$W/bench.pcap" -S "$W/et.rules" -l "$d" \
-				--runmode autofp -k none --set "threading.detect-thread-ratio=$ratio" "${a[@]}" \
-				> "$d/out" 2>&1
-			echo "$?" > "$d/rc"
-			echo "$algo, $w workers (ratio $ratio): exit $(cat "$d/rc"); $(grep -h 'packets processed' "$d/suricata.log" "$d/out" 2>/dev/null | head -1)"
-			rm -f "$d/fast.log"
-		done
-	done
-	python3 - "$L" "$DRY" "$WORKERS" > "$L/perf.tab" 2> "$L/perf.err" <<'PY'
-import json, re, sys
-L, dry, workers = sys.argv[1], sys.argv[2] == "1", sys.argv[3].split()
-fails = []
-def run(algo, w):
-    d = f"{L}/perf-{algo}-{w}"
-    rc = int(open(d + "/rc").read())
-    text = ""
-    for f in ("suricata.log", "out"):
-        try:
-            text += open(f"{d}/{f}", errors="replace").read()
-        except OSError:
-            pass
-    m = re.search(r"runmode \S+: packets processed in ([0-9.]+) s \(cpu ([0-9.]+) s\): ([0-9.]+) packets/s", text)
-    nw = re.search(r"runmode autofp, (\d+) worker", text)
-    alerts, c = 0, None
-    try:
-        for line in open(d + "/eve.json"):
-            e = json.loads(line)
-            if e.get("event_type") == "alert":
-                alerts += 1
-            elif e.get("event_type") == "stats":
-                c = e["stats"].get("mpm", {}).get("cuda")
-    except OSError:
-        pass
-    if rc != 0 or not m:
-        fails.append(f"{algo}/{w}: exit {rc}" + ("" if m else ", no 'packets processed' line"))
-    return dict(rc=rc, secs=float(m.group(1)) if m else 0, pps=float(m.group(3)) if m else 0,
-                workers=int(nw.group(1)) if nw else 0, alerts=alerts, c=c)
-print(f"{'workers':>7} {'ac pkt/s':>10} {'ac-cuda':>10} {'x':>5} {'alerts':>13}  "
-      f"{'batches':>7} {'gpu_pay':>8} {'cpu_pay':>8} {'err_b':>5} {'ovf_b':>5} emu")
-for w in workers:
-    a, g = run("ac", w), run("ac-cuda", w)
-    c = g["c"] or {}
-    cpu = c.get("cpu", {})
-    cpu_pay = sum(cpu.get(k, 0) for k in ("below_min", "above_max", "ring_full", "overflow", "device_error"))
-    emu = c.get("emulation", "?")
-    if g["rc"] == 0:
-        if not c:
-            fails.append(f"ac-cuda/{w}: no mpm.cuda stats in eve.json")
-        if c.get("error_batches", 0) or c.get("overflow_batches", 0):
-            fails.append(f"ac-cuda/{w}: {c.get('error_batches')} error, {c.get('overflow_batches')} overflow batches")
-        if c and emu != (1 if dry else 0):
-            fails.append(f"ac-cuda/{w}: mpm.cuda.emulation={emu}")
-        if c and not c.get("batches"):
-            fails.append(f"ac-cuda/{w}: no batch went to the device")
-        if a["rc"] == 0 and a["alerts"] != g["alerts"]:
-            fails.append(f"{w} workers: {g['alerts']} alerts vs ac's {a['alerts']}")
-    x = g["pps"] / a["pps"] if a["pps"] else 0
-    print(f"{str(g['workers'] or w):>7} {a['pps']:>10.0f} {g['pps']:>10.0f} {x:>5.2f} "
-          f"{str(a['alerts']) + '/' + str(g['alerts']):>13}  {c.get('batches', '-'):>7} "
-          f"{c.get('payloads_gpu', '-'):>8} {cpu_pay:>8} {c.get('error_batches', '-'):>5} "
-          f"{c.get('overflow_batches', '-'):>5} {emu}")
-for f in fails:
-    print("FAIL: " + f, file=sys.stderr)
-sys.exit(1 if fails else 0)
-PY
-	local rc=$?
-	# keep what a reader needs (alerts, the last stats record): logs.tar.gz
-	# must stay far under the 16 MiB a returned file may have
-	for d in "$L"/perf-*; do
-		[ -f "$d/eve.json" ] || continue
-		{ grep '"event_type":"alert"' "$d/eve.json"; grep '"event_type":"stats"' "$d/eve.json" | tail -1; } > "$d/eve-kept.json"
-		rm -f "$d/eve.json"
-	done
-	cat "$L/perf.tab" "$L/perf.err"
-	[ $rc = 0 ] || { res FAIL "$(head -1 "$L/perf.err" | cut -c7-90)"; return 1; }
-	res PASS "6 runs; no error or overflow batch; alerts equal"
+	local t0=$SECONDS rc
+	need_big || { res FAIL "inputs (bench-x$COPIES)"; return 1; }
+	# what is left of the step's limit, less 10 s for the table and logs
+	python3 "$top/qa/gpu/perf-matrix.py" --bin "$C/bin/suricata" --yaml "$W/suricata.yaml" \
+		--rules "$W/et.rules" --pcap "$W/bench-x$COPIES.pcap" --out "$L/perf" \
+		--budget $((LIMIT[perf] - 10 - (SECONDS - t0))) --reps $PERF_REPS --rows "$PERF_ROWS" \
+		$([ $DRY = 1 ] && echo --dry) > "$L/perf.txt" 2>&1
+	rc=$?
+	cat "$L/perf.txt"
+	sed -n '/^== packet phase/,$p' "$L/perf.txt" | grep -v '^FAIL: ' > "$L/perf.tab"
+	[ $rc = 0 ] || { res FAIL "$(grep -c '^FAIL' "$L/perf.txt") FAIL lines: $(grep -m1 '^FAIL' "$L/perf.txt" | cut -c7-90)"; return 1; }
+	res PASS "$(grep -c '^run ' "$L/perf.txt") runs on bench-x$COPIES ($(grep -o 'read 1 files, [0-9]* packets' \
+		"$L"/perf/*/out 2>/dev/null | head -1 | awk '{ print $4 }') packets); alerts equal; no error, overflow or watchdog batch"
 }
 
 step_sanitizer() {
@@ -422,6 +402,30 @@ step_sanitizer() {
 	[ $rc = 0 ] && grep -q "ERROR SUMMARY: 0 errors" "$L/sanitizer.txt" ||
 		{ res FAIL "exit $rc: $(grep -m1 'ERROR SUMMARY' "$L/sanitizer.txt")"; return 1; }
 	res PASS "memcheck: 0 errors over $(grep -o 'read 1 files, [0-9]* packets' "$L/sanitizer.txt" | head -1 | awk '{ print $4 }') packets"
+}
+
+# The kernels' shared memory (the filter kernel's tables, pair table and
+# record stage) under racecheck, on kbench's smallest batch: racecheck
+# slows a kernel by orders of magnitude, so 256 KB, one run per variant.
+step_racecheck() {
+	if [ $DRY = 1 ]; then res SKIP "dry run: the host emulation has no device code to check"; return 0; fi
+	local cs
+	cs=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null)
+	[ -n "$cs" ] || { res SKIP "no compute-sanitizer on this image"; return 0; }
+	need || { res FAIL "inputs"; return 1; }
+	"$cs" --tool racecheck --racecheck-report all --target-processes all --error-exitcode 3 \
+		--print-limit 20 "$C/bin/kbench" -c "$W/suricata.yaml" -S "$W/et.rules" \
+		-r "$W/bench.pcap" -s 0.25 -n 1 -t 1 > "$L/racecheck.txt" 2>&1
+	local rc=$?
+	grep -v '^Warning' "$L/racecheck.txt" | tail -40
+	if [ $rc != 0 ] && grep -q "Device not supported\|is not supported on this" "$L/racecheck.txt"; then
+		res SKIP "compute-sanitizer cannot use this device: $(grep -m1 'not supported' "$L/racecheck.txt" | cut -c1-60)"
+		return 0
+	fi
+	# errors are races; warnings (possible hazards) are shown, not a FAIL
+	[ $rc = 0 ] && grep -q 'RACECHECK SUMMARY: .*(0 errors' "$L/racecheck.txt" ||
+		{ res FAIL "exit $rc: $(grep -m1 'RACECHECK SUMMARY\|kbench: FAIL' "$L/racecheck.txt" | cut -c1-80)"; return 1; }
+	res PASS "$(grep -m1 -o 'RACECHECK SUMMARY: .*' "$L/racecheck.txt" | cut -c20-80); $(grep -c '^KBENCH' "$L/racecheck.txt") (variant, batch) pairs"
 }
 
 # ---------------------------------------------------------------- driver
@@ -485,7 +489,6 @@ run_steps() {
 		section kbench
 		echo "== alerts, ac vs ac-cuda (accuda-equal.sh, bench + ET Open)"
 		section equal
-		echo "== packet phase, autofp (the engine's 'packets processed' line; eve mpm.cuda)"
 		section perf
 	} > "$L/summary.txt"
 	tar -C "$W" -czf "$OUT/logs.tar.gz" logs 2>/dev/null

@@ -92,6 +92,7 @@ int detect_gpu_test_switches(const CudaMpmConfig *cfg, int *emulation, AcCudaOpt
 {
 	const char *s = conf_get("cuda.mpm.test-opts");
 	int emu = 0, over = 0;
+	uint32_t hang = 0, wd_ms = 0;
 
 	if (conf_get("cuda.mpm.emulation") && conf_get_bool("cuda.mpm.emulation", &emu) < 0) {
 		snprintf(err, errlen, "cuda.mpm.emulation: expected yes or no");
@@ -109,6 +110,11 @@ int detect_gpu_test_switches(const CudaMpmConfig *cfg, int *emulation, AcCudaOpt
 			accuda_emu_set_fail(fail);
 		} else if (r < 0) {
 			goto bad;
+		} else if ((r = opt_u32(s, "hang", &hang)) ||
+			   (r = opt_u32(s, "watchdog-ms", &wd_ms))) {
+			/* every Nth emulated batch hangs until the watchdog */
+			if (r < 0)
+				goto bad;
 		} else if ((r = opt_u32(s, "records", &opts->batch_records)) ||
 		    (r = opt_u32(s, "payloads", &opts->batch_payloads)) ||
 		    (r = opt_u32(s, "slots", &opts->batch_slots)) ||
@@ -132,6 +138,7 @@ int detect_gpu_test_switches(const CudaMpmConfig *cfg, int *emulation, AcCudaOpt
 		s = strchr(s, ',');
 		s = s ? s + 1 : NULL;
 	}
+	accuda_emu_set_hang(hang, wd_ms);
 	if (over && (opts->batch_records < 1 || opts->batch_payloads < 1)) {
 		snprintf(err, errlen, "cuda.mpm.test-opts: records and payloads must be >= 1");
 		return -1;
@@ -139,7 +146,8 @@ int detect_gpu_test_switches(const CudaMpmConfig *cfg, int *emulation, AcCudaOpt
 	return over;
 bad:
 	snprintf(err, errlen, "cuda.mpm.test-opts: cannot parse '%s' (expected records=N,"
-		 "payloads=N,slots=N,chunk=N,threads=N,fail=N,kernel=payload|chunk|filter)", s);
+		 "payloads=N,slots=N,chunk=N,threads=N,fail=N,hang=N,watchdog-ms=N,"
+		 "kernel=payload|chunk|filter)", s);
 	return -1;
 }
 
@@ -713,7 +721,7 @@ enum {
 	C_H2D_US, C_KERNEL_US, C_D2H_US, C_DISP_WAKEUPS,
 	C_GPU_BATCHES, C_CUT_PAYLOADS, C_RING_PEAK,
 	C_BATCH_BYTES_P50, C_BATCH_BYTES_P90, C_BATCH_BYTES_MAX,
-	C_BATCH_PAYLOADS_P50, C_BATCH_PAYLOADS_P90, C_BATCH_PAYLOADS_MAX, C_MAX
+	C_BATCH_PAYLOADS_P50, C_BATCH_PAYLOADS_P90, C_BATCH_PAYLOADS_MAX, C_WATCHDOG, C_MAX
 };
 
 static const char *const counter_names[C_MAX] = {
@@ -730,6 +738,7 @@ static const char *const counter_names[C_MAX] = {
 	"mpm.cuda.batch_bytes_p50", "mpm.cuda.batch_bytes_p90", "mpm.cuda.batch_bytes_max",
 	"mpm.cuda.batch_payloads_p50", "mpm.cuda.batch_payloads_p90",
 	"mpm.cuda.batch_payloads_max",
+	"mpm.cuda.watchdog",
 };
 static counter_id cid[C_MAX];
 
@@ -780,6 +789,7 @@ void detect_gpu_update_counters(DetectGpu *g)
 		[C_BATCH_PAYLOADS_P50] = ac_cuda_hist_quantile(s.hist_payloads, 0.5),
 		[C_BATCH_PAYLOADS_P90] = ac_cuda_hist_quantile(s.hist_payloads, 0.9),
 		[C_BATCH_PAYLOADS_MAX] = s.batch_payloads_max,
+		[C_WATCHDOG] = s.watchdog,
 	};
 	for (int i = 0; i < C_MAX; i++)
 		counter_set(g->tc, cid[i], v[i]);

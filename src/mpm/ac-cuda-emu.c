@@ -7,9 +7,16 @@
  * result records and the overflow path without a GPU. It is never chosen
  * silently: the caller asks for accuda_emu_ops() by name, and it calls
  * itself "emulation" in logs and stats.
+ *
+ * Fault switches for the fallback tests (cuda.mpm.test-opts): fail=N
+ * makes every Nth batch fail, hang=N makes every Nth batch never complete,
+ * so that wait() must give it up at the watchdog's limit (watchdog-ms=M
+ * shortens it from ACC_WATCHDOG_MS for tests). Only those batches meet
+ * the watchdog here: an emulated scan always ends.
  */
 #include "cuda/accuda-device.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +30,16 @@ static uint64_t emu_fake_mem;
 static int emu_threads = 2;
 static uint32_t emu_fail_every;
 static uint64_t emu_nbatches;   /* atomic: batches submitted, all streams */
+static uint32_t emu_hang_every;
+static uint32_t emu_watchdog_ms = ACC_WATCHDOG_MS;
+static uint64_t emu_nhang;      /* atomic: batches counted for hang=N */
+
+void accuda_emu_set_hang(uint32_t every, uint32_t watchdog_ms)
+{
+	emu_hang_every = every;
+	emu_watchdog_ms = watchdog_ms ? watchdog_ms : ACC_WATCHDOG_MS;
+	__atomic_store_n(&emu_nhang, 0, __ATOMIC_RELAXED);
+}
 
 void accuda_emu_set_fail(uint32_t every)
 {
@@ -67,6 +84,7 @@ struct AcDevStream {
 	int running, stop;
 	uint64_t t_start, t_h2d, t_kernel;
 	int fail_wait;            /* the fault switch: the next wait fails */
+	int hung;                 /* under mu: hang=N: this batch never ends */
 };
 
 static uint64_t now_ns(void)
@@ -235,7 +253,15 @@ static AcDevStream *emu_stream_new(AcDev *d, const AcDevStreamSize *sz, int kern
 	s->chunk = chunk ? chunk : 64;
 	pthread_mutex_init(&s->mu, NULL);
 	pthread_cond_init(&s->cv, NULL);
-	pthread_cond_init(&s->done_cv, NULL);
+	{
+		/* wait()'s watchdog deadline is on the monotonic clock */
+		pthread_condattr_t ca;
+
+		pthread_condattr_init(&ca);
+		pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+		pthread_cond_init(&s->done_cv, &ca);
+		pthread_condattr_destroy(&ca);
+	}
 	s->rec = malloc((size_t)sz->max_records * sizeof(*s->rec) + 1);
 	s->thr = calloc(emu_threads, sizeof(*s->thr));
 	if (!s->rec || !s->thr)
@@ -276,6 +302,15 @@ static int emu_submit(AcDevStream *s, const uint8_t *data, uint32_t nbytes,
 		}
 	}
 	pthread_mutex_lock(&s->mu);
+	if (emu_hang_every &&
+	    __atomic_add_fetch(&emu_nhang, 1, __ATOMIC_RELAXED) % emu_hang_every == 0) {
+		/* the kernel threads never see it: only the watchdog ends it */
+		s->hung = 1;
+		s->running = 1;
+		s->t_start = now_ns();
+		pthread_mutex_unlock(&s->mu);
+		return 0;
+	}
 	s->t_start = now_ns();
 	/* No copy-in: the "kernel" reads the batch where it lies. The host
 	 * leaves a submitted batch's bytes and descriptors alone until its
@@ -305,6 +340,8 @@ static int emu_wait(AcDevStream *s, const struct acc_rec **rec, uint32_t *count,
 {
 	uint32_t n;
 	uint64_t t0;
+	struct timespec dl;
+	int timed_out = 0;
 
 	if (s->fail_wait) {
 		s->fail_wait = 0;
@@ -312,7 +349,28 @@ static int emu_wait(AcDevStream *s, const struct acc_rec **rec, uint32_t *count,
 			 emu_fail_every);
 		return -1;
 	}
+	clock_gettime(CLOCK_MONOTONIC, &dl);
+	dl.tv_sec += emu_watchdog_ms / 1000;
+	dl.tv_nsec += (long)(emu_watchdog_ms % 1000) * 1000000L;
+	if (dl.tv_nsec >= 1000000000L) {
+		dl.tv_sec++;
+		dl.tv_nsec -= 1000000000L;
+	}
 	pthread_mutex_lock(&s->mu);
+	if (s->hung) {
+		/* hang=N: nothing ends this batch but the watchdog, after which
+		 * the emulated device "recovers". A real emulated scan is never
+		 * abandoned: it always ends, and under valgrind or on a loaded
+		 * machine it may take longer than any limit a test would set. */
+		while (!timed_out)
+			timed_out = pthread_cond_timedwait(&s->done_cv, &s->mu, &dl) == ETIMEDOUT;
+		s->hung = 0;
+		s->running = 0;
+		pthread_mutex_unlock(&s->mu);
+		snprintf(err, errlen, "watchdog: the batch was not done after %u ms: abandoned "
+			 "(cuda.mpm.test-opts hang)", emu_watchdog_ms);
+		return ACC_DEV_WATCHDOG;
+	}
 	while (s->running)
 		pthread_cond_wait(&s->done_cv, &s->mu);
 	pthread_mutex_unlock(&s->mu);

@@ -539,6 +539,8 @@ static void finish_batch(AcCuda *ac, const struct inflight *f)
 	if (rc != 0) {
 		sl->result = RES_CPU_ERROR;
 		stat_add(&ac->st.error_batches, 1);
+		if (rc == ACC_DEV_WATCHDOG)
+			stat_add(&ac->st.watchdog, 1);
 		stat_add(&ac->st.cpu_device_error, npay);
 	} else if (count > sl->max_records) {
 		/* records were lost: rescan so that no match is */

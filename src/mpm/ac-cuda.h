@@ -166,6 +166,7 @@ typedef struct AcCudaStats {
 	uint64_t cpu_device_error;
 	uint64_t overflow_batches;
 	uint64_t error_batches;
+	uint64_t watchdog;          /* ... of them abandoned by the device watchdog */
 	uint64_t wait_ns;           /* sum over batches: submit - oldest arrival */
 	uint64_t h2d_ns, kernel_ns, d2h_ns;
 	uint64_t ring_wraps;        /* batches that started back at ring offset 0 */

@@ -688,6 +688,52 @@ TEST(accuda_failed_batches_fall_back_and_are_counted)
 	CHECK_EQ(st.gpu_batches, 0);
 }
 
+/* The watchdog (emulation test-opt hang=N): every 2nd batch never
+ * completes; wait() gives it up after 50 ms, its payload is rescanned on
+ * the CPU with ac's matches, and it is counted as a watchdog error apart
+ * from the batches that completed. The test ending is the "no hang". */
+TEST(accuda_hung_batches_are_abandoned_by_the_watchdog)
+{
+	MpmCtx *ctx;
+	const AcAutomaton *a;
+	CudaMpmConfig c;
+	AcCudaTicket t[8];
+	AcCudaStats st;
+	char err[256];
+	int cpu = 0, same = 0;
+	static struct seq ref, got;
+	static const uint8_t pay[] = "xxABCxaBc";
+
+	CHECK_EQ(one_ctx(&ctx, &a), 0);
+	ac_search(a, pay, 9, seq_cb, &ref);
+	small_cfg(&c, 1 << 20, 1 << 18, 2);
+	c.batching_timeout_us = 10000000;
+	AcCuda *ac = ac_cuda_new(&c, NULL, accuda_emu_ops(), &a, 1, err, sizeof(err));
+	CHECK(ac != NULL);
+	accuda_emu_set_hang(2, 50);
+	for (int i = 0; i < 8; i++) {
+		CHECK_EQ(ac_cuda_submit(ac, (const uint8_t *)"xxABCxaBc", 9, 0, NULL, &t[i]), 0);
+		ac_cuda_flush(ac);     /* one payload per batch */
+	}
+	for (int i = 0; i < 8; i++) {
+		got.n = 0;
+		cpu += ac_cuda_wait(ac, &t[i]) != 0;
+		ac_cuda_matches(ac, &t[i], seq_cb, &got);
+		same += seq_equal(&ref, &got);
+		ac_cuda_release(ac, &t[i]);
+	}
+	ac_cuda_stats(ac, &st);
+	ac_cuda_free(ac);
+	accuda_emu_set_hang(0, 0);
+	mpm_free(ctx);
+	CHECK_EQ(cpu, 4);
+	CHECK_EQ(same, 8);      /* ac's pattern set, from the device or the CPU */
+	CHECK_EQ(st.batches, 8);
+	CHECK_EQ(st.watchdog, 4);
+	CHECK_EQ(st.error_batches, 4);
+	CHECK_EQ(st.gpu_batches, 4);
+}
+
 /* The RX thread blocking (pool dry) does not cut the open batch by
  * itself: the workers may still be busy with earlier batches. A worker
  * that then waits for the open batch cuts it (cut.pool_dry), whichever
@@ -1092,6 +1138,19 @@ TEST(gpu_prefilter_overflow_and_ring_full_still_equal_ac)
 	CHECK(st.cpu_ring_full > 0);
 }
 
+/* Through the engine's prefilter: hung batches (test-opts hang=3,
+ * watchdog-ms=20) change no packet's match set, and are counted. */
+TEST(gpu_prefilter_hung_batches_still_equal_ac)
+{
+	AcCudaStats st;
+
+	CHECK_EQ(gpu_prefilter_run("payloads=8,hang=3,watchdog-ms=20", &st), 0);
+	CHECK(st.watchdog > 0);
+	CHECK_EQ(st.watchdog, st.error_batches);
+	CHECK(st.gpu_batches > 0);
+	accuda_emu_set_hang(0, 0);   /* the switch outlives the run */
+}
+
 TEST(gpu_test_opts_reject_garbage)
 {
 	CudaMpmConfig cfg;
@@ -1105,6 +1164,10 @@ TEST(gpu_test_opts_reject_garbage)
 	CHECK(strstr(err, "test-opts") != NULL);
 	CHECK_EQ(emu, 0);   /* never on unless asked */
 	conf_set("cuda.mpm.test-opts", "fail=x");
+	CHECK(detect_gpu_test_switches(&cfg, &emu, &o, err, sizeof(err)) < 0);
+	conf_set("cuda.mpm.test-opts", "hang=x");
+	CHECK(detect_gpu_test_switches(&cfg, &emu, &o, err, sizeof(err)) < 0);
+	conf_set("cuda.mpm.test-opts", "hang=2,watchdog-ms=");
 	CHECK(detect_gpu_test_switches(&cfg, &emu, &o, err, sizeof(err)) < 0);
 	conf_set("cuda.mpm.test-opts", "kernel=payload,records=5");
 	conf_set("cuda.mpm.emulation", "yes");

@@ -21,16 +21,16 @@ TEST(thread_names_as_suricata_names_them)
 {
 	char b[16];
 
-	runmode_thread_name(b, "W", 1);
+	thread_name_format(b, "W", 1);
 	CHECK_STREQ(b, "W#01");
-	runmode_thread_name(b, "RX", 1);
+	thread_name_format(b, "RX", 1);
 	CHECK_STREQ(b, "RX#01");
-	runmode_thread_name(b, "W", 12);
+	thread_name_format(b, "W", 12);
 	CHECK_STREQ(b, "W#12");
-	runmode_thread_name(b, "CS", 0);
+	thread_name_format(b, "CS", 0);
 	CHECK_STREQ(b, "CS");
 	/* the kernel keeps 15 characters */
-	runmode_thread_name(b, "ABCDEFGHIJKLMN", 99);
+	thread_name_format(b, "ABCDEFGHIJKLMN", 99);
 	CHECK_EQ(strlen(b), 15);
 }
 
@@ -45,7 +45,7 @@ static void *named_main(void *arg)
 {
 	Named *n = arg;
 
-	runmode_name_thread(n->role, n->idx);
+	thread_name_set(n->role, n->idx);
 	n->tid = (pid_t)syscall(SYS_gettid);
 	pthread_barrier_wait(&n->named);
 	pthread_barrier_wait(&n->read);

@@ -122,7 +122,7 @@ for name in ("default", "tiny", "payload"):
     else:
         print(f"PASS: accuda-equal ({name}): {n} alerts, same as ac")
     if name == "tiny" and rc == 0:
-        need = ["cut.size", "cut.pool", "cut.pool_dry", "cut.timeout", "ring_wraps",
+        need = ["cut.size", "cut.flush", "cut.timeout", "ring_wraps",
                 "cpu.ring_full", "cpu.overflow", "cpu.below_min", "cpu.above_max"]
         fc = dict(flat(c))
         # a timeout cut needs the reader to pause; on a loaded box it may not

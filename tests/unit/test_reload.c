@@ -346,36 +346,46 @@ TEST(reload_gpu_ticket_of_the_old_automata_is_scanned_on_the_cpu_by_the_new_engi
 {
 	Env a, b;
 	DetectGpu *ga, *gb;
+	DetectGpuFeed *fa, *fb;
 	DetectGpuTicket gt;
 	Packet p;
+	char err[256] = "";
 
 	CHECK(gpu_env(&a, NULL, "alert udp any any -> any any (content:\"alpha\"; sid:1;)", &ga) == 0);
 	/* the new engine's patterns differ: "alpha" is pattern 0 of the old
 	 * automata, 1 of the new ones ("aaaa" sorts first) */
 	CHECK(gpu_env(&b, &a, "alert udp any any -> any any (content:\"aaaa\"; sid:3;)\n"
 			      "alert udp any any -> any any (content:\"alpha\"; sid:2;)", &gb) == 0);
+	/* a thread's feed of each engine's GPU (a reload drains one, opens the
+	 * other); here one thread holds both to hand the old ticket over */
+	fa = detect_gpu_feed_new(ga, 1, err, sizeof(err));
+	fb = detect_gpu_feed_new(gb, 1, err, sizeof(err));
+	CHECK(fa != NULL && fb != NULL);
+	CHECK(detect_gpu_feed_gpu(fa) == ga && detect_gpu_feed_gpu(fb) == gb);
 	/* queued for the old automata, inspected by the old engine: its matches */
 	mk_udp(&p, "xx alpha xx");
 	memset(&gt, 0, sizeof(gt));
-	CHECK_EQ(detect_gpu_submit(ga, &p, &gt), 1);
-	detect_gpu_flush(ga);
+	CHECK_EQ(detect_gpu_submit(fa, &p, &gt), 1);
+	detect_gpu_flush(fa);
 	CHECK_EQ(gpu_alerted(a.dt, &gt, &p, 1), 1);
 	CHECK_EQ(detect_gpu_drained(ga), 0);
 	/* queued for the old automata, inspected by the new engine: on the CPU,
 	 * with the new engine's patterns */
 	mk_udp(&p, "xx alpha xx");
-	CHECK_EQ(detect_gpu_submit(ga, &p, &gt), 1);
+	CHECK_EQ(detect_gpu_submit(fa, &p, &gt), 1);
 	CHECK_EQ(detect_gpu_outstanding(ga), 1);
-	detect_gpu_flush(ga);
+	detect_gpu_flush(fa);
 	CHECK_EQ(gpu_alerted(b.dt, &gt, &p, 2), 1);
 	CHECK_EQ(detect_gpu_drained(ga), 1);
 	CHECK_EQ(detect_gpu_outstanding(ga), 0);   /* the old GPU may go now */
 	/* the new engine's own tickets: its matches again, nothing drained */
 	mk_udp(&p, "aaaa");
-	CHECK_EQ(detect_gpu_submit(gb, &p, &gt), 1);
-	detect_gpu_flush(gb);
+	CHECK_EQ(detect_gpu_submit(fb, &p, &gt), 1);
+	detect_gpu_flush(fb);
 	CHECK_EQ(gpu_alerted(b.dt, &gt, &p, 3), 1);
 	CHECK_EQ(detect_gpu_drained(gb), 0);
+	detect_gpu_feed_free(fa);
+	detect_gpu_feed_free(fb);
 	detect_thread_free(a.dt);
 	detect_gpu_free(ga);
 	detect_engine_free(a.de);

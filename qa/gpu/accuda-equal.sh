@@ -18,10 +18,10 @@
 #   default   the shipped cuda.mpm settings;
 #   tiny      a 1 KiB transfer, a 6 KiB ring, 8 payloads and 16 match records
 #             per batch, 4 batch slots, min-limit 8, max-limit 512, a pool of
-#             24 packets (cut at 6 payloads): forces many batches, the pool
-#             cut, pool-dry cuts by a waiting worker, ring wrap-around,
-#             ring-full fallback, the overflow rescan, and the below-min /
-#             above-max paths;
+#             256 packets (windows of 32 per worker): forces many batches,
+#             size and descriptor-table cuts, a worker's own cuts, ring
+#             wrap-around, ring-full fallback, the overflow rescan, and the
+#             below-min / above-max paths;
 #   payload   the reference (one thread per payload) kernel, 64 KiB batches.
 # Each ac-cuda run must give the same alerts (pcap_cnt, sid, addresses,
 # ports; as a multiset) as ac. The tiny run must also show every path taken
@@ -76,7 +76,7 @@ run tiny "${gpu[@]}" --set cuda.mpm.gpu-transfer-size=1kb \
 	--set cuda.mpm.cudabuffer-buffer-size=6kb \
 	--set cuda.mpm.data-buffer-size-min-limit=8 \
 	--set cuda.mpm.data-buffer-size-max-limit=512 \
-	--set cuda.mpm.batching-timeout=200 --set max-pending-packets=24 \
+	--set cuda.mpm.batching-timeout=200 --set max-pending-packets=256 \
 	--set cuda.mpm.test-opts=records=16,payloads=8,slots=4$fail
 run payload "${gpu[@]}" --set cuda.mpm.gpu-transfer-size=64kb \
 	--set cuda.mpm.test-opts=kernel=payload$fail
@@ -122,7 +122,7 @@ for name in ("default", "tiny", "payload"):
     else:
         print(f"PASS: accuda-equal ({name}): {n} alerts, same as ac")
     if name == "tiny" and rc == 0:
-        need = ["cut.size", "cut.flush", "cut.timeout", "ring_wraps",
+        need = ["cut.size", "cut.payloads", "cut.flush", "cut.timeout", "ring_wraps",
                 "cpu.ring_full", "cpu.overflow", "cpu.below_min", "cpu.above_max"]
         fc = dict(flat(c))
         # a timeout cut needs the reader to pause; on a loaded box it may not

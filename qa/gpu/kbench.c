@@ -200,8 +200,8 @@ static MpmCtx *build_union(const DetectEngine *de, int pc, char *err, size_t err
 	if (!ts->mpm && !tc->mpm)
 		return NULL;
 	u = mpm_new(MPM_AC_CUDA);
-	if (!u || (ts->mpm && detect_gpu_union_add(u, ts->mpm, 0) != 0) ||
-	    (tc->mpm && detect_gpu_union_add(u, tc->mpm, ts->mpm ? ts->npids : 0) != 0) ||
+	if (!u || (ts->mpm && detect_gpu_union_add(u, detect_group_ac(ts), 0) != 0) ||
+	    (tc->mpm && detect_gpu_union_add(u, detect_group_ac(tc), ts->mpm ? ts->npids : 0) != 0) ||
 	    mpm_prepare(u, err, errlen) != 0) {
 		if (!err[0])
 			snprintf(err, errlen, "union automaton of class %d: out of memory", pc);

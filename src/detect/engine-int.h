@@ -200,6 +200,12 @@ int detect_group_matcher_build(DetectEngine *de, SigGroup *g, FpEntry *fp, uint3
 			       char *err, size_t errlen);
 void detect_groups_drop_ac(DetectEngine *de);
 void detect_group_drop_ac(SigGroup *g);
+/* The ac automaton of a group's patterns, the source of a union: mpm_ac
+ * while it is kept, else the group's own matcher. */
+static inline const MpmCtx *detect_group_ac(const SigGroup *g)
+{
+	return g->mpm_ac ? g->mpm_ac : g->mpm;
+}
 void tx_groups_drop_ac(DetectEngine *de);     /* tx-inspect.c */
 
 /* The signature groups of one protocol class and direction, split by the

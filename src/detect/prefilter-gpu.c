@@ -153,12 +153,6 @@ bad:
 
 /* ---- build ---- */
 
-/* The ac automaton of a group's patterns: its own matcher, or the copy
- * kept beside its hs one (engine-int.h). */
-static const MpmCtx *group_ac(const SigGroup *sg)
-{
-	return sg->mpm_ac ? sg->mpm_ac : sg->mpm;
-}
 
 int detect_gpu_union_add(MpmCtx *uni, const MpmCtx *grp, uint32_t base)
 {
@@ -190,8 +184,8 @@ static int build_union(DetectGpu *g, int pc, char *err, size_t errlen)
 	g->n_toserver[pc] = ts->mpm ? ts->npids : 0;
 	g->uni[pc] = mpm_new(MPM_AC_CUDA);
 	if (!g->uni[pc] ||
-	    (ts->mpm && detect_gpu_union_add(g->uni[pc], group_ac(ts), 0) != 0) ||
-	    (tc->mpm && detect_gpu_union_add(g->uni[pc], group_ac(tc), g->n_toserver[pc]) != 0)) {
+	    (ts->mpm && detect_gpu_union_add(g->uni[pc], detect_group_ac(ts), 0) != 0) ||
+	    (tc->mpm && detect_gpu_union_add(g->uni[pc], detect_group_ac(tc), g->n_toserver[pc]) != 0)) {
 		snprintf(err, errlen, "ac-cuda: cannot build the union automaton of protocol "
 			 "class %d (the groups must use the ac automaton)", pc);
 		return -1;
@@ -247,7 +241,7 @@ static int build_stream_union(DetectGpu *g, char *err, size_t errlen)
 			continue;
 		if (!g->suni && !(g->suni = mpm_new(MPM_AC_CUDA)))
 			goto oom;
-		if (detect_gpu_union_add(g->suni, group_ac(sg), base) != 0) {
+		if (detect_gpu_union_add(g->suni, detect_group_ac(sg), base) != 0) {
 			snprintf(err, errlen, "ac-cuda: cannot build the stream union automaton "
 				 "(the groups must use the ac automaton)");
 			return -1;

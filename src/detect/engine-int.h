@@ -168,21 +168,39 @@ static inline void cand_mark(CandSet *c, uint32_t num)
 /* Puts the word list in rule order, before the walk. */
 void cand_sort(CandSet *c);
 
-/* The walk: for (k = 0; k < c->nwords; k++) { w = c->words[k];
- * bits = cand_take(c, k); ... } then cand_done(c, k) with the first word
- * not taken (c->nwords when the walk ran to the end). */
-static inline uint64_t cand_take(CandSet *c, uint32_t k)
-{
-	uint64_t *w = &c->bits[c->words[k]];
-	uint64_t b = *w;
+/* The walk over the candidates in rule order, after cand_sort:
+ *     CandWalk it = { 0 };
+ *     while (cand_next(c, &it, &num)) { ... }
+ *     cand_end(c, &it);
+ * Each word is taken (zeroed) as the walk reaches it, and words marked
+ * meanwhile are walked too; cand_end zeroes what the walk did not reach
+ * (it may stop early: a pass rule) and empties the set. */
+typedef struct CandWalk {
+	uint32_t k;               /* the next word to take */
+	uint32_t w;               /* the word being walked */
+	uint64_t bits;            /* its candidates not given yet */
+} CandWalk;
 
-	*w = 0;
-	return b;
+static inline int cand_next(CandSet *c, CandWalk *it, uint32_t *num)
+{
+	while (!it->bits) {
+		uint64_t *w;
+
+		if (it->k >= c->nwords)
+			return 0;
+		it->w = c->words[it->k++];
+		w = &c->bits[it->w];
+		it->bits = *w;
+		*w = 0;
+	}
+	*num = (it->w << 6) | (uint32_t)__builtin_ctzll(it->bits);
+	it->bits &= it->bits - 1;
+	return 1;
 }
 
-static inline void cand_done(CandSet *c, uint32_t from)
+static inline void cand_end(CandSet *c, const CandWalk *it)
 {
-	for (uint32_t k = from; k < c->nwords; k++)
+	for (uint32_t k = it->k; k < c->nwords; k++)
 		c->bits[c->words[k]] = 0;
 	c->nwords = 0;
 }

@@ -374,35 +374,27 @@ static void pkt_inspect(DetectThread *dt, DetectPkt *pk)
 {
 	const DetectEngine *de = dt->de;
 	CandSet *cs = &dt->cand;
-	uint32_t wk;
+	CandWalk it = { 0 };
+	uint32_t num;
 
 	if (!cs->nwords)
 		return;
 	cand_sort(cs);
-	for (wk = 0; wk < cs->nwords; wk++) {
-		uint32_t w = cs->words[wk];
-		uint64_t word = cand_take(cs, wk);
+	while (cand_next(cs, &it, &num)) {
+		const DetectSig *ds = &de->sigs[num];
 
-		while (word) {
-			uint32_t num = (w << 6) | (uint32_t)__builtin_ctzll(word);
-			const DetectSig *ds = &de->sigs[num];
-
-			word &= word - 1;
-			if (pk->has_win && ds->stream_ok) {
-				if (!inspect_inline(dt, pk, ds))
-					continue;
-			} else {
-				if (!detect_inspect_sig(dt, pk, ds, NULL))
-					continue;
-				detect_sig_matched_pkt(dt, pk, ds, pk->p);
-			}
-			if (ds->action == ALERT_ACTION_PASS) {
-				cand_done(cs, wk + 1);
-				return;
-			}
+		if (pk->has_win && ds->stream_ok) {
+			if (!inspect_inline(dt, pk, ds))
+				continue;
+		} else {
+			if (!detect_inspect_sig(dt, pk, ds, NULL))
+				continue;
+			detect_sig_matched_pkt(dt, pk, ds, pk->p);
 		}
+		if (ds->action == ALERT_ACTION_PASS)
+			break;
 	}
-	cand_done(cs, wk);
+	cand_end(cs, &it);
 }
 
 /* After the packet's own rules: its flow's transactions and frames. */

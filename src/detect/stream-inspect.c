@@ -49,8 +49,9 @@ static void stream_window(DetectThread *dt, DetectPkt *pk, const uint8_t *data, 
 {
 	const DetectEngine *de = dt->de;
 	CandSet *cs = &dt->cand;
+	CandWalk it = { 0 };
+	uint32_t num;
 	InspectBuffer sb = { data, len, IBUF_STREAM };
-
 	int iponly_ok = pk->iponly_ok;
 
 	stream_window_cands(dt, pk, pk->src->stream_group(de, pk->p, d), data, len, d, base);
@@ -61,26 +62,19 @@ static void stream_window(DetectThread *dt, DetectPkt *pk, const uint8_t *data, 
 	pk->iponly_ok = 1;
 	pk->in_stream = 1;
 	cand_sort(cs);
-	for (uint32_t k = 0; k < cs->nwords; k++) {
-		uint32_t w = cs->words[k];
-		uint64_t word = cand_take(cs, k);
+	while (cand_next(cs, &it, &num)) {
+		const DetectSig *ds = &de->sigs[num];
 
-		while (word) {
-			uint32_t num = (w << 6) | (uint32_t)__builtin_ctzll(word);
-			const DetectSig *ds = &de->sigs[num];
-
-			word &= word - 1;
-			if (!detect_inspect_sig(dt, pk, ds, &sb))
-				continue;
-			dt->stream_hit[num] = dt->pkt_seq;
-			pk->data = data;
-			pk->data_len = len;
-			detect_sig_matched_pkt(dt, pk, ds, pk->p);
-			pk->data = NULL;
-			pk->data_len = 0;
-		}
+		if (!detect_inspect_sig(dt, pk, ds, &sb))
+			continue;
+		dt->stream_hit[num] = dt->pkt_seq;
+		pk->data = data;
+		pk->data_len = len;
+		detect_sig_matched_pkt(dt, pk, ds, pk->p);
+		pk->data = NULL;
+		pk->data_len = 0;
 	}
-	cand_done(cs, cs->nwords);
+	cand_end(cs, &it);
 	pk->in_stream = 0;
 	pk->iponly_ok = iponly_ok;
 }

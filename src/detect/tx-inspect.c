@@ -831,6 +831,8 @@ static void tx_eval(DetectThread *dt, DetectFlowState *fs, Packet *p, void *tx, 
 		      .prog = { prog[0], prog[1] } };
 	unsigned cls = tx_class(f->app_proto);
 	CandSet *cs = &dt->cand;
+	CandWalk it = { 0 };
+	uint32_t num;
 
 	/* progress 0: nothing seen on that side yet; a one-way transaction
 	 * has no other side */
@@ -866,28 +868,21 @@ static void tx_eval(DetectThread *dt, DetectFlowState *fs, Packet *p, void *tx, 
 	if (!cs->nwords)
 		return;
 	cand_sort(cs);
-	for (uint32_t k = 0; k < cs->nwords; k++) {
-		uint32_t w = cs->words[k];
-		uint64_t word = cand_take(cs, k);
+	while (cand_next(cs, &it, &num)) {
+		const DetectSig *ds = &de->sigs[num];
 
-		while (word) {
-			uint32_t num = (w << 6) | (uint32_t)__builtin_ctzll(word);
-			const DetectSig *ds = &de->sigs[num];
-
-			word &= word - 1;
-			if (!sig_on_flow(ds->s, f->app_proto) || sig_done(&tp, ds) ||
-			    !ready(ds, prog, final, d))
-				continue;
-			sig_set_done(&tp, ds);
-			if (!tx_sig_match(dt, &tp, ds, p, tx))
-				continue;
-			dt->cur_has_tx = 1;
-			dt->cur_tx = app_layer_tx_id(f, tx);
-			detect_sig_matched(dt, ds, p);
-			dt->cur_has_tx = 0;
-		}
+		if (!sig_on_flow(ds->s, f->app_proto) || sig_done(&tp, ds) ||
+		    !ready(ds, prog, final, d))
+			continue;
+		sig_set_done(&tp, ds);
+		if (!tx_sig_match(dt, &tp, ds, p, tx))
+			continue;
+		dt->cur_has_tx = 1;
+		dt->cur_tx = app_layer_tx_id(f, tx);
+		detect_sig_matched(dt, ds, p);
+		dt->cur_has_tx = 0;
 	}
-	cand_done(cs, cs->nwords);
+	cand_end(cs, &it);
 }
 
 /* ---- ac-cuda: response bodies from the stream view ---- */

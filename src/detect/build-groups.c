@@ -244,9 +244,8 @@ int detect_group_matcher_build(DetectEngine *de, SigGroup *g, FpEntry *fp, uint3
 		return -1;
 	rc = detect_group_mpm_build(de, &shadow, fp, nfp, MPM_AC_CUDA, err, errlen);
 	g->mpm_ac = shadow.mpm;
-	free(shadow.pid_off);
-	free(shadow.pid_sigs);
-	free(shadow.pid_ports);
+	shadow.mpm = NULL;
+	detect_group_free(&shadow);
 	return rc;
 }
 
@@ -290,14 +289,14 @@ int build_group(DetectEngine *de, SigGroup *g, int pc, int dir, const uint8_t *i
 	return group_build_one(de, g->ss, pc, dir, in, GB_STREAM, err, errlen);
 }
 
-static void group_free(SigGroup *g)
+void detect_group_free(SigGroup *g)
 {
 	if (g->ps) {
-		group_free(g->ps);
+		detect_group_free(g->ps);
 		free(g->ps);
 	}
 	if (g->ss) {
-		group_free(g->ss);
+		detect_group_free(g->ss);
 		free(g->ss);
 	}
 	free(g->pid_ports);
@@ -378,11 +377,11 @@ void build_groups_free(DetectEngine *de)
 
 			if (pg->owned) {
 				for (uint32_t k = 0; k < pg->ng; k++)
-					group_free(&pg->g[k]);
+					detect_group_free(&pg->g[k]);
 				free(pg->g);
 			}
 			free(pg->map);
-			group_free(&de->groups[pc][d]);
+			detect_group_free(&de->groups[pc][d]);
 		}
 }
 

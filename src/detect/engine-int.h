@@ -218,6 +218,9 @@ int detect_group_matcher_build(DetectEngine *de, SigGroup *g, FpEntry *fp, uint3
 			       char *err, size_t errlen);
 void detect_groups_drop_ac(DetectEngine *de);
 void detect_group_drop_ac(SigGroup *g);
+/* Frees what g holds (its matchers, pid tables, always list, ps and ss),
+ * not g itself. */
+void detect_group_free(SigGroup *g);
 /* The ac automaton of a group's patterns, the source of a union: mpm_ac
  * while it is kept, else the group's own matcher. */
 static inline const MpmCtx *detect_group_ac(const SigGroup *g)

@@ -195,16 +195,6 @@ static const DetectContent *tx_fp(const Signature *s, const uint8_t **pat, uint1
 	return *len ? cd : NULL;
 }
 
-/* A transaction group's matchers: under ac-cuda the CPU scans every
- * transaction buffer (hs where built), and the response body alone also
- * takes ids from the device, where its bytes are verbatim stream bytes
- * (its patterns ride in the stream view's union automaton). */
-static int tx_group_build(DetectEngine *de, SigGroup *g, FpEntry *fp, uint32_t nfp, char *err,
-			  size_t errlen)
-{
-	return detect_group_matcher_build(de, g, fp, nfp, err, errlen);
-}
-
 typedef struct TxXGroup {
 	int d, base;
 	const TransformChain *chain;
@@ -277,7 +267,7 @@ static int xgroups_build(DetectEngine *de, FpEntry *fp, char *err, size_t errlen
 				continue;
 			fp[nfp++] = (FpEntry){ pat, len, !!(cd->flags & CONTENT_NOCASE), i, 0 };
 		}
-		if (tx_group_build(de, &hx->g, fp, nfp, err, errlen) != 0)
+		if (detect_group_matcher_build(de, &hx->g, fp, nfp, err, errlen) != 0)
 			return -1;
 	}
 	return 0;
@@ -359,8 +349,9 @@ static int hgroups_build(DetectEngine *de, int d, FpEntry *fp, FpEntry *tmp, uin
 	always_place(de, d);
 	/* at[l] now ends list l's run of count[l] entries */
 	for (int l = 1; l < BUF_IPV4_HDR; l++)
-		if (count[l] && tx_group_build(de, &de->hgroups[d][l], fp + at[l] - count[l],
-					     count[l], err, errlen) != 0)
+		if (count[l] &&
+		    detect_group_matcher_build(de, &de->hgroups[d][l], fp + at[l] - count[l],
+					       count[l], err, errlen) != 0)
 			return -1;
 	return 0;
 }
@@ -408,30 +399,12 @@ out:
 void tx_engine_free(DetectEngine *de)
 {
 	for (int d = 0; d < 2; d++) {
-		for (int l = 0; l < BUF_MAX; l++) {
-			SigGroup *g = &de->hgroups[d][l];
-
-			if (g->mpm)
-				mpm_free(g->mpm);
-			if (g->mpm_ac)
-				mpm_free(g->mpm_ac);
-			free(g->pid_off);
-			free(g->pid_sigs);
-			free(g->pid_ports);
-		}
+		for (int l = 0; l < BUF_MAX; l++)
+			detect_group_free(&de->hgroups[d][l]);
 		free(de->h_always[d]);
 	}
-	for (uint32_t k = 0; k < de->nhx; k++) {
-		SigGroup *g = &de->hx[k].g;
-
-		if (g->mpm)
-			mpm_free(g->mpm);
-		if (g->mpm_ac)
-			mpm_free(g->mpm_ac);
-		free(g->pid_off);
-		free(g->pid_sigs);
-		free(g->pid_ports);
-	}
+	for (uint32_t k = 0; k < de->nhx; k++)
+		detect_group_free(&de->hx[k].g);
 	free(de->hx);
 }
 

@@ -349,19 +349,16 @@ DetectGpuFeed *detect_gpu_feed_new(DetectGpu *g, unsigned share, char *err, size
 
 	if (ring > FEED_RING_MAX)
 		ring = FEED_RING_MAX;
-
-	if (!f || !(f->tails = g->s_auto >= 0 ? calloc(TAIL_SLOTS, sizeof(*f->tails)) : NULL)) {
-		if (!f || g->s_auto >= 0) {
-			snprintf(err, errlen, "ac-cuda: out of memory for a feed");
-			free(f);
-			return NULL;
-		}
+	/* the context cache only serves the stream view */
+	if (!f || (g->s_auto >= 0 && !(f->tails = calloc(TAIL_SLOTS, sizeof(*f->tails))))) {
+		snprintf(err, errlen, "ac-cuda: out of memory for a feed");
+		free(f);
+		return NULL;
 	}
 	f->g = g;
 	f->lane = ac_cuda_lane_new(g->ac, ring, err, errlen);
 	if (!f->lane) {
-		free(f->tails);
-		free(f);
+		detect_gpu_feed_free(f);
 		return NULL;
 	}
 	return f;

@@ -95,9 +95,7 @@ void worker_accept(Worker *w, Packet *p);
 void worker_drain(Worker *w);
 /* Drains, and frees the window (before worker_fini). */
 void worker_window_fini(Worker *w);
-/* window.c internals that worker_sync needs */
-int worker_window_open(Worker *w);
-void worker_window_close(Worker *w);
+/* window.c: worker_sync's slow path */
 void worker_reload(Worker *w);
 
 /* A rule reload published a new engine: take it up between two packets

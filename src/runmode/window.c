@@ -22,20 +22,8 @@
 /* Packets between two updates of the mpm.cuda.* counters. */
 #define GPU_STATS_EVERY 4096
 
-int worker_window_init(Worker *w, uint32_t size, unsigned share, worker_done_fn done,
-		       void *done_arg)
-{
-	PacketWindow *win = &w->win;
-
-	win->done = done;
-	win->done_arg = done_arg;
-	win->share = share;
-	win->size = size ? size : 1;
-	return worker_window_open(w);
-}
-
 /* A feed on the engine's GPU, when detection runs with ac-cuda. */
-int worker_window_open(Worker *w)
+static int window_open(Worker *w)
 {
 	PacketWindow *win = &w->win;
 	DetectGpu *g = w->dt ? detect_engine_gpu(detect_thread_engine(w->dt)) : NULL;
@@ -81,6 +69,18 @@ static void window_run(Worker *w, uint32_t k)
 	}
 }
 
+int worker_window_init(Worker *w, uint32_t size, unsigned share, worker_done_fn done,
+		       void *done_arg)
+{
+	PacketWindow *win = &w->win;
+
+	win->done = done;
+	win->done_arg = done_arg;
+	win->share = share;
+	win->size = size ? size : 1;
+	return window_open(w);
+}
+
 void worker_accept(Worker *w, Packet *p)
 {
 	PacketWindow *win = &w->win;
@@ -117,7 +117,7 @@ void worker_drain(Worker *w)
 	window_run(w, win->n);
 }
 
-void worker_window_close(Worker *w)
+static void window_close(Worker *w)
 {
 	PacketWindow *win = &w->win;
 
@@ -130,7 +130,7 @@ void worker_window_close(Worker *w)
 
 void worker_window_fini(Worker *w)
 {
-	worker_window_close(w);
+	window_close(w);
 	free(w->win.pkt);
 	free(w->win.gt);
 	w->win.pkt = NULL;
@@ -142,10 +142,10 @@ void worker_window_fini(Worker *w)
  * one and opens a feed on its GPU. */
 void worker_reload(Worker *w)
 {
-	worker_window_close(w);
+	window_close(w);
 	w->dt = reload_pickup(w->e->reload, w->rs, w->dt, &w->rgen);
 	output_thread_set_detect(&w->ot, w->dt);
-	if (w->win.done && worker_window_open(w) != 0)
+	if (w->win.done && window_open(w) != 0)
 		log_error("runmode: worker %u: ac-cuda off for this thread after the reload: "
 			  "its payloads are scanned on the CPU", w->id);
 }

@@ -149,6 +149,9 @@ static int group_always(const DetectEngine *de, SigGroup *g, const uint32_t *al,
 		SigPrecheck *c = &g->always[k];
 
 		inspect_precheck_build(de->sigs[al[k]].s, c);
+		/* detect_inspect_sig's first test of such a rule */
+		if (de->sigs[al[k]].need_alproto)
+			c->alproto = (uint16_t)de->sigs[al[k]].s->alproto;
 		c->num = al[k];
 		c->iponly = de->sigs[al[k]].iponly;
 		g->always_at[always_gate_of(c) + 1]++;

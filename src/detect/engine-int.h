@@ -54,6 +54,10 @@ typedef struct SigPrecheck {
 	uint8_t flags_set;        /* tcp flags that must be set */
 	uint8_t flags_clear;      /* tcp flags that must be clear */
 	uint8_t iponly;
+	uint8_t flags_any;        /* flags:*: one of these set (0: no condition) */
+	uint8_t has_proto;        /* ip_proto:N: p->proto must be `proto` */
+	uint8_t proto;
+	uint16_t alproto;         /* `alert dns ...`: the flow's app protocol (0: any) */
 } SigPrecheck;
 
 static inline uint32_t precheck_packet_bits(const Packet *p)
@@ -73,6 +77,9 @@ static inline int precheck_pass(const SigPrecheck *c, uint32_t have, const Packe
 	return (have & c->need) == c->need &&
 	       (p->tcp_flags & c->flags_set) == c->flags_set &&
 	       !(p->tcp_flags & c->flags_clear) &&
+	       (!c->flags_any || (p->tcp_flags & c->flags_any)) &&
+	       (!c->has_proto || p->proto == c->proto) &&
+	       (!c->alproto || (p->flow && p->flow->app_proto == c->alproto)) &&
 	       p->sp >= c->sp_lo && p->sp <= c->sp_hi &&
 	       p->dp >= c->dp_lo && p->dp <= c->dp_hi;
 }

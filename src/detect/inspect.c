@@ -70,7 +70,7 @@ int inspect_header(const DetectSig *ds, const Packet *p)
 
 void inspect_precheck_build(const Signature *s, SigPrecheck *c)
 {
-	c->need = c->flags_set = c->flags_clear = 0;
+	memset(c, 0, sizeof(*c));
 	c->sp_lo = c->dp_lo = 0;
 	c->sp_hi = c->dp_hi = 65535;
 	/* <> swaps sides: no port condition */
@@ -111,6 +111,17 @@ void inspect_precheck_build(const Signature *s, SigPrecheck *c)
 				c->flags_set |= want;
 			} else if (tf->modifier == FLAGS_MOD_NOT) {
 				c->flags_clear |= want;
+			} else if (tf->modifier == FLAGS_MOD_ANY && want) {
+				c->flags_any = want;
+			}
+			break;
+		}
+		case KW_IP_PROTO: {
+			const DetectIpProto *d = m->ctx;
+
+			if (d->mode == 0) {
+				c->has_proto = 1;
+				c->proto = d->proto;
 			}
 			break;
 		}

@@ -16,6 +16,7 @@ static void stream_window_cands(DetectThread *dt, const DetectPkt *pk, const Sig
 {
 	const DetectEngine *de = dt->de;
 	const SigGroup *g = pg->ss ? pg->ss : pg;
+	const Packet *p = pk->p;
 	CandSet *cs = &dt->cand;
 
 	if (g->mpm && dt->scratch_g[g->sidx]) {
@@ -26,11 +27,17 @@ static void stream_window_cands(DetectThread *dt, const DetectPkt *pk, const Sig
 		pk->src->stream_ids(dt, g, data, len, d, base, pk->fs);
 		n = mpm_matchset_count(dt->ms);
 		ids = mpm_matchset_ids(dt->ms);
+		/* the port hull as for a payload (prefilter.c mark_pid): the
+		 * class-wide groups of ac-cuda's stream view hold every port's
+		 * rules, and inspect_header would reject these on p, which
+		 * faces d */
 		for (uint32_t i = 0; i < n; i++)
 			for (uint32_t k = g->pid_off[ids[i]]; k < g->pid_off[ids[i] + 1]; k++) {
 				uint32_t num = g->pid_sigs[k];
+				const uint16_t *h = g->pid_ports[k];
 
-				if (!de->sigs[num].stream_ok)
+				if (!de->sigs[num].stream_ok || p->sp < h[0] || p->sp > h[1] ||
+				    p->dp < h[2] || p->dp > h[3])
 					continue;
 				cand_mark(cs, num);
 			}

@@ -26,6 +26,10 @@ struct AcDev {
 	struct acc_group *d_groups;
 	struct AcDevFtab *ftab;   /* per group */
 	uint32_t ngroups;
+	/* rule verification (cu_load_verify); d_vblk NULL: none */
+	uint8_t *d_vblk;
+	struct acv_table *d_vtabs;
+	struct acv_block vb;      /* device addresses, passed by value */
 	int sms;                  /* multiprocessors */
 	int filter_blocks_per_sm; /* resident blocks of the filter kernel */
 	int hung;                 /* atomic: a stream was abandoned by the
@@ -61,6 +65,7 @@ struct AcDevStream {
 	struct acc_desc *d_desc;
 	struct acc_rec *d_rec;
 	uint32_t *d_count;
+	uint32_t *d_nscan;        /* the scan's record count, for the verify kernel */
 	uint32_t *h_count;        /* pinned */
 	struct acc_rec *h_rec;    /* pinned */
 	uint32_t npay, nbytes;
@@ -145,6 +150,22 @@ acc_kernel_filter(struct acc_batch b, struct acc_sink k, uint32_t items, uint32_
 		acc_stage_copy(&t.stage, &k, stage_base, threadIdx.x, blockDim.x);
 		__syncthreads();
 	}
+}
+
+/* Rule verification after the scan: a grid-stride loop over the scan's
+ * records (their count copied before this kernel appends pass records to
+ * the same sink). The records are dense, so each warp takes 32 candidates
+ * at once; a record's programs are its rules of that pattern. */
+__global__ void acv_kernel(struct acc_batch b, struct acv_block vb, struct acc_sink k,
+			   const uint32_t *nscan)
+{
+	uint32_t n = *nscan;
+
+	if (n > k.cap)
+		return;   /* overflowed: the host rescans the batch */
+	for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+	     i += gridDim.x * blockDim.x)
+		acv_verify_rec(&b, &vb, &k.rec[i], &k);
 }
 
 static int cu_device_count(char *err, size_t errlen)
@@ -301,6 +322,38 @@ static int cu_load(AcDev *d, const void *blk, size_t size, const uint64_t *offs,
 	return 0;
 }
 
+static int cu_load_verify(AcDev *d, const void *blk, size_t size,
+			  const struct acv_layout *lay, char *err, size_t errlen)
+{
+	struct acv_table *t = (struct acv_table *)calloc(lay->ngroups ? lay->ngroups : 1,
+							 sizeof(*t));
+	cudaError_t rc;
+
+	if (!t) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	cudaSetDevice(d->id);
+	rc = cudaMalloc((void **)&d->d_vblk, size ? size : 1);
+	if (rc == cudaSuccess)
+		rc = cudaMalloc((void **)&d->d_vtabs, (lay->ngroups ? lay->ngroups : 1) * sizeof(*t));
+	if (rc == cudaSuccess)
+		rc = cudaMemcpy(d->d_vblk, blk, size, cudaMemcpyHostToDevice);
+	if (rc == cudaSuccess) {
+		/* device addresses; the group tables are read on the host */
+		acv_block_init(&d->vb, d->d_vblk, lay,
+			       (const struct acv_gtab *)((const uint8_t *)blk + lay->off_gtab), t);
+		d->vb.tab = d->d_vtabs;
+		rc = cudaMemcpy(d->d_vtabs, t, lay->ngroups * sizeof(*t), cudaMemcpyHostToDevice);
+	}
+	free(t);
+	if (rc != cudaSuccess) {
+		CU_FAIL("rule program upload", rc, err, errlen);
+		return -1;
+	}
+	return 0;
+}
+
 static void cu_stream_free(AcDevStream *s)
 {
 	if (!s)
@@ -327,6 +380,7 @@ static void cu_stream_free(AcDevStream *s)
 	cudaFree(s->d_desc);
 	cudaFree(s->d_rec);
 	cudaFree(s->d_count);
+	cudaFree(s->d_nscan);
 	cudaFreeHost(s->h_count);
 	cudaFreeHost(s->h_rec);
 	free(s);
@@ -368,6 +422,8 @@ static AcDevStream *cu_stream_new(AcDev *d, const AcDevStreamSize *sz, int kerne
 		rc = cudaMalloc((void **)&s->d_rec, (size_t)sz->max_records * sizeof(struct acc_rec));
 	if (rc == cudaSuccess)
 		rc = cudaMalloc((void **)&s->d_count, sizeof(uint32_t));
+	if (rc == cudaSuccess)
+		rc = cudaMalloc((void **)&s->d_nscan, sizeof(uint32_t));
 	if (rc == cudaSuccess)
 		rc = cudaHostAlloc((void **)&s->h_count, sizeof(uint32_t), cudaHostAllocDefault);
 	if (rc == cudaSuccess)
@@ -457,6 +513,16 @@ static int cu_submit(AcDevStream *s, const uint8_t *data, uint32_t nbytes,
 			acc_kernel_payload<<<blocks, threads, 0, s->st>>>(b, k);
 		}
 		rc = cudaGetLastError();
+		if (rc == cudaSuccess && s->dev->d_vblk) {
+			/* verification: one thread per scan record */
+			rc = cudaMemcpyAsync(s->d_nscan, s->d_count, sizeof(uint32_t),
+					     cudaMemcpyDeviceToDevice, s->st);
+			if (rc == cudaSuccess)
+				acv_kernel<<<(uint32_t)s->dev->sms * 8, 256, 0, s->st>>>(
+					b, s->dev->vb, k, s->d_nscan);
+			if (rc == cudaSuccess)
+				rc = cudaGetLastError();
+		}
 		if (rc != cudaSuccess) {
 			CU_FAIL("kernel launch", rc, err, errlen);
 			return -1;
@@ -617,6 +683,8 @@ static void cu_close(AcDev *d)
 	if (!__atomic_load_n(&d->hung, __ATOMIC_ACQUIRE)) {
 		cudaFree(d->d_blk);
 		cudaFree(d->d_groups);
+		cudaFree(d->d_vblk);
+		cudaFree(d->d_vtabs);
 	}
 	free(d->ftab);
 	free(d);
@@ -625,7 +693,7 @@ static void cu_close(AcDev *d)
 static const AcDeviceOps cu_ops = {
 	"cuda", 0,
 	cu_device_count, cu_describe, cu_open, cu_mem_free, cu_host_alloc, cu_host_free,
-	cu_load, cu_stream_new, cu_submit, cu_wait, cu_stream_free, cu_close,
+	cu_load, cu_load_verify, cu_stream_new, cu_submit, cu_wait, cu_stream_free, cu_close,
 };
 
 extern "C" const AcDeviceOps *accuda_cuda_ops(char *err, size_t errlen)

@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "ac-kernel.h"
+#include "verify-kernel.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -71,6 +72,13 @@ typedef struct AcDeviceOps {
 	 * group's longest pattern. 0, or -1 with err. */
 	int (*load)(AcDev *d, const void *blk, size_t size, const uint64_t *offs,
 		    const uint32_t *maxlen, uint32_t ngroups, char *err, size_t errlen);
+	/* Optional (NULL: no rule verification): copies the verify block
+	 * (cuda/verify-kernel.h; its layout read on the host) once, after
+	 * load(). From then on every batch's match records are verified on
+	 * the device after the scan, and the pass records follow them in
+	 * wait()'s records. 0, or -1 with err. */
+	int (*load_verify)(AcDev *d, const void *blk, size_t size,
+			   const struct acv_layout *lay, char *err, size_t errlen);
 	/* Per-stream device buffers. NULL with err (device memory short). */
 	AcDevStream *(*stream_new)(AcDev *d, const AcDevStreamSize *sz, int kernel,
 				   uint32_t chunk, char *err, size_t errlen);

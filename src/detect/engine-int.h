@@ -28,6 +28,8 @@ typedef struct InspectBuffer {
 #define DETECT_VARS_MAX 64
 /* Suricata's detect.inspection-recursion-limit default. */
 #define DETECT_RECURSION_LIMIT 3000
+/* where the candidates the CPU inspects came from (detect.inspect.*) */
+enum inspect_class { INSPECT_PACKET = 0, INSPECT_STREAM, INSPECT_TX, INSPECT_MAX };
 #define INSPECT_MEMO_MAX 32   /* list elements content_step remembers failures of */
 
 /* Protocol classes of the signature groups. */
@@ -284,6 +286,10 @@ typedef struct DetectSig {
 	uint8_t tx_dirs;          /* is_tx: bit 0 evaluated toserver, bit 1 toclient */
 	uint8_t tx_need[2];       /* is_tx: the protocol's progress needed per side */
 	uint32_t hidx;            /* is_tx: index among its tx_class's rules */
+	/* ac-cuda: the device runs this rule's payload program (verify-build.h)
+	 * when its fast pattern is found: 0 no, 1 a prefix of the list (a 0
+	 * spares the CPU the rule), 2 the whole list (a 1 spares it the list) */
+	uint8_t gpu_verify;
 	const DetectThreshold *thr;   /* rule threshold/detection_filter (may be overridden) */
 	const char **metadata;    /* "key value" strings, for AlertInfo */
 	char *meta_buf;
@@ -396,6 +402,13 @@ struct DetectThread {
 	 * own payload, as Suricata's stream-then-packet fallback) */
 	uint32_t *stream_hit;
 	uint32_t pkt_seq;
+	/* ac-cuda: the rules whose payload program held on the device for the
+	 * current packet: vpass[num] == pkt_seq (prefilter.c) */
+	uint32_t *vpass;
+	uint64_t ninspect[INSPECT_MAX];   /* detect_inspect_counters_flush */
+	/* ac-cuda: candidates of the packet's payload the device verified
+	 * (rejected or passed) and those left to the CPU unverified */
+	uint64_t nverify_rej, nverify_pass, nverify_cpu;
 	/* the match being queued: the transaction it came from */
 	int cur_has_tx;
 	uint64_t cur_tx;
@@ -519,6 +532,14 @@ void detect_cov_ids(void *arg, const uint32_t *ids, uint32_t n);
 void detect_cov_cpu(void *arg, uint64_t from, uint64_t to);
 void detect_scan_counters_register(void);
 void detect_scan_count_add(DetectThread *dt, int cls, int gpu, uint64_t bytes);
+/* The rules the CPU inspected in full, by where their candidates came
+ * from (detect.inspect.packet, .stream, .tx): what the device's rule
+ * verification spares the CPU is read there, against hs. Counted into
+ * dt->ninspect always (one add), and into the counters once per packet
+ * when registered: with ac-cuda, or when detect.inspect-counters is yes
+ * (Suricata has no such counters, and its stats schema no place for
+ * them). */
+void detect_inspect_counters_flush(DetectThread *dt);
 /* ac-cuda only (the CPU matchers pay one test) */
 static inline void detect_scan_count(DetectThread *dt, int cls, int gpu, uint64_t bytes)
 {

@@ -85,6 +85,8 @@ int detect_engine_analysis_write(const DetectEngine *de, const char *path, char 
 
 /* Registers detect.* counters; call before counters_freeze(). */
 void detect_register_counters(void);
+/* detect.inspect.*: the rules the CPU inspected (engine-int.h) */
+void detect_inspect_counters_register(void);
 
 DetectThread *detect_thread_new(const DetectEngine *de, ThreadCounters *tc);
 void detect_thread_free(DetectThread *dt);

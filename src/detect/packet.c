@@ -125,7 +125,10 @@ int detect_inspect_sig(DetectThread *dt, const DetectPkt *pk, const DetectSig *d
 		return 0;
 	if (ds->has_hdr && !inspect_headers(dt, s, p))
 		return 0;
-	if (ds->has_payload) {
+	/* the device ran the whole payload list on this very payload and it
+	 * held (prefilter.c gpu_packet_ids) */
+	if (ds->has_payload && !(sb == NULL && ds->gpu_verify == 2 &&
+				 dt->vpass[ds - dt->de->sigs] == dt->pkt_seq)) {
 		if (!inspect_buffer(dt, s, BUF_PAYLOAD, &b))
 			return 0;
 	}
@@ -200,6 +203,7 @@ void detect_stream_hit_next(DetectThread *dt)
 {
 	if (++dt->pkt_seq == 0) {
 		memset(dt->stream_hit, 0, dt->de->nsigs * sizeof(*dt->stream_hit));
+		memset(dt->vpass, 0, dt->de->nsigs * sizeof(*dt->vpass));
 		dt->pkt_seq = 1;
 	}
 }
@@ -383,6 +387,7 @@ static void pkt_inspect(DetectThread *dt, DetectPkt *pk)
 	while (cand_next(cs, &it, &num)) {
 		const DetectSig *ds = &de->sigs[num];
 
+		dt->ninspect[INSPECT_PACKET]++;
 		if (pk->has_win && ds->stream_ok) {
 			if (!inspect_inline(dt, pk, ds))
 				continue;
@@ -431,6 +436,7 @@ uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts)
 	pkt_flow_after(dt, &pk);
 	dt->pkt_tagged = tag_handle_packet(dt, p);
 	dt->pkt = NULL;
+	detect_inspect_counters_flush(dt);
 	return detect_alerts_done(dt);
 }
 
@@ -466,5 +472,6 @@ uint32_t detect_flow_flush(DetectThread *dt, Packet *p, const DetectAlert **aler
 		detect_frames_inspect(dt, p, 1);
 	n = detect_alerts_done(dt);
 	dt->pkt = NULL;
+	detect_inspect_counters_flush(dt);
 	return n;
 }

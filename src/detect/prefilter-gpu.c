@@ -5,6 +5,7 @@
 
 #include <stdatomic.h>
 #include "detect/engine-int.h"
+#include "detect/verify-build.h"
 #include "conf/conf.h"
 #include "stream/stream.h"
 #include "util/log.h"
@@ -50,6 +51,10 @@ struct DetectGpu {
 	const AcAutomaton *autos[PC_MAX + 1];
 	uint32_t nautos;
 	AcCuda *ac;
+	/* rule verification: program i is rule prog_rule[i]'s payload list;
+	 * NULL: the device ops verify nothing */
+	uint32_t *prog_rule;
+	uint32_t nprog;
 	ThreadCounters *tc;            /* lazily, for detect_gpu_update_counters */
 	/* rule reload: tickets queued and not yet released (the old engine's
 	 * GPU is freed at 0), and those a new engine's worker drained */
@@ -266,6 +271,126 @@ oom:
 	return -1;
 }
 
+/* ---- rule verification ---- */
+
+/* Union automaton pc's pattern index k: its rules' payload programs
+ * (made once per rule, in prog_of) into the group table of its automaton. */
+static int verify_union(DetectGpu *g, VerifyBuild *vb, int pc, int32_t *prog_of)
+{
+	DetectEngine *de = g->de;
+	const AcAutomaton *a = g->autos[g->auto_of_pc[pc]];
+	uint32_t npat = a->blk->npatterns, nprogs = 0, cap = 1024;
+	uint32_t *off = malloc(((size_t)npat + 1) * sizeof(*off));
+	uint32_t *progs = malloc(cap * sizeof(*progs));
+	int rc = -1;
+
+	if (!off || !progs)
+		goto out;
+	for (uint32_t k = 0; k < npat; k++) {
+		uint32_t id = a->v.pat[k].id, dir = id >= g->n_toserver[pc];
+		const SigGroup *grp = &de->groups[pc][dir];
+		uint32_t pid = id - (dir ? g->n_toserver[pc] : 0);
+
+		off[k] = nprogs;
+		for (uint32_t j = grp->pid_off[pid]; j < grp->pid_off[pid + 1]; j++) {
+			uint32_t num = grp->pid_sigs[j];
+			DetectSig *ds = &de->sigs[num];
+			int exact, oom;
+
+			if (!ds->has_payload)
+				continue;
+			if (prog_of[num] == -2) {
+				prog_of[num] = verify_build_prog(vb, ds->s, BUF_PAYLOAD, num, &exact, &oom);
+				if (oom)
+					goto out;
+				if (prog_of[num] >= 0)
+					ds->gpu_verify = exact ? 2 : 1;
+			}
+			if (prog_of[num] < 0)
+				continue;
+			if (nprogs == cap) {
+				uint32_t *n = realloc(progs, 2 * (size_t)cap * sizeof(*n));
+
+				if (!n)
+					goto out;
+				progs = n;
+				cap *= 2;
+			}
+			progs[nprogs++] = (uint32_t)prog_of[num];
+		}
+	}
+	off[npat] = nprogs;
+	rc = verify_build_group(vb, (uint32_t)g->auto_of_pc[pc], npat, off, progs);
+out:
+	free(off);
+	free(progs);
+	return rc;
+}
+
+/* The packet view's rule programs to the device (cuda/verify-kernel.h):
+ * what lets the CPU skip the candidates the device rejects. A device
+ * without verification runs as before. */
+static int build_verify(DetectGpu *g, char *err, size_t errlen)
+{
+	DetectEngine *de = g->de;
+	VerifyBuild *vb = verify_build_new();
+	int32_t *prog_of = malloc((de->nsigs ? de->nsigs : 1) * sizeof(*prog_of));
+	struct acv_layout lay;
+	void *blk = NULL;
+	size_t size = 0;
+	int rc = -1;
+
+	if (!vb || !prog_of)
+		goto out;
+	for (uint32_t i = 0; i < de->nsigs; i++)
+		prog_of[i] = -2;
+	for (int pc = 0; pc < PC_MAX; pc++)
+		if (g->uni[pc] && g->auto_of_pc[pc] >= 0 && verify_union(g, vb, pc, prog_of) != 0)
+			goto out;
+	if (verify_build_finish(vb, g->nautos, &blk, &size, &lay) != 0)
+		goto out;
+	g->nprog = lay.nprog;
+	g->prog_rule = malloc((g->nprog ? g->nprog : 1) * sizeof(*g->prog_rule));
+	if (!g->prog_rule)
+		goto out;
+	for (uint32_t i = 0; i < g->nprog; i++)
+		g->prog_rule[i] = ((const struct acv_prog *)((const uint8_t *)blk + lay.off_prog))[i].rule;
+	rc = ac_cuda_load_verify(g->ac, blk, size, &lay, err, errlen);
+	if (rc == 0) {
+		/* the device cannot verify: no rule counts on it */
+		for (uint32_t i = 0; i < de->nsigs; i++)
+			de->sigs[i].gpu_verify = 0;
+		free(g->prog_rule);
+		g->prog_rule = NULL;
+	}
+	if (rc >= 0) {
+		log_debug("ac-cuda: %u rule programs (%zu bytes) verified on the device", g->nprog,
+			  size);
+		rc = 0;
+	}
+out:
+	if (rc != 0 && !err[0])
+		snprintf(err, errlen, "ac-cuda: out of memory for the rule programs");
+	free(blk);
+	free(prog_of);
+	verify_build_free(vb);
+	return rc;
+}
+
+int detect_gpu_packet_passed(const DetectGpuTicket *gt, uint32_t *vpass, uint32_t seq)
+{
+	const DetectGpu *g = gt->g;
+	const uint32_t *pr;
+	uint32_t n;
+
+	if (!g->prog_rule || !gt->has_pkt || !(pr = ac_cuda_passed(g->ac, &gt->t, 0, &n)))
+		return 0;
+	for (uint32_t i = 0; i < n; i++)
+		if (pr[i] < g->nprog)
+			vpass[g->prog_rule[pr[i]]] = seq;
+	return 1;
+}
+
 DetectGpu *detect_gpu_new(DetectEngine *de, const CudaMpmConfig *cfg, const AcCudaOpts *opts,
 			  const AcDeviceOps *ops, char *err, size_t errlen)
 {
@@ -296,7 +421,7 @@ DetectGpu *detect_gpu_new(DetectEngine *de, const CudaMpmConfig *cfg, const AcCu
 		g->autos[g->nautos++] = mpm_ac_automaton(g->uni[PC_OTHER]);
 	}
 	g->ac = ac_cuda_new(cfg, opts, ops, g->autos, g->nautos, err, errlen);
-	if (!g->ac)
+	if (!g->ac || build_verify(g, err, errlen) != 0)
 		goto fail;
 	/* the unions hold the patterns now: the groups' ac copies go */
 	detect_groups_drop_ac(de);
@@ -322,6 +447,7 @@ void detect_gpu_free(DetectGpu *g)
 	if (g->suni)
 		mpm_free(g->suni);
 	pthread_mutex_destroy(&g->counters_mu);
+	free(g->prog_rule);
 	free(g);
 }
 

@@ -120,6 +120,12 @@ uint64_t detect_gpu_drained(const DetectGpu *g);
 const uint32_t *detect_gpu_packet_ids(const DetectGpuTicket *gt, int pc, int dir, uint32_t *n,
 				      uint32_t *lo, uint32_t *hi);
 
+/* Worker: the device's verdicts on gt's payload. 1: vpass[num] = seq for
+ * every rule whose payload program held (the others the device ran did
+ * not: DetectSig.gpu_verify); 0: no verdicts (a CPU rescan, no packet
+ * view, a device that does not verify): every candidate is the CPU's. */
+int detect_gpu_packet_passed(const DetectGpuTicket *gt, uint32_t *vpass, uint32_t seq);
+
 /* Worker, TCP, after reassembly: when the stream holds gt's context and
  * payload exactly as the GPU scanned them, records in *cov the stream
  * view's ids (of direction dir's consumers) that matched there; ids[cap]

@@ -6,9 +6,12 @@
 #include "detect/prefilter-gpu.h"
 #include "stream/stream.h"
 
+#include <string.h>
+
 /* ---- ac-cuda scan counters (mpm.cuda.scan.*) ---- */
 
 static counter_id c_scan[SCAN_MAX][2];
+static counter_id c_verify[3];    /* mpm.cuda.verify.packet_* */
 /* counters_generation() of the registration: a process that runs the
  * engine again after counters_destroy() (the fuzz harnesses) must
  * register again, or the ids are stale */
@@ -27,6 +30,11 @@ void detect_scan_counters_register(void)
 	for (int c = 0; c < SCAN_MAX; c++)
 		for (int g = 0; g < 2; g++)
 			c_scan[c][g] = counter_register(names[c][g]);
+	/* the packet view's candidates: verified on the device (of which
+	 * passed), and left to the CPU unverified */
+	c_verify[0] = counter_register("mpm.cuda.verify.packet_device");
+	c_verify[1] = counter_register("mpm.cuda.verify.packet_passed");
+	c_verify[2] = counter_register("mpm.cuda.verify.packet_cpu");
 	scan_counters_done = counters_generation();
 }
 
@@ -34,6 +42,41 @@ void detect_scan_count_add(DetectThread *dt, int cls, int gpu, uint64_t bytes)
 {
 	if (scan_counters_done == counters_generation() && bytes)
 		counter_add(dt->tc, c_scan[cls][gpu ? 1 : 0], bytes);
+}
+
+/* ---- the rules the CPU inspects (detect.inspect.*) ---- */
+
+static counter_id c_inspect[INSPECT_MAX];
+static unsigned inspect_counters_done;
+
+void detect_inspect_counters_register(void)
+{
+	static const char *const names[INSPECT_MAX] = {
+		"detect.inspect.packet", "detect.inspect.stream", "detect.inspect.tx",
+	};
+
+	if (inspect_counters_done == counters_generation())
+		return;
+	for (int c = 0; c < INSPECT_MAX; c++)
+		c_inspect[c] = counter_register(names[c]);
+	inspect_counters_done = counters_generation();
+}
+
+void detect_inspect_counters_flush(DetectThread *dt)
+{
+	if (inspect_counters_done == counters_generation() && dt->tc) {
+		for (int c = 0; c < INSPECT_MAX; c++)
+			if (dt->ninspect[c])
+				counter_add(dt->tc, c_inspect[c], dt->ninspect[c]);
+		if (scan_counters_done == counters_generation() &&
+		    (dt->nverify_rej | dt->nverify_pass | dt->nverify_cpu)) {
+			counter_add(dt->tc, c_verify[0], dt->nverify_rej + dt->nverify_pass);
+			counter_add(dt->tc, c_verify[1], dt->nverify_pass);
+			counter_add(dt->tc, c_verify[2], dt->nverify_cpu);
+		}
+	}
+	memset(dt->ninspect, 0, sizeof(dt->ninspect));
+	dt->nverify_rej = dt->nverify_pass = dt->nverify_cpu = 0;
 }
 
 /* ---- candidates from pattern ids ---- */
@@ -175,6 +218,35 @@ const PrefilterOps prefilter_coverage = {
 
 /* ---- gpu: the packet's batch ticket ---- */
 
+/* mark_pid with the device's verdicts: a rule whose payload program the
+ * device ran and that did not hold is no candidate (the CPU would reject
+ * it: verify-kernel.h); one that held is, and vpass tells
+ * detect_inspect_sig whether its list is decided already. */
+static inline void mark_pid_verified(DetectThread *dt, const SigGroup *mg, uint32_t pid,
+				     const Packet *p, int streamed_whole)
+{
+	const DetectEngine *de = dt->de;
+
+	for (uint32_t k = mg->pid_off[pid]; k < mg->pid_off[pid + 1]; k++) {
+		uint32_t num = mg->pid_sigs[k];
+		const uint16_t *h = mg->pid_ports[k];
+
+		if (p->sp < h[0] || p->sp > h[1] || p->dp < h[2] || p->dp > h[3])
+			continue;
+		if (streamed_whole && !de->sigs[num].pkt_streamed_ok)
+			continue;
+		if (!de->sigs[num].gpu_verify) {
+			dt->nverify_cpu++;
+		} else if (dt->vpass[num] != dt->pkt_seq) {
+			dt->nverify_rej++;
+			continue;
+		} else {
+			dt->nverify_pass++;
+		}
+		cand_mark(&dt->cand, num);
+	}
+}
+
 static void gpu_packet_ids(DetectThread *dt, const DetectPkt *pk, const SigGroup *mg,
 			   const uint8_t *data, uint32_t len)
 {
@@ -192,9 +264,15 @@ static void gpu_packet_ids(DetectThread *dt, const DetectPkt *pk, const SigGroup
 		return;
 	}
 	/* the device's array holds both directions' ids */
+	if (!detect_gpu_packet_passed(pk->gpu, dt->vpass, dt->pkt_seq)) {
+		for (uint32_t i = 0; i < n; i++)
+			if (ids[i] >= lo && ids[i] < hi)
+				mark_pid(dt->de, &dt->cand, mg, ids[i] - lo, pk->p, streamed_whole);
+		return;
+	}
 	for (uint32_t i = 0; i < n; i++)
 		if (ids[i] >= lo && ids[i] < hi)
-			mark_pid(dt->de, &dt->cand, mg, ids[i] - lo, pk->p, streamed_whole);
+			mark_pid_verified(dt, mg, ids[i] - lo, pk->p, streamed_whole);
 }
 
 /* Then, when the stream holds its bytes as the GPU scanned them, it

@@ -72,6 +72,7 @@ static void stream_window(DetectThread *dt, DetectPkt *pk, const uint8_t *data, 
 	while (cand_next(cs, &it, &num)) {
 		const DetectSig *ds = &de->sigs[num];
 
+		dt->ninspect[INSPECT_STREAM]++;
 		if (!detect_inspect_sig(dt, pk, ds, &sb))
 			continue;
 		dt->stream_hit[num] = dt->pkt_seq;

@@ -30,6 +30,7 @@ DetectThread *detect_thread_new(const DetectEngine *de, ThreadCounters *tc)
 	}
 	dt->alerts = calloc(de->cfg.alert_max, sizeof(DetectAlert));
 	dt->stream_hit = calloc(de->nsigs ? de->nsigs : 1, sizeof(*dt->stream_hit));
+	dt->vpass = calloc(de->nsigs ? de->nsigs : 1, sizeof(*dt->vpass));
 	dt->ms = mpm_matchset_new(de->max_pid ? de->max_pid : 1);
 	if (de->gpu)
 		dt->scov_ids = malloc(SCOV_IDS_MAX * sizeof(*dt->scov_ids));
@@ -67,7 +68,7 @@ DetectThread *detect_thread_new(const DetectEngine *de, ThreadCounters *tc)
 			return NULL;
 		}
 	}
-	if (!dt->cand.bits || !dt->cand.words || !dt->alerts || !dt->stream_hit || !dt->ms ||
+	if (!dt->cand.bits || !dt->cand.words || !dt->alerts || !dt->stream_hit || !dt->vpass || !dt->ms ||
 	    !dt->md || tx_thread_init(dt) != 0) {
 		detect_thread_free(dt);
 		return NULL;
@@ -102,6 +103,7 @@ void detect_thread_free(DetectThread *dt)
 	free(dt->cand.words);
 	free(dt->alerts);
 	free(dt->stream_hit);
+	free(dt->vpass);
 	if (dt->ms)
 		mpm_matchset_free(dt->ms);
 	free(dt->scov_ids);

@@ -848,6 +848,7 @@ static void tx_eval(DetectThread *dt, DetectFlowState *fs, Packet *p, void *tx, 
 		    !ready(ds, prog, final, d))
 			continue;
 		sig_set_done(&tp, ds);
+		dt->ninspect[INSPECT_TX]++;
 		if (!tx_sig_match(dt, &tp, ds, p, tx))
 			continue;
 		dt->cur_has_tx = 1;

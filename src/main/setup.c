@@ -378,6 +378,22 @@ static int outputs_setup(Session *s)
 	return 0;
 }
 
+/* detect.inspect.*: always with ac-cuda (what its rule verification
+ * spares the CPU), else when detect.inspect-counters asks (hs's figures
+ * to compare with). 0, or -1 with one line. */
+static int inspect_counters_wanted(int gpu)
+{
+	int on = 0;
+
+	if (conf_get("detect.inspect-counters") && conf_get_bool("detect.inspect-counters", &on) < 0) {
+		log_error("detect.inspect-counters: expected yes or no");
+		return -1;
+	}
+	if (gpu || on)
+		detect_inspect_counters_register();
+	return 0;
+}
+
 int setup_engine(Session *s)
 {
 	Engine *e = &s->engine;
@@ -401,6 +417,8 @@ int setup_engine(Session *s)
 		return -1;
 	if (s->gpu)
 		detect_gpu_register_counters();
+	if (e->detect && inspect_counters_wanted(s->gpu != NULL) != 0)
+		return -1;
 	engine_register_counters(ops, e->cfg.policy.ips);
 	if (outputs_setup(s) != 0)
 		return -1;

@@ -61,6 +61,10 @@ struct AcDev {
 	uint8_t *blk;
 	struct acc_group *groups;
 	uint32_t ngroups;
+	/* rule verification (load_verify), vblk NULL: none */
+	uint8_t *vblk;
+	struct acv_table *vtabs;
+	struct acv_block vb;
 };
 
 struct AcDevStream {
@@ -151,6 +155,35 @@ static int emu_load(AcDev *d, const void *blk, size_t size, const uint64_t *offs
 	return 0;
 }
 
+static int emu_load_verify(AcDev *d, const void *blk, size_t size,
+			   const struct acv_layout *lay, char *err, size_t errlen)
+{
+	d->vblk = malloc(size ? size : 1);
+	d->vtabs = calloc(lay->ngroups ? lay->ngroups : 1, sizeof(*d->vtabs));
+	if (!d->vblk || !d->vtabs) {
+		snprintf(err, errlen, "emulation: out of memory for %zu bytes of rule programs", size);
+		return -1;
+	}
+	memcpy(d->vblk, blk, size);
+	acv_block_init(&d->vb, d->vblk, lay, (const struct acv_gtab *)(d->vblk + lay->off_gtab),
+		       d->vtabs);
+	d->vb.tab = d->vtabs;
+	return 0;
+}
+
+/* The verify kernel over the scan's records, as the CUDA one runs after
+ * the scan: records [0, n) of an overflowed batch are not all there, and
+ * the host rescans it anyway. */
+static void emu_verify(AcDevStream *s)
+{
+	uint32_t n = __atomic_load_n(&s->count, __ATOMIC_ACQUIRE);
+
+	if (n > s->sz.max_records)
+		return;
+	for (uint32_t i = 0; i < n; i++)
+		acv_verify_rec(&s->batch, &s->dev->vb, &s->rec[i], &s->sink);
+}
+
 /* The filter kernel's tile, as a CUDA block runs it: the windows share a
  * pair table and a record stage, flushed with one atomic at the end. */
 struct emu_tile {
@@ -212,6 +245,12 @@ static void *emu_kernel_thread(void *arg)
 		}
 		pthread_mutex_lock(&s->mu);
 		if (++s->finished_thr == (uint32_t)s->nthr) {
+			if (s->dev->vblk) {
+				/* the last thread out runs the verify "kernel" */
+				pthread_mutex_unlock(&s->mu);
+				emu_verify(s);
+				pthread_mutex_lock(&s->mu);
+			}
 			s->running = 0;
 			s->t_kernel = now_ns();
 			pthread_cond_broadcast(&s->done_cv);
@@ -394,6 +433,8 @@ static void emu_close(AcDev *d)
 		return;
 	free(d->blk);
 	free(d->groups);
+	free(d->vblk);
+	free(d->vtabs);
 	free(d);
 }
 
@@ -407,6 +448,7 @@ static const AcDeviceOps emu_ops = {
 	.host_alloc = emu_host_alloc,
 	.host_free = emu_host_free,
 	.load = emu_load,
+	.load_verify = emu_load_verify,
 	.stream_new = emu_stream_new,
 	.submit = emu_submit,
 	.wait = emu_wait,

@@ -58,7 +58,7 @@ struct slot {
 	struct acc_desc *desc;   /* host_alloc: read by the copy-in */
 	void **pkt;
 	uint32_t *ids;           /* pattern ids by payload, each once */
-	uint32_t *pidx;          /* payload i: rec[pidx[i], pidx[i + 1]) */
+	uint32_t *pidx;          /* payload i: ids, then programs passed (group_records) */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 };
@@ -102,6 +102,7 @@ struct AcCuda {
 	uint32_t nautos;
 	uint32_t *seen;          /* completer: per pattern index, see group_records */
 	uint32_t nseen, seen_stamp;
+	uint32_t nvprog;         /* programs of ac_cuda_load_verify (seen[] after nseen) */
 	AcDevStream **streams;
 	int nstreams;
 	uint64_t batch_bytes;    /* gpu-transfer-size: a stream's device buffers */
@@ -311,45 +312,50 @@ static int check_device_id(const AcDeviceOps *ops, int id, char *err, size_t err
  * record per (payload, pattern): detection wants the set of patterns a
  * buffer holds, and a kernel may report a pattern at every occurrence (ET
  * Open's zero runs and one-byte patterns: dozens per payload), which would
- * cost every worker a walk over the repeats. Completer thread only: seen[]
- * holds, per pattern index, the stamp of the last payload that had it. */
+ * cost every worker a walk over the repeats. The verify kernel's pass
+ * records (ACV_PASS | program) are kept apart, each program once: payload
+ * p's ids are ids[pidx[2p], pidx[2p + 1]), its passed programs
+ * ids[pidx[2p + 1], pidx[2p + 2]). Completer thread only: seen[] holds,
+ * per pattern index (then per program), the stamp of the last run. */
 static void group_records(AcCuda *ac, struct slot *sl, uint32_t npay, const struct acc_rec *in,
 			  uint32_t n)
 {
-	uint32_t *idx = sl->pidx, w = 0;
+	uint32_t *idx = sl->pidx, w = 0, nk = 2 * npay;
 
-	memset(idx, 0, (size_t)(npay + 1) * sizeof(*idx));
+	memset(idx, 0, (size_t)(nk + 1) * sizeof(*idx));
 	for (uint32_t i = 0; i < n; i++)
-		idx[in[i].payload + 1]++;
-	for (uint32_t p = 0; p < npay; p++)
-		idx[p + 1] += idx[p];
-	/* scatter pattern indexes with idx[p] as the cursor, then shift back */
+		idx[2 * in[i].payload + !!(in[i].pat & ACV_PASS) + 1]++;
+	for (uint32_t k = 0; k < nk; k++)
+		idx[k + 1] += idx[k];
+	/* scatter with idx[k] as the cursor, then shift back */
 	for (uint32_t i = 0; i < n; i++)
-		sl->ids[idx[in[i].payload]++] = in[i].pat;
-	for (uint32_t p = npay; p > 0; p--)
-		idx[p] = idx[p - 1];
+		sl->ids[idx[2 * in[i].payload + !!(in[i].pat & ACV_PASS)]++] = in[i].pat;
+	for (uint32_t k = nk; k > 0; k--)
+		idx[k] = idx[k - 1];
 	idx[0] = 0;
 	/* compact in place: the write cursor never passes the read one */
-	for (uint32_t p = 0; p < npay; p++) {
-		uint32_t lo = idx[p], hi = idx[p + 1];
-		const struct ac_pattern *pat_of = ac->autos[sl->desc[p].group]->v.pat;
+	for (uint32_t k = 0; k < nk; k++) {
+		uint32_t lo = idx[k], hi = idx[k + 1];
+		int pass = k & 1;
+		const struct ac_pattern *pat_of = ac->autos[sl->desc[k / 2].group]->v.pat;
+		uint32_t base = pass ? ac->nseen : 0, lim = pass ? ac->nvprog : ac->nseen;
 
 		if (++ac->seen_stamp == 0) {
-			memset(ac->seen, 0, (size_t)ac->nseen * sizeof(*ac->seen));
+			memset(ac->seen, 0, (size_t)(ac->nseen + ac->nvprog) * sizeof(*ac->seen));
 			ac->seen_stamp = 1;
 		}
-		idx[p] = w;
+		idx[k] = w;
 		for (uint32_t i = lo; i < hi; i++) {
-			uint32_t pat = sl->ids[i];
+			uint32_t v = sl->ids[i] & ~ACV_PASS;
 
-			if (pat >= ac->nseen || ac->seen[pat] == ac->seen_stamp)
+			if (v >= lim || ac->seen[base + v] == ac->seen_stamp)
 				continue;
-			ac->seen[pat] = ac->seen_stamp;
-			/* the caller's id: workers read a plain array */
-			sl->ids[w++] = pat_of[pat].id;
+			ac->seen[base + v] = ac->seen_stamp;
+			/* the caller's id (or program): workers read a plain array */
+			sl->ids[w++] = pass ? v : pat_of[v].id;
 		}
 	}
-	idx[npay] = w;
+	idx[nk] = w;
 }
 
 /* ---------- dispatcher ---------- */
@@ -890,7 +896,7 @@ static uint32_t view_matches(AcCuda *ac, const AcCudaTicket *t, uint32_t idx,
 
 	if (sl->result != RES_DEVICE)
 		return ac_search(a, buf, d->len, cb, arg);
-	for (uint32_t i = sl->pidx[idx]; i < sl->pidx[idx + 1]; i++) {
+	for (uint32_t i = sl->pidx[2 * idx]; i < sl->pidx[2 * idx + 1]; i++) {
 		n++;
 		if (cb(arg, sl->ids[i], 0))
 			break;
@@ -906,8 +912,8 @@ const uint32_t *ac_cuda_ids(const AcCuda *ac, const AcCudaTicket *t, int view, u
 	*n = 0;
 	if (sl->result != RES_DEVICE || (uint32_t)view >= t->views)
 		return NULL;
-	*n = sl->pidx[idx + 1] - sl->pidx[idx];
-	return sl->ids + sl->pidx[idx];
+	*n = sl->pidx[2 * idx + 1] - sl->pidx[2 * idx];
+	return sl->ids + sl->pidx[2 * idx];
 }
 
 uint32_t ac_cuda_matches(AcCuda *ac, const AcCudaTicket *t, ac_match_fn cb, void *arg)
@@ -1150,6 +1156,42 @@ static void log_summary(AcCuda *ac)
 			    (unsigned long long)s->overflow_batches);
 }
 
+int ac_cuda_load_verify(AcCuda *ac, const void *blk, size_t size, const struct acv_layout *lay,
+			char *err, size_t errlen)
+{
+	uint32_t *seen;
+
+	if (!ac->ops->load_verify)
+		return 0;
+	seen = calloc((size_t)ac->nseen + lay->nprog + 1, sizeof(*seen));
+	if (!seen) {
+		snprintf(err, errlen, "ac-cuda: out of memory for the rule programs");
+		return -1;
+	}
+	if (ac->ops->load_verify(ac->dev, blk, size, lay, err, errlen) != 0) {
+		free(seen);
+		return -1;
+	}
+	/* no batch yet: the completer does not read seen[] now */
+	free(ac->seen);
+	ac->seen = seen;
+	ac->seen_stamp = 0;
+	ac->nvprog = lay->nprog;
+	return 1;
+}
+
+const uint32_t *ac_cuda_passed(const AcCuda *ac, const AcCudaTicket *t, int view, uint32_t *n)
+{
+	const struct slot *sl = ticket_slot(ac, t);
+	uint32_t idx = t->index + (uint32_t)view;
+
+	*n = 0;
+	if (sl->result != RES_DEVICE || (uint32_t)view >= t->views || !ac->nvprog)
+		return NULL;
+	*n = sl->pidx[2 * idx + 2] - sl->pidx[2 * idx + 1];
+	return sl->ids + sl->pidx[2 * idx + 1];
+}
+
 void ac_cuda_free(AcCuda *ac)
 {
 	if (!ac)
@@ -1229,7 +1271,7 @@ static int lane_alloc_slots(AcCudaLane *l, uint32_t max_records)
 			(size_t)l->batch_payloads * sizeof(*sl->desc));
 		sl->pkt = calloc(l->batch_payloads, sizeof(*sl->pkt));
 		sl->ids = malloc((size_t)max_records * sizeof(*sl->ids) + 1);
-		sl->pidx = calloc((size_t)l->batch_payloads + 1, sizeof(*sl->pidx));
+		sl->pidx = calloc(2 * (size_t)l->batch_payloads + 1, sizeof(*sl->pidx));
 		if (!sl->desc || !sl->pkt || !sl->ids || !sl->pidx)
 			return -1;
 	}

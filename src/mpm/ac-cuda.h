@@ -91,6 +91,13 @@ int ac_cuda_config_check(const CudaMpmConfig *c, char *err, size_t errlen);
 AcCuda *ac_cuda_new(const CudaMpmConfig *cfg, const AcCudaOpts *opts,
 		    const AcDeviceOps *ops, const AcAutomaton *const *autos,
 		    uint32_t nautos, char *err, size_t errlen);
+/* Rule verification (cuda/verify-kernel.h): loads the programs, right
+ * after ac_cuda_new and before any lane. From then on the device runs,
+ * for every match record, the programs of its pattern over its payload,
+ * and ac_cuda_passed() lists those that held. 1: loaded; 0: the device
+ * ops cannot verify (nothing loaded); -1 with err. */
+int ac_cuda_load_verify(AcCuda *ac, const void *blk, size_t size, const struct acv_layout *lay,
+			char *err, size_t errlen);
 /* Cuts what is queued, waits for the device, stops the threads, frees.
  * Tickets must all be released (or abandoned) before. */
 void ac_cuda_free(AcCuda *ac);
@@ -133,6 +140,11 @@ uint32_t ac_cuda_matches(AcCuda *ac, const AcCudaTicket *t, ac_match_fn cb, void
  * plain array, *n of them: the workers' fast path. NULL when the payload
  * is rescanned on the CPU: then use ac_cuda_matches / _ctx. */
 const uint32_t *ac_cuda_ids(const AcCuda *ac, const AcCudaTicket *t, int view, uint32_t *n);
+/* After ac_cuda_wait: the programs (ac_cuda_load_verify) that held on
+ * the view's payload, each once, in no set order. NULL when there are
+ * none to say (no programs loaded, or the payload is rescanned on the
+ * CPU): then nothing was verified. */
+const uint32_t *ac_cuda_passed(const AcCuda *ac, const AcCudaTicket *t, int view, uint32_t *n);
 /* The same for the context view of ac_cuda_submit_ctx (end offsets count
  * from the first context byte); 0 matches for a single-view ticket. */
 uint32_t ac_cuda_matches_ctx(AcCuda *ac, const AcCudaTicket *t, ac_match_fn cb, void *arg);

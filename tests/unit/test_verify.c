@@ -1,0 +1,374 @@
+/* The device's rule verification (cuda/verify-kernel.h) against the CPU's
+ * inspection (inspect_buffer) of the same payload list: an EXACT program
+ * must answer what the CPU answers, a prefix program must answer 1 where
+ * the CPU does. Over the rules below and, when ../shared is there, every
+ * ET Open rule with a payload list, on random buffers and on buffers built
+ * to satisfy the program (its contents planted where it looks for them,
+ * case flipped where nocase allows). Then the same over mutated programs
+ * (a flag or bound changed as a slip in the kernel would change it): each
+ * mutation must be caught, or the differential proves nothing. */
+#include "test.h"
+#include "detect-test-util.h"
+#include "detect/engine-int.h"
+#include "detect/verify-build.h"
+#include "conf/conf.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <stdlib.h>
+
+/* Rules that take every step kind and modifier, for a run without ET. */
+static const char *const own_rules =
+	"alert tcp any any -> any any (content:\"abc\"; sid:1;)\n"
+	"alert tcp any any -> any any (content:\"GET\"; depth:3; content:\"/x\"; distance:1; within:10; sid:2;)\n"
+	"alert tcp any any -> any any (content:\"User-Agent|3a|\"; nocase; content:\"curl\"; nocase; distance:0; within:20; sid:3;)\n"
+	"alert tcp any any -> any any (content:\"|00 01|\"; offset:2; depth:4; content:!\"zz\"; distance:0; sid:4;)\n"
+	"alert tcp any any -> any any (content:\"<\"; content:\".length\"; distance:0; content:\"=\"; distance:0; within:4; sid:5;)\n"
+	"alert tcp any any -> any any (content:\"ab\"; isdataat:4,relative; content:\"cd\"; distance:2; sid:6;)\n"
+	"alert tcp any any -> any any (content:\"end\"; endswith; sid:7;)\n"
+	"alert tcp any any -> any any (content:\"start\"; startswith; content:!\"no\"; sid:8;)\n"
+	"alert tcp any any -> any any (content:\"q\"; isdataat:!10,relative; sid:9;)\n"
+	"alert tcp any any -> any any (content:\"abc\"; pcre:\"/abc[0-9]+/R\"; sid:10;)\n"
+	"alert tcp any any -> any any (content:\"k=\"; byte_test:1,>,0x30,0,relative; content:\"x\"; sid:11;)\n"
+	"alert tcp any any -> any any (content:\"aa\"; content:\"aa\"; distance:-1; within:3; sid:12;)\n"
+	"alert tcp any any -> any any (content:\"x\"; isdataat:50; content:!\"y\"; within:5; sid:13;)\n";
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+
+static uint32_t rnd(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (uint32_t)(rng >> 11);
+}
+
+/* A buffer that the program's contents are planted in, where each content
+ * looks for them; its other bytes random from a small alphabet (so that
+ * patterns recur and backtracking is exercised). */
+static uint32_t build_buf(const struct acv_block *vb, const struct acv_prog *pg, uint8_t *buf,
+			  uint32_t cap)
+{
+	uint32_t len = 16 + rnd() % 600, prev = 0;
+	static const uint8_t alpha[] = "abcxyz<.=/ \x00\x01";
+
+	if (len > cap)
+		len = cap;
+	for (uint32_t i = 0; i < len; i++)
+		buf[i] = alpha[rnd() % (sizeof(alpha) - 1)];
+	for (uint32_t i = 0; i < pg->nsteps; i++) {
+		const struct acv_step *st = &vb->step[pg->step + i];
+		int64_t lo = 0, hi;
+		uint32_t at;
+
+		if (st->op != ACV_CONTENT || ((st->flags & ACV_NEGATED) && rnd() % 4))
+			continue;
+		if (st->flags & (ACV_DISTANCE | ACV_WITHIN)) {
+			lo = (int64_t)prev + ((st->flags & ACV_DISTANCE) ? st->a : 0);
+			hi = (st->flags & ACV_WITHIN) ? lo + st->b - st->len : lo + 40;
+		} else {
+			lo = (st->flags & ACV_OFFSET) ? st->a : 0;
+			hi = (st->flags & ACV_DEPTH) ? st->b - st->len : lo + 40;
+		}
+		if (lo < 0)
+			lo = 0;
+		if (hi < lo)
+			hi = lo;
+		if (st->flags & ACV_ENDSWITH) {
+			lo = hi = (int64_t)len - st->len;
+			if (lo < 0)
+				continue;
+		}
+		at = (uint32_t)(lo + rnd() % (uint32_t)(hi - lo + 1));
+		if ((uint64_t)at + st->len > len)
+			continue;
+		for (uint32_t k = 0; k < st->len; k++) {
+			uint8_t c = vb->bytes[st->pat + k];
+
+			if ((st->flags & ACV_NOCASE) && isalpha(c) && rnd() % 2)
+				c ^= 0x20;
+			buf[at + k] = c;
+		}
+		prev = at + st->len;
+	}
+	/* sometimes cut: the bounds at the buffer's end */
+	if (rnd() % 5 == 0 && len > 4)
+		len -= rnd() % 4;
+	return len;
+}
+
+typedef struct Diff {
+	uint64_t runs, cpu_match, mismatches, exact_progs, prefix_progs;
+	uint32_t first_sid;
+} Diff;
+
+/* Every program of the engine against the CPU on `per` buffers each.
+ * mutate >= 0: each program's copy is changed first (see mutate_prog). */
+typedef int (*mutate_fn)(struct acv_step *steps, struct acv_prog *pg);
+
+static void run_diff(Env *e, uint32_t per, mutate_fn mutate, Diff *d)
+{
+	DetectEngine *de = e->de;
+	VerifyBuild *vb = verify_build_new();
+	int *prog = calloc(de->nsigs + 1, sizeof(*prog));
+	static uint8_t buf[2048];
+	struct acv_layout lay;
+	struct acv_block blk;
+	void *raw = NULL;
+	size_t size;
+
+	memset(d, 0, sizeof(*d));
+	if (!vb || !prog)
+		goto out;
+	for (uint32_t num = 0; num < de->nsigs; num++) {
+		int exact, oom;
+
+		prog[num] = -1;
+		if (de->sigs[num].has_payload)
+			prog[num] = verify_build_prog(vb, de->sigs[num].s, BUF_PAYLOAD, num, &exact,
+						      &oom);
+	}
+	if (verify_build_finish(vb, 0, &raw, &size, &lay) != 0)
+		goto out;
+	acv_block_init(&blk, raw, &lay, NULL, NULL);
+	for (uint32_t num = 0; num < de->nsigs; num++) {
+		const Signature *s = de->sigs[num].s;
+		struct acv_block mb = blk;
+		struct acv_prog pg, orig;
+		struct acv_step steps[ACV_STEPS_MAX];
+
+		if (prog[num] < 0)
+			continue;
+		pg = orig = blk.prog[prog[num]];
+		memcpy(steps, blk.step + pg.step, pg.nsteps * sizeof(*steps));
+		if (pg.exact)
+			d->exact_progs++;
+		else
+			d->prefix_progs++;
+		if (mutate && !mutate(steps, &pg))
+			continue;
+		mb.step = steps;
+		pg.step = 0;
+		for (uint32_t r = 0; r < per; r++) {
+			uint32_t len;
+			InspectBuffer ib;
+			int cpu, dev;
+
+			if (r % 4 == 0) {
+				len = 1 + rnd() % 300;
+				for (uint32_t i = 0; i < len; i++)
+					buf[i] = (uint8_t)rnd();
+			} else {
+				/* from the program as built: a mutation must
+				 * not shape its own test buffers */
+				len = build_buf(&blk, &orig, buf, sizeof(buf));
+			}
+			ib = (InspectBuffer){ buf, len, IBUF_PACKET };
+			cpu = inspect_buffer(e->dt, s, BUF_PAYLOAD, &ib);
+			dev = acv_eval(&mb, &pg, buf, len);
+			d->runs++;
+			d->cpu_match += cpu;
+			if (pg.exact ? cpu != dev : (cpu && !dev)) {
+				if (!d->mismatches)
+					d->first_sid = s->sid;
+				d->mismatches++;
+			}
+		}
+	}
+out:
+	free(raw);
+	free(prog);
+	verify_build_free(vb);
+}
+
+/* ---- mutations: what a slip in the kernel or the builder would do ---- */
+
+static int first_content(struct acv_step *st, const struct acv_prog *pg, uint16_t need)
+{
+	for (int i = 0; i < pg->nsteps; i++)
+		if (st[i].op == ACV_CONTENT && (st[i].flags & need) == need)
+			return i;
+	return -1;
+}
+
+static int mut_nocase(struct acv_step *st, struct acv_prog *pg)
+{
+	int i = first_content(st, pg, ACV_NOCASE);
+
+	if (i < 0)
+		return 0;
+	st[i].flags &= (uint16_t)~ACV_NOCASE;
+	return 1;
+}
+
+static int mut_depth(struct acv_step *st, struct acv_prog *pg)
+{
+	int i = first_content(st, pg, ACV_DEPTH);
+
+	if (i < 0)
+		return 0;
+	st[i].b -= 1;
+	return 1;
+}
+
+static int mut_negation(struct acv_step *st, struct acv_prog *pg)
+{
+	int i = first_content(st, pg, ACV_NEGATED);
+
+	if (i < 0)
+		return 0;
+	st[i].flags &= (uint16_t)~ACV_NEGATED;
+	return 1;
+}
+
+static int mut_within(struct acv_step *st, struct acv_prog *pg)
+{
+	int i = first_content(st, pg, ACV_WITHIN);
+
+	if (i < 0)
+		return 0;
+	st[i].b += 1;
+	return 1;
+}
+
+static int mut_backtrack(struct acv_step *st, struct acv_prog *pg)
+{
+	for (int i = 0; i < pg->nsteps; i++)
+		if (st[i].flags & ACV_REL_NEXT) {
+			st[i].flags &= (uint16_t)~ACV_REL_NEXT;
+			return 1;
+		}
+	return 0;
+}
+
+static int mut_isdataat(struct acv_step *st, struct acv_prog *pg)
+{
+	for (int i = 0; i < pg->nsteps; i++)
+		if (st[i].op == ACV_ISDATAAT) {
+			st[i].a += 1;
+			return 1;
+		}
+	return 0;
+}
+
+static int mut_prefix_exact(struct acv_step *st, struct acv_prog *pg)
+{
+	/* a prefix program taken for the whole list */
+	if (pg->exact)
+		return 0;
+	pg->exact = 1;
+	return 1;
+}
+
+static const struct {
+	const char *name;
+	mutate_fn fn;
+} mutations[] = {
+	{ "nocase dropped", mut_nocase },
+	{ "depth one short", mut_depth },
+	{ "negation dropped", mut_negation },
+	{ "within one long", mut_within },
+	{ "no backtracking", mut_backtrack },
+	{ "isdataat off by one", mut_isdataat },
+	{ "prefix taken as exact", mut_prefix_exact },
+};
+
+static void check_rules(Env *e, uint32_t per, const char *what)
+{
+	Diff d;
+
+	run_diff(e, per, NULL, &d);
+	printf("  verify %s: %llu programs (%llu exact, %llu prefix), %llu runs, %llu CPU "
+	       "matches, %llu mismatches\n", what,
+	       (unsigned long long)(d.exact_progs + d.prefix_progs),
+	       (unsigned long long)d.exact_progs, (unsigned long long)d.prefix_progs,
+	       (unsigned long long)d.runs, (unsigned long long)d.cpu_match,
+	       (unsigned long long)d.mismatches);
+	if (d.mismatches)
+		printf("  first mismatch: sid %u\n", d.first_sid);
+	CHECK_EQ(d.mismatches, 0);
+	CHECK(d.exact_progs > 0);
+	/* the planted buffers must reach matches, or the runs prove little */
+	CHECK(d.cpu_match * 20 > d.runs);
+	for (size_t m = 0; m < sizeof(mutations) / sizeof(mutations[0]); m++) {
+		run_diff(e, per, mutations[m].fn, &d);
+		printf("  verify %s, mutation '%s': %llu mismatches in %llu runs\n", what,
+		       mutations[m].name, (unsigned long long)d.mismatches,
+		       (unsigned long long)d.runs);
+		CHECK(d.mismatches > 0);
+	}
+}
+
+TEST(verify_equals_cpu_on_own_rules)
+{
+	Env e;
+
+	CHECK_EQ(env_init_max(&e, own_rules, MPM_AC, 64), 0);
+	check_rules(&e, 4000, "own rules");
+	env_free(&e);
+}
+
+/* Every ET Open rule with a payload list (a few hundred buffers each). */
+static char *read_et_rules(void)
+{
+	char dir[1024], path[1400];
+	struct dirent *ent;
+	char *all = NULL;
+	size_t n = 0;
+	DIR *dp;
+
+#ifdef SURICATA_TOP_SRCDIR
+	snprintf(dir, sizeof(dir), "%s/../shared/data/rules/et-open-4.0", SURICATA_TOP_SRCDIR);
+#else
+	snprintf(dir, sizeof(dir), "../shared/data/rules/et-open-4.0");
+#endif
+	if (!(dp = opendir(dir)))
+		return NULL;
+	while ((ent = readdir(dp))) {
+		FILE *f;
+		long sz;
+		char *m;
+
+		if (strncmp(ent->d_name, "emerging-", 9) || !strstr(ent->d_name, ".rules"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, ent->d_name);
+		if (!(f = fopen(path, "rb")))
+			continue;
+		fseek(f, 0, SEEK_END);
+		sz = ftell(f);
+		rewind(f);
+		m = realloc(all, n + (size_t)sz + 2);
+		if (!m) {
+			fclose(f);
+			break;
+		}
+		all = m;
+		n += fread(all + n, 1, (size_t)sz, f);
+		all[n++] = '\n';
+		all[n] = 0;
+		fclose(f);
+	}
+	closedir(dp);
+	return all;
+}
+
+TEST(verify_equals_cpu_on_et_open)
+{
+	char *rules = read_et_rules();
+	Env e;
+
+	char err[256] = "";
+
+	if (!rules) {
+		printf("  SKIP: no ET Open rules under ../shared/data/rules/et-open-4.0\n");
+		return;
+	}
+	/* the rules' address and port variables: the shipped yaml's */
+	CHECK_EQ(conf_load_file(test_data_path("../suricata.yaml"), err, sizeof(err)), 0);
+	CHECK_EQ(env_init_max(&e, rules, MPM_AC, 64), 0);
+	free(rules);
+	printf("  ET Open: %u rules loaded\n", e.de->nsigs);
+	CHECK(e.de->nsigs > 10000);
+	check_rules(&e, 48, "ET Open");
+	env_free(&e);
+}

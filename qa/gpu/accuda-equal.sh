@@ -22,7 +22,10 @@
 #             size and descriptor-table cuts, a worker's own cuts, ring
 #             wrap-around, ring-full fallback, the overflow rescan, and the
 #             below-min / above-max paths;
-#   payload   the reference (one thread per payload) kernel, 64 KiB batches.
+#   payload   the reference (one thread per payload) kernel, 64 KiB batches;
+#   noverify  the default without the rule programs on the device
+#             (test-opts verify=0): its verify counters must be 0, the
+#             default run's not (the device verified candidates).
 # Each ac-cuda run must give the same alerts (pcap_cnt, sid, addresses,
 # ports; as a multiset) as ac. The tiny run must also show every path taken
 # in its mpm.cuda.* counters. Equal alerts are not enough: a failed batch is
@@ -80,6 +83,7 @@ run tiny "${gpu[@]}" --set cuda.mpm.gpu-transfer-size=1kb \
 	--set cuda.mpm.test-opts=records=16,payloads=8,slots=4$fail
 run payload "${gpu[@]}" --set cuda.mpm.gpu-transfer-size=64kb \
 	--set cuda.mpm.test-opts=kernel=payload$fail
+run noverify "${gpu[@]}" --set cuda.mpm.test-opts=verify=0$fail
 
 python3 - "$tmp" <<'PY'
 import json, sys, collections
@@ -109,7 +113,7 @@ rc, secs, ref, _ = load("ac")
 rows = [("ac", rc, secs, sum(ref.values()), "-")]
 if rc != 0:
     print(f"FAIL: accuda-equal (ac): exit {rc}"); ok = False
-for name in ("default", "tiny", "payload"):
+for name in ("default", "tiny", "payload", "noverify"):
     rc, secs, got, c = load(name)
     n = sum(got.values())
     if rc != 0:
@@ -134,6 +138,15 @@ for name in ("default", "tiny", "payload"):
             print("PASS: accuda-equal (tiny paths): " +
                   ", ".join(f"{k}={fc.get(k, 0)}" for k in need))
     fc = dict(flat(c))
+    if rc == 0 and name in ("default", "noverify"):
+        # the device's rule programs ran (default) or were switched off
+        dev, pas = fc.get("verify.packet_device", 0), fc.get("verify.packet_passed", 0)
+        if (name == "default") != (dev > 0) or pas > dev:
+            print(f"FAIL: accuda-equal ({name} verify): packet_device={dev} packet_passed={pas}")
+            ok = False
+        else:
+            print(f"PASS: accuda-equal ({name} verify): the device verified {dev} packet "
+                  f"candidates, {pas} held")
     if rc == 0:
         b, e, o = fc.get("batches", 0), fc.get("error_batches", 0), fc.get("overflow_batches", 0)
         # only the default run must be free of overflows: tiny and payload

@@ -94,17 +94,18 @@ LIMIT_BYTES=$((64 * 1024 * 1024))
 # of the key rows, and the rows: algo:workers[:pool], "*" = key row.
 # hs, ac and ac-cuda at their own default pools (1024) and at one equal
 # larger pool (8192), autofp with 2 and 14 workers; hs alone at 1, 4, 8
-# (how the CPU path scales on the 16 cores).
+# (how the CPU path scales on the 16 cores); ac-cuda without its rule
+# programs (ac-cuda-nv: the verify kernel's cost in kern_us), last.
 if [ $DRY = 1 ]; then
 	COPIES=${GPU_BENCH_COPIES:-2}
 	PERF_REPS=1
-	PERF_ROWS="hs:2*,ac:2*,ac-cuda:2*,ac-cuda:2:8192"
+	PERF_ROWS="hs:2*,ac:2*,ac-cuda:2*,ac-cuda:2:8192,ac-cuda-nv:2"
 else
 	COPIES=${GPU_BENCH_COPIES:-10}
 	PERF_REPS=3
 	PERF_ROWS="hs:2*,ac:2*,ac-cuda:2*,hs:14*,ac:14*,ac-cuda:14*"
 	PERF_ROWS="$PERF_ROWS,hs:2:8192,ac:2:8192,ac-cuda:2:8192,hs:14:8192,ac:14:8192,ac-cuda:14:8192"
-	PERF_ROWS="$PERF_ROWS,hs:1,hs:4,hs:8"
+	PERF_ROWS="$PERF_ROWS,hs:1,hs:4,hs:8,ac-cuda-nv:2,ac-cuda-nv:14"
 fi
 PERF_ROWS=${GPU_PERF_ROWS:-$PERF_ROWS}
 

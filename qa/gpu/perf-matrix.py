@@ -15,7 +15,9 @@ every thread's CPU time by name. Per run it keeps:
     (start-up) and ACC-EMU (the emulated device, not host work);
   - peak RSS (VmHWM), alerts, and the eve stats' mpm.cuda counters.
 
-Rows are (algo, workers, pool). --rows: comma-separated "algo:workers[:pool]"
+Rows are (algo, workers, pool); algo "ac-cuda-nv" is ac-cuda without the
+rule programs on the device (cuda.mpm.test-opts verify=0): its kern_us
+against ac-cuda's is what the verify kernel costs. --rows: comma-separated "algo:workers[:pool]"
 with pool "d" (default: the key left out, each algo at its own default) or
 a number (max-pending-packets for every algo: the "equal pools" axis); a
 trailing "*" marks a KEY row, repeated --reps times (the others run once).
@@ -86,9 +88,13 @@ def one_run(a, row, rep, thread_cpu):
            "--set", "mpm-algo=" + row["algo"]]
     if row["pool"] != "d":
         cmd += ["--set", "max-pending-packets=" + row["pool"]]
-    if row["algo"] == "ac-cuda":
+    if row["algo"].startswith("ac-cuda"):
+        cmd[cmd.index("mpm-algo=" + row["algo"])] = "mpm-algo=ac-cuda"
         if a.dry:
             cmd += ["--set", "cuda.mpm.emulation=yes"]
+        if row["algo"] == "ac-cuda-nv":
+            # the scan alone: what the verify kernel costs the device
+            cmd += ["--set", "cuda.mpm.test-opts=verify=0"]
         for kv in a.cuda_set:
             cmd += ["--set", kv]
     t0 = time.monotonic()
@@ -231,10 +237,10 @@ def main():
         if alerts:
             by_cell.setdefault((row["workers"], row["pool"]), {})[row["algo"]] = alerts[len(alerts) // 2]
         for r in ok:
-            if row["algo"] != "ac-cuda":
+            if not row["algo"].startswith("ac-cuda"):
                 continue
             c = r["cuda"] or {}
-            tag = "ac-cuda/%d/%s" % (row["workers"], row["pool"])
+            tag = "%s/%d/%s" % (row["algo"], row["workers"], row["pool"])
             if not c:
                 fails.append(tag + ": no mpm.cuda stats in eve.json")
                 continue
@@ -250,18 +256,18 @@ def main():
             fails.append("workers %d pool %s: alerts differ: %s" % (cell[0], cell[1], algos))
 
     print("== mpm.cuda of the ac-cuda runs (last repetition)")
-    print("%3s %6s %7s %9s %8s %5s %5s %4s %3s %8s %8s %8s" % (
-        "wk", "pool", "batches", "gpu_pay", "cpu_pay", "err_b", "ovf_b", "wdog", "emu",
+    print("%-10s %3s %6s %7s %9s %8s %5s %5s %4s %3s %8s %8s %8s" % (
+        "algo", "wk", "pool", "batches", "gpu_pay", "cpu_pay", "err_b", "ovf_b", "wdog", "emu",
         "h2d_us", "kern_us", "d2h_us"))
     for row in rows:
-        if row["algo"] != "ac-cuda" or not row["runs"]:
+        if not row["algo"].startswith("ac-cuda") or not row["runs"]:
             continue
         c = row["runs"][-1]["cuda"] or {}
         cpu = c.get("cpu", {})
         cpu_pay = sum(cpu.get(k, 0) for k in ("below_min", "above_max", "ring_full",
                                                "overflow", "device_error"))
-        print("%3d %6s %7s %9s %8d %5s %5s %4s %3s %8s %8s %8s" % (
-            row["workers"], row["pool"], c.get("batches", "-"), c.get("payloads_gpu", "-"),
+        print("%-10s %3d %6s %7s %9s %8d %5s %5s %4s %3s %8s %8s %8s" % (
+            row["algo"], row["workers"], row["pool"], c.get("batches", "-"), c.get("payloads_gpu", "-"),
             cpu_pay, c.get("error_batches", "-"), c.get("overflow_batches", "-"),
             c.get("watchdog", "-"), c.get("emulation", "-"), c.get("h2d_us", "-"),
             c.get("kernel_us", "-"), c.get("d2h_us", "-")))
@@ -270,14 +276,14 @@ def main():
     print("== ac-cuda / hs (same workers, pool): host CPU per packet (bar <= 0.85), peak RSS (<= 1.5)")
     med_of = {(r["algo"], r["workers"], r["pool"]): r.get("median") for r in rows}
     for row in rows:
-        if row["algo"] != "ac-cuda" or not row.get("median"):
+        if not row["algo"].startswith("ac-cuda") or not row.get("median"):
             continue
         hs = med_of.get(("hs", row["workers"], row["pool"]))
         if not hs or not hs["host"] or not hs["rss"]:
             continue
         g = row["median"]
-        print("w=%-2d pool=%-5s host %.2f  RSS %.2f  pkt/s %.2f" % (
-            row["workers"], row["pool"], g["host"] / hs["host"], g["rss"] / hs["rss"],
+        print("%-10s w=%-2d pool=%-5s host %.2f  RSS %.2f  pkt/s %.2f" % (
+            row["algo"], row["workers"], row["pool"], g["host"] / hs["host"], g["rss"] / hs["rss"],
             g["pps"] / hs["pps"] if hs["pps"] else 0))
     if skipped:
         print("budget: %d run(s) left out (rows that are not key first)" % skipped)

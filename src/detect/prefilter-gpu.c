@@ -120,6 +120,11 @@ int detect_gpu_test_switches(const CudaMpmConfig *cfg, int *emulation, AcCudaOpt
 			/* every Nth emulated batch hangs until the watchdog */
 			if (r < 0)
 				goto bad;
+		} else if ((r = opt_u32(s, "verify", &v))) {
+			/* verify=0: the scan alone (the device check's baseline) */
+			if (r < 0 || v > 1)
+				goto bad;
+			opts->no_verify = !v;
 		} else if ((r = opt_u32(s, "records", &opts->batch_records)) ||
 		    (r = opt_u32(s, "payloads", &opts->batch_payloads)) ||
 		    (r = opt_u32(s, "slots", &opts->batch_slots)) ||
@@ -151,7 +156,7 @@ int detect_gpu_test_switches(const CudaMpmConfig *cfg, int *emulation, AcCudaOpt
 	return over;
 bad:
 	snprintf(err, errlen, "cuda.mpm.test-opts: cannot parse '%s' (expected records=N,"
-		 "payloads=N,slots=N,chunk=N,threads=N,fail=N,hang=N,watchdog-ms=N,"
+		 "payloads=N,slots=N,chunk=N,threads=N,fail=N,hang=N,watchdog-ms=N,verify=0|1,"
 		 "kernel=payload|chunk|filter)", s);
 	return -1;
 }

@@ -85,6 +85,9 @@ struct AcDevStream {
 	pthread_cond_t done_cv;   /* all items done */
 	uint64_t gen;             /* bumped per launch */
 	uint32_t items, next, finished_thr;
+	/* the verify "kernel": after every thread's scan (scanned_thr), all
+	 * take records [0, vitems) through vnext */
+	uint32_t scanned_thr, vitems, vnext;
 	int running, stop;
 	uint64_t t_start, t_h2d, t_kernel;
 	int fail_wait;            /* the fault switch: the next wait fails */
@@ -172,16 +175,34 @@ static int emu_load_verify(AcDev *d, const void *blk, size_t size,
 }
 
 /* The verify kernel over the scan's records, as the CUDA one runs after
- * the scan: records [0, n) of an overflowed batch are not all there, and
- * the host rescans it anyway. */
+ * the scan, on every kernel thread: the last to finish its scan posts the
+ * record count (none for an overflowed batch, which the host rescans
+ * anyway) and wakes the others. Called and returns with s->mu held. */
+#define EMU_VERIFY_STEP 64
+
 static void emu_verify(AcDevStream *s)
 {
-	uint32_t n = __atomic_load_n(&s->count, __ATOMIC_ACQUIRE);
+	if (++s->scanned_thr == (uint32_t)s->nthr) {
+		uint32_t n = __atomic_load_n(&s->count, __ATOMIC_ACQUIRE);
 
-	if (n > s->sz.max_records)
-		return;
-	for (uint32_t i = 0; i < n; i++)
-		acv_verify_rec(&s->batch, &s->dev->vb, &s->rec[i], &s->sink);
+		s->vitems = n > s->sz.max_records ? 0 : n;
+		s->vnext = 0;
+		pthread_cond_broadcast(&s->cv);
+	} else {
+		while (s->scanned_thr < (uint32_t)s->nthr && !s->stop)
+			pthread_cond_wait(&s->cv, &s->mu);
+	}
+	pthread_mutex_unlock(&s->mu);
+	for (;;) {
+		uint32_t i = __atomic_fetch_add(&s->vnext, EMU_VERIFY_STEP, __ATOMIC_RELAXED);
+		uint32_t end = i + EMU_VERIFY_STEP < s->vitems ? i + EMU_VERIFY_STEP : s->vitems;
+
+		if (i >= s->vitems)
+			break;
+		for (; i < end; i++)
+			acv_verify_rec(&s->batch, &s->dev->vb, &s->rec[i], &s->sink);
+	}
+	pthread_mutex_lock(&s->mu);
 }
 
 /* The filter kernel's tile, as a CUDA block runs it: the windows share a
@@ -244,13 +265,9 @@ static void *emu_kernel_thread(void *arg)
 				acc_run_item(&s->batch, &s->sink, s->kernel, i);
 		}
 		pthread_mutex_lock(&s->mu);
+		if (s->dev->vblk)
+			emu_verify(s);
 		if (++s->finished_thr == (uint32_t)s->nthr) {
-			if (s->dev->vblk) {
-				/* the last thread out runs the verify "kernel" */
-				pthread_mutex_unlock(&s->mu);
-				emu_verify(s);
-				pthread_mutex_lock(&s->mu);
-			}
 			s->running = 0;
 			s->t_kernel = now_ns();
 			pthread_cond_broadcast(&s->done_cv);
@@ -367,6 +384,7 @@ static int emu_submit(AcDevStream *s, const uint8_t *data, uint32_t nbytes,
 	s->items = acc_items(&s->batch, s->kernel);
 	s->next = 0;
 	s->finished_thr = 0;
+	s->scanned_thr = 0;
 	s->running = 1;
 	s->gen++;
 	pthread_cond_broadcast(&s->cv);

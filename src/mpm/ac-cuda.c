@@ -1161,7 +1161,7 @@ int ac_cuda_load_verify(AcCuda *ac, const void *blk, size_t size, const struct a
 {
 	uint32_t *seen;
 
-	if (!ac->ops->load_verify)
+	if (!ac->ops->load_verify || ac->opts.no_verify)
 		return 0;
 	seen = calloc((size_t)ac->nseen + lay->nprog + 1, sizeof(*seen));
 	if (!seen) {

@@ -70,6 +70,8 @@ typedef struct AcCudaOpts {
 	uint32_t batch_payloads; /* descriptors per batch: a cut when full */
 	uint32_t batch_records;  /* match records per batch before overflow */
 	uint32_t batch_slots;    /* batches alive at once (queued..released) */
+	uint32_t no_verify;      /* 1: ac_cuda_load_verify loads nothing (the
+				  * device check's measure of the verify kernel) */
 } AcCudaOpts;
 
 void ac_cuda_opts_defaults(AcCudaOpts *o, const CudaMpmConfig *cfg);

@@ -21,7 +21,8 @@
  * that answers 0 proves the CPU answers 0 (the rule is not inspected on
  * the CPU at all), and one that answers 1 leaves the rule to the CPU.
  * A program without ACV_REST is EXACT: its 1 is the CPU's 1 too, and the
- * CPU skips the list (tests/unit/test-verify.c checks both on every ET
+ * CPU skips the list (a dsize condition only adds a test the CPU makes
+ * anyway) (tests/unit/test-verify.c checks both on every ET
  * content rule, with mutations of this file's semantics that must fail).
  */
 #ifndef CUDA_VERIFY_KERNEL_H
@@ -70,14 +71,19 @@ struct acv_step {
 	uint32_t pad2;
 };
 
-/* One rule's program. */
+/* One rule's program. The rule's dsize, a packet keyword the CPU tests
+ * beside the list, is a condition of the program too: the payload's
+ * length must (dnot 0) or must not (dnot 1) lie in [dlo, dhi]; no dsize:
+ * [0, 65535]. */
 struct acv_prog {
 	uint32_t step;     /* first step in the step array */
 	uint16_t nsteps;
 	uint8_t memo;      /* the CPU's failure memo applies (no variables) */
 	uint8_t exact;     /* no ACV_REST */
-	uint32_t rule;     /* the host's name for it (a rule number and side) */
-	uint32_t pad;
+	uint32_t rule;     /* the host's name for it (a rule number) */
+	uint16_t dlo, dhi;
+	uint8_t dnot;
+	uint8_t pad[3];
 };
 
 /* The verify tables of one automaton (signature group): the programs of
@@ -204,7 +210,7 @@ ACV_HD int acv_eval(const struct acv_block *vb, const struct acv_prog *pg, const
 	uint32_t idx = 0, prev = 0;
 	const struct acv_step *steps = vb->step + pg->step;
 
-	if (len == 0)
+	if (len == 0 || (len >= pg->dlo && len <= pg->dhi) == pg->dnot)
 		return 0;
 	s.recursion = 0;
 	for (int i = 0; i < ACV_MEMO_MAX; i++)

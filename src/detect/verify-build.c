@@ -117,6 +117,42 @@ static int step_of(VerifyBuild *vb, const SigMatch *m, struct acv_step *st, int 
 	return 0;
 }
 
+/* The rule's dsize (match_dsize in content.c) as a length range. */
+static void dsize_range(const Signature *s, struct acv_prog *pg)
+{
+	const SigMatchList *ml = &s->lists[SM_LIST_MATCH];
+	const DetectUint *u = NULL;
+	int64_t lo = 0, hi = 65535;
+
+	pg->dlo = 0;
+	pg->dhi = 65535;
+	for (int i = 0; i < ml->n; i++)
+		if (ml->m[i].kw == KW_DSIZE)
+			u = ml->m[i].ctx;
+	if (!u)
+		return;
+	switch (u->mode) {
+	case UM_EQ: case UM_NE: lo = hi = (int64_t)u->a; break;
+	case UM_LT: hi = (int64_t)u->a - 1; break;
+	case UM_LTE: hi = (int64_t)u->a; break;
+	case UM_GT: lo = (int64_t)u->a + 1; break;
+	case UM_GTE: lo = (int64_t)u->a; break;
+	case UM_RANGE: case UM_NOT_RANGE: lo = (int64_t)u->a + 1; hi = (int64_t)u->b - 1; break;
+	}
+	pg->dnot = u->mode == UM_NE || u->mode == UM_NOT_RANGE;
+	if (lo > hi) {
+		/* no length lies in it: never (or, negated, always) */
+		lo = 1;
+		hi = 0;
+	}
+	pg->dlo = (uint16_t)(lo < 0 ? 0 : lo > 65535 ? 65535 : lo);
+	pg->dhi = (uint16_t)(hi < 0 ? 0 : hi > 65535 ? 65535 : hi);
+	if (lo > 65535 || hi < 0) {
+		pg->dlo = 1;
+		pg->dhi = 0;
+	}
+}
+
 int verify_build_prog(VerifyBuild *vb, const Signature *s, int list, uint32_t rule,
 		      int *exact, int *oom)
 {
@@ -157,6 +193,7 @@ int verify_build_prog(VerifyBuild *vb, const Signature *s, int list, uint32_t ru
 	}
 	pg = &vb->prog[vb->nprog];
 	memset(pg, 0, sizeof(*pg));
+	dsize_range(s, pg);
 	pg->step = first;
 	pg->nsteps = (uint16_t)n;
 	pg->memo = s->nvars == 0;

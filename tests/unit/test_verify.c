@@ -10,6 +10,7 @@
 #include "test.h"
 #include "detect-test-util.h"
 #include "detect/engine-int.h"
+#include "detect/detect-int.h"
 #include "detect/verify-build.h"
 #include "conf/conf.h"
 
@@ -31,7 +32,11 @@ static const char *const own_rules =
 	"alert tcp any any -> any any (content:\"abc\"; pcre:\"/abc[0-9]+/R\"; sid:10;)\n"
 	"alert tcp any any -> any any (content:\"k=\"; byte_test:1,>,0x30,0,relative; content:\"x\"; sid:11;)\n"
 	"alert tcp any any -> any any (content:\"aa\"; content:\"aa\"; distance:-1; within:3; sid:12;)\n"
-	"alert tcp any any -> any any (content:\"x\"; isdataat:50; content:!\"y\"; within:5; sid:13;)\n";
+	"alert tcp any any -> any any (content:\"x\"; isdataat:50; content:!\"y\"; within:5; sid:13;)\n"
+	"alert udp any any -> any any (dsize:<40; content:\"ab\"; depth:10; sid:14;)\n"
+	"alert udp any any -> any any (dsize:20<>30; content:\"b\"; sid:15;)\n"
+	"alert udp any any -> any any (dsize:!25; content:\"c\"; sid:16;)\n"
+	"alert udp any any -> any any (dsize:>=100; content:\"x\"; sid:17;)\n";
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 
@@ -52,6 +57,16 @@ static uint32_t build_buf(const struct acv_block *vb, const struct acv_prog *pg,
 	uint32_t len = 16 + rnd() % 600, prev = 0;
 	static const uint8_t alpha[] = "abcxyz<.=/ \x00\x01";
 
+	/* a dsize range: its ends as often as its inside */
+	if (!pg->dnot && pg->dlo <= pg->dhi && (pg->dlo > 0 || pg->dhi < 65535)) {
+		uint32_t w = (uint32_t)pg->dhi - pg->dlo + 1;
+
+		len = rnd() % 3 == 0 ? pg->dhi : rnd() % 3 == 0 ? pg->dlo : pg->dlo + rnd() % w;
+		if (rnd() % 8 == 0)
+			len += 1;
+		if (len == 0)
+			len = 1;
+	}
 	if (len > cap)
 		len = cap;
 	for (uint32_t i = 0; i < len; i++)
@@ -95,6 +110,24 @@ static uint32_t build_buf(const struct acv_block *vb, const struct acv_prog *pg,
 	if (rnd() % 5 == 0 && len > 4)
 		len -= rnd() % 4;
 	return len;
+}
+
+/* The CPU's side of a program: the payload list, and dsize (a packet
+ * keyword the device takes into the program) through its own match. */
+static int cpu_verdict(Env *e, const Signature *s, const uint8_t *buf, uint32_t len)
+{
+	const SigMatchList *ml = &s->lists[SM_LIST_MATCH];
+	InspectBuffer ib = { buf, len, IBUF_PACKET };
+	Packet p;
+
+	memset(&p, 0, sizeof(p));
+	p.payload = buf;
+	p.payload_len = (uint16_t)len;
+	for (int i = 0; i < ml->n; i++)
+		if (ml->m[i].kw == KW_DSIZE &&
+		    !keyword_by_id_built(KW_DSIZE)->match(e->dt, &ml->m[i], &p))
+			return 0;
+	return inspect_buffer(e->dt, s, BUF_PAYLOAD, &ib);
 }
 
 typedef struct Diff {
@@ -151,7 +184,6 @@ static void run_diff(Env *e, uint32_t per, mutate_fn mutate, Diff *d)
 		pg.step = 0;
 		for (uint32_t r = 0; r < per; r++) {
 			uint32_t len;
-			InspectBuffer ib;
 			int cpu, dev;
 
 			if (r % 4 == 0) {
@@ -163,8 +195,7 @@ static void run_diff(Env *e, uint32_t per, mutate_fn mutate, Diff *d)
 				 * not shape its own test buffers */
 				len = build_buf(&blk, &orig, buf, sizeof(buf));
 			}
-			ib = (InspectBuffer){ buf, len, IBUF_PACKET };
-			cpu = inspect_buffer(e->dt, s, BUF_PAYLOAD, &ib);
+			cpu = cpu_verdict(e, s, buf, len);
 			dev = acv_eval(&mb, &pg, buf, len);
 			d->runs++;
 			d->cpu_match += cpu;
@@ -251,6 +282,14 @@ static int mut_isdataat(struct acv_step *st, struct acv_prog *pg)
 	return 0;
 }
 
+static int mut_dsize(struct acv_step *st, struct acv_prog *pg)
+{
+	if (pg->dnot || pg->dlo > pg->dhi || (pg->dlo == 0 && pg->dhi == 65535) || !pg->dhi)
+		return 0;
+	pg->dhi -= 1;
+	return 1;
+}
+
 static int mut_prefix_exact(struct acv_step *st, struct acv_prog *pg)
 {
 	/* a prefix program taken for the whole list */
@@ -270,6 +309,7 @@ static const struct {
 	{ "within one long", mut_within },
 	{ "no backtracking", mut_backtrack },
 	{ "isdataat off by one", mut_isdataat },
+	{ "dsize one short", mut_dsize },
 	{ "prefix taken as exact", mut_prefix_exact },
 };
 

@@ -345,12 +345,12 @@ step_kbench() {
 	if [ $DRY = 1 ]; then a+=(-e -s 1,4 -n 3 -t 1); else a+=(-s 1,16,50 -n 10 -t 2); fi
 	"$C/bin/kbench" "${a[@]}" > "$L/kbench.txt" 2>&1; local rc=$?
 	grep -v '^Warning\|^Error' "$L/kbench.txt"
-	grep '^KBENCH' "$L/kbench.txt" | awk '{ for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+	grep '^KBENCH' "$L/kbench.txt" | awk '{ delete v; for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
 		printf "%-10s %6s %10s %10s %10s %9s %6s\n", v["kernel"], v["batch_mb"], v["kernel_gbps"],
 		       v["wall_gbps"], v["cpu_gbps"], v["records"], v["equal"] }' > "$L/kbench.tab"
 	[ $rc = 0 ] && grep -q '^kbench: PASS' "$L/kbench.txt" ||
 		{ res FAIL "exit $rc: $(grep -m1 'kbench: FAIL\|error=' "$L/kbench.txt" | cut -c1-90)"; return 1; }
-	res PASS "$(grep -c '^KBENCH' "$L/kbench.txt") (variant, batch) pairs equal to ac_search"
+	res PASS "$(grep -c '^KBENCH' "$L/kbench.txt") (variant, batch) pairs equal (ac_search; verify: emulation)"
 }
 
 step_equal() {

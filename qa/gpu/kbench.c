@@ -28,6 +28,13 @@
  * on the CPU: the SET of (payload, pattern id) pairs must be equal, the
  * contract the workers rely on (the filter kernel reports a pair about
  * once, the others at every occurrence).
+ * Then the verify kernel (cuda/verify-kernel.h): the rules' payload
+ * programs, built as src/detect/prefilter-gpu.c builds them, on a second
+ * device handle that has them loaded; for every batch size the filter
+ * kernel with the verify kernel after it ("kernel=filter+verify"; its
+ * kernel_ms against the filter line's is what verification costs), its
+ * pass records checked against the host emulation's of the same batch
+ * (the same set of (payload, program) pairs) on the first batch size.
  * Prints "KBENCH key=value ..." lines and "kbench: PASS" or "kbench: FAIL";
  * exit 0 on PASS, 1 on a mismatch, 2 on a setup or device error.
  */
@@ -47,6 +54,7 @@
 #include "detect/engine.h"
 #include "detect/engine-int.h"
 #include "detect/prefilter-gpu.h"
+#include "detect/verify-build.h"
 #include "mpm/ac-cuda.h"
 #include "mpm/mpm.h"
 
@@ -303,6 +311,115 @@ static double median(double *v, int n)
 	return n ? v[n / 2] : 0;
 }
 
+/* ---- the verify kernel ---- */
+
+/* A device handle with the automata and the rule programs loaded. */
+struct vdev {
+	const AcDeviceOps *ops;
+	AcDev *dev;
+};
+
+static int vdev_open(struct vdev *v, const AcDeviceOps *ops, const uint8_t *blk, uint64_t total,
+		     const uint64_t *offs, const uint32_t *mlen, uint32_t nautos, const void *vblk,
+		     size_t vsize, const struct acv_layout *lay, char *err, size_t errlen)
+{
+	v->ops = ops;
+	v->dev = ops->load_verify ? ops->open(0, err, errlen) : NULL;
+	if (!v->dev)
+		return -1;
+	if (ops->load(v->dev, blk, total, offs, mlen, nautos, err, errlen) != 0 ||
+	    ops->load_verify(v->dev, vblk, vsize, lay, err, errlen) != 0) {
+		ops->close(v->dev);
+		v->dev = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* One filter + verify run of the batch: 0 with the pass set digested into
+ * *d (and the match and pass record counts), or -1 with err. */
+static int verify_run(const struct vdev *v, AcDevStream *s, const uint8_t *data,
+		      uint32_t nbytes, const struct acc_desc *desc, uint32_t npay, uint32_t cap,
+		      struct pairs *set, struct digest *d, uint32_t *nrec, uint32_t *npass,
+		      AcDevTimes *tm, char *err, size_t errlen)
+{
+	const struct acc_rec *rec;
+	uint32_t count = 0;
+
+	if (v->ops->submit(s, data, nbytes, desc, npay, err, errlen) != 0 ||
+	    v->ops->wait(s, &rec, &count, tm, err, errlen) != 0)
+		return -1;
+	if (count > cap) {
+		snprintf(err, errlen, "record buffer overflow (%u > %u)", count, cap);
+		return -1;
+	}
+	*nrec = count;
+	*npass = 0;
+	for (uint32_t i = 0; d && i < count; i++)
+		if (rec[i].pat & ACV_PASS) {
+			pairs_add(set, rec[i].payload, rec[i].pat & ~ACV_PASS);
+			(*npass)++;
+		}
+	if (d)
+		pairs_digest(set, d);
+	return 0;
+}
+
+/* The filter kernel with verification on v, timed, its passes checked
+ * against ref (the emulation; NULL: none). Returns 0, 1 (passes differ)
+ * or 2 (device error). */
+static int bench_verify(const struct vdev *v, const struct vdev *ref, const uint8_t *data,
+			uint32_t nbytes, const struct acc_desc *desc, uint32_t npay, size_t occ,
+			int reps, double tmax, double mb)
+{
+	uint32_t cap = (uint32_t)(4 * occ + 65536), nrec = 0, npass = 0, rrec, rpass;
+	AcDevStreamSize sz = { nbytes ? nbytes : 1, npay ? npay : 1, cap };
+	struct pairs set = { 0 };
+	struct digest got = { 0 }, want = { 0 };
+	double kern[MAX_REPS], start;
+	char err[512] = "";
+	int runs = 0, eq = 1, rc = 0;
+	AcDevStream *s = v->ops->stream_new(v->dev, &sz, ACC_KERNEL_FILTER, 64, err, sizeof(err));
+	AcDevStream *rs = ref ? ref->ops->stream_new(ref->dev, &sz, ACC_KERNEL_FILTER, 64, err,
+						     sizeof(err)) : NULL;
+	AcDevTimes tm;
+
+	if (!s || (ref && !rs) ||
+	    verify_run(v, s, data, nbytes, desc, npay, cap, &set, &got, &nrec, &npass, &tm, err,
+		       sizeof(err)) != 0 ||
+	    (rs && verify_run(ref, rs, data, nbytes, desc, npay, cap, &set, &want, &rrec, &rpass,
+			      &tm, err, sizeof(err)) != 0)) {
+		printf("KBENCH kernel=filter+verify batch_mb=%g error=\"%s\"\n", mb, err);
+		rc = 2;
+		goto out;
+	}
+	if (rs)
+		eq = got.n == want.n && got.sum == want.sum && got.xr == want.xr;
+	for (start = now(); runs < reps && now() - start <= tmax; runs++) {
+		if (verify_run(v, s, data, nbytes, desc, npay, cap, &set, NULL, &nrec, &npass, &tm,
+			       err, sizeof(err)) != 0) {
+			printf("KBENCH kernel=filter+verify batch_mb=%g error=\"%s\"\n", mb, err);
+			rc = 2;
+			goto out;
+		}
+		kern[runs] = tm.kernel_ns / 1e9;
+	}
+	double km = runs ? median(kern, runs) : 0;
+
+	printf("KBENCH kernel=filter+verify batch_mb=%g payloads=%u bytes=%u records=%u "
+	       "passes=%llu runs=%d kernel_ms=%.3f kernel_gbps=%.2f equal=%s\n", mb, npay, nbytes,
+	       nrec, (unsigned long long)got.n, runs, km * 1e3,
+	       km > 0 ? nbytes * 8 / km / 1e9 : 0, !rs ? "n/a" : eq ? "yes" : "NO");
+	rc = eq ? 0 : 1;
+out:
+	if (s)
+		v->ops->stream_free(s);
+	if (rs)
+		ref->ops->stream_free(rs);
+	free(set.v);
+	return rc;
+}
+
 static void usage(void)
 {
 	fprintf(stderr, "usage: kbench [-e] [-c YAML] -S RULES -r PCAP [-s MB,MB,..] [-n REPS] "
@@ -442,6 +559,37 @@ int main(int argc, char **argv)
 		printf("kbench: FAIL: %s\n", err);
 		return 2;
 	}
+	/* the rule programs, on a second handle (and the emulation's, the
+	 * reference of the device's passes) */
+	struct vdev vd = { 0 }, vref = { 0 };
+	{
+		VerifyBuild *vbld = verify_build_new();
+		int32_t *prog_of = malloc((de->nsigs + 1) * sizeof(*prog_of));
+		struct acv_layout lay;
+		void *vblk = NULL;
+		size_t vsize = 0;
+
+		for (uint32_t i = 0; prog_of && i < de->nsigs; i++)
+			prog_of[i] = -2;
+		for (int pc = 0; vbld && prog_of && pc < PC_MAX; pc++)
+			if (group_of[pc] >= 0 &&
+			    detect_gpu_verify_union(de, pc, autos[group_of[pc]], (uint32_t)group_of[pc],
+						    vbld, prog_of) != 0)
+				break;
+		if (!vbld || !prog_of || verify_build_finish(vbld, nautos, &vblk, &vsize, &lay) != 0 ||
+		    vdev_open(&vd, ops, blk, total, offs, mlen, nautos, vblk, vsize, &lay, err,
+			      sizeof(err)) != 0 ||
+		    (!ops->emulation &&
+		     vdev_open(&vref, accuda_emu_ops(), blk, total, offs, mlen, nautos, vblk, vsize,
+			       &lay, err, sizeof(err)) != 0)) {
+			printf("kbench: FAIL: rule programs: %s\n", err[0] ? err : "out of memory");
+			return 2;
+		}
+		printf("kbench: %u rule programs, %zu KB\n", lay.nprog, vsize >> 10);
+		free(vblk);
+		free(prog_of);
+		verify_build_free(vbld);
+	}
 	free(blk);
 
 	/* ---- payloads ---- */
@@ -560,6 +708,10 @@ int main(int argc, char **argv)
 			if (!eq)
 				bad |= 1;
 		}
+		/* the passes against the emulation's on the first size: the same
+		 * code for every size, and the emulation is slow on big ones */
+		bad |= bench_verify(&vd, vref.dev && si == 0 ? &vref : NULL, data, nbytes, desc, npay,
+				    occ, reps, tmax, sizes[si]);
 		ops->host_free(dev, data);
 		ops->host_free(dev, desc);
 		free(set.v);
@@ -567,6 +719,9 @@ int main(int argc, char **argv)
 	for (int pc = 0; pc < PC_MAX; pc++)
 		mpm_free(uni[pc]);
 	ops->close(dev);
+	ops->close(vd.dev);
+	if (vref.dev)
+		vref.ops->close(vref.dev);
 	detect_engine_free(de);
 	sig_table_free(t);
 	conf_deinit();

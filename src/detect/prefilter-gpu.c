@@ -278,12 +278,10 @@ oom:
 
 /* ---- rule verification ---- */
 
-/* Union automaton pc's pattern index k: its rules' payload programs
- * (made once per rule, in prog_of) into the group table of its automaton. */
-static int verify_union(DetectGpu *g, VerifyBuild *vb, int pc, int32_t *prog_of)
+int detect_gpu_verify_union(DetectEngine *de, int pc, const AcAutomaton *a, uint32_t group,
+			    VerifyBuild *vb, int32_t *prog_of)
 {
-	DetectEngine *de = g->de;
-	const AcAutomaton *a = g->autos[g->auto_of_pc[pc]];
+	uint32_t n_ts = de->groups[pc][0].mpm ? de->groups[pc][0].npids : 0;
 	uint32_t npat = a->blk->npatterns, nprogs = 0, cap = 1024;
 	uint32_t *off = malloc(((size_t)npat + 1) * sizeof(*off));
 	uint32_t *progs = malloc(cap * sizeof(*progs));
@@ -292,9 +290,9 @@ static int verify_union(DetectGpu *g, VerifyBuild *vb, int pc, int32_t *prog_of)
 	if (!off || !progs)
 		goto out;
 	for (uint32_t k = 0; k < npat; k++) {
-		uint32_t id = a->v.pat[k].id, dir = id >= g->n_toserver[pc];
+		uint32_t id = a->v.pat[k].id, dir = id >= n_ts;
 		const SigGroup *grp = &de->groups[pc][dir];
-		uint32_t pid = id - (dir ? g->n_toserver[pc] : 0);
+		uint32_t pid = id - (dir ? n_ts : 0);
 
 		off[k] = nprogs;
 		for (uint32_t j = grp->pid_off[pid]; j < grp->pid_off[pid + 1]; j++) {
@@ -325,7 +323,7 @@ static int verify_union(DetectGpu *g, VerifyBuild *vb, int pc, int32_t *prog_of)
 		}
 	}
 	off[npat] = nprogs;
-	rc = verify_build_group(vb, (uint32_t)g->auto_of_pc[pc], npat, off, progs);
+	rc = verify_build_group(vb, group, npat, off, progs);
 out:
 	free(off);
 	free(progs);
@@ -350,7 +348,9 @@ static int build_verify(DetectGpu *g, char *err, size_t errlen)
 	for (uint32_t i = 0; i < de->nsigs; i++)
 		prog_of[i] = -2;
 	for (int pc = 0; pc < PC_MAX; pc++)
-		if (g->uni[pc] && g->auto_of_pc[pc] >= 0 && verify_union(g, vb, pc, prog_of) != 0)
+		if (g->uni[pc] && g->auto_of_pc[pc] >= 0 &&
+		    detect_gpu_verify_union(de, pc, g->autos[g->auto_of_pc[pc]],
+					    (uint32_t)g->auto_of_pc[pc], vb, prog_of) != 0)
 			goto out;
 	if (verify_build_finish(vb, g->nautos, &blk, &size, &lay) != 0)
 		goto out;

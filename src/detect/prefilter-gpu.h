@@ -76,6 +76,15 @@ int detect_gpu_test_switches(const CudaMpmConfig *cfg, int *emulation, AcCudaOpt
  * (qa/gpu/kbench builds its unions with it too). 0 or -1. */
 int detect_gpu_union_add(MpmCtx *uni, const MpmCtx *grp, uint32_t base);
 
+/* The rule programs (cuda/verify-kernel.h) of union automaton a of
+ * protocol class pc, uploaded as group `group`: pattern index k gets the
+ * payload programs of its rules, each rule's made once (prog_of[num], -2
+ * before: not tried; -1: none) and its DetectSig.gpu_verify set
+ * (qa/gpu/kbench builds its block with it too). 0, or -1 out of memory. */
+struct VerifyBuild;
+int detect_gpu_verify_union(DetectEngine *de, int pc, const AcAutomaton *a, uint32_t group,
+			    struct VerifyBuild *vb, int32_t *prog_of);
+
 /* Builds the union automata from de's groups and starts ac-cuda on `ops`
  * (accuda_cuda_ops(), or accuda_emu_ops() under the test switch). opts NULL:
  * defaults. Attaches itself to de (detect_engine_gpu). NULL with one line in

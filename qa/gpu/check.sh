@@ -43,9 +43,11 @@
 #   ceilings   qa/gpu/ceilings.cu: pinned H2D/D2H GB/s, 64 KB .. 64 MB (dry: SKIP)
 #   kbench     qa/gpu/kbench.c: the ENGINE's kernels (every enum acc_kernel
 #              variant) on the ET union automata, 1/16/50 MB batches (dry: 1/4 MB,
-#              emulation), records checked against ac_search
+#              emulation), records checked against ac_search; then the
+#              filter kernel with the verify kernel (rule programs), its
+#              passes checked against the emulation's on the first size
 #   equal      qa/gpu/accuda-equal.sh: alerts of ac vs ac-cuda (default, tiny,
-#              payload kernel) on bench-1x with ET Open
+#              payload kernel, no verify) on bench-1x with ET Open
 #   perf       qa/gpu/perf-matrix.py on bench-x10, autofp (threading.detect-
 #              thread-ratio = workers / cores): hs, ac, ac-cuda at 2 and 14
 #              workers at their default pool (3 repetitions, medians) and at a

@@ -84,19 +84,22 @@ void detect_inspect_counters_flush(DetectThread *dt)
 /* The candidates of pattern pid of group mg that p's ports allow. The
  * GPU's ids are the class-wide group's: on a streamed packet
  * (streamed_whole) only the rules of g->ps are kept, as ac scans g->ps. */
+static inline int pid_rule_ok(const DetectEngine *de, const SigGroup *mg, uint32_t k,
+			      const Packet *p, int streamed_whole)
+{
+	const uint16_t *h = mg->pid_ports[k];
+
+	if (p->sp < h[0] || p->sp > h[1] || p->dp < h[2] || p->dp > h[3])
+		return 0;
+	return !streamed_whole || de->sigs[mg->pid_sigs[k]].pkt_streamed_ok;
+}
+
 static inline void mark_pid(const DetectEngine *de, CandSet *cs, const SigGroup *mg,
 			    uint32_t pid, const Packet *p, int streamed_whole)
 {
-	for (uint32_t k = mg->pid_off[pid]; k < mg->pid_off[pid + 1]; k++) {
-		uint32_t num = mg->pid_sigs[k];
-		const uint16_t *h = mg->pid_ports[k];
-
-		if (p->sp < h[0] || p->sp > h[1] || p->dp < h[2] || p->dp > h[3])
-			continue;
-		if (streamed_whole && !de->sigs[num].pkt_streamed_ok)
-			continue;
-		cand_mark(cs, num);
-	}
+	for (uint32_t k = mg->pid_off[pid]; k < mg->pid_off[pid + 1]; k++)
+		if (pid_rule_ok(de, mg, k, p, streamed_whole))
+			cand_mark(cs, mg->pid_sigs[k]);
 }
 
 static void mark_matchset(DetectThread *dt, const DetectPkt *pk, const SigGroup *mg,
@@ -229,11 +232,8 @@ static inline void mark_pid_verified(DetectThread *dt, const SigGroup *mg, uint3
 
 	for (uint32_t k = mg->pid_off[pid]; k < mg->pid_off[pid + 1]; k++) {
 		uint32_t num = mg->pid_sigs[k];
-		const uint16_t *h = mg->pid_ports[k];
 
-		if (p->sp < h[0] || p->sp > h[1] || p->dp < h[2] || p->dp > h[3])
-			continue;
-		if (streamed_whole && !de->sigs[num].pkt_streamed_ok)
+		if (!pid_rule_ok(de, mg, k, p, streamed_whole))
 			continue;
 		if (!de->sigs[num].gpu_verify) {
 			dt->nverify_cpu++;

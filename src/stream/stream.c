@@ -782,9 +782,10 @@ static int check_timestamp(StreamThread *st, TcpSession *ssn, TcpStream *snd, Pa
 	if (!(ssn->flags & SSN_TIMESTAMPS) || !p->tcp_has_ts)
 		return 0;
 	/* PAWS (RFC 7323): an older timestamp than already seen is a stale or
-	 * forged segment; RSTs are exempt as in Suricata */
-	if (snd->last_ts && (int32_t)(p->tcp_tsval - snd->last_ts) < 0 &&
-	    !(p->tcp_flags & TH_RST))
+	 * forged segment. A RST is no exception: Suricata validates its
+	 * timestamp too (one with tsval 0 after real ones is refused, and the
+	 * session stays open: suricata-verify output-eve-anomaly-05) */
+	if (snd->last_ts && (int32_t)(p->tcp_tsval - snd->last_ts) < 0)
 		return reject(st, p, SEV_PKT_INVALID_TIMESTAMP);
 	snd->last_ts = p->tcp_tsval;
 	return 0;

@@ -585,6 +585,49 @@ TEST(rst_closes_session_and_makes_unacked_data_ready)
 	ctx_done(&c);
 }
 
+TEST(rst_with_older_timestamp_is_refused)
+{
+	struct ctx c;
+	static const struct {
+		int dir;
+		uint8_t fl;
+		uint32_t seq, ack, ts;
+	} seq[] = {
+		{ TS, TH_SYN, 1000, 0, 100 },
+		{ TC, TH_SYN | TH_ACK, 5000, 1001, 900 },
+		{ TS, TH_ACK, 1001, 5001, 101 },
+		{ TC, TH_ACK, 5001, 1001, 901 },
+		/* the server's RST with tsval 0 (suricata-verify
+		 * output-eve-anomaly-05): Suricata validates a RST's
+		 * timestamp too, and refuses this one */
+		{ TC, TH_RST | TH_ACK, 5001, 1001, 0 },
+	};
+
+	ctx_init(&c);
+	ctx_start(&c);
+	for (size_t i = 0; i < sizeof(seq) / sizeof(seq[0]); i++) {
+		Packet *p = &c.p;
+
+		memset(p, 0, sizeof(*p));
+		p->proto = IPPROTO_TCP;
+		p->l4 = (const uint8_t *)"x";
+		p->flags = seq[i].dir ? PKT_TOCLIENT : PKT_TOSERVER;
+		p->tcp_flags = seq[i].fl;
+		p->tcp_seq = seq[i].seq;
+		p->tcp_ack = seq[i].ack;
+		p->tcp_win = 65535;
+		p->tcp_wscale = 0xff;
+		p->tcp_has_ts = 1;
+		p->tcp_tsval = seq[i].ts;
+		p->payload = (const uint8_t *)"";
+		stream_handle_packet(c.st, &c.f, p);
+	}
+	CHECK(c.p.stream_flags & STREAM_PKT_INVALID);
+	CHECK(has_event(&c.p, SEV_PKT_INVALID_TIMESTAMP));
+	CHECK_STREQ(tcp_state_name(stream_tcp_state(&c.f)), "established");
+	ctx_done(&c);
+}
+
 TEST(rst_out_of_window_is_ignored)
 {
 	struct ctx c;

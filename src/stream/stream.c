@@ -944,6 +944,30 @@ static int dispatch(StreamThread *st, TcpSession *ssn, Packet *p, int dir)
 	}
 }
 
+/* A TCP flow's state is its session's, as Suricata's stream engine sets it:
+ * established from the 3WHS's end (or a midstream pickup) through the FIN
+ * states, closed from LAST_ACK / TIME_WAIT on; the handshake and a flow
+ * without a session stay new (eve flow.state, the flow timeouts). */
+static void flow_state_follow(Flow *f, enum tcp_state s)
+{
+	switch (s) {
+	case TCP_ESTABLISHED:
+	case TCP_FIN_WAIT1:
+	case TCP_FIN_WAIT2:
+	case TCP_CLOSING:
+	case TCP_CLOSE_WAIT:
+		f->state = FLOW_STATE_ESTABLISHED;
+		break;
+	case TCP_LAST_ACK:
+	case TCP_TIME_WAIT:
+	case TCP_CLOSED:
+		f->state = FLOW_STATE_CLOSED;
+		break;
+	default:
+		break;
+	}
+}
+
 int stream_handle_packet(StreamThread *st, Flow *f, Packet *p)
 {
 	TcpSession *ssn;
@@ -1004,10 +1028,9 @@ int stream_handle_packet(StreamThread *st, Flow *f, Packet *p)
 		p->stream_flags |= STREAM_PKT_ESTABLISHED;
 	if (ssn->flags & SSN_MIDSTREAM)
 		p->stream_flags |= STREAM_PKT_MIDSTREAM;
-	if (ssn->state == TCP_CLOSED) {
+	if (ssn->state == TCP_CLOSED)
 		p->stream_flags |= STREAM_PKT_CLOSED;
-		f->state = FLOW_STATE_CLOSED;
-	}
+	flow_state_follow(f, ssn->state);
 	return p->stream_flags;
 }
 

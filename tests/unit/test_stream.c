@@ -585,6 +585,32 @@ TEST(rst_closes_session_and_makes_unacked_data_ready)
 	ctx_done(&c);
 }
 
+TEST(flow_state_follows_the_session)
+{
+	struct ctx c;
+
+	ctx_init(&c);
+	ctx_start(&c);
+	/* the handshake leaves the flow new until its last ACK */
+	sendp(&c, TS, TH_SYN, 1000, 0, NULL);
+	sendp(&c, TC, TH_SYN | TH_ACK, 5000, 1001, NULL);
+	CHECK(c.f.state == FLOW_STATE_NEW);
+	sendp(&c, TS, TH_ACK, 1001, 5001, NULL);
+	CHECK(c.f.state == FLOW_STATE_ESTABLISHED);
+	/* FIN_WAIT1, FIN_WAIT2 are established flows still */
+	sendp(&c, TS, TH_FIN | TH_ACK, 1001, 5001, NULL);
+	CHECK_STREQ(tcp_state_name(stream_tcp_state(&c.f)), "fin_wait1");
+	CHECK(c.f.state == FLOW_STATE_ESTABLISHED);
+	sendp(&c, TC, TH_ACK, 5001, 1002, NULL);
+	CHECK_STREQ(tcp_state_name(stream_tcp_state(&c.f)), "fin_wait2");
+	CHECK(c.f.state == FLOW_STATE_ESTABLISHED);
+	/* the server's FIN: TIME_WAIT, a closed flow */
+	sendp(&c, TC, TH_FIN | TH_ACK, 5001, 1002, NULL);
+	sendp(&c, TS, TH_ACK, 1002, 5002, NULL);
+	CHECK(c.f.state == FLOW_STATE_CLOSED);
+	ctx_done(&c);
+}
+
 TEST(rst_with_older_timestamp_is_refused)
 {
 	struct ctx c;
@@ -625,6 +651,7 @@ TEST(rst_with_older_timestamp_is_refused)
 	CHECK(c.p.stream_flags & STREAM_PKT_INVALID);
 	CHECK(has_event(&c.p, SEV_PKT_INVALID_TIMESTAMP));
 	CHECK_STREQ(tcp_state_name(stream_tcp_state(&c.f)), "established");
+	CHECK(c.f.state == FLOW_STATE_ESTABLISHED);
 	ctx_done(&c);
 }
 

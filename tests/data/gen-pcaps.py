@@ -714,6 +714,28 @@ def gen_tcp_psh_rst():
           note='ACK+PSH request answered by RST, no handshake')
 
 
+def gen_tcp_fastopen_syn():
+    """TCP Fast Open: the client's SYN (with a TFO cookie option) carries
+    an HTTP request; the SYN/ACK acknowledges it, the response follows,
+    FINs both ways."""
+    c, sv = v4c(), v4s()
+    req = b'GET /tfo HTTP/1.1\r\nHost: tfo.example\r\n\r\n'
+    resp = b'HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok'
+    cs, ss = 1000, 5000
+    A = lambda fl, seq, ack, data=b'', opt=[]: c / TCP(sport=40005, dport=80, flags=fl, seq=seq, ack=ack, window=8192, options=opt) / (Raw(data) if data else b'')
+    B = lambda fl, seq, ack, data=b'': sv / TCP(sport=80, dport=40005, flags=fl, seq=seq, ack=ack, window=8192) / (Raw(data) if data else b'')
+    cd = cs + 1 + len(req)
+    frames = [(A('S', cs, 0, req, [('TFO', b'\x01\x02\x03\x04\x05\x06\x07\x08')]), True),
+              (B('SA', ss, cd), False),
+              (A('A', cd, ss + 1), True),
+              (B('PA', ss + 1, cd, resp), False),
+              (A('FA', cd, ss + 1 + len(resp)), True),
+              (B('FA', ss + 1 + len(resp), cd + 1), False),
+              (A('A', cd + 1, ss + 2 + len(resp)), True)]
+    write('tcp-fastopen-syn.pcap', seq_ts(T0, [(eth(f), d) for f, d in frames]),
+          note='TCP Fast Open SYN with an HTTP request')
+
+
 def gen_midstream_reversal():
     """A flow picked up midstream from the server's side (stream.midstream
     on): the HTTP response first, in two segments, then the client's ACK, a
@@ -1255,6 +1277,7 @@ def main():
     gen_pkt_stream()
     gen_tcp_nosession()
     gen_tcp_psh_rst()
+    gen_tcp_fastopen_syn()
     gen_midstream_reversal()
     gen_community_id()
     gen_stream_rewrite()

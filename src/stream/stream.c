@@ -1005,6 +1005,10 @@ int stream_handle_packet(StreamThread *st, Flow *f, Packet *p)
 		counter_inc(st->tc, stream_cnt.syn);
 	else if ((fl & (TH_SYN | TH_ACK)) == (TH_SYN | TH_ACK))
 		counter_inc(st->tc, stream_cnt.synack);
+	/* an acknowledgment number without the ACK flag (Wireshark's "broken
+	 * TCP"): Suricata flags it on any packet, session or not, and goes on */
+	if (!(fl & TH_ACK) && p->tcp_ack != 0)
+		stream_event(st, p, SEV_PKT_BROKEN_ACK);
 
 	ssn = f->stream;
 	if (ssn && ssn->state >= TCP_ESTABLISHED)

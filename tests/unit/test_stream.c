@@ -655,6 +655,25 @@ TEST(rst_with_older_timestamp_is_refused)
 	ctx_done(&c);
 }
 
+TEST(ack_number_without_ack_flag_is_a_broken_ack)
+{
+	struct ctx c;
+
+	ctx_init(&c);
+	ctx_start(&c);
+	/* a SYN carrying an acknowledgment number: flagged, still tracked */
+	sendp(&c, TS, TH_SYN, 1000, 777, NULL);
+	CHECK(has_event(&c.p, SEV_PKT_BROKEN_ACK));
+	CHECK(!(c.rflags & STREAM_PKT_INVALID));
+	CHECK_STREQ(tcp_state_name(stream_tcp_state(&c.f)), "syn_sent");
+	CHECK_EQ(cval(&c, "stream.pkt_broken_ack"), 1);
+	/* the usual handshake raises nothing */
+	sendp(&c, TC, TH_SYN | TH_ACK, 5000, 1001, NULL);
+	sendp(&c, TS, TH_ACK, 1001, 5001, NULL);
+	CHECK_EQ(cval(&c, "stream.pkt_broken_ack"), 1);
+	ctx_done(&c);
+}
+
 TEST(rst_out_of_window_is_ignored)
 {
 	struct ctx c;

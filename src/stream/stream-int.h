@@ -101,6 +101,8 @@ struct stream_counters {
 	counter_id memuse, reassembly_memuse;
 	counter_id insert_data_normal_fail, insert_data_overlap_fail, insert_list_fail;
 	counter_id urgent_oob_data;
+	counter_id end_state[TCP_CLOSED + 1];  /* flow.end.tcp_state.<state> */
+	counter_id end_liberal;                /* flow.end.tcp_liberal */
 	counter_id ev[SEV_MAX];
 };
 extern struct stream_counters stream_cnt;

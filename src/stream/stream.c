@@ -269,6 +269,14 @@ void stream_register_counters(void)
 		snprintf(name, sizeof(name), "stream.%s", event_names[ev]);
 		c->ev[ev] = counter_register(name);
 	}
+	/* Suricata 8 counts each ended TCP session by its last state */
+	for (int s = TCP_NONE; s <= TCP_CLOSED; s++) {
+		snprintf(name, sizeof(name), "flow.end.tcp_state.%s", tcp_state_name(s));
+		c->end_state[s] = counter_register(name);
+	}
+	/* sessions that ended in liberal tracking (after an exception
+	 * policy's pass): this engine never tracks liberally, so 0 */
+	c->end_liberal = counter_register("flow.end.tcp_liberal");
 }
 
 /* ---- memory ---- */
@@ -399,6 +407,9 @@ void stream_flow_free(StreamThread *st, Flow *f)
 
 	if (!ssn)
 		return;
+	/* a session is freed when its flow ends: count the state it ended in */
+	if (ssn->state <= TCP_CLOSED)
+		counter_inc(st->tc, stream_cnt.end_state[ssn->state]);
 	reasm_stream_free(st, &ssn->s[0]);
 	reasm_stream_free(st, &ssn->s[1]);
 	f->stream = NULL;

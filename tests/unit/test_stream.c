@@ -608,6 +608,11 @@ TEST(flow_state_follows_the_session)
 	sendp(&c, TC, TH_FIN | TH_ACK, 5001, 1002, NULL);
 	sendp(&c, TS, TH_ACK, 1002, 5002, NULL);
 	CHECK(c.f.state == FLOW_STATE_CLOSED);
+	/* the flow's end counts the session by its last state */
+	CHECK_EQ(cval(&c, "flow.end.tcp_state.closed"), 0);
+	stream_flow_free(c.st, &c.f);
+	CHECK_EQ(cval(&c, "flow.end.tcp_state.closed"), 1);
+	CHECK_EQ(cval(&c, "flow.end.tcp_state.established"), 0);
 	ctx_done(&c);
 }
 

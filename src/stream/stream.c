@@ -551,6 +551,7 @@ static TcpSession *session_start(StreamThread *st, Flow *f, Packet *p, int dir)
 		syn_options(&ssn->s[dir], p);
 		set_base(&ssn->s[!dir], p->tcp_ack);
 		ssn->state = TCP_SYN_RECV;
+		ssn->flags |= SSN_SYNACK_PICKUP;
 		pickup(st, ssn, f, p);
 		f->stream = ssn;
 		return ssn;
@@ -712,6 +713,14 @@ static int on_syn_recv(StreamThread *st, TcpSession *ssn, Packet *p, int dir)
 			ssn->state = TCP_ESTABLISHED;
 			return 0;
 		}
+		/* picked up on the SYN/ACK: Suricata follows such a session
+		 * from the SYN/ACK sender's side, so that side's ACK ends the
+		 * handshake (a server-only capture is then established and
+		 * its HTTP detected: suricata-verify stream-async-6063-srv-02) */
+		if ((ssn->flags & SSN_SYNACK_PICKUP) && (fl & TH_ACK)) {
+			ssn->state = TCP_ESTABLISHED;
+			return 0;
+		}
 		return reject(st, p, SEV_3WHS_ACK_IN_WRONG_DIR);
 	}
 	if (!(fl & TH_ACK))
@@ -726,10 +735,14 @@ static int on_syn_recv(StreamThread *st, TcpSession *ssn, Packet *p, int dir)
 	return 0;
 }
 
-/* Closing states from the FINs seen and ACKed, named from the client's view. */
+/* Closing states from the FINs seen and ACKed, named from the client's view
+ * (from the SYN/ACK sender's on a session picked up on its SYN/ACK, as
+ * Suricata names them: a server-only capture whose server sends the first
+ * FIN is in fin_wait1, suricata-verify stream-async-6063-srv-02). */
 static enum tcp_state closing_state(const TcpSession *ssn)
 {
-	const TcpStream *c = &ssn->s[ssn->client], *s = &ssn->s[!ssn->client];
+	int view = (ssn->flags & SSN_SYNACK_PICKUP) ? !ssn->client : ssn->client;
+	const TcpStream *c = &ssn->s[view], *s = &ssn->s[!view];
 	int cf = c->flags & TS_FIN_SEEN, sf = s->flags & TS_FIN_SEEN;
 	int ca = cf && c->acked_off > c->fin_off;
 	int sa = sf && s->acked_off > s->fin_off;

@@ -516,6 +516,31 @@ TEST(midstream_on_picks_up_established_session)
 	ctx_done(&c);
 }
 
+TEST(synack_pickup_of_a_server_only_capture)
+{
+	struct ctx c;
+
+	ctx_init(&c);
+	c.cfg.midstream = 1;
+	ctx_start(&c);
+	/* only the server is captured (suricata-verify
+	 * stream-async-6063-srv-02): its SYN/ACK, its ACK, data, FIN */
+	sendp(&c, TC, TH_SYN | TH_ACK, 5000, 1001, NULL);
+	CHECK_STREQ(tcp_state_name(stream_tcp_state(&c.f)), "syn_recv");
+	sendp(&c, TC, TH_ACK, 5001, 1400, NULL);
+	CHECK(!(c.rflags & STREAM_PKT_INVALID));
+	CHECK_STREQ(tcp_state_name(stream_tcp_state(&c.f)), "established");
+	CHECK(c.f.state == FLOW_STATE_ESTABLISHED);
+	sendp(&c, TC, TH_ACK, 5001, 1400, "HTTP/1.1 200 OK\r\n");
+	sendp(&c, TC, TH_FIN | TH_ACK, 5018, 1400, NULL);
+	/* named from the SYN/ACK sender's side, as Suricata does */
+	CHECK_STREQ(tcp_state_name(stream_tcp_state(&c.f)), "fin_wait1");
+	/* the data no one ACKs is ready at the flow's end */
+	stream_flow_end(c.st, &c.f);
+	CHECK_STREQ(ready(&c, TC, 0, NULL), "HTTP/1.1 200 OK\r\n");
+	ctx_done(&c);
+}
+
 TEST(fin_without_session_raises_event_when_midstream_off)
 {
 	struct ctx c;

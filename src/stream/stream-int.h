@@ -81,8 +81,7 @@ typedef struct TcpStream {
 #define SSN_4WHS       (1u << 5)    /* the server answered the SYN with its own SYN */
 #define SSN_SYNACK_PICKUP (1u << 6) /* picked up on a SYN/ACK (midstream or
                                      * async): as in Suricata, its sender's
-                                     * ACK ends the handshake and the closing
-                                     * states are named from its side */
+                                     * ACK ends the handshake */
 
 typedef struct TcpSession {
 	TcpStream s[2];             /* by flow direction: 0 toserver, 1 toclient */

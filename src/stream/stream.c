@@ -735,14 +735,16 @@ static int on_syn_recv(StreamThread *st, TcpSession *ssn, Packet *p, int dir)
 	return 0;
 }
 
-/* Closing states from the FINs seen and ACKed, named from the client's view
- * (from the SYN/ACK sender's on a session picked up on its SYN/ACK, as
- * Suricata names them: a server-only capture whose server sends the first
- * FIN is in fin_wait1, suricata-verify stream-async-6063-srv-02). */
+/* Closing states from the FINs seen and ACKed, named as Suricata names
+ * them: from the server's side, the client being its peer. The client's
+ * FIN puts the session in CLOSE_WAIT, the server's in FIN_WAIT1 (then
+ * FIN_WAIT2 once ACKed); the server's FIN after the client's gives LAST_ACK
+ * until the client ACKs it (suricata-verify bug-2646-01: last_ack), and a
+ * server-only capture whose server sends a FIN is in fin_wait1
+ * (stream-async-6063-srv-02). */
 static enum tcp_state closing_state(const TcpSession *ssn)
 {
-	int view = (ssn->flags & SSN_SYNACK_PICKUP) ? !ssn->client : ssn->client;
-	const TcpStream *c = &ssn->s[view], *s = &ssn->s[!view];
+	const TcpStream *c = &ssn->s[!ssn->client], *s = &ssn->s[ssn->client];
 	int cf = c->flags & TS_FIN_SEEN, sf = s->flags & TS_FIN_SEEN;
 	int ca = cf && c->acked_off > c->fin_off;
 	int sa = sf && s->acked_off > s->fin_off;

@@ -533,7 +533,7 @@ TEST(synack_pickup_of_a_server_only_capture)
 	CHECK(c.f.state == FLOW_STATE_ESTABLISHED);
 	sendp(&c, TC, TH_ACK, 5001, 1400, "HTTP/1.1 200 OK\r\n");
 	sendp(&c, TC, TH_FIN | TH_ACK, 5018, 1400, NULL);
-	/* named from the SYN/ACK sender's side, as Suricata does */
+	/* the server's FIN: fin_wait1, as Suricata names it */
 	CHECK_STREQ(tcp_state_name(stream_tcp_state(&c.f)), "fin_wait1");
 	/* the data no one ACKs is ready at the flow's end */
 	stream_flow_end(c.st, &c.f);
@@ -622,17 +622,19 @@ TEST(flow_state_follows_the_session)
 	CHECK(c.f.state == FLOW_STATE_NEW);
 	sendp(&c, TS, TH_ACK, 1001, 5001, NULL);
 	CHECK(c.f.state == FLOW_STATE_ESTABLISHED);
-	/* FIN_WAIT1, FIN_WAIT2 are established flows still */
-	sendp(&c, TS, TH_FIN | TH_ACK, 1001, 5001, NULL);
+	/* FIN_WAIT1, FIN_WAIT2 (the server closed first) are established
+	 * flows still */
+	sendp(&c, TC, TH_FIN | TH_ACK, 5001, 1001, NULL);
 	CHECK_STREQ(tcp_state_name(stream_tcp_state(&c.f)), "fin_wait1");
 	CHECK(c.f.state == FLOW_STATE_ESTABLISHED);
-	sendp(&c, TC, TH_ACK, 5001, 1002, NULL);
+	sendp(&c, TS, TH_ACK, 1001, 5002, NULL);
 	CHECK_STREQ(tcp_state_name(stream_tcp_state(&c.f)), "fin_wait2");
 	CHECK(c.f.state == FLOW_STATE_ESTABLISHED);
-	/* the server's FIN: TIME_WAIT, a closed flow */
-	sendp(&c, TC, TH_FIN | TH_ACK, 5001, 1002, NULL);
-	sendp(&c, TS, TH_ACK, 1002, 5002, NULL);
+	/* the client's FIN: TIME_WAIT, a closed flow */
+	sendp(&c, TS, TH_FIN | TH_ACK, 1001, 5002, NULL);
+	CHECK_STREQ(tcp_state_name(stream_tcp_state(&c.f)), "time_wait");
 	CHECK(c.f.state == FLOW_STATE_CLOSED);
+	sendp(&c, TC, TH_ACK, 5002, 1002, NULL);
 	/* the flow's end counts the session by its last state */
 	CHECK_EQ(cval(&c, "flow.end.tcp_state.closed"), 0);
 	stream_flow_free(c.st, &c.f);
@@ -717,7 +719,10 @@ TEST(rst_out_of_window_is_ignored)
 	ctx_done(&c);
 }
 
-TEST(fin_exchange_walks_closing_states_client_first)
+/* Suricata names the closing states from the server's side: the client's
+ * FIN is CLOSE_WAIT, the server's FIN_WAIT1 (suricata-verify bug-2646-01
+ * ends in last_ack: the client's FIN, then the server's, never ACKed). */
+TEST(fin_exchange_client_first_goes_through_close_wait_and_last_ack)
 {
 	struct ctx c;
 
@@ -725,21 +730,22 @@ TEST(fin_exchange_walks_closing_states_client_first)
 	ctx_start(&c);
 	handshake(&c);
 	sendp(&c, TS, TH_FIN | TH_ACK, 1001, 5001, "bye");
-	CHECK_STREQ(tcp_state_name(stream_tcp_state(&c.f)), "fin_wait1");
+	CHECK_STREQ(tcp_state_name(stream_tcp_state(&c.f)), "close_wait");
 	sendp(&c, TC, TH_ACK, 5001, 1005, NULL);
-	CHECK_STREQ(tcp_state_name(stream_tcp_state(&c.f)), "fin_wait2");
+	CHECK_STREQ(tcp_state_name(stream_tcp_state(&c.f)), "close_wait");
 	CHECK_STREQ(ready(&c, TS, 0, NULL), "bye");
 	CHECK(stream_dir_flags(&c.f, TS) & STREAM_DIR_EOF);
 	sendp(&c, TC, TH_FIN | TH_ACK, 5001, 1005, NULL);
-	CHECK_STREQ(tcp_state_name(stream_tcp_state(&c.f)), "time_wait");
+	CHECK_STREQ(tcp_state_name(stream_tcp_state(&c.f)), "last_ack");
 	CHECK(c.rflags & STREAM_PKT_ESTABLISHED);
+	CHECK(c.f.state == FLOW_STATE_CLOSED);
 	sendp(&c, TS, TH_ACK, 1005, 5002, NULL);
 	CHECK_STREQ(tcp_state_name(stream_tcp_state(&c.f)), "closed");
 	CHECK(c.rflags & STREAM_PKT_CLOSED);
 	ctx_done(&c);
 }
 
-TEST(fin_exchange_server_first_goes_through_close_wait_and_last_ack)
+TEST(fin_exchange_server_first_walks_fin_wait_states)
 {
 	struct ctx c;
 
@@ -747,9 +753,11 @@ TEST(fin_exchange_server_first_goes_through_close_wait_and_last_ack)
 	ctx_start(&c);
 	handshake(&c);
 	sendp(&c, TC, TH_FIN | TH_ACK, 5001, 1001, NULL);
-	CHECK_STREQ(tcp_state_name(stream_tcp_state(&c.f)), "close_wait");
+	CHECK_STREQ(tcp_state_name(stream_tcp_state(&c.f)), "fin_wait1");
+	sendp(&c, TS, TH_ACK, 1001, 5002, NULL);
+	CHECK_STREQ(tcp_state_name(stream_tcp_state(&c.f)), "fin_wait2");
 	sendp(&c, TS, TH_FIN | TH_ACK, 1001, 5002, NULL);
-	CHECK_STREQ(tcp_state_name(stream_tcp_state(&c.f)), "last_ack");
+	CHECK_STREQ(tcp_state_name(stream_tcp_state(&c.f)), "time_wait");
 	sendp(&c, TC, TH_ACK, 5002, 1002, NULL);
 	CHECK_STREQ(tcp_state_name(stream_tcp_state(&c.f)), "closed");
 	ctx_done(&c);

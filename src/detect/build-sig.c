@@ -95,10 +95,28 @@ unsigned sig_dir_mask(const Signature *s)
 	return m;
 }
 
+/* Keywords about one packet's own headers (and dsize, its payload size):
+ * Suricata 8 marks a rule using one as a packet rule (its
+ * SIG_FLAG_REQUIRE_PACKET), so `flags:S; content:"GET"` inspects a TCP Fast
+ * Open SYN's own payload, which the stream would only show later. */
+static int kw_is_packet_header(int kw)
+{
+	switch (kw) {
+	case KW_DSIZE:
+	case KW_TTL: case KW_TOS: case KW_ID: case KW_IPOPTS: case KW_FRAGBITS:
+	case KW_FRAGOFFSET:
+	case KW_FLAGS: case KW_SEQ: case KW_ACK: case KW_WINDOW: case KW_TCP_MSS:
+	case KW_ITYPE: case KW_ICODE: case KW_ICMP_ID: case KW_ICMP_SEQ:
+		return 1;
+	}
+	return 0;
+}
+
 /* Which of a TCP packet's payload and its reassembled stream a rule
  * inspects, decided once here as Suricata decides it (its need_packet and
  * need_stream flags):
- * - tcp-pkt, flow:no_stream and dsize ask for the packet; tcp-stream and
+ * - tcp-pkt, flow:no_stream, dsize and the packet header keywords
+ *   (kw_is_packet_header) ask for the packet; tcp-stream and
  *   flow:only_stream for the stream alone (no fallback to the packet);
  * - any other rule with payload keywords that may see TCP is a stream rule,
  *   and a packet rule too when one of its payload contents is anchored
@@ -117,7 +135,7 @@ static void sig_stream_setup(DetectEngine *de, DetectSig *ds)
 
 		if (sm->kw == KW_FLOW)
 			fl |= ((const DetectFlow *)sm->ctx)->flags;
-		else if (sm->kw == KW_DSIZE)
+		else if (kw_is_packet_header(sm->kw))
 			need_packet = 1;
 		else if (sm->kw == KW_STREAM_SIZE)
 			anchored = 1;

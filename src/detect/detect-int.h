@@ -116,6 +116,10 @@ const Keyword *keyword_find(const char *name);
 /* 1: a keyword of Suricata 8 this engine does not implement
  * (keywords-suricata.c): its rule is skipped, not an error. */
 int keyword_is_suricatas(const char *name);
+/* requires: the value of a rule's `requires` option checked against this
+ * engine (requires-kw.c): 0 when it holds, else the rule is skipped
+ * (sig_unsupported) or, malformed, an error (sig_error). */
+int sig_requires(SigParseState *st, const char *val);
 
 /* The entry of a keyword id (match, free), or NULL. */
 const Keyword *keyword_by_id(int id);

@@ -487,8 +487,21 @@ static int parse_one_option(SigParseState *st, char *name, char *val)
 }
 
 /* Options are "name[:value];" up to the closing ')'. A ';' escaped with '\'
- * stays inside the value (Suricata does not treat quotes specially here). */
+ * stays inside the value (Suricata does not treat quotes specially here).
+ * Two passes, as Suricata's pre-scan: `requires` first (a rule for another
+ * engine is skipped before any keyword this one lacks can fail it), then
+ * every other option in order. */
+static int parse_options_pass(SigParseState *st, const char *opts, int requires_pass);
+
 static int parse_options(SigParseState *st, const char *opts)
+{
+	/* cheap test first: most rules have no requires at all */
+	if (strstr(opts, "requires") && parse_options_pass(st, opts, 1))
+		return -1;
+	return parse_options_pass(st, opts, 0);
+}
+
+static int parse_options_pass(SigParseState *st, const char *opts, int requires_pass)
 {
 	size_t len = strlen(opts);
 	char *buf = malloc(len + 1);
@@ -547,7 +560,10 @@ static int parse_options(SigParseState *st, const char *opts)
 			rc = sig_error(st, "empty option");
 			break;
 		}
-		rc = parse_one_option(st, name, val);
+		if ((strcmp(name, "requires") == 0) != requires_pass)
+			continue;
+		rc = requires_pass ? sig_requires(st, val ? str_trim(val) : NULL)
+				   : parse_one_option(st, name, val);
 		if (rc)
 			break;
 	}

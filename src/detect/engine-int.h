@@ -436,10 +436,6 @@ struct DetectThread {
 typedef struct DetectFlowState {
 	uint32_t gen;             /* DetectEngine.gen of the engine that made it */
 	uint8_t iponly_done;      /* bit 0: toserver seen, bit 1: toclient */
-	/* TCPS_* below: a TCP flow the stream has no session for (midstream
-	 * pickup off and no handshake seen, no room for one): the handshake
-	 * as detection saw it. With a session the stream says it. */
-	uint8_t tcp_state;
 	uint8_t flow_pass;        /* a pass rule matched: no more detection on the flow */
 	uint8_t payload_off;      /* the protocol gave the payload up (ciphertext:
 	                           * app_layer_flow_no_inspection) before the
@@ -459,8 +455,6 @@ typedef struct DetectFlowState {
 	/* ac-cuda: stream ends whose matches the GPU found (stream-cov.h) */
 	struct StreamCov *scov[2];
 } DetectFlowState;
-
-enum { TCPS_NONE = 0, TCPS_SYN, TCPS_SYNACK, TCPS_EST, TCPS_CLOSED };
 
 /* Shared by the keywords' match functions (their family files) and
  * inspect.c. */

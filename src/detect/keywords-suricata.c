@@ -30,8 +30,8 @@ static const char *const names[] = {
 	"to_uppercase",
 	/* scripting, reputation, sets */
 	"lua", "luajit", "geoip", "iprep", "dataset", "datarep",
-	/* requirements, storage and the rest */
-	"requires", "tls.store", "absent", "template", "template2",
+	/* storage and the rest */
+	"tls.store", "absent", "template", "template2",
 };
 
 int keyword_is_suricatas(const char *name)

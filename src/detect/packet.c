@@ -150,53 +150,21 @@ void detect_pkt_swap(Packet *p)
 		p->flags ^= PKT_TOSERVER | PKT_TOCLIENT;
 }
 
-/* flow:established as Suricata sees it. TCP: the packet that completes the
- * 3-way handshake is not yet established (the flow's state is read before
- * the stream engine updates it); packets after a RST are not either. Other
- * protocols: once both sides have sent. Updates the sessionless state. */
-static int flow_established(const DetectEngine *de, DetectFlowState *fs, const Packet *p)
+/* flow:established as Suricata 8 sees it. TCP: the stream session's state
+ * as it stood before this packet (the flow engine reads it before the stream
+ * engine runs), so the packet that completes the 3-way handshake or picks a
+ * session up midstream is not yet established; a TCP flow the stream has no
+ * session for (midstream pickup off and no handshake, no room for one) never
+ * is, whatever both sides sent: an ACK+PSH answered by a RST is not a
+ * session. Other protocols: once both sides have sent. */
+static int flow_established(const Packet *p)
 {
 	const Flow *f = p->flow;
-	int est;
 
 	if (f->proto != IPPROTO_TCP)
 		return f->pkts_toserver && f->pkts_toclient;
-	/* TCP: the stream engine's view (it knows the handshake, RSTs and
-	 * midstream pickups), as it stood before this packet: the packet
-	 * that makes the session established (the handshake's last ACK, a
-	 * midstream pickup) is not yet */
-	if (f->stream || (p->stream_flags & STREAM_PKT_HAS_SESSION))
-		return (p->stream_flags & STREAM_PKT_ESTABLISHED) &&
-		       (p->stream_flags & STREAM_PKT_WAS_ESTABLISHED);
-	/* no session (midstream pickup off and no handshake seen, or no room
-	 * for one): as Suricata's flow engine says of any flow, established
-	 * once both sides were seen */
-	if (f->pkts_toserver && f->pkts_toclient)
-		return 1;
-	if (!fs)
-		return 0;
-	est = fs->tcp_state == TCPS_EST;
-	if (p->tcp_flags & TH_RST) {
-		fs->tcp_state = TCPS_CLOSED;
-		return est;
-	}
-	switch (fs->tcp_state) {
-	case TCPS_NONE:
-		if ((p->tcp_flags & (TH_SYN | TH_ACK)) == TH_SYN && (p->flags & PKT_TOSERVER))
-			fs->tcp_state = TCPS_SYN;
-		else if (de->cfg.midstream && !(p->tcp_flags & TH_SYN))
-			fs->tcp_state = TCPS_EST;
-		break;
-	case TCPS_SYN:
-		if ((p->tcp_flags & (TH_SYN | TH_ACK)) == (TH_SYN | TH_ACK) && (p->flags & PKT_TOCLIENT))
-			fs->tcp_state = TCPS_SYNACK;
-		break;
-	case TCPS_SYNACK:
-		if ((p->tcp_flags & (TH_SYN | TH_ACK)) == TH_ACK && (p->flags & PKT_TOSERVER))
-			fs->tcp_state = TCPS_EST;
-		break;
-	}
-	return est;
+	return (p->stream_flags & STREAM_PKT_ESTABLISHED) &&
+	       (p->stream_flags & STREAM_PKT_WAS_ESTABLISHED);
 }
 
 void detect_stream_hit_next(DetectThread *dt)
@@ -266,7 +234,7 @@ static void pkt_flow(DetectThread *dt, DetectPkt *pk)
 			pk->fs = detect_flow_state(de, p->flow, 1);
 		if (pk->fs && (pk->fs->iponly_done & (1u << pk->dir)))
 			pk->iponly_ok = 0;
-		pk->established = flow_established(de, pk->fs, p);
+		pk->established = flow_established(p);
 	}
 	/* retransmissions too: their bytes were inspected as stream data */
 	pk->streamed = p->flow && de->uses_stream && p->payload_len &&
@@ -454,7 +422,7 @@ uint32_t detect_flow_flush(DetectThread *dt, Packet *p, const DetectAlert **aler
 		return 0;
 	pk.src = prefilter_select(dt, p);
 	pk.gpu = dt->gpu_src;
-	pk.established = flow_established(de, pk.fs, p);
+	pk.established = flow_established(p);
 	/* ciphertext the protocol gave up (SSH, TLS): its stream bytes not
 	 * inspected yet stay so, as Suricata's raw reassembly stops there */
 	pk.no_payload = p->flow->alstate && app_layer_flow_no_inspection(p->flow);

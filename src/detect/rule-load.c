@@ -159,6 +159,30 @@ static int add_sig(SigTable *t, Signature *s)
 static int rule_rejected(SigTable *t, const char *msg, const char *reason, int code,
 			 const RuleLoadConfig *cfg, char *err, size_t errlen);
 
+/* A rule whose gid:sid is already loaded: as Suricata, a higher rev
+ * replaces the loaded rule in its place (the count stays); an equal or
+ * lower one is a duplicate (-1: the caller rejects it). suricata-verify
+ * stream-depth-reached-event loads rev 1, then rev 2 of one sid. */
+static int replace_older_rev(SigTable *t, Signature *s, const char *file, int line)
+{
+	for (int i = 0; i < t->nsigs; i++) {
+		Signature *old = t->sigs[i];
+
+		if (old->sid != s->sid || old->gid != s->gid)
+			continue;
+		if (s->rev <= old->rev)
+			return -1;
+		log_warning("%s:%d: signature %u:%u rev %u replaces rev %u (%s:%d)", file, line,
+			    s->gid, s->sid, s->rev, old->rev, old->file, old->line);
+		s->file = file;
+		s->line = line;
+		t->sigs[i] = s;
+		sig_free(old);
+		return 0;
+	}
+	return -1;
+}
+
 /* A rule that failed (not a skipped one), for the unix socket's
  * ruleset-failed-rules: its text, file and line. Out of memory only loses
  * the record, the count stays right. */
@@ -194,6 +218,8 @@ static int load_rule(SigTable *t, const char *rule, const char *file, int line,
 	if (s) {
 		int d = dup_insert(t, (uint64_t)s->gid << 32 | s->sid);
 
+		if (d > 0 && replace_older_rev(t, s, file, line) == 0)
+			return 0;
 		if (d == 0 && add_sig(t, s) == 0) {
 			s->file = file;
 			s->line = line;

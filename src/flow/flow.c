@@ -863,15 +863,11 @@ static void flow_update(FlowTable *ft, Flow *f, Packet *p, int toserver)
 		}
 	}
 
-	/* Our own coarse TCP tracking until the stream engine takes over. */
-	if (f->proto == IPPROTO_TCP &&
-	    ((f->tcp_flags_ts | f->tcp_flags_tc) & TH_RST ||
-	     (f->tcp_flags_ts & TH_FIN && f->tcp_flags_tc & TH_FIN)))
-		f->state = FLOW_STATE_CLOSED;
-	else if (f->state == FLOW_STATE_NEW && f->pkts_toserver && f->pkts_toclient &&
-		 (f->proto != IPPROTO_TCP || p->proto == IPPROTO_TCP))
-		/* an ICMP error joined to a TCP flow leaves its state to TCP's
-		 * packets, as Suricata's stream engine owns it */
+	/* A TCP flow's state is the stream engine's (stream_handle_packet,
+	 * from its session: a flow without one stays new, as in Suricata 8);
+	 * any other flow is established once both sides were seen. */
+	if (f->proto != IPPROTO_TCP && f->state == FLOW_STATE_NEW && f->pkts_toserver &&
+	    f->pkts_toclient)
 		f->state = FLOW_STATE_ESTABLISHED;
 
 	lru_unlink(ft, f);

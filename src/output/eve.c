@@ -9,6 +9,7 @@
 #include "output/community-id.h"
 #include "output/json-writer.h"
 #include "stream/stream.h"
+#include "app-layer/app-layer.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -490,6 +491,7 @@ void flow_record_view(const Flow *f, enum flow_end_reason why, FlowRecordView *v
 	v->f = *f;
 	v->why = (uint8_t)why;
 	v->has_session = f->stream != NULL;
+	v->tx_cnt = app_layer_tx_count(f);
 	if (v->has_session) {
 		v->tcp_state = (uint8_t)stream_tcp_state(f);
 		for (int d = 0; d < 2; d++)
@@ -540,6 +542,9 @@ void flow_record_write(Outputs *o, const FlowRecordView *v)
 	jw_ascii(&w, "reason", reason, strlen(reason));
 	jw_bool(&w, "alerted", f->alerted);
 	write_flow_exception_policy(&w, f);
+	/* Suricata 8: the flow's transaction count, when it had any */
+	if (v->tx_cnt)
+		jw_int(&w, "tx_cnt", (int64_t)v->tx_cnt);
 	jw_close(&w);
 	if (f->proto == IPPROTO_TCP)
 		write_tcp(&w, v);

@@ -33,6 +33,7 @@ typedef struct FlowRecordView {
 	uint8_t has_session;        /* a TCP session was tracked */
 	uint8_t tcp_state;          /* its state (stream_tcp_state) */
 	uint8_t gap[2];             /* each direction had a gap */
+	uint64_t tx_cnt;            /* app-layer transactions ever started */
 } FlowRecordView;
 
 struct Outputs;

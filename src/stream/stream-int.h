@@ -79,6 +79,9 @@ typedef struct TcpStream {
 #define SSN_WSCALE     (1u << 3)    /* both SYNs had window scale */
 #define SSN_WINDOWS    (1u << 4)    /* windows known (3WHS seen): check them */
 #define SSN_4WHS       (1u << 5)    /* the server answered the SYN with its own SYN */
+#define SSN_SYNACK_PICKUP (1u << 6) /* picked up on a SYN/ACK (midstream or
+                                     * async): as in Suricata, its sender's
+                                     * ACK ends the handshake */
 
 typedef struct TcpSession {
 	TcpStream s[2];             /* by flow direction: 0 toserver, 1 toclient */
@@ -101,6 +104,8 @@ struct stream_counters {
 	counter_id memuse, reassembly_memuse;
 	counter_id insert_data_normal_fail, insert_data_overlap_fail, insert_list_fail;
 	counter_id urgent_oob_data;
+	counter_id end_state[TCP_CLOSED + 1];  /* flow.end.tcp_state.<state> */
+	counter_id end_liberal;                /* flow.end.tcp_liberal */
 	counter_id ev[SEV_MAX];
 };
 extern struct stream_counters stream_cnt;

@@ -269,6 +269,14 @@ void stream_register_counters(void)
 		snprintf(name, sizeof(name), "stream.%s", event_names[ev]);
 		c->ev[ev] = counter_register(name);
 	}
+	/* Suricata 8 counts each ended TCP session by its last state */
+	for (int s = TCP_NONE; s <= TCP_CLOSED; s++) {
+		snprintf(name, sizeof(name), "flow.end.tcp_state.%s", tcp_state_name(s));
+		c->end_state[s] = counter_register(name);
+	}
+	/* sessions that ended in liberal tracking (after an exception
+	 * policy's pass): this engine never tracks liberally, so 0 */
+	c->end_liberal = counter_register("flow.end.tcp_liberal");
 }
 
 /* ---- memory ---- */
@@ -399,6 +407,9 @@ void stream_flow_free(StreamThread *st, Flow *f)
 
 	if (!ssn)
 		return;
+	/* a session is freed when its flow ends: count the state it ended in */
+	if (ssn->state <= TCP_CLOSED)
+		counter_inc(st->tc, stream_cnt.end_state[ssn->state]);
 	reasm_stream_free(st, &ssn->s[0]);
 	reasm_stream_free(st, &ssn->s[1]);
 	f->stream = NULL;
@@ -540,6 +551,7 @@ static TcpSession *session_start(StreamThread *st, Flow *f, Packet *p, int dir)
 		syn_options(&ssn->s[dir], p);
 		set_base(&ssn->s[!dir], p->tcp_ack);
 		ssn->state = TCP_SYN_RECV;
+		ssn->flags |= SSN_SYNACK_PICKUP;
 		pickup(st, ssn, f, p);
 		f->stream = ssn;
 		return ssn;
@@ -701,6 +713,14 @@ static int on_syn_recv(StreamThread *st, TcpSession *ssn, Packet *p, int dir)
 			ssn->state = TCP_ESTABLISHED;
 			return 0;
 		}
+		/* picked up on the SYN/ACK: Suricata follows such a session
+		 * from the SYN/ACK sender's side, so that side's ACK ends the
+		 * handshake (a server-only capture is then established and
+		 * its HTTP detected: suricata-verify stream-async-6063-srv-02) */
+		if ((ssn->flags & SSN_SYNACK_PICKUP) && (fl & TH_ACK)) {
+			ssn->state = TCP_ESTABLISHED;
+			return 0;
+		}
 		return reject(st, p, SEV_3WHS_ACK_IN_WRONG_DIR);
 	}
 	if (!(fl & TH_ACK))
@@ -715,10 +735,16 @@ static int on_syn_recv(StreamThread *st, TcpSession *ssn, Packet *p, int dir)
 	return 0;
 }
 
-/* Closing states from the FINs seen and ACKed, named from the client's view. */
+/* Closing states from the FINs seen and ACKed, named as Suricata names
+ * them: from the server's side, the client being its peer. The client's
+ * FIN puts the session in CLOSE_WAIT, the server's in FIN_WAIT1 (then
+ * FIN_WAIT2 once ACKed); the server's FIN after the client's gives LAST_ACK
+ * until the client ACKs it (suricata-verify bug-2646-01: last_ack), and a
+ * server-only capture whose server sends a FIN is in fin_wait1
+ * (stream-async-6063-srv-02). */
 static enum tcp_state closing_state(const TcpSession *ssn)
 {
-	const TcpStream *c = &ssn->s[ssn->client], *s = &ssn->s[!ssn->client];
+	const TcpStream *c = &ssn->s[!ssn->client], *s = &ssn->s[ssn->client];
 	int cf = c->flags & TS_FIN_SEEN, sf = s->flags & TS_FIN_SEEN;
 	int ca = cf && c->acked_off > c->fin_off;
 	int sa = sf && s->acked_off > s->fin_off;
@@ -782,9 +808,10 @@ static int check_timestamp(StreamThread *st, TcpSession *ssn, TcpStream *snd, Pa
 	if (!(ssn->flags & SSN_TIMESTAMPS) || !p->tcp_has_ts)
 		return 0;
 	/* PAWS (RFC 7323): an older timestamp than already seen is a stale or
-	 * forged segment; RSTs are exempt as in Suricata */
-	if (snd->last_ts && (int32_t)(p->tcp_tsval - snd->last_ts) < 0 &&
-	    !(p->tcp_flags & TH_RST))
+	 * forged segment. A RST is no exception: Suricata validates its
+	 * timestamp too (one with tsval 0 after real ones is refused, and the
+	 * session stays open: suricata-verify output-eve-anomaly-05) */
+	if (snd->last_ts && (int32_t)(p->tcp_tsval - snd->last_ts) < 0)
 		return reject(st, p, SEV_PKT_INVALID_TIMESTAMP);
 	snd->last_ts = p->tcp_tsval;
 	return 0;
@@ -943,6 +970,30 @@ static int dispatch(StreamThread *st, TcpSession *ssn, Packet *p, int dir)
 	}
 }
 
+/* A TCP flow's state is its session's, as Suricata's stream engine sets it:
+ * established from the 3WHS's end (or a midstream pickup) through the FIN
+ * states, closed from LAST_ACK / TIME_WAIT on; the handshake and a flow
+ * without a session stay new (eve flow.state, the flow timeouts). */
+static void flow_state_follow(Flow *f, enum tcp_state s)
+{
+	switch (s) {
+	case TCP_ESTABLISHED:
+	case TCP_FIN_WAIT1:
+	case TCP_FIN_WAIT2:
+	case TCP_CLOSING:
+	case TCP_CLOSE_WAIT:
+		f->state = FLOW_STATE_ESTABLISHED;
+		break;
+	case TCP_LAST_ACK:
+	case TCP_TIME_WAIT:
+	case TCP_CLOSED:
+		f->state = FLOW_STATE_CLOSED;
+		break;
+	default:
+		break;
+	}
+}
+
 int stream_handle_packet(StreamThread *st, Flow *f, Packet *p)
 {
 	TcpSession *ssn;
@@ -980,6 +1031,10 @@ int stream_handle_packet(StreamThread *st, Flow *f, Packet *p)
 		counter_inc(st->tc, stream_cnt.syn);
 	else if ((fl & (TH_SYN | TH_ACK)) == (TH_SYN | TH_ACK))
 		counter_inc(st->tc, stream_cnt.synack);
+	/* an acknowledgment number without the ACK flag (Wireshark's "broken
+	 * TCP"): Suricata flags it on any packet, session or not, and goes on */
+	if (!(fl & TH_ACK) && p->tcp_ack != 0)
+		stream_event(st, p, SEV_PKT_BROKEN_ACK);
 
 	ssn = f->stream;
 	if (ssn && ssn->state >= TCP_ESTABLISHED)
@@ -1003,10 +1058,9 @@ int stream_handle_packet(StreamThread *st, Flow *f, Packet *p)
 		p->stream_flags |= STREAM_PKT_ESTABLISHED;
 	if (ssn->flags & SSN_MIDSTREAM)
 		p->stream_flags |= STREAM_PKT_MIDSTREAM;
-	if (ssn->state == TCP_CLOSED) {
+	if (ssn->state == TCP_CLOSED)
 		p->stream_flags |= STREAM_PKT_CLOSED;
-		f->state = FLOW_STATE_CLOSED;
-	}
+	flow_state_follow(f, ssn->state);
 	return p->stream_flags;
 }
 

@@ -690,8 +690,8 @@ def gen_badinput():
 
 def gen_tcp_nosession():
     """TCP data without a handshake (stream.midstream off: no session is
-    tracked): PING, PONG, PING. The flow is established once both sides
-    were seen, as any flow: from packet 2."""
+    tracked): PING, PONG, PING. Without a session the flow is never
+    established (Suricata 8), though both sides were seen."""
     c, sv = v4c(), v4s()
     A = lambda seq, ack, data: c / TCP(sport=40003, dport=7000, flags='PA', seq=seq, ack=ack, window=8192) / Raw(data)
     B = lambda seq, ack, data: sv / TCP(sport=7000, dport=40003, flags='PA', seq=seq, ack=ack, window=8192) / Raw(data)
@@ -699,6 +699,41 @@ def gen_tcp_nosession():
               (A(1008, 5006, b'PING 2\r\n'), True)]
     write('tcp-nosession.pcap', seq_ts(T0, [(eth(f), d) for f, d in frames]),
           note='TCP data both ways without a handshake')
+
+
+def gen_tcp_psh_rst():
+    """An ACK+PSH request answered only by the server's RST: no handshake,
+    so no session with stream.midstream off (never established, as in
+    Suricata 8); with it on, the request starts a session and the RST
+    meets it established."""
+    c, sv = v4c(), v4s()
+    req = b'GET /psh-rst HTTP/1.1\r\nHost: psh-rst.example\r\n\r\n'
+    frames = [(c / TCP(sport=40004, dport=80, flags='PA', seq=1000, ack=5000, window=8192) / Raw(req), True),
+              (sv / TCP(sport=80, dport=40004, flags='RA', seq=5000, ack=1000 + len(req), window=0), False)]
+    write('tcp-psh-rst.pcap', seq_ts(T0, [(eth(f), d) for f, d in frames]),
+          note='ACK+PSH request answered by RST, no handshake')
+
+
+def gen_tcp_fastopen_syn():
+    """TCP Fast Open: the client's SYN (with a TFO cookie option) carries
+    an HTTP request; the SYN/ACK acknowledges it, the response follows,
+    FINs both ways."""
+    c, sv = v4c(), v4s()
+    req = b'GET /tfo HTTP/1.1\r\nHost: tfo.example\r\n\r\n'
+    resp = b'HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok'
+    cs, ss = 1000, 5000
+    A = lambda fl, seq, ack, data=b'', opt=[]: c / TCP(sport=40005, dport=80, flags=fl, seq=seq, ack=ack, window=8192, options=opt) / (Raw(data) if data else b'')
+    B = lambda fl, seq, ack, data=b'': sv / TCP(sport=80, dport=40005, flags=fl, seq=seq, ack=ack, window=8192) / (Raw(data) if data else b'')
+    cd = cs + 1 + len(req)
+    frames = [(A('S', cs, 0, req, [('TFO', b'\x01\x02\x03\x04\x05\x06\x07\x08')]), True),
+              (B('SA', ss, cd), False),
+              (A('A', cd, ss + 1), True),
+              (B('PA', ss + 1, cd, resp), False),
+              (A('FA', cd, ss + 1 + len(resp)), True),
+              (B('FA', ss + 1 + len(resp), cd + 1), False),
+              (A('A', cd + 1, ss + 2 + len(resp)), True)]
+    write('tcp-fastopen-syn.pcap', seq_ts(T0, [(eth(f), d) for f, d in frames]),
+          note='TCP Fast Open SYN with an HTTP request')
 
 
 def gen_midstream_reversal():
@@ -1241,6 +1276,8 @@ def main():
     gen_split()
     gen_pkt_stream()
     gen_tcp_nosession()
+    gen_tcp_psh_rst()
+    gen_tcp_fastopen_syn()
     gen_midstream_reversal()
     gen_community_id()
     gen_stream_rewrite()

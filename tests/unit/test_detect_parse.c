@@ -765,6 +765,30 @@ TEST(option_escaped_semicolon_and_case)
 	CHECK_EQ(E(R("msg:\"x\"; sid:1")), SIG_ERR_PARSE);
 }
 
+TEST(requires_checks_version_feature_keyword_first)
+{
+	Signature *s;
+
+	/* this engine is 8.0.0 */
+	s = P(R("requires: version >= 8; sid:1;"));
+	CHECK(s);
+	sig_free(s);
+	s = P(R("content:\"a\"; requires: version >= 7.0.3 < 8 | >= 8.0, feature ja4; sid:1;"));
+	CHECK(s);
+	sig_free(s);
+	CHECK_EQ(E(R("requires: version >= 8.0.5; sid:1;")), SIG_ERR_UNSUPPORTED);
+	CHECK_EQ(E(R("requires: version < 8; sid:1;")), SIG_ERR_UNSUPPORTED);
+	CHECK_EQ(E(R("requires: keyword http.uri, keyword no.such.kw; sid:1;")),
+		 SIG_ERR_UNSUPPORTED);
+	/* an unknown requirement skips the rule (Suricata 8) */
+	CHECK_EQ(E(R("requires: foo bar; sid:1;")), SIG_ERR_UNSUPPORTED);
+	/* checked before the other options: a later engine's keyword does
+	 * not make the rule fail */
+	CHECK_EQ(E(R("future.kw; requires: version >= 9; sid:1;")), SIG_ERR_UNSUPPORTED);
+	CHECK_EQ(E(R("future.kw; requires: version >= 8; sid:1;")), SIG_ERR_PARSE);
+	CHECK_EQ(E(R("requires: version >= x; sid:1;")), SIG_ERR_PARSE);
+}
+
 /* ---- loading ---- */
 
 static RuleLoadConfig quiet_cfg(void)
@@ -797,6 +821,35 @@ TEST(load_files_comments_continuation_missing_file)
 	CHECK_EQ(t->sigs[1]->line, 5);         /* first line of the continued rule */
 	CHECK_STREQ(t->sigs[1]->msg, "two, continued");
 	CHECK_EQ(C(t->sigs[1], BUF_PAYLOAD, 0)->depth, 2);
+	sig_table_free(t);
+}
+
+TEST(load_duplicate_sid_higher_rev_replaces)
+{
+	RuleLoadConfig cfg = quiet_cfg();
+	char path[] = "/tmp/test-dup-rev-XXXXXX";
+	int fd = mkstemp(path);
+	static const char rules[] =
+		"alert tcp any any -> any any (msg:\"one\"; sid:7; rev:1;)\n"
+		"alert tcp any any -> any any (msg:\"two\"; sid:7; rev:2;)\n"
+		"alert tcp any any -> any any (msg:\"old\"; sid:7; rev:1;)\n";
+	SigTable *t;
+
+	CHECK(fd >= 0);
+	CHECK_EQ(write(fd, rules, sizeof(rules) - 1), (long)(sizeof(rules) - 1));
+	close(fd);
+	setup();
+	cfg.exclusive = path;
+	t = sig_load(&cfg, err, sizeof(err));
+	unlink(path);
+	CHECK(t);
+	/* rev 2 took rev 1's place; a lower rev after it is a duplicate */
+	CHECK_EQ(t->loaded, 1);
+	CHECK_EQ(t->nsigs, 1);
+	CHECK_EQ(t->failed, 1);
+	CHECK_EQ(t->sigs[0]->rev, 2);
+	CHECK_STREQ(t->sigs[0]->msg, "two");
+	CHECK_EQ(t->sigs[0]->line, 2);
 	sig_table_free(t);
 }
 

@@ -119,6 +119,24 @@ void eve_write_built(Outputs *o, const char *event_type,
 size_t eve_build(char *stack, size_t cap, size_t max, char **line,
 		 void (*build)(struct JsonWriter *w, void *ctx), void *ctx);
 
+/* For a type whose options are each output's own (EveTypeOptions: dns,
+ * tls, smtp): fn is called once per group of the outputs that take type
+ * and have the same options by same(), with the group (outs, bits of
+ * o->eve) and those options; it builds its records with them and writes
+ * them with eve_write_built_to(outs). */
+void eve_each_option_group(Outputs *o, const char *type,
+			   int (*same)(const EveTypeOptions *a, const EveTypeOptions *b),
+			   void (*fn)(Outputs *o, uint32_t outs, const EveTypeOptions *opts,
+				      void *ctx),
+			   void *ctx);
+/* eve_write_built(), to the outputs outs only. */
+void eve_write_built_to(Outputs *o, uint32_t outs,
+			void (*build)(struct JsonWriter *w, void *ctx), void *ctx);
+/* The options of the first output that takes type (a record of another
+ * type that carries type's members: smtp's fileinfo records); defaults
+ * when none does. */
+const EveTypeOptions *outputs_type_options(const Outputs *o, const char *type);
+
 /* eve_header()'s fields, through the JSON writer. */
 void eve_header_write(struct JsonWriter *w, const struct timeval *ts, const char *event_type,
 		      const Packet *p, const Flow *f);

@@ -85,6 +85,19 @@ typedef struct EveSinkConfig {
 
 #define OUTPUT_EVE_MAX 8
 
+/* The options of the types that decide which records an output takes and
+ * what they hold: each eve-log output has its own, as in Suricata 8 (one
+ * file takes only the A records of dns, another all of them). */
+typedef struct EveTypeOptions {
+	/* - dns: requests, responses, formats, types, version */
+	struct dns_json_cfg dns;
+	/* - tls: extended / custom (TLS_LOG_* of tls-json.h), session-resumption
+	 * (log resumed sessions, which have no certificate) */
+	uint32_t tls_fields;
+	int tls_resumption;
+	uint32_t smtp_fields;       /* - smtp: options: SMTP_LOG_* (output/smtp-json.h) */
+} EveTypeOptions;
+
 /* One `- eve-log:` output: its destination, its prefix and its types. */
 typedef struct EveOutputConfig {
 	OutputFileConfig file;      /* enabled, append, filename (joined to log_dir) */
@@ -94,6 +107,7 @@ typedef struct EveOutputConfig {
 				     * when reading files (Suricata 8) */
 	unsigned ntypes;
 	char types[OUTPUT_EVE_TYPES_MAX][OUTPUT_TYPE_NAME_MAX];
+	EveTypeOptions opts;        /* the options of its types (defaults if unset) */
 } EveOutputConfig;
 
 #define OUTPUT_HTTP_HDR_REQUEST  0x1
@@ -102,8 +116,9 @@ typedef struct EveOutputConfig {
 typedef struct OutputConfig {
 	OutputFileConfig fast;      /* outputs.N.fast */
 	/* outputs.N.eve-log, in the order of the outputs list. The options of
-	 * the types (eve_alert, eve_dns, ...) and ethernet/community-id below are
-	 * one set for all of them: those of the first eve-log that gives them. */
+	 * dns, tls and smtp are each output's own (EveTypeOptions); those of the
+	 * other types (eve_alert, eve_anomaly, ...) and ethernet/community-id
+	 * below are one set for all: those of the first eve-log that gives them. */
 	EveOutputConfig eve[OUTPUT_EVE_MAX];
 	unsigned neve;
 	uint32_t eve_type_opts;     /* types whose options are loaded (bit: type index) */
@@ -119,17 +134,10 @@ typedef struct OutputConfig {
 	char sensor_name[128];      /* sensor-name (none): each record's "host" */
 	/* eve-log types: - http: dump-all-headers (both|request|response) */
 	unsigned eve_http_headers;  /* OUTPUT_HTTP_HDR_* */
-	/* eve-log types: - tls: extended / custom (TLS_LOG_* of tls-json.h),
-	 * session-resumption */
-	uint32_t eve_tls_fields;
-	int eve_tls_resumption;
-	/* eve-log types: - dns: requests, responses, formats, types */
-	struct dns_json_cfg eve_dns;
 	/* eve-log types: - drop: alerts (no), flows (start: one record a flow
 	 * direction; all: every dropped packet) */
 	int eve_drop_alerts;
 	int eve_drop_flows_all;
-	uint32_t eve_smtp_fields;   /* `- smtp:` options: SMTP_LOG_* (output/smtp-json.h) */
 	OutputFileConfig stats;     /* outputs.N.stats (stats.log) */
 	int stats_totals;
 	int stats_threads;

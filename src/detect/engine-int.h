@@ -281,6 +281,9 @@ typedef struct DetectSig {
 	const char **metadata;    /* "key value" strings, for AlertInfo */
 	char *meta_buf;
 	unsigned nmeta;
+	const char **refs;        /* reference keywords as URLs, for AlertInfo */
+	char *refs_buf;
+	unsigned nrefs;
 	const char *class_desc;
 } DetectSig;
 

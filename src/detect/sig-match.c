@@ -206,5 +206,7 @@ void detect_alert_info(const DetectEngine *de, const Packet *p, const DetectAler
 		ai->class_desc = ds->class_desc;
 		ai->metadata = ds->metadata;
 		ai->n_metadata = ds->nmeta;
+		ai->references = ds->refs;
+		ai->n_references = ds->nrefs;
 	}
 }

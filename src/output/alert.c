@@ -286,6 +286,12 @@ static void write_alert_members(JsonWriter *w, const OutputAlertConfig *ac, cons
 	/* Suricata logs category even without a classtype, as "" */
 	write_text(w, "category", a->class_desc);
 	jw_int(w, "severity", a->priority > 0 ? a->priority : 3);
+	if (ac->rule_reference && a->n_references) {
+		jw_array(w, "references");
+		for (unsigned i = 0; i < a->n_references; i++)
+			write_text(w, NULL, a->references[i]);
+		jw_close(w);
+	}
 	if (ac->rule_metadata && a->n_metadata)
 		write_rule_metadata(w, a);
 }

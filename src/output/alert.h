@@ -27,6 +27,10 @@ typedef struct AlertInfo {
 	int priority;               /* severity; <= 0 means "not set" -> 3 */
 	const char *const *metadata; /* "key value" strings as written in the rule */
 	unsigned n_metadata;
+	/* the rule's references as URLs (reference.config's prefix and the
+	 * value), for metadata.rule.reference */
+	const char *const *references;
+	unsigned n_references;
 	uint64_t tx_id;
 	int has_tx;
 	int from_stream;            /* matched on reassembled stream data */

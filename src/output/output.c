@@ -123,7 +123,8 @@ static int load_alert_metadata(OutputAlertConfig *ac, const char *prefix, char *
 	ac->flow = ac->app_layer = ac->rule_metadata = 0;
 	if (get_bool(path, "flow", &ac->flow, err, errlen) < 0 ||
 	    get_bool(path, "app-layer", &ac->app_layer, err, errlen) < 0 ||
-	    get_bool(path, "rule.metadata", &ac->rule_metadata, err, errlen) < 0)
+	    get_bool(path, "rule.metadata", &ac->rule_metadata, err, errlen) < 0 ||
+	    get_bool(path, "rule.reference", &ac->rule_reference, err, errlen) < 0)
 		return -1;
 	return 0;
 }

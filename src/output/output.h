@@ -37,6 +37,7 @@ typedef struct OutputAlertConfig {
 	int flow;                   /* metadata (default yes): the "flow" object */
 	int app_layer;              /* metadata: app-layer objects ("http", ...) */
 	int rule_metadata;          /* metadata: the rule's metadata keyword */
+	int rule_reference;         /* metadata.rule.reference (no): "references" */
 	int tagged_packets;         /* tagged-packets */
 	/* not a yaml option: the run policy's IPS mode (util/run-policy.h), set
 	 * by the caller; a drop rule's alert says "blocked" and fast.log [Drop] */

@@ -1022,7 +1022,8 @@ TEST(tls_certificate_anomalies)
 	cert_record(&b, certs, lens, 3, 0);
 	TlsState *s = parse_buf(TLS_TOCLIENT, &b);
 	CHECK_EQ(s->events[TLS_EV_CERTIFICATE_INVALID_DER], 1);
-	CHECK_EQ(s->events[TLS_EV_INVALID_CERTIFICATE], 1);
+	/* the empty entry, and the SEQUENCE with no TBSCertificate in it */
+	CHECK_EQ(s->events[TLS_EV_INVALID_CERTIFICATE], 2);
 	/* kept: the one that looks like DER; libcrypto then rejects it */
 	CHECK_EQ(s->certs[TLS_TOCLIENT].n, 1);
 	TlsCertInfo ci;
@@ -1039,6 +1040,64 @@ TEST(tls_certificate_anomalies)
 	s = parse_buf(TLS_TOCLIENT, &b);
 	CHECK_EQ(s->events[TLS_EV_CERTIFICATE_INVALID_LENGTH], 1);
 	CHECK_EQ(s->certs[TLS_TOCLIENT].n, 0);
+	tls_state_free(s);
+}
+
+/* The DER frame of a certificate, as Suricata's X.509 decoder judges it
+ * (suricata-verify bug-1450-03, -05): length octets that run past the
+ * bytes are a cut length; a TBSCertificate declared longer than the
+ * certificate that holds it is not a certificate; a sound frame is
+ * neither. */
+TEST(tls_certificate_der_frame_events)
+{
+	/* 30 05 | 30 84 ff ff ff: the inner length's 4 octets are cut at 3 */
+	static const uint8_t cut_hdr[] = { 0x30, 0x05, 0x30, 0x84, 0xff, 0xff, 0xff, 0xfa, 0x04 };
+	/* 30 06 | 30 84 ff ff ff fa: 4 GB of TBSCertificate in 0 bytes */
+	static const uint8_t too_long[] = { 0x30, 0x06, 0x30, 0x84, 0xff, 0xff, 0xff, 0xfa, 0x04 };
+	/* the outer length runs past the entry */
+	static const uint8_t outer_cut[] = { 0x30, 0x10, 0x30, 0x00 };
+	static const uint8_t sound[] = { 0x30, 0x04, 0x30, 0x02, 0x02, 0x00 };
+	static const struct {
+		const uint8_t *der;
+		uint32_t len;
+		int event;      /* -1: none */
+	} cases[] = {
+		{ cut_hdr, sizeof(cut_hdr), TLS_EV_CERTIFICATE_INVALID_LENGTH },
+		{ too_long, sizeof(too_long), TLS_EV_INVALID_CERTIFICATE },
+		{ outer_cut, sizeof(outer_cut), TLS_EV_CERTIFICATE_INVALID_LENGTH },
+		{ sound, sizeof(sound), -1 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const uint8_t *certs[1] = { cases[i].der };
+		uint32_t lens[1] = { cases[i].len };
+		Buf b = { .n = 0 };
+		TlsState *s;
+
+		cert_record(&b, certs, lens, 1, 0);
+		s = parse_buf(TLS_TOCLIENT, &b);
+		CHECK_EQ(s->events[TLS_EV_CERTIFICATE_INVALID_LENGTH] +
+			 s->events[TLS_EV_INVALID_CERTIFICATE] +
+			 s->events[TLS_EV_CERTIFICATE_INVALID_DER], cases[i].event < 0 ? 0 : 1);
+		if (cases[i].event >= 0)
+			CHECK_EQ(s->events[cases[i].event], 1);
+		tls_state_free(s);
+	}
+}
+
+/* A handshake message of a type no TLS version has is an
+ * invalid_handshake_message, not an invalid length, however long it says
+ * it is (bug-1450: type 0x84, length 0xffffff), and it ends the record. */
+TEST(tls_unknown_handshake_type_is_invalid_message)
+{
+	static const uint8_t msg[] = { 0x84, 0xff, 0xff, 0xff, 0x41, 0x41, 0x41, 0x41 };
+	Buf b = { .n = 0 };
+	TlsState *s;
+
+	record(&b, 22, msg, sizeof(msg));
+	s = parse_buf(TLS_TOCLIENT, &b);
+	CHECK_EQ(s->events[TLS_EV_INVALID_HANDSHAKE_MESSAGE], 1);
+	CHECK_EQ(s->events[TLS_EV_HANDSHAKE_INVALID_LENGTH], 0);
 	tls_state_free(s);
 }
 

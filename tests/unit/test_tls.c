@@ -2160,3 +2160,27 @@ TEST(tls_hello_lists_sized_to_the_hello)
 	tls_state_free(s);
 	CHECK_EQ(app_mem_use(ALPROTO_TLS), 0);
 }
+
+/* Suricata 8 names the PKCS#9 emailAddress attribute "Email" in subject
+ * and issuerdn (OpenSSL: emailAddress), in the ASCII fast path and in the
+ * libcrypto path of a non-ASCII value alike. */
+TEST(tls_dn_email_address_is_email)
+{
+	static const unsigned char utf8[] = { 'x', 0xc3, 0xa9 };   /* "xé" */
+	X509_NAME *n = X509_NAME_new();
+	TlsCertInfo ci;
+	unsigned char *der;
+	int len;
+
+	X509_NAME_add_entry_by_txt(n, "CN", MBSTRING_ASC, (const unsigned char *)"a", -1, -1, 0);
+	X509_NAME_add_entry_by_txt(n, "emailAddress", MBSTRING_ASC,
+				   (const unsigned char *)"x@y.z", -1, -1, 0);
+	/* a plain ASN.1 type (not MBSTRING_*) is taken as it is: a UTF8String */
+	X509_NAME_add_entry_by_txt(n, "emailAddress", V_ASN1_UTF8STRING, utf8, sizeof(utf8), -1, 0);
+	der = sign_cert(n, 7, NULL, 0, &len);
+	CHECK(der != NULL);
+	CHECK_EQ(tls_cert_decode(der, (size_t)len, &ci), 0);
+	CHECK_STREQ(ci.subject, "CN=a, Email=x@y.z, Email=x\xc3\xa9");
+	tls_cert_info_free(&ci);
+	OPENSSL_free(der);
+}

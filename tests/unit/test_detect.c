@@ -8,6 +8,7 @@
 #include "detect/detect-parse.h"
 #include "detect-test-util.h"
 #include "stream/stream.h"
+#include "conf/conf.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -386,6 +387,31 @@ TEST(alert_max_caps_alerts_per_packet)
 	CHECK_EQ(detect_packet(e.dt, &p, &a), 15);
 	CHECK_EQ(a[0].s->sid, 1);
 	env_free(&e);
+}
+
+/* packet-alert-max: a value Suricata 8 cannot use (0, negative, too
+ * large, not a number) starts with a warning and the default 15. */
+TEST(alert_max_config_bad_value_is_the_default)
+{
+	static const struct { const char *yaml; uint32_t want; } cases[] = {
+		{ "packet-alert-max: 0\n", 15 },
+		{ "packet-alert-max: -3\n", 15 },
+		{ "packet-alert-max: 70000\n", 15 },
+		{ "packet-alert-max: lots\n", 15 },
+		{ "packet-alert-max: 20\n", 20 },
+		{ "max-pending-packets: 10\n", 15 },
+	};
+	char err[256];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		DetectConfig dc;
+
+		conf_deinit();
+		CHECK_EQ(conf_load_string(cases[i].yaml, "t.yaml", err, sizeof(err)), 0);
+		CHECK_EQ(detect_config_load(&dc, err, sizeof(err)), 0);
+		CHECK_EQ(dc.alert_max, cases[i].want);
+	}
+	conf_deinit();
 }
 
 TEST(ac_and_hs_agree_on_candidates)

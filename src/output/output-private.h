@@ -80,6 +80,7 @@ struct Outputs {
 	uint64_t file_prev[2][2];   /* fast's and stats.log's counters (deltas) */
 	/* types looked up once: frame and anomaly are asked per packet */
 	int eve_flow, eve_stats, eve_frame, eve_anomaly;
+	int eve_netflow;            /* "netflow": written with the flow records */
 	int eve_files;              /* "files" (or "fileinfo"): asked per packet */
 	uint64_t *prev;             /* last stats snapshot, for eve deltas */
 	size_t nprev;
@@ -94,6 +95,10 @@ struct Outputs {
  * at its end (any thread), then the record of a view. */
 void flow_record_view(const Flow *f, enum flow_end_reason why, FlowRecordView *v);
 void flow_record_write(Outputs *o, const FlowRecordView *v);
+
+/* netflow.c: a flow's "netflow" records (one per direction that sent),
+ * from its end view, as flow_record_write() writes its "flow" record. */
+void netflow_records_write(Outputs *o, const FlowRecordView *v);
 
 /* Writes len bytes and a newline under the file's lock. */
 void output_file_write_line(OutputFile *of, const char *line, size_t len);

@@ -726,6 +726,7 @@ Outputs *outputs_open(const OutputConfig *cfg, char *err, size_t errlen)
 		goto fail;
 	eve_set_community_id(cfg->eve_community_id, cfg->eve_community_seed);
 	o->eve_flow = outputs_eve_enabled(o, "flow");
+	o->eve_netflow = outputs_eve_enabled(o, "netflow");
 	o->eve_frame = outputs_eve_enabled(o, "frame");
 	o->eve_anomaly = outputs_eve_enabled(o, "anomaly");
 	o->eve_files = outputs_eve_enabled(o, "files") || outputs_eve_enabled(o, "fileinfo");
@@ -761,7 +762,7 @@ void outputs_close(Outputs *o)
 
 void outputs_run_start(Outputs *o)
 {
-	if (!o || !o->eve_flow || o->flow_writer)
+	if (!o || !(o->eve_flow || o->eve_netflow) || o->flow_writer)
 		return;
 	for (unsigned i = 0; i < o->neve; i++)
 		if (o->eve[i].pcap_file)

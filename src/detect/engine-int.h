@@ -546,6 +546,8 @@ int flowint_match(const DetectEngine *de, const DetectFlowint *fi, Flow *f);
 void flowint_apply(const DetectEngine *de, const DetectFlowint *fi, Flow *f);
 /* file-kw.c: filestore after its rule matched on dt's current transaction */
 void filestore_apply(DetectThread *dt, const void *ctx, Packet *p);
+/* tls.store after a match (tls-kw.c): the flow's certificates to disk. */
+void tls_store_apply(Packet *p);
 void postmatch_apply(DetectThread *dt, const Signature *s, Packet *p);
 int hostbits_match(DetectThread *dt, const DetectFlowbits *fb, const Packet *p);
 /* Tables sized and capped by cfg's host.* and detect.thresholds.* (0:

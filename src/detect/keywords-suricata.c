@@ -31,7 +31,7 @@ static const char *const names[] = {
 	/* scripting, reputation, sets */
 	"lua", "luajit", "geoip", "iprep", "dataset", "datarep",
 	/* requirements, storage and the rest */
-	"requires", "tls.store", "absent", "template", "template2",
+	"requires", "absent", "template", "template2",
 };
 
 int keyword_is_suricatas(const char *name)

@@ -566,6 +566,8 @@ void postmatch_apply(DetectThread *dt, const Signature *s, Packet *p)
 			flowint_apply(de, ml->m[i].ctx, p->flow);
 		else if (ml->m[i].kw == KW_FILESTORE)
 			filestore_apply(dt, ml->m[i].ctx, p);
+		else if (ml->m[i].kw == KW_TLS_STORE)
+			tls_store_apply(p);
 	}
 }
 

@@ -96,6 +96,12 @@ struct Outputs {
 void flow_record_view(const Flow *f, enum flow_end_reason why, FlowRecordView *v);
 void flow_record_write(Outputs *o, const FlowRecordView *v);
 
+/* tls-store.c: outputs.N.tls-store's keys at prefix (0, or -1 with err),
+ * and its folder made at open (0, or -1 with err). */
+int tls_store_config_load(OutputConfig *cfg, const char *prefix, const char *log_dir,
+			  char *err, size_t errlen);
+int tls_store_open(const OutputConfig *cfg, char *err, size_t errlen);
+
 /* netflow.c: a flow's "netflow" records (one per direction that sent),
  * from its end view, as flow_record_write() writes its "flow" record. */
 void netflow_records_write(Outputs *o, const FlowRecordView *v);

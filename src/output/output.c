@@ -551,6 +551,8 @@ int output_config_load(OutputConfig *cfg, const char *log_dir, char *err, size_t
 			rc = load_eve(cfg, prefix, log_dir, err, errlen);
 		else if (strcmp(type, "stats") == 0)
 			rc = load_stats_output(cfg, prefix, log_dir, err, errlen);
+		else if (strcmp(type, "tls-store") == 0)
+			rc = tls_store_config_load(cfg, prefix, log_dir, err, errlen);
 		/* others (file-store is the files module's) are not read here:
 		 * conf_report_unused() names the settings of any enabled one
 		 * nobody reads */
@@ -722,7 +724,8 @@ Outputs *outputs_open(const OutputConfig *cfg, char *err, size_t errlen)
 		}
 	}
 	if (output_file_open(&o->fast, &cfg->fast, err, errlen) < 0 ||
-	    output_file_open(&o->stats, &cfg->stats, err, errlen) < 0)
+	    output_file_open(&o->stats, &cfg->stats, err, errlen) < 0 ||
+	    tls_store_open(cfg, err, errlen) < 0)
 		goto fail;
 	eve_set_community_id(cfg->eve_community_id, cfg->eve_community_seed);
 	o->eve_flow = outputs_eve_enabled(o, "flow");

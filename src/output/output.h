@@ -140,6 +140,8 @@ typedef struct OutputConfig {
 	int eve_drop_alerts;
 	int eve_drop_flows_all;
 	OutputFileConfig stats;     /* outputs.N.stats (stats.log) */
+	int tls_store_enabled;      /* outputs.N.tls-store (tls-store.c) */
+	char tls_store_dir[PATH_MAX]; /* its certs-log-dir, joined to the log folder */
 	int stats_totals;
 	int stats_threads;
 	int stats_enabled;          /* top-level stats.enabled, default yes */

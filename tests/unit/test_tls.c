@@ -21,6 +21,7 @@
 #include "app-layer/tls-ja.h"
 #include "app-layer/tls-parse.h"
 #include "detect/tls-kw-match.h"
+#include "detect/detect-parse.h"
 #include "output/tls-json.h"
 #include "output/json-dump.h"
 
@@ -2184,3 +2185,23 @@ TEST(tls_dn_email_address_is_email)
 	tls_cert_info_free(&ci);
 	OPENSSL_free(der);
 }
+
+/* tls.store: a postmatch keyword with no argument that makes the rule a
+ * TLS one (the output side is e2e tls-store). */
+TEST(tls_store_keyword_and_flags)
+{
+	char err[256];
+	Signature *s = sig_parse("alert tls any any -> any any (tls.cert_subject; "
+				 "content:\"x\"; tls.store; sid:1;)", NULL, err, sizeof(err), NULL);
+
+	CHECK(s != NULL);
+	if (s) {
+		CHECK_EQ(s->alproto, ALPROTO_TLS);
+		CHECK_EQ(s->lists[SM_LIST_POSTMATCH].n, 1);
+		CHECK_EQ(s->lists[SM_LIST_POSTMATCH].m[0].kw, KW_TLS_STORE);
+		sig_free(s);
+	}
+	CHECK(sig_parse("alert tls any any -> any any (tls.store:now; sid:2;)", NULL, err,
+			sizeof(err), NULL) == NULL);
+}
+

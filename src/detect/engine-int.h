@@ -541,6 +541,10 @@ void tx_inspect_flow(DetectThread *dt, Packet *p, DetectFlowState *fs, int final
 /* state.c */
 DetectFlowState *detect_flow_state(const DetectEngine *de, Flow *f, int create);
 int flowbits_match(const DetectEngine *de, const DetectFlowbits *fb, Flow *f);
+/* The names of the flowbits set on f (in id order, at most max): eve's
+ * metadata.flowbits. */
+unsigned flowbits_set_names(const DetectEngine *de, const Flow *f, const char **out,
+			    unsigned max);
 void flowbits_apply(const DetectEngine *de, const DetectFlowbits *fb, Flow *f);
 int flowint_match(const DetectEngine *de, const DetectFlowint *fi, Flow *f);
 void flowint_apply(const DetectEngine *de, const DetectFlowint *fi, Flow *f);

@@ -209,4 +209,6 @@ void detect_alert_info(const DetectEngine *de, const Packet *p, const DetectAler
 		ai->references = ds->refs;
 		ai->n_references = ds->nrefs;
 	}
+	/* after the packet's detection: the bits its own rules set count */
+	ai->n_flowbits = flowbits_set_names(de, p->flow, ai->flowbits, ALERT_FLOWBITS_MAX);
 }

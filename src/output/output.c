@@ -431,6 +431,7 @@ static int load_eve(OutputConfig *cfg, const char *prefix, const char *log_dir, 
 		int64_t seed = 0;
 
 		if (get_bool(prefix, "ethernet", &cfg->eve_ethernet, err, errlen) < 0 ||
+		    get_bool(prefix, "metadata", &cfg->eve_metadata, err, errlen) < 0 ||
 		    get_bool(prefix, "community-id", &cfg->eve_community_id, err, errlen) < 0)
 			return -1;
 		snprintf(key2, sizeof(key2), "%s.community-id-seed", prefix);
@@ -511,6 +512,7 @@ int output_config_load(OutputConfig *cfg, const char *log_dir, char *err, size_t
 	cfg->eve_alert.rule_metadata = 1;
 	cfg->eve_anomaly.applayer = 1;
 	cfg->eve_stats_null_values = 1;
+	cfg->eve_metadata = 1;      /* Suricata: on unless the eve-log says no */
 	if (load_stats_section(cfg, err, errlen) < 0 || load_memcaps(cfg, err, errlen) < 0)
 		return -1;
 

@@ -130,6 +130,7 @@ typedef struct OutputConfig {
 	OutputAlertConfig eve_alert; /* eve-log types: - alert: options */
 	OutputAnomalyConfig eve_anomaly; /* eve-log types: - anomaly: options */
 	int eve_ethernet;           /* eve-log.ethernet: "ether" objects, default no */
+	int eve_metadata;           /* eve-log.metadata (yes): alerts' metadata.flowbits */
 	int eve_community_id;       /* eve-log.community-id (no), community-id-seed (0) */
 	uint16_t eve_community_seed;
 	char sensor_name[128];      /* sensor-name (none): each record's "host" */

@@ -684,6 +684,53 @@ TEST(alert_references_only_when_asked)
 	rm_tree(dir);
 }
 
+/* The flow's flowbits as the record's "metadata" object (Suricata 8's
+ * header, eve-log metadata: yes by default); metadata: no leaves it out. */
+TEST(alert_flowbits_metadata_unless_eve_metadata_no)
+{
+	static const char yaml_no[] =
+		"outputs:\n"
+		"  - eve-log:\n"
+		"      enabled: yes\n"
+		"      filename: eve.json\n"
+		"      metadata: no\n"
+		"      types:\n"
+		"        - alert\n";
+	char *dir = make_tmpdir("test_alert_out");
+	char eve[256], *line;
+	Outputs *o;
+	Packet p;
+	Flow f;
+	AlertInfo a;
+
+	CHECK(dir);
+	tcp_pair(&p, &f);
+	base_alert(&a);
+	a.flowbits[0] = "ET.Evil";
+	a.flowbits[1] = "ET.BotccIP";
+	a.n_flowbits = 2;
+	o = open_in(dir, yaml_default);
+	CHECK(o);
+	output_alert(o, &p, &f, &a);
+	outputs_close(o);
+	path_in(eve, sizeof(eve), dir, "eve.json");
+	line = file_line(eve, 0);
+	CHECK(line && strstr(line, "\"pkt_src\":\"wire/pcap\",\"metadata\":{\"flowbits\":"
+				   "[\"ET.Evil\",\"ET.BotccIP\"]},") != NULL);
+	free(line);
+	CHECK(schema_valid(eve) != 0);
+	unlink(eve);
+
+	o = open_in(dir, yaml_no);
+	CHECK(o);
+	output_alert(o, &p, &f, &a);
+	outputs_close(o);
+	line = file_line(eve, 0);
+	CHECK(line && strstr(line, "flowbits") == NULL);
+	free(line);
+	rm_tree(dir);
+}
+
 static const char yaml_big_payload[] =
 	"outputs:\n"
 	"  - eve-log:\n"

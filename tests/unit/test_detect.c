@@ -9,6 +9,7 @@
 #include "detect-test-util.h"
 #include "stream/stream.h"
 #include "conf/conf.h"
+#include "output/alert.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -228,6 +229,36 @@ TEST(flowbits_set_then_isset_in_same_packet_and_later)
 	/* the setter is ordered first, so isset sees it in the same packet */
 	CHECK_EQ(alerted(&e, &p, 2), 1);
 	CHECK_EQ(alerted(&e, &p, 1), 0);   /* noalert */
+	detect_flow_free(&f);
+	env_free(&e);
+}
+
+/* An alert's metadata.flowbits: the flow's bits once the packet's
+ * detection is over, its own rule's set included, in id order. */
+TEST(alert_info_lists_the_flowbits_set)
+{
+	Env e;
+	Packet p;
+	Flow f;
+	const DetectAlert *a;
+	AlertInfo ai;
+	uint32_t n;
+
+	CHECK(env_init(&e,
+		"alert tcp any any -> any any (content:\"a\"; flowbits:set,one; flowbits:set,two; "
+		"flowbits:unset,three; sid:1;)\n"
+		"alert tcp any any -> any any (content:\"z\"; flowbits:isset,three; sid:2;)\n",
+		MPM_AC) == 0);
+	memset(&f, 0, sizeof(f));
+	mk_tcp(&p, S("a"), 0x18);
+	p.flow = &f;
+	p.flags |= PKT_HAS_FLOW | PKT_TOSERVER;
+	n = detect_packet(e.dt, &p, &a);
+	CHECK_EQ(n, 1);
+	detect_alert_info(e.de, &p, &a[0], &ai);
+	CHECK_EQ(ai.n_flowbits, 2);
+	CHECK_STREQ(ai.flowbits[0], "one");
+	CHECK_STREQ(ai.flowbits[1], "two");
 	detect_flow_free(&f);
 	env_free(&e);
 }

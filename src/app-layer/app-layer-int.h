@@ -5,8 +5,11 @@
 
 #include "app-layer/app-layer.h"
 
-/* Protocol detection's verdict on a direction's first bytes. */
-enum det_state { DET_NONE = 0, DET_MORE, DET_NO, DET_YES };
+/* Protocol detection's verdict on a direction's first bytes. A probe may
+ * also answer DET_REVERSED: the protocol's, but sent the other way (a UDP
+ * flow's first datagram is a DNS response): the app layer turns the flow
+ * round when it still may, as Suricata's probes tell their caller. */
+enum det_state { DET_NONE = 0, DET_MORE, DET_NO, DET_YES, DET_REVERSED };
 
 /* One application protocol: what the app layer, detection, transaction
  * logging and outputs need of it. An entry of app_protos[] (registry.c),
@@ -30,7 +33,8 @@ typedef struct AppProtoOps {
 	void (*thread_free)(void *ctx);
 
 	/* detection on a direction's first bytes (the flow's ports for port
-	 * fallbacks): DET_YES, DET_MORE (need more bytes) or DET_NO */
+	 * fallbacks): DET_YES, DET_MORE (need more bytes), DET_NO, or
+	 * DET_REVERSED (the other direction's message) */
 	int (*probe)(const AppLayerConfig *cfg, const Flow *f, int dir, const uint8_t *buf,
 		     uint32_t len);
 	/* midstream: the same bytes as the other direction would send them

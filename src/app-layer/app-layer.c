@@ -333,9 +333,9 @@ static int detect_dir(AppLayerThread *at, const Flow *f, const AppFlowState *fs,
 			continue;
 		r = reversed ? ops->probe_reversed(dir, buf, len)
 			     : ops->probe(at->cfg, f, dir, buf, len);
-		if (r == DET_YES) {
+		if (r == DET_YES || r == DET_REVERSED) {
 			*alproto = p;
-			return DET_YES;
+			return r;
 		}
 		if (r == DET_MORE)
 			more = 1;
@@ -431,10 +431,13 @@ static void detect_own_dir(AppLayerThread *at, Flow *f, AppFlowState *fs, int di
 		return;
 	}
 	if (f->proto == 17) {
-		/* a datagram is a whole message, as in detect_and_start() */
+		/* a datagram is a whole message, as in detect_and_start();
+		 * the flow's direction is settled: either way is its protocol */
 		r = detect_dir(at, f, fs, dir, data, len, 0, &alproto);
 		if (r == DET_MORE)
 			r = DET_NO;
+		if (r == DET_REVERSED)
+			r = DET_YES;
 		blen = 0;
 	} else {
 		take = len < sizeof(buf) - n ? len : (uint32_t)sizeof(buf) - n;
@@ -475,7 +478,10 @@ static void detect_own_dir(AppLayerThread *at, Flow *f, AppFlowState *fs, int di
  * direction has shown nothing yet (Suricata: only if it was not detected). */
 static int may_reverse(const Flow *f, const AppFlowState *fs, int dir, int flags)
 {
-	return (flags & APP_MIDSTREAM) && !fs->reversed && fs->tunnel == TUN_NONE &&
+	/* a midstream TCP flow, or a UDP flow on its first datagram (a probe's
+	 * DET_REVERSED: a DNS response before its query) */
+	return ((flags & APP_MIDSTREAM) || f->proto == 17) && !fs->reversed &&
+	       fs->tunnel == TUN_NONE &&
 	       f->app_proto == ALPROTO_UNKNOWN && fs->det[!dir] == DET_NONE &&
 	       fs->seen[!dir] == 0 && !fs->eof[!dir];
 }
@@ -748,6 +754,15 @@ static int detect_and_start(AppLayerThread *at, Flow *f, AppFlowState *fs, int d
 		r = detect_dir(at, f, fs, dir, buf, blen, 0, &alproto);
 		if (r == DET_MORE && f->proto == 17)
 			r = DET_NO;
+		if (r == DET_REVERSED) {
+			if (may_reverse(f, fs, dir, flags)) {
+				swap_dirs(fs);
+				fs->reversed = 1;
+				return APP_REVERSE;
+			}
+			/* too late to turn the flow: its protocol all the same */
+			r = DET_YES;
+		}
 		if (r == DET_NO && may_reverse(f, fs, dir, flags)) {
 			unsigned ralp; /* not used: only that these are the other side's bytes */
 			int rr = detect_dir(at, f, fs, dir, buf, blen, 1, &ralp);

@@ -522,6 +522,7 @@ static int co_bind_ack(struct dcerpc_state *st, const uint8_t *p, const struct c
 			continue;
 		result = rd16(p + off, h->le);
 		tx->ifaces[i].ack_result = result;
+		tx->ifaces[i].ack_reason = rd16(p + off + 2, h->le);
 		tx->ifaces[i].acked = 1;
 		c = ctx_slot(st, tx->ifaces[i].ctxid);
 		if (!c)

@@ -76,6 +76,7 @@ struct dcerpc_iface {
 	uint16_t ver_minor;
 	uint16_t ctxid;
 	uint16_t ack_result;        /* 0 acceptance, 1 user rejection, 2 provider rejection */
+	uint16_t ack_reason;        /* the bind_ack's reason (provider_reason) */
 	uint8_t acked;              /* a bind_ack answered it */
 };
 

@@ -149,14 +149,17 @@ static int header_typical(const uint8_t *h, uint32_t avail)
 }
 
 /* UDP: buf is the whole datagram (the app layer holds nothing back for
- * UDP). */
+ * UDP). A message going the other way (a response toward the flow's
+ * server: its query was not seen first) is DNS all the same, and the flow
+ * is turned so that its client is the querier, as Suricata's probe tells
+ * its caller. */
 static int probe_udp(int dir, const uint8_t *buf, uint32_t len)
 {
 	int qr;
 
-	if (!header_sane(buf, len, &qr) || qr != (dir == APP_DIR_TOCLIENT))
+	if (!header_sane(buf, len, &qr))
 		return DET_NO;
-	return DET_YES;
+	return qr == (dir == APP_DIR_TOCLIENT) ? DET_YES : DET_REVERSED;
 }
 
 /* TCP: the first bytes of the stream, a 2-byte length then the header. */
@@ -189,10 +192,9 @@ static int dns_probe(const AppLayerConfig *cfg, const Flow *f, int dir, const ui
 }
 
 /* Midstream TCP: the stream's first bytes go the other way (a response
- * toward the server, a query toward the client). The flow and its ports
- * are not known here, so only what a resolver exchange looks like counts;
- * the probe decides for real, ports included, once the flow is reversed.
- * (UDP flows keep the direction of their first packet.) */
+ * toward the server, a query toward the client). Only what a resolver
+ * exchange looks like counts; the probe decides for real, ports included,
+ * once the flow is reversed. */
 static int dns_probe_reversed(int dir, const uint8_t *buf, uint32_t len)
 {
 	int want = dir == APP_DIR_TOSERVER, qr;

@@ -75,13 +75,22 @@ static int ftp_config_load(AppLayerConfig *cfg)
 }
 
 static AppTxCounters ctr;
-static counter_id c_memcap;
+static counter_id c_memcap, c_memuse;
+static int memuse_registered;
+/* The worker whose ftp.memuse holds the expectation data this thread
+ * charged: a release (the expectation's free knows no thread) lands on
+ * it; the gauge is summed over workers, so the total stays exact. */
+static _Thread_local ThreadCounters *memuse_tc;
 
 static void ftp_register_counters(void)
 {
 	app_tx_counters_register(&ctr, "ftp",
 				 APP_CTR_BIT(APP_CTR_GAP) | APP_CTR_BIT(APP_CTR_ALLOC));
 	c_memcap = counter_register("ftp.memcap");
+	/* Suricata 8's gauge of what the FTP parser holds globally: here the
+	 * expectations' data, which ftp.memcap bounds */
+	c_memuse = counter_register("ftp.memuse");
+	memuse_registered = 1;
 	/* the expectations serve FTP only so far */
 	expect_register_counters();
 }
@@ -159,6 +168,8 @@ static void data_info_free(void *d)
 	if (!di)
 		return;
 	atomic_fetch_sub(&ftp_memuse, sizeof(*di) + di->filename_len + 1);
+	if (memuse_tc && memuse_registered)
+		counter_sub(memuse_tc, c_memuse, sizeof(*di) + di->filename_len + 1);
 	free(di->filename);
 	free(di);
 }
@@ -188,6 +199,10 @@ static void expect_transfer(FtpProto *p, const FtpTx *t)
 	di->filename_len = t->cmd_data_len;
 	di->cmd = t->cmd;
 	atomic_fetch_add(&ftp_memuse, need);
+	if (p->at && p->at->tc && memuse_registered) {
+		memuse_tc = p->at->tc;
+		counter_add(memuse_tc, c_memuse, need);
+	}
 	expect_add(p->at ? p->at->tc : NULL, p->f, p->dyn_port, ALPROTO_FTPDATA, di, data_info_free,
 		   p->now);
 }

@@ -62,7 +62,7 @@ static const char *const event_names[SMB_EV_COUNT] = {
 	[SMB_EV_READ_REQUEST_TOO_LARGE] = "read_request_too_large",
 	[SMB_EV_WRITE_REQUEST_TOO_LARGE] = "write_request_too_large",
 	[SMB_EV_UNUSUAL_NBSS_TYPE] = "unusual_nbss_type",
-	[SMB_EV_TOO_MANY_TXS] = "too_many_txs",
+	[SMB_EV_TOO_MANY_TXS] = "too_many_transactions",
 };
 
 const char *smb_event_name(int ev)
@@ -499,15 +499,23 @@ static SmbTx *tx_new_silent(SmbState *s, uint8_t version, uint16_t cmd, uint64_t
 {
 	SmbTx *t;
 
-	if (s->ntx >= SMB_MAX_TX) {
-		/* the oldest open transaction is given up: it completes as is */
-		for (SmbTx *o = s->head; o; o = o->next) {
-			if (!o->request_done || !o->response_done) {
-				tx_event(o, SMB_EV_TOO_MANY_TXS);
-				file_tx_finish(o, FILE_CLOSE_TRUNCATED);
-				break;
-			}
+	if (s->ntx >= (s->max_tx ? s->max_tx : SMB_MAX_TX)) {
+		/* Suricata 8 (issue 8629): passing smb.max-tx (requests piling
+		 * up unanswered, a one-sided capture) puts the parser into an
+		 * error state: too_many_transactions once, on the newest
+		 * transaction that is logged, a parser error counted, and
+		 * nothing parsed after */
+		if (!s->too_many) {
+			SmbTx *last = NULL;
+
+			for (SmbTx *o = s->head; o; o = o->next)
+				if (!o->silent)
+					last = o;
+			s->too_many = 1;
+			s->st.bad_records++;
+			tx_event(last, SMB_EV_TOO_MANY_TXS);
 		}
+		return NULL;
 	}
 	t = app_mem_calloc(ALPROTO_SMB, 1, sizeof(*t));
 	if (!t)
@@ -1847,6 +1855,8 @@ int smb_parse(SmbState *s, int dir, const uint8_t *data, size_t len)
 	uint64_t base = app_frames_on(s->flow) ? app_frame_offset(s->flow, dir & 1) : 0;
 
 	dir &= 1;
+	if (s->too_many)
+		return 0;
 	while (len) {
 		if (fr->skip) {
 			size_t k = len < fr->skip ? len : fr->skip;

@@ -154,6 +154,7 @@ typedef struct SmbTx {
 	struct dcerpc_tx *dce;
 
 	uint32_t events;            /* 1 << enum smb_event */
+	uint32_t events_logged;     /* eve anomaly: the events already written */
 	unsigned app_flags;         /* APP_TX_* (app-layer.h) */
 	void *detect;               /* detection's per-tx state */
 	struct SmbTx *next;
@@ -213,6 +214,8 @@ typedef struct SmbState {
 	uint64_t next_id;
 	uint64_t next_log_id;       /* the last eve id given */
 	uint32_t ntx;               /* in the list */
+	uint32_t max_tx;            /* smb.max-tx (0: SMB_MAX_TX) */
+	uint8_t too_many;           /* max_tx was passed: the parser stopped */
 	uint16_t dialect2;          /* SMB2 negotiated dialect (0: none) */
 	SmbStr dialect1;            /* SMB1 negotiated dialect string */
 	SmbStr offered1[SMB_MAX_DIALECTS]; /* SMB1 dialects the client offered */

@@ -25,6 +25,7 @@ static struct {
 	int enabled;
 	uint16_t ports[APP_MAX_DETECT_PORTS];
 	unsigned nports;
+	int64_t max_tx;             /* max-tx: open transactions a flow may hold */
 } smb_conf;
 
 static void smb_config_defaults(AppLayerConfig *cfg)
@@ -35,6 +36,7 @@ static void smb_config_defaults(AppLayerConfig *cfg)
 	smb_conf.ports[0] = 139;
 	smb_conf.ports[1] = 445;
 	smb_conf.nports = 2;
+	smb_conf.max_tx = SMB_MAX_TX;
 }
 
 static int smb_config_load(AppLayerConfig *cfg)
@@ -44,6 +46,10 @@ static int smb_config_load(AppLayerConfig *cfg)
 	(void)cfg;
 	if (app_conf_enabled_ports(SMB_KEY, &smb_conf.enabled, smb_conf.ports, &smb_conf.nports) < 0)
 		rc = -1;
+	if (app_conf_int_range(SMB_KEY "max-tx", &smb_conf.max_tx, 1 << 20) < 0)
+		rc = -1;
+	if (smb_conf.max_tx <= 0)
+		smb_conf.max_tx = SMB_MAX_TX;
 	return rc;
 }
 
@@ -144,6 +150,7 @@ static void *smb_state_new_op(AppLayerThread *at, Flow *f)
 	}
 	p->s->tc = at ? at->tc : NULL;
 	p->s->flow = f;
+	p->s->max_tx = (uint32_t)smb_conf.max_tx;
 	return p;
 }
 

@@ -77,12 +77,17 @@ void app_layer_feed(AppLayerThread *at, Flow *f, Packet *p, unsigned frame_need)
 }
 
 /* As Suricata's UDP app layer takes it: detection on the first datagrams,
- * then the parser. The flow keeps the direction of its first packet
- * (suricata-verify vxlan-decoder-01: a DNS response first stays the flow's
- * source). */
-void app_layer_feed_udp(AppLayerThread *at, Flow *f, const Packet *p)
+ * then the parser. A first datagram that its protocol says goes the other
+ * way (a DNS response) turns the flow and the packet round, as Suricata
+ * swaps them, and is parsed in its true direction; a datagram that names
+ * nothing leaves the flow as it is (suricata-verify vxlan-decoder-01). */
+void app_layer_feed_udp(AppLayerThread *at, Flow *f, Packet *p)
 {
 	int dir = (p->flags & PKT_TOCLIENT) ? APP_DIR_TOCLIENT : APP_DIR_TOSERVER;
 
+	if (app_layer_handle_data(at, f, dir, p->payload, p->payload_len, 0) != APP_REVERSE)
+		return;
+	flow_reverse(f, p);
+	dir = (p->flags & PKT_TOCLIENT) ? APP_DIR_TOCLIENT : APP_DIR_TOSERVER;
 	app_layer_handle_data(at, f, dir, p->payload, p->payload_len, 0);
 }

@@ -20,7 +20,8 @@
  * bytes stay in the stream until then, up to a bound. */
 void app_layer_feed(AppLayerThread *at, Flow *f, Packet *p, unsigned frame_need);
 
-/* One UDP datagram of f: the payload of p in p's direction. */
-void app_layer_feed_udp(AppLayerThread *at, Flow *f, const Packet *p);
+/* One UDP datagram of f: the payload of p in p's direction; a first
+ * datagram its protocol says goes the other way reverses f and p. */
+void app_layer_feed_udp(AppLayerThread *at, Flow *f, Packet *p);
 
 #endif

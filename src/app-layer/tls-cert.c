@@ -243,6 +243,7 @@ static const struct {
 	uint8_t len;
 	unsigned char oid[9];
 	const char *sn;
+	const char *eve;        /* the name Suricata writes when not sn */
 } dn_types[] = {
 	{ 3, { 0x55, 0x04, 0x03 }, "CN" },
 	{ 3, { 0x55, 0x04, 0x06 }, "C" },
@@ -254,7 +255,7 @@ static const struct {
 	{ 3, { 0x55, 0x04, 0x09 }, "street" },
 	{ 3, { 0x55, 0x04, 0x11 }, "postalCode" },
 	{ 3, { 0x55, 0x04, 0x0f }, "businessCategory" },
-	{ 9, { 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x09, 0x01 }, "emailAddress" },
+	{ 9, { 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x09, 0x01 }, "emailAddress", "Email" },
 };
 
 size_t tls_dn_type_count(void)
@@ -288,8 +289,18 @@ static const char *dn_type_name(const struct der_elem *oid)
 {
 	for (size_t i = 0; i < sizeof(dn_types) / sizeof(dn_types[0]); i++)
 		if (oid->len == dn_types[i].len && memcmp(oid->content, dn_types[i].oid, dn_types[i].len) == 0)
-			return dn_types[i].sn;
+			return dn_types[i].eve ? dn_types[i].eve : dn_types[i].sn;
 	return NULL;
+}
+
+/* The name Suricata 8 (its x509 crate's OID registry) writes for an
+ * attribute OpenSSL calls sn: the same, but emailAddress is "Email". */
+static const char *dn_eve_name(const char *sn)
+{
+	for (size_t i = 0; sn && i < sizeof(dn_types) / sizeof(dn_types[0]); i++)
+		if (dn_types[i].eve && strcmp(dn_types[i].sn, sn) == 0)
+			return dn_types[i].eve;
+	return sn;
 }
 
 /* Suricata (its x509 crate) writes each attribute as ShortName=value in
@@ -357,7 +368,7 @@ static char *dn_from_der(const struct der_elem *name, uint32_t *len)
 			}
 			nid = OBJ_obj2nid(obj);
 			if (nid != NID_undef)
-				key = OBJ_nid2sn(nid);
+				key = dn_eve_name(OBJ_nid2sn(nid));
 			if (!key) {
 				OBJ_obj2txt(oid, sizeof(oid), obj, 1);
 				key = oid;

@@ -640,6 +640,63 @@ static void chain_add(TlsCertChain *ch, const uint8_t *der, uint32_t len)
 	ch->used += len;
 }
 
+/* A DER header at p (n bytes): 0 with its header and content lengths; -1
+ * when the header is cut (its length octets run past n); -2 when it is
+ * malformed (a multi-byte tag, an indefinite or over-long length). */
+static int der_header(const uint8_t *p, size_t n, size_t *hl, uint64_t *cl)
+{
+	uint32_t k;
+
+	if (n < 2)
+		return -1;
+	if ((p[0] & 0x1f) == 0x1f)
+		return -2;
+	if (p[1] < 0x80) {
+		*hl = 2;
+		*cl = p[1];
+		return 0;
+	}
+	k = p[1] & 0x7f;
+	if (k == 0 || k > 8)
+		return -2;
+	if (n < 2 + (size_t)k)
+		return -1;
+	*cl = 0;
+	for (uint32_t i = 0; i < k; i++)
+		*cl = *cl << 8 | p[2 + i];
+	*hl = 2 + k;
+	return 0;
+}
+
+/* The event a certificate's DER earns, or -1 when its frame is sound: a
+ * Certificate SEQUENCE whose TBSCertificate SEQUENCE fits inside it.
+ * Suricata's X.509 decoder tells a cut length (more bytes needed than
+ * there are: certificate_invalid_length) from a certificate that is not
+ * one (a part declared longer than what holds it: invalid_certificate;
+ * suricata-verify bug-1450-03/05). */
+static int cert_der_event(const uint8_t *der, uint32_t n)
+{
+	size_t hl, ihl;
+	uint64_t cl, icl;
+	int r;
+
+	if (der[0] != 0x30)
+		return TLS_EV_CERTIFICATE_INVALID_DER; /* every X.509 certificate is a SEQUENCE */
+	r = der_header(der, n, &hl, &cl);
+	if (r == -1 || (r == 0 && cl > n - hl))
+		return TLS_EV_CERTIFICATE_INVALID_LENGTH;
+	if (r < 0)
+		return TLS_EV_CERTIFICATE_INVALID_DER;
+	if (cl == 0 || der[hl] != 0x30)
+		return TLS_EV_INVALID_CERTIFICATE;
+	r = der_header(der + hl, (size_t)cl, &ihl, &icl);
+	if (r == -1)
+		return TLS_EV_CERTIFICATE_INVALID_LENGTH;
+	if (r < 0 || icl > cl - ihl)
+		return TLS_EV_INVALID_CERTIFICATE;
+	return -1;
+}
+
 static void parse_certificate(TlsState *s, int dir, const uint8_t *p, size_t len)
 {
 	TlsCertChain *ch = &s->certs[dir];
@@ -674,9 +731,12 @@ static void parse_certificate(TlsState *s, int dir, const uint8_t *p, size_t len
 		if (n == 0) {
 			ev(s, TLS_EV_INVALID_CERTIFICATE);
 		} else if (der[0] != 0x30) {
-			/* every X.509 certificate is a DER SEQUENCE */
 			ev(s, TLS_EV_CERTIFICATE_INVALID_DER);
 		} else {
+			int e = cert_der_event(der, n);
+
+			if (e >= 0)
+				ev(s, e);
 			chain_add(ch, der, n);
 		}
 		if (tls13) {
@@ -791,6 +851,23 @@ static void hs_message(TlsState *s, int dir, uint8_t type, const uint8_t *body,
 	}
 }
 
+/* The handshake types Suricata's parser knows; any other is an
+ * invalid_handshake_message, whatever length it claims. */
+static bool hs_type_known(uint8_t type)
+{
+	switch (type) {
+	case HS_HELLO_REQUEST: case HS_CLIENT_HELLO: case HS_SERVER_HELLO:
+	case HS_HELLO_VERIFY: case HS_NEW_SESSION_TICKET: case HS_END_OF_EARLY_DATA:
+	case HS_HELLO_RETRY_DRAFT: case HS_ENCRYPTED_EXTENSIONS: case HS_CERTIFICATE:
+	case HS_SERVER_KEYX: case HS_CERT_REQUEST: case HS_SERVER_HELLO_DONE:
+	case HS_CERT_VERIFY: case HS_CLIENT_KEYX: case HS_FINISHED: case HS_CERT_URL:
+	case HS_CERT_STATUS: case HS_SUPPLEMENTAL: case HS_KEY_UPDATE:
+	case HS_COMPRESSED_CERT: case HS_NEXT_PROTOCOL: case HS_MESSAGE_HASH:
+		return true;
+	}
+	return false;
+}
+
 /* The message being reassembled, at its exact size (its header says it):
  * held only while a message spans records or segments. */
 static bool hs_reserve(TlsDir *d, uint32_t need)
@@ -866,6 +943,16 @@ static void hs_feed(TlsState *s, int dir, const uint8_t *p, size_t n)
 			if (d->hs_len < 4)
 				return;
 			uint32_t body = (uint32_t)d->hs[1] << 16 | (uint32_t)d->hs[2] << 8 | d->hs[3];
+			if (!hs_type_known(d->hs[0])) {
+				/* the type is read before the length (Suricata): an
+				 * unknown one ends the record's handshake data, so
+				 * that its bogus length swallows nothing after it */
+				set_state(s, TLS_STATE_UNKNOWN);
+				ev(s, TLS_EV_INVALID_HANDSHAKE_MESSAGE);
+				hs_release(d);
+				d->hs_len = 0;
+				return;
+			}
 			if (body > TLS_HS_MAX || !hs_reserve(d, 4 + body)) {
 				ev(s, TLS_EV_HANDSHAKE_INVALID_LENGTH);
 				d->hs_skip = body;

@@ -141,6 +141,8 @@ typedef struct TlsTx {
 	uint8_t closed[2];          /* eof, gap or a stream we cannot read */
 	uint64_t parsed_at;         /* the flow's packet count at the last parse */
 	uint32_t events_logged;     /* eve anomaly: bit e, event e was written */
+	uint8_t store_want;         /* tls.store matched: bit 1 << dir, that chain to disk */
+	uint8_t store_done;         /* bit 1 << dir: that chain was written */
 } TlsTx;
 
 static void *tls_state_new_op(AppLayerThread *at, Flow *f)
@@ -210,6 +212,23 @@ static int tls_parse_op(AppLayerThread *at, Flow *f, void *state, int dir, const
 const TlsState *tls_tx_state(const void *tx)
 {
 	return tx ? ((const TlsTx *)tx)->s : NULL;
+}
+
+void tls_tx_store_request(void *tx, int dir)
+{
+	((TlsTx *)tx)->store_want |= (uint8_t)(1u << dir);
+}
+
+unsigned tls_tx_store_pending(const void *tx)
+{
+	const TlsTx *t = tx;
+
+	return t->store_want & ~t->store_done;
+}
+
+void tls_tx_store_done(void *tx, int dir)
+{
+	((TlsTx *)tx)->store_done |= (uint8_t)(1u << dir);
 }
 
 uint32_t *tls_tx_events_logged(void *tx)

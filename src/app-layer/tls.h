@@ -24,6 +24,14 @@ const TlsState *tls_tx_state(const void *tx);
 /* The eve anomaly logger's memory of the events it wrote (bit = event). */
 uint32_t *tls_tx_events_logged(void *tx);
 
+/* tls.store: the certificate chain of direction dir (TLS_TOCLIENT: the
+ * server's) is to be written to disk by the tls-store output, once it is
+ * there. pending: the chains (bit 1 << dir) asked for and not written
+ * yet; done marks one written. */
+void tls_tx_store_request(void *tx, int dir);
+unsigned tls_tx_store_pending(const void *tx);
+void tls_tx_store_done(void *tx, int dir);
+
 /* ssl_state's view: the TLS_STATE_* the records parsed while the flow's
  * current packet was processed reached (0 when that packet parsed none). */
 uint32_t tls_tx_packet_state(const void *tx, const Flow *f);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static uint8_t alert_action(enum sig_action a)
 {
@@ -62,6 +63,45 @@ static int build_meta(DetectSig *ds, const Signature *s)
 		p += n + 1;
 	}
 	ds->nmeta = s->nmeta;
+	return 0;
+}
+
+/* The rule's references as eve writes them (metadata.rule.reference): a
+ * value that names its own scheme ("foobar://x") as it is, else the
+ * type's prefix from reference.config and the value; a type the file does
+ * not know (Suricata accepts it) gives the value alone. */
+static const char *ref_prefix(const DetectContext *ctx, const SigReference *r)
+{
+	if (strstr(r->value, "://"))
+		return "";
+	for (int i = 0; i < ctx->nrefs; i++)
+		if (ctx->ref_types[i] && ctx->ref_urls[i] &&
+		    strcasecmp(ctx->ref_types[i], r->type) == 0)
+			return ctx->ref_urls[i];
+	return "";
+}
+
+static int build_refs(DetectSig *ds, const Signature *s, const DetectContext *ctx)
+{
+	size_t total = 0;
+	char *p;
+
+	if (!s->nrefs)
+		return 0;
+	for (int i = 0; i < s->nrefs; i++)
+		total += strlen(ref_prefix(ctx, &s->refs[i])) + strlen(s->refs[i].value) + 1;
+	ds->refs_buf = malloc(total);
+	ds->refs = calloc(s->nrefs, sizeof(char *));
+	if (!ds->refs_buf || !ds->refs)
+		return -1;
+	p = ds->refs_buf;
+	for (int i = 0; i < s->nrefs; i++) {
+		int n = sprintf(p, "%s%s", ref_prefix(ctx, &s->refs[i]), s->refs[i].value);
+
+		ds->refs[i] = p;
+		p += n + 1;
+	}
+	ds->nrefs = (unsigned)s->nrefs;
 	return 0;
 }
 
@@ -216,7 +256,7 @@ int build_sig_setup(DetectEngine *de, DetectSig *ds)
 
 		ds->class_desc = ct ? ct->desc : NULL;
 	}
-	if (build_meta(ds, s) != 0)
+	if (build_meta(ds, s) != 0 || build_refs(ds, s, &de->t->ctx) != 0)
 		return -1;
 	if (ds->iponly)
 		de->have_iponly = 1;
@@ -248,5 +288,7 @@ void build_sigs_free(DetectEngine *de)
 	for (uint32_t i = 0; i < de->nsigs; i++) {
 		free(de->sigs[i].metadata);
 		free(de->sigs[i].meta_buf);
+		free(de->sigs[i].refs);
+		free(de->sigs[i].refs_buf);
 	}
 }

@@ -143,6 +143,7 @@ enum kw_id {
 	KW_STREAM_SIZE,     /* stream_size: DetectStreamSize (detect/stream-kw.c) */
 	KW_STREAM_EVENT,    /* stream-event:<name>: DetectUint, a = enum stream_event */
 	KW_TLS_STICKY, KW_TLS_MATCH, /* detect/tls-kw.c: sticky buffers; matchers (DetectTls) */
+	KW_TLS_STORE,                /* detect/tls-kw.c: tls.store (postmatch) */
 	KW_DNS_STICKY,      /* dns.query, dns.answers.rrname, ...: detect/dns-kw.c */
 	KW_DNS_UINT,        /* dns.opcode, dns.rcode, dns.rrtype: DetectDnsUint (dns-kw.c) */
 	KW_SMTP_STICKY,     /* smtp.helo, email.subject, ...: detect/smtp-kw.c */

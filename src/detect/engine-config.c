@@ -7,6 +7,7 @@
 #include "conf/conf.h"
 #include "detect/detect-int.h"
 #include "detect/state-hash.h"
+#include "util/log.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -80,11 +81,13 @@ int detect_config_load(DetectConfig *cfg, char *err, size_t errlen)
 		snprintf(err, errlen, "mpm-algo: %s", mpm_algo_error(algo));
 		return -1;
 	}
-	if (conf_get("packet-alert-max")) {
-		if (conf_get_int("packet-alert-max", &max) < 0 || max < 1 || max > 65535) {
-			snprintf(err, errlen, "packet-alert-max: must be a number 1..65535");
-			return -1;
-		}
+	/* Suricata 8 starts with any value here: one it cannot use (0, a
+	 * negative, too large, not a number) is a warning and the default */
+	if (conf_get("packet-alert-max") &&
+	    (conf_get_int("packet-alert-max", &max) < 0 || max < 1 || max > 65535)) {
+		log_warning("packet-alert-max: invalid value '%s' (1..65535), using the default %d",
+			    conf_get("packet-alert-max"), DETECT_ALERT_MAX_DEFAULT);
+		max = DETECT_ALERT_MAX_DEFAULT;
 	}
 	cfg->alert_max = (uint32_t)max;
 	cfg->threshold_file = conf_get("threshold-file");

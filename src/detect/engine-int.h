@@ -294,6 +294,9 @@ typedef struct DetectSig {
 	const char **metadata;    /* "key value" strings, for AlertInfo */
 	char *meta_buf;
 	unsigned nmeta;
+	const char **refs;        /* reference keywords as URLs, for AlertInfo */
+	char *refs_buf;
+	unsigned nrefs;
 	const char *class_desc;
 } DetectSig;
 
@@ -560,11 +563,17 @@ void tx_inspect_flow(DetectThread *dt, Packet *p, DetectFlowState *fs, int final
 /* state.c */
 DetectFlowState *detect_flow_state(const DetectEngine *de, Flow *f, int create);
 int flowbits_match(const DetectEngine *de, const DetectFlowbits *fb, Flow *f);
+/* The names of the flowbits set on f (in id order, at most max): eve's
+ * metadata.flowbits. */
+unsigned flowbits_set_names(const DetectEngine *de, const Flow *f, const char **out,
+			    unsigned max);
 void flowbits_apply(const DetectEngine *de, const DetectFlowbits *fb, Flow *f);
 int flowint_match(const DetectEngine *de, const DetectFlowint *fi, Flow *f);
 void flowint_apply(const DetectEngine *de, const DetectFlowint *fi, Flow *f);
 /* file-kw.c: filestore after its rule matched on dt's current transaction */
 void filestore_apply(DetectThread *dt, const void *ctx, Packet *p);
+/* tls.store after a match (tls-kw.c): the flow's certificates to disk. */
+void tls_store_apply(Packet *p);
 void postmatch_apply(DetectThread *dt, const Signature *s, Packet *p);
 int hostbits_match(DetectThread *dt, const DetectFlowbits *fb, const Packet *p);
 /* Tables sized and capped by cfg's host.* and detect.thresholds.* (0:

@@ -206,5 +206,9 @@ void detect_alert_info(const DetectEngine *de, const Packet *p, const DetectAler
 		ai->class_desc = ds->class_desc;
 		ai->metadata = ds->metadata;
 		ai->n_metadata = ds->nmeta;
+		ai->references = ds->refs;
+		ai->n_references = ds->nrefs;
 	}
+	/* after the packet's detection: the bits its own rules set count */
+	ai->n_flowbits = flowbits_set_names(de, p->flow, ai->flowbits, ALERT_FLOWBITS_MAX);
 }

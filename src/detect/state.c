@@ -148,6 +148,26 @@ static int bit_get(const DetectFlowState *st, int id)
 	return st && id >= 0 && id < st->nfb && (st->bits[id >> 3] >> (id & 7) & 1);
 }
 
+unsigned flowbits_set_names(const DetectEngine *de, const Flow *f, const char **out,
+			    unsigned max)
+{
+	const DetectFlowState *st = f ? f->detect : NULL;
+	unsigned n = 0;
+
+	if (!st || !st->bits)
+		return 0;
+	for (int id = 0; id < st->nfb && id < de->nfb && n < max; id++) {
+		/* most bytes are 0: skipped whole */
+		if (!(id & 7) && !st->bits[id >> 3]) {
+			id += 7;
+			continue;
+		}
+		if (bit_get(st, id) && de->fb_names[id])
+			out[n++] = de->fb_names[id];
+	}
+	return n;
+}
+
 int flowbits_match(const DetectEngine *de, const DetectFlowbits *fb, Flow *f)
 {
 	const DetectFlowState *st = detect_flow_state(de, f, 0);
@@ -566,6 +586,8 @@ void postmatch_apply(DetectThread *dt, const Signature *s, Packet *p)
 			flowint_apply(de, ml->m[i].ctx, p->flow);
 		else if (ml->m[i].kw == KW_FILESTORE)
 			filestore_apply(dt, ml->m[i].ctx, p);
+		else if (ml->m[i].kw == KW_TLS_STORE)
+			tls_store_apply(p);
 	}
 }
 

@@ -172,6 +172,29 @@ static int kw_tls_match(SigParseState *st, const char *arg, const Keyword *kw)
 	return match_append(st, t, t->kind != TM_SSL_STATE);
 }
 
+/* tls.store: after a match, the certificates of the direction it matched
+ * in go to disk (a match on the server's certificate, on a packet toward
+ * the client: the server's chain), as Suricata flags that side's chain;
+ * the tls-store output writes it once it is there. */
+static int kw_tls_store(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	(void)kw;
+	if (arg && *arg)
+		return sig_error(st, "tls.store takes no argument");
+	if (sig_set_alproto_tls(st))
+		return -1;
+	return sm_append(st, SM_LIST_POSTMATCH, KW_TLS_STORE, NULL) < 0 ? -1 : 0;
+}
+
+void tls_store_apply(Packet *p)
+{
+	const Flow *f = p->flow;
+	void *tx;
+
+	if (f && f->app_proto == ALPROTO_TLS && (tx = app_layer_tx_get(f, 0)))
+		tls_tx_store_request(tx, (p->flags & PKT_TOCLIENT) ? TLS_TOCLIENT : TLS_TOSERVER);
+}
+
 /* ---- match ---- */
 
 static const TlsState *pkt_tls(Packet *p, void **tx)
@@ -244,6 +267,8 @@ static void free_tls(void *ctx)
 /* The keywords of this family: keywords.c gathers the tables (one line
  * per family). */
 const Keyword tls_keywords[] = {
+	{ .name = "tls.store", .id = KW_TLS_STORE, .setup = kw_tls_store, .flags = NA, .buf = -1,
+	  .desc = "store the flow's certificates (tls-store output)" },
 	TS("tls.sni", BUF_TLS_SNI),
 	TS("tls_sni", BUF_TLS_SNI),
 	TS("tls.cert_subject", BUF_TLS_CERT_SUBJECT),

@@ -56,13 +56,45 @@ int log_dir_check(const Cli *cli, const char **out)
 	return 0;
 }
 
+/* type: json or regular (Suricata's plain text; its default); -1 otherwise. */
+static int format_by_name(const char *type)
+{
+	if (!type || !strcmp(type, "regular") || !strcmp(type, "plain"))
+		return LOG_FMT_PLAIN;
+	if (!strcmp(type, "json"))
+		return LOG_FMT_JSON;
+	return -1;
+}
+
+/* logging.outputs.N.console.type. */
+static void console_conf(ConfNode *outs)
+{
+	for (ConfNode *n = outs ? outs->child : NULL; n; n = n->next) {
+		ConfNode *c = conf_node_lookup(n, "console");
+		const char *type;
+		int fmt;
+
+		if (!c)
+			continue;
+		type = conf_node_get(c, "type");
+		if ((fmt = format_by_name(type)) < 0)
+			log_warning("logging.outputs.console.type: '%s' is neither regular nor json; "
+				    "regular used", type);
+		else
+			log_set_console_format((enum log_format)fmt);
+		return;
+	}
+}
+
 int log_file_conf(const char *log_dir, char *path, size_t pathlen)
 {
 	ConfNode *outs = conf_get_node("logging.outputs");
 
+	console_conf(outs);
 	for (ConfNode *n = outs ? outs->child : NULL; n; n = n->next) {
 		ConfNode *f = conf_node_lookup(n, "file");
-		const char *name, *en;
+		const char *name, *en, *level, *type;
+		int lvl = LOG_LVL_INFO, fmt;
 
 		if (!f)
 			continue;
@@ -76,6 +108,18 @@ int log_file_conf(const char *log_dir, char *path, size_t pathlen)
 			snprintf(path, pathlen, "%s", name);
 		else
 			snprintf(path, pathlen, "%s/%s", log_dir, name);
+		level = conf_node_get(f, "level");
+		if (level && (lvl = log_level_by_name(level)) < 0) {
+			log_warning("logging.outputs.file.level: invalid level '%s'; info used", level);
+			lvl = LOG_LVL_INFO;
+		}
+		type = conf_node_get(f, "type");
+		if ((fmt = format_by_name(type)) < 0) {
+			log_warning("logging.outputs.file.type: '%s' is neither regular nor json; "
+				    "regular used", type);
+			fmt = LOG_FMT_PLAIN;
+		}
+		log_set_file_style((enum log_level)lvl, (enum log_format)fmt);
 		return 1;
 	}
 	return 0;

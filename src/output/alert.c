@@ -286,6 +286,12 @@ static void write_alert_members(JsonWriter *w, const OutputAlertConfig *ac, cons
 	/* Suricata logs category even without a classtype, as "" */
 	write_text(w, "category", a->class_desc);
 	jw_int(w, "severity", a->priority > 0 ? a->priority : 3);
+	if (ac->rule_reference && a->n_references) {
+		jw_array(w, "references");
+		for (unsigned i = 0; i < a->n_references; i++)
+			write_text(w, NULL, a->references[i]);
+		jw_close(w);
+	}
 	if (ac->rule_metadata && a->n_metadata)
 		write_rule_metadata(w, a);
 }
@@ -519,6 +525,16 @@ static void build_alert(JsonWriter *w, AlertLine *l)
 
 	eve_header_write(w, &p->ts, "alert", p, f);
 	jw_ascii(w, "pkt_src", src, strlen(src));
+	/* eve-log metadata (yes): the flow's flowbits, as Suricata 8's header
+	 * adds them (eve-json-format: "metadata": {"flowbits": [...]}) */
+	if (l->o->cfg.eve_metadata && l->a->n_flowbits) {
+		jw_object(w, "metadata");
+		jw_array(w, "flowbits");
+		for (unsigned i = 0; i < l->a->n_flowbits; i++)
+			write_text(w, NULL, l->a->flowbits[i]);
+		jw_close(w);
+		jw_close(w);
+	}
 	if (l->a->has_tx)
 		jw_int(w, "tx_id", (int64_t)alert_log_tx_id(f, l->a));
 	jw_object(w, "alert");

@@ -27,6 +27,15 @@ typedef struct AlertInfo {
 	int priority;               /* severity; <= 0 means "not set" -> 3 */
 	const char *const *metadata; /* "key value" strings as written in the rule */
 	unsigned n_metadata;
+	/* the rule's references as URLs (reference.config's prefix and the
+	 * value), for metadata.rule.reference */
+	const char *const *references;
+	unsigned n_references;
+	/* the flowbits set on the flow when the alert is logged (the names
+	 * are the engine's), for the record's "metadata" object */
+#define ALERT_FLOWBITS_MAX 32
+	const char *flowbits[ALERT_FLOWBITS_MAX];
+	unsigned n_flowbits;
 	uint64_t tx_id;
 	int has_tx;
 	int from_stream;            /* matched on reassembled stream data */

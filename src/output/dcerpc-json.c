@@ -8,7 +8,10 @@
 
 #include <stdio.h>
 
-static void iface_write(JsonWriter *w, const struct dcerpc_iface *f)
+/* smb: the dcerpc object inside an smb record, where Suricata 8 writes
+ * ack_result and ack_reason of an interface a bind_ack answered (and
+ * neither of one it did not); a dcerpc record has ack_result alone. */
+static void iface_write(JsonWriter *w, const struct dcerpc_iface *f, int smb)
 {
 	char u[37], v[16];
 
@@ -17,15 +20,20 @@ static void iface_write(JsonWriter *w, const struct dcerpc_iface *f)
 	jw_object(w, NULL);
 	jw_str_opt(w, "uuid", u);
 	jw_str_opt(w, "version", v);
-	jw_int(w, "ack_result", f->ack_result);
+	if (!smb) {
+		jw_int(w, "ack_result", f->ack_result);
+	} else if (f->acked) {
+		jw_int(w, "ack_result", f->ack_result);
+		jw_int(w, "ack_reason", f->ack_reason);
+	}
 	jw_close(w);
 }
 
-static void ifaces_write(JsonWriter *w, const struct dcerpc_iface *v, uint16_t n)
+static void ifaces_write(JsonWriter *w, const struct dcerpc_iface *v, uint16_t n, int smb)
 {
 	jw_array(w, "interfaces");
 	for (uint16_t i = 0; i < n; i++)
-		iface_write(w, &v[i]);
+		iface_write(w, &v[i], smb);
 	jw_close(w);
 }
 
@@ -42,9 +50,9 @@ void dcerpc_json_write(JsonWriter *w, const struct dcerpc_tx *tx, int udp)
 			jw_int(w, "stub_data_size", tx->stub[0].len);
 			jw_close(w);
 			if (tx->has_iface && !udp)
-				ifaces_write(w, &tx->iface, 1);
+				ifaces_write(w, &tx->iface, 1, 0);
 		} else if (tx->nifaces) {
-			ifaces_write(w, tx->ifaces, tx->nifaces);
+			ifaces_write(w, tx->ifaces, tx->nifaces, 0);
 		}
 	} else {
 		jw_ascii(w, "request", "REQUEST_LOST", 12);
@@ -107,9 +115,9 @@ void dcerpc_smb_json_write(JsonWriter *w, const struct dcerpc_tx *tx)
 		/* Suricata 8.0.5 on: the interface the request's context is
 		 * bound to (suricata-verify dcerpc-smb-ctxid) */
 		if (tx->has_iface)
-			ifaces_write(w, &tx->iface, 1);
+			ifaces_write(w, &tx->iface, 1, 1);
 	} else if (req && tx->nifaces) {
-		ifaces_write(w, tx->ifaces, tx->nifaces);
+		ifaces_write(w, tx->ifaces, tx->nifaces, 1);
 	}
 	if (res && tx->resp_type == DCERPC_RESPONSE) {
 		jw_object(w, "res");

@@ -524,8 +524,8 @@ void dns_json_write(JsonWriter *w, const struct dns_msg *m, enum dns_dir dir, ui
 		write_literal(w, "type", "request");
 	else
 		write_literal(w, "type", "response");
-	if (req)
-		jw_int(w, "tx_id", (int64_t)tx_id);
+	/* the engine's transaction id, on responses too (Suricata 8) */
+	jw_int(w, "tx_id", (int64_t)tx_id);
 	jw_int(w, "id", m->id);
 	write_flags(w, m->flags);
 	write_flag_bits(w, m);

@@ -173,47 +173,69 @@ static void build_record(JsonWriter *w, void *ctx)
 	fill_dns(w, l->r);
 }
 
-/* One eve record, written straight into its line. Version 3 names a
- * response's server as source, as Suricata 8 writes it (suricata-verify
- * dns-udp-eve-dig, dns-tcp-www-google-com); version 2 keeps the flow's
- * client as source (suricata-verify dns/v2/dns-tcp-www-google-com). */
-static void write_record(Outputs *o, const Packet *p, const Flow *f, const struct dns_record *r)
+/* One eve record, written straight into its line, to the outputs outs.
+ * Version 3 names a response's server as source, as Suricata 8 writes it
+ * (suricata-verify dns-udp-eve-dig, dns-tcp-www-google-com); version 2
+ * keeps the flow's client as source (suricata-verify
+ * dns/v2/dns-tcp-www-google-com). */
+static void write_record(Outputs *o, uint32_t outs, const Packet *p, const Flow *f,
+			 const struct dns_record *r)
 {
 	struct dns_line l = { p, f, r };
 
 	/* a message holds at most 64 KiB; its record, escaped, more: the
 	 * heap's 1 MiB holds it */
-	eve_write_built(o, "dns", build_record, &l);
+	eve_write_built_to(o, outs, build_record, &l);
 }
 
-/* The records of a transaction: one per message in version 3 (one with
- * Suricata 8's per-message transactions); in version 2 one per logged
- * query of a request, one per response. */
-static void log_dns_tx(Outputs *o, const Packet *p, const Flow *f, void *txp)
-{
-	const struct dns_tx *tx = txp;
-	const struct dns_json_cfg *cfg;
+struct dns_tx_ctx {
+	const Packet *p;
+	const Flow *f;
+	const struct dns_tx *tx;
+};
 
-	if (!o)
-		return;
-	anomalies(o, p, f, tx);
-	if (!outputs_eve_enabled(o, "dns"))
-		return;
-	cfg = &o->cfg.eve_dns;
+/* The records of a transaction for the outputs outs, which share the dns
+ * options cfg: one per message in version 3 (one with Suricata 8's
+ * per-message transactions); in version 2 one per logged query of a
+ * request, one per response. */
+static void log_dns_group(Outputs *o, uint32_t outs, const EveTypeOptions *opts, void *ctx)
+{
+	const struct dns_tx_ctx *c = ctx;
+	const struct dns_json_cfg *cfg = &opts->dns;
+
 	for (int dir = DNS_DIR_TOSERVER; dir <= DNS_DIR_TOCLIENT; dir++) {
-		struct dns_record r = { dns_tx_msg(tx, (enum dns_dir)dir), (enum dns_dir)dir,
-					tx->tx_id, 0, cfg };
+		struct dns_record r = { dns_tx_msg(c->tx, (enum dns_dir)dir), (enum dns_dir)dir,
+					c->tx->tx_id, 0, cfg };
 
 		if (!dns_json_wanted(r.m, r.dir, cfg))
 			continue;
 		if (cfg->version == 2 && dir == DNS_DIR_TOSERVER) {
 			for (r.query = 0; r.query < r.m->nqueries; r.query++)
 				if (dns_json_cfg_type_on(cfg, r.m->queries[r.query].rrtype))
-					write_record(o, p, f, &r);
+					write_record(o, outs, c->p, c->f, &r);
 			continue;
 		}
-		write_record(o, p, f, &r);
+		write_record(o, outs, c->p, c->f, &r);
 	}
+}
+
+static int same_dns_options(const EveTypeOptions *a, const EveTypeOptions *b)
+{
+	/* both made by dns_json_cfg_init (memset): no stray padding bytes */
+	return memcmp(&a->dns, &b->dns, sizeof(a->dns)) == 0;
+}
+
+/* Each eve-log output takes the records its own dns options ask for
+ * (Suricata 8: one output may log only A records, another only MX
+ * responses; suricata-verify dns-eve-type-filtering). */
+static void log_dns_tx(Outputs *o, const Packet *p, const Flow *f, void *txp)
+{
+	struct dns_tx_ctx c = { p, f, txp };
+
+	if (!o)
+		return;
+	anomalies(o, p, f, c.tx);
+	eve_each_option_group(o, "dns", same_dns_options, log_dns_group, &c);
 }
 
 const EveTxLogger eve_dns_logger = {

@@ -503,7 +503,7 @@ void output_flow_end(Outputs *o, const Flow *f, enum flow_end_reason why)
 {
 	FlowRecordView v;
 
-	if (!o || !o->eve_flow || !f)
+	if (!o || !(o->eve_flow || o->eve_netflow) || !f)
 		return;
 	if (o->flow_writer) {
 		flow_writer_submit(o->flow_writer, f, why);
@@ -521,6 +521,10 @@ void flow_record_write(Outputs *o, const FlowRecordView *v)
 	char line[4096];   /* a flow record is a few hundred bytes */
 	size_t n;
 
+	if (o->eve_netflow)
+		netflow_records_write(o, v);
+	if (!o->eve_flow)
+		return;
 	jw_begin(&w, line, sizeof(line));
 	eve_header_write(&w, &f->last, "flow", NULL, f);
 	write_flow_app_proto(&w, f);

@@ -55,6 +55,7 @@ static const OutputLogger *const loggers[] = {
 	&logger_anomaly,
 	&output_logger_tx,
 	&output_logger_frame,
+	&output_logger_tls_store,
 	&logger_flow,
 };
 

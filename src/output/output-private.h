@@ -80,6 +80,7 @@ struct Outputs {
 	uint64_t file_prev[2][2];   /* fast's and stats.log's counters (deltas) */
 	/* types looked up once: frame and anomaly are asked per packet */
 	int eve_flow, eve_stats, eve_frame, eve_anomaly;
+	int eve_netflow;            /* "netflow": written with the flow records */
 	int eve_files;              /* "files" (or "fileinfo"): asked per packet */
 	uint64_t *prev;             /* last stats snapshot, for eve deltas */
 	size_t nprev;
@@ -94,6 +95,16 @@ struct Outputs {
  * at its end (any thread), then the record of a view. */
 void flow_record_view(const Flow *f, enum flow_end_reason why, FlowRecordView *v);
 void flow_record_write(Outputs *o, const FlowRecordView *v);
+
+/* tls-store.c: outputs.N.tls-store's keys at prefix (0, or -1 with err),
+ * and its folder made at open (0, or -1 with err). */
+int tls_store_config_load(OutputConfig *cfg, const char *prefix, const char *log_dir,
+			  char *err, size_t errlen);
+int tls_store_open(const OutputConfig *cfg, char *err, size_t errlen);
+
+/* netflow.c: a flow's "netflow" records (one per direction that sent),
+ * from its end view, as flow_record_write() writes its "flow" record. */
+void netflow_records_write(Outputs *o, const FlowRecordView *v);
 
 /* Writes len bytes and a newline under the file's lock. */
 void output_file_write_line(OutputFile *of, const char *line, size_t len);
@@ -118,6 +129,24 @@ void eve_write_built(Outputs *o, const char *event_type,
 #define EVE_LINE_MAX ((size_t)1 << 20)
 size_t eve_build(char *stack, size_t cap, size_t max, char **line,
 		 void (*build)(struct JsonWriter *w, void *ctx), void *ctx);
+
+/* For a type whose options are each output's own (EveTypeOptions: dns,
+ * tls, smtp): fn is called once per group of the outputs that take type
+ * and have the same options by same(), with the group (outs, bits of
+ * o->eve) and those options; it builds its records with them and writes
+ * them with eve_write_built_to(outs). */
+void eve_each_option_group(Outputs *o, const char *type,
+			   int (*same)(const EveTypeOptions *a, const EveTypeOptions *b),
+			   void (*fn)(Outputs *o, uint32_t outs, const EveTypeOptions *opts,
+				      void *ctx),
+			   void *ctx);
+/* eve_write_built(), to the outputs outs only. */
+void eve_write_built_to(Outputs *o, uint32_t outs,
+			void (*build)(struct JsonWriter *w, void *ctx), void *ctx);
+/* The options of the first output that takes type (a record of another
+ * type that carries type's members: smtp's fileinfo records); defaults
+ * when none does. */
+const EveTypeOptions *outputs_type_options(const Outputs *o, const char *type);
 
 /* eve_header()'s fields, through the JSON writer. */
 void eve_header_write(struct JsonWriter *w, const struct timeval *ts, const char *event_type,

@@ -123,7 +123,8 @@ static int load_alert_metadata(OutputAlertConfig *ac, const char *prefix, char *
 	ac->flow = ac->app_layer = ac->rule_metadata = 0;
 	if (get_bool(path, "flow", &ac->flow, err, errlen) < 0 ||
 	    get_bool(path, "app-layer", &ac->app_layer, err, errlen) < 0 ||
-	    get_bool(path, "rule.metadata", &ac->rule_metadata, err, errlen) < 0)
+	    get_bool(path, "rule.metadata", &ac->rule_metadata, err, errlen) < 0 ||
+	    get_bool(path, "rule.reference", &ac->rule_reference, err, errlen) < 0)
 		return -1;
 	return 0;
 }
@@ -198,21 +199,21 @@ static int load_http_options(OutputConfig *cfg, const char *prefix, char *err,
 /* Suricata's tls logger options: extended (no: subject, issuer and
  * session_resumed), custom: [fields] (replaces extended), and
  * session-resumption (log resumed sessions, which have no certificate). */
-static int load_tls_options(OutputConfig *cfg, const char *prefix, char *err, size_t errlen)
+static int load_tls_options(EveTypeOptions *opts, const char *prefix, char *err, size_t errlen)
 {
 	char path[400];
 	int ext = 0;
 	ConfNode *custom;
 
-	cfg->eve_tls_fields = TLS_LOG_BASIC;
-	cfg->eve_tls_resumption = 0;
+	opts->tls_fields = TLS_LOG_BASIC;
+	opts->tls_resumption = 0;
 	if (!prefix)
 		return 0;
 	if (get_bool(prefix, "extended", &ext, err, errlen) < 0 ||
-	    get_bool(prefix, "session-resumption", &cfg->eve_tls_resumption, err, errlen) < 0)
+	    get_bool(prefix, "session-resumption", &opts->tls_resumption, err, errlen) < 0)
 		return -1;
 	if (ext)
-		cfg->eve_tls_fields = TLS_LOG_EXTENDED;
+		opts->tls_fields = TLS_LOG_EXTENDED;
 	snprintf(path, sizeof(path), "%s.custom", prefix);
 	custom = conf_get_node(path);
 	if (custom && custom->child) {
@@ -222,7 +223,7 @@ static int load_tls_options(OutputConfig *cfg, const char *prefix, char *err, si
 		for (ConfNode *c = custom->child; c && n < 64; c = c->next)
 			if (c->val)
 				names[n++] = c->val;
-		if (tls_log_custom_fields(names, n, &cfg->eve_tls_fields, &bad) < 0) {
+		if (tls_log_custom_fields(names, n, &opts->tls_fields, &bad) < 0) {
 			set_err(err, errlen, "%s: unknown tls field '%s'", path, bad ? bad : "");
 			return -1;
 		}
@@ -264,8 +265,35 @@ static int load_eve_types(OutputConfig *cfg, EveOutputConfig *ec, const char *pr
 			if (!on)
 				continue;
 		}
-		/* the options of a type are one set for every eve-log output:
-		 * the first output that lists the type gives them */
+		/* dns, tls and smtp: each output's own options (EveTypeOptions) */
+		if (strcmp(t, "tls") == 0) {
+			char tp[320];
+
+			snprintf(tp, sizeof(tp), "%s.%s.tls", path, item->name);
+			if (load_tls_options(&ec->opts, item->val ? NULL : tp, err, errlen) < 0)
+				return -1;
+			goto listed;
+		}
+		if (strcmp(t, "smtp") == 0) {
+			char sp2[320];
+
+			snprintf(sp2, sizeof(sp2), "%s.%s.smtp", path, item->name);
+			if (eve_smtp_config_load(&ec->opts.smtp_fields, item->val ? NULL : sp2, err,
+						 errlen) < 0)
+				return -1;
+			goto listed;
+		}
+		/* a bare "- dns" too: its defaults may come from the environment */
+		if (strcmp(t, "dns") == 0) {
+			char dp[320];
+
+			snprintf(dp, sizeof(dp), "%s.%s.dns", path, item->name);
+			if (eve_dns_config_load(&ec->opts.dns, dp, err, errlen) < 0)
+				return -1;
+			goto listed;
+		}
+		/* the options of the other types are one set for every eve-log
+		 * output: the first output that lists the type gives them */
 		{
 			uint32_t bit = 1u << eve_type_index(t);
 
@@ -308,13 +336,6 @@ static int load_eve_types(OutputConfig *cfg, EveOutputConfig *ec, const char *pr
 			if (load_http_options(cfg, hp, err, errlen) < 0)
 				return -1;
 		}
-		if (strcmp(t, "tls") == 0) {
-			char tp[320];
-
-			snprintf(tp, sizeof(tp), "%s.%s.tls", path, item->name);
-			if (load_tls_options(cfg, item->val ? NULL : tp, err, errlen) < 0)
-				return -1;
-		}
 		if (strcmp(t, "drop") == 0 && !item->val) {
 			char dp[320];
 			const char *flows;
@@ -328,21 +349,6 @@ static int load_eve_types(OutputConfig *cfg, EveOutputConfig *ec, const char *pr
 				cfg->eve_drop_flows_all = 1;
 			else if (flows && strcasecmp(flows, "start") != 0)
 				log_warning("%s: valid options are 'start' and 'all', using start", dp);
-		}
-		if (strcmp(t, "smtp") == 0 && !item->val) {
-			char sp2[320];
-
-			snprintf(sp2, sizeof(sp2), "%s.%s.smtp", path, item->name);
-			if (eve_smtp_config_load(&cfg->eve_smtp_fields, sp2, err, errlen) < 0)
-				return -1;
-		}
-		/* a bare "- dns" too: its defaults may come from the environment */
-		if (strcmp(t, "dns") == 0) {
-			char dp[320];
-
-			snprintf(dp, sizeof(dp), "%s.%s.dns", path, item->name);
-			if (eve_dns_config_load(&cfg->eve_dns, dp, err, errlen) < 0)
-				return -1;
 		}
 listed:
 		if (ec->ntypes == OUTPUT_EVE_TYPES_MAX)
@@ -405,6 +411,9 @@ static int load_eve(OutputConfig *cfg, const char *prefix, const char *log_dir, 
 	ec = &cfg->eve[cfg->neve];
 	memset(ec, 0, sizeof(*ec));
 	ec->file = fc;
+	/* its types' defaults, for a type it does not list too */
+	dns_json_cfg_init(&ec->opts.dns);
+	ec->opts.tls_fields = TLS_LOG_BASIC;
 	if (eve_sink_config_load(&ec->sink, ft, prefix, fc.path, err, errlen) < 0)
 		return -1;
 	snprintf(key, sizeof(key), "%s.prefix", prefix);
@@ -422,6 +431,7 @@ static int load_eve(OutputConfig *cfg, const char *prefix, const char *log_dir, 
 		int64_t seed = 0;
 
 		if (get_bool(prefix, "ethernet", &cfg->eve_ethernet, err, errlen) < 0 ||
+		    get_bool(prefix, "metadata", &cfg->eve_metadata, err, errlen) < 0 ||
 		    get_bool(prefix, "community-id", &cfg->eve_community_id, err, errlen) < 0)
 			return -1;
 		snprintf(key2, sizeof(key2), "%s.community-id-seed", prefix);
@@ -502,7 +512,7 @@ int output_config_load(OutputConfig *cfg, const char *log_dir, char *err, size_t
 	cfg->eve_alert.rule_metadata = 1;
 	cfg->eve_anomaly.applayer = 1;
 	cfg->eve_stats_null_values = 1;
-	dns_json_cfg_init(&cfg->eve_dns);
+	cfg->eve_metadata = 1;      /* Suricata: on unless the eve-log says no */
 	if (load_stats_section(cfg, err, errlen) < 0 || load_memcaps(cfg, err, errlen) < 0)
 		return -1;
 
@@ -543,6 +553,8 @@ int output_config_load(OutputConfig *cfg, const char *log_dir, char *err, size_t
 			rc = load_eve(cfg, prefix, log_dir, err, errlen);
 		else if (strcmp(type, "stats") == 0)
 			rc = load_stats_output(cfg, prefix, log_dir, err, errlen);
+		else if (strcmp(type, "tls-store") == 0)
+			rc = tls_store_config_load(cfg, prefix, log_dir, err, errlen);
 		/* others (file-store is the files module's) are not read here:
 		 * conf_report_unused() names the settings of any enabled one
 		 * nobody reads */
@@ -714,10 +726,12 @@ Outputs *outputs_open(const OutputConfig *cfg, char *err, size_t errlen)
 		}
 	}
 	if (output_file_open(&o->fast, &cfg->fast, err, errlen) < 0 ||
-	    output_file_open(&o->stats, &cfg->stats, err, errlen) < 0)
+	    output_file_open(&o->stats, &cfg->stats, err, errlen) < 0 ||
+	    tls_store_open(cfg, err, errlen) < 0)
 		goto fail;
 	eve_set_community_id(cfg->eve_community_id, cfg->eve_community_seed);
 	o->eve_flow = outputs_eve_enabled(o, "flow");
+	o->eve_netflow = outputs_eve_enabled(o, "netflow");
 	o->eve_frame = outputs_eve_enabled(o, "frame");
 	o->eve_anomaly = outputs_eve_enabled(o, "anomaly");
 	o->eve_files = outputs_eve_enabled(o, "files") || outputs_eve_enabled(o, "fileinfo");
@@ -753,7 +767,7 @@ void outputs_close(Outputs *o)
 
 void outputs_run_start(Outputs *o)
 {
-	if (!o || !o->eve_flow || o->flow_writer)
+	if (!o || !(o->eve_flow || o->eve_netflow) || o->flow_writer)
 		return;
 	for (unsigned i = 0; i < o->neve; i++)
 		if (o->eve[i].pcap_file)
@@ -919,6 +933,63 @@ void eve_write_built(Outputs *o, const char *event_type, void (*build)(JsonWrite
 	eve_write_line(o, event_type, line, n);
 	if (line != stack)
 		free(line);
+}
+
+void eve_write_built_to(Outputs *o, uint32_t outs, void (*build)(JsonWriter *w, void *ctx),
+			void *ctx)
+{
+	char stack[16384], *line;
+	size_t n;
+
+	if (!o || !outs)
+		return;
+	n = eve_build(stack, sizeof(stack), EVE_LINE_MAX, &line, build, ctx);
+	if (!n)
+		__atomic_fetch_add(&o->eve_unfit, 1, __ATOMIC_RELAXED);
+	else
+		eve_put(o, outs, line, n);
+	if (line != stack)
+		free(line);
+}
+
+void eve_each_option_group(Outputs *o, const char *type,
+			   int (*same)(const EveTypeOptions *a, const EveTypeOptions *b),
+			   void (*fn)(Outputs *o, uint32_t outs, const EveTypeOptions *opts,
+				      void *ctx),
+			   void *ctx)
+{
+	uint32_t want, done = 0;
+
+	if (!outputs_eve_enabled(o, type) || !(want = eve_route_type(o, type)))
+		return;
+	for (unsigned i = 0; i < o->neve; i++) {
+		const EveTypeOptions *oi = &o->cfg.eve[i].opts;
+		uint32_t group = 0;
+
+		if (!(want & (1u << i)) || (done & (1u << i)))
+			continue;
+		/* the outputs with the same options take the same bytes: built
+		 * once (the usual case, one output, costs one build) */
+		for (unsigned j = i; j < o->neve; j++)
+			if ((want & (1u << j)) && !(done & (1u << j)) &&
+			    (j == i || same(oi, &o->cfg.eve[j].opts)))
+				group |= 1u << j;
+		done |= group;
+		fn(o, group, oi, ctx);
+	}
+}
+
+const EveTypeOptions *outputs_type_options(const Outputs *o, const char *type)
+{
+	static const EveTypeOptions none;
+	uint32_t want;
+
+	if (!outputs_eve_enabled(o, type) || !(want = eve_route_type(o, type)))
+		return o && o->neve ? &o->cfg.eve[0].opts : &none;
+	for (unsigned i = 0; i < o->neve; i++)
+		if (want & (1u << i))
+			return &o->cfg.eve[i].opts;
+	return &o->cfg.eve[0].opts;
 }
 
 /* A record held as a jansson tree: the tests' (every record in src/ is

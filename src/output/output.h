@@ -37,6 +37,7 @@ typedef struct OutputAlertConfig {
 	int flow;                   /* metadata (default yes): the "flow" object */
 	int app_layer;              /* metadata: app-layer objects ("http", ...) */
 	int rule_metadata;          /* metadata: the rule's metadata keyword */
+	int rule_reference;         /* metadata.rule.reference (no): "references" */
 	int tagged_packets;         /* tagged-packets */
 	/* not a yaml option: the run policy's IPS mode (util/run-policy.h), set
 	 * by the caller; a drop rule's alert says "blocked" and fast.log [Drop] */
@@ -85,6 +86,19 @@ typedef struct EveSinkConfig {
 
 #define OUTPUT_EVE_MAX 8
 
+/* The options of the types that decide which records an output takes and
+ * what they hold: each eve-log output has its own, as in Suricata 8 (one
+ * file takes only the A records of dns, another all of them). */
+typedef struct EveTypeOptions {
+	/* - dns: requests, responses, formats, types, version */
+	struct dns_json_cfg dns;
+	/* - tls: extended / custom (TLS_LOG_* of tls-json.h), session-resumption
+	 * (log resumed sessions, which have no certificate) */
+	uint32_t tls_fields;
+	int tls_resumption;
+	uint32_t smtp_fields;       /* - smtp: options: SMTP_LOG_* (output/smtp-json.h) */
+} EveTypeOptions;
+
 /* One `- eve-log:` output: its destination, its prefix and its types. */
 typedef struct EveOutputConfig {
 	OutputFileConfig file;      /* enabled, append, filename (joined to log_dir) */
@@ -94,6 +108,7 @@ typedef struct EveOutputConfig {
 				     * when reading files (Suricata 8) */
 	unsigned ntypes;
 	char types[OUTPUT_EVE_TYPES_MAX][OUTPUT_TYPE_NAME_MAX];
+	EveTypeOptions opts;        /* the options of its types (defaults if unset) */
 } EveOutputConfig;
 
 #define OUTPUT_HTTP_HDR_REQUEST  0x1
@@ -102,8 +117,9 @@ typedef struct EveOutputConfig {
 typedef struct OutputConfig {
 	OutputFileConfig fast;      /* outputs.N.fast */
 	/* outputs.N.eve-log, in the order of the outputs list. The options of
-	 * the types (eve_alert, eve_dns, ...) and ethernet/community-id below are
-	 * one set for all of them: those of the first eve-log that gives them. */
+	 * dns, tls and smtp are each output's own (EveTypeOptions); those of the
+	 * other types (eve_alert, eve_anomaly, ...) and ethernet/community-id
+	 * below are one set for all: those of the first eve-log that gives them. */
 	EveOutputConfig eve[OUTPUT_EVE_MAX];
 	unsigned neve;
 	uint32_t eve_type_opts;     /* types whose options are loaded (bit: type index) */
@@ -114,23 +130,19 @@ typedef struct OutputConfig {
 	OutputAlertConfig eve_alert; /* eve-log types: - alert: options */
 	OutputAnomalyConfig eve_anomaly; /* eve-log types: - anomaly: options */
 	int eve_ethernet;           /* eve-log.ethernet: "ether" objects, default no */
+	int eve_metadata;           /* eve-log.metadata (yes): alerts' metadata.flowbits */
 	int eve_community_id;       /* eve-log.community-id (no), community-id-seed (0) */
 	uint16_t eve_community_seed;
 	char sensor_name[128];      /* sensor-name (none): each record's "host" */
 	/* eve-log types: - http: dump-all-headers (both|request|response) */
 	unsigned eve_http_headers;  /* OUTPUT_HTTP_HDR_* */
-	/* eve-log types: - tls: extended / custom (TLS_LOG_* of tls-json.h),
-	 * session-resumption */
-	uint32_t eve_tls_fields;
-	int eve_tls_resumption;
-	/* eve-log types: - dns: requests, responses, formats, types */
-	struct dns_json_cfg eve_dns;
 	/* eve-log types: - drop: alerts (no), flows (start: one record a flow
 	 * direction; all: every dropped packet) */
 	int eve_drop_alerts;
 	int eve_drop_flows_all;
-	uint32_t eve_smtp_fields;   /* `- smtp:` options: SMTP_LOG_* (output/smtp-json.h) */
 	OutputFileConfig stats;     /* outputs.N.stats (stats.log) */
+	int tls_store_enabled;      /* outputs.N.tls-store (tls-store.c) */
+	char tls_store_dir[PATH_MAX]; /* its certs-log-dir, joined to the log folder */
 	int stats_totals;
 	int stats_threads;
 	int stats_enabled;          /* top-level stats.enabled, default yes */

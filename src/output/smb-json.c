@@ -266,16 +266,30 @@ static void build_record(JsonWriter *w, void *ctx)
 	smb_member(w, l->f, l->t);
 }
 
+/* The transaction's events not written yet, as anomaly records of packet
+ * p: on the packet that raised them (output_tx_log_events), the rest when
+ * the transaction logs. */
+static void log_smb_events(Outputs *o, const Packet *p, const Flow *f, void *tx)
+{
+	SmbTx *t = tx;
+	uint32_t ev;
+
+	if (!o || !t || t->silent || !p || !(ev = t->events & ~t->events_logged))
+		return;
+	t->events_logged |= ev;
+	for (int e = 0; e < SMB_EV_COUNT; e++)
+		if (ev & (1u << e))
+			output_anomaly_applayer(o, p, f, "smb", smb_event_name(e), "proto_parser", 1,
+						t->id);
+}
+
 static void log_smb_tx(Outputs *o, const Packet *p, const Flow *f, void *tx)
 {
 	struct smb_line l = { p, f, tx };
 
 	if (!o || !l.t || l.t->silent)
 		return;
-	for (int e = 0; e < SMB_EV_COUNT; e++)
-		if (l.t->events & (1u << e))
-			output_anomaly_applayer(o, p, f, "smb", smb_event_name(e), "proto_parser", 1,
-						l.t->id);
+	log_smb_events(o, p, f, tx);
 	if (l.t->version && outputs_eve_enabled(o, "smb"))
 		eve_write_built(o, "smb", build_record, &l);
 }
@@ -301,4 +315,5 @@ const EveTxLogger eve_smb_logger = {
 	.log_tx = log_smb_tx,
 	.alert_write = alert_smb_write,
 	.file_record_write = smb_file_record_write,
+	.log_events = log_smb_events,
 };

@@ -294,7 +294,8 @@ static int smtp_file_record_write(JsonWriter *w, const Outputs *o, const Packet 
 				  const Flow *f, void *tx)
 {
 	header_write(w, "fileinfo", p, f, tx);
-	smtp_members(w, tx, o->cfg.eve_smtp_fields);
+	/* the smtp options of the first output that takes smtp records */
+	smtp_members(w, tx, outputs_type_options(o, "smtp")->smtp_fields);
 	jw_ascii(w, "app_proto", "smtp", 4);
 	return 0;
 }
@@ -314,6 +315,20 @@ static void build_record(JsonWriter *w, void *ctx)
 	smtp_members(w, l->tx, l->fields);
 }
 
+/* The record for the outputs outs, which share the smtp options opts. */
+static void log_smtp_group(Outputs *o, uint32_t outs, const EveTypeOptions *opts, void *ctx)
+{
+	struct smtp_line l = *(const struct smtp_line *)ctx;
+
+	l.fields = opts->smtp_fields;
+	eve_write_built_to(o, outs, build_record, &l);
+}
+
+static int same_smtp_options(const EveTypeOptions *a, const EveTypeOptions *b)
+{
+	return a->smtp_fields == b->smtp_fields;
+}
+
 static void log_smtp_tx(Outputs *o, const Packet *p, const Flow *f, void *tx)
 {
 	struct smtp_line l = { p, f, tx, 0 };
@@ -321,9 +336,8 @@ static void log_smtp_tx(Outputs *o, const Packet *p, const Flow *f, void *tx)
 	if (!o)
 		return;
 	anomalies(o, p, f, tx);
-	l.fields = o->cfg.eve_smtp_fields;
-	if (outputs_eve_enabled(o, "smtp"))
-		eve_write_built(o, "smtp", build_record, &l);
+	/* each eve-log output with its own extended/custom/md5 fields */
+	eve_each_option_group(o, "smtp", same_smtp_options, log_smtp_group, &l);
 }
 
 /* Alerts on an SMTP transaction carry its smtp and email objects and, as

@@ -300,13 +300,13 @@ static bool is_tls13(uint16_t v)
 /* Suricata writes a tls record when the server's certificate was seen, for
  * a TLS 1.3 handshake (encrypted certificate), and for a resumed session
  * when session-resumption is on. */
-static bool worth_logging(const Outputs *o, const TlsState *s)
+static bool worth_logging(const EveTypeOptions *opts, const TlsState *s)
 {
 	if (s->flags & TLS_F_CERT_SERVER && s->certs[TLS_TOCLIENT].n)
 		return true;
 	if (s->server.present && is_tls13(tls_state_version(s)))
 		return true;
-	return (s->flags & TLS_F_SESSION_RESUMED) && o->cfg.eve_tls_resumption;
+	return (s->flags & TLS_F_SESSION_RESUMED) && opts->tls_resumption;
 }
 
 struct tls_line {
@@ -350,6 +350,23 @@ static void log_tls_events(Outputs *o, const Packet *p, const Flow *f, void *tx)
 	}
 }
 
+/* The record for the outputs outs, which share the tls options opts. */
+static void log_tls_group(Outputs *o, uint32_t outs, const EveTypeOptions *opts, void *ctx)
+{
+	struct tls_line l = *(const struct tls_line *)ctx;
+
+	if (!worth_logging(opts, l.s))
+		return;
+	l.fields = usable_fields(opts->tls_fields);
+	/* a long chain (certificate, chain fields) takes the heap */
+	eve_write_built_to(o, outs, build_record, &l);
+}
+
+static int same_tls_options(const EveTypeOptions *a, const EveTypeOptions *b)
+{
+	return a->tls_fields == b->tls_fields && a->tls_resumption == b->tls_resumption;
+}
+
 static void log_tls_tx(Outputs *o, const Packet *p, const Flow *f, void *tx)
 {
 	const TlsState *s = tls_tx_state(tx);
@@ -357,12 +374,10 @@ static void log_tls_tx(Outputs *o, const Packet *p, const Flow *f, void *tx)
 
 	if (o && s && o->cfg.eve_anomaly.applayer && o->eve_anomaly)
 		log_tls_events(o, p, f, tx);
-
-	if (!o || !s || !outputs_eve_enabled(o, "tls") || !worth_logging(o, s))
+	if (!o || !s)
 		return;
-	l.fields = usable_fields(o->cfg.eve_tls_fields);
-	/* a long chain (certificate, chain fields) takes the heap */
-	eve_write_built(o, "tls", build_record, &l);
+	/* each eve-log output with its own extended/custom/session-resumption */
+	eve_each_option_group(o, "tls", same_tls_options, log_tls_group, &l);
 }
 
 /* Alerts on a TLS flow carry its "tls" object, as Suricata's alert

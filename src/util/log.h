@@ -28,8 +28,23 @@ enum log_level log_get_level(void);
  * "config", "debug"; any case); -1 when it is none of them. */
 int log_level_by_name(const char *name);
 
-/* Also writes every message up to INFO, timestamped, into path (suricata.log).
- * 0, or -1 with errno. */
+/* How a line is written: Suricata's plain text, or one JSON object a line
+ * (logging.outputs.*.type: json), {"timestamp", "log_level", "event_type":
+ * "engine", "engine": {"thread_name", "message"}}, which jq and the eve
+ * tools read like an eve record. */
+enum log_format {
+	LOG_FMT_PLAIN = 0,
+	LOG_FMT_JSON,
+};
+
+/* The console's format (default plain). */
+void log_set_console_format(enum log_format fmt);
+/* suricata.log's level (default INFO) and format (default plain); set
+ * before log_open_file, kept over a reopen. */
+void log_set_file_style(enum log_level lvl, enum log_format fmt);
+
+/* Also writes every message up to the file's level, timestamped, into path
+ * (suricata.log). 0, or -1 with errno. */
 int log_open_file(const char *path);
 void log_close_file(void);
 /* Lines suricata.log could not take (a full disk): the first failure is

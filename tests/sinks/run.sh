@@ -52,7 +52,8 @@ ok() { echo "PASS: sinks $*"; pass=$((pass + 1)); }
 bad() { echo "FAIL: sinks $*"; fail=$((fail + 1)); }
 
 # the second output lists the types of the first (build suricata.yaml), read
-# from it: a type the yaml gains is then compared too
+# from it, with their options (each eve-log output has its own, as in
+# Suricata 8: "tls|extended=yes"): a type the yaml gains is then compared too
 TYPES=$($py - "$yaml" <<'PY'
 import sys, yaml
 doc = yaml.safe_load(open(sys.argv[1]).read().split('\n', 2)[2])
@@ -63,13 +64,38 @@ def on(t):
         return True
     v = next(iter(t.values()))
     return not (isinstance(v, dict) and v.get('enabled') in (False, 'no'))
-print(' '.join(t if isinstance(t, str) else next(iter(t)) for t in eve['types'] if on(t)))
+def flat(prefix, v):
+    if isinstance(v, dict):
+        for k, x in v.items():
+            yield from flat(prefix + [str(k)], x)
+    elif v is None:
+        return
+    elif isinstance(v, list):
+        yield '.'.join(prefix) + '=[' + ','.join(str(x) for x in v) + ']'
+    else:
+        yield '.'.join(prefix) + '=' + ('yes' if v is True else 'no' if v is False else str(v))
+def item(t):
+    if isinstance(t, str):
+        return t
+    name, opts = next(iter(t.items()))
+    return '|'.join([name] + list(flat([], opts or {})))
+print(' '.join(item(t) for t in eve['types'] if on(t)))
 PY
 )
 [ -n "$TYPES" ] || TYPES="alert anomaly http dns tls files stats flow"
 sink_set() {
 	local i=0 t a="--set outputs.8.eve-log.enabled=yes"
-	for t in $TYPES; do a="$a --set outputs.8.eve-log.types.$i=$t"; i=$((i + 1)); done
+	for t in $TYPES; do
+		case $t in
+		*'|'*)
+			local name=${t%%|*} kv rest=${t#*|}
+			for kv in ${rest//|/ }; do
+				a="$a --set outputs.8.eve-log.types.$i.$name.$kv"
+			done ;;
+		*) a="$a --set outputs.8.eve-log.types.$i=$t" ;;
+		esac
+		i=$((i + 1))
+	done
 	echo "$a"
 }
 

@@ -630,6 +630,107 @@ TEST(alert_metadata_grouped_escaped_and_bad_keys_skipped)
 	rm_tree(dir);
 }
 
+/* metadata.rule.reference: yes adds the rule's references, as URLs, before
+ * the metadata (reference-01); off by default. */
+TEST(alert_references_only_when_asked)
+{
+	static const char yaml_refs[] =
+		"outputs:\n"
+		"  - eve-log:\n"
+		"      enabled: yes\n"
+		"      filename: eve.json\n"
+		"      types:\n"
+		"        - alert:\n"
+		"            metadata:\n"
+		"              rule:\n"
+		"                reference: yes\n"
+		"                metadata: yes\n";
+	static const char *const refs[] = { "https://github.com/x", "foobar://y" };
+	static const char *const md[] = { "tag one" };
+	char *dir = make_tmpdir("test_alert_out");
+	char eve[256], *line;
+	Outputs *o;
+	Packet p;
+	Flow f;
+	AlertInfo a;
+
+	CHECK(dir);
+	tcp_pair(&p, &f);
+	base_alert(&a);
+	a.references = refs;
+	a.n_references = 2;
+	a.metadata = md;
+	a.n_metadata = 1;
+	o = open_in(dir, yaml_default);
+	CHECK(o);
+	output_alert(o, &p, &f, &a);
+	outputs_close(o);
+	path_in(eve, sizeof(eve), dir, "eve.json");
+	line = file_line(eve, 0);
+	CHECK(line && strstr(line, "references") == NULL);
+	free(line);
+	unlink(eve);
+
+	o = open_in(dir, yaml_refs);
+	CHECK(o);
+	output_alert(o, &p, &f, &a);
+	outputs_close(o);
+	line = file_line(eve, 0);
+	CHECK(line);
+	CHECK(strstr(line, "\"severity\":1,\"references\":[\"https://github.com/x\","
+			   "\"foobar://y\"],\"metadata\":{\"tag\":[\"one\"]}") != NULL);
+	free(line);
+	CHECK(schema_valid(eve) != 0);
+	rm_tree(dir);
+}
+
+/* The flow's flowbits as the record's "metadata" object (Suricata 8's
+ * header, eve-log metadata: yes by default); metadata: no leaves it out. */
+TEST(alert_flowbits_metadata_unless_eve_metadata_no)
+{
+	static const char yaml_no[] =
+		"outputs:\n"
+		"  - eve-log:\n"
+		"      enabled: yes\n"
+		"      filename: eve.json\n"
+		"      metadata: no\n"
+		"      types:\n"
+		"        - alert\n";
+	char *dir = make_tmpdir("test_alert_out");
+	char eve[256], *line;
+	Outputs *o;
+	Packet p;
+	Flow f;
+	AlertInfo a;
+
+	CHECK(dir);
+	tcp_pair(&p, &f);
+	base_alert(&a);
+	a.flowbits[0] = "ET.Evil";
+	a.flowbits[1] = "ET.BotccIP";
+	a.n_flowbits = 2;
+	o = open_in(dir, yaml_default);
+	CHECK(o);
+	output_alert(o, &p, &f, &a);
+	outputs_close(o);
+	path_in(eve, sizeof(eve), dir, "eve.json");
+	line = file_line(eve, 0);
+	CHECK(line && strstr(line, "\"pkt_src\":\"wire/pcap\",\"metadata\":{\"flowbits\":"
+				   "[\"ET.Evil\",\"ET.BotccIP\"]},") != NULL);
+	free(line);
+	CHECK(schema_valid(eve) != 0);
+	unlink(eve);
+
+	o = open_in(dir, yaml_no);
+	CHECK(o);
+	output_alert(o, &p, &f, &a);
+	outputs_close(o);
+	line = file_line(eve, 0);
+	CHECK(line && strstr(line, "flowbits") == NULL);
+	free(line);
+	rm_tree(dir);
+}
+
 static const char yaml_big_payload[] =
 	"outputs:\n"
 	"  - eve-log:\n"

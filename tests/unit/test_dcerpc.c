@@ -6,6 +6,7 @@
  * parsed transactions. */
 #include "config.h"
 #include "test.h"
+#include "output/json-writer.h"
 
 #include <stdlib.h>
 
@@ -506,6 +507,48 @@ TEST(dcerpc_json_bind_and_request_records)
 	CHECK_STREQ(json_string_value(json_object_get(json_array_get(a, 0), "uuid")), IFACE_B);
 	CHECK(!json_object_get(o, "res"));
 	json_decref(o);
+	dcerpc_state_free(&st);
+}
+
+/* The dcerpc object of an smb record: an interface a bind_ack answered
+ * has ack_result and ack_reason (Suricata 8's smb logger), one nothing
+ * answered has neither; a dcerpc record keeps ack_result alone. */
+TEST(dcerpc_smb_interfaces_ack_result_and_reason)
+{
+	struct dcerpc_state st;
+	uint8_t buf[1024];
+	char line[2048];
+	JsonWriter w;
+	size_t n;
+	json_t *o;
+
+	dcerpc_state_init(&st, DCERPC_CO, NULL);
+	n = bind_pdu(buf, DCERPC_BIND, 27);
+	dcerpc_feed(&st, 1, buf, n);
+	n = bind_ack_pdu(buf, 27, 2, 0);
+	w16(buf + 36 + 2, 1);            /* the first result's reason */
+	dcerpc_feed(&st, 0, buf, n);
+	CHECK_EQ(nth(&st, 0)->ifaces[0].ack_reason, 1);
+	jw_begin(&w, line, sizeof(line));
+	dcerpc_smb_json_write(&w, nth(&st, 0));
+	line[jw_end(&w)] = '\0';
+	CHECK(strstr(line, "\"version\":\"2.0\",\"ack_result\":2,\"ack_reason\":1}") != NULL);
+	CHECK(strstr(line, "\"version\":\"1.3\",\"ack_result\":0,\"ack_reason\":0}") != NULL);
+	o = dcerpc_json_object(nth(&st, 0), 0);
+	CHECK(json_object_get(json_array_get(json_object_get(o, "interfaces"), 0),
+			      "ack_reason") == NULL);
+	json_decref(o);
+	dcerpc_state_free(&st);
+
+	/* a bind nobody acknowledged */
+	dcerpc_state_init(&st, DCERPC_CO, NULL);
+	n = bind_pdu(buf, DCERPC_BIND, 28);
+	dcerpc_feed(&st, 1, buf, n);
+	jw_begin(&w, line, sizeof(line));
+	dcerpc_smb_json_write(&w, nth(&st, 0));
+	line[jw_end(&w)] = '\0';
+	CHECK(strstr(line, "\"interfaces\":[{") != NULL);
+	CHECK(strstr(line, "ack_") == NULL);
 	dcerpc_state_free(&st);
 }
 

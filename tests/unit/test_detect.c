@@ -8,6 +8,8 @@
 #include "detect/detect-parse.h"
 #include "detect-test-util.h"
 #include "stream/stream.h"
+#include "conf/conf.h"
+#include "output/alert.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -231,6 +233,36 @@ TEST(flowbits_set_then_isset_in_same_packet_and_later)
 	env_free(&e);
 }
 
+/* An alert's metadata.flowbits: the flow's bits once the packet's
+ * detection is over, its own rule's set included, in id order. */
+TEST(alert_info_lists_the_flowbits_set)
+{
+	Env e;
+	Packet p;
+	Flow f;
+	const DetectAlert *a;
+	AlertInfo ai;
+	uint32_t n;
+
+	CHECK(env_init(&e,
+		"alert tcp any any -> any any (content:\"a\"; flowbits:set,one; flowbits:set,two; "
+		"flowbits:unset,three; sid:1;)\n"
+		"alert tcp any any -> any any (content:\"z\"; flowbits:isset,three; sid:2;)\n",
+		MPM_AC) == 0);
+	memset(&f, 0, sizeof(f));
+	mk_tcp(&p, S("a"), 0x18);
+	p.flow = &f;
+	p.flags |= PKT_HAS_FLOW | PKT_TOSERVER;
+	n = detect_packet(e.dt, &p, &a);
+	CHECK_EQ(n, 1);
+	detect_alert_info(e.de, &p, &a[0], &ai);
+	CHECK_EQ(ai.n_flowbits, 2);
+	CHECK_STREQ(ai.flowbits[0], "one");
+	CHECK_STREQ(ai.flowbits[1], "two");
+	detect_flow_free(&f);
+	env_free(&e);
+}
+
 TEST(threshold_limit_alerts_once_per_window)
 {
 	Env e;
@@ -386,6 +418,31 @@ TEST(alert_max_caps_alerts_per_packet)
 	CHECK_EQ(detect_packet(e.dt, &p, &a), 15);
 	CHECK_EQ(a[0].s->sid, 1);
 	env_free(&e);
+}
+
+/* packet-alert-max: a value Suricata 8 cannot use (0, negative, too
+ * large, not a number) starts with a warning and the default 15. */
+TEST(alert_max_config_bad_value_is_the_default)
+{
+	static const struct { const char *yaml; uint32_t want; } cases[] = {
+		{ "packet-alert-max: 0\n", 15 },
+		{ "packet-alert-max: -3\n", 15 },
+		{ "packet-alert-max: 70000\n", 15 },
+		{ "packet-alert-max: lots\n", 15 },
+		{ "packet-alert-max: 20\n", 20 },
+		{ "max-pending-packets: 10\n", 15 },
+	};
+	char err[256];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		DetectConfig dc;
+
+		conf_deinit();
+		CHECK_EQ(conf_load_string(cases[i].yaml, "t.yaml", err, sizeof(err)), 0);
+		CHECK_EQ(detect_config_load(&dc, err, sizeof(err)), 0);
+		CHECK_EQ(dc.alert_max, cases[i].want);
+	}
+	conf_deinit();
 }
 
 TEST(ac_and_hs_agree_on_candidates)

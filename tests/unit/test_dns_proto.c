@@ -6,6 +6,7 @@
 #include "app-layer/dns-parse.h"
 #include "conf/conf.h"
 #include "app-test-util.h"
+#include "flow/flow.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -97,16 +98,30 @@ TEST(dns_udp_source_port_53_is_probed_too)
 	ctx_free(&c);
 }
 
-TEST(dns_udp_response_first_keeps_the_direction_and_is_not_dns)
+/* A response on a UDP flow's first datagram is DNS sent the other way:
+ * the app layer asks for the flow to be turned round (app_layer_feed_udp
+ * does it, as Suricata swaps flow and packet), then parses it as the
+ * response it is; the query that follows is the client's. */
+TEST(dns_udp_response_first_reverses_the_flow_and_is_dns)
 {
 	Ctx c;
 
 	ctx_init(&c, IPPROTO_UDP, 53, 40000);
+	CHECK_EQ(feed(&c, TS, answer, sizeof(answer)), APP_REVERSE);
+	CHECK_EQ(c.f.app_proto, ALPROTO_UNKNOWN);
+	flow_reverse(&c.f, NULL);
+	CHECK_EQ(c.f.sp, 40000);
+	CHECK_EQ(c.f.dp, 53);
+	CHECK_EQ(feed(&c, TC, answer, sizeof(answer)), 0);
+	CHECK_EQ(c.f.app_proto, ALPROTO_DNS);
+	CHECK_EQ(feed(&c, TS, query, sizeof(query)), 0);
+	CHECK_EQ(c.f.app_proto, ALPROTO_DNS);
+	CHECK_EQ(app_layer_tx_count(&c.f), 2);
+	ctx_free(&c);
+
+	/* off the detection ports a response first is nothing: failed */
+	ctx_init(&c, IPPROTO_UDP, 5353, 40000);
 	feed(&c, TS, answer, sizeof(answer));
-	/* failed at once (Suricata 8's first datagram rule), not reversed */
-	CHECK_EQ(c.f.app_proto, ALPROTO_FAILED);
-	CHECK_EQ(c.f.sp, 53);
-	feed(&c, TC, query, sizeof(query));
 	CHECK_EQ(c.f.app_proto, ALPROTO_FAILED);
 	ctx_free(&c);
 }

@@ -261,6 +261,10 @@ TEST(ftp_passive_retr_labels_the_data_flow)
 	CHECK_EQ(expect_count(), 0);      /* a port alone announces nothing */
 	send_str(at, &ctl, APP_DIR_TOSERVER, "RETR secret.tar.gz\r\n");
 	CHECK_EQ(expect_count(), 1);
+	/* ftp.memuse holds the expectation's data while it waits */
+	CHECK(counter_lookup("ftp.memuse") >= 0);
+	CHECK(counter_get(app_test_counters(), (counter_id)counter_lookup("ftp.memuse")) >=
+	      sizeof("secret.tar.gz"));
 	/* another port between the same hosts: detection as usual */
 	mkflow(&other, "10.0.0.1", 40002, "10.0.0.2", 5002, 1001);
 	send_str(at, &other, APP_DIR_TOCLIENT, "hello");
@@ -286,6 +290,8 @@ TEST(ftp_passive_retr_labels_the_data_flow)
 	app_layer_flow_free(&ctl);
 	app_layer_flow_free(&data);
 	app_layer_flow_free(&other);
+	/* ... and gives it back with the data flow's transaction */
+	CHECK_EQ(counter_get(app_test_counters(), (counter_id)counter_lookup("ftp.memuse")), 0);
 	app_layer_thread_free(at);
 }
 

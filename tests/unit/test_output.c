@@ -80,6 +80,93 @@ TEST(output_config_reads_outputs_and_stats)
 	conf_deinit();
 }
 
+/* Each eve-log output keeps the options of its own dns, tls and smtp
+ * entries (Suricata 8; suricata-verify dns-eve-type-filtering), and the
+ * outputs with equal options are one group: their record is built once. */
+static const char per_output_yaml[] =
+	"outputs:\n"
+	"  - eve-log:\n"
+	"      enabled: yes\n"
+	"      filename: all.json\n"
+	"      types:\n"
+	"        - dns\n"
+	"        - tls\n"
+	"  - eve-log:\n"
+	"      enabled: yes\n"
+	"      filename: only-a.json\n"
+	"      types:\n"
+	"        - dns:\n"
+	"            requests: no\n"
+	"            types: [a]\n"
+	"        - tls:\n"
+	"            extended: yes\n"
+	"            session-resumption: yes\n"
+	"        - smtp:\n"
+	"            extended: yes\n"
+	"  - eve-log:\n"
+	"      enabled: yes\n"
+	"      filename: dns-too.json\n"
+	"      types:\n"
+	"        - dns\n";
+
+struct groups_seen {
+	uint32_t outs[8];
+	unsigned n;
+};
+
+static void note_group(Outputs *o, uint32_t outs, const EveTypeOptions *opts, void *ctx)
+{
+	struct groups_seen *g = ctx;
+
+	(void)o;
+	(void)opts;
+	if (g->n < 8)
+		g->outs[g->n++] = outs;
+}
+
+static int same_dns(const EveTypeOptions *a, const EveTypeOptions *b)
+{
+	return memcmp(&a->dns, &b->dns, sizeof(a->dns)) == 0;
+}
+
+TEST(output_eve_type_options_are_each_outputs_own)
+{
+	OutputConfig cfg;
+	char err[256] = "", *dir = make_tmpdir("test_output");
+	struct groups_seen g = { { 0 }, 0 };
+	Outputs *o;
+
+	CHECK_EQ(load_yaml(per_output_yaml), 0);
+	CHECK_EQ(output_config_load(&cfg, dir, err, sizeof(err)), 0);
+	CHECK_EQ(cfg.neve, 3);
+	CHECK(cfg.eve[0].opts.dns.requests && cfg.eve[0].opts.dns.all_types);
+	CHECK(!cfg.eve[1].opts.dns.requests && !cfg.eve[1].opts.dns.all_types);
+	CHECK(dns_json_cfg_type_on(&cfg.eve[1].opts.dns, 1));    /* A */
+	CHECK(!dns_json_cfg_type_on(&cfg.eve[1].opts.dns, 15));  /* MX */
+	CHECK(!cfg.eve[0].opts.tls_resumption && cfg.eve[1].opts.tls_resumption);
+	CHECK(cfg.eve[0].opts.tls_fields != cfg.eve[1].opts.tls_fields);
+	CHECK_EQ(cfg.eve[0].opts.smtp_fields, 0);
+	CHECK(cfg.eve[1].opts.smtp_fields != 0);
+	conf_deinit();
+
+	o = open_in(dir, per_output_yaml);
+	CHECK(o != NULL);
+	/* outputs 0 and 2 share the defaults, output 1 has its own */
+	eve_each_option_group(o, "dns", same_dns, note_group, &g);
+	CHECK_EQ(g.n, 2);
+	CHECK_EQ(g.outs[0], 0x5);
+	CHECK_EQ(g.outs[1], 0x2);
+	/* smtp: only output 1 lists it */
+	g.n = 0;
+	eve_each_option_group(o, "smtp", same_dns, note_group, &g);
+	CHECK_EQ(g.n, 1);
+	CHECK_EQ(g.outs[0], 0x2);
+	CHECK(outputs_type_options(o, "smtp") == &o->cfg.eve[1].opts);
+	outputs_close(o);
+	conf_deinit();
+	rm_tree(dir);
+}
+
 TEST(output_config_defaults_without_outputs)
 {
 	OutputConfig cfg;

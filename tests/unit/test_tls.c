@@ -21,6 +21,7 @@
 #include "app-layer/tls-ja.h"
 #include "app-layer/tls-parse.h"
 #include "detect/tls-kw-match.h"
+#include "detect/detect-parse.h"
 #include "output/tls-json.h"
 #include "output/json-dump.h"
 
@@ -1022,7 +1023,8 @@ TEST(tls_certificate_anomalies)
 	cert_record(&b, certs, lens, 3, 0);
 	TlsState *s = parse_buf(TLS_TOCLIENT, &b);
 	CHECK_EQ(s->events[TLS_EV_CERTIFICATE_INVALID_DER], 1);
-	CHECK_EQ(s->events[TLS_EV_INVALID_CERTIFICATE], 1);
+	/* the empty entry, and the SEQUENCE with no TBSCertificate in it */
+	CHECK_EQ(s->events[TLS_EV_INVALID_CERTIFICATE], 2);
 	/* kept: the one that looks like DER; libcrypto then rejects it */
 	CHECK_EQ(s->certs[TLS_TOCLIENT].n, 1);
 	TlsCertInfo ci;
@@ -1039,6 +1041,64 @@ TEST(tls_certificate_anomalies)
 	s = parse_buf(TLS_TOCLIENT, &b);
 	CHECK_EQ(s->events[TLS_EV_CERTIFICATE_INVALID_LENGTH], 1);
 	CHECK_EQ(s->certs[TLS_TOCLIENT].n, 0);
+	tls_state_free(s);
+}
+
+/* The DER frame of a certificate, as Suricata's X.509 decoder judges it
+ * (suricata-verify bug-1450-03, -05): length octets that run past the
+ * bytes are a cut length; a TBSCertificate declared longer than the
+ * certificate that holds it is not a certificate; a sound frame is
+ * neither. */
+TEST(tls_certificate_der_frame_events)
+{
+	/* 30 05 | 30 84 ff ff ff: the inner length's 4 octets are cut at 3 */
+	static const uint8_t cut_hdr[] = { 0x30, 0x05, 0x30, 0x84, 0xff, 0xff, 0xff, 0xfa, 0x04 };
+	/* 30 06 | 30 84 ff ff ff fa: 4 GB of TBSCertificate in 0 bytes */
+	static const uint8_t too_long[] = { 0x30, 0x06, 0x30, 0x84, 0xff, 0xff, 0xff, 0xfa, 0x04 };
+	/* the outer length runs past the entry */
+	static const uint8_t outer_cut[] = { 0x30, 0x10, 0x30, 0x00 };
+	static const uint8_t sound[] = { 0x30, 0x04, 0x30, 0x02, 0x02, 0x00 };
+	static const struct {
+		const uint8_t *der;
+		uint32_t len;
+		int event;      /* -1: none */
+	} cases[] = {
+		{ cut_hdr, sizeof(cut_hdr), TLS_EV_CERTIFICATE_INVALID_LENGTH },
+		{ too_long, sizeof(too_long), TLS_EV_INVALID_CERTIFICATE },
+		{ outer_cut, sizeof(outer_cut), TLS_EV_CERTIFICATE_INVALID_LENGTH },
+		{ sound, sizeof(sound), -1 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const uint8_t *certs[1] = { cases[i].der };
+		uint32_t lens[1] = { cases[i].len };
+		Buf b = { .n = 0 };
+		TlsState *s;
+
+		cert_record(&b, certs, lens, 1, 0);
+		s = parse_buf(TLS_TOCLIENT, &b);
+		CHECK_EQ(s->events[TLS_EV_CERTIFICATE_INVALID_LENGTH] +
+			 s->events[TLS_EV_INVALID_CERTIFICATE] +
+			 s->events[TLS_EV_CERTIFICATE_INVALID_DER], cases[i].event < 0 ? 0 : 1);
+		if (cases[i].event >= 0)
+			CHECK_EQ(s->events[cases[i].event], 1);
+		tls_state_free(s);
+	}
+}
+
+/* A handshake message of a type no TLS version has is an
+ * invalid_handshake_message, not an invalid length, however long it says
+ * it is (bug-1450: type 0x84, length 0xffffff), and it ends the record. */
+TEST(tls_unknown_handshake_type_is_invalid_message)
+{
+	static const uint8_t msg[] = { 0x84, 0xff, 0xff, 0xff, 0x41, 0x41, 0x41, 0x41 };
+	Buf b = { .n = 0 };
+	TlsState *s;
+
+	record(&b, 22, msg, sizeof(msg));
+	s = parse_buf(TLS_TOCLIENT, &b);
+	CHECK_EQ(s->events[TLS_EV_INVALID_HANDSHAKE_MESSAGE], 1);
+	CHECK_EQ(s->events[TLS_EV_HANDSHAKE_INVALID_LENGTH], 0);
 	tls_state_free(s);
 }
 
@@ -2101,3 +2161,47 @@ TEST(tls_hello_lists_sized_to_the_hello)
 	tls_state_free(s);
 	CHECK_EQ(app_mem_use(ALPROTO_TLS), 0);
 }
+
+/* Suricata 8 names the PKCS#9 emailAddress attribute "Email" in subject
+ * and issuerdn (OpenSSL: emailAddress), in the ASCII fast path and in the
+ * libcrypto path of a non-ASCII value alike. */
+TEST(tls_dn_email_address_is_email)
+{
+	static const unsigned char utf8[] = { 'x', 0xc3, 0xa9 };   /* "xé" */
+	X509_NAME *n = X509_NAME_new();
+	TlsCertInfo ci;
+	unsigned char *der;
+	int len;
+
+	X509_NAME_add_entry_by_txt(n, "CN", MBSTRING_ASC, (const unsigned char *)"a", -1, -1, 0);
+	X509_NAME_add_entry_by_txt(n, "emailAddress", MBSTRING_ASC,
+				   (const unsigned char *)"x@y.z", -1, -1, 0);
+	/* a plain ASN.1 type (not MBSTRING_*) is taken as it is: a UTF8String */
+	X509_NAME_add_entry_by_txt(n, "emailAddress", V_ASN1_UTF8STRING, utf8, sizeof(utf8), -1, 0);
+	der = sign_cert(n, 7, NULL, 0, &len);
+	CHECK(der != NULL);
+	CHECK_EQ(tls_cert_decode(der, (size_t)len, &ci), 0);
+	CHECK_STREQ(ci.subject, "CN=a, Email=x@y.z, Email=x\xc3\xa9");
+	tls_cert_info_free(&ci);
+	OPENSSL_free(der);
+}
+
+/* tls.store: a postmatch keyword with no argument that makes the rule a
+ * TLS one (the output side is e2e tls-store). */
+TEST(tls_store_keyword_and_flags)
+{
+	char err[256];
+	Signature *s = sig_parse("alert tls any any -> any any (tls.cert_subject; "
+				 "content:\"x\"; tls.store; sid:1;)", NULL, err, sizeof(err), NULL);
+
+	CHECK(s != NULL);
+	if (s) {
+		CHECK_EQ(s->alproto, ALPROTO_TLS);
+		CHECK_EQ(s->lists[SM_LIST_POSTMATCH].n, 1);
+		CHECK_EQ(s->lists[SM_LIST_POSTMATCH].m[0].kw, KW_TLS_STORE);
+		sig_free(s);
+	}
+	CHECK(sig_parse("alert tls any any -> any any (tls.store:now; sid:2;)", NULL, err,
+			sizeof(err), NULL) == NULL);
+}
+

@@ -115,7 +115,7 @@ static void write_chain(JsonWriter *w, const TlsCertChain *ch)
 {
 	jw_array(w, "chain");
 	for (unsigned i = 0; i < ch->n; i++) {
-		uint32_t len;
+		uint32_t len = 0;
 		const uint8_t *der = tls_chain_cert(ch, i, &len);
 
 		write_base64(w, NULL, der, len);

@@ -717,6 +717,7 @@ static void body_piece(HttpState *hs, Body *b, int dir, const uint8_t *data, uin
 }
 
 static void files_feed(HttpState *hs, HttpTx *tx, int dir, const uint8_t *data, size_t len);
+static void files_gap(HttpState *hs, HttpTx *tx, int dir, size_t len);
 
 static int body_store(HttpState *hs, HttpTx *tx, int dir, const uint8_t *data, size_t len)
 {
@@ -833,6 +834,12 @@ static int body_append(htp_tx_data_t *d, int dir)
 
 	if (!tx || !hs)
 		return HTP_ERROR;
+	if (!d->data && d->len) {
+		/* a gap inside the body: the file has a hole of d->len */
+		tx->gap[dir] += d->len;
+		files_gap(hs, tx, dir, d->len);
+		return HTP_OK;
+	}
 	if (!d->data || d->len == 0)
 		return HTP_OK;
 	if (dir == APP_DIR_TOCLIENT)
@@ -1189,6 +1196,22 @@ static void close_dir(HttpState *hs, int dir)
 	collect_events(hs, dir);
 }
 
+/* Whether a gap of len bytes on dir can be handed to libhtp: of a known
+ * size, in a body (anywhere else a start line or header would be lost,
+ * and Suricata 8's parser stops there too), nothing held back. */
+static int gap_in_body(HttpState *hs, int dir, uint32_t len)
+{
+	htp_tx_t *htx;
+	HttpTx *tx;
+
+	if (!len || hs->dead[dir] || hs->tunnel || hs->pending[dir].len)
+		return 0;
+	htx = dir == APP_DIR_TOSERVER ? htp_connp_get_in_tx(hs->connp) :
+					htp_connp_get_out_tx(hs->connp);
+	tx = htx ? htp_tx_get_user_data(htx) : NULL;
+	return tx && http_tx_progress(tx, dir) == HTTP_PROGRESS_BODY;
+}
+
 int http_parse(AppLayerThread *at, Flow *f, void *state, int dir, const uint8_t *data,
 	       uint32_t len, int flags)
 {
@@ -1199,9 +1222,20 @@ int http_parse(AppLayerThread *at, Flow *f, void *state, int dir, const uint8_t 
 		return -1;
 	hs->at = at;
 	hs->f = f;
-	if (flags & APP_GAP) {
-		/* libhtp 0.5 cannot resync inside a message: stop this side.
-		 * A body in progress loses the rest: its file has a gap. */
+	if ((flags & APP_GAP) && gap_in_body(hs, dir, len)) {
+		/* libhtp 0.5.42 takes a gap as data NULL, len: inside a body
+		 * it skips the bytes and the body callback sees the hole
+		 * (files count it in their size, as Suricata's do), then
+		 * parses on, as Suricata 8's HTTP parser, which accepts gaps
+		 * in bodies, does (suricata-verify http-gap-simple,
+		 * http-gap-whole-body) */
+		tx_counted(hs, app_layer_counters.err_http_gap);
+		rc = feed(hs, dir, NULL, len);
+		feed_pending(hs, !dir);
+	} else if (flags & APP_GAP) {
+		/* a gap of unknown size, or one libhtp cannot be handed (a
+		 * tunnel, bytes held for the other side): stop this side. A
+		 * body in progress loses the rest: its file has a gap. */
 		htp_tx_t *gtx = hs->dead[dir] ? NULL :
 				dir == APP_DIR_TOSERVER ? htp_connp_get_in_tx(hs->connp) :
 							  htp_connp_get_out_tx(hs->connp);
@@ -2240,6 +2274,21 @@ static void files_feed(HttpState *hs, HttpTx *tx, int dir, const uint8_t *data, 
 		file_append(tx->file_open[dir], data, len);
 }
 
+/* len body bytes of the side are missing: a whole-body file counts them
+ * in its size and has gaps; a multipart part in progress is cut there
+ * (its delimiter cannot be found across a hole). */
+static void files_gap(HttpState *hs, HttpTx *tx, int dir, size_t len)
+{
+	if (tx->file_mode[dir] == FM_UNKNOWN)
+		files_start(hs, tx, dir);
+	if (tx->file_mode[dir] == FM_NONE || tx->file_cut[dir] || tx->files_built[dir])
+		return;
+	tx->file_fed[dir] += len;
+	if (tx->file_mode[dir] == FM_WHOLE && tx->file_open[dir])
+		file_gap(tx->file_open[dir], len);
+	files_charge(tx);
+}
+
 /* The side's files are over once the side is (or at the end, final):
  * what was fed (dechunked, decompressed, up to file_limit(): Suricata's
  * libhtp limits cut files short too, and a file cut short is TRUNCATED)
@@ -2267,9 +2316,8 @@ static void files_build(HttpTx *tx, int dir, int final)
 		side_file_name(tx, dir, &n, &nl);
 		file_set_name(f, n, nl);
 
-		/* libhtp 0.5 stops at a gap and cannot tell how much of it was
-		 * the body's: the size is what was seen (the reference engine's
-		 * too), gaps set */
+		/* a gap libhtp was handed is in the size already; one that
+		 * stopped the side counts what was seen, gaps set */
 		if (tx->gap[dir])
 			file_gap(f, 0);
 		file_close(f, complete && !tx->file_cut[dir] && !tx->gap[dir] && !tx->superseded ?

@@ -179,6 +179,7 @@ struct http_line {
 	const Flow *f;
 	HttpTx *tx;
 	unsigned want;
+	int extended;
 };
 
 static void build_record(JsonWriter *w, void *ctx)
@@ -187,7 +188,7 @@ static void build_record(JsonWriter *w, void *ctx)
 
 	tx_header_write(w, "http", l->p, l->f, http_tx_log_id(l->tx));
 	jw_object(w, "http");
-	http_tx_write(w, l->tx, 1);
+	http_tx_write(w, l->tx, l->extended);
 	if (l->want & OUTPUT_HTTP_HDR_REQUEST)
 		http_tx_headers_write(w, "request_headers", l->tx, APP_DIR_TOSERVER);
 	if (l->want & OUTPUT_HTTP_HDR_RESPONSE)
@@ -204,6 +205,9 @@ void output_http_tx(Outputs *o, const Packet *p, const Flow *f, HttpTx *tx)
 	if (!o || !outputs_eve_enabled(o, "http") || !http_tx_loggable(tx))
 		return;
 	l.want = o->cfg.eve_http_headers;
+	/* only the http record follows `extended`: Suricata 8's alerts and
+	 * fileinfo records always carry the extended fields */
+	l.extended = o->cfg.eve_http_extended;
 	/* long headers take the heap, as large as libhtp's header limits let
 	 * a transaction's record be */
 	eve_write_built(o, "http", build_record, &l);

@@ -584,6 +584,23 @@ static int cb_response_start(htp_tx_t *htx)
 	return tx_ud(htx) ? HTP_OK : HTP_ERROR;
 }
 
+/* libhtp 0.5 fails the connection at a second "100 Continue" of one
+ * transaction; Suricata 8's parser raises 100_continue_already_seen and
+ * takes the next status line as usual (suricata-verify http-multiple100):
+ * forget the first one before libhtp looks. */
+static int cb_response_line(htp_tx_t *htx)
+{
+	HttpTx *tx = tx_ud(htx);
+
+	if (!tx)
+		return HTP_ERROR;
+	if (htx->response_status_number == 100 && htx->seen_100continue) {
+		tx_event(tx, EV_100_CONTINUE_ALREADY_SEEN);
+		htx->seen_100continue = 0;
+	}
+	return HTP_OK;
+}
+
 static int append_header_data(htp_tx_data_t *d, int dir)
 {
 	HttpTx *tx = tx_ud(d->tx);
@@ -926,6 +943,7 @@ struct HttpCfg *http_cfg_new(const AppLayerConfig *cfg)
 	htp_config_register_request_body_data(c, cb_request_body);
 	htp_config_register_request_complete(c, cb_request_complete);
 	htp_config_register_response_start(c, cb_response_start);
+	htp_config_register_response_line(c, cb_response_line);
 	htp_config_register_response_header_data(c, cb_response_header_data);
 	htp_config_register_response_headers(c, cb_response_headers);
 	htp_config_register_response_body_data(c, cb_response_body);

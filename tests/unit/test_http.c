@@ -855,6 +855,24 @@ TEST(http_gap_in_headers_stops_that_side)
 	ctx_free(&c);
 }
 
+TEST(http_second_100_continue_raises_event_and_parses_on)
+{
+	Ctx c;
+	HttpTx *tx;
+
+	ctx_init(&c, 80);
+	feed(&c, TS, "POST /up HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\n"
+		     "Content-Length: 2\r\n\r\nab");
+	feed(&c, TC, "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 100 Continue\r\n\r\n"
+		     "HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nxyz");
+	tx = http_tx_get(&c.f, 0);
+	CHECK(tx != NULL);
+	CHECK_EQ(http_tx_progress(tx, TC), HTTP_PROGRESS_COMPLETE);
+	CHECK(http_tx_has_event(tx, http_event_lookup("100_continue_already_seen")));
+	CHECK_STREQ(buf(tx, HTTP_BUF_SERVER_BODY, TC), "xyz");
+	ctx_free(&c);
+}
+
 TEST(http_gap_before_detection_means_not_http)
 {
 	Ctx c;

@@ -163,12 +163,13 @@ static int alert_http_write(JsonWriter *w, const Flow *f, void *tx)
 	return 0;
 }
 
-/* The record header: flow addresses (client as source) with the packet's
- * time and capture position, and the transaction's id. */
+/* The record header: flow addresses (client as source; to_client: the
+ * server) with the packet's time and capture position, and the
+ * transaction's id. */
 static void tx_header_write(JsonWriter *w, const char *type, const Packet *p, const Flow *f,
-			    uint64_t tx_id)
+			    uint64_t tx_id, int to_client)
 {
-	eve_header_write(w, p ? &p->ts : &f->last, type, NULL, f);
+	eve_header_write_dir(w, p ? &p->ts : &f->last, type, NULL, f, to_client);
 	if (p && p->pcap_cnt)
 		jw_int(w, "pcap_cnt", (int64_t)p->pcap_cnt);
 	jw_int(w, "tx_id", (int64_t)tx_id);
@@ -186,7 +187,7 @@ static void build_record(JsonWriter *w, void *ctx)
 {
 	const struct http_line *l = ctx;
 
-	tx_header_write(w, "http", l->p, l->f, http_tx_log_id(l->tx));
+	tx_header_write(w, "http", l->p, l->f, http_tx_log_id(l->tx), 0);
 	jw_object(w, "http");
 	http_tx_write(w, l->tx, l->extended);
 	if (l->want & OUTPUT_HTTP_HDR_REQUEST)
@@ -200,7 +201,7 @@ static void build_record(JsonWriter *w, void *ctx)
  * dump-all-headers, the headers of the chosen sides as libhtp kept them). */
 void output_http_tx(Outputs *o, const Packet *p, const Flow *f, HttpTx *tx)
 {
-	struct http_line l = { p, f, tx, 0 };
+	struct http_line l = { p, f, tx, 0, 0 };
 
 	if (!o || !outputs_eve_enabled(o, "http") || !http_tx_loggable(tx))
 		return;
@@ -217,12 +218,12 @@ void output_http_tx(Outputs *o, const Packet *p, const Flow *f, HttpTx *tx)
  * adds the fileinfo object): the header, the http object as far as the
  * transaction got (none before it is loggable), app_proto. */
 static int http_file_record_write(JsonWriter *w, const Outputs *o, const Packet *p,
-				  const Flow *f, void *tx)
+				  const Flow *f, void *tx, int dir)
 {
 	JwMark m;
 
 	(void)o;
-	tx_header_write(w, "fileinfo", p, f, http_tx_log_id(tx));
+	tx_header_write(w, "fileinfo", p, f, http_tx_log_id(tx), dir == APP_DIR_TOCLIENT);
 	m = jw_mark(w);
 	jw_object(w, "http");
 	if (http_tx_write(w, tx, 1))

@@ -13,6 +13,7 @@
 #include "app-layer/http.h"
 #include "app-layer/http-mem.h"
 #include "app-layer/http-multipart.h"
+#include "app-layer/http-range.h"
 #include "app-layer/files.h"
 
 #include <htp/htp.h>
@@ -319,6 +320,10 @@ struct HttpTx {
 	MultipartStream *mp;        /* POST multipart/form-data: its parts */
 	uint8_t store_all[2];       /* filestore tx/flow scope: every file of the side */
 	uint64_t gap[2];            /* bytes lost to a gap while the side was open */
+	/* a 206 response's range of a file being reassembled (http-range.h):
+	 * the next body byte's offset in that file */
+	HttpRange *range;
+	uint64_t range_off;
 };
 
 /* A flow has one libhtp parser, plus one more for each CONNECT tunnel whose
@@ -490,6 +495,7 @@ static void tx_free(HttpTx *tx)
 	free(tx->mp);
 	for (int d = 0; d < 2; d++)
 		files_container_free(&tx->files[d]);
+	http_range_release(tx->range);
 	if (tx->detect)
 		app_layer_detect_state_free(tx->detect);
 	free(tx);
@@ -894,6 +900,9 @@ static const enum htp_server_personality_t pers_map[] = {
 	[HTTP_PERS_IIS_7_5] = HTP_SERVER_IIS_7_5, [HTTP_PERS_APACHE_2] = HTP_SERVER_APACHE_2,
 };
 
+/* HttpCfgs alive (one a worker, while its flows hold it) */
+static unsigned live_cfgs;
+
 struct HttpCfg *http_cfg_new(const AppLayerConfig *cfg)
 {
 	struct HttpCfg *hc = calloc(1, sizeof(*hc));
@@ -907,6 +916,7 @@ struct HttpCfg *http_cfg_new(const AppLayerConfig *cfg)
 		return NULL;
 	}
 	hc->htp = c;
+	__atomic_add_fetch(&live_cfgs, 1, __ATOMIC_ACQ_REL);
 	hc->max_tx = cfg->max_tx;
 	hc->refs = 1;
 	hc->body_limit[0] = cfg->request_body_limit;
@@ -956,6 +966,12 @@ void http_cfg_put(struct HttpCfg *hc)
 		return;
 	htp_config_destroy(hc->htp);
 	free(hc);
+	/* the last config is gone, so is every HTTP flow (each holds its
+	 * worker's): the ranges nobody completed go with them. One worker
+	 * may end while another still reassembles; a reload makes the new
+	 * configs before it puts the old ones. */
+	if (__atomic_sub_fetch(&live_cfgs, 1, __ATOMIC_ACQ_REL) == 0)
+		http_range_cleanup();
 }
 
 /* Opens the next libhtp parser of the flow and makes it current. */
@@ -2056,6 +2072,7 @@ int http_tx_view(const HttpTx *tx, HttpTxView *v)
 	v->protocol = bytes_of(h->request_protocol);
 	v->status_string = bytes_of(h->response_status);
 	v->location = eve_header_value(h->response_headers, "Location");
+	v->content_range = eve_header_value(h->response_headers, "Content-Range");
 	v->port = h->request_port_number;
 	v->status = h->response_status_number;
 	v->response_len = h->response_message_len;
@@ -2234,6 +2251,34 @@ static void mp_end(void *arg, int complete)
 
 static const MultipartOps mp_ops = { mp_part, mp_data, mp_end };
 
+/* A 206 response: its body is also a range of the file its Content-Range
+ * names, reassembled with the other ranges of that host and file name (as
+ * Suricata keys them); a Content-Range that is not one raises
+ * range_invalid. Without a Host nothing is reassembled, as in Suricata. */
+static void range_start(HttpState *hs, HttpTx *tx, const uint8_t *name, size_t nlen)
+{
+	const htp_header_t *h = side_header(tx, APP_DIR_TOCLIENT, "Content-Range");
+	const bstr *host = tx->htx->request_hostname;
+	HttpContentRange cr;
+	uint8_t key[1024];
+	size_t hl;
+
+	if (!h || !h->value)
+		return;
+	if (http_content_range_parse(bstr_ptr(h->value), bstr_len(h->value), &cr) != 0 ||
+	    !http_content_range_usable(&cr)) {
+		tx_event(tx, EV_RANGE_INVALID);
+		return;
+	}
+	if (!host || !bstr_len(host) || bstr_len(host) + nlen > sizeof(key))
+		return;
+	hl = bstr_len(host);
+	memcpy(key, bstr_ptr(host), hl);
+	memcpy(key + hl, name, nlen);
+	tx->range = http_range_open(key, hl + nlen, &cr, (uint64_t)hs->f->last.tv_sec);
+	tx->range_off = (uint64_t)cr.start;
+}
+
 /* The side's file mode, decided at its first body bytes, and what goes
  * with it: the whole-body file opened, or the multipart parser. */
 static void files_start(HttpState *hs, HttpTx *tx, int dir)
@@ -2263,6 +2308,8 @@ static void files_start(HttpState *hs, HttpTx *tx, int dir)
 	if (tx->file_mode[dir] != FM_WHOLE)
 		return;
 	side_file_name(tx, dir, &n, &nl);
+	if (dir == APP_DIR_TOCLIENT && tx->htx->response_status_number == 206)
+		range_start(hs, tx, n, nl);
 	tx->files[dir].tc = tx->mem_tc;
 	tx->file_open[dir] = files_open(&tx->files[dir], n, nl, tx->log_id,
 					tx->store_all[dir] ? FILE_OPEN_STORE : 0);
@@ -2290,6 +2337,10 @@ static void files_feed(HttpState *hs, HttpTx *tx, int dir, const uint8_t *data, 
 		multipart_feed(tx->mp, data, len, &mp_ops, tx);
 	else if (tx->file_open[dir])
 		file_append(tx->file_open[dir], data, len);
+	if (tx->range && dir == APP_DIR_TOCLIENT) {
+		http_range_data(tx->range, tx->range_off, data, len);
+		tx->range_off += len;
+	}
 }
 
 /* len body bytes of the side are missing: a whole-body file counts them
@@ -2304,7 +2355,31 @@ static void files_gap(HttpState *hs, HttpTx *tx, int dir, size_t len)
 	tx->file_fed[dir] += len;
 	if (tx->file_mode[dir] == FM_WHOLE && tx->file_open[dir])
 		file_gap(tx->file_open[dir], len);
+	if (tx->range && dir == APP_DIR_TOCLIENT)
+		tx->range_off += len;
 	files_charge(tx);
+}
+
+/* The range's tx is over: when its bytes made the file whole, the whole
+ * file is one more file of this transaction (Suricata logs it there). */
+static void range_finish(HttpTx *tx, int dir, const uint8_t *name, size_t nlen)
+{
+	const uint8_t *data;
+	uint64_t len;
+	File *f;
+
+	if (!tx->range || dir != APP_DIR_TOCLIENT)
+		return;
+	if (http_range_take_whole(tx->range, &data, &len)) {
+		f = files_open(&tx->files[dir], name, nlen, tx->log_id,
+			       tx->store_all[dir] ? FILE_OPEN_STORE : 0);
+		if (f) {
+			file_append(f, data, (size_t)len);
+			file_close(f, FILE_CLOSE_OK);
+		}
+	}
+	http_range_release(tx->range);
+	tx->range = NULL;
 }
 
 /* The side's files are over once the side is (or at the end, final):
@@ -2341,6 +2416,7 @@ static void files_build(HttpTx *tx, int dir, int final)
 		file_close(f, complete && !tx->file_cut[dir] && !tx->gap[dir] && !tx->superseded ?
 				      FILE_CLOSE_OK : FILE_CLOSE_TRUNCATED);
 		tx->file_open[dir] = NULL;
+		range_finish(tx, dir, n, nl);
 	} else if (tx->file_mode[dir] == FM_UNKNOWN && tx->gap[dir] &&
 		   side_file_mode(tx, dir) == FM_WHOLE) {
 		/* the body was lost before its first byte */

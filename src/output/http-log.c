@@ -4,6 +4,7 @@
 #include "output/http-log.h"
 #include "output/output-private.h"
 #include "app-layer/files.h"
+#include "app-layer/http-range.h"
 #include "output/file-log.h"
 #include "output/json-writer.h"
 
@@ -61,6 +62,23 @@ int http_tx_write(JsonWriter *w, const HttpTx *tx, int extended)
 
 		put_bytes(w, "http_content_type", v.content_type.p,
 			  ct ? (size_t)(ct - v.content_type.p) : v.content_type.len);
+	}
+	if (v.content_range.p) {
+		/* Suricata 8: the header as sent, and its numbers when it
+		 * parses ('*' ones left out) */
+		HttpContentRange cr;
+
+		jw_object(w, "content_range");
+		put_bytes(w, "raw", v.content_range.p, v.content_range.len);
+		if (http_content_range_parse(v.content_range.p, v.content_range.len, &cr) == 0) {
+			if (cr.start >= 0)
+				jw_int(w, "start", cr.start);
+			if (cr.end >= 0)
+				jw_int(w, "end", cr.end);
+			if (cr.size >= 0)
+				jw_int(w, "size", cr.size);
+		}
+		jw_close(w);
 	}
 	if (!extended)
 		return 1;

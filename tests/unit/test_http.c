@@ -2,6 +2,7 @@
 #include "test.h"
 #include "app-layer/app-layer.h"
 #include "app-layer/http.h"
+#include "app-layer/http-range.h"
 #include "app-layer/http-mem.h"
 #include "app-layer/files.h"
 #include "output/file-log.h"
@@ -871,6 +872,106 @@ TEST(http_second_100_continue_raises_event_and_parses_on)
 	CHECK(http_tx_has_event(tx, http_event_lookup("100_continue_already_seen")));
 	CHECK_STREQ(buf(tx, HTTP_BUF_SERVER_BODY, TC), "xyz");
 	ctx_free(&c);
+}
+
+TEST(http_content_range_parses_rfc_forms)
+{
+	HttpContentRange cr;
+
+#define CR(s) http_content_range_parse((const uint8_t *)(s), strlen(s), &cr)
+	CHECK_EQ(CR("bytes 0-9999/146515"), 0);
+	CHECK(cr.start == 0 && cr.end == 9999 && cr.size == 146515);
+	CHECK(http_content_range_usable(&cr));
+	CHECK_EQ(CR("bytes 10-20/*"), 0);
+	CHECK(cr.start == 10 && cr.end == 20 && cr.size == -1);
+	CHECK(!http_content_range_usable(&cr));
+	CHECK_EQ(CR("bytes */500"), 0);
+	CHECK(cr.start == -1 && cr.end == -1 && cr.size == 500);
+	CHECK_EQ(CR("  bytes   5-9/10"), 0);
+	CHECK(cr.start == 5 && cr.size == 10);
+	CHECK_EQ(CR("bytes 9-5/10"), 0);
+	CHECK(!http_content_range_usable(&cr));   /* last before first */
+	CHECK_EQ(CR("bytes 0-10/10"), 0);
+	CHECK(!http_content_range_usable(&cr));   /* past the size */
+	CHECK_EQ(CR("bytes x-5/10"), -1);
+	CHECK_EQ(CR("bytes 0-5"), -1);
+	CHECK_EQ(CR("bytes 99999999999999999999-1/2"), -1);
+#undef CR
+}
+
+static void range_tx(Ctx *c, const char *range, const char *body)
+{
+	char rsp[256];
+
+	feed(c, TS, "GET /pic.jpg HTTP/1.1\r\nHost: img.example\r\n\r\n");
+	snprintf(rsp, sizeof(rsp), "HTTP/1.1 206 Partial\r\nContent-Range: %s\r\n"
+		 "Content-Length: %zu\r\n\r\n%s", range, strlen(body), body);
+	feed(c, TC, rsp);
+}
+
+static int whole_files(Ctx *c, uint64_t size)
+{
+	int n = 0;
+
+	for (uint64_t id = 0; id < http_tx_count(&c->f); id++)
+		for (const File *f = files_first(http_tx_files(http_tx_get(&c->f, id), TC, 0)); f;
+		     f = file_next(f))
+			n += file_size(f) == size;
+	return n;
+}
+
+TEST(http_ranges_out_of_order_across_flows_make_one_whole_file)
+{
+	Ctx a, b;
+	const File *f;
+	uint32_t nl;
+
+	ctx_init(&a, 80);
+	ctx_init(&b, 80);
+	range_tx(&a, "bytes 4-7/12", "EFGH");
+	range_tx(&b, "bytes 8-11/12", "IJKL");
+	CHECK_EQ(whole_files(&a, 12) + whole_files(&b, 12), 0);
+	/* each range is its own file too */
+	CHECK_EQ(whole_files(&a, 4), 1);
+	range_tx(&a, "bytes 0-3/12", "ABCD");
+	CHECK_EQ(whole_files(&a, 12), 1);
+	CHECK_EQ(whole_files(&b, 12), 0);
+	/* the whole file on the transaction that completed it */
+	f = file_next(files_first(http_tx_files(http_tx_get(&a.f, 1), TC, 0)));
+	CHECK(f != NULL && file_size(f) == 12 && file_state(f) == FILE_STATE_CLOSED);
+	CHECK(memcmp(file_name(f, &nl), "/pic.jpg", 8) == 0 && nl == 8);
+	/* once: a range seen again starts nothing whole */
+	range_tx(&b, "bytes 0-3/12", "ABCD");
+	CHECK_EQ(whole_files(&b, 12), 0);
+	ctx_free(&a);
+	ctx_free(&b);
+	http_range_cleanup();
+	CHECK_EQ(http_range_memuse(), 0);
+}
+
+TEST(http_range_bad_content_range_raises_range_invalid)
+{
+	Ctx c;
+
+	ctx_init(&c, 80);
+	range_tx(&c, "bytes 7-3/12", "ABCDE");
+	CHECK(http_tx_has_event(http_tx_get(&c.f, 0), http_event_lookup("range_invalid")));
+	CHECK_EQ(whole_files(&c, 5), 1);
+	ctx_free(&c);
+}
+
+TEST(http_range_memcap_leaves_ranges_separate)
+{
+	Ctx c;
+
+	ctx_init(&c, 80);
+	http_range_configure(100, 60);   /* after the config load sets it */
+	range_tx(&c, "bytes 0-3/8", "ABCD");
+	range_tx(&c, "bytes 4-7/8", "EFGH");
+	CHECK_EQ(whole_files(&c, 8), 0);
+	ctx_free(&c);
+	http_range_configure(100ull << 20, 60);
+	http_range_cleanup();
 }
 
 TEST(http_gap_before_detection_means_not_http)

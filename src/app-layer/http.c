@@ -932,6 +932,10 @@ struct HttpCfg *http_cfg_new(const AppLayerConfig *cfg)
 	/* '+' stays '+' in the normalized uri, as in Suricata */
 	htp_config_set_plusspace_decode(c, HTP_DECODER_URLENCODED, 0);
 	htp_config_set_parse_request_cookies(c, 0);
+	/* "GET /uri afterspace HTTP/1.1": the uri runs to the last space
+	 * before the protocol, as Suricata sets its parser (servers take it
+	 * so too); libhtp's default ends it at the first space */
+	htp_config_set_allow_space_uri(c, 1);
 	/* the authorization header's scheme: request_auth_unrecognized */
 	htp_config_set_parse_request_auth(c, 1);
 	htp_config_set_response_decompression(c, cfg->response_body_decompress_layer_limit > 0);

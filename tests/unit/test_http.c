@@ -974,6 +974,23 @@ TEST(http_range_memcap_leaves_ranges_separate)
 	http_range_cleanup();
 }
 
+TEST(http_uri_with_a_space_keeps_it_before_the_protocol)
+{
+	Ctx c;
+	HttpTx *tx;
+
+	ctx_init(&c, 80);
+	feed(&c, TS, "GET /uri afterspace HTTP/1.1\r\nHost: h\r\nUser-Agent: \r\n\r\n");
+	tx = http_tx_get(&c.f, 0);
+	CHECK(tx != NULL);
+	CHECK_STREQ(buf(tx, HTTP_BUF_RAW_URI, TS), "/uri afterspace");
+	CHECK_STREQ(buf(tx, HTTP_BUF_PROTOCOL, TS), "HTTP/1.1");
+	CHECK_STREQ(buf(tx, HTTP_BUF_METHOD, TS), "GET");
+	/* an empty header is an empty buffer, not an absent one (bsize:0) */
+	CHECK_STREQ(buf(tx, HTTP_BUF_USER_AGENT, TS), "");
+	ctx_free(&c);
+}
+
 TEST(http_gap_before_detection_means_not_http)
 {
 	Ctx c;

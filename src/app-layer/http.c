@@ -651,12 +651,32 @@ static const struct {
 	{ HTP_HOSTH_INVALID, EV_REQUEST_HEADER_HOST_INVALID },
 };
 
+/* libhtp 0.5.42 takes a request's Transfer-Encoding as chunked only when
+ * it is exactly "chunked", and fails the connection's request side on
+ * anything else ("gzip, chunked"): every later request is lost. Suricata
+ * 8's parser takes the body as chunked when the value names chunked
+ * anywhere (caseless), as servers do with the last coding; below
+ * HTTP/1.1 that is still flagged (invalid T-E, smuggling), as there. */
+static void request_te_chunked(htp_tx_t *htx)
+{
+	htp_header_t *te = htp_table_get_c(htx->request_headers, "transfer-encoding");
+
+	if (htx->request_transfer_coding != HTP_CODING_INVALID || !te || !te->value ||
+	    bstr_index_of_c_nocase(te->value, "chunked") < 0)
+		return;
+	htx->request_transfer_coding = HTP_CODING_CHUNKED;
+	htx->flags &= ~(HTP_REQUEST_INVALID_T_E | HTP_REQUEST_INVALID);
+	if (htx->request_protocol_number < HTP_PROTOCOL_1_1)
+		htx->flags |= HTP_REQUEST_INVALID_T_E | HTP_REQUEST_SMUGGLING;
+}
+
 static int cb_request_headers(htp_tx_t *htx)
 {
 	HttpTx *tx = tx_ud(htx);
 
 	if (!tx)
 		return HTP_ERROR;
+	request_te_chunked(htx);
 	for (size_t i = 0; i < sizeof(req_flag_events) / sizeof(req_flag_events[0]); i++)
 		if (htx->flags & req_flag_events[i].flag)
 			tx_event(tx, req_flag_events[i].event);

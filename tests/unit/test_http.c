@@ -991,6 +991,25 @@ TEST(http_uri_with_a_space_keeps_it_before_the_protocol)
 	ctx_free(&c);
 }
 
+TEST(http_request_te_naming_chunked_among_others_is_chunked)
+{
+	Ctx c;
+	HttpTx *tx;
+
+	ctx_init(&c, 80);
+	feed(&c, TS, "POST /a HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: gzip, Chunked\r\n\r\n"
+		     "3\r\nabc\r\n0\r\n\r\nGET /b HTTP/1.1\r\nHost: h\r\nX-N: 2\r\n\r\n");
+	tx = http_tx_get(&c.f, 0);
+	CHECK(tx != NULL);
+	CHECK_EQ(http_tx_progress(tx, TS), HTTP_PROGRESS_COMPLETE);
+	CHECK_STREQ(buf(tx, HTTP_BUF_CLIENT_BODY, TS), "abc");
+	CHECK(!http_tx_has_event(tx, http_event_lookup("invalid_transfer_encoding_value_in_request")));
+	/* the next request is parsed */
+	CHECK_EQ(http_tx_count(&c.f), 2);
+	CHECK_STREQ(buf(http_tx_get(&c.f, 1), HTTP_BUF_RAW_URI, TS), "/b");
+	ctx_free(&c);
+}
+
 TEST(http_gap_before_detection_means_not_http)
 {
 	Ctx c;

@@ -1902,6 +1902,7 @@ static int two_sided(int id)
 	case HTTP_BUF_COOKIE:
 	case HTTP_BUF_CONTENT_TYPE:
 	case HTTP_BUF_CONTENT_LEN:
+	case HTTP_BUF_CONNECTION:   /* Suricata 8: request's or response's */
 	case HTTP_BUF_HEADER_NAMES:
 	case HTTP_BUF_START:
 		return 1;

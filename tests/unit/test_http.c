@@ -1010,6 +1010,28 @@ TEST(http_request_te_naming_chunked_among_others_is_chunked)
 	ctx_free(&c);
 }
 
+TEST(http_gap_counts_in_the_file_size_not_against_the_body_limit)
+{
+	Ctx c;
+	const File *f;
+
+	app_layer_config_load(&c.cfg);
+	c.cfg.response_body_limit = 10;
+	app_test_start(&c, IPPROTO_TCP, "10.0.0.2", 40000, 80);
+	c.f.start.tv_sec = c.f.last.tv_sec = 1700000000;
+	feed(&c, TS, "GET /big HTTP/1.1\r\nHost: h\r\n\r\n");
+	feed(&c, TC, "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n01234567");
+	app_layer_handle_data(c.at, &c.f, TC, NULL, 50, APP_GAP);
+	feed(&c, TC, "abcdefghijklmnopqrstuvwxyz");
+	f = files_first(http_tx_files(http_tx_get(&c.f, 0), TC, 1));
+	CHECK(f != NULL);
+	/* 8 seen, the 50 lost, then 2 more seen up to the 10-byte limit */
+	CHECK_EQ(file_size(f), 60);
+	CHECK(file_has_gaps(f));
+	CHECK_EQ(file_state(f), FILE_STATE_TRUNCATED);
+	ctx_free(&c);
+}
+
 TEST(http_gap_before_detection_means_not_http)
 {
 	Ctx c;

@@ -1149,11 +1149,13 @@ static void collect_events(HttpState *hs, int dir)
 	}
 }
 
+static void supersede(HttpParser *hp);
+
 static int feed(HttpState *hs, int dir, const uint8_t *data, size_t len)
 {
 	htp_time_t ts = hs->f->last;
 	size_t consumed;
-	int r;
+	int r, was_tunnel = hs->tunnel;
 
 	r = dir == APP_DIR_TOSERVER ? htp_connp_req_data(hs->connp, &ts, data, len) :
 				      htp_connp_res_data(hs->connp, &ts, data, len);
@@ -1182,6 +1184,11 @@ static int feed(HttpState *hs, int dir, const uint8_t *data, size_t len)
 		    bytes_append(&hs->tunnel_data[dir], data + consumed, len - consumed) < 0)
 			tx_counted(hs, app_layer_counters.err_http_alloc);
 	}
+	if (hs->tunnel && !was_tunnel)
+		/* the CONNECT (and what came before it) is over once its
+		 * tunnel opens, whatever the tunnel carries: logged now, as
+		 * Suricata 8 logs it, before a protocol change frees it */
+		supersede(&hs->pars[hs->npars - 1]);
 	collect_events(hs, dir);
 	if (r == HTP_STREAM_ERROR) {
 		hs->dead[dir] = 1;

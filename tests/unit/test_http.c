@@ -1061,7 +1061,7 @@ TEST(http_expect_100_continue_body_waits_for_response)
 	ctx_free(&c);
 }
 
-TEST(http_connect_tunnel_does_not_parse_tunnel_bytes)
+TEST(http_connect_tunnel_bytes_are_not_http)
 {
 	Ctx c;
 
@@ -1070,9 +1070,26 @@ TEST(http_connect_tunnel_does_not_parse_tunnel_bytes)
 		     "\x16\x03\x01\x00\x05hello");
 	feed(&c, TC, "HTTP/1.1 200 Connection established\r\n\r\n\x16\x03\x03\x00\x02hi");
 	feed(&c, TS, "\x17\x03\x03\x00\x10more-tls-bytes..");
-	CHECK_EQ(http_tx_count(&c.f), 1);
-	CHECK_STREQ(buf(http_tx_get(&c.f, 0), HTTP_BUF_METHOD, TS), "CONNECT");
-	CHECK_STREQ(buf(http_tx_get(&c.f, 0), HTTP_BUF_STAT_CODE, TC), "200");
+	/* the tunnel's TLS took the flow over: no HTTP parsing of it */
+	CHECK_EQ(c.f.app_proto, ALPROTO_TLS);
+	CHECK_EQ(c.f.app_proto_orig, ALPROTO_HTTP1);
+	ctx_free(&c);
+}
+
+TEST(http_connect_is_complete_once_its_tunnel_opens)
+{
+	Ctx c;
+	HttpTx *tx;
+
+	ctx_init(&c, 3128);
+	feed(&c, TS, "CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n");
+	feed(&c, TC, "HTTP/1.1 200 Connection established\r\n\r\n");
+	/* logged now, before whatever the tunnel carries replaces the parser */
+	tx = http_tx_get(&c.f, 0);
+	CHECK(tx != NULL);
+	CHECK_EQ(http_tx_progress(tx, TS), HTTP_PROGRESS_COMPLETE);
+	CHECK_EQ(http_tx_progress(tx, TC), HTTP_PROGRESS_COMPLETE);
+	CHECK_EQ(c.f.app_proto_orig, ALPROTO_HTTP1);
 	ctx_free(&c);
 }
 
@@ -1102,6 +1119,21 @@ TEST(http_connect_tunnel_with_http_gets_new_tx_ids)
 	CHECK_STREQ(buf(tx, HTTP_BUF_URI, TS), "/inner");
 	CHECK_STREQ(buf(tx, HTTP_BUF_STAT_CODE, TC), "404");
 	CHECK_EQ(http_tx_progress(tx, TC), HTTP_PROGRESS_COMPLETE);
+	ctx_free(&c);
+}
+
+TEST(http_connect_tunnel_with_tls_changes_the_flow_to_tls)
+{
+	Ctx c;
+
+	ctx_init(&c, 3128);
+	feed(&c, TS, "CONNECT abc:443 HTTP/1.1\r\nUser-Agent: V/1.0\r\n\r\n\n");
+	feed(&c, TC, "HTTP/1.1 200 OK\r\nServer: S\r\n\r\n\n");
+	feed_bytes(&c, TS, "\x16\x03\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00", 14);
+	/* Suricata 8 (suricata-verify http-connect-tls): the tunnel's
+	 * protocol is the flow's, the CONNECT's its original one */
+	CHECK_EQ(c.f.app_proto, ALPROTO_TLS);
+	CHECK_EQ(c.f.app_proto_orig, ALPROTO_HTTP1);
 	ctx_free(&c);
 }
 

@@ -9,6 +9,7 @@
  * request the connection ever carried, ~1 MiB at 80,000 (capacity doubles),
  * outside http.memuse. The gc keeps a low-water mark per parser so that
  * no walk visits the dead slots. */
+#include "config.h"
 #include "app-layer/app-layer-int.h"
 #include "app-layer/http.h"
 #include "app-layer/http-mem.h"
@@ -18,6 +19,9 @@
 
 #include <htp/htp.h>
 #include <zlib.h>
+#ifdef HAVE_BROTLI
+#include <brotli/decode.h>
+#endif
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +31,9 @@
 /* libhtp keeps every message of a connection: stop looking past this many,
  * as a flood of warnings is itself the anomaly (http.too_many_warnings). */
 #define HTTP_MAX_MESSAGES 512
+/* what a brotli decoder (Content-Encoding br) is charged in http.memuse:
+ * its window, roughly */
+#define HTTP_BROTLI_CHARGE (64u * 1024)
 
 /* ---------------- events ---------------- */
 
@@ -302,6 +309,10 @@ struct HttpTx {
 	uint8_t superseded;         /* its parser was replaced (tunnel): done */
 	uint8_t req_ce;             /* enum req_ce: request body decoding */
 	z_stream *req_z;
+	uint8_t res_br;             /* enum req_ce: response body "br" decoding */
+#ifdef HAVE_BROTLI
+	BrotliDecoderState *br;
+#endif
 	uint64_t log_id;            /* eve tx_id: index in its own parser */
 	ThreadCounters *mem_tc;     /* whose http.memuse holds this tx's charge */
 	/* files of each side (request uploads, response downloads), built
@@ -479,6 +490,12 @@ static void tx_free(HttpTx *tx)
 		inflateEnd(tx->req_z);
 		free(tx->req_z);
 	}
+#ifdef HAVE_BROTLI
+	if (tx->br) {
+		BrotliDecoderDestroyInstance(tx->br);
+		http_mem_shrink(HTTP_BROTLI_CHARGE);
+	}
+#endif
 	for (int d = 0; d < 2; d++) {
 		http_mem_shrink(tx->body[d].cap +
 				(uint64_t)tx->body[d].cappieces * sizeof(HttpBodyPiece));
@@ -870,6 +887,77 @@ static void req_inflate(HttpState *hs, HttpTx *tx, const uint8_t *p, size_t len)
 	} while (z->avail_in > 0 || z->avail_out == 0);
 }
 
+/* Content-Encoding "br" (RFC 7932), which libhtp 0.5 does not know and
+ * passes as sent: Suricata 8's parser decodes it, so that file_data and
+ * the file are the decoded body. Without libbrotlidec the body stays as
+ * sent. */
+
+static int response_is_br(const HttpTx *tx)
+{
+	htp_table_t *t = tx->htx->response_headers;
+	htp_header_t *h = t ? htp_table_get_c(t, "Content-Encoding") : NULL;
+
+	return h && h->value && bstr_cmp_c_nocase(h->value, "br") == 0;
+}
+
+#ifdef HAVE_BROTLI
+static void res_brotli(HttpState *hs, HttpTx *tx, const uint8_t *p, size_t len)
+{
+	uint8_t out[4096];
+	BrotliDecoderResult r;
+
+	do {
+		uint8_t *next_out = out;
+		size_t avail_out = sizeof(out);
+
+		r = BrotliDecoderDecompressStream(tx->br, &len, &p, &avail_out, &next_out, NULL);
+		if (avail_out < sizeof(out))
+			body_store(hs, tx, APP_DIR_TOCLIENT, out, sizeof(out) - avail_out);
+		if (r == BROTLI_DECODER_RESULT_ERROR) {
+			tx_event(tx, EV_GZIP_DECOMPRESSION_FAILED);
+			tx->res_br = CE_DONE;
+			return;
+		}
+		if (r == BROTLI_DECODER_RESULT_SUCCESS) {
+			tx->res_br = CE_DONE;
+			return;
+		}
+		/* the stored body is full: decoding more would only burn time */
+		if (tx->body[APP_DIR_TOCLIENT].truncated && !tx->file_open[APP_DIR_TOCLIENT]) {
+			tx->res_br = CE_DONE;
+			return;
+		}
+	} while (len > 0 || r == BROTLI_DECODER_RESULT_NEEDS_MORE_OUTPUT);
+}
+#endif
+
+/* A response body's bytes: decoded first when it says "br". 1: taken. */
+static int res_body_decode(HttpState *hs, HttpTx *tx, const uint8_t *p, size_t len)
+{
+	if (tx->res_br == CE_UNKNOWN) {
+		tx->res_br = CE_NONE;
+#ifdef HAVE_BROTLI
+		if (response_is_br(tx) && (tx->br = BrotliDecoderCreateInstance(NULL, NULL, NULL))) {
+			http_mem_grow(HTTP_BROTLI_CHARGE);
+			tx->res_br = CE_INFLATE;
+		}
+#else
+		(void)response_is_br;
+#endif
+	}
+	switch (tx->res_br) {
+#ifdef HAVE_BROTLI
+	case CE_INFLATE:
+		res_brotli(hs, tx, p, len);
+		return 1;
+#endif
+	case CE_DONE:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 static int body_append(htp_tx_data_t *d, int dir)
 {
 	HttpTx *tx = tx_ud(d->tx);
@@ -885,8 +973,11 @@ static int body_append(htp_tx_data_t *d, int dir)
 	}
 	if (!d->data || d->len == 0)
 		return HTP_OK;
-	if (dir == APP_DIR_TOCLIENT)
+	if (dir == APP_DIR_TOCLIENT) {
+		if (res_body_decode(hs, tx, d->data, d->len))
+			return HTP_OK;
 		return body_store(hs, tx, dir, d->data, d->len);
+	}
 	if (tx->req_ce == CE_UNKNOWN)
 		tx->req_ce = (uint8_t)req_ce_start(tx, d->data, d->len);
 	switch (tx->req_ce) {
@@ -1120,7 +1211,9 @@ static int ce_is_identity(const HttpTx *tx)
 	h = htp_table_get_c(tx->htx->response_headers, "content-encoding");
 	if (!h)
 		h = htp_table_get_c(tx->htx->request_headers, "content-encoding");
-	return h && h->value && bstr_cmp_c_nocase(h->value, "identity") == 0;
+	/* nor for br (RFC 7932), which Suricata 8's parser decodes */
+	return h && h->value && (bstr_cmp_c_nocase(h->value, "identity") == 0 ||
+				 bstr_cmp_c_nocase(h->value, "br") == 0);
 }
 
 static void collect_events(HttpState *hs, int dir)

@@ -1,4 +1,5 @@
 #define _GNU_SOURCE /* memmem */
+#include "config.h"
 #include "test.h"
 #include "app-layer/app-layer.h"
 #include "app-layer/http.h"
@@ -1031,6 +1032,38 @@ TEST(http_gap_counts_in_the_file_size_not_against_the_body_limit)
 	CHECK_EQ(file_state(f), FILE_STATE_TRUNCATED);
 	ctx_free(&c);
 }
+
+#ifdef HAVE_BROTLI
+/* brotli.compress(b"brotli decoded body: hello world hello world hello world") */
+static const uint8_t br_body[] =
+	"\x1b\x37\x00\xf8\x45\xdd\x96\xea\x4a\x7e\x8b\x77\x03\x85\xc1\xe0\x08\x62\x70\x15"
+	"\x0b\x58\x3d\xb9\x3e\xa0\x56\x28\xa2\xc3\x5f\xd8\xb2\x83\x97\x31\x01";
+
+TEST(http_response_brotli_body_is_decoded_for_file_data_and_files)
+{
+	Ctx c;
+	HttpTx *tx;
+	const File *f;
+	char hdr[128];
+	const char *want = "brotli decoded body: hello world hello world hello world";
+
+	ctx_init(&c, 80);
+	feed(&c, TS, "GET /b HTTP/1.1\r\nHost: h\r\n\r\n");
+	snprintf(hdr, sizeof(hdr), "HTTP/1.1 200 OK\r\nContent-Encoding: br\r\n"
+		 "Content-Length: %zu\r\n\r\n", sizeof(br_body) - 1);
+	feed(&c, TC, hdr);
+	/* in two pieces: the decoder keeps its state between them */
+	feed_bytes(&c, TC, br_body, 10);
+	feed_bytes(&c, TC, br_body + 10, sizeof(br_body) - 1 - 10);
+	tx = http_tx_get(&c.f, 0);
+	CHECK(tx != NULL);
+	CHECK_STREQ(buf(tx, HTTP_BUF_SERVER_BODY, TC), want);
+	f = files_first(http_tx_files(tx, TC, 0));
+	CHECK(f != NULL && file_size(f) == strlen(want));
+	CHECK(!http_tx_has_event(tx, http_event_lookup("abnormal_ce_header")));
+	ctx_free(&c);
+}
+#endif
 
 TEST(http_gap_before_detection_means_not_http)
 {

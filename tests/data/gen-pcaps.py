@@ -1245,10 +1245,13 @@ def gen_http_parsing():
             b'\r\n3\r\nabc\r\n0\r\n\r\nGET /second HTTP/1.1\r\nHost: a.example\r\n\r\n')
     resp2 = (b'HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\n1'
              b'HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\n2')
-    frames = http_session(ipc, ips, 42001, req1, resp1) + http_session(ipc, ips, 42002, req2, resp2)
+    # base64 in the uri, for base64_decode after an http_uri content
+    req3 = b'GET /x?q=aGVsbG8gd29ybGQ= HTTP/1.1\r\nHost: a.example\r\n\r\n'
+    frames = (http_session(ipc, ips, 42001, req1, resp1) + http_session(ipc, ips, 42002, req2, resp2) +
+              http_session(ipc, ips, 42003, req3, b'HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\n3'))
     write('http-parsing.pcap', seq_ts(T0, frames),
-          note='2 http flows: uri with a space, empty User-Agent, Connection both ways; '
-               'T-E "gzip, chunked" request then a second one')
+          note='3 http flows: uri with a space, empty User-Agent, Connection both ways; '
+               'T-E "gzip, chunked" request then a second one; base64 in a uri')
 
 
 def main():

@@ -23,8 +23,9 @@ AppLayerCounters app_layer_counters;
 int app_layer_counters_registered;
 
 /* After a successful CONNECT, Suricata detects the protocol again on what the
- * tunnel carries; we parse it when it is the tunnel's own protocol (HTTP)
- * and ignore it otherwise (the flow keeps its app_proto). */
+ * tunnel carries: the tunnel's own protocol (HTTP) gets a fresh parser,
+ * another one (TLS) takes the flow over, the tunnel's protocol becoming its
+ * original one; nothing recognised: the rest is ignored. */
 enum tunnel_state { TUN_NONE = 0, TUN_DETECT, TUN_DEAD };
 
 #define FOR_EACH_PROTO(p, ops) \
@@ -312,7 +313,7 @@ static int proto_on(const AppLayerThread *at, const Flow *f, const AppProtoOps *
 
 /* The verdict of every candidate protocol on dir's first bytes: YES with
  * *alproto set by the first that recognises them, MORE while one may,
- * else NO. In a tunnel only the tunnel's protocol is asked. reversed:
+ * else NO. In a tunnel every protocol is asked too. reversed:
  * midstream, the bytes may be the other side's (the protocols' reversed
  * probes, patterns only; tunnels do not apply). */
 static int detect_dir(AppLayerThread *at, const Flow *f, const AppFlowState *fs, int dir,
@@ -328,8 +329,7 @@ static int detect_dir(AppLayerThread *at, const Flow *f, const AppFlowState *fs,
 
 		if (!proto_on(at, f, ops))
 			continue;
-		if (reversed ? !ops->probe_reversed
-			     : (fs->tunnel == TUN_DETECT && p != f->app_proto))
+		if (reversed && !ops->probe_reversed)
 			continue;
 		r = reversed ? ops->probe_reversed(dir, buf, len)
 			     : ops->probe(at->cfg, f, dir, buf, len);
@@ -638,6 +638,21 @@ static int start_proto(AppLayerThread *at, Flow *f, AppFlowState *fs, unsigned a
 	const AppProtoOps *ops = app_protos[alproto];
 	int in_tunnel = fs->tunnel == TUN_DETECT;
 
+	if (in_tunnel && alproto != f->app_proto) {
+		/* the tunnel carries another protocol: as Suricata 8, the flow
+		 * changes to it and the tunnel's protocol becomes the original
+		 * one (suricata-verify http-connect-tls: app_proto tls,
+		 * app_proto_orig http). The old parser's transactions ended when
+		 * the tunnel opened and were logged then. */
+		const AppProtoOps *old = app_protos[f->app_proto];
+
+		fs->tx_base += old->tx_count(fs->proto);
+		old->state_free(fs->proto);
+		fs->proto = NULL;
+		f->app_proto_ts = f->app_proto_tc = (uint16_t)alproto;
+		fs->tunnel = TUN_NONE;
+		in_tunnel = 0;
+	}
 	if (in_tunnel) {
 		/* the protocol again inside the tunnel: a fresh parser, as on a
 		 * new flow */
@@ -836,6 +851,11 @@ static int detect_and_start(AppLayerThread *at, Flow *f, AppFlowState *fs, int d
 static int tunnel_begin(AppLayerThread *at, Flow *f, AppFlowState *fs)
 {
 	fs->tunnel = TUN_DETECT;
+	/* Suricata 8 changes the flow's protocol at a CONNECT's 2xx, to what
+	 * the tunnel carries: the CONNECT's is the original one, whatever
+	 * follows (suricata-verify http-connect-fail) */
+	if (!f->app_proto_orig)
+		f->app_proto_orig = f->app_proto;
 	for (int d = 0; d < 2; d++) {
 		fs->det[d] = DET_NONE;
 		fs->held_len[d] = 0;

@@ -107,6 +107,10 @@ typedef struct AppLayerConfig {
 	int compression_bomb_limit;                 /* 1mb */
 	uint32_t max_tx;                            /* app-layer.protocols.http.max-tx: 512 */
 	uint64_t http_memcap;                       /* app-layer.protocols.http.memcap: 64mb, 0 = unlimited */
+	/* app-layer.protocols.http.byterange: the files reassembled out of
+	 * 206 responses (http-range.h) */
+	uint64_t byterange_memcap;                  /* memcap: 100mb, 0 = unlimited */
+	uint32_t byterange_timeout;                 /* timeout: 60 (seconds) */
 	/* app-layer.memcap: the parsers Suricata 8 gives no memcap of their
 	 * own (TLS, SMTP, SMB, DCERPC, SSH; app-mem.h), together. 0 = unlimited */
 	uint64_t memcap;

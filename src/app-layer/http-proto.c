@@ -11,6 +11,7 @@
 #include "app-layer/app-layer-int.h"
 #include "app-layer/http.h"
 #include "app-layer/http-mem.h"
+#include "app-layer/http-range.h"
 #include "app-layer/files.h"
 #include "conf/conf.h"
 #include "util/log.h"
@@ -60,6 +61,8 @@ static void http_config_defaults(AppLayerConfig *cfg)
 	 * yaml); we take that value as the default so that memory is bounded
 	 * out of the box (issue #17). 0 still means unlimited. */
 	cfg->http_memcap = 64ull << 20;
+	cfg->byterange_memcap = 100ull << 20;
+	cfg->byterange_timeout = 60;
 }
 
 static int load_enabled(AppLayerConfig *cfg)
@@ -139,6 +142,14 @@ static int http_config_load(AppLayerConfig *cfg)
 	if (conf_get_size("app-layer.protocols.http.memcap", &cfg->http_memcap) < 0)
 		rc = -1;
 	http_mem_set_cap(cfg->http_memcap);
+	if (app_conf_size("app-layer.protocols.http.byterange.memcap", &cfg->byterange_memcap) < 0)
+		rc = -1;
+	i64 = cfg->byterange_timeout;
+	if (app_conf_int_range("app-layer.protocols.http.byterange.timeout", &i64, UINT32_MAX) < 0)
+		rc = -1;
+	else
+		cfg->byterange_timeout = (uint32_t)i64;
+	http_range_configure(cfg->byterange_memcap, cfg->byterange_timeout);
 	return rc;
 }
 

@@ -9,14 +9,19 @@
  * request the connection ever carried, ~1 MiB at 80,000 (capacity doubles),
  * outside http.memuse. The gc keeps a low-water mark per parser so that
  * no walk visits the dead slots. */
+#include "config.h"
 #include "app-layer/app-layer-int.h"
 #include "app-layer/http.h"
 #include "app-layer/http-mem.h"
 #include "app-layer/http-multipart.h"
+#include "app-layer/http-range.h"
 #include "app-layer/files.h"
 
 #include <htp/htp.h>
 #include <zlib.h>
+#ifdef HAVE_BROTLI
+#include <brotli/decode.h>
+#endif
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +31,9 @@
 /* libhtp keeps every message of a connection: stop looking past this many,
  * as a flood of warnings is itself the anomaly (http.too_many_warnings). */
 #define HTTP_MAX_MESSAGES 512
+/* what a brotli decoder (Content-Encoding br) is charged in http.memuse:
+ * its window, roughly */
+#define HTTP_BROTLI_CHARGE (64u * 1024)
 
 /* ---------------- events ---------------- */
 
@@ -301,6 +309,10 @@ struct HttpTx {
 	uint8_t superseded;         /* its parser was replaced (tunnel): done */
 	uint8_t req_ce;             /* enum req_ce: request body decoding */
 	z_stream *req_z;
+	uint8_t res_br;             /* enum req_ce: response body "br" decoding */
+#ifdef HAVE_BROTLI
+	BrotliDecoderState *br;
+#endif
 	uint64_t log_id;            /* eve tx_id: index in its own parser */
 	ThreadCounters *mem_tc;     /* whose http.memuse holds this tx's charge */
 	/* files of each side (request uploads, response downloads), built
@@ -319,6 +331,10 @@ struct HttpTx {
 	MultipartStream *mp;        /* POST multipart/form-data: its parts */
 	uint8_t store_all[2];       /* filestore tx/flow scope: every file of the side */
 	uint64_t gap[2];            /* bytes lost to a gap while the side was open */
+	/* a 206 response's range of a file being reassembled (http-range.h):
+	 * the next body byte's offset in that file */
+	HttpRange *range;
+	uint64_t range_off;
 };
 
 /* A flow has one libhtp parser, plus one more for each CONNECT tunnel whose
@@ -474,6 +490,12 @@ static void tx_free(HttpTx *tx)
 		inflateEnd(tx->req_z);
 		free(tx->req_z);
 	}
+#ifdef HAVE_BROTLI
+	if (tx->br) {
+		BrotliDecoderDestroyInstance(tx->br);
+		http_mem_shrink(HTTP_BROTLI_CHARGE);
+	}
+#endif
 	for (int d = 0; d < 2; d++) {
 		http_mem_shrink(tx->body[d].cap +
 				(uint64_t)tx->body[d].cappieces * sizeof(HttpBodyPiece));
@@ -490,6 +512,7 @@ static void tx_free(HttpTx *tx)
 	free(tx->mp);
 	for (int d = 0; d < 2; d++)
 		files_container_free(&tx->files[d]);
+	http_range_release(tx->range);
 	if (tx->detect)
 		app_layer_detect_state_free(tx->detect);
 	free(tx);
@@ -584,6 +607,23 @@ static int cb_response_start(htp_tx_t *htx)
 	return tx_ud(htx) ? HTP_OK : HTP_ERROR;
 }
 
+/* libhtp 0.5 fails the connection at a second "100 Continue" of one
+ * transaction; Suricata 8's parser raises 100_continue_already_seen and
+ * takes the next status line as usual (suricata-verify http-multiple100):
+ * forget the first one before libhtp looks. */
+static int cb_response_line(htp_tx_t *htx)
+{
+	HttpTx *tx = tx_ud(htx);
+
+	if (!tx)
+		return HTP_ERROR;
+	if (htx->response_status_number == 100 && htx->seen_100continue) {
+		tx_event(tx, EV_100_CONTINUE_ALREADY_SEEN);
+		htx->seen_100continue = 0;
+	}
+	return HTP_OK;
+}
+
 static int append_header_data(htp_tx_data_t *d, int dir)
 {
 	HttpTx *tx = tx_ud(d->tx);
@@ -628,12 +668,32 @@ static const struct {
 	{ HTP_HOSTH_INVALID, EV_REQUEST_HEADER_HOST_INVALID },
 };
 
+/* libhtp 0.5.42 takes a request's Transfer-Encoding as chunked only when
+ * it is exactly "chunked", and fails the connection's request side on
+ * anything else ("gzip, chunked"): every later request is lost. Suricata
+ * 8's parser takes the body as chunked when the value names chunked
+ * anywhere (caseless), as servers do with the last coding; below
+ * HTTP/1.1 that is still flagged (invalid T-E, smuggling), as there. */
+static void request_te_chunked(htp_tx_t *htx)
+{
+	htp_header_t *te = htp_table_get_c(htx->request_headers, "transfer-encoding");
+
+	if (htx->request_transfer_coding != HTP_CODING_INVALID || !te || !te->value ||
+	    bstr_index_of_c_nocase(te->value, "chunked") < 0)
+		return;
+	htx->request_transfer_coding = HTP_CODING_CHUNKED;
+	htx->flags &= ~(HTP_REQUEST_INVALID_T_E | HTP_REQUEST_INVALID);
+	if (htx->request_protocol_number < HTP_PROTOCOL_1_1)
+		htx->flags |= HTP_REQUEST_INVALID_T_E | HTP_REQUEST_SMUGGLING;
+}
+
 static int cb_request_headers(htp_tx_t *htx)
 {
 	HttpTx *tx = tx_ud(htx);
 
 	if (!tx)
 		return HTP_ERROR;
+	request_te_chunked(htx);
 	for (size_t i = 0; i < sizeof(req_flag_events) / sizeof(req_flag_events[0]); i++)
 		if (htx->flags & req_flag_events[i].flag)
 			tx_event(tx, req_flag_events[i].event);
@@ -717,6 +777,7 @@ static void body_piece(HttpState *hs, Body *b, int dir, const uint8_t *data, uin
 }
 
 static void files_feed(HttpState *hs, HttpTx *tx, int dir, const uint8_t *data, size_t len);
+static void files_gap(HttpState *hs, HttpTx *tx, int dir, size_t len);
 
 static int body_store(HttpState *hs, HttpTx *tx, int dir, const uint8_t *data, size_t len)
 {
@@ -826,6 +887,77 @@ static void req_inflate(HttpState *hs, HttpTx *tx, const uint8_t *p, size_t len)
 	} while (z->avail_in > 0 || z->avail_out == 0);
 }
 
+/* Content-Encoding "br" (RFC 7932), which libhtp 0.5 does not know and
+ * passes as sent: Suricata 8's parser decodes it, so that file_data and
+ * the file are the decoded body. Without libbrotlidec the body stays as
+ * sent. */
+
+static int response_is_br(const HttpTx *tx)
+{
+	htp_table_t *t = tx->htx->response_headers;
+	htp_header_t *h = t ? htp_table_get_c(t, "Content-Encoding") : NULL;
+
+	return h && h->value && bstr_cmp_c_nocase(h->value, "br") == 0;
+}
+
+#ifdef HAVE_BROTLI
+static void res_brotli(HttpState *hs, HttpTx *tx, const uint8_t *p, size_t len)
+{
+	uint8_t out[4096];
+	BrotliDecoderResult r;
+
+	do {
+		uint8_t *next_out = out;
+		size_t avail_out = sizeof(out);
+
+		r = BrotliDecoderDecompressStream(tx->br, &len, &p, &avail_out, &next_out, NULL);
+		if (avail_out < sizeof(out))
+			body_store(hs, tx, APP_DIR_TOCLIENT, out, sizeof(out) - avail_out);
+		if (r == BROTLI_DECODER_RESULT_ERROR) {
+			tx_event(tx, EV_GZIP_DECOMPRESSION_FAILED);
+			tx->res_br = CE_DONE;
+			return;
+		}
+		if (r == BROTLI_DECODER_RESULT_SUCCESS) {
+			tx->res_br = CE_DONE;
+			return;
+		}
+		/* the stored body is full: decoding more would only burn time */
+		if (tx->body[APP_DIR_TOCLIENT].truncated && !tx->file_open[APP_DIR_TOCLIENT]) {
+			tx->res_br = CE_DONE;
+			return;
+		}
+	} while (len > 0 || r == BROTLI_DECODER_RESULT_NEEDS_MORE_OUTPUT);
+}
+#endif
+
+/* A response body's bytes: decoded first when it says "br". 1: taken. */
+static int res_body_decode(HttpState *hs, HttpTx *tx, const uint8_t *p, size_t len)
+{
+	if (tx->res_br == CE_UNKNOWN) {
+		tx->res_br = CE_NONE;
+#ifdef HAVE_BROTLI
+		if (response_is_br(tx) && (tx->br = BrotliDecoderCreateInstance(NULL, NULL, NULL))) {
+			http_mem_grow(HTTP_BROTLI_CHARGE);
+			tx->res_br = CE_INFLATE;
+		}
+#else
+		(void)response_is_br;
+#endif
+	}
+	switch (tx->res_br) {
+#ifdef HAVE_BROTLI
+	case CE_INFLATE:
+		res_brotli(hs, tx, p, len);
+		return 1;
+#endif
+	case CE_DONE:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 static int body_append(htp_tx_data_t *d, int dir)
 {
 	HttpTx *tx = tx_ud(d->tx);
@@ -833,10 +965,19 @@ static int body_append(htp_tx_data_t *d, int dir)
 
 	if (!tx || !hs)
 		return HTP_ERROR;
+	if (!d->data && d->len) {
+		/* a gap inside the body: the file has a hole of d->len */
+		tx->gap[dir] += d->len;
+		files_gap(hs, tx, dir, d->len);
+		return HTP_OK;
+	}
 	if (!d->data || d->len == 0)
 		return HTP_OK;
-	if (dir == APP_DIR_TOCLIENT)
+	if (dir == APP_DIR_TOCLIENT) {
+		if (res_body_decode(hs, tx, d->data, d->len))
+			return HTP_OK;
 		return body_store(hs, tx, dir, d->data, d->len);
+	}
 	if (tx->req_ce == CE_UNKNOWN)
 		tx->req_ce = (uint8_t)req_ce_start(tx, d->data, d->len);
 	switch (tx->req_ce) {
@@ -870,6 +1011,9 @@ static const enum htp_server_personality_t pers_map[] = {
 	[HTTP_PERS_IIS_7_5] = HTP_SERVER_IIS_7_5, [HTTP_PERS_APACHE_2] = HTP_SERVER_APACHE_2,
 };
 
+/* HttpCfgs alive (one a worker, while its flows hold it) */
+static unsigned live_cfgs;
+
 struct HttpCfg *http_cfg_new(const AppLayerConfig *cfg)
 {
 	struct HttpCfg *hc = calloc(1, sizeof(*hc));
@@ -883,6 +1027,7 @@ struct HttpCfg *http_cfg_new(const AppLayerConfig *cfg)
 		return NULL;
 	}
 	hc->htp = c;
+	__atomic_add_fetch(&live_cfgs, 1, __ATOMIC_ACQ_REL);
 	hc->max_tx = cfg->max_tx;
 	hc->refs = 1;
 	hc->body_limit[0] = cfg->request_body_limit;
@@ -898,6 +1043,10 @@ struct HttpCfg *http_cfg_new(const AppLayerConfig *cfg)
 	/* '+' stays '+' in the normalized uri, as in Suricata */
 	htp_config_set_plusspace_decode(c, HTP_DECODER_URLENCODED, 0);
 	htp_config_set_parse_request_cookies(c, 0);
+	/* "GET /uri afterspace HTTP/1.1": the uri runs to the last space
+	 * before the protocol, as Suricata sets its parser (servers take it
+	 * so too); libhtp's default ends it at the first space */
+	htp_config_set_allow_space_uri(c, 1);
 	/* the authorization header's scheme: request_auth_unrecognized */
 	htp_config_set_parse_request_auth(c, 1);
 	htp_config_set_response_decompression(c, cfg->response_body_decompress_layer_limit > 0);
@@ -919,6 +1068,7 @@ struct HttpCfg *http_cfg_new(const AppLayerConfig *cfg)
 	htp_config_register_request_body_data(c, cb_request_body);
 	htp_config_register_request_complete(c, cb_request_complete);
 	htp_config_register_response_start(c, cb_response_start);
+	htp_config_register_response_line(c, cb_response_line);
 	htp_config_register_response_header_data(c, cb_response_header_data);
 	htp_config_register_response_headers(c, cb_response_headers);
 	htp_config_register_response_body_data(c, cb_response_body);
@@ -931,6 +1081,12 @@ void http_cfg_put(struct HttpCfg *hc)
 		return;
 	htp_config_destroy(hc->htp);
 	free(hc);
+	/* the last config is gone, so is every HTTP flow (each holds its
+	 * worker's): the ranges nobody completed go with them. One worker
+	 * may end while another still reassembles; a reload makes the new
+	 * configs before it puts the old ones. */
+	if (__atomic_sub_fetch(&live_cfgs, 1, __ATOMIC_ACQ_REL) == 0)
+		http_range_cleanup();
 }
 
 /* Opens the next libhtp parser of the flow and makes it current. */
@@ -1055,7 +1211,9 @@ static int ce_is_identity(const HttpTx *tx)
 	h = htp_table_get_c(tx->htx->response_headers, "content-encoding");
 	if (!h)
 		h = htp_table_get_c(tx->htx->request_headers, "content-encoding");
-	return h && h->value && bstr_cmp_c_nocase(h->value, "identity") == 0;
+	/* nor for br (RFC 7932), which Suricata 8's parser decodes */
+	return h && h->value && (bstr_cmp_c_nocase(h->value, "identity") == 0 ||
+				 bstr_cmp_c_nocase(h->value, "br") == 0);
 }
 
 static void collect_events(HttpState *hs, int dir)
@@ -1084,11 +1242,13 @@ static void collect_events(HttpState *hs, int dir)
 	}
 }
 
+static void supersede(HttpParser *hp);
+
 static int feed(HttpState *hs, int dir, const uint8_t *data, size_t len)
 {
 	htp_time_t ts = hs->f->last;
 	size_t consumed;
-	int r;
+	int r, was_tunnel = hs->tunnel;
 
 	r = dir == APP_DIR_TOSERVER ? htp_connp_req_data(hs->connp, &ts, data, len) :
 				      htp_connp_res_data(hs->connp, &ts, data, len);
@@ -1117,6 +1277,11 @@ static int feed(HttpState *hs, int dir, const uint8_t *data, size_t len)
 		    bytes_append(&hs->tunnel_data[dir], data + consumed, len - consumed) < 0)
 			tx_counted(hs, app_layer_counters.err_http_alloc);
 	}
+	if (hs->tunnel && !was_tunnel)
+		/* the CONNECT (and what came before it) is over once its
+		 * tunnel opens, whatever the tunnel carries: logged now, as
+		 * Suricata 8 logs it, before a protocol change frees it */
+		supersede(&hs->pars[hs->npars - 1]);
 	collect_events(hs, dir);
 	if (r == HTP_STREAM_ERROR) {
 		hs->dead[dir] = 1;
@@ -1189,6 +1354,22 @@ static void close_dir(HttpState *hs, int dir)
 	collect_events(hs, dir);
 }
 
+/* Whether a gap of len bytes on dir can be handed to libhtp: of a known
+ * size, in a body (anywhere else a start line or header would be lost,
+ * and Suricata 8's parser stops there too), nothing held back. */
+static int gap_in_body(HttpState *hs, int dir, uint32_t len)
+{
+	htp_tx_t *htx;
+	HttpTx *tx;
+
+	if (!len || hs->dead[dir] || hs->tunnel || hs->pending[dir].len)
+		return 0;
+	htx = dir == APP_DIR_TOSERVER ? htp_connp_get_in_tx(hs->connp) :
+					htp_connp_get_out_tx(hs->connp);
+	tx = htx ? htp_tx_get_user_data(htx) : NULL;
+	return tx && http_tx_progress(tx, dir) == HTTP_PROGRESS_BODY;
+}
+
 int http_parse(AppLayerThread *at, Flow *f, void *state, int dir, const uint8_t *data,
 	       uint32_t len, int flags)
 {
@@ -1199,9 +1380,20 @@ int http_parse(AppLayerThread *at, Flow *f, void *state, int dir, const uint8_t 
 		return -1;
 	hs->at = at;
 	hs->f = f;
-	if (flags & APP_GAP) {
-		/* libhtp 0.5 cannot resync inside a message: stop this side.
-		 * A body in progress loses the rest: its file has a gap. */
+	if ((flags & APP_GAP) && gap_in_body(hs, dir, len)) {
+		/* libhtp 0.5.42 takes a gap as data NULL, len: inside a body
+		 * it skips the bytes and the body callback sees the hole
+		 * (files count it in their size, as Suricata's do), then
+		 * parses on, as Suricata 8's HTTP parser, which accepts gaps
+		 * in bodies, does (suricata-verify http-gap-simple,
+		 * http-gap-whole-body) */
+		tx_counted(hs, app_layer_counters.err_http_gap);
+		rc = feed(hs, dir, NULL, len);
+		feed_pending(hs, !dir);
+	} else if (flags & APP_GAP) {
+		/* a gap of unknown size, or one libhtp cannot be handed (a
+		 * tunnel, bytes held for the other side): stop this side. A
+		 * body in progress loses the rest: its file has a gap. */
 		htp_tx_t *gtx = hs->dead[dir] ? NULL :
 				dir == APP_DIR_TOSERVER ? htp_connp_get_in_tx(hs->connp) :
 							  htp_connp_get_out_tx(hs->connp);
@@ -1810,6 +2002,7 @@ static int two_sided(int id)
 	case HTTP_BUF_COOKIE:
 	case HTTP_BUF_CONTENT_TYPE:
 	case HTTP_BUF_CONTENT_LEN:
+	case HTTP_BUF_CONNECTION:   /* Suricata 8: request's or response's */
 	case HTTP_BUF_HEADER_NAMES:
 	case HTTP_BUF_START:
 		return 1;
@@ -2004,6 +2197,7 @@ int http_tx_view(const HttpTx *tx, HttpTxView *v)
 	v->protocol = bytes_of(h->request_protocol);
 	v->status_string = bytes_of(h->response_status);
 	v->location = eve_header_value(h->response_headers, "Location");
+	v->content_range = eve_header_value(h->response_headers, "Content-Range");
 	v->port = h->request_port_number;
 	v->status = h->response_status_number;
 	v->response_len = h->response_message_len;
@@ -2182,6 +2376,34 @@ static void mp_end(void *arg, int complete)
 
 static const MultipartOps mp_ops = { mp_part, mp_data, mp_end };
 
+/* A 206 response: its body is also a range of the file its Content-Range
+ * names, reassembled with the other ranges of that host and file name (as
+ * Suricata keys them); a Content-Range that is not one raises
+ * range_invalid. Without a Host nothing is reassembled, as in Suricata. */
+static void range_start(HttpState *hs, HttpTx *tx, const uint8_t *name, size_t nlen)
+{
+	const htp_header_t *h = side_header(tx, APP_DIR_TOCLIENT, "Content-Range");
+	const bstr *host = tx->htx->request_hostname;
+	HttpContentRange cr;
+	uint8_t key[1024];
+	size_t hl;
+
+	if (!h || !h->value)
+		return;
+	if (http_content_range_parse(bstr_ptr(h->value), bstr_len(h->value), &cr) != 0 ||
+	    !http_content_range_usable(&cr)) {
+		tx_event(tx, EV_RANGE_INVALID);
+		return;
+	}
+	if (!host || !bstr_len(host) || bstr_len(host) + nlen > sizeof(key))
+		return;
+	hl = bstr_len(host);
+	memcpy(key, bstr_ptr(host), hl);
+	memcpy(key + hl, name, nlen);
+	tx->range = http_range_open(key, hl + nlen, &cr, (uint64_t)hs->f->last.tv_sec);
+	tx->range_off = (uint64_t)cr.start;
+}
+
 /* The side's file mode, decided at its first body bytes, and what goes
  * with it: the whole-body file opened, or the multipart parser. */
 static void files_start(HttpState *hs, HttpTx *tx, int dir)
@@ -2211,6 +2433,8 @@ static void files_start(HttpState *hs, HttpTx *tx, int dir)
 	if (tx->file_mode[dir] != FM_WHOLE)
 		return;
 	side_file_name(tx, dir, &n, &nl);
+	if (dir == APP_DIR_TOCLIENT && tx->htx->response_status_number == 206)
+		range_start(hs, tx, n, nl);
 	tx->files[dir].tc = tx->mem_tc;
 	tx->file_open[dir] = files_open(&tx->files[dir], n, nl, tx->log_id,
 					tx->store_all[dir] ? FILE_OPEN_STORE : 0);
@@ -2238,6 +2462,51 @@ static void files_feed(HttpState *hs, HttpTx *tx, int dir, const uint8_t *data, 
 		multipart_feed(tx->mp, data, len, &mp_ops, tx);
 	else if (tx->file_open[dir])
 		file_append(tx->file_open[dir], data, len);
+	if (tx->range && dir == APP_DIR_TOCLIENT) {
+		http_range_data(tx->range, tx->range_off, data, len);
+		tx->range_off += len;
+	}
+}
+
+/* len body bytes of the side are missing: a whole-body file counts them
+ * in its size and has gaps; a multipart part in progress is cut there
+ * (its delimiter cannot be found across a hole). */
+static void files_gap(HttpState *hs, HttpTx *tx, int dir, size_t len)
+{
+	if (tx->file_mode[dir] == FM_UNKNOWN)
+		files_start(hs, tx, dir);
+	if (tx->file_mode[dir] == FM_NONE || tx->file_cut[dir] || tx->files_built[dir])
+		return;
+	/* the hole counts in the file's size, not against its limit: only
+	 * bytes seen do, as Suricata counts the body it keeps
+	 * (suricata-verify bug-4953: 100kb seen plus the gaps) */
+	if (tx->file_mode[dir] == FM_WHOLE && tx->file_open[dir])
+		file_gap(tx->file_open[dir], len);
+	if (tx->range && dir == APP_DIR_TOCLIENT)
+		tx->range_off += len;
+	files_charge(tx);
+}
+
+/* The range's tx is over: when its bytes made the file whole, the whole
+ * file is one more file of this transaction (Suricata logs it there). */
+static void range_finish(HttpTx *tx, int dir, const uint8_t *name, size_t nlen)
+{
+	const uint8_t *data;
+	uint64_t len;
+	File *f;
+
+	if (!tx->range || dir != APP_DIR_TOCLIENT)
+		return;
+	if (http_range_take_whole(tx->range, &data, &len)) {
+		f = files_open(&tx->files[dir], name, nlen, tx->log_id,
+			       tx->store_all[dir] ? FILE_OPEN_STORE : 0);
+		if (f) {
+			file_append(f, data, (size_t)len);
+			file_close(f, FILE_CLOSE_OK);
+		}
+	}
+	http_range_release(tx->range);
+	tx->range = NULL;
 }
 
 /* The side's files are over once the side is (or at the end, final):
@@ -2267,14 +2536,14 @@ static void files_build(HttpTx *tx, int dir, int final)
 		side_file_name(tx, dir, &n, &nl);
 		file_set_name(f, n, nl);
 
-		/* libhtp 0.5 stops at a gap and cannot tell how much of it was
-		 * the body's: the size is what was seen (the reference engine's
-		 * too), gaps set */
+		/* a gap libhtp was handed is in the size already; one that
+		 * stopped the side counts what was seen, gaps set */
 		if (tx->gap[dir])
 			file_gap(f, 0);
 		file_close(f, complete && !tx->file_cut[dir] && !tx->gap[dir] && !tx->superseded ?
 				      FILE_CLOSE_OK : FILE_CLOSE_TRUNCATED);
 		tx->file_open[dir] = NULL;
+		range_finish(tx, dir, n, nl);
 	} else if (tx->file_mode[dir] == FM_UNKNOWN && tx->gap[dir] &&
 		   side_file_mode(tx, dir) == FM_WHOLE) {
 		/* the body was lost before its first byte */

@@ -154,6 +154,7 @@ typedef struct HttpTxView {
 	HttpBytes hostname, uri, method, protocol;
 	HttpBytes user_agent, referer;          /* request headers */
 	HttpBytes content_type, location;       /* response headers */
+	HttpBytes content_range;
 	HttpBytes status_string;                /* the status line's, as it is */
 	int port;              /* > 0 when written in the uri or Host header */
 	int status;            /* > 0 when the status number parsed */

@@ -1,11 +1,15 @@
 /* app-layer-protocol:[!]<protocol>[,<mode>] (Suricata 8's "Generic App
  * Layer Keywords"): the flow's application protocol, a packet keyword.
- * Modes: none (the flow's protocol now), final (the same), original (the
- * protocol before a change such as SMTP's STARTTLS, else the current one),
- * either (the current or the original), to_server / to_client / direction
- * (the protocol detection settled on: one per flow here). "failed" names a
- * flow whose detection gave up. A flow not decided yet matches neither
- * form, as in Suricata. */
+ * Modes: final (the flow's protocol now), original (the protocol before a
+ * change such as SMTP's STARTTLS, else the current one), either (the
+ * current or the original), to_server / to_client (what detection found
+ * in that direction: Flow.app_proto_ts / app_proto_tc, which differ from
+ * the flow's when the two sides name different protocols or one names
+ * none: "failed"), direction (that of the packet's direction). Without a
+ * mode: the flow's protocol (our default since before 8.0's modes; the
+ * visible suite agrees). "failed" names a flow whose detection gave up. A
+ * flow (or direction) not decided yet matches neither form, as in
+ * Suricata. */
 #include "detect/detect-int.h"
 #include "detect/engine-int.h"
 #include "app-layer/app-layer.h"
@@ -14,7 +18,8 @@
 #include <string.h>
 #include <strings.h>
 
-enum alp_mode { ALP_CURRENT = 0, ALP_ORIGINAL, ALP_EITHER };
+enum alp_mode { ALP_CURRENT = 0, ALP_ORIGINAL, ALP_EITHER, ALP_TOSERVER, ALP_TOCLIENT,
+		ALP_DIRECTION };
 
 typedef struct DetectAppProto {
 	uint16_t alproto;
@@ -52,9 +57,14 @@ static int kw_app_layer_protocol(SigParseState *st, const char *arg, const Keywo
 		return sig_error(st, "app-layer-protocol: unknown protocol \"%s\"", name);
 	}
 	d->alproto = (uint16_t)ap;
-	if (!mode || !strcasecmp(mode, "final") || !strcasecmp(mode, "to_server") ||
-	    !strcasecmp(mode, "to_client") || !strcasecmp(mode, "direction")) {
+	if (!mode || !strcasecmp(mode, "final")) {
 		d->mode = ALP_CURRENT;
+	} else if (!strcasecmp(mode, "to_server")) {
+		d->mode = ALP_TOSERVER;
+	} else if (!strcasecmp(mode, "to_client")) {
+		d->mode = ALP_TOCLIENT;
+	} else if (!strcasecmp(mode, "direction")) {
+		d->mode = ALP_DIRECTION;
 	} else if (!strcasecmp(mode, "original")) {
 		d->mode = ALP_ORIGINAL;
 	} else if (!strcasecmp(mode, "either")) {
@@ -72,13 +82,26 @@ static int match_app_layer_protocol(DetectThread *dt, const SigMatch *sm, Packet
 	const DetectAppProto *d = sm->ctx;
 	const Flow *f = p->flow;
 	uint16_t cur, orig;
-	int hit;
+	int hit, dir_mode;
 
 	(void)dt;
 	if (!f || f->app_proto == ALPROTO_UNKNOWN)
 		return 0;
 	cur = f->app_proto;
 	orig = f->app_proto_orig ? f->app_proto_orig : cur;
+	if (d->mode == ALP_DIRECTION)
+		dir_mode = p->flags & PKT_TOCLIENT ? ALP_TOCLIENT : ALP_TOSERVER;
+	else
+		dir_mode = d->mode;
+	if (dir_mode == ALP_TOSERVER || dir_mode == ALP_TOCLIENT) {
+		uint16_t side = dir_mode == ALP_TOSERVER ? f->app_proto_ts : f->app_proto_tc;
+
+		/* that side not decided yet: neither form matches */
+		if (side == ALPROTO_UNKNOWN)
+			return 0;
+		hit = side == d->alproto;
+		return d->negated ? !hit : hit;
+	}
 	switch (d->mode) {
 	case ALP_ORIGINAL:
 		hit = orig == d->alproto;

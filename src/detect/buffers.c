@@ -101,7 +101,7 @@ const DetectBuffer detect_buffers[BUF_MAX] = {
 		.side = DBUF_TS, .progress = HTTP_PROGRESS_HEADERS,
 		.pbuf = { HTTP_BUF_ACCEPT_LANG, HTTP_BUF_ACCEPT_LANG } },
 	[BUF_HTTP_CONNECTION] = { .name = "http_connection", IN_HTTP1, .prio = 2, .dir = BDIR_BOTH,
-		.side = DBUF_TS, .progress = HTTP_PROGRESS_HEADERS,
+		.side = DBUF_EVAL, .progress = HTTP_PROGRESS_HEADERS,
 		.pbuf = { HTTP_BUF_CONNECTION, HTTP_BUF_CONNECTION } },
 	[BUF_HTTP_REFERER] = { .name = "http_referer", IN_HTTP1, .prio = 2, .dir = BDIR_TS,
 		.side = DBUF_TS, .progress = HTTP_PROGRESS_HEADERS,

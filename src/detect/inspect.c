@@ -516,8 +516,17 @@ int inspect_buffer(DetectThread *dt, const Signature *s, int list, const Inspect
 
 	if (!ml->n)
 		return 1;
-	if (!b->data || b->len == 0)
+	if (!b->data)
 		return 0;
+	if (b->len == 0) {
+		/* a buffer that is there but empty (an empty header value):
+		 * nothing to find in it, but its size is 0, as Suricata 8's
+		 * bsize:0 sees it; a list of bsize keywords alone may match */
+		for (int i = 0; i < ml->n; i++)
+			if (ml->m[i].kw != KW_BSIZE || !detect_uint_match(ml->m[i].ctx, 0))
+				return 0;
+		return 1;
+	}
 	dt->recursion = 0;
 	dt->memo_ml = ml;
 	for (int i = 0; i < ml->n && i < INSPECT_MEMO_MAX; i++)

@@ -307,6 +307,11 @@ static int kw_base64_decode(SigParseState *st, const char *arg, const Keyword *k
 			goto bad;
 		}
 	}
+	/* relative to a content that a modifier (http_uri, ...) moved into
+	 * its buffer: decode in that buffer, as Suricata does (it takes the
+	 * list of the last content or pcre), as byte_* and isdataat do */
+	if (bd->relative && st->cur_buf < 0 && st->last_inspect_list >= 0)
+		list = st->last_inspect_list;
 	if (sm_append(st, list, KW_BASE64_DECODE, bd) < 0)
 		return -1;
 	st->last_inspect_list = list;

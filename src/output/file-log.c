@@ -140,6 +140,7 @@ struct file_line {
 	const Flow *f;
 	void *tx;
 	File *fl;
+	int dir;            /* the file's direction */
 	int none;           /* the protocol gave no record */
 };
 
@@ -147,7 +148,7 @@ static void build_file_record(JsonWriter *w, void *ctx)
 {
 	struct file_line *c = ctx;
 
-	if (c->l->file_record_write(w, c->o, c->p, c->f, c->tx) != 0) {
+	if (c->l->file_record_write(w, c->o, c->p, c->f, c->tx, c->dir) != 0) {
 		c->none = 1;
 		return;
 	}
@@ -157,13 +158,13 @@ static void build_file_record(JsonWriter *w, void *ctx)
 }
 
 static void log_file(Outputs *o, const EveTxLogger *l, const Packet *p, const Flow *f,
-		     void *tx, File *fl)
+		     void *tx, File *fl, int dir)
 {
 	const struct timeval *ts = p ? &p->ts : &f->last;
 	/* file-store first: the record says whether the file was stored, and
 	 * write-fileinfo names its copy with this record's time */
 	int meta = file_store_finish(fl, ts) == 1 && files_config()->write_fileinfo;
-	struct file_line c = { o, l, p, f, tx, fl, 0 };
+	struct file_line c = { o, l, p, f, tx, fl, dir, 0 };
 	char stack[16384], *line;
 	size_t n;
 
@@ -220,7 +221,7 @@ int eve_files_log(Outputs *o, const EveTxLogger *l, const Packet *p, const Flow 
 				waiting = 1;
 				continue;
 			}
-			log_file(o, l, p, f, tx, fl);
+			log_file(o, l, p, f, tx, fl, d);
 			file_set_logged(fl);
 		}
 	}

@@ -40,10 +40,12 @@ static void ftp_write(JsonWriter *w, const FtpTx *t)
 	jw_bool(w, "reply_truncated", t->reply_truncated);
 }
 
-/* The header of the ftp records, and of ftp-data's fileinfo. */
-static void header_write(JsonWriter *w, const char *type, const Packet *p, const Flow *f)
+/* The header of the ftp records, and of ftp-data's fileinfo (to_client:
+ * the flow's responder as source). */
+static void header_write(JsonWriter *w, const char *type, const Packet *p, const Flow *f,
+			 int to_client)
 {
-	eve_header_write(w, p ? &p->ts : &f->last, type, NULL, f);
+	eve_header_write_dir(w, p ? &p->ts : &f->last, type, NULL, f, to_client);
 	if (p && p->pcap_cnt)
 		jw_int(w, "pcap_cnt", (int64_t)p->pcap_cnt);
 }
@@ -58,7 +60,7 @@ static void build_ftp(JsonWriter *w, void *ctx)
 {
 	const struct ftp_line *l = ctx;
 
-	header_write(w, "ftp", l->p, l->f);
+	header_write(w, "ftp", l->p, l->f, 0);
 	jw_object(w, "ftp");
 	ftp_write(w, l->tx);
 	jw_close(w);
@@ -109,14 +111,14 @@ static void ftpdata_write(JsonWriter *w, const FtpDataInfo *di)
  * the fileinfo object): the ftp_data object and app_proto "ftp-data", as
  * Suricata 8 writes it. */
 static int ftpdata_file_record_write(JsonWriter *w, const Outputs *o, const Packet *p,
-				     const Flow *f, void *tx)
+				     const Flow *f, void *tx, int dir)
 {
 	const FtpDataInfo *di = ftpdata_tx_info(tx);
 
 	(void)o;
 	if (!di)
 		return -1;
-	header_write(w, "fileinfo", p, f);
+	header_write(w, "fileinfo", p, f, dir == APP_DIR_TOCLIENT);
 	ftpdata_write(w, di);
 	jw_ascii(w, "app_proto", "ftp-data", 8);
 	return 0;
@@ -126,7 +128,7 @@ static void build_ftpdata(JsonWriter *w, void *ctx)
 {
 	const struct ftp_line *l = ctx;
 
-	header_write(w, "ftp_data", l->p, l->f);
+	header_write(w, "ftp_data", l->p, l->f, 0);
 	ftpdata_write(w, l->tx);
 }
 

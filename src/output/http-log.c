@@ -4,6 +4,7 @@
 #include "output/http-log.h"
 #include "output/output-private.h"
 #include "app-layer/files.h"
+#include "app-layer/http-range.h"
 #include "output/file-log.h"
 #include "output/json-writer.h"
 
@@ -61,6 +62,23 @@ int http_tx_write(JsonWriter *w, const HttpTx *tx, int extended)
 
 		put_bytes(w, "http_content_type", v.content_type.p,
 			  ct ? (size_t)(ct - v.content_type.p) : v.content_type.len);
+	}
+	if (v.content_range.p) {
+		/* Suricata 8: the header as sent, and its numbers when it
+		 * parses ('*' ones left out) */
+		HttpContentRange cr;
+
+		jw_object(w, "content_range");
+		put_bytes(w, "raw", v.content_range.p, v.content_range.len);
+		if (http_content_range_parse(v.content_range.p, v.content_range.len, &cr) == 0) {
+			if (cr.start >= 0)
+				jw_int(w, "start", cr.start);
+			if (cr.end >= 0)
+				jw_int(w, "end", cr.end);
+			if (cr.size >= 0)
+				jw_int(w, "size", cr.size);
+		}
+		jw_close(w);
 	}
 	if (!extended)
 		return 1;
@@ -163,12 +181,13 @@ static int alert_http_write(JsonWriter *w, const Flow *f, void *tx)
 	return 0;
 }
 
-/* The record header: flow addresses (client as source) with the packet's
- * time and capture position, and the transaction's id. */
+/* The record header: flow addresses (client as source; to_client: the
+ * server) with the packet's time and capture position, and the
+ * transaction's id. */
 static void tx_header_write(JsonWriter *w, const char *type, const Packet *p, const Flow *f,
-			    uint64_t tx_id)
+			    uint64_t tx_id, int to_client)
 {
-	eve_header_write(w, p ? &p->ts : &f->last, type, NULL, f);
+	eve_header_write_dir(w, p ? &p->ts : &f->last, type, NULL, f, to_client);
 	if (p && p->pcap_cnt)
 		jw_int(w, "pcap_cnt", (int64_t)p->pcap_cnt);
 	jw_int(w, "tx_id", (int64_t)tx_id);
@@ -179,15 +198,16 @@ struct http_line {
 	const Flow *f;
 	HttpTx *tx;
 	unsigned want;
+	int extended;
 };
 
 static void build_record(JsonWriter *w, void *ctx)
 {
 	const struct http_line *l = ctx;
 
-	tx_header_write(w, "http", l->p, l->f, http_tx_log_id(l->tx));
+	tx_header_write(w, "http", l->p, l->f, http_tx_log_id(l->tx), 0);
 	jw_object(w, "http");
-	http_tx_write(w, l->tx, 1);
+	http_tx_write(w, l->tx, l->extended);
 	if (l->want & OUTPUT_HTTP_HDR_REQUEST)
 		http_tx_headers_write(w, "request_headers", l->tx, APP_DIR_TOSERVER);
 	if (l->want & OUTPUT_HTTP_HDR_RESPONSE)
@@ -199,11 +219,14 @@ static void build_record(JsonWriter *w, void *ctx)
  * dump-all-headers, the headers of the chosen sides as libhtp kept them). */
 void output_http_tx(Outputs *o, const Packet *p, const Flow *f, HttpTx *tx)
 {
-	struct http_line l = { p, f, tx, 0 };
+	struct http_line l = { p, f, tx, 0, 0 };
 
 	if (!o || !outputs_eve_enabled(o, "http") || !http_tx_loggable(tx))
 		return;
 	l.want = o->cfg.eve_http_headers;
+	/* only the http record follows `extended`: Suricata 8's alerts and
+	 * fileinfo records always carry the extended fields */
+	l.extended = o->cfg.eve_http_extended;
 	/* long headers take the heap, as large as libhtp's header limits let
 	 * a transaction's record be */
 	eve_write_built(o, "http", build_record, &l);
@@ -213,12 +236,12 @@ void output_http_tx(Outputs *o, const Packet *p, const Flow *f, HttpTx *tx)
  * adds the fileinfo object): the header, the http object as far as the
  * transaction got (none before it is loggable), app_proto. */
 static int http_file_record_write(JsonWriter *w, const Outputs *o, const Packet *p,
-				  const Flow *f, void *tx)
+				  const Flow *f, void *tx, int dir)
 {
 	JwMark m;
 
 	(void)o;
-	tx_header_write(w, "fileinfo", p, f, http_tx_log_id(tx));
+	tx_header_write(w, "fileinfo", p, f, http_tx_log_id(tx), dir == APP_DIR_TOCLIENT);
 	m = jw_mark(w);
 	jw_object(w, "http");
 	if (http_tx_write(w, tx, 1))

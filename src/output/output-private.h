@@ -212,9 +212,11 @@ typedef struct EveTxLogger {
 	 * fileinfo record of tx on packet p (NULL: at the flow's end), its
 	 * header and the protocol's members, app_proto included, written
 	 * into w's open record; the file logger (file-log.c) adds "fileinfo"
-	 * and decides when. -1: no record (nothing written) */
+	 * and decides when. dir: the file's (APP_DIR_*): Suricata 8 writes
+	 * the header's addresses the way the file went (a download's source
+	 * is the server). -1: no record (nothing written) */
 	int (*file_record_write)(struct JsonWriter *w, const Outputs *o, const Packet *p,
-				 const Flow *f, void *tx);
+				 const Flow *f, void *tx, int dir);
 	/* optional: the tx's parser events not written yet, as anomaly
 	 * records of packet p (output_tx_log_events) */
 	void (*log_events)(Outputs *o, const Packet *p, const Flow *f, void *tx);

@@ -172,13 +172,17 @@ static int load_anomaly_options(OutputAnomalyConfig *nc, const char *prefix, cha
 }
 
 /* Suricata's dump-all-headers: "both", "request", "response" (anything
- * else logs none). */
+ * else logs none), and extended: the http record's method, protocol,
+ * status, referer, redirect and length only when set (Suricata 8's
+ * default is no; its shipped yaml sets it, as ours does). */
 static int load_http_options(OutputConfig *cfg, const char *prefix, char *err,
 			     size_t errlen)
 {
 	char path[400];
 	const char *v;
 
+	if (get_bool(prefix, "extended", &cfg->eve_http_extended, err, errlen) < 0)
+		return -1;
 	snprintf(path, sizeof(path), "%s.dump-all-headers", prefix);
 	v = conf_get(path);
 	if (!v)

@@ -136,6 +136,7 @@ typedef struct OutputConfig {
 	char sensor_name[128];      /* sensor-name (none): each record's "host" */
 	/* eve-log types: - http: dump-all-headers (both|request|response) */
 	unsigned eve_http_headers;  /* OUTPUT_HTTP_HDR_* */
+	int eve_http_extended;      /* - http: extended (no, as Suricata 8) */
 	/* eve-log types: - drop: alerts (no), flows (start: one record a flow
 	 * direction; all: every dropped packet) */
 	int eve_drop_alerts;

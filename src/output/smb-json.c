@@ -5,6 +5,7 @@
  * session setup, share or named_pipe for a tree connect, the file's name,
  * disposition, times and fuid for a create, client_dialects and
  * server_guid for a negotiate, ...). */
+#include "app-layer/app-layer.h"
 #include "app-layer/smb.h"
 #include "output/output-private.h"
 #include "output/json-writer.h"
@@ -226,9 +227,10 @@ json_t *smb_json_object(const Flow *f, const SmbTx *t)
 	return jw_build_tree(build_smb_obj, &c);
 }
 
-static void header_write(JsonWriter *w, const char *type, const Packet *p, const Flow *f)
+static void header_write(JsonWriter *w, const char *type, const Packet *p, const Flow *f,
+			 int to_client)
 {
-	eve_header_write(w, p ? &p->ts : &f->last, type, NULL, f);
+	eve_header_write_dir(w, p ? &p->ts : &f->last, type, NULL, f, to_client);
 	if (p && p->pcap_cnt)
 		jw_int(w, "pcap_cnt", (int64_t)p->pcap_cnt);
 }
@@ -243,10 +245,10 @@ static void smb_member(JsonWriter *w, const Flow *f, const SmbTx *t)
 /* A fileinfo record of a file transaction (the file logger, file-log.c,
  * adds the fileinfo object): the smb object, app_proto. */
 static int smb_file_record_write(JsonWriter *w, const Outputs *o, const Packet *p,
-				 const Flow *f, void *tx)
+				 const Flow *f, void *tx, int dir)
 {
 	(void)o;
-	header_write(w, "fileinfo", p, f);
+	header_write(w, "fileinfo", p, f, dir == APP_DIR_TOCLIENT);
 	smb_member(w, f, tx);
 	jw_ascii(w, "app_proto", "smb", 3);
 	return 0;
@@ -262,7 +264,7 @@ static void build_record(JsonWriter *w, void *ctx)
 {
 	const struct smb_line *l = ctx;
 
-	header_write(w, "smb", l->p, l->f);
+	header_write(w, "smb", l->p, l->f, 0);
 	smb_member(w, l->f, l->t);
 }
 

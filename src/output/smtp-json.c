@@ -291,8 +291,9 @@ static void smtp_members(JsonWriter *w, const void *tx, uint32_t fields)
  * the fileinfo object and its timing): the smtp and email objects,
  * app_proto. */
 static int smtp_file_record_write(JsonWriter *w, const Outputs *o, const Packet *p,
-				  const Flow *f, void *tx)
+				  const Flow *f, void *tx, int dir)
 {
+	(void)dir;   /* attachments go to the server */
 	header_write(w, "fileinfo", p, f, tx);
 	/* the smtp options of the first output that takes smtp records */
 	smtp_members(w, tx, outputs_type_options(o, "smtp")->smtp_fields);

@@ -1267,6 +1267,28 @@ def gen_app_proto_dirs():
                'http req/junk on 80, http both ways on 80')
 
 
+def gen_http_parsing():
+    """Request lines and headers libhtp 0.5 reads otherwise than Suricata 8."""
+    ipc, ips = v4c(), v4s()
+    # a uri with a space, an empty User-Agent, Connection both ways
+    req1 = (b'GET /uri afterspace HTTP/1.1\r\nHost: a.example\r\nUser-Agent: \r\n'
+            b'Connection: keep-alive\r\n\r\n')
+    resp1 = b'HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nok'
+    # a chunked request whose Transfer-Encoding names another coding too,
+    # then a second request on the connection
+    req2 = (b'POST /first HTTP/1.1\r\nHost: a.example\r\nTransfer-Encoding: gzip, chunked\r\n'
+            b'\r\n3\r\nabc\r\n0\r\n\r\nGET /second HTTP/1.1\r\nHost: a.example\r\n\r\n')
+    resp2 = (b'HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\n1'
+             b'HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\n2')
+    # base64 in the uri, for base64_decode after an http_uri content
+    req3 = b'GET /x?q=aGVsbG8gd29ybGQ= HTTP/1.1\r\nHost: a.example\r\n\r\n'
+    frames = (http_session(ipc, ips, 42001, req1, resp1) + http_session(ipc, ips, 42002, req2, resp2) +
+              http_session(ipc, ips, 42003, req3, b'HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\n3'))
+    write('http-parsing.pcap', seq_ts(T0, frames),
+          note='3 http flows: uri with a space, empty User-Agent, Connection both ways; '
+               'T-E "gzip, chunked" request then a second one; base64 in a uri')
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     gen_sample()
@@ -1300,6 +1322,7 @@ def main():
     gen_icmp_errors()
     gen_dcerpc()
     gen_app_proto_dirs()
+    gen_http_parsing()
     gen_files_at_close()
     gen_http_keepalive()
     gen_hostile_names()

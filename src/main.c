@@ -65,8 +65,8 @@ static int process_start(Session *s)
  * root's), then the files handed over and the privileges dropped. */
 static int privileges_drop(Session *s)
 {
-	if (unix_socket_wanted(s->cli.unix_socket, s->capcfg.kind) &&
-	    (unix_socket_setup(s->cli.unix_socket_file, &s->engine, &s->capcfg, s->pcap_queue,
+	if (unix_socket_wanted(s->cli.unix_socket, s->capcfg[0].kind) &&
+	    (unix_socket_setup(s->cli.unix_socket_file, &s->engine, &s->capcfg[0], s->pcap_queue,
 			       &s->usock) != 0 ||
 	     (s->usock_mode && !s->usock)))
 		return -1;
@@ -132,8 +132,9 @@ static void report_input(const Session *s, const CaptureStats *sum)
 				    (unsigned long long)st->errors, st->errors == 1 ? "" : "s");
 		return;
 	}
-	log_notice("%s: %s: %llu packets, %llu bytes; kernel: %llu packets, %llu "
-		   "drops, %llu interface drops", e->caps[0]->ops->name, s->capcfg.iface,
+	log_notice("%s: %s%s: %llu packets, %llu bytes; kernel: %llu packets, %llu "
+		   "drops, %llu interface drops", e->caps[0]->ops->name, s->capcfg[0].iface,
+		   s->ncapcfg > 1 ? " and the other interfaces" : "",
 		   (unsigned long long)sum->packets, (unsigned long long)sum->bytes,
 		   (unsigned long long)sum->kernel_packets, (unsigned long long)sum->kernel_drops,
 		   (unsigned long long)sum->kernel_ifdrops);
@@ -170,7 +171,7 @@ static int run_packets(Session *s)
 	struct timespec t0, t1, c0, c1;
 
 	if (s->usock_mode) {
-		unix_socket_runmode(&s->engine, &s->capcfg, s->pcap_queue);
+		unix_socket_runmode(&s->engine, &s->capcfg[0], s->pcap_queue);
 		return 0;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -219,7 +220,8 @@ static int session_end(Session *s, int rc)
 	if (e->outputs)
 		outputs_close(e->outputs);
 	captures_close(e);
-	capture_config_free(&s->capcfg);
+	for (unsigned i = 0; i < s->ncapcfg; i++)
+		capture_config_free(&s->capcfg[i]);
 	if (e->reload) {
 		reloader_free(e->reload);
 		e->detect = NULL;

@@ -83,6 +83,10 @@ const CaptureOps *capture_ops(enum capture_kind kind);
  * interface matches, over the "default" entry). An empty iface takes the
  * first interface of the section. -1 logged (the key named). */
 int capture_config_load(CaptureConfig *cfg, unsigned ncpu);
+/* The interfaces the kind's yaml section lists ("default" left out), in
+ * order, at most max: what --af-packet or --pcap without a device captures
+ * on, as in Suricata. The count (0: none). */
+unsigned capture_section_ifaces(enum capture_kind kind, char (*names)[64], unsigned max);
 void capture_config_free(CaptureConfig *cfg);
 
 /* The trailing command-line words joined by spaces, or -F FILE's content

@@ -257,6 +257,7 @@ int decode_tunnel(DecodeThread *dt, Packet *p, decode_layer_fn fn, uint8_t pkt_s
 	q->caplen = q->wirelen = len;
 	q->ts = p->ts;
 	q->pcap_cnt = p->pcap_cnt;
+	q->in_iface = p->in_iface;
 	q->datalink = DLT_RAW;
 	q->flags = PKT_PSEUDO | PKT_TUNNEL;
 	q->pkt_src = pkt_src;

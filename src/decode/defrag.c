@@ -471,6 +471,7 @@ static void defrag_emit(struct Defrag *df, struct tracker *t, Packet *p)
 	}
 	q->ts = p->ts;
 	q->pcap_cnt = 0;
+	q->in_iface = p->in_iface;
 	q->datalink = datalink;
 	q->caplen = q->wirelen = link_len + total;
 	q->flags = PKT_PSEUDO | PKT_REASSEMBLED | (t->tunnel ? PKT_TUNNEL : 0);

@@ -110,7 +110,11 @@ struct Flow;
 typedef struct Packet {
 	/* capture */
 	struct timeval ts;
-	uint64_t pcap_cnt;          /* 1-based position in the run; 0 for pseudo packets */
+	uint64_t pcap_cnt;          /* pcap-file: 1-based position in the run; 0 for
+	                             * pseudo packets and live captures (Suricata 8
+	                             * writes pcap_cnt only when reading files) */
+	const char *in_iface;       /* live: the capturing interface (eve in_iface),
+	                             * owned by the capture handle; NULL for files */
 	int datalink;               /* DLT_* of the capture */
 	uint32_t caplen;            /* bytes in data[] */
 	uint32_t wirelen;           /* length on the wire (pcap orig_len) */

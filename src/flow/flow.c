@@ -822,6 +822,7 @@ static Flow *flow_create(FlowTable *ft, const Packet *p, uint32_t hash, uint16_t
 	f->last = p->ts;
 	f->emergency = (uint8_t)ft->emergency;
 	f->flow_id = make_flow_id(f);
+	f->in_iface = p->in_iface;
 
 	f->hnext = ft->buckets[hash & ft->mask];
 	ft->buckets[hash & ft->mask] = f;

@@ -75,6 +75,9 @@ typedef struct Flow {
 	/* ICMP: type/code of the first packet each way (eve icmp_type, response_icmp_type) */
 	uint8_t icmp_seen;          /* bit 0: toserver seen, bit 1: toclient seen */
 	uint8_t icmp_ts_type, icmp_ts_code, icmp_tc_type, icmp_tc_code;
+	/* live: the interface of the flow's first packet (eve in_iface of the
+	 * records a packet does not name, flow records' included) */
+	const char *in_iface;
 	/* MAC addresses of the first Ethernet packet, client side first (eve ether) */
 	uint8_t has_macs;
 	uint8_t mac_src[6], mac_dst[6];

@@ -286,6 +286,7 @@ void eve_header_write(JsonWriter *w, const struct timeval *ts, const char *event
 void eve_header_write_dir(JsonWriter *w, const struct timeval *ts, const char *event_type,
 			  const Packet *p, const Flow *f, int to_client)
 {
+	const char *iface;
 	char buf[48];
 
 	jw_ascii(w, "timestamp", buf, format_ts(ts, buf, sizeof(buf)));
@@ -293,6 +294,11 @@ void eve_header_write_dir(JsonWriter *w, const struct timeval *ts, const char *e
 		jw_int(w, "flow_id", (int64_t)f->flow_id);
 	if (f && f->parent_id)
 		jw_int(w, "parent_id", (int64_t)f->parent_id);
+	/* live captures: the interface, before pcap_cnt as Suricata 8 writes it
+	 * (a transaction's record is given the flow only) */
+	iface = p && p->in_iface ? p->in_iface : f ? f->in_iface : NULL;
+	if (iface)
+		jw_str(w, "in_iface", iface);
 	if (p && p->pcap_cnt)
 		jw_int(w, "pcap_cnt", (int64_t)p->pcap_cnt);
 	jw_ascii(w, "event_type", event_type, strlen(event_type));

@@ -95,7 +95,7 @@ static void unix_socket_file_run(Engine *e, CaptureConfig *cc, PcapQueue *q, Pca
 		log_warning("unix socket: %s: continuous mode is not supported: the folder is read "
 			    "once", t->filename);
 	cc->path = t->filename;
-	if (captures_open(e, cc) != 0) {
+	if (captures_open(e, cc, 1) != 0) {
 		captures_close(e);
 		pcap_queue_done(q, 0);
 		return;

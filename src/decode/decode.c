@@ -135,9 +135,8 @@ int decode_datalink_supported(int datalink)
 void decode_set_event(DecodeThread *dt, Packet *p, enum decode_event ev)
 {
 	dc_inc(dt, dcnt.event[ev]);
-	for (int i = 0; i < p->nevents; i++)
-		if (p->events[i] == ev)
-			return;
+	/* an event raised twice is kept twice, as Suricata 8 keeps it: each
+	 * gets its anomaly record (two bad IPv4 options: two opt_invalid_len) */
 	if (p->nevents < PKT_EVENTS_MAX)
 		p->events[p->nevents++] = (uint16_t)ev;
 }

@@ -357,7 +357,8 @@ TEST(ipv4_options_parsed_into_bits)
 	memcpy(o, o1, sizeof(o1));
 	n = frame_ipv4_opts(f, o, 16);
 	p = tdecode(&e, DLT_RAW, f, n);
-	CHECK_EQ(p->ipopts, IPV4_OPT_RR | IPV4_OPT_RTRALT);
+	/* NOP and EOL are recorded too (ipopts:nop, ipopts:eol) */
+	CHECK_EQ(p->ipopts, IPV4_OPT_RR | IPV4_OPT_RTRALT | IPV4_OPT_NOP | IPV4_OPT_EOL);
 	CHECK_EQ(p->nevents, 0);
 	CHECK(PKT_IS_UDP(p));
 	CHECK(!(p->flags & PKT_IPV4_CSUM_BAD));
@@ -400,6 +401,59 @@ TEST(ipv4_option_events)
 	n = frame_ipv4_opts(f, o, 4);
 	p = tdecode(&e, DLT_RAW, f, n);
 	CHECK(has_event(p, "ipv4.opt_eol_required"));
+	tenv_free(&e);
+}
+
+static int count_event(const Packet *p, const char *name)
+{
+	int n = 0;
+
+	for (int i = 0; i < p->nevents; i++)
+		n += decode_event_lookup(name) == (int)p->events[i];
+	return n;
+}
+
+/* suricata-verify bug-7414: a security option of length 2 (RFC 1108 wants
+ * 11) is bad but the walk goes on, to an option whose length runs past the
+ * area, which ends it: opt_invalid_len twice, once per option, and 12
+ * bytes of options are not padded to 8 */
+TEST(ipv4_bad_option_content_walk_goes_on)
+{
+	struct tenv e;
+	uint8_t f[128];
+	static const uint8_t o[12] = { 0x82, 0x02, 0xf1, 0x35, 0, 0, 0xde, 0xad, 0xbe, 0xef,
+				       0xaa, 0x00 };
+	uint32_t n;
+	Packet *p;
+
+	tenv_init(&e, CHECKSUM_ALL);
+	n = frame_ipv4_opts(f, o, 12);
+	p = tdecode(&e, DLT_RAW, f, n);
+	CHECK_EQ(count_event(p, "ipv4.opt_invalid_len"), 2);
+	CHECK_EQ(count_event(p, "ipv4.opt_pad_required"), 1);
+	CHECK_EQ(p->nevents, 3);
+	CHECK(p->flags & PKT_INVALID);
+	CHECK_EQ(p->ipopts & IPV4_OPT_SEC, 0);
+	CHECK_EQ(tcount(&e, "decoder.event.ipv4.opt_invalid_len"), 2);
+	tenv_free(&e);
+}
+
+/* a well-formed security option (11 bytes) is recorded; options of 8
+ * bytes need no padding event */
+TEST(ipv4_security_option_of_11_bytes)
+{
+	struct tenv e;
+	uint8_t f[128];
+	static const uint8_t o[16] = { 0x82, 11, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 0 };
+	uint32_t n;
+	Packet *p;
+
+	tenv_init(&e, CHECKSUM_ALL);
+	n = frame_ipv4_opts(f, o, 16);
+	p = tdecode(&e, DLT_RAW, f, n);
+	CHECK_EQ(p->ipopts, IPV4_OPT_SEC | IPV4_OPT_NOP | IPV4_OPT_EOL);
+	CHECK_EQ(p->nevents, 0);
+	CHECK(!(p->flags & PKT_INVALID));
 	tenv_free(&e);
 }
 

@@ -380,6 +380,7 @@ int decode_ethernet(DecodeThread *dt, Packet *p, const uint8_t *pkt, uint32_t le
 	if (!(p->flags & PKT_HAS_ETH)) {
 		memcpy(p->eth_dst, pkt, 6);
 		memcpy(p->eth_src, pkt + 6, 6);
+		p->eth_type = rd16(pkt + 12);
 		p->flags |= PKT_HAS_ETH;
 	}
 	return decode_ethertype(dt, p, rd16(pkt + 12), pkt + ETH_HDR_LEN, len - ETH_HDR_LEN) < 0

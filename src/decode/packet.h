@@ -126,6 +126,7 @@ typedef struct Packet {
 	uint16_t vlan_id[3];
 	uint8_t vlan_count;
 	uint8_t eth_src[6], eth_dst[6]; /* first Ethernet header, when PKT_HAS_ETH */
+	uint16_t eth_type;          /* its EtherType, host order (eve ether_type) */
 
 	/* tunnels: depth 0 for captured packets, +1 per tunnel layer; flow_level
 	 * is the depth as the flow key sees it (0 when

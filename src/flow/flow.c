@@ -744,7 +744,7 @@ static int flow_match(const Flow *f, const Packet *p, uint16_t sp, uint16_t dp)
 
 void flow_swap(Flow *f, Packet *p)
 {
-	uint8_t mac[6];
+	uint8_t macs[FLOW_MACS_MAX][6];
 
 	SWAP(Address, f->src, f->dst);
 	SWAP(uint16_t, f->sp, f->dp);
@@ -754,11 +754,10 @@ void flow_swap(Flow *f, Packet *p)
 	SWAP(uint64_t, f->app_progress[0], f->app_progress[1]);
 	f->app_eof = (uint8_t)(((f->app_eof & 1) << 1) | ((f->app_eof >> 1) & 1));
 	f->raw_trigger = (uint8_t)(((f->raw_trigger & 1) << 1) | ((f->raw_trigger >> 1) & 1));
-	if (f->has_macs) {
-		memcpy(mac, f->mac_src, 6);
-		memcpy(f->mac_src, f->mac_dst, 6);
-		memcpy(f->mac_dst, mac, 6);
-	}
+	memcpy(macs, f->macs[0], sizeof(macs));
+	memcpy(f->macs[0], f->macs[1], sizeof(macs));
+	memcpy(f->macs[1], macs, sizeof(macs));
+	SWAP(uint8_t, f->n_macs[0], f->n_macs[1]);
 	f->icmp_seen = (uint8_t)(((f->icmp_seen & 1) << 1) | ((f->icmp_seen >> 1) & 1));
 	SWAP(uint8_t, f->icmp_ts_type, f->icmp_tc_type);
 	SWAP(uint8_t, f->icmp_ts_code, f->icmp_tc_code);
@@ -832,6 +831,21 @@ static Flow *flow_create(FlowTable *ft, const Packet *p, uint32_t hash, uint16_t
 	return f;
 }
 
+/* A side's MAC set: the common case (the address seen first) returns at
+ * the first compare. */
+static void flow_mac_add(Flow *f, int side, const uint8_t *mac)
+{
+	uint8_t n = f->n_macs[side];
+
+	for (uint8_t i = 0; i < n; i++)
+		if (!memcmp(f->macs[side][i], mac, 6))
+			return;
+	if (n == FLOW_MACS_MAX)
+		return;
+	memcpy(f->macs[side][n], mac, 6);
+	f->n_macs[side] = (uint8_t)(n + 1);
+}
+
 static void flow_update(FlowTable *ft, Flow *f, Packet *p, int toserver)
 {
 	if (toserver) {
@@ -847,10 +861,9 @@ static void flow_update(FlowTable *ft, Flow *f, Packet *p, int toserver)
 	}
 	if (timercmp(&p->ts, &f->last, >))
 		f->last = p->ts;
-	if (!f->has_macs && (p->flags & PKT_HAS_ETH)) {
-		f->has_macs = 1;
-		memcpy(f->mac_src, toserver ? p->eth_src : p->eth_dst, 6);
-		memcpy(f->mac_dst, toserver ? p->eth_dst : p->eth_src, 6);
+	if (p->flags & PKT_HAS_ETH) {
+		flow_mac_add(f, 0, toserver ? p->eth_src : p->eth_dst);
+		flow_mac_add(f, 1, toserver ? p->eth_dst : p->eth_src);
 	}
 	if ((f->proto == IPPROTO_ICMP || f->proto == IPPROTO_ICMPV6) &&
 	    !(f->icmp_seen & (toserver ? 1 : 2))) {

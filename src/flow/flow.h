@@ -16,6 +16,9 @@
 #include <stdint.h>
 #include <sys/time.h>
 
+/* MAC addresses a flow keeps per side (Flow.macs). */
+#define FLOW_MACS_MAX 4
+
 enum flow_state {
 	FLOW_STATE_NEW = 0,
 	FLOW_STATE_ESTABLISHED,
@@ -78,9 +81,13 @@ typedef struct Flow {
 	/* live: the interface of the flow's first packet (eve in_iface of the
 	 * records a packet does not name, flow records' included) */
 	const char *in_iface;
-	/* MAC addresses of the first Ethernet packet, client side first (eve ether) */
-	uint8_t has_macs;
-	uint8_t mac_src[6], mac_dst[6];
+	/* The MAC addresses the flow's Ethernet packets carried, per side
+	 * ([0] the client's, [1] the server's), each once, in first-seen order:
+	 * eve flow records list them all (ether src_macs, dest_macs), as
+	 * Suricata 8's MAC set does; at most FLOW_MACS_MAX a side (more is a
+	 * misconfigured network: the rest are not listed) */
+	uint8_t n_macs[2];
+	uint8_t macs[2][FLOW_MACS_MAX][6];
 	/* exception policies applied (flow_exception): FLOW_EP_*, and per
 	 * target 1 + the policy applied, 0 when none (eve flow.exception_policy) */
 	uint8_t ep_flags;

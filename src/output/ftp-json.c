@@ -43,9 +43,7 @@ static void ftp_write(JsonWriter *w, const FtpTx *t)
 /* The header of the ftp records, and of ftp-data's fileinfo. */
 static void header_write(JsonWriter *w, const char *type, const Packet *p, const Flow *f)
 {
-	eve_header_write(w, p ? &p->ts : &f->last, type, NULL, f);
-	if (p && p->pcap_cnt)
-		jw_int(w, "pcap_cnt", (int64_t)p->pcap_cnt);
+	eve_header_write_tx(w, type, p, f, 0);
 }
 
 struct ftp_line {

@@ -168,9 +168,7 @@ static int alert_http_write(JsonWriter *w, const Flow *f, void *tx)
 static void tx_header_write(JsonWriter *w, const char *type, const Packet *p, const Flow *f,
 			    uint64_t tx_id)
 {
-	eve_header_write(w, p ? &p->ts : &f->last, type, NULL, f);
-	if (p && p->pcap_cnt)
-		jw_int(w, "pcap_cnt", (int64_t)p->pcap_cnt);
+	eve_header_write_tx(w, type, p, f, 0);
 	jw_int(w, "tx_id", (int64_t)tx_id);
 }
 

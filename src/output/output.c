@@ -717,6 +717,7 @@ Outputs *outputs_open(const OutputConfig *cfg, char *err, size_t errlen)
 	    output_file_open(&o->stats, &cfg->stats, err, errlen) < 0)
 		goto fail;
 	eve_set_community_id(cfg->eve_community_id, cfg->eve_community_seed);
+	eve_set_ethernet(cfg->eve_ethernet);
 	o->eve_flow = outputs_eve_enabled(o, "flow");
 	o->eve_frame = outputs_eve_enabled(o, "frame");
 	o->eve_anomaly = outputs_eve_enabled(o, "anomaly");

@@ -228,9 +228,7 @@ json_t *smb_json_object(const Flow *f, const SmbTx *t)
 
 static void header_write(JsonWriter *w, const char *type, const Packet *p, const Flow *f)
 {
-	eve_header_write(w, p ? &p->ts : &f->last, type, NULL, f);
-	if (p && p->pcap_cnt)
-		jw_int(w, "pcap_cnt", (int64_t)p->pcap_cnt);
+	eve_header_write_tx(w, type, p, f, 0);
 }
 
 static void smb_member(JsonWriter *w, const Flow *f, const SmbTx *t)

@@ -266,6 +266,7 @@ int decode_tunnel(DecodeThread *dt, Packet *p, decode_layer_fn fn, uint8_t pkt_s
 	/* Suricata's inner packets keep the carrier's vlan ids. */
 	memcpy(q->vlan_id, p->vlan_id, sizeof(q->vlan_id));
 	q->vlan_count = p->vlan_count;
+	q->key_vlans = p->key_vlans;
 	/* The inner packet continues the outer packet's layer count: the layer
 	 * limit bounds nesting across pseudo packets too. */
 	fn(dt, q, q->data, len);

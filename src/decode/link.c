@@ -73,6 +73,8 @@ static int decode_vlan(DecodeThread *dt, Packet *p, const uint8_t *pkt, uint32_t
 		return decode_invalid(dt, p, DEV_VLAN_TOO_MANY_LAYERS);
 	dc_inc(dt, *level[p->vlan_count]);
 	p->vlan_id[p->vlan_count++] = rd16(pkt) & 0x0fff;
+	if (dt->cfg.vlan_for_tracking)
+		p->key_vlans = p->vlan_count;
 	r = decode_ethertype(dt, p, rd16(pkt + 2), pkt + VLAN_HDR_LEN, len - VLAN_HDR_LEN);
 	if (r == DECODE_UNKNOWN)
 		return decode_invalid(dt, p, DEV_VLAN_UNKNOWN_TYPE);

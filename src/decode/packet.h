@@ -125,6 +125,8 @@ typedef struct Packet {
 	/* layer 2 */
 	uint16_t vlan_id[3];
 	uint8_t vlan_count;
+	uint8_t key_vlans;          /* of those, the ones flows and defrag key on:
+	                             * vlan_count, 0 with vlan.use-for-tracking: false */
 	uint8_t eth_src[6], eth_dst[6]; /* first Ethernet header, when PKT_HAS_ETH */
 	uint16_t eth_type;          /* its EtherType, host order (eve ether_type) */
 

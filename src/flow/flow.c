@@ -287,10 +287,10 @@ uint32_t flow_hash_packet(const Packet *p)
 	/* an unreachable goes where the flow it quotes is (autofp's worker) */
 	if (flow_icmp_quote(p, &q))
 		return hash_tuple(q.proto, 4, &q.src, &q.dst, q.sp, q.dp, p->vlan_id,
-				  p->vlan_count) ^ p->flow_level;
+				  p->key_vlans) ^ p->flow_level;
 	packet_ports(p, &sp, &dp);
 	return hash_tuple(p->proto, p->ip_version, &p->src, &p->dst, sp, dp,
-			  p->vlan_id, p->vlan_count) ^ p->flow_level;
+			  p->vlan_id, p->key_vlans) ^ p->flow_level;
 }
 
 /* splitmix64 finaliser */
@@ -705,11 +705,13 @@ static Flow *flow_alloc_emergency(FlowTable *ft, const struct timeval *now)
 
 /* ---- lookup ---- */
 
+/* The vlan ids the flow is keyed on (none with vlan.use-for-tracking: no;
+ * the flow still logs its first packet's). */
 static int vlan_equal(const Flow *f, const Packet *p)
 {
-	if (f->vlan_count != p->vlan_count)
+	if (f->key_vlans != p->key_vlans)
 		return 0;
-	for (int i = 0; i < f->vlan_count && i < 3; i++)
+	for (int i = 0; i < f->key_vlans && i < 3; i++)
 		if (f->vlan_id[i] != p->vlan_id[i])
 			return 0;
 	return 1;
@@ -816,6 +818,7 @@ static Flow *flow_create(FlowTable *ft, const Packet *p, uint32_t hash, uint16_t
 	f->level = p->flow_level;
 	f->vlan_count = p->vlan_count > 3 ? 3 : p->vlan_count;
 	memcpy(f->vlan_id, p->vlan_id, sizeof(f->vlan_id));
+	f->key_vlans = p->key_vlans > 3 ? 3 : p->key_vlans;
 	f->hash = hash;
 	f->start = p->ts;
 	f->last = p->ts;

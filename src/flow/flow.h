@@ -55,6 +55,7 @@ typedef struct Flow {
 	uint8_t level;              /* tunnel depth as the key sees it (Packet.flow_level) */
 	uint16_t vlan_id[3];
 	uint8_t vlan_count;
+	uint8_t key_vlans;          /* of vlan_id, those the flow is keyed on */
 
 	uint32_t hash;
 	uint64_t flow_id;           /* eve flow_id: non-zero, < 2^53 */

@@ -142,6 +142,32 @@ static uint32_t frame_vlan(uint8_t *f, int ntags, uint16_t outer_type)
 	return n + 20 + b_udp(ip, ip + 20, 53, 5353, "abcd", 4);
 }
 
+/* vlan.use-for-tracking: false: the ids are decoded and logged, but flows
+ * and defrag do not key on them */
+TEST(vlan_not_used_for_tracking)
+{
+	struct tenv e;
+	DecodeConfig cfg = { 0 };
+	uint8_t f[128];
+	uint32_t n = frame_vlan(f, 2, 0x88a8);
+	Packet *p;
+
+	conf_deinit();
+	CHECK_EQ(conf_set("vlan.use-for-tracking", "false"), 0);
+	CHECK_EQ(decode_config_load(&cfg), 0);
+	CHECK_EQ(cfg.vlan_for_tracking, 0);
+	conf_deinit();
+	tenv_init_cfg(&e, &cfg);
+	p = tdecode(&e, DLT_EN10MB, f, n);
+	CHECK_EQ(p->vlan_count, 2);
+	CHECK_EQ(p->key_vlans, 0);
+	tenv_free(&e);
+	tenv_init(&e, CHECKSUM_ALL);
+	p = tdecode(&e, DLT_EN10MB, f, n);
+	CHECK_EQ(p->key_vlans, 2);
+	tenv_free(&e);
+}
+
 TEST(vlan_qinq_two_ids)
 {
 	struct tenv e;

@@ -387,10 +387,10 @@ TEST(flow_vlan_ids_separate_flows)
 	small_config(&cfg);
 	ft = flow_table_new(&cfg, 1, tc, NULL, NULL);
 	mkpkt(&a, IPPROTO_UDP, "10.0.0.1", 1000, "10.0.0.2", 53, 0, 5);
-	a.vlan_count = 1;
+	a.vlan_count = a.key_vlans = 1;
 	a.vlan_id[0] = 10;
 	mkpkt(&b, IPPROTO_UDP, "10.0.0.1", 1000, "10.0.0.2", 53, 0, 5);
-	b.vlan_count = 1;
+	b.vlan_count = b.key_vlans = 1;
 	b.vlan_id[0] = 20;
 	CHECK(flow_hash_packet(&a) != flow_hash_packet(&b));
 	fa = flow_handle_packet(ft, &a);
@@ -399,7 +399,7 @@ TEST(flow_vlan_ids_separate_flows)
 	CHECK(fa->flow_id != fb->flow_id);
 	/* the reply on vlan 10 finds the vlan 10 flow */
 	mkpkt(&c, IPPROTO_UDP, "10.0.0.2", 53, "10.0.0.1", 1000, 0, 6);
-	c.vlan_count = 1;
+	c.vlan_count = c.key_vlans = 1;
 	c.vlan_id[0] = 10;
 	CHECK(flow_handle_packet(ft, &c) == fa);
 	CHECK_EQ(cval(tc, "flow.total"), 2);
@@ -1074,5 +1074,34 @@ TEST(flow_keeps_every_mac_per_side)
 	CHECK_EQ(f->macs[0][0][5], 0x14);
 	CHECK_EQ(f->n_macs[1], FLOW_MACS_MAX);
 	CHECK_EQ(f->macs[1][0][5], 0x13);
+	flow_table_free(ft);
+}
+
+/* vlan.use-for-tracking: false (decode leaves key_vlans 0): the two
+ * directions of a flow on different vlans are one flow, which logs the
+ * vlan of its first packet */
+TEST(flow_vlans_not_tracked_one_flow)
+{
+	ThreadCounters *tc = test_counters();
+	FlowConfig cfg;
+	FlowTable *ft;
+	Packet a, b;
+	Flow *fa;
+
+	small_config(&cfg);
+	ft = flow_table_new(&cfg, 1, tc, NULL, NULL);
+	mkpkt(&a, IPPROTO_UDP, "10.0.0.1", 1000, "10.0.0.2", 53, 0, 5);
+	a.vlan_count = 1;
+	a.vlan_id[0] = 10;
+	mkpkt(&b, IPPROTO_UDP, "10.0.0.2", 53, "10.0.0.1", 1000, 0, 5);
+	b.vlan_count = 1;
+	b.vlan_id[0] = 20;
+	CHECK_EQ(flow_hash_packet(&a), flow_hash_packet(&b));
+	fa = flow_handle_packet(ft, &a);
+	CHECK(fa != NULL);
+	CHECK(flow_handle_packet(ft, &b) == fa);
+	CHECK_EQ(fa->vlan_count, 1);
+	CHECK_EQ(fa->vlan_id[0], 10);
+	CHECK_EQ(cval(tc, "flow.total"), 1);
 	flow_table_free(ft);
 }

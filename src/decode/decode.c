@@ -126,6 +126,7 @@ int decode_datalink_supported(int datalink)
 	case DLT_IPV4:
 	case DLT_IPV6:
 	case DLT_PPP:
+	case DLT_C_HDLC:
 		return 1;
 	default:
 		return 0;
@@ -188,6 +189,9 @@ static void decode_link(DecodeThread *dt, Packet *p)
 		break;
 	case DLT_PPP:
 		decode_ppp(dt, p, pkt, len);
+		break;
+	case DLT_C_HDLC:
+		decode_chdlc(dt, p, pkt, len);
 		break;
 	default:
 		/* A link type we do not decode (802.11, radiotap, ...): the packet is

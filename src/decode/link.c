@@ -1,5 +1,6 @@
 /* Link layers: Ethernet, VLAN (802.1Q/802.1ad/QinQ), 802.1ah, VN-Tag, ARP,
- * PPPoE, PPP, MPLS, Linux cooked (SLL, SLL2), BSD loopback (NULL/LOOP), raw IP. */
+ * PPPoE, PPP, Cisco HDLC, MPLS, Linux cooked (SLL, SLL2), BSD loopback
+ * (NULL/LOOP), raw IP. */
 #include "decode/decode-int.h"
 
 #define ETH_HDR_LEN        14
@@ -7,6 +8,7 @@
 #define IEEE8021AH_HDR_LEN 18
 #define VNTAG_HDR_LEN      6
 #define SLL_HDR_LEN        16
+#define CHDLC_HDR_LEN      4
 #define SLL2_HDR_LEN       20
 #define NULL_HDR_LEN       4
 #define PPPOE_HDR_LEN      6
@@ -386,6 +388,17 @@ int decode_ethernet(DecodeThread *dt, Packet *p, const uint8_t *pkt, uint32_t le
 		p->flags |= PKT_HAS_ETH;
 	}
 	return decode_ethertype(dt, p, rd16(pkt + 12), pkt + ETH_HDR_LEN, len - ETH_HDR_LEN) < 0
+		       ? -1 : 0;
+}
+
+/* Cisco HDLC (DLT_C_HDLC, 104): address (0x0f unicast, 0x8f broadcast),
+ * control, then an EtherType; Suricata reads the type whatever the address. */
+int decode_chdlc(DecodeThread *dt, Packet *p, const uint8_t *pkt, uint32_t len)
+{
+	dc_inc(dt, dcnt.chdlc);
+	if (len < CHDLC_HDR_LEN)
+		return decode_invalid(dt, p, DEV_CHDLC_PKT_TOO_SMALL);
+	return decode_ethertype(dt, p, rd16(pkt + 2), pkt + CHDLC_HDR_LEN, len - CHDLC_HDR_LEN) < 0
 		       ? -1 : 0;
 }
 

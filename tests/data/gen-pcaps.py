@@ -214,6 +214,26 @@ def gen_l2():
            (Ether(src=SMAC, dst=CMAC) / ARP(op=2, hwsrc=SMAC, psrc=S4, hwdst=CMAC, pdst=C4), False)]
     write('arp.pcap', seq_ts(T0, arp), note='request + reply')
 
+    # Cisco HDLC (linktype 104): address 0x0f (unicast), control 0, EtherType
+    write('chdlc.pcap', seq_ts(T0, [(b'\x0f\x00\x08\x00' + bytes(f), d) for f, d in fr]), 104,
+          note='udp pair, EtherType 0x0800')
+
+    # the udp pair's request on vlan 100, its answer on vlan 200 (a router
+    # on a stick): one flow only with vlan.use-for-tracking: false
+    def vl_asym(f, to_server):
+        return Ether(src=CMAC, dst=SMAC) / Dot1Q(vlan=100 if to_server else 200) / f
+    write('vlan-asym.pcap', seq_ts(T0, [(vl_asym(f, d), d) for f, d in fr]),
+          note='request on vlan 100, answer on vlan 200')
+
+    # one UDP flow whose client side used two MACs and server side two
+    # (eve flow ether src_macs/dest_macs list every one); request, answer,
+    # then a request through another router
+    M3, M4 = '00:00:5e:00:53:03', '00:00:5e:00:53:04'
+    mm = [(Ether(src=CMAC, dst=SMAC) / v4c() / UDP(sport=40000, dport=7777) / Raw(b'ping'), True),
+          (Ether(src=SMAC, dst=CMAC) / v4s() / UDP(sport=7777, dport=40000) / Raw(b'pong'), False),
+          (Ether(src=M3, dst=M4) / v4c() / UDP(sport=40000, dport=7777) / Raw(b'ping'), True)]
+    write('multi-mac.pcap', seq_ts(T0, mm), note='client MACs :01 :03, server :02 :04')
+
 
 def gen_tunnels():
     # GRE v0 (no options) carrying IPv4/TCP: a 3-way handshake

@@ -13,7 +13,8 @@
 #define NULL_HDR_LEN       4
 #define PPPOE_HDR_LEN      6
 #define MPLS_ENTRY_LEN     4
-#define ARP_MIN_LEN        8
+#define ARP_HDR_LEN        8      /* the fixed part: types, sizes, opcode */
+#define ARP_ETH_IPV4_LEN   28     /* and Ethernet and IPv4 addresses */
 
 enum {
 	ETHERTYPE_IPV4 = 0x0800,
@@ -112,13 +113,41 @@ static int decode_vntag(DecodeThread *dt, Packet *p, const uint8_t *pkt, uint32_
 	return r;
 }
 
+/* ARP as Suricata 8 decodes it for its eve "arp" records: Ethernet
+ * hardware and IPv4 addresses only. Another hardware or protocol type, or
+ * an opcode other than request and reply, is valid ARP the decoder does
+ * not support (an event, the packet stays valid); sizes that contradict
+ * the types make it invalid. A packet whose addresses were read has p->l3
+ * at the ARP header (the logger's). Bytes past the 28 (padding) are fine. */
 static int decode_arp(DecodeThread *dt, Packet *p, const uint8_t *pkt, uint32_t len)
 {
-	/* Counted only: nothing downstream looks at ARP. */
+	uint16_t op;
+
 	dc_inc(dt, dcnt.arp);
 	p->flags |= PKT_ARP;
-	if (len < ARP_MIN_LEN)
+	if (len < ARP_HDR_LEN)
 		return decode_invalid(dt, p, DEV_ARP_PKT_TOO_SMALL);
+	if (rd16(pkt) != 1) {
+		decode_set_event(dt, p, DEV_ARP_UNSUPPORTED_HARDWARE);
+		return 0;
+	}
+	if (rd16(pkt + 2) != ETHERTYPE_IPV4) {
+		decode_set_event(dt, p, DEV_ARP_UNSUPPORTED_PROTOCOL);
+		return 0;
+	}
+	if (pkt[4] != 6)
+		return decode_invalid(dt, p, DEV_ARP_INVALID_HARDWARE_SIZE);
+	if (pkt[5] != 4)
+		return decode_invalid(dt, p, DEV_ARP_INVALID_PROTOCOL_SIZE);
+	if (len < ARP_ETH_IPV4_LEN)
+		return decode_invalid(dt, p, DEV_ARP_INVALID_PKT);
+	op = rd16(pkt + 6);
+	if (op != 1 && op != 2) {
+		decode_set_event(dt, p, DEV_ARP_UNSUPPORTED_OPCODE);
+		return 0;
+	}
+	p->l3 = pkt;
+	p->l3_hlen = ARP_ETH_IPV4_LEN;
 	return 0;
 }
 

@@ -15,5 +15,6 @@ typedef struct OutputLogger {
 
 extern const OutputLogger output_logger_tx;      /* tx-policy.c */
 extern const OutputLogger output_logger_frame;   /* frame-log.c */
+extern const OutputLogger output_logger_arp;     /* arp-json.c */
 
 #endif

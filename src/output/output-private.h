@@ -79,7 +79,7 @@ struct Outputs {
 	OutputFile fast, stats;
 	uint64_t file_prev[2][2];   /* fast's and stats.log's counters (deltas) */
 	/* types looked up once: frame and anomaly are asked per packet */
-	int eve_flow, eve_stats, eve_frame, eve_anomaly;
+	int eve_flow, eve_stats, eve_frame, eve_anomaly, eve_arp;
 	int eve_files;              /* "files" (or "fileinfo"): asked per packet */
 	uint64_t *prev;             /* last stats snapshot, for eve deltas */
 	size_t nprev;

@@ -126,6 +126,57 @@ TEST(arp_counted_only)
 	tenv_free(&e);
 }
 
+/* eth + an ARP request for 10.0.0.2 from 10.0.0.1; hw, op and the sizes
+ * as given; len bytes of ARP */
+static uint32_t frame_arp(uint8_t *f, uint16_t hw, uint8_t hsize, uint16_t op, uint32_t len)
+{
+	static const uint8_t addrs[20] = { 2, 0, 0, 0, 0, 1, 10, 0, 0, 1,
+					   0, 0, 0, 0, 0, 0, 10, 0, 0, 2 };
+	uint8_t *a = f + 14;
+
+	memset(f, 0, 14 + 28);
+	b_eth(f, 0x0806);
+	put16(a, hw);
+	put16(a + 2, 0x0800);
+	a[4] = hsize;
+	a[5] = 4;
+	put16(a + 6, op);
+	memcpy(a + 8, addrs, sizeof(addrs));
+	return 14 + len;
+}
+
+/* Ethernet/IPv4 ARP is read for eve "arp" (p->l3 at its header); another
+ * hardware type or opcode is unsupported (an event, still valid); sizes
+ * that contradict the types, or a cut packet, are invalid */
+TEST(arp_ethernet_ipv4_read_others_flagged)
+{
+	struct tenv e;
+	uint8_t f[64];
+	Packet *p;
+
+	tenv_init(&e, CHECKSUM_AUTO);
+	p = tdecode(&e, DLT_EN10MB, f, frame_arp(f, 1, 6, 1, 28));
+	CHECK(p->l3 != NULL && p->l3[7] == 1);
+	CHECK_EQ(p->nevents, 0);
+	CHECK(!(p->flags & PKT_INVALID));
+	p = tdecode(&e, DLT_EN10MB, f, frame_arp(f, 6, 6, 1, 28));
+	CHECK(p->l3 == NULL);
+	CHECK(has_event(p, "arp.unsupported_hardware"));
+	CHECK(!(p->flags & PKT_INVALID));
+	p = tdecode(&e, DLT_EN10MB, f, frame_arp(f, 1, 6, 3, 28));
+	CHECK(p->l3 == NULL);
+	CHECK(has_event(p, "arp.unsupported_opcode"));
+	p = tdecode(&e, DLT_EN10MB, f, frame_arp(f, 1, 8, 1, 28));
+	CHECK(has_event(p, "arp.invalid_hardware_size"));
+	CHECK(p->flags & PKT_INVALID);
+	p = tdecode(&e, DLT_EN10MB, f, frame_arp(f, 1, 6, 2, 20));
+	CHECK(has_event(p, "arp.invalid_pkt"));
+	CHECK(p->l3 == NULL);
+	p = tdecode(&e, DLT_EN10MB, f, frame_arp(f, 1, 6, 2, 6));
+	CHECK(has_event(p, "arp.pkt_too_small"));
+	tenv_free(&e);
+}
+
 /* Builds eth + n vlan tags + IPv4/UDP. */
 static uint32_t frame_vlan(uint8_t *f, int ntags, uint16_t outer_type)
 {

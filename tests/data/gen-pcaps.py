@@ -16,7 +16,8 @@ import struct
 import sys
 
 from scapy.all import (DNS, DNSQR, DNSRR, ARP, GRE, ICMP, IP, IPv6, IPv6ExtHdrFragment, TCP, UDP,
-                       Dot1Q, Ether, Raw, conf)
+                       Dot1Q, Ether, Raw, SCTP, SCTPChunkData, SCTPChunkInit, SCTPChunkInitAck,
+                       conf)
 
 conf.verb = 0
 
@@ -233,6 +234,12 @@ def gen_l2():
           (Ether(src=SMAC, dst=CMAC) / v4s() / UDP(sport=7777, dport=40000) / Raw(b'pong'), False),
           (Ether(src=M3, dst=M4) / v4c() / UDP(sport=40000, dport=7777) / Raw(b'ping'), True)]
     write('multi-mac.pcap', seq_ts(T0, mm), note='client MACs :01 :03, server :02 :04')
+
+    # SCTP (IP protocol 132): INIT, INIT ACK, then a DATA chunk "hello sctp"
+    sc = [(eth(v4c() / SCTP(sport=40000, dport=2905) / SCTPChunkInit(init_tag=1)), True),
+          (eth(v4s() / SCTP(sport=2905, dport=40000) / SCTPChunkInitAck(init_tag=2), src=SMAC, dst=CMAC), False),
+          (eth(v4c() / SCTP(sport=40000, dport=2905) / SCTPChunkData(data=b'hello sctp')), True)]
+    write('sctp.pcap', seq_ts(T0, sc), note='INIT, INIT ACK, DATA')
 
 
 def gen_tunnels():

@@ -71,6 +71,8 @@ struct Capture {
 	unsigned thread;
 	const volatile int *stop;  /* set: next() returns END (signals) */
 	const volatile int *interrupt; /* pcap-file: the unix socket's pcap-interrupt; NULL: none */
+	char thread_name[40];      /* live: its workers thread, as Suricata names it
+	                            * ("W#01-eth0": per interface from 1); "" */
 };
 
 extern const CaptureOps capture_pcap_file_ops;

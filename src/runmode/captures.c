@@ -37,6 +37,9 @@ static int open_source(Engine *e, const CaptureConfig *cc)
 		}
 		if (e->ctl)
 			c->stop = &e->ctl->stop;
+		if (ops->live)
+			snprintf(c->thread_name, sizeof(c->thread_name), "W#%02u-%.20s", i + 1,
+				 cc->iface);
 		e->caps[e->ncaps++] = c;
 	}
 	if (ops->live)

@@ -22,7 +22,9 @@
         two interfaces in one process (tests/live/multi-iface.sh): every
         record of a flow whose client address starts with PREFIX names IFACE
         in in_iface; each IFACE has its 5 alerts and 5 flow records; no
-        record carries pcap_cnt
+        record carries pcap_cnt; with NAME ending in "-threads", the last
+        stats record's per-thread counters (stats threads: yes) show each
+        interface's thread W#01-IFACE with its 10 packets
     check.py reload REF_EVE LIVE_EVE ENGINE_LOG SENT NAME T_REQ T_DONE OLD NEW KEEP
         a rule reload during the replay (tests/live/reload.sh) swapped rule OLD
         for NEW (same content) between T_REQ and T_DONE (epoch seconds): OLD
@@ -234,6 +236,12 @@ def ifaces(live, name, *pairs):
 		      % (iface, na, nf))
 	check(not wrong, "every record names its flow's interface in in_iface (%d records%s)" %
 	      (len(recs), "" if not wrong else "; wrong: %s" % json.dumps(wrong[0])[:300]))
+	if name.endswith("-threads"):
+		th = last_stats(records(live)).get("threads", {})
+		for iface, _ in want:
+			pk = th.get("W#01-" + iface, {}).get("decoder", {}).get("pkts")
+			check(pk == 10, "stats threads: W#01-%s decoded %s packets (want 10; threads %s)"
+			      % (iface, pk, ",".join(sorted(th))))
 	cnt = [r for r in recs if "pcap_cnt" in r]
 	check(not cnt, "no record carries pcap_cnt (live)%s" %
 	      ("" if not cnt else ": %d do, e.g. %s" % (len(cnt), json.dumps(cnt[0])[:200])))

@@ -834,14 +834,25 @@ static Flow *flow_create(FlowTable *ft, const Packet *p, uint32_t hash, uint16_t
 	return f;
 }
 
-/* A side's MAC set: the common case (the address seen first) returns at
- * the first compare. */
+static inline int mac_eq(const uint8_t *a, const uint8_t *b)
+{
+	uint32_t a4, b4;
+	uint16_t a2, b2;
+
+	memcpy(&a4, a, 4);
+	memcpy(&b4, b, 4);
+	memcpy(&a2, a + 4, 2);
+	memcpy(&b2, b + 4, 2);
+	return a4 == b4 && a2 == b2;
+}
+
+/* A side's MAC set (the rare path: flow_update checks the first pair). */
 static void flow_mac_add(Flow *f, int side, const uint8_t *mac)
 {
 	uint8_t n = f->n_macs[side];
 
 	for (uint8_t i = 0; i < n; i++)
-		if (!memcmp(f->macs[side][i], mac, 6))
+		if (mac_eq(f->macs[side][i], mac))
 			return;
 	if (n == FLOW_MACS_MAX)
 		return;
@@ -865,8 +876,14 @@ static void flow_update(FlowTable *ft, Flow *f, Packet *p, int toserver)
 	if (timercmp(&p->ts, &f->last, >))
 		f->last = p->ts;
 	if (p->flags & PKT_HAS_ETH) {
-		flow_mac_add(f, 0, toserver ? p->eth_src : p->eth_dst);
-		flow_mac_add(f, 1, toserver ? p->eth_dst : p->eth_src);
+		const uint8_t *c = toserver ? p->eth_src : p->eth_dst;
+		const uint8_t *s = toserver ? p->eth_dst : p->eth_src;
+
+		/* nearly every packet carries the flow's first pair again */
+		if (!f->n_macs[0] || !mac_eq(f->macs[0][0], c) || !mac_eq(f->macs[1][0], s)) {
+			flow_mac_add(f, 0, c);
+			flow_mac_add(f, 1, s);
+		}
 	}
 	if ((f->proto == IPPROTO_ICMP || f->proto == IPPROTO_ICMPV6) &&
 	    !(f->icmp_seen & (toserver ? 1 : 2))) {

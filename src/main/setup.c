@@ -305,6 +305,15 @@ static int capture_setup_one(const Cli *cli, EngineConfig *ec, CaptureConfig *cc
 	return 0;
 }
 
+/* Whether one of the first n interfaces uses fanout group id. */
+static int cluster_id_taken(const CaptureConfig *cc, unsigned n, uint16_t id)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (cc[i].cluster_id == id)
+			return 1;
+	return 0;
+}
+
 /* The sources' settings and how many capture handles the runmode wants:
  * one in single and autofp (autofp has one RX thread), each interface's
  * threads in workers. The interfaces: the command line's, else with
@@ -348,11 +357,8 @@ static int capture_setup(Session *s)
 		CaptureConfig *cc = &s->capcfg[i];
 		uint16_t want = cc->cluster_id;
 
-		for (unsigned j = 0; j < i; j++)
-			if (s->capcfg[j].cluster_id == cc->cluster_id) {
-				cc->cluster_id++;
-				j = (unsigned)-1;
-			}
+		while (cluster_id_taken(s->capcfg, i, cc->cluster_id))
+			cc->cluster_id++;
 		if (cc->kind == CAPTURE_AF_PACKET && cc->cluster_id != want)
 			log_info("af-packet: %s: cluster-id %u is taken by another interface: "
 				 "using %u", cc->iface, want, cc->cluster_id);

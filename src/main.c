@@ -66,8 +66,8 @@ static int process_start(Session *s)
 static int privileges_drop(Session *s)
 {
 	if (unix_socket_wanted(s->cli.unix_socket, s->capcfg[0].kind) &&
-	    (unix_socket_setup(s->cli.unix_socket_file, &s->engine, &s->capcfg[0], s->pcap_queue,
-			       &s->usock) != 0 ||
+	    (unix_socket_setup(s->cli.unix_socket_file, &s->engine, s->capcfg, s->ncapcfg,
+			       s->pcap_queue, &s->usock) != 0 ||
 	     (s->usock_mode && !s->usock)))
 		return -1;
 	run_as_give_files(&s->run_as, s->engine.outputs, s->log_dir, s->log_file);

@@ -11,7 +11,8 @@
 #   packets came in on in in_iface, and the flows of each interface are all
 #   there; no record carries pcap_cnt (Suricata 8 writes it only when
 #   reading files); eve.json is valid against the eve schema; with stats
-#   threads: yes, each interface's thread (W#01-IFACE) counts its packets.
+#   threads: yes, each interface's thread (W#01-IFACE) counts its packets;
+#   the command socket's iface-list names both, iface-stat counts each one's.
 # SKIPs like tests/live/run.sh when not root or without ip netns/tcpreplay.
 builddir=$(cd "${1:-.}" && pwd)
 srcdir=$(cd "${2:-$(dirname "$0")/../..}" && pwd)
@@ -54,6 +55,18 @@ two() {
 	# replay() sends into $va only
 	nsx tcpreplay -i "$va2" --pps=100 "$tmp/b.pcap" > "$tmp/$name/b.out" 2>&1
 	sleep 0.5
+	if [ -S "$tmp/$name.sock" ]; then
+		# the command socket names both interfaces and counts each one's
+		local l s1 s2
+		l=$(python3 "$here/uclient.py" "$tmp/$name.sock" iface-list)
+		s1=$(python3 "$here/uclient.py" "$tmp/$name.sock" iface-stat "{\"iface\": \"$vb\"}")
+		s2=$(python3 "$here/uclient.py" "$tmp/$name.sock" iface-stat "{\"iface\": \"$vb2\"}")
+		if python3 -c 'import json,sys; m=json.loads(sys.argv[1])["message"]; assert m["count"] == 2 and m["ifaces"] == sys.argv[2:], m' "$l" "$vb" "$vb2" 2> /dev/null
+		then ok "$name: iface-list names $vb and $vb2"
+		else ko "$name: iface-list: $l"; fi
+		if [[ $s1 == *'"pkts":10,'* && $s2 == *'"pkts":10,'* ]]; then ok "$name: iface-stat counts 10 packets on each"
+		else ko "$name: iface-stat: $s1 / $s2"; fi
+	fi
 	if stop "$epid"; then ok "$name: clean exit on SIGTERM"
 	else ko "$name: no clean exit on SIGTERM"; fi
 	clean "$name"
@@ -79,7 +92,7 @@ two() {
 # that the list names the two interfaces; one thread each, then two for the
 # second (a fanout group of its own: the clash of cluster-id 99 is resolved)
 two af-packet-list --af-packet --set "af-packet.0.interface=$vb" --set af-packet.0.threads=1 \
-	--set "af-packet.1.interface=$vb2" --set af-packet.1.threads=2
+	--set "af-packet.1.interface=$vb2" --set af-packet.1.threads=2 --unix-socket="$tmp/af-packet-list.sock"
 two af-packet-i -i "$vb" -i "$vb2"
 # one thread each: each interface's W#01 in the per-thread stats
 two af-packet-threads -i "$vb" -i "$vb2" --set af-packet.0.threads=1 \

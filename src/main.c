@@ -113,11 +113,22 @@ static double elapsed(const struct timespec *a, const struct timespec *b)
 	return (b->tv_sec - a->tv_sec) + (b->tv_nsec - a->tv_nsec) / 1e9;
 }
 
-/* What the capture read, in one line (each error was warned). */
-static void report_input(const Session *s, const CaptureStats *sum)
+static void stats_add(CaptureStats *sum, const CaptureStats *cs)
+{
+	sum->packets += cs->packets;
+	sum->bytes += cs->bytes;
+	sum->kernel_packets += cs->kernel_packets;
+	sum->kernel_drops += cs->kernel_drops;
+	sum->kernel_ifdrops += cs->kernel_ifdrops;
+}
+
+/* What the capture read, in one line a source (each error was warned): a
+ * live interface's handles are its threads, in e->caps in capcfg's order. */
+static void report_input(const Session *s)
 {
 	const Engine *e = &s->engine;
 	struct PcapSource *ps = capture_pcap_source(e->caps[0]);
+	unsigned first = 0;
 
 	if (ps) {
 		const PcapSourceStats *st = pcap_source_stats(ps);
@@ -132,12 +143,20 @@ static void report_input(const Session *s, const CaptureStats *sum)
 				    (unsigned long long)st->errors, st->errors == 1 ? "" : "s");
 		return;
 	}
-	log_notice("%s: %s%s: %llu packets, %llu bytes; kernel: %llu packets, %llu "
-		   "drops, %llu interface drops", e->caps[0]->ops->name, s->capcfg[0].iface,
-		   s->ncapcfg > 1 ? " and the other interfaces" : "",
-		   (unsigned long long)sum->packets, (unsigned long long)sum->bytes,
-		   (unsigned long long)sum->kernel_packets, (unsigned long long)sum->kernel_drops,
-		   (unsigned long long)sum->kernel_ifdrops);
+	for (unsigned i = 0; i < s->ncapcfg && first < e->ncaps; i++) {
+		CaptureStats cs, sum = { 0 };
+
+		for (unsigned t = 0; t < s->capcfg[i].threads && first < e->ncaps; t++) {
+			capture_stats(e->caps[first++], &cs);
+			stats_add(&sum, &cs);
+		}
+		log_notice("%s: %s: %llu packets, %llu bytes; kernel: %llu packets, %llu "
+			   "drops, %llu interface drops", e->caps[0]->ops->name, s->capcfg[i].iface,
+			   (unsigned long long)sum.packets, (unsigned long long)sum.bytes,
+			   (unsigned long long)sum.kernel_packets,
+			   (unsigned long long)sum.kernel_drops,
+			   (unsigned long long)sum.kernel_ifdrops);
+	}
 }
 
 /* The packet phase alone, start-up and teardown excluded: what a benchmark
@@ -149,15 +168,11 @@ static void report_run(const Session *s, double secs, double cpu)
 
 	for (unsigned i = 0; i < e->ncaps; i++) {
 		capture_stats(e->caps[i], &cs);
-		sum.packets += cs.packets;
-		sum.bytes += cs.bytes;
-		sum.kernel_packets += cs.kernel_packets;
-		sum.kernel_drops += cs.kernel_drops;
-		sum.kernel_ifdrops += cs.kernel_ifdrops;
+		stats_add(&sum, &cs);
 	}
 	if (secs < 1e-6)
 		secs = 1e-6;
-	report_input(s, &sum);
+	report_input(s);
 	log_info("runmode %s: packets processed in %.3f s (cpu %.3f s): %.0f packets/s, %.1f Mbit/s",
 		 runmode_name(e->cfg.mode), secs, cpu, sum.packets / secs,
 		 sum.bytes * 8 / secs / 1e6);

@@ -70,6 +70,9 @@ two() {
 	if stop "$epid"; then ok "$name: clean exit on SIGTERM"
 	else ko "$name: no clean exit on SIGTERM"; fi
 	clean "$name"
+	if grep -q ": $vb: 10 packets, " "$tmp/$name/out" && grep -q ": $vb2: 10 packets, " "$tmp/$name/out"
+	then ok "$name: the exit report counts 10 packets on each interface"
+	else ko "$name: exit report: $(grep ' packets, ' "$tmp/$name/out" | tr '\n' ' ')"; fi
 	local r
 	r=$(python3 "$here/check.py" ifaces "$tmp/$name/eve.json" "$name" "$vb=10.40." "$vb2=10.41.")
 	echo "$r"

@@ -65,9 +65,9 @@ static int process_start(Session *s)
  * root's), then the files handed over and the privileges dropped. */
 static int privileges_drop(Session *s)
 {
-	if (unix_socket_wanted(s->cli.unix_socket, s->capcfg.kind) &&
-	    (unix_socket_setup(s->cli.unix_socket_file, &s->engine, &s->capcfg, s->pcap_queue,
-			       &s->usock) != 0 ||
+	if (unix_socket_wanted(s->cli.unix_socket, s->capcfg[0].kind) &&
+	    (unix_socket_setup(s->cli.unix_socket_file, &s->engine, s->capcfg, s->ncapcfg,
+			       s->pcap_queue, &s->usock) != 0 ||
 	     (s->usock_mode && !s->usock)))
 		return -1;
 	run_as_give_files(&s->run_as, s->engine.outputs, s->log_dir, s->log_file);
@@ -113,11 +113,22 @@ static double elapsed(const struct timespec *a, const struct timespec *b)
 	return (b->tv_sec - a->tv_sec) + (b->tv_nsec - a->tv_nsec) / 1e9;
 }
 
-/* What the capture read, in one line (each error was warned). */
-static void report_input(const Session *s, const CaptureStats *sum)
+static void stats_add(CaptureStats *sum, const CaptureStats *cs)
+{
+	sum->packets += cs->packets;
+	sum->bytes += cs->bytes;
+	sum->kernel_packets += cs->kernel_packets;
+	sum->kernel_drops += cs->kernel_drops;
+	sum->kernel_ifdrops += cs->kernel_ifdrops;
+}
+
+/* What the capture read, in one line a source (each error was warned): a
+ * live interface's handles are its threads, in e->caps in capcfg's order. */
+static void report_input(const Session *s)
 {
 	const Engine *e = &s->engine;
 	struct PcapSource *ps = capture_pcap_source(e->caps[0]);
+	unsigned first = 0;
 
 	if (ps) {
 		const PcapSourceStats *st = pcap_source_stats(ps);
@@ -132,11 +143,20 @@ static void report_input(const Session *s, const CaptureStats *sum)
 				    (unsigned long long)st->errors, st->errors == 1 ? "" : "s");
 		return;
 	}
-	log_notice("%s: %s: %llu packets, %llu bytes; kernel: %llu packets, %llu "
-		   "drops, %llu interface drops", e->caps[0]->ops->name, s->capcfg.iface,
-		   (unsigned long long)sum->packets, (unsigned long long)sum->bytes,
-		   (unsigned long long)sum->kernel_packets, (unsigned long long)sum->kernel_drops,
-		   (unsigned long long)sum->kernel_ifdrops);
+	for (unsigned i = 0; i < s->ncapcfg && first < e->ncaps; i++) {
+		CaptureStats cs, sum = { 0 };
+
+		for (unsigned t = 0; t < s->capcfg[i].threads && first < e->ncaps; t++) {
+			capture_stats(e->caps[first++], &cs);
+			stats_add(&sum, &cs);
+		}
+		log_notice("%s: %s: %llu packets, %llu bytes; kernel: %llu packets, %llu "
+			   "drops, %llu interface drops", e->caps[0]->ops->name, s->capcfg[i].iface,
+			   (unsigned long long)sum.packets, (unsigned long long)sum.bytes,
+			   (unsigned long long)sum.kernel_packets,
+			   (unsigned long long)sum.kernel_drops,
+			   (unsigned long long)sum.kernel_ifdrops);
+	}
 }
 
 /* The packet phase alone, start-up and teardown excluded: what a benchmark
@@ -148,15 +168,11 @@ static void report_run(const Session *s, double secs, double cpu)
 
 	for (unsigned i = 0; i < e->ncaps; i++) {
 		capture_stats(e->caps[i], &cs);
-		sum.packets += cs.packets;
-		sum.bytes += cs.bytes;
-		sum.kernel_packets += cs.kernel_packets;
-		sum.kernel_drops += cs.kernel_drops;
-		sum.kernel_ifdrops += cs.kernel_ifdrops;
+		stats_add(&sum, &cs);
 	}
 	if (secs < 1e-6)
 		secs = 1e-6;
-	report_input(s, &sum);
+	report_input(s);
 	log_info("runmode %s: packets processed in %.3f s (cpu %.3f s): %.0f packets/s, %.1f Mbit/s",
 		 runmode_name(e->cfg.mode), secs, cpu, sum.packets / secs,
 		 sum.bytes * 8 / secs / 1e6);
@@ -170,7 +186,7 @@ static int run_packets(Session *s)
 	struct timespec t0, t1, c0, c1;
 
 	if (s->usock_mode) {
-		unix_socket_runmode(&s->engine, &s->capcfg, s->pcap_queue);
+		unix_socket_runmode(&s->engine, &s->capcfg[0], s->pcap_queue);
 		return 0;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -219,7 +235,8 @@ static int session_end(Session *s, int rc)
 	if (e->outputs)
 		outputs_close(e->outputs);
 	captures_close(e);
-	capture_config_free(&s->capcfg);
+	for (unsigned i = 0; i < s->ncapcfg; i++)
+		capture_config_free(&s->capcfg[i]);
 	if (e->reload) {
 		reloader_free(e->reload);
 		e->detect = NULL;

@@ -100,6 +100,8 @@ fi
 # own: root only (CI runs as root); SKIPs with its reason otherwise.
 echo "== live capture (tests/live/run.sh)"
 part "$srcdir/tests/live/run.sh" "$builddir" "$srcdir"
+echo "== two interfaces in one process, live (tests/live/multi-iface.sh)"
+part "$srcdir/tests/live/multi-iface.sh" "$builddir" "$srcdir"
 echo "== bench-1x with ET Open, live (tests/live/bench1x.sh)"
 SURICATA_SHARED="$shared" part "$srcdir/tests/live/bench1x.sh" "$builddir" "$srcdir"
 # ac-cuda (host emulation) in workers and single, live, against -r with ac:

@@ -269,7 +269,7 @@ static void fill_packet(AfPacket *a, Packet *p, const uint8_t *data, uint32_t ca
 	p->datalink = a->datalink;
 	a->packets++;
 	a->bytes += caplen;
-	p->pcap_cnt = a->packets;
+	p->in_iface = a->iface;
 }
 
 /* Waits for data. A socket error (the interface went down) is said once and

@@ -107,6 +107,22 @@ static void sec_find(Section *s, const char *iface)
 	}
 }
 
+unsigned capture_section_ifaces(enum capture_kind kind, char (*names)[64], unsigned max)
+{
+	const ConfNode *list = conf_get_node(kind == CAPTURE_AF_PACKET ? "af-packet" : "pcap");
+	unsigned n = 0;
+
+	if (kind == CAPTURE_PCAP_FILE)
+		return 0;
+	for (const ConfNode *e = list ? list->child : NULL; e && n < max; e = e->next) {
+		const char *i = conf_node_get(e, "interface");
+
+		if (i && *i && strcmp(i, "default"))
+			snprintf(names[n++], 64, "%s", i);
+	}
+	return n;
+}
+
 static int load_threads(const Section *s, unsigned ncpu, unsigned *out)
 {
 	const char *v = sec_get(s, "threads");

@@ -71,6 +71,8 @@ struct Capture {
 	unsigned thread;
 	const volatile int *stop;  /* set: next() returns END (signals) */
 	const volatile int *interrupt; /* pcap-file: the unix socket's pcap-interrupt; NULL: none */
+	char thread_name[40];      /* live: its workers thread, as Suricata names it
+	                            * ("W#01-eth0": per interface from 1); "" */
 };
 
 extern const CaptureOps capture_pcap_file_ops;
@@ -83,6 +85,10 @@ const CaptureOps *capture_ops(enum capture_kind kind);
  * interface matches, over the "default" entry). An empty iface takes the
  * first interface of the section. -1 logged (the key named). */
 int capture_config_load(CaptureConfig *cfg, unsigned ncpu);
+/* The interfaces the kind's yaml section lists ("default" left out), in
+ * order, at most max: what --af-packet or --pcap without a device captures
+ * on, as in Suricata. The count (0: none). */
+unsigned capture_section_ifaces(enum capture_kind kind, char (*names)[64], unsigned max);
 void capture_config_free(CaptureConfig *cfg);
 
 /* The trailing command-line words joined by spaces, or -F FILE's content

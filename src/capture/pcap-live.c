@@ -134,7 +134,7 @@ static int live_next(Capture *c, Packet *p, int timeout_ms)
 			p->datalink = l->datalink;
 			l->packets++;
 			l->bytes += len;
-			p->pcap_cnt = l->packets;
+			p->in_iface = l->iface;
 			return CAPTURE_PACKET;
 		}
 		if (rc < 0) {

@@ -37,7 +37,6 @@ static const struct {
 	{ "host-mode", "auto" },                 /* sniffer-only in IDS, router in IPS */
 	{ "logging.outputs.console.enabled", "yes" },
 	{ "legacy.uricontent", "enabled" },      /* uricontent is a keyword here */
-	{ "vlan.use-for-tracking", "true" },     /* vlan ids are in the flow hash */
 	{ "livedev.use-for-tracking", "true" },
 	{ "spm-algo", "auto" },                  /* one single-pattern matcher, same matches */
 	{ "detect.profile", NULL },              /* rule grouping: our own, same alerts */

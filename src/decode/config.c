@@ -117,6 +117,11 @@ int decode_config_load(DecodeConfig *cfg)
 	if (conf_get_bool("decoder.recursion-level.use-for-tracking",
 			  &cfg->recursion_for_tracking) < 0)
 		return -1;
+	/* off: a flow's two directions on different vlans (a router on a
+	 * stick, asymmetric trunks) are one flow, and so are fragments */
+	cfg->vlan_for_tracking = 1;
+	if (conf_get_bool("vlan.use-for-tracking", &cfg->vlan_for_tracking) < 0)
+		return -1;
 	if (load_udp_tunnel("vxlan", 4789, &cfg->vxlan) < 0 ||
 	    load_udp_tunnel("geneve", 6081, &cfg->geneve) < 0)
 		return -1;

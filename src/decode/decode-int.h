@@ -83,6 +83,7 @@ int decode_ethernet(DecodeThread *dt, Packet *p, const uint8_t *pkt, uint32_t le
 int decode_ethertype(DecodeThread *dt, Packet *p, uint16_t type, const uint8_t *pkt,
 		     uint32_t len);
 int decode_sll(DecodeThread *dt, Packet *p, const uint8_t *pkt, uint32_t len);
+int decode_chdlc(DecodeThread *dt, Packet *p, const uint8_t *pkt, uint32_t len);
 int decode_sll2(DecodeThread *dt, Packet *p, const uint8_t *pkt, uint32_t len);
 int decode_null(DecodeThread *dt, Packet *p, const uint8_t *pkt, uint32_t len);
 int decode_raw(DecodeThread *dt, Packet *p, const uint8_t *pkt, uint32_t len);

@@ -126,6 +126,7 @@ int decode_datalink_supported(int datalink)
 	case DLT_IPV4:
 	case DLT_IPV6:
 	case DLT_PPP:
+	case DLT_C_HDLC:
 		return 1;
 	default:
 		return 0;
@@ -135,9 +136,8 @@ int decode_datalink_supported(int datalink)
 void decode_set_event(DecodeThread *dt, Packet *p, enum decode_event ev)
 {
 	dc_inc(dt, dcnt.event[ev]);
-	for (int i = 0; i < p->nevents; i++)
-		if (p->events[i] == ev)
-			return;
+	/* an event raised twice is kept twice, as Suricata 8 keeps it: each
+	 * gets its anomaly record (two bad IPv4 options: two opt_invalid_len) */
 	if (p->nevents < PKT_EVENTS_MAX)
 		p->events[p->nevents++] = (uint16_t)ev;
 }
@@ -189,6 +189,9 @@ static void decode_link(DecodeThread *dt, Packet *p)
 		break;
 	case DLT_PPP:
 		decode_ppp(dt, p, pkt, len);
+		break;
+	case DLT_C_HDLC:
+		decode_chdlc(dt, p, pkt, len);
 		break;
 	default:
 		/* A link type we do not decode (802.11, radiotap, ...): the packet is
@@ -257,6 +260,7 @@ int decode_tunnel(DecodeThread *dt, Packet *p, decode_layer_fn fn, uint8_t pkt_s
 	q->caplen = q->wirelen = len;
 	q->ts = p->ts;
 	q->pcap_cnt = p->pcap_cnt;
+	q->in_iface = p->in_iface;
 	q->datalink = DLT_RAW;
 	q->flags = PKT_PSEUDO | PKT_TUNNEL;
 	q->pkt_src = pkt_src;
@@ -266,6 +270,7 @@ int decode_tunnel(DecodeThread *dt, Packet *p, decode_layer_fn fn, uint8_t pkt_s
 	/* Suricata's inner packets keep the carrier's vlan ids. */
 	memcpy(q->vlan_id, p->vlan_id, sizeof(q->vlan_id));
 	q->vlan_count = p->vlan_count;
+	q->key_vlans = p->key_vlans;
 	/* The inner packet continues the outer packet's layer count: the layer
 	 * limit bounds nesting across pseudo packets too. */
 	fn(dt, q, q->data, len);

@@ -43,6 +43,7 @@ typedef struct DecodeConfig {
 	UdpTunnelConfig vxlan;      /* decoder.vxlan: enabled, ports 4789 */
 	UdpTunnelConfig geneve;     /* decoder.geneve: enabled, ports 6081 */
 	int recursion_for_tracking; /* decoder.recursion-level.use-for-tracking, yes */
+	int vlan_for_tracking;      /* vlan.use-for-tracking, yes: vlan ids key flows */
 } DecodeConfig;
 
 /* Reads "defrag.*", "decoder.*" from the conf tree into cfg (defaults first). 0 or -1 (logged). */

@@ -263,7 +263,7 @@ static uint32_t key_hash(const struct frag_in *in, const Packet *p)
 		MIX(in->src[i]);
 		MIX(in->dst[i]);
 	}
-	for (int i = 0; i < p->vlan_count && i < 3; i++) {
+	for (int i = 0; i < p->key_vlans && i < 3; i++) {
 		MIX(p->vlan_id[i]);
 		MIX(p->vlan_id[i] >> 8);
 	}
@@ -282,7 +282,7 @@ static int key_match(const struct tracker *t, const struct frag_in *in, const Pa
 	if (memcmp(t->src, in->src, alen) || memcmp(t->dst, in->dst, alen))
 		return 0;
 	for (int i = 0; i < 3; i++)
-		if (t->vlan[i] != (i < p->vlan_count ? p->vlan_id[i] : 0))
+		if (t->vlan[i] != (i < p->key_vlans ? p->vlan_id[i] : 0))
 			return 0;
 	return 1;
 }
@@ -367,7 +367,7 @@ static struct tracker *tracker_get(struct Defrag *df, const struct frag_in *in, 
 	t->id = in->id;
 	memcpy(t->src, in->src, in->family == 4 ? 4 : 16);
 	memcpy(t->dst, in->dst, in->family == 4 ? 4 : 16);
-	for (int i = 0; i < p->vlan_count && i < 3; i++)
+	for (int i = 0; i < p->key_vlans && i < 3; i++)
 		t->vlan[i] = p->vlan_id[i];
 	t->tunnel = (p->flags & PKT_TUNNEL) != 0;
 	t->hnext = df->buckets[hash & df->mask];
@@ -471,10 +471,12 @@ static void defrag_emit(struct Defrag *df, struct tracker *t, Packet *p)
 	}
 	q->ts = p->ts;
 	q->pcap_cnt = 0;
+	q->in_iface = p->in_iface;
 	q->datalink = datalink;
 	q->caplen = q->wirelen = link_len + total;
 	q->flags = PKT_PSEUDO | PKT_REASSEMBLED | (t->tunnel ? PKT_TUNNEL : 0);
 	q->vlan_count = p->vlan_count;
+	q->key_vlans = p->key_vlans;
 	memcpy(q->vlan_id, p->vlan_id, sizeof(q->vlan_id));
 	/* a datagram rebuilt inside a tunnel stays at the tunnel's depth */
 	q->recursion_level = p->recursion_level;

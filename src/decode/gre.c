@@ -139,6 +139,8 @@ static int decode_erspan2(DecodeThread *dt, Packet *p, const uint8_t *pkt, uint3
 		if (p->vlan_count >= 2)
 			return decode_invalid(dt, p, DEV_ERSPAN_TOO_MANY_VLAN_LAYERS);
 		p->vlan_id[p->vlan_count++] = vlan;
+		if (dt->cfg.vlan_for_tracking)
+			p->key_vlans = p->vlan_count;
 	}
 	return decode_ethernet(dt, p, pkt + ERSPAN2_HDR_LEN, len - ERSPAN2_HDR_LEN);
 }

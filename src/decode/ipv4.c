@@ -49,7 +49,9 @@ static enum decode_event opt_check_ts(const uint8_t *o, uint8_t olen)
 	return DEV_NONE;
 }
 
-/* Returns the event that one option raises (DEV_NONE if fine) and its bit. */
+/* Returns the event that one option raises (DEV_NONE if fine) and its bit.
+ * Lengths as Suricata 8 checks them (RFC 1108 security: 11 bytes exactly;
+ * quick start: at least 8; stream id and router alert: 4). */
 static enum decode_event opt_check(const uint8_t *o, uint8_t olen, uint16_t *bit)
 {
 	switch (o[0]) {
@@ -67,10 +69,10 @@ static enum decode_event opt_check(const uint8_t *o, uint8_t olen, uint16_t *bit
 		return opt_check_ts(o, olen);
 	case OPT_QS:
 		*bit = IPV4_OPT_QS;
-		return olen == 8 ? DEV_NONE : DEV_IPV4_OPT_INVALID_LEN;
+		return olen >= 8 ? DEV_NONE : DEV_IPV4_OPT_INVALID_LEN;
 	case OPT_SEC:
 		*bit = IPV4_OPT_SEC;
-		return olen >= 3 ? DEV_NONE : DEV_IPV4_OPT_INVALID_LEN;
+		return olen == 11 ? DEV_NONE : DEV_IPV4_OPT_INVALID_LEN;
 	case OPT_ESEC:
 		*bit = IPV4_OPT_ESEC;
 		return olen >= 3 ? DEV_NONE : DEV_IPV4_OPT_INVALID_LEN;
@@ -90,34 +92,48 @@ static enum decode_event opt_check(const uint8_t *o, uint8_t olen, uint16_t *bit
 	}
 }
 
-/* Parses the options area; -1 stops decoding (length or layout broken). */
+/* Parses the options area as Suricata 8 does; -1 stops decoding (the
+ * layout is broken: an option runs past the area). An option whose own
+ * content is bad (a length its type does not allow, a bad pointer) makes
+ * the packet invalid but the walk goes on, and it is not recorded; EOL and
+ * NOP are recorded (ipopts:eol, ipopts:nop). Suricata wants the area padded
+ * to 8 bytes and says so (opt_pad_required), then reads it anyway. */
 static int decode_ipv4_options(DecodeThread *dt, Packet *p, const uint8_t *o, uint32_t len)
 {
+	if (len % 8)
+		decode_set_event(dt, p, DEV_IPV4_OPT_PAD_REQUIRED);
 	while (len > 0) {
 		uint16_t bit = 0;
 		enum decode_event ev;
 		uint8_t olen;
 
-		if (o[0] == OPT_EOL)
+		if (o[0] == OPT_EOL) {
+			p->ipopts |= IPV4_OPT_EOL;
 			break;
+		}
 		if (o[0] == OPT_NOP) {
+			p->ipopts |= IPV4_OPT_NOP;
 			o++;
 			len--;
 			continue;
 		}
-		if (len < 2)
-			return decode_invalid(dt, p, DEV_IPV4_OPT_EOL_REQUIRED);
+		if (len < 2) {
+			decode_set_event(dt, p, DEV_IPV4_OPT_EOL_REQUIRED);
+			return -1;
+		}
 		olen = o[1];
 		if (olen < 2 || olen > len)
 			return decode_invalid(dt, p, DEV_IPV4_OPT_INVALID_LEN);
 		ev = opt_check(o, olen, &bit);
-		if (ev == DEV_IPV4_OPT_INVALID_LEN || ev == DEV_IPV4_OPT_MALFORMED)
-			return decode_invalid(dt, p, ev);
-		if (ev != DEV_NONE)
-			decode_set_event(dt, p, ev);
-		if (bit && (p->ipopts & bit))
+		if (bit && (p->ipopts & bit)) {
 			decode_set_event(dt, p, DEV_IPV4_OPT_DUPLICATE);
-		p->ipopts |= bit;
+		} else if (ev == DEV_IPV4_OPT_INVALID_LEN || ev == DEV_IPV4_OPT_MALFORMED) {
+			decode_invalid(dt, p, ev);
+		} else {
+			if (ev != DEV_NONE)
+				decode_set_event(dt, p, ev);
+			p->ipopts |= bit;
+		}
 		o += olen;
 		len -= olen;
 	}

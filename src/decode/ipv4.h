@@ -12,5 +12,7 @@
 #define IPV4_OPT_SID    (1u << 7)   /* stream id (136) */
 #define IPV4_OPT_SSRR   (1u << 8)   /* strict source route (137) */
 #define IPV4_OPT_RTRALT (1u << 9)   /* router alert (148) */
+#define IPV4_OPT_EOL    (1u << 10)  /* end of list (0) */
+#define IPV4_OPT_NOP    (1u << 11)  /* no operation (1) */
 
 #endif

@@ -1,5 +1,6 @@
 /* Link layers: Ethernet, VLAN (802.1Q/802.1ad/QinQ), 802.1ah, VN-Tag, ARP,
- * PPPoE, PPP, MPLS, Linux cooked (SLL, SLL2), BSD loopback (NULL/LOOP), raw IP. */
+ * PPPoE, PPP, Cisco HDLC, MPLS, Linux cooked (SLL, SLL2), BSD loopback
+ * (NULL/LOOP), raw IP. */
 #include "decode/decode-int.h"
 
 #define ETH_HDR_LEN        14
@@ -7,11 +8,13 @@
 #define IEEE8021AH_HDR_LEN 18
 #define VNTAG_HDR_LEN      6
 #define SLL_HDR_LEN        16
+#define CHDLC_HDR_LEN      4
 #define SLL2_HDR_LEN       20
 #define NULL_HDR_LEN       4
 #define PPPOE_HDR_LEN      6
 #define MPLS_ENTRY_LEN     4
-#define ARP_MIN_LEN        8
+#define ARP_HDR_LEN        8      /* the fixed part: types, sizes, opcode */
+#define ARP_ETH_IPV4_LEN   28     /* and Ethernet and IPv4 addresses */
 
 enum {
 	ETHERTYPE_IPV4 = 0x0800,
@@ -73,6 +76,8 @@ static int decode_vlan(DecodeThread *dt, Packet *p, const uint8_t *pkt, uint32_t
 		return decode_invalid(dt, p, DEV_VLAN_TOO_MANY_LAYERS);
 	dc_inc(dt, *level[p->vlan_count]);
 	p->vlan_id[p->vlan_count++] = rd16(pkt) & 0x0fff;
+	if (dt->cfg.vlan_for_tracking)
+		p->key_vlans = p->vlan_count;
 	r = decode_ethertype(dt, p, rd16(pkt + 2), pkt + VLAN_HDR_LEN, len - VLAN_HDR_LEN);
 	if (r == DECODE_UNKNOWN)
 		return decode_invalid(dt, p, DEV_VLAN_UNKNOWN_TYPE);
@@ -108,13 +113,41 @@ static int decode_vntag(DecodeThread *dt, Packet *p, const uint8_t *pkt, uint32_
 	return r;
 }
 
+/* ARP as Suricata 8 decodes it for its eve "arp" records: Ethernet
+ * hardware and IPv4 addresses only. Another hardware or protocol type, or
+ * an opcode other than request and reply, is valid ARP the decoder does
+ * not support (an event, the packet stays valid); sizes that contradict
+ * the types make it invalid. A packet whose addresses were read has p->l3
+ * at the ARP header (the logger's). Bytes past the 28 (padding) are fine. */
 static int decode_arp(DecodeThread *dt, Packet *p, const uint8_t *pkt, uint32_t len)
 {
-	/* Counted only: nothing downstream looks at ARP. */
+	uint16_t op;
+
 	dc_inc(dt, dcnt.arp);
 	p->flags |= PKT_ARP;
-	if (len < ARP_MIN_LEN)
+	if (len < ARP_HDR_LEN)
 		return decode_invalid(dt, p, DEV_ARP_PKT_TOO_SMALL);
+	if (rd16(pkt) != 1) {
+		decode_set_event(dt, p, DEV_ARP_UNSUPPORTED_HARDWARE);
+		return 0;
+	}
+	if (rd16(pkt + 2) != ETHERTYPE_IPV4) {
+		decode_set_event(dt, p, DEV_ARP_UNSUPPORTED_PROTOCOL);
+		return 0;
+	}
+	if (pkt[4] != 6)
+		return decode_invalid(dt, p, DEV_ARP_INVALID_HARDWARE_SIZE);
+	if (pkt[5] != 4)
+		return decode_invalid(dt, p, DEV_ARP_INVALID_PROTOCOL_SIZE);
+	if (len < ARP_ETH_IPV4_LEN)
+		return decode_invalid(dt, p, DEV_ARP_INVALID_PKT);
+	op = rd16(pkt + 6);
+	if (op != 1 && op != 2) {
+		decode_set_event(dt, p, DEV_ARP_UNSUPPORTED_OPCODE);
+		return 0;
+	}
+	p->l3 = pkt;
+	p->l3_hlen = ARP_ETH_IPV4_LEN;
 	return 0;
 }
 
@@ -380,9 +413,21 @@ int decode_ethernet(DecodeThread *dt, Packet *p, const uint8_t *pkt, uint32_t le
 	if (!(p->flags & PKT_HAS_ETH)) {
 		memcpy(p->eth_dst, pkt, 6);
 		memcpy(p->eth_src, pkt + 6, 6);
+		p->eth_type = rd16(pkt + 12);
 		p->flags |= PKT_HAS_ETH;
 	}
 	return decode_ethertype(dt, p, rd16(pkt + 12), pkt + ETH_HDR_LEN, len - ETH_HDR_LEN) < 0
+		       ? -1 : 0;
+}
+
+/* Cisco HDLC (DLT_C_HDLC, 104): address (0x0f unicast, 0x8f broadcast),
+ * control, then an EtherType; Suricata reads the type whatever the address. */
+int decode_chdlc(DecodeThread *dt, Packet *p, const uint8_t *pkt, uint32_t len)
+{
+	dc_inc(dt, dcnt.chdlc);
+	if (len < CHDLC_HDR_LEN)
+		return decode_invalid(dt, p, DEV_CHDLC_PKT_TOO_SMALL);
+	return decode_ethertype(dt, p, rd16(pkt + 2), pkt + CHDLC_HDR_LEN, len - CHDLC_HDR_LEN) < 0
 		       ? -1 : 0;
 }
 

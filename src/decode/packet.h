@@ -110,7 +110,11 @@ struct Flow;
 typedef struct Packet {
 	/* capture */
 	struct timeval ts;
-	uint64_t pcap_cnt;          /* 1-based position in the run; 0 for pseudo packets */
+	uint64_t pcap_cnt;          /* pcap-file: 1-based position in the run; 0 for
+	                             * pseudo packets and live captures (Suricata 8
+	                             * writes pcap_cnt only when reading files) */
+	const char *in_iface;       /* live: the capturing interface (eve in_iface),
+	                             * owned by the capture handle; NULL for files */
 	int datalink;               /* DLT_* of the capture */
 	uint32_t caplen;            /* bytes in data[] */
 	uint32_t wirelen;           /* length on the wire (pcap orig_len) */
@@ -121,7 +125,10 @@ typedef struct Packet {
 	/* layer 2 */
 	uint16_t vlan_id[3];
 	uint8_t vlan_count;
+	uint8_t key_vlans;          /* of those, the ones flows and defrag key on:
+	                             * vlan_count, 0 with vlan.use-for-tracking: false */
 	uint8_t eth_src[6], eth_dst[6]; /* first Ethernet header, when PKT_HAS_ETH */
+	uint16_t eth_type;          /* its EtherType, host order (eve ether_type) */
 
 	/* tunnels: depth 0 for captured packets, +1 per tunnel layer; flow_level
 	 * is the depth as the flow key sees it (0 when

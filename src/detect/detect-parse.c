@@ -329,7 +329,7 @@ static const char *const unsupported_protos[] = {
 	"nfs", "tftp", "ntp", "dhcp", "krb5", "snmp", "sip", "rfb", "mqtt",
 	"pgsql", "telnet", "ike", "ikev2", "rdp", "http2", "modbus", "dnp3",
 	"enip", "imap", "pop3", "quic", "websocket", "ldap", "doh2", "bittorrent-dht",
-	"sctp", "template", "nntp", "irc", "jabber", "msn", "cip", "ntp",
+	"template", "nntp", "irc", "jabber", "msn", "cip", "ntp",
 	NULL
 };
 
@@ -367,6 +367,9 @@ static int parse_proto(SigParseState *st, const char *p)
 		s->flags |= SIG_FLAG_TCP_STREAM;
 	} else if (!strcasecmp(p, "udp")) {
 		s->proto = IPPROTO_UDP;
+	} else if (!strcasecmp(p, "sctp")) {
+		/* IP protocol 132, with ports (decode/l4.c) */
+		s->proto = 132;
 	} else if (!strcasecmp(p, "icmp")) {
 		/* Suricata: "icmp" covers ICMPv4 and ICMPv6 */
 		s->proto = IPPROTO_ICMP;

@@ -216,8 +216,10 @@ static int ipopt_bit(uint64_t code)
 	case 133: return IPV4_OPT_ESEC;
 	case 136: return IPV4_OPT_SID;
 	case 137: return IPV4_OPT_SSRR;
+	case 0: return IPV4_OPT_EOL;
+	case 1: return IPV4_OPT_NOP;
 	}
-	return 0;   /* eol / nop are not recorded by the decoder */
+	return 0;
 }
 
 static int match_ipopts(DetectThread *dt, const SigMatch *m, Packet *p)

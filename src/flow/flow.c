@@ -287,10 +287,10 @@ uint32_t flow_hash_packet(const Packet *p)
 	/* an unreachable goes where the flow it quotes is (autofp's worker) */
 	if (flow_icmp_quote(p, &q))
 		return hash_tuple(q.proto, 4, &q.src, &q.dst, q.sp, q.dp, p->vlan_id,
-				  p->vlan_count) ^ p->flow_level;
+				  p->key_vlans) ^ p->flow_level;
 	packet_ports(p, &sp, &dp);
 	return hash_tuple(p->proto, p->ip_version, &p->src, &p->dst, sp, dp,
-			  p->vlan_id, p->vlan_count) ^ p->flow_level;
+			  p->vlan_id, p->key_vlans) ^ p->flow_level;
 }
 
 /* splitmix64 finaliser */
@@ -705,11 +705,13 @@ static Flow *flow_alloc_emergency(FlowTable *ft, const struct timeval *now)
 
 /* ---- lookup ---- */
 
+/* The vlan ids the flow is keyed on (none with vlan.use-for-tracking: no;
+ * the flow still logs its first packet's). */
 static int vlan_equal(const Flow *f, const Packet *p)
 {
-	if (f->vlan_count != p->vlan_count)
+	if (f->key_vlans != p->key_vlans)
 		return 0;
-	for (int i = 0; i < f->vlan_count && i < 3; i++)
+	for (int i = 0; i < f->key_vlans && i < 3; i++)
 		if (f->vlan_id[i] != p->vlan_id[i])
 			return 0;
 	return 1;
@@ -744,7 +746,7 @@ static int flow_match(const Flow *f, const Packet *p, uint16_t sp, uint16_t dp)
 
 void flow_swap(Flow *f, Packet *p)
 {
-	uint8_t mac[6];
+	uint8_t macs[FLOW_MACS_MAX][6];
 
 	SWAP(Address, f->src, f->dst);
 	SWAP(uint16_t, f->sp, f->dp);
@@ -754,11 +756,10 @@ void flow_swap(Flow *f, Packet *p)
 	SWAP(uint64_t, f->app_progress[0], f->app_progress[1]);
 	f->app_eof = (uint8_t)(((f->app_eof & 1) << 1) | ((f->app_eof >> 1) & 1));
 	f->raw_trigger = (uint8_t)(((f->raw_trigger & 1) << 1) | ((f->raw_trigger >> 1) & 1));
-	if (f->has_macs) {
-		memcpy(mac, f->mac_src, 6);
-		memcpy(f->mac_src, f->mac_dst, 6);
-		memcpy(f->mac_dst, mac, 6);
-	}
+	memcpy(macs, f->macs[0], sizeof(macs));
+	memcpy(f->macs[0], f->macs[1], sizeof(macs));
+	memcpy(f->macs[1], macs, sizeof(macs));
+	SWAP(uint8_t, f->n_macs[0], f->n_macs[1]);
 	f->icmp_seen = (uint8_t)(((f->icmp_seen & 1) << 1) | ((f->icmp_seen >> 1) & 1));
 	SWAP(uint8_t, f->icmp_ts_type, f->icmp_tc_type);
 	SWAP(uint8_t, f->icmp_ts_code, f->icmp_tc_code);
@@ -817,11 +818,13 @@ static Flow *flow_create(FlowTable *ft, const Packet *p, uint32_t hash, uint16_t
 	f->level = p->flow_level;
 	f->vlan_count = p->vlan_count > 3 ? 3 : p->vlan_count;
 	memcpy(f->vlan_id, p->vlan_id, sizeof(f->vlan_id));
+	f->key_vlans = p->key_vlans > 3 ? 3 : p->key_vlans;
 	f->hash = hash;
 	f->start = p->ts;
 	f->last = p->ts;
 	f->emergency = (uint8_t)ft->emergency;
 	f->flow_id = make_flow_id(f);
+	f->in_iface = p->in_iface;
 
 	f->hnext = ft->buckets[hash & ft->mask];
 	ft->buckets[hash & ft->mask] = f;
@@ -829,6 +832,32 @@ static Flow *flow_create(FlowTable *ft, const Packet *p, uint32_t hash, uint16_t
 	count_new_flow(ft, p->proto);
 	update_gauges(ft);
 	return f;
+}
+
+static inline int mac_eq(const uint8_t *a, const uint8_t *b)
+{
+	uint32_t a4, b4;
+	uint16_t a2, b2;
+
+	memcpy(&a4, a, 4);
+	memcpy(&b4, b, 4);
+	memcpy(&a2, a + 4, 2);
+	memcpy(&b2, b + 4, 2);
+	return a4 == b4 && a2 == b2;
+}
+
+/* A side's MAC set (the rare path: flow_update checks the first pair). */
+static void flow_mac_add(Flow *f, int side, const uint8_t *mac)
+{
+	uint8_t n = f->n_macs[side];
+
+	for (uint8_t i = 0; i < n; i++)
+		if (mac_eq(f->macs[side][i], mac))
+			return;
+	if (n == FLOW_MACS_MAX)
+		return;
+	memcpy(f->macs[side][n], mac, 6);
+	f->n_macs[side] = (uint8_t)(n + 1);
 }
 
 static void flow_update(FlowTable *ft, Flow *f, Packet *p, int toserver)
@@ -846,10 +875,15 @@ static void flow_update(FlowTable *ft, Flow *f, Packet *p, int toserver)
 	}
 	if (timercmp(&p->ts, &f->last, >))
 		f->last = p->ts;
-	if (!f->has_macs && (p->flags & PKT_HAS_ETH)) {
-		f->has_macs = 1;
-		memcpy(f->mac_src, toserver ? p->eth_src : p->eth_dst, 6);
-		memcpy(f->mac_dst, toserver ? p->eth_dst : p->eth_src, 6);
+	if (p->flags & PKT_HAS_ETH) {
+		const uint8_t *c = toserver ? p->eth_src : p->eth_dst;
+		const uint8_t *s = toserver ? p->eth_dst : p->eth_src;
+
+		/* nearly every packet carries the flow's first pair again */
+		if (!f->n_macs[0] || !mac_eq(f->macs[0][0], c) || !mac_eq(f->macs[1][0], s)) {
+			flow_mac_add(f, 0, c);
+			flow_mac_add(f, 1, s);
+		}
 	}
 	if ((f->proto == IPPROTO_ICMP || f->proto == IPPROTO_ICMPV6) &&
 	    !(f->icmp_seen & (toserver ? 1 : 2))) {

@@ -16,6 +16,9 @@
 #include <stdint.h>
 #include <sys/time.h>
 
+/* MAC addresses a flow keeps per side (Flow.macs). */
+#define FLOW_MACS_MAX 4
+
 enum flow_state {
 	FLOW_STATE_NEW = 0,
 	FLOW_STATE_ESTABLISHED,
@@ -52,6 +55,7 @@ typedef struct Flow {
 	uint8_t level;              /* tunnel depth as the key sees it (Packet.flow_level) */
 	uint16_t vlan_id[3];
 	uint8_t vlan_count;
+	uint8_t key_vlans;          /* of vlan_id, those the flow is keyed on */
 
 	uint32_t hash;
 	uint64_t flow_id;           /* eve flow_id: non-zero, < 2^53 */
@@ -75,9 +79,16 @@ typedef struct Flow {
 	/* ICMP: type/code of the first packet each way (eve icmp_type, response_icmp_type) */
 	uint8_t icmp_seen;          /* bit 0: toserver seen, bit 1: toclient seen */
 	uint8_t icmp_ts_type, icmp_ts_code, icmp_tc_type, icmp_tc_code;
-	/* MAC addresses of the first Ethernet packet, client side first (eve ether) */
-	uint8_t has_macs;
-	uint8_t mac_src[6], mac_dst[6];
+	/* live: the interface of the flow's first packet (eve in_iface of the
+	 * records a packet does not name, flow records' included) */
+	const char *in_iface;
+	/* The MAC addresses the flow's Ethernet packets carried, per side
+	 * ([0] the client's, [1] the server's), each once, in first-seen order:
+	 * eve flow records list them all (ether src_macs, dest_macs), as
+	 * Suricata 8's MAC set does; at most FLOW_MACS_MAX a side (more is a
+	 * misconfigured network: the rest are not listed) */
+	uint8_t n_macs[2];
+	uint8_t macs[2][FLOW_MACS_MAX][6];
 	/* exception policies applied (flow_exception): FLOW_EP_*, and per
 	 * target 1 + the policy applied, 0 when none (eve flow.exception_policy) */
 	uint8_t ep_flags;

@@ -58,6 +58,8 @@ void cli_usage(FILE *out, const char *prog)
 		"\t-i <dev>                             : run in live mode on dev (AF_PACKET, the best method here)\n"
 		"\t--pcap[=<dev>]                       : run in pcap live mode (libpcap)\n"
 		"\t--af-packet[=<dev>]                  : run in af-packet mode\n"
+		"\t                                       (no dev: every interface of the\n"
+		"\t                                       yaml section; -i repeats)\n"
 		"\t-F <bpf filter file>                 : bpf filter file\n"
 		"\t-D                                   : run as daemon\n"
 		"\t--pidfile <file>                     : write pid to this file\n"
@@ -232,18 +234,29 @@ int cli_parse(int argc, char **argv, Cli *cli)
 		case 'i':
 		case OPT_PCAP:
 		case OPT_AF_PACKET:
-			if (cli->live_kind >= 0) {
-				/* one source per run (several interfaces: a later task) */
-				log_error("only one live capture option may be given");
+		{
+			int kind = c == OPT_PCAP ? CAPTURE_PCAP_LIVE : CAPTURE_AF_PACKET;
+
+			/* one source kind per run; a repeated option adds an
+			 * interface (each gets its own capture threads) */
+			if (cli->live_kind >= 0 && cli->live_kind != kind) {
+				log_error("-i/--af-packet and --pcap exclude each other");
 				return 1;
 			}
-			cli->live_kind = c == OPT_PCAP ? CAPTURE_PCAP_LIVE : CAPTURE_AF_PACKET;
-			cli->live_dev = optarg && *optarg ? optarg : NULL;
-			if (c == 'i' && strlen(optarg) >= 64) {
-				log_error("-i: interface name '%s' is too long", optarg);
+			cli->live_kind = kind;
+			if (!optarg || !*optarg)
+				break;
+			if (strlen(optarg) >= 64) {
+				log_error("interface name '%s' is too long", optarg);
 				return 1;
 			}
+			if (cli->n_live_devs == CLI_LIVE_DEVS_MAX) {
+				log_error("more than %d interfaces", CLI_LIVE_DEVS_MAX);
+				return 1;
+			}
+			cli->live_devs[cli->n_live_devs++] = optarg;
 			break;
+		}
 		case 'F': cli->bpf_file = optarg; break;
 		case 'D': cli->daemon = 1; break;
 		case OPT_PIDFILE: cli->pidfile = optarg; break;

@@ -10,13 +10,18 @@
 #define SURICATA_VERSION "8.0.0"
 #define ENGINE_SUFFIX "suricata-gpu"
 
+/* Interfaces one run captures on at most (-i a -i b ...). */
+#define CLI_LIVE_DEVS_MAX 16
+
 typedef struct Cli {
 	const char *conf_file;
 	const char *pcap_path;
 	/* live capture: -i dev (the best method: AF_PACKET), --pcap[=dev],
-	 * --af-packet[=dev]; live_kind -1 when none was asked */
+	 * --af-packet[=dev], each repeatable with the same kind for several
+	 * interfaces; live_kind -1 when none was asked */
 	int live_kind;
-	const char *live_dev;          /* NULL: from the yaml section */
+	const char *live_devs[CLI_LIVE_DEVS_MAX];
+	unsigned n_live_devs;          /* 0: every interface of the yaml section */
 	const char *bpf_file;          /* -F */
 	char *bpf;                     /* trailing words, or -F's content; owned */
 	int daemon;                    /* -D */

@@ -272,18 +272,18 @@ int setup_test_mode(Session *s)
 	return 0;
 }
 
-/* The source's settings and how many capture handles the runmode wants:
- * one in single and autofp (autofp has one RX thread), the section's
- * threads in workers. -k wins over the section's checksum-checks. */
-static int capture_setup(const Cli *cli, EngineConfig *ec, CaptureConfig *cc)
+/* One interface's (or the file's) settings: the command line's over its
+ * yaml entry. */
+static int capture_setup_one(const Cli *cli, EngineConfig *ec, CaptureConfig *cc,
+			     const char *iface)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 
 	memset(cc, 0, sizeof(*cc));
 	cc->kind = cli->live_kind >= 0 ? (enum capture_kind)cli->live_kind : CAPTURE_PCAP_FILE;
 	cc->path = cli->pcap_path;
-	if (cli->live_dev)
-		snprintf(cc->iface, sizeof(cc->iface), "%s", cli->live_dev);
+	if (iface)
+		snprintf(cc->iface, sizeof(cc->iface), "%s", iface);
 	if (cli->bpf && !(cc->bpf = strdup(cli->bpf)))
 		return -1;
 	if (capture_config_load(cc, ncpu > 0 ? (unsigned)ncpu : 1) != 0)
@@ -295,7 +295,7 @@ static int capture_setup(const Cli *cli, EngineConfig *ec, CaptureConfig *cc)
 				 cc->threads);
 		cc->threads = 1;
 	} else {
-		ec->workers = cc->threads;
+		ec->workers += cc->threads;
 	}
 	if (!cli->checksum && cc->checksum >= 0) {
 		ec->decode.checksum = (enum checksum_mode)cc->checksum;
@@ -305,11 +305,72 @@ static int capture_setup(const Cli *cli, EngineConfig *ec, CaptureConfig *cc)
 	return 0;
 }
 
+/* Whether one of the first n interfaces uses fanout group id. */
+static int cluster_id_taken(const CaptureConfig *cc, unsigned n, uint16_t id)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (cc[i].cluster_id == id)
+			return 1;
+	return 0;
+}
+
+/* The sources' settings and how many capture handles the runmode wants:
+ * one in single and autofp (autofp has one RX thread), each interface's
+ * threads in workers. The interfaces: the command line's, else with
+ * --af-packet or --pcap alone every one of the yaml section (as Suricata),
+ * each with its own capture threads: several need runmode workers (single
+ * and autofp read one capture handle). -k wins over checksum-checks. */
+static int capture_setup(Session *s)
+{
+	const Cli *cli = &s->cli;
+	EngineConfig *ec = &s->engine.cfg;
+	char names[CLI_LIVE_DEVS_MAX][64];
+	unsigned n = cli->n_live_devs;
+
+	for (unsigned i = 0; i < n; i++)
+		snprintf(names[i], sizeof(names[i]), "%s", cli->live_devs[i]);
+	if (!n && cli->live_kind >= 0)
+		n = capture_section_ifaces((enum capture_kind)cli->live_kind, names,
+					   CLI_LIVE_DEVS_MAX);
+	if (n > 1 && ec->mode != RUNMODE_WORKERS) {
+		if (cli->runmode || conf_get("runmode")) {
+			log_error("%u interfaces: runmode %s reads one capture handle (use "
+				  "runmode workers: each interface gets its own threads)", n,
+				  runmode_name(ec->mode));
+			return -1;
+		}
+		/* pcap live defaults to autofp; several interfaces want workers */
+		log_info("%u interfaces: runmode workers", n);
+		ec->mode = RUNMODE_WORKERS;
+	}
+	if (ec->mode == RUNMODE_WORKERS)
+		ec->workers = 0;
+	s->ncapcfg = 0;
+	do {
+		if (capture_setup_one(cli, ec, &s->capcfg[s->ncapcfg], n ? names[s->ncapcfg] : NULL) != 0)
+			return -1;
+		s->ncapcfg++;
+	} while (s->ncapcfg < n);
+	/* a fanout group holds one interface's sockets only: an interface that
+	 * shares an earlier one's cluster-id (the default 99) takes a free one */
+	for (unsigned i = 1; i < s->ncapcfg; i++) {
+		CaptureConfig *cc = &s->capcfg[i];
+		uint16_t want = cc->cluster_id;
+
+		while (cluster_id_taken(s->capcfg, i, cc->cluster_id))
+			cc->cluster_id++;
+		if (cc->kind == CAPTURE_AF_PACKET && cc->cluster_id != want)
+			log_info("af-packet: %s: cluster-id %u is taken by another interface: "
+				 "using %u", cc->iface, want, cc->cluster_id);
+	}
+	return 0;
+}
+
 /* A sensor that lives on: a live capture, or one with the unix socket. */
 static int sensor_lives_on(const Session *s)
 {
-	return capture_ops(s->capcfg.kind)->live ||
-	       unix_socket_wanted(s->cli.unix_socket, s->capcfg.kind);
+	return capture_ops(s->capcfg[0].kind)->live ||
+	       unix_socket_wanted(s->cli.unix_socket, s->capcfg[0].kind);
 }
 
 int setup_input(Session *s, const char *prog)
@@ -326,7 +387,7 @@ int setup_input(Session *s, const char *prog)
 		cli_usage(stderr, prog);
 		return -1;
 	}
-	if (capture_setup(cli, &s->engine.cfg, &s->capcfg) != 0 ||
+	if (capture_setup(s) != 0 ||
 	    run_as_lookup(cli->user ? cli->user : conf_get("run-as.user"),
 			  cli->group ? cli->group : conf_get("run-as.group"), &s->run_as) != 0)
 		return -1;
@@ -397,12 +458,12 @@ static int inspect_counters_wanted(int gpu)
 int setup_engine(Session *s)
 {
 	Engine *e = &s->engine;
-	const CaptureOps *ops = capture_ops(s->capcfg.kind);
+	const CaptureOps *ops = capture_ops(s->capcfg[0].kind);
 
 	/* a file is checked before the rules load (a typo fails at once); a
 	 * live capture opens once the engine is ready, so that its ring does
 	 * not fill while the rules load */
-	if (!s->usock_mode && !ops->live && captures_open(e, &s->capcfg) != 0)
+	if (!s->usock_mode && !ops->live && captures_open(e, s->capcfg, s->ncapcfg) != 0)
 		return -1;
 	if (!s->cli.disable_detection && setup_detect(s) != 0)
 		return -1;
@@ -429,7 +490,7 @@ int setup_engine(Session *s)
 	e->cfg.app.frames_stream = detect_engine_uses_stream_frames(e->detect);
 	if (!ops->live && e->ncaps && capture_pcap_source(e->caps[0]))
 		outputs_set_pcap_filename(e->outputs, captures_pcap_filename, e->caps[0]);
-	if (ops->live && captures_open(e, &s->capcfg) != 0)
+	if (ops->live && captures_open(e, s->capcfg, s->ncapcfg) != 0)
 		return -1;
 	if (e->detect && setup_reloader(s) != 0)
 		return -1;

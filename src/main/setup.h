@@ -35,7 +35,9 @@ typedef struct Session {
 	SigTable *sigs;            /* the rules, until the reloader owns them */
 	DetectGpu *gpu;            /* ac-cuda's automata, idem */
 	CudaMpmConfig cuda;        /* cuda.mpm, loaded and validated once */
-	CaptureConfig capcfg;
+	/* one per interface (a file, or one interface, in [0] alone) */
+	CaptureConfig capcfg[CLI_LIVE_DEVS_MAX];
+	unsigned ncapcfg;
 	OutputConfig ocfg;
 	RunAs run_as;
 	ReloadSetup reload_setup;

@@ -377,32 +377,6 @@ void output_packet_write(JsonWriter *w, const Packet *p, uint32_t max)
 	jw_close(w);
 }
 
-static void write_mac(JsonWriter *w, const char *key, const uint8_t *m)
-{
-	static const char hex[] = "0123456789abcdef";
-	char buf[17];
-
-	for (int i = 0; i < 6; i++) {
-		buf[i * 3] = hex[m[i] >> 4];
-		buf[i * 3 + 1] = hex[m[i] & 15];
-		if (i < 5)
-			buf[i * 3 + 2] = ':';
-	}
-	jw_ascii(w, key, buf, sizeof(buf));
-}
-
-/* eve-log "ethernet: yes": the packet's MAC addresses ("ether": src_mac,
- * dest_mac), last. */
-static void write_ether(const Outputs *o, JsonWriter *w, const Packet *p)
-{
-	if (!o->cfg.eve_ethernet || !(p->flags & PKT_HAS_ETH))
-		return;
-	jw_object(w, "ether");
-	write_mac(w, "src_mac", p->eth_src);
-	write_mac(w, "dest_mac", p->eth_dst);
-	jw_close(w);
-}
-
 /* The tx_id eve shows: HTTP numbers a CONNECT tunnel's transactions in
  * their own parser (app_layer_tx_log_id), not in detection's order. */
 static uint64_t alert_log_tx_id(const Flow *f, const AlertInfo *a)
@@ -558,7 +532,6 @@ static void build_alert(JsonWriter *w, AlertLine *l)
 		write_frame(w, p, f, l->a);
 	if (l->ac->packet)
 		output_packet_write(w, p, 0);
-	write_ether(l->o, w, p);
 }
 
 /* Suricata's logger for tagged packets: the common header, then the frame

@@ -138,9 +138,7 @@ static void build_record(JsonWriter *w, void *ctx)
 {
 	const struct dcerpc_line *l = ctx;
 
-	eve_header_write(w, l->p ? &l->p->ts : &l->f->last, "dcerpc", NULL, l->f);
-	if (l->p && l->p->pcap_cnt)
-		jw_int(w, "pcap_cnt", (int64_t)l->p->pcap_cnt);
+	eve_header_write_tx(w, "dcerpc", l->p, l->f, 0);
 	jw_object(w, "dcerpc");
 	dcerpc_json_write(w, l->tx, l->f->proto == 17);
 	jw_close(w);

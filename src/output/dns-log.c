@@ -160,9 +160,7 @@ static void build_record(JsonWriter *w, void *ctx)
 	const struct dns_line *l = ctx;
 	int server_src = l->r->cfg->version == 3 && l->r->dir == DNS_DIR_TOCLIENT;
 
-	eve_header_write_dir(w, l->p ? &l->p->ts : &l->f->last, "dns", NULL, l->f, server_src);
-	if (l->p && l->p->pcap_cnt)
-		jw_int(w, "pcap_cnt", (int64_t)l->p->pcap_cnt);
+	eve_header_write_tx(w, "dns", l->p, l->f, server_src);
 	if (l->p) {
 		const char *src = output_pkt_src(l->p);
 

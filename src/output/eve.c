@@ -242,6 +242,55 @@ static int proto_has_ports(uint8_t proto)
 
 static int community_on;
 static uint16_t community_seed;
+static int ethernet_on;
+
+void eve_set_ethernet(int enabled)
+{
+	ethernet_on = enabled;
+}
+
+static void format_mac(const uint8_t *m, char buf[18])
+{
+	for (int i = 0; i < 6; i++) {
+		buf[i * 3] = hex_digits[m[i] >> 4];
+		buf[i * 3 + 1] = hex_digits[m[i] & 15];
+		buf[i * 3 + 2] = i < 5 ? ':' : 0;
+	}
+}
+
+/* eve-log "ethernet: yes": a record about a packet names its Ethernet
+ * header (src_mac, dest_mac, ether_type). tuple_swapped: the record's
+ * addresses are the other way round from the packet's (a transaction's
+ * record follows its flow), so the MACs are swapped to match them. A packet
+ * with no Ethernet header of its own (a flow-end packet) takes the flow's
+ * first pair of addresses, as Suricata 8 does. */
+static void write_packet_ether(JsonWriter *w, const Packet *p, const Flow *f, int tuple_swapped)
+{
+	const uint8_t *src, *dst;
+	char mac[18];
+
+	if (p->flags & PKT_HAS_ETH) {
+		src = tuple_swapped ? p->eth_dst : p->eth_src;
+		dst = tuple_swapped ? p->eth_src : p->eth_dst;
+	} else if (f && f->n_macs[0] && f->n_macs[1]) {
+		/* the flow's pair is client first: the packet's tuple decides */
+		int from_server = !!(p->flags & PKT_TOCLIENT) != !!tuple_swapped;
+
+		src = f->macs[from_server][0];
+		dst = f->macs[!from_server][0];
+	} else {
+		return;
+	}
+	jw_object(w, "ether");
+	if (p->flags & PKT_HAS_ETH)
+		jw_int(w, "ether_type", p->eth_type);
+	format_mac(src, mac);
+	jw_ascii(w, "src_mac", mac, 17);
+	format_mac(dst, mac);
+	jw_ascii(w, "dest_mac", mac, 17);
+	jw_close(w);
+}
+
 
 void eve_set_community_id(int enabled, uint16_t seed)
 {
@@ -284,9 +333,14 @@ void eve_header_write(JsonWriter *w, const struct timeval *ts, const char *event
 	eve_header_write_dir(w, ts, event_type, p, f, 0);
 }
 
-void eve_header_write_dir(JsonWriter *w, const struct timeval *ts, const char *event_type,
-			  const Packet *p, const Flow *f, int to_client)
+/* tp: the packet whose tuple the record shows (NULL: the flow's); pkt: the
+ * packet the record is about (in_iface, pcap_cnt, ether), tp or, for a
+ * transaction's record, the one it was logged on. */
+static void header_write(JsonWriter *w, const struct timeval *ts, const char *event_type,
+			 const Packet *tp, const Packet *pkt, const Flow *f, int to_client)
 {
+	const Packet *p = tp;
+	const char *iface;
 	char buf[48];
 
 	jw_ascii(w, "timestamp", buf, format_ts(ts, buf, sizeof(buf)));
@@ -294,8 +348,13 @@ void eve_header_write_dir(JsonWriter *w, const struct timeval *ts, const char *e
 		jw_int(w, "flow_id", (int64_t)f->flow_id);
 	if (f && f->parent_id)
 		jw_int(w, "parent_id", (int64_t)f->parent_id);
-	if (p && p->pcap_cnt)
-		jw_int(w, "pcap_cnt", (int64_t)p->pcap_cnt);
+	/* live captures: the interface, before pcap_cnt as Suricata 8 writes it
+	 * (a transaction's record is given the flow only) */
+	iface = pkt && pkt->in_iface ? pkt->in_iface : f ? f->in_iface : NULL;
+	if (iface)
+		jw_str(w, "in_iface", iface);
+	if (pkt && pkt->pcap_cnt)
+		jw_int(w, "pcap_cnt", (int64_t)pkt->pcap_cnt);
 	jw_ascii(w, "event_type", event_type, strlen(event_type));
 
 	if (p && (p->ip_version == 4 || p->ip_version == 6)) {
@@ -333,6 +392,25 @@ void eve_header_write_dir(JsonWriter *w, const struct timeval *ts, const char *e
 		if (community_id(community_seed, &f->src, &f->dst, f->proto, sp, dp, id) == 0)
 			jw_str(w, "community_id", id);
 	}
+	if (ethernet_on && pkt) {
+		/* a flow-oriented tuple (client as src, or server as src with
+		 * to_client) is the packet's own when the packet goes that way */
+		int swapped = !tp && !!(pkt->flags & PKT_TOCLIENT) != !!to_client;
+
+		write_packet_ether(w, pkt, f, swapped);
+	}
+}
+
+void eve_header_write_dir(JsonWriter *w, const struct timeval *ts, const char *event_type,
+			  const Packet *p, const Flow *f, int to_client)
+{
+	header_write(w, ts, event_type, p, p, f, to_client);
+}
+
+void eve_header_write_tx(JsonWriter *w, const char *event_type, const Packet *p,
+			 const Flow *f, int to_client)
+{
+	header_write(w, p ? &p->ts : &f->last, event_type, NULL, p, f, to_client);
 }
 
 struct header_obj {
@@ -369,15 +447,6 @@ static void write_hex(JsonWriter *w, const char *key, uint8_t v)
 	char buf[2] = { hex_digits[v >> 4], hex_digits[v & 15] };   /* "%02x" */
 
 	jw_ascii(w, key, buf, 2);
-}
-
-static void format_mac(const uint8_t *m, char buf[18])
-{
-	for (int i = 0; i < 6; i++) {
-		buf[i * 3] = hex_digits[m[i] >> 4];
-		buf[i * 3 + 1] = hex_digits[m[i] & 15];
-		buf[i * 3 + 2] = i < 5 ? ':' : 0;
-	}
 }
 
 /* Suricata lists only the flags that were seen, as true. */
@@ -420,23 +489,24 @@ static void write_tcp(JsonWriter *w, const FlowRecordView *v)
 
 /* ---- ether (eve-log "ethernet: yes") ---- */
 
-/* A flow's MAC addresses as lists per side (Suricata's src_macs/dest_macs);
- * we keep the pair of the flow's first Ethernet packet. */
+/* A flow's MAC addresses as lists per side (Suricata's src_macs/dest_macs):
+ * every address each side used, client side as src, in first-seen order. */
 static void write_flow_ether(const Outputs *o, JsonWriter *w, const Flow *f)
 {
+	static const char *const key[2] = { "src_macs", "dest_macs" };
 	char mac[18];
 
-	if (!o->cfg.eve_ethernet || !f->has_macs)
+	if (!o->cfg.eve_ethernet || !f->n_macs[0])
 		return;
 	jw_object(w, "ether");
-	jw_array(w, "src_macs");
-	format_mac(f->mac_src, mac);
-	jw_str(w, NULL, mac);
-	jw_close(w);
-	jw_array(w, "dest_macs");
-	format_mac(f->mac_dst, mac);
-	jw_str(w, NULL, mac);
-	jw_close(w);
+	for (int side = 0; side < 2; side++) {
+		jw_array(w, key[side]);
+		for (uint8_t i = 0; i < f->n_macs[side]; i++) {
+			format_mac(f->macs[side][i], mac);
+			jw_str(w, NULL, mac);
+		}
+		jw_close(w);
+	}
 	jw_close(w);
 }
 

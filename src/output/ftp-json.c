@@ -45,9 +45,7 @@ static void ftp_write(JsonWriter *w, const FtpTx *t)
 static void header_write(JsonWriter *w, const char *type, const Packet *p, const Flow *f,
 			 int to_client)
 {
-	eve_header_write_dir(w, p ? &p->ts : &f->last, type, NULL, f, to_client);
-	if (p && p->pcap_cnt)
-		jw_int(w, "pcap_cnt", (int64_t)p->pcap_cnt);
+	eve_header_write_tx(w, type, p, f, to_client);
 }
 
 struct ftp_line {

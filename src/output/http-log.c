@@ -187,9 +187,7 @@ static int alert_http_write(JsonWriter *w, const Flow *f, void *tx)
 static void tx_header_write(JsonWriter *w, const char *type, const Packet *p, const Flow *f,
 			    uint64_t tx_id, int to_client)
 {
-	eve_header_write_dir(w, p ? &p->ts : &f->last, type, NULL, f, to_client);
-	if (p && p->pcap_cnt)
-		jw_int(w, "pcap_cnt", (int64_t)p->pcap_cnt);
+	eve_header_write_tx(w, type, p, f, to_client);
 	jw_int(w, "tx_id", (int64_t)tx_id);
 }
 

@@ -16,5 +16,6 @@ typedef struct OutputLogger {
 extern const OutputLogger output_logger_tx;      /* tx-policy.c */
 extern const OutputLogger output_logger_frame;   /* frame-log.c */
 extern const OutputLogger output_logger_tls_store; /* tls-store.c */
+extern const OutputLogger output_logger_arp;     /* arp-json.c */
 
 #endif

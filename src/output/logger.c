@@ -53,6 +53,7 @@ static const OutputLogger *const loggers[] = {
 	&logger_alert,
 	&logger_drop,
 	&logger_anomaly,
+	&output_logger_arp,
 	&output_logger_tx,
 	&output_logger_frame,
 	&output_logger_tls_store,

@@ -79,7 +79,7 @@ struct Outputs {
 	OutputFile fast, stats;
 	uint64_t file_prev[2][2];   /* fast's and stats.log's counters (deltas) */
 	/* types looked up once: frame and anomaly are asked per packet */
-	int eve_flow, eve_stats, eve_frame, eve_anomaly;
+	int eve_flow, eve_stats, eve_frame, eve_anomaly, eve_arp;
 	int eve_netflow;            /* "netflow": written with the flow records */
 	int eve_files;              /* "files" (or "fileinfo"): asked per packet */
 	uint64_t *prev;             /* last stats snapshot, for eve deltas */
@@ -154,6 +154,15 @@ void eve_header_write(struct JsonWriter *w, const struct timeval *ts, const char
 /* The same; to_client (no p) names the flow's server as source. */
 void eve_header_write_dir(struct JsonWriter *w, const struct timeval *ts,
 			  const char *event_type, const Packet *p, const Flow *f, int to_client);
+/* A transaction's record: the flow's tuple (to_client: the server as
+ * source); p, the packet it is logged on (NULL: none), gives the time,
+ * in_iface, pcap_cnt and the ether object (oriented as the tuple). */
+void eve_header_write_tx(struct JsonWriter *w, const char *event_type, const Packet *p,
+			 const Flow *f, int to_client);
+/* eve-log "ethernet": ether objects in packet and transaction records; set
+ * once by outputs_open, before any thread writes (flow records read the
+ * output's own setting). */
+void eve_set_ethernet(int enabled);
 
 /* The "alert" member of an alert record (alert.c), for the drop records;
  * _object: the object as a tree, for tests. */

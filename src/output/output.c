@@ -23,6 +23,7 @@
 static const char *const eve_known_types[] = {
 	"alert", "anomaly", "http", "dns", "tls", "files", "fileinfo", "drop",
 	"flow", "netflow", "stats", "smtp", "ssh", "ftp", "dcerpc", "frame", "smb",
+	"arp",
 };
 
 static void set_err(char *err, size_t errlen, const char *fmt, ...)
@@ -734,10 +735,12 @@ Outputs *outputs_open(const OutputConfig *cfg, char *err, size_t errlen)
 	    tls_store_open(cfg, err, errlen) < 0)
 		goto fail;
 	eve_set_community_id(cfg->eve_community_id, cfg->eve_community_seed);
+	eve_set_ethernet(cfg->eve_ethernet);
 	o->eve_flow = outputs_eve_enabled(o, "flow");
 	o->eve_netflow = outputs_eve_enabled(o, "netflow");
 	o->eve_frame = outputs_eve_enabled(o, "frame");
 	o->eve_anomaly = outputs_eve_enabled(o, "anomaly");
+	o->eve_arp = outputs_eve_enabled(o, "arp");
 	o->eve_files = outputs_eve_enabled(o, "files") || outputs_eve_enabled(o, "fileinfo");
 	o->eve_stats = (o->eve_types & (1u << eve_type_index("stats"))) && cfg->stats_enabled;
 	return o;

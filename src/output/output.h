@@ -210,7 +210,7 @@ void eve_write(Outputs *o, json_t *obj);
  * once by outputs_open, before any thread writes, read-only afterwards. */
 void eve_set_community_id(int enabled, uint16_t seed);
 /* Suricata's common fields in Suricata's order: timestamp, flow_id (if f),
- * pcap_cnt (if p and p->pcap_cnt), event_type, vlan (if any), src_ip,
+ * in_iface (live: p's, else f's), pcap_cnt (if p and p->pcap_cnt), event_type, vlan (if any), src_ip,
  * src_port, dest_ip, dest_port (TCP/UDP/SCTP only), proto. Addresses come
  * from p when given, else from the flow key (client as src). As a tree,
  * for the tests: the records write it with eve_header_write(). */

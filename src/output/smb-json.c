@@ -230,9 +230,7 @@ json_t *smb_json_object(const Flow *f, const SmbTx *t)
 static void header_write(JsonWriter *w, const char *type, const Packet *p, const Flow *f,
 			 int to_client)
 {
-	eve_header_write_dir(w, p ? &p->ts : &f->last, type, NULL, f, to_client);
-	if (p && p->pcap_cnt)
-		jw_int(w, "pcap_cnt", (int64_t)p->pcap_cnt);
+	eve_header_write_tx(w, type, p, f, to_client);
 }
 
 static void smb_member(JsonWriter *w, const Flow *f, const SmbTx *t)

@@ -269,9 +269,7 @@ static void anomalies(Outputs *o, const Packet *p, const Flow *f, void *tx)
 static void header_write(JsonWriter *w, const char *type, const Packet *p, const Flow *f,
 			 const void *tx)
 {
-	eve_header_write(w, p ? &p->ts : &f->last, type, NULL, f);
-	if (p && p->pcap_cnt)
-		jw_int(w, "pcap_cnt", (int64_t)p->pcap_cnt);
+	eve_header_write_tx(w, type, p, f, 0);
 	/* Suricata 8's header has the packet's source (suricata-verify
 	 * smtp-long-command: "wire/pcap") */
 	if (p)

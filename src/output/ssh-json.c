@@ -84,9 +84,7 @@ static void build_record(JsonWriter *w, void *ctx)
 {
 	const struct ssh_line *l = ctx;
 
-	eve_header_write(w, l->p ? &l->p->ts : &l->f->last, "ssh", NULL, l->f);
-	if (l->p && l->p->pcap_cnt)
-		jw_int(w, "pcap_cnt", (int64_t)l->p->pcap_cnt);
+	eve_header_write_tx(w, "ssh", l->p, l->f, 0);
 	jw_object(w, "ssh");
 	ssh_json_write(w, l->s, ssh_hassh_enabled());
 	jw_close(w);

@@ -259,6 +259,47 @@ static void remember(Outputs *o, const uint64_t *snap, size_t n)
 	memcpy(o->prev, snap, n * sizeof(uint64_t));
 }
 
+/* stats.threads: yes (stats.log) and eve "- stats: {threads: yes}": each
+ * named thread's counters (stats/counters.h names them as Suricata does:
+ * W#01-eth0, RX#01, W#01), as a "threads" object of the eve stats record,
+ * keyed by thread, and as stats.log lines with the thread in "TM Name". */
+struct thread_stats {
+	json_t *threads;            /* eve: NULL when not asked */
+	FILE *log;                  /* stats.log: NULL when not asked */
+	size_t n;
+	int nulls;
+};
+
+static void thread_stats_one(const char *name, const uint64_t *v, void *arg)
+{
+	struct thread_stats *c = arg;
+	json_t *t = c->threads ? json_object() : NULL;
+
+	for (size_t i = 0; i < c->n; i++) {
+		const char *cn = counter_name((counter_id)i);
+
+		if (!cn)
+			continue;
+		if (t)
+			add_counter(t, cn, v[i], NULL, c->nulls);
+		if (c->log && v[i])
+			fprintf(c->log, "%-45s | %-25s | %" PRIu64 "\n", cn, name, v[i]);
+	}
+	if (t)
+		json_object_set_new(c->threads, name, t);
+}
+
+static void thread_stats(json_t *threads, FILE *log, size_t n, int nulls)
+{
+	struct thread_stats c = { threads, log, n, nulls };
+	uint64_t *v = malloc((n ? n : 1) * sizeof(uint64_t));
+
+	if (!v)
+		return;
+	counters_snapshot_threads(v, thread_stats_one, &c);
+	free(v);
+}
+
 struct stats_line {
 	const struct timeval *ts;
 	const json_t *stats;
@@ -280,8 +321,21 @@ static void build_record(JsonWriter *w, void *ctx)
 static void write_eve_stats(Outputs *o, const uint64_t *snap, size_t n,
 			    const struct timeval *ts, uint64_t uptime_s)
 {
-	struct stats_line l = { ts, stats_tree(o, snap, n, uptime_s) };
+	json_t *tree = NULL;
+	struct stats_line l = { ts, NULL };
 
+	if (o->cfg.eve_stats_totals) {
+		tree = stats_tree(o, snap, n, uptime_s);
+	} else if ((tree = json_object()) != NULL) {
+		json_object_set_new(tree, "uptime", json_integer((json_int_t)uptime_s));
+	}
+	if (tree && o->cfg.eve_stats_threads) {
+		json_t *threads = json_object();
+
+		thread_stats(threads, NULL, n, o->cfg.eve_stats_null_values);
+		json_object_set_new(tree, "threads", threads);
+	}
+	l.stats = tree;
 	if (!l.stats)
 		return;
 	eve_write_built(o, "stats", build_record, &l);
@@ -312,13 +366,15 @@ static void write_stats_log(Outputs *o, const uint64_t *snap, size_t n,
 	fprintf(f, "%s\n", STATS_SEPARATOR);
 	fprintf(f, "%-45s | %-25s | %s\n", "Counter", "TM Name", "Value");
 	fprintf(f, "%s\n", STATS_SEPARATOR);
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n && o->cfg.stats_totals; i++) {
 		const char *name = counter_name((counter_id)i);
 
 		if (!name || !snap[i])
 			continue;
 		fprintf(f, "%-45s | %-25s | %" PRIu64 "\n", name, "Total", snap[i]);
 	}
+	if (o->cfg.stats_threads)
+		thread_stats(NULL, f, n, 0);
 	if (o->pressure)
 		fprintf(f, "%-45s | %-25s | %" PRIu64 "\n", "memcap.pressure", "Global",
 			o->pressure);
@@ -366,7 +422,7 @@ void output_stats(Outputs *o, const uint64_t *snapshot, const struct timeval *ts
 	o->pressure = memcap_pressure(o, snapshot, n);
 	if (o->pressure > o->pressure_max)
 		o->pressure_max = o->pressure;
-	if (o->eve_stats && o->cfg.eve_stats_totals)
+	if (o->eve_stats && (o->cfg.eve_stats_totals || o->cfg.eve_stats_threads))
 		write_eve_stats(o, snapshot, n, ts, uptime_s);
 	if (o->stats.fd >= 0)
 		write_stats_log(o, snapshot, n, ts, uptime_s);

@@ -320,9 +320,7 @@ static void build_record(JsonWriter *w, void *ctx)
 {
 	const struct tls_line *l = ctx;
 
-	eve_header_write(w, l->p ? &l->p->ts : &l->f->last, "tls", NULL, l->f);
-	if (l->p && l->p->pcap_cnt)
-		jw_int(w, "pcap_cnt", (int64_t)l->p->pcap_cnt);
+	eve_header_write_tx(w, "tls", l->p, l->f, 0);
 	/* Suricata 8's header names the packet's source on tls records too */
 	if (l->p)
 		jw_str(w, "pkt_src", output_pkt_src(l->p));

@@ -9,6 +9,7 @@
 #include "util/log.h"
 
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -181,10 +182,15 @@ static int autofp_start_workers(AutofpCtx *ctx, WorkerArg *args, uint32_t qsize,
 	for (unsigned i = 0; i < ctx->n; i++) {
 		Worker *w = &ctx->workers[i];
 
+		char name[16];
+
 		if (worker_init(w, e, i, ctx->n, order_wait, &ctx->order) != 0 ||
 		    worker_window_init(w, win, ctx->n, autofp_done, ctx) != 0 ||
 		    packet_ring_init(&w->ring, qsize) != 0)
 			return -1;
+		/* stats.threads: Suricata's autofp names, RX#01 and W#01.. */
+		snprintf(name, sizeof(name), "W#%02u", i + 1);
+		thread_counters_set_name(w->tc, name);
 		args[i].ctx = ctx;
 		args[i].w = w;
 		if (pthread_create(&w->thread, NULL, worker_main, &args[i]) != 0) {
@@ -200,6 +206,8 @@ int run_autofp(Engine *e, PacketPool *pool, ThreadCounters *rx_tc)
 {
 	AutofpCtx ctx = { .e = e, .pool = pool, .rx_tc = rx_tc, .n = e->cfg.workers };
 	WorkerArg *args;
+
+	thread_counters_set_name(rx_tc, "RX#01");
 	unsigned started = 0;
 	int rc = -1;
 	/* Each queue may hold the whole pool: the pool, not the queue, bounds memory. */

@@ -47,6 +47,9 @@ int capture_worker(Engine *e, Capture *cap, PacketPool *pool, ThreadCounters *rx
 	Packet *p;
 	uint64_t n = 0;
 
+	/* stats.threads: one thread, capture to logging, as Suricata names it
+	 * (W#01 in single; W#01-eth0 per interface in workers) */
+	thread_counters_set_name(rx_tc, cap->thread_name[0] ? cap->thread_name : "W#01");
 	/* ac-cuda: two windows in the pool, a quarter each */
 	if (worker_init(&w, e, id, share, NULL, NULL) != 0 ||
 	    worker_window_init(&w, pool->n / 4, share, capture_done, pool) != 0) {
@@ -54,6 +57,7 @@ int capture_worker(Engine *e, Capture *cap, PacketPool *pool, ThreadCounters *rx
 		worker_fini(&w);
 		return -1;
 	}
+	thread_counters_set_name(w.tc, cap->thread_name[0] ? cap->thread_name : "W#01");
 	dt = decode_thread_new(&e->cfg.decode, rx_tc, single_get, single_put, pool);
 	if (!dt) {
 		worker_window_fini(&w);

@@ -22,29 +22,46 @@ void captures_close(Engine *e)
 	e->ncaps = 0;
 }
 
-int captures_open(Engine *e, const CaptureConfig *cc)
+/* One source's threads handles, appended to e->caps. */
+static int open_source(Engine *e, const CaptureConfig *cc)
 {
 	const CaptureOps *ops = capture_ops(cc->kind);
 	char err[1024];
 
-	e->caps = calloc(cc->threads, sizeof(*e->caps));
-	if (!e->caps)
-		return -1;
-	e->live = ops->live;
 	for (unsigned i = 0; i < cc->threads; i++) {
-		e->caps[i] = capture_open(ops, cc, i, err, sizeof(err));
-		if (!e->caps[i]) {
+		Capture *c = capture_open(ops, cc, i, err, sizeof(err));
+
+		if (!c) {
 			log_error("%s", err);
 			return -1;
 		}
 		if (e->ctl)
-			e->caps[i]->stop = &e->ctl->stop;
-		e->ncaps++;
+			c->stop = &e->ctl->stop;
+		if (ops->live)
+			snprintf(c->thread_name, sizeof(c->thread_name), "W#%02u-%.20s", i + 1,
+				 cc->iface);
+		e->caps[e->ncaps++] = c;
 	}
 	if (ops->live)
 		log_notice("%s: capturing on %s with %u thread%s%s%s", ops->name, cc->iface,
 			   cc->threads, cc->threads == 1 ? "" : "s", cc->bpf ? ", bpf filter: " : "",
 			   cc->bpf ? cc->bpf : "");
+	return 0;
+}
+
+int captures_open(Engine *e, const CaptureConfig *cc, unsigned n)
+{
+	unsigned total = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		total += cc[i].threads;
+	e->caps = calloc(total ? total : 1, sizeof(*e->caps));
+	if (!e->caps)
+		return -1;
+	e->live = capture_ops(cc[0].kind)->live;
+	for (unsigned i = 0; i < n; i++)
+		if (open_source(e, &cc[i]) != 0)
+			return -1;
 	return 0;
 }
 

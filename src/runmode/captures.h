@@ -7,10 +7,11 @@
 
 #include "runmode/runmode.h"
 
-/* Opens cc->threads handles into e->caps; each stops on e->ctl's stop flag
- * when e->ctl is set. 0, or -1 logged (what was opened stays for
- * captures_close). */
-int captures_open(Engine *e, const CaptureConfig *cc);
+/* Opens each of the n sources' threads handles into e->caps, interface
+ * after interface (the workers runmode gives each handle its thread); each
+ * stops on e->ctl's stop flag when e->ctl is set. 0, or -1 logged (what
+ * was opened stays for captures_close). */
+int captures_open(Engine *e, const CaptureConfig *cc, unsigned n);
 void captures_close(Engine *e);
 
 /* eve-log pcap-file: the file the reader is in (Suricata's is its reader's

@@ -25,10 +25,11 @@ int unix_socket_wanted(int forced, enum capture_kind kind)
 	return !strcmp(en, "yes") || !strcmp(en, "true") || !strcmp(en, "on") || !strcmp(en, "1");
 }
 
-int unix_socket_setup(const char *path, Engine *e, const CaptureConfig *cc, PcapQueue *pq,
-		      UnixSocket **out)
+int unix_socket_setup(const char *path, Engine *e, const CaptureConfig *cc, unsigned ncc,
+		      PcapQueue *pq, UnixSocket **out)
 {
-	static const char *ifaces[1];
+	/* read by the socket's thread for the run: the names live in cc */
+	static const char *ifaces[UNIX_SOCKET_IFACES_MAX];
 	static const char *const modes[] = { "PCAP_FILE", "PCAP_DEV", "AF_PACKET_DEV" };
 	UnixSocketConfig uc = { 0 };
 	char err[512];
@@ -37,9 +38,9 @@ int unix_socket_setup(const char *path, Engine *e, const CaptureConfig *cc, Pcap
 	uc.runmode = runmode_name(e->cfg.mode);
 	uc.capture_mode = modes[cc->kind];
 	if (capture_ops(cc->kind)->live) {
-		ifaces[0] = cc->iface;
+		for (unsigned i = 0; i < ncc && i < UNIX_SOCKET_IFACES_MAX; i++)
+			ifaces[uc.nifaces++] = cc[i].iface;
 		uc.ifaces = ifaces;
-		uc.nifaces = 1;
 	}
 	uc.reload = e->reload;
 	uc.ctl = e->ctl;
@@ -95,7 +96,7 @@ static void unix_socket_file_run(Engine *e, CaptureConfig *cc, PcapQueue *q, Pca
 		log_warning("unix socket: %s: continuous mode is not supported: the folder is read "
 			    "once", t->filename);
 	cc->path = t->filename;
-	if (captures_open(e, cc) != 0) {
+	if (captures_open(e, cc, 1) != 0) {
 		captures_close(e);
 		pcap_queue_done(q, 0);
 		return;

@@ -17,9 +17,10 @@ int unix_socket_wanted(int forced, enum capture_kind kind);
  * or the default). pq: the unix-socket runmode's queue, NULL in the others.
  * A socket that cannot be made is a warning, as in Suricata (the sensor
  * runs without it, *out NULL), except in the unix-socket runmode, where it
- * is the input. 0, or -1 logged. */
-int unix_socket_setup(const char *path, Engine *e, const CaptureConfig *cc, PcapQueue *pq,
-		      UnixSocket **out);
+ * is the input. cc: the ncc interfaces (iface-list, iface-stat), or the
+ * file source. 0, or -1 logged. */
+int unix_socket_setup(const char *path, Engine *e, const CaptureConfig *cc, unsigned ncc,
+		      PcapQueue *pq, UnixSocket **out);
 
 /* Runs the queue's files until e->ctl's stop flag. */
 void unix_socket_runmode(Engine *e, CaptureConfig *cc, PcapQueue *q);

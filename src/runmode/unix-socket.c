@@ -354,6 +354,25 @@ static uint64_t counter_value(const uint64_t *snap, const char *name)
 	return id >= 0 ? snap[id] : 0;
 }
 
+/* iface-stat with several interfaces: the counters of the threads that
+ * capture on one (named W#NN-<iface>, stats/counters.h), summed. */
+struct iface_sum {
+	const char *iface;
+	uint64_t *sum;
+	size_t n;
+};
+
+static void iface_sum_thread(const char *name, const uint64_t *v, void *arg)
+{
+	struct iface_sum *s = arg;
+	const char *dash = strchr(name, '-');
+
+	if (!dash || strcmp(dash + 1, s->iface))
+		return;
+	for (size_t i = 0; i < s->n; i++)
+		s->sum[i] += v[i];
+}
+
 static int cmd_iface_stat(UnixSocket *u, json_t *args, json_t *answer)
 {
 	json_t *v = json_object_get(args, "iface"), *m;
@@ -377,8 +396,21 @@ static int cmd_iface_stat(UnixSocket *u, json_t *args, json_t *answer)
 		set_msg(answer, "out of memory");
 		return -1;
 	}
-	counters_snapshot(snap);
-	/* one interface per run: the run's counters are the interface's */
+	if (u->cfg.nifaces == 1) {
+		/* one interface: the run's counters are the interface's */
+		counters_snapshot(snap);
+	} else {
+		uint64_t *scratch = calloc(n ? n : 1, sizeof(*scratch));
+		struct iface_sum s = { json_string_value(v), snap, n };
+
+		if (!scratch) {
+			free(snap);
+			set_msg(answer, "out of memory");
+			return -1;
+		}
+		counters_snapshot_threads(scratch, iface_sum_thread, &s);
+		free(scratch);
+	}
 	m = json_object();
 	json_object_set_new(m, "pkts", json_integer((json_int_t)counter_value(snap, "decoder.pkts")));
 	/* the packets the checksum checks rejected (TCP: the tracker's) */

@@ -23,11 +23,15 @@ struct Reloader;
 struct RunControl;
 struct PcapQueue;
 
+/* Interfaces iface-list names at most (the capture's, in order). */
+#define UNIX_SOCKET_IFACES_MAX 16
+
 typedef struct UnixSocketConfig {
 	const char *path;              /* the socket file */
 	const char *runmode;           /* running-mode's answer */
 	const char *capture_mode;      /* capture-mode's: PCAP_FILE, PCAP_DEV, AF_PACKET_DEV */
-	const char *const *ifaces;     /* iface-list, iface-stat */
+	const char *const *ifaces;     /* iface-list, iface-stat; at most
+	                                * UNIX_SOCKET_IFACES_MAX */
 	unsigned nifaces;
 	struct Reloader *reload;       /* NULL: detection disabled */
 	struct RunControl *ctl;        /* shutdown, log-reopen; NULL: none */

@@ -2,6 +2,7 @@
 #include "util/log.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,6 +81,50 @@ void counters_snapshot(uint64_t *out)
 	for (ThreadCounters *tc = blocks; tc; tc = tc->next)
 		for (size_t i = 0; i < n_counters; i++)
 			out[i] += __atomic_load_n(&tc->v[i], __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&blocks_lock);
+}
+
+void thread_counters_set_name(ThreadCounters *tc, const char *name)
+{
+	if (!tc)
+		return;
+	pthread_mutex_lock(&blocks_lock);
+	snprintf(tc->name, sizeof(tc->name), "%s", name);
+	pthread_mutex_unlock(&blocks_lock);
+}
+
+/* Threads a per-thread snapshot names at most (blocks beyond: totals only). */
+#define SNAPSHOT_THREADS_MAX 256
+
+void counters_snapshot_threads(uint64_t *out,
+			       void (*fn)(const char *name, const uint64_t *v, void *arg),
+			       void *arg)
+{
+	const ThreadCounters *named[SNAPSHOT_THREADS_MAX];
+	size_t n = 0;
+
+	pthread_mutex_lock(&blocks_lock);
+	for (const ThreadCounters *tc = blocks; tc && n < SNAPSHOT_THREADS_MAX; tc = tc->next)
+		if (tc->name[0])
+			named[n++] = tc;
+	/* the list is newest first: walk it back, each name at its first block */
+	for (size_t k = n; k-- > 0;) {
+		int seen = 0;
+
+		for (size_t j = n; j-- > k + 1;)
+			if (!strcmp(named[j]->name, named[k]->name))
+				seen = 1;
+		if (seen)
+			continue;
+		memset(out, 0, n_counters * sizeof(uint64_t));
+		for (size_t j = 0; j <= k; j++) {
+			if (strcmp(named[j]->name, named[k]->name))
+				continue;
+			for (size_t i = 0; i < n_counters; i++)
+				out[i] += __atomic_load_n(&named[j]->v[i], __ATOMIC_RELAXED);
+		}
+		fn(named[k]->name, out, arg);
+	}
 	pthread_mutex_unlock(&blocks_lock);
 }
 

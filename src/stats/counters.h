@@ -27,6 +27,8 @@ typedef struct ThreadCounters {
 	uint64_t *v;                  /* one slot per registered counter */
 	struct ThreadCounters *next;  /* registry list, for snapshots */
 	int retired;                  /* its thread is done with it */
+	char name[32];                /* its thread's, as Suricata names threads
+	                               * ("W#01-eth0", "RX#01"); "": none */
 } ThreadCounters;
 
 /* Registering the same name twice returns the same id. Returns the id. */
@@ -46,6 +48,17 @@ void thread_counters_retire(ThreadCounters *tc);
 /* Sums every thread's block into out[counters_count()]. Safe while threads run:
  * each slot has a single writer, read with relaxed atomics. */
 void counters_snapshot(uint64_t *out);
+
+/* Names tc after its thread (stats.threads: yes); a thread's blocks share
+ * its name and are summed as one. */
+void thread_counters_set_name(ThreadCounters *tc, const char *name);
+/* stats.threads: per named thread, in the order the threads made their
+ * first block, the sum of its blocks in out[counters_count()], then
+ * fn(name, out, arg). Unnamed blocks (the stats and GPU threads, the
+ * capture file's) count in the totals only. */
+void counters_snapshot_threads(uint64_t *out,
+			       void (*fn)(const char *name, const uint64_t *v, void *arg),
+			       void *arg);
 
 /* Every block back to 0, the set kept (the unix-socket runmode between two
  * files: each file's stats count that file alone); retired blocks are freed,

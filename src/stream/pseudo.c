@@ -23,6 +23,7 @@ Packet *stream_end_packet(Packet *p, Flow *f, int dir)
 	p->vlan_count = f->vlan_count;
 	memcpy(p->vlan_id, f->vlan_id, sizeof(p->vlan_id));
 	p->flow = f;
+	p->in_iface = f->in_iface;
 	p->stream_flags = STREAM_PKT_HAS_SESSION | STREAM_PKT_CLOSED;
 	if (ts >= TCP_ESTABLISHED)
 		p->stream_flags |= STREAM_PKT_ESTABLISHED | STREAM_PKT_WAS_ESTABLISHED;

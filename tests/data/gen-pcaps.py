@@ -16,7 +16,8 @@ import struct
 import sys
 
 from scapy.all import (DNS, DNSQR, DNSRR, ARP, GRE, ICMP, IP, IPv6, IPv6ExtHdrFragment, TCP, UDP,
-                       Dot1Q, Ether, Raw, conf)
+                       Dot1Q, Ether, Raw, SCTP, SCTPChunkData, SCTPChunkInit, SCTPChunkInitAck,
+                       conf)
 
 conf.verb = 0
 
@@ -213,6 +214,32 @@ def gen_l2():
     arp = [(Ether(src=CMAC, dst='ff:ff:ff:ff:ff:ff') / ARP(op=1, hwsrc=CMAC, psrc=C4, pdst=S4), True),
            (Ether(src=SMAC, dst=CMAC) / ARP(op=2, hwsrc=SMAC, psrc=S4, hwdst=CMAC, pdst=C4), False)]
     write('arp.pcap', seq_ts(T0, arp), note='request + reply')
+
+    # Cisco HDLC (linktype 104): address 0x0f (unicast), control 0, EtherType
+    write('chdlc.pcap', seq_ts(T0, [(b'\x0f\x00\x08\x00' + bytes(f), d) for f, d in fr]), 104,
+          note='udp pair, EtherType 0x0800')
+
+    # the udp pair's request on vlan 100, its answer on vlan 200 (a router
+    # on a stick): one flow only with vlan.use-for-tracking: false
+    def vl_asym(f, to_server):
+        return Ether(src=CMAC, dst=SMAC) / Dot1Q(vlan=100 if to_server else 200) / f
+    write('vlan-asym.pcap', seq_ts(T0, [(vl_asym(f, d), d) for f, d in fr]),
+          note='request on vlan 100, answer on vlan 200')
+
+    # one UDP flow whose client side used two MACs and server side two
+    # (eve flow ether src_macs/dest_macs list every one); request, answer,
+    # then a request through another router
+    M3, M4 = '00:00:5e:00:53:03', '00:00:5e:00:53:04'
+    mm = [(Ether(src=CMAC, dst=SMAC) / v4c() / UDP(sport=40000, dport=7777) / Raw(b'ping'), True),
+          (Ether(src=SMAC, dst=CMAC) / v4s() / UDP(sport=7777, dport=40000) / Raw(b'pong'), False),
+          (Ether(src=M3, dst=M4) / v4c() / UDP(sport=40000, dport=7777) / Raw(b'ping'), True)]
+    write('multi-mac.pcap', seq_ts(T0, mm), note='client MACs :01 :03, server :02 :04')
+
+    # SCTP (IP protocol 132): INIT, INIT ACK, then a DATA chunk "hello sctp"
+    sc = [(eth(v4c() / SCTP(sport=40000, dport=2905) / SCTPChunkInit(init_tag=1)), True),
+          (eth(v4s() / SCTP(sport=2905, dport=40000) / SCTPChunkInitAck(init_tag=2), src=SMAC, dst=CMAC), False),
+          (eth(v4c() / SCTP(sport=40000, dport=2905) / SCTPChunkData(data=b'hello sctp')), True)]
+    write('sctp.pcap', seq_ts(T0, sc), note='INIT, INIT ACK, DATA')
 
 
 def gen_tunnels():

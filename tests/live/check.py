@@ -18,6 +18,13 @@
         prints a counter of the last eve stats record (-1: absent)
     check.py alerts LIVE_EVE SID
         prints the count of alerts of SID
+    check.py ifaces LIVE_EVE NAME IFACE=PREFIX...
+        two interfaces in one process (tests/live/multi-iface.sh): every
+        record of a flow whose client address starts with PREFIX names IFACE
+        in in_iface; each IFACE has its 5 alerts and 5 flow records; no
+        record carries pcap_cnt; with NAME ending in "-threads", the last
+        stats record's per-thread counters (stats threads: yes) show each
+        interface's thread W#01-IFACE with its 10 packets
     check.py reload REF_EVE LIVE_EVE ENGINE_LOG SENT NAME T_REQ T_DONE OLD NEW KEEP
         a rule reload during the replay (tests/live/reload.sh) swapped rule OLD
         for NEW (same content) between T_REQ and T_DONE (epoch seconds): OLD
@@ -208,7 +215,42 @@ def alerts(live, sid):
 	return 0
 
 
+def ifaces(live, name, *pairs):
+	want = [p.split("=", 1) for p in pairs]
+	recs = [r for r in records(live) if r.get("event_type") != "stats"]
+	fails = 0
+
+	def check(ok, what):
+		nonlocal fails
+		print("%s: live %s: %s" % ("PASS" if ok else "FAIL", name, what))
+		fails += not ok
+
+	wrong = []
+	for iface, prefix in want:
+		mine = [r for r in recs if str(r.get("src_ip", "")).startswith(prefix) or
+			str(r.get("dest_ip", "")).startswith(prefix)]
+		wrong += [r for r in mine if r.get("in_iface") != iface]
+		na = sum(1 for r in mine if r.get("event_type") == "alert")
+		nf = sum(1 for r in mine if r.get("event_type") == "flow")
+		check(na == 5 and nf == 5, "%s: %d alerts and %d flow records of its flows (want 5 and 5)"
+		      % (iface, na, nf))
+	check(not wrong, "every record names its flow's interface in in_iface (%d records%s)" %
+	      (len(recs), "" if not wrong else "; wrong: %s" % json.dumps(wrong[0])[:300]))
+	if name.endswith("-threads"):
+		th = last_stats(records(live)).get("threads", {})
+		for iface, _ in want:
+			pk = th.get("W#01-" + iface, {}).get("decoder", {}).get("pkts")
+			check(pk == 10, "stats threads: W#01-%s decoded %s packets (want 10; threads %s)"
+			      % (iface, pk, ",".join(sorted(th))))
+	cnt = [r for r in recs if "pcap_cnt" in r]
+	check(not cnt, "no record carries pcap_cnt (live)%s" %
+	      ("" if not cnt else ": %d do, e.g. %s" % (len(cnt), json.dumps(cnt[0])[:200])))
+	return fails
+
+
 if __name__ == "__main__":
+	if sys.argv[1] == "ifaces":
+		sys.exit(1 if ifaces(*sys.argv[2:]) else 0)
 	if sys.argv[1] == "counter":
 		sys.exit(counter(sys.argv[2], sys.argv[3]))
 	if sys.argv[1] == "alerts":

@@ -3,6 +3,8 @@
 
     gen-live-pcap.py traffic OUT.pcap    TCP/HTTP sessions and UDP datagrams, some jumbo
     gen-live-pcap.py idle OUT.pcap       a few UDP flows, then nothing
+    gen-live-pcap.py idle2 OUT.pcap      idle's from other clients (10.41.0.x: the second
+                                         interface of tests/live/multi-iface.sh)
     gen-live-pcap.py reload OUT.pcap     traffic's kind, longer: 480 TCP sessions and
                                          4000 UDP datagrams (tests/live/reload.sh)
     gen-live-pcap.py reload-a OUT.pcap   its first half, and reload-b the second (the
@@ -124,10 +126,10 @@ def traffic(n_tcp=240, n_udp=300):
 	return out
 
 
-def idle():
+def idle(net=40):
 	out = []
 	for i in range(5):
-		cli = bytes([10, 40, 0, i + 1])
+		cli = bytes([10, net, 0, i + 1])
 		srv = bytes([10, 20, 0, 3])
 		out.append(eth(1, udp(cli, 30000 + i, srv, 9999, b"idle flow %d" % i)))
 		out.append(eth(0, udp(srv, 9999, cli, 30000 + i, b"idle reply %d" % i)))
@@ -156,5 +158,6 @@ if __name__ == "__main__":
 		else:
 			write(path, frames[half:], half)
 	else:
-		frames = {"traffic": traffic, "reload": lambda: traffic(480, 4000), "idle": idle}[kind]()
+		frames = {"traffic": traffic, "reload": lambda: traffic(480, 4000), "idle": idle,
+			  "idle2": lambda: idle(41)}[kind]()
 		write(path, frames)

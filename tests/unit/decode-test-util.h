@@ -66,6 +66,7 @@ static inline void tenv_init(struct tenv *e, enum checksum_mode cs)
 	cfg.defrag.max_frags = 65535;
 	cfg.defrag.trackers = 65535;
 	cfg.defrag_enabled = 1;
+	cfg.vlan_for_tracking = 1;
 	tenv_init_cfg(e, &cfg);
 }
 

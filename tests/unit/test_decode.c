@@ -126,6 +126,57 @@ TEST(arp_counted_only)
 	tenv_free(&e);
 }
 
+/* eth + an ARP request for 10.0.0.2 from 10.0.0.1; hw, op and the sizes
+ * as given; len bytes of ARP */
+static uint32_t frame_arp(uint8_t *f, uint16_t hw, uint8_t hsize, uint16_t op, uint32_t len)
+{
+	static const uint8_t addrs[20] = { 2, 0, 0, 0, 0, 1, 10, 0, 0, 1,
+					   0, 0, 0, 0, 0, 0, 10, 0, 0, 2 };
+	uint8_t *a = f + 14;
+
+	memset(f, 0, 14 + 28);
+	b_eth(f, 0x0806);
+	put16(a, hw);
+	put16(a + 2, 0x0800);
+	a[4] = hsize;
+	a[5] = 4;
+	put16(a + 6, op);
+	memcpy(a + 8, addrs, sizeof(addrs));
+	return 14 + len;
+}
+
+/* Ethernet/IPv4 ARP is read for eve "arp" (p->l3 at its header); another
+ * hardware type or opcode is unsupported (an event, still valid); sizes
+ * that contradict the types, or a cut packet, are invalid */
+TEST(arp_ethernet_ipv4_read_others_flagged)
+{
+	struct tenv e;
+	uint8_t f[64];
+	Packet *p;
+
+	tenv_init(&e, CHECKSUM_AUTO);
+	p = tdecode(&e, DLT_EN10MB, f, frame_arp(f, 1, 6, 1, 28));
+	CHECK(p->l3 != NULL && p->l3[7] == 1);
+	CHECK_EQ(p->nevents, 0);
+	CHECK(!(p->flags & PKT_INVALID));
+	p = tdecode(&e, DLT_EN10MB, f, frame_arp(f, 6, 6, 1, 28));
+	CHECK(p->l3 == NULL);
+	CHECK(has_event(p, "arp.unsupported_hardware"));
+	CHECK(!(p->flags & PKT_INVALID));
+	p = tdecode(&e, DLT_EN10MB, f, frame_arp(f, 1, 6, 3, 28));
+	CHECK(p->l3 == NULL);
+	CHECK(has_event(p, "arp.unsupported_opcode"));
+	p = tdecode(&e, DLT_EN10MB, f, frame_arp(f, 1, 8, 1, 28));
+	CHECK(has_event(p, "arp.invalid_hardware_size"));
+	CHECK(p->flags & PKT_INVALID);
+	p = tdecode(&e, DLT_EN10MB, f, frame_arp(f, 1, 6, 2, 20));
+	CHECK(has_event(p, "arp.invalid_pkt"));
+	CHECK(p->l3 == NULL);
+	p = tdecode(&e, DLT_EN10MB, f, frame_arp(f, 1, 6, 2, 6));
+	CHECK(has_event(p, "arp.pkt_too_small"));
+	tenv_free(&e);
+}
+
 /* Builds eth + n vlan tags + IPv4/UDP. */
 static uint32_t frame_vlan(uint8_t *f, int ntags, uint16_t outer_type)
 {
@@ -140,6 +191,32 @@ static uint32_t frame_vlan(uint8_t *f, int ntags, uint16_t outer_type)
 	ip = f + n;
 	b_ipv4(ip, 17, 8 + 4, 7, 0);
 	return n + 20 + b_udp(ip, ip + 20, 53, 5353, "abcd", 4);
+}
+
+/* vlan.use-for-tracking: false: the ids are decoded and logged, but flows
+ * and defrag do not key on them */
+TEST(vlan_not_used_for_tracking)
+{
+	struct tenv e;
+	DecodeConfig cfg = { 0 };
+	uint8_t f[128];
+	uint32_t n = frame_vlan(f, 2, 0x88a8);
+	Packet *p;
+
+	conf_deinit();
+	CHECK_EQ(conf_set("vlan.use-for-tracking", "false"), 0);
+	CHECK_EQ(decode_config_load(&cfg), 0);
+	CHECK_EQ(cfg.vlan_for_tracking, 0);
+	conf_deinit();
+	tenv_init_cfg(&e, &cfg);
+	p = tdecode(&e, DLT_EN10MB, f, n);
+	CHECK_EQ(p->vlan_count, 2);
+	CHECK_EQ(p->key_vlans, 0);
+	tenv_free(&e);
+	tenv_init(&e, CHECKSUM_ALL);
+	p = tdecode(&e, DLT_EN10MB, f, n);
+	CHECK_EQ(p->key_vlans, 2);
+	tenv_free(&e);
 }
 
 TEST(vlan_qinq_two_ids)
@@ -357,7 +434,8 @@ TEST(ipv4_options_parsed_into_bits)
 	memcpy(o, o1, sizeof(o1));
 	n = frame_ipv4_opts(f, o, 16);
 	p = tdecode(&e, DLT_RAW, f, n);
-	CHECK_EQ(p->ipopts, IPV4_OPT_RR | IPV4_OPT_RTRALT);
+	/* NOP and EOL are recorded too (ipopts:nop, ipopts:eol) */
+	CHECK_EQ(p->ipopts, IPV4_OPT_RR | IPV4_OPT_RTRALT | IPV4_OPT_NOP | IPV4_OPT_EOL);
 	CHECK_EQ(p->nevents, 0);
 	CHECK(PKT_IS_UDP(p));
 	CHECK(!(p->flags & PKT_IPV4_CSUM_BAD));
@@ -400,6 +478,59 @@ TEST(ipv4_option_events)
 	n = frame_ipv4_opts(f, o, 4);
 	p = tdecode(&e, DLT_RAW, f, n);
 	CHECK(has_event(p, "ipv4.opt_eol_required"));
+	tenv_free(&e);
+}
+
+static int count_event(const Packet *p, const char *name)
+{
+	int n = 0;
+
+	for (int i = 0; i < p->nevents; i++)
+		n += decode_event_lookup(name) == (int)p->events[i];
+	return n;
+}
+
+/* suricata-verify bug-7414: a security option of length 2 (RFC 1108 wants
+ * 11) is bad but the walk goes on, to an option whose length runs past the
+ * area, which ends it: opt_invalid_len twice, once per option, and 12
+ * bytes of options are not padded to 8 */
+TEST(ipv4_bad_option_content_walk_goes_on)
+{
+	struct tenv e;
+	uint8_t f[128];
+	static const uint8_t o[12] = { 0x82, 0x02, 0xf1, 0x35, 0, 0, 0xde, 0xad, 0xbe, 0xef,
+				       0xaa, 0x00 };
+	uint32_t n;
+	Packet *p;
+
+	tenv_init(&e, CHECKSUM_ALL);
+	n = frame_ipv4_opts(f, o, 12);
+	p = tdecode(&e, DLT_RAW, f, n);
+	CHECK_EQ(count_event(p, "ipv4.opt_invalid_len"), 2);
+	CHECK_EQ(count_event(p, "ipv4.opt_pad_required"), 1);
+	CHECK_EQ(p->nevents, 3);
+	CHECK(p->flags & PKT_INVALID);
+	CHECK_EQ(p->ipopts & IPV4_OPT_SEC, 0);
+	CHECK_EQ(tcount(&e, "decoder.event.ipv4.opt_invalid_len"), 2);
+	tenv_free(&e);
+}
+
+/* a well-formed security option (11 bytes) is recorded; options of 8
+ * bytes need no padding event */
+TEST(ipv4_security_option_of_11_bytes)
+{
+	struct tenv e;
+	uint8_t f[128];
+	static const uint8_t o[16] = { 0x82, 11, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 0 };
+	uint32_t n;
+	Packet *p;
+
+	tenv_init(&e, CHECKSUM_ALL);
+	n = frame_ipv4_opts(f, o, 16);
+	p = tdecode(&e, DLT_RAW, f, n);
+	CHECK_EQ(p->ipopts, IPV4_OPT_SEC | IPV4_OPT_NOP | IPV4_OPT_EOL);
+	CHECK_EQ(p->nevents, 0);
+	CHECK(!(p->flags & PKT_INVALID));
 	tenv_free(&e);
 }
 

@@ -389,10 +389,10 @@ TEST(flow_vlan_ids_separate_flows)
 	small_config(&cfg);
 	ft = flow_table_new(&cfg, 1, tc, NULL, NULL);
 	mkpkt(&a, IPPROTO_UDP, "10.0.0.1", 1000, "10.0.0.2", 53, 0, 5);
-	a.vlan_count = 1;
+	a.vlan_count = a.key_vlans = 1;
 	a.vlan_id[0] = 10;
 	mkpkt(&b, IPPROTO_UDP, "10.0.0.1", 1000, "10.0.0.2", 53, 0, 5);
-	b.vlan_count = 1;
+	b.vlan_count = b.key_vlans = 1;
 	b.vlan_id[0] = 20;
 	CHECK(flow_hash_packet(&a) != flow_hash_packet(&b));
 	fa = flow_handle_packet(ft, &a);
@@ -401,7 +401,7 @@ TEST(flow_vlan_ids_separate_flows)
 	CHECK(fa->flow_id != fb->flow_id);
 	/* the reply on vlan 10 finds the vlan 10 flow */
 	mkpkt(&c, IPPROTO_UDP, "10.0.0.2", 53, "10.0.0.1", 1000, 0, 6);
-	c.vlan_count = 1;
+	c.vlan_count = c.key_vlans = 1;
 	c.vlan_id[0] = 10;
 	CHECK(flow_handle_packet(ft, &c) == fa);
 	CHECK_EQ(cval(tc, "flow.total"), 2);
@@ -587,6 +587,9 @@ TEST(flow_memcap_too_small_counts_memcap)
 	small_config(&cfg);
 	cfg.prealloc = 0;
 	cfg.hash_size = 16;
+	/* no recovery target can be met: the table stays in emergency mode,
+	 * whatever sizeof(Flow) against the table's own memory */
+	cfg.emergency_recovery = 100;
 	ft = flow_table_new(&cfg, 1, tc, NULL, NULL);
 	base = cval(tc, "flow.memuse");
 	flow_table_free(ft);
@@ -1020,5 +1023,87 @@ TEST(icmpv6_error_keeps_its_own_flow)
 	p.icmp_code = 4;
 	CHECK(flow_handle_packet(ft, &p) != NULL);
 	CHECK_EQ(cval(tc, "flow.icmpv6"), 1);
+	flow_table_free(ft);
+}
+
+static void set_macs(Packet *p, uint8_t src, uint8_t dst)
+{
+	memset(p->eth_src, 0, 6);
+	memset(p->eth_dst, 0, 6);
+	p->eth_src[5] = src;
+	p->eth_dst[5] = dst;
+	p->flags |= PKT_HAS_ETH;
+}
+
+/* eve flow records list every MAC a side used (Suricata's MAC set): the
+ * client's side gets the toserver senders and the toclient receivers, each
+ * once, in first-seen order, at most FLOW_MACS_MAX; a swap swaps the sides */
+TEST(flow_keeps_every_mac_per_side)
+{
+	ThreadCounters *tc = test_counters();
+	FlowConfig cfg;
+	FlowTable *ft;
+	Packet p;
+	Flow *f;
+
+	small_config(&cfg);
+	ft = flow_table_new(&cfg, 1, tc, NULL, NULL);
+	mkpkt(&p, IPPROTO_UDP, "10.0.0.1", 1000, "10.0.0.2", 53, 0, 100);
+	set_macs(&p, 0x13, 0x14);
+	f = flow_handle_packet(ft, &p);
+	CHECK(f != NULL);
+	mkpkt(&p, IPPROTO_UDP, "10.0.0.2", 53, "10.0.0.1", 1000, 0, 100);
+	set_macs(&p, 0x12, 0x11);
+	CHECK(flow_handle_packet(ft, &p) == f);
+	mkpkt(&p, IPPROTO_UDP, "10.0.0.1", 1000, "10.0.0.2", 53, 0, 100);
+	set_macs(&p, 0x13, 0x14);    /* seen already: no new entry */
+	CHECK(flow_handle_packet(ft, &p) == f);
+	CHECK_EQ(f->n_macs[0], 2);
+	CHECK_EQ(f->n_macs[1], 2);
+	CHECK_EQ(f->macs[0][0][5], 0x13);
+	CHECK_EQ(f->macs[0][1][5], 0x11);
+	CHECK_EQ(f->macs[1][0][5], 0x14);
+	CHECK_EQ(f->macs[1][1][5], 0x12);
+	for (int i = 0; i < 2 * FLOW_MACS_MAX; i++) {
+		mkpkt(&p, IPPROTO_UDP, "10.0.0.1", 1000, "10.0.0.2", 53, 0, 100);
+		set_macs(&p, (uint8_t)(0x40 + i), 0x14);
+		CHECK(flow_handle_packet(ft, &p) == f);
+	}
+	CHECK_EQ(f->n_macs[0], FLOW_MACS_MAX);
+	CHECK_EQ(f->n_macs[1], 2);
+	flow_swap(f, NULL);
+	CHECK_EQ(f->n_macs[0], 2);
+	CHECK_EQ(f->macs[0][0][5], 0x14);
+	CHECK_EQ(f->n_macs[1], FLOW_MACS_MAX);
+	CHECK_EQ(f->macs[1][0][5], 0x13);
+	flow_table_free(ft);
+}
+
+/* vlan.use-for-tracking: false (decode leaves key_vlans 0): the two
+ * directions of a flow on different vlans are one flow, which logs the
+ * vlan of its first packet */
+TEST(flow_vlans_not_tracked_one_flow)
+{
+	ThreadCounters *tc = test_counters();
+	FlowConfig cfg;
+	FlowTable *ft;
+	Packet a, b;
+	Flow *fa;
+
+	small_config(&cfg);
+	ft = flow_table_new(&cfg, 1, tc, NULL, NULL);
+	mkpkt(&a, IPPROTO_UDP, "10.0.0.1", 1000, "10.0.0.2", 53, 0, 5);
+	a.vlan_count = 1;
+	a.vlan_id[0] = 10;
+	mkpkt(&b, IPPROTO_UDP, "10.0.0.2", 53, "10.0.0.1", 1000, 0, 5);
+	b.vlan_count = 1;
+	b.vlan_id[0] = 20;
+	CHECK_EQ(flow_hash_packet(&a), flow_hash_packet(&b));
+	fa = flow_handle_packet(ft, &a);
+	CHECK(fa != NULL);
+	CHECK(flow_handle_packet(ft, &b) == fa);
+	CHECK_EQ(fa->vlan_count, 1);
+	CHECK_EQ(fa->vlan_id[0], 10);
+	CHECK_EQ(cval(tc, "flow.total"), 1);
 	flow_table_free(ft);
 }

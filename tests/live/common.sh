@@ -16,12 +16,27 @@
 # caller sets, logging into $tmp/NAME; sets epid), stop PID, clean NAME,
 # replay PCAP PPS OUTFILE [TCPREPLAY-ARGS...], sent_of OUTFILE.
 # The caller sets bin (the engine) before calling start.
+# schema_check NAME EVE: EVE against Suricata's eve schema (srcdir set),
+# PASS/FAIL, or a SKIP line when the schema or jsonschema is missing.
 
 pass=0
 fail=0
 pids=()
 ok() { echo "PASS: live $*"; pass=$((pass + 1)); }
 ko() { echo "FAIL: live $*"; fail=$((fail + 1)); }
+
+schema_check() { # NAME EVE
+	local schema=${SURICATA_SHARED:-$srcdir/../shared}/data/eve-schema.json r
+	if [ ! -f "$schema" ]; then
+		echo "SKIP: live $1: eve schema (no $schema)"
+	elif r=$(python3 "$srcdir/tests/e2e/eve-validate.py" "$schema" "$2" 2>&1); then
+		ok "$1: eve.json valid against the eve schema ($r)"
+	elif [ $? = 2 ]; then
+		echo "SKIP: live $1: eve schema ($r)"
+	else
+		ko "$1: eve.json against the eve schema: $r"
+	fi
+}
 
 # a zombie (exited, not yet waited for) answers kill -0: look at its state
 alive() {

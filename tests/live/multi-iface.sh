@@ -38,7 +38,6 @@ done
 python3 "$here/gen-live-pcap.py" idle "$tmp/a.pcap"
 python3 "$here/gen-live-pcap.py" idle2 "$tmp/b.pcap"
 common=(-c "$yaml" -S "$here/live.rules" --set unix-command.enabled=no)
-schema=${SURICATA_SHARED:-$srcdir/../shared}/data/eve-schema.json
 
 # two NAME ARGS...: one engine on both interfaces; a.pcap into the first,
 # b.pcap into the second; then SIGTERM and the checks
@@ -78,17 +77,8 @@ two() {
 	echo "$r"
 	pass=$((pass + $(grep -c '^PASS' <<< "$r")))
 	fail=$((fail + $(grep -c '^FAIL' <<< "$r")))
-	if [[ $name == *-threads ]]; then
-		: # Suricata 8's schema has no place for stats threads
-	elif [ ! -f "$schema" ]; then
-		echo "SKIP: live $name: eve schema (no $schema)"
-	elif r=$(python3 "$srcdir/tests/e2e/eve-validate.py" "$schema" "$tmp/$name/eve.json" 2>&1); then
-		ok "$name: eve.json valid against the eve schema ($r)"
-	elif [ $? = 2 ]; then
-		echo "SKIP: live $name: eve schema ($r)"
-	else
-		ko "$name: eve.json against the eve schema: $r"
-	fi
+	# Suricata 8's schema has no place for stats threads
+	[[ $name == *-threads ]] || schema_check "$name" "$tmp/$name/eve.json"
 }
 
 # the yaml's af-packet list: entry 0 and the "default" entry replaced, so

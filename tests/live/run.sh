@@ -85,17 +85,8 @@ traffic pcap --pcap="$vb"
 traffic pcap-workers --pcap="$vb" --runmode workers --set pcap.0.threads=2
 
 # eve of a live run (stats.capture.kernel_* included) against Suricata's schema
-schema=${SURICATA_SHARED:-$srcdir/../shared}/data/eve-schema.json
 for name in af-packet pcap; do
-	if [ ! -f "$schema" ]; then
-		echo "SKIP: live $name: eve schema (no $schema)"
-	elif r=$(python3 "$srcdir/tests/e2e/eve-validate.py" "$schema" "$tmp/$name/eve.json" 2>&1); then
-		ok "$name: eve.json valid against the eve schema ($r)"
-	elif [ $? = 2 ]; then
-		echo "SKIP: live $name: eve schema ($r)"
-	else
-		ko "$name: eve.json against the eve schema: $r"
-	fi
+	schema_check "$name" "$tmp/$name/eve.json"
 done
 
 # idle NAME ARGS...: 5 UDP flows (10 packets), then nothing; the timeouts are 3 s.

@@ -50,11 +50,12 @@ uint64_t ac_ring_take(AcRing *r, uint64_t len, enum ac_ring_fit how)
 	return at;
 }
 
+/* pos is the start of a live batch, so the ring is not empty even when pos
+ * == head: that is a ring exactly full (the newest batch ended where the
+ * oldest begins). Taking it for empty let the next batch overwrite both. */
 void ac_ring_free_to(AcRing *r, uint64_t pos)
 {
 	r->tail = pos;
-	if (r->tail == r->head)
-		ac_ring_free_all(r);
 }
 
 void ac_ring_free_all(AcRing *r)

@@ -38,7 +38,8 @@ enum ac_ring_fit ac_ring_fit_batch(const AcRing *r, uint64_t len, uint64_t batch
 /* Takes len bytes at head (after AC_RING_HERE) or at 0 (after
  * AC_RING_WRAP); returns the offset of the first byte. */
 uint64_t ac_ring_take(AcRing *r, uint64_t len, enum ac_ring_fit how);
-/* The oldest live data now starts at pos (the next live batch's start). */
+/* The oldest live data now starts at pos (the next live batch's start;
+ * something is still live: ac_ring_free_all when nothing is). */
 void ac_ring_free_to(AcRing *r, uint64_t pos);
 /* Nothing is live any more. */
 void ac_ring_free_all(AcRing *r);

@@ -154,6 +154,31 @@ TEST(ring_wraps_only_into_released_space)
 	CHECK_EQ(ac_ring_fit(&r, 100), AC_RING_HERE);
 }
 
+/* A batch may end exactly where the oldest live one begins (head == tail,
+ * not empty). Releasing nothing then must leave the ring full: taking it
+ * for empty let the next batch overwrite two live ones (ac-cuda lost
+ * matches with small rings). */
+TEST(ring_exactly_full_stays_full)
+{
+	uint8_t mem[100];
+	AcRing r;
+
+	ac_ring_init(&r, mem, sizeof(mem));
+	CHECK_EQ(ac_ring_take(&r, 50, AC_RING_HERE), 0);    /* A [0, 50) */
+	CHECK_EQ(ac_ring_take(&r, 50, AC_RING_HERE), 50);   /* B [50, 100) */
+	ac_ring_free_to(&r, 50);                            /* A released */
+	CHECK_EQ(ac_ring_fit(&r, 50), AC_RING_WRAP);
+	CHECK_EQ(ac_ring_take(&r, 50, AC_RING_WRAP), 0);    /* C [0, 50) */
+	ac_ring_free_to(&r, 50);                            /* B still live */
+	CHECK_EQ(ac_ring_used(&r), 100);
+	CHECK_EQ(ac_ring_fit(&r, 1), AC_RING_FULL);
+	CHECK_EQ(ac_ring_fit_batch(&r, 1, 1), AC_RING_FULL);
+	ac_ring_free_to(&r, 0);                             /* B released */
+	CHECK_EQ(ac_ring_used(&r), 50);
+	CHECK_EQ(ac_ring_fit(&r, 50), AC_RING_HERE);
+	CHECK_EQ(ac_ring_fit(&r, 51), AC_RING_FULL);
+}
+
 /* ac_ring_fit_batch: a new batch goes back to offset 0 as soon as the
  * bytes before the live data hold a whole batch, so that a lane's ring
  * keeps to its first (warm) bytes however large it is. */

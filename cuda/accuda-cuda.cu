@@ -152,19 +152,21 @@ acc_kernel_filter(struct acc_batch b, struct acc_sink k, uint32_t items, uint32_
 	}
 }
 
-/* Rule verification after the scan: a grid-stride loop over the scan's
+/* Rule verification after the scan: a warp-stride loop over the scan's
  * records (their count copied before this kernel appends pass records to
- * the same sink). The records are dense, so each warp takes 32 candidates
- * at once; a record's programs are its rules of that pattern. */
+ * the same sink). A whole warp takes each record: its lanes search the
+ * payload together (verify-kernel.h, acv_find_warp), so the record index
+ * must be the same on every lane of a warp. */
 __global__ void acv_kernel(struct acc_batch b, struct acv_block vb, struct acc_sink k,
 			   const uint32_t *nscan)
 {
 	uint32_t n = *nscan;
+	uint32_t w = (blockIdx.x * blockDim.x + threadIdx.x) / 32u;
+	uint32_t nw = gridDim.x * blockDim.x / 32u;
 
 	if (n > k.cap)
 		return;   /* overflowed: the host rescans the batch */
-	for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
-	     i += gridDim.x * blockDim.x)
+	for (uint32_t i = w; i < n; i += nw)
 		acv_verify_rec(&b, &vb, &k.rec[i], &k);
 }
 

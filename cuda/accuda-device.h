@@ -115,6 +115,11 @@ void accuda_emu_set_fail(uint32_t every);
  * completes; wait() gives it up after watchdog_ms (0: ACC_WATCHDOG_MS) and
  * returns ACC_DEV_WATCHDOG. every 0: none. */
 void accuda_emu_set_hang(uint32_t every, uint32_t watchdog_ms);
+/* The verification cost model's input (qa/gpu/model/vmodel.c): the rule
+ * programs, then every batch's payloads, descriptors and scan records as
+ * the verify kernel sees them, appended to `path` (NULL: none). 0 or -1
+ * (cannot open it). */
+int accuda_emu_set_vdump(const char *path);
 
 #ifdef __cplusplus
 }

@@ -124,6 +124,23 @@ struct acv_block {
 	uint32_t nprog;
 };
 
+/* The cost model's hooks (qa/gpu/model/vmodel.c replays the lanes of each
+ * warp with them, as qa/gpu/model/model.c does the scan's ACC_T_*): empty
+ * everywhere else. */
+enum acv_tstep {
+	ACV_TS_REC = 0,   /* a scan record: its descriptor and pattern's table */
+	ACV_TS_PROG,      /* a program: dsize test, memo set-up */
+	ACV_TS_ELEM,      /* an element entered (bounds, isdataat) */
+	ACV_TS_SEARCH,    /* a frame's search set up (recursion count, find call) */
+	ACV_TS_POS,       /* one start position of acv_find (first byte compared) */
+	ACV_TS_CMP,       /* one more byte of a candidate position compared */
+	ACV_TS_PASS,      /* a pass record (atomic, write) */
+	ACV_TS_N
+};
+#ifndef ACV_T_STEP
+#define ACV_T_STEP(kind) do { } while (0)
+#endif
+
 /* A pass record's pattern field: ACV_PASS | program index. */
 #define ACV_PASS 0x80000000u
 
@@ -144,18 +161,68 @@ ACV_HD int64_t acv_find(const uint8_t *buf, uint32_t from, uint32_t to, const ui
 	for (uint32_t i = from; i + plen <= to; i++) {
 		uint32_t k = 0;
 
+		ACV_T_STEP(ACV_TS_POS);
 		if (nocase) {
-			while (k < plen && acv_lc(buf[i + k]) == acv_lc(pat[k]))
+			while (k < plen && acv_lc(buf[i + k]) == acv_lc(pat[k])) {
+				ACV_T_STEP(ACV_TS_CMP);
 				k++;
+			}
 		} else {
-			while (k < plen && buf[i + k] == pat[k])
+			while (k < plen && buf[i + k] == pat[k]) {
+				ACV_T_STEP(ACV_TS_CMP);
 				k++;
+			}
 		}
 		if (k == plen)
 			return (int64_t)i;
 	}
 	return -1;
 }
+
+/* On the device a whole warp verifies one record (acv_kernel): its 32
+ * lanes run the same program over the same payload, so every branch of
+ * acv_eval is uniform, and only the search is split: lane l tries the
+ * start positions from + l, from + l + 32, ..., and the lowest lane of a
+ * round's ballot is the first occurrence, as acv_find's. A payload is then
+ * read 32 consecutive bytes at a time (one coalesced load, not 32
+ * dependent ones), and a long search no longer holds 31 idle lanes: the
+ * cost model (qa/gpu/model/vmodel.c) put a lane per record at a p99 of
+ * ~1 ms per batch on bench-1x, 11% of its lanes busy, and a warp per
+ * record at ~42 us. The host (emulation, tests) runs acv_find itself. */
+#ifdef __CUDA_ARCH__
+__device__ __forceinline__ int64_t acv_find_warp(const uint8_t *buf, uint32_t from, uint32_t to,
+						 const uint8_t *pat, uint32_t plen, int nocase)
+{
+	const uint32_t lane = threadIdx.x & 31u;
+
+	if (plen == 0)
+		return (int64_t)from;
+	if (to < from + plen)
+		return -1;
+	for (uint32_t base = from; base + plen <= to; base += 32) {
+		uint32_t i = base + lane, k = 0, m;
+
+		if (i + plen <= to) {
+			if (nocase) {
+				while (k < plen && acv_lc(buf[i + k]) == acv_lc(pat[k]))
+					k++;
+			} else {
+				while (k < plen && buf[i + k] == pat[k])
+					k++;
+			}
+		}
+		m = __ballot_sync(0xffffffffu, i + plen <= to && k == plen);
+		if (m)
+			return (int64_t)(base + (uint32_t)__ffs(m) - 1u);
+	}
+	return -1;
+}
+#define ACV_FIND acv_find_warp
+#define ACV_LANE0 ((threadIdx.x & 31u) == 0)
+#else
+#define ACV_FIND acv_find
+#define ACV_LANE0 1
+#endif
 
 /* A content element waiting for the rest of the chain. */
 struct acv_frame {
@@ -210,6 +277,7 @@ ACV_HD int acv_eval(const struct acv_block *vb, const struct acv_prog *pg, const
 	uint32_t idx = 0, prev = 0;
 	const struct acv_step *steps = vb->step + pg->step;
 
+	ACV_T_STEP(ACV_TS_PROG);
 	if (len == 0 || (len >= pg->dlo && len <= pg->dhi) == pg->dnot)
 		return 0;
 	s.recursion = 0;
@@ -221,6 +289,7 @@ ACV_HD int acv_eval(const struct acv_block *vb, const struct acv_prog *pg, const
 		const struct acv_step *st = &steps[idx];
 		struct acv_frame *f;
 
+		ACV_T_STEP(ACV_TS_ELEM);
 		if (idx >= pg->nsteps || st->op == ACV_REST)
 			return 1;   /* a 1 answers every waiting element */
 		if (st->op == ACV_ISDATAAT) {
@@ -275,12 +344,13 @@ ACV_HD int acv_eval(const struct acv_block *vb, const struct acv_prog *pg, const
 			}
 			f = &fr[nfr - 1];
 			st = &steps[f->idx];
+			ACV_T_STEP(ACV_TS_SEARCH);
 			if (++s.recursion > ACV_RECURSION_LIMIT) {
 				nfr--;
 				r = 0;
 				continue;
 			}
-			pos = acv_find(buf, (uint32_t)f->start, (uint32_t)f->end, vb->bytes + st->pat,
+			pos = ACV_FIND(buf, (uint32_t)f->start, (uint32_t)f->end, vb->bytes + st->pat,
 				       st->len, st->flags & ACV_NOCASE);
 			if (pos >= 0 && (st->flags & ACV_ENDSWITH) && pos + st->len != len)
 				pos = -1;
@@ -330,7 +400,7 @@ static inline void acv_block_init(struct acv_block *vb, const uint8_t *base,
 
 /* One match record of the scan: every program of its pattern runs over its
  * payload, and each that holds adds a pass record (payload, ACV_PASS |
- * program). A pass record beyond the sink's cap counts as overflow, as a
+ * program; on the device the warp's first lane writes it). A pass record beyond the sink's cap counts as overflow, as a
  * match record does: the host then rescans the batch on the CPU. */
 ACV_HD void acv_verify_rec(const struct acc_batch *b, const struct acv_block *vb,
 			   const struct acc_rec *r, const struct acc_sink *k)
@@ -338,6 +408,7 @@ ACV_HD void acv_verify_rec(const struct acc_batch *b, const struct acv_block *vb
 	const struct acc_desc *d = &b->desc[r->payload];
 	const struct acv_table *t;
 
+	ACV_T_STEP(ACV_TS_REC);
 	if (d->group >= vb->ngroups || (r->pat & ACV_PASS))
 		return;
 	t = &vb->tab[d->group];
@@ -347,6 +418,9 @@ ACV_HD void acv_verify_rec(const struct acc_batch *b, const struct acv_block *vb
 		uint32_t pi = t->prog_ids[i], slot;
 
 		if (!acv_eval(vb, &vb->prog[pi], b->data + d->off, d->len))
+			continue;
+		ACV_T_STEP(ACV_TS_PASS);
+		if (!ACV_LANE0)
 			continue;
 		slot = acc_atomic_inc(k->count);
 		if (slot < k->cap) {

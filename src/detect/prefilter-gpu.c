@@ -106,6 +106,7 @@ int detect_gpu_test_switches(const CudaMpmConfig *cfg, int *emulation, AcCudaOpt
 	*emulation = emu;
 	ac_cuda_opts_defaults(opts, cfg);
 	accuda_emu_set_fail(0);
+	accuda_emu_set_vdump(NULL);
 	while (s && *s) {
 		uint32_t v = 0, th = 0, fail = 0;
 		int r;
@@ -134,6 +135,20 @@ int detect_gpu_test_switches(const CudaMpmConfig *cfg, int *emulation, AcCudaOpt
 				goto bad;
 			if (th)
 				accuda_emu_set_threads((int)th);
+		} else if (!strncmp(s, "vdump=", 6)) {
+			/* the verify cost model's input (qa/gpu/model/vmodel.c) */
+			char path[1024];
+			size_t n = strcspn(s + 6, ",");
+
+			if (n == 0 || n >= sizeof(path))
+				goto bad;
+			memcpy(path, s + 6, n);
+			path[n] = 0;
+			if (accuda_emu_set_vdump(path) < 0) {
+				snprintf(err, errlen, "cuda.mpm.test-opts: vdump: cannot write %s",
+					 path);
+				return -1;
+			}
 		} else if (!strncmp(s, "kernel=payload", 14)) {
 			opts->kernel = ACC_KERNEL_PAYLOAD;
 		} else if (!strncmp(s, "kernel=chunk", 12)) {
@@ -157,7 +172,7 @@ int detect_gpu_test_switches(const CudaMpmConfig *cfg, int *emulation, AcCudaOpt
 bad:
 	snprintf(err, errlen, "cuda.mpm.test-opts: cannot parse '%s' (expected records=N,"
 		 "payloads=N,slots=N,chunk=N,threads=N,fail=N,hang=N,watchdog-ms=N,verify=0|1,"
-		 "kernel=payload|chunk|filter)", s);
+		 "kernel=payload|chunk|filter,vdump=PATH)", s);
 	return -1;
 }
 

@@ -12,7 +12,8 @@
  * makes every Nth batch fail, hang=N makes every Nth batch never complete,
  * so that wait() must give it up at the watchdog's limit (watchdog-ms=M
  * shortens it from ACC_WATCHDOG_MS for tests). Only those batches meet
- * the watchdog here: an emulated scan always ends.
+ * the watchdog here: an emulated scan always ends. vdump=PATH writes the
+ * verify kernel's inputs for the cost model (qa/gpu/model/vmodel.c).
  */
 #include "cuda/accuda-device.h"
 
@@ -45,6 +46,37 @@ void accuda_emu_set_fail(uint32_t every)
 {
 	emu_fail_every = every;
 	__atomic_store_n(&emu_nbatches, 0, __ATOMIC_RELAXED);
+}
+
+/* vdump: one file for every stream, records appended under its lock. */
+static FILE *emu_vdump;
+static pthread_mutex_t emu_vdump_mu = PTHREAD_MUTEX_INITIALIZER;
+
+int accuda_emu_set_vdump(const char *path)
+{
+	pthread_mutex_lock(&emu_vdump_mu);
+	if (emu_vdump)
+		fclose(emu_vdump);
+	emu_vdump = path ? fopen(path, "wb") : NULL;
+	if (emu_vdump)
+		fwrite("ACVD1\n", 1, 6, emu_vdump);
+	pthread_mutex_unlock(&emu_vdump_mu);
+	return path && !emu_vdump ? -1 : 0;
+}
+
+/* A record: its tag, then (size, bytes) parts. */
+static void vdump_write(char tag, const void *const *part, const uint64_t *size, int nparts)
+{
+	pthread_mutex_lock(&emu_vdump_mu);
+	if (emu_vdump) {
+		fputc(tag, emu_vdump);
+		for (int i = 0; i < nparts; i++) {
+			fwrite(&size[i], sizeof(size[i]), 1, emu_vdump);
+			fwrite(part[i], 1, size[i], emu_vdump);
+		}
+		fflush(emu_vdump);
+	}
+	pthread_mutex_unlock(&emu_vdump_mu);
 }
 
 void accuda_emu_set_mem(uint64_t fake_mem)
@@ -171,6 +203,12 @@ static int emu_load_verify(AcDev *d, const void *blk, size_t size,
 	acv_block_init(&d->vb, d->vblk, lay, (const struct acv_gtab *)(d->vblk + lay->off_gtab),
 		       d->vtabs);
 	d->vb.tab = d->vtabs;
+	{
+		const void *part[2] = { lay, blk };
+		uint64_t sz[2] = { sizeof(*lay), size };
+
+		vdump_write('B', part, sz, 2);
+	}
 	return 0;
 }
 
@@ -187,6 +225,14 @@ static void emu_verify(AcDevStream *s)
 
 		s->vitems = n > s->sz.max_records ? 0 : n;
 		s->vnext = 0;
+		if (emu_vdump) {
+			const void *part[3] = { s->batch.data, s->batch.desc, s->rec };
+			uint64_t sz[3] = { s->batch.nbytes,
+					   (uint64_t)s->batch.npay * sizeof(*s->batch.desc),
+					   (uint64_t)s->vitems * sizeof(*s->rec) };
+
+			vdump_write('T', part, sz, 3);
+		}
 		pthread_cond_broadcast(&s->cv);
 	} else {
 		while (s->scanned_thr < (uint32_t)s->nthr && !s->stop)

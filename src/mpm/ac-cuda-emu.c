@@ -51,6 +51,7 @@ void accuda_emu_set_fail(uint32_t every)
 /* vdump: one file for every stream, records appended under its lock. */
 static FILE *emu_vdump;
 static pthread_mutex_t emu_vdump_mu = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t emu_vdump_seq;  /* under emu_vdump_mu: batches written */
 
 int accuda_emu_set_vdump(const char *path)
 {
@@ -120,6 +121,7 @@ struct AcDevStream {
 	/* the verify "kernel": after every thread's scan (scanned_thr), all
 	 * take records [0, vitems) through vnext */
 	uint32_t scanned_thr, vitems, vnext;
+	uint64_t vdump_id;        /* vdump: this batch's number in the file */
 	int running, stop;
 	uint64_t t_start, t_h2d, t_kernel;
 	int fail_wait;            /* the fault switch: the next wait fails */
@@ -226,12 +228,19 @@ static void emu_verify(AcDevStream *s)
 		s->vitems = n > s->sz.max_records ? 0 : n;
 		s->vnext = 0;
 		if (emu_vdump) {
-			const void *part[3] = { s->batch.data, s->batch.desc, s->rec };
-			uint64_t sz[3] = { s->batch.nbytes,
+			/* 'T': the batch as the verify kernel finds it; 'P' (after
+			 * it, see below): the pass records it added, which vmodel's
+			 * replay must give again */
+			const void *part[4] = { s->batch.data, s->batch.desc, s->rec, &s->vdump_id };
+			uint64_t sz[4] = { s->batch.nbytes,
 					   (uint64_t)s->batch.npay * sizeof(*s->batch.desc),
-					   (uint64_t)s->vitems * sizeof(*s->rec) };
+					   (uint64_t)s->vitems * sizeof(*s->rec),
+					   sizeof(s->vdump_id) };
 
-			vdump_write('T', part, sz, 3);
+			pthread_mutex_lock(&emu_vdump_mu);
+			s->vdump_id = ++emu_vdump_seq;
+			pthread_mutex_unlock(&emu_vdump_mu);
+			vdump_write('T', part, sz, 4);
 		}
 		pthread_cond_broadcast(&s->cv);
 	} else {
@@ -313,7 +322,15 @@ static void *emu_kernel_thread(void *arg)
 		pthread_mutex_lock(&s->mu);
 		if (s->dev->vblk)
 			emu_verify(s);
-		if (++s->finished_thr == (uint32_t)s->nthr) {
+		if (++s->finished_thr == (uint32_t)s->nthr && emu_vdump && s->dev->vblk) {
+			uint32_t n = __atomic_load_n(&s->count, __ATOMIC_ACQUIRE);
+			uint64_t passed = n > s->vitems && n <= s->sz.max_records ? n - s->vitems : 0;
+			const void *part[2] = { &s->vdump_id, &passed };
+			uint64_t sz[2] = { sizeof(s->vdump_id), sizeof(passed) };
+
+			vdump_write('P', part, sz, 2);
+		}
+		if (s->finished_thr == (uint32_t)s->nthr) {
 			s->running = 0;
 			s->t_kernel = now_ns();
 			pthread_cond_broadcast(&s->done_cv);

@@ -85,6 +85,9 @@ static int read_part(FILE *f, struct part *p)
 }
 
 struct batch_cost {
+	uint64_t id;           /* the emulation's batch number */
+	uint64_t dev_pass;     /* the pass records the emulation wrote ('P') */
+	int have_dev;
 	uint32_t nrec, npay, nbytes;
 	uint64_t progs, pass;
 	uint64_t cnt[ACV_TS_N];
@@ -220,7 +223,7 @@ int main(int argc, char **argv)
 	struct acv_table *tabs = NULL;
 	struct part lay = { 0 }, blk = { 0 };
 	struct batch_cost *cost = NULL;
-	uint32_t nb = 0, capb = 0;
+	uint32_t nb = 0, capb = 0, mismatch = 0;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--weights") && i + 1 < argc) {
@@ -260,10 +263,11 @@ int main(int argc, char **argv)
 				       (const struct acv_gtab *)(blk.data + l->off_gtab), tabs);
 			vb.tab = tabs;
 		} else if (tag == 'T') {
-			struct part data, desc, rec;
+			struct part data, desc, rec, id;
 			struct acc_batch b;
 
-			if (read_part(f, &data) || read_part(f, &desc) || read_part(f, &rec) || !tabs)
+			if (read_part(f, &data) || read_part(f, &desc) || read_part(f, &rec) ||
+			    read_part(f, &id) || id.size != 8 || !tabs)
 				goto corrupt;
 			if (nb == capb) {
 				capb = capb ? 2 * capb : 256;
@@ -274,6 +278,8 @@ int main(int argc, char **argv)
 						.desc = (const struct acc_desc *)desc.data,
 						.npay = (uint32_t)(desc.size / sizeof(struct acc_desc)),
 						.nbytes = (uint32_t)data.size };
+			memcpy(&cost[nb].id, id.data, 8);
+			free(id.data);
 			cost[nb].npay = b.npay;
 			cost[nb].nbytes = b.nbytes;
 			model_batch(&vb, &b, (const struct acc_rec *)rec.data,
@@ -282,6 +288,23 @@ int main(int argc, char **argv)
 			free(data.data);
 			free(desc.data);
 			free(rec.data);
+		} else if (tag == 'P') {
+			/* the device's pass records of an earlier 'T' */
+			struct part id, n;
+			uint64_t want;
+
+			if (read_part(f, &id) || read_part(f, &n) || id.size != 8 || n.size != 8)
+				goto corrupt;
+			memcpy(&want, id.data, 8);
+			for (uint32_t i = nb; i > 0; i--) {
+				if (cost[i - 1].id == want) {
+					memcpy(&cost[i - 1].dev_pass, n.data, 8);
+					cost[i - 1].have_dev = 1;
+					break;
+				}
+			}
+			free(id.data);
+			free(n.data);
 		} else {
 			goto corrupt;
 		}
@@ -324,6 +347,20 @@ int main(int argc, char **argv)
 				       cost[i].nrec, (unsigned long long)cost[i].progs,
 				       (unsigned long long)cost[i].pass, lo[i], hi[i]);
 		}
+		/* the replay must be what the device (emulation) did */
+		for (uint32_t i = 0; i < nb; i++) {
+			if (!cost[i].have_dev) {
+				fprintf(stderr, "vmodel: batch %llu: no pass count in the dump\n",
+					(unsigned long long)cost[i].id);
+				mismatch++;
+			} else if (cost[i].dev_pass != cost[i].pass) {
+				fprintf(stderr, "vmodel: batch %llu: %llu pass records replayed, "
+					"the device wrote %llu\n", (unsigned long long)cost[i].id,
+					(unsigned long long)cost[i].pass,
+					(unsigned long long)cost[i].dev_pass);
+				mismatch++;
+			}
+		}
 		qsort(lo, nb, sizeof(double), cmp_dbl);
 		qsort(hi, nb, sizeof(double), cmp_dbl);
 		qsort(wp, nb, sizeof(double), cmp_dbl);
@@ -353,11 +390,12 @@ int main(int argc, char **argv)
 		       "per record): mean %.1f, p50 %.1f, p99 %.1f, max %.1f\n",
 		       recs ? (double)rounds / recs : 0, sum_w / nb, wp[nb / 2],
 		       wp[(uint32_t)(nb * 0.99)], wp[nb - 1]);
+		printf("replay: %u of %u batches give the device's pass records\n", nb - mismatch, nb);
 		free(lo);
 		free(hi);
 		free(wp);
 	}
-	return 0;
+	return mismatch ? 1 : 0;
 corrupt:
 	fprintf(stderr, "vmodel: %s: truncated or corrupt\n", path);
 	return 1;

@@ -156,8 +156,7 @@ def count(ptx, src):
 def main():
     nvcc = nvcc_path()
     if not nvcc:
-        print('vptx: no nvcc: default weights', file=sys.stderr)
-        print('40 60 40 40 20 12 12')
+        print('vptx: no nvcc: vmodel keeps its own table', file=sys.stderr)
         return
     src = open(VK).read().split('\n')
     tot, _ = count(ptx_text(nvcc), src)

@@ -9,7 +9,7 @@
 set -e
 PKGS="build-essential autoconf automake libtool pkg-config \
  libpcap-dev libyaml-dev libpcre2-dev libhtp-dev libjansson-dev libssl-dev libmagic-dev \
- libbrotli-dev \
+ libbrotli-dev libpsl-dev \
  wireshark-common tshark time python3 python3-yaml python3-jsonschema \
  tcpreplay iproute2 clang libclang-rt-dev libhiredis-dev redis-server \
  suricata-update python3-matplotlib"

@@ -4,6 +4,7 @@
 #include "detect/inspect.h"
 #include "util/base64.h"
 #include "detect/transform.h"
+#include "detect/transform-codec.h"
 #include "detect/pcre2-config.h"
 
 #include <ctype.h>
@@ -217,6 +218,35 @@ static int parse_from_base64(SigParseState *st, const char *arg, Transform *t)
 	return 0;
 }
 
+/* gunzip / zlib_deflate[: max-size N[kb|mb]] */
+static int parse_inflate(SigParseState *st, const char *name, const char *arg, Transform *t)
+{
+	char buf[64], *k, *v, *unit;
+	unsigned long long n;
+
+	t->bytes = XFORM_INFLATE_DEFAULT;
+	if (!arg)
+		return 0;
+	if (strlen(arg) >= sizeof(buf))
+		return sig_error(st, "invalid %s \"%s\"", name, arg);
+	strcpy(buf, arg);
+	k = str_trim(buf);
+	v = split_key_value(k);
+	if (strcmp(k, "max-size") || !isdigit((unsigned char)*v))
+		return sig_error(st, "invalid %s option \"%s\" (expected max-size N)", name, arg);
+	n = strtoull(v, &unit, 10);
+	if (!strcasecmp(unit, "kb") || !strcasecmp(unit, "kib"))
+		n <<= 10;
+	else if (!strcasecmp(unit, "mb") || !strcasecmp(unit, "mib"))
+		n <<= 20;
+	else if (*unit)
+		return sig_error(st, "invalid %s max-size \"%s\"", name, v);
+	if (n == 0 || n > XFORM_INFLATE_MAX)
+		return sig_error(st, "%s max-size must be 1 to %u", name, XFORM_INFLATE_MAX);
+	t->bytes = (uint32_t)n;
+	return 0;
+}
+
 static int kw_transform(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	Signature *s = st->s;
@@ -235,6 +265,11 @@ static int kw_transform(SigParseState *st, const char *arg, const Keyword *kw)
 		rc = parse_pcrexform(st, arg, &t);
 	else if (t.kind == TR_FROM_BASE64)
 		rc = parse_from_base64(st, arg, &t);
+	else if (t.kind == TR_GUNZIP || t.kind == TR_ZLIB_DEFLATE)
+		rc = parse_inflate(st, kw->name, arg, &t);
+	else if ((t.kind == TR_DOMAIN || t.kind == TR_TLD) && !xform_psl_available())
+		rc = sig_unsupported(st, "transform %s (built without libpsl, or no Public Suffix "
+				     "List)", kw->name);
 	else if (arg)
 		rc = sig_error(st, "%s takes no value", kw->name);
 	if (rc)
@@ -357,6 +392,7 @@ void xform_scratch_free(XformScratch *xs)
 	free(xs->buf[0]);
 	free(xs->buf[1]);
 	free(xs->b64);
+	xform_codec_free(xs->codec);
 	pcre2_match_data_free(xs->md);
 	free(xs);
 }
@@ -423,7 +459,23 @@ static int is_ws(uint8_t c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
 }
 
-/* One transform: in -> out (room for len + 1). Returns the output length;
+/* The room step() needs for t's output from len bytes. */
+static uint64_t step_room(const Transform *t, uint32_t len)
+{
+	switch (t->kind) {
+	case TR_TO_MD5:
+	case TR_TO_SHA1:
+	case TR_TO_SHA256:
+		return 64;
+	case TR_GUNZIP:
+	case TR_ZLIB_DEFLATE:
+		return (uint64_t)t->bytes + 1;
+	default:
+		return (uint64_t)len + 1;
+	}
+}
+
+/* One transform: in -> out (room: step_room). Returns the output length;
  * *same set when the buffer stays as it was (no copy made). */
 static uint32_t step(const Transform *t, XformScratch *xs, const uint8_t *in, uint32_t len,
 		     uint8_t *out, int *same)
@@ -536,6 +588,26 @@ static uint32_t step(const Transform *t, XformScratch *xs, const uint8_t *in, ui
 		}
 		return (uint32_t)r;
 	}
+	case TR_TO_MD5:
+	case TR_TO_SHA1:
+	case TR_TO_SHA256: {
+		int ok;
+
+		n = xform_digest(&xs->codec, t->kind, in, len, out, &ok);
+		*same = !ok;
+		return ok ? n : len;
+	}
+	case TR_GUNZIP:
+	case TR_ZLIB_DEFLATE: {
+		int ok;
+
+		n = xform_inflate(&xs->codec, t->kind == TR_GUNZIP, in, len, out, t->bytes, &ok);
+		*same = !ok;
+		return ok ? n : len;
+	}
+	case TR_DOMAIN:
+	case TR_TLD:
+		return xform_psl(t->kind == TR_TLD, in, len, out);
 	}
 	*same = 1;
 	return len;
@@ -557,7 +629,7 @@ int transform_apply(const TransformChain *c, XformScratch *xs, const uint8_t *in
 		/* the output slot must not be the current input */
 		if (cur == xs->buf[w])
 			w ^= 1;
-		if (grow(&xs->buf[w], &xs->cap[w], (uint64_t)cur_len + 1))
+		if (grow(&xs->buf[w], &xs->cap[w], step_room(&c->t[i], cur_len)))
 			return -1;
 		n = step(&c->t[i], xs, cur, cur_len, xs->buf[w], &same);
 		if (same)
@@ -643,6 +715,21 @@ const Keyword transform_keywords[] = {
 	  .buf = TR_PCREXFORM, .desc = "transform: the regex's first capture" },
 	{ .name = "from_base64", .id = KW_TRANSFORM, .setup = kw_transform, .flags = SQ,
 	  .buf = TR_FROM_BASE64, .desc = "transform: base64 decode" },
+	{ .name = "to_md5", .id = KW_TRANSFORM, .setup = kw_transform, .flags = NA,
+	  .buf = TR_TO_MD5, .desc = "transform: the MD5 digest of the buffer" },
+	{ .name = "to_sha1", .id = KW_TRANSFORM, .setup = kw_transform, .flags = NA,
+	  .buf = TR_TO_SHA1, .desc = "transform: the SHA-1 digest of the buffer" },
+	{ .name = "to_sha256", .id = KW_TRANSFORM, .setup = kw_transform, .flags = NA,
+	  .buf = TR_TO_SHA256, .desc = "transform: the SHA-256 digest of the buffer" },
+	{ .name = "gunzip", .id = KW_TRANSFORM, .setup = kw_transform, .flags = 0,
+	  .buf = TR_GUNZIP, .desc = "transform: gzip decompression (max-size N, default 1024)" },
+	{ .name = "zlib_deflate", .id = KW_TRANSFORM, .setup = kw_transform, .flags = 0,
+	  .buf = TR_ZLIB_DEFLATE,
+	  .desc = "transform: zlib decompression (max-size N, default 1024)" },
+	{ .name = "domain", .id = KW_TRANSFORM, .setup = kw_transform, .flags = NA,
+	  .buf = TR_DOMAIN, .desc = "transform: the registrable domain (Public Suffix List)" },
+	{ .name = "tld", .id = KW_TRANSFORM, .setup = kw_transform, .flags = NA,
+	  .buf = TR_TLD, .desc = "transform: the public suffix (Public Suffix List)" },
 	{ .name = "base64_decode", .id = KW_BASE64_DECODE, .setup = kw_base64_decode, .flags = SQ,
 	  .buf = -1, .desc = "decode base64 data for base64_data", .step = inspect_base64_step },
 	{ .name = "base64_data", .id = KW_BASE64_DATA, .setup = kw_base64_data, .flags = NA,

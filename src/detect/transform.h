@@ -27,6 +27,13 @@ enum transform_kind {
 	TR_STRIP_PSEUDO_HEADERS,
 	TR_PCREXFORM,
 	TR_FROM_BASE64,
+	TR_TO_MD5,
+	TR_TO_SHA1,
+	TR_TO_SHA256,
+	TR_GUNZIP,
+	TR_ZLIB_DEFLATE,
+	TR_DOMAIN,
+	TR_TLD,
 };
 
 /* Base64 alphabets' error handling, as Suricata's from_base64 modes:
@@ -36,7 +43,8 @@ enum b64_mode { B64_RFC4648 = 0, B64_RFC2045, B64_STRICT };
 
 typedef struct Transform {
 	int kind;                 /* enum transform_kind */
-	uint32_t offset, bytes;   /* from_base64: where to start, how much (0: all) */
+	uint32_t offset, bytes;   /* from_base64: where to start, how much (0: all);
+				   * gunzip, zlib_deflate: bytes is max-size */
 	int mode;                 /* from_base64: enum b64_mode */
 	uint8_t *key;             /* xor key */
 	uint32_t keylen;
@@ -72,6 +80,7 @@ typedef struct XformScratch {
 	uint32_t b64_cap, b64_len;
 	int in_b64;               /* inspecting base64_data: no nested decode */
 	void *md;                 /* pcre2_match_data * */
+	struct XformCodec *codec; /* transform-codec.c's, made on first use */
 } XformScratch;
 
 XformScratch *xform_scratch_new(void);

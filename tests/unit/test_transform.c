@@ -7,6 +7,7 @@
 #include "detect/transform.h"
 
 #include <arpa/inet.h>
+#include <zlib.h>
 #include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
@@ -225,4 +226,135 @@ TEST(bsize_compares_the_buffer_length)
 	CHECK_EQ(tcp_hdr_alerts("alert tcp any any -> any any (tcp.hdr; bsize:>20; sid:1;)", 1), 0);
 	CHECK_EQ(tcp_hdr_alerts("alert tcp any any -> any any (tcp.hdr; bsize:19<>21; sid:1;)", 1), 1);
 	CHECK_EQ(tcp_hdr_alerts("alert tcp any any -> any any (tcp.hdr; bsize:!20; sid:1;)", 1), 0);
+}
+
+/* As xform(), for binary input and output: the output's length, or -1. */
+static int xform_n(const char *rule, int l, const uint8_t *in, uint32_t len, uint8_t *out,
+		   uint32_t cap)
+{
+	char err[256] = "";
+	Signature *s = parse(rule, err, sizeof(err), NULL);
+	XformScratch *xs = xform_scratch_new();
+	const uint8_t *o;
+	uint32_t n;
+	int r = -1;
+
+	if (s && xs && transform_apply(sig_list_chain(s, l), xs, in, len, &o, &n) == 0 &&
+	    n <= cap) {
+		memcpy(out, o, n);
+		r = (int)n;
+	} else if (!s) {
+		fprintf(stderr, "parse: %s\n", err);
+	}
+	xform_scratch_free(xs);
+	sig_free(s);
+	return r;
+}
+
+static void hex(const uint8_t *b, int n, char *out)
+{
+	for (int i = 0; i < n; i++)
+		sprintf(out + 2 * i, "%02x", b[i]);
+	out[2 * (n > 0 ? n : 0)] = 0;
+}
+
+/* The digest replaces the buffer, even one shorter than the digest. */
+TEST(transform_digests)
+{
+	uint8_t out[64];
+	char h[129];
+	int n;
+
+	n = xform_n(R("to_md5;"), BUF_HTTP_URI, (const uint8_t *)"abc", 3, out, sizeof(out));
+	CHECK_EQ(n, 16);
+	hex(out, n, h);
+	CHECK_STREQ(h, "900150983cd24fb0d6963f7d28e17f72");
+	n = xform_n(R("to_sha1;"), BUF_HTTP_URI, (const uint8_t *)"abc", 3, out, sizeof(out));
+	CHECK_EQ(n, 20);
+	hex(out, n, h);
+	CHECK_STREQ(h, "a9993e364706816aba3e25717850c26c9cd0d89d");
+	n = xform_n(R("to_lowercase; to_sha256;"), BUF_HTTP_URI, (const uint8_t *)"ABC", 3, out,
+		    sizeof(out));
+	CHECK_EQ(n, 32);
+	hex(out, n, h);
+	CHECK_STREQ(h, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+}
+
+/* gunzip takes a gzip member, zlib_deflate a zlib stream; max-size caps the
+ * output (default 1024); a damaged input yields what came before. */
+TEST(transform_gunzip_and_zlib_deflate)
+{
+	static const char text[] = "This is compressed then base64-encoded\n";
+	uint8_t big[4096], gz[256], zl[256], out[2048];
+	uLongf zn = sizeof(zl);
+	z_stream z;
+	uint32_t gn;
+	int n;
+
+	memset(&z, 0, sizeof(z));
+	CHECK_EQ(deflateInit2(&z, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY), Z_OK);
+	z.next_in = (Bytef *)text;
+	z.avail_in = sizeof(text) - 1;
+	z.next_out = gz;
+	z.avail_out = sizeof(gz);
+	CHECK_EQ(deflate(&z, Z_FINISH), Z_STREAM_END);
+	gn = (uint32_t)(sizeof(gz) - z.avail_out);
+	deflateEnd(&z);
+	CHECK_EQ(compress(zl, &zn, (const Bytef *)text, sizeof(text) - 1), Z_OK);
+
+	n = xform_n(R("gunzip;"), BUF_HTTP_URI, gz, gn, out, sizeof(out));
+	CHECK_EQ(n, (int)sizeof(text) - 1);
+	CHECK(memcmp(out, text, sizeof(text) - 1) == 0);
+	n = xform_n(R("gunzip: max-size 8;"), BUF_HTTP_URI, gz, gn, out, sizeof(out));
+	CHECK_EQ(n, 8);
+	CHECK(memcmp(out, "This is ", 8) == 0);
+	n = xform_n(R("zlib_deflate;"), BUF_HTTP_URI, zl, (uint32_t)zn, out, sizeof(out));
+	CHECK_EQ(n, (int)sizeof(text) - 1);
+	/* the other format is no data of this one */
+	CHECK_EQ(xform_n(R("zlib_deflate;"), BUF_HTTP_URI, gz, gn, out, sizeof(out)), 0);
+	/* cut in the middle: the bytes before the cut */
+	n = xform_n(R("gunzip;"), BUF_HTTP_URI, gz, gn / 2, out, sizeof(out));
+	CHECK(n > 0 && n < (int)sizeof(text) - 1);
+	CHECK(memcmp(out, text, (size_t)n) == 0);
+	/* the default cap: 1024 of 4096 */
+	memset(big, 'a', sizeof(big));
+	zn = sizeof(zl);
+	CHECK_EQ(compress(zl, &zn, big, sizeof(big)), Z_OK);
+	CHECK_EQ(xform_n(R("zlib_deflate;"), BUF_HTTP_URI, zl, (uint32_t)zn, out, sizeof(out)),
+		 1024);
+	CHECK_EQ(xform_n(R("zlib_deflate: max-size 2kb;"), BUF_HTTP_URI, zl, (uint32_t)zn, out,
+			 sizeof(out)), 2048);
+}
+
+TEST(transform_inflate_options)
+{
+	char err[256];
+
+	CHECK(parse(R("gunzip: max-size 0;"), err, sizeof(err), NULL) == NULL);
+	CHECK(strstr(err, "max-size") != NULL);
+	CHECK(parse(R("gunzip: size 8;"), err, sizeof(err), NULL) == NULL);
+	CHECK(parse(R("zlib_deflate: max-size 17mb;"), err, sizeof(err), NULL) == NULL);
+	CHECK(parse(R("zlib_deflate: max-size 8x;"), err, sizeof(err), NULL) == NULL);
+}
+
+/* domain: the registrable domain; tld: the public suffix (libpsl). */
+TEST(transform_domain_and_tld)
+{
+	char err[256];
+	Signature *s = parse(R("domain;"), err, sizeof(err), NULL);
+
+	if (!s) {
+		/* a build without libpsl skips such rules with a reason */
+		CHECK(strstr(err, "libpsl") != NULL);
+		return;
+	}
+	sig_free(s);
+	CHECK_STREQ(xform(R("domain;"), BUF_HTTP_URI, "www.bbc.co.uk"), "bbc.co.uk");
+	CHECK_STREQ(xform(R("tld;"), BUF_HTTP_URI, "www.bbc.co.uk"), "co.uk");
+	CHECK_STREQ(xform(R("domain;"), BUF_HTTP_URI, "suricata.io"), "suricata.io");
+	CHECK_STREQ(xform(R("tld;"), BUF_HTTP_URI, "suricata.io"), "io");
+	/* the input's own bytes, case and all */
+	CHECK_STREQ(xform(R("domain;"), BUF_HTTP_URI, "Mail.Example.COM"), "Example.COM");
+	/* no registrable part of a bare suffix */
+	CHECK_STREQ(xform(R("domain;"), BUF_HTTP_URI, "co.uk"), "");
 }

@@ -496,8 +496,20 @@ static void build_alert(JsonWriter *w, AlertLine *l)
 	const Packet *p = l->p;
 	const Flow *f = l->f;
 	const char *src = output_pkt_src(p), *app;
+	char xff[XFF_ADDR_MAX];
+	int has_xff = l->ac->xff.enabled &&
+		      xff_lookup(&l->ac->xff, f, l->a->has_tx, l->a->tx_id, xff, sizeof(xff));
+	EveAddrOverride ov = { NULL, NULL };
 
-	eve_header_write(w, &p->ts, "alert", p, f);
+	/* overwrite: the client's address is the one the header names (on a
+	 * response the client is the destination) */
+	if (has_xff && l->ac->xff.overwrite) {
+		if (p->flags & PKT_TOCLIENT)
+			ov.dst = xff;
+		else
+			ov.src = xff;
+	}
+	eve_header_write_ov(w, &p->ts, "alert", p, f, &ov);
 	jw_ascii(w, "pkt_src", src, strlen(src));
 	/* eve-log metadata (yes): the flow's flowbits, as Suricata 8's header
 	 * adds them (eve-json-format: "metadata": {"flowbits": [...]}) */
@@ -513,6 +525,8 @@ static void build_alert(JsonWriter *w, AlertLine *l)
 		jw_int(w, "tx_id", (int64_t)alert_log_tx_id(f, l->a));
 	jw_object(w, "alert");
 	write_alert_members(w, l->ac, l->a);
+	if (has_xff && !l->ac->xff.overwrite)
+		jw_ascii(w, "xff", xff, strlen(xff));
 	jw_close(w);
 	write_tunnel(w, p);
 	if (f) {

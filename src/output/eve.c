@@ -300,16 +300,27 @@ void eve_set_community_id(int enabled, uint16_t seed)
 
 /* ---- the header written (for the records built with the JSON writer) ---- */
 
+/* An address written in place of the record's own (output/xff.h's
+ * overwrite mode); NULL members: none. */
+static const EveAddrOverride no_override;
+
 static void write_tuple(JsonWriter *w, uint8_t ip_version, uint8_t proto, const Address *src,
-			uint16_t sp, const Address *dst, uint16_t dp)
+			uint16_t sp, const Address *dst, uint16_t dp, const EveAddrOverride *ov)
 {
 	char a[ADDR_TEXT_MAX], pbuf[8];
 
-	/* addresses, timestamps and names are ours: ASCII that JSON keeps */
-	jw_ascii(w, "src_ip", a, addr_text(src, ip_version, a));
+	/* addresses, timestamps and names are ours: ASCII that JSON keeps
+	 * (an override is an address inet_pton read) */
+	if (ov->src)
+		jw_ascii(w, "src_ip", ov->src, strlen(ov->src));
+	else
+		jw_ascii(w, "src_ip", a, addr_text(src, ip_version, a));
 	if (proto_has_ports(proto))
 		jw_int(w, "src_port", sp);
-	jw_ascii(w, "dest_ip", a, addr_text(dst, ip_version, a));
+	if (ov->dst)
+		jw_ascii(w, "dest_ip", ov->dst, strlen(ov->dst));
+	else
+		jw_ascii(w, "dest_ip", a, addr_text(dst, ip_version, a));
 	if (proto_has_ports(proto))
 		jw_int(w, "dest_port", dp);
 	jw_int(w, "ip_v", ip_version);
@@ -337,7 +348,8 @@ void eve_header_write(JsonWriter *w, const struct timeval *ts, const char *event
  * packet the record is about (in_iface, pcap_cnt, ether), tp or, for a
  * transaction's record, the one it was logged on. */
 static void header_write(JsonWriter *w, const struct timeval *ts, const char *event_type,
-			 const Packet *tp, const Packet *pkt, const Flow *f, int to_client)
+			 const Packet *tp, const Packet *pkt, const Flow *f, int to_client,
+			 const EveAddrOverride *ov)
 {
 	const Packet *p = tp;
 	const char *iface;
@@ -359,7 +371,7 @@ static void header_write(JsonWriter *w, const struct timeval *ts, const char *ev
 
 	if (p && (p->ip_version == 4 || p->ip_version == 6)) {
 		write_vlan(w, p->vlan_id, p->vlan_count);
-		write_tuple(w, p->ip_version, p->proto, &p->src, p->sp, &p->dst, p->dp);
+		write_tuple(w, p->ip_version, p->proto, &p->src, p->sp, &p->dst, p->dp, ov);
 		if (p->proto == IPPROTO_ICMP || p->proto == IPPROTO_ICMPV6) {
 			jw_int(w, "icmp_type", p->icmp_type);
 			jw_int(w, "icmp_code", p->icmp_code);
@@ -367,9 +379,9 @@ static void header_write(JsonWriter *w, const struct timeval *ts, const char *ev
 	} else if (f) {
 		write_vlan(w, f->vlan_id, f->vlan_count);
 		if (to_client)
-			write_tuple(w, f->ip_version, f->proto, &f->dst, f->dp, &f->src, f->sp);
+			write_tuple(w, f->ip_version, f->proto, &f->dst, f->dp, &f->src, f->sp, ov);
 		else
-			write_tuple(w, f->ip_version, f->proto, &f->src, f->sp, &f->dst, f->dp);
+			write_tuple(w, f->ip_version, f->proto, &f->src, f->sp, &f->dst, f->dp, ov);
 		if (f->icmp_seen & 1) {
 			jw_int(w, "icmp_type", f->icmp_ts_type);
 			jw_int(w, "icmp_code", f->icmp_ts_code);
@@ -404,13 +416,26 @@ static void header_write(JsonWriter *w, const struct timeval *ts, const char *ev
 void eve_header_write_dir(JsonWriter *w, const struct timeval *ts, const char *event_type,
 			  const Packet *p, const Flow *f, int to_client)
 {
-	header_write(w, ts, event_type, p, p, f, to_client);
+	header_write(w, ts, event_type, p, p, f, to_client, &no_override);
+}
+
+void eve_header_write_ov(JsonWriter *w, const struct timeval *ts, const char *event_type,
+			 const Packet *p, const Flow *f, const EveAddrOverride *ov)
+{
+	header_write(w, ts, event_type, p, p, f, 0, ov ? ov : &no_override);
 }
 
 void eve_header_write_tx(JsonWriter *w, const char *event_type, const Packet *p,
 			 const Flow *f, int to_client)
 {
-	header_write(w, p ? &p->ts : &f->last, event_type, NULL, p, f, to_client);
+	header_write(w, p ? &p->ts : &f->last, event_type, NULL, p, f, to_client, &no_override);
+}
+
+void eve_header_write_tx_ov(JsonWriter *w, const char *event_type, const Packet *p,
+			    const Flow *f, int to_client, const EveAddrOverride *ov)
+{
+	header_write(w, p ? &p->ts : &f->last, event_type, NULL, p, f, to_client,
+		     ov ? ov : &no_override);
 }
 
 struct header_obj {

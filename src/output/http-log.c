@@ -197,15 +197,23 @@ struct http_line {
 	HttpTx *tx;
 	unsigned want;
 	int extended;
+	const XffConfig *xff;
 };
 
 static void build_record(JsonWriter *w, void *ctx)
 {
 	const struct http_line *l = ctx;
+	char xff[XFF_ADDR_MAX];
+	int has_xff = l->xff->enabled && xff_lookup_tx(l->xff, l->tx, xff, sizeof(xff));
+	/* overwrite: the request's source, the client, is the one it names */
+	EveAddrOverride ov = { has_xff && l->xff->overwrite ? xff : NULL, NULL };
 
-	tx_header_write(w, "http", l->p, l->f, http_tx_log_id(l->tx), 0);
+	eve_header_write_tx_ov(w, "http", l->p, l->f, 0, &ov);
+	jw_int(w, "tx_id", (int64_t)http_tx_log_id(l->tx));
 	jw_object(w, "http");
 	http_tx_write(w, l->tx, l->extended);
+	if (has_xff && !l->xff->overwrite)
+		jw_ascii(w, "xff", xff, strlen(xff));
 	if (l->want & OUTPUT_HTTP_HDR_REQUEST)
 		http_tx_headers_write(w, "request_headers", l->tx, APP_DIR_TOSERVER);
 	if (l->want & OUTPUT_HTTP_HDR_RESPONSE)
@@ -217,10 +225,11 @@ static void build_record(JsonWriter *w, void *ctx)
  * dump-all-headers, the headers of the chosen sides as libhtp kept them). */
 void output_http_tx(Outputs *o, const Packet *p, const Flow *f, HttpTx *tx)
 {
-	struct http_line l = { p, f, tx, 0, 0 };
+	struct http_line l = { p, f, tx, 0, 0, NULL };
 
 	if (!o || !outputs_eve_enabled(o, "http") || !http_tx_loggable(tx))
 		return;
+	l.xff = &o->cfg.eve_http_xff;
 	l.want = o->cfg.eve_http_headers;
 	/* only the http record follows `extended`: Suricata 8's alerts and
 	 * fileinfo records always carry the extended fields */

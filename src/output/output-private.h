@@ -159,6 +159,15 @@ void eve_header_write_dir(struct JsonWriter *w, const struct timeval *ts,
  * in_iface, pcap_cnt and the ether object (oriented as the tuple). */
 void eve_header_write_tx(struct JsonWriter *w, const char *event_type, const Packet *p,
 			 const Flow *f, int to_client);
+/* Addresses written in place of the record's source or destination (xff's
+ * overwrite mode, output/xff.h); NULL: the record's own. */
+typedef struct EveAddrOverride {
+	const char *src, *dst;
+} EveAddrOverride;
+void eve_header_write_ov(struct JsonWriter *w, const struct timeval *ts, const char *event_type,
+			 const Packet *p, const Flow *f, const EveAddrOverride *ov);
+void eve_header_write_tx_ov(struct JsonWriter *w, const char *event_type, const Packet *p,
+			    const Flow *f, int to_client, const EveAddrOverride *ov);
 /* eve-log "ethernet": ether objects in packet and transaction records; set
  * once by outputs_open, before any thread writes (flow records read the
  * output's own setting). */

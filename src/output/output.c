@@ -142,7 +142,8 @@ static int load_alert_options(OutputAlertConfig *ac, const char *prefix, char *e
 	    get_bool(prefix, "payload-length", &ac->payload_length, err, errlen) < 0 ||
 	    get_bool(prefix, "packet", &ac->packet, err, errlen) < 0 ||
 	    get_bool(prefix, "tagged-packets", &ac->tagged_packets, err, errlen) < 0 ||
-	    load_alert_metadata(ac, prefix, err, errlen) < 0)
+	    load_alert_metadata(ac, prefix, err, errlen) < 0 ||
+	    xff_config_load(prefix, &ac->xff, err, errlen) < 0)
 		return -1;
 	/* "http: yes" predates metadata; it still switches app-layer data */
 	if (get_bool(prefix, "http", &ac->app_layer, err, errlen) < 0)
@@ -182,7 +183,8 @@ static int load_http_options(OutputConfig *cfg, const char *prefix, char *err,
 	char path[400];
 	const char *v;
 
-	if (get_bool(prefix, "extended", &cfg->eve_http_extended, err, errlen) < 0)
+	if (get_bool(prefix, "extended", &cfg->eve_http_extended, err, errlen) < 0 ||
+	    xff_config_load(prefix, &cfg->eve_http_xff, err, errlen) < 0)
 		return -1;
 	snprintf(path, sizeof(path), "%s.dump-all-headers", prefix);
 	v = conf_get(path);

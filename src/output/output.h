@@ -11,6 +11,7 @@
 #include "decode/packet.h"
 #include "flow/flow.h"
 #include "output/dns-json.h"
+#include "output/xff.h"
 
 #include <jansson.h>
 #include <limits.h>
@@ -39,6 +40,7 @@ typedef struct OutputAlertConfig {
 	int rule_metadata;          /* metadata: the rule's metadata keyword */
 	int rule_reference;         /* metadata.rule.reference (no): "references" */
 	int tagged_packets;         /* tagged-packets */
+	XffConfig xff;              /* xff (output/xff.h) */
 	/* not a yaml option: the run policy's IPS mode (util/run-policy.h), set
 	 * by the caller; a drop rule's alert says "blocked" and fast.log [Drop] */
 	int ips;
@@ -137,6 +139,7 @@ typedef struct OutputConfig {
 	/* eve-log types: - http: dump-all-headers (both|request|response) */
 	unsigned eve_http_headers;  /* OUTPUT_HTTP_HDR_* */
 	int eve_http_extended;      /* - http: extended (no, as Suricata 8) */
+	XffConfig eve_http_xff;     /* - http: xff (output/xff.h) */
 	/* eve-log types: - drop: alerts (no), flows (start: one record a flow
 	 * direction; all: every dropped packet) */
 	int eve_drop_alerts;

@@ -96,6 +96,10 @@ static const char *const obj_names[MQTT_TYPE_COUNT] = {
 
 static void msg_write(JsonWriter *w, const MqttMsg *m, uint64_t *budget)
 {
+	/* type 0 has no member in Suricata's record (nor in the eve schema):
+	 * its transaction logs an empty object, its event says the rest */
+	if (m->type == MQTT_UNASSIGNED)
+		return;
 	jw_object(w, obj_names[m->type & 15]);
 	jw_int(w, "qos", m->qos);
 	jw_bool(w, "retain", m->retain);

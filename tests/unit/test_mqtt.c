@@ -116,6 +116,13 @@ TEST(mqtt_invalid_qos_unassigned_type_double_connect)
 	CHECK(mqtt_tx_by_id(s, 2)->events & (1u << MQTT_EV_INVALID_QOS_LEVEL));
 	mqtt_parse(s, MQTT_TOSERVER, type0, sizeof(type0));
 	CHECK(mqtt_tx_by_id(s, 3)->events & (1u << MQTT_EV_UNASSIGNED_MSG_TYPE));
+	/* type 0 has no member of its own in the record (eve schema) */
+	{
+		json_t *j = mqtt_json_object(mqtt_tx_by_id(s, 3), 0);
+
+		CHECK(j && json_object_size(j) == 0);
+		json_decref(j);
+	}
 	mqtt_state_free(s, NULL);
 }
 

@@ -139,6 +139,14 @@ if [ -d "$shared/suricata-verify/tests" ]; then
 		\( -path '*smb*' -o -path '*dcerpc*' \) -name '*.pcap' | sort) > /dev/null
 fi
 
-for h in pcap pipeline rule yaml http dns tls smtp ssh ftp dcerpc smb; do
+# mqtt: suricata-verify's MQTT flows as chunks
+mkdir -p "$work/mqtt"
+if [ -d "$shared/suricata-verify/tests" ]; then
+	# shellcheck disable=SC2046 # one path a word
+	python3 "$here/mqtt-seeds.py" "$work/mqtt" $(find "$shared/suricata-verify/tests" \
+		-path '*mqtt*' -name '*.pcap' | sort) > /dev/null
+fi
+
+for h in pcap pipeline rule yaml http dns tls smtp ssh ftp dcerpc smb mqtt; do
 	printf '%-9s %5d seeds %8s\n' "$h" "$(ls "$work/$h" | wc -l)" "$(du -sh "$work/$h" | cut -f1)"
 done

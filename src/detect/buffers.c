@@ -20,6 +20,7 @@
 #include "app-layer/ftp.h"
 #include "app-layer/dcerpc.h"
 #include "app-layer/smb.h"
+#include "app-layer/mqtt.h"
 
 #include <stddef.h>
 
@@ -33,6 +34,7 @@
 #define IN_FTP .alproto = ALPROTO_FTP, .get = ftp_buffer_get
 #define IN_DCERPC .alproto = ALPROTO_DCERPC, .get = dcerpc_buffer_get
 #define IN_SMB .alproto = ALPROTO_SMB, .get = smb_buffer_get
+#define IN_MQTT .alproto = ALPROTO_MQTT, .get = mqtt_buffer_get
 
 const DetectBuffer detect_buffers[BUF_MAX] = {
 	[BUF_PAYLOAD] = { .name = "payload", .prio = 3, .dir = BDIR_BOTH },
@@ -267,6 +269,19 @@ const DetectBuffer detect_buffers[BUF_MAX] = {
 	[BUF_SMB_NTLMSSP_DOMAIN] = { .name = "smb.ntlmssp_domain", IN_SMB, .prio = 2,
 		.dir = BDIR_BOTH, .side = DBUF_TS, .progress = SMB_PROGRESS_DONE,
 		.pbuf = { SMB_KW_BUF_NTLMSSP_DOMAIN, SMB_KW_BUF_NTLMSSP_DOMAIN } },
+#define MQTTBUF(id_, n_, pb_, multi_) [id_] = { .name = n_, IN_MQTT, .prio = 2, .dir = BDIR_BOTH, \
+		.side = DBUF_EVAL, .progress = MQTT_PROGRESS_DONE, .multi = multi_, .pbuf = { pb_, pb_ } }
+	MQTTBUF(BUF_MQTT_CONNECT_CLIENTID, "mqtt.connect.clientid", MQTT_KW_BUF_CLIENTID, 0),
+	MQTTBUF(BUF_MQTT_CONNECT_USERNAME, "mqtt.connect.username", MQTT_KW_BUF_USERNAME, 0),
+	MQTTBUF(BUF_MQTT_CONNECT_PASSWORD, "mqtt.connect.password", MQTT_KW_BUF_PASSWORD, 0),
+	MQTTBUF(BUF_MQTT_CONNECT_WILLTOPIC, "mqtt.connect.willtopic", MQTT_KW_BUF_WILLTOPIC, 0),
+	MQTTBUF(BUF_MQTT_CONNECT_WILLMESSAGE, "mqtt.connect.willmessage", MQTT_KW_BUF_WILLMESSAGE, 0),
+	MQTTBUF(BUF_MQTT_CONNECT_PROTOCOL_STRING, "mqtt.connect.protocol_string",
+		MQTT_KW_BUF_PROTOCOL_STRING, 0),
+	MQTTBUF(BUF_MQTT_PUBLISH_TOPIC, "mqtt.publish.topic", MQTT_KW_BUF_PUB_TOPIC, 0),
+	MQTTBUF(BUF_MQTT_PUBLISH_MESSAGE, "mqtt.publish.message", MQTT_KW_BUF_PUB_MESSAGE, 0),
+	MQTTBUF(BUF_MQTT_SUBSCRIBE_TOPIC, "mqtt.subscribe.topic", MQTT_KW_BUF_SUB_TOPIC, 1),
+	MQTTBUF(BUF_MQTT_UNSUBSCRIBE_TOPIC, "mqtt.unsubscribe.topic", MQTT_KW_BUF_UNSUB_TOPIC, 1),
 	/* file.name, file.magic and file_data of SMB's files: its file
 	 * transactions are done when the file is (CLOSE, or the flow's end) */
 	[BUF_SMB_FILE_NAME] = { .name = "file.name", .alproto = ALPROTO_SMB,
@@ -351,4 +366,7 @@ const DetectTxProto detect_tx_protos[TX_CLASS_COUNT] = {
 	 * dcerpc rules inspect them as in Suricata (dcerpc-kw.c's dce_view,
 	 * BUF_DCERPC_STUB_DATA's via_list) */
 	[ALPROTO_SMB] = { .prop_dirs = BDIR_BOTH, .rules_of = ALPROTO_DCERPC },
+	/* an MQTT transaction is one-way (APP_TX_ONLY_*, Suricata 8's): its
+	 * rules are evaluated on the side it has, once */
+	[ALPROTO_MQTT] = { .event_dirs = BDIR_BOTH, .prop_dirs = BDIR_BOTH },
 };

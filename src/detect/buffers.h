@@ -109,6 +109,12 @@ int dns_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 enum { SSH_KW_BUF_PROTO, SSH_KW_BUF_SOFTWARE, SSH_KW_BUF_HASSH, SSH_KW_BUF_HASSH_STRING };
 int ssh_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 		   const uint8_t **data, uint32_t *len);
+/* mqtt-kw.c: the MQTT buffers (pbuf: these, the same on both sides). */
+enum { MQTT_KW_BUF_CLIENTID, MQTT_KW_BUF_USERNAME, MQTT_KW_BUF_PASSWORD, MQTT_KW_BUF_WILLTOPIC,
+       MQTT_KW_BUF_WILLMESSAGE, MQTT_KW_BUF_PROTOCOL_STRING, MQTT_KW_BUF_PUB_TOPIC,
+       MQTT_KW_BUF_PUB_MESSAGE, MQTT_KW_BUF_SUB_TOPIC, MQTT_KW_BUF_UNSUB_TOPIC };
+int mqtt_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
+		    const uint8_t **data, uint32_t *len);
 /* ftp-kw.c: the FTP buffers. */
 enum { FTP_KW_BUF_COMMAND, FTP_KW_BUF_COMMAND_DATA, FTP_KW_BUF_REPLY, FTP_KW_BUF_COMPLETION_CODE };
 int ftp_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,

@@ -102,6 +102,7 @@ extern const Keyword
 	dns_keywords[],
 	smtp_keywords[],
 	ssh_keywords[],
+	mqtt_keywords[],
 	ftp_keywords[],
 	dcerpc_keywords[],
 	smb_keywords[],

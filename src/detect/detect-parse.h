@@ -64,6 +64,7 @@ enum sig_buffer {
 	BUF_DCERPC_STUB_DATA,
 	BUF_SMB_DCERPC_STUB_DATA,      /* dcerpc.stub_data of an smb rule (dcerpc-kw.c) */
 	BUF_SMB_SHARE, BUF_SMB_NAMED_PIPE, BUF_SMB_NTLMSSP_USER, BUF_SMB_NTLMSSP_DOMAIN,
+	BUF_MQTT_CONNECT_CLIENTID, BUF_MQTT_CONNECT_USERNAME, BUF_MQTT_CONNECT_PASSWORD, BUF_MQTT_CONNECT_WILLTOPIC, BUF_MQTT_CONNECT_WILLMESSAGE, BUF_MQTT_CONNECT_PROTOCOL_STRING, BUF_MQTT_PUBLISH_TOPIC, BUF_MQTT_PUBLISH_MESSAGE, BUF_MQTT_SUBSCRIBE_TOPIC, BUF_MQTT_UNSUBSCRIBE_TOPIC,
 	BUF_SMB_FILE_NAME, BUF_SMB_FILE_MAGIC, BUF_SMB_FILE_DATA, /* file.* on SMB (file-kw.c) */
 	BUF_FILE_NAME, BUF_FILE_MAGIC,   /* detect/file-kw.c: one entry per file */
 	/* the file buffers of the other protocols that carry files: a buffer
@@ -150,6 +151,7 @@ enum kw_id {
 	KW_SSH_STICKY, KW_SSH_VERSION, KW_SSH_STATE, /* detect/ssh-kw.c */
 	KW_FTP_STICKY, KW_FTP_MATCH, KW_FTPBOUNCE, /* detect/ftp-kw.c */
 	KW_SMB_STICKY, KW_SMB_VERSION, /* detect/smb-kw.c */
+	KW_MQTT_STICKY, KW_MQTT_PROP, /* detect/mqtt-kw.c */
 	KW_APP_LAYER_PROTOCOL, /* app-layer-protocol: DetectAppProto (detect/app-proto-kw.c) */
 	KW_FILE_STICKY, KW_FILE_MATCH, KW_FILESTORE, /* detect/file-kw.c */
 	KW_ASN1,            /* asn1: DetectAsn1 (detect/asn1-kw.c) */

@@ -16,7 +16,7 @@
 /* keyword families of protocols and features without an implementation */
 static const char *const family_prefixes[] = {
 	"bittorrent-dht.", "cip_", "dhcp.", "dnp3", "enip", "http2.", "ike.", "krb5",
-	"ldap.", "llmnr.", "mdns.", "modbus", "mqtt.", "nfs", "ntp.", "pgsql.", "pop3.",
+	"ldap.", "llmnr.", "mdns.", "modbus", "nfs", "ntp.", "pgsql.", "pop3.",
 	"imap.", "quic.", "rdp.", "rfb.", "sctp.", "sip.", "snmp.", "tftp.", "websocket.",
 };
 

@@ -32,6 +32,7 @@ static const Keyword *const families[] = {
 	dns_keywords,		/* dns-kw.c */
 	smtp_keywords,		/* smtp-kw.c */
 	ssh_keywords,		/* ssh-kw.c */
+	mqtt_keywords,		/* mqtt-kw.c */
 	ftp_keywords,		/* ftp-kw.c */
 	dcerpc_keywords,	/* dcerpc-kw.c */
 	smb_keywords,		/* smb-kw.c */

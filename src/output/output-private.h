@@ -257,6 +257,7 @@ extern const EveTxLogger eve_tls_logger;    /* tls-json.c */
 extern const EveTxLogger eve_dns_logger;    /* dns-log.c */
 extern const EveTxLogger eve_smtp_logger;   /* smtp-json.c */
 extern const EveTxLogger eve_ssh_logger;    /* ssh-json.c */
+extern const EveTxLogger eve_mqtt_logger;   /* mqtt-json.c */
 extern const EveTxLogger eve_ftp_logger;    /* ftp-json.c */
 extern const EveTxLogger eve_ftpdata_logger; /* ftp-json.c */
 extern const EveTxLogger eve_dcerpc_logger; /* dcerpc-json.c */

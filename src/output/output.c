@@ -23,7 +23,7 @@
 static const char *const eve_known_types[] = {
 	"alert", "anomaly", "http", "dns", "tls", "files", "fileinfo", "drop",
 	"flow", "netflow", "stats", "smtp", "ssh", "ftp", "dcerpc", "frame", "smb",
-	"arp",
+	"arp", "mqtt",
 };
 
 static void set_err(char *err, size_t errlen, const char *fmt, ...)
@@ -343,6 +343,15 @@ static int load_eve_types(OutputConfig *cfg, EveOutputConfig *ec, const char *pr
 			if (load_http_options(cfg, hp, err, errlen) < 0)
 				return -1;
 		}
+		if (strcmp(t, "mqtt") == 0 && !item->val) {
+			char mp[320];
+
+			snprintf(mp, sizeof(mp), "%s.%s.mqtt.string-log-limit", path, item->name);
+			if (conf_get_size(mp, &cfg->eve_mqtt_string_limit) < 0) {
+				set_err(err, errlen, "%s: invalid size '%s'", mp, conf_get(mp));
+				return -1;
+			}
+		}
 		if (strcmp(t, "drop") == 0 && !item->val) {
 			char dp[320];
 			const char *flows;
@@ -519,6 +528,7 @@ int output_config_load(OutputConfig *cfg, const char *log_dir, char *err, size_t
 	cfg->eve_alert.rule_metadata = 1;
 	cfg->eve_anomaly.applayer = 1;
 	cfg->eve_stats_null_values = 1;
+	cfg->eve_mqtt_string_limit = 1024; /* Suricata 8's string-log-limit */
 	cfg->eve_metadata = 1;      /* Suricata: on unless the eve-log says no */
 	if (load_stats_section(cfg, err, errlen) < 0 || load_memcaps(cfg, err, errlen) < 0)
 		return -1;

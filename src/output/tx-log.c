@@ -14,6 +14,7 @@ static const EveTxLogger *const eve_tx_loggers[ALPROTO_MAX] = {
 	[ALPROTO_DNS] = &eve_dns_logger,
 	[ALPROTO_SMTP] = &eve_smtp_logger,
 	[ALPROTO_SSH] = &eve_ssh_logger,
+	[ALPROTO_MQTT] = &eve_mqtt_logger,
 	[ALPROTO_FTP] = &eve_ftp_logger,
 	[ALPROTO_FTPDATA] = &eve_ftpdata_logger,
 	[ALPROTO_DCERPC] = &eve_dcerpc_logger,

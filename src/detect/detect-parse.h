@@ -65,6 +65,15 @@ enum sig_buffer {
 	BUF_SMB_DCERPC_STUB_DATA,      /* dcerpc.stub_data of an smb rule (dcerpc-kw.c) */
 	BUF_SMB_SHARE, BUF_SMB_NAMED_PIPE, BUF_SMB_NTLMSSP_USER, BUF_SMB_NTLMSSP_DOMAIN,
 	BUF_SMB_FILE_NAME, BUF_SMB_FILE_MAGIC, BUF_SMB_FILE_DATA, /* file.* on SMB (file-kw.c) */
+	/* detect/sip-kw.c: SIP messages and their SDP bodies */
+	BUF_SIP_METHOD, BUF_SIP_URI, BUF_SIP_REQUEST_LINE, BUF_SIP_STAT_CODE, BUF_SIP_STAT_MSG,
+	BUF_SIP_RESPONSE_LINE, BUF_SIP_PROTOCOL, BUF_SIP_FROM, BUF_SIP_TO, BUF_SIP_VIA,
+	BUF_SIP_USER_AGENT, BUF_SIP_CONTENT_TYPE, BUF_SIP_CONTENT_LENGTH,
+	BUF_SDP_ORIGIN, BUF_SDP_SESSION_NAME, BUF_SDP_SESSION_INFO, BUF_SDP_URI, BUF_SDP_EMAIL,
+	BUF_SDP_PHONE_NUMBER, BUF_SDP_CONNECTION_DATA, BUF_SDP_BANDWIDTH, BUF_SDP_TIME,
+	BUF_SDP_REPEAT_TIME, BUF_SDP_TIMEZONE, BUF_SDP_ENCRYPTION_KEY, BUF_SDP_ATTRIBUTE,
+	BUF_SDP_MEDIA_MEDIA, BUF_SDP_MEDIA_SESSION_INFO, BUF_SDP_MEDIA_CONNECTION_DATA,
+	BUF_SDP_MEDIA_ENCRYPTION_KEY,
 	BUF_FILE_NAME, BUF_FILE_MAGIC,   /* detect/file-kw.c: one entry per file */
 	/* the file buffers of the other protocols that carry files: a buffer
 	 * is one protocol's, so file_data / file.name / file.magic select the
@@ -155,6 +164,7 @@ enum kw_id {
 	KW_ASN1,            /* asn1: DetectAsn1 (detect/asn1-kw.c) */
 	KW_DCERPC_STICKY, KW_DCERPC_IFACE, KW_DCERPC_OPNUM, /* detect/dcerpc-kw.c */
 	KW_FRAME,           /* frame:<proto>.<type>: sticky BUF_FRAME (detect/frame-kw.c) */
+	KW_SIP_STICKY,      /* sip.method, sdp.origin, ...: detect/sip-kw.c */
 	KW_MAX
 };
 

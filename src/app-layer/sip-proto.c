@@ -225,6 +225,19 @@ static int add_tx(SipState *st, AppLayerThread *at, int dir, SipMsg *m)
 	return 0;
 }
 
+/* A message the way it went: requests to the server, responses to the
+ * client. Suricata 8 parses each direction as such, so that a request
+ * the server sends is invalid data there (suricata-verify bug-5802: the
+ * REGISTER of its capture's server is a parser error). SIP_OK, or
+ * SIP_INVALID with m freed. */
+static int check_dir(SipMsg *m, int dir)
+{
+	if (m->is_request == (dir == APP_DIR_TOSERVER))
+		return SIP_OK;
+	sip_msg_free(m);
+	return SIP_INVALID;
+}
+
 /* A parse result other than a message: its event and error count. */
 static void parse_failed(SipState *st, AppLayerThread *at, int rc)
 {
@@ -243,6 +256,8 @@ static int parse_datagram(SipState *st, AppLayerThread *at, Flow *f, int dir,
 	uint32_t used;
 	int rc = sip_msg_parse(data, len, 0, &m, &used);
 
+	if (rc == SIP_OK)
+		rc = check_dir(m, dir);
 	if (rc != SIP_OK) {
 		parse_failed(st, at, rc);
 		return -1;
@@ -268,6 +283,8 @@ static int64_t parse_stream(SipState *st, AppLayerThread *at, Flow *f, int dir,
 
 		if (rc == SIP_MORE)
 			break;
+		if (rc == SIP_OK)
+			rc = check_dir(m, dir);
 		if (rc != SIP_OK) {
 			parse_failed(st, at, rc);
 			return -1;

@@ -256,6 +256,11 @@ TEST(sip_udp_any_port_one_tx_per_message)
 				       13, 0), -1);
 	CHECK_EQ(app_layer_tx_count(&c.f), 2);
 	CHECK(sip_tx_events(tx) & (1u << SIP_EV_INVALID_DATA));
+	/* a request toward the client is invalid there too, as Suricata 8
+	 * parses each direction (suricata-verify bug-5802's capture) */
+	CHECK_EQ(app_layer_handle_data(c.at, &c.f, APP_DIR_TOCLIENT,
+				       (const uint8_t *)"REGISTER sip:b SIP/2.0\r\n\r\n", 26, 0), -1);
+	CHECK_EQ(app_layer_tx_count(&c.f), 2);
 	CHECK_EQ(app_layer_event_lookup(ALPROTO_SIP, "invalid_data"), SIP_EV_INVALID_DATA);
 	app_layer_flow_free(&c.f);
 	app_layer_thread_free(c.at);

@@ -25,4 +25,5 @@ const AppProtoOps *const app_protos[ALPROTO_MAX] = {
 	[ALPROTO_DCERPC] = &dcerpc_proto_ops,
 	[ALPROTO_SMB] = &smb_proto_ops,
 	[ALPROTO_SIP] = &sip_proto_ops,
+	[ALPROTO_MDNS] = &mdns_proto_ops,
 };

@@ -34,6 +34,7 @@
 #define IN_DCERPC .alproto = ALPROTO_DCERPC, .get = dcerpc_buffer_get
 #define IN_SMB .alproto = ALPROTO_SMB, .get = smb_buffer_get
 #define IN_SIP .alproto = ALPROTO_SIP, .get = sip_buffer_get
+#define IN_MDNS .alproto = ALPROTO_MDNS, .get = mdns_buffer_get
 
 const DetectBuffer detect_buffers[BUF_MAX] = {
 	[BUF_PAYLOAD] = { .name = "payload", .prio = 3, .dir = BDIR_BOTH },
@@ -327,6 +328,23 @@ const DetectBuffer detect_buffers[BUF_MAX] = {
 	[BUF_ICMPV6_HDR] = { .name = "icmpv6.hdr", .prio = 3, .dir = BDIR_BOTH },
 	/* inspected by detect/frame-kw.c on the flow's frames, not on a tx */
 	[BUF_FRAME] = { .name = "frame", .prio = 3, .dir = BDIR_BOTH },
+	/* mDNS: a message a transaction, of the side it went, a request or a
+	 * response by its QR bit: every buffer is read on either side */
+	[BUF_MDNS_QUERIES_RRNAME] = { .name = "mdns.queries.rrname", IN_MDNS, .prio = 2,
+		.dir = BDIR_BOTH, .side = DBUF_EVAL, .progress = 1, .multi = 1,
+		.pbuf = { MDNS_KW_QUERIES, MDNS_KW_QUERIES } },
+	[BUF_MDNS_ANSWERS_RRNAME] = { .name = "mdns.answers.rrname", IN_MDNS, .prio = 2,
+		.dir = BDIR_BOTH, .side = DBUF_EVAL, .progress = 1, .multi = 1,
+		.pbuf = { MDNS_KW_ANSWERS, MDNS_KW_ANSWERS } },
+	[BUF_MDNS_AUTHORITIES_RRNAME] = { .name = "mdns.authorities.rrname", IN_MDNS, .prio = 2,
+		.dir = BDIR_BOTH, .side = DBUF_EVAL, .progress = 1, .multi = 1,
+		.pbuf = { MDNS_KW_AUTHORITIES, MDNS_KW_AUTHORITIES } },
+	[BUF_MDNS_ADDITIONALS_RRNAME] = { .name = "mdns.additionals.rrname", IN_MDNS, .prio = 2,
+		.dir = BDIR_BOTH, .side = DBUF_EVAL, .progress = 1, .multi = 1,
+		.pbuf = { MDNS_KW_ADDITIONALS, MDNS_KW_ADDITIONALS } },
+	[BUF_MDNS_RESPONSE_RRNAME] = { .name = "mdns.response.rrname", IN_MDNS, .prio = 2,
+		.dir = BDIR_BOTH, .side = DBUF_EVAL, .progress = 1, .multi = 1,
+		.pbuf = { MDNS_KW_RESPONSE, MDNS_KW_RESPONSE } },
 	/* SIP: each message its own one-way transaction, complete on arrival */
 	[BUF_SIP_METHOD] = { .name = "sip.method", IN_SIP, .prio = 2, .dir = BDIR_TS, .side = DBUF_TS,
 		.progress = 1, .pbuf = { SIP_KW_METHOD, SIP_KW_METHOD } },
@@ -401,6 +419,7 @@ const DetectTxProto detect_tx_protos[TX_CLASS_COUNT] = {
 	[ALPROTO_DNS] = { .event_dirs = BDIR_BOTH },
 	/* so is a SIP one (a message) */
 	[ALPROTO_SIP] = { .event_dirs = BDIR_BOTH },
+	[ALPROTO_MDNS] = { .event_dirs = BDIR_BOTH },
 	/* Suricata registers FTP's properties both ways (ftp.mode on a PORT
 	 * alerts twice): the keyword says which side it matches on */
 	[ALPROTO_FTP] = { .prop_dirs = BDIR_BOTH },

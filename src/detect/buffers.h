@@ -140,6 +140,11 @@ enum sip_kw_buf {
 };
 int sip_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 		   const uint8_t **data, uint32_t *len);
+/* mdns-kw.c: the mDNS buffers (pbuf: enum mdns_kw_buf). */
+enum mdns_kw_buf { MDNS_KW_QUERIES, MDNS_KW_ANSWERS, MDNS_KW_AUTHORITIES, MDNS_KW_ADDITIONALS,
+		   MDNS_KW_RESPONSE };
+int mdns_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
+		    const uint8_t **data, uint32_t *len);
 int smb_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 		   const uint8_t **data, uint32_t *len);
 int file_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,

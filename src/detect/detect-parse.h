@@ -74,6 +74,9 @@ enum sig_buffer {
 	BUF_SDP_REPEAT_TIME, BUF_SDP_TIMEZONE, BUF_SDP_ENCRYPTION_KEY, BUF_SDP_ATTRIBUTE,
 	BUF_SDP_MEDIA_MEDIA, BUF_SDP_MEDIA_SESSION_INFO, BUF_SDP_MEDIA_CONNECTION_DATA,
 	BUF_SDP_MEDIA_ENCRYPTION_KEY,
+	/* detect/mdns-kw.c */
+	BUF_MDNS_QUERIES_RRNAME, BUF_MDNS_ANSWERS_RRNAME, BUF_MDNS_AUTHORITIES_RRNAME,
+	BUF_MDNS_ADDITIONALS_RRNAME, BUF_MDNS_RESPONSE_RRNAME,
 	BUF_FILE_NAME, BUF_FILE_MAGIC,   /* detect/file-kw.c: one entry per file */
 	/* the file buffers of the other protocols that carry files: a buffer
 	 * is one protocol's, so file_data / file.name / file.magic select the
@@ -165,6 +168,7 @@ enum kw_id {
 	KW_DCERPC_STICKY, KW_DCERPC_IFACE, KW_DCERPC_OPNUM, /* detect/dcerpc-kw.c */
 	KW_FRAME,           /* frame:<proto>.<type>: sticky BUF_FRAME (detect/frame-kw.c) */
 	KW_SIP_STICKY,      /* sip.method, sdp.origin, ...: detect/sip-kw.c */
+	KW_MDNS_STICKY,     /* mdns.queries.rrname, ...: detect/mdns-kw.c */
 	KW_MAX
 };
 

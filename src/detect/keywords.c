@@ -42,6 +42,7 @@ static const Keyword *const families[] = {
 	transform_keywords,	/* transform.c */
 	frame_keywords,		/* frame-kw.c */
 	sip_keywords,		/* sip-kw.c */
+	mdns_keywords,		/* mdns-kw.c */
 };
 
 /* Every keyword, sorted by name (case-insensitive, as in Suricata), and

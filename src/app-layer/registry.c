@@ -26,4 +26,5 @@ const AppProtoOps *const app_protos[ALPROTO_MAX] = {
 	[ALPROTO_SMB] = &smb_proto_ops,
 	[ALPROTO_SIP] = &sip_proto_ops,
 	[ALPROTO_MDNS] = &mdns_proto_ops,
+	[ALPROTO_POP3] = &pop3_proto_ops,
 };

@@ -27,4 +27,5 @@ const AppProtoOps *const app_protos[ALPROTO_MAX] = {
 	[ALPROTO_SIP] = &sip_proto_ops,
 	[ALPROTO_MDNS] = &mdns_proto_ops,
 	[ALPROTO_POP3] = &pop3_proto_ops,
+	[ALPROTO_IMAP] = &imap_proto_ops,
 };

@@ -147,6 +147,14 @@ if [ -d "$shared/suricata-verify/tests" ]; then
 		-path '*mqtt*' -name '*.pcap' | sort) > /dev/null
 fi
 
-for h in pcap pipeline rule yaml http dns tls smtp ssh ftp dcerpc smb mqtt; do
+# sip: suricata-verify's SIP captures as chunks (UDP datagrams, TCP flows)
+mkdir -p "$work/sip"
+if [ -d "$shared/suricata-verify/tests" ]; then
+	# shellcheck disable=SC2046 # one path a word
+	python3 "$here/sip-seeds.py" "$work/sip" $(find "$shared/suricata-verify/tests" \
+		-path '*sip*' -name '*.pcap' | sort) > /dev/null
+fi
+
+for h in pcap pipeline rule yaml http dns tls smtp ssh ftp dcerpc smb mqtt sip; do
 	printf '%-9s %5d seeds %8s\n' "$h" "$(ls "$work/$h" | wc -l)" "$(du -sh "$work/$h" | cut -f1)"
 done

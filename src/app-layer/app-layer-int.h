@@ -127,6 +127,10 @@ extern const AppProtoOps ftpdata_proto_ops; /* ftp-data-proto.c */
 extern const AppProtoOps dcerpc_proto_ops; /* dcerpc-proto.c */
 extern const AppProtoOps smb_proto_ops;    /* smb-proto.c */
 extern const AppProtoOps mqtt_proto_ops;   /* mqtt-proto.c */
+extern const AppProtoOps sip_proto_ops;    /* sip-proto.c */
+extern const AppProtoOps mdns_proto_ops;   /* mdns-proto.c */
+extern const AppProtoOps pop3_proto_ops;   /* pop3-proto.c */
+extern const AppProtoOps imap_proto_ops;   /* imap-proto.c */
 
 /* Frees a transaction's detect slot with the function detection registered
  * (app_layer_set_detect_state_free); for the parsers' tx free paths. */

@@ -1,5 +1,5 @@
 /* Memory of the app-layer parsers that Suricata 8 gives no memcap of their
- * own (TLS, SMTP with its MIME decoder, SMB, DCERPC, SSH): counted per
+ * own (TLS, SMTP with its MIME decoder, SMB, DCERPC, SSH, SIP): counted per
  * protocol, capped together by app-layer.memcap.
  *
  * HTTP (http-mem.h, app-layer.protocols.http.memcap) and FTP keep their

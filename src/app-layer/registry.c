@@ -25,4 +25,8 @@ const AppProtoOps *const app_protos[ALPROTO_MAX] = {
 	[ALPROTO_DCERPC] = &dcerpc_proto_ops,
 	[ALPROTO_SMB] = &smb_proto_ops,
 	[ALPROTO_MQTT] = &mqtt_proto_ops,
+	[ALPROTO_SIP] = &sip_proto_ops,
+	[ALPROTO_MDNS] = &mdns_proto_ops,
+	[ALPROTO_POP3] = &pop3_proto_ops,
+	[ALPROTO_IMAP] = &imap_proto_ops,
 };

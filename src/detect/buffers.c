@@ -35,6 +35,8 @@
 #define IN_DCERPC .alproto = ALPROTO_DCERPC, .get = dcerpc_buffer_get
 #define IN_SMB .alproto = ALPROTO_SMB, .get = smb_buffer_get
 #define IN_MQTT .alproto = ALPROTO_MQTT, .get = mqtt_buffer_get
+#define IN_SIP .alproto = ALPROTO_SIP, .get = sip_buffer_get
+#define IN_MDNS .alproto = ALPROTO_MDNS, .get = mdns_buffer_get
 
 const DetectBuffer detect_buffers[BUF_MAX] = {
 	[BUF_PAYLOAD] = { .name = "payload", .prio = 3, .dir = BDIR_BOTH },
@@ -341,6 +343,84 @@ const DetectBuffer detect_buffers[BUF_MAX] = {
 	[BUF_ICMPV6_HDR] = { .name = "icmpv6.hdr", .prio = 3, .dir = BDIR_BOTH },
 	/* inspected by detect/frame-kw.c on the flow's frames, not on a tx */
 	[BUF_FRAME] = { .name = "frame", .prio = 3, .dir = BDIR_BOTH },
+	/* mDNS: a message a transaction, of the side it went, a request or a
+	 * response by its QR bit: every buffer is read on either side */
+	[BUF_MDNS_QUERIES_RRNAME] = { .name = "mdns.queries.rrname", IN_MDNS, .prio = 2,
+		.dir = BDIR_BOTH, .side = DBUF_EVAL, .progress = 1, .multi = 1,
+		.pbuf = { MDNS_KW_QUERIES, MDNS_KW_QUERIES } },
+	[BUF_MDNS_ANSWERS_RRNAME] = { .name = "mdns.answers.rrname", IN_MDNS, .prio = 2,
+		.dir = BDIR_BOTH, .side = DBUF_EVAL, .progress = 1, .multi = 1,
+		.pbuf = { MDNS_KW_ANSWERS, MDNS_KW_ANSWERS } },
+	[BUF_MDNS_AUTHORITIES_RRNAME] = { .name = "mdns.authorities.rrname", IN_MDNS, .prio = 2,
+		.dir = BDIR_BOTH, .side = DBUF_EVAL, .progress = 1, .multi = 1,
+		.pbuf = { MDNS_KW_AUTHORITIES, MDNS_KW_AUTHORITIES } },
+	[BUF_MDNS_ADDITIONALS_RRNAME] = { .name = "mdns.additionals.rrname", IN_MDNS, .prio = 2,
+		.dir = BDIR_BOTH, .side = DBUF_EVAL, .progress = 1, .multi = 1,
+		.pbuf = { MDNS_KW_ADDITIONALS, MDNS_KW_ADDITIONALS } },
+	[BUF_MDNS_RESPONSE_RRNAME] = { .name = "mdns.response.rrname", IN_MDNS, .prio = 2,
+		.dir = BDIR_BOTH, .side = DBUF_EVAL, .progress = 1, .multi = 1,
+		.pbuf = { MDNS_KW_RESPONSE, MDNS_KW_RESPONSE } },
+	/* SIP: each message its own one-way transaction, complete on arrival */
+	[BUF_SIP_METHOD] = { .name = "sip.method", IN_SIP, .prio = 2, .dir = BDIR_TS, .side = DBUF_TS,
+		.progress = 1, .pbuf = { SIP_KW_METHOD, SIP_KW_METHOD } },
+	[BUF_SIP_URI] = { .name = "sip.uri", IN_SIP, .prio = 2, .dir = BDIR_TS, .side = DBUF_TS,
+		.progress = 1, .pbuf = { SIP_KW_URI, SIP_KW_URI } },
+	[BUF_SIP_REQUEST_LINE] = { .name = "sip.request_line", IN_SIP, .prio = 2, .dir = BDIR_TS, .side = DBUF_TS,
+		.progress = 1, .pbuf = { SIP_KW_REQUEST_LINE, SIP_KW_REQUEST_LINE } },
+	[BUF_SIP_STAT_CODE] = { .name = "sip.stat_code", IN_SIP, .prio = 2, .dir = BDIR_TC, .side = DBUF_TC,
+		.progress = 1, .pbuf = { SIP_KW_STAT_CODE, SIP_KW_STAT_CODE } },
+	[BUF_SIP_STAT_MSG] = { .name = "sip.stat_msg", IN_SIP, .prio = 2, .dir = BDIR_TC, .side = DBUF_TC,
+		.progress = 1, .pbuf = { SIP_KW_STAT_MSG, SIP_KW_STAT_MSG } },
+	[BUF_SIP_RESPONSE_LINE] = { .name = "sip.response_line", IN_SIP, .prio = 2, .dir = BDIR_TC, .side = DBUF_TC,
+		.progress = 1, .pbuf = { SIP_KW_RESPONSE_LINE, SIP_KW_RESPONSE_LINE } },
+	[BUF_SIP_PROTOCOL] = { .name = "sip.protocol", IN_SIP, .prio = 2, .dir = BDIR_BOTH, .side = DBUF_EVAL,
+		.progress = 1, .pbuf = { SIP_KW_PROTOCOL, SIP_KW_PROTOCOL } },
+	[BUF_SIP_FROM] = { .name = "sip.from", IN_SIP, .prio = 2, .dir = BDIR_BOTH, .side = DBUF_EVAL,
+		.progress = 1, .multi = 1, .pbuf = { SIP_KW_FROM, SIP_KW_FROM } },
+	[BUF_SIP_TO] = { .name = "sip.to", IN_SIP, .prio = 2, .dir = BDIR_BOTH, .side = DBUF_EVAL,
+		.progress = 1, .multi = 1, .pbuf = { SIP_KW_TO, SIP_KW_TO } },
+	[BUF_SIP_VIA] = { .name = "sip.via", IN_SIP, .prio = 2, .dir = BDIR_BOTH, .side = DBUF_EVAL,
+		.progress = 1, .multi = 1, .pbuf = { SIP_KW_VIA, SIP_KW_VIA } },
+	[BUF_SIP_USER_AGENT] = { .name = "sip.user_agent", IN_SIP, .prio = 2, .dir = BDIR_BOTH, .side = DBUF_EVAL,
+		.progress = 1, .multi = 1, .pbuf = { SIP_KW_USER_AGENT, SIP_KW_USER_AGENT } },
+	[BUF_SIP_CONTENT_TYPE] = { .name = "sip.content_type", IN_SIP, .prio = 2, .dir = BDIR_BOTH, .side = DBUF_EVAL,
+		.progress = 1, .multi = 1, .pbuf = { SIP_KW_CONTENT_TYPE, SIP_KW_CONTENT_TYPE } },
+	[BUF_SIP_CONTENT_LENGTH] = { .name = "sip.content_length", IN_SIP, .prio = 2, .dir = BDIR_BOTH, .side = DBUF_EVAL,
+		.progress = 1, .multi = 1, .pbuf = { SIP_KW_CONTENT_LENGTH, SIP_KW_CONTENT_LENGTH } },
+	[BUF_SDP_ORIGIN] = { .name = "sdp.origin", IN_SIP, .prio = 2, .dir = BDIR_BOTH, .side = DBUF_EVAL,
+		.progress = 1, .pbuf = { SDP_KW_ORIGIN, SDP_KW_ORIGIN } },
+	[BUF_SDP_SESSION_NAME] = { .name = "sdp.session_name", IN_SIP, .prio = 2, .dir = BDIR_BOTH, .side = DBUF_EVAL,
+		.progress = 1, .pbuf = { SDP_KW_SESSION_NAME, SDP_KW_SESSION_NAME } },
+	[BUF_SDP_SESSION_INFO] = { .name = "sdp.session_info", IN_SIP, .prio = 2, .dir = BDIR_BOTH, .side = DBUF_EVAL,
+		.progress = 1, .pbuf = { SDP_KW_SESSION_INFO, SDP_KW_SESSION_INFO } },
+	[BUF_SDP_URI] = { .name = "sdp.uri", IN_SIP, .prio = 2, .dir = BDIR_BOTH, .side = DBUF_EVAL,
+		.progress = 1, .pbuf = { SDP_KW_URI, SDP_KW_URI } },
+	[BUF_SDP_EMAIL] = { .name = "sdp.email", IN_SIP, .prio = 2, .dir = BDIR_BOTH, .side = DBUF_EVAL,
+		.progress = 1, .pbuf = { SDP_KW_EMAIL, SDP_KW_EMAIL } },
+	[BUF_SDP_PHONE_NUMBER] = { .name = "sdp.phone_number", IN_SIP, .prio = 2, .dir = BDIR_BOTH, .side = DBUF_EVAL,
+		.progress = 1, .pbuf = { SDP_KW_PHONE_NUMBER, SDP_KW_PHONE_NUMBER } },
+	[BUF_SDP_CONNECTION_DATA] = { .name = "sdp.connection_data", IN_SIP, .prio = 2, .dir = BDIR_BOTH, .side = DBUF_EVAL,
+		.progress = 1, .pbuf = { SDP_KW_CONNECTION_DATA, SDP_KW_CONNECTION_DATA } },
+	[BUF_SDP_BANDWIDTH] = { .name = "sdp.bandwidth", IN_SIP, .prio = 2, .dir = BDIR_BOTH, .side = DBUF_EVAL,
+		.progress = 1, .multi = 1, .pbuf = { SDP_KW_BANDWIDTH, SDP_KW_BANDWIDTH } },
+	[BUF_SDP_TIME] = { .name = "sdp.time", IN_SIP, .prio = 2, .dir = BDIR_BOTH, .side = DBUF_EVAL,
+		.progress = 1, .multi = 1, .pbuf = { SDP_KW_TIME, SDP_KW_TIME } },
+	[BUF_SDP_REPEAT_TIME] = { .name = "sdp.repeat_time", IN_SIP, .prio = 2, .dir = BDIR_BOTH, .side = DBUF_EVAL,
+		.progress = 1, .multi = 1, .pbuf = { SDP_KW_REPEAT_TIME, SDP_KW_REPEAT_TIME } },
+	[BUF_SDP_TIMEZONE] = { .name = "sdp.timezone", IN_SIP, .prio = 2, .dir = BDIR_BOTH, .side = DBUF_EVAL,
+		.progress = 1, .pbuf = { SDP_KW_TIMEZONE, SDP_KW_TIMEZONE } },
+	[BUF_SDP_ENCRYPTION_KEY] = { .name = "sdp.encryption_key", IN_SIP, .prio = 2, .dir = BDIR_BOTH, .side = DBUF_EVAL,
+		.progress = 1, .pbuf = { SDP_KW_ENCRYPTION_KEY, SDP_KW_ENCRYPTION_KEY } },
+	[BUF_SDP_ATTRIBUTE] = { .name = "sdp.attribute", IN_SIP, .prio = 2, .dir = BDIR_BOTH, .side = DBUF_EVAL,
+		.progress = 1, .multi = 1, .pbuf = { SDP_KW_ATTRIBUTE, SDP_KW_ATTRIBUTE } },
+	[BUF_SDP_MEDIA_MEDIA] = { .name = "sdp.media.media", IN_SIP, .prio = 2, .dir = BDIR_BOTH, .side = DBUF_EVAL,
+		.progress = 1, .multi = 1, .pbuf = { SDP_KW_MEDIA_MEDIA, SDP_KW_MEDIA_MEDIA } },
+	[BUF_SDP_MEDIA_SESSION_INFO] = { .name = "sdp.media.session_info", IN_SIP, .prio = 2, .dir = BDIR_BOTH, .side = DBUF_EVAL,
+		.progress = 1, .multi = 1, .pbuf = { SDP_KW_MEDIA_SESSION_INFO, SDP_KW_MEDIA_SESSION_INFO } },
+	[BUF_SDP_MEDIA_CONNECTION_DATA] = { .name = "sdp.media.connection_data", IN_SIP, .prio = 2, .dir = BDIR_BOTH, .side = DBUF_EVAL,
+		.progress = 1, .multi = 1, .pbuf = { SDP_KW_MEDIA_CONNECTION_DATA, SDP_KW_MEDIA_CONNECTION_DATA } },
+	[BUF_SDP_MEDIA_ENCRYPTION_KEY] = { .name = "sdp.media.encryption_key", IN_SIP, .prio = 2, .dir = BDIR_BOTH, .side = DBUF_EVAL,
+		.progress = 1, .multi = 1, .pbuf = { SDP_KW_MEDIA_ENCRYPTION_KEY, SDP_KW_MEDIA_ENCRYPTION_KEY } },
 
 };
 
@@ -352,6 +432,9 @@ const DetectTxProto detect_tx_protos[TX_CLASS_COUNT] = {
 	/* a DNS transaction is one-way (APP_TX_ONLY_*): its events are
 	 * evaluated on the side it has */
 	[ALPROTO_DNS] = { .event_dirs = BDIR_BOTH },
+	/* so is a SIP one (a message) */
+	[ALPROTO_SIP] = { .event_dirs = BDIR_BOTH },
+	[ALPROTO_MDNS] = { .event_dirs = BDIR_BOTH },
 	/* Suricata registers FTP's properties both ways (ftp.mode on a PORT
 	 * alerts twice): the keyword says which side it matches on */
 	[ALPROTO_FTP] = { .prop_dirs = BDIR_BOTH },

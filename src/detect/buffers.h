@@ -133,6 +133,24 @@ int smb_dcerpc_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t id
 #define FILE_BUF_HEAD 3           /* the file's first bytes (SMB's file_data) */
 /* smb-kw.c: the SMB buffers. */
 enum { SMB_KW_BUF_SHARE, SMB_KW_BUF_NAMED_PIPE, SMB_KW_BUF_NTLMSSP_USER, SMB_KW_BUF_NTLMSSP_DOMAIN };
+/* sip-kw.c: the SIP and SDP buffers (pbuf: enum sip_kw_buf). */
+enum sip_kw_buf {
+	SIP_KW_METHOD, SIP_KW_URI, SIP_KW_REQUEST_LINE, SIP_KW_STAT_CODE, SIP_KW_STAT_MSG,
+	SIP_KW_RESPONSE_LINE, SIP_KW_PROTOCOL, SIP_KW_FROM, SIP_KW_TO, SIP_KW_VIA,
+	SIP_KW_USER_AGENT, SIP_KW_CONTENT_TYPE, SIP_KW_CONTENT_LENGTH,
+	SDP_KW_ORIGIN, SDP_KW_SESSION_NAME, SDP_KW_SESSION_INFO, SDP_KW_URI, SDP_KW_EMAIL,
+	SDP_KW_PHONE_NUMBER, SDP_KW_CONNECTION_DATA, SDP_KW_BANDWIDTH, SDP_KW_TIME,
+	SDP_KW_REPEAT_TIME, SDP_KW_TIMEZONE, SDP_KW_ENCRYPTION_KEY, SDP_KW_ATTRIBUTE,
+	SDP_KW_MEDIA_MEDIA, SDP_KW_MEDIA_SESSION_INFO, SDP_KW_MEDIA_CONNECTION_DATA,
+	SDP_KW_MEDIA_ENCRYPTION_KEY,
+};
+int sip_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
+		   const uint8_t **data, uint32_t *len);
+/* mdns-kw.c: the mDNS buffers (pbuf: enum mdns_kw_buf). */
+enum mdns_kw_buf { MDNS_KW_QUERIES, MDNS_KW_ANSWERS, MDNS_KW_AUTHORITIES, MDNS_KW_ADDITIONALS,
+		   MDNS_KW_RESPONSE };
+int mdns_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
+		    const uint8_t **data, uint32_t *len);
 int smb_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 		   const uint8_t **data, uint32_t *len);
 int file_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,

@@ -259,12 +259,16 @@ typedef struct PortGroups {
 	int owned;                /* g is ours (not &DetectEngine.groups[pc][d]) */
 } PortGroups;
 
+/* 64-bit words of DetectSig.tx_lists: one bit per transaction list (every
+ * protocol's buffers are lists below BUF_IPV4_HDR). */
+#define DETECT_TX_LIST_WORDS ((BUF_IPV4_HDR + 63) / 64)
+
 /* Per signature, indexed by internal order (num). */
 typedef struct DetectSig {
 	const Signature *s;
-	/* bit l (of 64 * 2): lists[l] of s holds keywords, 1 <= l <
-	 * BUF_IPV4_HDR: the buffers a transaction rule reads (tx_sig_setup) */
-	uint64_t tx_lists[2];
+	/* bit l: lists[l] of s holds keywords, 1 <= l < BUF_IPV4_HDR: the
+	 * buffers a transaction rule reads (tx_sig_setup) */
+	uint64_t tx_lists[DETECT_TX_LIST_WORDS];
 	uint8_t action;           /* ALERT_ACTION_* */
 	uint8_t iponly;           /* once per flow direction */
 	uint8_t has_payload;      /* payload list not empty */

@@ -42,6 +42,8 @@ static const Keyword *const families[] = {
 	pkt_keywords,		/* pkt-kw.c */
 	transform_keywords,	/* transform.c */
 	frame_keywords,		/* frame-kw.c */
+	sip_keywords,		/* sip-kw.c */
+	mdns_keywords,		/* mdns-kw.c */
 };
 
 /* Every keyword, sorted by name (case-insensitive, as in Suricata), and

@@ -90,7 +90,8 @@ static int list_side(const DetectSig *ds, int l, int d)
 	return buf_side(sig_list_base(ds->s, l), d);
 }
 
-_Static_assert(BUF_IPV4_HDR <= 128, "DetectSig.tx_lists holds 128 lists");
+/* DetectEngine.tx_lists keeps list numbers in bytes */
+_Static_assert(BUF_IPV4_HDR <= 256, "DetectEngine.tx_lists holds lists below 256");
 
 /* The sides ds is evaluated on (BDIR_*): those of its one-sided buffers
  * (mixed rules wait for the response), else its flow direction, else its
@@ -137,7 +138,7 @@ void tx_sig_setup(DetectSig *ds)
 {
 	const Signature *s = ds->s;
 
-	ds->tx_lists[0] = ds->tx_lists[1] = 0;
+	memset(ds->tx_lists, 0, sizeof(ds->tx_lists));
 	for (int l = 1; l < BUF_IPV4_HDR; l++)
 		if (s->lists[l].n)
 			ds->tx_lists[l >> 6] |= 1ull << (l & 63);
@@ -749,7 +750,7 @@ static int tx_sig_match(DetectThread *dt, const TxPass *tp, const DetectSig *ds,
 	payload_first = ds->has_payload && s->nvars;
 	if (payload_first && !tx_payload_match(dt, tp->fs, s, p, d))
 		return 0;
-	for (int w = 0; w < 2; w++)
+	for (int w = 0; w < DETECT_TX_LIST_WORDS; w++)
 		for (uint64_t bits = ds->tx_lists[w]; bits; bits &= bits - 1) {
 			int l = w * 64 + __builtin_ctzll(bits);
 

@@ -19,6 +19,9 @@ static const EveTxLogger *const eve_tx_loggers[ALPROTO_MAX] = {
 	[ALPROTO_FTPDATA] = &eve_ftpdata_logger,
 	[ALPROTO_DCERPC] = &eve_dcerpc_logger,
 	[ALPROTO_SMB] = &eve_smb_logger,
+	[ALPROTO_SIP] = &eve_sip_logger,
+	[ALPROTO_MDNS] = &eve_mdns_logger,
+	[ALPROTO_POP3] = &eve_pop3_logger,
 };
 
 static const EveTxLogger *logger_of(const Flow *f)

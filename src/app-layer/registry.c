@@ -24,4 +24,5 @@ const AppProtoOps *const app_protos[ALPROTO_MAX] = {
 	[ALPROTO_FTPDATA] = &ftpdata_proto_ops,
 	[ALPROTO_DCERPC] = &dcerpc_proto_ops,
 	[ALPROTO_SMB] = &smb_proto_ops,
+	[ALPROTO_LDAP] = &ldap_proto_ops,
 };

@@ -33,6 +33,7 @@
 #define IN_FTP .alproto = ALPROTO_FTP, .get = ftp_buffer_get
 #define IN_DCERPC .alproto = ALPROTO_DCERPC, .get = dcerpc_buffer_get
 #define IN_SMB .alproto = ALPROTO_SMB, .get = smb_buffer_get
+#define IN_LDAP .alproto = ALPROTO_LDAP, .get = ldap_buffer_get
 
 const DetectBuffer detect_buffers[BUF_MAX] = {
 	[BUF_PAYLOAD] = { .name = "payload", .prio = 3, .dir = BDIR_BOTH },
@@ -281,6 +282,20 @@ const DetectBuffer detect_buffers[BUF_MAX] = {
 		.get = file_buffer_get, .prio = 2, .dir = BDIR_BOTH, .side = DBUF_EVAL,
 		.progress = SMB_PROGRESS_DONE, .multi = 1,
 		.pbuf = { FILE_BUF_HEAD, FILE_BUF_HEAD } },
+	[BUF_LDAP_REQUEST_DN] = { .name = "ldap.request.dn", IN_LDAP, .prio = 2, .dir = BDIR_TS,
+		.side = DBUF_TS, .pbuf = { LDAP_KW_BUF_REQUEST_DN, LDAP_KW_BUF_REQUEST_DN } },
+	[BUF_LDAP_RESPONSES_DN] = { .name = "ldap.responses.dn", IN_LDAP, .prio = 2,
+		.dir = BDIR_TC, .side = DBUF_TC, .progress = 1, .multi = 1,
+		.pbuf = { LDAP_KW_BUF_RESPONSES_DN, LDAP_KW_BUF_RESPONSES_DN } },
+	[BUF_LDAP_RESPONSES_MESSAGE] = { .name = "ldap.responses.message", IN_LDAP, .prio = 2,
+		.dir = BDIR_TC, .side = DBUF_TC, .progress = 1, .multi = 1,
+		.pbuf = { LDAP_KW_BUF_RESPONSES_MSG, LDAP_KW_BUF_RESPONSES_MSG } },
+	[BUF_LDAP_REQUEST_ATTRIBUTE_TYPE] = { .name = "ldap.request.attribute_type", IN_LDAP,
+		.prio = 2, .dir = BDIR_TS, .side = DBUF_TS, .multi = 1,
+		.pbuf = { LDAP_KW_BUF_REQUEST_ATTR, LDAP_KW_BUF_REQUEST_ATTR } },
+	[BUF_LDAP_RESPONSES_ATTRIBUTE_TYPE] = { .name = "ldap.responses.attribute_type", IN_LDAP,
+		.prio = 2, .dir = BDIR_TC, .side = DBUF_TC, .progress = 1, .multi = 1,
+		.pbuf = { LDAP_KW_BUF_RESPONSES_ATTR, LDAP_KW_BUF_RESPONSES_ATTR } },
 	[BUF_FILE_NAME] = { .name = "file.name", .alproto = ALPROTO_HTTP1, .get = file_buffer_get,
 		.prio = 2, .dir = BDIR_BOTH, .side = DBUF_EVAL, .progress = HTTP_PROGRESS_COMPLETE,
 		.multi = 1, .pbuf = { FILE_BUF_NAME, FILE_BUF_NAME } },
@@ -351,4 +366,9 @@ const DetectTxProto detect_tx_protos[TX_CLASS_COUNT] = {
 	 * dcerpc rules inspect them as in Suricata (dcerpc-kw.c's dce_view,
 	 * BUF_DCERPC_STUB_DATA's via_list) */
 	[ALPROTO_SMB] = { .prop_dirs = BDIR_BOTH, .rules_of = ALPROTO_DCERPC },
+	/* a request's properties match on it, the responses' as they come
+	 * (ldap.responses.operation:search_result_entry on the entry's
+	 * packet, suricata-verify detect-ldap-operation) */
+	[ALPROTO_LDAP] = { .event_dirs = BDIR_BOTH, .prop_dirs = BDIR_BOTH, .sides_apart = 1,
+			   .props_early = 1 },
 };

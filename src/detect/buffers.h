@@ -81,6 +81,11 @@ typedef struct DetectTxProto {
 	/* the rules of this protocol also inspect this protocol's flows
 	 * (SMB carries DCE/RPC); 0: none */
 	uint16_t rules_of;
+	/* 1: a property (KWF_TX) rule is evaluated from the side's first
+	 * message on, and again on each later pass until it matches or the
+	 * side is complete (LDAP's responses come one by one, and
+	 * ldap.responses.* match as they do, as in Suricata) */
+	uint8_t props_early;
 } DetectTxProto;
 
 extern const DetectTxProto detect_tx_protos[TX_CLASS_COUNT];
@@ -129,6 +134,11 @@ int smb_dcerpc_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t id
 enum { SMB_KW_BUF_SHARE, SMB_KW_BUF_NAMED_PIPE, SMB_KW_BUF_NTLMSSP_USER, SMB_KW_BUF_NTLMSSP_DOMAIN };
 int smb_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 		   const uint8_t **data, uint32_t *len);
+/* ldap-kw.c: the LDAP buffers. */
+enum { LDAP_KW_BUF_REQUEST_DN, LDAP_KW_BUF_RESPONSES_DN, LDAP_KW_BUF_RESPONSES_MSG,
+       LDAP_KW_BUF_REQUEST_ATTR, LDAP_KW_BUF_RESPONSES_ATTR };
+int ldap_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
+		    const uint8_t **data, uint32_t *len);
 int file_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 		    const uint8_t **data, uint32_t *len);
 

@@ -25,4 +25,5 @@ const AppProtoOps *const app_protos[ALPROTO_MAX] = {
 	[ALPROTO_DCERPC] = &dcerpc_proto_ops,
 	[ALPROTO_SMB] = &smb_proto_ops,
 	[ALPROTO_LDAP] = &ldap_proto_ops,
+	[ALPROTO_KRB5] = &krb5_proto_ops,
 };

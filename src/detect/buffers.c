@@ -34,6 +34,7 @@
 #define IN_DCERPC .alproto = ALPROTO_DCERPC, .get = dcerpc_buffer_get
 #define IN_SMB .alproto = ALPROTO_SMB, .get = smb_buffer_get
 #define IN_LDAP .alproto = ALPROTO_LDAP, .get = ldap_buffer_get
+#define IN_KRB5 .alproto = ALPROTO_KRB5, .get = krb5_buffer_get
 
 const DetectBuffer detect_buffers[BUF_MAX] = {
 	[BUF_PAYLOAD] = { .name = "payload", .prio = 3, .dir = BDIR_BOTH },
@@ -296,6 +297,11 @@ const DetectBuffer detect_buffers[BUF_MAX] = {
 	[BUF_LDAP_RESPONSES_ATTRIBUTE_TYPE] = { .name = "ldap.responses.attribute_type", IN_LDAP,
 		.prio = 2, .dir = BDIR_TC, .side = DBUF_TC, .progress = 1, .multi = 1,
 		.pbuf = { LDAP_KW_BUF_RESPONSES_ATTR, LDAP_KW_BUF_RESPONSES_ATTR } },
+	/* Suricata reads them on replies and errors (registered to the client) */
+	[BUF_KRB5_CNAME] = { .name = "krb5_cname", IN_KRB5, .prio = 2, .dir = BDIR_TC,
+		.side = DBUF_TC, .multi = 1, .pbuf = { KRB5_KW_BUF_CNAME, KRB5_KW_BUF_CNAME } },
+	[BUF_KRB5_SNAME] = { .name = "krb5_sname", IN_KRB5, .prio = 2, .dir = BDIR_TC,
+		.side = DBUF_TC, .multi = 1, .pbuf = { KRB5_KW_BUF_SNAME, KRB5_KW_BUF_SNAME } },
 	[BUF_FILE_NAME] = { .name = "file.name", .alproto = ALPROTO_HTTP1, .get = file_buffer_get,
 		.prio = 2, .dir = BDIR_BOTH, .side = DBUF_EVAL, .progress = HTTP_PROGRESS_COMPLETE,
 		.multi = 1, .pbuf = { FILE_BUF_NAME, FILE_BUF_NAME } },
@@ -371,4 +377,7 @@ const DetectTxProto detect_tx_protos[TX_CLASS_COUNT] = {
 	 * packet, suricata-verify detect-ldap-operation) */
 	[ALPROTO_LDAP] = { .event_dirs = BDIR_BOTH, .prop_dirs = BDIR_BOTH, .sides_apart = 1,
 			   .props_early = 1 },
+	/* a message is a one-way transaction: its properties and events are
+	 * evaluated on the side it has */
+	[ALPROTO_KRB5] = { .event_dirs = BDIR_BOTH, .prop_dirs = BDIR_BOTH },
 };

@@ -139,6 +139,10 @@ enum { LDAP_KW_BUF_REQUEST_DN, LDAP_KW_BUF_RESPONSES_DN, LDAP_KW_BUF_RESPONSES_M
        LDAP_KW_BUF_REQUEST_ATTR, LDAP_KW_BUF_RESPONSES_ATTR };
 int ldap_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 		    const uint8_t **data, uint32_t *len);
+/* krb5-kw.c: the Kerberos 5 buffers. */
+enum { KRB5_KW_BUF_CNAME, KRB5_KW_BUF_SNAME };
+int krb5_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
+		    const uint8_t **data, uint32_t *len);
 int file_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 		    const uint8_t **data, uint32_t *len);
 

@@ -111,7 +111,8 @@ extern const Keyword
 	pkt_keywords[],
 	transform_keywords[],
 	frame_keywords[],
-	ldap_keywords[];
+	ldap_keywords[],
+	krb5_keywords[];
 
 const Keyword *keyword_find(const char *name);
 /* 1: a keyword of Suricata 8 this engine does not implement

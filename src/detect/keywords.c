@@ -42,6 +42,7 @@ static const Keyword *const families[] = {
 	transform_keywords,	/* transform.c */
 	frame_keywords,		/* frame-kw.c */
 	ldap_keywords,		/* ldap-kw.c */
+	krb5_keywords,		/* krb5-kw.c */
 };
 
 /* Every keyword, sorted by name (case-insensitive, as in Suricata), and

@@ -19,6 +19,7 @@ static const EveTxLogger *const eve_tx_loggers[ALPROTO_MAX] = {
 	[ALPROTO_DCERPC] = &eve_dcerpc_logger,
 	[ALPROTO_SMB] = &eve_smb_logger,
 	[ALPROTO_LDAP] = &eve_ldap_logger,
+	[ALPROTO_KRB5] = &eve_krb5_logger,
 };
 
 static const EveTxLogger *logger_of(const Flow *f)

@@ -26,4 +26,5 @@ const AppProtoOps *const app_protos[ALPROTO_MAX] = {
 	[ALPROTO_SMB] = &smb_proto_ops,
 	[ALPROTO_LDAP] = &ldap_proto_ops,
 	[ALPROTO_KRB5] = &krb5_proto_ops,
+	[ALPROTO_SNMP] = &snmp_proto_ops,
 };

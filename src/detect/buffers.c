@@ -35,6 +35,7 @@
 #define IN_SMB .alproto = ALPROTO_SMB, .get = smb_buffer_get
 #define IN_LDAP .alproto = ALPROTO_LDAP, .get = ldap_buffer_get
 #define IN_KRB5 .alproto = ALPROTO_KRB5, .get = krb5_buffer_get
+#define IN_SNMP .alproto = ALPROTO_SNMP, .get = snmp_buffer_get
 
 const DetectBuffer detect_buffers[BUF_MAX] = {
 	[BUF_PAYLOAD] = { .name = "payload", .prio = 3, .dir = BDIR_BOTH },
@@ -302,6 +303,15 @@ const DetectBuffer detect_buffers[BUF_MAX] = {
 		.side = DBUF_TC, .multi = 1, .pbuf = { KRB5_KW_BUF_CNAME, KRB5_KW_BUF_CNAME } },
 	[BUF_KRB5_SNAME] = { .name = "krb5_sname", IN_KRB5, .prio = 2, .dir = BDIR_TC,
 		.side = DBUF_TC, .multi = 1, .pbuf = { KRB5_KW_BUF_SNAME, KRB5_KW_BUF_SNAME } },
+	[BUF_SNMP_COMMUNITY] = { .name = "snmp.community", IN_SNMP, .prio = 2, .dir = BDIR_BOTH,
+		.side = DBUF_EVAL, .pbuf = { SNMP_KW_BUF_COMMUNITY, SNMP_KW_BUF_COMMUNITY } },
+	[BUF_SNMP_USM] = { .name = "snmp.usm", IN_SNMP, .prio = 2, .dir = BDIR_BOTH,
+		.side = DBUF_EVAL, .pbuf = { SNMP_KW_BUF_USM, SNMP_KW_BUF_USM } },
+	[BUF_SNMP_TRAP_OID] = { .name = "snmp.trap_oid", IN_SNMP, .prio = 2, .dir = BDIR_BOTH,
+		.side = DBUF_EVAL, .pbuf = { SNMP_KW_BUF_TRAP_OID, SNMP_KW_BUF_TRAP_OID } },
+	[BUF_SNMP_TRAP_ADDRESS] = { .name = "snmp.trap_address", IN_SNMP, .prio = 2,
+		.dir = BDIR_BOTH, .side = DBUF_EVAL,
+		.pbuf = { SNMP_KW_BUF_TRAP_ADDRESS, SNMP_KW_BUF_TRAP_ADDRESS } },
 	[BUF_FILE_NAME] = { .name = "file.name", .alproto = ALPROTO_HTTP1, .get = file_buffer_get,
 		.prio = 2, .dir = BDIR_BOTH, .side = DBUF_EVAL, .progress = HTTP_PROGRESS_COMPLETE,
 		.multi = 1, .pbuf = { FILE_BUF_NAME, FILE_BUF_NAME } },
@@ -380,4 +390,5 @@ const DetectTxProto detect_tx_protos[TX_CLASS_COUNT] = {
 	/* a message is a one-way transaction: its properties and events are
 	 * evaluated on the side it has */
 	[ALPROTO_KRB5] = { .event_dirs = BDIR_BOTH, .prop_dirs = BDIR_BOTH },
+	[ALPROTO_SNMP] = { .event_dirs = BDIR_BOTH, .prop_dirs = BDIR_BOTH },
 };

@@ -112,7 +112,8 @@ extern const Keyword
 	transform_keywords[],
 	frame_keywords[],
 	ldap_keywords[],
-	krb5_keywords[];
+	krb5_keywords[],
+	snmp_keywords[];
 
 const Keyword *keyword_find(const char *name);
 /* 1: a keyword of Suricata 8 this engine does not implement

@@ -43,6 +43,7 @@ static const Keyword *const families[] = {
 	frame_keywords,		/* frame-kw.c */
 	ldap_keywords,		/* ldap-kw.c */
 	krb5_keywords,		/* krb5-kw.c */
+	snmp_keywords,		/* snmp-kw.c */
 };
 
 /* Every keyword, sorted by name (case-insensitive, as in Suricata), and

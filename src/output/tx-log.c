@@ -20,6 +20,7 @@ static const EveTxLogger *const eve_tx_loggers[ALPROTO_MAX] = {
 	[ALPROTO_SMB] = &eve_smb_logger,
 	[ALPROTO_LDAP] = &eve_ldap_logger,
 	[ALPROTO_KRB5] = &eve_krb5_logger,
+	[ALPROTO_SNMP] = &eve_snmp_logger,
 };
 
 static const EveTxLogger *logger_of(const Flow *f)

@@ -84,8 +84,12 @@ static int probe_op(const uint8_t *buf, uint32_t len)
 	BerElem seq, id, op;
 	BerCur c;
 	uint32_t total;
-	int r = ber_peek(buf, len, &seq, &total);
+	int r;
 
+	/* an LDAPMessage is a universal, constructed SEQUENCE */
+	if (len && buf[0] != 0x30)
+		return -2;
+	r = ber_peek(buf, len, &seq, &total);
 	if (r == -2 || (r >= 0 && (seq.cls != BER_CLASS_UNIVERSAL || seq.tag != 16 ||
 				   !seq.constructed)))
 		return -2;

@@ -141,7 +141,9 @@ int ber_peek(const uint8_t *buf, uint32_t len, BerElem *e, uint32_t *total)
 		if (p >= len)
 			return -1;
 		l = buf[p];
-		if (l == 0x80 || l == 0xff)
+		/* reserved, indefinite, or a length past 64 bits: never BER
+		 * a decoder takes, however many bytes follow */
+		if (l == 0x80 || l == 0xff || (l > 0x80 && (l & 0x7f) > 8))
 			return -2;
 		return -1;
 	}

@@ -67,6 +67,8 @@ TEST(ber_cursor_peek_next_int_oid)
 	CHECK_EQ(ber_peek(buf, 5, &e, &total), 1);       /* content cut short */
 	CHECK_EQ(ber_peek(buf, 1, &e, &total), -1);      /* header cut short */
 	CHECK_EQ(ber_peek((const uint8_t *)"\x30\x80\x00\x00", 4, &e, &total), -2);
+	/* a length of 45 bytes is no length: not BER, whatever follows */
+	CHECK_EQ(ber_peek((const uint8_t *)"\x0c\xad\xf2\x87", 4, &e, &total), -2);
 	ber_cur_init(&c, buf, (uint32_t)n);
 	CHECK_EQ(ber_next(&c, &e), 0);
 	CHECK_EQ(c.left, 0);
@@ -238,6 +240,25 @@ TEST(ldap_not_on_other_ports_nor_garbage)
 	app_test_init(&c, 17, "10.0.0.2", 40000, 389);
 	app_layer_handle_data(c.at, &c.f, APP_DIR_TOSERVER, (const uint8_t *)"\x30\x03\x04\x01x", 5,
 			      0);
+	CHECK(c.f.app_proto != ALPROTO_LDAP);
+	app_test_free(&c);
+}
+
+/* SASL-wrapped LDAP seen midstream (a capture of the shared data): bytes
+ * that are no BER on the LDAP port, past detection's 24 held bytes, are
+ * not LDAP, and nothing is held beyond them */
+TEST(ldap_probe_no_more_past_the_held_bytes)
+{
+	AppTestCtx c = { 0 };
+	uint8_t junk[300];
+
+	for (size_t i = 0; i < sizeof(junk); i++)
+		junk[i] = (uint8_t)(i * 7 + 1);
+	junk[0] = 0x0c;
+	junk[1] = 0xad;
+	app_test_init(&c, 6, "10.0.0.2", 40000, 389);
+	app_layer_handle_data(c.at, &c.f, APP_DIR_TOSERVER, junk, 10, 0);
+	app_layer_handle_data(c.at, &c.f, APP_DIR_TOSERVER, junk + 10, sizeof(junk) - 10, 0);
 	CHECK(c.f.app_proto != ALPROTO_LDAP);
 	app_test_free(&c);
 }

@@ -178,7 +178,9 @@ static void on_message(void *arg, const uint8_t *p, uint32_t len)
 			st->last_request = tx->m.msg_type;
 		if (tx->m.msg_type == KRB5_ERROR)
 			tx->m.failed_request = st->last_request;
-		if (krb5_etype_weak(tx->m.etype) || krb5_etype_weak(tx->m.ticket_etype))
+		/* the reply's own key, as Suricata's event (the ticket's etype
+		 * is krb5.ticket_encryption's) */
+		if (krb5_etype_weak(tx->m.etype))
 			tx->base.events |= 1u << KRB5_EV_WEAK_ENCRYPTION;
 	} else {
 		tx->base.events |= 1u << KRB5_EV_MALFORMED_DATA;

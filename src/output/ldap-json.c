@@ -11,6 +11,21 @@ static void sl(JsonWriter *w, const char *key, const LdapMsg *m, const LdapSlice
 		jw_bytes(w, key, ldap_at(m, s), s->len);
 }
 
+/* opaque bytes (SASL credentials) as lower-case hex, as Suricata writes them */
+static void hex(JsonWriter *w, const char *key, const LdapMsg *m, const LdapSlice *s)
+{
+	static const char digits[] = "0123456789abcdef";
+	const uint8_t *p = ldap_at(m, s);
+	char *o;
+
+	if (!s->present || !(o = jw_ascii_room(w, key, 2 * (size_t)s->len)))
+		return;
+	for (uint32_t i = 0; i < s->len; i++) {
+		o[2 * i] = digits[p[i] >> 4];
+		o[2 * i + 1] = digits[p[i] & 15];
+	}
+}
+
 /* values of an attribute, as strings; nothing when there are none */
 static void values(JsonWriter *w, const char *key, BerCur *vals)
 {
@@ -118,7 +133,7 @@ static void op_object(JsonWriter *w, const LdapMsg *m)
 		if (m->flag) {
 			jw_object(w, "sasl");
 			sl(w, "mechanism", m, &m->name);
-			sl(w, "credentials", m, &m->value);
+			hex(w, "credentials", m, &m->value);
 			jw_close(w);
 		}
 		break;
@@ -174,7 +189,7 @@ static void op_object(JsonWriter *w, const LdapMsg *m)
 		break;
 	case LDAP_OP_BIND_RESPONSE:
 		result(w, m);
-		sl(w, "server_sasl_creds", m, &m->value);
+		hex(w, "server_sasl_creds", m, &m->value);
 		break;
 	case LDAP_OP_EXTENDED_RESPONSE:
 		result(w, m);
@@ -188,9 +203,12 @@ static void op_object(JsonWriter *w, const LdapMsg *m)
 	jw_close(w);
 }
 
-static void msg_write(JsonWriter *w, const LdapMsg *m)
+/* with_id: a response names its message id only when its transaction has
+ * no request (which names it), as Suricata's */
+static void msg_write(JsonWriter *w, const LdapMsg *m, int with_id)
 {
-	jw_int(w, "message_id", m->id);
+	if (with_id)
+		jw_int(w, "message_id", m->id);
 	jw_str(w, "operation", ldap_op_name(m->op));
 	op_object(w, m);
 }
@@ -199,14 +217,14 @@ void ldap_json_write(JsonWriter *w, const LdapTx *tx)
 {
 	if (tx->has_request) {
 		jw_object(w, "request");
-		msg_write(w, &tx->request);
+		msg_write(w, &tx->request, 1);
 		jw_close(w);
 	}
 	if (tx->nresponses) {
 		jw_array(w, "responses");
 		for (uint32_t i = 0; i < tx->nresponses; i++) {
 			jw_object(w, NULL);
-			msg_write(w, &tx->responses[i]);
+			msg_write(w, &tx->responses[i], !tx->has_request);
 			jw_close(w);
 		}
 		jw_close(w);

@@ -155,6 +155,16 @@ if [ -d "$shared/suricata-verify/tests" ]; then
 		-path '*sip*' -name '*.pcap' | sort) > /dev/null
 fi
 
-for h in pcap pipeline rule yaml http dns tls smtp ssh ftp dcerpc smb mqtt sip; do
+# ber: the LDAP, Kerberos and SNMP flows of suricata-verify and the shared captures
+mkdir -p "$work/ber"
+if [ -d "$shared/suricata-verify/tests" ]; then
+	# shellcheck disable=SC2046 # one path a word
+	python3 "$here/ber-seeds.py" "$work/ber" $(find "$shared/suricata-verify/tests" \
+		\( -path '*ldap*' -o -path '*krb5*' -o -path '*snmp*' \) -name '*.pcap' | sort) \
+		$(ls "$shared"/data/pcaps/ndpi/*kerberos*.pcap "$shared"/data/pcaps/ndpi/*snmp*.pcap \
+			"$shared"/data/pcaps/ndpi/*ldap*.pcap 2>/dev/null) > /dev/null
+fi
+
+for h in pcap pipeline rule yaml http dns tls smtp ssh ftp dcerpc smb mqtt sip ber; do
 	printf '%-9s %5d seeds %8s\n' "$h" "$(ls "$work/$h" | wc -l)" "$(du -sh "$work/$h" | cut -f1)"
 done

@@ -769,6 +769,10 @@ static int detect_and_start(AppLayerThread *at, Flow *f, AppFlowState *fs, int d
 		r = detect_dir(at, f, fs, dir, buf, blen, 0, &alproto);
 		if (r == DET_MORE && f->proto == 17)
 			r = DET_NO;
+		/* held[] has room for no more: a probe still undecided there
+		 * says no (as the other detection path does) */
+		if (r == DET_MORE && blen == sizeof(tmp))
+			r = DET_NO;
 		if (r == DET_REVERSED) {
 			if (may_reverse(f, fs, dir, flags)) {
 				swap_dirs(fs);

@@ -29,4 +29,7 @@ const AppProtoOps *const app_protos[ALPROTO_MAX] = {
 	[ALPROTO_MDNS] = &mdns_proto_ops,
 	[ALPROTO_POP3] = &pop3_proto_ops,
 	[ALPROTO_IMAP] = &imap_proto_ops,
+	[ALPROTO_LDAP] = &ldap_proto_ops,
+	[ALPROTO_KRB5] = &krb5_proto_ops,
+	[ALPROTO_SNMP] = &snmp_proto_ops,
 };

@@ -37,6 +37,9 @@
 #define IN_MQTT .alproto = ALPROTO_MQTT, .get = mqtt_buffer_get
 #define IN_SIP .alproto = ALPROTO_SIP, .get = sip_buffer_get
 #define IN_MDNS .alproto = ALPROTO_MDNS, .get = mdns_buffer_get
+#define IN_LDAP .alproto = ALPROTO_LDAP, .get = ldap_buffer_get
+#define IN_KRB5 .alproto = ALPROTO_KRB5, .get = krb5_buffer_get
+#define IN_SNMP .alproto = ALPROTO_SNMP, .get = snmp_buffer_get
 
 const DetectBuffer detect_buffers[BUF_MAX] = {
 	[BUF_PAYLOAD] = { .name = "payload", .prio = 3, .dir = BDIR_BOTH },
@@ -298,6 +301,34 @@ const DetectBuffer detect_buffers[BUF_MAX] = {
 		.get = file_buffer_get, .prio = 2, .dir = BDIR_BOTH, .side = DBUF_EVAL,
 		.progress = SMB_PROGRESS_DONE, .multi = 1,
 		.pbuf = { FILE_BUF_HEAD, FILE_BUF_HEAD } },
+	[BUF_LDAP_REQUEST_DN] = { .name = "ldap.request.dn", IN_LDAP, .prio = 2, .dir = BDIR_TS,
+		.side = DBUF_TS, .pbuf = { LDAP_KW_BUF_REQUEST_DN, LDAP_KW_BUF_REQUEST_DN } },
+	[BUF_LDAP_RESPONSES_DN] = { .name = "ldap.responses.dn", IN_LDAP, .prio = 2,
+		.dir = BDIR_TC, .side = DBUF_TC, .progress = 1, .multi = 1,
+		.pbuf = { LDAP_KW_BUF_RESPONSES_DN, LDAP_KW_BUF_RESPONSES_DN } },
+	[BUF_LDAP_RESPONSES_MESSAGE] = { .name = "ldap.responses.message", IN_LDAP, .prio = 2,
+		.dir = BDIR_TC, .side = DBUF_TC, .progress = 1, .multi = 1,
+		.pbuf = { LDAP_KW_BUF_RESPONSES_MSG, LDAP_KW_BUF_RESPONSES_MSG } },
+	[BUF_LDAP_REQUEST_ATTRIBUTE_TYPE] = { .name = "ldap.request.attribute_type", IN_LDAP,
+		.prio = 2, .dir = BDIR_TS, .side = DBUF_TS, .multi = 1,
+		.pbuf = { LDAP_KW_BUF_REQUEST_ATTR, LDAP_KW_BUF_REQUEST_ATTR } },
+	[BUF_LDAP_RESPONSES_ATTRIBUTE_TYPE] = { .name = "ldap.responses.attribute_type", IN_LDAP,
+		.prio = 2, .dir = BDIR_TC, .side = DBUF_TC, .progress = 1, .multi = 1,
+		.pbuf = { LDAP_KW_BUF_RESPONSES_ATTR, LDAP_KW_BUF_RESPONSES_ATTR } },
+	/* Suricata reads them on replies and errors (registered to the client) */
+	[BUF_KRB5_CNAME] = { .name = "krb5_cname", IN_KRB5, .prio = 2, .dir = BDIR_TC,
+		.side = DBUF_TC, .multi = 1, .pbuf = { KRB5_KW_BUF_CNAME, KRB5_KW_BUF_CNAME } },
+	[BUF_KRB5_SNAME] = { .name = "krb5_sname", IN_KRB5, .prio = 2, .dir = BDIR_TC,
+		.side = DBUF_TC, .multi = 1, .pbuf = { KRB5_KW_BUF_SNAME, KRB5_KW_BUF_SNAME } },
+	[BUF_SNMP_COMMUNITY] = { .name = "snmp.community", IN_SNMP, .prio = 2, .dir = BDIR_BOTH,
+		.side = DBUF_EVAL, .pbuf = { SNMP_KW_BUF_COMMUNITY, SNMP_KW_BUF_COMMUNITY } },
+	[BUF_SNMP_USM] = { .name = "snmp.usm", IN_SNMP, .prio = 2, .dir = BDIR_BOTH,
+		.side = DBUF_EVAL, .pbuf = { SNMP_KW_BUF_USM, SNMP_KW_BUF_USM } },
+	[BUF_SNMP_TRAP_OID] = { .name = "snmp.trap_oid", IN_SNMP, .prio = 2, .dir = BDIR_BOTH,
+		.side = DBUF_EVAL, .pbuf = { SNMP_KW_BUF_TRAP_OID, SNMP_KW_BUF_TRAP_OID } },
+	[BUF_SNMP_TRAP_ADDRESS] = { .name = "snmp.trap_address", IN_SNMP, .prio = 2,
+		.dir = BDIR_BOTH, .side = DBUF_EVAL,
+		.pbuf = { SNMP_KW_BUF_TRAP_ADDRESS, SNMP_KW_BUF_TRAP_ADDRESS } },
 	[BUF_FILE_NAME] = { .name = "file.name", .alproto = ALPROTO_HTTP1, .get = file_buffer_get,
 		.prio = 2, .dir = BDIR_BOTH, .side = DBUF_EVAL, .progress = HTTP_PROGRESS_COMPLETE,
 		.multi = 1, .pbuf = { FILE_BUF_NAME, FILE_BUF_NAME } },
@@ -452,4 +483,13 @@ const DetectTxProto detect_tx_protos[TX_CLASS_COUNT] = {
 	/* an MQTT transaction is one-way (APP_TX_ONLY_*, Suricata 8's): its
 	 * rules are evaluated on the side it has, once */
 	[ALPROTO_MQTT] = { .event_dirs = BDIR_BOTH, .prop_dirs = BDIR_BOTH },
+	/* a request's properties match on it, the responses' as they come
+	 * (ldap.responses.operation:search_result_entry on the entry's
+	 * packet, suricata-verify detect-ldap-operation) */
+	[ALPROTO_LDAP] = { .event_dirs = BDIR_BOTH, .prop_dirs = BDIR_BOTH, .sides_apart = 1,
+			   .props_early = 1 },
+	/* a message is a one-way transaction: its properties and events are
+	 * evaluated on the side it has */
+	[ALPROTO_KRB5] = { .event_dirs = BDIR_BOTH, .prop_dirs = BDIR_BOTH },
+	[ALPROTO_SNMP] = { .event_dirs = BDIR_BOTH, .prop_dirs = BDIR_BOTH },
 };

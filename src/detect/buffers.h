@@ -81,6 +81,11 @@ typedef struct DetectTxProto {
 	/* the rules of this protocol also inspect this protocol's flows
 	 * (SMB carries DCE/RPC); 0: none */
 	uint16_t rules_of;
+	/* 1: a property (KWF_TX) rule is evaluated from the side's first
+	 * message on, and again on each later pass until it matches or the
+	 * side is complete (LDAP's responses come one by one, and
+	 * ldap.responses.* match as they do, as in Suricata) */
+	uint8_t props_early;
 } DetectTxProto;
 
 extern const DetectTxProto detect_tx_protos[TX_CLASS_COUNT];
@@ -153,6 +158,19 @@ int mdns_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 		    const uint8_t **data, uint32_t *len);
 int smb_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 		   const uint8_t **data, uint32_t *len);
+/* ldap-kw.c: the LDAP buffers. */
+enum { LDAP_KW_BUF_REQUEST_DN, LDAP_KW_BUF_RESPONSES_DN, LDAP_KW_BUF_RESPONSES_MSG,
+       LDAP_KW_BUF_REQUEST_ATTR, LDAP_KW_BUF_RESPONSES_ATTR };
+int ldap_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
+		    const uint8_t **data, uint32_t *len);
+/* krb5-kw.c: the Kerberos 5 buffers. */
+enum { KRB5_KW_BUF_CNAME, KRB5_KW_BUF_SNAME };
+int krb5_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
+		    const uint8_t **data, uint32_t *len);
+/* snmp-kw.c: the SNMP buffers. */
+enum { SNMP_KW_BUF_COMMUNITY, SNMP_KW_BUF_USM, SNMP_KW_BUF_TRAP_OID, SNMP_KW_BUF_TRAP_ADDRESS };
+int snmp_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
+		    const uint8_t **data, uint32_t *len);
 int file_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 		    const uint8_t **data, uint32_t *len);
 

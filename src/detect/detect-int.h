@@ -113,7 +113,10 @@ extern const Keyword
 	transform_keywords[],
 	frame_keywords[],
 	sip_keywords[],
-	mdns_keywords[];
+	mdns_keywords[],
+	ldap_keywords[],
+	krb5_keywords[],
+	snmp_keywords[];
 
 const Keyword *keyword_find(const char *name);
 /* 1: a keyword of Suricata 8 this engine does not implement

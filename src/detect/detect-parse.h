@@ -78,6 +78,10 @@ enum sig_buffer {
 	/* detect/mdns-kw.c */
 	BUF_MDNS_QUERIES_RRNAME, BUF_MDNS_ANSWERS_RRNAME, BUF_MDNS_AUTHORITIES_RRNAME,
 	BUF_MDNS_ADDITIONALS_RRNAME, BUF_MDNS_RESPONSE_RRNAME,
+	BUF_LDAP_REQUEST_DN, BUF_LDAP_RESPONSES_DN, BUF_LDAP_RESPONSES_MESSAGE, /* ldap-kw.c */
+	BUF_LDAP_REQUEST_ATTRIBUTE_TYPE, BUF_LDAP_RESPONSES_ATTRIBUTE_TYPE,
+	BUF_KRB5_CNAME, BUF_KRB5_SNAME, /* krb5-kw.c */
+	BUF_SNMP_COMMUNITY, BUF_SNMP_USM, BUF_SNMP_TRAP_OID, BUF_SNMP_TRAP_ADDRESS, /* snmp-kw.c */
 	BUF_FILE_NAME, BUF_FILE_MAGIC,   /* detect/file-kw.c: one entry per file */
 	/* the file buffers of the other protocols that carry files: a buffer
 	 * is one protocol's, so file_data / file.name / file.magic select the
@@ -171,6 +175,9 @@ enum kw_id {
 	KW_FRAME,           /* frame:<proto>.<type>: sticky BUF_FRAME (detect/frame-kw.c) */
 	KW_SIP_STICKY,      /* sip.method, sdp.origin, ...: detect/sip-kw.c */
 	KW_MDNS_STICKY,     /* mdns.queries.rrname, ...: detect/mdns-kw.c */
+	KW_LDAP_STICKY, KW_LDAP_MATCH, /* detect/ldap-kw.c */
+	KW_KRB5_STICKY, KW_KRB5_MATCH, /* detect/krb5-kw.c */
+	KW_SNMP_STICKY, KW_SNMP_MATCH, /* detect/snmp-kw.c */
 	KW_MAX
 };
 

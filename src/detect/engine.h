@@ -145,6 +145,9 @@ int detect_engine_uses_stream_frames(const DetectEngine *de);
 /* Frees the per-flow detect state (flowbits, flowint, ip-only marks); call
  * from the flow end callback. */
 void detect_flow_free(Flow *f);
+/* 1 once a pass rule passed the whole flow: nothing of it is inspected
+ * any more (its transactions need not wait for detection to be freed). */
+int detect_flow_is_passed(const Flow *f);
 /* f's direction was reversed (flow_swap): per-direction progress follows. */
 void detect_flow_swap(Flow *f);
 

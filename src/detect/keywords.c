@@ -44,6 +44,9 @@ static const Keyword *const families[] = {
 	frame_keywords,		/* frame-kw.c */
 	sip_keywords,		/* sip-kw.c */
 	mdns_keywords,		/* mdns-kw.c */
+	ldap_keywords,		/* ldap-kw.c */
+	krb5_keywords,		/* krb5-kw.c */
+	snmp_keywords,		/* snmp-kw.c */
 };
 
 /* Every keyword, sorted by name (case-insensitive, as in Suricata), and

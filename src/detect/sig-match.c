@@ -63,6 +63,13 @@ int detect_flow_passed(const Packet *p)
 	return fs && fs->flow_pass;
 }
 
+int detect_flow_is_passed(const Flow *f)
+{
+	const DetectFlowState *fs = f ? f->detect : NULL;
+
+	return fs && fs->flow_pass;
+}
+
 static void flow_set_pass(const DetectEngine *de, const DetectSig *ds, Packet *p)
 {
 	DetectFlowState *fs;

@@ -157,6 +157,9 @@ void tx_sig_setup(DetectSig *ds)
 		 * protocol's sides are apart */
 		if ((s->flags & SIG_FLAG_TX_MATCH) && !tx_proto(s->alproto)->sides_apart)
 			ds->tx_need[0] = ds->tx_need[1] = done;
+		if ((s->flags & SIG_FLAG_TX_MATCH) && tx_proto(s->alproto)->props_early &&
+		    !app_event_sig_has(s))
+			ds->tx_need[0] = ds->tx_need[1] = 1;
 	}
 	for (int d = 0; d < 2; d++) {
 		if (!(ds->tx_dirs & (1u << d)))
@@ -618,6 +621,13 @@ static void sig_set_done(TxPass *tp, const DetectSig *ds)
 	tp->st->done[bit >> 6] |= 1ull << (bit & 63);
 }
 
+static void sig_clear_done(TxPass *tp, const DetectSig *ds)
+{
+	uint32_t bit = 2 * ds->hidx + (uint32_t)tp->d;
+
+	tp->st->done[bit >> 6] &= ~(1ull << (bit & 63));
+}
+
 /* Scans one buffer and marks its candidates; tp->deferred says whether one
  * of them waits for more of the transaction, so the buffer must be scanned
  * again on a later pass. */
@@ -810,7 +820,10 @@ static void tx_eval(DetectThread *dt, DetectFlowState *fs, Packet *p, void *tx, 
 
 	/* progress 0: nothing seen on that side yet; a one-way transaction
 	 * has no other side */
-	if (st->seen[d] == key || (prog[d] == 0 && !final) ||
+	int early = tx_proto(f->app_proto)->props_early &&
+		    prog[d] < app_proto_progress_complete(f->app_proto);
+
+	if ((st->seen[d] == key && !early) || (prog[d] == 0 && !final) ||
 	    (app_layer_tx_flags(f, tx) & (d ? APP_TX_ONLY_TS : APP_TX_ONLY_TC)))
 		return;
 	st->seen[d] = key;
@@ -850,8 +863,12 @@ static void tx_eval(DetectThread *dt, DetectFlowState *fs, Packet *p, void *tx, 
 			continue;
 		sig_set_done(&tp, ds);
 		dt->ninspect[INSPECT_TX]++;
-		if (!tx_sig_match(dt, &tp, ds, p, tx))
+		if (!tx_sig_match(dt, &tp, ds, p, tx)) {
+			/* props_early: again on a later pass */
+			if (early && !final && (ds->s->flags & SIG_FLAG_TX_MATCH))
+				sig_clear_done(&tp, ds);
 			continue;
+		}
 		dt->cur_has_tx = 1;
 		dt->cur_tx = app_layer_tx_id(f, tx);
 		detect_sig_matched(dt, ds, p);

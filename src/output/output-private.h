@@ -265,6 +265,9 @@ extern const EveTxLogger eve_smb_logger;    /* smb-json.c */
 extern const EveTxLogger eve_sip_logger;    /* sip-json.c */
 extern const EveTxLogger eve_mdns_logger;   /* mdns-json.c */
 extern const EveTxLogger eve_pop3_logger;   /* pop3-json.c */
+extern const EveTxLogger eve_ldap_logger;   /* ldap-json.c */
+extern const EveTxLogger eve_krb5_logger;   /* krb5-json.c */
+extern const EveTxLogger eve_snmp_logger;   /* snmp-json.c */
 /* dns-log.c: the `- dns:` options under prefix (NULL: the defaults). */
 int eve_dns_config_load(struct dns_json_cfg *c, const char *prefix, char *err, size_t errlen);
 

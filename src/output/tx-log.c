@@ -22,6 +22,9 @@ static const EveTxLogger *const eve_tx_loggers[ALPROTO_MAX] = {
 	[ALPROTO_SIP] = &eve_sip_logger,
 	[ALPROTO_MDNS] = &eve_mdns_logger,
 	[ALPROTO_POP3] = &eve_pop3_logger,
+	[ALPROTO_LDAP] = &eve_ldap_logger,
+	[ALPROTO_KRB5] = &eve_krb5_logger,
+	[ALPROTO_SNMP] = &eve_snmp_logger,
 };
 
 static const EveTxLogger *logger_of(const Flow *f)

@@ -35,7 +35,10 @@ static void tx_log(OutputThread *ot, const Packet *p, Flow *f, int final)
 	int blocked = 0;
 	unsigned need = APP_TX_LOGGED | APP_TX_FILE_LOGGED;
 
-	if (ot->dt)
+	/* a passed flow is inspected no more: its transactions go once
+	 * logged, or they would pile up for the flow's life (Suricata bug
+	 * 8619, suricata-verify bug-8619: LDAP past max-tx) */
+	if (ot->dt && !detect_flow_is_passed(f))
 		need |= APP_TX_DETECT_TS | APP_TX_DETECT_TC;
 	if (p && !final && n > f->tx_log_next && output_tx_events_on(ot->o, f))
 		tx_events(ot, p, f, n);

@@ -4,6 +4,7 @@
 #include "util/ber.h"
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* The header at buf[*pos, lim): identifier, then length. 0, or -1 when it
  * is cut short or not BER. */
@@ -113,4 +114,123 @@ int ber_walk(const uint8_t *buf, uint32_t len, uint32_t max_elems,
 		end[depth] = pos + e.avail;
 		indef[depth] = e.indefinite;
 	}
+}
+
+/* ---- the cursor ---- */
+
+int ber_peek(const uint8_t *buf, uint32_t len, BerElem *e, uint32_t *total)
+{
+	uint32_t pos = 0, hdr;
+	uint64_t whole;
+
+	if (!buf || len < 2)
+		return -1;
+	if (read_header(buf, &pos, len, e) < 0) {
+		/* cut short or bad: a header is at most 1 + 5 + 1 + 8 bytes
+		 * (the longest the walker takes), so with that many it is bad */
+		uint8_t l;
+		uint32_t p = 1;
+
+		if ((buf[0] & 0x1f) == 0x1f) {
+			while (p < len && p < 6 && (buf[p] & 0x80))
+				p++;
+			if (p >= 5)
+				return -2;
+			p++;
+		}
+		if (p >= len)
+			return -1;
+		l = buf[p];
+		/* reserved, indefinite, or a length past 64 bits: never BER
+		 * a decoder takes, however many bytes follow */
+		if (l == 0x80 || l == 0xff || (l > 0x80 && (l & 0x7f) > 8))
+			return -2;
+		return -1;
+	}
+	if (e->indefinite)
+		return -2;
+	hdr = pos;
+	whole = (uint64_t)hdr + e->len;
+	*total = whole > UINT32_MAX ? UINT32_MAX : (uint32_t)whole;
+	return whole <= len ? 0 : 1;
+}
+
+int ber_next(BerCur *c, BerElem *e)
+{
+	uint32_t total;
+
+	if (!c->left || ber_peek(c->p, c->left, e, &total) != 0)
+		return -1;
+	c->p += total;
+	c->left -= total;
+	return 0;
+}
+
+int ber_next_tag(BerCur *c, uint8_t cls, uint32_t tag, BerElem *e)
+{
+	BerCur save = *c;
+
+	if (ber_next(c, e) < 0)
+		return -1;
+	if (e->cls != cls || e->tag != tag) {
+		*c = save;
+		return -1;
+	}
+	return 0;
+}
+
+int ber_int(const BerElem *e, int64_t *v)
+{
+	uint64_t u;
+
+	if (!e->avail || e->avail > 8 || e->avail != e->len)
+		return -1;
+	/* two's complement, sign from the first byte */
+	u = (e->content[0] & 0x80) ? UINT64_MAX : 0;
+	for (uint32_t i = 0; i < e->avail; i++)
+		u = u << 8 | e->content[i];
+	*v = (int64_t)u;
+	return 0;
+}
+
+int ber_bool(const BerElem *e, int *v)
+{
+	if (e->avail != 1)
+		return -1;
+	*v = e->content[0] != 0;
+	return 0;
+}
+
+int ber_oid_str(const uint8_t *p, uint32_t len, char *out, uint32_t size)
+{
+	uint32_t o = 0, i = 0;
+	int first = 1;
+
+	if (!len || !size)
+		return -1;
+	while (i < len) {
+		uint64_t arc = 0;
+		int n;
+
+		do {
+			/* an arc past 56 bits is no OID anyone sends */
+			if (i >= len || arc >> 56)
+				return -1;
+			arc = arc << 7 | (p[i] & 0x7f);
+		} while (p[i++] & 0x80);
+		if (first) {
+			/* the first subidentifier holds the first two arcs */
+			uint64_t a = arc < 40 ? 0 : arc < 80 ? 1 : 2;
+
+			n = snprintf(out + o, size - o, "%llu.%llu", (unsigned long long)a,
+				     (unsigned long long)(arc - 40 * a));
+			first = 0;
+		} else {
+			n = snprintf(out + o, size - o, ".%llu", (unsigned long long)arc);
+		}
+		if (n < 0 || (uint32_t)n >= size - o)
+			return -1;
+		o += (uint32_t)n;
+	}
+	return (int)o;
 }

@@ -473,6 +473,13 @@ void sig_free(Signature *s);
 
 /* ---- loading ---- */
 
+/* Every variable of vars.address-groups and vars.port-groups parsed, as
+ * Suricata 8 does before it loads a rule: a typo in one (HOME_NET with a
+ * bracket missing, HTTP_PORTS "8O") stops start-up with one line naming
+ * the variable, its value and conf_file, instead of failing each of the
+ * thousands of rules that use it. 0, or -1 with that line in err. */
+int rule_vars_check(const char *conf_file, char *err, size_t errlen);
+
 typedef struct RuleLoadConfig {
 	const char *exclusive;        /* -S FILE: load only this */
 	const char *extra;            /* -s FILE: in addition to rule-files */

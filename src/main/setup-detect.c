@@ -36,6 +36,11 @@ int setup_detect(Session *s)
 		log_error("%s", err);
 		return -1;
 	}
+	/* a bad variable is a bad file, not thousands of bad rules */
+	if (rule_vars_check(cli_config_path(cli), err, sizeof(err)) != 0) {
+		log_error("%s", err);
+		return -1;
+	}
 	dc.stream_inline = rp->stream_inline;
 	dc.ips = rp->ips;
 	rc.exclusive = cli->rules_exclusive;

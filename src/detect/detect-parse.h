@@ -201,6 +201,7 @@ typedef struct DetectContent {
 #define PCRE_NEGATED    (1u << 1)
 #define PCRE_RAWBYTES   (1u << 2)
 #define PCRE_CASELESS   (1u << 3)
+#define PCRE_NO_LIMIT   (1u << 4)   /* /O: not held to pcre.match-limit(-recursion) */
 typedef struct DetectPcre {
 	void *code;          /* pcre2_code *, JIT compiled */
 	char *pattern;       /* as written, for dumps */

@@ -389,6 +389,7 @@ struct DetectThread {
 	DetectAlert *alerts;
 	uint32_t nalerts;
 	pcre2_match_data *md;
+	pcre2_match_context *mctx;    /* the engine's pcre.* limits */
 	uint64_t vars[DETECT_VARS_MAX];
 	uint32_t recursion;
 	/* content_step's memo over the list being inspected (memo_ml):

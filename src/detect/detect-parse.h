@@ -492,6 +492,9 @@ typedef struct RuleLoadConfig {
 	const char *rule_path;
 	const char *classification_file;
 	const char *reference_file;
+	/* bit ALPROTO_X: protocol X is switched off in the yaml; its rules
+	 * are skipped, counted under one reason (app_layer_protos_off) */
+	uint64_t alproto_off;
 } RuleLoadConfig;
 
 typedef struct SkipReason { char *reason; int count; } SkipReason;

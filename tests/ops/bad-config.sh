@@ -5,7 +5,8 @@
 # of rule errors or a "not used" notice and a run that logs nothing:
 #   a bracket missing in HOME_NET, a port variable "8O", an unquoted list;
 #   an output type (eve-logg) and an eve-log type (alrt) Suricata 8 has not;
-#   and, as controls, the shipped yaml and a disabled unknown output load.
+#   and, as controls, the shipped yaml and a disabled unknown output load;
+#   the rules of a protocol switched off are skipped in one summary line.
 # Needs the build; no root.
 builddir=$(cd "${1:-.}" && pwd)
 srcdir=$(cd "${2:-$(dirname "$0")/../..}" && pwd)
@@ -72,4 +73,23 @@ sed -i '0,/^      enabled: yes/s//      enabled: no/' "$tmp/y.yaml"
 "$bin" -T -c "$tmp/y.yaml" -S "$tmp/r.rules" -l "$tmp/log" > "$tmp/out" 2>&1 &&
 	ok "an unknown output that is not enabled: -T exit 0 (as Suricata: not looked up)" ||
 	bad "an unknown disabled output: $(grep -m1 '^Error' "$tmp/out")"
+
+# the rules of a protocol switched off: skipped, one summary line, exit 0
+cat > "$tmp/p.rules" << 'EOF2'
+alert tls any any -> any any (msg:"tls 1"; tls.sni; content:"a"; sid:11;)
+alert tcp any any -> any any (msg:"tls 2"; tls.sni; content:"b"; sid:12;)
+alert tls any any -> any any (msg:"tls 3"; tls.version:1.2; sid:13;)
+alert http any any -> any any (msg:"http"; http.uri; content:"c"; sid:14;)
+EOF2
+"$bin" -T -c "$yaml" -S "$tmp/p.rules" -l "$tmp/log" --set app-layer.protocols.tls.enabled=no > "$tmp/out" 2>&1
+rc=$?
+n=$(grep -c 'tls is disabled' "$tmp/out")
+if [ "$rc" = 0 ] && [ "$n" = 1 ] && grep -q 'rules: 1 loaded, 0 failed, 3 skipped' "$tmp/out" &&
+   grep -q 'rules skipped: app-layer protocol tls is disabled (app-layer.protocols.tls.enabled: no) .3' "$tmp/out"; then
+	ok "tls disabled: its 3 rules skipped in one line, the http rule loads, exit 0"
+else
+	bad "tls disabled: exit $rc, $n lines: $(grep -m2 'rules' "$tmp/out" | tr '\n' ' ')"
+fi
+"$bin" -T -c "$yaml" -S "$tmp/p.rules" -l "$tmp/log" > "$tmp/out" 2>&1 && grep -q 'rules: 4 loaded, 0 failed, 0 skipped' "$tmp/out" &&
+	ok "tls enabled: the 4 rules load" || bad "tls enabled: $(grep -m1 'rules:' "$tmp/out")"
 finish

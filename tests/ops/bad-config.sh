@@ -73,6 +73,8 @@ sed -i '0,/^      enabled: yes/s//      enabled: no/' "$tmp/y.yaml"
 "$bin" -T -c "$tmp/y.yaml" -S "$tmp/r.rules" -l "$tmp/log" > "$tmp/out" 2>&1 &&
 	ok "an unknown output that is not enabled: -T exit 0 (as Suricata: not looked up)" ||
 	bad "an unknown disabled output: $(grep -m1 '^Error' "$tmp/out")"
+refused "security.limit-noproc: maybe" "security.limit-noproc: invalid boolean 'maybe'" \
+	--set security.limit-noproc=maybe
 
 # the rules of a protocol switched off: skipped, one summary line, exit 0
 cat > "$tmp/p.rules" << 'EOF2'
@@ -92,4 +94,24 @@ else
 fi
 "$bin" -T -c "$yaml" -S "$tmp/p.rules" -l "$tmp/log" > "$tmp/out" 2>&1 && grep -q 'rules: 4 loaded, 0 failed, 0 skipped' "$tmp/out" &&
 	ok "tls enabled: the 4 rules load" || bad "tls enabled: $(grep -m1 'rules:' "$tmp/out")"
+
+# security.limit-noproc: RLIMIT_NPROC 0 once the threads are up; a run as
+# another user than root (who is exempt, and warned) still reads its file
+if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null; then
+	mkdir -p "$tmp/nb" && chmod 777 "$tmp/nb" "$tmp" && chmod 644 "$tmp/r.rules"
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$bin" -c "$yaml" -r "$pcap" -S "$tmp/r.rules" \
+		--runmode autofp -l "$tmp/nb" -v > "$tmp/out" 2>&1
+	rc=$?
+	if [ "$rc" = 0 ] && grep -q 'security.limit-noproc: no new process or thread from here' "$tmp/out" &&
+	   grep -q '"event_type":"flow"' "$tmp/nb/eve.json"; then
+		ok "limit-noproc as nobody: applied once the threads are up, the run completes"
+	else
+		bad "limit-noproc as nobody: exit $rc, $(grep -m1 -i 'noproc\|error' "$tmp/out")"
+	fi
+	"$bin" -c "$yaml" -r "$pcap" -S "$tmp/r.rules" -l "$tmp/log" > "$tmp/out" 2>&1
+	grep -q 'security.limit-noproc: setrlimit has no effect when running as root' "$tmp/out" &&
+		ok "limit-noproc as root: warned, as Suricata 8" || bad "limit-noproc as root: no warning"
+else
+	echo "SKIP: $T_NAME: limit-noproc as another user needs root and setpriv"
+fi
 finish

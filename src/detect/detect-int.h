@@ -110,7 +110,8 @@ extern const Keyword
 	asn1_keywords[],
 	pkt_keywords[],
 	transform_keywords[],
-	frame_keywords[];
+	frame_keywords[],
+	lua_keywords[];
 
 const Keyword *keyword_find(const char *name);
 /* 1: a keyword of Suricata 8 this engine does not implement

@@ -155,6 +155,7 @@ enum kw_id {
 	KW_ASN1,            /* asn1: DetectAsn1 (detect/asn1-kw.c) */
 	KW_DCERPC_STICKY, KW_DCERPC_IFACE, KW_DCERPC_OPNUM, /* detect/dcerpc-kw.c */
 	KW_FRAME,           /* frame:<proto>.<type>: sticky BUF_FRAME (detect/frame-kw.c) */
+	KW_LUA,             /* lua, luajit (detect/lua-kw.c) */
 	KW_MAX
 };
 
@@ -471,6 +472,9 @@ void detect_context_free(DetectContext *ctx);
 Signature *sig_parse(const char *rule, const DetectContext *ctx, char *err,
 		     size_t errlen, int *code);
 void sig_free(Signature *s);
+
+/* The Lua release the lua keyword runs ("Lua 5.4.4"), NULL without Lua. */
+const char *lua_kw_version(void);
 
 /* ---- loading ---- */
 

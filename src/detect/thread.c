@@ -118,6 +118,7 @@ void detect_thread_free(DetectThread *dt)
 		pcre2_match_data_free(dt->md);
 	if (dt->mctx)
 		pcre2_match_context_free(dt->mctx);
+	lua_thread_free(dt->lua);
 	for (uint32_t i = 0; dt->scratch_g && i < dt->de->nscratch; i++)
 		if (dt->scratch_g[i])
 			mpm_scratch_free(dt->scratch_g[i]);

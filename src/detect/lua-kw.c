@@ -287,7 +287,8 @@ static int need_set(lua_State *L, const char *k)
 typedef struct LuaThreadState {
 	const DetectLua *ld;
 	lua_State *L;
-	LuaMem mem;
+	LuaMem *mem;               /* the allocator's: its own block, since the
+	                            * array of states moves as it grows */
 	int broken;                /* its start failed: never matches */
 } LuaThreadState;
 
@@ -300,9 +301,11 @@ void lua_thread_free(struct LuaThread *lt)
 {
 	if (!lt)
 		return;
-	for (uint32_t i = 0; i < lt->n; i++)
+	for (uint32_t i = 0; i < lt->n; i++) {
 		if (lt->s[i].L)
 			lua_close(lt->s[i].L);
+		free(lt->s[i].mem);
+	}
 	free(lt->s);
 	free(lt);
 }
@@ -332,8 +335,8 @@ static LuaThreadState *thread_state(DetectThread *dt, const DetectLua *ld)
 	ts = &lt->s[lt->n++];
 	memset(ts, 0, sizeof(*ts));
 	ts->ld = ld;
-	/* the allocator's counter lives in ts: it must not move after this */
-	ts->L = sandbox_new(ld, &ts->mem);
+	ts->mem = calloc(1, sizeof(*ts->mem));
+	ts->L = ts->mem ? sandbox_new(ld, ts->mem) : NULL;
 	if (!ts->L || script_start(ts->L, ld, err, sizeof(err)) != 0) {
 		ts->broken = 1;
 		return NULL;

@@ -145,6 +145,10 @@ part "$srcdir/tests/ops/run-as.sh" "$builddir" "$srcdir"
 echo "== operator guards (tests/ops/guards.sh)"
 part "$srcdir/tests/ops/guards.sh" "$builddir" "$srcdir"
 
+# a bad variable, output or eve type: exit 1 and one line, -T and a run
+echo "== configuration mistakes (tests/ops/bad-config.sh)"
+part "$srcdir/tests/ops/bad-config.sh" "$builddir" "$srcdir"
+
 passed=$(grep -c '^PASS:' "$log")
 failed=$(grep -c '^FAIL:' "$log")
 if [ "$failed" -gt 0 ]; then

@@ -1000,6 +1000,17 @@ int app_layer_enabled(const AppLayerConfig *cfg)
 	return any_enabled(cfg);
 }
 
+uint64_t app_layer_protos_off(const AppLayerConfig *cfg)
+{
+	const AppProtoOps *ops;
+	uint64_t off = 0;
+
+	FOR_EACH_PROTO(p, ops)
+		if (p < 64 && ops->enabled && ops->enabled(cfg) == 0)
+			off |= 1ull << p;
+	return off;
+}
+
 int app_layer_handle_data(AppLayerThread *at, Flow *f, int dir, const uint8_t *data,
 			  uint32_t len, int flags)
 {

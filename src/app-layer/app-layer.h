@@ -148,6 +148,9 @@ typedef struct AppLayerThread AppLayerThread;
 
 /* Whether any protocol is enabled (a worker without: no app layer). */
 int app_layer_enabled(const AppLayerConfig *cfg);
+/* The protocols the yaml switched off (app-layer.protocols.X.enabled: no),
+ * bit ALPROTO_X: their rules are skipped, as Suricata 8 skips them. */
+uint64_t app_layer_protos_off(const AppLayerConfig *cfg);
 
 /* One per worker; cfg must outlive it (read-only, shared). */
 AppLayerThread *app_layer_thread_new(const AppLayerConfig *cfg, ThreadCounters *tc);

@@ -51,7 +51,7 @@ static const struct {
 	{ "defrag.prealloc", NULL },
 	{ "host.prealloc", NULL },               /* host entries are made as needed */
 	{ "stats.exception-policy.per-app-proto-errors", "false" },
-	{ "luajit.states", NULL },               /* no Lua here: nothing to preallocate */
+	{ "luajit.states", NULL },               /* LuaJIT's state pool: Lua 5.4 states are per thread */
 	{ NULL, NULL }
 };
 

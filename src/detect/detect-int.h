@@ -116,7 +116,8 @@ extern const Keyword
 	mdns_keywords[],
 	ldap_keywords[],
 	krb5_keywords[],
-	snmp_keywords[];
+	snmp_keywords[],
+	lua_keywords[];
 
 const Keyword *keyword_find(const char *name);
 /* 1: a keyword of Suricata 8 this engine does not implement

@@ -178,6 +178,7 @@ enum kw_id {
 	KW_LDAP_STICKY, KW_LDAP_MATCH, /* detect/ldap-kw.c */
 	KW_KRB5_STICKY, KW_KRB5_MATCH, /* detect/krb5-kw.c */
 	KW_SNMP_STICKY, KW_SNMP_MATCH, /* detect/snmp-kw.c */
+	KW_LUA,             /* lua, luajit (detect/lua-kw.c) */
 	KW_MAX
 };
 
@@ -224,6 +225,7 @@ typedef struct DetectContent {
 #define PCRE_NEGATED    (1u << 1)
 #define PCRE_RAWBYTES   (1u << 2)
 #define PCRE_CASELESS   (1u << 3)
+#define PCRE_NO_LIMIT   (1u << 4)   /* /O: not held to pcre.match-limit(-recursion) */
 typedef struct DetectPcre {
 	void *code;          /* pcre2_code *, JIT compiled */
 	char *pattern;       /* as written, for dumps */
@@ -494,7 +496,17 @@ Signature *sig_parse(const char *rule, const DetectContext *ctx, char *err,
 		     size_t errlen, int *code);
 void sig_free(Signature *s);
 
+/* The Lua release the lua keyword runs ("Lua 5.4.4"), NULL without Lua. */
+const char *lua_kw_version(void);
+
 /* ---- loading ---- */
+
+/* Every variable of vars.address-groups and vars.port-groups parsed, as
+ * Suricata 8 does before it loads a rule: a typo in one (HOME_NET with a
+ * bracket missing, HTTP_PORTS "8O") stops start-up with one line naming
+ * the variable, its value and conf_file, instead of failing each of the
+ * thousands of rules that use it. 0, or -1 with that line in err. */
+int rule_vars_check(const char *conf_file, char *err, size_t errlen);
 
 typedef struct RuleLoadConfig {
 	const char *exclusive;        /* -S FILE: load only this */
@@ -507,6 +519,9 @@ typedef struct RuleLoadConfig {
 	const char *rule_path;
 	const char *classification_file;
 	const char *reference_file;
+	/* bit ALPROTO_X: protocol X is switched off in the yaml; its rules
+	 * are skipped, counted under one reason (app_layer_protos_off) */
+	uint64_t alproto_off;
 } RuleLoadConfig;
 
 typedef struct SkipReason { char *reason; int count; } SkipReason;

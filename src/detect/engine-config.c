@@ -63,6 +63,20 @@ static int state_table_config(const char *prefix, uint32_t *rows, uint64_t *memc
 	return 0;
 }
 
+/* One of pcre.*: as packet-alert-max, a value Suricata 8 cannot use is a
+ * warning and the default. */
+static void pcre_limit(const char *key, uint32_t def, uint32_t *out)
+{
+	int64_t v = def;
+
+	if (conf_get(key) && (conf_get_int(key, &v) < 0 || v < 1 || v > UINT32_MAX)) {
+		log_warning("%s: invalid value '%s' (1..%u), using the default %u", key,
+			    conf_get(key), UINT32_MAX, def);
+		v = def;
+	}
+	*out = (uint32_t)v;
+}
+
 int detect_config_load(DetectConfig *cfg, char *err, size_t errlen)
 {
 	const char *algo = conf_get("mpm-algo");
@@ -91,6 +105,8 @@ int detect_config_load(DetectConfig *cfg, char *err, size_t errlen)
 	}
 	cfg->alert_max = (uint32_t)max;
 	cfg->threshold_file = conf_get("threshold-file");
+	pcre_limit("pcre.match-limit", DETECT_PCRE_MATCH_LIMIT, &cfg->pcre_match_limit);
+	pcre_limit("pcre.match-limit-recursion", DETECT_PCRE_DEPTH_LIMIT, &cfg->pcre_depth_limit);
 	/* until the stream engine exists, its midstream switch is read here */
 	if (conf_get("stream.midstream"))
 		conf_get_bool("stream.midstream", &cfg->midstream);

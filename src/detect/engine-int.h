@@ -384,6 +384,11 @@ static inline const SigGroup *pkt_group(const DetectEngine *de, int pc, int d, c
 	return &pg->g[pg->map[pg->side ? p->sp : p->dp]];
 }
 
+/* lua-kw.c: a detect thread's Lua states (DetectThread.lua), made on
+ * first use; NULL is nothing. */
+struct LuaThread;
+void lua_thread_free(struct LuaThread *lt);
+
 struct DetectThread {
 	const DetectEngine *de;
 	ThreadCounters *tc;
@@ -393,6 +398,8 @@ struct DetectThread {
 	DetectAlert *alerts;
 	uint32_t nalerts;
 	pcre2_match_data *md;
+	pcre2_match_context *mctx;    /* the engine's pcre.* limits */
+	struct LuaThread *lua;        /* the lua keyword's states: lua_thread_free */
 	uint64_t vars[DETECT_VARS_MAX];
 	uint32_t recursion;
 	/* content_step's memo over the list being inspected (memo_ml):

@@ -23,6 +23,8 @@
 #include <stdint.h>
 
 #define DETECT_ALERT_MAX_DEFAULT 15
+#define DETECT_PCRE_MATCH_LIMIT 3500     /* Suricata 8's pcre.match-limit */
+#define DETECT_PCRE_DEPTH_LIMIT 1500     /* and pcre.match-limit-recursion */
 
 typedef struct DetectConfig {
 	enum mpm_algo algo;            /* mpm-algo */
@@ -41,10 +43,16 @@ typedef struct DetectConfig {
 	uint64_t thr_memcap;           /* detect.thresholds.memcap */
 	uint32_t host_hash_size;       /* host.hash-size */
 	uint64_t host_memcap;          /* host.memcap */
+	/* pcre.match-limit and pcre.match-limit-recursion: PCRE2's match and
+	 * depth limits for each pcre (Suricata 8's defaults 3500 and 1500, not
+	 * PCRE2's 10,000,000: a hostile buffer cannot make one rule take
+	 * seconds); a rule's /O lifts them; 0: those defaults */
+	uint32_t pcre_match_limit;
+	uint32_t pcre_depth_limit;
 } DetectConfig;
 
-/* Reads mpm-algo, packet-alert-max, threshold-file, detect.thresholds.*
- * and host.* (hash-size, memcap) from the conf tree.
+/* Reads mpm-algo, packet-alert-max, threshold-file, detect.thresholds.*,
+ * host.* (hash-size, memcap) and pcre.* from the conf tree.
  * Returns 0, or -1 with one line in err naming the key. */
 int detect_config_load(DetectConfig *cfg, char *err, size_t errlen);
 

@@ -328,9 +328,11 @@ int inspect_pcre_step(DetectThread *dt, const Signature *s, const SigMatchList *
 
 		if (++dt->recursion > DETECT_RECURSION_LIMIT)
 			return 0;
-		rc = pcre2_match(pd->code, b->data + base, b->len - base, from, 0, dt->md, NULL);
+		rc = pcre2_match(pd->code, b->data + base, b->len - base, from, 0, dt->md,
+				 (pd->flags & PCRE_NO_LIMIT) ? NULL : dt->mctx);
 		if (pd->flags & PCRE_NEGATED) {
-			if (rc >= 0)
+			/* a match given up at a limit is no proof of absence */
+			if (rc != PCRE2_ERROR_NOMATCH)
 				return 0;
 			return inspect_next(dt, s, ml, idx + 1, b, prev);
 		}

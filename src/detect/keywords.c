@@ -47,6 +47,7 @@ static const Keyword *const families[] = {
 	ldap_keywords,		/* ldap-kw.c */
 	krb5_keywords,		/* krb5-kw.c */
 	snmp_keywords,		/* snmp-kw.c */
+	lua_keywords,		/* lua-kw.c */
 };
 
 /* Every keyword, sorted by name (case-insensitive, as in Suricata), and

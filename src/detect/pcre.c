@@ -75,7 +75,7 @@ static int kw_pcre(SigParseState *st, const char *arg, const Keyword *kw)
 		case 'G': opts |= PCRE2_UNGREEDY; break;
 		case 'R': pd->flags |= PCRE_RELATIVE; break;
 		case 'B': pd->flags |= PCRE_RAWBYTES; break;
-		case 'O': break;     /* match-limit override: limits are the engine's */
+		case 'O': pd->flags |= PCRE_NO_LIMIT; break;
 		default:
 			b = pcre_flag_buffer(*f);
 			if (b < 0) {

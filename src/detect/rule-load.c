@@ -215,6 +215,18 @@ static int load_rule(SigTable *t, const char *rule, const char *file, int line,
 	int code;
 	Signature *s = sig_parse(rule, &t->ctx, reason, sizeof(reason), &code);
 
+	if (s && s->alproto < 64 && (cfg->alproto_off >> s->alproto & 1)) {
+		/* Suricata 8 does not load the rules of a protocol it does not
+		 * parse: skipped, one summary line for them all */
+		const char *name = app_proto_name(s->alproto);
+
+		snprintf(reason, sizeof(reason), "app-layer protocol %s is disabled "
+			 "(app-layer.protocols.%s.enabled: no)", name,
+			 strcmp(name, "ftp-data") == 0 ? "ftp" : name);
+		sig_format_error(msg, sizeof(msg), file, line, reason, (long)s->sid);
+		sig_free(s);
+		return rule_rejected(t, msg, reason, SIG_ERR_UNSUPPORTED, cfg, err, errlen);
+	}
 	if (s) {
 		int d = dup_insert(t, (uint64_t)s->gid << 32 | s->sid);
 

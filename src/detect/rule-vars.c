@@ -1,6 +1,8 @@
 /* rule-vars.h: the variable lookup and bracket handling the address and
- * port parsers each had a copy of, with the same messages. */
+ * port parsers each had a copy of, with the same messages; and the
+ * start-up check of every variable (rule_vars_check, detect-parse.h). */
 #include "detect/rule-vars.h"
+#include "detect/detect-int.h"
 #include "conf/conf.h"
 
 #include <stdio.h>
@@ -52,4 +54,59 @@ char *rule_list_unbracket(char *s, const char *orig, char *err, size_t errlen)
 	}
 	s[l - 1] = '\0';
 	return s + 1;
+}
+
+/* One kind's section: each variable parsed as a rule would see it. The
+ * first bad one is the error; 0 when all parse. */
+static int vars_check_kind(enum rule_var_kind kind, char *err, size_t errlen)
+{
+	const char *noun = kinds[kind].noun;
+	ConfNode *sec = conf_get_node(kinds[kind].section);
+	char why[512];
+
+	for (ConfNode *v = sec ? sec->child : NULL; v; v = v->next) {
+		int bad;
+
+		v->used = 1;
+		if (!v->val) {
+			/* an unquoted [a, b] is a YAML list, not the string the
+			 * rule parser reads: Suricata names the quoting */
+			snprintf(err, errlen, "%s var \"%s\" probably has a sequence (something in "
+				 "brackets) value set without any quotes. Please quote it using "
+				 "\"..\"", noun, v->name);
+			return -1;
+		}
+		why[0] = '\0';
+		if (kind == RULE_VAR_ADDRESS) {
+			AddrSet a;
+
+			bad = addrset_parse(v->val, &a, why, sizeof(why)) != 0;
+			if (!bad)
+				addrset_free(&a);
+		} else {
+			PortSet p;
+
+			bad = portset_parse(v->val, &p, why, sizeof(why)) != 0;
+			if (!bad)
+				portset_free(&p);
+		}
+		if (bad) {
+			snprintf(err, errlen, "failed to parse %s var \"%s\" with value \"%s\". "
+				 "Please check its syntax (%s)", noun, v->name, v->val, why);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int rule_vars_check(const char *conf_file, char *err, size_t errlen)
+{
+	char why[768];
+
+	if (vars_check_kind(RULE_VAR_ADDRESS, why, sizeof(why)) != 0 ||
+	    vars_check_kind(RULE_VAR_PORT, why, sizeof(why)) != 0) {
+		snprintf(err, errlen, "%s: %s", conf_file ? conf_file : "configuration", why);
+		return -1;
+	}
+	return 0;
 }

@@ -35,6 +35,13 @@ DetectThread *detect_thread_new(const DetectEngine *de, ThreadCounters *tc)
 	if (de->gpu)
 		dt->scov_ids = malloc(SCOV_IDS_MAX * sizeof(*dt->scov_ids));
 	dt->md = pcre2_match_data_create(32, NULL);
+	if ((dt->mctx = pcre2_match_context_create(NULL))) {
+		/* 0: a DetectConfig not from detect_config_load, the defaults */
+		uint32_t ml = de->cfg.pcre_match_limit, dl = de->cfg.pcre_depth_limit;
+
+		pcre2_set_match_limit(dt->mctx, ml ? ml : DETECT_PCRE_MATCH_LIMIT);
+		pcre2_set_depth_limit(dt->mctx, dl ? dl : DETECT_PCRE_DEPTH_LIMIT);
+	}
 	/* one MPM scratch per group: Hyperscan sizes scratch by database */
 	dt->scratch_g = calloc(de->nscratch ? de->nscratch : 1, sizeof(MpmScratch *));
 	if (!dt->scratch_g || (de->gpu && !dt->scov_ids)) {
@@ -69,7 +76,7 @@ DetectThread *detect_thread_new(const DetectEngine *de, ThreadCounters *tc)
 		}
 	}
 	if (!dt->cand.bits || !dt->cand.words || !dt->alerts || !dt->stream_hit || !dt->vpass || !dt->ms ||
-	    !dt->md || tx_thread_init(dt) != 0) {
+	    !dt->md || !dt->mctx || tx_thread_init(dt) != 0) {
 		detect_thread_free(dt);
 		return NULL;
 	}
@@ -109,6 +116,9 @@ void detect_thread_free(DetectThread *dt)
 	free(dt->scov_ids);
 	if (dt->md)
 		pcre2_match_data_free(dt->md);
+	if (dt->mctx)
+		pcre2_match_context_free(dt->mctx);
+	lua_thread_free(dt->lua);
 	for (uint32_t i = 0; dt->scratch_g && i < dt->de->nscratch; i++)
 		if (dt->scratch_g[i])
 			mpm_scratch_free(dt->scratch_g[i]);

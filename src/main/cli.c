@@ -108,6 +108,9 @@ static void print_build_info(void)
 #ifdef HAVE_HIREDIS
 	printf(" HAVE_LIBHIREDIS");
 #endif
+	/* Suricata names its Lua support so; suricata-verify's requires read it */
+	if (lua_kw_version())
+		printf(" HAVE_LUA");
 	printf("\n");
 	printf("64-bits, %s-endian architecture\n",
 	       __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? "Little" : "Big");
@@ -130,6 +133,10 @@ static void print_build_info(void)
 #else
 	printf("  %-40s no\n", "hiredis support:");
 #endif
+	if (lua_kw_version())
+		printf("  %-40s yes (%s)\n", "Lua support:", lua_kw_version());
+	else
+		printf("  %-40s no\n", "Lua support:");
 #ifdef HAVE_HYPERSCAN
 	printf("  %-40s yes (%s)\n", "Hyperscan support:", hs_version());
 #else

@@ -1,6 +1,7 @@
 /* The process around the engine (daemon.h): daemon, pid file, run-as,
  * signals. */
 #include "main/daemon.h"
+#include "main/security.h"
 #include "app-layer/files.h"
 #include "output/output.h"
 #include "util/log.h"
@@ -81,10 +82,19 @@ static void flush_outputs(void *arg)
 	outputs_flush(h->engine->outputs);
 }
 
+/* As Suricata 8: once every thread is running, before the packets. */
+static void run_started(void *arg)
+{
+	const RunHooks *h = arg;
+
+	security_limit_noproc(h->security);
+}
+
 void run_hooks_set(RunControl *ctl, RunHooks *h)
 {
 	ctl->on_reopen = reopen_logs;
 	ctl->on_tick = flush_outputs;
+	ctl->on_started = h->security ? run_started : NULL;
 	ctl->arg = h;
 }
 

@@ -49,6 +49,7 @@ int run_as_apply(const RunAs *ra);
 typedef struct RunHooks {
 	Engine *engine;
 	const char *log_file;          /* "" when there is none */
+	const struct SecurityConfig *security; /* applied once the threads are up */
 } RunHooks;
 
 /* SIGTERM/SIGINT stop, SIGHUP reopens the logs, SIGUSR2 reloads the rules,

@@ -1,6 +1,7 @@
 /* Engine set-up, detection (setup.h): the rules, the detection engine,
  * ac-cuda's device and automata, the rule reloader. */
 #include "main/setup.h"
+#include "app-layer/app-layer.h"
 #include "conf/conf.h"
 #include "mpm/ac-cuda.h"
 #include "util/log.h"
@@ -36,6 +37,11 @@ int setup_detect(Session *s)
 		log_error("%s", err);
 		return -1;
 	}
+	/* a bad variable is a bad file, not thousands of bad rules */
+	if (rule_vars_check(cli_config_path(cli), err, sizeof(err)) != 0) {
+		log_error("%s", err);
+		return -1;
+	}
 	dc.stream_inline = rp->stream_inline;
 	dc.ips = rp->ips;
 	rc.exclusive = cli->rules_exclusive;
@@ -46,6 +52,7 @@ int setup_detect(Session *s)
 		conf_mark_used("default-rule-path");
 	}
 	rc.init_errors_fatal = cli->init_errors_fatal;
+	rc.alproto_off = app_layer_protos_off(&s->engine.cfg.app);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	t = sig_load(&rc, err, sizeof(err));
 	if (!t) {
@@ -189,6 +196,7 @@ int setup_reloader(Session *s)
 	rs->rules_exclusive = s->cli.rules_exclusive;
 	rs->rules_extra = s->cli.rules_extra;
 	rs->init_errors_fatal = s->cli.init_errors_fatal;
+	rs->alproto_off = app_layer_protos_off(&s->engine.cfg.app);
 	rs->dc = *detect_engine_config(e->detect);
 	rs->reread = reread_yaml;
 	rs->reread_arg = &s->cli;

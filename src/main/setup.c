@@ -202,6 +202,8 @@ int setup_engine_config(Session *s)
 		return -1;
 	cfg->stats_enabled = enabled;
 	cfg->stats_interval_s = interval > 0 ? (uint32_t)interval : 0;
+	if (security_config_load(&s->security) != 0)
+		return -1;
 	return cuda_config_load(&s->cuda);
 }
 
@@ -496,6 +498,13 @@ int setup_engine(Session *s)
 		return -1;
 	s->hooks.engine = e;
 	s->hooks.log_file = s->log_file;
+	/* the unix-socket runmode starts threads for each file it is sent:
+	 * it could not run its second file with RLIMIT_NPROC 0 */
+	if (s->security.limit_noproc && s->usock_mode)
+		log_info("security.limit-noproc: not applied in the unix-socket runmode "
+			 "(each file's run starts threads)");
+	else
+		s->hooks.security = &s->security;
 	run_hooks_set(e->ctl, &s->hooks);
 	return 0;
 }

@@ -8,6 +8,7 @@
 
 #include "main/cli.h"
 #include "main/daemon.h"
+#include "main/security.h"
 #include "capture/capture.h"
 #include "conf/cuda-mpm-conf.h"
 #include "detect/detect-parse.h"
@@ -42,6 +43,7 @@ typedef struct Session {
 	RunAs run_as;
 	ReloadSetup reload_setup;
 	RunHooks hooks;            /* what SIGHUP and the tick act on */
+	SecurityConfig security;   /* security.*, loaded once */
 	UnixSocket *usock;
 	PcapQueue *pcap_queue;     /* the unix-socket runmode's input */
 	int usock_mode;            /* --unix-socket alone: the unix-socket runmode */

@@ -87,6 +87,35 @@ static int load_file(OutputFileConfig *fc, const char *prefix, const char *log_d
 	return set_path(fc->path, log_dir, name, key, err, errlen);
 }
 
+/* The names Suricata 8 has an output module for: `outputs:` entries and
+ * eve-log types. One it has but we do not write is accepted (its settings
+ * are named as unused); a name it has not is a typo, and Suricata 8 stops
+ * on it ("No output module named eve-logg"): a sensor that silently logs
+ * nothing is worse than one that does not start. Names of Suricata 9's
+ * suite are here too, so that its configurations load. */
+static const char *const suricata_outputs[] = {
+	"fast", "eve-log", "http-log", "tls-log", "tls-store", "pcap-log", "alert-debug",
+	"stats", "syslog", "drop", "file-store", "tcp-data", "http-body-data", "lua",
+	"alert-prelude", "file-log", "dns-log", "unified2-alert", "alert-syslog", NULL,
+};
+
+static const char *const suricata_eve_types[] = {
+	"alert", "anomaly", "http", "dns", "tls", "files", "fileinfo", "drop", "flow",
+	"netflow", "stats", "metadata", "frame", "smtp", "pop3", "imap", "ssh", "ftp",
+	"ftp-data", "websocket", "rdp", "nfs", "smb", "tftp", "ike", "ikev2", "dcerpc",
+	"krb5", "bittorrent-dht", "snmp", "rfb", "sip", "quic", "dhcp", "mqtt", "http2",
+	"doh2", "pgsql", "ldap", "mdns", "llmnr", "dnp3", "modbus", "enip", "cip", "ntp",
+	"arp", "template", "template-rust", "mms", "pop", "lua", "verdict", NULL,
+};
+
+static int name_in(const char *name, const char *const *list)
+{
+	for (; *list; list++)
+		if (strcmp(*list, name) == 0)
+			return 1;
+	return 0;
+}
+
 #define EVE_NTYPES (sizeof(eve_known_types) / sizeof(eve_known_types[0]))
 _Static_assert(EVE_NTYPES <= 32, "eve types are bits of a uint32_t");
 
@@ -255,6 +284,17 @@ static int load_eve_types(OutputConfig *cfg, EveOutputConfig *ec, const char *pr
 		if (!t)
 			continue;
 		if (!eve_type_known(t)) {
+			char ep[320];
+			int on = 1;
+
+			snprintf(ep, sizeof(ep), "%s.%s.%s", path, item->name, t);
+			if (!item->val && get_bool(ep, "enabled", &on, err, errlen) < 0)
+				return -1;
+			if (on && !name_in(t, suricata_eve_types)) {
+				set_err(err, errlen, "No output module named eve-log.%s (%s.%s: "
+					"not an eve-log type)", t, path, item->name);
+				return -1;
+			}
 			/* unread, for good: conf_report_unused() names it */
 			item->used = -1;
 			continue;
@@ -564,6 +604,19 @@ int output_config_load(OutputConfig *cfg, const char *log_dir, char *err, size_t
 			continue;
 		type = item->child->name;
 		snprintf(prefix, sizeof(prefix), "outputs.%s.%s", item->name, type);
+		if (!name_in(type, suricata_outputs)) {
+			int on = 0;
+
+			/* as Suricata: an output that is not enabled is not looked up */
+			if (get_bool(prefix, "enabled", &on, err, errlen) < 0)
+				return -1;
+			if (on) {
+				set_err(err, errlen, "No output module named %s (outputs.%s)", type,
+					item->name);
+				return -1;
+			}
+			continue;
+		}
 		if (strcmp(type, "fast") == 0)
 			rc = load_file(&cfg->fast, prefix, log_dir, "fast.log", err, errlen);
 		else if (strcmp(type, "eve-log") == 0)

@@ -225,6 +225,7 @@ int run_autofp(Engine *e, PacketPool *pool, ThreadCounters *rx_tc)
 		log_error("runmode: cannot start the capture thread");
 		goto stop;
 	}
+	runmode_started(e);
 	autofp_serve(&ctx);
 	rc = ctx.rc;
 stop:

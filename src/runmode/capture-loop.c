@@ -64,6 +64,8 @@ int capture_worker(Engine *e, Capture *cap, PacketPool *pool, ThreadCounters *rx
 		worker_fini(&w);
 		return -1;
 	}
+	if (main_thread)
+		runmode_started(e);
 	for (;;) {
 		int r;
 

@@ -210,6 +210,7 @@ static int build_tables(Reloader *r, EngineSet *next, const DetectConfig *dc, ch
 	rc.exclusive = su->rules_exclusive;
 	rc.extra = su->rules_extra;
 	rc.init_errors_fatal = su->init_errors_fatal;
+	rc.alproto_off = su->alproto_off;
 	next->t = sig_load(&rc, err, sizeof(err));
 	if (!next->t) {
 		snprintf(why, len, "%s", err);

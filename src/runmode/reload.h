@@ -39,6 +39,7 @@ typedef struct ReloadSetup {
 	const char *rules_exclusive;   /* -S */
 	const char *rules_extra;       /* -s */
 	int init_errors_fatal;
+	uint64_t alproto_off;          /* RuleLoadConfig.alproto_off */
 	DetectConfig dc;               /* as start-up resolved it */
 	/* ac-cuda: the device and its settings (NULL ops: not ac-cuda) */
 	const AcDeviceOps *gpu_ops;

@@ -56,6 +56,18 @@ void runmode_list(void)
 	printf("|-----------------------------------------------------------------------------------------\n");
 }
 
+void runmode_started(Engine *e)
+{
+	RunControl *c = e->ctl;
+
+	if (c && c->on_started) {
+		void (*started)(void *) = c->on_started;
+
+		c->on_started = NULL;
+		started(c->arg);
+	}
+}
+
 /* Main thread: what the signal handlers asked for. SIGUSR2 queues a rule
  * reload on the reload thread (never built here: this may be a capture
  * thread). */

@@ -43,6 +43,8 @@ typedef struct RunControl {
 	volatile sig_atomic_t reload;   /* SIGUSR2: rule reload (runmode/reload.h) */
 	void (*on_reopen)(void *arg);   /* run on the main thread */
 	void (*on_tick)(void *arg);     /* live: about once a second, main thread */
+	void (*on_started)(void *arg);  /* once the run's threads are all up
+	                                 * (runmode_started), main thread */
 	void *arg;
 	struct timespec last_tick;      /* main thread only */
 } RunControl;
@@ -86,5 +88,7 @@ int runmode_run(Engine *e);
 /* What the signal handlers asked for (SIGHUP, SIGUSR2), on the main thread
  * while no run holds it (the unix-socket runmode between files). */
 void runmode_control_poll(Engine *e);
+/* Main thread, once every thread of the run is started: ctl->on_started. */
+void runmode_started(Engine *e);
 
 #endif

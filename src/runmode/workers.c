@@ -62,6 +62,8 @@ int run_workers(Engine *e)
 		}
 		started++;
 	}
+	if (!rc)
+		runmode_started(e);
 	do {
 		struct timespec ts = { 0, IDLE_TICK_MS * 1000000L };
 

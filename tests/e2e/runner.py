@@ -28,7 +28,7 @@ A case is a folder tests/e2e/<case>/ with:
              json NAME[SEL]...PATH OP VALUE  records of NAME.json (JSON lines) in the
              json NAME[SEL]... count OP N      log folder, selected as eve records
              eve valid                      eve.json against the eve schema
-             when COND[,COND] EXPECTATION   COND: cuda=yes|no, gpu=yes|no
+             when COND[,COND] EXPECTATION   COND: cuda=yes|no, gpu=yes|no, lua=yes|no
            OP is one of == != < <= > >=. VALUE: integer, "string" or bare word.
 The runner adds -c BUILDDIR/suricata.yaml unless args has -c, -l <tmp log folder>
 unless args has -l, -r <pcap> when a pcap is named, and --runmode single|autofp.
@@ -151,12 +151,14 @@ class Env:
     def conds(self):
         """Build and machine facts for `when` lines."""
         if self._conds is None:
-            cuda = 'no'
+            cuda = lua = 'no'
             try:
                 out = subprocess.run([self.binary, '--build-info'], capture_output=True,
                                      text=True, timeout=30)
                 if re.search(r'CUDA support:\s*yes', out.stdout + out.stderr):
                     cuda = 'yes'
+                if re.search(r'Lua support:\s*yes', out.stdout + out.stderr):
+                    lua = 'yes'
             except (OSError, subprocess.TimeoutExpired):
                 pass
             gpu = 'no'
@@ -164,7 +166,7 @@ class Env:
                 r = subprocess.run(['nvidia-smi', '-L'], capture_output=True, text=True)
                 if r.returncode == 0 and 'GPU' in r.stdout:
                     gpu = 'yes'
-            self._conds = {'cuda': cuda, 'gpu': gpu}
+            self._conds = {'cuda': cuda, 'gpu': gpu, 'lua': lua}
         return self._conds
 
 

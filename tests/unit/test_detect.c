@@ -173,6 +173,24 @@ TEST(pcre_relative_starts_after_previous_match)
 		     S("a hello")), 1);
 }
 
+/* pcre.match-limit (Suricata 8: 3500 steps): (a+)+b backtracks 2^18 times
+ * over the a's before the "ab" further on matches; held to the limit the
+ * pcre gives up (no alert, and no proof of absence for a negated one); /O
+ * lifts the limit and the match is found. */
+TEST(pcre_match_limit_gives_up_and_O_lifts_it)
+{
+	const char *pl = "X aaaaaaaaaaaaaaaaaa! ab";
+
+	CHECK_EQ(hit("alert tcp any any -> any any (content:\"X\"; pcre:\"/(a+)+b/\"; sid:1;)",
+		     pl, strlen(pl)), 0);
+	CHECK_EQ(hit("alert tcp any any -> any any (content:\"X\"; pcre:\"/(a+)+b/O\"; sid:1;)",
+		     pl, strlen(pl)), 1);
+	CHECK_EQ(hit("alert tcp any any -> any any (content:\"X\"; pcre:!\"/(a+)+b/\"; sid:1;)",
+		     pl, strlen(pl)), 0);
+	CHECK_EQ(hit("alert tcp any any -> any any (content:\"X\"; pcre:!\"/(a+)+b/\"; sid:1;)",
+		     S("X no match here")), 1);
+}
+
 TEST(byte_test_and_jump_and_extract)
 {
 	/* length byte 3, then skip 3 bytes, then "Z" */

@@ -1204,3 +1204,35 @@ TEST(frame_keyword_names_and_buffer)
 	CHECK_EQ(E("alert smb any any -> any any (frame:smb2.hdr; frame:smb2.data; sid:6;)"),
 		 SIG_ERR_PARSE);
 }
+
+/* Start-up's variable check (rule_vars_check): every variable of both
+ * sections parsed once; the first bad one named with its value. */
+TEST(vars_check_names_the_bad_variable)
+{
+	char e[512];
+	static const char good[] = "vars:\n  address-groups:\n    HOME_NET: \"[10.0.0.0/8]\"\n"
+				   "    EXTERNAL_NET: \"!$HOME_NET\"\n  port-groups:\n"
+				   "    HTTP_PORTS: \"[80,8080]\"\n";
+
+	conf_deinit();
+	CHECK_EQ(conf_load_string(good, "good.yaml", e, sizeof(e)), 0);
+	CHECK_EQ(rule_vars_check("good.yaml", e, sizeof(e)), 0);
+	conf_deinit();
+	CHECK_EQ(conf_load_string("vars:\n  address-groups:\n    HOME_NET: \"[10.0.0.0/8\"\n",
+				  "a.yaml", e, sizeof(e)), 0);
+	CHECK_EQ(rule_vars_check("a.yaml", e, sizeof(e)), -1);
+	CHECK(strstr(e, "a.yaml: failed to parse address var \"HOME_NET\" with value "
+			"\"[10.0.0.0/8\"") != NULL);
+	conf_deinit();
+	CHECK_EQ(conf_load_string("vars:\n  port-groups:\n    HTTP_PORTS: \"8O\"\n", "p.yaml", e,
+				  sizeof(e)), 0);
+	CHECK_EQ(rule_vars_check("p.yaml", e, sizeof(e)), -1);
+	CHECK(strstr(e, "failed to parse port var \"HTTP_PORTS\" with value \"8O\"") != NULL);
+	conf_deinit();
+	CHECK_EQ(conf_load_string("vars:\n  address-groups:\n    HOME_NET: [10.0.0.0/8]\n",
+				  "l.yaml", e, sizeof(e)), 0);
+	CHECK_EQ(rule_vars_check("l.yaml", e, sizeof(e)), -1);
+	CHECK(strstr(e, "probably has a sequence") != NULL);
+	conf_deinit();
+	setup();
+}

@@ -6,10 +6,12 @@
 # its runtime (libFuzzer) serve make fuzz (qa/fuzz). libhiredis-dev builds eve-log
 # filetype redis; redis-server serves its test (tests/sinks/run.sh). suricata-update
 # serves tests/ops/suricata-update.sh, and python3-matplotlib qa/bench/plot.py.
+# libnetfilter-queue-dev builds the NFQUEUE source (-q); iptables serves its
+# test (tests/live/ips.sh: iptables-legacy sends forwarded traffic to a queue).
 set -e
 PKGS="build-essential autoconf automake libtool pkg-config \
  libpcap-dev libyaml-dev libpcre2-dev libhtp-dev libjansson-dev libssl-dev libmagic-dev \
- libbrotli-dev \
+ libbrotli-dev libnetfilter-queue-dev iptables \
  wireshark-common tshark time python3 python3-yaml python3-jsonschema \
  tcpreplay iproute2 clang libclang-rt-dev libhiredis-dev redis-server \
  suricata-update python3-matplotlib"

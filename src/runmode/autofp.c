@@ -37,6 +37,7 @@ static void autofp_done(Worker *w, Packet *p, void *arg)
 {
 	AutofpCtx *ctx = arg;
 
+	capture_verdict(p, w->e->cfg.policy.ips);
 	order_done(&ctx->order, p->order_seq);
 	worker_release(w, ctx->pool, p);
 }

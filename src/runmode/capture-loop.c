@@ -26,7 +26,7 @@ static void single_put(void *arg, Packet *p)
 
 static void capture_done(Worker *w, Packet *p, void *pool)
 {
-	(void)w;
+	capture_verdict(p, w->e->cfg.policy.ips);
 	packet_pool_put_local(pool, p);
 }
 

@@ -27,6 +27,40 @@ const CaptureOps *capture_ops(enum capture_kind kind)
 	}
 }
 
+/* ---- inline verdicts of packet groups ---- */
+
+void capture_verdict_link(Packet *p)
+{
+	uint32_t n = 1;
+
+	if (!p->pseudo || !p->cap || !p->cap->ops->verdict)
+		return;
+	for (Packet *q = p->pseudo; q; q = q->pseudo) {
+		q->vroot = p;
+		n++;
+	}
+	p->vdrop = 0;
+	__atomic_store_n(&p->vpending, n, __ATOMIC_RELEASE);
+}
+
+/* One packet of a group is done: its drop joins the group's; the last
+ * one gives the wire packet its verdict. */
+int capture_verdict_slow(Packet *p, int ips, Packet **root)
+{
+	Packet *r = p->vroot ? p->vroot : p;
+
+	if (ips && p->drop_reason)
+		__atomic_store_n(&r->vdrop, 1, __ATOMIC_RELEASE);
+	if (__atomic_sub_fetch(&r->vpending, 1, __ATOMIC_ACQ_REL) != 0)
+		return r != p;
+	r->cap->ops->verdict(r->cap, r, __atomic_load_n(&r->vdrop, __ATOMIC_ACQUIRE));
+	r->vpending = 0;
+	if (r == p)
+		return 1;
+	*root = r;
+	return 1;
+}
+
 /* ---- yaml: pcap: / af-packet: ---- */
 
 typedef struct Section {

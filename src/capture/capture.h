@@ -144,12 +144,28 @@ static inline int capture_next(Capture *c, Packet *p, int timeout_ms)
 		p->cap = c;
 	return r;
 }
+/* Inline sources: after decode, before the packets go their ways: the
+ * wire packet p's verdict will wait for the pseudo packets on p->pseudo (a
+ * tunnel's inner packets, a reassembled datagram), which may be processed
+ * by other threads, and is drop when one of them is dropped (Suricata
+ * drops the tunnel packet that carries a dropped inner packet). */
+void capture_verdict_link(Packet *p);
+
+int capture_verdict_slow(Packet *p, int ips, Packet **root);
 /* The verdict on a packet the engine is done with (ips: the run is inline
- * and p->drop_reason drops it); nothing for packets of other sources. */
-static inline void capture_verdict(Packet *p, int ips)
+ * and p->drop_reason drops it); nothing for packets of other sources.
+ * Returns whether p may go back to its pool now (a linked wire packet
+ * waits for its pseudo packets); *root: a wire packet whose verdict this
+ * pseudo packet completed, to go back too (else NULL). */
+static inline int capture_verdict(Packet *p, int ips, Packet **root)
 {
-	if (p->cap && p->cap->ops->verdict)
-		p->cap->ops->verdict(p->cap, p, ips && p->drop_reason);
+	*root = NULL;
+	if (!p->vroot && !p->vpending) {
+		if (p->cap && p->cap->ops->verdict)
+			p->cap->ops->verdict(p->cap, p, ips && p->drop_reason);
+		return 1;
+	}
+	return capture_verdict_slow(p, ips, root);
 }
 /* Whether the configured sources make the run inline (IPS): nfq, and
  * af-packet with copy-mode ips on an interface. */

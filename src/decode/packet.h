@@ -200,6 +200,13 @@ typedef struct Packet {
 	                             * packets */
 	uint32_t cap_id;            /* the source's id of it (NFQUEUE packet id) */
 	uint32_t cap_mark;          /* NFQUEUE: its netfilter mark */
+	/* inline: a wire packet's verdict waits for the pseudo packets its
+	 * decode made (capture_verdict_link): vroot is their wire packet,
+	 * vpending (atomic) the packets of the group not yet done, vdrop
+	 * (atomic) whether one of them was dropped */
+	struct Packet *vroot;
+	uint32_t vpending;
+	uint8_t vdrop;
 } Packet;
 
 #define PKT_IS_IPV4(p) ((p)->ip_version == 4)

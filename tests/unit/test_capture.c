@@ -276,3 +276,79 @@ TEST(nfq_section)
 	capture_config_free(&c);
 	conf_deinit();
 }
+
+/* A fake inline source that records its verdicts. */
+static int verdicts, last_drop;
+static Packet *last_verdict;
+
+static void fake_verdict(Capture *c, Packet *p, int drop)
+{
+	(void)c;
+	verdicts++;
+	last_drop = drop;
+	last_verdict = p;
+}
+
+static const CaptureOps fake_inline_ops = { .name = "fake", .live = 1, .verdict = fake_verdict };
+
+TEST(plain_packet_gets_its_verdict_at_once)
+{
+	Capture c = { .ops = &fake_inline_ops };
+	Packet p, *root;
+
+	memset(&p, 0, sizeof(p));
+	p.cap = &c;
+	p.drop_reason = PKT_DROP_RULES;
+	verdicts = 0;
+	CHECK_EQ(capture_verdict(&p, 1, &root), 1);
+	CHECK_EQ(verdicts, 1);
+	CHECK_EQ(last_drop, 1);
+	CHECK(root == NULL);
+	/* IDS: nothing drops */
+	CHECK_EQ(capture_verdict(&p, 0, &root), 1);
+	CHECK_EQ(last_drop, 0);
+}
+
+TEST(tunnel_packet_waits_for_its_inner_packet_and_takes_its_drop)
+{
+	Capture c = { .ops = &fake_inline_ops };
+	Packet outer, inner, *root;
+
+	memset(&outer, 0, sizeof(outer));
+	memset(&inner, 0, sizeof(inner));
+	outer.cap = &c;
+	outer.pseudo = &inner;
+	capture_verdict_link(&outer);
+	CHECK(inner.vroot == &outer);
+	verdicts = 0;
+	/* the wire packet is done first, accepted: it waits */
+	CHECK_EQ(capture_verdict(&outer, 1, &root), 0);
+	CHECK_EQ(verdicts, 0);
+	/* its inner packet is dropped: the wire packet is, and goes back */
+	inner.drop_reason = PKT_DROP_RULES;
+	CHECK_EQ(capture_verdict(&inner, 1, &root), 1);
+	CHECK_EQ(verdicts, 1);
+	CHECK(last_verdict == &outer);
+	CHECK_EQ(last_drop, 1);
+	CHECK(root == &outer);
+}
+
+TEST(inner_packet_done_first_then_the_wire_packet)
+{
+	Capture c = { .ops = &fake_inline_ops };
+	Packet outer, inner, *root;
+
+	memset(&outer, 0, sizeof(outer));
+	memset(&inner, 0, sizeof(inner));
+	outer.cap = &c;
+	outer.pseudo = &inner;
+	capture_verdict_link(&outer);
+	verdicts = 0;
+	CHECK_EQ(capture_verdict(&inner, 1, &root), 1);
+	CHECK(root == NULL);
+	CHECK_EQ(verdicts, 0);
+	CHECK_EQ(capture_verdict(&outer, 1, &root), 1);
+	CHECK_EQ(verdicts, 1);
+	CHECK_EQ(last_drop, 0);
+	CHECK(root == NULL);
+}

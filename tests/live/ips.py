@@ -5,21 +5,23 @@
         TCP server on each PORT (all addresses): each connection is logged
         to LOG as "PORT accepted", each line it reads as "PORT got LINE",
         and echoed back. Runs until killed. Prints "ready" once listening.
-    ips.py client HOST PORT TIMEOUT
+    ips.py client HOST PORT TIMEOUT [udp]
         connects, sends "hello PORT", reads the echo; prints one word:
         ok (the echo came back), refused (a RST answered the SYN: reject),
         reset (a RST later), timeout (nothing came back within TIMEOUT s:
-        drop), or error:WHY.
+        drop), or error:WHY. udp: one datagram on a connected socket;
+        refused is then an ICMP port unreachable.
     ips.py sniff IFACE PCAP
         writes every frame of IFACE (both ways) to PCAP (Ethernet), each
         flushed at once, until SIGTERM.
-    ips.py check EVE NAME DROP_SID:PORT PASS_PORT REJECT_SID:PORT [REF_EVE]
+    ips.py check EVE NAME DROP_SID:PORT PASS_PORT REJECT_SID:PORT [REF_EVE|- [UDP_REJECT_SID:PORT]]
         the eve records of an IPS run: the drop and reject rules alert with
         action "blocked", and drop records (reason "rules") are written for
         their flows (PORT: the server's); the pass flow raised no
         alert; the last stats record has ips.blocked and
         ips.drop_reason.rules equal to the drop and reject rules' alerts,
-        ips.rejected 1 (the refused SYN), ips.accepted >= 7 (the pass flow). With REF_EVE (the run --simulate-ips on the
+        ips.rejected one a reject rule (the refused SYN, the UDP datagram),
+        ips.accepted >= 7 (the pass flow). With REF_EVE (the run --simulate-ips on the
         captured traffic): the same set of (sid, action) alerts.
 Prints PASS:/FAIL: lines; the exit status is 1 on any FAIL.
 """
@@ -42,10 +44,19 @@ def server(log, ports):
         s.bind(("0.0.0.0", int(port)))
         s.listen(16)
         sel.register(s, selectors.EVENT_READ, ("listen", int(port)))
+        # the same port over UDP: the host itself answers no ICMP unreachable
+        u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        u.bind(("0.0.0.0", int(port)))
+        sel.register(u, selectors.EVENT_READ, ("udp", int(port)))
     print("ready", flush=True)
     while True:
         for key, _ in sel.select():
             kind, port = key.data
+            if kind == "udp":
+                data, peer = key.fileobj.recvfrom(4096)
+                out.write("%d udp got %s\n" % (port, data.decode(errors="replace").strip()))
+                key.fileobj.sendto(data, peer)
+                continue
             if kind == "listen":
                 c, _ = key.fileobj.accept()
                 out.write("%d accepted\n" % port)
@@ -67,7 +78,28 @@ def server(log, ports):
                 pass
 
 
-def client(host, port, timeout):
+def client_udp(host, port, timeout):
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.settimeout(float(timeout))
+    try:
+        s.connect((host, int(port)))
+        msg = ("hello %s\n" % port).encode()
+        s.send(msg)
+        got = s.recv(4096)
+        return "ok" if got == msg else "error:echo %r" % got
+    except ConnectionRefusedError:
+        return "refused"
+    except (socket.timeout, TimeoutError):
+        return "timeout"
+    except OSError as e:
+        return "error:%s" % e
+    finally:
+        s.close()
+
+
+def client(host, port, timeout, proto="tcp"):
+    if proto == "udp":
+        return client_udp(host, port, timeout)
     s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     s.settimeout(float(timeout))
     try:
@@ -132,7 +164,7 @@ def records(path):
     return out
 
 
-def check(eve, name, drop, pas, rej, ref=None):
+def check(eve, name, drop, pas, rej, ref=None, urej=None):
     fails = 0
 
     def res(ok, what):
@@ -147,7 +179,7 @@ def check(eve, name, drop, pas, rej, ref=None):
     by_sid = {}
     for a in alerts:
         by_sid.setdefault(a["alert"]["signature_id"], set()).add(a["alert"]["action"])
-    for spec, what in ((drop, "drop"), (rej, "reject")):
+    for spec, what in ((drop, "drop"), (rej, "reject")) + (((urej, "udp reject"),) if urej else ()):
         sid, port = (int(x) for x in spec.split(":"))
         res(by_sid.get(sid) == {"blocked"},
             "the %s rule (sid %d) alerts with action blocked (%s)" % (what, sid, by_sid.get(sid)))
@@ -159,20 +191,21 @@ def check(eve, name, drop, pas, rej, ref=None):
     if stats:
         ips = stats[-1].get("stats", {}).get("ips", {})
         nd = sum(1 for a in alerts if a["alert"]["signature_id"] == int(drop.split(":")[0]))
-        nr = sum(1 for a in alerts if a["alert"]["signature_id"] == int(rej.split(":")[0]))
+        rsids = {int(rej.split(":")[0])} | ({int(urej.split(":")[0])} if urej else set())
+        nr = sum(1 for a in alerts if a["alert"]["signature_id"] in rsids)
         # every blocked packet was one a rule dropped (and alerted on); the
         # reject flow's SYN is refused at once; the pass flow's handshake,
         # data, echo and close are accepted
         res(ips.get("blocked") == nd + nr and
             ips.get("drop_reason", {}).get("rules") == nd + nr and
-            ips.get("rejected") == nr == 1 and ips.get("accepted", 0) >= 7,
-            "ips counters: accepted %s (>= 7), blocked %s (%d), rejected %s (1), "
+            ips.get("rejected") == nr == len(rsids) and ips.get("accepted", 0) >= 7,
+            "ips counters: accepted %s (>= 7), blocked %s (%d), rejected %s (one a reject rule), "
             "drop_reason.rules %s" % (ips.get("accepted"), ips.get("blocked"), nd + nr,
                                       ips.get("rejected"),
                                       ips.get("drop_reason", {}).get("rules")))
     else:
         res(False, "no stats record")
-    if ref:
+    if ref and ref != "-":
         ralerts = [r for r in records(ref) if r.get("event_type") == "alert"]
         a = sorted({(r["alert"]["signature_id"], r["alert"]["action"]) for r in alerts})
         b = sorted({(r["alert"]["signature_id"], r["alert"]["action"]) for r in ralerts})
@@ -186,7 +219,7 @@ def main():
     if cmd == "server":
         server(args[0], args[1:])
     elif cmd == "client":
-        print(client(*args[:3]), flush=True)
+        print(client(*args[:4]), flush=True)
     elif cmd == "sniff":
         sniff(args[0], args[1])
     elif cmd == "check":

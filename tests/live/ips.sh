@@ -8,17 +8,21 @@
 #      └─────veth── bridge ns (no addresses; the engine: af-packet
 #                   copy-mode ips between its two veths) ──veth──┘
 # Rules (ips.rules): drop port 8001, pass port 8002 (and an alert rule on
-# 8002 the pass must silence), reject port 8003. For each engine:
+# 8002 the pass must silence), reject port 8003, and reject UDP port 8005.
+# For each engine:
 #   the drop flow never reaches the server (the client's connect times out;
 #   the server logs no connection on 8001), the pass flow does (its echo
 #   comes back; the server logs it), the reject flow is refused (the RST
 #   the engine sends answers the SYN: ECONNREFUSED, and the server never
-#   sees it); eve: the drop and reject rules alert with action "blocked",
+#   sees it), the UDP datagram to 8005 gets the engine's ICMP port
+#   unreachable (ECONNREFUSED; the server, which listens on UDP 8005 too,
+#   never sees it); eve: the drop and reject rules alert with action "blocked",
 #   drop records (reason rules) name their flows, the pass flow has no
 #   alert, ips.accepted/blocked/rejected count; eve.json is valid against
 #   the eve schema. The client side of the NFQUEUE run is captured
 #   (ips.py sniff) and read again with -r --simulate-ips: the same
-#   (sid, action) alerts.
+#   (sid, action) alerts. NFQUEUE runs twice: mode accept, then mode repeat
+#   (the iptables rule skips packets with the repeat mark).
 # Waits are for conditions (the engine's "capturing on" line, the server's
 # "ready", the client's answer); the drop flow's proof is a connect timeout,
 # which a live engine does not race with.
@@ -113,13 +117,14 @@ drop tcp any any -> any 8001 (msg:"ips test drop"; sid:3801; rev:1;)
 pass tcp any any <> any 8002 (msg:"ips test pass"; sid:3802; rev:1;)
 alert tcp any any -> any 8002 (msg:"ips test after pass"; flow:established; sid:3804; rev:1;)
 reject tcp any any -> any 8003 (msg:"ips test reject"; sid:3803; rev:1;)
+reject udp any any -> any 8005 (msg:"ips test udp reject"; sid:3805; rev:1;)
 EOF
 common=(-c "$yaml" -S "$tmp/ips.rules" --set unix-command.enabled=no -k none
 	--set stats.interval=1)
 
 # the server in its namespace, on both addresses
 : > "$tmp/server.log"
-x "$nsv" python3 "$here/ips.py" server "$tmp/server.log" 8001 8002 8003 > "$tmp/server.out" 2>&1 &
+x "$nsv" python3 "$here/ips.py" server "$tmp/server.log" 8001 8002 8003 8005 > "$tmp/server.out" 2>&1 &
 pids+=($!)
 for _ in $(seq 1 100); do grep -q ready "$tmp/server.out" && break; sleep 0.1; done
 
@@ -178,20 +183,24 @@ flows() {
 	r=$(x "$nc" python3 "$here/ips.py" client "$host" 8003 20)
 	if [ "$r" = refused ]; then ok "$name: the reject flow (8003) is refused by a RST"
 	else ko "$name: the reject flow (8003): $r"; fi
+	r=$(x "$nc" python3 "$here/ips.py" client "$host" 8005 20 udp)
+	if [ "$r" = refused ]; then ok "$name: the UDP reject flow (8005) gets an ICMP port unreachable"
+	else ko "$name: the UDP reject flow (8005): $r"; fi
 	if grep -q '^8002 got hello 8002' "$tmp/server.log"; then ok "$name: the server got the pass flow's data"
 	else ko "$name: the server log lacks the pass flow: $(tr '\n' ' ' < "$tmp/server.log")"; fi
-	if grep -q '^800[13] ' "$tmp/server.log"; then
+	if grep -q '^800[135] ' "$tmp/server.log"; then
 		ko "$name: the drop or reject flow reached the server: $(tr '\n' ' ' < "$tmp/server.log")"
 	else ok "$name: neither the drop nor the reject flow reached the server"; fi
 }
 
-# after NAME [REF_EVE]: stop the engine, then the eve checks
+# after NAME: stop the engine, then the eve checks
 after() {
 	local name=$1 r
 	# a last stats record comes with the exit
 	if stop "$epid"; then ok "$name: clean exit on SIGTERM"
 	else ko "$name: no clean exit on SIGTERM: $(tail -3 "$tmp/$name/out" | tr '\n' ' ')"; fi
-	r=$(python3 "$here/ips.py" check "$tmp/$name/eve.json" "$name" 3801:8001 8002 3803:8003 "$2")
+	r=$(python3 "$here/ips.py" check "$tmp/$name/eve.json" "$name" 3801:8001 8002 3803:8003 - \
+		3805:8005)
 	echo "$r"
 	pass=$((pass + $(grep -c '^PASS' <<< "$r")))
 	fail=$((fail + $(grep -c '^FAIL' <<< "$r")))
@@ -221,12 +230,23 @@ else
 			-r "$tmp/nfq.pcap" --simulate-ips -l "$tmp/sim" > "$tmp/sim/out" 2>&1 ||
 			ko "nfq: --simulate-ips on the captured traffic failed: $(tail -2 "$tmp/sim/out")"
 		r=$(python3 "$here/ips.py" check "$tmp/sim/eve.json" simulate-ips 3801:8001 8002 \
-			3803:8003 "$tmp/nfq/eve.json")
+			3803:8003 "$tmp/nfq/eve.json" 3805:8005)
 		echo "$r"
 		pass=$((pass + $(grep -c '^PASS' <<< "$r")))
 		fail=$((fail + $(grep -c '^FAIL' <<< "$r")))
 	fi
 	x "$nr" iptables-legacy -D FORWARD -j NFQUEUE --queue-num 0
+	# mode repeat: the verdict re-injects the packet with mark 0x10 under
+	# 0x10 (the rule skips it); a lost mark would queue it forever
+	x "$nr" iptables-legacy -A FORWARD -m mark ! --mark 0x10/0x10 -j NFQUEUE --queue-num 0
+	if ! START_MARK="nfq: capturing on 0" start nfq-repeat "$nr" -q 0 --set nfq.mode=repeat \
+		--set nfq.repeat-mark=0x10 --set nfq.repeat-mask=0x10; then
+		ko "nfq-repeat: the engine did not start: $(tail -3 "$tmp/nfq-repeat/out" | tr '\n' ' ')"
+	else
+		flows nfq-repeat 10.38.2.2
+		after nfq-repeat
+	fi
+	x "$nr" iptables-legacy -D FORWARD -m mark ! --mark 0x10/0x10 -j NFQUEUE --queue-num 0
 fi
 
 # ---- AF_PACKET IPS: the engine bridges b0 and b1 ----

@@ -199,6 +199,9 @@ after() {
 	# a last stats record comes with the exit
 	if stop "$epid"; then ok "$name: clean exit on SIGTERM"
 	else ko "$name: no clean exit on SIGTERM: $(tail -3 "$tmp/$name/out" | tr '\n' ' ')"; fi
+	# ASan/UBSan builds: the engine's output holds no report
+	r=$(grep -m1 -E 'ERROR: AddressSanitizer|ERROR: LeakSanitizer|runtime error:' "$tmp/$name/out")
+	if [ -n "$r" ]; then ko "$name: sanitizer report: $r"; fi
 	r=$(python3 "$here/ips.py" check "$tmp/$name/eve.json" "$name" 3801:8001 8002 3803:8003 - \
 		3805:8005)
 	echo "$r"

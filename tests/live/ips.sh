@@ -21,8 +21,9 @@
 #   alert, ips.accepted/blocked/rejected count; eve.json is valid against
 #   the eve schema. The client side of the NFQUEUE run is captured
 #   (ips.py sniff) and read again with -r --simulate-ips: the same
-#   (sid, action) alerts. NFQUEUE runs twice: mode accept, then mode repeat
-#   (the iptables rule skips packets with the repeat mark).
+#   (sid, action) alerts. NFQUEUE runs three times: mode accept (workers,
+#   batchcount 20), mode repeat (the iptables rule skips packets
+#   with the repeat mark), runmode autofp (verdicts from two workers).
 # Waits are for conditions (the engine's "capturing on" line, the server's
 # "ready", the client's answer); the drop flow's proof is a connect timeout,
 # which a live engine does not race with.
@@ -222,7 +223,8 @@ else
 	spid=$!
 	pids+=("$spid")
 	for _ in $(seq 1 100); do grep -q ready "$tmp/sniff.out" && break; sleep 0.1; done
-	if ! START_MARK="nfq: capturing on 0" start nfq "$nr" -q 0; then
+	# batchcount 20: accepts wait for the 20th, a drop or a quiet queue
+	if ! START_MARK="nfq: capturing on 0" start nfq "$nr" -q 0 --set nfq.batchcount=20; then
 		ko "nfq: the engine did not start: $(tail -3 "$tmp/nfq/out" | tr '\n' ' ')"
 	else
 		flows nfq 10.38.2.2
@@ -250,6 +252,17 @@ else
 		after nfq-repeat
 	fi
 	x "$nr" iptables-legacy -D FORWARD -m mark ! --mark 0x10/0x10 -j NFQUEUE --queue-num 0
+	# runmode autofp: two workers give verdicts out of queue order (one
+	# at a time; batchcount is then off)
+	x "$nr" iptables-legacy -A FORWARD -j NFQUEUE --queue-num 0
+	if ! START_MARK="nfq: capturing on 0" start nfq-autofp "$nr" -q 0 --runmode autofp \
+		--set threading.detect-thread-ratio=1 --set nfq.batchcount=8; then
+		ko "nfq-autofp: the engine did not start: $(tail -3 "$tmp/nfq-autofp/out" | tr '\n' ' ')"
+	else
+		flows nfq-autofp 10.38.2.2
+		after nfq-autofp
+	fi
+	x "$nr" iptables-legacy -D FORWARD -j NFQUEUE --queue-num 0
 fi
 
 # ---- AF_PACKET IPS: the engine bridges b0 and b1 ----

@@ -587,7 +587,7 @@ static int afp_inject(Capture *c, const Packet *p, const uint8_t *ip, uint32_t l
 {
 	AfPacket *a = c->priv, *in = side_of(a, p);
 	AfPacket *out = to_src || !a->peer ? in : in == a ? a->peer : a;
-	uint8_t frame[14 + 256];
+	uint8_t frame[18 + 256];
 	uint32_t hl = 0;
 
 	if (len > 256)
@@ -599,8 +599,17 @@ static int afp_inject(Capture *c, const Packet *p, const uint8_t *ip, uint32_t l
 			return -1;
 		memcpy(frame, to_src ? p->eth_src : p->eth_dst, 6);
 		memcpy(frame + 6, to_src ? p->eth_dst : p->eth_src, 6);
-		memcpy(frame + 12, &et, 2);
-		hl = 14;
+		hl = 12;
+		/* on a trunk the reply carries the packet's (outer) VLAN */
+		if (p->vlan_count) {
+			uint16_t t = htons(ETH_P_8021Q), v = htons(p->vlan_id[0]);
+
+			memcpy(frame + 12, &t, 2);
+			memcpy(frame + 14, &v, 2);
+			hl = 16;
+		}
+		memcpy(frame + hl, &et, 2);
+		hl += 2;
 	}
 	memcpy(frame + hl, ip, len);
 	return send(out->fd, frame, hl + len, 0) < 0 ? -1 : 0;

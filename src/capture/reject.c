@@ -164,7 +164,12 @@ static uint32_t build_unreach(const Packet *p, int to_src, uint8_t *b, uint32_t 
 	if (!l3 || l3 < p->data || (uint32_t)(l3 - p->data) + quote > p->caplen)
 		quote = l3 && l3 >= p->data && (uint32_t)(l3 - p->data) < p->caplen ?
 			p->caplen - (uint32_t)(l3 - p->data) : 0;
-	if (!quote || 40 + 8 + quote > size)
+	/* IPv6 extension headers may make the quote long: it is cut to fit */
+	if (size < 40 + 8 + 28)
+		return 0;
+	if (quote > size - 40 - 8)
+		quote = size - 40 - 8;
+	if (!quote)
 		return 0;
 	ilen = 8 + quote;
 	hl = ip_header(p, to_src, v6 ? IPPROTO_ICMPV6 : IPPROTO_ICMP, ilen, b);

@@ -163,3 +163,57 @@ TEST(ipv6_rst)
 	CHECK_EQ(out[23], 2);                /* from the destination */
 	CHECK_EQ(sum(sum(IPPROTO_TCP + 20, out + 8, 32), out + 40, 20), 0xffff);
 }
+
+TEST(long_ipv6_headers_are_quoted_cut_to_fit)
+{
+	uint8_t data[600], out[256];
+	Packet p;
+	uint32_t len;
+
+	memset(&p, 0, sizeof(p));
+	memset(data, 0, sizeof(data));
+	p.data = data;
+	p.caplen = 500;
+	p.ip_version = 6;
+	p.src.family = p.dst.family = AF_INET6;
+	p.proto = IPPROTO_UDP;
+	p.l3 = data;
+	p.l3_hlen = 400;               /* extension headers */
+	data[0] = 0x60;
+	len = reject_build(&p, 1, out, sizeof(out));
+	CHECK_EQ(len, 256);
+	CHECK_EQ(out[40], 1);          /* ICMPv6 destination unreachable */
+	CHECK_EQ(out[41], 4);          /* port unreachable */
+	CHECK_EQ(rd16(out + 4), 256 - 40);
+	CHECK_EQ(sum(sum(IPPROTO_ICMPV6 + 216, out + 8, 32), out + 40, 216), 0xffff);
+}
+
+/* Property: whatever the decoded fields say, the reply fits the buffer and
+ * the bytes after it are untouched (the packet comes off the wire). */
+TEST(reply_never_outgrows_its_buffer)
+{
+	static uint8_t data[2048];
+	uint8_t out[256 + 16];
+	uint32_t seed = 12345;
+
+	for (int i = 0; i < 20000; i++) {
+		Packet p;
+		uint32_t len, off;
+
+		memset(&p, 0, sizeof(p));
+		seed = seed * 1103515245u + 12345u;
+		p.data = data;
+		p.caplen = seed % sizeof(data);
+		off = p.caplen ? (seed >> 8) % p.caplen : 0;
+		p.l3 = data + off;
+		p.l3_hlen = (uint16_t)((seed >> 4) % 1200);
+		p.ip_version = (seed & 1) ? 4 : 6;
+		p.proto = (seed >> 3) & 1 ? IPPROTO_UDP : IPPROTO_ICMP;
+		p.icmp_type = (uint8_t)(seed >> 16);
+		memset(out, 0xa5, sizeof(out));
+		len = reject_build(&p, (int)(seed >> 20) & 1, out, 256);
+		CHECK(len <= 256);
+		for (int k = 256; k < (int)sizeof(out); k++)
+			CHECK_EQ(out[k], 0xa5);
+	}
+}

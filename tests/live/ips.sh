@@ -266,10 +266,13 @@ else
 fi
 
 # ---- AF_PACKET IPS: the engine bridges b0 and b1 ----
+# two threads: each reads its member of both fanout groups, and the
+# kernel's symmetric hash must bring a flow's two directions to one of them
+# (else the server's SYN-ACK is a midstream packet, dropped)
 if ! START_MARK="capturing on b1 " start afp "$nb" --af-packet \
-	--set af-packet.0.interface=b0 --set af-packet.0.threads=1 \
+	--set af-packet.0.interface=b0 --set af-packet.0.threads=2 \
 	--set af-packet.0.copy-mode=ips --set af-packet.0.copy-iface=b1 \
-	--set af-packet.1.interface=b1 --set af-packet.1.threads=1 \
+	--set af-packet.1.interface=b1 --set af-packet.1.threads=2 \
 	--set af-packet.1.copy-mode=ips --set af-packet.1.copy-iface=b0; then
 	ko "af-packet ips: the engine did not start: $(tail -3 "$tmp/afp/out" | tr '\n' ' ')"
 else

@@ -286,6 +286,8 @@ static int nfq_config_load(CaptureConfig *cfg)
 		return -1;
 	}
 	cfg->queue = (uint16_t)q;
+	/* the name in logs, thread names and eve in_iface, as Suricata's */
+	snprintf(cfg->iface, sizeof(cfg->iface), "NFQ#%u", q);
 	cfg->nfq_mode = NFQ_ACCEPT;
 	cfg->repeat_mark = cfg->repeat_mask = 0;
 	cfg->route_queue = 0;

@@ -69,7 +69,8 @@ typedef struct CaptureConfig {
 	const struct CaptureConfig *peer; /* copy-mode: copy-iface's settings; its
 	                            * socket is read by this interface's handles */
 	int paired;                /* read by its peer's handles: not opened */
-	/* nfq (the nfq: section; iface holds "nfq<queue>") */
+	/* nfq (the nfq: section; iface: the queue number from -q, then
+	 * "NFQ#<queue>", the name Suricata gives it) */
 	uint16_t queue;
 	enum nfq_mode nfq_mode;
 	uint32_t repeat_mark, repeat_mask;

@@ -51,7 +51,7 @@ typedef struct Nfq {
 	struct nfq_handle *h;
 	struct nfq_q_handle *qh;
 	int fd;
-	char name[64];                 /* the queue number, as in_iface */
+	char name[64];                 /* NFQ#<queue>, as in_iface */
 	CaptureConfig cfg;             /* mode, marks, batchcount (bpf not kept) */
 	uint8_t *buf;
 	Packet *cur;                   /* the packet the callback fills */
@@ -161,7 +161,7 @@ static int nfq_open_cb(Capture *c, const CaptureConfig *cfg, unsigned thread, ch
 	}
 	q->cfg = *cfg;
 	q->cfg.bpf = NULL;
-	snprintf(q->name, sizeof(q->name), "%u", cfg->queue);
+	snprintf(q->name, sizeof(q->name), "%s", cfg->iface);
 	if (cfg->any_order) {
 		if (cfg->batchcount > 1)
 			log_info("nfq: queue %s: batchcount %u needs verdicts in queue order "

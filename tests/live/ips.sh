@@ -194,9 +194,10 @@ flows() {
 	else ok "$name: neither the drop nor the reject flow reached the server"; fi
 }
 
-# after NAME: stop the engine, then the eve checks
+# after NAME IFACE...: stop the engine, then the eve checks; every alert
+# names one of IFACEs in in_iface
 after() {
-	local name=$1 r
+	local name=$1 r; shift
 	# a last stats record comes with the exit
 	if stop "$epid"; then ok "$name: clean exit on SIGTERM"
 	else ko "$name: no clean exit on SIGTERM: $(tail -3 "$tmp/$name/out" | tr '\n' ' ')"; fi
@@ -209,6 +210,12 @@ after() {
 	pass=$((pass + $(grep -c '^PASS' <<< "$r")))
 	fail=$((fail + $(grep -c '^FAIL' <<< "$r")))
 	schema_check "$name" "$tmp/$name/eve.json"
+	if r=$(python3 -c 'import json, sys
+bad = [r.get("in_iface") for r in map(json.loads, open(sys.argv[1]))
+       if r["event_type"] == "alert" and r.get("in_iface") not in sys.argv[2:]]
+print(bad[:3]); sys.exit(1 if bad else 0)' "$tmp/$name/eve.json" "$@"); then
+		ok "$name: every alert's in_iface is one of $*"
+	else ko "$name: alerts with in_iface $r (want one of $*)"; fi
 }
 
 # ---- NFQUEUE: the router queues what it forwards ----
@@ -224,11 +231,11 @@ else
 	pids+=("$spid")
 	for _ in $(seq 1 100); do grep -q ready "$tmp/sniff.out" && break; sleep 0.1; done
 	# batchcount 20: accepts wait for the 20th, a drop or a quiet queue
-	if ! START_MARK="nfq: capturing on 0" start nfq "$nr" -q 0 --set nfq.batchcount=20; then
+	if ! START_MARK="nfq: capturing on NFQ#0" start nfq "$nr" -q 0 --set nfq.batchcount=20; then
 		ko "nfq: the engine did not start: $(tail -3 "$tmp/nfq/out" | tr '\n' ' ')"
 	else
 		flows nfq 10.38.2.2
-		after nfq
+		after nfq 'NFQ#0'
 		stop "$spid"
 		mkdir -p "$tmp/sim"
 		"$bin" -c "$yaml" -S "$tmp/ips.rules" --set unix-command.enabled=no -k none \
@@ -244,23 +251,23 @@ else
 	# mode repeat: the verdict re-injects the packet with mark 0x10 under
 	# 0x10 (the rule skips it); a lost mark would queue it forever
 	x "$nr" iptables-legacy -A FORWARD -m mark ! --mark 0x10/0x10 -j NFQUEUE --queue-num 0
-	if ! START_MARK="nfq: capturing on 0" start nfq-repeat "$nr" -q 0 --set nfq.mode=repeat \
+	if ! START_MARK="nfq: capturing on NFQ#0" start nfq-repeat "$nr" -q 0 --set nfq.mode=repeat \
 		--set nfq.repeat-mark=0x10 --set nfq.repeat-mask=0x10; then
 		ko "nfq-repeat: the engine did not start: $(tail -3 "$tmp/nfq-repeat/out" | tr '\n' ' ')"
 	else
 		flows nfq-repeat 10.38.2.2
-		after nfq-repeat
+		after nfq-repeat 'NFQ#0'
 	fi
 	x "$nr" iptables-legacy -D FORWARD -m mark ! --mark 0x10/0x10 -j NFQUEUE --queue-num 0
 	# runmode autofp: two workers give verdicts out of queue order (one
 	# at a time; batchcount is then off)
 	x "$nr" iptables-legacy -A FORWARD -j NFQUEUE --queue-num 0
-	if ! START_MARK="nfq: capturing on 0" start nfq-autofp "$nr" -q 0 --runmode autofp \
+	if ! START_MARK="nfq: capturing on NFQ#0" start nfq-autofp "$nr" -q 0 --runmode autofp \
 		--set threading.detect-thread-ratio=1 --set nfq.batchcount=8; then
 		ko "nfq-autofp: the engine did not start: $(tail -3 "$tmp/nfq-autofp/out" | tr '\n' ' ')"
 	else
 		flows nfq-autofp 10.38.2.2
-		after nfq-autofp
+		after nfq-autofp 'NFQ#0'
 	fi
 	x "$nr" iptables-legacy -D FORWARD -j NFQUEUE --queue-num 0
 fi
@@ -277,7 +284,7 @@ if ! START_MARK="capturing on b1 " start afp "$nb" --af-packet \
 	ko "af-packet ips: the engine did not start: $(tail -3 "$tmp/afp/out" | tr '\n' ' ')"
 else
 	flows af-packet-ips 10.39.0.3
-	after afp
+	after afp b0 b1
 fi
 
 echo "$pass passed, $fail failed"

@@ -252,6 +252,7 @@ TEST(nfq_section)
 	snprintf(c.iface, sizeof(c.iface), "7");
 	CHECK_EQ(capture_config_load(&c, 2), 0);
 	CHECK_EQ(c.queue, 7);
+	CHECK_STREQ(c.iface, "NFQ#7");
 	CHECK_EQ(c.nfq_mode, NFQ_REPEAT);
 	CHECK_EQ(c.repeat_mark, 0x10);
 	CHECK_EQ(c.repeat_mask, 0xf0);
@@ -266,12 +267,15 @@ TEST(nfq_section)
 	/* repeat without a mask would queue the packet again forever */
 	CHECK_EQ(capture_config_load(&c, 2), -1);
 	CHECK_EQ(load_yaml("nfq:\n  mode: route\n"), 0);
+	snprintf(c.iface, sizeof(c.iface), "0");
 	CHECK_EQ(capture_config_load(&c, 2), -1);
 	CHECK_EQ(load_yaml("nfq:\n  mode: route\n  route-queue: 3\n"), 0);
+	snprintf(c.iface, sizeof(c.iface), "0");
 	CHECK_EQ(capture_config_load(&c, 2), 0);
 	CHECK_EQ(c.nfq_mode, NFQ_ROUTE);
 	CHECK_EQ(c.route_queue, 3);
 	CHECK_EQ(load_yaml("nfq:\n  mode: bridge\n"), 0);
+	snprintf(c.iface, sizeof(c.iface), "0");
 	CHECK_EQ(capture_config_load(&c, 2), -1);
 	capture_config_free(&c);
 	conf_deinit();

@@ -340,6 +340,10 @@ static int copy_pairs(Session *s)
 		}
 		if (ec->mode == RUNMODE_WORKERS)
 			ec->workers -= b->threads;
+		if (b->threads != a->threads)
+			log_info("af-packet: %s: read by the %u thread%s of %s (copy-mode pair; its "
+				 "threads: %u is not used)", b->iface, a->threads,
+				 a->threads == 1 ? "" : "s", a->iface, b->threads);
 		b->threads = a->threads;
 		b->paired = 1;
 		a->peer = b;

@@ -230,7 +230,13 @@ static int afp_setup(AfPacket *a, const CaptureConfig *cfg, char *err, size_t er
 	if (bind(a->fd, (struct sockaddr *)&sll, sizeof(sll)) != 0)
 		return afp_err(err, errlen, a, "cannot bind");
 	{
-		int type = cfg->cluster_type | (cfg->defrag ? PACKET_FANOUT_FLAG_DEFRAG : 0);
+		/* copy-mode sends frames as read: a datagram the kernel
+		 * reassembled for the fanout hash would be larger than the MTU
+		 * and could not go out, so fragments come one by one (the
+		 * engine reassembles them itself; the last one carries the
+		 * datagram's verdict) */
+		int type = cfg->cluster_type |
+			   (cfg->defrag && cfg->copy_mode == COPY_NONE ? PACKET_FANOUT_FLAG_DEFRAG : 0);
 		uint32_t arg = cfg->cluster_id | ((uint32_t)type << 16);
 		int rc;
 

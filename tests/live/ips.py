@@ -5,12 +5,13 @@
         TCP server on each PORT (all addresses): each connection is logged
         to LOG as "PORT accepted", each line it reads as "PORT got LINE",
         and echoed back. Runs until killed. Prints "ready" once listening.
-    ips.py client HOST PORT TIMEOUT [udp]
+    ips.py client HOST PORT TIMEOUT [udp [SIZE]]
         connects, sends "hello PORT", reads the echo; prints one word:
         ok (the echo came back), refused (a RST answered the SYN: reject),
         reset (a RST later), timeout (nothing came back within TIMEOUT s:
         drop), or error:WHY. udp: one datagram on a connected socket;
-        refused is then an ICMP port unreachable.
+        refused is then an ICMP port unreachable; SIZE pads the datagram
+        (above the MTU: fragments).
     ips.py sniff IFACE PCAP
         writes every frame of IFACE (both ways) to PCAP (Ethernet), each
         flushed at once, until SIGTERM.
@@ -53,8 +54,9 @@ def server(log, ports):
         for key, _ in sel.select():
             kind, port = key.data
             if kind == "udp":
-                data, peer = key.fileobj.recvfrom(4096)
-                out.write("%d udp got %s\n" % (port, data.decode(errors="replace").strip()))
+                data, peer = key.fileobj.recvfrom(65535)
+                out.write("%d udp got %s (%d bytes)\n" %
+                          (port, data.split(b"\n")[0].decode(errors="replace"), len(data)))
                 key.fileobj.sendto(data, peer)
                 continue
             if kind == "listen":
@@ -78,14 +80,16 @@ def server(log, ports):
                 pass
 
 
-def client_udp(host, port, timeout):
+def client_udp(host, port, timeout, size=0):
     s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     s.settimeout(float(timeout))
     try:
         s.connect((host, int(port)))
         msg = ("hello %s\n" % port).encode()
+        # a datagram larger than the MTU goes out in fragments
+        msg += b"x" * max(0, int(size) - len(msg))
         s.send(msg)
-        got = s.recv(4096)
+        got = s.recv(65535)
         return "ok" if got == msg else "error:echo %r" % got
     except ConnectionRefusedError:
         return "refused"
@@ -97,9 +101,9 @@ def client_udp(host, port, timeout):
         s.close()
 
 
-def client(host, port, timeout, proto="tcp"):
+def client(host, port, timeout, proto="tcp", size=0):
     if proto == "udp":
-        return client_udp(host, port, timeout)
+        return client_udp(host, port, timeout, size)
     s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     s.settimeout(float(timeout))
     try:
@@ -219,7 +223,7 @@ def main():
     if cmd == "server":
         server(args[0], args[1:])
     elif cmd == "client":
-        print(client(*args[:4]), flush=True)
+        print(client(*args[:5]), flush=True)
     elif cmd == "sniff":
         sniff(args[0], args[1])
     elif cmd == "check":

@@ -116,6 +116,7 @@ ip -n "$nsv" addr add 10.39.0.3/24 dev s1
 cat > "$tmp/ips.rules" << 'EOF'
 drop tcp any any -> any 8001 (msg:"ips test drop"; sid:3801; rev:1;)
 pass tcp any any <> any 8002 (msg:"ips test pass"; sid:3802; rev:1;)
+pass udp any any <> any 8002 (msg:"ips test pass udp"; sid:3806; rev:1;)
 alert tcp any any -> any 8002 (msg:"ips test after pass"; flow:established; sid:3804; rev:1;)
 reject tcp any any -> any 8003 (msg:"ips test reject"; sid:3803; rev:1;)
 reject udp any any -> any 8005 (msg:"ips test udp reject"; sid:3805; rev:1;)
@@ -184,6 +185,11 @@ flows() {
 	r=$(x "$nc" python3 "$here/ips.py" client "$host" 8003 20)
 	if [ "$r" = refused ]; then ok "$name: the reject flow (8003) is refused by a RST"
 	else ko "$name: the reject flow (8003): $r"; fi
+	# 3000 bytes: fragments each way, reassembled by the engine, each
+	# sent on with the datagram's verdict
+	r=$(x "$nc" python3 "$here/ips.py" client "$host" 8002 20 udp 3000)
+	if [ "$r" = ok ]; then ok "$name: the fragmented UDP pass datagram (8002) is echoed back"
+	else ko "$name: the fragmented UDP pass datagram (8002): $r"; fi
 	r=$(x "$nc" python3 "$here/ips.py" client "$host" 8005 20 udp)
 	if [ "$r" = refused ]; then ok "$name: the UDP reject flow (8005) gets an ICMP port unreachable"
 	else ko "$name: the UDP reject flow (8005): $r"; fi

@@ -7,12 +7,14 @@
 # filetype redis; redis-server serves its test (tests/sinks/run.sh). suricata-update
 # serves tests/ops/suricata-update.sh, and python3-matplotlib qa/bench/plot.py.
 # liblua5.4-dev builds the lua rule keyword (optional: configure finds it).
+# libnetfilter-queue-dev builds the NFQUEUE source (-q); iptables serves its
+# test (tests/live/ips.sh: iptables-legacy sends forwarded traffic to a queue).
 set -e
 PKGS="build-essential autoconf automake libtool pkg-config \
  libpcap-dev libyaml-dev libpcre2-dev libhtp-dev libjansson-dev libssl-dev libmagic-dev \
- libbrotli-dev libpsl-dev liblua5.4-dev \
+ libbrotli-dev libpsl-dev liblua5.4-dev libnetfilter-queue-dev iptables \
  wireshark-common tshark time python3 python3-yaml python3-jsonschema \
- tcpreplay iproute2 clang libclang-rt-dev libhiredis-dev redis-server \
+ tcpreplay iproute2 ethtool clang libclang-rt-dev libhiredis-dev redis-server \
  suricata-update python3-matplotlib"
 # Hyperscan exists for x86-64 only.
 case "$(uname -m)" in x86_64|amd64) PKGS="$PKGS libhyperscan-dev" ;; esac

@@ -110,6 +110,8 @@ echo "== ac-cuda on live captures (tests/live/accuda.sh)"
 SURICATA_SHARED="$shared" part "$srcdir/tests/live/accuda.sh" "$builddir" "$srcdir"
 echo "== rule reload and the unix socket, live (tests/live/reload.sh)"
 part "$srcdir/tests/live/reload.sh" "$builddir" "$srcdir"
+echo "== inline IPS: NFQUEUE and AF_PACKET IPS, drop/pass/reject (tests/live/ips.sh)"
+SURICATA_SHARED="$shared" part "$srcdir/tests/live/ips.sh" "$builddir" "$srcdir"
 
 # eve-log to sockets, syslog and a redis-server of its own (loopback, a free
 # port, no persistence); the redis and slow-reader parts need ../shared.

@@ -13,7 +13,21 @@
  * filter and promiscuous membership, and only then bound to the interface
  * with ETH_P_ALL: no frame of another interface slips in before the bind.
  * The kernel strips VLAN tags into the frame's metadata; they are put back
- * into the frame so that the decoder sees the wire's bytes. */
+ * into the frame so that the decoder sees the wire's bytes.
+ *
+ * copy-mode ips / tap (IPS between an interface pair, each listing the other
+ * as copy-iface): one handle reads both interfaces of the pair (cfg->peer:
+ * the other's settings), so that both directions of a flow reach one
+ * thread and its flow table: thread i is the i-th member of each
+ * interface's fanout group, and the kernel's symmetric flow hash picks the
+ * same member on both. A packet read on one side is sent out of the other
+ * (through that side's own socket) once the engine is done with it, unless
+ * (ips) its verdict is drop. Both sockets ignore outgoing frames
+ * (PACKET_IGNORE_OUTGOING, and the fanout flag of the same name, else next()
+ * skips them), else what one thread sends would be read again: a loop.
+ * A frame is sent as it was read: a truncated one (snaplen) or one larger
+ * than the MTU (offloads: GRO, TSO) cannot be, and is counted (the exit
+ * line); turn the offloads off on both interfaces, as for Suricata. */
 #include "capture/capture.h"
 #include "util/log.h"
 
@@ -35,6 +49,13 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#ifndef PACKET_IGNORE_OUTGOING
+#define PACKET_IGNORE_OUTGOING 23
+#endif
+#ifndef PACKET_FANOUT_FLAG_IGNORE_OUTGOING
+#define PACKET_FANOUT_FLAG_IGNORE_OUTGOING 0x4000
+#endif
+
 /* use-mmap: no, buffer-size left out: the socket receive buffer */
 #define RECV_BUF_DEFAULT (8 << 20)
 
@@ -54,6 +75,13 @@ typedef struct AfPacket {
 	uint64_t packets, bytes;
 	uint64_t kpkts, kdrops;          /* PACKET_STATISTICS resets on read: sums */
 	int err_logged;                  /* a socket error was said; reset by data */
+	/* copy-mode */
+	enum capture_copy copy_mode;
+	struct AfPacket *peer;           /* the other side of the pair; NULL: none */
+	int turn;                        /* which side next() reads first */
+	uint64_t fwd, fwd_trunc, fwd_err; /* sent out of peer; atomics: verdicts
+	                                  * come from workers in autofp */
+	int fwd_err_logged;
 } AfPacket;
 
 static int afp_err(char *err, size_t errlen, const AfPacket *a, const char *what)
@@ -176,6 +204,10 @@ static int afp_setup(AfPacket *a, const CaptureConfig *cfg, char *err, size_t er
 		if (setsockopt(a->fd, SOL_SOCKET, SO_RCVBUFFORCE, &sz, sizeof(sz)) != 0)
 			setsockopt(a->fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
 	}
+	a->copy_mode = cfg->copy_mode;
+	if (cfg->copy_mode != COPY_NONE &&
+	    setsockopt(a->fd, SOL_PACKET, PACKET_IGNORE_OUTGOING, &one, sizeof(one)) != 0)
+		return afp_err(err, errlen, a, "copy-mode needs PACKET_IGNORE_OUTGOING (Linux 4.20)");
 	if (cfg->use_mmap) {
 		if (setup_ring(a, cfg, snaplen, err, errlen) != 0)
 			return -1;
@@ -198,10 +230,29 @@ static int afp_setup(AfPacket *a, const CaptureConfig *cfg, char *err, size_t er
 	if (bind(a->fd, (struct sockaddr *)&sll, sizeof(sll)) != 0)
 		return afp_err(err, errlen, a, "cannot bind");
 	{
-		int type = cfg->cluster_type | (cfg->defrag ? PACKET_FANOUT_FLAG_DEFRAG : 0);
+		/* copy-mode sends frames as read: a datagram the kernel
+		 * reassembled for the fanout hash would be larger than the MTU
+		 * and could not go out, so fragments come one by one (the
+		 * engine reassembles them itself; the last one carries the
+		 * datagram's verdict) */
+		int type = cfg->cluster_type |
+			   (cfg->defrag && cfg->copy_mode == COPY_NONE ? PACKET_FANOUT_FLAG_DEFRAG : 0);
 		uint32_t arg = cfg->cluster_id | ((uint32_t)type << 16);
+		int rc;
 
-		if (setsockopt(a->fd, SOL_PACKET, PACKET_FANOUT, &arg, sizeof(arg)) != 0) {
+		/* a fanout group delivers through its own hook, which ignores
+		 * outgoing frames only with this flag (Linux 6.7); older kernels
+		 * refuse it, and next() skips them instead */
+		if (a->copy_mode != COPY_NONE) {
+			uint32_t io = arg | ((uint32_t)PACKET_FANOUT_FLAG_IGNORE_OUTGOING << 16);
+
+			rc = setsockopt(a->fd, SOL_PACKET, PACKET_FANOUT, &io, sizeof(io));
+			if (rc != 0 && errno == EINVAL)
+				rc = setsockopt(a->fd, SOL_PACKET, PACKET_FANOUT, &arg, sizeof(arg));
+		} else {
+			rc = setsockopt(a->fd, SOL_PACKET, PACKET_FANOUT, &arg, sizeof(arg));
+		}
+		if (rc != 0) {
 			snprintf(err, errlen, "af-packet: %s: cannot join fanout group %u (cluster-id; "
 				 "another process may hold it with other settings): %s",
 				 cfg->iface, cfg->cluster_id, strerror(errno));
@@ -211,8 +262,11 @@ static int afp_setup(AfPacket *a, const CaptureConfig *cfg, char *err, size_t er
 	return 0;
 }
 
+
 static void afp_free(AfPacket *a)
 {
+	if (a->peer)
+		afp_free(a->peer);
 	if (a->ring)
 		munmap(a->ring, a->ring_len);
 	if (a->fd >= 0)
@@ -220,21 +274,41 @@ static void afp_free(AfPacket *a)
 	free(a);
 }
 
-static int afp_open(Capture *c, const CaptureConfig *cfg, unsigned thread, char *err,
-		    size_t errlen)
+static AfPacket *afp_new(const CaptureConfig *cfg, char *err, size_t errlen)
 {
 	AfPacket *a = calloc(1, sizeof(*a));
 
-	(void)thread;
 	if (!a) {
 		snprintf(err, errlen, "af-packet: out of memory");
-		return -1;
+		return NULL;
 	}
 	a->fd = -1;
 	snprintf(a->iface, sizeof(a->iface), "%s", cfg->iface);
 	if (afp_setup(a, cfg, err, errlen) != 0) {
 		afp_free(a);
+		return NULL;
+	}
+	return a;
+}
+
+static int afp_open(Capture *c, const CaptureConfig *cfg, unsigned thread, char *err,
+		    size_t errlen)
+{
+	AfPacket *a = afp_new(cfg, err, errlen);
+
+	(void)thread;
+	if (!a)
 		return -1;
+	/* the pair's other side joins its own fanout group as this thread's
+	 * member of it (setup.c gives both the same thread count) */
+	if (cfg->copy_mode != COPY_NONE && cfg->peer) {
+		CaptureConfig pc = *cfg->peer;
+
+		pc.copy_mode = cfg->copy_mode;
+		if (!(a->peer = afp_new(&pc, err, errlen))) {
+			afp_free(a);
+			return -1;
+		}
 	}
 	c->priv = a;
 	return 0;
@@ -334,6 +408,15 @@ static int next_mmap(Capture *c, AfPacket *a, Packet *p, int timeout_ms)
 			}
 		}
 		h = (struct tpacket3_hdr *)a->frame;
+		/* copy-mode: what was sent out of this interface is not input */
+		if (a->copy_mode != COPY_NONE &&
+		    ((struct sockaddr_ll *)((uint8_t *)h + TPACKET_ALIGN(sizeof(*h))))->sll_pkttype ==
+		    PACKET_OUTGOING) {
+			a->frame += h->tp_next_offset;
+			if (--a->left == 0)
+				release_block(a);
+			continue;
+		}
 		fill_packet(a, p, (uint8_t *)h + h->tp_mac, h->tp_snaplen, h->tp_len,
 			    (h->tp_status & TP_STATUS_VLAN_VALID) != 0,
 			    (h->tp_status & TP_STATUS_VLAN_TPID_VALID) ? h->hv1.tp_vlan_tpid : 0,
@@ -358,7 +441,9 @@ static int next_recv(Capture *c, AfPacket *a, Packet *p, int timeout_ms)
 				    CMSG_SPACE(sizeof(struct timeval))];
 		} ctl;
 		struct iovec iov = { .iov_base = p->data + 4, .iov_len = PACKET_DATA_MAX - 4 };
-		struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
+		struct sockaddr_ll from;
+		struct msghdr msg = { .msg_name = &from, .msg_namelen = sizeof(from),
+				      .msg_iov = &iov, .msg_iovlen = 1,
 				      .msg_control = &ctl, .msg_controllen = sizeof(ctl) };
 		struct tpacket_auxdata *aux = NULL;
 		ssize_t n;
@@ -382,6 +467,8 @@ static int next_recv(Capture *c, AfPacket *a, Packet *p, int timeout_ms)
 			waited = 1;
 			continue;
 		}
+		if (a->copy_mode != COPY_NONE && from.sll_pkttype == PACKET_OUTGOING)
+			continue;
 		gettimeofday(&p->ts, NULL);
 		for (struct cmsghdr *cm = CMSG_FIRSTHDR(&msg); cm; cm = CMSG_NXTHDR(&msg, cm)) {
 			if (cm->cmsg_level == SOL_PACKET && cm->cmsg_type == PACKET_AUXDATA)
@@ -403,16 +490,42 @@ static int next_recv(Capture *c, AfPacket *a, Packet *p, int timeout_ms)
 	}
 }
 
-static int afp_next(Capture *c, Packet *p, int timeout_ms)
+static int side_next(Capture *c, AfPacket *a, Packet *p, int timeout_ms)
 {
-	AfPacket *a = c->priv;
-
 	return a->ring ? next_mmap(c, a, p, timeout_ms) : next_recv(c, a, p, timeout_ms);
 }
 
-static void afp_stats(Capture *c, CaptureStats *st)
+/* A pair: the sides take turns going first, so that a busy one does not
+ * starve the other; with nothing ready, one wait on both. */
+static int afp_next(Capture *c, Packet *p, int timeout_ms)
 {
-	AfPacket *a = c->priv;
+	AfPacket *a = c->priv, *s[2];
+	int r;
+
+	if (!a->peer)
+		return side_next(c, a, p, timeout_ms);
+	s[0] = a->turn ? a->peer : a;
+	s[1] = a->turn ? a : a->peer;
+	a->turn ^= 1;
+	for (int pass = 0; pass < 2; pass++) {
+		for (int i = 0; i < 2; i++)
+			if ((r = side_next(c, s[i], p, 0)) != CAPTURE_IDLE)
+				return r;
+		if (pass || timeout_ms == 0)
+			break;
+		{
+			struct pollfd pfd[2] = { { .fd = a->fd, .events = POLLIN },
+						 { .fd = a->peer->fd, .events = POLLIN } };
+
+			poll(pfd, 2, timeout_ms);
+		}
+	}
+	return CAPTURE_IDLE;
+}
+
+/* One socket's counts, added to st. */
+static void side_stats(AfPacket *a, CaptureStats *st)
+{
 	struct tpacket_stats_v3 ks;
 	socklen_t len = sizeof(ks);
 
@@ -422,16 +535,103 @@ static void afp_stats(Capture *c, CaptureStats *st)
 		a->kpkts += ks.tp_packets;
 		a->kdrops += ks.tp_drops;
 	}
-	st->packets = a->packets;
-	st->bytes = a->bytes;
-	st->kernel_packets = a->kpkts;
-	st->kernel_drops = a->kdrops;
+	st->packets += a->packets;
+	st->bytes += a->bytes;
+	st->kernel_packets += a->kpkts;
+	st->kernel_drops += a->kdrops;
+}
+
+/* A pair counts as one handle: both sides' figures. */
+static void afp_stats(Capture *c, CaptureStats *st)
+{
+	AfPacket *a = c->priv;
+
+	st->packets = st->bytes = st->kernel_packets = st->kernel_drops = 0;
+	side_stats(a, st);
+	if (a->peer)
+		side_stats(a->peer, st);
+}
+
+/* The side of the pair p was read on (its in_iface is that side's name). */
+static AfPacket *side_of(AfPacket *a, const Packet *p)
+{
+	return a->peer && p->in_iface == a->peer->iface ? a->peer : a;
+}
+
+/* copy-mode: the packet goes out of the pair's other side unless an IPS
+ * drops it. */
+static void afp_verdict(Capture *c, Packet *p, int drop)
+{
+	AfPacket *a = c->priv, *in, *out;
+
+	if (!a->peer || (drop && a->copy_mode == COPY_IPS))
+		return;
+	in = side_of(a, p);
+	out = in == a ? a->peer : a;
+	if (p->caplen < p->wirelen) {
+		__atomic_fetch_add(&in->fwd_trunc, 1, __ATOMIC_RELAXED);
+		return;
+	}
+	if (send(out->fd, p->data, p->caplen, 0) < 0) {
+		/* said once: a burst of oversized frames would flood the log */
+		if (!__atomic_exchange_n(&in->fwd_err_logged, 1, __ATOMIC_RELAXED))
+			log_warning("af-packet: %s: cannot send a %u-byte frame out of %s: %s "
+				    "(offloads such as GRO make frames larger than the MTU: "
+				    "turn them off)", in->iface, p->caplen, out->iface,
+				    strerror(errno));
+		__atomic_fetch_add(&in->fwd_err, 1, __ATOMIC_RELAXED);
+		return;
+	}
+	__atomic_fetch_add(&in->fwd, 1, __ATOMIC_RELAXED);
+}
+
+/* A reply towards p's source goes back out of the interface p came in on,
+ * to the MAC it came from; towards its destination, out of the pair's other
+ * side (or the same interface without copy-mode) to the MAC it was going
+ * to. */
+static int afp_inject(Capture *c, const Packet *p, const uint8_t *ip, uint32_t len, int to_src)
+{
+	AfPacket *a = c->priv, *in = side_of(a, p);
+	AfPacket *out = to_src || !a->peer ? in : in == a ? a->peer : a;
+	uint8_t frame[18 + 256];
+	uint32_t hl = 0;
+
+	if (len > 256)
+		return -1;
+	if (in->datalink == DLT_EN10MB) {
+		uint16_t et = htons((ip[0] >> 4) == 6 ? ETH_P_IPV6 : ETH_P_IP);
+
+		if (!(p->flags & PKT_HAS_ETH))
+			return -1;
+		memcpy(frame, to_src ? p->eth_src : p->eth_dst, 6);
+		memcpy(frame + 6, to_src ? p->eth_dst : p->eth_src, 6);
+		hl = 12;
+		/* on a trunk the reply carries the packet's (outer) VLAN */
+		if (p->vlan_count) {
+			uint16_t t = htons(ETH_P_8021Q), v = htons(p->vlan_id[0]);
+
+			memcpy(frame + 12, &t, 2);
+			memcpy(frame + 14, &v, 2);
+			hl = 16;
+		}
+		memcpy(frame + hl, &et, 2);
+		hl += 2;
+	}
+	memcpy(frame + hl, ip, len);
+	return send(out->fd, frame, hl + len, 0) < 0 ? -1 : 0;
 }
 
 static void afp_close(Capture *c)
 {
-	if (c->priv)
-		afp_free(c->priv);
+	AfPacket *a = c->priv;
+
+	for (AfPacket *s = a; s && a->peer; s = s == a ? a->peer : NULL)
+		log_info("af-packet: %s: copy-mode: %llu packets sent on to %s, %llu truncated, "
+			 "%llu failed", s->iface, (unsigned long long)s->fwd,
+			 s == a ? a->peer->iface : a->iface, (unsigned long long)s->fwd_trunc,
+			 (unsigned long long)s->fwd_err);
+	if (a)
+		afp_free(a);
 	c->priv = NULL;
 }
 
@@ -442,4 +642,6 @@ const CaptureOps capture_af_packet_ops = {
 	.next = afp_next,
 	.stats = afp_stats,
 	.close = afp_close,
+	.verdict = afp_verdict,
+	.inject = afp_inject,
 };

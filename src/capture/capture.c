@@ -22,8 +22,43 @@ const CaptureOps *capture_ops(enum capture_kind kind)
 	switch (kind) {
 	case CAPTURE_PCAP_LIVE: return &capture_pcap_live_ops;
 	case CAPTURE_AF_PACKET: return &capture_af_packet_ops;
+	case CAPTURE_NFQ: return &capture_nfq_ops;
 	default: return &capture_pcap_file_ops;
 	}
+}
+
+/* ---- inline verdicts of packet groups ---- */
+
+void capture_verdict_link(Packet *p)
+{
+	uint32_t n = 1;
+
+	if (!p->pseudo || !p->cap || !p->cap->ops->verdict)
+		return;
+	for (Packet *q = p->pseudo; q; q = q->pseudo) {
+		q->vroot = p;
+		n++;
+	}
+	p->vdrop = 0;
+	__atomic_store_n(&p->vpending, n, __ATOMIC_RELEASE);
+}
+
+/* One packet of a group is done: its drop joins the group's; the last
+ * one gives the wire packet its verdict. */
+int capture_verdict_slow(Packet *p, int ips, Packet **root)
+{
+	Packet *r = p->vroot ? p->vroot : p;
+
+	if (ips && p->drop_reason)
+		__atomic_store_n(&r->vdrop, 1, __ATOMIC_RELEASE);
+	if (__atomic_sub_fetch(&r->vpending, 1, __ATOMIC_ACQ_REL) != 0)
+		return r != p;
+	r->cap->ops->verdict(r->cap, r, __atomic_load_n(&r->vdrop, __ATOMIC_ACQUIRE));
+	r->vpending = 0;
+	if (r == p)
+		return 1;
+	*root = r;
+	return 1;
 }
 
 /* ---- yaml: pcap: / af-packet: ---- */
@@ -112,7 +147,7 @@ unsigned capture_section_ifaces(enum capture_kind kind, char (*names)[64], unsig
 	const ConfNode *list = conf_get_node(kind == CAPTURE_AF_PACKET ? "af-packet" : "pcap");
 	unsigned n = 0;
 
-	if (kind == CAPTURE_PCAP_FILE)
+	if (kind == CAPTURE_PCAP_FILE || kind == CAPTURE_NFQ)
 		return 0;
 	for (const ConfNode *e = list ? list->child : NULL; e && n < max; e = e->next) {
 		const char *i = conf_node_get(e, "interface");
@@ -187,6 +222,152 @@ static int load_cluster_type(const Section *s, int *out)
 	return -1;
 }
 
+/* af-packet copy-mode and copy-iface (Suricata's names: ips, tap; the
+ * interface pair lists each other). */
+static int load_copy_mode(const Section *s, CaptureConfig *cfg)
+{
+	const char *v = sec_get(s, "copy-mode");
+	const char *ci = sec_get(s, "copy-iface");
+
+	if (!v || !*v || !strcasecmp(v, "none"))
+		return 0;
+	if (!strcasecmp(v, "ips"))
+		cfg->copy_mode = COPY_IPS;
+	else if (!strcasecmp(v, "tap"))
+		cfg->copy_mode = COPY_TAP;
+	else {
+		log_error("af-packet.copy-mode: '%s' is not ips, tap or none", v);
+		return -1;
+	}
+	if (!ci || !*ci || strlen(ci) >= sizeof(cfg->copy_iface)) {
+		log_error("af-packet: %s: copy-mode %s needs copy-iface (the interface its "
+			  "packets go out on)", cfg->iface, v);
+		return -1;
+	}
+	if (!strcmp(ci, cfg->iface)) {
+		log_error("af-packet: %s: copy-iface is the interface itself", cfg->iface);
+		return -1;
+	}
+	snprintf(cfg->copy_iface, sizeof(cfg->copy_iface), "%s", ci);
+	return 0;
+}
+
+static int nfq_u32(const char *key, uint32_t *out, uint64_t max)
+{
+	char path[64], *end;
+	const char *v;
+	unsigned long long n;
+
+	snprintf(path, sizeof(path), "nfq.%s", key);
+	if (!(v = conf_get(path)))
+		return 0;
+	/* marks read well in hex: 0x10 as 16 */
+	errno = 0;
+	n = strtoull(v, &end, 0);
+	if (end == v || *end || errno || *v == '-' || n > max) {
+		log_error("%s: '%s' is not a number in 0..%llu", path, v, (unsigned long long)max);
+		return -1;
+	}
+	*out = (uint32_t)n;
+	return 0;
+}
+
+/* The nfq: section (one for every queue, as in Suricata). The queue
+ * number is cfg->iface, from -q. */
+static int nfq_config_load(CaptureConfig *cfg)
+{
+	const char *v = conf_get("nfq.mode");
+	uint32_t rq = 0, q;
+	char *end;
+
+	q = (uint32_t)strtoul(cfg->iface, &end, 10);
+	if (!cfg->iface[0] || *end || q > 65535) {
+		log_error("-q: '%s' is not a queue number (0..65535)", cfg->iface);
+		return -1;
+	}
+	cfg->queue = (uint16_t)q;
+	/* the name in logs, thread names and eve in_iface, as Suricata's */
+	snprintf(cfg->iface, sizeof(cfg->iface), "NFQ#%u", q);
+	cfg->nfq_mode = NFQ_ACCEPT;
+	cfg->repeat_mark = cfg->repeat_mask = 0;
+	cfg->route_queue = 0;
+	cfg->fail_open = 0;
+	cfg->batchcount = 1;
+	if (v && !strcasecmp(v, "repeat"))
+		cfg->nfq_mode = NFQ_REPEAT;
+	else if (v && !strcasecmp(v, "route"))
+		cfg->nfq_mode = NFQ_ROUTE;
+	else if (v && strcasecmp(v, "accept")) {
+		log_error("nfq.mode: '%s' is not accept, repeat or route", v);
+		return -1;
+	}
+	if (nfq_u32("repeat-mark", &cfg->repeat_mark, UINT32_MAX) != 0 ||
+	    nfq_u32("repeat-mask", &cfg->repeat_mask, UINT32_MAX) != 0 ||
+	    nfq_u32("route-queue", &rq, 65535) != 0 ||
+	    nfq_u32("batchcount", &cfg->batchcount, 65535) != 0)
+		return -1;
+	cfg->route_queue = (uint16_t)rq;
+	if (!cfg->batchcount)
+		cfg->batchcount = 1;
+	if (cfg->nfq_mode == NFQ_ROUTE && !conf_get("nfq.route-queue")) {
+		log_error("nfq.mode route needs nfq.route-queue");
+		return -1;
+	}
+	if (cfg->nfq_mode == NFQ_REPEAT && !cfg->repeat_mask) {
+		log_error("nfq.mode repeat needs nfq.repeat-mark and a non-zero nfq.repeat-mask "
+			  "(else the re-injected packet comes back to the queue)");
+		return -1;
+	}
+	if ((v = conf_get("nfq.fail-open")) && parse_bool(v, &cfg->fail_open) != 0) {
+		log_error("nfq.fail-open: '%s' is not yes or no", v);
+		return -1;
+	}
+	/* bypass-mark/mask: the engine has no bypass verdict yet; read so
+	 * that they are not reported unused */
+	(void)conf_get("nfq.bypass-mark");
+	(void)conf_get("nfq.bypass-mask");
+	return 0;
+}
+
+int capture_ips_wanted(enum capture_kind kind, const char *const *ifaces, unsigned n)
+{
+	char names[16][64];
+	Section s = { .name = "af-packet" };
+
+	if (kind == CAPTURE_NFQ)
+		return 1;
+	if (kind != CAPTURE_AF_PACKET)
+		return 0;
+	if (!n) {
+		n = capture_section_ifaces(kind, names, 16);
+		for (unsigned i = 0; i < n; i++) {
+			const char *v;
+
+			sec_find(&s, names[i]);
+			if ((v = sec_get(&s, "copy-mode")) && !strcasecmp(v, "ips"))
+				return 1;
+		}
+		return 0;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		const char *v;
+
+		/* an interface the section does not list takes the default entry */
+		sec_find(&s, ifaces[i]);
+		if ((v = sec_get(&s, "copy-mode")) && !strcasecmp(v, "ips"))
+			return 1;
+	}
+	return 0;
+}
+
+int capture_config_ips(const CaptureConfig *cc, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (cc[i].kind == CAPTURE_NFQ || cc[i].copy_mode == COPY_IPS)
+			return 1;
+	return 0;
+}
+
 int capture_config_load(CaptureConfig *cfg, unsigned ncpu)
 {
 	Section s = { .name = cfg->kind == CAPTURE_AF_PACKET ? "af-packet" : "pcap" };
@@ -208,6 +389,8 @@ int capture_config_load(CaptureConfig *cfg, unsigned ncpu)
 	cfg->checksum = -1;
 	if (cfg->kind == CAPTURE_PCAP_FILE)
 		return 0;
+	if (cfg->kind == CAPTURE_NFQ)
+		return nfq_config_load(cfg);
 	sec_find(&s, cfg->iface);
 	if (!cfg->iface[0]) {
 		v = s.entry ? conf_node_get(s.entry, "interface") : NULL;
@@ -251,6 +434,8 @@ int capture_config_load(CaptureConfig *cfg, unsigned ncpu)
 	}
 	cfg->cluster_id = (uint16_t)cid;
 	cfg->promisc = !disable_promisc;
+	if (load_copy_mode(&s, cfg) != 0)
+		return -1;
 	if ((v = sec_get(&s, "tpacket-v3")) != NULL) {
 		int b;
 

@@ -8,7 +8,12 @@
  * PACKET, IDLE (nothing arrived: the caller runs its idle tick) or END (no
  * more input: the file source's last file is read, or stop was asked).
  * Live sources stamp packets with wall-clock time, so the idle tick uses
- * gettimeofday(); pcap-file keeps packet time and never returns IDLE. */
+ * gettimeofday(); pcap-file keeps packet time and never returns IDLE.
+ *
+ * Inline sources (nfq, af-packet with copy-mode ips or tap) hold each packet
+ * until the engine is done with it: verdict() then sends it on or drops it.
+ * Every packet next() gave gets exactly one verdict, from the thread that
+ * processed it (a worker in autofp), in any order across threads. */
 #ifndef CAPTURE_CAPTURE_H
 #define CAPTURE_CAPTURE_H
 
@@ -20,7 +25,16 @@
 
 enum capture_next { CAPTURE_END = 0, CAPTURE_PACKET = 1, CAPTURE_IDLE = 2 };
 
-enum capture_kind { CAPTURE_PCAP_FILE = 0, CAPTURE_PCAP_LIVE, CAPTURE_AF_PACKET };
+enum capture_kind { CAPTURE_PCAP_FILE = 0, CAPTURE_PCAP_LIVE, CAPTURE_AF_PACKET, CAPTURE_NFQ };
+
+/* af-packet copy-mode: none (IDS), ips (forward unless dropped), tap
+ * (forward everything; the engine stays IDS). */
+enum capture_copy { COPY_NONE = 0, COPY_IPS, COPY_TAP };
+
+/* nfq.mode: accept (the verdict ends the packet's trip through the
+ * table), repeat (re-injected at the start with repeat-mark set), route
+ * (handed to route-queue). */
+enum nfq_mode { NFQ_ACCEPT = 0, NFQ_REPEAT, NFQ_ROUTE };
 
 typedef struct CaptureStats {
 	uint64_t packets;          /* delivered to the engine */
@@ -49,6 +63,22 @@ typedef struct CaptureConfig {
 	uint32_t ring_size;        /* ring frames per thread */
 	uint32_t block_timeout_ms; /* a block is handed over after this long */
 	int checksum;              /* -1: not set; else enum checksum_mode */
+	/* af-packet inline */
+	enum capture_copy copy_mode;
+	char copy_iface[64];       /* where this interface's packets go on */
+	const struct CaptureConfig *peer; /* copy-mode: copy-iface's settings; its
+	                            * socket is read by this interface's handles */
+	int paired;                /* read by its peer's handles: not opened */
+	/* nfq (the nfq: section; iface: the queue number from -q, then
+	 * "NFQ#<queue>", the name Suricata gives it) */
+	uint16_t queue;
+	enum nfq_mode nfq_mode;
+	uint32_t repeat_mark, repeat_mask;
+	uint16_t route_queue;
+	uint32_t batchcount;       /* accept verdicts sent together (1: each) */
+	int fail_open;             /* the kernel accepts what a full queue cannot take */
+	int any_order;             /* verdicts come from several threads (autofp):
+	                            * no batching, one sender at a time */
 } CaptureConfig;
 
 typedef struct Capture Capture;
@@ -63,6 +93,13 @@ typedef struct CaptureOps {
 	int (*next)(Capture *c, Packet *p, int timeout_ms);
 	void (*stats)(Capture *c, CaptureStats *st);
 	void (*close)(Capture *c);
+	/* Inline sources, else NULL: the verdict on p (which next() gave):
+	 * drop 0 sends it on, 1 drops it. Thread-safe. */
+	void (*verdict)(Capture *c, Packet *p, int drop);
+	/* Puts a reply the engine made (an IP packet: a reject's RST or ICMP
+	 * unreachable) on the wire towards p's source (to_src) or destination.
+	 * NULL: the sender of capture/reject.c (a raw IP socket). 0 or -1. */
+	int (*inject)(Capture *c, const Packet *p, const uint8_t *ip, uint32_t len, int to_src);
 } CaptureOps;
 
 struct Capture {
@@ -78,6 +115,7 @@ struct Capture {
 extern const CaptureOps capture_pcap_file_ops;
 extern const CaptureOps capture_pcap_live_ops;
 extern const CaptureOps capture_af_packet_ops;
+extern const CaptureOps capture_nfq_ops;
 
 const CaptureOps *capture_ops(enum capture_kind kind);
 
@@ -101,8 +139,42 @@ Capture *capture_open(const CaptureOps *ops, const CaptureConfig *cfg, unsigned 
 		      char *err, size_t errlen);
 static inline int capture_next(Capture *c, Packet *p, int timeout_ms)
 {
-	return c->ops->next(c, p, timeout_ms);
+	int r = c->ops->next(c, p, timeout_ms);
+
+	if (r == CAPTURE_PACKET && c->ops->live)
+		p->cap = c;
+	return r;
 }
+/* Inline sources: after decode, before the packets go their ways: the
+ * wire packet p's verdict will wait for the pseudo packets on p->pseudo (a
+ * tunnel's inner packets, a reassembled datagram), which may be processed
+ * by other threads, and is drop when one of them is dropped (Suricata
+ * drops the tunnel packet that carries a dropped inner packet). */
+void capture_verdict_link(Packet *p);
+
+int capture_verdict_slow(Packet *p, int ips, Packet **root);
+/* The verdict on a packet the engine is done with (ips: the run is inline
+ * and p->drop_reason drops it); nothing for packets of other sources.
+ * Returns whether p may go back to its pool now (a linked wire packet
+ * waits for its pseudo packets); *root: a wire packet whose verdict this
+ * pseudo packet completed, to go back too (else NULL). */
+static inline int capture_verdict(Packet *p, int ips, Packet **root)
+{
+	*root = NULL;
+	if (!p->vroot && !p->vpending) {
+		if (p->cap && p->cap->ops->verdict)
+			p->cap->ops->verdict(p->cap, p, ips && p->drop_reason);
+		return 1;
+	}
+	return capture_verdict_slow(p, ips, root);
+}
+/* Whether the configured sources make the run inline (IPS): nfq, and
+ * af-packet with copy-mode ips on an interface. */
+int capture_config_ips(const CaptureConfig *cc, unsigned n);
+/* The same from the yaml alone, before the sources are set up (the run
+ * policy is resolved first): nfq, or af-packet with copy-mode ips on one of
+ * ifaces (n 0: the section's interfaces). */
+int capture_ips_wanted(enum capture_kind kind, const char *const *ifaces, unsigned n);
 void capture_stats(Capture *c, CaptureStats *st);
 void capture_close(Capture *c);
 

@@ -195,6 +195,18 @@ typedef struct Packet {
 	struct Packet *pseudo;      /* a reassembled datagram to process right after this one */
 	struct Packet *next;        /* pool / queue link */
 	void *pool;                 /* the pool the packet returns to */
+	struct Capture *cap;        /* live: the handle that read it (its verdict,
+	                             * reject replies); NULL for files and pseudo
+	                             * packets */
+	uint32_t cap_id;            /* the source's id of it (NFQUEUE packet id) */
+	uint32_t cap_mark;          /* NFQUEUE: its netfilter mark */
+	/* inline: a wire packet's verdict waits for the pseudo packets its
+	 * decode made (capture_verdict_link): vroot is their wire packet,
+	 * vpending (atomic) the packets of the group not yet done, vdrop
+	 * (atomic) whether one of them was dropped */
+	struct Packet *vroot;
+	uint32_t vpending;
+	uint8_t vdrop;
 } Packet;
 
 #define PKT_IS_IPV4(p) ((p)->ip_version == 4)

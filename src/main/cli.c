@@ -57,6 +57,7 @@ void cli_usage(FILE *out, const char *prog)
 		"\t-r <path>                            : run in pcap file/offline mode (file or folder)\n"
 		"\t-i <dev>                             : run in live mode on dev (AF_PACKET, the best method here)\n"
 		"\t--pcap[=<dev>]                       : run in pcap live mode (libpcap)\n"
+		"\t-q <qid[:qid]>                       : run in inline nfqueue mode (a range: one queue each)\n"
 		"\t--af-packet[=<dev>]                  : run in af-packet mode\n"
 		"\t                                       (no dev: every interface of the\n"
 		"\t                                       yaml section; -i repeats)\n"
@@ -111,6 +112,9 @@ static void print_build_info(void)
 	/* Suricata names its Lua support so; suricata-verify's requires read it */
 	if (lua_kw_version())
 		printf(" HAVE_LUA");
+#ifdef HAVE_NFQUEUE
+	printf(" NFQ HAVE_NFQUEUE");
+#endif
 	printf("\n");
 	printf("64-bits, %s-endian architecture\n",
 	       __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? "Little" : "Big");
@@ -127,7 +131,11 @@ static void print_build_info(void)
 	printf("  %-40s yes\n", "libhtp support:");
 	printf("  %-40s yes\n", "PCRE2 support:");
 	printf("  %-40s yes\n", "AF_PACKET support:");
+#ifdef HAVE_NFQUEUE
+	printf("  %-40s yes\n", "NFQueue support:");
+#else
 	printf("  %-40s no\n", "NFQueue support:");
+#endif
 #ifdef HAVE_HIREDIS
 	printf("  %-40s yes\n", "hiredis support:");
 #else
@@ -234,20 +242,22 @@ int cli_parse(int argc, char **argv, Cli *cli)
 	int c;
 
 	cli->live_kind = -1;
-	while ((c = getopt_long(argc, argv, "c:r:i:F:DS:s:l:k:vTVh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "c:r:i:q:F:DS:s:l:k:vTVh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'c': cli->conf_file = optarg; break;
 		case 'r': cli->pcap_path = optarg; break;
 		case 'i':
+		case 'q':
 		case OPT_PCAP:
 		case OPT_AF_PACKET:
 		{
-			int kind = c == OPT_PCAP ? CAPTURE_PCAP_LIVE : CAPTURE_AF_PACKET;
+			int kind = c == OPT_PCAP ? CAPTURE_PCAP_LIVE :
+				   c == 'q' ? CAPTURE_NFQ : CAPTURE_AF_PACKET;
 
 			/* one source kind per run; a repeated option adds an
 			 * interface (each gets its own capture threads) */
 			if (cli->live_kind >= 0 && cli->live_kind != kind) {
-				log_error("-i/--af-packet and --pcap exclude each other");
+				log_error("-i/--af-packet, --pcap and -q exclude each other");
 				return 1;
 			}
 			cli->live_kind = kind;

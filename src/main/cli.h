@@ -17,8 +17,8 @@ typedef struct Cli {
 	const char *conf_file;
 	const char *pcap_path;
 	/* live capture: -i dev (the best method: AF_PACKET), --pcap[=dev],
-	 * --af-packet[=dev], each repeatable with the same kind for several
-	 * interfaces; live_kind -1 when none was asked */
+	 * --af-packet[=dev], -q queue[:last] (nfq), each repeatable with the
+	 * same kind for several interfaces; live_kind -1 when none was asked */
 	int live_kind;
 	const char *live_devs[CLI_LIVE_DEVS_MAX];
 	unsigned n_live_devs;          /* 0: every interface of the yaml section */

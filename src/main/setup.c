@@ -9,6 +9,7 @@
 #include "conf/conf.h"
 #include "decode/decode.h"
 #include "flow/flow.h"
+#include "capture/reject.h"
 #include "runmode/captures.h"
 #include "runmode/unix-socket-runmode.h"
 #include "runmode/verdict.h"
@@ -113,7 +114,8 @@ static int engine_threads_load(const Cli *cli, EngineConfig *cfg)
 	/* Suricata's defaults: workers for af-packet, autofp for pcap live
 	 * and pcap-file */
 	if (!rm)
-		rm = cli->live_kind == CAPTURE_AF_PACKET ? "workers" : "autofp";
+		rm = cli->live_kind == CAPTURE_AF_PACKET || cli->live_kind == CAPTURE_NFQ ?
+		     "workers" : "autofp";
 	if (runmode_parse(rm, &cfg->mode) != 0) {
 		log_error("runmode '%s' is not supported (use single, autofp or workers; "
 			  "see --list-runmodes)", rm);
@@ -189,7 +191,11 @@ int setup_engine_config(Session *s)
 		cfg->stream.consumers &= ~(1u << STREAM_CONSUMER_APP);
 	/* once stream.inline and stream.midstream are known (both shape the
 	 * policy); Suricata 8 stops on an invalid exception policy */
-	if (run_policy_resolve(&cfg->policy, cli->simulate_ips, cfg->stream.inline_mode,
+	if (run_policy_resolve(&cfg->policy, cli->simulate_ips ||
+			       (cli->live_kind >= 0 &&
+				capture_ips_wanted((enum capture_kind)cli->live_kind,
+						   cli->live_devs, cli->n_live_devs)),
+			       cfg->stream.inline_mode,
 			       cfg->stream.midstream) != 0)
 		return -1;
 	/* the one resolution, in the stream engine's config and the packet
@@ -307,6 +313,75 @@ static int capture_setup_one(const Cli *cli, EngineConfig *ec, CaptureConfig *cc
 	return 0;
 }
 
+/* af-packet copy-mode: each interface with a copy-iface is paired with the
+ * entry of that interface, which must list it back (as Suricata asks); the
+ * first of the two reads both (capture/af-packet.c), with its thread count. */
+static int copy_pairs(Session *s)
+{
+	EngineConfig *ec = &s->engine.cfg;
+
+	for (unsigned i = 0; i < s->ncapcfg; i++) {
+		CaptureConfig *a = &s->capcfg[i], *b = NULL;
+
+		if (a->kind != CAPTURE_AF_PACKET || a->copy_mode == COPY_NONE || a->paired)
+			continue;
+		for (unsigned j = 0; j < s->ncapcfg && !b; j++)
+			if (j != i && !strcmp(s->capcfg[j].iface, a->copy_iface))
+				b = &s->capcfg[j];
+		if (!b) {
+			log_error("af-packet: %s: copy-iface %s is not captured (capture both: "
+				  "an entry for each, each naming the other as copy-iface)",
+				  a->iface, a->copy_iface);
+			return -1;
+		}
+		if (strcmp(b->copy_iface, a->iface) || b->copy_mode != a->copy_mode) {
+			log_error("af-packet: %s: copy-iface %s must have copy-mode %s and "
+				  "copy-iface %s", a->iface, b->iface,
+				  a->copy_mode == COPY_IPS ? "ips" : "tap", a->iface);
+			return -1;
+		}
+		if (ec->mode == RUNMODE_WORKERS)
+			ec->workers -= b->threads;
+		if (b->threads != a->threads)
+			log_info("af-packet: %s: read by the %u thread%s of %s (copy-mode pair; its "
+				 "threads: %u is not used)", b->iface, a->threads,
+				 a->threads == 1 ? "" : "s", a->iface, b->threads);
+		b->threads = a->threads;
+		b->paired = 1;
+		a->peer = b;
+	}
+	return 0;
+}
+
+/* -q N, or -q A:B (a queue each, as Suricata), repeatable: the queue
+ * numbers as the interface names of the nfq source. */
+static int nfq_queue_names(const Cli *cli, char (*names)[64], unsigned *n)
+{
+	unsigned k = 0;
+
+	for (unsigned i = 0; i < cli->n_live_devs; i++) {
+		const char *d = cli->live_devs[i];
+		char *end;
+		unsigned long a = strtoul(d, &end, 10), b = a;
+
+		if (end != d && *end == ':')
+			b = strtoul(end + 1, &end, 10);
+		if (end == d || *end || a > 65535 || b > 65535 || b < a) {
+			log_error("-q: '%s' is not a queue number or range (0..65535, A:B)", d);
+			return -1;
+		}
+		for (unsigned long q = a; q <= b; q++) {
+			if (k == CLI_LIVE_DEVS_MAX) {
+				log_error("-q: more than %d queues", CLI_LIVE_DEVS_MAX);
+				return -1;
+			}
+			snprintf(names[k++], 64, "%lu", q);
+		}
+	}
+	*n = k;
+	return 0;
+}
+
 /* Whether one of the first n interfaces uses fanout group id. */
 static int cluster_id_taken(const CaptureConfig *cc, unsigned n, uint16_t id)
 {
@@ -329,8 +404,13 @@ static int capture_setup(Session *s)
 	char names[CLI_LIVE_DEVS_MAX][64];
 	unsigned n = cli->n_live_devs;
 
-	for (unsigned i = 0; i < n; i++)
-		snprintf(names[i], sizeof(names[i]), "%s", cli->live_devs[i]);
+	if (cli->live_kind == CAPTURE_NFQ) {
+		if (nfq_queue_names(cli, names, &n) != 0)
+			return -1;
+	} else {
+		for (unsigned i = 0; i < n; i++)
+			snprintf(names[i], sizeof(names[i]), "%s", cli->live_devs[i]);
+	}
 	if (!n && cli->live_kind >= 0)
 		n = capture_section_ifaces((enum capture_kind)cli->live_kind, names,
 					   CLI_LIVE_DEVS_MAX);
@@ -353,6 +433,11 @@ static int capture_setup(Session *s)
 			return -1;
 		s->ncapcfg++;
 	} while (s->ncapcfg < n);
+	if (copy_pairs(s) != 0)
+		return -1;
+	/* nfq: autofp's workers finish packets out of queue order */
+	for (unsigned i = 0; i < s->ncapcfg; i++)
+		s->capcfg[i].any_order = ec->mode == RUNMODE_AUTOFP && ec->workers > 1;
 	/* a fanout group holds one interface's sockets only: an interface that
 	 * shares an earlier one's cluster-id (the default 99) takes a free one */
 	for (unsigned i = 1; i < s->ncapcfg; i++) {
@@ -385,7 +470,7 @@ int setup_input(Session *s, const char *prog)
 	if (s->usock_mode && !(s->pcap_queue = pcap_queue_new()))
 		return -1;
 	if (!cli->pcap_path && cli->live_kind < 0 && !s->usock_mode) {
-		log_error("no input: use -r FILE|DIR, -i DEV, --pcap[=DEV] or --af-packet[=DEV]");
+		log_error("no input: use -r FILE|DIR, -i DEV, --pcap[=DEV], --af-packet[=DEV] or -q QUEUE");
 		cli_usage(stderr, prog);
 		return -1;
 	}
@@ -494,6 +579,9 @@ int setup_engine(Session *s)
 		outputs_set_pcap_filename(e->outputs, captures_pcap_filename, e->caps[0]);
 	if (ops->live && captures_open(e, s->capcfg, s->ncapcfg) != 0)
 		return -1;
+	/* reject rules answer on the wire for live sources (capture/reject.h) */
+	if (ops->live)
+		(void)reject_init();
 	if (e->detect && setup_reloader(s) != 0)
 		return -1;
 	s->hooks.engine = e;

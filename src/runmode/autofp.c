@@ -36,9 +36,13 @@ typedef struct WorkerArg {
 static void autofp_done(Worker *w, Packet *p, void *arg)
 {
 	AutofpCtx *ctx = arg;
+	Packet *root;
 
 	order_done(&ctx->order, p->order_seq);
-	worker_release(w, ctx->pool, p);
+	if (capture_verdict(p, w->e->cfg.policy.ips, &root))
+		worker_release(w, ctx->pool, p);
+	if (root)
+		worker_release(w, ctx->pool, root);
 }
 
 static void *worker_main(void *arg)
@@ -143,6 +147,7 @@ static void *rx_main(void *arg)
 		if (++n % HOUSEKEEPING_EVERY == 0)
 			capture_update_counters(e->caps[0], ctx->rx_tc);
 		decode_packet(dt, p);
+		capture_verdict_link(p);
 		/* Pseudo packets (a reassembled datagram, a tunnel's inner packet)
 		 * travel on their own: each belongs to the worker of its own flow. */
 		while (p) {

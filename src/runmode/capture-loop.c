@@ -26,8 +26,12 @@ static void single_put(void *arg, Packet *p)
 
 static void capture_done(Worker *w, Packet *p, void *pool)
 {
-	(void)w;
-	packet_pool_put_local(pool, p);
+	Packet *root;
+
+	if (capture_verdict(p, w->e->cfg.policy.ips, &root))
+		packet_pool_put_local(pool, p);
+	if (root)
+		packet_pool_put_local(pool, root);
 }
 
 static void capture_dry(void *w)
@@ -89,6 +93,7 @@ int capture_worker(Engine *e, Capture *cap, PacketPool *pool, ThreadCounters *rx
 		if (main_thread && n % CONTROL_EVERY == 0)
 			runmode_control_poll(e);
 		decode_packet(dt, p);
+		capture_verdict_link(p);
 		/* the packet, then what decode made of it, each on its own */
 		while (p) {
 			Packet *q = p->pseudo;

@@ -28,6 +28,8 @@ static int open_source(Engine *e, const CaptureConfig *cc)
 	const CaptureOps *ops = capture_ops(cc->kind);
 	char err[1024];
 
+	if (cc->paired)
+		return 0;
 	for (unsigned i = 0; i < cc->threads; i++) {
 		Capture *c = capture_open(ops, cc, i, err, sizeof(err));
 
@@ -46,6 +48,10 @@ static int open_source(Engine *e, const CaptureConfig *cc)
 		log_notice("%s: capturing on %s with %u thread%s%s%s", ops->name, cc->iface,
 			   cc->threads, cc->threads == 1 ? "" : "s", cc->bpf ? ", bpf filter: " : "",
 			   cc->bpf ? cc->bpf : "");
+	if (cc->peer)
+		log_notice("%s: capturing on %s with the threads of %s (copy-mode %s: %s <-> %s)",
+			   ops->name, cc->peer->iface, cc->iface,
+			   cc->copy_mode == COPY_IPS ? "ips" : "tap", cc->iface, cc->peer->iface);
 	return 0;
 }
 

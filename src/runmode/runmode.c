@@ -49,6 +49,12 @@ void runmode_list(void)
 	printf("|                   | autofp            | Multi socket AF_PACKET mode. Packets from each flow are\n");
 	printf("|                   |                   | assigned to a consistent detection thread\n");
 	printf("|-----------------------------------------------------------------------------------------\n");
+	printf("| NFQ               | autofp            | Multi-threaded NFQ IPS mode. Packets from each flow are\n");
+	printf("|                   |                   | assigned to a consistent detection thread\n");
+	printf("|                   ---------------------------------------------------------------------\n");
+	printf("|                   | workers           | Multi queue NFQ IPS mode, each thread does all tasks from\n");
+	printf("|                   |                   | acquisition to logging\n");
+	printf("|-----------------------------------------------------------------------------------------\n");
 	printf("| PCAP_FILE         | single            | Single threaded pcap file mode\n");
 	printf("|                   ---------------------------------------------------------------------\n");
 	printf("|                   | autofp            | Multi-threaded pcap file mode. Packets from each flow are\n");

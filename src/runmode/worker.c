@@ -4,6 +4,8 @@
 #include "runmode/runmode-int.h"
 #include "runmode/verdict.h"
 #include "app-layer/stream-feed.h"
+#include "capture/reject.h"
+#include "output/alert.h"
 #include "util/log.h"
 
 #include <netinet/in.h>
@@ -119,6 +121,28 @@ void worker_fini(Worker *w)
 	thread_counters_retire(w->tc);
 }
 
+/* A reject rule's replies (reject.h), for a packet of a live source: in
+ * IPS the rule that dropped the packet, in IDS (Suricata 8 rejects there
+ * too) the first alerting reject rule. */
+static void worker_reject(const OutputPacketCtx *pc)
+{
+	const DetectAlert *da = pc->drop_rule;
+	enum reject_dir dir;
+
+	if (!da)
+		for (uint32_t i = 0; i < pc->nalerts && !da; i++)
+			if (pc->alerts[i].action == ALERT_ACTION_REJECT)
+				da = &pc->alerts[i];
+	if (!da || da->action != ALERT_ACTION_REJECT)
+		return;
+	switch (da->s->action) {
+	case ACT_REJECTDST: dir = REJECT_TO_DST; break;
+	case ACT_REJECTBOTH: dir = REJECT_BOTH; break;
+	default: dir = REJECT_TO_SRC; break;
+	}
+	reject_send(pc->p, dir);
+}
+
 /* The per-packet work of a worker: flow, TCP tracking and reassembly, the
  * app layer on newly ready data, detection (packet, raw stream, HTTP
  * transactions), then transaction logging and cleanup. */
@@ -157,6 +181,8 @@ void worker_process(Worker *w, Packet *p)
 	}
 	pc.f = f;
 	pc.dropped = verdict_decide(ran, w->tc, p, &pc.drop_rule);
+	if (p->cap && ran)
+		worker_reject(&pc);
 	output_packet(&w->ot, &pc);
 	/* encryption-handling bypass: the packets after this one skip
 	 * everything (flow_bypassed_packet) */

@@ -181,3 +181,178 @@ TEST(afpacket_missing_interface_says_so)
 	CHECK(capture_open(capture_ops(CAPTURE_AF_PACKET), &c, 0, err, sizeof(err)) == NULL);
 	CHECK(strstr(err, "no such interface") != NULL);
 }
+
+static const char *IPS_YAML =
+	"af-packet:\n"
+	"  - interface: b0\n"
+	"    copy-mode: ips\n"
+	"    copy-iface: b1\n"
+	"  - interface: b1\n"
+	"    copy-mode: tap\n"
+	"    copy-iface: b0\n"
+	"  - interface: b2\n"
+	"    copy-mode: ips\n"
+	"  - interface: b3\n"
+	"    copy-mode: mirror\n"
+	"    copy-iface: b0\n"
+	"  - interface: default\n"
+	"nfq:\n"
+	"  mode: repeat\n"
+	"  repeat-mark: 0x10\n"
+	"  repeat-mask: 0xf0\n"
+	"  batchcount: 20\n"
+	"  fail-open: yes\n";
+
+TEST(afpacket_copy_mode_and_iface)
+{
+	CaptureConfig c = { .kind = CAPTURE_AF_PACKET };
+	const char *b1 = "b1", *b0 = "b0";
+
+	CHECK_EQ(load_yaml(IPS_YAML), 0);
+	snprintf(c.iface, sizeof(c.iface), "b0");
+	CHECK_EQ(capture_config_load(&c, 2), 0);
+	CHECK_EQ(c.copy_mode, COPY_IPS);
+	CHECK_STREQ(c.copy_iface, "b1");
+	CHECK_EQ(capture_config_ips(&c, 1), 1);
+	capture_config_free(&c);
+	memset(&c, 0, sizeof(c));
+	c.kind = CAPTURE_AF_PACKET;
+	snprintf(c.iface, sizeof(c.iface), "b1");
+	CHECK_EQ(capture_config_load(&c, 2), 0);
+	CHECK_EQ(c.copy_mode, COPY_TAP);
+	/* tap forwards everything: the run stays IDS */
+	CHECK_EQ(capture_config_ips(&c, 1), 0);
+	CHECK_EQ(capture_ips_wanted(CAPTURE_AF_PACKET, &b1, 1), 0);
+	CHECK_EQ(capture_ips_wanted(CAPTURE_AF_PACKET, &b0, 1), 1);
+	capture_config_free(&c);
+	conf_deinit();
+}
+
+TEST(afpacket_copy_mode_errors)
+{
+	CaptureConfig c = { .kind = CAPTURE_AF_PACKET };
+
+	CHECK_EQ(load_yaml(IPS_YAML), 0);
+	snprintf(c.iface, sizeof(c.iface), "b2");   /* no copy-iface */
+	CHECK_EQ(capture_config_load(&c, 2), -1);
+	capture_config_free(&c);
+	memset(&c, 0, sizeof(c));
+	c.kind = CAPTURE_AF_PACKET;
+	snprintf(c.iface, sizeof(c.iface), "b3");   /* unknown mode */
+	CHECK_EQ(capture_config_load(&c, 2), -1);
+	capture_config_free(&c);
+	conf_deinit();
+}
+
+TEST(nfq_section)
+{
+	CaptureConfig c = { .kind = CAPTURE_NFQ };
+
+	CHECK_EQ(load_yaml(IPS_YAML), 0);
+	snprintf(c.iface, sizeof(c.iface), "7");
+	CHECK_EQ(capture_config_load(&c, 2), 0);
+	CHECK_EQ(c.queue, 7);
+	CHECK_STREQ(c.iface, "NFQ#7");
+	CHECK_EQ(c.nfq_mode, NFQ_REPEAT);
+	CHECK_EQ(c.repeat_mark, 0x10);
+	CHECK_EQ(c.repeat_mask, 0xf0);
+	CHECK_EQ(c.batchcount, 20);
+	CHECK_EQ(c.fail_open, 1);
+	CHECK_EQ(capture_ips_wanted(CAPTURE_NFQ, NULL, 0), 1);
+	snprintf(c.iface, sizeof(c.iface), "x1");
+	CHECK_EQ(capture_config_load(&c, 2), -1);
+	capture_config_free(&c);
+	CHECK_EQ(load_yaml("nfq:\n  mode: repeat\n"), 0);
+	snprintf(c.iface, sizeof(c.iface), "0");
+	/* repeat without a mask would queue the packet again forever */
+	CHECK_EQ(capture_config_load(&c, 2), -1);
+	CHECK_EQ(load_yaml("nfq:\n  mode: route\n"), 0);
+	snprintf(c.iface, sizeof(c.iface), "0");
+	CHECK_EQ(capture_config_load(&c, 2), -1);
+	CHECK_EQ(load_yaml("nfq:\n  mode: route\n  route-queue: 3\n"), 0);
+	snprintf(c.iface, sizeof(c.iface), "0");
+	CHECK_EQ(capture_config_load(&c, 2), 0);
+	CHECK_EQ(c.nfq_mode, NFQ_ROUTE);
+	CHECK_EQ(c.route_queue, 3);
+	CHECK_EQ(load_yaml("nfq:\n  mode: bridge\n"), 0);
+	snprintf(c.iface, sizeof(c.iface), "0");
+	CHECK_EQ(capture_config_load(&c, 2), -1);
+	capture_config_free(&c);
+	conf_deinit();
+}
+
+/* A fake inline source that records its verdicts. */
+static int verdicts, last_drop;
+static Packet *last_verdict;
+
+static void fake_verdict(Capture *c, Packet *p, int drop)
+{
+	(void)c;
+	verdicts++;
+	last_drop = drop;
+	last_verdict = p;
+}
+
+static const CaptureOps fake_inline_ops = { .name = "fake", .live = 1, .verdict = fake_verdict };
+
+TEST(plain_packet_gets_its_verdict_at_once)
+{
+	Capture c = { .ops = &fake_inline_ops };
+	Packet p, *root;
+
+	memset(&p, 0, sizeof(p));
+	p.cap = &c;
+	p.drop_reason = PKT_DROP_RULES;
+	verdicts = 0;
+	CHECK_EQ(capture_verdict(&p, 1, &root), 1);
+	CHECK_EQ(verdicts, 1);
+	CHECK_EQ(last_drop, 1);
+	CHECK(root == NULL);
+	/* IDS: nothing drops */
+	CHECK_EQ(capture_verdict(&p, 0, &root), 1);
+	CHECK_EQ(last_drop, 0);
+}
+
+TEST(tunnel_packet_waits_for_its_inner_packet_and_takes_its_drop)
+{
+	Capture c = { .ops = &fake_inline_ops };
+	Packet outer, inner, *root;
+
+	memset(&outer, 0, sizeof(outer));
+	memset(&inner, 0, sizeof(inner));
+	outer.cap = &c;
+	outer.pseudo = &inner;
+	capture_verdict_link(&outer);
+	CHECK(inner.vroot == &outer);
+	verdicts = 0;
+	/* the wire packet is done first, accepted: it waits */
+	CHECK_EQ(capture_verdict(&outer, 1, &root), 0);
+	CHECK_EQ(verdicts, 0);
+	/* its inner packet is dropped: the wire packet is, and goes back */
+	inner.drop_reason = PKT_DROP_RULES;
+	CHECK_EQ(capture_verdict(&inner, 1, &root), 1);
+	CHECK_EQ(verdicts, 1);
+	CHECK(last_verdict == &outer);
+	CHECK_EQ(last_drop, 1);
+	CHECK(root == &outer);
+}
+
+TEST(inner_packet_done_first_then_the_wire_packet)
+{
+	Capture c = { .ops = &fake_inline_ops };
+	Packet outer, inner, *root;
+
+	memset(&outer, 0, sizeof(outer));
+	memset(&inner, 0, sizeof(inner));
+	outer.cap = &c;
+	outer.pseudo = &inner;
+	capture_verdict_link(&outer);
+	verdicts = 0;
+	CHECK_EQ(capture_verdict(&inner, 1, &root), 1);
+	CHECK(root == NULL);
+	CHECK_EQ(verdicts, 0);
+	CHECK_EQ(capture_verdict(&outer, 1, &root), 1);
+	CHECK_EQ(verdicts, 1);
+	CHECK_EQ(last_drop, 0);
+	CHECK(root == NULL);
+}

@@ -98,7 +98,13 @@ static void print_build_info(void)
 	char cuda_rt[32] = "", cuda_drv[32] = "";
 
 	print_version();
-	printf("Features: PCAP_SET_BUFF HAVE_PCAP HAVE_LIBJANSSON HAVE_HTP HAVE_PCRE2 HAVE_JA3 HAVE_JA4 MAGIC");
+	printf("Features: PCAP_SET_BUFF AF_PACKET HAVE_PACKET_FANOUT HAVE_PCAP HAVE_LIBJANSSON HAVE_HTP "
+	       "HAVE_PCRE2 HAVE_JA3 HAVE_JA4");
+	/* the optional libraries (configure.ac): what a rule or an output
+	 * that needs one may count on */
+#ifdef HAVE_LIBMAGIC
+	printf(" MAGIC HAVE_LIBMAGIC");
+#endif
 #ifdef HAVE_HYPERSCAN
 	printf(" HAVE_HYPERSCAN HYPERSCAN");
 #endif
@@ -129,6 +135,11 @@ static void print_build_info(void)
 	printf("  %-40s yes\n", "hiredis support:");
 #else
 	printf("  %-40s no\n", "hiredis support:");
+#endif
+#ifdef HAVE_LIBMAGIC
+	printf("  %-40s yes\n", "libmagic support:");
+#else
+	printf("  %-40s no\n", "libmagic support:");
 #endif
 #ifdef HAVE_HYPERSCAN
 	printf("  %-40s yes (%s)\n", "Hyperscan support:", hs_version());

@@ -238,6 +238,13 @@ int cli_parse(int argc, char **argv, Cli *cli)
 	int c;
 
 	cli->live_kind = -1;
+	/* no argument at all: the usage, as Suricata 8 prints it for a run
+	 * with no run mode, rather than a complaint about a yaml the user
+	 * never named */
+	if (argc <= 1) {
+		cli_usage(stdout, argv[0]);
+		return 1;
+	}
 	while ((c = getopt_long(argc, argv, "c:r:i:F:DS:s:l:k:vTVh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'c': cli->conf_file = optarg; break;

@@ -145,6 +145,11 @@ part "$srcdir/tests/ops/run-as.sh" "$builddir" "$srcdir"
 echo "== operator guards (tests/ops/guards.sh)"
 part "$srcdir/tests/ops/guards.sh" "$builddir" "$srcdir"
 
+# make install into a scratch prefix, then the shipped unit's ExecStart, the
+# shipped logrotate file and USR2 on a live capture (root; SKIPs otherwise)
+echo "== a sensor's install (tests/ops/install.sh)"
+part "$srcdir/tests/ops/install.sh" "$builddir" "$srcdir"
+
 passed=$(grep -c '^PASS:' "$log")
 failed=$(grep -c '^FAIL:' "$log")
 if [ "$failed" -gt 0 ]; then

@@ -124,6 +124,10 @@ part "$srcdir/tests/ops/unix-socket.sh" "$builddir" "$srcdir"
 echo "== a capture from a pipe (tests/ops/pcap-pipe.sh)"
 part "$srcdir/tests/ops/pcap-pipe.sh" "$builddir" "$srcdir"
 
+# --pcap-file-recursive, --pcap-file-delete, --pcap-file-continuous
+echo "== pcap-file folder options (tests/ops/pcap-file-options.sh)"
+part "$srcdir/tests/ops/pcap-file-options.sh" "$builddir" "$srcdir"
+
 # the threads' names as Suricata gives them (W#01.., CS), read from /proc
 echo "== thread names (tests/ops/thread-names.sh)"
 part "$srcdir/tests/ops/thread-names.sh" "$builddir" "$srcdir"

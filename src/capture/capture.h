@@ -49,6 +49,13 @@ typedef struct CaptureConfig {
 	uint32_t ring_size;        /* ring frames per thread */
 	uint32_t block_timeout_ms; /* a block is handed over after this long */
 	int checksum;              /* -1: not set; else enum checksum_mode */
+	/* pcap-file: the yaml's pcap-file section (--pcap-file-delete,
+	 * --pcap-file-recursive and --pcap-file-continuous set it) */
+	int pcap_delete;           /* delete-when-done: each file read to its end */
+	int pcap_recursive;        /* a folder's sub-folders too */
+	int pcap_continuous;       /* a folder watched for new files until stopped */
+	uint32_t pcap_delay_s;     /* continuous: a file this long unmodified first */
+	uint32_t pcap_poll_s;      /* continuous: the folder scanned this often */
 } CaptureConfig;
 
 typedef struct Capture Capture;

@@ -35,6 +35,8 @@ enum {
 	OPT_INIT_ERRORS_FATAL,
 	OPT_SIMULATE_IPS,
 	OPT_PCAP_FILE_CONTINUOUS,
+	OPT_PCAP_FILE_DELETE,
+	OPT_PCAP_FILE_RECURSIVE,
 	OPT_NO_RANDOM,
 	OPT_LIST_KEYWORDS,
 	OPT_ENGINE_ANALYSIS,
@@ -55,6 +57,9 @@ void cli_usage(FILE *out, const char *prog)
 		"\t-c <path>                            : path to configuration file\n"
 		"\t-T                                   : test configuration file (use with -c)\n"
 		"\t-r <path>                            : run in pcap file/offline mode (file or folder)\n"
+		"\t--pcap-file-continuous               : when running in pcap mode with a directory, continue checking directory for pcaps until interrupted\n"
+		"\t--pcap-file-delete                   : when running in replay mode (-r with directory or file), will delete pcap files that have been processed when done\n"
+		"\t--pcap-file-recursive                : will descend into subdirectories when running in replay mode (-r)\n"
 		"\t-i <dev>                             : run in live mode on dev (AF_PACKET, the best method here)\n"
 		"\t--pcap[=<dev>]                       : run in pcap live mode (libpcap)\n"
 		"\t--af-packet[=<dev>]                  : run in af-packet mode\n"
@@ -221,6 +226,8 @@ int cli_parse(int argc, char **argv, Cli *cli)
 		{ "init-errors-fatal", no_argument, NULL, OPT_INIT_ERRORS_FATAL },
 		{ "simulate-ips", no_argument, NULL, OPT_SIMULATE_IPS },
 		{ "pcap-file-continuous", no_argument, NULL, OPT_PCAP_FILE_CONTINUOUS },
+		{ "pcap-file-delete", no_argument, NULL, OPT_PCAP_FILE_DELETE },
+		{ "pcap-file-recursive", no_argument, NULL, OPT_PCAP_FILE_RECURSIVE },
 		{ "no-random", no_argument, NULL, OPT_NO_RANDOM },
 		{ "list-keywords", optional_argument, NULL, OPT_LIST_KEYWORDS },
 		{ "engine-analysis", no_argument, NULL, OPT_ENGINE_ANALYSIS },
@@ -332,9 +339,16 @@ int cli_parse(int argc, char **argv, Cli *cli)
 		case OPT_NO_RANDOM:
 			/* Suricata's switch for reproducible runs: we use no randomness. */
 			break;
+		/* as in Suricata, the yaml's pcap-file keys, set over the file's
+		 * (capture/capture.c reads them) */
 		case OPT_PCAP_FILE_CONTINUOUS:
-			log_error("--pcap-file-continuous is not supported");
-			return 1;
+		case OPT_PCAP_FILE_DELETE:
+		case OPT_PCAP_FILE_RECURSIVE:
+			if (add_set(cli, c == OPT_PCAP_FILE_CONTINUOUS ? "pcap-file.continuous=true" :
+					 c == OPT_PCAP_FILE_DELETE ? "pcap-file.delete-when-done=true" :
+					 "pcap-file.recursive=true") != 0)
+				return 1;
+			break;
 		default:
 			cli_usage(stderr, argv[0]);
 			return 1;

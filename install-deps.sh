@@ -1,21 +1,35 @@
 #!/bin/sh
-# Installs what the engine needs to build and test on Debian 12 (or Ubuntu 24.04).
-# Runs apt-get as root (sudo when needed). CUDA is not installed here: --enable-cuda
-# expects the toolkit at /usr/local/cuda. tcpreplay and iproute2 serve the live
-# capture tests (tests/live/run.sh: a veth pair in a network namespace); clang and
-# its runtime (libFuzzer) serve make fuzz (qa/fuzz). libhiredis-dev builds eve-log
-# filetype redis; redis-server serves its test (tests/sinks/run.sh). suricata-update
-# serves tests/ops/suricata-update.sh, and python3-matplotlib qa/bench/plot.py.
-# liblua5.4-dev builds the lua rule keyword (optional: configure finds it).
-# libnetfilter-queue-dev builds the NFQUEUE source (-q); iptables serves its
-# test (tests/live/ips.sh: iptables-legacy sends forwarded traffic to a queue).
+# Installs what the engine needs on Debian 12 (or Ubuntu 24.04), as root
+# (sudo when needed). CUDA is not installed here: --enable-cuda expects the
+# toolkit at /usr/local/cuda.
+#   ./install-deps.sh               the build and every test tool: development, CI
+#   ./install-deps.sh --build-only  what a sensor's build needs, no test tool
+# The build: the libraries configure requires, and the optional ones a sensor
+# wants (libmagic: filemagic, file.magic; brotli: HTTP br bodies; hiredis:
+# eve-log filetype redis; Hyperscan: mpm-algo hs). The tests: tcpreplay and
+# iproute2 serve the live capture tests (tests/live/run.sh: a veth pair in a
+# network namespace); clang and its runtime (libFuzzer) serve make fuzz
+# (qa/fuzz); redis-server tests/sinks/run.sh; suricata-update
+# tests/ops/suricata-update.sh; logrotate tests/ops/install.sh; and
+# python3-matplotlib qa/bench/plot.py. libpsl-dev builds the domain and tld
+# transforms, liblua5.4-dev the lua rule keyword, libnetfilter-queue-dev the
+# NFQUEUE source (-q); iptables and ethtool serve tests/live/ips.sh.
 set -e
 PKGS="build-essential autoconf automake libtool pkg-config \
  libpcap-dev libyaml-dev libpcre2-dev libhtp-dev libjansson-dev libssl-dev libmagic-dev \
- libbrotli-dev libpsl-dev liblua5.4-dev libnetfilter-queue-dev iptables \
- wireshark-common tshark time python3 python3-yaml python3-jsonschema \
- tcpreplay iproute2 ethtool clang libclang-rt-dev libhiredis-dev redis-server \
+ libbrotli-dev libpsl-dev liblua5.4-dev libnetfilter-queue-dev \
+ libhiredis-dev"
+TEST_PKGS="wireshark-common tshark time python3 python3-yaml python3-jsonschema \
+ tcpreplay iproute2 iptables ethtool clang libclang-rt-dev redis-server logrotate \
  suricata-update python3-matplotlib"
+case "$1" in
+"") PKGS="$PKGS $TEST_PKGS" ;;
+--build-only) ;;
+*)
+	echo "usage: $0 [--build-only]" >&2
+	exit 1
+	;;
+esac
 # Hyperscan exists for x86-64 only.
 case "$(uname -m)" in x86_64|amd64) PKGS="$PKGS libhyperscan-dev" ;; esac
 SUDO=

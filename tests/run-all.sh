@@ -126,6 +126,10 @@ part "$srcdir/tests/ops/unix-socket.sh" "$builddir" "$srcdir"
 echo "== a capture from a pipe (tests/ops/pcap-pipe.sh)"
 part "$srcdir/tests/ops/pcap-pipe.sh" "$builddir" "$srcdir"
 
+# --pcap-file-recursive, --pcap-file-delete, --pcap-file-continuous
+echo "== pcap-file folder options (tests/ops/pcap-file-options.sh)"
+part "$srcdir/tests/ops/pcap-file-options.sh" "$builddir" "$srcdir"
+
 # the threads' names as Suricata gives them (W#01.., CS), read from /proc
 echo "== thread names (tests/ops/thread-names.sh)"
 part "$srcdir/tests/ops/thread-names.sh" "$builddir" "$srcdir"
@@ -150,6 +154,10 @@ part "$srcdir/tests/ops/guards.sh" "$builddir" "$srcdir"
 # a bad variable, output or eve type: exit 1 and one line, -T and a run
 echo "== configuration mistakes (tests/ops/bad-config.sh)"
 part "$srcdir/tests/ops/bad-config.sh" "$builddir" "$srcdir"
+# make install into a scratch prefix, then the shipped unit's ExecStart, the
+# shipped logrotate file and USR2 on a live capture (root; SKIPs otherwise)
+echo "== a sensor's install (tests/ops/install.sh)"
+part "$srcdir/tests/ops/install.sh" "$builddir" "$srcdir"
 
 passed=$(grep -c '^PASS:' "$log")
 failed=$(grep -c '^FAIL:' "$log")

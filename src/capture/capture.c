@@ -368,6 +368,30 @@ int capture_config_ips(const CaptureConfig *cc, unsigned n)
 	return 0;
 }
 
+/* The pcap-file section's folder options, Suricata's defaults: delay 30 s,
+ * poll-interval 5 s. recursive and continuous exclude each other, as in
+ * Suricata (a tree cannot be watched by polling one folder). */
+static int load_pcap_file(CaptureConfig *cfg)
+{
+	Section s = { .name = "pcap-file" };
+
+	s.entry = conf_get_node("pcap-file");
+	cfg->pcap_delay_s = 30;
+	cfg->pcap_poll_s = 5;
+	if (sec_bool(&s, "delete-when-done", &cfg->pcap_delete) != 0 ||
+	    sec_bool(&s, "recursive", &cfg->pcap_recursive) != 0 ||
+	    sec_bool(&s, "continuous", &cfg->pcap_continuous) != 0 ||
+	    sec_u32(&s, "delay", &cfg->pcap_delay_s, 0, 86400) != 0 ||
+	    sec_u32(&s, "poll-interval", &cfg->pcap_poll_s, 1, 86400) != 0)
+		return -1;
+	if (cfg->pcap_recursive && cfg->pcap_continuous) {
+		log_error("pcap-file: recursive and continuous cannot be used together "
+			  "(--pcap-file-recursive, --pcap-file-continuous)");
+		return -1;
+	}
+	return 0;
+}
+
 int capture_config_load(CaptureConfig *cfg, unsigned ncpu)
 {
 	Section s = { .name = cfg->kind == CAPTURE_AF_PACKET ? "af-packet" : "pcap" };
@@ -388,7 +412,7 @@ int capture_config_load(CaptureConfig *cfg, unsigned ncpu)
 	cfg->block_timeout_ms = 10;
 	cfg->checksum = -1;
 	if (cfg->kind == CAPTURE_PCAP_FILE)
-		return 0;
+		return load_pcap_file(cfg);
 	if (cfg->kind == CAPTURE_NFQ)
 		return nfq_config_load(cfg);
 	sec_find(&s, cfg->iface);

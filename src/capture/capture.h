@@ -79,6 +79,13 @@ typedef struct CaptureConfig {
 	int fail_open;             /* the kernel accepts what a full queue cannot take */
 	int any_order;             /* verdicts come from several threads (autofp):
 	                            * no batching, one sender at a time */
+	/* pcap-file: the yaml's pcap-file section (--pcap-file-delete,
+	 * --pcap-file-recursive and --pcap-file-continuous set it) */
+	int pcap_delete;           /* delete-when-done: each file read to its end */
+	int pcap_recursive;        /* a folder's sub-folders too */
+	int pcap_continuous;       /* a folder watched for new files until stopped */
+	uint32_t pcap_delay_s;     /* continuous: a file this long unmodified first */
+	uint32_t pcap_poll_s;      /* continuous: the folder scanned this often */
 } CaptureConfig;
 
 typedef struct Capture Capture;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 struct PcapSource {
@@ -33,6 +34,10 @@ struct PcapSource {
 	char *bpf;           /* filter applied to every file; NULL: none */
 	int delete_when_done;/* unlink each file read to its end */
 	int64_t last_mtime_ms; /* modification time of the last file read to its end */
+	PcapFileOptions opt;
+	char *dir;           /* continuous: the folder watched; owned */
+	int64_t seen_ns;     /* continuous: modification time of the newest file taken */
+	char *seen_name;     /* ... and its path (ties), owned; NULL: none yet */
 };
 
 /* capture.errors (Suricata's "errors reported while reading capture module"):
@@ -63,13 +68,35 @@ static int name_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Regular files of a folder, sorted by name: Suricata's pcap-file folder mode reads
- * them one after the other, oldest name first. Hidden files are skipped. */
-static int list_folder(PcapSource *src, const char *dir, char *err, size_t errlen)
+static int add_file(PcapSource *src, size_t *cap, const char *path)
+{
+	if (src->n_files == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 16;
+		char **nf = realloc(src->files, ncap * sizeof(*nf));
+
+		if (!nf)
+			return -1;
+		src->files = nf;
+		*cap = ncap;
+	}
+	if (!(src->files[src->n_files] = strdup(path)))
+		return -1;
+	src->n_files++;
+	return 0;
+}
+
+/* Suricata's bound on pcap-file.recursive */
+#define PCAP_DIR_DEPTH_MAX 255
+
+/* Regular files of a folder (and, recursive, of its sub-folders), appended
+ * to src->files; the caller sorts them by path: Suricata's pcap-file folder
+ * mode reads them one after the other, oldest name first. Hidden files are
+ * skipped. */
+static int list_folder(PcapSource *src, const char *dir, unsigned depth, size_t *cap,
+		       char *err, size_t errlen)
 {
 	DIR *d = opendir(dir);
 	struct dirent *de;
-	size_t cap = 0;
 
 	if (!d) {
 		snprintf(err, errlen, "pcap-file: %s: %s", dir, strerror(errno));
@@ -94,29 +121,25 @@ static int list_folder(PcapSource *src, const char *dir, char *err, size_t errle
 			src->stats.errors++;
 			continue;
 		}
+		if (S_ISDIR(st.st_mode) && src->opt.recursive && depth < PCAP_DIR_DEPTH_MAX) {
+			if (list_folder(src, path, depth + 1, cap, err, errlen) != 0) {
+				closedir(d);
+				return -1;
+			}
+			continue;
+		}
 		if (!S_ISREG(st.st_mode)) {
-			log_warning("pcap-file: %s: skipped: %s", path, S_ISDIR(st.st_mode) ?
-				    "a folder (sub-folders are not read)" : "not a regular file");
+			log_warning("pcap-file: %s: skipped: %s", path, !S_ISDIR(st.st_mode) ?
+				    "not a regular file" : src->opt.recursive ?
+				    "a folder deeper than 255 levels" :
+				    "a folder (sub-folders are read with --pcap-file-recursive)");
 			src->stats.errors++;
 			continue;
 		}
-		if (src->n_files == cap) {
-			size_t ncap = cap ? cap * 2 : 16;
-			char **nf = realloc(src->files, ncap * sizeof(*nf));
-
-			if (!nf)
-				goto oom;
-			src->files = nf;
-			cap = ncap;
-		}
-		src->files[src->n_files] = strdup(path);
-		if (!src->files[src->n_files])
+		if (add_file(src, cap, path) != 0)
 			goto oom;
-		src->n_files++;
 	}
 	closedir(d);
-	if (src->n_files)	/* qsort's base must not be NULL, even for 0 items */
-		qsort(src->files, src->n_files, sizeof(*src->files), name_cmp);
 	return 0;
 oom:
 	closedir(d);
@@ -124,23 +147,157 @@ oom:
 	return -1;
 }
 
+typedef struct NewFile {
+	char *path;
+	int64_t mtime_ns;
+} NewFile;
+
+static int newfile_cmp(const void *a, const void *b)
+{
+	const NewFile *x = a, *y = b;
+
+	if (x->mtime_ns != y->mtime_ns)
+		return x->mtime_ns < y->mtime_ns ? -1 : 1;
+	return strcmp(x->path, y->path);
+}
+
+static int64_t mtime_ns(const struct stat *st)
+{
+	return (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
+}
+
+/* The files read are forgotten but the last (pcap_source_current names
+ * it): a folder watched for days holds only what is still to read. */
+static void forget_read(PcapSource *src)
+{
+	size_t done = src->next_file ? src->next_file - 1 : 0;
+
+	if (!done)
+		return;
+	for (size_t i = 0; i < done; i++)
+		free(src->files[i]);
+	memmove(src->files, src->files + done, (src->n_files - done) * sizeof(*src->files));
+	src->n_files -= done;
+	src->next_file -= done;
+}
+
+int pcap_source_rescan(PcapSource *src)
+{
+	DIR *d;
+	struct dirent *de;
+	NewFile *nf = NULL;
+	size_t n = 0, cap = 0, fcap;
+	struct timespec now;
+	int added = 0;
+
+	if (!src->opt.continuous || !(d = opendir(src->dir)))
+		return 0;
+	clock_gettime(CLOCK_REALTIME, &now);
+	while ((de = readdir(d)) != NULL) {
+		char path[4096];
+		struct stat st;
+		int64_t m;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", src->dir, de->d_name);
+		if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+			continue;
+		m = mtime_ns(&st);
+		/* taken already (by modification time, then path), or maybe
+		 * still being written */
+		if (src->seen_name && (m < src->seen_ns ||
+				       (m == src->seen_ns && strcmp(path, src->seen_name) <= 0)))
+			continue;
+		if ((int64_t)now.tv_sec - st.st_mtim.tv_sec < (int64_t)src->opt.delay_s)
+			continue;
+		if (n == cap) {
+			NewFile *g = realloc(nf, (cap = cap ? cap * 2 : 16) * sizeof(*nf));
+
+			if (!g)
+				break;
+			nf = g;
+		}
+		if (!(nf[n].path = strdup(path)))
+			break;
+		nf[n++].mtime_ns = m;
+	}
+	closedir(d);
+	if (n) {
+		qsort(nf, n, sizeof(*nf), newfile_cmp);
+		forget_read(src);
+		fcap = src->n_files;
+		for (size_t i = 0; i < n; i++) {
+			if (add_file(src, &fcap, nf[i].path) != 0) {
+				log_warning("pcap-file: %s: out of memory: new files left for the "
+					    "next scan", src->dir);
+				break;
+			}
+			free(src->seen_name);
+			src->seen_name = strdup(nf[i].path);
+			src->seen_ns = nf[i].mtime_ns;
+			if (!src->seen_name)
+				break;
+			added++;
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		free(nf[i].path);
+	free(nf);
+	return added;
+}
+
+int pcap_source_continuous(const PcapSource *src)
+{
+	return src->opt.continuous;
+}
+
 PcapSource *pcap_source_open(const char *path, char *err, size_t errlen)
+{
+	return pcap_source_open_opts(path, NULL, err, errlen);
+}
+
+PcapSource *pcap_source_open_opts(const char *path, const PcapFileOptions *o, char *err,
+				  size_t errlen)
 {
 	PcapSource *src = calloc(1, sizeof(*src));
 	struct stat st;
+	size_t cap = 0;
 
 	if (!src) {
 		snprintf(err, errlen, "pcap-file: out of memory");
 		return NULL;
 	}
+	if (o)
+		src->opt = *o;
+	src->delete_when_done = src->opt.delete_when_done;
 	if (stat(path, &st) != 0) {
 		snprintf(err, errlen, "pcap-file: %s: %s", path, strerror(errno));
 		goto fail;
 	}
+	if (src->opt.continuous && !S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "pcap-file: %s: continuous mode (--pcap-file-continuous) "
+			 "watches a folder; this is not one", path);
+		goto fail;
+	}
+	if (S_ISDIR(st.st_mode) && src->opt.continuous) {
+		src->is_dir = 1;
+		if (!(src->dir = strdup(path))) {
+			snprintf(err, errlen, "pcap-file: out of memory");
+			goto fail;
+		}
+		pcap_source_rescan(src);
+		log_info("pcap-file: watching %s for new files (every %u s, each unmodified "
+			 "for %u s first)", path, (unsigned)src->opt.poll_s,
+			 (unsigned)src->opt.delay_s);
+		return src;
+	}
 	if (S_ISDIR(st.st_mode)) {
 		src->is_dir = 1;
-		if (list_folder(src, path, err, errlen) != 0)
+		if (list_folder(src, path, 0, &cap, err, errlen) != 0)
 			goto fail;
+		if (src->n_files)	/* qsort's base must not be NULL, even for 0 items */
+			qsort(src->files, src->n_files, sizeof(*src->files), name_cmp);
 		if (src->n_files == 0)
 			log_warning("pcap-file: %s: the folder holds no capture files: "
 				    "nothing to read", path);
@@ -404,6 +561,8 @@ void pcap_source_close(PcapSource *src)
 		free(src->files[i]);
 	free(src->files);
 	free(src->bpf);
+	free(src->dir);
+	free(src->seen_name);
 	free(src);
 }
 
@@ -414,8 +573,16 @@ static int file_open(Capture *c, const CaptureConfig *cfg, unsigned thread, char
 {
 	PcapSource *src;
 
+	PcapFileOptions o = {
+		.recursive = cfg->pcap_recursive,
+		.continuous = cfg->pcap_continuous,
+		.delay_s = cfg->pcap_delay_s,
+		.poll_s = cfg->pcap_poll_s,
+		.delete_when_done = cfg->pcap_delete,
+	};
+
 	(void)thread;
-	src = pcap_source_open(cfg->path, err, errlen);
+	src = pcap_source_open_opts(cfg->path, &o, err, errlen);
 	if (!src)
 		return -1;
 	if (cfg->bpf && pcap_source_set_bpf(src, cfg->bpf, err, errlen) != 0) {
@@ -426,14 +593,35 @@ static int file_open(Capture *c, const CaptureConfig *cfg, unsigned thread, char
 	return 0;
 }
 
+static int file_stopped(const Capture *c)
+{
+	return (c->stop && *c->stop) || (c->interrupt && *c->interrupt);
+}
+
 /* Files never wait: no IDLE. A stop request (SIGINT) ends the run early,
- * as Suricata's does; what was read is flushed and logged. */
+ * as Suricata's does; what was read is flushed and logged. A watched
+ * folder (continuous) waits here for its next file, a scan every
+ * poll-interval, until the stop request: packet time stands still
+ * meanwhile, as in Suricata. */
 static int file_next(Capture *c, Packet *p, int timeout_ms)
 {
+	PcapSource *src = c->priv;
+
 	(void)timeout_ms;
-	if ((c->stop && *c->stop) || (c->interrupt && *c->interrupt))
-		return CAPTURE_END;
-	return pcap_source_next(c->priv, p) ? CAPTURE_PACKET : CAPTURE_END;
+	for (;;) {
+		if (file_stopped(c))
+			return CAPTURE_END;
+		if (pcap_source_next(src, p))
+			return CAPTURE_PACKET;
+		if (!pcap_source_continuous(src))
+			return CAPTURE_END;
+		/* 100 ms steps: a stop request is seen within one */
+		for (uint32_t t = 0; t < src->opt.poll_s * 10u && !file_stopped(c); t++) {
+			if (t == 0 && pcap_source_rescan(src))
+				break;
+			usleep(100000);
+		}
+	}
 }
 
 static void file_stats(Capture *c, CaptureStats *st)

@@ -29,6 +29,27 @@ void pcap_source_register_counters(void);
 /* path: a capture file or a folder. On error returns NULL with one line in err. */
 PcapSource *pcap_source_open(const char *path, char *err, size_t errlen);
 
+/* A folder's options (yaml pcap-file:, as Suricata's). */
+typedef struct PcapFileOptions {
+	int recursive;       /* sub-folders too (up to 255 deep), in path order */
+	/* The folder is watched: once its files are read, it is scanned every
+	 * poll_s seconds for files modified after the last one read (Suricata
+	 * goes by modification time too: a file moved in with an older one is
+	 * not seen) and unmodified for delay_s, read in modification-time
+	 * order, until the run is stopped. */
+	int continuous;
+	uint32_t delay_s, poll_s;
+	int delete_when_done;
+} PcapFileOptions;
+
+/* pcap_source_open with options; continuous wants a folder. */
+PcapSource *pcap_source_open_opts(const char *path, const PcapFileOptions *o, char *err,
+				  size_t errlen);
+/* continuous: scans the folder for new files ready to read. Returns how
+ * many were added (pcap_source_next reads them), 0 when none. */
+int pcap_source_rescan(PcapSource *src);
+int pcap_source_continuous(const PcapSource *src);
+
 /* Filters every file with the BPF expression (compiled per file for its
  * link type). 0, or -1 with err when the expression does not compile. */
 int pcap_source_set_bpf(PcapSource *src, const char *expr, char *err, size_t errlen);

@@ -14,6 +14,8 @@
  * a rule's matchers must hold for one file, as in Suricata. The buffers
  * (file.name, ...) are satisfied by any file of the side: Suricata asks
  * them of that same file too, the same whenever a side carries one file. */
+#include "config.h"
+
 #include "detect/detect-int.h"
 #include "detect/engine-int.h"
 #include "detect/buffers.h"
@@ -125,9 +127,26 @@ static int file_buf_of(int alproto, int buf)
 	return buf;
 }
 
+/* file.magic and filemagic without libmagic (configure found none): the
+ * rule fails to load with the reason, as in Suricata, instead of loading
+ * and never matching. */
+static int magic_missing(SigParseState *st, const Keyword *kw)
+{
+#ifdef HAVE_LIBMAGIC
+	(void)st;
+	(void)kw;
+	return 0;
+#else
+	return sig_error(st, "%s: this build has no libmagic support (configure found no "
+			 "libmagic: install libmagic-dev and build again)", kw->name);
+#endif
+}
+
 static int kw_file_sticky(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	(void)arg;
+	if (kw->buf == BUF_FILE_MAGIC && magic_missing(st, kw))
+		return -1;
 	if (sig_set_alproto_files(st))
 		return -1;
 	if (kw->buf == BUF_FILE_MAGIC)
@@ -148,6 +167,8 @@ static int kw_file_legacy(SigParseState *st, const char *arg, const Keyword *kw)
 	int saved = st->cur_buf, rc;
 	char *val = NULL;
 
+	if (buf == BUF_FILE_MAGIC && magic_missing(st, kw))
+		return -1;
 	if (sig_set_alproto_files(st))
 		return -1;
 	if (buf == BUF_FILE_MAGIC)

@@ -35,6 +35,8 @@ enum {
 	OPT_INIT_ERRORS_FATAL,
 	OPT_SIMULATE_IPS,
 	OPT_PCAP_FILE_CONTINUOUS,
+	OPT_PCAP_FILE_DELETE,
+	OPT_PCAP_FILE_RECURSIVE,
 	OPT_NO_RANDOM,
 	OPT_LIST_KEYWORDS,
 	OPT_ENGINE_ANALYSIS,
@@ -55,6 +57,9 @@ void cli_usage(FILE *out, const char *prog)
 		"\t-c <path>                            : path to configuration file\n"
 		"\t-T                                   : test configuration file (use with -c)\n"
 		"\t-r <path>                            : run in pcap file/offline mode (file or folder)\n"
+		"\t--pcap-file-continuous               : when running in pcap mode with a directory, continue checking directory for pcaps until interrupted\n"
+		"\t--pcap-file-delete                   : when running in replay mode (-r with directory or file), will delete pcap files that have been processed when done\n"
+		"\t--pcap-file-recursive                : will descend into subdirectories when running in replay mode (-r)\n"
 		"\t-i <dev>                             : run in live mode on dev (AF_PACKET, the best method here)\n"
 		"\t--pcap[=<dev>]                       : run in pcap live mode (libpcap)\n"
 		"\t-q <qid[:qid]>                       : run in inline nfqueue mode (a range: one queue each)\n"
@@ -99,7 +104,13 @@ static void print_build_info(void)
 	char cuda_rt[32] = "", cuda_drv[32] = "";
 
 	print_version();
-	printf("Features: PCAP_SET_BUFF HAVE_PCAP HAVE_LIBJANSSON HAVE_HTP HAVE_PCRE2 HAVE_JA3 HAVE_JA4 MAGIC");
+	printf("Features: PCAP_SET_BUFF AF_PACKET HAVE_PACKET_FANOUT HAVE_PCAP HAVE_LIBJANSSON HAVE_HTP "
+	       "HAVE_PCRE2 HAVE_JA3 HAVE_JA4");
+	/* the optional libraries (configure.ac): what a rule or an output
+	 * that needs one may count on */
+#ifdef HAVE_LIBMAGIC
+	printf(" MAGIC HAVE_LIBMAGIC");
+#endif
 #ifdef HAVE_HYPERSCAN
 	printf(" HAVE_HYPERSCAN HYPERSCAN");
 #endif
@@ -145,6 +156,11 @@ static void print_build_info(void)
 		printf("  %-40s yes (%s)\n", "Lua support:", lua_kw_version());
 	else
 		printf("  %-40s no\n", "Lua support:");
+#ifdef HAVE_LIBMAGIC
+	printf("  %-40s yes\n", "libmagic support:");
+#else
+	printf("  %-40s no\n", "libmagic support:");
+#endif
 #ifdef HAVE_HYPERSCAN
 	printf("  %-40s yes (%s)\n", "Hyperscan support:", hs_version());
 #else
@@ -225,6 +241,8 @@ int cli_parse(int argc, char **argv, Cli *cli)
 		{ "init-errors-fatal", no_argument, NULL, OPT_INIT_ERRORS_FATAL },
 		{ "simulate-ips", no_argument, NULL, OPT_SIMULATE_IPS },
 		{ "pcap-file-continuous", no_argument, NULL, OPT_PCAP_FILE_CONTINUOUS },
+		{ "pcap-file-delete", no_argument, NULL, OPT_PCAP_FILE_DELETE },
+		{ "pcap-file-recursive", no_argument, NULL, OPT_PCAP_FILE_RECURSIVE },
 		{ "no-random", no_argument, NULL, OPT_NO_RANDOM },
 		{ "list-keywords", optional_argument, NULL, OPT_LIST_KEYWORDS },
 		{ "engine-analysis", no_argument, NULL, OPT_ENGINE_ANALYSIS },
@@ -242,6 +260,13 @@ int cli_parse(int argc, char **argv, Cli *cli)
 	int c;
 
 	cli->live_kind = -1;
+	/* no argument at all: the usage, as Suricata 8 prints it for a run
+	 * with no run mode, rather than a complaint about a yaml the user
+	 * never named */
+	if (argc <= 1) {
+		cli_usage(stdout, argv[0]);
+		return 1;
+	}
 	while ((c = getopt_long(argc, argv, "c:r:i:q:F:DS:s:l:k:vTVh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'c': cli->conf_file = optarg; break;
@@ -331,9 +356,16 @@ int cli_parse(int argc, char **argv, Cli *cli)
 		case OPT_NO_RANDOM:
 			/* Suricata's switch for reproducible runs: we use no randomness. */
 			break;
+		/* as in Suricata, the yaml's pcap-file keys, set over the file's
+		 * (capture/capture.c reads them) */
 		case OPT_PCAP_FILE_CONTINUOUS:
-			log_error("--pcap-file-continuous is not supported");
-			return 1;
+		case OPT_PCAP_FILE_DELETE:
+		case OPT_PCAP_FILE_RECURSIVE:
+			if (add_set(cli, c == OPT_PCAP_FILE_CONTINUOUS ? "pcap-file.continuous=true" :
+					 c == OPT_PCAP_FILE_DELETE ? "pcap-file.delete-when-done=true" :
+					 "pcap-file.recursive=true") != 0)
+				return 1;
+			break;
 		default:
 			cli_usage(stderr, argv[0]);
 			return 1;

@@ -2,6 +2,8 @@
  * (app-layer/http-multipart.h): states, sizes, gaps, digests against
  * known values, libmagic, file-store v2 layout, the eve object. */
 #define _GNU_SOURCE
+#include "config.h"
+
 #include "test.h"
 #include "app-layer/files.h"
 #include "output/file-log.h"
@@ -629,6 +631,7 @@ TEST(file_keywords_legacy_forms_are_contents_on_file_buffers)
 	CHECK(cd->flags & CONTENT_NOCASE);
 	CHECK(cd->flags & CONTENT_ENDSWITH);
 	sig_free(s);
+#ifdef HAVE_LIBMAGIC
 	s = parse("alert http any any -> any any (filename:!\"S.PDF\"; filemagic:\"pdf\"; "
 		  "http.uri; content:\"/x\"; sid:2;)", err, sizeof(err), &code);
 	CHECK(s != NULL);
@@ -640,6 +643,33 @@ TEST(file_keywords_legacy_forms_are_contents_on_file_buffers)
 	CHECK_EQ(s->lists[BUF_HTTP_URI].n, 1);
 	sig_free(s);
 	CHECK(files_config()->need & FILE_NEED_MAGIC);
+#endif
+	files_config_reset();
+}
+
+/* filemagic and file.magic need libmagic: a build without it (configure
+ * --disable-libmagic, or none found) refuses the rule with the reason
+ * instead of loading a rule that never matches. */
+TEST(file_magic_keywords_need_libmagic)
+{
+	static const char *const rules[] = {
+		"alert http any any -> any any (filemagic:\"pdf\"; sid:1;)",
+		"alert http any any -> any any (file.magic; content:\"pdf\"; sid:2;)",
+	};
+	char err[256];
+	int code = 0;
+
+	for (unsigned i = 0; i < 2; i++) {
+		Signature *s = parse(rules[i], err, sizeof(err), &code);
+
+#ifdef HAVE_LIBMAGIC
+		CHECK(s != NULL);
+#else
+		CHECK(s == NULL);
+		CHECK(strstr(err, "no libmagic support") != NULL);
+#endif
+		sig_free(s);
+	}
 	files_config_reset();
 }
 

@@ -221,11 +221,21 @@ TEST(mqtt_json_object_fields_and_string_limit)
 	CHECK_EQ(json_array_size(t), 2);
 	CHECK_EQ(json_integer_value(json_array_get(t, 0)), 1);
 	json_decref(j);
-	/* one budget for the record: the second topic is cut */
+	/* the topics share the budget: the second one is cut */
 	j = mqtt_json_object(tx, 3);
 	t = json_object_get(json_object_get(j, "subscribe"), "topics");
 	CHECK_STREQ(json_string_value(json_object_get(json_array_get(t, 1), "topic")),
 		    "c[truncated 1 additional bytes]");
+	json_decref(j);
+	mqtt_state_free(s, NULL);
+
+	/* a PUBLISH message has the whole limit, whatever its topic took */
+	s = fed(0, publish1, sizeof(publish1), MQTT_TOSERVER);
+	j = mqtt_json_object(mqtt_tx_by_id(s, 0), 1);
+	sub = json_object_get(j, "publish");
+	CHECK_STREQ(json_string_value(json_object_get(sub, "topic")), "t1");
+	CHECK_STREQ(json_string_value(json_object_get(sub, "message")),
+		    "h[truncated 1 additional bytes]");
 	json_decref(j);
 	mqtt_state_free(s, NULL);
 

@@ -185,10 +185,16 @@ TEST(mqtt_max_tx_closes_older_ones)
 {
 	MqttState *s = mqtt_state_new(0, 2);
 
+	/* three open ones are over the limit of 2: the fourth gives up the
+	 * oldest open one */
 	for (int i = 0; i < 3; i++)
 		mqtt_parse(s, MQTT_TOSERVER, publish1, sizeof(publish1));
+	CHECK(!mqtt_tx_by_id(s, 0)->complete);
+	mqtt_parse(s, MQTT_TOSERVER, publish1, sizeof(publish1));
 	CHECK(mqtt_tx_by_id(s, 0)->complete);
-	CHECK(mqtt_tx_by_id(s, 2)->events & (1u << MQTT_EV_TOO_MANY_TRANSACTIONS));
+	CHECK(mqtt_tx_by_id(s, 0)->events & (1u << MQTT_EV_TOO_MANY_TRANSACTIONS));
+	CHECK(!mqtt_tx_by_id(s, 1)->complete);
+	CHECK(!(mqtt_tx_by_id(s, 3)->events & (1u << MQTT_EV_TOO_MANY_TRANSACTIONS)));
 	mqtt_state_free(s, NULL);
 }
 

@@ -531,12 +531,17 @@ static MqttTx *tx_new(MqttState *s, int dir)
 		tx->toclient = 1;
 	else
 		tx->toserver = 1;
-	/* past max-tx the older ones are given up (completed), with an event
-	 * on the new one, as Suricata 8 does */
-	if (s->ntx >= s->max_tx) {
-		for (uint32_t i = 0; i < s->ntx; i++)
-			s->txs[i]->complete = 1;
-		tx->events |= 1u << MQTT_EV_TOO_MANY_TRANSACTIONS;
+	/* past max-tx the oldest open one is given up: completed (logged and
+	 * freed in turn) with too_many_transactions on it, as Suricata 8 does;
+	 * one per new transaction keeps the live ones near the limit */
+	if (s->ntx > s->max_tx) {
+		for (uint32_t i = 0; i < s->ntx; i++) {
+			if (!s->txs[i]->complete) {
+				s->txs[i]->complete = 1;
+				s->txs[i]->events |= 1u << MQTT_EV_TOO_MANY_TRANSACTIONS;
+				break;
+			}
+		}
 	}
 	s->txs[s->ntx++] = tx;
 	return tx;

@@ -14,8 +14,8 @@
  *
  * Pure: no logging, no globals, no config lookups. Memory: per direction
  * one reassembly buffer of at most max_msg_len + 5 bytes; per message one
- * copy of its body; at most max_tx live transactions (past it the oldest
- * are closed and too_many_transactions is raised). */
+ * copy of its body; about max_tx open transactions (past it each new one
+ * closes the oldest open one, which raises too_many_transactions). */
 #ifndef APP_LAYER_MQTT_PARSE_H
 #define APP_LAYER_MQTT_PARSE_H
 

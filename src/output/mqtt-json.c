@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A string under the record's budget: whole while it fits, else its first
+/* A string under a budget: whole while it fits, else its first
  * bytes and how many were left out (Suricata's string-log-limit form). */
 static void lstr(JsonWriter *w, const char *key, const uint8_t *p, uint32_t n, uint64_t *budget)
 {
@@ -38,12 +38,13 @@ static void lstr(JsonWriter *w, const char *key, const uint8_t *p, uint32_t n, u
 	free(tmp);
 }
 
-/* A field of the message, when it was there. */
+/* A field of the message, when it was there; whole, or under its own
+ * budget of limit bytes (limit UINT64_MAX: whole). */
 static void fstr(JsonWriter *w, const char *key, const MqttMsg *m, const MqttField *f,
-		 uint64_t *budget)
+		 uint64_t limit)
 {
 	if (f->set)
-		lstr(w, key, m->raw + f->off, f->len, budget);
+		lstr(w, key, m->raw + f->off, f->len, &limit);
 }
 
 static void prop_write(void *ctx, const MqttProp *pr)
@@ -94,8 +95,11 @@ static const char *const obj_names[MQTT_TYPE_COUNT] = {
 	"pingresp", "disconnect", "auth",
 };
 
-static void msg_write(JsonWriter *w, const MqttMsg *m, uint64_t *budget)
+static void msg_write(JsonWriter *w, const MqttMsg *m, uint64_t limit)
 {
+	const uint64_t whole = UINT64_MAX;
+	uint64_t budget = limit;
+
 	/* type 0 has no member in Suricata's record (nor in the eve schema):
 	 * its transaction logs an empty object, its event says the rest */
 	if (m->type == MQTT_UNASSIGNED)
@@ -112,7 +116,7 @@ static void msg_write(JsonWriter *w, const MqttMsg *m, uint64_t *budget)
 	}
 	switch (m->type) {
 	case MQTT_CONNECT:
-		fstr(w, "protocol_string", m, &m->proto_name, budget);
+		fstr(w, "protocol_string", m, &m->proto_name, whole);
 		jw_int(w, "protocol_version", m->version);
 		jw_object(w, "flags");
 		jw_bool(w, "username", m->cflags & MQTT_CF_USERNAME);
@@ -121,13 +125,13 @@ static void msg_write(JsonWriter *w, const MqttMsg *m, uint64_t *budget)
 		jw_bool(w, "will", m->cflags & MQTT_CF_WILL);
 		jw_bool(w, "clean_session", m->cflags & MQTT_CF_CLEAN_SESSION);
 		jw_close(w);
-		fstr(w, "client_id", m, &m->client_id, budget);
-		fstr(w, "username", m, &m->username, budget);
-		fstr(w, "password", m, &m->password, budget);
+		fstr(w, "client_id", m, &m->client_id, whole);
+		fstr(w, "username", m, &m->username, whole);
+		fstr(w, "password", m, &m->password, whole);
 		if (m->will_topic.set) {
 			jw_object(w, "will");
-			fstr(w, "topic", m, &m->will_topic, budget);
-			fstr(w, "message", m, &m->will_msg, budget);
+			fstr(w, "topic", m, &m->will_topic, whole);
+			fstr(w, "message", m, &m->will_msg, whole);
 			props(w, "properties", m, &m->will_props);
 			jw_close(w);
 		}
@@ -137,10 +141,10 @@ static void msg_write(JsonWriter *w, const MqttMsg *m, uint64_t *budget)
 		jw_int(w, "return_code", m->rc);
 		break;
 	case MQTT_PUBLISH:
-		fstr(w, "topic", m, &m->topic, budget);
+		fstr(w, "topic", m, &m->topic, whole);
 		if (m->has_msg_id)
 			jw_int(w, "message_id", m->msg_id);
-		fstr(w, "message", m, &m->payload, budget);
+		fstr(w, "message", m, &m->payload, limit);
 		break;
 	case MQTT_PUBACK:
 	case MQTT_PUBREC:
@@ -165,11 +169,11 @@ static void msg_write(JsonWriter *w, const MqttMsg *m, uint64_t *budget)
 				break;
 			if (m->type == MQTT_SUBSCRIBE) {
 				jw_object(w, NULL);
-				lstr(w, "topic", p, n, budget);
+				lstr(w, "topic", p, n, &budget);
 				jw_int(w, "qos", opt & 3);
 				jw_close(w);
 			} else {
-				lstr(w, NULL, p, n, budget);
+				lstr(w, NULL, p, n, &budget);
 			}
 		}
 		jw_close(w);
@@ -203,12 +207,14 @@ static void msg_write(JsonWriter *w, const MqttMsg *m, uint64_t *budget)
 
 void mqtt_json_write(JsonWriter *w, const MqttTx *tx, uint64_t limit)
 {
-	/* the record's strings share the budget (a second topic is cut
-	 * where the first left off: suricata-verify mqtt-limit-log-3) */
-	uint64_t budget = limit ? limit : UINT64_MAX;
-
+	/* what string-log-limit bounds, as Suricata 8 does: a PUBLISH
+	 * message on its own (suricata-verify mqtt-limit-log-1: its topic
+	 * takes nothing from it), and the topics of a SUBSCRIBE or
+	 * UNSUBSCRIBE together (mqtt-limit-log-3: the second topic is cut
+	 * where the first left off); the other strings are bounded by
+	 * max-msg-length already */
 	for (int i = 0; i < tx->nmsgs; i++)
-		msg_write(w, &tx->msgs[i], &budget);
+		msg_write(w, &tx->msgs[i], limit ? limit : UINT64_MAX);
 }
 
 struct mqtt_obj {

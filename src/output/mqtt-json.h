@@ -3,9 +3,10 @@
  * named by its type (connect, connack, publish, puback, ...), each with
  * the fixed header's qos, retain and dup and the message's own fields;
  * v5 properties as a "properties" object (user properties as their own
- * key: value). Strings off the wire share one budget per record, the
- * eve-log types "- mqtt: string-log-limit" (1kb): past it a string is cut
- * and ends "[truncated N additional bytes]". */
+ * key: value). The eve-log types "- mqtt: string-log-limit" (1kb) bounds
+ * a PUBLISH message, and the topics of a SUBSCRIBE or UNSUBSCRIBE
+ * together, as Suricata 8 does: past it a string is cut and ends
+ * "[truncated N additional bytes]". */
 #ifndef OUTPUT_MQTT_JSON_H
 #define OUTPUT_MQTT_JSON_H
 
@@ -18,7 +19,7 @@
 #define MQTT_LOG_LIMIT_DEFAULT 1024
 
 struct JsonWriter;
-/* The object's members, into w's open object. limit: the string budget
+/* The object's members, into w's open object. limit: string-log-limit
  * (0: none). */
 void mqtt_json_write(struct JsonWriter *w, const MqttTx *tx, uint64_t limit);
 /* The same as a tree, for tests and fuzzers; the caller owns it. */

@@ -185,10 +185,16 @@ TEST(mqtt_max_tx_closes_older_ones)
 {
 	MqttState *s = mqtt_state_new(0, 2);
 
+	/* three open ones are over the limit of 2: the fourth gives up the
+	 * oldest open one */
 	for (int i = 0; i < 3; i++)
 		mqtt_parse(s, MQTT_TOSERVER, publish1, sizeof(publish1));
+	CHECK(!mqtt_tx_by_id(s, 0)->complete);
+	mqtt_parse(s, MQTT_TOSERVER, publish1, sizeof(publish1));
 	CHECK(mqtt_tx_by_id(s, 0)->complete);
-	CHECK(mqtt_tx_by_id(s, 2)->events & (1u << MQTT_EV_TOO_MANY_TRANSACTIONS));
+	CHECK(mqtt_tx_by_id(s, 0)->events & (1u << MQTT_EV_TOO_MANY_TRANSACTIONS));
+	CHECK(!mqtt_tx_by_id(s, 1)->complete);
+	CHECK(!(mqtt_tx_by_id(s, 3)->events & (1u << MQTT_EV_TOO_MANY_TRANSACTIONS)));
 	mqtt_state_free(s, NULL);
 }
 
@@ -221,11 +227,21 @@ TEST(mqtt_json_object_fields_and_string_limit)
 	CHECK_EQ(json_array_size(t), 2);
 	CHECK_EQ(json_integer_value(json_array_get(t, 0)), 1);
 	json_decref(j);
-	/* one budget for the record: the second topic is cut */
+	/* the topics share the budget: the second one is cut */
 	j = mqtt_json_object(tx, 3);
 	t = json_object_get(json_object_get(j, "subscribe"), "topics");
 	CHECK_STREQ(json_string_value(json_object_get(json_array_get(t, 1), "topic")),
 		    "c[truncated 1 additional bytes]");
+	json_decref(j);
+	mqtt_state_free(s, NULL);
+
+	/* a PUBLISH message has the whole limit, whatever its topic took */
+	s = fed(0, publish1, sizeof(publish1), MQTT_TOSERVER);
+	j = mqtt_json_object(mqtt_tx_by_id(s, 0), 1);
+	sub = json_object_get(j, "publish");
+	CHECK_STREQ(json_string_value(json_object_get(sub, "topic")), "t1");
+	CHECK_STREQ(json_string_value(json_object_get(sub, "message")),
+		    "h[truncated 1 additional bytes]");
 	json_decref(j);
 	mqtt_state_free(s, NULL);
 

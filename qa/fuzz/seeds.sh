@@ -165,6 +165,14 @@ if [ -d "$shared/suricata-verify/tests" ]; then
 			"$shared"/data/pcaps/ndpi/*ldap*.pcap 2>/dev/null) > /dev/null
 fi
 
-for h in pcap pipeline rule yaml http dns tls smtp ssh ftp dcerpc smb mqtt sip ber; do
+# pop3: suricata-verify's POP3 flows and mDNS datagrams as chunks
+mkdir -p "$work/pop3"
+if [ -d "$shared/suricata-verify/tests" ]; then
+	# shellcheck disable=SC2046 # one path a word
+	python3 "$here/sip-seeds.py" --pop3 "$work/pop3" $(find "$shared/suricata-verify/tests" \
+		\( -path '*pop3*' -o -path '*mdns*' -o -name 'frag-9.pcap' \) -name '*.pcap' | sort) > /dev/null
+fi
+
+for h in pcap pipeline rule yaml http dns tls smtp ssh ftp dcerpc smb mqtt sip ber pop3; do
 	printf '%-9s %5d seeds %8s\n' "$h" "$(ls "$work/$h" | wc -l)" "$(du -sh "$work/$h" | cut -f1)"
 done

@@ -5,7 +5,9 @@ line), in the harness's chunk format (qa/fuzz/fuzz_sip.c: control byte,
 bit 7 to client, bit 6 the UDP flow with (bits 0-4 + 1) * 16 bytes, else
 bits 0-4 + 1 bytes of the TCP flow). The pcap reader is ssh-ftp-seeds.py's
 for TCP; UDP datagrams are read here (IPv4, Ethernet).
-Usage: sip-seeds.py OUTDIR PCAP..."""
+Usage: sip-seeds.py OUTDIR PCAP...
+       sip-seeds.py --pop3 OUTDIR PCAP...   (fuzz_pop3: POP3 flows to port 110
+       as chunks of 32 bytes, mDNS datagrams to 5353 with bit 6)"""
 import hashlib, importlib.util, os, re, struct, sys
 
 here = os.path.dirname(os.path.abspath(__file__))
@@ -34,7 +36,38 @@ def udp_payloads(path):
         yield fr[14 + ihl + 8:]
 
 
+def pop3_main(out, paths):
+    os.makedirs(out, exist_ok=True)
+    for path in paths:
+        blob = bytearray()
+        try:
+            for p in udp_payloads(path):
+                if len(p) < 12 or len(p) > 512:
+                    continue
+                p = p + b"\0" * ((16 - len(p) % 16) % 16)
+                blob.append(0x40 | (len(p) // 16 - 1))
+                blob += p
+            for key, (client, segs) in sf.flows(path).items():
+                if not segs or not any(a[1] == 110 for a in key):
+                    continue
+                for d, seg in segs:
+                    for k in range(0, len(seg), 32):
+                        piece = seg[k:k + 32]
+                        blob.append((0x80 if d else 0) | (len(piece) - 1))
+                        blob += piece
+        except (OSError, struct.error):
+            continue
+        if blob:
+            blob = bytes(blob[:16384])
+            name = "seed-" + hashlib.sha1(blob).hexdigest()[:16]
+            with open(os.path.join(out, name), "wb") as f:
+                f.write(blob)
+
+
 def main():
+    if sys.argv[1] == "--pop3":
+        pop3_main(sys.argv[2], sys.argv[3:])
+        return
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
     for path in sys.argv[2:]:

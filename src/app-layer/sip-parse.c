@@ -363,6 +363,7 @@ int sip_msg_parse(const uint8_t *buf, uint32_t len, int stream, SipMsg **out, ui
 		return SIP_INVALID;
 	hm.is_request = (uint8_t)r;
 	hm.line = (SipSpan){ 0, ln };
+	hm.line_end = pos;
 	/* the headers, up to the blank line */
 	for (;;) {
 		if (pos > SIP_MAX_MSG)
@@ -371,6 +372,7 @@ int sip_msg_parse(const uint8_t *buf, uint32_t len, int stream, SipMsg **out, ui
 			return len >= SIP_MAX_MSG ? SIP_TOOBIG : SIP_MORE;
 		if (ln == 0) {
 			head_end = pos;
+			hm.headers_end = ls;
 			break;
 		}
 		/* a folded line (RFC 3261 7.3.1) continues the previous value */

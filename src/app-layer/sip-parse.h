@@ -75,6 +75,8 @@ typedef struct SipMsg {
 	uint16_t nhdr;
 	SipHeader hdr[SIP_MAX_HEADERS];
 	uint32_t head_len;        /* start line and headers, blank line included */
+	uint32_t line_end;        /* the start line with its line end */
+	uint32_t headers_end;     /* the header lines, without the blank line */
 	SipSpan body;
 	/* SDP, when the body is application/sdp */
 	uint8_t has_sdp;

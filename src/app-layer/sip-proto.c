@@ -177,7 +177,8 @@ static void raise_event(SipState *st, int ev)
 }
 
 /* The frames of message m, which starts at off (TCP: stream offset; UDP:
- * in the datagram). */
+ * in the datagram): the whole message, its start line with its CRLF, its
+ * header lines (without the blank line), its body. */
 static void message_frames(Flow *f, int dir, uint64_t off, const SipMsg *m, uint64_t tx_id)
 {
 	int req = m->is_request;
@@ -185,9 +186,9 @@ static void message_frames(Flow *f, int dir, uint64_t off, const SipMsg *m, uint
 
 	id = app_frame_new(f, dir, off, m->raw_len, F_PDU);
 	app_frame_set_tx(f, dir, id, tx_id);
-	id = app_frame_new(f, dir, off, m->line.len, req ? F_REQ_LINE : F_RESP_LINE);
+	id = app_frame_new(f, dir, off, m->line_end, req ? F_REQ_LINE : F_RESP_LINE);
 	app_frame_set_tx(f, dir, id, tx_id);
-	id = app_frame_new(f, dir, off + m->line.len, m->head_len - m->line.len,
+	id = app_frame_new(f, dir, off + m->line_end, m->headers_end - m->line_end,
 			   req ? F_REQ_HEADERS : F_RESP_HEADERS);
 	app_frame_set_tx(f, dir, id, tx_id);
 	if (m->body.len) {

@@ -34,63 +34,20 @@ static const char *type_key(uint16_t t, char *buf, size_t size)
 	return buf;
 }
 
-static void addr_write(JsonWriter *w, const char *key, const struct dns_rr *rr)
-{
-	char buf[48];
-	const uint8_t *a = rr->rd.addr;
-
-	if (rr->kind == DNS_RD_A)
-		snprintf(buf, sizeof(buf), "%u.%u.%u.%u", a[0], a[1], a[2], a[3]);
-	else
-		snprintf(buf, sizeof(buf), "%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:"
-			 "%02x%02x:%02x%02x", a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8],
-			 a[9], a[10], a[11], a[12], a[13], a[14], a[15]);
-	jw_str(w, key, buf);
-}
-
-/* One record: its name, then its data under its type's key, Suricata 8's
- * lower-case mnemonic (keys are literals: one per kind of data). */
+/* One record: its name, and for a PTR its target ("ptr"), for a TXT its
+ * strings ("txt"): the members the eve schema's mdns records have
+ * (additionalProperties false); the other types' data is not logged. */
 static void rr_write(JsonWriter *w, const struct dns_rr *rr)
 {
 	jw_object(w, NULL);
 	name_write(w, "rrname", &rr->name);
-	switch (rr->kind) {
-	case DNS_RD_A:
-		addr_write(w, "a", rr);
-		break;
-	case DNS_RD_AAAA:
-		addr_write(w, "aaaa", rr);
-		break;
-	case DNS_RD_NAME: {
-		char k[16];
-		const char *key = type_key(rr->rrtype, k, sizeof(k));
-
-		if (strcmp(key, "ptr") == 0)
-			jw_bytes(w, "ptr", rr->rd.name.s.ptr, rr->rd.name.s.len);
-		else if (strcmp(key, "cname") == 0)
-			jw_bytes(w, "cname", rr->rd.name.s.ptr, rr->rd.name.s.len);
-		else if (strcmp(key, "ns") == 0)
-			jw_bytes(w, "ns", rr->rd.name.s.ptr, rr->rd.name.s.len);
-		else if (strcmp(key, "mx") == 0)
-			jw_bytes(w, "mx", rr->rd.name.s.ptr, rr->rd.name.s.len);
-		break;
-	}
-	case DNS_RD_TXT:
+	if (rr->kind == DNS_RD_NAME && rr->rrtype == 12) {
+		jw_bytes(w, "ptr", rr->rd.name.s.ptr, rr->rd.name.s.len);
+	} else if (rr->kind == DNS_RD_TXT && rr->rd.txt.n) {
 		jw_array(w, "txt");
 		for (uint32_t i = 0; i < rr->rd.txt.n; i++)
 			jw_bytes(w, NULL, rr->rd.txt.v[i].ptr, rr->rd.txt.v[i].len);
 		jw_close(w);
-		break;
-	case DNS_RD_SRV:
-		jw_object(w, "srv");
-		jw_int(w, "priority", rr->rd.srv.priority);
-		jw_int(w, "weight", rr->rd.srv.weight);
-		jw_int(w, "port", rr->rd.srv.port);
-		jw_bytes(w, "name", rr->rd.srv.target.s.ptr, rr->rd.srv.target.s.len);
-		jw_close(w);
-		break;
-	default:
-		break;
 	}
 	jw_close(w);
 }

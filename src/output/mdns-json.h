@@ -2,8 +2,8 @@
  * eve-schema.json "mdns"): type (request/response by the QR bit), id,
  * flags (the set ones' names), opcode, rcode (responses), queries
  * [{rrname, rrtype}] with the type in lower case, answers, authorities
- * and additionals [{rrname, <type>: data}] (ptr, txt as an array of its
- * strings, a, aaaa, cname, ns, srv). */
+ * and additionals [{rrname, ptr (PTR), txt (TXT: an array of its
+ * strings)}], the members the eve schema has. */
 #ifndef OUTPUT_MDNS_JSON_H
 #define OUTPUT_MDNS_JSON_H
 

@@ -113,6 +113,11 @@ TEST(sip_response_and_stream_needs_whole_body)
 	CHECK(span_is(m, m->reason, "Unauthorized"));
 	CHECK(span_is(m, m->line, "SIP/2.0 401 Unauthorized"));
 	CHECK(!m->has_sdp);
+	/* the frames' extents: the line with its CRLF, the header lines
+	 * without the blank line */
+	CHECK_EQ(m->line_end, 26);
+	CHECK_EQ(m->headers_end, sizeof(RESP) - 1 - 2);
+	CHECK_EQ(m->head_len, sizeof(RESP) - 1);
 	sip_msg_free(m);
 	/* on a stream every cut short of the body is incomplete, never an error */
 	for (size_t k = 0; k < n; k++)

@@ -12,7 +12,8 @@
  * invalid_data event, and the stream is given up), a transaction keeps at
  * most LDAP_MAX_RESPONSES responses, and a flow at most max-tx live
  * transactions (too_many_transactions: the older ones are closed, so that
- * they are logged and freed). */
+ * they are logged and freed), with at most LDAP_MAX_FLOW_MEM bytes of
+ * messages in them (the same closing, without an event: Suricata has none). */
 #include "app-layer/app-layer-int.h"
 #include "app-layer/app-counters.h"
 #include "app-layer/ipp-conf.h"
@@ -26,6 +27,9 @@
 #define LDAP_KEY "app-layer.protocols.ldap."
 #define LDAP_MAX_MSG (1u << 20)
 #define LDAP_MAX_RESPONSES 4096
+/* message bytes a flow keeps in its live transactions: past it they are
+ * closed (logged, inspected, freed) before the next one is kept */
+#define LDAP_MAX_FLOW_MEM (16u << 20)
 
 static struct {
 	IppConf ipp;
@@ -182,8 +186,7 @@ static LdapTx *tx_new(LdapState *st)
 		return NULL;
 	}
 	if (st->txs.live >= ldap_conf.max_tx) {
-		for (AppTx *t = st->txs.head; t; t = t->next)
-			t->done[0] = t->done[1] = 1;
+		txl_close_all(&st->txs);
 		tx->base.events |= 1u << LDAP_EV_TOO_MANY_TRANSACTIONS;
 	}
 	txl_add(&st->txs, &tx->base);
@@ -232,6 +235,7 @@ static void on_request(LdapState *st, LdapMsg *m)
 	}
 	tx->request = *m;
 	tx->has_request = 1;
+	txl_charge(&st->txs, &tx->base, m->raw_len);
 	tx->base.done[0] = 1;
 	/* no response comes to these */
 	if (m->op == LDAP_OP_UNBIND_REQUEST || m->op == LDAP_OP_ABANDON_REQUEST)
@@ -269,7 +273,10 @@ static void on_response(LdapState *st, LdapMsg *m)
 	}
 	tx->responses[tx->nresponses++] = *m;
 	tx->base.some[1] = 1;
-	if (is_final(m->op))
+	txl_charge(&st->txs, &tx->base, m->raw_len);
+	/* a transaction without a request gets no more responses (only
+	 * requests wait for them): it is complete with this one */
+	if (is_final(m->op) || !tx->has_request)
 		tx->base.done[1] = 1;
 }
 
@@ -282,6 +289,8 @@ static void on_message(void *arg, const uint8_t *p, uint32_t len)
 		invalid_data(st, st->dir);
 		return;
 	}
+	if (st->txs.mem + len > LDAP_MAX_FLOW_MEM)
+		txl_close_all(&st->txs);
 	/* a message is taken for what it is, whichever way it goes */
 	if (ldap_op_is_request(m.op))
 		on_request(st, &m);

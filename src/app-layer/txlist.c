@@ -27,10 +27,17 @@ void txl_add(AppTxList *l, AppTx *t)
 
 static void release(AppTxList *l, AppTx *t)
 {
+	l->mem -= t->mem;
 	if (t->detect)
 		app_layer_detect_state_free_proto(l->alproto, t->detect);
 	t->detect = NULL;
 	l->free_tx(t);
+}
+
+void txl_close_all(AppTxList *l)
+{
+	for (AppTx *t = l->head; t; t = t->next)
+		t->done[0] = t->done[1] = 1;
 }
 
 void txl_free(AppTxList *l)

@@ -22,12 +22,14 @@ typedef struct AppTx {
 	uint8_t some[2];            /* ... 1 it has a message (progress 1) */
 	uint32_t events;            /* bit e: the protocol's event e was raised */
 	uint32_t events_logged;     /* bit e: ... and written as an anomaly */
+	uint32_t mem;               /* bytes the protocol charged to it (txl_charge) */
 } AppTx;
 
 typedef struct AppTxList {
 	AppTx *head, *tail;
 	uint64_t next_id;
 	uint32_t live;
+	uint64_t mem;               /* the live transactions' charged bytes */
 	unsigned alproto;           /* for the detect slots' accounting */
 	void (*free_tx)(AppTx *t);  /* the protocol's own free of a tx */
 } AppTxList;
@@ -35,6 +37,15 @@ typedef struct AppTxList {
 void txl_init(AppTxList *l, unsigned alproto, void (*free_tx)(AppTx *t));
 /* Appends t (zeroed by the caller, its members set) with the next id. */
 void txl_add(AppTxList *l, AppTx *t);
+/* Charges n bytes kept by t to it and to the list (released with t). */
+static inline void txl_charge(AppTxList *l, AppTx *t, uint32_t n)
+{
+	t->mem += n;
+	l->mem += n;
+}
+/* Marks every live transaction complete both ways, so that logging and
+ * detection finish them and the gc frees them (a flow past its limits). */
+void txl_close_all(AppTxList *l);
 /* Every transaction, detect slots included. */
 void txl_free(AppTxList *l);
 

@@ -20,13 +20,19 @@
 #include "util/ber.h"
 #include "app-test-util.h"
 
-/* One TLV: tag, a definite length (long form past 127), the value. */
-static size_t tlv(uint8_t *out, uint8_t tag, const void *v, size_t n)
+/* One TLV: tag, a definite length (long form past 127), the value. Not
+ * inlined: the callers' buffers are sized for what they build. */
+__attribute__((noinline)) static size_t tlv(uint8_t *out, uint8_t tag, const void *v, size_t n)
 {
 	size_t o = 0;
 
 	out[o++] = tag;
 	if (n < 128) {
+		out[o++] = (uint8_t)n;
+	} else if (n > 0xffff) {
+		out[o++] = 0x83;
+		out[o++] = (uint8_t)(n >> 16);
+		out[o++] = (uint8_t)(n >> 8);
 		out[o++] = (uint8_t)n;
 	} else {
 		out[o++] = 0x82;
@@ -90,11 +96,16 @@ TEST(ber_cursor_peek_next_int_oid)
 /* LDAPMessage { id, op } */
 static size_t ldap_msg(uint8_t *out, int id, const uint8_t *op, size_t oplen)
 {
-	uint8_t in[2048];
-	size_t n = tint(in, 0x02, id);
+	uint8_t *in = malloc(oplen + 8);
+	size_t n;
 
+	if (!in)
+		return 0;
+	n = tint(in, 0x02, id);
 	memcpy(in + n, op, oplen);
-	return tlv(out, 0x30, in, n + oplen);
+	n = tlv(out, 0x30, in, n + oplen);
+	free(in);
+	return n;
 }
 
 static size_t ldap_add_request(uint8_t *out, int id)
@@ -224,6 +235,57 @@ TEST(ldap_garbage_after_detection_is_invalid_data_and_max_tx_closes)
 	CHECK(app_layer_tx_has_event(&c.f, app_layer_tx_get(&c.f, 1100),
 				     app_layer_event_lookup(ALPROTO_LDAP, "invalid_data")));
 	app_test_free(&c);
+}
+
+/* A search answered by entries without end: past 16 MiB kept on the flow
+ * its transaction is closed (logged and freed as any other), and the later
+ * entries, whose request is no longer waiting, are transactions of their
+ * own: the flow's memory stays bounded. */
+TEST(ldap_flow_memory_bounded_by_closing)
+{
+	AppTestCtx c = { 0 };
+	size_t big = 512 * 1024, n;
+	uint8_t *val = calloc(1, big), *a = malloc(big + 64), *op = malloc(big + 128),
+		*msg = malloc(big + 256), req[2048];
+	void *tx0;
+
+	CHECK(val && a && op && msg);
+	memset(val, 'x', big);
+	/* a search_result_entry ([APPLICATION 4]) whose object name carries
+	 * the bulk, without attributes */
+	n = tlv(a, 0x04, val, big);
+	n += tlv(a + n, 0x30, "", 0);
+	n = tlv(op, 0x64, a, n);
+	n = ldap_msg(msg, 1, op, n);
+	app_test_init(&c, 6, "10.0.0.2", 40000, 389);
+	app_layer_handle_data(c.at, &c.f, APP_DIR_TOSERVER, req, (uint32_t)ldap_add_request(req, 1),
+			      0);
+	tx0 = app_layer_tx_get(&c.f, 0);
+	CHECK(tx0);
+	for (int i = 0; i < 31; i++)
+		app_layer_handle_data(c.at, &c.f, APP_DIR_TOCLIENT, msg, (uint32_t)n, 0);
+	/* 31 entries of 512 KiB: under 16 MiB, all in the one transaction */
+	CHECK_EQ(app_layer_tx_count(&c.f), 1);
+	CHECK_EQ(app_layer_tx_progress(&c.f, tx0, APP_DIR_TOCLIENT), 1);
+	app_layer_handle_data(c.at, &c.f, APP_DIR_TOCLIENT, msg, (uint32_t)n, 0);
+	app_layer_handle_data(c.at, &c.f, APP_DIR_TOCLIENT, msg, (uint32_t)n, 0);
+	CHECK_EQ(app_layer_tx_progress(&c.f, tx0, APP_DIR_TOCLIENT), 2);
+	/* nothing freed them here (no logging, no gc): each later entry closes
+	 * what is live again and is a transaction of its own */
+	CHECK_EQ(app_layer_tx_count(&c.f), 3);
+	CHECK(app_layer_tx_has_event(&c.f, app_layer_tx_get(&c.f, 2),
+				     app_layer_event_lookup(ALPROTO_LDAP, "request_not_found")));
+	/* once freed, the flow keeps entries again */
+	app_layer_tx_gc(&c.f, 0);
+	CHECK(!app_layer_tx_get(&c.f, 0));
+	app_layer_handle_data(c.at, &c.f, APP_DIR_TOCLIENT, msg, (uint32_t)n, 0);
+	CHECK_EQ(app_layer_tx_count(&c.f), 4);
+	CHECK_EQ(app_layer_tx_progress(&c.f, app_layer_tx_get(&c.f, 3), APP_DIR_TOCLIENT), 2);
+	app_test_free(&c);
+	free(val);
+	free(a);
+	free(op);
+	free(msg);
 }
 
 TEST(ldap_not_on_other_ports_nor_garbage)

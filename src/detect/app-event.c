@@ -67,8 +67,10 @@ static int kw_app_layer_event(SigParseState *st, const char *arg, const Keyword 
 	if (ap <= 0 || !app_proto_has_events((uint16_t)ap))
 		return sig_unsupported(st, "app-layer-event:%s: protocol without events", arg);
 	id = app_layer_event_lookup((uint16_t)ap, dot + 1);
+	/* Suricata warns and does not load the rule (an error only with
+	 * --strict-rules): a rule set written for a newer parser still loads */
 	if (id < 0)
-		return sig_error(st, "app-layer-event: unknown %s event \"%s\"", name, dot + 1);
+		return sig_unsupported(st, "app-layer-event: unknown %s event %s", name, dot + 1);
 	if (ap == ALPROTO_HTTP1) {
 		if (sig_set_alproto_http(st) != 0)
 			return -1;

@@ -281,6 +281,44 @@ static int kw_within(SigParseState *st, const char *arg, const Keyword *kw)
 	return 0;
 }
 
+/* replace:"bytes" -- an IPS keyword: the payload content before it is
+ * rewritten on the wire with bytes of the same length. Suricata 8 takes it
+ * on a plain payload content only and ignores it in IDS mode; the verdict
+ * path applies Signature.repl. */
+static int kw_replace(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	DetectContent *cd = last_content(st, "replace");
+	struct SigReplace *r;
+	uint8_t *bytes = NULL;
+	uint16_t len = 0;
+	int neg = 0, idx = -1;
+	char err[160];
+
+	(void)kw;
+	if (!cd)
+		return -1;
+	if (st->last_cd_list != BUF_PAYLOAD)
+		return sig_error(st, "replace works on a payload content, not %s",
+				 sig_buffer_name(st->last_cd_list));
+	if (cd->flags & CONTENT_NEGATED)
+		return sig_error(st, "replace cannot be used on a negated content");
+	if (content_decode(arg, &bytes, &len, &neg, err, sizeof(err)) != 0)
+		return sig_error(st, "replace: %s", err);
+	if (neg || len != cd->len) {
+		free(bytes);
+		return sig_error(st, "replace must be a positive string as long as its content");
+	}
+	sig_last_content_in(st->s, BUF_PAYLOAD, &idx);
+	r = realloc(st->s->repl, (size_t)(st->s->nrepl + 1) * sizeof(*r));
+	if (!r) {
+		free(bytes);
+		return sig_error(st, "out of memory");
+	}
+	st->s->repl = r;
+	r[st->s->nrepl++] = (struct SigReplace){ .idx = idx, .bytes = bytes, .len = len };
+	return 0;
+}
+
 /* startswith == offset:0; depth:<content length>; and excludes both. */
 static int kw_startswith(SigParseState *st, const char *arg, const Keyword *kw)
 {
@@ -292,8 +330,8 @@ static int kw_startswith(SigParseState *st, const char *arg, const Keyword *kw)
 		return sig_error(st, "startswith cannot be combined with offset, depth, distance or within");
 	if (cd->flags & CONTENT_STARTSWITH)
 		return sig_error(st, "multiple startswith for the same content");
-	if (cd->flags & CONTENT_NEGATED)
-		return sig_error(st, "startswith cannot be used on a negated content");
+	/* a negated content with startswith: the buffer does not start with
+	 * it (Suricata 8 accepts this) */
 	cd->flags |= CONTENT_STARTSWITH | CONTENT_DEPTH;
 	cd->offset = 0;
 	cd->depth = cd->len;
@@ -494,6 +532,8 @@ const Keyword content_keywords[] = {
 	  .buf = -1, .desc = "use this content for prefiltering" },
 	{ .name = "rawbytes", .id = KW_RAWBYTES, .setup = kw_rawbytes, .flags = NA, .buf = -1,
 	  .desc = "content: raw packet bytes" },
+	{ .name = "replace", .id = KW_REPLACE, .setup = kw_replace, .flags = NEED, .buf = -1,
+	  .desc = "content: rewritten on the wire (IPS)" },
 	{ .name = "dsize", .id = KW_DSIZE, .setup = kw_dsize, .flags = NEED | SQ, .buf = -1,
 	  .desc = "payload size", .match = match_dsize },
 	{ .name = NULL }

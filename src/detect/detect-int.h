@@ -110,7 +110,8 @@ extern const Keyword
 	asn1_keywords[],
 	pkt_keywords[],
 	transform_keywords[],
-	frame_keywords[];
+	frame_keywords[],
+	var_keywords[];
 
 const Keyword *keyword_find(const char *name);
 /* 1: a keyword of Suricata 8 this engine does not implement
@@ -186,6 +187,10 @@ int content_decode(const char *in, uint8_t **out, uint16_t *outlen, int *negated
 		   char *err, size_t errlen);
 /* Moves the last payload content into buffer `buf` (old-style modifier). */
 int content_move_to_buffer(SigParseState *st, int buf, const char *kwname);
+/* var-kw.c: pcre captures into flow/packet variables, from named groups
+ * (flow_x, pkt_x) and the list after the flags (spec, may be NULL) */
+int pcre_captures_parse(SigParseState *st, DetectPcre *pd, const char *spec);
+void pcre_captures_free(DetectPcre *pd);
 /* transform.c */
 /* Selects sticky buffer buf: the list of its instance without transforms. */
 int sig_select_buffer(SigParseState *st, int buf);

@@ -160,18 +160,30 @@ DetectContent *sig_last_content_in(Signature *s, int list, int *idx)
 	return NULL;
 }
 
+/* Rule numbers are decimal, or hexadecimal with 0x: a leading zero is not
+ * octal (Suricata reads sid:09901001 as 9901001). */
+static int num_base(const char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	if (*s == '-' || *s == '+')
+		s++;
+	return s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 16 : 10;
+}
+
 int parse_i64(const char *s, int64_t *out)
 {
-	return str_to_i64(s, 0, out);
+	return str_to_i64(s, num_base(s), out);
 }
 
 int parse_u64(const char *s, uint64_t *out)
 {
-	return str_to_u64(s, 0, out);
+	return str_to_u64(s, num_base(s), out);
 }
 
 /* Suricata's integer keywords (ttl, dsize, itype, urilen, ...) share one
- * syntax: N, !N, <N, <=N, >N, >=N, N-M and N<>M (both exclusive ranges). */
+ * syntax: N, =N, !N, !=N, <N, <=N, >N, >=N, N-M and N<>M (both exclusive
+ * ranges, !N-M their negation), &M=V and &M!=V (bitmask); decimal or 0x. */
 int parse_uint_cmp(const char *str, uint64_t max, DetectUint *out)
 {
 	char buf[128];
@@ -185,6 +197,29 @@ int parse_uint_cmp(const char *str, uint64_t max, DetectUint *out)
 	memset(out, 0, sizeof(*out));
 	if (!*s)
 		return -1;
+	/* bitmask: "&mask=value" or "&mask!=value" */
+	if (s[0] == '&') {
+		char *op = strpbrk(s + 1, "!=");
+		int ne;
+
+		if (!op)
+			return -1;
+		ne = op[0] == '!';
+		if (ne && op[1] != '=')
+			return -1;
+		*op = '\0';
+		if (parse_u64(s + 1, &a) || parse_u64(op + 1 + ne, &b) || a > max || b > max)
+			return -1;
+		out->mode = ne ? UM_BAND_NE : UM_BAND_EQ;
+		out->a = a;
+		out->b = b;
+		return 0;
+	}
+	/* "=N" is equality, "!=N" the same as "!N" */
+	if (s[0] == '=')
+		s = str_trim(s + 1);
+	else if (s[0] == '!' && s[1] == '=')
+		s[1] = ' ';
 	if (s[0] == '<' || s[0] == '>') {
 		int eq = s[1] == '=';
 
@@ -339,11 +374,16 @@ static int parse_action(SigParseState *st, const char *a)
 		{ "alert", ACT_ALERT }, { "pass", ACT_PASS }, { "drop", ACT_DROP },
 		{ "reject", ACT_REJECT }, { "rejectsrc", ACT_REJECTSRC },
 		{ "rejectdst", ACT_REJECTDST }, { "rejectboth", ACT_REJECTBOTH },
+		{ "config", ACT_CONFIG },
 	};
 
 	for (size_t i = 0; i < sizeof(acts) / sizeof(acts[0]); i++) {
 		if (strcmp(a, acts[i].n) == 0) {
 			st->s->action = acts[i].a;
+			/* Suricata 8: a config rule changes settings (its config
+			 * keyword) and raises no alert */
+			if (acts[i].a == ACT_CONFIG)
+				st->s->flags |= SIG_FLAG_NOALERT;
 			return 0;
 		}
 	}
@@ -443,6 +483,11 @@ static int parse_header(SigParseState *st, const char *rule, const char **opts)
 		/* nothing */
 	} else if (strcmp(tok[4], "<>") == 0) {
 		st->s->flags |= SIG_FLAG_BIDIR;
+	} else if (strcmp(tok[4], "=>") == 0) {
+		/* addresses and ports as "->" (the client first); the rule's
+		 * request and response keywords match one transaction, which
+		 * transaction rules with buffers of both sides already do */
+		st->s->flags |= SIG_FLAG_TXBOTH;
 	} else {
 		return sig_error(st, "invalid direction \"%s\"", tok[4]);
 	}
@@ -827,6 +872,9 @@ void sig_free(Signature *s)
 		free(s->vars[i]);
 	free(s->vars);
 	sig_xform_free(s->xf);
+	for (int i = 0; i < s->nrepl; i++)
+		free(s->repl[i].bytes);
+	free(s->repl);
 	free(s->raw);
 	free(s);
 }

@@ -91,8 +91,20 @@ static int match_flow(DetectThread *dt, const SigMatch *m, Packet *p)
 
 /* The keywords of this family: keywords.c gathers the tables (one line
  * per family). */
+/* bypass: once the rule matched, the flow is bypassed (Suricata 8: its
+ * later packets skip stream, app layer and detection, counted in
+ * flow_bypassed.local_*); postmatch_apply() sets it. */
+static int kw_bypass(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	(void)arg;
+	(void)kw;
+	return sm_append(st, SM_LIST_POSTMATCH, KW_BYPASS, NULL) < 0 ? -1 : 0;
+}
+
 const Keyword flow_keywords[] = {
 	{ .name = "flow", .id = KW_FLOW, .setup = kw_flow, .flags = NEED | SQ, .buf = -1,
 	  .desc = "flow direction and state", .match = match_flow },
+	{ .name = "bypass", .id = KW_BYPASS, .setup = kw_bypass, .flags = NA, .buf = -1,
+	  .desc = "bypass the flow once the rule matched" },
 	{ .name = NULL }
 };

@@ -41,6 +41,7 @@ static const Keyword *const families[] = {
 	pkt_keywords,		/* pkt-kw.c */
 	transform_keywords,	/* transform.c */
 	frame_keywords,		/* frame-kw.c */
+	var_keywords,		/* var-kw.c */
 };
 
 /* Every keyword, sorted by name (case-insensitive, as in Suricata), and

@@ -35,6 +35,7 @@ DetectThread *detect_thread_new(const DetectEngine *de, ThreadCounters *tc)
 	if (de->gpu)
 		dt->scov_ids = malloc(SCOV_IDS_MAX * sizeof(*dt->scov_ids));
 	dt->md = pcre2_match_data_create(32, NULL);
+	dt->vst = detect_var_stage_new();
 	/* one MPM scratch per group: Hyperscan sizes scratch by database */
 	dt->scratch_g = calloc(de->nscratch ? de->nscratch : 1, sizeof(MpmScratch *));
 	if (!dt->scratch_g || (de->gpu && !dt->scov_ids)) {
@@ -69,7 +70,7 @@ DetectThread *detect_thread_new(const DetectEngine *de, ThreadCounters *tc)
 		}
 	}
 	if (!dt->cand.bits || !dt->cand.words || !dt->alerts || !dt->stream_hit || !dt->vpass || !dt->ms ||
-	    !dt->md || tx_thread_init(dt) != 0) {
+	    !dt->md || !dt->vst || tx_thread_init(dt) != 0) {
 		detect_thread_free(dt);
 		return NULL;
 	}
@@ -109,6 +110,7 @@ void detect_thread_free(DetectThread *dt)
 	free(dt->scov_ids);
 	if (dt->md)
 		pcre2_match_data_free(dt->md);
+	detect_var_stage_free(dt->vst);
 	for (uint32_t i = 0; dt->scratch_g && i < dt->de->nscratch; i++)
 		if (dt->scratch_g[i])
 			mpm_scratch_free(dt->scratch_g[i]);

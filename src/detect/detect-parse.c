@@ -722,6 +722,10 @@ static void choose_fast_pattern(Signature *s)
 			SigMatchList *ml = &s->lists[l];
 			int prio = sig_buffer_fp_priority(l);
 
+			/* an absent list matches without its contents */
+			if (sig_list_absent(s, l))
+				continue;
+
 			for (int i = 0; i < ml->n; i++) {
 				DetectContent *cd;
 
@@ -741,7 +745,7 @@ static void choose_fast_pattern(Signature *s)
 		for (int l = 0; l < BUF_MAX; l++) {
 			SigMatchList *ml = &s->lists[l];
 
-			if (sig_buffer_fp_priority(l) != best_prio)
+			if (sig_buffer_fp_priority(l) != best_prio || sig_list_absent(s, l))
 				continue;
 			for (int i = 0; i < ml->n; i++) {
 				DetectContent *cd;
@@ -774,6 +778,10 @@ static int finalize(SigParseState *st)
 		return sig_error(st, "signature has no sid");
 	if (resolve_relative(st) || check_fast_pattern_use(st))
 		return -1;
+	for (int l = 0; l < BUF_MAX; l++)
+		if (sig_list_absent(s, l) && s->lists[l].n > 1 && !*(const int *)s->lists[l].m[0].ctx)
+			return sig_error(st, "absent without or_else cannot be followed by keywords "
+					 "on %s", sig_buffer_name(l));
 	if (s->alproto != ALPROTO_UNKNOWN && app_proto_ipprotos(s->alproto) == APP_IPPROTO_TCP &&
 	    s->proto != IPPROTO_TCP && s->proto != SIG_PROTO_IP)
 		return sig_error(st, "%s keywords used in a rule whose protocol is not tcp",

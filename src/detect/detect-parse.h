@@ -158,7 +158,8 @@ enum kw_id {
 	KW_REPLACE,         /* replace: parse only, Signature.repl (detect/content.c) */
 	KW_BYPASS,          /* bypass: postmatch, the flow is bypassed (detect/flow-kw.c) */
 	KW_CONFIG,          /* config: DetectConfig (detect/meta.c) */
-	KW_FLOWVAR, KW_PKTVAR, /* flowvar/pktvar checks: DetectVar (detect/var-kw.c) */
+	KW_FLOWVAR, KW_PKTVAR, /* flowvar/pktvar checks: DetectVarCheck (detect/var-kw.c) */
+	KW_ABSENT,          /* absent[: or_else]: heads a sticky buffer's list (content.c) */
 	KW_MAX
 };
 
@@ -472,6 +473,10 @@ typedef struct Signature {
 	const char *file;             /* not owned: the SigTable's file name */
 	int line;
 } Signature;
+
+/* 1 when list starts with absent: a transaction without that buffer
+ * matches it (detect/content.c) */
+int sig_list_absent(const Signature *s, int list);
 
 /* ---- parse context: classification/reference tables, duplicate tracking ---- */
 

@@ -31,7 +31,7 @@ static const char *const names[] = {
 	/* scripting, reputation, sets */
 	"lua", "luajit", "geoip", "iprep", "dataset", "datarep",
 	/* storage and the rest */
-	"absent", "template", "template2",
+	"template", "template2",
 };
 
 int keyword_is_suricatas(const char *name)

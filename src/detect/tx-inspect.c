@@ -691,10 +691,13 @@ static int list_matches(DetectThread *dt, const DetectSig *ds, void *tx, int l, 
 	const uint8_t *data;
 	uint32_t len;
 
-	for (uint32_t i = 0; buf_get(base, tx, side, i, &data, &len) == 0; i++)
+	uint32_t i;
+
+	for (i = 0; buf_get(base, tx, side, i, &data, &len) == 0; i++)
 		if (inspect_xbuf(dt, ds->s, l, data, len))
 			return 1;
-	return 0;
+	/* absent: no such buffer at all matches */
+	return i == 0 && sig_list_absent(ds->s, l);
 }
 
 /* A transaction rule's payload content (no sticky buffer). On a TCP flow

@@ -1378,3 +1378,29 @@ TEST(config_bypass_replace)
 	CHECK_EQ(E("alert http any any -> any any (http.uri; content:\"abc\"; replace:\"def\"; sid:7;)"),
 		 SIG_ERR_PARSE);
 }
+
+/* absent heads its sticky buffer's list; alone unless or_else; never the
+ * fast pattern (the rule must match without the buffer) */
+TEST(absent_keyword)
+{
+	Signature *s = P("alert http any any -> any any (http.referer; absent; sid:1;)");
+
+	CHECK(s);
+	if (s)
+		CHECK(sig_list_absent(s, BUF_HTTP_REFERER));
+	sig_free(s);
+	s = P("alert http any any -> any any (http.user_agent; absent: or_else; content:\"foo\"; sid:2;)");
+	CHECK(s);
+	if (s) {
+		CHECK(sig_list_absent(s, BUF_HTTP_USER_AGENT));
+		CHECK_EQ(s->fp_list, -1);
+	}
+	sig_free(s);
+	CHECK_EQ(E("alert http any any -> any any (http.referer; absent; content:\"x\"; sid:3;)"),
+		 SIG_ERR_PARSE);
+	CHECK_EQ(E("alert http any any -> any any (http.referer; content:\"x\"; absent; sid:4;)"),
+		 SIG_ERR_PARSE);
+	CHECK_EQ(E(R("absent; sid:5;")), SIG_ERR_PARSE);
+	CHECK_EQ(E("alert http any any -> any any (http.referer; absent: maybe; sid:6;)"),
+		 SIG_ERR_PARSE);
+}

@@ -194,6 +194,8 @@ void pcre_captures_free(DetectPcre *pd);
 /* transform.c */
 /* Selects sticky buffer buf: the list of its instance without transforms. */
 int sig_select_buffer(SigParseState *st, int buf);
+/* => rules: the side (DBUF_TS/DBUF_TC) the sticky buffer in force reads. */
+int sig_buffer_side(SigParseState *st, int side);
 void sig_xform_free(struct SigXform *xf);
 /* http-kw.c */
 /* Marks the rule as HTTP; error if the rule's protocol cannot carry it. */

@@ -4,6 +4,7 @@
 #include "util/strnum.h"
 #include "detect/detect-int.h"
 #include "detect/buffers.h"
+#include "detect/transform.h"
 #include "detect/asn1-kw.h"
 
 #include <ctype.h>
@@ -519,6 +520,13 @@ static int parse_one_option(SigParseState *st, char *name, char *val)
 		if (!*val)
 			val = NULL;
 	}
+	/* a => rule names the side of a sticky buffer: "http.connection:
+	 * to_client" */
+	if ((kw->flags & KWF_STICKY) && val && (st->s->flags & SIG_FLAG_TXBOTH) &&
+	    (!strcmp(val, "to_client") || !strcmp(val, "to_server"))) {
+		rc = kw->setup(st, NULL, kw);
+		return rc ? rc : sig_buffer_side(st, !strcmp(val, "to_client") ? DBUF_TC : DBUF_TS);
+	}
 	if ((kw->flags & KWF_NOARG) && val)
 		return sig_error(st, "%s takes no value", kw->name);
 	if ((kw->flags & KWF_NEEDARG) && !val)
@@ -722,8 +730,9 @@ static void choose_fast_pattern(Signature *s)
 			SigMatchList *ml = &s->lists[l];
 			int prio = sig_buffer_fp_priority(l);
 
-			/* an absent list matches without its contents */
-			if (sig_list_absent(s, l))
+			/* an absent list matches without its contents; a => rule's
+			 * list of a chosen side is not in its buffer's groups */
+			if (sig_list_absent(s, l) || sig_list_side_given(s, l))
 				continue;
 
 			for (int i = 0; i < ml->n; i++) {
@@ -745,7 +754,8 @@ static void choose_fast_pattern(Signature *s)
 		for (int l = 0; l < BUF_MAX; l++) {
 			SigMatchList *ml = &s->lists[l];
 
-			if (sig_buffer_fp_priority(l) != best_prio || sig_list_absent(s, l))
+			if (sig_buffer_fp_priority(l) != best_prio || sig_list_absent(s, l) ||
+			    sig_list_side_given(s, l))
 				continue;
 			for (int i = 0; i < ml->n; i++) {
 				DetectContent *cd;

@@ -3,6 +3,7 @@
  * continuation lines, the per-rule error line and the summary. */
 #include "test.h"
 #include "detect/detect-parse.h"
+#include "detect/transform.h"
 #include "conf/conf.h"
 
 #include <netinet/in.h>
@@ -1403,4 +1404,30 @@ TEST(absent_keyword)
 	CHECK_EQ(E(R("absent; sid:5;")), SIG_ERR_PARSE);
 	CHECK_EQ(E("alert http any any -> any any (http.referer; absent: maybe; sid:6;)"),
 		 SIG_ERR_PARSE);
+}
+
+/* => rules name the side of a two-sided sticky buffer */
+TEST(txboth_buffer_side)
+{
+	Signature *s = P("alert http any any => any any (http.connection: to_client; content:\"a\"; "
+			 "http.connection: to_server; content:\"b\"; sid:1;)");
+
+	CHECK(s);
+	if (s) {
+		int n = 0;
+
+		for (int l = 0; l < BUF_MAX; l++)
+			if (s->lists[l].n) {
+				CHECK(sig_list_side_given(s, l));
+				n++;
+			}
+		CHECK_EQ(n, 2);
+		CHECK_EQ(s->fp_list, -1);
+	}
+	sig_free(s);
+	CHECK_EQ(E("alert http any any -> any any (http.connection: to_client; content:\"a\"; sid:2;)"),
+		 SIG_ERR_PARSE);
+	CHECK_EQ(E("alert http any any => any any (http.uri: to_client; content:\"a\"; sid:3;)"),
+		 SIG_ERR_PARSE);
+	CHECK_EQ(E("alert http any any => any any (http.uri: to_server; content:\"a\"; sid:4;)"), 0);
 }

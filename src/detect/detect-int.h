@@ -187,6 +187,9 @@ int content_decode(const char *in, uint8_t **out, uint16_t *outlen, int *negated
 		   char *err, size_t errlen);
 /* Moves the last payload content into buffer `buf` (old-style modifier). */
 int content_move_to_buffer(SigParseState *st, int buf, const char *kwname);
+/* frame-kw.c: "<proto>.<frame>;" as frame:<proto>.<frame>; 1 when name is
+ * not one */
+int frame_keyword_shorthand(SigParseState *st, const char *name);
 /* var-kw.c: pcre captures into flow/packet variables, from named groups
  * (flow_x, pkt_x) and the list after the flags (spec, may be NULL) */
 int pcre_captures_parse(SigParseState *st, DetectPcre *pd, const char *spec);

@@ -513,6 +513,8 @@ static int parse_one_option(SigParseState *st, char *name, char *val)
 
 	if (!kw && keyword_is_suricatas(name))
 		return sig_unsupported(st, "unsupported keyword %s", name);
+	if (!kw && !val && (rc = frame_keyword_shorthand(st, name)) != 1)
+		return rc;
 	if (!kw)
 		return sig_error(st, "unknown rule keyword '%s'", name);
 	if (val) {

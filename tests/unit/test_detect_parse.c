@@ -1431,3 +1431,19 @@ TEST(txboth_buffer_side)
 		 SIG_ERR_PARSE);
 	CHECK_EQ(E("alert http any any => any any (http.uri: to_server; content:\"a\"; sid:4;)"), 0);
 }
+
+/* a frame's name alone is frame:<name>; other dotted names stay unknown */
+TEST(frame_name_as_keyword)
+{
+	Signature *s = P("alert dns any any -> any any (dns.pdu; content:\"|01|\"; sid:1;)");
+
+	CHECK(s);
+	if (s) {
+		CHECK(s->has_frame);
+		CHECK_EQ(s->lists[BUF_FRAME].n, 1);
+	}
+	sig_free(s);
+	CHECK_EQ(E("alert ssh any any -> any any (ssh.record.nosuch; content:\"x\"; sid:2;)"),
+		 SIG_ERR_UNSUPPORTED);
+	CHECK_EQ(E(R("nosuchproto.pdu; content:\"x\"; sid:3;")), SIG_ERR_PARSE);
+}

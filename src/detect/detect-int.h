@@ -111,7 +111,8 @@ extern const Keyword
 	pkt_keywords[],
 	transform_keywords[],
 	frame_keywords[],
-	var_keywords[];
+	var_keywords[],
+	entropy_keywords[];
 
 const Keyword *keyword_find(const char *name);
 /* 1: a keyword of Suricata 8 this engine does not implement
@@ -190,6 +191,8 @@ int content_move_to_buffer(SigParseState *st, int buf, const char *kwname);
 /* frame-kw.c: "<proto>.<frame>;" as frame:<proto>.<frame>; 1 when name is
  * not one */
 int frame_keyword_shorthand(SigParseState *st, const char *name);
+/* entropy-kw.c: Shannon entropy of d[0, len) in bits per byte */
+double entropy_of(const uint8_t *d, uint32_t len);
 /* var-kw.c: pcre captures into flow/packet variables, from named groups
  * (flow_x, pkt_x) and the list after the flags (spec, may be NULL) */
 int pcre_captures_parse(SigParseState *st, DetectPcre *pd, const char *spec);

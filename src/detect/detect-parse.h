@@ -160,6 +160,8 @@ enum kw_id {
 	KW_CONFIG,          /* config: DetectConfig (detect/meta.c) */
 	KW_FLOWVAR, KW_PKTVAR, /* flowvar/pktvar checks: DetectVarCheck (detect/var-kw.c) */
 	KW_ABSENT,          /* absent[: or_else]: heads a sticky buffer's list (content.c) */
+	KW_ENTROPY,         /* entropy: DetectEntropy (detect/entropy-kw.c) */
+	KW_FLOW_AGE,        /* flow.age: DetectUint on the flow's age in seconds (flow-kw.c) */
 	KW_MAX
 };
 

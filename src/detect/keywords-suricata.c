@@ -23,7 +23,7 @@ static const char *const family_prefixes[] = {
 static const char *const names[] = {
 	/* header and packet keywords */
 	"ether.hdr", "tcp.mss", "tcp.wscale", "tcp.hdr", "udp.hdr", "ipv4.hdr", "ipv6.hdr",
-	"icmpv4.hdr", "icmpv6.hdr", "entropy", "flow.age", "flow.pkts", "flow.bytes",
+	"icmpv4.hdr", "icmpv6.hdr", "flow.pkts", "flow.bytes",
 	/* transforms */
 	"gunzip", "zlib_deflate", "to_md5", "to_sha1", "to_sha256", "domain", "tld",
 	"subslice", "luaxform", "xor", "header_lowercase", "strip_pseudo_headers",

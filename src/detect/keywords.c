@@ -42,6 +42,7 @@ static const Keyword *const families[] = {
 	transform_keywords,	/* transform.c */
 	frame_keywords,		/* frame-kw.c */
 	var_keywords,		/* var-kw.c */
+	entropy_keywords,	/* entropy-kw.c */
 };
 
 /* Every keyword, sorted by name (case-insensitive, as in Suricata), and

@@ -1447,3 +1447,29 @@ TEST(frame_name_as_keyword)
 		 SIG_ERR_UNSUPPORTED);
 	CHECK_EQ(E(R("nosuchproto.pdu; content:\"x\"; sid:3;")), SIG_ERR_PARSE);
 }
+
+/* entropy and flow.age (Suricata 8) */
+double entropy_of(const uint8_t *d, uint32_t len);
+
+TEST(entropy_and_flow_age)
+{
+	Signature *s = P(R("content:\"a\"; entropy: bytes 4, offset 1, value >=2.5; flow.age:>10; sid:1;"));
+
+	CHECK(s);
+	if (s) {
+		CHECK_EQ(s->lists[BUF_PAYLOAD].n, 2);
+		CHECK_EQ(s->lists[BUF_PAYLOAD].m[1].kw, KW_ENTROPY);
+		CHECK_EQ(s->lists[SM_LIST_MATCH].m[0].kw, KW_FLOW_AGE);
+	}
+	sig_free(s);
+	CHECK_EQ(E(R("entropy: value 2-6; sid:2;")), 0);
+	CHECK_EQ(E(R("entropy: value !2-6; sid:3;")), 0);
+	CHECK_EQ(E(R("entropy: bytes 4; sid:4;")), SIG_ERR_PARSE);
+	CHECK_EQ(E(R("entropy: value >x; sid:5;")), SIG_ERR_PARSE);
+	CHECK_EQ(E(R("entropy: value 6-2; sid:6;")), SIG_ERR_PARSE);
+	CHECK_EQ(E(R("flow.age:abc; sid:7;")), SIG_ERR_PARSE);
+	CHECK(entropy_of((const uint8_t *)"aaaa", 4) == 0.0);
+	CHECK(entropy_of((const uint8_t *)"AABB", 4) == 1.0);
+	CHECK(entropy_of((const uint8_t *)"abcdefgh", 8) == 3.0);
+	CHECK(entropy_of(NULL, 0) == 0.0);
+}

@@ -162,6 +162,7 @@ enum kw_id {
 	KW_ABSENT,          /* absent[: or_else]: heads a sticky buffer's list (content.c) */
 	KW_ENTROPY,         /* entropy: DetectEntropy (detect/entropy-kw.c) */
 	KW_FLOW_AGE,        /* flow.age: DetectUint on the flow's age in seconds (flow-kw.c) */
+	KW_APP_LAYER_PEVENT, /* app-layer-event:applayer_*: a packet's event (app-event.c) */
 	KW_MAX
 };
 

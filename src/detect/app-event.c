@@ -160,10 +160,10 @@ const Keyword app_event_keywords[] = {
 	{ .name = "app-layer-event", .id = KW_APP_LAYER_EVENT, .setup = kw_app_layer_event,
 	  .flags = NEED | SQ, .buf = -1, .desc = "match an app-layer parser event",
 	  .match = match_app_layer_event },
-	/* the packet events' id (the same name and setup: either entry the
-	 * lookup finds parses both forms) */
+	/* the packet events' id: found by id only (the setup above parses
+	 * both forms) */
 	{ .name = "app-layer-event", .id = KW_APP_LAYER_PEVENT, .setup = kw_app_layer_event,
-	  .flags = NEED | SQ, .buf = -1, .desc = "match an app-layer packet event",
+	  .flags = NEED | SQ | KWF_ID_ONLY, .buf = -1, .desc = "match an app-layer packet event",
 	  .match = match_packet_event },
 	{ .name = NULL }
 };

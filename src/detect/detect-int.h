@@ -29,6 +29,8 @@ typedef struct SigParseState {
 #define KWF_STRIP_QUOTES (1u << 4)   /* value may be wrapped in quotes */
 #define KWF_TX           (1u << 5)   /* SM_LIST_MATCH keyword on a transaction
                                       * (DetectThread.tx): a transaction rule */
+#define KWF_ID_ONLY      (1u << 6)   /* a second id of a keyword listed under its
+                                      * name already: found by id only */
 
 /* Shorthands for the families' tables. */
 #define NA KWF_NOARG

@@ -66,7 +66,8 @@ static void sort_table(void)
 		for (const Keyword *k = families[f]; k->name; k++) {
 			if (nkw == NKW_MAX)
 				abort();   /* a programming error: raise NKW_MAX */
-			sorted[nkw++] = k;
+			if (!(k->flags & KWF_ID_ONLY))
+				sorted[nkw++] = k;
 			if (k->id >= 0 && k->id < KW_MAX && !keyword_ids[k->id])
 				keyword_ids[k->id] = k;
 		}

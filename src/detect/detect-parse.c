@@ -431,6 +431,9 @@ static int parse_proto(SigParseState *st, const char *p)
 			   ipp == APP_IPPROTO_UDP ? IPPROTO_UDP : SIG_PROTO_IP;
 		s->alproto = (uint16_t)ap;
 		s->flags |= SIG_FLAG_APPLAYER;
+	} else if (strchr(p, ':')) {
+		/* Suricata 8's hooks (tcp:pre_flow, http1:request_complete, ...) */
+		return sig_unsupported(st, "protocol hook %s", p);
 	} else {
 		for (int i = 0; unsupported_protos[i]; i++)
 			if (strcasecmp(p, unsupported_protos[i]) == 0)

@@ -157,7 +157,7 @@ enum kw_id {
 	KW_FRAME,           /* frame:<proto>.<type>: sticky BUF_FRAME (detect/frame-kw.c) */
 	KW_REPLACE,         /* replace: parse only, Signature.repl (detect/content.c) */
 	KW_BYPASS,          /* bypass: postmatch, the flow is bypassed (detect/flow-kw.c) */
-	KW_CONFIG,          /* config: DetectConfig (detect/meta.c) */
+	KW_CONFIG,          /* config: int CONFIG_* (detect/meta.c), postmatch */
 	KW_FLOWVAR, KW_PKTVAR, /* flowvar/pktvar checks: DetectVarCheck (detect/var-kw.c) */
 	KW_ABSENT,          /* absent[: or_else]: heads a sticky buffer's list (content.c) */
 	KW_ENTROPY,         /* entropy: DetectEntropy (detect/entropy-kw.c) */
@@ -288,6 +288,8 @@ typedef struct DetectFlow {
 	uint32_t flags;
 } DetectFlow;
 
+/* KW_CONFIG's setting: the matched transaction gets no eve record */
+#define CONFIG_TX_NO_LOG 1
 /* DetectFlowbits.host_dir: whose bits (SRC | DST: both addresses) */
 #define HOSTBITS_SRC  1
 #define HOSTBITS_DST  2

@@ -643,6 +643,13 @@ void postmatch_apply(DetectThread *dt, const Signature *s, Packet *p)
 			tls_store_apply(p);
 		else if (ml->m[i].kw == KW_BYPASS)
 			p->flow->ep_flags |= FLOW_LOCAL_BYPASS;
+		else if (ml->m[i].kw == KW_CONFIG && dt->cur_has_tx) {
+			/* logging disable, type tx: as if its record were written */
+			void *tx = app_layer_tx_get(p->flow, dt->cur_tx);
+
+			if (tx)
+				app_layer_tx_set_flags(p->flow, tx, APP_TX_LOGGED);
+		}
 	}
 }
 

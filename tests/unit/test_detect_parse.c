@@ -1473,3 +1473,20 @@ TEST(entropy_and_flow_age)
 	CHECK(entropy_of((const uint8_t *)"abcdefgh", 8) == 3.0);
 	CHECK(entropy_of(NULL, 0) == 0.0);
 }
+
+/* config logging disable for a tx is a postmatch step; a protocol hook
+ * (Suricata 8's tcp:pre_flow) skips the rule */
+TEST(config_logging_and_hooks)
+{
+	Signature *s = P("config dns any any -> any any (dns.query; content:\"x\"; "
+			 "config: logging disable, type tx, scope tx; sid:1;)");
+
+	CHECK(s);
+	if (s) {
+		CHECK_EQ(s->lists[SM_LIST_POSTMATCH].n, 1);
+		CHECK_EQ(s->lists[SM_LIST_POSTMATCH].m[0].kw, KW_CONFIG);
+	}
+	sig_free(s);
+	CHECK_EQ(E("config tcp:pre_flow any any <> any 666 (config: tracking disable, type flow, "
+		   "scope packet; sid:2;)"), SIG_ERR_UNSUPPORTED);
+}

@@ -191,7 +191,7 @@ static int tls_parse_op(AppLayerThread *at, Flow *f, void *state, int dir, const
 		return 0;
 	}
 	if (!t->closed[dir] && len && data &&
-	    !(tls_conf.encryption == TLS_ENC_BYPASS && (t->s->flags & TLS_F_HANDSHAKE_DONE))) {
+	    !(tls_conf.encryption == TLS_ENC_BYPASS && (t->s->flags & TLS_F_APPDATA_STARTED))) {
 		uint64_t records = t->s->dir[dir].records;
 
 		t->parsed_at = f->pkts_toserver + f->pkts_toclient;
@@ -350,13 +350,16 @@ static int tls_no_inspection(const void *state)
 	       (t->s->flags & TLS_F_APPDATA_STARTED);
 }
 
-/* bypass: once the handshake is done the flow is bypassed, as Suricata */
+/* bypass: once application data was parsed the flow is bypassed, as
+ * Suricata (suricata-verify bypass-tls-enabled: the packet that has the
+ * client's first application data parsed, the server's ACK of it, is the
+ * last one inspected; the end of the handshake is one packet early) */
 static int tls_bypass(const void *state)
 {
 	const TlsTx *t = state;
 
 	return tls_conf.encryption == TLS_ENC_BYPASS && t->s &&
-	       (t->s->flags & TLS_F_HANDSHAKE_DONE);
+	       (t->s->flags & TLS_F_APPDATA_STARTED);
 }
 
 const AppProtoOps tls_proto_ops = {

@@ -7,8 +7,11 @@
  * evaluates it once per transaction, when the transaction is complete (or
  * at flow end), so events raised late in the response are seen.
  * Packet-level app-layer events (applayer_mismatch_protocol_both_directions,
- * ...) and protocols without events are not supported yet: such rules are
- * skipped with that reason. DNS events (dns.malformed_data, ...) are the
+ * ..., no protocol before the name) are a packet keyword of their own id:
+ * the packet whose data raised the event (Packet.app_events, set before
+ * detection) matches. Suricata 8 has six; the ones protocol detection here
+ * does not raise load and never match. Protocols without events are not
+ * supported yet: such rules are skipped with that reason. DNS events (dns.malformed_data, ...) are the
  * parser's per message, so per transaction. */
 #include "detect/engine-int.h"
 #include "detect/detect-int.h"
@@ -17,6 +20,7 @@
 #include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 typedef struct DetectAppEvent {
 	uint16_t alproto;
@@ -43,6 +47,39 @@ static int sig_set_alproto(SigParseState *st, uint16_t alproto)
 	return 0;
 }
 
+/* Suricata 8's packet-level app-layer events; bit: the APP_PEV_* that
+ * app-layer raises for it, 0 for one never raised here */
+static const struct { const char *name; unsigned bit; } packet_events[] = {
+	{ "applayer_mismatch_protocol_both_directions", APP_PEV_MISMATCH_BOTH_DIRECTIONS },
+	{ "applayer_wrong_direction_first_data", 0 },
+	{ "applayer_detect_protocol_only_one_direction", 0 },
+	{ "applayer_proto_detection_skipped", 0 },
+	{ "applayer_no_tls_after_starttls", 0 },
+	{ "applayer_unexpected_protocol", 0 },
+};
+
+static int packet_event(SigParseState *st, const char *name)
+{
+	unsigned *bit;
+
+	for (size_t i = 0; i < sizeof(packet_events) / sizeof(packet_events[0]); i++) {
+		if (strcasecmp(name, packet_events[i].name))
+			continue;
+		if (!(bit = malloc(sizeof(*bit))))
+			return sig_error(st, "out of memory");
+		*bit = packet_events[i].bit;
+		return sm_append(st, SM_LIST_MATCH, KW_APP_LAYER_PEVENT, bit) < 0 ? -1 : 0;
+	}
+	/* as an unknown protocol event: 8.0 warns and leaves the rule out */
+	return sig_unsupported(st, "app-layer-event: unknown packet event %s", name);
+}
+
+static int match_packet_event(DetectThread *dt, const SigMatch *m, Packet *p)
+{
+	(void)dt;
+	return (p->app_events & *(const unsigned *)m->ctx) != 0;
+}
+
 static int kw_app_layer_event(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	DetectAppEvent *ev;
@@ -52,8 +89,7 @@ static int kw_app_layer_event(SigParseState *st, const char *arg, const Keyword 
 
 	(void)kw;
 	if (!dot)
-		return sig_unsupported(st, "app-layer-event:%s: packet app-layer events are not supported",
-				       arg);
+		return packet_event(st, arg);
 	ap = -1;
 	if ((size_t)(dot - arg) < sizeof(name)) {
 		memcpy(name, arg, (size_t)(dot - arg));
@@ -67,8 +103,10 @@ static int kw_app_layer_event(SigParseState *st, const char *arg, const Keyword 
 	if (ap <= 0 || !app_proto_has_events((uint16_t)ap))
 		return sig_unsupported(st, "app-layer-event:%s: protocol without events", arg);
 	id = app_layer_event_lookup((uint16_t)ap, dot + 1);
+	/* Suricata warns and does not load the rule (an error only with
+	 * --strict-rules): a rule set written for a newer parser still loads */
 	if (id < 0)
-		return sig_error(st, "app-layer-event: unknown %s event \"%s\"", name, dot + 1);
+		return sig_unsupported(st, "app-layer-event: unknown %s event %s", name, dot + 1);
 	if (ap == ALPROTO_HTTP1) {
 		if (sig_set_alproto_http(st) != 0)
 			return -1;
@@ -122,5 +160,10 @@ const Keyword app_event_keywords[] = {
 	{ .name = "app-layer-event", .id = KW_APP_LAYER_EVENT, .setup = kw_app_layer_event,
 	  .flags = NEED | SQ, .buf = -1, .desc = "match an app-layer parser event",
 	  .match = match_app_layer_event },
+	/* the packet events' id: found by id only (the setup above parses
+	 * both forms) */
+	{ .name = "app-layer-event", .id = KW_APP_LAYER_PEVENT, .setup = kw_app_layer_event,
+	  .flags = NEED | SQ | KWF_ID_ONLY, .buf = -1, .desc = "match an app-layer packet event",
+	  .match = match_packet_event },
 	{ .name = NULL }
 };

@@ -9,6 +9,9 @@
 #include <string.h>
 
 #define MAXP 16
+/* Offsets are Suricata's int32: one beyond any buffer loads and never
+ * matches (8.0 accepts byte_test offset 214748364). */
+#define OFF_MAX INT32_MAX
 
 static int is_number(const char *s)
 {
@@ -172,9 +175,12 @@ static int kw_byte_test(SigParseState *st, const char *arg, const Keyword *kw)
 		return -1;
 	/* 0 loads, as in Suricata (ET Open has such rules), and never matches:
 	 * no bytes are read */
-	if (num_or_var(st, "byte_test", "nbytes", parts[0], 0, 23, &v, &var) || var)
+	if (num_or_var(st, "byte_test", "nbytes", parts[0], 0, 23, &v, &var))
 		goto fail_msg;
+	/* a byte_extract/byte_math variable: the engine reads its value */
 	b->nbytes = (uint8_t)v;
+	if (var)
+		b->flags |= BYTE_NBYTES_VAR;
 	op = parts[1];
 	if (*op == '!') {
 		b->flags |= BYTE_NEGATED;
@@ -196,7 +202,7 @@ static int kw_byte_test(SigParseState *st, const char *arg, const Keyword *kw)
 	b->value = (uint64_t)v;
 	if (var)
 		b->flags |= BYTE_VALUE_VAR;
-	if (num_or_var(st, "byte_test", "offset", parts[3], -65535, 65535, &v, &var))
+	if (num_or_var(st, "byte_test", "offset", parts[3], -OFF_MAX, OFF_MAX, &v, &var))
 		goto fail;
 	b->offset = (int32_t)v;
 	if (var)
@@ -211,7 +217,7 @@ static int kw_byte_test(SigParseState *st, const char *arg, const Keyword *kw)
 			goto fail;
 		}
 	}
-	if (b->nbytes && check_nbytes(st, b, "byte_test", 8))
+	if (b->nbytes && !(b->flags & BYTE_NBYTES_VAR) && check_nbytes(st, b, "byte_test", 8))
 		goto fail;
 	return byte_append(st, b);
 fail_msg:
@@ -237,12 +243,14 @@ static int kw_byte_jump(SigParseState *st, const char *arg, const Keyword *kw)
 	b = byte_new(st, KW_BYTE_JUMP);
 	if (!b)
 		return -1;
-	if (parse_u64(parts[0], &u) || u > 23) {
+	if (num_or_var(st, "byte_jump", "nbytes", parts[0], 0, 23, &v, &var)) {
 		sig_error(st, "byte_jump: invalid number of bytes \"%s\"", parts[0]);
 		goto fail;
 	}
-	b->nbytes = (uint8_t)u;
-	if (num_or_var(st, "byte_jump", "offset", parts[1], -65535, 65535, &v, &var))
+	b->nbytes = (uint8_t)v;
+	if (var)
+		b->flags |= BYTE_NBYTES_VAR;
+	if (num_or_var(st, "byte_jump", "offset", parts[1], -OFF_MAX, OFF_MAX, &v, &var))
 		goto fail;
 	b->offset = (int32_t)v;
 	if (var)
@@ -284,7 +292,7 @@ static int kw_byte_jump(SigParseState *st, const char *arg, const Keyword *kw)
 		goto fail;
 	}
 	/* nbytes 0: Suricata 8 reads nothing and jumps by post_offset only */
-	if (b->nbytes && check_nbytes(st, b, "byte_jump", 8))
+	if (b->nbytes && !(b->flags & BYTE_NBYTES_VAR) && check_nbytes(st, b, "byte_jump", 8))
 		goto fail;
 	return byte_append(st, b);
 fail:
@@ -328,7 +336,7 @@ static int kw_byte_extract(SigParseState *st, const char *arg, const Keyword *kw
 		goto fail;
 	}
 	b->nbytes = (uint8_t)u;
-	if (parse_i64(parts[1], &v) || v < -65535 || v > 65535) {
+	if (parse_i64(parts[1], &v) || v < -OFF_MAX || v > OFF_MAX) {
 		sig_error(st, "byte_extract: invalid offset \"%s\"", parts[1]);
 		goto fail;
 	}
@@ -401,7 +409,7 @@ static int kw_byte_math(SigParseState *st, const char *arg, const Keyword *kw)
 				b->flags |= BYTE_NBYTES_VAR;
 			have |= 1;
 		} else if (!strcmp(k, "offset")) {
-			if (num_or_var(st, "byte_math", "offset", val, -65535, 65535, &v, &var))
+			if (num_or_var(st, "byte_math", "offset", val, -OFF_MAX, OFF_MAX, &v, &var))
 				goto fail;
 			b->offset = (int32_t)v;
 			if (var)

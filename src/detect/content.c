@@ -281,6 +281,82 @@ static int kw_within(SigParseState *st, const char *arg, const Keyword *kw)
 	return 0;
 }
 
+/* replace:"bytes" -- an IPS keyword: the payload content before it is
+ * rewritten on the wire with bytes of the same length. Suricata 8 takes it
+ * on a plain payload content only and ignores it in IDS mode; the verdict
+ * path applies Signature.repl. */
+static int kw_replace(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	DetectContent *cd = last_content(st, "replace");
+	struct SigReplace *r;
+	uint8_t *bytes = NULL;
+	uint16_t len = 0;
+	int neg = 0, idx = -1;
+	char err[160];
+
+	(void)kw;
+	if (!cd)
+		return -1;
+	if (st->last_cd_list != BUF_PAYLOAD)
+		return sig_error(st, "replace works on a payload content, not %s",
+				 sig_buffer_name(st->last_cd_list));
+	if (cd->flags & CONTENT_NEGATED)
+		return sig_error(st, "replace cannot be used on a negated content");
+	if (content_decode(arg, &bytes, &len, &neg, err, sizeof(err)) != 0)
+		return sig_error(st, "replace: %s", err);
+	if (neg || len != cd->len) {
+		free(bytes);
+		return sig_error(st, "replace must be a positive string as long as its content");
+	}
+	sig_last_content_in(st->s, BUF_PAYLOAD, &idx);
+	r = realloc(st->s->repl, (size_t)(st->s->nrepl + 1) * sizeof(*r));
+	if (!r) {
+		free(bytes);
+		return sig_error(st, "out of memory");
+	}
+	st->s->repl = r;
+	r[st->s->nrepl++] = (struct SigReplace){ .idx = idx, .bytes = bytes, .len = len };
+	return 0;
+}
+
+/* absent[: or_else] (Suricata 8), right after a sticky buffer: the rule
+ * matches when the transaction has no such buffer at all; with or_else,
+ * also when it has one and the keywords after it match. The step runs
+ * only on a buffer that is there (tx-inspect.c tries a missing one with
+ * sig_list_absent()). */
+static int kw_absent(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	int *or_else;
+
+	(void)kw;
+	if (st->cur_buf < 0)
+		return sig_error(st, "absent needs a sticky buffer before it");
+	if (st->s->lists[st->cur_buf].n)
+		return sig_error(st, "absent must come right after its sticky buffer");
+	if (arg && strcmp(arg, "or_else"))
+		return sig_error(st, "invalid absent \"%s\": expected nothing or or_else", arg);
+	or_else = malloc(sizeof(*or_else));
+	if (!or_else)
+		return sig_error(st, "out of memory");
+	*or_else = arg != NULL;
+	return sm_append(st, st->cur_buf, KW_ABSENT, or_else) < 0 ? -1 : 0;
+}
+
+static int absent_step(DetectThread *dt, const Signature *s, const SigMatchList *ml, int idx,
+		       const InspectBuffer *b, uint32_t prev)
+{
+	if (!*(const int *)ml->m[idx].ctx)
+		return 0;
+	return inspect_next(dt, s, ml, idx + 1, b, prev);
+}
+
+int sig_list_absent(const Signature *s, int list)
+{
+	const SigMatchList *ml = &s->lists[list];
+
+	return ml->n && ml->m[0].kw == KW_ABSENT;
+}
+
 /* startswith == offset:0; depth:<content length>; and excludes both. */
 static int kw_startswith(SigParseState *st, const char *arg, const Keyword *kw)
 {
@@ -292,8 +368,8 @@ static int kw_startswith(SigParseState *st, const char *arg, const Keyword *kw)
 		return sig_error(st, "startswith cannot be combined with offset, depth, distance or within");
 	if (cd->flags & CONTENT_STARTSWITH)
 		return sig_error(st, "multiple startswith for the same content");
-	if (cd->flags & CONTENT_NEGATED)
-		return sig_error(st, "startswith cannot be used on a negated content");
+	/* a negated content with startswith: the buffer does not start with
+	 * it (Suricata 8 accepts this) */
 	cd->flags |= CONTENT_STARTSWITH | CONTENT_DEPTH;
 	cd->offset = 0;
 	cd->depth = cd->len;
@@ -494,6 +570,11 @@ const Keyword content_keywords[] = {
 	  .buf = -1, .desc = "use this content for prefiltering" },
 	{ .name = "rawbytes", .id = KW_RAWBYTES, .setup = kw_rawbytes, .flags = NA, .buf = -1,
 	  .desc = "content: raw packet bytes" },
+	{ .name = "absent", .id = KW_ABSENT, .setup = kw_absent, .flags = SQ, .buf = -1,
+	  .desc = "the sticky buffer is not there [or_else: or what follows matches]",
+	  .step = absent_step },
+	{ .name = "replace", .id = KW_REPLACE, .setup = kw_replace, .flags = NEED, .buf = -1,
+	  .desc = "content: rewritten on the wire (IPS)" },
 	{ .name = "dsize", .id = KW_DSIZE, .setup = kw_dsize, .flags = NEED | SQ, .buf = -1,
 	  .desc = "payload size", .match = match_dsize },
 	{ .name = NULL }

@@ -29,6 +29,8 @@ typedef struct SigParseState {
 #define KWF_STRIP_QUOTES (1u << 4)   /* value may be wrapped in quotes */
 #define KWF_TX           (1u << 5)   /* SM_LIST_MATCH keyword on a transaction
                                       * (DetectThread.tx): a transaction rule */
+#define KWF_ID_ONLY      (1u << 6)   /* a second id of a keyword listed under its
+                                      * name already: found by id only */
 
 /* Shorthands for the families' tables. */
 #define NA KWF_NOARG
@@ -117,7 +119,9 @@ extern const Keyword
 	ldap_keywords[],
 	krb5_keywords[],
 	snmp_keywords[],
-	lua_keywords[];
+	lua_keywords[],
+	var_keywords[],
+	entropy_keywords[];
 
 const Keyword *keyword_find(const char *name);
 /* 1: a keyword of Suricata 8 this engine does not implement
@@ -193,9 +197,20 @@ int content_decode(const char *in, uint8_t **out, uint16_t *outlen, int *negated
 		   char *err, size_t errlen);
 /* Moves the last payload content into buffer `buf` (old-style modifier). */
 int content_move_to_buffer(SigParseState *st, int buf, const char *kwname);
+/* frame-kw.c: "<proto>.<frame>;" as frame:<proto>.<frame>; 1 when name is
+ * not one */
+int frame_keyword_shorthand(SigParseState *st, const char *name);
+/* entropy-kw.c: Shannon entropy of d[0, len) in bits per byte */
+double entropy_of(const uint8_t *d, uint32_t len);
+/* var-kw.c: pcre captures into flow/packet variables, from named groups
+ * (flow_x, pkt_x) and the list after the flags (spec, may be NULL) */
+int pcre_captures_parse(SigParseState *st, DetectPcre *pd, const char *spec);
+void pcre_captures_free(DetectPcre *pd);
 /* transform.c */
 /* Selects sticky buffer buf: the list of its instance without transforms. */
 int sig_select_buffer(SigParseState *st, int buf);
+/* => rules: the side (DBUF_TS/DBUF_TC) the sticky buffer in force reads. */
+int sig_buffer_side(SigParseState *st, int side);
 void sig_xform_free(struct SigXform *xf);
 /* http-kw.c */
 /* Marks the rule as HTTP; error if the rule's protocol cannot carry it. */

@@ -4,6 +4,7 @@
 #include "util/strnum.h"
 #include "detect/detect-int.h"
 #include "detect/buffers.h"
+#include "detect/transform.h"
 #include "detect/asn1-kw.h"
 
 #include <ctype.h>
@@ -160,18 +161,30 @@ DetectContent *sig_last_content_in(Signature *s, int list, int *idx)
 	return NULL;
 }
 
+/* Rule numbers are decimal, or hexadecimal with 0x: a leading zero is not
+ * octal (Suricata reads sid:09901001 as 9901001). */
+static int num_base(const char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	if (*s == '-' || *s == '+')
+		s++;
+	return s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 16 : 10;
+}
+
 int parse_i64(const char *s, int64_t *out)
 {
-	return str_to_i64(s, 0, out);
+	return str_to_i64(s, num_base(s), out);
 }
 
 int parse_u64(const char *s, uint64_t *out)
 {
-	return str_to_u64(s, 0, out);
+	return str_to_u64(s, num_base(s), out);
 }
 
 /* Suricata's integer keywords (ttl, dsize, itype, urilen, ...) share one
- * syntax: N, !N, <N, <=N, >N, >=N, N-M and N<>M (both exclusive ranges). */
+ * syntax: N, =N, !N, !=N, <N, <=N, >N, >=N, N-M and N<>M (both exclusive
+ * ranges, !N-M their negation), &M=V and &M!=V (bitmask); decimal or 0x. */
 int parse_uint_cmp(const char *str, uint64_t max, DetectUint *out)
 {
 	char buf[128];
@@ -185,6 +198,29 @@ int parse_uint_cmp(const char *str, uint64_t max, DetectUint *out)
 	memset(out, 0, sizeof(*out));
 	if (!*s)
 		return -1;
+	/* bitmask: "&mask=value" or "&mask!=value" */
+	if (s[0] == '&') {
+		char *op = strpbrk(s + 1, "!=");
+		int ne;
+
+		if (!op)
+			return -1;
+		ne = op[0] == '!';
+		if (ne && op[1] != '=')
+			return -1;
+		*op = '\0';
+		if (parse_u64(s + 1, &a) || parse_u64(op + 1 + ne, &b) || a > max || b > max)
+			return -1;
+		out->mode = ne ? UM_BAND_NE : UM_BAND_EQ;
+		out->a = a;
+		out->b = b;
+		return 0;
+	}
+	/* "=N" is equality, "!=N" the same as "!N" */
+	if (s[0] == '=')
+		s = str_trim(s + 1);
+	else if (s[0] == '!' && s[1] == '=')
+		s[1] = ' ';
 	if (s[0] == '<' || s[0] == '>') {
 		int eq = s[1] == '=';
 
@@ -339,11 +375,16 @@ static int parse_action(SigParseState *st, const char *a)
 		{ "alert", ACT_ALERT }, { "pass", ACT_PASS }, { "drop", ACT_DROP },
 		{ "reject", ACT_REJECT }, { "rejectsrc", ACT_REJECTSRC },
 		{ "rejectdst", ACT_REJECTDST }, { "rejectboth", ACT_REJECTBOTH },
+		{ "config", ACT_CONFIG },
 	};
 
 	for (size_t i = 0; i < sizeof(acts) / sizeof(acts[0]); i++) {
 		if (strcmp(a, acts[i].n) == 0) {
 			st->s->action = acts[i].a;
+			/* Suricata 8: a config rule changes settings (its config
+			 * keyword) and raises no alert */
+			if (acts[i].a == ACT_CONFIG)
+				st->s->flags |= SIG_FLAG_NOALERT;
 			return 0;
 		}
 	}
@@ -390,6 +431,9 @@ static int parse_proto(SigParseState *st, const char *p)
 			   ipp == APP_IPPROTO_UDP ? IPPROTO_UDP : SIG_PROTO_IP;
 		s->alproto = (uint16_t)ap;
 		s->flags |= SIG_FLAG_APPLAYER;
+	} else if (strchr(p, ':')) {
+		/* Suricata 8's hooks (tcp:pre_flow, http1:request_complete, ...) */
+		return sig_unsupported(st, "protocol hook %s", p);
 	} else {
 		for (int i = 0; unsupported_protos[i]; i++)
 			if (strcasecmp(p, unsupported_protos[i]) == 0)
@@ -443,6 +487,11 @@ static int parse_header(SigParseState *st, const char *rule, const char **opts)
 		/* nothing */
 	} else if (strcmp(tok[4], "<>") == 0) {
 		st->s->flags |= SIG_FLAG_BIDIR;
+	} else if (strcmp(tok[4], "=>") == 0) {
+		/* addresses and ports as "->" (the client first); the rule's
+		 * request and response keywords match one transaction, which
+		 * transaction rules with buffers of both sides already do */
+		st->s->flags |= SIG_FLAG_TXBOTH;
 	} else {
 		return sig_error(st, "invalid direction \"%s\"", tok[4]);
 	}
@@ -467,12 +516,21 @@ static int parse_one_option(SigParseState *st, char *name, char *val)
 
 	if (!kw && keyword_is_suricatas(name))
 		return sig_unsupported(st, "unsupported keyword %s", name);
+	if (!kw && !val && (rc = frame_keyword_shorthand(st, name)) != 1)
+		return rc;
 	if (!kw)
 		return sig_error(st, "unknown rule keyword '%s'", name);
 	if (val) {
 		val = str_trim(val);
 		if (!*val)
 			val = NULL;
+	}
+	/* a => rule names the side of a sticky buffer: "http.connection:
+	 * to_client" */
+	if ((kw->flags & KWF_STICKY) && val && (st->s->flags & SIG_FLAG_TXBOTH) &&
+	    (!strcmp(val, "to_client") || !strcmp(val, "to_server"))) {
+		rc = kw->setup(st, NULL, kw);
+		return rc ? rc : sig_buffer_side(st, !strcmp(val, "to_client") ? DBUF_TC : DBUF_TS);
 	}
 	if ((kw->flags & KWF_NOARG) && val)
 		return sig_error(st, "%s takes no value", kw->name);
@@ -677,6 +735,11 @@ static void choose_fast_pattern(Signature *s)
 			SigMatchList *ml = &s->lists[l];
 			int prio = sig_buffer_fp_priority(l);
 
+			/* an absent list matches without its contents; a => rule's
+			 * list of a chosen side is not in its buffer's groups */
+			if (sig_list_absent(s, l) || sig_list_side_given(s, l))
+				continue;
+
 			for (int i = 0; i < ml->n; i++) {
 				DetectContent *cd;
 
@@ -696,7 +759,8 @@ static void choose_fast_pattern(Signature *s)
 		for (int l = 0; l < BUF_MAX; l++) {
 			SigMatchList *ml = &s->lists[l];
 
-			if (sig_buffer_fp_priority(l) != best_prio)
+			if (sig_buffer_fp_priority(l) != best_prio || sig_list_absent(s, l) ||
+			    sig_list_side_given(s, l))
 				continue;
 			for (int i = 0; i < ml->n; i++) {
 				DetectContent *cd;
@@ -729,6 +793,10 @@ static int finalize(SigParseState *st)
 		return sig_error(st, "signature has no sid");
 	if (resolve_relative(st) || check_fast_pattern_use(st))
 		return -1;
+	for (int l = 0; l < BUF_MAX; l++)
+		if (sig_list_absent(s, l) && s->lists[l].n > 1 && !*(const int *)s->lists[l].m[0].ctx)
+			return sig_error(st, "absent without or_else cannot be followed by keywords "
+					 "on %s", sig_buffer_name(l));
 	if (s->alproto != ALPROTO_UNKNOWN && app_proto_ipprotos(s->alproto) == APP_IPPROTO_TCP &&
 	    s->proto != IPPROTO_TCP && s->proto != SIG_PROTO_IP)
 		return sig_error(st, "%s keywords used in a rule whose protocol is not tcp",
@@ -827,6 +895,9 @@ void sig_free(Signature *s)
 		free(s->vars[i]);
 	free(s->vars);
 	sig_xform_free(s->xf);
+	for (int i = 0; i < s->nrepl; i++)
+		free(s->repl[i].bytes);
+	free(s->repl);
 	free(s->raw);
 	free(s);
 }

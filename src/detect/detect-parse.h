@@ -179,16 +179,26 @@ enum kw_id {
 	KW_KRB5_STICKY, KW_KRB5_MATCH, /* detect/krb5-kw.c */
 	KW_SNMP_STICKY, KW_SNMP_MATCH, /* detect/snmp-kw.c */
 	KW_LUA,             /* lua, luajit (detect/lua-kw.c) */
+	KW_REPLACE,         /* replace: parse only, Signature.repl (detect/content.c) */
+	KW_BYPASS,          /* bypass: postmatch, the flow is bypassed (detect/flow-kw.c) */
+	KW_CONFIG,          /* config: int CONFIG_* (detect/meta.c), postmatch */
+	KW_FLOWVAR, KW_PKTVAR, /* flowvar/pktvar checks: DetectVarCheck (detect/var-kw.c) */
+	KW_ABSENT,          /* absent[: or_else]: heads a sticky buffer's list (content.c) */
+	KW_ENTROPY,         /* entropy: DetectEntropy (detect/entropy-kw.c) */
+	KW_FLOW_AGE,        /* flow.age: DetectUint on the flow's age in seconds (flow-kw.c) */
+	KW_APP_LAYER_PEVENT, /* app-layer-event:applayer_*: a packet's event (app-event.c) */
 	KW_MAX
 };
 
 /* ---- keyword data ---- */
 
 /* Generic integer comparison (ttl, dsize, itype, urilen, ...). */
-enum uint_mode { UM_EQ, UM_NE, UM_LT, UM_LTE, UM_GT, UM_GTE, UM_RANGE, UM_NOT_RANGE };
+enum uint_mode { UM_EQ, UM_NE, UM_LT, UM_LTE, UM_GT, UM_GTE, UM_RANGE, UM_NOT_RANGE,
+		 UM_BAND_EQ, UM_BAND_NE };
 typedef struct DetectUint {
 	enum uint_mode mode;
-	uint64_t a, b;      /* UM_RANGE: a < x < b (exclusive, as Suricata) */
+	uint64_t a, b;      /* UM_RANGE: a < x < b (exclusive, as Suricata);
+	                     * UM_BAND_*: (x & a) == b, != b */
 } DetectUint;
 
 #define CONTENT_NOCASE         (1u << 0)
@@ -226,12 +236,29 @@ typedef struct DetectContent {
 #define PCRE_RAWBYTES   (1u << 2)
 #define PCRE_CASELESS   (1u << 3)
 #define PCRE_NO_LIMIT   (1u << 4)   /* /O: not held to pcre.match-limit(-recursion) */
+/* A pcre capture kept as a variable (detect/var-kw.c) */
+#define PCRE_CAPS_MAX 8
+#define PCRE_CAP_GROUP_MAX 16     /* groups beyond the thread's match data */
+typedef struct DetectPcreCap {
+	uint8_t group;       /* capture group number */
+	uint8_t flow;        /* 1 flowvar, 0 pktvar */
+	char *name;
+} DetectPcreCap;
 typedef struct DetectPcre {
 	void *code;          /* pcre2_code *, JIT compiled */
 	char *pattern;       /* as written, for dumps */
 	uint32_t flags;
 	uint32_t pcre2_opts;
+	DetectPcreCap *caps; /* captures kept as variables; NULL: none */
+	int ncaps;
 } DetectPcre;
+
+/* flowvar:<name>,<content> / pktvar: the variable holds pat */
+typedef struct DetectVarCheck {
+	char *name;
+	uint8_t *pat;
+	uint16_t len;
+} DetectVarCheck;
 
 #define ISDATAAT_RELATIVE  (1u << 0)
 #define ISDATAAT_NEGATED   (1u << 1)
@@ -286,6 +313,12 @@ typedef struct DetectFlow {
 	uint32_t flags;
 } DetectFlow;
 
+/* KW_CONFIG's setting: the matched transaction gets no eve record */
+#define CONFIG_TX_NO_LOG 1
+/* DetectFlowbits.host_dir: whose bits (SRC | DST: both addresses) */
+#define HOSTBITS_SRC  1
+#define HOSTBITS_DST  2
+#define HOSTBITS_PAIR 4      /* xbits track ip_pair: the two addresses together */
 enum flowbits_cmd { FB_SET, FB_ISSET, FB_ISNOTSET, FB_UNSET, FB_TOGGLE };
 typedef struct DetectFlowbits {
 	enum flowbits_cmd cmd;
@@ -293,7 +326,7 @@ typedef struct DetectFlowbits {
 	int n;
 	char **names;        /* the engine maps names to ids at build time */
 	int *ids;            /* engine-owned: names[i] -> flowbit id (detect/build-order.c) */
-	int host_dir;        /* KW_HOSTBITS: 1 src, 2 dst, 3 both (0 for flowbits) */
+	int host_dir;        /* KW_HOSTBITS: HOSTBITS_* (0 for flowbits) */
 } DetectFlowbits;
 
 enum flowint_op { FI_ADD, FI_SUB, FI_SET, FI_EQ, FI_NE, FI_LT, FI_LE, FI_GT,
@@ -381,7 +414,8 @@ typedef struct SigMatchList {
 /* ---- header ---- */
 
 enum sig_action { ACT_ALERT, ACT_PASS, ACT_DROP, ACT_REJECT, ACT_REJECTSRC,
-		  ACT_REJECTDST, ACT_REJECTBOTH };
+		  ACT_REJECTDST, ACT_REJECTBOTH,
+		  ACT_CONFIG };  /* applies its config keyword, never alerts */
 
 /* Address sets: sorted, disjoint, inclusive ranges per family. IPv4
  * ranges are host-order 32-bit values (a rule header check per candidate
@@ -425,6 +459,8 @@ typedef struct SigMetadata { char *key; char *value; } SigMetadata;
 #define SIG_FLAG_PKTHDR       (1u << 10)  /* protocol pkthdr: every packet */
 #define SIG_FLAG_TX_MATCH     (1u << 11)  /* a transaction property (ssl_version, ...): a
                                            * rule without payload content is a tx rule */
+#define SIG_FLAG_TXBOTH       (1u << 12)  /* => (Suricata 8): one transaction, its
+                                           * request and response sides both match */
 
 #define SIG_PROTO_IP     0   /* any IP protocol */
 
@@ -457,11 +493,20 @@ typedef struct Signature {
 
 	char **vars; int nvars;        /* byte_extract / byte_math variable names */
 	struct SigXform *xf;          /* transforms per buffer; NULL: none */
+	/* replace:"..." (IPS): the payload content it follows (its index in
+	 * the payload list) and the bytes, as long as the content, that take
+	 * its place on the wire; in IDS mode they are kept and not applied,
+	 * as Suricata 8 does */
+	struct SigReplace { int idx; uint8_t *bytes; uint16_t len; } *repl; int nrepl;
 
 	char *raw;                    /* the rule text as loaded */
 	const char *file;             /* not owned: the SigTable's file name */
 	int line;
 } Signature;
+
+/* 1 when list starts with absent: a transaction without that buffer
+ * matches it (detect/content.c) */
+int sig_list_absent(const Signature *s, int list);
 
 /* ---- parse context: classification/reference tables, duplicate tracking ---- */
 

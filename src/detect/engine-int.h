@@ -444,6 +444,9 @@ struct DetectThread {
 	DetectAlert drop;
 	uint8_t has_drop;
 	uint8_t drop_flow;
+	/* pcre captures staged for the rule being inspected and the packet's
+	 * pktvars (var-kw.c) */
+	struct DetectVarStage *vst;
 };
 
 /* Per flow detect state (f->detect): one allocation. */
@@ -466,6 +469,7 @@ typedef struct DetectFlowState {
 	                           * content reads [raw_tx, ready) */
 	uint64_t tx_next;         /* first tx not yet done by detection */
 	struct TagEntry *tags;    /* session tags (tag.c) */
+	struct DetectFlowVars *vars; /* pcre-captured flowvars (var-kw.c); NULL: none */
 	/* ac-cuda: stream ends whose matches the GPU found (stream-cov.h) */
 	struct StreamCov *scov[2];
 } DetectFlowState;
@@ -483,6 +487,8 @@ static inline int detect_uint_match(const DetectUint *u, uint64_t v)
 	case UM_GTE: return v >= u->a;
 	case UM_RANGE: return v > u->a && v < u->b;
 	case UM_NOT_RANGE: return !(v > u->a && v < u->b);
+	case UM_BAND_EQ: return (v & u->a) == u->b;
+	case UM_BAND_NE: return (v & u->a) != u->b;
 	}
 	return 0;
 }
@@ -576,6 +582,19 @@ DetectFlowState *detect_flow_state(const DetectEngine *de, Flow *f, int create);
 int flowbits_match(const DetectEngine *de, const DetectFlowbits *fb, Flow *f);
 /* The names of the flowbits set on f (in id order, at most max): eve's
  * metadata.flowbits. */
+/* var-kw.c: flow and packet variables from pcre captures. The pcre step
+ * stages a match's captures (returns the mark to rewind to when the rest
+ * of the rule fails); a matched rule commits them. */
+#define VAR_STAGE_MAX 16
+struct AlertVar;
+struct DetectVarStage *detect_var_stage_new(void);
+void detect_var_stage_free(struct DetectVarStage *vs);
+int detect_var_stage(DetectThread *dt, const Signature *s, const DetectPcre *pd,
+		     const uint8_t *data, const size_t *ov, int rc);
+void detect_var_unstage(DetectThread *dt, int mark);
+void detect_vars_commit(DetectThread *dt, const Signature *s, Packet *p);
+unsigned detect_pktvars_get(const DetectThread *dt, struct AlertVar *out, unsigned max);
+void detect_flowvars_free(struct DetectFlowVars *fv);
 unsigned flowbits_set_names(const DetectEngine *de, const Flow *f, const char **out,
 			    unsigned max);
 void flowbits_apply(const DetectEngine *de, const DetectFlowbits *fb, Flow *f);

@@ -163,5 +163,11 @@ void detect_flow_swap(Flow *f);
 struct AlertInfo;
 void detect_alert_info(const DetectEngine *de, const Packet *p, const DetectAlert *a,
 		       struct AlertInfo *ai);
+/* The flowvars (pcre captures) of f, at most max: the flow record's
+ * metadata (output_set_flowvar_source). */
+struct AlertVar;
+unsigned detect_flowvars_get(const Flow *f, struct AlertVar *out, unsigned max);
+/* Adds the pktvars of dt's last packet (pcre captures) to ai. */
+void detect_alert_pktvars(const DetectThread *dt, struct AlertInfo *ai);
 
 #endif

@@ -91,8 +91,41 @@ static int match_flow(DetectThread *dt, const SigMatch *m, Packet *p)
 
 /* The keywords of this family: keywords.c gathers the tables (one line
  * per family). */
+/* flow.age (Suricata 8): the flow's age in whole seconds, the packet's
+ * time less the flow's first packet's, as an integer keyword */
+static int kw_flow_age(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	(void)kw;
+	return sm_append_uint(st, SM_LIST_MATCH, KW_FLOW_AGE, "flow.age", arg, UINT32_MAX);
+}
+
+static int match_flow_age(DetectThread *dt, const SigMatch *m, Packet *p)
+{
+	const Flow *f = p->flow;
+
+	(void)dt;
+	if (!f)
+		return 0;
+	return detect_uint_match(m->ctx, (uint64_t)(p->ts.tv_sec > f->start.tv_sec ?
+						    p->ts.tv_sec - f->start.tv_sec : 0));
+}
+
+/* bypass: once the rule matched, the flow is bypassed (Suricata 8: its
+ * later packets skip stream, app layer and detection, counted in
+ * flow_bypassed.local_*); postmatch_apply() sets it. */
+static int kw_bypass(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	(void)arg;
+	(void)kw;
+	return sm_append(st, SM_LIST_POSTMATCH, KW_BYPASS, NULL) < 0 ? -1 : 0;
+}
+
 const Keyword flow_keywords[] = {
 	{ .name = "flow", .id = KW_FLOW, .setup = kw_flow, .flags = NEED | SQ, .buf = -1,
 	  .desc = "flow direction and state", .match = match_flow },
+	{ .name = "flow.age", .id = KW_FLOW_AGE, .setup = kw_flow_age, .flags = NEED | SQ,
+	  .buf = -1, .desc = "flow age in seconds", .match = match_flow_age },
+	{ .name = "bypass", .id = KW_BYPASS, .setup = kw_bypass, .flags = NA, .buf = -1,
+	  .desc = "bypass the flow once the rule matched" },
 	{ .name = NULL }
 };

@@ -4,6 +4,7 @@
 #include "detect/engine-int.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -168,43 +169,80 @@ static int kw_flowint(SigParseState *st, const char *arg, const Keyword *kw)
 			 SM_LIST_POSTMATCH : SM_LIST_MATCH, KW_FLOWINT, fi) < 0 ? -1 : 0;
 }
 
-/* hostbits:set|isset|isnotset|unset|toggle,name[,src|dst|both] -- bits kept
- * per IP address (default: the packet's source). */
+/* hostbits and xbits (Suricata 8 treats them alike for hosts):
+ *   hostbits:<cmd>,<name>[,src|dst|both]
+ *   hostbits|xbits:<cmd>,<name>,track ip_src|ip_dst|ip_pair[,expire <s>]
+ *   hostbits:noalert
+ * cmd: set, isset, isnotset, unset, toggle. Bits live per IP address (the
+ * packet's source unless told), or per address pair with ip_pair. xbits
+ * needs its track; track tx (per transaction) is not implemented here and
+ * skips the rule. expire is accepted and not applied: a bit stays set until
+ * unset (as this engine's hostbits always did). */
 static int kw_hostbits(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	static const struct { const char *n; enum flowbits_cmd c; } cmds[] = {
 		{ "set", FB_SET }, { "isset", FB_ISSET }, { "isnotset", FB_ISNOTSET },
 		{ "unset", FB_UNSET }, { "toggle", FB_TOGGLE },
 	};
-	char buf[256], *parts[4];
+	const int xbits = strcmp(kw->name, "xbits") == 0;
+	const char *kwn = xbits ? "xbits" : "hostbits";
+	char buf[256], *parts[5];
 	DetectFlowbits *fb;
 	size_t k;
-	int n, dir = 1;
+	int n, dir = 1, tracked = 0;
 
-	n = sig_split_arg(st, "hostbits", arg, buf, sizeof(buf), parts, 4);
+	n = sig_split_arg(st, kwn, arg, buf, sizeof(buf), parts, 5);
 	if (n < 0)
 		return -1;
-	if (n < 2 || n > 3)
-		return sig_error(st, "invalid hostbits \"%s\": expected cmd,name[,src|dst|both]", arg);
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n && i < 5; i++)
 		parts[i] = str_trim(parts[i]);
+	if (n == 1 && !xbits && strcmp(parts[0], "noalert") == 0) {
+		st->s->flags |= SIG_FLAG_NOALERT;
+		return 0;
+	}
+	if (n < 2 || n > 4)
+		return sig_error(st, "invalid %s \"%s\": expected cmd,name[,track ...]", kwn, arg);
 	for (k = 0; k < sizeof(cmds) / sizeof(cmds[0]); k++)
 		if (strcmp(parts[0], cmds[k].n) == 0)
 			break;
 	if (k == sizeof(cmds) / sizeof(cmds[0]))
-		return sig_error(st, "invalid hostbits command \"%s\"", parts[0]);
+		return sig_error(st, "invalid %s command \"%s\"", kwn, parts[0]);
 	if (!valid_name(parts[1]))
-		return sig_error(st, "invalid hostbit name \"%s\"", parts[1]);
-	if (n == 3) {
-		if (!strcmp(parts[2], "src"))
-			dir = 1;
-		else if (!strcmp(parts[2], "dst"))
-			dir = 2;
-		else if (!strcmp(parts[2], "both"))
-			dir = 3;
-		else
-			return sig_error(st, "invalid hostbits direction \"%s\"", parts[2]);
+		return sig_error(st, "invalid %s name \"%s\"", kwn, parts[1]);
+	for (int i = 2; i < n; i++) {
+		const char *o = parts[i], *v;
+		uint64_t secs;
+
+		if (!strncmp(o, "track", 5) && isspace((unsigned char)o[5])) {
+			v = o + 6;
+			while (isspace((unsigned char)*v))
+				v++;
+			if (!strcmp(v, "ip_src"))
+				dir = HOSTBITS_SRC;
+			else if (!strcmp(v, "ip_dst"))
+				dir = HOSTBITS_DST;
+			else if (!strcmp(v, "ip_pair"))
+				dir = HOSTBITS_PAIR;
+			else if (!strcmp(v, "tx"))
+				return sig_unsupported(st, "%s track tx", kwn);
+			else
+				return sig_error(st, "invalid %s track \"%s\"", kwn, v);
+			tracked = 1;
+		} else if (!strncmp(o, "expire", 6) && isspace((unsigned char)o[6])) {
+			if (parse_u64(o + 7, &secs) || secs == 0 || secs > UINT32_MAX)
+				return sig_error(st, "invalid %s expire \"%s\"", kwn, o + 7);
+		} else if (i == 2 && !xbits && !strcmp(o, "src")) {
+			dir = HOSTBITS_SRC;
+		} else if (i == 2 && !xbits && !strcmp(o, "dst")) {
+			dir = HOSTBITS_DST;
+		} else if (i == 2 && !xbits && !strcmp(o, "both")) {
+			dir = HOSTBITS_SRC | HOSTBITS_DST;
+		} else {
+			return sig_error(st, "invalid %s option \"%s\"", kwn, o);
+		}
 	}
+	if (xbits && !tracked)
+		return sig_error(st, "xbits needs track ip_src, ip_dst or ip_pair");
 	fb = calloc(1, sizeof(*fb));
 	if (!fb)
 		return sig_error(st, "out of memory");
@@ -216,6 +254,7 @@ static int kw_hostbits(SigParseState *st, const char *arg, const Keyword *kw)
 		keyword_ctx_free(KW_HOSTBITS, fb);
 		return sig_error(st, "out of memory");
 	}
+	/* xbits and hostbits share one namespace and one table: one id */
 	return sm_append(st, (fb->cmd == FB_ISSET || fb->cmd == FB_ISNOTSET) ?
 			 SM_LIST_MATCH : SM_LIST_POSTMATCH, KW_HOSTBITS, fb) < 0 ? -1 : 0;
 }
@@ -260,6 +299,9 @@ const Keyword flowbits_keywords[] = {
 	  .buf = -1, .desc = "flow bit set/check", .match = match_flowbits, .free = free_bits },
 	{ .name = "hostbits", .id = KW_HOSTBITS, .setup = kw_hostbits, .flags = NEED | SQ,
 	  .buf = -1, .desc = "host bit set/check", .match = match_hostbits, .free = free_bits },
+	{ .name = "xbits", .id = KW_HOSTBITS, .setup = kw_hostbits, .flags = NEED | SQ,
+	  .buf = -1, .desc = "host or ip pair bit set/check", .match = match_hostbits,
+	  .free = free_bits },
 	{ .name = "flowint", .id = KW_FLOWINT, .setup = kw_flowint, .flags = NEED | SQ, .buf = -1,
 	  .desc = "flow integer variables", .match = match_flowint, .free = free_flowint },
 	{ .name = NULL }

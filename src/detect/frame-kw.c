@@ -63,6 +63,26 @@ static int kw_frame(SigParseState *st, const char *arg, const Keyword *kw)
 	return 0;
 }
 
+/* "<proto>.<frame>;" alone, as Suricata 8 takes a frame's name for a
+ * keyword (ssh.record.pdu, tls.pdu): frame:<name>. 1 when name is not a
+ * frame of a known protocol (the caller reports an unknown keyword), else
+ * what frame: gives (0, or -1 with the rule skipped or failed). */
+int frame_keyword_shorthand(SigParseState *st, const char *name)
+{
+	const char *dot = strchr(name, '.');
+	char proto[32];
+	int ap;
+
+	if (!dot || dot == name || dot - name >= (long)sizeof(proto))
+		return 1;
+	memcpy(proto, name, (size_t)(dot - name));
+	proto[dot - name] = 0;
+	ap = app_proto_by_name(proto);
+	if (ap <= 0 || ap == ALPROTO_FAILED)
+		return 1;
+	return kw_frame(st, name, NULL);
+}
+
 const Keyword frame_keywords[] = {
 	{ .name = "frame", .id = KW_FRAME, .setup = kw_frame, .flags = NEED | SQ, .buf = BUF_FRAME,
 	  .desc = "sticky buffer: the bytes of an app-layer frame (<proto>.<type>)" },

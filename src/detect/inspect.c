@@ -339,8 +339,22 @@ int inspect_pcre_step(DetectThread *dt, const Signature *s, const SigMatchList *
 		if (rc < 0)
 			return 0;
 		ov = pcre2_get_ovector_pointer(dt->md);
-		if (inspect_next(dt, s, ml, idx + 1, b, base + (uint32_t)ov[1]))
+		if (pd->ncaps) {
+			/* the captures count once the whole rule matched */
+			int mark = detect_var_stage(dt, s, pd, b->data + base, ov, rc);
+			uint32_t end = base + (uint32_t)ov[1];
+
+			if (inspect_next(dt, s, ml, idx + 1, b, end))
+				return 1;
+			detect_var_unstage(dt, mark);
+			/* the ovector was the next keywords' meanwhile */
+			rc = pcre2_match(pd->code, b->data + base, b->len - base, from, 0, dt->md, NULL);
+			if (rc < 0)
+				return 0;
+			ov = pcre2_get_ovector_pointer(dt->md);
+		} else if (inspect_next(dt, s, ml, idx + 1, b, base + (uint32_t)ov[1])) {
 			return 1;
+		}
 		if (!m->relative_next || ov[0] + 1 > b->len - base)
 			return 0;
 		from = ov[0] + 1;
@@ -420,8 +434,11 @@ int inspect_byte_step(DetectThread *dt, const Signature *s, const SigMatchList *
 	if (bd->flags & BYTE_NBYTES_VAR) {
 		uint64_t n = (uint64_t)inspect_var(dt, 1, bd->nbytes);
 
-		/* byte_math allows 1..10 bytes */
-		if (n < 1 || n > 10)
+		/* byte_math allows 1..10 bytes; the others 1..8, or 23 as a
+		 * string, as their parsers do for a number */
+		uint64_t max = bd->kind == KW_BYTE_MATH ? 10 : (bd->flags & BYTE_STRING) ? 23 : 8;
+
+		if (n < 1 || n > max)
 			return 0;
 		nbytes = (uint8_t)n;
 	}

@@ -23,14 +23,14 @@ static const char *const family_prefixes[] = {
 static const char *const names[] = {
 	/* header and packet keywords */
 	"ether.hdr", "tcp.mss", "tcp.wscale", "tcp.hdr", "udp.hdr", "ipv4.hdr", "ipv6.hdr",
-	"icmpv4.hdr", "icmpv6.hdr", "entropy", "flow.age", "flow.pkts", "flow.bytes",
+	"icmpv4.hdr", "icmpv6.hdr", "flow.pkts", "flow.bytes",
 	/* transforms */
 	"subslice", "luaxform", "xor", "header_lowercase", "strip_pseudo_headers",
 	"to_uppercase",
 	/* scripting, reputation, sets */
 	"lua", "luajit", "geoip", "iprep", "dataset", "datarep",
 	/* storage and the rest */
-	"absent", "template", "template2",
+	"template", "template2",
 };
 
 int keyword_is_suricatas(const char *name)

@@ -48,6 +48,8 @@ static const Keyword *const families[] = {
 	krb5_keywords,		/* krb5-kw.c */
 	snmp_keywords,		/* snmp-kw.c */
 	lua_keywords,		/* lua-kw.c */
+	var_keywords,		/* var-kw.c */
+	entropy_keywords,	/* entropy-kw.c */
 };
 
 /* Every keyword, sorted by name (case-insensitive, as in Suricata), and
@@ -71,7 +73,8 @@ static void sort_table(void)
 		for (const Keyword *k = families[f]; k->name; k++) {
 			if (nkw == NKW_MAX)
 				abort();   /* a programming error: raise NKW_MAX */
-			sorted[nkw++] = k;
+			if (!(k->flags & KWF_ID_ONLY))
+				sorted[nkw++] = k;
 			if (k->id >= 0 && k->id < KW_MAX && !keyword_ids[k->id])
 				keyword_ids[k->id] = k;
 		}

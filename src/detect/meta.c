@@ -176,6 +176,40 @@ static int kw_noalert(SigParseState *st, const char *arg, const Keyword *kw)
 	return 0;
 }
 
+/* config:<subsys> <action>, type <type>, scope <scope> (Suricata 8's
+ * config rules): subsys logging or tracking, action disable, type tx or
+ * flow, scope tx or packet. "logging disable, type tx, scope tx" is
+ * applied: the matched transaction gets no eve transaction record
+ * (postmatch_apply marks it logged); the rest is parsed and not applied.
+ * A config rule never alerts (the config action sets noalert). */
+static int kw_config(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	char buf[256], *parts[4];
+	int n = sig_split_arg(st, "config", arg, buf, sizeof(buf), parts, 4);
+	int *what;
+
+	(void)kw;
+	if (n < 0)
+		return -1;
+	if (n != 3)
+		return sig_error(st, "invalid config \"%s\": expected <subsys> disable, type <t>, scope <s>",
+				 arg);
+	if (strcmp(parts[0], "logging disable") && strcmp(parts[0], "tracking disable"))
+		return sig_error(st, "invalid config setting \"%s\"", parts[0]);
+	if (strcmp(parts[1], "type tx") && strcmp(parts[1], "type flow"))
+		return sig_error(st, "invalid config type \"%s\"", parts[1]);
+	if (strcmp(parts[2], "scope tx") && strcmp(parts[2], "scope packet") &&
+	    strcmp(parts[2], "scope flow"))
+		return sig_error(st, "invalid config scope \"%s\"", parts[2]);
+	if (strcmp(parts[0], "logging disable") || strcmp(parts[1], "type tx") ||
+	    strcmp(parts[2], "scope tx"))
+		return 0;
+	if (!(what = malloc(sizeof(*what))))
+		return sig_error(st, "out of memory");
+	*what = CONFIG_TX_NO_LOG;
+	return sm_append(st, SM_LIST_POSTMATCH, KW_CONFIG, what) < 0 ? -1 : 0;
+}
+
 /* The keywords of this family: keywords.c gathers the tables (one line
  * per family). */
 const Keyword meta_keywords[] = {
@@ -199,5 +233,7 @@ const Keyword meta_keywords[] = {
 	  .desc = "which side is the target" },
 	{ .name = "noalert", .id = KW_NOALERT, .setup = kw_noalert, .flags = NA, .buf = -1,
 	  .desc = "match without alerting" },
+	{ .name = "config", .id = KW_CONFIG, .setup = kw_config, .flags = NEED, .buf = -1,
+	  .desc = "config rules: logging/tracking disable (parsed, not applied)" },
 	{ .name = NULL }
 };

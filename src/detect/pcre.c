@@ -33,7 +33,7 @@ static int pcre_flag_buffer(int c)
 
 static int kw_pcre(SigParseState *st, const char *arg, const Keyword *kw)
 {
-	const char *p, *end, *re_start, *re_end;
+	const char *p, *end, *re_start, *re_end, *caps = NULL, *caps_end = NULL;
 	DetectPcre *pd;
 	int buf = -1, list, errcode, neg;
 	PCRE2_SIZE erroff;
@@ -55,9 +55,20 @@ static int kw_pcre(SigParseState *st, const char *arg, const Keyword *kw)
 		return sig_error(st, "pcre must be written \"/regex/flags\"");
 	}
 	re_start = p + 1;
+	/* "/re/flags, flow:a,pkt:b": captures kept as variables after a comma
+	 * past the closing '/' (var-kw.c) */
 	re_end = end;
 	while (re_end > re_start && re_end[-1] != '/')
 		re_end--;
+	for (const char *c = re_end; c < end; c++)
+		if (*c == ',') {
+			caps = c + 1;
+			caps_end = end;
+			end = c;
+			break;
+		}
+	while (end > re_end && isspace((unsigned char)end[-1]))
+		end--;
 	if (re_end <= re_start) {
 		free(pd);
 		return sig_error(st, "pcre has no closing '/'");
@@ -107,6 +118,21 @@ static int kw_pcre(SigParseState *st, const char *arg, const Keyword *kw)
 	}
 	/* JIT is an optimisation: the interpreter still works if it fails */
 	(void)pcre2_jit_compile(pd->code, PCRE2_JIT_COMPLETE);
+	{
+		char *spec = caps ? strndup(caps, (size_t)(caps_end - caps)) : NULL;
+		int rc;
+
+		if (caps && !spec) {
+			keyword_ctx_free(KW_PCRE, pd);
+			return sig_error(st, "out of memory");
+		}
+		rc = pcre_captures_parse(st, pd, spec);
+		free(spec);
+		if (rc) {
+			keyword_ctx_free(KW_PCRE, pd);
+			return -1;
+		}
+	}
 
 	if (buf >= 0) {
 		if (st->cur_buf >= 0 && st->cur_buf != buf) {
@@ -142,6 +168,7 @@ static void free_pcre(void *ctx)
 
 	pcre2_code_free(pd->code);
 	free(pd->pattern);
+	pcre_captures_free(pd);
 }
 
 /* The keywords of this family: keywords.c gathers the tables (one line

@@ -130,6 +130,7 @@ void detect_sig_matched_pkt(DetectThread *dt, const DetectPkt *pk, const DetectS
 	 * stream data and transactions are passed too */
 	if (detect_flow_passed(p))
 		return;
+	detect_vars_commit(dt, ds->s, p);
 	postmatch_apply(dt, ds->s, p);
 	note_drop(dt, pk, ds);
 	if (ds->s->flags & SIG_FLAG_NOALERT) {
@@ -183,6 +184,11 @@ uint32_t detect_alerts_done(DetectThread *dt)
 	return dt->nalerts;
 }
 
+void detect_alert_pktvars(const DetectThread *dt, AlertInfo *ai)
+{
+	ai->n_pktvars = detect_pktvars_get(dt, ai->pktvars, ALERT_VARS_MAX);
+}
+
 void detect_alert_info(const DetectEngine *de, const Packet *p, const DetectAlert *a,
 		       AlertInfo *ai)
 {
@@ -218,4 +224,5 @@ void detect_alert_info(const DetectEngine *de, const Packet *p, const DetectAler
 	}
 	/* after the packet's detection: the bits its own rules set count */
 	ai->n_flowbits = flowbits_set_names(de, p->flow, ai->flowbits, ALERT_FLOWBITS_MAX);
+	ai->n_flowvars = detect_flowvars_get(p->flow, ai->flowvars, ALERT_VARS_MAX);
 }

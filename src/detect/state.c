@@ -111,6 +111,8 @@ void detect_flow_free(Flow *f)
 		flow_mem_sub(state_bytes(st->nfb, st->nfi));
 	}
 	tag_flow_free(f->detect);
+	if (st)
+		detect_flowvars_free(st->vars);
 	free(f->detect);
 	f->detect = NULL;
 }
@@ -501,12 +503,61 @@ static int host_bit(const HostEntry *e, int id)
 	return e && id >= 0 && id < e->nhb && (e->bits[id >> 3] >> (id & 7) & 1);
 }
 
-static void host_addrs(const DetectFlowbits *fb, const Packet *p, const Address **a, int *n)
+/* FNV-1a over n bytes from seed */
+static uint64_t fnv64(uint64_t h, const uint8_t *d, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		h ^= d[i];
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+/* xbits track ip_pair: the pair's key in the host table, a pseudo address
+ * of its own family (never equal to a host's). Suricata's ip pair is the
+ * same whichever way a packet goes: the lower address comes first. IPv4
+ * pairs fit as they are; an IPv6 pair is folded to 128 bits by two
+ * differently seeded hashes. */
+#define ADDR_FAMILY_PAIR 0xfe
+static void pair_key(const Packet *p, Address *k)
+{
+	const Address *lo = &p->src, *hi = &p->dst;
+
+	if (memcmp(&lo->a, &hi->a, sizeof(lo->a)) > 0) {
+		lo = &p->dst;
+		hi = &p->src;
+	}
+	memset(k, 0, sizeof(*k));
+	k->family = ADDR_FAMILY_PAIR;
+	if (p->src.family == AF_INET) {
+		k->a.u32[0] = lo->a.u32[0];
+		k->a.u32[1] = hi->a.u32[0];
+	} else {
+		uint8_t both[32];
+		uint64_t h1, h2;
+
+		memcpy(both, lo->a.u8, 16);
+		memcpy(both + 16, hi->a.u8, 16);
+		h1 = fnv64(0xcbf29ce484222325ull, both, sizeof(both));
+		h2 = fnv64(0x84222325cbf29ce4ull, both, sizeof(both));
+		memcpy(k->a.u8, &h1, 8);
+		memcpy(k->a.u8 + 8, &h2, 8);
+		k->a.u8[15] ^= 6;   /* apart from an IPv4 pair's layout */
+	}
+}
+
+static void host_addrs(const DetectFlowbits *fb, const Packet *p, const Address **a, int *n,
+		       Address *pair)
 {
 	*n = 0;
-	if (fb->host_dir & 1)
+	if (fb->host_dir & HOSTBITS_PAIR) {
+		pair_key(p, pair);
+		a[(*n)++] = pair;
+		return;
+	}
+	if (fb->host_dir & HOSTBITS_SRC)
 		a[(*n)++] = &p->src;
-	if (fb->host_dir & 2)
+	if (fb->host_dir & HOSTBITS_DST)
 		a[(*n)++] = &p->dst;
 }
 
@@ -514,13 +565,14 @@ int hostbits_match(DetectThread *dt, const DetectFlowbits *fb, const Packet *p)
 {
 	const DetectEngine *de = dt->de;
 	const Address *a[2];
+	Address pair;
 	int n, want = fb->cmd == FB_ISSET, ok = 1;
 
 	if (!de->hosts)
 		return 0;
 	if (dt->order_fn)
 		dt->order_fn(dt->order_arg, p);
-	host_addrs(fb, p, a, &n);
+	host_addrs(fb, p, a, &n, &pair);
 	pthread_mutex_lock(&de->hosts->lock);
 	for (int i = 0; i < n && ok; i++) {
 		StateNode **slot;
@@ -538,6 +590,7 @@ static void hostbits_apply(DetectThread *dt, const DetectFlowbits *fb, const Pac
 {
 	const DetectEngine *de = dt->de;
 	const Address *a[2];
+	Address pair;
 	int n, id = fb->ids[0];
 	uint8_t bit = (uint8_t)(1u << (id & 7));
 
@@ -545,7 +598,7 @@ static void hostbits_apply(DetectThread *dt, const DetectFlowbits *fb, const Pac
 		return;
 	if (dt->order_fn)
 		dt->order_fn(dt->order_arg, p);
-	host_addrs(fb, p, a, &n);
+	host_addrs(fb, p, a, &n, &pair);
 	pthread_mutex_lock(&de->hosts->lock);
 	for (int i = 0; i < n; i++) {
 		StateNode **slot;
@@ -588,6 +641,15 @@ void postmatch_apply(DetectThread *dt, const Signature *s, Packet *p)
 			filestore_apply(dt, ml->m[i].ctx, p);
 		else if (ml->m[i].kw == KW_TLS_STORE)
 			tls_store_apply(p);
+		else if (ml->m[i].kw == KW_BYPASS)
+			p->flow->ep_flags |= FLOW_LOCAL_BYPASS;
+		else if (ml->m[i].kw == KW_CONFIG && dt->cur_has_tx) {
+			/* logging disable, type tx: as if its record were written */
+			void *tx = app_layer_tx_get(p->flow, dt->cur_tx);
+
+			if (tx)
+				app_layer_tx_set_flags(p->flow, tx, APP_TX_LOGGED);
+		}
 	}
 }
 

@@ -95,8 +95,10 @@ static int kw_stream_event(SigParseState *st, const char *arg, const Keyword *kw
 	int ev = stream_event_lookup(arg);
 
 	(void)kw;
+	/* as decode-event and app-layer-event: 8.0 warns and leaves the rule
+	 * out (an error only with --strict-rules) */
 	if (ev < 0)
-		return sig_error(st, "unknown stream-event \"%s\"", arg);
+		return sig_unsupported(st, "unknown stream-event %s", arg);
 	return sm_append_uint_eq(st, KW_STREAM_EVENT, (uint64_t)ev, 0);
 }
 

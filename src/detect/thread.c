@@ -42,6 +42,7 @@ DetectThread *detect_thread_new(const DetectEngine *de, ThreadCounters *tc)
 		pcre2_set_match_limit(dt->mctx, ml ? ml : DETECT_PCRE_MATCH_LIMIT);
 		pcre2_set_depth_limit(dt->mctx, dl ? dl : DETECT_PCRE_DEPTH_LIMIT);
 	}
+	dt->vst = detect_var_stage_new();
 	/* one MPM scratch per group: Hyperscan sizes scratch by database */
 	dt->scratch_g = calloc(de->nscratch ? de->nscratch : 1, sizeof(MpmScratch *));
 	if (!dt->scratch_g || (de->gpu && !dt->scov_ids)) {
@@ -76,7 +77,7 @@ DetectThread *detect_thread_new(const DetectEngine *de, ThreadCounters *tc)
 		}
 	}
 	if (!dt->cand.bits || !dt->cand.words || !dt->alerts || !dt->stream_hit || !dt->vpass || !dt->ms ||
-	    !dt->md || !dt->mctx || tx_thread_init(dt) != 0) {
+	    !dt->md || !dt->mctx || !dt->vst || tx_thread_init(dt) != 0) {
 		detect_thread_free(dt);
 		return NULL;
 	}
@@ -119,6 +120,7 @@ void detect_thread_free(DetectThread *dt)
 	if (dt->mctx)
 		pcre2_match_context_free(dt->mctx);
 	lua_thread_free(dt->lua);
+	detect_var_stage_free(dt->vst);
 	for (uint32_t i = 0; dt->scratch_g && i < dt->de->nscratch; i++)
 		if (dt->scratch_g[i])
 			mpm_scratch_free(dt->scratch_g[i]);

@@ -5,6 +5,7 @@
 #include "util/base64.h"
 #include "detect/transform.h"
 #include "detect/transform-codec.h"
+#include "detect/buffers.h"
 #include "detect/pcre2-config.h"
 
 #include <ctype.h>
@@ -35,6 +36,64 @@ int sig_list_base(const Signature *s, int l)
 	if (l >= BUF_HTTP_XINST0 && l <= BUF_HTTP_XINST3 && s->xf)
 		return s->xf->inst_base[l - BUF_HTTP_XINST0];
 	return l;
+}
+
+static int inst_new(SigParseState *st, int base);
+
+int sig_list_side_given(const Signature *s, int l)
+{
+	return s->xf && l >= 0 && l < BUF_MAX && s->xf->side[l];
+}
+
+int sig_list_side(const Signature *s, int l)
+{
+	if (s->xf && l >= 0 && l < BUF_MAX && s->xf->side[l])
+		return s->xf->side[l] - 1;
+	return detect_buffers[sig_list_base(s, l)].side;
+}
+
+/* "<sticky buffer>: to_server|to_client" in a => rule (Suricata 8): the
+ * side of the transaction a buffer of both sides (http.connection, ...) is
+ * read from. A buffer already used for the other side, or for the rule's
+ * side, gets an instance list of its own. A one-sided buffer may only name
+ * its own side. */
+int sig_buffer_side(SigParseState *st, int side)
+{
+	Signature *s = st->s;
+	int l = st->cur_buf, base, own;
+	SigXform *xf;
+
+	if (l < 0)
+		return sig_error(st, "to_server/to_client needs a sticky buffer");
+	base = sig_list_base(s, l);
+	own = detect_buffers[base].side;
+	if (own != DBUF_EVAL) {
+		if (own != side)
+			return sig_error(st, "%s is not a %s buffer", sig_buffer_name(base),
+					 side == DBUF_TC ? "to_client" : "to_server");
+		return 0;
+	}
+	if (!(xf = sig_xf(s)))
+		return sig_error(st, "out of memory");
+	if (xf->side[l] == side + 1)
+		return 0;
+	if (!xf->side[l] && !s->lists[l].n && !xf->chain[l]) {
+		xf->side[l] = (int8_t)(side + 1);
+		return 0;
+	}
+	for (int i = 0; i < SIG_XINST_MAX; i++) {
+		int il = BUF_HTTP_XINST0 + i;
+
+		if (xf->inst_base[i] == base && !xf->chain[il] && xf->side[il] == side + 1) {
+			st->cur_buf = il;
+			return 0;
+		}
+	}
+	if ((l = inst_new(st, base)) < 0)
+		return -1;
+	xf->side[l] = (int8_t)(side + 1);
+	st->cur_buf = l;
+	return 0;
 }
 
 void transform_free_one(Transform *t)

@@ -63,6 +63,9 @@ typedef struct TransformChain {
 typedef struct SigXform {
 	TransformChain *chain[BUF_MAX];      /* per list; NULL: the raw buffer */
 	int8_t inst_base[SIG_XINST_MAX];     /* buffer of BUF_HTTP_XINST0 + i, -1 unused */
+	/* a => rule's "<buffer>: to_server|to_client" on a buffer of both
+	 * sides: 1 + its DBUF_TS/DBUF_TC; 0 the buffer's own */
+	int8_t side[BUF_MAX];
 } SigXform;
 
 /* base64_decode:[bytes N][, offset N][, relative] */
@@ -96,6 +99,11 @@ int transform_chain_equal(const TransformChain *a, const TransformChain *b);
 const TransformChain *sig_list_chain(const Signature *s, int l);
 /* The buffer list l stands for: l itself, or the base of an instance list. */
 int sig_list_base(const Signature *s, int l);
+/* The side list l reads (DBUF_TS, DBUF_TC or DBUF_EVAL): its buffer's, or
+ * the one a => rule gave it. */
+int sig_list_side(const Signature *s, int l);
+/* 1 when a => rule gave list l its side */
+int sig_list_side_given(const Signature *s, int l);
 
 /* Decodes base64 per mode into out (room for len * 3 / 4 + 3 bytes).
  * Returns the number of bytes written, or -1 (strict mode, bad input). */

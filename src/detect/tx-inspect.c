@@ -87,7 +87,9 @@ static const DetectTxProto *tx_proto(unsigned alproto)
 
 static int list_side(const DetectSig *ds, int l, int d)
 {
-	return buf_side(sig_list_base(ds->s, l), d);
+	int side = sig_list_side(ds->s, l);
+
+	return side != SIDE_EVAL ? side : d;
 }
 
 /* DetectEngine.tx_lists keeps list numbers in bytes */
@@ -106,9 +108,9 @@ static uint8_t tx_sig_dirs(const DetectSig *ds)
 	for (int l = 1; l < BUF_IPV4_HDR; l++) {
 		if (!s->lists[l].n)
 			continue;
-		if (detect_buffers[sig_list_base(s, l)].side == SIDE_TS)
+		if (sig_list_side(s, l) == SIDE_TS)
 			ts_only = 1;
-		else if (detect_buffers[sig_list_base(s, l)].side == SIDE_TC)
+		else if (sig_list_side(s, l) == SIDE_TC)
 			tc_only = 1;
 		if (!pref)
 			pref = detect_buffers[l].pref_dirs;
@@ -698,14 +700,18 @@ static int inspect_xbuf(DetectThread *dt, const Signature *s, int l, const uint8
 static int list_matches(DetectThread *dt, const DetectSig *ds, void *tx, int l, int d,
 			unsigned fp)
 {
-	int base = list_source(sig_list_base(ds->s, l), fp), side = buf_side(base, d);
+	int base = list_source(sig_list_base(ds->s, l), fp);
+	int side = sig_list_side_given(ds->s, l) ? sig_list_side(ds->s, l) : buf_side(base, d);
 	const uint8_t *data;
 	uint32_t len;
 
-	for (uint32_t i = 0; buf_get(base, tx, side, i, &data, &len) == 0; i++)
+	uint32_t i;
+
+	for (i = 0; buf_get(base, tx, side, i, &data, &len) == 0; i++)
 		if (inspect_xbuf(dt, ds->s, l, data, len))
 			return 1;
-	return 0;
+	/* absent: no such buffer at all matches */
+	return i == 0 && sig_list_absent(ds->s, l);
 }
 
 /* A transaction rule's payload content (no sticky buffer). On a TCP flow

@@ -138,6 +138,7 @@ static void dsize_range(const Signature *s, struct acv_prog *pg)
 	case UM_GT: lo = (int64_t)u->a + 1; break;
 	case UM_GTE: lo = (int64_t)u->a; break;
 	case UM_RANGE: case UM_NOT_RANGE: lo = (int64_t)u->a + 1; hi = (int64_t)u->b - 1; break;
+	case UM_BAND_EQ: case UM_BAND_NE: return;   /* any length may match */
 	}
 	pg->dnot = u->mode == UM_NE || u->mode == UM_NOT_RANGE;
 	if (lo > hi) {

@@ -268,6 +268,7 @@ int setup_test_mode(Session *s)
 		return 1;
 	/* the outputs section is checked too (nothing is opened) */
 	output_set_app_proto_namer(app_proto_name);
+	output_set_flowvar_source(detect_flowvars_get);
 	if (output_config_load(&s->ocfg, s->cli.log_dir ? s->cli.log_dir : ".", err,
 			       sizeof(err)) != 0) {
 		log_error("%s", err);
@@ -503,6 +504,7 @@ static int outputs_setup(Session *s)
 	char err[1024];
 
 	output_set_app_proto_namer(app_proto_name);
+	output_set_flowvar_source(detect_flowvars_get);
 	if (output_config_load(&s->ocfg, s->log_dir, err, sizeof(err)) != 0 ||
 	    (!s->usock_mode && files_config_load(s->log_dir, err, sizeof(err)) != 0)) {
 		log_error("%s", err);

@@ -513,12 +513,18 @@ static void build_alert(JsonWriter *w, AlertLine *l)
 	jw_ascii(w, "pkt_src", src, strlen(src));
 	/* eve-log metadata (yes): the flow's flowbits, as Suricata 8's header
 	 * adds them (eve-json-format: "metadata": {"flowbits": [...]}) */
-	if (l->o->cfg.eve_metadata && l->a->n_flowbits) {
+	if (l->o->cfg.eve_metadata &&
+	    (l->a->n_flowbits || l->a->n_flowvars || l->a->n_pktvars)) {
 		jw_object(w, "metadata");
-		jw_array(w, "flowbits");
-		for (unsigned i = 0; i < l->a->n_flowbits; i++)
-			write_text(w, NULL, l->a->flowbits[i]);
-		jw_close(w);
+		if (l->a->n_flowbits) {
+			jw_array(w, "flowbits");
+			for (unsigned i = 0; i < l->a->n_flowbits; i++)
+				write_text(w, NULL, l->a->flowbits[i]);
+			jw_close(w);
+		}
+		/* pcre captures, as Suricata logs them: [{"name": "value"}, ...] */
+		output_vars_write(w, "flowvars", l->a->flowvars, l->a->n_flowvars);
+		output_vars_write(w, "pktvars", l->a->pktvars, l->a->n_pktvars);
 		jw_close(w);
 	}
 	if (l->a->has_tx)

@@ -18,6 +18,13 @@
 #define ALERT_ACTION_DROP   2
 #define ALERT_ACTION_REJECT 3
 
+/* A flow or packet variable (pcre captures) for eve's "metadata" */
+typedef struct AlertVar {
+	const char *name;
+	const uint8_t *val;
+	uint32_t len;
+} AlertVar;
+
 typedef struct AlertInfo {
 	uint8_t action;             /* ALERT_ACTION_* */
 	uint32_t gid, sid, rev;
@@ -36,6 +43,12 @@ typedef struct AlertInfo {
 #define ALERT_FLOWBITS_MAX 32
 	const char *flowbits[ALERT_FLOWBITS_MAX];
 	unsigned n_flowbits;
+	/* the flow's flowvars and the packet's pktvars, same place */
+#define ALERT_VARS_MAX 16
+	AlertVar flowvars[ALERT_VARS_MAX];
+	unsigned n_flowvars;
+	AlertVar pktvars[ALERT_VARS_MAX];
+	unsigned n_pktvars;
 	uint64_t tx_id;
 	int has_tx;
 	int from_stream;            /* matched on reassembled stream data */

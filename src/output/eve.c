@@ -6,6 +6,7 @@
  * (eve_header_write()); eve_header() reads them back as a tree, for the
  * tests. */
 #include "output/output-private.h"
+#include "output/alert.h"
 #include "output/community-id.h"
 #include "output/json-writer.h"
 #include "stream/stream.h"
@@ -23,6 +24,43 @@
  * twenty times over. */
 
 static app_proto_name_fn app_proto_namer;
+
+static flowvar_source_fn flowvar_source;
+
+void output_set_flowvar_source(flowvar_source_fn fn)
+{
+	flowvar_source = fn;
+}
+
+void output_vars_write(JsonWriter *w, const char *key, const AlertVar *v, unsigned n)
+{
+	char buf[512];
+
+	if (!n)
+		return;
+	jw_array(w, key);
+	for (unsigned i = 0; i < n; i++) {
+		size_t len = v[i].len < sizeof(buf) ? v[i].len : sizeof(buf);
+
+		for (size_t k = 0; k < len; k++)
+			buf[k] = v[i].val[k] >= 0x20 && v[i].val[k] < 0x7f ? (char)v[i].val[k] : '.';
+		jw_object(w, NULL);
+		jw_strn(w, v[i].name, buf, len);
+		jw_close(w);
+	}
+	jw_close(w);
+}
+
+/* The flow record's "metadata": the flow's flowvars (Suricata 8 logs them
+ * when eve's metadata is on) */
+static void write_flow_metadata(const Outputs *o, JsonWriter *w, const FlowRecordView *v)
+{
+	if (!o->cfg.eve_metadata || !v->nvars)
+		return;
+	jw_object(w, "metadata");
+	output_vars_write(w, "flowvars", v->vars, v->nvars);
+	jw_close(w);
+}
 
 void output_set_app_proto_namer(app_proto_name_fn fn)
 {
@@ -587,6 +625,33 @@ void flow_record_view(const Flow *f, enum flow_end_reason why, FlowRecordView *v
 	v->why = (uint8_t)why;
 	v->has_session = f->stream != NULL;
 	v->tx_cnt = app_layer_tx_count(f);
+	v->vars = NULL;
+	v->nvars = 0;
+	if (flowvar_source) {
+		AlertVar tmp[ALERT_VARS_MAX];
+		unsigned n = flowvar_source(f, tmp, ALERT_VARS_MAX);
+		size_t bytes = n * sizeof(AlertVar);
+		char *d;
+
+		for (unsigned i = 0; i < n; i++)
+			bytes += strlen(tmp[i].name) + 1 + tmp[i].len;
+		/* a flow with captures only: the record outlives the flow */
+		if (n && (v->vars = malloc(bytes))) {
+			d = (char *)(v->vars + n);
+			for (unsigned i = 0; i < n; i++) {
+				size_t nl = strlen(tmp[i].name) + 1;
+
+				memcpy(d, tmp[i].name, nl);
+				v->vars[i].name = d;
+				d += nl;
+				memcpy(d, tmp[i].val, tmp[i].len);
+				v->vars[i].val = (const uint8_t *)d;
+				v->vars[i].len = tmp[i].len;
+				d += tmp[i].len;
+			}
+			v->nvars = n;
+		}
+	}
 	if (v->has_session) {
 		v->tcp_state = (uint8_t)stream_tcp_state(f);
 		for (int d = 0; d < 2; d++)
@@ -606,6 +671,14 @@ void output_flow_end(Outputs *o, const Flow *f, enum flow_end_reason why)
 	}
 	flow_record_view(f, why, &v);
 	flow_record_write(o, &v);
+	flow_record_view_release(&v);
+}
+
+void flow_record_view_release(FlowRecordView *v)
+{
+	free(v->vars);
+	v->vars = NULL;
+	v->nvars = 0;
 }
 
 void flow_record_write(Outputs *o, const FlowRecordView *v)
@@ -623,6 +696,7 @@ void flow_record_write(Outputs *o, const FlowRecordView *v)
 	jw_begin(&w, line, sizeof(line));
 	eve_header_write(&w, &f->last, "flow", NULL, f);
 	write_flow_app_proto(&w, f);
+	write_flow_metadata(o, &w, v);
 
 	jw_object(&w, "flow");
 	jw_int(&w, "pkts_toserver", (int64_t)f->pkts_toserver);

@@ -44,8 +44,12 @@ static void *writer_main(void *arg)
 			continue;
 		}
 		pthread_mutex_unlock(&fw->lock);
-		for (uint32_t i = 0; i < n; i++)
-			flow_record_write(fw->o, &fw->slot[(fw->head + i) % FLOW_WRITER_SLOTS]);
+		for (uint32_t i = 0; i < n; i++) {
+			FlowRecordView *v = &fw->slot[(fw->head + i) % FLOW_WRITER_SLOTS];
+
+			flow_record_write(fw->o, v);
+			flow_record_view_release(v);
+		}
 		pthread_mutex_lock(&fw->lock);
 		fw->head = (fw->head + n) % FLOW_WRITER_SLOTS;
 		fw->used -= n;

@@ -34,6 +34,10 @@ typedef struct FlowRecordView {
 	uint8_t tcp_state;          /* its state (stream_tcp_state) */
 	uint8_t gap[2];             /* each direction had a gap */
 	uint64_t tx_cnt;            /* app-layer transactions ever started */
+	/* the flow's flowvars (pcre captures), copied: one block the record's
+	 * write frees (flow_record_view_release); NULL: none, as for most */
+	struct AlertVar *vars;
+	unsigned nvars;
 } FlowRecordView;
 
 struct Outputs;

@@ -95,6 +95,7 @@ void output_alerts(OutputThread *ot, Packet *p, const DetectAlert *alerts, uint3
 		AlertInfo ai;
 
 		detect_alert_info(detect_thread_engine(ot->dt), p, &alerts[i], &ai);
+		detect_alert_pktvars(ot->dt, &ai);
 		output_alert(ot->o, p, p->flow, &ai);
 	}
 	if (n && p->flow)

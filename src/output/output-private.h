@@ -94,6 +94,8 @@ struct Outputs {
 /* eve.c: a flow record in two steps, for the writer thread: the view of f
  * at its end (any thread), then the record of a view. */
 void flow_record_view(const Flow *f, enum flow_end_reason why, FlowRecordView *v);
+/* Frees what flow_record_view() copied for the record (its flowvars). */
+void flow_record_view_release(FlowRecordView *v);
 void flow_record_write(Outputs *o, const FlowRecordView *v);
 
 /* tls-store.c: outputs.N.tls-store's keys at prefix (0, or -1 with err),
@@ -277,6 +279,11 @@ void output_tx_alert_write(struct JsonWriter *w, const Flow *f, uint64_t tx_id);
 /* The same for an alert on no transaction: the members of a protocol with
  * one transaction per flow (flow_scope), else nothing. */
 void output_flow_alert_write(struct JsonWriter *w, const Flow *f);
+/* metadata's "flowvars"/"pktvars": [{"name": "value"}, ...], non-printable
+ * bytes as '.', as Suricata prints them; nothing when n is 0 */
+struct AlertVar;
+void output_vars_write(struct JsonWriter *w, const char *key, const struct AlertVar *v,
+		       unsigned n);
 
 /* alert.c: "packet" (base64 of the frame, its first max bytes when max is
  * not 0) and "packet_info" {linktype, linktype_name}. */

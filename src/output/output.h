@@ -224,6 +224,11 @@ json_t *eve_header(const struct timeval *ts, const char *event_type, const Packe
 /* Names app_proto ids for flow records; set by the app layer. NULL: omitted. */
 typedef const char *(*app_proto_name_fn)(uint16_t app_proto);
 void output_set_app_proto_namer(app_proto_name_fn fn);
+/* The detection engine's flowvars of a flow (pcre captures), for the flow
+ * record's metadata: fills at most max, returns the count. */
+struct AlertVar;
+typedef unsigned (*flowvar_source_fn)(const Flow *f, struct AlertVar *out, unsigned max);
+void output_set_flowvar_source(flowvar_source_fn fn);
 
 /* The eve records of one application-layer transaction of f (tx from
  * app_layer_tx_get()), by f's protocol's logger (tx-log.c): "http" and

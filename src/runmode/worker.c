@@ -188,6 +188,9 @@ void worker_process(Worker *w, Packet *p)
 	 * everything (flow_bypassed_packet) */
 	if (f && f->alstate && !(f->ep_flags & FLOW_LOCAL_BYPASS) && app_layer_flow_bypass(f))
 		f->ep_flags |= FLOW_LOCAL_BYPASS;
+	/* stream.bypass: nothing more is stored either way (depth) */
+	if (f && !(f->ep_flags & FLOW_LOCAL_BYPASS) && stream_bypass_due(w->st, f))
+		f->ep_flags |= FLOW_LOCAL_BYPASS;
 	flow_table_timeout(w->ft, &p->ts);
 }
 

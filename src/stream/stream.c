@@ -190,6 +190,8 @@ int stream_config_load(StreamConfig *cfg)
 		rc = -1;
 	if (conf_get_bool("stream.async-oneside", &cfg->async_oneside) < 0)
 		rc = -1;
+	if (conf_get_bool("stream.bypass", &cfg->bypass) < 0)
+		rc = -1;
 	cfg->inline_mode = -1;
 	if (conf_get("stream.inline") && strcasecmp(conf_get("stream.inline"), "auto") != 0 &&
 	    conf_get_bool("stream.inline", &cfg->inline_mode) < 0)
@@ -1143,4 +1145,12 @@ const char *tcp_state_name(enum tcp_state s)
 	if ((unsigned)s >= sizeof(names) / sizeof(names[0]))
 		return "unknown";
 	return names[s];
+}
+
+int stream_bypass_due(const StreamThread *st, const Flow *f)
+{
+	if (!st || !st->cfg->bypass || !f->stream)
+		return 0;
+	return (stream_dir_flags(f, 0) & STREAM_DIR_DEPTH_REACHED) ||
+	       (stream_dir_flags(f, 1) & STREAM_DIR_DEPTH_REACHED);
 }

@@ -84,6 +84,8 @@ typedef struct StreamConfig {
 	uint32_t max_synack_queued; /* stream.max-synack-queued, default 5 (parsed) */
 	int midstream;              /* stream.midstream, default no */
 	int async_oneside;          /* stream.async-oneside, default no */
+	int bypass;                 /* stream.bypass: a flow whose both directions
+	                             * reached the reassembly depth is bypassed */
 	/* stream.inline: 1 yes, 0 no, -1 auto (absent too): the caller resolves
 	 * auto (inline in IPS mode) and hands the result to detection as well.
 	 * Inline, data is ready as received in order, without waiting for ACKs. */
@@ -283,6 +285,11 @@ int stream_stored_equal(const Flow *f, int dir, uint64_t off, const uint8_t *buf
 uint64_t stream_ready_offset(const Flow *f, int dir);
 /* STREAM_DIR_* flags of dir (0 without a session). */
 unsigned stream_dir_flags(const Flow *f, int dir);
+/* stream.bypass (Suricata's): 1 when f's session stores nothing more in
+ * either direction (both reached the reassembly depth), so the flow is
+ * bypassed: its later packets skip stream, app layer and detection and
+ * are counted in flow_bypassed.local_*. */
+int stream_bypass_due(const StreamThread *st, const Flow *f);
 
 /* Consumer c no longer needs dir's bytes before `upto` (UINT64_MAX: nothing more,
  * ever, for this flow). The buffer slides once every enabled consumer released. */

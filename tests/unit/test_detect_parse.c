@@ -3,6 +3,7 @@
  * continuation lines, the per-rule error line and the summary. */
 #include "test.h"
 #include "detect/detect-parse.h"
+#include "detect/transform.h"
 #include "conf/conf.h"
 
 #include <netinet/in.h>
@@ -114,7 +115,13 @@ TEST(header_direction_and_structure)
 	CHECK(s);
 	CHECK(s->flags & SIG_FLAG_BIDIR);
 	sig_free(s);
-	CHECK_EQ(E("alert tcp any any => any any (sid:1;)"), SIG_ERR_PARSE);
+	/* => (Suricata 8): a transaction's both sides, addresses as -> */
+	s = P("alert tcp any any => any any (sid:1;)");
+	CHECK(s);
+	CHECK(s->flags & SIG_FLAG_TXBOTH);
+	CHECK(!(s->flags & SIG_FLAG_BIDIR));
+	sig_free(s);
+	CHECK_EQ(E("alert tcp any any >> any any (sid:1;)"), SIG_ERR_PARSE);
 	CHECK_EQ(E("alert tcp any any -> any (sid:1;)"), SIG_ERR_PARSE);
 	CHECK_EQ(E("alert tcp any any -> any any (sid:1;"), SIG_ERR_PARSE);
 	CHECK_EQ(E("alert tcp any any -> any any (sid:1)"), SIG_ERR_PARSE);
@@ -1060,7 +1067,7 @@ TEST(stream_size_and_stream_event_parse)
 	CHECK_EQ(E(R("stream_size:nobody,<,5; sid:1;")), SIG_ERR_PARSE);
 	CHECK_EQ(E(R("stream_size:server,<; sid:1;")), SIG_ERR_PARSE);
 	CHECK_EQ(E(R("stream_size:client,>,5000000000; sid:1;")), SIG_ERR_PARSE);
-	CHECK_EQ(E(R("stream-event:no_such_event; sid:1;")), SIG_ERR_PARSE);
+	CHECK_EQ(E(R("stream-event:no_such_event; sid:1;")), SIG_ERR_UNSUPPORTED);
 }
 
 /* Issue #17: the rule file was handled as a C string, so a NUL byte hid
@@ -1235,4 +1242,284 @@ TEST(vars_check_names_the_bad_variable)
 	CHECK(strstr(e, "probably has a sequence") != NULL);
 	conf_deinit();
 	setup();
+}
+
+/* ---- Suricata 8 grammar that 4.x-era parsing refused (issue 38) ---- */
+
+/* numbers are decimal or 0x, never octal: sid:09901001 is 9901001 */
+TEST(numbers_decimal_with_leading_zero_or_hex)
+{
+	Signature *s = P(R("sid:09901001;"));
+
+	CHECK(s);
+	if (s)
+		CHECK_EQ(s->sid, 9901001u);
+	sig_free(s);
+	s = P(R("content:\"a\"; offset:010; sid:0x10;"));
+	CHECK(s);
+	if (s) {
+		CHECK_EQ(s->sid, 16u);
+		CHECK_EQ(C(s, BUF_PAYLOAD, 0)->offset, 10);
+	}
+	sig_free(s);
+	CHECK_EQ(E(R("sid:09z;")), SIG_ERR_PARSE);
+}
+
+/* Suricata 8's integer forms: =N, !=N, &mask=value, &mask!=value */
+TEST(integer_keyword_forms_eq_ne_bitmask)
+{
+	Signature *s = P("alert icmp any any -> any any (itype:!=0; icode:=3; ttl:&0xc0=0x40; sid:1;)");
+	const DetectUint *u;
+
+	CHECK(s);
+	if (!s)
+		return;
+	CHECK_EQ(s->lists[SM_LIST_MATCH].n, 3);
+	u = s->lists[SM_LIST_MATCH].m[0].ctx;
+	CHECK_EQ(u->mode, UM_NE);
+	CHECK_EQ(u->a, 0u);
+	u = s->lists[SM_LIST_MATCH].m[1].ctx;
+	CHECK_EQ(u->mode, UM_EQ);
+	CHECK_EQ(u->a, 3u);
+	u = s->lists[SM_LIST_MATCH].m[2].ctx;
+	CHECK_EQ(u->mode, UM_BAND_EQ);
+	CHECK_EQ(u->a, 0xc0u);
+	CHECK_EQ(u->b, 0x40u);
+	sig_free(s);
+	CHECK_EQ(E("alert icmp any any -> any any (itype:&0xc0; sid:1;)"), SIG_ERR_PARSE);
+	CHECK_EQ(E("alert icmp any any -> any any (itype:!=300; sid:1;)"), SIG_ERR_PARSE);
+	CHECK_EQ(E("alert ftp any any -> any any (ftp.dynamic_port:=21; sid:1;)"), 0);
+}
+
+/* byte_test/byte_jump: an offset past any buffer loads (and never
+ * matches); nbytes may be a byte_extract variable */
+TEST(byte_far_offset_and_variable_nbytes)
+{
+	Signature *s = P(R("byte_test:1,=,1,214748364; sid:1;"));
+
+	CHECK(s);
+	sig_free(s);
+	s = P(R("byte_extract:1,0,v; byte_jump:v,0; byte_test:v,=,1,0,relative; sid:2;"));
+	CHECK(s);
+	if (s) {
+		const DetectByte *b = s->lists[BUF_PAYLOAD].m[1].ctx;
+
+		CHECK(b->flags & BYTE_NBYTES_VAR);
+	}
+	sig_free(s);
+	CHECK_EQ(E(R("byte_jump:w,0; sid:3;")), SIG_ERR_PARSE);
+	CHECK_EQ(E(R("byte_test:1,=,1,3000000000; sid:4;")), SIG_ERR_PARSE);
+}
+
+/* startswith on a negated content: "does not start with" */
+TEST(startswith_on_negated_content)
+{
+	Signature *s = P(R("content:!\"x\"; startswith; sid:1;"));
+
+	CHECK(s);
+	if (s) {
+		CHECK(C(s, BUF_PAYLOAD, 0)->flags & CONTENT_NEGATED);
+		CHECK(C(s, BUF_PAYLOAD, 0)->flags & CONTENT_STARTSWITH);
+	}
+	sig_free(s);
+}
+
+/* pcre captures kept as variables: named groups and the list after ',' */
+TEST(pcre_captures_and_var_keywords)
+{
+	Signature *s = P(R("pcre:\"/^(.*)\\/(\\d+)/V, flow:key,pkt:value\"; sid:1;"));
+
+	CHECK(s);
+	if (s) {
+		const DetectPcre *pd = s->lists[BUF_HTTP_USER_AGENT].m[0].ctx;
+
+		CHECK_EQ(pd->ncaps, 2);
+		CHECK_EQ(pd->caps[0].group, 1);
+		CHECK_EQ(pd->caps[0].flow, 1);
+		CHECK_STREQ(pd->caps[0].name, "key");
+		CHECK_EQ(pd->caps[1].group, 2);
+		CHECK_EQ(pd->caps[1].flow, 0);
+	}
+	sig_free(s);
+	s = P(R("pcre:\"/(?P<flow_x>a)(?P<pkt_y>b)/\"; flowvar:x,\"a\"; pktvar:y,\"b\"; sid:2;"));
+	CHECK(s);
+	if (s) {
+		CHECK_EQ(s->lists[BUF_PAYLOAD].m[0].pd->ncaps, 2);
+		CHECK_EQ(s->lists[SM_LIST_MATCH].n, 2);
+	}
+	sig_free(s);
+	CHECK_EQ(E(R("pcre:\"/a/,\"; sid:3;")), 0);
+	CHECK_EQ(E(R("pcre:\"/(a)/, host:x\"; sid:4;")), SIG_ERR_PARSE);
+	CHECK_EQ(E(R("flowvar:x; sid:5;")), SIG_ERR_PARSE);
+	CHECK_EQ(E(R("pktvar:x,!\"a\"; sid:6;")), SIG_ERR_PARSE);
+}
+
+/* hostbits with track, hostbits:noalert, xbits (track required) */
+TEST(hostbits_track_and_xbits)
+{
+	Signature *s = P(R("hostbits:set,foo,track ip_dst; hostbits:noalert; sid:1;"));
+
+	CHECK(s);
+	if (s) {
+		const DetectFlowbits *fb = s->lists[SM_LIST_POSTMATCH].m[0].ctx;
+
+		CHECK_EQ(fb->host_dir, HOSTBITS_DST);
+		CHECK(s->flags & SIG_FLAG_NOALERT);
+	}
+	sig_free(s);
+	s = P(R("xbits:isset,foo,track ip_pair,expire 60; sid:2;"));
+	CHECK(s);
+	if (s) {
+		const DetectFlowbits *fb = s->lists[SM_LIST_MATCH].m[0].ctx;
+
+		CHECK_EQ(s->lists[SM_LIST_MATCH].m[0].kw, KW_HOSTBITS);
+		CHECK_EQ(fb->host_dir, HOSTBITS_PAIR);
+	}
+	sig_free(s);
+	CHECK_EQ(E(R("xbits:set,foo; sid:3;")), SIG_ERR_PARSE);
+	CHECK_EQ(E(R("xbits:set,foo,track ip_any; sid:4;")), SIG_ERR_PARSE);
+	CHECK_EQ(E(R("xbits:set,foo,track tx; sid:5;")), SIG_ERR_UNSUPPORTED);
+}
+
+/* config action and keyword, bypass, replace */
+TEST(config_bypass_replace)
+{
+	Signature *s = P("config dns any any -> any any (dns.query; content:\"x\"; "
+			 "config: logging disable, type tx, scope tx; sid:1;)");
+
+	CHECK(s);
+	if (s) {
+		CHECK_EQ(s->action, ACT_CONFIG);
+		CHECK(s->flags & SIG_FLAG_NOALERT);
+	}
+	sig_free(s);
+	CHECK_EQ(E(R("config: logging enable, type tx, scope tx; sid:2;")), SIG_ERR_PARSE);
+	s = P(R("content:\"x\"; bypass; sid:3;"));
+	CHECK(s);
+	if (s)
+		CHECK_EQ(s->lists[SM_LIST_POSTMATCH].m[0].kw, KW_BYPASS);
+	sig_free(s);
+	s = P(R("content:\"abc\"; replace:\"d|65|f\"; sid:4;"));
+	CHECK(s);
+	if (s) {
+		CHECK_EQ(s->nrepl, 1);
+		CHECK_EQ(s->repl[0].len, 3);
+		CHECK(!memcmp(s->repl[0].bytes, "def", 3));
+	}
+	sig_free(s);
+	CHECK_EQ(E(R("content:\"abc\"; replace:\"de\"; sid:5;")), SIG_ERR_PARSE);
+	CHECK_EQ(E(R("content:!\"abc\"; replace:\"def\"; sid:6;")), SIG_ERR_PARSE);
+	CHECK_EQ(E("alert http any any -> any any (http.uri; content:\"abc\"; replace:\"def\"; sid:7;)"),
+		 SIG_ERR_PARSE);
+}
+
+/* absent heads its sticky buffer's list; alone unless or_else; never the
+ * fast pattern (the rule must match without the buffer) */
+TEST(absent_keyword)
+{
+	Signature *s = P("alert http any any -> any any (http.referer; absent; sid:1;)");
+
+	CHECK(s);
+	if (s)
+		CHECK(sig_list_absent(s, BUF_HTTP_REFERER));
+	sig_free(s);
+	s = P("alert http any any -> any any (http.user_agent; absent: or_else; content:\"foo\"; sid:2;)");
+	CHECK(s);
+	if (s) {
+		CHECK(sig_list_absent(s, BUF_HTTP_USER_AGENT));
+		CHECK_EQ(s->fp_list, -1);
+	}
+	sig_free(s);
+	CHECK_EQ(E("alert http any any -> any any (http.referer; absent; content:\"x\"; sid:3;)"),
+		 SIG_ERR_PARSE);
+	CHECK_EQ(E("alert http any any -> any any (http.referer; content:\"x\"; absent; sid:4;)"),
+		 SIG_ERR_PARSE);
+	CHECK_EQ(E(R("absent; sid:5;")), SIG_ERR_PARSE);
+	CHECK_EQ(E("alert http any any -> any any (http.referer; absent: maybe; sid:6;)"),
+		 SIG_ERR_PARSE);
+}
+
+/* => rules name the side of a two-sided sticky buffer */
+TEST(txboth_buffer_side)
+{
+	Signature *s = P("alert http any any => any any (http.connection: to_client; content:\"a\"; "
+			 "http.connection: to_server; content:\"b\"; sid:1;)");
+
+	CHECK(s);
+	if (s) {
+		int n = 0;
+
+		for (int l = 0; l < BUF_MAX; l++)
+			if (s->lists[l].n) {
+				CHECK(sig_list_side_given(s, l));
+				n++;
+			}
+		CHECK_EQ(n, 2);
+		CHECK_EQ(s->fp_list, -1);
+	}
+	sig_free(s);
+	CHECK_EQ(E("alert http any any -> any any (http.connection: to_client; content:\"a\"; sid:2;)"),
+		 SIG_ERR_PARSE);
+	CHECK_EQ(E("alert http any any => any any (http.uri: to_client; content:\"a\"; sid:3;)"),
+		 SIG_ERR_PARSE);
+	CHECK_EQ(E("alert http any any => any any (http.uri: to_server; content:\"a\"; sid:4;)"), 0);
+}
+
+/* a frame's name alone is frame:<name>; other dotted names stay unknown */
+TEST(frame_name_as_keyword)
+{
+	Signature *s = P("alert dns any any -> any any (dns.pdu; content:\"|01|\"; sid:1;)");
+
+	CHECK(s);
+	if (s) {
+		CHECK(s->has_frame);
+		CHECK_EQ(s->lists[BUF_FRAME].n, 1);
+	}
+	sig_free(s);
+	CHECK_EQ(E("alert ssh any any -> any any (ssh.record.nosuch; content:\"x\"; sid:2;)"),
+		 SIG_ERR_UNSUPPORTED);
+	CHECK_EQ(E(R("nosuchproto.pdu; content:\"x\"; sid:3;")), SIG_ERR_PARSE);
+}
+
+/* entropy and flow.age (Suricata 8) */
+double entropy_of(const uint8_t *d, uint32_t len);
+
+TEST(entropy_and_flow_age)
+{
+	Signature *s = P(R("content:\"a\"; entropy: bytes 4, offset 1, value >=2.5; flow.age:>10; sid:1;"));
+
+	CHECK(s);
+	if (s) {
+		CHECK_EQ(s->lists[BUF_PAYLOAD].n, 2);
+		CHECK_EQ(s->lists[BUF_PAYLOAD].m[1].kw, KW_ENTROPY);
+		CHECK_EQ(s->lists[SM_LIST_MATCH].m[0].kw, KW_FLOW_AGE);
+	}
+	sig_free(s);
+	CHECK_EQ(E(R("entropy: value 2-6; sid:2;")), 0);
+	CHECK_EQ(E(R("entropy: value !2-6; sid:3;")), 0);
+	CHECK_EQ(E(R("entropy: bytes 4; sid:4;")), SIG_ERR_PARSE);
+	CHECK_EQ(E(R("entropy: value >x; sid:5;")), SIG_ERR_PARSE);
+	CHECK_EQ(E(R("entropy: value 6-2; sid:6;")), SIG_ERR_PARSE);
+	CHECK_EQ(E(R("flow.age:abc; sid:7;")), SIG_ERR_PARSE);
+	CHECK(entropy_of((const uint8_t *)"aaaa", 4) == 0.0);
+	CHECK(entropy_of((const uint8_t *)"AABB", 4) == 1.0);
+	CHECK(entropy_of((const uint8_t *)"abcdefgh", 8) == 3.0);
+	CHECK(entropy_of(NULL, 0) == 0.0);
+}
+
+/* config logging disable for a tx is a postmatch step; a protocol hook
+ * (Suricata 8's tcp:pre_flow) skips the rule */
+TEST(config_logging_and_hooks)
+{
+	Signature *s = P("config dns any any -> any any (dns.query; content:\"x\"; "
+			 "config: logging disable, type tx, scope tx; sid:1;)");
+
+	CHECK(s);
+	if (s) {
+		CHECK_EQ(s->lists[SM_LIST_POSTMATCH].n, 1);
+		CHECK_EQ(s->lists[SM_LIST_POSTMATCH].m[0].kw, KW_CONFIG);
+	}
+	sig_free(s);
+	CHECK_EQ(E("config tcp:pre_flow any any <> any 666 (config: tracking disable, type flow, "
+		   "scope packet; sid:2;)"), SIG_ERR_UNSUPPORTED);
 }

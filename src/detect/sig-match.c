@@ -70,15 +70,21 @@ int detect_flow_is_passed(const Flow *f)
 	return fs && fs->flow_pass;
 }
 
-static void flow_set_pass(const DetectEngine *de, const DetectSig *ds, Packet *p)
+static void flow_set_pass(const DetectThread *dt, const DetectSig *ds, Packet *p)
 {
 	DetectFlowState *fs;
 
+	/* a packet an earlier rule dropped stays dropped and its flow is not
+	 * passed: the first of drop and pass to act wins, as in Suricata
+	 * (util-action-tests/13, 16) */
+	if (dt->has_drop)
+		return;
 	if (!ds->iponly && !ds->is_tx && !(ds->s->flags & SIG_FLAG_APPLAYER))
 		return;
-	if (!p->flow || !(fs = detect_flow_state(de, p->flow, 1)))
+	if (!p->flow || !(fs = detect_flow_state(dt->de, p->flow, 1)))
 		return;
 	fs->flow_pass = 1;
+	p->flow->rule_pass = 1;
 }
 
 /* Whether an IPS drop by ds drops the flow as well: Suricata's signature
@@ -134,11 +140,11 @@ void detect_sig_matched_pkt(DetectThread *dt, const DetectPkt *pk, const DetectS
 	note_drop(dt, pk, ds);
 	if (ds->s->flags & SIG_FLAG_NOALERT) {
 		if (ds->action == ALERT_ACTION_PASS)
-			flow_set_pass(de, ds, p);
+			flow_set_pass(dt, ds, p);
 		return;
 	}
 	if (ds->action == ALERT_ACTION_PASS) {
-		flow_set_pass(de, ds, p);
+		flow_set_pass(dt, ds, p);
 		return;
 	}
 	if (!threshold_check(de, ds, p, &suppressed, dt->order_fn, dt->order_arg, dt->tc)) {

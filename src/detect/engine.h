@@ -123,6 +123,7 @@ typedef struct DetectAlert {
 	const Signature *s;
 	uint32_t num;                  /* internal order */
 	uint8_t action;                /* ALERT_ACTION_* (output/alert.h) */
+	uint8_t by_rate_filter;        /* action is a rate_filter's new_action */
 	uint8_t from_stream;
 	uint8_t has_tx;                /* matched on an HTTP transaction */
 	uint64_t tx_id;
@@ -142,6 +143,10 @@ uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts);
  * app-layer rules drop the flow; packet rules only the packet; stream and
  * packet-and-stream rules the flow when they matched on the stream). */
 const DetectAlert *detect_packet_drop(const DetectThread *dt, int *flow);
+/* The last detect_packet()'s verdict as eve's "verdict" object gives it
+ * (output/alert.h): pass when a pass rule acted on the packet, the reject
+ * target of the first reject rule that matched (any mode). */
+void detect_packet_verdict(const DetectThread *dt, int *pass, uint8_t *reject);
 /* Whether the tag keyword tagged the packet of the last detect_packet():
  * it is then logged as an eve "packet" record. */
 int detect_packet_tagged(const DetectThread *dt);

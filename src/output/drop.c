@@ -67,6 +67,7 @@ struct drop_line {
 	const Packet *p;
 	const Flow *f;
 	const AlertInfo *rule;
+	const AlertVerdict *v;
 };
 
 static void build_record(JsonWriter *w, void *ctx)
@@ -81,12 +82,15 @@ static void build_record(JsonWriter *w, void *ctx)
 	write_drop_object(w, p);
 	if (l->rule && l->o->cfg.eve_drop_alerts)
 		output_alert_write(w, l->o, l->rule);
+	if (l->o->cfg.eve_drop_verdict)
+		output_verdict_write(w, p, l->v, 1);
 }
 
-void output_drop(Outputs *o, const Packet *p, Flow *f, const AlertInfo *rule)
+void output_drop(Outputs *o, const Packet *p, Flow *f, const AlertInfo *rule,
+		 const AlertVerdict *v)
 {
 	unsigned dir_bit = (p->flags & PKT_TOCLIENT) ? 2u : 1u;
-	struct drop_line l = { o, p, f, rule };
+	struct drop_line l = { o, p, f, rule, v };
 
 	if (!o || !p->drop_reason || !outputs_eve_enabled(o, "drop"))
 		return;

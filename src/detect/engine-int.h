@@ -606,13 +606,22 @@ void threshold_table_clear(ThresholdTable *tt);  /* the counts, not the config *
 void threshold_table_share(ThresholdTable *tt, ThresholdTable *from);
 /* threshold.config: returns 0, or -1 with "FILE:LINE: reason" in err. */
 int threshold_config_load(DetectEngine *de, const char *path, char *err, size_t errlen);
-/* 1: alert, 0: suppressed / below threshold. tc: the calling thread's
- * counters (host.memuse / host.memcap, see state.c), may be NULL.
- * *new_action: -1, or the ALERT_ACTION_* a rate_filter gives the rule
- * for this match (it then alerts unless that action is pass). */
-int threshold_check(DetectEngine *de, const DetectSig *ds, const Packet *p, int *suppressed,
-		    int *new_action, detect_order_fn order, void *order_arg,
-		    ThreadCounters *tc);
+/* What the thresholds make of one match (threshold_check). */
+typedef struct ThrResult {
+	int suppressed;     /* a suppress took the alert away */
+	/* the rule's action applies even though it does not alert: a
+	 * suppress, limit, both past its count, backoff past its first match
+	 * (Suricata 8's thresholding notes) */
+	int act;
+	int new_action;     /* -1, or the ALERT_ACTION_* a rate_filter gives
+	                     * the rule for this match (it then alerts unless
+	                     * that action is pass) */
+} ThrResult;
+
+/* 1: alert, 0: suppressed / below threshold; *r says more. tc: the calling
+ * thread's counters (host.memuse / host.memcap, see state.c), may be NULL. */
+int threshold_check(DetectEngine *de, const DetectSig *ds, const Packet *p, ThrResult *r,
+		    detect_order_fn order, void *order_arg, ThreadCounters *tc);
 /* The bucket hashes of the two tables (keyed per process) and how many
  * entries they hold: for tests and diagnostics. */
 uint32_t host_key_hash(const Address *a);

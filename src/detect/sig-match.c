@@ -162,7 +162,8 @@ void detect_sig_matched_pkt(DetectThread *dt, const DetectPkt *pk, const DetectS
 			    Packet *p)
 {
 	DetectEngine *de = (DetectEngine *)dt->de;
-	int suppressed = 0, new_action = -1, alert, action = ds->action;
+	ThrResult thr;
+	int alert, action = ds->action;
 
 	/* the pass may have come from this very packet's inspection: its
 	 * stream data and transactions are passed too */
@@ -175,23 +176,25 @@ void detect_sig_matched_pkt(DetectThread *dt, const DetectPkt *pk, const DetectS
 			flow_set_pass(dt, ds, p);
 		return;
 	}
-	/* thresholds first: a rate_filter changes what the rule does */
-	alert = threshold_check(de, ds, p, &suppressed, &new_action, dt->order_fn, dt->order_arg,
-				dt->tc);
-	if (new_action >= 0)
-		action = new_action;
-	note_drop(dt, pk, ds, action, new_action >= 0);
+	/* thresholds first: a rate_filter changes what the rule does, and a
+	 * match a threshold holds back may not act either */
+	alert = threshold_check(de, ds, p, &thr, dt->order_fn, dt->order_arg, dt->tc);
+	if (thr.new_action >= 0)
+		action = thr.new_action;
+	if (!alert && !thr.act)
+		return;
+	note_drop(dt, pk, ds, action, thr.new_action >= 0);
 	if (action == ALERT_ACTION_PASS) {
 		flow_set_pass(dt, ds, p);
 		return;
 	}
 	if (!alert) {
-		if (suppressed)
+		if (thr.suppressed)
 			counter_inc(dt->tc, c_suppressed);
 		return;
 	}
 	tag_apply(dt, ds->s, p);
-	queue_alert(dt, pk, ds, action, new_action >= 0);
+	queue_alert(dt, pk, ds, action, thr.new_action >= 0);
 }
 
 /* The transaction and frame inspectors' way in: the context of the

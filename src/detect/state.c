@@ -917,19 +917,41 @@ static int addr_in_set(const AddrSet *set, const Address *a)
 	return 0;
 }
 
-/* One match counted in e: 1 when it alerts; a rate_filter's new action in
- * *new_action when it is in force (a rate_filter always alerts: its action
- * decides). */
+/* One match counted in e: 1 when it alerts. r->act: the rule's action
+ * applies without the alert, as Suricata 8 documents it: limit on every
+ * match, both once its count is reached, backoff but on a first match
+ * when count > 1; threshold and detection_filter only with their alert.
+ * r->new_action: a rate_filter's action in force (a rate_filter always
+ * alerts: its action decides). */
 static int thr_judge(ThrEntry *e, const DetectThreshold *td, const struct timeval *ts,
-		     int fresh, int *new_action)
+		     int fresh, ThrResult *r)
 {
-	if (td->type != THR_RATE)
-		return thr_apply(e, td, ts, fresh);
-	e->last_s = ts->tv_sec;
-	e->seconds = td->seconds;
-	if (thr_rate(e, td, ts, fresh))
-		*new_action = td->new_action;
-	return 1;
+	int rc;
+
+	if (td->type == THR_RATE) {
+		e->last_s = ts->tv_sec;
+		e->seconds = td->seconds;
+		if (thr_rate(e, td, ts, fresh))
+			r->new_action = td->new_action;
+		return 1;
+	}
+	rc = thr_apply(e, td, ts, fresh);
+	switch (td->type) {
+	case THR_LIMIT:
+		r->act = 1;
+		break;
+	case THR_BOTH:
+		/* count reached in this window: thr_apply left e->count there */
+		r->act = rc || e->count >= td->count;
+		break;
+	case THR_BACKOFF:
+		r->act = !(fresh && td->count > 1);
+		break;
+	default:
+		r->act = rc;
+		break;
+	}
+	return rc;
 }
 
 static int suppressed_by(const Suppress *sp, const DetectSig *ds, const Packet *p)
@@ -1043,9 +1065,8 @@ static void pair_order(const Address **a, const Address **a2)
 	}
 }
 
-int threshold_check(DetectEngine *de, const DetectSig *ds, const Packet *p, int *suppressed,
-		    int *new_action, detect_order_fn order, void *order_arg,
-		    ThreadCounters *tc)
+int threshold_check(DetectEngine *de, const DetectSig *ds, const Packet *p, ThrResult *r,
+		    detect_order_fn order, void *order_arg, ThreadCounters *tc)
 {
 	ThresholdTable *tt = de->thr;
 	const DetectThreshold *td;
@@ -1058,11 +1079,13 @@ int threshold_check(DetectEngine *de, const DetectSig *ds, const Packet *p, int 
 	uint32_t h;
 	int rc, refused = 0;
 
-	*suppressed = 0;
-	*new_action = -1;
+	r->suppressed = 0;
+	r->act = 0;
+	r->new_action = -1;
 	for (int i = 0; i < tt->nsup; i++) {
 		if (suppressed_by(&tt->sup[i], ds, p)) {
-			*suppressed = 1;
+			r->suppressed = 1;
+			r->act = 1;
 			return 0;
 		}
 	}
@@ -1104,15 +1127,15 @@ int threshold_check(DetectEngine *de, const DetectSig *ds, const Packet *p, int 
 	thr_sweep(sh, THR_SWEEP_PER_CALL, now);
 	e = thr_lookup(sh, h, ds, (int)td->track, a, a2, now);
 	if (e) {
-		rc = thr_judge(e, td, &p->ts, 0, new_action);
+		rc = thr_judge(e, td, &p->ts, 0, r);
 	} else if ((e = thr_insert(sh, h, ds, (int)td->track, a, a2, now, &refused))) {
-		rc = thr_judge(e, td, &p->ts, 1, new_action);
+		rc = thr_judge(e, td, &p->ts, 1, r);
 	} else {
 		/* not tracked (memcap, or no memory): the match is judged as
 		 * the first of its key, and the next one again */
 		ThrEntry tmp = { 0 };
 
-		rc = thr_judge(&tmp, td, &p->ts, 1, new_action);
+		rc = thr_judge(&tmp, td, &p->ts, 1, r);
 	}
 	memuse_report(sh, tc, c_thr_memuse);
 	pthread_mutex_unlock(&tt->st->lock);

@@ -587,3 +587,65 @@ TEST(suppress_by_src_ignores_the_destination)
 	CHECK_EQ(action_of(&e, D, IN, 1000, NULL), ALERT_ACTION_ALERT);
 	env_free(&e);
 }
+
+/* 1 when the last detect_packet() of e dropped its packet. */
+static int dropped(Env *e, uint32_t src, long sec)
+{
+	const DetectAlert *a;
+	Packet p;
+
+	test_tcp4(&p, src, 0xc0a8c801u, 80, "x", 1);
+	p.ts.tv_sec = sec;
+	detect_packet(e->dt, &p, &a);
+	return detect_packet_drop(e->dt, NULL) != NULL;
+}
+
+TEST(drop_below_its_detection_filter_does_not_drop)
+{
+	DetectConfig dc = { .ips = 1 };
+	Env e;
+
+	CHECK(env_dc(&e, "drop tcp any any -> any any (content:\"x\"; detection_filter:track "
+		     "by_src, count 2, seconds 60; sid:1;)", &dc) == 0);
+	CHECK_EQ(dropped(&e, 0x0a070001u, 1000), 0);
+	CHECK_EQ(dropped(&e, 0x0a070001u, 1001), 0);
+	CHECK_EQ(dropped(&e, 0x0a070001u, 1002), 1);
+	env_free(&e);
+}
+
+TEST(suppressed_drop_still_drops)
+{
+	DetectConfig dc = { .ips = 1 };
+	Env e;
+
+	CHECK(env_dc(&e, "drop tcp any any -> any any (content:\"x\"; sid:1;)", &dc) == 0);
+	CHECK_EQ(thr_conf(&e, "suppress gen_id 1, sig_id 1, track by_either, ip 10.7.0.0/16\n"),
+		 0);
+	CHECK_EQ(dropped(&e, 0x0a070001u, 1000), 1);
+	CHECK_EQ(action_of(&e, 0x0a070001u, 0xc0a8c801u, 1000, NULL), -1);
+	env_free(&e);
+}
+
+TEST(limit_drops_every_match_threshold_only_its_alerting_one)
+{
+	DetectConfig dc = { .ips = 1 };
+	Env e;
+
+	CHECK(env_dc(&e, "drop tcp any any -> any any (content:\"x\"; threshold:type limit, "
+		     "track by_src, count 1, seconds 60; sid:1;)", &dc) == 0);
+	CHECK_EQ(dropped(&e, 0x0a070001u, 1000), 1);
+	CHECK_EQ(dropped(&e, 0x0a070001u, 1001), 1);   /* no alert, still dropped */
+	env_free(&e);
+	CHECK(env_dc(&e, "drop tcp any any -> any any (content:\"x\"; threshold:type threshold, "
+		     "track by_src, count 2, seconds 60; sid:1;)", &dc) == 0);
+	CHECK_EQ(dropped(&e, 0x0a070001u, 1000), 0);
+	CHECK_EQ(dropped(&e, 0x0a070001u, 1001), 1);   /* the 2nd: alert and drop */
+	CHECK_EQ(dropped(&e, 0x0a070001u, 1002), 0);   /* reset */
+	env_free(&e);
+	CHECK(env_dc(&e, "drop tcp any any -> any any (content:\"x\"; threshold:type both, "
+		     "track by_src, count 2, seconds 60; sid:1;)", &dc) == 0);
+	CHECK_EQ(dropped(&e, 0x0a070001u, 1000), 0);
+	CHECK_EQ(dropped(&e, 0x0a070001u, 1001), 1);
+	CHECK_EQ(dropped(&e, 0x0a070001u, 1002), 1);   /* past count: drops, no alert */
+	env_free(&e);
+}

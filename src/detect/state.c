@@ -637,6 +637,9 @@ typedef struct Suppress {
 /* suppress ... track by_either: the source or the destination is in the set */
 #define TRACK_EITHER (-2)
 
+/* rate_filter new_action sdrop and log: accepted, the rule keeps its action */
+#define THR_ACTION_KEEP 0xffu
+
 typedef struct ThrOverride {
 	uint32_t gid, sid;        /* sid 0: every rule of gid */
 	DetectThreshold td;
@@ -931,7 +934,7 @@ static int thr_judge(ThrEntry *e, const DetectThreshold *td, const struct timeva
 	if (td->type == THR_RATE) {
 		e->last_s = ts->tv_sec;
 		e->seconds = td->seconds;
-		if (thr_rate(e, td, ts, fresh))
+		if (thr_rate(e, td, ts, fresh) && td->new_action != THR_ACTION_KEEP)
 			r->new_action = td->new_action;
 		return 1;
 	}
@@ -958,7 +961,8 @@ static int suppressed_by(const Suppress *sp, const DetectSig *ds, const Packet *
 {
 	const Signature *s = ds->s;
 
-	if (sp->gid != s->gid || (sp->sid && sp->sid != s->sid))
+	/* gen_id 0: every gid (with sig_id 0, every rule) */
+	if ((sp->gid && sp->gid != s->gid) || (sp->sid && sp->sid != s->sid))
 		return 0;
 	switch (sp->track) {
 	case -1: return 1;
@@ -968,12 +972,25 @@ static int suppressed_by(const Suppress *sp, const DetectSig *ds, const Packet *
 	}
 }
 
+/* The threshold a match is judged by: a threshold.config entry for the
+ * rule's own sid replaces the rule's threshold; one for all sids of a gid
+ * (sig_id 0) or all gids (gen_id 0) only applies to a rule without one,
+ * as Suricata does not override a rule's threshold globally. */
 static const DetectThreshold *thr_for(const ThresholdTable *tt, const DetectSig *ds)
 {
-	for (int i = 0; i < tt->nov; i++)
-		if (tt->ov[i].gid == ds->s->gid && (!tt->ov[i].sid || tt->ov[i].sid == ds->s->sid))
-			return &tt->ov[i].td;
-	return ds->thr;
+	const DetectThreshold *global = NULL;
+
+	for (int i = 0; i < tt->nov; i++) {
+		const ThrOverride *o = &tt->ov[i];
+
+		if ((o->gid && o->gid != ds->s->gid) || (o->sid && o->sid != ds->s->sid))
+			continue;
+		if (o->sid && o->gid)
+			return &o->td;
+		if (!global)
+			global = &o->td;
+	}
+	return ds->thr ? ds->thr : global;
 }
 
 uint32_t threshold_table_count(const DetectEngine *de)
@@ -1181,6 +1198,8 @@ static int rate_line(DetectThreshold *td, char **parts, int n, char *why, size_t
 	static const struct { const char *name; uint8_t action; } actions[] = {
 		{ "alert", ALERT_ACTION_ALERT }, { "drop", ALERT_ACTION_DROP },
 		{ "pass", ALERT_ACTION_PASS }, { "reject", ALERT_ACTION_REJECT },
+		/* Suricata parses these but does not implement them */
+		{ "sdrop", THR_ACTION_KEEP }, { "log", THR_ACTION_KEEP },
 	};
 	static const char *const nums[] = { "count", "seconds", "timeout" };
 	uint32_t *dst[] = { &td->count, &td->seconds, &td->timeout };

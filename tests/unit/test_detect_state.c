@@ -649,3 +649,51 @@ TEST(limit_drops_every_match_threshold_only_its_alerting_one)
 	CHECK_EQ(dropped(&e, 0x0a070001u, 1002), 1);   /* past count: drops, no alert */
 	env_free(&e);
 }
+
+TEST(global_suppress_and_threshold_entries)
+{
+	DetectConfig dc = { 0 };
+	const uint32_t IN = 0x0a070001u, D = 0xc0a8c801u;
+	Env e;
+
+	/* gen_id 0, sig_id 0: every rule */
+	CHECK(env_dc(&e, X_RULE, &dc) == 0);
+	CHECK_EQ(thr_conf(&e, "suppress gen_id 0, sig_id 0, track by_src, ip 10.7.0.0/16\n"), 0);
+	CHECK_EQ(action_of(&e, IN, D, 1000, NULL), -1);
+	CHECK_EQ(action_of(&e, D, IN, 1000, NULL), ALERT_ACTION_ALERT);
+	env_free(&e);
+	/* sig_id 0 limits a rule without a threshold ... */
+	CHECK(env_dc(&e, X_RULE, &dc) == 0);
+	CHECK_EQ(thr_conf(&e, "threshold gen_id 1, sig_id 0, type limit, track by_src, count 1, "
+			  "seconds 60\n"), 0);
+	CHECK_EQ(action_of(&e, IN, D, 1000, NULL), ALERT_ACTION_ALERT);
+	CHECK_EQ(action_of(&e, IN, D, 1001, NULL), -1);
+	env_free(&e);
+	/* ... but does not replace a rule's own (a sid-specific one does) */
+	CHECK(env_dc(&e, LIMIT_RULE, &dc) == 0);
+	CHECK_EQ(thr_conf(&e, "threshold gen_id 1, sig_id 0, type limit, track by_src, count 5, "
+			  "seconds 60\n"), 0);
+	CHECK_EQ(action_of(&e, IN, D, 1000, NULL), ALERT_ACTION_ALERT);
+	CHECK_EQ(action_of(&e, IN, D, 1001, NULL), -1);
+	env_free(&e);
+	CHECK(env_dc(&e, LIMIT_RULE, &dc) == 0);
+	CHECK_EQ(thr_conf(&e, "threshold gen_id 1, sig_id 1, type limit, track by_src, count 2, "
+			  "seconds 60\n"), 0);
+	CHECK_EQ(action_of(&e, IN, D, 1000, NULL), ALERT_ACTION_ALERT);
+	CHECK_EQ(action_of(&e, IN, D, 1001, NULL), ALERT_ACTION_ALERT);
+	CHECK_EQ(action_of(&e, IN, D, 1002, NULL), -1);
+	env_free(&e);
+}
+
+TEST(rate_filter_sdrop_and_log_keep_the_action)
+{
+	DetectConfig dc = { .ips = 1 };
+	Env e;
+
+	CHECK(env_dc(&e, X_RULE, &dc) == 0);
+	CHECK_EQ(thr_conf(&e, "rate_filter gen_id 1, sig_id 1, track by_rule, count 1, "
+			  "seconds 60, new_action sdrop, timeout 10\n"), 0);
+	CHECK_EQ(action_of(&e, 1, 2, 1000, NULL), ALERT_ACTION_ALERT);
+	CHECK_EQ(action_of(&e, 1, 2, 1001, NULL), ALERT_ACTION_ALERT);
+	env_free(&e);
+}

@@ -8,20 +8,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Suricata's order: action (pass, drop, reject, alert), flowbits (setters,
+/* Suricata's order: action (action-order: pass, drop, reject, alert by
+ * default), flowbits (setters,
  * set+read, not used, readers), flowint likewise, priority, then load order. */
 typedef struct SortKey {
 	Signature *s;
 	int action, fb, fi, prio, idx;
 } SortKey;
 
-static int action_rank(enum sig_action a)
+static int action_rank(const DetectConfig *cfg, enum sig_action a)
 {
+	static const DetectConfig dflt = { .action_rank = { 0, 1, 2, 3 } };
+
+	if (!cfg->action_order_set)
+		cfg = &dflt;
 	switch (a) {
-	case ACT_PASS: return 0;
-	case ACT_DROP: return 1;
-	case ACT_REJECT: case ACT_REJECTSRC: case ACT_REJECTDST: case ACT_REJECTBOTH: return 2;
-	default: return 3;
+	case ACT_PASS: return cfg->action_rank[DETECT_ORDER_PASS];
+	case ACT_DROP: return cfg->action_rank[DETECT_ORDER_DROP];
+	case ACT_REJECT: case ACT_REJECTSRC: case ACT_REJECTDST: case ACT_REJECTBOTH:
+		return cfg->action_rank[DETECT_ORDER_REJECT];
+	default: return cfg->action_rank[DETECT_ORDER_ALERT];
 	}
 }
 
@@ -153,7 +159,7 @@ int build_order(DetectEngine *de, SigTable *t)
 	for (int i = 0; i < n; i++) {
 		Signature *s = t->sigs[i];
 
-		keys[i] = (SortKey){ s, action_rank(s->action), var_rank(s, KW_FLOWBITS),
+		keys[i] = (SortKey){ s, action_rank(&de->cfg, s->action), var_rank(s, KW_FLOWBITS),
 				     var_rank(s, KW_FLOWINT), s->priority, i };
 		if (resolve_vars(de, s) != 0) {
 			free(keys);

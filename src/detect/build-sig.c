@@ -25,9 +25,9 @@ static uint8_t alert_action(enum sig_action a)
 /* Suricata's ip-only: addresses and protocol only, no ports, no keywords
  * that inspect the packet. Evaluated on the first packet of each flow
  * direction (and on every packet that has no flow). */
-static int is_iponly(const Signature *s)
+static int is_iponly(const Signature *s, int ports_ok)
 {
-	if (!s->sp.any || !s->dp.any || s->alproto != ALPROTO_UNKNOWN)
+	if ((!ports_ok && (!s->sp.any || !s->dp.any)) || s->alproto != ALPROTO_UNKNOWN)
 		return 0;
 	for (int l = 0; l < SM_LIST_MAX; l++) {
 		if (l == SM_LIST_POSTMATCH || l == SM_LIST_THRESHOLD)
@@ -239,7 +239,11 @@ int build_sig_setup(DetectEngine *de, DetectSig *ds)
 	const Signature *s = ds->s;
 
 	ds->action = alert_action(s->action);
-	ds->iponly = is_iponly(s);
+	ds->iponly = is_iponly(s, 0);
+	/* Suricata's "like ip-only": an ip-only rule but for its ports. It is
+	 * inspected per packet, and its pass or drop acts on the flow as an
+	 * ip-only one's (bug-5464-verdict-04) */
+	ds->like_iponly = !ds->iponly && is_iponly(s, 1);
 	sig_buffers(ds, s);
 	sig_stream_setup(de, ds);
 	if (ds->is_tx) {

@@ -339,13 +339,18 @@ typedef struct DetectFlowint {
 	int id, var_id;      /* engine-owned: flowint ids of name / value_var */
 } DetectFlowint;
 
-enum thr_type { THR_LIMIT, THR_THRESHOLD, THR_BOTH, THR_DETECTION_FILTER, THR_BACKOFF };
+enum thr_type { THR_LIMIT, THR_THRESHOLD, THR_BOTH, THR_DETECTION_FILTER, THR_BACKOFF,
+		THR_RATE };
 enum thr_track { TRACK_SRC, TRACK_DST, TRACK_RULE, TRACK_BOTH, TRACK_FLOW };
 typedef struct DetectThreshold {
 	enum thr_type type;
 	enum thr_track track;
 	uint32_t count, seconds;
 	uint32_t multiplier;  /* backoff: alert at count, count*m, count*m*m, ... */
+	/* rate_filter (threshold.config): past count matches within seconds
+	 * the rule's action is new_action (ALERT_ACTION_*) for timeout seconds */
+	uint8_t new_action;
+	uint32_t timeout;
 } DetectThreshold;
 
 #define FLAGS_MOD_PLUS   1   /* + : these and any others */

@@ -77,6 +77,41 @@ static void pcre_limit(const char *key, uint32_t def, uint32_t *out)
 	*out = (uint32_t)v;
 }
 
+/* action-order: a list of pass, drop, reject and alert, each once, in the
+ * order the engine takes them (Suricata 8 refuses an unknown name or a
+ * repeated one, and ranks an action the list leaves out after the ones it
+ * names, in the default order). */
+static int action_order_config(DetectConfig *cfg, char *err, size_t errlen)
+{
+	static const char *const names[DETECT_ORDER_COUNT] = { "pass", "drop", "reject", "alert" };
+	const ConfNode *seq = conf_get_node("action-order");
+	int seen[DETECT_ORDER_COUNT] = { 0 }, rank = 0;
+
+	for (int a = 0; a < DETECT_ORDER_COUNT; a++)
+		cfg->action_rank[a] = (uint8_t)a;
+	cfg->action_order_set = 1;
+	if (!seq)
+		return 0;
+	for (const ConfNode *n = seq->child; n; n = n->next) {
+		int a = 0;
+
+		while (a < DETECT_ORDER_COUNT && (!n->val || strcmp(n->val, names[a])))
+			a++;
+		if (a == DETECT_ORDER_COUNT || seen[a]) {
+			snprintf(err, errlen, "action-order: %s action \"%s\"",
+				 a == DETECT_ORDER_COUNT ? "unknown" : "repeated",
+				 n->val ? n->val : "");
+			return -1;
+		}
+		seen[a] = 1;
+		cfg->action_rank[a] = (uint8_t)rank++;
+	}
+	for (int a = 0; a < DETECT_ORDER_COUNT; a++)
+		if (!seen[a])
+			cfg->action_rank[a] = (uint8_t)rank++;
+	return 0;
+}
+
 int detect_config_load(DetectConfig *cfg, char *err, size_t errlen)
 {
 	const char *algo = conf_get("mpm-algo");
@@ -116,7 +151,8 @@ int detect_config_load(DetectConfig *cfg, char *err, size_t errlen)
 	cfg->host_memcap = 32ull << 20;
 	if (state_table_config("detect.thresholds", &cfg->thr_hash_size, &cfg->thr_memcap, err,
 			       errlen) != 0 ||
-	    state_table_config("host", &cfg->host_hash_size, &cfg->host_memcap, err, errlen) != 0)
+	    state_table_config("host", &cfg->host_hash_size, &cfg->host_memcap, err, errlen) != 0 ||
+	    action_order_config(cfg, err, errlen) != 0)
 		return -1;
 	return stream_detect_config(cfg, err, errlen);
 }

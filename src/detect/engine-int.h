@@ -271,6 +271,7 @@ typedef struct DetectSig {
 	uint64_t tx_lists[DETECT_TX_LIST_WORDS];
 	uint8_t action;           /* ALERT_ACTION_* */
 	uint8_t iponly;           /* once per flow direction */
+	uint8_t like_iponly;      /* ip-only but for its ports: acts on the flow */
 	uint8_t has_payload;      /* payload list not empty */
 	uint8_t is_tx;            /* evaluated on transactions (tx-inspect.c) */
 	uint8_t has_hdr;          /* inspects ipv4.hdr, tcp.hdr, ... */
@@ -447,6 +448,10 @@ struct DetectThread {
 	/* pcre captures staged for the rule being inspected and the packet's
 	 * pktvars (var-kw.c) */
 	struct DetectVarStage *vst;
+	/* the packet's verdict (detect_packet_verdict): a pass rule acted on
+	 * it; the target of the first reject rule that matched it */
+	uint8_t pkt_pass;
+	uint8_t pkt_reject;       /* enum alert_reject */
 };
 
 /* Per flow detect state (f->detect): one allocation. */
@@ -620,9 +625,21 @@ void threshold_table_clear(ThresholdTable *tt);  /* the counts, not the config *
 void threshold_table_share(ThresholdTable *tt, ThresholdTable *from);
 /* threshold.config: returns 0, or -1 with "FILE:LINE: reason" in err. */
 int threshold_config_load(DetectEngine *de, const char *path, char *err, size_t errlen);
-/* 1: alert, 0: suppressed / below threshold. tc: the calling thread's
- * counters (host.memuse / host.memcap, see state.c), may be NULL. */
-int threshold_check(DetectEngine *de, const DetectSig *ds, const Packet *p, int *suppressed,
+/* What the thresholds make of one match (threshold_check). */
+typedef struct ThrResult {
+	int suppressed;     /* a suppress took the alert away */
+	/* the rule's action applies even though it does not alert: a
+	 * suppress, limit, both past its count, backoff past its first match
+	 * (Suricata 8's thresholding notes) */
+	int act;
+	int new_action;     /* -1, or the ALERT_ACTION_* a rate_filter gives
+	                     * the rule for this match (it then alerts unless
+	                     * that action is pass) */
+} ThrResult;
+
+/* 1: alert, 0: suppressed / below threshold; *r says more. tc: the calling
+ * thread's counters (host.memuse / host.memcap, see state.c), may be NULL. */
+int threshold_check(DetectEngine *de, const DetectSig *ds, const Packet *p, ThrResult *r,
 		    detect_order_fn order, void *order_arg, ThreadCounters *tc);
 /* The bucket hashes of the two tables (keyed per process) and how many
  * entries they hold: for tests and diagnostics. */

@@ -26,6 +26,10 @@
 #define DETECT_PCRE_MATCH_LIMIT 3500     /* Suricata 8's pcre.match-limit */
 #define DETECT_PCRE_DEPTH_LIMIT 1500     /* and pcre.match-limit-recursion */
 
+/* The actions action-order ranks (DetectConfig.action_rank). */
+enum { DETECT_ORDER_PASS, DETECT_ORDER_DROP, DETECT_ORDER_REJECT, DETECT_ORDER_ALERT,
+       DETECT_ORDER_COUNT };
+
 typedef struct DetectConfig {
 	enum mpm_algo algo;            /* mpm-algo */
 	uint32_t alert_max;            /* packet-alert-max */
@@ -49,10 +53,16 @@ typedef struct DetectConfig {
 	 * seconds); a rule's /O lifts them; 0: those defaults */
 	uint32_t pcre_match_limit;
 	uint32_t pcre_depth_limit;
+	/* action-order: the rank of pass, drop, reject and alert
+	 * (DETECT_ORDER_*) in the rule order; Suricata's default is
+	 * pass, drop, reject, alert, which action_order_set 0 (a config
+	 * not loaded from yaml: tests, tools) stands for */
+	uint8_t action_rank[DETECT_ORDER_COUNT];
+	uint8_t action_order_set;
 } DetectConfig;
 
-/* Reads mpm-algo, packet-alert-max, threshold-file, detect.thresholds.*,
- * host.* (hash-size, memcap) and pcre.* from the conf tree.
+/* Reads mpm-algo, packet-alert-max, threshold-file, action-order,
+ * detect.thresholds.*, host.* (hash-size, memcap) and pcre.* from the conf tree.
  * Returns 0, or -1 with one line in err naming the key. */
 int detect_config_load(DetectConfig *cfg, char *err, size_t errlen);
 
@@ -113,6 +123,7 @@ typedef struct DetectAlert {
 	const Signature *s;
 	uint32_t num;                  /* internal order */
 	uint8_t action;                /* ALERT_ACTION_* (output/alert.h) */
+	uint8_t by_rate_filter;        /* action is a rate_filter's new_action */
 	uint8_t from_stream;
 	uint8_t has_tx;                /* matched on an HTTP transaction */
 	uint64_t tx_id;
@@ -132,6 +143,10 @@ uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts);
  * app-layer rules drop the flow; packet rules only the packet; stream and
  * packet-and-stream rules the flow when they matched on the stream). */
 const DetectAlert *detect_packet_drop(const DetectThread *dt, int *flow);
+/* The last detect_packet()'s verdict as eve's "verdict" object gives it
+ * (output/alert.h): pass when a pass rule acted on the packet, the reject
+ * target of the first reject rule that matched (any mode). */
+void detect_packet_verdict(const DetectThread *dt, int *pass, uint8_t *reject);
 /* Whether the tag keyword tagged the packet of the last detect_packet():
  * it is then logged as an eve "packet" record. */
 int detect_packet_tagged(const DetectThread *dt);

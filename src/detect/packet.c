@@ -186,6 +186,8 @@ static int pkt_begin(DetectThread *dt, DetectPkt *pk, Packet *p, const DetectAle
 	*alerts = dt->alerts;
 	dt->pkt_tagged = 0;
 	dt->has_drop = 0;
+	dt->pkt_pass = 0;
+	dt->pkt_reject = 0;
 	if (!dt->de->nsigs || detect_flow_passed(p))
 		return 0;
 	memset(pk, 0, sizeof(*pk));
@@ -416,6 +418,9 @@ uint32_t detect_flow_flush(DetectThread *dt, Packet *p, const DetectAlert **aler
 
 	dt->nalerts = 0;
 	*alerts = dt->alerts;
+	dt->has_drop = 0;
+	dt->pkt_pass = 0;
+	dt->pkt_reject = 0;
 	if (!de->nsigs || !p->flow || detect_flow_passed(p))
 		return 0;
 	if (!(pk.fs = detect_flow_state(de, p->flow, 1)))

@@ -43,16 +43,23 @@ static DetectAlert alert_of(const DetectThread *dt, const DetectPkt *pk, const D
 	};
 }
 
-static void queue_alert(DetectThread *dt, const DetectPkt *pk, const DetectSig *ds)
+static void queue_alert(DetectThread *dt, const DetectPkt *pk, const DetectSig *ds,
+			int action, int by_rate_filter)
 {
+	DetectAlert *a;
+
 	if (dt->nalerts >= dt->de->cfg.alert_max) {
 		counter_inc(dt->tc, c_overflow);
 		return;
 	}
-	dt->alerts[dt->nalerts++] = alert_of(dt, pk, ds);
+	a = &dt->alerts[dt->nalerts++];
+	*a = alert_of(dt, pk, ds);
+	a->action = (uint8_t)action;
+	a->by_rate_filter = (uint8_t)by_rate_filter;
 }
 
-/* Suricata: the pass of an IP-only or app-layer rule passes the whole flow
+/* Suricata: the pass of an IP-only (or like ip-only: header and ports
+ * only) or app-layer rule passes the whole flow
  * (both directions, every later packet, its stream and transactions):
  * nothing of it is inspected for alerts any more. The pass of a packet or
  * stream rule passes only the packet (the caller stops its rule walk). */
@@ -70,19 +77,26 @@ int detect_flow_is_passed(const Flow *f)
 	return fs && fs->flow_pass;
 }
 
-static void flow_set_pass(const DetectEngine *de, const DetectSig *ds, Packet *p)
+static void flow_set_pass(DetectThread *dt, const DetectSig *ds, Packet *p)
 {
 	DetectFlowState *fs;
 
-	if (!ds->iponly && !ds->is_tx && !(ds->s->flags & SIG_FLAG_APPLAYER))
+	/* a packet an earlier rule dropped stays dropped and its flow is not
+	 * passed: the first of drop and pass to act wins, as in Suricata
+	 * (util-action-tests/13, 16) */
+	if (dt->has_drop)
 		return;
-	if (!p->flow || !(fs = detect_flow_state(de, p->flow, 1)))
+	dt->pkt_pass = 1;
+	if (!ds->iponly && !ds->like_iponly && !ds->is_tx && !(ds->s->flags & SIG_FLAG_APPLAYER))
+		return;
+	if (!p->flow || !(fs = detect_flow_state(dt->de, p->flow, 1)))
 		return;
 	fs->flow_pass = 1;
+	p->flow->rule_pass = 1;
 }
 
 /* Whether an IPS drop by ds drops the flow as well: Suricata's signature
- * properties (ip-only and app-layer rules act on the flow, packet rules on
+ * properties (ip-only, like ip-only and app-layer rules act on the flow, packet rules on
  * the packet, stream and packet-and-stream rules on the flow when the match
  * was stateful: on the stream or a transaction). */
 static int drop_applies_to_flow(const DetectThread *dt, const DetectPkt *pk,
@@ -90,7 +104,7 @@ static int drop_applies_to_flow(const DetectThread *dt, const DetectPkt *pk,
 {
 	switch (ds->sig_type) {
 	case SIG_TYPE_PKT:
-		return 0;
+		return ds->like_iponly;
 	case SIG_TYPE_PKT_STREAM:
 	case SIG_TYPE_STREAM:
 		/* the data of a session not yet established (a SYN's payload)
@@ -103,14 +117,32 @@ static int drop_applies_to_flow(const DetectThread *dt, const DetectPkt *pk,
 
 /* IPS: the first drop or reject rule to match decides the packet's verdict
  * (noalert rules too, as Suricata's drop log shows them). */
-static void note_drop(DetectThread *dt, const DetectPkt *pk, const DetectSig *ds)
+static uint8_t reject_target(enum sig_action a)
 {
-	if (!dt->de->cfg.ips || dt->has_drop ||
-	    (ds->action != ALERT_ACTION_DROP && ds->action != ALERT_ACTION_REJECT))
+	switch (a) {
+	case ACT_REJECT: case ACT_REJECTSRC: return ALERT_REJECT_TO_CLIENT;
+	case ACT_REJECTDST: return ALERT_REJECT_TO_SERVER;
+	case ACT_REJECTBOTH: return ALERT_REJECT_BOTH;
+	default: return ALERT_REJECT_NONE;
+	}
+}
+
+static void note_drop(DetectThread *dt, const DetectPkt *pk, const DetectSig *ds, int action,
+		      int by_rate_filter)
+{
+	if (action != ALERT_ACTION_DROP && action != ALERT_ACTION_REJECT)
+		return;
+	/* a rate_filter's reject answers the sender, as a plain reject */
+	if (!dt->pkt_reject && action == ALERT_ACTION_REJECT)
+		dt->pkt_reject = ds->action == ALERT_ACTION_REJECT ? reject_target(ds->s->action)
+								   : ALERT_REJECT_TO_CLIENT;
+	if (!dt->de->cfg.ips || dt->has_drop)
 		return;
 	dt->has_drop = 1;
 	dt->drop_flow = (uint8_t)drop_applies_to_flow(dt, pk, ds);
 	dt->drop = alert_of(dt, pk, ds);
+	dt->drop.action = (uint8_t)action;
+	dt->drop.by_rate_filter = (uint8_t)by_rate_filter;
 }
 
 const DetectAlert *detect_packet_drop(const DetectThread *dt, int *flow)
@@ -120,11 +152,18 @@ const DetectAlert *detect_packet_drop(const DetectThread *dt, int *flow)
 	return dt->has_drop ? &dt->drop : NULL;
 }
 
+void detect_packet_verdict(const DetectThread *dt, int *pass, uint8_t *reject)
+{
+	*pass = dt->pkt_pass;
+	*reject = dt->pkt_reject;
+}
+
 void detect_sig_matched_pkt(DetectThread *dt, const DetectPkt *pk, const DetectSig *ds,
 			    Packet *p)
 {
 	DetectEngine *de = (DetectEngine *)dt->de;
-	int suppressed = 0;
+	ThrResult thr;
+	int alert, action = ds->action;
 
 	/* the pass may have come from this very packet's inspection: its
 	 * stream data and transactions are passed too */
@@ -132,23 +171,31 @@ void detect_sig_matched_pkt(DetectThread *dt, const DetectPkt *pk, const DetectS
 		return;
 	detect_vars_commit(dt, ds->s, p);
 	postmatch_apply(dt, ds->s, p);
-	note_drop(dt, pk, ds);
-	if (ds->s->flags & SIG_FLAG_NOALERT) {
+	if ((ds->s->flags & SIG_FLAG_NOALERT) || ds->action == ALERT_ACTION_PASS) {
+		note_drop(dt, pk, ds, action, 0);
 		if (ds->action == ALERT_ACTION_PASS)
-			flow_set_pass(de, ds, p);
+			flow_set_pass(dt, ds, p);
 		return;
 	}
-	if (ds->action == ALERT_ACTION_PASS) {
-		flow_set_pass(de, ds, p);
+	/* thresholds first: a rate_filter changes what the rule does, and a
+	 * match a threshold holds back may not act either */
+	alert = threshold_check(de, ds, p, &thr, dt->order_fn, dt->order_arg, dt->tc);
+	if (thr.new_action >= 0)
+		action = thr.new_action;
+	if (!alert && !thr.act)
+		return;
+	note_drop(dt, pk, ds, action, thr.new_action >= 0);
+	if (action == ALERT_ACTION_PASS) {
+		flow_set_pass(dt, ds, p);
 		return;
 	}
-	if (!threshold_check(de, ds, p, &suppressed, dt->order_fn, dt->order_arg, dt->tc)) {
-		if (suppressed)
+	if (!alert) {
+		if (thr.suppressed)
 			counter_inc(dt->tc, c_suppressed);
 		return;
 	}
 	tag_apply(dt, ds->s, p);
-	queue_alert(dt, pk, ds);
+	queue_alert(dt, pk, ds, action, thr.new_action >= 0);
 }
 
 /* The transaction and frame inspectors' way in: the context of the

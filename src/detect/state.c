@@ -14,6 +14,7 @@
 #include "detect/detect-int.h"
 #include "detect/stream-cov.h"
 #include "detect/state-hash.h"
+#include "output/alert.h"
 #include "util/mem-peak.h"
 #include "util/log.h"
 
@@ -683,15 +684,23 @@ typedef struct ThrEntry {
 	int backoff;              /* no window: idle expiry instead */
 	int64_t last_s;           /* packet time of the last match (backoff) */
 	uint64_t next_at;         /* backoff: the count that alerts next */
+	uint32_t timeout;         /* rate_filter: how long new_action holds ... */
+	int64_t rate_since;       /* ... from this packet time; 0: not in force */
 } ThrEntry;
 
 #define THR_ENTRY_COST mem_block_size(sizeof(ThrEntry))
 
 typedef struct Suppress {
 	uint32_t gid, sid;        /* sid 0: all of gid */
-	int track;                /* -1: always; TRACK_SRC / TRACK_DST with set */
+	int track;                /* -1: always; TRACK_SRC / TRACK_DST / TRACK_EITHER with set */
 	AddrSet set;
 } Suppress;
+
+/* suppress ... track by_either: the source or the destination is in the set */
+#define TRACK_EITHER (-2)
+
+/* rate_filter new_action sdrop and log: accepted, the rule keeps its action */
+#define THR_ACTION_KEEP 0xffu
 
 typedef struct ThrOverride {
 	uint32_t gid, sid;        /* sid 0: every rule of gid */
@@ -812,6 +821,10 @@ static int thr_expired(const ThrEntry *e, int64_t now)
 {
 	if (e->backoff)
 		return now - e->last_s >= THR_BACKOFF_IDLE_S;
+	/* a rate_filter's new action, once in force, holds for its timeout;
+	 * after both, its next match starts anew as a fresh entry would */
+	if (e->rate_since && now - e->rate_since < (int64_t)e->timeout)
+		return 0;
 	return now - (int64_t)e->tv1.tv_sec >= (int64_t)e->seconds;
 }
 
@@ -851,6 +864,34 @@ static void thr_sweep(StateHash *sh, int buckets, int64_t now)
 		thr_chain_expire(sh, state_hash_sweep(sh), now);
 }
 
+/* rate_filter: the matches are counted in a window of td->seconds; the
+ * match that takes the count past td->count puts new_action in force for
+ * td->timeout seconds, for every match of the key; then counting starts
+ * anew. 1: new_action applies to this match. */
+static int thr_rate(ThrEntry *e, const DetectThreshold *td, const struct timeval *ts, int fresh)
+{
+	int64_t now = ts->tv_sec;
+
+	e->timeout = td->timeout;
+	if (!fresh && e->rate_since) {
+		if (now - e->rate_since < (int64_t)td->timeout)
+			return 1;
+		e->rate_since = 0;
+		fresh = 1;
+	}
+	if (fresh || now - (int64_t)e->tv1.tv_sec >= (int64_t)td->seconds) {
+		e->tv1 = *ts;
+		e->count = 1;
+	} else {
+		e->count++;
+	}
+	if (e->count <= td->count)
+		return 0;
+	/* packet time 0 (a crafted capture) must still read as in force */
+	e->rate_since = now ? now : 1;
+	return 1;
+}
+
 /* Suricata's threshold types, counted per (rule, tracked address). */
 static int thr_apply(ThrEntry *e, const DetectThreshold *td, const struct timeval *ts, int fresh)
 {
@@ -867,6 +908,7 @@ static int thr_apply(ThrEntry *e, const DetectThreshold *td, const struct timeva
 		case THR_THRESHOLD: if (td->count <= 1) { e->count = 0; return 1; } return 0;
 		case THR_BOTH: return td->count <= 1;
 		case THR_DETECTION_FILTER: return td->count == 0;
+		case THR_RATE: return 1;
 		case THR_BACKOFF:
 			e->next_at = td->count;
 			if (td->count <= 1) {
@@ -923,36 +965,94 @@ static int thr_apply(ThrEntry *e, const DetectThreshold *td, const struct timeva
 		}
 		return ++e->count > td->count;
 	case THR_BACKOFF:
-		break;   /* handled above */
+	case THR_RATE:
+		break;   /* handled above, and by thr_rate */
 	}
 	return 1;
+}
+
+static int addr_in_set(const AddrSet *set, const Address *a)
+{
+	if (set->any)
+		return 1;
+	if (a->family == AF_INET)
+		return addrset_match_v4(set, ntohl(a->a.u32[0]));
+	if (a->family == AF_INET6)
+		return addrset_match_v6(set, a->a.u8);
+	return 0;
+}
+
+/* One match counted in e: 1 when it alerts. r->act: the rule's action
+ * applies without the alert, as Suricata 8 documents it: limit on every
+ * match, both once its count is reached, backoff but on a first match
+ * when count > 1; threshold and detection_filter only with their alert.
+ * r->new_action: a rate_filter's action in force (a rate_filter always
+ * alerts: its action decides). */
+static int thr_judge(ThrEntry *e, const DetectThreshold *td, const struct timeval *ts,
+		     int fresh, ThrResult *r)
+{
+	int rc;
+
+	if (td->type == THR_RATE) {
+		e->last_s = ts->tv_sec;
+		e->seconds = td->seconds;
+		if (thr_rate(e, td, ts, fresh) && td->new_action != THR_ACTION_KEEP)
+			r->new_action = td->new_action;
+		return 1;
+	}
+	rc = thr_apply(e, td, ts, fresh);
+	switch (td->type) {
+	case THR_LIMIT:
+		r->act = 1;
+		break;
+	case THR_BOTH:
+		/* count reached in this window: thr_apply left e->count there */
+		r->act = rc || e->count >= td->count;
+		break;
+	case THR_BACKOFF:
+		r->act = !(fresh && td->count > 1);
+		break;
+	default:
+		r->act = rc;
+		break;
+	}
+	return rc;
 }
 
 static int suppressed_by(const Suppress *sp, const DetectSig *ds, const Packet *p)
 {
 	const Signature *s = ds->s;
-	const Address *a;
 
-	if (sp->gid != s->gid || (sp->sid && sp->sid != s->sid))
+	/* gen_id 0: every gid (with sig_id 0, every rule) */
+	if ((sp->gid && sp->gid != s->gid) || (sp->sid && sp->sid != s->sid))
 		return 0;
-	if (sp->track < 0)
-		return 1;
-	a = sp->track == TRACK_SRC ? &p->src : &p->dst;
-	if (sp->set.any)
-		return 1;
-	if (a->family == AF_INET)
-		return addrset_match_v4(&sp->set, ntohl(a->a.u32[0]));
-	if (a->family == AF_INET6)
-		return addrset_match_v6(&sp->set, a->a.u8);
-	return 0;
+	switch (sp->track) {
+	case -1: return 1;
+	case TRACK_EITHER: return addr_in_set(&sp->set, &p->src) || addr_in_set(&sp->set, &p->dst);
+	case TRACK_SRC: return addr_in_set(&sp->set, &p->src);
+	default: return addr_in_set(&sp->set, &p->dst);
+	}
 }
 
+/* The threshold a match is judged by: a threshold.config entry for the
+ * rule's own sid replaces the rule's threshold; one for all sids of a gid
+ * (sig_id 0) or all gids (gen_id 0) only applies to a rule without one,
+ * as Suricata does not override a rule's threshold globally. */
 static const DetectThreshold *thr_for(const ThresholdTable *tt, const DetectSig *ds)
 {
-	for (int i = 0; i < tt->nov; i++)
-		if (tt->ov[i].gid == ds->s->gid && (!tt->ov[i].sid || tt->ov[i].sid == ds->s->sid))
-			return &tt->ov[i].td;
-	return ds->thr;
+	const DetectThreshold *global = NULL;
+
+	for (int i = 0; i < tt->nov; i++) {
+		const ThrOverride *o = &tt->ov[i];
+
+		if ((o->gid && o->gid != ds->s->gid) || (o->sid && o->sid != ds->s->sid))
+			continue;
+		if (o->sid && o->gid)
+			return &o->td;
+		if (!global)
+			global = &o->td;
+	}
+	return ds->thr ? ds->thr : global;
 }
 
 uint32_t threshold_table_count(const DetectEngine *de)
@@ -1031,7 +1131,20 @@ static ThrEntry *thr_insert(StateHash *sh, uint32_t h, const DetectSig *ds, int 
 	return e;
 }
 
-int threshold_check(DetectEngine *de, const DetectSig *ds, const Packet *p, int *suppressed,
+/* by_both counts the pair of addresses whichever way the packet goes, as
+ * Suricata's ip-pair table: the lower address first. */
+static void pair_order(const Address **a, const Address **a2)
+{
+	const Address *x = *a, *y = *a2;
+
+	if (x->family > y->family ||
+	    (x->family == y->family && memcmp(&x->a, &y->a, sizeof(x->a)) > 0)) {
+		*a = y;
+		*a2 = x;
+	}
+}
+
+int threshold_check(DetectEngine *de, const DetectSig *ds, const Packet *p, ThrResult *r,
 		    detect_order_fn order, void *order_arg, ThreadCounters *tc)
 {
 	ThresholdTable *tt = de->thr;
@@ -1045,10 +1158,13 @@ int threshold_check(DetectEngine *de, const DetectSig *ds, const Packet *p, int 
 	uint32_t h;
 	int rc, refused = 0;
 
-	*suppressed = 0;
+	r->suppressed = 0;
+	r->act = 0;
+	r->new_action = -1;
 	for (int i = 0; i < tt->nsup; i++) {
 		if (suppressed_by(&tt->sup[i], ds, p)) {
-			*suppressed = 1;
+			r->suppressed = 1;
+			r->act = 1;
 			return 0;
 		}
 	}
@@ -1058,7 +1174,11 @@ int threshold_check(DetectEngine *de, const DetectSig *ds, const Packet *p, int 
 	switch (td->track) {
 	case TRACK_SRC: a = &p->src; break;
 	case TRACK_DST: a = &p->dst; break;
-	case TRACK_BOTH: a = &p->src; a2 = &p->dst; break;
+	case TRACK_BOTH:
+		a = &p->src;
+		a2 = &p->dst;
+		pair_order(&a, &a2);
+		break;
 	case TRACK_RULE: a = &none; break;
 	case TRACK_FLOW:
 		/* by_flow: the flow id stands in for the address */
@@ -1086,15 +1206,15 @@ int threshold_check(DetectEngine *de, const DetectSig *ds, const Packet *p, int 
 	thr_sweep(sh, THR_SWEEP_PER_CALL, now);
 	e = thr_lookup(sh, h, ds, (int)td->track, a, a2, now);
 	if (e) {
-		rc = thr_apply(e, td, &p->ts, 0);
+		rc = thr_judge(e, td, &p->ts, 0, r);
 	} else if ((e = thr_insert(sh, h, ds, (int)td->track, a, a2, now, &refused))) {
-		rc = thr_apply(e, td, &p->ts, 1);
+		rc = thr_judge(e, td, &p->ts, 1, r);
 	} else {
 		/* not tracked (memcap, or no memory): the match is judged as
 		 * the first of its key, and the next one again */
 		ThrEntry tmp = { 0 };
 
-		rc = thr_apply(&tmp, td, &p->ts, 1);
+		rc = thr_judge(&tmp, td, &p->ts, 1, r);
 	}
 	memuse_report(sh, tc, c_thr_memuse);
 	pthread_mutex_unlock(&tt->st->lock);
@@ -1107,7 +1227,8 @@ int threshold_check(DetectEngine *de, const DetectSig *ds, const Packet *p, int 
  *   suppress gen_id G, sig_id S[, track by_src|by_dst|by_either, ip ADDR]
  *   threshold gen_id G, sig_id S, type limit|threshold|both, track T, count N, seconds N
  *   event_filter ... (same as threshold)
- *   rate_filter ... (not supported: logged and ignored) */
+ *   rate_filter gen_id G, sig_id S, track T, count N, seconds N,
+ *     new_action alert|drop|pass|reject, timeout N */
 
 static char *kv_get(char **parts, int n, const char *key)
 {
@@ -1129,6 +1250,50 @@ static int parse_track(const char *v, int *out)
 	else if (!strcmp(v, "by_either")) *out = TRACK_SRC;
 	else if (!strcmp(v, "by_flow")) *out = TRACK_FLOW;
 	else return -1;
+	return 0;
+}
+
+/* rate_filter gen_id G, sig_id S, track by_src|by_dst|by_rule|by_both,
+ *   count N, seconds N, new_action alert|drop|pass|reject, timeout N */
+static int rate_line(DetectThreshold *td, char **parts, int n, char *why, size_t whylen)
+{
+	static const struct { const char *name; uint8_t action; } actions[] = {
+		{ "alert", ALERT_ACTION_ALERT }, { "drop", ALERT_ACTION_DROP },
+		{ "pass", ALERT_ACTION_PASS }, { "reject", ALERT_ACTION_REJECT },
+		/* Suricata parses these but does not implement them */
+		{ "sdrop", THR_ACTION_KEEP }, { "log", THR_ACTION_KEEP },
+	};
+	static const char *const nums[] = { "count", "seconds", "timeout" };
+	uint32_t *dst[] = { &td->count, &td->seconds, &td->timeout };
+	const char *v;
+	uint64_t u;
+	int track;
+	size_t i;
+
+	td->type = THR_RATE;
+	v = kv_get(parts, n, "track");
+	if (parse_track(v, &track) || track == TRACK_FLOW) {
+		snprintf(why, whylen, "rate_filter: missing or bad track");
+		return -1;
+	}
+	td->track = track;
+	for (i = 0; i < sizeof(nums) / sizeof(nums[0]); i++) {
+		v = kv_get(parts, n, nums[i]);
+		if (!v || parse_u64(v, &u) || u > UINT32_MAX) {
+			snprintf(why, whylen, "rate_filter: missing or bad %s", nums[i]);
+			return -1;
+		}
+		*dst[i] = (uint32_t)u;
+	}
+	v = kv_get(parts, n, "new_action");
+	for (i = 0; v && i < sizeof(actions) / sizeof(actions[0]); i++)
+		if (!strcmp(v, actions[i].name))
+			break;
+	if (!v || i == sizeof(actions) / sizeof(actions[0])) {
+		snprintf(why, whylen, "rate_filter: missing or bad new_action");
+		return -1;
+	}
+	td->new_action = actions[i].action;
 	return 0;
 }
 
@@ -1171,7 +1336,12 @@ static int thr_line(ThresholdTable *tt, char *line, char *why, size_t whylen)
 			char err[256];
 			char *ip = kv_get(parts, n, "ip");
 
-			if (parse_track(v, &sp.track) || !ip) {
+			if (!strcmp(v, "by_either"))
+				sp.track = TRACK_EITHER;
+			else if (parse_track(v, &sp.track))
+				sp.track = -3;
+			if (sp.track == -3 || sp.track == TRACK_RULE || sp.track == TRACK_BOTH ||
+			    sp.track == TRACK_FLOW || !ip) {
 				snprintf(why, whylen, "suppress: bad track or missing ip");
 				return -1;
 			}
@@ -1187,10 +1357,16 @@ static int thr_line(ThresholdTable *tt, char *line, char *why, size_t whylen)
 		tt->sup[tt->nsup++] = sp;
 		return 0;
 	}
-	if (!strcmp(kind, "threshold") || !strcmp(kind, "event_filter")) {
+	if (!strcmp(kind, "threshold") || !strcmp(kind, "event_filter") ||
+	    !strcmp(kind, "rate_filter")) {
 		ThrOverride o = { (uint32_t)gid, (uint32_t)sid, { 0 }, kind[0] == 'e' };
 		ThrOverride *no;
 
+		if (kind[0] == 'r') {
+			if (rate_line(&o.td, parts, n, why, whylen) != 0)
+				return -1;
+			goto add;
+		}
 		v = kv_get(parts, n, "type");
 		if (!v) {
 			snprintf(why, whylen, "missing type");
@@ -1220,16 +1396,13 @@ static int thr_line(ThresholdTable *tt, char *line, char *why, size_t whylen)
 			return -1;
 		}
 		o.td.seconds = (uint32_t)u;
+add:
 		no = realloc(tt->ov, (tt->nov + 1) * sizeof(*no));
 		if (!no)
 			return -1;
 		tt->ov = no;
 		tt->ov[tt->nov++] = o;
 		return 0;
-	}
-	if (!strcmp(kind, "rate_filter")) {
-		snprintf(why, whylen, "rate_filter is not supported (ignored)");
-		return 1;
 	}
 	snprintf(why, whylen, "unknown directive \"%s\"", kind);
 	return -1;

@@ -1061,7 +1061,7 @@ const char *flow_ep_action(const Flow *f)
 {
 	if (f->ep_flags & FLOW_EP_DROP)
 		return "drop";
-	if (f->ep_flags & (FLOW_EP_PASS | FLOW_EP_BYPASS))
+	if ((f->ep_flags & (FLOW_EP_PASS | FLOW_EP_BYPASS)) || f->rule_pass)
 		return "pass";
 	return NULL;
 }

@@ -96,6 +96,8 @@ typedef struct Flow {
 	/* eve drop records written, bit 0 to server, bit 1 to client (the drop
 	 * logger's "flows: start" logs one a direction) */
 	uint8_t drop_logged;
+	/* a pass rule passed the flow (eve flow.action "pass") */
+	uint8_t rule_pass;
 
 	/* per-flow state of later stages (stream, app-layer, detect); freed through
 	 * the table's end callback before the flow is recycled */

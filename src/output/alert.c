@@ -303,6 +303,29 @@ void output_alert_write(JsonWriter *w, const Outputs *o, const AlertInfo *a)
 	jw_close(w);
 }
 
+void output_verdict_write(JsonWriter *w, const Packet *p, const AlertVerdict *v, int ips)
+{
+	static const char *const actions[] = { "alert", "alert", "pass", "drop" };
+	static const char *const targets[] = { NULL, "to_client", "to_server", "both" };
+	uint8_t action = v ? v->action : ALERT_VERDICT_UNSET;
+	uint8_t reject = v ? v->reject : ALERT_REJECT_NONE;
+
+	if (action == ALERT_VERDICT_UNSET)
+		action = ips && p->drop_reason ? ALERT_VERDICT_DROP : ALERT_VERDICT_ALERT;
+	/* a reject drops in IPS mode; in IDS mode the packet still goes */
+	if (reject && action != ALERT_VERDICT_DROP)
+		action = ips ? ALERT_VERDICT_DROP : ALERT_VERDICT_ALERT;
+	jw_object(w, "verdict");
+	jw_str(w, "action", actions[action < 4 ? action : 1]);
+	if (reject && reject < 4) {
+		jw_str(w, "reject-target", targets[reject]);
+		jw_array(w, "reject");
+		jw_str(w, NULL, p->proto == IPPROTO_TCP ? "tcp-reset" : "icmp-prohib");
+		jw_close(w);
+	}
+	jw_close(w);
+}
+
 struct alert_obj {
 	const Outputs *o;
 	const AlertInfo *a;
@@ -552,6 +575,8 @@ static void build_alert(JsonWriter *w, AlertLine *l)
 		write_frame(w, p, f, l->a);
 	if (l->ac->packet)
 		output_packet_write(w, p, 0);
+	if (l->ac->verdict)
+		output_verdict_write(w, p, &l->a->verdict, l->ac->ips);
 }
 
 /* Suricata's logger for tagged packets: the common header, then the frame

@@ -25,8 +25,25 @@ typedef struct AlertVar {
 	uint32_t len;
 } AlertVar;
 
+/* The packet's final verdict (eve "verdict", Suricata 8): what happens to
+ * the packet after every rule that matched it, not this alert's own
+ * action. Unset: the record says "drop" for a packet the IPS dropped and
+ * "alert" otherwise. */
+enum alert_verdict { ALERT_VERDICT_UNSET = 0, ALERT_VERDICT_ALERT, ALERT_VERDICT_PASS,
+		     ALERT_VERDICT_DROP };
+/* A reject rule's target (verdict.reject-target): reject and rejectsrc
+ * answer the packet's sender (to_client), rejectdst its receiver. */
+enum alert_reject { ALERT_REJECT_NONE = 0, ALERT_REJECT_TO_CLIENT, ALERT_REJECT_TO_SERVER,
+		    ALERT_REJECT_BOTH };
+
+typedef struct AlertVerdict {
+	uint8_t action;             /* enum alert_verdict */
+	uint8_t reject;             /* enum alert_reject */
+} AlertVerdict;
+
 typedef struct AlertInfo {
 	uint8_t action;             /* ALERT_ACTION_* */
+	AlertVerdict verdict;       /* the packet's verdict (logger.c sets it) */
 	uint32_t gid, sid, rev;
 	const char *msg;            /* rule "msg"; NULL logs as "" */
 	const char *class_name;     /* classtype short name, or NULL */

@@ -3,7 +3,8 @@
  * a "drop" object with the IP and L4 header fields and the reason, and,
  * with `alerts: yes`, the "alert" object of the rule that dropped it.
  * `flows: start` (the default) logs one drop a flow direction once the flow
- * is dropped, plus every drop a rule decided; `flows: all` every drop. */
+ * is dropped, plus every drop a rule decided, and of a packet without a
+ * flow every drop; `flows: all` every drop. */
 #include "output/drop.h"
 #include "output/output-private.h"
 #include "output/alert.h"
@@ -67,6 +68,7 @@ struct drop_line {
 	const Packet *p;
 	const Flow *f;
 	const AlertInfo *rule;
+	const AlertVerdict *v;
 };
 
 static void build_record(JsonWriter *w, void *ctx)
@@ -81,19 +83,24 @@ static void build_record(JsonWriter *w, void *ctx)
 	write_drop_object(w, p);
 	if (l->rule && l->o->cfg.eve_drop_alerts)
 		output_alert_write(w, l->o, l->rule);
+	if (l->o->cfg.eve_drop_verdict)
+		output_verdict_write(w, p, l->v, 1);
 }
 
-void output_drop(Outputs *o, const Packet *p, Flow *f, const AlertInfo *rule)
+void output_drop(Outputs *o, const Packet *p, Flow *f, const AlertInfo *rule,
+		 const AlertVerdict *v)
 {
 	unsigned dir_bit = (p->flags & PKT_TOCLIENT) ? 2u : 1u;
-	struct drop_line l = { o, p, f, rule };
+	struct drop_line l = { o, p, f, rule, v };
 
 	if (!o || !p->drop_reason || !outputs_eve_enabled(o, "drop"))
 		return;
-	/* flows: start: once the flow is dropped, one record a direction;
-	 * a drop a rule decided is logged anyway */
-	if (!o->cfg.eve_drop_flows_all && f && (f->ep_flags & FLOW_EP_DROP) && !rule &&
-	    (f->drop_logged & dir_bit))
+	/* flows: start (Suricata 8's default), for a packet of a flow: a
+	 * drop a rule decided, and once the flow is dropped one record a
+	 * direction; nothing else (a packet dropped alone by a stream error
+	 * or a drop-packet policy is counted, not logged) */
+	if (!o->cfg.eve_drop_flows_all && f && !rule &&
+	    (!(f->ep_flags & FLOW_EP_DROP) || (f->drop_logged & dir_bit)))
 		return;
 	if (f && (f->ep_flags & FLOW_EP_DROP))
 		f->drop_logged |= (uint8_t)dir_bit;

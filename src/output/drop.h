@@ -5,11 +5,14 @@
 #include "output/output.h"
 
 struct AlertInfo;
+struct AlertVerdict;
 
 /* p was dropped (p->drop_reason set, IPS mode); rule: the drop or reject
  * rule that decided it (its "alert" object is logged with alerts: yes), or
- * NULL. f may be NULL; its drop_logged bits are updated. Thread-safe for
- * distinct flows (a flow belongs to one worker). */
-void output_drop(Outputs *o, const Packet *p, Flow *f, const struct AlertInfo *rule);
+ * NULL; v: the packet's verdict (the "verdict" object with verdict: yes),
+ * or NULL. f may be NULL; its drop_logged bits are updated. Thread-safe
+ * for distinct flows (a flow belongs to one worker). */
+void output_drop(Outputs *o, const Packet *p, Flow *f, const struct AlertInfo *rule,
+		 const struct AlertVerdict *v);
 
 #endif

@@ -6,9 +6,45 @@
 
 #include <stdlib.h>
 
+/* The packet's verdict for the alert and drop records (output_verdict_write). */
+static AlertVerdict packet_verdict(const OutputThread *ot, const OutputPacketCtx *pc)
+{
+	AlertVerdict v = { ALERT_VERDICT_ALERT, ALERT_REJECT_NONE };
+	int pass = 0;
+
+	if (pc->detected && ot->dt)
+		detect_packet_verdict(ot->dt, &pass, &v.reject);
+	if (pc->dropped)
+		v.action = ALERT_VERDICT_DROP;
+	else if (pass)
+		v.action = ALERT_VERDICT_PASS;
+	return v;
+}
+
+static void alerts_write(OutputThread *ot, Packet *p, const DetectAlert *alerts, uint32_t n,
+			 const AlertVerdict *v)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		AlertInfo ai;
+
+		detect_alert_info(detect_thread_engine(ot->dt), p, &alerts[i], &ai);
+		detect_alert_pktvars(ot->dt, &ai);
+		if (v)
+			ai.verdict = *v;
+		output_alert(ot->o, p, p->flow, &ai);
+	}
+	if (n && p->flow)
+		p->flow->alerted = 1;
+}
+
 static void alert_packet(OutputThread *ot, const OutputPacketCtx *pc)
 {
-	output_alerts(ot, pc->p, pc->alerts, pc->nalerts);
+	AlertVerdict v;
+
+	if (pc->nalerts) {
+		v = packet_verdict(ot, pc);
+		alerts_write(ot, pc->p, pc->alerts, pc->nalerts, &v);
+	}
 	if (pc->detected && detect_packet_tagged(ot->dt))
 		output_tagged_packet(ot->o, pc->p);
 }
@@ -20,12 +56,14 @@ static const OutputLogger logger_alert = { "alert", alert_packet, NULL };
 static void drop_packet(OutputThread *ot, const OutputPacketCtx *pc)
 {
 	AlertInfo ai;
+	AlertVerdict v;
 
 	if (!pc->dropped)
 		return;
+	v = packet_verdict(ot, pc);
 	if (pc->drop_rule)
 		detect_alert_info(detect_thread_engine(ot->dt), pc->p, pc->drop_rule, &ai);
-	output_drop(ot->o, pc->p, pc->p->flow, pc->drop_rule ? &ai : NULL);
+	output_drop(ot->o, pc->p, pc->p->flow, pc->drop_rule ? &ai : NULL, &v);
 }
 
 static const OutputLogger logger_drop = { "drop", drop_packet, NULL };
@@ -91,15 +129,16 @@ void output_thread_set_detect(OutputThread *ot, DetectThread *dt)
 
 void output_alerts(OutputThread *ot, Packet *p, const DetectAlert *alerts, uint32_t n)
 {
-	for (uint32_t i = 0; i < n; i++) {
-		AlertInfo ai;
+	AlertVerdict v = { ALERT_VERDICT_ALERT, ALERT_REJECT_NONE };
+	int pass = 0;
 
-		detect_alert_info(detect_thread_engine(ot->dt), p, &alerts[i], &ai);
-		detect_alert_pktvars(ot->dt, &ai);
-		output_alert(ot->o, p, p->flow, &ai);
-	}
-	if (n && p->flow)
-		p->flow->alerted = 1;
+	if (!n)
+		return;
+	/* the flow-end inspection: its own pass and reject; nothing drops */
+	detect_packet_verdict(ot->dt, &pass, &v.reject);
+	if (pass)
+		v.action = ALERT_VERDICT_PASS;
+	alerts_write(ot, p, alerts, n, &v);
 }
 
 void output_packet(OutputThread *ot, const OutputPacketCtx *pc)

@@ -178,7 +178,15 @@ void eve_set_ethernet(int enabled);
 /* The "alert" member of an alert record (alert.c), for the drop records;
  * _object: the object as a tree, for tests. */
 struct AlertInfo;
+struct AlertVerdict;
 void output_alert_write(struct JsonWriter *w, const Outputs *o, const struct AlertInfo *a);
+/* The "verdict" object of an alert or drop record: v's action ("alert",
+ * "pass", "drop"), and for a reject its target and kind (tcp-reset for TCP,
+ * icmp-prohib otherwise). An unset action is "drop" when p was dropped in
+ * IPS mode, else "alert". */
+void output_verdict_write(struct JsonWriter *w, const Packet *p, const struct AlertVerdict *v,
+			  int ips);
+
 json_t *output_alert_object(const Outputs *o, const struct AlertInfo *a);
 
 /* sink-config.c: the keys of a network filetype tp (NULL: a regular file)

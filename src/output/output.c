@@ -171,6 +171,7 @@ static int load_alert_options(OutputAlertConfig *ac, const char *prefix, char *e
 	    get_bool(prefix, "payload-length", &ac->payload_length, err, errlen) < 0 ||
 	    get_bool(prefix, "packet", &ac->packet, err, errlen) < 0 ||
 	    get_bool(prefix, "tagged-packets", &ac->tagged_packets, err, errlen) < 0 ||
+	    get_bool(prefix, "verdict", &ac->verdict, err, errlen) < 0 ||
 	    load_alert_metadata(ac, prefix, err, errlen) < 0 ||
 	    xff_config_load(prefix, &ac->xff, err, errlen) < 0)
 		return -1;
@@ -397,7 +398,8 @@ static int load_eve_types(OutputConfig *cfg, EveOutputConfig *ec, const char *pr
 			const char *flows;
 
 			snprintf(dp, sizeof(dp), "%s.%s.drop", path, item->name);
-			if (get_bool(dp, "alerts", &cfg->eve_drop_alerts, err, errlen) < 0)
+			if (get_bool(dp, "alerts", &cfg->eve_drop_alerts, err, errlen) < 0 ||
+			    get_bool(dp, "verdict", &cfg->eve_drop_verdict, err, errlen) < 0)
 				return -1;
 			snprintf(dp, sizeof(dp), "%s.%s.drop.flows", path, item->name);
 			flows = conf_get(dp);

@@ -41,6 +41,7 @@ typedef struct OutputAlertConfig {
 	int rule_reference;         /* metadata.rule.reference (no): "references" */
 	int tagged_packets;         /* tagged-packets */
 	XffConfig xff;              /* xff (output/xff.h) */
+	int verdict;                /* verdict: the packet's final verdict */
 	/* not a yaml option: the run policy's IPS mode (util/run-policy.h), set
 	 * by the caller; a drop rule's alert says "blocked" and fast.log [Drop] */
 	int ips;
@@ -145,6 +146,7 @@ typedef struct OutputConfig {
 	 * direction; all: every dropped packet) */
 	int eve_drop_alerts;
 	int eve_drop_flows_all;
+	int eve_drop_verdict;           /* drop: verdict: yes */
 	OutputFileConfig stats;     /* outputs.N.stats (stats.log) */
 	int tls_store_enabled;      /* outputs.N.tls-store (tls-store.c) */
 	char tls_store_dir[PATH_MAX]; /* its certs-log-dir, joined to the log folder */

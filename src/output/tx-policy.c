@@ -90,7 +90,10 @@ static void tx_packet(OutputThread *ot, const OutputPacketCtx *pc)
 static void tx_flow_end(OutputThread *ot, Flow *f, Packet *last, enum flow_end_reason why)
 {
 	(void)why;
-	if (f->alstate)
+	/* a dropped flow gets no flow-end inspection in Suricata: what was
+	 * not complete when it was dropped is never logged
+	 * (threshold-config-rate-filter-drop-hostdst) */
+	if (f->alstate && !(f->ep_flags & FLOW_EP_DROP))
 		tx_log(ot, last, f, 1);
 }
 

@@ -43,8 +43,9 @@ int verdict_decide(DetectThread *dt, ThreadCounters *tc, Packet *p, const Detect
 	if (!ips_on)
 		return 0;
 	if (dt && (da = detect_packet_drop(dt, &flow_drop))) {
+		/* Suricata's reason for a drop a rate_filter's new_action made */
 		if (!p->drop_reason)
-			p->drop_reason = PKT_DROP_RULES;
+			p->drop_reason = da->by_rate_filter ? PKT_DROP_RULES_THRESHOLD : PKT_DROP_RULES;
 		if (flow_drop && p->flow)
 			p->flow->ep_flags |= FLOW_EP_DROP;
 	}

@@ -10,11 +10,13 @@
 #include "detect/state-hash.h"
 #include "detect-test-util.h"
 #include "util/mem-peak.h"
+#include "output/alert.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define LIMIT_RULE "alert tcp any any -> any any (content:\"x\"; threshold:type limit, " \
 		   "track by_src, count 1, seconds 60; sid:1;)"
@@ -452,5 +454,246 @@ TEST(backoff_entry_goes_after_an_idle_hour)
 	CHECK_EQ(threshold_table_count(e.de), 1);
 	CHECK_EQ(flow_alerted(&e, &f, 8201), 0);
 	detect_flow_free(&f);
+	env_free(&e);
+}
+
+/* ---- threshold.config: rate_filter, suppress by_either ---- */
+
+#define X_RULE "alert tcp any any -> any any (content:\"x\"; sid:1;)"
+
+/* threshold.config text loaded into e's engine. */
+static int thr_conf(Env *e, const char *text)
+{
+	char path[] = "/tmp/test-thr-XXXXXX", err[256];
+	int fd = mkstemp(path), rc;
+	FILE *fp;
+
+	if (fd < 0 || !(fp = fdopen(fd, "w")))
+		return -1;
+	fputs(text, fp);
+	fclose(fp);
+	rc = threshold_config_load(e->de, path, err, sizeof(err));
+	unlink(path);
+	return rc;
+}
+
+/* sid 1's alert on a packet src -> dst at sec: its action, -1 when none;
+ * *rf: the action came from a rate_filter. */
+static int action_of(Env *e, uint32_t src, uint32_t dst, long sec, int *rf)
+{
+	const DetectAlert *a;
+	Packet p;
+	uint32_t n;
+
+	test_tcp4(&p, src, dst, 80, "x", 1);
+	p.ts.tv_sec = sec;
+	n = detect_packet(e->dt, &p, &a);
+	for (uint32_t i = 0; i < n; i++) {
+		if (a[i].s->sid != 1)
+			continue;
+		if (rf)
+			*rf = a[i].by_rate_filter;
+		return a[i].action;
+	}
+	return -1;
+}
+
+TEST(rate_filter_changes_the_action_past_count_for_timeout)
+{
+	DetectConfig dc = { .ips = 1 };
+	const uint32_t A = 0x0a070001u, B = 0x0a070002u, D = 0xc0a8c801u;
+	Env e;
+	int rf = 0;
+
+	CHECK(env_dc(&e, X_RULE, &dc) == 0);
+	CHECK_EQ(thr_conf(&e, "rate_filter gen_id 1, sig_id 1, track by_src, count 2, "
+			  "seconds 10, new_action drop, timeout 5\n"), 0);
+	CHECK_EQ(action_of(&e, A, D, 1000, &rf), ALERT_ACTION_ALERT);
+	CHECK_EQ(rf, 0);
+	CHECK_EQ(action_of(&e, A, D, 1001, NULL), ALERT_ACTION_ALERT);
+	/* the third within 10 s: past count 2, drop from now on */
+	CHECK_EQ(action_of(&e, A, D, 1002, &rf), ALERT_ACTION_DROP);
+	CHECK_EQ(rf, 1);
+	/* another source counts apart */
+	CHECK_EQ(action_of(&e, B, D, 1002, NULL), ALERT_ACTION_ALERT);
+	/* in force for 5 s from 1002, whatever the count */
+	CHECK_EQ(action_of(&e, A, D, 1006, NULL), ALERT_ACTION_DROP);
+	/* then counting starts anew */
+	CHECK_EQ(action_of(&e, A, D, 1007, &rf), ALERT_ACTION_ALERT);
+	CHECK_EQ(rf, 0);
+	CHECK_EQ(action_of(&e, A, D, 1008, NULL), ALERT_ACTION_ALERT);
+	CHECK_EQ(action_of(&e, A, D, 1009, NULL), ALERT_ACTION_DROP);
+	env_free(&e);
+}
+
+TEST(rate_filter_pass_removes_the_alert_and_by_both_is_the_pair)
+{
+	DetectConfig dc = { 0 };
+	const uint32_t A = 0x0a070001u, D = 0xc0a8c801u;
+	Env e;
+
+	CHECK(env_dc(&e, X_RULE, &dc) == 0);
+	CHECK_EQ(thr_conf(&e, "rate_filter gen_id 1, sig_id 1, track by_both, count 1, "
+			  "seconds 60, new_action pass, timeout 100\n"), 0);
+	CHECK_EQ(action_of(&e, A, D, 1000, NULL), ALERT_ACTION_ALERT);
+	/* the reply direction is the same pair: its match is the second */
+	CHECK_EQ(action_of(&e, D, A, 1001, NULL), -1);
+	CHECK_EQ(action_of(&e, A, D, 1002, NULL), -1);
+	env_free(&e);
+}
+
+TEST(rate_filter_lines_checked)
+{
+	DetectConfig dc = { 0 };
+	Env e;
+
+	CHECK(env_dc(&e, X_RULE, &dc) == 0);
+	/* a bad line is logged and skipped; the others load */
+	CHECK_EQ(thr_conf(&e, "rate_filter gen_id 1, sig_id 1, track by_src, count 1, "
+			  "seconds 60, new_action explode, timeout 10\n"
+			  "rate_filter gen_id 1, sig_id 1, track by_flow, count 1, "
+			  "seconds 60, new_action drop, timeout 10\n"
+			  "rate_filter gen_id 1, sig_id 1, track by_src, count 1, "
+			  "seconds 60, new_action alert\n"), 0);
+	CHECK_EQ(action_of(&e, 1, 2, 1000, NULL), ALERT_ACTION_ALERT);
+	CHECK_EQ(action_of(&e, 1, 2, 1000, NULL), ALERT_ACTION_ALERT);
+	env_free(&e);
+}
+
+TEST(suppress_by_either_matches_source_or_destination)
+{
+	DetectConfig dc = { 0 };
+	const uint32_t IN = 0x0a070001u, OUT = 0x0b000001u, D = 0xc0a8c801u;
+	Env e;
+
+	CHECK(env_dc(&e, X_RULE, &dc) == 0);
+	CHECK_EQ(thr_conf(&e, "suppress gen_id 1, sig_id 1, track by_either, ip 10.7.0.0/16\n"),
+		 0);
+	CHECK_EQ(action_of(&e, IN, D, 1000, NULL), -1);   /* source in the set */
+	CHECK_EQ(action_of(&e, D, IN, 1000, NULL), -1);   /* destination in it */
+	CHECK_EQ(action_of(&e, OUT, D, 1000, NULL), ALERT_ACTION_ALERT);
+	env_free(&e);
+}
+
+TEST(suppress_by_src_ignores_the_destination)
+{
+	DetectConfig dc = { 0 };
+	const uint32_t IN = 0x0a070001u, D = 0xc0a8c801u;
+	Env e;
+
+	CHECK(env_dc(&e, X_RULE, &dc) == 0);
+	CHECK_EQ(thr_conf(&e, "suppress gen_id 1, sig_id 1, track by_src, ip 10.7.0.0/16\n"), 0);
+	CHECK_EQ(action_of(&e, IN, D, 1000, NULL), -1);
+	CHECK_EQ(action_of(&e, D, IN, 1000, NULL), ALERT_ACTION_ALERT);
+	env_free(&e);
+}
+
+/* 1 when the last detect_packet() of e dropped its packet. */
+static int dropped(Env *e, uint32_t src, long sec)
+{
+	const DetectAlert *a;
+	Packet p;
+
+	test_tcp4(&p, src, 0xc0a8c801u, 80, "x", 1);
+	p.ts.tv_sec = sec;
+	detect_packet(e->dt, &p, &a);
+	return detect_packet_drop(e->dt, NULL) != NULL;
+}
+
+TEST(drop_below_its_detection_filter_does_not_drop)
+{
+	DetectConfig dc = { .ips = 1 };
+	Env e;
+
+	CHECK(env_dc(&e, "drop tcp any any -> any any (content:\"x\"; detection_filter:track "
+		     "by_src, count 2, seconds 60; sid:1;)", &dc) == 0);
+	CHECK_EQ(dropped(&e, 0x0a070001u, 1000), 0);
+	CHECK_EQ(dropped(&e, 0x0a070001u, 1001), 0);
+	CHECK_EQ(dropped(&e, 0x0a070001u, 1002), 1);
+	env_free(&e);
+}
+
+TEST(suppressed_drop_still_drops)
+{
+	DetectConfig dc = { .ips = 1 };
+	Env e;
+
+	CHECK(env_dc(&e, "drop tcp any any -> any any (content:\"x\"; sid:1;)", &dc) == 0);
+	CHECK_EQ(thr_conf(&e, "suppress gen_id 1, sig_id 1, track by_either, ip 10.7.0.0/16\n"),
+		 0);
+	CHECK_EQ(dropped(&e, 0x0a070001u, 1000), 1);
+	CHECK_EQ(action_of(&e, 0x0a070001u, 0xc0a8c801u, 1000, NULL), -1);
+	env_free(&e);
+}
+
+TEST(limit_drops_every_match_threshold_only_its_alerting_one)
+{
+	DetectConfig dc = { .ips = 1 };
+	Env e;
+
+	CHECK(env_dc(&e, "drop tcp any any -> any any (content:\"x\"; threshold:type limit, "
+		     "track by_src, count 1, seconds 60; sid:1;)", &dc) == 0);
+	CHECK_EQ(dropped(&e, 0x0a070001u, 1000), 1);
+	CHECK_EQ(dropped(&e, 0x0a070001u, 1001), 1);   /* no alert, still dropped */
+	env_free(&e);
+	CHECK(env_dc(&e, "drop tcp any any -> any any (content:\"x\"; threshold:type threshold, "
+		     "track by_src, count 2, seconds 60; sid:1;)", &dc) == 0);
+	CHECK_EQ(dropped(&e, 0x0a070001u, 1000), 0);
+	CHECK_EQ(dropped(&e, 0x0a070001u, 1001), 1);   /* the 2nd: alert and drop */
+	CHECK_EQ(dropped(&e, 0x0a070001u, 1002), 0);   /* reset */
+	env_free(&e);
+	CHECK(env_dc(&e, "drop tcp any any -> any any (content:\"x\"; threshold:type both, "
+		     "track by_src, count 2, seconds 60; sid:1;)", &dc) == 0);
+	CHECK_EQ(dropped(&e, 0x0a070001u, 1000), 0);
+	CHECK_EQ(dropped(&e, 0x0a070001u, 1001), 1);
+	CHECK_EQ(dropped(&e, 0x0a070001u, 1002), 1);   /* past count: drops, no alert */
+	env_free(&e);
+}
+
+TEST(global_suppress_and_threshold_entries)
+{
+	DetectConfig dc = { 0 };
+	const uint32_t IN = 0x0a070001u, D = 0xc0a8c801u;
+	Env e;
+
+	/* gen_id 0, sig_id 0: every rule */
+	CHECK(env_dc(&e, X_RULE, &dc) == 0);
+	CHECK_EQ(thr_conf(&e, "suppress gen_id 0, sig_id 0, track by_src, ip 10.7.0.0/16\n"), 0);
+	CHECK_EQ(action_of(&e, IN, D, 1000, NULL), -1);
+	CHECK_EQ(action_of(&e, D, IN, 1000, NULL), ALERT_ACTION_ALERT);
+	env_free(&e);
+	/* sig_id 0 limits a rule without a threshold ... */
+	CHECK(env_dc(&e, X_RULE, &dc) == 0);
+	CHECK_EQ(thr_conf(&e, "threshold gen_id 1, sig_id 0, type limit, track by_src, count 1, "
+			  "seconds 60\n"), 0);
+	CHECK_EQ(action_of(&e, IN, D, 1000, NULL), ALERT_ACTION_ALERT);
+	CHECK_EQ(action_of(&e, IN, D, 1001, NULL), -1);
+	env_free(&e);
+	/* ... but does not replace a rule's own (a sid-specific one does) */
+	CHECK(env_dc(&e, LIMIT_RULE, &dc) == 0);
+	CHECK_EQ(thr_conf(&e, "threshold gen_id 1, sig_id 0, type limit, track by_src, count 5, "
+			  "seconds 60\n"), 0);
+	CHECK_EQ(action_of(&e, IN, D, 1000, NULL), ALERT_ACTION_ALERT);
+	CHECK_EQ(action_of(&e, IN, D, 1001, NULL), -1);
+	env_free(&e);
+	CHECK(env_dc(&e, LIMIT_RULE, &dc) == 0);
+	CHECK_EQ(thr_conf(&e, "threshold gen_id 1, sig_id 1, type limit, track by_src, count 2, "
+			  "seconds 60\n"), 0);
+	CHECK_EQ(action_of(&e, IN, D, 1000, NULL), ALERT_ACTION_ALERT);
+	CHECK_EQ(action_of(&e, IN, D, 1001, NULL), ALERT_ACTION_ALERT);
+	CHECK_EQ(action_of(&e, IN, D, 1002, NULL), -1);
+	env_free(&e);
+}
+
+TEST(rate_filter_sdrop_and_log_keep_the_action)
+{
+	DetectConfig dc = { .ips = 1 };
+	Env e;
+
+	CHECK(env_dc(&e, X_RULE, &dc) == 0);
+	CHECK_EQ(thr_conf(&e, "rate_filter gen_id 1, sig_id 1, track by_rule, count 1, "
+			  "seconds 60, new_action sdrop, timeout 10\n"), 0);
+	CHECK_EQ(action_of(&e, 1, 2, 1000, NULL), ALERT_ACTION_ALERT);
+	CHECK_EQ(action_of(&e, 1, 2, 1001, NULL), ALERT_ACTION_ALERT);
 	env_free(&e);
 }

@@ -15,9 +15,11 @@
 #include "app-layer/app-layer-int.h"
 #include "app-layer/frames.h"
 #include "app-layer/dns-parse.h"
+#include "app-layer/dns-txops.h"
 #include "conf/conf.h"
 #include "util/log.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -216,6 +218,7 @@ typedef struct DnsState {
 	int dir;                    /* the direction being parsed */
 	Flow *f;                    /* for the TCP callback's frames */
 } DnsState;
+_Static_assert(offsetof(DnsState, txs) == 0, "dns-txops.c reads the state as its txs");
 
 /* Suricata's DNS frame types (frames.h): the message, without the TCP
  * length prefix. */
@@ -237,12 +240,6 @@ static void *dns_state_new(AppLayerThread *at, Flow *f)
 	return st;
 }
 
-static void tx_release(struct dns_tx *tx)
-{
-	app_layer_detect_state_free(tx->detect);
-	tx->detect = NULL;
-}
-
 static void dns_state_free(void *state)
 {
 	DnsState *st = state;
@@ -250,7 +247,7 @@ static void dns_state_free(void *state)
 	if (!st)
 		return;
 	for (uint32_t i = 0; i < dns_txs_count(&st->txs); i++)
-		tx_release(dns_txs_get(&st->txs, i));
+		dns_txop_release(dns_txs_get(&st->txs, i));
 	dns_txs_free(&st->txs);
 	dns_tcp_free(&st->tcp[0]);
 	dns_tcp_free(&st->tcp[1]);
@@ -330,77 +327,7 @@ static int dns_parse(AppLayerThread *at, Flow *f, void *state, int dir, const ui
 	return 0;
 }
 
-/* ---------------- transactions ---------------- */
-
-static uint64_t dns_tx_count(const void *state)
-{
-	return ((const DnsState *)state)->txs.next_id;
-}
-
-static void *dns_tx_get(const void *state, uint64_t id)
-{
-	return dns_txs_by_id(&((const DnsState *)state)->txs, id);
-}
-
-static uint64_t dns_tx_id(const void *tx)
-{
-	return ((const struct dns_tx *)tx)->tx_id;
-}
-
-/* 0: nothing of that side yet, 1: done (a message is complete on arrival) */
-static int dns_tx_progress(const void *tx, int dir)
-{
-	return dns_tx_done(tx, (enum dns_dir)dir) ? 1 : 0;
-}
-
-static unsigned dns_tx_flags(const void *tx)
-{
-	return ((const struct dns_tx *)tx)->app_flags;
-}
-
-static void dns_tx_set_flags(void *tx, unsigned flags)
-{
-	((struct dns_tx *)tx)->app_flags |= flags;
-}
-
-static void **dns_tx_detect_slot(void *tx)
-{
-	return &((struct dns_tx *)tx)->detect;
-}
-
-/* Frees the oldest transactions everyone is done with, in order (logging
- * and detection walk them from the oldest). */
-static void dns_tx_gc(void *state, unsigned need)
-{
-	DnsState *st = state;
-	uint32_t n = 0;
-	uint64_t upto = 0;
-
-	for (uint32_t i = 0; i < dns_txs_count(&st->txs); i++) {
-		struct dns_tx *tx = dns_txs_get(&st->txs, i);
-
-		if ((tx->app_flags & need) != need || !dns_tx_complete(tx))
-			break;
-		tx_release(tx);
-		upto = tx->tx_id;
-		n++;
-	}
-	if (n)
-		dns_txs_gc(&st->txs, upto);
-}
-
-static int dns_event_lookup(const char *event)
-{
-	return dns_event_by_name(event);
-}
-
-static int dns_tx_has_event(const void *tx, int id)
-{
-	uint32_t ev = dns_tx_events(tx, DNS_DIR_TOSERVER) | dns_tx_events(tx, DNS_DIR_TOCLIENT);
-
-	return id >= 0 && id < DNS_EV_MAX && ((ev >> id) & 1u);
-}
-
+/* the transaction calls are dns-txops.c's, shared with mDNS */
 const AppProtoOps dns_proto_ops = {
 	.name = "dns",
 	.ipprotos = APP_IPPROTO_TCP | APP_IPPROTO_UDP,
@@ -413,17 +340,17 @@ const AppProtoOps dns_proto_ops = {
 	.state_new = dns_state_new,
 	.state_free = dns_state_free,
 	.parse = dns_parse,
-	.tx_count = dns_tx_count,
-	.tx_get = dns_tx_get,
-	.tx_id = dns_tx_id,
-	.tx_log_id = dns_tx_id,
-	.tx_progress = dns_tx_progress,
+	.tx_count = dns_txop_count,
+	.tx_get = dns_txop_get,
+	.tx_id = dns_txop_id,
+	.tx_log_id = dns_txop_id,
+	.tx_progress = dns_txop_progress,
 	.progress_complete = 1,
-	.tx_flags = dns_tx_flags,
-	.tx_set_flags = dns_tx_set_flags,
-	.tx_detect_slot = dns_tx_detect_slot,
-	.tx_gc = dns_tx_gc,
-	.event_lookup = dns_event_lookup,
-	.tx_has_event = dns_tx_has_event,
+	.tx_flags = dns_txop_flags,
+	.tx_set_flags = dns_txop_set_flags,
+	.tx_detect_slot = dns_txop_detect_slot,
+	.tx_gc = dns_txop_gc,
+	.event_lookup = dns_txop_event_lookup,
+	.tx_has_event = dns_txop_has_event,
 	.frame_names = dns_frame_names,
 };

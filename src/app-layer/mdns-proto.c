@@ -15,9 +15,11 @@
 #include "app-layer/app-layer-int.h"
 #include "app-layer/app-counters.h"
 #include "app-layer/dns-parse.h"
+#include "app-layer/dns-txops.h"
 #include "app-layer/mdns.h"
 #include "conf/conf.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -90,6 +92,7 @@ typedef struct MdnsState {
 	struct dns_txs txs;
 	int detect_only;
 } MdnsState;
+_Static_assert(offsetof(MdnsState, txs) == 0, "dns-txops.c reads the state as its txs");
 
 static void *mdns_state_new(AppLayerThread *at, Flow *f)
 {
@@ -103,12 +106,6 @@ static void *mdns_state_new(AppLayerThread *at, Flow *f)
 	return st;
 }
 
-static void tx_release(struct dns_tx *tx)
-{
-	app_layer_detect_state_free(tx->detect);
-	tx->detect = NULL;
-}
-
 static void mdns_state_free(void *state)
 {
 	MdnsState *st = state;
@@ -116,7 +113,7 @@ static void mdns_state_free(void *state)
 	if (!st)
 		return;
 	for (uint32_t i = 0; i < dns_txs_count(&st->txs); i++)
-		tx_release(dns_txs_get(&st->txs, i));
+		dns_txop_release(dns_txs_get(&st->txs, i));
 	dns_txs_free(&st->txs);
 	free(st);
 }
@@ -165,73 +162,6 @@ const struct dns_msg *mdns_tx_msg(const void *tx, int *dir)
 	return t->request ? t->request : t->response;
 }
 
-static uint64_t mdns_tx_count(const void *state)
-{
-	return ((const MdnsState *)state)->txs.next_id;
-}
-
-static void *mdns_tx_get(const void *state, uint64_t id)
-{
-	return dns_txs_by_id(&((const MdnsState *)state)->txs, id);
-}
-
-static uint64_t mdns_tx_id(const void *tx)
-{
-	return ((const struct dns_tx *)tx)->tx_id;
-}
-
-static int mdns_tx_progress(const void *tx, int dir)
-{
-	return dns_tx_done(tx, (enum dns_dir)dir) ? 1 : 0;
-}
-
-static unsigned mdns_tx_flags(const void *tx)
-{
-	return ((const struct dns_tx *)tx)->app_flags;
-}
-
-static void mdns_tx_set_flags(void *tx, unsigned flags)
-{
-	((struct dns_tx *)tx)->app_flags |= flags;
-}
-
-static void **mdns_tx_detect_slot(void *tx)
-{
-	return &((struct dns_tx *)tx)->detect;
-}
-
-static void mdns_tx_gc(void *state, unsigned need)
-{
-	MdnsState *st = state;
-	uint32_t n = 0;
-	uint64_t upto = 0;
-
-	for (uint32_t i = 0; i < dns_txs_count(&st->txs); i++) {
-		struct dns_tx *tx = dns_txs_get(&st->txs, i);
-
-		if ((tx->app_flags & need) != need || !dns_tx_complete(tx))
-			break;
-		tx_release(tx);
-		upto = tx->tx_id;
-		n++;
-	}
-	if (n)
-		dns_txs_gc(&st->txs, upto);
-}
-
-/* Suricata 8's mdns events are the dns ones (app-layer-event:mdns.<name>) */
-static int mdns_event_lookup(const char *event)
-{
-	return dns_event_by_name(event);
-}
-
-static int mdns_tx_has_event(const void *tx, int id)
-{
-	uint32_t ev = dns_tx_events(tx, DNS_DIR_TOSERVER) | dns_tx_events(tx, DNS_DIR_TOCLIENT);
-
-	return id >= 0 && id < DNS_EV_MAX && ((ev >> id) & 1u);
-}
-
 const AppProtoOps mdns_proto_ops = {
 	.name = "mdns",
 	.ipprotos = APP_IPPROTO_UDP,
@@ -243,16 +173,16 @@ const AppProtoOps mdns_proto_ops = {
 	.state_new = mdns_state_new,
 	.state_free = mdns_state_free,
 	.parse = mdns_parse,
-	.tx_count = mdns_tx_count,
-	.tx_get = mdns_tx_get,
-	.tx_id = mdns_tx_id,
-	.tx_log_id = mdns_tx_id,
-	.tx_progress = mdns_tx_progress,
+	.tx_count = dns_txop_count,
+	.tx_get = dns_txop_get,
+	.tx_id = dns_txop_id,
+	.tx_log_id = dns_txop_id,
+	.tx_progress = dns_txop_progress,
 	.progress_complete = 1,
-	.tx_flags = mdns_tx_flags,
-	.tx_set_flags = mdns_tx_set_flags,
-	.tx_detect_slot = mdns_tx_detect_slot,
-	.tx_gc = mdns_tx_gc,
-	.event_lookup = mdns_event_lookup,
-	.tx_has_event = mdns_tx_has_event,
+	.tx_flags = dns_txop_flags,
+	.tx_set_flags = dns_txop_set_flags,
+	.tx_detect_slot = dns_txop_detect_slot,
+	.tx_gc = dns_txop_gc,
+	.event_lookup = dns_txop_event_lookup,
+	.tx_has_event = dns_txop_has_event,
 };

@@ -43,7 +43,7 @@ const char *test_data_path(const char *rel);
 	do {                                                                  \
 		long long _a = (long long)(a), _b = (long long)(b);               \
 		if (_a != _b) {                                                   \
-			char _m[256];                                                 \
+			char _m[1024];                                                \
 			snprintf(_m, sizeof(_m), "%s == %s (%lld != %lld)", #a, #b,   \
 				 _a, _b);                                                 \
 			test_fail(__FILE__, __LINE__, _m);                            \

@@ -197,16 +197,18 @@ def check(eve, name, drop, pas, rej, ref=None, urej=None):
         nd = sum(1 for a in alerts if a["alert"]["signature_id"] == int(drop.split(":")[0]))
         rsids = {int(rej.split(":")[0])} | ({int(urej.split(":")[0])} if urej else set())
         nr = sum(1 for a in alerts if a["alert"]["signature_id"] in rsids)
-        # every blocked packet was one a rule dropped (and alerted on); the
-        # reject flow's SYN is refused at once; the pass flow's handshake,
-        # data, echo and close are accepted
-        res(ips.get("blocked") == nd + nr and
-            ips.get("drop_reason", {}).get("rules") == nd + nr and
+        # a rule drops (and alerts on) the first packet of each drop and
+        # reject flow, and the flow with it: its retransmissions are
+        # blocked as "flow drop", without an alert (Suricata 8's verdict
+        # model); every blocked packet has one reason. The reject flow's
+        # SYN is refused at once; the pass flow's handshake, data, echo
+        # and close are accepted.
+        dr = ips.get("drop_reason", {})
+        res(ips.get("blocked") == sum(dr.values()) and dr.get("rules") == nd + nr and
             ips.get("rejected") == nr == len(rsids) and ips.get("accepted", 0) >= 7,
-            "ips counters: accepted %s (>= 7), blocked %s (%d), rejected %s (one a reject rule), "
-            "drop_reason.rules %s" % (ips.get("accepted"), ips.get("blocked"), nd + nr,
-                                      ips.get("rejected"),
-                                      ips.get("drop_reason", {}).get("rules")))
+            "ips counters: accepted %s (>= 7), blocked %s (the drop reasons' sum), rejected %s "
+            "(one a reject rule), drop_reason %s (rules %d)" % (
+                ips.get("accepted"), ips.get("blocked"), ips.get("rejected"), dr, nd + nr))
     else:
         res(False, "no stats record")
     if ref and ref != "-":

@@ -4,6 +4,7 @@
  * runmodes themselves and the worker are in files of their own
  * (runmode-int.h lists them). */
 #include "runmode/runmode-int.h"
+#include "app-layer/expect.h"
 #include "detect/prefilter-gpu.h"
 #include "runmode/stats-thread.h"
 #include "util/log.h"
@@ -139,6 +140,10 @@ int runmode_run(Engine *e)
 		rc = run_workers(e);
 	else
 		rc = run_autofp(e, &pool, rx_tc);
+	/* the run's flows are gone: so are the data flows they announced
+	 * (FTP's), whose data would otherwise outlive the counters they
+	 * charge (the next pcap of the unix socket, a fuzz harness's next run) */
+	expect_clear();
 	/* ac-cuda: its last figures, now that every feed is closed */
 	detect_gpu_update_counters(e->reload ? reload_gpu(e->reload) : detect_engine_gpu(e->detect));
 	/* the flow records of the run, before its final stats record */

@@ -102,15 +102,21 @@ if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null; then
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$bin" -c "$yaml" -r "$pcap" -S "$tmp/r.rules" \
 		--runmode autofp -l "$tmp/nb" -v > "$tmp/out" 2>&1
 	rc=$?
-	if [ "$rc" = 0 ] && grep -q 'security.limit-noproc: no new process or thread from here' "$tmp/out" &&
+	if grep -q 'security.limit-noproc: not applied in an ASan/UBSan build' "$tmp/out"; then
+		# the sanitizers' own threads need processes: the engine leaves the
+		# limit off in such a build and says so (CI's ASan run)
+		echo "SKIP: $T_NAME: limit-noproc as nobody and as root: a sanitizer build does not apply it"
+	elif [ "$rc" = 0 ] && grep -q 'security.limit-noproc: no new process or thread from here' "$tmp/out" &&
 	   grep -q '"event_type":"flow"' "$tmp/nb/eve.json"; then
 		ok "limit-noproc as nobody: applied once the threads are up, the run completes"
 	else
 		bad "limit-noproc as nobody: exit $rc, $(grep -m1 -i 'noproc\|error' "$tmp/out")"
 	fi
-	"$bin" -c "$yaml" -r "$pcap" -S "$tmp/r.rules" -l "$tmp/log" > "$tmp/out" 2>&1
-	grep -q 'security.limit-noproc: setrlimit has no effect when running as root' "$tmp/out" &&
-		ok "limit-noproc as root: warned, as Suricata 8" || bad "limit-noproc as root: no warning"
+	if ! grep -q 'not applied in an ASan/UBSan build' "$tmp/out"; then
+		"$bin" -c "$yaml" -r "$pcap" -S "$tmp/r.rules" -l "$tmp/log" > "$tmp/out" 2>&1
+		grep -q 'security.limit-noproc: setrlimit has no effect when running as root' "$tmp/out" &&
+			ok "limit-noproc as root: warned, as Suricata 8" || bad "limit-noproc as root: no warning"
+	fi
 else
 	echo "SKIP: $T_NAME: limit-noproc as another user needs root and setpriv"
 fi

@@ -126,7 +126,10 @@ common=(-c "$yaml" -S "$tmp/ips.rules" --set unix-command.enabled=no -k none
 
 # the server in its namespace, on both addresses
 : > "$tmp/server.log"
-x "$nsv" python3 "$here/ips.py" server "$tmp/server.log" 8001 8002 8003 8005 > "$tmp/server.out" 2>&1 &
+# not through x(): a backgrounded function is a subshell, and $! would
+# name it, not the server, which cleanup() would then leave running
+ip netns exec "$nsv" python3 "$here/ips.py" server "$tmp/server.log" 8001 8002 8003 8005 \
+	> "$tmp/server.out" 2>&1 &
 pids+=($!)
 for _ in $(seq 1 100); do grep -q ready "$tmp/server.out" && break; sleep 0.1; done
 
@@ -232,7 +235,7 @@ elif ! command -v iptables-legacy > /dev/null; then
 elif ! x "$nr" iptables-legacy -A FORWARD -j NFQUEUE --queue-num 0 2> "$tmp/ipt.err"; then
 	echo "SKIP: live nfq (iptables: $(head -1 "$tmp/ipt.err"))"
 else
-	x "$nr" python3 "$here/ips.py" sniff r0 "$tmp/nfq.pcap" > "$tmp/sniff.out" 2>&1 &
+	ip netns exec "$nr" python3 "$here/ips.py" sniff r0 "$tmp/nfq.pcap" > "$tmp/sniff.out" 2>&1 &
 	spid=$!
 	pids+=("$spid")
 	for _ in $(seq 1 100); do grep -q ready "$tmp/sniff.out" && break; sleep 0.1; done

@@ -246,9 +246,7 @@ static void dns_state_free(void *state)
 
 	if (!st)
 		return;
-	for (uint32_t i = 0; i < dns_txs_count(&st->txs); i++)
-		dns_txop_release(dns_txs_get(&st->txs, i));
-	dns_txs_free(&st->txs);
+	dns_txop_free_all(&st->txs);
 	dns_tcp_free(&st->tcp[0]);
 	dns_tcp_free(&st->tcp[1]);
 	free(st);

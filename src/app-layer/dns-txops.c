@@ -14,6 +14,13 @@ void dns_txop_release(struct dns_tx *tx)
 	tx->detect = NULL;
 }
 
+void dns_txop_free_all(struct dns_txs *txs)
+{
+	for (uint32_t i = 0; i < dns_txs_count(txs); i++)
+		dns_txop_release(dns_txs_get(txs, i));
+	dns_txs_free(txs);
+}
+
 uint64_t dns_txop_count(const void *state)
 {
 	return txs_of(state)->next_id;

@@ -11,6 +11,8 @@
 
 /* Its detection state freed (the state's free and gc). */
 void dns_txop_release(struct dns_tx *tx);
+/* Every transaction released and the list freed (the state's free). */
+void dns_txop_free_all(struct dns_txs *txs);
 uint64_t dns_txop_count(const void *state);
 void *dns_txop_get(const void *state, uint64_t id);
 uint64_t dns_txop_id(const void *tx);

@@ -112,9 +112,7 @@ static void mdns_state_free(void *state)
 
 	if (!st)
 		return;
-	for (uint32_t i = 0; i < dns_txs_count(&st->txs); i++)
-		dns_txop_release(dns_txs_get(&st->txs, i));
-	dns_txs_free(&st->txs);
+	dns_txop_free_all(&st->txs);
 	free(st);
 }
 

@@ -89,20 +89,23 @@ static void stream_window(DetectThread *dt, DetectPkt *pk, const uint8_t *data, 
 
 /* Whether the stream data of p's direction is inspected on p (IDS), as
  * Suricata limits raw stream inspection: once a chunk of it is ready
- * (stream.reassembly.to*-chunk-size of ACKed data not yet inspected), on
- * a FIN or RST of that direction, once the direction ended or the session
- * closed, past the reassembly depth, and at the flow's end (eof). Until
- * then a stream rule that is a packet rule too sees the packets alone. */
+ * (stream.reassembly.to*-chunk-size of ACKed data not yet inspected), when
+ * the app layer asks (raw_trigger), once the direction ended, past the
+ * reassembly depth, at the flow's end (eof), and in the closing states past
+ * TIME_WAIT (LAST_ACK, CLOSE_WAIT, CLOSING, CLOSED: the client's FIN or a
+ * RST closes at once; the server's FIN first waits for the close, as in
+ * suricata-verify bug-130). Until then a stream rule that is a packet rule
+ * too sees the packets alone. */
 static int stream_due(const DetectEngine *de, const Packet *p, int d, uint64_t ready,
 		      uint64_t off, int eof)
 {
 	const Flow *f = p->flow;
 
-	if (eof || (p->tcp_flags & (TH_FIN | TH_RST)) || (f->raw_trigger & (1u << d)))
+	if (eof || (f->raw_trigger & (1u << d)))
 		return 1;
 	if (stream_dir_flags(f, d) & (STREAM_DIR_EOF | STREAM_DIR_DEPTH_REACHED))
 		return 1;
-	if (stream_tcp_state(f) == TCP_CLOSED)
+	if (stream_tcp_state(f) > TCP_TIME_WAIT)
 		return 1;
 	return ready - off >= de->cfg.chunk_size[d];
 }

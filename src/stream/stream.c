@@ -943,13 +943,15 @@ static void track(StreamThread *st, TcpSession *ssn, Packet *p, int dir)
 			limit = reasm_contig_end(s);
 		if (reasm_advance(st, ssn, s, p, limit))
 			p->stream_flags |= d ? STREAM_PKT_TC_READY : STREAM_PKT_TS_READY;
-		/* the FIN is a sequence byte like the data: in IDS mode it is
-		 * ready, and the direction at its end, once the other side
-		 * ACKed it (Suricata logs an SMTP transaction closed by both
-		 * FINs at the ACK of the last one: suricata-verify
-		 * smtp-long-command) */
+		/* the FIN is a sequence byte like the data. In IDS mode a
+		 * direction ends for the app layer only when the session
+		 * closes (flush_all: both FINs ACKed, or a RST), as Suricata
+		 * gives its parsers EOF: a response that ends with the
+		 * connection is complete, and logged, at the ACK of the last
+		 * FIN (suricata-verify bug-130, smtp-long-command). Inline
+		 * and one-sided, where ACKs are not waited for, at the FIN. */
 		if ((s->flags & TS_FIN_SEEN) && s->ready_off >= s->fin_off && !s->segs &&
-		    (st->cfg->inline_mode > 0 || (ssn->flags & SSN_ASYNC) || s->acked_off > s->fin_off))
+		    (st->cfg->inline_mode > 0 || (ssn->flags & SSN_ASYNC)))
 			s->dir_flags |= STREAM_DIR_EOF;
 	}
 }

@@ -112,6 +112,24 @@ static int action_order_config(DetectConfig *cfg, char *err, size_t errlen)
 	return 0;
 }
 
+/* Suricata 8 reads both as given, warning about a limit out of 0..255 */
+static void guess_tx_config(DetectConfig *cfg)
+{
+	int b = 0;
+	int64_t lim = 4;
+
+	if (conf_get("detect.guess-applayer-tx") &&
+	    conf_get_bool("detect.guess-applayer-tx", &b) > 0)
+		cfg->guess_tx = (uint8_t)(b != 0);
+	if (conf_get("detect.stream-tx-log-limit") &&
+	    (conf_get_int("detect.stream-tx-log-limit", &lim) < 0 || lim < 0 || lim > 255)) {
+		log_warning("detect.stream-tx-log-limit: invalid value '%s' (0..255), using the default 4",
+			    conf_get("detect.stream-tx-log-limit"));
+		lim = 4;
+	}
+	cfg->guess_tx_limit = (uint8_t)lim;
+}
+
 int detect_config_load(DetectConfig *cfg, char *err, size_t errlen)
 {
 	const char *algo = conf_get("mpm-algo");
@@ -140,6 +158,7 @@ int detect_config_load(DetectConfig *cfg, char *err, size_t errlen)
 	}
 	cfg->alert_max = (uint32_t)max;
 	cfg->threshold_file = conf_get("threshold-file");
+	guess_tx_config(cfg);
 	pcre_limit("pcre.match-limit", DETECT_PCRE_MATCH_LIMIT, &cfg->pcre_match_limit);
 	pcre_limit("pcre.match-limit-recursion", DETECT_PCRE_DEPTH_LIMIT, &cfg->pcre_depth_limit);
 	/* until the stream engine exists, its midstream switch is read here */

@@ -581,6 +581,11 @@ void tx_gpu_harvest(DetectThread *dt, Flow *f, DetectFlowState *fs);
  * packet, whatever f's protocol (app_layer_tx_*); queues alerts through
  * detect_sig_matched(). */
 void tx_inspect_flow(DetectThread *dt, Packet *p, DetectFlowState *fs, int final);
+/* The transaction a packet or stream rule's alert on p names, as Suricata 8
+ * gives one (detect.guess-applayer-tx; UDP rules of the flow's protocol):
+ * 1 with *id, *guessed (eve "tx_guessed"), or 0. */
+int tx_alert_guess(DetectThread *dt, const Packet *p, const Signature *s, uint64_t *id,
+		   int *guessed);
 
 /* state.c */
 DetectFlowState *detect_flow_state(const DetectEngine *de, Flow *f, int create);

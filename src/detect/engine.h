@@ -59,6 +59,13 @@ typedef struct DetectConfig {
 	 * not loaded from yaml: tests, tools) stands for */
 	uint8_t action_rank[DETECT_ORDER_COUNT];
 	uint8_t action_order_set;
+	/* detect.guess-applayer-tx: a packet or stream rule's alert on a TCP
+	 * flow names the transaction when it is the only one live in the
+	 * packet's direction; detect.stream-tx-log-limit: how many such
+	 * alerts (and UDP ones on a rule of the flow's protocol) one
+	 * transaction lends itself to */
+	uint8_t guess_tx;
+	uint8_t guess_tx_limit;
 } DetectConfig;
 
 /* Reads mpm-algo, packet-alert-max, threshold-file, action-order,
@@ -126,6 +133,7 @@ typedef struct DetectAlert {
 	uint8_t by_rate_filter;        /* action is a rate_filter's new_action */
 	uint8_t from_stream;
 	uint8_t has_tx;                /* matched on an HTTP transaction */
+	uint8_t tx_guessed;            /* has_tx by detect.guess-applayer-tx */
 	uint64_t tx_id;
 	const uint8_t *data;           /* what matched (stream chunk); NULL: packet payload */
 	uint32_t data_len;

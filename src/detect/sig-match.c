@@ -47,6 +47,7 @@ static void queue_alert(DetectThread *dt, const DetectPkt *pk, const DetectSig *
 			int action, int by_rate_filter)
 {
 	DetectAlert *a;
+	int guessed;
 
 	if (dt->nalerts >= dt->de->cfg.alert_max) {
 		counter_inc(dt->tc, c_overflow);
@@ -54,6 +55,13 @@ static void queue_alert(DetectThread *dt, const DetectPkt *pk, const DetectSig *
 	}
 	a = &dt->alerts[dt->nalerts++];
 	*a = alert_of(dt, pk, ds);
+	/* a packet or stream rule's match: the transaction Suricata 8 gives
+	 * it, if any (frames name their own) */
+	if (!a->has_tx && !pk->frame && pk->p->flow &&
+	    tx_alert_guess(dt, pk->p, ds->s, &a->tx_id, &guessed)) {
+		a->has_tx = 1;
+		a->tx_guessed = (uint8_t)guessed;
+	}
 	a->action = (uint8_t)action;
 	a->by_rate_filter = (uint8_t)by_rate_filter;
 }
@@ -259,6 +267,7 @@ void detect_alert_info(const DetectEngine *de, const Packet *p, const DetectAler
 		ai->stream_end = a->stream_end;
 	}
 	ai->has_tx = a->has_tx;
+	ai->tx_guessed = a->tx_guessed;
 	ai->tx_id = a->tx_id;
 	ai->frame_id = a->frame_id;
 	ai->frame_dir = a->frame_dir;

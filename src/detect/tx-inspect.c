@@ -490,6 +490,7 @@ typedef struct TxDetect {
 	 * candidate it gave was evaluated then; it gives nothing new again */
 	uint64_t scanned[2][(BUF_IPV4_HDR + 63) / 64];
 	BodyIds *body;            /* ac-cuda only */
+	uint8_t guessed;          /* alerts of packet/stream rules that named it */
 	uint64_t done[];          /* bit 2*hidx+d: rule hidx evaluated on side d */
 } TxDetect;
 
@@ -1025,6 +1026,59 @@ void tx_gpu_harvest(DetectThread *dt, Flow *f, DetectFlowState *fs)
 		}
 		b->done = len;
 	}
+}
+
+/* Whether tx id, the next after the one detection is on in direction d, is
+ * one-way the other way (a DNS response on a query's packet): it is not
+ * live in d. */
+static int one_way_other(const Flow *f, uint64_t id, int d)
+{
+	void *tx = app_layer_tx_get(f, id);
+
+	return tx && (app_layer_tx_flags(f, tx) & (d ? APP_TX_ONLY_TS : APP_TX_ONLY_TC));
+}
+
+/* As Suricata 8: the transaction detection is on in the packet's direction
+ * (the first not done there: a packet's own rules run before its
+ * transactions' inspection) when it is the only one live there (no later
+ * one, or only one that is one-way the other way); for a rule of the
+ * flow's protocol on UDP, that transaction whatever follows. */
+int tx_alert_guess(DetectThread *dt, const Packet *p, const Signature *s, uint64_t *id,
+		   int *guessed)
+{
+	const DetectEngine *de = dt->de;
+	Flow *f = p->flow;
+	DetectFlowState *fs = f->detect;
+	int d = (p->flags & PKT_TOCLIENT) ? 1 : 0;
+	unsigned done = d ? APP_TX_DETECT_TC : APP_TX_DETECT_TS;
+	int udp = f->proto == IPPROTO_UDP && s->alproto != ALPROTO_UNKNOWN;
+	uint64_t n, i = app_layer_tx_low(f);
+	void *tx = NULL;
+	TxDetect *st;
+
+	if (!f->alstate || (!udp && !de->cfg.guess_tx))
+		return 0;
+	if (fs) {
+		tx_next_catch_up(f, fs);
+		i = fs->tx_next;
+	}
+	n = app_layer_tx_count(f);
+	for (; i < n; i++) {
+		tx = app_layer_tx_get(f, i);
+		if (tx && !(app_layer_tx_flags(f, tx) & done))
+			break;
+	}
+	if (i >= n)
+		return 0;
+	if (!udp && n != i + 1 && !(n == i + 2 && one_way_other(f, i + 1, d)))
+		return 0;
+	st = tx_state(de, f, tx);
+	if (!st || st->guessed >= de->cfg.guess_tx_limit)
+		return 0;
+	st->guessed++;
+	*id = i;
+	*guessed = f->proto != IPPROTO_UDP;
+	return 1;
 }
 
 void tx_inspect_flow(DetectThread *dt, Packet *p, DetectFlowState *fs, int final)

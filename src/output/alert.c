@@ -552,6 +552,8 @@ static void build_alert(JsonWriter *w, AlertLine *l)
 	}
 	if (l->a->has_tx)
 		jw_int(w, "tx_id", (int64_t)alert_log_tx_id(f, l->a));
+	if (l->a->tx_guessed)
+		jw_bool(w, "tx_guessed", 1);
 	jw_object(w, "alert");
 	write_alert_members(w, l->ac, l->a);
 	if (has_xff && !l->ac->xff.overwrite)

@@ -68,6 +68,7 @@ typedef struct AlertInfo {
 	unsigned n_pktvars;
 	uint64_t tx_id;
 	int has_tx;
+	int tx_guessed;             /* has_tx by detect.guess-applayer-tx: eve "tx_guessed" */
 	int from_stream;            /* matched on reassembled stream data */
 	const uint8_t *payload;     /* what matched: packet payload or stream chunk */
 	uint32_t payload_len;

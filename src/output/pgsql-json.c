@@ -193,24 +193,13 @@ static const char *auth_name(uint32_t code)
 static void auth(JsonWriter *w, const PgsqlItem *it)
 {
 	const char *name = auth_name(it->num[0]);
-	uint32_t i = 0;
 
+	/* only the MD5 salt and the SASL outcome carry their bytes; the other
+	 * requests are named (the schema's members: a SASL mechanism list or
+	 * challenge has none of its own) */
 	switch (it->num[0]) {
 	case 5:
 		pg_bytes(w, "authentication_md5_password", it->data, it->len);
-		return;
-	case 10:
-		jw_array(w, "sasl_authentication_mechanisms");
-		while (i < it->len && it->data[i]) {
-			uint32_t l = cstr(it->data + i, it->len - i);
-
-			pg_bytes(w, NULL, it->data + i, l);
-			i += l + 1;
-		}
-		jw_close(w);
-		return;
-	case 11:
-		pg_bytes(w, "sasl_challenge", it->data, it->len);
 		return;
 	case 12:
 		pg_bytes(w, "authentication_sasl_final", it->data, it->len);

@@ -173,6 +173,14 @@ if [ -d "$shared/suricata-verify/tests" ]; then
 		\( -path '*pop3*' -o -path '*mdns*' -o -name 'frag-9.pcap' \) -name '*.pcap' | sort) > /dev/null
 fi
 
-for h in pcap pipeline rule yaml http dns tls smtp ssh ftp dcerpc smb mqtt sip ber pop3; do
+# pgsql: suricata-verify's and nDPI's PostgreSQL flows as chunks
+mkdir -p "$work/pgsql"
+if [ -d "$shared/suricata-verify/tests" ]; then
+	# shellcheck disable=SC2046 # one path a word
+	python3 "$here/pgsql-seeds.py" "$work/pgsql" $(find "$shared/suricata-verify/tests" \
+		-path '*pgsql*' -name '*.pcap' | sort) "$shared"/data/pcaps/ndpi/pgsql.pcap > /dev/null
+fi
+
+for h in pcap pipeline rule yaml http dns tls smtp ssh ftp dcerpc smb mqtt sip ber pop3 pgsql; do
 	printf '%-9s %5d seeds %8s\n' "$h" "$(ls "$work/$h" | wc -l)" "$(du -sh "$work/$h" | cut -f1)"
 done

@@ -15,6 +15,7 @@
 #include "app-layer/http-mem.h"
 #include "app-layer/http-multipart.h"
 #include "app-layer/http-range.h"
+#include "app-layer/http-upgrade.h"
 #include "app-layer/files.h"
 
 #include <htp/htp.h>
@@ -366,6 +367,7 @@ typedef struct HttpState {
 	uint8_t connect_ok;         /* set by the response headers of that CONNECT */
 	uint8_t req_after_09;       /* an HTTP/0.9 request ended the request side */
 	size_t connect_off;         /* where its header block ended in the chunk */
+	uint16_t upgrade_to;        /* a 101's Upgrade protocol: a change, no tunnel */
 	Bytes tunnel_data[2];       /* tunnel bytes not yet claimed by app-layer.c */
 	struct HttpCfg *cfg;
 	AppLayerThread *at;         /* set during a parse call, for counters */
@@ -726,6 +728,19 @@ static int cb_response_headers(htp_tx_t *htx)
 		HttpState *hs = state_of_tx(htx);
 
 		if (hs && htx->connp == hs->connp) {
+			hs->connect_ok = 1;
+			hs->connect_off = htp_connp_res_data_consumed(htx->connp);
+		}
+	}
+	/* a 101 whose Upgrade names a protocol we parse (http-upgrade.h): the
+	 * bytes after these headers are that protocol's, as in Suricata 8 */
+	if (htx->response_status_number == 101) {
+		htp_header_t *h = htp_table_get_c(htx->response_headers, "upgrade");
+		HttpState *hs = state_of_tx(htx);
+
+		if (h && h->value && hs && htx->connp == hs->connp &&
+		    (hs->upgrade_to = (uint16_t)http_upgrade_proto(bstr_ptr(h->value),
+								   bstr_len(h->value)))) {
 			hs->connect_ok = 1;
 			hs->connect_off = htp_connp_res_data_consumed(htx->connp);
 		}
@@ -1282,6 +1297,8 @@ static int feed(HttpState *hs, int dir, const uint8_t *data, size_t len)
 		 * tunnel opens, whatever the tunnel carries: logged now, as
 		 * Suricata 8 logs it, before a protocol change frees it */
 		supersede(&hs->pars[hs->npars - 1]);
+	if (hs->tunnel && !was_tunnel && hs->upgrade_to)
+		app_layer_request_proto_change(hs->f, hs->upgrade_to);
 	collect_events(hs, dir);
 	if (r == HTP_STREAM_ERROR) {
 		hs->dead[dir] = 1;
@@ -1439,7 +1456,8 @@ int http_tunnel_started(void *state)
 {
 	HttpState *hs = state;
 
-	return hs && hs->tunnel;
+	/* an upgrade is a protocol change, not a tunnel detected again */
+	return hs && hs->tunnel && !hs->upgrade_to;
 }
 
 uint8_t *http_tunnel_take(void *state, int dir, uint32_t *len)

@@ -32,4 +32,6 @@ const AppProtoOps *const app_protos[ALPROTO_MAX] = {
 	[ALPROTO_LDAP] = &ldap_proto_ops,
 	[ALPROTO_KRB5] = &krb5_proto_ops,
 	[ALPROTO_SNMP] = &snmp_proto_ops,
+	[ALPROTO_PGSQL] = &pgsql_proto_ops,
+	[ALPROTO_WEBSOCKET] = &websocket_proto_ops,
 };

@@ -167,6 +167,12 @@ int ldap_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 enum { KRB5_KW_BUF_CNAME, KRB5_KW_BUF_SNAME };
 int krb5_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 		    const uint8_t **data, uint32_t *len);
+/* pgsql-kw.c: the PostgreSQL buffer (pgsql.query). */
+int pgsql_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
+		     const uint8_t **data, uint32_t *len);
+/* websocket-kw.c: websocket.payload. */
+int websocket_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
+			 const uint8_t **data, uint32_t *len);
 /* snmp-kw.c: the SNMP buffers. */
 enum { SNMP_KW_BUF_COMMUNITY, SNMP_KW_BUF_USM, SNMP_KW_BUF_TRAP_OID, SNMP_KW_BUF_TRAP_ADDRESS };
 int snmp_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,

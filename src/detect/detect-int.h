@@ -119,6 +119,8 @@ extern const Keyword
 	ldap_keywords[],
 	krb5_keywords[],
 	snmp_keywords[],
+	pgsql_keywords[],
+	websocket_keywords[],
 	lua_keywords[],
 	var_keywords[],
 	entropy_keywords[];

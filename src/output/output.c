@@ -24,6 +24,7 @@ static const char *const eve_known_types[] = {
 	"alert", "anomaly", "http", "dns", "tls", "files", "fileinfo", "drop",
 	"flow", "netflow", "stats", "smtp", "ssh", "ftp", "dcerpc", "frame", "smb",
 	"arp", "mqtt", "sip", "mdns", "pop3", "ldap", "krb5", "snmp",
+	"pgsql", "websocket",
 };
 
 static void set_err(char *err, size_t errlen, const char *fmt, ...)
@@ -392,6 +393,24 @@ static int load_eve_types(OutputConfig *cfg, EveOutputConfig *ec, const char *pr
 				set_err(err, errlen, "%s: invalid size '%s'", mp, conf_get(mp));
 				return -1;
 			}
+		}
+		if (strcmp(t, "pgsql") == 0 && !item->val) {
+			char pp[320];
+
+			snprintf(pp, sizeof(pp), "%s.%s.pgsql", path, item->name);
+			if (get_bool(pp, "passwords", &cfg->eve_pgsql_passwords, err, errlen) < 0)
+				return -1;
+		}
+		if (strcmp(t, "websocket") == 0 && !item->val) {
+			char wp[320];
+			int b64 = 0, pr = 0;
+
+			snprintf(wp, sizeof(wp), "%s.%s.websocket", path, item->name);
+			if (get_bool(wp, "payload-base64", &b64, err, errlen) < 0 ||
+			    get_bool(wp, "payload-printable", &pr, err, errlen) < 0)
+				return -1;
+			/* WS_LOG_BASE64, WS_LOG_PRINTABLE (output/websocket-json.h) */
+			cfg->eve_websocket_payload = (b64 ? 1u : 0u) | (pr ? 2u : 0u);
 		}
 		if (strcmp(t, "drop") == 0 && !item->val) {
 			char dp[320];

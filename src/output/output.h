@@ -142,6 +142,8 @@ typedef struct OutputConfig {
 	int eve_http_extended;      /* - http: extended (no, as Suricata 8) */
 	XffConfig eve_http_xff;     /* - http: xff (output/xff.h) */
 	uint64_t eve_mqtt_string_limit; /* - mqtt: string-log-limit (1kb; 0 none) */
+	int eve_pgsql_passwords;    /* - pgsql: passwords (no): the password in clear */
+	unsigned eve_websocket_payload; /* - websocket: payload-base64, payload-printable (no) */
 	/* eve-log types: - drop: alerts (no), flows (start: one record a flow
 	 * direction; all: every dropped packet) */
 	int eve_drop_alerts;

@@ -325,6 +325,10 @@ static void build_record(JsonWriter *w, void *ctx)
 	if (l->p)
 		jw_str(w, "pkt_src", output_pkt_src(l->p));
 	jw_object(w, "tls");
+	/* a flow that turned TLS (pgsql's SSLRequest, SMTP's STARTTLS) names
+	 * the protocol it came from, as Suricata 8 does */
+	if (l->f && l->f->app_proto_orig && l->f->app_proto_orig != ALPROTO_TLS)
+		jw_str(w, "from_proto", app_proto_name(l->f->app_proto_orig));
 	tls_json_write(w, l->s, l->fields);
 }
 

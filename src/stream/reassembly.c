@@ -375,11 +375,10 @@ uint32_t reasm_insert(StreamThread *st, TcpSession *ssn, TcpStream *s, Packet *p
 		      uint64_t off, const uint8_t *data, uint32_t len)
 {
 	struct ins in = { .st = st, .s = s, .p = p, .ns = off, .ne = off + len };
-	uint64_t end = off + len, depth = st->cfg->reassembly_depth;
+	uint64_t end = off + len, depth = ssn_depth(st, ssn);
 	Segment **pp = &s->segs;
 	uint64_t cur;
 
-	(void)ssn;
 	if (len == 0)
 		return 0;
 	if (off < s->ready_off) {
@@ -450,10 +449,9 @@ static void gap(StreamThread *st, TcpStream *s, Packet *p)
 
 int reasm_advance(StreamThread *st, TcpSession *ssn, TcpStream *s, Packet *p, uint64_t limit)
 {
-	uint64_t start = s->ready_off, depth = st->cfg->reassembly_depth;
+	uint64_t start = s->ready_off, depth = ssn_depth(st, ssn);
 	Segment *seg;
 
-	(void)ssn;
 	if (depth && limit > depth)
 		limit = depth;
 	while ((seg = s->segs) != NULL && seg->off < limit) {

@@ -92,6 +92,9 @@ typedef struct TcpSession {
 	uint8_t state;              /* enum tcp_state */
 	uint8_t client;             /* flow direction of the SYN sender */
 	uint16_t flags;             /* SSN_* */
+	/* the app protocol's own reassembly depth (stream_set_depth): 0 the
+	 * configured one, UINT64_MAX none */
+	uint64_t depth;
 } TcpSession;
 
 /* Counter ids (stream.c registers them). */
@@ -120,6 +123,14 @@ struct StreamThread {
 	TcpSession *ssn_free;
 	uint32_t nssn_free;
 };
+
+/* The reassembly depth of the session's streams; 0: unlimited. */
+static inline uint64_t ssn_depth(const StreamThread *st, const TcpSession *ssn)
+{
+	if (ssn && ssn->depth)
+		return ssn->depth == UINT64_MAX ? 0 : ssn->depth;
+	return st->cfg->reassembly_depth;
+}
 
 /* Global memory accounting (atomics): the memcaps are engine-wide. */
 int stream_mem_reserve(int reassembly, uint64_t size);   /* 1 ok, 0 over memcap */

@@ -1068,6 +1068,14 @@ int stream_handle_packet(StreamThread *st, Flow *f, Packet *p)
 	return p->stream_flags;
 }
 
+void stream_set_depth(Flow *f, uint64_t depth)
+{
+	TcpSession *ssn = f && f->proto == 6 ? f->stream : NULL;
+
+	if (ssn)
+		ssn->depth = depth ? depth : UINT64_MAX;
+}
+
 int stream_is_midstream(const Flow *f)
 {
 	const TcpSession *ssn = f ? f->stream : NULL;

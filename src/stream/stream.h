@@ -297,6 +297,10 @@ void stream_release(Flow *f, int dir, enum stream_consumer c, uint64_t upto);
 
 /* 1 if f's session was picked up midstream (its handshake not seen). */
 int stream_is_midstream(const Flow *f);
+/* The app protocol's reassembly depth for the flow's session (Suricata's
+ * app-layer.protocols.<p>.stream-depth): 0 unlimited; from the next
+ * bytes stored on. Nothing without a session. */
+void stream_set_depth(Flow *f, uint64_t depth);
 /* With flow_swap(): the session's directions trade places (the client's
  * stream becomes the server's), and p's per-direction stream flags follow. */
 void stream_flow_swap(Flow *f, Packet *p);

@@ -795,6 +795,30 @@ TEST(depth_reached_stops_storing_and_raises_event_once)
 	ctx_done(&c);
 }
 
+/* An app protocol's stream-depth (pgsql's 0: all of it) replaces the
+ * configured depth for its flow only, from the next bytes on. */
+TEST(app_depth_overrides_the_configured_one)
+{
+	struct ctx c;
+
+	ctx_init(&c);
+	c.cfg.reassembly_depth = 10;
+	ctx_start(&c);
+	handshake(&c);
+	sendp(&c, TS, TH_ACK, 1001, 5001, "01234567");
+	stream_set_depth(&c.f, 0);
+	sendp(&c, TS, TH_ACK, 1009, 5001, "89abcdef");
+	CHECK(!(c.rflags & STREAM_PKT_DEPTH_REACHED));
+	sendp(&c, TC, TH_ACK, 5001, 1017, NULL);
+	CHECK_STREQ(ready(&c, TS, 0, NULL), "0123456789abcdef");
+	/* a depth of its own, smaller than the configured one */
+	stream_set_depth(&c.f, 20);
+	sendp(&c, TS, TH_ACK, 1017, 5001, "ghijklmn");
+	CHECK(c.rflags & STREAM_PKT_DEPTH_REACHED);
+	CHECK_EQ(cval(&c, "tcp.stream_depth_reached"), 1);
+	ctx_done(&c);
+}
+
 TEST(session_memcap_refuses_new_sessions_and_counts)
 {
 	struct ctx c;

@@ -53,7 +53,7 @@ struct EveSink;
 typedef struct EveOutput {
 	OutputFile file;
 	struct EveSink *sink;
-	uint32_t type_mask;         /* its types: bit = index in output.c's type table */
+	uint64_t type_mask;         /* its types: bit = index in output.c's type table */
 	const char *prefix;         /* cfg's prefix; "" for none */
 	size_t prefix_len;
 	uint64_t prev[4];           /* sink counters at the last stats record (deltas) */
@@ -69,7 +69,7 @@ struct Outputs {
 	OutputConfig cfg;
 	EveOutput eve[OUTPUT_EVE_MAX];
 	unsigned neve;
-	uint32_t eve_types;         /* the union of the outputs' type_mask */
+	uint64_t eve_types;         /* the union of the outputs' type_mask */
 	const char *(*pcap_name)(void *);   /* outputs_set_pcap_filename() */
 	void *pcap_name_arg;
 	/* With several outputs a record goes to all of them under this lock,

@@ -118,7 +118,7 @@ static int name_in(const char *name, const char *const *list)
 }
 
 #define EVE_NTYPES (sizeof(eve_known_types) / sizeof(eve_known_types[0]))
-_Static_assert(EVE_NTYPES <= 32, "eve types are bits of a uint32_t");
+_Static_assert(EVE_NTYPES <= 64, "eve types are bits of a uint64_t");
 
 /* The type's index in eve_known_types, or -1. */
 static int eve_type_index(const char *t)
@@ -740,15 +740,15 @@ static size_t eve_suffix(const Outputs *o, const EveOutput *e, char *suf, size_t
 	return n;
 }
 
-static uint32_t type_mask_of(const EveOutputConfig *ec)
+static uint64_t type_mask_of(const EveOutputConfig *ec)
 {
-	uint32_t m = 0;
+	uint64_t m = 0;
 
 	for (unsigned i = 0; i < ec->ntypes; i++) {
 		int t = eve_type_index(ec->types[i]);
 
 		if (t >= 0)
-			m |= 1u << t;
+			m |= 1ull << t;
 	}
 	return m;
 }
@@ -828,7 +828,7 @@ Outputs *outputs_open(const OutputConfig *cfg, char *err, size_t errlen)
 	o->eve_anomaly = outputs_eve_enabled(o, "anomaly");
 	o->eve_arp = outputs_eve_enabled(o, "arp");
 	o->eve_files = outputs_eve_enabled(o, "files") || outputs_eve_enabled(o, "fileinfo");
-	o->eve_stats = (o->eve_types & (1u << eve_type_index("stats"))) && cfg->stats_enabled;
+	o->eve_stats = (o->eve_types & (1ull << eve_type_index("stats"))) && cfg->stats_enabled;
 	return o;
 fail:
 	outputs_close(o);
@@ -885,7 +885,7 @@ int outputs_eve_enabled(const Outputs *o, const char *type)
 	if (strcmp(type, "stats") == 0)
 		return o->eve_stats;
 	t = eve_type_index(type);
-	return t >= 0 && (o->eve_types & (1u << t));
+	return t >= 0 && (o->eve_types & (1ull << t));
 }
 
 int outputs_fast_enabled(const Outputs *o)
@@ -905,7 +905,8 @@ static const struct { const char *event_type, *type; } eve_event_type_of[] = {
  * the caller's outputs_eve_enabled() check already decided. */
 static uint32_t eve_route_type(const Outputs *o, const char *et)
 {
-	uint32_t tbits = 0, want = 0;
+	uint64_t tbits = 0;
+	uint32_t want = 0;
 	int t;
 
 	if (o->neve == 1)
@@ -914,10 +915,10 @@ static uint32_t eve_route_type(const Outputs *o, const char *et)
 		return (1u << o->neve) - 1;
 	t = eve_type_index(et);
 	if (t >= 0)
-		tbits = 1u << t;
+		tbits = 1ull << t;
 	for (size_t i = 0; i < sizeof(eve_event_type_of) / sizeof(eve_event_type_of[0]); i++)
 		if (strcmp(et, eve_event_type_of[i].event_type) == 0)
-			tbits |= 1u << eve_type_index(eve_event_type_of[i].type);
+			tbits |= 1ull << eve_type_index(eve_event_type_of[i].type);
 	if (!tbits)
 		return (1u << o->neve) - 1;
 	for (unsigned i = 0; i < o->neve; i++)

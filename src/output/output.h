@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <sys/time.h>
 
-#define OUTPUT_EVE_TYPES_MAX 32
+#define OUTPUT_EVE_TYPES_MAX 64
 #define OUTPUT_TYPE_NAME_MAX 32
 
 typedef struct OutputFileConfig {

@@ -492,4 +492,5 @@ const DetectTxProto detect_tx_protos[TX_CLASS_COUNT] = {
 	 * evaluated on the side it has */
 	[ALPROTO_KRB5] = { .event_dirs = BDIR_BOTH, .prop_dirs = BDIR_BOTH },
 	[ALPROTO_SNMP] = { .event_dirs = BDIR_BOTH, .prop_dirs = BDIR_BOTH },
+	[ALPROTO_DHCP] = { .event_dirs = BDIR_BOTH, .prop_dirs = BDIR_BOTH },
 };

@@ -178,6 +178,7 @@ enum kw_id {
 	KW_LDAP_STICKY, KW_LDAP_MATCH, /* detect/ldap-kw.c */
 	KW_KRB5_STICKY, KW_KRB5_MATCH, /* detect/krb5-kw.c */
 	KW_SNMP_STICKY, KW_SNMP_MATCH, /* detect/snmp-kw.c */
+	KW_DHCP_TIME,       /* dhcp.leasetime, ...: detect/dhcp-kw.c */
 	KW_LUA,             /* lua, luajit (detect/lua-kw.c) */
 	KW_REPLACE,         /* replace: parse only, Signature.repl (detect/content.c) */
 	KW_BYPASS,          /* bypass: postmatch, the flow is bypassed (detect/flow-kw.c) */

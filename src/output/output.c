@@ -24,6 +24,7 @@ static const char *const eve_known_types[] = {
 	"alert", "anomaly", "http", "dns", "tls", "files", "fileinfo", "drop",
 	"flow", "netflow", "stats", "smtp", "ssh", "ftp", "dcerpc", "frame", "smb",
 	"arp", "mqtt", "sip", "mdns", "pop3", "ldap", "krb5", "snmp",
+	"dhcp",
 };
 
 static void set_err(char *err, size_t errlen, const char *fmt, ...)
@@ -392,6 +393,13 @@ static int load_eve_types(OutputConfig *cfg, EveOutputConfig *ec, const char *pr
 				set_err(err, errlen, "%s: invalid size '%s'", mp, conf_get(mp));
 				return -1;
 			}
+		}
+		if (strcmp(t, "dhcp") == 0 && !item->val) {
+			char hp[320];
+
+			snprintf(hp, sizeof(hp), "%s.%s.dhcp", path, item->name);
+			if (get_bool(hp, "extended", &cfg->eve_dhcp_extended, err, errlen) < 0)
+				return -1;
 		}
 		if (strcmp(t, "drop") == 0 && !item->val) {
 			char dp[320];

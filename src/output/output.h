@@ -142,6 +142,7 @@ typedef struct OutputConfig {
 	int eve_http_extended;      /* - http: extended (no, as Suricata 8) */
 	XffConfig eve_http_xff;     /* - http: xff (output/xff.h) */
 	uint64_t eve_mqtt_string_limit; /* - mqtt: string-log-limit (1kb; 0 none) */
+	int eve_dhcp_extended;      /* - dhcp: extended (no: only acks, few fields) */
 	/* eve-log types: - drop: alerts (no), flows (start: one record a flow
 	 * direction; all: every dropped packet) */
 	int eve_drop_alerts;

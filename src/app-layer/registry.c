@@ -33,4 +33,5 @@ const AppProtoOps *const app_protos[ALPROTO_MAX] = {
 	[ALPROTO_KRB5] = &krb5_proto_ops,
 	[ALPROTO_SNMP] = &snmp_proto_ops,
 	[ALPROTO_DHCP] = &dhcp_proto_ops,
+	[ALPROTO_TFTP] = &tftp_proto_ops,
 };

@@ -11,7 +11,9 @@
 
 #include "app-layer/app-layer.h"
 #include "app-layer/dhcp.h"
+#include "app-layer/tftp.h"
 #include "output/dhcp-json.h"
+#include "output/tftp-json.h"
 #include "app-test-util.h"
 
 /* ---------------- DHCP ---------------- */
@@ -188,4 +190,61 @@ TEST(dhcp_rules_with_its_keywords)
 			&ok, &bad, NULL);
 	CHECK_EQ(ok, 4);
 	CHECK_EQ(bad, 2);
+}
+
+/* ---------------- TFTP ---------------- */
+
+TEST(tftp_decode_requests_and_eve)
+{
+	static const uint8_t rrq[] = "\x00\x01rfc1350.txt\x00octet\x00";
+	static const uint8_t wrq[] = "\x00\x02zz.bin\x00netascii\x00";
+	TftpReq r;
+	json_t *o;
+
+	CHECK_EQ(tftp_req_decode(rrq, sizeof(rrq) - 1, &r), 0);
+	CHECK_EQ(r.opcode, TFTP_RRQ);
+	CHECK_STREQ(r.file, "rfc1350.txt");
+	CHECK_STREQ(r.mode, "octet");
+	o = tftp_json_object(&r);
+	CHECK_STREQ(json_string_value(json_object_get(o, "packet")), "read");
+	CHECK_STREQ(json_string_value(json_object_get(o, "file")), "rfc1350.txt");
+	CHECK_STREQ(json_string_value(json_object_get(o, "mode")), "octet");
+	json_decref(o);
+	tftp_req_free(&r);
+
+	CHECK_EQ(tftp_req_decode(wrq, sizeof(wrq) - 1, &r), 0);
+	CHECK_STREQ(tftp_packet_name(r.opcode), "write");
+	tftp_req_free(&r);
+	CHECK_STREQ(tftp_packet_name(TFTP_ERROR), "error");
+
+	/* every cut before the mode's NUL is not a request */
+	for (uint32_t k = 0; k < sizeof(rrq) - 1; k++)
+		CHECK_EQ(tftp_req_decode(rrq, k, &r), -1);
+	CHECK_EQ(tftp_req_decode((const uint8_t *)"\x01\x01a\x00b\x00", 6, &r), -1);
+}
+
+TEST(tftp_udp_flow_to_port_69)
+{
+	static const uint8_t rrq[] = "\x00\x01" "boot.img\x00octet\x00";
+	AppTestCtx c = { 0 }, d = { 0 };
+	TftpTx *tx;
+
+	app_test_init(&c, 17, "10.0.0.2", 40000, 69);
+	app_layer_handle_data(c.at, &c.f, APP_DIR_TOSERVER, rrq, sizeof(rrq) - 1, 0);
+	CHECK_EQ(c.f.app_proto, ALPROTO_TFTP);
+	CHECK_EQ(app_layer_tx_count(&c.f), 1);
+	tx = app_layer_tx_get(&c.f, 0);
+	CHECK(tx && tx->r.opcode == TFTP_RRQ);
+	CHECK_STREQ(tx->r.file, "boot.img");
+	/* the server's error back on this flow makes no transaction */
+	app_layer_handle_data(c.at, &c.f, APP_DIR_TOCLIENT,
+			      (const uint8_t *)"\x00\x05\x00\x01no\x00", 7, 0);
+	CHECK_EQ(app_layer_tx_count(&c.f), 1);
+	app_test_free(&c);
+
+	/* a datagram to 69 that is not TFTP's is left alone */
+	app_test_init(&d, 17, "10.0.0.2", 40000, 69);
+	app_layer_handle_data(d.at, &d.f, APP_DIR_TOSERVER, (const uint8_t *)"GET / HTTP", 10, 0);
+	CHECK(d.f.app_proto != ALPROTO_TFTP);
+	app_test_free(&d);
 }

@@ -30,10 +30,13 @@ static void put_hex(JsonWriter *w, const char *key, const uint8_t *p, size_t n)
 /* routers, dns_servers: every whole address of the option */
 static void put_ip_list(JsonWriter *w, const char *key, const DhcpOpt *o)
 {
+	JwMark m = jw_mark(w);
+
+	/* left out rather than empty (the schema's minItems) */
 	jw_array(w, key);
 	for (unsigned i = 0; i + 4 <= o->len; i += 4)
 		put_ip(w, NULL, o->data + i);
-	jw_close(w);
+	jw_close_nonempty(w, m);
 }
 
 static void put_option(JsonWriter *w, const DhcpOpt *o, int ext)
@@ -77,7 +80,9 @@ static void put_option(JsonWriter *w, const DhcpOpt *o, int ext)
 		if (o->len >= 4)
 			put_ip(w, "requested_ip", o->data);
 		return;
-	case DHCP_OPT_PARAMETER_LIST:
+	case DHCP_OPT_PARAMETER_LIST: {
+		JwMark mk = jw_mark(w);
+
 		jw_array(w, "params");
 		for (unsigned i = 0; i < o->len; i++) {
 			const char *n = dhcp_param_name(o->data[i]);
@@ -85,8 +90,9 @@ static void put_option(JsonWriter *w, const DhcpOpt *o, int ext)
 			if (n)
 				jw_str(w, NULL, n);
 		}
-		jw_close(w);
+		jw_close_nonempty(w, mk);
 		return;
+	}
 	case DHCP_OPT_DNS_SERVER:
 		put_ip_list(w, "dns_servers", o);
 		return;

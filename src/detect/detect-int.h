@@ -120,6 +120,7 @@ extern const Keyword
 	krb5_keywords[],
 	snmp_keywords[],
 	dhcp_keywords[],
+	ntp_keywords[],
 	lua_keywords[],
 	var_keywords[],
 	entropy_keywords[];

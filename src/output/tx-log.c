@@ -27,6 +27,7 @@ static const EveTxLogger *const eve_tx_loggers[ALPROTO_MAX] = {
 	[ALPROTO_SNMP] = &eve_snmp_logger,
 	[ALPROTO_DHCP] = &eve_dhcp_logger,
 	[ALPROTO_TFTP] = &eve_tftp_logger,
+	[ALPROTO_NTP] = &eve_ntp_logger,
 };
 
 static const EveTxLogger *logger_of(const Flow *f)

@@ -12,8 +12,10 @@
 #include "app-layer/app-layer.h"
 #include "app-layer/dhcp.h"
 #include "app-layer/tftp.h"
+#include "app-layer/ntp.h"
 #include "output/dhcp-json.h"
 #include "output/tftp-json.h"
+#include "output/ntp-json.h"
 #include "app-test-util.h"
 
 /* ---------------- DHCP ---------------- */
@@ -247,4 +249,74 @@ TEST(tftp_udp_flow_to_port_69)
 	app_layer_handle_data(d.at, &d.f, APP_DIR_TOSERVER, (const uint8_t *)"GET / HTTP", 10, 0);
 	CHECK(d.f.app_proto != ALPROTO_TFTP);
 	app_test_free(&d);
+}
+
+/* ---------------- NTP ---------------- */
+
+/* a 48-byte header: LI 0, version, mode, stratum, reference id */
+static void ntp_build(uint8_t *out, unsigned version, unsigned mode, uint8_t stratum,
+		      const char *ref)
+{
+	memset(out, 0, NTP_HDR_LEN);
+	out[0] = (uint8_t)(version << 3 | mode);
+	out[1] = stratum;
+	memcpy(out + 12, ref, 4);
+}
+
+TEST(ntp_decode_and_eve)
+{
+	uint8_t buf[NTP_HDR_LEN];
+	NtpMsg m;
+	json_t *o;
+
+	ntp_build(buf, 4, 4, 2, "LOCL");
+	CHECK_EQ(ntp_msg_decode(buf, sizeof(buf), &m), 0);
+	CHECK_EQ(m.version, 4);
+	CHECK_EQ(m.mode, 4);
+	CHECK_EQ(m.stratum, 2);
+	o = ntp_json_object(&m);
+	CHECK_EQ(json_integer_value(json_object_get(o, "mode")), 4);
+	CHECK_STREQ(json_string_value(json_object_get(o, "reference_id")), "4c:4f:43:4c");
+	json_decref(o);
+	CHECK_EQ(ntp_msg_decode(buf, NTP_HDR_LEN - 1, &m), -1);
+	ntp_build(buf, 2, 3, 0, "\0\0\0\0");
+	CHECK_EQ(ntp_msg_decode(buf, sizeof(buf), &m), -2);
+	CHECK_EQ(ntp_mode_by_name("client"), 3);
+	CHECK_EQ(ntp_mode_by_name("nope"), -1);
+}
+
+TEST(ntp_udp_flow_and_malformed_event)
+{
+	AppTestCtx c = { 0 };
+	uint8_t req[NTP_HDR_LEN];
+	NtpTx *tx;
+
+	ntp_build(req, 3, 3, 0, "\0\0\0\0");
+	app_test_init(&c, 17, "10.0.0.2", 123, 123);
+	app_layer_handle_data(c.at, &c.f, APP_DIR_TOSERVER, req, sizeof(req), 0);
+	CHECK_EQ(c.f.app_proto, ALPROTO_NTP);
+	app_layer_handle_data(c.at, &c.f, APP_DIR_TOCLIENT, (const uint8_t *)"\x24\x02", 2, 0);
+	CHECK_EQ(app_layer_tx_count(&c.f), 2);
+	tx = app_layer_tx_get(&c.f, 0);
+	CHECK(tx && tx->valid && tx->m.version == 3);
+	tx = app_layer_tx_get(&c.f, 1);
+	CHECK(tx && !tx->valid);
+	CHECK(app_layer_tx_has_event(&c.f, tx,
+				     app_layer_event_lookup(ALPROTO_NTP, "malformed_data")));
+	app_test_free(&c);
+}
+
+TEST(ntp_rules_with_its_keywords)
+{
+	int ok = 0, bad = 0;
+
+	test_load_rules("alert ntp any any -> any any (ntp.version:4; sid:1;)\n"
+			"alert ntp any any -> any any (ntp.mode:!server; sid:2;)\n"
+			"alert ntp any any -> any any (ntp.stratum:>=2; sid:3;)\n"
+			"alert ntp any any -> any any (ntp.reference_id; content:\"LOCL\"; sid:4;)\n"
+			"alert ntp any any -> any any (ntp.mode:sideways; sid:5;)\n"
+			"alert ntp any any -> any any (ntp.version:256; sid:6;)\n",
+			&ok, &bad, NULL);
+	CHECK_EQ(ok, 4);
+	CHECK_EQ(bad, 2);
 }

@@ -181,6 +181,15 @@ if [ -d "$shared/suricata-verify/tests" ]; then
 		-path '*pgsql*' -name '*.pcap' | sort) "$shared"/data/pcaps/ndpi/pgsql.pcap > /dev/null
 fi
 
-for h in pcap pipeline rule yaml http dns tls smtp ssh ftp dcerpc smb mqtt sip ber pop3 pgsql; do
+# udp: the DHCP, TFTP and NTP datagrams of the shared captures and suricata-verify
+mkdir -p "$work/udp"
+# shellcheck disable=SC2046 # one path a word
+python3 "$here/udp-seeds.py" "$work/udp" $(ls "$shared"/data/pcaps/packets/dhcp_*.pcapng \
+	"$shared"/data/pcaps/ndpi/tftp.pcap "$shared"/data/pcaps/ndpi/NTPv4.pcap 2>/dev/null) \
+	$( [ -d "$shared/suricata-verify/tests" ] && find "$shared/suricata-verify/tests" \
+		\( -path '*dhcp-eve*' -o -path '*tftp*' -o -path '*ntp*' \) -name '*.pcap' | sort) \
+	> /dev/null
+
+for h in pcap pipeline rule yaml http dns tls smtp ssh ftp dcerpc smb mqtt sip ber pop3 pgsql udp; do
 	printf '%-9s %5d seeds %8s\n' "$h" "$(ls "$work/$h" | wc -l)" "$(du -sh "$work/$h" | cut -f1)"
 done

@@ -136,6 +136,9 @@ extern const AppProtoOps krb5_proto_ops;   /* krb5-proto.c */
 extern const AppProtoOps snmp_proto_ops;   /* snmp-proto.c */
 extern const AppProtoOps pgsql_proto_ops;  /* pgsql-proto.c */
 extern const AppProtoOps websocket_proto_ops; /* websocket-proto.c */
+extern const AppProtoOps dhcp_proto_ops;   /* dhcp-proto.c */
+extern const AppProtoOps tftp_proto_ops;   /* tftp-proto.c */
+extern const AppProtoOps ntp_proto_ops;    /* ntp-proto.c */
 
 /* Frees a transaction's detect slot with the function detection registered
  * (app_layer_set_detect_state_free); for the parsers' tx free paths. */

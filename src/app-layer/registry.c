@@ -34,4 +34,7 @@ const AppProtoOps *const app_protos[ALPROTO_MAX] = {
 	[ALPROTO_SNMP] = &snmp_proto_ops,
 	[ALPROTO_PGSQL] = &pgsql_proto_ops,
 	[ALPROTO_WEBSOCKET] = &websocket_proto_ops,
+	[ALPROTO_DHCP] = &dhcp_proto_ops,
+	[ALPROTO_TFTP] = &tftp_proto_ops,
+	[ALPROTO_NTP] = &ntp_proto_ops,
 };

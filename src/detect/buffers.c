@@ -42,6 +42,7 @@
 #define IN_SNMP .alproto = ALPROTO_SNMP, .get = snmp_buffer_get
 #define IN_PGSQL .alproto = ALPROTO_PGSQL, .get = pgsql_buffer_get
 #define IN_WEBSOCKET .alproto = ALPROTO_WEBSOCKET, .get = websocket_buffer_get
+#define IN_NTP .alproto = ALPROTO_NTP, .get = ntp_buffer_get
 
 const DetectBuffer detect_buffers[BUF_MAX] = {
 	[BUF_PAYLOAD] = { .name = "payload", .prio = 3, .dir = BDIR_BOTH },
@@ -335,6 +336,8 @@ const DetectBuffer detect_buffers[BUF_MAX] = {
 		.side = DBUF_TS },
 	[BUF_WEBSOCKET_PAYLOAD] = { .name = "websocket.payload", IN_WEBSOCKET, .prio = 2,
 		.dir = BDIR_BOTH, .side = DBUF_EVAL },
+	[BUF_NTP_REFERENCE_ID] = { .name = "ntp.reference_id", IN_NTP, .prio = 2, .dir = BDIR_BOTH,
+		.side = DBUF_EVAL, .pbuf = { NTP_KW_BUF_REFERENCE_ID, NTP_KW_BUF_REFERENCE_ID } },
 	[BUF_FILE_NAME] = { .name = "file.name", .alproto = ALPROTO_HTTP1, .get = file_buffer_get,
 		.prio = 2, .dir = BDIR_BOTH, .side = DBUF_EVAL, .progress = HTTP_PROGRESS_COMPLETE,
 		.multi = 1, .pbuf = { FILE_BUF_NAME, FILE_BUF_NAME } },
@@ -502,4 +505,6 @@ const DetectTxProto detect_tx_protos[TX_CLASS_COUNT] = {
 	[ALPROTO_PGSQL] = { .event_dirs = BDIR_BOTH },
 	/* a frame is a one-way transaction: evaluated on the side it went */
 	[ALPROTO_WEBSOCKET] = { .event_dirs = BDIR_BOTH, .prop_dirs = BDIR_BOTH },
+	[ALPROTO_DHCP] = { .event_dirs = BDIR_BOTH, .prop_dirs = BDIR_BOTH },
+	[ALPROTO_NTP] = { .event_dirs = BDIR_BOTH, .prop_dirs = BDIR_BOTH },
 };

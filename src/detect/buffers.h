@@ -177,6 +177,10 @@ int websocket_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx
 enum { SNMP_KW_BUF_COMMUNITY, SNMP_KW_BUF_USM, SNMP_KW_BUF_TRAP_OID, SNMP_KW_BUF_TRAP_ADDRESS };
 int snmp_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 		    const uint8_t **data, uint32_t *len);
+/* ntp-kw.c: the NTP buffer. */
+enum { NTP_KW_BUF_REFERENCE_ID };
+int ntp_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
+		   const uint8_t **data, uint32_t *len);
 int file_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 		    const uint8_t **data, uint32_t *len);
 

@@ -121,6 +121,8 @@ extern const Keyword
 	snmp_keywords[],
 	pgsql_keywords[],
 	websocket_keywords[],
+	dhcp_keywords[],
+	ntp_keywords[],
 	lua_keywords[],
 	var_keywords[],
 	entropy_keywords[];

@@ -84,6 +84,7 @@ enum sig_buffer {
 	BUF_SNMP_COMMUNITY, BUF_SNMP_USM, BUF_SNMP_TRAP_OID, BUF_SNMP_TRAP_ADDRESS, /* snmp-kw.c */
 	BUF_PGSQL_QUERY, /* pgsql-kw.c */
 	BUF_WEBSOCKET_PAYLOAD, /* websocket-kw.c */
+	BUF_NTP_REFERENCE_ID, /* ntp-kw.c */
 	BUF_FILE_NAME, BUF_FILE_MAGIC,   /* detect/file-kw.c: one entry per file */
 	/* the file buffers of the other protocols that carry files: a buffer
 	 * is one protocol's, so file_data / file.name / file.magic select the
@@ -182,6 +183,8 @@ enum kw_id {
 	KW_SNMP_STICKY, KW_SNMP_MATCH, /* detect/snmp-kw.c */
 	KW_PGSQL_STICKY, /* detect/pgsql-kw.c */
 	KW_WEBSOCKET_STICKY, KW_WEBSOCKET_PROP, /* detect/websocket-kw.c */
+	KW_DHCP_TIME,       /* dhcp.leasetime, ...: detect/dhcp-kw.c */
+	KW_NTP_STICKY, KW_NTP_MATCH, /* detect/ntp-kw.c */
 	KW_LUA,             /* lua, luajit (detect/lua-kw.c) */
 	KW_REPLACE,         /* replace: parse only, Signature.repl (detect/content.c) */
 	KW_BYPASS,          /* bypass: postmatch, the flow is bypassed (detect/flow-kw.c) */

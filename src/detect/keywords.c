@@ -49,6 +49,8 @@ static const Keyword *const families[] = {
 	snmp_keywords,		/* snmp-kw.c */
 	pgsql_keywords,		/* pgsql-kw.c */
 	websocket_keywords,	/* websocket-kw.c */
+	dhcp_keywords,		/* dhcp-kw.c */
+	ntp_keywords,		/* ntp-kw.c */
 	lua_keywords,		/* lua-kw.c */
 	var_keywords,		/* var-kw.c */
 	entropy_keywords,	/* entropy-kw.c */

@@ -280,6 +280,9 @@ extern const EveTxLogger eve_krb5_logger;   /* krb5-json.c */
 extern const EveTxLogger eve_snmp_logger;   /* snmp-json.c */
 extern const EveTxLogger eve_pgsql_logger;  /* pgsql-json.c */
 extern const EveTxLogger eve_websocket_logger; /* websocket-json.c */
+extern const EveTxLogger eve_dhcp_logger;   /* dhcp-json.c */
+extern const EveTxLogger eve_tftp_logger;   /* tftp-json.c */
+extern const EveTxLogger eve_ntp_logger;    /* ntp-json.c */
 /* dns-log.c: the `- dns:` options under prefix (NULL: the defaults). */
 int eve_dns_config_load(struct dns_json_cfg *c, const char *prefix, char *err, size_t errlen);
 

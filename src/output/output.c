@@ -25,6 +25,7 @@ static const char *const eve_known_types[] = {
 	"flow", "netflow", "stats", "smtp", "ssh", "ftp", "dcerpc", "frame", "smb",
 	"arp", "mqtt", "sip", "mdns", "pop3", "ldap", "krb5", "snmp",
 	"pgsql", "websocket",
+	"dhcp", "tftp", "ntp",
 };
 
 static void set_err(char *err, size_t errlen, const char *fmt, ...)
@@ -411,6 +412,13 @@ static int load_eve_types(OutputConfig *cfg, EveOutputConfig *ec, const char *pr
 				return -1;
 			/* WS_LOG_BASE64, WS_LOG_PRINTABLE (output/websocket-json.h) */
 			cfg->eve_websocket_payload = (b64 ? 1u : 0u) | (pr ? 2u : 0u);
+		}
+		if (strcmp(t, "dhcp") == 0 && !item->val) {
+			char hp[320];
+
+			snprintf(hp, sizeof(hp), "%s.%s.dhcp", path, item->name);
+			if (get_bool(hp, "extended", &cfg->eve_dhcp_extended, err, errlen) < 0)
+				return -1;
 		}
 		if (strcmp(t, "drop") == 0 && !item->val) {
 			char dp[320];

@@ -144,6 +144,7 @@ typedef struct OutputConfig {
 	uint64_t eve_mqtt_string_limit; /* - mqtt: string-log-limit (1kb; 0 none) */
 	int eve_pgsql_passwords;    /* - pgsql: passwords (no): the password in clear */
 	unsigned eve_websocket_payload; /* - websocket: payload-base64, payload-printable (no) */
+	int eve_dhcp_extended;      /* - dhcp: extended (no: only acks, few fields) */
 	/* eve-log types: - drop: alerts (no), flows (start: one record a flow
 	 * direction; all: every dropped packet) */
 	int eve_drop_alerts;

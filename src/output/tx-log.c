@@ -27,6 +27,9 @@ static const EveTxLogger *const eve_tx_loggers[ALPROTO_MAX] = {
 	[ALPROTO_SNMP] = &eve_snmp_logger,
 	[ALPROTO_PGSQL] = &eve_pgsql_logger,
 	[ALPROTO_WEBSOCKET] = &eve_websocket_logger,
+	[ALPROTO_DHCP] = &eve_dhcp_logger,
+	[ALPROTO_TFTP] = &eve_tftp_logger,
+	[ALPROTO_NTP] = &eve_ntp_logger,
 };
 
 static const EveTxLogger *logger_of(const Flow *f)

@@ -40,6 +40,7 @@
 #define IN_LDAP .alproto = ALPROTO_LDAP, .get = ldap_buffer_get
 #define IN_KRB5 .alproto = ALPROTO_KRB5, .get = krb5_buffer_get
 #define IN_SNMP .alproto = ALPROTO_SNMP, .get = snmp_buffer_get
+#define IN_DNP3 .alproto = ALPROTO_DNP3, .get = dnp3_buffer_get
 
 const DetectBuffer detect_buffers[BUF_MAX] = {
 	[BUF_PAYLOAD] = { .name = "payload", .prio = 3, .dir = BDIR_BOTH },
@@ -329,6 +330,8 @@ const DetectBuffer detect_buffers[BUF_MAX] = {
 	[BUF_SNMP_TRAP_ADDRESS] = { .name = "snmp.trap_address", IN_SNMP, .prio = 2,
 		.dir = BDIR_BOTH, .side = DBUF_EVAL,
 		.pbuf = { SNMP_KW_BUF_TRAP_ADDRESS, SNMP_KW_BUF_TRAP_ADDRESS } },
+	[BUF_DNP3_DATA] = { .name = "dnp3.data", IN_DNP3, .prio = 2, .dir = BDIR_BOTH,
+		.side = DBUF_EVAL, .pbuf = { 0, 0 } },
 	[BUF_FILE_NAME] = { .name = "file.name", .alproto = ALPROTO_HTTP1, .get = file_buffer_get,
 		.prio = 2, .dir = BDIR_BOTH, .side = DBUF_EVAL, .progress = HTTP_PROGRESS_COMPLETE,
 		.multi = 1, .pbuf = { FILE_BUF_NAME, FILE_BUF_NAME } },
@@ -492,4 +495,5 @@ const DetectTxProto detect_tx_protos[TX_CLASS_COUNT] = {
 	 * evaluated on the side it has */
 	[ALPROTO_KRB5] = { .event_dirs = BDIR_BOTH, .prop_dirs = BDIR_BOTH },
 	[ALPROTO_SNMP] = { .event_dirs = BDIR_BOTH, .prop_dirs = BDIR_BOTH },
+	[ALPROTO_DNP3] = { .event_dirs = BDIR_BOTH, .prop_dirs = BDIR_BOTH },
 };

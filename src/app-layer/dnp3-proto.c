@@ -227,6 +227,8 @@ static void msg_done(AppLayerThread *at, Dnp3State *st, int dir)
 
 static int frag_append(Dnp3Dir *d, const uint8_t *p, uint32_t n)
 {
+	if (!n)                     /* a segment of its transport header only */
+		return 0;
 	if (d->len + n > d->cap) {
 		uint32_t cap = d->cap ? d->cap : 256;
 		uint8_t *b;
@@ -333,6 +335,11 @@ static void feed(AppLayerThread *at, Dnp3State *st, int dir, const uint8_t *data
 				d->held_len += take;
 				data += take;
 				len -= take;
+				/* a start cut short that turns out no frame: dropped */
+				if (d->held_len == 3 && (d->held[1] != 0x64 || d->held[2] < 5)) {
+					app_tx_count(at, &ctr, APP_CTR_PARSER, 1);
+					d->held_len = 0;
+				}
 				continue;
 			}
 			flen = dnp3_frame_len(d->held[2]);

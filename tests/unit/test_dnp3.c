@@ -239,6 +239,26 @@ TEST(dnp3_flow_reassembly_and_its_bound)
 	app_test_free(&c);
 }
 
+/* A segment of its transport header only (fuzz_dnp3's first find: an
+ * empty append) is a message too short for its header. */
+TEST(dnp3_flow_empty_segment)
+{
+	AppTestCtx c = { 0 };
+	static const uint8_t th[] = { 0xc0 };
+	uint8_t fr[32];
+	size_t n = mkframe(fr, 0xc4, th, 1);
+	Dnp3Tx *tx;
+
+	enable_dnp3(&c);
+	app_layer_handle_data(c.at, &c.f, APP_DIR_TOSERVER, fr, (uint32_t)n, 0);
+	CHECK_EQ(app_layer_tx_count(&c.f), 1);
+	tx = app_layer_tx_get(&c.f, 0);
+	CHECK(tx && !tx->m.has_app && !tx->m.buf);
+	CHECK(app_layer_tx_has_event(&c.f, tx,
+				     app_layer_event_lookup(ALPROTO_DNP3, "len_too_small")));
+	app_test_free(&c);
+}
+
 TEST(dnp3_rules_with_its_keywords)
 {
 	int ok = 0, bad = 0;

@@ -236,6 +236,21 @@ TEST(dnp3_flow_reassembly_and_its_bound)
 	CHECK(tx && !tx->m.complete && tx->m.func == 1);
 	CHECK(app_layer_tx_has_event(&c.f, tx,
 				     app_layer_event_lookup(ALPROTO_DNP3, "too_long_reassembly")));
+
+	/* the same bound on the responses */
+	for (int i = 0; i < 65; i++) {
+		ud[0] = (uint8_t)((i == 0 ? 0x40 : 0) | (i & 0x3f));
+		memset(ud + 1, 0x42, 249);
+		if (i == 0)
+			memcpy(ud + 1, "\xc0\x81\x00\x00", 4);
+		n = mkframe(fr, 0x44, ud, 250);
+		app_layer_handle_data(c.at, &c.f, APP_DIR_TOCLIENT, fr, (uint32_t)n, 0);
+	}
+	CHECK_EQ(app_layer_tx_count(&c.f), 3);
+	tx = app_layer_tx_get(&c.f, 2);
+	CHECK(tx && !tx->is_request && !tx->m.complete && tx->m.func == DNP3_FC_RESPONSE);
+	CHECK(app_layer_tx_has_event(&c.f, tx,
+				     app_layer_event_lookup(ALPROTO_DNP3, "too_long_reassembly")));
 	app_test_free(&c);
 }
 

@@ -16,8 +16,9 @@
  * message and a transaction (one never finished is not logged, as in
  * Suricata); a fragment past DNP3_MAX_REASSEMBLY bytes is given up, its
  * transaction made then to carry too_long_reassembly. More than
- * 32 requests without a response is a flood (flooded): further requests
- * are not parsed until responses come. Events go to the message they are
+ * 32 requests without a response is a flood: each request past it gets
+ * flooded, as Suricata's (they are parsed and freed as any other, so a
+ * flood costs no memory). Events go to the message they are
  * about, else to the flow's last transaction (Suricata's "current" one).
  * Memory: a frame (292 bytes) and a fragment (DNP3_MAX_REASSEMBLY) per
  * direction, and the live transactions. */
@@ -114,7 +115,6 @@ typedef struct Dnp3State {
 	AppTxList txs;              /* first: txlist.h's ops read it */
 	int detect_only;
 	uint32_t unreplied;         /* requests since the last response */
-	uint8_t flooded;
 	uint64_t last_id;           /* the last transaction made (+1; 0 none) */
 	Dnp3Dir d[2];
 } Dnp3State;
@@ -169,8 +169,6 @@ static Dnp3Tx *msg_new(AppLayerThread *at, Dnp3State *st, int dir)
 	const uint8_t *hdr = st->d[dir].hdr;
 	Dnp3Tx *tx;
 
-	if (dir == APP_DIR_TOSERVER && st->flooded)
-		return NULL;
 	if (!(tx = calloc(1, sizeof(*tx)))) {
 		app_tx_count(at, &ctr, APP_CTR_ALLOC, 1);
 		return NULL;
@@ -185,10 +183,8 @@ static Dnp3Tx *msg_new(AppLayerThread *at, Dnp3State *st, int dir)
 	txl_add(&st->txs, &tx->base);
 	st->last_id = tx->base.id + 1;
 	app_tx_count(at, &ctr, APP_CTR_TX, 1);
-	if (tx->is_request && ++st->unreplied > DNP3_FLOOD_COUNT) {
+	if (tx->is_request && ++st->unreplied > DNP3_FLOOD_COUNT)
 		tx->base.events |= 1u << DNP3_EV_FLOODED;
-		st->flooded = 1;
-	}
 	return tx;
 }
 
@@ -218,11 +214,8 @@ static void msg_done(AppLayerThread *at, Dnp3State *st, int dir)
 	tx->base.events |= ev;
 	if (ev)
 		app_tx_count(at, &ctr, APP_CTR_PARSER, 1);
-	if (!tx->is_request && tx->m.func != DNP3_FC_UNSOLICITED && st->unreplied) {
+	if (!tx->is_request && tx->m.func != DNP3_FC_UNSOLICITED && st->unreplied)
 		st->unreplied--;
-		if (!st->unreplied)
-			st->flooded = 0;
-	}
 }
 
 static int frag_append(Dnp3Dir *d, const uint8_t *p, uint32_t n)

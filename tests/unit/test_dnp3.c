@@ -254,6 +254,39 @@ TEST(dnp3_flow_reassembly_and_its_bound)
 	app_test_free(&c);
 }
 
+/* Past 32 requests without a response, each further request is flooded;
+ * a response takes one back. */
+TEST(dnp3_flow_flood)
+{
+	static const uint8_t req[] = { 0xc0, 0x01, 60, 1, 0x06 };
+	static const uint8_t rsp[] = { 0xc0, 0x81, 0x00, 0x00 };
+	AppTestCtx c = { 0 };
+	uint8_t q[64], r[64];
+	size_t nq = mkmsg(q, 0xc4, req, sizeof(req));
+	size_t nr = mkmsg(r, 0x44, rsp, sizeof(rsp));
+	int ev;
+
+	enable_dnp3(&c);
+	ev = app_layer_event_lookup(ALPROTO_DNP3, "flooded");
+	for (int i = 0; i < 34; i++)
+		app_layer_handle_data(c.at, &c.f, APP_DIR_TOSERVER, q, (uint32_t)nq, 0);
+	CHECK_EQ(app_layer_tx_count(&c.f), 34);
+	CHECK(!app_layer_tx_has_event(&c.f, app_layer_tx_get(&c.f, 31), ev));
+	CHECK(app_layer_tx_has_event(&c.f, app_layer_tx_get(&c.f, 32), ev));
+	CHECK(app_layer_tx_has_event(&c.f, app_layer_tx_get(&c.f, 33), ev));
+	/* two answered: 32 unanswered, the next request is the 33rd again */
+	app_layer_handle_data(c.at, &c.f, APP_DIR_TOCLIENT, r, (uint32_t)nr, 0);
+	app_layer_handle_data(c.at, &c.f, APP_DIR_TOCLIENT, r, (uint32_t)nr, 0);
+	app_layer_handle_data(c.at, &c.f, APP_DIR_TOSERVER, q, (uint32_t)nq, 0);
+	CHECK_EQ(app_layer_tx_count(&c.f), 37);
+	CHECK(app_layer_tx_has_event(&c.f, app_layer_tx_get(&c.f, 36), ev));
+	app_layer_handle_data(c.at, &c.f, APP_DIR_TOCLIENT, r, (uint32_t)nr, 0);
+	app_layer_handle_data(c.at, &c.f, APP_DIR_TOCLIENT, r, (uint32_t)nr, 0);
+	app_layer_handle_data(c.at, &c.f, APP_DIR_TOSERVER, q, (uint32_t)nq, 0);
+	CHECK(!app_layer_tx_has_event(&c.f, app_layer_tx_get(&c.f, 39), ev));
+	app_test_free(&c);
+}
+
 /* A segment of its transport header only (fuzz_dnp3's first find: an
  * empty append) is a message too short for its header. */
 TEST(dnp3_flow_empty_segment)

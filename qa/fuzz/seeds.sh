@@ -190,6 +190,15 @@ python3 "$here/udp-seeds.py" "$work/udp" $(ls "$shared"/data/pcaps/packets/dhcp_
 		\( -path '*dhcp-eve*' -o -path '*tftp*' -o -path '*ntp*' \) -name '*.pcap' | sort) \
 	> /dev/null
 
-for h in pcap pipeline rule yaml http dns tls smtp ssh ftp dcerpc smb mqtt sip ber pop3 pgsql udp; do
+# dnp3: suricata-verify's DNP3 flows and the shared capture, raw and framed
+mkdir -p "$work/dnp3"
+if [ -d "$shared/suricata-verify/tests" ]; then
+	# shellcheck disable=SC2046 # one path a word
+	python3 "$here/dnp3-seeds.py" "$work/dnp3" $(find "$shared/suricata-verify/tests" \
+		-path '*dnp3*' -name '*.pcap' | sort) \
+		$(ls "$shared"/data/pcaps/ndpi/dnp3.pcap 2>/dev/null) > /dev/null
+fi
+
+for h in pcap pipeline rule yaml http dns tls smtp ssh ftp dcerpc smb mqtt sip ber pop3 pgsql udp dnp3; do
 	printf '%-9s %5d seeds %8s\n' "$h" "$(ls "$work/$h" | wc -l)" "$(du -sh "$work/$h" | cut -f1)"
 done

@@ -139,6 +139,7 @@ extern const AppProtoOps websocket_proto_ops; /* websocket-proto.c */
 extern const AppProtoOps dhcp_proto_ops;   /* dhcp-proto.c */
 extern const AppProtoOps tftp_proto_ops;   /* tftp-proto.c */
 extern const AppProtoOps ntp_proto_ops;    /* ntp-proto.c */
+extern const AppProtoOps dnp3_proto_ops;   /* dnp3-proto.c */
 
 /* Frees a transaction's detect slot with the function detection registered
  * (app_layer_set_detect_state_free); for the parsers' tx free paths. */

@@ -37,4 +37,5 @@ const AppProtoOps *const app_protos[ALPROTO_MAX] = {
 	[ALPROTO_DHCP] = &dhcp_proto_ops,
 	[ALPROTO_TFTP] = &tftp_proto_ops,
 	[ALPROTO_NTP] = &ntp_proto_ops,
+	[ALPROTO_DNP3] = &dnp3_proto_ops,
 };

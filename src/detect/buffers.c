@@ -43,6 +43,7 @@
 #define IN_PGSQL .alproto = ALPROTO_PGSQL, .get = pgsql_buffer_get
 #define IN_WEBSOCKET .alproto = ALPROTO_WEBSOCKET, .get = websocket_buffer_get
 #define IN_NTP .alproto = ALPROTO_NTP, .get = ntp_buffer_get
+#define IN_DNP3 .alproto = ALPROTO_DNP3, .get = dnp3_buffer_get
 
 const DetectBuffer detect_buffers[BUF_MAX] = {
 	[BUF_PAYLOAD] = { .name = "payload", .prio = 3, .dir = BDIR_BOTH },
@@ -338,6 +339,8 @@ const DetectBuffer detect_buffers[BUF_MAX] = {
 		.dir = BDIR_BOTH, .side = DBUF_EVAL },
 	[BUF_NTP_REFERENCE_ID] = { .name = "ntp.reference_id", IN_NTP, .prio = 2, .dir = BDIR_BOTH,
 		.side = DBUF_EVAL, .pbuf = { NTP_KW_BUF_REFERENCE_ID, NTP_KW_BUF_REFERENCE_ID } },
+	[BUF_DNP3_DATA] = { .name = "dnp3.data", IN_DNP3, .prio = 2, .dir = BDIR_BOTH,
+		.side = DBUF_EVAL, .pbuf = { 0, 0 } },
 	[BUF_FILE_NAME] = { .name = "file.name", .alproto = ALPROTO_HTTP1, .get = file_buffer_get,
 		.prio = 2, .dir = BDIR_BOTH, .side = DBUF_EVAL, .progress = HTTP_PROGRESS_COMPLETE,
 		.multi = 1, .pbuf = { FILE_BUF_NAME, FILE_BUF_NAME } },
@@ -507,4 +510,5 @@ const DetectTxProto detect_tx_protos[TX_CLASS_COUNT] = {
 	[ALPROTO_WEBSOCKET] = { .event_dirs = BDIR_BOTH, .prop_dirs = BDIR_BOTH },
 	[ALPROTO_DHCP] = { .event_dirs = BDIR_BOTH, .prop_dirs = BDIR_BOTH },
 	[ALPROTO_NTP] = { .event_dirs = BDIR_BOTH, .prop_dirs = BDIR_BOTH },
+	[ALPROTO_DNP3] = { .event_dirs = BDIR_BOTH, .prop_dirs = BDIR_BOTH },
 };

@@ -181,6 +181,9 @@ int snmp_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 enum { NTP_KW_BUF_REFERENCE_ID };
 int ntp_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 		   const uint8_t **data, uint32_t *len);
+/* dnp3-kw.c: the DNP3 buffer (dnp3.data, a message's application bytes). */
+int dnp3_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
+		    const uint8_t **data, uint32_t *len);
 int file_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 		    const uint8_t **data, uint32_t *len);
 

@@ -123,6 +123,7 @@ extern const Keyword
 	websocket_keywords[],
 	dhcp_keywords[],
 	ntp_keywords[],
+	dnp3_keywords[],
 	lua_keywords[],
 	var_keywords[],
 	entropy_keywords[];

@@ -85,6 +85,7 @@ enum sig_buffer {
 	BUF_PGSQL_QUERY, /* pgsql-kw.c */
 	BUF_WEBSOCKET_PAYLOAD, /* websocket-kw.c */
 	BUF_NTP_REFERENCE_ID, /* ntp-kw.c */
+	BUF_DNP3_DATA,      /* dnp3-kw.c */
 	BUF_FILE_NAME, BUF_FILE_MAGIC,   /* detect/file-kw.c: one entry per file */
 	/* the file buffers of the other protocols that carry files: a buffer
 	 * is one protocol's, so file_data / file.name / file.magic select the
@@ -185,6 +186,7 @@ enum kw_id {
 	KW_WEBSOCKET_STICKY, KW_WEBSOCKET_PROP, /* detect/websocket-kw.c */
 	KW_DHCP_TIME,       /* dhcp.leasetime, ...: detect/dhcp-kw.c */
 	KW_NTP_STICKY, KW_NTP_MATCH, /* detect/ntp-kw.c */
+	KW_DNP3_STICKY, KW_DNP3_MATCH, /* detect/dnp3-kw.c */
 	KW_LUA,             /* lua, luajit (detect/lua-kw.c) */
 	KW_REPLACE,         /* replace: parse only, Signature.repl (detect/content.c) */
 	KW_BYPASS,          /* bypass: postmatch, the flow is bypassed (detect/flow-kw.c) */

@@ -51,6 +51,7 @@ static const Keyword *const families[] = {
 	websocket_keywords,	/* websocket-kw.c */
 	dhcp_keywords,		/* dhcp-kw.c */
 	ntp_keywords,		/* ntp-kw.c */
+	dnp3_keywords,		/* dnp3-kw.c */
 	lua_keywords,		/* lua-kw.c */
 	var_keywords,		/* var-kw.c */
 	entropy_keywords,	/* entropy-kw.c */

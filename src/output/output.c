@@ -26,6 +26,7 @@ static const char *const eve_known_types[] = {
 	"arp", "mqtt", "sip", "mdns", "pop3", "ldap", "krb5", "snmp",
 	"pgsql", "websocket",
 	"dhcp", "tftp", "ntp",
+	"dnp3",
 };
 
 static void set_err(char *err, size_t errlen, const char *fmt, ...)

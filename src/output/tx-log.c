@@ -30,6 +30,7 @@ static const EveTxLogger *const eve_tx_loggers[ALPROTO_MAX] = {
 	[ALPROTO_DHCP] = &eve_dhcp_logger,
 	[ALPROTO_TFTP] = &eve_tftp_logger,
 	[ALPROTO_NTP] = &eve_ntp_logger,
+	[ALPROTO_DNP3] = &eve_dnp3_logger,
 };
 
 static const EveTxLogger *logger_of(const Flow *f)

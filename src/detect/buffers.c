@@ -40,6 +40,7 @@
 #define IN_LDAP .alproto = ALPROTO_LDAP, .get = ldap_buffer_get
 #define IN_KRB5 .alproto = ALPROTO_KRB5, .get = krb5_buffer_get
 #define IN_SNMP .alproto = ALPROTO_SNMP, .get = snmp_buffer_get
+#define IN_RFB .alproto = ALPROTO_RFB, .get = rfb_buffer_get
 
 const DetectBuffer detect_buffers[BUF_MAX] = {
 	[BUF_PAYLOAD] = { .name = "payload", .prio = 3, .dir = BDIR_BOTH },
@@ -329,6 +330,8 @@ const DetectBuffer detect_buffers[BUF_MAX] = {
 	[BUF_SNMP_TRAP_ADDRESS] = { .name = "snmp.trap_address", IN_SNMP, .prio = 2,
 		.dir = BDIR_BOTH, .side = DBUF_EVAL,
 		.pbuf = { SNMP_KW_BUF_TRAP_ADDRESS, SNMP_KW_BUF_TRAP_ADDRESS } },
+	[BUF_RFB_NAME] = { .name = "rfb.name", IN_RFB, .prio = 2, .dir = BDIR_BOTH, .side = DBUF_TC,
+		.progress = 1, .pbuf = { RFB_KW_BUF_NAME, RFB_KW_BUF_NAME } },
 	[BUF_FILE_NAME] = { .name = "file.name", .alproto = ALPROTO_HTTP1, .get = file_buffer_get,
 		.prio = 2, .dir = BDIR_BOTH, .side = DBUF_EVAL, .progress = HTTP_PROGRESS_COMPLETE,
 		.multi = 1, .pbuf = { FILE_BUF_NAME, FILE_BUF_NAME } },

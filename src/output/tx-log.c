@@ -26,6 +26,7 @@ static const EveTxLogger *const eve_tx_loggers[ALPROTO_MAX] = {
 	[ALPROTO_KRB5] = &eve_krb5_logger,
 	[ALPROTO_SNMP] = &eve_snmp_logger,
 	[ALPROTO_RFB] = &eve_rfb_logger,
+	[ALPROTO_RDP] = &eve_rdp_logger,
 };
 
 static const EveTxLogger *logger_of(const Flow *f)

@@ -136,6 +136,7 @@ extern const AppProtoOps krb5_proto_ops;   /* krb5-proto.c */
 extern const AppProtoOps snmp_proto_ops;   /* snmp-proto.c */
 extern const AppProtoOps rfb_proto_ops;    /* rfb-proto.c */
 extern const AppProtoOps rdp_proto_ops;    /* rdp-proto.c */
+extern const AppProtoOps telnet_proto_ops; /* telnet-proto.c */
 
 /* Frees a transaction's detect slot with the function detection registered
  * (app_layer_set_detect_state_free); for the parsers' tx free paths. */

@@ -34,4 +34,5 @@ const AppProtoOps *const app_protos[ALPROTO_MAX] = {
 	[ALPROTO_SNMP] = &snmp_proto_ops,
 	[ALPROTO_RFB] = &rfb_proto_ops,
 	[ALPROTO_RDP] = &rdp_proto_ops,
+	[ALPROTO_TELNET] = &telnet_proto_ops,
 };

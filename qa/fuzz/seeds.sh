@@ -199,6 +199,16 @@ if [ -d "$shared/suricata-verify/tests" ]; then
 		$(ls "$shared"/data/pcaps/ndpi/dnp3.pcap 2>/dev/null) > /dev/null
 fi
 
-for h in pcap pipeline rule yaml http dns tls smtp ssh ftp dcerpc smb mqtt sip ber pop3 pgsql udp dnp3; do
+# remote: the RFB, RDP and telnet flows of suricata-verify and the shared captures
+mkdir -p "$work/remote"
+if [ -d "$shared/suricata-verify/tests" ]; then
+	# shellcheck disable=SC2046 # one path a word
+	python3 "$here/remote-seeds.py" "$work/remote" $(find "$shared/suricata-verify/tests" \
+		\( -path '*rfb*' -o -path '*rdp*' -o -path '*telnet*' \) -name '*.pcap' | sort) \
+		$(ls "$shared"/data/pcaps/ndpi/rdp*.pcap "$shared"/data/pcaps/ndpi/telnet*.pcap \
+			2>/dev/null) > /dev/null
+fi
+
+for h in pcap pipeline rule yaml http dns tls smtp ssh ftp dcerpc smb mqtt sip ber pop3 pgsql udp dnp3 remote; do
 	printf '%-9s %5d seeds %8s\n' "$h" "$(ls "$work/$h" | wc -l)" "$(du -sh "$work/$h" | cut -f1)"
 done

@@ -140,6 +140,9 @@ extern const AppProtoOps dhcp_proto_ops;   /* dhcp-proto.c */
 extern const AppProtoOps tftp_proto_ops;   /* tftp-proto.c */
 extern const AppProtoOps ntp_proto_ops;    /* ntp-proto.c */
 extern const AppProtoOps dnp3_proto_ops;   /* dnp3-proto.c */
+extern const AppProtoOps rfb_proto_ops;    /* rfb-proto.c */
+extern const AppProtoOps rdp_proto_ops;    /* rdp-proto.c */
+extern const AppProtoOps telnet_proto_ops; /* telnet-proto.c */
 
 /* Frees a transaction's detect slot with the function detection registered
  * (app_layer_set_detect_state_free); for the parsers' tx free paths. */

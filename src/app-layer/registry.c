@@ -38,4 +38,7 @@ const AppProtoOps *const app_protos[ALPROTO_MAX] = {
 	[ALPROTO_TFTP] = &tftp_proto_ops,
 	[ALPROTO_NTP] = &ntp_proto_ops,
 	[ALPROTO_DNP3] = &dnp3_proto_ops,
+	[ALPROTO_RFB] = &rfb_proto_ops,
+	[ALPROTO_RDP] = &rdp_proto_ops,
+	[ALPROTO_TELNET] = &telnet_proto_ops,
 };

@@ -44,6 +44,7 @@
 #define IN_WEBSOCKET .alproto = ALPROTO_WEBSOCKET, .get = websocket_buffer_get
 #define IN_NTP .alproto = ALPROTO_NTP, .get = ntp_buffer_get
 #define IN_DNP3 .alproto = ALPROTO_DNP3, .get = dnp3_buffer_get
+#define IN_RFB .alproto = ALPROTO_RFB, .get = rfb_buffer_get
 
 const DetectBuffer detect_buffers[BUF_MAX] = {
 	[BUF_PAYLOAD] = { .name = "payload", .prio = 3, .dir = BDIR_BOTH },
@@ -341,6 +342,8 @@ const DetectBuffer detect_buffers[BUF_MAX] = {
 		.side = DBUF_EVAL, .pbuf = { NTP_KW_BUF_REFERENCE_ID, NTP_KW_BUF_REFERENCE_ID } },
 	[BUF_DNP3_DATA] = { .name = "dnp3.data", IN_DNP3, .prio = 2, .dir = BDIR_BOTH,
 		.side = DBUF_EVAL, .pbuf = { 0, 0 } },
+	[BUF_RFB_NAME] = { .name = "rfb.name", IN_RFB, .prio = 2, .dir = BDIR_BOTH, .side = DBUF_TC,
+		.progress = 1, .pbuf = { RFB_KW_BUF_NAME, RFB_KW_BUF_NAME } },
 	[BUF_FILE_NAME] = { .name = "file.name", .alproto = ALPROTO_HTTP1, .get = file_buffer_get,
 		.prio = 2, .dir = BDIR_BOTH, .side = DBUF_EVAL, .progress = HTTP_PROGRESS_COMPLETE,
 		.multi = 1, .pbuf = { FILE_BUF_NAME, FILE_BUF_NAME } },

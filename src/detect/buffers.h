@@ -184,6 +184,10 @@ int ntp_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 /* dnp3-kw.c: the DNP3 buffer (dnp3.data, a message's application bytes). */
 int dnp3_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 		    const uint8_t **data, uint32_t *len);
+/* rfb-kw.c: the RFB buffer. */
+enum { RFB_KW_BUF_NAME };
+int rfb_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
+		   const uint8_t **data, uint32_t *len);
 int file_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 		    const uint8_t **data, uint32_t *len);
 

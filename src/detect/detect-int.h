@@ -124,6 +124,7 @@ extern const Keyword
 	dhcp_keywords[],
 	ntp_keywords[],
 	dnp3_keywords[],
+	rfb_keywords[],
 	lua_keywords[],
 	var_keywords[],
 	entropy_keywords[];

@@ -86,6 +86,7 @@ enum sig_buffer {
 	BUF_WEBSOCKET_PAYLOAD, /* websocket-kw.c */
 	BUF_NTP_REFERENCE_ID, /* ntp-kw.c */
 	BUF_DNP3_DATA,      /* dnp3-kw.c */
+	BUF_RFB_NAME,       /* rfb-kw.c */
 	BUF_FILE_NAME, BUF_FILE_MAGIC,   /* detect/file-kw.c: one entry per file */
 	/* the file buffers of the other protocols that carry files: a buffer
 	 * is one protocol's, so file_data / file.name / file.magic select the
@@ -187,6 +188,7 @@ enum kw_id {
 	KW_DHCP_TIME,       /* dhcp.leasetime, ...: detect/dhcp-kw.c */
 	KW_NTP_STICKY, KW_NTP_MATCH, /* detect/ntp-kw.c */
 	KW_DNP3_STICKY, KW_DNP3_MATCH, /* detect/dnp3-kw.c */
+	KW_RFB_STICKY, KW_RFB_MATCH, /* detect/rfb-kw.c */
 	KW_LUA,             /* lua, luajit (detect/lua-kw.c) */
 	KW_REPLACE,         /* replace: parse only, Signature.repl (detect/content.c) */
 	KW_BYPASS,          /* bypass: postmatch, the flow is bypassed (detect/flow-kw.c) */

@@ -52,6 +52,7 @@ static const Keyword *const families[] = {
 	dhcp_keywords,		/* dhcp-kw.c */
 	ntp_keywords,		/* ntp-kw.c */
 	dnp3_keywords,		/* dnp3-kw.c */
+	rfb_keywords,		/* rfb-kw.c */
 	lua_keywords,		/* lua-kw.c */
 	var_keywords,		/* var-kw.c */
 	entropy_keywords,	/* entropy-kw.c */

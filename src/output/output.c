@@ -27,6 +27,7 @@ static const char *const eve_known_types[] = {
 	"pgsql", "websocket",
 	"dhcp", "tftp", "ntp",
 	"dnp3",
+	"rfb", "rdp",
 };
 
 static void set_err(char *err, size_t errlen, const char *fmt, ...)

@@ -31,6 +31,8 @@ static const EveTxLogger *const eve_tx_loggers[ALPROTO_MAX] = {
 	[ALPROTO_TFTP] = &eve_tftp_logger,
 	[ALPROTO_NTP] = &eve_ntp_logger,
 	[ALPROTO_DNP3] = &eve_dnp3_logger,
+	[ALPROTO_RFB] = &eve_rfb_logger,
+	[ALPROTO_RDP] = &eve_rdp_logger,
 };
 
 static const EveTxLogger *logger_of(const Flow *f)

@@ -932,7 +932,7 @@ static const char unused_yaml[] =
 	"%YAML 1.1\n---\n"
 	"flow:\n  memcap: 64mb\n  hash-size: 65536\n"
 	"app-layer:\n  protocols:\n"
-	"    rfb:\n      enabled: yes\n      detection-ports:\n        dp: 5900, 5901\n"
+	"    template:\n      enabled: yes\n      detection-ports:\n        dp: 5900, 5901\n"
 	"    pgsql:\n      enabled: no\n      stream-depth: 0\n"
 	"outputs:\n  - pcap-log:\n      enabled: no\n      limit: 1000 MiB\n"
 	"  - tcp-data:\n      enabled: yes\n      filename: tcp-data.log\n"
@@ -951,10 +951,10 @@ TEST(unused_settings_are_named_one_line_a_section_then_counted)
 	CHECK_EQ(conf_load_string(unused_yaml, "unused.yaml", err, sizeof(err)), 0);
 	CHECK_EQ(conf_get_int("flow.hash-size", &v), 1);   /* read: not named */
 	CHECK(conf_get_node("rule-files") != NULL);         /* a list: its items too */
-	/* flow.memcap, rfb's two, tcp-data's two, set-cpu-affinity: 6 */
+	/* flow.memcap, template's two, tcp-data's two, set-cpu-affinity: 6 */
 	CHECK_EQ(report_to(out, sizeof(out), 1), 6);
 	CHECK(str_has(out, "Notice: conf: flow: memcap: not used by this engine, ignored\n"));
-	CHECK(str_has(out, "Notice: conf: app-layer.protocols.rfb: enabled, detection-ports.dp: "
+	CHECK(str_has(out, "Notice: conf: app-layer.protocols.template: enabled, detection-ports.dp: "
 			   "not used by this engine, ignored\n"));
 	/* a list item that is a one-key map is named by its key */
 	CHECK(str_has(out, "Notice: conf: outputs.tcp-data: enabled, filename:"));

@@ -279,7 +279,7 @@ TEST(meta_keywords_errors)
 	CHECK_STREQ(opaque(err), "unsupported keyword ike.vendor");
 	/* Suricata's other families and transforms are skipped too; a name
 	 * Suricata does not know either is an error, as there (-T fails) */
-	CHECK_EQ(E(R("rfb.secresult:1; sid:1;")), SIG_ERR_UNSUPPORTED);
+	CHECK_EQ(E(R("sctp.hdr; content:\"a\"; sid:1;")), SIG_ERR_UNSUPPORTED);
 	CHECK_EQ(E(R("http.uri; subslice:1; content:\"a\"; sid:1;")), SIG_ERR_UNSUPPORTED);
 	CHECK_EQ(E(R("contnet:\"a\"; sid:1;")), SIG_ERR_PARSE);
 	CHECK_STREQ(opaque(err), "unknown rule keyword 'contnet'");

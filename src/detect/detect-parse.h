@@ -82,6 +82,7 @@ enum sig_buffer {
 	BUF_LDAP_REQUEST_ATTRIBUTE_TYPE, BUF_LDAP_RESPONSES_ATTRIBUTE_TYPE,
 	BUF_KRB5_CNAME, BUF_KRB5_SNAME, /* krb5-kw.c */
 	BUF_SNMP_COMMUNITY, BUF_SNMP_USM, BUF_SNMP_TRAP_OID, BUF_SNMP_TRAP_ADDRESS, /* snmp-kw.c */
+	BUF_HTTP2_HEADER_NAME, BUF_HTTP2_HEADER, /* http2-kw.c */
 	BUF_FILE_NAME, BUF_FILE_MAGIC,   /* detect/file-kw.c: one entry per file */
 	/* the file buffers of the other protocols that carry files: a buffer
 	 * is one protocol's, so file_data / file.name / file.magic select the
@@ -178,6 +179,7 @@ enum kw_id {
 	KW_LDAP_STICKY, KW_LDAP_MATCH, /* detect/ldap-kw.c */
 	KW_KRB5_STICKY, KW_KRB5_MATCH, /* detect/krb5-kw.c */
 	KW_SNMP_STICKY, KW_SNMP_MATCH, /* detect/snmp-kw.c */
+	KW_HTTP2_STICKY, KW_HTTP2_MATCH, /* detect/http2-kw.c */
 	KW_LUA,             /* lua, luajit (detect/lua-kw.c) */
 	KW_REPLACE,         /* replace: parse only, Signature.repl (detect/content.c) */
 	KW_BYPASS,          /* bypass: postmatch, the flow is bypassed (detect/flow-kw.c) */
@@ -466,6 +468,9 @@ typedef struct SigMetadata { char *key; char *value; } SigMetadata;
                                            * rule without payload content is a tx rule */
 #define SIG_FLAG_TXBOTH       (1u << 12)  /* => (Suricata 8): one transaction, its
                                            * request and response sides both match */
+#define SIG_FLAG_ALPROTO_OWN  (1u << 13)  /* the protocol was named by a name only it
+                                           * has ("http1"): not the flows that carry
+                                           * its transactions too (HTTP/2's) */
 
 #define SIG_PROTO_IP     0   /* any IP protocol */
 

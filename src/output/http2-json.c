@@ -108,6 +108,20 @@ void http2_json_write(JsonWriter *w, const Http2Tx *tx)
 	jw_close(w);
 }
 
+/* 1: the transaction has something eve shows beyond its stream id (a
+ * stream-0 PING or WINDOW_UPDATE has not, and is not logged, as in
+ * Suricata) */
+static int has_content(const Http2Tx *tx)
+{
+	for (int d = 0; d < 2; d++) {
+		const Http2Side *s = &tx->side[d];
+
+		if (s->nhdrs || s->nsettings || s->error_code >= 0 || s->priority >= 0)
+			return 1;
+	}
+	return 0;
+}
+
 static void build_obj(JsonWriter *w, void *ctx)
 {
 	http2_json_write(w, ctx);
@@ -158,6 +172,8 @@ static void log_h2_tx(Outputs *o, const Packet *p, const Flow *f, void *tx)
 		log_h2_events(o, p, f, tx);
 	/* Suricata 8 logs HTTP/2 under either type ("http2" is its own) */
 	if (!o || (!outputs_eve_enabled(o, "http2") && !outputs_eve_enabled(o, "http")))
+		return;
+	if (!has_content(tx))
 		return;
 	eve_write_built(o, "http", build_record, &l);
 }

@@ -15,6 +15,7 @@
 #include "app-layer/http-mem.h"
 #include "app-layer/http-multipart.h"
 #include "app-layer/http-range.h"
+#include "app-layer/http-upgrade.h"
 #include "app-layer/files.h"
 
 #include <htp/htp.h>
@@ -366,6 +367,7 @@ typedef struct HttpState {
 	uint8_t connect_ok;         /* set by the response headers of that CONNECT */
 	uint8_t req_after_09;       /* an HTTP/0.9 request ended the request side */
 	size_t connect_off;         /* where its header block ended in the chunk */
+	uint16_t upgrade_to;        /* a 101 to an Upgrade of http-upgrade.c: ALPROTO_* */
 	Bytes tunnel_data[2];       /* tunnel bytes not yet claimed by app-layer.c */
 	struct HttpCfg *cfg;
 	AppLayerThread *at;         /* set during a parse call, for counters */
@@ -729,6 +731,16 @@ static int cb_response_headers(htp_tx_t *htx)
 			hs->connect_ok = 1;
 			hs->connect_off = htp_connp_res_data_consumed(htx->connp);
 		}
+	}
+	/* a 101 to a known Upgrade token: the flow becomes that protocol once
+	 * libhtp ends the response (feed) */
+	if (htx->response_status_number == 101) {
+		HttpState *hs = state_of_tx(htx);
+		htp_header_t *u = htp_table_get_c(htx->response_headers, "upgrade");
+
+		if (hs && htx->connp == hs->connp && u && u->value)
+			hs->upgrade_to = (uint16_t)http_upgrade_proto(bstr_ptr(u->value),
+								      bstr_len(u->value));
 	}
 	/* the flag is per tx: it is the response's only if the request lacked it */
 	if (!tx->req_too_many && (htx->flags & HTP_HEADERS_TOO_MANY))
@@ -1261,7 +1273,18 @@ static int feed(HttpState *hs, int dir, const uint8_t *data, size_t len)
 		    bytes_append(&hs->pending[dir], data + consumed, len - consumed) < 0)
 			tx_counted(hs, app_layer_counters.err_http_alloc);
 	}
-	if (hs->connect_ok && !hs->tunnel) {
+	if (r == HTP_STREAM_TUNNEL && hs->upgrade_to && dir == APP_DIR_TOCLIENT) {
+		/* libhtp ends HTTP at a 101: what follows is the new protocol's,
+		 * handed over with the flow (tunnel_take), as Suricata 8's change */
+		consumed = htp_connp_res_data_consumed(hs->connp);
+		if (data && consumed < len &&
+		    bytes_append(&hs->tunnel_data[dir], data + consumed, len - consumed) < 0)
+			tx_counted(hs, app_layer_counters.err_http_alloc);
+		supersede(&hs->pars[hs->npars - 1]);
+		app_layer_request_proto_change(hs->f, hs->upgrade_to);
+		hs->upgrade_to = 0;
+		hs->dead[APP_DIR_TOSERVER] = hs->dead[APP_DIR_TOCLIENT] = 1;
+	} else if (hs->connect_ok && !hs->tunnel) {
 		hs->tunnel = 1;
 		if (data && hs->connect_off < len &&
 		    bytes_append(&hs->tunnel_data[dir], data + hs->connect_off,

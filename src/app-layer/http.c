@@ -368,6 +368,7 @@ typedef struct HttpState {
 	uint8_t req_after_09;       /* an HTTP/0.9 request ended the request side */
 	size_t connect_off;         /* where its header block ended in the chunk */
 	uint16_t upgrade_to;        /* a 101 to an Upgrade of http-upgrade.c: ALPROTO_* */
+	Bytes upgrade_req;          /* its request, for the new protocol (http_upgrade_request) */
 	Bytes tunnel_data[2];       /* tunnel bytes not yet claimed by app-layer.c */
 	struct HttpCfg *cfg;
 	AppLayerThread *at;         /* set during a parse call, for counters */
@@ -741,6 +742,24 @@ static int cb_response_headers(htp_tx_t *htx)
 		if (hs && htx->connp == hs->connp && u && u->value)
 			hs->upgrade_to = (uint16_t)http_upgrade_proto(bstr_ptr(u->value),
 								      bstr_len(u->value));
+		if (hs && hs->upgrade_to && !hs->upgrade_req.len) {
+			/* kept past the tx, which is logged and freed before the
+			 * change: "METHOD URI\r\n" then "Name: value\r\n" lines */
+			bytes_append_bstr(&hs->upgrade_req, htx->request_method);
+			bytes_append(&hs->upgrade_req, " ", 1);
+			bytes_append_bstr(&hs->upgrade_req, htx->request_uri);
+			bytes_append(&hs->upgrade_req, "\r\n", 2);
+			for (size_t i = 0; i < htp_table_size(htx->request_headers); i++) {
+				htp_header_t *h = htp_table_get_index(htx->request_headers, i, NULL);
+
+				if (!h)
+					continue;
+				bytes_append_bstr(&hs->upgrade_req, h->name);
+				bytes_append(&hs->upgrade_req, ": ", 2);
+				bytes_append_bstr(&hs->upgrade_req, h->value);
+				bytes_append(&hs->upgrade_req, "\r\n", 2);
+			}
+		}
 	}
 	/* the flag is per tx: it is the response's only if the request lacked it */
 	if (!tx->req_too_many && (htx->flags & HTP_HEADERS_TOO_MANY))
@@ -1177,6 +1196,7 @@ void http_state_free(void *state)
 		bytes_free(&hs->pending[d]);
 		bytes_free(&hs->tunnel_data[d]);
 	}
+	bytes_free(&hs->upgrade_req);
 	http_cfg_put(hs->cfg);
 	http_mem_release(hs->mem_tc, HTTP_MEM_STATE);
 	free(hs);
@@ -1456,6 +1476,17 @@ int http_parse(AppLayerThread *at, Flow *f, void *state, int dir, const uint8_t 
 		close_dir(hs, dir);
 	hs->at = NULL;
 	return rc;
+}
+
+int http_upgrade_request(const void *state, const uint8_t **p, uint32_t *len)
+{
+	const HttpState *hs = state;
+
+	if (!hs || !hs->upgrade_req.len)
+		return -1;
+	*p = hs->upgrade_req.p;
+	*len = hs->upgrade_req.len;
+	return 0;
 }
 
 int http_tunnel_started(void *state)

@@ -887,6 +887,117 @@ static int h2_parse(AppLayerThread *at, Flow *f, void *state, int dir, const uin
 	return 0;
 }
 
+/* ---------------- h2c upgrade ---------------- */
+
+static int b64url(int c)
+{
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 26;
+	if (c >= '0' && c <= '9')
+		return c - '0' + 52;
+	if (c == '-' || c == '+')
+		return 62;
+	if (c == '_' || c == '/')
+		return 63;
+	return -1;
+}
+
+/* The HTTP2-Settings header of an h2c upgrade (RFC 7540 3.2.1: a SETTINGS
+ * payload in base64url): a stream-0 transaction of the client's, as the
+ * SETTINGS frame it stands for. */
+static void upgrade_settings(H2State *st, const uint8_t *v, uint32_t n)
+{
+	uint8_t out[6 * H2_MAX_SETTINGS];
+	uint32_t o = 0, acc = 0, bits = 0;
+	Http2Tx *tx = tx_global(st);
+
+	if (!tx)
+		return;
+	tx->side[APP_DIR_TOSERVER].frame_types |= 1u << H2_SETTINGS;
+	for (uint32_t i = 0; i < n && v[i] != '='; i++) {
+		int c = b64url(v[i]);
+
+		if (c < 0) {
+			event(st, tx, H2_EV_INVALID_HTTP1_SETTINGS);
+			return;
+		}
+		acc = acc << 6 | (uint32_t)c;
+		bits += 6;
+		if (bits >= 8) {
+			bits -= 8;
+			if (o < sizeof(out))
+				out[o++] = (uint8_t)(acc >> bits);
+		}
+	}
+	if (o % 6) {
+		event(st, tx, H2_EV_INVALID_HTTP1_SETTINGS);
+		return;
+	}
+	for (uint32_t i = 0; i + 6 <= o; i += 6) {
+		Http2Side *s = &tx->side[APP_DIR_TOSERVER];
+
+		s->settings[s->nsettings].id = (uint16_t)(out[i] << 8 | out[i + 1]);
+		s->settings[s->nsettings++].value = be32(out + i + 2);
+	}
+}
+
+/* After h2c, the HTTP/1 request that asked for it is stream 1's (RFC 7540
+ * 3.2), as Suricata logs it: :method, :path, then its headers with names
+ * in lower case and Host as :authority. */
+static void h2_take_over(AppLayerThread *at, Flow *f, void *state, unsigned from,
+			 void *old_state)
+{
+	H2State *st = state;
+	const uint8_t *p, *end, *eol, *sp;
+	uint32_t n;
+	Http2Tx *tx;
+
+	(void)f;
+	if (!st || from != ALPROTO_HTTP1 || http_upgrade_request(old_state, &p, &n) < 0)
+		return;
+	st->at = at;
+	if (!(tx = tx_new(st, 1)))
+		return;
+	end = p + n;
+	eol = memchr(p, '\r', n);
+	if (!eol)
+		return;
+	sp = memchr(p, ' ', (size_t)(eol - p));
+	if (sp) {
+		add_header(st, tx, APP_DIR_TOSERVER, (const uint8_t *)":method", 7, p,
+			   (size_t)(sp - p), -1);
+		add_header(st, tx, APP_DIR_TOSERVER, (const uint8_t *)":path", 5, sp + 1,
+			   (size_t)(eol - sp - 1), -1);
+	}
+	for (p = eol + 2; p < end; p = eol + 2) {
+		const uint8_t *c;
+		uint8_t name[64];
+		size_t nl, vl;
+
+		if (!(eol = memchr(p, '\r', (size_t)(end - p))))
+			break;
+		c = memchr(p, ':', (size_t)(eol - p));
+		if (!c || (nl = (size_t)(c - p)) == 0 || nl >= sizeof(name))
+			continue;
+		for (size_t k = 0; k < nl; k++)
+			name[k] = (uint8_t)tolower(p[k]);
+		c += 2;
+		vl = c <= eol ? (size_t)(eol - c) : 0;
+		if (nl == 14 && !memcmp(name, "http2-settings", 14))
+			upgrade_settings(st, c, (uint32_t)vl);
+		else if (nl == 4 && !memcmp(name, "host", 4))
+			add_header(st, tx, APP_DIR_TOSERVER, (const uint8_t *)":authority", 10, c,
+				   vl, -1);
+		else
+			add_header(st, tx, APP_DIR_TOSERVER, name, nl, c, vl, -1);
+	}
+	side_buffers(&tx->side[APP_DIR_TOSERVER], APP_DIR_TOSERVER);
+	tx->base.some[APP_DIR_TOSERVER] = 1;
+	tx->base.done[APP_DIR_TOSERVER] = 1;
+}
+
 static int h2_event_lookup(const char *name)
 {
 	return http2_event_by_name(name);
@@ -921,6 +1032,7 @@ const AppProtoOps http2_proto_ops = {
 	.state_new = h2_state_new,
 	.state_free = h2_state_free,
 	.parse = h2_parse,
+	.take_over = h2_take_over,
 	.tx_count = txl_op_count,
 	.tx_get = txl_op_get,
 	.tx_low = txl_op_low,

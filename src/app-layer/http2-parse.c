@@ -115,7 +115,9 @@ const uint8_t *http2_header(const Http2Side *s, const char *name, uint32_t *len)
 	for (uint32_t i = 0; i < s->nhdrs; i++) {
 		const Http2Header *h = &s->hdrs[i];
 
-		if (h->size_update < 0 && h->nlen == n && !strncasecmp((const char *)h->name, name, n)) {
+		/* HTTP/2 names are lower case: a name sent otherwise is not the
+		 * header (Suricata compares them as they are) */
+		if (h->size_update < 0 && h->nlen == n && !memcmp(h->name, name, n)) {
 			*len = h->vlen;
 			return h->value;
 		}

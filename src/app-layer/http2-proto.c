@@ -944,8 +944,8 @@ static void upgrade_settings(H2State *st, const uint8_t *v, uint32_t n)
 }
 
 /* After h2c, the HTTP/1 request that asked for it is stream 1's (RFC 7540
- * 3.2), as Suricata logs it: :method, :path, then its headers with names
- * in lower case and Host as :authority. */
+ * 3.2), as Suricata logs it: :method, :path, then its headers, Host as
+ * :authority. */
 static void h2_take_over(AppLayerThread *at, Flow *f, void *state, unsigned from,
 			 void *old_state)
 {
@@ -981,13 +981,14 @@ static void h2_take_over(AppLayerThread *at, Flow *f, void *state, unsigned from
 		c = memchr(p, ':', (size_t)(eol - p));
 		if (!c || (nl = (size_t)(c - p)) == 0 || nl >= sizeof(name))
 			continue;
-		for (size_t k = 0; k < nl; k++)
-			name[k] = (uint8_t)tolower(p[k]);
+		/* names as sent: HTTP/2's lower-case lookups (user-agent) miss
+		 * "User-Agent" here, as in Suricata (http2-keywords2 sid 20) */
+		memcpy(name, p, nl);
 		c += 2;
 		vl = c <= eol ? (size_t)(eol - c) : 0;
-		if (nl == 14 && !memcmp(name, "http2-settings", 14))
+		if (nl == 14 && !strncasecmp((const char *)name, "http2-settings", 14))
 			upgrade_settings(st, c, (uint32_t)vl);
-		else if (nl == 4 && !memcmp(name, "host", 4))
+		else if (nl == 4 && !strncasecmp((const char *)name, "host", 4))
 			add_header(st, tx, APP_DIR_TOSERVER, (const uint8_t *)":authority", 10, c,
 				   vl, -1);
 		else

@@ -17,6 +17,7 @@
 #include "config.h"
 #include "app-layer/app-layer-int.h"
 #include "app-layer/app-counters.h"
+#include "app-layer/frames.h"
 #include "app-layer/http.h"
 #include "app-layer/http2.h"
 #include "conf/conf.h"
@@ -165,7 +166,16 @@ typedef struct H2State {
 	H2Dir d[2];
 	AppLayerThread *at;
 	int detect_only;
+	/* during a parse call with frames on: the flow, and the stream offset
+	 * of the chunk's first byte and the chunk itself */
+	Flow *f;
+	uint64_t chunk_off;
+	const uint8_t *chunk;
 } H2State;
+
+/* Suricata's HTTP/2 frame types: the frame, its 9-byte header, its payload */
+enum { H2_FRAME_PDU, H2_FRAME_HDR, H2_FRAME_DATA };
+static const char *const h2_frame_names[] = { "pdu", "hdr", "data", NULL };
 
 static void side_free(Http2Side *s)
 {
@@ -735,7 +745,7 @@ static void on_frame(H2State *st, int dir, const uint8_t *p, uint32_t n)
 }
 
 /* The frame header is complete: check it and get ready for its payload. */
-static void frame_begin(H2State *st, int dir)
+static void frame_begin(H2State *st, int dir, const uint8_t *after_hdr)
 {
 	H2Dir *d = &st->d[dir];
 
@@ -748,6 +758,14 @@ static void frame_begin(H2State *st, int dir)
 	d->skip = 0;
 	d->pad = -1;
 	d->in_frame = 1;
+	if (st->f) {
+		uint64_t off = st->chunk_off + (uint64_t)(after_hdr - st->chunk) - 9;
+
+		app_frame_new(st->f, dir, off, 9 + (int64_t)d->flen, H2_FRAME_PDU);
+		app_frame_new(st->f, dir, off, 9, H2_FRAME_HDR);
+		if (d->flen)
+			app_frame_new(st->f, dir, off + 9, d->flen, H2_FRAME_DATA);
+	}
 	if (d->flen > H2_MAX_FRAME)
 		event(st, d->sid ? tx_stream(st, d->sid) : NULL, H2_EV_LONG_FRAME_DATA);
 	if (d->type == H2_DATA) {
@@ -846,7 +864,7 @@ static void h2_feed(H2State *st, int dir, const uint8_t *p, uint32_t n)
 			n -= k;
 			if (d->hlen < 9)
 				return;
-			frame_begin(st, dir);
+			frame_begin(st, dir, p);
 			if (!d->flen) {
 				frame_end(st, dir);
 				continue;
@@ -866,10 +884,15 @@ static int h2_parse(AppLayerThread *at, Flow *f, void *state, int dir, const uin
 {
 	H2State *st = state;
 
-	(void)f;
 	if (!st || st->detect_only || dir < 0 || dir > 1)
 		return 0;
 	st->at = at;
+	st->f = NULL;
+	if (data && app_frames_on(f)) {
+		st->f = f;
+		st->chunk_off = app_frame_offset(f, dir);
+		st->chunk = data;
+	}
 	if (flags & APP_GAP) {
 		/* frames cannot be found again after a gap */
 		if (!st->d[dir].given_up)
@@ -1034,6 +1057,7 @@ const AppProtoOps http2_proto_ops = {
 	.state_free = h2_state_free,
 	.parse = h2_parse,
 	.take_over = h2_take_over,
+	.frame_names = h2_frame_names,
 	.tx_count = txl_op_count,
 	.tx_get = txl_op_get,
 	.tx_low = txl_op_low,

@@ -103,6 +103,7 @@ static void h2_register_counters(void)
 	app_tx_counters_register(&ctr, "http2",
 				 APP_CTR_BIT(APP_CTR_GAP) | APP_CTR_BIT(APP_CTR_ALLOC) |
 					 APP_CTR_BIT(APP_CTR_PARSER));
+	files_register_counters();
 }
 
 /* ---------------- detection ---------------- */
@@ -196,6 +197,8 @@ static void tx_free(AppTx *t)
 
 	side_free(&tx->side[0]);
 	side_free(&tx->side[1]);
+	files_container_free(&tx->files[0]);
+	files_container_free(&tx->files[1]);
 	free(tx);
 }
 
@@ -297,6 +300,54 @@ static void event(H2State *st, Http2Tx *tx, int e)
 		tx = tx_global(st);
 	if (tx)
 		tx->base.events |= 1u << e;
+}
+
+/* ---------------- files ---------------- */
+
+FileContainer *http2_files_of_tx(void *txp, int dir, int final)
+{
+	Http2Tx *tx = txp;
+
+	(void)final;
+	return &tx->files[dir & 1];
+}
+
+void http2_files_store(const Flow *f, void *txp, unsigned dirs, int flow_scope, uint32_t sid)
+{
+	Http2Tx *tx = txp;
+
+	(void)f;
+	(void)flow_scope;
+	for (int d = 0; d < 2; d++) {
+		if (!(dirs & (1u << d)))
+			continue;
+		tx->store[d] = 1;
+		for (const File *fl = files_first(&tx->files[d]); fl; fl = file_next(fl))
+			file_mark_store((File *)fl, sid);
+	}
+}
+
+static void file_data(H2State *st, Http2Tx *tx, int dir, const uint8_t *p, uint32_t n)
+{
+	if (!tx->file[dir]) {
+		uint32_t nl = 0;
+		const uint8_t *name = http2_header(&tx->side[APP_DIR_TOSERVER], ":path", &nl);
+
+		tx->files[dir].tc = st->at ? st->at->tc : NULL;
+		tx->file[dir] = files_open(&tx->files[dir], name ? name : (const uint8_t *)"",
+					   nl, tx->base.id, tx->store[dir] ? FILE_OPEN_STORE : 0);
+		if (!tx->file[dir])
+			return;
+	}
+	file_append(tx->file[dir], p, n);
+}
+
+static void file_end(Http2Tx *tx, int dir, int how)
+{
+	if (tx->file[dir]) {
+		file_close(tx->file[dir], how);
+		tx->file[dir] = NULL;
+	}
 }
 
 /* ---------------- headers ---------------- */
@@ -539,11 +590,16 @@ static void block_end(H2State *st, int dir)
 	tx->base.some[dir] = 1;
 	if (dir == APP_DIR_TOSERVER)
 		request_checks(st, tx);
-	if (d->hb_end_stream)
+	if (d->hb_end_stream) {
+		/* trailers end a side whose DATA was a file */
+		file_end(tx, dir, FILE_CLOSE_OK);
 		tx->base.done[dir] = 1;
+	}
 	/* a response's end ends the request side too (an aborted upload) */
-	if (dir == APP_DIR_TOCLIENT && tx->base.done[1])
+	if (dir == APP_DIR_TOCLIENT && tx->base.done[1]) {
+		file_end(tx, APP_DIR_TOSERVER, FILE_CLOSE_TRUNCATED);
 		tx->base.done[0] = 1;
+	}
 }
 
 static void block_add(H2State *st, int dir, const uint8_t *p, uint32_t n)
@@ -573,6 +629,7 @@ static void on_data(H2State *st, int dir, const uint8_t *p, uint32_t n)
 
 	if (!d->sid || !(tx = tx_stream(st, d->sid)))
 		return;
+	file_data(st, tx, dir, p, n);
 	s = &tx->side[dir];
 	s->body_seen += n;
 	keep = s->body_len < h2_conf.max_reassembly ? h2_conf.max_reassembly - s->body_len : 0;
@@ -616,9 +673,12 @@ static void data_end(H2State *st, int dir)
 
 	if (!d->sid || !(d->flags & H2_FLAG_END_STREAM) || !(tx = tx_stream(st, d->sid)))
 		return;
+	file_end(tx, dir, FILE_CLOSE_OK);
 	tx->base.done[dir] = 1;
-	if (dir == APP_DIR_TOCLIENT)
+	if (dir == APP_DIR_TOCLIENT) {
+		file_end(tx, APP_DIR_TOSERVER, FILE_CLOSE_TRUNCATED);
 		tx->base.done[0] = 1;
+	}
 }
 
 /* A whole non-DATA frame (payload p, n bytes). */
@@ -712,6 +772,8 @@ static void on_frame(H2State *st, int dir, const uint8_t *p, uint32_t n)
 			return;
 		}
 		s->error_code = be32(p);
+		file_end(tx, 0, FILE_CLOSE_TRUNCATED);
+		file_end(tx, 1, FILE_CLOSE_TRUNCATED);
 		tx->base.done[0] = tx->base.done[1] = 1;
 		break;
 	case H2_SETTINGS:
@@ -904,8 +966,10 @@ static int h2_parse(AppLayerThread *at, Flow *f, void *state, int dir, const uin
 		h2_feed(st, dir, data, len);
 	if (flags & APP_EOF) {
 		/* the side is over: its streams are */
-		for (AppTx *t = st->txs.head; t; t = t->next)
+		for (AppTx *t = st->txs.head; t; t = t->next) {
+			file_end((Http2Tx *)t, dir, FILE_CLOSE_TRUNCATED);
 			t->done[dir] = 1;
+		}
 	}
 	return 0;
 }

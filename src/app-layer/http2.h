@@ -10,6 +10,7 @@
 #ifndef APP_LAYER_HTTP2_H
 #define APP_LAYER_HTTP2_H
 
+#include "app-layer/files.h"
 #include "app-layer/txlist.h"
 
 #include <stdint.h>
@@ -90,7 +91,16 @@ typedef struct Http2Tx {
 	AppTx base;                 /* first: txlist.h */
 	uint32_t stream_id;
 	Http2Side side[2];          /* APP_DIR_TOSERVER, APP_DIR_TOCLIENT */
+	/* a side's DATA is a file named by the request's :path (Suricata 8's
+	 * fileinfo on HTTP/2), opened at its first DATA, closed at its end */
+	FileContainer files[2];
+	File *file[2];              /* the side's open file, or NULL */
+	uint8_t store[2];           /* filestore asked for the tx's files */
 } Http2Tx;
+
+/* files-proto.c: the files of a transaction's side, and filestore on them */
+FileContainer *http2_files_of_tx(void *tx, int dir, int final);
+void http2_files_store(const Flow *f, void *tx, unsigned dirs, int flow_scope, uint32_t sid);
 
 /* The first header named name (lower case, NUL-terminated) of side, or
  * NULL; *len its value's length. */

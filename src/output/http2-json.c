@@ -186,11 +186,32 @@ static int alert_h2_write(JsonWriter *w, const Flow *f, void *txp)
 	jw_object(w, "http");
 	http2_json_write(w, txp);
 	jw_close(w);
+	{
+		Http2Tx *tx = txp;
+		FileContainer *fcs[2] = { &tx->files[0], &tx->files[1] };
+
+		output_files_write(w, fcs, 2);
+	}
+	return 0;
+}
+
+/* A file's fileinfo record: the http object, as Suricata 8's (its header
+ * oriented the way the file went) */
+static int h2_file_record_write(JsonWriter *w, const Outputs *o, const Packet *p,
+				const Flow *f, void *tx, int dir)
+{
+	(void)o;
+	eve_header_write_tx(w, "fileinfo", p, f, dir == APP_DIR_TOCLIENT);
+	jw_object(w, "http");
+	http2_json_write(w, tx);
+	jw_close(w);
+	jw_ascii(w, "app_proto", "http2", 5);
 	return 0;
 }
 
 const EveTxLogger eve_http2_logger = {
 	.log_tx = log_h2_tx,
 	.alert_write = alert_h2_write,
+	.file_record_write = h2_file_record_write,
 	.log_events = log_h2_events,
 };

@@ -375,9 +375,11 @@ static void add_header(H2State *st, Http2Tx *tx, int dir, const uint8_t *n, size
 	h->name = malloc(nl + vl + 1);
 	if (!h->name)
 		return;
-	memcpy(h->name, n, nl);
+	if (nl)
+		memcpy(h->name, n, nl);
 	h->value = h->name + nl;
-	memcpy(h->value, v, vl);
+	if (vl)
+		memcpy(h->value, v, vl);
 	h->name[nl + vl] = '\0';
 	h->nlen = (uint32_t)nl;
 	h->vlen = (uint32_t)vl;
@@ -390,6 +392,8 @@ static void add_header(H2State *st, Http2Tx *tx, int dir, const uint8_t *n, size
 /* Appends n bytes to a growing buffer */
 static int cat(uint8_t **b, uint32_t *len, uint32_t *cap, const void *p, uint32_t n)
 {
+	if (!n)
+		return 0;
 	if (*len + n > *cap) {
 		uint32_t c = *cap ? *cap : 64;
 		uint8_t *nb;

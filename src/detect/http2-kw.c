@@ -52,8 +52,11 @@ static int header_at(const Http2Side *s, uint32_t idx, int with_value, const uin
 {
 	/* the line form is read from the side's header lines, which hold the
 	 * headers in order, each ending with CRLF */
-	const uint8_t *p = s->lines, *end = s->lines + s->lines_len;
+	const uint8_t *p = s->lines, *end = p ? p + s->lines_len : NULL;
 	uint32_t k = 0;
+
+	if (with_value && !p)
+		return -1;
 
 	for (uint32_t i = 0; i < s->nhdrs; i++) {
 		const Http2Header *h = &s->hdrs[i];
@@ -64,9 +67,10 @@ static int header_at(const Http2Side *s, uint32_t idx, int with_value, const uin
 		if (k++ == idx) {
 			if (!with_value)
 				return give(h->name, h->nlen, data, len);
-			return p && p + ll <= end ? give(p, ll, data, len) : -1;
+			return (size_t)(end - p) >= ll ? give(p, ll, data, len) : -1;
 		}
-		p += ll + 2;
+		if (p && (size_t)(end - p) >= ll + 2)
+			p += ll + 2;
 	}
 	return -1;
 }

@@ -21,6 +21,7 @@
 #include "app-layer/http.h"
 #include "app-layer/http2.h"
 #include "conf/conf.h"
+#include "util/log.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -68,6 +69,12 @@ static int h2_config_load(AppLayerConfig *cfg)
 	(void)cfg;
 	if (app_conf_enabled(H2_KEY "enabled", &h2_conf.enabled) < 0)
 		rc = -1;
+#ifndef HAVE_NGHTTP2
+	/* the one line that says why http2 rules are skipped as disabled */
+	if (h2_conf.enabled)
+		log_warning("http2: built without libnghttp2 (configure): HTTP/2 is not parsed "
+			    "and rules on it are skipped");
+#endif
 	r = app_conf_int_range(H2_KEY "max-streams", &n, UINT32_MAX);
 	if (r < 0)
 		rc = -1;

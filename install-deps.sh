@@ -18,7 +18,7 @@ set -e
 PKGS="build-essential autoconf automake libtool pkg-config \
  libpcap-dev libyaml-dev libpcre2-dev libhtp-dev libjansson-dev libssl-dev libmagic-dev \
  libbrotli-dev libpsl-dev liblua5.4-dev libnetfilter-queue-dev \
- libhiredis-dev"
+ libhiredis-dev libnghttp2-dev"
 TEST_PKGS="wireshark-common tshark time python3 python3-yaml python3-jsonschema \
  tcpreplay iproute2 iptables ethtool clang libclang-rt-dev redis-server logrotate \
  suricata-update python3-matplotlib"

@@ -209,6 +209,14 @@ if [ -d "$shared/suricata-verify/tests" ]; then
 			2>/dev/null) > /dev/null
 fi
 
-for h in pcap pipeline rule yaml http dns tls smtp ssh ftp dcerpc smb mqtt sip ber pop3 pgsql udp dnp3 remote; do
+# http2: suricata-verify's HTTP/2 flows (prior knowledge and h2c) as chunks
+mkdir -p "$work/http2"
+if [ -d "$shared/suricata-verify/tests" ]; then
+	# shellcheck disable=SC2046 # one path a word
+	python3 "$here/http2-seeds.py" "$work/http2" $(find "$shared/suricata-verify/tests" \
+		-path '*http2*' -name '*.pcap' | sort) > /dev/null
+fi
+
+for h in pcap pipeline rule yaml http dns tls smtp ssh ftp dcerpc smb mqtt sip ber pop3 pgsql udp dnp3 remote http2; do
 	printf '%-9s %5d seeds %8s\n' "$h" "$(ls "$work/$h" | wc -l)" "$(du -sh "$work/$h" | cut -f1)"
 done

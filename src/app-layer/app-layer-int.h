@@ -60,6 +60,12 @@ typedef struct AppProtoOps {
 	int (*tunnel_started)(void *state);
 	uint8_t *(*tunnel_take)(void *state, int dir, uint32_t *len);
 	int (*tunnel_restart)(AppLayerThread *at, Flow *f, void *state);
+	/* after app_layer_request_proto_change() to this protocol: the new
+	 * state may take what it needs of the old protocol's (from), still
+	 * alive here (HTTP/2 after h2c takes the HTTP/1 request as its
+	 * stream 1); NULL: nothing */
+	void (*take_over)(AppLayerThread *at, Flow *f, void *state, unsigned from,
+			  void *old_state);
 
 	/* a flow another one announced (expect.h): the expectation's data,
 	 * handed to the new state (which then owns it); NULL: the protocol is
@@ -143,6 +149,7 @@ extern const AppProtoOps dnp3_proto_ops;   /* dnp3-proto.c */
 extern const AppProtoOps rfb_proto_ops;    /* rfb-proto.c */
 extern const AppProtoOps rdp_proto_ops;    /* rdp-proto.c */
 extern const AppProtoOps telnet_proto_ops; /* telnet-proto.c */
+extern const AppProtoOps http2_proto_ops;  /* http2-proto.c */
 
 /* Frees a transaction's detect slot with the function detection registered
  * (app_layer_set_detect_state_free); for the parsers' tx free paths. */
@@ -263,6 +270,9 @@ void http_tx_gc(void *state, unsigned need);
  * parsing them; http_tunnel_restart() opens a new parser for tunnelled HTTP
  * (0, or -1 past the limit of nested tunnels). */
 int http_tunnel_started(void *state);
+/* The request of a 101 to an Upgrade the flow switched on (http-upgrade.h):
+ * "METHOD URI\r\n" then its "Name: value\r\n" header lines; -1: none. */
+int http_upgrade_request(const void *state, const uint8_t **p, uint32_t *len);
 uint8_t *http_tunnel_take(void *state, int dir, uint32_t *len);
 int http_tunnel_restart(AppLayerThread *at, Flow *f, void *state);
 /* The transactions of an HttpState (http_tx_count/get by state). */

@@ -921,12 +921,13 @@ static void change_proto(AppLayerThread *at, Flow *f, AppFlowState *fs)
 	const AppProtoOps *ops = app_protos[fs->change_to];
 	uint8_t *held[2] = { NULL, NULL };
 	uint32_t hlen[2] = { 0, 0 };
+	void *old_state = fs->proto;  /* freed once the new state took over */
+	unsigned from = f->app_proto;
 
 	for (int d = 0; d < 2; d++)
 		if (old->tunnel_take)
 			held[d] = old->tunnel_take(fs->proto, d, &hlen[d]);
 	fs->tx_base += old->tx_count(fs->proto);
-	old->state_free(fs->proto);
 	fs->proto = NULL;
 	f->app_proto_orig = f->app_proto;
 	f->app_proto = fs->change_to;
@@ -942,7 +943,10 @@ static void change_proto(AppLayerThread *at, Flow *f, AppFlowState *fs)
 		fs->proto = state_new(at, f, f->app_proto);
 		if (!fs->proto)
 			flow_exception(f, NULL, at->tc, EP_APP_LAYER_ERROR);
+		else if (ops->take_over)
+			ops->take_over(at, f, fs->proto, from, old_state);
 	}
+	old->state_free(old_state);
 	for (int d = 0; d < 2; d++) {
 		uint64_t off1 = f->app_data_off1[d];
 

@@ -7,6 +7,7 @@
 #include "app-layer/smtp.h"
 #include "app-layer/ftp.h"
 #include "app-layer/smb.h"
+#include "app-layer/http2.h"
 
 typedef struct FilesProto {
 	int alproto;
@@ -55,6 +56,7 @@ static const FilesProto protos[] = {
 	{ ALPROTO_SMTP, smtp_files_of_tx, smtp_files_store },
 	{ ALPROTO_FTPDATA, ftpdata_files_of_tx, ftpdata_files_store },
 	{ ALPROTO_SMB, smb_get, smb_store },
+	{ ALPROTO_HTTP2, http2_files_of_tx, http2_files_store },
 };
 
 static const FilesProto *proto_of(int alproto)

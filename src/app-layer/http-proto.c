@@ -265,8 +265,16 @@ static int http_probe(const AppLayerConfig *cfg, const Flow *f, int dir, const u
 	if (dir == APP_DIR_TOCLIENT)
 		return detect_response(buf, len);
 	r = detect_request(buf, len);
-	if (r == DET_NO && port_is_http(cfg, f->dp))
+	if (r == DET_NO && port_is_http(cfg, f->dp)) {
+		/* the HTTP/2 client preface is HTTP/2's (http2-proto.c), not an
+		 * unknown method on a web port */
+		static const char h2[] = "PRI * HTTP/2.0\r\n";
+		uint32_t n = len < sizeof(h2) - 1 ? len : (uint32_t)sizeof(h2) - 1;
+
+		if (!memcmp(buf, h2, n))
+			return n < sizeof(h2) - 1 ? DET_MORE : DET_NO;
 		r = probe_token_line(buf, len, cfg->detect_max_bytes);
+	}
 	return r;
 }
 

@@ -1,4 +1,5 @@
-/* The Upgrade tokens a 101 answer may name, and their protocols. */
+/* The Upgrade tokens a 101 answer switches the flow on (http-upgrade.h).
+ * One line per protocol: the token as Suricata 8 compares it. */
 #include "app-layer/http-upgrade.h"
 #include "app-layer/app-layer.h"
 
@@ -10,6 +11,7 @@ static const struct {
 	unsigned alproto;
 } upgrades[] = {
 	{ "websocket", ALPROTO_WEBSOCKET },
+	{ "h2c", ALPROTO_HTTP2 },
 };
 
 unsigned http_upgrade_proto(const uint8_t *tok, size_t len)

@@ -1,7 +1,7 @@
-/* HTTP/1's "101 Switching Protocols": the Upgrade token of the answer names
- * the protocol the flow continues as (RFC 9110 7.8), one table entry per
- * protocol (http-upgrade.c). http.c asks it when a 101 carries an Upgrade
- * header, then hands the flow over (app_layer_request_proto_change). */
+/* HTTP/1's "101 Switching Protocols": the protocol an Upgrade token names,
+ * for http.c to hand the flow over (app_layer_request_proto_change()), as
+ * Suricata 8 does for h2c (HTTP/2) and websocket (RFC 9110 7.8). One table
+ * entry per protocol (http-upgrade.c). */
 #ifndef APP_LAYER_HTTP_UPGRADE_H
 #define APP_LAYER_HTTP_UPGRADE_H
 
@@ -9,7 +9,8 @@
 #include <stdint.h>
 
 /* The app protocol of an Upgrade header's value (a token, compared without
- * case; a list "a, b" names the first), or ALPROTO_UNKNOWN when none. */
+ * case, blanks around it ignored; a list "a, b" names the first), or
+ * ALPROTO_UNKNOWN (0) when none. */
 unsigned http_upgrade_proto(const uint8_t *tok, size_t len);
 
 #endif

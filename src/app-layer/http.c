@@ -367,7 +367,8 @@ typedef struct HttpState {
 	uint8_t connect_ok;         /* set by the response headers of that CONNECT */
 	uint8_t req_after_09;       /* an HTTP/0.9 request ended the request side */
 	size_t connect_off;         /* where its header block ended in the chunk */
-	uint16_t upgrade_to;        /* a 101's Upgrade protocol: a change, no tunnel */
+	uint16_t upgrade_to;        /* a 101 to an Upgrade of http-upgrade.c: ALPROTO_* */
+	Bytes upgrade_req;          /* its request, for the new protocol (http_upgrade_request) */
 	Bytes tunnel_data[2];       /* tunnel bytes not yet claimed by app-layer.c */
 	struct HttpCfg *cfg;
 	AppLayerThread *at;         /* set during a parse call, for counters */
@@ -732,17 +733,32 @@ static int cb_response_headers(htp_tx_t *htx)
 			hs->connect_off = htp_connp_res_data_consumed(htx->connp);
 		}
 	}
-	/* a 101 whose Upgrade names a protocol we parse (http-upgrade.h): the
-	 * bytes after these headers are that protocol's, as in Suricata 8 */
+	/* a 101 to a known Upgrade token: the flow becomes that protocol once
+	 * libhtp ends the response (feed) */
 	if (htx->response_status_number == 101) {
-		htp_header_t *h = htp_table_get_c(htx->response_headers, "upgrade");
 		HttpState *hs = state_of_tx(htx);
+		htp_header_t *u = htp_table_get_c(htx->response_headers, "upgrade");
 
-		if (h && h->value && hs && htx->connp == hs->connp &&
-		    (hs->upgrade_to = (uint16_t)http_upgrade_proto(bstr_ptr(h->value),
-								   bstr_len(h->value)))) {
-			hs->connect_ok = 1;
-			hs->connect_off = htp_connp_res_data_consumed(htx->connp);
+		if (hs && htx->connp == hs->connp && u && u->value)
+			hs->upgrade_to = (uint16_t)http_upgrade_proto(bstr_ptr(u->value),
+								      bstr_len(u->value));
+		if (hs && hs->upgrade_to && !hs->upgrade_req.len) {
+			/* kept past the tx, which is logged and freed before the
+			 * change: "METHOD URI\r\n" then "Name: value\r\n" lines */
+			bytes_append_bstr(&hs->upgrade_req, htx->request_method);
+			bytes_append(&hs->upgrade_req, " ", 1);
+			bytes_append_bstr(&hs->upgrade_req, htx->request_uri);
+			bytes_append(&hs->upgrade_req, "\r\n", 2);
+			for (size_t i = 0; i < htp_table_size(htx->request_headers); i++) {
+				htp_header_t *h = htp_table_get_index(htx->request_headers, i, NULL);
+
+				if (!h)
+					continue;
+				bytes_append_bstr(&hs->upgrade_req, h->name);
+				bytes_append(&hs->upgrade_req, ": ", 2);
+				bytes_append_bstr(&hs->upgrade_req, h->value);
+				bytes_append(&hs->upgrade_req, "\r\n", 2);
+			}
 		}
 	}
 	/* the flag is per tx: it is the response's only if the request lacked it */
@@ -1180,6 +1196,7 @@ void http_state_free(void *state)
 		bytes_free(&hs->pending[d]);
 		bytes_free(&hs->tunnel_data[d]);
 	}
+	bytes_free(&hs->upgrade_req);
 	http_cfg_put(hs->cfg);
 	http_mem_release(hs->mem_tc, HTTP_MEM_STATE);
 	free(hs);
@@ -1276,7 +1293,18 @@ static int feed(HttpState *hs, int dir, const uint8_t *data, size_t len)
 		    bytes_append(&hs->pending[dir], data + consumed, len - consumed) < 0)
 			tx_counted(hs, app_layer_counters.err_http_alloc);
 	}
-	if (hs->connect_ok && !hs->tunnel) {
+	if (r == HTP_STREAM_TUNNEL && hs->upgrade_to && dir == APP_DIR_TOCLIENT) {
+		/* libhtp ends HTTP at a 101: what follows is the new protocol's,
+		 * handed over with the flow (tunnel_take), as Suricata 8's change */
+		consumed = htp_connp_res_data_consumed(hs->connp);
+		if (data && consumed < len &&
+		    bytes_append(&hs->tunnel_data[dir], data + consumed, len - consumed) < 0)
+			tx_counted(hs, app_layer_counters.err_http_alloc);
+		supersede(&hs->pars[hs->npars - 1]);
+		app_layer_request_proto_change(hs->f, hs->upgrade_to);
+		hs->upgrade_to = 0;
+		hs->dead[APP_DIR_TOSERVER] = hs->dead[APP_DIR_TOCLIENT] = 1;
+	} else if (hs->connect_ok && !hs->tunnel) {
 		hs->tunnel = 1;
 		if (data && hs->connect_off < len &&
 		    bytes_append(&hs->tunnel_data[dir], data + hs->connect_off,
@@ -1297,8 +1325,6 @@ static int feed(HttpState *hs, int dir, const uint8_t *data, size_t len)
 		 * tunnel opens, whatever the tunnel carries: logged now, as
 		 * Suricata 8 logs it, before a protocol change frees it */
 		supersede(&hs->pars[hs->npars - 1]);
-	if (hs->tunnel && !was_tunnel && hs->upgrade_to)
-		app_layer_request_proto_change(hs->f, hs->upgrade_to);
 	collect_events(hs, dir);
 	if (r == HTP_STREAM_ERROR) {
 		hs->dead[dir] = 1;
@@ -1452,12 +1478,22 @@ int http_parse(AppLayerThread *at, Flow *f, void *state, int dir, const uint8_t 
 	return rc;
 }
 
+int http_upgrade_request(const void *state, const uint8_t **p, uint32_t *len)
+{
+	const HttpState *hs = state;
+
+	if (!hs || !hs->upgrade_req.len)
+		return -1;
+	*p = hs->upgrade_req.p;
+	*len = hs->upgrade_req.len;
+	return 0;
+}
+
 int http_tunnel_started(void *state)
 {
 	HttpState *hs = state;
 
-	/* an upgrade is a protocol change, not a tunnel detected again */
-	return hs && hs->tunnel && !hs->upgrade_to;
+	return hs && hs->tunnel;
 }
 
 uint8_t *http_tunnel_take(void *state, int dir, uint32_t *len)

@@ -41,4 +41,5 @@ const AppProtoOps *const app_protos[ALPROTO_MAX] = {
 	[ALPROTO_RFB] = &rfb_proto_ops,
 	[ALPROTO_RDP] = &rdp_proto_ops,
 	[ALPROTO_TELNET] = &telnet_proto_ops,
+	[ALPROTO_HTTP2] = &http2_proto_ops,
 };

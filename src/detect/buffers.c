@@ -45,6 +45,7 @@
 #define IN_NTP .alproto = ALPROTO_NTP, .get = ntp_buffer_get
 #define IN_DNP3 .alproto = ALPROTO_DNP3, .get = dnp3_buffer_get
 #define IN_RFB .alproto = ALPROTO_RFB, .get = rfb_buffer_get
+#define IN_HTTP2 .alproto = ALPROTO_HTTP2, .get = http2_buffer_get
 
 const DetectBuffer detect_buffers[BUF_MAX] = {
 	[BUF_PAYLOAD] = { .name = "payload", .prio = 3, .dir = BDIR_BOTH },
@@ -467,6 +468,12 @@ const DetectBuffer detect_buffers[BUF_MAX] = {
 		.progress = 1, .multi = 1, .pbuf = { SDP_KW_MEDIA_CONNECTION_DATA, SDP_KW_MEDIA_CONNECTION_DATA } },
 	[BUF_SDP_MEDIA_ENCRYPTION_KEY] = { .name = "sdp.media.encryption_key", IN_SIP, .prio = 2, .dir = BDIR_BOTH, .side = DBUF_EVAL,
 		.progress = 1, .multi = 1, .pbuf = { SDP_KW_MEDIA_ENCRYPTION_KEY, SDP_KW_MEDIA_ENCRYPTION_KEY } },
+	[BUF_HTTP2_HEADER_NAME] = { .name = "http2.header_name", IN_HTTP2, .prio = 2, .dir = BDIR_BOTH,
+		.side = DBUF_EVAL, .progress = HTTP_PROGRESS_HEADERS, .multi = 1,
+		.pbuf = { H2_KW_BUF_HEADER_NAME, H2_KW_BUF_HEADER_NAME } },
+	[BUF_HTTP2_HEADER] = { .name = "http2.header", IN_HTTP2, .prio = 2, .dir = BDIR_BOTH,
+		.side = DBUF_EVAL, .progress = HTTP_PROGRESS_HEADERS, .multi = 1,
+		.pbuf = { H2_KW_BUF_HEADER, H2_KW_BUF_HEADER } },
 
 };
 
@@ -514,4 +521,8 @@ const DetectTxProto detect_tx_protos[TX_CLASS_COUNT] = {
 	[ALPROTO_DHCP] = { .event_dirs = BDIR_BOTH, .prop_dirs = BDIR_BOTH },
 	[ALPROTO_NTP] = { .event_dirs = BDIR_BOTH, .prop_dirs = BDIR_BOTH },
 	[ALPROTO_DNP3] = { .event_dirs = BDIR_BOTH, .prop_dirs = BDIR_BOTH },
+	/* "http" rules and their http.* buffers run on HTTP/2 transactions
+	 * too, read through http2-kw.c; http2.* properties match either side */
+	[ALPROTO_HTTP2] = { .event_dirs = BDIR_BOTH, .prop_dirs = BDIR_BOTH,
+			    .rules_of = ALPROTO_HTTP1, .get_of = http2_buffer_get },
 };

@@ -86,6 +86,10 @@ typedef struct DetectTxProto {
 	 * side is complete (LDAP's responses come one by one, and
 	 * ldap.responses.* match as they do, as in Suricata) */
 	uint8_t props_early;
+	/* rules_of's buffers on this protocol's transactions are read through
+	 * this getter (HTTP/2 answers HTTP/1's http.* buffers, as Suricata 8
+	 * maps them); NULL: through each buffer's own */
+	detect_buffer_get_fn get_of;
 } DetectTxProto;
 
 extern const DetectTxProto detect_tx_protos[TX_CLASS_COUNT];
@@ -190,5 +194,10 @@ int rfb_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 		   const uint8_t **data, uint32_t *len);
 int file_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 		    const uint8_t **data, uint32_t *len);
+/* http2-kw.c: HTTP/2's own buffers (these), and HTTP/1's (pbuf: enum
+ * http_buffer) on an HTTP/2 transaction. */
+enum { H2_KW_BUF_HEADER_NAME = 100, H2_KW_BUF_HEADER };
+int http2_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
+		     const uint8_t **data, uint32_t *len);
 
 #endif

@@ -125,6 +125,7 @@ extern const Keyword
 	ntp_keywords[],
 	dnp3_keywords[],
 	rfb_keywords[],
+	http2_keywords[],
 	lua_keywords[],
 	var_keywords[],
 	entropy_keywords[];

@@ -123,6 +123,11 @@ int sig_set_alproto_for(SigParseState *st, const char *kwname, uint16_t alproto,
 {
 	Signature *s = st->s;
 
+	/* a protocol whose transactions answer another's buffers (HTTP/2,
+	 * HTTP/1's http.*) keeps its rules to itself */
+	if (s->alproto < TX_CLASS_COUNT && detect_tx_protos[s->alproto].get_of &&
+	    detect_tx_protos[s->alproto].rules_of == alproto)
+		return 0;
 	if (s->alproto != ALPROTO_UNKNOWN && s->alproto != alproto)
 		return sig_error(st, "%s: the rule is a %s rule already", kwname,
 				 app_proto_name(s->alproto));
@@ -431,6 +436,9 @@ static int parse_proto(SigParseState *st, const char *p)
 			   ipp == APP_IPPROTO_UDP ? IPPROTO_UDP : SIG_PROTO_IP;
 		s->alproto = (uint16_t)ap;
 		s->flags |= SIG_FLAG_APPLAYER;
+		/* "http" is HTTP/1 and HTTP/2, "http1" only HTTP/1 (Suricata 8) */
+		if (!strcasecmp(p, "http1"))
+			s->flags |= SIG_FLAG_ALPROTO_OWN;
 	} else if (strchr(p, ':')) {
 		/* Suricata 8's hooks (tcp:pre_flow, http1:request_complete, ...) */
 		return sig_unsupported(st, "protocol hook %s", p);

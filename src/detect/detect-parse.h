@@ -87,6 +87,7 @@ enum sig_buffer {
 	BUF_NTP_REFERENCE_ID, /* ntp-kw.c */
 	BUF_DNP3_DATA,      /* dnp3-kw.c */
 	BUF_RFB_NAME,       /* rfb-kw.c */
+	BUF_HTTP2_HEADER_NAME, BUF_HTTP2_HEADER, /* http2-kw.c */
 	BUF_FILE_NAME, BUF_FILE_MAGIC,   /* detect/file-kw.c: one entry per file */
 	/* the file buffers of the other protocols that carry files: a buffer
 	 * is one protocol's, so file_data / file.name / file.magic select the
@@ -189,6 +190,7 @@ enum kw_id {
 	KW_NTP_STICKY, KW_NTP_MATCH, /* detect/ntp-kw.c */
 	KW_DNP3_STICKY, KW_DNP3_MATCH, /* detect/dnp3-kw.c */
 	KW_RFB_STICKY, KW_RFB_MATCH, /* detect/rfb-kw.c */
+	KW_HTTP2_STICKY, KW_HTTP2_MATCH, /* detect/http2-kw.c */
 	KW_LUA,             /* lua, luajit (detect/lua-kw.c) */
 	KW_REPLACE,         /* replace: parse only, Signature.repl (detect/content.c) */
 	KW_BYPASS,          /* bypass: postmatch, the flow is bypassed (detect/flow-kw.c) */
@@ -477,6 +479,9 @@ typedef struct SigMetadata { char *key; char *value; } SigMetadata;
                                            * rule without payload content is a tx rule */
 #define SIG_FLAG_TXBOTH       (1u << 12)  /* => (Suricata 8): one transaction, its
                                            * request and response sides both match */
+#define SIG_FLAG_ALPROTO_OWN  (1u << 13)  /* the protocol was named by a name only it
+                                           * has ("http1"): not the flows that carry
+                                           * its transactions too (HTTP/2's) */
 
 #define SIG_PROTO_IP     0   /* any IP protocol */
 

@@ -315,6 +315,9 @@ static inline unsigned tx_class(unsigned alproto)
 {
 	if (alproto == ALPROTO_SMB)
 		return ALPROTO_DCERPC;
+	/* "http" rules run on HTTP/2 flows too (buffers.c: detect_tx_protos) */
+	if (alproto == ALPROTO_HTTP2)
+		return ALPROTO_HTTP1;
 	return alproto < ALPROTO_MAX ? alproto : ALPROTO_UNKNOWN;
 }
 

@@ -16,6 +16,11 @@ int sig_set_alproto_http(SigParseState *st)
 
 	if (s->proto != IPPROTO_TCP && s->proto != SIG_PROTO_IP)
 		return sig_error(st, "http keywords need a tcp, ip or http rule");
+	/* an http2 rule stays one: HTTP/2 transactions answer the http.*
+	 * buffers (buffers.c, detect_tx_protos) */
+	if (s->alproto < TX_CLASS_COUNT && detect_tx_protos[s->alproto].get_of &&
+	    detect_tx_protos[s->alproto].rules_of == ALPROTO_HTTP1)
+		return 0;
 	s->alproto = ALPROTO_HTTP1;
 	s->flags |= SIG_FLAG_APPLAYER;
 	return 0;

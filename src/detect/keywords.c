@@ -53,6 +53,7 @@ static const Keyword *const families[] = {
 	ntp_keywords,		/* ntp-kw.c */
 	dnp3_keywords,		/* dnp3-kw.c */
 	rfb_keywords,		/* rfb-kw.c */
+	http2_keywords,		/* http2-kw.c */
 	lua_keywords,		/* lua-kw.c */
 	var_keywords,		/* var-kw.c */
 	entropy_keywords,	/* entropy-kw.c */

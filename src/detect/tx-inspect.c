@@ -30,13 +30,33 @@
 #define SIDE_TC DBUF_TC
 #define SIDE_EVAL DBUF_EVAL   /* the side the rule is evaluated on */
 
-/* Entry idx of list base's buffer on side of tx (buffers.h). */
-static inline int buf_get(int base, void *tx, int side, uint32_t idx, const uint8_t **data,
-			  uint32_t *len)
+/* The protocol's line; one without a line takes the defaults. */
+static const DetectTxProto *tx_proto(unsigned alproto)
+{
+	static const DetectTxProto none;
+
+	return alproto < TX_CLASS_COUNT ? &detect_tx_protos[alproto] : &none;
+}
+
+/* Entry idx of list base's buffer on side of tx (buffers.h), on a flow of
+ * protocol fp: another protocol's buffer through fp's get_of. */
+static inline int buf_get(int base, unsigned fp, void *tx, int side, uint32_t idx,
+			  const uint8_t **data, uint32_t *len)
 {
 	const DetectBuffer *b = &detect_buffers[base];
+	const DetectTxProto *tp = tx_proto(fp);
 
+	if (tp->get_of && b->alproto != fp && b->alproto == tp->rules_of)
+		return tp->get_of(b, tx, side, idx, data, len);
 	return b->get(b, tx, side, idx, data, len);
+}
+
+/* 1: list l's buffer is read on a flow of protocol fp */
+static inline int buf_on_flow(int l, unsigned fp)
+{
+	unsigned bp = detect_buffers[l].alproto;
+
+	return bp == fp || (tx_proto(fp)->get_of && bp == tx_proto(fp)->rules_of);
 }
 
 static uint32_t sig_flow_flags(const Signature *s)
@@ -75,14 +95,6 @@ static int list_source(int l, unsigned fp)
 	const DetectBuffer *b = &detect_buffers[l];
 
 	return b->via_proto && b->via_proto == fp ? b->via_list : l;
-}
-
-/* The protocol's line; one without a line takes the defaults. */
-static const DetectTxProto *tx_proto(unsigned alproto)
-{
-	static const DetectTxProto none;
-
-	return alproto < TX_CLASS_COUNT ? &detect_tx_protos[alproto] : &none;
 }
 
 static int list_side(const DetectSig *ds, int l, int d)
@@ -371,7 +383,7 @@ static void tx_lists_build(DetectEngine *de)
 
 			for (int l = 1; l < BUF_IPV4_HDR; l++)
 				if (de->hgroups[d][l].mpm &&
-				    (detect_buffers[l].alproto == fp || list_source(l, fp) != l))
+				    (buf_on_flow(l, fp) || list_source(l, fp) != l))
 					de->tx_lists[d][fp][n++] = (uint8_t)l;
 			de->ntx_lists[d][fp] = n;
 		}
@@ -594,7 +606,10 @@ static int ready(const DetectSig *ds, const int prog[2], int final, int d)
  * its dcerpc.stub_data reads through SMB's entry: list_source). */
 static int sig_on_flow(const Signature *s, unsigned fp)
 {
-	return s->alproto == fp || (tx_proto(fp)->rules_of && tx_proto(fp)->rules_of == s->alproto);
+	/* a rule that named its protocol by a name only it has ("http1")
+	 * keeps to it */
+	return s->alproto == fp || (tx_proto(fp)->rules_of && tx_proto(fp)->rules_of == s->alproto &&
+				    !(s->flags & SIG_FLAG_ALPROTO_OWN));
 }
 
 /* One pass over a transaction on side d: progress, candidates. */
@@ -708,7 +723,7 @@ static int list_matches(DetectThread *dt, const DetectSig *ds, void *tx, int l, 
 
 	uint32_t i;
 
-	for (i = 0; buf_get(base, tx, side, i, &data, &len) == 0; i++)
+	for (i = 0; buf_get(base, fp, tx, side, i, &data, &len) == 0; i++)
 		if (inspect_xbuf(dt, ds->s, l, data, len))
 			return 1;
 	/* absent: no such buffer at all matches */
@@ -798,9 +813,9 @@ static void tx_scan_list(DetectThread *dt, void *tx, TxDetect *st, TxPass *tp, i
 		return;
 	tp->deferred = 0;
 	if (detect_buffers[l].multi) {
-		for (uint32_t i = 0; buf_get(src, tx, side, i, &data, &len) == 0; i++)
+		for (uint32_t i = 0; buf_get(src, tp->fp, tx, side, i, &data, &len) == 0; i++)
 			prefilter_buf(dt, g, dt->scratch_h[tp->d][l], data, len, tp);
-	} else if (buf_get(src, tx, side, 0, &data, &len) == 0) {
+	} else if (buf_get(src, tp->fp, tx, side, 0, &data, &len) == 0) {
 		if (l != BUF_HTTP_SERVER_BODY || !prefilter_body_gpu(dt, g, st, tp, len))
 			prefilter_buf(dt, g, dt->scratch_h[tp->d][l], data, len, tp);
 	}
@@ -849,10 +864,11 @@ static void tx_eval(DetectThread *dt, DetectFlowState *fs, Packet *p, void *tx, 
 		const uint8_t *data, *xd;
 		uint32_t len, xl;
 
-		if (hx->d != d || detect_buffers[hx->base].alproto != f->app_proto)
+		if (hx->d != d || !buf_on_flow(hx->base, f->app_proto))
 			continue;
 		side = buf_side(hx->base, d);
-		for (uint32_t i = 0; buf_get(hx->base, tx, side, i, &data, &len) == 0; i++) {
+		for (uint32_t i = 0; buf_get(hx->base, f->app_proto, tx, side, i, &data, &len) == 0;
+		     i++) {
 			if (transform_apply(hx->chain, dt->xs, data, len, &xd, &xl) == 0)
 				prefilter_buf(dt, &hx->g, dt->scratch_hx[k], xd, xl, &tp);
 		}

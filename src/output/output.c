@@ -28,6 +28,7 @@ static const char *const eve_known_types[] = {
 	"dhcp", "tftp", "ntp",
 	"dnp3",
 	"rfb", "rdp",
+	"http2",
 };
 
 static void set_err(char *err, size_t errlen, const char *fmt, ...)

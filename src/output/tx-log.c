@@ -33,6 +33,7 @@ static const EveTxLogger *const eve_tx_loggers[ALPROTO_MAX] = {
 	[ALPROTO_DNP3] = &eve_dnp3_logger,
 	[ALPROTO_RFB] = &eve_rfb_logger,
 	[ALPROTO_RDP] = &eve_rdp_logger,
+	[ALPROTO_HTTP2] = &eve_http2_logger,
 };
 
 static const EveTxLogger *logger_of(const Flow *f)

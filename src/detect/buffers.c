@@ -40,6 +40,7 @@
 #define IN_LDAP .alproto = ALPROTO_LDAP, .get = ldap_buffer_get
 #define IN_KRB5 .alproto = ALPROTO_KRB5, .get = krb5_buffer_get
 #define IN_SNMP .alproto = ALPROTO_SNMP, .get = snmp_buffer_get
+#define IN_ENIP .alproto = ALPROTO_ENIP, .get = enip_buffer_get
 
 const DetectBuffer detect_buffers[BUF_MAX] = {
 	[BUF_PAYLOAD] = { .name = "payload", .prio = 3, .dir = BDIR_BOTH },
@@ -329,6 +330,12 @@ const DetectBuffer detect_buffers[BUF_MAX] = {
 	[BUF_SNMP_TRAP_ADDRESS] = { .name = "snmp.trap_address", IN_SNMP, .prio = 2,
 		.dir = BDIR_BOTH, .side = DBUF_EVAL,
 		.pbuf = { SNMP_KW_BUF_TRAP_ADDRESS, SNMP_KW_BUF_TRAP_ADDRESS } },
+	[BUF_ENIP_PRODUCT_NAME] = { .name = "enip.product_name", IN_ENIP, .prio = 2, .dir = BDIR_BOTH,
+		.side = DBUF_TC,
+		.pbuf = { ENIP_KW_BUF_PRODUCT_NAME, ENIP_KW_BUF_PRODUCT_NAME } },
+	[BUF_ENIP_SERVICE_NAME] = { .name = "enip.service_name", IN_ENIP, .prio = 2, .dir = BDIR_BOTH,
+		.side = DBUF_TC,
+		.pbuf = { ENIP_KW_BUF_SERVICE_NAME, ENIP_KW_BUF_SERVICE_NAME } },
 	[BUF_FILE_NAME] = { .name = "file.name", .alproto = ALPROTO_HTTP1, .get = file_buffer_get,
 		.prio = 2, .dir = BDIR_BOTH, .side = DBUF_EVAL, .progress = HTTP_PROGRESS_COMPLETE,
 		.multi = 1, .pbuf = { FILE_BUF_NAME, FILE_BUF_NAME } },
@@ -492,4 +499,7 @@ const DetectTxProto detect_tx_protos[TX_CLASS_COUNT] = {
 	 * evaluated on the side it has */
 	[ALPROTO_KRB5] = { .event_dirs = BDIR_BOTH, .prop_dirs = BDIR_BOTH },
 	[ALPROTO_SNMP] = { .event_dirs = BDIR_BOTH, .prop_dirs = BDIR_BOTH },
+	/* a request's header matches on the request, its response's on the
+	 * response, each side on its own (enip_command counts both) */
+	[ALPROTO_ENIP] = { .event_dirs = BDIR_BOTH, .prop_dirs = BDIR_BOTH, .sides_apart = 1 },
 };

@@ -171,6 +171,10 @@ int krb5_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 enum { SNMP_KW_BUF_COMMUNITY, SNMP_KW_BUF_USM, SNMP_KW_BUF_TRAP_OID, SNMP_KW_BUF_TRAP_ADDRESS };
 int snmp_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 		    const uint8_t **data, uint32_t *len);
+/* enip-kw.c: the EtherNet/IP buffers. */
+enum { ENIP_KW_BUF_PRODUCT_NAME, ENIP_KW_BUF_SERVICE_NAME };
+int enip_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
+		    const uint8_t **data, uint32_t *len);
 int file_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 		    const uint8_t **data, uint32_t *len);
 

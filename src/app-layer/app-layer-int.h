@@ -135,6 +135,7 @@ extern const AppProtoOps ldap_proto_ops;   /* ldap-proto.c */
 extern const AppProtoOps krb5_proto_ops;   /* krb5-proto.c */
 extern const AppProtoOps snmp_proto_ops;   /* snmp-proto.c */
 extern const AppProtoOps enip_proto_ops;   /* enip-proto.c */
+extern const AppProtoOps modbus_proto_ops; /* modbus-proto.c */
 
 /* Frees a transaction's detect slot with the function detection registered
  * (app_layer_set_detect_state_free); for the parsers' tx free paths. */

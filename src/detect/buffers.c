@@ -502,4 +502,7 @@ const DetectTxProto detect_tx_protos[TX_CLASS_COUNT] = {
 	/* a request's header matches on the request, its response's on the
 	 * response, each side on its own (enip_command counts both) */
 	[ALPROTO_ENIP] = { .event_dirs = BDIR_BOTH, .prop_dirs = BDIR_BOTH, .sides_apart = 1 },
+	/* the modbus keyword reads the request, as Suricata registers it
+	 * (to server); events come on either side (unsolicited responses) */
+	[ALPROTO_MODBUS] = { .event_dirs = BDIR_BOTH, .prop_dirs = BDIR_TS, .sides_apart = 1 },
 };

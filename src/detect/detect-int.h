@@ -120,6 +120,7 @@ extern const Keyword
 	krb5_keywords[],
 	snmp_keywords[],
 	enip_keywords[],
+	modbus_keywords[],
 	lua_keywords[],
 	var_keywords[],
 	entropy_keywords[];

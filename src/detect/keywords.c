@@ -48,6 +48,7 @@ static const Keyword *const families[] = {
 	krb5_keywords,		/* krb5-kw.c */
 	snmp_keywords,		/* snmp-kw.c */
 	enip_keywords,		/* enip-kw.c */
+	modbus_keywords,	/* modbus-kw.c */
 	lua_keywords,		/* lua-kw.c */
 	var_keywords,		/* var-kw.c */
 	entropy_keywords,	/* entropy-kw.c */

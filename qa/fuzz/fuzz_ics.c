@@ -23,9 +23,11 @@
 
 #include "app-layer/app-layer.h"
 #include "app-layer/enip.h"
+#include "app-layer/modbus.h"
 #include "conf/conf.h"
 #include "detect/buffers.h"
 #include "output/enip-json.h"
+#include "output/modbus-json.h"
 #include "fuzz-common.h"
 
 static AppLayerConfig cfg;
@@ -59,6 +61,8 @@ static unsigned check_tx(const Flow *f, void *tx)
 
 	if (f->app_proto == ALPROTO_ENIP)
 		o = enip_json_object(tx);
+	else if (f->app_proto == ALPROTO_MODBUS)
+		o = modbus_json_object(tx);
 	if (o) {
 		/* every string written must be valid UTF-8 for eve */
 		txt = json_dumps(o, JSON_COMPACT);
@@ -87,7 +91,7 @@ static unsigned check_tx(const Flow *f, void *tx)
 
 static int ours(const Flow *f)
 {
-	return f->app_proto == ALPROTO_ENIP;
+	return f->app_proto == ALPROTO_ENIP || f->app_proto == ALPROTO_MODBUS;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -217,6 +217,16 @@ if [ -d "$shared/suricata-verify/tests" ]; then
 		-path '*http2*' -name '*.pcap' | sort) > /dev/null
 fi
 
-for h in pcap pipeline rule yaml http dns tls smtp ssh ftp dcerpc smb mqtt sip ber pop3 pgsql udp dnp3 remote http2; do
+# ics: the EtherNet/IP and Modbus flows of suricata-verify and the shared captures
+mkdir -p "$work/ics"
+if [ -d "$shared/suricata-verify/tests" ]; then
+	# shellcheck disable=SC2046 # one path a word
+	python3 "$here/ics-seeds.py" "$work/ics" $(find "$shared/suricata-verify/tests" \
+		\( -path '*enip*' -o -path '*modbus*' \) -name '*.pcap' | sort) \
+		$(ls "$shared"/data/pcaps/ndpi/cip_io.pcap "$shared"/data/pcaps/ndpi/modbus.pcap \
+			2>/dev/null) > /dev/null
+fi
+
+for h in pcap pipeline rule yaml http dns tls smtp ssh ftp dcerpc smb mqtt sip ber pop3 pgsql udp dnp3 remote http2 ics; do
 	printf '%-9s %5d seeds %8s\n' "$h" "$(ls "$work/$h" | wc -l)" "$(du -sh "$work/$h" | cut -f1)"
 done

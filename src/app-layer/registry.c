@@ -42,4 +42,6 @@ const AppProtoOps *const app_protos[ALPROTO_MAX] = {
 	[ALPROTO_RDP] = &rdp_proto_ops,
 	[ALPROTO_TELNET] = &telnet_proto_ops,
 	[ALPROTO_HTTP2] = &http2_proto_ops,
+	[ALPROTO_ENIP] = &enip_proto_ops,
+	[ALPROTO_MODBUS] = &modbus_proto_ops,
 };

@@ -46,6 +46,7 @@
 #define IN_DNP3 .alproto = ALPROTO_DNP3, .get = dnp3_buffer_get
 #define IN_RFB .alproto = ALPROTO_RFB, .get = rfb_buffer_get
 #define IN_HTTP2 .alproto = ALPROTO_HTTP2, .get = http2_buffer_get
+#define IN_ENIP .alproto = ALPROTO_ENIP, .get = enip_buffer_get
 
 const DetectBuffer detect_buffers[BUF_MAX] = {
 	[BUF_PAYLOAD] = { .name = "payload", .prio = 3, .dir = BDIR_BOTH },
@@ -345,6 +346,12 @@ const DetectBuffer detect_buffers[BUF_MAX] = {
 		.side = DBUF_EVAL, .pbuf = { 0, 0 } },
 	[BUF_RFB_NAME] = { .name = "rfb.name", IN_RFB, .prio = 2, .dir = BDIR_BOTH, .side = DBUF_TC,
 		.progress = 1, .pbuf = { RFB_KW_BUF_NAME, RFB_KW_BUF_NAME } },
+	[BUF_ENIP_PRODUCT_NAME] = { .name = "enip.product_name", IN_ENIP, .prio = 2, .dir = BDIR_BOTH,
+		.side = DBUF_TC,
+		.pbuf = { ENIP_KW_BUF_PRODUCT_NAME, ENIP_KW_BUF_PRODUCT_NAME } },
+	[BUF_ENIP_SERVICE_NAME] = { .name = "enip.service_name", IN_ENIP, .prio = 2, .dir = BDIR_BOTH,
+		.side = DBUF_TC,
+		.pbuf = { ENIP_KW_BUF_SERVICE_NAME, ENIP_KW_BUF_SERVICE_NAME } },
 	[BUF_FILE_NAME] = { .name = "file.name", .alproto = ALPROTO_HTTP1, .get = file_buffer_get,
 		.prio = 2, .dir = BDIR_BOTH, .side = DBUF_EVAL, .progress = HTTP_PROGRESS_COMPLETE,
 		.multi = 1, .pbuf = { FILE_BUF_NAME, FILE_BUF_NAME } },
@@ -525,4 +532,10 @@ const DetectTxProto detect_tx_protos[TX_CLASS_COUNT] = {
 	 * too, read through http2-kw.c; http2.* properties match either side */
 	[ALPROTO_HTTP2] = { .event_dirs = BDIR_BOTH, .prop_dirs = BDIR_BOTH,
 			    .rules_of = ALPROTO_HTTP1, .get_of = http2_buffer_get },
+	/* a request's header matches on the request, its response's on the
+	 * response, each side on its own (enip_command counts both) */
+	[ALPROTO_ENIP] = { .event_dirs = BDIR_BOTH, .prop_dirs = BDIR_BOTH, .sides_apart = 1 },
+	/* the modbus keyword reads the request, as Suricata registers it
+	 * (to server); events come on either side (unsolicited responses) */
+	[ALPROTO_MODBUS] = { .event_dirs = BDIR_BOTH, .prop_dirs = BDIR_TS, .sides_apart = 1 },
 };

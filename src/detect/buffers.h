@@ -192,6 +192,10 @@ int dnp3_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 enum { RFB_KW_BUF_NAME };
 int rfb_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 		   const uint8_t **data, uint32_t *len);
+/* enip-kw.c: the EtherNet/IP buffers. */
+enum { ENIP_KW_BUF_PRODUCT_NAME, ENIP_KW_BUF_SERVICE_NAME };
+int enip_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
+		    const uint8_t **data, uint32_t *len);
 int file_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 		    const uint8_t **data, uint32_t *len);
 /* http2-kw.c: HTTP/2's own buffers (these), and HTTP/1's (pbuf: enum

@@ -126,6 +126,8 @@ extern const Keyword
 	dnp3_keywords[],
 	rfb_keywords[],
 	http2_keywords[],
+	enip_keywords[],
+	modbus_keywords[],
 	lua_keywords[],
 	var_keywords[],
 	entropy_keywords[];

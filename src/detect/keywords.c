@@ -54,6 +54,8 @@ static const Keyword *const families[] = {
 	dnp3_keywords,		/* dnp3-kw.c */
 	rfb_keywords,		/* rfb-kw.c */
 	http2_keywords,		/* http2-kw.c */
+	enip_keywords,		/* enip-kw.c */
+	modbus_keywords,	/* modbus-kw.c */
 	lua_keywords,		/* lua-kw.c */
 	var_keywords,		/* var-kw.c */
 	entropy_keywords,	/* entropy-kw.c */

@@ -287,6 +287,8 @@ extern const EveTxLogger eve_dnp3_logger;   /* dnp3-json.c */
 extern const EveTxLogger eve_rfb_logger;    /* rfb-json.c */
 extern const EveTxLogger eve_rdp_logger;    /* rdp-json.c */
 extern const EveTxLogger eve_http2_logger;  /* http2-json.c */
+extern const EveTxLogger eve_enip_logger;   /* enip-json.c */
+extern const EveTxLogger eve_modbus_logger; /* modbus-json.c */
 /* dns-log.c: the `- dns:` options under prefix (NULL: the defaults). */
 int eve_dns_config_load(struct dns_json_cfg *c, const char *prefix, char *err, size_t errlen);
 

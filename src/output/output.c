@@ -29,6 +29,7 @@ static const char *const eve_known_types[] = {
 	"dnp3",
 	"rfb", "rdp",
 	"http2",
+	"enip", "modbus",
 };
 
 static void set_err(char *err, size_t errlen, const char *fmt, ...)

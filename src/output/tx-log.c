@@ -34,6 +34,8 @@ static const EveTxLogger *const eve_tx_loggers[ALPROTO_MAX] = {
 	[ALPROTO_RFB] = &eve_rfb_logger,
 	[ALPROTO_RDP] = &eve_rdp_logger,
 	[ALPROTO_HTTP2] = &eve_http2_logger,
+	[ALPROTO_ENIP] = &eve_enip_logger,
+	[ALPROTO_MODBUS] = &eve_modbus_logger,
 };
 
 static const EveTxLogger *logger_of(const Flow *f)

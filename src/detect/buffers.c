@@ -40,6 +40,7 @@
 #define IN_LDAP .alproto = ALPROTO_LDAP, .get = ldap_buffer_get
 #define IN_KRB5 .alproto = ALPROTO_KRB5, .get = krb5_buffer_get
 #define IN_SNMP .alproto = ALPROTO_SNMP, .get = snmp_buffer_get
+#define IN_IKE .alproto = ALPROTO_IKE, .get = ike_buffer_get
 
 const DetectBuffer detect_buffers[BUF_MAX] = {
 	[BUF_PAYLOAD] = { .name = "payload", .prio = 3, .dir = BDIR_BOTH },
@@ -329,6 +330,18 @@ const DetectBuffer detect_buffers[BUF_MAX] = {
 	[BUF_SNMP_TRAP_ADDRESS] = { .name = "snmp.trap_address", IN_SNMP, .prio = 2,
 		.dir = BDIR_BOTH, .side = DBUF_EVAL,
 		.pbuf = { SNMP_KW_BUF_TRAP_ADDRESS, SNMP_KW_BUF_TRAP_ADDRESS } },
+	/* IKE: the SPIs of their own side's messages, the initiator's vendor
+	 * ids, a message's key exchange and nonce data */
+	[BUF_IKE_INIT_SPI] = { .name = "ike.init_spi", IN_IKE, .prio = 2, .dir = BDIR_TS,
+		.side = DBUF_TS, .pbuf = { IKE_KW_BUF_INIT_SPI, IKE_KW_BUF_INIT_SPI } },
+	[BUF_IKE_RESP_SPI] = { .name = "ike.resp_spi", IN_IKE, .prio = 2, .dir = BDIR_TC,
+		.side = DBUF_TC, .pbuf = { IKE_KW_BUF_RESP_SPI, IKE_KW_BUF_RESP_SPI } },
+	[BUF_IKE_VENDOR] = { .name = "ike.vendor", IN_IKE, .prio = 2, .dir = BDIR_TS,
+		.side = DBUF_TS, .multi = 1, .pbuf = { IKE_KW_BUF_VENDOR, IKE_KW_BUF_VENDOR } },
+	[BUF_IKE_KE] = { .name = "ike.key_exchange_payload", IN_IKE, .prio = 2, .dir = BDIR_BOTH,
+		.side = DBUF_EVAL, .pbuf = { IKE_KW_BUF_KE, IKE_KW_BUF_KE } },
+	[BUF_IKE_NONCE] = { .name = "ike.nonce_payload", IN_IKE, .prio = 2, .dir = BDIR_BOTH,
+		.side = DBUF_EVAL, .pbuf = { IKE_KW_BUF_NONCE, IKE_KW_BUF_NONCE } },
 	[BUF_FILE_NAME] = { .name = "file.name", .alproto = ALPROTO_HTTP1, .get = file_buffer_get,
 		.prio = 2, .dir = BDIR_BOTH, .side = DBUF_EVAL, .progress = HTTP_PROGRESS_COMPLETE,
 		.multi = 1, .pbuf = { FILE_BUF_NAME, FILE_BUF_NAME } },
@@ -492,4 +505,5 @@ const DetectTxProto detect_tx_protos[TX_CLASS_COUNT] = {
 	 * evaluated on the side it has */
 	[ALPROTO_KRB5] = { .event_dirs = BDIR_BOTH, .prop_dirs = BDIR_BOTH },
 	[ALPROTO_SNMP] = { .event_dirs = BDIR_BOTH, .prop_dirs = BDIR_BOTH },
+	[ALPROTO_IKE] = { .event_dirs = BDIR_BOTH, .prop_dirs = BDIR_BOTH },
 };

@@ -171,6 +171,11 @@ int krb5_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 enum { SNMP_KW_BUF_COMMUNITY, SNMP_KW_BUF_USM, SNMP_KW_BUF_TRAP_OID, SNMP_KW_BUF_TRAP_ADDRESS };
 int snmp_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 		    const uint8_t **data, uint32_t *len);
+/* ike-kw.c: the IKE buffers. */
+enum { IKE_KW_BUF_INIT_SPI, IKE_KW_BUF_RESP_SPI, IKE_KW_BUF_VENDOR, IKE_KW_BUF_KE,
+       IKE_KW_BUF_NONCE };
+int ike_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
+		   const uint8_t **data, uint32_t *len);
 int file_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 		    const uint8_t **data, uint32_t *len);
 

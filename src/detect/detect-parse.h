@@ -82,6 +82,7 @@ enum sig_buffer {
 	BUF_LDAP_REQUEST_ATTRIBUTE_TYPE, BUF_LDAP_RESPONSES_ATTRIBUTE_TYPE,
 	BUF_KRB5_CNAME, BUF_KRB5_SNAME, /* krb5-kw.c */
 	BUF_SNMP_COMMUNITY, BUF_SNMP_USM, BUF_SNMP_TRAP_OID, BUF_SNMP_TRAP_ADDRESS, /* snmp-kw.c */
+	BUF_IKE_INIT_SPI, BUF_IKE_RESP_SPI, BUF_IKE_VENDOR, BUF_IKE_KE, BUF_IKE_NONCE, /* ike-kw.c */
 	BUF_FILE_NAME, BUF_FILE_MAGIC,   /* detect/file-kw.c: one entry per file */
 	/* the file buffers of the other protocols that carry files: a buffer
 	 * is one protocol's, so file_data / file.name / file.magic select the
@@ -178,6 +179,7 @@ enum kw_id {
 	KW_LDAP_STICKY, KW_LDAP_MATCH, /* detect/ldap-kw.c */
 	KW_KRB5_STICKY, KW_KRB5_MATCH, /* detect/krb5-kw.c */
 	KW_SNMP_STICKY, KW_SNMP_MATCH, /* detect/snmp-kw.c */
+	KW_IKE_STICKY, KW_IKE_MATCH, /* detect/ike-kw.c */
 	KW_LUA,             /* lua, luajit (detect/lua-kw.c) */
 	KW_REPLACE,         /* replace: parse only, Signature.repl (detect/content.c) */
 	KW_BYPASS,          /* bypass: postmatch, the flow is bypassed (detect/flow-kw.c) */

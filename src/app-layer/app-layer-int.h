@@ -135,6 +135,7 @@ extern const AppProtoOps ldap_proto_ops;   /* ldap-proto.c */
 extern const AppProtoOps krb5_proto_ops;   /* krb5-proto.c */
 extern const AppProtoOps snmp_proto_ops;   /* snmp-proto.c */
 extern const AppProtoOps ike_proto_ops;    /* ike-proto.c */
+extern const AppProtoOps bittorrent_dht_proto_ops; /* bittorrent-dht-proto.c */
 
 /* Frees a transaction's detect slot with the function detection registered
  * (app_layer_set_detect_state_free); for the parsers' tx free paths. */

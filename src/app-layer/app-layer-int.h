@@ -136,6 +136,7 @@ extern const AppProtoOps krb5_proto_ops;   /* krb5-proto.c */
 extern const AppProtoOps snmp_proto_ops;   /* snmp-proto.c */
 extern const AppProtoOps ike_proto_ops;    /* ike-proto.c */
 extern const AppProtoOps bittorrent_dht_proto_ops; /* bittorrent-dht-proto.c */
+extern const AppProtoOps nfs_proto_ops;    /* nfs-proto.c */
 
 /* Frees a transaction's detect slot with the function detection registered
  * (app_layer_set_detect_state_free); for the parsers' tx free paths. */

@@ -506,4 +506,6 @@ const DetectTxProto detect_tx_protos[TX_CLASS_COUNT] = {
 	[ALPROTO_KRB5] = { .event_dirs = BDIR_BOTH, .prop_dirs = BDIR_BOTH },
 	[ALPROTO_SNMP] = { .event_dirs = BDIR_BOTH, .prop_dirs = BDIR_BOTH },
 	[ALPROTO_IKE] = { .event_dirs = BDIR_BOTH, .prop_dirs = BDIR_BOTH },
+	/* a call and its reply: properties are the call's, evaluated from it on */
+	[ALPROTO_NFS] = { .event_dirs = BDIR_BOTH, .prop_dirs = BDIR_BOTH, .sides_apart = 1 },
 };

@@ -120,6 +120,7 @@ extern const Keyword
 	krb5_keywords[],
 	snmp_keywords[],
 	ike_keywords[],
+	nfs_keywords[],
 	lua_keywords[],
 	var_keywords[],
 	entropy_keywords[];

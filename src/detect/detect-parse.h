@@ -180,6 +180,7 @@ enum kw_id {
 	KW_KRB5_STICKY, KW_KRB5_MATCH, /* detect/krb5-kw.c */
 	KW_SNMP_STICKY, KW_SNMP_MATCH, /* detect/snmp-kw.c */
 	KW_IKE_STICKY, KW_IKE_MATCH, /* detect/ike-kw.c */
+	KW_NFS_MATCH,       /* nfs_procedure, nfs.version: detect/nfs-kw.c */
 	KW_LUA,             /* lua, luajit (detect/lua-kw.c) */
 	KW_REPLACE,         /* replace: parse only, Signature.repl (detect/content.c) */
 	KW_BYPASS,          /* bypass: postmatch, the flow is bypassed (detect/flow-kw.c) */

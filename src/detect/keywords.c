@@ -48,6 +48,7 @@ static const Keyword *const families[] = {
 	krb5_keywords,		/* krb5-kw.c */
 	snmp_keywords,		/* snmp-kw.c */
 	ike_keywords,		/* ike-kw.c */
+	nfs_keywords,		/* nfs-kw.c */
 	lua_keywords,		/* lua-kw.c */
 	var_keywords,		/* var-kw.c */
 	entropy_keywords,	/* entropy-kw.c */

@@ -24,7 +24,7 @@ static const char *const eve_known_types[] = {
 	"alert", "anomaly", "http", "dns", "tls", "files", "fileinfo", "drop",
 	"flow", "netflow", "stats", "smtp", "ssh", "ftp", "dcerpc", "frame", "smb",
 	"arp", "mqtt", "sip", "mdns", "pop3", "ldap", "krb5", "snmp",
-	"ike", "bittorrent-dht",
+	"ike", "bittorrent-dht", "nfs",
 };
 
 static void set_err(char *err, size_t errlen, const char *fmt, ...)

@@ -27,6 +27,7 @@ static const EveTxLogger *const eve_tx_loggers[ALPROTO_MAX] = {
 	[ALPROTO_SNMP] = &eve_snmp_logger,
 	[ALPROTO_IKE] = &eve_ike_logger,
 	[ALPROTO_BITTORRENT_DHT] = &eve_bittorrent_dht_logger,
+	[ALPROTO_NFS] = &eve_nfs_logger,
 };
 
 static const EveTxLogger *logger_of(const Flow *f)

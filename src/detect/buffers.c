@@ -506,6 +506,7 @@ const DetectTxProto detect_tx_protos[TX_CLASS_COUNT] = {
 	[ALPROTO_KRB5] = { .event_dirs = BDIR_BOTH, .prop_dirs = BDIR_BOTH },
 	[ALPROTO_SNMP] = { .event_dirs = BDIR_BOTH, .prop_dirs = BDIR_BOTH },
 	[ALPROTO_IKE] = { .event_dirs = BDIR_BOTH, .prop_dirs = BDIR_BOTH },
-	/* a call and its reply: properties are the call's, evaluated from it on */
-	[ALPROTO_NFS] = { .event_dirs = BDIR_BOTH, .prop_dirs = BDIR_BOTH, .sides_apart = 1 },
+	/* a call and its reply: properties are the call's, evaluated once, on
+	 * the call */
+	[ALPROTO_NFS] = { .event_dirs = BDIR_BOTH, .prop_dirs = BDIR_TS, .sides_apart = 1 },
 };

@@ -16,6 +16,8 @@ enum { NK_PROCEDURE, NK_VERSION };
 
 typedef struct DetectNfs {
 	int kind;
+	int by_name;                /* a procedure named: its number per version */
+	int proc[5];                /* [2..4]; -1 where the version has no such name */
 	DetectUint u;
 } DetectNfs;
 
@@ -32,16 +34,18 @@ static int kw_nfs_match(SigParseState *st, const char *arg, const Keyword *kw)
 	if (d->kind == NK_PROCEDURE && isalpha((unsigned char)*v)) {
 		char name[32];
 		size_t n = strcspn(v, " ");
-		int p;
+		int any = 0;
 
 		if (n >= sizeof(name))
 			goto bad;
 		memcpy(name, v, n);
 		name[n] = '\0';
-		if ((p = nfs_proc_by_name(0, name)) < 0)
+		/* the numbers differ between versions (LOOKUP: 4 in v2, 3 in v3) */
+		d->by_name = 1;
+		for (uint32_t ver = 2; ver <= 4; ver++)
+			any |= (d->proc[ver] = nfs_proc_by_name(ver, name)) >= 0;
+		if (!any)
 			goto bad;
-		d->u.mode = UM_EQ;
-		d->u.a = (uint64_t)p;
 	} else if (parse_uint_cmp(v, UINT32_MAX, &d->u) < 0) {
 		goto bad;
 	}
@@ -65,6 +69,9 @@ static int match_nfs(const DetectTx *tc, const SigMatch *sm, Packet *p)
 		return 0;
 	if (d->kind == NK_VERSION)
 		return detect_uint_match(&d->u, tx->call.version);
+	if (d->by_name)
+		return tx->call.version >= 2 && tx->call.version <= 4 &&
+		       d->proc[tx->call.version] == (int)tx->call.procedure;
 	return detect_uint_match(&d->u, tx->call.procedure);
 }
 

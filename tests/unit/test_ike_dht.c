@@ -1,7 +1,7 @@
-/* IKE (ike.h) and BitTorrent DHT (bittorrent-dht.h, bencode.h): each
- * decoder on messages built here, cut short at every length, their
- * registry entries through the generic app layer (detection on UDP,
- * transactions, events), their eve objects, and IKE's rules with its
+/* IKE (ike.h), BitTorrent DHT (bittorrent-dht.h, bencode.h) and NFS
+ * (nfs.h): each decoder on messages built here, cut short at every length,
+ * their registry entries through the generic app layer (detection,
+ * transactions, events), their eve objects, and rules with their
  * keywords. */
 #include "config.h"
 #include "test.h"
@@ -14,8 +14,10 @@
 #include "app-layer/bencode.h"
 #include "app-layer/bittorrent-dht.h"
 #include "app-layer/ike.h"
+#include "app-layer/nfs.h"
 #include "output/bittorrent-dht-json.h"
 #include "output/ike-json.h"
+#include "output/nfs-json.h"
 #include "app-test-util.h"
 
 static void put16(uint8_t *p, unsigned v)
@@ -326,4 +328,156 @@ TEST(dht_udp_flow_any_port)
 				     app_layer_event_lookup(ALPROTO_BITTORRENT_DHT,
 							    "malformed_packet")));
 	app_test_free(&c);
+}
+
+/* ---------------- NFS ---------------- */
+
+/* an NFSv3 call (AUTH_UNIX "host", uid 1000) of proc with a 8-byte handle
+ * and, when name, a file name (and RENAME's target), record-marked when rm */
+static size_t nfs3_call(uint8_t *b, uint32_t xid, uint32_t proc, const char *name,
+			const char *to, int rm)
+{
+	size_t o = rm ? 4 : 0, s = o;
+	static const uint32_t head[] = { 0, 2, NFS_PROGRAM, 3 };
+
+	put32(b + o, xid);
+	o += 4;
+	for (int i = 0; i < 4; i++, o += 4)
+		put32(b + o, head[i]);
+	put32(b + o, proc);
+	o += 4;
+	put32(b + o, 1);                        /* AUTH_UNIX, 28-byte body */
+	put32(b + o + 4, 28);
+	put32(b + o + 8, 0);
+	put32(b + o + 12, 4);
+	memcpy(b + o + 16, "host", 4);
+	put32(b + o + 20, 1000);
+	put32(b + o + 24, 1000);
+	put32(b + o + 28, 0);
+	put32(b + o + 32, 0);
+	o += 36;
+	put32(b + o, 0);                        /* verifier */
+	put32(b + o + 4, 0);
+	o += 8;
+	for (int k = 0; k < (to ? 2 : 1); k++) {
+		const char *nm = k ? to : name;
+
+		put32(b + o, 8);
+		memcpy(b + o + 4, "\x01\x02\x03\x04\x05\x06\x07\x08", 8);
+		o += 12;
+		if (nm) {
+			size_t n = strlen(nm);
+
+			put32(b + o, (uint32_t)n);
+			memset(b + o + 4, 0, (n + 3) & ~3u);
+			memcpy(b + o + 4, nm, n);
+			o += 4 + ((n + 3) & ~3u);
+		}
+	}
+	if (rm)
+		put32(b, 0x80000000u | (uint32_t)(o - s));
+	return o;
+}
+
+static size_t nfs_reply(uint8_t *b, uint32_t xid, uint32_t status, int rm)
+{
+	size_t o = rm ? 4 : 0;
+
+	put32(b + o, xid);
+	put32(b + o + 4, 1);
+	put32(b + o + 8, 0);                    /* accepted */
+	put32(b + o + 12, 0);                   /* verifier */
+	put32(b + o + 16, 0);
+	put32(b + o + 20, 0);                   /* success */
+	put32(b + o + 24, status);
+	o += 28;
+	if (rm)
+		put32(b, 0x80000000u | (uint32_t)(o - 4));
+	return o;
+}
+
+TEST(nfs_decode_call_reply_and_cuts)
+{
+	uint8_t b[256];
+	size_t n = nfs3_call(b, 7, 14, "old", "new", 0);
+	NfsCall c;
+	NfsReply r;
+
+	CHECK_EQ(nfs_rpc_decode(b, (uint32_t)n, &c, &r, NULL), 1);
+	CHECK_EQ(c.xid, 7);
+	CHECK_EQ(c.version, 3);
+	CHECK_STREQ(nfs_proc_name(3, c.procedure), "RENAME");
+	CHECK_STREQ(c.machine, "host");
+	CHECK_EQ(c.uid, 1000);
+	CHECK_EQ(c.fh_len, 8);
+	CHECK(c.is_rename);
+	CHECK_STREQ(c.name, "old");
+	CHECK_STREQ(c.to, "new");
+	/* cut inside the RPC header: not a whole call */
+	for (size_t cut = 0; cut < 40; cut++)
+		CHECK(nfs_rpc_decode(b, (uint32_t)cut, &c, &r, NULL) != 1 || !c.has_creds);
+	/* cut in the arguments: the call, without its names */
+	CHECK_EQ(nfs_rpc_decode(b, (uint32_t)(n - 2), &c, &r, NULL), 1);
+	CHECK(!c.is_rename);
+	n = nfs_reply(b, 7, 2, 0);
+	CHECK_EQ(nfs_rpc_decode(b, (uint32_t)n, &c, &r, &c), 2);
+	CHECK_EQ(r.xid, 7);
+	CHECK_EQ(r.nfs_status, 2);
+	CHECK_STREQ(nfs_status_name(3, r.nfs_status), "ERR_NOENT");
+	CHECK_EQ(nfs_proc_by_name(0, "READDIRPLUS"), 17);
+	CHECK_EQ(nfs_proc_by_name(2, "STATFS"), 17);
+}
+
+TEST(nfs_tcp_flow_pairs_by_xid)
+{
+	AppTestCtx c = { 0 };
+	uint8_t b[1024];
+	size_t n = nfs3_call(b, 1, 3, "a", NULL, 1), m;
+	NfsTx *tx;
+	json_t *o;
+
+	m = n + nfs3_call(b + n, 2, 1, NULL, NULL, 1);
+	app_test_init(&c, 6, "10.0.0.2", 900, 2049);
+	/* two calls in one segment, cut in the middle of the second */
+	app_layer_handle_data(c.at, &c.f, APP_DIR_TOSERVER, b, (uint32_t)(m - 10), 0);
+	CHECK_EQ(c.f.app_proto, ALPROTO_NFS);
+	app_layer_handle_data(c.at, &c.f, APP_DIR_TOSERVER, b + m - 10, 10, 0);
+	CHECK_EQ(app_layer_tx_count(&c.f), 2);
+	/* the replies, the second first */
+	n = nfs_reply(b, 2, 0, 1);
+	n += nfs_reply(b + n, 1, 2, 1);
+	n += nfs_reply(b + n, 99, 0, 1);
+	app_layer_handle_data(c.at, &c.f, APP_DIR_TOCLIENT, b, (uint32_t)n, 0);
+	CHECK_EQ(app_layer_tx_count(&c.f), 3);
+	tx = app_layer_tx_get(&c.f, 0);
+	CHECK(tx && tx->has_reply && tx->reply.nfs_status == 2);
+	o = nfs_json_object(tx);
+	CHECK_STREQ(json_string_value(json_object_get(json_object_get(o, "nfs"), "procedure")),
+		    "LOOKUP");
+	CHECK_STREQ(json_string_value(json_object_get(json_object_get(o, "nfs"), "filename")),
+		    "a");
+	CHECK_STREQ(json_string_value(json_object_get(json_object_get(o, "nfs"), "status")),
+		    "ERR_NOENT");
+	CHECK_STREQ(json_string_value(json_object_get(json_object_get(o, "rpc"), "auth_type")),
+		    "UNIX");
+	json_decref(o);
+	tx = app_layer_tx_get(&c.f, 2);
+	CHECK(tx && !tx->has_call);
+	CHECK(app_layer_tx_has_event(&c.f, tx,
+				     app_layer_event_lookup(ALPROTO_NFS, "unsolicited_reply")));
+	app_test_free(&c);
+}
+
+TEST(nfs_rules_with_its_keywords)
+{
+	int ok = 0, bad = 0;
+
+	test_load_rules("alert nfs any any -> any any (nfs_procedure:17; sid:1;)\n"
+			"alert nfs any any -> any any (nfs_procedure:STATFS; sid:2;)\n"
+			"alert nfs any any -> any any (nfs.version:3; sid:3;)\n"
+			"alert nfs any any -> any any (nfs_version:>2; sid:4;)\n"
+			"alert nfs any any -> any any (nfs_procedure:NOPE; sid:5;)\n",
+			&ok, &bad, NULL);
+	CHECK_EQ(ok, 4);
+	CHECK_EQ(bad, 1);
 }

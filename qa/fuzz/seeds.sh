@@ -227,6 +227,16 @@ if [ -d "$shared/suricata-verify/tests" ]; then
 			2>/dev/null) > /dev/null
 fi
 
-for h in pcap pipeline rule yaml http dns tls smtp ssh ftp dcerpc smb mqtt sip ber pop3 pgsql udp dnp3 remote http2 ics; do
+# misc: suricata-verify's IKE and NFS flows, the shared captures' DHT and NFS
+mkdir -p "$work/misc"
+if [ -d "$shared/suricata-verify/tests" ]; then
+	# shellcheck disable=SC2046 # one path a word
+	python3 "$here/misc-seeds.py" "$work/misc" $(find "$shared/suricata-verify/tests" \
+		\( -path '*ike*' -o -path '*nfs*' \) -name '*.pcap' | sort) \
+		$(ls "$shared"/data/pcaps/ndpi/targusdataspeed_false_positives.pcap \
+			"$shared"/data/pcaps/ndpi/nfsv3.pcap 2>/dev/null) > /dev/null
+fi
+
+for h in pcap pipeline rule yaml http dns tls smtp ssh ftp dcerpc smb mqtt sip ber pop3 pgsql udp dnp3 remote http2 ics misc; do
 	printf '%-9s %5d seeds %8s\n' "$h" "$(ls "$work/$h" | wc -l)" "$(du -sh "$work/$h" | cut -f1)"
 done

@@ -152,6 +152,9 @@ extern const AppProtoOps telnet_proto_ops; /* telnet-proto.c */
 extern const AppProtoOps http2_proto_ops;  /* http2-proto.c */
 extern const AppProtoOps enip_proto_ops;   /* enip-proto.c */
 extern const AppProtoOps modbus_proto_ops; /* modbus-proto.c */
+extern const AppProtoOps ike_proto_ops;    /* ike-proto.c */
+extern const AppProtoOps bittorrent_dht_proto_ops; /* bittorrent-dht-proto.c */
+extern const AppProtoOps nfs_proto_ops;    /* nfs-proto.c */
 
 /* Frees a transaction's detect slot with the function detection registered
  * (app_layer_set_detect_state_free); for the parsers' tx free paths. */

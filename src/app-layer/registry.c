@@ -44,4 +44,7 @@ const AppProtoOps *const app_protos[ALPROTO_MAX] = {
 	[ALPROTO_HTTP2] = &http2_proto_ops,
 	[ALPROTO_ENIP] = &enip_proto_ops,
 	[ALPROTO_MODBUS] = &modbus_proto_ops,
+	[ALPROTO_IKE] = &ike_proto_ops,
+	[ALPROTO_BITTORRENT_DHT] = &bittorrent_dht_proto_ops,
+	[ALPROTO_NFS] = &nfs_proto_ops,
 };

@@ -16,6 +16,7 @@
 #include "detect/engine-int.h"
 #include "detect/detect-int.h"
 #include "app-layer/app-layer.h"
+#include "app-layer/app-layer-int.h"
 
 #include <netinet/in.h>
 #include <stdlib.h>
@@ -94,9 +95,12 @@ static int kw_app_layer_event(SigParseState *st, const char *arg, const Keyword 
 	if ((size_t)(dot - arg) < sizeof(name)) {
 		memcpy(name, arg, (size_t)(dot - arg));
 		name[dot - arg] = '\0';
-		/* the rule names the protocol exactly (Suricata: "http", not "HTTP") */
+		/* the rule names the protocol exactly (Suricata: "http", not "HTTP"),
+		 * or by its alias exactly ("ikev2") */
 		ap = app_proto_by_name(name);
-		if (ap > 0 && strcmp(name, app_proto_name((uint16_t)ap)) != 0)
+		if (ap > 0 && strcmp(name, app_proto_name((uint16_t)ap)) != 0 &&
+		    !(app_proto_ops((unsigned)ap)->alias &&
+		      strcmp(name, app_proto_ops((unsigned)ap)->alias) == 0))
 			ap = -1;
 	}
 	/* transaction rules of the protocols whose parsers raise events */

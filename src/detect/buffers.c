@@ -47,6 +47,7 @@
 #define IN_RFB .alproto = ALPROTO_RFB, .get = rfb_buffer_get
 #define IN_HTTP2 .alproto = ALPROTO_HTTP2, .get = http2_buffer_get
 #define IN_ENIP .alproto = ALPROTO_ENIP, .get = enip_buffer_get
+#define IN_IKE .alproto = ALPROTO_IKE, .get = ike_buffer_get
 
 const DetectBuffer detect_buffers[BUF_MAX] = {
 	[BUF_PAYLOAD] = { .name = "payload", .prio = 3, .dir = BDIR_BOTH },
@@ -352,6 +353,18 @@ const DetectBuffer detect_buffers[BUF_MAX] = {
 	[BUF_ENIP_SERVICE_NAME] = { .name = "enip.service_name", IN_ENIP, .prio = 2, .dir = BDIR_BOTH,
 		.side = DBUF_TC,
 		.pbuf = { ENIP_KW_BUF_SERVICE_NAME, ENIP_KW_BUF_SERVICE_NAME } },
+	/* IKE: the SPIs of their own side's messages, the initiator's vendor
+	 * ids, a message's key exchange and nonce data */
+	[BUF_IKE_INIT_SPI] = { .name = "ike.init_spi", IN_IKE, .prio = 2, .dir = BDIR_TS,
+		.side = DBUF_TS, .pbuf = { IKE_KW_BUF_INIT_SPI, IKE_KW_BUF_INIT_SPI } },
+	[BUF_IKE_RESP_SPI] = { .name = "ike.resp_spi", IN_IKE, .prio = 2, .dir = BDIR_TC,
+		.side = DBUF_TC, .pbuf = { IKE_KW_BUF_RESP_SPI, IKE_KW_BUF_RESP_SPI } },
+	[BUF_IKE_VENDOR] = { .name = "ike.vendor", IN_IKE, .prio = 2, .dir = BDIR_TS,
+		.side = DBUF_TS, .multi = 1, .pbuf = { IKE_KW_BUF_VENDOR, IKE_KW_BUF_VENDOR } },
+	[BUF_IKE_KE] = { .name = "ike.key_exchange_payload", IN_IKE, .prio = 2, .dir = BDIR_BOTH,
+		.side = DBUF_EVAL, .pbuf = { IKE_KW_BUF_KE, IKE_KW_BUF_KE } },
+	[BUF_IKE_NONCE] = { .name = "ike.nonce_payload", IN_IKE, .prio = 2, .dir = BDIR_BOTH,
+		.side = DBUF_EVAL, .pbuf = { IKE_KW_BUF_NONCE, IKE_KW_BUF_NONCE } },
 	[BUF_FILE_NAME] = { .name = "file.name", .alproto = ALPROTO_HTTP1, .get = file_buffer_get,
 		.prio = 2, .dir = BDIR_BOTH, .side = DBUF_EVAL, .progress = HTTP_PROGRESS_COMPLETE,
 		.multi = 1, .pbuf = { FILE_BUF_NAME, FILE_BUF_NAME } },
@@ -538,4 +551,8 @@ const DetectTxProto detect_tx_protos[TX_CLASS_COUNT] = {
 	/* the modbus keyword reads the request, as Suricata registers it
 	 * (to server); events come on either side (unsolicited responses) */
 	[ALPROTO_MODBUS] = { .event_dirs = BDIR_BOTH, .prop_dirs = BDIR_TS, .sides_apart = 1 },
+	[ALPROTO_IKE] = { .event_dirs = BDIR_BOTH, .prop_dirs = BDIR_BOTH },
+	/* a call and its reply: properties are the call's, evaluated once, on
+	 * the call */
+	[ALPROTO_NFS] = { .event_dirs = BDIR_BOTH, .prop_dirs = BDIR_TS, .sides_apart = 1 },
 };

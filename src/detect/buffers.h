@@ -196,6 +196,11 @@ int rfb_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 enum { ENIP_KW_BUF_PRODUCT_NAME, ENIP_KW_BUF_SERVICE_NAME };
 int enip_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 		    const uint8_t **data, uint32_t *len);
+/* ike-kw.c: the IKE buffers. */
+enum { IKE_KW_BUF_INIT_SPI, IKE_KW_BUF_RESP_SPI, IKE_KW_BUF_VENDOR, IKE_KW_BUF_KE,
+       IKE_KW_BUF_NONCE };
+int ike_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
+		   const uint8_t **data, uint32_t *len);
 int file_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 		    const uint8_t **data, uint32_t *len);
 /* http2-kw.c: HTTP/2's own buffers (these), and HTTP/1's (pbuf: enum

@@ -128,6 +128,8 @@ extern const Keyword
 	http2_keywords[],
 	enip_keywords[],
 	modbus_keywords[],
+	ike_keywords[],
+	nfs_keywords[],
 	lua_keywords[],
 	var_keywords[],
 	entropy_keywords[];

@@ -89,6 +89,7 @@ enum sig_buffer {
 	BUF_RFB_NAME,       /* rfb-kw.c */
 	BUF_HTTP2_HEADER_NAME, BUF_HTTP2_HEADER, /* http2-kw.c */
 	BUF_ENIP_PRODUCT_NAME, BUF_ENIP_SERVICE_NAME, /* enip-kw.c */
+	BUF_IKE_INIT_SPI, BUF_IKE_RESP_SPI, BUF_IKE_VENDOR, BUF_IKE_KE, BUF_IKE_NONCE, /* ike-kw.c */
 	BUF_FILE_NAME, BUF_FILE_MAGIC,   /* detect/file-kw.c: one entry per file */
 	/* the file buffers of the other protocols that carry files: a buffer
 	 * is one protocol's, so file_data / file.name / file.magic select the
@@ -194,6 +195,8 @@ enum kw_id {
 	KW_HTTP2_STICKY, KW_HTTP2_MATCH, /* detect/http2-kw.c */
 	KW_ENIP_STICKY, KW_ENIP_MATCH, KW_ENIP_CIP_SERVICE, /* detect/enip-kw.c */
 	KW_MODBUS,          /* modbus: DetectModbus (detect/modbus-kw.c) */
+	KW_IKE_STICKY, KW_IKE_MATCH, /* detect/ike-kw.c */
+	KW_NFS_MATCH,       /* nfs_procedure, nfs.version: detect/nfs-kw.c */
 	KW_LUA,             /* lua, luajit (detect/lua-kw.c) */
 	KW_REPLACE,         /* replace: parse only, Signature.repl (detect/content.c) */
 	KW_BYPASS,          /* bypass: postmatch, the flow is bypassed (detect/flow-kw.c) */

@@ -56,6 +56,8 @@ static const Keyword *const families[] = {
 	http2_keywords,		/* http2-kw.c */
 	enip_keywords,		/* enip-kw.c */
 	modbus_keywords,	/* modbus-kw.c */
+	ike_keywords,		/* ike-kw.c */
+	nfs_keywords,		/* nfs-kw.c */
 	lua_keywords,		/* lua-kw.c */
 	var_keywords,		/* var-kw.c */
 	entropy_keywords,	/* entropy-kw.c */

@@ -289,6 +289,9 @@ extern const EveTxLogger eve_rdp_logger;    /* rdp-json.c */
 extern const EveTxLogger eve_http2_logger;  /* http2-json.c */
 extern const EveTxLogger eve_enip_logger;   /* enip-json.c */
 extern const EveTxLogger eve_modbus_logger; /* modbus-json.c */
+extern const EveTxLogger eve_ike_logger;    /* ike-json.c */
+extern const EveTxLogger eve_bittorrent_dht_logger; /* bittorrent-dht-json.c */
+extern const EveTxLogger eve_nfs_logger;    /* nfs-json.c */
 /* dns-log.c: the `- dns:` options under prefix (NULL: the defaults). */
 int eve_dns_config_load(struct dns_json_cfg *c, const char *prefix, char *err, size_t errlen);
 

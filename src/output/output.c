@@ -30,6 +30,7 @@ static const char *const eve_known_types[] = {
 	"rfb", "rdp",
 	"http2",
 	"enip", "modbus",
+	"ike", "bittorrent-dht", "nfs",
 };
 
 static void set_err(char *err, size_t errlen, const char *fmt, ...)

@@ -36,6 +36,9 @@ static const EveTxLogger *const eve_tx_loggers[ALPROTO_MAX] = {
 	[ALPROTO_HTTP2] = &eve_http2_logger,
 	[ALPROTO_ENIP] = &eve_enip_logger,
 	[ALPROTO_MODBUS] = &eve_modbus_logger,
+	[ALPROTO_IKE] = &eve_ike_logger,
+	[ALPROTO_BITTORRENT_DHT] = &eve_bittorrent_dht_logger,
+	[ALPROTO_NFS] = &eve_nfs_logger,
 };
 
 static const EveTxLogger *logger_of(const Flow *f)

@@ -42,7 +42,7 @@ TEST(app_layer_event_unknown_http_event_is_skipped)
 TEST(app_layer_event_other_protocols_are_skipped)
 {
 	CHECK_EQ(load("alert tcp any any -> any any (app-layer-event:applayer_no_such_event; sid:1;)"), 0);
-	CHECK_EQ(load("alert tcp any any -> any any (app-layer-event:nfs.malformed_data; sid:1;)"), 0);
+	CHECK_EQ(load("alert tcp any any -> any any (app-layer-event:template.malformed_data; sid:1;)"), 0);
 }
 
 TEST(app_layer_event_dns_loads_and_makes_a_dns_rule)

@@ -98,8 +98,8 @@ TEST(header_actions_and_protocols)
 	CHECK_EQ(s->alproto, ALPROTO_HTTP1);
 	sig_free(s);
 	CHECK_EQ(E("block tcp any any -> any any (sid:1;)"), SIG_ERR_PARSE);
-	CHECK_EQ(E("alert nfs any any -> any any (sid:1;)"), SIG_ERR_UNSUPPORTED);
-	CHECK_STREQ(opaque(err), "unsupported protocol nfs");
+	CHECK_EQ(E("alert template any any -> any any (sid:1;)"), SIG_ERR_UNSUPPORTED);
+	CHECK_STREQ(opaque(err), "unsupported protocol template");
 	s = P("alert dns any any -> any any (sid:1;)");
 	CHECK(s);
 	CHECK_EQ(s->proto, SIG_PROTO_IP);        /* dns runs on udp and tcp */
@@ -275,8 +275,8 @@ TEST(meta_keywords_errors)
 	CHECK_EQ(E(R("reference:nocomma; sid:1;")), SIG_ERR_PARSE);
 	CHECK_EQ(E(R("target:both; sid:1;")), SIG_ERR_PARSE);
 	CHECK_EQ(E(R("noalert:1; sid:1;")), SIG_ERR_PARSE);
-	CHECK_EQ(E(R("ike.vendor; content:\"a\"; sid:1;")), SIG_ERR_UNSUPPORTED);
-	CHECK_STREQ(opaque(err), "unsupported keyword ike.vendor");
+	CHECK_EQ(E(R("geoip:src,US; sid:1;")), SIG_ERR_UNSUPPORTED);
+	CHECK_STREQ(opaque(err), "unsupported keyword geoip");
 	/* Suricata's other families and transforms are skipped too; a name
 	 * Suricata does not know either is an error, as there (-T fails) */
 	CHECK_EQ(E(R("sctp.hdr; content:\"a\"; sid:1;")), SIG_ERR_UNSUPPORTED);
@@ -909,13 +909,13 @@ TEST(load_counts_failed_skipped_duplicate_and_summary)
 	CHECK(t);
 	CHECK_EQ(t->loaded, 2);
 	CHECK_EQ(t->failed, 3);                /* bad depth, duplicate, no sid */
-	CHECK_EQ(t->skipped, 3);               /* ike, ike.vendor, nfs */
+	CHECK_EQ(t->skipped, 3);               /* template, geoip, nntp */
 	f = open_memstream(&buf, &len);
 	sig_load_summary_print(t, f);
 	fclose(f);
 	CHECK(strstr(buf, "2 rules loaded, 3 failed, 3 skipped\n"));
-	CHECK(strstr(buf, "skipped: unsupported keyword ike.vendor \xc3\x97" "1\n"));
-	CHECK(strstr(buf, "skipped: unsupported protocol ike \xc3\x97" "1\n"));
+	CHECK(strstr(buf, "skipped: unsupported keyword geoip \xc3\x97" "1\n"));
+	CHECK(strstr(buf, "skipped: unsupported protocol template \xc3\x97" "1\n"));
 	free(buf);
 	sig_table_free(t);
 }
@@ -938,7 +938,7 @@ TEST(error_line_format_and_fatal_mode)
 	t = sig_load(&cfg, err, sizeof(err));
 	CHECK(!t);
 	/* the first problem is line 2: an unsupported protocol */
-	snprintf(want, sizeof(want), "%s:2: unsupported protocol ike (sid 11)", mixed);
+	snprintf(want, sizeof(want), "%s:2: unsupported protocol template (sid 11)", mixed);
 	CHECK_STREQ(opaque(err), opaque(want));
 
 	t = sig_table_new();
@@ -986,7 +986,7 @@ TEST(list_keywords_names_supported_ones)
 	CHECK(strstr(buf, "ssh.software:\n"));
 	CHECK(strstr(buf, "ftp.command:\n"));
 	CHECK(strstr(buf, "krb5_cname:\n"));
-	CHECK(!strstr(buf, "ike.vendor"));
+	CHECK(!strstr(buf, "geoip"));
 	free(buf);
 }
 

@@ -1,0 +1,289 @@
+/* ONC RPC and NFS v2/v3 decoding (nfs.h): an XDR cursor over one RPC
+ * message, bounded by it; names are cut at the caps of nfs.h. */
+#include "app-layer/nfs.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+typedef struct Xdr {
+	const uint8_t *p;
+	uint32_t n;
+	int bad;
+} Xdr;
+
+static uint32_t x_u32(Xdr *x)
+{
+	uint32_t v;
+
+	if (x->bad || x->n < 4) {
+		x->bad = 1;
+		return 0;
+	}
+	v = (uint32_t)x->p[0] << 24 | (uint32_t)x->p[1] << 16 | (uint32_t)x->p[2] << 8 | x->p[3];
+	x->p += 4;
+	x->n -= 4;
+	return v;
+}
+
+/* n bytes and their padding to 4; NULL when they are not there */
+static const uint8_t *x_bytes(Xdr *x, uint32_t n)
+{
+	uint32_t padded = (n + 3u) & ~3u;
+	const uint8_t *p = x->p;
+
+	if (x->bad || n > x->n || padded > x->n) {
+		x->bad = 1;
+		return NULL;
+	}
+	x->p += padded;
+	x->n -= padded;
+	return p;
+}
+
+static const uint8_t *x_opaque(Xdr *x, uint32_t *len)
+{
+	*len = x_u32(x);
+	return x_bytes(x, *len);
+}
+
+static void x_string(Xdr *x, char *out, size_t cap, uint16_t *olen)
+{
+	uint32_t n;
+	const uint8_t *p = x_opaque(x, &n);
+	size_t k;
+
+	if (!p) {
+		out[0] = '\0';
+		*olen = 0;
+		return;
+	}
+	k = n < cap - 1 ? n : cap - 1;
+	memcpy(out, p, k);
+	out[k] = '\0';
+	*olen = (uint16_t)k;
+}
+
+static void x_fh(Xdr *x, uint32_t version, NfsCall *c)
+{
+	const uint8_t *p;
+	uint32_t n = 32;
+
+	p = version == 2 ? x_bytes(x, 32) : x_opaque(x, &n);
+	if (!p || n > NFS_MAX_FH) {
+		x->bad = 1;
+		return;
+	}
+	memcpy(c->fh, p, n);
+	c->fh_len = (uint8_t)n;
+}
+
+/* procedures whose arguments start with a directory and a name */
+static int dirop(uint32_t v, uint32_t p)
+{
+	if (v == 2)
+		return p == 4 || p == 9 || p == 10 || p == 11 || p == 13 || p == 14 || p == 15;
+	return p == 3 || p == 8 || p == 9 || p == 10 || p == 11 || p == 12 || p == 13 ||
+	       p == 14;
+}
+
+static int is_rename(uint32_t v, uint32_t p)
+{
+	return (v == 2 && p == 11) || (v == 3 && p == 14);
+}
+
+static void nfs_args(Xdr *x, NfsCall *c)
+{
+	uint32_t v = c->version, p = c->procedure;
+
+	if ((v != 2 && v != 3) || p == 0)
+		return;
+	x_fh(x, v, c);
+	if (!dirop(v, p) || x->bad)
+		return;
+	x_string(x, c->name, sizeof(c->name), &c->name_len);
+	c->has_name = !x->bad;
+	if (is_rename(v, p) && !x->bad) {
+		NfsCall to;
+
+		x_fh(x, v, &to);
+		x_string(x, c->to, sizeof(c->to), &c->to_len);
+		c->is_rename = !x->bad;
+	}
+}
+
+static void creds(Xdr *x, NfsCall *c)
+{
+	uint32_t n;
+	const uint8_t *body;
+
+	c->auth = x_u32(x);
+	body = x_opaque(x, &n);
+	if (!body)
+		return;
+	if (c->auth == NFS_AUTH_UNIX) {
+		Xdr u = { body, n, 0 };
+		uint16_t ml;
+
+		(void)x_u32(&u);    /* stamp */
+		x_string(&u, c->machine, sizeof(c->machine), &ml);
+		c->uid = x_u32(&u);
+		c->gid = x_u32(&u);
+		c->has_creds = !u.bad;
+	}
+}
+
+int nfs_rpc_peek(const uint8_t *buf, uint32_t len, uint32_t *xid, uint32_t *type)
+{
+	Xdr x = { buf, len, 0 };
+
+	*xid = x_u32(&x);
+	*type = x_u32(&x);
+	if (x.bad || *type > 1)
+		return -1;
+	if (*type == 0) {
+		/* rpcvers 2 */
+		if (x_u32(&x) != 2 || x.bad)
+			return -1;
+	} else {
+		uint32_t rs = x_u32(&x);
+
+		if (x.bad || rs > 1)
+			return -1;
+	}
+	return 0;
+}
+
+int nfs_rpc_decode(const uint8_t *buf, uint32_t len, NfsCall *c, NfsReply *r,
+		   const NfsCall *call)
+{
+	Xdr x = { buf, len, 0 };
+	uint32_t xid, type, n;
+
+	if (nfs_rpc_peek(buf, len, &xid, &type) < 0)
+		return -1;
+	(void)x_u32(&x);
+	(void)x_u32(&x);
+	if (type == 0) {
+		memset(c, 0, sizeof(*c));
+		c->xid = xid;
+		(void)x_u32(&x);            /* rpcvers */
+		if (x_u32(&x) != NFS_PROGRAM || x.bad)
+			return 0;
+		c->version = x_u32(&x);
+		c->procedure = x_u32(&x);
+		creds(&x, c);
+		(void)x_u32(&x);            /* verifier */
+		(void)x_opaque(&x, &n);
+		if (x.bad)
+			return -1;
+		nfs_args(&x, c);
+		return 1;
+	}
+	memset(r, 0, sizeof(*r));
+	r->xid = xid;
+	r->reply_stat = x_u32(&x);
+	if (r->reply_stat != 0)
+		return 2;
+	(void)x_u32(&x);                    /* verifier */
+	(void)x_opaque(&x, &n);
+	r->accept_stat = x_u32(&x);
+	if (x.bad)
+		return -1;
+	if (r->accept_stat == 0 && call && call->procedure != 0 &&
+	    (call->version == 2 || call->version == 3)) {
+		r->nfs_status = x_u32(&x);
+		r->has_status = !x.bad;
+	}
+	return 2;
+}
+
+/* ---------------- names ---------------- */
+
+static const char *const v2_procs[] = {
+	"NULL", "GETATTR", "SETATTR", "ROOT", "LOOKUP", "READLINK", "READ", "WRITECACHE",
+	"WRITE", "CREATE", "REMOVE", "RENAME", "LINK", "SYMLINK", "MKDIR", "RMDIR",
+	"READDIR", "STATFS",
+};
+static const char *const v3_procs[] = {
+	"NULL", "GETATTR", "SETATTR", "LOOKUP", "ACCESS", "READLINK", "READ", "WRITE",
+	"CREATE", "MKDIR", "SYMLINK", "MKNOD", "REMOVE", "RMDIR", "RENAME", "LINK",
+	"READDIR", "READDIRPLUS", "FSSTAT", "FSINFO", "PATHCONF", "COMMIT",
+};
+static const char *const v4_procs[] = { "NULL", "COMPOUND" };
+
+#define N(a) (sizeof(a) / sizeof(a[0]))
+
+const char *nfs_proc_name(uint32_t v, uint32_t p)
+{
+	if (v == 2)
+		return p < N(v2_procs) ? v2_procs[p] : NULL;
+	if (v == 3)
+		return p < N(v3_procs) ? v3_procs[p] : NULL;
+	if (v == 4)
+		return p < N(v4_procs) ? v4_procs[p] : NULL;
+	return NULL;
+}
+
+int nfs_proc_by_name(uint32_t v, const char *name)
+{
+	for (uint32_t ver = 2; ver <= 4; ver++) {
+		if (v && v != ver)
+			continue;
+		for (uint32_t p = 0; nfs_proc_name(ver, p); p++)
+			if (strcasecmp(nfs_proc_name(ver, p), name) == 0)
+				return (int)p;
+	}
+	return -1;
+}
+
+static const struct { uint32_t s; const char *n; } statuses[] = {
+	{ 0, "OK" }, { 1, "ERR_PERM" }, { 2, "ERR_NOENT" }, { 5, "ERR_IO" }, { 6, "ERR_NXIO" },
+	{ 13, "ERR_ACCES" }, { 17, "ERR_EXIST" }, { 18, "ERR_XDEV" }, { 19, "ERR_NODEV" },
+	{ 20, "ERR_NOTDIR" }, { 21, "ERR_ISDIR" }, { 22, "ERR_INVAL" }, { 27, "ERR_FBIG" },
+	{ 28, "ERR_NOSPC" }, { 30, "ERR_ROFS" }, { 31, "ERR_MLINK" }, { 63, "ERR_NAMETOOLONG" },
+	{ 66, "ERR_NOTEMPTY" }, { 69, "ERR_DQUOT" }, { 70, "ERR_STALE" }, { 71, "ERR_REMOTE" },
+	{ 99, "ERR_WFLUSH" }, { 10001, "ERR_BADHANDLE" }, { 10002, "ERR_NOT_SYNC" },
+	{ 10003, "ERR_BAD_COOKIE" }, { 10004, "ERR_NOTSUPP" }, { 10005, "ERR_TOOSMALL" },
+	{ 10006, "ERR_SERVERFAULT" }, { 10007, "ERR_BADTYPE" }, { 10008, "ERR_JUKEBOX" },
+};
+
+const char *nfs_status_name(uint32_t v, uint32_t s)
+{
+	(void)v;
+	for (size_t i = 0; i < N(statuses); i++)
+		if (statuses[i].s == s)
+			return statuses[i].n;
+	return NULL;
+}
+
+const char *nfs_auth_name(uint32_t a)
+{
+	switch (a) {
+	case NFS_AUTH_NULL: return "NULL";
+	case NFS_AUTH_UNIX: return "UNIX";
+	case NFS_AUTH_SHORT: return "SHORT";
+	case NFS_AUTH_DH: return "DH";
+	case NFS_AUTH_GSS: return "RPCSEC_GSS";
+	}
+	return "UNKNOWN";
+}
+
+static const char *const ev_names[NFS_EV_COUNT] = {
+	[NFS_EV_MALFORMED_DATA] = "malformed_data",
+	[NFS_EV_UNSOLICITED_REPLY] = "unsolicited_reply",
+	[NFS_EV_TOO_MANY_TX] = "too_many_transactions",
+};
+
+const char *nfs_event_name(int ev)
+{
+	return ev >= 0 && ev < NFS_EV_COUNT ? ev_names[ev] : NULL;
+}
+
+int nfs_event_by_name(const char *name)
+{
+	for (int i = 0; i < NFS_EV_COUNT; i++)
+		if (strcasecmp(ev_names[i], name) == 0)
+			return i;
+	return -1;
+}

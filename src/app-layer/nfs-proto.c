@@ -1,0 +1,307 @@
+/* NFS's entry in the application-protocol registry: its configuration
+ * (app-layer.protocols.nfs.*), how it is recognised, and the transactions
+ * of nfs.h.
+ *
+ * Recognition: an ONC RPC call to the NFS program (100003), or a reply,
+ * on the detection port (2049, either end); on TCP after its record mark.
+ *
+ * A transaction is a call and its reply, paired by xid among the calls
+ * still open (at most NFS_MAX_OPEN_TX; past it the open ones are closed,
+ * logged without their replies). */
+#include "app-layer/app-layer-int.h"
+#include "app-layer/app-counters.h"
+#include "app-layer/ipp-conf.h"
+#include "app-layer/nfs.h"
+#include "app-layer/pdubuf.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define NFS_KEY "app-layer.protocols.nfs."
+
+static IppConf nfs_conf;
+
+static void nfs_config_defaults(AppLayerConfig *cfg)
+{
+	static const uint16_t ports[] = { 2049 };
+
+	(void)cfg;
+	ipp_conf_defaults(&nfs_conf, ports, 1);
+}
+
+static int nfs_config_load(AppLayerConfig *cfg)
+{
+	(void)cfg;
+	return ipp_conf_load(&nfs_conf, NFS_KEY);
+}
+
+static int nfs_enabled(const AppLayerConfig *cfg)
+{
+	(void)cfg;
+	return ipp_conf_enabled(&nfs_conf);
+}
+
+static AppTxCounters ctr[2];
+
+static void nfs_register_counters(void)
+{
+	unsigned errs = APP_CTR_BIT(APP_CTR_GAP) | APP_CTR_BIT(APP_CTR_ALLOC) |
+			APP_CTR_BIT(APP_CTR_PARSER);
+
+	app_tx_counters_register(&ctr[IPP_TCP], "nfs_tcp", errs);
+	app_tx_counters_register(&ctr[IPP_UDP], "nfs_udp", errs);
+}
+
+/* an RPC message at buf: a call to NFS or a reply */
+static int probe_rpc(const uint8_t *buf, uint32_t len, int dir)
+{
+	uint32_t xid, type;
+
+	if (nfs_rpc_peek(buf, len, &xid, &type) < 0)
+		return DET_NO;
+	if (type == 0) {
+		/* xid, type, rpcvers, then the program */
+		if (len < 16)
+			return DET_MORE;
+		if (((uint32_t)buf[12] << 24 | (uint32_t)buf[13] << 16 | (uint32_t)buf[14] << 8 |
+		     buf[15]) != NFS_PROGRAM)
+			return DET_NO;
+		return dir == APP_DIR_TOSERVER ? DET_YES : DET_REVERSED;
+	}
+	return dir == APP_DIR_TOCLIENT ? DET_YES : DET_REVERSED;
+}
+
+static int nfs_probe(const AppLayerConfig *cfg, const Flow *f, int dir, const uint8_t *buf,
+		     uint32_t len)
+{
+	uint32_t rec;
+
+	(void)cfg;
+	if (!ipp_conf_port_ok(&nfs_conf, f))
+		return DET_NO;
+	if (f->proto == 17)
+		return len < 12 ? DET_NO : probe_rpc(buf, len, dir);
+	if (len < 16)
+		return DET_MORE;
+	rec = ((uint32_t)buf[0] << 24 | (uint32_t)buf[1] << 16 | (uint32_t)buf[2] << 8 | buf[3]) &
+	      0x7fffffffu;
+	if (rec < 12 || rec > NFS_MAX_RECORD)
+		return DET_NO;
+	return probe_rpc(buf + 4, len - 4 < rec ? len - 4 : rec, dir);
+}
+
+typedef struct NfsState {
+	AppTxList txs;              /* first: txlist.h's ops read it */
+	PduBuf pdu[2];
+	int ipp;
+	int detect_only;
+	int given_up[2];
+	AppLayerThread *at;
+} NfsState;
+
+static void tx_free(AppTx *t)
+{
+	free(t);
+}
+
+static void *nfs_state_new(AppLayerThread *at, Flow *f)
+{
+	NfsState *st = calloc(1, sizeof(*st));
+
+	if (!st) {
+		app_tx_count(at, &ctr[ipp_of(f)], APP_CTR_ALLOC, 1);
+		return NULL;
+	}
+	txl_init(&st->txs, ALPROTO_NFS, tx_free);
+	st->ipp = ipp_of(f);
+	st->detect_only = nfs_conf.enabled[st->ipp] == 2;
+	return st;
+}
+
+static void nfs_state_free(void *state)
+{
+	NfsState *st = state;
+
+	if (!st)
+		return;
+	txl_free(&st->txs);
+	pdubuf_free(&st->pdu[0]);
+	pdubuf_free(&st->pdu[1]);
+	free(st);
+}
+
+static NfsTx *new_tx(NfsState *st)
+{
+	NfsTx *tx;
+
+	if (st->txs.live >= NFS_MAX_OPEN_TX) {
+		/* a flow of calls never answered: close them all */
+		txl_close_all(&st->txs);
+		if (st->txs.tail)
+			st->txs.tail->events |= 1u << NFS_EV_TOO_MANY_TX;
+	}
+	if (!(tx = calloc(1, sizeof(*tx)))) {
+		app_tx_count(st->at, &ctr[st->ipp], APP_CTR_ALLOC, 1);
+		return NULL;
+	}
+	tx->tcp = st->ipp == IPP_TCP;
+	txl_add(&st->txs, &tx->base);
+	app_tx_count(st->at, &ctr[st->ipp], APP_CTR_TX, 1);
+	return tx;
+}
+
+static NfsTx *open_call(NfsState *st, uint32_t xid)
+{
+	for (AppTx *t = st->txs.head; t; t = t->next) {
+		NfsTx *tx = (NfsTx *)t;
+
+		if (tx->has_call && !tx->has_reply && !t->done[1] && tx->call.xid == xid)
+			return tx;
+	}
+	return NULL;
+}
+
+static void malformed(NfsState *st, int dir)
+{
+	NfsTx *tx = new_tx(st);
+
+	app_tx_count(st->at, &ctr[st->ipp], APP_CTR_PARSER, 1);
+	if (!tx)
+		return;
+	tx->base.events |= 1u << NFS_EV_MALFORMED_DATA;
+	tx->base.done[0] = tx->base.done[1] = 1;
+	tx->base.flags |= dir == APP_DIR_TOSERVER ? APP_TX_ONLY_TS | APP_TX_DETECT_TC
+						  : APP_TX_ONLY_TC | APP_TX_DETECT_TS;
+}
+
+static void on_message(NfsState *st, int dir, const uint8_t *p, uint32_t len)
+{
+	NfsCall c;
+	NfsReply r;
+	uint32_t xid, type;
+	NfsTx *tx;
+	int k;
+
+	if (nfs_rpc_peek(p, len, &xid, &type) < 0) {
+		malformed(st, dir);
+		return;
+	}
+	tx = type == 1 ? open_call(st, xid) : NULL;
+	k = nfs_rpc_decode(p, len, &c, &r, tx ? &tx->call : NULL);
+	if (k < 0) {
+		malformed(st, dir);
+		return;
+	}
+	if (k == 1) {
+		if (!(tx = new_tx(st)))
+			return;
+		tx->has_call = 1;
+		tx->call = c;
+		tx->base.some[0] = tx->base.done[0] = 1;
+		return;
+	}
+	if (k != 2)
+		return;         /* another RPC program on the port */
+	if (!tx) {
+		/* a reply to a call not seen (midstream, or lost) */
+		if (!(tx = new_tx(st)))
+			return;
+		tx->base.events |= 1u << NFS_EV_UNSOLICITED_REPLY;
+		tx->base.done[0] = 1;
+		tx->base.flags |= APP_TX_ONLY_TC | APP_TX_DETECT_TS;
+	}
+	tx->has_reply = 1;
+	tx->reply = r;
+	tx->base.some[1] = tx->base.done[1] = 1;
+}
+
+/* A record's whole length: its 4-byte mark (last-fragment bit, length) and
+ * what follows */
+static int64_t frame_len(const uint8_t *p, uint32_t len)
+{
+	if (len < 4)
+		return 0;
+	return 4 + (int64_t)(((uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+			      (uint32_t)p[2] << 8 | p[3]) & 0x7fffffffu);
+}
+
+struct rec_ctx {
+	NfsState *st;
+	int dir;
+};
+
+static void on_record(void *arg, const uint8_t *p, uint32_t len)
+{
+	struct rec_ctx *r = arg;
+
+	on_message(r->st, r->dir, p + 4, len - 4);
+}
+
+static int nfs_parse(AppLayerThread *at, Flow *f, void *state, int dir, const uint8_t *data,
+		     uint32_t len, int flags)
+{
+	NfsState *st = state;
+	struct rec_ctx rc = { st, dir };
+
+	(void)f;
+	if (!st || st->detect_only || dir < 0 || dir > 1)
+		return 0;
+	st->at = at;
+	if (st->ipp == IPP_UDP) {
+		if (data && len)
+			on_message(st, dir, data, len);
+		return 0;
+	}
+	if (flags & APP_GAP) {
+		if (!st->given_up[dir])
+			app_tx_count(at, &ctr[st->ipp], APP_CTR_GAP, 1);
+		pdubuf_reset(&st->pdu[dir]);
+		st->given_up[dir] = 1;
+		return 0;
+	}
+	if (st->given_up[dir] || !data || !len)
+		return 0;
+	if (pdubuf_feed(&st->pdu[dir], data, len, NFS_MAX_RECORD + 4, frame_len, on_record,
+			&rc) < 0) {
+		malformed(st, dir);
+		st->given_up[dir] = 1;
+		return -1;
+	}
+	return 0;
+}
+
+static int nfs_event_lookup(const char *name)
+{
+	return nfs_event_by_name(name);
+}
+
+static int nfs_tx_has_event(const void *tx, int id)
+{
+	return id >= 0 && id < NFS_EV_COUNT && (((const AppTx *)tx)->events >> id & 1);
+}
+
+const AppProtoOps nfs_proto_ops = {
+	.name = "nfs",
+	.ipprotos = APP_IPPROTO_TCP | APP_IPPROTO_UDP,
+	.config_defaults = nfs_config_defaults,
+	.config_load = nfs_config_load,
+	.enabled = nfs_enabled,
+	.register_counters = nfs_register_counters,
+	.probe = nfs_probe,
+	.state_new = nfs_state_new,
+	.state_free = nfs_state_free,
+	.parse = nfs_parse,
+	.tx_count = txl_op_count,
+	.tx_get = txl_op_get,
+	.tx_low = txl_op_low,
+	.tx_id = txl_op_id,
+	.tx_log_id = txl_op_id,
+	.tx_progress = txl_op_progress,
+	.progress_complete = TXL_COMPLETE,
+	.tx_flags = txl_op_flags,
+	.tx_set_flags = txl_op_set_flags,
+	.tx_detect_slot = txl_op_detect_slot,
+	.tx_gc = txl_op_gc,
+	.event_lookup = nfs_event_lookup,
+	.tx_has_event = nfs_tx_has_event,
+};

@@ -1,0 +1,87 @@
+/* NFS v2 and v3 (RFC 1094, RFC 1813) over ONC RPC (RFC 5531) on TCP
+ * (record marking) and UDP: the parser's view, for detection
+ * (detect/nfs-kw.c) and eve (output/nfs-json.c).
+ *
+ * As in Suricata 8, a transaction is one RPC call and its reply, paired by
+ * xid; it is complete, and logged, once the reply came. What is kept: the
+ * call's xid, credentials (flavor, AUTH_UNIX machine name, uid, gid), NFS
+ * version and procedure, the file handle it names and the file name
+ * (LOOKUP, CREATE, REMOVE, RENAME's two, ...); the reply's accept state
+ * and NFS status. NFSv4 calls are recognised and logged by version and
+ * procedure (NULL or COMPOUND), their operations not decoded. */
+#ifndef APP_LAYER_NFS_H
+#define APP_LAYER_NFS_H
+
+#include "app-layer/txlist.h"
+
+#include <stdint.h>
+
+#define NFS_PROGRAM 100003
+#define NFS_MAX_NAME 256            /* a file name kept */
+#define NFS_MAX_FH 64               /* NFSv3 handles are at most 64 bytes */
+#define NFS_MAX_MACHINE 64
+#define NFS_MAX_RECORD (1u << 20)   /* an RPC record buffered on TCP */
+#define NFS_MAX_OPEN_TX 256         /* calls waiting for their replies */
+
+enum nfs_auth { NFS_AUTH_NULL = 0, NFS_AUTH_UNIX = 1, NFS_AUTH_SHORT = 2, NFS_AUTH_DH = 3,
+		NFS_AUTH_GSS = 6 };
+
+/* a call, as decoded (nothing allocated) */
+typedef struct NfsCall {
+	uint32_t xid, version, procedure;
+	uint32_t auth;
+	uint32_t uid, gid;
+	uint8_t has_creds;
+	char machine[NFS_MAX_MACHINE];
+	uint8_t fh_len;
+	uint8_t fh[NFS_MAX_FH];
+	uint16_t name_len, to_len;
+	char name[NFS_MAX_NAME];    /* file name; RENAME: from */
+	char to[NFS_MAX_NAME];      /* RENAME: to */
+	uint8_t has_name, is_rename;
+} NfsCall;
+
+/* a reply */
+typedef struct NfsReply {
+	uint32_t xid;
+	uint32_t reply_stat;        /* 0 accepted, 1 denied */
+	uint32_t accept_stat;       /* 0 success */
+	uint8_t has_status;
+	uint32_t nfs_status;
+	/* LOOKUP, CREATE, MKDIR (v3 post-op handle): the object's handle */
+	uint8_t fh_len;
+	uint8_t fh[NFS_MAX_FH];
+} NfsReply;
+
+/* One RPC message: 1 a call to NFS (c set), 2 a reply (r set), 0 an RPC
+ * message of no interest (another program), -1 not RPC. procs: the reply's
+ * call (for its procedure, to read results), NULL when unknown. */
+int nfs_rpc_decode(const uint8_t *buf, uint32_t len, NfsCall *c, NfsReply *r,
+		   const NfsCall *call_of_reply);
+/* xid and type of a message without decoding it; -1 not RPC */
+int nfs_rpc_peek(const uint8_t *buf, uint32_t len, uint32_t *xid, uint32_t *type);
+
+const char *nfs_proc_name(uint32_t version, uint32_t proc);
+/* procedure by name for the version (any when 0); -1 unknown */
+int nfs_proc_by_name(uint32_t version, const char *name);
+const char *nfs_status_name(uint32_t version, uint32_t status);
+const char *nfs_auth_name(uint32_t auth);
+
+enum nfs_event {
+	NFS_EV_MALFORMED_DATA = 0,
+	NFS_EV_UNSOLICITED_REPLY,
+	NFS_EV_TOO_MANY_TX,
+	NFS_EV_COUNT
+};
+const char *nfs_event_name(int ev);
+int nfs_event_by_name(const char *name);
+
+typedef struct NfsTx {
+	AppTx base;
+	uint8_t has_call, has_reply;
+	NfsCall call;
+	NfsReply reply;
+	uint8_t tcp;
+} NfsTx;
+
+#endif

@@ -134,6 +134,7 @@ extern const AppProtoOps imap_proto_ops;   /* imap-proto.c */
 extern const AppProtoOps ldap_proto_ops;   /* ldap-proto.c */
 extern const AppProtoOps krb5_proto_ops;   /* krb5-proto.c */
 extern const AppProtoOps snmp_proto_ops;   /* snmp-proto.c */
+extern const AppProtoOps quic_proto_ops;   /* quic-proto.c */
 
 /* Frees a transaction's detect slot with the function detection registered
  * (app_layer_set_detect_state_free); for the parsers' tx free paths. */

@@ -32,4 +32,5 @@ const AppProtoOps *const app_protos[ALPROTO_MAX] = {
 	[ALPROTO_LDAP] = &ldap_proto_ops,
 	[ALPROTO_KRB5] = &krb5_proto_ops,
 	[ALPROTO_SNMP] = &snmp_proto_ops,
+	[ALPROTO_QUIC] = &quic_proto_ops,
 };

@@ -171,6 +171,15 @@ int krb5_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 enum { SNMP_KW_BUF_COMMUNITY, SNMP_KW_BUF_USM, SNMP_KW_BUF_TRAP_OID, SNMP_KW_BUF_TRAP_ADDRESS };
 int snmp_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 		    const uint8_t **data, uint32_t *len);
+/* quic-kw.c: the QUIC buffers. */
+enum { QUIC_KW_BUF_VERSION, QUIC_KW_BUF_SNI, QUIC_KW_BUF_UA, QUIC_KW_BUF_CYU_HASH,
+       QUIC_KW_BUF_CYU_STRING, QUIC_KW_BUF_JA3_HASH, QUIC_KW_BUF_JA3_STRING,
+       QUIC_KW_BUF_JA3S_HASH, QUIC_KW_BUF_JA3S_STRING, QUIC_KW_BUF_JA4_HASH };
+int quic_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
+		    const uint8_t **data, uint32_t *len);
+/* The QUIC entry of a TLS fingerprint buffer (ja3.hash, ...) for an
+ * "alert quic" rule, or -1. */
+int quic_ja_buffer(int tls_buf);
 int file_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 		    const uint8_t **data, uint32_t *len);
 

@@ -119,6 +119,7 @@ extern const Keyword
 	ldap_keywords[],
 	krb5_keywords[],
 	snmp_keywords[],
+	quic_keywords[],
 	lua_keywords[],
 	var_keywords[],
 	entropy_keywords[];

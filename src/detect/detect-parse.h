@@ -82,6 +82,8 @@ enum sig_buffer {
 	BUF_LDAP_REQUEST_ATTRIBUTE_TYPE, BUF_LDAP_RESPONSES_ATTRIBUTE_TYPE,
 	BUF_KRB5_CNAME, BUF_KRB5_SNAME, /* krb5-kw.c */
 	BUF_SNMP_COMMUNITY, BUF_SNMP_USM, BUF_SNMP_TRAP_OID, BUF_SNMP_TRAP_ADDRESS, /* snmp-kw.c */
+	BUF_QUIC_VERSION, BUF_QUIC_SNI, BUF_QUIC_UA, BUF_QUIC_CYU_HASH, BUF_QUIC_CYU_STRING, /* quic-kw.c */
+	BUF_QUIC_JA3_HASH, BUF_QUIC_JA3_STRING, BUF_QUIC_JA3S_HASH, BUF_QUIC_JA3S_STRING, BUF_QUIC_JA4_HASH,
 	BUF_FILE_NAME, BUF_FILE_MAGIC,   /* detect/file-kw.c: one entry per file */
 	/* the file buffers of the other protocols that carry files: a buffer
 	 * is one protocol's, so file_data / file.name / file.magic select the
@@ -178,6 +180,7 @@ enum kw_id {
 	KW_LDAP_STICKY, KW_LDAP_MATCH, /* detect/ldap-kw.c */
 	KW_KRB5_STICKY, KW_KRB5_MATCH, /* detect/krb5-kw.c */
 	KW_SNMP_STICKY, KW_SNMP_MATCH, /* detect/snmp-kw.c */
+	KW_QUIC_STICKY,     /* quic.sni, ...: detect/quic-kw.c */
 	KW_LUA,             /* lua, luajit (detect/lua-kw.c) */
 	KW_REPLACE,         /* replace: parse only, Signature.repl (detect/content.c) */
 	KW_BYPASS,          /* bypass: postmatch, the flow is bypassed (detect/flow-kw.c) */

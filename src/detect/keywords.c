@@ -47,6 +47,7 @@ static const Keyword *const families[] = {
 	ldap_keywords,		/* ldap-kw.c */
 	krb5_keywords,		/* krb5-kw.c */
 	snmp_keywords,		/* snmp-kw.c */
+	quic_keywords,		/* quic-kw.c */
 	lua_keywords,		/* lua-kw.c */
 	var_keywords,		/* var-kw.c */
 	entropy_keywords,	/* entropy-kw.c */

@@ -278,6 +278,7 @@ extern const EveTxLogger eve_pop3_logger;   /* pop3-json.c */
 extern const EveTxLogger eve_ldap_logger;   /* ldap-json.c */
 extern const EveTxLogger eve_krb5_logger;   /* krb5-json.c */
 extern const EveTxLogger eve_snmp_logger;   /* snmp-json.c */
+extern const EveTxLogger eve_quic_logger;   /* quic-json.c */
 /* dns-log.c: the `- dns:` options under prefix (NULL: the defaults). */
 int eve_dns_config_load(struct dns_json_cfg *c, const char *prefix, char *err, size_t errlen);
 

@@ -24,6 +24,7 @@ static const char *const eve_known_types[] = {
 	"alert", "anomaly", "http", "dns", "tls", "files", "fileinfo", "drop",
 	"flow", "netflow", "stats", "smtp", "ssh", "ftp", "dcerpc", "frame", "smb",
 	"arp", "mqtt", "sip", "mdns", "pop3", "ldap", "krb5", "snmp",
+	"quic",
 };
 
 static void set_err(char *err, size_t errlen, const char *fmt, ...)

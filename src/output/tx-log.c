@@ -25,6 +25,7 @@ static const EveTxLogger *const eve_tx_loggers[ALPROTO_MAX] = {
 	[ALPROTO_LDAP] = &eve_ldap_logger,
 	[ALPROTO_KRB5] = &eve_krb5_logger,
 	[ALPROTO_SNMP] = &eve_snmp_logger,
+	[ALPROTO_QUIC] = &eve_quic_logger,
 };
 
 static const EveTxLogger *logger_of(const Flow *f)

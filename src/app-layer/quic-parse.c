@@ -178,8 +178,6 @@ void quic_state_free(QuicState *s)
 	txl_free(&s->txs);
 	crypto_release(&s->crypto[0]);
 	crypto_release(&s->crypto[1]);
-	if (s->tls)
-		tls_state_free(s->tls);
 	free(s->scratch);
 	free(s);
 }
@@ -342,12 +340,19 @@ static void crypto_try_hello(QuicState *s, int dir, QuicTx *tx)
 	}
 	if (!crypto_range_have(c, 4, need))
 		return;
-	if (!s->tls)
-		s->tls = tls_state_new();
-	if (s->tls && tls_hello_message(s->tls, dir, c->buf, need) == 0)
-		hello_to_tx(tx, dir == 0 ? &s->tls->client : &s->tls->server, dir);
+	/* a TLS state for the one hello: what the tx needs is copied out */
+	TlsState *tls = tls_state_new();
+	if (tls && tls_hello_message(tls, dir, c->buf, need) == 0)
+		hello_to_tx(tx, dir == 0 ? &tls->client : &tls->server, dir);
+	tls_state_free(tls);
 	c->done = true;
 	crypto_release(c);
+	/* both hellos read: the rest of the flow is ciphertext */
+	if (s->crypto[0].done && s->crypto[1].done) {
+		free(s->scratch);
+		s->scratch = NULL;
+		s->scratch_cap = 0;
+	}
 }
 
 /* ---- IETF frames of an Initial packet ---- */
@@ -690,5 +695,8 @@ int quic_parse_datagram(QuicState *s, int dir, const uint8_t *data, size_t len)
 		}
 		off += n;
 	}
+	/* a packet that did not open or parse is a parser error */
+	if (s->events)
+		return -1;
 	return (int)(s->txs.next_id - before);
 }

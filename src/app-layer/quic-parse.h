@@ -14,8 +14,9 @@
  * Initial, on the Retry's connection id, rekeys and starts its hello over.
  *
  * Pure: no logging, no config. Memory per flow: the state, a 16 KiB hello
- * reassembly buffer per direction while a hello is incomplete, and the
- * transactions until they are logged. */
+ * reassembly buffer per direction while a hello is incomplete, one packet's
+ * scratch until both hellos are read, and the transactions until they are
+ * logged. */
 #ifndef APP_LAYER_QUIC_PARSE_H
 #define APP_LAYER_QUIC_PARSE_H
 
@@ -79,8 +80,6 @@ typedef struct QuicCrypto {
 	bool failed;                /* too long: given up */
 } QuicCrypto;
 
-struct TlsState;
-
 typedef struct QuicState {
 	AppTxList txs;              /* first: txlist.h's ops read it */
 	QuicKeys keys[2];
@@ -90,7 +89,6 @@ typedef struct QuicState {
 	uint8_t dcid_len;
 	QuicCrypto crypto[2];
 	uint64_t largest_pn[2];     /* Initial packet numbers, +1; 0 none */
-	struct TlsState *tls;       /* hello decoding (tls-parse.h) */
 	uint8_t *scratch;           /* one packet, unprotected, and its plaintext */
 	uint32_t scratch_cap;
 	uint32_t events;            /* bits raised by the last call */
@@ -101,8 +99,8 @@ void quic_state_free(QuicState *s);
 
 /* Parses one UDP datagram of direction dir (0 to server, 1 to client); new
  * transactions go on s->txs. Returns the number of transactions made, or
- * -1 when the datagram is not QUIC we can read (an event on a tx says
- * why, where there is one). Never reads outside data[0..len). */
+ * -1 when a packet of it did not parse or open (an event on its tx says
+ * why). Never reads outside data[0..len). */
 int quic_parse_datagram(QuicState *s, int dir, const uint8_t *data, size_t len);
 
 /* Detection: 1 when buf starts with a QUIC long header of a known version

@@ -93,7 +93,9 @@ int quic_probe(const uint8_t *buf, size_t len)
 		uint32_t v = be32(buf + 1);
 		if (gquic_legacy(v))
 			return 1;
-		if (!ietf_known(v) && !is_gquic(v))
+		/* a known version, or a client forcing version negotiation
+		 * with a reserved one (0x?a?a?a?a, RFC 9000 15) */
+		if (!ietf_known(v) && !is_gquic(v) && (v & 0x0f0f0f0fu) != 0x0a0a0a0au)
 			return 0;
 		/* the invariants: DCID and SCID lengths of at most 20 */
 		size_t dl = buf[5];
@@ -681,8 +683,11 @@ int quic_parse_datagram(QuicState *s, int dir, const uint8_t *data, size_t len)
 			return -1;
 		}
 		uint32_t version = be32(d + 1);
-		if (version == 0)
-			break;          /* version negotiation */
+		/* version negotiation, a GREASE version (RFC 9000 15), or
+		 * bytes of another protocol on the flow's ports (RTP over a
+		 * QUIC flow's 5-tuple): nothing we read, and no event */
+		if (!ietf_known(version) && !is_gquic(version))
+			break;
 		if (gquic_legacy(version)) {
 			gquic_packet(s, dir, d, left);
 			break;

@@ -258,6 +258,19 @@ TEST(quic_hostile_headers)
 	CHECK_EQ(quic_parse_datagram(s, 0, pkt, sizeof(pkt)), -1);
 	pkt[5] = 0, pkt[6] = 0, pkt[7] = 0, pkt[8] = 0x7f, pkt[9] = 0xff;
 	CHECK_EQ(quic_parse_datagram(s, 0, pkt, 10), -1);
+	/* RTP on a QUIC flow's 5-tuple (0x90, then no version we know):
+	 * nothing, no event; and not QUIC to the probe */
+	static const uint8_t rtp[] = { 0x90, 0x65, 0x64, 0x44, 0x64, 0xcd, 0xf6, 0xac,
+				       0x0e, 0xa5, 0x35, 0x82, 0xbe, 0xde, 0x00, 0x01 };
+	uint64_t before = s->txs.next_id;
+	CHECK_EQ(quic_parse_datagram(s, 0, rtp, sizeof(rtp)), 0);
+	CHECK_EQ(s->txs.next_id, before);
+	CHECK(!quic_probe(rtp, sizeof(rtp)));
+	/* a client forcing version negotiation (a reserved version) is QUIC */
+	memset(pkt, 0, sizeof(pkt));
+	pkt[0] = 0xc0, pkt[1] = 0x1a, pkt[2] = 0x2a, pkt[3] = 0x3a, pkt[4] = 0x4a, pkt[5] = 8;
+	CHECK(quic_probe(pkt, sizeof(pkt)));
+	CHECK_EQ(quic_parse_datagram(s, 0, pkt, sizeof(pkt)), 0);
 	/* a short header: nothing */
 	pkt[0] = 0x40;
 	CHECK_EQ(quic_parse_datagram(s, 0, pkt, sizeof(pkt)), 0);

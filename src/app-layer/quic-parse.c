@@ -67,7 +67,9 @@ static bool gquic_legacy(uint32_t v)
 
 const char *quic_version_string(uint32_t v, char *buf)
 {
-	if (is_gquic(v)) {
+	/* Suricata names the gQUIC versions it parses (Q039, Q043..Q046)
+	 * and writes every other one in hex: Q050 is "51303530" */
+	if (v == 0x51303339u || (v >= 0x51303433u && v <= 0x51303436u)) {
 		buf[0] = (char)(v >> 24);
 		buf[1] = (char)(v >> 16);
 		buf[2] = (char)(v >> 8);

@@ -112,8 +112,9 @@ size_t quic_varint(const uint8_t *p, size_t len, uint64_t *v);
 
 /* The name Suricata logs for a TLS extension type, or NULL. */
 const char *quic_tls_ext_name(uint16_t type);
-/* The eve "version" string: "Q046", else the number in hex ("1",
- * "6b3343cf", "ff00001d"); buf of 12 bytes. */
+/* The eve "version" string: "Q039", "Q043".."Q046", else the number in
+ * hex ("1", "6b3343cf", "ff00001d", "51303530" for Q050); buf of 12
+ * bytes. */
 const char *quic_version_string(uint32_t v, char *buf);
 
 #endif

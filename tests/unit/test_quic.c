@@ -328,6 +328,8 @@ TEST(quic_gquic_q046_chlo)
 	char vb[12];
 	CHECK_STREQ(quic_version_string(tx->version, vb), "Q046");
 	CHECK_STREQ(quic_version_string(QUIC_V2, vb), "6b3343cf");
+	CHECK_STREQ(quic_version_string(0x51303530, vb), "51303530");
+	CHECK_STREQ(quic_version_string(0x51303339, vb), "Q039");
 	/* cut anywhere: never a read past the datagram */
 	for (size_t cut = 0; cut < n; cut++)
 		quic_parse_datagram(s, 0, p, cut);

@@ -2,6 +2,7 @@
 #include "app-layer/quic-parse.h"
 
 #include "app-layer/app-layer.h"
+#include "app-layer/app-mem.h"
 #include "app-layer/tls-ja.h"
 #include "app-layer/tls-parse.h"
 
@@ -149,19 +150,19 @@ static void tx_free(AppTx *t)
 {
 	QuicTx *tx = (QuicTx *)t;
 
-	free(tx->sni);
-	free(tx->ua);
-	free(tx->cyu);
-	free(tx->ja3);
-	free(tx->exts);
-	free(tx->vals);
-	free(tx->vbuf);
-	free(tx);
+	app_mem_free(ALPROTO_QUIC, tx->sni);
+	app_mem_free(ALPROTO_QUIC, tx->ua);
+	app_mem_free(ALPROTO_QUIC, tx->cyu);
+	app_mem_free(ALPROTO_QUIC, tx->ja3);
+	app_mem_free(ALPROTO_QUIC, tx->exts);
+	app_mem_free(ALPROTO_QUIC, tx->vals);
+	app_mem_free(ALPROTO_QUIC, tx->vbuf);
+	app_mem_free(ALPROTO_QUIC, tx);
 }
 
 QuicState *quic_state_new(void)
 {
-	QuicState *s = calloc(1, sizeof(*s));
+	QuicState *s = app_mem_calloc(ALPROTO_QUIC, 1, sizeof(*s));
 
 	if (!s)
 		return NULL;
@@ -171,7 +172,7 @@ QuicState *quic_state_new(void)
 
 static void crypto_release(QuicCrypto *c)
 {
-	free(c->buf);
+	app_mem_free(ALPROTO_QUIC, c->buf);
 	c->buf = c->have = NULL;
 }
 
@@ -182,13 +183,13 @@ void quic_state_free(QuicState *s)
 	txl_free(&s->txs);
 	crypto_release(&s->crypto[0]);
 	crypto_release(&s->crypto[1]);
-	free(s->scratch);
-	free(s);
+	app_mem_free(ALPROTO_QUIC, s->scratch);
+	app_mem_free(ALPROTO_QUIC, s);
 }
 
 static char *dupn(const void *p, size_t n)
 {
-	char *d = malloc(n + 1);
+	char *d = app_mem_malloc(ALPROTO_QUIC, n + 1);
 
 	if (d) {
 		memcpy(d, p, n);
@@ -199,7 +200,7 @@ static char *dupn(const void *p, size_t n)
 
 static QuicTx *tx_new(QuicState *s, int dir, uint32_t version)
 {
-	QuicTx *tx = calloc(1, sizeof(*tx));
+	QuicTx *tx = app_mem_calloc(ALPROTO_QUIC, 1, sizeof(*tx));
 
 	if (!tx)
 		return NULL;
@@ -257,9 +258,9 @@ static void hello_to_tx(QuicTx *tx, const TlsHello *h, int dir)
 	char sbuf[2048];
 	uint16_t vused = 0;
 
-	tx->exts = calloc(h->nexts ? h->nexts : 1, sizeof(*tx->exts));
-	tx->vals = calloc(QUIC_MAX_VALS, sizeof(*tx->vals));
-	tx->vbuf = malloc(QUIC_VBUF_MAX);
+	tx->exts = app_mem_calloc(ALPROTO_QUIC, h->nexts ? h->nexts : 1, sizeof(*tx->exts));
+	tx->vals = app_mem_calloc(ALPROTO_QUIC, QUIC_MAX_VALS, sizeof(*tx->vals));
+	tx->vbuf = app_mem_malloc(ALPROTO_QUIC, QUIC_VBUF_MAX);
 	if (!tx->exts || !tx->vals || !tx->vbuf)
 		return;
 	for (unsigned i = 0; i < h->nexts; i++) {
@@ -309,7 +310,7 @@ static int crypto_add(QuicState *s, int dir, uint64_t off, const uint8_t *p, siz
 		return -1;
 	}
 	if (!c->buf) {
-		c->buf = calloc(1, QUIC_CRYPTO_MAX + QUIC_CRYPTO_MAX / 8);
+		c->buf = app_mem_calloc(ALPROTO_QUIC, 1, QUIC_CRYPTO_MAX + QUIC_CRYPTO_MAX / 8);
 		if (!c->buf)
 			return -1;
 		c->have = c->buf + QUIC_CRYPTO_MAX;
@@ -353,7 +354,7 @@ static void crypto_try_hello(QuicState *s, int dir, QuicTx *tx)
 	crypto_release(c);
 	/* both hellos read: the rest of the flow is ciphertext */
 	if (s->crypto[0].done && s->crypto[1].done) {
-		free(s->scratch);
+		app_mem_free(ALPROTO_QUIC, s->scratch);
 		s->scratch = NULL;
 		s->scratch_cap = 0;
 	}
@@ -431,7 +432,7 @@ static int scratch_room(QuicState *s, size_t n)
 		return 0;
 	if (n > 2 * 65536)
 		return -1;
-	uint8_t *b = realloc(s->scratch, n);
+	uint8_t *b = app_mem_realloc(ALPROTO_QUIC, s->scratch, n);
 	if (!b)
 		return -1;
 	s->scratch = b;

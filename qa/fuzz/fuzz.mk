@@ -4,7 +4,7 @@
 srcdir ?= .
 VPATH = $(srcdir)
 OBJDIR = qa/fuzz/obj
-HARNESSES = pcap pipeline rule yaml http dns tls smtp ssh ftp dcerpc smb mqtt sip ber pop3 pgsql udp dnp3 remote http2 ics misc
+HARNESSES = pcap pipeline rule yaml http dns tls smtp ssh ftp dcerpc smb mqtt sip ber pop3 pgsql udp dnp3 remote http2 ics misc quic
 BINS = $(patsubst %,qa/fuzz/fuzz_%,$(HARNESSES))
 ENGINE_OBJS = $(patsubst %.c,$(OBJDIR)/%.o,$(ENGINE_SRCS))
 COMMON_OBJ = $(OBJDIR)/qa/fuzz/fuzz-common.o $(OBJDIR)/qa/fuzz/fuzz-engine.o

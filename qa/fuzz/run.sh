@@ -16,7 +16,7 @@ secs=${1:-}
 case $secs in ''|*[!0-9]*) echo "usage: $0 SECONDS [harness ...]" >&2; exit 2 ;; esac
 shift
 names=("$@")
-[ ${#names[@]} = 0 ] && names=(pcap pipeline rule yaml http dns tls smtp ssh ftp dcerpc smb mqtt sip ber pop3 pgsql udp dnp3 remote http2 ics misc)
+[ ${#names[@]} = 0 ] && names=(pcap pipeline rule yaml http dns tls smtp ssh ftp dcerpc smb mqtt sip ber pop3 pgsql udp dnp3 remote http2 ics misc quic)
 work=$here/work
 crashes=$here/crashes
 mkdir -p "$work/logs" "$crashes"
@@ -52,6 +52,7 @@ for h in "${names[@]}"; do
 	http2) maxlen=65536 ;;
 	ics) maxlen=16384 ;;
 	misc) maxlen=16384 ;;
+	quic) maxlen=16384 ;;
 	*) echo "FAIL: fuzz_$h: no such harness"; fail=1; continue ;;
 	esac
 	if [ ! -x "$bin" ]; then

@@ -237,6 +237,16 @@ if [ -d "$shared/suricata-verify/tests" ]; then
 			"$shared"/data/pcaps/ndpi/nfsv3.pcap 2>/dev/null) > /dev/null
 fi
 
-for h in pcap pipeline rule yaml http dns tls smtp ssh ftp dcerpc smb mqtt sip ber pop3 pgsql udp dnp3 remote http2 ics misc; do
+# quic: the QUIC captures of suricata-verify and ndpi as datagram chunks,
+# and a ClientHello as a CRYPTO frame for the harness to protect
+mkdir -p "$work/quic"
+if [ -d "$shared/suricata-verify/tests" ]; then
+	# shellcheck disable=SC2046 # one path a word
+	python3 "$here/quic-seeds.py" "$work/quic" $(find "$shared/suricata-verify/tests" \
+		\( -path '*quic*' -o -path '*ja4*' \) -name '*.pcap' | sort) \
+		$(ls "$shared"/data/pcaps/ndpi/quic*.pcap 2>/dev/null) > /dev/null
+fi
+
+for h in pcap pipeline rule yaml http dns tls smtp ssh ftp dcerpc smb mqtt sip ber pop3 pgsql udp dnp3 remote http2 ics misc quic; do
 	printf '%-9s %5d seeds %8s\n' "$h" "$(ls "$work/$h" | wc -l)" "$(du -sh "$work/$h" | cut -f1)"
 done

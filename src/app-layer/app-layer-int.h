@@ -155,6 +155,7 @@ extern const AppProtoOps modbus_proto_ops; /* modbus-proto.c */
 extern const AppProtoOps ike_proto_ops;    /* ike-proto.c */
 extern const AppProtoOps bittorrent_dht_proto_ops; /* bittorrent-dht-proto.c */
 extern const AppProtoOps nfs_proto_ops;    /* nfs-proto.c */
+extern const AppProtoOps quic_proto_ops;   /* quic-proto.c */
 
 /* Frees a transaction's detect slot with the function detection registered
  * (app_layer_set_detect_state_free); for the parsers' tx free paths. */

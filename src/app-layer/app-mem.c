@@ -14,6 +14,7 @@ static const uint8_t accounted[ALPROTO_MAX] = {
 	[ALPROTO_TLS] = 1, [ALPROTO_SMTP] = 1, [ALPROTO_SMB] = 1,
 	[ALPROTO_DCERPC] = 1, [ALPROTO_SSH] = 1,
 	[ALPROTO_SIP] = 1, [ALPROTO_POP3] = 1,
+	[ALPROTO_QUIC] = 1,
 };
 
 static uint64_t g_cap, g_total, g_total_peak;

@@ -47,4 +47,5 @@ const AppProtoOps *const app_protos[ALPROTO_MAX] = {
 	[ALPROTO_IKE] = &ike_proto_ops,
 	[ALPROTO_BITTORRENT_DHT] = &bittorrent_dht_proto_ops,
 	[ALPROTO_NFS] = &nfs_proto_ops,
+	[ALPROTO_QUIC] = &quic_proto_ops,
 };

@@ -209,6 +209,11 @@ static size_t sorted_hex_list(char *list, uint16_t *v, unsigned n)
 
 int tls_ja4(const TlsHello *h, char *out)
 {
+	return tls_ja4_proto(h, 't', out);
+}
+
+int tls_ja4_proto(const TlsHello *h, char proto, char *out)
+{
 	/* lists are small and bounded: TLS_MAX_CIPHERS entries of "xxxx," */
 	uint16_t sorted[TLS_MAX_CIPHERS];
 	char list[TLS_MAX_CIPHERS * 5 + TLS_MAX_SIGALGS * 5 + 2];
@@ -274,7 +279,7 @@ int tls_ja4(const TlsHello *h, char *out)
 			alpn[1] = hexd[la & 15];
 		}
 	}
-	snprintf(out, TLS_JA4_LEN + 1, "t%s%c%02u%02u%s_%s_%s", ja4_version(ver),
+	snprintf(out, TLS_JA4_LEN + 1, "%c%s%c%02u%02u%s_%s_%s", proto, ja4_version(ver),
 		 h->has_sni ? 'd' : 'i', min99(nciph), min99(next), alpn, b, c);
 	return 0;
 }

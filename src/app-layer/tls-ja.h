@@ -30,5 +30,7 @@ void tls_ja_md5_hex(const char *s, size_t len, char *out);
 /* The ja4 fingerprint of a ClientHello into out (37 bytes); 0, or -1 when
  * there is none. */
 int tls_ja4(const TlsHello *client, char *out);
+/* The same with another transport letter: 'q' for QUIC. */
+int tls_ja4_proto(const TlsHello *client, char proto, char *out);
 
 #endif

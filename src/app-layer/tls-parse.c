@@ -617,6 +617,26 @@ short_msg:
 	return -1;
 }
 
+int tls_hello_message(TlsState *s, int dir, const uint8_t *msg, size_t len)
+{
+	if (!s || len < 4)
+		return -1;
+	uint32_t blen = (uint32_t)msg[1] << 16 | (uint32_t)msg[2] << 8 | msg[3];
+	if (blen > len - 4) {
+		ev(s, TLS_EV_HANDSHAKE_INVALID_LENGTH);
+		return -1;
+	}
+	if (msg[0] == HS_CLIENT_HELLO && dir == TLS_TOSERVER) {
+		s->client.present = false;
+		return parse_client_hello(s, msg + 4, blen);
+	}
+	if (msg[0] == HS_SERVER_HELLO && dir == TLS_TOCLIENT) {
+		s->server.present = false;
+		return parse_server_hello(s, msg + 4, blen);
+	}
+	return -1;
+}
+
 /* ---- certificates ---- */
 
 static void chain_add(TlsCertChain *ch, const uint8_t *der, uint32_t len)

@@ -210,6 +210,13 @@ void tls_state_free(TlsState *s);
  * an event says why). Never reads outside data[0..len). */
 int tls_parse(TlsState *s, int dir, const uint8_t *data, size_t len);
 
+/* Decodes one whole handshake message (type, 24-bit length, body) outside
+ * the record layer, as QUIC's CRYPTO frames carry them: a ClientHello
+ * (dir TLS_TOSERVER) into s->client, a ServerHello (TLS_TOCLIENT) into
+ * s->server, replacing what was there. 0, or -1 when it is neither or does
+ * not decode (an event says why). */
+int tls_hello_message(TlsState *s, int dir, const uint8_t *msg, size_t len);
+
 /* Protocol detection on a direction's first bytes: 1 TLS or SSLv2 hello
  * (or TLS record) start, 0 not TLS, -1 too short to tell. */
 int tls_probe(const uint8_t *data, size_t len);

@@ -48,6 +48,7 @@
 #define IN_HTTP2 .alproto = ALPROTO_HTTP2, .get = http2_buffer_get
 #define IN_ENIP .alproto = ALPROTO_ENIP, .get = enip_buffer_get
 #define IN_IKE .alproto = ALPROTO_IKE, .get = ike_buffer_get
+#define IN_QUIC .alproto = ALPROTO_QUIC, .get = quic_buffer_get
 
 const DetectBuffer detect_buffers[BUF_MAX] = {
 	[BUF_PAYLOAD] = { .name = "payload", .prio = 3, .dir = BDIR_BOTH },
@@ -365,6 +366,26 @@ const DetectBuffer detect_buffers[BUF_MAX] = {
 		.side = DBUF_EVAL, .pbuf = { IKE_KW_BUF_KE, IKE_KW_BUF_KE } },
 	[BUF_IKE_NONCE] = { .name = "ike.nonce_payload", IN_IKE, .prio = 2, .dir = BDIR_BOTH,
 		.side = DBUF_EVAL, .pbuf = { IKE_KW_BUF_NONCE, IKE_KW_BUF_NONCE } },
+	[BUF_QUIC_VERSION] = { .name = "quic.version", IN_QUIC, .prio = 2, .dir = BDIR_BOTH,
+		.side = DBUF_EVAL, .pbuf = { QUIC_KW_BUF_VERSION, QUIC_KW_BUF_VERSION } },
+	[BUF_QUIC_SNI] = { .name = "quic.sni", IN_QUIC, .prio = 2, .dir = BDIR_BOTH,
+		.side = DBUF_EVAL, .pbuf = { QUIC_KW_BUF_SNI, QUIC_KW_BUF_SNI } },
+	[BUF_QUIC_UA] = { .name = "quic.ua", IN_QUIC, .prio = 2, .dir = BDIR_BOTH,
+		.side = DBUF_EVAL, .pbuf = { QUIC_KW_BUF_UA, QUIC_KW_BUF_UA } },
+	[BUF_QUIC_CYU_HASH] = { .name = "quic.cyu.hash", IN_QUIC, .prio = 2, .dir = BDIR_BOTH,
+		.side = DBUF_EVAL, .pbuf = { QUIC_KW_BUF_CYU_HASH, QUIC_KW_BUF_CYU_HASH } },
+	[BUF_QUIC_CYU_STRING] = { .name = "quic.cyu.string", IN_QUIC, .prio = 2, .dir = BDIR_BOTH,
+		.side = DBUF_EVAL, .pbuf = { QUIC_KW_BUF_CYU_STRING, QUIC_KW_BUF_CYU_STRING } },
+	[BUF_QUIC_JA3_HASH] = { .name = "ja3.hash", IN_QUIC, .prio = 2, .dir = BDIR_BOTH,
+		.side = DBUF_EVAL, .pbuf = { QUIC_KW_BUF_JA3_HASH, QUIC_KW_BUF_JA3_HASH } },
+	[BUF_QUIC_JA3_STRING] = { .name = "ja3.string", IN_QUIC, .prio = 2, .dir = BDIR_BOTH,
+		.side = DBUF_EVAL, .pbuf = { QUIC_KW_BUF_JA3_STRING, QUIC_KW_BUF_JA3_STRING } },
+	[BUF_QUIC_JA3S_HASH] = { .name = "ja3s.hash", IN_QUIC, .prio = 2, .dir = BDIR_BOTH,
+		.side = DBUF_EVAL, .pbuf = { QUIC_KW_BUF_JA3S_HASH, QUIC_KW_BUF_JA3S_HASH } },
+	[BUF_QUIC_JA3S_STRING] = { .name = "ja3s.string", IN_QUIC, .prio = 2, .dir = BDIR_BOTH,
+		.side = DBUF_EVAL, .pbuf = { QUIC_KW_BUF_JA3S_STRING, QUIC_KW_BUF_JA3S_STRING } },
+	[BUF_QUIC_JA4_HASH] = { .name = "ja4.hash", IN_QUIC, .prio = 2, .dir = BDIR_BOTH,
+		.side = DBUF_EVAL, .pbuf = { QUIC_KW_BUF_JA4_HASH, QUIC_KW_BUF_JA4_HASH } },
 	[BUF_FILE_NAME] = { .name = "file.name", .alproto = ALPROTO_HTTP1, .get = file_buffer_get,
 		.prio = 2, .dir = BDIR_BOTH, .side = DBUF_EVAL, .progress = HTTP_PROGRESS_COMPLETE,
 		.multi = 1, .pbuf = { FILE_BUF_NAME, FILE_BUF_NAME } },
@@ -555,4 +576,5 @@ const DetectTxProto detect_tx_protos[TX_CLASS_COUNT] = {
 	/* a call and its reply: properties are the call's, evaluated once, on
 	 * the call */
 	[ALPROTO_NFS] = { .event_dirs = BDIR_BOTH, .prop_dirs = BDIR_TS, .sides_apart = 1 },
+	[ALPROTO_QUIC] = { .event_dirs = BDIR_BOTH, .prop_dirs = BDIR_BOTH },
 };

@@ -201,6 +201,15 @@ enum { IKE_KW_BUF_INIT_SPI, IKE_KW_BUF_RESP_SPI, IKE_KW_BUF_VENDOR, IKE_KW_BUF_K
        IKE_KW_BUF_NONCE };
 int ike_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 		   const uint8_t **data, uint32_t *len);
+/* quic-kw.c: the QUIC buffers. */
+enum { QUIC_KW_BUF_VERSION, QUIC_KW_BUF_SNI, QUIC_KW_BUF_UA, QUIC_KW_BUF_CYU_HASH,
+       QUIC_KW_BUF_CYU_STRING, QUIC_KW_BUF_JA3_HASH, QUIC_KW_BUF_JA3_STRING,
+       QUIC_KW_BUF_JA3S_HASH, QUIC_KW_BUF_JA3S_STRING, QUIC_KW_BUF_JA4_HASH };
+int quic_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
+		    const uint8_t **data, uint32_t *len);
+/* The QUIC entry of a TLS fingerprint buffer (ja3.hash, ...) for an
+ * "alert quic" rule, or -1. */
+int quic_ja_buffer(int tls_buf);
 int file_buffer_get(const DetectBuffer *b, void *tx, int side, uint32_t idx,
 		    const uint8_t **data, uint32_t *len);
 /* http2-kw.c: HTTP/2's own buffers (these), and HTTP/1's (pbuf: enum

@@ -130,6 +130,7 @@ extern const Keyword
 	modbus_keywords[],
 	ike_keywords[],
 	nfs_keywords[],
+	quic_keywords[],
 	lua_keywords[],
 	var_keywords[],
 	entropy_keywords[];

@@ -90,6 +90,8 @@ enum sig_buffer {
 	BUF_HTTP2_HEADER_NAME, BUF_HTTP2_HEADER, /* http2-kw.c */
 	BUF_ENIP_PRODUCT_NAME, BUF_ENIP_SERVICE_NAME, /* enip-kw.c */
 	BUF_IKE_INIT_SPI, BUF_IKE_RESP_SPI, BUF_IKE_VENDOR, BUF_IKE_KE, BUF_IKE_NONCE, /* ike-kw.c */
+	BUF_QUIC_VERSION, BUF_QUIC_SNI, BUF_QUIC_UA, BUF_QUIC_CYU_HASH, BUF_QUIC_CYU_STRING, /* quic-kw.c */
+	BUF_QUIC_JA3_HASH, BUF_QUIC_JA3_STRING, BUF_QUIC_JA3S_HASH, BUF_QUIC_JA3S_STRING, BUF_QUIC_JA4_HASH,
 	BUF_FILE_NAME, BUF_FILE_MAGIC,   /* detect/file-kw.c: one entry per file */
 	/* the file buffers of the other protocols that carry files: a buffer
 	 * is one protocol's, so file_data / file.name / file.magic select the
@@ -197,6 +199,7 @@ enum kw_id {
 	KW_MODBUS,          /* modbus: DetectModbus (detect/modbus-kw.c) */
 	KW_IKE_STICKY, KW_IKE_MATCH, /* detect/ike-kw.c */
 	KW_NFS_MATCH,       /* nfs_procedure, nfs.version: detect/nfs-kw.c */
+	KW_QUIC_STICKY,     /* quic.sni, ...: detect/quic-kw.c */
 	KW_LUA,             /* lua, luajit (detect/lua-kw.c) */
 	KW_REPLACE,         /* replace: parse only, Signature.repl (detect/content.c) */
 	KW_BYPASS,          /* bypass: postmatch, the flow is bypassed (detect/flow-kw.c) */

@@ -58,6 +58,7 @@ static const Keyword *const families[] = {
 	modbus_keywords,	/* modbus-kw.c */
 	ike_keywords,		/* ike-kw.c */
 	nfs_keywords,		/* nfs-kw.c */
+	quic_keywords,		/* quic-kw.c */
 	lua_keywords,		/* lua-kw.c */
 	var_keywords,		/* var-kw.c */
 	entropy_keywords,	/* entropy-kw.c */

@@ -110,6 +110,12 @@ static int sig_set_alproto_tls(SigParseState *st)
 static int kw_tls_sticky(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	(void)arg;
+	/* an "alert quic" rule reads the QUIC hello's fingerprints */
+	if (st->s->alproto == ALPROTO_QUIC && quic_ja_buffer(kw->buf) >= 0) {
+		if (kw->buf == BUF_JA4_HASH)
+			tls_ja_request(0, 1);
+		return sig_select_buffer(st, quic_ja_buffer(kw->buf));
+	}
 	if (sig_set_alproto_tls(st))
 		return -1;
 	/* ja3/ja4 "auto": computed once a rule needs them */

@@ -16,8 +16,14 @@ static void rules_report(const SigTable *t)
 	 * skipped rule is an info line, -v) */
 	log_notice("rules: %d loaded, %d failed, %d skipped (%d files, %d unreadable)",
 		   t->loaded, t->failed, t->skipped, t->files_loaded, t->files_failed);
-	for (int i = 0; i < t->nreasons && i < 20; i++)
-		log_notice("rules skipped: %s x%d", t->reasons[i].reason, t->reasons[i].count);
+	/* a reason "requires: missing ..." is summed up as its keyword: the
+	 * info lines carry Suricata's text once per rule, and scripts count
+	 * them (suricata-verify ja4-rules-requires) */
+	for (int i = 0; i < t->nreasons && i < 20; i++) {
+		const char *r = t->reasons[i].reason, *c = strstr(r, ": ");
+		int n = c && strncmp(r, "requires", 8) == 0 ? (int)(c - r) : (int)strlen(r);
+		log_notice("rules skipped: %.*s x%d", n, r, t->reasons[i].count);
+	}
 }
 
 /* Loads the rules and builds the detection engine. -1 also when, with -T

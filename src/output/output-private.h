@@ -292,6 +292,7 @@ extern const EveTxLogger eve_modbus_logger; /* modbus-json.c */
 extern const EveTxLogger eve_ike_logger;    /* ike-json.c */
 extern const EveTxLogger eve_bittorrent_dht_logger; /* bittorrent-dht-json.c */
 extern const EveTxLogger eve_nfs_logger;    /* nfs-json.c */
+extern const EveTxLogger eve_quic_logger;   /* quic-json.c */
 /* dns-log.c: the `- dns:` options under prefix (NULL: the defaults). */
 int eve_dns_config_load(struct dns_json_cfg *c, const char *prefix, char *err, size_t errlen);
 

@@ -31,6 +31,7 @@ static const char *const eve_known_types[] = {
 	"http2",
 	"enip", "modbus",
 	"ike", "bittorrent-dht", "nfs",
+	"quic",
 };
 
 static void set_err(char *err, size_t errlen, const char *fmt, ...)

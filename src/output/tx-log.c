@@ -39,6 +39,7 @@ static const EveTxLogger *const eve_tx_loggers[ALPROTO_MAX] = {
 	[ALPROTO_IKE] = &eve_ike_logger,
 	[ALPROTO_BITTORRENT_DHT] = &eve_bittorrent_dht_logger,
 	[ALPROTO_NFS] = &eve_nfs_logger,
+	[ALPROTO_QUIC] = &eve_quic_logger,
 };
 
 static const EveTxLogger *logger_of(const Flow *f)

@@ -36,7 +36,7 @@ static const char base_yaml[] =
 	"            tagged-packets: yes\n"
 	"        - http:\n"
 	"            extended: yes\n"
-	"        - quic\n"
+	"        - template\n"
 	"        - flow\n"
 	"        - stats:\n"
 	"            totals: yes\n"
@@ -64,7 +64,7 @@ TEST(output_config_reads_outputs_and_stats)
 	CHECK(cfg.eve[0].file.append); /* Suricata's default */
 	CHECK(strcmp(cfg.eve[0].file.path, "/var/log/x/eve.json") == 0);
 	CHECK(cfg.eve[0].sink.transport == NULL);
-	CHECK_EQ(cfg.eve[0].ntypes, 4); /* quic is not ours: ignored */
+	CHECK_EQ(cfg.eve[0].ntypes, 4); /* template is not ours: ignored */
 	CHECK_STREQ(cfg.eve[0].types[0], "alert");
 	CHECK_STREQ(cfg.eve[0].types[1], "http");
 	CHECK_STREQ(cfg.eve[0].types[2], "flow");

@@ -8,6 +8,7 @@
 #include "app-layer/ftp.h"
 #include "app-layer/smb.h"
 #include "app-layer/http2.h"
+#include "app-layer/nfs.h"
 
 typedef struct FilesProto {
 	int alproto;
@@ -57,6 +58,7 @@ static const FilesProto protos[] = {
 	{ ALPROTO_FTPDATA, ftpdata_files_of_tx, ftpdata_files_store },
 	{ ALPROTO_SMB, smb_get, smb_store },
 	{ ALPROTO_HTTP2, http2_files_of_tx, http2_files_store },
+	{ ALPROTO_NFS, nfs_files_of_tx, nfs_files_store },
 };
 
 static const FilesProto *proto_of(int alproto)

@@ -92,13 +92,165 @@ static int is_rename(uint32_t v, uint32_t p)
 	return (v == 2 && p == 11) || (v == 3 && p == 14);
 }
 
+static uint64_t x_u64(Xdr *x)
+{
+	uint64_t hi = x_u32(x);
+
+	return hi << 32 | x_u32(x);
+}
+
+/* a v4 file handle (PUTFH): kept as the call's handle */
+static void x_fh4(Xdr *x, NfsCall *c)
+{
+	uint32_t n;
+	const uint8_t *p = x_opaque(x, &n);
+
+	if (!p || n > NFS_MAX_FH) {
+		x->bad = 1;
+		return;
+	}
+	memcpy(c->fh, p, n);
+	c->fh_len = (uint8_t)n;
+}
+
+static void x_skip(Xdr *x, uint32_t n)
+{
+	(void)x_bytes(x, n);
+}
+
+/* bitmap4: a counted array of words */
+static void x_bitmap(Xdr *x)
+{
+	uint32_t n = x_u32(x);
+
+	if (n > 64)
+		x->bad = 1;
+	else
+		x_skip(x, n * 4);
+}
+
+/* One COMPOUND operation's arguments; 0 when its arguments are not known
+ * here (decoding stops: what follows cannot be found). */
+static int v4_op(Xdr *x, NfsCall *c, uint32_t op)
+{
+	uint32_t n;
+
+	switch (op) {
+	case 3: case 30: /* ACCESS, RENEW (u32 / clientid u64 below) */
+		x_skip(x, op == 3 ? 4 : 8);
+		return 1;
+	case 4: /* CLOSE: seqid, stateid */
+		x_skip(x, 20);
+		return 1;
+	case 5: /* COMMIT: offset, count */
+		x_skip(x, 12);
+		return 1;
+	case 8: case 45: /* DELEGRETURN, FREE_STATEID: stateid */
+		x_skip(x, 16);
+		return 1;
+	case 9: /* GETATTR */
+		x_bitmap(x);
+		return 1;
+	case 10: case 16: case 23: case 24: case 27: case 31: case 32: case 44: case 57:
+		/* GETFH LOOKUPP PUTPUBFH PUTROOTFH READLINK RESTOREFH SAVEFH; 4.1:
+		 * DESTROY_SESSION (sessionid) and DESTROY_CLIENTID (clientid) */
+		if (op == 44)
+			x_skip(x, 16);
+		else if (op == 57)
+			x_skip(x, 8);
+		return 1;
+	case 58: /* RECLAIM_COMPLETE: one_fs */
+		x_skip(x, 4);
+		return 1;
+	case 15: /* LOOKUP: a name, kept for a later operation's record */
+		x_string(x, c->name, sizeof(c->name), &c->name_len);
+		return 1;
+	case NFS4_OP_PUTFH:
+		x_fh4(x, c);
+		return 1;
+	case 25: /* READ: stateid, offset, count */
+		x_skip(x, 28);
+		return 1;
+	case 53: /* SEQUENCE: sessionid, seqid, slotid, highest slotid, cachethis */
+		x_skip(x, 32);
+		return 1;
+	case NFS4_OP_REMOVE:
+		x_string(x, c->name, sizeof(c->name), &c->name_len);
+		c->has_name = !x->bad;
+		c->v4_main = op;
+		return 1;
+	case NFS4_OP_RENAME:
+		x_string(x, c->name, sizeof(c->name), &c->name_len);
+		x_string(x, c->to, sizeof(c->to), &c->to_len);
+		c->has_name = c->is_rename = !x->bad;
+		c->v4_main = op;
+		return 1;
+	case NFS4_OP_CREATE: {
+		uint32_t type = x_u32(x);
+
+		if (type == 5)              /* NF4LNK: the link's target */
+			(void)x_opaque(x, &n);
+		else if (type == 3 || type == 4)    /* NF4BLK, NF4CHR: specdata */
+			x_skip(x, 8);
+		x_string(x, c->name, sizeof(c->name), &c->name_len);
+		c->has_name = !x->bad;
+		c->v4_main = op;
+		x_bitmap(x);                /* createattrs: bitmap and values */
+		(void)x_opaque(x, &n);
+		return 1;
+	}
+	case NFS4_OP_WRITE:
+		x_skip(x, 16);              /* stateid */
+		c->w_offset = x_u64(x);
+		c->w_stable = x_u32(x);
+		c->w_data = x_opaque(x, &c->w_len);
+		c->is_write = c->w_data != NULL;
+		c->v4_main = op;
+		return 1;
+	}
+	return 0;
+}
+
+/* COMPOUND4args: tag, minorversion, the operations */
+static void v4_compound(Xdr *x, NfsCall *c)
+{
+	uint32_t n, ops;
+
+	(void)x_opaque(x, &n);
+	(void)x_u32(x);
+	ops = x_u32(x);
+	for (uint32_t i = 0; i < ops && i < 128 && !x->bad; i++)
+		if (!v4_op(x, c, x_u32(x)))
+			break;
+	/* a name seen by LOOKUP only names a CREATE/REMOVE/RENAME */
+	if (!c->has_name)
+		c->name_len = 0, c->name[0] = '\0';
+	if (c->v4_main)
+		c->procedure = c->v4_main;
+	if (x->bad && c->v4_main != NFS4_OP_WRITE)
+		c->is_write = 0;
+}
+
 static void nfs_args(Xdr *x, NfsCall *c)
 {
 	uint32_t v = c->version, p = c->procedure;
 
+	if (v == 4 && p == 1) {
+		v4_compound(x, c);
+		return;
+	}
 	if ((v != 2 && v != 3) || p == 0)
 		return;
 	x_fh(x, v, c);
+	if (v == 3 && p == NFS3_PROC_WRITE && !x->bad) {
+		/* WRITE3args: offset, count, stable, data */
+		c->w_offset = x_u64(x);
+		(void)x_u32(x);
+		c->w_stable = x_u32(x);
+		c->w_data = x_opaque(x, &c->w_len);
+		c->is_write = c->w_data != NULL;
+		return;
+	}
 	if (!dirop(v, p) || x->bad)
 		return;
 	x_string(x, c->name, sizeof(c->name), &c->name_len);
@@ -190,8 +342,9 @@ int nfs_rpc_decode(const uint8_t *buf, uint32_t len, NfsCall *c, NfsReply *r,
 	r->accept_stat = x_u32(&x);
 	if (x.bad)
 		return -1;
+	/* v4: COMPOUND4res's status (the last operation's) */
 	if (r->accept_stat == 0 && call && call->procedure != 0 &&
-	    (call->version == 2 || call->version == 3)) {
+	    call->version >= 2 && call->version <= 4) {
 		r->nfs_status = x_u32(&x);
 		r->has_status = !x.bad;
 	}
@@ -210,7 +363,20 @@ static const char *const v3_procs[] = {
 	"CREATE", "MKDIR", "SYMLINK", "MKNOD", "REMOVE", "RMDIR", "RENAME", "LINK",
 	"READDIR", "READDIRPLUS", "FSSTAT", "FSINFO", "PATHCONF", "COMMIT",
 };
-static const char *const v4_procs[] = { "NULL", "COMPOUND" };
+/* v4: NULL, COMPOUND, then the operations by their numbers (a COMPOUND
+ * call is named by its main operation) */
+static const char *const v4_procs[] = {
+	"NULL", "COMPOUND", NULL, "ACCESS", "CLOSE", "COMMIT", "CREATE", "DELEGPURGE",
+	"DELEGRETURN", "GETATTR", "GETFH", "LINK", "LOCK", "LOCKT", "LOCKU", "LOOKUP",
+	"LOOKUPP", "NVERIFY", "OPEN", "OPENATTR", "OPEN_CONFIRM", "OPEN_DOWNGRADE", "PUTFH",
+	"PUTPUBFH", "PUTROOTFH", "READ", "READDIR", "READLINK", "REMOVE", "RENAME", "RENEW",
+	"RESTOREFH", "SAVEFH", "SECINFO", "SETATTR", "SETCLIENTID", "SETCLIENTID_CONFIRM",
+	"VERIFY", "WRITE", "RELEASE_LOCKOWNER", "BACKCHANNEL_CTL", "BIND_CONN_TO_SESSION",
+	"EXCHANGE_ID", "CREATE_SESSION", "DESTROY_SESSION", "FREE_STATEID",
+	"GET_DIR_DELEGATION", "GETDEVICEINFO", "GETDEVICELIST", "LAYOUTCOMMIT", "LAYOUTGET",
+	"LAYOUTRETURN", "SECINFO_NO_NAME", "SEQUENCE", "SET_SSV", "TEST_STATEID",
+	"WANT_DELEGATION", "DESTROY_CLIENTID", "RECLAIM_COMPLETE",
+};
 
 #define N(a) (sizeof(a) / sizeof(a[0]))
 
@@ -230,8 +396,8 @@ int nfs_proc_by_name(uint32_t v, const char *name)
 	for (uint32_t ver = 2; ver <= 4; ver++) {
 		if (v && v != ver)
 			continue;
-		for (uint32_t p = 0; nfs_proc_name(ver, p); p++)
-			if (strcasecmp(nfs_proc_name(ver, p), name) == 0)
+		for (uint32_t p = 0; p < 64; p++)
+			if (nfs_proc_name(ver, p) && strcasecmp(nfs_proc_name(ver, p), name) == 0)
 				return (int)p;
 	}
 	return -1;

@@ -97,11 +97,83 @@ typedef struct NfsState {
 	int detect_only;
 	int given_up[2];
 	AppLayerThread *at;
+	/* xids of calls that made no transaction of their own (a v4 COMPOUND
+	 * of no interest, a WRITE added to an open file transaction): their
+	 * replies are expected, not unsolicited */
+	uint32_t quiet[32];
+	unsigned quiet_next;
 } NfsState;
 
 static void tx_free(AppTx *t)
 {
+	NfsTx *tx = (NfsTx *)t;
+
+	files_container_free(&tx->files[0]);
+	files_container_free(&tx->files[1]);
 	free(t);
+}
+
+static void quiet_add(NfsState *st, uint32_t xid)
+{
+	st->quiet[st->quiet_next++ % 32] = xid;
+}
+
+static int quiet_take(NfsState *st, uint32_t xid)
+{
+	for (unsigned i = 0; i < 32 && i < st->quiet_next; i++)
+		if (st->quiet[i] == xid) {
+			st->quiet[i] = 0;
+			return 1;
+		}
+	return 0;
+}
+
+FileContainer *nfs_files_of_tx(void *tx, int dir, int final)
+{
+	NfsTx *t = tx;
+
+	(void)final;
+	if (!t || !t->file_tx || dir < 0 || dir > 1)
+		return NULL;
+	return &t->files[dir];
+}
+
+void nfs_files_store(const Flow *f, void *tx, unsigned dirs, int flow_scope, uint32_t sid)
+{
+	NfsTx *t = tx;
+
+	(void)f;
+	(void)flow_scope;
+	if (!t || !t->file_tx)
+		return;
+	for (int d = 0; d < 2; d++)
+		if (dirs & (1u << d))
+			for (const File *fl = files_first(&t->files[d]); fl; fl = file_next(fl))
+				file_mark_store((File *)fl, sid);
+}
+
+/* The file transaction's file ends: the transaction is complete. */
+static void file_tx_finish(NfsTx *tx, int how)
+{
+	if (tx->file) {
+		file_close(tx->file, how);
+		tx->file = NULL;
+	}
+	tx->base.done[0] = tx->base.done[1] = 1;
+	tx->base.some[1] = 1;
+}
+
+/* the open file transaction of a handle */
+static NfsTx *file_tx_of(NfsState *st, const NfsCall *c)
+{
+	for (AppTx *t = st->txs.head; t; t = t->next) {
+		NfsTx *tx = (NfsTx *)t;
+
+		if (tx->file_tx && tx->file && tx->call.fh_len == c->fh_len &&
+		    memcmp(tx->call.fh, c->fh, c->fh_len) == 0)
+			return tx;
+	}
+	return NULL;
 }
 
 static void *nfs_state_new(AppLayerThread *at, Flow *f)
@@ -174,6 +246,61 @@ static void malformed(NfsState *st, int dir)
 						  : APP_TX_ONLY_TC | APP_TX_DETECT_TS;
 }
 
+/* A WRITE call: its bytes go to the file transaction of its handle (opened
+ * by the first WRITE; a v3 COMMIT or the flow's end closes it). */
+static void on_write(NfsState *st, const NfsCall *c)
+{
+	NfsTx *tx = file_tx_of(st, c);
+
+	if (tx) {
+		quiet_add(st, c->xid);
+	} else {
+		if (!(tx = new_tx(st)))
+			return;
+		tx->has_call = 1;
+		tx->call = *c;
+		tx->call.w_data = NULL;
+		tx->call.procedure = c->version == 4 ? NFS4_OP_WRITE : NFS3_PROC_WRITE;
+		/* Suricata's file transaction carries no credentials */
+		tx->call.auth = NFS_AUTH_NULL;
+		tx->call.has_creds = 0;
+		tx->file_tx = 1;
+		tx->files[0].tc = tx->files[1].tc = st->at ? st->at->tc : NULL;
+		tx->file = files_open(&tx->files[APP_DIR_TOSERVER],
+				      (const uint8_t *)c->name, c->has_name ? c->name_len : 0,
+				      tx->base.id, 0);
+		tx->base.some[0] = tx->base.done[0] = 1;
+		if (!tx->file) {
+			app_tx_count(st->at, &ctr[st->ipp], APP_CTR_ALLOC, 1);
+			tx->base.done[1] = 1;
+			return;
+		}
+	}
+	tx->chunks++;
+	tx->last_xid = c->xid;
+	if (!tx->file)
+		return;
+	if (c->w_offset > tx->file_next)
+		file_gap(tx->file, c->w_offset - tx->file_next);
+	if (c->w_offset + c->w_len > tx->file_next) {
+		uint64_t skip = c->w_offset < tx->file_next ? tx->file_next - c->w_offset : 0;
+
+		file_append(tx->file, c->w_data + skip, c->w_len - (size_t)skip);
+		tx->file_next = c->w_offset + c->w_len;
+	}
+}
+
+/* The flow ends: open files are complete as far as they were written. */
+static void files_eof(NfsState *st)
+{
+	for (AppTx *t = st->txs.head; t; t = t->next) {
+		NfsTx *tx = (NfsTx *)t;
+
+		if (tx->file_tx && tx->file)
+			file_tx_finish(tx, FILE_CLOSE_OK);
+	}
+}
+
 static void on_message(NfsState *st, int dir, const uint8_t *p, uint32_t len)
 {
 	NfsCall c;
@@ -193,6 +320,23 @@ static void on_message(NfsState *st, int dir, const uint8_t *p, uint32_t len)
 		return;
 	}
 	if (k == 1) {
+		if (c.is_write) {
+			on_write(st, &c);
+			return;
+		}
+		if (c.version == 3 && c.procedure == NFS3_PROC_COMMIT) {
+			/* COMMIT ends the file's writes */
+			NfsTx *ft = file_tx_of(st, &c);
+
+			if (ft)
+				file_tx_finish(ft, FILE_CLOSE_OK);
+		}
+		if (c.version == 4 && !c.v4_main) {
+			/* NULL, or a COMPOUND without an operation Suricata
+			 * makes a transaction of */
+			quiet_add(st, c.xid);
+			return;
+		}
 		if (!(tx = new_tx(st)))
 			return;
 		tx->has_call = 1;
@@ -200,8 +344,14 @@ static void on_message(NfsState *st, int dir, const uint8_t *p, uint32_t len)
 		tx->base.some[0] = tx->base.done[0] = 1;
 		return;
 	}
-	if (k != 2)
-		return;         /* another RPC program on the port */
+	if (k != 2) {
+		/* a call to another RPC program on the connection (NFSv4.1's
+		 * callbacks go server to client): its reply is no NFS one */
+		quiet_add(st, xid);
+		return;
+	}
+	if (!tx && quiet_take(st, xid))
+		return;
 	if (!tx) {
 		/* a reply to a call not seen (midstream, or lost) */
 		if (!(tx = new_tx(st)))
@@ -212,7 +362,10 @@ static void on_message(NfsState *st, int dir, const uint8_t *p, uint32_t len)
 	}
 	tx->has_reply = 1;
 	tx->reply = r;
-	tx->base.some[1] = tx->base.done[1] = 1;
+	tx->base.some[1] = 1;
+	/* a file transaction completes with its file */
+	if (!tx->file_tx || !tx->file)
+		tx->base.done[1] = 1;
 }
 
 /* A record's whole length: its 4-byte mark (last-fragment bit, length) and
@@ -237,16 +390,29 @@ static void on_record(void *arg, const uint8_t *p, uint32_t len)
 	on_message(r->st, r->dir, p + 4, len - 4);
 }
 
+static int parse_data(NfsState *st, int dir, const uint8_t *data, uint32_t len, int flags);
+
 static int nfs_parse(AppLayerThread *at, Flow *f, void *state, int dir, const uint8_t *data,
 		     uint32_t len, int flags)
 {
 	NfsState *st = state;
-	struct rec_ctx rc = { st, dir };
+	int r;
 
 	(void)f;
 	if (!st || st->detect_only || dir < 0 || dir > 1)
 		return 0;
 	st->at = at;
+	r = parse_data(st, dir, data, len, flags);
+	if (flags & APP_EOF)
+		files_eof(st);
+	return r;
+}
+
+static int parse_data(NfsState *st, int dir, const uint8_t *data, uint32_t len, int flags)
+{
+	AppLayerThread *at = st->at;
+	struct rec_ctx rc = { st, dir };
+
 	if (st->ipp == IPP_UDP) {
 		if (data && len)
 			on_message(st, dir, data, len);

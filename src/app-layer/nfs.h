@@ -7,12 +7,16 @@
  * call's xid, credentials (flavor, AUTH_UNIX machine name, uid, gid), NFS
  * version and procedure, the file handle it names and the file name
  * (LOOKUP, CREATE, REMOVE, RENAME's two, ...); the reply's accept state
- * and NFS status. NFSv4 calls are recognised and logged by version and
- * procedure (NULL or COMPOUND), their operations not decoded. */
+ * and NFS status. NFSv4 COMPOUND calls are decoded operation by operation
+ * as far as their arguments are known: a WRITE makes a file transaction
+ * (as a v3 WRITE does), CREATE, REMOVE and RENAME a transaction named by
+ * that operation; other compounds (and v4 NULL) make none, as in
+ * Suricata 8. */
 #ifndef APP_LAYER_NFS_H
 #define APP_LAYER_NFS_H
 
 #include "app-layer/txlist.h"
+#include "app-layer/files.h"
 
 #include <stdint.h>
 
@@ -39,6 +43,15 @@ typedef struct NfsCall {
 	char name[NFS_MAX_NAME];    /* file name; RENAME: from */
 	char to[NFS_MAX_NAME];      /* RENAME: to */
 	uint8_t has_name, is_rename;
+	/* NFSv4 COMPOUND: the operation that names the call (procedure is
+	 * then that operation's number, as Suricata logs it); 0 none */
+	uint32_t v4_main;
+	/* WRITE (v3 or a v4 COMPOUND's): the bytes, pointing into the message
+	 * being decoded (valid only while it is) */
+	uint8_t is_write;
+	uint32_t w_stable, w_len;
+	uint64_t w_offset;
+	const uint8_t *w_data;
 } NfsCall;
 
 /* a reply */
@@ -67,6 +80,15 @@ int nfs_proc_by_name(uint32_t version, const char *name);
 const char *nfs_status_name(uint32_t version, uint32_t status);
 const char *nfs_auth_name(uint32_t auth);
 
+/* NFSv4 operations (RFC 8881 section 16.2) the parser acts on */
+#define NFS4_OP_CREATE 6
+#define NFS4_OP_PUTFH 22
+#define NFS4_OP_REMOVE 28
+#define NFS4_OP_RENAME 29
+#define NFS4_OP_WRITE 38
+#define NFS3_PROC_WRITE 7
+#define NFS3_PROC_COMMIT 21
+
 enum nfs_event {
 	NFS_EV_MALFORMED_DATA = 0,
 	NFS_EV_UNSOLICITED_REPLY,
@@ -82,6 +104,17 @@ typedef struct NfsTx {
 	NfsCall call;
 	NfsReply reply;
 	uint8_t tcp;
+	/* a file transaction: the WRITEs to one file handle, its bytes in
+	 * files[APP_DIR_TOSERVER] (nfs-proto.c) */
+	uint8_t file_tx;
+	uint32_t chunks, last_xid;
+	uint64_t file_next;         /* the next offset expected */
+	File *file;                 /* open while the file is written */
+	FileContainer files[2];
 } NfsTx;
+
+/* files-proto.c: the files of an NFS transaction */
+FileContainer *nfs_files_of_tx(void *tx, int dir, int final);
+void nfs_files_store(const Flow *f, void *tx, unsigned dirs, int flow_scope, uint32_t sid);
 
 #endif

@@ -49,7 +49,7 @@ void nfs_json_write(JsonWriter *w, const NfsTx *tx)
 		}
 	}
 	jw_int(w, "id", (int64_t)tx->base.id + 1);
-	jw_bool(w, "file_tx", 0);
+	jw_bool(w, "file_tx", tx->file_tx);
 	jw_str(w, "type", tx->has_reply ? "response" : "request");
 	if (tx->has_reply && tx->reply.has_status) {
 		const char *s = nfs_status_name(c->version, tx->reply.nfs_status);
@@ -60,6 +60,16 @@ void nfs_json_write(JsonWriter *w, const NfsTx *tx)
 			snprintf(h, sizeof(h), "%u", tx->reply.nfs_status);
 			jw_str(w, "status", h);
 		}
+	}
+	if (tx->file_tx) {
+		/* the file's chunks: first, whether it began at offset 0; last,
+		 * whether it was closed */
+		jw_object(w, "write");
+		jw_bool(w, "first", c->w_offset == 0);
+		jw_bool(w, "last", tx->file == NULL);
+		jw_int(w, "last_xid", tx->last_xid);
+		jw_int(w, "chunks", tx->chunks);
+		jw_close(w);
 	}
 	if (tx->has_call && c->is_rename) {
 		jw_object(w, "rename");
@@ -82,6 +92,18 @@ static void build_obj(JsonWriter *w, void *ctx)
 json_t *nfs_json_object(const NfsTx *tx)
 {
 	return jw_build_tree(build_obj, (void *)tx);
+}
+
+/* A fileinfo record of a file transaction (file-log.c adds the fileinfo
+ * object): the rpc and nfs objects, app_proto. */
+static int nfs_file_record_write(JsonWriter *w, const Outputs *o, const Packet *p,
+				 const Flow *f, void *tx, int dir)
+{
+	(void)o;
+	eve_header_write_tx(w, "fileinfo", p, f, dir == APP_DIR_TOCLIENT);
+	build_obj(w, tx);
+	jw_ascii(w, "app_proto", "nfs", 3);
+	return 0;
 }
 
 static void log_nfs_events(Outputs *o, const Packet *p, const Flow *f, void *txp)
@@ -109,8 +131,9 @@ static void build_record(JsonWriter *w, void *ctx)
 {
 	const struct nfs_line *l = ctx;
 
-	/* logged once the reply came: the reply's direction */
-	eve_header_write_tx(w, "nfs", l->p, l->f, l->tx->has_reply);
+	/* logged once the reply came: the reply's direction; a WRITE file
+	 * transaction, the file's (to the server) */
+	eve_header_write_tx(w, "nfs", l->p, l->f, l->tx->has_reply && !l->tx->file_tx);
 	build_obj(w, (void *)l->tx);
 }
 
@@ -139,5 +162,6 @@ static int alert_nfs_write(JsonWriter *w, const Flow *f, void *txp)
 const EveTxLogger eve_nfs_logger = {
 	.log_tx = log_nfs_tx,
 	.alert_write = alert_nfs_write,
+	.file_record_write = nfs_file_record_write,
 	.log_events = log_nfs_events,
 };

@@ -481,3 +481,117 @@ TEST(nfs_rules_with_its_keywords)
 	CHECK_EQ(ok, 4);
 	CHECK_EQ(bad, 1);
 }
+
+/* an NFSv4 COMPOUND call (AUTH_NULL), record-marked: SEQUENCE, PUTFH (an
+ * 8-byte handle), then WRITE of data at offset when data, else GETATTR */
+static size_t nfs4_compound(uint8_t *b, uint32_t xid, const char *data, uint64_t offset)
+{
+	size_t o = 4;
+	static const uint32_t head[] = { 0, 2, NFS_PROGRAM, 4, 1, 0, 0, 0, 0 };
+
+	put32(b + o, xid);
+	o += 4;
+	for (int i = 0; i < 9; i++, o += 4)
+		put32(b + o, head[i]);  /* ..., COMPOUND, cred and verifier NULL */
+	put32(b + o, 0);                /* tag */
+	put32(b + o + 4, 1);            /* minorversion */
+	put32(b + o + 8, 3);            /* three operations */
+	o += 12;
+	put32(b + o, 53);               /* SEQUENCE */
+	memset(b + o + 4, 0, 32);
+	o += 36;
+	put32(b + o, 22);               /* PUTFH */
+	put32(b + o + 4, 8);
+	memcpy(b + o + 8, "\x01\x02\x03\x04\x05\x06\x07\x08", 8);
+	o += 16;
+	if (data) {
+		size_t n = strlen(data);
+
+		put32(b + o, 38);       /* WRITE: stateid, offset, stable, data */
+		memset(b + o + 4, 0, 16);
+		put32(b + o + 20, (uint32_t)(offset >> 32));
+		put32(b + o + 24, (uint32_t)offset);
+		put32(b + o + 28, 2);
+		put32(b + o + 32, (uint32_t)n);
+		memset(b + o + 36, 0, (n + 3) & ~3u);
+		memcpy(b + o + 36, data, n);
+		o += 36 + ((n + 3) & ~3u);
+	} else {
+		put32(b + o, 9);        /* GETATTR, one bitmap word */
+		put32(b + o + 4, 1);
+		put32(b + o + 8, 0x10);
+		o += 12;
+	}
+	put32(b, 0x80000000u | (uint32_t)(o - 4));
+	return o;
+}
+
+TEST(nfs4_compound_write_decode)
+{
+	uint8_t b[256];
+	size_t n = nfs4_compound(b, 5, "hello", 0);
+	NfsCall c;
+	NfsReply r;
+
+	CHECK_EQ(nfs_rpc_decode(b + 4, (uint32_t)n - 4, &c, &r, NULL), 1);
+	CHECK_EQ(c.version, 4);
+	CHECK_STREQ(nfs_proc_name(4, c.procedure), "WRITE");
+	CHECK(c.is_write);
+	CHECK_EQ(c.w_len, 5);
+	CHECK(memcmp(c.w_data, "hello", 5) == 0);
+	CHECK_EQ(c.fh_len, 8);
+	/* cut inside the WRITE's data: no write */
+	CHECK_EQ(nfs_rpc_decode(b + 4, (uint32_t)n - 8, &c, &r, NULL), 1);
+	CHECK(!c.is_write);
+	n = nfs4_compound(b, 6, NULL, 0);
+	CHECK_EQ(nfs_rpc_decode(b + 4, (uint32_t)n - 4, &c, &r, NULL), 1);
+	CHECK_EQ(c.procedure, 1);
+	CHECK_EQ(c.v4_main, 0);
+	CHECK_EQ(nfs_proc_by_name(4, "SEQUENCE"), 53);
+	CHECK_EQ(nfs_proc_by_name(0, "EXCHANGE_ID"), 42);
+}
+
+TEST(nfs4_writes_make_one_file_tx)
+{
+	AppTestCtx c = { 0 };
+	uint8_t b[1024];
+	size_t n;
+	NfsTx *tx;
+	const File *f;
+	json_t *o;
+
+	app_test_init(&c, 6, "10.0.0.2", 900, 2049);
+	/* a GETATTR compound: no transaction, its reply expected */
+	n = nfs4_compound(b, 1, NULL, 0);
+	app_layer_handle_data(c.at, &c.f, APP_DIR_TOSERVER, b, (uint32_t)n, 0);
+	CHECK_EQ(c.f.app_proto, ALPROTO_NFS);
+	n = nfs_reply(b, 1, 0, 1);
+	app_layer_handle_data(c.at, &c.f, APP_DIR_TOCLIENT, b, (uint32_t)n, 0);
+	CHECK_EQ(app_layer_tx_count(&c.f), 0);
+	/* two WRITEs to the handle, the second overlapping the first */
+	n = nfs4_compound(b, 2, "hello", 0);
+	n += nfs4_compound(b + n, 3, "lo world", 3);
+	app_layer_handle_data(c.at, &c.f, APP_DIR_TOSERVER, b, (uint32_t)n, 0);
+	n = nfs_reply(b, 2, 0, 1);
+	n += nfs_reply(b + n, 3, 0, 1);
+	app_layer_handle_data(c.at, &c.f, APP_DIR_TOCLIENT, b, (uint32_t)n, 0);
+	CHECK_EQ(app_layer_tx_count(&c.f), 1);
+	tx = app_layer_tx_get(&c.f, 0);
+	CHECK(tx && tx->file_tx && tx->chunks == 2 && tx->has_reply);
+	CHECK(!tx->base.done[1]);
+	CHECK(!app_layer_tx_has_event(&c.f, tx,
+				      app_layer_event_lookup(ALPROTO_NFS, "unsolicited_reply")));
+	/* the flow's end closes the file: the transaction completes */
+	app_layer_handle_data(c.at, &c.f, APP_DIR_TOSERVER, NULL, 0, APP_EOF);
+	CHECK(tx->base.done[1]);
+	f = files_first(&tx->files[APP_DIR_TOSERVER]);
+	CHECK(f && file_size(f) == 11 && file_state(f) == FILE_STATE_CLOSED);
+	o = nfs_json_object(tx);
+	CHECK_STREQ(json_string_value(json_object_get(json_object_get(o, "nfs"), "procedure")),
+		    "WRITE");
+	CHECK(json_is_true(json_object_get(json_object_get(o, "nfs"), "file_tx")));
+	CHECK_STREQ(json_string_value(json_object_get(json_object_get(o, "rpc"), "auth_type")),
+		    "NULL");
+	json_decref(o);
+	app_test_free(&c);
+}

@@ -6,6 +6,7 @@
  * --list-app-layer-protos and the yaml (app-layer.protocols.doh2). */
 #include "app-layer/app-layer-int.h"
 #include "app-layer/doh2.h"
+#include "app-layer/dns-parse.h"
 
 #include <string.h>
 #include <strings.h>
@@ -89,6 +90,108 @@ void doh2_flow_mark(Flow *f)
 {
 	if (f && doh2_on && f->app_proto == ALPROTO_HTTP2)
 		f->app_proto_shown = ALPROTO_DOH2;
+}
+
+static int b64url_val(uint8_t c)
+{
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 26;
+	if (c >= '0' && c <= '9')
+		return c - '0' + 52;
+	if (c == '-' || c == '+')
+		return 62;
+	if (c == '_' || c == '/')
+		return 63;
+	return -1;
+}
+
+/* base64url (RFC 4648 5, no padding needed) of in into out (at most
+ * max bytes); the decoded length, or -1 when invalid or too long. */
+static int b64url_decode(const uint8_t *in, uint32_t n, uint8_t *out, uint32_t max)
+{
+	uint32_t acc = 0, bits = 0, o = 0;
+
+	for (uint32_t i = 0; i < n; i++) {
+		int v;
+
+		if (in[i] == '=')
+			break;
+		if ((v = b64url_val(in[i])) < 0)
+			return -1;
+		acc = acc << 6 | (uint32_t)v;
+		bits += 6;
+		if (bits >= 8) {
+			bits -= 8;
+			if (o >= max)
+				return -1;
+			out[o++] = (uint8_t)(acc >> bits);
+		}
+	}
+	return (int)o;
+}
+
+/* The largest GET query decoded (on the stack): DNS queries are small */
+#define DOH2_GET_MAX 4096
+
+static struct dns_msg *request_msg(const Http2Side *s)
+{
+	uint8_t buf[DOH2_GET_MAX];
+	struct dns_msg *m = NULL;
+	uint32_t ml, pl;
+	const uint8_t *meth = http2_header(s, ":method", &ml);
+	const uint8_t *p;
+	int n = -1;
+
+	if (!meth || !doh2_is_request(s))
+		return NULL;
+	if (ml == 4) {
+		if (!s->body || !s->body_len)
+			return NULL;
+		if (dns_msg_parse(s->body, s->body_len, DNS_DIR_TOSERVER, &m) != DNS_OK) {
+			dns_msg_free(m);
+			return NULL;
+		}
+		return m;
+	}
+	p = http2_header(s, ":path", &pl);
+	for (uint32_t i = 1; p && i + 4 <= pl; i++) {
+		if ((p[i - 1] == '?' || p[i - 1] == '&') && !memcmp(p + i, "dns=", 4)) {
+			const uint8_t *v = p + i + 4, *end = memchr(v, '&', pl - (i + 4));
+
+			n = b64url_decode(v, (uint32_t)((end ? end : p + pl) - v), buf, sizeof(buf));
+			break;
+		}
+	}
+	if (n <= 0)
+		return NULL;
+	if (dns_msg_parse(buf, (size_t)n, DNS_DIR_TOSERVER, &m) != DNS_OK) {
+		dns_msg_free(m);
+		return NULL;
+	}
+	return m;
+}
+
+static struct dns_msg *response_msg(const Http2Side *s)
+{
+	struct dns_msg *m = NULL;
+
+	if (!s->body || !s->body_len || !header_is(s, "content-type", "application/dns-message"))
+		return NULL;
+	if (dns_msg_parse(s->body, s->body_len, DNS_DIR_TOCLIENT, &m) != DNS_OK) {
+		dns_msg_free(m);
+		return NULL;
+	}
+	return m;
+}
+
+int doh2_tx_msgs(const Http2Tx *tx, struct dns_msg **req, struct dns_msg **resp)
+{
+	*req = request_msg(&tx->side[APP_DIR_TOSERVER]);
+	*resp = *req || doh2_is_request(&tx->side[APP_DIR_TOSERVER]) ?
+			response_msg(&tx->side[APP_DIR_TOCLIENT]) : NULL;
+	return *req || *resp;
 }
 
 const AppProtoOps doh2_proto_ops = {

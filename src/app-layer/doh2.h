@@ -17,4 +17,12 @@ int doh2_is_request(const Http2Side *s);
  * unless the yaml switched doh2 off. */
 void doh2_flow_mark(Flow *f);
 
+struct dns_msg;
+/* The DNS messages of DoH transaction tx: the query (GET's base64url dns
+ * parameter, or POST's body) into *req, the answer (a response body of
+ * content-type application/dns-message) into *resp; each NULL where the
+ * tx has none or it does not parse. The caller frees them
+ * (dns_msg_free()). 0 when tx holds neither. */
+int doh2_tx_msgs(const Http2Tx *tx, struct dns_msg **req, struct dns_msg **resp);
+
 #endif

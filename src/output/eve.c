@@ -609,8 +609,8 @@ static void write_flow_app_proto(JsonWriter *w, const Flow *f)
 	/* a flow shown as another protocol (doh2) shows it on both sides, and
 	 * its parser's protocol as the one before, as Suricata's forced change */
 	uint16_t shown = flow_app_proto_shown(f);
-	uint16_t ts = f->app_proto_ts == f->app_proto ? shown : f->app_proto_ts;
-	uint16_t tc = f->app_proto_tc == f->app_proto ? shown : f->app_proto_tc;
+	uint16_t ts = f->app_proto_shown ? shown : f->app_proto_ts;
+	uint16_t tc = f->app_proto_shown ? shown : f->app_proto_tc;
 	uint16_t orig = f->app_proto_orig || !f->app_proto_shown ? f->app_proto_orig : f->app_proto;
 	const uint16_t other[] = { ts, tc, orig, f->app_proto_expect };
 	const char *app;

@@ -570,8 +570,11 @@ static void decode_block(H2State *st, int dir, Http2Tx *tx, const uint8_t *p, ui
 			d->inf = NULL;
 			return;
 		}
-		p += r;
-		n -= (uint32_t)r;
+		/* an empty block comes with p NULL: no offset on it */
+		if (r > 0) {
+			p += r;
+			n -= (uint32_t)r;
+		}
 		if (fl & NGHTTP2_HD_INFLATE_EMIT)
 			add_header(st, tx, dir, nv.name, nv.namelen, nv.value, nv.valuelen, -1);
 		if (fl & NGHTTP2_HD_INFLATE_FINAL) {

@@ -3,7 +3,8 @@
  * "Upgrade: h2c"; frames of every type cut anywhere, HPACK through
  * libnghttp2, CONTINUATIONs, padding, long frames, gaps, tx gc), every
  * http.* and http2.* buffer of each transaction, and the eve alert member
- * parsed back as JSON.
+ * parsed back as JSON; DoH requests' and answers' DNS messages (doh2) and
+ * their eve dns object.
  *
  * Input: chunks, each a control byte then its bytes. Control bit 7 is the
  * direction (set: to client), bit 6 a gap (bits 0-5 + 1 bytes lost, none
@@ -23,9 +24,12 @@
 #include <jansson.h>
 
 #include "app-layer/app-layer.h"
+#include "app-layer/dns-parse.h"
+#include "app-layer/doh2.h"
 #include "detect/buffers.h"
 #include "output/output-private.h"
 #include "output/json-writer.h"
+#include "output/doh2-json.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -82,6 +86,22 @@ static unsigned walk(Flow *f)
 										 &len) == 0; i++)
 					if (len)
 						sink += d[0] + d[len - 1];
+			}
+		}
+		/* a DoH request or answer: its messages and the doh2 dns object */
+		{
+			struct dns_msg *q, *a;
+
+			if (doh2_tx_msgs(tx, &q, &a)) {
+				jw_begin(&w, line, sizeof(line));
+				doh2_json_dns_write(&w, q, a, id);
+				if ((n = jw_end(&w)) != 0) {
+					if (!(j = json_loadb(line, n, JSON_ALLOW_NUL, NULL)))
+						abort();
+					json_decref(j);
+				}
+				dns_msg_free(q);
+				dns_msg_free(a);
 			}
 		}
 		/* every alert member we write must be valid JSON */

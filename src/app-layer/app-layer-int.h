@@ -150,6 +150,7 @@ extern const AppProtoOps rfb_proto_ops;    /* rfb-proto.c */
 extern const AppProtoOps rdp_proto_ops;    /* rdp-proto.c */
 extern const AppProtoOps telnet_proto_ops; /* telnet-proto.c */
 extern const AppProtoOps http2_proto_ops;  /* http2-proto.c */
+extern const AppProtoOps doh2_proto_ops;   /* doh2-proto.c */
 extern const AppProtoOps enip_proto_ops;   /* enip-proto.c */
 extern const AppProtoOps modbus_proto_ops; /* modbus-proto.c */
 extern const AppProtoOps ike_proto_ops;    /* ike-proto.c */

@@ -65,6 +65,7 @@ enum app_proto {
 	ALPROTO_BITTORRENT_DHT,
 	ALPROTO_NFS,
 	ALPROTO_QUIC,
+	ALPROTO_DOH2,
 	ALPROTO_FAILED,
 	ALPROTO_MAX
 };
@@ -229,6 +230,20 @@ void app_layer_flow_free(Flow *f);
 const char *app_proto_name(uint16_t alproto);
 /* ALPROTO_* by rule / config name ("http", "http1"; any case), or -1. */
 int app_proto_by_name(const char *name);
+/* Whether a rule of protocol sigproto applies to a flow showing flowproto
+ * (flow_app_proto_shown()), as Suricata 8's AppProtoEquals: dns and http2
+ * rules apply to doh2 flows, doh2 rules to dns and http2 flows; else the
+ * same protocol. */
+static inline int app_proto_equals(uint16_t sigproto, uint16_t flowproto)
+{
+	if (sigproto == flowproto)
+		return 1;
+	if (flowproto == ALPROTO_DOH2)
+		return sigproto == ALPROTO_DNS || sigproto == ALPROTO_HTTP2;
+	if (sigproto == ALPROTO_DOH2)
+		return flowproto == ALPROTO_DNS || flowproto == ALPROTO_HTTP2;
+	return 0;
+}
 /* The APP_IPPROTO_* a protocol runs on (0 for UNKNOWN/FAILED). */
 unsigned app_proto_ipprotos(uint16_t alproto);
 

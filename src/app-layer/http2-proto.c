@@ -20,6 +20,7 @@
 #include "app-layer/frames.h"
 #include "app-layer/http.h"
 #include "app-layer/http2.h"
+#include "app-layer/doh2.h"
 #include "conf/conf.h"
 #include "util/log.h"
 
@@ -177,6 +178,7 @@ typedef struct H2State {
 	/* during a parse call with frames on: the flow, and the stream offset
 	 * of the chunk's first byte and the chunk itself */
 	Flow *f;
+	Flow *flow;                 /* of the parse call, always (DoH marks it) */
 	uint64_t chunk_off;
 	const uint8_t *chunk;
 } H2State;
@@ -568,8 +570,11 @@ static void decode_block(H2State *st, int dir, Http2Tx *tx, const uint8_t *p, ui
 			d->inf = NULL;
 			return;
 		}
-		p += r;
-		n -= (uint32_t)r;
+		/* an empty block comes with p NULL: no offset on it */
+		if (r > 0) {
+			p += r;
+			n -= (uint32_t)r;
+		}
 		if (fl & NGHTTP2_HD_INFLATE_EMIT)
 			add_header(st, tx, dir, nv.name, nv.namelen, nv.value, nv.valuelen, -1);
 		if (fl & NGHTTP2_HD_INFLATE_FINAL) {
@@ -599,8 +604,11 @@ static void block_end(H2State *st, int dir)
 	d->hblen = 0;
 	side_buffers(&tx->side[dir], dir);
 	tx->base.some[dir] = 1;
-	if (dir == APP_DIR_TOSERVER)
+	if (dir == APP_DIR_TOSERVER) {
 		request_checks(st, tx);
+		if (doh2_is_request(&tx->side[dir]))
+			doh2_flow_mark(st->flow);
+	}
 	if (d->hb_end_stream) {
 		/* trailers end a side whose DATA was a file */
 		file_end(tx, dir, FILE_CLOSE_OK);
@@ -960,6 +968,7 @@ static int h2_parse(AppLayerThread *at, Flow *f, void *state, int dir, const uin
 	if (!st || st->detect_only || dir < 0 || dir > 1)
 		return 0;
 	st->at = at;
+	st->flow = f;
 	st->f = NULL;
 	if (data && app_frames_on(f)) {
 		st->f = f;

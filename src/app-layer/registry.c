@@ -48,4 +48,5 @@ const AppProtoOps *const app_protos[ALPROTO_MAX] = {
 	[ALPROTO_BITTORRENT_DHT] = &bittorrent_dht_proto_ops,
 	[ALPROTO_NFS] = &nfs_proto_ops,
 	[ALPROTO_QUIC] = &quic_proto_ops,
+	[ALPROTO_DOH2] = &doh2_proto_ops,
 };

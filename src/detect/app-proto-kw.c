@@ -7,7 +7,9 @@
  * the flow's when the two sides name different protocols or one names
  * none: "failed"), direction (that of the packet's direction). Without a
  * mode: the flow's protocol (our default since before 8.0's modes; the
- * visible suite agrees). "failed" names a flow whose detection gave up. A
+ * visible suite agrees). A protocol matches its equivalents too
+ * (app_proto_equals(): dns and http2 a doh2 flow), as Suricata's
+ * AppProtoEquals; with ",exact" only itself. "failed" names a flow whose detection gave up. A
  * flow (or direction) not decided yet matches neither form, as in
  * Suricata. */
 #include "detect/detect-int.h"
@@ -25,6 +27,7 @@ typedef struct DetectAppProto {
 	uint16_t alproto;
 	uint8_t negated;
 	uint8_t mode;               /* enum alp_mode */
+	uint8_t exact;              /* ",exact": no equivalents */
 } DetectAppProto;
 
 static int kw_app_layer_protocol(SigParseState *st, const char *arg, const Keyword *kw)
@@ -69,12 +72,20 @@ static int kw_app_layer_protocol(SigParseState *st, const char *arg, const Keywo
 		d->mode = ALP_ORIGINAL;
 	} else if (!strcasecmp(mode, "either")) {
 		d->mode = ALP_EITHER;
+	} else if (!strcasecmp(mode, "exact")) {
+		d->exact = 1;
 	} else {
 		free(d);
 		return sig_error(st, "app-layer-protocol: unknown mode \"%s\" (to_server, "
-				 "to_client, direction, final, original, either)", mode);
+				 "to_client, direction, final, original, either, exact)", mode);
 	}
 	return sm_append(st, SM_LIST_MATCH, KW_APP_LAYER_PROTOCOL, d) < 0 ? -1 : 0;
+}
+
+/* Whether flow protocol ap (not unknown) is d's. */
+static inline int alp_is(const DetectAppProto *d, uint16_t ap)
+{
+	return d->exact ? ap == d->alproto : app_proto_equals(d->alproto, ap);
 }
 
 static int match_app_layer_protocol(DetectThread *dt, const SigMatch *sm, Packet *p)
@@ -87,8 +98,8 @@ static int match_app_layer_protocol(DetectThread *dt, const SigMatch *sm, Packet
 	(void)dt;
 	if (!f || f->app_proto == ALPROTO_UNKNOWN)
 		return 0;
-	cur = f->app_proto;
-	orig = f->app_proto_orig ? f->app_proto_orig : cur;
+	cur = flow_app_proto_shown(f);
+	orig = f->app_proto_orig ? f->app_proto_orig : f->app_proto;
 	if (d->mode == ALP_DIRECTION)
 		dir_mode = p->flags & PKT_TOCLIENT ? ALP_TOCLIENT : ALP_TOSERVER;
 	else
@@ -99,18 +110,20 @@ static int match_app_layer_protocol(DetectThread *dt, const SigMatch *sm, Packet
 		/* that side not decided yet: neither form matches */
 		if (side == ALPROTO_UNKNOWN)
 			return 0;
-		hit = side == d->alproto;
+		if (side == f->app_proto)
+			side = cur;
+		hit = alp_is(d, side);
 		return d->negated ? !hit : hit;
 	}
 	switch (d->mode) {
 	case ALP_ORIGINAL:
-		hit = orig == d->alproto;
+		hit = alp_is(d, orig);
 		break;
 	case ALP_EITHER:
-		hit = cur == d->alproto || orig == d->alproto;
+		hit = alp_is(d, cur) || alp_is(d, orig);
 		break;
 	default:
-		hit = cur == d->alproto;
+		hit = alp_is(d, cur);
 	}
 	return d->negated ? !hit : hit;
 }

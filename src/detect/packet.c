@@ -104,7 +104,8 @@ int detect_inspect_sig(DetectThread *dt, const DetectPkt *pk, const DetectSig *d
 	/* tcp-stream rules inspect only the reassembled stream */
 	if ((s->flags & SIG_FLAG_TCP_STREAM) && !sb)
 		return 0;
-	if (ds->need_alproto && (!p->flow || p->flow->app_proto != ds->s->alproto))
+	if (ds->need_alproto &&
+	    (!p->flow || !app_proto_equals(ds->s->alproto, flow_app_proto_shown(p->flow))))
 		return 0;
 	if (ds->has_payload && pk->no_payload)
 		return 0;

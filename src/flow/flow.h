@@ -76,6 +76,10 @@ typedef struct Flow {
 	 * app_proto_expected when the change did not end there); 0: unknown */
 	uint16_t app_proto_ts, app_proto_tc;
 	uint16_t app_proto_expect;
+	/* the protocol the flow shows (eve app_proto, app-layer-protocol, a
+	 * rule's protocol) where it differs from its parser's: doh2 on
+	 * HTTP/2's (app-layer/doh2.h); 0: app_proto */
+	uint16_t app_proto_shown;
 	/* ICMP: type/code of the first packet each way (eve icmp_type, response_icmp_type) */
 	uint8_t icmp_seen;          /* bit 0: toserver seen, bit 1: toclient seen */
 	uint8_t icmp_ts_type, icmp_ts_code, icmp_tc_type, icmp_tc_code;
@@ -214,5 +218,11 @@ uint32_t flow_timeout_of(const FlowTable *ft, const Flow *f);
 
 const char *flow_state_name(enum flow_state s);         /* "new", "established", "closed" */
 const char *flow_end_reason_name(enum flow_end_reason r); /* "timeout", "forced", "shutdown" */
+
+/* The protocol f shows to rules and eve (Flow.app_proto_shown). */
+static inline uint16_t flow_app_proto_shown(const Flow *f)
+{
+	return f->app_proto_shown ? f->app_proto_shown : f->app_proto;
+}
 
 #endif

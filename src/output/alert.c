@@ -562,7 +562,7 @@ static void build_alert(JsonWriter *w, AlertLine *l)
 	write_tunnel(w, p);
 	if (f) {
 		write_app_members(w, l);
-		if ((app = output_app_proto_name(f->app_proto)))
+		if ((app = output_app_proto_name(flow_app_proto_shown(f))))
 			write_text(w, "app_proto", app);
 		if (p->flags & PKT_TOCLIENT)
 			jw_ascii(w, "direction", "to_client", 9);

@@ -606,16 +606,21 @@ static void write_flow_app_proto(JsonWriter *w, const Flow *f)
 {
 	static const char *const keys[] = { "app_proto_ts", "app_proto_tc", "app_proto_orig",
 					    "app_proto_expected" };
-	const uint16_t other[] = { f->app_proto_ts, f->app_proto_tc, f->app_proto_orig,
-				   f->app_proto_expect };
+	/* a flow shown as another protocol (doh2) shows it on both sides, and
+	 * its parser's protocol as the one before, as Suricata's forced change */
+	uint16_t shown = flow_app_proto_shown(f);
+	uint16_t ts = f->app_proto_shown ? shown : f->app_proto_ts;
+	uint16_t tc = f->app_proto_shown ? shown : f->app_proto_tc;
+	uint16_t orig = f->app_proto_orig || !f->app_proto_shown ? f->app_proto_orig : f->app_proto;
+	const uint16_t other[] = { ts, tc, orig, f->app_proto_expect };
 	const char *app;
 
 	if (!app_proto_namer)
 		return;
-	if (f->app_proto && (app = app_proto_namer(f->app_proto)))
+	if (shown && (app = app_proto_namer(shown)))
 		jw_str(w, "app_proto", app);
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (other[i] && other[i] != f->app_proto && (app = app_proto_namer(other[i])))
+		if (other[i] && other[i] != shown && (app = app_proto_namer(other[i])))
 			jw_str(w, keys[i], app);
 }
 

@@ -1,5 +1,6 @@
 /* HTTP/2 transactions in eve: the "http" record and the alerts' "http". */
 #include "output/http2-json.h"
+#include "output/doh2-json.h"
 
 #include "app-layer/app-layer.h"
 #include "output/json-writer.h"
@@ -170,6 +171,9 @@ static void log_h2_tx(Outputs *o, const Packet *p, const Flow *f, void *tx)
 
 	if (o && o->cfg.eve_anomaly.applayer && o->eve_anomaly)
 		log_h2_events(o, p, f, tx);
+	/* a DoH transaction is its own record type (doh2-json.c) */
+	if (doh2_json_log(o, p, f, tx))
+		return;
 	/* Suricata 8 logs HTTP/2 under either type ("http2" is its own) */
 	if (!o || (!outputs_eve_enabled(o, "http2") && !outputs_eve_enabled(o, "http")))
 		return;
@@ -205,7 +209,7 @@ static int h2_file_record_write(JsonWriter *w, const Outputs *o, const Packet *p
 	jw_object(w, "http");
 	http2_json_write(w, tx);
 	jw_close(w);
-	jw_ascii(w, "app_proto", "http2", 5);
+	jw_str(w, "app_proto", f->app_proto_shown == ALPROTO_DOH2 ? "doh2" : "http2");
 	return 0;
 }
 

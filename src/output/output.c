@@ -32,6 +32,7 @@ static const char *const eve_known_types[] = {
 	"enip", "modbus",
 	"ike", "bittorrent-dht", "nfs",
 	"quic",
+	"doh2",
 };
 
 static void set_err(char *err, size_t errlen, const char *fmt, ...)

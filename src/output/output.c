@@ -351,8 +351,8 @@ static int load_eve_types(OutputConfig *cfg, EveOutputConfig *ec, const char *pr
 		}
 		/* the options of the other types are one set for every eve-log
 		 * output: the first output that lists the type gives them */
-		{
-			uint32_t bit = 1u << eve_type_index(t);
+		if (eve_type_index(t) >= 0) {
+			uint64_t bit = 1ull << eve_type_index(t);
 
 			if (cfg->eve_type_opts & bit) {
 				if (!item->val)

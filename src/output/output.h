@@ -125,7 +125,7 @@ typedef struct OutputConfig {
 	 * below are one set for all: those of the first eve-log that gives them. */
 	EveOutputConfig eve[OUTPUT_EVE_MAX];
 	unsigned neve;
-	uint32_t eve_type_opts;     /* types whose options are loaded (bit: type index) */
+	uint64_t eve_type_opts;     /* types whose options are loaded (bit: type index) */
 	int eve_stats_totals;       /* eve-log types: - stats: {totals, threads, deltas} */
 	int eve_stats_threads;
 	int eve_stats_deltas;

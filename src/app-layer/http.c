@@ -1182,7 +1182,11 @@ void http_state_free(void *state)
 	for (unsigned p = 0; p < hs->npars; p++) {
 		HttpParser *hp = &hs->pars[p];
 
-		for (size_t i = hp->low; i < htp_list_size(hp->conn->transactions); i++) {
+		/* from the first slot, not the gc's mark: a superseded
+		 * transaction libhtp would not destroy yet (its response still
+		 * running into a 101's upgrade) stays below the mark, and may
+		 * have got its data after the gc passed it */
+		for (size_t i = 0; i < htp_list_size(hp->conn->transactions); i++) {
 			htp_tx_t *htx = htp_list_get(hp->conn->transactions, i);
 
 			if (htx) {

@@ -5,6 +5,7 @@
 #include "capture/capture.h"
 #include "conf/conf.h"
 #include "decode/decode.h"
+#include "detect/buffers.h"
 #include "detect/engine.h"
 #include "flow/flow.h"
 #include "output/alert.h"
@@ -127,4 +128,42 @@ int fuzz_engine_run(const EngineConfig *cfg, struct DetectEngine *de, const char
 	}
 	fuzz_clear_dir(out_dir);
 	return rc;
+}
+
+unsigned fuzz_tx_eve_object(json_t *o)
+{
+	unsigned n;
+	char *txt;
+
+	if (!o)
+		return 0;
+	/* every string written must be valid UTF-8 for eve */
+	txt = json_dumps(o, JSON_COMPACT);
+	if (!txt)
+		abort();
+	n = (unsigned)strlen(txt);
+	free(txt);
+	json_decref(o);
+	return n;
+}
+
+unsigned fuzz_tx_buffers(const int *bufs, size_t n, unsigned alproto, void *tx)
+{
+	unsigned sink = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const DetectBuffer *b = detect_buffer(bufs[i]);
+
+		if (b->alproto != alproto)
+			continue;
+		for (int side = 0; side < 2; side++) {
+			const uint8_t *d;
+			uint32_t len;
+
+			for (uint32_t k = 0; k < 64 && b->get(b, tx, side, k, &d, &len) == 0; k++)
+				if (len)
+					sink += d[0] + d[len - 1];
+		}
+	}
+	return sink;
 }

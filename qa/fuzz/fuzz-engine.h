@@ -7,6 +7,7 @@
 #include "runmode/runmode.h"
 
 struct DetectEngine;
+struct json_t;
 
 /* Loads suricata.yaml with the harness overrides (small pool and flow table,
  * outputs into out_dir) and reads the typed config into cfg, as main()'s
@@ -20,5 +21,12 @@ void fuzz_engine_config(EngineConfig *cfg, const char *out_dir);
  * 0, or -1 when the capture cannot be opened (not an error for a fuzzer). */
 int fuzz_engine_run(const EngineConfig *cfg, struct DetectEngine *de, const char *capture,
 		    const char *out_dir);
+
+/* The app-layer harnesses' checks of one transaction (fuzz_ber, fuzz_ics,
+ * fuzz_misc): o (taken, may be NULL) must dump as JSON, as eve writes it
+ * (abort otherwise); each buffer of bufs whose protocol is alproto is read
+ * on both sides, up to 64 entries. Returns a value to keep the reads. */
+unsigned fuzz_tx_eve_object(struct json_t *o);
+unsigned fuzz_tx_buffers(const int *bufs, size_t n, unsigned alproto, void *tx);
 
 #endif

@@ -28,6 +28,7 @@
 #include "output/ike-json.h"
 #include "output/nfs-json.h"
 #include "fuzz-common.h"
+#include "fuzz-engine.h"
 
 static AppLayerConfig cfg;
 static AppLayerThread *at;
@@ -55,7 +56,6 @@ static unsigned check_tx(const Flow *f, void *tx)
 {
 	json_t *o = NULL;
 	unsigned sink = 0;
-	char *txt;
 
 	switch (f->app_proto) {
 	case ALPROTO_IKE:
@@ -70,29 +70,8 @@ static unsigned check_tx(const Flow *f, void *tx)
 		o = nfs_json_object(tx);
 		break;
 	}
-	if (o) {
-		/* every string written must be valid UTF-8 for eve */
-		txt = json_dumps(o, JSON_COMPACT);
-		if (!txt)
-			abort();
-		sink += (unsigned)strlen(txt);
-		free(txt);
-		json_decref(o);
-	}
-	for (size_t i = 0; i < sizeof(bufs) / sizeof(bufs[0]); i++) {
-		const DetectBuffer *b = detect_buffer(bufs[i]);
-
-		if (b->alproto != f->app_proto)
-			continue;
-		for (int side = 0; side < 2; side++) {
-			const uint8_t *d;
-			uint32_t len;
-
-			for (uint32_t k = 0; k < 64 && b->get(b, tx, side, k, &d, &len) == 0; k++)
-				if (len)
-					sink += d[0] + d[len - 1];
-		}
-	}
+	sink += fuzz_tx_eve_object(o);
+	sink += fuzz_tx_buffers(bufs, sizeof(bufs) / sizeof(bufs[0]), f->app_proto, tx);
 	return sink;
 }
 

@@ -178,6 +178,16 @@ static void write_client_cert(JsonWriter *w, const TlsState *s, uint32_t fields)
 	jw_close(w);
 }
 
+/* The version a record names: the server's choice; before a ServerHello,
+ * the client's hello version (Suricata 8.0.3 logs a flow that only sent a
+ * ClientHello with it, not as undetermined). */
+static uint16_t logged_version(const TlsState *s)
+{
+	if (s->server.present)
+		return tls_state_version(s);
+	return s->client.present ? s->client.version : 0;
+}
+
 void tls_json_write(JsonWriter *w, const TlsState *s, uint32_t fields)
 {
 	const TlsCertChain *srv = &s->certs[TLS_TOCLIENT];
@@ -201,7 +211,7 @@ void tls_json_write(JsonWriter *w, const TlsState *s, uint32_t fields)
 	if ((fields & TLS_LOG_SNI) && s->client.present && s->client.sni_len)
 		jw_bytes(w, "sni", s->client.sni, s->client.sni_len);
 	if (fields & TLS_LOG_VERSION)
-		jw_str(w, "version", tls_version_name(tls_state_version(s), buf, sizeof(buf)));
+		jw_str(w, "version", tls_version_name(logged_version(s), buf, sizeof(buf)));
 	if (ci)
 		write_dates(w, ci, fields);
 	if (ci && (fields & TLS_LOG_SUBJECTALTNAME) && ci->nsan)
@@ -298,13 +308,16 @@ static bool is_tls13(uint16_t v)
 }
 
 /* Suricata writes a tls record when the server's certificate was seen, for
- * a TLS 1.3 handshake (encrypted certificate), and for a resumed session
- * when session-resumption is on. */
+ * a TLS 1.3 handshake (encrypted certificate), for a flow whose client
+ * hello was never answered (8.0.3: what the client offered is all there
+ * is), and for a resumed session when session-resumption is on. */
 static bool worth_logging(const EveTypeOptions *opts, const TlsState *s)
 {
 	if (s->flags & TLS_F_CERT_SERVER && s->certs[TLS_TOCLIENT].n)
 		return true;
 	if (s->server.present && is_tls13(tls_state_version(s)))
+		return true;
+	if (s->client.present && !s->server.present)
 		return true;
 	return (s->flags & TLS_F_SESSION_RESUMED) && opts->tls_resumption;
 }

@@ -23,7 +23,7 @@
 #include <strings.h>
 
 /* The version rules compare against: the one -V prints. */
-static const int engine_version[3] = { 8, 0, 0 };
+static const int engine_version[3] = { 8, 0, 6 };
 
 /* Suricata feature names this build provides; ja3 and ja4 only while the
  * configuration does not turn their fingerprints off (Suricata registers

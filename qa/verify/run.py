@@ -536,10 +536,20 @@ def build_command(test, cfg, engine, opts, outdir, verify_dir):
 			argv += shlex.split(a)
 		except ValueError:
 			argv += a.split()
-	for key, fname in (("classification-file", "classification.config"),
-			   ("reference-config-file", "reference.config")):
+	# The test's own file, else the suite's top-level one; reference.config
+	# comes from the engine's etc/ as suricata-verify's runner takes it from
+	# Suricata's tree (reference-01 wants 8.0's https:// prefixes, which the
+	# suite's own older copy lacks).
+	for key, fname, engine_first in (("classification-file", "classification.config", False),
+					 ("reference-config-file", "reference.config", True)):
 		own = os.path.join(test.dir, fname)
-		path = own if os.path.exists(own) else os.path.join(verify_dir, fname)
+		shipped = os.path.join(engine.srcdir, "etc", fname)
+		if os.path.exists(own):
+			path = own
+		elif engine_first and os.path.exists(shipped):
+			path = shipped
+		else:
+			path = os.path.join(verify_dir, fname)
 		argv += ["--set", "%s=%s" % (key, path)]
 	argv += ["-l", outdir]
 	own_yaml = os.path.join(test.dir, "suricata.yaml")

@@ -11,6 +11,8 @@ static const char *const ev_names[FTP_EV_COUNT] = {
 	[FTP_EV_REQUEST_TOO_LONG] = "request_command_too_long",
 	[FTP_EV_RESPONSE_TOO_LONG] = "response_command_too_long",
 	[FTP_EV_TOO_MANY_TX] = "too_many_transactions",
+	[FTP_EV_FILE_BEFORE_PORT] = "file_before_port",
+	[FTP_EV_FILE_WITHOUT_NAME] = "file_without_name",
 };
 
 const char *ftp_event_name(int ev)

@@ -32,6 +32,8 @@ enum ftp_event {
 	FTP_EV_REQUEST_TOO_LONG,     /* request_command_too_long */
 	FTP_EV_RESPONSE_TOO_LONG,    /* response_command_too_long */
 	FTP_EV_TOO_MANY_TX,          /* too_many_transactions */
+	FTP_EV_FILE_BEFORE_PORT,     /* file_before_port: RETR/STOR with no data port yet */
+	FTP_EV_FILE_WITHOUT_NAME,    /* file_without_name: RETR/STOR with no file name */
 	FTP_EV_COUNT
 };
 

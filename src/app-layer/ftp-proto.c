@@ -174,14 +174,20 @@ static void data_info_free(void *d)
 	free(di);
 }
 
-/* RETR / STOR after a data port: the data flow is expected. */
-static void expect_transfer(FtpProto *p, const FtpTx *t)
+/* RETR / STOR after a data port: the data flow is expected. One that
+ * names no file, or comes before any PORT/PASV, is an event on its
+ * transaction (Suricata 8.0.6), not an error: the session goes on. */
+static void expect_transfer(FtpProto *p, FtpTx *t)
 {
 	FtpDataInfo *di;
 	uint64_t need = sizeof(*di) + t->cmd_data_len + 1;
 
-	if (!p->dyn_port)
+	if (!t->cmd_data_len)
+		t->events |= 1u << FTP_EV_FILE_WITHOUT_NAME;
+	if (!p->dyn_port) {
+		t->events |= 1u << FTP_EV_FILE_BEFORE_PORT;
 		return;
+	}
 	if (ftp_conf.memcap && atomic_load(&ftp_memuse) + need > ftp_conf.memcap) {
 		ftp_count_memcap(p->at);
 		return;

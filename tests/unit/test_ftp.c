@@ -153,6 +153,10 @@ TEST(ftp_long_lines_are_truncated_with_an_event)
 	CHECK(!tx_at(s, 1)->cmd_truncated);
 	CHECK_STREQ(tx_at(s, 1)->cmd_data, "index.html");
 	CHECK_EQ(ftp_event_by_name("response_command_too_long"), FTP_EV_RESPONSE_TOO_LONG);
+	/* the transfer events of ftp-proto.c (8.0.6's names) */
+	CHECK_EQ(ftp_event_by_name("file_before_port"), FTP_EV_FILE_BEFORE_PORT);
+	CHECK_EQ(ftp_event_by_name("file_without_name"), FTP_EV_FILE_WITHOUT_NAME);
+	CHECK_STREQ(ftp_event_name(FTP_EV_FILE_BEFORE_PORT), "file_before_port");
 	ftp_state_free(s);
 }
 

@@ -239,6 +239,11 @@ static void nfq_verdict_cb(Capture *c, Packet *p, int drop)
 	const CaptureConfig *cfg = &q->cfg;
 	uint32_t v = NF_ACCEPT, mark = 0;
 	int rc, set_mark = 0;
+	/* a packet the engine rewrote (replace) goes on with its new bytes:
+	 * it takes a verdict of its own, as a batch verdict carries none */
+	int mod = !drop && (p->flags & PKT_MODIFIED);
+	uint32_t dlen = mod ? p->caplen : 0;
+	const unsigned char *dat = mod ? p->data : NULL;
 
 	if (drop) {
 		v = NF_DROP;
@@ -247,7 +252,7 @@ static void nfq_verdict_cb(Capture *c, Packet *p, int drop)
 		set_mark = 1;
 	} else if (cfg->nfq_mode == NFQ_ROUTE) {
 		v = NF_QUEUE | ((uint32_t)cfg->route_queue << 16);
-	} else if (cfg->batchcount > 1) {
+	} else if (cfg->batchcount > 1 && !mod) {
 		q->pend_id = p->cap_id;
 		q->accepted++;
 		if (++q->pend_n >= cfg->batchcount)
@@ -256,14 +261,14 @@ static void nfq_verdict_cb(Capture *c, Packet *p, int drop)
 	}
 	if (q->locked)
 		pthread_mutex_lock(&q->lock);
-	if (drop)
+	if (drop || mod)
 		flush_batch(q);
 	if (set_mark) {
 		/* the packet's other mark bits are kept (Suricata's rule) */
 		mark = (p->cap_mark & ~cfg->repeat_mask) | (cfg->repeat_mark & cfg->repeat_mask);
-		rc = nfq_set_verdict2(q->qh, p->cap_id, v, mark, 0, NULL);
+		rc = nfq_set_verdict2(q->qh, p->cap_id, v, mark, dlen, dat);
 	} else {
-		rc = nfq_set_verdict(q->qh, p->cap_id, v, 0, NULL);
+		rc = nfq_set_verdict(q->qh, p->cap_id, v, dlen, dat);
 	}
 	if (rc < 0)
 		q->verdict_err++;

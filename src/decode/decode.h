@@ -69,4 +69,10 @@ void decode_packet(DecodeThread *dt, Packet *p);
 /* True when capture's link type is one we decode. */
 int decode_datalink_supported(int datalink);
 
+/* After the engine rewrote bytes of p's TCP or UDP payload in place
+ * (replace): the L4 checksum made anew over the segment, so that the
+ * packet leaves valid. 0, or -1 when p is not a plain TCP/UDP packet
+ * held whole (a fragment, a tunnel's inner packet, a cut capture). */
+int decode_l4_csum_rewrite(Packet *p);
+
 #endif

@@ -1,6 +1,7 @@
 /* IP payload dispatch and the L4 decoders: TCP, UDP, SCTP, ESP, ICMPv4, ICMPv6;
  * IP-in-IP tunnels; Internet checksums. */
 #include <string.h>
+#include <netinet/in.h>
 #include "decode/decode-int.h"
 
 #define TCP_HDR_LEN    20
@@ -97,6 +98,38 @@ uint32_t csum_pseudo(const Packet *p, uint8_t proto, uint32_t l4len)
 	sum = csum_add(sum, tail, 4);
 	sum += proto;
 	return sum;
+}
+
+int decode_l4_csum_rewrite(Packet *p)
+{
+	uint8_t *l4;
+	uint32_t len, at;
+	uint16_t c;
+
+	if (!p->l3 || !p->l4 || (p->flags & (PKT_IS_FRAGMENT | PKT_TUNNEL | PKT_PSEUDO)))
+		return -1;
+	if (p->proto != IPPROTO_TCP && p->proto != IPPROTO_UDP)
+		return -1;
+	/* the segment's bytes as the IP header counts them, all captured */
+	if (p->l4 < p->l3 || (uint32_t)(p->l4 - p->l3) >= p->l3_len)
+		return -1;
+	len = p->l3_len - (uint32_t)(p->l4 - p->l3);
+	if ((uint32_t)(p->l4 - p->data) + len > p->caplen)
+		return -1;
+	l4 = p->data + (p->l4 - p->data);
+	at = p->proto == IPPROTO_TCP ? 16 : 6;
+	if (len < at + 2)
+		return -1;
+	/* UDP over IPv4 may go without one: it stays without */
+	if (p->proto == IPPROTO_UDP && p->ip_version == 4 && !l4[at] && !l4[at + 1])
+		return 0;
+	l4[at] = l4[at + 1] = 0;
+	c = csum_fold(csum_add(csum_pseudo(p, p->proto, len), l4, len));
+	if (p->proto == IPPROTO_UDP && !c)
+		c = 0xffff;
+	l4[at] = (uint8_t)(c >> 8);
+	l4[at + 1] = (uint8_t)c;
+	return 0;
 }
 
 /* Whole segment present (decoders only get here with the full IP payload). */

@@ -48,6 +48,9 @@ typedef struct Address {
  * detection; PKT_EP_DROP: in IPS mode the packet is dropped. */
 #define PKT_EP_NO_DETECT     (1u << 13)
 #define PKT_EP_DROP          (1u << 14)
+/* The engine rewrote its payload (replace, IPS): the verdict sends these
+ * bytes on, checksum made anew */
+#define PKT_MODIFIED         (1u << 15)
 
 /* Why an IPS drops a packet, as Suricata names it in eve drop.reason and
  * the ips.drop_reason.* counters (packet.c). 0: the packet is not dropped.

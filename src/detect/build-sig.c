@@ -158,6 +158,7 @@ static int kw_is_packet_header(int kw)
  * - tcp-pkt, flow:no_stream, dsize and the packet header keywords
  *   (kw_is_packet_header) ask for the packet; tcp-stream and
  *   flow:only_stream for the stream alone (no fallback to the packet);
+ * - a rule with replace inspects packets alone (it rewrites the packet);
  * - any other rule with payload keywords that may see TCP is a stream rule,
  *   and a packet rule too when one of its payload contents is anchored
  *   (depth, offset, startswith) or it has stream_size: an anchor means the
@@ -186,7 +187,9 @@ static void sig_stream_setup(DetectEngine *de, DetectSig *ds)
 		if (sm->kw == KW_CONTENT && (sm->cd->flags & (CONTENT_DEPTH | CONTENT_OFFSET)))
 			anchored = 1;
 	}
-	if ((s->flags & SIG_FLAG_TCP_PKT) || (fl & FLOW_NO_STREAM))
+	/* replace rewrites the packet that carries the match: its rule is a
+	 * packet rule (a stream window's bytes belong to no one packet) */
+	if ((s->flags & SIG_FLAG_TCP_PKT) || (fl & FLOW_NO_STREAM) || s->nrepl)
 		need_packet = 1;
 	if ((s->flags & SIG_FLAG_TCP_STREAM) || (fl & FLOW_ONLY_STREAM))
 		need_stream = stream_only = 1;

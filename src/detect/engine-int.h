@@ -26,6 +26,8 @@ typedef struct InspectBuffer {
 } InspectBuffer;
 
 #define DETECT_VARS_MAX 64
+/* replace keywords of one rule that may take effect on one packet */
+#define DETECT_REPL_MAX 8
 /* Suricata's detect.inspection-recursion-limit default. */
 #define DETECT_RECURSION_LIMIT 3000
 /* where the candidates the CPU inspects came from (detect.inspect.*) */
@@ -455,6 +457,12 @@ struct DetectThread {
 	 * it; the target of the first reject rule that matched it */
 	uint8_t pkt_pass;
 	uint8_t pkt_reject;       /* enum alert_reject */
+	/* replace (IPS): where the payload contents with a replace matched
+	 * in the rule being inspected, on the packet's own payload
+	 * (inspect_content_step notes them on the chain that held); the
+	 * rule's match writes them into the packet (detect_replace_apply) */
+	struct DetectReplaceAt { uint32_t off; const struct SigReplace *r; } repl[DETECT_REPL_MAX];
+	uint8_t nrepl;
 };
 
 /* Per flow detect state (f->detect): one allocation. */

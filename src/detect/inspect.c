@@ -224,6 +224,17 @@ static int64_t find(const uint8_t *buf, uint32_t from, uint32_t to, const uint8_
 	}
 }
 
+static void replace_note(DetectThread *dt, const Signature *s, int idx, uint32_t off)
+{
+	for (int i = 0; i < s->nrepl; i++) {
+		if (s->repl[i].idx != idx)
+			continue;
+		if (dt->nrepl < DETECT_REPL_MAX)
+			dt->repl[dt->nrepl++] = (struct DetectReplaceAt){ off, &s->repl[i] };
+		return;
+	}
+}
+
 int inspect_content_step(DetectThread *dt, const Signature *s, const SigMatchList *ml, int idx,
 			 const InspectBuffer *b, uint32_t prev)
 {
@@ -299,8 +310,15 @@ int inspect_content_step(DetectThread *dt, const Signature *s, const SigMatchLis
 				return 0;
 			return inspect_next(dt, s, ml, idx + 1, b, prev);
 		}
-		if (pos >= 0 && inspect_next(dt, s, ml, idx + 1, b, (uint32_t)(pos + cd->len)))
+		if (pos >= 0 && inspect_next(dt, s, ml, idx + 1, b, (uint32_t)(pos + cd->len))) {
+			/* the chain held from here on: this occurrence is the one a
+			 * replace rewrites (only on the packet's own payload: a
+			 * stream window's bytes are no single packet's, as in
+			 * Suricata, which replaces packet matches only) */
+			if (s->nrepl && b->type == IBUF_PACKET && ml == &s->lists[BUF_PAYLOAD])
+				replace_note(dt, s, idx, (uint32_t)pos);
 			return 1;
+		}
 		/* Only a chain relative to this match can succeed elsewhere:
 		 * retry at the next occurrence (Suricata's backtracking). */
 		if (pos < 0 || !m->relative_next) {

@@ -7,6 +7,7 @@
 #include "app-layer/app-layer.h"
 #include "stream/stream.h"
 #include "output/alert.h"
+#include "decode/decode.h"
 
 #include <netinet/in.h>
 #include <string.h>
@@ -127,13 +128,40 @@ int detect_inspect_sig(DetectThread *dt, const DetectPkt *pk, const DetectSig *d
 	if (ds->has_hdr && !inspect_headers(dt, s, p))
 		return 0;
 	/* the device ran the whole payload list on this very payload and it
-	 * held (prefilter.c gpu_packet_ids) */
-	if (ds->has_payload && !(sb == NULL && ds->gpu_verify == 2 &&
+	 * held (prefilter.c gpu_packet_ids); a rule with replace needs the
+	 * CPU's walk for where its contents matched */
+	dt->nrepl = 0;
+	if (ds->has_payload && !(sb == NULL && ds->gpu_verify == 2 && !s->nrepl &&
 				 dt->vpass[ds - dt->de->sigs] == dt->pkt_seq)) {
 		if (!inspect_buffer(dt, s, BUF_PAYLOAD, &b))
 			return 0;
 	}
 	return 1;
+}
+
+/* replace (IPS): rule s matched the packet's own payload; its replace
+ * bytes take the places inspect_content_step noted, and the packet leaves
+ * with its L4 checksum made anew. A packet whose checksum cannot be
+ * rewritten (a fragment, a tunnel's inner packet, a cut capture) keeps
+ * its bytes; in IDS mode nothing is written, as in Suricata 8. */
+static void replace_apply(DetectThread *dt, Packet *p)
+{
+	uint8_t *pl;
+	int n = dt->nrepl;
+
+	dt->nrepl = 0;
+	if (!n || !dt->de->cfg.ips || !p->payload || p->payload < p->data ||
+	    decode_l4_csum_rewrite(p) != 0)
+		return;
+	pl = p->data + (p->payload - p->data);
+	for (int i = 0; i < n; i++) {
+		const struct DetectReplaceAt *ra = &dt->repl[i];
+
+		if ((uint64_t)ra->off + ra->r->len <= p->payload_len)
+			memcpy(pl + ra->off, ra->r->bytes, ra->r->len);
+	}
+	decode_l4_csum_rewrite(p);
+	p->flags |= PKT_MODIFIED;
 }
 
 /* Turns p around (addresses, ports, direction flags): stream data and
@@ -338,8 +366,11 @@ static int inspect_inline(DetectThread *dt, DetectPkt *pk, const DetectSig *ds)
 		pk->data_end = 0;
 	}
 	pk->in_stream = 0;
-	if (!m && ds->pkt_streamed_ok && (m = detect_inspect_sig(dt, pk, ds, NULL)))
+	if (!m && ds->pkt_streamed_ok && (m = detect_inspect_sig(dt, pk, ds, NULL))) {
 		detect_sig_matched_pkt(dt, pk, ds, pk->p);
+		if (ds->s->nrepl)
+			replace_apply(dt, pk->p);
+	}
 	return m;
 }
 
@@ -366,6 +397,8 @@ static void pkt_inspect(DetectThread *dt, DetectPkt *pk)
 			if (!detect_inspect_sig(dt, pk, ds, NULL))
 				continue;
 			detect_sig_matched_pkt(dt, pk, ds, pk->p);
+			if (ds->s->nrepl)
+				replace_apply(dt, pk->p);
 		}
 		if (ds->action == ALERT_ACTION_PASS)
 			break;

@@ -51,6 +51,8 @@ int verdict_decide(DetectThread *dt, ThreadCounters *tc, Packet *p, const Detect
 	}
 	if (!p->drop_reason) {
 		counter_inc(tc, c_accepted);
+		if (p->flags & PKT_MODIFIED)
+			counter_inc(tc, c_replaced);
 		return 0;
 	}
 	counter_inc(tc, c_blocked);

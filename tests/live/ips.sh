@@ -8,7 +8,8 @@
 #      └─────veth── bridge ns (no addresses; the engine: af-packet
 #                   copy-mode ips between its two veths) ──veth──┘
 # Rules (ips.rules): drop port 8001, pass port 8002 (and an alert rule on
-# 8002 the pass must silence), reject port 8003, and reject UDP port 8005.
+# 8002 the pass must silence), reject port 8003, reject UDP port 8005, and
+# an alert rule on 8004 whose replace rewrites the client's "hello".
 # For each engine:
 #   the drop flow never reaches the server (the client's connect times out;
 #   the server logs no connection on 8001), the pass flow does (its echo
@@ -16,7 +17,9 @@
 #   the engine sends answers the SYN: ECONNREFUSED, and the server never
 #   sees it), the UDP datagram to 8005 gets the engine's ICMP port
 #   unreachable (ECONNREFUSED; the server, which listens on UDP 8005 too,
-#   never sees it); eve: the drop and reject rules alert with action "blocked",
+#   never sees it), the replace flow (8004) reaches the server as "HELLO"
+#   (a valid checksum: the server's kernel took it) and ips.replaced counts
+#   it; eve: the drop and reject rules alert with action "blocked",
 #   drop records (reason rules) name their flows, the pass flow has no
 #   alert, ips.accepted/blocked/rejected count; eve.json is valid against
 #   the eve schema. The client side of the NFQUEUE run is captured
@@ -120,6 +123,7 @@ pass udp any any <> any 8002 (msg:"ips test pass udp"; sid:3806; rev:1;)
 alert tcp any any -> any 8002 (msg:"ips test after pass"; flow:established; sid:3804; rev:1;)
 reject tcp any any -> any 8003 (msg:"ips test reject"; sid:3803; rev:1;)
 reject udp any any -> any 8005 (msg:"ips test udp reject"; sid:3805; rev:1;)
+alert tcp any any -> any 8004 (msg:"ips test replace"; flow:to_server; content:"hello"; replace:"HELLO"; sid:3807; rev:1;)
 EOF
 common=(-c "$yaml" -S "$tmp/ips.rules" --set unix-command.enabled=no -k none
 	--set stats.interval=1)
@@ -128,7 +132,7 @@ common=(-c "$yaml" -S "$tmp/ips.rules" --set unix-command.enabled=no -k none
 : > "$tmp/server.log"
 # not through x(): a backgrounded function is a subshell, and $! would
 # name it, not the server, which cleanup() would then leave running
-ip netns exec "$nsv" python3 "$here/ips.py" server "$tmp/server.log" 8001 8002 8003 8005 \
+ip netns exec "$nsv" python3 "$here/ips.py" server "$tmp/server.log" 8001 8002 8003 8004 8005 \
 	> "$tmp/server.out" 2>&1 &
 pids+=($!)
 for _ in $(seq 1 100); do grep -q ready "$tmp/server.out" && break; sleep 0.1; done
@@ -196,6 +200,11 @@ flows() {
 	r=$(x "$nc" python3 "$here/ips.py" client "$host" 8005 20 udp)
 	if [ "$r" = refused ]; then ok "$name: the UDP reject flow (8005) gets an ICMP port unreachable"
 	else ko "$name: the UDP reject flow (8005): $r"; fi
+	# replace: the server gets "HELLO 8004" and echoes it as it got it
+	r=$(x "$nc" python3 "$here/ips.py" client "$host" 8004 20)
+	if [ "$r" = "error:echo b'HELLO 8004\\n'" ] && grep -q '^8004 got HELLO 8004$' "$tmp/server.log"
+	then ok "$name: the replace flow (8004) reaches the server rewritten"
+	else ko "$name: the replace flow (8004): $r; server: $(grep '^8004' "$tmp/server.log" | tr '\n' ' ')"; fi
 	if grep -q '^8002 got hello 8002' "$tmp/server.log"; then ok "$name: the server got the pass flow's data"
 	else ko "$name: the server log lacks the pass flow: $(tr '\n' ' ' < "$tmp/server.log")"; fi
 	if grep -q '^800[135] ' "$tmp/server.log"; then
@@ -219,6 +228,12 @@ after() {
 	pass=$((pass + $(grep -c '^PASS' <<< "$r")))
 	fail=$((fail + $(grep -c '^FAIL' <<< "$r")))
 	schema_check "$name" "$tmp/$name/eve.json"
+	if r=$(python3 -c 'import json, sys
+st = [r["stats"] for r in map(json.loads, open(sys.argv[1])) if r["event_type"] == "stats"]
+n = st[-1].get("ips", {}).get("replaced", 0) if st else 0
+print(n); sys.exit(0 if n >= 1 else 1)' "$tmp/$name/eve.json"); then
+		ok "$name: ips.replaced counts the rewritten packet ($r)"
+	else ko "$name: ips.replaced is $r (want >= 1)"; fi
 	if r=$(python3 -c 'import json, sys
 bad = [r.get("in_iface") for r in map(json.loads, open(sys.argv[1]))
        if r["event_type"] == "alert" and r.get("in_iface") not in sys.argv[2:]]

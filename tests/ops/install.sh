@@ -89,6 +89,20 @@ else
 	ok "every @name@ substituted"
 fi
 
+# --- the shipped yaml, as installed, on a capture: no warning or notice
+# about its own settings (a setting the engine cannot apply, one it does
+# not use), also as root ---
+mkdir -p "$scratch/pcaprun"
+"$scratch/bin/suricata" -c "$yaml" -r "$srcdir/tests/data/pcaps/sample.pcap" -l "$scratch/pcaprun" \
+	> "$scratch/pcaprun/out" 2>&1
+rc=$?
+said=$(grep -E '^(Warning|Error|Notice): ' "$scratch/pcaprun/out" | grep -v '^Notice: \(rules\|pcap-file\): ')
+if [ $rc = 0 ] && [ -z "$said" ] && grep -q '"event_type":"stats"' "$scratch/pcaprun/eve.json"; then
+	ok "the installed yaml on sample.pcap: exit 0, eve written, no warning or notice on its settings"
+else
+	ko "the installed yaml on sample.pcap: exit $rc: $(head -3 <<< "$said" | tr '\n' ' ')"
+fi
+
 # --- the unit ---
 unit_key() { sed -n "s/^$1=//p" "$unit" | head -1; }
 execstart=$(unit_key ExecStart)
@@ -229,4 +243,8 @@ if kill -0 "$pid" 2> /dev/null; then
 else
 	[ -e "$pidfile" ] && ko "SIGTERM: stopped, the pid file left" || ok "SIGTERM: stopped, the pid file removed"
 fi
+# the whole life of the sensor as the unit runs it, both logs of the rotation
+said=$(cat "$logdir"/suricata.log* 2> /dev/null | grep -E '<(Warning|Error)>|<Notice> -- conf: ')
+[ -z "$said" ] && ok "suricata.log: no warning, error or conf notice from start to stop" ||
+	ko "suricata.log: $(head -3 <<< "$said" | tr '\n' ' ')"
 finish

@@ -11,7 +11,8 @@ blocks the bench scripts print), found by the heading of their section, and
 writes one PNG a chart under OUTDIR (default qa/bench/charts/). A chart of
 the latest figures (ours against the reference, memory under floods, the GPU
 path's thread roles) takes the newest section of its file that holds a table
-of its shape, so that a new table redraws it; a chart of one past experiment
+of its shape, so that a new table redraws it (the reload timeline, a
+reload-timeline.sh block, too); a chart of one past experiment
 takes that experiment's section. --section names another (a heading's start),
 --results another file. Each chart prints the figures it drew, to be checked
 against its table. Nothing is typed in twice; a section or column that is
@@ -469,6 +470,69 @@ def chart_gpu_roles(secs, heading, path):
     return "; ".join("%s %s" % (c, "{:,.0f}".format(v)) for c, v in zip(cols, shown))
 
 
+def reload_timeline_block(body):
+    """reload-timeline.sh's block: ([(t, pkts/s, drops/s, alerts/s, rss MB)],
+    [(n, usr2 t, done t, rules)], its "engine:" line)."""
+    for block in code_blocks(body):
+        lines = block.splitlines()
+        if not lines or lines[0].split()[:2] != ["t_s", "pkts_s"]:
+            continue
+        header = lines[0].split()
+        rows, reloads, engine = [], [], ""
+        for line in lines[1:]:
+            m = re.match(r"reload (\d+): usr2 at ([\d.]+) s, done at ([\d.]+) s .*?(\d+) rules",
+                         line)
+            if m:
+                reloads.append((int(m.group(1)), float(m.group(2)), float(m.group(3)),
+                                int(m.group(4))))
+            elif line.startswith("engine:"):
+                engine = line[len("engine:"):].strip()
+            elif len(line.split()) == len(header):
+                rows.append([num(v) if v != "nan" else None for v in line.split()])
+        if not rows or not reloads:
+            raise TableError("a t_s block without rows or reload lines")
+        cols = [col(header, n) for n in ("t_s", "pkts_s", "drops_s", "alerts_s", "rss_MB")]
+        return [tuple(r[c] for c in cols) for r in rows], reloads, engine
+    raise TableError("no reload-timeline.sh block (a 't_s pkts_s' header)")
+
+
+def chart_reload_timeline(secs, heading, path):
+    h, (rows, reloads, engine) = pick(secs, heading, reload_timeline_block,
+                                      "a reload-timeline.sh block")
+    t = [r[0] for r in rows]
+    fig, (top, bot) = plt.subplots(2, 1, figsize=(8, 5.2), sharex=True,
+                                   gridspec_kw={"height_ratios": [1, 1]})
+    top.plot(t, [r[1] for r in rows], color="#4c72b0", lw=1.2, label="packets/s taken")
+    top.plot(t, [r[2] for r in rows], color="#c44e52", lw=1.2, label="packets/s dropped")
+    top.set_ylabel("packets/s")
+    top.set_ylim(0, max(r[1] for r in rows) * 1.25)
+    bot.plot(t, [r[4] for r in rows], color="#55a868", lw=1.4, label="resident memory")
+    bot.set_ylabel("RSS (MB)")
+    bot.set_ylim(0, max(r[4] for r in rows if r[4] is not None) * 1.2)
+    bot.set_xlabel("seconds")
+    for i, (n, a, b, _) in enumerate(reloads):
+        for ax in (top, bot):
+            ax.axvspan(a, b, color="#dd8452", alpha=0.18, lw=0,
+                       label="reload (USR2 to done)" if i == 0 else None)
+        top.annotate("%.0f s" % (b - a), ((a + b) / 2, top.get_ylim()[1] * 0.9), ha="center",
+                     fontsize=8)
+    top.legend(fontsize=7, loc="lower right", ncol=3)
+    bot.legend(fontsize=7, loc="lower right", ncol=2)
+    drops = sum(r[2] for r in rows if r[2])
+    peak = max(r[4] for r in rows if r[4] is not None)
+    base = min(r[4] for r in rows if r[4] is not None)
+    title = "rule reloads under traffic, %d rules: %s dropped" % (
+        reloads[0][3], "no packet" if drops == 0 else "%.0f packets/s at most" %
+        max(r[2] for r in rows))
+    if engine:
+        title += "\n" + engine
+    finish(fig, top, path, title, h)
+    return "%d reloads of %d rules, %.1f-%.1f s each; RSS %.0f MB, %.0f MB during a reload; " \
+        "drops %s" % (len(reloads), reloads[0][3], min(b - a for _, a, b, _ in reloads),
+                      max(b - a for _, a, b, _ in reloads), base, peak,
+                      "none" if drops == 0 else "%.0f/s peak" % max(r[2] for r in rows))
+
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 BENCH = os.path.join(HERE, "RESULTS.md")
 GPU = os.path.join(HERE, "..", "gpu", "RESULTS.md")
@@ -485,6 +549,7 @@ CHARTS = (
     ("floods", chart_floods, BENCH, NEWEST),
     ("ac-skip-filter", chart_ac_skip, BENCH, "2026-11-30 03:25, ac: 3-byte prefix skip filter"),
     ("gpu-thread-roles", chart_gpu_roles, GPU, NEWEST),
+    ("reload-timeline", chart_reload_timeline, BENCH, NEWEST),
 )
 
 

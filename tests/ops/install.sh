@@ -117,10 +117,22 @@ case "$execstart" in
 "$scratch/bin/suricata -D --af-packet=\${IFACE} -c $yaml "*) ok "unit: ExecStart runs the installed binary and yaml, -D, af-packet on \${IFACE}" ;;
 *) ko "unit: ExecStart '$execstart'" ;;
 esac
+grep -qx "ExecStartPre=/bin/mkdir -p -m 0770 $rundir" "$unit" && ok "unit: ExecStartPre makes the run folder" ||
+	ko "unit: ExecStartPre '$(unit_key ExecStartPre)'"
 grep -qx 'ExecReload=/bin/kill -USR2 $MAINPID' "$unit" && ok "unit: ExecReload sends USR2" ||
 	ko "unit: ExecReload '$(unit_key ExecReload)'"
 [ "$(unit_key EnvironmentFile)" = "-$envf" ] && ok "unit: EnvironmentFile $envf (optional)" ||
 	ko "unit: EnvironmentFile '$(unit_key EnvironmentFile)'"
+# systemd's own reading of the unit: keys, values, the programs it runs
+if command -v systemd-analyze > /dev/null; then
+	if systemd-analyze verify --man=no "$unit" > "$scratch/verify.out" 2>&1 && [ ! -s "$scratch/verify.out" ]; then
+		ok "unit: systemd-analyze verify finds nothing"
+	else
+		ko "unit: systemd-analyze verify: $(head -3 "$scratch/verify.out" | tr '\n' ' ')"
+	fi
+else
+	echo "SKIP: install unit: systemd-analyze verify (no systemd-analyze)"
+fi
 
 # --- live: the unit's command, logrotate, USR2 ---
 ns=
@@ -157,6 +169,14 @@ python3 "$here/gen-live-pcap.py" traffic "$scratch/traffic.pcap"
 # configured prefix's, not this scratch one's).
 sed -i "s|^IFACE=.*|IFACE=$vb|" "$envf"
 sed -i "s|^OPTIONS=.*|OPTIONS=\"--set unix-command.filename=$rundir/suricata-command.socket\"|" "$envf"
+# After a reboot the run folder (under /run: a tmpfs) is gone: ExecStartPre
+# makes it again.
+rm -rf "$rundir"
+if sh -c "$(unit_key ExecStartPre)" && [ "$(stat -c %a "$rundir" 2> /dev/null)" = 770 ]; then
+	ok "the unit's ExecStartPre: the run folder made again, mode 770"
+else
+	ko "the unit's ExecStartPre: $rundir: '$(stat -c %a "$rundir" 2>&1)'"
+fi
 # What systemd does with it: the file's variables, ${IFACE} one word,
 # $OPTIONS split on white space; then ExecStart. -D returns once the engine
 # captures (exit 0) or start-up failed (exit 1).

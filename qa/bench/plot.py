@@ -10,7 +10,7 @@ Reads the tables as they are (markdown pipe tables, and the fixed-column
 blocks the bench scripts print), found by the heading of their section, and
 writes one PNG a chart under OUTDIR (default qa/bench/charts/). A chart of
 the latest figures (ours against the reference, memory under floods, the GPU
-path's thread roles) takes the newest section of its file that holds a table
+path's thread roles, the GPU kernels' cost model) takes the newest section of its file that holds a table
 of its shape, so that a new table redraws it (the reload timeline, a
 reload-timeline.sh block, too); a chart of one past experiment
 takes that experiment's section. --section names another (a heading's start),
@@ -22,6 +22,7 @@ missing is an error naming it, not an empty chart. Needs matplotlib
 import os
 import re
 import sys
+import textwrap
 
 import matplotlib
 matplotlib.use("Agg")
@@ -533,6 +534,77 @@ def chart_reload_timeline(secs, heading, path):
                       "none" if drops == 0 else "%.0f/s peak" % max(r[2] for r in rows))
 
 
+def gpu_variants_table(body):
+    """qa/gpu's kernel table: a "variant" column and "predicted Gbit/s"."""
+    for header, rows in pipe_tables(body):
+        if header and header[0] == "variant":
+            try:
+                return header, rows, col(header, "predicted Gbit/s")
+            except TableError:
+                continue
+    raise TableError("no variant/predicted Gbit/s table")
+
+
+def gpu_batches_table(body):
+    """qa/gpu's engine-like batches: "batch", "kernel Gbit/s", "device Gbit/s"."""
+    for header, rows in pipe_tables(body):
+        if header and header[0] == "batch":
+            try:
+                return header, rows, col(header, "kernel Gbit/s"), col(header, "device Gbit/s")
+            except TableError:
+                continue
+    raise TableError("no batch/kernel Gbit/s/device Gbit/s table")
+
+
+def chart_gpu_kernel_model(secs, heading, path):
+    """The ac-cuda kernels on the H200 as the cost model predicts them (no
+    device has run them yet): each kernel variant on one large batch against
+    the 400 Gbit/s target, and the filter kernel on engine-like batches."""
+    hv, (vh, vrows, pi) = pick(secs, heading, gpu_variants_table, "a variant table")
+    hb, (bh, brows, ki, di) = pick(secs, heading, gpu_batches_table, "a batch table")
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4.6),
+                                      gridspec_kw={"width_ratios": [1, 1.25]})
+    names = [r[0].strip("*") for r in vrows]
+    vals = [num(r[pi]) for r in vrows]
+    bars = left.barh(range(len(vals)), vals, color=["#55a868" if v >= 400 else "#c44e52"
+                                                    for v in vals])
+    for b, v in zip(bars, vals):
+        left.annotate("%.0f" % v, (v, b.get_y() + b.get_height() / 2), xytext=(3, 0),
+                      textcoords="offset points", va="center", fontsize=8)
+    left.axvline(400, color="gray", ls="--", lw=1, label="target: 400 Gbit/s")
+    left.set_yticks(range(len(names)))
+    left.set_yticklabels(names, fontsize=8)
+    left.invert_yaxis()
+    left.set_xlim(0, max(vals) * 1.2)
+    left.set_xlabel("predicted Gbit/s, one large batch")
+    left.legend(fontsize=7, loc="lower right")
+    left.set_title("kernel variants", fontsize=9)
+    labels = [textwrap.fill(r[0].replace(" payloads", "").replace("one worker's window",
+                                                                   "1 window"), 13)
+              for r in brows]
+    kern = [num(r[ki]) for r in brows]
+    dev = [num(r[di]) for r in brows]
+    w = 0.38
+    x = range(len(brows))
+    b1 = right.bar([i - w / 2 for i in x], kern, w, label="kernel", color="#4c72b0")
+    b2 = right.bar([i + w / 2 for i in x], dev, w, label="with launch and PCIe (assumed)",
+                   color="#dd8452")
+    bar_labels(right, b1, lambda v: "%.0f" % v)
+    bar_labels(right, b2, lambda v: "%.0f" % v)
+    right.set_xticks(list(x))
+    right.set_xticklabels(labels, fontsize=7)
+    right.set_ylabel("predicted Gbit/s")
+    right.set_ylim(0, max(kern + dev) * 1.2)
+    right.legend(fontsize=7, loc="upper left")
+    right.set_title("filter kernel, engine-like batches of bench-1x", fontsize=9)
+    finish(fig, None, path, "ac-cuda on the H200 as the cost model predicts it "
+           "(not yet run on a device)", hv if hv == hb else "%s; %s" % (hv, hb))
+    best = max(zip(vals, names))
+    return "%d variants, best %s %.0f Gbit/s; batches: kernel %s, device %s Gbit/s" % (
+        len(vals), best[1], best[0], "/".join("%.0f" % v for v in kern),
+        "/".join("%.0f" % v for v in dev))
+
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 BENCH = os.path.join(HERE, "RESULTS.md")
 GPU = os.path.join(HERE, "..", "gpu", "RESULTS.md")
@@ -549,6 +621,7 @@ CHARTS = (
     ("floods", chart_floods, BENCH, NEWEST),
     ("ac-skip-filter", chart_ac_skip, BENCH, "2026-11-30 03:25, ac: 3-byte prefix skip filter"),
     ("gpu-thread-roles", chart_gpu_roles, GPU, NEWEST),
+    ("gpu-kernel-model", chart_gpu_kernel_model, GPU, NEWEST),
     ("reload-timeline", chart_reload_timeline, BENCH, NEWEST),
 )
 

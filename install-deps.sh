@@ -10,8 +10,11 @@
 # iproute2 serve the live capture tests (tests/live/run.sh: a veth pair in a
 # network namespace); clang and its runtime (libFuzzer) serve make fuzz
 # (qa/fuzz); redis-server tests/sinks/run.sh; suricata-update
-# tests/ops/suricata-update.sh; logrotate tests/ops/install.sh; and
-# python3-matplotlib qa/bench/plot.py. libpsl-dev builds the domain and tld
+# tests/ops/suricata-update.sh; logrotate and systemd (systemd-analyze verify
+# of the installed unit) tests/ops/install.sh; python3-matplotlib
+# qa/bench/plot.py (tests/ops/charts.sh); valgrind the instruction counts of
+# qa/bench and qa/gpu; python3-scapy tests/data/gen-pcaps.py; xz-utils the
+# compressed captures. libpsl-dev builds the domain and tld
 # transforms, liblua5.4-dev the lua rule keyword, libnetfilter-queue-dev the
 # NFQUEUE source (-q); iptables and ethtool serve tests/live/ips.sh.
 set -e
@@ -21,7 +24,7 @@ PKGS="build-essential autoconf automake libtool pkg-config \
  libhiredis-dev libnghttp2-dev"
 TEST_PKGS="wireshark-common tshark time python3 python3-yaml python3-jsonschema \
  tcpreplay iproute2 iptables ethtool clang libclang-rt-dev redis-server logrotate \
- suricata-update python3-matplotlib"
+ suricata-update python3-matplotlib systemd valgrind python3-scapy xz-utils"
 case "$1" in
 "") PKGS="$PKGS $TEST_PKGS" ;;
 --build-only) ;;

@@ -158,6 +158,10 @@ part "$srcdir/tests/ops/bad-config.sh" "$builddir" "$srcdir"
 # shipped logrotate file and USR2 on a live capture (root; SKIPs otherwise)
 echo "== a sensor's install (tests/ops/install.sh)"
 part "$srcdir/tests/ops/install.sh" "$builddir" "$srcdir"
+# qa/bench/plot.py: every chart drawn from today's tables, the ones README.md
+# and doc/ show among them (SKIPs without matplotlib)
+echo "== benchmark charts (tests/ops/charts.sh)"
+part "$srcdir/tests/ops/charts.sh" "$builddir" "$srcdir"
 
 passed=$(grep -c '^PASS:' "$log")
 failed=$(grep -c '^FAIL:' "$log")

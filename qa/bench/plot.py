@@ -10,8 +10,9 @@ Reads the tables as they are (markdown pipe tables, and the fixed-column
 blocks the bench scripts print), found by the heading of their section, and
 writes one PNG a chart under OUTDIR (default qa/bench/charts/). A chart of
 the latest figures (ours against the reference, memory under floods, the GPU
-path's thread roles) takes the newest section of its file that holds a table
-of its shape, so that a new table redraws it; a chart of one past experiment
+path's thread roles, the GPU kernels' cost model) takes the newest section of its file that holds a table
+of its shape, so that a new table redraws it (the reload timeline, a
+reload-timeline.sh block, too); a chart of one past experiment
 takes that experiment's section. --section names another (a heading's start),
 --results another file. Each chart prints the figures it drew, to be checked
 against its table. Nothing is typed in twice; a section or column that is
@@ -21,6 +22,7 @@ missing is an error naming it, not an empty chart. Needs matplotlib
 import os
 import re
 import sys
+import textwrap
 
 import matplotlib
 matplotlib.use("Agg")
@@ -469,6 +471,140 @@ def chart_gpu_roles(secs, heading, path):
     return "; ".join("%s %s" % (c, "{:,.0f}".format(v)) for c, v in zip(cols, shown))
 
 
+def reload_timeline_block(body):
+    """reload-timeline.sh's block: ([(t, pkts/s, drops/s, alerts/s, rss MB)],
+    [(n, usr2 t, done t, rules)], its "engine:" line)."""
+    for block in code_blocks(body):
+        lines = block.splitlines()
+        if not lines or lines[0].split()[:2] != ["t_s", "pkts_s"]:
+            continue
+        header = lines[0].split()
+        rows, reloads, engine = [], [], ""
+        for line in lines[1:]:
+            m = re.match(r"reload (\d+): usr2 at ([\d.]+) s, done at ([\d.]+) s .*?(\d+) rules",
+                         line)
+            if m:
+                reloads.append((int(m.group(1)), float(m.group(2)), float(m.group(3)),
+                                int(m.group(4))))
+            elif line.startswith("engine:"):
+                engine = line[len("engine:"):].strip()
+            elif len(line.split()) == len(header):
+                rows.append([num(v) if v != "nan" else None for v in line.split()])
+        if not rows or not reloads:
+            raise TableError("a t_s block without rows or reload lines")
+        cols = [col(header, n) for n in ("t_s", "pkts_s", "drops_s", "alerts_s", "rss_MB")]
+        return [tuple(r[c] for c in cols) for r in rows], reloads, engine
+    raise TableError("no reload-timeline.sh block (a 't_s pkts_s' header)")
+
+
+def chart_reload_timeline(secs, heading, path):
+    h, (rows, reloads, engine) = pick(secs, heading, reload_timeline_block,
+                                      "a reload-timeline.sh block")
+    t = [r[0] for r in rows]
+    fig, (top, bot) = plt.subplots(2, 1, figsize=(8, 5.2), sharex=True,
+                                   gridspec_kw={"height_ratios": [1, 1]})
+    top.plot(t, [r[1] for r in rows], color="#4c72b0", lw=1.2, label="packets/s taken")
+    top.plot(t, [r[2] for r in rows], color="#c44e52", lw=1.2, label="packets/s dropped")
+    top.set_ylabel("packets/s")
+    top.set_ylim(0, max(r[1] for r in rows) * 1.25)
+    bot.plot(t, [r[4] for r in rows], color="#55a868", lw=1.4, label="resident memory")
+    bot.set_ylabel("RSS (MB)")
+    bot.set_ylim(0, max(r[4] for r in rows if r[4] is not None) * 1.2)
+    bot.set_xlabel("seconds")
+    for i, (n, a, b, _) in enumerate(reloads):
+        for ax in (top, bot):
+            ax.axvspan(a, b, color="#dd8452", alpha=0.18, lw=0,
+                       label="reload (USR2 to done)" if i == 0 else None)
+        top.annotate("%.0f s" % (b - a), ((a + b) / 2, top.get_ylim()[1] * 0.9), ha="center",
+                     fontsize=8)
+    top.legend(fontsize=7, loc="lower right", ncol=3)
+    bot.legend(fontsize=7, loc="lower right", ncol=2)
+    drops = sum(r[2] for r in rows if r[2])
+    peak = max(r[4] for r in rows if r[4] is not None)
+    base = min(r[4] for r in rows if r[4] is not None)
+    title = "rule reloads under traffic, %d rules: %s dropped" % (
+        reloads[0][3], "no packet" if drops == 0 else "%.0f packets/s at most" %
+        max(r[2] for r in rows))
+    if engine:
+        title += "\n" + engine
+    finish(fig, top, path, title, h)
+    return "%d reloads of %d rules, %.1f-%.1f s each; RSS %.0f MB, %.0f MB during a reload; " \
+        "drops %s" % (len(reloads), reloads[0][3], min(b - a for _, a, b, _ in reloads),
+                      max(b - a for _, a, b, _ in reloads), base, peak,
+                      "none" if drops == 0 else "%.0f/s peak" % max(r[2] for r in rows))
+
+
+def gpu_variants_table(body):
+    """qa/gpu's kernel table: a "variant" column and "predicted Gbit/s"."""
+    for header, rows in pipe_tables(body):
+        if header and header[0] == "variant":
+            try:
+                return header, rows, col(header, "predicted Gbit/s")
+            except TableError:
+                continue
+    raise TableError("no variant/predicted Gbit/s table")
+
+
+def gpu_batches_table(body):
+    """qa/gpu's engine-like batches: "batch", "kernel Gbit/s", "device Gbit/s"."""
+    for header, rows in pipe_tables(body):
+        if header and header[0] == "batch":
+            try:
+                return header, rows, col(header, "kernel Gbit/s"), col(header, "device Gbit/s")
+            except TableError:
+                continue
+    raise TableError("no batch/kernel Gbit/s/device Gbit/s table")
+
+
+def chart_gpu_kernel_model(secs, heading, path):
+    """The ac-cuda kernels on the H200 as the cost model predicts them (no
+    device has run them yet): each kernel variant on one large batch against
+    the 400 Gbit/s target, and the filter kernel on engine-like batches."""
+    hv, (vh, vrows, pi) = pick(secs, heading, gpu_variants_table, "a variant table")
+    hb, (bh, brows, ki, di) = pick(secs, heading, gpu_batches_table, "a batch table")
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4.6),
+                                      gridspec_kw={"width_ratios": [1, 1.25]})
+    names = [r[0].strip("*") for r in vrows]
+    vals = [num(r[pi]) for r in vrows]
+    bars = left.barh(range(len(vals)), vals, color=["#55a868" if v >= 400 else "#c44e52"
+                                                    for v in vals])
+    for b, v in zip(bars, vals):
+        left.annotate("%.0f" % v, (v, b.get_y() + b.get_height() / 2), xytext=(3, 0),
+                      textcoords="offset points", va="center", fontsize=8)
+    left.axvline(400, color="gray", ls="--", lw=1, label="target: 400 Gbit/s")
+    left.set_yticks(range(len(names)))
+    left.set_yticklabels(names, fontsize=8)
+    left.invert_yaxis()
+    left.set_xlim(0, max(vals) * 1.2)
+    left.set_xlabel("predicted Gbit/s, one large batch")
+    left.legend(fontsize=7, loc="lower right")
+    left.set_title("kernel variants", fontsize=9)
+    labels = [textwrap.fill(r[0].replace(" payloads", "").replace("one worker's window",
+                                                                   "1 window"), 13)
+              for r in brows]
+    kern = [num(r[ki]) for r in brows]
+    dev = [num(r[di]) for r in brows]
+    w = 0.38
+    x = range(len(brows))
+    b1 = right.bar([i - w / 2 for i in x], kern, w, label="kernel", color="#4c72b0")
+    b2 = right.bar([i + w / 2 for i in x], dev, w, label="with launch and PCIe (assumed)",
+                   color="#dd8452")
+    bar_labels(right, b1, lambda v: "%.0f" % v)
+    bar_labels(right, b2, lambda v: "%.0f" % v)
+    right.set_xticks(list(x))
+    right.set_xticklabels(labels, fontsize=7)
+    right.set_ylabel("predicted Gbit/s")
+    right.set_ylim(0, max(kern + dev) * 1.2)
+    right.legend(fontsize=7, loc="upper left")
+    right.set_title("filter kernel, engine-like batches of bench-1x", fontsize=9)
+    finish(fig, None, path, "ac-cuda on the H200 as the cost model predicts it "
+           "(not yet run on a device)", hv if hv == hb else "%s; %s" % (hv, hb))
+    best = max(zip(vals, names))
+    return "%d variants, best %s %.0f Gbit/s; batches: kernel %s, device %s Gbit/s" % (
+        len(vals), best[1], best[0], "/".join("%.0f" % v for v in kern),
+        "/".join("%.0f" % v for v in dev))
+
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 BENCH = os.path.join(HERE, "RESULTS.md")
 GPU = os.path.join(HERE, "..", "gpu", "RESULTS.md")
@@ -485,6 +621,8 @@ CHARTS = (
     ("floods", chart_floods, BENCH, NEWEST),
     ("ac-skip-filter", chart_ac_skip, BENCH, "2026-11-30 03:25, ac: 3-byte prefix skip filter"),
     ("gpu-thread-roles", chart_gpu_roles, GPU, NEWEST),
+    ("gpu-kernel-model", chart_gpu_kernel_model, GPU, NEWEST),
+    ("reload-timeline", chart_reload_timeline, BENCH, NEWEST),
 )
 
 

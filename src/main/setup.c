@@ -233,17 +233,13 @@ int setup_engine_analysis(Session *s)
 
 /* -T reads what a run reads but starts nothing that does: the keys are
  * looked at so that conf_report_unused does not call them unused. */
-static int test_mode_touch_keys(void)
+/* The files module's eve options, looked at without its loader, which
+ * would create the file-store folders: -T must not, and the unix-socket
+ * runmode loads them for each file's run, after the start's report. */
+static void touch_files_eve_keys(void)
 {
 	ConfNode *outs = conf_get_node("outputs");
-	int reload;
-	char lf[4096];
 
-	if (rule_reload_enabled(&reload) != 0)
-		return -1;
-	(void)log_file_conf(".", lf, sizeof(lf));
-	/* the files module's eve options: its loader would create the
-	 * file-store folders, which -T must not */
 	for (ConfNode *o = outs ? outs->child : NULL; o; o = o->next) {
 		ConfNode *types = conf_node_lookup(o, "eve-log.types");
 
@@ -252,6 +248,17 @@ static int test_mode_touch_keys(void)
 			(void)conf_node_lookup(t, "files.force-hash");
 		}
 	}
+}
+
+static int test_mode_touch_keys(void)
+{
+	int reload;
+	char lf[4096];
+
+	if (rule_reload_enabled(&reload) != 0)
+		return -1;
+	(void)log_file_conf(".", lf, sizeof(lf));
+	touch_files_eve_keys();
 	conf_mark_used("default-log-dir");
 	conf_mark_used("unix-command.enabled");
 	conf_mark_used("unix-command.filename");
@@ -518,8 +525,10 @@ static int outputs_setup(Session *s)
 		s->ocfg.rules_failed = s->sigs->failed;
 		s->ocfg.rules_skipped = s->sigs->skipped;
 	}
-	if (s->usock_mode)
+	if (s->usock_mode) {
+		touch_files_eve_keys();
 		return 0;
+	}
 	e->outputs = outputs_open(&s->ocfg, err, sizeof(err));
 	if (!e->outputs) {
 		log_error("%s", err);

@@ -89,6 +89,42 @@ else
 	ok "every @name@ substituted"
 fi
 
+# --- the shipped yaml, as installed, on a capture: no warning or notice
+# about its own settings (a setting the engine cannot apply, one it does
+# not use), also as root ---
+mkdir -p "$scratch/pcaprun"
+"$scratch/bin/suricata" -c "$yaml" -r "$srcdir/tests/data/pcaps/sample.pcap" -l "$scratch/pcaprun" \
+	> "$scratch/pcaprun/out" 2>&1
+rc=$?
+said=$(grep -E '^(Warning|Error|Notice): ' "$scratch/pcaprun/out" | grep -v '^Notice: \(rules\|pcap-file\): ')
+if [ $rc = 0 ] && [ -z "$said" ] && grep -q '"event_type":"stats"' "$scratch/pcaprun/eve.json"; then
+	ok "the installed yaml on sample.pcap: exit 0, eve written, no warning or notice on its settings"
+else
+	ko "the installed yaml on sample.pcap: exit $rc: $(head -3 <<< "$said" | tr '\n' ' ')"
+fi
+
+# the unix-socket runmode reads the outputs for each file's run, after the
+# start's report of unused settings: none of the shipped ones is named
+mkdir -p "$scratch/usock"
+"$scratch/bin/suricata" -c "$yaml" -l "$scratch/usock" --unix-socket="$scratch/usock/s.sock" \
+	> "$scratch/usock/out" 2>&1 &
+upid=$!
+pids+=("$upid")
+for _ in $(seq 1 300); do
+	grep -q "waiting for pcap files" "$scratch/usock/out" && break
+	kill -0 "$upid" 2> /dev/null || break
+	sleep 0.1
+done
+kill -TERM "$upid" 2> /dev/null
+wait "$upid" 2> /dev/null
+said=$(grep -E '^(Warning|Error|Notice): ' "$scratch/usock/out" |
+	grep -v '^Notice: \(rules: \|unix socket runmode: waiting\)')
+if grep -q "waiting for pcap files" "$scratch/usock/out" && [ -z "$said" ]; then
+	ok "the installed yaml, unix-socket runmode: no warning or notice on its settings"
+else
+	ko "the installed yaml, unix-socket runmode: $(head -3 <<< "${said:-never waited for files}" | tr '\n' ' ')"
+fi
+
 # --- the unit ---
 unit_key() { sed -n "s/^$1=//p" "$unit" | head -1; }
 execstart=$(unit_key ExecStart)
@@ -103,10 +139,22 @@ case "$execstart" in
 "$scratch/bin/suricata -D --af-packet=\${IFACE} -c $yaml "*) ok "unit: ExecStart runs the installed binary and yaml, -D, af-packet on \${IFACE}" ;;
 *) ko "unit: ExecStart '$execstart'" ;;
 esac
+grep -qx "ExecStartPre=/bin/mkdir -p -m 0770 $rundir" "$unit" && ok "unit: ExecStartPre makes the run folder" ||
+	ko "unit: ExecStartPre '$(unit_key ExecStartPre)'"
 grep -qx 'ExecReload=/bin/kill -USR2 $MAINPID' "$unit" && ok "unit: ExecReload sends USR2" ||
 	ko "unit: ExecReload '$(unit_key ExecReload)'"
 [ "$(unit_key EnvironmentFile)" = "-$envf" ] && ok "unit: EnvironmentFile $envf (optional)" ||
 	ko "unit: EnvironmentFile '$(unit_key EnvironmentFile)'"
+# systemd's own reading of the unit: keys, values, the programs it runs
+if command -v systemd-analyze > /dev/null; then
+	if systemd-analyze verify --man=no "$unit" > "$scratch/verify.out" 2>&1 && [ ! -s "$scratch/verify.out" ]; then
+		ok "unit: systemd-analyze verify finds nothing"
+	else
+		ko "unit: systemd-analyze verify: $(head -3 "$scratch/verify.out" | tr '\n' ' ')"
+	fi
+else
+	echo "SKIP: install unit: systemd-analyze verify (no systemd-analyze)"
+fi
 
 # --- live: the unit's command, logrotate, USR2 ---
 ns=
@@ -143,6 +191,14 @@ python3 "$here/gen-live-pcap.py" traffic "$scratch/traffic.pcap"
 # configured prefix's, not this scratch one's).
 sed -i "s|^IFACE=.*|IFACE=$vb|" "$envf"
 sed -i "s|^OPTIONS=.*|OPTIONS=\"--set unix-command.filename=$rundir/suricata-command.socket\"|" "$envf"
+# After a reboot the run folder (under /run: a tmpfs) is gone: ExecStartPre
+# makes it again.
+rm -rf "$rundir"
+if sh -c "$(unit_key ExecStartPre)" && [ "$(stat -c %a "$rundir" 2> /dev/null)" = 770 ]; then
+	ok "the unit's ExecStartPre: the run folder made again, mode 770"
+else
+	ko "the unit's ExecStartPre: $rundir: '$(stat -c %a "$rundir" 2>&1)'"
+fi
 # What systemd does with it: the file's variables, ${IFACE} one word,
 # $OPTIONS split on white space; then ExecStart. -D returns once the engine
 # captures (exit 0) or start-up failed (exit 1).
@@ -229,4 +285,8 @@ if kill -0 "$pid" 2> /dev/null; then
 else
 	[ -e "$pidfile" ] && ko "SIGTERM: stopped, the pid file left" || ok "SIGTERM: stopped, the pid file removed"
 fi
+# the whole life of the sensor as the unit runs it, both logs of the rotation
+said=$(cat "$logdir"/suricata.log* 2> /dev/null | grep -E '<(Warning|Error)>|<Notice> -- conf: ')
+[ -z "$said" ] && ok "suricata.log: no warning, error or conf notice from start to stop" ||
+	ko "suricata.log: $(head -3 <<< "$said" | tr '\n' ' ')"
 finish

@@ -1007,6 +1007,25 @@ TEST(unused_value_other_than_the_one_behaved_as_is_named)
 	reset();
 }
 
+/* detection's recursion limit is fixed at Suricata's default: the shipped
+ * 3000 is what the engine does, another value is named */
+TEST(inspection_recursion_limit_named_only_when_not_3000)
+{
+	char out[4096];
+
+	reset();
+	CHECK_EQ(conf_load_string("detect:\n  inspection-recursion-limit: 3000\n", "r.yaml", err,
+				  sizeof(err)), 0);
+	CHECK_EQ(report_to(out, sizeof(out), 1), 0);
+	CHECK(!str_has(out, "inspection-recursion-limit"));
+	reset();
+	CHECK_EQ(conf_load_string("detect:\n  inspection-recursion-limit: 100\n", "r.yaml", err,
+				  sizeof(err)), 0);
+	CHECK_EQ(report_to(out, sizeof(out), 1), 1);
+	CHECK(str_has(out, "conf: detect: inspection-recursion-limit: not used"));
+	reset();
+}
+
 /* A rule reload re-reads the detection keys only: the file's new
  * rule-files and vars win, a key it no longer has is emptied, other keys
  * (even changed in the file) stay; a file that does not parse changes

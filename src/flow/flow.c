@@ -42,6 +42,7 @@ struct FlowTable {
 	uint32_t min_timeout[2];    /* shortest reachable timeout, normal/emergency */
 	int emergency;
 	time_t last_deep_walk;
+	uint32_t rows_maxlen;       /* longest hash row a new flow joined */
 
 	ThreadCounters *tc;
 	flow_end_fn on_end;
@@ -57,7 +58,7 @@ static struct {
 	/* Suricata 8's flow manager / worker / recycler counters. Here the
 	 * worker that owns a table is its manager (the timeout walk) and its
 	 * recycler (flow_release) too: see flow_count_eviction. */
-	counter_id mgr_full_pass, mgr_rows_per_sec, mgr_checked, mgr_notimeout;
+	counter_id mgr_full_pass, mgr_rows_per_sec, mgr_rows_maxlen, mgr_checked, mgr_notimeout;
 	counter_id mgr_evicted, mgr_evicted_work;
 	counter_id wrk_evicted, wrk_evicted_work, wrk_evicted_inject;
 	counter_id wrk_injected, wrk_injected_max;
@@ -90,6 +91,7 @@ void flow_register_counters(void)
 	cnt.byp_bytes = counter_register("flow_bypassed.local_bytes");
 	cnt.mgr_full_pass = counter_register("flow.mgr.full_hash_pass");
 	cnt.mgr_rows_per_sec = counter_register("flow.mgr.rows_per_sec");
+	cnt.mgr_rows_maxlen = counter_register("flow.mgr.rows_maxlen");
 	cnt.mgr_checked = counter_register("flow.mgr.flows_checked");
 	cnt.mgr_notimeout = counter_register("flow.mgr.flows_notimeout");
 	cnt.mgr_evicted = counter_register("flow.mgr.flows_evicted");
@@ -1018,6 +1020,7 @@ static Flow *flow_handle_icmp_error(FlowTable *ft, Packet *p, uint32_t hash)
 	if (!f)
 		return NULL;
 	if (flow_is_due(f, &p->ts, flow_timeout_of(ft, f))) {
+		flow_count_eviction(ft, f, EVICT_BY_WRK);
 		flow_end(ft, f, FLOW_END_TIMEOUT);
 		return NULL;
 	}
@@ -1043,7 +1046,7 @@ int flow_bypassed_packet(FlowTable *ft, Flow *f, const Packet *p)
 Flow *flow_handle_packet(FlowTable *ft, Packet *p)
 {
 	uint16_t sp, dp;
-	uint32_t hash;
+	uint32_t hash, row_len = 0;
 	Flow *f;
 	int dir = 0;
 
@@ -1061,6 +1064,7 @@ Flow *flow_handle_packet(FlowTable *ft, Packet *p)
 		return flow_handle_icmp_error(ft, p, hash);
 	packet_ports(p, &sp, &dp);
 	for (f = ft->buckets[hash & ft->mask]; f; f = f->hnext) {
+		row_len++;
 		if (f->hash == hash && (dir = flow_match(f, p, sp, dp)) != 0)
 			break;
 	}
@@ -1085,6 +1089,12 @@ Flow *flow_handle_packet(FlowTable *ft, Packet *p)
 			return NULL;
 		}
 		dir = flow_match(f, p, sp, dp);
+		/* the row walked, the new flow at its head: flow.mgr.rows_maxlen,
+		 * the longest hash row (a timed-out or reused one left it) */
+		if (row_len + 1 > ft->rows_maxlen) {
+			ft->rows_maxlen = row_len + 1;
+			counter_set(ft->tc, cnt.mgr_rows_maxlen, ft->rows_maxlen);
+		}
 	}
 	flow_update(ft, f, p, dir > 0);
 	return f;

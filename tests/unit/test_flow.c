@@ -1126,12 +1126,14 @@ TEST(flow_mgr_wrk_recycler_counters)
 	small_config(&cfg);
 	ft = flow_table_new(&cfg, 1, tc, on_end, &r);
 	CHECK_EQ(cval(tc, "flow.mgr.rows_per_sec"), 64);
+	CHECK_EQ(cval(tc, "flow.mgr.rows_maxlen"), 0);
 	/* a UDP flow with app-layer state, and one without */
 	mkpkt(&p, IPPROTO_UDP, "10.0.0.1", 1000, "10.0.0.2", 53, 0, 100);
 	f = flow_handle_packet(ft, &p);
 	f->alstate = &dummy;
 	mkpkt(&p, IPPROTO_UDP, "10.0.0.3", 1000, "10.0.0.4", 53, 0, 120);
 	flow_handle_packet(ft, &p);
+	CHECK(cval(tc, "flow.mgr.rows_maxlen") >= 1);
 	flow_table_timeout(ft, &now);
 	CHECK_EQ(r.n, 1);
 	CHECK_EQ(cval(tc, "flow.mgr.full_hash_pass"), 1);

@@ -709,7 +709,7 @@ static void timeout_walk(FlowTable *ft, const struct timeval *now, int deep)
 {
 	int64_t min_us = (int64_t)ft->min_timeout[ft->emergency ? 1 : 0] * 1000000;
 	Flow *f = ft->lru_head;
-	uint64_t checked = 0, injected = 0;
+	uint64_t checked = 0, notimeout = 0, injected = 0;
 
 	if (deep)
 		counter_inc(ft->tc, cnt.mgr_full_pass);
@@ -722,13 +722,18 @@ static void timeout_walk(FlowTable *ft, const struct timeval *now, int deep)
 			flow_count_eviction(ft, f, EVICT_BY_MGR);
 			flow_end(ft, f, FLOW_END_TIMEOUT);
 		} else {
-			counter_inc(ft->tc, cnt.mgr_notimeout);
+			notimeout++;
 			if (!deep || idle_us(f, now) <= min_us)
 				break;
 		}
 		f = next;
 	}
-	counter_add(ft->tc, cnt.mgr_checked, checked);
+	/* the pass Suricata's manager makes is the deep walk; the head trim
+	 * between two (every packet) checks one flow and is not counted */
+	if (deep) {
+		counter_add(ft->tc, cnt.mgr_checked, checked);
+		counter_add(ft->tc, cnt.mgr_notimeout, notimeout);
+	}
 	/* the most flows one pass handed over for their final work */
 	if (injected > counter_get(ft->tc, cnt.wrk_injected_max))
 		counter_set(ft->tc, cnt.wrk_injected_max, injected);

@@ -17,6 +17,11 @@ static ThreadCounters *worker_tc(ThreadCounters *tc)
 	return tls_tc;
 }
 
+ThreadCounters *http_mem_thread_counters(void)
+{
+	return tls_tc;
+}
+
 void http_mem_set_cap(uint64_t cap)
 {
 	__atomic_store_n(&g_cap, cap, __ATOMIC_RELAXED);

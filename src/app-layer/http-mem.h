@@ -49,5 +49,9 @@ void http_mem_shrink(uint64_t size);
 
 /* Everything reserved and not released, all workers. */
 uint64_t http_mem_use(void);
+/* The counters of the worker this thread runs (the last one passed to the
+ * calls above), or NULL: for the HTTP tables shared by the workers
+ * (http-range.c), whose changes count on the thread that made them. */
+ThreadCounters *http_mem_thread_counters(void);
 
 #endif

@@ -170,6 +170,7 @@ static void http_register_counters(void)
 	c->err_http_parser = counter_register("app_layer.error.http.parser");
 	c->err_http_internal = counter_register("app_layer.error.http.internal");
 	http_mem_register_counters();
+	http_range_register_counters();
 	files_register_counters();
 }
 

@@ -1,6 +1,7 @@
 /* HTTP byte ranges (http-range.h): the Content-Range parser and the table
  * of files being reassembled out of 206 responses. */
 #include "app-layer/http-range.h"
+#include "app-layer/http-mem.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -90,6 +91,39 @@ static uint64_t range_memcap = 100ull << 20;   /* Suricata's default */
 static uint32_t range_timeout = 60;
 static uint64_t range_mem;
 
+static counter_id c_memuse, c_memcap;
+static unsigned range_counters_gen;   /* registered in; 0: never */
+
+void http_range_register_counters(void)
+{
+	c_memuse = counter_register("http.byterange.memuse");
+	c_memcap = counter_register("http.byterange.memcap");
+	range_counters_gen = counters_generation();
+}
+
+/* The table's memuse moved by d, on the counters of the thread that moved
+ * it: the threads' sum is the table's memuse. Under range_lock. */
+static void range_mem_add(int64_t d)
+{
+	ThreadCounters *tc = http_mem_thread_counters();
+
+	range_mem += (uint64_t)d;
+	if (!tc || range_counters_gen != counters_generation())
+		return;
+	if (d >= 0)
+		counter_add(tc, c_memuse, (uint64_t)d);
+	else
+		counter_sub(tc, c_memuse, (uint64_t)-d);
+}
+
+static void range_memcap_hit(void)
+{
+	ThreadCounters *tc = http_mem_thread_counters();
+
+	if (tc && range_counters_gen == counters_generation())
+		counter_inc(tc, c_memcap);
+}
+
 void http_range_configure(uint64_t memcap, uint32_t timeout_s)
 {
 	pthread_mutex_lock(&range_lock);
@@ -105,7 +139,7 @@ static uint64_t range_cost(const HttpRange *r)
 
 static void range_free(HttpRange *r)
 {
-	range_mem -= range_cost(r);
+	range_mem_add(-(int64_t)range_cost(r));
 	free(r->key);
 	free(r->buf);
 	free(r->spans);
@@ -153,8 +187,12 @@ HttpRange *http_range_open(const uint8_t *key, size_t klen, const HttpContentRan
 		return r;
 	}
 	cost = sizeof(*r) + klen + (uint64_t)cr->size;
-	if ((range_memcap && range_mem + cost > range_memcap) || (uint64_t)cr->size > SIZE_MAX ||
-	    !(r = calloc(1, sizeof(*r)))) {
+	if (range_memcap && range_mem + cost > range_memcap) {
+		range_memcap_hit();
+		pthread_mutex_unlock(&range_lock);
+		return NULL;
+	}
+	if ((uint64_t)cr->size > SIZE_MAX || !(r = calloc(1, sizeof(*r)))) {
 		pthread_mutex_unlock(&range_lock);
 		return NULL;
 	}
@@ -174,7 +212,7 @@ HttpRange *http_range_open(const uint8_t *key, size_t klen, const HttpContentRan
 	r->last_s = now_s;
 	r->next = range_head;
 	range_head = r;
-	range_mem += range_cost(r);
+	range_mem_add((int64_t)range_cost(r));
 	pthread_mutex_unlock(&range_lock);
 	return r;
 }
@@ -207,7 +245,7 @@ static void span_add(HttpRange *r, uint64_t lo, uint64_t hi)
 			r->error = 1;
 			return;
 		}
-		range_mem += (uint64_t)(cap - r->capspans) * sizeof(Span);
+		range_mem_add((int64_t)(cap - r->capspans) * (int64_t)sizeof(Span));
 		r->spans = ns;
 		r->capspans = cap;
 	}

@@ -51,6 +51,10 @@ int http_range_take_whole(HttpRange *r, const uint8_t **data, uint64_t *len);
 void http_range_release(HttpRange *r);
 /* Bytes held now (buffers and tables), for the tests. */
 uint64_t http_range_memuse(void);
+/* http.byterange.memuse (the table's bytes, summed over the threads that
+ * changed it) and http.byterange.memcap (files refused at the memcap), as
+ * Suricata 8's stats name them. */
+void http_range_register_counters(void);
 /* Drops every file (the end of the run, the tests). */
 void http_range_cleanup(void);
 

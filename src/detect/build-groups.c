@@ -82,20 +82,7 @@ int detect_group_mpm_build(DetectEngine *de, SigGroup *g, FpEntry *fp, uint32_t 
  * are inspected on every packet of their group. */
 static const DetectContent *payload_fp(const Signature *s, const uint8_t **pat, uint16_t *len)
 {
-	const DetectContent *cd;
-
-	if (s->fp_list != BUF_PAYLOAD || s->fp_idx < 0)
-		return NULL;
-	cd = s->lists[BUF_PAYLOAD].m[s->fp_idx].cd;
-	if (cd->flags & CONTENT_NEGATED)
-		return NULL;
-	*pat = cd->pat;
-	*len = cd->len;
-	if (cd->flags & CONTENT_FP_CHOP) {
-		*pat = cd->pat + cd->fp_chop_offset;
-		*len = cd->fp_chop_len;
-	}
-	return *len ? cd : NULL;
+	return sig_fp_usable(s, BUF_PAYLOAD, BUF_PAYLOAD + 1, pat, len);
 }
 
 /* Where a payload fast pattern can end at the latest, from the start of

@@ -209,6 +209,7 @@ enum kw_id {
 	KW_ENTROPY,         /* entropy: DetectEntropy (detect/entropy-kw.c) */
 	KW_FLOW_AGE,        /* flow.age: DetectUint on the flow's age in seconds (flow-kw.c) */
 	KW_APP_LAYER_PEVENT, /* app-layer-event:applayer_*: a packet's event (app-event.c) */
+	KW_REQUIRES,        /* requires: checked first by sig_requires (requires-kw.c) */
 	KW_MAX
 };
 

@@ -144,6 +144,32 @@ typedef struct SigGroup {
 	struct SigGroup *ss;
 } SigGroup;
 
+/* The rule's fast pattern when it is usable by a matcher and lives in a
+ * list of [lo, hi): not negated, and chopped as fast_pattern:o,l says.
+ * NULL: the rule is inspected without one. The prefilter builds (payload
+ * groups, transaction groups) and engine analysis read it here, so the
+ * analysis names the pattern the engine really matches. */
+static inline const DetectContent *sig_fp_usable(const Signature *s, int lo, int hi,
+						 const uint8_t **pat, uint16_t *len)
+{
+	const DetectContent *cd;
+
+	if (s->fp_list < lo || s->fp_list >= hi || s->fp_idx < 0)
+		return NULL;
+	if (s->lists[s->fp_list].m[s->fp_idx].kw != KW_CONTENT)
+		return NULL;
+	cd = s->lists[s->fp_list].m[s->fp_idx].cd;
+	if (cd->flags & CONTENT_NEGATED)
+		return NULL;
+	*pat = cd->pat;
+	*len = cd->len;
+	if (cd->flags & CONTENT_FP_CHOP) {
+		*pat = cd->pat + cd->fp_chop_offset;
+		*len = cd->fp_chop_len;
+	}
+	return *len ? cd : NULL;
+}
+
 /* A rule's fast pattern, gathered to build a group's matcher. */
 typedef struct FpEntry {
 	const uint8_t *pat;
@@ -306,6 +332,19 @@ typedef struct DetectSig {
 	unsigned nrefs;
 	const char *class_desc;
 } DetectSig;
+
+/* The fast pattern the prefilter build gives rule ds's group matcher, as
+ * group_build_one (payload rules) and hgroups_build (transaction rules)
+ * take it; frame rules have none. */
+static inline const DetectContent *detect_sig_mpm_fp(const DetectSig *ds, const uint8_t **pat,
+						     uint16_t *len)
+{
+	if (ds->is_tx)
+		return sig_fp_usable(ds->s, BUF_PAYLOAD + 1, BUF_IPV4_HDR, pat, len);
+	if (ds->has_frame)
+		return NULL;
+	return sig_fp_usable(ds->s, BUF_PAYLOAD, BUF_PAYLOAD + 1, pat, len);
+}
 
 typedef struct ThresholdTable ThresholdTable;
 

@@ -104,9 +104,13 @@ SigTable *detect_engine_table(const DetectEngine *de);
 const DetectConfig *detect_engine_config(const DetectEngine *de);
 /* Rules the engine inspects (loaded minus those needing buffers we lack). */
 uint32_t detect_engine_sig_count(const DetectEngine *de);
-/* --engine-analysis: one JSON record per rule to path (analysis.c). */
-int detect_engine_analysis_write(const DetectEngine *de, const char *path, char *err,
-				 size_t errlen);
+/* --engine-analysis (analysis.c): writes rules.json and patterns.json to
+ * the folder dir, and the text reports the ANALYSIS_* bits of reports ask
+ * for (engine-analysis.rules-fast-pattern, engine-analysis.rules). */
+#define ANALYSIS_FAST_PATTERN 1u  /* rules_fast_pattern.txt */
+#define ANALYSIS_RULES        2u  /* rules_analysis.txt */
+int detect_engine_analysis_write(const DetectEngine *de, const char *dir, unsigned reports,
+				 char *err, size_t errlen);
 
 /* Registers detect.* counters; call before counters_freeze(). */
 void detect_register_counters(void);

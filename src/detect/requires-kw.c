@@ -185,3 +185,20 @@ int sig_requires(SigParseState *st, const char *val)
 	}
 	return 0;
 }
+
+/* The parser's first pass has checked the requirements (sig_requires) and
+ * the second skips the option: the entry is there so that --list-keywords
+ * names the keyword, as Suricata 8's does. */
+static int kw_requires(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	(void)st;
+	(void)arg;
+	(void)kw;
+	return 0;
+}
+
+const Keyword requires_keywords[] = {
+	{ .name = "requires", .id = KW_REQUIRES, .setup = kw_requires, .flags = KWF_NEEDARG,
+	  .buf = -1, .desc = "the rule's requirements on the engine (version, feature, keyword)" },
+	{ .name = NULL }
+};

@@ -301,6 +301,9 @@ struct HostTable {
 };
 
 static counter_id c_thr_memuse, c_thr_memcap, c_host_memuse, c_host_memcap;
+/* xbits track ip_pair: entries of the host table (pair_key), counted as
+ * Suricata 8 counts its ippair table */
+static counter_id c_ippair_memuse, c_ippair_memcap;
 static unsigned state_counters_done;  /* generation, as engine.c's */
 
 /* Suricata 8's eve stats have host.memuse and host.memcap (entries refused
@@ -316,6 +319,8 @@ void detect_state_register_counters(void)
 		return;
 	c_host_memuse = counter_register("host.memuse");
 	c_host_memcap = counter_register("host.memcap");
+	c_ippair_memuse = counter_register("ippair.memuse");
+	c_ippair_memcap = counter_register("ippair.memcap");
 	c_thr_memuse = c_host_memuse;
 	c_thr_memcap = c_host_memcap;
 	state_counters_done = counters_generation();
@@ -594,6 +599,7 @@ static void hostbits_apply(DetectThread *dt, const DetectFlowbits *fb, const Pac
 	Address pair;
 	int n, id = fb->ids[0];
 	uint8_t bit = (uint8_t)(1u << (id & 7));
+	int is_pair = !!(fb->host_dir & HOSTBITS_PAIR);
 
 	if (!de->hosts)
 		return;
@@ -607,7 +613,7 @@ static void hostbits_apply(DetectThread *dt, const DetectFlowbits *fb, const Pac
 		HostEntry *e = host_get(de, a[i], fb->cmd != FB_UNSET, &slot, &refused);
 
 		if (refused)
-			memcap_count(dt->tc, c_host_memcap);
+			memcap_count(dt->tc, is_pair ? c_ippair_memcap : c_host_memcap);
 		if (!e)
 			continue;
 		if (id < e->nhb) {
@@ -620,7 +626,8 @@ static void hostbits_apply(DetectThread *dt, const DetectFlowbits *fb, const Pac
 		}
 		host_drop_if_empty(de->hosts, e, slot);
 	}
-	memuse_report(&de->hosts->sh, dt->tc, c_host_memuse);
+	/* what changed under the lock is this operation's: a pair's entry */
+	memuse_report(&de->hosts->sh, dt->tc, is_pair ? c_ippair_memuse : c_host_memuse);
 	pthread_mutex_unlock(&de->hosts->lock);
 }
 

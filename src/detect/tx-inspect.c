@@ -195,22 +195,7 @@ void tx_sig_setup(DetectSig *ds)
 /* The rule's fast pattern when it lives in a transaction buffer and is usable. */
 static const DetectContent *tx_fp(const Signature *s, const uint8_t **pat, uint16_t *len)
 {
-	const DetectContent *cd;
-
-	if (s->fp_list <= BUF_PAYLOAD || s->fp_list >= BUF_IPV4_HDR || s->fp_idx < 0)
-		return NULL;
-	if (s->lists[s->fp_list].m[s->fp_idx].kw != KW_CONTENT)
-		return NULL;
-	cd = s->lists[s->fp_list].m[s->fp_idx].cd;
-	if (cd->flags & CONTENT_NEGATED)
-		return NULL;
-	*pat = cd->pat;
-	*len = cd->len;
-	if (cd->flags & CONTENT_FP_CHOP) {
-		*pat = cd->pat + cd->fp_chop_offset;
-		*len = cd->fp_chop_len;
-	}
-	return *len ? cd : NULL;
+	return sig_fp_usable(s, BUF_PAYLOAD + 1, BUF_IPV4_HDR, pat, len);
 }
 
 typedef struct TxXGroup {

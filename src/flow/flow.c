@@ -42,6 +42,7 @@ struct FlowTable {
 	uint32_t min_timeout[2];    /* shortest reachable timeout, normal/emergency */
 	int emergency;
 	time_t last_deep_walk;
+	uint32_t rows_maxlen;       /* longest hash row a new flow joined */
 
 	ThreadCounters *tc;
 	flow_end_fn on_end;
@@ -54,6 +55,16 @@ static struct {
 	counter_id emerg_entered, emerg_over, active, memuse, spare, get_used;
 	counter_id end_new, end_established, end_closed, mgr_timeout;
 	counter_id byp_pkts, byp_bytes;
+	/* Suricata 8's flow manager / worker / recycler counters. Here the
+	 * worker that owns a table is its manager (the timeout walk) and its
+	 * recycler (flow_release) too: see flow_count_eviction. */
+	counter_id mgr_full_pass, mgr_rows_per_sec, mgr_rows_maxlen, mgr_checked, mgr_notimeout;
+	counter_id mgr_evicted, mgr_evicted_work;
+	counter_id wrk_evicted, wrk_evicted_work, wrk_evicted_inject;
+	counter_id wrk_injected, wrk_injected_max;
+	counter_id wrk_spare_sync, wrk_spare_sync_avg, wrk_spare_sync_empty,
+		wrk_spare_sync_incomplete;
+	counter_id rec_recycled, rec_queue_avg, rec_queue_max;
 } cnt;
 static int counters_registered;
 
@@ -78,6 +89,28 @@ void flow_register_counters(void)
 	cnt.mgr_timeout = counter_register("flow.mgr.flows_timeout");
 	cnt.byp_pkts = counter_register("flow_bypassed.local_pkts");
 	cnt.byp_bytes = counter_register("flow_bypassed.local_bytes");
+	cnt.mgr_full_pass = counter_register("flow.mgr.full_hash_pass");
+	cnt.mgr_rows_per_sec = counter_register("flow.mgr.rows_per_sec");
+	cnt.mgr_rows_maxlen = counter_register("flow.mgr.rows_maxlen");
+	cnt.mgr_checked = counter_register("flow.mgr.flows_checked");
+	cnt.mgr_notimeout = counter_register("flow.mgr.flows_notimeout");
+	cnt.mgr_evicted = counter_register("flow.mgr.flows_evicted");
+	cnt.mgr_evicted_work = counter_register("flow.mgr.flows_evicted_needs_work");
+	cnt.wrk_evicted = counter_register("flow.wrk.flows_evicted");
+	cnt.wrk_evicted_work = counter_register("flow.wrk.flows_evicted_needs_work");
+	cnt.wrk_evicted_inject = counter_register("flow.wrk.flows_evicted_pkt_inject");
+	cnt.wrk_injected = counter_register("flow.wrk.flows_injected");
+	cnt.wrk_injected_max = counter_register("flow.wrk.flows_injected_max");
+	/* a table's spare list is its own: there is no global pool to sync
+	 * with, and flows are recycled on the spot (no recycler queue); the
+	 * names are there, at 0, as Suricata's stats readers expect them */
+	cnt.wrk_spare_sync = counter_register("flow.wrk.spare_sync");
+	cnt.wrk_spare_sync_avg = counter_register("flow.wrk.spare_sync_avg");
+	cnt.wrk_spare_sync_empty = counter_register("flow.wrk.spare_sync_empty");
+	cnt.wrk_spare_sync_incomplete = counter_register("flow.wrk.spare_sync_incomplete");
+	cnt.rec_recycled = counter_register("flow.recycler.recycled");
+	cnt.rec_queue_avg = counter_register("flow.recycler.queue_avg");
+	cnt.rec_queue_max = counter_register("flow.recycler.queue_max");
 	counters_registered = 1;
 }
 
@@ -440,6 +473,7 @@ static Flow *flow_alloc(FlowTable *ft)
  * to the system so that memuse actually drops. */
 static void flow_release(FlowTable *ft, Flow *f)
 {
+	counter_inc(ft->tc, cnt.rec_recycled);
 	if (!ft->emergency && ft->nspare < ft->prealloc) {
 		memset(f, 0, sizeof(*f));
 		f->hnext = ft->spare;
@@ -508,6 +542,36 @@ void flow_mem_sub(uint64_t n)
 	if (tls_ft)
 		tls_ft->memuse -= n;
 	mem_peak_sub(n);
+}
+
+/* Who takes a flow out of the table before its end: the timeout walk
+ * (Suricata's flow manager) or the packet path (its worker: a flow found
+ * timed out or reused at lookup, or evicted under memcap pressure). */
+enum flow_evictor { EVICT_BY_MGR, EVICT_BY_WRK };
+
+/* Counts an eviction as Suricata's flow.mgr.* / flow.wrk.* do. A flow
+ * "needs work" when it still has stream or app-layer state: its end runs
+ * the final reassembly, parsing and detection on pseudo packets (the
+ * worker's on_end), which Suricata's manager hands to the worker as an
+ * injected flow. Called before flow_end, which frees that state. */
+static void flow_count_eviction(FlowTable *ft, const Flow *f, enum flow_evictor by)
+{
+	int work = f->stream != NULL || f->alstate != NULL;
+
+	if (by == EVICT_BY_MGR) {
+		counter_inc(ft->tc, cnt.mgr_evicted);
+		if (work) {
+			counter_inc(ft->tc, cnt.mgr_evicted_work);
+			counter_inc(ft->tc, cnt.wrk_injected);
+		}
+		return;
+	}
+	counter_inc(ft->tc, cnt.wrk_evicted);
+	if (work) {
+		counter_inc(ft->tc, cnt.wrk_evicted_work);
+		if (f->stream)
+			counter_inc(ft->tc, cnt.wrk_evicted_inject);
+	}
 }
 
 static void flow_end(FlowTable *ft, Flow *f, enum flow_end_reason why)
@@ -607,6 +671,8 @@ FlowTable *flow_table_new(const FlowConfig *cfg, unsigned share, ThreadCounters 
 	}
 	mem_peak_add(ft->memuse);
 	update_gauges(ft);
+	/* a full pass over the table runs once a second of packet time */
+	counter_set(tc, cnt.mgr_rows_per_sec, nbuckets);
 	return ft;
 }
 
@@ -643,16 +709,34 @@ static void timeout_walk(FlowTable *ft, const struct timeval *now, int deep)
 {
 	int64_t min_us = (int64_t)ft->min_timeout[ft->emergency ? 1 : 0] * 1000000;
 	Flow *f = ft->lru_head;
+	uint64_t checked = 0, notimeout = 0, injected = 0;
 
+	if (deep)
+		counter_inc(ft->tc, cnt.mgr_full_pass);
 	while (f) {
 		Flow *next = f->lnext;
 
-		if (flow_is_due(f, now, flow_timeout_of(ft, f)))
+		checked++;
+		if (flow_is_due(f, now, flow_timeout_of(ft, f))) {
+			injected += f->stream != NULL || f->alstate != NULL;
+			flow_count_eviction(ft, f, EVICT_BY_MGR);
 			flow_end(ft, f, FLOW_END_TIMEOUT);
-		else if (!deep || idle_us(f, now) <= min_us)
-			return;
+		} else {
+			notimeout++;
+			if (!deep || idle_us(f, now) <= min_us)
+				break;
+		}
 		f = next;
 	}
+	/* the pass Suricata's manager makes is the deep walk; the head trim
+	 * between two (every packet) checks one flow and is not counted */
+	if (deep) {
+		counter_add(ft->tc, cnt.mgr_checked, checked);
+		counter_add(ft->tc, cnt.mgr_notimeout, notimeout);
+	}
+	/* the most flows one pass handed over for their final work */
+	if (injected > counter_get(ft->tc, cnt.wrk_injected_max))
+		counter_set(ft->tc, cnt.wrk_injected_max, injected);
 }
 
 void flow_table_timeout(FlowTable *ft, const struct timeval *now)
@@ -684,8 +768,10 @@ static Flow *flow_alloc_emergency(FlowTable *ft, const struct timeval *now)
 		counter_inc(ft->tc, cnt.emerg_entered);
 	}
 	timeout_walk(ft, now, 1);
-	while (ft->memuse >= target && ft->lru_head)
+	while (ft->memuse >= target && ft->lru_head) {
+		flow_count_eviction(ft, ft->lru_head, EVICT_BY_WRK);
 		flow_end(ft, ft->lru_head, FLOW_END_FORCED);
+	}
 	/* Still in emergency: the spare list was bypassed, now drop it too. */
 	while (ft->memuse >= target && ft->spare) {
 		f = ft->spare;
@@ -939,6 +1025,7 @@ static Flow *flow_handle_icmp_error(FlowTable *ft, Packet *p, uint32_t hash)
 	if (!f)
 		return NULL;
 	if (flow_is_due(f, &p->ts, flow_timeout_of(ft, f))) {
+		flow_count_eviction(ft, f, EVICT_BY_WRK);
 		flow_end(ft, f, FLOW_END_TIMEOUT);
 		return NULL;
 	}
@@ -964,7 +1051,7 @@ int flow_bypassed_packet(FlowTable *ft, Flow *f, const Packet *p)
 Flow *flow_handle_packet(FlowTable *ft, Packet *p)
 {
 	uint16_t sp, dp;
-	uint32_t hash;
+	uint32_t hash, row_len = 0;
 	Flow *f;
 	int dir = 0;
 
@@ -982,17 +1069,20 @@ Flow *flow_handle_packet(FlowTable *ft, Packet *p)
 		return flow_handle_icmp_error(ft, p, hash);
 	packet_ports(p, &sp, &dp);
 	for (f = ft->buckets[hash & ft->mask]; f; f = f->hnext) {
+		row_len++;
 		if (f->hash == hash && (dir = flow_match(f, p, sp, dp)) != 0)
 			break;
 	}
 
 	if (f && flow_is_due(f, &p->ts, flow_timeout_of(ft, f))) {
+		flow_count_eviction(ft, f, EVICT_BY_WRK);
 		flow_end(ft, f, FLOW_END_TIMEOUT);
 		f = NULL;
 	} else if (f && is_tcp_reuse(f, p)) {
 		/* A new SYN on a closed session: a new connection reusing the
 		 * tuple, as Suricata's "TCP reuse". */
 		counter_inc(ft->tc, cnt.tcp_reuse);
+		flow_count_eviction(ft, f, EVICT_BY_WRK);
 		flow_end(ft, f, FLOW_END_TIMEOUT);
 		f = NULL;
 	}
@@ -1004,6 +1094,12 @@ Flow *flow_handle_packet(FlowTable *ft, Packet *p)
 			return NULL;
 		}
 		dir = flow_match(f, p, sp, dp);
+		/* the row walked, the new flow at its head: flow.mgr.rows_maxlen,
+		 * the longest hash row (a timed-out or reused one left it) */
+		if (row_len + 1 > ft->rows_maxlen) {
+			ft->rows_maxlen = row_len + 1;
+			counter_set(ft->tc, cnt.mgr_rows_maxlen, ft->rows_maxlen);
+		}
 	}
 	flow_update(ft, f, p, dir > 0);
 	return f;

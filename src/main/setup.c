@@ -214,20 +214,38 @@ int setup_engine_config(Session *s)
 }
 
 /* --engine-analysis: loads the rules as a run would, writes what the
- * engine made of each (rules.json in the log folder) and exits. */
+ * engine made of each (rules.json, patterns.json, and the text reports
+ * engine-analysis.rules-fast-pattern / .rules ask for, both on when the
+ * section is absent, as in Suricata's default yaml) and exits. */
 int setup_engine_analysis(Session *s)
 {
-	char path[4096], err[1024];
+	static const struct {
+		const char *key;
+		unsigned bit;
+	} keys[] = {
+		{ "engine-analysis.rules-fast-pattern", ANALYSIS_FAST_PATTERN },
+		{ "engine-analysis.rules", ANALYSIS_RULES },
+	};
+	char err[1024];
+	unsigned reports = 0;
 
 	if (log_dir_check(&s->cli, &s->log_dir) != 0 || setup_detect(s) != 0)
 		return 1;
-	snprintf(path, sizeof(path), "%s/rules.json", s->log_dir);
-	if (detect_engine_analysis_write(s->engine.detect, path, err, sizeof(err)) != 0) {
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		int on = 1;
+
+		if (conf_get_bool(keys[i].key, &on) < 0)
+			return 1;
+		if (on)
+			reports |= keys[i].bit;
+	}
+	if (detect_engine_analysis_write(s->engine.detect, s->log_dir, reports, err,
+					 sizeof(err)) != 0) {
 		log_error("%s", err);
 		return 1;
 	}
-	log_notice("Engine analysis: %u rules written to %s",
-		   detect_engine_sig_count(s->engine.detect), path);
+	log_notice("Engine analysis: %u rules written to %s/rules.json",
+		   detect_engine_sig_count(s->engine.detect), s->log_dir);
 	return 0;
 }
 

@@ -1107,3 +1107,54 @@ TEST(flow_vlans_not_tracked_one_flow)
 	CHECK_EQ(cval(tc, "flow.total"), 1);
 	flow_table_free(ft);
 }
+
+/* Suricata 8's flow.mgr / flow.wrk / flow.recycler counters: the timeout
+ * walk is the manager (its evictions of flows with state "need work", which
+ * the worker then does: injected), a flow found timed out at lookup is the
+ * worker's eviction, and every ended flow is recycled */
+TEST(flow_mgr_wrk_recycler_counters)
+{
+	ThreadCounters *tc = test_counters();
+	FlowConfig cfg;
+	FlowTable *ft;
+	struct rec r = { 0 };
+	Packet p;
+	Flow *f;
+	struct timeval now = { 131, 0 };
+	int dummy;
+
+	small_config(&cfg);
+	ft = flow_table_new(&cfg, 1, tc, on_end, &r);
+	CHECK_EQ(cval(tc, "flow.mgr.rows_per_sec"), 64);
+	CHECK_EQ(cval(tc, "flow.mgr.rows_maxlen"), 0);
+	/* a UDP flow with app-layer state, and one without */
+	mkpkt(&p, IPPROTO_UDP, "10.0.0.1", 1000, "10.0.0.2", 53, 0, 100);
+	f = flow_handle_packet(ft, &p);
+	f->alstate = &dummy;
+	mkpkt(&p, IPPROTO_UDP, "10.0.0.3", 1000, "10.0.0.4", 53, 0, 120);
+	flow_handle_packet(ft, &p);
+	CHECK(cval(tc, "flow.mgr.rows_maxlen") >= 1);
+	flow_table_timeout(ft, &now);
+	CHECK_EQ(r.n, 1);
+	CHECK_EQ(cval(tc, "flow.mgr.full_hash_pass"), 1);
+	CHECK_EQ(cval(tc, "flow.mgr.flows_checked"), 2);
+	CHECK_EQ(cval(tc, "flow.mgr.flows_notimeout"), 1);
+	CHECK_EQ(cval(tc, "flow.mgr.flows_evicted"), 1);
+	CHECK_EQ(cval(tc, "flow.mgr.flows_evicted_needs_work"), 1);
+	CHECK_EQ(cval(tc, "flow.wrk.flows_injected"), 1);
+	CHECK_EQ(cval(tc, "flow.wrk.flows_injected_max"), 1);
+	CHECK_EQ(cval(tc, "flow.recycler.recycled"), 1);
+	CHECK_EQ(cval(tc, "flow.wrk.flows_evicted"), 0);
+	/* the second flow's next packet finds it timed out: the worker's */
+	mkpkt(&p, IPPROTO_UDP, "10.0.0.3", 1000, "10.0.0.4", 53, 0, 300);
+	CHECK(flow_handle_packet(ft, &p) != NULL);
+	CHECK_EQ(r.n, 2);
+	CHECK_EQ(cval(tc, "flow.wrk.flows_evicted"), 1);
+	CHECK_EQ(cval(tc, "flow.wrk.flows_evicted_needs_work"), 0);
+	CHECK_EQ(cval(tc, "flow.mgr.flows_evicted"), 1);
+	CHECK_EQ(cval(tc, "flow.mgr.flows_timeout"), 2);
+	CHECK_EQ(cval(tc, "flow.recycler.recycled"), 2);
+	flow_table_free(ft);
+	CHECK_EQ(cval(tc, "flow.recycler.recycled"), 3);
+	CHECK_EQ(cval(tc, "flow.recycler.queue_max"), 0);
+}

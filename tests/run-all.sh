@@ -121,6 +121,9 @@ SURICATA_SHARED="$shared" part "$srcdir/tests/sinks/run.sh" "$builddir" "$srcdir
 # the unix-socket runmode: pcap files sent over the socket, one run each
 echo "== unix-socket runmode (tests/ops/unix-socket.sh)"
 part "$srcdir/tests/ops/unix-socket.sh" "$builddir" "$srcdir"
+# Suricata 8's 49 unix-socket commands against a running engine
+echo "== unix-socket commands (tests/ops/unix-socket-commands.sh)"
+part "$srcdir/tests/ops/unix-socket-commands.sh" "$builddir" "$srcdir"
 
 # -r on a FIFO (`-r <(zcat x.pcap.gz)`): read whole, once
 echo "== a capture from a pipe (tests/ops/pcap-pipe.sh)"

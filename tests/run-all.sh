@@ -136,6 +136,9 @@ part "$srcdir/tests/ops/pcap-file-options.sh" "$builddir" "$srcdir"
 # the threads' names as Suricata gives them (W#01.., CS), read from /proc
 echo "== thread names (tests/ops/thread-names.sh)"
 part "$srcdir/tests/ops/thread-names.sh" "$builddir" "$srcdir"
+# threading.cpu-affinity: each thread's CPUs read back from /proc
+echo "== cpu affinity (tests/ops/cpu-affinity.sh)"
+part "$srcdir/tests/ops/cpu-affinity.sh" "$builddir" "$srcdir"
 
 # Debian's suricata-update, offline, on a tarball of ../shared's ET Open 4.0:
 # its -T step passes with our binary (SKIPs without ../shared or the tool).

@@ -892,8 +892,8 @@ static int cmd_pcap_interrupt(UnixSocket *u, json_t *args, json_t *answer)
 }
 
 /* Suricata 8.0.6's 49 commands, in its command-list order (doc/unix-socket.md
- * lists them); log-reopen is ours. The dataset-* entries are the dataset
- * module's, appended at the end of their block. */
+ * lists them). The dataset-* entries are the dataset module's, appended
+ * at the end of their block. */
 static const Command cmd_table[] = {
 	{ "shutdown", cmd_shutdown, 0, 0 },
 	{ "command-list", cmd_list, 0, 0 },
@@ -923,7 +923,6 @@ static const Command cmd_table[] = {
 	{ "remove-hostbit", cmd_remove_hostbit, 1, 0 },
 	{ "list-hostbit", cmd_list_hostbit, 1, 0 },
 	{ "reopen-log-files", cmd_reopen, 0, 0 },
-	{ "log-reopen", cmd_reopen, 0, 0 },
 	{ "memcap-set", cmd_memcap_set, 1, 0 },
 	{ "memcap-show", cmd_memcap_show, 1, 0 },
 	{ "memcap-list", cmd_memcap_list, 0, 0 },

@@ -152,6 +152,12 @@ for c in $all49; do
 done
 if [ -z "$missing" ]; then ok "command-list has 8.0.6's commands (pcap-* in their runmode)"
 else bad "command-list lacks:$missing"; fi
+extra=
+for c in $names; do
+	case " $(echo $all49) " in *" $c "*) ;; *) extra="$extra $c" ;; esac
+done
+if [ -z "$extra" ]; then ok "command-list names no command 8.0.6 lacks"
+else bad "command-list has commands 8.0.6 lacks:$extra"; fi
 a=$(uc help)
 expect "help: the same list" "$a" "a['message']['commands'] == '$names'.split()"
 

@@ -121,6 +121,9 @@ SURICATA_SHARED="$shared" part "$srcdir/tests/sinks/run.sh" "$builddir" "$srcdir
 # the unix-socket runmode: pcap files sent over the socket, one run each
 echo "== unix-socket runmode (tests/ops/unix-socket.sh)"
 part "$srcdir/tests/ops/unix-socket.sh" "$builddir" "$srcdir"
+# Suricata 8's 49 unix-socket commands against a running engine
+echo "== unix-socket commands (tests/ops/unix-socket-commands.sh)"
+part "$srcdir/tests/ops/unix-socket-commands.sh" "$builddir" "$srcdir"
 
 # -r on a FIFO (`-r <(zcat x.pcap.gz)`): read whole, once
 echo "== a capture from a pipe (tests/ops/pcap-pipe.sh)"
@@ -133,6 +136,9 @@ part "$srcdir/tests/ops/pcap-file-options.sh" "$builddir" "$srcdir"
 # the threads' names as Suricata gives them (W#01.., CS), read from /proc
 echo "== thread names (tests/ops/thread-names.sh)"
 part "$srcdir/tests/ops/thread-names.sh" "$builddir" "$srcdir"
+# threading.cpu-affinity: each thread's CPUs read back from /proc
+echo "== cpu affinity (tests/ops/cpu-affinity.sh)"
+part "$srcdir/tests/ops/cpu-affinity.sh" "$builddir" "$srcdir"
 
 # Debian's suricata-update, offline, on a tarball of ../shared's ET Open 4.0:
 # its -T step passes with our binary (SKIPs without ../shared or the tool).

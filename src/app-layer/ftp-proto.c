@@ -44,6 +44,19 @@ static struct {
 /* what the expectations' data holds now, all flows (ftp.memcap) */
 static atomic_uint_fast64_t ftp_memuse;
 
+/* app-layer.protocols.ftp.memcap, and the unix socket's memcap-set of it:
+ * read where an expectation is to be kept (relaxed: the new value holds
+ * from the next one on). */
+void ftp_memcap_set(uint64_t cap)
+{
+	__atomic_store_n(&ftp_conf.memcap, cap, __ATOMIC_RELAXED);
+}
+
+uint64_t ftp_memcap_get(void)
+{
+	return __atomic_load_n(&ftp_conf.memcap, __ATOMIC_RELAXED);
+}
+
 static void ftp_config_defaults(AppLayerConfig *cfg)
 {
 	(void)cfg;
@@ -188,7 +201,9 @@ static void expect_transfer(FtpProto *p, FtpTx *t)
 		t->events |= 1u << FTP_EV_FILE_BEFORE_PORT;
 		return;
 	}
-	if (ftp_conf.memcap && atomic_load(&ftp_memuse) + need > ftp_conf.memcap) {
+	uint64_t cap = ftp_memcap_get();
+
+	if (cap && atomic_load(&ftp_memuse) + need > cap) {
 		ftp_count_memcap(p->at);
 		return;
 	}

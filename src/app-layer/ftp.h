@@ -42,5 +42,9 @@ struct FileContainer *ftpdata_files_of_tx(void *tx, int dir, int final);
 void ftpdata_files_store(const Flow *f, void *tx, unsigned dirs, int flow_scope, uint32_t sid);
 /* "RETR" / "STOR" */
 const char *ftpdata_cmd_name(uint8_t cmd);
+/* app-layer.protocols.ftp.memcap at run time (the unix socket's
+ * memcap-set; 0: unlimited): from the next expectation on. */
+void ftp_memcap_set(uint64_t cap);
+uint64_t ftp_memcap_get(void);
 
 #endif

@@ -33,7 +33,6 @@ static const struct {
 	const char *value;
 } behaves_as[] = {
 	{ "autofp-scheduler", "hash" },          /* flows spread by their hash */
-	{ "threading.set-cpu-affinity", "no" },
 	{ "host-mode", "auto" },                 /* sniffer-only in IDS, router in IPS */
 	{ "logging.outputs.console.enabled", "yes" },
 	{ "legacy.uricontent", "enabled" },      /* uricontent is a keyword here */

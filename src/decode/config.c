@@ -128,6 +128,7 @@ int decode_config_load(DecodeConfig *cfg)
 
 	if (conf_get_size("defrag.memcap", &cfg->defrag.memcap) < 0)
 		return -1;
+	defrag_memcap_configured(cfg->defrag.memcap);
 	if (load_u32("defrag.timeout", &cfg->defrag.timeout_s) < 0 ||
 	    load_u32("defrag.max-frags", &cfg->defrag.max_frags) < 0 ||
 	    load_u32("defrag.trackers", &cfg->defrag.trackers) < 0)

@@ -128,6 +128,28 @@ uint64_t defrag_table_bytes(const DefragConfig *cfg)
 	return (uint64_t)table_buckets(cfg) * sizeof(struct tracker *);
 }
 
+/* memcap-set defrag (the unix socket): each thread's cap from its next
+ * fragment that needs room on; 0: none set, the configuration's holds.
+ * Relaxed atomics, read only where a fragment is to be kept. */
+static uint64_t g_memcap_live, g_memcap_conf;
+
+void defrag_memcap_set(uint64_t cap)
+{
+	__atomic_store_n(&g_memcap_live, cap, __ATOMIC_RELAXED);
+}
+
+void defrag_memcap_configured(uint64_t cap)
+{
+	__atomic_store_n(&g_memcap_conf, cap, __ATOMIC_RELAXED);
+}
+
+uint64_t defrag_memcap_get(void)
+{
+	uint64_t live = __atomic_load_n(&g_memcap_live, __ATOMIC_RELAXED);
+
+	return live ? live : __atomic_load_n(&g_memcap_conf, __ATOMIC_RELAXED);
+}
+
 struct Defrag *defrag_new(const DefragConfig *cfg, DecodeThread *dt)
 {
 	struct Defrag *df = calloc(1, sizeof(*df));
@@ -311,6 +333,10 @@ static void defrag_expire(struct Defrag *df, const struct timeval *now)
 /* Frees least recently used trackers (never keep) until need more bytes fit. */
 static int defrag_make_room(struct Defrag *df, uint64_t need, struct tracker *keep)
 {
+	uint64_t live = __atomic_load_n(&g_memcap_live, __ATOMIC_RELAXED);
+
+	if (live)
+		df->cfg.memcap = live;
 	while (df->memuse + need > df->cfg.memcap) {
 		struct tracker *t = df->lru_head;
 

@@ -31,6 +31,11 @@ struct Defrag;
 
 struct Defrag *defrag_new(const DefragConfig *cfg, DecodeThread *dt);
 void defrag_free(struct Defrag *df);
+/* defrag.memcap at run time (memcap-set): from each thread's next fragment
+ * on. get: the one set, else the configured one. */
+void defrag_memcap_set(uint64_t cap);
+uint64_t defrag_memcap_get(void);
+void defrag_memcap_configured(uint64_t cap);   /* the yaml's, as loaded */
 
 /* ip: the IPv4 header of fragment p, hlen its length, iplen its total length. */
 void defrag_ipv4(DecodeThread *dt, Packet *p, const uint8_t *ip, uint32_t hlen,

@@ -347,6 +347,31 @@ static void memcap_count(ThreadCounters *tc, counter_id id)
 		counter_inc(tc, id);
 }
 
+/* memcap-set host (the unix socket): the table's cap from its next new
+ * entry on; 0: none set, the configuration's holds. Read under the table's
+ * lock, where an entry is made. */
+static uint64_t g_host_memcap_live, g_host_memcap_conf;
+
+void host_memcap_set(uint64_t cap)
+{
+	__atomic_store_n(&g_host_memcap_live, cap, __ATOMIC_RELAXED);
+}
+
+uint64_t host_memcap_get(void)
+{
+	uint64_t live = __atomic_load_n(&g_host_memcap_live, __ATOMIC_RELAXED);
+
+	return live ? live : __atomic_load_n(&g_host_memcap_conf, __ATOMIC_RELAXED);
+}
+
+static void host_memcap_refresh(struct HostTable *ht)
+{
+	uint64_t live = __atomic_load_n(&g_host_memcap_live, __ATOMIC_RELAXED);
+
+	if (live)
+		ht->sh.memcap = live;
+}
+
 static size_t host_entry_size(int nhb)
 {
 	return sizeof(HostEntry) + (size_t)(nhb + 7) / 8 + 1;
@@ -370,6 +395,7 @@ struct HostTable *host_table_new(const DetectConfig *cfg)
 		return NULL;
 	}
 	pthread_mutex_init(&ht->lock, NULL);
+	__atomic_store_n(&g_host_memcap_conf, memcap, __ATOMIC_RELAXED);
 	return ht;
 }
 
@@ -607,6 +633,7 @@ static void hostbits_apply(DetectThread *dt, const DetectFlowbits *fb, const Pac
 		dt->order_fn(dt->order_arg, p);
 	host_addrs(fb, p, a, &n, &pair);
 	pthread_mutex_lock(&de->hosts->lock);
+	host_memcap_refresh(de->hosts);
 	for (int i = 0; i < n; i++) {
 		StateNode **slot;
 		int refused = 0;
@@ -629,6 +656,60 @@ static void hostbits_apply(DetectThread *dt, const DetectFlowbits *fb, const Pac
 	/* what changed under the lock is this operation's: a pair's entry */
 	memuse_report(&de->hosts->sh, dt->tc, is_pair ? c_ippair_memuse : c_host_memuse);
 	pthread_mutex_unlock(&de->hosts->lock);
+}
+
+/* ---- the unix socket's add-hostbit, remove-hostbit, list-hostbit ----
+ * As Suricata 8's, they name a hostbit the rules use (another name: -1,
+ * "hostbit not found") and an address; the bits are the ones the rules
+ * test. They run on the socket's thread, under the table's lock as the
+ * workers' accesses. Hostbits have no expiry here (see above): a bit the
+ * socket sets stays until unset, as a rule's does. */
+static int hostbit_id(const DetectEngine *de, const char *name)
+{
+	for (int i = 0; i < de->nhb; i++)
+		if (de->hb_names[i] && !strcmp(de->hb_names[i], name))
+			return i;
+	return -1;
+}
+
+int detect_hostbit_set(DetectEngine *de, const Address *a, const char *name, int set)
+{
+	int id = hostbit_id(de, name), refused = 0;
+	StateNode **slot;
+	HostEntry *e;
+
+	if (id < 0 || !de->hosts)
+		return -1;
+	pthread_mutex_lock(&de->hosts->lock);
+	host_memcap_refresh(de->hosts);
+	e = host_get(de, a, set, &slot, &refused);
+	if (e && id < e->nhb) {
+		if (set)
+			e->bits[id >> 3] |= (uint8_t)(1u << (id & 7));
+		else
+			e->bits[id >> 3] &= (uint8_t)~(1u << (id & 7));
+		host_drop_if_empty(de->hosts, e, slot);
+	}
+	pthread_mutex_unlock(&de->hosts->lock);
+	return e ? 0 : -2;
+}
+
+int detect_hostbit_list(DetectEngine *de, const Address *a,
+			void (*fn)(void *arg, const char *name), void *arg)
+{
+	int refused = 0;
+	StateNode **slot;
+	HostEntry *e;
+
+	if (!de->hosts)
+		return -2;
+	pthread_mutex_lock(&de->hosts->lock);
+	e = host_get(de, a, 0, &slot, &refused);
+	for (int i = 0; e && i < e->nhb && i < de->nhb; i++)
+		if (host_bit(e, i))
+			fn(arg, de->hb_names[i]);
+	pthread_mutex_unlock(&de->hosts->lock);
+	return e ? 0 : -2;
 }
 
 void postmatch_apply(DetectThread *dt, const Signature *s, Packet *p)

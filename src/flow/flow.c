@@ -13,7 +13,10 @@
 #include "conf/conf.h"
 #include "util/log.h"
 
+#include <errno.h>
 #include <netinet/in.h>
+#include <pthread.h>
+#include <time.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +42,8 @@ struct FlowTable {
 	uint32_t prealloc;          /* spare list target: prealloc/share */
 
 	uint64_t memcap, memuse;
+	unsigned share;             /* tables splitting flow.memcap */
+	uint64_t query_gen;         /* the last flow query this table answered */
 	uint32_t min_timeout[2];    /* shortest reachable timeout, normal/emergency */
 	int emergency;
 	time_t last_deep_walk;
@@ -48,6 +53,109 @@ struct FlowTable {
 	flow_end_fn on_end;
 	void *arg;
 };
+
+/* memcap-set flow (the unix socket): the total from which each table takes
+ * its share from now on; 0: none set, the configuration's holds. A table
+ * reads it when it needs a new flow (never per packet): relaxed atomics, no
+ * lock. g_memcap_conf is what memcap-show says before any set. */
+static uint64_t g_memcap_live, g_memcap_conf;
+
+void flow_memcap_set(uint64_t total)
+{
+	__atomic_store_n(&g_memcap_live, total, __ATOMIC_RELAXED);
+}
+
+uint64_t flow_memcap_get(void)
+{
+	uint64_t live = __atomic_load_n(&g_memcap_live, __ATOMIC_RELAXED);
+
+	return live ? live : __atomic_load_n(&g_memcap_conf, __ATOMIC_RELAXED);
+}
+
+static void flow_memcap_refresh(FlowTable *ft)
+{
+	uint64_t live = __atomic_load_n(&g_memcap_live, __ATOMIC_RELAXED);
+
+	if (live)
+		ft->memcap = live / ft->share;
+}
+
+/* get-flow-stats-by-id (the unix socket): the tables are their workers'
+ * own and unlocked, so the asking thread posts the id and each worker
+ * looks in its table at its next flow_table_timeout (each packet, and the
+ * idle ticks of live captures). A worker pays one relaxed load per call
+ * while nothing is asked; the lock is taken only to answer. */
+static struct {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	uint64_t gen;               /* written under lock, read relaxed by workers */
+	uint64_t id;
+	unsigned tables, answered;  /* live tables; those that looked this gen */
+	int found;
+	FlowQueryStats st;
+} g_query = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, 0, 0, 0, { 0 } };
+
+static void flow_query_serve(FlowTable *ft)
+{
+	pthread_mutex_lock(&g_query.lock);
+	if (ft->query_gen != g_query.gen) {
+		ft->query_gen = g_query.gen;
+		for (const Flow *f = ft->lru_head; f && !g_query.found; f = f->lnext) {
+			if (f->flow_id != g_query.id)
+				continue;
+			g_query.found = 1;
+			g_query.st.pkts_toserver = f->pkts_toserver;
+			g_query.st.pkts_toclient = f->pkts_toclient;
+			g_query.st.bytes_toserver = f->bytes_toserver;
+			g_query.st.bytes_toclient = f->bytes_toclient;
+			g_query.st.age = (int64_t)(f->last.tv_sec - f->start.tv_sec);
+		}
+		g_query.answered++;
+		pthread_cond_broadcast(&g_query.cond);
+	}
+	pthread_mutex_unlock(&g_query.lock);
+}
+
+static inline void flow_query_check(FlowTable *ft)
+{
+	if (__builtin_expect(__atomic_load_n(&g_query.gen, __ATOMIC_RELAXED) != ft->query_gen, 0))
+		flow_query_serve(ft);
+}
+
+int flow_query_by_id(uint64_t id, unsigned wait_ms, FlowQueryStats *out)
+{
+	struct timespec until;
+	int found;
+
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += wait_ms / 1000;
+	until.tv_nsec += (long)(wait_ms % 1000) * 1000000L;
+	if (until.tv_nsec >= 1000000000L) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000L;
+	}
+	pthread_mutex_lock(&g_query.lock);
+	g_query.id = id;
+	g_query.found = 0;
+	g_query.answered = 0;
+	__atomic_store_n(&g_query.gen, g_query.gen + 1, __ATOMIC_RELAXED);
+	while (!g_query.found && g_query.answered < g_query.tables)
+		if (pthread_cond_timedwait(&g_query.cond, &g_query.lock, &until) == ETIMEDOUT)
+			break;
+	found = g_query.found;
+	if (found)
+		*out = g_query.st;
+	pthread_mutex_unlock(&g_query.lock);
+	return found;
+}
+
+static void flow_query_tables(int d)
+{
+	pthread_mutex_lock(&g_query.lock);
+	g_query.tables += (unsigned)d;
+	pthread_cond_broadcast(&g_query.cond);
+	pthread_mutex_unlock(&g_query.lock);
+}
 
 /* Counter ids, registered once at start. */
 static struct {
@@ -186,6 +294,7 @@ int flow_config_load(FlowConfig *cfg)
 
 	if (conf_get_size("flow.memcap", &cfg->memcap) < 0)
 		rc = -1;
+	__atomic_store_n(&g_memcap_conf, cfg->memcap, __ATOMIC_RELAXED);
 	if (conf_u32("flow.hash-size", &cfg->hash_size, 1, 1u << 30) < 0)
 		rc = -1;
 	if (conf_u32("flow.prealloc", &cfg->prealloc, 0, UINT32_MAX) < 0)
@@ -459,6 +568,7 @@ static Flow *flow_alloc(FlowTable *ft)
 		f->hnext = NULL;
 		return f;
 	}
+	flow_memcap_refresh(ft);
 	if (ft->memuse + FLOW_COST > ft->memcap)
 		return NULL;
 	f = calloc(1, sizeof(*f));
@@ -632,6 +742,7 @@ FlowTable *flow_table_new(const FlowConfig *cfg, unsigned share, ThreadCounters 
 	ft->on_end = on_end;
 	ft->arg = arg;
 	ft->memcap = cfg->memcap / share;
+	ft->share = share;
 	nbuckets = round_pow2(cfg->hash_size / share ? cfg->hash_size / share : 1);
 	ft->mask = nbuckets - 1;
 	ft->memuse = sizeof(*ft) + (uint64_t)nbuckets * sizeof(Flow *);
@@ -673,6 +784,8 @@ FlowTable *flow_table_new(const FlowConfig *cfg, unsigned share, ThreadCounters 
 	update_gauges(ft);
 	/* a full pass over the table runs once a second of packet time */
 	counter_set(tc, cnt.mgr_rows_per_sec, nbuckets);
+	ft->query_gen = __atomic_load_n(&g_query.gen, __ATOMIC_RELAXED);
+	flow_query_tables(1);
 	return ft;
 }
 
@@ -688,6 +801,7 @@ void flow_table_free(FlowTable *ft)
 	if (!ft)
 		return;
 	flow_table_flush(ft);
+	flow_query_tables(-1);
 	while (ft->spare) {
 		Flow *f = ft->spare;
 		ft->spare = f->hnext;
@@ -744,6 +858,7 @@ void flow_table_timeout(FlowTable *ft, const struct timeval *now)
 	int deep = now->tv_sec != ft->last_deep_walk;
 
 	tls_ft = ft;
+	flow_query_check(ft);
 	if (deep)
 		ft->last_deep_walk = now->tv_sec;
 	timeout_walk(ft, now, deep);

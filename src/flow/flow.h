@@ -158,6 +158,20 @@ void flow_register_counters(void);
 FlowTable *flow_table_new(const FlowConfig *cfg, unsigned share, ThreadCounters *tc,
 			  flow_end_fn on_end, void *arg);
 void flow_table_free(FlowTable *ft);   /* flushes first */
+/* flow.memcap at run time (memcap-set): every table's share of total from
+ * its next new flow on. get: the one set, else the configured one. */
+void flow_memcap_set(uint64_t total);
+uint64_t flow_memcap_get(void);
+
+/* get-flow-stats-by-id: the flow of eve flow_id id in any worker's table.
+ * Each worker looks at its next flow_table_timeout (a packet, or a live
+ * capture's idle tick); waits until one found it, all looked, or wait_ms
+ * passed. 1 (out filled) or 0. Not for the packet path. */
+typedef struct FlowQueryStats {
+	uint64_t pkts_toserver, pkts_toclient, bytes_toserver, bytes_toclient;
+	int64_t age;                /* seconds from the first packet to the last */
+} FlowQueryStats;
+int flow_query_by_id(uint64_t id, unsigned wait_ms, FlowQueryStats *out);
 
 /* Finds or creates p's flow; sets p->flow, PKT_HAS_FLOW and PKT_TOSERVER/TOCLIENT,
  * updates the flow's counters, state and last time. Packets that cannot have a

@@ -15,6 +15,7 @@
 #include "runmode/verdict.h"
 #include "stats/counters.h"
 #include "stream/stream.h"
+#include "util/cpu-affinity.h"
 #include "util/exception-policy.h"
 #include "util/log.h"
 
@@ -126,6 +127,14 @@ static int engine_threads_load(const Cli *cli, EngineConfig *cfg)
 		log_error("runmode workers is not available for pcap-file (use single or "
 			  "autofp; see --list-runmodes)");
 		return -1;
+	}
+	{
+		char err[256];
+
+		if (cpu_affinity_load(err, sizeof(err)) != 0) {
+			log_error("%s", err);
+			return -1;
+		}
 	}
 	/* the ratio is checked in every runmode: a bad value is a bad file */
 	cfg->workers = autofp_workers();

@@ -528,6 +528,16 @@ void reloader_reset_state(Reloader *r)
 	pthread_mutex_unlock(&r->slot_lock);
 }
 
+void reloader_with_engine(Reloader *r, void (*fn)(void *arg, DetectEngine *de), void *arg)
+{
+	if (!r)
+		return;
+	/* a swap hands cur's state on under this lock: the engine stays */
+	pthread_mutex_lock(&r->slot_lock);
+	fn(arg, r->cur.de);
+	pthread_mutex_unlock(&r->slot_lock);
+}
+
 void reloader_stop(Reloader *r)
 {
 	if (!r || !r->started)

@@ -74,6 +74,9 @@ void reloader_set_outputs(Reloader *r, struct Outputs *outputs);
 /* The running engine forgets its cross-flow state (between two files of
  * the unix-socket runmode, no worker running). */
 void reloader_reset_state(Reloader *r);
+/* fn with the running engine, which no swap replaces meanwhile (the unix
+ * socket's hostbit commands). */
+void reloader_with_engine(Reloader *r, void (*fn)(void *arg, DetectEngine *de), void *arg);
 /* Stops, then frees the engines left: call once every thread has left. */
 void reloader_free(Reloader *r);
 

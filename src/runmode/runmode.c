@@ -84,7 +84,7 @@ void runmode_control_poll(Engine *e)
 
 	if (!c)
 		return;
-	/* the unix socket's thread sets these too (log-reopen) */
+	/* the unix socket's thread sets these too (reopen-log-files) */
 	if (__atomic_load_n(&c->reopen, __ATOMIC_RELAXED)) {
 		__atomic_store_n(&c->reopen, 0, __ATOMIC_RELAXED);
 		if (c->on_reopen)

@@ -5,11 +5,20 @@
 #include "runmode/reload.h"
 #include "runmode/pcap-queue.h"
 #include "runmode/runmode.h"
+#include "app-layer/ftp.h"
+#include "app-layer/http-mem.h"
 #include "conf/conf.h"
+#include "decode/defrag.h"
+#include "detect/engine.h"
+#include "flow/flow.h"
 #include "stats/counters.h"
+#include "stream/stream.h"
 #include "util/log.h"
 
+#include <arpa/inet.h>
+
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
@@ -434,6 +443,343 @@ static int cmd_reopen(UnixSocket *u, json_t *args, json_t *answer)
 	return 0;
 }
 
+/* ---- memcaps at run time: memcap-set, memcap-show, memcap-list ----
+ * Suricata 8's names and answers. Each subsystem keeps its cap in an
+ * atomic that its threads read where they allocate (never per packet);
+ * memuse comes from the counters the stats record shows. */
+typedef struct Memcap {
+	const char *name;
+	uint64_t (*get)(void);
+	void (*set)(uint64_t);
+	const char *memuse;            /* the counter of what is held */
+	int unlimited_ok;              /* 0 means no limit, as in the yaml */
+} Memcap;
+
+static uint64_t stream_cap(void) { return stream_memcap_get(0); }
+static void stream_cap_set(uint64_t v) { stream_memcap_set(0, v); }
+static uint64_t reasm_cap(void) { return stream_memcap_get(1); }
+static void reasm_cap_set(uint64_t v) { stream_memcap_set(1, v); }
+
+/* Suricata 8 has ippair too: our xbits live in the host table (host). */
+static const Memcap memcaps[] = {
+	{ "stream", stream_cap, stream_cap_set, "tcp.memuse", 0 },
+	{ "stream-reassembly", reasm_cap, reasm_cap_set, "tcp.reassembly_memuse", 0 },
+	{ "flow", flow_memcap_get, flow_memcap_set, "flow.memuse", 0 },
+	{ "applayer-proto-http", http_mem_cap, http_mem_set_cap, "http.memuse", 1 },
+	{ "defrag", defrag_memcap_get, defrag_memcap_set, "defrag.memuse", 0 },
+	{ "host", host_memcap_get, host_memcap_set, "host.memuse", 0 },
+	{ "applayer-proto-ftp", ftp_memcap_get, ftp_memcap_set, "ftp.memuse", 1 },
+};
+#define MEMCAPS_N (sizeof(memcaps) / sizeof(memcaps[0]))
+
+/* Suricata's rendering: whole gb, else mb, else kb (rounded down) */
+static void size_string(uint64_t v, char *buf, size_t len)
+{
+	if (v == 0)
+		snprintf(buf, len, "unlimited");
+	else if (v >> 30)
+		snprintf(buf, len, "%" PRIu64 "gb", v >> 30);
+	else if (v >> 20)
+		snprintf(buf, len, "%" PRIu64 "mb", v >> 20);
+	else
+		snprintf(buf, len, "%" PRIu64 "kb", v >> 10);
+}
+
+static uint64_t counter_now(const char *name)
+{
+	size_t n = counters_count();
+	int id = counter_lookup(name);
+	uint64_t *snap, v = 0;
+
+	if (id < 0 || !(snap = calloc(n ? n : 1, sizeof(*snap))))
+		return 0;
+	counters_snapshot(snap);
+	v = snap[id];
+	free(snap);
+	return v;
+}
+
+static const Memcap *memcap_find(const char *name)
+{
+	for (size_t i = 0; i < MEMCAPS_N; i++)
+		if (!strcmp(memcaps[i].name, name))
+			return &memcaps[i];
+	return NULL;
+}
+
+static int cmd_memcap_set(UnixSocket *u, json_t *args, json_t *answer)
+{
+	json_t *c = json_object_get(args, "config"), *v = json_object_get(args, "memcap");
+	const Memcap *m;
+	uint64_t val, use;
+	char msg[192], b[32];
+
+	(void)u;
+	if (!json_is_string(c)) {
+		set_msg(answer, "memcap key is not a string");
+		return -1;
+	}
+	if (!json_is_string(v)) {
+		set_msg(answer, "memcap value is not a string");
+		return -1;
+	}
+	if (parse_size(json_string_value(v), &val) != 0) {
+		set_msg(answer, "error parsing memcap specified, value not changed");
+		return -1;
+	}
+	if (!(m = memcap_find(json_string_value(c)))) {
+		set_msg(answer, "Memcap value not found. Use 'memcap-list' to show all");
+		return -1;
+	}
+	if (val == 0 && !m->unlimited_ok) {
+		snprintf(msg, sizeof(msg), "Unlimited value is not allowed for '%s'", m->name);
+		set_msg(answer, msg);
+		return -1;
+	}
+	/* as Suricata: a cap under what is held now is refused, not enforced
+	 * by freeing */
+	use = counter_now(m->memuse);
+	if (val && val < use) {
+		size_string(use, b, sizeof(b));
+		snprintf(msg, sizeof(msg),
+			 "memcap value specified for '%s' is less than the memory in use: %s",
+			 m->name, b);
+		set_msg(answer, msg);
+		return -1;
+	}
+	m->set(val);
+	log_info("unix socket: memcap %s set to %" PRIu64, m->name, val);
+	snprintf(msg, sizeof(msg), "memcap value for '%s' updated: %" PRIu64 " %s", m->name, val,
+		 val == 0 ? "(unlimited)" : "");
+	set_msg(answer, msg);
+	return 0;
+}
+
+static int cmd_memcap_show(UnixSocket *u, json_t *args, json_t *answer)
+{
+	json_t *c = json_object_get(args, "config"), *o;
+	const Memcap *m;
+	char b[32];
+
+	(void)u;
+	if (!json_is_string(c)) {
+		set_msg(answer, "memcap name is not a string");
+		return -1;
+	}
+	if (!(m = memcap_find(json_string_value(c)))) {
+		set_msg(answer, "Memcap value not found. Use 'memcap-list' to show all");
+		return -1;
+	}
+	size_string(m->get(), b, sizeof(b));
+	o = json_object();
+	json_object_set_new(o, "value", json_string(b));
+	json_object_set_new(answer, "message", o);
+	return 0;
+}
+
+static int cmd_memcap_list(UnixSocket *u, json_t *args, json_t *answer)
+{
+	json_t *a = json_array();
+	char b[32];
+
+	(void)u;
+	(void)args;
+	for (size_t i = 0; i < MEMCAPS_N; i++) {
+		json_t *o = json_object();
+
+		size_string(memcaps[i].get(), b, sizeof(b));
+		json_object_set_new(o, "name", json_string(memcaps[i].name));
+		json_object_set_new(o, "value", json_string(b));
+		json_array_append_new(a, o);
+	}
+	json_object_set_new(answer, "message", a);
+	return 0;
+}
+
+/* ---- hostbits: add-hostbit, remove-hostbit, list-hostbit ---- */
+static int host_arg(json_t *args, json_t *answer, Address *a)
+{
+	json_t *ip = json_object_get(args, "ipaddress");
+
+	if (!json_is_string(ip)) {
+		set_msg(answer, "ipaddress is not an string");
+		return -1;
+	}
+	memset(a, 0, sizeof(*a));
+	if (inet_pton(AF_INET, json_string_value(ip), &a->a.u32[0]) == 1) {
+		a->family = AF_INET;
+		return 0;
+	}
+	if (inet_pton(AF_INET6, json_string_value(ip), a->a.u8) == 1) {
+		a->family = AF_INET6;
+		return 0;
+	}
+	set_msg(answer, "invalid address string");
+	return -1;
+}
+
+struct hostbit_call {
+	const Address *a;
+	const char *name;
+	int set, rc;
+	json_t *list;
+};
+
+static void hostbit_set_in(void *arg, DetectEngine *de)
+{
+	struct hostbit_call *c = arg;
+
+	c->rc = detect_hostbit_set(de, c->a, c->name, c->set);
+}
+
+static void hostbit_add_name(void *arg, const char *name)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "name", json_string(name));
+	/* hostbits do not expire here (detect/state.c) */
+	json_object_set_new(o, "expire", json_integer(0));
+	json_array_append_new(arg, o);
+}
+
+static void hostbit_list_in(void *arg, DetectEngine *de)
+{
+	struct hostbit_call *c = arg;
+
+	c->rc = detect_hostbit_list(de, c->a, hostbit_add_name, c->list);
+}
+
+static int hostbit_change(UnixSocket *u, json_t *args, json_t *answer, int set)
+{
+	json_t *hb = json_object_get(args, "hostbit");
+	struct hostbit_call c = { 0 };
+	Address a;
+
+	if (host_arg(args, answer, &a) != 0)
+		return -1;
+	if (!json_is_string(hb)) {
+		set_msg(answer, "hostbit is not a string");
+		return -1;
+	}
+	if (set && !json_is_integer(json_object_get(args, "expire"))) {
+		set_msg(answer, "expire is not an integer");
+		return -1;
+	}
+	c.a = &a;
+	c.name = json_string_value(hb);
+	c.set = set;
+	c.rc = -1;
+	reloader_with_engine(u->cfg.reload, hostbit_set_in, &c);
+	if (c.rc == -1) {
+		set_msg(answer, "hostbit not found");
+		return -1;
+	}
+	if (c.rc != 0) {
+		set_msg(answer, set ? "couldn't create host" : "host not found");
+		return -1;
+	}
+	log_info("unix socket: %s-hostbit %s %s", set ? "add" : "remove",
+		 json_string_value(json_object_get(args, "ipaddress")), c.name);
+	set_msg(answer, set ? "hostbit added" : "hostbit removed");
+	return 0;
+}
+
+static int cmd_add_hostbit(UnixSocket *u, json_t *args, json_t *answer)
+{
+	return hostbit_change(u, args, answer, 1);
+}
+
+static int cmd_remove_hostbit(UnixSocket *u, json_t *args, json_t *answer)
+{
+	return hostbit_change(u, args, answer, 0);
+}
+
+static int cmd_list_hostbit(UnixSocket *u, json_t *args, json_t *answer)
+{
+	struct hostbit_call c = { 0 };
+	json_t *m;
+	Address a;
+
+	if (host_arg(args, answer, &a) != 0)
+		return -1;
+	c.a = &a;
+	c.rc = -2;
+	c.list = json_array();
+	reloader_with_engine(u->cfg.reload, hostbit_list_in, &c);
+	if (c.rc != 0) {
+		json_decref(c.list);
+		set_msg(answer, "host not found");
+		return -1;
+	}
+	m = json_object();
+	json_object_set_new(m, "count", json_integer((json_int_t)json_array_size(c.list)));
+	json_object_set_new(m, "hostbits", c.list);
+	json_object_set_new(answer, "message", m);
+	return 0;
+}
+
+/* ---- multi-tenancy: Suricata 8's answers when multi-detect is not
+ * enabled, which is always the case here (one detection engine) ---- */
+static int cmd_tenant(UnixSocket *u, json_t *args, json_t *answer)
+{
+	(void)u;
+	(void)args;
+	set_msg(answer, "multi-tenant support not enabled");
+	return -1;
+}
+
+/* ---- the rest ---- */
+
+/* Suricata 8 answers this for a capture without eBPF/XDP bypass, the only
+ * kind there is here. */
+static int cmd_iface_bypassed(UnixSocket *u, json_t *args, json_t *answer)
+{
+	(void)u;
+	(void)args;
+	set_msg(answer, "No interface using bypass");
+	return -1;
+}
+
+/* How long get-flow-stats-by-id waits for the workers to look: each looks
+ * at its next packet, or its next idle tick (live captures tick at least
+ * every 200 ms), so a table that has not looked by then has no traffic. */
+#define FLOW_QUERY_WAIT_MS 2000
+
+static int cmd_flow_stats(UnixSocket *u, json_t *args, json_t *answer)
+{
+	json_t *id = json_object_get(args, "flow_id"), *m;
+	FlowQueryStats st;
+
+	(void)u;
+	if (!json_is_integer(id)) {
+		set_msg(answer, "flow_id is not an integer");
+		return -1;
+	}
+	if (json_integer_value(id) <= 0 ||
+	    !flow_query_by_id((uint64_t)json_integer_value(id), FLOW_QUERY_WAIT_MS, &st)) {
+		set_msg(answer, "Not found");
+		return -1;
+	}
+	m = json_object();
+	json_object_set_new(m, "pkts_toserver", json_integer((json_int_t)st.pkts_toserver));
+	json_object_set_new(m, "pkts_toclient", json_integer((json_int_t)st.pkts_toclient));
+	json_object_set_new(m, "bytes_toserver", json_integer((json_int_t)st.bytes_toserver));
+	json_object_set_new(m, "bytes_toclient", json_integer((json_int_t)st.bytes_toclient));
+	json_object_set_new(m, "age", json_integer((json_int_t)st.age));
+	json_object_set_new(answer, "message", m);
+	return 0;
+}
+
+/* Suricata 8 has these with --enable-profiling-rules only; here they are
+ * known and say that rule profiling is not built in. */
+static int cmd_ruleset_profile(UnixSocket *u, json_t *args, json_t *answer)
+{
+	(void)u;
+	(void)args;
+	set_msg(answer, "Rule profiling is not available (not built with rule profiling)");
+	return -1;
+}
+
 /* ---- the unix-socket runmode: pcap files sent over the socket ----
  * Answers and messages as Suricata 8's (its unix-socket documentation). */
 static int pcap_add(UnixSocket *u, json_t *args, json_t *answer, int continuous)
@@ -545,6 +891,9 @@ static int cmd_pcap_interrupt(UnixSocket *u, json_t *args, json_t *answer)
 	return 0;
 }
 
+/* Suricata 8.0.6's 49 commands, in its command-list order (doc/unix-socket.md
+ * lists them). The dataset-* entries are the dataset module's, appended
+ * at the end of their block. */
 static const Command cmd_table[] = {
 	{ "shutdown", cmd_shutdown, 0, 0 },
 	{ "command-list", cmd_list, 0, 0 },
@@ -561,17 +910,36 @@ static const Command cmd_table[] = {
 	{ "ruleset-reload-time", cmd_reload_time, 0, 0 },
 	{ "ruleset-stats", cmd_ruleset_stats, 0, 0 },
 	{ "ruleset-failed-rules", cmd_failed_rules, 0, 0 },
-	{ "iface-list", cmd_iface_list, 0, 0 },
-	{ "iface-stat", cmd_iface_stat, 1, 0 },
+	{ "ruleset-profile", cmd_ruleset_profile, 0, 0 },
+	{ "ruleset-profile-start", cmd_ruleset_profile, 0, 0 },
+	{ "ruleset-profile-stop", cmd_ruleset_profile, 0, 0 },
+	{ "register-tenant-handler", cmd_tenant, 1, 0 },
+	{ "unregister-tenant-handler", cmd_tenant, 1, 0 },
+	{ "register-tenant", cmd_tenant, 1, 0 },
+	{ "reload-tenant", cmd_tenant, 1, 0 },
+	{ "reload-tenants", cmd_tenant, 0, 0 },
+	{ "unregister-tenant", cmd_tenant, 1, 0 },
+	{ "add-hostbit", cmd_add_hostbit, 1, 0 },
+	{ "remove-hostbit", cmd_remove_hostbit, 1, 0 },
+	{ "list-hostbit", cmd_list_hostbit, 1, 0 },
 	{ "reopen-log-files", cmd_reopen, 0, 0 },
-	{ "log-reopen", cmd_reopen, 0, 0 },
+	{ "memcap-set", cmd_memcap_set, 1, 0 },
+	{ "memcap-show", cmd_memcap_show, 1, 0 },
+	{ "memcap-list", cmd_memcap_list, 0, 0 },
+	{ "get-flow-stats-by-id", cmd_flow_stats, 1, 0 },
+	/* dataset-add, dataset-remove, dataset-dump, dataset-clear,
+	 * dataset-lookup, dataset-add-json: the dataset module's, here */
+	{ "iface-stat", cmd_iface_stat, 1, 0 },
+	{ "iface-list", cmd_iface_list, 0, 0 },
+	{ "iface-bypassed-stat", cmd_iface_bypassed, 0, 0 },
+	{ "ebpf-bypassed-stat", cmd_iface_bypassed, 0, 0 },
 	{ "pcap-file", cmd_pcap_file, 1, 1 },
 	{ "pcap-file-continuous", cmd_pcap_file_continuous, 1, 1 },
 	{ "pcap-file-number", cmd_pcap_number, 0, 1 },
 	{ "pcap-file-list", cmd_pcap_list, 0, 1 },
-	{ "pcap-current", cmd_pcap_current, 0, 1 },
 	{ "pcap-last-processed", cmd_pcap_last, 0, 1 },
 	{ "pcap-interrupt", cmd_pcap_interrupt, 0, 1 },
+	{ "pcap-current", cmd_pcap_current, 0, 1 },
 };
 
 static const Command *commands(unsigned *n)

@@ -9,7 +9,7 @@
  *
  * One thread of its own serves every client (poll, 200 ms ticks); it never
  * touches the packet path: counters come from their snapshot, a reload is
- * the reload thread's (reload.h), shutdown and log-reopen set the same
+ * the reload thread's (reload.h), shutdown and reopen-log-files set the same
  * flags as SIGTERM and SIGHUP. */
 #ifndef RUNMODE_UNIX_SOCKET_H
 #define RUNMODE_UNIX_SOCKET_H
@@ -34,7 +34,7 @@ typedef struct UnixSocketConfig {
 	                                * UNIX_SOCKET_IFACES_MAX */
 	unsigned nifaces;
 	struct Reloader *reload;       /* NULL: detection disabled */
-	struct RunControl *ctl;        /* shutdown, log-reopen; NULL: none */
+	struct RunControl *ctl;        /* shutdown, reopen-log-files; NULL: none */
 	/* the unix-socket runmode: the pcap-file commands feed it (NULL: they
 	 * are unknown commands, as in Suricata's other runmodes) */
 	struct PcapQueue *pcap;

@@ -292,6 +292,18 @@ void stream_mem_set_caps(uint64_t memcap, uint64_t reassembly_memcap)
 	__atomic_store_n(&g_reasm_memcap, reassembly_memcap, __ATOMIC_RELAXED);
 }
 
+/* memcap-set stream / stream-reassembly: the same atomics every reserve
+ * reads, so the new cap holds from the next allocation on. */
+void stream_memcap_set(int reassembly, uint64_t cap)
+{
+	__atomic_store_n(reassembly ? &g_reasm_memcap : &g_memcap, cap, __ATOMIC_RELAXED);
+}
+
+uint64_t stream_memcap_get(int reassembly)
+{
+	return __atomic_load_n(reassembly ? &g_reasm_memcap : &g_memcap, __ATOMIC_RELAXED);
+}
+
 /* Optimistic add, undone when it overshoots: threads never lock, and the cap
  * is never exceeded by more than one racing allocation's worth. */
 int stream_mem_reserve(int reassembly, uint64_t size)

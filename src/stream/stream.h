@@ -327,5 +327,9 @@ Packet *stream_end_packet(Packet *p, Flow *f, int dir);
 /* Global memory accounting (bytes), as tcp.memuse / tcp.reassembly_memuse show. */
 uint64_t stream_memuse(void);
 uint64_t stream_reassembly_memuse(void);
+/* stream.memcap (reassembly 0) or stream.reassembly.memcap (1) at run time
+ * (the unix socket's memcap-set): from the next allocation on. */
+void stream_memcap_set(int reassembly, uint64_t cap);
+uint64_t stream_memcap_get(int reassembly);
 
 #endif

@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "util/thread-name.h"
+#include "util/cpu-affinity.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -18,4 +19,6 @@ void thread_name_set(const char *role, unsigned idx)
 
 	thread_name_format(name, role, idx);
 	pthread_setname_np(pthread_self(), name);
+	/* the role decides the CPU set too: named once, pinned once */
+	cpu_affinity_apply(role, idx);
 }

@@ -10,7 +10,8 @@
  * idx 0: the role alone. */
 void thread_name_format(char buf[16], const char *role, unsigned idx);
 /* Names the calling thread: threads we start call it first thing; the main
- * thread keeps the process name. */
+ * thread keeps the process name. It also takes the role's CPU set and
+ * priority (util/cpu-affinity.h) when threading.set-cpu-affinity is on. */
 void thread_name_set(const char *role, unsigned idx);
 
 #endif

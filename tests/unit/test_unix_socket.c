@@ -7,6 +7,7 @@
 #include "runmode/pcap-queue.h"
 #include "conf/conf.h"
 #include "stats/counters.h"
+#include "stream/stream.h"
 
 #include <jansson.h>
 #include <poll.h>
@@ -443,5 +444,93 @@ TEST(unix_socket_idle_client_is_closed_after_the_timeout)
 	CHECK(handshake(fd) == 0);
 	CHECK_EQ(closed_within(fd, 1000), 0);
 	close(fd);
+	unix_socket_free(u);
+}
+
+/* memcap-set reaches the cap the stream engine reads; show renders it as
+ * Suricata does; errors worded as Suricata 8's. */
+TEST(unix_memcap_set_changes_the_live_stream_cap)
+{
+	UnixSocket *u = mk(NULL);
+	uint64_t was = stream_memcap_get(0);
+	json_t *a = run(u, "{\"command\": \"memcap-set\", \"arguments\": "
+			   "{\"config\": \"stream\", \"memcap\": \"96mb\"}}");
+
+	CHECK_STREQ(ret_of(a), "OK");
+	CHECK_STREQ(msg_of(a), "memcap value for 'stream' updated: 100663296 ");
+	CHECK_EQ(stream_memcap_get(0), 96ull << 20);
+	json_decref(a);
+	a = run(u, "{\"command\": \"memcap-show\", \"arguments\": {\"config\": \"stream\"}}");
+	CHECK_STREQ(ret_of(a), "OK");
+	CHECK_STREQ(json_string_value(json_object_get(json_object_get(a, "message"), "value")),
+		    "96mb");
+	json_decref(a);
+	a = run(u, "{\"command\": \"memcap-set\", \"arguments\": "
+		   "{\"config\": \"stream\", \"memcap\": \"0\"}}");
+	CHECK_STREQ(ret_of(a), "NOK");
+	CHECK_STREQ(msg_of(a), "Unlimited value is not allowed for 'stream'");
+	CHECK_EQ(stream_memcap_get(0), 96ull << 20);
+	json_decref(a);
+	a = run(u, "{\"command\": \"memcap-set\", \"arguments\": "
+		   "{\"config\": \"nope\", \"memcap\": \"1mb\"}}");
+	CHECK_STREQ(msg_of(a), "Memcap value not found. Use 'memcap-list' to show all");
+	json_decref(a);
+	a = run(u, "{\"command\": \"memcap-set\", \"arguments\": "
+		   "{\"config\": \"stream\", \"memcap\": \"9zz\"}}");
+	CHECK_STREQ(msg_of(a), "error parsing memcap specified, value not changed");
+	json_decref(a);
+	/* the app-layer caps take 0: unlimited */
+	a = run(u, "{\"command\": \"memcap-set\", \"arguments\": "
+		   "{\"config\": \"applayer-proto-ftp\", \"memcap\": \"0\"}}");
+	CHECK_STREQ(msg_of(a), "memcap value for 'applayer-proto-ftp' updated: 0 (unlimited)");
+	json_decref(a);
+	a = run(u, "{\"command\": \"memcap-show\", \"arguments\": {\"config\": \"applayer-proto-ftp\"}}");
+	CHECK_STREQ(json_string_value(json_object_get(json_object_get(a, "message"), "value")),
+		    "unlimited");
+	json_decref(a);
+	stream_memcap_set(0, was);
+	unix_socket_free(u);
+}
+
+/* Features this engine does not have: Suricata 8's answers without them. */
+TEST(unix_tenant_bypass_profile_answers)
+{
+	static const char *const tenant[] = { "register-tenant-handler", "unregister-tenant-handler",
+					      "register-tenant", "reload-tenant", "unregister-tenant" };
+	UnixSocket *u = mk(NULL);
+	char msg[256];
+	json_t *a;
+
+	for (size_t i = 0; i < sizeof(tenant) / sizeof(tenant[0]); i++) {
+		snprintf(msg, sizeof(msg), "{\"command\": \"%s\", \"arguments\": {\"id\": 1}}",
+			 tenant[i]);
+		a = run(u, msg);
+		CHECK_STREQ(ret_of(a), "NOK");
+		CHECK_STREQ(msg_of(a), "multi-tenant support not enabled");
+		json_decref(a);
+	}
+	a = run(u, "{\"command\": \"reload-tenants\"}");
+	CHECK_STREQ(msg_of(a), "multi-tenant support not enabled");
+	json_decref(a);
+	a = run(u, "{\"command\": \"iface-bypassed-stat\"}");
+	CHECK_STREQ(ret_of(a), "NOK");
+	CHECK_STREQ(msg_of(a), "No interface using bypass");
+	json_decref(a);
+	a = run(u, "{\"command\": \"ruleset-profile-start\"}");
+	CHECK_STREQ(ret_of(a), "NOK");
+	json_decref(a);
+	/* no worker: no flow of that id */
+	a = run(u, "{\"command\": \"get-flow-stats-by-id\", \"arguments\": {\"flow_id\": 42}}");
+	CHECK_STREQ(ret_of(a), "NOK");
+	CHECK_STREQ(msg_of(a), "Not found");
+	json_decref(a);
+	/* no detection engine: no hostbit by that name */
+	a = run(u, "{\"command\": \"add-hostbit\", \"arguments\": {\"ipaddress\": \"10.0.0.1\", "
+		   "\"hostbit\": \"x\", \"expire\": 10}}");
+	CHECK_STREQ(msg_of(a), "hostbit not found");
+	json_decref(a);
+	a = run(u, "{\"command\": \"list-hostbit\", \"arguments\": {\"ipaddress\": \"nope\"}}");
+	CHECK_STREQ(msg_of(a), "invalid address string");
+	json_decref(a);
 	unix_socket_free(u);
 }

@@ -152,6 +152,11 @@ static void print_build_info(void)
 #else
 	printf("  %-40s no\n", "hiredis support:");
 #endif
+#ifdef HAVE_LZ4
+	printf("  %-40s yes\n", "liblz4 support:");
+#else
+	printf("  %-40s no\n", "liblz4 support:");
+#endif
 	if (lua_kw_version())
 		printf("  %-40s yes (%s)\n", "Lua support:", lua_kw_version());
 	else

@@ -47,6 +47,7 @@ enum {
 	OPT_GROUP,
 	OPT_LIST_APP_LAYER_PROTOS,
 	OPT_UNIX_SOCKET,
+	OPT_INCLUDE,
 };
 
 void cli_usage(FILE *out, const char *prog)
@@ -55,6 +56,7 @@ void cli_usage(FILE *out, const char *prog)
 		"%s\n"
 		"USAGE: %s [OPTIONS] [BPF FILTER]\n\n"
 		"\t-c <path>                            : path to configuration file\n"
+		"\t--include <path>                     : additional configuration file (repeatable)\n"
 		"\t-T                                   : test configuration file (use with -c)\n"
 		"\t-r <path>                            : run in pcap file/offline mode (file or folder)\n"
 		"\t--pcap-file-continuous               : when running in pcap mode with a directory, continue checking directory for pcaps until interrupted\n"
@@ -222,6 +224,18 @@ static void list_app_layer_protos(void)
 			printf("%s\n", app_proto_name((uint16_t)a));
 }
 
+/* --include: in command-line order, after the main file (setup_config) */
+static int add_include(Cli *cli, const char *path)
+{
+	const char **n = realloc(cli->includes, (cli->n_includes + 1) * sizeof(*n));
+
+	if (!n)
+		return -1;
+	cli->includes = n;
+	cli->includes[cli->n_includes++] = path;
+	return 0;
+}
+
 static int add_set(Cli *cli, const char *kv)
 {
 	const char **n = realloc(cli->sets, (cli->n_sets + 1) * sizeof(*n));
@@ -258,6 +272,7 @@ int cli_parse(int argc, char **argv, Cli *cli)
 		{ "group", required_argument, NULL, OPT_GROUP },
 		{ "list-app-layer-protos", no_argument, NULL, OPT_LIST_APP_LAYER_PROTOS },
 		{ "unix-socket", optional_argument, NULL, OPT_UNIX_SOCKET },
+		{ "include", required_argument, NULL, OPT_INCLUDE },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -358,6 +373,10 @@ int cli_parse(int argc, char **argv, Cli *cli)
 		case OPT_SIMULATE_IPS: cli->simulate_ips = 1; break;
 		case OPT_LIST_KEYWORDS:
 			return keywords_list_as(stdout, optarg);
+		case OPT_INCLUDE:
+			if (add_include(cli, optarg) != 0)
+				return 1;
+			break;
 		case OPT_NO_RANDOM:
 			/* Suricata's switch for reproducible runs: we use no randomness. */
 			break;
@@ -400,8 +419,10 @@ int cli_parse(int argc, char **argv, Cli *cli)
 void cli_free(Cli *cli)
 {
 	free(cli->sets);
+	free(cli->includes);
 	free(cli->bpf);
 	cli->sets = NULL;
+	cli->includes = NULL;
 	cli->bpf = NULL;
 }
 

@@ -290,7 +290,17 @@ int cli_parse(int argc, char **argv, Cli *cli)
 	while ((c = getopt_long(argc, argv, "c:r:i:q:F:DS:s:l:k:vTVh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'c': cli->conf_file = optarg; break;
-		case 'r': cli->pcap_path = optarg; break;
+		case 'r':
+			/* -r takes one path (a file or a folder), as in Suricata 8,
+			 * which refuses a second run mode rather than read one of
+			 * two captures silently */
+			if (cli->pcap_path) {
+				log_error("more than one run mode has been specified: -r %s and -r %s "
+					  "(-r takes one file or folder)", cli->pcap_path, optarg);
+				return 1;
+			}
+			cli->pcap_path = optarg;
+			break;
 		case 'i':
 		case 'q':
 		case OPT_PCAP:

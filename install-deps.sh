@@ -6,7 +6,8 @@
 #   ./install-deps.sh --build-only  what a sensor's build needs, no test tool
 # The build: the libraries configure requires, and the optional ones a sensor
 # wants (libmagic: filemagic, file.magic; brotli: HTTP br bodies; hiredis:
-# eve-log filetype redis; Hyperscan: mpm-algo hs). The tests: tcpreplay and
+# eve-log filetype redis; Hyperscan: mpm-algo hs; liblz4: pcap-log
+# compression, lz4 its reader for the tests). The tests: tcpreplay and
 # iproute2 serve the live capture tests (tests/live/run.sh: a veth pair in a
 # network namespace); clang and its runtime (libFuzzer) serve make fuzz
 # (qa/fuzz); redis-server tests/sinks/run.sh; suricata-update
@@ -21,8 +22,8 @@ set -e
 PKGS="build-essential autoconf automake libtool pkg-config \
  libpcap-dev libyaml-dev libpcre2-dev libhtp-dev libjansson-dev libssl-dev libmagic-dev \
  libbrotli-dev libpsl-dev liblua5.4-dev libnetfilter-queue-dev \
- libhiredis-dev libnghttp2-dev"
-TEST_PKGS="wireshark-common tshark time python3 python3-yaml python3-jsonschema \
+ libhiredis-dev libnghttp2-dev liblz4-dev"
+TEST_PKGS="wireshark-common tshark lz4 time python3 python3-yaml python3-jsonschema \
  tcpreplay iproute2 iptables ethtool clang libclang-rt-dev redis-server logrotate \
  suricata-update python3-matplotlib systemd valgrind python3-scapy xz-utils"
 case "$1" in

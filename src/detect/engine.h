@@ -173,6 +173,9 @@ void detect_packet_verdict(const DetectThread *dt, int *pass, uint8_t *reject);
 /* Whether the tag keyword tagged the packet of the last detect_packet():
  * it is then logged as an eve "packet" record. */
 int detect_packet_tagged(const DetectThread *dt);
+/* Whether s has the tag keyword: its alerting packet opens the tag
+ * (pcap-log conditional: tag logs it with the tagged ones). */
+int detect_sig_has_tag(const Signature *s);
 
 /* Flow end, once per direction (p: the flow's pseudo packet going that way,
  * no payload): inspects that direction's stream data and HTTP transaction

@@ -133,3 +133,8 @@ int detect_packet_tagged(const DetectThread *dt)
 {
 	return dt->pkt_tagged;
 }
+
+int detect_sig_has_tag(const Signature *s)
+{
+	return tag_sig_has_tag(s);
+}

@@ -47,6 +47,7 @@ enum {
 	OPT_GROUP,
 	OPT_LIST_APP_LAYER_PROTOS,
 	OPT_UNIX_SOCKET,
+	OPT_INCLUDE,
 };
 
 void cli_usage(FILE *out, const char *prog)
@@ -55,6 +56,7 @@ void cli_usage(FILE *out, const char *prog)
 		"%s\n"
 		"USAGE: %s [OPTIONS] [BPF FILTER]\n\n"
 		"\t-c <path>                            : path to configuration file\n"
+		"\t--include <path>                     : additional configuration file (repeatable)\n"
 		"\t-T                                   : test configuration file (use with -c)\n"
 		"\t-r <path>                            : run in pcap file/offline mode (file or folder)\n"
 		"\t--pcap-file-continuous               : when running in pcap mode with a directory, continue checking directory for pcaps until interrupted\n"
@@ -152,6 +154,11 @@ static void print_build_info(void)
 #else
 	printf("  %-40s no\n", "hiredis support:");
 #endif
+#ifdef HAVE_LZ4
+	printf("  %-40s yes\n", "liblz4 support:");
+#else
+	printf("  %-40s no\n", "liblz4 support:");
+#endif
 	if (lua_kw_version())
 		printf("  %-40s yes (%s)\n", "Lua support:", lua_kw_version());
 	else
@@ -217,6 +224,18 @@ static void list_app_layer_protos(void)
 			printf("%s\n", app_proto_name((uint16_t)a));
 }
 
+/* --include: in command-line order, after the main file (setup_config) */
+static int add_include(Cli *cli, const char *path)
+{
+	const char **n = realloc(cli->includes, (cli->n_includes + 1) * sizeof(*n));
+
+	if (!n)
+		return -1;
+	cli->includes = n;
+	cli->includes[cli->n_includes++] = path;
+	return 0;
+}
+
 static int add_set(Cli *cli, const char *kv)
 {
 	const char **n = realloc(cli->sets, (cli->n_sets + 1) * sizeof(*n));
@@ -253,6 +272,7 @@ int cli_parse(int argc, char **argv, Cli *cli)
 		{ "group", required_argument, NULL, OPT_GROUP },
 		{ "list-app-layer-protos", no_argument, NULL, OPT_LIST_APP_LAYER_PROTOS },
 		{ "unix-socket", optional_argument, NULL, OPT_UNIX_SOCKET },
+		{ "include", required_argument, NULL, OPT_INCLUDE },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -270,7 +290,17 @@ int cli_parse(int argc, char **argv, Cli *cli)
 	while ((c = getopt_long(argc, argv, "c:r:i:q:F:DS:s:l:k:vTVh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'c': cli->conf_file = optarg; break;
-		case 'r': cli->pcap_path = optarg; break;
+		case 'r':
+			/* -r takes one path (a file or a folder), as in Suricata 8,
+			 * which refuses a second run mode rather than read one of
+			 * two captures silently */
+			if (cli->pcap_path) {
+				log_error("more than one run mode has been specified: -r %s and -r %s "
+					  "(-r takes one file or folder)", cli->pcap_path, optarg);
+				return 1;
+			}
+			cli->pcap_path = optarg;
+			break;
 		case 'i':
 		case 'q':
 		case OPT_PCAP:
@@ -353,6 +383,10 @@ int cli_parse(int argc, char **argv, Cli *cli)
 		case OPT_SIMULATE_IPS: cli->simulate_ips = 1; break;
 		case OPT_LIST_KEYWORDS:
 			return keywords_list_as(stdout, optarg);
+		case OPT_INCLUDE:
+			if (add_include(cli, optarg) != 0)
+				return 1;
+			break;
 		case OPT_NO_RANDOM:
 			/* Suricata's switch for reproducible runs: we use no randomness. */
 			break;
@@ -395,8 +429,10 @@ int cli_parse(int argc, char **argv, Cli *cli)
 void cli_free(Cli *cli)
 {
 	free(cli->sets);
+	free(cli->includes);
 	free(cli->bpf);
 	cli->sets = NULL;
+	cli->includes = NULL;
 	cli->bpf = NULL;
 }
 

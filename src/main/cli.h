@@ -34,6 +34,10 @@ typedef struct Cli {
 	const char *runmode;
 	const char **sets;
 	int n_sets;
+	/* --include files: loaded over the main file in their order, as if
+	 * they were included at its end (Suricata 8), before the --set values */
+	const char **includes;
+	int n_includes;
 	int verbose;
 	int test_mode;                 /* -T */
 	int engine_analysis;           /* --engine-analysis */

@@ -40,6 +40,11 @@ int setup_config(Session *s)
 		log_error("%s", err);
 		return -1;
 	}
+	for (int i = 0; i < s->cli.n_includes; i++)
+		if (conf_load_file(s->cli.includes[i], err, sizeof(err)) != 0) {
+			log_error("--include: %s", err);
+			return -1;
+		}
 	if (cli_apply_sets(&s->cli, NULL) != 0)
 		return -1;
 	return log_levels_set(&s->cli, 1);

@@ -95,6 +95,7 @@ static const OutputLogger *const loggers[] = {
 	&output_logger_tx,
 	&output_logger_frame,
 	&output_logger_tls_store,
+	&output_logger_pcap,
 	&logger_flow,
 };
 
@@ -104,6 +105,7 @@ int output_thread_init(OutputThread *ot, Outputs *o)
 {
 	ot->o = o;
 	ot->dt = NULL;
+	ot->pcap_log = NULL;
 	ot->end_pkt = calloc(1, sizeof(Packet));
 	output_thread_set_detect(ot, NULL);
 	return ot->end_pkt ? 0 : -1;
@@ -111,6 +113,7 @@ int output_thread_init(OutputThread *ot, Outputs *o)
 
 void output_thread_fini(OutputThread *ot)
 {
+	pcap_log_thread_fini(ot);
 	free(ot->end_pkt);
 	ot->end_pkt = NULL;
 }

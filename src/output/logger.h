@@ -23,6 +23,7 @@ typedef struct OutputThread {
 	DetectThread *dt;          /* NULL: detection disabled (output_thread_set_detect) */
 	unsigned frame_need;       /* APP_FRAME_* that frames wait for (output_frame_need) */
 	Packet *end_pkt;           /* the flow-end pseudo packet (stream_end_packet) */
+	struct PcapLogWriter *pcap_log; /* pcap-log multi: this thread's files */
 } OutputThread;
 
 /* What one packet leaves for the loggers. */

@@ -89,6 +89,7 @@ struct Outputs {
 	/* flow records' writer thread during a run (outputs_run_start), or
 	 * NULL: written by the thread that ends the flow */
 	FlowWriter *flow_writer;
+	struct PcapLog *pcap_log;   /* pcap-log.c: its files; NULL when off */
 };
 
 /* eve.c: a flow record in two steps, for the writer thread: the view of f
@@ -103,6 +104,14 @@ void flow_record_write(Outputs *o, const FlowRecordView *v);
 int tls_store_config_load(OutputConfig *cfg, const char *prefix, const char *log_dir,
 			  char *err, size_t errlen);
 int tls_store_open(const OutputConfig *cfg, char *err, size_t errlen);
+
+/* pcap-log.c: outputs.N.pcap-log's keys at prefix (0, or -1 with err);
+ * its shared state made at open (0, or -1 with err: lz4 asked without
+ * liblz4) and closed, every file flushed, after the packet threads. */
+int pcap_log_config_load(OutputConfig *cfg, const char *prefix, const char *log_dir,
+			 char *err, size_t errlen);
+int pcap_log_open(Outputs *o, char *err, size_t errlen);
+void pcap_log_close(Outputs *o);
 
 /* netflow.c: a flow's "netflow" records (one per direction that sent),
  * from its end view, as flow_record_write() writes its "flow" record. */

@@ -661,6 +661,8 @@ int output_config_load(OutputConfig *cfg, const char *log_dir, char *err, size_t
 			rc = load_stats_output(cfg, prefix, log_dir, err, errlen);
 		else if (strcmp(type, "tls-store") == 0)
 			rc = tls_store_config_load(cfg, prefix, log_dir, err, errlen);
+		else if (strcmp(type, "pcap-log") == 0)
+			rc = pcap_log_config_load(cfg, prefix, log_dir, err, errlen);
 		/* others (file-store is the files module's) are not read here:
 		 * conf_report_unused() names the settings of any enabled one
 		 * nobody reads */
@@ -833,7 +835,7 @@ Outputs *outputs_open(const OutputConfig *cfg, char *err, size_t errlen)
 	}
 	if (output_file_open(&o->fast, &cfg->fast, err, errlen) < 0 ||
 	    output_file_open(&o->stats, &cfg->stats, err, errlen) < 0 ||
-	    tls_store_open(cfg, err, errlen) < 0)
+	    tls_store_open(cfg, err, errlen) < 0 || pcap_log_open(o, err, errlen) < 0)
 		goto fail;
 	eve_set_community_id(cfg->eve_community_id, cfg->eve_community_seed);
 	eve_set_ethernet(cfg->eve_ethernet);
@@ -868,6 +870,7 @@ void outputs_close(Outputs *o)
 	}
 	output_file_close(&o->fast);
 	output_file_close(&o->stats);
+	pcap_log_close(o);
 	pthread_mutex_destroy(&o->order_lock);
 	free(o->prev);
 	free(o);

@@ -117,6 +117,25 @@ typedef struct EveOutputConfig {
 #define OUTPUT_HTTP_HDR_REQUEST  0x1
 #define OUTPUT_HTTP_HDR_RESPONSE 0x2
 
+/* outputs.N.pcap-log (pcap-log.c): the packets written back as pcap
+ * files, as Suricata 8's pcap-log. */
+enum { PCAP_LOG_NORMAL = 0, PCAP_LOG_MULTI };
+enum { PCAP_LOG_ALL = 0, PCAP_LOG_ALERTS, PCAP_LOG_TAG };
+typedef struct PcapLogConfig {
+	int enabled;
+	int mode;                   /* PCAP_LOG_NORMAL | PCAP_LOG_MULTI */
+	int conditional;            /* PCAP_LOG_ALL | _ALERTS | _TAG */
+	int ts_usec;                /* ts-format: usec (the names' time as sec.usec) */
+	int use_stream_depth;       /* no TCP data past stream.reassembly.depth */
+	int honor_pass_rules;       /* no packet of a flow a pass rule passed */
+	int lz4;                    /* compression: lz4 */
+	int lz4_level, lz4_checksum;
+	uint64_t limit;             /* bytes a file holds before the next one */
+	uint32_t max_files;         /* 0: every file kept; else a ring of that many */
+	char dir[PATH_MAX];         /* dir, or the log folder */
+	char filename[256];         /* filename (multi: with %n %i %t) */
+} PcapLogConfig;
+
 typedef struct OutputConfig {
 	OutputFileConfig fast;      /* outputs.N.fast */
 	/* outputs.N.eve-log, in the order of the outputs list. The options of
@@ -153,6 +172,7 @@ typedef struct OutputConfig {
 	OutputFileConfig stats;     /* outputs.N.stats (stats.log) */
 	int tls_store_enabled;      /* outputs.N.tls-store (tls-store.c) */
 	char tls_store_dir[PATH_MAX]; /* its certs-log-dir, joined to the log folder */
+	PcapLogConfig pcap_log;     /* outputs.N.pcap-log (pcap-log.c) */
 	int stats_totals;
 	int stats_threads;
 	int stats_enabled;          /* top-level stats.enabled, default yes */

@@ -9,6 +9,9 @@ A case is a folder tests/e2e/<case>/ with:
   args     one line of extra arguments (shell quoting). Placeholders:
            @CASE@ (the case folder), @SRCDIR@, @BUILDDIR@, @LOGDIR@, @DATA@ (tests/data/pcaps),
            @SHARED@ (../shared, or $SURICATA_SHARED).
+  setup    (optional, executable) run as `setup LOGDIR` before the engine, with
+           E2E_DATA (tests/data/pcaps) and E2E_CASE set: stages inputs the run
+           changes (files --pcap-file-delete removes) in the log folder.
   expect   one expectation per line ('#' comments). Directives:
              single-only            run once, in --runmode single only
              no-runmode             run once, with no --runmode argument
@@ -28,7 +31,12 @@ A case is a folder tests/e2e/<case>/ with:
              json NAME[SEL]...PATH OP VALUE  records of NAME.json (JSON lines) in the
              json NAME[SEL]... count OP N      log folder, selected as eve records
              eve valid                      eve.json against the eve schema
-             when COND[,COND] EXPECTATION   COND: cuda=yes|no, gpu=yes|no, lua=yes|no
+             script NAME [ARG...]           runs the case's NAME with the log folder
+                                            and ARGs (placeholders allowed); passes on
+                                            exit 0. Its environment: E2E_PCAP (the
+                                            -r capture), E2E_BINARY, E2E_YAML.
+             when COND[,COND] EXPECTATION   COND: cuda=yes|no, gpu=yes|no, lua=yes|no,
+                                            lz4=yes|no
            OP is one of == != < <= > >=. VALUE: integer, "string" or bare word.
 The runner adds -c BUILDDIR/suricata.yaml unless args has -c, -l <tmp log folder>
 unless args has -l, -r <pcap> when a pcap is named, and --runmode single|autofp.
@@ -151,7 +159,7 @@ class Env:
     def conds(self):
         """Build and machine facts for `when` lines."""
         if self._conds is None:
-            cuda = lua = 'no'
+            cuda = lua = lz4 = 'no'
             try:
                 out = subprocess.run([self.binary, '--build-info'], capture_output=True,
                                      text=True, timeout=30)
@@ -159,6 +167,8 @@ class Env:
                     cuda = 'yes'
                 if re.search(r'Lua support:\s*yes', out.stdout + out.stderr):
                     lua = 'yes'
+                if re.search(r'liblz4 support:\s*yes', out.stdout + out.stderr):
+                    lz4 = 'yes'
             except (OSError, subprocess.TimeoutExpired):
                 pass
             gpu = 'no'
@@ -166,7 +176,7 @@ class Env:
                 r = subprocess.run(['nvidia-smi', '-L'], capture_output=True, text=True)
                 if r.returncode == 0 and 'GPU' in r.stdout:
                     gpu = 'yes'
-            self._conds = {'cuda': cuda, 'gpu': gpu, 'lua': lua}
+            self._conds = {'cuda': cuda, 'gpu': gpu, 'lua': lua, 'lz4': lz4}
         return self._conds
 
 
@@ -266,6 +276,21 @@ def check_schema(res, env):
     return r.returncode == 0, (r.stdout + r.stderr).strip()[-400:]
 
 
+def check_script(res, toks, env):
+    """A case's own check: CASE/NAME LOGDIR ARGS..., passing on exit 0."""
+    if not toks:
+        raise CaseError('script NAME [ARG...]')
+    cmd = [os.path.join(res.case_dir, subst(toks[0], env, res.case_dir, res.logdir)), res.logdir]
+    cmd += [subst(str(parse_value(t)), env, res.case_dir, res.logdir) for t in toks[1:]]
+    pcap = ''
+    if '-r' in res.cmd:
+        pcap = res.cmd[res.cmd.index('-r') + 1]
+    envv = dict(os.environ, E2E_PCAP=pcap, E2E_BINARY=env.binary, E2E_YAML=env.yaml)
+    r = subprocess.run(cmd, capture_output=True, text=True, errors='replace', env=envv,
+                       timeout=RUN_TIMEOUT)
+    return r.returncode == 0, (r.stdout + r.stderr).strip()[-400:] or 'exit %d' % r.returncode
+
+
 def check(res, line, env, skips):
     """Returns (ok, got) for one expectation line; ok None means skipped."""
     toks = shlex.split(line, posix=False)
@@ -301,6 +326,8 @@ def check(res, line, env, skips):
         return check_eve(res, toks[1], toks[2:], env, lambda name: json_lines(res, name))
     if kind in ('stdout', 'stderr', 'output'):
         return check_text(res, kind, toks[1], toks[2:])
+    if kind == 'script':
+        return check_script(res, toks[1:], env)
     if kind == 'file':
         path = os.path.join(res.logdir, toks[1])
         if toks[2] == 'exists':
@@ -367,6 +394,12 @@ def run_one(env, case_dir, mode, logdir, expect):
         cmd += ['-c', env.yaml]
     if '-l' not in args:
         cmd += ['-l', logdir]
+    setup = os.path.join(case_dir, 'setup')
+    if os.access(setup, os.X_OK):
+        r = subprocess.run([setup, logdir], capture_output=True, text=True, timeout=RUN_TIMEOUT,
+                           env=dict(os.environ, E2E_DATA=env.data, E2E_CASE=case_dir))
+        if r.returncode != 0:
+            return False, 'setup failed: %s' % (r.stdout + r.stderr).strip()[-400:]
     pcap = read_lines(os.path.join(case_dir, 'pcap'))
     if pcap:
         cmd += ['-r', os.path.join(env.data, subst(pcap[0], env, case_dir, logdir))]
@@ -379,6 +412,7 @@ def run_one(env, case_dir, mode, logdir, expect):
     except subprocess.TimeoutExpired:
         return False, 'timed out after %ds: %s' % (RUN_TIMEOUT, ' '.join(cmd))
     res = Result(r.returncode, r.stdout, r.stderr, logdir)
+    res.case_dir, res.cmd = case_dir, cmd
     for pat in ('ERROR: AddressSanitizer', 'runtime error:', 'ERROR: LeakSanitizer'):
         if pat in r.stderr:
             return False, 'sanitizer report: %s' % r.stderr[r.stderr.find(pat):][:400]

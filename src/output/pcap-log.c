@@ -1,0 +1,575 @@
+/* The pcap-log output (outputs: - pcap-log: ...): the packets the engine
+ * saw, written back as pcap files, as Suricata 8's pcap-log.
+ *
+ *   mode: normal   one series of files for the whole engine, named
+ *                  <dir>/<filename>.<time> (time: ts-format sec or usec,
+ *                  "1700000000" or "1700000000.20000", of the packet that
+ *                  opens the file); the writers share it under a lock.
+ *   mode: multi    one series per packet thread, no lock on the packet
+ *                  path; filename takes %n (thread number, from 1), %i
+ *                  (thread id) and %t (the time as above); without %t the
+ *                  time is appended as in normal mode, so that rotated
+ *                  files do not overwrite each other.
+ *   limit          a file's size (plain numbers under 4096 are megabytes,
+ *                  as Suricata reads them; at least 4 MiB): the next packet
+ *                  opens the next file. max-files > 0 keeps a ring of that
+ *                  many (per thread in multi mode), the oldest deleted.
+ *   conditional    all; alerts: the packets of flows that alerted, from the
+ *                  alerting packet on (a packet alerting on its own without
+ *                  a flow too); tag: the alerting packets of rules with the
+ *                  tag keyword and the packets their tags cover.
+ *   use-stream-depth  TCP data past the direction's reassembly depth is not
+ *                  written; honor-pass-rules: nothing of a flow (or packet) a
+ *                  pass rule passed.
+ *   compression: lz4  each file one LZ4 frame (<name>.lz4: `lz4 -d`
+ *                  restores the pcap); lz4-level, lz4-checksum.
+ * As Suricata documents, packets the engine stops looking at are not
+ * written either: a bypassed flow's (encrypted data after the handshake
+ * with encryption-handling: bypass) never reach the loggers. Packets the
+ * engine made (a reassembled datagram) are not written: their fragments are.
+ *
+ * Cost: a packet that is written is one fwrite (or one LZ4 update) into a
+ * buffered stream; files open and close only on rotation. */
+#include "config.h"
+
+#include "output/logger-int.h"
+#include "output/output-private.h"
+#include "stream/stream.h"
+#include "conf/conf.h"
+#include "util/log.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#ifdef HAVE_LZ4
+#include <lz4frame.h>
+#endif
+
+#define PCAP_LOG_MIN_LIMIT (4ull * 1024 * 1024)
+#define PCAP_LOG_DEF_LIMIT (32ull * 1024 * 1024)  /* Suricata's documented default */
+#define PCAP_LOG_SNAPLEN 262144u
+#define PCAP_LOG_IOBUF (256u * 1024)
+
+/* One series of files: the current one and, with max-files, the names of
+ * those kept. */
+typedef struct PcapLogWriter {
+	FILE *fp;
+	char *iobuf;                /* fp's buffer */
+	uint64_t size;              /* bytes given to the current file */
+	int datalink;               /* the current file's link type */
+	unsigned thread_no;         /* multi: %n */
+	long tid;                   /* multi: %i */
+	char **ring;                /* max_files names, oldest at ring_head */
+	uint32_t ring_n, ring_head;
+	char last[PATH_MAX];        /* the name the last file was given */
+	unsigned dup;               /* files named as the last one, so far */
+	uint64_t other_link;        /* packets of another link type, not written */
+	int warned_link;
+#ifdef HAVE_LZ4
+	LZ4F_cctx *lz;
+	uint8_t *lzbuf;             /* compressed output of one update */
+	size_t lzcap;
+#endif
+} PcapLogWriter;
+
+struct PcapLog {
+	const PcapLogConfig *cfg;
+	pthread_mutex_t lock;       /* normal mode: the shared writer */
+	PcapLogWriter shared;
+	unsigned threads;           /* multi: thread numbers given (atomic) */
+};
+
+/* ---- files ---- */
+
+static void writer_init(PcapLogWriter *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->datalink = -1;
+}
+
+static int raw_write(PcapLogWriter *w, const void *buf, size_t len)
+{
+	if (len && fwrite(buf, 1, len, w->fp) != len)
+		return -1;
+	w->size += len;
+	return 0;
+}
+
+/* Bytes of the pcap stream, compressed on their way when lz4 is on. */
+static int stream_write(const PcapLogConfig *c, PcapLogWriter *w, const void *buf, size_t len)
+{
+#ifdef HAVE_LZ4
+	if (c->lz4) {
+		size_t n = LZ4F_compressUpdate(w->lz, w->lzbuf, w->lzcap, buf, len, NULL);
+
+		if (LZ4F_isError(n))
+			return -1;
+		return raw_write(w, w->lzbuf, n);
+	}
+#else
+	(void)c;
+#endif
+	return raw_write(w, buf, len);
+}
+
+static void file_close(const PcapLogConfig *c, PcapLogWriter *w)
+{
+	if (!w->fp)
+		return;
+#ifdef HAVE_LZ4
+	if (c->lz4) {
+		size_t n = LZ4F_compressEnd(w->lz, w->lzbuf, w->lzcap, NULL);
+
+		if (!LZ4F_isError(n))
+			raw_write(w, w->lzbuf, n);
+	}
+#else
+	(void)c;
+#endif
+	if (fclose(w->fp) != 0)
+		log_warning("pcap-log: closing a file: %s", strerror(errno));
+	w->fp = NULL;
+}
+
+/* The name of the next file, from the packet that opens it. */
+static int file_name(const PcapLogConfig *c, const PcapLogWriter *w, const struct timeval *ts,
+		     char *out, size_t cap)
+{
+	char t[48], name[PATH_MAX];
+	size_t n = 0;
+	int has_t = 0;
+
+	if (c->ts_usec)
+		snprintf(t, sizeof(t), "%ld.%ld", (long)ts->tv_sec, (long)ts->tv_usec);
+	else
+		snprintf(t, sizeof(t), "%ld", (long)ts->tv_sec);
+	for (const char *s = c->filename; *s && n + 32 < sizeof(name); s++) {
+		if (c->mode == PCAP_LOG_MULTI && s[0] == '%' && s[1]) {
+			s++;
+			if (*s == 'n')
+				n += (size_t)snprintf(name + n, sizeof(name) - n, "%u", w->thread_no);
+			else if (*s == 'i')
+				n += (size_t)snprintf(name + n, sizeof(name) - n, "%ld", w->tid);
+			else if (*s == 't') {
+				n += (size_t)snprintf(name + n, sizeof(name) - n, "%s", t);
+				has_t = 1;
+			} else {
+				name[n++] = '%';
+				name[n++] = *s;
+			}
+			continue;
+		}
+		name[n++] = *s;
+	}
+	name[n] = 0;
+	n = (size_t)snprintf(out, cap, "%s/%s%s%s", c->dir, name, has_t ? "" : ".",
+			     has_t ? "" : t);
+	return n < cap ? 0 : -1;
+}
+
+/* The file's path: its name, made unique when a rotation falls within the
+ * same second (or microsecond) as the last one (".1", ".2", ...), which would
+ * otherwise overwrite the file just closed; then the compression suffix. */
+static int file_path(const PcapLogConfig *c, PcapLogWriter *w, const struct timeval *ts,
+		     char *out, size_t cap)
+{
+	char base[PATH_MAX];
+	int n;
+
+	if (file_name(c, w, ts, base, sizeof(base)) < 0)
+		return -1;
+	if (strcmp(base, w->last) == 0)
+		w->dup++;
+	else
+		w->dup = 0;
+	snprintf(w->last, sizeof(w->last), "%s", base);
+	if (w->dup)
+		n = snprintf(out, cap, "%s.%u%s", base, w->dup, c->lz4 ? ".lz4" : "");
+	else
+		n = snprintf(out, cap, "%s%s", base, c->lz4 ? ".lz4" : "");
+	return n >= 0 && (size_t)n < cap ? 0 : -1;
+}
+
+/* max-files: the new file takes the place of the oldest, which goes. */
+static void ring_add(const PcapLogConfig *c, PcapLogWriter *w, const char *path)
+{
+	uint32_t slot;
+
+	if (!c->max_files)
+		return;
+	if (!w->ring && !(w->ring = calloc(c->max_files, sizeof(char *))))
+		return;
+	if (w->ring_n == c->max_files) {
+		slot = w->ring_head;
+		if (w->ring[slot] && unlink(w->ring[slot]) != 0 && errno != ENOENT)
+			log_warning("pcap-log: cannot delete %s: %s", w->ring[slot],
+				    strerror(errno));
+		free(w->ring[slot]);
+		w->ring_head = (w->ring_head + 1) % c->max_files;
+	} else {
+		slot = (w->ring_head + w->ring_n++) % c->max_files;
+	}
+	w->ring[slot] = strdup(path);
+}
+
+static int file_open(const PcapLogConfig *c, PcapLogWriter *w, const Packet *p)
+{
+	char path[PATH_MAX];
+	struct {
+		uint32_t magic;
+		uint16_t major, minor;
+		int32_t zone;
+		uint32_t sigfigs, snaplen, linktype;
+	} hdr = { 0xa1b2c3d4u, 2, 4, 0, 0, PCAP_LOG_SNAPLEN, (uint32_t)p->datalink };
+
+	if (file_path(c, w, &p->ts, path, sizeof(path)) < 0) {
+		log_warning("pcap-log: file name too long in %s", c->dir);
+		return -1;
+	}
+	if (!(w->fp = fopen(path, "wb"))) {
+		log_warning("pcap-log: cannot write %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (w->iobuf)
+		setvbuf(w->fp, w->iobuf, _IOFBF, PCAP_LOG_IOBUF);
+	w->size = 0;
+	w->datalink = p->datalink;
+#ifdef HAVE_LZ4
+	if (c->lz4) {
+		LZ4F_preferences_t pref;
+		size_t n;
+
+		memset(&pref, 0, sizeof(pref));
+		pref.compressionLevel = c->lz4_level;
+		pref.frameInfo.contentChecksumFlag =
+			c->lz4_checksum ? LZ4F_contentChecksumEnabled : LZ4F_noContentChecksum;
+		n = LZ4F_compressBegin(w->lz, w->lzbuf, w->lzcap, &pref);
+		if (LZ4F_isError(n) || raw_write(w, w->lzbuf, n) < 0) {
+			fclose(w->fp);
+			w->fp = NULL;
+			return -1;
+		}
+	}
+#endif
+	ring_add(c, w, path);
+	return stream_write(c, w, &hdr, sizeof(hdr));
+}
+
+/* The writer's buffers, made once (its first packet), not per packet. */
+static int writer_setup(const PcapLogConfig *c, PcapLogWriter *w)
+{
+	if (!w->iobuf && !(w->iobuf = malloc(PCAP_LOG_IOBUF)))
+		return -1;
+#ifdef HAVE_LZ4
+	if (c->lz4 && !w->lz) {
+		if (LZ4F_isError(LZ4F_createCompressionContext(&w->lz, LZ4F_VERSION)))
+			return -1;
+		LZ4F_preferences_t pref;
+
+		/* room for the largest packet's update (what the context holds
+		 * back included), the frame header and its end */
+		memset(&pref, 0, sizeof(pref));
+		pref.frameInfo.contentChecksumFlag = LZ4F_contentChecksumEnabled;
+		w->lzcap = LZ4F_compressBound(PACKET_DATA_MAX + 16, &pref) + LZ4F_HEADER_SIZE_MAX;
+		if (!(w->lzbuf = malloc(w->lzcap)))
+			return -1;
+	}
+#else
+	(void)c;
+#endif
+	return 0;
+}
+
+static void writer_free(const PcapLogConfig *c, PcapLogWriter *w)
+{
+	file_close(c, w);
+	if (w->other_link)
+		log_warning("pcap-log: %" PRIu64 " packets of another link type than their "
+			    "file's were not written", w->other_link);
+	for (uint32_t i = 0; w->ring && i < c->max_files; i++)
+		free(w->ring[i]);
+	free(w->ring);
+	free(w->iobuf);
+#ifdef HAVE_LZ4
+	if (w->lz)
+		LZ4F_freeCompressionContext(w->lz);
+	free(w->lzbuf);
+#endif
+	writer_init(w);
+}
+
+static void writer_packet(const PcapLogConfig *c, PcapLogWriter *w, const Packet *p)
+{
+	uint32_t rec[4];
+	uint32_t len = p->caplen > PCAP_LOG_SNAPLEN ? PCAP_LOG_SNAPLEN : p->caplen;
+
+	if (!w->iobuf && writer_setup(c, w) < 0)
+		return;
+	/* a file has one link type: a packet of another (a folder of mixed
+	 * captures) is counted, not written into a file tshark misreads */
+	if (w->fp && w->datalink != p->datalink) {
+		w->other_link++;
+		return;
+	}
+	if (w->fp && w->size + sizeof(rec) + len > c->limit)
+		file_close(c, w);
+	if (!w->fp && file_open(c, w, p) < 0)
+		return;
+	rec[0] = (uint32_t)p->ts.tv_sec;
+	rec[1] = (uint32_t)p->ts.tv_usec;
+	rec[2] = len;
+	rec[3] = p->wirelen > len ? p->wirelen : len;
+	if (stream_write(c, w, rec, sizeof(rec)) < 0 || stream_write(c, w, p->data, len) < 0) {
+		log_warning("pcap-log: write failed: %s; the file is closed", strerror(errno));
+		file_close(c, w);
+	}
+}
+
+/* ---- which packets ---- */
+
+static int alert_has_tag(const OutputPacketCtx *pc)
+{
+	for (uint32_t i = 0; i < pc->nalerts; i++)
+		if (detect_sig_has_tag(pc->alerts[i].s))
+			return 1;
+	return 0;
+}
+
+static int wanted(const PcapLogConfig *c, const OutputThread *ot, const OutputPacketCtx *pc)
+{
+	const Packet *p = pc->p;
+	const Flow *f = pc->f;
+
+	if (p->flags & PKT_PSEUDO)
+		return 0;
+	if (c->honor_pass_rules) {
+		int pass = 0;
+		uint8_t reject;
+
+		if (f && f->rule_pass)
+			return 0;
+		if (pc->detected && ot->dt)
+			detect_packet_verdict(ot->dt, &pass, &reject);
+		if (pass)
+			return 0;
+	}
+	if (c->use_stream_depth && f && PKT_IS_TCP(p) && p->payload_len &&
+	    !(p->stream_flags & STREAM_PKT_DEPTH_REACHED) &&
+	    (stream_dir_flags(f, (p->flags & PKT_TOCLIENT) ? 1 : 0) & STREAM_DIR_DEPTH_REACHED))
+		return 0;
+	switch (c->conditional) {
+	case PCAP_LOG_ALERTS:
+		/* the alert logger ran first: f->alerted covers this packet's */
+		return pc->nalerts || (f && f->alerted);
+	case PCAP_LOG_TAG:
+		return pc->detected && ot->dt && (detect_packet_tagged(ot->dt) || alert_has_tag(pc));
+	default:
+		return 1;
+	}
+}
+
+static void pcap_log_packet(OutputThread *ot, const OutputPacketCtx *pc)
+{
+	struct PcapLog *pl = ot->o ? ot->o->pcap_log : NULL;
+
+	if (!pl || !wanted(pl->cfg, ot, pc))
+		return;
+	if (pl->cfg->mode == PCAP_LOG_MULTI) {
+		PcapLogWriter *w = ot->pcap_log;
+
+		/* this thread's series, made on its first packet */
+		if (!w) {
+			if (!(w = malloc(sizeof(*w))))
+				return;
+			writer_init(w);
+			w->thread_no = __atomic_add_fetch(&pl->threads, 1, __ATOMIC_RELAXED);
+			w->tid = (long)syscall(SYS_gettid);
+			ot->pcap_log = w;
+		}
+		writer_packet(pl->cfg, w, pc->p);
+		return;
+	}
+	pthread_mutex_lock(&pl->lock);
+	writer_packet(pl->cfg, &pl->shared, pc->p);
+	pthread_mutex_unlock(&pl->lock);
+}
+
+void pcap_log_thread_fini(OutputThread *ot)
+{
+	if (!ot->pcap_log)
+		return;
+	writer_free(ot->o ? &ot->o->cfg.pcap_log : NULL, ot->pcap_log);
+	free(ot->pcap_log);
+	ot->pcap_log = NULL;
+}
+
+const OutputLogger output_logger_pcap = { "pcap-log", pcap_log_packet, NULL };
+
+/* ---- configuration ---- */
+
+static int cfg_bool(const char *prefix, const char *key, int *out, char *err, size_t errlen)
+{
+	char path[320];
+
+	snprintf(path, sizeof(path), "%s.%s", prefix, key);
+	if (conf_get(path) && conf_get_bool(path, out) < 0) {
+		snprintf(err, errlen, "%s: invalid boolean '%s'", path, conf_get(path));
+		return -1;
+	}
+	return 0;
+}
+
+static int cfg_choice(const char *prefix, const char *key, const char *const *names, int *out,
+		      char *err, size_t errlen)
+{
+	char path[320];
+	const char *v;
+
+	snprintf(path, sizeof(path), "%s.%s", prefix, key);
+	if (!(v = conf_get(path)) || !*v)
+		return 0;
+	for (int i = 0; names[i]; i++)
+		if (strcmp(v, names[i]) == 0) {
+			*out = i;
+			return 0;
+		}
+	snprintf(err, errlen, "%s: invalid value '%s'", path, v);
+	return -1;
+}
+
+static int cfg_limits(PcapLogConfig *c, const char *prefix, char *err, size_t errlen)
+{
+	char path[320];
+	const char *v;
+	int64_t n;
+
+	c->limit = PCAP_LOG_DEF_LIMIT;
+	snprintf(path, sizeof(path), "%s.limit", prefix);
+	if ((v = conf_get(path)) && *v) {
+		if (parse_size(v, &c->limit) < 0) {
+			snprintf(err, errlen, "%s: invalid size '%s'", path, v);
+			return -1;
+		}
+		/* as Suricata: a bare small number is a size in megabytes */
+		if (c->limit < 4096)
+			c->limit *= 1024 * 1024;
+		if (c->limit < PCAP_LOG_MIN_LIMIT) {
+			snprintf(err, errlen, "%s: '%s' is less than the minimum of %llu bytes",
+				 path, v, PCAP_LOG_MIN_LIMIT);
+			return -1;
+		}
+	}
+	snprintf(path, sizeof(path), "%s.max-files", prefix);
+	if ((v = conf_get(path)) && *v) {
+		if (conf_get_int(path, &n) < 0 || n < 0 || n > UINT32_MAX) {
+			snprintf(err, errlen, "%s: invalid number '%s'", path, v);
+			return -1;
+		}
+		c->max_files = (uint32_t)n;
+	}
+	snprintf(path, sizeof(path), "%s.lz4-level", prefix);
+	if ((v = conf_get(path)) && *v) {
+		if (conf_get_int(path, &n) < 0 || n < 0 || n > 16) {
+			snprintf(err, errlen, "%s: expected 0 to 16, not '%s'", path, v);
+			return -1;
+		}
+		c->lz4_level = (int)n;
+	}
+	return 0;
+}
+
+int pcap_log_config_load(OutputConfig *cfg, const char *prefix, const char *log_dir,
+			 char *err, size_t errlen)
+{
+	static const char *const modes[] = { "normal", "multi", NULL };
+	static const char *const conds[] = { "all", "alerts", "tag", NULL };
+	static const char *const tsf[] = { "sec", "usec", NULL };
+	static const char *const comps[] = { "none", "lz4", NULL };
+	PcapLogConfig *c = &cfg->pcap_log;
+	char path[320];
+	const char *v;
+	int n;
+
+	memset(c, 0, sizeof(*c));
+	if (cfg_bool(prefix, "enabled", &c->enabled, err, errlen) < 0)
+		return -1;
+	if (!c->enabled)
+		return 0;
+	snprintf(path, sizeof(path), "%s.mode", prefix);
+	if ((v = conf_get(path)) && strcmp(v, "sguil") == 0) {
+		snprintf(err, errlen, "%s: sguil mode was removed in Suricata 7; use normal or "
+			 "multi", path);
+		return -1;
+	}
+	if (cfg_choice(prefix, "mode", modes, &c->mode, err, errlen) < 0 ||
+	    cfg_choice(prefix, "conditional", conds, &c->conditional, err, errlen) < 0 ||
+	    cfg_choice(prefix, "ts-format", tsf, &c->ts_usec, err, errlen) < 0 ||
+	    cfg_choice(prefix, "compression", comps, &c->lz4, err, errlen) < 0 ||
+	    cfg_bool(prefix, "use-stream-depth", &c->use_stream_depth, err, errlen) < 0 ||
+	    cfg_bool(prefix, "honor-pass-rules", &c->honor_pass_rules, err, errlen) < 0 ||
+	    cfg_bool(prefix, "lz4-checksum", &c->lz4_checksum, err, errlen) < 0 ||
+	    cfg_limits(c, prefix, err, errlen) < 0)
+		return -1;
+	snprintf(path, sizeof(path), "%s.filename", prefix);
+	v = conf_get(path);
+	snprintf(c->filename, sizeof(c->filename), "%s", v && *v ? v : "log.pcap");
+	snprintf(path, sizeof(path), "%s.dir", prefix);
+	v = conf_get(path);
+	if (!v || !*v)
+		n = snprintf(c->dir, sizeof(c->dir), "%s", log_dir);
+	else if (v[0] == '/')
+		n = snprintf(c->dir, sizeof(c->dir), "%s", v);
+	else
+		n = snprintf(c->dir, sizeof(c->dir), "%s/%s", log_dir, v);
+	if (n < 0 || (size_t)n >= sizeof(c->dir)) {
+		snprintf(err, errlen, "%s: path too long", path);
+		return -1;
+	}
+	return 0;
+}
+
+int pcap_log_open(Outputs *o, char *err, size_t errlen)
+{
+	const PcapLogConfig *c = &o->cfg.pcap_log;
+	struct PcapLog *pl;
+
+	if (!c->enabled)
+		return 0;
+#ifndef HAVE_LZ4
+	if (c->lz4) {
+		snprintf(err, errlen, "pcap-log: compression lz4 needs liblz4: this build has none "
+			 "(install liblz4-dev and run configure again)");
+		return -1;
+	}
+#endif
+	if (access(c->dir, W_OK) != 0) {
+		snprintf(err, errlen, "pcap-log: cannot write in %s: %s", c->dir, strerror(errno));
+		return -1;
+	}
+	if (!(pl = calloc(1, sizeof(*pl)))) {
+		snprintf(err, errlen, "pcap-log: out of memory");
+		return -1;
+	}
+	pl->cfg = c;
+	pthread_mutex_init(&pl->lock, NULL);
+	writer_init(&pl->shared);
+	o->pcap_log = pl;
+	return 0;
+}
+
+void pcap_log_close(Outputs *o)
+{
+	struct PcapLog *pl = o->pcap_log;
+
+	if (!pl)
+		return;
+	writer_free(pl->cfg, &pl->shared);
+	pthread_mutex_destroy(&pl->lock);
+	free(pl);
+	o->pcap_log = NULL;
+}

@@ -749,6 +749,21 @@ static int on_syn_recv(StreamThread *st, TcpSession *ssn, Packet *p, int dir)
 			ssn->state = TCP_ESTABLISHED;
 			return 0;
 		}
+		/* IDS: the server goes on from its SYN/ACK and ACKs exactly
+		 * the client's SYN, so the client's ACK was missed (or came
+		 * before the SYN/ACK): Suricata takes the handshake as done
+		 * (suricata-verify issue-4220-01-ids). Inline it stays an
+		 * ACK in the wrong direction. */
+		if ((fl & TH_ACK) && (snd->flags & TS_HAVE_BASE) &&
+		    seq_off(snd, p->tcp_seq) == 0 && seq_off(rcv, p->tcp_ack) == 0) {
+			if (st->cfg->inline_mode <= 0) {
+				ssn->state = TCP_ESTABLISHED;
+				return 0;
+			}
+			/* inline, data there is what an injection looks like */
+			if (p->payload_len)
+				return reject(st, p, SEV_3WHS_ACK_DATA_INJECT);
+		}
 		return reject(st, p, SEV_3WHS_ACK_IN_WRONG_DIR);
 	}
 	if (!(fl & TH_ACK))

@@ -209,13 +209,47 @@ TEST(ack_from_server_in_syn_recv_is_wrong_direction)
 {
 	struct ctx c;
 
+	/* inline: the ACK in the wrong direction is refused */
 	ctx_init(&c);
+	c.cfg.inline_mode = 1;
 	ctx_start(&c);
 	sendp(&c, TS, TH_SYN, 1000, 0, NULL);
 	sendp(&c, TC, TH_SYN | TH_ACK, 5000, 1001, NULL);
 	sendp(&c, TC, TH_ACK, 5001, 1001, NULL);
 	CHECK(has_event(&c.p, SEV_3WHS_ACK_IN_WRONG_DIR));
 	CHECK(c.rflags & STREAM_PKT_INVALID);
+	/* with data it looks like an injection */
+	sendp(&c, TC, TH_ACK | TH_PSH, 5001, 1001, "220 hi\r\n");
+	CHECK(has_event(&c.p, SEV_3WHS_ACK_DATA_INJECT));
+	CHECK(c.rflags & STREAM_PKT_INVALID);
+	ctx_done(&c);
+}
+
+/* IDS: the client's ACK came before the SYN/ACK (or was lost) and the
+ * server goes on with data: the handshake is taken as done (Suricata,
+ * suricata-verify issue-4220-01-ids). */
+TEST(server_data_in_syn_recv_completes_missed_handshake_in_ids)
+{
+	struct ctx c;
+
+	ctx_init(&c);
+	ctx_start(&c);
+	sendp(&c, TS, TH_SYN, 1000, 0, NULL);
+	sendp(&c, TS, TH_ACK, 1001, 5001, NULL);
+	sendp(&c, TC, TH_SYN | TH_ACK, 5000, 1001, NULL);
+	sendp(&c, TC, TH_ACK | TH_PSH, 5001, 1001, "220 hi\r\n");
+	CHECK(!(c.rflags & STREAM_PKT_INVALID));
+	CHECK(c.rflags & STREAM_PKT_ESTABLISHED);
+	sendp(&c, TS, TH_ACK, 1001, 5009, NULL);
+	CHECK_STREQ(ready(&c, TC, 0, NULL), "220 hi\r\n");
+	/* a wrong seq is still refused */
+	ctx_done(&c);
+	ctx_init(&c);
+	ctx_start(&c);
+	sendp(&c, TS, TH_SYN, 1000, 0, NULL);
+	sendp(&c, TC, TH_SYN | TH_ACK, 5000, 1001, NULL);
+	sendp(&c, TC, TH_ACK, 5100, 1001, NULL);
+	CHECK(has_event(&c.p, SEV_3WHS_ACK_IN_WRONG_DIR));
 	ctx_done(&c);
 }
 

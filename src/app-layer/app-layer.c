@@ -1217,7 +1217,14 @@ uint64_t app_layer_tx_log_id(const Flow *f, const void *tx)
 
 int app_layer_tx_progress(const Flow *f, const void *tx, int dir)
 {
-	return app_protos[f->app_proto]->tx_progress(tx, dir);
+	const AppProtoOps *ops = app_protos[f->app_proto];
+
+	/* a side truncated by the reassembly depth never progresses again:
+	 * Suricata counts it complete, so the transaction is inspected and
+	 * logged when its other side is done, not at the flow's end */
+	if (f->app_trunc & (1u << (dir & 1)))
+		return ops->progress_complete;
+	return ops->tx_progress(tx, dir);
 }
 
 unsigned app_layer_tx_flags(const Flow *f, const void *tx)

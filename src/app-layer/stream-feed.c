@@ -59,6 +59,11 @@ static int feed_dir(AppLayerThread *at, Flow *f, Packet *p, int dir, unsigned fr
 		app_layer_handle_data(at, f, dir, NULL, (uint32_t)(ready - *pos), APP_GAP);
 		*pos = ready;
 	}
+	/* cut by the depth (or the memcap): once its ready bytes are in, no
+	 * more will come, and its transactions' side is done (Suricata's
+	 * truncation on STREAM_DEPTH) */
+	if ((stream_dir_flags(f, dir) & STREAM_DIR_DEPTH_REACHED) && *pos >= ready)
+		f->app_trunc |= (uint8_t)(1u << dir);
 	if ((stream_dir_flags(f, dir) & STREAM_DIR_EOF) && !(f->app_eof & (1u << dir))) {
 		f->app_eof |= (uint8_t)(1u << dir);
 		app_layer_handle_data(at, f, dir, NULL, 0, APP_EOF);

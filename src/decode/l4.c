@@ -246,6 +246,7 @@ int decode_tcp(DecodeThread *dt, Packet *p, const uint8_t *pkt, uint32_t len)
 	p->tcp_ack = rd32(pkt + 8);
 	p->tcp_flags = pkt[13];
 	p->tcp_win = rd16(pkt + 14);
+	p->tcp_urp = rd16(pkt + 18);
 	p->tcp_wscale = 0xff;
 	p->tcp_mss = 0;
 	p->tcp_sack_permitted = 0;

@@ -161,6 +161,7 @@ typedef struct Packet {
 	uint8_t tcp_flags;
 	uint32_t tcp_seq, tcp_ack;  /* host order */
 	uint16_t tcp_win;           /* unscaled */
+	uint16_t tcp_urp;           /* urgent pointer (meaningful with TH_URG) */
 	uint8_t tcp_wscale;         /* 0xff when the option is absent */
 	uint16_t tcp_mss;           /* 0 when absent */
 	uint8_t tcp_sack_permitted;

@@ -208,6 +208,10 @@ void detect_alert_info(const DetectEngine *de, const Packet *p, const DetectAler
  * metadata (output_set_flowvar_source). */
 struct AlertVar;
 unsigned detect_flowvars_get(const Flow *f, struct AlertVar *out, unsigned max);
+/* The names of the flowbits set on f (NULL: none), at most max, in the
+ * thread's engine's order: eve's metadata.flowbits. */
+unsigned detect_flowbits_get(const DetectThread *dt, const Flow *f, const char **out,
+			     unsigned max);
 /* Adds the pktvars of dt's last packet (pcre captures) to ai. */
 void detect_alert_pktvars(const DetectThread *dt, struct AlertInfo *ai);
 

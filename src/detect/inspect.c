@@ -22,10 +22,13 @@ static int addr_match(const AddrSet *set, const Address *a)
 	return 0;
 }
 
+/* A flow-end pseudo packet has no header but carries its flow's ports, as
+ * Suricata's pseudo packets (built with a TCP header) do: port rules
+ * inspect the stream data left at the flow's end too. */
 static int has_ports(const Packet *p)
 {
 	return (p->proto == IPPROTO_TCP || p->proto == IPPROTO_UDP || p->proto == 132) &&
-	       p->l4 != NULL;
+	       (p->l4 != NULL || (p->flags & PKT_PSEUDO));
 }
 
 static int side_match(const Signature *s, const Address *src, uint16_t sp,

@@ -171,6 +171,14 @@ unsigned flowbits_set_names(const DetectEngine *de, const Flow *f, const char **
 	return n;
 }
 
+unsigned detect_flowbits_get(const DetectThread *dt, const Flow *f, const char **out,
+			     unsigned max)
+{
+	const DetectEngine *de = dt ? detect_thread_engine(dt) : NULL;
+
+	return de ? flowbits_set_names(de, f, out, max) : 0;
+}
+
 int flowbits_match(const DetectEngine *de, const DetectFlowbits *fb, Flow *f)
 {
 	const DetectFlowState *st = detect_flow_state(de, f, 0);

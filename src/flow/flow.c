@@ -956,6 +956,7 @@ void flow_swap(Flow *f, Packet *p)
 	SWAP(uint8_t, f->tcp_flags_ts, f->tcp_flags_tc);
 	SWAP(uint64_t, f->app_progress[0], f->app_progress[1]);
 	f->app_eof = (uint8_t)(((f->app_eof & 1) << 1) | ((f->app_eof >> 1) & 1));
+	f->app_trunc = (uint8_t)(((f->app_trunc & 1) << 1) | ((f->app_trunc >> 1) & 1));
 	f->raw_trigger = (uint8_t)(((f->raw_trigger & 1) << 1) | ((f->raw_trigger >> 1) & 1));
 	memcpy(macs, f->macs[0], sizeof(macs));
 	memcpy(f->macs[0], f->macs[1], sizeof(macs));

@@ -116,6 +116,10 @@ typedef struct Flow {
 	 * handed over, 0 when they are not stream bytes at known offsets */
 	uint64_t app_data_off1[2];
 	uint8_t app_eof;
+	/* bit d: direction d reached the reassembly depth and the app layer
+	 * has all it will get of it (stream-feed.c): its side of every
+	 * transaction counts as complete, as Suricata's truncated parsers */
+	uint8_t app_trunc;
 	/* bit d: the app layer asked for direction d's raw stream to be
 	 * inspected now (a TLS record completed: Suricata's trigger-raw),
 	 * cleared by that inspection */

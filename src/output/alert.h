@@ -82,6 +82,17 @@ typedef struct AlertInfo {
 	int frame_dir;
 } AlertInfo;
 
+/* What eve's metadata (yes) adds to a record that is not an alert (anomaly):
+ * the flowbits set on the flow and its flowvars, as Suricata 8's common
+ * record options do. The logger fills it from detection's state. */
+typedef struct EveFlowMeta {
+	const char *flowbits[ALERT_FLOWBITS_MAX];
+	unsigned n_flowbits;
+	AlertVar flowvars[ALERT_VARS_MAX];
+	unsigned n_flowvars;
+} EveFlowMeta;
+
+
 /* Logs one alert to eve.json (when its types list "alert") and fast.log (when
  * enabled). p is required; f may be NULL. PASS is ignored. Thread-safe. */
 void output_alert(Outputs *o, const Packet *p, const Flow *f, const AlertInfo *a);

@@ -6,6 +6,7 @@
  * One record per event, in the order the packet raised them. */
 #include "output/output-private.h"
 #include "output/json-writer.h"
+#include "output/alert.h"
 #include "decode/events.h"
 #include "stream/stream.h"
 #include "app-layer/app-layer.h"
@@ -27,7 +28,24 @@ struct anomaly_line {
 	const char *app_proto;      /* NULL: a packet event */
 	const char *type, *event, *layer;
 	int packethdr;
+	const EveFlowMeta *meta;    /* NULL: no "metadata" */
 };
+
+/* eve metadata (yes): the flow's flowbits and flowvars, as on alerts */
+static void write_metadata(JsonWriter *w, const EveFlowMeta *m)
+{
+	if (!m || (!m->n_flowbits && !m->n_flowvars))
+		return;
+	jw_object(w, "metadata");
+	if (m->n_flowbits) {
+		jw_array(w, "flowbits");
+		for (unsigned i = 0; i < m->n_flowbits; i++)
+			jw_str(w, NULL, m->flowbits[i]);
+		jw_close(w);
+	}
+	output_vars_write(w, "flowvars", m->flowvars, m->n_flowvars);
+	jw_close(w);
+}
 
 static void build_record(JsonWriter *w, void *ctx)
 {
@@ -35,6 +53,7 @@ static void build_record(JsonWriter *w, void *ctx)
 
 	eve_header_write(w, &l->p->ts, "anomaly", l->p, l->f);
 	jw_str(w, "pkt_src", output_pkt_src(l->p));
+	write_metadata(w, l->meta);
 	if (l->has_tx)
 		jw_int(w, "tx_id", (int64_t)l->tx_id);
 	jw_object(w, "anomaly");
@@ -48,10 +67,12 @@ static void build_record(JsonWriter *w, void *ctx)
 		output_packet_write(w, l->p, ANOMALY_PKTHDR_LEN);
 }
 
-static void write_packet_event(Outputs *o, const Packet *p, const char *type, const char *event)
+static void write_packet_event(Outputs *o, const Packet *p, const char *type, const char *event,
+			       const EveFlowMeta *meta)
 {
 	struct anomaly_line l = { .p = p, .f = p->flow, .type = type, .event = event,
-				  .packethdr = o->cfg.eve_anomaly.packethdr };
+				  .packethdr = o->cfg.eve_anomaly.packethdr,
+				  .meta = o->cfg.eve_metadata ? meta : NULL };
 
 	eve_write_built(o, "anomaly", build_record, &l);
 }
@@ -72,7 +93,7 @@ static void decode_event_full_name(uint16_t id, char *buf, size_t len)
 		snprintf(buf, len, "decoder.%s", n);
 }
 
-void output_anomaly(Outputs *o, const Packet *p)
+void output_anomaly(Outputs *o, const Packet *p, const EveFlowMeta *meta)
 {
 	const OutputAnomalyConfig *nc;
 	char name[96];
@@ -92,13 +113,13 @@ void output_anomaly(Outputs *o, const Packet *p)
 		return;
 	for (uint8_t i = 0; nc->decode && i < p->nevents && i < PKT_EVENTS_MAX; i++) {
 		decode_event_full_name(p->events[i], name, sizeof(name));
-		write_packet_event(o, p, "decode", name);
+		write_packet_event(o, p, "decode", name, meta);
 	}
 	for (uint8_t i = 0; nc->stream && i < p->stream_nevents && i < PKT_STREAM_EVENTS_MAX; i++) {
 		const char *n = stream_event_name(p->stream_events[i]);
 
 		snprintf(name, sizeof(name), "stream.%s", n ? n : "unknown");
-		write_packet_event(o, p, "stream", name);
+		write_packet_event(o, p, "stream", name, meta);
 	}
 }
 
@@ -122,7 +143,7 @@ void output_anomaly_applayer(Outputs *o, const Packet *p, const Flow *f, const c
 			     const char *event, const char *layer, int has_tx, uint64_t tx_id)
 {
 	struct anomaly_line l = { p, f, has_tx, tx_id, app_proto ? app_proto : "unknown",
-				  "applayer", event, layer, 0 };
+				  "applayer", event, layer, 0, NULL };
 
 	if (!o || !p || !o->cfg.eve_anomaly.applayer || !outputs_eve_enabled(o, "anomaly"))
 		return;

@@ -70,7 +70,15 @@ static const OutputLogger logger_drop = { "drop", drop_packet, NULL };
 
 static void anomaly_packet(OutputThread *ot, const OutputPacketCtx *pc)
 {
-	output_anomaly(ot->o, pc->p);
+	EveFlowMeta meta;
+
+	/* the flow's variables only for a packet that has something to log */
+	if (!output_anomaly_pending(pc->p))
+		return;
+	meta.n_flowbits = ot->dt ? detect_flowbits_get(ot->dt, pc->p->flow, meta.flowbits,
+						       ALERT_FLOWBITS_MAX) : 0;
+	meta.n_flowvars = detect_flowvars_get(pc->p->flow, meta.flowvars, ALERT_VARS_MAX);
+	output_anomaly(ot->o, pc->p, &meta);
 }
 
 static const OutputLogger logger_anomaly = { "anomaly", anomaly_packet, NULL };

@@ -295,8 +295,15 @@ void output_stats(Outputs *o, const uint64_t *snapshot, const struct timeval *ts
 
 /* eve "anomaly" records of one packet: its decoder and stream events, as
  * the anomaly type's options select. Thread-safe; cheap when the packet has
- * no events or anomaly logging is off. */
-void output_anomaly(Outputs *o, const Packet *p);
+ * no events or anomaly logging is off. meta (may be NULL): the flow's
+ * variables for the records' "metadata" (eve metadata: yes). */
+struct EveFlowMeta;
+void output_anomaly(Outputs *o, const Packet *p, const struct EveFlowMeta *meta);
+/* 1 when p raised an event that output_anomaly() may log. */
+static inline int output_anomaly_pending(const Packet *p)
+{
+	return p && (p->nevents || p->stream_nevents || p->app_events);
+}
 
 /* eve `- frame` (frame-json.c): whether it is on; and the records of the
  * frames of p's direction of f that are complete (every one at eof), each

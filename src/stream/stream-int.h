@@ -60,6 +60,7 @@ typedef struct TcpStream {
 	uint8_t dir_flags;          /* STREAM_DIR_* */
 	uint8_t nruns;
 	uint8_t policy;             /* enum stream_policy of the receiving host */
+	uint16_t urg_oob;           /* urgent bytes taken out of band (policy oob) */
 
 	Segment *segs;              /* received, not ready */
 

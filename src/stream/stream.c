@@ -145,6 +145,25 @@ static int conf_policy(const char *key, enum stream_policy *out)
 	return -1;
 }
 
+/* stream.reassembly.urgent.*: one of the names of the policies allowed
+ * (mask of 1 << enum stream_urgent). Suricata stops on an unknown one. */
+static int conf_urgent(const char *key, unsigned allowed, enum stream_urgent *out)
+{
+	static const char *const names[] = { "inline", "drop", "oob", "gap" };
+	const char *v = conf_get(key);
+
+	if (!v)
+		return 0;
+	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if ((allowed & (1u << i)) && strcasecmp(v, names[i]) == 0) {
+			*out = (enum stream_urgent)i;
+			return 1;
+		}
+	log_error("stream: %s: invalid value \"%s\" (%s)", key, v,
+		  allowed & (1u << STREAM_URGENT_OOB) ? "inline, drop, oob, gap" : "inline, drop, gap");
+	return -1;
+}
+
 static int conf_size32(const char *key, uint32_t *out)
 {
 	uint64_t v = *out;
@@ -210,6 +229,13 @@ int stream_config_load(StreamConfig *cfg)
 	/* Our extension: the policy of hosts host-os-policy does not list
 	 * (Suricata's is always bsd). */
 	if (conf_policy("stream.reassembly.policy", &cfg->policy) < 0)
+		rc = -1;
+	if (conf_urgent("stream.reassembly.urgent.policy", 0xf, &cfg->urgent) < 0)
+		rc = -1;
+	/* read only with oob, as Suricata does */
+	if (cfg->urgent == STREAM_URGENT_OOB &&
+	    conf_urgent("stream.reassembly.urgent.oob-limit-policy",
+			0xf & ~(1u << STREAM_URGENT_OOB), &cfg->urgent_oob_limit) < 0)
 		rc = -1;
 	if (rc == 0) {
 		HostOsTable *t;
@@ -735,6 +761,21 @@ static int on_syn_recv(StreamThread *st, TcpSession *ssn, Packet *p, int dir)
 			ssn->state = TCP_ESTABLISHED;
 			return 0;
 		}
+		/* IDS: the server goes on from its SYN/ACK and ACKs exactly
+		 * the client's SYN, so the client's ACK was missed (or came
+		 * before the SYN/ACK): Suricata takes the handshake as done
+		 * (suricata-verify issue-4220-01-ids). Inline it stays an
+		 * ACK in the wrong direction. */
+		if ((fl & TH_ACK) && (snd->flags & TS_HAVE_BASE) &&
+		    seq_off(snd, p->tcp_seq) == 0 && seq_off(rcv, p->tcp_ack) == 0) {
+			if (st->cfg->inline_mode <= 0) {
+				ssn->state = TCP_ESTABLISHED;
+				return 0;
+			}
+			/* inline, data there is what an injection looks like */
+			if (p->payload_len)
+				return reject(st, p, SEV_3WHS_ACK_DATA_INJECT);
+		}
 		return reject(st, p, SEV_3WHS_ACK_IN_WRONG_DIR);
 	}
 	if (!(fl & TH_ACK))
@@ -904,6 +945,56 @@ static void track_data(StreamThread *st, TcpSession *ssn, TcpStream *snd, Packet
 	set_anchor(snd, seq + p->payload_len, (int64_t)end);
 }
 
+/* The urgent byte of p (stream.h, enum stream_urgent) under policy oob or
+ * gap: the data before it and after it go in as two pieces; oob closes
+ * the hole by moving the rest of the stream up one byte. A pointer
+ * past the payload names a byte of a later segment, which carries its
+ * own pointer: nothing is taken out here. */
+static void track_urgent(StreamThread *st, TcpSession *ssn, TcpStream *snd, Packet *p,
+			 enum stream_urgent pol)
+{
+	uint32_t at = (uint32_t)p->tcp_urp - 1;
+	int64_t so = seq_off(snd, p->tcp_seq);
+	uint64_t end;
+
+	if (pol == STREAM_URGENT_OOB && snd->urg_oob >= STREAM_URG_OOB_MAX) {
+		stream_event(st, p, SEV_REASSEMBLY_URGENT_OOB_LIMIT_REACHED);
+		pol = st->cfg->urgent_oob_limit;
+		if (pol == STREAM_URGENT_DROP) {
+			p->drop_reason = PKT_DROP_STREAM_URGENT;
+			return;
+		}
+	}
+	if (pol == STREAM_URGENT_INLINE || so < 0) {
+		track_data(st, ssn, snd, p, p->tcp_seq);
+		return;
+	}
+	p->stream_off = so;
+	p->stream_flags |= STREAM_PKT_ADDED;
+	if (at)
+		reasm_insert(st, ssn, snd, p, (uint64_t)so, p->payload, at);
+	if (pol == STREAM_URGENT_OOB) {
+		counter_inc(st->tc, stream_cnt.urgent_oob_data);
+		snd->urg_oob++;
+		end = (uint64_t)so + p->payload_len - 1;
+		if (at + 1u < p->payload_len)
+			reasm_insert(st, ssn, snd, p, (uint64_t)so + at, p->payload + at + 1,
+				     p->payload_len - at - 1u);
+		/* every later seq maps one byte lower: move the anchor there
+		 * even when it stood further (its seqs are past the byte) */
+		snd->anchor_seq = p->tcp_seq + p->payload_len;
+		snd->anchor_off = end;
+	} else {
+		end = (uint64_t)so + p->payload_len;
+		if (at + 1u < p->payload_len)
+			reasm_insert(st, ssn, snd, p, (uint64_t)so + at + 1, p->payload + at + 1,
+				     p->payload_len - at - 1u);
+		set_anchor(snd, p->tcp_seq + p->payload_len, (int64_t)end);
+	}
+	/* not its payload as is: detection does not take it for the stream's */
+	p->stream_flags &= (uint16_t)~STREAM_PKT_STORED_AS_IS;
+}
+
 static void track(StreamThread *st, TcpSession *ssn, Packet *p, int dir)
 {
 	TcpStream *snd = &ssn->s[dir], *rcv = &ssn->s[!dir];
@@ -925,8 +1016,16 @@ static void track(StreamThread *st, TcpSession *ssn, Packet *p, int dir)
 		set_base(snd, p->tcp_seq);
 	snd->win = (uint32_t)p->tcp_win << ((ssn->flags & SSN_WSCALE) ? snd->wscale : 0);
 	track_ack(st, rcv, p);
-	if (p->payload_len)
-		track_data(st, ssn, snd, p, p->tcp_seq);
+	if ((fl & TH_URG) && st->cfg->urgent == STREAM_URGENT_DROP) {
+		/* dropped: what it carries never reaches the receiver */
+		p->drop_reason = PKT_DROP_STREAM_URGENT;
+	} else if (p->payload_len) {
+		if ((fl & TH_URG) && st->cfg->urgent != STREAM_URGENT_INLINE && p->tcp_urp &&
+		    p->tcp_urp <= p->payload_len)
+			track_urgent(st, ssn, snd, p, st->cfg->urgent);
+		else
+			track_data(st, ssn, snd, p, p->tcp_seq);
+	}
 	if ((fl & TH_FIN) && !(snd->flags & TS_FIN_SEEN)) {
 		int64_t fo = seq_off(snd, p->tcp_seq) + p->payload_len;
 

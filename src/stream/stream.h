@@ -65,6 +65,25 @@ enum stream_policy {
 	STREAM_POLICY_WINDOWS2K3,
 };
 
+/* stream.reassembly.urgent.policy (Suricata 8): what the byte a TCP urgent
+ * pointer marks (the last urgent byte, RFC 6093 3.1) does to the stream.
+ *   inline: nothing, it stays in the stream (the default);
+ *   drop:   a packet with URG set is dropped (IPS, ips.drop_reason
+ *           stream_urgent); its data never enters the stream;
+ *   oob:    the byte is out of band: taken out, the data after it moves up
+ *           (tcp.urgent_oob_data counts it). Past STREAM_URG_OOB_MAX such
+ *           bytes in a direction, urgent.oob-limit-policy (drop, inline or
+ *           gap; default inline) applies instead, with the event
+ *           stream.reassembly_urgent_oob_limit_reached;
+ *   gap:    the byte is left out, a one-byte hole (a reassembly gap). */
+enum stream_urgent {
+	STREAM_URGENT_INLINE = 0,
+	STREAM_URGENT_DROP,
+	STREAM_URGENT_OOB,
+	STREAM_URGENT_GAP,
+};
+#define STREAM_URG_OOB_MAX 65535u
+
 /* host-os-policy as a prefix table (host-os.c); NULL when the section is absent. */
 typedef struct HostOsTable HostOsTable;
 
@@ -92,6 +111,8 @@ typedef struct StreamConfig {
 	int inline_mode;
 	int checksum_validation;    /* stream.checksum-validation, default yes */
 	enum stream_policy policy;  /* stream.reassembly.policy, default bsd */
+	enum stream_urgent urgent;  /* stream.reassembly.urgent.policy */
+	enum stream_urgent urgent_oob_limit; /* ...urgent.oob-limit-policy */
 	HostOsTable *hosts;         /* host-os-policy (stream_config_free frees it) */
 	/* Which consumers release data (bit per enum stream_consumer). The runmode
 	 * clears a bit when that consumer will never read (no app-layer, no stream

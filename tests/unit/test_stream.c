@@ -209,13 +209,47 @@ TEST(ack_from_server_in_syn_recv_is_wrong_direction)
 {
 	struct ctx c;
 
+	/* inline: the ACK in the wrong direction is refused */
 	ctx_init(&c);
+	c.cfg.inline_mode = 1;
 	ctx_start(&c);
 	sendp(&c, TS, TH_SYN, 1000, 0, NULL);
 	sendp(&c, TC, TH_SYN | TH_ACK, 5000, 1001, NULL);
 	sendp(&c, TC, TH_ACK, 5001, 1001, NULL);
 	CHECK(has_event(&c.p, SEV_3WHS_ACK_IN_WRONG_DIR));
 	CHECK(c.rflags & STREAM_PKT_INVALID);
+	/* with data it looks like an injection */
+	sendp(&c, TC, TH_ACK | TH_PSH, 5001, 1001, "220 hi\r\n");
+	CHECK(has_event(&c.p, SEV_3WHS_ACK_DATA_INJECT));
+	CHECK(c.rflags & STREAM_PKT_INVALID);
+	ctx_done(&c);
+}
+
+/* IDS: the client's ACK came before the SYN/ACK (or was lost) and the
+ * server goes on with data: the handshake is taken as done (Suricata,
+ * suricata-verify issue-4220-01-ids). */
+TEST(server_data_in_syn_recv_completes_missed_handshake_in_ids)
+{
+	struct ctx c;
+
+	ctx_init(&c);
+	ctx_start(&c);
+	sendp(&c, TS, TH_SYN, 1000, 0, NULL);
+	sendp(&c, TS, TH_ACK, 1001, 5001, NULL);
+	sendp(&c, TC, TH_SYN | TH_ACK, 5000, 1001, NULL);
+	sendp(&c, TC, TH_ACK | TH_PSH, 5001, 1001, "220 hi\r\n");
+	CHECK(!(c.rflags & STREAM_PKT_INVALID));
+	CHECK(c.rflags & STREAM_PKT_ESTABLISHED);
+	sendp(&c, TS, TH_ACK, 1001, 5009, NULL);
+	CHECK_STREQ(ready(&c, TC, 0, NULL), "220 hi\r\n");
+	/* a wrong seq is still refused */
+	ctx_done(&c);
+	ctx_init(&c);
+	ctx_start(&c);
+	sendp(&c, TS, TH_SYN, 1000, 0, NULL);
+	sendp(&c, TC, TH_SYN | TH_ACK, 5000, 1001, NULL);
+	sendp(&c, TC, TH_ACK, 5100, 1001, NULL);
+	CHECK(has_event(&c.p, SEV_3WHS_ACK_IN_WRONG_DIR));
 	ctx_done(&c);
 }
 
@@ -1572,5 +1606,109 @@ TEST(host_os_policy_applies_to_the_receiving_host)
 	CHECK_STREQ(ready(&c, TC, 0, NULL), "good");
 	ctx_done(&c);
 	stream_config_free(&c.cfg);
+	conf_deinit();
+}
+
+/* ---- stream.reassembly.urgent ---- */
+
+/* The client sends "GET /mal", then "X" as urgent data (pointer 1: the
+ * byte before it, the segment's last, is the urgent one), then "icious";
+ * the server ACKs it all. */
+static void urgent_case(struct ctx *c, enum stream_urgent pol)
+{
+	ctx_init(c);
+	c->cfg.urgent = pol;
+	ctx_start(c);
+	handshake(c);
+	sendp(c, TS, TH_ACK | TH_PSH, 1001, 5001, "GET /mal");
+	{
+		Packet *p = &c->p;
+
+		memset(p, 0, sizeof(*p));
+		p->ip_version = 4;
+		p->proto = IPPROTO_TCP;
+		p->l4 = (const uint8_t *)"x";
+		p->flags = PKT_HAS_FLOW | PKT_TOSERVER;
+		p->flow = &c->f;
+		p->tcp_flags = TH_ACK | TH_PSH | TH_URG;
+		p->tcp_seq = 1009;
+		p->tcp_ack = 5001;
+		p->tcp_win = 65535;
+		p->tcp_wscale = 0xff;
+		p->tcp_urp = 1;
+		p->payload = (const uint8_t *)"X";
+		p->payload_len = 1;
+		c->rflags = stream_handle_packet(c->st, &c->f, p);
+	}
+	sendp(c, TS, TH_ACK | TH_PSH, 1010, 5001, "icious");
+	sendp(c, TC, TH_ACK, 5001, 1016, NULL);
+}
+
+TEST(urgent_inline_keeps_the_urgent_byte)
+{
+	struct ctx c;
+
+	urgent_case(&c, STREAM_URGENT_INLINE);
+	CHECK_STREQ(ready(&c, TS, 0, NULL), "GET /malXicious");
+	ctx_done(&c);
+}
+
+TEST(urgent_oob_takes_the_byte_out_and_closes_up)
+{
+	struct ctx c;
+	uint64_t oob = 0;
+
+	ctx_init(&c);
+	oob = cval(&c, "tcp.urgent_oob_data");
+	urgent_case(&c, STREAM_URGENT_OOB);
+	CHECK_STREQ(ready(&c, TS, 0, NULL), "GET /malicious");
+	CHECK_EQ(stream_ready_offset(&c.f, TS), 14);
+	CHECK_EQ(cval(&c, "tcp.urgent_oob_data"), oob + 1);
+	CHECK(!(stream_dir_flags(&c.f, TS) & STREAM_DIR_GAP));
+	ctx_done(&c);
+}
+
+TEST(urgent_gap_leaves_a_one_byte_hole)
+{
+	struct ctx c;
+	uint64_t base = 0;
+
+	urgent_case(&c, STREAM_URGENT_GAP);
+	CHECK_STREQ(ready(&c, TS, 0, NULL), "GET /mal");
+	CHECK_STREQ(ready(&c, TS, 8, &base), "icious");
+	CHECK_EQ(base, 9);
+	CHECK(stream_dir_flags(&c.f, TS) & STREAM_DIR_GAP);
+	ctx_done(&c);
+}
+
+TEST(urgent_drop_drops_the_packet_and_its_data)
+{
+	struct ctx c;
+
+	urgent_case(&c, STREAM_URGENT_DROP);
+	/* the last packet was the server's ACK; the urgent one was dropped */
+	CHECK_STREQ(ready(&c, TS, 0, NULL), "GET /mal");
+	CHECK(stream_dir_flags(&c.f, TS) & STREAM_DIR_GAP);
+	ctx_done(&c);
+}
+
+TEST(urgent_policy_is_read_from_config)
+{
+	StreamConfig cfg;
+	char err[256];
+
+	CHECK(conf_load_string("stream:\n  reassembly:\n    urgent:\n      policy: oob\n"
+			       "      oob-limit-policy: gap\n", "t", err, sizeof(err)) == 0);
+	CHECK_EQ(stream_config_load(&cfg), 0);
+	CHECK_EQ(cfg.urgent, STREAM_URGENT_OOB);
+	CHECK_EQ(cfg.urgent_oob_limit, STREAM_URGENT_GAP);
+	stream_config_free(&cfg);
+	/* oob is no limit policy */
+	conf_set("stream.reassembly.urgent.oob-limit-policy", "oob");
+	CHECK(stream_config_load(&cfg) < 0);
+	stream_config_free(&cfg);
+	conf_set("stream.reassembly.urgent.policy", "sideways");
+	CHECK(stream_config_load(&cfg) < 0);
+	stream_config_free(&cfg);
 	conf_deinit();
 }

@@ -562,7 +562,12 @@ static void set_failed(AppLayerThread *at, Flow *f, AppFlowState *fs)
 {
 	undet_free(fs);
 	if (fs->tunnel == TUN_DETECT) {
+		/* nothing known in a CONNECT tunnel: Suricata 8's protocol
+		 * change ends on "failed", the tunnel's protocol kept as the
+		 * original one (suricata-verify http-connect-fail); the old
+		 * parser's transactions stay ours to log and count */
 		fs->tunnel = TUN_DEAD;
+		f->app_proto_shown = ALPROTO_FAILED;
 		return;
 	}
 	f->app_proto = ALPROTO_FAILED;

@@ -262,6 +262,9 @@ void frames_free(AppFlowState *fs);
  * the old protocol, and transaction ids go on from the old parser's count.
  * Once per flow. */
 void app_layer_request_proto_change(Flow *f, unsigned alproto);
+/* Whether a change asked now would be made: not after one (Suricata 8
+ * refuses a second change, as HTTP/1 upgrading to h2c after STARTTLS). */
+int app_layer_proto_change_allowed(const Flow *f);
 
 /* ---- http.c (the libhtp parser; its ops entry is in http-proto.c) ---- */
 struct HttpCfg *http_cfg_new(const AppLayerConfig *cfg);

@@ -910,11 +910,18 @@ static int proto_data(AppLayerThread *at, Flow *f, AppFlowState *fs, int dir,
 
 /* ---------------- protocol change (STARTTLS) ---------------- */
 
+int app_layer_proto_change_allowed(const Flow *f)
+{
+	const AppFlowState *fs = f ? f->alstate : NULL;
+
+	return fs && !f->app_proto_orig && !fs->change_to;
+}
+
 void app_layer_request_proto_change(Flow *f, unsigned alproto)
 {
 	AppFlowState *fs = f ? f->alstate : NULL;
 
-	if (!fs || f->app_proto_orig || alproto >= ALPROTO_FAILED || !app_protos[alproto])
+	if (!app_layer_proto_change_allowed(f) || alproto >= ALPROTO_FAILED || !app_protos[alproto])
 		return;
 	fs->change_to = (uint16_t)alproto;
 	fs->change_pkt = f->pkts_toserver + f->pkts_toclient;

@@ -96,6 +96,7 @@ enum http_event {
 	EV_MULTIPART_NO_FILEDATA,
 	EV_MULTIPART_INVALID_HEADER,
 	EV_TOO_MANY_WARNINGS,
+	EV_FAILED_PROTOCOL_CHANGE,
 	EV_MAX
 };
 
@@ -157,6 +158,7 @@ static const char *const event_names[EV_MAX] = {
 	[EV_MULTIPART_NO_FILEDATA] = "multipart_no_filedata",
 	[EV_MULTIPART_INVALID_HEADER] = "multipart_invalid_header",
 	[EV_TOO_MANY_WARNINGS] = "too_many_warnings",
+	[EV_FAILED_PROTOCOL_CHANGE] = "failed_protocol_change",
 };
 
 /* libhtp reports anomalies as log messages; their text is its interface.
@@ -830,6 +832,10 @@ static int cb_response_headers(htp_tx_t *htx)
 		if (hs && htx->connp == hs->connp && u && u->value)
 			hs->upgrade_to = (uint16_t)http_upgrade_proto(bstr_ptr(u->value),
 								      bstr_len(u->value));
+		/* a flow changes protocol once: an upgrade after STARTTLS or a
+		 * CONNECT is refused, and Suricata 8 says so on the tx */
+		if (hs && hs->upgrade_to && !app_layer_proto_change_allowed(hs->f))
+			tx_event(tx_ud(htx), EV_FAILED_PROTOCOL_CHANGE);
 		if (hs && hs->upgrade_to && !hs->upgrade_req.len) {
 			/* kept past the tx, which is logged and freed before the
 			 * change: "METHOD URI\r\n" then "Name: value\r\n" lines */

@@ -237,6 +237,10 @@ typedef struct AppFlowState {
 	/* packet-level events (APP_PEV_*) raised since the runmode last took
 	 * them (app_layer_take_packet_events), and the ones ever raised */
 	uint8_t pkt_events, pkt_events_raised;
+	/* per direction, bit 1 << APP_DIR_*: its protocol detection (or a
+	 * protocol change) finished and no packet of that direction has
+	 * been told yet (app_layer_take_detect_done) */
+	uint8_t detect_done;
 	uint8_t frames_on;          /* AppLayerConfig.frames when the flow began
 	                             * (APP_FRAMES_ON), frames_stream (..._STREAM) */
 	struct AppFrames *frames;   /* frames.c: NULL until the first frame */

@@ -48,6 +48,10 @@ typedef struct Address {
  * detection; PKT_EP_DROP: in IPS mode the packet is dropped. */
 #define PKT_EP_NO_DETECT     (1u << 13)
 #define PKT_EP_DROP          (1u << 14)
+/* The app layer finished detecting the protocol of this packet's direction
+ * on it, or on the other side's packet before it (Suricata's
+ * PKT_PROTO_DETECT_TS/TC_DONE): app-layer-protocol's prefilter form. */
+#define PKT_APP_DETECT_DONE  (1u << 15)
 
 /* Why an IPS drops a packet, as Suricata names it in eve drop.reason and
  * the ips.drop_reason.* counters (packet.c). 0: the packet is not dropped.

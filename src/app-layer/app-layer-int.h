@@ -237,6 +237,10 @@ typedef struct AppFlowState {
 	/* packet-level events (APP_PEV_*) raised since the runmode last took
 	 * them (app_layer_take_packet_events), and the ones ever raised */
 	uint8_t pkt_events, pkt_events_raised;
+	/* per direction, bit 1 << APP_DIR_*: its protocol detection (or a
+	 * protocol change) finished and no packet of that direction has
+	 * been told yet (app_layer_take_detect_done) */
+	uint8_t detect_done;
 	uint8_t frames_on;          /* AppLayerConfig.frames when the flow began
 	                             * (APP_FRAMES_ON), frames_stream (..._STREAM) */
 	struct AppFrames *frames;   /* frames.c: NULL until the first frame */
@@ -262,6 +266,9 @@ void frames_free(AppFlowState *fs);
  * the old protocol, and transaction ids go on from the old parser's count.
  * Once per flow. */
 void app_layer_request_proto_change(Flow *f, unsigned alproto);
+/* Whether a change asked now would be made: not after one (Suricata 8
+ * refuses a second change, as HTTP/1 upgrading to h2c after STARTTLS). */
+int app_layer_proto_change_allowed(const Flow *f);
 
 /* ---- http.c (the libhtp parser; its ops entry is in http-proto.c) ---- */
 struct HttpCfg *http_cfg_new(const AppLayerConfig *cfg);

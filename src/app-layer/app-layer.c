@@ -383,6 +383,8 @@ static void dir_result(Flow *f, AppFlowState *fs, int dir, uint16_t alproto)
 
 	*dir_proto(f, dir) = alproto;
 	fs->dir_done |= (uint8_t)(1u << dir);
+	if (proto_named(alproto))
+		fs->detect_done |= (uint8_t)(1u << dir);
 	if (proto_named(alproto) && proto_named(other) && other != alproto)
 		pkt_event(fs, APP_PEV_MISMATCH_BOTH_DIRECTIONS);
 }
@@ -397,6 +399,17 @@ unsigned app_layer_take_packet_events(Flow *f)
 	ev = fs->pkt_events;
 	fs->pkt_events = 0;
 	return ev;
+}
+
+int app_layer_take_detect_done(Flow *f, int dir)
+{
+	AppFlowState *fs = f ? f->alstate : NULL;
+	uint8_t bit = (uint8_t)(1u << (dir & 1));
+
+	if (!fs || !(fs->detect_done & bit))
+		return 0;
+	fs->detect_done &= (uint8_t)~bit;
+	return 1;
 }
 
 const char *app_layer_packet_event_name(unsigned bit)
@@ -562,7 +575,12 @@ static void set_failed(AppLayerThread *at, Flow *f, AppFlowState *fs)
 {
 	undet_free(fs);
 	if (fs->tunnel == TUN_DETECT) {
+		/* nothing known in a CONNECT tunnel: Suricata 8's protocol
+		 * change ends on "failed", the tunnel's protocol kept as the
+		 * original one (suricata-verify http-connect-fail); the old
+		 * parser's transactions stay ours to log and count */
 		fs->tunnel = TUN_DEAD;
+		f->app_proto_shown = ALPROTO_FAILED;
 		return;
 	}
 	f->app_proto = ALPROTO_FAILED;
@@ -905,11 +923,18 @@ static int proto_data(AppLayerThread *at, Flow *f, AppFlowState *fs, int dir,
 
 /* ---------------- protocol change (STARTTLS) ---------------- */
 
+int app_layer_proto_change_allowed(const Flow *f)
+{
+	const AppFlowState *fs = f ? f->alstate : NULL;
+
+	return fs && !f->app_proto_orig && !fs->change_to;
+}
+
 void app_layer_request_proto_change(Flow *f, unsigned alproto)
 {
 	AppFlowState *fs = f ? f->alstate : NULL;
 
-	if (!fs || f->app_proto_orig || alproto >= ALPROTO_FAILED || !app_protos[alproto])
+	if (!app_layer_proto_change_allowed(f) || alproto >= ALPROTO_FAILED || !app_protos[alproto])
 		return;
 	fs->change_to = (uint16_t)alproto;
 	fs->change_pkt = f->pkts_toserver + f->pkts_toclient;
@@ -1047,8 +1072,12 @@ int app_layer_handle_data(AppLayerThread *at, Flow *f, int dir, const uint8_t *d
 		fs->eof[dir] = 1;
 	if (!(fs->dir_done & (1u << dir)) && fs->tunnel == TUN_NONE)
 		detect_own_dir(at, f, fs, dir, data, len, flags);
-	if (fs->change_to && fs->proto && fs->change_pkt != f->pkts_toserver + f->pkts_toclient)
+	if (fs->change_to && fs->proto && fs->change_pkt != f->pkts_toserver + f->pkts_toclient) {
 		change_proto(at, f, fs);
+		/* Suricata detects again after a change, on the first data
+		 * after it: this direction's detection is the one done */
+		fs->detect_done |= (uint8_t)(1u << dir);
+	}
 	if (app_proto_ops(f->app_proto) && fs->proto)
 		return proto_data(at, f, fs, dir, data, len, flags);
 	return 0;

@@ -220,6 +220,11 @@ unsigned app_layer_take_packet_events(Flow *f);
 /* "APPLAYER_MISMATCH_PROTOCOL_BOTH_DIRECTIONS" for one APP_PEV_* bit, else NULL. */
 const char *app_layer_packet_event_name(unsigned bit);
 
+/* Whether dir's protocol detection finished since a packet of that
+ * direction was last told (then cleared): Suricata flags the packet whose
+ * data finished it, or the next one of that direction (PKT_APP_DETECT_DONE). */
+int app_layer_take_detect_done(Flow *f, int dir);
+
 /* 1 once f's protocol asks for the flow to be bypassed (AppProtoOps.bypass). */
 int app_layer_flow_bypass(const Flow *f);
 

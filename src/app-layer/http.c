@@ -16,6 +16,7 @@
 #include "app-layer/http-multipart.h"
 #include "app-layer/http-range.h"
 #include "app-layer/http-upgrade.h"
+#include "app-layer/http-chunk.h"
 #include "app-layer/files.h"
 
 #include <htp/htp.h>
@@ -95,6 +96,7 @@ enum http_event {
 	EV_MULTIPART_NO_FILEDATA,
 	EV_MULTIPART_INVALID_HEADER,
 	EV_TOO_MANY_WARNINGS,
+	EV_FAILED_PROTOCOL_CHANGE,
 	EV_MAX
 };
 
@@ -156,6 +158,7 @@ static const char *const event_names[EV_MAX] = {
 	[EV_MULTIPART_NO_FILEDATA] = "multipart_no_filedata",
 	[EV_MULTIPART_INVALID_HEADER] = "multipart_invalid_header",
 	[EV_TOO_MANY_WARNINGS] = "too_many_warnings",
+	[EV_FAILED_PROTOCOL_CHANGE] = "failed_protocol_change",
 };
 
 /* libhtp reports anomalies as log messages; their text is its interface.
@@ -383,6 +386,14 @@ typedef struct HttpState {
 	const uint8_t *in_ptr[2];
 	uint32_t in_len[2];
 	uint64_t in_off[2];
+	/* the chunk libhtp is parsing now (feed), for hooks that look past
+	 * the line libhtp has just read */
+	const uint8_t *feed_ptr[2];
+	size_t feed_len[2];
+	/* the chunked request body being read for its extensions, and its
+	 * tx (checked against libhtp's current one before each use) */
+	HttpChunkScan chunk;
+	HttpTx *chunk_tx;
 	ThreadCounters *mem_tc;     /* whose http.memuse holds the state's charge */
 	uint8_t store_flow[2];      /* filestore flow scope: files opened from now on */
 } HttpState;
@@ -564,6 +575,32 @@ static size_t percent_decode(bstr *b)
 	return hits;
 }
 
+/* Longest run of whitespace after an HTTP/0.9 request line that still
+ * leaves it HTTP/0.9: Suricata 8 takes more than that, or anything not
+ * whitespace, as the headers of a request line missing its protocol. */
+#define HTTP09_MAX_JUNK 16
+
+/* Whether the chunk being parsed goes on, past the request line libhtp
+ * has just read, with something a header block could be. */
+static int followed_by_more(const HttpState *hs, htp_tx_t *htx)
+{
+	const uint8_t *p = hs->feed_ptr[APP_DIR_TOSERVER];
+	size_t len = hs->feed_len[APP_DIR_TOSERVER];
+	size_t off;
+
+	if (!p || htx->connp != hs->connp)
+		return 0;
+	off = htp_connp_req_data_consumed(hs->connp);
+	if (off >= len)
+		return 0;
+	if (len - off > HTTP09_MAX_JUNK)
+		return 1;
+	for (; off < len; off++)
+		if (!isspace(p[off]))
+			return 1;
+	return 0;
+}
+
 /* double-decode-path / double-decode-query: a second round of percent
  * decoding on the normalized uri (after the query's first one), flagged as http.double_encoded_uri when it
  * changes anything (Suricata's evasion check). */
@@ -585,6 +622,13 @@ static int cb_request_line(htp_tx_t *htx)
 		hits += percent_decode(u->query);
 	if (hits)
 		tx_event(tx_ud(htx), EV_DOUBLE_ENCODED_URI);
+	if (htx->is_protocol_0_9 && followed_by_more(hs, htx)) {
+		/* libhtp 0.5.42 ends the request at a line without a protocol;
+		 * Suricata 8's parser takes it as a request line missing its
+		 * protocol when more follows, and parses the headers */
+		htx->is_protocol_0_9 = 0;
+		tx_event(tx_ud(htx), EV_REQUEST_LINE_MISSING_PROTOCOL);
+	}
 	return HTP_OK;
 }
 
@@ -690,13 +734,59 @@ static void request_te_chunked(htp_tx_t *htx)
 		htx->flags |= HTP_REQUEST_INVALID_T_E | HTP_REQUEST_SMUGGLING;
 }
 
+/* Reads the next bytes of a chunked request body for chunk extensions
+ * (http-chunk.h); stops at the body's end. */
+static void chunk_scan(HttpState *hs, const uint8_t *p, size_t len)
+{
+	int r = http_chunk_scan(&hs->chunk, p, len);
+
+	if (r & HTTP_CHUNK_EXTENSION)
+		tx_event(hs->chunk_tx, EV_REQUEST_CHUNK_EXTENSION);
+	if (r & HTTP_CHUNK_DONE)
+		hs->chunk_tx = NULL;
+}
+
+/* A chunked request's body starts right after its header block: in the
+ * chunk libhtp is parsing, from where it stands now. */
+static void chunk_scan_start(HttpState *hs, htp_tx_t *htx, HttpTx *tx)
+{
+	const uint8_t *p = hs->feed_ptr[APP_DIR_TOSERVER];
+	size_t len = hs->feed_len[APP_DIR_TOSERVER], off;
+
+	hs->chunk_tx = NULL;
+	if (htx->request_transfer_coding != HTP_CODING_CHUNKED || htx->connp != hs->connp)
+		return;
+	http_chunk_scan_init(&hs->chunk);
+	hs->chunk_tx = tx;
+	off = p ? htp_connp_req_data_consumed(hs->connp) : len;
+	if (off < len)
+		chunk_scan(hs, p + off, len - off);
+}
+
+/* Before libhtp reads the next request bytes: those of a chunked body
+ * still open, when its tx is still libhtp's current one. */
+static void chunk_scan_next(HttpState *hs, const uint8_t *data, size_t len)
+{
+	htp_tx_t *in = htp_connp_get_in_tx(hs->connp);
+
+	if (!data || !in || htp_tx_get_user_data(in) != hs->chunk_tx) {
+		hs->chunk_tx = NULL;    /* a gap, or the body is over */
+		return;
+	}
+	chunk_scan(hs, data, len);
+}
+
 static int cb_request_headers(htp_tx_t *htx)
 {
 	HttpTx *tx = tx_ud(htx);
+	HttpState *hs;
 
 	if (!tx)
 		return HTP_ERROR;
 	request_te_chunked(htx);
+	hs = state_of_tx(htx);
+	if (hs)
+		chunk_scan_start(hs, htx, tx);
 	for (size_t i = 0; i < sizeof(req_flag_events) / sizeof(req_flag_events[0]); i++)
 		if (htx->flags & req_flag_events[i].flag)
 			tx_event(tx, req_flag_events[i].event);
@@ -742,6 +832,10 @@ static int cb_response_headers(htp_tx_t *htx)
 		if (hs && htx->connp == hs->connp && u && u->value)
 			hs->upgrade_to = (uint16_t)http_upgrade_proto(bstr_ptr(u->value),
 								      bstr_len(u->value));
+		/* a flow changes protocol once: an upgrade after STARTTLS or a
+		 * CONNECT is refused, and Suricata 8 says so on the tx */
+		if (hs && hs->upgrade_to && !app_layer_proto_change_allowed(hs->f))
+			tx_event(tx_ud(htx), EV_FAILED_PROTOCOL_CHANGE);
 		if (hs && hs->upgrade_to && !hs->upgrade_req.len) {
 			/* kept past the tx, which is logged and freed before the
 			 * change: "METHOD URI\r\n" then "Name: value\r\n" lines */
@@ -1286,8 +1380,13 @@ static int feed(HttpState *hs, int dir, const uint8_t *data, size_t len)
 	size_t consumed;
 	int r, was_tunnel = hs->tunnel;
 
+	if (dir == APP_DIR_TOSERVER && hs->chunk_tx)
+		chunk_scan_next(hs, data, len);
+	hs->feed_ptr[dir] = data;
+	hs->feed_len[dir] = len;
 	r = dir == APP_DIR_TOSERVER ? htp_connp_req_data(hs->connp, &ts, data, len) :
 				      htp_connp_res_data(hs->connp, &ts, data, len);
+	hs->feed_ptr[dir] = NULL;
 	if (r == HTP_STREAM_DATA_OTHER && data) {
 		/* libhtp needs the other direction first (CONNECT, 100-continue):
 		 * keep the rest and offer it again after the other side moves */

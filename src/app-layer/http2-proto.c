@@ -20,6 +20,7 @@
 #include "app-layer/frames.h"
 #include "app-layer/http.h"
 #include "app-layer/http2.h"
+#include "app-layer/http2-decode.h"
 #include "app-layer/doh2.h"
 #include "conf/conf.h"
 #include "util/log.h"
@@ -208,6 +209,8 @@ static void tx_free(AppTx *t)
 	side_free(&tx->side[1]);
 	files_container_free(&tx->files[0]);
 	files_container_free(&tx->files[1]);
+	http2_decoder_free(tx->dec[0]);
+	http2_decoder_free(tx->dec[1]);
 	free(tx);
 }
 
@@ -336,6 +339,13 @@ void http2_files_store(const Flow *f, void *txp, unsigned dirs, int flow_scope, 
 	}
 }
 
+static void file_out(void *file, const uint8_t *p, uint32_t n)
+{
+	file_append(file, p, n);
+}
+
+/* A side's DATA into its file: decoded when the side named a
+ * Content-Encoding Suricata 8 decodes (http2-decode.h). */
 static void file_data(H2State *st, Http2Tx *tx, int dir, const uint8_t *p, uint32_t n)
 {
 	if (!tx->file[dir]) {
@@ -348,7 +358,17 @@ static void file_data(H2State *st, Http2Tx *tx, int dir, const uint8_t *p, uint3
 		if (!tx->file[dir])
 			return;
 	}
-	file_append(tx->file[dir], p, n);
+	if (!tx->dec_tried[dir]) {
+		uint32_t cl = 0;
+		const uint8_t *ce = http2_header(&tx->side[dir], "content-encoding", &cl);
+
+		tx->dec_tried[dir] = 1;
+		tx->dec[dir] = http2_decoder_new(ce, cl);
+	}
+	if (tx->dec[dir])
+		http2_decode(tx->dec[dir], p, n, file_out, tx->file[dir]);
+	else
+		file_append(tx->file[dir], p, n);
 }
 
 static void file_end(Http2Tx *tx, int dir, int how)

@@ -96,6 +96,10 @@ typedef struct Http2Tx {
 	FileContainer files[2];
 	File *file[2];              /* the side's open file, or NULL */
 	uint8_t store[2];           /* filestore asked for the tx's files */
+	/* the side's Content-Encoding decoder for its file (http2-decode.h),
+	 * looked for once, at its first DATA */
+	struct Http2Decoder *dec[2];
+	uint8_t dec_tried[2];
 } Http2Tx;
 
 /* files-proto.c: the files of a transaction's side, and filestore on them */

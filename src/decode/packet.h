@@ -51,6 +51,10 @@ typedef struct Address {
 /* The engine rewrote its payload (replace, IPS): the verdict sends these
  * bytes on, checksum made anew */
 #define PKT_MODIFIED         (1u << 15)
+/* The app layer finished detecting the protocol of this packet's direction
+ * on it, or on the other side's packet before it (Suricata's
+ * PKT_PROTO_DETECT_TS/TC_DONE): app-layer-protocol's prefilter form. */
+#define PKT_APP_DETECT_DONE  (1u << 16)
 
 /* Why an IPS drops a packet, as Suricata names it in eve drop.reason and
  * the ips.drop_reason.* counters (packet.c). 0: the packet is not dropped.

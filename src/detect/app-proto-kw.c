@@ -28,7 +28,14 @@ typedef struct DetectAppProto {
 	uint8_t negated;
 	uint8_t mode;               /* enum alp_mode */
 	uint8_t exact;              /* ",exact": no equivalents */
+	uint8_t at_detect;          /* followed by "prefilter": only on the packets
+	                             * where detection finished (PKT_APP_DETECT_DONE) */
 } DetectAppProto;
+
+void app_layer_protocol_prefilter(void *ctx)
+{
+	((DetectAppProto *)ctx)->at_detect = 1;
+}
 
 static int kw_app_layer_protocol(SigParseState *st, const char *arg, const Keyword *kw)
 {
@@ -97,6 +104,10 @@ static int match_app_layer_protocol(DetectThread *dt, const SigMatch *sm, Packet
 
 	(void)dt;
 	if (!f || f->app_proto == ALPROTO_UNKNOWN)
+		return 0;
+	/* Suricata's app-layer-protocol prefilter engine adds the rule only
+	 * on the packet where its direction's detection finished */
+	if (d->at_detect && !(p->flags & PKT_APP_DETECT_DONE))
 		return 0;
 	cur = flow_app_proto_shown(f);
 	orig = f->app_proto_orig ? f->app_proto_orig : f->app_proto;

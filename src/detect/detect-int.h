@@ -163,6 +163,9 @@ int sig_unsupported(SigParseState *st, const char *fmt, ...) __attribute__((form
 
 /* Appends a match; returns its index or -1 on allocation failure. */
 int sm_append(SigParseState *st, int list, int kw, void *ctx);
+/* app-proto-kw.c: an app-layer-protocol match (its SigMatch ctx) followed by
+ * the prefilter keyword. */
+void app_layer_protocol_prefilter(void *ctx);
 /* Parses arg as parse_uint_cmp() with max and appends it to list as keyword
  * kw; name is the keyword's in the error. Returns 0 or -1. */
 int sm_append_uint(SigParseState *st, int list, int kw, const char *name, const char *arg,

@@ -559,12 +559,20 @@ int inspect_buffer(DetectThread *dt, const Signature *s, int list, const Inspect
 	if (!b->data)
 		return 0;
 	if (b->len == 0) {
-		/* a buffer that is there but empty (an empty header value):
-		 * nothing to find in it, but its size is 0, as Suricata 8's
-		 * bsize:0 sees it; a list of bsize keywords alone may match */
-		for (int i = 0; i < ml->n; i++)
-			if (ml->m[i].kw != KW_BSIZE || !detect_uint_match(ml->m[i].ctx, 0))
-				return 0;
+		/* a buffer that is there but empty (an empty header value,
+		 * HTTP/2's status message): nothing to find in it, but its
+		 * size is 0, as Suricata 8's bsize:0 sees it, and a negated
+		 * content is not in it, which Suricata's content inspection
+		 * takes as a match (suricata-verify http2-keywords2) */
+		for (int i = 0; i < ml->n; i++) {
+			const SigMatch *m = &ml->m[i];
+
+			if (m->kw == KW_BSIZE && detect_uint_match(m->ctx, 0))
+				continue;
+			if (m->kw == KW_CONTENT && (m->cd->flags & CONTENT_NEGATED))
+				continue;
+			return 0;
+		}
 		return 1;
 	}
 	dt->recursion = 0;

@@ -168,8 +168,18 @@ static int kw_hdr_sticky(SigParseState *st, const char *arg, const Keyword *kw)
 
 /* prefilter: chooses the rule's prefilter keyword in Suricata; the result
  * of a rule does not depend on it, so it is accepted and ignored. */
+/* prefilter: the keyword before it is the rule's prefilter. Our
+ * prefilter choice stays, except where Suricata's changes what matches:
+ * app-layer-protocol's engine runs only on the packets where protocol
+ * detection finished (suricata-verify detect-app-layer-protocol-04). */
 static int kw_prefilter(SigParseState *st, const char *arg, const Keyword *kw)
 {
+	SigMatchList *l = &st->s->lists[SM_LIST_MATCH];
+
+	(void)arg;
+	(void)kw;
+	if (l->n && l->m[l->n - 1].kw == KW_APP_LAYER_PROTOCOL)
+		app_layer_protocol_prefilter(l->m[l->n - 1].ctx);
 	return 0;
 }
 

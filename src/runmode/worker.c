@@ -174,6 +174,9 @@ void worker_process(Worker *w, Packet *p)
 	}
 	if (f && f->alstate)
 		p->app_events = (uint8_t)app_layer_take_packet_events(f);
+	if (f && f->alstate &&
+	    app_layer_take_detect_done(f, p->flags & PKT_TOCLIENT ? APP_DIR_TOCLIENT : APP_DIR_TOSERVER))
+		p->flags |= PKT_APP_DETECT_DONE;
 	if (w->dt && !(p->flags & (PKT_EP_NO_DETECT | PKT_EP_DROP)) && !(f && f->ep_flags)) {
 		pc.nalerts = detect_packet(w->dt, p, &pc.alerts);
 		pc.detected = 1;

@@ -61,6 +61,25 @@ TEST(tls_client_smtp_banner_on_465)
 	app_test_free(&c);
 }
 
+/* Each direction's detection is told once, to the first packet of that
+ * direction from the one that finished it on (app-layer-protocol's
+ * prefilter form, Suricata's PKT_PROTO_DETECT_TS/TC_DONE). */
+TEST(detect_done_told_once_per_direction)
+{
+	AppTestCtx c;
+
+	app_test_init(&c, IPPROTO_TCP, "10.0.0.2", 40000, 80);
+	CHECK_EQ(app_layer_take_detect_done(&c.f, TS), 0);
+	feed(&c, TS, http_req, sizeof(http_req) - 1, 0);
+	CHECK_EQ(app_layer_take_detect_done(&c.f, TC), 0);
+	CHECK_EQ(app_layer_take_detect_done(&c.f, TS), 1);
+	CHECK_EQ(app_layer_take_detect_done(&c.f, TS), 0);
+	feed(&c, TC, http_resp, sizeof(http_resp) - 1, 0);
+	CHECK_EQ(app_layer_take_detect_done(&c.f, TC), 1);
+	CHECK_EQ(app_layer_take_detect_done(&c.f, TC), 0);
+	app_test_free(&c);
+}
+
 TEST(both_sides_agree)
 {
 	AppTestCtx c;

@@ -475,6 +475,65 @@ TEST(http_malformed_request_raises_event)
 	ctx_free(&c);
 }
 
+/* Suricata 8: a request line without a protocol followed by more than
+ * an end of line is a request with headers (suricata-verify http-not09),
+ * not HTTP/0.9. */
+TEST(http_request_line_missing_protocol_parses_headers)
+{
+	Ctx c;
+	HttpTx *tx;
+	int ev = http_event_lookup("request_line_missing_protocol");
+
+	CHECK(ev >= 0);
+	ctx_init(&c, 80);
+	feed(&c, TS, "GET /\r\nFakeHeader\r\nHost: localhost\r\nUser-Agent: myscript\r\n\r\n");
+	tx = http_tx_get(&c.f, 0);
+	CHECK(tx != NULL);
+	CHECK_STREQ(buf(tx, HTTP_BUF_USER_AGENT, TS), "myscript");
+	CHECK(http_tx_has_event(tx, ev));
+	ctx_free(&c);
+}
+
+TEST(http_09_request_alone_stays_09)
+{
+	Ctx c;
+	HttpTx *tx;
+
+	ctx_init(&c, 80);
+	feed(&c, TS, "GET /index.html\r\n");
+	tx = http_tx_get(&c.f, 0);
+	CHECK(tx != NULL);
+	CHECK(!http_tx_has_event(tx, http_event_lookup("request_line_missing_protocol")));
+	CHECK_EQ(http_tx_progress(tx, TS), HTTP_PROGRESS_COMPLETE);
+	ctx_free(&c);
+}
+
+/* libhtp 0.5.42 skips chunk extensions silently; Suricata 8 raises
+ * request_chunk_extension (suricata-verify http-event-chunk), wherever
+ * the segments cut the body. */
+TEST(http_request_chunk_extension_raises_event)
+{
+	Ctx c;
+	HttpTx *tx;
+	int ev = http_event_lookup("request_chunk_extension");
+
+	CHECK(ev >= 0);
+	ctx_init(&c, 80);
+	feed(&c, TS, "POST /a HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n8 \r\nto;otata");
+	tx = http_tx_get(&c.f, 0);
+	CHECK(tx != NULL);
+	CHECK(!http_tx_has_event(tx, ev));
+	feed(&c, TS, "\r\n4\r\ntiti\r\n0 ; a=b\r\n\r\n");
+	CHECK(http_tx_has_event(tx, ev));
+	CHECK_STREQ(buf(tx, HTTP_BUF_CLIENT_BODY, TS), "to;otatatiti");
+	feed(&c, TS, "POST /b HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n"
+		     "3\r\n;;;\r\n0\r\n\r\n");
+	tx = http_tx_get(&c.f, 1);
+	CHECK(tx != NULL);
+	CHECK(!http_tx_has_event(tx, ev));
+	ctx_free(&c);
+}
+
 TEST(http_missing_host_raises_event)
 {
 	Ctx c;

@@ -133,7 +133,8 @@ extern const Keyword
 	quic_keywords[],
 	lua_keywords[],
 	var_keywords[],
-	entropy_keywords[];
+	entropy_keywords[],
+	dataset_keywords[];
 
 const Keyword *keyword_find(const char *name);
 /* 1: a keyword of Suricata 8 this engine does not implement

@@ -209,6 +209,7 @@ enum kw_id {
 	KW_ENTROPY,         /* entropy: DetectEntropy (detect/entropy-kw.c) */
 	KW_FLOW_AGE,        /* flow.age: DetectUint on the flow's age in seconds (flow-kw.c) */
 	KW_APP_LAYER_PEVENT, /* app-layer-event:applayer_*: a packet's event (app-event.c) */
+	KW_DATASET, KW_DATAREP, /* dataset, datarep: DetectDataset (detect/dataset-kw.c) */
 	KW_MAX
 };
 
@@ -548,6 +549,7 @@ typedef struct ClassType {
 typedef struct DetectContext {
 	ClassType *classes; int nclasses;     /* NULL: classtype names are not checked */
 	char **ref_types; char **ref_urls; int nrefs;
+	const char *rule_file;                /* the file being loaded (dataset load paths) */
 } DetectContext;
 
 /* Reads a classification.config ("config classification: name,desc,prio").

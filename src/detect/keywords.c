@@ -62,6 +62,7 @@ static const Keyword *const families[] = {
 	lua_keywords,		/* lua-kw.c */
 	var_keywords,		/* var-kw.c */
 	entropy_keywords,	/* entropy-kw.c */
+	dataset_keywords,	/* dataset-kw.c */
 };
 
 /* Every keyword, sorted by name (case-insensitive, as in Suricata), and

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "runmode/unix-socket.h"
+#include "runmode/unix-socket-dataset.h"
 #include "runmode/reload.h"
 #include "runmode/pcap-queue.h"
 #include "runmode/runmode.h"
@@ -572,6 +573,12 @@ static const Command cmd_table[] = {
 	{ "pcap-current", cmd_pcap_current, 0, 1 },
 	{ "pcap-last-processed", cmd_pcap_last, 0, 1 },
 	{ "pcap-interrupt", cmd_pcap_interrupt, 0, 1 },
+	{ "dataset-add", cmd_dataset_add, 1, 0 },
+	{ "dataset-add-json", cmd_dataset_add_json, 1, 0 },
+	{ "dataset-remove", cmd_dataset_remove, 1, 0 },
+	{ "dataset-lookup", cmd_dataset_lookup, 1, 0 },
+	{ "dataset-clear", cmd_dataset_clear, 1, 0 },
+	{ "dataset-dump", cmd_dataset_dump, 0, 0 },
 };
 
 static const Command *commands(unsigned *n)

@@ -4,6 +4,7 @@
 #include "datasets/dataset.h"
 #include "detect/detect-parse.h"
 #include "conf/conf.h"
+#include "runmode/unix-socket.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -314,5 +315,85 @@ TEST(dataset_keyword_parse)
 	CHECK_EQ(parse("alert http any any -> any any (http.host; dataset:isset,j,type string,"
 		       "load j.json,format json,enrichment_key x,value_key host; sid:13;)"),
 		 SIG_ERR_UNSUPPORTED);
+	reset();
+}
+
+/* ---- the socket's dataset-* commands (runmode/unix-socket-dataset.c) ---- */
+
+static json_t *sock_run(UnixSocket *u, const char *m)
+{
+	return unix_socket_execute(u, m, strlen(m));
+}
+
+static int sock_ok(UnixSocket *u, const char *m, const char *want_msg)
+{
+	json_t *a = sock_run(u, m);
+	const char *r = json_string_value(json_object_get(a, "return"));
+	const char *t = json_string_value(json_object_get(a, "message"));
+	int ok = r && !strcmp(r, "OK");
+
+	if (want_msg && (!t || strcmp(t, want_msg) != 0)) {
+		printf("  %s: message \"%s\", want \"%s\"\n", m, t ? t : "(none)", want_msg);
+		ok = -1;
+	}
+	json_decref(a);
+	return ok;
+}
+
+#define DS_CMD(c, args) "{\"command\": \"" c "\", \"arguments\": {" args "}}"
+
+TEST(dataset_socket_commands)
+{
+	UnixSocketConfig c = { .runmode = "single", .capture_mode = "PCAP_FILE" };
+	UnixSocket *u;
+	char dir[] = "/tmp/test-dataset-XXXXXX", path[256], line[64];
+	FILE *f;
+
+	reset();
+	CHECK(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/myset.lst", dir);
+	CHECK(mk("myset", DATASET_STRING, NULL, path, 0));
+	u = unix_socket_new(&c);
+	CHECK(u);
+	CHECK_EQ(sock_ok(u, DS_CMD("dataset-add", "\"setname\": \"myset\", \"settype\": \"string\","
+				    "\"datavalue\": \"Z29vZ2xlLmNvbQ==\""), "data added"), 1);
+	CHECK_EQ(sock_ok(u, DS_CMD("dataset-add", "\"setname\": \"myset\", \"settype\": \"string\","
+				    "\"datavalue\": \"Z29vZ2xlLmNvbQ==\""), "data already in set"), 1);
+	CHECK_EQ(sock_ok(u, DS_CMD("dataset-lookup", "\"setname\": \"myset\", \"settype\": "
+				    "\"string\", \"datavalue\": \"Z29vZ2xlLmNvbQ==\""),
+			 "item found in set"), 1);
+	/* the set is the rules' set: a lookup from the packet path sees it */
+	CHECK_EQ(dataset_lookup(dataset_find("myset", DATASET_STRING),
+				(const uint8_t *)"google.com", 10, NULL), 1);
+	CHECK_EQ(sock_ok(u, DS_CMD("dataset-dump", ""), "datasets dump done"), 1);
+	f = fopen(path, "r");
+	CHECK(f);
+	CHECK(fgets(line, sizeof(line), f));
+	fclose(f);
+	CHECK_STREQ(opaque(line), "Z29vZ2xlLmNvbQ==\n");
+	CHECK_EQ(sock_ok(u, DS_CMD("dataset-remove", "\"setname\": \"myset\", \"settype\": "
+				    "\"string\", \"datavalue\": \"Z29vZ2xlLmNvbQ==\""), "data removed"),
+		 1);
+	CHECK_EQ(sock_ok(u, DS_CMD("dataset-lookup", "\"setname\": \"myset\", \"settype\": "
+				    "\"string\", \"datavalue\": \"Z29vZ2xlLmNvbQ==\""),
+			 "item not found in set"), 0);
+	CHECK_EQ(sock_ok(u, DS_CMD("dataset-add-json", "\"setname\": \"myset\", \"settype\": "
+				    "\"string\", \"datavalue\": \"YQ==\", \"datajson\": "
+				    "\"{\\\"city\\\": \\\"x\\\"}\""), "data added"), 1);
+	CHECK_EQ(sock_ok(u, DS_CMD("dataset-clear", "\"setname\": \"myset\", \"settype\": "
+				    "\"string\""), "dataset cleared"), 1);
+	CHECK_EQ(dataset_count(dataset_find("myset", DATASET_STRING)), 0);
+	/* errors: NOK with Suricata's reasons */
+	CHECK_EQ(sock_ok(u, DS_CMD("dataset-add", "\"setname\": \"myset\", \"settype\": \"md5\","
+				    "\"datavalue\": \"00\""), "set not found or wrong type"), 0);
+	CHECK_EQ(sock_ok(u, DS_CMD("dataset-add", "\"setname\": \"myset\", \"settype\": \"sha1\","
+				    "\"datavalue\": \"00\""), "unknown settype"), 0);
+	CHECK_EQ(sock_ok(u, DS_CMD("dataset-add", "\"settype\": \"string\", \"datavalue\": \"YQ==\""),
+			 "setname is not a string"), 0);
+	CHECK_EQ(sock_ok(u, DS_CMD("dataset-add", "\"setname\": \"myset\", \"settype\": "
+				    "\"string\", \"datavalue\": \"**\""), "failed to parse data"), 0);
+	unix_socket_free(u);
+	unlink(path);
+	rmdir(dir);
 	reset();
 }

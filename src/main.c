@@ -20,6 +20,7 @@
 #include "capture/pcap-file.h"
 #include "conf/conf.h"
 #include "datasets/dataset.h"
+#include "datasets/iprep.h"
 #include "runmode/captures.h"
 #include "runmode/unix-socket-runmode.h"
 #include "stats/counters.h"
@@ -249,6 +250,7 @@ static int session_end(Session *s, int rc)
 	if (!s->cli.test_mode)
 		datasets_save();
 	datasets_free();
+	iprep_free();
 	stream_config_free(&e->cfg.stream);
 	counters_destroy();
 	conf_deinit();

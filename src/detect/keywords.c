@@ -63,6 +63,7 @@ static const Keyword *const families[] = {
 	var_keywords,		/* var-kw.c */
 	entropy_keywords,	/* entropy-kw.c */
 	dataset_keywords,	/* dataset-kw.c */
+	iprep_keywords,		/* iprep-kw.c */
 };
 
 /* Every keyword, sorted by name (case-insensitive, as in Suricata), and

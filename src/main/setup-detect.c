@@ -4,6 +4,7 @@
 #include "app-layer/app-layer.h"
 #include "conf/conf.h"
 #include "datasets/dataset.h"
+#include "datasets/iprep.h"
 #include "mpm/ac-cuda.h"
 #include "util/log.h"
 
@@ -60,7 +61,8 @@ int setup_detect(Session *s)
 	}
 	rc.init_errors_fatal = cli->init_errors_fatal;
 	/* the yaml's sets exist before the rules that name them */
-	if (datasets_init(cli->data_dir, err, sizeof(err)) != 0) {
+	if (datasets_init(cli->data_dir, err, sizeof(err)) != 0 ||
+	    iprep_init(err, sizeof(err)) != 0) {
 		log_error("%s", err);
 		return -1;
 	}

@@ -1,11 +1,13 @@
-/* Datasets (src/datasets/dataset.c) and the dataset/datarep keywords'
- * parsing (src/detect/dataset-kw.c). */
+/* Datasets (src/datasets/dataset.c), IP reputation (iprep.c), the
+ * dataset/datarep/iprep keywords' parsing and the dataset socket commands. */
 #include "test.h"
 #include "datasets/dataset.h"
+#include "datasets/iprep.h"
 #include "detect/detect-parse.h"
 #include "conf/conf.h"
 #include "runmode/unix-socket.h"
 
+#include <arpa/inet.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -394,6 +396,69 @@ TEST(dataset_socket_commands)
 				    "\"string\", \"datavalue\": \"**\""), "failed to parse data"), 0);
 	unix_socket_free(u);
 	unlink(path);
+	rmdir(dir);
+	reset();
+}
+
+/* ---- iprep (datasets/iprep.c, detect/iprep-kw.c) ---- */
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+TEST(iprep_tables_hosts_nets_and_keyword_parse)
+{
+	char dir[] = "/tmp/test-iprep-XXXXXX", cats[256], list[256];
+	uint8_t a[16];
+
+	reset();
+	iprep_free();
+	CHECK(mkdtemp(dir));
+	snprintf(cats, sizeof(cats), "%s/categories.txt", dir);
+	snprintf(list, sizeof(list), "%s/rep.list", dir);
+	write_file(cats, "1,BadHosts,Known bad hosts\n2,Google,Google\n");
+	write_file(list, "192.0.2.1,1,40\n192.0.2.0/24,1,5\n2001:db8::1,2,127\n"
+			 "192.0.2.1,2,7\nbad,1,1\n198.51.100.1,1,128\n");
+	/* no categories: no reputation, and iprep rules fail */
+	CHECK_EQ(iprep_init(err, sizeof(err)), 0);
+	CHECK_EQ(iprep_loaded(), 0);
+	CHECK_EQ(parse("alert ip any any -> any any (iprep:src,BadHosts,>,1; sid:1;)"),
+		 SIG_ERR_PARSE);
+	conf_set("reputation-categories-file", cats);
+	conf_set("default-reputation-path", dir);
+	conf_set("reputation-files.0", "rep.list");
+	CHECK_EQ(iprep_init(err, sizeof(err)), 0);
+	CHECK_EQ(iprep_category("Google"), 2);
+	CHECK_EQ(iprep_category("google"), -1);
+	inet_pton(AF_INET, "192.0.2.1", a);
+	CHECK_EQ(iprep_score(AF_INET, a, 1), 40);
+	CHECK_EQ(iprep_score(AF_INET, a, 2), 7);
+	inet_pton(AF_INET, "192.0.2.77", a);
+	CHECK_EQ(iprep_score(AF_INET, a, 1), 5);
+	CHECK_EQ(iprep_score(AF_INET, a, 2), -1);
+	inet_pton(AF_INET, "198.51.100.1", a);
+	CHECK_EQ(iprep_score(AF_INET, a, 1), -1);
+	inet_pton(AF_INET6, "2001:db8::1", a);
+	CHECK_EQ(iprep_score(AF_INET6, a, 2), 127);
+	CHECK_EQ(parse("alert ip any any -> any any (iprep:src,BadHosts,>,1; sid:1;)"), 0);
+	CHECK_EQ(parse("alert ip any any -> any any (iprep:both,Google,isnotset; sid:1;)"), 0);
+	CHECK_EQ(parse("alert ip any any -> any any (iprep:any,Google,<=,127; sid:1;)"), 0);
+	CHECK_EQ(parse("alert ip any any -> any any (iprep:up,Google,>,1; sid:1;)"),
+		 SIG_ERR_PARSE);
+	CHECK_EQ(parse("alert ip any any -> any any (iprep:src,Google,~,1; sid:1;)"),
+		 SIG_ERR_PARSE);
+	CHECK_EQ(parse("alert ip any any -> any any (iprep:src,Google,>,128; sid:1;)"),
+		 SIG_ERR_PARSE);
+	CHECK_EQ(parse("alert ip any any -> any any (iprep:src,Google; sid:1;)"), SIG_ERR_PARSE);
+	iprep_free();
+	unlink(cats);
+	unlink(list);
 	rmdir(dir);
 	reset();
 }

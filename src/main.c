@@ -21,6 +21,7 @@
 #include "conf/conf.h"
 #include "datasets/dataset.h"
 #include "datasets/iprep.h"
+#include "datasets/geoip.h"
 #include "runmode/captures.h"
 #include "runmode/unix-socket-runmode.h"
 #include "stats/counters.h"
@@ -251,6 +252,7 @@ static int session_end(Session *s, int rc)
 		datasets_save();
 	datasets_free();
 	iprep_free();
+	geoip_free();
 	stream_config_free(&e->cfg.stream);
 	counters_destroy();
 	conf_deinit();

@@ -135,7 +135,8 @@ extern const Keyword
 	var_keywords[],
 	entropy_keywords[],
 	dataset_keywords[],
-	iprep_keywords[];
+	iprep_keywords[],
+	geoip_keywords[];
 
 const Keyword *keyword_find(const char *name);
 /* 1: a keyword of Suricata 8 this engine does not implement

@@ -211,6 +211,7 @@ enum kw_id {
 	KW_APP_LAYER_PEVENT, /* app-layer-event:applayer_*: a packet's event (app-event.c) */
 	KW_DATASET, KW_DATAREP, /* dataset, datarep: DetectDataset (detect/dataset-kw.c) */
 	KW_IPREP,           /* iprep: DetectIprep (detect/iprep-kw.c) */
+	KW_GEOIP,           /* geoip: DetectGeoip (detect/geoip-kw.c) */
 	KW_MAX
 };
 

@@ -64,6 +64,7 @@ static const Keyword *const families[] = {
 	entropy_keywords,	/* entropy-kw.c */
 	dataset_keywords,	/* dataset-kw.c */
 	iprep_keywords,		/* iprep-kw.c */
+	geoip_keywords,		/* geoip-kw.c */
 };
 
 /* Every keyword, sorted by name (case-insensitive, as in Suricata), and

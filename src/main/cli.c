@@ -154,6 +154,11 @@ static void print_build_info(void)
 #else
 	printf("  %-40s no\n", "hiredis support:");
 #endif
+#ifdef HAVE_GEOIP
+	printf("  %-40s yes\n", "GeoIP2 support:");
+#else
+	printf("  %-40s no\n", "GeoIP2 support:");
+#endif
 	if (lua_kw_version())
 		printf("  %-40s yes (%s)\n", "Lua support:", lua_kw_version());
 	else

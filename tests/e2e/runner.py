@@ -28,7 +28,8 @@ A case is a folder tests/e2e/<case>/ with:
              json NAME[SEL]...PATH OP VALUE  records of NAME.json (JSON lines) in the
              json NAME[SEL]... count OP N      log folder, selected as eve records
              eve valid                      eve.json against the eve schema
-             when COND[,COND] EXPECTATION   COND: cuda=yes|no, gpu=yes|no, lua=yes|no
+             when COND[,COND] EXPECTATION   COND: cuda=yes|no, gpu=yes|no, lua=yes|no,
+                                            geoip=yes|no
            OP is one of == != < <= > >=. VALUE: integer, "string" or bare word.
 The runner adds -c BUILDDIR/suricata.yaml unless args has -c, -l <tmp log folder>
 unless args has -l, -r <pcap> when a pcap is named, and --runmode single|autofp.
@@ -151,7 +152,7 @@ class Env:
     def conds(self):
         """Build and machine facts for `when` lines."""
         if self._conds is None:
-            cuda = lua = 'no'
+            cuda = lua = geoip = 'no'
             try:
                 out = subprocess.run([self.binary, '--build-info'], capture_output=True,
                                      text=True, timeout=30)
@@ -159,6 +160,8 @@ class Env:
                     cuda = 'yes'
                 if re.search(r'Lua support:\s*yes', out.stdout + out.stderr):
                     lua = 'yes'
+                if re.search(r'GeoIP2 support:\s*yes', out.stdout + out.stderr):
+                    geoip = 'yes'
             except (OSError, subprocess.TimeoutExpired):
                 pass
             gpu = 'no'
@@ -166,7 +169,7 @@ class Env:
                 r = subprocess.run(['nvidia-smi', '-L'], capture_output=True, text=True)
                 if r.returncode == 0 and 'GPU' in r.stdout:
                     gpu = 'yes'
-            self._conds = {'cuda': cuda, 'gpu': gpu, 'lua': lua}
+            self._conds = {'cuda': cuda, 'gpu': gpu, 'lua': lua, 'geoip': geoip}
         return self._conds
 
 

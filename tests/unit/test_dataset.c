@@ -3,6 +3,7 @@
 #include "test.h"
 #include "datasets/dataset.h"
 #include "datasets/iprep.h"
+#include "datasets/geoip.h"
 #include "detect/detect-parse.h"
 #include "conf/conf.h"
 #include "runmode/unix-socket.h"
@@ -460,5 +461,43 @@ TEST(iprep_tables_hosts_nets_and_keyword_parse)
 	unlink(cats);
 	unlink(list);
 	rmdir(dir);
+	reset();
+}
+
+/* ---- geoip (datasets/geoip.c, detect/geoip-kw.c) ---- */
+
+TEST(geoip_lookups_and_keyword_parse)
+{
+	uint8_t a[16];
+	char cc[3] = "";
+
+	reset();
+	geoip_free();
+	if (!geoip_built()) {
+		/* a build without libmaxminddb fails the rule, in Suricata's words */
+		CHECK_EQ(parse("alert ip any any -> any any (geoip:src,US; sid:1;)"), SIG_ERR_PARSE);
+		CHECK_STREQ(opaque(err), "no GeoIP support built in, needed for geoip keyword");
+		printf("  (no libmaxminddb in this build: lookups not tested)\n");
+		return;
+	}
+	/* no database configured: the rule fails, naming the setting */
+	CHECK_EQ(parse("alert ip any any -> any any (geoip:src,US; sid:1;)"), SIG_ERR_PARSE);
+	CHECK(strstr(err, "geoip-database") != NULL);
+	conf_set("geoip-database", test_data_path("data/geoip/test-country.mmdb"));
+	CHECK_EQ(parse("alert ip any any -> any any (geoip:src,US; sid:1;)"), 0);
+	CHECK_EQ(parse("alert ip any any -> any any (geoip:any,!us,de; sid:1;)"), 0);
+	CHECK_EQ(parse("alert ip any any -> any any (geoip:both,US,!DE; sid:1;)"), SIG_ERR_PARSE);
+	CHECK_EQ(parse("alert ip any any -> any any (geoip:src,U1; sid:1;)"), SIG_ERR_PARSE);
+	CHECK_EQ(parse("alert ip any any -> any any (geoip:nowhere,US; sid:1;)"), SIG_ERR_PARSE);
+	CHECK_EQ(parse("alert ip any any -> any any (geoip:src; sid:1;)"), SIG_ERR_PARSE);
+	inet_pton(AF_INET, "10.0.0.2", a);
+	CHECK_EQ(geoip_country(AF_INET, a, cc), 1);
+	CHECK_STREQ(opaque(cc), "DE");
+	inet_pton(AF_INET, "192.0.2.200", a);
+	CHECK_EQ(geoip_country(AF_INET, a, cc), 1);
+	CHECK_STREQ(opaque(cc), "JP");
+	inet_pton(AF_INET, "10.0.0.3", a);
+	CHECK_EQ(geoip_country(AF_INET, a, cc), 0);
+	geoip_free();
 	reset();
 }

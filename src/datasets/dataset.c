@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 typedef struct DatasetEntry {
@@ -59,6 +60,8 @@ static DatasetsConfig cfg = cfg_default;
 static const char *const type_names[DATASET_TYPE_MAX] = { "string", "md5", "sha256", "ipv4",
 							   "ip" };
 static const uint32_t type_len[DATASET_TYPE_MAX] = { 0, 16, 32, 4, 16 };
+/* the longest line of a set file: a string's base64, a comma, a rep */
+#define DATASET_LINE_MAX ((DATASET_STRING_MAX + 2) / 3 * 4 + 16)
 
 int dataset_type_parse(const char *s)
 {
@@ -339,11 +342,11 @@ void dataset_value_write(FILE *f, int type, const uint8_t *v, uint32_t len)
 static int set_load(Dataset *set, const char *path, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "r");
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
+	char *line;
+	size_t n;
 	unsigned lineno = 0;
 	uint8_t *buf;
+	struct stat sb;
 	int rc = 0;
 
 	if (!f) {
@@ -351,18 +354,35 @@ static int set_load(Dataset *set, const char *path, char *err, size_t errlen)
 			 strerror(errno));
 		return -1;
 	}
+	if (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) {
+		fclose(f);
+		snprintf(err, errlen, "dataset %s: %s is not a regular file", set->name, path);
+		return -1;
+	}
 	buf = malloc(DATASET_STRING_MAX);
-	if (!buf) {
+	line = malloc(DATASET_LINE_MAX);
+	if (!buf || !line) {
+		free(buf);
+		free(line);
 		fclose(f);
 		snprintf(err, errlen, "dataset %s: out of memory", set->name);
 		return -1;
 	}
-	while (rc == 0 && (n = getline(&line, &cap, f)) >= 0) {
+	while (rc == 0 && fgets(line, DATASET_LINE_MAX, f)) {
 		uint32_t len;
 		uint64_t rep = 0;
 		char *comma;
 
 		lineno++;
+		n = strlen(line);
+		/* a line longer than any value's encoding (or a file such as
+		 * /dev/zero) is refused, not read into ever more memory */
+		if (n == DATASET_LINE_MAX - 1 && line[n - 1] != '\n' && !feof(f)) {
+			snprintf(err, errlen, "dataset %s: %s:%u: line too long", set->name, path,
+				 lineno);
+			rc = -1;
+			break;
+		}
 		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r' || line[n - 1] == ' '))
 			line[--n] = 0;
 		if (n == 0 || line[0] == '#')

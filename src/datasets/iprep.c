@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define IPREP_NAME_MAX 32
 
@@ -91,9 +92,24 @@ int iprep_score(int family, const uint8_t *a, int cat)
 	return -1;
 }
 
-static int load_categories(const char *path, char *err, size_t errlen)
+/* The file at path when it is a regular one (a device would be read for
+ * ever), else NULL with errno set. */
+static FILE *open_regular(const char *path)
 {
 	FILE *f = fopen(path, "r");
+	struct stat sb;
+
+	if (f && (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode))) {
+		fclose(f);
+		errno = EINVAL;
+		return NULL;
+	}
+	return f;
+}
+
+static int load_categories(const char *path, char *err, size_t errlen)
+{
+	FILE *f = open_regular(path);
 	char line[512];
 	unsigned lineno = 0;
 
@@ -179,7 +195,7 @@ static int parse_line(char *line, RepEntry *e)
 
 static int load_file(const char *path, size_t *caps, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f = open_regular(path);
 	char line[512];
 	unsigned lineno = 0, bad = 0;
 

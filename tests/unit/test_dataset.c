@@ -173,6 +173,19 @@ TEST(dataset_save_then_load_round_trip)
 	DatasetSpec spec = { .name = "plain", .type = DATASET_STRING, .load = path };
 	CHECK_EQ(dataset_get_or_create(&spec, &s, err, sizeof(err)), -1);
 	CHECK(strstr(err, "rep.lst:1: bad line") != NULL);
+	/* a device is refused, not read for ever */
+	spec.load = "/dev/zero";
+	CHECK_EQ(dataset_get_or_create(&spec, &s, err, sizeof(err)), -1);
+	CHECK(strstr(err, "/dev/zero is not a regular file") != NULL);
+	/* so is a line longer than any value */
+	f = fopen(path, "w");
+	CHECK(f);
+	for (int i = 0; i < 100000; i++)
+		fputc('A', f);
+	fclose(f);
+	spec.load = path;
+	CHECK_EQ(dataset_get_or_create(&spec, &s, err, sizeof(err)), -1);
+	CHECK(strstr(err, "rep.lst:1: line too long") != NULL);
 	unlink(path);
 	rmdir(dir);
 	reset();

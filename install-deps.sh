@@ -7,7 +7,7 @@
 # The build: the libraries configure requires, and the optional ones a sensor
 # wants (libmagic: filemagic, file.magic; brotli: HTTP br bodies; hiredis:
 # eve-log filetype redis; Hyperscan: mpm-algo hs; liblz4: pcap-log
-# compression, lz4 its reader for the tests). The tests: tcpreplay and
+# compression, lz4 its reader for the tests; libmaxminddb: geoip). The tests: tcpreplay and
 # iproute2 serve the live capture tests (tests/live/run.sh: a veth pair in a
 # network namespace); clang and its runtime (libFuzzer) serve make fuzz
 # (qa/fuzz); redis-server tests/sinks/run.sh; suricata-update
@@ -15,17 +15,18 @@
 # of the installed unit) tests/ops/install.sh; python3-matplotlib
 # qa/bench/plot.py (tests/ops/charts.sh); valgrind the instruction counts of
 # qa/bench and qa/gpu; python3-scapy tests/data/gen-pcaps.py; xz-utils the
-# compressed captures. libpsl-dev builds the domain and tld
+# compressed captures; libmaxmind-db-writer-perl the geoip e2e case's tiny
+# .mmdb. libpsl-dev builds the domain and tld
 # transforms, liblua5.4-dev the lua rule keyword, libnetfilter-queue-dev the
 # NFQUEUE source (-q); iptables and ethtool serve tests/live/ips.sh.
 set -e
 PKGS="build-essential autoconf automake libtool pkg-config \
  libpcap-dev libyaml-dev libpcre2-dev libhtp-dev libjansson-dev libssl-dev libmagic-dev \
  libbrotli-dev libpsl-dev liblua5.4-dev libnetfilter-queue-dev \
- libhiredis-dev libnghttp2-dev liblz4-dev"
+ libhiredis-dev libnghttp2-dev liblz4-dev libmaxminddb-dev"
 TEST_PKGS="wireshark-common tshark lz4 time python3 python3-yaml python3-jsonschema \
  tcpreplay iproute2 iptables ethtool clang libclang-rt-dev redis-server logrotate \
- suricata-update python3-matplotlib systemd valgrind python3-scapy xz-utils"
+ suricata-update python3-matplotlib systemd valgrind python3-scapy xz-utils libmaxmind-db-writer-perl"
 case "$1" in
 "") PKGS="$PKGS $TEST_PKGS" ;;
 --build-only) ;;

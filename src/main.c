@@ -19,6 +19,9 @@
 #include "main/setup.h"
 #include "capture/pcap-file.h"
 #include "conf/conf.h"
+#include "datasets/dataset.h"
+#include "datasets/iprep.h"
+#include "datasets/geoip.h"
 #include "runmode/captures.h"
 #include "runmode/unix-socket-runmode.h"
 #include "stats/counters.h"
@@ -244,6 +247,12 @@ static int session_end(Session *s, int rc)
 	detect_gpu_free(s->gpu);
 	detect_engine_free(e->detect);
 	sig_table_free(s->sigs);
+	/* Suricata writes the sets with save/state files at exit, not under -T */
+	if (!s->cli.test_mode)
+		datasets_save();
+	datasets_free();
+	iprep_free();
+	geoip_free();
 	stream_config_free(&e->cfg.stream);
 	counters_destroy();
 	conf_deinit();

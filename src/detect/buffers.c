@@ -429,6 +429,8 @@ const DetectBuffer detect_buffers[BUF_MAX] = {
 	[BUF_UDP_HDR] = { .name = "udp.hdr", .prio = 3, .dir = BDIR_BOTH },
 	[BUF_ICMPV4_HDR] = { .name = "icmpv4.hdr", .prio = 3, .dir = BDIR_BOTH },
 	[BUF_ICMPV6_HDR] = { .name = "icmpv6.hdr", .prio = 3, .dir = BDIR_BOTH },
+	[BUF_IP_SRC] = { .name = "ip.src", .prio = 3, .dir = BDIR_BOTH },
+	[BUF_IP_DST] = { .name = "ip.dst", .prio = 3, .dir = BDIR_BOTH },
 	/* inspected by detect/frame-kw.c on the flow's frames, not on a tx */
 	[BUF_FRAME] = { .name = "frame", .prio = 3, .dir = BDIR_BOTH },
 	/* mDNS: a message a transaction, of the side it went, a request or a

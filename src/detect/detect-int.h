@@ -134,7 +134,10 @@ extern const Keyword
 	lua_keywords[],
 	var_keywords[],
 	entropy_keywords[],
-	requires_keywords[];
+	requires_keywords[],
+	dataset_keywords[],
+	iprep_keywords[],
+	geoip_keywords[];
 
 const Keyword *keyword_find(const char *name);
 /* 1: a keyword of Suricata 8 this engine does not implement

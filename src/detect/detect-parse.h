@@ -108,13 +108,14 @@ enum sig_buffer {
 	BUF_UDP_HDR,
 	BUF_ICMPV4_HDR,
 	BUF_ICMPV6_HDR,
+	BUF_IP_SRC, BUF_IP_DST,     /* ip.src, ip.dst: the address, 4 or 16 bytes */
 	/* frame:<proto>.<type>: the bytes of an app-layer frame
 	 * (app-layer/frames.h; Signature.frame_* say which) */
 	BUF_FRAME,
 	BUF_MAX
 };
 /* the packet header buffers are BUF_IPV4_HDR .. BUF_HDR_LAST */
-#define BUF_HDR_LAST BUF_ICMPV6_HDR
+#define BUF_HDR_LAST BUF_IP_DST
 
 /* Lists of a signature: one per buffer, then the non-buffer lists. */
 enum {
@@ -210,6 +211,9 @@ enum kw_id {
 	KW_FLOW_AGE,        /* flow.age: DetectUint on the flow's age in seconds (flow-kw.c) */
 	KW_APP_LAYER_PEVENT, /* app-layer-event:applayer_*: a packet's event (app-event.c) */
 	KW_REQUIRES,        /* requires: checked first by sig_requires (requires-kw.c) */
+	KW_DATASET, KW_DATAREP, /* dataset, datarep: DetectDataset (detect/dataset-kw.c) */
+	KW_IPREP,           /* iprep: DetectIprep (detect/iprep-kw.c) */
+	KW_GEOIP,           /* geoip: DetectGeoip (detect/geoip-kw.c) */
 	KW_MAX
 };
 
@@ -549,6 +553,7 @@ typedef struct ClassType {
 typedef struct DetectContext {
 	ClassType *classes; int nclasses;     /* NULL: classtype names are not checked */
 	char **ref_types; char **ref_urls; int nrefs;
+	const char *rule_file;                /* the file being loaded (dataset load paths) */
 } DetectContext;
 
 /* Reads a classification.config ("config classification: name,desc,prio").

@@ -28,7 +28,7 @@ static const char *const names[] = {
 	"subslice", "luaxform", "xor", "header_lowercase", "strip_pseudo_headers",
 	"to_uppercase",
 	/* scripting, reputation, sets */
-	"lua", "luajit", "geoip", "iprep", "dataset", "datarep",
+	"lua", "luajit",
 	/* storage and the rest */
 	"template", "template2",
 };

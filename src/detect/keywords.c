@@ -63,6 +63,9 @@ static const Keyword *const families[] = {
 	var_keywords,		/* var-kw.c */
 	entropy_keywords,	/* entropy-kw.c */
 	requires_keywords,	/* requires-kw.c */
+	dataset_keywords,	/* dataset-kw.c */
+	iprep_keywords,		/* iprep-kw.c */
+	geoip_keywords,		/* geoip-kw.c */
 };
 
 /* Every keyword, sorted by name (case-insensitive, as in Suricata), and

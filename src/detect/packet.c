@@ -74,6 +74,18 @@ static int hdr_buffer(const Packet *p, int buf, InspectBuffer *b)
 	case BUF_ICMPV6_HDR:
 		if (p->proto == IPPROTO_ICMPV6 && p->l4) { b->data = p->l4; b->len = p->l4_hlen; }
 		break;
+	case BUF_IP_SRC:
+	case BUF_IP_DST: {
+		/* the address in network order, as Suricata 8's ip.src/ip.dst
+		 * (what ipv4 and ip datasets look up) */
+		const Address *a = buf == BUF_IP_SRC ? &p->src : &p->dst;
+
+		if (a->family == AF_INET || a->family == AF_INET6) {
+			b->data = a->a.u8;
+			b->len = a->family == AF_INET ? 4 : 16;
+		}
+		break;
+	}
 	}
 	return b->data != NULL;
 }

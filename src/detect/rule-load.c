@@ -213,7 +213,10 @@ static int load_rule(SigTable *t, const char *rule, const char *file, int line,
 {
 	char reason[512], msg[1024];
 	int code;
-	Signature *s = sig_parse(rule, &t->ctx, reason, sizeof(reason), &code);
+	Signature *s;
+
+	t->ctx.rule_file = file;
+	s = sig_parse(rule, &t->ctx, reason, sizeof(reason), &code);
 
 	if (s && s->alproto < 64 && (cfg->alproto_off >> s->alproto & 1)) {
 		/* Suricata 8 does not load the rules of a protocol it does not

@@ -43,6 +43,7 @@ enum {
 	OPT_PCAP,
 	OPT_AF_PACKET,
 	OPT_PIDFILE,
+	OPT_DATA_DIR,
 	OPT_USER,
 	OPT_GROUP,
 	OPT_LIST_APP_LAYER_PROTOS,
@@ -71,6 +72,7 @@ void cli_usage(FILE *out, const char *prog)
 		"\t-F <bpf filter file>                 : bpf filter file\n"
 		"\t-D                                   : run as daemon\n"
 		"\t--pidfile <file>                     : write pid to this file\n"
+		"\t--data-dir <dir>                     : folder of the datasets' save and state files\n"
 		"\t--user <user>                        : run suricata as this user after init\n"
 		"\t--group <group>                      : run suricata as this group after init\n"
 		"\t-s <path>                            : path to signature file loaded in addition to suricata.yaml settings\n"
@@ -158,6 +160,11 @@ static void print_build_info(void)
 	printf("  %-40s yes\n", "liblz4 support:");
 #else
 	printf("  %-40s no\n", "liblz4 support:");
+#endif
+#ifdef HAVE_GEOIP
+	printf("  %-40s yes\n", "GeoIP2 support:");
+#else
+	printf("  %-40s no\n", "GeoIP2 support:");
 #endif
 	if (lua_kw_version())
 		printf("  %-40s yes (%s)\n", "Lua support:", lua_kw_version());
@@ -268,6 +275,7 @@ int cli_parse(int argc, char **argv, Cli *cli)
 		{ "pcap", optional_argument, NULL, OPT_PCAP },
 		{ "af-packet", optional_argument, NULL, OPT_AF_PACKET },
 		{ "pidfile", required_argument, NULL, OPT_PIDFILE },
+		{ "data-dir", required_argument, NULL, OPT_DATA_DIR },
 		{ "user", required_argument, NULL, OPT_USER },
 		{ "group", required_argument, NULL, OPT_GROUP },
 		{ "list-app-layer-protos", no_argument, NULL, OPT_LIST_APP_LAYER_PROTOS },
@@ -332,6 +340,7 @@ int cli_parse(int argc, char **argv, Cli *cli)
 		case 'F': cli->bpf_file = optarg; break;
 		case 'D': cli->daemon = 1; break;
 		case OPT_PIDFILE: cli->pidfile = optarg; break;
+		case OPT_DATA_DIR: cli->data_dir = optarg; break;
 		case OPT_USER: cli->user = optarg; break;
 		case OPT_GROUP: cli->group = optarg; break;
 		case 'S': cli->rules_exclusive = optarg; break;

@@ -25,6 +25,7 @@ typedef struct Cli {
 	const char *bpf_file;          /* -F */
 	char *bpf;                     /* trailing words, or -F's content; owned */
 	int daemon;                    /* -D */
+	const char *data_dir;          /* --data-dir: datasets' save/state files */
 	const char *pidfile;           /* --pidfile (or yaml pid-file with -D) */
 	const char *user, *group;      /* --user, --group (or yaml run-as) */
 	const char *rules_exclusive;   /* -S */

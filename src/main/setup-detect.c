@@ -3,6 +3,8 @@
 #include "main/setup.h"
 #include "app-layer/app-layer.h"
 #include "conf/conf.h"
+#include "datasets/dataset.h"
+#include "datasets/iprep.h"
 #include "mpm/ac-cuda.h"
 #include "util/log.h"
 
@@ -58,6 +60,12 @@ int setup_detect(Session *s)
 		conf_mark_used("default-rule-path");
 	}
 	rc.init_errors_fatal = cli->init_errors_fatal;
+	/* the yaml's sets exist before the rules that name them */
+	if (datasets_init(cli->data_dir, err, sizeof(err)) != 0 ||
+	    iprep_init(err, sizeof(err)) != 0) {
+		log_error("%s", err);
+		return -1;
+	}
 	rc.alproto_off = app_layer_protos_off(&s->engine.cfg.app);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	t = sig_load(&rc, err, sizeof(err));

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "runmode/unix-socket.h"
+#include "runmode/unix-socket-dataset.h"
 #include "runmode/reload.h"
 #include "runmode/pcap-queue.h"
 #include "runmode/runmode.h"
@@ -892,8 +893,7 @@ static int cmd_pcap_interrupt(UnixSocket *u, json_t *args, json_t *answer)
 }
 
 /* Suricata 8.0.6's 49 commands, in its command-list order (doc/unix-socket.md
- * lists them). The dataset-* entries are the dataset module's, appended
- * at the end of their block. */
+ * lists them). */
 static const Command cmd_table[] = {
 	{ "shutdown", cmd_shutdown, 0, 0 },
 	{ "command-list", cmd_list, 0, 0 },
@@ -927,8 +927,13 @@ static const Command cmd_table[] = {
 	{ "memcap-show", cmd_memcap_show, 1, 0 },
 	{ "memcap-list", cmd_memcap_list, 0, 0 },
 	{ "get-flow-stats-by-id", cmd_flow_stats, 1, 0 },
-	/* dataset-add, dataset-remove, dataset-dump, dataset-clear,
-	 * dataset-lookup, dataset-add-json: the dataset module's, here */
+	/* the dataset module's (unix-socket-dataset.c) */
+	{ "dataset-add", cmd_dataset_add, 1, 0 },
+	{ "dataset-remove", cmd_dataset_remove, 1, 0 },
+	{ "dataset-dump", cmd_dataset_dump, 0, 0 },
+	{ "dataset-clear", cmd_dataset_clear, 1, 0 },
+	{ "dataset-lookup", cmd_dataset_lookup, 1, 0 },
+	{ "dataset-add-json", cmd_dataset_add_json, 1, 0 },
 	{ "iface-stat", cmd_iface_stat, 1, 0 },
 	{ "iface-list", cmd_iface_list, 0, 0 },
 	{ "iface-bypassed-stat", cmd_iface_bypassed, 0, 0 },

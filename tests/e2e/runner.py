@@ -36,7 +36,7 @@ A case is a folder tests/e2e/<case>/ with:
                                             exit 0. Its environment: E2E_PCAP (the
                                             -r capture), E2E_BINARY, E2E_YAML.
              when COND[,COND] EXPECTATION   COND: cuda=yes|no, gpu=yes|no, lua=yes|no,
-                                            lz4=yes|no
+                                            lz4=yes|no, geoip=yes|no
            OP is one of == != < <= > >=. VALUE: integer, "string" or bare word.
 The runner adds -c BUILDDIR/suricata.yaml unless args has -c, -l <tmp log folder>
 unless args has -l, -r <pcap> when a pcap is named, and --runmode single|autofp.
@@ -159,7 +159,7 @@ class Env:
     def conds(self):
         """Build and machine facts for `when` lines."""
         if self._conds is None:
-            cuda = lua = lz4 = 'no'
+            cuda = lua = lz4 = geoip = 'no'
             try:
                 out = subprocess.run([self.binary, '--build-info'], capture_output=True,
                                      text=True, timeout=30)
@@ -169,6 +169,8 @@ class Env:
                     lua = 'yes'
                 if re.search(r'liblz4 support:\s*yes', out.stdout + out.stderr):
                     lz4 = 'yes'
+                if re.search(r'GeoIP2 support:\s*yes', out.stdout + out.stderr):
+                    geoip = 'yes'
             except (OSError, subprocess.TimeoutExpired):
                 pass
             gpu = 'no'
@@ -176,7 +178,7 @@ class Env:
                 r = subprocess.run(['nvidia-smi', '-L'], capture_output=True, text=True)
                 if r.returncode == 0 and 'GPU' in r.stdout:
                     gpu = 'yes'
-            self._conds = {'cuda': cuda, 'gpu': gpu, 'lua': lua, 'lz4': lz4}
+            self._conds = {'cuda': cuda, 'gpu': gpu, 'lua': lua, 'lz4': lz4, 'geoip': geoip}
         return self._conds
 
 

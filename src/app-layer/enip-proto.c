@@ -54,11 +54,7 @@ static AppTxCounters ctr[2];
 
 static void enip_register_counters(void)
 {
-	unsigned errs = APP_CTR_BIT(APP_CTR_GAP) | APP_CTR_BIT(APP_CTR_ALLOC) |
-			APP_CTR_BIT(APP_CTR_PARSER);
-
-	app_tx_counters_register(&ctr[IPP_TCP], "enip_tcp", errs);
-	app_tx_counters_register(&ctr[IPP_UDP], "enip_udp", errs);
+	txl_msg_counters_register(ctr, "enip");
 }
 
 /* ---------------- detection ---------------- */

@@ -72,11 +72,7 @@ static AppTxCounters ctr[2];
 
 static void ldap_register_counters(void)
 {
-	unsigned errs = APP_CTR_BIT(APP_CTR_GAP) | APP_CTR_BIT(APP_CTR_ALLOC) |
-			APP_CTR_BIT(APP_CTR_PARSER);
-
-	app_tx_counters_register(&ctr[IPP_TCP], "ldap_tcp", errs);
-	app_tx_counters_register(&ctr[IPP_UDP], "ldap_udp", errs);
+	txl_msg_counters_register(ctr, "ldap");
 }
 
 /* ---------------- detection ---------------- */

@@ -45,11 +45,7 @@ static AppTxCounters ctr[2];
 
 static void nfs_register_counters(void)
 {
-	unsigned errs = APP_CTR_BIT(APP_CTR_GAP) | APP_CTR_BIT(APP_CTR_ALLOC) |
-			APP_CTR_BIT(APP_CTR_PARSER);
-
-	app_tx_counters_register(&ctr[IPP_TCP], "nfs_tcp", errs);
-	app_tx_counters_register(&ctr[IPP_UDP], "nfs_udp", errs);
+	txl_msg_counters_register(ctr, "nfs");
 }
 
 /* an RPC message at buf: a call to NFS or a reply */

@@ -3,7 +3,10 @@
 #include "app-layer/app-layer-int.h"
 #include "app-layer/app-counters.h"
 
+#include "app-layer/ipp-conf.h"
+
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 void txl_init(AppTxList *l, unsigned alproto, void (*free_tx)(AppTx *t))
@@ -235,6 +238,18 @@ void *txl_msg_state_new(AppLayerThread *at, int ipp, size_t size, unsigned alpro
 	st->ipp = ipp;
 	st->detect_only = enabled[ipp] == 2;
 	return st;
+}
+
+void txl_msg_counters_register(AppTxCounters *ctr, const char *proto)
+{
+	unsigned errs = APP_CTR_BIT(APP_CTR_GAP) | APP_CTR_BIT(APP_CTR_ALLOC) |
+			APP_CTR_BIT(APP_CTR_PARSER);
+	char name[64];
+
+	snprintf(name, sizeof(name), "%s_tcp", proto);
+	app_tx_counters_register(&ctr[IPP_TCP], name, errs);
+	snprintf(name, sizeof(name), "%s_udp", proto);
+	app_tx_counters_register(&ctr[IPP_UDP], name, errs);
 }
 
 void txl_msg_state_free(void *state)

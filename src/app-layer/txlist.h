@@ -163,6 +163,9 @@ typedef struct TxlMsgState {
 void *txl_msg_state_new(struct AppLayerThread *at, int ipp, size_t size, unsigned alproto,
 			void (*free_tx)(AppTx *t), const struct AppTxCounters *ctr,
 			const int *enabled);
+/* Its counters, ctr[IPP_TCP] and ctr[IPP_UDP]: app_layer.tx.<proto>_tcp,
+ * ..._udp and their gap, alloc and parser errors. */
+void txl_msg_counters_register(struct AppTxCounters *ctr, const char *proto);
 /* Its state_free, for the ops entry: the transactions, the PduBufs. */
 void txl_msg_state_free(void *state);
 /* Before a TCP direction's bytes go to its PduBuf: 1 when there is nothing

@@ -58,10 +58,6 @@ static int dht_probe(const AppLayerConfig *cfg, const Flow *f, int dir, const ui
 	return dht_looks(buf, len) ? DET_YES : DET_NO;
 }
 
-typedef struct DhtState {
-	AppTxList txs;              /* first: txlist.h's ops read it */
-} DhtState;
-
 static void tx_free(AppTx *t)
 {
 	DhtTx *tx = (DhtTx *)t;
@@ -71,68 +67,36 @@ static void tx_free(AppTx *t)
 	free(tx);
 }
 
-static void *dht_state_new(AppLayerThread *at, Flow *f)
+static int dht_decode(void *state, AppTx *t, int dir, const uint8_t *data, uint32_t len)
 {
-	DhtState *st = calloc(1, sizeof(*st));
-
-	(void)f;
-	if (!st) {
-		app_tx_count(at, &ctr, APP_CTR_ALLOC, 1);
-		return NULL;
-	}
-	txl_init(&st->txs, ALPROTO_BITTORRENT_DHT, tx_free);
-	return st;
-}
-
-static void dht_state_free(void *state)
-{
-	DhtState *st = state;
-
-	if (!st)
-		return;
-	txl_free(&st->txs);
-	free(st);
-}
-
-static int dht_parse(AppLayerThread *at, Flow *f, void *state, int dir, const uint8_t *data,
-		     uint32_t len, int flags)
-{
-	DhtState *st = state;
-	DhtTx *tx;
+	DhtTx *tx = (DhtTx *)t;
 	int r;
 
-	(void)f;
-	(void)flags;
-	if (!st || dht_on == 2 || !data || !len || dir < 0 || dir > 1)
-		return 0;
-	if (!(tx = calloc(1, sizeof(*tx)))) {
-		app_tx_count(at, &ctr, APP_CTR_ALLOC, 1);
-		return -1;
-	}
+	(void)state;
 	tx->dir = (uint8_t)dir;
 	r = dht_msg_decode(data, len, &tx->m);
 	if (r >= 0)
 		tx->valid = 1;
-	if (r != 0) {
-		tx->base.events |= 1u << DHT_EV_MALFORMED_PACKET;
-		app_tx_count(at, &ctr, APP_CTR_PARSER, 1);
-	}
-	tx->base.done[0] = tx->base.done[1] = 1;
-	tx->base.flags |= dir == APP_DIR_TOSERVER ? APP_TX_ONLY_TS | APP_TX_DETECT_TC
-						  : APP_TX_ONLY_TC | APP_TX_DETECT_TS;
-	txl_add(&st->txs, &tx->base);
-	app_tx_count(at, &ctr, APP_CTR_TX, 1);
-	return r == 0 ? 0 : -1;
+	if (r == 0)
+		return TXL_OK;
+	t->events |= 1u << DHT_EV_MALFORMED_PACKET;
+	return TXL_BAD;
 }
 
-static int dht_event_lookup(const char *name)
-{
-	return dht_event_by_name(name);
-}
+static const TxlDgram dht_dgram = {
+	.alproto = ALPROTO_BITTORRENT_DHT,
+	.tx_size = sizeof(DhtTx),
+	.ctr = &ctr,
+	.enabled = &dht_on,
+	.dirs = TXL_BOTH_DIRS,
+	.free_tx = tx_free,
+	.decode = dht_decode,
+};
 
-static int dht_tx_has_event(const void *tx, int id)
+static void *dht_state_new(AppLayerThread *at, Flow *f)
 {
-	return id >= 0 && id < DHT_EV_COUNT && (((const AppTx *)tx)->events >> id & 1);
+	(void)f;
+	return txl_dgram_state_new(at, &dht_dgram);
 }
 
 const AppProtoOps bittorrent_dht_proto_ops = {
@@ -144,19 +108,7 @@ const AppProtoOps bittorrent_dht_proto_ops = {
 	.register_counters = dht_register_counters,
 	.probe = dht_probe,
 	.state_new = dht_state_new,
-	.state_free = dht_state_free,
-	.parse = dht_parse,
-	.tx_count = txl_op_count,
-	.tx_get = txl_op_get,
-	.tx_low = txl_op_low,
-	.tx_id = txl_op_id,
-	.tx_log_id = txl_op_id,
-	.tx_progress = txl_op_progress,
-	.progress_complete = TXL_COMPLETE,
-	.tx_flags = txl_op_flags,
-	.tx_set_flags = txl_op_set_flags,
-	.tx_detect_slot = txl_op_detect_slot,
-	.tx_gc = txl_op_gc,
-	.event_lookup = dht_event_lookup,
-	.tx_has_event = dht_tx_has_event,
+	TXL_DGRAM_OPS,
+	.event_lookup = dht_event_by_name,
+	.tx_has_event = txl_op_has_event,
 };

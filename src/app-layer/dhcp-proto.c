@@ -59,11 +59,6 @@ static int dhcp_probe(const AppLayerConfig *cfg, const Flow *f, int dir, const u
 	return dhcp_looks_like(buf, len) ? DET_YES : DET_NO;
 }
 
-typedef struct DhcpState {
-	AppTxList txs;              /* first: txlist.h's ops read it */
-	int detect_only;
-} DhcpState;
-
 static void tx_free(AppTx *t)
 {
 	DhcpTx *tx = (DhcpTx *)t;
@@ -72,74 +67,40 @@ static void tx_free(AppTx *t)
 	free(tx);
 }
 
-static void *dhcp_state_new(AppLayerThread *at, Flow *f)
-{
-	DhcpState *st = calloc(1, sizeof(*st));
-
-	(void)f;
-	if (!st) {
-		app_tx_count(at, &ctr, APP_CTR_ALLOC, 1);
-		return NULL;
-	}
-	txl_init(&st->txs, ALPROTO_DHCP, tx_free);
-	st->detect_only = dhcp_conf.enabled[IPP_UDP] == 2;
-	return st;
-}
-
-static void dhcp_state_free(void *state)
-{
-	DhcpState *st = state;
-
-	if (!st)
-		return;
-	txl_free(&st->txs);
-	free(st);
-}
-
 /* A datagram too short for the header is a parser error with no
  * transaction, as in Suricata; option faults are the tx's events. */
-static int dhcp_parse(AppLayerThread *at, Flow *f, void *state, int dir, const uint8_t *data,
-		      uint32_t len, int flags)
+static int dhcp_decode(void *state, AppTx *t, int dir, const uint8_t *data, uint32_t len)
 {
-	DhcpState *st = state;
-	DhcpTx *tx;
+	TxlDgramState *st = state;
+	DhcpTx *tx = (DhcpTx *)t;
 	int r;
 
-	(void)f;
-	(void)flags;
-	if (!st || st->detect_only || !data || !len || dir < 0 || dir > 1)
-		return 0;
-	if (!(tx = calloc(1, sizeof(*tx)))) {
-		app_tx_count(at, &ctr, APP_CTR_ALLOC, 1);
-		return -1;
-	}
+	(void)dir;
 	r = dhcp_msg_decode(data, len, &tx->m);
-	if (r < 0) {
-		free(tx);
-		app_tx_count(at, &ctr, r == -2 ? APP_CTR_ALLOC : APP_CTR_PARSER, 1);
-		return -1;
-	}
+	if (r < 0)
+		return r == -2 ? TXL_NOMEM : TXL_DROP;
 	if (tx->m.truncated)
-		tx->base.events |= 1u << DHCP_EV_TRUNCATED_OPTIONS;
+		t->events |= 1u << DHCP_EV_TRUNCATED_OPTIONS;
 	if (tx->m.malformed)
-		tx->base.events |= 1u << DHCP_EV_MALFORMED_OPTIONS;
-	tx->base.done[0] = tx->base.done[1] = 1;
-	tx->base.flags |= dir == APP_DIR_TOSERVER ? APP_TX_ONLY_TS | APP_TX_DETECT_TC
-						  : APP_TX_ONLY_TC | APP_TX_DETECT_TS;
-	txl_add(&st->txs, &tx->base);
-	txl_charge(&st->txs, &tx->base, tx->m.opts_len);
-	app_tx_count(at, &ctr, APP_CTR_TX, 1);
-	return 0;
+		t->events |= 1u << DHCP_EV_MALFORMED_OPTIONS;
+	txl_charge(&st->txs, t, tx->m.opts_len);
+	return TXL_OK;
 }
 
-static int dhcp_event_lookup(const char *name)
-{
-	return dhcp_event_by_name(name);
-}
+static const TxlDgram dhcp_dgram = {
+	.alproto = ALPROTO_DHCP,
+	.tx_size = sizeof(DhcpTx),
+	.ctr = &ctr,
+	.enabled = &dhcp_conf.enabled[IPP_UDP],
+	.dirs = TXL_BOTH_DIRS,
+	.free_tx = tx_free,
+	.decode = dhcp_decode,
+};
 
-static int dhcp_tx_has_event(const void *tx, int id)
+static void *dhcp_state_new(AppLayerThread *at, Flow *f)
 {
-	return id >= 0 && id < DHCP_EV_COUNT && (((const AppTx *)tx)->events >> id & 1);
+	(void)f;
+	return txl_dgram_state_new(at, &dhcp_dgram);
 }
 
 const AppProtoOps dhcp_proto_ops = {
@@ -151,19 +112,7 @@ const AppProtoOps dhcp_proto_ops = {
 	.register_counters = dhcp_register_counters,
 	.probe = dhcp_probe,
 	.state_new = dhcp_state_new,
-	.state_free = dhcp_state_free,
-	.parse = dhcp_parse,
-	.tx_count = txl_op_count,
-	.tx_get = txl_op_get,
-	.tx_low = txl_op_low,
-	.tx_id = txl_op_id,
-	.tx_log_id = txl_op_id,
-	.tx_progress = txl_op_progress,
-	.progress_complete = TXL_COMPLETE,
-	.tx_flags = txl_op_flags,
-	.tx_set_flags = txl_op_set_flags,
-	.tx_detect_slot = txl_op_detect_slot,
-	.tx_gc = txl_op_gc,
-	.event_lookup = dhcp_event_lookup,
-	.tx_has_event = dhcp_tx_has_event,
+	TXL_DGRAM_OPS,
+	.event_lookup = dhcp_event_by_name,
+	.tx_has_event = txl_op_has_event,
 };

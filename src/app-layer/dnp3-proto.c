@@ -129,15 +129,11 @@ static void tx_free(AppTx *t)
 
 static void *dnp3_state_new(AppLayerThread *at, Flow *f)
 {
-	Dnp3State *st = calloc(1, sizeof(*st));
+	Dnp3State *st = txl_state_alloc(at, &ctr, sizeof(*st), ALPROTO_DNP3, tx_free);
 
 	(void)f;
-	if (!st) {
-		app_tx_count(at, &ctr, APP_CTR_ALLOC, 1);
-		return NULL;
-	}
-	txl_init(&st->txs, ALPROTO_DNP3, tx_free);
-	st->detect_only = dnp3_conf.enabled == 2;
+	if (st)
+		st->detect_only = dnp3_conf.enabled == 2;
 	return st;
 }
 
@@ -177,10 +173,7 @@ static Dnp3Tx *msg_new(AppLayerThread *at, Dnp3State *st, int dir)
 	tx->m.link_ctrl = hdr[3];
 	tx->m.dst = (uint16_t)(hdr[4] | hdr[5] << 8);
 	tx->m.src = (uint16_t)(hdr[6] | hdr[7] << 8);
-	tx->base.done[0] = tx->base.done[1] = 1;
-	tx->base.flags |= dir == APP_DIR_TOSERVER ? APP_TX_ONLY_TS | APP_TX_DETECT_TC
-						  : APP_TX_ONLY_TC | APP_TX_DETECT_TS;
-	txl_add(&st->txs, &tx->base);
+	txl_add_message(&st->txs, &tx->base, dir);
 	st->last_id = tx->base.id + 1;
 	app_tx_count(at, &ctr, APP_CTR_TX, 1);
 	if (tx->is_request && ++st->unreplied > DNP3_FLOOD_COUNT)
@@ -387,16 +380,6 @@ static int dnp3_parse(AppLayerThread *at, Flow *f, void *state, int dir, const u
 	return 0;
 }
 
-static int dnp3_event_lookup(const char *name)
-{
-	return dnp3_event_by_name(name);
-}
-
-static int dnp3_tx_has_event(const void *tx, int id)
-{
-	return id >= 0 && id < DNP3_EV_COUNT && (((const AppTx *)tx)->events >> id & 1);
-}
-
 const AppProtoOps dnp3_proto_ops = {
 	.name = "dnp3",
 	.ipprotos = APP_IPPROTO_TCP,
@@ -408,17 +391,7 @@ const AppProtoOps dnp3_proto_ops = {
 	.state_new = dnp3_state_new,
 	.state_free = dnp3_state_free,
 	.parse = dnp3_parse,
-	.tx_count = txl_op_count,
-	.tx_get = txl_op_get,
-	.tx_low = txl_op_low,
-	.tx_id = txl_op_id,
-	.tx_log_id = txl_op_id,
-	.tx_progress = txl_op_progress,
-	.progress_complete = TXL_COMPLETE,
-	.tx_flags = txl_op_flags,
-	.tx_set_flags = txl_op_set_flags,
-	.tx_detect_slot = txl_op_detect_slot,
-	.tx_gc = txl_op_gc,
-	.event_lookup = dnp3_event_lookup,
-	.tx_has_event = dnp3_tx_has_event,
+	TXL_TX_OPS,
+	.event_lookup = dnp3_event_by_name,
+	.tx_has_event = txl_op_has_event,
 };

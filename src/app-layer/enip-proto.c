@@ -54,11 +54,7 @@ static AppTxCounters ctr[2];
 
 static void enip_register_counters(void)
 {
-	unsigned errs = APP_CTR_BIT(APP_CTR_GAP) | APP_CTR_BIT(APP_CTR_ALLOC) |
-			APP_CTR_BIT(APP_CTR_PARSER);
-
-	app_tx_counters_register(&ctr[IPP_TCP], "enip_tcp", errs);
-	app_tx_counters_register(&ctr[IPP_UDP], "enip_udp", errs);
+	txl_msg_counters_register(ctr, "enip");
 }
 
 /* ---------------- detection ---------------- */
@@ -83,14 +79,8 @@ static int enip_probe(const AppLayerConfig *cfg, const Flow *f, int dir, const u
 /* ---------------- state ---------------- */
 
 typedef struct EnipState {
-	AppTxList txs;              /* first: txlist.h's ops read it */
-	PduBuf pdu[2];
-	int ipp;
-	int detect_only;
-	int given_up[2];
-	AppLayerThread *at;
+	TxlMsgState m;              /* first: txlist.h's calls read it */
 	Flow *f;
-	int dir;
 	/* frames: the stream offset of the next PDU of each direction */
 	uint8_t pos_set[2];
 	uint64_t pos[2];
@@ -104,64 +94,39 @@ static void on_frame(void *arg, uint32_t off, uint32_t len, unsigned type)
 {
 	EnipState *st = arg;
 
-	app_frame_set_tx(st->f, st->dir,
-			 app_frame_new(st->f, st->dir, st->pos[st->dir] + off, len, type),
+	app_frame_set_tx(st->f, st->m.dir,
+			 app_frame_new(st->f, st->m.dir, st->pos[st->m.dir] + off, len, type),
 			 st->frame_tx);
-}
-
-static void tx_free(AppTx *t)
-{
-	free(t);
 }
 
 static void *enip_state_new(AppLayerThread *at, Flow *f)
 {
-	EnipState *st = calloc(1, sizeof(*st));
-
-	if (!st) {
-		app_tx_count(at, &ctr[ipp_of(f)], APP_CTR_ALLOC, 1);
-		return NULL;
-	}
-	txl_init(&st->txs, ALPROTO_ENIP, tx_free);
-	st->ipp = ipp_of(f);
-	st->detect_only = enip_conf.enabled[st->ipp] == 2;
-	return st;
-}
-
-static void enip_state_free(void *state)
-{
-	EnipState *st = state;
-
-	if (!st)
-		return;
-	txl_free(&st->txs);
-	pdubuf_free(&st->pdu[0]);
-	pdubuf_free(&st->pdu[1]);
-	free(st);
+	return txl_msg_state_new(at, ipp_of(f), sizeof(EnipState), ALPROTO_ENIP,
+				 NULL, ctr, enip_conf.enabled);
 }
 
 static EnipTx *tx_new(EnipState *st)
 {
 	EnipTx *tx;
 
-	if (st->txs.live >= ENIP_MAX_TX)
-		txl_close_all(&st->txs);
+	if (st->m.txs.live >= ENIP_MAX_TX)
+		txl_close_all(&st->m.txs);
 	tx = calloc(1, sizeof(*tx));
 	if (!tx) {
-		app_tx_count(st->at, &ctr[st->ipp], APP_CTR_ALLOC, 1);
+		app_tx_count(st->m.at, &ctr[st->m.ipp], APP_CTR_ALLOC, 1);
 		return NULL;
 	}
-	if (st->txs.live >= ENIP_MAX_TX)
+	if (st->m.txs.live >= ENIP_MAX_TX)
 		tx->base.events |= 1u << ENIP_EV_TOO_MANY_TRANSACTIONS;
-	txl_add(&st->txs, &tx->base);
-	app_tx_count(st->at, &ctr[st->ipp], APP_CTR_TX, 1);
+	txl_add(&st->m.txs, &tx->base);
+	app_tx_count(st->m.at, &ctr[st->m.ipp], APP_CTR_TX, 1);
 	return tx;
 }
 
 /* The oldest request still waiting for its response, or NULL. */
 static EnipTx *tx_waiting(EnipState *st)
 {
-	for (AppTx *t = st->txs.head; t; t = t->next) {
+	for (AppTx *t = st->m.txs.head; t; t = t->next) {
 		EnipTx *tx = (EnipTx *)t;
 
 		if (tx->has[APP_DIR_TOSERVER] && !t->done[APP_DIR_TOCLIENT])
@@ -180,7 +145,7 @@ static int one_way(uint16_t cmd)
 static void on_pdu(void *arg, const uint8_t *p, uint32_t len)
 {
 	EnipState *st = arg;
-	int dir = st->dir;
+	int dir = st->m.dir;
 	EnipTx *tx = dir == APP_DIR_TOCLIENT ? tx_waiting(st) : NULL;
 	int bad;
 
@@ -211,7 +176,7 @@ static void on_pdu(void *arg, const uint8_t *p, uint32_t len)
 	}
 	if (bad) {
 		tx->base.events |= 1u << ENIP_EV_INVALID_PDU;
-		app_tx_count(st->at, &ctr[st->ipp], APP_CTR_PARSER, 1);
+		app_tx_count(st->m.at, &ctr[st->m.ipp], APP_CTR_PARSER, 1);
 	}
 }
 
@@ -228,41 +193,29 @@ static int enip_parse(AppLayerThread *at, Flow *f, void *state, int dir, const u
 {
 	EnipState *st = state;
 
-	if (!st || st->detect_only || dir < 0 || dir > 1)
+	if (!st || st->m.detect_only || dir < 0 || dir > 1)
 		return 0;
-	st->at = at;
+	st->m.at = at;
 	st->f = f;
-	st->dir = dir;
+	st->m.dir = dir;
 	/* PDUs follow one another from here: their frames' offsets count on */
-	if (st->ipp == IPP_UDP || !st->pos_set[dir]) {
+	if (st->m.ipp == IPP_UDP || !st->pos_set[dir]) {
 		st->pos[dir] = app_frame_offset(f, dir);
 		st->pos_set[dir] = 1;
 	}
-	if (st->ipp == IPP_UDP) {
+	if (st->m.ipp == IPP_UDP) {
 		if (data && len)
 			on_pdu(st, data, len);
 		return 0;
 	}
-	if (flags & APP_GAP) {
-		if (!st->given_up[dir])
-			app_tx_count(at, &ctr[st->ipp], APP_CTR_GAP, 1);
-		pdubuf_reset(&st->pdu[dir]);
-		st->given_up[dir] = 1;
+	if (txl_msg_skip(&st->m, &ctr[st->m.ipp], dir, data, len, flags))
 		return 0;
-	}
-	if (st->given_up[dir] || !data || !len)
-		return 0;
-	if (pdubuf_feed(&st->pdu[dir], data, len, ENIP_MAX_PDU, frame_len, on_pdu, st) < 0) {
-		st->given_up[dir] = 1;
-		app_tx_count(at, &ctr[st->ipp], APP_CTR_PARSER, 1);
+	if (pdubuf_feed(&st->m.pdu[dir], data, len, ENIP_MAX_PDU, frame_len, on_pdu, st) < 0) {
+		st->m.given_up[dir] = 1;
+		app_tx_count(at, &ctr[st->m.ipp], APP_CTR_PARSER, 1);
 		return -1;
 	}
 	return 0;
-}
-
-static int enip_tx_has_event(const void *tx, int id)
-{
-	return id >= 0 && id < ENIP_EV_COUNT && (((const AppTx *)tx)->events >> id & 1);
 }
 
 const AppProtoOps enip_proto_ops = {
@@ -274,20 +227,10 @@ const AppProtoOps enip_proto_ops = {
 	.register_counters = enip_register_counters,
 	.probe = enip_probe,
 	.state_new = enip_state_new,
-	.state_free = enip_state_free,
+	.state_free = txl_msg_state_free,
 	.parse = enip_parse,
-	.tx_count = txl_op_count,
-	.tx_get = txl_op_get,
-	.tx_low = txl_op_low,
-	.tx_id = txl_op_id,
-	.tx_log_id = txl_op_id,
-	.tx_progress = txl_op_progress,
-	.progress_complete = TXL_COMPLETE,
-	.tx_flags = txl_op_flags,
-	.tx_set_flags = txl_op_set_flags,
-	.tx_detect_slot = txl_op_detect_slot,
-	.tx_gc = txl_op_gc,
+	TXL_TX_OPS,
 	.event_lookup = enip_event_by_name,
-	.tx_has_event = enip_tx_has_event,
+	.tx_has_event = txl_op_has_event,
 	.frame_names = enip_frame_names,
 };

@@ -76,8 +76,7 @@ static int ike_probe(const AppLayerConfig *cfg, const Flow *f, int dir, const ui
 }
 
 typedef struct IkeState {
-	AppTxList txs;              /* first: txlist.h's ops read it */
-	int detect_only;
+	TxlDgramState base;         /* first: txlist.h's calls read it */
 	IkeExchange x;
 } IkeState;
 
@@ -90,75 +89,48 @@ static void tx_free(AppTx *t)
 	free(tx);
 }
 
-static void *ike_state_new(AppLayerThread *at, Flow *f)
+static void ike_state_clean(void *state)
 {
-	IkeState *st = calloc(1, sizeof(*st));
-
-	(void)f;
-	if (!st) {
-		app_tx_count(at, &ctr, APP_CTR_ALLOC, 1);
-		return NULL;
-	}
-	txl_init(&st->txs, ALPROTO_IKE, tx_free);
-	st->detect_only = ike_conf.enabled[IPP_UDP] == 2;
-	return st;
+	ike_exchange_free(&((IkeState *)state)->x);
 }
 
-static void ike_state_free(void *state)
+static int ike_decode(void *state, AppTx *t, int dir, const uint8_t *data, uint32_t len)
 {
 	IkeState *st = state;
+	IkeTx *tx = (IkeTx *)t;
 
-	if (!st)
-		return;
-	txl_free(&st->txs);
-	ike_exchange_free(&st->x);
-	free(st);
-}
-
-static int ike_parse(AppLayerThread *at, Flow *f, void *state, int dir, const uint8_t *data,
-		     uint32_t len, int flags)
-{
-	IkeState *st = state;
-	IkeTx *tx;
-
-	(void)flags;
-	if (!st || st->detect_only || !data || !len || dir < 0 || dir > 1)
-		return 0;
-	if (!(data = ike_payload(f, data, &len)))
-		return 0;
-	if (!(tx = calloc(1, sizeof(*tx)))) {
-		app_tx_count(at, &ctr, APP_CTR_ALLOC, 1);
-		return -1;
-	}
 	tx->dir = (uint8_t)dir;
 	tx->x = &st->x;
-	if (ike_msg_decode(data, len, &tx->m) == 0) {
-		tx->valid = 1;
-		/* v1: a server answers with the one transform it chose */
-		if (tx->m.version_major == 1 && dir == APP_DIR_TOCLIENT && tx->m.ntransforms > 1)
-			tx->m.events |= 1u << IKE_EV_MULTIPLE_SERVER_PROPOSAL;
-		tx->base.events = tx->m.events;
-		ike_exchange_update(&st->x, &tx->m, dir);
-	} else {
-		tx->base.events |= 1u << IKE_EV_MALFORMED_DATA;
-		app_tx_count(at, &ctr, APP_CTR_PARSER, 1);
+	if (ike_msg_decode(data, len, &tx->m) != 0) {
+		t->events |= 1u << IKE_EV_MALFORMED_DATA;
+		return TXL_BAD;
 	}
-	tx->base.done[0] = tx->base.done[1] = 1;
-	tx->base.flags |= dir == APP_DIR_TOSERVER ? APP_TX_ONLY_TS | APP_TX_DETECT_TC
-						  : APP_TX_ONLY_TC | APP_TX_DETECT_TS;
-	txl_add(&st->txs, &tx->base);
-	app_tx_count(at, &ctr, APP_CTR_TX, 1);
-	return tx->valid ? 0 : -1;
+	tx->valid = 1;
+	/* v1: a server answers with the one transform it chose */
+	if (tx->m.version_major == 1 && dir == APP_DIR_TOCLIENT && tx->m.ntransforms > 1)
+		tx->m.events |= 1u << IKE_EV_MULTIPLE_SERVER_PROPOSAL;
+	t->events = tx->m.events;
+	ike_exchange_update(&st->x, &tx->m, dir);
+	return TXL_OK;
 }
 
-static int ike_event_lookup(const char *name)
-{
-	return ike_event_by_name(name);
-}
+static const TxlDgram ike_dgram = {
+	.alproto = ALPROTO_IKE,
+	.state_size = sizeof(IkeState),
+	.tx_size = sizeof(IkeTx),
+	.ctr = &ctr,
+	.enabled = &ike_conf.enabled[IPP_UDP],
+	.dirs = TXL_BOTH_DIRS,
+	.free_tx = tx_free,
+	.state_clean = ike_state_clean,
+	.payload = ike_payload,
+	.decode = ike_decode,
+};
 
-static int ike_tx_has_event(const void *tx, int id)
+static void *ike_state_new(AppLayerThread *at, Flow *f)
 {
-	return id >= 0 && id < IKE_EV_COUNT && (((const AppTx *)tx)->events >> id & 1);
+	(void)f;
+	return txl_dgram_state_new(at, &ike_dgram);
 }
 
 const AppProtoOps ike_proto_ops = {
@@ -171,19 +143,7 @@ const AppProtoOps ike_proto_ops = {
 	.register_counters = ike_register_counters,
 	.probe = ike_probe,
 	.state_new = ike_state_new,
-	.state_free = ike_state_free,
-	.parse = ike_parse,
-	.tx_count = txl_op_count,
-	.tx_get = txl_op_get,
-	.tx_low = txl_op_low,
-	.tx_id = txl_op_id,
-	.tx_log_id = txl_op_id,
-	.tx_progress = txl_op_progress,
-	.progress_complete = TXL_COMPLETE,
-	.tx_flags = txl_op_flags,
-	.tx_set_flags = txl_op_set_flags,
-	.tx_detect_slot = txl_op_detect_slot,
-	.tx_gc = txl_op_gc,
-	.event_lookup = ike_event_lookup,
-	.tx_has_event = ike_tx_has_event,
+	TXL_DGRAM_OPS,
+	.event_lookup = ike_event_by_name,
+	.tx_has_event = txl_op_has_event,
 };

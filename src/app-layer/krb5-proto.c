@@ -49,11 +49,7 @@ static AppTxCounters ctr[2];
 
 static void krb5_register_counters(void)
 {
-	unsigned errs = APP_CTR_BIT(APP_CTR_GAP) | APP_CTR_BIT(APP_CTR_ALLOC) |
-			APP_CTR_BIT(APP_CTR_PARSER);
-
-	app_tx_counters_register(&ctr[IPP_TCP], "krb5_tcp", errs);
-	app_tx_counters_register(&ctr[IPP_UDP], "krb5_udp", errs);
+	txl_msg_counters_register(ctr, "krb5");
 }
 
 /* ---------------- detection ---------------- */
@@ -116,14 +112,8 @@ static int krb5_probe(const AppLayerConfig *cfg, const Flow *f, int dir, const u
 /* ---------------- state ---------------- */
 
 typedef struct Krb5State {
-	AppTxList txs;              /* first: txlist.h's ops read it */
-	PduBuf pdu[2];
-	int ipp;
-	int detect_only;
-	int given_up[2];
+	TxlMsgState m;              /* first: txlist.h's calls read it */
 	int64_t last_request;       /* the type of the last request, for errors */
-	AppLayerThread *at;
-	int dir;
 } Krb5State;
 
 static void tx_free(AppTx *t)
@@ -137,29 +127,12 @@ static void tx_free(AppTx *t)
 
 static void *krb5_state_new(AppLayerThread *at, Flow *f)
 {
-	Krb5State *st = calloc(1, sizeof(*st));
+	Krb5State *st = txl_msg_state_new(at, ipp_of(f), sizeof(*st), ALPROTO_KRB5,
+					  tx_free, ctr, krb5_conf.enabled);
 
-	if (!st) {
-		app_tx_count(at, &ctr[ipp_of(f)], APP_CTR_ALLOC, 1);
-		return NULL;
-	}
-	txl_init(&st->txs, ALPROTO_KRB5, tx_free);
-	st->ipp = ipp_of(f);
-	st->detect_only = krb5_conf.enabled[st->ipp] == 2;
-	st->last_request = -1;
+	if (st)
+		st->last_request = -1;
 	return st;
-}
-
-static void krb5_state_free(void *state)
-{
-	Krb5State *st = state;
-
-	if (!st)
-		return;
-	txl_free(&st->txs);
-	pdubuf_free(&st->pdu[0]);
-	pdubuf_free(&st->pdu[1]);
-	free(st);
 }
 
 /* One message: one transaction of its direction. */
@@ -169,7 +142,7 @@ static void on_message(void *arg, const uint8_t *p, uint32_t len)
 	Krb5Tx *tx = calloc(1, sizeof(*tx));
 
 	if (!tx) {
-		app_tx_count(st->at, &ctr[st->ipp], APP_CTR_ALLOC, 1);
+		app_tx_count(st->m.at, &ctr[st->m.ipp], APP_CTR_ALLOC, 1);
 		return;
 	}
 	if (krb5_msg_decode(p, len, &tx->m) == 0) {
@@ -184,13 +157,10 @@ static void on_message(void *arg, const uint8_t *p, uint32_t len)
 			tx->base.events |= 1u << KRB5_EV_WEAK_ENCRYPTION;
 	} else {
 		tx->base.events |= 1u << KRB5_EV_MALFORMED_DATA;
-		app_tx_count(st->at, &ctr[st->ipp], APP_CTR_PARSER, 1);
+		app_tx_count(st->m.at, &ctr[st->m.ipp], APP_CTR_PARSER, 1);
 	}
-	tx->base.done[0] = tx->base.done[1] = 1;
-	tx->base.flags |= st->dir == APP_DIR_TOSERVER ? APP_TX_ONLY_TS | APP_TX_DETECT_TC
-						       : APP_TX_ONLY_TC | APP_TX_DETECT_TS;
-	txl_add(&st->txs, &tx->base);
-	app_tx_count(st->at, &ctr[st->ipp], APP_CTR_TX, 1);
+	txl_add_message(&st->m.txs, &tx->base, st->m.dir);
+	app_tx_count(st->m.at, &ctr[st->m.ipp], APP_CTR_TX, 1);
 }
 
 /* A record's whole length: the 4-byte mark and what it says follows. */
@@ -218,42 +188,25 @@ static int krb5_parse(AppLayerThread *at, Flow *f, void *state, int dir, const u
 	Krb5State *st = state;
 
 	(void)f;
-	if (!st || st->detect_only || dir < 0 || dir > 1)
+	if (!st || st->m.detect_only || dir < 0 || dir > 1)
 		return 0;
-	st->at = at;
-	st->dir = dir;
-	if (st->ipp == IPP_UDP) {
+	st->m.at = at;
+	st->m.dir = dir;
+	if (st->m.ipp == IPP_UDP) {
 		if (data && len)
 			on_message(st, data, len);
 		return 0;
 	}
-	if (flags & APP_GAP) {
-		if (!st->given_up[dir])
-			app_tx_count(at, &ctr[st->ipp], APP_CTR_GAP, 1);
-		pdubuf_reset(&st->pdu[dir]);
-		st->given_up[dir] = 1;
+	if (txl_msg_skip(&st->m, &ctr[st->m.ipp], dir, data, len, flags))
 		return 0;
-	}
-	if (st->given_up[dir] || !data || !len)
-		return 0;
-	if (pdubuf_feed(&st->pdu[dir], data, len, KRB5_MAX_RECORD + 4, frame_len, on_record,
+	if (pdubuf_feed(&st->m.pdu[dir], data, len, KRB5_MAX_RECORD + 4, frame_len, on_record,
 			st) < 0) {
 		/* not records (or one too long): a malformed message */
 		on_message(st, NULL, 0);
-		st->given_up[dir] = 1;
+		st->m.given_up[dir] = 1;
 		return -1;
 	}
 	return 0;
-}
-
-static int krb5_event_lookup(const char *name)
-{
-	return krb5_event_by_name(name);
-}
-
-static int krb5_tx_has_event(const void *tx, int id)
-{
-	return id >= 0 && id < KRB5_EV_COUNT && (((const AppTx *)tx)->events >> id & 1);
 }
 
 const AppProtoOps krb5_proto_ops = {
@@ -265,19 +218,9 @@ const AppProtoOps krb5_proto_ops = {
 	.register_counters = krb5_register_counters,
 	.probe = krb5_probe,
 	.state_new = krb5_state_new,
-	.state_free = krb5_state_free,
+	.state_free = txl_msg_state_free,
 	.parse = krb5_parse,
-	.tx_count = txl_op_count,
-	.tx_get = txl_op_get,
-	.tx_low = txl_op_low,
-	.tx_id = txl_op_id,
-	.tx_log_id = txl_op_id,
-	.tx_progress = txl_op_progress,
-	.progress_complete = TXL_COMPLETE,
-	.tx_flags = txl_op_flags,
-	.tx_set_flags = txl_op_set_flags,
-	.tx_detect_slot = txl_op_detect_slot,
-	.tx_gc = txl_op_gc,
-	.event_lookup = krb5_event_lookup,
-	.tx_has_event = krb5_tx_has_event,
+	TXL_TX_OPS,
+	.event_lookup = krb5_event_by_name,
+	.tx_has_event = txl_op_has_event,
 };

@@ -72,11 +72,7 @@ static AppTxCounters ctr[2];
 
 static void ldap_register_counters(void)
 {
-	unsigned errs = APP_CTR_BIT(APP_CTR_GAP) | APP_CTR_BIT(APP_CTR_ALLOC) |
-			APP_CTR_BIT(APP_CTR_PARSER);
-
-	app_tx_counters_register(&ctr[IPP_TCP], "ldap_tcp", errs);
-	app_tx_counters_register(&ctr[IPP_UDP], "ldap_udp", errs);
+	txl_msg_counters_register(ctr, "ldap");
 }
 
 /* ---------------- detection ---------------- */
@@ -130,13 +126,8 @@ static int ldap_probe(const AppLayerConfig *cfg, const Flow *f, int dir, const u
 /* ---------------- state ---------------- */
 
 typedef struct LdapState {
-	AppTxList txs;              /* first: txlist.h's ops read it */
-	PduBuf pdu[2];
-	int ipp;
-	int detect_only;
-	int given_up[2];            /* the direction's stream is no LDAP any more */
-	AppLayerThread *at;         /* during parse, for the PDU callback */
-	int dir;
+	TxlMsgState m;              /* first: txlist.h's calls read it */
+
 } LdapState;
 
 static void tx_free(AppTx *t)
@@ -152,28 +143,8 @@ static void tx_free(AppTx *t)
 
 static void *ldap_state_new(AppLayerThread *at, Flow *f)
 {
-	LdapState *st = calloc(1, sizeof(*st));
-
-	if (!st) {
-		app_tx_count(at, &ctr[ipp_of(f)], APP_CTR_ALLOC, 1);
-		return NULL;
-	}
-	txl_init(&st->txs, ALPROTO_LDAP, tx_free);
-	st->ipp = ipp_of(f);
-	st->detect_only = ldap_conf.ipp.enabled[st->ipp] == 2;
-	return st;
-}
-
-static void ldap_state_free(void *state)
-{
-	LdapState *st = state;
-
-	if (!st)
-		return;
-	txl_free(&st->txs);
-	pdubuf_free(&st->pdu[0]);
-	pdubuf_free(&st->pdu[1]);
-	free(st);
+	return txl_msg_state_new(at, ipp_of(f), sizeof(LdapState), ALPROTO_LDAP,
+				 tx_free, ctr, ldap_conf.ipp.enabled);
 }
 
 /* A new transaction; past max-tx the live ones are closed first. */
@@ -182,22 +153,22 @@ static LdapTx *tx_new(LdapState *st)
 	LdapTx *tx = calloc(1, sizeof(*tx));
 
 	if (!tx) {
-		app_tx_count(st->at, &ctr[st->ipp], APP_CTR_ALLOC, 1);
+		app_tx_count(st->m.at, &ctr[st->m.ipp], APP_CTR_ALLOC, 1);
 		return NULL;
 	}
-	if (st->txs.live >= ldap_conf.max_tx) {
-		txl_close_all(&st->txs);
+	if (st->m.txs.live >= ldap_conf.max_tx) {
+		txl_close_all(&st->m.txs);
 		tx->base.events |= 1u << LDAP_EV_TOO_MANY_TRANSACTIONS;
 	}
-	txl_add(&st->txs, &tx->base);
-	app_tx_count(st->at, &ctr[st->ipp], APP_CTR_TX, 1);
+	txl_add(&st->m.txs, &tx->base);
+	app_tx_count(st->m.at, &ctr[st->m.ipp], APP_CTR_TX, 1);
 	return tx;
 }
 
 /* The transaction waiting for a response with this id, or NULL. */
 static LdapTx *tx_waiting(LdapState *st, int64_t id)
 {
-	for (AppTx *t = st->txs.head; t; t = t->next) {
+	for (AppTx *t = st->m.txs.head; t; t = t->next) {
 		LdapTx *tx = (LdapTx *)t;
 
 		if (tx->has_request && !t->done[1] && tx->request.id == id)
@@ -211,7 +182,7 @@ static void invalid_data(LdapState *st, int dir)
 {
 	LdapTx *tx = tx_new(st);
 
-	app_tx_count(st->at, &ctr[st->ipp], APP_CTR_PARSER, 1);
+	app_tx_count(st->m.at, &ctr[st->m.ipp], APP_CTR_PARSER, 1);
 	if (!tx)
 		return;
 	tx->base.events |= 1u << LDAP_EV_INVALID_DATA;
@@ -235,7 +206,7 @@ static void on_request(LdapState *st, LdapMsg *m)
 	}
 	tx->request = *m;
 	tx->has_request = 1;
-	txl_charge(&st->txs, &tx->base, m->raw_len);
+	txl_charge(&st->m.txs, &tx->base, m->raw_len);
 	tx->base.done[0] = 1;
 	/* no response comes to these */
 	if (m->op == LDAP_OP_UNBIND_REQUEST || m->op == LDAP_OP_ABANDON_REQUEST)
@@ -273,7 +244,7 @@ static void on_response(LdapState *st, LdapMsg *m)
 	}
 	tx->responses[tx->nresponses++] = *m;
 	tx->base.some[1] = 1;
-	txl_charge(&st->txs, &tx->base, m->raw_len);
+	txl_charge(&st->m.txs, &tx->base, m->raw_len);
 	/* a transaction without a request gets no more responses (only
 	 * requests wait for them): it is complete with this one */
 	if (is_final(m->op) || !tx->has_request)
@@ -286,11 +257,11 @@ static void on_message(void *arg, const uint8_t *p, uint32_t len)
 	LdapMsg m;
 
 	if (ldap_msg_decode(p, len, &m) < 0) {
-		invalid_data(st, st->dir);
+		invalid_data(st, st->m.dir);
 		return;
 	}
-	if (st->txs.mem + len > LDAP_MAX_FLOW_MEM)
-		txl_close_all(&st->txs);
+	if (st->m.txs.mem + len > LDAP_MAX_FLOW_MEM)
+		txl_close_all(&st->m.txs);
 	/* a message is taken for what it is, whichever way it goes */
 	if (ldap_op_is_request(m.op))
 		on_request(st, &m);
@@ -318,11 +289,11 @@ static int ldap_parse(AppLayerThread *at, Flow *f, void *state, int dir, const u
 	LdapState *st = state;
 
 	(void)f;
-	if (!st || st->detect_only || dir < 0 || dir > 1)
+	if (!st || st->m.detect_only || dir < 0 || dir > 1)
 		return 0;
-	st->at = at;
-	st->dir = dir;
-	if (st->ipp == IPP_UDP) {
+	st->m.at = at;
+	st->m.dir = dir;
+	if (st->m.ipp == IPP_UDP) {
 		/* a datagram holds whole messages */
 		BerCur c;
 		BerElem e;
@@ -341,32 +312,14 @@ static int ldap_parse(AppLayerThread *at, Flow *f, void *state, int dir, const u
 		}
 		return 0;
 	}
-	if (flags & APP_GAP) {
-		/* messages cannot be found again after a gap */
-		if (!st->given_up[dir])
-			app_tx_count(at, &ctr[st->ipp], APP_CTR_GAP, 1);
-		pdubuf_reset(&st->pdu[dir]);
-		st->given_up[dir] = 1;
+	if (txl_msg_skip(&st->m, &ctr[st->m.ipp], dir, data, len, flags))
 		return 0;
-	}
-	if (st->given_up[dir] || !data || !len)
-		return 0;
-	if (pdubuf_feed(&st->pdu[dir], data, len, LDAP_MAX_MSG, frame_len, on_message, st) < 0) {
+	if (pdubuf_feed(&st->m.pdu[dir], data, len, LDAP_MAX_MSG, frame_len, on_message, st) < 0) {
 		invalid_data(st, dir);
-		st->given_up[dir] = 1;
+		st->m.given_up[dir] = 1;
 		return -1;
 	}
 	return 0;
-}
-
-static int ldap_event_lookup(const char *name)
-{
-	return ldap_event_by_name(name);
-}
-
-static int ldap_tx_has_event(const void *tx, int id)
-{
-	return id >= 0 && id < LDAP_EV_COUNT && (((const AppTx *)tx)->events >> id & 1);
 }
 
 const AppProtoOps ldap_proto_ops = {
@@ -378,19 +331,9 @@ const AppProtoOps ldap_proto_ops = {
 	.register_counters = ldap_register_counters,
 	.probe = ldap_probe,
 	.state_new = ldap_state_new,
-	.state_free = ldap_state_free,
+	.state_free = txl_msg_state_free,
 	.parse = ldap_parse,
-	.tx_count = txl_op_count,
-	.tx_get = txl_op_get,
-	.tx_low = txl_op_low,
-	.tx_id = txl_op_id,
-	.tx_log_id = txl_op_id,
-	.tx_progress = txl_op_progress,
-	.progress_complete = TXL_COMPLETE,
-	.tx_flags = txl_op_flags,
-	.tx_set_flags = txl_op_set_flags,
-	.tx_detect_slot = txl_op_detect_slot,
-	.tx_gc = txl_op_gc,
-	.event_lookup = ldap_event_lookup,
-	.tx_has_event = ldap_tx_has_event,
+	TXL_TX_OPS,
+	.event_lookup = ldap_event_by_name,
+	.tx_has_event = txl_op_has_event,
 };

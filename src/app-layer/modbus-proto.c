@@ -110,45 +110,17 @@ static int modbus_probe(const AppLayerConfig *cfg, const Flow *f, int dir, const
 /* ---------------- state ---------------- */
 
 typedef struct ModbusState {
-	AppTxList txs;              /* first: txlist.h's ops read it */
-	PduBuf pdu[2];
-	int detect_only;
-	int given_up[2];
+	TxlMsgState m;              /* first: txlist.h's calls read it */
 	uint64_t seen[2];           /* bytes of each direction, for stream-depth */
 	uint32_t waiting;           /* requests without a response */
-	AppLayerThread *at;
-	int dir;
 } ModbusState;
-
-static void tx_free(AppTx *t)
-{
-	free(t);
-}
 
 static void *modbus_state_new(AppLayerThread *at, Flow *f)
 {
-	ModbusState *st = calloc(1, sizeof(*st));
-
+	/* TCP only: its one transport is index 0 of the arrays */
 	(void)f;
-	if (!st) {
-		app_tx_count(at, &ctr, APP_CTR_ALLOC, 1);
-		return NULL;
-	}
-	txl_init(&st->txs, ALPROTO_MODBUS, tx_free);
-	st->detect_only = mb_conf.enabled == 2;
-	return st;
-}
-
-static void modbus_state_free(void *state)
-{
-	ModbusState *st = state;
-
-	if (!st)
-		return;
-	txl_free(&st->txs);
-	pdubuf_free(&st->pdu[0]);
-	pdubuf_free(&st->pdu[1]);
-	free(st);
+	return txl_msg_state_new(at, 0, sizeof(ModbusState), ALPROTO_MODBUS,
+				 NULL, &ctr, &mb_conf.enabled);
 }
 
 static ModbusTx *tx_new(ModbusState *st)
@@ -156,18 +128,18 @@ static ModbusTx *tx_new(ModbusState *st)
 	ModbusTx *tx = calloc(1, sizeof(*tx));
 
 	if (!tx) {
-		app_tx_count(st->at, &ctr, APP_CTR_ALLOC, 1);
+		app_tx_count(st->m.at, &ctr, APP_CTR_ALLOC, 1);
 		return NULL;
 	}
-	txl_add(&st->txs, &tx->base);
-	app_tx_count(st->at, &ctr, APP_CTR_TX, 1);
+	txl_add(&st->m.txs, &tx->base);
+	app_tx_count(st->m.at, &ctr, APP_CTR_TX, 1);
 	return tx;
 }
 
 /* The oldest request with this transaction id still waiting, or NULL. */
 static ModbusTx *tx_waiting(ModbusState *st, uint16_t tid)
 {
-	for (AppTx *t = st->txs.head; t; t = t->next) {
+	for (AppTx *t = st->m.txs.head; t; t = t->next) {
 		ModbusTx *tx = (ModbusTx *)t;
 
 		if (tx->has[APP_DIR_TOSERVER] && !t->done[APP_DIR_TOCLIENT] &&
@@ -218,18 +190,18 @@ static void check_pair(ModbusTx *tx)
 static void on_adu(void *arg, const uint8_t *p, uint32_t len)
 {
 	ModbusState *st = arg;
-	int dir = st->dir;
+	int dir = st->m.dir;
 	ModbusMsg m;
 	ModbusTx *tx;
 
 	if (modbus_msg_decode(p, len, dir == APP_DIR_TOCLIENT, &m) < 0)
 		return;
 	if (m.errors)
-		app_tx_count(st->at, &ctr, APP_CTR_PARSER, 1);
+		app_tx_count(st->m.at, &ctr, APP_CTR_PARSER, 1);
 	if (dir == APP_DIR_TOSERVER) {
 		if (mb_conf.request_flood && st->waiting >= mb_conf.request_flood) {
 			/* nobody answers: give the waiting ones up */
-			txl_close_all(&st->txs);
+			txl_close_all(&st->m.txs);
 			st->waiting = 0;
 			tx = tx_new(st);
 			if (tx)
@@ -285,12 +257,12 @@ static void invalid_length(ModbusState *st)
 {
 	ModbusTx *tx = tx_new(st);
 
-	app_tx_count(st->at, &ctr, APP_CTR_PARSER, 1);
+	app_tx_count(st->m.at, &ctr, APP_CTR_PARSER, 1);
 	if (!tx)
 		return;
 	tx->base.events |= 1u << MODBUS_EV_INVALID_LENGTH;
 	tx->base.done[0] = tx->base.done[1] = 1;
-	tx->base.flags |= st->dir == APP_DIR_TOSERVER ? APP_TX_ONLY_TS : APP_TX_ONLY_TC;
+	tx->base.flags |= st->m.dir == APP_DIR_TOSERVER ? APP_TX_ONLY_TS : APP_TX_ONLY_TC;
 }
 
 static int modbus_parse(AppLayerThread *at, Flow *f, void *state, int dir, const uint8_t *data,
@@ -299,18 +271,11 @@ static int modbus_parse(AppLayerThread *at, Flow *f, void *state, int dir, const
 	ModbusState *st = state;
 
 	(void)f;
-	if (!st || st->detect_only || dir < 0 || dir > 1)
+	if (!st || st->m.detect_only || dir < 0 || dir > 1)
 		return 0;
-	st->at = at;
-	st->dir = dir;
-	if (flags & APP_GAP) {
-		if (!st->given_up[dir])
-			app_tx_count(at, &ctr, APP_CTR_GAP, 1);
-		pdubuf_reset(&st->pdu[dir]);
-		st->given_up[dir] = 1;
-		return 0;
-	}
-	if (st->given_up[dir] || !data || !len)
+	st->m.at = at;
+	st->m.dir = dir;
+	if (txl_msg_skip(&st->m, &ctr, dir, data, len, flags))
 		return 0;
 	if (mb_conf.stream_depth) {
 		if (st->seen[dir] >= mb_conf.stream_depth)
@@ -319,17 +284,12 @@ static int modbus_parse(AppLayerThread *at, Flow *f, void *state, int dir, const
 			len = (uint32_t)(mb_conf.stream_depth - st->seen[dir]);
 		st->seen[dir] += len;
 	}
-	if (pdubuf_feed(&st->pdu[dir], data, len, MODBUS_MAX_ADU, frame_len, on_adu, st) < 0) {
+	if (pdubuf_feed(&st->m.pdu[dir], data, len, MODBUS_MAX_ADU, frame_len, on_adu, st) < 0) {
 		invalid_length(st);
-		st->given_up[dir] = 1;
+		st->m.given_up[dir] = 1;
 		return -1;
 	}
 	return 0;
-}
-
-static int modbus_tx_has_event(const void *tx, int id)
-{
-	return id >= 0 && id < MODBUS_EV_COUNT && (((const AppTx *)tx)->events >> id & 1);
 }
 
 const AppProtoOps modbus_proto_ops = {
@@ -341,19 +301,9 @@ const AppProtoOps modbus_proto_ops = {
 	.register_counters = modbus_register_counters,
 	.probe = modbus_probe,
 	.state_new = modbus_state_new,
-	.state_free = modbus_state_free,
+	.state_free = txl_msg_state_free,
 	.parse = modbus_parse,
-	.tx_count = txl_op_count,
-	.tx_get = txl_op_get,
-	.tx_low = txl_op_low,
-	.tx_id = txl_op_id,
-	.tx_log_id = txl_op_id,
-	.tx_progress = txl_op_progress,
-	.progress_complete = TXL_COMPLETE,
-	.tx_flags = txl_op_flags,
-	.tx_set_flags = txl_op_set_flags,
-	.tx_detect_slot = txl_op_detect_slot,
-	.tx_gc = txl_op_gc,
+	TXL_TX_OPS,
 	.event_lookup = modbus_event_by_name,
-	.tx_has_event = modbus_tx_has_event,
+	.tx_has_event = txl_op_has_event,
 };

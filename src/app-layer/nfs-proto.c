@@ -45,11 +45,7 @@ static AppTxCounters ctr[2];
 
 static void nfs_register_counters(void)
 {
-	unsigned errs = APP_CTR_BIT(APP_CTR_GAP) | APP_CTR_BIT(APP_CTR_ALLOC) |
-			APP_CTR_BIT(APP_CTR_PARSER);
-
-	app_tx_counters_register(&ctr[IPP_TCP], "nfs_tcp", errs);
-	app_tx_counters_register(&ctr[IPP_UDP], "nfs_udp", errs);
+	txl_msg_counters_register(ctr, "nfs");
 }
 
 /* an RPC message at buf: a call to NFS or a reply */
@@ -91,12 +87,7 @@ static int nfs_probe(const AppLayerConfig *cfg, const Flow *f, int dir, const ui
 }
 
 typedef struct NfsState {
-	AppTxList txs;              /* first: txlist.h's ops read it */
-	PduBuf pdu[2];
-	int ipp;
-	int detect_only;
-	int given_up[2];
-	AppLayerThread *at;
+	TxlMsgState m;              /* first: txlist.h's calls read it */
 	/* xids of calls that made no transaction of their own (a v4 COMPOUND
 	 * of no interest, a WRITE added to an open file transaction): their
 	 * replies are expected, not unsolicited */
@@ -166,7 +157,7 @@ static void file_tx_finish(NfsTx *tx, int how)
 /* the open file transaction of a handle */
 static NfsTx *file_tx_of(NfsState *st, const NfsCall *c)
 {
-	for (AppTx *t = st->txs.head; t; t = t->next) {
+	for (AppTx *t = st->m.txs.head; t; t = t->next) {
 		NfsTx *tx = (NfsTx *)t;
 
 		if (tx->file_tx && tx->file && tx->call.fh_len == c->fh_len &&
@@ -178,53 +169,33 @@ static NfsTx *file_tx_of(NfsState *st, const NfsCall *c)
 
 static void *nfs_state_new(AppLayerThread *at, Flow *f)
 {
-	NfsState *st = calloc(1, sizeof(*st));
-
-	if (!st) {
-		app_tx_count(at, &ctr[ipp_of(f)], APP_CTR_ALLOC, 1);
-		return NULL;
-	}
-	txl_init(&st->txs, ALPROTO_NFS, tx_free);
-	st->ipp = ipp_of(f);
-	st->detect_only = nfs_conf.enabled[st->ipp] == 2;
-	return st;
-}
-
-static void nfs_state_free(void *state)
-{
-	NfsState *st = state;
-
-	if (!st)
-		return;
-	txl_free(&st->txs);
-	pdubuf_free(&st->pdu[0]);
-	pdubuf_free(&st->pdu[1]);
-	free(st);
+	return txl_msg_state_new(at, ipp_of(f), sizeof(NfsState), ALPROTO_NFS,
+				 tx_free, ctr, nfs_conf.enabled);
 }
 
 static NfsTx *new_tx(NfsState *st)
 {
 	NfsTx *tx;
 
-	if (st->txs.live >= NFS_MAX_OPEN_TX) {
+	if (st->m.txs.live >= NFS_MAX_OPEN_TX) {
 		/* a flow of calls never answered: close them all */
-		txl_close_all(&st->txs);
-		if (st->txs.tail)
-			st->txs.tail->events |= 1u << NFS_EV_TOO_MANY_TX;
+		txl_close_all(&st->m.txs);
+		if (st->m.txs.tail)
+			st->m.txs.tail->events |= 1u << NFS_EV_TOO_MANY_TX;
 	}
 	if (!(tx = calloc(1, sizeof(*tx)))) {
-		app_tx_count(st->at, &ctr[st->ipp], APP_CTR_ALLOC, 1);
+		app_tx_count(st->m.at, &ctr[st->m.ipp], APP_CTR_ALLOC, 1);
 		return NULL;
 	}
-	tx->tcp = st->ipp == IPP_TCP;
-	txl_add(&st->txs, &tx->base);
-	app_tx_count(st->at, &ctr[st->ipp], APP_CTR_TX, 1);
+	tx->tcp = st->m.ipp == IPP_TCP;
+	txl_add(&st->m.txs, &tx->base);
+	app_tx_count(st->m.at, &ctr[st->m.ipp], APP_CTR_TX, 1);
 	return tx;
 }
 
 static NfsTx *open_call(NfsState *st, uint32_t xid)
 {
-	for (AppTx *t = st->txs.head; t; t = t->next) {
+	for (AppTx *t = st->m.txs.head; t; t = t->next) {
 		NfsTx *tx = (NfsTx *)t;
 
 		if (tx->has_call && !tx->has_reply && !t->done[1] && tx->call.xid == xid)
@@ -237,7 +208,7 @@ static void malformed(NfsState *st, int dir)
 {
 	NfsTx *tx = new_tx(st);
 
-	app_tx_count(st->at, &ctr[st->ipp], APP_CTR_PARSER, 1);
+	app_tx_count(st->m.at, &ctr[st->m.ipp], APP_CTR_PARSER, 1);
 	if (!tx)
 		return;
 	tx->base.events |= 1u << NFS_EV_MALFORMED_DATA;
@@ -265,13 +236,13 @@ static void on_write(NfsState *st, const NfsCall *c)
 		tx->call.auth = NFS_AUTH_NULL;
 		tx->call.has_creds = 0;
 		tx->file_tx = 1;
-		tx->files[0].tc = tx->files[1].tc = st->at ? st->at->tc : NULL;
+		tx->files[0].tc = tx->files[1].tc = st->m.at ? st->m.at->tc : NULL;
 		tx->file = files_open(&tx->files[APP_DIR_TOSERVER],
 				      (const uint8_t *)c->name, c->has_name ? c->name_len : 0,
 				      tx->base.id, 0);
 		tx->base.some[0] = tx->base.done[0] = 1;
 		if (!tx->file) {
-			app_tx_count(st->at, &ctr[st->ipp], APP_CTR_ALLOC, 1);
+			app_tx_count(st->m.at, &ctr[st->m.ipp], APP_CTR_ALLOC, 1);
 			tx->base.done[1] = 1;
 			return;
 		}
@@ -293,7 +264,7 @@ static void on_write(NfsState *st, const NfsCall *c)
 /* The flow ends: open files are complete as far as they were written. */
 static void files_eof(NfsState *st)
 {
-	for (AppTx *t = st->txs.head; t; t = t->next) {
+	for (AppTx *t = st->m.txs.head; t; t = t->next) {
 		NfsTx *tx = (NfsTx *)t;
 
 		if (tx->file_tx && tx->file)
@@ -399,9 +370,9 @@ static int nfs_parse(AppLayerThread *at, Flow *f, void *state, int dir, const ui
 	int r;
 
 	(void)f;
-	if (!st || st->detect_only || dir < 0 || dir > 1)
+	if (!st || st->m.detect_only || dir < 0 || dir > 1)
 		return 0;
-	st->at = at;
+	st->m.at = at;
 	r = parse_data(st, dir, data, len, flags);
 	if (flags & APP_EOF)
 		files_eof(st);
@@ -410,40 +381,22 @@ static int nfs_parse(AppLayerThread *at, Flow *f, void *state, int dir, const ui
 
 static int parse_data(NfsState *st, int dir, const uint8_t *data, uint32_t len, int flags)
 {
-	AppLayerThread *at = st->at;
 	struct rec_ctx rc = { st, dir };
 
-	if (st->ipp == IPP_UDP) {
+	if (st->m.ipp == IPP_UDP) {
 		if (data && len)
 			on_message(st, dir, data, len);
 		return 0;
 	}
-	if (flags & APP_GAP) {
-		if (!st->given_up[dir])
-			app_tx_count(at, &ctr[st->ipp], APP_CTR_GAP, 1);
-		pdubuf_reset(&st->pdu[dir]);
-		st->given_up[dir] = 1;
+	if (txl_msg_skip(&st->m, &ctr[st->m.ipp], dir, data, len, flags))
 		return 0;
-	}
-	if (st->given_up[dir] || !data || !len)
-		return 0;
-	if (pdubuf_feed(&st->pdu[dir], data, len, NFS_MAX_RECORD + 4, frame_len, on_record,
+	if (pdubuf_feed(&st->m.pdu[dir], data, len, NFS_MAX_RECORD + 4, frame_len, on_record,
 			&rc) < 0) {
 		malformed(st, dir);
-		st->given_up[dir] = 1;
+		st->m.given_up[dir] = 1;
 		return -1;
 	}
 	return 0;
-}
-
-static int nfs_event_lookup(const char *name)
-{
-	return nfs_event_by_name(name);
-}
-
-static int nfs_tx_has_event(const void *tx, int id)
-{
-	return id >= 0 && id < NFS_EV_COUNT && (((const AppTx *)tx)->events >> id & 1);
 }
 
 const AppProtoOps nfs_proto_ops = {
@@ -455,19 +408,9 @@ const AppProtoOps nfs_proto_ops = {
 	.register_counters = nfs_register_counters,
 	.probe = nfs_probe,
 	.state_new = nfs_state_new,
-	.state_free = nfs_state_free,
+	.state_free = txl_msg_state_free,
 	.parse = nfs_parse,
-	.tx_count = txl_op_count,
-	.tx_get = txl_op_get,
-	.tx_low = txl_op_low,
-	.tx_id = txl_op_id,
-	.tx_log_id = txl_op_id,
-	.tx_progress = txl_op_progress,
-	.progress_complete = TXL_COMPLETE,
-	.tx_flags = txl_op_flags,
-	.tx_set_flags = txl_op_set_flags,
-	.tx_detect_slot = txl_op_detect_slot,
-	.tx_gc = txl_op_gc,
-	.event_lookup = nfs_event_lookup,
-	.tx_has_event = nfs_tx_has_event,
+	TXL_TX_OPS,
+	.event_lookup = nfs_event_by_name,
+	.tx_has_event = txl_op_has_event,
 };

@@ -112,78 +112,35 @@ static int ntp_probe(const AppLayerConfig *cfg, const Flow *f, int dir, const ui
 	return ntp_msg_decode(buf, len, &m) == 0 ? DET_YES : DET_NO;
 }
 
-typedef struct NtpState {
-	AppTxList txs;              /* first: txlist.h's ops read it */
-	int detect_only;
-} NtpState;
-
-static void tx_free(AppTx *t)
+/* A datagram that is not a v3/v4 message still makes a transaction: the
+ * carrier of its malformed_data event (not logged as an ntp record). */
+static int ntp_decode(void *state, AppTx *t, int dir, const uint8_t *data, uint32_t len)
 {
-	free(t);
+	NtpTx *tx = (NtpTx *)t;
+
+	(void)state;
+	(void)dir;
+	if (ntp_msg_decode(data, len, &tx->m) != 0) {
+		t->events |= 1u << NTP_EV_MALFORMED_DATA;
+		return TXL_BAD;
+	}
+	tx->valid = 1;
+	return TXL_OK;
 }
+
+static const TxlDgram ntp_dgram = {
+	.alproto = ALPROTO_NTP,
+	.tx_size = sizeof(NtpTx),
+	.ctr = &ctr,
+	.enabled = &ntp_conf.enabled[IPP_UDP],
+	.dirs = TXL_BOTH_DIRS,
+	.decode = ntp_decode,
+};
 
 static void *ntp_state_new(AppLayerThread *at, Flow *f)
 {
-	NtpState *st = calloc(1, sizeof(*st));
-
 	(void)f;
-	if (!st) {
-		app_tx_count(at, &ctr, APP_CTR_ALLOC, 1);
-		return NULL;
-	}
-	txl_init(&st->txs, ALPROTO_NTP, tx_free);
-	st->detect_only = ntp_conf.enabled[IPP_UDP] == 2;
-	return st;
-}
-
-static void ntp_state_free(void *state)
-{
-	NtpState *st = state;
-
-	if (!st)
-		return;
-	txl_free(&st->txs);
-	free(st);
-}
-
-/* A datagram that is not a v3/v4 message still makes a transaction: the
- * carrier of its malformed_data event (not logged as an ntp record). */
-static int ntp_parse(AppLayerThread *at, Flow *f, void *state, int dir, const uint8_t *data,
-		     uint32_t len, int flags)
-{
-	NtpState *st = state;
-	NtpTx *tx;
-
-	(void)f;
-	(void)flags;
-	if (!st || st->detect_only || !data || !len || dir < 0 || dir > 1)
-		return 0;
-	if (!(tx = calloc(1, sizeof(*tx)))) {
-		app_tx_count(at, &ctr, APP_CTR_ALLOC, 1);
-		return -1;
-	}
-	if (ntp_msg_decode(data, len, &tx->m) == 0) {
-		tx->valid = 1;
-	} else {
-		tx->base.events |= 1u << NTP_EV_MALFORMED_DATA;
-		app_tx_count(at, &ctr, APP_CTR_PARSER, 1);
-	}
-	tx->base.done[0] = tx->base.done[1] = 1;
-	tx->base.flags |= dir == APP_DIR_TOSERVER ? APP_TX_ONLY_TS | APP_TX_DETECT_TC
-						  : APP_TX_ONLY_TC | APP_TX_DETECT_TS;
-	txl_add(&st->txs, &tx->base);
-	app_tx_count(at, &ctr, APP_CTR_TX, 1);
-	return tx->valid ? 0 : -1;
-}
-
-static int ntp_event_lookup(const char *name)
-{
-	return ntp_event_by_name(name);
-}
-
-static int ntp_tx_has_event(const void *tx, int id)
-{
-	return id >= 0 && id < NTP_EV_COUNT && (((const AppTx *)tx)->events >> id & 1);
+	return txl_dgram_state_new(at, &ntp_dgram);
 }
 
 const AppProtoOps ntp_proto_ops = {
@@ -195,19 +152,7 @@ const AppProtoOps ntp_proto_ops = {
 	.register_counters = ntp_register_counters,
 	.probe = ntp_probe,
 	.state_new = ntp_state_new,
-	.state_free = ntp_state_free,
-	.parse = ntp_parse,
-	.tx_count = txl_op_count,
-	.tx_get = txl_op_get,
-	.tx_low = txl_op_low,
-	.tx_id = txl_op_id,
-	.tx_log_id = txl_op_id,
-	.tx_progress = txl_op_progress,
-	.progress_complete = TXL_COMPLETE,
-	.tx_flags = txl_op_flags,
-	.tx_set_flags = txl_op_set_flags,
-	.tx_detect_slot = txl_op_detect_slot,
-	.tx_gc = txl_op_gc,
-	.event_lookup = ntp_event_lookup,
-	.tx_has_event = ntp_tx_has_event,
+	TXL_DGRAM_OPS,
+	.event_lookup = ntp_event_by_name,
+	.tx_has_event = txl_op_has_event,
 };

@@ -203,16 +203,6 @@ static uint8_t *pgsql_held_take(void *state, int dir, uint32_t *len)
 	return p;
 }
 
-static int pgsql_event_lookup(const char *name)
-{
-	return pgsql_event_by_name(name);
-}
-
-static int pgsql_tx_has_event(const void *tx, int id)
-{
-	return id >= 0 && id < PG_EV_COUNT && (((const AppTx *)tx)->events >> id & 1);
-}
-
 const AppProtoOps pgsql_proto_ops = {
 	.name = "pgsql",
 	.ipprotos = APP_IPPROTO_TCP,
@@ -225,17 +215,7 @@ const AppProtoOps pgsql_proto_ops = {
 	.state_free = pgsql_state_free,
 	.parse = pgsql_parse,
 	.tunnel_take = pgsql_held_take,
-	.tx_count = txl_op_count,
-	.tx_get = txl_op_get,
-	.tx_low = txl_op_low,
-	.tx_id = txl_op_id,
-	.tx_log_id = txl_op_id,
-	.tx_progress = txl_op_progress,
-	.progress_complete = TXL_COMPLETE,
-	.tx_flags = txl_op_flags,
-	.tx_set_flags = txl_op_set_flags,
-	.tx_detect_slot = txl_op_detect_slot,
-	.tx_gc = txl_op_gc,
-	.event_lookup = pgsql_event_lookup,
-	.tx_has_event = pgsql_tx_has_event,
+	TXL_TX_OPS,
+	.event_lookup = pgsql_event_by_name,
+	.tx_has_event = txl_op_has_event,
 };

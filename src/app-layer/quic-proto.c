@@ -107,16 +107,6 @@ static int quic_parse_op(AppLayerThread *at, Flow *f, void *state, int dir, cons
 	return 0;
 }
 
-static int quic_event_lookup(const char *name)
-{
-	return quic_event_by_name(name);
-}
-
-static int quic_tx_has_event(const void *tx, int id)
-{
-	return id >= 0 && id < QUIC_EV_COUNT && (((const AppTx *)tx)->events >> id & 1);
-}
-
 const AppProtoOps quic_proto_ops = {
 	.name = "quic",
 	.ipprotos = APP_IPPROTO_UDP,
@@ -128,17 +118,7 @@ const AppProtoOps quic_proto_ops = {
 	.state_new = quic_state_new_op,
 	.state_free = quic_state_free_op,
 	.parse = quic_parse_op,
-	.tx_count = txl_op_count,
-	.tx_get = txl_op_get,
-	.tx_low = txl_op_low,
-	.tx_id = txl_op_id,
-	.tx_log_id = txl_op_id,
-	.tx_progress = txl_op_progress,
-	.progress_complete = TXL_COMPLETE,
-	.tx_flags = txl_op_flags,
-	.tx_set_flags = txl_op_set_flags,
-	.tx_detect_slot = txl_op_detect_slot,
-	.tx_gc = txl_op_gc,
-	.event_lookup = quic_event_lookup,
-	.tx_has_event = quic_tx_has_event,
+	TXL_TX_OPS,
+	.event_lookup = quic_event_by_name,
+	.tx_has_event = txl_op_has_event,
 };

@@ -83,8 +83,7 @@ static int snmp_probe(const AppLayerConfig *cfg, const Flow *f, int dir, const u
 }
 
 typedef struct SnmpState {
-	AppTxList txs;              /* first: txlist.h's ops read it */
-	int detect_only;
+	TxlDgramState base;         /* first: txlist.h's calls read it */
 	uint32_t version;           /* the flow's first message's */
 } SnmpState;
 
@@ -97,72 +96,41 @@ static void tx_free(AppTx *t)
 	free(tx);
 }
 
+static int snmp_decode(void *state, AppTx *t, int dir, const uint8_t *data, uint32_t len)
+{
+	SnmpState *st = state;
+	SnmpTx *tx = (SnmpTx *)t;
+
+	(void)dir;
+	if (snmp_msg_decode(data, len, &tx->m) != 0) {
+		t->events |= 1u << SNMP_EV_MALFORMED_DATA;
+		return TXL_BAD;
+	}
+	tx->valid = 1;
+	if (!st->version)
+		st->version = tx->m.version;
+	else if (st->version != tx->m.version)
+		t->events |= 1u << SNMP_EV_VERSION_MISMATCH;
+	if (tx->m.unknown_sec)
+		t->events |= 1u << SNMP_EV_UNKNOWN_SECURITY_MODEL;
+	return TXL_OK;
+}
+
+static const TxlDgram snmp_dgram = {
+	.alproto = ALPROTO_SNMP,
+	.state_size = sizeof(SnmpState),
+	.tx_size = sizeof(SnmpTx),
+	.ctr = &ctr,
+	.enabled = &snmp_conf.enabled[IPP_UDP],
+	.dirs = TXL_BOTH_DIRS,
+	.free_tx = tx_free,
+	.decode = snmp_decode,
+};
+
 static void *snmp_state_new(AppLayerThread *at, Flow *f)
 {
-	SnmpState *st = calloc(1, sizeof(*st));
-
 	(void)f;
-	if (!st) {
-		app_tx_count(at, &ctr, APP_CTR_ALLOC, 1);
-		return NULL;
-	}
-	txl_init(&st->txs, ALPROTO_SNMP, tx_free);
-	st->detect_only = snmp_conf.enabled[IPP_UDP] == 2;
-	return st;
-}
-
-static void snmp_state_free(void *state)
-{
-	SnmpState *st = state;
-
-	if (!st)
-		return;
-	txl_free(&st->txs);
-	free(st);
-}
-
-static int snmp_parse(AppLayerThread *at, Flow *f, void *state, int dir, const uint8_t *data,
-		      uint32_t len, int flags)
-{
-	SnmpState *st = state;
-	SnmpTx *tx;
-
-	(void)f;
-	(void)flags;
-	if (!st || st->detect_only || !data || !len || dir < 0 || dir > 1)
-		return 0;
-	if (!(tx = calloc(1, sizeof(*tx)))) {
-		app_tx_count(at, &ctr, APP_CTR_ALLOC, 1);
-		return -1;
-	}
-	if (snmp_msg_decode(data, len, &tx->m) == 0) {
-		tx->valid = 1;
-		if (!st->version)
-			st->version = tx->m.version;
-		else if (st->version != tx->m.version)
-			tx->base.events |= 1u << SNMP_EV_VERSION_MISMATCH;
-		if (tx->m.unknown_sec)
-			tx->base.events |= 1u << SNMP_EV_UNKNOWN_SECURITY_MODEL;
-	} else {
-		tx->base.events |= 1u << SNMP_EV_MALFORMED_DATA;
-		app_tx_count(at, &ctr, APP_CTR_PARSER, 1);
-	}
-	tx->base.done[0] = tx->base.done[1] = 1;
-	tx->base.flags |= dir == APP_DIR_TOSERVER ? APP_TX_ONLY_TS | APP_TX_DETECT_TC
-						  : APP_TX_ONLY_TC | APP_TX_DETECT_TS;
-	txl_add(&st->txs, &tx->base);
-	app_tx_count(at, &ctr, APP_CTR_TX, 1);
-	return tx->valid ? 0 : -1;
-}
-
-static int snmp_event_lookup(const char *name)
-{
-	return snmp_event_by_name(name);
-}
-
-static int snmp_tx_has_event(const void *tx, int id)
-{
-	return id >= 0 && id < SNMP_EV_COUNT && (((const AppTx *)tx)->events >> id & 1);
+	return txl_dgram_state_new(at, &snmp_dgram);
 }
 
 const AppProtoOps snmp_proto_ops = {
@@ -174,19 +142,7 @@ const AppProtoOps snmp_proto_ops = {
 	.register_counters = snmp_register_counters,
 	.probe = snmp_probe,
 	.state_new = snmp_state_new,
-	.state_free = snmp_state_free,
-	.parse = snmp_parse,
-	.tx_count = txl_op_count,
-	.tx_get = txl_op_get,
-	.tx_low = txl_op_low,
-	.tx_id = txl_op_id,
-	.tx_log_id = txl_op_id,
-	.tx_progress = txl_op_progress,
-	.progress_complete = TXL_COMPLETE,
-	.tx_flags = txl_op_flags,
-	.tx_set_flags = txl_op_set_flags,
-	.tx_detect_slot = txl_op_detect_slot,
-	.tx_gc = txl_op_gc,
-	.event_lookup = snmp_event_lookup,
-	.tx_has_event = snmp_tx_has_event,
+	TXL_DGRAM_OPS,
+	.event_lookup = snmp_event_by_name,
+	.tx_has_event = txl_op_has_event,
 };

@@ -109,11 +109,6 @@ static int tftp_probe(const AppLayerConfig *cfg, const Flow *f, int dir, const u
 	return DET_YES;
 }
 
-typedef struct TftpState {
-	AppTxList txs;              /* first: txlist.h's ops read it */
-	int detect_only;
-} TftpState;
-
 static void tx_free(AppTx *t)
 {
 	TftpTx *tx = (TftpTx *)t;
@@ -122,59 +117,35 @@ static void tx_free(AppTx *t)
 	free(tx);
 }
 
-static void *tftp_state_new(AppLayerThread *at, Flow *f)
+static int tftp_decode(void *state, AppTx *t, int dir, const uint8_t *data, uint32_t len)
 {
-	TftpState *st = calloc(1, sizeof(*st));
+	TxlDgramState *st = state;
+	TftpTx *tx = (TftpTx *)t;
+	int r = tftp_req_decode(data, len, &tx->r);
 
-	(void)f;
-	if (!st) {
-		app_tx_count(at, &ctr, APP_CTR_ALLOC, 1);
-		return NULL;
-	}
-	txl_init(&st->txs, ALPROTO_TFTP, tx_free);
-	st->detect_only = tftp_conf.enabled[IPP_UDP] == 2;
-	return st;
-}
-
-static void tftp_state_free(void *state)
-{
-	TftpState *st = state;
-
-	if (!st)
-		return;
-	txl_free(&st->txs);
-	free(st);
+	(void)dir;
+	if (r < 0)
+		return r == -2 ? TXL_NOMEM : TXL_DROP;
+	txl_charge(&st->txs, t, tx->r.file_len + tx->r.mode_len + 2);
+	return TXL_OK;
 }
 
 /* The client's datagrams only, as Suricata: what the server sends back to
  * this flow (an error from port 69) carries nothing logged. */
-static int tftp_parse(AppLayerThread *at, Flow *f, void *state, int dir, const uint8_t *data,
-		      uint32_t len, int flags)
-{
-	TftpState *st = state;
-	TftpTx *tx;
-	int r;
+static const TxlDgram tftp_dgram = {
+	.alproto = ALPROTO_TFTP,
+	.tx_size = sizeof(TftpTx),
+	.ctr = &ctr,
+	.enabled = &tftp_conf.enabled[IPP_UDP],
+	.dirs = 1u << APP_DIR_TOSERVER,
+	.free_tx = tx_free,
+	.decode = tftp_decode,
+};
 
+static void *tftp_state_new(AppLayerThread *at, Flow *f)
+{
 	(void)f;
-	(void)flags;
-	if (!st || st->detect_only || !data || !len || dir != APP_DIR_TOSERVER)
-		return 0;
-	if (!(tx = calloc(1, sizeof(*tx)))) {
-		app_tx_count(at, &ctr, APP_CTR_ALLOC, 1);
-		return -1;
-	}
-	r = tftp_req_decode(data, len, &tx->r);
-	if (r < 0) {
-		free(tx);
-		app_tx_count(at, &ctr, r == -2 ? APP_CTR_ALLOC : APP_CTR_PARSER, 1);
-		return -1;
-	}
-	tx->base.done[0] = tx->base.done[1] = 1;
-	tx->base.flags |= APP_TX_ONLY_TS | APP_TX_DETECT_TC;
-	txl_add(&st->txs, &tx->base);
-	txl_charge(&st->txs, &tx->base, tx->r.file_len + tx->r.mode_len + 2);
-	app_tx_count(at, &ctr, APP_CTR_TX, 1);
-	return 0;
+	return txl_dgram_state_new(at, &tftp_dgram);
 }
 
 const AppProtoOps tftp_proto_ops = {
@@ -186,17 +157,5 @@ const AppProtoOps tftp_proto_ops = {
 	.register_counters = tftp_register_counters,
 	.probe = tftp_probe,
 	.state_new = tftp_state_new,
-	.state_free = tftp_state_free,
-	.parse = tftp_parse,
-	.tx_count = txl_op_count,
-	.tx_get = txl_op_get,
-	.tx_low = txl_op_low,
-	.tx_id = txl_op_id,
-	.tx_log_id = txl_op_id,
-	.tx_progress = txl_op_progress,
-	.progress_complete = TXL_COMPLETE,
-	.tx_flags = txl_op_flags,
-	.tx_set_flags = txl_op_set_flags,
-	.tx_detect_slot = txl_op_detect_slot,
-	.tx_gc = txl_op_gc,
+	TXL_DGRAM_OPS,
 };

@@ -148,16 +148,6 @@ static int ws_parse(AppLayerThread *at, Flow *f, void *state, int dir, const uin
 	return 0;
 }
 
-static int ws_event_lookup(const char *name)
-{
-	return ws_event_by_name(name);
-}
-
-static int ws_tx_has_event(const void *tx, int id)
-{
-	return id >= 0 && id < WS_EV_COUNT && (((const AppTx *)tx)->events >> id & 1);
-}
-
 static const char *const ws_frame_names[] = { "pdu", "header", "data", NULL };
 
 const AppProtoOps websocket_proto_ops = {
@@ -170,18 +160,8 @@ const AppProtoOps websocket_proto_ops = {
 	.state_new = ws_state_new,
 	.state_free = ws_state_free,
 	.parse = ws_parse,
-	.tx_count = txl_op_count,
-	.tx_get = txl_op_get,
-	.tx_low = txl_op_low,
-	.tx_id = txl_op_id,
-	.tx_log_id = txl_op_id,
-	.tx_progress = txl_op_progress,
-	.progress_complete = TXL_COMPLETE,
-	.tx_flags = txl_op_flags,
-	.tx_set_flags = txl_op_set_flags,
-	.tx_detect_slot = txl_op_detect_slot,
-	.tx_gc = txl_op_gc,
-	.event_lookup = ws_event_lookup,
-	.tx_has_event = ws_tx_has_event,
+	TXL_TX_OPS,
+	.event_lookup = ws_event_by_name,
+	.tx_has_event = txl_op_has_event,
 	.frame_names = ws_frame_names,
 };

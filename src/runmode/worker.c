@@ -169,7 +169,11 @@ void worker_process(Worker *w, Packet *p)
 		stream_handle_packet(w->st, f, p);
 		if (w->at && f->stream && !(f->ep_flags & (FLOW_EP_BYPASS | FLOW_LOCAL_BYPASS | FLOW_EP_DROP)))
 			app_layer_feed(w->at, f, p, output_frame_need(&w->ot));
-	} else if (f && PKT_IS_UDP(p) && w->at && p->payload_len) {
+	} else if (f && PKT_IS_UDP(p) && w->at && p->payload_len && !(p->flags & PKT_EP_DROP) &&
+		   !(f->ep_flags & (FLOW_EP_BYPASS | FLOW_EP_DROP))) {
+		/* as Suricata: a dropped datagram (its flow dropped) is not
+		 * parsed, so its transactions are neither made nor logged
+		 * (suricata-verify bug-5802) */
 		app_layer_feed_udp(w->at, f, p);
 	}
 	if (f && f->alstate)

@@ -170,7 +170,9 @@ static int dump_string_x(struct out *o, const unsigned char *s, size_t len)
  * UTF-8: R_BADUTF8, o->p wherever it got (the caller starts again). */
 static int dump_string_utf8(struct out *o, const char *str, size_t len)
 {
-	const unsigned char *s = (const unsigned char *)str;
+	/* an empty value may come as (NULL, 0): NULL + 0 is undefined in C
+	 * (an empty string is valid UTF-8: dump_string_x never sees it) */
+	const unsigned char *s = (const unsigned char *)(str ? str : "");
 	const unsigned char *end = s + len, *run = s;
 
 	if (put_c(o, '"'))

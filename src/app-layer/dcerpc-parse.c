@@ -5,6 +5,7 @@
  * Suricata 8's dcerpc parser. */
 #include "app-layer/dcerpc-parse.h"
 #include "app-layer/app-mem.h"
+#include "util/strnum.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -83,17 +84,6 @@ void dcerpc_uuid_str(const uint8_t u[16], char out[37])
 	out[o] = 0;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 int dcerpc_uuid_parse(const char *s, uint8_t u[16])
 {
 	int n = 0;
@@ -106,8 +96,8 @@ int dcerpc_uuid_parse(const char *s, uint8_t u[16])
 				return -1;
 			continue;
 		}
-		hi = hexval(s[i]);
-		lo = hi < 0 ? -1 : hexval(s[i + 1]);
+		hi = hex_digit(s[i]);
+		lo = hi < 0 ? -1 : hex_digit(s[i + 1]);
 		if (lo < 0)
 			return -1;
 		u[n++] = (uint8_t)(hi << 4 | lo);

@@ -1,5 +1,6 @@
 /* Chunked body framing, read for its size lines only (http-chunk.h). */
 #include "app-layer/http-chunk.h"
+#include "util/strnum.h"
 
 #include <string.h>
 
@@ -10,23 +11,12 @@ void http_chunk_scan_init(HttpChunkScan *s)
 	memset(s, 0, sizeof(*s));
 }
 
-static int hexval(uint8_t c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* One byte of a size line. The size is the leading hex digits (blank
  * lines and blanks before them are skipped, as libhtp does); whatever
  * follows them is junk, an extension when a ';' is in it. */
 static int size_byte(HttpChunkScan *s, uint8_t c)
 {
-	int v = hexval(c);
+	int v = hex_digit(c);
 	int r = 0;
 
 	if (c == '\n') {

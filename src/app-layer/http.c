@@ -18,6 +18,7 @@
 #include "app-layer/http-upgrade.h"
 #include "app-layer/http-chunk.h"
 #include "app-layer/files.h"
+#include "util/strnum.h"
 
 #include <htp/htp.h>
 #include <zlib.h>
@@ -545,14 +546,6 @@ static void tx_event(HttpTx *tx, int ev)
 
 /* ---------------- libhtp callbacks ---------------- */
 
-static int hexval(uint8_t c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c = (uint8_t)tolower(c);
-	return (c >= 'a' && c <= 'f') ? c - 'a' + 10 : -1;
-}
-
 /* Decodes %HH in place; returns how many were decoded. */
 static size_t percent_decode(bstr *b)
 {
@@ -563,7 +556,7 @@ static size_t percent_decode(bstr *b)
 		int hi, lo;
 
 		if (p[i] == '%' && i + 2 < n &&
-		    (hi = hexval(p[i + 1])) >= 0 && (lo = hexval(p[i + 2])) >= 0) {
+		    (hi = hex_digit(p[i + 1])) >= 0 && (lo = hex_digit(p[i + 2])) >= 0) {
 			p[o++] = (uint8_t)(hi * 16 + lo);
 			i += 2;
 			hits++;

@@ -10,6 +10,7 @@
 #include "app-layer/app-mem.h"
 #include "util/base64.h"
 #include "util/digest.h"
+#include "util/strnum.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -245,16 +246,6 @@ int mime_b64_decode(const uint8_t *in, uint32_t len, uint8_t *out, uint8_t carry
 	return bad ? -1 - n : n;
 }
 
-static int hexval(uint8_t c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c = (uint8_t)tolower(c);
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
-
 int mime_qp_decode(const uint8_t *in, uint32_t len, uint8_t *out, int *soft)
 {
 	int n = 0, bad = 0;
@@ -274,7 +265,7 @@ int mime_qp_decode(const uint8_t *in, uint32_t len, uint8_t *out, int *soft)
 			break;
 		}
 		{
-			int h = hexval(in[i + 1]), l = i + 2 < end ? hexval(in[i + 2]) : -1;
+			int h = hex_digit(in[i + 1]), l = i + 2 < end ? hex_digit(in[i + 2]) : -1;
 
 			if (h >= 0 && l >= 0) {
 				out[n++] = (uint8_t)(h << 4 | l);
@@ -625,10 +616,10 @@ static int get_param(const uint8_t *v, uint32_t len, const char *name, char *out
 				}
 			} else {
 				while (j < len && v[j] != ';' && v[j] != ' ' && v[j] != '\t') {
-					if (ext && v[j] == '%' && j + 2 < len && hexval(v[j + 1]) >= 0 &&
-					    hexval(v[j + 2]) >= 0) {
+					if (ext && v[j] == '%' && j + 2 < len && hex_digit(v[j + 1]) >= 0 &&
+					    hex_digit(v[j + 2]) >= 0) {
 						if (o + 1 < outmax)
-							out[o++] = (char)(hexval(v[j + 1]) << 4 | hexval(v[j + 2]));
+							out[o++] = (char)(hex_digit(v[j + 1]) << 4 | hex_digit(v[j + 2]));
 						j += 3;
 						continue;
 					}

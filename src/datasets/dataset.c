@@ -8,6 +8,7 @@
 #include "conf/conf.h"
 #include "util/base64.h"
 #include "util/log.h"
+#include "util/strnum.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -222,14 +223,6 @@ uint32_t dataset_count(const Dataset *set)
 
 /* ---- the file and socket form of values ---- */
 
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c |= 0x20;
-	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
 static int base64_decode_all(const char *s, uint8_t *out, uint32_t *len)
 {
 	uint32_t acc = 0, n = 0, bits = 0;
@@ -267,7 +260,7 @@ int dataset_value_parse(int type, const char *text, uint8_t *out, uint32_t *len)
 		if (strlen(text) != n * 2)
 			return -1;
 		for (uint32_t i = 0; i < n; i++) {
-			int hi = hexval((uint8_t)text[2 * i]), lo = hexval((uint8_t)text[2 * i + 1]);
+			int hi = hex_digit((uint8_t)text[2 * i]), lo = hex_digit((uint8_t)text[2 * i + 1]);
 
 			if (hi < 0 || lo < 0)
 				return -1;

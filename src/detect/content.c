@@ -3,20 +3,11 @@
 #include "detect/detect-int.h"
 #include "detect/engine-int.h"
 #include "detect/inspect.h"
+#include "util/strnum.h"
 
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c = tolower(c);
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
 
 /* Decodes [!]"text" with |hex| runs and the escapes \" \; \\ \: into bytes. */
 int content_decode(const char *in, uint8_t **out, uint16_t *outlen, int *negated,
@@ -54,7 +45,7 @@ int content_decode(const char *in, uint8_t **out, uint16_t *outlen, int *negated
 
 			if (isspace(c))
 				continue;
-			v = hexval(c);
+			v = hex_digit(c);
 			if (v < 0) {
 				snprintf(err, errlen, "invalid hex character '%c' in content", c);
 				goto fail;

@@ -7,6 +7,7 @@
 #include "detect/transform-codec.h"
 #include "detect/buffers.h"
 #include "detect/pcre2-config.h"
+#include "util/strnum.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -172,14 +173,6 @@ int sig_select_buffer(SigParseState *st, int buf)
 	return 0;
 }
 
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c = tolower(c);
-	return (c >= 'a' && c <= 'f') ? c - 'a' + 10 : -1;
-}
-
 static int parse_xor(SigParseState *st, const char *arg, Transform *t)
 {
 	size_t n = strlen(arg);
@@ -190,7 +183,7 @@ static int parse_xor(SigParseState *st, const char *arg, Transform *t)
 	if (!t->key)
 		return sig_error(st, "out of memory");
 	for (size_t i = 0; i < n; i += 2) {
-		int a = hexval((unsigned char)arg[i]), b = hexval((unsigned char)arg[i + 1]);
+		int a = hex_digit((unsigned char)arg[i]), b = hex_digit((unsigned char)arg[i + 1]);
 
 		if (a < 0 || b < 0)
 			return sig_error(st, "invalid xor key \"%s\"", arg);
@@ -570,8 +563,8 @@ static uint32_t step(const Transform *t, XformScratch *xs, const uint8_t *in, ui
 		for (uint32_t i = 0; i < len; i++) {
 			int a, b;
 
-			if (in[i] == '%' && i + 2 < len && (a = hexval(in[i + 1])) >= 0 &&
-			    (b = hexval(in[i + 2])) >= 0) {
+			if (in[i] == '%' && i + 2 < len && (a = hex_digit(in[i + 1])) >= 0 &&
+			    (b = hex_digit(in[i + 2])) >= 0) {
 				out[n++] = (uint8_t)(a << 4 | b);
 				i += 2;
 			} else if (in[i] == '+') {

@@ -12,6 +12,19 @@ int str_to_i64(const char *s, int base, int64_t *out);
 /* Same, unsigned: a sign is rejected rather than wrapped. */
 int str_to_u64(const char *s, int base, uint64_t *out);
 
+/* The value of one hexadecimal digit (either case), or -1: the one
+ * helper of every decoder of hex text (content, transforms, %HH, =HH,
+ * chunk sizes, UUIDs, dataset values). */
+static inline int hex_digit(int c)
+{
+	unsigned u = (unsigned char)c;
+
+	if (u - '0' < 10)
+		return (int)(u - '0');
+	u |= 0x20;
+	return u - 'a' < 6 ? (int)(u - 'a' + 10) : -1;
+}
+
 /* v's decimal digits at buf (room for 10; no NUL), their count: the
  * numbers records print, without a printf. */
 static inline size_t u32_digits(uint32_t v, char *buf)

@@ -145,7 +145,7 @@ static int kw_is_packet_header(int kw)
 	case KW_DSIZE:
 	case KW_TTL: case KW_TOS: case KW_ID: case KW_IPOPTS: case KW_FRAGBITS:
 	case KW_FRAGOFFSET:
-	case KW_FLAGS: case KW_SEQ: case KW_ACK: case KW_WINDOW: case KW_TCP_MSS:
+	case KW_FLAGS: case KW_SEQ: case KW_ACK: case KW_WINDOW: case KW_TCP_MSS: case KW_TCP_WSCALE:
 	case KW_ITYPE: case KW_ICODE: case KW_ICMP_ID: case KW_ICMP_SEQ:
 		return 1;
 	}

@@ -214,6 +214,7 @@ enum kw_id {
 	KW_DATASET, KW_DATAREP, /* dataset, datarep: DetectDataset (detect/dataset-kw.c) */
 	KW_IPREP,           /* iprep: DetectIprep (detect/iprep-kw.c) */
 	KW_GEOIP,           /* geoip: DetectGeoip (detect/geoip-kw.c) */
+	KW_TCP_WSCALE,      /* tcp.wscale: DetectUint on the window scale option (pkt-kw.c) */
 	KW_MAX
 };
 

@@ -159,6 +159,20 @@ static int match_vlan_layers(DetectThread *dt, const SigMatch *m, Packet *p)
 	return detect_uint_match(m->ctx, p->vlan_count);
 }
 
+/* tcp.wscale (Suricata 8): the window scale option's shift count, on a
+ * packet that carries the option (a SYN or SYN/ACK) */
+static int kw_tcp_wscale(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	(void)kw;
+	return sm_append_uint(st, SM_LIST_MATCH, KW_TCP_WSCALE, "tcp.wscale", arg, 255);
+}
+
+static int match_tcp_wscale(DetectThread *dt, const SigMatch *m, Packet *p)
+{
+	(void)dt;
+	return PKT_IS_TCP(p) && p->tcp_wscale != 0xff && detect_uint_match(m->ctx, p->tcp_wscale);
+}
+
 static int match_tcp_mss(DetectThread *dt, const SigMatch *m, Packet *p)
 {
 	(void)dt;
@@ -211,6 +225,8 @@ const Keyword pkt_keywords[] = {
 	  .buf = -1, .desc = "number of vlan layers", .match = match_vlan_layers },
 	{ .name = "tcp.mss", .id = KW_TCP_MSS, .setup = kw_tcp_mss, .flags = NEED | SQ, .buf = -1,
 	  .desc = "tcp mss option value", .match = match_tcp_mss },
+	{ .name = "tcp.wscale", .id = KW_TCP_WSCALE, .setup = kw_tcp_wscale, .flags = NEED | SQ,
+	  .buf = -1, .desc = "tcp window scale option value", .match = match_tcp_wscale },
 	{ .name = "flow.pkts", .id = KW_FLOW_COUNT, .setup = kw_flow_count, .flags = NEED | SQ,
 	  .buf = 0, .desc = "flow packet count", .match = match_flow_count },
 	{ .name = "flow.bytes", .id = KW_FLOW_COUNT, .setup = kw_flow_count, .flags = NEED | SQ,

@@ -431,6 +431,7 @@ const DetectBuffer detect_buffers[BUF_MAX] = {
 	[BUF_ICMPV6_HDR] = { .name = "icmpv6.hdr", .prio = 3, .dir = BDIR_BOTH },
 	[BUF_IP_SRC] = { .name = "ip.src", .prio = 3, .dir = BDIR_BOTH },
 	[BUF_IP_DST] = { .name = "ip.dst", .prio = 3, .dir = BDIR_BOTH },
+	[BUF_ETHER_HDR] = { .name = "ether.hdr", .prio = 3, .dir = BDIR_BOTH },
 	/* inspected by detect/frame-kw.c on the flow's frames, not on a tx */
 	[BUF_FRAME] = { .name = "frame", .prio = 3, .dir = BDIR_BOTH },
 	/* mDNS: a message a transaction, of the side it went, a request or a

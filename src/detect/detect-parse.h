@@ -109,13 +109,14 @@ enum sig_buffer {
 	BUF_ICMPV4_HDR,
 	BUF_ICMPV6_HDR,
 	BUF_IP_SRC, BUF_IP_DST,     /* ip.src, ip.dst: the address, 4 or 16 bytes */
+	BUF_ETHER_HDR,              /* ether.hdr: the capture's Ethernet header, 14 bytes */
 	/* frame:<proto>.<type>: the bytes of an app-layer frame
 	 * (app-layer/frames.h; Signature.frame_* say which) */
 	BUF_FRAME,
 	BUF_MAX
 };
 /* the packet header buffers are BUF_IPV4_HDR .. BUF_HDR_LAST */
-#define BUF_HDR_LAST BUF_IP_DST
+#define BUF_HDR_LAST BUF_ETHER_HDR
 
 /* Lists of a signature: one per buffer, then the non-buffer lists. */
 enum {

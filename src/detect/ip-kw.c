@@ -312,6 +312,8 @@ const Keyword ip_keywords[] = {
 	  .buf = BUF_IP_SRC, .desc = "sticky buffer: the source address" },
 	{ .name = "ip.dst", .id = KW_HDR_STICKY, .setup = kw_hdr_sticky, .flags = STICKY,
 	  .buf = BUF_IP_DST, .desc = "sticky buffer: the destination address" },
+	{ .name = "ether.hdr", .id = KW_HDR_STICKY, .setup = kw_hdr_sticky, .flags = STICKY,
+	  .buf = BUF_ETHER_HDR, .desc = "sticky buffer: the Ethernet header" },
 	{ .name = "ipv4.hdr", .id = KW_HDR_STICKY, .setup = kw_hdr_sticky, .flags = STICKY,
 	  .buf = BUF_IPV4_HDR, .desc = "sticky buffer" },
 	{ .name = "ipv6.hdr", .id = KW_HDR_STICKY, .setup = kw_hdr_sticky, .flags = STICKY,

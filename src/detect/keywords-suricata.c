@@ -22,7 +22,7 @@ static const char *const family_prefixes[] = {
 
 static const char *const names[] = {
 	/* header and packet keywords */
-	"ether.hdr", "tcp.mss", "tcp.hdr", "udp.hdr", "ipv4.hdr", "ipv6.hdr",
+	"tcp.mss", "tcp.hdr", "udp.hdr", "ipv4.hdr", "ipv6.hdr",
 	"icmpv4.hdr", "icmpv6.hdr", "flow.pkts", "flow.bytes",
 	/* transforms */
 	"subslice", "luaxform", "xor", "header_lowercase", "strip_pseudo_headers",

@@ -10,6 +10,7 @@
 #include "decode/decode.h"
 
 #include <netinet/in.h>
+#include <pcap/dlt.h>
 #include <string.h>
 
 static int proto_class(const Packet *p)
@@ -73,6 +74,16 @@ static int hdr_buffer(const Packet *p, int buf, InspectBuffer *b)
 		break;
 	case BUF_ICMPV6_HDR:
 		if (p->proto == IPPROTO_ICMPV6 && p->l4) { b->data = p->l4; b->len = p->l4_hlen; }
+		break;
+	case BUF_ETHER_HDR:
+		/* the frame's own Ethernet header as captured (destination,
+		 * source, type: a VLAN tag's 0x8100 there), as Suricata 8's
+		 * ether.hdr; a tunnel's inner packet and other links have none */
+		if ((p->flags & PKT_HAS_ETH) && !(p->flags & PKT_PSEUDO) && p->datalink == DLT_EN10MB &&
+		    p->caplen >= 14) {
+			b->data = p->data;
+			b->len = 14;
+		}
 		break;
 	case BUF_IP_SRC:
 	case BUF_IP_DST: {

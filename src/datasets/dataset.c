@@ -53,10 +53,13 @@ typedef struct DatasetsConfig {
 	char data_dir[4096];
 } DatasetsConfig;
 
-static const DatasetsConfig cfg_default = {
-	.memcap = 16ull << 20, .hashsize = 2048, .allow_write = 1, .allow_absolute = 0,
-	.data_dir = BUILD_LOCALSTATEDIR "/lib/suricata/data" };
-static DatasetsConfig cfg = cfg_default;
+/* one initializer for both: a static may not be initialized from another
+ * object, const or not, in ISO C (clang refuses it) */
+#define DATASETS_CONFIG_DEFAULT { \
+	.memcap = 16ull << 20, .hashsize = 2048, .allow_write = 1, .allow_absolute = 0, \
+	.data_dir = BUILD_LOCALSTATEDIR "/lib/suricata/data" }
+static const DatasetsConfig cfg_default = DATASETS_CONFIG_DEFAULT;
+static DatasetsConfig cfg = DATASETS_CONFIG_DEFAULT;
 
 static const char *const type_names[DATASET_TYPE_MAX] = { "string", "md5", "sha256", "ipv4",
 							   "ip" };

@@ -10,7 +10,8 @@ A case is a folder tests/e2e/<case>/ with:
            @CASE@ (the case folder), @SRCDIR@, @BUILDDIR@, @LOGDIR@, @DATA@ (tests/data/pcaps),
            @SHARED@ (../shared, or $SURICATA_SHARED).
   setup    (optional, executable) run as `setup LOGDIR` before the engine, with
-           E2E_DATA (tests/data/pcaps) and E2E_CASE set: stages inputs the run
+           E2E_DATA (tests/data/pcaps), E2E_CASE and E2E_SHARED (../shared) set:
+           stages inputs the run
            changes (files --pcap-file-delete removes) in the log folder.
   expect   one expectation per line ('#' comments). Directives:
              single-only            run once, in --runmode single only
@@ -399,7 +400,8 @@ def run_one(env, case_dir, mode, logdir, expect):
     setup = os.path.join(case_dir, 'setup')
     if os.access(setup, os.X_OK):
         r = subprocess.run([setup, logdir], capture_output=True, text=True, timeout=RUN_TIMEOUT,
-                           env=dict(os.environ, E2E_DATA=env.data, E2E_CASE=case_dir))
+                           env=dict(os.environ, E2E_DATA=env.data, E2E_CASE=case_dir,
+                                    E2E_SHARED=env.shared))
         if r.returncode != 0:
             return False, 'setup failed: %s' % (r.stdout + r.stderr).strip()[-400:]
     pcap = read_lines(os.path.join(case_dir, 'pcap'))

@@ -68,9 +68,14 @@ static Dataset *set_and_value(json_t *args, json_t *answer, uint8_t *buf, uint32
 	return set;
 }
 
-/* add and add-json share this; json (may be NULL) is only checked, since
- * sets here carry no enrichment data */
-static int add_value(json_t *args, json_t *answer)
+/* What add, remove and lookup do with the set and the decoded value: the
+ * command's return (0 or -1), its message set. */
+typedef int (*value_op)(Dataset *set, const uint8_t *v, uint32_t len, json_t *answer);
+
+/* The frame the value commands share: the value decoded into a scratch
+ * buffer (DATASET_STRING_MAX bytes: too large for a socket thread's
+ * stack), then op. */
+static int with_value(json_t *args, json_t *answer, value_op op)
 {
 	uint8_t *buf = malloc(DATASET_STRING_MAX);
 	uint32_t len;
@@ -82,21 +87,42 @@ static int add_value(json_t *args, json_t *answer)
 		return -1;
 	}
 	set = set_and_value(args, answer, buf, &len);
-	if (set) {
-		r = dataset_add(set, buf, len, 0);
-		msg(answer, r == 1 ? "data added" : r == 0 ? "data already in set" :
-			    "failed to add data");
-	}
+	if (set)
+		r = op(set, buf, len, answer);
 	free(buf);
+	return r;
+}
+
+static int op_add(Dataset *set, const uint8_t *v, uint32_t len, json_t *answer)
+{
+	int r = dataset_add(set, v, len, 0);
+
+	msg(answer, r == 1 ? "data added" : r == 0 ? "data already in set" : "failed to add data");
 	return r < 0 ? -1 : 0;
+}
+
+/* Suricata answers OK for a value that was not there */
+static int op_remove(Dataset *set, const uint8_t *v, uint32_t len, json_t *answer)
+{
+	msg(answer, dataset_remove(set, v, len) == 1 ? "data removed" : "data not in set");
+	return 0;
+}
+
+static int op_lookup(Dataset *set, const uint8_t *v, uint32_t len, json_t *answer)
+{
+	int found = dataset_lookup(set, v, len, NULL) != 0;
+
+	msg(answer, found ? "item found in set" : "item not found in set");
+	return found ? 0 : -1;
 }
 
 int cmd_dataset_add(UnixSocket *u, json_t *args, json_t *answer)
 {
 	(void)u;
-	return add_value(args, answer);
+	return with_value(args, answer, op_add);
 }
 
+/* json is only checked: sets here carry no enrichment data */
 int cmd_dataset_add_json(UnixSocket *u, json_t *args, json_t *answer)
 {
 	json_t *j = json_object_get(args, "datajson");
@@ -106,51 +132,19 @@ int cmd_dataset_add_json(UnixSocket *u, json_t *args, json_t *answer)
 		msg(answer, "datajson is not string");
 		return -1;
 	}
-	return add_value(args, answer);
+	return with_value(args, answer, op_add);
 }
 
 int cmd_dataset_remove(UnixSocket *u, json_t *args, json_t *answer)
 {
-	uint8_t *buf = malloc(DATASET_STRING_MAX);
-	uint32_t len;
-	Dataset *set;
-	int r = -1;
-
 	(void)u;
-	if (!buf) {
-		msg(answer, "out of memory");
-		return -1;
-	}
-	set = set_and_value(args, answer, buf, &len);
-	if (set) {
-		r = dataset_remove(set, buf, len);
-		msg(answer, r == 1 ? "data removed" : "data not in set");
-		/* Suricata answers OK for a value that was not there */
-		r = 0;
-	}
-	free(buf);
-	return r;
+	return with_value(args, answer, op_remove);
 }
 
 int cmd_dataset_lookup(UnixSocket *u, json_t *args, json_t *answer)
 {
-	uint8_t *buf = malloc(DATASET_STRING_MAX);
-	uint32_t len;
-	Dataset *set;
-	int r = -1;
-
 	(void)u;
-	if (!buf) {
-		msg(answer, "out of memory");
-		return -1;
-	}
-	set = set_and_value(args, answer, buf, &len);
-	if (set) {
-		r = dataset_lookup(set, buf, len, NULL) ? 0 : -1;
-		msg(answer, r == 0 ? "item found in set" : "item not found in set");
-	}
-	free(buf);
-	return r;
+	return with_value(args, answer, op_lookup);
 }
 
 int cmd_dataset_clear(UnixSocket *u, json_t *args, json_t *answer)

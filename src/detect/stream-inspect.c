@@ -7,6 +7,22 @@
 #include "detect/stream-cov.h"
 #include "stream/stream.h"
 
+/* What inspect_header checks of a rule's ports, alone: the class-wide
+ * group's port hulls let through every rule whose ports lie between the
+ * extremes ([80,8080] takes 443), and each one is then an inspection that
+ * inspect_header rejects at once. Exact, so the alerts are the same. */
+static inline int stream_ports_ok(const DetectSig *ds, const Packet *p)
+{
+	const Signature *s = ds->s;
+
+	if (!ds->port_check)
+		return 1;
+	if (portset_match(&s->dp, p->dp) && portset_match(&s->sp, p->sp))
+		return 1;
+	return (s->flags & SIG_FLAG_BIDIR) && portset_match(&s->dp, p->sp) &&
+	       portset_match(&s->sp, p->dp);
+}
+
 /* One window of reassembled data of direction d (p already faces d), from
  * where the last inspection of that direction ended: as Suricata's raw
  * stream chunks, windows do not overlap, and anchored content (depth,
@@ -37,7 +53,7 @@ static void stream_window_cands(DetectThread *dt, const DetectPkt *pk, const Sig
 				const uint16_t *h = g->pid_ports[k];
 
 				if (!de->sigs[num].stream_ok || p->sp < h[0] || p->sp > h[1] ||
-				    p->dp < h[2] || p->dp > h[3])
+				    p->dp < h[2] || p->dp > h[3] || !stream_ports_ok(&de->sigs[num], p))
 					continue;
 				cand_mark(cs, num);
 			}

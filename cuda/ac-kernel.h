@@ -94,17 +94,8 @@ struct acc_rec {
 struct acc_group {
 	struct ac_view v;
 	uint32_t maxlen;  /* longest pattern */
-	/* The filter kernel reports EVERY match that starts below this
-	 * payload offset, each with its own end, and the pair contract only
-	 * from there on (0: everywhere). A stream view's context is at most
-	 * maxlen - 1 bytes: the host then knows which pairs occur only in
-	 * matches that start before a stream window (ACC_GROUP_CTX). */
-	uint32_t every_below;
+	uint32_t pad;
 };
-
-/* load()'s maxlen[g] with this bit: group g scans context views
- * (every_below = maxlen - 1). */
-#define ACC_GROUP_CTX 0x80000000u
 
 struct acc_sink {
 	struct acc_rec *rec;
@@ -731,18 +722,6 @@ ACK_HD void acc_filter_piece(const struct acc_batch *b, const struct acc_sink *k
 		/* a block without the GPU filter: the chunk kernel's walk */
 		acc_scan_piece(g, k, buf, p, d.len, cs, ce);
 		return;
-	}
-	if (cs < g->every_below) {
-		/* every occurrence, with its end: the walk of the chunk kernel
-		 * (no pair table, no literal cache, no run skip), whose state
-		 * the filter below never sees, so it still reports each pair
-		 * that occurs from every_below on */
-		uint32_t e0 = ce < g->every_below ? ce : g->every_below;
-
-		acc_scan_piece(g, k, buf, p, d.len, cs, e0);
-		cs = e0;
-		if (cs >= ce)
-			return;
 	}
 	int mine = sh && sh->group == d.group;
 	const uint8_t *cls = mine ? sh->cls : v->cls;

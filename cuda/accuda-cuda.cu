@@ -310,9 +310,7 @@ static int cu_load(AcDev *d, const void *blk, size_t size, const uint64_t *offs,
 				(const struct ac_layout *)((const uint8_t *)blk + offs[i]);
 
 			ac_view_init(&g[i].v, d->d_blk + offs[i], hdr);
-			g[i].maxlen = maxlen[i] & ~ACC_GROUP_CTX;
-			g[i].every_below =
-				(maxlen[i] & ACC_GROUP_CTX) && g[i].maxlen ? g[i].maxlen - 1 : 0;
+			g[i].maxlen = maxlen[i];
 		}
 		rc = cudaMemcpy(d->d_groups, g, ngroups * sizeof(*g), cudaMemcpyHostToDevice);
 	}

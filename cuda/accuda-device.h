@@ -69,9 +69,7 @@ typedef struct AcDeviceOps {
 	void (*host_free)(AcDev *d, void *p);
 	/* Copies the automata block (all groups back to back, group g's
 	 * struct ac_layout at offs[g]) to the device once. maxlen[g] is the
-	 * group's longest pattern, with ACC_GROUP_CTX (ac-kernel.h) when the group
-	 * scans context views (its early matches are each reported). 0, or -1
-	 * with err. */
+	 * group's longest pattern. 0, or -1 with err. */
 	int (*load)(AcDev *d, const void *blk, size_t size, const uint64_t *offs,
 		    const uint32_t *maxlen, uint32_t ngroups, char *err, size_t errlen);
 	/* Optional (NULL: no rule verification): copies the verify block

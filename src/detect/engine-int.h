@@ -483,7 +483,6 @@ struct DetectThread {
 	 * packet's prefilter source takes it (prefilter_select) */
 	const struct DetectGpuTicket *gpu_src;
 	uint32_t *scov_ids;       /* SCOV_IDS_MAX: a packet's stream ids, scratch */
-	uint32_t *scov_starts;    /* SCOV_IDS_MAX: their starts, scratch */
 	/* results of the last detect_packet(), read after it returns */
 	int pkt_tagged;           /* its packet is tagged */
 	/* IPS: the packet's drop (detect_packet_drop) */

@@ -126,12 +126,6 @@ int detect_gpu_test_switches(const CudaMpmConfig *cfg, int *emulation, AcCudaOpt
 			if (r < 0 || v > 1)
 				goto bad;
 			opts->no_verify = !v;
-		} else if ((r = opt_u32(s, "starts", &v))) {
-			/* starts=0: stream windows take whole entries (the
-			 * before of the measure in qa/gpu/RESULTS.md) */
-			if (r < 0 || v > 1)
-				goto bad;
-			opts->no_starts = !v;
 		} else if ((r = opt_u32(s, "records", &opts->batch_records)) ||
 		    (r = opt_u32(s, "payloads", &opts->batch_payloads)) ||
 		    (r = opt_u32(s, "slots", &opts->batch_slots)) ||
@@ -446,18 +440,7 @@ DetectGpu *detect_gpu_new(DetectEngine *de, const CudaMpmConfig *cfg, const AcCu
 			goto fail;
 		g->autos[g->nautos++] = mpm_ac_automaton(g->uni[PC_OTHER]);
 	}
-	{
-		AcCudaOpts o;
-
-		if (opts)
-			o = *opts;
-		else
-			ac_cuda_opts_defaults(&o, cfg);
-		/* the stream view's early matches come with their starts */
-		o.has_ctx_group = g->s_auto >= 0 && !o.no_starts;
-		o.ctx_group = (uint16_t)(g->s_auto >= 0 ? g->s_auto : 0);
-		g->ac = ac_cuda_new(cfg, &o, ops, g->autos, g->nautos, err, errlen);
-	}
+	g->ac = ac_cuda_new(cfg, opts, ops, g->autos, g->nautos, err, errlen);
 	if (!g->ac || build_verify(g, err, errlen) != 0)
 		goto fail;
 	/* the unions hold the patterns now: the groups' ac copies go */
@@ -743,8 +726,6 @@ void detect_gpu_prefilter(const DetectGpuTicket *gt, int pc, int dir, MpmMatchSe
 
 typedef struct IdArg {
 	uint32_t *ids;
-	uint32_t *starts;    /* beside ids, from the entry's first byte */
-	uint32_t start;      /* the next id's */
 	uint32_t n, cap;
 	const DetectGpu *g;
 	int dir;
@@ -767,7 +748,6 @@ static int stream_id_cb(void *arg, uint32_t id, uint32_t end)
 		m->over = 1;
 		return 1;
 	}
-	m->starts[m->n] = m->start;
 	m->ids[m->n++] = id;
 	return 0;
 }
@@ -788,14 +768,14 @@ static int ctx_holds(const Flow *f, int dir, const StreamCov *cov, uint64_t so,
 }
 
 int detect_gpu_stream_cover(const DetectGpuTicket *gt, Flow *f, int dir, uint32_t *ids,
-			    uint32_t *starts, uint32_t cap, StreamCov **cov)
+			    uint32_t cap, StreamCov **cov)
 {
 	const DetectGpu *g = gt->g;
 	const Packet *p = gt->p;
 	uint32_t t = gt->ctxlen, len;
-	const uint8_t *bytes, *view;
+	const uint8_t *bytes;
 	uint64_t so, e_lo, e_hi, rel;
-	IdArg m = { .ids = ids, .starts = starts, .start = SCOV_START_ANY, .cap = cap };
+	IdArg m = { .ids = ids, .cap = cap };
 
 	if (!g || g->s_auto < 0 || gt->t.views < 2 || p->stream_off < 0)
 		return 0;
@@ -803,7 +783,6 @@ int detect_gpu_stream_cover(const DetectGpuTicket *gt, Flow *f, int dir, uint32_
 	bytes = ac_cuda_payload_ctx(g->ac, &gt->t, &len);
 	if (!bytes || len != t + gt->len)
 		return 0;
-	view = bytes;
 	/* more context than stream before the payload (the feed's tail was of an
 	 * older connection on the same ports): only its end can be real */
 	if (so < t) {
@@ -843,24 +822,16 @@ int detect_gpu_stream_cover(const DetectGpuTicket *gt, Flow *f, int dir, uint32_
 	m.g = g;
 	m.dir = dir;
 	{
-		uint32_t n, skip = (uint32_t)(bytes - view);
+		uint32_t n;
 		const uint32_t *dev = ac_cuda_ids(g->ac, &gt->t, 1, &n);
-		const uint32_t *st = dev ? ac_cuda_starts(g->ac, &gt->t, 1) : NULL;
 
-		/* a CPU rescan gives no starts: its ids go to every window */
 		if (!dev)
 			ac_cuda_matches_ctx(g->ac, &gt->t, stream_id_cb, &m);
-		for (uint32_t i = 0; dev && i < n && !m.over; i++) {
-			/* from the view's first byte to the entry's: a start in
-			 * the context left out is before the entry, as good as 0
-			 * (a window that begins there or before takes it) */
-			m.start = !st || st[i] == AC_CUDA_START_LATE ? SCOV_START_ANY
-				  : st[i] > skip ? st[i] - skip : 0;
+		for (uint32_t i = 0; dev && i < n && !m.over; i++)
 			stream_id_cb(&m, dev[i], 0);
-		}
 	}
 	/* ids repeat across occurrences; the set is what counts */
-	if (m.over || scov_add(cov, so - t, e_lo, e_hi, ids, starts, m.n) != 0)
+	if (m.over || scov_add(cov, so - t, e_lo, e_hi, ids, m.n) != 0)
 		return 0;
 	return 1;
 }

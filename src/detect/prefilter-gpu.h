@@ -138,12 +138,11 @@ int detect_gpu_packet_passed(const DetectGpuTicket *gt, uint32_t *vpass, uint32_
 
 /* Worker, TCP, after reassembly: when the stream holds gt's context and
  * payload exactly as the GPU scanned them, records in *cov the stream
- * view's ids (of direction dir's consumers) that matched there, with the
- * last offset each starts a match at when the device said (stream-cov.h);
- * ids[cap] and starts[cap] are scratch.
+ * view's ids (of direction dir's consumers) that matched there; ids[cap]
+ * is scratch.
  * 1: recorded; 0: not (the caller invalidates the packet's bytes). */
 int detect_gpu_stream_cover(const DetectGpuTicket *gt, Flow *f, int dir, uint32_t *ids,
-			    uint32_t *starts, uint32_t cap, StreamCov **cov);
+			    uint32_t cap, StreamCov **cov);
 /* Longest pattern of the stream view (0: none). */
 uint32_t detect_gpu_stream_maxlen(const DetectGpu *g);
 /* The stream view ids of group k (GPU_SV_*): [lo, hi), pid = id - lo. */

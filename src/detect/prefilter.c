@@ -280,8 +280,8 @@ static void gpu_packet_ids(DetectThread *dt, const DetectPkt *pk, const SigGroup
 static void gpu_stream_added(DetectThread *dt, const DetectPkt *pk)
 {
 	cov_stream_added(dt, pk);
-	detect_gpu_stream_cover(pk->gpu, pk->p->flow, pk->dir, dt->scov_ids, dt->scov_starts,
-				SCOV_IDS_MAX, &pk->fs->scov[pk->dir]);
+	detect_gpu_stream_cover(pk->gpu, pk->p->flow, pk->dir, dt->scov_ids, SCOV_IDS_MAX,
+				&pk->fs->scov[pk->dir]);
 }
 
 const PrefilterOps prefilter_gpu = {

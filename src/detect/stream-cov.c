@@ -29,11 +29,8 @@ static void compact(StreamCov *c, int (*drop)(const StreamCovEntry *, uint64_t, 
 
 		if (drop(&e, a, b))
 			continue;
-		if (e.nids && e.id_off != at) {
+		if (e.nids && e.id_off != at)
 			memmove(c->ids + at, c->ids + e.id_off, (size_t)e.nids * sizeof(*c->ids));
-			memmove(c->starts + at, c->starts + e.id_off,
-				(size_t)e.nids * sizeof(*c->starts));
-		}
 		e.id_off = at;
 		at += e.nids;
 		c->e[k++] = e;
@@ -51,7 +48,6 @@ static void drop_oldest(StreamCov *c)
 		return;
 	k = c->e[0].nids;
 	memmove(c->ids, c->ids + k, (size_t)(c->nids - k) * sizeof(*c->ids));
-	memmove(c->starts, c->starts + k, (size_t)(c->nids - k) * sizeof(*c->starts));
 	memmove(c->e, c->e + 1, (size_t)(c->n - 1) * sizeof(*c->e));
 	c->n--;
 	c->nids -= k;
@@ -89,37 +85,21 @@ int scov_ensure(StreamCov **cp)
 }
 
 int scov_add(StreamCov **cp, uint64_t b_lo, uint64_t e_lo, uint64_t e_hi,
-	     const uint32_t *ids, const uint32_t *starts, uint32_t nids)
+	     const uint32_t *ids, uint32_t nids)
 {
 	StreamCov *c;
-	uint32_t cap;
 
 	if (nids > SCOV_IDS_MAX || scov_ensure(cp) != 0)
 		return -1;
 	c = *cp;
 	while (c->n == SCOV_ENTRIES_MAX || c->nids + nids > SCOV_IDS_MAX)
 		drop_oldest(c);
-	if (grow((void **)&c->e, &c->cap, c->n + 1, SCOV_ENTRIES_MAX, 4, sizeof(*c->e)))
+	if (grow((void **)&c->e, &c->cap, c->n + 1, SCOV_ENTRIES_MAX, 4, sizeof(*c->e)) ||
+	    grow((void **)&c->ids, &c->ids_cap, c->nids + nids, SCOV_IDS_MAX, 64,
+		 sizeof(*c->ids)))
 		return -1;
-	/* ids and starts grow together: the second's cap follows the first */
-	cap = c->ids_cap;
-	if (grow((void **)&c->ids, &cap, c->nids + nids, SCOV_IDS_MAX, 64, sizeof(*c->ids)))
-		return -1;
-	if (cap != c->ids_cap) {
-		uint32_t *st = realloc(c->starts, (size_t)cap * sizeof(*st));
-
-		if (!st)
-			return -1;
-		c->starts = st;
-		c->ids_cap = cap;
-	}
-	if (nids) {
+	if (nids)
 		memcpy(c->ids + c->nids, ids, (size_t)nids * sizeof(*ids));
-		if (starts)
-			memcpy(c->starts + c->nids, starts, (size_t)nids * sizeof(*starts));
-		else
-			memset(c->starts + c->nids, 0xff, (size_t)nids * sizeof(*starts));
-	}
 	c->e[c->n++] = (StreamCovEntry){ .b_lo = b_lo, .e_lo = e_lo, .e_hi = e_hi,
 					 .id_off = c->nids, .nids = nids };
 	c->nids += nids;
@@ -182,30 +162,7 @@ void scov_free(StreamCov *c)
 		return;
 	free(c->e);
 	free(c->ids);
-	free(c->starts);
 	free(c);
-}
-
-/* An entry's ids that start a match at or after base, in runs. */
-static void window_ids(const StreamCov *c, const StreamCovEntry *e, uint64_t base,
-		       scov_ids_fn ids_cb, void *arg)
-{
-	const uint32_t *ids = c->ids + e->id_off, *st = c->starts + e->id_off;
-	uint32_t run = 0;
-
-	if (e->b_lo >= base) {
-		ids_cb(arg, ids, e->nids);
-		return;
-	}
-	for (uint32_t i = 0; i < e->nids; i++) {
-		if (st[i] == SCOV_START_ANY || e->b_lo + st[i] >= base)
-			continue;
-		if (i > run)
-			ids_cb(arg, ids + run, i - run);
-		run = i + 1;
-	}
-	if (e->nids > run)
-		ids_cb(arg, ids + run, e->nids - run);
 }
 
 uint64_t scov_window(const StreamCov *c, uint64_t base, uint32_t len, uint32_t maxlen,
@@ -225,7 +182,7 @@ uint64_t scov_window(const StreamCov *c, uint64_t base, uint32_t len, uint32_t m
 
 		if (e->e_lo > hi || e->e_hi < lo)
 			continue;
-		window_ids(c, e, base, ids_cb, arg);
+		ids_cb(arg, c->ids + e->id_off, e->nids);
 		for (j = m++; j > 0 && c->e[idx[j - 1]].e_lo > e->e_lo; j--)
 			idx[j] = idx[j - 1];
 		idx[j] = i;

@@ -14,13 +14,6 @@
  * set is a superset of the one a CPU scan of the whole window gives:
  * candidates are inspected in full, so the alerts are the same.
  *
- * An entry's ids may come with starts: the last offset (from b_lo) at which
- * the id starts a match in the entry's bytes, or SCOV_START_ANY. A window
- * takes only the ids that start a match at or after its base (the others'
- * matches all begin in the bytes before it, which its CPU scan would not
- * see), so that a window that begins at a packet's first byte does not
- * inspect the rules of the patterns found in that packet's context alone.
- *
  * Offsets here are exclusive match ends: a match of bytes [a, e) ends at e.
  * An entry covers the ends [e_lo, e_hi] and holds the pattern ids found in
  * bytes [b_lo, e_hi), which a later packet that rewrites any of them
@@ -48,7 +41,6 @@ typedef struct StreamCov {
 	StreamCovEntry *e;
 	uint32_t n, cap;
 	uint32_t *ids;
-	uint32_t *starts;         /* beside ids */
 	uint32_t nids, ids_cap;
 	/* the last bytes a verified packet showed, ending at stream offset
 	 * tail_end: the stream may have released them since, but a copy of
@@ -67,12 +59,10 @@ int scov_span(uint64_t so, uint32_t len, uint32_t t, uint32_t maxlen, uint64_t *
 
 /* Allocates *c on first use: 0, or -1 when out of memory. */
 int scov_ensure(StreamCov **c);
-/* Adds an entry (allocating *c on first use), with the ids' starts
- * relative to b_lo (NULL: every one SCOV_START_ANY). -1 when out of memory
- * (the ends then stay uncovered: the CPU scans them). */
-#define SCOV_START_ANY UINT32_MAX
+/* Adds an entry (allocating *c on first use). -1 when out of memory (the
+ * ends then stay uncovered: the CPU scans them). */
 int scov_add(StreamCov **c, uint64_t b_lo, uint64_t e_lo, uint64_t e_hi,
-	     const uint32_t *ids, const uint32_t *starts, uint32_t nids);
+	     const uint32_t *ids, uint32_t nids);
 /* Keeps the last bytes of b[0, n), which end at stream offset end (only
  * when end is not behind what is kept). */
 void scov_save_tail(StreamCov *c, uint64_t end, const uint8_t *b, uint32_t n);
@@ -87,8 +77,7 @@ void scov_prune(StreamCov *c, uint64_t floor);
 void scov_free(StreamCov *c);
 
 /* Window [base, base + len) of contiguous stream bytes: ids_cb gets the ids
- * of each entry that covers one of its ends, less those whose every match
- * starts before base; cpu_cb(arg, from, to) each byte
+ * of each entry that covers one of its ends; cpu_cb(arg, from, to) each byte
  * range [from, to) (inside the window) to scan on the CPU for the ends no
  * entry covers. Returns the bytes handed to cpu_cb. */
 typedef void (*scov_ids_fn)(void *arg, const uint32_t *ids, uint32_t n);

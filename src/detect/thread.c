@@ -32,10 +32,8 @@ DetectThread *detect_thread_new(const DetectEngine *de, ThreadCounters *tc)
 	dt->stream_hit = calloc(de->nsigs ? de->nsigs : 1, sizeof(*dt->stream_hit));
 	dt->vpass = calloc(de->nsigs ? de->nsigs : 1, sizeof(*dt->vpass));
 	dt->ms = mpm_matchset_new(de->max_pid ? de->max_pid : 1);
-	if (de->gpu) {
+	if (de->gpu)
 		dt->scov_ids = malloc(SCOV_IDS_MAX * sizeof(*dt->scov_ids));
-		dt->scov_starts = malloc(SCOV_IDS_MAX * sizeof(*dt->scov_starts));
-	}
 	dt->md = pcre2_match_data_create(32, NULL);
 	if ((dt->mctx = pcre2_match_context_create(NULL))) {
 		/* 0: a DetectConfig not from detect_config_load, the defaults */
@@ -47,7 +45,7 @@ DetectThread *detect_thread_new(const DetectEngine *de, ThreadCounters *tc)
 	dt->vst = detect_var_stage_new();
 	/* one MPM scratch per group: Hyperscan sizes scratch by database */
 	dt->scratch_g = calloc(de->nscratch ? de->nscratch : 1, sizeof(MpmScratch *));
-	if (!dt->scratch_g || (de->gpu && (!dt->scov_ids || !dt->scov_starts))) {
+	if (!dt->scratch_g || (de->gpu && !dt->scov_ids)) {
 		detect_thread_free(dt);
 		return NULL;
 	}
@@ -117,7 +115,6 @@ void detect_thread_free(DetectThread *dt)
 	if (dt->ms)
 		mpm_matchset_free(dt->ms);
 	free(dt->scov_ids);
-	free(dt->scov_starts);
 	if (dt->md)
 		pcre2_match_data_free(dt->md);
 	if (dt->mctx)

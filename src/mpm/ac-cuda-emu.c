@@ -186,9 +186,7 @@ static int emu_load(AcDev *d, const void *blk, size_t size, const uint64_t *offs
 		const struct ac_layout *hdr = (const struct ac_layout *)(d->blk + offs[g]);
 
 		ac_view_init(&d->groups[g].v, d->blk + offs[g], hdr);
-		d->groups[g].maxlen = maxlen[g] & ~ACC_GROUP_CTX;
-		d->groups[g].every_below =
-			(maxlen[g] & ACC_GROUP_CTX) && d->groups[g].maxlen ? d->groups[g].maxlen - 1 : 0;
+		d->groups[g].maxlen = maxlen[g];
 	}
 	d->ngroups = ngroups;
 	return 0;

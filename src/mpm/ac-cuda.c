@@ -58,7 +58,6 @@ struct slot {
 	struct acc_desc *desc;   /* host_alloc: read by the copy-in */
 	void **pkt;
 	uint32_t *ids;           /* pattern ids by payload, each once */
-	uint32_t *starts;        /* beside ids: ac_cuda_starts (context views) */
 	uint32_t *pidx;          /* payload i: ids, then programs passed (group_records) */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
@@ -104,8 +103,6 @@ struct AcCuda {
 	uint32_t *seen;          /* completer: per pattern index, see group_records */
 	uint32_t nseen, seen_stamp;
 	uint32_t nvprog;         /* programs of ac_cuda_load_verify (seen[] after nseen) */
-	uint32_t *seen_at;       /* completer: context group, pattern index -> ids[] slot */
-	uint32_t ctx_below;      /* context group: starts below this come each */
 	AcDevStream **streams;
 	int nstreams;
 	uint64_t batch_bytes;    /* gpu-transfer-size: a stream's device buffers */
@@ -311,36 +308,6 @@ static int check_device_id(const AcDeviceOps *ops, int id, char *err, size_t err
 
 /* ---------- results ---------- */
 
-/* group_records for a context view: each pattern once, with the last
- * offset at which it starts a match (q) among the early ones, which the
- * kernel reports each (ACC_GROUP_CTX); one start at or past ctx_below
- * makes it AC_CUDA_START_LATE. On entry starts[i] holds record i's end.
- * Returns the new write cursor. */
-static uint32_t group_ctx_view(AcCuda *ac, struct slot *sl, const struct ac_pattern *pat_of,
-			       uint32_t lo, uint32_t hi, uint32_t w)
-{
-	for (uint32_t i = lo; i < hi; i++) {
-		uint32_t v = sl->ids[i], q, j;
-
-		if (v >= ac->nseen)
-			continue;
-		q = sl->starts[i] - pat_of[v].len;
-		if (q >= ac->ctx_below)
-			q = AC_CUDA_START_LATE;
-		if (ac->seen[v] == ac->seen_stamp) {
-			j = ac->seen_at[v];
-			if (q > sl->starts[j])
-				sl->starts[j] = q;
-			continue;
-		}
-		ac->seen[v] = ac->seen_stamp;
-		ac->seen_at[v] = w;
-		sl->starts[w] = q;
-		sl->ids[w++] = pat_of[v].id;
-	}
-	return w;
-}
-
 /* Groups a batch's records by payload (a counting sort) and keeps one
  * record per (payload, pattern): detection wants the set of patterns a
  * buffer holds, and a kernel may report a pattern at every occurrence (ET
@@ -361,12 +328,8 @@ static void group_records(AcCuda *ac, struct slot *sl, uint32_t npay, const stru
 	for (uint32_t k = 0; k < nk; k++)
 		idx[k + 1] += idx[k];
 	/* scatter with idx[k] as the cursor, then shift back */
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t at = idx[2 * in[i].payload + !!(in[i].pat & ACV_PASS)]++;
-
-		sl->ids[at] = in[i].pat;
-		sl->starts[at] = in[i].end;
-	}
+	for (uint32_t i = 0; i < n; i++)
+		sl->ids[idx[2 * in[i].payload + !!(in[i].pat & ACV_PASS)]++] = in[i].pat;
 	for (uint32_t k = nk; k > 0; k--)
 		idx[k] = idx[k - 1];
 	idx[0] = 0;
@@ -382,10 +345,6 @@ static void group_records(AcCuda *ac, struct slot *sl, uint32_t npay, const stru
 			ac->seen_stamp = 1;
 		}
 		idx[k] = w;
-		if (!pass && ac->opts.has_ctx_group && sl->desc[k / 2].group == ac->opts.ctx_group) {
-			w = group_ctx_view(ac, sl, pat_of, lo, hi, w);
-			continue;
-		}
 		for (uint32_t i = lo; i < hi; i++) {
 			uint32_t v = sl->ids[i] & ~ACV_PASS;
 
@@ -945,17 +904,6 @@ static uint32_t view_matches(AcCuda *ac, const AcCudaTicket *t, uint32_t idx,
 	return n;
 }
 
-const uint32_t *ac_cuda_starts(const AcCuda *ac, const AcCudaTicket *t, int view)
-{
-	const struct slot *sl = ticket_slot(ac, t);
-	uint32_t idx = t->index + (uint32_t)view;
-
-	if (sl->result != RES_DEVICE || (uint32_t)view >= t->views || !ac->opts.has_ctx_group ||
-	    sl->desc[idx].group != ac->opts.ctx_group)
-		return NULL;
-	return sl->starts + sl->pidx[2 * idx];
-}
-
 const uint32_t *ac_cuda_ids(const AcCuda *ac, const AcCudaTicket *t, int view, uint32_t *n)
 {
 	const struct slot *sl = ticket_slot(ac, t);
@@ -1013,10 +961,6 @@ static int upload_automata(AcCuda *ac, uint64_t *total, char *err, size_t errlen
 		offs[g] = size;
 		size += (ac->autos[g]->blk->size + 255) & ~255ull;
 		maxlen[g] = ac->autos[g]->blk->maxlen;
-		if (ac->opts.has_ctx_group && g == ac->opts.ctx_group) {
-			ac->ctx_below = maxlen[g] ? maxlen[g] - 1 : 0;
-			maxlen[g] |= ACC_GROUP_CTX;
-		}
 	}
 	blk = calloc(1, size ? size : 1);
 	if (!blk)
@@ -1120,10 +1064,7 @@ AcCuda *ac_cuda_new(const CudaMpmConfig *cfg, const AcCudaOpts *opts,
 		if (autos[g]->blk->npatterns > ac->nseen)
 			ac->nseen = autos[g]->blk->npatterns;
 	ac->seen = calloc(ac->nseen ? ac->nseen : 1, sizeof(*ac->seen));
-	ac->seen_at = calloc(ac->nseen ? ac->nseen : 1, sizeof(*ac->seen_at));
-	if (!ac->seen || !ac->seen_at) {
-		free(ac->seen);
-		free(ac->seen_at);
+	if (!ac->seen) {
 		free(ac);
 		snprintf(err, errlen, "ac-cuda: out of memory");
 		return NULL;
@@ -1136,7 +1077,6 @@ AcCuda *ac_cuda_new(const CudaMpmConfig *cfg, const AcCudaOpts *opts,
 		snprintf(err, errlen, "ac-cuda: cannot create the dispatcher's condition variable");
 		pthread_mutex_destroy(&ac->mu);
 		free(ac->seen);
-		free(ac->seen_at);
 		free(ac);
 		return NULL;
 	}
@@ -1275,7 +1215,6 @@ void ac_cuda_free(AcCuda *ac)
 	free(ac->streams);
 	free(ac->fifo);
 	free(ac->seen);
-	free(ac->seen_at);
 	if (ac->dev)
 		ac->ops->close(ac->dev);
 	pthread_mutex_destroy(&ac->mu);
@@ -1306,7 +1245,6 @@ static void lane_free_slots(AcCudaLane *l)
 			ac->ops->host_free(ac->dev, sl->desc);
 		free(sl->pkt);
 		free(sl->ids);
-		free(sl->starts);
 		free(sl->pidx);
 		pthread_mutex_destroy(&sl->mu);
 		pthread_cond_destroy(&sl->cv);
@@ -1333,9 +1271,8 @@ static int lane_alloc_slots(AcCudaLane *l, uint32_t max_records)
 			(size_t)l->batch_payloads * sizeof(*sl->desc));
 		sl->pkt = calloc(l->batch_payloads, sizeof(*sl->pkt));
 		sl->ids = malloc((size_t)max_records * sizeof(*sl->ids) + 1);
-		sl->starts = malloc((size_t)max_records * sizeof(*sl->starts) + 1);
 		sl->pidx = calloc(2 * (size_t)l->batch_payloads + 1, sizeof(*sl->pidx));
-		if (!sl->desc || !sl->pkt || !sl->ids || !sl->starts || !sl->pidx)
+		if (!sl->desc || !sl->pkt || !sl->ids || !sl->pidx)
 			return -1;
 	}
 	return 0;

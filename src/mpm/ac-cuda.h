@@ -72,12 +72,6 @@ typedef struct AcCudaOpts {
 	uint32_t batch_slots;    /* batches alive at once (queued..released) */
 	uint32_t no_verify;      /* 1: ac_cuda_load_verify loads nothing (the
 				  * device check's measure of the verify kernel) */
-	/* The group that scans context views (ac_cuda_submit_ctx), when
-	 * has_ctx_group: its matches that start in a view's first maxlen - 1
-	 * bytes come with their starts (ac_cuda_starts). */
-	uint16_t ctx_group;
-	uint8_t has_ctx_group;
-	uint8_t no_starts;       /* 1: the caller sets no ctx_group (test-opts) */
 } AcCudaOpts;
 
 void ac_cuda_opts_defaults(AcCudaOpts *o, const CudaMpmConfig *cfg);
@@ -148,13 +142,6 @@ uint32_t ac_cuda_matches(AcCuda *ac, const AcCudaTicket *t, ac_match_fn cb, void
  * plain array, *n of them: the workers' fast path. NULL when the payload
  * is rescanned on the CPU: then use ac_cuda_matches / _ctx. */
 const uint32_t *ac_cuda_ids(const AcCuda *ac, const AcCudaTicket *t, int view, uint32_t *n);
-/* Beside ac_cuda_ids of a view scanned with the context group
- * (AcCudaOpts.ctx_group): starts[i] is the last view offset at which
- * ids[i] starts a match, or AC_CUDA_START_LATE when it also starts one
- * at or past the group's maxlen - 1 (only those early starts are each
- * reported). NULL for other views, or when ac_cuda_ids is NULL. */
-#define AC_CUDA_START_LATE UINT32_MAX
-const uint32_t *ac_cuda_starts(const AcCuda *ac, const AcCudaTicket *t, int view);
 /* After ac_cuda_wait: the programs (ac_cuda_load_verify) that held on
  * the view's payload, each once, in no set order. NULL when there are
  * none to say (no programs loaded, or the payload is rescanned on the

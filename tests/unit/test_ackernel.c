@@ -187,97 +187,7 @@ struct run_opts {
 	int kernel;
 	uint32_t chunk;
 	int shared_copy;   /* filter kernel: tables "in shared memory" for group 0 */
-	uint32_t every_below; /* acc_group.every_below of every group */
 };
-
-struct occ_ctx {
-	uint32_t id[4096], end[4096], n;
-};
-
-static int occ_cb(void *arg, uint32_t id, uint32_t end)
-{
-	struct occ_ctx *c = arg;
-
-	if (c->n < 4096) {
-		c->id[c->n] = id;
-		c->end[c->n++] = end;
-	}
-	return 0;
-}
-
-static const struct ac_view *by_id_view;
-
-static int by_id_cmp(const void *x, const void *y)
-{
-	uint32_t a = by_id_view->pat[*(const uint32_t *)x].id;
-	uint32_t b = by_id_view->pat[*(const uint32_t *)y].id;
-
-	return a < b ? -1 : a > b;
-}
-
-/* 1 when some pattern index that occurs in a payload starting below
- * every_below has no record of its own (payload, index, end): the host's
- * stream windows rest on each of those being reported. The occurrences
- * come from ac (by id); an id's patterns are tried at each end. */
-static int missing_early(const struct batch *bt, AcAutomaton *const *autos, uint32_t below,
-			 const struct acc_rec *rec, uint32_t count)
-{
-	static struct occ_ctx c;
-	uint32_t *ord = NULL, nord = 0;
-	const struct ac_view *ordv = NULL;
-	int bad = 0;
-
-	for (uint32_t p = 0; p < bt->npay && !bad; p++) {
-		const struct ac_view *v = &autos[bt->desc[p].group]->v;
-		uint32_t npat = autos[bt->desc[p].group]->blk->npatterns;
-		const uint8_t *d = bt->data + bt->desc[p].off;
-
-		if (v != ordv) {
-			free(ord);
-			ord = malloc((npat ? npat : 1) * sizeof(*ord));
-			for (uint32_t i = 0; i < npat; i++)
-				ord[i] = i;
-			by_id_view = v;
-			qsort(ord, npat, sizeof(*ord), by_id_cmp);
-			ordv = v;
-			nord = npat;
-		}
-		c.n = 0;
-		ac_search(autos[bt->desc[p].group], d, bt->desc[p].len, occ_cb, &c);
-		for (uint32_t o = 0; o < c.n && !bad; o++) {
-			uint32_t lo = 0, hi = nord;
-
-			while (lo < hi) {
-				uint32_t mid = lo + (hi - lo) / 2;
-
-				if (v->pat[ord[mid]].id < c.id[o])
-					lo = mid + 1;
-				else
-					hi = mid;
-			}
-			for (; lo < nord && v->pat[ord[lo]].id == c.id[o] && !bad; lo++) {
-				const struct ac_pattern *pt = &v->pat[ord[lo]];
-				uint32_t r;
-
-				if (pt->len > c.end[o] || c.end[o] - pt->len >= below ||
-				    !fold_eq(d + c.end[o] - pt->len, v->bytes + pt->off, pt->len,
-					     pt->nocase))
-					continue;
-				for (r = 0; r < count; r++)
-					if (rec[r].payload == p && rec[r].end == c.end[o] &&
-					    rec[r].pat == ord[lo])
-						break;
-				if (r == count) {
-					printf("  payload %u: pattern %u ending at %u (below %u) "
-					       "not reported\n", p, ord[lo], c.end[o], below);
-					bad = 1;
-				}
-			}
-		}
-	}
-	free(ord);
-	return bad;
-}
 
 /* Runs every work item; fills `got` with the (payload, id) pairs, checks
  * each record is an occurrence. Returns the records written, or -1 when
@@ -299,7 +209,6 @@ static long run_kernel(const struct batch *bt, AcAutomaton *const *autos, uint32
 	for (uint32_t g = 0; g < ngroups; g++) {
 		groups[g].v = autos[g]->v;
 		groups[g].maxlen = autos[g]->blk->maxlen;
-		groups[g].every_below = ro->every_below;
 	}
 	struct acc_batch b = { .data = bt->data, .desc = bt->desc, .groups = groups,
 			       .npay = bt->npay, .nbytes = bt->nbytes, .chunk = ro->chunk };
@@ -371,8 +280,6 @@ static long run_kernel(const struct batch *bt, AcAutomaton *const *autos, uint32
 		}
 		pairs_add(got, rec[r].payload, p->id);
 	}
-	if (!bad && ro->every_below)
-		bad = missing_early(bt, autos, ro->every_below, rec, count);
 	free(rec);
 	free(gp);
 	free(gq);
@@ -391,21 +298,17 @@ static void reference(const struct batch *bt, AcAutomaton *const *autos, struct 
 }
 
 static const struct run_opts variants[] = {
-	{ ACC_KERNEL_PAYLOAD, 64, 0, 0 },
-	{ ACC_KERNEL_CHUNK, 64, 0, 0 },
-	{ ACC_KERNEL_CHUNK, 16, 0, 0 },
-	{ ACC_KERNEL_FILTER, 64, 0, 0 },
-	{ ACC_KERNEL_FILTER, 64, 1, 0 },
-	{ ACC_KERNEL_FILTER, 16, 0, 0 },
-	{ ACC_KERNEL_FILTER, 48, 1, 0 },
-	{ ACC_KERNEL_FILTER, 100, 0, 0 },
-	{ ACC_KERNEL_FILTER, 256, 1, 0 },
-	{ ACC_KERNEL_FILTER, 32, 2, 0 },
-	{ ACC_KERNEL_FILTER, 4096, 0, 0 },
-	/* a stream view's group: every early match, the pairs from there */
-	{ ACC_KERNEL_FILTER, 16, 0, 11 },
-	{ ACC_KERNEL_FILTER, 64, 1, 5 },
-	{ ACC_KERNEL_FILTER, 32, 2, 300 },
+	{ ACC_KERNEL_PAYLOAD, 64, 0 },
+	{ ACC_KERNEL_CHUNK, 64, 0 },
+	{ ACC_KERNEL_CHUNK, 16, 0 },
+	{ ACC_KERNEL_FILTER, 64, 0 },
+	{ ACC_KERNEL_FILTER, 64, 1 },
+	{ ACC_KERNEL_FILTER, 16, 0 },
+	{ ACC_KERNEL_FILTER, 48, 1 },
+	{ ACC_KERNEL_FILTER, 100, 0 },
+	{ ACC_KERNEL_FILTER, 256, 1 },
+	{ ACC_KERNEL_FILTER, 32, 2 },
+	{ ACC_KERNEL_FILTER, 4096, 0 },
 };
 
 #define NVARIANTS (sizeof(variants) / sizeof(variants[0]))

@@ -64,8 +64,8 @@ TEST(scov_window_scans_only_the_uncovered_ends)
 	uint64_t cpu;
 
 	/* ends 1..100 and 151..200 covered; 101..150 not (maxlen 8) */
-	CHECK_EQ(scov_add(&c, 0, 1, 100, &a, NULL, 1), 0);
-	CHECK_EQ(scov_add(&c, 143, 151, 200, &b, NULL, 1), 0);
+	CHECK_EQ(scov_add(&c, 0, 1, 100, &a, 1), 0);
+	CHECK_EQ(scov_add(&c, 143, 151, 200, &b, 1), 0);
 	cpu = scov_window(c, 0, 200, 8, rec_ids, rec_cpu, &r);
 	CHECK_EQ(r.nids, 2);
 	CHECK_EQ(r.nr, 1);
@@ -94,42 +94,6 @@ TEST(scov_window_scans_only_the_uncovered_ends)
 	scov_free(c);
 }
 
-TEST(scov_window_leaves_out_ids_that_start_before_it)
-{
-	StreamCov *c = NULL;
-	struct rec r = { 0 };
-	/* entry of bytes [93, 200): id 1 starts its last match at 95 (in the
-	 * context), id 2 at 100, id 3 somewhere past the early part */
-	uint32_t ids[3] = { 1, 2, 3 }, st[3] = { 2, 7, SCOV_START_ANY };
-
-	CHECK_EQ(scov_add(&c, 93, 101, 200, ids, st, 3), 0);
-	/* a window from 100 (the payload's first byte): ids 2 and 3 */
-	scov_window(c, 100, 100, 8, rec_ids, rec_cpu, &r);
-	CHECK_EQ(r.nids, 2);
-	CHECK_EQ(r.ids[0], 2);
-	CHECK_EQ(r.ids[1], 3);
-	/* from 96: id 1's match at 95 is not in it either */
-	memset(&r, 0, sizeof(r));
-	scov_window(c, 96, 104, 8, rec_ids, rec_cpu, &r);
-	CHECK_EQ(r.nids, 2);
-	/* from 95 or before: all three */
-	memset(&r, 0, sizeof(r));
-	scov_window(c, 95, 105, 8, rec_ids, rec_cpu, &r);
-	CHECK_EQ(r.nids, 3);
-	/* past the last early start: the unknown one stays (a superset) */
-	memset(&r, 0, sizeof(r));
-	scov_window(c, 150, 50, 8, rec_ids, rec_cpu, &r);
-	CHECK_EQ(r.nids, 1);
-	CHECK_EQ(r.ids[0], 3);
-	/* dropping the oldest entry and compacting keep the starts beside */
-	CHECK_EQ(scov_add(&c, 200, 201, 210, ids + 1, st + 1, 2), 0);
-	scov_invalidate(c, 150, 151);
-	CHECK_EQ(c->n, 1);
-	CHECK_EQ(c->starts[0], 7);
-	CHECK_EQ(c->starts[1], SCOV_START_ANY);
-	scov_free(c);
-}
-
 TEST(scov_caps_drop_the_oldest_entries)
 {
 	StreamCov *c = NULL;
@@ -138,16 +102,16 @@ TEST(scov_caps_drop_the_oldest_entries)
 	for (uint32_t i = 0; i < SCOV_IDS_MAX; i++)
 		ids[i] = i;
 	for (uint64_t i = 0; i < 3 * SCOV_ENTRIES_MAX; i++)
-		CHECK_EQ(scov_add(&c, i * 10, i * 10 + 1, i * 10 + 10, ids, NULL, 3), 0);
+		CHECK_EQ(scov_add(&c, i * 10, i * 10 + 1, i * 10 + 10, ids, 3), 0);
 	CHECK_EQ(c->n, SCOV_ENTRIES_MAX);
 	CHECK_EQ(c->e[0].b_lo, 2 * SCOV_ENTRIES_MAX * 10);
 	/* ids stay packed in entry order */
 	for (uint32_t i = 0; i < c->n; i++)
 		CHECK_EQ(c->e[i].id_off, 3 * i);
-	CHECK_EQ(scov_add(&c, 99999, 100000, 100010, ids, ids, SCOV_IDS_MAX - 1), 0);
+	CHECK_EQ(scov_add(&c, 99999, 100000, 100010, ids, SCOV_IDS_MAX - 1), 0);
 	CHECK_EQ(c->n, 1);
 	CHECK_EQ(c->nids, SCOV_IDS_MAX - 1);
-	CHECK(scov_add(&c, 0, 1, 2, ids, NULL, SCOV_IDS_MAX + 1) < 0);
+	CHECK(scov_add(&c, 0, 1, 2, ids, SCOV_IDS_MAX + 1) < 0);
 	scov_free(c);
 }
 
@@ -171,29 +135,6 @@ static int set_cb(void *arg, uint32_t id, uint32_t end)
 {
 	(void)end;
 	((struct idset *)arg)->seen[id] = 1;
-	return 0;
-}
-
-/* What the device says of a stream view (ac-kernel.h every_below): per
- * id, the last start below `below`, or SCOV_START_ANY when one is at or
- * past it. */
-struct startset {
-	const uint8_t *len;   /* pattern length by id */
-	uint32_t below;
-	uint32_t start[P_NPAT];
-	uint8_t seen[P_NPAT];
-};
-
-static int start_cb(void *arg, uint32_t id, uint32_t end)
-{
-	struct startset *ss = arg;
-	uint32_t q = end - ss->len[id];
-
-	if (q >= ss->below)
-		q = SCOV_START_ANY;
-	if (!ss->seen[id] || q > ss->start[id])
-		ss->start[id] = q;
-	ss->seen[id] = 1;
 	return 0;
 }
 
@@ -225,14 +166,13 @@ TEST(scov_windows_hold_every_match_of_a_cpu_scan)
 	uint8_t pb[P_NPAT * 12];
 	struct ac_pattern pats[P_NPAT];
 	char err[256];
-	uint64_t cpu_total = 0, win_total = 0, extra[2] = { 0 }, extra0[2] = { 0 };
-	uint8_t plen[P_NPAT];
+	uint64_t cpu_total = 0, win_total = 0;
 	int bad = 0;
 
 	for (int round = 0; round < 30 && !bad; round++) {
 		uint32_t off = 0, maxlen = 0;
 		AcAutomaton *a;
-		StreamCov *c = NULL, *c0 = NULL;   /* c0: no starts */
+		StreamCov *c = NULL;
 		uint64_t so = 0, inspected = 0;
 
 		for (int i = 0; i < P_NPAT; i++) {
@@ -243,7 +183,6 @@ TEST(scov_windows_hold_every_match_of_a_cpu_scan)
 			for (int k = 0; k < len; k++)
 				pb[off + k] = alpha[rnd(5)];
 			off += len;
-			plen[i] = (uint8_t)len;
 			if (len > maxlen)
 				maxlen = len;
 		}
@@ -265,19 +204,15 @@ TEST(scov_windows_hold_every_match_of_a_cpu_scan)
 				t = rnd(t + 1);
 			if (rnd(8) == 0) {
 				scov_invalidate(c, so, so + len);
-				scov_invalidate(c0, so, so + len);
 			} else if (scov_span(so, len, t, maxlen, &lo, &hi)) {
-				struct startset ss = { .len = plen, .below = maxlen - 1 };
-				uint32_t ids[P_NPAT], st[P_NPAT], n = 0;
+				struct idset is = { { 0 } };
+				uint32_t ids[P_NPAT], n = 0;
 
-				ac_search(a, s + so - t, t + len, start_cb, &ss);
+				ac_search(a, s + so - t, t + len, set_cb, &is);
 				for (uint32_t i = 0; i < P_NPAT; i++)
-					if (ss.seen[i]) {
-						st[n] = ss.start[i];
+					if (is.seen[i])
 						ids[n++] = i;
-					}
-				CHECK_EQ(scov_add(&c, so - t, lo, hi, ids, st, n), 0);
-				CHECK_EQ(scov_add(&c0, so - t, lo, hi, ids, NULL, n), 0);
+				CHECK_EQ(scov_add(&c, so - t, lo, hi, ids, n), 0);
 			}
 			/* now and then an older byte is rewritten */
 			if (rnd(10) == 0 && so > 0) {
@@ -285,54 +220,29 @@ TEST(scov_windows_hold_every_match_of_a_cpu_scan)
 
 				s[at] ^= 1;
 				scov_invalidate(c, at, at + 1);
-				scov_invalidate(c0, at, at + 1);
 			}
 			so += len;
-			/* inspect what is "ready": from where the last window ended
-			 * (IDS raw windows, every other round), or from maxlen - 1
-			 * before it */
+			/* inspect what is "ready", from maxlen - 1 before the last one */
 			if (rnd(3) == 0 || so == P_STREAM) {
-				uint64_t base = round & 1 ? inspected :
-						inspected > maxlen - 1 ? inspected - (maxlen - 1) : 0;
-				struct prop p = { .a = a, .s = s }, p0 = { .a = a, .s = s };
+				uint64_t base = inspected > maxlen - 1 ? inspected - (maxlen - 1) : 0;
+				struct prop p = { .a = a, .s = s };
 				struct idset want = { { 0 } };
-				uint32_t x = 0, x0 = 0;
 
 				ac_search(a, s + base, (uint32_t)(so - base), set_cb, &want);
 				cpu_total += scov_window(c, base, (uint32_t)(so - base), maxlen,
 							 prop_ids, prop_cpu, &p);
-				scov_window(c0, base, (uint32_t)(so - base), maxlen, prop_ids,
-					    prop_cpu, &p0);
 				win_total += so - base;
-				for (int i = 0; i < P_NPAT; i++) {
+				for (int i = 0; i < P_NPAT; i++)
 					if (want.seen[i] && !p.got.seen[i])
 						bad++;
-					x += p.got.seen[i] && !want.seen[i];
-					x0 += p0.got.seen[i] && !want.seen[i];
-				}
-				/* the starts only ever take ids away */
-				if (x > x0)
-					bad++;
-				extra[round & 1] += x;
-				extra0[round & 1] += x0;
 				inspected = so;
 				scov_prune(c, inspected > maxlen - 1 ? inspected - (maxlen - 1) : 0);
-				scov_prune(c0, inspected > maxlen - 1 ? inspected - (maxlen - 1) : 0);
 			}
 		}
 		scov_free(c);
-		scov_free(c0);
 		ac_free(a);
 	}
 	CHECK_EQ(bad, 0);
-	/* and the ids a window takes that a CPU scan would not find: the
-	 * starts remove most of them */
-	printf("  extra ids, windows from the last end: %llu with starts, %llu without; "
-	       "overlapping windows: %llu, %llu\n", (unsigned long long)extra[1],
-	       (unsigned long long)extra0[1], (unsigned long long)extra[0],
-	       (unsigned long long)extra0[0]);
-	CHECK(extra0[1] > 0 && extra[1] * 4 < extra0[1]);
-	CHECK(extra[0] < extra0[0]);
 	/* and it is worth it: most bytes need no CPU scan */
 	CHECK(cpu_total * 2 < win_total);
 }

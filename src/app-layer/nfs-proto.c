@@ -404,6 +404,21 @@ static void on_read_reply(NfsState *st, NfsCall *c, uint64_t off, const NfsReply
 	}
 }
 
+/* Bytes of a direction lost: its records cannot be found again (the
+ * direction's parsing stops, txl_msg_skip()), so the files it was moving
+ * end there, with the gap, truncated. */
+static void files_gap(NfsState *st, int dir, uint32_t len)
+{
+	for (AppTx *t = st->m.txs.head; t; t = t->next) {
+		NfsTx *tx = (NfsTx *)t;
+
+		if (!tx->file_tx || !tx->file || tx->file_dir != dir)
+			continue;
+		file_gap(tx->file, len);
+		file_tx_finish(tx, FILE_CLOSE_TRUNCATED);
+	}
+}
+
 /* The flow ends: open files are complete as far as they were written. */
 static void files_eof(NfsState *st)
 {
@@ -541,6 +556,8 @@ static int nfs_parse(AppLayerThread *at, Flow *f, void *state, int dir, const ui
 	if (!st || st->m.detect_only || dir < 0 || dir > 1)
 		return 0;
 	st->m.at = at;
+	if ((flags & APP_GAP) && !st->m.given_up[dir])
+		files_gap(st, dir, len);
 	r = parse_data(st, dir, data, len, flags);
 	if (flags & APP_EOF)
 		files_eof(st);

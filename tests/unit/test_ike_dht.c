@@ -729,3 +729,27 @@ TEST(nfs4_compound_read_reply_decode)
 		if (nfs_rpc_decode(b, (uint32_t)cut, &call, &r, &call) == 2 && r.has_read)
 			CHECK(r.r_data + r.r_len <= b + cut);
 }
+
+TEST(nfs3_read_file_ends_truncated_at_a_gap)
+{
+	static const uint8_t obj[8] = { 9, 9, 9, 9, 1, 2, 3, 4 };
+	AppTestCtx c = { 0 };
+	uint8_t b[512], res[64];
+	size_t n;
+	NfsTx *tx;
+	const File *f;
+
+	app_test_init(&c, 6, "10.0.0.2", 900, 2049);
+	n = nfs3_read_call(b, 2, obj, 0);
+	app_layer_handle_data(c.at, &c.f, APP_DIR_TOSERVER, b, (uint32_t)n, 0);
+	n = nfs_reply_with(b, 2, res, read3_res(res, "part", 0));
+	app_layer_handle_data(c.at, &c.f, APP_DIR_TOCLIENT, b, (uint32_t)n, 0);
+	tx = app_layer_tx_get(&c.f, 0);
+	CHECK(tx && tx->file_tx && !tx->base.done[1]);
+	/* the server's bytes lost: its records are, and with them the file */
+	app_layer_handle_data(c.at, &c.f, APP_DIR_TOCLIENT, NULL, 100, APP_GAP);
+	CHECK(tx->base.done[1]);
+	f = files_first(&tx->files[APP_DIR_TOCLIENT]);
+	CHECK(f && file_size(f) == 104 && file_state(f) == FILE_STATE_TRUNCATED);
+	app_test_free(&c);
+}

@@ -333,6 +333,12 @@ static void on_read_call(NfsState *st, const NfsCall *c)
 	tx->has_call = 1;
 	tx->call = *c;
 	tx->call.procedure = c->version == 4 ? NFS4_OP_READ : NFS3_PROC_READ;
+	if (c->version == 4) {
+		/* Suricata 8 makes a v4 READ's file transaction at the reply,
+		 * without the call's credentials */
+		tx->call.auth = NFS_AUTH_NULL;
+		tx->call.has_creds = 0;
+	}
 	tx->file_tx = 1;
 	tx->file_dir = APP_DIR_TOCLIENT;
 	tx->files[0].tc = tx->files[1].tc = st->m.at ? st->m.at->tc : NULL;

@@ -129,6 +129,63 @@ static void x_bitmap(Xdr *x)
 		x_skip(x, n * 4);
 }
 
+/* fattr4: bitmap, then the values as one opaque */
+static void x_fattr4(Xdr *x)
+{
+	uint32_t n;
+
+	x_bitmap(x);
+	(void)x_opaque(x, &n);
+}
+
+/* OPEN4args: seqid, share_access, share_deny, open_owner4 (clientid,
+ * owner), openflag4 (OPEN4_CREATE's createhow4), open_claim4; the name of
+ * a CLAIM_NULL open is kept. 0 when the claim is not known here. */
+static int v4_open_args(Xdr *x, NfsCall *c)
+{
+	uint32_t n, claim;
+
+	x_skip(x, 12);
+	x_skip(x, 8);
+	(void)x_opaque(x, &n);
+	if (x_u32(x) == 1) {                /* OPEN4_CREATE */
+		uint32_t how = x_u32(x);
+
+		if (how == 0 || how == 1)   /* UNCHECKED4, GUARDED4 */
+			x_fattr4(x);
+		else if (how == 2)          /* EXCLUSIVE4: verifier */
+			x_skip(x, 8);
+		else if (how == 3) {        /* EXCLUSIVE4_1: verifier, attrs */
+			x_skip(x, 8);
+			x_fattr4(x);
+		} else
+			return 0;
+	}
+	claim = x_u32(x);
+	switch (claim) {
+	case 0: /* CLAIM_NULL: the name in the current directory */
+		x_string(x, c->open_name, sizeof(c->open_name), &c->open_len);
+		c->v4_open = !x->bad;
+		return 1;
+	case 1: /* CLAIM_PREVIOUS: delegate_type */
+		x_skip(x, 4);
+		return 1;
+	case 2: /* CLAIM_DELEGATE_CUR: stateid, name */
+		x_skip(x, 16);
+		(void)x_opaque(x, &n);
+		return 1;
+	case 3: /* CLAIM_DELEGATE_PREV: name */
+		(void)x_opaque(x, &n);
+		return 1;
+	case 4: case 6: /* CLAIM_FH, CLAIM_DELEG_PREV_FH */
+		return 1;
+	case 5: /* CLAIM_DELEG_CUR_FH: stateid */
+		x_skip(x, 16);
+		return 1;
+	}
+	return 0;
+}
+
 /* One COMPOUND operation's arguments; 0 when its arguments are not known
  * here (decoding stops: what follows cannot be found). */
 static int v4_op(Xdr *x, NfsCall *c, uint32_t op)
@@ -168,6 +225,8 @@ static int v4_op(Xdr *x, NfsCall *c, uint32_t op)
 	case NFS4_OP_PUTFH:
 		x_fh4(x, c);
 		return 1;
+	case NFS4_OP_OPEN: /* RFC 8881 18.16.1 */
+		return v4_open_args(x, c);
 	case NFS4_OP_READ: /* stateid, offset, count: a file's chunk, to the client */
 		x_skip(x, 16);
 		c->r_offset = x_u64(x);
@@ -338,9 +397,35 @@ static void x_read_data(Xdr *x, NfsReply *r)
 
 /* COMPOUND4res after its status: tag, then each operation's result as far
  * as they are known here, for a READ's data (RFC 8881 16.2, 18.22) */
+/* OPEN4resok: stateid, change_info4, rflags, attrset, delegation */
+static int v4_open_res(Xdr *x)
+{
+	uint32_t n, type;
+
+	x_skip(x, 16 + 20 + 4);
+	x_bitmap(x);
+	type = x_u32(x);
+	if (type == 1 || type == 2) {       /* READ, WRITE: stateid, recall */
+		x_skip(x, 20);
+		if (type == 2)              /* space_limit */
+			x_skip(x, 12);
+		x_skip(x, 12);              /* nfsace4: type, flag, mask, who */
+		(void)x_opaque(x, &n);
+	} else if (type == 3) {             /* OPEN_DELEGATE_NONE_EXT: why */
+		uint32_t why = x_u32(x);
+
+		if (why == 1 || why == 2)   /* WND4_CONTENTION, _RESOURCE: a bool */
+			x_skip(x, 4);
+	} else if (type != 0) {
+		return 0;
+	}
+	return !x->bad;
+}
+
 static void v4_reply_results(Xdr *x, NfsReply *r)
 {
 	uint32_t n, ops;
+	int opened = 0;
 
 	(void)x_opaque(x, &n);
 	ops = x_u32(x);
@@ -360,6 +445,21 @@ static void v4_reply_results(Xdr *x, NfsReply *r)
 			r->r_eof = x_u32(x) != 0;
 			x_read_data(x, r);
 			return;
+		case NFS4_OP_OPEN:
+			if (!v4_open_res(x))
+				return;
+			opened = 1;
+			break;
+		case NFS4_OP_GETFH: {
+			/* the handle of the file OPEN just opened */
+			const uint8_t *fh = x_opaque(x, &n);
+
+			if (opened && fh && n <= NFS_MAX_FH) {
+				memcpy(r->fh, fh, n);
+				r->fh_len = (uint8_t)n;
+			}
+			return;
+		}
 		default:
 			return;
 		}
@@ -374,7 +474,7 @@ static void reply_results(Xdr *x, const NfsCall *call, NfsReply *r)
 	const uint8_t *fh = NULL;
 
 	if (v == 4) {
-		if (call->is_read)
+		if (call->is_read || call->v4_open)
 			v4_reply_results(x, r);
 		return;
 	}

@@ -20,6 +20,7 @@
 #define NFS_KEY "app-layer.protocols.nfs."
 #define NFS_MAX_READS 32            /* READs in flight per flow */
 #define NFS_MAX_NAMES 16            /* handle -> name entries per flow */
+#define NFS_MAX_OPENS 8             /* v4 OPENs in flight per flow */
 
 static IppConf nfs_conf;
 
@@ -113,6 +114,13 @@ typedef struct NfsState {
 		char name[NFS_MAX_NAME];
 	} names[NFS_MAX_NAMES];
 	unsigned names_next;
+	/* v4 OPENs by name waiting for their replies' GETFH */
+	struct {
+		uint32_t xid;
+		uint16_t len;
+		char name[NFS_MAX_NAME];
+	} opens[NFS_MAX_OPENS];
+	unsigned opens_next;
 } NfsState;
 
 static void tx_free(AppTx *t)
@@ -425,6 +433,27 @@ static void files_gap(NfsState *st, int dir, uint32_t len)
 	}
 }
 
+/* A v4 reply to an OPEN by name: the handle its GETFH gives is the name's,
+ * as Suricata's name map takes it */
+static void open_reply(NfsState *st, uint32_t xid, const uint8_t *p, uint32_t len)
+{
+	for (unsigned i = 0; i < NFS_MAX_OPENS && i < st->opens_next; i++) {
+		NfsCall oc;
+		NfsReply r;
+
+		if (st->opens[i].xid != xid || !st->opens[i].len)
+			continue;
+		memset(&oc, 0, sizeof(oc));
+		oc.version = 4;
+		oc.procedure = 1;
+		oc.v4_open = 1;
+		if (nfs_rpc_decode(p, len, &oc, &r, &oc) == 2 && r.fh_len)
+			name_add(st, r.fh, r.fh_len, st->opens[i].name, st->opens[i].len);
+		st->opens[i].len = 0;
+		return;
+	}
+}
+
 /* The flow ends: open files are complete as far as they were written. */
 static void files_eof(NfsState *st)
 {
@@ -452,6 +481,8 @@ static void on_message(NfsState *st, int dir, const uint8_t *p, uint32_t len)
 		NfsCall rc;
 		uint64_t off;
 
+		open_reply(st, xid, p, len);
+
 		if (read_call_of(st, xid, &rc, &off)) {
 			k = nfs_rpc_decode(p, len, &c, &r, &rc);
 			if (k < 0)
@@ -473,6 +504,13 @@ static void on_message(NfsState *st, int dir, const uint8_t *p, uint32_t len)
 		if (c.is_read || c.is_write ||
 		    (c.version == 3 && (c.procedure == 1 || c.procedure == 4 || c.procedure == 17)))
 			name_of_handle(st, &c);
+		if (c.version == 4 && c.v4_open && c.open_len) {
+			unsigned i = st->opens_next++ % NFS_MAX_OPENS;
+
+			st->opens[i].xid = c.xid;
+			st->opens[i].len = c.open_len;
+			memcpy(st->opens[i].name, c.open_name, c.open_len);
+		}
 		if (c.is_read) {
 			on_read_call(st, &c);
 			return;

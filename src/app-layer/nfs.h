@@ -55,6 +55,10 @@ typedef struct NfsCall {
 	/* READ (v2, v3 or a v4 COMPOUND's): where the chunk asked for starts */
 	uint8_t is_read;
 	uint64_t r_offset;
+	/* v4 OPEN by name (CLAIM_NULL): the name, for the handle GETFH answers */
+	uint8_t v4_open;
+	uint16_t open_len;
+	char open_name[NFS_MAX_NAME];
 } NfsCall;
 
 /* a reply */
@@ -96,6 +100,8 @@ const char *nfs_auth_name(uint32_t auth);
 #define NFS4_OP_REMOVE 28
 #define NFS4_OP_RENAME 29
 #define NFS4_OP_WRITE 38
+#define NFS4_OP_GETFH 10
+#define NFS4_OP_OPEN 18
 #define NFS4_OP_READ 25
 #define NFS4_OP_SEQUENCE 53
 #define NFS3_PROC_READ 6            /* v2's READ is 6 too */

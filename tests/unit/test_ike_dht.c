@@ -753,3 +753,83 @@ TEST(nfs3_read_file_ends_truncated_at_a_gap)
 	CHECK(f && file_size(f) == 104 && file_state(f) == FILE_STATE_TRUNCATED);
 	app_test_free(&c);
 }
+
+TEST(nfs4_open_getfh_names_the_written_file)
+{
+	static const uint8_t fh[8] = { 0x77, 0x77, 0x77, 0x77, 1, 2, 3, 4 };
+	AppTestCtx c = { 0 };
+	uint8_t b[1024];
+	size_t o, n;
+	NfsTx *tx;
+	static const uint32_t head[] = { 0, 2, NFS_PROGRAM, 4, 1, 0, 0, 0, 0 };
+
+	app_test_init(&c, 6, "10.0.0.2", 900, 2049);
+	/* SEQUENCE, PUTFH (the directory), OPEN "doc.txt" (NOCREATE,
+	 * CLAIM_NULL), GETFH */
+	o = 4;
+	put32(b + o, 11);
+	o += 4;
+	for (int i = 0; i < 9; i++, o += 4)
+		put32(b + o, head[i]);
+	put32(b + o, 0);
+	put32(b + o + 4, 1);
+	put32(b + o + 8, 4);
+	o += 12;
+	put32(b + o, 53);
+	memset(b + o + 4, 0, 32);
+	o += 36;
+	put32(b + o, 22);
+	put32(b + o + 4, 8);
+	memcpy(b + o + 8, "\x01\x02\x03\x04\x05\x06\x07\x08", 8);
+	o += 16;
+	put32(b + o, 18);               /* OPEN: seqid, access, deny */
+	memset(b + o + 4, 0, 12);
+	memset(b + o + 16, 0, 8);       /* owner: clientid, "ab" */
+	put32(b + o + 24, 2);
+	memcpy(b + o + 28, "ab\0\0", 4);
+	put32(b + o + 32, 0);           /* OPEN4_NOCREATE */
+	put32(b + o + 36, 0);           /* CLAIM_NULL */
+	put32(b + o + 40, 7);
+	memcpy(b + o + 44, "doc.txt\0", 8);
+	o += 52;
+	put32(b + o, 10);               /* GETFH */
+	o += 4;
+	put32(b, 0x80000000u | (uint32_t)(o - 4));
+	app_layer_handle_data(c.at, &c.f, APP_DIR_TOSERVER, b, (uint32_t)o, 0);
+	CHECK_EQ(c.f.app_proto, ALPROTO_NFS);
+	CHECK_EQ(app_layer_tx_count(&c.f), 0);
+	/* the reply: ok; tag; SEQUENCE, PUTFH, OPEN (no delegation), GETFH */
+	o = nfs_reply(b, 11, 0, 1);
+	put32(b + o, 0);
+	put32(b + o + 4, 4);
+	o += 8;
+	put32(b + o, 53);
+	put32(b + o + 4, 0);
+	memset(b + o + 8, 0, 36);
+	o += 44;
+	put32(b + o, 22);
+	put32(b + o + 4, 0);
+	o += 8;
+	put32(b + o, 18);
+	put32(b + o + 4, 0);
+	memset(b + o + 8, 0, 40);       /* stateid, change_info, rflags */
+	put32(b + o + 48, 0);           /* attrset: an empty bitmap */
+	put32(b + o + 52, 0);           /* OPEN_DELEGATE_NONE */
+	o += 56;
+	put32(b + o, 10);
+	put32(b + o + 4, 0);
+	put32(b + o + 8, 8);
+	memcpy(b + o + 12, fh, 8);
+	o += 20;
+	put32(b, 0x80000000u | (uint32_t)(o - 4));
+	app_layer_handle_data(c.at, &c.f, APP_DIR_TOCLIENT, b, (uint32_t)o, 0);
+	/* a WRITE to the opened handle: its file has the OPEN's name */
+	n = nfs4_compound(b, 12, "data", 0);
+	memcpy(b + 4 + 40 + 12 + 36 + 8, fh, 8);
+	app_layer_handle_data(c.at, &c.f, APP_DIR_TOSERVER, b, (uint32_t)n, 0);
+	CHECK_EQ(app_layer_tx_count(&c.f), 1);
+	tx = app_layer_tx_get(&c.f, 0);
+	CHECK(tx && tx->file_tx && tx->call.has_name);
+	CHECK_STREQ(tx->call.name, "doc.txt");
+	app_test_free(&c);
+}

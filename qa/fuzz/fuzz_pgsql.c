@@ -72,6 +72,14 @@ static unsigned websocket_pass(const uint8_t *data, size_t size)
 	unsigned sink = 0;
 
 	ws_conn_init(&c, 512, 64);
+	/* permessage-deflate (RSV1 frames are inflated): the first byte picks
+	 * what a 101 would have agreed to */
+	if (size) {
+		WsDeflateParams dp = { 1, { data[0] & 1, (data[0] >> 1) & 1 },
+				       { (uint8_t)(8 + ((data[0] >> 2) & 7)), 15 } };
+
+		ws_conn_set_deflate(&c, &dp);
+	}
 	while (pos < size) {
 		uint8_t ctl = data[pos++];
 		int dir = ctl & 0x80 ? APP_DIR_TOCLIENT : APP_DIR_TOSERVER;

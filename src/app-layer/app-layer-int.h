@@ -287,6 +287,8 @@ int http_tunnel_started(void *state);
 /* The request of a 101 to an Upgrade the flow switched on (http-upgrade.h):
  * "METHOD URI\r\n" then its "Name: value\r\n" header lines; -1: none. */
 int http_upgrade_request(const void *state, const uint8_t **p, uint32_t *len);
+/* ... and the 101's own "Name: value\r\n" header lines; -1: none. */
+int http_upgrade_response(const void *state, const uint8_t **p, uint32_t *len);
 uint8_t *http_tunnel_take(void *state, int dir, uint32_t *len);
 int http_tunnel_restart(AppLayerThread *at, Flow *f, void *state);
 /* The transactions of an HttpState (http_tx_count/get by state). */

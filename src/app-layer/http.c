@@ -373,6 +373,7 @@ typedef struct HttpState {
 	size_t connect_off;         /* where its header block ended in the chunk */
 	uint16_t upgrade_to;        /* a 101 to an Upgrade of http-upgrade.c: ALPROTO_* */
 	Bytes upgrade_req;          /* its request, for the new protocol (http_upgrade_request) */
+	Bytes upgrade_res;          /* the 101's header lines (http_upgrade_response) */
 	Bytes tunnel_data[2];       /* tunnel bytes not yet claimed by app-layer.c */
 	struct HttpCfg *cfg;
 	AppLayerThread *at;         /* set during a parse call, for counters */
@@ -846,6 +847,18 @@ static int cb_response_headers(htp_tx_t *htx)
 				bytes_append_bstr(&hs->upgrade_req, h->value);
 				bytes_append(&hs->upgrade_req, "\r\n", 2);
 			}
+			/* the 101's own headers: what the server agreed to
+			 * (WebSocket's Sec-WebSocket-Extensions) */
+			for (size_t i = 0; i < htp_table_size(htx->response_headers); i++) {
+				htp_header_t *h = htp_table_get_index(htx->response_headers, i, NULL);
+
+				if (!h)
+					continue;
+				bytes_append_bstr(&hs->upgrade_res, h->name);
+				bytes_append(&hs->upgrade_res, ": ", 2);
+				bytes_append_bstr(&hs->upgrade_res, h->value);
+				bytes_append(&hs->upgrade_res, "\r\n", 2);
+			}
 		}
 	}
 	/* the flag is per tx: it is the response's only if the request lacked it */
@@ -1288,6 +1301,7 @@ void http_state_free(void *state)
 		bytes_free(&hs->tunnel_data[d]);
 	}
 	bytes_free(&hs->upgrade_req);
+	bytes_free(&hs->upgrade_res);
 	http_cfg_put(hs->cfg);
 	http_mem_release(hs->mem_tc, HTTP_MEM_STATE);
 	free(hs);
@@ -1582,6 +1596,17 @@ int http_upgrade_request(const void *state, const uint8_t **p, uint32_t *len)
 		return -1;
 	*p = hs->upgrade_req.p;
 	*len = hs->upgrade_req.len;
+	return 0;
+}
+
+int http_upgrade_response(const void *state, const uint8_t **p, uint32_t *len)
+{
+	const HttpState *hs = state;
+
+	if (!hs || !hs->upgrade_res.len)
+		return -1;
+	*p = hs->upgrade_res.p;
+	*len = hs->upgrade_res.len;
 	return 0;
 }
 

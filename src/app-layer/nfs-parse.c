@@ -129,6 +129,63 @@ static void x_bitmap(Xdr *x)
 		x_skip(x, n * 4);
 }
 
+/* fattr4: bitmap, then the values as one opaque */
+static void x_fattr4(Xdr *x)
+{
+	uint32_t n;
+
+	x_bitmap(x);
+	(void)x_opaque(x, &n);
+}
+
+/* OPEN4args: seqid, share_access, share_deny, open_owner4 (clientid,
+ * owner), openflag4 (OPEN4_CREATE's createhow4), open_claim4; the name of
+ * a CLAIM_NULL open is kept. 0 when the claim is not known here. */
+static int v4_open_args(Xdr *x, NfsCall *c)
+{
+	uint32_t n, claim;
+
+	x_skip(x, 12);
+	x_skip(x, 8);
+	(void)x_opaque(x, &n);
+	if (x_u32(x) == 1) {                /* OPEN4_CREATE */
+		uint32_t how = x_u32(x);
+
+		if (how == 0 || how == 1)   /* UNCHECKED4, GUARDED4 */
+			x_fattr4(x);
+		else if (how == 2)          /* EXCLUSIVE4: verifier */
+			x_skip(x, 8);
+		else if (how == 3) {        /* EXCLUSIVE4_1: verifier, attrs */
+			x_skip(x, 8);
+			x_fattr4(x);
+		} else
+			return 0;
+	}
+	claim = x_u32(x);
+	switch (claim) {
+	case 0: /* CLAIM_NULL: the name in the current directory */
+		x_string(x, c->open_name, sizeof(c->open_name), &c->open_len);
+		c->v4_open = !x->bad;
+		return 1;
+	case 1: /* CLAIM_PREVIOUS: delegate_type */
+		x_skip(x, 4);
+		return 1;
+	case 2: /* CLAIM_DELEGATE_CUR: stateid, name */
+		x_skip(x, 16);
+		(void)x_opaque(x, &n);
+		return 1;
+	case 3: /* CLAIM_DELEGATE_PREV: name */
+		(void)x_opaque(x, &n);
+		return 1;
+	case 4: case 6: /* CLAIM_FH, CLAIM_DELEG_PREV_FH */
+		return 1;
+	case 5: /* CLAIM_DELEG_CUR_FH: stateid */
+		x_skip(x, 16);
+		return 1;
+	}
+	return 0;
+}
+
 /* One COMPOUND operation's arguments; 0 when its arguments are not known
  * here (decoding stops: what follows cannot be found). */
 static int v4_op(Xdr *x, NfsCall *c, uint32_t op)
@@ -168,8 +225,14 @@ static int v4_op(Xdr *x, NfsCall *c, uint32_t op)
 	case NFS4_OP_PUTFH:
 		x_fh4(x, c);
 		return 1;
-	case 25: /* READ: stateid, offset, count */
-		x_skip(x, 28);
+	case NFS4_OP_OPEN: /* RFC 8881 18.16.1 */
+		return v4_open_args(x, c);
+	case NFS4_OP_READ: /* stateid, offset, count: a file's chunk, to the client */
+		x_skip(x, 16);
+		c->r_offset = x_u64(x);
+		(void)x_u32(x);
+		c->is_read = !x->bad;
+		c->v4_main = op;
 		return 1;
 	case 53: /* SEQUENCE: sessionid, seqid, slotid, highest slotid, cachethis */
 		x_skip(x, 32);
@@ -229,6 +292,8 @@ static void v4_compound(Xdr *x, NfsCall *c)
 		c->procedure = c->v4_main;
 	if (x->bad && c->v4_main != NFS4_OP_WRITE)
 		c->is_write = 0;
+	if (c->v4_main != NFS4_OP_READ)
+		c->is_read = 0;
 }
 
 static void nfs_args(Xdr *x, NfsCall *c)
@@ -249,6 +314,13 @@ static void nfs_args(Xdr *x, NfsCall *c)
 		c->w_stable = x_u32(x);
 		c->w_data = x_opaque(x, &c->w_len);
 		c->is_write = c->w_data != NULL;
+		return;
+	}
+	if (p == NFS3_PROC_READ && !x->bad) {
+		/* READ3args: offset (u64), count; READ2: offset, count,
+		 * totalcount (u32 each) */
+		c->r_offset = v == 3 ? x_u64(x) : x_u32(x);
+		c->is_read = !x->bad;
 		return;
 	}
 	if (!dirop(v, p) || x->bad)
@@ -282,6 +354,155 @@ static void creds(Xdr *x, NfsCall *c)
 		c->uid = x_u32(&u);
 		c->gid = x_u32(&u);
 		c->has_creds = !u.bad;
+	}
+}
+
+/* v3 post_op_attr / v2 fattr: the file's size (fattr3's is at byte 20,
+ * after type, mode, nlink, uid, gid; fattr's, 32-bit, at the same place) */
+static void x_attrs(Xdr *x, uint32_t version, NfsReply *r)
+{
+	const uint8_t *a;
+
+	if (version == 3 && !x_u32(x))
+		return;
+	a = x_bytes(x, version == 3 ? 84 : 68);
+	if (!a)
+		return;
+	if (version == 3)
+		r->r_fsize = (uint64_t)a[20] << 56 | (uint64_t)a[21] << 48 | (uint64_t)a[22] << 40 |
+			     (uint64_t)a[23] << 32 | (uint64_t)a[24] << 24 | (uint64_t)a[25] << 16 |
+			     (uint64_t)a[26] << 8 | a[27];
+	else
+		r->r_fsize = (uint32_t)a[20] << 24 | (uint32_t)a[21] << 16 | (uint32_t)a[22] << 8 |
+			     a[23];
+	r->has_fsize = 1;
+}
+
+/* the reply's data opaque as the READ chunk */
+static void x_read_data(Xdr *x, NfsReply *r)
+{
+	uint32_t n = x_u32(x);
+
+	/* a server may send less than it says only when the message is cut:
+	 * take what is there */
+	if (x->bad)
+		return;
+	if (n > x->n)
+		n = x->n;
+	r->r_data = x->p;
+	r->r_len = n;
+	r->has_read = 1;
+	x_skip(x, n);
+}
+
+/* COMPOUND4res after its status: tag, then each operation's result as far
+ * as they are known here, for a READ's data (RFC 8881 16.2, 18.22) */
+/* OPEN4resok: stateid, change_info4, rflags, attrset, delegation */
+static int v4_open_res(Xdr *x)
+{
+	uint32_t n, type;
+
+	x_skip(x, 16 + 20 + 4);
+	x_bitmap(x);
+	type = x_u32(x);
+	if (type == 1 || type == 2) {       /* READ, WRITE: stateid, recall */
+		x_skip(x, 20);
+		if (type == 2)              /* space_limit */
+			x_skip(x, 12);
+		x_skip(x, 12);              /* nfsace4: type, flag, mask, who */
+		(void)x_opaque(x, &n);
+	} else if (type == 3) {             /* OPEN_DELEGATE_NONE_EXT: why */
+		uint32_t why = x_u32(x);
+
+		if (why == 1 || why == 2)   /* WND4_CONTENTION, _RESOURCE: a bool */
+			x_skip(x, 4);
+	} else if (type != 0) {
+		return 0;
+	}
+	return !x->bad;
+}
+
+static void v4_reply_results(Xdr *x, NfsReply *r)
+{
+	uint32_t n, ops;
+	int opened = 0;
+
+	(void)x_opaque(x, &n);
+	ops = x_u32(x);
+	for (uint32_t i = 0; i < ops && i < 128 && !x->bad; i++) {
+		uint32_t op = x_u32(x), st = x_u32(x);
+
+		if (x->bad || st != 0)
+			return;
+		switch (op) {
+		case NFS4_OP_SEQUENCE: /* sessionid, seqid, slotid, highest x2, flags */
+			x_skip(x, 36);
+			break;
+		case NFS4_OP_PUTFH:
+		case 23: case 24: case 31: case 32: /* PUTPUBFH PUTROOTFH RESTOREFH SAVEFH */
+			break;
+		case NFS4_OP_READ:
+			r->r_eof = x_u32(x) != 0;
+			x_read_data(x, r);
+			return;
+		case NFS4_OP_OPEN:
+			if (!v4_open_res(x))
+				return;
+			opened = 1;
+			break;
+		case NFS4_OP_GETFH: {
+			/* the handle of the file OPEN just opened */
+			const uint8_t *fh = x_opaque(x, &n);
+
+			if (opened && fh && n <= NFS_MAX_FH) {
+				memcpy(r->fh, fh, n);
+				r->fh_len = (uint8_t)n;
+			}
+			return;
+		}
+		default:
+			return;
+		}
+	}
+}
+
+/* What a reply carries past its status that the parser keeps: LOOKUP's
+ * and CREATE's handle (for the names of later calls), READ's chunk. */
+static void reply_results(Xdr *x, const NfsCall *call, NfsReply *r)
+{
+	uint32_t v = call->version, p = call->procedure, n;
+	const uint8_t *fh = NULL;
+
+	if (v == 4) {
+		if (call->is_read || call->v4_open)
+			v4_reply_results(x, r);
+		return;
+	}
+	if (r->nfs_status != 0)
+		return;
+	if (call->is_read) {
+		if (v == 3) {
+			x_attrs(x, 3, r);
+			(void)x_u32(x);     /* count */
+			r->r_eof = x_u32(x) != 0;
+		} else {
+			x_attrs(x, 2, r);
+		}
+		x_read_data(x, r);
+		return;
+	}
+	if (v == 2 && (p == 4 || p == 9)) {         /* LOOKUP, CREATE: diropres */
+		n = 32;
+		fh = x_bytes(x, 32);
+	} else if (v == 3 && p == 3) {              /* LOOKUP3resok: object */
+		fh = x_opaque(x, &n);
+	} else if (v == 3 && (p == 8 || p == 9)) {  /* CREATE, MKDIR: post_op_fh3 */
+		if (x_u32(x))
+			fh = x_opaque(x, &n);
+	}
+	if (fh && !x->bad && n <= NFS_MAX_FH) {
+		memcpy(r->fh, fh, n);
+		r->fh_len = (uint8_t)n;
 	}
 }
 
@@ -347,6 +568,8 @@ int nfs_rpc_decode(const uint8_t *buf, uint32_t len, NfsCall *c, NfsReply *r,
 	    call->version >= 2 && call->version <= 4) {
 		r->nfs_status = x_u32(&x);
 		r->has_status = !x.bad;
+		if (r->has_status)
+			reply_results(&x, call, r);
 	}
 	return 2;
 }

@@ -18,6 +18,9 @@
 #include <string.h>
 
 #define NFS_KEY "app-layer.protocols.nfs."
+#define NFS_MAX_READS 32            /* READs in flight per flow */
+#define NFS_MAX_NAMES 16            /* handle -> name entries per flow */
+#define NFS_MAX_OPENS 8             /* v4 OPENs in flight per flow */
 
 static IppConf nfs_conf;
 
@@ -93,6 +96,31 @@ typedef struct NfsState {
 	 * replies are expected, not unsolicited */
 	uint32_t quiet[32];
 	unsigned quiet_next;
+	/* READ calls waiting for their replies: the chunk's handle and offset */
+	struct {
+		uint32_t xid, version;
+		uint64_t off;
+		uint8_t fh_len;
+		uint8_t fh[NFS_MAX_FH];
+	} reads[NFS_MAX_READS];
+	unsigned reads_next;
+	/* file names by handle, from LOOKUP and CREATE replies, as Suricata's
+	 * name map: the names of the files READ and WRITE move (the oldest
+	 * goes first) */
+	struct {
+		uint8_t fh_len;
+		uint16_t name_len;
+		uint8_t fh[NFS_MAX_FH];
+		char name[NFS_MAX_NAME];
+	} names[NFS_MAX_NAMES];
+	unsigned names_next;
+	/* v4 OPENs by name waiting for their replies' GETFH */
+	struct {
+		uint32_t xid;
+		uint16_t len;
+		char name[NFS_MAX_NAME];
+	} opens[NFS_MAX_OPENS];
+	unsigned opens_next;
 } NfsState;
 
 static void tx_free(AppTx *t)
@@ -154,17 +182,50 @@ static void file_tx_finish(NfsTx *tx, int how)
 	tx->base.some[1] = 1;
 }
 
-/* the open file transaction of a handle */
-static NfsTx *file_tx_of(NfsState *st, const NfsCall *c)
+/* the open file transaction of a handle, one direction's */
+static NfsTx *file_tx_of(NfsState *st, const uint8_t *fh, uint8_t fh_len, int dir)
 {
 	for (AppTx *t = st->m.txs.head; t; t = t->next) {
 		NfsTx *tx = (NfsTx *)t;
 
-		if (tx->file_tx && tx->file && tx->call.fh_len == c->fh_len &&
-		    memcmp(tx->call.fh, c->fh, c->fh_len) == 0)
+		if (tx->file_tx && tx->file && tx->file_dir == dir && tx->call.fh_len == fh_len &&
+		    memcmp(tx->call.fh, fh, fh_len) == 0)
 			return tx;
 	}
 	return NULL;
+}
+
+static void name_add(NfsState *st, const uint8_t *fh, uint8_t fh_len, const char *name,
+		     uint16_t len)
+{
+	unsigned i;
+
+	for (i = 0; i < NFS_MAX_NAMES; i++)
+		if (st->names[i].fh_len == fh_len && memcmp(st->names[i].fh, fh, fh_len) == 0)
+			break;
+	if (i == NFS_MAX_NAMES)
+		i = st->names_next++ % NFS_MAX_NAMES;
+	st->names[i].fh_len = fh_len;
+	memcpy(st->names[i].fh, fh, fh_len);
+	st->names[i].name_len = len;
+	memcpy(st->names[i].name, name, len);
+	st->names[i].name[len] = '\0';
+}
+
+/* a call naming a handle only (READ, WRITE, GETATTR, ACCESS,
+ * READDIRPLUS): the name the handle was looked up or created by */
+static void name_of_handle(const NfsState *st, NfsCall *c)
+{
+	if (c->has_name || !c->fh_len)
+		return;
+	for (unsigned i = 0; i < NFS_MAX_NAMES; i++)
+		if (st->names[i].fh_len == c->fh_len &&
+		    memcmp(st->names[i].fh, c->fh, c->fh_len) == 0) {
+			memcpy(c->name, st->names[i].name, st->names[i].name_len + 1u);
+			c->name_len = st->names[i].name_len;
+			c->has_name = 1;
+			return;
+		}
 }
 
 static void *nfs_state_new(AppLayerThread *at, Flow *f)
@@ -221,7 +282,7 @@ static void malformed(NfsState *st, int dir)
  * by the first WRITE; a v3 COMMIT or the flow's end closes it). */
 static void on_write(NfsState *st, const NfsCall *c)
 {
-	NfsTx *tx = file_tx_of(st, c);
+	NfsTx *tx = file_tx_of(st, c->fh, c->fh_len, APP_DIR_TOSERVER);
 
 	if (tx) {
 		quiet_add(st, c->xid);
@@ -236,6 +297,7 @@ static void on_write(NfsState *st, const NfsCall *c)
 		tx->call.auth = NFS_AUTH_NULL;
 		tx->call.has_creds = 0;
 		tx->file_tx = 1;
+		tx->file_dir = APP_DIR_TOSERVER;
 		tx->files[0].tc = tx->files[1].tc = st->m.at ? st->m.at->tc : NULL;
 		tx->file = files_open(&tx->files[APP_DIR_TOSERVER],
 				      (const uint8_t *)c->name, c->has_name ? c->name_len : 0,
@@ -258,6 +320,137 @@ static void on_write(NfsState *st, const NfsCall *c)
 
 		file_append(tx->file, c->w_data + skip, c->w_len - (size_t)skip);
 		tx->file_next = c->w_offset + c->w_len;
+	}
+}
+
+/* A READ call: its reply's chunk goes to the file transaction of the
+ * handle, which Suricata opens at the first READ of it (with the call's
+ * credentials, unlike a WRITE's); the call makes no transaction of its own. */
+static void on_read_call(NfsState *st, const NfsCall *c)
+{
+	unsigned i = st->reads_next++ % NFS_MAX_READS;
+	NfsTx *tx;
+
+	st->reads[i].xid = c->xid;
+	st->reads[i].version = c->version;
+	st->reads[i].off = c->r_offset;
+	st->reads[i].fh_len = c->fh_len;
+	memcpy(st->reads[i].fh, c->fh, c->fh_len);
+	if (file_tx_of(st, c->fh, c->fh_len, APP_DIR_TOCLIENT) || !(tx = new_tx(st)))
+		return;
+	tx->has_call = 1;
+	tx->call = *c;
+	tx->call.procedure = c->version == 4 ? NFS4_OP_READ : NFS3_PROC_READ;
+	if (c->version == 4) {
+		/* Suricata 8 makes a v4 READ's file transaction at the reply,
+		 * without the call's credentials */
+		tx->call.auth = NFS_AUTH_NULL;
+		tx->call.has_creds = 0;
+	}
+	tx->file_tx = 1;
+	tx->file_dir = APP_DIR_TOCLIENT;
+	tx->files[0].tc = tx->files[1].tc = st->m.at ? st->m.at->tc : NULL;
+	tx->file = files_open(&tx->files[APP_DIR_TOCLIENT], (const uint8_t *)c->name,
+			      c->has_name ? c->name_len : 0, tx->base.id, 0);
+	tx->base.some[0] = tx->base.done[0] = 1;
+	if (!tx->file) {
+		app_tx_count(st->m.at, &ctr[st->m.ipp], APP_CTR_ALLOC, 1);
+		tx->base.done[1] = 1;
+	}
+}
+
+/* the READ call a reply answers: 1 (and taken off the list), or 0 */
+static int read_call_of(NfsState *st, uint32_t xid, NfsCall *c, uint64_t *off)
+{
+	for (unsigned i = 0; i < NFS_MAX_READS && i < st->reads_next; i++) {
+		if (st->reads[i].xid != xid || !st->reads[i].version)
+			continue;
+		memset(c, 0, sizeof(*c));
+		c->xid = xid;
+		c->version = st->reads[i].version;
+		c->procedure = c->version == 4 ? NFS4_OP_READ : NFS3_PROC_READ;
+		c->is_read = 1;
+		c->fh_len = st->reads[i].fh_len;
+		memcpy(c->fh, st->reads[i].fh, c->fh_len);
+		*off = st->reads[i].off;
+		st->reads[i].version = 0;
+		return 1;
+	}
+	return 0;
+}
+
+/* A READ reply: its chunk at the call's offset into the handle's file; the
+ * file ends at the chunk the server says is the last (v2: the one reaching
+ * the file's size), and with it the transaction. */
+static void on_read_reply(NfsState *st, NfsCall *c, uint64_t off, const NfsReply *r)
+{
+	NfsTx *tx = file_tx_of(st, c->fh, c->fh_len, APP_DIR_TOCLIENT);
+	int last;
+
+	if (!tx) {
+		/* the file transaction ended (or was never made): a new one,
+		 * as Suricata makes at a reply without one */
+		name_of_handle(st, c);
+		c->r_offset = off;
+		on_read_call(st, c);
+		st->reads[(st->reads_next - 1) % NFS_MAX_READS].version = 0;
+		if (!(tx = file_tx_of(st, c->fh, c->fh_len, APP_DIR_TOCLIENT)))
+			return;
+	}
+	tx->chunks++;
+	tx->last_xid = c->xid;
+	if (!r->has_read || !tx->file)
+		return;
+	if (off > tx->file_next)
+		file_gap(tx->file, off - tx->file_next);
+	if (off + r->r_len > tx->file_next) {
+		uint64_t skip = off < tx->file_next ? tx->file_next - off : 0;
+
+		file_append(tx->file, r->r_data + skip, r->r_len - (size_t)skip);
+		tx->file_next = off + r->r_len;
+	}
+	last = c->version == 2 ? r->has_fsize && r->r_fsize == off + r->r_len : r->r_eof;
+	if (last) {
+		tx->has_reply = 1;
+		tx->reply = *r;
+		tx->reply.r_data = NULL;
+		file_tx_finish(tx, FILE_CLOSE_OK);
+	}
+}
+
+/* Bytes of a direction lost: its records cannot be found again (the
+ * direction's parsing stops, txl_msg_skip()), so the files it was moving
+ * end there, with the gap, truncated. */
+static void files_gap(NfsState *st, int dir, uint32_t len)
+{
+	for (AppTx *t = st->m.txs.head; t; t = t->next) {
+		NfsTx *tx = (NfsTx *)t;
+
+		if (!tx->file_tx || !tx->file || tx->file_dir != dir)
+			continue;
+		file_gap(tx->file, len);
+		file_tx_finish(tx, FILE_CLOSE_TRUNCATED);
+	}
+}
+
+/* A v4 reply to an OPEN by name: the handle its GETFH gives is the name's,
+ * as Suricata's name map takes it */
+static void open_reply(NfsState *st, uint32_t xid, const uint8_t *p, uint32_t len)
+{
+	for (unsigned i = 0; i < NFS_MAX_OPENS && i < st->opens_next; i++) {
+		NfsCall oc;
+		NfsReply r;
+
+		if (st->opens[i].xid != xid || !st->opens[i].len)
+			continue;
+		memset(&oc, 0, sizeof(oc));
+		oc.version = 4;
+		oc.procedure = 1;
+		oc.v4_open = 1;
+		if (nfs_rpc_decode(p, len, &oc, &r, &oc) == 2 && r.fh_len)
+			name_add(st, r.fh, r.fh_len, st->opens[i].name, st->opens[i].len);
+		st->opens[i].len = 0;
+		return;
 	}
 }
 
@@ -284,6 +477,21 @@ static void on_message(NfsState *st, int dir, const uint8_t *p, uint32_t len)
 		malformed(st, dir);
 		return;
 	}
+	if (type == 1) {
+		NfsCall rc;
+		uint64_t off;
+
+		open_reply(st, xid, p, len);
+
+		if (read_call_of(st, xid, &rc, &off)) {
+			k = nfs_rpc_decode(p, len, &c, &r, &rc);
+			if (k < 0)
+				malformed(st, dir);
+			else if (k == 2)
+				on_read_reply(st, &rc, off, &r);
+			return;
+		}
+	}
 	tx = type == 1 ? open_call(st, xid) : NULL;
 	k = nfs_rpc_decode(p, len, &c, &r, tx ? &tx->call : NULL);
 	if (k < 0) {
@@ -291,13 +499,29 @@ static void on_message(NfsState *st, int dir, const uint8_t *p, uint32_t len)
 		return;
 	}
 	if (k == 1) {
+		/* READ, WRITE, GETATTR, ACCESS, READDIRPLUS name their file by
+		 * the name its handle was found by, as Suricata's records do */
+		if (c.is_read || c.is_write ||
+		    (c.version == 3 && (c.procedure == 1 || c.procedure == 4 || c.procedure == 17)))
+			name_of_handle(st, &c);
+		if (c.version == 4 && c.v4_open && c.open_len) {
+			unsigned i = st->opens_next++ % NFS_MAX_OPENS;
+
+			st->opens[i].xid = c.xid;
+			st->opens[i].len = c.open_len;
+			memcpy(st->opens[i].name, c.open_name, c.open_len);
+		}
+		if (c.is_read) {
+			on_read_call(st, &c);
+			return;
+		}
 		if (c.is_write) {
 			on_write(st, &c);
 			return;
 		}
 		if (c.version == 3 && c.procedure == NFS3_PROC_COMMIT) {
 			/* COMMIT ends the file's writes */
-			NfsTx *ft = file_tx_of(st, &c);
+			NfsTx *ft = file_tx_of(st, c.fh, c.fh_len, APP_DIR_TOSERVER);
 
 			if (ft)
 				file_tx_finish(ft, FILE_CLOSE_OK);
@@ -331,6 +555,9 @@ static void on_message(NfsState *st, int dir, const uint8_t *p, uint32_t len)
 		tx->base.done[0] = 1;
 		tx->base.flags |= APP_TX_ONLY_TC | APP_TX_DETECT_TS;
 	}
+	/* LOOKUP and CREATE tell the name of the handle they answer with */
+	if (r.fh_len && tx->has_call && tx->call.has_name && !tx->call.is_rename)
+		name_add(st, r.fh, r.fh_len, tx->call.name, tx->call.name_len);
 	tx->has_reply = 1;
 	tx->reply = r;
 	tx->base.some[1] = 1;
@@ -373,6 +600,8 @@ static int nfs_parse(AppLayerThread *at, Flow *f, void *state, int dir, const ui
 	if (!st || st->m.detect_only || dir < 0 || dir > 1)
 		return 0;
 	st->m.at = at;
+	if ((flags & APP_GAP) && !st->m.given_up[dir])
+		files_gap(st, dir, len);
 	r = parse_data(st, dir, data, len, flags);
 	if (flags & APP_EOF)
 		files_eof(st);

@@ -52,6 +52,13 @@ typedef struct NfsCall {
 	uint32_t w_stable, w_len;
 	uint64_t w_offset;
 	const uint8_t *w_data;
+	/* READ (v2, v3 or a v4 COMPOUND's): where the chunk asked for starts */
+	uint8_t is_read;
+	uint64_t r_offset;
+	/* v4 OPEN by name (CLAIM_NULL): the name, for the handle GETFH answers */
+	uint8_t v4_open;
+	uint16_t open_len;
+	char open_name[NFS_MAX_NAME];
 } NfsCall;
 
 /* a reply */
@@ -64,6 +71,13 @@ typedef struct NfsReply {
 	/* LOOKUP, CREATE, MKDIR (v3 post-op handle): the object's handle */
 	uint8_t fh_len;
 	uint8_t fh[NFS_MAX_FH];
+	/* READ: the chunk (pointing into the message being decoded), whether
+	 * the server said it ends the file (v2 has no eof: the file's size from
+	 * its attributes says it) */
+	uint8_t has_read, r_eof, has_fsize;
+	uint32_t r_len;
+	uint64_t r_fsize;
+	const uint8_t *r_data;
 } NfsReply;
 
 /* One RPC message: 1 a call to NFS (c set), 2 a reply (r set), 0 an RPC
@@ -86,6 +100,11 @@ const char *nfs_auth_name(uint32_t auth);
 #define NFS4_OP_REMOVE 28
 #define NFS4_OP_RENAME 29
 #define NFS4_OP_WRITE 38
+#define NFS4_OP_GETFH 10
+#define NFS4_OP_OPEN 18
+#define NFS4_OP_READ 25
+#define NFS4_OP_SEQUENCE 53
+#define NFS3_PROC_READ 6            /* v2's READ is 6 too */
 #define NFS3_PROC_WRITE 7
 #define NFS3_PROC_COMMIT 21
 
@@ -105,8 +124,10 @@ typedef struct NfsTx {
 	NfsReply reply;
 	uint8_t tcp;
 	/* a file transaction: the WRITEs to one file handle, its bytes in
-	 * files[APP_DIR_TOSERVER] (nfs-proto.c) */
+	 * files[APP_DIR_TOSERVER], or the READ replies of one, in
+	 * files[APP_DIR_TOCLIENT] (nfs-proto.c) */
 	uint8_t file_tx;
+	uint8_t file_dir;           /* APP_DIR_TOSERVER: WRITEs; TOCLIENT: READ replies */
 	uint32_t chunks, last_xid;
 	uint64_t file_next;         /* the next offset expected */
 	File *file;                 /* open while the file is written */

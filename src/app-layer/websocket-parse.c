@@ -5,9 +5,11 @@
 #include "app-layer/websocket.h"
 #include "app-layer/app-layer.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <zlib.h>
 
 static const char *const event_names[WS_EV_COUNT] = {
 	"skip_end_of_payload",
@@ -66,12 +68,19 @@ static void tx_free(AppTx *t)
 	free(tx);
 }
 
+static void deflate_defaults(WsDeflateParams *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->wbits[0] = p->wbits[1] = 15;
+}
+
 void ws_conn_init(WsConn *c, uint32_t max_payload, uint64_t max_tx)
 {
 	memset(c, 0, sizeof(*c));
 	txl_init(&c->txs, ALPROTO_WEBSOCKET, tx_free);
 	c->max_payload = max_payload;
 	c->max_tx = max_tx ? max_tx : 1;
+	deflate_defaults(&c->deflate);
 }
 
 void ws_conn_free(WsConn *c)
@@ -80,8 +89,196 @@ void ws_conn_free(WsConn *c)
 	for (int d = 0; d < 2; d++) {
 		free(c->d[d].buf);
 		free(c->d[d].msg);
+		if (c->z[d].zs) {
+			inflateEnd(c->z[d].zs);
+			free(c->z[d].zs);
+		}
 	}
 	memset(c, 0, sizeof(*c));
+}
+
+void ws_conn_set_deflate(WsConn *c, const WsDeflateParams *p)
+{
+	c->deflate = *p;
+}
+
+/* One "name[=value]" of an extension's parameters, blanks trimmed. */
+static int param_is(const char *s, size_t n, const char *name)
+{
+	return strlen(name) == n && strncasecmp(s, name, n) == 0;
+}
+
+static uint8_t window_bits(const char *v, size_t n)
+{
+	unsigned b = 0;
+
+	if (n && v[0] == '"' && n >= 2 && v[n - 1] == '"') {
+		v++;
+		n -= 2;
+	}
+	if (!n || n > 2)
+		return 15;
+	for (size_t i = 0; i < n; i++) {
+		if (!isdigit((unsigned char)v[i]))
+			return 15;
+		b = b * 10 + (unsigned)(v[i] - '0');
+	}
+	/* RFC 7692 7.1.2: 8 to 15; anything else is not an agreement we can
+	 * hold the peer to, so the widest window reads it all */
+	return b >= 8 && b <= 15 ? (uint8_t)b : 15;
+}
+
+int ws_deflate_params_parse(const char *v, size_t len, WsDeflateParams *p)
+{
+	size_t i = 0;
+
+	deflate_defaults(p);
+	/* extensions are separated by ',', their parameters by ';' (RFC 6455
+	 * 9.1); the server names the one it accepted */
+	while (i < len) {
+		size_t ext_end = i, j;
+		int first = 1, is_pmd = 0;
+
+		while (ext_end < len && v[ext_end] != ',')
+			ext_end++;
+		for (j = i; j < ext_end;) {
+			size_t e = j, k, vs, ve;
+
+			while (e < ext_end && v[e] != ';')
+				e++;
+			k = j;
+			while (k < e && (v[k] == ' ' || v[k] == '\t'))
+				k++;
+			ve = e;
+			while (ve > k && (v[ve - 1] == ' ' || v[ve - 1] == '\t'))
+				ve--;
+			/* name up to '=' */
+			vs = k;
+			while (vs < ve && v[vs] != '=')
+				vs++;
+			{
+				size_t ne = vs;
+
+				while (ne > k && (v[ne - 1] == ' ' || v[ne - 1] == '\t'))
+					ne--;
+				if (vs < ve)
+					vs++;
+				while (vs < ve && (v[vs] == ' ' || v[vs] == '\t'))
+					vs++;
+				if (first) {
+					is_pmd = param_is(v + k, ne - k, "permessage-deflate");
+					first = 0;
+				} else if (is_pmd) {
+					if (param_is(v + k, ne - k, "server_no_context_takeover"))
+						p->no_takeover[APP_DIR_TOCLIENT] = 1;
+					else if (param_is(v + k, ne - k, "client_no_context_takeover"))
+						p->no_takeover[APP_DIR_TOSERVER] = 1;
+					else if (param_is(v + k, ne - k, "server_max_window_bits"))
+						p->wbits[APP_DIR_TOCLIENT] = window_bits(v + vs, ve - vs);
+					else if (param_is(v + k, ne - k, "client_max_window_bits"))
+						p->wbits[APP_DIR_TOSERVER] = window_bits(v + vs, ve - vs);
+				}
+			}
+			j = e + 1;
+		}
+		if (is_pmd) {
+			p->agreed = 1;
+			return 1;
+		}
+		i = ext_end + 1;
+	}
+	deflate_defaults(p);
+	return 0;
+}
+
+/* Inflates a compressed message's payload (RFC 7692 7.2.2: the sender cut
+ * the 00 00 ff ff tail of its sync flush off; it is put back) into at most
+ * max_payload bytes; the payload becomes the inflated data when there is
+ * some, as Suricata 8 gives it. */
+static void inflate_message(WsConn *c, int dir, WsTx *tx)
+{
+	static const uint8_t tail[4] = { 0, 0, 0xff, 0xff };
+	WsInflate *w = &c->z[dir];
+	z_stream *zs = w->zs;
+	uint8_t *out = NULL;
+	uint32_t cap = 0, olen = 0;
+	int r = Z_OK, capped = 0;
+
+	if (!c->max_payload)
+		return;
+	if (!zs) {
+		zs = calloc(1, sizeof(*zs));
+		if (!zs || inflateInit2(zs, -(int)c->deflate.wbits[dir]) != Z_OK) {
+			free(zs);
+			c->nalloc++;
+			return;
+		}
+		w->zs = zs;
+	} else if (w->restart || c->deflate.no_takeover[dir]) {
+		inflateReset(zs);
+	}
+	w->restart = 0;
+	for (int part = 0; part < 2 && !capped; part++) {
+		zs->next_in = part ? (Bytef *)tail : tx->payload;
+		zs->avail_in = part ? sizeof(tail) : tx->plen;
+		for (;;) {
+			if (olen == cap) {
+				uint32_t ncap;
+				uint8_t *b;
+
+				if (cap == c->max_payload) {
+					/* full: one more byte out means the message
+					 * is longer than we keep */
+					uint8_t probe;
+
+					zs->next_out = &probe;
+					zs->avail_out = 1;
+					r = inflate(zs, Z_SYNC_FLUSH);
+					if (zs->avail_out == 0)
+						capped = 1;
+					break;
+				}
+				ncap = cap ? cap * 2 : (tx->plen < 1024 ? 4096 : tx->plen * 4);
+				if (ncap > c->max_payload || ncap < cap)
+					ncap = c->max_payload;
+				b = realloc(out, ncap);
+				if (!b) {
+					c->nalloc++;
+					free(out);
+					w->restart = 1;
+					return;
+				}
+				out = b;
+				cap = ncap;
+			}
+			zs->next_out = out + olen;
+			zs->avail_out = cap - olen;
+			r = inflate(zs, Z_SYNC_FLUSH);
+			olen = cap - zs->avail_out;
+			if (r != Z_OK || (zs->avail_in == 0 && zs->avail_out))
+				break;
+		}
+		if (r != Z_OK && r != Z_BUF_ERROR)
+			break;
+	}
+	/* a final block, bad data, or a message cut: the window we hold is
+	 * not the sender's any more */
+	if (r != Z_OK && r != Z_BUF_ERROR)
+		w->restart = 1;
+	if (capped) {
+		/* Suricata's event for a message past max-payload-size; no
+		 * counter of its own, which eve's stats would not know */
+		w->restart = 1;
+		c->ninflate_capped++;
+		tx->base.events |= 1u << WS_EV_REASSEMBLY_LIMIT_REACHED;
+	}
+	if (!olen) {
+		free(out);
+		return;
+	}
+	free(tx->payload);
+	tx->payload = out;
+	tx->plen = olen;
 }
 
 /* The header's length once its first two bytes are known. */
@@ -148,6 +345,7 @@ static void frame_done(WsConn *c, int dir)
 	const uint8_t *h = d->hdr;
 	uint8_t op = h[0] & 0x0f, fin = h[0] & 0x80;
 	WsTx *tx = calloc(1, sizeof(*tx));
+	int comp = 0;
 
 	if (!tx) {
 		c->nalloc++;
@@ -165,6 +363,12 @@ static void frame_done(WsConn *c, int dir)
 	tx->base.events = d->events;
 	/* a data message in fragments: its last frame carries it whole */
 	if (op < 8) {
+		if (op != WS_OP_CONTINUATION)
+			comp = (h[0] & WS_FLAG_COMP) != 0;
+		else if (d->in_msg)
+			comp = c->msg_comp[dir];
+		if (!fin && op != WS_OP_CONTINUATION)
+			c->msg_comp[dir] = comp;
 		if (!fin || (op == WS_OP_CONTINUATION && d->in_msg)) {
 			if (d->mlen + d->blen > c->max_payload && !d->msg_over) {
 				d->msg_over = 1;
@@ -187,6 +391,9 @@ static void frame_done(WsConn *c, int dir)
 	tx->plen = d->blen;
 	d->buf = NULL;
 	d->blen = 0;
+	/* the message is whole at its FIN frame: inflated then */
+	if (comp && fin)
+		inflate_message(c, dir, tx);
 	if (c->txs.live >= c->max_tx)
 		txl_close_all(&c->txs);
 	tx->base.done[0] = tx->base.done[1] = 1;

@@ -13,6 +13,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define WS_KEY "app-layer.protocols.websocket."
 /* live transactions per flow: each is complete when made, so only a flow
@@ -60,8 +61,7 @@ static AppTxCounters ctr;
 static void ws_register_counters(void)
 {
 	app_tx_counters_register(&ctr, "websocket",
-				 APP_CTR_BIT(APP_CTR_GAP) | APP_CTR_BIT(APP_CTR_ALLOC));
-}
+				 APP_CTR_BIT(APP_CTR_GAP) | APP_CTR_BIT(APP_CTR_ALLOC));}
 
 typedef struct WsState {
 	WsConn c;                   /* first: txlist.h's ops read its AppTxList */
@@ -148,6 +148,35 @@ static int ws_parse(AppLayerThread *at, Flow *f, void *state, int dir, const uin
 	return 0;
 }
 
+/* After HTTP/1's 101: what its Sec-WebSocket-Extensions agreed to for
+ * permessage-deflate (the windows and context takeover per side). */
+static void ws_take_over(AppLayerThread *at, Flow *f, void *state, unsigned from,
+			 void *old_state)
+{
+	static const char key[] = "sec-websocket-extensions:";
+	WsState *st = state;
+	const uint8_t *p, *end;
+	uint32_t n;
+
+	(void)at;
+	(void)f;
+	if (!st || from != ALPROTO_HTTP1 || http_upgrade_response(old_state, &p, &n) < 0)
+		return;
+	for (end = p + n; p < end;) {
+		const uint8_t *eol = memchr(p, '\r', (size_t)(end - p));
+		size_t ll = eol ? (size_t)(eol - p) : (size_t)(end - p);
+		WsDeflateParams dp;
+
+		if (ll > sizeof(key) - 1 && strncasecmp((const char *)p, key, sizeof(key) - 1) == 0 &&
+		    ws_deflate_params_parse((const char *)p + sizeof(key) - 1,
+					    ll - (sizeof(key) - 1), &dp) == 1) {
+			ws_conn_set_deflate(&st->c, &dp);
+			return;
+		}
+		p += ll + 2;
+	}
+}
+
 static const char *const ws_frame_names[] = { "pdu", "header", "data", NULL };
 
 const AppProtoOps websocket_proto_ops = {
@@ -160,6 +189,7 @@ const AppProtoOps websocket_proto_ops = {
 	.state_new = ws_state_new,
 	.state_free = ws_state_free,
 	.parse = ws_parse,
+	.take_over = ws_take_over,
 	TXL_TX_OPS,
 	.event_lookup = ws_event_by_name,
 	.tx_has_event = txl_op_has_event,

@@ -8,7 +8,19 @@
  * A fragmented data message is reassembled: the frame that ends it (FIN)
  * carries the whole message's payload (at most max-payload-size:
  * reassembly_limit_reached past it); control frames between its fragments
- * carry their own and leave the message alone. */
+ * carry their own and leave the message alone.
+ *
+ * permessage-deflate (RFC 7692): a message whose first frame has RSV1 set
+ * is inflated when it ends, as Suricata 8 does, whether or not the 101
+ * agreed to the extension (8.0 does not look): its last frame's payload,
+ * and so websocket.payload and eve, is then the inflated data (the
+ * compressed bytes stay when nothing came out). Each direction keeps its
+ * inflate window from message to message (context takeover) unless the
+ * 101's Sec-WebSocket-Extensions said <side>_no_context_takeover; the
+ * window is <side>_max_window_bits (15 by default). The inflated data is
+ * cut at max-payload-size: a message past it gets reassembly_limit_reached
+ * (and ninflate_capped counts it) and the direction's window starts over
+ * with the next one. */
 #ifndef APP_LAYER_WEBSOCKET_H
 #define APP_LAYER_WEBSOCKET_H
 
@@ -76,6 +88,23 @@ typedef struct WsDir {
  * the first byte given), header and payload lengths. */
 typedef void (*ws_frame_cb)(void *arg, int dir, uint64_t off, uint32_t hlen, uint64_t plen);
 
+/* What the 101's Sec-WebSocket-Extensions agreed to for permessage-deflate,
+ * per direction of the messages (APP_DIR_TOSERVER: the client_* params) */
+typedef struct WsDeflateParams {
+	uint8_t agreed;             /* permessage-deflate is in the header */
+	uint8_t no_takeover[2];
+	uint8_t wbits[2];           /* 8 to 15 */
+} WsDeflateParams;
+
+/* Parses a Sec-WebSocket-Extensions value: 1 permessage-deflate agreed
+ * (p filled), 0 not in it. */
+int ws_deflate_params_parse(const char *v, size_t len, WsDeflateParams *p);
+
+typedef struct WsInflate {
+	void *zs;                   /* z_stream, made at the first compressed message */
+	uint8_t restart;            /* the next message starts a fresh window */
+} WsInflate;
+
 typedef struct WsConn {
 	AppTxList txs;              /* first: txlist.h's ops read it */
 	WsDir d[2];
@@ -86,11 +115,17 @@ typedef struct WsConn {
 	uint64_t ntx, nalloc;
 	ws_frame_cb on_frame;
 	void *arg;
+	WsDeflateParams deflate;
+	WsInflate z[2];
+	uint8_t msg_comp[2];        /* the fragmented message being reassembled is compressed */
+	uint64_t ninflate_capped;   /* messages whose inflated data was cut */
 } WsConn;
 
 void ws_conn_init(WsConn *c, uint32_t max_payload, uint64_t max_tx);
 void ws_conn_free(WsConn *c);
 void ws_conn_feed(WsConn *c, int dir, const uint8_t *data, uint32_t len);
 void ws_conn_gap(WsConn *c, int dir);
+/* the 101's agreement (before the first frame) */
+void ws_conn_set_deflate(WsConn *c, const WsDeflateParams *p);
 
 #endif

@@ -417,6 +417,16 @@ const DetectBuffer detect_buffers[BUF_MAX] = {
 	[BUF_FILE_MAGIC_FTPDATA] = { .name = "file.magic", .alproto = ALPROTO_FTPDATA,
 		.get = file_buffer_get, .prio = 2, .dir = BDIR_BOTH, .side = DBUF_EVAL,
 		.progress = 1, .multi = 1, .pbuf = { FILE_BUF_MAGIC, FILE_BUF_MAGIC } },
+	/* NFS's: WRITEs' files to the server, READ replies' to the client */
+	[BUF_FILE_DATA_NFS] = { .name = "file_data", .alproto = ALPROTO_NFS,
+		.get = file_buffer_get, .prio = 2, .dir = BDIR_BOTH, .side = DBUF_EVAL,
+		.progress = 1, .multi = 1, .pbuf = { FILE_BUF_DATA, FILE_BUF_DATA } },
+	[BUF_FILE_NAME_NFS] = { .name = "file.name", .alproto = ALPROTO_NFS,
+		.get = file_buffer_get, .prio = 2, .dir = BDIR_BOTH, .side = DBUF_EVAL,
+		.progress = 1, .multi = 1, .pbuf = { FILE_BUF_NAME, FILE_BUF_NAME } },
+	[BUF_FILE_MAGIC_NFS] = { .name = "file.magic", .alproto = ALPROTO_NFS,
+		.get = file_buffer_get, .prio = 2, .dir = BDIR_BOTH, .side = DBUF_EVAL,
+		.progress = 1, .multi = 1, .pbuf = { FILE_BUF_MAGIC, FILE_BUF_MAGIC } },
 	/* further instances under other transforms: sig_list_base's entry */
 	[BUF_HTTP_XINST0] = { .name = "http_xinst0", .prio = 2, .dir = BDIR_BOTH },
 	[BUF_HTTP_XINST1] = { .name = "http_xinst1", .prio = 2, .dir = BDIR_BOTH },

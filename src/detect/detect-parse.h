@@ -98,6 +98,7 @@ enum sig_buffer {
 	 * rule's protocol's own (file-kw.c) */
 	BUF_FILE_DATA_SMTP, BUF_FILE_NAME_SMTP, BUF_FILE_MAGIC_SMTP,
 	BUF_FILE_DATA_FTPDATA, BUF_FILE_NAME_FTPDATA, BUF_FILE_MAGIC_FTPDATA,
+	BUF_FILE_DATA_NFS, BUF_FILE_NAME_NFS, BUF_FILE_MAGIC_NFS,
 	/* further instances of an http buffer under other transforms than the
 	 * first (Signature.xf says which buffer each one is: detect/transform.h) */
 	BUF_HTTP_XINST0, BUF_HTTP_XINST1, BUF_HTTP_XINST2, BUF_HTTP_XINST3,

@@ -64,8 +64,8 @@ void nfs_json_write(JsonWriter *w, const NfsTx *tx)
 	if (tx->file_tx) {
 		/* the file's chunks: first, whether it began at offset 0; last,
 		 * whether it was closed */
-		jw_object(w, "write");
-		jw_bool(w, "first", c->w_offset == 0);
+		jw_object(w, tx->file_dir == APP_DIR_TOCLIENT ? "read" : "write");
+		jw_bool(w, "first", (tx->file_dir == APP_DIR_TOCLIENT ? c->r_offset : c->w_offset) == 0);
 		jw_bool(w, "last", tx->file == NULL);
 		jw_int(w, "last_xid", tx->last_xid);
 		jw_int(w, "chunks", tx->chunks);

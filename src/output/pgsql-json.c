@@ -34,7 +34,12 @@ static void pg_bytes(JsonWriter *w, const char *key, const uint8_t *p, uint32_t 
 
 static uint32_t cstr(const uint8_t *p, uint32_t n)
 {
-	const uint8_t *z = memchr(p, 0, n);
+	const uint8_t *z;
+
+	/* an empty field may come without a pointer: memchr's is never NULL */
+	if (!n)
+		return 0;
+	z = memchr(p, 0, n);
 
 	return z ? (uint32_t)(z - p) : n;
 }

@@ -595,3 +595,241 @@ TEST(nfs4_writes_make_one_file_tx)
 	json_decref(o);
 	app_test_free(&c);
 }
+
+/* an NFSv3 READ call of the 8-byte handle fh at off, record-marked */
+static size_t nfs3_read_call(uint8_t *b, uint32_t xid, const uint8_t *fh, uint64_t off)
+{
+	size_t o = nfs3_call(b, xid, 6, NULL, NULL, 1);
+
+	memcpy(b + o - 8, fh, 8);
+	put32(b + o, (uint32_t)(off >> 32));
+	put32(b + o + 4, (uint32_t)off);
+	put32(b + o + 8, 4096);
+	o += 12;
+	put32(b, 0x80000000u | (uint32_t)(o - 4));
+	return o;
+}
+
+/* a reply (status 0) with more results after the status, record-marked */
+static size_t nfs_reply_with(uint8_t *b, uint32_t xid, const uint8_t *res, size_t n)
+{
+	size_t o = nfs_reply(b, xid, 0, 1);
+
+	memcpy(b + o, res, n);
+	o += n;
+	put32(b, 0x80000000u | (uint32_t)(o - 4));
+	return o;
+}
+
+/* READ3resok: no attributes, count, eof, the data */
+static size_t read3_res(uint8_t *r, const char *data, int eof)
+{
+	size_t n = strlen(data);
+
+	put32(r, 0);
+	put32(r + 4, (uint32_t)n);
+	put32(r + 8, (uint32_t)eof);
+	put32(r + 12, (uint32_t)n);
+	memset(r + 16, 0, (n + 3) & ~3u);
+	memcpy(r + 16, data, n);
+	return 16 + ((n + 3) & ~3u);
+}
+
+TEST(nfs3_read_replies_make_a_named_file_to_the_client)
+{
+	static const uint8_t obj[8] = { 0xaa, 0xbb, 0xcc, 0xdd, 1, 2, 3, 4 };
+	AppTestCtx c = { 0 };
+	uint8_t b[1024], res[128];
+	size_t n;
+	NfsTx *tx;
+	const File *f;
+	json_t *o, *nfs;
+
+	app_test_init(&c, 6, "10.0.0.2", 900, 2049);
+	/* LOOKUP "secret.txt" in the directory: the reply's handle is obj */
+	n = nfs3_call(b, 1, 3, "secret.txt", NULL, 1);
+	app_layer_handle_data(c.at, &c.f, APP_DIR_TOSERVER, b, (uint32_t)n, 0);
+	put32(res, 8);
+	memcpy(res + 4, obj, 8);
+	n = nfs_reply_with(b, 1, res, 12);
+	app_layer_handle_data(c.at, &c.f, APP_DIR_TOCLIENT, b, (uint32_t)n, 0);
+	CHECK_EQ(app_layer_tx_count(&c.f), 1);
+	/* two READs in flight, answered out of order; the last says eof */
+	n = nfs3_read_call(b, 2, obj, 0);
+	n += nfs3_read_call(b + n, 3, obj, 5);
+	app_layer_handle_data(c.at, &c.f, APP_DIR_TOSERVER, b, (uint32_t)n, 0);
+	CHECK_EQ(app_layer_tx_count(&c.f), 2);
+	tx = app_layer_tx_get(&c.f, 1);
+	CHECK(tx && tx->file_tx && tx->file_dir == APP_DIR_TOCLIENT && !tx->base.done[1]);
+	n = nfs_reply_with(b, 2, res, read3_res(res, "hello", 0));
+	app_layer_handle_data(c.at, &c.f, APP_DIR_TOCLIENT, b, (uint32_t)n, 0);
+	CHECK(!tx->base.done[1]);
+	n = nfs_reply_with(b, 3, res, read3_res(res, " world", 1));
+	app_layer_handle_data(c.at, &c.f, APP_DIR_TOCLIENT, b, (uint32_t)n, 0);
+	CHECK_EQ(app_layer_tx_count(&c.f), 2);
+	CHECK(tx->base.done[1] && tx->has_reply && tx->chunks == 2);
+	CHECK(!app_layer_tx_has_event(&c.f, tx,
+				      app_layer_event_lookup(ALPROTO_NFS, "unsolicited_reply")));
+	CHECK(!files_first(&tx->files[APP_DIR_TOSERVER]));
+	f = files_first(&tx->files[APP_DIR_TOCLIENT]);
+	CHECK(f && file_size(f) == 11 && file_state(f) == FILE_STATE_CLOSED);
+	o = nfs_json_object(tx);
+	nfs = json_object_get(o, "nfs");
+	CHECK_STREQ(json_string_value(json_object_get(nfs, "procedure")), "READ");
+	CHECK_STREQ(json_string_value(json_object_get(nfs, "filename")), "secret.txt");
+	CHECK(json_is_true(json_object_get(json_object_get(nfs, "read"), "last")));
+	CHECK(json_is_true(json_object_get(json_object_get(nfs, "read"), "first")));
+	CHECK_EQ(json_integer_value(json_object_get(json_object_get(nfs, "read"), "chunks")), 2);
+	CHECK(!json_object_get(nfs, "write"));
+	/* a READ call makes no transaction of its own; the credentials stay */
+	CHECK_STREQ(json_string_value(json_object_get(json_object_get(o, "rpc"), "auth_type")),
+		    "UNIX");
+	json_decref(o);
+	app_test_free(&c);
+}
+
+TEST(nfs4_compound_read_reply_decode)
+{
+	uint8_t b[256];
+	size_t o = 0;
+	NfsCall call;
+	NfsReply r;
+
+	memset(&call, 0, sizeof(call));
+	call.version = 4;
+	call.procedure = NFS4_OP_READ;
+	call.is_read = 1;
+	/* xid, reply, accepted, verifier, success; COMPOUND4res: status, tag,
+	 * SEQUENCE (ok, 36 bytes), PUTFH (ok), READ (ok, eof, "abc") */
+	put32(b, 9);
+	put32(b + 4, 1);
+	memset(b + 8, 0, 16);
+	o = 24;
+	put32(b + o, 0);
+	put32(b + o + 4, 0);
+	put32(b + o + 8, 3);
+	o += 12;
+	put32(b + o, 53);
+	put32(b + o + 4, 0);
+	memset(b + o + 8, 0, 36);
+	o += 44;
+	put32(b + o, 22);
+	put32(b + o + 4, 0);
+	o += 8;
+	put32(b + o, 25);
+	put32(b + o + 4, 0);
+	put32(b + o + 8, 1);
+	put32(b + o + 12, 3);
+	memcpy(b + o + 16, "abc\0", 4);
+	o += 20;
+	CHECK_EQ(nfs_rpc_decode(b, (uint32_t)o, &call, &r, &call), 2);
+	CHECK(r.has_read && r.r_eof && r.r_len == 3 && memcmp(r.r_data, "abc", 3) == 0);
+	/* cut anywhere before the data: no chunk, never past the message */
+	for (size_t cut = 0; cut < o - 4; cut++)
+		if (nfs_rpc_decode(b, (uint32_t)cut, &call, &r, &call) == 2 && r.has_read)
+			CHECK(r.r_data + r.r_len <= b + cut);
+}
+
+TEST(nfs3_read_file_ends_truncated_at_a_gap)
+{
+	static const uint8_t obj[8] = { 9, 9, 9, 9, 1, 2, 3, 4 };
+	AppTestCtx c = { 0 };
+	uint8_t b[512], res[64];
+	size_t n;
+	NfsTx *tx;
+	const File *f;
+
+	app_test_init(&c, 6, "10.0.0.2", 900, 2049);
+	n = nfs3_read_call(b, 2, obj, 0);
+	app_layer_handle_data(c.at, &c.f, APP_DIR_TOSERVER, b, (uint32_t)n, 0);
+	n = nfs_reply_with(b, 2, res, read3_res(res, "part", 0));
+	app_layer_handle_data(c.at, &c.f, APP_DIR_TOCLIENT, b, (uint32_t)n, 0);
+	tx = app_layer_tx_get(&c.f, 0);
+	CHECK(tx && tx->file_tx && !tx->base.done[1]);
+	/* the server's bytes lost: its records are, and with them the file */
+	app_layer_handle_data(c.at, &c.f, APP_DIR_TOCLIENT, NULL, 100, APP_GAP);
+	CHECK(tx->base.done[1]);
+	f = files_first(&tx->files[APP_DIR_TOCLIENT]);
+	CHECK(f && file_size(f) == 104 && file_state(f) == FILE_STATE_TRUNCATED);
+	app_test_free(&c);
+}
+
+TEST(nfs4_open_getfh_names_the_written_file)
+{
+	static const uint8_t fh[8] = { 0x77, 0x77, 0x77, 0x77, 1, 2, 3, 4 };
+	AppTestCtx c = { 0 };
+	uint8_t b[1024];
+	size_t o, n;
+	NfsTx *tx;
+	static const uint32_t head[] = { 0, 2, NFS_PROGRAM, 4, 1, 0, 0, 0, 0 };
+
+	app_test_init(&c, 6, "10.0.0.2", 900, 2049);
+	/* SEQUENCE, PUTFH (the directory), OPEN "doc.txt" (NOCREATE,
+	 * CLAIM_NULL), GETFH */
+	o = 4;
+	put32(b + o, 11);
+	o += 4;
+	for (int i = 0; i < 9; i++, o += 4)
+		put32(b + o, head[i]);
+	put32(b + o, 0);
+	put32(b + o + 4, 1);
+	put32(b + o + 8, 4);
+	o += 12;
+	put32(b + o, 53);
+	memset(b + o + 4, 0, 32);
+	o += 36;
+	put32(b + o, 22);
+	put32(b + o + 4, 8);
+	memcpy(b + o + 8, "\x01\x02\x03\x04\x05\x06\x07\x08", 8);
+	o += 16;
+	put32(b + o, 18);               /* OPEN: seqid, access, deny */
+	memset(b + o + 4, 0, 12);
+	memset(b + o + 16, 0, 8);       /* owner: clientid, "ab" */
+	put32(b + o + 24, 2);
+	memcpy(b + o + 28, "ab\0\0", 4);
+	put32(b + o + 32, 0);           /* OPEN4_NOCREATE */
+	put32(b + o + 36, 0);           /* CLAIM_NULL */
+	put32(b + o + 40, 7);
+	memcpy(b + o + 44, "doc.txt\0", 8);
+	o += 52;
+	put32(b + o, 10);               /* GETFH */
+	o += 4;
+	put32(b, 0x80000000u | (uint32_t)(o - 4));
+	app_layer_handle_data(c.at, &c.f, APP_DIR_TOSERVER, b, (uint32_t)o, 0);
+	CHECK_EQ(c.f.app_proto, ALPROTO_NFS);
+	CHECK_EQ(app_layer_tx_count(&c.f), 0);
+	/* the reply: ok; tag; SEQUENCE, PUTFH, OPEN (no delegation), GETFH */
+	o = nfs_reply(b, 11, 0, 1);
+	put32(b + o, 0);
+	put32(b + o + 4, 4);
+	o += 8;
+	put32(b + o, 53);
+	put32(b + o + 4, 0);
+	memset(b + o + 8, 0, 36);
+	o += 44;
+	put32(b + o, 22);
+	put32(b + o + 4, 0);
+	o += 8;
+	put32(b + o, 18);
+	put32(b + o + 4, 0);
+	memset(b + o + 8, 0, 40);       /* stateid, change_info, rflags */
+	put32(b + o + 48, 0);           /* attrset: an empty bitmap */
+	put32(b + o + 52, 0);           /* OPEN_DELEGATE_NONE */
+	o += 56;
+	put32(b + o, 10);
+	put32(b + o + 4, 0);
+	put32(b + o + 8, 8);
+	memcpy(b + o + 12, fh, 8);
+	o += 20;
+	put32(b, 0x80000000u | (uint32_t)(o - 4));
+	app_layer_handle_data(c.at, &c.f, APP_DIR_TOCLIENT, b, (uint32_t)o, 0);
+	/* a WRITE to the opened handle: its file has the OPEN's name */
+	n = nfs4_compound(b, 12, "data", 0);
+	memcpy(b + 4 + 40 + 12 + 36 + 8, fh, 8);
+	app_layer_handle_data(c.at, &c.f, APP_DIR_TOSERVER, b, (uint32_t)n, 0);
+	CHECK_EQ(app_layer_tx_count(&c.f), 1);
+	tx = app_layer_tx_get(&c.f, 0);
+	CHECK(tx && tx->file_tx && tx->call.has_name);
+	CHECK_STREQ(tx->call.name, "doc.txt");
+	app_test_free(&c);
+}

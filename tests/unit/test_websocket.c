@@ -6,6 +6,7 @@
 #include "test.h"
 
 #include <jansson.h>
+#include <zlib.h>
 #include <stdlib.h>
 
 #include "app-layer/app-layer.h"
@@ -129,4 +130,132 @@ TEST(websocket_names_and_upgrade_tokens)
 	CHECK_EQ(http_upgrade_proto((const uint8_t *)"WebSocket", 9), ALPROTO_WEBSOCKET);
 	CHECK_EQ(http_upgrade_proto((const uint8_t *)" websocket, h2c", 15), ALPROTO_WEBSOCKET);
 	CHECK_EQ(http_upgrade_proto((const uint8_t *)"websockets", 10), ALPROTO_UNKNOWN);
+}
+
+/* permessage-deflate (RFC 7692): a sender's compressor, its sync flush's
+ * 00 00 ff ff tail cut off as 7.2.1 says */
+static size_t deflate_msg(z_stream *zs, const uint8_t *in, size_t n, uint8_t *out, size_t cap)
+{
+	size_t o;
+
+	zs->next_in = (Bytef *)in;
+	zs->avail_in = (uInt)n;
+	zs->next_out = out;
+	zs->avail_out = (uInt)cap;
+	if (deflate(zs, Z_SYNC_FLUSH) != Z_OK)
+		return 0;
+	o = cap - zs->avail_out;
+	return o >= 4 ? o - 4 : 0;
+}
+
+static void deflater(z_stream *zs, int wbits)
+{
+	memset(zs, 0, sizeof(*zs));
+	deflateInit2(zs, 9, Z_DEFLATED, -wbits, 8, Z_DEFAULT_STRATEGY);
+}
+
+TEST(websocket_deflate_context_takeover_and_fragments)
+{
+	static const char msg[] = "GET /malware/payload.exe please, GET /malware/payload.exe";
+	uint8_t z1[256], z2[256], buf[1024];
+	z_stream zs;
+	size_t n1, n2, n = 0;
+	WsConn c;
+
+	deflater(&zs, 15);
+	n1 = deflate_msg(&zs, (const uint8_t *)msg, sizeof(msg) - 1, z1, sizeof(z1));
+	/* the same again: with the window kept it is mostly a back-reference */
+	n2 = deflate_msg(&zs, (const uint8_t *)msg, sizeof(msg) - 1, z2, sizeof(z2));
+	deflateEnd(&zs);
+	CHECK(n1 && n2 && n2 < n1);
+	n += frame(buf + n, 0xc1, 1, (const char *)z1, n1);
+	/* the second message in two fragments: RSV1 on the first only */
+	n += frame(buf + n, 0x41, 1, (const char *)z2, 3);
+	n += frame(buf + n, 0x80, 1, (const char *)z2 + 3, n2 - 3);
+	for (size_t step = 1; step <= n; step += 7) {
+		ws_conn_init(&c, 65535, 1024);
+		for (size_t off = 0; off < n; off += step)
+			ws_conn_feed(&c, APP_DIR_TOSERVER, buf + off,
+				     (uint32_t)(n - off < step ? n - off : step));
+		CHECK_EQ(c.txs.next_id, 3);
+		CHECK(tx_at(&c, 0)->flags & WS_FLAG_COMP);
+		CHECK_EQ(tx_at(&c, 0)->plen, sizeof(msg) - 1);
+		CHECK(memcmp(tx_at(&c, 0)->payload, msg, sizeof(msg) - 1) == 0);
+		/* a fragment keeps its own (compressed) bytes */
+		CHECK_EQ(tx_at(&c, 1)->plen, 3);
+		CHECK_EQ(tx_at(&c, 2)->plen, sizeof(msg) - 1);
+		CHECK(memcmp(tx_at(&c, 2)->payload, msg, sizeof(msg) - 1) == 0);
+		CHECK_EQ(c.ninflate_capped, 0);
+		ws_conn_free(&c);
+	}
+}
+
+TEST(websocket_deflate_no_context_takeover_and_window)
+{
+	static const char msg[] = "abcabcabcabc hello hello hello";
+	uint8_t z[256], buf[1024];
+	WsDeflateParams p;
+	z_stream zs;
+	size_t zn, n = 0;
+	WsConn c;
+	const char *v = " x-webkit-deflate-frame, permessage-deflate; client_max_window_bits=9;"
+			" server_no_context_takeover ;server_max_window_bits=\"10\"";
+
+	CHECK_EQ(ws_deflate_params_parse(v, strlen(v), &p), 1);
+	CHECK(p.agreed && p.no_takeover[APP_DIR_TOCLIENT] && !p.no_takeover[APP_DIR_TOSERVER]);
+	CHECK_EQ(p.wbits[APP_DIR_TOSERVER], 9);
+	CHECK_EQ(p.wbits[APP_DIR_TOCLIENT], 10);
+	CHECK_EQ(ws_deflate_params_parse("x-webkit-deflate-frame", 22, &p), 0);
+	CHECK_EQ(p.wbits[0], 15);
+	/* the server starts each message afresh: each is inflated alone, even
+	 * after one that was not deflate data at all */
+	v = "permessage-deflate; server_no_context_takeover; server_max_window_bits=10";
+	CHECK_EQ(ws_deflate_params_parse(v, strlen(v), &p), 1);
+	n += frame(buf + n, 0xc2, 0, "\xff\xfe garbage", 10);
+	for (int i = 0; i < 2; i++) {
+		deflater(&zs, 10);
+		zn = deflate_msg(&zs, (const uint8_t *)msg, sizeof(msg) - 1, z, sizeof(z));
+		deflateEnd(&zs);
+		n += frame(buf + n, 0xc2, 0, (const char *)z, zn);
+	}
+	ws_conn_init(&c, 65535, 1024);
+	ws_conn_set_deflate(&c, &p);
+	ws_conn_feed(&c, APP_DIR_TOCLIENT, buf, (uint32_t)n);
+	CHECK_EQ(c.txs.next_id, 3);
+	/* nothing came out: the bytes as sent, as Suricata 8 leaves them */
+	CHECK_EQ(tx_at(&c, 0)->plen, 10);
+	for (int i = 1; i < 3; i++) {
+		CHECK_EQ(tx_at(&c, i)->plen, sizeof(msg) - 1);
+		CHECK(memcmp(tx_at(&c, i)->payload, msg, sizeof(msg) - 1) == 0);
+	}
+	ws_conn_free(&c);
+}
+
+TEST(websocket_deflate_bomb_is_capped_and_counted)
+{
+	static uint8_t zeros[1 << 20];
+	uint8_t z[8192], buf[9000];
+	z_stream zs;
+	size_t zn, n = 0;
+	WsConn c;
+
+	deflater(&zs, 15);
+	zn = deflate_msg(&zs, zeros, sizeof(zeros), z, sizeof(z));
+	CHECK(zn > 0 && zn < 4000);
+	n += frame(buf + n, 0xc2, 0, (const char *)z, zn);
+	/* the next message from a fresh compressor still reads */
+	deflateEnd(&zs);
+	deflater(&zs, 15);
+	zn = deflate_msg(&zs, (const uint8_t *)"after", 5, z, sizeof(z));
+	deflateEnd(&zs);
+	n += frame(buf + n, 0xc1, 0, (const char *)z, zn);
+	ws_conn_init(&c, 1000, 1024);
+	ws_conn_feed(&c, APP_DIR_TOCLIENT, buf, (uint32_t)n);
+	CHECK_EQ(c.txs.next_id, 2);
+	CHECK_EQ(tx_at(&c, 0)->plen, 1000);
+	CHECK_EQ(tx_at(&c, 0)->payload[999], 0);
+	CHECK_EQ(c.ninflate_capped, 1);
+	CHECK_EQ(tx_at(&c, 1)->plen, 5);
+	CHECK(memcmp(tx_at(&c, 1)->payload, "after", 5) == 0);
+	ws_conn_free(&c);
 }

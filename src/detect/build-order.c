@@ -112,6 +112,13 @@ static int resolve_vars(DetectEngine *de, Signature *s)
 					     name_id(&de->hb_names, &de->nhb, fb->names[k]) :
 					     name_id(&de->fb_names, &de->nfb, fb->names[k])) < 0)
 						return -1;
+			} else if (ml->m[i].kw == KW_LUA || ml->m[i].kw == KW_LUA_TX) {
+				const char *names[16];
+				int n = lua_sig_flowints(&ml->m[i], names, 16);
+
+				for (int k = 0; k < n; k++)
+					if (name_id(&de->fi_names, &de->nfi, names[k]) < 0)
+						return -1;
 			} else if (ml->m[i].kw == KW_FLOWINT) {
 				DetectFlowint *fi = ml->m[i].ctx;
 

@@ -72,7 +72,8 @@ typedef struct DetectLua {
 	uint64_t max_instr;        /* 0: unlimited */
 	int restricted;            /* allow-restricted-functions */
 	/* a transaction need: its protocol, and the buffer match() gets as
-	 * args[buf_name] (buf -1: none) read on side buf_side */
+	 * args[buf_name] (buf -1: none) read on side buf_side (-1: the side
+	 * the rule is evaluated on) */
 	uint16_t alproto;
 	int buf, buf_side;
 	char buf_name[48];
@@ -311,7 +312,9 @@ static const struct LuaTxNeed {
 	{ "http.response_headers.raw", ALPROTO_HTTP1, BUF_HTTP_RAW_HEADER, APP_DIR_TOCLIENT },
 	{ "http.response_body", ALPROTO_HTTP1, BUF_HTTP_SERVER_BODY, APP_DIR_TOCLIENT },
 	{ "http.response_cookie", ALPROTO_HTTP1, BUF_HTTP_COOKIE, APP_DIR_TOCLIENT },
-	{ "dns.rrname", ALPROTO_DNS, BUF_DNS_QUERY, APP_DIR_TOSERVER },
+	/* the query's name, from the message the rule is evaluated on (a
+	 * response repeats its request's question) */
+	{ "dns.rrname", ALPROTO_DNS, BUF_DNS_QUERIES_RRNAME, -1 },
 	{ "dns.request", ALPROTO_DNS, -1, APP_DIR_TOSERVER },
 	{ "dns.response", ALPROTO_DNS, -1, APP_DIR_TOCLIENT },
 	{ "ssh.client_proto", ALPROTO_SSH, BUF_SSH_PROTO, APP_DIR_TOSERVER },
@@ -442,8 +445,9 @@ static int lua_run(DetectThread *dt, const DetectLua *ld, Packet *p, const Inspe
 		push_arg(L, "stream", b->data, b->len);
 	if (b)
 		push_arg(L, "buffer", b->data, b->len);
+
 	if (ld->buf >= 0 && ctx.tx) {
-		lua_push_detect_buffer(L, ld->buf, ctx.tx, ld->buf_side);
+		lua_push_detect_buffer(L, ld->buf, ctx.tx, ld->buf_side < 0 ? ctx.side : ld->buf_side);
 		lua_setfield(L, -2, ld->buf_name);
 	}
 	ts->mem->hit = 0;

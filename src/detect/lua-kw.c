@@ -55,7 +55,6 @@
 #include "detect/lua/lua-int.h"
 #endif
 
-#define LUA_SCRIPT_MAX (1u << 20)      /* a rule's script: at most 1 MB */
 #define LUA_DEFAULT_MAX_BYTES 500000
 #define LUA_DEFAULT_MAX_INSTR 500000
 #define LUA_FLOWINTS_MAX 16
@@ -119,111 +118,6 @@ static void count_error(DetectThread *dt, int cause)
 		counter_inc(dt->tc, c_err[cause]);
 }
 
-/* ---- the sandbox ---- */
-
-typedef struct LuaMem {
-	size_t used, max;
-	int hit;                   /* a growth was refused */
-} LuaMem;
-
-/* lua_Alloc with security.lua.max-bytes: a growth past it fails (Lua
- * raises "not enough memory" in the script). */
-static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
-{
-	LuaMem *m = ud;
-	size_t old = ptr ? osize : 0;
-	void *n;
-
-	if (nsize == 0) {
-		free(ptr);
-		m->used -= old;
-		return NULL;
-	}
-	if (m->max && nsize > old && m->used + (nsize - old) > m->max) {
-		m->hit = 1;
-		return NULL;
-	}
-	n = realloc(ptr, nsize);
-	if (!n)
-		return NULL;
-	m->used = m->used - old + nsize;
-	return n;
-}
-
-static const char INSTR_MSG[] = "instruction limit exceeded (security.lua.max-instructions)";
-static const char BLOCKED_MSG[] = "blocked function";
-
-static void instr_hook(lua_State *L, lua_Debug *ar)
-{
-	(void)ar;
-	luaL_error(L, "%s", INSTR_MSG);
-}
-
-/* require() in the sandbox: Suricata's own libraries; any other name only
- * with allow-restricted-functions (package's require). Loaded libraries
- * are kept in the registry's _LOADED, as Lua's require does. */
-static int sandbox_require(lua_State *L)
-{
-	const char *name = luaL_checkstring(L, 1);
-	lua_CFunction open = lua_lib_find(name);
-
-	if (open) {
-		luaL_requiref(L, name, open, 0);
-		return 1;
-	}
-	lua_getfield(L, LUA_REGISTRYINDEX, "suricata:require");
-	if (lua_isfunction(L, -1)) {
-		lua_pushvalue(L, 1);
-		lua_call(L, 1, 1);
-		return 1;
-	}
-	return luaL_error(L, "%s: module '%s' is not available in the Lua sandbox", BLOCKED_MSG,
-			  name);
-}
-
-static lua_State *sandbox_new(const DetectLua *ld, LuaMem *mem)
-{
-	static const luaL_Reg safe[] = {
-		{ LUA_GNAME, luaopen_base }, { LUA_TABLIBNAME, luaopen_table },
-		{ LUA_STRLIBNAME, luaopen_string }, { LUA_MATHLIBNAME, luaopen_math },
-		{ LUA_UTF8LIBNAME, luaopen_utf8 }, { NULL, NULL },
-	};
-	lua_State *L;
-
-	mem->used = 0;
-	mem->hit = 0;
-	mem->max = (size_t)ld->max_bytes;
-	if (!(L = lua_newstate(limited_alloc, mem)))
-		return NULL;
-	lua_ctx_set(L, NULL);
-	if (ld->restricted) {
-		luaL_openlibs(L);
-		lua_getglobal(L, "require");
-		lua_setfield(L, LUA_REGISTRYINDEX, "suricata:require");
-	} else {
-		for (const luaL_Reg *l = safe; l->name; l++) {
-			luaL_requiref(L, l->name, l->func, 1);
-			lua_pop(L, 1);
-		}
-		/* the file access and code loading the base library has */
-		lua_pushnil(L);
-		lua_setglobal(L, "dofile");
-		lua_pushnil(L);
-		lua_setglobal(L, "loadfile");
-		lua_pushnil(L);
-		lua_setglobal(L, "collectgarbage");
-	}
-	lua_pushcfunction(L, sandbox_require);
-	lua_setglobal(L, "require");
-	return L;
-}
-
-static void limit_instructions(lua_State *L, const DetectLua *ld)
-{
-	if (ld->max_instr)
-		lua_sethook(L, instr_hook, LUA_MASKCOUNT, (int)ld->max_instr);
-}
-
 /* The script run, then init({}) called with regs collecting what it
  * registers: its needs table left on the stack (or nil). 0, or -1 with
  * the reason in err. */
@@ -232,7 +126,7 @@ static int script_start(lua_State *L, const DetectLua *ld, LuaInitRegs *regs, ch
 {
 	int r = luaL_loadbuffer(L, ld->code, ld->code_len, ld->path);
 
-	limit_instructions(L, ld);
+	lua_sandbox_limit(L, ld->max_instr);
 	if (r == LUA_OK)
 		r = lua_pcall(L, 0, 0, 0);
 	if (r != LUA_OK) {
@@ -245,7 +139,7 @@ static int script_start(lua_State *L, const DetectLua *ld, LuaInitRegs *regs, ch
 		return -1;
 	}
 	lua_newtable(L);
-	limit_instructions(L, ld);
+	lua_sandbox_limit(L, ld->max_instr);
 	lua_init_regs_set(L, regs);
 	r = lua_pcall(L, 1, 1, 0);
 	lua_init_regs_set(L, NULL);
@@ -270,7 +164,7 @@ static int script_thread_init(lua_State *L, const DetectLua *ld)
 		lua_pop(L, 1);
 		return 0;
 	}
-	limit_instructions(L, ld);
+	lua_sandbox_limit(L, ld->max_instr);
 	return lua_pcall(L, 0, 0, 0) == LUA_OK ? 0 : -1;
 }
 
@@ -384,7 +278,7 @@ static LuaThreadState *thread_state(DetectThread *dt, const DetectLua *ld)
 	memset(ts, 0, sizeof(*ts));
 	ts->ld = ld;
 	ts->mem = calloc(1, sizeof(*ts->mem));
-	ts->L = ts->mem ? sandbox_new(ld, ts->mem) : NULL;
+	ts->L = ts->mem ? lua_sandbox_new(ts->mem, ld->max_bytes, ld->restricted) : NULL;
 	if (!ts->L || script_start(ts->L, ld, &regs, err, sizeof(err)) != 0 ||
 	    script_thread_init(ts->L, ld) != 0) {
 		ts->broken = 1;
@@ -408,9 +302,9 @@ static int error_cause(lua_State *L, const LuaMem *mem, int rc)
 
 	if (rc == LUA_ERRMEM || mem->hit)
 		return LUA_ERR_MEM;
-	if (msg && strstr(msg, INSTR_MSG))
+	if (msg && strstr(msg, LUA_INSTR_MSG))
 		return LUA_ERR_INSTR;
-	if (msg && strstr(msg, BLOCKED_MSG))
+	if (msg && strstr(msg, LUA_BLOCKED_MSG))
 		return LUA_ERR_BLOCKED;
 	return LUA_ERR_ANY;
 }
@@ -451,7 +345,7 @@ static int lua_run(DetectThread *dt, const DetectLua *ld, Packet *p, const Inspe
 		lua_setfield(L, -2, ld->buf_name);
 	}
 	ts->mem->hit = 0;
-	limit_instructions(L, ld);
+	lua_sandbox_limit(L, ld->max_instr);
 	rc = lua_pcall(L, 1, 1, 0);
 	if (rc == LUA_OK) {
 		if (lua_isboolean(L, -1))
@@ -498,48 +392,6 @@ int lua_sig_flowints(const SigMatch *m, const char **names, int max)
 }
 
 /* ---- setup ---- */
-
-/* The script: an absolute path as is, else under default-rule-path, else
- * from the working folder (Suricata: "appended to your default rules
- * location"). The file's text in ld. 0, or -1 with the reason. */
-static int script_read(DetectLua *ld, const char *name, char *err, size_t errlen)
-{
-	const char *dir = conf_get("default-rule-path");
-	char path[4096];
-	FILE *f = NULL;
-	long n;
-
-	if (name[0] != '/' && dir && dir[0]) {
-		snprintf(path, sizeof(path), "%s/%s", dir, name);
-		f = fopen(path, "rb");
-	}
-	if (!f) {
-		snprintf(path, sizeof(path), "%s", name);
-		f = fopen(path, "rb");
-	}
-	if (!f) {
-		snprintf(err, errlen, "cannot open lua script %.300s: %s", name, strerror(errno));
-		return -1;
-	}
-	if (fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || n > (long)LUA_SCRIPT_MAX ||
-	    fseek(f, 0, SEEK_SET) != 0) {
-		fclose(f);
-		snprintf(err, errlen, "lua script %.300s: not a regular file of at most %u bytes", path,
-			 LUA_SCRIPT_MAX);
-		return -1;
-	}
-	ld->code = malloc((size_t)n + 1);
-	ld->path = strdup(path);
-	if (!ld->code || !ld->path || fread(ld->code, 1, (size_t)n, f) != (size_t)n) {
-		fclose(f);
-		snprintf(err, errlen, "cannot read lua script %.300s", path);
-		return -1;
-	}
-	fclose(f);
-	ld->code[n] = '\0';
-	ld->code_len = (size_t)n;
-	return 0;
-}
 
 /* security.lua.max-bytes / max-instructions: 0 is unlimited. */
 static int limit_get(const char *key, uint64_t def, uint64_t *out, char *err, size_t errlen)
@@ -637,12 +489,12 @@ static int kw_lua(SigParseState *st, const char *arg, const Keyword *kw)
 	    limit_get("security.lua.max-instructions", LUA_DEFAULT_MAX_INSTR, &ld->max_instr, err,
 		      sizeof(err)) != 0 ||
 	    conf_get_bool("security.lua.allow-restricted-functions", &ld->restricted) < 0 ||
-	    script_read(ld, name, err, sizeof(err)) != 0)
+	    lua_script_load(name, &ld->code, &ld->code_len, &ld->path, err, sizeof(err)) != 0)
 		goto fail;
 	/* checked now, on a state of its own: a script that does not load or
 	 * has no init/match fails the rule, not the packets. script_start
 	 * leaves init()'s needs on the stack. */
-	if (!(L = sandbox_new(ld, &mem))) {
+	if (!(L = lua_sandbox_new(&mem, ld->max_bytes, ld->restricted))) {
 		snprintf(err, sizeof(err), "out of memory");
 		goto fail;
 	}

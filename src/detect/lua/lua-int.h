@@ -58,6 +58,31 @@ void lua_push_timestring(lua_State *L, const struct timeval *tv, int iso);
 /* Pushes an address of family 4 or 6 as text. */
 void lua_push_addr(lua_State *L, int ipver, const void *addr);
 
+/* ---- the sandbox (lua-sandbox.c) ---- */
+
+/* The allocator's account: its own block, never moved while the state
+ * lives. hit: a growth was refused (max-bytes). */
+typedef struct LuaMem {
+	size_t used, max;
+	int hit;
+} LuaMem;
+
+/* A state with Suricata 8's sandbox (restricted: every standard library
+ * instead), allocations capped at max_bytes (0: none); NULL without
+ * memory. */
+lua_State *lua_sandbox_new(LuaMem *mem, uint64_t max_bytes, int restricted);
+/* The instruction cap for the next call (0: none). */
+void lua_sandbox_limit(lua_State *L, uint64_t max_instr);
+/* What a call's error says when the sandbox stopped it. */
+#define LUA_INSTR_MSG "instruction limit exceeded (security.lua.max-instructions)"
+#define LUA_BLOCKED_MSG "blocked function"
+
+/* A rule's script by name: an absolute path as is, else under
+ * default-rule-path, else from the working folder. 0 with its text (NUL
+ * ended) and the path found, both malloc'd; -1 with the reason. */
+int lua_script_load(const char *name, char **code, size_t *code_len, char **path, char *err,
+		    size_t errlen);
+
 /* The registry: library name -> opener. NULL: no such library. */
 lua_CFunction lua_lib_find(const char *name);
 

@@ -123,6 +123,18 @@ static int resolve_vars(DetectEngine *de, Signature *s)
 			}
 		}
 	}
+	/* the flowints a lua script registered, in whichever list it sits (a
+	 * sticky buffer's, the payload's, the match list) */
+	for (int l = 0; l < SM_LIST_MAX; l++)
+		for (int i = 0; i < s->lists[l].n; i++) {
+			const SigMatch *m = &s->lists[l].m[i];
+			const char *names[16];
+			int n = m->kw == KW_LUA || m->kw == KW_LUA_TX ? lua_sig_flowints(m, names, 16) : 0;
+
+			for (int k = 0; k < n; k++)
+				if (name_id(&de->fi_names, &de->nfi, names[k]) < 0)
+					return -1;
+		}
 	return 0;
 }
 

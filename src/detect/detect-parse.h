@@ -217,6 +217,7 @@ enum kw_id {
 	KW_IPREP,           /* iprep: DetectIprep (detect/iprep-kw.c) */
 	KW_GEOIP,           /* geoip: DetectGeoip (detect/geoip-kw.c) */
 	KW_TCP_WSCALE,      /* tcp.wscale: DetectUint on the window scale option (pkt-kw.c) */
+	KW_LUA_TX,          /* lua on a transaction: a KWF_TX match (detect/lua-kw.c) */
 	KW_MAX
 };
 

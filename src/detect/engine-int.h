@@ -433,6 +433,16 @@ static inline const SigGroup *pkt_group(const DetectEngine *de, int pc, int d, c
  * first use; NULL is nothing. */
 struct LuaThread;
 void lua_thread_free(struct LuaThread *lt);
+/* var-kw.c: a flowvar of f set (the old value replaced), or read: 0 with
+ * its bytes, -1 when f has none of that name (the lua libraries) */
+void detect_flowvar_put(const DetectEngine *de, Flow *f, const char *name, const uint8_t *v,
+			uint16_t len);
+int detect_flowvar_value(const Flow *f, const char *name, const uint8_t **v, uint16_t *len);
+/* lua-kw.c: the flowint names a rule's lua scripts registered (build-order.c
+ * gives them ids with the flowint keyword's): the count, and name i */
+int lua_sig_flowints(const SigMatch *m, const char **names, int max);
+/* lua-kw.c: detect.lua.* error counters, once a lua rule was loaded */
+void lua_register_counters(void);
 
 struct DetectThread {
 	const DetectEngine *de;
@@ -445,6 +455,10 @@ struct DetectThread {
 	pcre2_match_data *md;
 	pcre2_match_context *mctx;    /* the engine's pcre.* limits */
 	struct LuaThread *lua;        /* the lua keyword's states: lua_thread_free */
+	/* the transaction a rule is being evaluated on (tx-inspect.c's
+	 * stack, for the length of its inspection), NULL outside: what the
+	 * lua keyword's libraries read */
+	const struct DetectTx *insp_tx;
 	uint64_t vars[DETECT_VARS_MAX];
 	uint32_t recursion;
 	/* content_step's memo over the list being inspected (memo_ml):

@@ -1,50 +1,63 @@
 /* lua / luajit: a rule's Lua script, as Suricata 8's lua keyword
  * ("lua:[!]<script>;"), run with Debian's liblua5.4.
  *
- * The script has an init(args) that returns its "needs" table and a
- * match(args) that returns 1 (match) or 0. Needs: packet (the whole
- * packet), payload (the packet's payload), stream, buffer (the sticky
- * buffer the keyword follows); match(args) gets args["packet"],
- * args["payload"], args["stream"] and args["buffer"] as strings. A script
- * may require("suricata.packet") and read the packet through it (get(),
- * then :payload(), :packet(), :tuple(), :timestamp(), :pcap_cnt()).
+ * The script has an init(args) that returns its "needs" table, an
+ * optional thread_init() run once per detect thread, and a match(args)
+ * that returns 1 (or true) for a match. Needs, as 8.0 reads them:
+ *   packet, payload, stream, buffer: the packet, its payload, the stream
+ *     data inspected, the sticky buffer the keyword follows;
+ *   a protocol buffer (http.request_line, http.response_body, dns.rrname,
+ *     ssh.server_proto, ...): the rule becomes a transaction rule of that
+ *     protocol, and match(args) gets args[<name>] from the transaction;
+ *   a protocol (tls, ssh, smtp, dns.request, dns.response, dnp3, ja3,
+ *     ja3s): a transaction rule of it, the libraries read the transaction;
+ *   flowvar / flowint (arrays of names, 7.0's form): as the libraries'
+ *     register() in init.
+ * A script may require Suricata's libraries (detect/lua/: suricata.packet,
+ * .flow, .http, .dns, .tls, .ja3, .ssh, .smtp, .hashing, .base64,
+ * .flowvar, .flowint, .bytevar, .config, .log, .rule, .util).
  *
  * Where the keyword goes: after a sticky buffer, a step of that buffer's
- * list; with payload or stream needs, a step of the payload list; else a
- * packet keyword of the match list.
+ * list; with a protocol need, or on a rule of a protocol, a transaction
+ * match (KW_LUA_TX); with payload or stream needs, a step of the payload
+ * list; else a packet keyword of the match list.
  *
  * security.lua (Suricata 8.0.6's defaults): allow-rules yes (no: a rule
  * with lua fails to load, "Lua rules disabled by security configuration"),
  * max-bytes 500000 and max-instructions 500000 per state and call (a
  * script over either fails the call: no match), allow-restricted-functions
  * no (the io, os and package libraries, dofile and loadfile are absent).
+ * A call that fails (an error, a limit) is no match, counted in
+ * detect.lua.errors and by cause (detect.lua.instruction_limit_errors,
+ * detect.lua.memory_limit_errors, detect.lua.blocked_function_errors).
  *
  * A Lua state is single-threaded: the script is checked once at load on a
  * state of its own, closed again; each detect thread makes its state on the
- * first packet that needs it (DetectThread.lua, freed with the thread). */
+ * first packet that needs it (DetectThread.lua, freed with the thread).
+ * Rules without lua never reach this file on the packet path. */
 #include "config.h"
 
 #include "detect/detect-int.h"
 #include "detect/engine-int.h"
 #include "detect/inspect.h"
 #include "detect/packet.h"
+#include "detect/buffers.h"
 #include "conf/conf.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #ifdef HAVE_LUA
-#include <lauxlib.h>
-#include <lua.h>
 #include <lualib.h>
+
+#include "detect/lua/lua-int.h"
 #endif
 
-#define LUA_SCRIPT_MAX (1u << 20)      /* a rule's script: at most 1 MB */
 #define LUA_DEFAULT_MAX_BYTES 500000
 #define LUA_DEFAULT_MAX_INSTR 500000
+#define LUA_FLOWINTS_MAX 16
 
 enum { NEED_PACKET = 1, NEED_PAYLOAD = 2, NEED_STREAM = 4, NEED_BUFFER = 8 };
 
@@ -57,192 +70,63 @@ typedef struct DetectLua {
 	uint64_t max_bytes;        /* 0: unlimited */
 	uint64_t max_instr;        /* 0: unlimited */
 	int restricted;            /* allow-restricted-functions */
+	/* a transaction need: its protocol, and the buffer match() gets as
+	 * args[buf_name] (buf -1: none) read on side buf_side (-1: the side
+	 * the rule is evaluated on) */
+	uint16_t alproto;
+	int buf, buf_side;
+	char buf_name[48];
+	/* the flowints init() registered: ids at engine build */
+	char *flowints[LUA_FLOWINTS_MAX];
+	int nflowints;
+	const Signature *s;        /* the rule: suricata.rule, suricata.bytevar */
 } DetectLua;
 
 #ifdef HAVE_LUA
 
-/* ---- the sandbox ---- */
+/* ---- counters ---- */
 
-typedef struct LuaMem {
-	size_t used, max;
-} LuaMem;
+enum { LUA_ERR_ANY, LUA_ERR_INSTR, LUA_ERR_MEM, LUA_ERR_BLOCKED, LUA_ERR_MAX };
+static counter_id c_err[LUA_ERR_MAX];
+/* counters_generation() of the registration; 0: no lua rule was ever
+ * loaded, so the counters are not shown (nor counted) */
+static unsigned lua_counters_gen;
+static int lua_rules_seen;
 
-/* lua_Alloc with security.lua.max-bytes: a growth past it fails (Lua
- * raises "not enough memory" in the script). */
-static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
+void lua_register_counters(void)
 {
-	LuaMem *m = ud;
-	size_t old = ptr ? osize : 0;
-	void *n;
-
-	if (nsize == 0) {
-		free(ptr);
-		m->used -= old;
-		return NULL;
-	}
-	if (m->max && nsize > old && m->used + (nsize - old) > m->max)
-		return NULL;
-	n = realloc(ptr, nsize);
-	if (!n)
-		return NULL;
-	m->used = m->used - old + nsize;
-	return n;
-}
-
-static void instr_hook(lua_State *L, lua_Debug *ar)
-{
-	(void)ar;
-	luaL_error(L, "instruction limit exceeded (security.lua.max-instructions)");
-}
-
-static const char PKT_KEY[] = "suricata:packet";
-
-static Packet *cur_packet(lua_State *L)
-{
-	Packet *p;
-
-	lua_getfield(L, LUA_REGISTRYINDEX, PKT_KEY);
-	p = lua_touserdata(L, -1);
-	lua_pop(L, 1);
-	if (!p)
-		luaL_error(L, "no packet");
-	return p;
-}
-
-static int pkt_payload(lua_State *L)
-{
-	Packet *p = cur_packet(L);
-
-	lua_pushlstring(L, (const char *)(p->payload ? p->payload : (const uint8_t *)""),
-			p->payload ? p->payload_len : 0);
-	return 1;
-}
-
-static int pkt_packet(lua_State *L)
-{
-	Packet *p = cur_packet(L);
-
-	lua_pushlstring(L, (const char *)p->data, p->caplen);
-	return 1;
-}
-
-static void push_addr(lua_State *L, const Packet *p, int dst)
-{
-	char s[INET6_ADDRSTRLEN] = "";
-	const void *a = dst ? (const void *)&p->dst.a : (const void *)&p->src.a;
-
-	inet_ntop(p->ip_version == 6 ? AF_INET6 : AF_INET, a, s, sizeof(s));
-	lua_pushstring(L, s);
-}
-
-/* ipver, srcip, dstip, proto, sp, dp, as Suricata's Packet:tuple() */
-static int pkt_tuple(lua_State *L)
-{
-	Packet *p = cur_packet(L);
-
-	lua_pushinteger(L, p->ip_version);
-	push_addr(L, p, 0);
-	push_addr(L, p, 1);
-	lua_pushinteger(L, p->proto);
-	lua_pushinteger(L, p->sp);
-	lua_pushinteger(L, p->dp);
-	return 6;
-}
-
-static int pkt_timestamp(lua_State *L)
-{
-	Packet *p = cur_packet(L);
-
-	lua_pushinteger(L, p->ts.tv_sec);
-	lua_pushinteger(L, p->ts.tv_usec);
-	return 2;
-}
-
-static int pkt_pcap_cnt(lua_State *L)
-{
-	lua_pushinteger(L, (lua_Integer)cur_packet(L)->pcap_cnt);
-	return 1;
-}
-
-static int pkt_get(lua_State *L)
-{
-	static const luaL_Reg methods[] = {
-		{ "payload", pkt_payload }, { "packet", pkt_packet }, { "tuple", pkt_tuple },
-		{ "timestamp", pkt_timestamp }, { "pcap_cnt", pkt_pcap_cnt }, { NULL, NULL },
+	static const char *const names[LUA_ERR_MAX] = {
+		"detect.lua.errors",
+		"detect.lua.instruction_limit_errors",
+		"detect.lua.memory_limit_errors",
+		"detect.lua.blocked_function_errors",
 	};
 
-	cur_packet(L);
-	luaL_newlib(L, methods);
-	return 1;
+	if (!lua_rules_seen || lua_counters_gen == counters_generation())
+		return;
+	for (int i = 0; i < LUA_ERR_MAX; i++)
+		c_err[i] = counter_register(names[i]);
+	lua_counters_gen = counters_generation();
 }
 
-/* require() in the sandbox: Suricata's own libraries we have; any other
- * name only with allow-restricted-functions (package's require). */
-static int sandbox_require(lua_State *L)
+static void count_error(DetectThread *dt, int cause)
 {
-	const char *name = luaL_checkstring(L, 1);
-
-	if (strcmp(name, "suricata.packet") == 0) {
-		static const luaL_Reg lib[] = { { "get", pkt_get }, { NULL, NULL } };
-
-		luaL_newlib(L, lib);
-		return 1;
-	}
-	lua_getfield(L, LUA_REGISTRYINDEX, "suricata:require");
-	if (lua_isfunction(L, -1)) {
-		lua_pushvalue(L, 1);
-		lua_call(L, 1, 1);
-		return 1;
-	}
-	return luaL_error(L, "module '%s' is not available in the Lua sandbox", name);
+	if (lua_counters_gen != counters_generation() || !dt->tc)
+		return;
+	counter_inc(dt->tc, c_err[LUA_ERR_ANY]);
+	if (cause != LUA_ERR_ANY)
+		counter_inc(dt->tc, c_err[cause]);
 }
 
-static lua_State *sandbox_new(const DetectLua *ld, LuaMem *mem)
-{
-	static const luaL_Reg safe[] = {
-		{ LUA_GNAME, luaopen_base }, { LUA_TABLIBNAME, luaopen_table },
-		{ LUA_STRLIBNAME, luaopen_string }, { LUA_MATHLIBNAME, luaopen_math },
-		{ LUA_UTF8LIBNAME, luaopen_utf8 }, { NULL, NULL },
-	};
-	lua_State *L;
-
-	mem->used = 0;
-	mem->max = (size_t)ld->max_bytes;
-	if (!(L = lua_newstate(limited_alloc, mem)))
-		return NULL;
-	if (ld->restricted) {
-		luaL_openlibs(L);
-		lua_getglobal(L, "require");
-		lua_setfield(L, LUA_REGISTRYINDEX, "suricata:require");
-	} else {
-		for (const luaL_Reg *l = safe; l->name; l++) {
-			luaL_requiref(L, l->name, l->func, 1);
-			lua_pop(L, 1);
-		}
-		/* the file access the base library has */
-		lua_pushnil(L);
-		lua_setglobal(L, "dofile");
-		lua_pushnil(L);
-		lua_setglobal(L, "loadfile");
-	}
-	lua_pushcfunction(L, sandbox_require);
-	lua_setglobal(L, "require");
-	return L;
-}
-
-static void limit_instructions(lua_State *L, const DetectLua *ld)
-{
-	if (ld->max_instr)
-		lua_sethook(L, instr_hook, LUA_MASKCOUNT, (int)ld->max_instr);
-}
-
-/* The script run, then init({}) called: its needs table left on the stack
- * (or nil). 0, or -1 with the reason in err. */
-static int script_start(lua_State *L, const DetectLua *ld, char *err, size_t errlen)
+/* The script run, then init({}) called with regs collecting what it
+ * registers: its needs table left on the stack (or nil). 0, or -1 with
+ * the reason in err. */
+static int script_start(lua_State *L, const DetectLua *ld, LuaInitRegs *regs, char *err,
+			size_t errlen)
 {
 	int r = luaL_loadbuffer(L, ld->code, ld->code_len, ld->path);
 
-	limit_instructions(L, ld);
+	lua_sandbox_limit(L, ld->max_instr);
 	if (r == LUA_OK)
 		r = lua_pcall(L, 0, 0, 0);
 	if (r != LUA_OK) {
@@ -255,8 +139,11 @@ static int script_start(lua_State *L, const DetectLua *ld, char *err, size_t err
 		return -1;
 	}
 	lua_newtable(L);
-	limit_instructions(L, ld);
-	if (lua_pcall(L, 1, 1, 0) != LUA_OK) {
+	lua_sandbox_limit(L, ld->max_instr);
+	lua_init_regs_set(L, regs);
+	r = lua_pcall(L, 1, 1, 0);
+	lua_init_regs_set(L, NULL);
+	if (r != LUA_OK) {
 		snprintf(err, errlen, "init: %s", lua_tostring(L, -1));
 		return -1;
 	}
@@ -269,18 +156,72 @@ static int script_start(lua_State *L, const DetectLua *ld, char *err, size_t err
 	return 0;
 }
 
+/* thread_init(), when the script has one: 0, or -1 (it failed) */
+static int script_thread_init(lua_State *L, const DetectLua *ld)
+{
+	lua_getglobal(L, "thread_init");
+	if (!lua_isfunction(L, -1)) {
+		lua_pop(L, 1);
+		return 0;
+	}
+	lua_sandbox_limit(L, ld->max_instr);
+	return lua_pcall(L, 0, 0, 0) == LUA_OK ? 0 : -1;
+}
+
 /* needs[k] as Suricata reads it: true, or the string "true" (older
- * scripts' tostring(true)); a "buffer" key may name the buffer. */
+ * scripts' tostring(true)). */
+static int need_value_set(lua_State *L, int idx)
+{
+	return lua_toboolean(L, idx) &&
+	       !(lua_type(L, idx) == LUA_TSTRING && strcmp(lua_tostring(L, idx), "false") == 0);
+}
+
 static int need_set(lua_State *L, const char *k)
 {
 	int set;
 
 	lua_getfield(L, -1, k);
-	set = lua_toboolean(L, -1) &&
-	      !(lua_type(L, -1) == LUA_TSTRING && strcmp(lua_tostring(L, -1), "false") == 0);
+	set = need_value_set(L, -1);
 	lua_pop(L, 1);
 	return set;
 }
+
+/* The transaction needs 8.0 knows: the protocol, and the buffer match()
+ * gets (-1: none, the libraries read the transaction). */
+static const struct LuaTxNeed {
+	const char *name;
+	uint16_t alproto;
+	int buf, side;
+} tx_needs[] = {
+	{ "http.uri", ALPROTO_HTTP1, BUF_HTTP_URI, APP_DIR_TOSERVER },
+	{ "http.uri.raw", ALPROTO_HTTP1, BUF_HTTP_RAW_URI, APP_DIR_TOSERVER },
+	{ "http.request_line", ALPROTO_HTTP1, BUF_HTTP_REQUEST_LINE, APP_DIR_TOSERVER },
+	{ "http.request_headers", ALPROTO_HTTP1, BUF_HTTP_HEADER, APP_DIR_TOSERVER },
+	{ "http.request_headers.raw", ALPROTO_HTTP1, BUF_HTTP_RAW_HEADER, APP_DIR_TOSERVER },
+	{ "http.request_cookie", ALPROTO_HTTP1, BUF_HTTP_COOKIE, APP_DIR_TOSERVER },
+	{ "http.request_user_agent", ALPROTO_HTTP1, BUF_HTTP_USER_AGENT, APP_DIR_TOSERVER },
+	{ "http.request_body", ALPROTO_HTTP1, BUF_HTTP_CLIENT_BODY, APP_DIR_TOSERVER },
+	{ "http.response_line", ALPROTO_HTTP1, BUF_HTTP_RESPONSE_LINE, APP_DIR_TOCLIENT },
+	{ "http.response_headers", ALPROTO_HTTP1, BUF_HTTP_HEADER, APP_DIR_TOCLIENT },
+	{ "http.response_headers.raw", ALPROTO_HTTP1, BUF_HTTP_RAW_HEADER, APP_DIR_TOCLIENT },
+	{ "http.response_body", ALPROTO_HTTP1, BUF_HTTP_SERVER_BODY, APP_DIR_TOCLIENT },
+	{ "http.response_cookie", ALPROTO_HTTP1, BUF_HTTP_COOKIE, APP_DIR_TOCLIENT },
+	/* the query's name, from the message the rule is evaluated on (a
+	 * response repeats its request's question) */
+	{ "dns.rrname", ALPROTO_DNS, BUF_DNS_QUERIES_RRNAME, -1 },
+	{ "dns.request", ALPROTO_DNS, -1, APP_DIR_TOSERVER },
+	{ "dns.response", ALPROTO_DNS, -1, APP_DIR_TOCLIENT },
+	{ "ssh.client_proto", ALPROTO_SSH, BUF_SSH_PROTO, APP_DIR_TOSERVER },
+	{ "ssh.server_proto", ALPROTO_SSH, BUF_SSH_PROTO, APP_DIR_TOCLIENT },
+	{ "ssh.client_software", ALPROTO_SSH, BUF_SSH_SOFTWARE, APP_DIR_TOSERVER },
+	{ "ssh.server_software", ALPROTO_SSH, BUF_SSH_SOFTWARE, APP_DIR_TOCLIENT },
+	{ "ssh", ALPROTO_SSH, -1, APP_DIR_TOSERVER },
+	{ "smtp", ALPROTO_SMTP, -1, APP_DIR_TOSERVER },
+	{ "tls", ALPROTO_TLS, -1, APP_DIR_TOSERVER },
+	{ "ja3", ALPROTO_TLS, -1, APP_DIR_TOSERVER },
+	{ "ja3s", ALPROTO_TLS, -1, APP_DIR_TOCLIENT },
+	{ "dnp3", ALPROTO_DNP3, -1, APP_DIR_TOSERVER },
+};
 
 /* ---- per thread ---- */
 
@@ -316,6 +257,7 @@ static LuaThreadState *thread_state(DetectThread *dt, const DetectLua *ld)
 {
 	struct LuaThread *lt = dt->lua;
 	LuaThreadState *ts;
+	LuaInitRegs regs = { .s = ld->s };
 	char err[256];
 
 	for (uint32_t i = 0; lt && i < lt->n; i++)
@@ -336,9 +278,11 @@ static LuaThreadState *thread_state(DetectThread *dt, const DetectLua *ld)
 	memset(ts, 0, sizeof(*ts));
 	ts->ld = ld;
 	ts->mem = calloc(1, sizeof(*ts->mem));
-	ts->L = ts->mem ? sandbox_new(ld, ts->mem) : NULL;
-	if (!ts->L || script_start(ts->L, ld, err, sizeof(err)) != 0) {
+	ts->L = ts->mem ? lua_sandbox_new(ts->mem, ld->max_bytes, ld->restricted) : NULL;
+	if (!ts->L || script_start(ts->L, ld, &regs, err, sizeof(err)) != 0 ||
+	    script_thread_init(ts->L, ld) != 0) {
 		ts->broken = 1;
+		count_error(dt, LUA_ERR_ANY);
 		return NULL;
 	}
 	lua_settop(ts->L, 0);
@@ -351,19 +295,38 @@ static void push_arg(lua_State *L, const char *k, const uint8_t *d, uint32_t len
 	lua_setfield(L, -2, k);
 }
 
+/* The cause of a failed call, for the counters. */
+static int error_cause(lua_State *L, const LuaMem *mem, int rc)
+{
+	const char *msg = lua_tostring(L, -1);
+
+	if (rc == LUA_ERRMEM || mem->hit)
+		return LUA_ERR_MEM;
+	if (msg && strstr(msg, LUA_INSTR_MSG))
+		return LUA_ERR_INSTR;
+	if (msg && strstr(msg, LUA_BLOCKED_MSG))
+		return LUA_ERR_BLOCKED;
+	return LUA_ERR_ANY;
+}
+
 /* match(args): 1 when it returned 1 (or true), the keyword's negation
  * applied. An error (a limit reached) is no match, as in Suricata. */
 static int lua_run(DetectThread *dt, const DetectLua *ld, Packet *p, const InspectBuffer *b)
 {
 	LuaThreadState *ts;
 	lua_State *L;
-	int r = 0;
+	LuaCtx ctx;
+	int r = 0, rc;
 
 	if (!p || !(ts = thread_state(dt, ld)))
 		return 0;
 	L = ts->L;
-	lua_pushlightuserdata(L, p);
-	lua_setfield(L, LUA_REGISTRYINDEX, PKT_KEY);
+	ctx = (LuaCtx){ .dt = dt, .p = p, .f = p->flow, .s = ld->s };
+	if (dt->insp_tx) {
+		ctx.tx = dt->insp_tx->tx;
+		ctx.side = dt->insp_tx->side;
+	}
+	lua_ctx_set(L, &ctx);
 	lua_getglobal(L, "match");
 	lua_newtable(L);
 	if (ld->needs & NEED_PACKET)
@@ -376,21 +339,37 @@ static int lua_run(DetectThread *dt, const DetectLua *ld, Packet *p, const Inspe
 		push_arg(L, "stream", b->data, b->len);
 	if (b)
 		push_arg(L, "buffer", b->data, b->len);
-	limit_instructions(L, ld);
-	if (lua_pcall(L, 1, 1, 0) == LUA_OK) {
+
+	if (ld->buf >= 0 && ctx.tx) {
+		lua_push_detect_buffer(L, ld->buf, ctx.tx, ld->buf_side < 0 ? ctx.side : ld->buf_side);
+		lua_setfield(L, -2, ld->buf_name);
+	}
+	ts->mem->hit = 0;
+	lua_sandbox_limit(L, ld->max_instr);
+	rc = lua_pcall(L, 1, 1, 0);
+	if (rc == LUA_OK) {
 		if (lua_isboolean(L, -1))
 			r = lua_toboolean(L, -1);
 		else
 			r = lua_tointeger(L, -1) == 1;
+	} else {
+		count_error(dt, error_cause(L, ts->mem, rc));
 	}
 	lua_settop(L, 0);
-	lua_pushnil(L);
-	lua_setfield(L, LUA_REGISTRYINDEX, PKT_KEY);
+	lua_ctx_set(L, NULL);
 	return ld->negated ? !r : r;
 }
 
 static int lua_match(DetectThread *dt, const SigMatch *m, Packet *p)
 {
+	return lua_run(dt, m->ctx, p, NULL);
+}
+
+/* KW_LUA_TX: on a transaction only (tx-inspect.c notes it in dt) */
+static int lua_tx_match(DetectThread *dt, const SigMatch *m, Packet *p)
+{
+	if (!dt->insp_tx || !dt->insp_tx->tx)
+		return 0;
 	return lua_run(dt, m->ctx, p, NULL);
 }
 
@@ -402,49 +381,17 @@ static int lua_step(DetectThread *dt, const Signature *s, const SigMatchList *ml
 	return inspect_next(dt, s, ml, idx + 1, b, prev);
 }
 
-/* ---- setup ---- */
-
-/* The script: an absolute path as is, else under default-rule-path, else
- * from the working folder (Suricata: "appended to your default rules
- * location"). The file's text in ld. 0, or -1 with the reason. */
-static int script_read(DetectLua *ld, const char *name, char *err, size_t errlen)
+int lua_sig_flowints(const SigMatch *m, const char **names, int max)
 {
-	const char *dir = conf_get("default-rule-path");
-	char path[4096];
-	FILE *f = NULL;
-	long n;
+	const DetectLua *ld = m->ctx;
+	int n = 0;
 
-	if (name[0] != '/' && dir && dir[0]) {
-		snprintf(path, sizeof(path), "%s/%s", dir, name);
-		f = fopen(path, "rb");
-	}
-	if (!f) {
-		snprintf(path, sizeof(path), "%s", name);
-		f = fopen(path, "rb");
-	}
-	if (!f) {
-		snprintf(err, errlen, "cannot open lua script %.300s: %s", name, strerror(errno));
-		return -1;
-	}
-	if (fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || n > (long)LUA_SCRIPT_MAX ||
-	    fseek(f, 0, SEEK_SET) != 0) {
-		fclose(f);
-		snprintf(err, errlen, "lua script %.300s: not a regular file of at most %u bytes", path,
-			 LUA_SCRIPT_MAX);
-		return -1;
-	}
-	ld->code = malloc((size_t)n + 1);
-	ld->path = strdup(path);
-	if (!ld->code || !ld->path || fread(ld->code, 1, (size_t)n, f) != (size_t)n) {
-		fclose(f);
-		snprintf(err, errlen, "cannot read lua script %.300s", path);
-		return -1;
-	}
-	fclose(f);
-	ld->code[n] = '\0';
-	ld->code_len = (size_t)n;
-	return 0;
+	for (int i = 0; i < ld->nflowints && n < max; i++)
+		names[n++] = ld->flowints[i];
+	return n;
 }
+
+/* ---- setup ---- */
 
 /* security.lua.max-bytes / max-instructions: 0 is unlimited. */
 static int limit_get(const char *key, uint64_t def, uint64_t *out, char *err, size_t errlen)
@@ -465,6 +412,54 @@ static void lua_ctx_free(void *ctx)
 
 	free(ld->code);
 	free(ld->path);
+	for (int i = 0; i < ld->nflowints; i++)
+		free(ld->flowints[i]);
+}
+
+/* 7.0's needs["flowint"] = { "a", "b" } (and flowvar's): registrations */
+static void need_names(lua_State *L, const char *k, const char **list, int *n)
+{
+	lua_getfield(L, -1, k);
+	if (lua_istable(L, -1)) {
+		for (lua_Integer i = 1;; i++) {
+			lua_rawgeti(L, -1, i);
+			if (!lua_isstring(L, -1) || *n >= LUA_VARS_MAX) {
+				lua_pop(L, 1);
+				break;
+			}
+			lua_init_reg_add(L, list, n, lua_tostring(L, -1));
+			lua_pop(L, 1);
+		}
+	}
+	lua_pop(L, 1);
+}
+
+/* Reads init()'s needs table (on top of L's stack) into ld; the
+ * transaction need (one: the first of the table that is set). */
+static int needs_read(lua_State *L, DetectLua *ld, LuaInitRegs *regs, char *err, size_t errlen)
+{
+	ld->needs |= need_set(L, "packet") ? NEED_PACKET : 0;
+	ld->needs |= need_set(L, "payload") ? NEED_PAYLOAD : 0;
+	ld->needs |= need_set(L, "stream") ? NEED_STREAM : 0;
+	ld->needs |= need_set(L, "buffer") ? NEED_BUFFER : 0;
+	ld->buf = -1;
+	for (size_t i = 0; i < sizeof(tx_needs) / sizeof(tx_needs[0]); i++) {
+		if (!need_set(L, tx_needs[i].name))
+			continue;
+		if (ld->alproto && ld->alproto != tx_needs[i].alproto) {
+			snprintf(err, errlen, "lua: needs of two protocols");
+			return -1;
+		}
+		ld->alproto = tx_needs[i].alproto;
+		if (tx_needs[i].buf >= 0 && ld->buf < 0) {
+			ld->buf = tx_needs[i].buf;
+			ld->buf_side = tx_needs[i].side;
+			snprintf(ld->buf_name, sizeof(ld->buf_name), "%s", tx_needs[i].name);
+		}
+	}
+	need_names(L, "flowint", regs->flowint, &regs->nflowint);
+	need_names(L, "flowvar", regs->flowvar, &regs->nflowvar);
+	return 0;
 }
 
 static int kw_lua(SigParseState *st, const char *arg, const Keyword *kw)
@@ -472,9 +467,10 @@ static int kw_lua(SigParseState *st, const char *arg, const Keyword *kw)
 	DetectLua *ld;
 	lua_State *L;
 	LuaMem mem;
+	LuaInitRegs regs = { .s = st->s };
 	const char *p, *end;
 	char name[1024], err[512] = "";
-	int allow = 1, list, rc;
+	int allow = 1, list, rc, id = KW_LUA;
 
 	(void)kw;
 	if (conf_get_bool("security.lua.allow-rules", &allow) < 0)
@@ -484,6 +480,8 @@ static int kw_lua(SigParseState *st, const char *arg, const Keyword *kw)
 				 "security.lua.allow-rules");
 	if (!(ld = calloc(1, sizeof(*ld))))
 		return sig_error(st, "out of memory");
+	ld->s = st->s;
+	ld->buf = -1;
 	p = sig_arg_negation(arg, &ld->negated, &end);
 	snprintf(name, sizeof(name), "%.*s", (int)(end - p), p);
 	if (limit_get("security.lua.max-bytes", LUA_DEFAULT_MAX_BYTES, &ld->max_bytes, err,
@@ -491,46 +489,59 @@ static int kw_lua(SigParseState *st, const char *arg, const Keyword *kw)
 	    limit_get("security.lua.max-instructions", LUA_DEFAULT_MAX_INSTR, &ld->max_instr, err,
 		      sizeof(err)) != 0 ||
 	    conf_get_bool("security.lua.allow-restricted-functions", &ld->restricted) < 0 ||
-	    script_read(ld, name, err, sizeof(err)) != 0)
+	    lua_script_load(name, &ld->code, &ld->code_len, &ld->path, err, sizeof(err)) != 0)
 		goto fail;
 	/* checked now, on a state of its own: a script that does not load or
-	 * has no init/match fails the rule, not the packets */
-	if (!(L = sandbox_new(ld, &mem))) {
+	 * has no init/match fails the rule, not the packets. script_start
+	 * leaves init()'s needs on the stack. */
+	if (!(L = lua_sandbox_new(&mem, ld->max_bytes, ld->restricted))) {
 		snprintf(err, sizeof(err), "out of memory");
 		goto fail;
 	}
-	if (script_start(L, ld, err, sizeof(err)) != 0) {
+	if (script_start(L, ld, &regs, err, sizeof(err)) != 0) {
 		lua_close(L);
 		goto fail;
 	}
-	lua_getglobal(L, "init");
-	lua_newtable(L);
-	limit_instructions(L, ld);
-	if (lua_pcall(L, 1, 1, 0) == LUA_OK && lua_istable(L, -1)) {
-		ld->needs |= need_set(L, "packet") ? NEED_PACKET : 0;
-		ld->needs |= need_set(L, "payload") ? NEED_PAYLOAD : 0;
-		ld->needs |= need_set(L, "stream") ? NEED_STREAM : 0;
-		ld->needs |= need_set(L, "buffer") ? NEED_BUFFER : 0;
+	if (lua_istable(L, -1) && needs_read(L, ld, &regs, err, sizeof(err)) != 0) {
+		lua_close(L);
+		goto fail;
 	}
+	for (int i = 0; i < regs.nflowint && ld->nflowints < LUA_FLOWINTS_MAX; i++)
+		if ((ld->flowints[ld->nflowints] = strdup(regs.flowint[i])))
+			ld->nflowints++;
 	lua_close(L);
-	if (st->cur_buf >= 0)
+	if (ld->alproto &&
+	    sig_set_alproto_for(st, kw->name, ld->alproto, ld->alproto == ALPROTO_DNS, "a matching"))
+		goto fail_quiet;
+	if (st->cur_buf >= 0) {
 		list = st->cur_buf;
-	else if (ld->needs & (NEED_PAYLOAD | NEED_STREAM))
+	} else if (ld->needs & (NEED_PAYLOAD | NEED_STREAM)) {
 		list = sig_cur_list(st);
-	else
+	} else if (st->s->alproto != ALPROTO_UNKNOWN) {
+		/* a transaction rule: the libraries read its transaction */
 		list = SM_LIST_MATCH;
-	if ((rc = sm_append(st, list, KW_LUA, ld)) < 0) {
+		id = KW_LUA_TX;
+		st->s->flags |= SIG_FLAG_TX_MATCH;
+	} else {
+		list = SM_LIST_MATCH;
+	}
+	if ((rc = sm_append(st, list, id, ld)) < 0) {
 		lua_ctx_free(ld);
 		free(ld);
 		return rc;
 	}
 	if (list != SM_LIST_MATCH)
 		st->last_inspect_list = list;
+	lua_rules_seen = 1;
 	return 0;
 fail:
 	lua_ctx_free(ld);
 	free(ld);
 	return sig_error(st, "%s", err);
+fail_quiet:
+	lua_ctx_free(ld);
+	free(ld);
+	return -1;
 }
 
 const char *lua_kw_version(void)
@@ -557,6 +568,23 @@ static int lua_match(DetectThread *dt, const SigMatch *m, Packet *p)
 	(void)m;
 	(void)p;
 	return 0;
+}
+
+static int lua_tx_match(DetectThread *dt, const SigMatch *m, Packet *p)
+{
+	return lua_match(dt, m, p);
+}
+
+int lua_sig_flowints(const SigMatch *m, const char **names, int max)
+{
+	(void)m;
+	(void)names;
+	(void)max;
+	return 0;
+}
+
+void lua_register_counters(void)
+{
 }
 
 static int lua_step(DetectThread *dt, const Signature *s, const SigMatchList *ml, int idx,
@@ -590,6 +618,10 @@ const Keyword lua_keywords[] = {
 	/* Suricata 8: luajit is the same keyword */
 	{ .name = "luajit", .id = KW_LUA, .setup = kw_lua, .flags = NEED | SQ, .buf = -1,
 	  .desc = "the same as lua", .match = lua_match, .step = lua_step,
+	  .free = lua_ctx_free },
+	/* on a transaction (a protocol need, or a protocol's rule) */
+	{ .name = "lua", .id = KW_LUA_TX, .setup = kw_lua, .flags = NEED | SQ | KWF_TX | KWF_ID_ONLY,
+	  .buf = -1, .desc = "a Lua script on a transaction", .match = lua_tx_match,
 	  .free = lua_ctx_free },
 	{ .name = NULL },
 };

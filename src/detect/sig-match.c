@@ -21,6 +21,7 @@ void detect_register_counters(void)
 	c_overflow = counter_register("detect.alert_queue_overflow");
 	c_suppressed = counter_register("detect.alerts_suppressed");
 	detect_state_register_counters();
+	lua_register_counters();
 	counters_done = counters_generation();
 }
 

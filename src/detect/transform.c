@@ -5,6 +5,7 @@
 #include "util/base64.h"
 #include "detect/transform.h"
 #include "detect/transform-codec.h"
+#include "detect/lua/lua-xform.h"
 #include "detect/buffers.h"
 #include "detect/pcre2-config.h"
 #include "util/strnum.h"
@@ -103,6 +104,7 @@ void transform_free_one(Transform *t)
 	free(t->pattern);
 	if (t->re)
 		pcre2_code_free(t->re);
+	lua_xform_free(t->lua);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -299,6 +301,17 @@ static int parse_inflate(SigParseState *st, const char *name, const char *arg, T
 	return 0;
 }
 
+/* luaxform:<script>[, arg]... (detect/lua/lua-xform.c) */
+static int parse_luaxform(SigParseState *st, const char *arg, Transform *t)
+{
+	char err[512];
+	int rc = lua_xform_parse(arg, &t->lua, err, sizeof(err));
+
+	if (rc == -2)
+		return sig_unsupported(st, "%s", err);
+	return rc ? sig_error(st, "%s", err) : 0;
+}
+
 static int kw_transform(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	Signature *s = st->s;
@@ -322,6 +335,8 @@ static int kw_transform(SigParseState *st, const char *arg, const Keyword *kw)
 	else if ((t.kind == TR_DOMAIN || t.kind == TR_TLD) && !xform_psl_available())
 		rc = sig_unsupported(st, "transform %s (built without libpsl, or no Public Suffix "
 				     "List)", kw->name);
+	else if (t.kind == TR_LUAXFORM)
+		rc = parse_luaxform(st, arg, &t);
 	else if (arg)
 		rc = sig_error(st, "%s takes no value", kw->name);
 	if (rc)
@@ -445,6 +460,7 @@ void xform_scratch_free(XformScratch *xs)
 	free(xs->buf[1]);
 	free(xs->b64);
 	xform_codec_free(xs->codec);
+	lua_xform_thread_free(xs->lua);
 	pcre2_match_data_free(xs->md);
 	free(xs);
 }
@@ -681,6 +697,19 @@ int transform_apply(const TransformChain *c, XformScratch *xs, const uint8_t *in
 		/* the output slot must not be the current input */
 		if (cur == xs->buf[w])
 			w ^= 1;
+		if (c->t[i].kind == TR_LUAXFORM) {
+			const uint8_t *r;
+
+			/* its output's size is the script's: copied once known */
+			if (lua_xform_run(&xs->lua, c->t[i].lua, cur, cur_len, &r, &n) != 0)
+				continue;
+			if (grow(&xs->buf[w], &xs->cap[w], (uint64_t)n + 1))
+				return -1;
+			memcpy(xs->buf[w], r, n);
+			cur = xs->buf[w];
+			cur_len = n;
+			continue;
+		}
 		if (grow(&xs->buf[w], &xs->cap[w], step_room(&c->t[i], cur_len)))
 			return -1;
 		n = step(&c->t[i], xs, cur, cur_len, xs->buf[w], &same);
@@ -701,7 +730,7 @@ static int transform_equal(const Transform *a, const Transform *b)
 		return 0;
 	if (a->keylen && memcmp(a->key, b->key, a->keylen))
 		return 0;
-	if (!a->pattern != !b->pattern)
+	if (!a->pattern != !b->pattern || !lua_xform_equal(a->lua, b->lua))
 		return 0;
 	return !a->pattern || strcmp(a->pattern, b->pattern) == 0;
 }
@@ -782,6 +811,8 @@ const Keyword transform_keywords[] = {
 	  .buf = TR_DOMAIN, .desc = "transform: the registrable domain (Public Suffix List)" },
 	{ .name = "tld", .id = KW_TRANSFORM, .setup = kw_transform, .flags = NA,
 	  .buf = TR_TLD, .desc = "transform: the public suffix (Public Suffix List)" },
+	{ .name = "luaxform", .id = KW_TRANSFORM, .setup = kw_transform, .flags = NEED | SQ,
+	  .buf = TR_LUAXFORM, .desc = "transform: a Lua script's transform(input, args)" },
 	{ .name = "base64_decode", .id = KW_BASE64_DECODE, .setup = kw_base64_decode, .flags = SQ,
 	  .buf = -1, .desc = "decode base64 data for base64_data", .step = inspect_base64_step },
 	{ .name = "base64_data", .id = KW_BASE64_DATA, .setup = kw_base64_data, .flags = NA,

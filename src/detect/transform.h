@@ -34,6 +34,7 @@ enum transform_kind {
 	TR_ZLIB_DEFLATE,
 	TR_DOMAIN,
 	TR_TLD,
+	TR_LUAXFORM,
 };
 
 /* Base64 alphabets' error handling, as Suricata's from_base64 modes:
@@ -50,6 +51,7 @@ typedef struct Transform {
 	uint32_t keylen;
 	void *re;                 /* pcrexform: pcre2_code * */
 	char *pattern;            /* pcrexform: as written (chain equality) */
+	struct LuaXformDef *lua;  /* luaxform (detect/lua/lua-xform.h) */
 } Transform;
 
 #define TRANSFORM_CHAIN_MAX 16
@@ -84,6 +86,7 @@ typedef struct XformScratch {
 	int in_b64;               /* inspecting base64_data: no nested decode */
 	void *md;                 /* pcre2_match_data * */
 	struct XformCodec *codec; /* transform-codec.c's, made on first use */
+	struct LuaXformThread *lua; /* luaxform's Lua states, made on first use */
 } XformScratch;
 
 XformScratch *xform_scratch_new(void);

@@ -749,10 +749,10 @@ static int tx_payload_match(DetectThread *dt, const DetectFlowState *fs, const S
 	return inspect_buffer(dt, s, BUF_PAYLOAD, &b);
 }
 
-static int tx_sig_match(DetectThread *dt, const TxPass *tp, const DetectSig *ds, Packet *p,
-			void *tx)
+static int tx_sig_match_on(DetectThread *dt, const TxPass *tp, const DetectSig *ds, Packet *p,
+			   void *tx, const DetectTx *pdtx)
 {
-	const DetectTx dtx = { tx, tp->d };
+	const DetectTx dtx = *pdtx;
 	int d = tp->d;
 	const Signature *s = ds->s;
 	int m, payload_first;
@@ -777,6 +777,20 @@ static int tx_sig_match(DetectThread *dt, const TxPass *tp, const DetectSig *ds,
 	if (ds->has_payload && !payload_first && !tx_payload_match(dt, tp->fs, s, p, d))
 		return 0;
 	return app_event_tx_match(s, p->flow, tx);
+}
+
+/* The rule's inspection on tx, with the transaction noted in dt for the
+ * keywords that read it beside their buffer (lua's libraries). */
+static int tx_sig_match(DetectThread *dt, const TxPass *tp, const DetectSig *ds, Packet *p,
+			void *tx)
+{
+	const DetectTx dtx = { tx, tp->d };
+	int m;
+
+	dt->insp_tx = &dtx;
+	m = tx_sig_match_on(dt, tp, ds, p, tx, &dtx);
+	dt->insp_tx = NULL;
+	return m;
 }
 
 /* Prefilters list l's buffer(s) on side tp->d, unless the scan cannot give

@@ -343,6 +343,26 @@ static void flowvar_set(const DetectEngine *de, Flow *f, const char *name, const
 	fv->v[i].len = len;
 }
 
+/* The lua libraries' flowvar access (detect/lua/lua-flowvar.c). */
+void detect_flowvar_put(const DetectEngine *de, Flow *f, const char *name, const uint8_t *v,
+			uint16_t len)
+{
+	flowvar_set(de, f, name, v, len);
+}
+
+int detect_flowvar_value(const Flow *f, const char *name, const uint8_t **v, uint16_t *len)
+{
+	const DetectFlowState *fs = f ? f->detect : NULL;
+
+	for (int i = 0; fs && fs->vars && i < fs->vars->n; i++)
+		if (!strcmp(fs->vars->v[i].name, name)) {
+			*v = fs->vars->v[i].val;
+			*len = fs->vars->v[i].len;
+			return 0;
+		}
+	return -1;
+}
+
 void detect_vars_commit(DetectThread *dt, const Signature *s, Packet *p)
 {
 	struct DetectVarStage *vs = dt->vst;

@@ -1,5 +1,6 @@
 /* The logger list (logger.h) and its entries that are one call each. */
 #include "output/logger-int.h"
+#include "output/lua-out.h"
 #include "output/alert.h"
 #include "output/drop.h"
 #include "app-layer/frames.h"
@@ -104,6 +105,7 @@ static const OutputLogger *const loggers[] = {
 	&output_logger_frame,
 	&output_logger_tls_store,
 	&output_logger_pcap,
+	&output_logger_lua,
 	&logger_flow,
 };
 
@@ -116,12 +118,14 @@ int output_thread_init(OutputThread *ot, Outputs *o)
 	ot->pcap_log = NULL;
 	ot->end_pkt = calloc(1, sizeof(Packet));
 	output_thread_set_detect(ot, NULL);
+	lua_output_thread_init(ot);
 	return ot->end_pkt ? 0 : -1;
 }
 
 void output_thread_fini(OutputThread *ot)
 {
 	pcap_log_thread_fini(ot);
+	lua_output_thread_fini(ot);
 	free(ot->end_pkt);
 	ot->end_pkt = NULL;
 }

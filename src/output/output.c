@@ -2,6 +2,7 @@
  * top-level `stats:` section, read once at start; files opened once; lines
  * written whole under one mutex per file. */
 #include "output/output-private.h"
+#include "output/lua-out.h"
 #include "output/json-writer.h"
 #include "output/json-dump.h"
 #include "output/tls-json.h"
@@ -663,6 +664,8 @@ int output_config_load(OutputConfig *cfg, const char *log_dir, char *err, size_t
 			rc = tls_store_config_load(cfg, prefix, log_dir, err, errlen);
 		else if (strcmp(type, "pcap-log") == 0)
 			rc = pcap_log_config_load(cfg, prefix, log_dir, err, errlen);
+		else if (strcmp(type, "lua") == 0)
+			lua_output_config_mark(prefix);
 		/* others (file-store is the files module's) are not read here:
 		 * conf_report_unused() names the settings of any enabled one
 		 * nobody reads */

@@ -3,6 +3,7 @@
  * records themselves come from the protocol's logger (tx-log.c); any
  * protocol, through the app layer's generic transactions. */
 #include "output/logger-int.h"
+#include "output/lua-out.h"
 #include "app-layer/app-layer.h"
 #include "app-layer/files.h"
 
@@ -68,6 +69,7 @@ static void tx_log(OutputThread *ot, const Packet *p, Flow *f, int final)
 				continue;
 			}
 			output_tx_log(ot->o, p, f, tx);
+			lua_output_tx(ot, p, f, tx);
 			app_layer_tx_set_flags(f, tx, APP_TX_LOGGED);
 		}
 		/* a file still open, or waiting for a packet of its direction,

@@ -1,0 +1,160 @@
+/* The sandbox a rule's script (lua keyword, luaxform) runs in, as Suricata
+ * 8's: the base, table, string, math and utf8 libraries, require() limited
+ * to Suricata's own libraries, a memory cap on the state's allocator
+ * (security.lua.max-bytes) and an instruction cap per call
+ * (security.lua.max-instructions); allow-restricted-functions opens every
+ * standard library instead. */
+#include "config.h"
+
+#ifdef HAVE_LUA
+#include "detect/lua/lua-int.h"
+
+#include <lualib.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conf/conf.h"
+
+#define LUA_SCRIPT_MAX (1u << 20)      /* a script: at most 1 MB */
+
+/* lua_Alloc with the cap: a growth past it fails (Lua raises "not enough
+ * memory" in the script) and is noted for the counters. */
+static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
+{
+	LuaMem *m = ud;
+	size_t old = ptr ? osize : 0;
+	void *n;
+
+	if (nsize == 0) {
+		free(ptr);
+		m->used -= old;
+		return NULL;
+	}
+	if (m->max && nsize > old && m->used + (nsize - old) > m->max) {
+		m->hit = 1;
+		return NULL;
+	}
+	n = realloc(ptr, nsize);
+	if (!n)
+		return NULL;
+	m->used = m->used - old + nsize;
+	return n;
+}
+
+static void instr_hook(lua_State *L, lua_Debug *ar)
+{
+	(void)ar;
+	luaL_error(L, "%s", LUA_INSTR_MSG);
+}
+
+/* require(): Suricata's libraries; any other name only with
+ * allow-restricted-functions (package's require). Loaded libraries are
+ * kept in the registry's _LOADED, as Lua's require does. */
+static int sandbox_require(lua_State *L)
+{
+	const char *name = luaL_checkstring(L, 1);
+	lua_CFunction open = lua_lib_find(name);
+
+	if (open) {
+		luaL_requiref(L, name, open, 0);
+		return 1;
+	}
+	lua_getfield(L, LUA_REGISTRYINDEX, "suricata:require");
+	if (lua_isfunction(L, -1)) {
+		lua_pushvalue(L, 1);
+		lua_call(L, 1, 1);
+		return 1;
+	}
+	return luaL_error(L, "%s: module '%s' is not available in the Lua sandbox",
+			  LUA_BLOCKED_MSG, name);
+}
+
+lua_State *lua_sandbox_new(LuaMem *mem, uint64_t max_bytes, int restricted)
+{
+	static const luaL_Reg safe[] = {
+		{ LUA_GNAME, luaopen_base }, { LUA_TABLIBNAME, luaopen_table },
+		{ LUA_STRLIBNAME, luaopen_string }, { LUA_MATHLIBNAME, luaopen_math },
+		{ LUA_UTF8LIBNAME, luaopen_utf8 }, { NULL, NULL },
+	};
+	lua_State *L;
+
+	mem->used = 0;
+	mem->hit = 0;
+	mem->max = (size_t)max_bytes;
+	if (!(L = lua_newstate(limited_alloc, mem)))
+		return NULL;
+	lua_ctx_set(L, NULL);
+	if (restricted) {
+		luaL_openlibs(L);
+		lua_getglobal(L, "require");
+		lua_setfield(L, LUA_REGISTRYINDEX, "suricata:require");
+	} else {
+		for (const luaL_Reg *l = safe; l->name; l++) {
+			luaL_requiref(L, l->name, l->func, 1);
+			lua_pop(L, 1);
+		}
+		/* the file access and code loading the base library has */
+		lua_pushnil(L);
+		lua_setglobal(L, "dofile");
+		lua_pushnil(L);
+		lua_setglobal(L, "loadfile");
+		lua_pushnil(L);
+		lua_setglobal(L, "collectgarbage");
+	}
+	lua_pushcfunction(L, sandbox_require);
+	lua_setglobal(L, "require");
+	return L;
+}
+
+void lua_sandbox_limit(lua_State *L, uint64_t max_instr)
+{
+	if (max_instr)
+		lua_sethook(L, instr_hook, LUA_MASKCOUNT, (int)max_instr);
+}
+
+/* The script: an absolute path as is, else under default-rule-path, else
+ * from the working folder (Suricata: "appended to your default rules
+ * location"). */
+int lua_script_load(const char *name, char **code, size_t *code_len, char **spath, char *err,
+		    size_t errlen)
+{
+	const char *dir = conf_get("default-rule-path");
+	char path[4096];
+	FILE *f = NULL;
+	long n;
+
+	if (name[0] != '/' && dir && dir[0]) {
+		snprintf(path, sizeof(path), "%s/%s", dir, name);
+		f = fopen(path, "rb");
+	}
+	if (!f) {
+		snprintf(path, sizeof(path), "%s", name);
+		f = fopen(path, "rb");
+	}
+	if (!f) {
+		snprintf(err, errlen, "cannot open lua script %.300s: %s", name, strerror(errno));
+		return -1;
+	}
+	if (fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || n > (long)LUA_SCRIPT_MAX ||
+	    fseek(f, 0, SEEK_SET) != 0) {
+		fclose(f);
+		snprintf(err, errlen, "lua script %.300s: not a regular file of at most %u bytes", path,
+			 LUA_SCRIPT_MAX);
+		return -1;
+	}
+	*code = malloc((size_t)n + 1);
+	*spath = strdup(path);
+	if (!*code || !*spath || fread(*code, 1, (size_t)n, f) != (size_t)n) {
+		fclose(f);
+		snprintf(err, errlen, "cannot read lua script %.300s", path);
+		return -1;
+	}
+	fclose(f);
+	(*code)[n] = 0;
+	*code_len = (size_t)n;
+	return 0;
+}
+
+#endif /* HAVE_LUA */

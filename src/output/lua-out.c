@@ -1,0 +1,318 @@
+/* Lua output scripts: see lua-out.h. */
+#include "config.h"
+
+#include "output/lua-out.h"
+#include "output/logger-int.h"
+
+#include "conf/conf.h"
+
+/* The output's settings are read when the first thread starts, after
+ * conf_report_unused(): marked at configuration time so that it does not
+ * name them. */
+static void mark_used(ConfNode *n)
+{
+	for (; n; n = n->next) {
+		n->used = 1;
+		mark_used(n->child);
+	}
+}
+
+void lua_output_config_mark(const char *prefix)
+{
+	ConfNode *n = conf_get_node(prefix);
+
+	if (n)
+		mark_used(n->child);
+}
+
+#ifdef HAVE_LUA
+#include "detect/lua/lua-int.h"
+#include "app-layer/app-layer.h"
+#include "util/log.h"
+
+#include <lualib.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LUA_OUT_SCRIPTS_MAX 32
+
+enum lua_out_kind { LO_PACKET, LO_ALERTS, LO_FLOW, LO_TX };
+
+typedef struct LuaOutScript {
+	char path[4096];
+	lua_State *L;
+	LuaMem mem;
+	pthread_mutex_t m;
+	int kind;                  /* enum lua_out_kind */
+	uint16_t alproto;          /* LO_TX */
+	uint64_t errors;           /* calls that failed */
+} LuaOutScript;
+
+/* The scripts of the run: set up by the first thread, torn down by the
+ * last (refs), under lock. */
+static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+static LuaOutScript *g_scripts;
+static int g_n, g_refs;
+
+/* A failed call: the first of a script is logged with its reason, all
+ * are counted and the count is logged when the script ends. */
+static void count_error(LuaOutScript *sc, const char *what)
+{
+	if (!sc->errors++)
+		log_warning("lua output %s: %s failed: %s", sc->path, what,
+			    lua_tostring(sc->L, -1) ? lua_tostring(sc->L, -1) : "error");
+}
+
+/* Calls fn(args) if the script has it: 0, or -1 (counted). */
+static int call(LuaOutScript *sc, const char *fn, int required)
+{
+	lua_State *L = sc->L;
+
+	lua_settop(L, 0);
+	lua_getglobal(L, fn);
+	if (!lua_isfunction(L, -1)) {
+		lua_settop(L, 0);
+		return required ? -1 : 0;
+	}
+	lua_newtable(L);
+	if (lua_pcall(L, 1, 1, 0) != LUA_OK) {
+		count_error(sc, fn);
+		lua_settop(L, 0);
+		return -1;
+	}
+	return 0;
+}
+
+/* init()'s needs: the kind of events log() gets */
+static int read_needs(LuaOutScript *sc)
+{
+	lua_State *L = sc->L;
+	const char *type, *filter, *proto;
+
+	if (!lua_istable(L, -1))
+		return -1;
+	lua_getfield(L, -1, "type");
+	lua_getfield(L, -2, "filter");
+	lua_getfield(L, -3, "protocol");
+	type = lua_tostring(L, -3);
+	filter = lua_tostring(L, -2);
+	proto = lua_tostring(L, -1);
+	if (proto) {
+		int a = app_proto_by_name(proto);
+
+		if (a <= 0)
+			return -1;
+		sc->kind = LO_TX;
+		sc->alproto = (uint16_t)a;
+	} else if (type && strcmp(type, "packet") == 0) {
+		sc->kind = filter && strcmp(filter, "alerts") == 0 ? LO_ALERTS : LO_PACKET;
+	} else if (type && strcmp(type, "flow") == 0) {
+		sc->kind = LO_FLOW;
+	} else {
+		return -1;
+	}
+	lua_settop(L, 0);
+	return 0;
+}
+
+static int script_open(LuaOutScript *sc, const char *path)
+{
+	char *code = NULL, *found = NULL, err[512];
+	size_t len;
+	lua_State *L;
+
+	snprintf(sc->path, sizeof(sc->path), "%s", path);
+	pthread_mutex_init(&sc->m, NULL);
+	if (lua_script_load(path, &code, &len, &found, err, sizeof(err)) != 0) {
+		log_error("lua output: %s", err);
+		free(code);
+		free(found);
+		return -1;
+	}
+	/* an output script is not sandboxed: it opens its own files */
+	L = sc->L = lua_sandbox_new(&sc->mem, 0, 1);
+	if (!L || luaL_loadbuffer(L, code, len, found) != LUA_OK || lua_pcall(L, 0, 0, 0) != LUA_OK) {
+		log_error("lua output %s: %s", path, L ? lua_tostring(L, -1) : "out of memory");
+		free(code);
+		free(found);
+		return -1;
+	}
+	free(code);
+	free(found);
+	if (call(sc, "init", 1) != 0 || read_needs(sc) != 0) {
+		log_error("lua output %s: init() gave no needs this engine knows", path);
+		return -1;
+	}
+	return call(sc, "setup", 0);
+}
+
+static void scripts_close(void)
+{
+	for (int i = 0; i < g_n; i++) {
+		if (g_scripts[i].L) {
+			call(&g_scripts[i], "deinit", 0);
+			if (g_scripts[i].errors)
+				log_notice("lua output %s: %llu calls failed", g_scripts[i].path,
+					   (unsigned long long)g_scripts[i].errors);
+			lua_close(g_scripts[i].L);
+		}
+		pthread_mutex_destroy(&g_scripts[i].m);
+	}
+	free(g_scripts);
+	g_scripts = NULL;
+	g_n = 0;
+}
+
+/* The first `- lua:` output that is enabled: its scripts, under
+ * scripts-dir when relative. */
+static void scripts_load(void)
+{
+	ConfNode *outputs = conf_get_node("outputs");
+	ConfNode *lua = NULL;
+	const char *dir;
+	ConfNode *list;
+	int on = 0;
+
+	for (ConfNode *item = outputs ? outputs->child : NULL; item; item = item->next)
+		if (item->child && strcmp(item->child->name, "lua") == 0) {
+			const char *en = conf_node_get(item->child, "enabled");
+
+			if (en && (!strcmp(en, "yes") || !strcmp(en, "true") || !strcmp(en, "on") ||
+				   !strcmp(en, "1"))) {
+				lua = item->child;
+				on = 1;
+				break;
+			}
+		}
+	if (!on)
+		return;
+	lua->used = 1;
+	mark_used(lua->child);
+	dir = conf_node_get(lua, "scripts-dir");
+	list = conf_node_lookup(lua, "scripts");
+	if (!list || !list->child)
+		return;
+	g_scripts = calloc(LUA_OUT_SCRIPTS_MAX, sizeof(*g_scripts));
+	if (!g_scripts)
+		return;
+	for (ConfNode *s = list->child; s && g_n < LUA_OUT_SCRIPTS_MAX; s = s->next) {
+		char path[4096];
+
+		if (!s->val)
+			continue;
+		s->used = 1;
+		if (s->val[0] != '/' && dir && dir[0])
+			snprintf(path, sizeof(path), "%s/%s", dir, s->val);
+		else
+			snprintf(path, sizeof(path), "%s", s->val);
+		if (script_open(&g_scripts[g_n], path) != 0) {
+			if (g_scripts[g_n].L)
+				lua_close(g_scripts[g_n].L);
+			pthread_mutex_destroy(&g_scripts[g_n].m);
+			memset(&g_scripts[g_n], 0, sizeof(g_scripts[g_n]));
+			continue;
+		}
+		g_n++;
+	}
+}
+
+void lua_output_thread_init(OutputThread *ot)
+{
+	(void)ot;
+	pthread_mutex_lock(&g_lock);
+	if (g_refs++ == 0)
+		scripts_load();
+	pthread_mutex_unlock(&g_lock);
+}
+
+void lua_output_thread_fini(OutputThread *ot)
+{
+	(void)ot;
+	pthread_mutex_lock(&g_lock);
+	if (g_refs > 0 && --g_refs == 0)
+		scripts_close();
+	pthread_mutex_unlock(&g_lock);
+}
+
+/* log(args) of sc with ctx, under its lock */
+static void run_log(LuaOutScript *sc, LuaCtx *ctx)
+{
+	pthread_mutex_lock(&sc->m);
+	lua_ctx_set(sc->L, ctx);
+	call(sc, "log", 1);
+	lua_ctx_set(sc->L, NULL);
+	pthread_mutex_unlock(&sc->m);
+}
+
+static void lua_packet(OutputThread *ot, const OutputPacketCtx *pc)
+{
+	(void)ot;
+	for (int i = 0; i < g_n; i++) {
+		LuaOutScript *sc = &g_scripts[i];
+
+		if (sc->kind == LO_PACKET) {
+			LuaCtx ctx = { .p = pc->p, .f = pc->f };
+
+			run_log(sc, &ctx);
+		} else if (sc->kind == LO_ALERTS) {
+			for (uint32_t k = 0; k < pc->nalerts; k++) {
+				LuaCtx ctx = { .p = pc->p, .f = pc->f, .s = pc->alerts[k].s };
+
+				if (pc->alerts[k].has_tx && pc->f)
+					ctx.tx = app_layer_tx_get(pc->f, pc->alerts[k].tx_id);
+				run_log(sc, &ctx);
+			}
+		}
+	}
+}
+
+static void lua_flow_end(OutputThread *ot, Flow *f, Packet *last, enum flow_end_reason why)
+{
+	(void)ot;
+	(void)why;
+	for (int i = 0; i < g_n; i++) {
+		LuaCtx ctx = { .p = last, .f = f };
+
+		if (g_scripts[i].kind == LO_FLOW)
+			run_log(&g_scripts[i], &ctx);
+	}
+}
+
+void lua_output_tx(OutputThread *ot, const Packet *p, Flow *f, void *tx)
+{
+	(void)ot;
+	for (int i = 0; i < g_n; i++) {
+		LuaCtx ctx = { .p = (Packet *)p, .f = f, .tx = tx };
+
+		if (g_scripts[i].kind == LO_TX && g_scripts[i].alproto == f->app_proto)
+			run_log(&g_scripts[i], &ctx);
+	}
+}
+
+const OutputLogger output_logger_lua = { "lua", lua_packet, lua_flow_end };
+
+#else /* !HAVE_LUA */
+
+void lua_output_thread_init(OutputThread *ot)
+{
+	(void)ot;
+}
+
+void lua_output_thread_fini(OutputThread *ot)
+{
+	(void)ot;
+}
+
+void lua_output_tx(OutputThread *ot, const Packet *p, Flow *f, void *tx)
+{
+	(void)ot;
+	(void)p;
+	(void)f;
+	(void)tx;
+}
+
+const OutputLogger output_logger_lua = { "lua", NULL, NULL };
+
+#endif

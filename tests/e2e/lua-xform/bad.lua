@@ -1,0 +1,4 @@
+-- luaxform that fails: the buffer stays as it was
+function transform(input, args)
+    error("no")
+end

@@ -30,7 +30,9 @@
 
 /* The stream frame (Suricata's "<proto>.stream", any protocol): the whole
  * of a TCP direction's data, from its first byte, length unknown (-1);
- * made only when a rule inspects it (AppLayerConfig.frames_stream). */
+ * made when a rule inspects it, or, as a placeholder nothing reads that
+ * only takes id 1 as Suricata's does, when eve logs frames
+ * (AppLayerConfig.frames_stream). */
 #define APP_FRAME_TYPE_STREAM 255
 
 /* Frames kept per direction at most: a parser that opens more (a flood of

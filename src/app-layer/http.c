@@ -18,6 +18,7 @@
 #include "app-layer/http-upgrade.h"
 #include "app-layer/http-chunk.h"
 #include "app-layer/files.h"
+#include "app-layer/frames.h"
 #include "util/strnum.h"
 
 #include <htp/htp.h>
@@ -397,6 +398,14 @@ typedef struct HttpState {
 	HttpTx *chunk_tx;
 	ThreadCounters *mem_tc;     /* whose http.memuse holds the state's charge */
 	uint8_t store_flow[2];      /* filestore flow scope: files opened from now on */
+	/* frames (frames.h), kept only while they are on: the stream offset
+	 * just past what http_parse was handed, that of the bytes libhtp is
+	 * being fed now (in_feed), and the request/response frame still open */
+	uint64_t frame_edge[2];
+	uint64_t feed_off[2];
+	uint8_t in_feed[2];
+	int64_t frame_id[2];
+	uint64_t frame_at[2];
 } HttpState;
 
 #define HTTP_MEM_STATE (sizeof(HttpState) + HTTP_MEM_LIBHTP_CONN)
@@ -625,9 +634,55 @@ static int cb_request_line(htp_tx_t *htx)
 	return HTP_OK;
 }
 
+/* The stream offset of the next byte libhtp will read in dir. Outside a
+ * feed (the connection's close) libhtp has taken every byte it was handed. */
+static uint64_t frame_pos(const HttpState *hs, htp_connp_t *connp, int dir)
+{
+	if (!hs->in_feed[dir])
+		return hs->frame_edge[dir];
+	return hs->feed_off[dir] + (dir == APP_DIR_TOSERVER ? htp_connp_req_data_consumed(connp) :
+							      htp_connp_res_data_consumed(connp));
+}
+
+/* A request or response starts where libhtp reads its first byte, as
+ * Suricata's frame does; its length is known when it completes. */
+static void frame_open(htp_tx_t *htx, int dir)
+{
+	HttpState *hs = state_of_tx(htx);
+	HttpTx *tx = htp_tx_get_user_data(htx);
+	uint64_t at;
+	int64_t id;
+
+	if (!hs || !app_frames_on(hs->f))
+		return;
+	at = frame_pos(hs, htx->connp, dir);
+	id = app_frame_new(hs->f, dir, at, -1,
+			   dir == APP_DIR_TOSERVER ? HTTP_FRAME_REQUEST : HTTP_FRAME_RESPONSE);
+	hs->frame_id[dir] = id > 0 ? id : 0;
+	hs->frame_at[dir] = at;
+	if (id > 0 && tx)
+		app_frame_set_tx(hs->f, dir, id, tx->id);
+}
+
+static void frame_close(htp_tx_t *htx, int dir)
+{
+	HttpState *hs = state_of_tx(htx);
+	uint64_t end;
+
+	if (!hs || !hs->frame_id[dir] || !app_frames_on(hs->f))
+		return;
+	end = frame_pos(hs, htx->connp, dir);
+	app_frame_set_len(hs->f, dir, hs->frame_id[dir],
+			  end > hs->frame_at[dir] ? (int64_t)(end - hs->frame_at[dir]) : 0);
+	hs->frame_id[dir] = 0;
+}
+
 static int cb_request_start(htp_tx_t *htx)
 {
-	return tx_ud(htx) ? HTP_OK : HTP_ERROR;
+	if (!tx_ud(htx))
+		return HTP_ERROR;
+	frame_open(htx, APP_DIR_TOSERVER);
+	return HTP_OK;
 }
 
 /* HTTP/0.9 has no persistent connections: whatever the client sends after
@@ -639,12 +694,22 @@ static int cb_request_complete(htp_tx_t *htx)
 
 	if (htx->is_protocol_0_9 && hp && hp->hs && hp->connp == hp->hs->connp)
 		hp->hs->req_after_09 = 1;
+	frame_close(htx, APP_DIR_TOSERVER);
 	return HTP_OK;
 }
 
 static int cb_response_start(htp_tx_t *htx)
 {
-	return tx_ud(htx) ? HTP_OK : HTP_ERROR;
+	if (!tx_ud(htx))
+		return HTP_ERROR;
+	frame_open(htx, APP_DIR_TOCLIENT);
+	return HTP_OK;
+}
+
+static int cb_response_complete(htp_tx_t *htx)
+{
+	frame_close(htx, APP_DIR_TOCLIENT);
+	return HTP_OK;
 }
 
 /* libhtp 0.5 fails the connection at a second "100 Continue" of one
@@ -1190,6 +1255,7 @@ struct HttpCfg *http_cfg_new(const AppLayerConfig *cfg)
 	htp_config_register_response_header_data(c, cb_response_header_data);
 	htp_config_register_response_headers(c, cb_response_headers);
 	htp_config_register_response_body_data(c, cb_response_body);
+	htp_config_register_response_complete(c, cb_response_complete);
 	return hc;
 }
 
@@ -1377,8 +1443,13 @@ static int feed(HttpState *hs, int dir, const uint8_t *data, size_t len)
 		chunk_scan_next(hs, data, len);
 	hs->feed_ptr[dir] = data;
 	hs->feed_len[dir] = len;
+	/* what is fed is always the last of what the direction was handed
+	 * (now, or held back from before) */
+	hs->feed_off[dir] = hs->frame_edge[dir] - len;
+	hs->in_feed[dir] = 1;
 	r = dir == APP_DIR_TOSERVER ? htp_connp_req_data(hs->connp, &ts, data, len) :
 				      htp_connp_res_data(hs->connp, &ts, data, len);
+	hs->in_feed[dir] = 0;
 	hs->feed_ptr[dir] = NULL;
 	if (r == HTP_STREAM_DATA_OTHER && data) {
 		/* libhtp needs the other direction first (CONNECT, 100-continue):
@@ -1519,6 +1590,8 @@ int http_parse(AppLayerThread *at, Flow *f, void *state, int dir, const uint8_t 
 		return -1;
 	hs->at = at;
 	hs->f = f;
+	if (app_frames_on(f))
+		hs->frame_edge[dir] = app_frame_offset(f, dir) + len;
 	if ((flags & APP_GAP) && gap_in_body(hs, dir, len)) {
 		/* libhtp 0.5.42 takes a gap as data NULL, len: inside a body
 		 * it skips the bytes and the body callback sees the hole

@@ -112,6 +112,18 @@ void app_frame_set_len(Flow *f, int dir, int64_t id, int64_t len)
 		fr->len = len;
 }
 
+void app_frame_set_start(Flow *f, int dir, int64_t id, uint64_t off)
+{
+	FrameDir *d = fdir(f, dir);
+	AppFrame *fr = d ? by_id(d, id) : NULL;
+
+	if (!fr || off >= fr->off)
+		return;
+	if (fr->len >= 0)
+		fr->len += (int64_t)(fr->off - off);
+	fr->off = off;
+}
+
 void app_frame_set_tx(Flow *f, int dir, int64_t id, uint64_t tx_id)
 {
 	FrameDir *d = fdir(f, dir);

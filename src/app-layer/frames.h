@@ -64,6 +64,9 @@ uint64_t app_frame_offset(const Flow *f, int dir);
  * off or no memory (counted nowhere: the frame is just not there). */
 int64_t app_frame_new(Flow *f, int dir, uint64_t off, int64_t len, unsigned type);
 void app_frame_set_len(Flow *f, int dir, int64_t id, int64_t len);
+/* Moves the start of frame id back to off (a parser that learns late
+ * where it began), keeping its end when its length is known. */
+void app_frame_set_start(Flow *f, int dir, int64_t id, uint64_t off);
 void app_frame_set_tx(Flow *f, int dir, int64_t id, uint64_t tx_id);
 
 /* ---- names (the protocols' tables) ---- */

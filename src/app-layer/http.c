@@ -406,6 +406,11 @@ typedef struct HttpState {
 	uint8_t in_feed[2];
 	int64_t frame_id[2];
 	uint64_t frame_at[2];
+	/* the frame completed last: libhtp 0.5 completes a message only once
+	 * it has read the next line, and starts the next one with that line
+	 * already taken: the next start line corrects where both lie */
+	int64_t done_id[2];
+	uint64_t done_at[2], done_end[2];
 } HttpState;
 
 #define HTTP_MEM_STATE (sizeof(HttpState) + HTTP_MEM_LIBHTP_CONN)
@@ -606,6 +611,8 @@ static int followed_by_more(const HttpState *hs, htp_tx_t *htx)
 /* double-decode-path / double-decode-query: a second round of percent
  * decoding on the normalized uri (after the query's first one), flagged as http.double_encoded_uri when it
  * changes anything (Suricata's evasion check). */
+static void frame_line(htp_tx_t *htx, int dir, const bstr *line);
+
 static int cb_request_line(htp_tx_t *htx)
 {
 	HttpState *hs = state_of_tx(htx);
@@ -624,6 +631,7 @@ static int cb_request_line(htp_tx_t *htx)
 		hits += percent_decode(u->query);
 	if (hits)
 		tx_event(tx_ud(htx), EV_DOUBLE_ENCODED_URI);
+	frame_line(htx, APP_DIR_TOSERVER, htx->request_line);
 	if (htx->is_protocol_0_9 && followed_by_more(hs, htx)) {
 		/* libhtp 0.5.42 ends the request at a line without a protocol;
 		 * Suricata 8's parser takes it as a request line missing its
@@ -664,6 +672,33 @@ static void frame_open(htp_tx_t *htx, int dir)
 		app_frame_set_tx(hs->f, dir, id, tx->id);
 }
 
+/* At a start line (line: libhtp's copy, without its end of line): where
+ * the line began, when that is before where the frame was opened. */
+static void frame_line(htp_tx_t *htx, int dir, const bstr *line)
+{
+	HttpState *hs = state_of_tx(htx);
+	const uint8_t *p;
+	uint64_t pos, eol = 2, need;
+	size_t c;
+
+	if (!hs || !hs->frame_id[dir] || !line || !hs->in_feed[dir] || !app_frames_on(hs->f))
+		return;
+	c = dir == APP_DIR_TOSERVER ? htp_connp_req_data_consumed(htx->connp) :
+				      htp_connp_res_data_consumed(htx->connp);
+	p = hs->feed_ptr[dir];
+	if (p && c >= 1 && p[c - 1] == '\n')
+		eol = (c >= 2 && p[c - 2] == '\r') ? 2 : 1;
+	pos = hs->feed_off[dir] + c;
+	need = bstr_len(line) + eol;
+	if (pos < need || pos - need >= hs->frame_at[dir])
+		return;
+	pos -= need;
+	app_frame_set_start(hs->f, dir, hs->frame_id[dir], pos);
+	hs->frame_at[dir] = pos;
+	if (hs->done_id[dir] && pos >= hs->done_at[dir] && pos < hs->done_end[dir])
+		app_frame_set_len(hs->f, dir, hs->done_id[dir], (int64_t)(pos - hs->done_at[dir]));
+}
+
 static void frame_close(htp_tx_t *htx, int dir)
 {
 	HttpState *hs = state_of_tx(htx);
@@ -672,8 +707,12 @@ static void frame_close(htp_tx_t *htx, int dir)
 	if (!hs || !hs->frame_id[dir] || !app_frames_on(hs->f))
 		return;
 	end = frame_pos(hs, htx->connp, dir);
-	app_frame_set_len(hs->f, dir, hs->frame_id[dir],
-			  end > hs->frame_at[dir] ? (int64_t)(end - hs->frame_at[dir]) : 0);
+	if (end < hs->frame_at[dir])
+		end = hs->frame_at[dir];
+	app_frame_set_len(hs->f, dir, hs->frame_id[dir], (int64_t)(end - hs->frame_at[dir]));
+	hs->done_id[dir] = hs->frame_id[dir];
+	hs->done_at[dir] = hs->frame_at[dir];
+	hs->done_end[dir] = end;
 	hs->frame_id[dir] = 0;
 }
 
@@ -722,6 +761,7 @@ static int cb_response_line(htp_tx_t *htx)
 
 	if (!tx)
 		return HTP_ERROR;
+	frame_line(htx, APP_DIR_TOCLIENT, htx->response_line);
 	if (htx->response_status_number == 100 && htx->seen_100continue) {
 		tx_event(tx, EV_100_CONTINUE_ALREADY_SEEN);
 		htx->seen_100continue = 0;
@@ -1580,9 +1620,9 @@ static int gap_in_body(HttpState *hs, int dir, uint32_t len)
 	return tx && http_tx_progress(tx, dir) == HTTP_PROGRESS_BODY;
 }
 
-/* Whether a gap of len bytes on dir falls inside a message's start line or
- * header block (its transaction begun, its body not reached). */
-static int gap_in_head(HttpState *hs, int dir, uint32_t len)
+/* Whether a gap of len bytes on dir falls inside a message's start line
+ * (its transaction begun, the line not complete). */
+static int gap_in_start_line(HttpState *hs, int dir, uint32_t len)
 {
 	htp_tx_t *htx;
 	HttpTx *tx;
@@ -1592,7 +1632,7 @@ static int gap_in_head(HttpState *hs, int dir, uint32_t len)
 	htx = dir == APP_DIR_TOSERVER ? htp_connp_get_in_tx(hs->connp) :
 					htp_connp_get_out_tx(hs->connp);
 	tx = htx ? htp_tx_get_user_data(htx) : NULL;
-	return tx && http_tx_progress(tx, dir) < HTTP_PROGRESS_BODY;
+	return tx && http_tx_progress(tx, dir) == HTTP_PROGRESS_NONE;
 }
 
 int http_parse(AppLayerThread *at, Flow *f, void *state, int dir, const uint8_t *data,
@@ -1617,13 +1657,14 @@ int http_parse(AppLayerThread *at, Flow *f, void *state, int dir, const uint8_t 
 		tx_counted(hs, app_layer_counters.err_http_gap);
 		rc = feed(hs, dir, NULL, len);
 		feed_pending(hs, !dir);
-	} else if ((flags & APP_GAP) && gap_in_head(hs, dir, len)) {
-		/* Suricata 8's parser takes a gap inside a start line or header
-		 * block as no data: the bytes on both sides of it join (an
+	} else if ((flags & APP_GAP) && gap_in_start_line(hs, dir, len)) {
+		/* Suricata 8's parser takes a gap inside a request or status
+		 * line as no data: the bytes on both sides of it join (an
 		 * urgent byte dropped from "GET /malic", "X", "ious HTTP/1.1"
 		 * leaves the uri "/malicious": suricata-verify
 		 * tcp-urgp-02-drop-ips). libhtp 0.5 cannot be handed such a
-		 * gap, so it is not handed one. */
+		 * gap, so it is not handed one. A gap in the headers still
+		 * stops the side (nothing says Suricata 8 joins those). */
 		tx_counted(hs, app_layer_counters.err_http_gap);
 	} else if (flags & APP_GAP) {
 		/* a gap of unknown size, or one libhtp cannot be handed (a

@@ -234,6 +234,41 @@ TEST(frames_http1_split_request_line_keeps_both_ends)
 	ctx_free(&c);
 }
 
+/* TLS: each record is a pdu, hdr and data frame; an alert's payload is an
+ * alert frame too. A record whose header is split across two calls
+ * still starts where its header began. */
+TEST(frames_tls_records_pdu_hdr_data_alert)
+{
+	/* a handshake record of 4 bytes, then an alert record of 2 */
+	static const uint8_t recs[] = { 0x16, 0x03, 0x01, 0x00, 0x04, 0x01, 0x00, 0x00, 0x00,
+					0x15, 0x03, 0x01, 0x00, 0x02, 0x02, 0x28 };
+	Ctx c;
+	uint32_t n;
+	const AppFrame *v;
+
+	ctx_init(&c, IPPROTO_TCP, 443, 1);
+	CHECK_EQ(feed(&c, TS, recs, 11, 0), 0);
+	CHECK_EQ(c.f.app_proto, ALPROTO_TLS);
+	CHECK_EQ(feed(&c, TS, recs + 11, sizeof(recs) - 11, 0), 0);
+	v = app_frames_get(&c.f, TS, &n);
+	CHECK_EQ(n, 7);
+	CHECK_STREQ(app_frame_type_name(v[0].alproto, v[0].type), "pdu");
+	CHECK_EQ(v[0].off, 0);
+	CHECK_EQ(v[0].len, 9);
+	CHECK_STREQ(app_frame_type_name(v[1].alproto, v[1].type), "hdr");
+	CHECK_EQ(v[1].len, 5);
+	CHECK_STREQ(app_frame_type_name(v[2].alproto, v[2].type), "data");
+	CHECK_EQ(v[2].off, 5);
+	CHECK_EQ(v[2].len, 4);
+	CHECK_EQ(v[3].off, 9);
+	CHECK_EQ(v[3].len, 7);
+	CHECK_STREQ(app_frame_type_name(v[6].alproto, v[6].type), "alert");
+	CHECK_EQ(v[6].off, 14);
+	CHECK_EQ(v[6].len, 2);
+	CHECK_EQ(app_frame_type_by_name(ALPROTO_TLS, "heartbeat"), 4);
+	ctx_free(&c);
+}
+
 /* With eve frame logging alone the stream frame is made first, as
  * Suricata's (id 1), done with at once: it never holds stream bytes. */
 TEST(frames_stream_frame_for_logging_only_takes_id_1)

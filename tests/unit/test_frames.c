@@ -269,6 +269,34 @@ TEST(frames_tls_records_pdu_hdr_data_alert)
 	ctx_free(&c);
 }
 
+/* SSH: each binary packet before the encryption is a record.pdu,
+ * record.hdr (its 6 bytes) and record.data frame, after the banner. */
+TEST(frames_ssh_records_after_the_banner)
+{
+	static const uint8_t in[] = { 'S', 'S', 'H', '-', '2', '.', '0', '-', 'x', '\r', '\n',
+				      0, 0, 0, 12, 10, 21, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+	Ctx c;
+	uint32_t n;
+	const AppFrame *v;
+
+	ctx_init(&c, IPPROTO_TCP, 22, 1);
+	/* the packet's header split across two calls */
+	CHECK_EQ(feed(&c, TS, in, 14, 0), 0);
+	CHECK_EQ(c.f.app_proto, ALPROTO_SSH);
+	CHECK_EQ(feed(&c, TS, in + 14, sizeof(in) - 14, 0), 0);
+	v = app_frames_get(&c.f, TS, &n);
+	CHECK_EQ(n, 3);
+	CHECK_STREQ(app_frame_type_name(v[0].alproto, v[0].type), "record.pdu");
+	CHECK_EQ(v[0].off, 11);
+	CHECK_EQ(v[0].len, 16);
+	CHECK_STREQ(app_frame_type_name(v[1].alproto, v[1].type), "record.hdr");
+	CHECK_EQ(v[1].len, 6);
+	CHECK_STREQ(app_frame_type_name(v[2].alproto, v[2].type), "record.data");
+	CHECK_EQ(v[2].off, 17);
+	CHECK_EQ(v[2].len, 10);
+	ctx_free(&c);
+}
+
 /* With eve frame logging alone the stream frame is made first, as
  * Suricata's (id 1), done with at once: it never holds stream bytes. */
 TEST(frames_stream_frame_for_logging_only_takes_id_1)

@@ -14,6 +14,7 @@
 #include "app-layer/app-layer.h"
 #include "app-layer/http.h"
 #include "app-layer/files.h"
+#include "app-layer/frames.h"
 #include "output/file-log.h"
 #include "output/http-log.h"
 #include "conf/conf.h"
@@ -47,6 +48,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	}
 	if (app_layer_config_load(&cfg) != 0)
 		abort();
+	/* frames on (a frame rule): the request/response frames' offsets,
+	 * lengths and start-line corrections run on every input */
+	cfg.frames = 1;
+	cfg.frames_stream = APP_STREAM_FRAME_USED;
 	app_layer_register_counters();
 	counters_freeze();
 	at = app_layer_thread_new(&cfg, thread_counters_new());
@@ -120,6 +125,32 @@ static void walk_txs(Flow *f)
 	}
 }
 
+/* The frames as detection and the frame logger read them; with gc, the
+ * done ones are taken as inspected and logged and dropped. */
+static void walk_frames(Flow *f, int gc)
+{
+	for (int d = 0; d < 2; d++) {
+		uint32_t n;
+		AppFrame *v = app_frames_get(f, d, &n);
+
+		for (uint32_t i = 0; i < n; i++) {
+			uint64_t len = app_frame_length(f, d, &v[i]);
+
+			/* an HTTP frame's known end lies within what went by
+			 * (gaps count): the parser never reads past it */
+			if (v[i].alproto == ALPROTO_HTTP1 && v[i].type != APP_FRAME_TYPE_STREAM &&
+			    v[i].len >= 0 &&
+			    v[i].off + len > app_frames_edge(f, d))
+				abort();
+			sink += (uint32_t)len + (uint32_t)v[i].off;
+			if (gc && app_frame_done(f, d, &v[i]))
+				v[i].flags |= APP_FRAME_INSPECTED | APP_FRAME_LOGGED;
+		}
+		if (gc)
+			app_frames_gc(f, d, APP_FRAME_INSPECTED | APP_FRAME_LOGGED);
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	Flow f;
@@ -151,6 +182,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			off += len;
 		}
 		walk_txs(&f);
+		walk_frames(&f, (ctl & 8) != 0);
 		if (ctl & 8) {
 			/* as the runmode does once detect and logging are done with a tx */
 			for (uint64_t id = 0; id < http_tx_count(&f); id++) {

@@ -23,6 +23,18 @@
 #include "detect/buffers.h"
 #include "output/ssh-json.h"
 
+/* The frame hook (ssh-parse.h): a packet's 6-byte header always ends
+ * inside the chunk being parsed, wherever it began. */
+static size_t cur_len;
+
+static void on_record(void *arg, int dir, int64_t at, uint32_t plen)
+{
+	(void)arg;
+	(void)dir;
+	if (plen < 2 || at + 6 < 1 || at + 6 > (int64_t)cur_len)
+		abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -35,6 +47,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!s)
 		return 0;
 	(void)ssh_probe(data, size);
+	s->on_record = on_record;
 	while (pos < size) {
 		uint8_t ctl = data[pos++];
 		int dir = ctl & 0x80 ? SSH_TOCLIENT : SSH_TOSERVER;
@@ -48,6 +61,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!chunk)
 			break;
 		memcpy(chunk, data + pos, n);
+		cur_len = n;
 		(void)ssh_parse(s, dir, chunk, n);
 		free(chunk);
 		pos += n;

@@ -252,7 +252,11 @@ typedef struct AppFlowState {
  * UDP: frames_datagram() before each datagram's parse. */
 #define APP_FRAMES_ON     1
 #define APP_FRAMES_STREAM 2
+#define APP_FRAMES_STREAM_ID_ONLY 4  /* the stream frame only holds its id */
 void frames_advance(Flow *f, AppFlowState *fs, int dir, uint32_t len, int flags);
+/* ... and before that parse: opens the stream frame at a direction's first
+ * bytes (APP_FRAMES_STREAM). */
+void frames_begin(Flow *f, AppFlowState *fs, int dir, uint32_t len, int flags);
 void frames_datagram(Flow *f, AppFlowState *fs, int dir);
 void frames_free(AppFlowState *fs);
 

@@ -601,6 +601,8 @@ static int parse(AppLayerThread *at, Flow *f, AppFlowState *fs, int dir,
 
 	if (fs->frames_on && f->proto == 17)
 		frames_datagram(f, fs, dir);
+	if (fs->frames_on & APP_FRAMES_STREAM)
+		frames_begin(f, fs, dir, len, flags);
 	rc = ops->parse(at, f, fs->proto, dir, data, len, flags);
 	if (fs->frames_on)
 		frames_advance(f, fs, dir, len, flags);
@@ -1061,7 +1063,10 @@ int app_layer_handle_data(AppLayerThread *at, Flow *f, int dir, const uint8_t *d
 		count(at, app_layer_counters.err_http_alloc);
 		return -1;
 	}
-	fs->frames_on = at->cfg->frames ? (uint8_t)(APP_FRAMES_ON | (at->cfg->frames_stream ? APP_FRAMES_STREAM : 0)) : 0;
+	fs->frames_on = at->cfg->frames ? (uint8_t)(APP_FRAMES_ON | (at->cfg->frames_stream ? APP_FRAMES_STREAM : 0) |
+						    (at->cfg->frames_stream == APP_STREAM_FRAME_ID_ONLY ?
+							     APP_FRAMES_STREAM_ID_ONLY : 0)) :
+					   0;
 	/* at the first bytes: a passive data connection opens before the
 	 * RETR that announces it */
 	if (f->app_proto == ALPROTO_UNKNOWN && !fs->expect_tried && len && !(flags & APP_GAP))

@@ -150,9 +150,15 @@ typedef struct AppLayerConfig {
 	 * them. Set by the caller after the rules and outputs are known. */
 	int frames;
 	/* ... and the "stream" frame of each TCP direction (frames.h) too:
-	 * some rule inspects one */
+	 * APP_STREAM_FRAME_USED when some rule inspects one;
+	 * APP_STREAM_FRAME_ID_ONLY when only eve logs frames: Suricata then
+	 * makes every frame type, so the stream frame takes a direction's
+	 * first id (1) ahead of the protocol's (suricata-verify
+	 * http-gap-simple-frames-ips), but nothing reads or logs it */
 	int frames_stream;
 } AppLayerConfig;
+#define APP_STREAM_FRAME_USED    1
+#define APP_STREAM_FRAME_ID_ONLY 2
 
 /* Defaults, then the YAML keys above. 0, or -1 with an error line naming the key. */
 int app_layer_config_load(AppLayerConfig *cfg);

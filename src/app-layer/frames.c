@@ -112,6 +112,18 @@ void app_frame_set_len(Flow *f, int dir, int64_t id, int64_t len)
 		fr->len = len;
 }
 
+void app_frame_set_start(Flow *f, int dir, int64_t id, uint64_t off)
+{
+	FrameDir *d = fdir(f, dir);
+	AppFrame *fr = d ? by_id(d, id) : NULL;
+
+	if (!fr || off >= fr->off)
+		return;
+	if (fr->len >= 0)
+		fr->len += (int64_t)(fr->off - off);
+	fr->off = off;
+}
+
 void app_frame_set_tx(Flow *f, int dir, int64_t id, uint64_t tx_id)
 {
 	FrameDir *d = fdir(f, dir);
@@ -123,19 +135,33 @@ void app_frame_set_tx(Flow *f, int dir, int64_t id, uint64_t tx_id)
 	}
 }
 
+void frames_begin(Flow *f, AppFlowState *fs, int dir, uint32_t len, int flags)
+{
+	FrameDir *d;
+
+	if (!(fs->frames_on & APP_FRAMES_STREAM) || f->proto != 6 || !len || (flags & APP_GAP) ||
+	    !frames_get(fs) || dir < 0 || dir > 1)
+		return;
+	d = &fs->frames->d[dir];
+	if (d->stream_made)
+		return;
+	/* from the first bytes the parser gets (the protocol is known), and
+	 * before the parser's own frames, as Suricata's is always id 1 */
+	d->stream_made = 1;
+	if (app_frame_new(f, dir, d->off, -1, APP_FRAME_TYPE_STREAM) > 0 &&
+	    (fs->frames_on & APP_FRAMES_STREAM_ID_ONLY))
+		/* done with at once: it never holds the stream's bytes */
+		d->v[d->n - 1].flags |= APP_FRAME_INSPECTED | APP_FRAME_LOGGED;
+}
+
 void frames_advance(Flow *f, AppFlowState *fs, int dir, uint32_t len, int flags)
 {
 	FrameDir *d;
 
+	(void)f;
 	if (!frames_get(fs) || dir < 0 || dir > 1)
 		return;
 	d = &fs->frames->d[dir];
-	if ((fs->frames_on & APP_FRAMES_STREAM) && f->proto == 6 && !d->stream_made && len &&
-	    !(flags & APP_GAP)) {
-		/* from the first bytes the parser got (the protocol is known) */
-		d->stream_made = 1;
-		app_frame_new(f, dir, d->off, -1, APP_FRAME_TYPE_STREAM);
-	}
 	d->off += len;
 	if (flags & APP_EOF)
 		d->eof = 1;

@@ -30,7 +30,9 @@
 
 /* The stream frame (Suricata's "<proto>.stream", any protocol): the whole
  * of a TCP direction's data, from its first byte, length unknown (-1);
- * made only when a rule inspects it (AppLayerConfig.frames_stream). */
+ * made when a rule inspects it, or, as a placeholder nothing reads that
+ * only takes id 1 as Suricata's does, when eve logs frames
+ * (AppLayerConfig.frames_stream). */
 #define APP_FRAME_TYPE_STREAM 255
 
 /* Frames kept per direction at most: a parser that opens more (a flood of
@@ -62,6 +64,9 @@ uint64_t app_frame_offset(const Flow *f, int dir);
  * off or no memory (counted nowhere: the frame is just not there). */
 int64_t app_frame_new(Flow *f, int dir, uint64_t off, int64_t len, unsigned type);
 void app_frame_set_len(Flow *f, int dir, int64_t id, int64_t len);
+/* Moves the start of frame id back to off (a parser that learns late
+ * where it began), keeping its end when its length is known. */
+void app_frame_set_start(Flow *f, int dir, int64_t id, uint64_t off);
 void app_frame_set_tx(Flow *f, int dir, int64_t id, uint64_t tx_id);
 
 /* ---- names (the protocols' tables) ---- */

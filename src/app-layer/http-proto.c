@@ -324,6 +324,9 @@ static int tx_has_event(const void *tx, int id)
 	return http_tx_has_event(tx, id);
 }
 
+/* Indexed by enum http_frame_type. */
+const char *const http_frame_names[] = { "request", "response", NULL };
+
 const AppProtoOps http_proto_ops = {
 	.name = "http",
 	.alias = "http1",
@@ -360,4 +363,5 @@ const AppProtoOps http_proto_ops = {
 	.tx_gc = http_tx_gc,
 	.event_lookup = http_event_lookup,
 	.tx_has_event = tx_has_event,
+	.frame_names = http_frame_names,
 };

@@ -41,6 +41,15 @@ enum http_progress {
 };
 int http_tx_progress(const HttpTx *tx, int dir);
 
+/* Suricata 8's HTTP/1 frame types (frames.h; rules name them http1.request,
+ * http1.response): a whole request or response, from its first byte (its
+ * request or status line) to the end of its body, as the parser took it. */
+enum http_frame_type {
+	HTTP_FRAME_REQUEST = 0,
+	HTTP_FRAME_RESPONSE,
+};
+extern const char *const http_frame_names[];
+
 /* The transaction's "done" flags (APP_TX_* in app-layer.h). */
 unsigned http_tx_flags(const HttpTx *tx);
 void http_tx_set_flags(HttpTx *tx, unsigned flags);

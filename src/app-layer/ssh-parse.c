@@ -260,6 +260,9 @@ static int records_feed(SshState *s, SshSide *sd, int server, const uint8_t *dat
 				return -1;
 			}
 			sd->msg = sd->hdr[5];
+			if (s->on_record)
+				s->on_record(s->on_record_arg, server ? 1 : 0,
+					     (int64_t)(data - s->feed_start) - 6, plen);
 			sd->rec_left = plen - 2;
 			sd->rec_len = 0;
 			sd->records++;
@@ -319,6 +322,7 @@ int ssh_parse(SshState *s, int dir, const uint8_t *data, size_t len)
 	sd = &s->side[dir];
 	if (sd->dead)
 		return -1;
+	s->feed_start = data;
 	if (sd->state < SSH_STATE_BANNER_DONE) {
 		size_t used = banner_feed(s, sd, data, len);
 

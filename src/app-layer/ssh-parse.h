@@ -80,6 +80,13 @@ typedef struct SshState {
 	uint32_t events[SSH_EV_COUNT];
 	uint32_t nevents;
 	int want_hassh;             /* compute hassh strings and hashes */
+	/* frames (app-layer/frames.h), when the caller wants them: called at
+	 * each binary packet's 6-byte header with the packet's place counted
+	 * from the first byte ssh_parse() is handed now (negative when its
+	 * header began in an earlier call) and its packet_length */
+	void (*on_record)(void *arg, int dir, int64_t at, uint32_t plen);
+	void *on_record_arg;
+	const uint8_t *feed_start;  /* during ssh_parse: its data */
 } SshState;
 
 SshState *ssh_state_new(int want_hassh);

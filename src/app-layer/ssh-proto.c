@@ -13,6 +13,7 @@
  * (app_layer_flow_no_inspection); full keeps inspecting it. */
 #include "app-layer/app-layer-int.h"
 #include "app-layer/app-counters.h"
+#include "app-layer/frames.h"
 #include "app-layer/app-mem.h"
 #include "app-layer/ssh.h"
 #include "conf/conf.h"
@@ -121,6 +122,27 @@ typedef struct SshTx {
 	uint32_t events_logged;     /* eve anomaly: bit e, event e was written */
 } SshTx;
 
+/* Suricata 8's SSH frame types (ssh.record.pdu, ...): a binary packet
+ * before the encryption starts, its 6-byte header (length, padding length,
+ * message code), the rest of it. */
+enum { SSH_FR_HDR, SSH_FR_DATA, SSH_FR_PDU };
+static const char *const ssh_frame_names[] = { "record.hdr", "record.data", "record.pdu", NULL };
+
+struct ssh_frame_ctx {
+	Flow *f;
+	uint64_t base;              /* stream offset of the data handed */
+};
+
+static void on_record(void *arg, int dir, int64_t at, uint32_t plen)
+{
+	const struct ssh_frame_ctx *c = arg;
+	uint64_t off = c->base + (uint64_t)at;
+
+	app_frame_new(c->f, dir, off, 4 + (int64_t)plen, SSH_FR_PDU);
+	app_frame_new(c->f, dir, off, 6, SSH_FR_HDR);
+	app_frame_new(c->f, dir, off + 6, (int64_t)plen - 2, SSH_FR_DATA);
+}
+
 static void *ssh_state_new_op(AppLayerThread *at, Flow *f)
 {
 	SshTx *t = app_mem_calloc(ALPROTO_SSH, 1, sizeof(*t));
@@ -154,7 +176,6 @@ static int ssh_parse_op(AppLayerThread *at, Flow *f, void *state, int dir, const
 {
 	SshTx *t = state;
 
-	(void)f;
 	if (!t || dir < 0 || dir > 1)
 		return -1;
 	if (flags & APP_GAP) {
@@ -166,10 +187,19 @@ static int ssh_parse_op(AppLayerThread *at, Flow *f, void *state, int dir, const
 	}
 	/* encrypted from NEWKEYS on: nothing more to read in any mode */
 	if (!t->closed[dir] && len && data && t->s->side[dir].state != SSH_STATE_FINISHED) {
+		struct ssh_frame_ctx fc;
+
+		if (app_frames_on(f)) {
+			fc.f = f;
+			fc.base = app_frame_offset(f, dir);
+			t->s->on_record = on_record;
+			t->s->on_record_arg = &fc;
+		}
 		if (ssh_parse(t->s, dir, data, len) < 0) {
 			t->closed[dir] = 1;
 			app_tx_count(at, &ctr, APP_CTR_PARSER, 1);
 		}
+		t->s->on_record = NULL;
 	}
 	if (flags & APP_EOF)
 		t->closed[dir] = 1;
@@ -272,6 +302,7 @@ static int ssh_tx_has_event(const void *tx, int id)
 
 const AppProtoOps ssh_proto_ops = {
 	.name = "ssh",
+	.frame_names = ssh_frame_names,
 	.ipprotos = APP_IPPROTO_TCP,
 	.config_defaults = ssh_config_defaults,
 	.config_load = ssh_config_load,

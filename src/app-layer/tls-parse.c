@@ -1246,6 +1246,9 @@ int tls_parse(TlsState *s, int dir, const uint8_t *data, size_t len)
 			d->in_record = true;
 			d->started = true;
 			uint32_t rec_len = d->rec_left;
+			if (s->on_record)
+				s->on_record(s->on_record_arg, dir, (int64_t)pos - want, want, rec_len,
+					      d->sslv2_rec ? 0 : d->hdr[0]);
 			if (rec_len == 0) {
 				record_end(s, dir, 0);
 				d->records++;

@@ -200,6 +200,14 @@ typedef struct TlsState {
 	/* the decoded leaf certificate of each chain, once (tls_leaf_info) */
 	struct TlsCertInfo *leaf[2];
 	uint8_t leaf_tried[2];
+	/* frames (app-layer/frames.h), when the caller wants them: called at
+	 * each record header, with the record's offset counted from the
+	 * first byte of the data tls_parse() is handed now (negative when
+	 * its header began in an earlier call), its header and payload
+	 * lengths, its content type (0: SSLv2) */
+	void (*on_record)(void *arg, int dir, int64_t at, uint32_t hlen, uint32_t len,
+			  uint8_t type);
+	void *on_record_arg;
 } TlsState;
 
 TlsState *tls_state_new(void);

@@ -10,6 +10,7 @@
  * As in Suricata, the flow is one transaction: it starts with the flow's
  * first TLS bytes and lasts as long as the flow. */
 #include "app-layer/app-layer-int.h"
+#include "app-layer/frames.h"
 #include "app-layer/app-counters.h"
 #include "app-layer/app-mem.h"
 #include "app-layer/tls.h"
@@ -145,6 +146,39 @@ typedef struct TlsTx {
 	uint8_t store_done;         /* bit 1 << dir: that chain was written */
 } TlsTx;
 
+/* Suricata 8's TLS frame types: a record (header and payload), its
+ * header, its payload; an alert's and a heartbeat's payload; an SSLv2
+ * record's header and the whole record. */
+enum { TLS_FR_PDU, TLS_FR_HDR, TLS_FR_DATA, TLS_FR_ALERT, TLS_FR_HB, TLS_FR_V2_HDR, TLS_FR_V2_PDU };
+static const char *const tls_frame_names[] = { "pdu", "hdr", "data", "alert", "heartbeat",
+					       "sslv2.hdr", "sslv2.pdu", NULL };
+
+/* During a parse with frames on: the flow and the stream offset of the
+ * data handed. */
+struct tls_frame_ctx {
+	Flow *f;
+	uint64_t base;
+};
+
+static void on_record(void *arg, int dir, int64_t at, uint32_t hlen, uint32_t len, uint8_t type)
+{
+	const struct tls_frame_ctx *c = arg;
+	uint64_t off = c->base + (uint64_t)at;
+
+	if (type == 0) {
+		app_frame_new(c->f, dir, off, (int64_t)hlen + len, TLS_FR_V2_PDU);
+		app_frame_new(c->f, dir, off, hlen, TLS_FR_V2_HDR);
+		return;
+	}
+	app_frame_new(c->f, dir, off, (int64_t)hlen + len, TLS_FR_PDU);
+	app_frame_new(c->f, dir, off, hlen, TLS_FR_HDR);
+	app_frame_new(c->f, dir, off + hlen, len, TLS_FR_DATA);
+	if (type == 21)
+		app_frame_new(c->f, dir, off + hlen, len, TLS_FR_ALERT);
+	else if (type == 24)
+		app_frame_new(c->f, dir, off + hlen, len, TLS_FR_HB);
+}
+
 static void *tls_state_new_op(AppLayerThread *at, Flow *f)
 {
 	TlsTx *t = app_mem_calloc(ALPROTO_TLS, 1, sizeof(*t));
@@ -193,12 +227,20 @@ static int tls_parse_op(AppLayerThread *at, Flow *f, void *state, int dir, const
 	if (!t->closed[dir] && len && data &&
 	    !(tls_conf.encryption == TLS_ENC_BYPASS && (t->s->flags & TLS_F_APPDATA_STARTED))) {
 		uint64_t records = t->s->dir[dir].records;
+		struct tls_frame_ctx fc;
 
 		t->parsed_at = f->pkts_toserver + f->pkts_toclient;
+		if (app_frames_on(f)) {
+			fc.f = f;
+			fc.base = app_frame_offset(f, dir);
+			t->s->on_record = on_record;
+			t->s->on_record_arg = &fc;
+		}
 		if (tls_parse(t->s, dir, data, len) < 0) {
 			t->closed[dir] = 1;
 			app_tx_count(at, &ctr, APP_CTR_PARSER, 1);
 		}
+		t->s->on_record = NULL;
 		/* a record completed: its bytes are inspected at the next
 		 * chance, as Suricata's parser triggers raw inspection */
 		if (t->s->dir[dir].records != records)
@@ -365,6 +407,7 @@ static int tls_bypass(const void *state)
 const AppProtoOps tls_proto_ops = {
 	.name = "tls",
 	.ipprotos = APP_IPPROTO_TCP,
+	.frame_names = tls_frame_names,
 	.config_defaults = tls_config_defaults,
 	.config_load = tls_config_load,
 	.enabled = tls_enabled,

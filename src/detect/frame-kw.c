@@ -23,6 +23,7 @@
  * loaded this pass never runs. */
 #include "detect/packet.h"
 #include "detect/detect-int.h"
+#include "detect/transform.h"
 #include "app-layer/frames.h"
 #include "stream/stream.h"
 
@@ -131,6 +132,8 @@ static void frame_rules(DetectThread *dt, Packet *p, const AppFrame *fr, int d,
 	for (uint32_t k = 0; k < de->nframe; k++) {
 		const DetectSig *ds = &de->sigs[de->frame_sigs[k]];
 		const Signature *s = ds->s;
+		const TransformChain *c;
+		InspectBuffer tb;
 
 		if (s->frame_alproto != fr->alproto || s->frame_type != fr->type)
 			continue;
@@ -138,8 +141,13 @@ static void frame_rules(DetectThread *dt, Packet *p, const AppFrame *fr, int d,
 			continue;
 		if (!frame_window_fits(s, at_start, at_end))
 			continue;
-		if (!inspect_header(ds, p) || !inspect_match_list(dt, s, p) ||
-		    !inspect_buffer(dt, s, BUF_FRAME, b))
+		if (!inspect_header(ds, p) || !inspect_match_list(dt, s, p))
+			continue;
+		tb = *b;
+		if ((c = sig_list_chain(s, BUF_FRAME)) &&
+		    transform_apply(c, dt->xs, b->data, b->len, &tb.data, &tb.len) != 0)
+			continue;
+		if (!inspect_buffer(dt, s, BUF_FRAME, &tb))
 			continue;
 		detect_sig_matched(dt, ds, p);
 	}

@@ -272,6 +272,11 @@ void detect_alert_info(const DetectEngine *de, const Packet *p, const DetectAler
 	ai->tx_id = a->tx_id;
 	ai->frame_id = a->frame_id;
 	ai->frame_dir = a->frame_dir;
+	if (a->has_tx && !a->from_stream && !a->frame_id && p->proto == 6)
+		/* a transaction's side is inspected on a packet of its own
+		 * direction here: that side's data (Suricata inspects it on
+		 * the packet acknowledging it and logs the data acknowledged) */
+		ai->tx_stream = 1 + ((p->flags & PKT_TOCLIENT) ? 1 : 0);
 	if (ds) {
 		ai->class_desc = ds->class_desc;
 		ai->metadata = ds->metadata;

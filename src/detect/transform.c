@@ -322,7 +322,9 @@ static int kw_transform(SigParseState *st, const char *arg, const Keyword *kw)
 
 	if (l < 0)
 		return sig_error(st, "transforms must directly follow stickybuffers");
-	if (l == BUF_PAYLOAD || l >= BUF_IPV4_HDR)
+	/* a frame's bytes take a chain right after frame: (from_base64 of
+	 * an smtp.command_line: suricata-verify from_base64-04) */
+	if (l == BUF_PAYLOAD || (l >= BUF_IPV4_HDR && (l != BUF_FRAME || s->lists[l].n)))
 		return sig_unsupported(st, "transform %s on %s", kw->name, sig_buffer_name(l));
 	if (t.kind == TR_XOR)
 		rc = parse_xor(st, arg, &t);

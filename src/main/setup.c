@@ -617,7 +617,9 @@ int setup_engine(Session *s)
 	 * (a rule reload does not turn them on later) */
 	e->cfg.app.frames = detect_engine_uses_frames(e->detect) ||
 			    outputs_frames_enabled(e->outputs);
-	e->cfg.app.frames_stream = detect_engine_uses_stream_frames(e->detect);
+	e->cfg.app.frames_stream = detect_engine_uses_stream_frames(e->detect) ? APP_STREAM_FRAME_USED :
+				   outputs_frames_enabled(e->outputs) ? APP_STREAM_FRAME_ID_ONLY :
+									0;
 	if (!ops->live && e->ncaps && capture_pcap_source(e->caps[0]))
 		outputs_set_pcap_filename(e->outputs, captures_pcap_filename, e->caps[0]);
 	if (ops->live && captures_open(e, s->capcfg, s->ncapcfg) != 0)

@@ -450,15 +450,20 @@ static void prepare_payload(AlertLine *l)
 	const Packet *p = l->p;
 	const AlertInfo *a = l->a;
 
-	l->stream = p->proto == IPPROTO_TCP && a->from_stream;
+	int tx = a->tx_stream && p->flow;
+
+	/* Suricata's "stream" is a stream or a transaction match on TCP */
+	l->stream = p->proto == IPPROTO_TCP && (a->from_stream || tx);
 	l->data = a->payload ? a->payload : p->payload;
 	l->len = a->payload ? a->payload_len : p->payload_len;
-	if (l->stream && a->stream_end && p->flow && ac->payload_buffer_size &&
+	if (l->stream && (a->stream_end || tx) && p->flow && ac->payload_buffer_size &&
 	    (l->stream_buf = malloc(ac->payload_buffer_size)) != NULL) {
 		/* Suricata logs the flow's stream data up to what was
-		 * inspected, holes marked, not just the chunk that matched */
-		uint32_t n = stream_log_data(p->flow, (p->flags & PKT_TOCLIENT) ? 1 : 0,
-					     a->stream_end, l->stream_buf, ac->payload_buffer_size);
+		 * inspected, holes marked, not just the chunk that matched;
+		 * for a transaction, all that is kept of its side */
+		int d = tx && !a->from_stream ? a->tx_stream - 1 : (p->flags & PKT_TOCLIENT) ? 1 : 0;
+		uint32_t n = stream_log_data(p->flow, d, a->from_stream ? a->stream_end : UINT64_MAX,
+					     l->stream_buf, ac->payload_buffer_size);
 
 		if (n) {
 			l->data = l->stream_buf;

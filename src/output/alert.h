@@ -80,6 +80,10 @@ typedef struct AlertInfo {
 	 * frame_dir of the flow, logged as the "frame" object; 0: none */
 	int64_t frame_id;
 	int frame_dir;
+	/* a transaction's match on a TCP flow: the stream direction whose
+	 * kept data is logged as the payload (Suricata dumps the stream for
+	 * such a match too), plus 1; 0: none */
+	int tx_stream;
 } AlertInfo;
 
 /* What eve's metadata (yes) adds to a record that is not an alert (anomaly):

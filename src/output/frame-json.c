@@ -21,14 +21,16 @@
 #define FRAME_PAYLOAD_MAX 4096
 
 /* Writes the frame's bytes of [off, end) into buf (cap bytes); *complete
- * is cleared when a byte of the range is not there. */
+ * is cleared when a byte of the range is not there, past cap too: as
+ * Suricata's, "complete" says the stream holds the whole frame, not that
+ * the payload logged does. */
 static uint32_t tcp_payload(const Flow *f, int d, uint64_t off, uint64_t end, uint8_t *buf,
 			    uint32_t cap, int *complete)
 {
 	uint64_t from = off;
 	uint32_t o = 0;
 
-	while (from < end && o < cap) {
+	while (from < end) {
 		const uint8_t *data;
 		uint32_t len, take;
 		uint64_t base;
@@ -44,7 +46,7 @@ static uint32_t tcp_payload(const Flow *f, int d, uint64_t off, uint64_t end, ui
 			int n = snprintf(m, sizeof(m), "[%" PRIu64 " bytes missing]", to - from);
 
 			*complete = 0;
-			if (n > 0) {
+			if (n > 0 && o < cap) {
 				take = (uint32_t)n < cap - o ? (uint32_t)n : cap - o;
 				memcpy(buf + o, m, take);
 				o += take;
@@ -55,11 +57,13 @@ static uint32_t tcp_payload(const Flow *f, int d, uint64_t off, uint64_t end, ui
 		take = len;
 		if (take > end - from)
 			take = (uint32_t)(end - from);
+		from += take;
 		if (take > cap - o)
 			take = cap - o;
 		memcpy(buf + o, data, take);
 		o += take;
-		from += take;
+		if (o == cap && !*complete)
+			break;
 	}
 	return o;
 }
@@ -84,12 +88,16 @@ void output_frame_write(JsonWriter *w, const Packet *p, const Flow *f, int dir,
 		n = p->payload_len - (uint32_t)fr->off;
 		if (n > len)
 			n = (uint32_t)len;
+		if (n < len)
+			complete = 0;
 		if (n > sizeof(buf))
 			n = sizeof(buf);
 		memcpy(buf, p->payload + fr->off, n);
+	} else {
+		complete = 0;
 	}
 	jw_int(w, "length", (int64_t)len);
-	jw_bool(w, "complete", complete && n >= len);
+	jw_bool(w, "complete", complete);
 	jw_base64(w, "payload", buf, n);
 	output_write_printable(w, "payload_printable", buf, n < sizeof(buf) ? n : sizeof(buf) - 1);
 	if (fr->flags & APP_FRAME_TX)

@@ -299,6 +299,31 @@ TEST(http_request_split_byte_by_byte)
 	ctx_free(&c);
 }
 
+/* A gap inside a request line is no data to Suricata 8's parser: the two
+ * sides join (an urgent byte dropped by stream.reassembly.urgent.policy
+ * drop), where a gap between requests stops the side. */
+TEST(http_gap_in_request_line_joins_its_sides)
+{
+	static const char a[] = "GET /malic", b[] = "ious HTTP/1.1\r\nHost: x\r\n\r\n";
+	Ctx c;
+	HttpTx *tx;
+
+	ctx_init(&c, 8888);
+	feed(&c, TS, a);
+	CHECK_EQ(c.f.app_proto, ALPROTO_HTTP1);
+	CHECK_EQ(app_layer_handle_data(c.at, &c.f, TS, NULL, 1, APP_GAP), 0);
+	feed(&c, TS, b);
+	tx = http_tx_get(&c.f, 0);
+	CHECK(tx != NULL);
+	CHECK_EQ(http_tx_progress(tx, TS), HTTP_PROGRESS_COMPLETE);
+	CHECK_STREQ(buf(tx, HTTP_BUF_URI, TS), "/malicious");
+	/* between requests: nothing more is parsed on that side */
+	app_layer_handle_data(c.at, &c.f, TS, NULL, 5, APP_GAP);
+	feed(&c, TS, "GET /next HTTP/1.1\r\nHost: x\r\n\r\n");
+	CHECK(http_tx_get(&c.f, 1) == NULL);
+	ctx_free(&c);
+}
+
 /* A side's progress names what is complete, as the detection's buffers
  * need it: the line only once its CRLF came, the headers only once the
  * empty line came (libhtp's own state names what is being parsed). */

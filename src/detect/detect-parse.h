@@ -137,7 +137,7 @@ int sig_buffer_direction(int buf);
 /* Keyword ids: index into the keyword table (keywords.c). */
 enum kw_id {
 	KW_MSG, KW_SID, KW_REV, KW_GID, KW_CLASSTYPE, KW_PRIORITY, KW_REFERENCE,
-	KW_METADATA, KW_TARGET, KW_NOALERT,
+	KW_METADATA, KW_TARGET, KW_NOALERT, KW_ALERT,
 	KW_CONTENT, KW_URICONTENT, KW_NOCASE, KW_OFFSET, KW_DEPTH, KW_DISTANCE,
 	KW_WITHIN, KW_STARTSWITH, KW_ENDSWITH, KW_ISDATAAT, KW_FAST_PATTERN,
 	KW_RAWBYTES, KW_DSIZE,
@@ -498,6 +498,7 @@ typedef struct SigMetadata { char *key; char *value; } SigMetadata;
 #define SIG_FLAG_ALPROTO_OWN  (1u << 13)  /* the protocol was named by a name only it
                                            * has ("http1"): not the flows that carry
                                            * its transactions too (HTTP/2's) */
+#define SIG_FLAG_ALERT        (1u << 14)  /* alert keyword: a pass rule alerts too */
 
 #define SIG_PROTO_IP     0   /* any IP protocol */
 

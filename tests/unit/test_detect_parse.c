@@ -259,6 +259,13 @@ TEST(meta_keywords_parse)
 	s = P(R("classtype:misc-activity; priority:2; sid:1;"));
 	CHECK(s);
 	CHECK_EQ(s->priority, 2);
+	CHECK(!(s->flags & SIG_FLAG_ALERT));
+	sig_free(s);
+	/* alert: a pass rule that alerts too ("alert then pass") */
+	s = P("pass tcp any any -> any any (content:\"a\"; alert; sid:1;)");
+	CHECK(s);
+	CHECK(s->flags & SIG_FLAG_ALERT);
+	CHECK(!(s->flags & SIG_FLAG_NOALERT));
 	sig_free(s);
 }
 
@@ -275,6 +282,7 @@ TEST(meta_keywords_errors)
 	CHECK_EQ(E(R("reference:nocomma; sid:1;")), SIG_ERR_PARSE);
 	CHECK_EQ(E(R("target:both; sid:1;")), SIG_ERR_PARSE);
 	CHECK_EQ(E(R("noalert:1; sid:1;")), SIG_ERR_PARSE);
+	CHECK_EQ(E(R("alert:1; sid:1;")), SIG_ERR_PARSE);
 	CHECK_EQ(E(R("luaxform:x.lua; sid:1;")), SIG_ERR_UNSUPPORTED);
 	CHECK_STREQ(opaque(err), "unsupported keyword luaxform");
 	/* Suricata's other families and transforms are skipped too; a name

@@ -216,6 +216,7 @@ enum kw_id {
 	KW_IPREP,           /* iprep: DetectIprep (detect/iprep-kw.c) */
 	KW_GEOIP,           /* geoip: DetectGeoip (detect/geoip-kw.c) */
 	KW_TCP_WSCALE,      /* tcp.wscale: DetectUint on the window scale option (pkt-kw.c) */
+	KW_RPC,             /* rpc: program[, version|*[, procedure|*]] of a SunRPC call (pkt-kw.c) */
 	KW_MAX
 };
 

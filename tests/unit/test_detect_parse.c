@@ -384,6 +384,31 @@ TEST(isdataat_and_dsize)
 	CHECK_EQ(E(R("dsize:20<>10; sid:1;")), SIG_ERR_PARSE);
 }
 
+/* rpc:<program>[, <version>|*[, <procedure>|*]] (pkt-kw.c): a packet match;
+ * the program must be a number, the rest a number or '*' */
+TEST(rpc_keyword_parse)
+{
+	static const char *const good[] = { "rpc:100003,*,*;", "rpc:100000, 2, 3;",
+					    "rpc:100005;", "rpc:100003,4;", "rpc:\"100003,*,1\";" };
+	static const char *const bad[] = { "rpc:*;", "rpc:abc;", "rpc:1,2,3,4;", "rpc:1,x;",
+					   "rpc:1,2,-3;", "rpc:4294967296;", "rpc;" };
+	char r[128];
+
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		snprintf(r, sizeof(r), "alert udp any any -> any any (%s sid:1;)", good[i]);
+		Signature *s = P(r);
+
+		CHECK(s);
+		CHECK_EQ(s->lists[SM_LIST_MATCH].n, 1);
+		CHECK_EQ(s->lists[SM_LIST_MATCH].m[0].kw, KW_RPC);
+		sig_free(s);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(r, sizeof(r), "alert udp any any -> any any (%s sid:1;)", bad[i]);
+		CHECK_EQ(E(r), SIG_ERR_PARSE);
+	}
+}
+
 /* ---- fast pattern ---- */
 
 TEST(fast_pattern_explicit_only_chop)

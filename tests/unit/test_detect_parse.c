@@ -384,6 +384,24 @@ TEST(isdataat_and_dsize)
 	CHECK_EQ(E(R("dsize:20<>10; sid:1;")), SIG_ERR_PARSE);
 }
 
+/* engine-event:<full name>: decoder.* as decode-event, stream.* as
+ * stream-event; anything else is an unknown event (the rule is skipped) */
+TEST(engine_event_keyword_parse)
+{
+	Signature *s = P(R("engine-event:decoder.ipv4.hlen_too_small; sid:1;"));
+
+	CHECK(s);
+	CHECK_EQ(s->lists[SM_LIST_MATCH].m[0].kw, KW_DECODE_EVENT);
+	sig_free(s);
+	s = P(R("engine-event:stream.fin_but_no_session; sid:1;"));
+	CHECK(s);
+	CHECK_EQ(s->lists[SM_LIST_MATCH].m[0].kw, KW_STREAM_EVENT);
+	sig_free(s);
+	CHECK_EQ(E(R("engine-event:ipv4.hlen_too_small; sid:1;")), SIG_ERR_UNSUPPORTED);
+	CHECK_EQ(E(R("engine-event:stream.nope; sid:1;")), SIG_ERR_UNSUPPORTED);
+	CHECK_EQ(E(R("engine-event; sid:1;")), SIG_ERR_PARSE);
+}
+
 /* rpc:<program>[, <version>|*[, <procedure>|*]] (pkt-kw.c): a packet match;
  * the program must be a number, the rest a number or '*' */
 TEST(rpc_keyword_parse)

@@ -137,7 +137,7 @@ int sig_buffer_direction(int buf);
 /* Keyword ids: index into the keyword table (keywords.c). */
 enum kw_id {
 	KW_MSG, KW_SID, KW_REV, KW_GID, KW_CLASSTYPE, KW_PRIORITY, KW_REFERENCE,
-	KW_METADATA, KW_TARGET, KW_NOALERT, KW_ALERT,
+	KW_METADATA, KW_TARGET, KW_NOALERT,
 	KW_CONTENT, KW_URICONTENT, KW_NOCASE, KW_OFFSET, KW_DEPTH, KW_DISTANCE,
 	KW_WITHIN, KW_STARTSWITH, KW_ENDSWITH, KW_ISDATAAT, KW_FAST_PATTERN,
 	KW_RAWBYTES, KW_DSIZE,
@@ -217,6 +217,7 @@ enum kw_id {
 	KW_GEOIP,           /* geoip: DetectGeoip (detect/geoip-kw.c) */
 	KW_TCP_WSCALE,      /* tcp.wscale: DetectUint on the window scale option (pkt-kw.c) */
 	KW_RPC,             /* rpc: program[, version|*[, procedure|*]] of a SunRPC call (pkt-kw.c) */
+	KW_ALERT,           /* alert: SIG_FLAG_ALERT, a pass rule alerts too (meta.c) */
 	KW_MAX
 };
 

@@ -299,6 +299,14 @@ static char *dup_n(FtpState *s, const char *p, size_t n)
 	return d;
 }
 
+static FtpTx *oldest_waiting(FtpState *s)
+{
+	for (FtpTx *t = s->head; t; t = t->next)
+		if (t->has_request && !t->done)
+			return t;
+	return NULL;
+}
+
 static void on_request(FtpState *s, const char *l, uint32_t n, bool truncated, ftp_tx_fn fn,
 		       void *arg)
 {
@@ -312,17 +320,26 @@ static void on_request(FtpState *s, const char *l, uint32_t n, bool truncated, f
 	while (i < n && l[i] != ' ')
 		i++;
 	c = i;
-	if (s->max_tx && s->ntx >= s->max_tx) {
-		if (s->tail)
-			s->tail->events |= 1u << FTP_EV_TOO_MANY_TX;
+	if (s->max_tx && s->nwaiting >= s->max_tx) {
+		/* Suricata 8.0.6 (redmine 8489): the event goes to the oldest
+		 * command still waiting for its reply, and the parser stops
+		 * there; a burst past the limit raises it once. */
+		FtpTx *w = oldest_waiting(s);
+
+		if (!w)
+			w = s->tail;
+		if (w)
+			w->events |= 1u << FTP_EV_TOO_MANY_TX;
 		else
 			s->events |= 1u << FTP_EV_TOO_MANY_TX;
+		s->stopped = true;
 		return;
 	}
 	t = tx_new(s);
 	if (!t)
 		return;
 	t->has_request = true;
+	s->nwaiting++;
 	t->cmd_name = ftp_command_lookup(l, c, &t->cmd);
 	t->cmd_truncated = truncated;
 	if (truncated)
@@ -346,14 +363,6 @@ static void on_request(FtpState *s, const char *l, uint32_t n, bool truncated, f
 	s->last_request = t;
 	if (fn)
 		fn(arg, s, t, FTP_TOSERVER);
-}
-
-static FtpTx *oldest_waiting(FtpState *s)
-{
-	for (FtpTx *t = s->head; t; t = t->next)
-		if (t->has_request && !t->done)
-			return t;
-	return NULL;
 }
 
 static void add_reply(FtpState *s, FtpTx *t, const char *code, const char *text, uint32_t n)
@@ -455,6 +464,8 @@ static void on_reply(FtpState *s, const char *l, uint32_t n, bool truncated, ftp
 		t->dyn_port = ftp_parse_epsv(text, tn);
 		t->mode = FTP_MODE_PASSIVE;
 	}
+	if (t->has_request && !t->done)
+		s->nwaiting--;
 	t->done = true;
 	s->last_done = t;
 	if (fn)
@@ -511,7 +522,7 @@ int ftp_parse(FtpState *s, int dir, const uint8_t *data, size_t len, ftp_tx_fn f
 		s->last_request = NULL;
 	else
 		s->last_done = NULL;
-	while (len) {
+	while (len && !s->stopped) {
 		const uint8_t *nl = memchr(data, '\n', len);
 		size_t n = nl ? (size_t)(nl - data) : len;
 
@@ -529,6 +540,6 @@ int ftp_parse(FtpState *s, int dir, const uint8_t *data, size_t len, ftp_tx_fn f
 
 void ftp_eof(FtpState *s, int dir, ftp_tx_fn fn, void *arg)
 {
-	if (s && dir >= 0 && dir <= 1 && s->line[dir].len)
+	if (s && dir >= 0 && dir <= 1 && s->line[dir].len && !s->stopped)
 		line_done(s, dir, fn, arg);
 }

@@ -95,7 +95,9 @@ typedef struct FtpState {
 	uint64_t next_id;
 	uint32_t ntx;
 	uint32_t max_line;
-	uint32_t max_tx;            /* live transactions at most (0: unlimited) */
+	uint32_t max_tx;            /* commands waiting for a reply at most (0: unlimited) */
+	uint32_t nwaiting;          /* commands made into transactions, not yet answered */
+	bool stopped;               /* max_tx was passed: nothing more is parsed */
 	FtpLineBuf line[2];
 	/* the reply being read spans lines: its code ("ddd-" opened it) */
 	char multi_code[4];
@@ -109,9 +111,11 @@ typedef struct FtpState {
 	uint64_t memuse;
 } FtpState;
 
-/* max_tx: live transactions at most; past it a command makes no
- * transaction and the newest one gets too_many_transactions (memory stays
- * bounded against a flood of commands nobody answers). */
+/* max_tx: commands waiting for their reply at most (a one-sided flow or a
+ * flood nobody answers); answered transactions go with the app layer's gc,
+ * so memory stays bounded. A command past it makes no transaction: the
+ * oldest waiting one gets too_many_transactions and the parser stops
+ * reading the flow, both directions (Suricata 8.0.6, redmine 8489). */
 FtpState *ftp_state_new(uint32_t max_line, uint32_t max_tx);
 void ftp_state_free(FtpState *s);
 void ftp_tx_free(FtpTx *tx);

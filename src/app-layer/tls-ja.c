@@ -253,6 +253,9 @@ int tls_ja4_proto(const TlsHello *h, char proto, char *out)
 		sorted[ns++] = e;
 	}
 	l = sorted_hex_list(list, sorted, ns);
+	/* Suricata writes the '_' also when the hello has no signature
+	 * algorithms (a TLS 1.0 hello: "0005,...,ff01_" is what it hashes);
+	 * only a hello with neither keeps the all-zero hash. */
 	bool first = true;
 	for (unsigned i = 0; i < h->nsigalgs; i++) {
 		uint16_t v = h->sigalgs[i];
@@ -262,6 +265,8 @@ int tls_ja4_proto(const TlsHello *h, char proto, char *out)
 		first = false;
 		l = put_hex4(list, l, v);
 	}
+	if (first && l)
+		list[l++] = '_';
 	ja4_hash12(list, l, c);
 
 	/* a: the ALPN's first and last characters; hex digits stand in

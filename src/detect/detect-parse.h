@@ -218,6 +218,8 @@ enum kw_id {
 	KW_GEOIP,           /* geoip: DetectGeoip (detect/geoip-kw.c) */
 	KW_TCP_WSCALE,      /* tcp.wscale: DetectUint on the window scale option (pkt-kw.c) */
 	KW_LUA_TX,          /* lua on a transaction: a KWF_TX match (detect/lua-kw.c) */
+	KW_RPC,             /* rpc: program[, version|*[, procedure|*]] of a SunRPC call (pkt-kw.c) */
+	KW_ALERT,           /* alert: SIG_FLAG_ALERT, a pass rule alerts too (meta.c) */
 	KW_MAX
 };
 
@@ -500,6 +502,7 @@ typedef struct SigMetadata { char *key; char *value; } SigMetadata;
 #define SIG_FLAG_ALPROTO_OWN  (1u << 13)  /* the protocol was named by a name only it
                                            * has ("http1"): not the flows that carry
                                            * its transactions too (HTTP/2's) */
+#define SIG_FLAG_ALERT        (1u << 14)  /* alert keyword: a pass rule alerts too */
 
 #define SIG_PROTO_IP     0   /* any IP protocol */
 

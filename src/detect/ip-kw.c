@@ -4,6 +4,7 @@
 #include "decode/ipv4.h"
 #include "detect/engine-int.h"
 #include "decode/events.h"
+#include "stream/stream.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -198,6 +199,26 @@ static int kw_decode_event(SigParseState *st, const char *arg, const Keyword *kw
 	return sm_append_uint_eq(st, KW_DECODE_EVENT, (uint64_t)id, 0);
 }
 
+/* engine-event:<name> (Suricata's third event keyword): an event by its
+ * full name, "decoder.<layer>.<event>" as decode-event takes it after
+ * its prefix, or "stream.<event>" as stream-event; the match is theirs. */
+static int kw_engine_event(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	int id;
+
+	(void)kw;
+	if (!strncmp(arg, "decoder.", 8)) {
+		id = decode_event_lookup(arg + 8);
+		if (id >= 0)
+			return sm_append_uint_eq(st, KW_DECODE_EVENT, (uint64_t)id, 0);
+	} else if (!strncmp(arg, "stream.", 7)) {
+		id = stream_event_lookup(arg + 7);
+		if (id >= 0)
+			return sm_append_uint_eq(st, KW_STREAM_EVENT, (uint64_t)id, 0);
+	}
+	return sig_unsupported(st, "unknown engine-event %s", arg);
+}
+
 static int match_ttl(DetectThread *dt, const SigMatch *m, Packet *p)
 {
 	(void)dt;
@@ -329,6 +350,9 @@ const Keyword ip_keywords[] = {
 	{ .name = "decode-event", .id = KW_DECODE_EVENT, .setup = kw_decode_event,
 	  .flags = NEED | SQ, .buf = -1, .desc = "match on a decoder event",
 	  .match = match_decode_event },
+	{ .name = "engine-event", .id = KW_DECODE_EVENT, .setup = kw_engine_event,
+	  .flags = NEED | SQ, .buf = -1,
+	  .desc = "match on a decoder or stream event by its full name" },
 	{ .name = "prefilter", .id = KW_PREFILTER, .setup = kw_prefilter, .flags = NA, .buf = -1,
 	  .desc = "use this rule's keyword as prefilter (accepted, not used)" },
 	{ .name = NULL }

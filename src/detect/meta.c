@@ -176,6 +176,16 @@ static int kw_noalert(SigParseState *st, const char *arg, const Keyword *kw)
 	return 0;
 }
 
+/* alert (Suricata 7+, "Alert Keywords"): the rule alerts even when its
+ * action does not imply it: "alert then pass" for a pass rule. */
+static int kw_alert(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	(void)arg;
+	(void)kw;
+	st->s->flags |= SIG_FLAG_ALERT;
+	return 0;
+}
+
 /* config:<subsys> <action>, type <type>, scope <scope> (Suricata 8's
  * config rules): subsys logging or tracking, action disable, type tx or
  * flow, scope tx or packet. "logging disable, type tx, scope tx" is
@@ -233,6 +243,8 @@ const Keyword meta_keywords[] = {
 	  .desc = "which side is the target" },
 	{ .name = "noalert", .id = KW_NOALERT, .setup = kw_noalert, .flags = NA, .buf = -1,
 	  .desc = "match without alerting" },
+	{ .name = "alert", .id = KW_ALERT, .setup = kw_alert, .flags = NA, .buf = -1,
+	  .desc = "alert even when the action does not (alert then pass)" },
 	{ .name = "config", .id = KW_CONFIG, .setup = kw_config, .flags = NEED, .buf = -1,
 	  .desc = "config rules: logging/tracking disable (parsed, not applied)" },
 	{ .name = NULL }

@@ -1,6 +1,6 @@
 /* Packet and flow property keywords: vlan.id, vlan.layers, tcp.mss,
- * flow.pkts / flow.bytes (and the *_toserver / *_toclient forms), and the
- * checksum keywords (ipv4-csum, tcpv4-csum, ...). The engine matches them in
+ * flow.pkts / flow.bytes (and the *_toserver / *_toclient forms), the
+ * checksum keywords (ipv4-csum, tcpv4-csum, ...) and rpc. The engine matches them in
  * detect/inspect.c. */
 #include "detect/detect-int.h"
 #include "detect/engine-int.h"
@@ -216,6 +216,90 @@ static int match_csum(DetectThread *dt, const SigMatch *m, Packet *p)
 	return bad == c->invalid;
 }
 
+/* rpc:<program>[, <version>|*[, <procedure>|*]] (Suricata's payload
+ * keyword): the packet's payload is an ONC/Sun RPC call (RFC 5531) of
+ * that program, and of that version and procedure unless '*' or left
+ * out. The call is read where the payload starts, after TCP's 4-byte
+ * record mark: xid, message type (0, a call), RPC version, program,
+ * version, procedure, each 32 bits big-endian. */
+typedef struct DetectRpc {
+	uint32_t prog, vers, proc;
+	uint8_t check_vers, check_proc;
+} DetectRpc;
+
+static int rpc_field(const char *s, uint32_t *v, uint8_t *check)
+{
+	char *end;
+	unsigned long long n;
+
+	while (*s == ' ')
+		s++;
+	if (strcmp(s, "*") == 0) {
+		*check = 0;
+		return 0;
+	}
+	if (*s < '0' || *s > '9')
+		return -1;
+	n = strtoull(s, &end, 10);
+	while (*end == ' ')
+		end++;
+	if (*end || n > UINT32_MAX)
+		return -1;
+	*v = (uint32_t)n;
+	*check = 1;
+	return 0;
+}
+
+static int kw_rpc(SigParseState *st, const char *arg, const Keyword *kw)
+{
+	char buf[128], *parts[4];
+	DetectRpc *r;
+	uint8_t check_prog = 0;
+	int n;
+
+	(void)kw;
+	n = sig_split_arg(st, "rpc", arg, buf, sizeof(buf), parts, 4);
+	if (n < 0)
+		return -1;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return sig_error(st, "out of memory");
+	/* the program is a number; version and procedure a number or '*' */
+	if (n < 1 || n > 3 || rpc_field(parts[0], &r->prog, &check_prog) < 0 || !check_prog ||
+	    (n > 1 && rpc_field(parts[1], &r->vers, &r->check_vers) < 0) ||
+	    (n > 2 && rpc_field(parts[2], &r->proc, &r->check_proc) < 0)) {
+		free(r);
+		return sig_error(st, "invalid rpc \"%s\"", arg);
+	}
+	return sm_append(st, SM_LIST_MATCH, KW_RPC, r) < 0 ? -1 : 0;
+}
+
+static uint32_t be32_at(const uint8_t *b)
+{
+	return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
+}
+
+static int match_rpc(DetectThread *dt, const SigMatch *m, Packet *p)
+{
+	const DetectRpc *r = m->ctx;
+	const uint8_t *b = p->payload;
+	uint32_t len = p->payload_len;
+
+	(void)dt;
+	if (PKT_IS_TCP(p)) {
+		if (len < 28)
+			return 0;
+		b += 4;         /* the record mark */
+	} else if (!PKT_IS_UDP(p) || len < 24) {
+		return 0;
+	}
+	if (be32_at(b + 4) != 0 || be32_at(b + 12) != r->prog)
+		return 0;
+	if (r->check_vers && be32_at(b + 16) != r->vers)
+		return 0;
+	return !r->check_proc || be32_at(b + 20) == r->proc;
+}
+
 /* The keywords of this family: keywords.c gathers the tables (one line
  * per family). */
 const Keyword pkt_keywords[] = {
@@ -255,5 +339,7 @@ const Keyword pkt_keywords[] = {
 	  .desc = "icmpv4 checksum valid/invalid", .match = match_csum },
 	{ .name = "icmpv6-csum", .id = KW_CSUM, .setup = kw_csum, .flags = NEED | SQ, .buf = 6,
 	  .desc = "icmpv6 checksum valid/invalid", .match = match_csum },
+	{ .name = "rpc", .id = KW_RPC, .setup = kw_rpc, .flags = NEED | SQ, .buf = -1,
+	  .desc = "SunRPC call's program, version and procedure", .match = match_rpc },
 	{ .name = NULL }
 };

@@ -180,7 +180,8 @@ void detect_sig_matched_pkt(DetectThread *dt, const DetectPkt *pk, const DetectS
 		return;
 	detect_vars_commit(dt, ds->s, p);
 	postmatch_apply(dt, ds->s, p);
-	if ((ds->s->flags & SIG_FLAG_NOALERT) || ds->action == ALERT_ACTION_PASS) {
+	if ((ds->s->flags & SIG_FLAG_NOALERT) ||
+	    (ds->action == ALERT_ACTION_PASS && !(ds->s->flags & SIG_FLAG_ALERT))) {
 		note_drop(dt, pk, ds, action, 0);
 		if (ds->action == ALERT_ACTION_PASS)
 			flow_set_pass(dt, ds, p);
@@ -196,7 +197,11 @@ void detect_sig_matched_pkt(DetectThread *dt, const DetectPkt *pk, const DetectS
 	note_drop(dt, pk, ds, action, thr.new_action >= 0);
 	if (action == ALERT_ACTION_PASS) {
 		flow_set_pass(dt, ds, p);
-		return;
+		/* the alert keyword: the pass rule's match is logged as an
+		 * alert (allowed) before the flow or packet is passed */
+		if (!(ds->s->flags & SIG_FLAG_ALERT) || !alert)
+			return;
+		action = ALERT_ACTION_ALERT;
 	}
 	if (!alert) {
 		if (thr.suppressed)

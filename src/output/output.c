@@ -6,6 +6,7 @@
 #include "output/json-writer.h"
 #include "output/json-dump.h"
 #include "output/tls-json.h"
+#include "app-layer/tls.h"
 #include "output/sink.h"
 #include "output/smtp-json.h"
 #include "conf/conf.h"
@@ -275,6 +276,12 @@ static int load_tls_options(EveTypeOptions *opts, const char *prefix, char *err,
 			return -1;
 		}
 	}
+	/* A logger that writes ja4 (extended, or custom with ja4) asks for it
+	 * as a rule does: with ja4-fingerprints unset (auto) Suricata 8.0.3+
+	 * logs a client hello's ja4 under the default config (suricata-verify
+	 * bug-5713-02-ja4); an explicit "no" still turns it off. */
+	if (opts->tls_fields & TLS_LOG_JA4)
+		tls_ja_request(0, 1);
 	return 0;
 }
 

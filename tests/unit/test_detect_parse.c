@@ -259,6 +259,13 @@ TEST(meta_keywords_parse)
 	s = P(R("classtype:misc-activity; priority:2; sid:1;"));
 	CHECK(s);
 	CHECK_EQ(s->priority, 2);
+	CHECK(!(s->flags & SIG_FLAG_ALERT));
+	sig_free(s);
+	/* alert: a pass rule that alerts too ("alert then pass") */
+	s = P("pass tcp any any -> any any (content:\"a\"; alert; sid:1;)");
+	CHECK(s);
+	CHECK(s->flags & SIG_FLAG_ALERT);
+	CHECK(!(s->flags & SIG_FLAG_NOALERT));
 	sig_free(s);
 }
 
@@ -278,6 +285,7 @@ TEST(meta_keywords_errors)
 	/* luaxform is a transform: it needs a sticky buffer before it */
 	CHECK_EQ(E(R("luaxform:x.lua; sid:1;")), SIG_ERR_PARSE);
 	CHECK_STREQ(opaque(err), "transforms must directly follow stickybuffers");
+	CHECK_EQ(E(R("alert:1; sid:1;")), SIG_ERR_PARSE);
 	/* Suricata's other families and transforms are skipped too; a name
 	 * Suricata does not know either is an error, as there (-T fails) */
 	CHECK_EQ(E(R("sctp.hdr; content:\"a\"; sid:1;")), SIG_ERR_UNSUPPORTED);
@@ -375,6 +383,49 @@ TEST(isdataat_and_dsize)
 	CHECK_EQ(E(R("dsize:70000; sid:1;")), SIG_ERR_PARSE);
 	CHECK_EQ(E(R("dsize:5; dsize:6; sid:1;")), SIG_ERR_PARSE);
 	CHECK_EQ(E(R("dsize:20<>10; sid:1;")), SIG_ERR_PARSE);
+}
+
+/* engine-event:<full name>: decoder.* as decode-event, stream.* as
+ * stream-event; anything else is an unknown event (the rule is skipped) */
+TEST(engine_event_keyword_parse)
+{
+	Signature *s = P(R("engine-event:decoder.ipv4.hlen_too_small; sid:1;"));
+
+	CHECK(s);
+	CHECK_EQ(s->lists[SM_LIST_MATCH].m[0].kw, KW_DECODE_EVENT);
+	sig_free(s);
+	s = P(R("engine-event:stream.fin_but_no_session; sid:1;"));
+	CHECK(s);
+	CHECK_EQ(s->lists[SM_LIST_MATCH].m[0].kw, KW_STREAM_EVENT);
+	sig_free(s);
+	CHECK_EQ(E(R("engine-event:ipv4.hlen_too_small; sid:1;")), SIG_ERR_UNSUPPORTED);
+	CHECK_EQ(E(R("engine-event:stream.nope; sid:1;")), SIG_ERR_UNSUPPORTED);
+	CHECK_EQ(E(R("engine-event; sid:1;")), SIG_ERR_PARSE);
+}
+
+/* rpc:<program>[, <version>|*[, <procedure>|*]] (pkt-kw.c): a packet match;
+ * the program must be a number, the rest a number or '*' */
+TEST(rpc_keyword_parse)
+{
+	static const char *const good[] = { "rpc:100003,*,*;", "rpc:100000, 2, 3;",
+					    "rpc:100005;", "rpc:100003,4;", "rpc:\"100003,*,1\";" };
+	static const char *const bad[] = { "rpc:*;", "rpc:abc;", "rpc:1,2,3,4;", "rpc:1,x;",
+					   "rpc:1,2,-3;", "rpc:4294967296;", "rpc;" };
+	char r[128];
+
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		snprintf(r, sizeof(r), "alert udp any any -> any any (%s sid:1;)", good[i]);
+		Signature *s = P(r);
+
+		CHECK(s);
+		CHECK_EQ(s->lists[SM_LIST_MATCH].n, 1);
+		CHECK_EQ(s->lists[SM_LIST_MATCH].m[0].kw, KW_RPC);
+		sig_free(s);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(r, sizeof(r), "alert udp any any -> any any (%s sid:1;)", bad[i]);
+		CHECK_EQ(E(r), SIG_ERR_PARSE);
+	}
 }
 
 /* ---- fast pattern ---- */

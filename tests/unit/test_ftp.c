@@ -166,8 +166,30 @@ TEST(ftp_max_tx_bounds_unanswered_commands)
 
 	put(s, FTP_TOSERVER, "NOOP\r\nNOOP\r\nNOOP\r\nNOOP\r\nNOOP\r\n", 100);
 	CHECK_EQ(s->ntx, 3);
+	/* Suricata 8.0.6: the oldest waiting command gets the event, and the
+	 * parser stops (redmine 8489) */
+	CHECK(s->head->events & (1u << FTP_EV_TOO_MANY_TX));
+	CHECK(!(s->tail->events & (1u << FTP_EV_TOO_MANY_TX)));
+	CHECK(s->stopped);
+	put(s, FTP_TOCLIENT, "200 ok\r\n", 100);
+	CHECK(!s->head->done);
+	put(s, FTP_TOSERVER, "CWD /\r\n", 100);
+	CHECK_EQ(s->ntx, 3);
+	ftp_state_free(s);
+	/* answered commands do not count: max_tx bounds the ones waiting */
+	s = ftp_state_new(0, 1);
+	put(s, FTP_TOCLIENT, "220 hi\r\n", 100);
+	put(s, FTP_TOSERVER, "USER a\r\n", 100);
+	put(s, FTP_TOCLIENT, "331 pw\r\n", 100);
+	put(s, FTP_TOSERVER, "PASS b\r\n", 100);
+	put(s, FTP_TOCLIENT, "230 in\r\n", 100);
+	CHECK_EQ(s->ntx, 3);
+	CHECK_EQ(s->nwaiting, 0);
+	CHECK(!s->stopped);
+	put(s, FTP_TOSERVER, "PWD\r\nPWD\r\n", 100);
+	CHECK_EQ(s->ntx, 4);
 	CHECK(s->tail->events & (1u << FTP_EV_TOO_MANY_TX));
-	CHECK(!(s->head->events & (1u << FTP_EV_TOO_MANY_TX)));
+	CHECK(s->stopped);
 	ftp_state_free(s);
 	/* an unsolicited reply joins the newest transaction */
 	s = ftp_state_new(0, 0);

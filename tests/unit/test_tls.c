@@ -1369,6 +1369,31 @@ TEST(ja4_alpn_and_sni_variants)
 	tls_state_free(s);
 }
 
+/* A hello with extensions but no signature_algorithms (TLS 1.0 clients):
+ * Suricata hashes the sorted extensions with the '_' still written
+ * (suricata-verify bug-5713-02-ja4). */
+TEST(ja4_without_sigalgs_keeps_the_separator)
+{
+	static const uint16_t extra[] = { 0x0005, 0x0023, 0x0017, 0xff01 };
+	static const uint16_t groups[] = { 29 };
+	HelloSpec h = { .ciphers = basic_ciphers, .nciphers = 3, .exts_extra = extra,
+			.nextra = 4, .groups = groups, .ngroups = 1 };
+	Buf b = { .n = 0 };
+	char ja4[40], hex[13];
+	unsigned char md[32];
+	unsigned int mdn;
+
+	client_hello_record(&b, &h);
+	TlsState *s = parse_buf(TLS_TOSERVER, &b);
+	CHECK_EQ(tls_ja4(&s->client, ja4), 0);
+	CHECK_EQ(memcmp(ja4, "t12i030500_", 11), 0);
+	EVP_Digest("0005,000a,0017,0023,ff01_", 25, md, &mdn, EVP_sha256(), NULL);
+	for (int i = 0; i < 6; i++)
+		sprintf(hex + 2 * i, "%02x", md[i]);
+	CHECK_STREQ(ja4 + 24, hex);
+	tls_state_free(s);
+}
+
 TEST(ja3_md5_of_documented_example)
 {
 	char md5[33];

@@ -79,6 +79,11 @@ int files_tx_log_ready(const Flow *f, const void *tx)
 	return (app_layer_tx_flags(f, tx) & both) == both;
 }
 
+int files_proto_at(unsigned i)
+{
+	return i < sizeof(protos) / sizeof(protos[0]) ? protos[i].alproto : -1;
+}
+
 int files_proto_has(int alproto)
 {
 	return proto_of(alproto) != NULL;

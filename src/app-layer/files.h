@@ -199,6 +199,8 @@ void files_store_scope(const Flow *f, void *tx, unsigned dirs, int flow_scope, u
 int files_tx_log_ready(const Flow *f, const void *tx);
 /* f's protocol carries files. */
 int files_proto_has(int alproto);
+/* The i-th protocol that carries files, from 0; -1 past the last. */
+int files_proto_at(unsigned i);
 
 /* ---- what eve shows (output/file-log.c writes the "fileinfo" object) ---- */
 

@@ -253,6 +253,8 @@ int build_sig_setup(DetectEngine *de, DetectSig *ds)
 		ds->hidx = de->ntx[tx_class(s->alproto)]++;
 		de->ntx_rules++;
 		tx_sig_setup(ds);
+		if (ds->ev_early)
+			de->ev_early[tx_class(s->alproto)] = 1;
 	}
 	ds->port_check = !s->sp.any || !s->dp.any;
 	ds->is_icmp_any = s->icmp_any;

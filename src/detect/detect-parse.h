@@ -502,7 +502,11 @@ typedef struct SigMetadata { char *key; char *value; } SigMetadata;
 #define SIG_FLAG_ALPROTO_OWN  (1u << 13)  /* the protocol was named by a name only it
                                            * has ("http1"): not the flows that carry
                                            * its transactions too (HTTP/2's) */
-#define SIG_FLAG_ALERT        (1u << 14)  /* alert keyword: a pass rule alerts too */
+#define SIG_FLAG_FILES_ANY    (1u << 14)  /* file keywords, no protocol named: the rule
+                                           * is loaded once per protocol with files
+                                           * (rule-load.c) */
+#define SIG_FLAG_FILES_COPY   (1u << 15)  /* such a rule's copy for another protocol */
+#define SIG_FLAG_ALERT        (1u << 16)  /* alert keyword: a pass rule alerts too */
 
 #define SIG_PROTO_IP     0   /* any IP protocol */
 
@@ -561,6 +565,9 @@ typedef struct DetectContext {
 	ClassType *classes; int nclasses;     /* NULL: classtype names are not checked */
 	char **ref_types; char **ref_urls; int nrefs;
 	const char *rule_file;                /* the file being loaded (dataset load paths) */
+	/* a file rule naming no protocol is parsed as this protocol's; 0:
+	 * the first with files (HTTP/1) */
+	uint16_t files_alproto;
 } DetectContext;
 
 /* Reads a classification.config ("config classification: name,desc,prio").

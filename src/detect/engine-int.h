@@ -318,6 +318,10 @@ typedef struct DetectSig {
 	uint8_t need_alproto;     /* `alert http` without app buffers: flow must be s->alproto */
 	uint8_t tx_dirs;          /* is_tx: bit 0 evaluated toserver, bit 1 toclient */
 	uint8_t tx_need[2];       /* is_tx: the protocol's progress needed per side */
+	/* app-layer-event rules: the progress their buffers need, after which
+	 * the rule matches as soon as its events are up, before tx_need */
+	uint8_t ev_early;
+	uint8_t ev_need[2];
 	uint32_t hidx;            /* is_tx: index among its tx_class's rules */
 	/* ac-cuda: the device runs this rule's payload program (verify-build.h)
 	 * when its fast pattern is found: 0 no, 1 a prefix of the list (a 0
@@ -396,6 +400,9 @@ struct DetectEngine {
 	/* the transaction rules of each tx_class: a transaction's state has
 	 * a bit per rule of its protocol's class, not per transaction rule */
 	uint32_t ntx[ALPROTO_MAX];
+	/* tx_class c has app-layer-event rules (DetectSig.ev_early): its
+	 * transactions are looked at again while a side is not done */
+	uint8_t ev_early[ALPROTO_MAX];
 	SigGroup hgroups[2][BUF_MAX];
 	/* the rules without a fast pattern, by tx_class: those of class c
 	 * are h_always[d][h_always_at[d][c] .. h_always_at[d][c + 1]) */

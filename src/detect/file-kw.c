@@ -96,8 +96,15 @@ static int sig_set_alproto_files(SigParseState *st)
 	if (s->alproto != ALPROTO_UNKNOWN && !files_proto_has(s->alproto))
 		return sig_unsupported(st, "file keywords on a protocol whose files are not "
 				       "extracted yet");
-	if (s->alproto == ALPROTO_UNKNOWN)
-		s->alproto = ALPROTO_HTTP1;
+	/* Suricata 8 inspects such a rule on the files of every protocol
+	 * that carries them (suricata-verify bug-6207-2: an `alert tcp`
+	 * file.data rule on an SMTP attachment): rule-load.c loads a copy
+	 * per protocol */
+	if (s->alproto == ALPROTO_UNKNOWN) {
+		s->alproto = st->ctx && st->ctx->files_alproto ? st->ctx->files_alproto :
+								 ALPROTO_HTTP1;
+		s->flags |= SIG_FLAG_FILES_ANY;
+	}
 	s->flags |= SIG_FLAG_APPLAYER;
 	return 0;
 }

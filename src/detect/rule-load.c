@@ -3,6 +3,7 @@
  * rejected rule ("FILE:LINE: reason (sid N)"), duplicate sids, and the load
  * summary. */
 #include "detect/detect-int.h"
+#include "app-layer/files.h"
 #include "conf/conf.h"
 #include "util/log.h"
 
@@ -168,7 +169,7 @@ static int replace_older_rev(SigTable *t, Signature *s, const char *file, int li
 	for (int i = 0; i < t->nsigs; i++) {
 		Signature *old = t->sigs[i];
 
-		if (old->sid != s->sid || old->gid != s->gid)
+		if (old->sid != s->sid || old->gid != s->gid || (old->flags & SIG_FLAG_FILES_COPY))
 			continue;
 		if (s->rev <= old->rev)
 			return -1;
@@ -207,6 +208,39 @@ static void record_failed(SigTable *t, const char *rule, const char *file, int l
 		t->nfailed_rules++;
 }
 
+/* A file rule that named no protocol (loaded as HTTP/1's): a copy for
+ * each other protocol with files, as Suricata 8 inspects it on all their
+ * files. A copy the protocol cannot take (a keyword of another protocol)
+ * or of a disabled protocol is left out without a word: the rule itself
+ * loaded. SMB is left out for now (below). The copies share the rule's sid and count once. */
+static void add_file_copies(SigTable *t, const Signature *s, const char *rule,
+			    const RuleLoadConfig *cfg)
+{
+	int ap;
+
+	for (unsigned i = 0; (ap = files_proto_at(i)) >= 0; i++) {
+		Signature *c;
+
+		/* not SMB yet: its file_data reads a file's head through the
+		 * magic path, which every file of every protocol would then
+		 * pay for (libmagic at log time: 2.5x the worker's
+		 * instructions on bench-1x with ET Open) */
+		if (ap == s->alproto || ap == ALPROTO_SMB ||
+		    (ap < 64 && (cfg->alproto_off >> ap & 1)))
+			continue;
+		t->ctx.files_alproto = (uint16_t)ap;
+		c = sig_parse(rule, &t->ctx, NULL, 0, NULL);
+		t->ctx.files_alproto = 0;
+		if (!c)
+			continue;
+		c->flags |= SIG_FLAG_FILES_COPY;
+		c->file = s->file;
+		c->line = s->line;
+		if (c->alproto != ap || add_sig(t, c) != 0)
+			sig_free(c);
+	}
+}
+
 /* One rule. Returns -1 only when loading must stop (fatal mode). */
 static int load_rule(SigTable *t, const char *rule, const char *file, int line,
 		     const RuleLoadConfig *cfg, char *err, size_t errlen)
@@ -239,6 +273,8 @@ static int load_rule(SigTable *t, const char *rule, const char *file, int line,
 			s->file = file;
 			s->line = line;
 			t->loaded++;
+			if (s->flags & SIG_FLAG_FILES_ANY)
+				add_file_copies(t, s, rule, cfg);
 			return 0;
 		}
 		snprintf(reason, sizeof(reason), d > 0 ? "duplicate signature" : "out of memory");

@@ -175,17 +175,29 @@ void tx_sig_setup(DetectSig *ds)
 		    !app_event_sig_has(s))
 			ds->tx_need[0] = ds->tx_need[1] = 1;
 	}
+	/* Suricata inspects an event on every pass over the transaction and
+	 * gives up only once the side is done: the rule matches on the
+	 * packet whose data raised the event (an IPS drops that packet,
+	 * suricata-verify bug-8224-01), its buffers allowing; the pass at
+	 * tx_need stays for the rest of the rule */
+	ds->ev_early = app_event_sig_has(s) && !(s->flags & SIG_FLAG_TX_MATCH);
+	ds->ev_need[0] = (ds->tx_dirs & BDIR_TS) ? 1 : 0;
+	ds->ev_need[1] = (ds->tx_dirs & BDIR_TC) ? 1 : 0;
 	for (int d = 0; d < 2; d++) {
 		if (!(ds->tx_dirs & (1u << d)))
 			continue;
 		for (int l = 1; l < BUF_IPV4_HDR; l++) {
 			int side;
+			uint8_t need;
 
 			if (!s->lists[l].n)
 				continue;
 			side = list_side(ds, l, d);
-			if (detect_buffers[sig_list_base(s, l)].progress > ds->tx_need[side])
-				ds->tx_need[side] = detect_buffers[sig_list_base(s, l)].progress;
+			need = detect_buffers[sig_list_base(s, l)].progress;
+			if (need > ds->tx_need[side])
+				ds->tx_need[side] = need;
+			if (need > ds->ev_need[side])
+				ds->ev_need[side] = need;
 		}
 	}
 }
@@ -567,10 +579,8 @@ static TxDetect *tx_state(const DetectEngine *de, const Flow *f, void *tx)
 	return st;
 }
 
-static int ready(const DetectSig *ds, const int prog[2], int final, int d)
+static int ready_for(const DetectSig *ds, const uint8_t need[2], const int prog[2], int d)
 {
-	if (final)
-		return 1;
 	/* a side's need is at most its complete progress, so a side done
 	 * never holds a rule back. A DCE/RPC rule of both directions runs
 	 * on each side on its own, as Suricata's per-direction inspection
@@ -579,10 +589,23 @@ static int ready(const DetectSig *ds, const int prog[2], int final, int d)
 	for (int side = 0; side < 2; side++) {
 		if (tx_proto(ds->s->alproto)->sides_apart && side != d)
 			continue;
-		if (ds->tx_need[side] && prog[side] < ds->tx_need[side])
+		if (need[side] && prog[side] < need[side])
 			return 0;
 	}
 	return 1;
+}
+
+static int ready(const DetectSig *ds, const int prog[2], int final, int d)
+{
+	return final || ready_for(ds, ds->tx_need, prog, d);
+}
+
+/* An app-layer-event rule not ready yet whose events are up already, its
+ * buffers ready: evaluated now (ds->ev_early). */
+static int ready_event(const DetectSig *ds, const Flow *f, void *tx, const int prog[2], int d)
+{
+	return ds->ev_early && ready_for(ds, ds->ev_need, prog, d) &&
+	       app_event_tx_match(ds->s, f, tx);
 }
 
 /* Whether rule s inspects the transactions of a flow of protocol fp: its
@@ -844,7 +867,12 @@ static void tx_eval(DetectThread *dt, DetectFlowState *fs, Packet *p, void *tx, 
 	int early = tx_proto(f->app_proto)->props_early &&
 		    prog[d] < app_proto_progress_complete(f->app_proto);
 
-	if ((st->seen[d] == key && !early) || (prog[d] == 0 && !final) ||
+	/* a side not done may raise an event on any packet: the rules that
+	 * wait for one look again (de->ev_early: flows of protocols that
+	 * have such rules only) */
+	int ev_wait = de->ev_early[cls] && prog[d] < app_proto_progress_complete(f->app_proto);
+
+	if ((st->seen[d] == key && !early && !ev_wait) || (prog[d] == 0 && !final) ||
 	    (app_layer_tx_flags(f, tx) & (d ? APP_TX_ONLY_TS : APP_TX_ONLY_TC)))
 		return;
 	st->seen[d] = key;
@@ -880,14 +908,18 @@ static void tx_eval(DetectThread *dt, DetectFlowState *fs, Packet *p, void *tx, 
 	while (cand_next(cs, &it, &num)) {
 		const DetectSig *ds = &de->sigs[num];
 
-		if (!sig_on_flow(ds->s, f->app_proto) || sig_done(&tp, ds) ||
-		    !ready(ds, prog, final, d))
+		int ev_now = 0;
+
+		if (!sig_on_flow(ds->s, f->app_proto) || sig_done(&tp, ds))
+			continue;
+		if (!ready(ds, prog, final, d) && !(ev_now = ready_event(ds, f, tx, prog, d)))
 			continue;
 		sig_set_done(&tp, ds);
 		dt->ninspect[INSPECT_TX]++;
 		if (!tx_sig_match(dt, &tp, ds, p, tx)) {
-			/* props_early: again on a later pass */
-			if (early && !final && (ds->s->flags & SIG_FLAG_TX_MATCH))
+			/* props_early: again on a later pass; an early event
+			 * rule: again when it is ready */
+			if ((early && !final && (ds->s->flags & SIG_FLAG_TX_MATCH)) || ev_now)
 				sig_clear_done(&tp, ds);
 			continue;
 		}

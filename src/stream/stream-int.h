@@ -93,6 +93,9 @@ typedef struct TcpSession {
 	uint8_t state;              /* enum tcp_state */
 	uint8_t client;             /* flow direction of the SYN sender */
 	uint16_t flags;             /* SSN_* */
+	/* SYN_SENT: the client's SYNs of other ISNs the newest replaced, up
+	 * to stream.max-syn-queued */
+	uint8_t syn_queued;
 	/* the app protocol's own reassembly depth (stream_set_depth): 0 the
 	 * configured one, UINT64_MAX none */
 	uint64_t depth;

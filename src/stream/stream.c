@@ -191,6 +191,7 @@ int stream_config_load(StreamConfig *cfg)
 	cfg->toserver_chunk_size = 2560;
 	cfg->toclient_chunk_size = 2560;
 	cfg->max_synack_queued = 5;
+	cfg->max_syn_queued = 10;
 	cfg->checksum_validation = 1;
 	cfg->policy = STREAM_POLICY_BSD;
 	cfg->consumers = STREAM_CONSUMERS_ALL;
@@ -217,6 +218,15 @@ int stream_config_load(StreamConfig *cfg)
 		rc = -1;
 	if (conf_get_bool("stream.checksum-validation", &cfg->checksum_validation) < 0)
 		rc = -1;
+	r = conf_get_int("stream.max-syn-queued", &v);
+	if (r < 0 || (r > 0 && (v < 0 || v > 255))) {
+		if (r > 0)
+			log_error("stream: stream.max-syn-queued: %lld out of range [0, 255]",
+				  (long long)v);
+		rc = -1;
+	} else if (r > 0) {
+		cfg->max_syn_queued = (uint32_t)v;
+	}
 	r = conf_get_int("stream.max-synack-queued", &v);
 	if (r < 0 || (r > 0 && (v < 0 || v > 255))) {
 		if (r > 0)
@@ -674,7 +684,16 @@ static int on_syn_sent(StreamThread *st, TcpSession *ssn, Packet *p, int dir)
 		}
 		if (p->tcp_seq != snd->isn) {
 			/* a new ISN: the client restarted the handshake (and
-			 * any Fast Open data of the old one is void) */
+			 * any Fast Open data of the old one is void). Suricata
+			 * 8 keeps the SYNs it replaces, up to
+			 * stream.max-syn-queued; each one past that is a
+			 * 3whs_syn_flood (suricata-verify bug-7657-01). The
+			 * newest still leads: its SYN/ACK completes the
+			 * handshake. */
+			if (ssn->syn_queued < st->cfg->max_syn_queued)
+				ssn->syn_queued++;
+			else
+				stream_event(st, p, SEV_3WHS_SYN_FLOOD);
 			snd->flags &= ~(TS_WSCALE | TS_HAS_TS);
 			reasm_stream_free(st, snd);
 			snd->max_off = 0;

@@ -101,6 +101,7 @@ typedef struct StreamConfig {
 	uint64_t reassembly_depth;  /* stream.reassembly.depth, 1mb; 0 = unlimited */
 	uint32_t toserver_chunk_size, toclient_chunk_size; /* parsed, informational */
 	uint32_t max_synack_queued; /* stream.max-synack-queued, default 5 (parsed) */
+	uint32_t max_syn_queued;    /* stream.max-syn-queued, default 10 */
 	int midstream;              /* stream.midstream, default no */
 	int async_oneside;          /* stream.async-oneside, default no */
 	int bypass;                 /* stream.bypass: a flow whose both directions

@@ -190,6 +190,29 @@ TEST(four_way_synack_with_wrong_syn_is_rejected_with_event)
 	ctx_done(&c);
 }
 
+TEST(syn_with_new_isn_past_syn_queue_is_syn_flood)
+{
+	struct ctx c;
+
+	ctx_init(&c);
+	c.cfg.max_syn_queued = 2;
+	ctx_start(&c);
+	sendp(&c, TS, TH_SYN, 1000, 0, NULL);
+	/* two replaced SYNs fit the queue; a resent SYN is no new one */
+	sendp(&c, TS, TH_SYN, 2000, 0, NULL);
+	sendp(&c, TS, TH_SYN, 2000, 0, NULL);
+	sendp(&c, TS, TH_SYN, 3000, 0, NULL);
+	CHECK(!has_event(&c.p, SEV_3WHS_SYN_FLOOD));
+	sendp(&c, TS, TH_SYN, 4000, 0, NULL);
+	CHECK(has_event(&c.p, SEV_3WHS_SYN_FLOOD));
+	/* the newest SYN still leads the handshake */
+	sendp(&c, TC, TH_SYN | TH_ACK, 5000, 4001, NULL);
+	CHECK(!(c.rflags & STREAM_PKT_INVALID));
+	sendp(&c, TS, TH_ACK, 4001, 5001, NULL);
+	CHECK(c.rflags & STREAM_PKT_ESTABLISHED);
+	ctx_done(&c);
+}
+
 TEST(synack_with_wrong_ack_is_rejected_with_event)
 {
 	struct ctx c;

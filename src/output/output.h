@@ -132,6 +132,9 @@ typedef struct PcapLogConfig {
 	int lz4_level, lz4_checksum;
 	uint64_t limit;             /* bytes a file holds before the next one */
 	uint32_t max_files;         /* 0: every file kept; else a ring of that many */
+	/* conditional: alerts: a flow's packets held until it alerts (ours):
+	 * held-per-flow bytes a flow (1mb), held-memcap all flows (64mb) */
+	uint64_t held_per_flow, held_memcap;
 	char dir[PATH_MAX];         /* dir, or the log folder */
 	char filename[256];         /* filename (multi: with %n %i %t) */
 } PcapLogConfig;

@@ -286,6 +286,9 @@ int output_tx_log_files(Outputs *o, const Packet *p, const Flow *f, void *tx, in
 int output_tx_events_on(const Outputs *o, const Flow *f);
 void output_tx_log_events(Outputs *o, const Packet *p, const Flow *f, void *tx);
 
+/* The outputs' counters (pcap_log.written when the yaml enables
+ * pcap-log), with the engine's at start. */
+void pcap_log_register_counters(void);
 /* Flow end: an eve "flow" record when enabled. Safe as a flow_end_fn body. */
 void output_flow_end(Outputs *o, const Flow *f, enum flow_end_reason why);
 

@@ -44,6 +44,7 @@
 #include "output/output-private.h"
 #include "stream/stream.h"
 #include "conf/conf.h"
+#include "stats/counters.h"
 #include "util/log.h"
 
 #include <errno.h>
@@ -117,6 +118,7 @@ struct PcapLog {
 	unsigned threads;           /* multi: thread numbers given (atomic) */
 	uint64_t held_bytes;        /* conditional alerts: held now (atomic) */
 	uint64_t held_refused;      /* packets not held: a cap (atomic) */
+	int c_written;              /* pcap_log.written, or -1: not registered */
 };
 
 /* ---- files ---- */
@@ -338,23 +340,24 @@ static void writer_free(const PcapLogConfig *c, PcapLogWriter *w)
 	writer_init(w);
 }
 
-static void writer_packet(const PcapLogConfig *c, PcapLogWriter *w, const PcapRec *p)
+/* 1 when the record went into the file */
+static int writer_packet(const PcapLogConfig *c, PcapLogWriter *w, const PcapRec *p)
 {
 	uint32_t rec[4];
 	uint32_t len = p->caplen > PCAP_LOG_SNAPLEN ? PCAP_LOG_SNAPLEN : p->caplen;
 
 	if (!w->iobuf && writer_setup(c, w) < 0)
-		return;
+		return 0;
 	/* a file has one link type: a packet of another (a folder of mixed
 	 * captures) is counted, not written into a file tshark misreads */
 	if (w->fp && w->datalink != p->datalink) {
 		w->other_link++;
-		return;
+		return 0;
 	}
 	if (w->fp && w->size + sizeof(rec) + len > c->limit)
 		file_close(c, w);
 	if (!w->fp && file_open(c, w, p) < 0)
-		return;
+		return 0;
 	rec[0] = (uint32_t)p->ts.tv_sec;
 	rec[1] = (uint32_t)p->ts.tv_usec;
 	rec[2] = len;
@@ -362,7 +365,9 @@ static void writer_packet(const PcapLogConfig *c, PcapLogWriter *w, const PcapRe
 	if (stream_write(c, w, rec, sizeof(rec)) < 0 || stream_write(c, w, p->data, len) < 0) {
 		log_warning("pcap-log: write failed: %s; the file is closed", strerror(errno));
 		file_close(c, w);
+		return 0;
 	}
+	return 1;
 }
 
 static void rec_of(const Packet *p, PcapRec *r)
@@ -504,6 +509,7 @@ static void write_out(struct PcapLog *pl, OutputThread *ot, Flow *f, const Packe
 	PcapHeld *h = f ? f->pcap_held : NULL;
 	PcapLogWriter *w;
 	PcapRec r;
+	uint64_t n = 0;
 	int fail;
 
 	if (!(w = thread_writer(pl, ot, &fail)) && fail)
@@ -522,14 +528,17 @@ static void write_out(struct PcapLog *pl, OutputThread *ot, Flow *f, const Packe
 		r.caplen = hh.caplen;
 		r.wirelen = hh.wirelen;
 		r.data = h->buf + off + sizeof(hh);
-		writer_packet(pl->cfg, w, &r);
+		n += (uint64_t)writer_packet(pl->cfg, w, &r);
 	}
 	if (p) {
 		rec_of(p, &r);
-		writer_packet(pl->cfg, w, &r);
+		n += (uint64_t)writer_packet(pl->cfg, w, &r);
 	}
 	if (w == &pl->shared)
 		pthread_mutex_unlock(&pl->lock);
+	/* Suricata 8's count of the packets the files took */
+	if (n && ot->tc && pl->c_written >= 0)
+		counter_add(ot->tc, (counter_id)pl->c_written, n);
 	if (h)
 		held_free(pl, f);
 }
@@ -576,6 +585,27 @@ void pcap_log_thread_fini(OutputThread *ot)
 const OutputLogger output_logger_pcap = { "pcap-log", pcap_log_packet, pcap_log_flow_end };
 
 /* ---- configuration ---- */
+
+/* pcap_log.written, as Suricata 8 has it when pcap-log is on: registered
+ * with the engine's counters, before the outputs open (the unix-socket
+ * runmode opens them per file, once the set is fixed), from the yaml. */
+void pcap_log_register_counters(void)
+{
+	ConfNode *outputs = conf_get_node("outputs");
+
+	for (ConfNode *item = outputs ? outputs->child : NULL; item; item = item->next) {
+		char path[160];
+		int on = 0;
+
+		if (!item->child || strcmp(item->child->name, "pcap-log") != 0)
+			continue;
+		snprintf(path, sizeof(path), "outputs.%s.pcap-log.enabled", item->name);
+		if (conf_get(path) && conf_get_bool(path, &on) >= 0 && on) {
+			counter_register("pcap_log.written");
+			return;
+		}
+	}
+}
 
 static int cfg_bool(const char *prefix, const char *key, int *out, char *err, size_t errlen)
 {
@@ -734,6 +764,9 @@ int pcap_log_open(Outputs *o, char *err, size_t errlen)
 		return -1;
 	}
 	pl->cfg = c;
+	/* registered at start (pcap_log_register_counters); a test that opens
+	 * outputs without the engine's counters has none */
+	pl->c_written = counter_lookup("pcap_log.written");
 	pthread_mutex_init(&pl->lock, NULL);
 	writer_init(&pl->shared);
 	o->pcap_log = pl;

@@ -125,6 +125,10 @@ part "$srcdir/tests/ops/unix-socket.sh" "$builddir" "$srcdir"
 echo "== unix-socket commands (tests/ops/unix-socket-commands.sh)"
 part "$srcdir/tests/ops/unix-socket-commands.sh" "$builddir" "$srcdir"
 
+# the same 49 as Suricata's own client sends them (suricatasc, or our copy of its ways)
+echo "== suricatasc (tests/ops/suricatasc.sh)"
+part "$srcdir/tests/ops/suricatasc.sh" "$builddir" "$srcdir"
+
 # -r on a FIFO (`-r <(zcat x.pcap.gz)`): read whole, once
 echo "== a capture from a pipe (tests/ops/pcap-pipe.sh)"
 part "$srcdir/tests/ops/pcap-pipe.sh" "$builddir" "$srcdir"

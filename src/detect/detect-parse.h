@@ -352,6 +352,8 @@ typedef struct DetectFlow {
 #define HOSTBITS_SRC  1
 #define HOSTBITS_DST  2
 #define HOSTBITS_PAIR 4      /* xbits track ip_pair: the two addresses together */
+/* hostbits and xbits without expire: Suricata 8's default */
+#define HOSTBITS_EXPIRE_DEFAULT 30
 enum flowbits_cmd { FB_SET, FB_ISSET, FB_ISNOTSET, FB_UNSET, FB_TOGGLE };
 typedef struct DetectFlowbits {
 	enum flowbits_cmd cmd;
@@ -360,6 +362,7 @@ typedef struct DetectFlowbits {
 	char **names;        /* the engine maps names to ids at build time */
 	int *ids;            /* engine-owned: names[i] -> flowbit id (detect/build-order.c) */
 	int host_dir;        /* KW_HOSTBITS: HOSTBITS_* (0 for flowbits) */
+	uint32_t expire;     /* KW_HOSTBITS: seconds a set lasts (packet time) */
 } DetectFlowbits;
 
 enum flowint_op { FI_ADD, FI_SUB, FI_SET, FI_EQ, FI_NE, FI_LT, FI_LE, FI_GT,

@@ -99,12 +99,14 @@ uint32_t detect_engine_gen(const DetectEngine *de);
  * clears its host table between files. No thread may inspect meanwhile. */
 void detect_engine_reset_state(DetectEngine *de);
 /* The unix socket's hostbit commands on the engine's host table (state.c):
- * set (set 1) or unset (0) the hostbit name of address a, or call fn with
- * each bit a has. 0; -1: no hostbit of that name in the rules; -2: the
- * host is not in the table (unset, list) or not admitted (host.memcap). */
-int detect_hostbit_set(DetectEngine *de, const Address *a, const char *name, int set);
+ * set (set 1, for expire seconds) or unset (0) the hostbit name of address
+ * a, or call fn with each bit a has and the whole seconds it has left.
+ * 0; -1: no hostbit of that name in the rules; -2: the host is not in the
+ * table (unset, list) or not admitted (host.memcap). */
+int detect_hostbit_set(DetectEngine *de, const Address *a, const char *name, int set,
+		       uint32_t expire);
 int detect_hostbit_list(DetectEngine *de, const Address *a,
-			void (*fn)(void *arg, const char *name), void *arg);
+			void (*fn)(void *arg, const char *name, uint32_t left), void *arg);
 /* host.memcap at run time (memcap-set): from the next new entry on. get:
  * the one set, else the configured one. */
 void host_memcap_set(uint64_t cap);

@@ -176,8 +176,8 @@ static int kw_flowint(SigParseState *st, const char *arg, const Keyword *kw)
  * cmd: set, isset, isnotset, unset, toggle. Bits live per IP address (the
  * packet's source unless told), or per address pair with ip_pair. xbits
  * needs its track; track tx (per transaction) is not implemented here and
- * skips the rule. expire is accepted and not applied: a bit stays set until
- * unset (as this engine's hostbits always did). */
+ * skips the rule. A set (or toggle on) lasts expire seconds of packet time,
+ * 30 unless told, as in Suricata 8 (detect/state.c applies it). */
 static int kw_hostbits(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	static const struct { const char *n; enum flowbits_cmd c; } cmds[] = {
@@ -190,6 +190,7 @@ static int kw_hostbits(SigParseState *st, const char *arg, const Keyword *kw)
 	DetectFlowbits *fb;
 	size_t k;
 	int n, dir = 1, tracked = 0;
+	uint32_t expire = HOSTBITS_EXPIRE_DEFAULT;
 
 	n = sig_split_arg(st, kwn, arg, buf, sizeof(buf), parts, 5);
 	if (n < 0)
@@ -231,6 +232,7 @@ static int kw_hostbits(SigParseState *st, const char *arg, const Keyword *kw)
 		} else if (!strncmp(o, "expire", 6) && isspace((unsigned char)o[6])) {
 			if (parse_u64(o + 7, &secs) || secs == 0 || secs > UINT32_MAX)
 				return sig_error(st, "invalid %s expire \"%s\"", kwn, o + 7);
+			expire = (uint32_t)secs;
 		} else if (i == 2 && !xbits && !strcmp(o, "src")) {
 			dir = HOSTBITS_SRC;
 		} else if (i == 2 && !xbits && !strcmp(o, "dst")) {
@@ -248,6 +250,7 @@ static int kw_hostbits(SigParseState *st, const char *arg, const Keyword *kw)
 		return sig_error(st, "out of memory");
 	fb->cmd = cmds[k].c;
 	fb->host_dir = dir;
+	fb->expire = expire;
 	fb->n = 1;
 	fb->names = calloc(1, sizeof(char *));
 	if (!fb->names || !(fb->names[0] = strdup(parts[1]))) {

@@ -5,6 +5,7 @@
  * that file) plus its id in enum kw_id (doc/adding-a-keyword.md). */
 #include "detect/detect-int.h"
 #include "detect/engine-int.h"
+#include "detect/keyword-docs.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -158,14 +159,25 @@ static const char *kw_features(const Keyword *k)
 	return "";
 }
 
+/* Suricata 8 prints the user guide's section of each keyword it has one
+ * for (keyword-docs.c); "" when none. */
+static const char *kw_doc(const Keyword *k, char *buf, size_t cap)
+{
+	return keyword_doc_url(k->name, buf, cap) == 0 ? buf : "";
+}
+
 static void kw_print(FILE *out, const Keyword *k)
 {
+	char url[256];
+
 	fprintf(out, "%s:\n", k->name);
 	if (k->flags & (KWF_STICKY | KWF_CONTENT_MOD))
 		fprintf(out, "  Description: %s (%s)\n  Features: %s\n", k->desc,
 			sig_buffer_name(k->buf), kw_features(k));
 	else
 		fprintf(out, "  Description: %s\n", k->desc);
+	if (*kw_doc(k, url, sizeof(url)))
+		fprintf(out, "  Documentation: %s\n", url);
 }
 
 void keywords_list(FILE *out)
@@ -179,10 +191,13 @@ int keywords_list_as(FILE *out, const char *which)
 	if (which && strcmp(which, "csv") == 0) {
 		/* Suricata's csv columns */
 		fprintf(out, "name;description;app layer;features;documentation\n");
-		for (int i = 0; i < nkw; i++)
-			fprintf(out, "%s;%s;%s;%s;\n", sorted[i]->name, sorted[i]->desc,
+		for (int i = 0; i < nkw; i++) {
+			char url[256];
+
+			fprintf(out, "%s;%s;%s;%s;%s;\n", sorted[i]->name, sorted[i]->desc,
 				(sorted[i]->flags & (KWF_STICKY | KWF_CONTENT_MOD)) ? "yes" : "Unset",
-				kw_features(sorted[i]));
+				kw_features(sorted[i]), kw_doc(sorted[i], url, sizeof(url)));
+		}
 		return 0;
 	}
 	if (which && *which && strcmp(which, "all") != 0) {

@@ -23,6 +23,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 
 /* ---- per flow ---- */
 
@@ -288,11 +289,13 @@ void flowint_apply(const DetectEngine *de, const DetectFlowint *fi, Flow *f)
  * Like thresholds, they cross flows and so workers: one locked table, and
  * in autofp the capture-order wait before each access. An entry lives while
  * one of its bits is set: the unset or toggle that clears its last bit frees
- * it, as a host without bits reads exactly as one never seen. Hostbits have
- * no expire option here, so a bit once set stays; host.memcap bounds how
- * many such hosts are kept (a host refused is counted in host.memcap and
- * its bit not set). */
-
+ * it, as a host without bits reads exactly as one never seen.
+ * A bit lasts its rule's expire (Suricata 8: 30 s unless told) from the
+ * packet that set it, on packet time (pcap time when reading files): as
+ * Suricata, a bit whose expiry is before the packet's time reads as unset
+ * and is cleared there. Hosts whose bits all expired go when a set's sweep
+ * or a lookup finds them; host.memcap bounds how many hosts are kept
+ * meanwhile (a host refused is counted in host.memcap, its bit not set). */
 #define HOST_HASH_SIZE_DEFAULT 4096
 #define HOST_MEMCAP_DEFAULT (32ull << 20)
 
@@ -300,12 +303,15 @@ typedef struct HostEntry {
 	StateNode node;           /* first: the table links entries by it */
 	Address addr;
 	int nhb;                  /* hostbit ids the entry has room for */
-	uint8_t bits[];
+	/* by hostbit id: the packet time (us) the bit is set until, inclusive;
+	 * 0: unset */
+	uint64_t until[];
 } HostEntry;
 
 struct HostTable {
 	pthread_mutex_t lock;
 	StateHash sh;
+	uint64_t last_us;         /* the latest packet time seen: the socket's now */
 };
 
 static counter_id c_thr_memuse, c_thr_memcap, c_host_memuse, c_host_memcap;
@@ -382,7 +388,7 @@ static void host_memcap_refresh(struct HostTable *ht)
 
 static size_t host_entry_size(int nhb)
 {
-	return sizeof(HostEntry) + (size_t)(nhb + 7) / 8 + 1;
+	return sizeof(HostEntry) + (size_t)(nhb > 0 ? nhb : 1) * sizeof(uint64_t);
 }
 
 static void host_entry_free(StateNode *n)
@@ -476,7 +482,7 @@ static HostEntry *host_grow(struct HostTable *ht, HostEntry *e, StateNode **pe, 
 		return e;
 	}
 	state_hash_uncharge(&ht->sh, was);
-	memset(g->bits + (g->nhb + 7) / 8 + 1, 0, (size_t)((nhb + 7) / 8 - (g->nhb + 7) / 8));
+	memset(g->until + g->nhb, 0, (size_t)(nhb - g->nhb) * sizeof(uint64_t));
 	g->nhb = nhb;
 	*pe = &g->node;
 	return g;
@@ -527,20 +533,45 @@ static HostEntry *host_get(const DetectEngine *de, const Address *a, int create,
 	return e;
 }
 
-/* An entry whose bits are all clear reads as no entry: it goes. */
-static void host_drop_if_empty(struct HostTable *ht, HostEntry *e, StateNode **slot)
+/* An entry whose bits are all clear (or expired at now) reads as no
+ * entry: it goes. 1 when it went. */
+static int host_drop_if_empty(struct HostTable *ht, HostEntry *e, StateNode **slot, uint64_t now)
 {
-	for (int i = 0; i < (e->nhb + 7) / 8 + 1; i++)
-		if (e->bits[i])
-			return;
+	for (int i = 0; i < e->nhb; i++)
+		if (e->until[i] && e->until[i] >= now)
+			return 0;
 	state_hash_unlink(&ht->sh, slot);
 	state_hash_uncharge(&ht->sh, mem_block_size(host_entry_size(e->nhb)));
 	free(e);
+	return 1;
 }
 
-static int host_bit(const HostEntry *e, int id)
+/* Set at now: the expiry not passed. An expired bit is cleared, as
+ * Suricata's check clears it. */
+static int host_bit(HostEntry *e, int id, uint64_t now)
 {
-	return e && id >= 0 && id < e->nhb && (e->bits[id >> 3] >> (id & 7) & 1);
+	if (!e || id < 0 || id >= e->nhb || !e->until[id])
+		return 0;
+	if (e->until[id] >= now)
+		return 1;
+	e->until[id] = 0;
+	return 0;
+}
+
+static uint64_t ts_us(const struct timeval *tv)
+{
+	return (uint64_t)tv->tv_sec * 1000000u + (uint64_t)tv->tv_usec;
+}
+
+/* One bucket more per set: its hosts whose bits all expired go, so that
+ * hosts never seen again leave within (buckets) sets. */
+static void host_sweep(struct HostTable *ht, uint64_t now)
+{
+	StateNode **pe = state_hash_sweep(&ht->sh);
+
+	while (pe && *pe)
+		if (!host_drop_if_empty(ht, (HostEntry *)*pe, pe, now))
+			pe = &(*pe)->next;
 }
 
 /* FNV-1a over n bytes from seed */
@@ -607,6 +638,7 @@ int hostbits_match(DetectThread *dt, const DetectFlowbits *fb, const Packet *p)
 	const Address *a[2];
 	Address pair;
 	int n, want = fb->cmd == FB_ISSET, ok = 1;
+	uint64_t now = ts_us(&p->ts);
 
 	if (!de->hosts)
 		return 0;
@@ -614,11 +646,13 @@ int hostbits_match(DetectThread *dt, const DetectFlowbits *fb, const Packet *p)
 		dt->order_fn(dt->order_arg, p);
 	host_addrs(fb, p, a, &n, &pair);
 	pthread_mutex_lock(&de->hosts->lock);
+	if (now > de->hosts->last_us)
+		de->hosts->last_us = now;
 	for (int i = 0; i < n && ok; i++) {
 		StateNode **slot;
 		int refused = 0;
-		const HostEntry *e = host_get(de, a[i], 0, &slot, &refused);
-		int set = host_bit(e, fb->ids[0]);
+		HostEntry *e = host_get(de, a[i], 0, &slot, &refused);
+		int set = host_bit(e, fb->ids[0], now);
 
 		ok = set == want;
 	}
@@ -632,8 +666,9 @@ static void hostbits_apply(DetectThread *dt, const DetectFlowbits *fb, const Pac
 	const Address *a[2];
 	Address pair;
 	int n, id = fb->ids[0];
-	uint8_t bit = (uint8_t)(1u << (id & 7));
 	int is_pair = !!(fb->host_dir & HOSTBITS_PAIR);
+	uint64_t now = ts_us(&p->ts);
+	uint64_t until = now + (uint64_t)fb->expire * 1000000u;
 
 	if (!de->hosts)
 		return;
@@ -642,6 +677,8 @@ static void hostbits_apply(DetectThread *dt, const DetectFlowbits *fb, const Pac
 	host_addrs(fb, p, a, &n, &pair);
 	pthread_mutex_lock(&de->hosts->lock);
 	host_memcap_refresh(de->hosts);
+	if (now > de->hosts->last_us)
+		de->hosts->last_us = now;
 	for (int i = 0; i < n; i++) {
 		StateNode **slot;
 		int refused = 0;
@@ -653,14 +690,17 @@ static void hostbits_apply(DetectThread *dt, const DetectFlowbits *fb, const Pac
 			continue;
 		if (id < e->nhb) {
 			switch (fb->cmd) {
-			case FB_SET: e->bits[id >> 3] |= bit; break;
-			case FB_UNSET: e->bits[id >> 3] &= ~bit; break;
-			case FB_TOGGLE: e->bits[id >> 3] ^= bit; break;
+			/* a set of a set bit moves its expiry, as Suricata's */
+			case FB_SET: e->until[id] = until; break;
+			case FB_UNSET: e->until[id] = 0; break;
+			case FB_TOGGLE: e->until[id] = host_bit(e, id, now) ? 0 : until; break;
 			default: break;
 			}
 		}
-		host_drop_if_empty(de->hosts, e, slot);
+		host_drop_if_empty(de->hosts, e, slot, now);
 	}
+	if (fb->cmd != FB_UNSET)
+		host_sweep(de->hosts, now);
 	/* what changed under the lock is this operation's: a pair's entry */
 	memuse_report(&de->hosts->sh, dt->tc, is_pair ? c_ippair_memuse : c_host_memuse);
 	pthread_mutex_unlock(&de->hosts->lock);
@@ -670,8 +710,10 @@ static void hostbits_apply(DetectThread *dt, const DetectFlowbits *fb, const Pac
  * As Suricata 8's, they name a hostbit the rules use (another name: -1,
  * "hostbit not found") and an address; the bits are the ones the rules
  * test. They run on the socket's thread, under the table's lock as the
- * workers' accesses. Hostbits have no expiry here (see above): a bit the
- * socket sets stays until unset, as a rule's does. */
+ * workers' accesses. Their now is the traffic's: the latest packet time
+ * the table saw (pcap time when reading files), the wall clock before any
+ * packet; add-hostbit's expire counts from it, and list-hostbit says the
+ * seconds each bit has left. */
 static int hostbit_id(const DetectEngine *de, const char *name)
 {
 	for (int i = 0; i < de->nhb; i++)
@@ -680,42 +722,54 @@ static int hostbit_id(const DetectEngine *de, const char *name)
 	return -1;
 }
 
-int detect_hostbit_set(DetectEngine *de, const Address *a, const char *name, int set)
+static uint64_t host_now(const struct HostTable *ht)
+{
+	struct timeval tv;
+
+	if (ht->last_us)
+		return ht->last_us;
+	gettimeofday(&tv, NULL);
+	return ts_us(&tv);
+}
+
+int detect_hostbit_set(DetectEngine *de, const Address *a, const char *name, int set,
+		       uint32_t expire)
 {
 	int id = hostbit_id(de, name), refused = 0;
 	StateNode **slot;
 	HostEntry *e;
+	uint64_t now;
 
 	if (id < 0 || !de->hosts)
 		return -1;
 	pthread_mutex_lock(&de->hosts->lock);
 	host_memcap_refresh(de->hosts);
+	now = host_now(de->hosts);
 	e = host_get(de, a, set, &slot, &refused);
 	if (e && id < e->nhb) {
-		if (set)
-			e->bits[id >> 3] |= (uint8_t)(1u << (id & 7));
-		else
-			e->bits[id >> 3] &= (uint8_t)~(1u << (id & 7));
-		host_drop_if_empty(de->hosts, e, slot);
+		e->until[id] = set ? now + (uint64_t)expire * 1000000u : 0;
+		host_drop_if_empty(de->hosts, e, slot, now);
 	}
 	pthread_mutex_unlock(&de->hosts->lock);
 	return e ? 0 : -2;
 }
 
 int detect_hostbit_list(DetectEngine *de, const Address *a,
-			void (*fn)(void *arg, const char *name), void *arg)
+			void (*fn)(void *arg, const char *name, uint32_t left), void *arg)
 {
 	int refused = 0;
 	StateNode **slot;
 	HostEntry *e;
+	uint64_t now;
 
 	if (!de->hosts)
 		return -2;
 	pthread_mutex_lock(&de->hosts->lock);
+	now = host_now(de->hosts);
 	e = host_get(de, a, 0, &slot, &refused);
 	for (int i = 0; e && i < e->nhb && i < de->nhb; i++)
-		if (host_bit(e, i))
-			fn(arg, de->hb_names[i]);
+		if (host_bit(e, i, now))
+			fn(arg, de->hb_names[i], (uint32_t)((e->until[i] - now) / 1000000u));
 	pthread_mutex_unlock(&de->hosts->lock);
 	return e ? 0 : -2;
 }

@@ -162,6 +162,11 @@ static struct {
 	counter_id total, tcp, udp, icmpv4, icmpv6, tcp_reuse, memcap;
 	counter_id emerg_entered, emerg_over, active, memuse, spare, get_used;
 	counter_id end_new, end_established, end_closed, mgr_timeout;
+	/* Suricata 8's flow reuse under memcap: candidates looked at, those
+	 * busy or refused (never here: the table is its thread's alone, and
+	 * the least recently used flow is always taken), reuse that found none */
+	counter_id get_used_eval, get_used_eval_busy, get_used_eval_reject, get_used_failed;
+	counter_id end_local_bypassed;
 	counter_id byp_pkts, byp_bytes;
 	/* Suricata 8's flow manager / worker / recycler counters. Here the
 	 * worker that owns a table is its manager (the timeout walk) and its
@@ -194,6 +199,11 @@ void flow_register_counters(void)
 	cnt.end_new = counter_register("flow.end.state.new");
 	cnt.end_established = counter_register("flow.end.state.established");
 	cnt.end_closed = counter_register("flow.end.state.closed");
+	cnt.end_local_bypassed = counter_register("flow.end.state.local_bypassed");
+	cnt.get_used_eval = counter_register("flow.get_used_eval");
+	cnt.get_used_eval_busy = counter_register("flow.get_used_eval_busy");
+	cnt.get_used_eval_reject = counter_register("flow.get_used_eval_reject");
+	cnt.get_used_failed = counter_register("flow.get_used_failed");
 	cnt.mgr_timeout = counter_register("flow.mgr.flows_timeout");
 	cnt.byp_pkts = counter_register("flow_bypassed.local_pkts");
 	cnt.byp_bytes = counter_register("flow_bypassed.local_bytes");
@@ -691,7 +701,11 @@ static void flow_end(FlowTable *ft, Flow *f, enum flow_end_reason why)
 	if (ft->on_end)
 		ft->on_end(ft->arg, f, why);
 
-	switch (f->state) {
+	/* a bypassed flow ends in Suricata's local_bypassed state (eve says
+	 * "bypassed"), whatever its TCP state was */
+	if (f->ep_flags & (FLOW_EP_BYPASS | FLOW_LOCAL_BYPASS))
+		counter_inc(ft->tc, cnt.end_local_bypassed);
+	else switch (f->state) {
 	case FLOW_STATE_ESTABLISHED:
 		counter_inc(ft->tc, cnt.end_established);
 		break;
@@ -884,6 +898,7 @@ static Flow *flow_alloc_emergency(FlowTable *ft, const struct timeval *now)
 	}
 	timeout_walk(ft, now, 1);
 	while (ft->memuse >= target && ft->lru_head) {
+		counter_inc(ft->tc, cnt.get_used_eval);
 		flow_count_eviction(ft, ft->lru_head, EVICT_BY_WRK);
 		flow_end(ft, ft->lru_head, FLOW_END_FORCED);
 	}
@@ -901,7 +916,10 @@ static Flow *flow_alloc_emergency(FlowTable *ft, const struct timeval *now)
 		counter_inc(ft->tc, cnt.emerg_over);
 	}
 	update_gauges(ft);
-	return flow_alloc(ft);
+	f = flow_alloc(ft);
+	if (!f)
+		counter_inc(ft->tc, cnt.get_used_failed);
+	return f;
 }
 
 /* ---- lookup ---- */

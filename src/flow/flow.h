@@ -108,6 +108,9 @@ typedef struct Flow {
 	void *stream;
 	void *alstate;
 	void *detect;
+	/* pcap-log conditional: alerts: the flow's packets held until it
+	 * alerts (output/pcap-log.c), freed by its flow-end logger */
+	void *pcap_held;
 	/* worker pipeline progress: stream bytes handed to the app layer per
 	 * direction, directions whose EOF it was told (app-layer/stream-feed.c),
 	 * next tx to log (output/tx-policy.c) */

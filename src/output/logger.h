@@ -24,6 +24,7 @@ typedef struct OutputThread {
 	unsigned frame_need;       /* APP_FRAME_* that frames wait for (output_frame_need) */
 	Packet *end_pkt;           /* the flow-end pseudo packet (stream_end_packet) */
 	struct PcapLogWriter *pcap_log; /* pcap-log multi: this thread's files */
+	ThreadCounters *tc;        /* the packet thread's counters (pcap_log.written); may be NULL */
 } OutputThread;
 
 /* What one packet leaves for the loggers. */

@@ -132,6 +132,9 @@ typedef struct PcapLogConfig {
 	int lz4_level, lz4_checksum;
 	uint64_t limit;             /* bytes a file holds before the next one */
 	uint32_t max_files;         /* 0: every file kept; else a ring of that many */
+	/* conditional: alerts: a flow's packets held until it alerts (ours):
+	 * held-per-flow bytes a flow (1mb), held-memcap all flows (64mb) */
+	uint64_t held_per_flow, held_memcap;
 	char dir[PATH_MAX];         /* dir, or the log folder */
 	char filename[256];         /* filename (multi: with %n %i %t) */
 } PcapLogConfig;
@@ -283,6 +286,9 @@ int output_tx_log_files(Outputs *o, const Packet *p, const Flow *f, void *tx, in
 int output_tx_events_on(const Outputs *o, const Flow *f);
 void output_tx_log_events(Outputs *o, const Packet *p, const Flow *f, void *tx);
 
+/* The outputs' counters (pcap_log.written when the yaml enables
+ * pcap-log), with the engine's at start. */
+void pcap_log_register_counters(void);
 /* Flow end: an eve "flow" record when enabled. Safe as a flow_end_fn body. */
 void output_flow_end(Outputs *o, const Flow *f, enum flow_end_reason why);
 

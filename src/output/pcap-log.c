@@ -14,10 +14,16 @@
  *                  as Suricata reads them; at least 4 MiB): the next packet
  *                  opens the next file. max-files > 0 keeps a ring of that
  *                  many (per thread in multi mode), the oldest deleted.
- *   conditional    all; alerts: the packets of flows that alerted, from the
- *                  alerting packet on (a packet alerting on its own without
- *                  a flow too); tag: the alerting packets of rules with the
- *                  tag keyword and the packets their tags cover.
+ *   conditional    all; alerts: every packet of the flows that alerted, as
+ *                  Suricata 8 writes an alerting flow's earlier packets too
+ *                  (a packet alerting on its own without a flow too); tag:
+ *                  the alerting packets of rules with the tag keyword and
+ *                  the packets their tags cover.
+ *   held-per-flow, held-memcap (ours; 1mb, 64mb)  conditional alerts holds
+ *                  a flow's packets until it alerts (written then, ahead of
+ *                  the alerting one) or ends (dropped): at most this much a
+ *                  flow and over all flows. A packet past either is not
+ *                  held, and counted: the engine log says how many at exit.
  *   use-stream-depth  TCP data past the direction's reassembly depth is not
  *                  written; honor-pass-rules: nothing of a flow (or packet) a
  *                  pass rule passed.
@@ -29,13 +35,16 @@
  * engine made (a reassembled datagram) are not written: their fragments are.
  *
  * Cost: a packet that is written is one fwrite (or one LZ4 update) into a
- * buffered stream; files open and close only on rotation. */
+ * buffered stream; files open and close only on rotation. Held packets
+ * cost one copy; a flow's buffer grows by doubling (a few allocations a
+ * flow, none per packet once it has room). */
 #include "config.h"
 
 #include "output/logger-int.h"
 #include "output/output-private.h"
 #include "stream/stream.h"
 #include "conf/conf.h"
+#include "stats/counters.h"
 #include "util/log.h"
 
 #include <errno.h>
@@ -54,6 +63,31 @@
 #define PCAP_LOG_DEF_LIMIT (32ull * 1024 * 1024)  /* Suricata's documented default */
 #define PCAP_LOG_SNAPLEN 262144u
 #define PCAP_LOG_IOBUF (256u * 1024)
+#define PCAP_LOG_HELD_FLOW_DEF (1ull << 20)
+#define PCAP_LOG_HELD_MEMCAP_DEF (64ull << 20)
+#define PCAP_LOG_HELD_FIRST (16u * 1024)   /* a flow's first buffer */
+
+/* One packet record as the file has it, from a packet or a held copy. */
+typedef struct PcapRec {
+	struct timeval ts;
+	int datalink;
+	uint32_t caplen, wirelen;
+	const uint8_t *data;
+} PcapRec;
+
+/* A flow's packets held by conditional alerts (Flow.pcap_held): records of
+ * a HeldHdr and its bytes, in arrival order. */
+typedef struct HeldHdr {
+	int64_t sec;
+	int32_t usec;
+	int32_t datalink;
+	uint32_t caplen, wirelen;
+} HeldHdr;
+
+typedef struct PcapHeld {
+	size_t len, cap;
+	uint8_t buf[];
+} PcapHeld;
 
 /* One series of files: the current one and, with max-files, the names of
  * those kept. */
@@ -82,6 +116,9 @@ struct PcapLog {
 	pthread_mutex_t lock;       /* normal mode: the shared writer */
 	PcapLogWriter shared;
 	unsigned threads;           /* multi: thread numbers given (atomic) */
+	uint64_t held_bytes;        /* conditional alerts: held now (atomic) */
+	uint64_t held_refused;      /* packets not held: a cap (atomic) */
+	int c_written;              /* pcap_log.written, or -1: not registered */
 };
 
 /* ---- files ---- */
@@ -217,7 +254,7 @@ static void ring_add(const PcapLogConfig *c, PcapLogWriter *w, const char *path)
 	w->ring[slot] = strdup(path);
 }
 
-static int file_open(const PcapLogConfig *c, PcapLogWriter *w, const Packet *p)
+static int file_open(const PcapLogConfig *c, PcapLogWriter *w, const PcapRec *p)
 {
 	char path[PATH_MAX];
 	struct {
@@ -303,23 +340,24 @@ static void writer_free(const PcapLogConfig *c, PcapLogWriter *w)
 	writer_init(w);
 }
 
-static void writer_packet(const PcapLogConfig *c, PcapLogWriter *w, const Packet *p)
+/* 1 when the record went into the file */
+static int writer_packet(const PcapLogConfig *c, PcapLogWriter *w, const PcapRec *p)
 {
 	uint32_t rec[4];
 	uint32_t len = p->caplen > PCAP_LOG_SNAPLEN ? PCAP_LOG_SNAPLEN : p->caplen;
 
 	if (!w->iobuf && writer_setup(c, w) < 0)
-		return;
+		return 0;
 	/* a file has one link type: a packet of another (a folder of mixed
 	 * captures) is counted, not written into a file tshark misreads */
 	if (w->fp && w->datalink != p->datalink) {
 		w->other_link++;
-		return;
+		return 0;
 	}
 	if (w->fp && w->size + sizeof(rec) + len > c->limit)
 		file_close(c, w);
 	if (!w->fp && file_open(c, w, p) < 0)
-		return;
+		return 0;
 	rec[0] = (uint32_t)p->ts.tv_sec;
 	rec[1] = (uint32_t)p->ts.tv_usec;
 	rec[2] = len;
@@ -327,7 +365,18 @@ static void writer_packet(const PcapLogConfig *c, PcapLogWriter *w, const Packet
 	if (stream_write(c, w, rec, sizeof(rec)) < 0 || stream_write(c, w, p->data, len) < 0) {
 		log_warning("pcap-log: write failed: %s; the file is closed", strerror(errno));
 		file_close(c, w);
+		return 0;
 	}
+	return 1;
+}
+
+static void rec_of(const Packet *p, PcapRec *r)
+{
+	r->ts = p->ts;
+	r->datalink = p->datalink;
+	r->caplen = p->caplen;
+	r->wirelen = p->wirelen;
+	r->data = p->data;
 }
 
 /* ---- which packets ---- */
@@ -364,8 +413,11 @@ static int wanted(const PcapLogConfig *c, const OutputThread *ot, const OutputPa
 		return 0;
 	switch (c->conditional) {
 	case PCAP_LOG_ALERTS:
-		/* the alert logger ran first: f->alerted covers this packet's */
-		return pc->nalerts || (f && f->alerted);
+		/* the alert logger ran first: f->alerted covers this packet's;
+		 * a flow that has not alerted yet keeps its packets (2: held) */
+		if (pc->nalerts || (f && f->alerted))
+			return 1;
+		return f ? 2 : 0;
 	case PCAP_LOG_TAG:
 		return pc->detected && ot->dt && (detect_packet_tagged(ot->dt) || alert_has_tag(pc));
 	default:
@@ -373,30 +425,152 @@ static int wanted(const PcapLogConfig *c, const OutputThread *ot, const OutputPa
 	}
 }
 
+/* conditional alerts: a copy of p at the end of f's held packets, when
+ * both caps allow. */
+static void held_add(struct PcapLog *pl, Flow *f, const Packet *p)
+{
+	const PcapLogConfig *c = pl->cfg;
+	uint32_t len = p->caplen > PCAP_LOG_SNAPLEN ? PCAP_LOG_SNAPLEN : p->caplen;
+	size_t need = sizeof(HeldHdr) + len;
+	PcapHeld *h = f->pcap_held;
+	size_t used = h ? h->len : 0, cap = h ? h->cap : 0;
+	HeldHdr hh;
+
+	if (used + need > c->held_per_flow)
+		goto refused;
+	if (used + need > cap) {
+		size_t ncap = cap ? cap * 2 : PCAP_LOG_HELD_FIRST;
+		PcapHeld *g;
+
+		while (ncap < used + need)
+			ncap *= 2;
+		if (ncap > c->held_per_flow)
+			ncap = c->held_per_flow;
+		if (__atomic_add_fetch(&pl->held_bytes, ncap - cap, __ATOMIC_RELAXED) >
+		    c->held_memcap) {
+			__atomic_sub_fetch(&pl->held_bytes, ncap - cap, __ATOMIC_RELAXED);
+			goto refused;
+		}
+		if (!(g = realloc(h, sizeof(*g) + ncap))) {
+			__atomic_sub_fetch(&pl->held_bytes, ncap - cap, __ATOMIC_RELAXED);
+			goto refused;
+		}
+		g->len = used;
+		g->cap = ncap;
+		f->pcap_held = h = g;
+	}
+	hh.sec = p->ts.tv_sec;
+	hh.usec = (int32_t)p->ts.tv_usec;
+	hh.datalink = p->datalink;
+	hh.caplen = len;
+	hh.wirelen = p->wirelen;
+	memcpy(h->buf + h->len, &hh, sizeof(hh));
+	memcpy(h->buf + h->len + sizeof(hh), p->data, len);
+	h->len += need;
+	return;
+refused:
+	__atomic_add_fetch(&pl->held_refused, 1, __ATOMIC_RELAXED);
+}
+
+static void held_free(struct PcapLog *pl, Flow *f)
+{
+	PcapHeld *h = f->pcap_held;
+
+	if (!h)
+		return;
+	__atomic_sub_fetch(&pl->held_bytes, h->cap, __ATOMIC_RELAXED);
+	free(h);
+	f->pcap_held = NULL;
+}
+
+/* The writer of ot's thread: multi mode's own series, made on its first
+ * packet; NULL in normal mode (the shared one, under the lock). */
+static PcapLogWriter *thread_writer(struct PcapLog *pl, OutputThread *ot, int *fail)
+{
+	PcapLogWriter *w = ot->pcap_log;
+
+	*fail = 0;
+	if (pl->cfg->mode != PCAP_LOG_MULTI || w)
+		return w;
+	if (!(w = malloc(sizeof(*w)))) {
+		*fail = 1;
+		return NULL;
+	}
+	writer_init(w);
+	w->thread_no = __atomic_add_fetch(&pl->threads, 1, __ATOMIC_RELAXED);
+	w->tid = (long)syscall(SYS_gettid);
+	ot->pcap_log = w;
+	return w;
+}
+
+/* f's held packets (none: NULL) then p (NULL: none) into the files. */
+static void write_out(struct PcapLog *pl, OutputThread *ot, Flow *f, const Packet *p)
+{
+	PcapHeld *h = f ? f->pcap_held : NULL;
+	PcapLogWriter *w;
+	PcapRec r;
+	uint64_t n = 0;
+	int fail;
+
+	if (!(w = thread_writer(pl, ot, &fail)) && fail)
+		return;
+	if (!w) {
+		pthread_mutex_lock(&pl->lock);
+		w = &pl->shared;
+	}
+	for (size_t off = 0; h && off < h->len; off += sizeof(HeldHdr) + r.caplen) {
+		HeldHdr hh;
+
+		memcpy(&hh, h->buf + off, sizeof(hh));
+		r.ts.tv_sec = (time_t)hh.sec;
+		r.ts.tv_usec = hh.usec;
+		r.datalink = hh.datalink;
+		r.caplen = hh.caplen;
+		r.wirelen = hh.wirelen;
+		r.data = h->buf + off + sizeof(hh);
+		n += (uint64_t)writer_packet(pl->cfg, w, &r);
+	}
+	if (p) {
+		rec_of(p, &r);
+		n += (uint64_t)writer_packet(pl->cfg, w, &r);
+	}
+	if (w == &pl->shared)
+		pthread_mutex_unlock(&pl->lock);
+	/* Suricata 8's count of the packets the files took */
+	if (n && ot->tc && pl->c_written >= 0)
+		counter_add(ot->tc, (counter_id)pl->c_written, n);
+	if (h)
+		held_free(pl, f);
+}
+
 static void pcap_log_packet(OutputThread *ot, const OutputPacketCtx *pc)
 {
 	struct PcapLog *pl = ot->o ? ot->o->pcap_log : NULL;
+	int want;
 
-	if (!pl || !wanted(pl->cfg, ot, pc))
+	if (!pl || !(want = wanted(pl->cfg, ot, pc)))
 		return;
-	if (pl->cfg->mode == PCAP_LOG_MULTI) {
-		PcapLogWriter *w = ot->pcap_log;
+	if (want == 2)
+		held_add(pl, pc->f, pc->p);
+	else
+		write_out(pl, ot, pc->f, pc->p);
+}
 
-		/* this thread's series, made on its first packet */
-		if (!w) {
-			if (!(w = malloc(sizeof(*w))))
-				return;
-			writer_init(w);
-			w->thread_no = __atomic_add_fetch(&pl->threads, 1, __ATOMIC_RELAXED);
-			w->tid = (long)syscall(SYS_gettid);
-			ot->pcap_log = w;
-		}
-		writer_packet(pl->cfg, w, pc->p);
+/* A flow that alerted at its end (the last inspection of its stream)
+ * has its held packets written; any other's go. */
+static void pcap_log_flow_end(OutputThread *ot, Flow *f, Packet *last,
+			      enum flow_end_reason why)
+{
+	struct PcapLog *pl = ot->o ? ot->o->pcap_log : NULL;
+
+	(void)last;
+	(void)why;
+	if (!pl || !f->pcap_held)
 		return;
-	}
-	pthread_mutex_lock(&pl->lock);
-	writer_packet(pl->cfg, &pl->shared, pc->p);
-	pthread_mutex_unlock(&pl->lock);
+	if (f->alerted && !(pl->cfg->honor_pass_rules && f->rule_pass))
+		write_out(pl, ot, f, NULL);
+	else
+		held_free(pl, f);
 }
 
 void pcap_log_thread_fini(OutputThread *ot)
@@ -408,9 +582,30 @@ void pcap_log_thread_fini(OutputThread *ot)
 	ot->pcap_log = NULL;
 }
 
-const OutputLogger output_logger_pcap = { "pcap-log", pcap_log_packet, NULL };
+const OutputLogger output_logger_pcap = { "pcap-log", pcap_log_packet, pcap_log_flow_end };
 
 /* ---- configuration ---- */
+
+/* pcap_log.written, as Suricata 8 has it when pcap-log is on: registered
+ * with the engine's counters, before the outputs open (the unix-socket
+ * runmode opens them per file, once the set is fixed), from the yaml. */
+void pcap_log_register_counters(void)
+{
+	ConfNode *outputs = conf_get_node("outputs");
+
+	for (ConfNode *item = outputs ? outputs->child : NULL; item; item = item->next) {
+		char path[160];
+		int on = 0;
+
+		if (!item->child || strcmp(item->child->name, "pcap-log") != 0)
+			continue;
+		snprintf(path, sizeof(path), "outputs.%s.pcap-log.enabled", item->name);
+		if (conf_get(path) && conf_get_bool(path, &on) >= 0 && on) {
+			counter_register("pcap_log.written");
+			return;
+		}
+	}
+}
 
 static int cfg_bool(const char *prefix, const char *key, int *out, char *err, size_t errlen)
 {
@@ -471,6 +666,19 @@ static int cfg_limits(PcapLogConfig *c, const char *prefix, char *err, size_t er
 			return -1;
 		}
 		c->max_files = (uint32_t)n;
+	}
+	c->held_per_flow = PCAP_LOG_HELD_FLOW_DEF;
+	c->held_memcap = PCAP_LOG_HELD_MEMCAP_DEF;
+	snprintf(path, sizeof(path), "%s.held-per-flow", prefix);
+	if ((v = conf_get(path)) && *v && (parse_size(v, &c->held_per_flow) < 0 ||
+					   c->held_per_flow > UINT32_MAX)) {
+		snprintf(err, errlen, "%s: invalid size '%s'", path, v);
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s.held-memcap", prefix);
+	if ((v = conf_get(path)) && *v && parse_size(v, &c->held_memcap) < 0) {
+		snprintf(err, errlen, "%s: invalid size '%s'", path, v);
+		return -1;
 	}
 	snprintf(path, sizeof(path), "%s.lz4-level", prefix);
 	if ((v = conf_get(path)) && *v) {
@@ -556,6 +764,9 @@ int pcap_log_open(Outputs *o, char *err, size_t errlen)
 		return -1;
 	}
 	pl->cfg = c;
+	/* registered at start (pcap_log_register_counters); a test that opens
+	 * outputs without the engine's counters has none */
+	pl->c_written = counter_lookup("pcap_log.written");
 	pthread_mutex_init(&pl->lock, NULL);
 	writer_init(&pl->shared);
 	o->pcap_log = pl;
@@ -568,6 +779,11 @@ void pcap_log_close(Outputs *o)
 
 	if (!pl)
 		return;
+	if (pl->held_refused)
+		log_warning("pcap-log: %" PRIu64 " packets of flows that had not alerted were not "
+			    "held (held-per-flow %" PRIu64 ", held-memcap %" PRIu64 "): an alerting "
+			    "flow's file lacks them", pl->held_refused, pl->cfg->held_per_flow,
+			    pl->cfg->held_memcap);
 	writer_free(pl->cfg, &pl->shared);
 	pthread_mutex_destroy(&pl->lock);
 	free(pl);

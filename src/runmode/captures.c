@@ -88,5 +88,6 @@ void engine_register_counters(const CaptureOps *ops, int ips)
 	detect_register_counters();
 	ep_register_counters();
 	verdict_register_counters(ips);
+	pcap_log_register_counters();
 	counters_freeze();
 }

@@ -623,6 +623,7 @@ struct hostbit_call {
 	const Address *a;
 	const char *name;
 	int set, rc;
+	uint32_t expire;
 	json_t *list;
 };
 
@@ -630,16 +631,16 @@ static void hostbit_set_in(void *arg, DetectEngine *de)
 {
 	struct hostbit_call *c = arg;
 
-	c->rc = detect_hostbit_set(de, c->a, c->name, c->set);
+	c->rc = detect_hostbit_set(de, c->a, c->name, c->set, c->expire);
 }
 
-static void hostbit_add_name(void *arg, const char *name)
+/* expire: the seconds the bit has left (detect/state.c) */
+static void hostbit_add_name(void *arg, const char *name, uint32_t left)
 {
 	json_t *o = json_object();
 
 	json_object_set_new(o, "name", json_string(name));
-	/* hostbits do not expire here (detect/state.c) */
-	json_object_set_new(o, "expire", json_integer(0));
+	json_object_set_new(o, "expire", json_integer((json_int_t)left));
 	json_array_append_new(arg, o);
 }
 
@@ -665,6 +666,12 @@ static int hostbit_change(UnixSocket *u, json_t *args, json_t *answer, int set)
 	if (set && !json_is_integer(json_object_get(args, "expire"))) {
 		set_msg(answer, "expire is not an integer");
 		return -1;
+	}
+	if (set) {
+		json_int_t ex = json_integer_value(json_object_get(args, "expire"));
+
+		/* as Suricata, any integer: one not positive ends the bit at once */
+		c.expire = ex < 0 ? 0 : ex > UINT32_MAX ? UINT32_MAX : (uint32_t)ex;
 	}
 	c.a = &a;
 	c.name = json_string_value(hb);

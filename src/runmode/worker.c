@@ -58,6 +58,7 @@ int worker_init(Worker *w, Engine *e, unsigned id, unsigned share,
 		log_error("runmode: cannot create the output state of worker %u", id);
 		return -1;
 	}
+	w->ot.tc = w->tc;
 	if (app_layer_enabled(&e->cfg.app)) {
 		w->at = app_layer_thread_new(&e->cfg.app, w->tc);
 		if (!w->at) {

@@ -14,7 +14,7 @@
 #   engine refuse or evict new flows (flow.memcap or
 #   flow.emerg_mode_entered counts), which it did not before;
 #   add-hostbit makes a rule testing that hostbit alert; list-hostbit lists
-#   it; remove-hostbit removes it (then "host not found");
+#   it with the seconds its expire has left; remove-hostbit removes it (then "host not found");
 #   get-flow-stats-by-id with the flow_id eve gave the flow: its packets and
 #   bytes; an unknown id: NOK "Not found";
 #   the tenant commands, iface-bypassed-stat, ruleset-profile*: 8.0's
@@ -258,7 +258,7 @@ expect "add-hostbit: hostbit added" "$a" 'a == {"return": "OK", "message": "host
 if wait_alert 2 > /dev/null; then ok "a rule testing the hostbit alerts once it is set"
 else bad "sid 2 never alerted after add-hostbit"; fi
 a=$(uc list-hostbit '{"ipaddress": "10.1.0.1"}')
-expect "list-hostbit: blocked" "$a" 'a["return"] == "OK" and a["message"]["count"] == 1 and a["message"]["hostbits"][0]["name"] == "blocked"'
+expect "list-hostbit: blocked, with the seconds it has left of its 3600 (packet time)" "$a" 'a["return"] == "OK" and a["message"]["count"] == 1 and a["message"]["hostbits"][0]["name"] == "blocked" and 3000 < a["message"]["hostbits"][0]["expire"] <= 3600'
 a=$(uc add-hostbit '{"ipaddress": "10.1.0.1", "hostbit": "other", "expire": 60}')
 expect "add-hostbit of a name no rule uses: hostbit not found" "$a" 'a == {"return": "NOK", "message": "hostbit not found"}'
 a=$(uc add-hostbit '{"ipaddress": "10.1.0.300", "hostbit": "blocked", "expire": 60}')

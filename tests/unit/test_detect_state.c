@@ -327,6 +327,98 @@ TEST(hostbits_host_goes_with_its_last_bit)
 	env_free(&e);
 }
 
+/* xbits expire: the bit reads set up to its expiry (inclusive) on packet
+ * time, unset after, as Suricata's; a set moves the expiry on. */
+TEST(xbits_expire_on_packet_time)
+{
+	DetectConfig dc = { 0 };
+	Env e;
+
+	CHECK(env_dc(&e,
+		"alert tcp 10.7.0.1 any -> any any (content:\"x\"; "
+		"xbits:set,a,track ip_dst,expire 10; noalert; sid:1;)\n"
+		"alert tcp 10.7.0.2 any -> any any (content:\"x\"; "
+		"xbits:isset,a,track ip_dst; sid:2;)\n", &dc) == 0);
+	CHECK_EQ(alerted(&e, 0x0a070002u, 999, 2), 0);
+	CHECK_EQ(alerted(&e, 0x0a070001u, 1000, 2), 0);
+	CHECK_EQ(alerted(&e, 0x0a070002u, 1010, 2), 1);
+	CHECK_EQ(alerted(&e, 0x0a070002u, 1011, 2), 0);
+	/* set again later: a fresh 10 s */
+	CHECK_EQ(alerted(&e, 0x0a070001u, 1100, 2), 0);
+	CHECK_EQ(alerted(&e, 0x0a070002u, 1109, 2), 1);
+	CHECK_EQ(alerted(&e, 0x0a070002u, 1111, 2), 0);
+	env_free(&e);
+}
+
+/* hostbits without expire last Suricata 8's 30 s; isnotset sees the
+ * expired bit as unset. */
+TEST(hostbits_default_expire_is_30s)
+{
+	DetectConfig dc = { 0 };
+	Env e;
+
+	CHECK(env_dc(&e,
+		"alert tcp 10.7.0.1 any -> any any (content:\"x\"; hostbits:set,a,dst; "
+		"noalert; sid:1;)\n"
+		"alert tcp 10.7.0.2 any -> any any (content:\"x\"; hostbits:isnotset,a,dst; "
+		"sid:2;)\n", &dc) == 0);
+	CHECK_EQ(alerted(&e, 0x0a070001u, 1000, 2), 0);
+	CHECK_EQ(alerted(&e, 0x0a070002u, 1030, 2), 0);
+	CHECK_EQ(alerted(&e, 0x0a070002u, 1031, 2), 1);
+	env_free(&e);
+}
+
+/* Hosts whose bits all expired leave the table: the sets' sweep reaches
+ * every bucket, and the memory is given back. */
+TEST(hostbits_expired_hosts_are_swept)
+{
+	DetectConfig dc = { .host_hash_size = 16 };
+	Env e;
+
+	CHECK(env_dc(&e,
+		"alert tcp any any -> any any (content:\"x\"; hostbits:set,a,src,expire 5; "
+		"noalert; sid:1;)\n", &dc) == 0);
+	for (uint32_t i = 0; i < 8; i++)
+		alerted(&e, 0x0a070000u | i, 1000, 1);
+	CHECK_EQ(host_table_count(e.de), 8);
+	/* 32 later sets cover the 16 buckets (the table may have doubled) */
+	for (uint32_t i = 0; i < 64; i++)
+		alerted(&e, 0x0a080000u, 2000, 1);
+	CHECK_EQ(host_table_count(e.de), 1);
+	env_free(&e);
+}
+
+static void list_one(void *arg, const char *name, uint32_t left)
+{
+	if (!strcmp(name, "a"))
+		*(uint32_t *)arg = left;
+}
+
+/* The socket's add-hostbit counts its expire from the traffic's latest
+ * packet time; list-hostbit gives the seconds left. */
+TEST(socket_hostbit_expire_counts_from_packet_time)
+{
+	DetectConfig dc = { 0 };
+	Address a;
+	uint32_t left = 0;
+	Env e;
+
+	CHECK(env_dc(&e,
+		"alert tcp any any -> any any (content:\"x\"; hostbits:isset,a,src; sid:2;)\n",
+		&dc) == 0);
+	CHECK_EQ(alerted(&e, 0x0a070001u, 1000, 2), 0);
+	addr4(&a, 0x0a070001u);
+	CHECK_EQ(detect_hostbit_set(e.de, &a, "a", 1, 60), 0);
+	CHECK_EQ(detect_hostbit_list(e.de, &a, list_one, &left), 0);
+	CHECK_EQ(left, 60);
+	CHECK_EQ(alerted(&e, 0x0a070001u, 1060, 2), 1);
+	CHECK_EQ(detect_hostbit_list(e.de, &a, list_one, &left), 0);
+	CHECK_EQ(left, 0);
+	CHECK_EQ(alerted(&e, 0x0a070001u, 1061, 2), 0);
+	CHECK_EQ(detect_hostbit_set(e.de, &a, "nope", 1, 60), -1);
+	env_free(&e);
+}
+
 /* host.memcap: a host that does not fit gets no bit, counted. */
 TEST(host_memcap_refuses_and_counts)
 {

@@ -532,6 +532,11 @@ TEST(flow_memcap_forces_emergency_and_eviction)
 	for (int i = 0; i < r.n; i++)
 		CHECK_EQ(r.why[i], FLOW_END_FORCED);
 	CHECK_EQ(cval(tc, "flow.get_used"), r.n);
+	/* every candidate looked at was taken: none busy, none refused */
+	CHECK_EQ(cval(tc, "flow.get_used_eval"), r.n);
+	CHECK_EQ(cval(tc, "flow.get_used_eval_busy"), 0);
+	CHECK_EQ(cval(tc, "flow.get_used_eval_reject"), 0);
+	CHECK_EQ(cval(tc, "flow.get_used_failed"), 0);
 	CHECK_EQ(cval(tc, "flow.active"), 11 - r.n);
 	CHECK(cval(tc, "flow.memuse") <= cfg.memcap);
 	CHECK_EQ(cval(tc, "flow.memcap"), 0);
@@ -600,6 +605,9 @@ TEST(flow_memcap_too_small_counts_memcap)
 	CHECK(flow_handle_packet(ft, &p) == NULL);
 	CHECK(!(p.flags & PKT_HAS_FLOW));
 	CHECK_EQ(cval(tc, "flow.memcap"), 1);
+	/* no flow to reuse: the reuse failed */
+	CHECK_EQ(cval(tc, "flow.get_used_failed"), 1);
+	CHECK_EQ(cval(tc, "flow.get_used_eval"), 0);
 	CHECK_EQ(cval(tc, "flow.emerg_mode_entered"), 1);
 	CHECK(flow_handle_packet(ft, &p) == NULL);
 	CHECK_EQ(cval(tc, "flow.memcap"), 2);

@@ -862,6 +862,59 @@ TEST(rst_flush_stops_at_an_unacked_hole)
 	ctx_done(&c);
 }
 
+/* Inline, an overlap with other bytes leaves with the bytes kept: the
+ * packet's payload is rewritten to them (suricata-verify
+ * eve-payload-03-tcp-exact-overlap-ips). IDS leaves packets alone. */
+static int send_own(struct ctx *c, int dir, uint32_t seq, uint32_t ack, uint8_t *buf,
+		    uint16_t len)
+{
+	Packet *p = &c->p;
+
+	memset(p, 0, sizeof(*p));
+	p->ip_version = 4;
+	p->proto = IPPROTO_TCP;
+	p->l4 = (const uint8_t *)"x";
+	p->flags = PKT_HAS_FLOW | (dir ? PKT_TOCLIENT : PKT_TOSERVER);
+	p->flow = &c->f;
+	p->tcp_flags = TH_ACK;
+	p->tcp_seq = seq;
+	p->tcp_ack = ack;
+	p->tcp_win = 65535;
+	p->tcp_wscale = 0xff;
+	p->data = buf;
+	p->caplen = len;
+	p->payload = buf;
+	p->payload_len = len;
+	c->rflags = stream_handle_packet(c->st, &c->f, p);
+	return c->rflags;
+}
+
+TEST(inline_overlap_rewrites_the_packet_to_the_kept_bytes)
+{
+	struct ctx c;
+	uint8_t good[] = "GOOD", evil[] = "EVIL", evil2[] = "EVIL";
+
+	ctx_init(&c);
+	c.cfg.inline_mode = 1;
+	ctx_start(&c);
+	handshake(&c);
+	send_own(&c, TS, 1001, 5001, good, 4);
+	send_own(&c, TS, 1001, 5001, evil, 4);
+	CHECK(c.rflags & STREAM_PKT_OVERLAP_DIFF);
+	CHECK(memcmp(evil, "GOOD", 4) == 0);
+	CHECK_STREQ(ready(&c, TS, 0, NULL), "GOOD");
+	ctx_done(&c);
+
+	ctx_init(&c);
+	ctx_start(&c);
+	handshake(&c);
+	send_own(&c, TS, 1001, 5001, good, 4);
+	send_own(&c, TS, 1001, 5001, evil2, 4);
+	CHECK(c.rflags & STREAM_PKT_OVERLAP_DIFF);
+	CHECK(memcmp(evil2, "EVIL", 4) == 0);
+	ctx_done(&c);
+}
+
 TEST(ack_number_without_ack_flag_is_a_broken_ack)
 {
 	struct ctx c;

@@ -752,6 +752,17 @@ static int detect_and_start(AppLayerThread *at, Flow *f, AppFlowState *fs, int d
 	unsigned alproto = ALPROTO_UNKNOWN;
 	int r, other = !dir, now = 0;
 
+	/* the end of a side that never carried a byte (a RST, perhaps one an
+	 * injector forged, after which the session goes on: suricata-verify
+	 * security-4710-01): Suricata's detection runs on nothing, which
+	 * names nothing and decides nothing; only the other side's no fails */
+	if ((flags & APP_EOF) && !len && !n && !fs->seen[dir] && fs->det[dir] == DET_NONE &&
+	    fs->tunnel == TUN_NONE) {
+		fs->eof[dir] = 1;
+		if (fs->det[other] == DET_NO)
+			set_failed(at, f, fs);
+		return f->app_proto == ALPROTO_FAILED ? -1 : 0;
+	}
 	if (fs->tunnel == TUN_DETECT && n == 0 && !(flags & APP_GAP)) {
 		/* blank lines before a request or status line are allowed (and
 		 * ignored by libhtp): a tunnel's first bytes may carry the CRLF

@@ -72,7 +72,10 @@ int stream_size_match(const DetectStreamSize *d, const Packet *p)
 	uint32_t srv, cli;
 	int ms, mc;
 
-	if (!PKT_IS_TCP(p) || !stream_side_size(p->flow, 1, &srv) ||
+	/* the sizes are the session's: the flow-end pseudo packet, which has
+	 * no TCP header, asks about them too (suricata-verify
+	 * streamsize-keyword-03-prefilter-pseudo) */
+	if (p->proto != 6 || !stream_side_size(p->flow, 1, &srv) ||
 	    !stream_side_size(p->flow, 0, &cli))
 		return 0;
 	ms = cmp(&d->u, srv);

@@ -1182,6 +1182,29 @@ int flow_bypassed_packet(FlowTable *ft, Flow *f, const Packet *p)
 	return 1;
 }
 
+/* The IP protocols Suricata keeps flows for: those its decoders hand to
+ * the flow engine, tunnels' outer packets included (bug-4571-*: IP-in-IP
+ * and IPv6 flows). Others (IGMP, PIM, OSPF, ...) are inspected as lone
+ * packets, and no flow record names them (suricata-verify bug-5162: 11
+ * flows, an IGMP one not among them). */
+static int flow_proto_tracked(uint8_t proto)
+{
+	switch (proto) {
+	case IPPROTO_TCP:
+	case IPPROTO_UDP:
+	case IPPROTO_ICMP:
+	case IPPROTO_ICMPV6:
+	case IPPROTO_SCTP:
+	case IPPROTO_ESP:
+	case IPPROTO_GRE:
+	case IPPROTO_IPIP:
+	case IPPROTO_IPV6:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 Flow *flow_handle_packet(FlowTable *ft, Packet *p)
 {
 	uint16_t sp, dp;
@@ -1193,6 +1216,8 @@ Flow *flow_handle_packet(FlowTable *ft, Packet *p)
 	if (p->ip_version != 4 && p->ip_version != 6)
 		return NULL;
 	if (p->flags & (PKT_INVALID | PKT_IS_FRAGMENT | PKT_NO_FLOW))
+		return NULL;
+	if (!flow_proto_tracked(p->proto))
 		return NULL;
 
 	/* decode_finish() already stored flow_hash_packet(p) for every packet with

@@ -7,6 +7,7 @@
  * (stream.h documents which bytes win). Ready bytes are final: consumers may
  * already have inspected them, so a retransmission can only be compared. */
 #include "stream/stream-int.h"
+#include "decode/decode.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -297,7 +298,23 @@ struct ins {
 	uint64_t ns, ne;            /* the packet's data bounds (policy) */
 	uint32_t fresh;             /* bytes not seen before */
 	int overlap, diff, fail;
+	/* inline: the packet's own bytes (src0 read-only, w0 the same bytes
+	 * writable), normalised to the data already kept; w0 NULL otherwise */
+	const uint8_t *src0;
+	uint8_t *w0;
+	int rewrote;
 };
+
+/* Inline, what was kept stands and the packet is made to carry it: a
+ * retransmission with other bytes leaves as the original did, so that what
+ * the receiver gets is what was inspected (Suricata's inline overlap
+ * handling; suricata-verify eve-payload-03-tcp-exact-overlap-ips: the
+ * overlapping packet alerts, and is logged, with the original payload). */
+static void normalise(struct ins *in, const uint8_t *src, const uint8_t *kept, uint64_t n)
+{
+	memcpy(in->w0 + (src - in->src0), kept, n);
+	in->rewrote = 1;
+}
 
 /* Compares bytes below ready_off with what the buffer still keeps. */
 static void compare_ready(struct ins *in, uint64_t off, const uint8_t *data, uint64_t end)
@@ -312,8 +329,12 @@ static void compare_ready(struct ins *in, uint64_t off, const uint8_t *data, uin
 		if (a >= b)
 			continue;
 		in->overlap = 1;
-		if (memcmp(s->buf + s->runs[i].idx + (a - rs), data + (a - off), b - a))
+		if (memcmp(s->buf + s->runs[i].idx + (a - rs), data + (a - off), b - a)) {
 			in->diff = 1;
+			if (in->w0)
+				normalise(in, data + (a - off), s->buf + s->runs[i].idx + (a - rs),
+					  b - a);
+		}
 	}
 }
 
@@ -355,7 +376,9 @@ static void resolve(struct ins *in, Segment *seg, uint64_t from, uint64_t to,
 	if (memcmp(dst, src, to - from) == 0)
 		return;
 	in->diff = 1;
-	if (new_wins(in->s->policy, in->ns, in->ne, seg->orig_start, seg->orig_end))
+	if (in->w0)
+		normalise(in, src, dst, to - from);
+	else if (new_wins(in->s->policy, in->ns, in->ne, seg->orig_start, seg->orig_end))
 		memcpy(dst, src, to - from);
 }
 
@@ -376,6 +399,13 @@ uint32_t reasm_insert(StreamThread *st, TcpSession *ssn, TcpStream *s, Packet *p
 {
 	struct ins in = { .st = st, .s = s, .p = p, .ns = off, .ne = off + len };
 	uint64_t end = off + len, depth = ssn_depth(st, ssn);
+
+	/* inline, and the bytes are the packet's own (not a copy) */
+	if (st->cfg->inline_mode > 0 && p && p->data && data >= p->data &&
+	    data + len <= p->data + p->caplen) {
+		in.src0 = data;
+		in.w0 = p->data + (data - p->data);
+	}
 	Segment **pp = &s->segs;
 	uint64_t cur;
 
@@ -426,6 +456,8 @@ uint32_t reasm_insert(StreamThread *st, TcpSession *ssn, TcpStream *s, Packet *p
 
 	if (in.overlap)
 		counter_inc(st->tc, stream_cnt.overlap);
+	if (in.rewrote)
+		(void)decode_l4_csum_rewrite(p);  /* a cut or tunnelled one keeps its sum */
 	if (in.diff) {
 		if (p)
 			p->stream_flags |= STREAM_PKT_OVERLAP_DIFF;

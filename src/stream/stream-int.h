@@ -55,6 +55,8 @@ typedef struct TcpStream {
 	uint64_t fin_off;           /* offset the FIN occupies (TS_FIN_SEEN) */
 	uint32_t win;               /* window this side advertises, scaled */
 	uint32_t last_ts;           /* PAWS */
+	uint32_t syn_ts;            /* tsval of its first SYN: answers echo
+	                             * one from syn_ts to the latest (last_ts) */
 	uint16_t flags;             /* TS_* */
 	uint8_t wscale;             /* this side's window scale (if TS_WSCALE) */
 	uint8_t dir_flags;          /* STREAM_DIR_* */
@@ -96,6 +98,9 @@ typedef struct TcpSession {
 	/* SYN_SENT: the client's SYNs of other ISNs the newest replaced, up
 	 * to stream.max-syn-queued */
 	uint8_t syn_queued;
+	uint8_t rst_from;           /* closed by a RST: its sender's flow
+	                             * direction + 1; 0 otherwise */
+	uint8_t pstate;             /* the state the RST closed */
 	/* the app protocol's own reassembly depth (stream_set_depth): 0 the
 	 * configured one, UINT64_MAX none */
 	uint64_t depth;

@@ -514,9 +514,28 @@ static void syn_options(TcpStream *s, const Packet *p)
 		s->wscale = p->tcp_wscale > 14 ? 14 : p->tcp_wscale;
 	}
 	if (p->tcp_has_ts) {
+		if (!(s->flags & TS_HAS_TS))
+			s->syn_ts = p->tcp_tsval;
 		s->flags |= TS_HAS_TS;
 		s->last_ts = p->tcp_tsval;
 	}
+}
+
+/* Before the SYN/ACK, whatever the server sends must echo a timestamp the
+ * client's SYNs carried, or none: a RST or FIN forged with another echo
+ * would close the session for us but not for the client, which drops it
+ * (Suricata flags it pkt_invalid_timestamp and ignores it:
+ * suricata-verify bug-3286-02/03). A client that sent no timestamps makes
+ * any echo invalid. The range covers SYN retransmissions, which the
+ * server may answer in any order. */
+static int syn_sent_echo_valid(const TcpStream *client, const Packet *p)
+{
+	if (!p->tcp_has_ts || p->tcp_tsecr == 0)
+		return 1;
+	if (!(client->flags & TS_HAS_TS))
+		return 0;
+	return (uint32_t)(p->tcp_tsecr - client->syn_ts) <=
+	       (uint32_t)(client->last_ts - client->syn_ts);
 }
 
 static int invalid(Packet *p)
@@ -640,6 +659,8 @@ static int on_syn_sent(StreamThread *st, TcpSession *ssn, Packet *p, int dir)
 	TcpStream *snd = &ssn->s[dir], *rcv = &ssn->s[!dir];
 	uint8_t fl = p->tcp_flags;
 
+	if (!from_client(ssn, dir) && !syn_sent_echo_valid(rcv, p))
+		return reject(st, p, SEV_PKT_INVALID_TIMESTAMP);
 	if ((fl & (TH_SYN | TH_ACK)) == (TH_SYN | TH_ACK)) {
 		if ((ssn->flags & SSN_4WHS) && from_client(ssn, dir)) {
 			/* 4-way handshake: the client's SYN/ACK answers the
@@ -701,13 +722,26 @@ static int on_syn_sent(StreamThread *st, TcpSession *ssn, Packet *p, int dir)
 			syn_options(snd, p);
 		} else {
 			p->stream_flags |= STREAM_PKT_RETRANSMISSION;
+			/* the server may echo this copy's timestamp */
+			if (p->tcp_has_ts && (snd->flags & TS_HAS_TS) &&
+			    (int32_t)(p->tcp_tsval - snd->last_ts) > 0)
+				snd->last_ts = p->tcp_tsval;
 		}
 		if (p->payload_len)
 			track_syn_data(st, ssn, snd, p, dir);
 		return 1;
 	}
-	if (fl & TH_RST)
+	if (fl & TH_RST) {
+		/* the client's RST before any answer closes only in the shape
+		 * of a reset of its own SYN (seq the ISN, acking it, window 0),
+		 * as Suricata takes it; any other is ignored, not an end:
+		 * suricata-verify bug-3286-02 goes on to a full session */
+		if (from_client(ssn, dir) &&
+		    (p->tcp_seq != snd->isn || !(fl & TH_ACK) || p->tcp_ack != snd->isn + 1 ||
+		     p->tcp_win != 0))
+			return 1;
 		return 0;
+	}
 	if (from_client(ssn, dir) && (fl & TH_ACK) && st->cfg->async_oneside) {
 		/* we only see the client: the SYN/ACK went another way */
 		if (seq_off(snd, p->tcp_seq) != 0)
@@ -906,14 +940,30 @@ static int rst_valid(const TcpSession *ssn, const TcpStream *snd, const TcpStrea
 	return so >= lo && so <= hi;
 }
 
-static void flush_all(StreamThread *st, TcpSession *ssn, Packet *p)
+/* The session ends: what is left becomes ready, holes skipped. At a RST
+ * (rst set) only the data in order from the last ACK counts past it, as
+ * Suricata hands unACKed data to the app layer when a RST closes: a hole
+ * there never reached the receiver, nor did what follows it
+ * (suricata-verify tcp-rst-unacked-stream-10: the file's digest stops at
+ * that hole). The flow's end takes the rest for raw inspection
+ * (tcp-rst-unacked-stream-03-gap). */
+static void flush_all(StreamThread *st, TcpSession *ssn, Packet *p, int rst)
 {
 	int d;
 
 	for (d = 0; d < 2; d++) {
-		if (reasm_advance(st, ssn, &ssn->s[d], p, UINT64_MAX) && p)
+		TcpStream *s = &ssn->s[d];
+		int adv;
+
+		if (rst) {
+			adv = reasm_advance(st, ssn, s, p, s->acked_off);
+			adv |= reasm_advance(st, ssn, s, p, reasm_contig_end(s));
+		} else {
+			adv = reasm_advance(st, ssn, s, p, UINT64_MAX);
+		}
+		if (adv && p)
 			p->stream_flags |= d ? STREAM_PKT_TC_READY : STREAM_PKT_TS_READY;
-		ssn->s[d].dir_flags |= STREAM_DIR_EOF;
+		s->dir_flags |= STREAM_DIR_EOF;
 	}
 }
 
@@ -1027,8 +1077,12 @@ static void track(StreamThread *st, TcpSession *ssn, Packet *p, int dir)
 		}
 		if (p->payload_len)
 			stream_event(st, p, SEV_RST_WITH_DATA);
+		if (ssn->state != TCP_CLOSED) {
+			ssn->pstate = ssn->state;
+			ssn->rst_from = (uint8_t)(dir + 1);
+		}
 		ssn->state = TCP_CLOSED;
-		flush_all(st, ssn, p);
+		flush_all(st, ssn, p, 1);
 		return;
 	}
 	if (!(snd->flags & TS_HAVE_BASE))
@@ -1055,7 +1109,7 @@ static void track(StreamThread *st, TcpSession *ssn, Packet *p, int dir)
 		ssn->state = closing_state(ssn);
 
 	if (ssn->state == TCP_CLOSED) {
-		flush_all(st, ssn, p);
+		flush_all(st, ssn, p, 0);
 		return;
 	}
 	if (ssn->flags & SSN_ASYNC) {
@@ -1086,6 +1140,23 @@ static void track(StreamThread *st, TcpSession *ssn, Packet *p, int dir)
 	}
 }
 
+static int dispatch(StreamThread *st, TcpSession *ssn, Packet *p, int dir);
+
+/* The RST's sender goes on talking: a host that reset a connection has no
+ * more to say on it, so the RST came from someone else (an on-path
+ * injector spoofing it). As Suricata does, flag it suspected_rst_inject and
+ * take the session back to where the RST found it; the packet is then
+ * handled in that state (suricata-verify security-4710-01/02). */
+static int rst_injected(StreamThread *st, TcpSession *ssn, Packet *p, int dir)
+{
+	stream_event(st, p, SEV_SUSPECTED_RST_INJECT);
+	ssn->state = ssn->pstate;
+	ssn->rst_from = 0;
+	ssn->s[0].dir_flags &= (uint8_t)~STREAM_DIR_EOF;
+	ssn->s[1].dir_flags &= (uint8_t)~STREAM_DIR_EOF;
+	return dispatch(st, ssn, p, dir);
+}
+
 static int dispatch(StreamThread *st, TcpSession *ssn, Packet *p, int dir)
 {
 	switch (ssn->state) {
@@ -1096,6 +1167,8 @@ static int dispatch(StreamThread *st, TcpSession *ssn, Packet *p, int dir)
 	case TCP_CLOSED:
 		if (p->tcp_flags & TH_SYN)
 			return reject(st, p, SEV_SHUTDOWN_SYN_RESEND);
+		if (ssn->rst_from == dir + 1 && !(p->tcp_flags & TH_RST))
+			return rst_injected(st, ssn, p, dir);
 		return invalid(p);
 	case TCP_NONE:
 		return invalid(p);
@@ -1242,7 +1315,7 @@ void stream_flow_end(StreamThread *st, Flow *f)
 	TcpSession *ssn = f ? f->stream : NULL;
 
 	if (ssn)
-		flush_all(st, ssn, NULL);
+		flush_all(st, ssn, NULL, 0);
 }
 
 int stream_side_size(const Flow *f, int server, uint32_t *out)

@@ -101,11 +101,13 @@ TEST(files_states_truncated_error_and_gaps)
 	CHECK_EQ(file_state(a), FILE_STATE_TRUNCATED);
 	CHECK_EQ(file_state(b), FILE_STATE_ERROR);
 	CHECK_EQ(file_state(c), FILE_STATE_TRUNCATED);
-	/* a gap counts in the size; the digest no longer stands for the file */
+	/* a gap counts in the size; the digest goes on over the bytes that
+	 * came, the hole left out (suricata-verify tcp-rst-unacked-stream-10) */
 	CHECK_EQ(file_size(a), 17);
 	CHECK(file_has_gaps(a));
 	CHECK(!file_has_gaps(c));
-	CHECK(file_hash(a, FILE_HASH_SHA256, &(uint32_t){ 0 }) == NULL);
+	CHECK(digest_is(a, FILE_HASH_SHA256,
+			"8bb0cf6eb9b17d0f7d22b456f121257dc1254e1f01665370476383ea776df414"));
 	/* appends after the end are ignored */
 	file_append(c, (const uint8_t *)"zz", 2);
 	CHECK_EQ(file_size(c), 0);

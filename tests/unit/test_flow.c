@@ -160,6 +160,32 @@ TEST(flow_both_directions_find_same_flow)
 	CHECK_EQ(cval(tc, "flow.end.state.established"), 1);
 }
 
+/* Flows for the protocols Suricata tracks only: an IGMP report is a lone
+ * packet (suricata-verify bug-5162), an ESP or SCTP one has a flow. */
+TEST(flow_only_for_tracked_ip_protocols)
+{
+	ThreadCounters *tc = test_counters();
+	FlowConfig cfg;
+	FlowTable *ft;
+	Packet a;
+	uint64_t before;
+
+	small_config(&cfg);
+	ft = flow_table_new(&cfg, 1, tc, NULL, NULL);
+	CHECK(ft != NULL);
+	before = cval(tc, "flow.total");
+	mkpkt(&a, 2 /* IGMP */, "10.0.0.1", 0, "224.0.0.22", 0, 0, 100);
+	CHECK(flow_handle_packet(ft, &a) == NULL);
+	CHECK(!(a.flags & PKT_HAS_FLOW));
+	CHECK_EQ(cval(tc, "flow.total"), before);
+	mkpkt(&a, IPPROTO_ESP, "10.0.0.1", 0, "10.0.0.2", 0, 0, 100);
+	CHECK(flow_handle_packet(ft, &a) != NULL);
+	mkpkt(&a, IPPROTO_SCTP, "10.0.0.1", 1, "10.0.0.2", 2, 0, 100);
+	CHECK(flow_handle_packet(ft, &a) != NULL);
+	CHECK_EQ(cval(tc, "flow.total"), before + 2);
+	flow_table_free(ft);
+}
+
 TEST(flow_synack_first_reverses_direction)
 {
 	ThreadCounters *tc = test_counters();

@@ -744,6 +744,200 @@ TEST(rst_with_older_timestamp_is_refused)
 	ctx_done(&c);
 }
 
+/* A packet with timestamps (tsval, tsecr) from dir. */
+static int sendts(struct ctx *c, int dir, uint8_t flags, uint32_t seq, uint32_t ack,
+		  uint32_t tsval, uint32_t tsecr)
+{
+	Packet *p = &c->p;
+
+	memset(p, 0, sizeof(*p));
+	p->ip_version = 4;
+	p->proto = IPPROTO_TCP;
+	p->l4 = (const uint8_t *)"x";
+	p->flags = PKT_HAS_FLOW | (dir ? PKT_TOCLIENT : PKT_TOSERVER);
+	p->flow = &c->f;
+	p->tcp_flags = flags;
+	p->tcp_seq = seq;
+	p->tcp_ack = ack;
+	p->tcp_win = 65535;
+	p->tcp_wscale = 0xff;
+	p->tcp_has_ts = 1;
+	p->tcp_tsval = tsval;
+	p->tcp_tsecr = tsecr;
+	p->payload = (const uint8_t *)"";
+	c->rflags = stream_handle_packet(c->st, &c->f, p);
+	return c->rflags;
+}
+
+/* Before the SYN/ACK the server must echo a timestamp of the client's SYNs
+ * (suricata-verify bug-3286-02): a RST or FIN echoing another is refused
+ * with pkt_invalid_timestamp and the session goes on. */
+TEST(syn_sent_answer_with_a_foreign_ts_echo_is_refused)
+{
+	struct ctx c;
+
+	ctx_init(&c);
+	ctx_start(&c);
+	sendts(&c, TS, TH_SYN, 1000, 0, 700, 0);
+	sendts(&c, TS, TH_SYN, 1000, 0, 705, 0);        /* retransmitted */
+	sendts(&c, TC, TH_RST | TH_ACK, 0, 1001, 100, 100);
+	CHECK(c.rflags & STREAM_PKT_INVALID);
+	CHECK(has_event(&c.p, SEV_PKT_INVALID_TIMESTAMP));
+	sendts(&c, TC, TH_FIN | TH_ACK, 0, 1001, 100, 100);
+	CHECK(has_event(&c.p, SEV_PKT_INVALID_TIMESTAMP));
+	CHECK_STREQ(tcp_state_name(stream_tcp_state(&c.f)), "syn_sent");
+	CHECK_EQ(cval(&c, "stream.pkt_invalid_timestamp"), 2);
+	/* a SYN/ACK echoing either SYN's timestamp is the answer */
+	sendts(&c, TC, TH_SYN | TH_ACK, 5000, 1001, 900, 700);
+	CHECK(!(c.rflags & STREAM_PKT_INVALID));
+	CHECK_STREQ(tcp_state_name(stream_tcp_state(&c.f)), "syn_recv");
+	ctx_done(&c);
+
+	/* a client without timestamps: any echo is foreign */
+	ctx_init(&c);
+	ctx_start(&c);
+	sendp(&c, TS, TH_SYN, 1000, 0, NULL);
+	sendts(&c, TC, TH_RST | TH_ACK, 0, 1001, 100, 100);
+	CHECK(has_event(&c.p, SEV_PKT_INVALID_TIMESTAMP));
+	CHECK_STREQ(tcp_state_name(stream_tcp_state(&c.f)), "syn_sent");
+	sendts(&c, TC, TH_RST | TH_ACK, 0, 1001, 100, 0);
+	CHECK_STREQ(tcp_state_name(stream_tcp_state(&c.f)), "closed");
+	ctx_done(&c);
+}
+
+/* The client's RST before any answer ends the session only as a reset of
+ * its SYN: seq the ISN, ACKing it, window 0 (suricata-verify bug-3286-02). */
+TEST(syn_sent_client_rst_closes_only_as_a_syn_reset)
+{
+	struct ctx c;
+
+	ctx_init(&c);
+	ctx_start(&c);
+	sendp(&c, TS, TH_SYN, 1000, 0, NULL);
+	sendp(&c, TS, TH_RST, 1001, 0, NULL);
+	CHECK(!(c.rflags & STREAM_PKT_INVALID));
+	CHECK_STREQ(tcp_state_name(stream_tcp_state(&c.f)), "syn_sent");
+	memset(&c.p, 0, sizeof(c.p));   /* window 0 */
+	c.p.ip_version = 4;
+	c.p.proto = IPPROTO_TCP;
+	c.p.l4 = (const uint8_t *)"x";
+	c.p.flags = PKT_HAS_FLOW | PKT_TOSERVER;
+	c.p.flow = &c.f;
+	c.p.tcp_flags = TH_RST | TH_ACK;
+	c.p.tcp_seq = 1000;
+	c.p.tcp_ack = 1001;
+	c.p.tcp_wscale = 0xff;
+	c.p.payload = (const uint8_t *)"";
+	stream_handle_packet(c.st, &c.f, &c.p);
+	CHECK_STREQ(tcp_state_name(stream_tcp_state(&c.f)), "closed");
+	ctx_done(&c);
+}
+
+/* A RST whose sender then goes on talking was injected by someone else
+ * (suricata-verify security-4710-01): suspected_rst_inject, and the
+ * session is back in the state the RST found, its data tracked. */
+TEST(rst_sender_talking_again_reopens_the_session)
+{
+	struct ctx c;
+
+	ctx_init(&c);
+	ctx_start(&c);
+	handshake(&c);
+	sendp(&c, TS, TH_RST | TH_ACK, 1001, 5001, NULL);
+	CHECK_STREQ(tcp_state_name(stream_tcp_state(&c.f)), "closed");
+	/* the receiver of the RST: nothing changes */
+	sendp(&c, TC, TH_ACK, 5001, 1001, NULL);
+	CHECK(c.rflags & STREAM_PKT_INVALID);
+	CHECK_STREQ(tcp_state_name(stream_tcp_state(&c.f)), "closed");
+	sendp(&c, TS, TH_ACK | TH_PSH, 1001, 5001, "GET /");
+	CHECK(has_event(&c.p, SEV_SUSPECTED_RST_INJECT));
+	CHECK(!(c.rflags & STREAM_PKT_INVALID));
+	CHECK_STREQ(tcp_state_name(stream_tcp_state(&c.f)), "established");
+	CHECK(!(stream_dir_flags(&c.f, TS) & STREAM_DIR_EOF));
+	sendp(&c, TC, TH_ACK, 5001, 1006, NULL);
+	CHECK_STREQ(ready(&c, TS, 0, NULL), "GET /");
+	CHECK_EQ(cval(&c, "stream.suspected_rst_inject"), 1);
+	ctx_done(&c);
+}
+
+/* At a RST the unACKed data in order is ready, not what follows a hole past
+ * the last ACK (suricata-verify tcp-rst-unacked-stream-10); the flow's end
+ * takes that too, for raw inspection (tcp-rst-unacked-stream-03-gap). */
+TEST(rst_flush_stops_at_an_unacked_hole)
+{
+	struct ctx c;
+	uint64_t base = 0;
+
+	ctx_init(&c);
+	ctx_start(&c);
+	handshake(&c);
+	sendp(&c, TC, TH_ACK, 5001, 1001, "aaa");
+	sendp(&c, TC, TH_ACK, 5004, 1001, "bbb");
+	sendp(&c, TC, TH_ACK, 5010, 1001, "ddd");   /* 5007..5009 never seen */
+	sendp(&c, TS, TH_ACK, 1001, 5004, NULL);
+	sendp(&c, TS, TH_RST, 1001, 0, NULL);
+	CHECK_EQ(stream_ready_offset(&c.f, TC), 6);
+	CHECK_STREQ(ready(&c, TC, 0, NULL), "aaabbb");
+	CHECK(stream_dir_flags(&c.f, TC) & STREAM_DIR_EOF);
+	stream_flow_end(c.st, &c.f);
+	CHECK_STREQ(ready(&c, TC, 6, &base), "ddd");
+	CHECK_EQ(base, 9);
+	ctx_done(&c);
+}
+
+/* Inline, an overlap with other bytes leaves with the bytes kept: the
+ * packet's payload is rewritten to them (suricata-verify
+ * eve-payload-03-tcp-exact-overlap-ips). IDS leaves packets alone. */
+static int send_own(struct ctx *c, int dir, uint32_t seq, uint32_t ack, uint8_t *buf,
+		    uint16_t len)
+{
+	Packet *p = &c->p;
+
+	memset(p, 0, sizeof(*p));
+	p->ip_version = 4;
+	p->proto = IPPROTO_TCP;
+	p->l4 = (const uint8_t *)"x";
+	p->flags = PKT_HAS_FLOW | (dir ? PKT_TOCLIENT : PKT_TOSERVER);
+	p->flow = &c->f;
+	p->tcp_flags = TH_ACK;
+	p->tcp_seq = seq;
+	p->tcp_ack = ack;
+	p->tcp_win = 65535;
+	p->tcp_wscale = 0xff;
+	p->data = buf;
+	p->caplen = len;
+	p->payload = buf;
+	p->payload_len = len;
+	c->rflags = stream_handle_packet(c->st, &c->f, p);
+	return c->rflags;
+}
+
+TEST(inline_overlap_rewrites_the_packet_to_the_kept_bytes)
+{
+	struct ctx c;
+	uint8_t good[] = "GOOD", evil[] = "EVIL", evil2[] = "EVIL";
+
+	ctx_init(&c);
+	c.cfg.inline_mode = 1;
+	ctx_start(&c);
+	handshake(&c);
+	send_own(&c, TS, 1001, 5001, good, 4);
+	send_own(&c, TS, 1001, 5001, evil, 4);
+	CHECK(c.rflags & STREAM_PKT_OVERLAP_DIFF);
+	CHECK(memcmp(evil, "GOOD", 4) == 0);
+	CHECK_STREQ(ready(&c, TS, 0, NULL), "GOOD");
+	ctx_done(&c);
+
+	ctx_init(&c);
+	ctx_start(&c);
+	handshake(&c);
+	send_own(&c, TS, 1001, 5001, good, 4);
+	send_own(&c, TS, 1001, 5001, evil2, 4);
+	CHECK(c.rflags & STREAM_PKT_OVERLAP_DIFF);
+	CHECK(memcmp(evil2, "EVIL", 4) == 0);
+	ctx_done(&c);
+}
+
 TEST(ack_number_without_ack_flag_is_a_broken_ack)
 {
 	struct ctx c;
@@ -1400,7 +1594,7 @@ TEST(side_size_counts_syn_data_fin)
 	ctx_done(&c);
 }
 
-/* A hole the receiver never ACKed, flushed by an RST, is skipped without a
+/* A hole the receiver never ACKed, flushed at the end, is skipped without a
  * gap event or tcp.reassembly_gap (Suricata: only an ACKed hole is a gap). */
 TEST(rst_flush_of_unacked_hole_is_no_gap_event)
 {
@@ -1414,6 +1608,10 @@ TEST(rst_flush_of_unacked_hole_is_no_gap_event)
 	sendp(&c, TS, TH_ACK | TH_RST, 1001, 5008, NULL);
 	CHECK(c.rflags & STREAM_PKT_CLOSED);
 	CHECK(!has_event(&c.p, SEV_REASSEMBLY_SEQ_GAP));
+	CHECK_EQ(cval(&c, "tcp.reassembly_gap"), 0);
+	/* the RST stops at the hole; the flow's end skips it */
+	CHECK_EQ(stream_ready_offset(&c.f, TC), 7);
+	stream_flow_end(c.st, &c.f);
 	CHECK_EQ(cval(&c, "tcp.reassembly_gap"), 0);
 	CHECK_EQ(stream_ready_offset(&c.f, TC), 14);
 	CHECK(stream_dir_flags(&c.f, TC) & STREAM_DIR_GAP);

@@ -1618,42 +1618,30 @@ static void close_dir(HttpState *hs, int dir)
 	collect_events(hs, dir);
 }
 
-/* Whether a gap of len bytes on dir can be handed to libhtp: of a known
- * size, in a body (anywhere else a start line or header would be lost,
- * and Suricata 8's parser stops there too), nothing held back. */
-static int gap_in_body(HttpState *hs, int dir, uint32_t len)
+/* Where a gap of len bytes on dir falls: the progress of the direction's
+ * open transaction, or -1 when the gap cannot be handled inside a message
+ * (nothing open, the side dead or tunnelled, bytes held back). libhtp
+ * takes a gap of known size in a body; a gap in a start line is joined
+ * (http_parse); anywhere else a start line or header would be lost, and
+ * Suricata 8's parser stops there too. */
+static int gap_progress(HttpState *hs, int dir, uint32_t len)
 {
 	htp_tx_t *htx;
 	HttpTx *tx;
 
 	if (!len || hs->dead[dir] || hs->tunnel || hs->pending[dir].len)
-		return 0;
+		return -1;
 	htx = dir == APP_DIR_TOSERVER ? htp_connp_get_in_tx(hs->connp) :
 					htp_connp_get_out_tx(hs->connp);
 	tx = htx ? htp_tx_get_user_data(htx) : NULL;
-	return tx && http_tx_progress(tx, dir) == HTTP_PROGRESS_BODY;
-}
-
-/* Whether a gap of len bytes on dir falls inside a message's start line
- * (its transaction begun, the line not complete). */
-static int gap_in_start_line(HttpState *hs, int dir, uint32_t len)
-{
-	htp_tx_t *htx;
-	HttpTx *tx;
-
-	if (!len || hs->dead[dir] || hs->tunnel || hs->pending[dir].len)
-		return 0;
-	htx = dir == APP_DIR_TOSERVER ? htp_connp_get_in_tx(hs->connp) :
-					htp_connp_get_out_tx(hs->connp);
-	tx = htx ? htp_tx_get_user_data(htx) : NULL;
-	return tx && http_tx_progress(tx, dir) == HTTP_PROGRESS_NONE;
+	return tx ? (int)http_tx_progress(tx, dir) : -1;
 }
 
 int http_parse(AppLayerThread *at, Flow *f, void *state, int dir, const uint8_t *data,
 	       uint32_t len, int flags)
 {
 	HttpState *hs = state;
-	int rc = 0;
+	int rc = 0, gp;
 
 	if (!hs)
 		return -1;
@@ -1661,7 +1649,8 @@ int http_parse(AppLayerThread *at, Flow *f, void *state, int dir, const uint8_t 
 	hs->f = f;
 	if (app_frames_on(f))
 		hs->frame_edge[dir] = app_frame_offset(f, dir) + len;
-	if ((flags & APP_GAP) && gap_in_body(hs, dir, len)) {
+	gp = (flags & APP_GAP) ? gap_progress(hs, dir, len) : -1;
+	if (gp == HTTP_PROGRESS_BODY) {
 		/* libhtp 0.5.42 takes a gap as data NULL, len: inside a body
 		 * it skips the bytes and the body callback sees the hole
 		 * (files count it in their size, as Suricata's do), then
@@ -1671,7 +1660,7 @@ int http_parse(AppLayerThread *at, Flow *f, void *state, int dir, const uint8_t 
 		tx_counted(hs, app_layer_counters.err_http_gap);
 		rc = feed(hs, dir, NULL, len);
 		feed_pending(hs, !dir);
-	} else if ((flags & APP_GAP) && gap_in_start_line(hs, dir, len)) {
+	} else if (gp == HTTP_PROGRESS_NONE) {
 		/* Suricata 8's parser takes a gap inside a request or status
 		 * line as no data: the bytes on both sides of it join (an
 		 * urgent byte dropped from "GET /malic", "X", "ious HTTP/1.1"

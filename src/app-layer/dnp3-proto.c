@@ -106,7 +106,8 @@ typedef struct Dnp3Dir {
 	uint32_t held_len;
 	/* the fragment being reassembled, from its FIR segment on */
 	uint8_t active;
-	uint8_t hdr[8];             /* its first frame's link header */
+	uint8_t hdr[DNP3_LINK_HDR_LEN]; /* its first frame's link header, CRC included */
+	uint8_t th;                 /* the last transport header of it */
 	uint8_t *buf;
 	uint32_t len, cap;
 } Dnp3Dir;
@@ -173,6 +174,9 @@ static Dnp3Tx *msg_new(AppLayerThread *at, Dnp3State *st, int dir)
 	tx->m.link_ctrl = hdr[3];
 	tx->m.dst = (uint16_t)(hdr[4] | hdr[5] << 8);
 	tx->m.src = (uint16_t)(hdr[6] | hdr[7] << 8);
+	tx->m.link_len = hdr[2];
+	tx->m.link_crc = (uint16_t)(hdr[8] | hdr[9] << 8);
+	tx->m.th = st->d[dir].th;
 	txl_add_message(&st->txs, &tx->base, dir);
 	st->last_id = tx->base.id + 1;
 	app_tx_count(at, &ctr, APP_CTR_TX, 1);
@@ -265,8 +269,9 @@ static void frame(AppLayerThread *at, Dnp3State *st, int dir, const uint8_t *fr,
 	if (th & 0x40) {            /* FIR: a new fragment, an unfinished one dropped */
 		d->active = 1;
 		d->len = 0;
-		memcpy(d->hdr, fr, 8);
+		memcpy(d->hdr, fr, DNP3_LINK_HDR_LEN);
 	}
+	d->th = th;
 	if (!d->active)
 		return;
 	if (d->len + n - 1 > DNP3_MAX_REASSEMBLY) {

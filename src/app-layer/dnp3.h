@@ -74,6 +74,9 @@ typedef struct Dnp3Object {
 
 typedef struct Dnp3Msg {
 	uint8_t link_ctrl;
+	uint8_t link_len;           /* the first frame's length byte */
+	uint16_t link_crc;          /* and its header's CRC (as on the wire) */
+	uint8_t th;                 /* the transport header of its last segment */
 	uint16_t src, dst;
 	uint8_t has_app;            /* the application header was there */
 	uint8_t app_ctrl, func;

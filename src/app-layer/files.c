@@ -40,6 +40,7 @@ struct File {
 	uint64_t size;              /* bytes seen, gaps included */
 	uint64_t tx_id;
 	uint64_t file_id;           /* file-store's id, once stored */
+	uint64_t track_id;          /* the run's count of files at its opening */
 	EVP_MD_CTX *md[FILE_HASHES];
 	uint8_t digest[FILE_HASHES][32];
 	uint8_t have[FILE_HASHES];
@@ -65,7 +66,7 @@ static const uint32_t hash_len[FILE_HASHES] = { 16, 20, 32 };
 
 static FilesConfig cfg;
 static unsigned requested;
-static uint64_t next_file_id, spool_seq, open_spools;
+static uint64_t next_file_id, spool_seq, open_spools, next_track_id;
 static FilesStats stats;
 static counter_id c_open, c_max_hit, c_fs_errors;
 static unsigned cnt_gen;
@@ -536,6 +537,8 @@ File *files_open(FileContainer *fc, const uint8_t *name, size_t name_len, uint64
 	f->name_len = (uint32_t)name_len;
 	f->state = FILE_STATE_OPEN;
 	f->tx_id = tx_id;
+	/* files open on every worker: an atomic count, from 1 */
+	f->track_id = __atomic_add_fetch(&next_track_id, 1, __ATOMIC_RELAXED);
 	f->need = cfg.need;
 	f->spool_fd = -1;
 	f->tc = fc->tc;
@@ -820,6 +823,11 @@ const char *file_magic(File *f)
 	}
 #endif
 	return f->magic;
+}
+
+uint64_t file_track_id(const File *f)
+{
+	return f->track_id;
 }
 
 const char *file_state_name(int state)

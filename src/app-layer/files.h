@@ -147,6 +147,9 @@ uint64_t file_size(const File *f);
 int file_state(const File *f);
 int file_has_gaps(const File *f);
 uint64_t file_tx_id(const File *f);
+/* The file's number in the run's order of opening, from 1 (Lua's
+ * file:file_id(); eve's file_id is file-store's, given when stored). */
+uint64_t file_track_id(const File *f);
 /* The final digest (FILE_HASH_*) of a CLOSED or TRUNCATED file that
  * computed it, else NULL; *len: its length. */
 const uint8_t *file_hash(const File *f, int which, uint32_t *len);

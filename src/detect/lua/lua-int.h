@@ -20,6 +20,7 @@ struct DetectThread;
 struct Packet;
 struct Flow;
 struct Signature;
+struct File;
 
 typedef struct LuaCtx {
 	struct DetectThread *dt;  /* NULL: not in detection */
@@ -28,7 +29,17 @@ typedef struct LuaCtx {
 	void *tx;                 /* the transaction evaluated, or NULL */
 	int side;                 /* APP_DIR_* of tx's evaluation */
 	const struct Signature *s; /* the rule, or NULL */
+	struct File *file;         /* an output's file (suricata.file), or NULL */
+	/* a streaming output's chunk (args.stream), or NULL data */
+	const uint8_t *stream;
+	uint32_t stream_len;
+	unsigned stream_flags;     /* LUA_STREAM_* */
 } LuaCtx;
+
+#define LUA_STREAM_OPEN 0x01
+#define LUA_STREAM_CLOSE 0x02
+#define LUA_STREAM_TOSERVER 0x04
+#define LUA_STREAM_TOCLIENT 0x08
 
 static inline LuaCtx *lua_ctx(lua_State *L)
 {
@@ -120,5 +131,7 @@ int luaopen_suricata_config(lua_State *L);
 int luaopen_suricata_log(lua_State *L);
 int luaopen_suricata_rule(lua_State *L);
 int luaopen_suricata_util(lua_State *L);
+int luaopen_suricata_dnp3(lua_State *L);
+int luaopen_suricata_file(lua_State *L);
 
 #endif

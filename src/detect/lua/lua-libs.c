@@ -33,6 +33,8 @@ static const LuaLib lua_libs[] = {
 	{ "suricata.log", luaopen_suricata_log },
 	{ "suricata.rule", luaopen_suricata_rule },
 	{ "suricata.util", luaopen_suricata_util },
+	{ "suricata.dnp3", luaopen_suricata_dnp3 },
+	{ "suricata.file", luaopen_suricata_file },
 	{ NULL, NULL },
 };
 

@@ -7,19 +7,21 @@
  *   packet, payload, stream, buffer: the packet, its payload, the stream
  *     data inspected, the sticky buffer the keyword follows;
  *   a protocol buffer (http.request_line, http.response_body, dns.rrname,
- *     ssh.server_proto, ...): the rule becomes a transaction rule of that
- *     protocol, and match(args) gets args[<name>] from the transaction;
+ *     ssh.server_proto, ...): the script is a step of that buffer's list,
+ *     on the need's side, run when the buffer is inspected (as 8.0
+ *     registers it: not when the transaction is over), and match(args)
+ *     gets args[<name>], the buffer (entry) inspected;
  *   a protocol (tls, ssh, smtp, dns.request, dns.response, dnp3, ja3,
  *     ja3s): a transaction rule of it, the libraries read the transaction;
  *   flowvar / flowint (arrays of names, 7.0's form): as the libraries'
  *     register() in init.
  * A script may require Suricata's libraries (detect/lua/: suricata.packet,
  * .flow, .http, .dns, .tls, .ja3, .ssh, .smtp, .hashing, .base64,
- * .flowvar, .flowint, .bytevar, .config, .log, .rule, .util).
+ * .flowvar, .flowint, .bytevar, .config, .log, .rule, .util, .dnp3).
  *
  * Where the keyword goes: after a sticky buffer, a step of that buffer's
- * list; with a protocol need, or on a rule of a protocol, a transaction
- * match (KW_LUA_TX); with payload or stream needs, a step of the payload
+ * list; with a buffer need, a step of that buffer's list; with a protocol
+ * need, or on a rule of a protocol, a transaction match (KW_LUA_TX); with payload or stream needs, a step of the payload
  * list; else a packet keyword of the match list.
  *
  * security.lua (Suricata 8.0.6's defaults): allow-rules yes (no: a rule
@@ -75,6 +77,7 @@ typedef struct DetectLua {
 	 * the rule is evaluated on) */
 	uint16_t alproto;
 	int buf, buf_side;
+	int on_buf;                /* the keyword is a step of buf's list */
 	char buf_name[48];
 	/* the flowints init() registered: ids at engine build */
 	char *flowints[LUA_FLOWINTS_MAX];
@@ -340,7 +343,11 @@ static int lua_run(DetectThread *dt, const DetectLua *ld, Packet *p, const Inspe
 	if (b)
 		push_arg(L, "buffer", b->data, b->len);
 
-	if (ld->buf >= 0 && ctx.tx) {
+	/* on the need's buffer list, the entry inspected (one query of
+	 * dns.rrname); a transaction match reads the buffer itself */
+	if (ld->buf >= 0 && ld->on_buf && b) {
+		push_arg(L, ld->buf_name, b->data, b->len);
+	} else if (ld->buf >= 0 && ctx.tx) {
 		lua_push_detect_buffer(L, ld->buf, ctx.tx, ld->buf_side < 0 ? ctx.side : ld->buf_side);
 		lua_setfield(L, -2, ld->buf_name);
 	}
@@ -517,6 +524,24 @@ static int kw_lua(SigParseState *st, const char *arg, const Keyword *kw)
 		list = st->cur_buf;
 	} else if (ld->needs & (NEED_PAYLOAD | NEED_STREAM)) {
 		list = sig_cur_list(st);
+	} else if (ld->buf >= 0) {
+		/* Suricata 8 puts the script on its buffer's list: it runs when
+		 * the transaction's buffer is inspected (the request line once
+		 * the request line is in), not when the transaction is over.
+		 * A buffer of both sides gets the need's side, as
+		 * "http.header: to_client;" would; the rule's sticky buffer
+		 * stays what it was. */
+		int sticky = st->cur_buf;
+
+		st->cur_buf = ld->buf;
+		if (ld->buf_side >= 0 && detect_buffers[ld->buf].side == DBUF_EVAL &&
+		    sig_buffer_side(st, ld->buf_side) != 0) {
+			st->cur_buf = sticky;
+			goto fail_quiet;
+		}
+		list = st->cur_buf;
+		st->cur_buf = sticky;
+		ld->on_buf = 1;
 	} else if (st->s->alproto != ALPROTO_UNKNOWN) {
 		/* a transaction rule: the libraries read its transaction */
 		list = SM_LIST_MATCH;
@@ -530,7 +555,7 @@ static int kw_lua(SigParseState *st, const char *arg, const Keyword *kw)
 		free(ld);
 		return rc;
 	}
-	if (list != SM_LIST_MATCH)
+	if (list != SM_LIST_MATCH && !ld->on_buf)
 		st->last_inspect_list = list;
 	lua_rules_seen = 1;
 	return 0;

@@ -1,8 +1,9 @@
--- suricata.http and a transaction buffer need (8.0's form)
+-- suricata.http and a transaction buffer need (8.0's form): the script
+-- runs when the response body is inspected, the request there too
 local http = require("suricata.http")
 function init(args)
     local needs = {}
-    needs["http.request_line"] = tostring(true)
+    needs["http.response_body"] = tostring(true)
     return needs
 end
 function match(args)
@@ -10,7 +11,7 @@ function match(args)
     if tx == nil then return 0 end
     local h = tx:request_headers()
     local body, first, last = tx:response_body()
-    if args["http.request_line"] == "GET /split-response HTTP/1.1" and
+    if #args["http.response_body"] == 40 and
        tx:request_line() == "GET /split-response HTTP/1.1" and
        tx:response_line() == "HTTP/1.1 200 OK" and
        tx:request_host() == "split.example" and

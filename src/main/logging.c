@@ -52,6 +52,11 @@ int log_dir_check(const Cli *cli, const char **out)
 				  "create it or use -l", dir);
 		return -1;
 	}
+	/* and, as Suricata's -l, it becomes default-log-dir for whatever reads
+	 * the setting later (Lua's config.log_path()) */
+	if (cli->log_dir && conf_set("default-log-dir", cli->log_dir) != 0)
+		return -1;
+	conf_mark_used("default-log-dir");
 	*out = dir;
 	return 0;
 }

@@ -21,6 +21,7 @@
  * parsed; suricata-verify mime-dec-parse-long-filename01: pcap_cnt 15,
  * the smtp record's 14). */
 #include "output/file-log.h"
+#include "output/lua-out.h"
 #include "output/output-private.h"
 #include "output/json-writer.h"
 #include "output/json-dump.h"
@@ -168,6 +169,9 @@ static void log_file(Outputs *o, const EveTxLogger *l, const Packet *p, const Fl
 	char stack[16384], *line;
 	size_t n;
 
+	/* a Lua file script sees the file as its fileinfo record does,
+	 * file-store's decision made */
+	lua_output_file(p, f, tx, fl);
 	if (!o->eve_files && !meta)
 		return;
 	n = eve_build(stack, sizeof(stack), EVE_LINE_MAX, &line, build_file_record, &c);

@@ -28,6 +28,8 @@ void lua_output_config_mark(const char *prefix)
 #ifdef HAVE_LUA
 #include "detect/lua/lua-int.h"
 #include "app-layer/app-layer.h"
+#include "app-layer/files.h"
+#include "stats/counters.h"
 #include "util/log.h"
 
 #include <lualib.h>
@@ -38,7 +40,7 @@ void lua_output_config_mark(const char *prefix)
 
 #define LUA_OUT_SCRIPTS_MAX 32
 
-enum lua_out_kind { LO_PACKET, LO_ALERTS, LO_FLOW, LO_TX };
+enum lua_out_kind { LO_PACKET, LO_ALERTS, LO_FLOW, LO_TX, LO_FILE, LO_STATS };
 
 typedef struct LuaOutScript {
 	char path[4096];
@@ -55,6 +57,8 @@ typedef struct LuaOutScript {
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 static LuaOutScript *g_scripts;
 static int g_n, g_refs;
+/* a script of the kind is loaded: the callers' cheap test */
+static int g_has[LO_STATS + 1];
 
 /* A failed call: the first of a script is logged with its reason, all
  * are counted and the count is logged when the script ends. */
@@ -65,8 +69,12 @@ static void count_error(LuaOutScript *sc, const char *what)
 			    lua_tostring(sc->L, -1) ? lua_tostring(sc->L, -1) : "error");
 }
 
-/* Calls fn(args) if the script has it: 0, or -1 (counted). */
-static int call(LuaOutScript *sc, const char *fn, int required)
+/* Fills log()'s args table (on top of the stack) */
+typedef void (*LuaArgsFn)(lua_State *L, const void *arg);
+
+/* Calls fn(args) if the script has it, args filled by fill (NULL: an
+ * empty table): 0, or -1 (counted). */
+static int call(LuaOutScript *sc, const char *fn, int required, LuaArgsFn fill, const void *arg)
 {
 	lua_State *L = sc->L;
 
@@ -77,6 +85,8 @@ static int call(LuaOutScript *sc, const char *fn, int required)
 		return required ? -1 : 0;
 	}
 	lua_newtable(L);
+	if (fill)
+		fill(L, arg);
 	if (lua_pcall(L, 1, 1, 0) != LUA_OK) {
 		count_error(sc, fn);
 		lua_settop(L, 0);
@@ -85,7 +95,9 @@ static int call(LuaOutScript *sc, const char *fn, int required)
 	return 0;
 }
 
-/* init()'s needs: the kind of events log() gets */
+/* init()'s needs: the kind of events log() gets. As 8.0 reads them: a
+ * protocol (its transactions), else type = "packet" (with filter =
+ * "alerts": each alert), "file", "flow" or "stats". */
 static int read_needs(LuaOutScript *sc)
 {
 	lua_State *L = sc->L;
@@ -99,7 +111,10 @@ static int read_needs(LuaOutScript *sc)
 	type = lua_tostring(L, -3);
 	filter = lua_tostring(L, -2);
 	proto = lua_tostring(L, -1);
-	if (proto) {
+	if (type && strcmp(type, "streaming") == 0) {
+		log_error("lua output %s: needs type \"streaming\" is not supported", sc->path);
+		return -1;
+	} else if (proto) {
 		int a = app_proto_by_name(proto);
 
 		if (a <= 0)
@@ -110,6 +125,10 @@ static int read_needs(LuaOutScript *sc)
 		sc->kind = filter && strcmp(filter, "alerts") == 0 ? LO_ALERTS : LO_PACKET;
 	} else if (type && strcmp(type, "flow") == 0) {
 		sc->kind = LO_FLOW;
+	} else if (type && strcmp(type, "file") == 0) {
+		sc->kind = LO_FILE;
+	} else if (type && strcmp(type, "stats") == 0) {
+		sc->kind = LO_STATS;
 	} else {
 		return -1;
 	}
@@ -141,18 +160,18 @@ static int script_open(LuaOutScript *sc, const char *path)
 	}
 	free(code);
 	free(found);
-	if (call(sc, "init", 1) != 0 || read_needs(sc) != 0) {
+	if (call(sc, "init", 1, NULL, NULL) != 0 || read_needs(sc) != 0) {
 		log_error("lua output %s: init() gave no needs this engine knows", path);
 		return -1;
 	}
-	return call(sc, "setup", 0);
+	return call(sc, "setup", 0, NULL, NULL);
 }
 
 static void scripts_close(void)
 {
 	for (int i = 0; i < g_n; i++) {
 		if (g_scripts[i].L) {
-			call(&g_scripts[i], "deinit", 0);
+			call(&g_scripts[i], "deinit", 0, NULL, NULL);
 			if (g_scripts[i].errors)
 				log_notice("lua output %s: %llu calls failed", g_scripts[i].path,
 					   (unsigned long long)g_scripts[i].errors);
@@ -163,6 +182,7 @@ static void scripts_close(void)
 	free(g_scripts);
 	g_scripts = NULL;
 	g_n = 0;
+	memset(g_has, 0, sizeof(g_has));
 }
 
 /* The first `- lua:` output that is enabled: its scripts, under
@@ -214,36 +234,65 @@ static void scripts_load(void)
 			memset(&g_scripts[g_n], 0, sizeof(g_scripts[g_n]));
 			continue;
 		}
+		g_has[g_scripts[g_n].kind] = 1;
 		g_n++;
 	}
+}
+
+/* Loads the scripts with the first holder, closes them with the last:
+ * the packet threads, and the stats thread's hold (its own count: a
+ * thread's end never takes it away) */
+static int g_holds;
+
+static void hold_change(int *count, int d)
+{
+	pthread_mutex_lock(&g_lock);
+	if (d > 0 && g_refs + g_holds == 0)
+		scripts_load();
+	if (d > 0 || *count > 0)
+		*count += d;
+	if (d < 0 && g_refs + g_holds == 0 && g_scripts)
+		scripts_close();
+	pthread_mutex_unlock(&g_lock);
 }
 
 void lua_output_thread_init(OutputThread *ot)
 {
 	(void)ot;
-	pthread_mutex_lock(&g_lock);
-	if (g_refs++ == 0)
-		scripts_load();
-	pthread_mutex_unlock(&g_lock);
+	hold_change(&g_refs, 1);
 }
 
 void lua_output_thread_fini(OutputThread *ot)
 {
 	(void)ot;
-	pthread_mutex_lock(&g_lock);
-	if (g_refs > 0 && --g_refs == 0)
-		scripts_close();
-	pthread_mutex_unlock(&g_lock);
+	hold_change(&g_refs, -1);
+}
+
+void lua_output_hold(void)
+{
+	hold_change(&g_holds, 1);
+}
+
+void lua_output_release(void)
+{
+	hold_change(&g_holds, -1);
 }
 
 /* log(args) of sc with ctx, under its lock */
-static void run_log(LuaOutScript *sc, LuaCtx *ctx)
+static void run_log(LuaOutScript *sc, LuaCtx *ctx, LuaArgsFn fill, const void *arg)
 {
 	pthread_mutex_lock(&sc->m);
 	lua_ctx_set(sc->L, ctx);
-	call(sc, "log", 1);
+	call(sc, "log", 1, fill, arg);
 	lua_ctx_set(sc->L, NULL);
 	pthread_mutex_unlock(&sc->m);
+}
+
+/* a transaction's log(): args.tx_id, as Suricata's */
+static void tx_args(lua_State *L, const void *arg)
+{
+	lua_pushinteger(L, (lua_Integer)*(const uint64_t *)arg);
+	lua_setfield(L, -2, "tx_id");
 }
 
 static void lua_packet(OutputThread *ot, const OutputPacketCtx *pc)
@@ -255,14 +304,14 @@ static void lua_packet(OutputThread *ot, const OutputPacketCtx *pc)
 		if (sc->kind == LO_PACKET) {
 			LuaCtx ctx = { .p = pc->p, .f = pc->f };
 
-			run_log(sc, &ctx);
+			run_log(sc, &ctx, NULL, NULL);
 		} else if (sc->kind == LO_ALERTS) {
 			for (uint32_t k = 0; k < pc->nalerts; k++) {
 				LuaCtx ctx = { .p = pc->p, .f = pc->f, .s = pc->alerts[k].s };
 
 				if (pc->alerts[k].has_tx && pc->f)
 					ctx.tx = app_layer_tx_get(pc->f, pc->alerts[k].tx_id);
-				run_log(sc, &ctx);
+				run_log(sc, &ctx, NULL, NULL);
 			}
 		}
 	}
@@ -276,19 +325,85 @@ static void lua_flow_end(OutputThread *ot, Flow *f, Packet *last, enum flow_end_
 		LuaCtx ctx = { .p = last, .f = f };
 
 		if (g_scripts[i].kind == LO_FLOW)
-			run_log(&g_scripts[i], &ctx);
+			run_log(&g_scripts[i], &ctx, NULL, NULL);
 	}
 }
 
 void lua_output_tx(OutputThread *ot, const Packet *p, Flow *f, void *tx)
 {
+	uint64_t id;
+
 	(void)ot;
+	if (!g_has[LO_TX])
+		return;
+	id = app_layer_tx_log_id(f, tx);
 	for (int i = 0; i < g_n; i++) {
 		LuaCtx ctx = { .p = (Packet *)p, .f = f, .tx = tx };
 
 		if (g_scripts[i].kind == LO_TX && g_scripts[i].alproto == f->app_proto)
-			run_log(&g_scripts[i], &ctx);
+			run_log(&g_scripts[i], &ctx, tx_args, &id);
 	}
+}
+
+int lua_output_files_on(void)
+{
+	return g_has[LO_FILE];
+}
+
+void lua_output_file(const Packet *p, const Flow *f, void *tx, File *file)
+{
+	if (!g_has[LO_FILE])
+		return;
+	for (int i = 0; i < g_n; i++) {
+		LuaCtx ctx = { .p = (Packet *)p, .f = (Flow *)f, .tx = tx, .file = file };
+
+		if (g_scripts[i].kind == LO_FILE)
+			run_log(&g_scripts[i], &ctx, NULL, NULL);
+	}
+}
+
+struct stats_arg {
+	const uint64_t *snap, *prev;
+	size_t n, nprev;
+};
+
+/* Suricata's stats table: an array of { name, tmname, value, pvalue },
+ * one per counter of the engine's totals */
+static void stats_args(lua_State *L, const void *arg)
+{
+	const struct stats_arg *a = arg;
+	lua_Integer k = 0;
+
+	for (size_t i = 0; i < a->n; i++) {
+		const char *name = counter_name((counter_id)i);
+
+		if (!name)
+			continue;
+		lua_createtable(L, 0, 4);
+		lua_pushstring(L, name);
+		lua_setfield(L, -2, "name");
+		lua_pushliteral(L, "Total");
+		lua_setfield(L, -2, "tmname");
+		lua_pushinteger(L, (lua_Integer)a->snap[i]);
+		lua_setfield(L, -2, "value");
+		lua_pushinteger(L, (lua_Integer)(a->prev && i < a->nprev ? a->prev[i] : 0));
+		lua_setfield(L, -2, "pvalue");
+		lua_rawseti(L, -2, ++k);
+	}
+}
+
+void lua_output_stats(const uint64_t *snap, size_t n, const uint64_t *prev, size_t nprev)
+{
+	struct stats_arg a = { snap, prev, n, nprev };
+
+	pthread_mutex_lock(&g_lock);
+	for (int i = 0; g_has[LO_STATS] && i < g_n; i++) {
+		LuaCtx ctx = { 0 };
+
+		if (g_scripts[i].kind == LO_STATS)
+			run_log(&g_scripts[i], &ctx, stats_args, &a);
+	}
+	pthread_mutex_unlock(&g_lock);
 }
 
 const OutputLogger output_logger_lua = { "lua", lua_packet, lua_flow_end };
@@ -311,6 +426,35 @@ void lua_output_tx(OutputThread *ot, const Packet *p, Flow *f, void *tx)
 	(void)p;
 	(void)f;
 	(void)tx;
+}
+
+void lua_output_hold(void)
+{
+}
+
+void lua_output_release(void)
+{
+}
+
+int lua_output_files_on(void)
+{
+	return 0;
+}
+
+void lua_output_file(const Packet *p, const Flow *f, void *tx, File *file)
+{
+	(void)p;
+	(void)f;
+	(void)tx;
+	(void)file;
+}
+
+void lua_output_stats(const uint64_t *snap, size_t n, const uint64_t *prev, size_t nprev)
+{
+	(void)snap;
+	(void)n;
+	(void)prev;
+	(void)nprev;
 }
 
 const OutputLogger output_logger_lua = { "lua", NULL, NULL };

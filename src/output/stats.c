@@ -1,6 +1,7 @@
 /* Stats: the eve "stats" record (counters nested on their dots) and the
  * stats.log table, both from one counters_snapshot(). */
 #include "output/output-private.h"
+#include "output/lua-out.h"
 #include "output/sink.h"
 #include "output/json-writer.h"
 #include "stats/counters.h"
@@ -426,5 +427,6 @@ void output_stats(Outputs *o, const uint64_t *snapshot, const struct timeval *ts
 		write_eve_stats(o, snapshot, n, ts, uptime_s);
 	if (o->stats.fd >= 0)
 		write_stats_log(o, snapshot, n, ts, uptime_s);
+	lua_output_stats(snapshot, n, o->prev, o->nprev);
 	remember(o, snapshot, n);
 }

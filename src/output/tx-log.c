@@ -5,6 +5,7 @@
  * its logger in its own file (declared in output-private.h) and a line
  * here (doc/adding-a-protocol.md). */
 #include "output/output-private.h"
+#include "output/lua-out.h"
 #include "app-layer/app-layer.h"
 #include "app-layer/files.h"
 
@@ -59,7 +60,8 @@ int output_tx_files_on(const Outputs *o, const Flow *f)
 {
 	const EveTxLogger *l = logger_of(f);
 
-	return o && l && l->file_record_write && (o->eve_files || files_config()->store_enabled);
+	return o && l && l->file_record_write &&
+	       (o->eve_files || files_config()->store_enabled || lua_output_files_on());
 }
 
 int output_tx_log_files(Outputs *o, const Packet *p, const Flow *f, void *tx, int final)

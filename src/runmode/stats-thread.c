@@ -3,6 +3,7 @@
 #include "runmode/stats-thread.h"
 #include "runmode/runmode-int.h"
 #include "output/output.h"
+#include "output/lua-out.h"
 #include "stats/counters.h"
 
 #include <stdlib.h>
@@ -62,6 +63,9 @@ void stats_thread_start(StatsThread *st, Engine *e)
 	clock_gettime(CLOCK_MONOTONIC, &st->started);
 	pthread_mutex_init(&st->lock, NULL);
 	pthread_cond_init(&st->cond, NULL);
+	/* Lua stats scripts live until the final record */
+	if (e->cfg.stats_enabled)
+		lua_output_hold();
 	if (e->cfg.stats_enabled && e->cfg.stats_interval_s > 0 &&
 	    pthread_create(&st->thread, NULL, stats_main, st) == 0)
 		st->running = 1;
@@ -77,8 +81,10 @@ void stats_thread_stop(StatsThread *st)
 		pthread_join(st->thread, NULL);
 		st->running = 0;
 	}
-	if (st->e->cfg.stats_enabled)
+	if (st->e->cfg.stats_enabled) {
 		stats_write(st);
+		lua_output_release();
+	}
 	pthread_mutex_destroy(&st->lock);
 	pthread_cond_destroy(&st->cond);
 }

@@ -5,6 +5,13 @@
 
 #include <stdint.h>
 
+static AppStreamTap stream_tap;
+
+void app_layer_stream_tap_set(AppStreamTap tap)
+{
+	stream_tap = tap;
+}
+
 /* Stream bytes kept behind the app layer for frames not yet inspected or
  * logged, at most: a frame longer than this shows its first bytes as
  * missing rather than hold the stream without bound. */
@@ -52,6 +59,8 @@ static int feed_dir(AppLayerThread *at, Flow *f, Packet *p, int dir, unsigned fr
 			return 1;
 		}
 		f->app_data_off1[dir] = 0;
+		if (stream_tap)
+			stream_tap(f, p, dir, data, len, base);
 		*pos = base + len;
 	}
 	if (*pos < ready) {

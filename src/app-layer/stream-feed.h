@@ -20,6 +20,13 @@
  * bytes stay in the stream until then, up to a bound. */
 void app_layer_feed(AppLayerThread *at, Flow *f, Packet *p, unsigned frame_need);
 
+/* A reader of every in-order TCP byte the app layer is handed (Lua's
+ * streaming outputs): off is the stream offset of data[0] in dir. NULL
+ * (the default) costs the feed one test. Set before packets flow. */
+typedef void (*AppStreamTap)(Flow *f, Packet *p, int dir, const uint8_t *data, uint32_t len,
+			     uint64_t off);
+void app_layer_stream_tap_set(AppStreamTap tap);
+
 /* One UDP datagram of f: the payload of p in p's direction; a first
  * datagram its protocol says goes the other way reverses f and p. */
 void app_layer_feed_udp(AppLayerThread *at, Flow *f, Packet *p);

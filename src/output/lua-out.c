@@ -29,6 +29,9 @@ void lua_output_config_mark(const char *prefix)
 #include "detect/lua/lua-int.h"
 #include "app-layer/app-layer.h"
 #include "app-layer/files.h"
+#include "app-layer/http.h"
+#include "app-layer/stream-feed.h"
+#include "stream/stream.h"
 #include "stats/counters.h"
 #include "util/log.h"
 
@@ -40,7 +43,7 @@ void lua_output_config_mark(const char *prefix)
 
 #define LUA_OUT_SCRIPTS_MAX 32
 
-enum lua_out_kind { LO_PACKET, LO_ALERTS, LO_FLOW, LO_TX, LO_FILE, LO_STATS };
+enum lua_out_kind { LO_PACKET, LO_ALERTS, LO_FLOW, LO_TX, LO_FILE, LO_STATS, LO_STREAM_TCP, LO_STREAM_HTTP };
 
 typedef struct LuaOutScript {
 	char path[4096];
@@ -58,7 +61,7 @@ static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 static LuaOutScript *g_scripts;
 static int g_n, g_refs;
 /* a script of the kind is loaded: the callers' cheap test */
-static int g_has[LO_STATS + 1];
+static int g_has[LO_STREAM_HTTP + 1];
 
 /* A failed call: the first of a script is logged with its reason, all
  * are counted and the count is logged when the script ends. */
@@ -101,19 +104,29 @@ static int call(LuaOutScript *sc, const char *fn, int required, LuaArgsFn fill, 
 static int read_needs(LuaOutScript *sc)
 {
 	lua_State *L = sc->L;
-	const char *type, *filter, *proto;
+	const char *type, *filter, *proto, *streaming;
 
 	if (!lua_istable(L, -1))
 		return -1;
 	lua_getfield(L, -1, "type");
 	lua_getfield(L, -2, "filter");
 	lua_getfield(L, -3, "protocol");
-	type = lua_tostring(L, -3);
-	filter = lua_tostring(L, -2);
-	proto = lua_tostring(L, -1);
-	if (type && strcmp(type, "streaming") == 0) {
-		log_error("lua output %s: needs type \"streaming\" is not supported", sc->path);
-		return -1;
+	lua_getfield(L, -4, "streaming");
+	type = lua_tostring(L, -4);
+	filter = lua_tostring(L, -3);
+	proto = lua_tostring(L, -2);
+	streaming = lua_tostring(L, -1);
+	/* 8.0's two spellings: {type = "streaming", filter = "tcp"} or
+	 * protocol = "http", and {streaming = "tcp" | "http"} */
+	if (type && strcmp(type, "streaming") == 0)
+		streaming = filter ? filter : proto;
+	if (streaming) {
+		if (strcmp(streaming, "tcp") == 0)
+			sc->kind = LO_STREAM_TCP;
+		else if (strcmp(streaming, "http") == 0)
+			sc->kind = LO_STREAM_HTTP;
+		else
+			return -1;
 	} else if (proto) {
 		int a = app_proto_by_name(proto);
 
@@ -167,6 +180,9 @@ static int script_open(LuaOutScript *sc, const char *path)
 	return call(sc, "setup", 0, NULL, NULL);
 }
 
+static void stream_tap(Flow *f, Packet *p, int dir, const uint8_t *data, uint32_t len,
+		       uint64_t off);
+
 static void scripts_close(void)
 {
 	for (int i = 0; i < g_n; i++) {
@@ -183,6 +199,7 @@ static void scripts_close(void)
 	g_scripts = NULL;
 	g_n = 0;
 	memset(g_has, 0, sizeof(g_has));
+	app_layer_stream_tap_set(NULL);
 }
 
 /* The first `- lua:` output that is enabled: its scripts, under
@@ -237,6 +254,8 @@ static void scripts_load(void)
 		g_has[g_scripts[g_n].kind] = 1;
 		g_n++;
 	}
+	if (g_has[LO_STREAM_TCP])
+		app_layer_stream_tap_set(stream_tap);
 }
 
 /* Loads the scripts with the first holder, closes them with the last:
@@ -295,6 +314,55 @@ static void tx_args(lua_State *L, const void *arg)
 	lua_setfield(L, -2, "tx_id");
 }
 
+/* A streaming script's chunk: args.stream = { data, open, close,
+ * to_server, to_client (and 8.0's doc spelling toserver, toclient) },
+ * args.tx_id for HTTP bodies */
+struct stream_arg {
+	const uint8_t *data;
+	uint32_t len;
+	unsigned flags;             /* LUA_STREAM_* */
+	int has_tx;
+	uint64_t tx_id;
+};
+
+static void stream_args(lua_State *L, const void *arg)
+{
+	const struct stream_arg *a = arg;
+	int ts = (a->flags & LUA_STREAM_TOSERVER) != 0, tc = (a->flags & LUA_STREAM_TOCLIENT) != 0;
+
+	lua_createtable(L, 0, 7);
+	lua_pushlstring(L, a->data ? (const char *)a->data : "", a->data ? a->len : 0);
+	lua_setfield(L, -2, "data");
+	lua_pushboolean(L, (a->flags & LUA_STREAM_OPEN) != 0);
+	lua_setfield(L, -2, "open");
+	lua_pushboolean(L, (a->flags & LUA_STREAM_CLOSE) != 0);
+	lua_setfield(L, -2, "close");
+	lua_pushboolean(L, ts);
+	lua_setfield(L, -2, "to_server");
+	lua_pushboolean(L, tc);
+	lua_setfield(L, -2, "to_client");
+	lua_pushboolean(L, ts);
+	lua_setfield(L, -2, "toserver");
+	lua_pushboolean(L, tc);
+	lua_setfield(L, -2, "toclient");
+	lua_setfield(L, -2, "stream");
+	if (a->has_tx) {
+		lua_pushinteger(L, (lua_Integer)a->tx_id);
+		lua_setfield(L, -2, "tx_id");
+	}
+}
+
+static void stream_run(int kind, Packet *p, Flow *f, void *tx, const struct stream_arg *a)
+{
+	for (int i = 0; i < g_n; i++) {
+		LuaCtx ctx = { .p = p, .f = f, .tx = tx, .stream = a->data, .stream_len = a->len,
+			       .stream_flags = a->flags };
+
+		if (g_scripts[i].kind == kind)
+			run_log(&g_scripts[i], &ctx, stream_args, a);
+	}
+}
+
 static void lua_packet(OutputThread *ot, const OutputPacketCtx *pc)
 {
 	(void)ot;
@@ -321,6 +389,15 @@ static void lua_flow_end(OutputThread *ot, Flow *f, Packet *last, enum flow_end_
 {
 	(void)ot;
 	(void)why;
+	/* streaming tcp: a direction that had bytes ends with a close call */
+	for (int dir = 0; g_has[LO_STREAM_TCP] && dir < 2; dir++) {
+		struct stream_arg a = { NULL, 0, LUA_STREAM_CLOSE | (dir == APP_DIR_TOSERVER
+									  ? LUA_STREAM_TOSERVER
+									  : LUA_STREAM_TOCLIENT), 0, 0 };
+
+		if (f->stream && stream_ready_offset(f, dir) > 0)
+			stream_run(LO_STREAM_TCP, last, f, NULL, &a);
+	}
 	for (int i = 0; i < g_n; i++) {
 		LuaCtx ctx = { .p = last, .f = f };
 
@@ -329,14 +406,53 @@ static void lua_flow_end(OutputThread *ot, Flow *f, Packet *last, enum flow_end_
 	}
 }
 
+/* streaming tcp: each run of in-order bytes as the app layer takes them
+ * (overlaps resolved, what the receiver acknowledged); open on a
+ * direction's first byte */
+static void stream_tap(Flow *f, Packet *p, int dir, const uint8_t *data, uint32_t len,
+		       uint64_t off)
+{
+	struct stream_arg a = { data, len, dir == APP_DIR_TOSERVER ? LUA_STREAM_TOSERVER
+								   : LUA_STREAM_TOCLIENT, 0, 0 };
+
+	if (!len)
+		return;
+	if (off == 0)
+		a.flags |= LUA_STREAM_OPEN;
+	stream_run(LO_STREAM_TCP, p, f, NULL, &a);
+}
+
+/* streaming http: each body of a transaction as it is logged (dechunked
+ * and decompressed as detection has it, up to the body limits), one
+ * chunk that opens and closes it */
+static void stream_http_bodies(const Packet *p, Flow *f, void *tx, uint64_t id)
+{
+	for (int dir = APP_DIR_TOSERVER; dir <= APP_DIR_TOCLIENT; dir++) {
+		const HttpBodyPiece *pieces;
+		const uint8_t *d = NULL;
+		uint32_t len = 0;
+		struct stream_arg a = { NULL, 0, LUA_STREAM_OPEN | LUA_STREAM_CLOSE, 1, id };
+
+		http_tx_body_raw(tx, dir, &d, &len, &pieces);
+		if (!d || !len)
+			continue;
+		a.data = d;
+		a.len = len;
+		a.flags |= dir == APP_DIR_TOSERVER ? LUA_STREAM_TOSERVER : LUA_STREAM_TOCLIENT;
+		stream_run(LO_STREAM_HTTP, (Packet *)p, f, tx, &a);
+	}
+}
+
 void lua_output_tx(OutputThread *ot, const Packet *p, Flow *f, void *tx)
 {
 	uint64_t id;
 
 	(void)ot;
-	if (!g_has[LO_TX])
+	if (!g_has[LO_TX] && !g_has[LO_STREAM_HTTP])
 		return;
 	id = app_layer_tx_log_id(f, tx);
+	if (g_has[LO_STREAM_HTTP] && f->app_proto == ALPROTO_HTTP1)
+		stream_http_bodies(p, f, tx, id);
 	for (int i = 0; i < g_n; i++) {
 		LuaCtx ctx = { .p = (Packet *)p, .f = f, .tx = tx };
 

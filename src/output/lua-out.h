@@ -11,8 +11,13 @@
  * reads its transaction), type = "stats" (log(args) gets the totals as
  * an array of {name, tmname, value, pvalue} at each stats interval and
  * at the end), or protocol = "http", "dns", "tls", "ssh", "smtp" (each
- * transaction of it once complete, args.tx_id its id). type =
- * "streaming" is refused (not implemented: the script does not load).
+ * transaction of it once complete, args.tx_id its id), or streaming
+ * (type = "streaming" with filter = "tcp" or protocol = "http", or
+ * streaming = "tcp" | "http"): args.stream = {data, open, close,
+ * to_server, to_client} for each run of in-order TCP bytes the app layer
+ * takes (open on a direction's first byte, a close call with no data at
+ * the flow's end), or each HTTP body of a transaction as it is logged
+ * (one chunk, open and close, args.tx_id).
  *
  * One Lua state per script for the whole run, as Suricata has: init()
  * and setup() run when the first packet thread (or the stats thread)

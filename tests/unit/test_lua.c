@@ -45,7 +45,7 @@ TEST(lua_registry_names_every_library)
 		"suricata.tls",    "suricata.ja3",     "suricata.ssh",    "suricata.smtp",
 		"suricata.hashing", "suricata.base64", "suricata.flowvar", "suricata.flowint",
 		"suricata.bytevar", "suricata.config", "suricata.log",    "suricata.rule",
-		"suricata.util",
+		"suricata.util",   "suricata.dnp3",    "suricata.file",
 	};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -89,6 +89,12 @@ TEST(lua_context_libraries_fail_outside_a_call)
 	CHECK_EQ(run("local tx, e = require('suricata.http').get_tx()\n"
 		     "return tx == nil and e ~= nil", 0, 0, err, sizeof(err)), 1);
 	CHECK_EQ(run("return require('suricata.dns').rrname()", 0, 0, err, sizeof(err)), -1);
+	/* dnp3 and file: nil and a message too; a file method outside an
+	 * output's file call is an error */
+	CHECK_EQ(run("local tx, e = require('suricata.dnp3').get_tx()\n"
+		     "return tx == nil and e ~= nil", 0, 0, err, sizeof(err)), 1);
+	CHECK_EQ(run("local f, e = require('suricata.file').get_file()\n"
+		     "return f == nil and e == 'error: no file found'", 0, 0, err, sizeof(err)), 1);
 }
 
 TEST(lua_sandbox_limits_and_blocked_modules)

@@ -507,6 +507,17 @@ def choose_rules(test_dir, cfg, version):
 	return None
 
 
+def choose_firewall_rules(test_dir, cfg):
+	"""(firewall.rules, td.rules or None) when the folder holds a
+	firewall.rules (suricata-verify's firewall mode), else None."""
+	if cfg.get("rules"):
+		return None
+	files = _single(test_dir, (".rules",))
+	if "firewall.rules" not in files:
+		return None
+	return "firewall.rules", ("td.rules" if "td.rules" in files else None)
+
+
 def choose_pcap(test_dir, cfg):
 	"""(pcap or None, error or None)."""
 	req = cfg.get("requires") or {}
@@ -561,6 +572,14 @@ def build_command(test, cfg, engine, opts, outdir, verify_dir):
 		return None, err
 	if pcap:
 		argv += ["-r", pcap]
+	fw = choose_firewall_rules(test.dir, cfg)
+	if fw:
+		# suricata-verify: firewall.rules loads in firewall mode, and a
+		# td.rules beside it holds the threat-detection rules
+		argv += ["--firewall-rules-exclusive", fw[0]]
+		if fw[1]:
+			argv += ["-S", fw[1]]
+		return argv, None
 	rules = choose_rules(test.dir, cfg, engine.version)
 	if rules:
 		argv += ["-S", rules]

@@ -111,6 +111,10 @@ typedef struct AppProtoOps {
 	/* frames (frames.h): the names of its frame types by type number,
 	 * Suricata's ("nbss.pdu", "pdu"), NULL-terminated; NULL: no frames */
 	const char *const *frame_names;
+
+	/* rule hooks (app-layer.h, AppHook), ending with a NULL name; NULL:
+	 * Suricata's generic request/response started and complete */
+	const struct AppHook *hooks;
 } AppProtoOps;
 
 /* The registry (registry.c): one line per protocol. NULL for UNKNOWN and

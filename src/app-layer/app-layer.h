@@ -294,6 +294,30 @@ uint64_t app_layer_tx_log_id(const Flow *f, const void *tx);
  * is done when it reaches app_proto_progress_complete(). */
 int app_layer_tx_progress(const Flow *f, const void *tx, int dir);
 int app_proto_progress_complete(uint16_t alproto);
+
+/* ---- rule hooks (Suricata 8: "tls:client_hello_done", firewall rules) ----
+ * The states of a protocol's transaction a rule may be hooked to, per side,
+ * in the order a transaction passes them: Suricata's name, the side
+ * (APP_DIR_*) and the progress (app_layer_tx_progress) from which the
+ * transaction has reached it. Several names may share a progress where our
+ * parser does not tell Suricata's states apart: they are then reached
+ * together, still evaluated one after the other. */
+typedef struct AppHook {
+	const char *name;
+	uint8_t dir;
+	uint8_t progress;           /* APP_HOOK_COMPLETE: the side's progress_complete */
+	const char *alias;          /* another name of the same hook (a later
+	                             * Suricata's), or NULL */
+} AppHook;
+#define APP_HOOK_COMPLETE 0xffu
+/* alproto's table (its AppProtoOps.hooks, else Suricata's generic four:
+ * request_started, request_complete, response_started,
+ * response_complete), in order; *n: its length. NULL for no protocol. */
+const AppHook *app_proto_hooks(uint16_t alproto, int *n);
+/* The index of the hook called name in alproto's table, or -1. */
+int app_hook_find(uint16_t alproto, const char *name);
+/* The progress at which hook h (of alproto's table) is reached. */
+int app_hook_progress(uint16_t alproto, const AppHook *h);
 /* The transaction's "done" flags (APP_TX_*); set_flags ORs them in. */
 unsigned app_layer_tx_flags(const Flow *f, const void *tx);
 void app_layer_tx_set_flags(const Flow *f, void *tx, unsigned flags);

@@ -327,6 +327,25 @@ static int tx_has_event(const void *tx, int id)
 /* Indexed by enum http_frame_type. */
 const char *const http_frame_names[] = { "request", "response", NULL };
 
+/* Suricata 8's HTTP/1 hooks (http1:request_line, ...) on libhtp's
+ * progress: the trailer shares the side's completion, which our parser
+ * reaches with it. */
+static const AppHook http1_hooks[] = {
+	{ "request_started", APP_DIR_TOSERVER, HTTP_PROGRESS_NONE, NULL },
+	{ "request_line", APP_DIR_TOSERVER, HTTP_PROGRESS_LINE, NULL },
+	{ "request_headers", APP_DIR_TOSERVER, HTTP_PROGRESS_HEADERS, NULL },
+	{ "request_body", APP_DIR_TOSERVER, HTTP_PROGRESS_BODY, NULL },
+	{ "request_trailer", APP_DIR_TOSERVER, HTTP_PROGRESS_COMPLETE, NULL },
+	{ "request_complete", APP_DIR_TOSERVER, HTTP_PROGRESS_COMPLETE, NULL },
+	{ "response_started", APP_DIR_TOCLIENT, HTTP_PROGRESS_NONE, NULL },
+	{ "response_line", APP_DIR_TOCLIENT, HTTP_PROGRESS_LINE, NULL },
+	{ "response_headers", APP_DIR_TOCLIENT, HTTP_PROGRESS_HEADERS, NULL },
+	{ "response_body", APP_DIR_TOCLIENT, HTTP_PROGRESS_BODY, NULL },
+	{ "response_trailer", APP_DIR_TOCLIENT, HTTP_PROGRESS_COMPLETE, NULL },
+	{ "response_complete", APP_DIR_TOCLIENT, HTTP_PROGRESS_COMPLETE, NULL },
+	{ NULL, 0, 0, NULL },
+};
+
 const AppProtoOps http_proto_ops = {
 	.name = "http",
 	.alias = "http1",
@@ -357,6 +376,7 @@ const AppProtoOps http_proto_ops = {
 	.tx_log_id = tx_log_id,
 	.tx_progress = tx_progress,
 	.progress_complete = HTTP_PROGRESS_COMPLETE,
+	.hooks = http1_hooks,
 	.tx_flags = tx_flags,
 	.tx_set_flags = tx_set_flags,
 	.tx_detect_slot = tx_detect_slot,

@@ -300,6 +300,20 @@ static int ssh_tx_has_event(const void *tx, int id)
 	return id >= 0 && id < SSH_EV_COUNT && t->s->events[id] > 0;
 }
 
+/* Suricata 8's SSH hooks (ssh:request_banner_done, ...) on ssh.h's
+ * progress. */
+static const AppHook ssh_hooks[] = {
+	{ "request_in_progress", APP_DIR_TOSERVER, 0, NULL },
+	{ "request_banner_wait_eol", APP_DIR_TOSERVER, 1, NULL },
+	{ "request_banner_done", APP_DIR_TOSERVER, SSH_PROGRESS_BANNER, NULL },
+	{ "request_finished", APP_DIR_TOSERVER, SSH_PROGRESS_DONE, NULL },
+	{ "response_in_progress", APP_DIR_TOCLIENT, 0, NULL },
+	{ "response_banner_wait_eol", APP_DIR_TOCLIENT, 1, NULL },
+	{ "response_banner_done", APP_DIR_TOCLIENT, SSH_PROGRESS_BANNER, NULL },
+	{ "response_finished", APP_DIR_TOCLIENT, SSH_PROGRESS_DONE, NULL },
+	{ NULL, 0, 0, NULL },
+};
+
 const AppProtoOps ssh_proto_ops = {
 	.name = "ssh",
 	.frame_names = ssh_frame_names,
@@ -321,6 +335,7 @@ const AppProtoOps ssh_proto_ops = {
 	.tx_log_id = ssh_tx_id,
 	.tx_progress = ssh_tx_progress,
 	.progress_complete = SSH_PROGRESS_DONE,
+	.hooks = ssh_hooks,
 	.tx_flags = ssh_tx_flags,
 	.tx_set_flags = ssh_tx_set_flags,
 	.tx_detect_slot = ssh_tx_detect_slot,

@@ -404,6 +404,25 @@ static int tls_bypass(const void *state)
 	       (t->s->flags & TLS_F_APPDATA_STARTED);
 }
 
+/* Suricata 8's TLS hooks (tls:client_hello_done, ...) on our progress:
+ * the states after the hellos are reached together, once the side is
+ * done (tls_tx_progress). The aliases are the names later Suricatas gave
+ * the same phases (client_started, client_hello, ...). */
+static const AppHook tls_hooks[] = {
+	{ "client_in_progress", APP_DIR_TOSERVER, 0, "client_started" },
+	{ "client_hello_done", APP_DIR_TOSERVER, TLS_PROGRESS_HELLO, "client_hello" },
+	{ "client_cert_done", APP_DIR_TOSERVER, TLS_PROGRESS_DONE, "client_cert" },
+	{ "client_handshake_done", APP_DIR_TOSERVER, TLS_PROGRESS_DONE, "client_data" },
+	{ "client_finished", APP_DIR_TOSERVER, TLS_PROGRESS_DONE, NULL },
+	{ "server_in_progress", APP_DIR_TOCLIENT, 0, "server_started" },
+	{ "server_hello", APP_DIR_TOCLIENT, TLS_PROGRESS_HELLO, NULL },
+	{ "server_cert_done", APP_DIR_TOCLIENT, TLS_PROGRESS_DONE, "server_cert" },
+	{ "server_hello_done", APP_DIR_TOCLIENT, TLS_PROGRESS_DONE, NULL },
+	{ "server_handshake_done", APP_DIR_TOCLIENT, TLS_PROGRESS_DONE, "server_data" },
+	{ "server_finished", APP_DIR_TOCLIENT, TLS_PROGRESS_DONE, NULL },
+	{ NULL, 0, 0, NULL },
+};
+
 const AppProtoOps tls_proto_ops = {
 	.name = "tls",
 	.ipprotos = APP_IPPROTO_TCP,
@@ -426,6 +445,7 @@ const AppProtoOps tls_proto_ops = {
 	.tx_log_id = tls_tx_id,
 	.tx_progress = tls_tx_progress,
 	.progress_complete = TLS_PROGRESS_DONE,
+	.hooks = tls_hooks,
 	.tx_flags = tls_tx_flags,
 	.tx_set_flags = tls_tx_set_flags,
 	.tx_detect_slot = tls_tx_detect_slot,

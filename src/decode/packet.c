@@ -37,6 +37,10 @@ static const struct {
 	[PKT_DROP_NFQ_ERROR] = { "nfq error", "nfq_error" },
 	[PKT_DROP_EXCEPTION_POLICY_FLOW_DROP] = { "exception policy flow drop",
 						  "exception_policy_flow_drop" },
+	[PKT_DROP_DEFAULT_PACKET_POLICY] = { "default packet policy", "default_packet_policy" },
+	[PKT_DROP_DEFAULT_APP_POLICY] = { "default app policy", "default_app_policy" },
+	[PKT_DROP_PRE_FLOW_HOOK] = { "pre flow hook", "pre_flow_hook" },
+	[PKT_DROP_PRE_STREAM_HOOK] = { "pre stream hook", "pre_stream_hook" },
 };
 
 const char *pkt_drop_reason_name(enum pkt_drop_reason r)

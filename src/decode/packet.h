@@ -79,6 +79,12 @@ enum pkt_drop_reason {
 	PKT_DROP_INNER_PACKET,
 	PKT_DROP_NFQ_ERROR,
 	PKT_DROP_EXCEPTION_POLICY_FLOW_DROP,
+	/* Suricata 8's firewall mode (detect/firewall.c): firewall.drop_reason.*,
+	 * never ips.drop_reason.*; keep them last */
+	PKT_DROP_DEFAULT_PACKET_POLICY,
+	PKT_DROP_DEFAULT_APP_POLICY,
+	PKT_DROP_PRE_FLOW_HOOK,
+	PKT_DROP_PRE_STREAM_HOOK,
 	PKT_DROP_REASON_COUNT
 };
 

@@ -13,7 +13,7 @@
  * set+read, not used, readers), flowint likewise, priority, then load order. */
 typedef struct SortKey {
 	Signature *s;
-	int action, fb, fi, prio, idx;
+	int fw, action, fb, fi, prio, idx;
 } SortKey;
 
 static int action_rank(const DetectConfig *cfg, enum sig_action a)
@@ -60,6 +60,13 @@ static int key_cmp(const void *a, const void *b)
 {
 	const SortKey *x = a, *y = b;
 
+	/* firewall rules after the threat-detection ones, in file order
+	 * (Suricata 8 evaluates them as they appear): the engine's nsigs
+	 * counts the TD rules only, the firewall's tables point past them */
+	if (x->fw != y->fw)
+		return x->fw - y->fw;
+	if (x->fw)
+		return x->idx - y->idx;
 	if (x->action != y->action)
 		return x->action - y->action;
 	if (x->fb != y->fb)
@@ -171,7 +178,8 @@ int build_order(DetectEngine *de, SigTable *t)
 	for (int i = 0; i < n; i++) {
 		Signature *s = t->sigs[i];
 
-		keys[i] = (SortKey){ s, action_rank(&de->cfg, s->action), var_rank(s, KW_FLOWBITS),
+		keys[i] = (SortKey){ s, !!(s->flags & SIG_FLAG_FIREWALL),
+				     action_rank(&de->cfg, s->action), var_rank(s, KW_FLOWBITS),
 				     var_rank(s, KW_FLOWINT), s->priority, i };
 		if (resolve_vars(de, s) != 0) {
 			free(keys);

@@ -294,7 +294,7 @@ int build_frame_index(DetectEngine *de)
 void build_sigs_free(DetectEngine *de)
 {
 	free(de->frame_sigs);
-	for (uint32_t i = 0; i < de->nsigs; i++) {
+	for (uint32_t i = 0; i < de->nsigs + de->nfw; i++) {
 		free(de->sigs[i].metadata);
 		free(de->sigs[i].meta_buf);
 		free(de->sigs[i].refs);

@@ -374,6 +374,68 @@ static const char *const unsupported_protos[] = {
 	NULL
 };
 
+static int parse_scope(const char *sc)
+{
+	static const char *const names[] = { [FW_SCOPE_PACKET] = "packet", [FW_SCOPE_FLOW] = "flow",
+					     [FW_SCOPE_HOOK] = "hook", [FW_SCOPE_TX] = "tx" };
+
+	for (int i = FW_SCOPE_PACKET; i <= FW_SCOPE_TX; i++)
+		if (strcmp(sc, names[i]) == 0)
+			return i;
+	return -1;
+}
+
+/* A firewall rule's actions (Suricata 8): a primary accept or drop with
+ * its scope, then secondary actions for the threat-detection side:
+ * alert, pass:flow / pass:packet ("accept:flow,pass:flow,alert"). */
+static int parse_fw_action(SigParseState *st, char *a)
+{
+	Signature *s = st->s;
+	char *save = NULL;
+	int first = 1;
+
+	for (char *part = strtok_r(a, ",", &save); part; part = strtok_r(NULL, ",", &save), first = 0) {
+		char *colon = strchr(part, ':');
+		int scope = 0;
+
+		if (colon) {
+			*colon = '\0';
+			if ((scope = parse_scope(colon + 1)) < 0)
+				return sig_error(st, "invalid action scope \"%s\"", colon + 1);
+		}
+		if (first) {
+			if (strcmp(part, "accept") == 0) {
+				s->fw.action = FW_ACT_ACCEPT;
+			} else if (strcmp(part, "drop") == 0) {
+				s->fw.action = FW_ACT_DROP;
+				if (scope == FW_SCOPE_HOOK || scope == FW_SCOPE_TX)
+					return sig_error(st, "drop takes the scope packet or flow");
+			} else {
+				return sig_error(st, "firewall rules take accept or drop as their "
+						 "primary action, not \"%s\"", part);
+			}
+			if (!scope)
+				return sig_error(st, "firewall rules need an explicit action scope "
+						 "(%s:packet, %s:flow, ...)", part, part);
+			s->fw.scope = (uint8_t)scope;
+			continue;
+		}
+		if (strcmp(part, "alert") == 0 && !scope) {
+			s->flags |= SIG_FLAG_ALERT;
+		} else if (strcmp(part, "pass") == 0 &&
+			   (scope == FW_SCOPE_FLOW || scope == FW_SCOPE_PACKET)) {
+			s->fw.td_pass = (uint8_t)scope;
+		} else {
+			return sig_error(st, "invalid secondary action \"%s\"", part);
+		}
+	}
+	/* the rule's own action stays alert: whether it logs is the alert
+	 * keyword's (SIG_FLAG_ALERT), as a firewall drop does not imply one */
+	s->action = ACT_ALERT;
+	s->flags |= SIG_FLAG_FIREWALL;
+	return 0;
+}
+
 static int parse_action(SigParseState *st, const char *a)
 {
 	static const struct { const char *n; enum sig_action a; } acts[] = {
@@ -383,7 +445,32 @@ static int parse_action(SigParseState *st, const char *a)
 		{ "config", ACT_CONFIG },
 	};
 
+	if (st->ctx && st->ctx->firewall) {
+		char buf[128];
+
+		if (strlen(a) >= sizeof(buf))
+			return sig_error(st, "invalid action \"%.32s...\"", a);
+		memcpy(buf, a, strlen(a) + 1);
+		return parse_fw_action(st, buf);
+	}
+	if (strncmp(a, "accept", 6) == 0 && (a[6] == '\0' || a[6] == ':' || a[6] == ','))
+		return sig_error(st, "action \"accept\" is only valid in firewall rules");
 	for (size_t i = 0; i < sizeof(acts) / sizeof(acts[0]); i++) {
+		size_t n = strlen(acts[i].n);
+
+		/* Suricata 8's action scopes in TD rules: pass:flow,
+		 * pass:packet, drop:flow, drop:packet (what the rule acts on,
+		 * whatever its type) */
+		if (strncmp(a, acts[i].n, n) == 0 && a[n] == ':' &&
+		    (acts[i].a == ACT_PASS || acts[i].a == ACT_DROP)) {
+			int scope = parse_scope(a + n + 1);
+
+			if (scope != FW_SCOPE_FLOW && scope != FW_SCOPE_PACKET)
+				return sig_error(st, "invalid action scope \"%s\"", a + n + 1);
+			st->s->action = acts[i].a;
+			st->s->fw.scope = (uint8_t)scope;
+			return 0;
+		}
 		if (strcmp(a, acts[i].n) == 0) {
 			st->s->action = acts[i].a;
 			/* Suricata 8: a config rule changes settings (its config
@@ -394,6 +481,41 @@ static int parse_action(SigParseState *st, const char *a)
 		}
 	}
 	return sig_error(st, "invalid action \"%s\"", a);
+}
+
+/* "proto:hook": a packet hook for the packet protocols, else a state of
+ * the app-layer protocol's hook table (app-layer.h, AppHook); "<state"
+ * accepts that side's states before it too (firewall rules). */
+static int parse_hook(SigParseState *st, const char *hook)
+{
+	static const char *const pkt_hooks[] = { [FW_HOOK_PRE_FLOW] = "pre_flow",
+						 [FW_HOOK_PRE_STREAM] = "pre_stream",
+						 [FW_HOOK_FLOW_START] = "flow_start",
+						 [FW_HOOK_ALL] = "all" };
+	Signature *s = st->s;
+	int lte = hook[0] == '<';
+
+	if (lte)
+		hook++;
+	s->fw.hook_set = 1;
+	if (!s->alproto) {
+		for (int i = 0; i <= FW_HOOK_ALL; i++)
+			if (!lte && strcmp(hook, pkt_hooks[i]) == 0) {
+				s->fw.hook = (uint8_t)i;
+				return 0;
+			}
+		return sig_error(st, "unknown packet hook \"%s\" (all, flow_start, pre_flow, "
+				 "pre_stream)", hook);
+	}
+	int h = app_hook_find(s->alproto, hook);
+
+	if (h < 0)
+		return sig_error(st, "protocol %s has no hook \"%s\"", app_proto_name(s->alproto),
+				 hook);
+	s->fw.app = 1;
+	s->fw.hook = (uint8_t)h;
+	s->fw.lte = (uint8_t)lte;
+	return 0;
 }
 
 static int parse_proto(SigParseState *st, const char *p)
@@ -440,8 +562,14 @@ static int parse_proto(SigParseState *st, const char *p)
 		if (!strcasecmp(p, "http1"))
 			s->flags |= SIG_FLAG_ALPROTO_OWN;
 	} else if (strchr(p, ':')) {
-		/* Suricata 8's hooks (tcp:pre_flow, http1:request_complete, ...) */
-		return sig_unsupported(st, "protocol hook %s", p);
+		/* Suricata 8's hooks (tcp:all, http1:request_complete, ...) */
+		char base[64];
+		const char *colon = strchr(p, ':');
+
+		snprintf(base, sizeof(base), "%.*s", (int)(colon - p), p);
+		if (!base[0] || strchr(colon + 1, ':') || parse_proto(st, base))
+			return st->err[0] ? -1 : sig_error(st, "invalid protocol \"%s\"", p);
+		return parse_hook(st, colon + 1);
 	} else {
 		for (int i = 0; unsupported_protos[i]; i++)
 			if (strcasecmp(p, unsupported_protos[i]) == 0)
@@ -491,6 +619,16 @@ static int parse_header(SigParseState *st, const char *rule, const char **opts)
 
 	if (parse_action(st, tok[0]) || parse_proto(st, tok[1]))
 		return -1;
+	if ((st->s->flags & SIG_FLAG_FIREWALL) && !st->s->fw.hook_set)
+		return sig_error(st, "firewall rules need an explicit hook in the protocol "
+				 "(\"%s:all\", \"tls:client_hello_done\", ...)", tok[1]);
+	if ((st->s->flags & SIG_FLAG_FIREWALL) && st->s->fw.scope == FW_SCOPE_TX && !st->s->fw.app)
+		return sig_error(st, "accept:tx is only valid on an app-layer hook");
+	if (st->s->fw.hook_set && !st->s->fw.app && st->s->fw.hook <= FW_HOOK_PRE_STREAM &&
+	    st->s->fw.scope == FW_SCOPE_FLOW)
+		return sig_error(st, "a %s rule acts before there is a flow: scope flow is not "
+				 "valid there", st->s->fw.hook == FW_HOOK_PRE_FLOW ? "pre_flow" :
+				 "pre_stream");
 	if (strcmp(tok[4], "->") == 0) {
 		/* nothing */
 	} else if (strcmp(tok[4], "<>") == 0) {

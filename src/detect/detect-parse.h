@@ -510,8 +510,17 @@ typedef struct SigMetadata { char *key; char *value; } SigMetadata;
                                            * (rule-load.c) */
 #define SIG_FLAG_FILES_COPY   (1u << 15)  /* such a rule's copy for another protocol */
 #define SIG_FLAG_ALERT        (1u << 16)  /* alert keyword: a pass rule alerts too */
+#define SIG_FLAG_FIREWALL     (1u << 17)  /* a firewall rule (Signature.fw): loaded from
+                                           * the firewall files, never a TD rule */
 
 #define SIG_PROTO_IP     0   /* any IP protocol */
+
+/* Firewall rules (Signature.fw). Suricata 8: accept:{packet,flow,hook,tx},
+ * drop:{packet,flow}. */
+enum { FW_ACT_NONE = 0, FW_ACT_ACCEPT, FW_ACT_DROP };
+enum { FW_SCOPE_NONE = 0, FW_SCOPE_PACKET, FW_SCOPE_FLOW, FW_SCOPE_HOOK, FW_SCOPE_TX };
+/* the packet hooks, in the order a packet meets them */
+enum { FW_HOOK_PRE_FLOW = 0, FW_HOOK_PRE_STREAM, FW_HOOK_FLOW_START, FW_HOOK_ALL };
 
 typedef struct Signature {
 	uint32_t sid, gid, rev;
@@ -548,6 +557,22 @@ typedef struct Signature {
 	 * as Suricata 8 does */
 	struct SigReplace { int idx; uint8_t *bytes; uint16_t len; } *repl; int nrepl;
 
+	/* A firewall rule (SIG_FLAG_FIREWALL; detect/firewall.h): its primary
+	 * action and scope, and the hook it is evaluated at, which Suricata 8
+	 * makes explicit in the protocol field ("tls:client_hello_done").
+	 * A threat-detection rule may name a hook too (hook_set): its
+	 * transaction is then inspected from that state on. */
+	struct SigFirewall {
+		uint8_t action;       /* FW_ACT_*: 0 for a threat-detection rule */
+		uint8_t scope;        /* FW_SCOPE_* */
+		uint8_t hook_set;     /* the protocol field named a hook */
+		uint8_t app;          /* 1: an app-layer hook, 0: a packet hook */
+		uint8_t hook;         /* FW_HOOK_* (packet), or the index in the
+		                       * protocol's hook table (app-layer/hooks.h) */
+		uint8_t lte;          /* "tls:<client_hello_done": the hooks of that
+		                       * side before it are accepted with it */
+		uint8_t td_pass;      /* secondary pass:flow / pass:packet (FW_SCOPE_*) */
+	} fw;
 	char *raw;                    /* the rule text as loaded */
 	const char *file;             /* not owned: the SigTable's file name */
 	int line;
@@ -571,6 +596,9 @@ typedef struct DetectContext {
 	/* a file rule naming no protocol is parsed as this protocol's; 0:
 	 * the first with files (HTTP/1) */
 	uint16_t files_alproto;
+	/* the file being loaded is a firewall rule file: accept is an action,
+	 * and every rule names its hook (Suricata 8's firewall mode) */
+	uint8_t firewall;
 } DetectContext;
 
 /* Reads a classification.config ("config classification: name,desc,prio").
@@ -620,6 +648,11 @@ typedef struct RuleLoadConfig {
 	/* bit ALPROTO_X: protocol X is switched off in the yaml; its rules
 	 * are skipped, counted under one reason (app_layer_protos_off) */
 	uint64_t alproto_off;
+	/* firewall mode (detect/firewall.h): the firewall rule files are
+	 * loaded first, from fw_exclusive (--firewall-rules-exclusive) or
+	 * else firewall.rule-path / firewall.rule-files */
+	int firewall;
+	const char *fw_exclusive;
 } RuleLoadConfig;
 
 typedef struct SkipReason { char *reason; int count; } SkipReason;

@@ -377,7 +377,17 @@ struct DetectEngine {
 	uint8_t lent_hosts, lent_tags;
 	DetectConfig cfg;
 	DetectSig *sigs;          /* by num */
-	uint32_t nsigs;
+	uint32_t nsigs;           /* the threat-detection rules, sigs[0, nsigs) */
+	/* firewall mode (firewall.c): its rules are sigs[nsigs, nsigs + nfw),
+	 * in file order, outside every TD group; the tables below point into
+	 * them, each in file order */
+	uint32_t nfw;
+	const DetectSig **fw_pkt;     /* packet hooks: all and flow_start */
+	uint32_t nfw_pkt;
+	const DetectSig **fw_pre;     /* pre_flow and pre_stream */
+	uint32_t nfw_pre;
+	const DetectSig **fw_app;     /* app-layer hooks */
+	uint32_t nfw_app;
 	/* [proto class][0 toserver / 1 toclient], no port split: built for
 	 * ac-cuda (its union automata are made of them) and the classes
 	 * without ports; pg[][] is what the packet path uses */
@@ -510,12 +520,18 @@ struct DetectThread {
 	DetectAlert drop;
 	uint8_t has_drop;
 	uint8_t drop_flow;
+	/* firewall mode: the last packet's firewall verdict (firewall.c) */
+	uint8_t fw_ran;           /* the firewall evaluated it */
+	uint8_t fw_drop;          /* and dropped it: fw_reason, the flow too? */
+	uint8_t fw_drop_flow;
+	uint8_t fw_reason;        /* enum pkt_drop_reason */
 	/* pcre captures staged for the rule being inspected and the packet's
 	 * pktvars (var-kw.c) */
 	struct DetectVarStage *vst;
 	/* the packet's verdict (detect_packet_verdict): a pass rule acted on
 	 * it; the target of the first reject rule that matched it */
 	uint8_t pkt_pass;
+	uint32_t pass_num;        /* the first pass rule (num) that matched: UINT32_MAX none */
 	uint8_t pkt_reject;       /* enum alert_reject */
 	/* replace (IPS): where the payload contents with a replace matched
 	 * in the rule being inspected, on the packet's own payload
@@ -548,6 +564,11 @@ typedef struct DetectFlowState {
 	struct DetectFlowVars *vars; /* pcre-captured flowvars (var-kw.c); NULL: none */
 	/* ac-cuda: stream ends whose matches the GPU found (stream-cov.h) */
 	struct StreamCov *scov[2];
+	/* the firewall's progress on the flow (firewall.c) */
+	uint8_t fw_flow;          /* accept:flow: the rest of the flow is accepted */
+	uint8_t fw_tx_acc[2];     /* per side: accept:tx took fw_tx[d]'s other hooks */
+	uint8_t fw_hook[2];       /* per side: fw_tx[d]'s hooks of that side accepted */
+	uint64_t fw_tx[2];        /* per side: the transaction being evaluated */
 } DetectFlowState;
 
 /* Shared by the keywords' match functions (their family files) and
@@ -640,6 +661,12 @@ void detect_pkt_swap(Packet *p);
 
 /* tx-inspect.c: transaction rules of every protocol */
 void tx_sig_setup(DetectSig *ds);
+/* firewall.c: the firewall's tables of the engine's firewall rules */
+int fw_tables_build(DetectEngine *de);
+void fw_tables_free(DetectEngine *de);
+/* tx-inspect.c: firewall rule ds (an app hook's) on side d of tx */
+int tx_sig_match_fw(DetectThread *dt, const DetectFlowState *fs, const DetectSig *ds,
+		    Packet *p, void *tx, int d);
 int tx_engine_build(DetectEngine *de, char *err, size_t errlen);
 void tx_engine_free(DetectEngine *de);
 int tx_thread_init(DetectThread *dt);

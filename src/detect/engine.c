@@ -50,6 +50,14 @@ DetectEngine *detect_engine_build_next(SigTable *t, const DetectConfig *cfg,
 		if (build_sig_setup(de, &de->sigs[i]) != 0)
 			goto fail;
 	de->nsigs = n;
+	for (int i = 0; i < n; i++)
+		if (de->sigs[i].s->flags & SIG_FLAG_FIREWALL) {
+			de->nsigs = (uint32_t)i;
+			de->nfw = (uint32_t)(n - i);
+			break;
+		}
+	if (fw_tables_build(de) != 0)
+		goto fail;
 	if (build_frame_index(de) != 0)
 		goto fail;
 	if (de->nhb && !(de->hosts = host_table_new(cfg)))
@@ -73,6 +81,7 @@ void detect_engine_free(DetectEngine *de)
 		return;
 	build_groups_free(de);
 	tx_engine_free(de);
+	fw_tables_free(de);
 	build_sigs_free(de);
 	build_names_free(de);
 	if (!de->lent_hosts)

@@ -41,6 +41,9 @@ typedef struct DetectConfig {
 	int stream_inline;
 	uint32_t chunk_size[2];        /* stream.reassembly.to{server,client}-chunk-size */
 	int ips;                       /* IPS (--simulate-ips): drop and reject rules drop */
+	/* firewall mode (detect/firewall.h): --firewall, a firewall rule file,
+	 * or firewall.enabled; its verdicts act in IPS mode */
+	int firewall;
 	/* the cross-flow state's tables (detect/state-hash.h); 0: Suricata 8's
 	 * defaults (16384 rows and 16mb; 4096 rows and 32mb) */
 	uint32_t thr_hash_size;        /* detect.thresholds.hash-size */
@@ -172,6 +175,13 @@ const DetectAlert *detect_packet_drop(const DetectThread *dt, int *flow);
  * (output/alert.h): pass when a pass rule acted on the packet, the reject
  * target of the first reject rule that matched (any mode). */
 void detect_packet_verdict(const DetectThread *dt, int *pass, uint8_t *reject);
+/* Firewall mode (Suricata 8; firewall.c): whether de runs the firewall
+ * (firewall mode in IPS), whether the last detect_packet() ran it, and
+ * whether it dropped that packet: 1 with *reason (enum pkt_drop_reason)
+ * and *flow (the flow is dropped too). */
+int detect_engine_firewall(const DetectEngine *de);
+int detect_packet_fw_ran(const DetectThread *dt);
+int detect_packet_fw_drop(const DetectThread *dt, uint8_t *reason, int *flow);
 /* Whether the tag keyword tagged the packet of the last detect_packet():
  * it is then logged as an eve "packet" record. */
 int detect_packet_tagged(const DetectThread *dt);

@@ -162,6 +162,20 @@ int detect_inspect_sig(DetectThread *dt, const DetectPkt *pk, const DetectSig *d
 	return 1;
 }
 
+int detect_inspect_sig_fw(DetectThread *dt, const DetectPkt *pk, const DetectSig *ds)
+{
+	const Signature *s = ds->s;
+	Packet *p = pk->p;
+	InspectBuffer b = { p->payload, p->payload_len, IBUF_PACKET };
+
+	if (!inspect_header(ds, p) || !inspect_match_list(dt, s, p))
+		return 0;
+	if (ds->has_hdr && !inspect_headers(dt, s, p))
+		return 0;
+	dt->nrepl = 0;
+	return !ds->has_payload || inspect_buffer(dt, s, BUF_PAYLOAD, &b);
+}
+
 /* replace (IPS): rule s matched the packet's own payload; its replace
  * bytes take the places inspect_content_step noted, and the packet leaves
  * with its L4 checksum made anew. A packet whose checksum cannot be
@@ -222,8 +236,8 @@ static int flow_established(const Packet *p)
 void detect_stream_hit_next(DetectThread *dt)
 {
 	if (++dt->pkt_seq == 0) {
-		memset(dt->stream_hit, 0, dt->de->nsigs * sizeof(*dt->stream_hit));
-		memset(dt->vpass, 0, dt->de->nsigs * sizeof(*dt->vpass));
+		memset(dt->stream_hit, 0, (dt->de->nsigs + dt->de->nfw) * sizeof(*dt->stream_hit));
+		memset(dt->vpass, 0, (dt->de->nsigs + dt->de->nfw) * sizeof(*dt->vpass));
 		dt->pkt_seq = 1;
 	}
 }
@@ -239,8 +253,14 @@ static int pkt_begin(DetectThread *dt, DetectPkt *pk, Packet *p, const DetectAle
 	dt->pkt_tagged = 0;
 	dt->has_drop = 0;
 	dt->pkt_pass = 0;
+	dt->pass_num = UINT32_MAX;
 	dt->pkt_reject = 0;
-	if (!dt->de->nsigs || detect_flow_passed(p))
+	dt->fw_ran = dt->fw_drop = dt->fw_drop_flow = 0;
+	dt->fw_reason = 0;
+	/* firewall mode: a flow TD passed still meets the firewall (Suricata
+	 * 8: pass rules do not affect firewall rules) */
+	if (!detect_engine_firewall(dt->de) &&
+	    (!dt->de->nsigs || detect_flow_passed(p)))
 		return 0;
 	memset(pk, 0, sizeof(*pk));
 	pk->p = p;
@@ -456,6 +476,12 @@ uint32_t detect_packet(DetectThread *dt, Packet *p, const DetectAlert **alerts)
 	if (!pkt_begin(dt, &pk, p, alerts))
 		return 0;
 	pkt_flow(dt, &pk);
+	/* the firewall first: TD sees only what it accepted */
+	if (detect_engine_firewall(dt->de) &&
+	    (!fw_packet(dt, &pk) || !dt->de->nsigs || dt->pkt_pass || detect_flow_passed(p))) {
+		dt->pkt = NULL;
+		return detect_alerts_done(dt);
+	}
 	pkt_stream(dt, &pk);
 	pkt_prefilter(dt, &pk);
 	pkt_always(dt, &pk);
@@ -477,6 +503,7 @@ uint32_t detect_flow_flush(DetectThread *dt, Packet *p, const DetectAlert **aler
 	*alerts = dt->alerts;
 	dt->has_drop = 0;
 	dt->pkt_pass = 0;
+	dt->pass_num = UINT32_MAX;
 	dt->pkt_reject = 0;
 	if (!de->nsigs || !p->flow || detect_flow_passed(p))
 		return 0;

@@ -62,6 +62,17 @@ int detect_inspect_sig(DetectThread *dt, const DetectPkt *pk, const DetectSig *d
 /* A new packet for dt->stream_hit: no rule has matched its stream yet. */
 void detect_stream_hit_next(DetectThread *dt);
 
+/* firewall.c: the firewall's verdict on p before TD: 1 accepted, 0
+ * dropped (DetectThread.fw_*). */
+int fw_packet(DetectThread *dt, DetectPkt *pk);
+/* packet.c: a firewall packet-hook rule on p (header, keywords, payload;
+ * every packet, not once per flow as an ip-only TD rule) */
+int detect_inspect_sig_fw(DetectThread *dt, const DetectPkt *pk, const DetectSig *ds);
+/* sig-match.c: firewall rule ds matched: its post-match actions, and its
+ * alert when it has the alert action (drop: logged as blocked) */
+void detect_fw_matched(DetectThread *dt, const DetectPkt *pk, const DetectSig *ds, Packet *p,
+		       int drop);
+
 /* sig-match.c: ds matched on p, with what pk says the match came from:
  * post-match actions, pass, drop, thresholds, tags, then the alert queue. */
 void detect_sig_matched_pkt(DetectThread *dt, const DetectPkt *pk, const DetectSig *ds,

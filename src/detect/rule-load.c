@@ -634,6 +634,28 @@ static int load_entry(SigTable *t, const char *dir, const char *name, const Rule
 
 static int reason_cmp(const void *a, const void *b);
 
+/* The firewall rule files: --firewall-rules-exclusive, else
+ * firewall.rule-files under firewall.rule-path. Their rules take accept
+ * and need hooks (DetectContext.firewall). */
+static int load_firewall(SigTable *t, const RuleLoadConfig *cfg, char *err, size_t errlen)
+{
+	int rc = 0;
+
+	t->ctx.firewall = 1;
+	if (cfg->fw_exclusive) {
+		rc = load_file(t, NULL, cfg->fw_exclusive, cfg, 1, err, errlen);
+	} else {
+		const char *dir = conf_get("firewall.rule-path");
+		ConfNode *n = conf_get_node("firewall.rule-files");
+
+		for (ConfNode *c = n ? n->child : NULL; c && !rc; c = c->next)
+			if (c->val)
+				rc = load_entry(t, dir, c->val, cfg, err, errlen);
+	}
+	t->ctx.firewall = 0;
+	return rc;
+}
+
 SigTable *sig_load(const RuleLoadConfig *cfg, char *err, size_t errlen)
 {
 	SigTable *t = sig_table_new();
@@ -646,6 +668,9 @@ SigTable *sig_load(const RuleLoadConfig *cfg, char *err, size_t errlen)
 	}
 	err[0] = '\0';
 	if (load_configs(t, cfg, err, errlen))
+		goto fatal;
+	/* Suricata 8: the firewall rules load first, from their own files */
+	if (cfg->firewall && load_firewall(t, cfg, err, errlen))
 		goto fatal;
 	if (cfg->exclusive) {
 		/* -S: this file only, path as given */

@@ -91,12 +91,16 @@ static void flow_set_pass(DetectThread *dt, const DetectSig *ds, Packet *p)
 	DetectFlowState *fs;
 
 	/* a packet an earlier rule dropped stays dropped and its flow is not
-	 * passed: the first of drop and pass to act wins, as in Suricata
-	 * (util-action-tests/13, 16) */
-	if (dt->has_drop)
+	 * passed: the first of drop and pass in rule order wins, as in
+	 * Suricata (util-action-tests/13, 16), whichever stage (packet,
+	 * stream, transaction) found it first here */
+	if (dt->has_drop && dt->drop.num < (uint32_t)(ds - dt->de->sigs))
 		return;
 	dt->pkt_pass = 1;
-	if (!ds->iponly && !ds->like_iponly && !ds->is_tx && !(ds->s->flags & SIG_FLAG_APPLAYER))
+	/* pass:packet / pass:flow say it; else the rule's type does */
+	if (ds->s->fw.scope == FW_SCOPE_PACKET ||
+	    (ds->s->fw.scope != FW_SCOPE_FLOW && !ds->iponly && !ds->like_iponly && !ds->is_tx &&
+	     !(ds->s->flags & SIG_FLAG_APPLAYER)))
 		return;
 	if (!p->flow || !(fs = detect_flow_state(dt->de, p->flow, 1)))
 		return;
@@ -111,6 +115,9 @@ static void flow_set_pass(DetectThread *dt, const DetectSig *ds, Packet *p)
 static int drop_applies_to_flow(const DetectThread *dt, const DetectPkt *pk,
 				const DetectSig *ds)
 {
+	/* drop:flow / drop:packet (Suricata 8's action scopes) */
+	if (!(ds->s->flags & SIG_FLAG_FIREWALL) && ds->s->fw.scope)
+		return ds->s->fw.scope == FW_SCOPE_FLOW;
 	switch (ds->sig_type) {
 	case SIG_TYPE_PKT:
 		return ds->like_iponly;
@@ -145,7 +152,7 @@ static void note_drop(DetectThread *dt, const DetectPkt *pk, const DetectSig *ds
 	if (!dt->pkt_reject && action == ALERT_ACTION_REJECT)
 		dt->pkt_reject = ds->action == ALERT_ACTION_REJECT ? reject_target(ds->s->action)
 								   : ALERT_REJECT_TO_CLIENT;
-	if (!dt->de->cfg.ips || dt->has_drop)
+	if (!dt->de->cfg.ips || dt->has_drop || dt->pass_num < (uint32_t)(ds - dt->de->sigs))
 		return;
 	dt->has_drop = 1;
 	dt->drop_flow = (uint8_t)drop_applies_to_flow(dt, pk, ds);
@@ -180,6 +187,8 @@ void detect_sig_matched_pkt(DetectThread *dt, const DetectPkt *pk, const DetectS
 		return;
 	detect_vars_commit(dt, ds->s, p);
 	postmatch_apply(dt, ds->s, p);
+	if (ds->action == ALERT_ACTION_PASS && (uint32_t)(ds - de->sigs) < dt->pass_num)
+		dt->pass_num = (uint32_t)(ds - de->sigs);
 	if ((ds->s->flags & SIG_FLAG_NOALERT) ||
 	    (ds->action == ALERT_ACTION_PASS && !(ds->s->flags & SIG_FLAG_ALERT))) {
 		note_drop(dt, pk, ds, action, 0);
@@ -212,6 +221,28 @@ void detect_sig_matched_pkt(DetectThread *dt, const DetectPkt *pk, const DetectS
 	queue_alert(dt, pk, ds, action, thr.new_action >= 0);
 }
 
+void detect_fw_matched(DetectThread *dt, const DetectPkt *pk, const DetectSig *ds, Packet *p,
+		       int drop)
+{
+	detect_vars_commit(dt, ds->s, p);
+	postmatch_apply(dt, ds->s, p);
+	/* a secondary pass (accept:flow,pass:flow): TD skips the packet or
+	 * the flow; the firewall still sees it */
+	if (!drop && ds->s->fw.td_pass) {
+		DetectFlowState *fs;
+
+		dt->pkt_pass = 1;
+		if (ds->s->fw.td_pass == FW_SCOPE_FLOW && p->flow &&
+		    (fs = detect_flow_state(dt->de, p->flow, 1))) {
+			fs->flow_pass = 1;
+			p->flow->rule_pass = 1;
+		}
+	}
+	/* Suricata 8: a firewall rule alerts only with the alert action */
+	if (ds->s->flags & SIG_FLAG_ALERT)
+		queue_alert(dt, pk, ds, drop ? ALERT_ACTION_DROP : ALERT_ACTION_ALERT, 0);
+}
+
 /* The transaction and frame inspectors' way in: the context of the
  * detect_packet() or detect_flow_flush() call they run in. */
 void detect_sig_matched(DetectThread *dt, const DetectSig *ds, Packet *p)
@@ -236,8 +267,29 @@ static void alerts_sort(DetectAlert *a, uint32_t n)
 	}
 }
 
+/* Suricata finalizes a packet's alerts in rule order and stops at a pass:
+ * a rule after the pass that matched in an earlier stage here (a packet
+ * drop rule before an app-layer pass found on the transaction) neither
+ * alerts nor drops. The firewall's alerts (past nsigs) stay. */
+static void alerts_cut_at_pass(DetectThread *dt)
+{
+	uint32_t n = 0, pass = dt->pass_num;
+
+	if (pass == UINT32_MAX)
+		return;
+	if (dt->has_drop && dt->drop.num > pass) {
+		dt->has_drop = 0;
+		dt->drop_flow = 0;
+	}
+	for (uint32_t i = 0; i < dt->nalerts; i++)
+		if (dt->alerts[i].num <= pass || dt->alerts[i].num >= dt->de->nsigs)
+			dt->alerts[n++] = dt->alerts[i];
+	dt->nalerts = n;
+}
+
 uint32_t detect_alerts_done(DetectThread *dt)
 {
+	alerts_cut_at_pass(dt);
 	if (dt->nalerts) {
 		alerts_sort(dt->alerts, dt->nalerts);
 		counter_add(dt->tc, c_alert, dt->nalerts);
@@ -254,7 +306,7 @@ void detect_alert_info(const DetectEngine *de, const Packet *p, const DetectAler
 		       AlertInfo *ai)
 {
 	const Signature *s = a->s;
-	const DetectSig *ds = a->num < de->nsigs ? &de->sigs[a->num] : NULL;
+	const DetectSig *ds = a->num < de->nsigs + de->nfw ? &de->sigs[a->num] : NULL;
 
 	memset(ai, 0, sizeof(*ai));
 	ai->action = a->action;

@@ -22,6 +22,7 @@ DetectThread *detect_thread_new(const DetectEngine *de, ThreadCounters *tc)
 		return NULL;
 	dt->de = de;
 	dt->tc = tc;
+	dt->pass_num = UINT32_MAX;
 	{
 		size_t nw = (de->nsigs + 63) / 64 + 1;
 
@@ -29,8 +30,10 @@ DetectThread *detect_thread_new(const DetectEngine *de, ThreadCounters *tc)
 		dt->cand.words = calloc(nw, sizeof(uint32_t));
 	}
 	dt->alerts = calloc(de->cfg.alert_max, sizeof(DetectAlert));
-	dt->stream_hit = calloc(de->nsigs ? de->nsigs : 1, sizeof(*dt->stream_hit));
-	dt->vpass = calloc(de->nsigs ? de->nsigs : 1, sizeof(*dt->vpass));
+	/* the firewall's rules too (sigs past nsigs): their matches go
+	 * through the same post-match steps */
+	dt->stream_hit = calloc(de->nsigs + de->nfw + 1, sizeof(*dt->stream_hit));
+	dt->vpass = calloc(de->nsigs + de->nfw + 1, sizeof(*dt->vpass));
 	dt->ms = mpm_matchset_new(de->max_pid ? de->max_pid : 1);
 	if (de->gpu)
 		dt->scov_ids = malloc(SCOV_IDS_MAX * sizeof(*dt->scov_ids));

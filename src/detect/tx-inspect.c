@@ -816,6 +816,14 @@ static int tx_sig_match(DetectThread *dt, const TxPass *tp, const DetectSig *ds,
 	return m;
 }
 
+int tx_sig_match_fw(DetectThread *dt, const DetectFlowState *fs, const DetectSig *ds,
+		    Packet *p, void *tx, int d)
+{
+	TxPass tp = { .fs = fs, .fp = p->flow->app_proto, .d = d };
+
+	return tx_sig_match(dt, &tp, ds, p, tx);
+}
+
 /* Prefilters list l's buffer(s) on side tp->d, unless the scan cannot give
  * anything now: a rule whose fast pattern is in l needs at least l's
  * progress on l's side, so before that every candidate would wait; and a

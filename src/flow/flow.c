@@ -235,8 +235,11 @@ void flow_register_counters(void)
 /* ---- configuration ---- */
 
 static const FlowTimeouts default_timeouts[FLOW_PROTO_MAX] = {
-	/* Suricata 8 defaults. UDP and ICMP never close: their "closed" is 0. */
-	[FLOW_PROTO_TCP] = { 60, 600, 60, 100, 5, 100, 10, 50 },
+	/* Suricata 8's built-in values (flow-private.h), for a yaml without
+	 * flow-timeouts: TCP new 30, established 300, closed 10 (the shipped
+	 * suricata.yaml's 60/600/60 are that file's). UDP and ICMP never
+	 * close: their "closed" is 0. */
+	[FLOW_PROTO_TCP] = { 30, 300, 10, 100, 10, 100, 5, 50 },
 	[FLOW_PROTO_UDP] = { 30, 300, 0, 100, 10, 100, 0, 50 },
 	[FLOW_PROTO_ICMP] = { 30, 300, 0, 100, 10, 100, 0, 50 },
 	[FLOW_PROTO_DEFAULT] = { 30, 300, 0, 100, 10, 100, 0, 50 },
@@ -1316,6 +1319,8 @@ const char *flow_ep_action(const Flow *f)
 {
 	if (f->ep_flags & FLOW_EP_DROP)
 		return "drop";
+	if (f->rule_pass == FLOW_FW_ACCEPT && !(f->ep_flags & (FLOW_EP_PASS | FLOW_EP_BYPASS)))
+		return "accept";
 	if ((f->ep_flags & (FLOW_EP_PASS | FLOW_EP_BYPASS)) || f->rule_pass)
 		return "pass";
 	return NULL;

@@ -100,7 +100,8 @@ typedef struct Flow {
 	/* eve drop records written, bit 0 to server, bit 1 to client (the drop
 	 * logger's "flows: start" logs one a direction) */
 	uint8_t drop_logged;
-	/* a pass rule passed the flow (eve flow.action "pass") */
+	/* a pass rule passed the flow (eve flow.action "pass"); the
+	 * firewall's accept:flow accepted it (FLOW_FW_ACCEPT: "accept") */
 	uint8_t rule_pass;
 
 	/* per-flow state of later stages (stream, app-layer, detect); freed through
@@ -133,11 +134,16 @@ typedef struct Flow {
 	struct Flow *lnext, *lprev; /* table-wide LRU-by-last-packet list */
 } Flow;
 
+#define FLOW_EP_BY_RULE 0x20u /* with FLOW_EP_DROP: a TD rule dropped it, not an
+                               * exception policy (the later packets' reason) */
+#define FLOW_FW_ACCEPT 2u     /* Flow.rule_pass: accepted by the firewall, not passed */
 #define FLOW_EP_PASS   0x01u  /* pass-flow: no more detection, still parsed and logged */
 #define FLOW_EP_BYPASS 0x02u  /* bypass: no more stream, app-layer or detection */
 #define FLOW_LOCAL_BYPASS 0x08u  /* bypassed by the app layer (encryption-handling
                                * bypass): as FLOW_EP_BYPASS, its later packets
                                * counted in flow_bypassed.local_* */
+#define FLOW_EP_FW_DROP 0x10u /* with FLOW_EP_DROP: the firewall dropped it (its
+                               * packets count as firewall.blocked) */
 #define FLOW_EP_DROP   0x04u  /* IPS: dropped (a drop-flow policy, or a drop rule that
                                * acts on the flow); nothing more inspected */
 

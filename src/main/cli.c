@@ -34,6 +34,8 @@ enum {
 	OPT_DISABLE_DETECTION,
 	OPT_INIT_ERRORS_FATAL,
 	OPT_SIMULATE_IPS,
+	OPT_FIREWALL,
+	OPT_FIREWALL_RULES_EXCLUSIVE,
 	OPT_PCAP_FILE_CONTINUOUS,
 	OPT_PCAP_FILE_DELETE,
 	OPT_PCAP_FILE_RECURSIVE,
@@ -94,7 +96,10 @@ void cli_usage(FILE *out, const char *prog)
 		"\t--list-app-layer-protos              : list supported app layer protocols\n"
 		"\t--engine-analysis                    : print reports on analysis of different sections in the engine and exit\n"
 		"\t--simulate-ips                       : simulate IPS mode when running in a non-IPS mode\n"
-		"\t--unix-socket[=<file>]               : use unix socket to control suricata work\n",
+		"\t--unix-socket[=<file>]               : use unix socket to control suricata work\n"
+		"\n  Firewall:\n"
+		"\t--firewall                           : enable firewall mode\n"
+		"\t--firewall-rules-exclusive=<path>    : path to firewall rule file loaded exclusively\n",
 		"This is Suricata version " SURICATA_VERSION " (" ENGINE_SUFFIX ")", prog);
 }
 
@@ -266,6 +271,8 @@ int cli_parse(int argc, char **argv, Cli *cli)
 		{ "disable-detection", no_argument, NULL, OPT_DISABLE_DETECTION },
 		{ "init-errors-fatal", no_argument, NULL, OPT_INIT_ERRORS_FATAL },
 		{ "simulate-ips", no_argument, NULL, OPT_SIMULATE_IPS },
+		{ "firewall", no_argument, NULL, OPT_FIREWALL },
+		{ "firewall-rules-exclusive", required_argument, NULL, OPT_FIREWALL_RULES_EXCLUSIVE },
 		{ "pcap-file-continuous", no_argument, NULL, OPT_PCAP_FILE_CONTINUOUS },
 		{ "pcap-file-delete", no_argument, NULL, OPT_PCAP_FILE_DELETE },
 		{ "pcap-file-recursive", no_argument, NULL, OPT_PCAP_FILE_RECURSIVE },
@@ -390,6 +397,11 @@ int cli_parse(int argc, char **argv, Cli *cli)
 			cli->unix_socket_file = optarg && *optarg ? optarg : NULL;
 			break;
 		case OPT_SIMULATE_IPS: cli->simulate_ips = 1; break;
+		case OPT_FIREWALL: cli->firewall = 1; break;
+		case OPT_FIREWALL_RULES_EXCLUSIVE:
+			cli->firewall = 1;
+			cli->fw_rules_exclusive = optarg;
+			break;
 		case OPT_LIST_KEYWORDS:
 			return keywords_list_as(stdout, optarg);
 		case OPT_INCLUDE:

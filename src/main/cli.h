@@ -30,6 +30,8 @@ typedef struct Cli {
 	const char *user, *group;      /* --user, --group (or yaml run-as) */
 	const char *rules_exclusive;   /* -S */
 	const char *rules_extra;       /* -s */
+	int firewall;                  /* --firewall (or firewall.enabled) */
+	const char *fw_rules_exclusive; /* --firewall-rules-exclusive: implies --firewall */
 	const char *log_dir;
 	const char *checksum;          /* -k */
 	const char *runmode;

@@ -28,6 +28,17 @@ static void rules_report(const SigTable *t)
 	}
 }
 
+/* Suricata 8's firewall mode: --firewall, --firewall-rules-exclusive or
+ * firewall.enabled. */
+int setup_firewall_enabled(const Cli *cli)
+{
+	int on = 0;
+
+	if (cli->firewall)
+		return 1;
+	return conf_get_bool("firewall.enabled", &on) == 1 && on;
+}
+
 /* Loads the rules and builds the detection engine. -1 also when, with -T
  * or --init-errors-fatal, a rule failed. */
 int setup_detect(Session *s)
@@ -54,6 +65,9 @@ int setup_detect(Session *s)
 	dc.ips = rp->ips;
 	rc.exclusive = cli->rules_exclusive;
 	rc.extra = cli->rules_extra;
+	rc.firewall = setup_firewall_enabled(cli);
+	rc.fw_exclusive = cli->fw_rules_exclusive;
+	dc.firewall = rc.firewall;
 	if (cli->rules_exclusive) {
 		/* -S overrides them, as in Suricata: not ignored settings */
 		conf_mark_used("rule-files");
@@ -209,6 +223,7 @@ int setup_reloader(Session *s)
 
 	rs->rules_exclusive = s->cli.rules_exclusive;
 	rs->rules_extra = s->cli.rules_extra;
+	rs->fw_exclusive = s->cli.fw_rules_exclusive;
 	rs->init_errors_fatal = s->cli.init_errors_fatal;
 	rs->alproto_off = app_layer_protos_off(&s->engine.cfg.app);
 	rs->dc = *detect_engine_config(e->detect);

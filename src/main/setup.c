@@ -610,7 +610,8 @@ int setup_engine(Session *s)
 		detect_gpu_register_counters();
 	if (e->detect && inspect_counters_wanted(s->gpu != NULL) != 0)
 		return -1;
-	engine_register_counters(ops, e->cfg.policy.ips);
+	engine_register_counters(ops, e->cfg.policy.ips,
+				 e->cfg.policy.ips && setup_firewall_enabled(&s->cli));
 	if (outputs_setup(s) != 0)
 		return -1;
 	/* parsers mark frames only for a frame rule or the eve frame logger

@@ -72,6 +72,9 @@ int setup_engine(Session *s);
 
 /* setup-detect.c: rules, detection engine, ac-cuda, reloader. */
 int setup_detect(Session *s);
+/* Suricata 8's firewall mode is on (--firewall, a firewall rule file or
+ * firewall.enabled). */
+int setup_firewall_enabled(const Cli *cli);
 int setup_gpu(Session *s, int open_device);
 int setup_reloader(Session *s);
 /* detect-engine.rule-reload (default true). 0, or -1 logged. */

@@ -87,6 +87,14 @@ static void build_record(JsonWriter *w, void *ctx)
 		output_verdict_write(w, p, l->v, 1);
 }
 
+/* A drop the firewall's rules or default policies decided (firewall mode)
+ * is logged as a rule's is: each packet it drops. */
+static int fw_decided(uint8_t r)
+{
+	return r == PKT_DROP_DEFAULT_PACKET_POLICY || r == PKT_DROP_DEFAULT_APP_POLICY ||
+	       r == PKT_DROP_PRE_FLOW_HOOK || r == PKT_DROP_PRE_STREAM_HOOK;
+}
+
 void output_drop(Outputs *o, const Packet *p, Flow *f, const AlertInfo *rule,
 		 const AlertVerdict *v)
 {
@@ -99,7 +107,7 @@ void output_drop(Outputs *o, const Packet *p, Flow *f, const AlertInfo *rule,
 	 * drop a rule decided, and once the flow is dropped one record a
 	 * direction; nothing else (a packet dropped alone by a stream error
 	 * or a drop-packet policy is counted, not logged) */
-	if (!o->cfg.eve_drop_flows_all && f && !rule &&
+	if (!o->cfg.eve_drop_flows_all && f && !rule && !fw_decided(p->drop_reason) &&
 	    (!(f->ep_flags & FLOW_EP_DROP) || (f->drop_logged & dir_bit)))
 		return;
 	if (f && (f->ep_flags & FLOW_EP_DROP))

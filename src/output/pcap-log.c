@@ -400,7 +400,7 @@ static int wanted(const PcapLogConfig *c, const OutputThread *ot, const OutputPa
 		int pass = 0;
 		uint8_t reject;
 
-		if (f && f->rule_pass)
+		if (f && f->rule_pass && f->rule_pass != FLOW_FW_ACCEPT)
 			return 0;
 		if (pc->detected && ot->dt)
 			detect_packet_verdict(ot->dt, &pass, &reject);
@@ -567,7 +567,8 @@ static void pcap_log_flow_end(OutputThread *ot, Flow *f, Packet *last,
 	(void)why;
 	if (!pl || !f->pcap_held)
 		return;
-	if (f->alerted && !(pl->cfg->honor_pass_rules && f->rule_pass))
+	if (f->alerted && !(pl->cfg->honor_pass_rules && f->rule_pass &&
+			    f->rule_pass != FLOW_FW_ACCEPT))
 		write_out(pl, ot, f, NULL);
 	else
 		held_free(pl, f);

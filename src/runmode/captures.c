@@ -78,7 +78,7 @@ const char *captures_pcap_filename(void *arg)
 	return ps ? pcap_source_current(ps) : NULL;
 }
 
-void engine_register_counters(const CaptureOps *ops, int ips)
+void engine_register_counters(const CaptureOps *ops, int ips, int firewall)
 {
 	capture_register_counters(ops);
 	decode_register_counters();
@@ -87,7 +87,7 @@ void engine_register_counters(const CaptureOps *ops, int ips)
 	app_layer_register_counters();
 	detect_register_counters();
 	ep_register_counters();
-	verdict_register_counters(ips);
+	verdict_register_counters(ips, firewall);
 	pcap_log_register_counters();
 	counters_freeze();
 }

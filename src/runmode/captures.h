@@ -21,6 +21,7 @@ const char *captures_pcap_filename(void *arg);
 /* Every counter a run has, registered in the order the stats record shows
  * them, then frozen: before the capture opens (a source sizes its counter
  * block when it opens). For main and the fuzz harness alike. */
-void engine_register_counters(const CaptureOps *ops, int ips);
+/* firewall: firewall mode's counters (firewall.*) too */
+void engine_register_counters(const CaptureOps *ops, int ips, int firewall);
 
 #endif

@@ -209,6 +209,8 @@ static int build_tables(Reloader *r, EngineSet *next, const DetectConfig *dc, ch
 
 	rc.exclusive = su->rules_exclusive;
 	rc.extra = su->rules_extra;
+	rc.firewall = su->dc.firewall;
+	rc.fw_exclusive = su->fw_exclusive;
 	rc.init_errors_fatal = su->init_errors_fatal;
 	rc.alproto_off = su->alproto_off;
 	next->t = sig_load(&rc, err, sizeof(err));

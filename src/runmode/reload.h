@@ -38,6 +38,7 @@ typedef struct ReloadSetup {
 	int enabled;                   /* detect-engine.rule-reload (default true) */
 	const char *rules_exclusive;   /* -S */
 	const char *rules_extra;       /* -s */
+	const char *fw_exclusive;      /* --firewall-rules-exclusive */
 	int init_errors_fatal;
 	uint64_t alproto_off;          /* RuleLoadConfig.alproto_off */
 	DetectConfig dc;               /* as start-up resolved it */

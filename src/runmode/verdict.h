@@ -12,7 +12,7 @@
 /* ips.accepted, ips.blocked, ips.rejected, ips.replaced and
  * ips.drop_reason.* (Suricata 8 has them in IPS mode only). Before
  * counters_freeze(); ips 0 registers nothing. */
-void verdict_register_counters(int ips);
+void verdict_register_counters(int ips, int firewall);
 
 /* Before detection: a packet of a dropped flow is dropped ("flow drop")
  * unless something earlier on its path dropped it already. */

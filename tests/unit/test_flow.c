@@ -281,7 +281,8 @@ TEST(flow_table_timeout_ends_only_due_flows)
 
 	small_config(&cfg);
 	ft = flow_table_new(&cfg, 1, tc, on_end, &r);
-	/* established TCP flow (600 s) first, then a new UDP flow (30 s) */
+	/* established TCP flow (300 s, Suricata 8's built-in value) first,
+	 * then a new UDP flow (30 s) */
 	mkpkt(&p, IPPROTO_TCP, "10.0.0.1", 1000, "10.0.0.2", 80, TH_SYN, 100);
 	flow_handle_packet(ft, &p);
 	mkpkt(&p, IPPROTO_TCP, "10.0.0.2", 80, "10.0.0.1", 1000, TH_SYN | TH_ACK, 100);
@@ -299,10 +300,10 @@ TEST(flow_table_timeout_ends_only_due_flows)
 	CHECK_EQ(r.n, 1);
 	CHECK_EQ(r.why[0], FLOW_END_TIMEOUT);
 	CHECK_EQ(r.state[0], FLOW_STATE_NEW);
-	now.tv_sec = 700;
+	now.tv_sec = 400;
 	flow_table_timeout(ft, &now);
 	CHECK_EQ(r.n, 1);
-	now.tv_sec = 701;
+	now.tv_sec = 401;
 	flow_table_timeout(ft, &now);
 	CHECK_EQ(r.n, 2);
 	CHECK_EQ(r.state[1], FLOW_STATE_ESTABLISHED);
@@ -495,7 +496,7 @@ TEST(flow_tcp_close_and_reuse)
 	flow_handle_packet(ft, &p);
 	CHECK_EQ(f->state, FLOW_STATE_NEW);
 	f->state = FLOW_STATE_CLOSED;
-	CHECK_EQ(flow_timeout_of(ft, f), 60);
+	CHECK_EQ(flow_timeout_of(ft, f), 10);
 	/* a new SYN on the closed tuple: a new flow */
 	mkpkt(&p, IPPROTO_TCP, "10.0.0.1", 1000, "10.0.0.2", 80, TH_SYN, 7);
 	g = flow_handle_packet(ft, &p);
@@ -757,8 +758,10 @@ TEST(flow_config_defaults_and_keys)
 	CHECK_EQ(cfg.hash_size, 65536);
 	CHECK_EQ(cfg.prealloc, 10000);
 	CHECK_EQ(cfg.emergency_recovery, 30);
-	CHECK_EQ(cfg.timeouts[FLOW_PROTO_TCP].established_s, 600);
-	CHECK_EQ(cfg.timeouts[FLOW_PROTO_TCP].emerg_closed_s, 10);
+	/* Suricata 8's built-in values, not its shipped yaml's */
+	CHECK_EQ(cfg.timeouts[FLOW_PROTO_TCP].established_s, 300);
+	CHECK_EQ(cfg.timeouts[FLOW_PROTO_TCP].closed_s, 10);
+	CHECK_EQ(cfg.timeouts[FLOW_PROTO_TCP].emerg_closed_s, 5);
 	CHECK_EQ(cfg.timeouts[FLOW_PROTO_UDP].new_s, 30);
 	CHECK_EQ(cfg.timeouts[FLOW_PROTO_ICMP].emerg_established_s, 100);
 	CHECK_EQ(cfg.timeouts[FLOW_PROTO_DEFAULT].closed_s, 0);
@@ -772,7 +775,7 @@ TEST(flow_config_defaults_and_keys)
 	CHECK_EQ(cfg.emergency_recovery, 40);
 	CHECK_EQ(cfg.timeouts[FLOW_PROTO_TCP].new_s, 7);
 	CHECK_EQ(cfg.timeouts[FLOW_PROTO_TCP].emerg_established_s, 9);
-	CHECK_EQ(cfg.timeouts[FLOW_PROTO_TCP].established_s, 600);
+	CHECK_EQ(cfg.timeouts[FLOW_PROTO_TCP].established_s, 300);
 	CHECK_EQ(cfg.timeouts[FLOW_PROTO_UDP].established_s, 11);
 
 	CHECK_EQ(conf_set("flow-timeouts.udp.new", "abc"), 0);

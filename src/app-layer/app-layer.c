@@ -948,7 +948,7 @@ int app_layer_proto_change_allowed(const Flow *f)
 {
 	const AppFlowState *fs = f ? f->alstate : NULL;
 
-	return fs && !f->app_proto_orig && !fs->change_to;
+	return fs && !fs->change_to && !fs->changing && fs->tunnel != TUN_DETECT;
 }
 
 void app_layer_request_proto_change(Flow *f, unsigned alproto)
@@ -1027,6 +1027,7 @@ static void change_proto(AppLayerThread *at, Flow *f, AppFlowState *fs, int dir,
 	const uint8_t *first;
 	int fdir = dir;
 
+	fs->changing = 1;
 	for (int d = 0; d < 2; d++)
 		if (old->tunnel_take)
 			held[d] = old->tunnel_take(fs->proto, d, &hlen[d]);
@@ -1156,10 +1157,17 @@ int app_layer_handle_data(AppLayerThread *at, Flow *f, int dir, const uint8_t *d
 	if (!(fs->dir_done & (1u << dir)) && fs->tunnel == TUN_NONE)
 		detect_own_dir(at, f, fs, dir, data, len, flags);
 	if (fs->change_to && fs->proto && fs->change_pkt != f->pkts_toserver + f->pkts_toclient) {
+		int rc = 0;
+
 		change_proto(at, f, fs, dir, data, (flags & APP_GAP) ? 0 : len);
 		/* Suricata detects again after a change, on the first data
 		 * after it: this direction's detection is the one done */
 		fs->detect_done |= (uint8_t)(1u << dir);
+		if (app_proto_ops(f->app_proto) && fs->proto)
+			rc = proto_data(at, f, fs, dir, data, len, flags);
+		/* the change ends with the new parser's first parse */
+		fs->changing = 0;
+		return rc;
 	}
 	if (app_proto_ops(f->app_proto) && fs->proto)
 		return proto_data(at, f, fs, dir, data, len, flags);

@@ -6,6 +6,7 @@
 #include "test.h"
 
 #include "app-layer/app-layer.h"
+#include "app-layer/app-layer-int.h"
 #include "app-layer/files.h"
 #include "app-layer/mime-decode.h"
 #include "app-layer/smtp-parse.h"
@@ -1057,6 +1058,8 @@ TEST(smtp_starttls_change_checked_by_detection)
 	CHECK(tx);
 	CHECK(app_layer_tx_has_event(&c.f, tx, app_layer_event_lookup(ALPROTO_HTTP1,
 								      "failed_protocol_change")));
+	/* the change ended with that parse: a later one may be made */
+	CHECK(app_layer_proto_change_allowed(&c.f));
 	ctx_free(&c);
 }
 

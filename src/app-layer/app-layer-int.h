@@ -229,6 +229,9 @@ typedef struct AppFlowState {
 	uint8_t tunnel;             /* enum tunnel_state (app-layer.c) */
 	uint8_t reversed;           /* APP_REVERSE was asked (once per flow) */
 	uint16_t change_to;         /* app_layer_request_proto_change() pending */
+	/* a change is being made: its new parser's first bytes are parsed
+	 * (Suricata's FLOW_CHANGE_PROTO, cleared once detection ended) */
+	uint8_t changing;
 	uint64_t change_pkt;        /* ... asked on this packet of the flow */
 	uint64_t tx_base;           /* tx ids of earlier parsers of the flow (a change) */
 	uint8_t expect_tried;       /* the expectations were asked (expect.h) */
@@ -271,11 +274,13 @@ void frames_free(AppFlowState *fs);
  * the old parser's transactions (as Suricata's protocol change); then the
  * old parser goes, the bytes it held past the change (its tunnel_take())
  * go to the new one, f->app_proto becomes alproto and f->app_proto_orig
- * the old protocol, and transaction ids go on from the old parser's count.
- * Once per flow. */
+ * the old protocol, and transaction ids go on from the old parser's count. */
 void app_layer_request_proto_change(Flow *f, unsigned alproto);
-/* Whether a change asked now would be made: not after one (Suricata 8
- * refuses a second change, as HTTP/1 upgrading to h2c after STARTTLS). */
+/* Whether a change asked now would be made: not while one is pending or
+ * being made, up to the end of the new parser's first parse (Suricata 8
+ * refuses a change during another: HTTP/1 found after STARTTLS upgrading
+ * to h2c in its first bytes), nor while a CONNECT tunnel is detected. A
+ * later change is made, as Suricata's. */
 int app_layer_proto_change_allowed(const Flow *f);
 
 /* ---- http.c (the libhtp parser; its ops entry is in http-proto.c) ---- */

@@ -414,8 +414,16 @@ int app_layer_take_detect_done(Flow *f, int dir)
 
 const char *app_layer_packet_event_name(unsigned bit)
 {
-	return bit == APP_PEV_MISMATCH_BOTH_DIRECTIONS ? "APPLAYER_MISMATCH_PROTOCOL_BOTH_DIRECTIONS"
-						       : NULL;
+	switch (bit) {
+	case APP_PEV_MISMATCH_BOTH_DIRECTIONS:
+		return "APPLAYER_MISMATCH_PROTOCOL_BOTH_DIRECTIONS";
+	case APP_PEV_UNEXPECTED_PROTOCOL:
+		return "APPLAYER_UNEXPECTED_PROTOCOL";
+	case APP_PEV_NO_TLS_AFTER_STARTTLS:
+		return "APPLAYER_NO_TLS_AFTER_STARTTLS";
+	default:
+		return NULL;
+	}
 }
 
 /* f's protocol is decided and dir has not decided its own yet: its verdict
@@ -940,7 +948,7 @@ int app_layer_proto_change_allowed(const Flow *f)
 {
 	const AppFlowState *fs = f ? f->alstate : NULL;
 
-	return fs && !f->app_proto_orig && !fs->change_to;
+	return fs && !fs->change_to && !fs->changing && fs->tunnel != TUN_DETECT;
 }
 
 void app_layer_request_proto_change(Flow *f, unsigned alproto)
@@ -953,27 +961,87 @@ void app_layer_request_proto_change(Flow *f, unsigned alproto)
 	fs->change_pkt = f->pkts_toserver + f->pkts_toclient;
 }
 
-static void change_proto(AppLayerThread *at, Flow *f, AppFlowState *fs)
+/* The protocol a change ends on. Suricata 8 runs protocol detection again
+ * on the first bytes after the change and raises applayer_unexpected_protocol
+ * (and applayer_no_tls_after_starttls when TLS was asked for) where it finds
+ * another one: an HTTP response after an SMTP STARTTLS goes on as HTTP
+ * (suricata-verify protocol-change-failed-event). The asked protocol's own
+ * probe goes first: the change keeps it unless that probe says no and
+ * another protocol's says yes; a protocol no probe recognises (websocket,
+ * as Suricata's expectation protocols) or bytes too few to tell keep it. */
+static unsigned change_target(AppLayerThread *at, Flow *f, AppFlowState *fs, int dir,
+			      const uint8_t *p, uint32_t n)
+{
+	const AppProtoOps *want = app_protos[fs->change_to];
+	unsigned alproto = ALPROTO_UNKNOWN;
+
+	if (!p || !n || !proto_on(at, f, want))
+		return fs->change_to;
+	/* as much as first detection looks at (detect_and_start) */
+	if (n > sizeof(fs->held[0]))
+		n = (uint32_t)sizeof(fs->held[0]);
+	if (want->probe(at->cfg, f, dir, p, n) != DET_NO)
+		return fs->change_to;
+	if (detect_dir(at, f, fs, dir, p, n, 0, &alproto) != DET_YES ||
+	    alproto == ALPROTO_UNKNOWN || alproto == fs->change_to)
+		return fs->change_to;
+	pkt_event(fs, APP_PEV_UNEXPECTED_PROTOCOL);
+	if (fs->change_to == ALPROTO_TLS)
+		pkt_event(fs, APP_PEV_NO_TLS_AFTER_STARTTLS);
+	return alproto;
+}
+
+/* The first bytes of the new protocol: what the old parser held past the
+ * change, else this call's data; dir is set to their direction. */
+static const uint8_t *change_first_bytes(uint8_t *const held[2], const uint32_t hlen[2],
+					 int *dir, const uint8_t *data, uint32_t len,
+					 uint32_t *n)
+{
+	if (held[*dir] && hlen[*dir]) {
+		*n = hlen[*dir];
+		return held[*dir];
+	}
+	if (data && len) {
+		*n = len;
+		return data;
+	}
+	if (held[!*dir] && hlen[!*dir]) {
+		*dir = !*dir;
+		*n = hlen[*dir];
+		return held[*dir];
+	}
+	*n = 0;
+	return NULL;
+}
+
+static void change_proto(AppLayerThread *at, Flow *f, AppFlowState *fs, int dir,
+			 const uint8_t *data, uint32_t len)
 {
 	const AppProtoOps *old = app_protos[f->app_proto];
-	const AppProtoOps *ops = app_protos[fs->change_to];
+	const AppProtoOps *ops;
 	uint8_t *held[2] = { NULL, NULL };
-	uint32_t hlen[2] = { 0, 0 };
+	uint32_t hlen[2] = { 0, 0 }, n;
 	void *old_state = fs->proto;  /* freed once the new state took over */
-	unsigned from = f->app_proto;
+	unsigned from = f->app_proto, to;
+	uint16_t expect = fs->change_to;
+	const uint8_t *first;
+	int fdir = dir;
 
+	fs->changing = 1;
 	for (int d = 0; d < 2; d++)
 		if (old->tunnel_take)
 			held[d] = old->tunnel_take(fs->proto, d, &hlen[d]);
+	first = change_first_bytes(held, hlen, &fdir, data, len, &n);
+	to = change_target(at, f, fs, fdir, first, n);
+	ops = app_protos[to];
 	fs->tx_base += old->tx_count(fs->proto);
 	fs->proto = NULL;
 	f->app_proto_orig = f->app_proto;
-	f->app_proto = fs->change_to;
-	/* Suricata detects each side again after a change; ours takes the
-	 * asked protocol without detection, which is where a successful
-	 * change ends: both sides on it, nothing "expected" left over */
-	f->app_proto_expect = fs->change_to;
-	f->app_proto_ts = f->app_proto_tc = fs->change_to;
+	f->app_proto = (uint16_t)to;
+	/* both sides on the new protocol; the asked one stays as expected,
+	 * which eve shows where the flow did not end on it */
+	f->app_proto_expect = expect;
+	f->app_proto_ts = f->app_proto_tc = (uint16_t)to;
 	fs->dir_done = 3;
 	fs->held_len[0] = fs->held_len[1] = 0;
 	fs->change_to = 0;
@@ -981,7 +1049,7 @@ static void change_proto(AppLayerThread *at, Flow *f, AppFlowState *fs)
 		fs->proto = state_new(at, f, f->app_proto);
 		if (!fs->proto)
 			flow_exception(f, NULL, at->tc, EP_APP_LAYER_ERROR);
-		else if (ops->take_over)
+		else if (ops->take_over && to == expect)
 			ops->take_over(at, f, fs->proto, from, old_state);
 	}
 	old->state_free(old_state);
@@ -1089,10 +1157,17 @@ int app_layer_handle_data(AppLayerThread *at, Flow *f, int dir, const uint8_t *d
 	if (!(fs->dir_done & (1u << dir)) && fs->tunnel == TUN_NONE)
 		detect_own_dir(at, f, fs, dir, data, len, flags);
 	if (fs->change_to && fs->proto && fs->change_pkt != f->pkts_toserver + f->pkts_toclient) {
-		change_proto(at, f, fs);
+		int rc = 0;
+
+		change_proto(at, f, fs, dir, data, (flags & APP_GAP) ? 0 : len);
 		/* Suricata detects again after a change, on the first data
 		 * after it: this direction's detection is the one done */
 		fs->detect_done |= (uint8_t)(1u << dir);
+		if (app_proto_ops(f->app_proto) && fs->proto)
+			rc = proto_data(at, f, fs, dir, data, len, flags);
+		/* the change ends with the new parser's first parse */
+		fs->changing = 0;
+		return rc;
 	}
 	if (app_proto_ops(f->app_proto) && fs->proto)
 		return proto_data(at, f, fs, dir, data, len, flags);

@@ -220,10 +220,14 @@ void app_layer_trigger_raw(Flow *f, int dir);
  * on the packet whose data showed them; eve anomaly "layer": "proto_detect"):
  * bits of app_layer_take_packet_events(). */
 #define APP_PEV_MISMATCH_BOTH_DIRECTIONS 0x01  /* the two sides named different protocols */
+/* a protocol change (app_layer_request_proto_change) found another protocol
+ * than the one it asked for; and that one was TLS (STARTTLS, AUTH TLS) */
+#define APP_PEV_UNEXPECTED_PROTOCOL      0x02
+#define APP_PEV_NO_TLS_AFTER_STARTTLS    0x04
 /* The events f's data raised since the last call (then cleared); 0 without
  * app-layer state. */
 unsigned app_layer_take_packet_events(Flow *f);
-/* "APPLAYER_MISMATCH_PROTOCOL_BOTH_DIRECTIONS" for one APP_PEV_* bit, else NULL. */
+/* "APPLAYER_MISMATCH_PROTOCOL_BOTH_DIRECTIONS", ... for one APP_PEV_* bit, else NULL. */
 const char *app_layer_packet_event_name(unsigned bit);
 
 /* Whether dir's protocol detection finished since a packet of that

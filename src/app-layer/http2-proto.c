@@ -791,6 +791,11 @@ static void on_frame(H2State *st, int dir, const uint8_t *p, uint32_t n)
 	default:
 		break;
 	}
+	/* an empty SETTINGS (an ACK, or one that changes nothing) says
+	 * nothing to log or inspect: Suricata 8 makes no transaction of it,
+	 * on any stream (http2-keywords2: 6 transactions, not 8) */
+	if (d->type == H2_SETTINGS && !n)
+		return;
 	tx = d->sid ? tx_stream(st, d->sid) : tx_global(st);
 	if (!tx)
 		return;

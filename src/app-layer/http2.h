@@ -4,7 +4,7 @@
  *
  * Transactions are Suricata's: one per stream, and one per frame of
  * stream 0 (SETTINGS, PING, GOAWAY, a connection WINDOW_UPDATE), whose
- * effect is the connection's. Header blocks (HEADERS or PUSH_PROMISE with
+ * effect is the connection's; an empty SETTINGS (its ACK) makes none. Header blocks (HEADERS or PUSH_PROMISE with
  * their CONTINUATIONs) are decoded with libnghttp2's HPACK inflater, one
  * per direction; each header keeps a copy of its name and value. */
 #ifndef APP_LAYER_HTTP2_H

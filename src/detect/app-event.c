@@ -55,8 +55,8 @@ static const struct { const char *name; unsigned bit; } packet_events[] = {
 	{ "applayer_wrong_direction_first_data", 0 },
 	{ "applayer_detect_protocol_only_one_direction", 0 },
 	{ "applayer_proto_detection_skipped", 0 },
-	{ "applayer_no_tls_after_starttls", 0 },
-	{ "applayer_unexpected_protocol", 0 },
+	{ "applayer_no_tls_after_starttls", APP_PEV_NO_TLS_AFTER_STARTTLS },
+	{ "applayer_unexpected_protocol", APP_PEV_UNEXPECTED_PROTOCOL },
 };
 
 static int packet_event(SigParseState *st, const char *name)

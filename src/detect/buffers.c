@@ -539,6 +539,12 @@ const DetectTxProto detect_tx_protos[TX_CLASS_COUNT] = {
 	/* a DNS transaction is one-way (APP_TX_ONLY_*): its events are
 	 * evaluated on the side it has */
 	[ALPROTO_DNS] = { .event_dirs = BDIR_BOTH },
+	/* Suricata registers the app-layer-events engine both ways: an HTTP
+	 * event rule without a direction matches on each side of the tx
+	 * (http.failed_protocol_change, flow:established only, alerts twice:
+	 * suricata-verify protocol-change-failed-event); ET's others name
+	 * their side */
+	[ALPROTO_HTTP1] = { .event_dirs = BDIR_BOTH },
 	/* so is a SIP one (a message) */
 	[ALPROTO_SIP] = { .event_dirs = BDIR_BOTH },
 	[ALPROTO_MDNS] = { .event_dirs = BDIR_BOTH },

@@ -604,8 +604,23 @@ static int ready(const DetectSig *ds, const int prog[2], int final, int d)
  * buffers ready: evaluated now (ds->ev_early). */
 static int ready_event(const DetectSig *ds, const Flow *f, void *tx, const int prog[2], int d)
 {
-	return ds->ev_early && ready_for(ds, ds->ev_need, prog, d) &&
-	       app_event_tx_match(ds->s, f, tx);
+	int bufs = 0;
+
+	if (!ds->ev_early)
+		return 0;
+	for (int w = 0; w < DETECT_TX_LIST_WORDS; w++)
+		bufs |= ds->tx_lists[w] != 0;
+	/* a rule of events only runs on each side on its own, as Suricata's
+	 * app-layer-events engine registered per direction: the pass of one
+	 * side does not wait for the other (suricata-verify bug-8224-01: a
+	 * request's event drops the request's packet, answered or not) */
+	if (!bufs) {
+		if (ds->ev_need[d] && prog[d] < ds->ev_need[d])
+			return 0;
+	} else if (!ready_for(ds, ds->ev_need, prog, d)) {
+		return 0;
+	}
+	return app_event_tx_match(ds->s, f, tx);
 }
 
 /* Whether rule s inspects the transactions of a flow of protocol fp: its

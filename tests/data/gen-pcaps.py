@@ -1009,6 +1009,17 @@ def gen_smtp():
             turns.append((False, s[i]))
     write('smtp/smtp-starttls.pcap', seq_ts(T0, exchange_session(turns, 25)),
           note='EHLO, STARTTLS on port 25, then the chain TLS handshake (sni example.com)')
+    # a STARTTLS the server accepts, then answers in HTTP: a 101 to h2c
+    turns = [
+        (False, b'220 mx.example.org ESMTP\r\n'),
+        (True, b'EHLO tls.example.com\r\n'),
+        (False, b'250-mx.example.org\r\n250 STARTTLS\r\n'),
+        (True, b'STARTTLS\r\n'),
+        (False, b'220 2.0.0 Ready to start TLS\r\n'),
+        (False, b'HTTP/1.1 101 Switching Protocols\r\nUpgrade: h2c\r\n\r\n'),
+    ]
+    write('smtp/smtp-starttls-http.pcap', seq_ts(T0, exchange_session(turns, 25)),
+          note='EHLO, STARTTLS accepted on port 25, then an HTTP 101 to h2c instead of TLS')
 
 
 class Conv:

@@ -143,6 +143,29 @@ TEST(http2_bad_hpack_is_invalid_header_and_parsing_goes_on)
 	app_test_free(&c);
 }
 
+/* Suricata 8 skips an empty SETTINGS before it looks for a transaction:
+ * the ACKs of both sides (and an empty one on a stream) add none, while a
+ * PING or a WINDOW_UPDATE of stream 0 is one each */
+TEST(http2_empty_settings_makes_no_transaction)
+{
+	AppTestCtx c = { 0 };
+	uint8_t req[256], rsp[64];
+	size_t n = client(req), nr = 0;
+
+	app_test_init(&c, 6, "10.0.0.2", 40000, 8080);
+	n += frame(req + n, 0, H2_SETTINGS, 0x01, 0, NULL);
+	n += frame(req + n, 0, H2_SETTINGS, 0, 5, NULL);
+	app_layer_handle_data(c.at, &c.f, APP_DIR_TOSERVER, req, (uint32_t)n, 0);
+	/* the client's SETTINGS and stream 1 */
+	CHECK_EQ(app_layer_tx_count(&c.f), 2);
+	nr += frame(rsp + nr, 0, H2_SETTINGS, 0x01, 0, NULL);
+	nr += frame(rsp + nr, 4, H2_WINDOW_UPDATE, 0, 0, "\x00\x01\x00\x00");
+	app_layer_handle_data(c.at, &c.f, APP_DIR_TOCLIENT, rsp, (uint32_t)nr, 0);
+	CHECK_EQ(app_layer_tx_count(&c.f), 3);
+	CHECK(((Http2Tx *)app_layer_tx_get(&c.f, 2))->side[1].nwindows == 1);
+	app_test_free(&c);
+}
+
 TEST(http2_preface_is_not_http1_on_port_80)
 {
 	AppTestCtx c = { 0 };

@@ -6,6 +6,7 @@
 #include "test.h"
 
 #include "app-layer/app-layer.h"
+#include "app-layer/app-layer-int.h"
 #include "app-layer/files.h"
 #include "app-layer/mime-decode.h"
 #include "app-layer/smtp-parse.h"
@@ -1014,6 +1015,51 @@ TEST(smtp_starttls_changes_the_flow_to_tls)
 	CHECK(app_layer_tx_get(&c.f, 1));
 	CHECK_EQ(app_layer_tx_id(&c.f, app_layer_tx_get(&c.f, 1)), 1);
 	CHECK(app_layer_tx_progress(&c.f, app_layer_tx_get(&c.f, 1), APP_DIR_TOSERVER) > 0);
+	ctx_free(&c);
+}
+
+/* A change is checked by detection on the new bytes (Suricata 8): TLS
+ * raises no packet event; an HTTP response after STARTTLS makes the flow
+ * HTTP, with applayer_unexpected_protocol and no_tls_after_starttls, and
+ * HTTP's own upgrade (101 h2c) is then refused on its tx
+ * (http.failed_protocol_change: suricata-verify protocol-change-failed-event) */
+TEST(smtp_starttls_change_checked_by_detection)
+{
+	static const char rsp[] = "HTTP/1.1 101\nUpgrade:h2c\n\n";
+	Ctx c;
+	void *tx;
+
+	ctx_init(&c, 25);
+	pkt(&c, 1, "220 mx\r\n", 8);
+	pkt(&c, 0, "EHLO x\r\n", 8);
+	pkt(&c, 1, "250 mx\r\n", 8);
+	pkt(&c, 0, "STARTTLS\r\n", 10);
+	pkt(&c, 1, "220 go\r\n", 8);
+	app_layer_take_packet_events(&c.f);
+	pkt(&c, 0, client_hello, sizeof(client_hello));
+	CHECK_EQ(c.f.app_proto, ALPROTO_TLS);
+	CHECK_EQ(app_layer_take_packet_events(&c.f), 0);
+	ctx_free(&c);
+
+	ctx_init(&c, 25);
+	pkt(&c, 1, "220 mx\r\n", 8);
+	pkt(&c, 0, "EHLO x\r\n", 8);
+	pkt(&c, 1, "250 mx\r\n", 8);
+	pkt(&c, 0, "STARTTLS\r\n", 10);
+	pkt(&c, 1, "220 go\r\n", 8);
+	app_layer_take_packet_events(&c.f);
+	pkt(&c, 1, rsp, strlen(rsp));
+	CHECK_EQ(c.f.app_proto, ALPROTO_HTTP1);
+	CHECK_EQ(c.f.app_proto_orig, ALPROTO_SMTP);
+	CHECK_EQ(c.f.app_proto_expect, ALPROTO_TLS);
+	CHECK_EQ(app_layer_take_packet_events(&c.f),
+		 APP_PEV_UNEXPECTED_PROTOCOL | APP_PEV_NO_TLS_AFTER_STARTTLS);
+	tx = app_layer_tx_get(&c.f, app_layer_tx_count(&c.f) - 1);
+	CHECK(tx);
+	CHECK(app_layer_tx_has_event(&c.f, tx, app_layer_event_lookup(ALPROTO_HTTP1,
+								      "failed_protocol_change")));
+	/* the change ended with that parse: a later one may be made */
+	CHECK(app_layer_proto_change_allowed(&c.f));
 	ctx_free(&c);
 }
 

@@ -165,7 +165,8 @@ static int load_alert_metadata(OutputAlertConfig *ac, const char *prefix, char *
 	if (get_bool(path, "flow", &ac->flow, err, errlen) < 0 ||
 	    get_bool(path, "app-layer", &ac->app_layer, err, errlen) < 0 ||
 	    get_bool(path, "rule.metadata", &ac->rule_metadata, err, errlen) < 0 ||
-	    get_bool(path, "rule.reference", &ac->rule_reference, err, errlen) < 0)
+	    get_bool(path, "rule.reference", &ac->rule_reference, err, errlen) < 0 ||
+	    get_bool(path, "rule.raw", &ac->rule_raw, err, errlen) < 0)
 		return -1;
 	return 0;
 }

@@ -39,6 +39,7 @@ typedef struct OutputAlertConfig {
 	int app_layer;              /* metadata: app-layer objects ("http", ...) */
 	int rule_metadata;          /* metadata: the rule's metadata keyword */
 	int rule_reference;         /* metadata.rule.reference (no): "references" */
+	int rule_raw;               /* metadata.rule.raw (no): "rule", the rule's text */
 	int tagged_packets;         /* tagged-packets */
 	XffConfig xff;              /* xff (output/xff.h) */
 	int verdict;                /* verdict: the packet's final verdict */

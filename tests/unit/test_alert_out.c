@@ -684,6 +684,67 @@ TEST(alert_references_only_when_asked)
 	rm_tree(dir);
 }
 
+/* target:src_ip|dest_ip adds "source" and "target" (ip, port), the named
+ * side of the packet as target; metadata.rule.raw adds the rule's text as
+ * "rule", after the metadata; neither without its switch. */
+TEST(alert_target_source_and_rule_text)
+{
+	static const char yaml_raw[] =
+		"outputs:\n"
+		"  - eve-log:\n"
+		"      enabled: yes\n"
+		"      filename: eve.json\n"
+		"      types:\n"
+		"        - alert:\n"
+		"            metadata:\n"
+		"              rule:\n"
+		"                raw: yes\n";
+	char *dir = make_tmpdir("test_alert_out");
+	char eve[256], *line;
+	Outputs *o;
+	Packet p;
+	Flow f;
+	AlertInfo a;
+
+	CHECK(dir);
+	tcp_pair(&p, &f);       /* the packet: 10.0.0.2:80 -> 10.0.0.1:40000 */
+	base_alert(&a);
+	a.target = ALERT_TARGET_SRC;
+	a.rule_text = "alert tcp any any -> any any (msg:\"x\"; target:src_ip; sid:1;)";
+	o = open_in(dir, yaml_default);
+	CHECK(o);
+	output_alert(o, &p, &f, &a);
+	outputs_close(o);
+	path_in(eve, sizeof(eve), dir, "eve.json");
+	line = file_line(eve, 0);
+	CHECK(line);
+	CHECK(strstr(line, "\"severity\":1,\"source\":{\"ip\":\"10.0.0.1\",\"port\":40000},"
+			   "\"target\":{\"ip\":\"10.0.0.2\",\"port\":80}}") != NULL);
+	CHECK(strstr(line, "\"rule\"") == NULL);
+	free(line);
+	unlink(eve);
+
+	a.target = ALERT_TARGET_DST;
+	o = open_in(dir, yaml_raw);
+	CHECK(o);
+	output_alert(o, &p, &f, &a);
+	a.target = 0;
+	output_alert(o, &p, &f, &a);
+	outputs_close(o);
+	line = file_line(eve, 0);
+	CHECK(line);
+	CHECK(strstr(line, "\"source\":{\"ip\":\"10.0.0.2\",\"port\":80},"
+			   "\"target\":{\"ip\":\"10.0.0.1\",\"port\":40000},"
+			   "\"rule\":\"alert tcp any any -> any any (msg:\\\"x\\\"; "
+			   "target:src_ip; sid:1;)\"}") != NULL);
+	free(line);
+	line = file_line(eve, 1);
+	CHECK(line && strstr(line, "\"source\"") == NULL && strstr(line, "\"rule\"") != NULL);
+	free(line);
+	CHECK(schema_valid(eve) != 0);
+	rm_tree(dir);
+}
+
 /* The flow's flowbits as the record's "metadata" object (Suricata 8's
  * header, eve-log metadata: yes by default); metadata: no leaves it out. */
 TEST(alert_flowbits_metadata_unless_eve_metadata_no)

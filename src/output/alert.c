@@ -533,7 +533,7 @@ static void write_app_members(JsonWriter *w, const AlertLine *l)
 	if (!l->ac->app_layer)
 		return;
 	if (l->a->has_tx)
-		output_tx_alert_write(w, l->f, l->a->tx_id);
+		output_tx_alert_write(w, l->f, l->a->tx_id, l->ac);
 	else
 		output_flow_alert_write(w, l->f);
 }

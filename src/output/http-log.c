@@ -163,7 +163,36 @@ json_t *http_tx_headers_json(const HttpTx *tx, int dir)
 
 /* Alerts on a transaction carry its "http" object and, as Suricata 8's
  * do, the transaction's files ("files"). */
-static int alert_http_write(JsonWriter *w, const Flow *f, void *tx)
+/* The alert's http-body options: each side's body as kept for inspection
+ * (dechunked, decompressed, up to its body limit), as Suricata 8 logs the
+ * body buffered for detection: base64 first, then printable, request
+ * before response, a side without body data omitted. */
+static void alert_http_bodies(JsonWriter *w, const HttpTx *tx, const OutputAlertConfig *ac)
+{
+	static const char *const b64_keys[2] = { "http_request_body", "http_response_body" };
+	static const char *const txt_keys[2] = { "http_request_body_printable",
+						 "http_response_body_printable" };
+	const HttpBodyPiece *pieces;
+	const uint8_t *data;
+	uint32_t len;
+
+	for (int pass = 0; pass < 2; pass++) {
+		if (!(pass ? ac->http_body_printable : ac->http_body))
+			continue;
+		for (int dir = 0; dir < 2; dir++) {
+			(void)http_tx_body_raw(tx, dir, &data, &len, &pieces);
+			if (!len)
+				continue;
+			if (pass)
+				output_write_printable(w, txt_keys[dir], data, len);
+			else
+				jw_base64(w, b64_keys[dir], data, len);
+		}
+	}
+}
+
+static int alert_http_write_opts(JsonWriter *w, const Flow *f, void *tx,
+				 const OutputAlertConfig *ac)
 {
 	FileContainer *fcs[2];
 	JwMark m = jw_mark(w);
@@ -174,6 +203,8 @@ static int alert_http_write(JsonWriter *w, const Flow *f, void *tx)
 		jw_close_nonempty(w, m);   /* nothing written: taken back */
 		return -1;
 	}
+	if (ac)
+		alert_http_bodies(w, tx, ac);
 	jw_close(w);
 	fcs[0] = http_tx_files(tx, APP_DIR_TOSERVER, 0);
 	fcs[1] = http_tx_files(tx, APP_DIR_TOCLIENT, 0);
@@ -284,7 +315,7 @@ static void log_http_tx(Outputs *o, const Packet *p, const Flow *f, void *tx)
 
 const EveTxLogger eve_http_logger = {
 	.log_tx = log_http_tx,
-	.alert_write = alert_http_write,
+	.alert_write_opts = alert_http_write_opts,
 	.file_record_write = http_file_record_write,
 	.log_events = log_http_events,
 };

@@ -184,6 +184,8 @@ static int load_alert_options(OutputAlertConfig *ac, const char *prefix, char *e
 	    get_bool(prefix, "packet", &ac->packet, err, errlen) < 0 ||
 	    get_bool(prefix, "tagged-packets", &ac->tagged_packets, err, errlen) < 0 ||
 	    get_bool(prefix, "verdict", &ac->verdict, err, errlen) < 0 ||
+	    get_bool(prefix, "http-body", &ac->http_body, err, errlen) < 0 ||
+	    get_bool(prefix, "http-body-printable", &ac->http_body_printable, err, errlen) < 0 ||
 	    load_alert_metadata(ac, prefix, err, errlen) < 0 ||
 	    xff_config_load(prefix, &ac->xff, err, errlen) < 0)
 		return -1;

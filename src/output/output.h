@@ -40,6 +40,8 @@ typedef struct OutputAlertConfig {
 	int rule_metadata;          /* metadata: the rule's metadata keyword */
 	int rule_reference;         /* metadata.rule.reference (no): "references" */
 	int rule_raw;               /* metadata.rule.raw (no): "rule", the rule's text */
+	int http_body;              /* http-body (no): http.http_*_body, base64 */
+	int http_body_printable;    /* http-body-printable (no): http.http_*_body_printable */
 	int tagged_packets;         /* tagged-packets */
 	XffConfig xff;              /* xff (output/xff.h) */
 	int verdict;                /* verdict: the packet's final verdict */

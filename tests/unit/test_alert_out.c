@@ -167,6 +167,9 @@ TEST(alert_config_defaults_metadata_on_payload_off)
 	CHECK_EQ(cfg.eve_alert.rule_metadata, 1);
 	CHECK_EQ(cfg.eve_alert.tagged_packets, 1);
 	CHECK_EQ(cfg.eve_alert.payload_buffer_size, 4096);
+	CHECK_EQ(cfg.eve_alert.http_body, 0);
+	CHECK_EQ(cfg.eve_alert.http_body_printable, 0);
+	CHECK_EQ(cfg.eve_alert.rule_raw, 0);
 	conf_deinit();
 }
 

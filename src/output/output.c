@@ -6,6 +6,7 @@
 #include "output/json-writer.h"
 #include "output/json-dump.h"
 #include "output/tls-json.h"
+#include "output/http-log.h"
 #include "app-layer/tls.h"
 #include "output/sink.h"
 #include "output/smtp-json.h"
@@ -227,9 +228,21 @@ static int load_http_options(OutputConfig *cfg, const char *prefix, char *err,
 	char path[400];
 	const char *v;
 
+	ConfNode *custom;
+
 	if (get_bool(prefix, "extended", &cfg->eve_http_extended, err, errlen) < 0 ||
 	    xff_config_load(prefix, &cfg->eve_http_xff, err, errlen) < 0)
 		return -1;
+	/* custom: header fields by name, added to the http record; a name
+	 * outside Suricata's table is ignored, as Suricata does */
+	snprintf(path, sizeof(path), "%s.custom", prefix);
+	custom = conf_get_node(path);
+	for (ConfNode *c = custom ? custom->child : NULL; c; c = c->next) {
+		int i = c->val ? http_custom_field(c->val) : -1;
+
+		if (i >= 0)
+			cfg->eve_http_custom |= 1ull << i;
+	}
 	snprintf(path, sizeof(path), "%s.dump-all-headers", prefix);
 	v = conf_get(path);
 	if (!v)

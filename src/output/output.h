@@ -165,6 +165,7 @@ typedef struct OutputConfig {
 	/* eve-log types: - http: dump-all-headers (both|request|response) */
 	unsigned eve_http_headers;  /* OUTPUT_HTTP_HDR_* */
 	int eve_http_extended;      /* - http: extended (no, as Suricata 8) */
+	uint64_t eve_http_custom;   /* - http: custom: bit i, http_custom_field() i */
 	XffConfig eve_http_xff;     /* - http: xff (output/xff.h) */
 	uint64_t eve_mqtt_string_limit; /* - mqtt: string-log-limit (1kb; 0 none) */
 	int eve_pgsql_passwords;    /* - pgsql: passwords (no): the password in clear */

@@ -2,6 +2,7 @@
 #include "test.h"
 #include "output-test-util.h"
 #include "output/alert.h"
+#include "output/http-log.h"
 #include "output/json-dump.h"
 #include "output/output-private.h"
 #include "app-layer/app-layer.h"
@@ -188,6 +189,34 @@ TEST(alert_config_reads_payload_options)
 	CHECK_EQ(cfg.eve_alert.flow, 0);
 	CHECK_EQ(cfg.eve_alert.app_layer, 0);
 	CHECK_EQ(cfg.eve_alert.rule_metadata, 0);
+	conf_deinit();
+}
+
+/* http custom: [...]: each name, by header or member name in any case,
+ * sets its field's bit; unknown names are ignored, as Suricata does. */
+TEST(http_custom_fields_by_either_name)
+{
+	static const char yaml_custom[] =
+		"outputs:\n"
+		"  - eve-log:\n"
+		"      enabled: yes\n"
+		"      types:\n"
+		"        - http:\n"
+		"            custom: [Accept-Encoding, set_cookie, X-Nope]\n";
+	OutputConfig cfg;
+	char err[256] = "";
+
+	CHECK(http_custom_field("accept-encoding") >= 0);
+	CHECK_EQ(http_custom_field("ACCEPT_ENCODING"), http_custom_field("Accept-Encoding"));
+	CHECK_EQ(http_custom_field("x-nope"), -1);
+	CHECK_EQ(load_yaml(yaml_custom), 0);
+	CHECK_EQ(output_config_load(&cfg, "/tmp", err, sizeof(err)), 0);
+	CHECK_EQ(cfg.eve_http_custom, (1ull << http_custom_field("accept-encoding")) |
+					      (1ull << http_custom_field("Set-Cookie")));
+	conf_deinit();
+	CHECK_EQ(load_yaml(yaml_default), 0);
+	CHECK_EQ(output_config_load(&cfg, "/tmp", err, sizeof(err)), 0);
+	CHECK_EQ(cfg.eve_http_custom, 0);
 	conf_deinit();
 }
 

@@ -44,7 +44,8 @@ static void smb_store(const Flow *f, void *tx, unsigned dirs, int flow_scope, ui
 
 	(void)f;
 	(void)flow_scope;
-	if (t->type != SMB_TXT_FILE)
+	/* a packet rule (no transaction) may carry filestore too */
+	if (!t || t->type != SMB_TXT_FILE)
 		return;
 	for (int d = 0; d < 2; d++)
 		if (dirs & (1u << d))

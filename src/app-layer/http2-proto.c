@@ -330,6 +330,9 @@ void http2_files_store(const Flow *f, void *txp, unsigned dirs, int flow_scope, 
 
 	(void)f;
 	(void)flow_scope;
+	/* a packet rule (no transaction) may carry filestore too */
+	if (!tx)
+		return;
 	for (int d = 0; d < 2; d++) {
 		if (!(dirs & (1u << d)))
 			continue;

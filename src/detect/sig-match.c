@@ -314,6 +314,11 @@ void detect_alert_info(const DetectEngine *de, const Packet *p, const DetectAler
 	ai->sid = s->sid;
 	ai->rev = s->rev;
 	ai->msg = s->msg;
+	ai->rule_text = s->raw;
+	if (s->flags & SIG_FLAG_TARGET_SRC)
+		ai->target = ALERT_TARGET_SRC;
+	else if (s->flags & SIG_FLAG_TARGET_DST)
+		ai->target = ALERT_TARGET_DST;
 	ai->class_name = s->classtype;
 	ai->priority = s->priority;
 	ai->from_stream = a->from_stream;

@@ -129,6 +129,17 @@ static void write_addr(JsonWriter *w, const char *key, const Address *a, uint8_t
 	jw_ascii(w, key, buf, strlen(buf));
 }
 
+/* {"ip": ..., "port": ...} of the packet's source (dst 0) or destination,
+ * for the target keyword's "source" and "target" (ports: TCP, UDP, SCTP). */
+static void write_endpoint(JsonWriter *w, const char *key, const Packet *p, int dst)
+{
+	jw_object(w, key);
+	write_addr(w, "ip", dst ? &p->dst : &p->src, p->ip_version);
+	if (p->proto == IPPROTO_TCP || p->proto == IPPROTO_UDP || p->proto == 132)
+		jw_int(w, "port", dst ? p->dp : p->sp);
+	jw_close(w);
+}
+
 /* Suricata's "tunnel" object on an alert for a tunnel's inner packet: the
  * outermost packet's tuple and how deep this one sits. */
 static void write_tunnel(JsonWriter *w, const Packet *p)
@@ -274,7 +285,8 @@ static void write_rule_metadata(JsonWriter *w, const AlertInfo *a)
 
 /* The "alert" object's members, as alert records and the drop records
  * (output_alert_write) carry them. */
-static void write_alert_members(JsonWriter *w, const OutputAlertConfig *ac, const AlertInfo *a)
+static void write_alert_members(JsonWriter *w, const OutputAlertConfig *ac, const AlertInfo *a,
+				const Packet *p)
 {
 	const char *action = eve_action(a->action, ac->ips);
 
@@ -286,6 +298,14 @@ static void write_alert_members(JsonWriter *w, const OutputAlertConfig *ac, cons
 	/* Suricata logs category even without a classtype, as "" */
 	write_text(w, "category", a->class_desc);
 	jw_int(w, "severity", a->priority > 0 ? a->priority : 3);
+	/* target:src_ip|dest_ip (Suricata's "target" keyword): which end of
+	 * the packet the rule calls the target, the other is the source */
+	if (a->target && p) {
+		int target_is_dst = a->target == ALERT_TARGET_DST;
+
+		write_endpoint(w, "source", p, !target_is_dst);
+		write_endpoint(w, "target", p, target_is_dst);
+	}
 	if (ac->rule_reference && a->n_references) {
 		jw_array(w, "references");
 		for (unsigned i = 0; i < a->n_references; i++)
@@ -294,12 +314,14 @@ static void write_alert_members(JsonWriter *w, const OutputAlertConfig *ac, cons
 	}
 	if (ac->rule_metadata && a->n_metadata)
 		write_rule_metadata(w, a);
+	if (ac->rule_raw && a->rule_text)
+		write_text(w, "rule", a->rule_text);
 }
 
 void output_alert_write(JsonWriter *w, const Outputs *o, const AlertInfo *a)
 {
 	jw_object(w, "alert");
-	write_alert_members(w, &o->cfg.eve_alert, a);
+	write_alert_members(w, &o->cfg.eve_alert, a, NULL);
 	jw_close(w);
 }
 
@@ -335,7 +357,7 @@ static void build_alert_obj(JsonWriter *w, void *ctx)
 {
 	const struct alert_obj *c = ctx;
 
-	write_alert_members(w, &c->o->cfg.eve_alert, c->a);
+	write_alert_members(w, &c->o->cfg.eve_alert, c->a, NULL);
 }
 
 json_t *output_alert_object(const Outputs *o, const AlertInfo *a)
@@ -511,7 +533,7 @@ static void write_app_members(JsonWriter *w, const AlertLine *l)
 	if (!l->ac->app_layer)
 		return;
 	if (l->a->has_tx)
-		output_tx_alert_write(w, l->f, l->a->tx_id);
+		output_tx_alert_write(w, l->f, l->a->tx_id, l->ac);
 	else
 		output_flow_alert_write(w, l->f);
 }
@@ -560,7 +582,7 @@ static void build_alert(JsonWriter *w, AlertLine *l)
 	if (l->a->tx_guessed)
 		jw_bool(w, "tx_guessed", 1);
 	jw_object(w, "alert");
-	write_alert_members(w, l->ac, l->a);
+	write_alert_members(w, l->ac, l->a, l->p);
 	if (has_xff && !l->ac->xff.overwrite)
 		jw_ascii(w, "xff", xff, strlen(xff));
 	jw_close(w);

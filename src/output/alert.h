@@ -55,6 +55,12 @@ typedef struct AlertInfo {
 	 * value), for metadata.rule.reference */
 	const char *const *references;
 	unsigned n_references;
+	const char *rule_text;      /* the rule as written, for metadata.rule.raw */
+	/* the target keyword: which side of the packet is the target, logged as
+	 * "source" and "target" objects */
+#define ALERT_TARGET_SRC 1
+#define ALERT_TARGET_DST 2
+	uint8_t target;
 	/* the flowbits set on the flow when the alert is logged (the names
 	 * are the engine's), for the record's "metadata" object */
 #define ALERT_FLOWBITS_MAX 32

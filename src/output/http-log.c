@@ -115,6 +115,107 @@ int http_tx_headers_write(JsonWriter *w, const char *key, const HttpTx *tx, int 
 	return 1;
 }
 
+/* ---- custom: [...]: headers by Suricata's eve names ---- */
+
+/* Suricata's table of the headers an http record may add through
+ * `custom`: the eve member and the header, a request's (REQ) or a
+ * response's. The yaml names one by its header name or its member name,
+ * in any case (Accept-Encoding, accept_encoding). */
+#define REQ APP_DIR_TOSERVER
+#define RSP APP_DIR_TOCLIENT
+static const struct {
+	const char *key, *header;
+	int dir;
+} custom_fields[] = {
+	{ "accept", "accept", REQ },
+	{ "accept_charset", "accept-charset", REQ },
+	{ "accept_encoding", "accept-encoding", REQ },
+	{ "accept_language", "accept-language", REQ },
+	{ "accept_datetime", "accept-datetime", REQ },
+	{ "authorization", "authorization", REQ },
+	{ "cache_control", "cache-control", REQ },
+	{ "cookie", "cookie", REQ },
+	{ "from", "from", REQ },
+	{ "max_forwards", "max-forwards", REQ },
+	{ "origin", "origin", REQ },
+	{ "pragma", "pragma", REQ },
+	{ "proxy_authorization", "proxy-authorization", REQ },
+	{ "range", "range", REQ },
+	{ "te", "te", REQ },
+	{ "via", "via", REQ },
+	{ "x_requested_with", "x-requested-with", REQ },
+	{ "dnt", "dnt", REQ },
+	{ "x_forwarded_proto", "x-forwarded-proto", REQ },
+	{ "x_authenticated_user", "x-authenticated-user", REQ },
+	{ "x_flash_version", "x-flash-version", REQ },
+	{ "true_client_ip", "true-client-ip", REQ },
+	{ "org_src_ip", "org-src-ip", REQ },
+	{ "x_bluecoat_via", "x-bluecoat-via", REQ },
+	{ "accept_range", "accept-range", RSP },
+	{ "age", "age", RSP },
+	{ "allow", "allow", RSP },
+	{ "connection", "connection", RSP },
+	{ "content_encoding", "content-encoding", RSP },
+	{ "content_language", "content-language", RSP },
+	{ "content_length", "content-length", RSP },
+	{ "content_location", "content-location", RSP },
+	{ "content_md5", "content-md5", RSP },
+	{ "content_type", "content-type", RSP },
+	{ "date", "date", RSP },
+	{ "etag", "etag", RSP },
+	{ "expires", "expires", RSP },
+	{ "last_modified", "last-modified", RSP },
+	{ "link", "link", RSP },
+	{ "location", "location", RSP },
+	{ "proxy_authenticate", "proxy-authenticate", RSP },
+	{ "refresh", "refresh", RSP },
+	{ "retry_after", "retry-after", RSP },
+	{ "server", "server", RSP },
+	{ "set_cookie", "set-cookie", RSP },
+	{ "trailer", "trailer", RSP },
+	{ "transfer_encoding", "transfer-encoding", RSP },
+	{ "upgrade", "upgrade", RSP },
+	{ "vary", "vary", RSP },
+	{ "warning", "warning", RSP },
+	{ "www_authenticate", "www-authenticate", RSP },
+};
+#undef REQ
+#undef RSP
+
+int http_custom_field(const char *name)
+{
+	for (size_t i = 0; i < sizeof(custom_fields) / sizeof(custom_fields[0]); i++)
+		if (!strcasecmp(name, custom_fields[i].header) ||
+		    !strcasecmp(name, custom_fields[i].key))
+			return (int)i;
+	return -1;
+}
+
+/* The first header of that name on its side, as libhtp keeps it (a
+ * repeated header's values joined). */
+static void custom_write(JsonWriter *w, const HttpTx *tx, uint64_t fields)
+{
+	for (size_t i = 0; i < sizeof(custom_fields) / sizeof(custom_fields[0]); i++) {
+		size_t hlen = strlen(custom_fields[i].header);
+		int dir = custom_fields[i].dir;
+		size_t n;
+
+		if (!(fields & (1ull << i)))
+			continue;
+		n = http_tx_header_count(tx, dir);
+		for (size_t j = 0; j < n; j++) {
+			HttpBytes name, value;
+
+			if (http_tx_header_at(tx, dir, j, &name, &value) != 0 ||
+			    name.len != hlen ||
+			    strncasecmp((const char *)name.p, custom_fields[i].header, hlen))
+				continue;
+			put_bytes(w, custom_fields[i].key, value.p, value.len);
+			break;
+		}
+	}
+}
+
 /* The tree forms, for the tests and fuzzers. */
 struct tx_obj {
 	const HttpTx *tx;
@@ -163,7 +264,36 @@ json_t *http_tx_headers_json(const HttpTx *tx, int dir)
 
 /* Alerts on a transaction carry its "http" object and, as Suricata 8's
  * do, the transaction's files ("files"). */
-static int alert_http_write(JsonWriter *w, const Flow *f, void *tx)
+/* The alert's http-body options: each side's body as kept for inspection
+ * (dechunked, decompressed, up to its body limit), as Suricata 8 logs the
+ * body buffered for detection: base64 first, then printable, request
+ * before response, a side without body data omitted. */
+static void alert_http_bodies(JsonWriter *w, const HttpTx *tx, const OutputAlertConfig *ac)
+{
+	static const char *const b64_keys[2] = { "http_request_body", "http_response_body" };
+	static const char *const txt_keys[2] = { "http_request_body_printable",
+						 "http_response_body_printable" };
+	const HttpBodyPiece *pieces;
+	const uint8_t *data;
+	uint32_t len;
+
+	for (int pass = 0; pass < 2; pass++) {
+		if (!(pass ? ac->http_body_printable : ac->http_body))
+			continue;
+		for (int dir = 0; dir < 2; dir++) {
+			(void)http_tx_body_raw(tx, dir, &data, &len, &pieces);
+			if (!len)
+				continue;
+			if (pass)
+				output_write_printable(w, txt_keys[dir], data, len);
+			else
+				jw_base64(w, b64_keys[dir], data, len);
+		}
+	}
+}
+
+static int alert_http_write_opts(JsonWriter *w, const Flow *f, void *tx,
+				 const OutputAlertConfig *ac)
 {
 	FileContainer *fcs[2];
 	JwMark m = jw_mark(w);
@@ -174,6 +304,8 @@ static int alert_http_write(JsonWriter *w, const Flow *f, void *tx)
 		jw_close_nonempty(w, m);   /* nothing written: taken back */
 		return -1;
 	}
+	if (ac)
+		alert_http_bodies(w, tx, ac);
 	jw_close(w);
 	fcs[0] = http_tx_files(tx, APP_DIR_TOSERVER, 0);
 	fcs[1] = http_tx_files(tx, APP_DIR_TOCLIENT, 0);
@@ -198,6 +330,7 @@ struct http_line {
 	unsigned want;
 	int extended;
 	const XffConfig *xff;
+	uint64_t custom;
 };
 
 static void build_record(JsonWriter *w, void *ctx)
@@ -214,6 +347,8 @@ static void build_record(JsonWriter *w, void *ctx)
 	http_tx_write(w, l->tx, l->extended);
 	if (has_xff && !l->xff->overwrite)
 		jw_ascii(w, "xff", xff, strlen(xff));
+	if (l->custom)
+		custom_write(w, l->tx, l->custom);
 	if (l->want & OUTPUT_HTTP_HDR_REQUEST)
 		http_tx_headers_write(w, "request_headers", l->tx, APP_DIR_TOSERVER);
 	if (l->want & OUTPUT_HTTP_HDR_RESPONSE)
@@ -225,7 +360,7 @@ static void build_record(JsonWriter *w, void *ctx)
  * dump-all-headers, the headers of the chosen sides as libhtp kept them). */
 void output_http_tx(Outputs *o, const Packet *p, const Flow *f, HttpTx *tx)
 {
-	struct http_line l = { p, f, tx, 0, 0, NULL };
+	struct http_line l = { p, f, tx, 0, 0, NULL, 0 };
 
 	if (!o || !outputs_eve_enabled(o, "http") || !http_tx_loggable(tx))
 		return;
@@ -234,6 +369,7 @@ void output_http_tx(Outputs *o, const Packet *p, const Flow *f, HttpTx *tx)
 	/* only the http record follows `extended`: Suricata 8's alerts and
 	 * fileinfo records always carry the extended fields */
 	l.extended = o->cfg.eve_http_extended;
+	l.custom = o->cfg.eve_http_custom;
 	/* long headers take the heap, as large as libhtp's header limits let
 	 * a transaction's record be */
 	eve_write_built(o, "http", build_record, &l);
@@ -284,7 +420,7 @@ static void log_http_tx(Outputs *o, const Packet *p, const Flow *f, void *tx)
 
 const EveTxLogger eve_http_logger = {
 	.log_tx = log_http_tx,
-	.alert_write = alert_http_write,
+	.alert_write_opts = alert_http_write_opts,
 	.file_record_write = http_file_record_write,
 	.log_events = log_http_events,
 };

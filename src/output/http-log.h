@@ -24,6 +24,9 @@ int http_tx_write(struct JsonWriter *w, const HttpTx *tx, int extended);
  * member key of {"name", "value"} in the order libhtp keeps them. dir:
  * APP_DIR_*. 0 (nothing written) when that side has no headers yet. */
 int http_tx_headers_write(struct JsonWriter *w, const char *key, const HttpTx *tx, int dir);
+/* custom: [...]: the index of the header field a yaml entry names (its
+ * header name or its eve member name, any case; below 64), -1: none. */
+int http_custom_field(const char *name);
 /* The same as trees (NULL where nothing is written), for the tests and
  * fuzzers; the caller owns them. */
 json_t *http_tx_json(const HttpTx *tx, int extended);

@@ -245,6 +245,11 @@ typedef struct EveTxLogger {
 	 * written into the alert record w; -1 when the tx has none. Called
 	 * again when the record is retried in a larger buffer: reads only */
 	int (*alert_write)(struct JsonWriter *w, const Flow *f, void *tx);
+	/* optional, in alert_write's place: the same with the alert type's
+	 * options, for a protocol whose alert members depend on them (HTTP's
+	 * http-body and http-body-printable) */
+	int (*alert_write_opts)(struct JsonWriter *w, const Flow *f, void *tx,
+				const struct OutputAlertConfig *ac);
 	/* optional, for a protocol that carries files (files_of_tx): the
 	 * fileinfo record of tx on packet p (NULL: at the flow's end), its
 	 * header and the protocol's members, app_proto included, written
@@ -306,8 +311,10 @@ extern const EveTxLogger eve_quic_logger;   /* quic-json.c */
 int eve_dns_config_load(struct dns_json_cfg *c, const char *prefix, char *err, size_t errlen);
 
 /* The app-layer members of an alert on transaction tx_id of f, by f's
- * protocol's logger, written into the alert record w (alert.c). */
-void output_tx_alert_write(struct JsonWriter *w, const Flow *f, uint64_t tx_id);
+ * protocol's logger, written into the alert record w (alert.c); ac: the
+ * alert type's options. */
+void output_tx_alert_write(struct JsonWriter *w, const Flow *f, uint64_t tx_id,
+			   const struct OutputAlertConfig *ac);
 /* The same for an alert on no transaction: the members of a protocol with
  * one transaction per flow (flow_scope), else nothing. */
 void output_flow_alert_write(struct JsonWriter *w, const Flow *f);

@@ -6,6 +6,7 @@
 #include "output/json-writer.h"
 #include "output/json-dump.h"
 #include "output/tls-json.h"
+#include "output/http-log.h"
 #include "app-layer/tls.h"
 #include "output/sink.h"
 #include "output/smtp-json.h"
@@ -165,7 +166,8 @@ static int load_alert_metadata(OutputAlertConfig *ac, const char *prefix, char *
 	if (get_bool(path, "flow", &ac->flow, err, errlen) < 0 ||
 	    get_bool(path, "app-layer", &ac->app_layer, err, errlen) < 0 ||
 	    get_bool(path, "rule.metadata", &ac->rule_metadata, err, errlen) < 0 ||
-	    get_bool(path, "rule.reference", &ac->rule_reference, err, errlen) < 0)
+	    get_bool(path, "rule.reference", &ac->rule_reference, err, errlen) < 0 ||
+	    get_bool(path, "rule.raw", &ac->rule_raw, err, errlen) < 0)
 		return -1;
 	return 0;
 }
@@ -183,6 +185,8 @@ static int load_alert_options(OutputAlertConfig *ac, const char *prefix, char *e
 	    get_bool(prefix, "packet", &ac->packet, err, errlen) < 0 ||
 	    get_bool(prefix, "tagged-packets", &ac->tagged_packets, err, errlen) < 0 ||
 	    get_bool(prefix, "verdict", &ac->verdict, err, errlen) < 0 ||
+	    get_bool(prefix, "http-body", &ac->http_body, err, errlen) < 0 ||
+	    get_bool(prefix, "http-body-printable", &ac->http_body_printable, err, errlen) < 0 ||
 	    load_alert_metadata(ac, prefix, err, errlen) < 0 ||
 	    xff_config_load(prefix, &ac->xff, err, errlen) < 0)
 		return -1;
@@ -224,9 +228,21 @@ static int load_http_options(OutputConfig *cfg, const char *prefix, char *err,
 	char path[400];
 	const char *v;
 
+	ConfNode *custom;
+
 	if (get_bool(prefix, "extended", &cfg->eve_http_extended, err, errlen) < 0 ||
 	    xff_config_load(prefix, &cfg->eve_http_xff, err, errlen) < 0)
 		return -1;
+	/* custom: header fields by name, added to the http record; a name
+	 * outside Suricata's table is ignored, as Suricata does */
+	snprintf(path, sizeof(path), "%s.custom", prefix);
+	custom = conf_get_node(path);
+	for (ConfNode *c = custom ? custom->child : NULL; c; c = c->next) {
+		int i = c->val ? http_custom_field(c->val) : -1;
+
+		if (i >= 0)
+			cfg->eve_http_custom |= 1ull << i;
+	}
 	snprintf(path, sizeof(path), "%s.dump-all-headers", prefix);
 	v = conf_get(path);
 	if (!v)

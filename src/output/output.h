@@ -39,6 +39,9 @@ typedef struct OutputAlertConfig {
 	int app_layer;              /* metadata: app-layer objects ("http", ...) */
 	int rule_metadata;          /* metadata: the rule's metadata keyword */
 	int rule_reference;         /* metadata.rule.reference (no): "references" */
+	int rule_raw;               /* metadata.rule.raw (no): "rule", the rule's text */
+	int http_body;              /* http-body (no): http.http_*_body, base64 */
+	int http_body_printable;    /* http-body-printable (no): http.http_*_body_printable */
 	int tagged_packets;         /* tagged-packets */
 	XffConfig xff;              /* xff (output/xff.h) */
 	int verdict;                /* verdict: the packet's final verdict */
@@ -162,6 +165,7 @@ typedef struct OutputConfig {
 	/* eve-log types: - http: dump-all-headers (both|request|response) */
 	unsigned eve_http_headers;  /* OUTPUT_HTTP_HDR_* */
 	int eve_http_extended;      /* - http: extended (no, as Suricata 8) */
+	uint64_t eve_http_custom;   /* - http: custom: bit i, http_custom_field() i */
 	XffConfig eve_http_xff;     /* - http: xff (output/xff.h) */
 	uint64_t eve_mqtt_string_limit; /* - mqtt: string-log-limit (1kb; 0 none) */
 	int eve_pgsql_passwords;    /* - pgsql: passwords (no): the password in clear */

@@ -86,12 +86,17 @@ void output_tx_log_events(Outputs *o, const Packet *p, const Flow *f, void *tx)
 		l->log_events(o, p, f, tx);
 }
 
-void output_tx_alert_write(struct JsonWriter *w, const Flow *f, uint64_t tx_id)
+void output_tx_alert_write(struct JsonWriter *w, const Flow *f, uint64_t tx_id,
+			   const struct OutputAlertConfig *ac)
 {
 	const EveTxLogger *l = logger_of(f);
 	void *tx;
 
-	if (l && l->alert_write && (tx = app_layer_tx_get(f, tx_id)))
+	if (!l || !(tx = app_layer_tx_get(f, tx_id)))
+		return;
+	if (l->alert_write_opts)
+		(void)l->alert_write_opts(w, f, tx, ac);
+	else if (l->alert_write)
 		(void)l->alert_write(w, f, tx);
 }
 

@@ -2,6 +2,7 @@
 #include "test.h"
 #include "output-test-util.h"
 #include "output/alert.h"
+#include "output/http-log.h"
 #include "output/json-dump.h"
 #include "output/output-private.h"
 #include "app-layer/app-layer.h"
@@ -167,6 +168,9 @@ TEST(alert_config_defaults_metadata_on_payload_off)
 	CHECK_EQ(cfg.eve_alert.rule_metadata, 1);
 	CHECK_EQ(cfg.eve_alert.tagged_packets, 1);
 	CHECK_EQ(cfg.eve_alert.payload_buffer_size, 4096);
+	CHECK_EQ(cfg.eve_alert.http_body, 0);
+	CHECK_EQ(cfg.eve_alert.http_body_printable, 0);
+	CHECK_EQ(cfg.eve_alert.rule_raw, 0);
 	conf_deinit();
 }
 
@@ -185,6 +189,34 @@ TEST(alert_config_reads_payload_options)
 	CHECK_EQ(cfg.eve_alert.flow, 0);
 	CHECK_EQ(cfg.eve_alert.app_layer, 0);
 	CHECK_EQ(cfg.eve_alert.rule_metadata, 0);
+	conf_deinit();
+}
+
+/* http custom: [...]: each name, by header or member name in any case,
+ * sets its field's bit; unknown names are ignored, as Suricata does. */
+TEST(http_custom_fields_by_either_name)
+{
+	static const char yaml_custom[] =
+		"outputs:\n"
+		"  - eve-log:\n"
+		"      enabled: yes\n"
+		"      types:\n"
+		"        - http:\n"
+		"            custom: [Accept-Encoding, set_cookie, X-Nope]\n";
+	OutputConfig cfg;
+	char err[256] = "";
+
+	CHECK(http_custom_field("accept-encoding") >= 0);
+	CHECK_EQ(http_custom_field("ACCEPT_ENCODING"), http_custom_field("Accept-Encoding"));
+	CHECK_EQ(http_custom_field("x-nope"), -1);
+	CHECK_EQ(load_yaml(yaml_custom), 0);
+	CHECK_EQ(output_config_load(&cfg, "/tmp", err, sizeof(err)), 0);
+	CHECK_EQ(cfg.eve_http_custom, (1ull << http_custom_field("accept-encoding")) |
+					      (1ull << http_custom_field("Set-Cookie")));
+	conf_deinit();
+	CHECK_EQ(load_yaml(yaml_default), 0);
+	CHECK_EQ(output_config_load(&cfg, "/tmp", err, sizeof(err)), 0);
+	CHECK_EQ(cfg.eve_http_custom, 0);
 	conf_deinit();
 }
 
@@ -679,6 +711,67 @@ TEST(alert_references_only_when_asked)
 	CHECK(line);
 	CHECK(strstr(line, "\"severity\":1,\"references\":[\"https://github.com/x\","
 			   "\"foobar://y\"],\"metadata\":{\"tag\":[\"one\"]}") != NULL);
+	free(line);
+	CHECK(schema_valid(eve) != 0);
+	rm_tree(dir);
+}
+
+/* target:src_ip|dest_ip adds "source" and "target" (ip, port), the named
+ * side of the packet as target; metadata.rule.raw adds the rule's text as
+ * "rule", after the metadata; neither without its switch. */
+TEST(alert_target_source_and_rule_text)
+{
+	static const char yaml_raw[] =
+		"outputs:\n"
+		"  - eve-log:\n"
+		"      enabled: yes\n"
+		"      filename: eve.json\n"
+		"      types:\n"
+		"        - alert:\n"
+		"            metadata:\n"
+		"              rule:\n"
+		"                raw: yes\n";
+	char *dir = make_tmpdir("test_alert_out");
+	char eve[256], *line;
+	Outputs *o;
+	Packet p;
+	Flow f;
+	AlertInfo a;
+
+	CHECK(dir);
+	tcp_pair(&p, &f);       /* the packet: 10.0.0.2:80 -> 10.0.0.1:40000 */
+	base_alert(&a);
+	a.target = ALERT_TARGET_SRC;
+	a.rule_text = "alert tcp any any -> any any (msg:\"x\"; target:src_ip; sid:1;)";
+	o = open_in(dir, yaml_default);
+	CHECK(o);
+	output_alert(o, &p, &f, &a);
+	outputs_close(o);
+	path_in(eve, sizeof(eve), dir, "eve.json");
+	line = file_line(eve, 0);
+	CHECK(line);
+	CHECK(strstr(line, "\"severity\":1,\"source\":{\"ip\":\"10.0.0.1\",\"port\":40000},"
+			   "\"target\":{\"ip\":\"10.0.0.2\",\"port\":80}}") != NULL);
+	CHECK(strstr(line, "\"rule\"") == NULL);
+	free(line);
+	unlink(eve);
+
+	a.target = ALERT_TARGET_DST;
+	o = open_in(dir, yaml_raw);
+	CHECK(o);
+	output_alert(o, &p, &f, &a);
+	a.target = 0;
+	output_alert(o, &p, &f, &a);
+	outputs_close(o);
+	line = file_line(eve, 0);
+	CHECK(line);
+	CHECK(strstr(line, "\"source\":{\"ip\":\"10.0.0.2\",\"port\":80},"
+			   "\"target\":{\"ip\":\"10.0.0.1\",\"port\":40000},"
+			   "\"rule\":\"alert tcp any any -> any any (msg:\\\"x\\\"; "
+			   "target:src_ip; sid:1;)\"}") != NULL);
+	free(line);
+	line = file_line(eve, 1);
+	CHECK(line && strstr(line, "\"source\"") == NULL && strstr(line, "\"rule\"") != NULL);
 	free(line);
 	CHECK(schema_valid(eve) != 0);
 	rm_tree(dir);

@@ -279,6 +279,10 @@ static inline int app_layer_has_txs(const Flow *f)
 }
 /* The next tx id (transactions ever started); 0 without transactions. */
 uint64_t app_layer_tx_count(const Flow *f);
+/* The transactions eve's flow record counts (tx_cnt): Suricata's own
+ * count, which may leave out transactions ours keep only internally (SMB's
+ * silent requests); app_layer_tx_count() for most protocols. */
+uint64_t app_layer_tx_cnt(const Flow *f);
 /* The transaction with this id, or NULL (not started yet, or freed). */
 void *app_layer_tx_get(const Flow *f, uint64_t id);
 /* The gc's low-water mark: every id below it is freed, so a walk over the

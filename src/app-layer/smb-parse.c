@@ -1609,6 +1609,27 @@ static int smb1_is_andx(uint8_t cmd)
 	       cmd == SMB1_TREE_CONNECT_ANDX || cmd == SMB1_NT_CREATE_ANDX;
 }
 
+/* Whether an SMB1 request is no transaction of Suricata 8's (kept only
+ * to pair its response): READ_ANDX and WRITE_ANDX on a file (their data
+ * goes to the file's transaction), TRANS but a TransactNmPipe (its
+ * DCE/RPC call is one), and TRANS2 (a transaction only for the
+ * SET_PATH/FILE_INFO renames and deletes, not parsed here). */
+static int smb1_request_silent(SmbState *s, uint8_t cmd, uint16_t tid, const uint8_t *w,
+			       unsigned wc)
+{
+	switch (cmd) {
+	case SMB1_READ_ANDX:
+		return wc >= 10;
+	case SMB1_WRITE_ANDX:
+		return wc >= 10 && !fid_is_pipe(s, w + 4, 2, tid);
+	case SMB1_TRANS:
+		return wc < 16 || le16(w + 28) != 0x26;
+	case SMB1_TRANS2:
+		return 1;
+	}
+	return 0;
+}
+
 static void smb1_command(SmbState *s, int dir, const uint8_t *h, size_t n, uint64_t missing,
 			 uint8_t cmd, int resp, int unicode, uint16_t tid, uint16_t uid,
 			 uint64_t key, const uint8_t *w, unsigned wc, const uint8_t *d, size_t dl)
@@ -1616,11 +1637,7 @@ static void smb1_command(SmbState *s, int dir, const uint8_t *h, size_t n, uint6
 	SmbTx *t;
 
 	if (!resp) {
-		int silent = 0;
-
-		if ((cmd == SMB1_READ_ANDX || cmd == SMB1_WRITE_ANDX) && wc >= 10)
-			silent = cmd == SMB1_READ_ANDX || !fid_is_pipe(s, w + 4, 2, tid);
-		t = tx_new_silent(s, 1, cmd, key, silent);
+		t = tx_new_silent(s, 1, cmd, key, smb1_request_silent(s, cmd, tid, w, wc));
 		if (!t)
 			return;
 		t->session_id = uid;
@@ -1646,15 +1663,12 @@ static void smb1_command(SmbState *s, int dir, const uint8_t *h, size_t n, uint6
 		}
 		return;
 	}
+	/* Suricata 8 makes no SMB1 transaction of a response whose request
+	 * it did not see: it only looks the request's up (flow-tx-cnt: the
+	 * answer to TRANS2 secondaries, a second NT_TRANS answer) */
 	t = tx_find(s, 1, cmd, key);
-	if (!t) {
-		t = tx_new(s, 1, cmd, key);
-		if (!t)
-			return;
-		t->session_id = uid;
-		t->tree_id = tid;
-		t->request_done = 1;
-	}
+	if (!t)
+		return;
 	if (!t->session_id)
 		t->session_id = uid;
 	set_status1(t, h);

@@ -230,6 +230,13 @@ static uint64_t smb_tx_count(const void *state)
 	return ((const SmbProto *)state)->s->next_id;
 }
 
+/* Suricata's count: the silent requests and event holders are none of its
+ * transactions (flow-tx-cnt) */
+static uint64_t smb_tx_cnt(const void *state)
+{
+	return ((const SmbProto *)state)->s->next_log_id;
+}
+
 /* Detection and logging ask for ids in rising order on every packet: the
  * search resumes from the last find, so such a walk costs the live list
  * once, not once per id (with SMB_MAX_TX requests nobody answers, each
@@ -326,6 +333,7 @@ const AppProtoOps smb_proto_ops = {
 	.state_free = smb_state_free_op,
 	.parse = smb_parse_op,
 	.tx_count = smb_tx_count,
+	.tx_cnt = smb_tx_cnt,
 	.tx_get = smb_tx_get,
 	.tx_id = smb_tx_id,
 	.tx_log_id = smb_tx_id,

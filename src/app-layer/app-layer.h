@@ -83,6 +83,8 @@ enum app_proto {
 #define APP_GAP 0x02   /* len bytes are missing here; data is NULL */
 #define APP_MIDSTREAM 0x04 /* the session was picked up midstream: its first
                             * packet may have come from the server */
+#define APP_ONESIDED 0x08  /* stream.async-oneside: only this side is seen, the
+                            * other's answers never come */
 
 /* app_layer_handle_data() result: on a midstream flow the first bytes of dir
  * are what the other side would send (a response going to the server): the

@@ -477,6 +477,15 @@ static void smb_tx_response_done(SmbTx *t, int ok)
 	t->response_done = 1;
 }
 
+/* A one-sided flow (stream.async-oneside): the answer never comes, so a
+ * request's transaction waits for none (suricata-verify
+ * bug-8629-async-oneside: requests piling up would pass smb.max-tx). */
+static void request_unanswered(SmbState *s, SmbTx *t)
+{
+	if (s->one_sided)
+		t->response_done = 1;
+}
+
 static void file_tx_finish(SmbTx *t, int how)
 {
 	if (t->file) {
@@ -792,15 +801,26 @@ static int fid_is_pipe(SmbState *s, const uint8_t *fuid, uint8_t fuid_len, uint3
 
 /* Whether data read or written on the file goes to a pipe: as its tree
  * says, or, when the tree is unknown, when the data begins like a DCE/RPC
- * PDU (Suricata decides the same way midstream). */
+ * PDU (Suricata decides the same way midstream). Such a tree is then a
+ * pipe tree (IPC$) for what follows on it, as Suricata's: a later write on
+ * another pipe of it that is no DCE/RPC (PsExec's) is no file
+ * (bug-8629-async-oneside: one-sided, no tree connect answer seen). */
 static int fid_pipe_by_data(SmbState *s, const uint8_t *fuid, uint8_t fuid_len, uint32_t tree_id,
 			    const uint8_t *data, size_t len)
 {
 	int st = fid_pipe_state(s, fuid, fuid_len, tree_id), req;
+	uint8_t k[4];
+	SmbName *tn;
 
 	if (st >= 0)
 		return st;
-	return dcerpc_probe_co(data, len, &req) == 1;
+	if (dcerpc_probe_co(data, len, &req) != 1)
+		return 0;
+	tree_key(tree_id, k);
+	tn = name_put(s, &s->trees, k, 4);
+	if (tn)
+		tn->is_pipe = 1;
+	return 1;
 }
 
 /* An SMB2 WRITE request (body b) goes to a pipe. */
@@ -1196,6 +1216,7 @@ static void smb2_message(SmbState *s, int dir, const uint8_t *rec, size_t n, uin
 		case SMB2_CLOSE: smb2_close(s, t, 0, b, bl); break;
 		case SMB2_SET_INFO: smb2_set_info(s, t, 0, rec, n, b, bl); break;
 		}
+		request_unanswered(s, t);
 		return;
 	}
 	t = tx_find(s, 2, cmd, msg_id);
@@ -1661,6 +1682,7 @@ static void smb1_command(SmbState *s, int dir, const uint8_t *h, size_t n, uint6
 			}
 			break;
 		}
+		request_unanswered(s, t);
 		return;
 	}
 	/* Suricata 8 makes no SMB1 transaction of a response whose request

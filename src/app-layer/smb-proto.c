@@ -195,6 +195,8 @@ static int smb_parse_op(AppLayerThread *at, Flow *f, void *state, int dir, const
 	if (!p || dir < 0 || dir > 1)
 		return -1;
 	p->s->tc = at ? at->tc : NULL;
+	if (flags & APP_ONESIDED)
+		p->s->one_sided = 1;
 	if (flags & APP_GAP)
 		smb_gap(p->s, dir, len);
 	else if (!p->closed[dir] && len && data)

@@ -838,3 +838,32 @@ TEST(smb1_trans_secondaries_and_unpaired_responses)
 			CHECK_EQ(t->cmd, 0x33);
 	smb_state_free(s);
 }
+
+static int done_both(const SmbTx *t, unsigned need)
+{
+	(void)need;
+	return t->request_done && t->response_done;
+}
+
+/* stream.async-oneside: the answers never come, so requests wait for none
+ * and smb.max-tx is not passed by requests piling up
+ * (bug-8629-async-oneside). */
+TEST(smb_one_sided_requests_wait_for_no_answer)
+{
+	uint8_t m[512];
+	SmbState *s = smb_state_new();
+	size_t n;
+
+	s->max_tx = 3;
+	s->one_sided = 1;
+	for (uint64_t mid = 1; mid <= 6; mid++) {
+		n = tree_connect_req(m, mid, "\\\\srv\\IPC$");
+		smb_parse(s, SMB_TOSERVER, m, n);
+		CHECK(s->tail && s->tail->request_done && s->tail->response_done);
+		/* logged and inspected after each packet: freed */
+		smb_gc(s, done_both, 0);
+	}
+	CHECK_EQ(s->next_log_id, 6);
+	CHECK(!s->too_many);
+	smb_state_free(s);
+}

@@ -746,7 +746,7 @@ static void file_data(SmbState *s, uint8_t version, uint16_t cmd, uint64_t sessi
 			str_copy(&t->share, &tn->name);
 		t->file_next = offset;
 		t->file = files_open(&t->files[dir], (const uint8_t *)(t->filename.s ? t->filename.s : ""),
-				     t->filename.len, t->id, 0);
+				     t->filename.len, t->id, FILE_OPEN_HEAD);
 		if (!t->file)
 			tx_event(t, SMB_EV_INTERNAL_ERROR);
 	}

@@ -88,6 +88,9 @@ typedef struct AppProtoOps {
 
 	/* transactions (app-layer.h says what callers may assume) */
 	uint64_t (*tx_count)(const void *state);
+	/* eve flow tx_cnt, when the protocol makes transactions Suricata does
+	 * not (app_layer_tx_cnt()); NULL: tx_count */
+	uint64_t (*tx_cnt)(const void *state);
 	void *(*tx_get)(const void *state, uint64_t id);
 	/* the gc's low-water mark: every id below it is freed (tx_count()
 	 * when none is live); walks start there. NULL: 0 */

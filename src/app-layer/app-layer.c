@@ -1303,6 +1303,16 @@ uint64_t app_layer_tx_count(const Flow *f)
 	return ops ? tx_base(f) + ops->tx_count(st) : 0;
 }
 
+uint64_t app_layer_tx_cnt(const Flow *f)
+{
+	void *st;
+	const AppProtoOps *ops = flow_ops(f, &st);
+
+	if (!ops)
+		return 0;
+	return tx_base(f) + (ops->tx_cnt ? ops->tx_cnt(st) : ops->tx_count(st));
+}
+
 void *app_layer_tx_get(const Flow *f, uint64_t id)
 {
 	void *st;

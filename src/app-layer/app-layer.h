@@ -83,6 +83,8 @@ enum app_proto {
 #define APP_GAP 0x02   /* len bytes are missing here; data is NULL */
 #define APP_MIDSTREAM 0x04 /* the session was picked up midstream: its first
                             * packet may have come from the server */
+#define APP_ONESIDED 0x08  /* stream.async-oneside: only this side is seen, the
+                            * other's answers never come */
 
 /* app_layer_handle_data() result: on a midstream flow the first bytes of dir
  * are what the other side would send (a response going to the server): the
@@ -283,6 +285,10 @@ static inline int app_layer_has_txs(const Flow *f)
 }
 /* The next tx id (transactions ever started); 0 without transactions. */
 uint64_t app_layer_tx_count(const Flow *f);
+/* The transactions eve's flow record counts (tx_cnt): Suricata's own
+ * count, which may leave out transactions ours keep only internally (SMB's
+ * silent requests); app_layer_tx_count() for most protocols. */
+uint64_t app_layer_tx_cnt(const Flow *f);
 /* The transaction with this id, or NULL (not started yet, or freed). */
 void *app_layer_tx_get(const Flow *f, uint64_t id);
 /* The gc's low-water mark: every id below it is freed, so a walk over the

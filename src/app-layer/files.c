@@ -539,7 +539,9 @@ File *files_open(FileContainer *fc, const uint8_t *name, size_t name_len, uint64
 	f->tx_id = tx_id;
 	/* files open on every worker: an atomic count, from 1 */
 	f->track_id = __atomic_add_fetch(&next_track_id, 1, __ATOMIC_RELAXED);
-	f->need = cfg.need;
+	/* the head for file.data only on the protocols that read it there:
+	 * every other file would copy it for nothing */
+	f->need = cfg.need & ~(flags & FILE_OPEN_HEAD ? 0u : (unsigned)FILE_NEED_HEAD);
 	f->spool_fd = -1;
 	f->tc = fc->tc;
 	for (int i = 0; i < FILE_HASHES; i++) {
@@ -626,7 +628,7 @@ void file_append(File *f, const uint8_t *data, size_t len)
 	for (int i = 0; i < FILE_HASHES; i++)
 		if (f->md[i])
 			EVP_DigestUpdate(f->md[i], data, len);
-	if ((f->need & FILE_NEED_MAGIC) && f->head_len < FILE_MAGIC_BYTES) {
+	if ((f->need & (FILE_NEED_MAGIC | FILE_NEED_HEAD)) && f->head_len < FILE_MAGIC_BYTES) {
 		size_t n = FILE_MAGIC_BYTES - f->head_len;
 
 		if (!f->head)

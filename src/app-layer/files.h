@@ -43,6 +43,8 @@ enum file_state {
 #define FILE_NEED_SHA256 0x04
 #define FILE_NEED_MAGIC  0x08
 #define FILE_NEED_STORE  0x10   /* a filestore rule exists: spool the bytes */
+#define FILE_NEED_HEAD   0x20   /* a rule reads the head (file_head()) of the files
+                                 * opened with FILE_OPEN_HEAD: kept without libmagic */
 
 /* file_close() how */
 #define FILE_CLOSE_OK        0
@@ -51,6 +53,8 @@ enum file_state {
 
 /* files_open() flags */
 #define FILE_OPEN_STORE 0x01    /* store this file whatever the rules say */
+#define FILE_OPEN_HEAD  0x02    /* the protocol's file.data reads the file's head
+                                 * (SMB): kept when FILE_NEED_HEAD was requested */
 
 /* Bytes of a file's start kept for libmagic (it reads no further for the
  * types rules ask about). */
@@ -164,8 +168,9 @@ const char *file_state_name(int state);
 int file_logged(const File *f);
 void file_set_logged(File *f);
 /* The file's first bytes as kept for libmagic (at most FILE_MAGIC_BYTES,
- * only while FILE_NEED_MAGIC was requested when it opened); NULL when none
- * were kept. SMB's file_data reads them. */
+ * only while FILE_NEED_MAGIC, or FILE_NEED_HEAD for a file opened with
+ * FILE_OPEN_HEAD, was requested when it opened); NULL when none were kept.
+ * SMB's file_data reads them. */
 const uint8_t *file_head(const File *f, uint32_t *len);
 
 /* ---- filestore ---- */

@@ -477,6 +477,15 @@ static void smb_tx_response_done(SmbTx *t, int ok)
 	t->response_done = 1;
 }
 
+/* A one-sided flow (stream.async-oneside): the answer never comes, so a
+ * request's transaction waits for none (suricata-verify
+ * bug-8629-async-oneside: requests piling up would pass smb.max-tx). */
+static void request_unanswered(SmbState *s, SmbTx *t)
+{
+	if (s->one_sided)
+		t->response_done = 1;
+}
+
 static void file_tx_finish(SmbTx *t, int how)
 {
 	if (t->file) {
@@ -737,7 +746,7 @@ static void file_data(SmbState *s, uint8_t version, uint16_t cmd, uint64_t sessi
 			str_copy(&t->share, &tn->name);
 		t->file_next = offset;
 		t->file = files_open(&t->files[dir], (const uint8_t *)(t->filename.s ? t->filename.s : ""),
-				     t->filename.len, t->id, 0);
+				     t->filename.len, t->id, FILE_OPEN_HEAD);
 		if (!t->file)
 			tx_event(t, SMB_EV_INTERNAL_ERROR);
 	}
@@ -792,15 +801,26 @@ static int fid_is_pipe(SmbState *s, const uint8_t *fuid, uint8_t fuid_len, uint3
 
 /* Whether data read or written on the file goes to a pipe: as its tree
  * says, or, when the tree is unknown, when the data begins like a DCE/RPC
- * PDU (Suricata decides the same way midstream). */
+ * PDU (Suricata decides the same way midstream). Such a tree is then a
+ * pipe tree (IPC$) for what follows on it, as Suricata's: a later write on
+ * another pipe of it that is no DCE/RPC (PsExec's) is no file
+ * (bug-8629-async-oneside: one-sided, no tree connect answer seen). */
 static int fid_pipe_by_data(SmbState *s, const uint8_t *fuid, uint8_t fuid_len, uint32_t tree_id,
 			    const uint8_t *data, size_t len)
 {
 	int st = fid_pipe_state(s, fuid, fuid_len, tree_id), req;
+	uint8_t k[4];
+	SmbName *tn;
 
 	if (st >= 0)
 		return st;
-	return dcerpc_probe_co(data, len, &req) == 1;
+	if (dcerpc_probe_co(data, len, &req) != 1)
+		return 0;
+	tree_key(tree_id, k);
+	tn = name_put(s, &s->trees, k, 4);
+	if (tn)
+		tn->is_pipe = 1;
+	return 1;
 }
 
 /* An SMB2 WRITE request (body b) goes to a pipe. */
@@ -1196,6 +1216,7 @@ static void smb2_message(SmbState *s, int dir, const uint8_t *rec, size_t n, uin
 		case SMB2_CLOSE: smb2_close(s, t, 0, b, bl); break;
 		case SMB2_SET_INFO: smb2_set_info(s, t, 0, rec, n, b, bl); break;
 		}
+		request_unanswered(s, t);
 		return;
 	}
 	t = tx_find(s, 2, cmd, msg_id);
@@ -1609,6 +1630,27 @@ static int smb1_is_andx(uint8_t cmd)
 	       cmd == SMB1_TREE_CONNECT_ANDX || cmd == SMB1_NT_CREATE_ANDX;
 }
 
+/* Whether an SMB1 request is no transaction of Suricata 8's (kept only
+ * to pair its response): READ_ANDX and WRITE_ANDX on a file (their data
+ * goes to the file's transaction), TRANS but a TransactNmPipe (its
+ * DCE/RPC call is one), and TRANS2 (a transaction only for the
+ * SET_PATH/FILE_INFO renames and deletes, not parsed here). */
+static int smb1_request_silent(SmbState *s, uint8_t cmd, uint16_t tid, const uint8_t *w,
+			       unsigned wc)
+{
+	switch (cmd) {
+	case SMB1_READ_ANDX:
+		return wc >= 10;
+	case SMB1_WRITE_ANDX:
+		return wc >= 10 && !fid_is_pipe(s, w + 4, 2, tid);
+	case SMB1_TRANS:
+		return wc < 16 || le16(w + 28) != 0x26;
+	case SMB1_TRANS2:
+		return 1;
+	}
+	return 0;
+}
+
 static void smb1_command(SmbState *s, int dir, const uint8_t *h, size_t n, uint64_t missing,
 			 uint8_t cmd, int resp, int unicode, uint16_t tid, uint16_t uid,
 			 uint64_t key, const uint8_t *w, unsigned wc, const uint8_t *d, size_t dl)
@@ -1616,11 +1658,7 @@ static void smb1_command(SmbState *s, int dir, const uint8_t *h, size_t n, uint6
 	SmbTx *t;
 
 	if (!resp) {
-		int silent = 0;
-
-		if ((cmd == SMB1_READ_ANDX || cmd == SMB1_WRITE_ANDX) && wc >= 10)
-			silent = cmd == SMB1_READ_ANDX || !fid_is_pipe(s, w + 4, 2, tid);
-		t = tx_new_silent(s, 1, cmd, key, silent);
+		t = tx_new_silent(s, 1, cmd, key, smb1_request_silent(s, cmd, tid, w, wc));
 		if (!t)
 			return;
 		t->session_id = uid;
@@ -1644,17 +1682,15 @@ static void smb1_command(SmbState *s, int dir, const uint8_t *h, size_t n, uint6
 			}
 			break;
 		}
+		request_unanswered(s, t);
 		return;
 	}
+	/* Suricata 8 makes no SMB1 transaction of a response whose request
+	 * it did not see: it only looks the request's up (flow-tx-cnt: the
+	 * answer to TRANS2 secondaries, a second NT_TRANS answer) */
 	t = tx_find(s, 1, cmd, key);
-	if (!t) {
-		t = tx_new(s, 1, cmd, key);
-		if (!t)
-			return;
-		t->session_id = uid;
-		t->tree_id = tid;
-		t->request_done = 1;
-	}
+	if (!t)
+		return;
 	if (!t->session_id)
 		t->session_id = uid;
 	set_status1(t, h);

@@ -216,6 +216,8 @@ typedef struct SmbState {
 	uint32_t ntx;               /* in the list */
 	uint32_t max_tx;            /* smb.max-tx (0: SMB_MAX_TX) */
 	uint8_t too_many;           /* max_tx was passed: the parser stopped */
+	uint8_t one_sided;          /* only the requests are seen (APP_ONESIDED):
+	                             * no transaction waits for its response */
 	uint16_t dialect2;          /* SMB2 negotiated dialect (0: none) */
 	SmbStr dialect1;            /* SMB1 negotiated dialect string */
 	SmbStr offered1[SMB_MAX_DIALECTS]; /* SMB1 dialects the client offered */

@@ -195,6 +195,8 @@ static int smb_parse_op(AppLayerThread *at, Flow *f, void *state, int dir, const
 	if (!p || dir < 0 || dir > 1)
 		return -1;
 	p->s->tc = at ? at->tc : NULL;
+	if (flags & APP_ONESIDED)
+		p->s->one_sided = 1;
 	if (flags & APP_GAP)
 		smb_gap(p->s, dir, len);
 	else if (!p->closed[dir] && len && data)
@@ -228,6 +230,13 @@ const char *smb_flow_dialect(const void *flow, char *buf, size_t cap)
 static uint64_t smb_tx_count(const void *state)
 {
 	return ((const SmbProto *)state)->s->next_id;
+}
+
+/* Suricata's count: the silent requests and event holders are none of its
+ * transactions (flow-tx-cnt) */
+static uint64_t smb_tx_cnt(const void *state)
+{
+	return ((const SmbProto *)state)->s->next_log_id;
 }
 
 /* Detection and logging ask for ids in rising order on every packet: the
@@ -326,6 +335,7 @@ const AppProtoOps smb_proto_ops = {
 	.state_free = smb_state_free_op,
 	.parse = smb_parse_op,
 	.tx_count = smb_tx_count,
+	.tx_cnt = smb_tx_cnt,
 	.tx_get = smb_tx_get,
 	.tx_id = smb_tx_id,
 	.tx_log_id = smb_tx_id,

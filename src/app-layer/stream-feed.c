@@ -38,7 +38,8 @@ static int feed_dir(AppLayerThread *at, Flow *f, Packet *p, int dir, unsigned fr
 {
 	uint64_t ready = stream_ready_offset(f, dir);
 	uint64_t *pos = &f->app_progress[dir];
-	int fl = stream_is_midstream(f) ? APP_MIDSTREAM : 0;
+	int fl = (stream_is_midstream(f) ? APP_MIDSTREAM : 0) |
+		 (stream_is_async(f) ? APP_ONESIDED : 0);
 	const uint8_t *data;
 	uint32_t len;
 	uint64_t base;

@@ -7,8 +7,8 @@
  * direction and scope; file.data / file_data (the files' content: HTTP's
  * bodies, buffer BUF_FILE_DATA, for now the HTTP body buffers).
  *
- * A rule with file keywords and no protocol becomes a rule of a protocol
- * that carries files (HTTP for now; files-proto.c lists them). The
+ * A rule with file keywords and no protocol loads once per protocol that
+ * carries files (files-proto.c lists them; rule-load.c's copies). The
  * matchers are transaction properties: evaluated once the transaction is
  * over, on the files of the rule's direction (both without one); all of
  * a rule's matchers must hold for one file, as in Suricata. The buffers
@@ -161,8 +161,11 @@ static int kw_file_sticky(SigParseState *st, const char *arg, const Keyword *kw)
 		return -1;
 	if (kw->buf == BUF_FILE_MAGIC)
 		files_request(FILE_NEED_MAGIC);
+	/* SMB's file.data reads its files' heads: kept for SMB files only,
+	 * with no libmagic (FILE_NEED_MAGIC would run it on every logged file
+	 * of every protocol) */
 	if (st->s->alproto == ALPROTO_SMB && kw->buf == BUF_FILE_DATA)
-		files_request(FILE_NEED_MAGIC);
+		files_request(FILE_NEED_HEAD);
 	return sig_select_buffer(st, file_buf_of(st->s->alproto, kw->buf));
 }
 

@@ -212,7 +212,7 @@ static void record_failed(SigTable *t, const char *rule, const char *file, int l
  * each other protocol with files, as Suricata 8 inspects it on all their
  * files. A copy the protocol cannot take (a keyword of another protocol)
  * or of a disabled protocol is left out without a word: the rule itself
- * loaded. SMB is left out for now (below). The copies share the rule's sid and count once. */
+ * loaded. The copies share the rule's sid and count once. */
 static void add_file_copies(SigTable *t, const Signature *s, const char *rule,
 			    const RuleLoadConfig *cfg)
 {
@@ -221,11 +221,7 @@ static void add_file_copies(SigTable *t, const Signature *s, const char *rule,
 	for (unsigned i = 0; (ap = files_proto_at(i)) >= 0; i++) {
 		Signature *c;
 
-		/* not SMB yet: its file_data reads a file's head through the
-		 * magic path, which every file of every protocol would then
-		 * pay for (libmagic at log time: 2.5x the worker's
-		 * instructions on bench-1x with ET Open) */
-		if (ap == s->alproto || ap == ALPROTO_SMB ||
+		if (ap == s->alproto ||
 		    (ap < 64 && (cfg->alproto_off >> ap & 1)))
 			continue;
 		t->ctx.files_alproto = (uint16_t)ap;

@@ -629,7 +629,7 @@ void flow_record_view(const Flow *f, enum flow_end_reason why, FlowRecordView *v
 	v->f = *f;
 	v->why = (uint8_t)why;
 	v->has_session = f->stream != NULL;
-	v->tx_cnt = app_layer_tx_count(f);
+	v->tx_cnt = app_layer_tx_cnt(f);
 	v->vars = NULL;
 	v->nvars = 0;
 	if (flowvar_source) {

@@ -1286,6 +1286,13 @@ int stream_is_midstream(const Flow *f)
 	return ssn && (ssn->flags & SSN_MIDSTREAM);
 }
 
+int stream_is_async(const Flow *f)
+{
+	const TcpSession *ssn = f ? f->stream : NULL;
+
+	return ssn && (ssn->flags & SSN_ASYNC);
+}
+
 void stream_flow_swap(Flow *f, Packet *p)
 {
 	TcpSession *ssn = f ? f->stream : NULL;

@@ -319,6 +319,8 @@ void stream_release(Flow *f, int dir, enum stream_consumer c, uint64_t upto);
 
 /* 1 if f's session was picked up midstream (its handshake not seen). */
 int stream_is_midstream(const Flow *f);
+/* The session is asynchronous (stream.async-oneside): one side only. */
+int stream_is_async(const Flow *f);
 /* The app protocol's reassembly depth for the flow's session (Suricata's
  * app-layer.protocols.<p>.stream-depth): 0 unlimited; from the next
  * bytes stored on. Nothing without a session. */

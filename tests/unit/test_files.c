@@ -187,6 +187,37 @@ TEST(files_json_write_matches_the_tree)
 	files_config_reset();
 }
 
+/* SMB's file.data reads a file's head: FILE_NEED_HEAD keeps it for the
+ * files opened with FILE_OPEN_HEAD only, and asks no libmagic of any file
+ * (FILE_NEED_MAGIC ran it on every logged file of every protocol). */
+TEST(files_head_kept_only_for_head_files)
+{
+	static const char pdf[] = "%PDF-1.5\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<<>>\nendobj\n";
+	FileContainer fc = { 0 };
+	File *smb, *other;
+	FileView v;
+	uint32_t len = 0;
+	const uint8_t *h;
+
+	files_config_reset();
+	files_request(FILE_NEED_HEAD);
+	smb = files_open(&fc, (const uint8_t *)"a.pdf", 5, 0, FILE_OPEN_HEAD);
+	other = files_open(&fc, (const uint8_t *)"b.pdf", 5, 1, 0);
+	file_append(smb, (const uint8_t *)pdf, sizeof(pdf) - 1);
+	file_append(other, (const uint8_t *)pdf, sizeof(pdf) - 1);
+	file_close(smb, FILE_CLOSE_OK);
+	file_close(other, FILE_CLOSE_OK);
+	h = file_head(smb, &len);
+	CHECK(h != NULL);
+	CHECK_EQ(len, sizeof(pdf) - 1);
+	CHECK(h && memcmp(h, pdf, len) == 0);
+	CHECK(file_head(other, &len) == NULL);
+	file_view(smb, &v);
+	CHECK(v.magic == NULL);
+	files_container_free(&fc);
+	files_config_reset();
+}
+
 TEST(files_magic_names_a_pdf)
 {
 	static const char pdf[] = "%PDF-1.5\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<<>>\nendobj\n";

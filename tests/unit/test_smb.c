@@ -786,3 +786,84 @@ TEST(smb_tx_get_in_any_order_and_after_gc)
 	CHECK_EQ(wrong, 0);
 	app_test_free(&c);
 }
+
+/* An NBSS-framed SMB1 message: header (32), word count, words, an empty
+ * byte count; returns the total. */
+static size_t smb1_msg(uint8_t *out, uint8_t cmd, int resp, uint16_t mid, const uint8_t *words,
+		       uint8_t wc)
+{
+	uint8_t *h = out + 4;
+	size_t n = 32 + 1 + 2u * wc + 2;
+
+	memset(out, 0, 4 + n);
+	out[2] = (uint8_t)(n >> 8);
+	out[3] = (uint8_t)n;
+	memcpy(h, "\xffSMB", 4);
+	h[4] = cmd;
+	h[9] = resp ? 0x80 : 0;
+	put16(h + 30, mid);
+	h[32] = wc;
+	if (wc)
+		memcpy(h + 33, words, 2u * wc);
+	return 4 + n;
+}
+
+/* Suricata 8's SMB1 transactions (suricata-verify flow-tx-cnt): each
+ * TRANS2 secondary request is one, a TRANS2 or a TRANS that is no
+ * TransactNmPipe is none, and neither is a response whose request was not
+ * seen. next_log_id is what eve's flow tx_cnt shows. */
+TEST(smb1_trans_secondaries_and_unpaired_responses)
+{
+	uint8_t m[256], w[40] = { 0 };
+	SmbState *s = smb_state_new();
+	size_t n;
+
+	n = smb1_msg(m, 0x25, 0, 1, w, 16);           /* TRANS, setup 0: a peek */
+	smb_parse(s, SMB_TOSERVER, m, n);
+	n = smb1_msg(m, 0x25, 1, 1, w, 10);           /* its answer */
+	smb_parse(s, SMB_TOCLIENT, m, n);
+	n = smb1_msg(m, 0x32, 0, 2, w, 15);           /* TRANS2 */
+	smb_parse(s, SMB_TOSERVER, m, n);
+	for (int i = 0; i < 3; i++) {
+		n = smb1_msg(m, 0x33, 0, 3, w, 9);    /* TRANS2 secondary */
+		smb_parse(s, SMB_TOSERVER, m, n);
+	}
+	n = smb1_msg(m, 0x32, 1, 3, w, 10);           /* answer, no request of mid 3 */
+	smb_parse(s, SMB_TOCLIENT, m, n);
+	n = smb1_msg(m, 0xa0, 1, 7, w, 18);           /* NT_TRANS answer, no request */
+	smb_parse(s, SMB_TOCLIENT, m, n);
+	CHECK_EQ(s->next_log_id, 3);
+	for (SmbTx *t = s->head; t; t = t->next)
+		if (!t->silent)
+			CHECK_EQ(t->cmd, 0x33);
+	smb_state_free(s);
+}
+
+static int done_both(const SmbTx *t, unsigned need)
+{
+	(void)need;
+	return t->request_done && t->response_done;
+}
+
+/* stream.async-oneside: the answers never come, so requests wait for none
+ * and smb.max-tx is not passed by requests piling up
+ * (bug-8629-async-oneside). */
+TEST(smb_one_sided_requests_wait_for_no_answer)
+{
+	uint8_t m[512];
+	SmbState *s = smb_state_new();
+	size_t n;
+
+	s->max_tx = 3;
+	s->one_sided = 1;
+	for (uint64_t mid = 1; mid <= 6; mid++) {
+		n = tree_connect_req(m, mid, "\\\\srv\\IPC$");
+		smb_parse(s, SMB_TOSERVER, m, n);
+		CHECK(s->tail && s->tail->request_done && s->tail->response_done);
+		/* logged and inspected after each packet: freed */
+		smb_gc(s, done_both, 0);
+	}
+	CHECK_EQ(s->next_log_id, 6);
+	CHECK(!s->too_many);
+	smb_state_free(s);
+}

@@ -14,8 +14,9 @@
  *   submitted  copy-in, kernel, copy-out on one of the streams (shared by
  *              all lanes, in the order the dispatcher finds closed batches);
  *   done       records grouped by payload; waiters woken once;
- *   free       refs (one per payload + one for the pipeline) reached 0 and
- *              the owner reclaimed the slot and its ring bytes, in order.
+ *   free       refs (one per ticket, counted by the owner and settled at
+ *              its cut, + one for the pipeline) reached 0 and the owner
+ *              reclaimed the slot and its ring bytes, in order.
  */
 #include "config.h"
 #include "mpm/ac-cuda.h"
@@ -52,7 +53,7 @@ struct slot {
 	int state;               /* owner-owned except SLOT_DONE (completion) */
 	int done;                /* atomic, set once under mu */
 	int result;
-	uint32_t refs;           /* atomic */
+	uint32_t refs;           /* atomic: tickets + the pipeline, REFS_OPEN while open */
 	uint32_t max_records;    /* the lane's: more records is an overflow */
 	uint8_t *ring_mem;       /* the lane's ring */
 	struct acc_desc *desc;   /* host_alloc: read by the copy-in */
@@ -82,6 +83,8 @@ struct AcCudaLane {
 	uint64_t rx_seq;         /* the open batch, or the next to open */
 	int rx_open;
 	uint64_t rx_oldest;      /* oldest slot not yet reclaimed */
+	uint32_t rx_tickets;     /* tickets of the open batch, settled at its cut */
+	uint64_t rx_peak;        /* most ring bytes in use, folded into the stats at a cut */
 
 	uint64_t opened;         /* atomic: batches opened so far */
 	uint64_t disp_next;      /* dispatcher, under ac->mu: next to submit */
@@ -614,13 +617,28 @@ static void wake_dispatcher(AcCuda *ac)
 	pthread_mutex_unlock(&ac->mu);
 }
 
+/* An open batch holds REFS_OPEN references instead of one per ticket, so
+ * that an append costs no atomic add on the slot: the owner settles the
+ * count once, at the cut (rx_cut). No ticket can be released before: a
+ * worker releases a ticket after its batch is done, a done batch was closed,
+ * and every close reaches the owner's rx_cut before the owner reclaims the
+ * slot (rx_reclaim looks only below rx_seq) or frees the lane. */
+#define REFS_OPEN (1u << 30)
+
 /* The owner closes its open batch (its window is complete, size, wrap) and
  * tells the dispatcher: one lock per batch, not per packet. */
 static void rx_cut(AcCudaLane *l, int reason)
 {
+	struct slot *sl;
+
 	if (!l->rx_open)
 		return;
-	close_word(&l->slots[l->rx_seq % l->nslots], reason);
+	sl = &l->slots[l->rx_seq % l->nslots];
+	close_word(sl, reason);
+	__atomic_fetch_sub(&sl->refs, REFS_OPEN - l->rx_tickets, __ATOMIC_ACQ_REL);
+	/* the engine-wide peak is a line other lanes and the completer write:
+	 * touched once per batch, not per append */
+	stat_max(&l->ac->st.ring_peak_bytes, l->rx_peak);
 	l->rx_open = 0;
 	l->rx_seq++;
 	wake_dispatcher(l->ac);
@@ -651,7 +669,8 @@ static void rx_ring_peak(AcCudaLane *l)
 {
 	uint64_t used = ac_ring_used(&l->ring);
 
-	stat_max(&l->ac->st.ring_peak_bytes, used);
+	if (used > l->rx_peak)
+		l->rx_peak = used;
 }
 
 /* What one submit puts into the ring: a payload, and optionally a second
@@ -717,7 +736,9 @@ static int rx_open(AcCudaLane *l, const struct rx_sub *u, AcCudaTicket *out)
 	sl->state = SLOT_OPEN;
 	sl->done = 0;
 	sl->result = RES_DEVICE;
-	__atomic_store_n(&sl->refs, 2, __ATOMIC_RELAXED);
+	/* the pipeline's reference, and the open batch's (rx_cut settles it) */
+	__atomic_store_n(&sl->refs, 1 + REFS_OPEN, __ATOMIC_RELAXED);
+	l->rx_tickets = 1;
 	__atomic_store_n(&sl->word, W_MAKE(u->nviews, need), __ATOMIC_RELEASE);
 	l->rx_open = 1;
 	*out = lane_ticket(l, 0, u->nviews);
@@ -760,14 +781,13 @@ static int rx_append(AcCudaLane *l, const struct rx_sub *u, AcCudaTicket *out)
 		}
 	}
 	rx_fill(sl, npay, bytes, u);
-	__atomic_fetch_add(&sl->refs, 1, __ATOMIC_ACQ_REL);
 	if (!__atomic_compare_exchange_n(&sl->word, &w, W_MAKE(npay + u->nviews, bytes + need), 0,
 					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
 		/* the dispatcher cut it at its deadline a moment ago */
-		__atomic_fetch_sub(&sl->refs, 1, __ATOMIC_ACQ_REL);
 		rx_cut(l, CUT_TIMEOUT);
 		return 0;
 	}
+	l->rx_tickets++;
 	ac_ring_take(&l->ring, need, AC_RING_HERE);
 	rx_ring_peak(l);
 	*out = lane_ticket(l, npay, u->nviews);

@@ -638,6 +638,85 @@ TEST(accuda_matches_report_each_pattern_once_per_payload)
 	CHECK_EQ(got.v[1][0], 2);
 }
 
+/* The emulation's wait(), then the records in a random order: a real
+ * device's blocks finish in any order, so a payload's records may come
+ * between other payloads' records of the same pattern. (The emulation's
+ * records are plain memory of the stream, read by nothing else until its
+ * next submit: the test may shuffle them.) */
+static AcDeviceOps shuffled_ops;
+
+static int shuffled_wait(AcDevStream *s, const struct acc_rec **rec, uint32_t *count,
+			 AcDevTimes *t, char *err, size_t errlen)
+{
+	int rc = accuda_emu_ops()->wait(s, rec, count, t, err, errlen);
+	struct acc_rec *r = (struct acc_rec *)*rec;
+
+	for (uint32_t i = *count; rc == 0 && i > 1; i--) {
+		uint32_t j = rnd() % i;
+		struct acc_rec x = r[i - 1];
+
+		r[i - 1] = r[j];
+		r[j] = x;
+	}
+	return rc;
+}
+
+/* Grouping keeps one id per (payload, pattern) whatever order the records
+ * come in: 48 payloads of "a" runs (the chunk kernel reports "a" and "aa"
+ * at nearly every byte), their records shuffled across payloads, so that
+ * nearly every record's pattern was last seen for another payload. Each
+ * payload's ids are exactly {1, 2}: none lost, none twice. */
+TEST(accuda_grouping_is_exact_when_payloads_interleave)
+{
+	static const struct lit pats[] = { { "a", 1, 1 }, { "aa", 2, 0 } };
+	enum { NP = 48 };
+	const AcAutomaton *a;
+	MpmCtx *ctx = gpu_ctx(pats, 2, &a);
+	CudaMpmConfig c;
+	AcCudaOpts o;
+	AcCudaTicket t[NP];
+	AcCudaStats st;
+	static uint8_t buf[NP][300];
+	char err[256];
+	int bad = 0;
+
+	CHECK(ctx != NULL);
+	memset(buf, 'a', sizeof(buf));
+	shuffled_ops = *accuda_emu_ops();
+	shuffled_ops.wait = shuffled_wait;
+	small_cfg(&c, 1 << 20, 1 << 18, 1);
+	ac_cuda_opts_defaults(&o, &c);
+	o.kernel = ACC_KERNEL_CHUNK;
+	AcCuda *ac = ac_cuda_new(&c, &o, &shuffled_ops, &a, 1, err, sizeof(err));
+	CHECK(ac != NULL);
+	AcCudaLane *l = test_lane(ac, c.cudabuffer_buffer_size);
+	CHECK(l != NULL);
+	/* two batches: the second's stamps must not see the first's pairs */
+	for (int round = 0; round < 2; round++) {
+		for (int i = 0; i < NP; i++)
+			CHECK_EQ(ac_cuda_submit(l, buf[i], 200 + i, 0, NULL, &t[i]), 0);
+		ac_cuda_flush(l);
+		for (int i = 0; i < NP; i++) {
+			uint32_t nids = 0;
+			const uint32_t *ids;
+
+			CHECK_EQ(ac_cuda_wait(ac, &t[i]), 0);
+			ids = ac_cuda_ids(ac, &t[i], 0, &nids);
+			if (!ids || nids != 2 || ids[0] + ids[1] != 3 || ids[0] == ids[1])
+				bad++;
+			ac_cuda_release(ac, &t[i]);
+		}
+	}
+	ac_cuda_lane_free(l);
+	ac_cuda_stats(ac, &st);
+	ac_cuda_free(ac);
+	mpm_free(ctx);
+	/* at least two: on a loaded machine the deadline may cut one more */
+	CHECK(st.batches >= 2);
+	CHECK(st.records >= 2ull * NP * 2 * 200);   /* the repeats were there */
+	CHECK_EQ(bad, 0);
+}
+
 /* ac_cuda_submit_ctx: the payload scanned alone (view 0) and behind its
  * context (view 1) in one copy; a pattern across the context's edge is
  * seen by view 1 only, each view's ids equal ac_search's on its bytes. A

@@ -155,7 +155,8 @@ uint32_t reasm_insert(StreamThread *st, TcpSession *ssn, TcpStream *s, Packet *p
 /* Makes s's data ready up to limit (UINT64_MAX: everything, holes skipped).
  * Returns 1 if ready_off advanced. */
 int reasm_advance(StreamThread *st, TcpSession *ssn, TcpStream *s, Packet *p, uint64_t limit);
-/* End of the data stored in order from s's ready offset (no hole between). */
+/* End of the data stored in order from s's ready offset, or from its ACKed
+ * offset when that is higher (no unACKed hole between). */
 uint64_t reasm_contig_end(const TcpStream *s);
 void reasm_stream_free(StreamThread *st, TcpStream *s);
 void reasm_release(StreamThread *st, TcpStream *s);

@@ -101,6 +101,7 @@ typedef struct TcpSession {
 	uint8_t rst_from;           /* closed by a RST: its sender's flow
 	                             * direction + 1; 0 otherwise */
 	uint8_t pstate;             /* the state the RST closed */
+	uint8_t log_pstate;         /* the state before the last change (eve stream) */
 	/* the app protocol's own reassembly depth (stream_set_depth): 0 the
 	 * configured one, UINT64_MAX none */
 	uint64_t depth;

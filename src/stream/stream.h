@@ -244,6 +244,8 @@ int stream_event_lookup(const char *name);
                                              * this packet: Suricata's flow:established,
                                              * which the packet that establishes the
                                              * session does not meet yet */
+#define STREAM_PKT_STATE_UPDATE   (1u << 13) /* it changed the session's TCP state
+                                             * (eve stream's state_update) */
 
 /* Per-direction state, for consumers and eve (tcp.ts_gap / tcp.tc_gap). */
 #define STREAM_DIR_GAP            (1u << 0) /* a gap was skipped in this direction */
@@ -345,6 +347,26 @@ const char *tcp_state_name(enum tcp_state s);    /* "established", "closed", ...
  * last packet, no payload, the session closed (established if it was).
  * Returns p. (stream/pseudo.c) */
 Packet *stream_end_packet(Packet *p, Flow *f, int dir);
+
+/* A session as eve's `stream` logger shows it (Suricata 8's stream_tcp
+ * record): per direction (0: the client's, toserver) the sequence space
+ * as Suricata names it, and the session's state and flags. */
+typedef struct StreamDirView {
+	uint32_t isn, next_seq, last_ack, next_win, base_seq, segs_right_edge;
+	uint32_t window;            /* advertised by this side, scaled */
+	uint8_t wscale;
+	uint8_t has_gap, depth_reached, eof, timestamp;
+	uint32_t seg_cnt;           /* segments held, not yet ready */
+} StreamDirView;
+
+typedef struct StreamSessionView {
+	enum tcp_state state, pstate;   /* pstate: the state before the last change */
+	uint8_t midstream, async, timestamps, wscale, fourwhs, closed_by_rst;
+	StreamDirView dir[2];
+} StreamSessionView;
+
+/* Fills v from f's session. Returns 0, or -1 without a session. */
+int stream_session_view(const Flow *f, StreamSessionView *v);
 
 /* Global memory accounting (bytes), as tcp.memuse / tcp.reassembly_memuse show. */
 uint64_t stream_memuse(void);

@@ -563,6 +563,28 @@ TEST(inline_acked_hole_does_not_hold_back_later_data)
 	ctx_done(&c);
 }
 
+/* eve's stream logger: a state change is flagged with the state before */
+TEST(state_change_is_flagged_and_viewed)
+{
+	struct ctx c;
+	StreamSessionView v;
+
+	ctx_init(&c);
+	ctx_start(&c);
+	handshake(&c);
+	CHECK(c.rflags & STREAM_PKT_STATE_UPDATE);
+	CHECK_EQ(stream_session_view(&c.f, &v), 0);
+	CHECK_EQ(v.state, TCP_ESTABLISHED);
+	CHECK_EQ(v.pstate, TCP_SYN_RECV);
+	CHECK_EQ(v.dir[TS].isn, 1000);
+	sendp(&c, TS, TH_ACK, 1001, 5001, "aaa");
+	CHECK(!(c.rflags & STREAM_PKT_STATE_UPDATE));
+	CHECK_EQ(stream_session_view(&c.f, &v), 0);
+	CHECK_EQ(v.dir[TS].next_seq, 1004);
+	CHECK_EQ(v.dir[TS].seg_cnt, 1);
+	ctx_done(&c);
+}
+
 /* ---- midstream, async ---- */
 
 TEST(midstream_off_ignores_sessions_without_syn)

@@ -63,6 +63,8 @@ typedef struct TcpStream {
 	uint8_t nruns;
 	uint8_t policy;             /* enum stream_policy of the receiving host */
 	uint16_t urg_oob;           /* urgent bytes taken out of band (policy oob) */
+	uint32_t min_inspect;       /* raw bytes kept behind the raw inspection
+	                             * (stream_set_min_inspect_depth) */
 
 	Segment *segs;              /* received, not ready */
 

@@ -1331,6 +1331,23 @@ void stream_set_depth(Flow *f, uint64_t depth)
 		ssn->depth = depth ? depth : UINT64_MAX;
 }
 
+void stream_set_min_inspect_depth(Flow *f, int dir, uint32_t depth)
+{
+	TcpSession *ssn = f && f->proto == 6 ? f->stream : NULL;
+
+	if (ssn && dir >= 0 && dir < 2)
+		ssn->s[dir].min_inspect = depth;
+}
+
+uint32_t stream_min_inspect_depth(const Flow *f, int dir)
+{
+	const TcpSession *ssn = f && f->proto == 6 ? f->stream : NULL;
+
+	if (!ssn || dir < 0 || dir > 1 || ssn->state >= TCP_CLOSED)
+		return 0;
+	return ssn->s[dir].min_inspect;
+}
+
 int stream_is_midstream(const Flow *f)
 {
 	const TcpSession *ssn = f ? f->stream : NULL;

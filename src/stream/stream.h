@@ -325,6 +325,14 @@ int stream_is_midstream(const Flow *f);
  * app-layer.protocols.<p>.stream-depth): 0 unlimited; from the next
  * bytes stored on. Nothing without a session. */
 void stream_set_depth(Flow *f, uint64_t depth);
+/* Suricata's min_inspect_depth: the app protocol asks that dir's raw
+ * stream keep `depth` bytes behind what raw inspection has covered while
+ * the session is open (HTTP: the body minimal inspect sizes), so that the
+ * stream data an alert logs still holds its transaction's earlier bytes.
+ * stream_min_inspect_depth(): that depth, 0 once the session closed or
+ * without a session. */
+void stream_set_min_inspect_depth(Flow *f, int dir, uint32_t depth);
+uint32_t stream_min_inspect_depth(const Flow *f, int dir);
 /* With flow_swap(): the session's directions trade places (the client's
  * stream becomes the server's), and p's per-direction stream flags follow. */
 void stream_flow_swap(Flow *f, Packet *p);

@@ -585,6 +585,25 @@ TEST(state_change_is_flagged_and_viewed)
 	ctx_done(&c);
 }
 
+/* Suricata's min_inspect_depth: set per direction by the app protocol,
+ * it no longer holds once the session closed */
+TEST(min_inspect_depth_holds_until_the_session_closes)
+{
+	struct ctx c;
+
+	ctx_init(&c);
+	ctx_start(&c);
+	CHECK_EQ(stream_min_inspect_depth(&c.f, TS), 0);
+	handshake(&c);
+	stream_set_min_inspect_depth(&c.f, TS, 32768);
+	stream_set_min_inspect_depth(&c.f, TC, 40960);
+	CHECK_EQ(stream_min_inspect_depth(&c.f, TS), 32768);
+	CHECK_EQ(stream_min_inspect_depth(&c.f, TC), 40960);
+	sendp(&c, TS, TH_RST | TH_ACK, 1001, 5001, NULL);
+	CHECK_EQ(stream_min_inspect_depth(&c.f, TS), 0);
+	ctx_done(&c);
+}
+
 /* ---- midstream, async ---- */
 
 TEST(midstream_off_ignores_sessions_without_syn)

@@ -19,6 +19,7 @@
 #include "app-layer/http-chunk.h"
 #include "app-layer/files.h"
 #include "app-layer/frames.h"
+#include "stream/stream.h"
 #include "util/strnum.h"
 
 #include <htp/htp.h>
@@ -238,6 +239,7 @@ struct HttpCfg {
 	htp_cfg_t *htp;
 	int refs;                   /* the thread + every flow state using it */
 	uint64_t body_limit[2];     /* request, response; 0 = unlimited */
+	uint32_t min_inspect[2];    /* request, response body minimal inspect size */
 	int uri_include_all;
 	int double_decode_path, double_decode_query;
 	uint32_t max_tx;            /* app-layer.protocols.http.max-tx; 0 = unlimited */
@@ -725,6 +727,19 @@ static int cb_request_start(htp_tx_t *htx)
 	return HTP_OK;
 }
 
+/* A message complete: its direction's raw stream is inspected on that
+ * direction's next packet whatever the chunk size, as Suricata's request
+ * and response complete callbacks trigger raw reassembly, so that the
+ * stream rules see the message with its transaction (suricata-verify
+ * eve-payload-07-http-gap: the bytes after a gap, up to the ACKed edge). */
+static void trigger_raw(const htp_tx_t *htx, int dir)
+{
+	HttpState *hs = state_of_tx(htx);
+
+	if (hs && hs->f)
+		app_layer_trigger_raw(hs->f, dir);
+}
+
 /* HTTP/0.9 has no persistent connections: whatever the client sends after
  * such a request is not HTTP, and libhtp 0.5 would turn it into a parser
  * error; Suricata 8 ignores it. */
@@ -735,6 +750,7 @@ static int cb_request_complete(htp_tx_t *htx)
 	if (htx->is_protocol_0_9 && hp && hp->hs && hp->connp == hp->hs->connp)
 		hp->hs->req_after_09 = 1;
 	frame_close(htx, APP_DIR_TOSERVER);
+	trigger_raw(htx, APP_DIR_TOSERVER);
 	return HTP_OK;
 }
 
@@ -749,6 +765,7 @@ static int cb_response_start(htp_tx_t *htx)
 static int cb_response_complete(htp_tx_t *htx)
 {
 	frame_close(htx, APP_DIR_TOCLIENT);
+	trigger_raw(htx, APP_DIR_TOCLIENT);
 	return HTP_OK;
 }
 
@@ -1268,6 +1285,10 @@ struct HttpCfg *http_cfg_new(const AppLayerConfig *cfg)
 	hc->refs = 1;
 	hc->body_limit[0] = cfg->request_body_limit;
 	hc->body_limit[1] = cfg->response_body_limit;
+	hc->min_inspect[0] = cfg->request_body_minimal_inspect_size > UINT32_MAX ?
+			     UINT32_MAX : (uint32_t)cfg->request_body_minimal_inspect_size;
+	hc->min_inspect[1] = cfg->response_body_minimal_inspect_size > UINT32_MAX ?
+			     UINT32_MAX : (uint32_t)cfg->response_body_minimal_inspect_size;
 	hc->uri_include_all = cfg->uri_include_all;
 	hc->double_decode_path = cfg->double_decode_path;
 	hc->double_decode_query = cfg->double_decode_query;
@@ -1376,6 +1397,10 @@ void *http_state_new(AppLayerThread *at, Flow *f)
 		return NULL;
 	}
 	hs->cfg->refs++;
+	/* as Suricata's HTTP state does: the raw stream keeps the minimal
+	 * inspect sizes behind its inspection */
+	stream_set_min_inspect_depth(f, APP_DIR_TOSERVER, hs->cfg->min_inspect[0]);
+	stream_set_min_inspect_depth(f, APP_DIR_TOCLIENT, hs->cfg->min_inspect[1]);
 	return hs;
 }
 

@@ -135,7 +135,7 @@ void detect_stream_inspect(DetectThread *dt, DetectPkt *pk, int eof)
 	DetectFlowState *fs = pk->fs;
 	Flow *f = p->flow;
 	int d = (p->flags & PKT_TOCLIENT) ? 1 : 0;
-	uint64_t ready, off, from;
+	uint64_t ready, off, from, keep;
 	const uint8_t *data;
 	uint32_t len;
 	uint64_t base;
@@ -158,7 +158,10 @@ void detect_stream_inspect(DetectThread *dt, DetectPkt *pk, int eof)
 	}
 	pk->data_end = 0;
 	fs->raw_off[d] = ready;
-	fs->raw_rel[d] = ready;
+	/* what the app protocol wants kept behind the inspection (Suricata's
+	 * min_inspect_depth) stays for the alerts' stream payload */
+	keep = stream_min_inspect_depth(f, d);
+	fs->raw_rel[d] = ready > keep ? ready - keep : 0;
 	/* later windows start at raw_rel: their ends lie above it */
 	if (fs->scov[d])
 		scov_prune(fs->scov[d], fs->raw_rel[d]);

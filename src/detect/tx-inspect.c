@@ -759,8 +759,9 @@ static int list_matches(DetectThread *dt, const DetectSig *ds, void *tx, int l, 
  * from where the last raw inspection ended up to the ready offset, so a
  * request parsed when the server ACKed it is seen whole on the next packet
  * that way (a pure ACK: suricata-verify dcerpc/zerologon, content with
- * endswith after dcerpc.opnum). The packet's own payload is tried when the
- * stream does not match, as before (UDP, inline mode, no stream kept). */
+ * endswith after dcerpc.opnum). Inline, the packet's window. The packet's
+ * own payload is tried when the stream does not match (UDP, no stream
+ * kept). */
 static int tx_payload_match(DetectThread *dt, const DetectFlowState *fs, const Signature *s,
 			    Packet *p, int d)
 {
@@ -784,6 +785,14 @@ static int tx_payload_match(DetectThread *dt, const DetectFlowState *fs, const S
 			from = base + len;
 		}
 	}
+	/* inline, the stream is the window of stored bytes around the packet
+	 * (detect_inline_window), as Suricata's inline raw reassembly gives
+	 * every stream inspection: a response body inspected on its last
+	 * packet still sees the start line a chunk back (suricata-verify
+	 * bug-2576-04-ips, content before file_data) */
+	if (dt->pkt->has_win && dt->pkt->win.len && d == dt->pkt->dir &&
+	    inspect_buffer(dt, s, BUF_PAYLOAD, &dt->pkt->win))
+		return 1;
 	return inspect_buffer(dt, s, BUF_PAYLOAD, &b);
 }
 

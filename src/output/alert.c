@@ -484,8 +484,12 @@ static void prepare_payload(AlertLine *l)
 		 * inspected, holes marked, not just the chunk that matched;
 		 * for a transaction, all that is kept of its side */
 		int d = tx && !a->from_stream ? a->tx_stream - 1 : (p->flags & PKT_TOCLIENT) ? 1 : 0;
-		uint32_t n = stream_log_data(p->flow, d, a->from_stream ? a->stream_end : UINT64_MAX,
-					     l->stream_buf, ac->payload_buffer_size);
+		/* past a gap Suricata logs every segment it holds, ACKed
+		 * or not (suricata-verify eve-payload-07-http-gap) */
+		uint64_t upto = !a->from_stream || (stream_dir_flags(p->flow, d) & STREAM_DIR_GAP) ?
+					UINT64_MAX : a->stream_end;
+		uint32_t n = stream_log_data(p->flow, d, upto, l->stream_buf,
+					     ac->payload_buffer_size);
 
 		if (n) {
 			l->data = l->stream_buf;

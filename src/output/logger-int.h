@@ -17,6 +17,7 @@ extern const OutputLogger output_logger_tx;      /* tx-policy.c */
 extern const OutputLogger output_logger_frame;   /* frame-log.c */
 extern const OutputLogger output_logger_tls_store; /* tls-store.c */
 extern const OutputLogger output_logger_arp;     /* arp-json.c */
+extern const OutputLogger output_logger_stream;  /* stream-json.c */
 extern const OutputLogger output_logger_pcap;    /* pcap-log.c */
 extern const OutputLogger output_logger_lua;     /* lua-out.c */
 /* pcap-log.c: multi mode's files of ot's thread, closed as it ends */

@@ -101,6 +101,7 @@ static const OutputLogger *const loggers[] = {
 	&logger_drop,
 	&logger_anomaly,
 	&output_logger_arp,
+	&output_logger_stream,
 	&output_logger_tx,
 	&output_logger_frame,
 	&output_logger_tls_store,

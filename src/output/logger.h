@@ -4,7 +4,8 @@
  * The worker does not know which record types exist. After detection and
  * the verdict it hands the loggers one OutputPacketCtx (on its stack) and
  * at flow end the flow; each entry of the list (logger.c: alert and
- * tagged packets, drop, anomaly, transactions, frames, flow) decides from
+ * tagged packets, drop, anomaly, arp, stream_tcp, transactions, frames,
+ * flow) decides from
  * its own configuration whether it writes. A new record type is one entry
  * in that list plus its own file (doc/adding-a-protocol.md, "Record types
  * and sinks").

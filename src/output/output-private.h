@@ -80,6 +80,7 @@ struct Outputs {
 	uint64_t file_prev[2][2];   /* fast's and stats.log's counters (deltas) */
 	/* types looked up once: frame and anomaly are asked per packet */
 	int eve_flow, eve_stats, eve_frame, eve_anomaly, eve_arp;
+	unsigned eve_stream;        /* EVE_STREAM_* of any output that lists "stream" */
 	int eve_netflow;            /* "netflow": written with the flow records */
 	int eve_files;              /* "files" (or "fileinfo"): asked per packet */
 	uint64_t *prev;             /* last stats snapshot, for eve deltas */

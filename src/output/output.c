@@ -36,6 +36,7 @@ static const char *const eve_known_types[] = {
 	"ike", "bittorrent-dht", "nfs",
 	"quic",
 	"doh2",
+	"stream",
 };
 
 static void set_err(char *err, size_t errlen, const char *fmt, ...)
@@ -362,6 +363,28 @@ static int load_eve_types(OutputConfig *cfg, EveOutputConfig *ec, const char *pr
 			if (eve_smtp_config_load(&ec->opts.smtp_fields, item->val ? NULL : sp2, err,
 						 errlen) < 0)
 				return -1;
+			goto listed;
+		}
+		/* stream: each output's own triggers */
+		if (strcmp(t, "stream") == 0) {
+			static const struct { const char *key; unsigned bit; } opts[] = {
+				{ "all", EVE_STREAM_ALL },
+				{ "event-set", EVE_STREAM_EVENT_SET },
+				{ "state-update", EVE_STREAM_STATE_UPDATE },
+				{ "spurious-retransmission", EVE_STREAM_SPURIOUS_RETRANSMISSION },
+			};
+			char sp[320];
+
+			snprintf(sp, sizeof(sp), "%s.%s.stream", path, item->name);
+			/* a bare "- stream" sets nothing: no record */
+			for (size_t k = 0; k < sizeof(opts) / sizeof(opts[0]); k++) {
+				int on = 0;
+
+				if (get_bool(sp, opts[k].key, &on, err, errlen) < 0)
+					return -1;
+				if (on)
+					ec->opts.stream |= opts[k].bit;
+			}
 			goto listed;
 		}
 		/* a bare "- dns" too: its defaults may come from the environment */
@@ -870,6 +893,8 @@ Outputs *outputs_open(const OutputConfig *cfg, char *err, size_t errlen)
 	o->eve_frame = outputs_eve_enabled(o, "frame");
 	o->eve_anomaly = outputs_eve_enabled(o, "anomaly");
 	o->eve_arp = outputs_eve_enabled(o, "arp");
+	for (unsigned i = 0; i < cfg->neve; i++)
+		o->eve_stream |= cfg->eve[i].opts.stream;
 	o->eve_files = outputs_eve_enabled(o, "files") || outputs_eve_enabled(o, "fileinfo");
 	o->eve_stats = (o->eve_types & (1ull << eve_type_index("stats"))) && cfg->stats_enabled;
 	return o;

@@ -92,6 +92,12 @@ typedef struct EveSinkConfig {
 
 #define OUTPUT_EVE_MAX 8
 
+/* - stream: options (stream-json.c) */
+#define EVE_STREAM_EVENT_SET               0x1u  /* event-set */
+#define EVE_STREAM_STATE_UPDATE            0x2u  /* state-update */
+#define EVE_STREAM_SPURIOUS_RETRANSMISSION 0x4u  /* spurious-retransmission */
+#define EVE_STREAM_ALL                     0x8u  /* all: every TCP packet */
+
 /* The options of the types that decide which records an output takes and
  * what they hold: each eve-log output has its own, as in Suricata 8 (one
  * file takes only the A records of dns, another all of them). */
@@ -103,6 +109,9 @@ typedef struct EveTypeOptions {
 	uint32_t tls_fields;
 	int tls_resumption;
 	uint32_t smtp_fields;       /* - smtp: options: SMTP_LOG_* (output/smtp-json.h) */
+	/* - stream: which TCP packets get a stream_tcp record (EVE_STREAM_*;
+	 * 0: none, as Suricata with no option set) */
+	unsigned stream;
 } EveTypeOptions;
 
 /* One `- eve-log:` output: its destination, its prefix and its types. */

@@ -513,7 +513,11 @@ int reasm_advance(StreamThread *st, TcpSession *ssn, TcpStream *s, Packet *p, ui
 
 uint64_t reasm_contig_end(const TcpStream *s)
 {
-	uint64_t end = s->ready_off;
+	/* an ACKed hole is no hole: the receiver has its bytes, and
+	 * reasm_advance skips it (a packet dropped inline, such as an urgent
+	 * byte under urgent.policy drop, leaves one that the peer's ACK then
+	 * covers: Suricata's app layer goes on past it at once) */
+	uint64_t end = s->acked_off > s->ready_off ? s->acked_off : s->ready_off;
 	const Segment *seg;
 
 	for (seg = s->segs; seg && seg->off <= end; seg = seg->next)

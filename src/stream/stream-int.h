@@ -63,6 +63,8 @@ typedef struct TcpStream {
 	uint8_t nruns;
 	uint8_t policy;             /* enum stream_policy of the receiving host */
 	uint16_t urg_oob;           /* urgent bytes taken out of band (policy oob) */
+	uint32_t min_inspect;       /* raw bytes kept behind the raw inspection
+	                             * (stream_set_min_inspect_depth) */
 
 	Segment *segs;              /* received, not ready */
 
@@ -101,6 +103,7 @@ typedef struct TcpSession {
 	uint8_t rst_from;           /* closed by a RST: its sender's flow
 	                             * direction + 1; 0 otherwise */
 	uint8_t pstate;             /* the state the RST closed */
+	uint8_t log_pstate;         /* the state before the last change (eve stream) */
 	/* the app protocol's own reassembly depth (stream_set_depth): 0 the
 	 * configured one, UINT64_MAX none */
 	uint64_t depth;
@@ -155,7 +158,8 @@ uint32_t reasm_insert(StreamThread *st, TcpSession *ssn, TcpStream *s, Packet *p
 /* Makes s's data ready up to limit (UINT64_MAX: everything, holes skipped).
  * Returns 1 if ready_off advanced. */
 int reasm_advance(StreamThread *st, TcpSession *ssn, TcpStream *s, Packet *p, uint64_t limit);
-/* End of the data stored in order from s's ready offset (no hole between). */
+/* End of the data stored in order from s's ready offset, or from its ACKed
+ * offset when that is higher (no unACKed hole between). */
 uint64_t reasm_contig_end(const TcpStream *s);
 void reasm_stream_free(StreamThread *st, TcpStream *s);
 void reasm_release(StreamThread *st, TcpStream *s);

@@ -1205,6 +1205,7 @@ int stream_handle_packet(StreamThread *st, Flow *f, Packet *p)
 {
 	TcpSession *ssn;
 	uint8_t fl = p->tcp_flags;
+	uint8_t old_state;
 	int dir, r = 0;
 
 	p->stream_flags = 0;
@@ -1244,6 +1245,7 @@ int stream_handle_packet(StreamThread *st, Flow *f, Packet *p)
 		stream_event(st, p, SEV_PKT_BROKEN_ACK);
 
 	ssn = f->stream;
+	old_state = ssn ? ssn->state : TCP_NONE;
 	if (ssn && ssn->state >= TCP_ESTABLISHED)
 		p->stream_flags |= STREAM_PKT_WAS_ESTABLISHED;
 	if (!ssn) {
@@ -1267,8 +1269,58 @@ int stream_handle_packet(StreamThread *st, Flow *f, Packet *p)
 		p->stream_flags |= STREAM_PKT_MIDSTREAM;
 	if (ssn->state == TCP_CLOSED)
 		p->stream_flags |= STREAM_PKT_CLOSED;
+	if (ssn->state != old_state) {
+		p->stream_flags |= STREAM_PKT_STATE_UPDATE;
+		ssn->log_pstate = old_state;
+	}
 	flow_state_follow(f, ssn->state);
 	return p->stream_flags;
+}
+
+/* seq of stream offset off in s (the inverse of seq_off) */
+static uint32_t off_seq(const TcpStream *s, uint64_t off)
+{
+	return s->anchor_seq + (uint32_t)(off - s->anchor_off);
+}
+
+static void dir_view(const TcpStream *s, StreamDirView *v)
+{
+	const Segment *seg;
+
+	v->isn = s->isn;
+	v->next_seq = off_seq(s, s->max_off);
+	v->segs_right_edge = v->next_seq;
+	v->last_ack = off_seq(s, s->acked_off);
+	v->base_seq = off_seq(s, s->ready_off);
+	v->window = s->win;
+	v->next_win = v->last_ack + s->win;
+	v->wscale = (s->flags & TS_WSCALE) ? s->wscale : 0;
+	v->has_gap = !!(s->dir_flags & STREAM_DIR_GAP);
+	v->depth_reached = !!(s->dir_flags & STREAM_DIR_DEPTH_REACHED);
+	v->eof = !!(s->dir_flags & STREAM_DIR_EOF);
+	v->timestamp = !!(s->flags & TS_HAS_TS);
+	v->seg_cnt = 0;
+	for (seg = s->segs; seg; seg = seg->next)
+		v->seg_cnt++;
+}
+
+int stream_session_view(const Flow *f, StreamSessionView *v)
+{
+	const TcpSession *ssn = f && f->proto == 6 ? f->stream : NULL;
+
+	if (!ssn)
+		return -1;
+	v->state = (enum tcp_state)ssn->state;
+	v->pstate = (enum tcp_state)ssn->log_pstate;
+	v->midstream = !!(ssn->flags & SSN_MIDSTREAM);
+	v->async = !!(ssn->flags & SSN_ASYNC);
+	v->timestamps = !!(ssn->flags & SSN_TIMESTAMPS);
+	v->wscale = !!(ssn->flags & SSN_WSCALE);
+	v->fourwhs = !!(ssn->flags & SSN_4WHS);
+	v->closed_by_rst = ssn->rst_from != 0;
+	dir_view(&ssn->s[0], &v->dir[0]);
+	dir_view(&ssn->s[1], &v->dir[1]);
+	return 0;
 }
 
 void stream_set_depth(Flow *f, uint64_t depth)
@@ -1277,6 +1329,23 @@ void stream_set_depth(Flow *f, uint64_t depth)
 
 	if (ssn)
 		ssn->depth = depth ? depth : UINT64_MAX;
+}
+
+void stream_set_min_inspect_depth(Flow *f, int dir, uint32_t depth)
+{
+	TcpSession *ssn = f && f->proto == 6 ? f->stream : NULL;
+
+	if (ssn && dir >= 0 && dir < 2)
+		ssn->s[dir].min_inspect = depth;
+}
+
+uint32_t stream_min_inspect_depth(const Flow *f, int dir)
+{
+	const TcpSession *ssn = f && f->proto == 6 ? f->stream : NULL;
+
+	if (!ssn || dir < 0 || dir > 1 || ssn->state >= TCP_CLOSED)
+		return 0;
+	return ssn->s[dir].min_inspect;
 }
 
 int stream_is_midstream(const Flow *f)

@@ -244,6 +244,8 @@ int stream_event_lookup(const char *name);
                                              * this packet: Suricata's flow:established,
                                              * which the packet that establishes the
                                              * session does not meet yet */
+#define STREAM_PKT_STATE_UPDATE   (1u << 13) /* it changed the session's TCP state
+                                             * (eve stream's state_update) */
 
 /* Per-direction state, for consumers and eve (tcp.ts_gap / tcp.tc_gap). */
 #define STREAM_DIR_GAP            (1u << 0) /* a gap was skipped in this direction */
@@ -325,6 +327,14 @@ int stream_is_async(const Flow *f);
  * app-layer.protocols.<p>.stream-depth): 0 unlimited; from the next
  * bytes stored on. Nothing without a session. */
 void stream_set_depth(Flow *f, uint64_t depth);
+/* Suricata's min_inspect_depth: the app protocol asks that dir's raw
+ * stream keep `depth` bytes behind what raw inspection has covered while
+ * the session is open (HTTP: the body minimal inspect sizes), so that the
+ * stream data an alert logs still holds its transaction's earlier bytes.
+ * stream_min_inspect_depth(): that depth, 0 once the session closed or
+ * without a session. */
+void stream_set_min_inspect_depth(Flow *f, int dir, uint32_t depth);
+uint32_t stream_min_inspect_depth(const Flow *f, int dir);
 /* With flow_swap(): the session's directions trade places (the client's
  * stream becomes the server's), and p's per-direction stream flags follow. */
 void stream_flow_swap(Flow *f, Packet *p);
@@ -347,6 +357,26 @@ const char *tcp_state_name(enum tcp_state s);    /* "established", "closed", ...
  * last packet, no payload, the session closed (established if it was).
  * Returns p. (stream/pseudo.c) */
 Packet *stream_end_packet(Packet *p, Flow *f, int dir);
+
+/* A session as eve's `stream` logger shows it (Suricata 8's stream_tcp
+ * record): per direction (0: the client's, toserver) the sequence space
+ * as Suricata names it, and the session's state and flags. */
+typedef struct StreamDirView {
+	uint32_t isn, next_seq, last_ack, next_win, base_seq, segs_right_edge;
+	uint32_t window;            /* advertised by this side, scaled */
+	uint8_t wscale;
+	uint8_t has_gap, depth_reached, eof, timestamp;
+	uint32_t seg_cnt;           /* segments held, not yet ready */
+} StreamDirView;
+
+typedef struct StreamSessionView {
+	enum tcp_state state, pstate;   /* pstate: the state before the last change */
+	uint8_t midstream, async, timestamps, wscale, fourwhs, closed_by_rst;
+	StreamDirView dir[2];
+} StreamSessionView;
+
+/* Fills v from f's session. Returns 0, or -1 without a session. */
+int stream_session_view(const Flow *f, StreamSessionView *v);
 
 /* Global memory accounting (bytes), as tcp.memuse / tcp.reassembly_memuse show. */
 uint64_t stream_memuse(void);

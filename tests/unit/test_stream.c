@@ -538,6 +538,72 @@ TEST(acked_hole_is_a_gap_event_on_the_acking_packet)
 	ctx_done(&c);
 }
 
+/* Inline: a byte the sensor never forwarded (an urgent byte under
+ * urgent.policy drop) that the receiver ACKs anyway is no hole to wait on:
+ * the data after it is ready on its own packet, as Suricata's app layer
+ * goes on past an ACKed gap at once (suricata-verify tcp-urgp-02-drop-ips) */
+TEST(inline_acked_hole_does_not_hold_back_later_data)
+{
+	struct ctx c;
+
+	ctx_init(&c);
+	c.cfg.inline_mode = 1;
+	ctx_start(&c);
+	handshake(&c);
+	sendp(&c, TS, TH_ACK, 1001, 5001, "aaa");
+	CHECK_EQ(stream_ready_offset(&c.f, TS), 3);
+	/* offset 3 never seen; the server ACKs past it */
+	sendp(&c, TC, TH_ACK, 5001, 1005, NULL);
+	CHECK_EQ(stream_ready_offset(&c.f, TS), 3);
+	sendp(&c, TS, TH_ACK, 1005, 5001, "ccc");
+	CHECK(c.rflags & STREAM_PKT_TS_READY);
+	CHECK_EQ(stream_ready_offset(&c.f, TS), 7);
+	CHECK_STREQ(ready(&c, TS, 4, NULL), "ccc");
+	CHECK_EQ(cval(&c, "tcp.reassembly_gap"), 1);
+	ctx_done(&c);
+}
+
+/* eve's stream logger: a state change is flagged with the state before */
+TEST(state_change_is_flagged_and_viewed)
+{
+	struct ctx c;
+	StreamSessionView v;
+
+	ctx_init(&c);
+	ctx_start(&c);
+	handshake(&c);
+	CHECK(c.rflags & STREAM_PKT_STATE_UPDATE);
+	CHECK_EQ(stream_session_view(&c.f, &v), 0);
+	CHECK_EQ(v.state, TCP_ESTABLISHED);
+	CHECK_EQ(v.pstate, TCP_SYN_RECV);
+	CHECK_EQ(v.dir[TS].isn, 1000);
+	sendp(&c, TS, TH_ACK, 1001, 5001, "aaa");
+	CHECK(!(c.rflags & STREAM_PKT_STATE_UPDATE));
+	CHECK_EQ(stream_session_view(&c.f, &v), 0);
+	CHECK_EQ(v.dir[TS].next_seq, 1004);
+	CHECK_EQ(v.dir[TS].seg_cnt, 1);
+	ctx_done(&c);
+}
+
+/* Suricata's min_inspect_depth: set per direction by the app protocol,
+ * it no longer holds once the session closed */
+TEST(min_inspect_depth_holds_until_the_session_closes)
+{
+	struct ctx c;
+
+	ctx_init(&c);
+	ctx_start(&c);
+	CHECK_EQ(stream_min_inspect_depth(&c.f, TS), 0);
+	handshake(&c);
+	stream_set_min_inspect_depth(&c.f, TS, 32768);
+	stream_set_min_inspect_depth(&c.f, TC, 40960);
+	CHECK_EQ(stream_min_inspect_depth(&c.f, TS), 32768);
+	CHECK_EQ(stream_min_inspect_depth(&c.f, TC), 40960);
+	sendp(&c, TS, TH_RST | TH_ACK, 1001, 5001, NULL);
+	CHECK_EQ(stream_min_inspect_depth(&c.f, TS), 0);
+	ctx_done(&c);
+}
+
 /* ---- midstream, async ---- */
 
 TEST(midstream_off_ignores_sessions_without_syn)

@@ -3,6 +3,7 @@
 #include "app-layer/app-counters.h"
 
 #include <stdio.h>
+#include <string.h>
 
 static const char *const err_names[APP_CTR_COUNT] = {
 	[APP_CTR_GAP] = "gap",
@@ -11,17 +12,27 @@ static const char *const err_names[APP_CTR_COUNT] = {
 	[APP_CTR_INTERNAL] = "internal",
 };
 
-void app_tx_counters_register(AppTxCounters *c, const char *proto, unsigned errs)
+void app_tx_counters_register(AppTxCounters *c, const char *name)
 {
-	char name[128];
+	size_t len = strlen(name);
+	int udp_half = len > 4 && strcmp(name + len - 4, "_udp") == 0;
+	char full[128];
+	counter_id id;
+	unsigned kinds = APP_CTR_BIT(APP_CTR_TX);
 
-	snprintf(name, sizeof(name), "app_layer.tx.%s", proto);
-	c->id[APP_CTR_TX] = counter_register(name);
+	snprintf(full, sizeof(full), "app_layer.tx.%s", name);
+	id = counter_register(full);
+	if (c)
+		c->id[APP_CTR_TX] = id;
 	for (int k = APP_CTR_GAP; k < APP_CTR_COUNT; k++) {
-		if (!(errs & APP_CTR_BIT(k)))
+		if (k == APP_CTR_GAP && udp_half)
 			continue;
-		snprintf(name, sizeof(name), "app_layer.error.%s.%s", proto, err_names[k]);
-		c->id[k] = counter_register(name);
+		snprintf(full, sizeof(full), "app_layer.error.%s.%s", name, err_names[k]);
+		id = counter_register(full);
+		if (c)
+			c->id[k] = id;
+		kinds |= APP_CTR_BIT(k);
 	}
-	c->on = 1;
+	if (c)
+		c->kinds = kinds;
 }

@@ -23,23 +23,26 @@ enum app_ctr {
 	APP_CTR_COUNT
 };
 
-/* Which error counters a protocol has; tx is always there. */
 #define APP_CTR_BIT(k) (1u << (k))
-#define APP_CTR_ERRS_ALL                                                                   \
-	(APP_CTR_BIT(APP_CTR_GAP) | APP_CTR_BIT(APP_CTR_ALLOC) | APP_CTR_BIT(APP_CTR_PARSER) | \
-	 APP_CTR_BIT(APP_CTR_INTERNAL))
 
 typedef struct AppTxCounters {
 	counter_id id[APP_CTR_COUNT];
-	int on; /* registered: ids are valid */
+	unsigned kinds; /* APP_CTR_BIT of each registered one; 0: none yet */
 } AppTxCounters;
 
-void app_tx_counters_register(AppTxCounters *c, const char *proto, unsigned errs);
+/* Registers app_layer.tx.<name> and every app_layer.error.<name>.<kind>,
+ * as Suricata 8 does for each protocol it detects, whichever errors its
+ * parser can meet (the stats record lists them all, at 0): gap except for
+ * the UDP half of a protocol on both transports ("dns_udp"), which
+ * Suricata leaves without one. The app layer registers these for every
+ * protocol (app_layer_register_counters); a protocol that counts them
+ * registers again into its own c (same names, same ids). c may be NULL. */
+void app_tx_counters_register(AppTxCounters *c, const char *name);
 
 static inline void app_tx_count(AppLayerThread *at, const AppTxCounters *c, enum app_ctr k,
 				uint64_t n)
 {
-	if (at && at->tc && c->on && n)
+	if (at && at->tc && (c->kinds & APP_CTR_BIT(k)) && n)
 		counter_add(at->tc, c->id[k], n);
 }
 

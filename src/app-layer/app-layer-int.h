@@ -4,6 +4,7 @@
 #define APP_LAYER_APP_LAYER_INT_H
 
 #include "app-layer/app-layer.h"
+#include "util/exception-policy.h"
 
 /* Protocol detection's verdict on a direction's first bytes. A probe may
  * also answer DET_REVERSED: the protocol's, but sent the other way (a UDP
@@ -204,10 +205,19 @@ typedef struct AppLayerCounters {
 	counter_id err_http_parser; /* app_layer.error.http.parser */
 	counter_id err_http_internal;
 	counter_id err_http_exc;    /* app_layer.error.http.exception_policy */
+	/* app_layer.error.<proto>[_tcp|_udp].exception_policy.<policy>, by
+	 * transport (1: UDP), protocol and policy; 0 where none is
+	 * registered (app-layer.error-policy: ignore) */
+	counter_id err_exc[2][ALPROTO_MAX][EP_POLICY_COUNT];
 } AppLayerCounters;
 
 extern AppLayerCounters app_layer_counters;
 extern int app_layer_counters_registered;
+
+/* A parser error or memcap stops f's parsing: app-layer.error-policy is
+ * applied to f (flow_exception) and counted, engine-wide and in f's
+ * protocol's app_layer.error.<proto>.exception_policy.<policy>. */
+void app_layer_error_exception(Flow *f, ThreadCounters *tc);
 
 struct AppLayerThread {
 	const AppLayerConfig *cfg;

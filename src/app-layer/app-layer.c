@@ -8,6 +8,7 @@
  * registry order: the first to say yes wins; while one says "more" the
  * bytes are held (up to detect_max_bytes). */
 #include "app-layer/app-layer-int.h"
+#include "app-layer/app-counters.h"
 #include "app-layer/app-mem.h"
 #include "app-layer/expect.h"
 #include "app-layer/http.h"
@@ -200,6 +201,9 @@ int app_conf_ports(const char *key, uint16_t *ports, unsigned max, unsigned *n)
 	return 0;
 }
 
+/* stats.exception-policy.per-app-proto-errors, read at start */
+static int per_proto_exc;
+
 int app_layer_config_load(AppLayerConfig *cfg)
 {
 	const AppProtoOps *ops;
@@ -211,15 +215,62 @@ int app_layer_config_load(AppLayerConfig *cfg)
 			rc = -1;
 	if (app_conf_size("app-layer.memcap", &cfg->memcap) < 0)
 		rc = -1;
+	/* Suricata 8 keeps the per-protocol policy counters off unless asked
+	 * ("very verbose"): one set per protocol */
+	per_proto_exc = 0;
+	if (conf_get_bool("stats.exception-policy.per-app-proto-errors", &per_proto_exc) < 0)
+		rc = -1;
 	app_mem_set_cap(cfg->memcap);
 	return rc;
 }
 
 static void lookup_alloc_counters(void);
 
-/* Suricata's order: app_layer.flow.<proto> for each TCP protocol,
- * failed_tcp, the same for UDP, failed_udp, then each protocol's own (tx,
- * errors). A protocol on both gets one per transport, <proto>_tcp and
+/* Suricata 8, when app-layer.error-policy is not ignore and
+ * stats.exception-policy.per-app-proto-errors is on: each protocol's own
+ * count of the policy applied to its flows, beside the engine-wide
+ * exception_policy.app_layer.error.<policy>, for every policy the target
+ * can take. */
+static void register_exc_counters(counter_id *ids, const char *proto)
+{
+	char name[160];
+
+	memset(ids, 0, sizeof(ids[0]) * EP_POLICY_COUNT);
+	if (!per_proto_exc || ep_policy_of(EP_APP_LAYER_ERROR) == EP_IGNORE)
+		return;
+	for (int pol = 0; pol < EP_POLICY_COUNT; pol++) {
+		if (!ep_target_can(EP_APP_LAYER_ERROR, (enum ep_policy)pol))
+			continue;
+		snprintf(name, sizeof(name), "app_layer.error.%s.exception_policy.%s", proto,
+			 ep_json_name((enum ep_policy)pol));
+		ids[pol] = counter_register(name);
+	}
+}
+
+void app_layer_error_exception(Flow *f, ThreadCounters *tc)
+{
+	enum ep_policy pol = ep_policy_of(EP_APP_LAYER_ERROR);
+
+	flow_exception(f, NULL, tc, EP_APP_LAYER_ERROR);
+	if (pol == EP_IGNORE || !tc || !f || f->app_proto >= ALPROTO_MAX ||
+	    !app_layer_counters_registered)
+		return;
+	{
+		counter_id id = app_layer_counters.err_exc[f->proto == 17][f->app_proto][pol];
+
+		if (id)
+			counter_inc(tc, id);
+	}
+}
+
+/* Suricata's set: per protocol and transport app_layer.flow.<proto>, then
+ * its app_layer.tx.<proto> and app_layer.error.<proto>.{gap,alloc,parser,
+ * internal} (app-counters.h), TCP first; failed_tcp (flow, gap), failed_udp
+ * (flow); then each protocol's own. Suricata 8 lists every one of them,
+ * at 0 when nothing happened, for each protocol it detects, also one it
+ * only detects (imap) or whose parser cannot meet that error: a stats
+ * check of "app_layer.error.dns_udp.internal: 0" must find it. A
+ * protocol on both transports gets one per transport, <proto>_tcp and
  * <proto>_udp, as Suricata names them (dns_tcp, dns_udp). */
 void app_layer_register_counters(void)
 {
@@ -241,11 +292,16 @@ void app_layer_register_counters(void)
 				app_layer_counters.flow_udp[p] = counter_register(name);
 			else
 				app_layer_counters.flow[p] = counter_register(name);
+			app_tx_counters_register(NULL, name + strlen("app_layer.flow."));
+			register_exc_counters(app_layer_counters.err_exc[u][p],
+					      name + strlen("app_layer.flow."));
 		}
-		if (u)
+		if (u) {
 			app_layer_counters.flow_failed_udp = counter_register("app_layer.flow.failed_udp");
-		else
+		} else {
 			app_layer_counters.flow_failed_tcp = counter_register("app_layer.flow.failed_tcp");
+			counter_register("app_layer.error.failed_tcp.gap");
+		}
 	}
 	FOR_EACH_PROTO(p, ops)
 		if (ops->register_counters)
@@ -711,7 +767,7 @@ static int start_proto(AppLayerThread *at, Flow *f, AppFlowState *fs, unsigned a
 				count(at, app_layer_counters.err_http_alloc);
 			/* a memcap (http.memcap, app-layer.memcap) or no memory: the
 			 * flow is not parsed */
-			flow_exception(f, NULL, at->tc, EP_APP_LAYER_ERROR);
+			app_layer_error_exception(f, at->tc);
 			return -1;
 		}
 	}
@@ -936,7 +992,7 @@ static int proto_data(AppLayerThread *at, Flow *f, AppFlowState *fs, int dir,
 		 * plus what one parse call adds, per worker */
 		fs->mem_stopped = 1;
 		count_memcap(at, f, f->app_proto);
-		flow_exception(f, NULL, at->tc, EP_APP_LAYER_ERROR);
+		app_layer_error_exception(f, at->tc);
 		return -1;
 	}
 	return parse(at, f, fs, dir, data, len, flags);
@@ -1048,7 +1104,7 @@ static void change_proto(AppLayerThread *at, Flow *f, AppFlowState *fs, int dir,
 	if (ops->enabled(at->cfg) == 1) {
 		fs->proto = state_new(at, f, f->app_proto);
 		if (!fs->proto)
-			flow_exception(f, NULL, at->tc, EP_APP_LAYER_ERROR);
+			app_layer_error_exception(f, at->tc);
 		else if (ops->take_over && to == expect)
 			ops->take_over(at, f, fs->proto, from, old_state);
 	}

@@ -43,8 +43,7 @@ static AppTxCounters ctr;
 
 static void dht_register_counters(void)
 {
-	app_tx_counters_register(&ctr, "bittorrent-dht",
-				 APP_CTR_BIT(APP_CTR_ALLOC) | APP_CTR_BIT(APP_CTR_PARSER));
+	app_tx_counters_register(&ctr, "bittorrent-dht");
 }
 
 static int dht_probe(const AppLayerConfig *cfg, const Flow *f, int dir, const uint8_t *buf,

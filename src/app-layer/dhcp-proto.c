@@ -45,8 +45,7 @@ static AppTxCounters ctr;
 
 static void dhcp_register_counters(void)
 {
-	app_tx_counters_register(&ctr, "dhcp",
-				 APP_CTR_BIT(APP_CTR_ALLOC) | APP_CTR_BIT(APP_CTR_PARSER));
+	app_tx_counters_register(&ctr, "dhcp");
 }
 
 static int dhcp_probe(const AppLayerConfig *cfg, const Flow *f, int dir, const uint8_t *buf,

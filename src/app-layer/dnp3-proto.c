@@ -64,9 +64,7 @@ static AppTxCounters ctr;
 
 static void dnp3_register_counters(void)
 {
-	app_tx_counters_register(&ctr, "dnp3",
-				 APP_CTR_BIT(APP_CTR_GAP) | APP_CTR_BIT(APP_CTR_ALLOC) |
-					 APP_CTR_BIT(APP_CTR_PARSER));
+	app_tx_counters_register(&ctr, "dnp3");
 }
 
 static int port_listed(uint16_t port)

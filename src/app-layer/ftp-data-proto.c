@@ -11,6 +11,7 @@
  * closed when its side closed, truncated at a gap or when the flow ended
  * first. On when FTP is. */
 #include "app-layer/app-layer-int.h"
+#include "app-layer/app-counters.h"
 #include "app-layer/ftp.h"
 #include "app-layer/files.h"
 
@@ -29,7 +30,15 @@ typedef struct FtpDataTx {
 	File *file;                 /* the open one */
 	int file_dir;               /* its side; -1: none yet */
 	uint8_t store_all;          /* filestore tx / flow scope */
+	uint8_t counted;            /* in app_layer.tx.ftp-data */
 } FtpDataTx;
+
+static AppTxCounters ctr;
+
+static void ftpdata_register_counters(void)
+{
+	app_tx_counters_register(&ctr, "ftp-data");
+}
 
 /* Bytes of the transfer kept for file.data (its start: what rules read). */
 #define FTPDATA_KEEP (1u << 20)
@@ -82,10 +91,15 @@ static int ftpdata_parse(AppLayerThread *at, Flow *f, void *state, int dir, cons
 {
 	FtpDataTx *t = state;
 
-	(void)at;
 	(void)f;
 	if (!t || dir < 0 || dir > 1)
 		return -1;
+	if (!t->counted) {
+		/* Suricata counts a transaction when the parser's count grows:
+		 * ftp-data's one exists from the state's first data on */
+		t->counted = 1;
+		app_tx_count(at, &ctr, APP_CTR_TX, 1);
+	}
 	if (t->info && !(flags & APP_GAP))
 		t->info->size += len;
 	if (t->info && len && t->file_dir < 0) {
@@ -200,6 +214,7 @@ const AppProtoOps ftpdata_proto_ops = {
 	.alias = "ftp_data",
 	.ipprotos = APP_IPPROTO_TCP,
 	.enabled = ftpdata_enabled,
+	.register_counters = ftpdata_register_counters,
 	.state_new = ftpdata_state_new,
 	.state_free = ftpdata_state_free,
 	.parse = ftpdata_parse,

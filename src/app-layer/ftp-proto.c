@@ -97,8 +97,7 @@ static _Thread_local ThreadCounters *memuse_tc;
 
 static void ftp_register_counters(void)
 {
-	app_tx_counters_register(&ctr, "ftp",
-				 APP_CTR_BIT(APP_CTR_GAP) | APP_CTR_BIT(APP_CTR_ALLOC));
+	app_tx_counters_register(&ctr, "ftp");
 	c_memcap = counter_register("ftp.memcap");
 	/* Suricata 8's gauge of what the FTP parser holds globally: here the
 	 * expectations' data, which ftp.memcap bounds */
@@ -111,7 +110,7 @@ static void ftp_register_counters(void)
 /* ftp.memcap is registered with the others, so counted under their flag. */
 static void ftp_count_memcap(AppLayerThread *at)
 {
-	if (at && at->tc && ctr.on)
+	if (at && at->tc && ctr.kinds)
 		counter_inc(at->tc, c_memcap);
 }
 

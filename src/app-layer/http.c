@@ -500,7 +500,7 @@ static HttpTx *tx_ud(htp_tx_t *htx)
 	/* past the memcap this connection is parsed no further */
 	if (!http_mem_charge(tx->mem_tc, HTTP_MEM_TX) && hs) {
 		hs->dead[0] = hs->dead[1] = 1;
-		flow_exception(hs->f, NULL, tx->mem_tc, EP_APP_LAYER_ERROR);
+		app_layer_error_exception(hs->f, tx->mem_tc);
 	}
 	tx->htx = htx;
 	for (int d = 0; d < 2; d++)
@@ -1575,7 +1575,7 @@ static int feed(HttpState *hs, int dir, const uint8_t *data, size_t len)
 	if (r == HTP_STREAM_ERROR) {
 		hs->dead[dir] = 1;
 		tx_counted(hs, app_layer_counters.err_http_parser);
-		flow_exception(hs->f, NULL, hs->at ? hs->at->tc : NULL, EP_APP_LAYER_ERROR);
+		app_layer_error_exception(hs->f, hs->at ? hs->at->tc : NULL);
 		return -1;
 	}
 	return 0;
@@ -1605,7 +1605,7 @@ static int refuse_requests(HttpState *hs)
 {
 	hs->dead[APP_DIR_TOSERVER] = 1;
 	tx_counted(hs, app_layer_counters.err_http_parser);
-	flow_exception(hs->f, NULL, hs->at ? hs->at->tc : NULL, EP_APP_LAYER_ERROR);
+	app_layer_error_exception(hs->f, hs->at ? hs->at->tc : NULL);
 	return -1;
 }
 

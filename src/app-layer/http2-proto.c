@@ -109,9 +109,7 @@ static AppTxCounters ctr;
 
 static void h2_register_counters(void)
 {
-	app_tx_counters_register(&ctr, "http2",
-				 APP_CTR_BIT(APP_CTR_GAP) | APP_CTR_BIT(APP_CTR_ALLOC) |
-					 APP_CTR_BIT(APP_CTR_PARSER));
+	app_tx_counters_register(&ctr, "http2");
 	files_register_counters();
 }
 

@@ -47,8 +47,7 @@ static AppTxCounters ctr;
 
 static void ike_register_counters(void)
 {
-	app_tx_counters_register(&ctr, "ike",
-				 APP_CTR_BIT(APP_CTR_ALLOC) | APP_CTR_BIT(APP_CTR_PARSER));
+	app_tx_counters_register(&ctr, "ike");
 }
 
 /* The ISAKMP message of a datagram: on port 4500 (NAT traversal, RFC

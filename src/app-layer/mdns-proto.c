@@ -57,7 +57,7 @@ static AppTxCounters ctr;
 
 static void mdns_register_counters(void)
 {
-	app_tx_counters_register(&ctr, "mdns", APP_CTR_BIT(APP_CTR_PARSER));
+	app_tx_counters_register(&ctr, "mdns");
 }
 
 static int port_listed(uint16_t port)

@@ -75,9 +75,7 @@ static AppTxCounters ctr;
 
 static void modbus_register_counters(void)
 {
-	app_tx_counters_register(&ctr, "modbus",
-				 APP_CTR_BIT(APP_CTR_GAP) | APP_CTR_BIT(APP_CTR_ALLOC) |
-					 APP_CTR_BIT(APP_CTR_PARSER));
+	app_tx_counters_register(&ctr, "modbus");
 }
 
 /* ---------------- detection ---------------- */

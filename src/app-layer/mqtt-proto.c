@@ -70,9 +70,7 @@ static AppTxCounters ctr;
 
 static void mqtt_register_counters(void)
 {
-	app_tx_counters_register(&ctr, "mqtt",
-				 APP_CTR_BIT(APP_CTR_GAP) | APP_CTR_BIT(APP_CTR_ALLOC) |
-					 APP_CTR_BIT(APP_CTR_PARSER));
+	app_tx_counters_register(&ctr, "mqtt");
 }
 
 static int mqtt_enabled(const AppLayerConfig *cfg)

@@ -96,8 +96,7 @@ static AppTxCounters ctr;
 
 static void ntp_register_counters(void)
 {
-	app_tx_counters_register(&ctr, "ntp",
-				 APP_CTR_BIT(APP_CTR_ALLOC) | APP_CTR_BIT(APP_CTR_PARSER));
+	app_tx_counters_register(&ctr, "ntp");
 }
 
 static int ntp_probe(const AppLayerConfig *cfg, const Flow *f, int dir, const uint8_t *buf,

@@ -86,9 +86,7 @@ static AppTxCounters ctr;
 
 static void pgsql_register_counters(void)
 {
-	app_tx_counters_register(&ctr, "pgsql",
-				 APP_CTR_BIT(APP_CTR_GAP) | APP_CTR_BIT(APP_CTR_ALLOC) |
-					 APP_CTR_BIT(APP_CTR_PARSER));
+	app_tx_counters_register(&ctr, "pgsql");
 }
 
 /* ---------------- detection ---------------- */

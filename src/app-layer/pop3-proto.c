@@ -52,7 +52,7 @@ static AppTxCounters ctr;
 
 static void pop3_register_counters(void)
 {
-	app_tx_counters_register(&ctr, "pop3", APP_CTR_BIT(APP_CTR_GAP) | APP_CTR_BIT(APP_CTR_ALLOC));
+	app_tx_counters_register(&ctr, "pop3");
 }
 
 static int port_listed(uint16_t port)

@@ -49,8 +49,7 @@ static AppTxCounters ctr;
 
 static void quic_register_counters(void)
 {
-	app_tx_counters_register(&ctr, "quic",
-				 APP_CTR_BIT(APP_CTR_ALLOC) | APP_CTR_BIT(APP_CTR_PARSER));
+	app_tx_counters_register(&ctr, "quic");
 }
 
 static int port_ok(const Flow *f)

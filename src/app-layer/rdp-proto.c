@@ -44,9 +44,7 @@ static AppTxCounters ctr;
 
 static void rdp_register_counters(void)
 {
-	app_tx_counters_register(&ctr, "rdp",
-				 APP_CTR_BIT(APP_CTR_GAP) | APP_CTR_BIT(APP_CTR_ALLOC) |
-					 APP_CTR_BIT(APP_CTR_PARSER));
+	app_tx_counters_register(&ctr, "rdp");
 }
 
 static int rdp_enabled(const AppLayerConfig *cfg)

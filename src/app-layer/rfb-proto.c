@@ -49,9 +49,7 @@ static AppTxCounters ctr;
 
 static void rfb_register_counters(void)
 {
-	app_tx_counters_register(&ctr, "rfb",
-				 APP_CTR_BIT(APP_CTR_GAP) | APP_CTR_BIT(APP_CTR_ALLOC) |
-					 APP_CTR_BIT(APP_CTR_PARSER));
+	app_tx_counters_register(&ctr, "rfb");
 }
 
 static int rfb_enabled(const AppLayerConfig *cfg)

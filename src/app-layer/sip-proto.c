@@ -68,11 +68,8 @@ static AppTxCounters ctr[2];
 
 static void sip_register_counters(void)
 {
-	unsigned errs = APP_CTR_BIT(APP_CTR_GAP) | APP_CTR_BIT(APP_CTR_ALLOC) |
-			APP_CTR_BIT(APP_CTR_PARSER);
-
-	app_tx_counters_register(&ctr[T_TCP], "sip_tcp", errs);
-	app_tx_counters_register(&ctr[T_UDP], "sip_udp", errs);
+	app_tx_counters_register(&ctr[T_TCP], "sip_tcp");
+	app_tx_counters_register(&ctr[T_UDP], "sip_udp");
 }
 
 /* ---------------- detection ---------------- */

@@ -59,9 +59,7 @@ static AppTxCounters ctr;
 
 static void smb_register_counters(void)
 {
-	app_tx_counters_register(&ctr, "smb",
-				 APP_CTR_BIT(APP_CTR_GAP) | APP_CTR_BIT(APP_CTR_ALLOC) |
-					 APP_CTR_BIT(APP_CTR_PARSER));
+	app_tx_counters_register(&ctr, "smb");
 	files_register_counters();
 }
 

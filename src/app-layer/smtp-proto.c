@@ -131,9 +131,7 @@ static AppTxCounters ctr;
 
 static void smtp_register_counters(void)
 {
-	app_tx_counters_register(&ctr, "smtp",
-				 APP_CTR_BIT(APP_CTR_GAP) | APP_CTR_BIT(APP_CTR_ALLOC) |
-					 APP_CTR_BIT(APP_CTR_PARSER));
+	app_tx_counters_register(&ctr, "smtp");
 }
 
 static int smtp_enabled(const AppLayerConfig *cfg)

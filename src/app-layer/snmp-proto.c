@@ -45,8 +45,7 @@ static AppTxCounters ctr;
 
 static void snmp_register_counters(void)
 {
-	app_tx_counters_register(&ctr, "snmp",
-				 APP_CTR_BIT(APP_CTR_ALLOC) | APP_CTR_BIT(APP_CTR_PARSER));
+	app_tx_counters_register(&ctr, "snmp");
 }
 
 /* The start of a message: SEQUENCE, version, then a community and a

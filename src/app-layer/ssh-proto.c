@@ -87,9 +87,7 @@ static AppTxCounters ctr;
 
 static void ssh_register_counters(void)
 {
-	app_tx_counters_register(&ctr, "ssh",
-				 APP_CTR_BIT(APP_CTR_GAP) | APP_CTR_BIT(APP_CTR_ALLOC) |
-					 APP_CTR_BIT(APP_CTR_PARSER));
+	app_tx_counters_register(&ctr, "ssh");
 }
 
 static int ssh_enabled(const AppLayerConfig *cfg)

@@ -43,7 +43,7 @@ static AppTxCounters ctr;
 
 static void telnet_register_counters(void)
 {
-	app_tx_counters_register(&ctr, "telnet", APP_CTR_BIT(APP_CTR_ALLOC));
+	app_tx_counters_register(&ctr, "telnet");
 }
 
 static int telnet_enabled(const AppLayerConfig *cfg)

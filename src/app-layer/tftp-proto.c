@@ -94,8 +94,7 @@ static AppTxCounters ctr;
 
 static void tftp_register_counters(void)
 {
-	app_tx_counters_register(&ctr, "tftp",
-				 APP_CTR_BIT(APP_CTR_ALLOC) | APP_CTR_BIT(APP_CTR_PARSER));
+	app_tx_counters_register(&ctr, "tftp");
 }
 
 static int tftp_probe(const AppLayerConfig *cfg, const Flow *f, int dir, const uint8_t *buf,

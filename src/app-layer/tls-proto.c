@@ -80,7 +80,7 @@ static AppTxCounters ctr;
 
 static void tls_register_counters(void)
 {
-	app_tx_counters_register(&ctr, "tls", APP_CTR_ERRS_ALL);
+	app_tx_counters_register(&ctr, "tls");
 }
 
 static int tls_enabled(const AppLayerConfig *cfg)

@@ -242,14 +242,12 @@ void *txl_msg_state_new(AppLayerThread *at, int ipp, size_t size, unsigned alpro
 
 void txl_msg_counters_register(AppTxCounters *ctr, const char *proto)
 {
-	unsigned errs = APP_CTR_BIT(APP_CTR_GAP) | APP_CTR_BIT(APP_CTR_ALLOC) |
-			APP_CTR_BIT(APP_CTR_PARSER);
 	char name[64];
 
 	snprintf(name, sizeof(name), "%s_tcp", proto);
-	app_tx_counters_register(&ctr[IPP_TCP], name, errs);
+	app_tx_counters_register(&ctr[IPP_TCP], name);
 	snprintf(name, sizeof(name), "%s_udp", proto);
-	app_tx_counters_register(&ctr[IPP_UDP], name, errs);
+	app_tx_counters_register(&ctr[IPP_UDP], name);
 }
 
 void txl_msg_state_free(void *state)

@@ -60,8 +60,7 @@ static AppTxCounters ctr;
 
 static void ws_register_counters(void)
 {
-	app_tx_counters_register(&ctr, "websocket",
-				 APP_CTR_BIT(APP_CTR_GAP) | APP_CTR_BIT(APP_CTR_ALLOC));}
+	app_tx_counters_register(&ctr, "websocket");}
 
 typedef struct WsState {
 	WsConn c;                   /* first: txlist.h's ops read its AppTxList */

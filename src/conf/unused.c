@@ -49,7 +49,6 @@ static const struct {
 	{ "defrag.hash-size", NULL },            /* table sizing: memcap bounds it */
 	{ "defrag.prealloc", NULL },
 	{ "host.prealloc", NULL },               /* host entries are made as needed */
-	{ "stats.exception-policy.per-app-proto-errors", "false" },
 	{ "luajit.states", NULL },               /* LuaJIT's state pool: Lua 5.4 states are per thread */
 	{ "detect.inspection-recursion-limit", "3000" }, /* DETECT_RECURSION_LIMIT, fixed */
 	{ NULL, NULL }

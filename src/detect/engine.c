@@ -128,6 +128,41 @@ uint32_t detect_engine_gen(const DetectEngine *de)
 	return de ? de->gen : 0;
 }
 
+/* Suricata's decoder-event-only rule: its keywords are decode-event
+ * matches and nothing else. */
+static int sig_decoder_event_only(const Signature *s)
+{
+	const SigMatchList *m = &s->lists[SM_LIST_MATCH];
+
+	if (!m->n)
+		return 0;
+	for (int l = 0; l < SM_LIST_MAX; l++)
+		if (l != SM_LIST_MATCH && s->lists[l].n)
+			return 0;
+	for (int i = 0; i < m->n; i++)
+		if (m->m[i].kw != KW_DECODE_EVENT)
+			return 0;
+	return 1;
+}
+
+void detect_engine_sig_kinds(const DetectEngine *de, SigKinds *k)
+{
+	memset(k, 0, sizeof(*k));
+	for (uint32_t i = 0; i < de->nsigs; i++) {
+		const DetectSig *ds = &de->sigs[i];
+
+		k->total++;
+		if (ds->iponly)
+			k->iponly++;
+		else if (ds->has_payload)
+			k->payload++;
+		else if (sig_decoder_event_only(ds->s))
+			k->deonly++;
+		else if (ds->is_tx || ds->need_alproto || (ds->s->flags & SIG_FLAG_APPLAYER))
+			k->applayer++;
+	}
+}
+
 SigTable *detect_engine_table(const DetectEngine *de)
 {
 	return de ? de->t : NULL;

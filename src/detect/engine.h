@@ -120,6 +120,14 @@ SigTable *detect_engine_table(const DetectEngine *de);
 const DetectConfig *detect_engine_config(const DetectEngine *de);
 /* Rules the engine inspects (loaded minus those needing buffers we lack). */
 uint32_t detect_engine_sig_count(const DetectEngine *de);
+/* Suricata 8's start-up line "N signatures processed. ..." counts the
+ * engine's rules by kind, each in the first that fits: ip-only, inspecting
+ * packet payload (content/pcre on the payload or stream), decoder event
+ * only, application layer (an app protocol or its buffers). */
+typedef struct SigKinds {
+	uint32_t total, iponly, payload, deonly, applayer;
+} SigKinds;
+void detect_engine_sig_kinds(const DetectEngine *de, SigKinds *k);
 /* --engine-analysis (analysis.c): writes rules.json and patterns.json to
  * the folder dir, and the text reports the ANALYSIS_* bits of reports ask
  * for (engine-analysis.rules-fast-pattern, engine-analysis.rules). */

@@ -18,6 +18,10 @@ static void rules_report(const SigTable *t)
 	 * skipped rule is an info line, -v) */
 	log_notice("rules: %d loaded, %d failed, %d skipped (%d files, %d unreadable)",
 		   t->loaded, t->failed, t->skipped, t->files_loaded, t->files_failed);
+	/* Suricata 8's own line, in its words (suricata.log, -v): what scripts
+	 * grep for */
+	log_info("detect: %d rule files processed. %d rules successfully loaded, %d rules "
+		 "failed, %d rules skipped", t->files_loaded, t->loaded, t->failed, t->skipped);
 	/* a reason "requires: missing ..." is summed up as its keyword: the
 	 * info lines carry Suricata's text once per rule, and scripts count
 	 * them (suricata-verify ja4-rules-requires) */
@@ -101,6 +105,14 @@ int setup_detect(Session *s)
 		return -1;
 	}
 	s->engine.detect = de;
+	{
+		SigKinds k;
+
+		detect_engine_sig_kinds(de, &k);
+		log_info("detect: %u signatures processed. %u are IP-only rules, %u are inspecting "
+			 "packet payload, %u inspect application layer, %u are decoder event only",
+			 k.total, k.iponly, k.payload, k.applayer, k.deonly);
+	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	log_info("detect: %u rules inspected, mpm-algo %s, engine ready in %.3f s",
 		 detect_engine_sig_count(de), mpm_algo_name(dc.algo),

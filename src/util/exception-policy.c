@@ -206,7 +206,7 @@ enum ep_policy ep_policy_of(enum ep_target t)
 
 /* The policies a target can end up with (ep_config_load never gives it
  * another), hence the counters it has. */
-static int target_can(enum ep_target t, enum ep_policy p)
+int ep_target_can(enum ep_target t, enum ep_policy p)
 {
 	if (p == EP_IGNORE || p == EP_AUTO)
 		return 0;
@@ -231,7 +231,7 @@ void ep_register_counters(void)
 		if (g_cfg.policy[t] == EP_IGNORE)
 			continue;
 		for (int p = 0; p < EP_POLICY_COUNT; p++)
-			if (target_can((enum ep_target)t, (enum ep_policy)p))
+			if (ep_target_can((enum ep_target)t, (enum ep_policy)p))
 				g_cnt[t][p] = counter_register(
 					ep_counter_name((enum ep_target)t, (enum ep_policy)p,
 							name, sizeof(name)));
@@ -269,7 +269,7 @@ unsigned ep_apply(ThreadCounters *tc, enum ep_target t)
 
 	if (p == EP_IGNORE)
 		return 0;
-	if (tc && g_registered && target_can(t, p))
+	if (tc && g_registered && ep_target_can(t, p))
 		counter_inc(tc, g_cnt[t][p]);
 	return ep_effect(t);
 }

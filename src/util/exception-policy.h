@@ -97,6 +97,10 @@ void ep_register_counters(void);
  * pass_flow"); buf is returned. */
 const char *ep_counter_name(enum ep_target t, enum ep_policy p, char *buf, unsigned len);
 
+/* 1 when t can end up with policy p (ep_config_load gives it no other),
+ * so that p has a counter under t. */
+int ep_target_can(enum ep_target t, enum ep_policy p);
+
 /* The effect bits (EP_EFF_*) of t's policy in the running mode. */
 unsigned ep_effect(enum ep_target t);
 /* t's exception happened: counts the policy in tc (when it has counters)

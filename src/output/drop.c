@@ -22,6 +22,16 @@ static uint32_t be32(const uint8_t *b)
 	return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
 }
 
+void eve_tcp_flag_bools(JsonWriter *w, uint8_t fl)
+{
+	jw_bool(w, "syn", fl & TH_SYN);
+	jw_bool(w, "ack", fl & TH_ACK);
+	jw_bool(w, "psh", fl & TH_PSH);
+	jw_bool(w, "rst", fl & TH_RST);
+	jw_bool(w, "urg", fl & TH_URG);
+	jw_bool(w, "fin", fl & TH_FIN);
+}
+
 static void write_drop_object(JsonWriter *w, const Packet *p)
 {
 	const uint8_t *ip = p->l3, *th = p->l4;
@@ -44,12 +54,7 @@ static void write_drop_object(JsonWriter *w, const Packet *p)
 		jw_int(w, "tcpseq", be32(th + 4));
 		jw_int(w, "tcpack", be32(th + 8));
 		jw_int(w, "tcpwin", be16(th + 14));
-		jw_bool(w, "syn", fl & TH_SYN);
-		jw_bool(w, "ack", fl & TH_ACK);
-		jw_bool(w, "psh", fl & TH_PSH);
-		jw_bool(w, "rst", fl & TH_RST);
-		jw_bool(w, "urg", fl & TH_URG);
-		jw_bool(w, "fin", fl & TH_FIN);
+		eve_tcp_flag_bools(w, fl);
 		jw_int(w, "tcpres", th[12] & 0x0f);   /* the 4 bits after the data offset */
 		jw_int(w, "tcpurgp", be16(th + 18));
 	} else if (PKT_IS_UDP(p) && p->l4_hlen >= 8) {

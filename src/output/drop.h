@@ -15,4 +15,9 @@ struct AlertVerdict;
 void output_drop(Outputs *o, const Packet *p, Flow *f, const struct AlertInfo *rule,
 		 const struct AlertVerdict *v);
 
+struct JsonWriter;
+/* The six TCP flag booleans (syn, ack, psh, rst, urg, fin) of flags byte
+ * fl, as the drop record and the stream_tcp record both write them. */
+void eve_tcp_flag_bools(struct JsonWriter *w, uint8_t fl);
+
 #endif

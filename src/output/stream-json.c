@@ -19,6 +19,7 @@
 #include "output/logger-int.h"
 #include "output/output-private.h"
 #include "output/json-writer.h"
+#include "output/drop.h"
 #include "stream/stream.h"
 
 #include <netinet/in.h>
@@ -72,12 +73,7 @@ static void write_packet(JsonWriter *w, const Packet *p, unsigned trig)
 	jw_int(w, "tcpseq", p->tcp_seq);
 	jw_int(w, "tcpack", p->tcp_ack);
 	jw_int(w, "tcpwin", p->tcp_win);
-	jw_bool(w, "syn", fl & TH_SYN);
-	jw_bool(w, "ack", fl & TH_ACK);
-	jw_bool(w, "psh", fl & TH_PSH);
-	jw_bool(w, "rst", fl & TH_RST);
-	jw_bool(w, "urg", fl & TH_URG);
-	jw_bool(w, "fin", fl & TH_FIN);
+	eve_tcp_flag_bools(w, fl);
 	/* the 4 reserved bits after the data offset */
 	jw_int(w, "tcpres", p->l4 ? p->l4[12] & 0x0f : 0);
 	jw_int(w, "tcpurgp", p->tcp_urp);

@@ -538,8 +538,6 @@ static void write_app_members(JsonWriter *w, const AlertLine *l)
 		return;
 	if (l->a->has_tx)
 		output_tx_alert_write(w, l->f, l->a->tx_id, l->ac);
-	else
-		output_flow_alert_write(w, l->f);
 }
 
 /* Suricata 8's order: header (.. proto, icmp_type/code), pkt_src, tx_id,

@@ -157,5 +157,4 @@ const EveTxLogger eve_ftpdata_logger = {
 	.log_tx = log_ftpdata_tx,
 	.alert_write = alert_ftpdata_write,
 	.file_record_write = ftpdata_file_record_write,
-	.flow_scope = 1,
 };

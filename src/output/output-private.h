@@ -263,9 +263,6 @@ typedef struct EveTxLogger {
 	/* optional: the tx's parser events not written yet, as anomaly
 	 * records of packet p (output_tx_log_events) */
 	void (*log_events)(Outputs *o, const Packet *p, const Flow *f, void *tx);
-	/* 1: the protocol has one transaction per flow (TLS): alerts on the
-	 * flow that are not on a transaction get its members too */
-	int flow_scope;
 } EveTxLogger;
 
 /* file-log.c: the files of tx not logged yet that are over, through l's
@@ -316,9 +313,6 @@ int eve_dns_config_load(struct dns_json_cfg *c, const char *prefix, char *err, s
  * alert type's options. */
 void output_tx_alert_write(struct JsonWriter *w, const Flow *f, uint64_t tx_id,
 			   const struct OutputAlertConfig *ac);
-/* The same for an alert on no transaction: the members of a protocol with
- * one transaction per flow (flow_scope), else nothing. */
-void output_flow_alert_write(struct JsonWriter *w, const Flow *f);
 /* metadata's "flowvars"/"pktvars": [{"name": "value"}, ...], non-printable
  * bytes as '.', as Suricata prints them; nothing when n is 0 */
 struct AlertVar;

@@ -186,5 +186,4 @@ const EveTxLogger eve_rfb_logger = {
 	.log_tx = log_rfb_tx,
 	.alert_write = alert_rfb_write,
 	.log_events = log_rfb_events,
-	.flow_scope = 1,
 };

@@ -120,5 +120,4 @@ const EveTxLogger eve_ssh_logger = {
 	.log_tx = log_ssh_tx,
 	.alert_write = alert_ssh_write,
 	.log_events = log_ssh_events,
-	.flow_scope = 1,
 };

@@ -65,5 +65,4 @@ const EveTxLogger eve_tftp_logger = {
 	.alert_write = alert_tftp_write,
 	/* a flow to port 69 is one request: a packet alert on it (a
 	 * pkt_data rule) carries the request, as Suricata 8's do */
-	.flow_scope = 1,
 };

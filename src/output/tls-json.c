@@ -414,5 +414,4 @@ const EveTxLogger eve_tls_logger = {
 	.log_tx = log_tls_tx,
 	.alert_write = alert_tls_write,
 	.log_events = log_tls_events,
-	.flow_scope = 1,
 };

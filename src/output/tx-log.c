@@ -100,14 +100,3 @@ void output_tx_alert_write(struct JsonWriter *w, const Flow *f, uint64_t tx_id,
 		(void)l->alert_write(w, f, tx);
 }
 
-/* The flow's one transaction is its last: after a protocol change
- * (STARTTLS) the ids before it were the old protocol's. */
-void output_flow_alert_write(struct JsonWriter *w, const Flow *f)
-{
-	const EveTxLogger *l = logger_of(f);
-	uint64_t n = app_layer_tx_count(f);
-	void *tx;
-
-	if (l && l->flow_scope && l->alert_write && n && (tx = app_layer_tx_get(f, n - 1)))
-		(void)l->alert_write(w, f, tx);
-}

@@ -98,7 +98,7 @@ int fuzz_engine_run(const EngineConfig *cfg, struct DetectEngine *de, const char
 	/* Counters before the capture opens (main opens a file source first):
 	 * the pcap source sizes its counter block when it opens, so on a
 	 * second run it must see this run's registry, not the last one's. */
-	engine_register_counters(ops, engine.cfg.policy.ips);
+	engine_register_counters(ops, engine.cfg.policy.ips, 0);   /* no firewall mode here */
 	cap = capture_open(ops, &cc, 0, err, sizeof(err));
 	if (cap) {
 		engine.caps = &cap;

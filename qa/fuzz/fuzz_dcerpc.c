@@ -111,7 +111,7 @@ static unsigned walk(Flow *f)
 			JsonWriter w;
 
 			jw_begin(&w, line, sizeof(line));
-			output_tx_alert_write(&w, f, id);
+			output_tx_alert_write(&w, f, id, NULL);
 			sink += (unsigned)jw_end(&w);
 		}
 		app_layer_tx_set_flags(f, tx, APP_TX_LOGGED | APP_TX_DETECT_TS | APP_TX_DETECT_TC);

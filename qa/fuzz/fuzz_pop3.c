@@ -84,7 +84,7 @@ static unsigned walk(Flow *f)
 				}
 		/* every alert member we write must be valid JSON */
 		jw_begin(&w, line, sizeof(line));
-		output_tx_alert_write(&w, f, id);
+		output_tx_alert_write(&w, f, id, NULL);
 		if ((n = jw_end(&w)) != 0) {
 			if (!(j = json_loadb(line, n, JSON_ALLOW_NUL, NULL)))
 				abort();

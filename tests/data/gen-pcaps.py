@@ -995,13 +995,15 @@ def gen_smtp():
     write('smtp/smtp-mail-2600.pcap', seq_ts(T0, exchange_session(mail[1:], 2600)),
           note='the same mail on port 2600 without the banner')
     c, s = tls_hex('chain', 'c2s'), tls_hex('chain', 's2c')
-    turns = [
+    # the SMTP turns up to the server's yes to STARTTLS
+    starttls = [
         (False, b'220 mx.example.org ESMTP\r\n'),
         (True, b'EHLO tls.example.com\r\n'),
         (False, b'250-mx.example.org\r\n250 STARTTLS\r\n'),
         (True, b'STARTTLS\r\n'),
         (False, b'220 2.0.0 Ready to start TLS\r\n'),
     ]
+    turns = list(starttls)
     for i in range(max(len(c), len(s))):
         if i < len(c):
             turns.append((True, c[i]))
@@ -1010,12 +1012,7 @@ def gen_smtp():
     write('smtp/smtp-starttls.pcap', seq_ts(T0, exchange_session(turns, 25)),
           note='EHLO, STARTTLS on port 25, then the chain TLS handshake (sni example.com)')
     # a STARTTLS the server accepts, then answers in HTTP: a 101 to h2c
-    turns = [
-        (False, b'220 mx.example.org ESMTP\r\n'),
-        (True, b'EHLO tls.example.com\r\n'),
-        (False, b'250-mx.example.org\r\n250 STARTTLS\r\n'),
-        (True, b'STARTTLS\r\n'),
-        (False, b'220 2.0.0 Ready to start TLS\r\n'),
+    turns = starttls + [
         (False, b'HTTP/1.1 101 Switching Protocols\r\nUpgrade: h2c\r\n\r\n'),
     ]
     write('smtp/smtp-starttls-http.pcap', seq_ts(T0, exchange_session(turns, 25)),

@@ -14,6 +14,15 @@
         capture.kernel_drops == 0.
     check.py flows LIVE_EVE
         prints the count of eve flow records ending by timeout
+    check.py watch LIVE_EVE OUT
+        until killed: appends each new line of LIVE_EVE to OUT behind the
+        time it was seen (ns); a watcher slowed by a busy machine stamps a
+        line late, never early
+    check.py idle OUT NAME T0_NS TIMEOUT_S SID
+        on watch's OUT of an idle run (T0_NS: just before the first packet
+        was sent): 5 flow records ending by timeout, none seen before
+        T0 + TIMEOUT_S; the 5 alerts of SID all seen before the first flow
+        record (written at once, not at flow end)
     check.py counter LIVE_EVE a.b.c
         prints a counter of the last eve stats record (-1: absent)
     check.py alerts LIVE_EVE SID
@@ -201,6 +210,65 @@ def flows(live):
 	return 0
 
 
+def watch(live, out):
+	import time
+	pos, part = 0, b""
+	with open(out, "a") as o:
+		while True:
+			try:
+				with open(live, "rb") as f:
+					f.seek(pos)
+					data = f.read()
+			except OSError:
+				data = b""
+			if data:
+				pos += len(data)
+				now = time.time_ns()
+				lines = (part + data).split(b"\n")
+				part = lines.pop()
+				for line in lines:
+					o.write("%d %s\n" % (now, line.decode("utf-8", "replace")))
+				o.flush()
+			time.sleep(0.02)
+
+
+def idle(out, name, t0, timeout, sid):
+	t0, timeout, sid = int(t0), float(timeout), int(sid)
+	seen = []
+	with open(out) as f:
+		for line in f:
+			stamp, _, text = line.partition(" ")
+			try:
+				seen.append((int(stamp), json.loads(text)))
+			except ValueError:
+				pass
+	fl = [t for t, r in seen if r.get("event_type") == "flow" and
+	      r.get("flow", {}).get("reason") == "timeout"]
+	al = [t for t, r in seen if r.get("event_type") == "alert" and
+	      r["alert"]["signature_id"] == sid]
+	ms = lambda t: (t - t0) // 1000000
+	fails = 0
+
+	def check(ok, what):
+		nonlocal fails
+		print("%s: live %s: %s" % ("PASS" if ok else "FAIL", name, what))
+		fails += not ok
+
+	early = [t for t in fl if t < t0 + timeout * 1e9]
+	check(len(fl) == 5 and not early,
+	      "%d flow records (reason timeout), the first seen %s ms after the first packet was "
+	      "sent (timeout %g s)%s" % (len(fl), ms(min(fl)) if fl else "-", timeout,
+	                                 "; %d before the timeout" % len(early) if early else ""))
+	# eve.json is written a record at a time: its order is the write order
+	kinds = [("flow" if r.get("event_type") == "flow" else "alert")
+	         for _, r in seen if r.get("event_type") in ("flow", "alert")]
+	first_flow = kinds.index("flow") if "flow" in kinds else len(kinds)
+	check(len(al) == 5 and kinds[:first_flow].count("alert") == 5,
+	      "%d of 5 alerts, written before the first flow record: nothing waits for more "
+	      "traffic or the flow's end" % len(al))
+	return fails
+
+
 def counter(live, path):
 	st = last_stats(records(live))
 	for k in path.split("."):
@@ -251,6 +319,10 @@ def ifaces(live, name, *pairs):
 if __name__ == "__main__":
 	if sys.argv[1] == "ifaces":
 		sys.exit(1 if ifaces(*sys.argv[2:]) else 0)
+	if sys.argv[1] == "watch":
+		sys.exit(watch(sys.argv[2], sys.argv[3]))
+	if sys.argv[1] == "idle":
+		sys.exit(1 if idle(*sys.argv[2:7]) else 0)
 	if sys.argv[1] == "counter":
 		sys.exit(counter(sys.argv[2], sys.argv[3]))
 	if sys.argv[1] == "alerts":

@@ -11,8 +11,8 @@
 #     alert pairs equal those of -r on the same pcap; decoder.pkts == what
 #     the capture delivered, >= 97% of what tcpreplay sent; kernel drops 0;
 #     eve.json (stats.capture.kernel_* included) valid against the eve schema;
-#   idle: 5 UDP flows, then silence: their alerts are out within 1 s and
-#     their flow records appear once the (short, --set) timeouts pass, with
+#   idle: 5 UDP flows, then silence: their alerts are out before any flow
+#     record, and the flow records appear once the (short, --set) timeouts pass, with
 #     no packet arriving, in workers, autofp and autofp with ac-cuda (host
 #     emulation: the GPU batching deadline holds on a quiet link);
 #   daemon: -D --pidfile starts, a second start is refused, SIGHUP reopens
@@ -90,33 +90,36 @@ for name in af-packet pcap; do
 done
 
 # idle NAME ARGS...: 5 UDP flows (10 packets), then nothing; the timeouts are 3 s.
+# A watcher stamps each eve line when it sees it; a busy machine can only
+# make a stamp late, so the checks are orders, not deadlines: no flow record
+# before the first packet's send time + the timeout, and every alert before
+# the first flow record (nothing waits for more traffic or the flow's end).
 idle() {
 	local name=$1; shift
-	local to=3 n
+	local to=3 n t0 wpid r
 	if ! start "$name" "$@" --set flow-timeouts.udp.new=$to --set flow-timeouts.udp.established=$to; then
 		ko "$name: the engine did not start: $(tail -2 "$tmp/$name/out" | tr '\n' ' ')"
 		return
 	fi
+	python3 "$here/check.py" watch "$tmp/$name/eve.json" "$tmp/$name/seen" &
+	wpid=$!
+	for _ in $(seq 1 300); do [ -e "$tmp/$name/seen" ] && break; sleep 0.1; done
+	t0=$(date +%s%N)
 	replay "$tmp/idle.pcap" 100 "$tmp/$name/tcpreplay.out" > /dev/null
-	local sent_at
-	sent_at=$(date +%s%N)
-	sleep 1
-	n=$(python3 "$here/check.py" flows "$tmp/$name/eve.json")
-	if [ "$n" = 0 ]; then ok "$name: no flow record before the timeout"
-	else ko "$name: $n flow records 1 s after the last packet (timeout $to s)"; fi
-	# the alerts of those packets are out already: nothing (a queue batch,
-	# a GPU batch) waits for more traffic
-	n=$(python3 "$here/check.py" alerts "$tmp/$name/eve.json" 9100006)
-	if [ "$n" = 5 ]; then ok "$name: the 5 alerts are written 1 s after the last packet"
-	else ko "$name: $n of 5 alerts written 1 s after the last packet"; fi
-	for _ in $(seq 1 80); do
-		n=$(python3 "$here/check.py" flows "$tmp/$name/eve.json")
-		[ "$n" = 5 ] && break
+	# the flow records: due 3 s after the last packet, written by the flow
+	# manager's next pass; 30 s is a stalled machine, not a slow timeout
+	for _ in $(seq 1 300); do
+		n=$(grep -c '"event_type":"flow"' "$tmp/$name/eve.json" 2> /dev/null)
+		[ "${n:-0}" -ge 5 ] && break
 		sleep 0.1
 	done
-	local ms=$((($(date +%s%N) - sent_at) / 1000000))
-	if [ "$n" = 5 ]; then ok "$name: 5 flow records (reason timeout) ${ms} ms after the last packet, none arriving since"
-	else ko "$name: $n of 5 flow records ${ms} ms after the last packet (timeout $to s)"; fi
+	sleep 0.3     # the watcher's next poll
+	kill "$wpid" 2> /dev/null; wait "$wpid" 2> /dev/null
+	r=$(python3 "$here/check.py" idle "$tmp/$name/seen" "$name" "$t0" "$to" 9100006)
+	echo "$r"
+	pass=$((pass + $(grep -c '^PASS' <<< "$r")))
+	fail=$((fail + $(grep -c '^FAIL' <<< "$r")))
+	grep -q '^PASS\|^FAIL' <<< "$r" || ko "$name: the idle check printed no result"
 	stop "$epid" || ko "$name: no clean exit on SIGTERM"
 	clean "$name"
 }
@@ -124,7 +127,7 @@ idle idle-workers --af-packet="$vb" --set af-packet.0.threads=2
 idle idle-autofp --pcap="$vb" --runmode autofp
 # ac-cuda through its host emulation on a quiet link: a worker whose queue
 # runs dry cuts its own window at once (mpm.cuda.cut.flush), so the alerts
-# above are out 1 s after the last packet although the batching-timeout
+# above are out before the flows' 3 s timeout although the batching-timeout
 # deadline is 10 s here (the deadline itself is tests/unit/test_accuda's
 # and accuda-equal.sh's tiny run's)
 accuda=(--runmode autofp --set mpm-algo=ac-cuda --set cuda.mpm.emulation=yes

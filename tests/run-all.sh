@@ -5,11 +5,13 @@
 # Every "PASS: x" / "FAIL: x" line of every part is counted; failures are
 # repeated at the end; the last line is "N passed, N failed" (exit 1 on any FAIL).
 # SWEEP_SAMPLE=N changes the sweep sample size (default 20, 0 turns it off).
+# The live captures and the operator tools run as two lanes beside the rest
+# (RUN_ALL_SERIAL=1: one after the other); their output follows the rest's.
 builddir=$(cd "${1:-.}" && pwd)
 srcdir=$(cd "${2:-$(dirname "$0")/..}" && pwd)
 export TESTS_DIR="$srcdir/tests"
 log=$(mktemp /tmp/run-all.XXXXXX)
-trap 'rm -f "$log"' EXIT
+trap 'rm -f "$log" "$log".*_lane*' EXIT
 
 # Runs one part; its lines go to the screen and the log, minus its own
 # "N passed, N failed" summary (only ours may end the output).
@@ -35,6 +37,103 @@ for t in "$builddir"/tests/unit/test_*; do
 	fi
 done
 [ $found = 1 ] || echo "FAIL: unit tests: no tests/unit/test_* programs in $builddir (run make check first)" | tee -a "$log"
+
+# The live, sink and operations parts wait on the wire and the clock
+# (tcpreplay at fixed rates, timeouts, daemons), not on the CPU: they run as
+# two more lanes beside the CPU-bound parts (e2e, suricata-verify, the GPU
+# emulation), each with a log of its own; their output is shown after the
+# first lane's. RUN_ALL_SERIAL=1 runs them after the rest, one at a time.
+# (Every part names its namespaces, veths and temp folders by its pid.)
+live_lane() {
+	# Live capture (AF_PACKET, libpcap) through a veth pair in a namespace of its
+	# own: root only (CI runs as root); SKIPs with its reason otherwise.
+	echo "== live capture (tests/live/run.sh)"
+	part "$srcdir/tests/live/run.sh" "$builddir" "$srcdir"
+	echo "== two interfaces in one process, live (tests/live/multi-iface.sh)"
+	part "$srcdir/tests/live/multi-iface.sh" "$builddir" "$srcdir"
+	echo "== bench-1x with ET Open, live (tests/live/bench1x.sh)"
+	SURICATA_SHARED="$shared" part "$srcdir/tests/live/bench1x.sh" "$builddir" "$srcdir"
+	# ac-cuda (host emulation) in workers and single, live, against -r with ac:
+	# SKIPs without CUDA support (the plain build); .ci/run runs it on its cuda build
+	echo "== ac-cuda on live captures (tests/live/accuda.sh)"
+	SURICATA_SHARED="$shared" part "$srcdir/tests/live/accuda.sh" "$builddir" "$srcdir"
+	echo "== rule reload and the unix socket, live (tests/live/reload.sh)"
+	part "$srcdir/tests/live/reload.sh" "$builddir" "$srcdir"
+	echo "== inline IPS: NFQUEUE and AF_PACKET IPS, drop/pass/reject (tests/live/ips.sh)"
+	SURICATA_SHARED="$shared" part "$srcdir/tests/live/ips.sh" "$builddir" "$srcdir"
+}
+
+# eve-log sinks and the operator's tools: daemons, sockets, files
+ops_lane() {
+	# eve-log to sockets, syslog and a redis-server of its own (loopback, a free
+	# port, no persistence); the redis and slow-reader parts need ../shared.
+	echo "== eve-log sinks (tests/sinks/run.sh)"
+	SURICATA_SHARED="$shared" part "$srcdir/tests/sinks/run.sh" "$builddir" "$srcdir"
+
+	# the unix-socket runmode: pcap files sent over the socket, one run each
+	echo "== unix-socket runmode (tests/ops/unix-socket.sh)"
+	part "$srcdir/tests/ops/unix-socket.sh" "$builddir" "$srcdir"
+	# Suricata 8's 49 unix-socket commands against a running engine
+	echo "== unix-socket commands (tests/ops/unix-socket-commands.sh)"
+	part "$srcdir/tests/ops/unix-socket-commands.sh" "$builddir" "$srcdir"
+
+	# the same 49 as Suricata's own client sends them (suricatasc, or our copy of its ways)
+	echo "== suricatasc (tests/ops/suricatasc.sh)"
+	part "$srcdir/tests/ops/suricatasc.sh" "$builddir" "$srcdir"
+
+	# -r on a FIFO (`-r <(zcat x.pcap.gz)`): read whole, once
+	echo "== a capture from a pipe (tests/ops/pcap-pipe.sh)"
+	part "$srcdir/tests/ops/pcap-pipe.sh" "$builddir" "$srcdir"
+
+	# --pcap-file-recursive, --pcap-file-delete, --pcap-file-continuous
+	echo "== pcap-file folder options (tests/ops/pcap-file-options.sh)"
+	part "$srcdir/tests/ops/pcap-file-options.sh" "$builddir" "$srcdir"
+
+	# the threads' names as Suricata gives them (W#01.., CS), read from /proc
+	echo "== thread names (tests/ops/thread-names.sh)"
+	part "$srcdir/tests/ops/thread-names.sh" "$builddir" "$srcdir"
+	# threading.cpu-affinity: each thread's CPUs read back from /proc
+	echo "== cpu affinity (tests/ops/cpu-affinity.sh)"
+	part "$srcdir/tests/ops/cpu-affinity.sh" "$builddir" "$srcdir"
+
+	# Debian's suricata-update, offline, on a tarball of ../shared's ET Open 4.0:
+	# its -T step passes with our binary (SKIPs without ../shared or the tool).
+	echo "== a full disk under eve.json (tests/ops/full-disk.sh)"
+	part "$srcdir/tests/ops/full-disk.sh" "$builddir" "$srcdir"
+
+	echo "== suricata-update (tests/ops/suricata-update.sh)"
+	SURICATA_SHARED="$shared" part "$srcdir/tests/ops/suricata-update.sh" "$builddir" "$srcdir"
+
+	# --user nobody: SIGHUP reopens and file-store keep working after the drop
+	# (a live capture in a namespace: root only, SKIPs otherwise)
+	echo "== run-as (tests/ops/run-as.sh)"
+	part "$srcdir/tests/ops/run-as.sh" "$builddir" "$srcdir"
+
+	# an emptied rule file reloaded, -S on a FIFO or /dev/zero, stale spools
+	echo "== operator guards (tests/ops/guards.sh)"
+	part "$srcdir/tests/ops/guards.sh" "$builddir" "$srcdir"
+
+	# a bad variable, output or eve type: exit 1 and one line, -T and a run
+	echo "== configuration mistakes (tests/ops/bad-config.sh)"
+	part "$srcdir/tests/ops/bad-config.sh" "$builddir" "$srcdir"
+	# make install into a scratch prefix, then the shipped unit's ExecStart, the
+	# shipped logrotate file and USR2 on a live capture (root; SKIPs otherwise)
+	echo "== a sensor's install (tests/ops/install.sh)"
+	part "$srcdir/tests/ops/install.sh" "$builddir" "$srcdir"
+	# qa/bench/plot.py: every chart drawn from today's tables, the ones README.md
+	# and doc/ show among them (SKIPs without matplotlib)
+	echo "== benchmark charts (tests/ops/charts.sh)"
+	part "$srcdir/tests/ops/charts.sh" "$builddir" "$srcdir"
+}
+
+lanes=(live_lane ops_lane)
+lane_pids=()
+if [ "${RUN_ALL_SERIAL:-0}" != 1 ]; then
+	for l in "${lanes[@]}"; do
+		( log=$log.$l; "$l" ) > "$log.$l.out" 2>&1 < /dev/null &
+		lane_pids+=($!)
+	done
+fi
 
 echo "== end-to-end"
 part "$srcdir/tests/e2e/run.sh" "$builddir" "$srcdir"
@@ -96,82 +195,15 @@ else
 	echo "SKIP: ac-cuda vs ac alert equality (../shared not found)"
 fi
 
-# Live capture (AF_PACKET, libpcap) through a veth pair in a namespace of its
-# own: root only (CI runs as root); SKIPs with its reason otherwise.
-echo "== live capture (tests/live/run.sh)"
-part "$srcdir/tests/live/run.sh" "$builddir" "$srcdir"
-echo "== two interfaces in one process, live (tests/live/multi-iface.sh)"
-part "$srcdir/tests/live/multi-iface.sh" "$builddir" "$srcdir"
-echo "== bench-1x with ET Open, live (tests/live/bench1x.sh)"
-SURICATA_SHARED="$shared" part "$srcdir/tests/live/bench1x.sh" "$builddir" "$srcdir"
-# ac-cuda (host emulation) in workers and single, live, against -r with ac:
-# SKIPs without CUDA support (the plain build); .ci/run runs it on its cuda build
-echo "== ac-cuda on live captures (tests/live/accuda.sh)"
-SURICATA_SHARED="$shared" part "$srcdir/tests/live/accuda.sh" "$builddir" "$srcdir"
-echo "== rule reload and the unix socket, live (tests/live/reload.sh)"
-part "$srcdir/tests/live/reload.sh" "$builddir" "$srcdir"
-echo "== inline IPS: NFQUEUE and AF_PACKET IPS, drop/pass/reject (tests/live/ips.sh)"
-SURICATA_SHARED="$shared" part "$srcdir/tests/live/ips.sh" "$builddir" "$srcdir"
-
-# eve-log to sockets, syslog and a redis-server of its own (loopback, a free
-# port, no persistence); the redis and slow-reader parts need ../shared.
-echo "== eve-log sinks (tests/sinks/run.sh)"
-SURICATA_SHARED="$shared" part "$srcdir/tests/sinks/run.sh" "$builddir" "$srcdir"
-
-# the unix-socket runmode: pcap files sent over the socket, one run each
-echo "== unix-socket runmode (tests/ops/unix-socket.sh)"
-part "$srcdir/tests/ops/unix-socket.sh" "$builddir" "$srcdir"
-# Suricata 8's 49 unix-socket commands against a running engine
-echo "== unix-socket commands (tests/ops/unix-socket-commands.sh)"
-part "$srcdir/tests/ops/unix-socket-commands.sh" "$builddir" "$srcdir"
-
-# the same 49 as Suricata's own client sends them (suricatasc, or our copy of its ways)
-echo "== suricatasc (tests/ops/suricatasc.sh)"
-part "$srcdir/tests/ops/suricatasc.sh" "$builddir" "$srcdir"
-
-# -r on a FIFO (`-r <(zcat x.pcap.gz)`): read whole, once
-echo "== a capture from a pipe (tests/ops/pcap-pipe.sh)"
-part "$srcdir/tests/ops/pcap-pipe.sh" "$builddir" "$srcdir"
-
-# --pcap-file-recursive, --pcap-file-delete, --pcap-file-continuous
-echo "== pcap-file folder options (tests/ops/pcap-file-options.sh)"
-part "$srcdir/tests/ops/pcap-file-options.sh" "$builddir" "$srcdir"
-
-# the threads' names as Suricata gives them (W#01.., CS), read from /proc
-echo "== thread names (tests/ops/thread-names.sh)"
-part "$srcdir/tests/ops/thread-names.sh" "$builddir" "$srcdir"
-# threading.cpu-affinity: each thread's CPUs read back from /proc
-echo "== cpu affinity (tests/ops/cpu-affinity.sh)"
-part "$srcdir/tests/ops/cpu-affinity.sh" "$builddir" "$srcdir"
-
-# Debian's suricata-update, offline, on a tarball of ../shared's ET Open 4.0:
-# its -T step passes with our binary (SKIPs without ../shared or the tool).
-echo "== a full disk under eve.json (tests/ops/full-disk.sh)"
-part "$srcdir/tests/ops/full-disk.sh" "$builddir" "$srcdir"
-
-echo "== suricata-update (tests/ops/suricata-update.sh)"
-SURICATA_SHARED="$shared" part "$srcdir/tests/ops/suricata-update.sh" "$builddir" "$srcdir"
-
-# --user nobody: SIGHUP reopens and file-store keep working after the drop
-# (a live capture in a namespace: root only, SKIPs otherwise)
-echo "== run-as (tests/ops/run-as.sh)"
-part "$srcdir/tests/ops/run-as.sh" "$builddir" "$srcdir"
-
-# an emptied rule file reloaded, -S on a FIFO or /dev/zero, stale spools
-echo "== operator guards (tests/ops/guards.sh)"
-part "$srcdir/tests/ops/guards.sh" "$builddir" "$srcdir"
-
-# a bad variable, output or eve type: exit 1 and one line, -T and a run
-echo "== configuration mistakes (tests/ops/bad-config.sh)"
-part "$srcdir/tests/ops/bad-config.sh" "$builddir" "$srcdir"
-# make install into a scratch prefix, then the shipped unit's ExecStart, the
-# shipped logrotate file and USR2 on a live capture (root; SKIPs otherwise)
-echo "== a sensor's install (tests/ops/install.sh)"
-part "$srcdir/tests/ops/install.sh" "$builddir" "$srcdir"
-# qa/bench/plot.py: every chart drawn from today's tables, the ones README.md
-# and doc/ show among them (SKIPs without matplotlib)
-echo "== benchmark charts (tests/ops/charts.sh)"
-part "$srcdir/tests/ops/charts.sh" "$builddir" "$srcdir"
+[ ${#lane_pids[@]} = 0 ] || wait "${lane_pids[@]}"
+for l in "${lanes[@]}"; do
+	if [ "${RUN_ALL_SERIAL:-0}" = 1 ]; then
+		( log=$log.$l; "$l" ) > "$log.$l.out" 2>&1 < /dev/null
+	fi
+	echo "== ($l: run beside the parts above)"
+	cat "$log.$l.out"
+	cat "$log.$l" >> "$log" 2> /dev/null
+done
 
 passed=$(grep -c '^PASS:' "$log")
 failed=$(grep -c '^FAIL:' "$log")

@@ -90,6 +90,8 @@ TEST(lua_context_libraries_fail_outside_a_call)
 	CHECK_EQ(run("local tx, e = require('suricata.http').get_tx()\n"
 		     "return tx == nil and e ~= nil", 0, 0, err, sizeof(err)), 1);
 	CHECK_EQ(run("return require('suricata.dns').rrname()", 0, 0, err, sizeof(err)), -1);
+	CHECK_EQ(run("local tx, e = require('suricata.dns').get_tx()\n"
+		     "return tx == nil and e ~= nil", 0, 0, err, sizeof(err)), 1);
 	/* dnp3 and file: nil and a message too; a file method outside an
 	 * output's file call is an error */
 	CHECK_EQ(run("local tx, e = require('suricata.dnp3').get_tx()\n"

@@ -102,6 +102,10 @@ void lua_sandbox_reset(LuaMem *mem);
 int lua_script_load(const char *name, char **code, size_t *code_len, char **path, char *err,
 		    size_t errlen);
 
+/* An output script's globals beside the libraries (lua-globals.c):
+ * SCLogPath, SCLog<Level>, SCThreadInfo, SCStreamingBuffer. */
+void lua_output_globals_open(lua_State *L);
+
 /* The registry: library name -> opener. NULL: no such library. */
 lua_CFunction lua_lib_find(const char *name);
 

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "conf/conf.h"
+#include "util/log.h"
 
 #define LUA_SCRIPT_MAX (1u << 20)      /* a script: at most 1 MB */
 
@@ -195,7 +196,14 @@ int lua_script_load(const char *name, char **code, size_t *code_len, char **spat
 		f = fopen(path, "rb");
 	}
 	if (!f) {
-		snprintf(err, errlen, "cannot open lua script %.300s: %s", name, strerror(errno));
+		int e = errno;
+
+		/* 8.0's line for a script it cannot read, Lua's own message
+		 * after it; the caller adds the rule's or output's line */
+		if (name[0] != '/' && dir && dir[0])
+			snprintf(path, sizeof(path), "%s/%s", dir, name);
+		log_error("couldn't load file: cannot open %s: %s", path, strerror(e));
+		snprintf(err, errlen, "cannot open lua script %.300s: %s", name, strerror(e));
 		return -1;
 	}
 	if (fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || n > (long)LUA_SCRIPT_MAX ||

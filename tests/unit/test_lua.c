@@ -181,7 +181,7 @@ TEST(luaxform_runs_with_arguments_and_keeps_buffer_on_failure)
 	p = script("function nottransform() end\n");
 	CHECK(p);
 	CHECK_EQ(lua_xform_parse(p, &d, err, sizeof(err)), -1);
-	CHECK(strstr(err, "no transform function"));
+	CHECK(strstr(err, "no transform function in script"));
 	unlink(p);
 	CHECK_EQ(lua_xform_parse("/nonexistent/x.lua", &d, err, sizeof(err)), -1);
 	CHECK(d == NULL);

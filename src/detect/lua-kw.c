@@ -45,6 +45,7 @@
 #include "detect/packet.h"
 #include "detect/buffers.h"
 #include "conf/conf.h"
+#include "util/log.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -234,6 +235,7 @@ typedef struct LuaThreadState {
 	LuaMem *mem;               /* the allocator's: its own block, since the
 	                            * array of states moves as it grows */
 	int broken;                /* its start failed: never matches */
+	unsigned logged;           /* 1 << LUA_ERR_*: the causes already logged */
 } LuaThreadState;
 
 struct LuaThread {
@@ -298,18 +300,35 @@ static void push_arg(lua_State *L, const char *k, const uint8_t *d, uint32_t len
 	lua_setfield(L, -2, k);
 }
 
-/* The cause of a failed call, for the counters. */
-static int error_cause(lua_State *L, const LuaMem *mem, int rc)
+/* The cause of a failed call, for the counters: what the sandbox noted,
+ * else a script error. */
+static int error_cause(const LuaMem *mem, int rc)
 {
-	const char *msg = lua_tostring(L, -1);
-
+	if (mem->blocked)
+		return LUA_ERR_BLOCKED;
+	if (mem->instr)
+		return LUA_ERR_INSTR;
 	if (rc == LUA_ERRMEM || mem->hit)
 		return LUA_ERR_MEM;
-	if (msg && strstr(msg, LUA_INSTR_MSG))
-		return LUA_ERR_INSTR;
-	if (msg && strstr(msg, LUA_BLOCKED_MSG))
-		return LUA_ERR_BLOCKED;
 	return LUA_ERR_ANY;
+}
+
+/* A failed call: counted, and logged once per thread and cause as 8.0
+ * does ("Lua script failed to run successfully: <reason>", Lua's message
+ * naming the script and line), so a script failing on every packet does
+ * not flood the log. */
+static void call_failed(DetectThread *dt, LuaThreadState *ts, int rc)
+{
+	int cause = error_cause(ts->mem, rc);
+	const char *reason = lua_tostring(ts->L, -1);
+
+	count_error(dt, cause);
+	if (ts->logged & (1u << cause))
+		return;
+	ts->logged |= 1u << cause;
+	if (cause == LUA_ERR_MEM)
+		reason = LUA_MEM_MSG;
+	log_warning("Lua script failed to run successfully: %s", reason ? reason : "error");
 }
 
 /* match(args): 1 when it returned 1 (or true), the keyword's negation
@@ -351,17 +370,21 @@ static int lua_run(DetectThread *dt, const DetectLua *ld, Packet *p, const Inspe
 		lua_push_detect_buffer(L, ld->buf, ctx.tx, ld->buf_side < 0 ? ctx.side : ld->buf_side);
 		lua_setfield(L, -2, ld->buf_name);
 	}
-	ts->mem->hit = 0;
+	lua_sandbox_reset(ts->mem);
 	lua_sandbox_limit(L, ld->max_instr);
 	rc = lua_pcall(L, 1, 1, 0);
-	if (rc == LUA_OK) {
-		if (lua_isboolean(L, -1))
-			r = lua_toboolean(L, -1);
-		else
-			r = lua_tointeger(L, -1) == 1;
-	} else {
-		count_error(dt, error_cause(L, ts->mem, rc));
+	if (rc != LUA_OK) {
+		/* a failed call is no match, negated or not (8.0: a "lua:!"
+		 * script that errors does not alert) */
+		call_failed(dt, ts, rc);
+		lua_settop(L, 0);
+		lua_ctx_set(L, NULL);
+		return 0;
 	}
+	if (lua_isboolean(L, -1))
+		r = lua_toboolean(L, -1);
+	else
+		r = lua_tointeger(L, -1) == 1;
 	lua_settop(L, 0);
 	lua_ctx_set(L, NULL);
 	return ld->negated ? !r : r;

@@ -4,6 +4,7 @@
  * fast pattern, the candidates' full inspection in rule order, then the
  * flow's transactions and frames. */
 #include "detect/prefilter.h"
+#include "detect/transform.h"
 #include "app-layer/app-layer.h"
 #include "stream/stream.h"
 #include "output/alert.h"
@@ -104,11 +105,18 @@ static int hdr_buffer(const Packet *p, int buf, InspectBuffer *b)
 static int inspect_headers(DetectThread *dt, const Signature *s, const Packet *p)
 {
 	for (int l = BUF_IPV4_HDR; l <= BUF_HDR_LAST; l++) {
+		const TransformChain *c;
 		InspectBuffer b;
 
 		if (!s->lists[l].n)
 			continue;
-		if (!hdr_buffer(p, l, &b) || !inspect_buffer(dt, s, l, &b))
+		if (!hdr_buffer(p, l, &b))
+			return 0;
+		/* a chain the rule gave the buffer (luaxform on ip.src) */
+		if ((c = sig_list_chain(s, l)) &&
+		    transform_apply(c, dt->xs, b.data, b.len, &b.data, &b.len) != 0)
+			return 0;
+		if (!inspect_buffer(dt, s, l, &b))
 			return 0;
 	}
 	return 1;

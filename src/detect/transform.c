@@ -323,8 +323,12 @@ static int kw_transform(SigParseState *st, const char *arg, const Keyword *kw)
 	if (l < 0)
 		return sig_error(st, "transforms must directly follow stickybuffers");
 	/* a frame's bytes take a chain right after frame: (from_base64 of
-	 * an smtp.command_line: suricata-verify from_base64-04) */
-	if (l == BUF_PAYLOAD || (l >= BUF_IPV4_HDR && (l != BUF_FRAME || s->lists[l].n)))
+	 * an smtp.command_line: suricata-verify from_base64-04), and so do
+	 * the packet header buffers (Suricata 8: luaxform on ip.src, a CIDR
+	 * from the address's bytes); after a keyword of theirs a transform
+	 * would need a second instance, which only http buffers have */
+	if (l == BUF_PAYLOAD || (l >= BUF_IPV4_HDR && s->lists[l].n) ||
+	    (l >= BUF_IPV4_HDR && l > BUF_HDR_LAST && l != BUF_FRAME))
 		return sig_unsupported(st, "transform %s on %s", kw->name, sig_buffer_name(l));
 	if (t.kind == TR_XOR)
 		rc = parse_xor(st, arg, &t);

@@ -301,6 +301,11 @@ int setup_test_mode(Session *s)
 {
 	char err[1024];
 
+	/* Suricata opens suricata.log before the rules load, -T included: a
+	 * rule's load error is in it (suricata-verify's -T cases read it).
+	 * Only with -l: a bare -T writes no file of its own. */
+	if (s->cli.log_dir && log_dir_check(&s->cli, &s->log_dir) == 0)
+		log_file_start(s->log_dir, s->log_file, sizeof(s->log_file));
 	if (!s->cli.disable_detection && setup_detect(s) != 0)
 		return 1;
 	if (setup_gpu(s, 0) != 0)

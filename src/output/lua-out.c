@@ -165,6 +165,8 @@ static int script_open(LuaOutScript *sc, const char *path)
 	}
 	/* an output script is not sandboxed: it opens its own files */
 	L = sc->L = lua_sandbox_new(&sc->mem, 0, 1);
+	if (L)
+		lua_output_globals_open(L);
 	if (!L || luaL_loadbuffer(L, code, len, found) != LUA_OK || lua_pcall(L, 0, 0, 0) != LUA_OK) {
 		log_error("lua output %s: %s", path, L ? lua_tostring(L, -1) : "out of memory");
 		free(code);

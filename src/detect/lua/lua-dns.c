@@ -1,8 +1,11 @@
 /* suricata.dns: the DNS transaction of the call (Suricata 8's "DNS"
- * library): functions of the module itself, no tx object: queries(),
- * answers(), authorities(), rcode(), rcode_string(), recursion_desired(),
- * rrname(), txid(). A section's entries are tables of rrname, type (the
- * mnemonic) and, for records, ttl and addr (A, AAAA) or rdata (names). */
+ * library): get_tx(), then its methods queries(), answers(),
+ * authorities(), rcode(), rcode_string(), recursion_desired(), rrname(),
+ * txid() (8.0's documented form, "tx:answers()"); the same functions are
+ * kept on the module itself for the scripts written against 8.0's
+ * development form. A section's entries are tables of rrname, type (the
+ * mnemonic) and, for records, ttl and addr (A, AAAA) or rdata (names).
+ * The methods read the call's transaction, not their self. */
 #include "config.h"
 
 #ifdef HAVE_LUA
@@ -143,21 +146,32 @@ static int dns_txid(lua_State *L)
 	return 1;
 }
 
+static const luaL_Reg dns_methods[] = {
+	{ "queries", dns_queries },
+	{ "answers", dns_answers },
+	{ "authorities", dns_authorities },
+	{ "rcode", dns_rcode },
+	{ "rcode_string", dns_rcode_string },
+	{ "recursion_desired", dns_recursion_desired },
+	{ "rrname", dns_rrname },
+	{ "txid", dns_txid },
+	{ NULL, NULL },
+};
+
+/* tx, or nil and "error: no tx available" outside a DNS transaction */
+static int dns_get_tx(lua_State *L)
+{
+	if (!lua_ctx_tx(L, ALPROTO_DNS))
+		return 2;
+	luaL_newlib(L, dns_methods);
+	return 1;
+}
+
 int luaopen_suricata_dns(lua_State *L)
 {
-	static const luaL_Reg lib[] = {
-		{ "queries", dns_queries },
-		{ "answers", dns_answers },
-		{ "authorities", dns_authorities },
-		{ "rcode", dns_rcode },
-		{ "rcode_string", dns_rcode_string },
-		{ "recursion_desired", dns_recursion_desired },
-		{ "rrname", dns_rrname },
-		{ "txid", dns_txid },
-		{ NULL, NULL },
-	};
-
-	luaL_newlib(L, lib);
+	luaL_newlib(L, dns_methods);
+	lua_pushcfunction(L, dns_get_tx);
+	lua_setfield(L, -2, "get_tx");
 	return 1;
 }
 

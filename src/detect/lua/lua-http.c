@@ -142,6 +142,8 @@ static int http_get_tx(lua_State *L)
 		{ "request_headers_raw", tx_request_headers_raw },
 		{ "response_headers_raw", tx_response_headers_raw },
 		{ "request_uri_raw", tx_request_uri_raw },
+		/* the name 8.0's own output example scripts call it by */
+		{ "request_raw_uri", tx_request_uri_raw },
 		{ "request_uri_normalized", tx_request_uri_normalized },
 		{ "request_headers", tx_request_headers },
 		{ "response_headers", tx_response_headers },

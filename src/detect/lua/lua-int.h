@@ -72,10 +72,14 @@ void lua_push_addr(lua_State *L, int ipver, const void *addr);
 /* ---- the sandbox (lua-sandbox.c) ---- */
 
 /* The allocator's account: its own block, never moved while the state
- * lives. hit: a growth was refused (max-bytes). */
+ * lives (the state's lua_Alloc userdata, so the sandbox's hooks reach it
+ * through lua_getallocf). What stopped the last call, for the counters and
+ * the error's text, as 8.0 tells them apart: hit, a growth was refused
+ * (max-bytes); instr, the instruction cap; blocked, a function the
+ * sandbox blocks was called. lua_sandbox_reset() clears them. */
 typedef struct LuaMem {
 	size_t used, max;
-	int hit;
+	int hit, instr, blocked;
 } LuaMem;
 
 /* A state with Suricata 8's sandbox (restricted: every standard library
@@ -84,15 +88,23 @@ typedef struct LuaMem {
 lua_State *lua_sandbox_new(LuaMem *mem, uint64_t max_bytes, int restricted);
 /* The instruction cap for the next call (0: none). */
 void lua_sandbox_limit(lua_State *L, uint64_t max_instr);
-/* What a call's error says when the sandbox stopped it. */
-#define LUA_INSTR_MSG "instruction limit exceeded (security.lua.max-instructions)"
-#define LUA_BLOCKED_MSG "blocked function"
+/* Clears what stopped the last call (LuaMem's hit, instr, blocked). */
+void lua_sandbox_reset(LuaMem *mem);
+/* What a call's error says when the sandbox stopped it, in 8.0's words
+ * (the engine log's "Lua script failed to run successfully: ..."). */
+#define LUA_INSTR_MSG "Instruction limit exceeded"
+#define LUA_MEM_MSG "memory limit exceeded"
+#define LUA_BLOCKED_MSG "Blocked Lua function called"
 
 /* A rule's script by name: an absolute path as is, else under
  * default-rule-path, else from the working folder. 0 with its text (NUL
  * ended) and the path found, both malloc'd; -1 with the reason. */
 int lua_script_load(const char *name, char **code, size_t *code_len, char **path, char *err,
 		    size_t errlen);
+
+/* An output script's globals beside the libraries (lua-globals.c):
+ * SCLogPath, SCLog<Level>, SCThreadInfo, SCStreamingBuffer. */
+void lua_output_globals_open(lua_State *L);
 
 /* The registry: library name -> opener. NULL: no such library. */
 lua_CFunction lua_lib_find(const char *name);

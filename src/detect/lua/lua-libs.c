@@ -25,6 +25,9 @@ static const LuaLib lua_libs[] = {
 	{ "suricata.ssh", luaopen_suricata_ssh },
 	{ "suricata.smtp", luaopen_suricata_smtp },
 	{ "suricata.hashing", luaopen_suricata_hashing },
+	/* the name Suricata's own registry gives the hashing library, beside
+	 * the one 8.0's documentation uses */
+	{ "suricata.hashlib", luaopen_suricata_hashing },
 	{ "suricata.base64", luaopen_suricata_base64 },
 	{ "suricata.flowvar", luaopen_suricata_flowvar },
 	{ "suricata.flowint", luaopen_suricata_flowint },

@@ -1,6 +1,9 @@
 /* The sandbox a rule's script (lua keyword, luaxform) runs in, as Suricata
- * 8's: the base, table, string, math and utf8 libraries, require() limited
- * to Suricata's own libraries, a memory cap on the state's allocator
+ * 8's: the base, table, string, math and utf8 libraries, of which the base
+ * library keeps only the functions 8.0 allows (the others, pcall and load
+ * among them, are replaced by one that fails the call, "Blocked Lua function
+ * called: pcall", counted apart), require() limited to Suricata's own
+ * libraries, a memory cap on the state's allocator
  * (security.lua.max-bytes) and an instruction cap per call
  * (security.lua.max-instructions); allow-restricted-functions opens every
  * standard library instead. */
@@ -16,6 +19,7 @@
 #include <string.h>
 
 #include "conf/conf.h"
+#include "util/log.h"
 
 #define LUA_SCRIPT_MAX (1u << 20)      /* a script: at most 1 MB */
 
@@ -43,10 +47,75 @@ static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 	return n;
 }
 
+static LuaMem *sandbox_mem(lua_State *L)
+{
+	void *ud = NULL;
+
+	lua_getallocf(L, &ud);
+	return ud;
+}
+
+/* The error is raised without a position: 8.0's text is the reason alone
+ * ("Lua script failed to run successfully: Instruction limit exceeded"). */
 static void instr_hook(lua_State *L, lua_Debug *ar)
 {
 	(void)ar;
-	luaL_error(L, "%s", LUA_INSTR_MSG);
+	sandbox_mem(L)->instr = 1;
+	lua_pushliteral(L, LUA_INSTR_MSG);
+	lua_error(L);
+}
+
+/* In a blocked function's place; its name is the closure's upvalue. */
+static int blocked_function(lua_State *L)
+{
+	sandbox_mem(L)->blocked = 1;
+	lua_pushfstring(L, "%s: %s", LUA_BLOCKED_MSG, lua_tostring(L, lua_upvalueindex(1)));
+	return lua_error(L);
+}
+
+/* The base library's functions a sandboxed script may call, as 8.0 allows
+ * them: what reads or builds values. Code loading (load, dofile, loadfile),
+ * the collector, metatables and protected calls (pcall, xpcall: they would
+ * catch the sandbox's own errors) are blocked. The table, string, math and
+ * utf8 libraries are allowed whole. */
+static const char *const base_allowed[] = {
+	"assert", "error", "ipairs", "next", "pairs", "print", "rawequal", "rawget",
+	"rawlen", "rawset", "select", "tonumber", "tostring", "type", "warn", NULL,
+};
+
+static int base_allows(const char *name)
+{
+	for (const char *const *a = base_allowed; *a; a++)
+		if (strcmp(*a, name) == 0)
+			return 1;
+	return 0;
+}
+
+/* Replaces every function of the global table that base_allows() does not
+ * name with a blocked_function closure of its name. */
+static void block_base_functions(lua_State *L)
+{
+	lua_pushglobaltable(L);
+	lua_pushnil(L);
+	while (lua_next(L, -2)) {
+		if (lua_type(L, -2) == LUA_TSTRING && lua_isfunction(L, -1) &&
+		    !base_allows(lua_tostring(L, -2))) {
+			lua_pushvalue(L, -2);          /* key, for lua_settable */
+			lua_pushvalue(L, -1);          /* name, the upvalue */
+			lua_pushcclosure(L, blocked_function, 1);
+			/* replacing an existing key's value keeps lua_next valid */
+			lua_settable(L, -5);
+		}
+		lua_pop(L, 1);
+	}
+	lua_pop(L, 1);
+}
+
+void lua_sandbox_reset(LuaMem *mem)
+{
+	mem->hit = 0;
+	mem->instr = 0;
+	mem->blocked = 0;
 }
 
 /* require(): Suricata's libraries; any other name only with
@@ -67,8 +136,7 @@ static int sandbox_require(lua_State *L)
 		lua_call(L, 1, 1);
 		return 1;
 	}
-	return luaL_error(L, "%s: module '%s' is not available in the Lua sandbox",
-			  LUA_BLOCKED_MSG, name);
+	return luaL_error(L, "module '%s' is not available in the Lua sandbox", name);
 }
 
 lua_State *lua_sandbox_new(LuaMem *mem, uint64_t max_bytes, int restricted)
@@ -81,7 +149,7 @@ lua_State *lua_sandbox_new(LuaMem *mem, uint64_t max_bytes, int restricted)
 	lua_State *L;
 
 	mem->used = 0;
-	mem->hit = 0;
+	lua_sandbox_reset(mem);
 	mem->max = (size_t)max_bytes;
 	if (!(L = lua_newstate(limited_alloc, mem)))
 		return NULL;
@@ -95,13 +163,7 @@ lua_State *lua_sandbox_new(LuaMem *mem, uint64_t max_bytes, int restricted)
 			luaL_requiref(L, l->name, l->func, 1);
 			lua_pop(L, 1);
 		}
-		/* the file access and code loading the base library has */
-		lua_pushnil(L);
-		lua_setglobal(L, "dofile");
-		lua_pushnil(L);
-		lua_setglobal(L, "loadfile");
-		lua_pushnil(L);
-		lua_setglobal(L, "collectgarbage");
+		block_base_functions(L);
 	}
 	lua_pushcfunction(L, sandbox_require);
 	lua_setglobal(L, "require");
@@ -134,7 +196,14 @@ int lua_script_load(const char *name, char **code, size_t *code_len, char **spat
 		f = fopen(path, "rb");
 	}
 	if (!f) {
-		snprintf(err, errlen, "cannot open lua script %.300s: %s", name, strerror(errno));
+		int e = errno;
+
+		/* 8.0's line for a script it cannot read, Lua's own message
+		 * after it; the caller adds the rule's or output's line */
+		if (name[0] != '/' && dir && dir[0])
+			snprintf(path, sizeof(path), "%s/%s", dir, name);
+		log_error("couldn't load file: cannot open %s: %s", path, strerror(e));
+		snprintf(err, errlen, "cannot open lua script %.300s: %s", name, strerror(e));
 		return -1;
 	}
 	if (fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || n > (long)LUA_SCRIPT_MAX ||

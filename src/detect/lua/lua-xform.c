@@ -90,7 +90,7 @@ static lua_State *xform_state(const struct LuaXformDef *d, LuaMem *mem, char *er
 	}
 	lua_getglobal(L, "transform");
 	if (!lua_isfunction(L, -1)) {
-		snprintf(err, errlen, "%s: no transform function", d->path);
+		snprintf(err, errlen, "%s: no transform function in script", d->path);
 		lua_close(L);
 		return NULL;
 	}

@@ -113,13 +113,24 @@ int app_conf_bool(const char *key, int *out)
 
 int app_conf_bool_or(const char *key, const char *word, int word_value, int *out)
 {
+	static const char *const bools[] = { "yes", "no", "true", "false", "on", "off", "1", "0",
+					     NULL };
 	const char *v = conf_get(key);
+	int known = 0;
 
 	if (!v)
 		return 0;
 	if (strcasecmp(v, word) == 0) {
 		*out = word_value;
 		return 0;
+	}
+	/* the line names the third word too (conf_get_bool would say
+	 * "yes or no" only): Suricata 8 stops at any other value */
+	for (const char *const *b = bools; *b; b++)
+		known |= strcasecmp(v, *b) == 0;
+	if (!known) {
+		log_error("app-layer: %s: invalid value '%s' (use yes, no or %s)", key, v, word);
+		return -1;
 	}
 	return app_conf_bool(key, out);
 }

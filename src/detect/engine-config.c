@@ -130,6 +130,58 @@ static void guess_tx_config(DetectConfig *cfg)
 	cfg->guess_tx_limit = (uint8_t)lim;
 }
 
+/* One of the names a key takes; absent is fine. -1 with err naming the
+ * key, the value and the names, as Suricata 8 stops at a value it does not
+ * know. */
+static int one_of(const char *key, const char *const *names, const char *what, char *err,
+		  size_t errlen)
+{
+	const char *v = conf_get(key);
+
+	if (!v)
+		return 0;
+	for (const char *const *n = names; *n; n++)
+		if (strcmp(v, *n) == 0)
+			return 0;
+	snprintf(err, errlen, "%s: invalid value \"%s\" (%s)", key, v, what);
+	return -1;
+}
+
+/* Suricata's rule-grouping and single-pattern settings: our grouping and
+ * matcher are our own (conf/unused.c), but a value Suricata 8 refuses
+ * stops the start here too, and a custom group count it cannot read is
+ * its warning. */
+static int grouping_config(char *err, size_t errlen)
+{
+	static const char *const profiles[] = { "low", "medium", "high", "custom", NULL };
+	static const char *const contexts[] = { "auto", "single", "full", NULL };
+	static const char *const spms[] = { "auto", "bm", "hs", NULL };
+	static const char *const groups[] = { "detect.custom-values.toclient-groups",
+					      "detect.custom-values.toserver-groups", NULL };
+
+	if (one_of("detect.profile", profiles, "use low, medium, high or custom", err, errlen) ||
+	    one_of("detect.sgh-mpm-context", contexts, "use auto, single or full", err, errlen) ||
+	    one_of("spm-algo", spms, "use auto, bm or hs", err, errlen))
+		return -1;
+	if (conf_get("spm-algo") && !strcmp(conf_get("spm-algo"), "hs") && !mpm_have_hs()) {
+		snprintf(err, errlen, "spm-algo: Hyperscan (hs) support for spm-algo is not "
+			 "compiled into this build");
+		return -1;
+	}
+	for (const char *const *k = groups; *k; k++) {
+		uint64_t n;
+
+		/* read, as Suricata, only for the custom profile */
+		if (!conf_get(*k) || !conf_get("detect.profile") ||
+		    strcmp(conf_get("detect.profile"), "custom"))
+			continue;
+		if (parse_u64(conf_get(*k), &n) != 0 || n < 1 || n > 65535)
+			log_warning("%s: parsing '%s' failed (1..65535), using %d", *k,
+				    conf_get(*k), strstr(*k, "toclient") ? 20 : 40);
+	}
+	return 0;
+}
+
 int detect_config_load(DetectConfig *cfg, char *err, size_t errlen)
 {
 	const char *algo = conf_get("mpm-algo");
@@ -145,9 +197,11 @@ int detect_config_load(DetectConfig *cfg, char *err, size_t errlen)
 	if (!strcmp(algo, "ac-bs") || !strcmp(algo, "ac-ks"))
 		algo = "ac";
 	if (mpm_algo_parse(algo, &cfg->algo) != 0) {
-		snprintf(err, errlen, "mpm-algo: %s", mpm_algo_error(algo));
+		snprintf(err, errlen, "mpm-algo: \"%s\": %s", algo, mpm_algo_error(algo));
 		return -1;
 	}
+	if (grouping_config(err, errlen) != 0)
+		return -1;
 	/* Suricata 8 starts with any value here: one it cannot use (0, a
 	 * negative, too large, not a number) is a warning and the default */
 	if (conf_get("packet-alert-max") &&

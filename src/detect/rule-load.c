@@ -157,8 +157,15 @@ static int add_sig(SigTable *t, Signature *s)
 	return 0;
 }
 
+/* Where a rejected rule is: its text, file and line. */
+typedef struct RuleAt {
+	const char *rule;
+	const char *file;
+	int line;
+} RuleAt;
+
 static int rule_rejected(SigTable *t, const char *msg, const char *reason, int code,
-			 const RuleLoadConfig *cfg, char *err, size_t errlen);
+			 const RuleAt *at, const RuleLoadConfig *cfg, char *err, size_t errlen);
 
 /* A rule whose gid:sid is already loaded: as Suricata, a higher rev
  * replaces the loaded rule in its place (the count stays); an equal or
@@ -244,6 +251,7 @@ static int load_rule(SigTable *t, const char *rule, const char *file, int line,
 	char reason[512], msg[1024];
 	int code;
 	Signature *s;
+	const RuleAt at = { rule, file, line };
 
 	t->ctx.rule_file = file;
 	s = sig_parse(rule, &t->ctx, reason, sizeof(reason), &code);
@@ -258,7 +266,7 @@ static int load_rule(SigTable *t, const char *rule, const char *file, int line,
 			 strcmp(name, "ftp-data") == 0 ? "ftp" : name);
 		sig_format_error(msg, sizeof(msg), file, line, reason, (long)s->sid);
 		sig_free(s);
-		return rule_rejected(t, msg, reason, SIG_ERR_UNSUPPORTED, cfg, err, errlen);
+		return rule_rejected(t, msg, reason, SIG_ERR_UNSUPPORTED, &at, cfg, err, errlen);
 	}
 	if (s) {
 		int d = dup_insert(t, (uint64_t)s->gid << 32 | s->sid);
@@ -282,12 +290,16 @@ static int load_rule(SigTable *t, const char *rule, const char *file, int line,
 	}
 	if (code != SIG_ERR_UNSUPPORTED)
 		record_failed(t, rule, file, line);
-	return rule_rejected(t, msg, reason, code, cfg, err, errlen);
+	return rule_rejected(t, msg, reason, code, &at, cfg, err, errlen);
 }
 
-/* Counts and reports a rule that did not load. -1 only in fatal mode. */
+/* Counts and reports a rule that did not load. -1 only in fatal mode. A
+ * failed rule is said in two lines, as Suricata 8 says it: the error, then
+ *   detect: error parsing signature "<rule>" from file <file> at line <n>
+ * In fatal mode both are said here (unless quiet) and err is left empty:
+ * the load stops at this rule. */
 static int rule_rejected(SigTable *t, const char *msg, const char *reason, int code,
-			 const RuleLoadConfig *cfg, char *err, size_t errlen)
+			 const RuleAt *at, const RuleLoadConfig *cfg, char *err, size_t errlen)
 {
 	if (code == SIG_ERR_UNSUPPORTED) {
 		/* each at -v; the start-up summary counts them by reason */
@@ -297,11 +309,17 @@ static int rule_rejected(SigTable *t, const char *msg, const char *reason, int c
 			log_info("%s", msg);
 	} else {
 		t->failed++;
-		if (!cfg->quiet && !cfg->init_errors_fatal)
+		if (!cfg->quiet) {
 			log_error("%s", msg);
+			log_error("detect: error parsing signature \"%s\" from file %s at line %d",
+				  at->rule, at->file, at->line);
+		}
 	}
 	if (cfg->init_errors_fatal) {
-		snprintf(err, errlen, "%s", msg);
+		if (code == SIG_ERR_UNSUPPORTED || cfg->quiet)
+			snprintf(err, errlen, "%s", msg);
+		else
+			err[0] = '\0';
 		return -1;
 	}
 	return 0;
@@ -321,8 +339,10 @@ static int nul_rule(SigTable *t, char *rule, size_t len, const char *file, int l
 		if (!rule[i])
 			rule[i] = ' ';
 	sig_format_error(msg, sizeof(msg), file, line, reason, find_sid(rule));
+	const RuleAt at = { rule, file, line };
+
 	record_failed(t, rule, file, line);
-	return rule_rejected(t, msg, reason, SIG_ERR_PARSE, cfg, err, errlen);
+	return rule_rejected(t, msg, reason, SIG_ERR_PARSE, &at, cfg, err, errlen);
 }
 
 /* Walks the text line by line: '#' comments, blank lines, and a '\' at the

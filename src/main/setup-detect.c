@@ -88,7 +88,9 @@ int setup_detect(Session *s)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	t = sig_load(&rc, err, sizeof(err));
 	if (!t) {
-		log_error("%s", err);
+		/* empty: a failed rule, said already (rule-load.c) */
+		if (err[0])
+			log_error("%s", err);
 		return -1;
 	}
 	s->sigs = t;

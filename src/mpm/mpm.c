@@ -90,7 +90,7 @@ const char *mpm_algo_error(const char *name)
 {
 	if (name && strcmp(name, "hs") == 0 && !mpm_have_hs())
 		return MPM_NO_HS_MSG;
-	return "mpm-algo: unknown value (expected ac, hs, auto or ac-cuda)";
+	return "invalid mpm algo supplied in the yaml conf file (use ac, hs, auto or ac-cuda)";
 }
 
 const char *mpm_algo_name(enum mpm_algo algo)

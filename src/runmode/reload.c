@@ -215,7 +215,8 @@ static int build_tables(Reloader *r, EngineSet *next, const DetectConfig *dc, ch
 	rc.alproto_off = su->alproto_off;
 	next->t = sig_load(&rc, err, sizeof(err));
 	if (!next->t) {
-		snprintf(why, len, "%s", err);
+		/* empty: a failed rule, said in the log (rule-load.c) */
+		snprintf(why, len, "%s", err[0] ? err : "a rule failed to load");
 		return -1;
 	}
 	gettimeofday(&next->at, NULL);

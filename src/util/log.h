@@ -1,11 +1,19 @@
-/* One-line diagnostics on the console, in Suricata's spirit (Error lines on
- * stderr, the other levels on stdout):
- *   "Error: <subsystem>: message"   (log_error)
+/* The engine's own messages, as Suricata 8 writes them: each output (the
+ * console, suricata.log, syslog) has a level, a type (plain or json) and,
+ * plain, a line format of Suricata's % codes (log_render). The console
+ * sends Error lines to stderr and the other levels to stdout.
+ *
+ * A message's subsystem (%S, json "module") is its first word when the
+ * message starts with "name: " (lowercase letters, digits, '-', '_'):
+ * log_error("flow: ...") is subsystem "flow", message "..."; a message
+ * without one takes its source folder's name (src/detect/x.c: "detect";
+ * src/main*: "suricata", as Suricata's main module; src/util/x.c: "x").
  * Never called on the packet path. */
 #ifndef UTIL_LOG_H
 #define UTIL_LOG_H
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* Suricata's levels, in its order: -v is info, -vv perf, -vvv config,
@@ -55,13 +63,67 @@ uint64_t log_file_lost(void);
  * with errno. */
 int log_chown_file(unsigned uid, unsigned gid);
 
+/* The outputs a line format belongs to. */
+enum log_output {
+	LOG_OUT_CONSOLE = 0,
+	LOG_OUT_FILE,
+	LOG_OUT_SYSLOG,
+	LOG_OUT_COUNT
+};
+
+/* The plain line format of an output (logging.outputs.X.format, or
+ * default-log-format for the console and syslog); NULL: its default.
+ * Defaults, as Suricata 8: suricata.log "[%i - %m] %z %d: %S: %M"; the
+ * console by level: "%d: %S: %M" up to perf, "[%i] %d: %S: %M" at config,
+ * "%d: %S: %M [%n:%f:%l]" at debug (the full level name, as Suricata's
+ * development builds print it, that suricata-verify's expectations grep:
+ * "Warning: <subsystem>: ..."). -1 when longer than LOG_FORMAT_MAX. */
+#define LOG_FORMAT_MAX 256
+int log_set_line_format(enum log_output out, const char *fmt);
+/* The format the output uses now (its own, or its default). */
+const char *log_line_format(enum log_output out);
+
+/* logging.outputs.syslog: enabled with its facility (LOG_LOCAL5, ...),
+ * level and type; openlog() is called here. */
+void log_set_syslog(int enabled, int facility, enum log_level lvl, enum log_format fmt);
+
+/* logging.default-output-filter: only lines (as rendered) matching this
+ * regular expression are written, on every output; NULL or "" clears it.
+ * 0, or -1 with the reason in err. */
+int log_set_output_filter(const char *regex, char *err, size_t errlen);
+
+/* One message as log_render sees it. */
+typedef struct LogRecord {
+	enum log_level level;
+	const char *subsystem;   /* %S */
+	const char *message;     /* %M */
+	const char *file;        /* %f, or NULL */
+	int line;                /* %l */
+	const char *func;        /* %n, or NULL */
+	const char *thread;      /* %m and %T */
+	unsigned long tid;       /* %i */
+	long sec, usec;          /* when it was said (wall clock) */
+} LogRecord;
+
+/* r in Suricata's format codes: %t time (7/12/2026 -- 11:38:13), %z time
+ * (2026-12-07 11:38:13), %p pid, %i thread id, %m and %T thread name, %d
+ * level (Notice), %D its letter (E, W, i, d), %S subsystem, %M message, %f
+ * file, %l line, %n function, %% a '%'; other characters as they are. A
+ * format without %M gets it at its end. The line ('\n' not included) is
+ * cut to len - 1; its length is returned. */
+size_t log_render(char *out, size_t len, const char *fmt, const LogRecord *r);
+
+void log_msg_at(enum log_level lvl, const char *file, int line, const char *func,
+		const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* The same, said from nowhere in particular (Lua scripts): the subsystem
+ * is the message's first word, or "suricata". */
 void log_msg(enum log_level lvl, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-#define log_error(...)   log_msg(LOG_LVL_ERROR, __VA_ARGS__)
-#define log_warning(...) log_msg(LOG_LVL_WARNING, __VA_ARGS__)
-#define log_notice(...)  log_msg(LOG_LVL_NOTICE, __VA_ARGS__)
-#define log_info(...)    log_msg(LOG_LVL_INFO, __VA_ARGS__)
-#define log_debug(...)   log_msg(LOG_LVL_DEBUG, __VA_ARGS__)
+#define log_error(...)   log_msg_at(LOG_LVL_ERROR, __FILE__, __LINE__, __func__, __VA_ARGS__)
+#define log_warning(...) log_msg_at(LOG_LVL_WARNING, __FILE__, __LINE__, __func__, __VA_ARGS__)
+#define log_notice(...)  log_msg_at(LOG_LVL_NOTICE, __FILE__, __LINE__, __func__, __VA_ARGS__)
+#define log_info(...)    log_msg_at(LOG_LVL_INFO, __FILE__, __LINE__, __func__, __VA_ARGS__)
+#define log_debug(...)   log_msg_at(LOG_LVL_DEBUG, __FILE__, __LINE__, __func__, __VA_ARGS__)
 
 #endif

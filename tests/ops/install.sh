@@ -286,7 +286,7 @@ else
 	[ -e "$pidfile" ] && ko "SIGTERM: stopped, the pid file left" || ok "SIGTERM: stopped, the pid file removed"
 fi
 # the whole life of the sensor as the unit runs it, both logs of the rotation
-said=$(cat "$logdir"/suricata.log* 2> /dev/null | grep -E '<(Warning|Error)>|<Notice> -- conf: ')
+said=$(cat "$logdir"/suricata.log* 2> /dev/null | grep -E ' (Warning|Error): |Notice: conf: ')
 [ -z "$said" ] && ok "suricata.log: no warning, error or conf notice from start to stop" ||
 	ko "suricata.log: $(head -3 <<< "$said" | tr '\n' ' ')"
 finish

@@ -65,15 +65,14 @@ TEST(log_warning_notice_info_go_to_stdout)
 		enum log_level lvl;
 		const char *want;
 	} cases[] = {
-		{ LOG_LVL_WARNING, "Warning: m\n" },
-		{ LOG_LVL_NOTICE, "Notice: m\n" },
-		{ LOG_LVL_INFO, "Info: m\n" },
-		{ LOG_LVL_PERF, "Perf: m\n" },
-		{ LOG_LVL_CONFIG, "Config: m\n" },
+		{ LOG_LVL_WARNING, "Warning: suricata: m\n" },
+		{ LOG_LVL_NOTICE, "Notice: suricata: m\n" },
+		{ LOG_LVL_INFO, "Info: suricata: m\n" },
+		{ LOG_LVL_PERF, "Perf: suricata: m\n" },
 	};
 	struct captured c;
 
-	log_set_level(LOG_LVL_CONFIG);
+	log_set_level(LOG_LVL_PERF);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		CHECK_EQ(log_captured(cases[i].lvl, "m", &c), 0);
 		CHECK_STREQ(c.out, cases[i].want);
@@ -105,7 +104,7 @@ TEST(log_console_json_is_one_escaped_object)
 	log_set_console_format(LOG_FMT_PLAIN);
 	CHECK(strncmp(c.out, "{\"timestamp\":\"", 14) == 0);
 	CHECK(strstr(c.out, "\"log_level\":\"Notice\",\"event_type\":\"engine\"") != NULL);
-	CHECK(strstr(c.out, "\"message\":\"a \\\"quoted\\\"\\tpath\\\\x\"}}\n") != NULL);
+	CHECK(strstr(c.out, "\"module\":\"suricata\",\"message\":\"a \\\"quoted\\\"\\tpath\\\\x\"}}\n") != NULL);
 	CHECK_STREQ(c.err, "");
 }
 
@@ -143,4 +142,91 @@ TEST(log_file_json_keeps_its_level_and_stays_json_when_cut)
 	/* the cut line ends the string and both objects */
 	CHECK_EQ(buf[got - 1], '\n');
 	CHECK(strncmp(buf + got - 10, "\\u0001\"}}\n", 10) == 0);
+}
+
+static LogRecord record(void)
+{
+	LogRecord r = {
+		.level = LOG_LVL_WARNING, .subsystem = "detect", .message = "bad rule",
+		.file = "src/detect/x.c", .line = 12, .func = "parse", .thread = "W#01",
+		.tid = 4242, .sec = 0, .usec = 0,
+	};
+	return r;
+}
+
+/* Suricata 8's file default: "[%i - %m] %z %d: %S: %M" */
+TEST(log_render_file_default_is_suricata_8s)
+{
+	char out[256];
+	LogRecord r = record();
+
+	setenv("TZ", "UTC", 1);
+	tzset();
+	r.sec = 1796643493; /* 2026-12-07 11:38:13 UTC */
+	CHECK_EQ(log_render(out, sizeof(out), log_line_format(LOG_OUT_FILE), &r), strlen(out));
+	CHECK_STREQ(out, "[4242 - W#01] 2026-12-07 11:38:13 Warning: detect: bad rule");
+	CHECK_EQ(log_render(out, sizeof(out), "%t|%D|%T|%f:%l %n|%%|%q", &r), strlen(out));
+	CHECK_STREQ(out, "7/12/2026 -- 11:38:13|W|W#01|src/detect/x.c:12 parse|%|%qbad rule");
+}
+
+/* A format without %M gets the message at its end; a long one is cut. */
+TEST(log_render_adds_the_message_and_cuts_to_the_buffer)
+{
+	char out[16];
+	LogRecord r = record();
+
+	CHECK_EQ(log_render(out, sizeof(out), "<%d> -- ", &r), 15);
+	CHECK_STREQ(out, "<Warning> -- ba");
+}
+
+/* The console's default follows the level as Suricata's does; a set format
+ * wins (default-log-format, console.format, SC_LOG_FORMAT). */
+TEST(log_console_format_by_level_and_set_format)
+{
+	struct captured c;
+
+	log_set_level(LOG_LVL_NOTICE);
+	CHECK_STREQ(log_line_format(LOG_OUT_CONSOLE), "%d: %S: %M");
+	log_set_level(LOG_LVL_CONFIG);
+	CHECK_STREQ(log_line_format(LOG_OUT_CONSOLE), "[%i] %d: %S: %M");
+	log_set_level(LOG_LVL_DEBUG);
+	CHECK_STREQ(log_line_format(LOG_OUT_CONSOLE), "%d: %S: %M [%n:%f:%l]");
+	log_set_level(LOG_LVL_NOTICE);
+	CHECK_EQ(log_set_line_format(LOG_OUT_CONSOLE, "<%d> [%S] %M!"), 0);
+	CHECK_EQ(log_captured(LOG_LVL_NOTICE, "flow: table full", &c), 0);
+	CHECK_EQ(log_set_line_format(LOG_OUT_CONSOLE, NULL), 0);
+	CHECK_STREQ(c.out, "<Notice> [flow] table full!\n");
+}
+
+/* "name: " names the subsystem; a key path or a sentence does not. */
+TEST(log_subsystem_is_the_leading_name_only)
+{
+	struct captured c;
+
+	log_set_level(LOG_LVL_NOTICE);
+	CHECK_EQ(log_set_line_format(LOG_OUT_CONSOLE, "%S|%M"), 0);
+	CHECK_EQ(log_captured(LOG_LVL_NOTICE, "app-layer: x", &c), 0);
+	CHECK_STREQ(c.out, "app-layer|x\n");
+	CHECK_EQ(log_captured(LOG_LVL_NOTICE, "flow.memcap: bad", &c), 0);
+	CHECK_STREQ(c.out, "suricata|flow.memcap: bad\n");
+	CHECK_EQ(log_captured(LOG_LVL_NOTICE, "Runmode autofp: x", &c), 0);
+	CHECK_STREQ(c.out, "suricata|Runmode autofp: x\n");
+	CHECK_EQ(log_set_line_format(LOG_OUT_CONSOLE, NULL), 0);
+}
+
+/* default-output-filter: only lines matching it are written. */
+TEST(log_output_filter_drops_lines_that_do_not_match)
+{
+	struct captured c;
+	char err[128];
+
+	log_set_level(LOG_LVL_NOTICE);
+	CHECK_EQ(log_set_output_filter("keep", err, sizeof(err)), 0);
+	CHECK_EQ(log_captured(LOG_LVL_NOTICE, "x: keep me", &c), 0);
+	CHECK_STREQ(c.out, "Notice: x: keep me\n");
+	CHECK_EQ(log_captured(LOG_LVL_ERROR, "x: drop me", &c), 0);
+	CHECK_STREQ(c.err, "");
+	CHECK_EQ(log_set_output_filter(NULL, err, sizeof(err)), 0);
+	CHECK_EQ(log_set_output_filter("(", err, sizeof(err)), -1);
+	CHECK(strstr(err, "offset 1") != NULL);
 }

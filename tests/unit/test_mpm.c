@@ -613,7 +613,7 @@ TEST(mpm_algo_parse_names)
 		CHECK_STREQ(mpm_algo_error("hs"), MPM_NO_HS_MSG);
 	CHECK_EQ(mpm_algo_parse("bm", &a), -1);
 	CHECK_EQ(mpm_algo_parse("AC", &a), -1);
-	CHECK(strstr(mpm_algo_error("bm"), "unknown") != NULL);
+	CHECK(strstr(mpm_algo_error("bm"), "invalid mpm algo") != NULL);
 	CHECK_STREQ(mpm_algo_name(MPM_AC_CUDA), "ac-cuda");
 	CHECK_STREQ(mpm_algo_name(MPM_HS), "hs");
 }

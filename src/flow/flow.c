@@ -975,6 +975,8 @@ void flow_swap(Flow *f, Packet *p)
 	SWAP(uint64_t, f->pkts_toserver, f->pkts_toclient);
 	SWAP(uint64_t, f->bytes_toserver, f->bytes_toclient);
 	SWAP(uint8_t, f->tcp_flags_ts, f->tcp_flags_tc);
+	SWAP(uint8_t, f->min_ttl[0], f->min_ttl[1]);
+	SWAP(uint8_t, f->max_ttl[0], f->max_ttl[1]);
 	SWAP(uint64_t, f->app_progress[0], f->app_progress[1]);
 	f->app_eof = (uint8_t)(((f->app_eof & 1) << 1) | ((f->app_eof >> 1) & 1));
 	f->app_trunc = (uint8_t)(((f->app_trunc & 1) << 1) | ((f->app_trunc >> 1) & 1));
@@ -1069,6 +1071,22 @@ static inline int mac_eq(const uint8_t *a, const uint8_t *b)
 	return a4 == b4 && a2 == b2;
 }
 
+/* A side's TTL range: its first packet sets it (the side's packet count,
+ * already counted, is 1 then), later ones widen it. */
+static inline void flow_ttl_update(Flow *f, int side, uint8_t ttl)
+{
+	uint64_t n = side ? f->pkts_toclient : f->pkts_toserver;
+
+	if (n == 1) {
+		f->min_ttl[side] = f->max_ttl[side] = ttl;
+		return;
+	}
+	if (ttl < f->min_ttl[side])
+		f->min_ttl[side] = ttl;
+	if (ttl > f->max_ttl[side])
+		f->max_ttl[side] = ttl;
+}
+
 /* A side's MAC set (the rare path: flow_update checks the first pair). */
 static void flow_mac_add(Flow *f, int side, const uint8_t *mac)
 {
@@ -1098,6 +1116,7 @@ static void flow_update(FlowTable *ft, Flow *f, Packet *p, int toserver)
 	}
 	if (timercmp(&p->ts, &f->last, >))
 		f->last = p->ts;
+	flow_ttl_update(f, toserver ? 0 : 1, p->ttl);
 	if (p->flags & PKT_HAS_ETH) {
 		const uint8_t *c = toserver ? p->eth_src : p->eth_dst;
 		const uint8_t *s = toserver ? p->eth_dst : p->eth_src;

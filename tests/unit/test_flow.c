@@ -213,6 +213,41 @@ TEST(flow_synack_first_reverses_direction)
 	flow_table_free(ft);
 }
 
+/* eve netflow min_ttl/max_ttl: each side's own range, the first packet's
+ * TTL to start with; a flow reversed by a SYN/ACK first keeps them with
+ * their sides */
+TEST(flow_ttl_range_per_direction)
+{
+	ThreadCounters *tc = test_counters();
+	FlowConfig cfg;
+	FlowTable *ft;
+	Packet p;
+	Flow *f;
+	static const struct {
+		int to_server;
+		uint8_t ttl;
+	} seq[] = { { 0, 120 }, { 1, 64 }, { 1, 61 }, { 0, 128 }, { 1, 63 }, { 0, 121 } };
+
+	small_config(&cfg);
+	ft = flow_table_new(&cfg, 1, tc, NULL, NULL);
+	for (size_t i = 0; i < sizeof(seq) / sizeof(seq[0]); i++) {
+		if (seq[i].to_server)
+			mkpkt(&p, IPPROTO_TCP, "10.0.0.1", 40000, "10.0.0.2", 80, TH_ACK, 10);
+		else
+			mkpkt(&p, IPPROTO_TCP, "10.0.0.2", 80, "10.0.0.1", 40000,
+			      i ? TH_ACK : TH_SYN | TH_ACK, 10);
+		p.ttl = seq[i].ttl;
+		f = flow_handle_packet(ft, &p);
+		CHECK(f != NULL);
+	}
+	CHECK_EQ(f->sp, 40000);
+	CHECK_EQ(f->min_ttl[0], 61);
+	CHECK_EQ(f->max_ttl[0], 64);
+	CHECK_EQ(f->min_ttl[1], 120);
+	CHECK_EQ(f->max_ttl[1], 128);
+	flow_table_free(ft);
+}
+
 TEST(flow_syn_first_is_toserver)
 {
 	ThreadCounters *tc = test_counters();

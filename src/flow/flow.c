@@ -701,6 +701,9 @@ static void flow_end(FlowTable *ft, Flow *f, enum flow_end_reason why)
 {
 	hash_unlink(ft, f);
 	lru_unlink(ft, f);
+	/* Suricata marks a flow timed out or evicted under emergency mode */
+	if (ft->emergency && why != FLOW_END_SHUTDOWN)
+		f->emergency = 1;
 	if (ft->on_end)
 		ft->on_end(ft->arg, f, why);
 
@@ -1047,7 +1050,6 @@ static Flow *flow_create(FlowTable *ft, const Packet *p, uint32_t hash, uint16_t
 	f->hash = hash;
 	f->start = p->ts;
 	f->last = p->ts;
-	f->emergency = (uint8_t)ft->emergency;
 	f->flow_id = make_flow_id(f);
 	f->in_iface = p->in_iface;
 

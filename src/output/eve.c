@@ -723,6 +723,9 @@ void flow_record_write(Outputs *o, const FlowRecordView *v)
 	write_ts(&w, "end", &f->last);
 	/* Suricata: whole seconds between the first and the last packet */
 	jw_int(&w, "age", (int64_t)(f->last.tv_sec - f->start.tv_sec));
+	/* Suricata 8: only when the flow ended under emergency mode */
+	if (f->emergency)
+		jw_bool(&w, "emergency", 1);
 	/* a flow bypassed by an exception policy ends "bypassed", as in Suricata */
 	const char *state = f->ep_flags & (FLOW_EP_BYPASS | FLOW_LOCAL_BYPASS) ? "bypassed" : flow_state_name(f->state);
 	const char *reason = flow_end_reason_name(why);

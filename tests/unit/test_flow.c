@@ -66,6 +66,7 @@ struct rec {
 	enum flow_end_reason why[REC_MAX];
 	enum flow_state state[REC_MAX];
 	uint64_t pkts[REC_MAX];
+	uint8_t emergency[REC_MAX];
 };
 
 static void on_end(void *arg, Flow *f, enum flow_end_reason why)
@@ -77,6 +78,7 @@ static void on_end(void *arg, Flow *f, enum flow_end_reason why)
 		r->why[r->n] = why;
 		r->state[r->n] = f->state;
 		r->pkts[r->n] = f->pkts_toserver + f->pkts_toclient;
+		r->emergency[r->n] = f->emergency;
 	}
 	r->n++;
 }
@@ -591,8 +593,11 @@ TEST(flow_memcap_forces_emergency_and_eviction)
 		CHECK(k >= 5);
 		CHECK_EQ(r.n, k);
 	}
-	for (int i = 0; i < r.n; i++)
+	/* evicted under emergency mode: eve flow.emergency, as Suricata */
+	for (int i = 0; i < r.n; i++) {
 		CHECK_EQ(r.why[i], FLOW_END_FORCED);
+		CHECK_EQ(r.emergency[i], 1);
+	}
 	CHECK_EQ(cval(tc, "flow.get_used"), r.n);
 	/* every candidate looked at was taken: none busy, none refused */
 	CHECK_EQ(cval(tc, "flow.get_used_eval"), r.n);

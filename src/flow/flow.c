@@ -701,6 +701,9 @@ static void flow_end(FlowTable *ft, Flow *f, enum flow_end_reason why)
 {
 	hash_unlink(ft, f);
 	lru_unlink(ft, f);
+	/* Suricata marks a flow timed out or evicted under emergency mode */
+	if (ft->emergency && why != FLOW_END_SHUTDOWN)
+		f->emergency = 1;
 	if (ft->on_end)
 		ft->on_end(ft->arg, f, why);
 
@@ -975,6 +978,8 @@ void flow_swap(Flow *f, Packet *p)
 	SWAP(uint64_t, f->pkts_toserver, f->pkts_toclient);
 	SWAP(uint64_t, f->bytes_toserver, f->bytes_toclient);
 	SWAP(uint8_t, f->tcp_flags_ts, f->tcp_flags_tc);
+	SWAP(uint8_t, f->min_ttl[0], f->min_ttl[1]);
+	SWAP(uint8_t, f->max_ttl[0], f->max_ttl[1]);
 	SWAP(uint64_t, f->app_progress[0], f->app_progress[1]);
 	f->app_eof = (uint8_t)(((f->app_eof & 1) << 1) | ((f->app_eof >> 1) & 1));
 	f->app_trunc = (uint8_t)(((f->app_trunc & 1) << 1) | ((f->app_trunc >> 1) & 1));
@@ -1045,7 +1050,6 @@ static Flow *flow_create(FlowTable *ft, const Packet *p, uint32_t hash, uint16_t
 	f->hash = hash;
 	f->start = p->ts;
 	f->last = p->ts;
-	f->emergency = (uint8_t)ft->emergency;
 	f->flow_id = make_flow_id(f);
 	f->in_iface = p->in_iface;
 
@@ -1067,6 +1071,22 @@ static inline int mac_eq(const uint8_t *a, const uint8_t *b)
 	memcpy(&a2, a + 4, 2);
 	memcpy(&b2, b + 4, 2);
 	return a4 == b4 && a2 == b2;
+}
+
+/* A side's TTL range: its first packet sets it (the side's packet count,
+ * already counted, is 1 then), later ones widen it. */
+static inline void flow_ttl_update(Flow *f, int side, uint8_t ttl)
+{
+	uint64_t n = side ? f->pkts_toclient : f->pkts_toserver;
+
+	if (n == 1) {
+		f->min_ttl[side] = f->max_ttl[side] = ttl;
+		return;
+	}
+	if (ttl < f->min_ttl[side])
+		f->min_ttl[side] = ttl;
+	if (ttl > f->max_ttl[side])
+		f->max_ttl[side] = ttl;
 }
 
 /* A side's MAC set (the rare path: flow_update checks the first pair). */
@@ -1098,6 +1118,7 @@ static void flow_update(FlowTable *ft, Flow *f, Packet *p, int toserver)
 	}
 	if (timercmp(&p->ts, &f->last, >))
 		f->last = p->ts;
+	flow_ttl_update(f, toserver ? 0 : 1, p->ttl);
 	if (p->flags & PKT_HAS_ETH) {
 		const uint8_t *c = toserver ? p->eth_src : p->eth_dst;
 		const uint8_t *s = toserver ? p->eth_dst : p->eth_src;

@@ -66,8 +66,14 @@ typedef struct Flow {
 	uint64_t bytes_toserver, bytes_toclient;
 	enum flow_state state;
 	uint8_t tcp_flags_ts, tcp_flags_tc; /* union of TCP flags each way */
+	/* IPv4 TTL / IPv6 hop limit range each way ([0] to server, [1] to
+	 * client; valid once that side sent a packet): eve netflow min_ttl,
+	 * max_ttl, as Suricata's per-direction TTL tracking */
+	uint8_t min_ttl[2], max_ttl[2];
 	uint8_t alerted;
-	uint8_t emergency;          /* created while in emergency mode */
+	uint8_t emergency;          /* ended while the table was in
+	                             * emergency mode: eve flow.emergency, as
+	                             * Suricata's FLOW_END_FLAG_EMERGENCY */
 	uint16_t app_proto;         /* 0 = unknown; set by the app layer (later issue) */
 	uint16_t app_proto_orig;    /* the protocol before a change (SMTP's STARTTLS), or 0 */
 	/* protocol detection's result per direction (eve app_proto_ts /

@@ -376,10 +376,14 @@ static void write_vlan(JsonWriter *w, const uint16_t *ids, uint8_t n)
 	jw_close(w);
 }
 
+static void header_write(JsonWriter *w, const struct timeval *ts, const char *event_type,
+			 const Packet *tp, const Packet *pkt, const Flow *f, int to_client,
+			 int one_way, const EveAddrOverride *ov);
+
 void eve_header_write(JsonWriter *w, const struct timeval *ts, const char *event_type,
 		      const Packet *p, const Flow *f)
 {
-	eve_header_write_dir(w, ts, event_type, p, f, 0);
+	header_write(w, ts, event_type, p, p, f, 0, 0, &no_override);
 }
 
 /* tp: the packet whose tuple the record shows (NULL: the flow's); pkt: the
@@ -387,7 +391,7 @@ void eve_header_write(JsonWriter *w, const struct timeval *ts, const char *event
  * transaction's record, the one it was logged on. */
 static void header_write(JsonWriter *w, const struct timeval *ts, const char *event_type,
 			 const Packet *tp, const Packet *pkt, const Flow *f, int to_client,
-			 const EveAddrOverride *ov)
+			 int one_way, const EveAddrOverride *ov)
 {
 	const Packet *p = tp;
 	const char *iface;
@@ -420,11 +424,18 @@ static void header_write(JsonWriter *w, const struct timeval *ts, const char *ev
 			write_tuple(w, f->ip_version, f->proto, &f->dst, f->dp, &f->src, f->sp, ov);
 		else
 			write_tuple(w, f->ip_version, f->proto, &f->src, f->sp, &f->dst, f->dp, ov);
-		if (f->icmp_seen & 1) {
+		if (one_way) {
+			/* a netflow record: its own side's, 0 when unseen, as
+			 * Suricata's (an ICMP flow's only) */
+			if (f->proto == IPPROTO_ICMP || f->proto == IPPROTO_ICMPV6) {
+				jw_int(w, "icmp_type", to_client ? f->icmp_tc_type : f->icmp_ts_type);
+				jw_int(w, "icmp_code", to_client ? f->icmp_tc_code : f->icmp_ts_code);
+			}
+		} else if (f->icmp_seen & 1) {
 			jw_int(w, "icmp_type", f->icmp_ts_type);
 			jw_int(w, "icmp_code", f->icmp_ts_code);
 		}
-		if (f->icmp_seen & 2) {
+		if (!one_way && (f->icmp_seen & 2)) {
 			jw_int(w, "response_icmp_type", f->icmp_tc_type);
 			jw_int(w, "response_icmp_code", f->icmp_tc_code);
 		}
@@ -452,27 +463,27 @@ static void header_write(JsonWriter *w, const struct timeval *ts, const char *ev
 }
 
 void eve_header_write_dir(JsonWriter *w, const struct timeval *ts, const char *event_type,
-			  const Packet *p, const Flow *f, int to_client)
+			  const Flow *f, int to_client)
 {
-	header_write(w, ts, event_type, p, p, f, to_client, &no_override);
+	header_write(w, ts, event_type, NULL, NULL, f, to_client, 1, &no_override);
 }
 
 void eve_header_write_ov(JsonWriter *w, const struct timeval *ts, const char *event_type,
 			 const Packet *p, const Flow *f, const EveAddrOverride *ov)
 {
-	header_write(w, ts, event_type, p, p, f, 0, ov ? ov : &no_override);
+	header_write(w, ts, event_type, p, p, f, 0, 0, ov ? ov : &no_override);
 }
 
 void eve_header_write_tx(JsonWriter *w, const char *event_type, const Packet *p,
 			 const Flow *f, int to_client)
 {
-	header_write(w, p ? &p->ts : &f->last, event_type, NULL, p, f, to_client, &no_override);
+	header_write(w, p ? &p->ts : &f->last, event_type, NULL, p, f, to_client, 0, &no_override);
 }
 
 void eve_header_write_tx_ov(JsonWriter *w, const char *event_type, const Packet *p,
 			    const Flow *f, int to_client, const EveAddrOverride *ov)
 {
-	header_write(w, p ? &p->ts : &f->last, event_type, NULL, p, f, to_client,
+	header_write(w, p ? &p->ts : &f->last, event_type, NULL, p, f, to_client, 0,
 		     ov ? ov : &no_override);
 }
 
@@ -712,6 +723,9 @@ void flow_record_write(Outputs *o, const FlowRecordView *v)
 	write_ts(&w, "end", &f->last);
 	/* Suricata: whole seconds between the first and the last packet */
 	jw_int(&w, "age", (int64_t)(f->last.tv_sec - f->start.tv_sec));
+	/* Suricata 8: only when the flow ended under emergency mode */
+	if (f->emergency)
+		jw_bool(&w, "emergency", 1);
 	/* a flow bypassed by an exception policy ends "bypassed", as in Suricata */
 	const char *state = f->ep_flags & (FLOW_EP_BYPASS | FLOW_LOCAL_BYPASS) ? "bypassed" : flow_state_name(f->state);
 	const char *reason = flow_end_reason_name(why);

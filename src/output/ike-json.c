@@ -100,7 +100,26 @@ static void v2_alg(JsonWriter *w, const char *key, const IkeExchange *x, int typ
 	jw_str(w, key, n ? n : none[type]);
 }
 
-void ike_json_write(JsonWriter *w, const IkeTx *tx)
+/* An IKEv1 exchange type's name as Suricata's "exchange_type_verbose"
+ * (RFC 2408 4.1 and the Config Mode draft's Transaction); NULL where
+ * Suricata names none, and then writes no member. */
+static const char *ike_v1_exchange_name(uint8_t t)
+{
+	switch (t) {
+	case 0: return "Unknown Exchange Type";
+	case 1: return "Base";
+	case 2: return "Identity Protection";
+	case 3: return "Authentication Only";
+	case 4: return "Aggressive";
+	case 5: return "Informational";
+	case 6: return "Transaction (Config Mode)";
+	case 32: return "Quick Mode";
+	case 33: return "New Group Mode";
+	default: return NULL;
+	}
+}
+
+void ike_json_write(JsonWriter *w, const IkeTx *tx, int extended)
 {
 	const IkeMsg *m = &tx->m;
 	char num[8];
@@ -111,6 +130,12 @@ void ike_json_write(JsonWriter *w, const IkeTx *tx)
 	hex(w, "resp_spi", m->resp_spi, 8);
 	jw_int(w, "message_id", m->message_id);
 	jw_int(w, "exchange_type", m->exchange_type);
+	if (extended && m->version_major == 1) {
+		const char *xn = ike_v1_exchange_name(m->exchange_type);
+
+		if (xn)
+			jw_str(w, "exchange_type_verbose", xn);
+	}
 	if (m->version_major == 1) {
 		/* the transform the server chose, as far as the exchange went */
 		if (tx->x->has_chosen)
@@ -172,14 +197,23 @@ void ike_json_write(JsonWriter *w, const IkeTx *tx)
 	}
 }
 
+struct ike_obj {
+	const IkeTx *tx;
+	int extended;
+};
+
 static void build_obj(JsonWriter *w, void *ctx)
 {
-	ike_json_write(w, ctx);
+	const struct ike_obj *c = ctx;
+
+	ike_json_write(w, c->tx, c->extended);
 }
 
-json_t *ike_json_object(const IkeTx *tx)
+json_t *ike_json_object(const IkeTx *tx, int extended)
 {
-	return jw_build_tree(build_obj, (void *)tx);
+	struct ike_obj c = { tx, extended };
+
+	return jw_build_tree(build_obj, &c);
 }
 
 static void log_ike_events(Outputs *o, const Packet *p, const Flow *f, void *txp)
@@ -201,6 +235,7 @@ struct ike_line {
 	const Packet *p;
 	const Flow *f;
 	const IkeTx *tx;
+	int extended;
 };
 
 static void build_record(JsonWriter *w, void *ctx)
@@ -210,13 +245,13 @@ static void build_record(JsonWriter *w, void *ctx)
 	/* as Suricata: the message's own direction */
 	eve_header_write_tx(w, "ike", l->p, l->f, l->tx->dir == 1);
 	jw_object(w, "ike");
-	ike_json_write(w, l->tx);
+	ike_json_write(w, l->tx, l->extended);
 	jw_close(w);
 }
 
 static void log_ike_tx(Outputs *o, const Packet *p, const Flow *f, void *tx)
 {
-	struct ike_line l = { p, f, tx };
+	struct ike_line l = { p, f, tx, o ? o->cfg.eve_ike_extended : 0 };
 
 	if (o && o->cfg.eve_anomaly.applayer && o->eve_anomaly)
 		log_ike_events(o, p, f, tx);
@@ -232,8 +267,9 @@ static int alert_ike_write(JsonWriter *w, const Flow *f, void *txp)
 	(void)f;
 	if (!tx || !tx->valid)
 		return -1;
+	/* alerts carry the default object, as Suricata's alert metadata */
 	jw_object(w, "ike");
-	ike_json_write(w, tx);
+	ike_json_write(w, tx, 0);
 	jw_close(w);
 	return 0;
 }

@@ -29,14 +29,15 @@ static void write_time(JsonWriter *w, const char *key, const struct timeval *tv)
 }
 
 /* One direction's record: to_client 0 is the client's side. */
-static void build_one(JsonWriter *w, const Flow *f, int to_client)
+static void build_one(JsonWriter *w, const FlowRecordView *v, int to_client)
 {
+	const Flow *f = &v->f;
 	uint16_t own = to_client ? f->app_proto_tc : f->app_proto_ts;
 	const char *app = output_app_proto_name(own ? own : f->app_proto);
 	uint8_t flags = to_client ? f->tcp_flags_tc : f->tcp_flags_ts;
 	char hex[3];
 
-	eve_header_write_dir(w, &f->last, "netflow", NULL, f, to_client);
+	eve_header_write_dir(w, &f->last, "netflow", f, to_client);
 	if (f->app_proto && app)
 		jw_str(w, "app_proto", app);
 	jw_object(w, "netflow");
@@ -46,6 +47,14 @@ static void build_one(JsonWriter *w, const Flow *f, int to_client)
 	write_time(w, "end", &f->last);
 	/* whole seconds between the first and the last packet, as "flow" */
 	jw_int(w, "age", (int64_t)(f->last.tv_sec - f->start.tv_sec));
+	/* the TTL range that side's packets carried (the server's record
+	 * exists only when it sent some) */
+	jw_int(w, "min_ttl", f->min_ttl[to_client]);
+	jw_int(w, "max_ttl", f->max_ttl[to_client]);
+	/* Suricata 8: the flow's transaction count when it had an app layer,
+	 * as the flow record's */
+	if (v->tx_cnt)
+		jw_int(w, "tx_cnt", (int64_t)v->tx_cnt);
 	jw_close(w);
 	if (f->proto != IPPROTO_TCP)
 		return;
@@ -72,7 +81,7 @@ void netflow_records_write(Outputs *o, const FlowRecordView *v)
 		if (to_client && !f->pkts_toclient)
 			break;
 		jw_begin(&w, line, sizeof(line));
-		build_one(&w, f, to_client);
+		build_one(&w, v, to_client);
 		eve_write_line(o, "netflow", line, jw_end(&w));
 	}
 }

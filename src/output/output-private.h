@@ -163,9 +163,11 @@ const EveTypeOptions *outputs_type_options(const Outputs *o, const char *type);
 /* eve_header()'s fields, through the JSON writer. */
 void eve_header_write(struct JsonWriter *w, const struct timeval *ts, const char *event_type,
 		      const Packet *p, const Flow *f);
-/* The same; to_client (no p) names the flow's server as source. */
+/* A one-way record of flow f (netflow): to_client names the flow's server
+ * as source; an ICMP flow shows that side's own first type and code as
+ * icmp_type/icmp_code, and no response_icmp_*, as Suricata's netflow. */
 void eve_header_write_dir(struct JsonWriter *w, const struct timeval *ts,
-			  const char *event_type, const Packet *p, const Flow *f, int to_client);
+			  const char *event_type, const Flow *f, int to_client);
 /* A transaction's record: the flow's tuple (to_client: the server as
  * source); p, the packet it is logged on (NULL: none), gives the time,
  * in_iface, pcap_cnt and the ether object (oriented as the tuple). */

@@ -474,6 +474,13 @@ static int load_eve_types(OutputConfig *cfg, EveOutputConfig *ec, const char *pr
 			if (get_bool(hp, "extended", &cfg->eve_dhcp_extended, err, errlen) < 0)
 				return -1;
 		}
+		if (strcmp(t, "ike") == 0 && !item->val) {
+			char ip[320];
+
+			snprintf(ip, sizeof(ip), "%s.%s.ike", path, item->name);
+			if (get_bool(ip, "extended", &cfg->eve_ike_extended, err, errlen) < 0)
+				return -1;
+		}
 		if (strcmp(t, "drop") == 0 && !item->val) {
 			char dp[320];
 			const char *flows;

@@ -180,6 +180,7 @@ typedef struct OutputConfig {
 	int eve_pgsql_passwords;    /* - pgsql: passwords (no): the password in clear */
 	unsigned eve_websocket_payload; /* - websocket: payload-base64, payload-printable (no) */
 	int eve_dhcp_extended;      /* - dhcp: extended (no: only acks, few fields) */
+	int eve_ike_extended;       /* - ike: extended (no): exchange_type_verbose */
 	/* eve-log types: - drop: alerts (no), flows (start: one record a flow
 	 * direction; all: every dropped packet) */
 	int eve_drop_alerts;

@@ -66,6 +66,7 @@ struct rec {
 	enum flow_end_reason why[REC_MAX];
 	enum flow_state state[REC_MAX];
 	uint64_t pkts[REC_MAX];
+	uint8_t emergency[REC_MAX];
 };
 
 static void on_end(void *arg, Flow *f, enum flow_end_reason why)
@@ -77,6 +78,7 @@ static void on_end(void *arg, Flow *f, enum flow_end_reason why)
 		r->why[r->n] = why;
 		r->state[r->n] = f->state;
 		r->pkts[r->n] = f->pkts_toserver + f->pkts_toclient;
+		r->emergency[r->n] = f->emergency;
 	}
 	r->n++;
 }
@@ -210,6 +212,41 @@ TEST(flow_synack_first_reverses_direction)
 	CHECK(ack.flags & PKT_TOSERVER);
 	/* a TCP flow's state is the stream engine's: the table alone leaves it */
 	CHECK_EQ(f->state, FLOW_STATE_NEW);
+	flow_table_free(ft);
+}
+
+/* eve netflow min_ttl/max_ttl: each side's own range, the first packet's
+ * TTL to start with; a flow reversed by a SYN/ACK first keeps them with
+ * their sides */
+TEST(flow_ttl_range_per_direction)
+{
+	ThreadCounters *tc = test_counters();
+	FlowConfig cfg;
+	FlowTable *ft;
+	Packet p;
+	Flow *f;
+	static const struct {
+		int to_server;
+		uint8_t ttl;
+	} seq[] = { { 0, 120 }, { 1, 64 }, { 1, 61 }, { 0, 128 }, { 1, 63 }, { 0, 121 } };
+
+	small_config(&cfg);
+	ft = flow_table_new(&cfg, 1, tc, NULL, NULL);
+	for (size_t i = 0; i < sizeof(seq) / sizeof(seq[0]); i++) {
+		if (seq[i].to_server)
+			mkpkt(&p, IPPROTO_TCP, "10.0.0.1", 40000, "10.0.0.2", 80, TH_ACK, 10);
+		else
+			mkpkt(&p, IPPROTO_TCP, "10.0.0.2", 80, "10.0.0.1", 40000,
+			      i ? TH_ACK : TH_SYN | TH_ACK, 10);
+		p.ttl = seq[i].ttl;
+		f = flow_handle_packet(ft, &p);
+		CHECK(f != NULL);
+	}
+	CHECK_EQ(f->sp, 40000);
+	CHECK_EQ(f->min_ttl[0], 61);
+	CHECK_EQ(f->max_ttl[0], 64);
+	CHECK_EQ(f->min_ttl[1], 120);
+	CHECK_EQ(f->max_ttl[1], 128);
 	flow_table_free(ft);
 }
 
@@ -556,8 +593,11 @@ TEST(flow_memcap_forces_emergency_and_eviction)
 		CHECK(k >= 5);
 		CHECK_EQ(r.n, k);
 	}
-	for (int i = 0; i < r.n; i++)
+	/* evicted under emergency mode: eve flow.emergency, as Suricata */
+	for (int i = 0; i < r.n; i++) {
 		CHECK_EQ(r.why[i], FLOW_END_FORCED);
+		CHECK_EQ(r.emergency[i], 1);
+	}
 	CHECK_EQ(cval(tc, "flow.get_used"), r.n);
 	/* every candidate looked at was taken: none busy, none refused */
 	CHECK_EQ(cval(tc, "flow.get_used_eval"), r.n);

@@ -200,7 +200,7 @@ TEST(ike_udp_flow_transactions_and_eve)
 	CHECK_EQ(app_layer_tx_count(&c.f), 3);
 	tx = app_layer_tx_get(&c.f, 1);
 	CHECK(tx && tx->valid && tx->dir == 1);
-	o = ike_json_object(tx);
+	o = ike_json_object(tx, 0);
 	CHECK_STREQ(json_string_value(json_object_get(o, "alg_enc")), "EncAesCbc");
 	CHECK_EQ(json_integer_value(json_object_get(o, "alg_enc_raw")), 7);
 	CHECK_STREQ(json_string_value(json_object_get(o, "resp_spi")), "9900000000000000");
@@ -209,6 +209,15 @@ TEST(ike_udp_flow_transactions_and_eve)
 						      "nonce_payload")), "01020304");
 	CHECK_EQ(json_integer_value(json_object_get(json_object_get(v1, "server"),
 						    "key_exchange_payload_length")), 8);
+	json_decref(o);
+	/* Suricata names a v1 exchange type only with extended: yes */
+	o = ike_json_object(tx, 0);
+	CHECK(!json_object_get(o, "exchange_type_verbose"));
+	json_decref(o);
+	o = ike_json_object(tx, 1);
+	CHECK_EQ(json_integer_value(json_object_get(o, "exchange_type")), 2);
+	CHECK_STREQ(json_string_value(json_object_get(o, "exchange_type_verbose")),
+		    "Identity Protection");
 	json_decref(o);
 	tx = app_layer_tx_get(&c.f, 2);
 	CHECK(tx && !tx->valid);

@@ -302,6 +302,34 @@ int parse_uint_cmp(const char *str, uint64_t max, DetectUint *out)
 	return 0;
 }
 
+/* Suricata 8's enumerations: a rule may name a value instead of writing its
+ * number, for equality or, with '!', inequality ("websocket.opcode:!ping");
+ * a number keeps every comparison mode. */
+int parse_uint_enum(const char *str, uint64_t max, uint_name_fn by_name, DetectUint *out)
+{
+	char buf[64];
+	char *s;
+	int neg = 0;
+	int64_t v;
+
+	if (parse_uint_cmp(str, max, out) == 0)
+		return 0;
+	if (strlen(str) >= sizeof(buf))
+		return -1;
+	strcpy(buf, str);
+	s = str_trim(buf);
+	if (*s == '!') {
+		neg = 1;
+		s = str_trim(s + 1);
+	}
+	if (!*s || (v = by_name(s)) < 0 || (uint64_t)v > max)
+		return -1;
+	memset(out, 0, sizeof(*out));
+	out->mode = neg ? UM_NE : UM_EQ;
+	out->a = (uint64_t)v;
+	return 0;
+}
+
 int sig_var_find(const Signature *s, const char *name)
 {
 	for (int i = 0; i < s->nvars; i++)

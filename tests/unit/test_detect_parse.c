@@ -385,6 +385,40 @@ TEST(isdataat_and_dsize)
 	CHECK_EQ(E(R("dsize:20<>10; sid:1;")), SIG_ERR_PARSE);
 }
 
+static int64_t colour_by_name(const char *name)
+{
+	return !strcmp(name, "red") ? 1 : !strcmp(name, "blue") ? 7 : -1;
+}
+
+/* An enumerated integer: "[!]name" is (in)equality with its value, anything
+ * else the integer syntax; an unknown name or a value over max is refused. */
+TEST(enumerated_integers_take_names_and_negation)
+{
+	DetectUint u;
+
+	CHECK_EQ(parse_uint_enum("red", 255, colour_by_name, &u), 0);
+	CHECK_EQ(u.mode, UM_EQ);
+	CHECK_EQ(u.a, 1);
+	CHECK_EQ(parse_uint_enum(" ! blue ", 255, colour_by_name, &u), 0);
+	CHECK_EQ(u.mode, UM_NE);
+	CHECK_EQ(u.a, 7);
+	CHECK_EQ(parse_uint_enum(">=3", 255, colour_by_name, &u), 0);
+	CHECK_EQ(u.mode, UM_GTE);
+	CHECK_EQ(parse_uint_enum("!3", 255, colour_by_name, &u), 0);
+	CHECK_EQ(u.mode, UM_NE);
+	CHECK(parse_uint_enum("green", 255, colour_by_name, &u) < 0);
+	CHECK(parse_uint_enum("!", 255, colour_by_name, &u) < 0);
+	CHECK(parse_uint_enum("blue", 5, colour_by_name, &u) < 0);
+	CHECK(parse_uint_enum("!!red", 255, colour_by_name, &u) < 0);
+	/* the keywords that take names: mqtt.type, websocket.opcode, ldap */
+	CHECK_EQ(E("alert mqtt any any -> any any (mqtt.type:!PUBLISH; sid:1;)"), 0);
+	CHECK_EQ(E("alert websocket any any -> any any (websocket.opcode:!ping; sid:1;)"), 0);
+	CHECK_EQ(E("alert ldap any any -> any any (ldap.request.operation:!bind_request; sid:1;)"), 0);
+	CHECK_EQ(E("alert ldap any any -> any any (ldap.responses.result_code:!success,all; sid:1;)"), 0);
+	CHECK_EQ(E("alert ldap any any -> any any (ldap.responses.operation:>4,-1; sid:1;)"), 0);
+	CHECK_EQ(E("alert mqtt any any -> any any (mqtt.type:!NOSUCH; sid:1;)"), SIG_ERR_PARSE);
+}
+
 /* Suricata 8's integers take a unit suffix, any case: kb/kib, mb/mib, gb/gib
  * (powers of 1024), in every comparison form; the max still applies. */
 TEST(integer_values_take_units)

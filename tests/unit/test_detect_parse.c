@@ -385,6 +385,34 @@ TEST(isdataat_and_dsize)
 	CHECK_EQ(E(R("dsize:20<>10; sid:1;")), SIG_ERR_PARSE);
 }
 
+/* vlan.id's index, as Suricata 8's multi-integers: N from the outermost,
+ * -N from the innermost, "any" (also the default) or "all". */
+TEST(vlan_id_index_forms)
+{
+	static const struct { const char *arg; int layer; } ok[] = {
+		{ "200", VLAN_LAYER_ANY }, { "200,any", VLAN_LAYER_ANY }, { "<30, all", VLAN_LAYER_ALL },
+		{ "200,1", 1 }, { "200,-1", -1 },
+	};
+	char rule[128];
+
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		snprintf(rule, sizeof(rule), "alert ip any any -> any any (vlan.id:%s; sid:1;)", ok[i].arg);
+		Signature *s = P(rule);
+
+		CHECK(s);
+		if (!s)
+			continue;
+		CHECK_EQ(s->lists[SM_LIST_MATCH].m[0].kw, KW_VLAN_ID);
+		const DetectVlanId *v = s->lists[SM_LIST_MATCH].m[0].ctx;
+
+		CHECK_EQ(v->layer, ok[i].layer);
+		sig_free(s);
+	}
+	CHECK_EQ(E(R("vlan.id:200,some; sid:1;")), SIG_ERR_PARSE);
+	CHECK_EQ(E(R("vlan.id:4096; sid:1;")), SIG_ERR_PARSE);
+	CHECK_EQ(E(R("vlan.id:200,3; sid:1;")), SIG_ERR_PARSE);
+}
+
 static int64_t colour_by_name(const char *name)
 {
 	return !strcmp(name, "red") ? 1 : !strcmp(name, "blue") ? 7 : -1;

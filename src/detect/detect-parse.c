@@ -187,9 +187,46 @@ int parse_u64(const char *s, uint64_t *out)
 	return str_to_u64(s, num_base(s), out);
 }
 
+/* A value of an integer keyword may end in a unit, case-insensitive:
+ * kb/kib (1024), mb/mib (1024^2), gb/gib (1024^3), as Suricata 8's integer
+ * keywords ("filesize:>10MB", "bsize:<1kb"). A value without one is as
+ * parse_u64 reads it; one that overflows 64 bits is refused. */
+static int parse_u64_unit(const char *str, uint64_t *out)
+{
+	static const struct { const char *sfx; unsigned shift; } units[] = {
+		{ "kib", 10 }, { "mib", 20 }, { "gib", 30 },
+		{ "kb", 10 }, { "mb", 20 }, { "gb", 30 },
+	};
+	char buf[64];
+	size_t n;
+	uint64_t v;
+
+	if (parse_u64(str, out) == 0)
+		return 0;
+	n = strlen(str);
+	while (n && isspace((unsigned char)str[n - 1]))
+		n--;
+	if (n >= sizeof(buf))
+		return -1;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		size_t l = strlen(units[i].sfx);
+
+		if (n <= l || strncasecmp(str + n - l, units[i].sfx, l) != 0)
+			continue;
+		memcpy(buf, str, n - l);
+		buf[n - l] = '\0';
+		if (parse_u64(buf, &v) || v > (UINT64_MAX >> units[i].shift))
+			return -1;
+		*out = v << units[i].shift;
+		return 0;
+	}
+	return -1;
+}
+
 /* Suricata's integer keywords (ttl, dsize, itype, urilen, ...) share one
  * syntax: N, =N, !N, !=N, <N, <=N, >N, >=N, N-M and N<>M (both exclusive
- * ranges, !N-M their negation), &M=V and &M!=V (bitmask); decimal or 0x. */
+ * ranges, !N-M their negation), &M=V and &M!=V (bitmask); decimal or 0x,
+ * each value with an optional unit (parse_u64_unit). */
 int parse_uint_cmp(const char *str, uint64_t max, DetectUint *out)
 {
 	char buf[128];
@@ -214,7 +251,7 @@ int parse_uint_cmp(const char *str, uint64_t max, DetectUint *out)
 		if (ne && op[1] != '=')
 			return -1;
 		*op = '\0';
-		if (parse_u64(s + 1, &a) || parse_u64(op + 1 + ne, &b) || a > max || b > max)
+		if (parse_u64_unit(s + 1, &a) || parse_u64_unit(op + 1 + ne, &b) || a > max || b > max)
 			return -1;
 		out->mode = ne ? UM_BAND_NE : UM_BAND_EQ;
 		out->a = a;
@@ -229,7 +266,7 @@ int parse_uint_cmp(const char *str, uint64_t max, DetectUint *out)
 	if (s[0] == '<' || s[0] == '>') {
 		int eq = s[1] == '=';
 
-		if (parse_u64(s + 1 + eq, &a) || a > max)
+		if (parse_u64_unit(s + 1 + eq, &a) || a > max)
 			return -1;
 		out->mode = s[0] == '<' ? (eq ? UM_LTE : UM_LT) : (eq ? UM_GTE : UM_GT);
 		out->a = a;
@@ -249,7 +286,7 @@ int parse_uint_cmp(const char *str, uint64_t max, DetectUint *out)
 		int w = sep[0] == '<' ? 2 : 1;
 
 		*sep = '\0';
-		if (parse_u64(s, &a) || parse_u64(sep + w, &b) || a > max || b > max)
+		if (parse_u64_unit(s, &a) || parse_u64_unit(sep + w, &b) || a > max || b > max)
 			return -1;
 		if (a >= b)
 			return -1;
@@ -258,10 +295,38 @@ int parse_uint_cmp(const char *str, uint64_t max, DetectUint *out)
 		out->b = b;
 		return 0;
 	}
-	if (parse_u64(s, &a) || a > max)
+	if (parse_u64_unit(s, &a) || a > max)
 		return -1;
 	out->mode = neg ? UM_NE : UM_EQ;
 	out->a = a;
+	return 0;
+}
+
+/* Suricata 8's enumerations: a rule may name a value instead of writing its
+ * number, for equality or, with '!', inequality ("websocket.opcode:!ping");
+ * a number keeps every comparison mode. */
+int parse_uint_enum(const char *str, uint64_t max, uint_name_fn by_name, DetectUint *out)
+{
+	char buf[64];
+	char *s;
+	int neg = 0;
+	int64_t v;
+
+	if (parse_uint_cmp(str, max, out) == 0)
+		return 0;
+	if (strlen(str) >= sizeof(buf))
+		return -1;
+	strcpy(buf, str);
+	s = str_trim(buf);
+	if (*s == '!') {
+		neg = 1;
+		s = str_trim(s + 1);
+	}
+	if (!*s || (v = by_name(s)) < 0 || (uint64_t)v > max)
+		return -1;
+	memset(out, 0, sizeof(*out));
+	out->mode = neg ? UM_NE : UM_EQ;
+	out->a = (uint64_t)v;
 	return 0;
 }
 

@@ -234,6 +234,12 @@ typedef struct DetectUint {
 	                     * UM_BAND_*: (x & a) == b, != b */
 } DetectUint;
 
+/* An enumerated integer (websocket.opcode, mqtt.type, ldap operations...):
+ * the integer syntax, or "[!]name" as equality (inequality) with the value
+ * by_name gives (negative: no such name). 0 or -1. */
+typedef int64_t (*uint_name_fn)(const char *name);
+int parse_uint_enum(const char *s, uint64_t max, uint_name_fn by_name, DetectUint *out);
+
 #define CONTENT_NOCASE         (1u << 0)
 #define CONTENT_NEGATED        (1u << 1)
 #define CONTENT_OFFSET         (1u << 2)

@@ -4,8 +4,9 @@
  * ldap.responses.attribute_type (the responses' are multi-buffers, one
  * entry per response or attribute), and the transaction properties
  * ldap.request.operation, ldap.responses.operation and
- * ldap.responses.result_code (a name or number, and for the responses an
- * index: a number, negative from the last, "any" (the default) or "all")
+ * ldap.responses.result_code (an enumerated integer: "[!]name" or the
+ * integer syntax, and for the responses an index: a number, negative from
+ * the last, "any" (the default) or "all")
  * and ldap.responses.count (a number comparison). */
 #include "detect/detect-int.h"
 #include "detect/engine-int.h"
@@ -117,7 +118,7 @@ enum { IDX_ANY, IDX_ALL, IDX_AT };
 
 typedef struct DetectLdap {
 	int kind;
-	int64_t value;              /* the operation or result code */
+	DetectUint u;               /* the operation or result code */
 	int idx_mode;
 	int32_t idx;                /* IDX_AT: negative counts from the last */
 	DetectUint count;
@@ -145,6 +146,18 @@ static int parse_index(char *s, DetectLdap *d)
 	return 0;
 }
 
+/* The operation and result names of Suricata's LDAP page (ldap.h); a
+ * number is the integer syntax's. */
+static int64_t op_by_name(const char *name)
+{
+	return ldap_op_by_name(name);
+}
+
+static int64_t result_by_name(const char *name)
+{
+	return ldap_result_by_name(name);
+}
+
 static int kw_ldap_match(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	DetectLdap *d = calloc(1, sizeof(*d));
@@ -165,9 +178,9 @@ static int kw_ldap_match(SigParseState *st, const char *arg, const Keyword *kw)
 		}
 		if (n < 1 || (d->kind == LK_REQ_OP && n != 1) || n > 2)
 			goto bad;
-		d->value = d->kind == LK_RESP_RESULT ? ldap_result_by_name(str_trim(parts[0]))
-						     : ldap_op_by_name(str_trim(parts[0]));
-		if (d->value < 0 || (n == 2 && parse_index(parts[1], d) < 0))
+		if (parse_uint_enum(parts[0], d->kind == LK_RESP_RESULT ? UINT32_MAX : 255,
+				    d->kind == LK_RESP_RESULT ? result_by_name : op_by_name, &d->u) < 0 ||
+		    (n == 2 && parse_index(parts[1], d) < 0))
 			goto bad;
 	}
 	if (sig_set_alproto_for(st, kw->name, ALPROTO_LDAP, 1, NEEDS)) {
@@ -184,8 +197,8 @@ bad:
 static int resp_value(const DetectLdap *d, const LdapMsg *m)
 {
 	if (d->kind == LK_RESP_OP)
-		return m->op == d->value;
-	return m->has_result && m->result_code == d->value;
+		return detect_uint_match(&d->u, m->op);
+	return m->has_result && detect_uint_match(&d->u, m->result_code);
 }
 
 static int match_ldap(const DetectTx *tc, const SigMatch *sm, Packet *p)
@@ -198,7 +211,8 @@ static int match_ldap(const DetectTx *tc, const SigMatch *sm, Packet *p)
 		return 0;
 	n = tx->nresponses;
 	if (d->kind == LK_REQ_OP)
-		return tc->side == APP_DIR_TOSERVER && tx->has_request && tx->request.op == d->value;
+		return tc->side == APP_DIR_TOSERVER && tx->has_request &&
+		       detect_uint_match(&d->u, tx->request.op);
 	if (tc->side != APP_DIR_TOCLIENT)
 		return 0;
 	if (d->kind == LK_RESP_COUNT)

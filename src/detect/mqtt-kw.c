@@ -135,6 +135,11 @@ static int parse_flag_list(const char *arg, const char *const *names, const uint
 	return (d->set & d->clear) ? -1 : 0;
 }
 
+static int64_t type_by_name(const char *name)
+{
+	return mqtt_type_by_name(name);
+}
+
 static const char *const hdr_flag_names[] = { "dup", "retain" };
 static const uint8_t hdr_flag_bits[] = { 0x08, 0x01 };
 static const char *const conn_flag_names[] = { "username", "password", "will", "will_retain",
@@ -159,17 +164,9 @@ static int kw_mqtt_prop(SigParseState *st, const char *arg, const Keyword *kw)
 	}
 	d->kind = kw->buf;
 	switch (d->kind) {
-	case MP_TYPE: {
-		int t = mqtt_type_by_name(v);
-
-		if (t >= 0) {
-			d->u.mode = UM_EQ;
-			d->u.a = (uint64_t)t;
-		} else {
-			bad = parse_uint_cmp(v, 255, &d->u) != 0;
-		}
+	case MP_TYPE:
+		bad = parse_uint_enum(v, 255, type_by_name, &d->u) != 0;
 		break;
-	}
 	case MP_QOS:
 		bad = parse_uint_cmp(v, 2, &d->u) != 0;
 		break;

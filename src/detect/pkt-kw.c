@@ -10,7 +10,7 @@
 #include <string.h>
 
 /* vlan.id:<uint>[,layer] -- layer: N (0 outermost), -N from the innermost,
- * "all"; no layer: any layer. */
+ * "all", or "any" (Suricata 8's multi-integer index; no layer is "any"). */
 static int kw_vlan_id(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	char buf[128], *parts[3];
@@ -34,6 +34,8 @@ static int kw_vlan_id(SigParseState *st, const char *arg, const Keyword *kw)
 
 		if (!strcmp(l, "all"))
 			v->layer = VLAN_LAYER_ALL;
+		else if (!strcmp(l, "any"))
+			v->layer = VLAN_LAYER_ANY;
 		else if (parse_i64(l, &layer) == 0 && layer >= -3 && layer <= 2)
 			v->layer = (int)layer;
 		else

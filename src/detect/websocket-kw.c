@@ -78,6 +78,11 @@ static int parse_flag_names(const char *arg, DetectWs *d)
 	return (d->set & d->clear) ? -1 : 0;
 }
 
+static int64_t opcode_by_name(const char *name)
+{
+	return ws_opcode_by_name(name);
+}
+
 static int kw_ws_prop(SigParseState *st, const char *arg, const Keyword *kw)
 {
 	DetectWs *d;
@@ -95,23 +100,9 @@ static int kw_ws_prop(SigParseState *st, const char *arg, const Keyword *kw)
 	}
 	d->kind = kw->buf;
 	switch (d->kind) {
-	case WK_OPCODE: {
-		const char *name = v;
-		int neg = 0, op;
-
-		if (*name == '!') {
-			neg = 1;
-			name++;
-		}
-		op = ws_opcode_by_name(name);
-		if (op >= 0) {
-			d->u.mode = neg ? UM_NE : UM_EQ;
-			d->u.a = (uint64_t)op;
-		} else {
-			bad = parse_uint_cmp(v, 255, &d->u) != 0;
-		}
+	case WK_OPCODE:
+		bad = parse_uint_enum(v, 255, opcode_by_name, &d->u) != 0;
 		break;
-	}
 	case WK_MASK:
 		bad = parse_uint_cmp(v, UINT32_MAX, &d->u) != 0;
 		break;

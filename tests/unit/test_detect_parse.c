@@ -385,6 +385,115 @@ TEST(isdataat_and_dsize)
 	CHECK_EQ(E(R("dsize:20<>10; sid:1;")), SIG_ERR_PARSE);
 }
 
+/* vlan.id's index, as Suricata 8's multi-integers: N from the outermost,
+ * -N from the innermost, "any" (also the default) or "all". */
+TEST(vlan_id_index_forms)
+{
+	static const struct { const char *arg; int layer; } ok[] = {
+		{ "200", VLAN_LAYER_ANY }, { "200,any", VLAN_LAYER_ANY }, { "<30, all", VLAN_LAYER_ALL },
+		{ "200,1", 1 }, { "200,-1", -1 },
+	};
+	char rule[128];
+
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		snprintf(rule, sizeof(rule), "alert ip any any -> any any (vlan.id:%s; sid:1;)", ok[i].arg);
+		Signature *s = P(rule);
+
+		CHECK(s);
+		if (!s)
+			continue;
+		CHECK_EQ(s->lists[SM_LIST_MATCH].m[0].kw, KW_VLAN_ID);
+		const DetectVlanId *v = s->lists[SM_LIST_MATCH].m[0].ctx;
+
+		CHECK_EQ(v->layer, ok[i].layer);
+		sig_free(s);
+	}
+	CHECK_EQ(E(R("vlan.id:200,some; sid:1;")), SIG_ERR_PARSE);
+	CHECK_EQ(E(R("vlan.id:4096; sid:1;")), SIG_ERR_PARSE);
+	CHECK_EQ(E(R("vlan.id:200,3; sid:1;")), SIG_ERR_PARSE);
+}
+
+static int64_t colour_by_name(const char *name)
+{
+	return !strcmp(name, "red") ? 1 : !strcmp(name, "blue") ? 7 : -1;
+}
+
+/* An enumerated integer: "[!]name" is (in)equality with its value, anything
+ * else the integer syntax; an unknown name or a value over max is refused. */
+TEST(enumerated_integers_take_names_and_negation)
+{
+	DetectUint u;
+
+	CHECK_EQ(parse_uint_enum("red", 255, colour_by_name, &u), 0);
+	CHECK_EQ(u.mode, UM_EQ);
+	CHECK_EQ(u.a, 1);
+	CHECK_EQ(parse_uint_enum(" ! blue ", 255, colour_by_name, &u), 0);
+	CHECK_EQ(u.mode, UM_NE);
+	CHECK_EQ(u.a, 7);
+	CHECK_EQ(parse_uint_enum(">=3", 255, colour_by_name, &u), 0);
+	CHECK_EQ(u.mode, UM_GTE);
+	CHECK_EQ(parse_uint_enum("!3", 255, colour_by_name, &u), 0);
+	CHECK_EQ(u.mode, UM_NE);
+	CHECK(parse_uint_enum("green", 255, colour_by_name, &u) < 0);
+	CHECK(parse_uint_enum("!", 255, colour_by_name, &u) < 0);
+	CHECK(parse_uint_enum("blue", 5, colour_by_name, &u) < 0);
+	CHECK(parse_uint_enum("!!red", 255, colour_by_name, &u) < 0);
+	/* the keywords that take names: mqtt.type, websocket.opcode, ldap */
+	CHECK_EQ(E("alert mqtt any any -> any any (mqtt.type:!PUBLISH; sid:1;)"), 0);
+	CHECK_EQ(E("alert websocket any any -> any any (websocket.opcode:!ping; sid:1;)"), 0);
+	CHECK_EQ(E("alert ldap any any -> any any (ldap.request.operation:!bind_request; sid:1;)"), 0);
+	CHECK_EQ(E("alert ldap any any -> any any (ldap.responses.result_code:!success,all; sid:1;)"), 0);
+	CHECK_EQ(E("alert ldap any any -> any any (ldap.responses.operation:>4,-1; sid:1;)"), 0);
+	CHECK_EQ(E("alert mqtt any any -> any any (mqtt.type:!NOSUCH; sid:1;)"), SIG_ERR_PARSE);
+}
+
+/* Suricata 8's integers take a unit suffix, any case: kb/kib, mb/mib, gb/gib
+ * (powers of 1024), in every comparison form; the max still applies. */
+TEST(integer_values_take_units)
+{
+	static const struct { const char *arg; enum uint_mode mode; uint64_t a, b; } ok[] = {
+		{ "1kb", UM_EQ, 1024, 0 },
+		{ ">2KiB", UM_GT, 2048, 0 },
+		{ "<=3mb", UM_LTE, 3u << 20, 0 },
+		{ "!1MiB", UM_NE, 1u << 20, 0 },
+		{ "1kb-2kb", UM_RANGE, 1024, 2048 },
+		{ "1Gb<>2gib", UM_RANGE, 1ull << 30, 2ull << 30 },
+		{ "&0xc0=0x80", UM_BAND_EQ, 0xc0, 0x80 },
+		{ "0x1b", UM_EQ, 0x1b, 0 },
+	};
+	char rule[160];
+
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		snprintf(rule, sizeof(rule), "alert http any any -> any any (http.uri; bsize:%s; sid:1;)",
+			 ok[i].arg);
+		Signature *s = P(rule);
+
+		CHECK(s);
+		if (!s)
+			continue;
+		const DetectUint *u = NULL;
+
+		for (int l = 0; l < SM_LIST_MAX && !u; l++)
+			for (int m = 0; m < s->lists[l].n; m++)
+				if (s->lists[l].m[m].kw == KW_BSIZE)
+					u = s->lists[l].m[m].ctx;
+		CHECK(u != NULL);
+		if (u) {
+			CHECK_EQ(u->mode, ok[i].mode);
+			CHECK_EQ(u->a, ok[i].a);
+			CHECK_EQ(u->b, ok[i].b);
+		}
+		sig_free(s);
+	}
+	CHECK_EQ(E(R("dsize:1kb; sid:1;")), 0);
+	CHECK_EQ(E(R("dsize:64kb; sid:1;")), SIG_ERR_PARSE);   /* 65536 > u16 */
+	CHECK_EQ(E(R("dsize:1tb; sid:1;")), SIG_ERR_PARSE);    /* no such unit */
+	CHECK_EQ(E(R("dsize:kb; sid:1;")), SIG_ERR_PARSE);
+	CHECK_EQ(E(R("dsize:1 k b; sid:1;")), SIG_ERR_PARSE);
+	CHECK_EQ(E("alert http any any -> any any (http.uri; bsize:17179869184gb; sid:1;)"),
+		 SIG_ERR_PARSE);                                 /* 2^64 overflows */
+}
+
 /* engine-event:<full name>: decoder.* as decode-event, stream.* as
  * stream-event; anything else is an unknown event (the rule is skipped) */
 TEST(engine_event_keyword_parse)

@@ -719,6 +719,29 @@ TEST(filesize_takes_a_direction_first)
 	files_config_reset();
 }
 
+/* The file keywords' page gives filesize units: KB, MB and GB (any case,
+ * powers of 1024), as every integer keyword of Suricata 8 takes. */
+TEST(filesize_takes_units)
+{
+	static const char *const ok[] = { ">100KB", "1mb<>2MB", "to_server, <1GiB", "!3kib" };
+	char rule[128], err[256];
+	int code = 0;
+
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		snprintf(rule, sizeof(rule), "alert http any any -> any any (filesize:%s; sid:1;)",
+			 ok[i]);
+		Signature *s = parse(rule, err, sizeof(err), &code);
+
+		CHECK(s != NULL);
+		if (s)
+			sig_free(s);
+	}
+	CHECK(parse("alert http any any -> any any (filesize:>10TB; sid:1;)", err, sizeof(err),
+		    &code) == NULL);
+	CHECK(strstr(err, "invalid filesize") != NULL);
+	files_config_reset();
+}
+
 TEST(file_keywords_rejections)
 {
 	char err[256];

@@ -90,6 +90,33 @@ TEST(fw_app_hooks_per_protocol)
 	sig_free(s);
 }
 
+/* Suricata 8 lists request_started ... response_complete for every
+ * protocol (--list-app-layer-hooks): one with states of its own answers
+ * to them with its first and last state of that side. */
+TEST(fw_generic_hook_names_on_protocols_with_own_states)
+{
+	int n;
+	const AppHook *h = app_proto_hooks(ALPROTO_TLS, &n);
+	int st = app_hook_find(ALPROTO_TLS, "request_started");
+	int co = app_hook_find(ALPROTO_TLS, "request_complete");
+	int rs = app_hook_find(ALPROTO_TLS, "response_started");
+	int rc = app_hook_find(ALPROTO_TLS, "response_complete");
+	Signature *s;
+
+	CHECK(h != NULL);
+	CHECK_EQ(st, app_hook_find(ALPROTO_TLS, "client_in_progress"));
+	CHECK_EQ(co, app_hook_find(ALPROTO_TLS, "client_finished"));
+	CHECK_EQ(rs, app_hook_find(ALPROTO_TLS, "server_in_progress"));
+	CHECK_EQ(rc, app_hook_find(ALPROTO_TLS, "server_finished"));
+	CHECK_EQ(app_hook_find(ALPROTO_SSH, "response_complete"),
+		 app_hook_find(ALPROTO_SSH, "response_finished"));
+	CHECK_EQ(app_hook_find(ALPROTO_TLS, "request_line"), -1);
+	s = P("accept:hook tls:request_started any any -> any any (sid:1;)", 1);
+	CHECK(s != NULL);
+	CHECK_EQ(s->fw.hook, st);
+	sig_free(s);
+}
+
 TEST(fw_rules_need_scope_hook_and_firewall_actions)
 {
 	/* no scope, no hook, a TD action, a hook of another protocol */

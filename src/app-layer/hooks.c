@@ -36,10 +36,28 @@ int app_hook_find(uint16_t alproto, const char *name)
 	int n;
 	const AppHook *h = app_proto_hooks(alproto, &n);
 
+	int dir, last = -1;
+
 	for (int i = 0; i < n; i++)
 		if (strcmp(h[i].name, name) == 0 || (h[i].alias && strcmp(h[i].alias, name) == 0))
 			return i;
-	return -1;
+	/* A protocol with states of its own still answers to the generic
+	 * names (Suricata 8 lists them for every protocol): *_started is its
+	 * first state of that side, *_complete its last. */
+	if (!strcmp(name, "request_started") || !strcmp(name, "request_complete"))
+		dir = APP_DIR_TOSERVER;
+	else if (!strcmp(name, "response_started") || !strcmp(name, "response_complete"))
+		dir = APP_DIR_TOCLIENT;
+	else
+		return -1;
+	for (int i = 0; i < n; i++) {
+		if (h[i].dir != dir)
+			continue;
+		if (strstr(name, "_started"))
+			return i;
+		last = i;
+	}
+	return last;
 }
 
 int app_hook_progress(uint16_t alproto, const AppHook *h)

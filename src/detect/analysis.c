@@ -8,6 +8,7 @@
  *   rules_fast_pattern.txt  each rule's fast pattern (engine-analysis.
  *                           rules-fast-pattern)
  *   rules_analysis.txt      each rule's analysis text (engine-analysis.rules)
+ *   firewall.json           firewall mode: the firewall's tables (fw-analysis.c)
  * The type is Suricata's rule type; for TCP payload rules it says where the
  * payload is inspected: "pkt", "stream" or "pkt_stream", with the
  * need_packet / need_stream flags behind it.
@@ -733,6 +734,18 @@ int detect_engine_analysis_write(const DetectEngine *de, const char *dir, unsign
 	if (rc == 0)
 		rc = write_report(dir, "patterns.json", write_patterns, facts, de->nsigs, err,
 				  errlen);
+	if (rc == 0 && de->cfg.firewall) {
+		char path[4096];
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/firewall.json", dir);
+		f = fopen(path, "w");
+		rc = f ? fw_analysis_write(de, f) : -1;
+		if (f && fclose(f) != 0)
+			rc = -1;
+		if (rc != 0)
+			snprintf(err, errlen, "engine analysis: writing %s failed", path);
+	}
 	if (rc == 0 && (reports & ANALYSIS_FAST_PATTERN))
 		rc = write_report(dir, "rules_fast_pattern.txt", report_fast_pattern, facts,
 				  de->nsigs, err, errlen);

@@ -11,6 +11,7 @@
 #include "app-layer/app-layer.h"
 #include "detect/pcre2-config.h"
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 
@@ -664,6 +665,8 @@ void tx_sig_setup(DetectSig *ds);
 /* firewall.c: the firewall's tables of the engine's firewall rules */
 int fw_tables_build(DetectEngine *de);
 void fw_tables_free(DetectEngine *de);
+/* fw-analysis.c: --engine-analysis's firewall.json, one line into f */
+int fw_analysis_write(const DetectEngine *de, FILE *f);
 /* tx-inspect.c: firewall rule ds (an app hook's) on side d of tx */
 int tx_sig_match_fw(DetectThread *dt, const DetectFlowState *fs, const DetectSig *ds,
 		    Packet *p, void *tx, int d);

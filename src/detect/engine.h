@@ -16,6 +16,7 @@
 
 #include "decode/packet.h"
 #include "detect/detect-parse.h"
+#include "detect/fw-policy.h"
 #include "flow/flow.h"
 #include "mpm/mpm.h"
 #include "stats/counters.h"
@@ -44,6 +45,9 @@ typedef struct DetectConfig {
 	/* firewall mode (detect/firewall.h): --firewall, a firewall rule file,
 	 * or firewall.enabled; its verdicts act in IPS mode */
 	int firewall;
+	/* firewall.policies: each hook's default policy (fw-policy.h); all
+	 * zero: the built-in ones */
+	FwPolicies fw_pol;
 	/* the cross-flow state's tables (detect/state-hash.h); 0: Suricata 8's
 	 * defaults (16384 rows and 16mb; 4096 rows and 32mb) */
 	uint32_t thr_hash_size;        /* detect.thresholds.hash-size */

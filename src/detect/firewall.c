@@ -13,7 +13,8 @@
  *   drop:packet / drop:flow
  * A hook no rule decided takes its default policy: drop:packet for the
  * packet filter (all, flow_start), accept:hook for pre_flow and pre_stream,
- * drop:flow for every app-layer hook. Each app-layer hook is evaluated once
+ * drop:flow for every app-layer hook, unless firewall.policies sets
+ * another (fw-policy.c). Each app-layer hook is evaluated once
  * per transaction side, when the transaction's progress reaches it, in the
  * order of the protocol's hook table (app-layer.h, AppHook).
  *
@@ -21,6 +22,7 @@
  * is the thread's until the next packet (detect_packet_fw_drop). */
 #include "detect/packet.h"
 #include "app-layer/app-layer.h"
+#include "detect/fw-policy.h"
 
 #include <stdlib.h>
 
@@ -38,6 +40,19 @@ static enum fw_verdict verdict_of(const Signature *s)
 	case FW_SCOPE_TX: return FWV_TX;
 	default: return FWV_HOOK;
 	}
+}
+
+/* The verdict of a hook no rule decided: its firewall.policies setting
+ * (fw-policy.h), else the built-in one. */
+static enum fw_verdict policy_verdict(const FwPolicy *p, enum fw_verdict builtin)
+{
+	Signature s;
+
+	if (!p->action)
+		return builtin;
+	s.fw.action = p->action;
+	s.fw.scope = p->scope;
+	return verdict_of(&s);
 }
 
 int fw_tables_build(DetectEngine *de)
@@ -212,22 +227,27 @@ static enum fw_verdict eval_app(DetectThread *dt, DetectPkt *pk, int d)
 
 			if (hooks[k].dir != d)
 				continue;
+			int by_policy = 0;
+
 			v = eval_app_hook(dt, pk, tx, id, k, d);
-			if (v != FWV_NONE)
-				fs->fw_hook[d] = (uint8_t)(k + 1);
+			if (v == FWV_NONE) {
+				/* the hook's default policy (built in: drop:flow) */
+				v = k < FW_POL_APP_HOOKS ? policy_verdict(&dt->de->cfg.fw_pol.app[alproto][k],
+									   FWV_DROP_FLOW)
+							 : FWV_DROP_FLOW;
+				by_policy = 1;
+			}
+			fs->fw_hook[d] = (uint8_t)(k + 1);
 			switch (v) {
 			case FWV_HOOK:
 				break;
 			case FWV_TX:
 				fs->fw_tx_acc[d] = 1;
 				break;
-			case FWV_NONE:
-				/* the hook's default policy: drop:flow */
-				dt->fw_reason = PKT_DROP_DEFAULT_APP_POLICY;
-				return FWV_DROP_FLOW;
 			default:
 				if (v >= FWV_DROP_PACKET)
-					dt->fw_reason = PKT_DROP_RULES;
+					dt->fw_reason = by_policy ? PKT_DROP_DEFAULT_APP_POLICY
+								  : PKT_DROP_RULES;
 				return v;
 			}
 		}
@@ -254,8 +274,23 @@ int fw_packet(DetectThread *dt, DetectPkt *pk)
 		pk->fs = detect_flow_state(de, p->flow, 1);
 	if (pk->fs && pk->fs->fw_flow)
 		return 1;
-	/* pre_flow and pre_stream: accept:hook when no rule decides */
+	/* pre_flow and pre_stream: their policies (built in: accept:hook)
+	 * when no rule decides; pre_stream is TCP's alone */
 	v = eval_packet_table(dt, pk, de->fw_pre, de->nfw_pre, 1, &by);
+	if (v == FWV_NONE) {
+		int hook = FW_HOOK_PRE_FLOW;
+
+		v = policy_verdict(&de->cfg.fw_pol.pkt[FW_POL_PRE_FLOW], FWV_HOOK);
+		if (v == FWV_HOOK && PKT_IS_TCP(p)) {
+			hook = FW_HOOK_PRE_STREAM;
+			v = policy_verdict(&de->cfg.fw_pol.pkt[FW_POL_PRE_STREAM], FWV_HOOK);
+		}
+		if (v >= FWV_DROP_PACKET) {
+			dt->fw_reason = hook == FW_HOOK_PRE_FLOW ? PKT_DROP_PRE_FLOW_HOOK
+								 : PKT_DROP_PRE_STREAM_HOOK;
+			goto drop;
+		}
+	}
 	if (v >= FWV_DROP_PACKET) {
 		dt->fw_reason = by->s->fw.hook == FW_HOOK_PRE_FLOW ? PKT_DROP_PRE_FLOW_HOOK
 								   : PKT_DROP_PRE_STREAM_HOOK;
@@ -265,13 +300,17 @@ int fw_packet(DetectThread *dt, DetectPkt *pk)
 		accept_flow(pk->fs, p->flow);
 	if (v == FWV_PACKET || v == FWV_FLOW)
 		return 1;
-	/* the packet filter: drop:packet when no rule decides */
+	/* the packet filter: its policy (built in: drop:packet) when no rule
+	 * decides */
 	v = eval_packet_table(dt, pk, de->fw_pkt, de->nfw_pkt, 0, &by);
+	if (v == FWV_NONE) {
+		v = policy_verdict(&de->cfg.fw_pol.pkt[FW_POL_FILTER], FWV_DROP_PACKET);
+		if (v >= FWV_DROP_PACKET) {
+			dt->fw_reason = PKT_DROP_DEFAULT_PACKET_POLICY;
+			goto drop;
+		}
+	}
 	switch (v) {
-	case FWV_NONE:
-		dt->fw_reason = PKT_DROP_DEFAULT_PACKET_POLICY;
-		v = FWV_DROP_PACKET;
-		goto drop;
 	case FWV_DROP_PACKET:
 	case FWV_DROP_FLOW:
 		dt->fw_reason = PKT_DROP_RULES;

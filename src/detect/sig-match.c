@@ -238,9 +238,20 @@ void detect_fw_matched(DetectThread *dt, const DetectPkt *pk, const DetectSig *d
 			p->flow->rule_pass = 1;
 		}
 	}
-	/* Suricata 8: a firewall rule alerts only with the alert action */
-	if (ds->s->flags & SIG_FLAG_ALERT)
+	/* Suricata 8: a firewall rule alerts only with the alert action, and
+	 * that alert goes through the rule's threshold, suppress and
+	 * rate_filter like any other: they hold back the alert, never the
+	 * verdict, which the firewall's table has already taken */
+	if (ds->s->flags & SIG_FLAG_ALERT) {
+		ThrResult thr;
+
+		if (!threshold_check((DetectEngine *)dt->de, ds, p, &thr, dt->order_fn, dt->order_arg, dt->tc)) {
+			if (thr.suppressed)
+				counter_inc(dt->tc, c_suppressed);
+			return;
+		}
 		queue_alert(dt, pk, ds, drop ? ALERT_ACTION_DROP : ALERT_ACTION_ALERT, 0);
+	}
 }
 
 /* The transaction and frame inspectors' way in: the context of the

@@ -49,6 +49,7 @@ enum {
 	OPT_USER,
 	OPT_GROUP,
 	OPT_LIST_APP_LAYER_PROTOS,
+	OPT_LIST_APP_LAYER_HOOKS,
 	OPT_UNIX_SOCKET,
 	OPT_INCLUDE,
 };
@@ -94,6 +95,7 @@ void cli_usage(FILE *out, const char *prog)
 		"\t--init-errors-fatal                  : enable fatal failure on signature init error\n"
 		"\t--list-keywords[=all|csv|<kword>]    : list keywords implemented by the engine\n"
 		"\t--list-app-layer-protos              : list supported app layer protocols\n"
+		"\t--list-app-layer-hooks               : list supported app layer hooks for use in rules\n"
 		"\t--engine-analysis                    : print reports on analysis of different sections in the engine and exit\n"
 		"\t--simulate-ips                       : simulate IPS mode when running in a non-IPS mode\n"
 		"\t--unix-socket[=<file>]               : use unix socket to control suricata work\n"
@@ -236,6 +238,45 @@ static void list_app_layer_protos(void)
 			printf("%s\n", app_proto_name((uint16_t)a));
 }
 
+/* Suricata's four names every protocol answers to (app_hook_find) */
+static int hook_is_builtin(const char *n)
+{
+	return !strcmp(n, "request_started") || !strcmp(n, "request_complete") ||
+	       !strcmp(n, "response_started") || !strcmp(n, "response_complete");
+}
+
+/* --list-app-layer-hooks: per protocol, each side framed by the generic
+ * names (started ... complete) with the protocol's own states between, in
+ * the order a transaction passes them, as Suricata 8 prints them; HTTP/1
+ * is "http1" there, the name a firewall rule gives it. */
+static void list_app_layer_hooks(void)
+{
+	static const struct { uint8_t dir; const char *first, *last; } sides[] = {
+		{ APP_DIR_TOSERVER, "request_started", "request_complete" },
+		{ APP_DIR_TOCLIENT, "response_started", "response_complete" },
+	};
+
+	printf("=========Supported App Layer Hooks=========\n");
+	for (unsigned a = ALPROTO_UNKNOWN + 1; a < ALPROTO_FAILED; a++) {
+		const char *name = app_proto_name((uint16_t)a);
+		const AppHook *h;
+		int n;
+
+		if (strcmp(name, "unknown") == 0)
+			continue;
+		if (strcmp(name, "http") == 0)
+			name = "http1";
+		h = app_proto_hooks((uint16_t)a, &n);
+		for (unsigned d = 0; d < 2; d++) {
+			printf("%s:%s\n", name, sides[d].first);
+			for (int i = 0; i < n; i++)
+				if (h[i].dir == sides[d].dir && !hook_is_builtin(h[i].name))
+					printf("%s:%s\n", name, h[i].name);
+			printf("%s:%s\n", name, sides[d].last);
+		}
+	}
+}
+
 /* --include: in command-line order, after the main file (setup_config) */
 static int add_include(Cli *cli, const char *path)
 {
@@ -286,6 +327,7 @@ int cli_parse(int argc, char **argv, Cli *cli)
 		{ "user", required_argument, NULL, OPT_USER },
 		{ "group", required_argument, NULL, OPT_GROUP },
 		{ "list-app-layer-protos", no_argument, NULL, OPT_LIST_APP_LAYER_PROTOS },
+		{ "list-app-layer-hooks", no_argument, NULL, OPT_LIST_APP_LAYER_HOOKS },
 		{ "unix-socket", optional_argument, NULL, OPT_UNIX_SOCKET },
 		{ "include", required_argument, NULL, OPT_INCLUDE },
 		{ "help", no_argument, NULL, 'h' },
@@ -390,6 +432,9 @@ int cli_parse(int argc, char **argv, Cli *cli)
 		case OPT_ENGINE_ANALYSIS: cli->engine_analysis = 1; break;
 		case OPT_LIST_APP_LAYER_PROTOS:
 			list_app_layer_protos();
+			return 0;
+		case OPT_LIST_APP_LAYER_HOOKS:
+			list_app_layer_hooks();
 			return 0;
 		case OPT_INIT_ERRORS_FATAL: cli->init_errors_fatal = 1; break;
 		case OPT_UNIX_SOCKET:

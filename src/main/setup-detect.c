@@ -72,6 +72,10 @@ int setup_detect(Session *s)
 	rc.firewall = setup_firewall_enabled(cli);
 	rc.fw_exclusive = cli->fw_rules_exclusive;
 	dc.firewall = rc.firewall;
+	if (dc.firewall && fw_policies_load(&dc.fw_pol, err, sizeof(err)) != 0) {
+		log_error("%s", err);
+		return -1;
+	}
 	if (cli->rules_exclusive) {
 		/* -S overrides them, as in Suricata: not ignored settings */
 		conf_mark_used("rule-files");

@@ -5,6 +5,8 @@
 #include "test.h"
 #include "detect-test-util.h"
 #include "app-layer/app-layer.h"
+#include "conf/conf.h"
+#include "detect/fw-policy.h"
 #include "decode/packet.h"
 #include "flow/flow.h"
 #include "output/alert.h"
@@ -88,6 +90,81 @@ TEST(fw_app_hooks_per_protocol)
 	s = P("accept:hook ssh:request_banner_done any any -> any any (sid:3;)", 1);
 	CHECK(s != NULL);
 	sig_free(s);
+}
+
+/* Suricata 8 lists request_started ... response_complete for every
+ * protocol (--list-app-layer-hooks): one with states of its own answers
+ * to them with its first and last state of that side. */
+TEST(fw_generic_hook_names_on_protocols_with_own_states)
+{
+	int n;
+	const AppHook *h = app_proto_hooks(ALPROTO_TLS, &n);
+	int st = app_hook_find(ALPROTO_TLS, "request_started");
+	int co = app_hook_find(ALPROTO_TLS, "request_complete");
+	int rs = app_hook_find(ALPROTO_TLS, "response_started");
+	int rc = app_hook_find(ALPROTO_TLS, "response_complete");
+	Signature *s;
+
+	CHECK(h != NULL);
+	CHECK_EQ(st, app_hook_find(ALPROTO_TLS, "client_in_progress"));
+	CHECK_EQ(co, app_hook_find(ALPROTO_TLS, "client_finished"));
+	CHECK_EQ(rs, app_hook_find(ALPROTO_TLS, "server_in_progress"));
+	CHECK_EQ(rc, app_hook_find(ALPROTO_TLS, "server_finished"));
+	CHECK_EQ(app_hook_find(ALPROTO_SSH, "response_complete"),
+		 app_hook_find(ALPROTO_SSH, "response_finished"));
+	CHECK_EQ(app_hook_find(ALPROTO_TLS, "request_line"), -1);
+	s = P("accept:hook tls:request_started any any -> any any (sid:1;)", 1);
+	CHECK(s != NULL);
+	CHECK_EQ(s->fw.hook, st);
+	sig_free(s);
+}
+
+/* firewall.policies: the most specific setting of a hook wins, then the
+ * built-in; a scope a hook cannot take fails, inherited or not */
+static int pol_load(const char *yaml, FwPolicies *p)
+{
+	char e[256];
+
+	conf_deinit();
+	if (conf_load_string(yaml, "fw.yaml", e, sizeof(e)))
+		return -2;
+	memset(p, 0, sizeof(*p));
+	return fw_policies_load(p, err, sizeof(err));
+}
+
+TEST(fw_policies_precedence_and_scopes)
+{
+	static FwPolicies p;
+	int cih = app_hook_find(ALPROTO_TLS, "client_hello_done");
+	char buf[64];
+
+	CHECK_EQ(pol_load("a: 1\n", &p), 0);
+	CHECK_EQ(p.pkt[FW_POL_FILTER].action, FW_ACT_DROP);
+	CHECK_EQ(p.pkt[FW_POL_FILTER].scope, FW_SCOPE_PACKET);
+	CHECK_EQ(p.pkt[FW_POL_PRE_FLOW].scope, FW_SCOPE_HOOK);
+	CHECK_EQ(p.app[ALPROTO_DNS][0].scope, FW_SCOPE_FLOW);
+	CHECK_EQ(pol_load("firewall:\n  policies:\n    default-policy: [\"accept:hook\"]\n"
+			  "    packet:\n      filter: [\"drop:flow\"]\n"
+			  "    app:\n      tls:\n        default-policy: [\"accept:tx\"]\n"
+			  "        client-hello-done: [\"drop:flow\", \"alert\"]\n", &p), 0);
+	CHECK_EQ(p.pkt[FW_POL_FILTER].scope, FW_SCOPE_FLOW);
+	CHECK_EQ(p.pkt[FW_POL_PRE_STREAM].action, FW_ACT_ACCEPT);
+	CHECK_EQ(p.app[ALPROTO_TLS][cih].action, FW_ACT_DROP);
+	CHECK_EQ(p.app[ALPROTO_TLS][cih].alert, 1);
+	CHECK_EQ(p.app[ALPROTO_TLS][0].scope, FW_SCOPE_TX);
+	CHECK_EQ(p.app[ALPROTO_DNS][0].scope, FW_SCOPE_HOOK);
+	fw_policy_str(&p.app[ALPROTO_TLS][cih], buf, sizeof(buf));
+	CHECK(strcmp(buf, "drop:flow,alert") == 0);
+	/* accept:tx reaches the packet hooks; flow before there is one */
+	CHECK_EQ(pol_load("firewall:\n  policies:\n    default-policy: [\"accept:tx\"]\n", &p), -1);
+	CHECK(strstr(err, "packet:filter") != NULL);
+	CHECK_EQ(pol_load("firewall:\n  policies:\n    packet:\n      pre-flow: [\"accept:flow\"]\n",
+			  &p), -1);
+	CHECK_EQ(pol_load("firewall:\n  policies:\n    app:\n      default-policy: "
+			  "[\"drop:flow\", \"pass:flow\"]\n", &p), -1);
+	CHECK_EQ(pol_load("firewall:\n  policies:\n    default-policy: [\"reject:packet\"]\n", &p),
+		 -1);
+	conf_deinit();
 }
 
 TEST(fw_rules_need_scope_hook_and_firewall_actions)

@@ -867,3 +867,105 @@ TEST(smb_one_sided_requests_wait_for_no_answer)
 	CHECK(!s->too_many);
 	smb_state_free(s);
 }
+
+/* An NBSS-framed SMB1 TRANS2 request (MS-CIFS 2.2.4.46.1), unicode:
+ * parameters at 68 from the header, data right after them. */
+static size_t trans2_req(uint8_t *out, uint16_t mid, uint16_t sub, const uint8_t *par,
+			 uint16_t pl, const uint8_t *data, uint16_t dl)
+{
+	uint8_t *h = out + 4, *w = h + 33;
+	size_t n = 68 + pl + dl;
+
+	memset(out, 0, 4 + n);
+	out[2] = (uint8_t)(n >> 8);
+	out[3] = (uint8_t)n;
+	memcpy(h, "\xffSMB", 4);
+	h[4] = 0x32;
+	put16(h + 10, 0xc807);
+	put16(h + 28, 100);                 /* uid */
+	put16(h + 30, mid);
+	h[32] = 15;
+	put16(w + 18, pl);
+	put16(w + 20, 68);
+	put16(w + 22, dl);
+	put16(w + 24, (uint16_t)(68 + pl));
+	w[26] = 1;
+	put16(w + 28, sub);
+	put16(w + 30, (uint16_t)(3 + pl + dl));
+	memcpy(h + 68, par, pl);
+	memcpy(h + 68 + pl, data, dl);
+	return 4 + n;
+}
+
+/* Suricata 8 makes a transaction of a TRANS2 only for SET_FILE_INFO /
+ * SET_PATH_INFO at the rename (1010) and disposition (1013) levels; an
+ * SMB1 rename has no set_info object and names a FID never created
+ * "<unknown>". */
+TEST(smb1_trans2_only_renames_and_deletes)
+{
+	uint8_t m[512], par[64] = { 0 }, data[64] = { 0 };
+	SmbState *s = smb_state_new();
+	size_t n, nl;
+	SmbTx *t;
+	json_t *o;
+
+	par[0] = 0x07;                      /* FID 0x4007 */
+	par[1] = 0x40;
+	put16(par + 2, 1010);
+	nl = utf16(data + 12, "x\\new.doc");
+	put32(data + 8, (uint32_t)nl);
+	n = trans2_req(m, 1, 8, par, 6, data, (uint16_t)(12 + nl));
+	smb_parse(s, SMB_TOSERVER, m, n);
+	put16(par, 1004);                   /* SET_PATH_INFO, basic info: none */
+	n = trans2_req(m, 2, 6, par, 6 + (uint16_t)utf16(par + 6, "a"), data, 40);
+	smb_parse(s, SMB_TOSERVER, m, n);
+	n = trans2_req(m, 3, 5, par, 8, NULL, 0);   /* QUERY_PATH_INFO: none */
+	smb_parse(s, SMB_TOSERVER, m, n);
+	CHECK_EQ(s->next_log_id, 1);
+	t = tx_by_msg(s, 1);
+	CHECK(t != NULL);
+	CHECK_EQ(t->type, SMB_TXT_RENAME);
+	CHECK_STREQ(t->filename.s, "<unknown>");
+	CHECK_STREQ(t->newname.s, "x\\new.doc");
+	o = smb_json_object(NULL, t);
+	CHECK(json_object_get(o, "set_info") == NULL);
+	CHECK_STREQ(json_string_value(json_object_get(json_object_get(o, "rename"), "to")),
+		    "x\\new.doc");
+	CHECK_STREQ(json_string_value(json_object_get(o, "fuid")), "4007");
+	json_decref(o);
+	smb_state_free(s);
+}
+
+/* A compound CREATE + SET_INFO FileDispositionInformation: the FileId is
+ * not known yet, so the file is the one the message before creates; SMB2
+ * disposition records name no subcommand or level (Suricata 8). */
+TEST(smb2_compound_create_then_delete_on_close)
+{
+	uint8_t m[512], b[64] = { 0 };
+	SmbState *s = smb_state_new();
+	size_t n;
+	SmbTx *t;
+	json_t *o;
+
+	n = create_req(m, 10, 1, "tmp\\scratch.txt");
+	smb_parse(s, SMB_TOSERVER, m, n);
+	put16(b, 33);
+	b[2] = 1;                           /* FILE_INFO */
+	b[3] = 13;                          /* FileDispositionInformation */
+	put32(b + 4, 1);
+	put16(b + 8, 64 + 32);
+	memset(b + 16, 0xff, 16);           /* the compound's "last FileId" */
+	b[32] = 1;                          /* DeletePending */
+	n = smb2_msg(m, 0x11, 0, 0, 11, 1, 77, b, 33);
+	smb_parse(s, SMB_TOSERVER, m, n);
+	t = tx_by_msg(s, 11);
+	CHECK(t != NULL);
+	CHECK_EQ(t->type, SMB_TXT_SET_INFO);
+	o = smb_json_object(NULL, t);
+	CHECK_STREQ(json_string_value(json_object_get(o, "filename")), "tmp\\scratch.txt");
+	CHECK_STREQ(json_string_value(json_object_get(o, "access")), "delete on close");
+	CHECK(json_object_get(o, "subcmd") == NULL);
+	CHECK(json_object_get(o, "level_of_interest") == NULL);
+	json_decref(o);
+	smb_state_free(s);
+}

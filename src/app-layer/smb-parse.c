@@ -4,12 +4,15 @@
 #include "app-layer/smb-parse.h"
 #include "app-layer/app-mem.h"
 #include "app-layer/frames.h"
+#include "app-layer/krb5.h"
 #include "app-layer/smb.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+#include "util/ber.h"
 
 #define SMB1_HDR 32
 #define SMB2_HDR 64
@@ -393,6 +396,9 @@ void smb_tx_free(SmbTx *t)
 	str_free(&t->req_lm);
 	str_free(&t->res_os);
 	str_free(&t->res_lm);
+	str_free(&t->krb_realm);
+	for (int i = 0; i < SMB_MAX_KRB_SNAMES; i++)
+		str_free(&t->krb_snames[i]);
 	str_free(&t->share);
 	str_free(&t->req_service);
 	str_free(&t->res_service);
@@ -715,6 +721,100 @@ static void parse_ntlmssp(SmbTx *t, const uint8_t *blob, size_t n, int request)
 	t->have_ntlmssp = 1;
 }
 
+/* DER of the OIDs SPNEGO's NegTokenInit is read for: SPNEGO itself
+ * (1.3.6.1.5.5.2) and Kerberos 5 (1.2.840.113554.1.2.2; Microsoft's
+ * 1.2.840.48018.1.2.2 alone does not count, as in Suricata). */
+static const uint8_t OID_SPNEGO[] = { 0x2b, 0x06, 0x01, 0x05, 0x05, 0x02 };
+static const uint8_t OID_KRB5[] = { 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x12, 0x01, 0x02, 0x02 };
+
+static int oid_is(const BerElem *e, const uint8_t *oid, uint32_t len)
+{
+	return e->cls == BER_CLASS_UNIVERSAL && e->tag == 6 && e->avail == len &&
+	       memcmp(e->content, oid, len) == 0;
+}
+
+/* A GSS-API Kerberos token (RFC 1964 1.1: [APPLICATION 0] { mech OID,
+ * 2-byte token id, AP-REQ }): the ticket's realm and sname into t. */
+static int krb5_token(SmbTx *t, const uint8_t *p, uint32_t n)
+{
+	BerCur c;
+	BerElem app, oid;
+	Krb5Msg m;
+	int nc;
+
+	ber_cur_init(&c, p, n);
+	if (ber_next(&c, &app) < 0 || app.cls != BER_CLASS_APPLICATION || app.tag != 0)
+		return 0;
+	ber_cur_into(&c, &app);
+	if (ber_next(&c, &oid) < 0 || oid.tag != 6 || c.left < 2)
+		return 0;
+	if (krb5_msg_decode(c.p + 2, c.left - 2, &m) < 0)
+		return 0;
+	if (m.msg_type != KRB5_AP_REQ || !m.realm) {
+		krb5_msg_free(&m);
+		return 0;
+	}
+	str_set(&t->krb_realm, (const uint8_t *)m.realm, m.realm_len, 0);
+	nc = m.sname.n < SMB_MAX_KRB_SNAMES ? m.sname.n : SMB_MAX_KRB_SNAMES;
+	for (int i = 0; i < nc; i++)
+		str_set(&t->krb_snames[i], (const uint8_t *)m.sname.comp[i], m.sname.len[i], 0);
+	t->krb_nsnames = (uint8_t)nc;
+	t->have_krb = 1;
+	krb5_msg_free(&m);
+	return 1;
+}
+
+/* A session setup request's security blob: SPNEGO (RFC 4178:
+ * [APPLICATION 0] { OID, [0] NegTokenInit SEQUENCE { [0] mechTypes,
+ * [2] mechToken, ... } }) whose mechTypes offer Kerberos 5 and whose
+ * mechToken holds an AP-REQ gives smb.kerberos, and then no NTLMSSP is
+ * looked for (Suricata 8); else the NTLMSSP message. */
+static void parse_secblob(SmbTx *t, const uint8_t *blob, size_t n)
+{
+	BerCur c;
+	BerElem e;
+	int krb = 0;
+
+	if (n > UINT32_MAX)
+		n = UINT32_MAX;
+	ber_cur_init(&c, blob, (uint32_t)n);
+	if (ber_next(&c, &e) == 0 && e.cls == BER_CLASS_APPLICATION && e.tag == 0) {
+		ber_cur_into(&c, &e);
+		if (ber_next(&c, &e) == 0 && oid_is(&e, OID_SPNEGO, sizeof(OID_SPNEGO)) &&
+		    ber_next(&c, &e) == 0 && e.cls == BER_CLASS_CONTEXT && e.tag == 0) {
+			ber_cur_into(&c, &e);
+			if (ber_next(&c, &e) == 0 && e.tag == 16) {
+				BerCur items;
+				BerElem item, in;
+
+				ber_cur_into(&items, &e);
+				while (ber_next(&items, &item) == 0) {
+					BerCur ic;
+
+					if (item.cls != BER_CLASS_CONTEXT)
+						continue;
+					ber_cur_into(&ic, &item);
+					if (ber_next(&ic, &in) < 0)
+						continue;
+					if (in.tag == 16 && in.constructed) {
+						BerCur oc;
+						BerElem o;
+
+						ber_cur_into(&oc, &in);
+						while (ber_next(&oc, &o) == 0)
+							if (oid_is(&o, OID_KRB5, sizeof(OID_KRB5)))
+								krb = 1;
+					} else if (in.tag == 4 && krb &&
+						   krb5_token(t, in.content, in.avail)) {
+						return;
+					}
+				}
+			}
+		}
+	}
+	parse_ntlmssp(t, blob, n, 1);
+}
+
 /* ---------------- files and pipes ---------------- */
 
 /* Data of a read or write on a file (not a pipe): the file transaction of
@@ -928,7 +1028,7 @@ static void smb2_session_setup(SmbTx *t, int resp, const uint8_t *rec, size_t n,
 		uint16_t off = le16(b + 12), len = le16(b + 14);
 
 		if (off >= SMB2_HDR && off <= n && len <= n - off)
-			parse_ntlmssp(t, rec + off, len, 1);
+			parse_secblob(t, rec + off, len);
 		else
 			tx_event(t, SMB_EV_MALFORMED_DATA);
 	}
@@ -1421,7 +1521,7 @@ static void smb1_session_setup(SmbTx *t, int resp, const uint8_t *h, size_t n, c
 			blob = le16(w + 14);
 			if (blob > dl)
 				return tx_event(t, SMB_EV_MALFORMED_DATA);
-			parse_ntlmssp(t, d, blob, 1);
+			parse_secblob(t, d, blob);
 		} else if (wc == 13) {
 			/* NT LM 0.12 without extended security: passwords, account,
 			 * domain, then the OS strings; Suricata logs none of it */

@@ -50,6 +50,7 @@
 #define SMB_MAX_STR 1024
 /* Client dialects kept from a negotiate request. */
 #define SMB_MAX_DIALECTS 16
+#define SMB_MAX_KRB_SNAMES 8        /* a ticket's sname components kept */
 
 /* Events: Suricata's names (rules/smb-events.rules). */
 enum smb_event {
@@ -131,6 +132,10 @@ typedef struct SmbTx {
 	SmbStr ntlm_user, ntlm_domain, ntlm_host;
 	uint8_t ntlm_version[8];    /* major, minor, build (le16), reserved, revision */
 	SmbStr req_os, req_lm, res_os, res_lm;
+	uint8_t have_krb;           /* a Kerberos AP-REQ: its ticket's realm, sname */
+	uint8_t krb_nsnames;
+	SmbStr krb_realm;
+	SmbStr krb_snames[SMB_MAX_KRB_SNAMES];
 	/* tree connect: share (or pipe) name, SMB2 share type, SMB1 services */
 	SmbStr share;
 	uint8_t share_type;

@@ -85,6 +85,15 @@ static void write_session_setup(JsonWriter *w, const SmbTx *t)
 		}
 		jw_close(w);
 	}
+	if (t->have_krb) {
+		jw_object(w, "kerberos");
+		str_write(w, "realm", &t->krb_realm);
+		jw_array(w, "snames");
+		for (int i = 0; i < t->krb_nsnames; i++)
+			str_write(w, NULL, &t->krb_snames[i]);
+		jw_close(w);
+		jw_close(w);
+	}
 	if (t->have_req_host)
 		write_host(w, "request", &t->req_os, &t->req_lm);
 	if (t->have_res_host)

@@ -4,12 +4,15 @@
 #include "app-layer/smb-parse.h"
 #include "app-layer/app-mem.h"
 #include "app-layer/frames.h"
+#include "app-layer/krb5.h"
 #include "app-layer/smb.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+#include "util/ber.h"
 
 #define SMB1_HDR 32
 #define SMB2_HDR 64
@@ -34,6 +37,7 @@ enum {
 
 /* SMB1 commands this parser looks into */
 #define SMB1_CLOSE 0x04
+#define SMB1_RENAME 0x07
 #define SMB1_TRANS 0x25
 #define SMB1_WRITE_ANDX 0x2f
 #define SMB1_READ_ANDX 0x2e
@@ -392,6 +396,9 @@ void smb_tx_free(SmbTx *t)
 	str_free(&t->req_lm);
 	str_free(&t->res_os);
 	str_free(&t->res_lm);
+	str_free(&t->krb_realm);
+	for (int i = 0; i < SMB_MAX_KRB_SNAMES; i++)
+		str_free(&t->krb_snames[i]);
 	str_free(&t->share);
 	str_free(&t->req_service);
 	str_free(&t->res_service);
@@ -714,6 +721,100 @@ static void parse_ntlmssp(SmbTx *t, const uint8_t *blob, size_t n, int request)
 	t->have_ntlmssp = 1;
 }
 
+/* DER of the OIDs SPNEGO's NegTokenInit is read for: SPNEGO itself
+ * (1.3.6.1.5.5.2) and Kerberos 5 (1.2.840.113554.1.2.2; Microsoft's
+ * 1.2.840.48018.1.2.2 alone does not count, as in Suricata). */
+static const uint8_t OID_SPNEGO[] = { 0x2b, 0x06, 0x01, 0x05, 0x05, 0x02 };
+static const uint8_t OID_KRB5[] = { 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x12, 0x01, 0x02, 0x02 };
+
+static int oid_is(const BerElem *e, const uint8_t *oid, uint32_t len)
+{
+	return e->cls == BER_CLASS_UNIVERSAL && e->tag == 6 && e->avail == len &&
+	       memcmp(e->content, oid, len) == 0;
+}
+
+/* A GSS-API Kerberos token (RFC 1964 1.1: [APPLICATION 0] { mech OID,
+ * 2-byte token id, AP-REQ }): the ticket's realm and sname into t. */
+static int krb5_token(SmbTx *t, const uint8_t *p, uint32_t n)
+{
+	BerCur c;
+	BerElem app, oid;
+	Krb5Msg m;
+	int nc;
+
+	ber_cur_init(&c, p, n);
+	if (ber_next(&c, &app) < 0 || app.cls != BER_CLASS_APPLICATION || app.tag != 0)
+		return 0;
+	ber_cur_into(&c, &app);
+	if (ber_next(&c, &oid) < 0 || oid.tag != 6 || c.left < 2)
+		return 0;
+	if (krb5_msg_decode(c.p + 2, c.left - 2, &m) < 0)
+		return 0;
+	if (m.msg_type != KRB5_AP_REQ || !m.realm) {
+		krb5_msg_free(&m);
+		return 0;
+	}
+	str_set(&t->krb_realm, (const uint8_t *)m.realm, m.realm_len, 0);
+	nc = m.sname.n < SMB_MAX_KRB_SNAMES ? m.sname.n : SMB_MAX_KRB_SNAMES;
+	for (int i = 0; i < nc; i++)
+		str_set(&t->krb_snames[i], (const uint8_t *)m.sname.comp[i], m.sname.len[i], 0);
+	t->krb_nsnames = (uint8_t)nc;
+	t->have_krb = 1;
+	krb5_msg_free(&m);
+	return 1;
+}
+
+/* A session setup request's security blob: SPNEGO (RFC 4178:
+ * [APPLICATION 0] { OID, [0] NegTokenInit SEQUENCE { [0] mechTypes,
+ * [2] mechToken, ... } }) whose mechTypes offer Kerberos 5 and whose
+ * mechToken holds an AP-REQ gives smb.kerberos, and then no NTLMSSP is
+ * looked for (Suricata 8); else the NTLMSSP message. */
+static void parse_secblob(SmbTx *t, const uint8_t *blob, size_t n)
+{
+	BerCur c;
+	BerElem e;
+	int krb = 0;
+
+	if (n > UINT32_MAX)
+		n = UINT32_MAX;
+	ber_cur_init(&c, blob, (uint32_t)n);
+	if (ber_next(&c, &e) == 0 && e.cls == BER_CLASS_APPLICATION && e.tag == 0) {
+		ber_cur_into(&c, &e);
+		if (ber_next(&c, &e) == 0 && oid_is(&e, OID_SPNEGO, sizeof(OID_SPNEGO)) &&
+		    ber_next(&c, &e) == 0 && e.cls == BER_CLASS_CONTEXT && e.tag == 0) {
+			ber_cur_into(&c, &e);
+			if (ber_next(&c, &e) == 0 && e.tag == 16) {
+				BerCur items;
+				BerElem item, in;
+
+				ber_cur_into(&items, &e);
+				while (ber_next(&items, &item) == 0) {
+					BerCur ic;
+
+					if (item.cls != BER_CLASS_CONTEXT)
+						continue;
+					ber_cur_into(&ic, &item);
+					if (ber_next(&ic, &in) < 0)
+						continue;
+					if (in.tag == 16 && in.constructed) {
+						BerCur oc;
+						BerElem o;
+
+						ber_cur_into(&oc, &in);
+						while (ber_next(&oc, &o) == 0)
+							if (oid_is(&o, OID_KRB5, sizeof(OID_KRB5)))
+								krb = 1;
+					} else if (in.tag == 4 && krb &&
+						   krb5_token(t, in.content, in.avail)) {
+						return;
+					}
+				}
+			}
+		}
+	}
+	parse_ntlmssp(t, blob, n, 1);
+}
+
 /* ---------------- files and pipes ---------------- */
 
 /* Data of a read or write on a file (not a pipe): the file transaction of
@@ -927,7 +1028,7 @@ static void smb2_session_setup(SmbTx *t, int resp, const uint8_t *rec, size_t n,
 		uint16_t off = le16(b + 12), len = le16(b + 14);
 
 		if (off >= SMB2_HDR && off <= n && len <= n - off)
-			parse_ntlmssp(t, rec + off, len, 1);
+			parse_secblob(t, rec + off, len);
 		else
 			tx_event(t, SMB_EV_MALFORMED_DATA);
 	}
@@ -1131,33 +1232,61 @@ static void smb2_close(SmbState *s, SmbTx *t, int resp, const uint8_t *b, size_t
 	file_closed(s, b + 8, 16);
 }
 
+/* The name of a file id (SMB2 FileId, SMB1 FID) seen created, or Suricata's "<unknown>". */
+static void fid_name(SmbState *s, SmbStr *dst, const uint8_t *fid, uint8_t len)
+{
+	SmbName *fn = name_find(s->fids, fid, len);
+
+	if (fn && fn->name.s)
+		str_copy(dst, &fn->name);
+	else
+		str_set(dst, (const uint8_t *)"<unknown>", 9, 0);
+}
+
+/* SET_INFO (MS-SMB2 2.2.39) of class FILE_INFO: FileRenameInformation
+ * (10) is a rename, FileDispositionInformation (13) a delete-on-close;
+ * Suricata 8 makes no transaction of any other. */
 static void smb2_set_info(SmbState *s, SmbTx *t, int resp, const uint8_t *rec, size_t n,
 			  const uint8_t *b, size_t bl)
 {
-	/* FILE_INFO (1), FileRenameInformation (10): a rename */
-	if (resp || bl < 32 || b[2] != 1 || b[3] != 10)
+	uint32_t len;
+	uint16_t off;
+
+	if (resp || bl < 32 || b[2] != 1 || (b[3] != 10 && b[3] != 13))
 		return;
-	{
-		uint32_t len = le32(b + 4);
-		uint16_t off = le16(b + 8);
-		SmbName *fn;
-
-		if (off < SMB2_HDR || off > n || len > n - off || len < 20)
-			return;
-		t->type = SMB_TXT_RENAME;
-		memcpy(t->fuid, b + 16, 16);
-		t->fuid_len = 16;
-		fn = name_find(s->fids, t->fuid, 16);
-		if (fn)
-			str_copy(&t->filename, &fn->name);
-		/* FILE_RENAME_INFORMATION_TYPE_2: replace(1) reserved(7) root(8)
-		 * name_len(4) name */
-		{
-			uint32_t nl = le32(rec + off + 16);
-
-			if (nl <= len - 20)
-				str_set(&t->newname, rec + off + 20, nl, 1);
+	len = le32(b + 4);
+	off = le16(b + 8);
+	if (off < SMB2_HDR || off > n || len > n - off || len < (b[3] == 10 ? 20u : 1u))
+		return;
+	memcpy(t->fuid, b + 16, 16);
+	t->fuid_len = 16;
+	if (b[3] == 13) {
+		t->type = SMB_TXT_SET_INFO;
+		t->subcmd = b[2];
+		t->loi = b[3];
+		t->delete_on_close = rec[off] & 1;
+		if (!name_find(s->fids, t->fuid, 16)) {
+			/* a compound CREATE + SET_INFO: the file is the one the
+			 * message before creates, its response not yet seen */
+			for (SmbTx *c = s->head; c; c = c->next)
+				if (c->version == 2 && c->cmd == 5 && c->msg_id + 1 == t->msg_id &&
+				    c->session_id == t->session_id && c->filename.s) {
+					str_copy(&t->filename, &c->filename);
+					return;
+				}
 		}
+		fid_name(s, &t->filename, t->fuid, 16);
+		return;
+	}
+	t->type = SMB_TXT_RENAME;
+	fid_name(s, &t->filename, t->fuid, 16);
+	/* FILE_RENAME_INFORMATION_TYPE_2: replace(1) reserved(7) root(8)
+	 * name_len(4) name */
+	{
+		uint32_t nl = le32(rec + off + 16);
+
+		if (nl <= len - 20)
+			str_set(&t->newname, rec + off + 20, nl, 1);
 	}
 }
 
@@ -1187,14 +1316,14 @@ static void smb2_message(SmbState *s, int dir, const uint8_t *rec, size_t n, uin
 		/* no transaction of their own, as in Suricata: a READ or WRITE of
 		 * a file (its data goes to the file's transaction), a READ on a
 		 * pipe (the answer of the pipe's WRITE), QUERY_INFO, and a
-		 * SET_INFO that is no rename */
+		 * SET_INFO that is no rename or disposition (smb2_set_info) */
 		int silent = (cmd == SMB2_READ || cmd == SMB2_WRITE) && bl >= 32 &&
 			     !(cmd == SMB2_WRITE ? smb2_write_on_pipe(s, rec, n, b, tree_id)
 						 : fid_is_pipe(s, b + 16, 16, tree_id));
 
 		if (cmd == SMB2_READ && bl >= 32 && !silent)
 			silent = 1;
-		if (cmd == SMB2_QUERY_INFO || (cmd == SMB2_SET_INFO && !(bl >= 4 && b[2] == 1 && b[3] == 10)))
+		if (cmd == SMB2_QUERY_INFO || (cmd == SMB2_SET_INFO && !(bl >= 4 && b[2] == 1 && (b[3] == 10 || b[3] == 13))))
 			silent = 1;
 
 		t = tx_new_silent(s, 2, cmd, msg_id, silent);
@@ -1392,7 +1521,7 @@ static void smb1_session_setup(SmbTx *t, int resp, const uint8_t *h, size_t n, c
 			blob = le16(w + 14);
 			if (blob > dl)
 				return tx_event(t, SMB_EV_MALFORMED_DATA);
-			parse_ntlmssp(t, d, blob, 1);
+			parse_secblob(t, d, blob);
 		} else if (wc == 13) {
 			/* NT LM 0.12 without extended security: passwords, account,
 			 * domain, then the OS strings; Suricata logs none of it */
@@ -1621,6 +1750,114 @@ static void smb1_block(const uint8_t *h, size_t n, size_t at, unsigned *wc, cons
 	}
 }
 
+/* TRANS2 subcommands and the pass-through information levels (1000 plus
+ * the FILE_INFORMATION_CLASS, MS-SMB 2.2.2.3.5) that Suricata 8 makes a
+ * transaction of: a rename or a delete-on-close of a path or a FID. */
+#define TRANS2_SET_PATH_INFO 6
+#define TRANS2_SET_FILE_INFO 8
+#define LOI_RENAME 1010
+#define LOI_DISPOSITION 1013
+
+typedef struct Trans2SetInfo {
+	uint16_t sub, loi;
+	const uint8_t *fid;         /* SET_FILE_INFO: the FID (2 bytes) */
+	const uint8_t *path;        /* SET_PATH_INFO: the path */
+	size_t path_len;
+	const uint8_t *data;        /* the information: disposition or rename */
+	size_t data_len;
+} Trans2SetInfo;
+
+/* A TRANS2 request's setup, parameters and data (offsets from the SMB
+ * header, MS-CIFS 2.2.4.46.1); 1 when it is a rename or a disposition. */
+static int smb1_trans2_parse(const uint8_t *h, size_t n, const uint8_t *w, unsigned wc,
+			     Trans2SetInfo *ti)
+{
+	uint16_t pcnt, poff, dcnt, doff;
+	const uint8_t *p;
+
+	if (wc < 15)
+		return 0;
+	pcnt = le16(w + 18);
+	poff = le16(w + 20);
+	dcnt = le16(w + 22);
+	doff = le16(w + 24);
+	ti->sub = le16(w + 28);
+	if (ti->sub != TRANS2_SET_PATH_INFO && ti->sub != TRANS2_SET_FILE_INFO)
+		return 0;
+	if (poff > n || pcnt > n - poff || doff > n || dcnt > n - doff)
+		return 0;
+	p = h + poff;
+	ti->fid = ti->path = NULL;
+	ti->path_len = 0;
+	if (ti->sub == TRANS2_SET_FILE_INFO) {
+		if (pcnt < 4)
+			return 0;
+		ti->fid = p;
+		ti->loi = le16(p + 2);
+	} else {
+		/* level, 4 reserved bytes, the path */
+		if (pcnt < 6)
+			return 0;
+		ti->loi = le16(p);
+		ti->path = p + 6;
+		ti->path_len = pcnt - 6u;
+	}
+	ti->data = h + doff;
+	ti->data_len = dcnt;
+	if (ti->loi == LOI_DISPOSITION)
+		return dcnt >= 1;
+	/* replace (1), reserved (3), root FID (4), name length (4), name */
+	if (ti->loi == LOI_RENAME)
+		return dcnt >= 12 && le32(ti->data + 8) <= dcnt - 12u;
+	return 0;
+}
+
+static void smb1_trans2(SmbState *s, SmbTx *t, const Trans2SetInfo *ti, int unicode)
+{
+	if (ti->fid) {
+		memcpy(t->fuid, ti->fid, 2);
+		t->fuid_len = 2;
+		fid_name(s, &t->filename, ti->fid, 2);
+	} else {
+		str_set(&t->filename, ti->path, ti->path_len, unicode);
+	}
+	if (ti->loi == LOI_RENAME) {
+		t->type = SMB_TXT_RENAME;
+		str_set(&t->newname, ti->data + 12, le32(ti->data + 8), unicode);
+		return;
+	}
+	t->type = SMB_TXT_SET_INFO;
+	t->subcmd = ti->sub;
+	t->loi = ti->loi;
+	t->delete_on_close = ti->data[0] & 1;
+}
+
+/* RENAME (MS-CIFS 2.2.4.8.1): buffer format, old name, buffer format,
+ * new name, each name 2-aligned from the header when unicode. */
+static void smb1_rename(SmbTx *t, const uint8_t *h, const uint8_t *d, size_t dl, int unicode)
+{
+	size_t pos = (size_t)(d - h), o, e;
+
+	/* a malformed one stays a generic transaction, as in Suricata */
+	if (dl < 2 || d[0] != 0x04)
+		return tx_event(t, SMB_EV_MALFORMED_DATA);
+	o = align_uni(pos + 1, unicode) - pos;
+	/* the old name's end: its NUL (unit) */
+	for (e = o; e < dl; e += unicode ? 2 : 1)
+		if (!d[e] && (!unicode || (e + 1 < dl && !d[e + 1])))
+			break;
+	if (e >= dl)
+		return tx_event(t, SMB_EV_MALFORMED_DATA);
+	str_set(&t->filename, d + o, e - o, unicode);
+	e += unicode ? 2 : 1;
+	if (e >= dl || d[e] != 0x04)
+		return tx_event(t, SMB_EV_MALFORMED_DATA);
+	o = align_uni(pos + e + 1, unicode) - pos;
+	if (o < dl)
+		str_set(&t->newname, d + o, dl - o, unicode);
+	t->type = SMB_TXT_RENAME;
+}
+
 /* AndX commands: their first words name the next command of the chain
  * and its offset from the header. */
 static int smb1_is_andx(uint8_t cmd)
@@ -1633,8 +1870,8 @@ static int smb1_is_andx(uint8_t cmd)
 /* Whether an SMB1 request is no transaction of Suricata 8's (kept only
  * to pair its response): READ_ANDX and WRITE_ANDX on a file (their data
  * goes to the file's transaction), TRANS but a TransactNmPipe (its
- * DCE/RPC call is one), and TRANS2 (a transaction only for the
- * SET_PATH/FILE_INFO renames and deletes, not parsed here). */
+ * DCE/RPC call is one), and TRANS2 but a rename or delete
+ * (smb1_trans2_parse). */
 static int smb1_request_silent(SmbState *s, uint8_t cmd, uint16_t tid, const uint8_t *w,
 			       unsigned wc)
 {
@@ -1645,8 +1882,6 @@ static int smb1_request_silent(SmbState *s, uint8_t cmd, uint16_t tid, const uin
 		return wc >= 10 && !fid_is_pipe(s, w + 4, 2, tid);
 	case SMB1_TRANS:
 		return wc < 16 || le16(w + 28) != 0x26;
-	case SMB1_TRANS2:
-		return 1;
 	}
 	return 0;
 }
@@ -1658,7 +1893,11 @@ static void smb1_command(SmbState *s, int dir, const uint8_t *h, size_t n, uint6
 	SmbTx *t;
 
 	if (!resp) {
-		t = tx_new_silent(s, 1, cmd, key, smb1_request_silent(s, cmd, tid, w, wc));
+		Trans2SetInfo ti;
+		int silent = cmd == SMB1_TRANS2 ? !smb1_trans2_parse(h, n, w, wc, &ti)
+					       : smb1_request_silent(s, cmd, tid, w, wc);
+
+		t = tx_new_silent(s, 1, cmd, key, silent);
 		if (!t)
 			return;
 		t->session_id = uid;
@@ -1670,6 +1909,11 @@ static void smb1_command(SmbState *s, int dir, const uint8_t *h, size_t n, uint6
 		case SMB1_TREE_CONNECT_ANDX: smb1_tree_connect(s, t, 0, h, w, wc, d, dl, unicode, tid); break;
 		case SMB1_NT_CREATE_ANDX: smb1_create(s, t, 0, h, w, wc, d, dl, unicode); break;
 		case SMB1_TRANS: smb1_trans(s, t, 0, h, n, w, wc); break;
+		case SMB1_TRANS2:
+			if (!silent)
+				smb1_trans2(s, t, &ti, unicode);
+			break;
+		case SMB1_RENAME: smb1_rename(t, h, d, dl, unicode); break;
 		case SMB1_READ_ANDX: smb1_read(s, t, 0, h, n, w, wc, missing); break;
 		case SMB1_WRITE_ANDX:
 			smb1_write(s, t, h, n, w, wc, uid, tid, missing);

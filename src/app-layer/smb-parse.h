@@ -50,6 +50,7 @@
 #define SMB_MAX_STR 1024
 /* Client dialects kept from a negotiate request. */
 #define SMB_MAX_DIALECTS 16
+#define SMB_MAX_KRB_SNAMES 8        /* a ticket's sname components kept */
 
 /* Events: Suricata's names (rules/smb-events.rules). */
 enum smb_event {
@@ -84,6 +85,9 @@ enum smb_tx_type {
 	SMB_TXT_FILE,               /* reads or writes of one file, one direction */
 	SMB_TXT_IOCTL,
 	SMB_TXT_RENAME,
+	SMB_TXT_SET_INFO,           /* Suricata's SETFILEPATHINFO: a file's
+	                             * delete-on-close set (SMB1 TRANS2 SET_PATH/
+	                             * FILE_INFO, SMB2 SET_INFO disposition) */
 };
 
 /* A bounded byte string (NUL-terminated for printing). */
@@ -128,18 +132,26 @@ typedef struct SmbTx {
 	SmbStr ntlm_user, ntlm_domain, ntlm_host;
 	uint8_t ntlm_version[8];    /* major, minor, build (le16), reserved, revision */
 	SmbStr req_os, req_lm, res_os, res_lm;
+	uint8_t have_krb;           /* a Kerberos AP-REQ: its ticket's realm, sname */
+	uint8_t krb_nsnames;
+	SmbStr krb_realm;
+	SmbStr krb_snames[SMB_MAX_KRB_SNAMES];
 	/* tree connect: share (or pipe) name, SMB2 share type, SMB1 services */
 	SmbStr share;
 	uint8_t share_type;
 	SmbStr req_service, res_service;
 	/* create / file / rename */
-	SmbStr filename;            /* create: the name; file: the file's; rename: from */
+	SmbStr filename;            /* create: the name; file, set info: the
+	                             * file's; rename: from */
 	SmbStr newname;             /* rename: to */
 	uint8_t directory, delete_on_close, have_create_resp;
 	uint32_t disposition;
 	uint64_t created, accessed, modified, changed, size;
 	uint8_t fuid[16];
 	uint8_t fuid_len;           /* 16 (SMB2) or 2 (SMB1 FID); 0 none */
+	/* set info: SMB1 the TRANS2 subcommand and its information level,
+	 * SMB2 the info class and level */
+	uint16_t subcmd, loi;
 	/* ioctl */
 	uint32_t ioctl_func;
 	/* files (SMB_TXT_FILE): the data's file, [dir] */

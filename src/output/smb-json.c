@@ -85,6 +85,15 @@ static void write_session_setup(JsonWriter *w, const SmbTx *t)
 		}
 		jw_close(w);
 	}
+	if (t->have_krb) {
+		jw_object(w, "kerberos");
+		str_write(w, "realm", &t->krb_realm);
+		jw_array(w, "snames");
+		for (int i = 0; i < t->krb_nsnames; i++)
+			str_write(w, NULL, &t->krb_snames[i]);
+		jw_close(w);
+		jw_close(w);
+	}
 	if (t->have_req_host)
 		write_host(w, "request", &t->req_os, &t->req_lm);
 	if (t->have_res_host)
@@ -144,6 +153,25 @@ static void write_tree_connect(JsonWriter *w, const SmbTx *t)
 	jw_close(w);
 }
 
+/* A delete-on-close set: Suricata 8 names the TRANS2 subcommand and the
+ * disposition level of SMB1 only (SMB2's class and level are numbers it
+ * leaves out). */
+static void write_set_info(JsonWriter *w, const SmbTx *t)
+{
+	if (t->filename.len)
+		str_write(w, "filename", &t->filename);
+	else
+		jw_ascii(w, "filename", "<share_root>", 12);
+	jw_str(w, "access", t->delete_on_close ? "delete on close" : "normal");
+	if (t->version == 1 && t->subcmd == 8)
+		jw_ascii(w, "subcmd", "SET_FILE_INFO", 13);
+	else if (t->version == 1 && t->subcmd == 6)
+		jw_ascii(w, "subcmd", "SET_PATH_INFO", 13);
+	if (t->version == 1 && t->loi == 1013)
+		jw_str(w, "level_of_interest", "Set Disposition Information");
+	write_guid(w, "fuid", t->fuid, t->fuid_len);
+}
+
 /* What the command carries, by the transaction's type. */
 static void write_type_members(JsonWriter *w, const SmbTx *t)
 {
@@ -169,15 +197,21 @@ static void write_type_members(JsonWriter *w, const SmbTx *t)
 		write_guid(w, "fuid", t->fuid, t->fuid_len);
 		break;
 	case SMB_TXT_RENAME:
-		jw_object(w, "set_info");
-		jw_ascii(w, "class", "FILE_INFO", 9);
-		jw_ascii(w, "info_level", "SMB2_FILE_RENAME_INFO", 21);
-		jw_close(w);
+		/* SMB1's renames (RENAME, TRANS2) have no set_info object */
+		if (t->version == 2) {
+			jw_object(w, "set_info");
+			jw_ascii(w, "class", "FILE_INFO", 9);
+			jw_ascii(w, "info_level", "SMB2_FILE_RENAME_INFO", 21);
+			jw_close(w);
+		}
 		jw_object(w, "rename");
 		str_write(w, "from", &t->filename);
 		str_write(w, "to", &t->newname);
 		jw_close(w);
 		write_guid(w, "fuid", t->fuid, t->fuid_len);
+		break;
+	case SMB_TXT_SET_INFO:
+		write_set_info(w, t);
 		break;
 	case SMB_TXT_IOCTL:
 		if (!(n = smb_fsctl_name(t->ioctl_func)))

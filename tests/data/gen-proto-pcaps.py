@@ -2,6 +2,8 @@
 """Writes the hand-built captures of protocol features no shared capture has:
 
   websocket/deflate.pcap   WebSocket with permessage-deflate (RFC 7692)
+  smb/setinfo.pcap         SMB1 TRANS2 SET_PATH/FILE_INFO deletes and renames,
+                           SMB1 RENAME, SMB2 SET_INFO disposition
 
 Run with the system python (scapy):  /usr/bin/python3 tests/data/gen-proto-pcaps.py
 It reuses gen-pcaps.py's writer, so the files are byte-identical on every run.
@@ -99,9 +101,83 @@ def gen_websocket_deflate():
     g.write('websocket/deflate.pcap', tcp_exchange(segs),
             note='websocket permessage-deflate')
 
+def u16le(s):
+    return s.encode('utf-16-le')
+
+
+def nbss(msg):
+    return struct.pack('>I', len(msg)) + msg
+
+
+def smb1(cmd, resp, mid, words, data=b'', uid=100, tid=2048):
+    """An NBSS-framed SMB1 message: unicode and NT status flags2."""
+    hdr = (b'\xffSMB' + bytes([cmd]) + b'\0\0\0\0' + bytes([0x98 if resp else 0x18]) +
+           struct.pack('<HH8sHHHHH', 0xc807, 0, b'', 0, tid, 0xfeff, uid, mid))
+    return nbss(hdr + bytes([len(words) // 2]) + words + struct.pack('<H', len(data)) + data)
+
+
+def trans2(mid, subcmd, params, data):
+    """TRANS2 request (MS-CIFS 2.2.4.46.1): parameters at 68 from the
+    header (after 3 pad bytes), data 4-aligned after them."""
+    poff = 68
+    doff = (poff + len(params) + 3) & ~3
+    body = b'\0' * 3 + params + b'\0' * (doff - poff - len(params)) + data
+    words = struct.pack('<HHHHBBHIHHHHHBBH', len(params), len(data), 2, 0, 0, 0, 0, 0, 0,
+                        len(params), poff, len(data), doff, 1, 0, subcmd)
+    return smb1(0x32, False, mid, words, body)
+
+
+def trans2_resp(mid):
+    return smb1(0x32, True, mid, struct.pack('<10H', 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+
+
+def rename_info(name):
+    """FileRenameInformation: replace, 3 reserved, root FID, length, name."""
+    n = u16le(name)
+    return struct.pack('<B3sII', 0, b'', 0, len(n)) + n
+
+
+def smb2(cmd, resp, mid, body, session=0x10000000001, tree=5):
+    hdr = (b'\xfeSMB' + struct.pack('<HHIHHIIQIIQ16s', 64, 0, 0, cmd, 1, 1 if resp else 0, 0,
+                                    mid, 0xfeff, tree, session, b''))
+    return nbss(hdr + body)
+
+
+def gen_smb_setinfo():
+    """SMB1 on 445 (no negotiate): TRANS2 SET_PATH_INFO with the
+    disposition level (delete "dir\\a.txt") and with the rename level
+    ("dir\\a.txt" to "dir\\b.txt"), SET_FILE_INFO disposition of FID
+    0x4001 (never seen created), QUERY_PATH_INFO (no transaction), RENAME
+    "old.txt" to "new.txt"; each answered STATUS_SUCCESS. Then SMB2 on 445
+    from port 40111: SET_INFO FileDispositionInformation (delete) of a
+    FileId never seen created, answered."""
+    path = u16le('dir\\a.txt') + b'\0\0'
+    segs = [
+        (True, trans2(1, 6, struct.pack('<HI', 1013, 0) + path, b'\x01')),
+        (False, trans2_resp(1)),
+        (True, trans2(2, 6, struct.pack('<HI', 1010, 0) + path, rename_info('dir\\b.txt'))),
+        (False, trans2_resp(2)),
+        (True, trans2(3, 8, struct.pack('<2sHH', b'\x01\x40', 1013, 0), b'\x01')),
+        (False, trans2_resp(3)),
+        (True, trans2(4, 5, struct.pack('<HI', 0x107, 0) + path, b'')),
+        (False, trans2_resp(4)),
+        # RENAME: format 4, old name (2-aligned: data starts at 37), format
+        # 4, a pad byte, new name
+        (True, smb1(0x07, False, 5, struct.pack('<H', 0x16),
+                    b'\x04' + u16le('old.txt') + b'\0\0' + b'\x04\0' + u16le('new.txt') + b'\0\0')),
+        (False, smb1(0x07, True, 5, b'')),
+    ]
+    fileid = bytes(range(1, 17))
+    setinfo = struct.pack('<HBBIHHI16s', 33, 1, 13, 1, 96, 0, 0, fileid) + b'\x01'
+    segs2 = [(True, smb2(0x11, False, 7, setinfo)), (False, smb2(0x11, True, 7, struct.pack('<H', 2)))]
+    pkts = tcp_exchange(segs, sport=40110, dport=445) + tcp_exchange(segs2, sport=40111, dport=445,
+                                                                      base=g.T0 + 600)
+    g.write('smb/setinfo.pcap', pkts, note='smb1 trans2 set info, rename; smb2 disposition')
+
 
 def main():
     gen_websocket_deflate()
+    gen_smb_setinfo()
     print('\n'.join(g.manifest))
 
 

@@ -867,3 +867,167 @@ TEST(smb_one_sided_requests_wait_for_no_answer)
 	CHECK(!s->too_many);
 	smb_state_free(s);
 }
+
+/* An NBSS-framed SMB1 TRANS2 request (MS-CIFS 2.2.4.46.1), unicode:
+ * parameters at 68 from the header, data right after them. */
+static size_t trans2_req(uint8_t *out, uint16_t mid, uint16_t sub, const uint8_t *par,
+			 uint16_t pl, const uint8_t *data, uint16_t dl)
+{
+	uint8_t *h = out + 4, *w = h + 33;
+	size_t n = 68 + pl + dl;
+
+	memset(out, 0, 4 + n);
+	out[2] = (uint8_t)(n >> 8);
+	out[3] = (uint8_t)n;
+	memcpy(h, "\xffSMB", 4);
+	h[4] = 0x32;
+	put16(h + 10, 0xc807);
+	put16(h + 28, 100);                 /* uid */
+	put16(h + 30, mid);
+	h[32] = 15;
+	put16(w + 18, pl);
+	put16(w + 20, 68);
+	put16(w + 22, dl);
+	put16(w + 24, (uint16_t)(68 + pl));
+	w[26] = 1;
+	put16(w + 28, sub);
+	put16(w + 30, (uint16_t)(3 + pl + dl));
+	memcpy(h + 68, par, pl);
+	memcpy(h + 68 + pl, data, dl);
+	return 4 + n;
+}
+
+/* Suricata 8 makes a transaction of a TRANS2 only for SET_FILE_INFO /
+ * SET_PATH_INFO at the rename (1010) and disposition (1013) levels; an
+ * SMB1 rename has no set_info object and names a FID never created
+ * "<unknown>". */
+TEST(smb1_trans2_only_renames_and_deletes)
+{
+	uint8_t m[512], par[64] = { 0 }, data[64] = { 0 };
+	SmbState *s = smb_state_new();
+	size_t n, nl;
+	SmbTx *t;
+	json_t *o;
+
+	par[0] = 0x07;                      /* FID 0x4007 */
+	par[1] = 0x40;
+	put16(par + 2, 1010);
+	nl = utf16(data + 12, "x\\new.doc");
+	put32(data + 8, (uint32_t)nl);
+	n = trans2_req(m, 1, 8, par, 6, data, (uint16_t)(12 + nl));
+	smb_parse(s, SMB_TOSERVER, m, n);
+	put16(par, 1004);                   /* SET_PATH_INFO, basic info: none */
+	n = trans2_req(m, 2, 6, par, 6 + (uint16_t)utf16(par + 6, "a"), data, 40);
+	smb_parse(s, SMB_TOSERVER, m, n);
+	n = trans2_req(m, 3, 5, par, 8, NULL, 0);   /* QUERY_PATH_INFO: none */
+	smb_parse(s, SMB_TOSERVER, m, n);
+	CHECK_EQ(s->next_log_id, 1);
+	t = tx_by_msg(s, 1);
+	CHECK(t != NULL);
+	CHECK_EQ(t->type, SMB_TXT_RENAME);
+	CHECK_STREQ(t->filename.s, "<unknown>");
+	CHECK_STREQ(t->newname.s, "x\\new.doc");
+	o = smb_json_object(NULL, t);
+	CHECK(json_object_get(o, "set_info") == NULL);
+	CHECK_STREQ(json_string_value(json_object_get(json_object_get(o, "rename"), "to")),
+		    "x\\new.doc");
+	CHECK_STREQ(json_string_value(json_object_get(o, "fuid")), "4007");
+	json_decref(o);
+	smb_state_free(s);
+}
+
+/* A compound CREATE + SET_INFO FileDispositionInformation: the FileId is
+ * not known yet, so the file is the one the message before creates; SMB2
+ * disposition records name no subcommand or level (Suricata 8). */
+TEST(smb2_compound_create_then_delete_on_close)
+{
+	uint8_t m[512], b[64] = { 0 };
+	SmbState *s = smb_state_new();
+	size_t n;
+	SmbTx *t;
+	json_t *o;
+
+	n = create_req(m, 10, 1, "tmp\\scratch.txt");
+	smb_parse(s, SMB_TOSERVER, m, n);
+	put16(b, 33);
+	b[2] = 1;                           /* FILE_INFO */
+	b[3] = 13;                          /* FileDispositionInformation */
+	put32(b + 4, 1);
+	put16(b + 8, 64 + 32);
+	memset(b + 16, 0xff, 16);           /* the compound's "last FileId" */
+	b[32] = 1;                          /* DeletePending */
+	n = smb2_msg(m, 0x11, 0, 0, 11, 1, 77, b, 33);
+	smb_parse(s, SMB_TOSERVER, m, n);
+	t = tx_by_msg(s, 11);
+	CHECK(t != NULL);
+	CHECK_EQ(t->type, SMB_TXT_SET_INFO);
+	o = smb_json_object(NULL, t);
+	CHECK_STREQ(json_string_value(json_object_get(o, "filename")), "tmp\\scratch.txt");
+	CHECK_STREQ(json_string_value(json_object_get(o, "access")), "delete on close");
+	CHECK(json_object_get(o, "subcmd") == NULL);
+	CHECK(json_object_get(o, "level_of_interest") == NULL);
+	json_decref(o);
+	smb_state_free(s);
+}
+
+/* An SPNEGO NegTokenInit offering Microsoft's and the standard Kerberos 5
+ * mechanisms, its mechToken a GSS-API AP-REQ for cifs/fs1.example.org in
+ * EXAMPLE.ORG (DER built from RFC 4178, RFC 1964 and RFC 4120). */
+static const uint8_t SPNEGO_KRB[] = {
+	0x60, 0x81, 0xb5, 0x06, 0x06, 0x2b, 0x06, 0x01, 0x05, 0x05, 0x02, 0xa0, 0x81, 0xaa, 0x30,
+	0x81, 0xa7, 0xa0, 0x18, 0x30, 0x16, 0x06, 0x09, 0x2a, 0x86, 0x48, 0x82, 0xf7, 0x12, 0x01,
+	0x02, 0x02, 0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x12, 0x01, 0x02, 0x02, 0xa2, 0x81,
+	0x8a, 0x04, 0x81, 0x87, 0x60, 0x81, 0x84, 0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x12,
+	0x01, 0x02, 0x02, 0x01, 0x00, 0x6e, 0x75, 0x30, 0x73, 0xa0, 0x03, 0x02, 0x01, 0x05, 0xa1,
+	0x03, 0x02, 0x01, 0x0e, 0xa2, 0x07, 0x03, 0x05, 0x00, 0x00, 0x00, 0x00, 0x00, 0xa3, 0x4d,
+	0x61, 0x4b, 0x30, 0x49, 0xa0, 0x03, 0x02, 0x01, 0x05, 0xa1, 0x0d, 0x1b, 0x0b, 0x45, 0x58,
+	0x41, 0x4d, 0x50, 0x4c, 0x45, 0x2e, 0x4f, 0x52, 0x47, 0xa2, 0x22, 0x30, 0x20, 0xa0, 0x03,
+	0x02, 0x01, 0x02, 0xa1, 0x19, 0x30, 0x17, 0x1b, 0x04, 0x63, 0x69, 0x66, 0x73, 0x1b, 0x0f,
+	0x66, 0x73, 0x31, 0x2e, 0x65, 0x78, 0x61, 0x6d, 0x70, 0x6c, 0x65, 0x2e, 0x6f, 0x72, 0x67,
+	0xa3, 0x0f, 0x30, 0x0d, 0xa0, 0x03, 0x02, 0x01, 0x12, 0xa2, 0x06, 0x04, 0x04, 0x11, 0x11,
+	0x11, 0x11, 0xa4, 0x0f, 0x30, 0x0d, 0xa0, 0x03, 0x02, 0x01, 0x12, 0xa2, 0x06, 0x04, 0x04,
+	0x11, 0x11, 0x11, 0x11
+};
+
+static size_t session_setup_req(uint8_t *out, uint64_t mid, const uint8_t *blob, size_t len)
+{
+	uint8_t b[512] = { 0 };
+
+	put16(b, 25);
+	put16(b + 12, 64 + 24);
+	put16(b + 14, (uint16_t)len);
+	memcpy(b + 24, blob, len);
+	return smb2_msg(out, 1, 0, 0, mid, 0, 0, b, 24 + len);
+}
+
+/* smb.kerberos: the AP-REQ ticket's realm and sname, when the mechTypes
+ * offer the standard Kerberos 5 OID (Microsoft's alone is not read, as in
+ * Suricata 8). */
+TEST(smb2_session_setup_kerberos_ticket)
+{
+	uint8_t m[512], blob[sizeof(SPNEGO_KRB)];
+	SmbState *s = smb_state_new();
+	size_t n;
+	SmbTx *t;
+	json_t *o, *k;
+
+	n = session_setup_req(m, 1, SPNEGO_KRB, sizeof(SPNEGO_KRB));
+	smb_parse(s, SMB_TOSERVER, m, n);
+	t = tx_by_msg(s, 1);
+	CHECK(t != NULL && t->have_krb);
+	o = smb_json_object(NULL, t);
+	k = json_object_get(o, "kerberos");
+	CHECK_STREQ(json_string_value(json_object_get(k, "realm")), "EXAMPLE.ORG");
+	CHECK_EQ(json_array_size(json_object_get(k, "snames")), 2);
+	CHECK_STREQ(json_string_value(json_array_get(json_object_get(k, "snames"), 1)),
+		    "fs1.example.org");
+	CHECK(json_object_get(o, "ntlmssp") == NULL);
+	json_decref(o);
+	memcpy(blob, SPNEGO_KRB, sizeof(blob));
+	blob[37] = 0x82;                    /* the second OID Microsoft's too */
+	n = session_setup_req(m, 2, blob, sizeof(blob));
+	smb_parse(s, SMB_TOSERVER, m, n);
+	t = tx_by_msg(s, 2);
+	CHECK(t != NULL && !t->have_krb);
+	smb_state_free(s);
+}

@@ -1165,3 +1165,23 @@ TEST(smtp_config_mime_options)
 	CHECK_EQ(smtp_config()->mime.header_value_depth, 2000);
 	CHECK(!smtp_config()->mime.body_md5);
 }
+
+/* The eve `- smtp:` options never stop the start, as Suricata's: an md5
+ * name it does not know is skipped, a non-boolean extended is no. */
+TEST(smtp_eve_options_are_lenient)
+{
+	uint32_t f = 0;
+	char err[128] = "";
+
+	conf_deinit();
+	CHECK_EQ(conf_set("o.smtp.extended", "maybe"), 0);
+	CHECK_EQ(conf_set("o.smtp.md5", "[body, header, subject]"), 0);
+	CHECK_EQ(conf_set("o.smtp.custom", "[received, reply-to]"), 0);
+	CHECK_EQ(eve_smtp_config_load(&f, "o.smtp", err, sizeof(err)), 0);
+	CHECK_EQ(f, SMTP_LOG_MD5_BODY | SMTP_LOG_MD5_SUBJECT | SMTP_LOG_RECEIVED);
+	conf_deinit();
+	CHECK_EQ(conf_set("o.smtp.extended", "yes"), 0);
+	CHECK_EQ(eve_smtp_config_load(&f, "o.smtp", err, sizeof(err)), 0);
+	CHECK_EQ(f, SMTP_LOG_EXTENDED);
+	conf_deinit();
+}

@@ -826,6 +826,28 @@ static int line_add(LineBuf *b, const uint8_t *d, uint32_t len, uint32_t limit)
 	return 0;
 }
 
+/* A command line's frames. Suricata 8.0.1 gives each command line two
+ * smtp.command_line frames over the same bytes: the line with its CRLF and
+ * the line without it (suricata-verify from_base64-04: the AUTH LOGIN user
+ * line alerts once as "Z2FsdW50\r\n" and once as "Z2FsdW50"), so a rule
+ * anchored with endswith on "|0d 0a|" matches the first only. A line cut
+ * for length (no terminator in it) has the one frame. */
+static void command_frames(SmtpState *s, const LineBuf *b)
+{
+	int64_t full = (int64_t)(s->line_end[0] - s->line_start[0]);
+	int64_t bare = full;
+
+	frame_new(s, 0, s->line_start[0], full, SMTP_FRAME_COMMAND_LINE);
+	if (b->over)
+		return;
+	/* the buffer holds the line without its LF; a CR before it goes too */
+	bare--;
+	if (b->len && b->p[b->len - 1] == '\r')
+		bare--;
+	if (bare > 0)
+		frame_new(s, 0, s->line_start[0], bare, SMTP_FRAME_COMMAND_LINE);
+}
+
 /* A line of dir is complete (or, data lines only, a piece of it). */
 static void line_done(SmtpState *s, int dir, int partial)
 {
@@ -845,9 +867,7 @@ static void line_done(SmtpState *s, int dir, int partial)
 			 * events belong to */
 			command(s, b->p, len);
 			if (frames_on(s) && !partial && s->line_end[0] > s->line_start[0])
-				frame_new(s, 0, s->line_start[0],
-					  (int64_t)(s->line_end[0] - s->line_start[0]),
-					  SMTP_FRAME_COMMAND_LINE);
+				command_frames(s, b);
 			if (len > SMTP_MAX_LINE)
 				set_event(s, SMTP_EV_MAX_COMMAND_LINE_LEN_EXCEEDED);
 			if (b->over)

@@ -18,6 +18,7 @@
 #include "app-layer/files.h"
 #include "conf/conf.h"
 #include "util/digest.h"
+#include "util/log.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -397,7 +398,9 @@ static unsigned list_items(const ConfNode *n, char items[][64], unsigned max)
 }
 
 /* `- smtp:` options: extended (yes: every field above), custom (a list
- * of header names), md5 ([body, subject]). */
+ * of header names), md5 ([body, subject]). As Suricata's, they never stop
+ * the start: extended that is not a true value is no, an md5 name other
+ * than body or subject is skipped with a warning (err stays unused). */
 int eve_smtp_config_load(uint32_t *fields, const char *prefix, char *err, size_t errlen)
 {
 	char key[512];
@@ -405,14 +408,16 @@ int eve_smtp_config_load(uint32_t *fields, const char *prefix, char *err, size_t
 	unsigned k;
 	int b = 0;
 
+	(void)err;
+	(void)errlen;
+
 	*fields = 0;
 	if (!prefix)
 		return 0;
 	snprintf(key, sizeof(key), "%s.extended", prefix);
-	if (conf_get_bool(key, &b) < 0) {
-		snprintf(err, errlen, "%s: not a boolean", key);
-		return -1;
-	}
+	/* Suricata takes anything but a true value as no */
+	if (conf_get_bool(key, &b) < 0)
+		b = 0;
 	if (b)
 		*fields |= SMTP_LOG_EXTENDED;
 	snprintf(key, sizeof(key), "%s.custom", prefix);
@@ -429,9 +434,9 @@ int eve_smtp_config_load(uint32_t *fields, const char *prefix, char *err, size_t
 		} else if (strcmp(items[i], "subject") == 0) {
 			*fields |= SMTP_LOG_MD5_SUBJECT;
 		} else {
-			snprintf(err, errlen, "%s: unknown md5 field '%s' (body, subject)", key,
-				 items[i]);
-			return -1;
+			/* Suricata skips a name it does not know and starts */
+			log_warning("%s: unknown md5 field '%s' ignored (body, subject)", key,
+				    items[i]);
 		}
 	}
 	return 0;

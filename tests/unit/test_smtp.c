@@ -131,8 +131,9 @@ TEST(smtp_envelope_and_message)
 
 /* Frames (smtp-parse.h): each command and reply line with its CRLF, a
  * line split over calls included, at the stream offsets the caller's bases
- * give; the DATA message from the byte after "DATA\r\n", open (-1) until
- * its "." line gives its length. */
+ * give, and each command line a second time without its CRLF (Suricata
+ * 8.0.1); the DATA message from the byte after "DATA\r\n", open (-1)
+ * until its "." line gives its length. */
 typedef struct FrameRec {
 	int dir;
 	uint64_t off;
@@ -173,12 +174,16 @@ TEST(smtp_frames_lines_and_message)
 	static const FrameRec want[] = {
 		{ 1, 0, 8, SMTP_FRAME_RESPONSE_LINE, UINT64_MAX },  /* 220 hi */
 		{ 0, 0, 8, SMTP_FRAME_COMMAND_LINE, 0 },            /* EHLO x */
+		{ 0, 0, 6, SMTP_FRAME_COMMAND_LINE, 0 },            /* ... without CRLF */
 		{ 1, 8, 7, SMTP_FRAME_RESPONSE_LINE, 0 },           /* 250-a */
 		{ 1, 15, 16, SMTP_FRAME_RESPONSE_LINE, 0 },         /* 250 PIPELINING */
 		{ 0, 8, 17, SMTP_FRAME_COMMAND_LINE, 0 },           /* MAIL FROM, split */
+		{ 0, 8, 15, SMTP_FRAME_COMMAND_LINE, 0 },
 		{ 0, 31, 23, SMTP_FRAME_DATA, 0 },                  /* the message */
 		{ 0, 25, 6, SMTP_FRAME_COMMAND_LINE, 0 },           /* DATA */
-		{ 0, 54, 6, SMTP_FRAME_COMMAND_LINE, 1 },           /* QUIT: the next tx */
+		{ 0, 25, 4, SMTP_FRAME_COMMAND_LINE, 0 },
+		{ 0, 54, 5, SMTP_FRAME_COMMAND_LINE, 1 },           /* QUIT: the next tx */
+		{ 0, 54, 4, SMTP_FRAME_COMMAND_LINE, 1 },           /* ... its bare LF off */
 	};
 
 	CHECK(s);
@@ -189,12 +194,12 @@ TEST(smtp_frames_lines_and_message)
 	feed_at(s, 1, 8, "250-a\r\n250 PIPELINING\r\n");
 	feed_at(s, 0, 8, "MAIL FR");
 	feed_at(s, 0, 15, "OM:<a@b>\r\nDATA\r\nSubj");
-	CHECK_EQ(nfrecs, 7);
-	CHECK_EQ(frecs[5].type, SMTP_FRAME_DATA);
-	CHECK_EQ(frecs[5].len, -1);
-	feed_at(s, 0, 35, "ect: x\r\n\r\nbody\r\n.\r\nQUIT\r\n");
-	CHECK_EQ(nfrecs, 8);
-	for (int i = 0; i < 8; i++) {
+	CHECK_EQ(nfrecs, 10);
+	CHECK_EQ(frecs[7].type, SMTP_FRAME_DATA);
+	CHECK_EQ(frecs[7].len, -1);
+	feed_at(s, 0, 35, "ect: x\r\n\r\nbody\r\n.\r\nQUIT\n");
+	CHECK_EQ(nfrecs, 12);
+	for (int i = 0; i < 12; i++) {
 		CHECK_EQ(frecs[i].dir, want[i].dir);
 		CHECK_EQ(frecs[i].off, want[i].off);
 		CHECK_EQ(frecs[i].len, want[i].len);
@@ -1159,4 +1164,24 @@ TEST(smtp_config_mime_options)
 	CHECK_EQ(app_layer_config_load(&ac), 0);
 	CHECK_EQ(smtp_config()->mime.header_value_depth, 2000);
 	CHECK(!smtp_config()->mime.body_md5);
+}
+
+/* The eve `- smtp:` options never stop the start, as Suricata's: an md5
+ * name it does not know is skipped, a non-boolean extended is no. */
+TEST(smtp_eve_options_are_lenient)
+{
+	uint32_t f = 0;
+	char err[128] = "";
+
+	conf_deinit();
+	CHECK_EQ(conf_set("o.smtp.extended", "maybe"), 0);
+	CHECK_EQ(conf_set("o.smtp.md5", "[body, header, subject]"), 0);
+	CHECK_EQ(conf_set("o.smtp.custom", "[received, reply-to]"), 0);
+	CHECK_EQ(eve_smtp_config_load(&f, "o.smtp", err, sizeof(err)), 0);
+	CHECK_EQ(f, SMTP_LOG_MD5_BODY | SMTP_LOG_MD5_SUBJECT | SMTP_LOG_RECEIVED);
+	conf_deinit();
+	CHECK_EQ(conf_set("o.smtp.extended", "yes"), 0);
+	CHECK_EQ(eve_smtp_config_load(&f, "o.smtp", err, sizeof(err)), 0);
+	CHECK_EQ(f, SMTP_LOG_EXTENDED);
+	conf_deinit();
 }

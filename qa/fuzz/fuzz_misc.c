@@ -60,7 +60,7 @@ static unsigned check_tx(const Flow *f, void *tx)
 	switch (f->app_proto) {
 	case ALPROTO_IKE:
 		if (((IkeTx *)tx)->valid)
-			o = ike_json_object(tx);
+			o = ike_json_object(tx, 1);
 		break;
 	case ALPROTO_BITTORRENT_DHT:
 		if (((DhtTx *)tx)->valid)

@@ -36,6 +36,7 @@ struct File {
 	uint8_t finished;           /* file_store_finish() ran */
 	uint8_t magic_done;
 	uint8_t logged;             /* file_set_logged(): its record is out */
+	uint8_t pruned;             /* file_set_pruned(): alerts no longer name it */
 	unsigned need;              /* FILE_NEED_* when it opened */
 	uint64_t size;              /* bytes seen, gaps included */
 	uint64_t tx_id;
@@ -779,6 +780,16 @@ int file_logged(const File *f)
 void file_set_logged(File *f)
 {
 	f->logged = 1;
+}
+
+int file_pruned(const File *f)
+{
+	return f->pruned;
+}
+
+void file_set_pruned(File *f)
+{
+	f->pruned = 1;
 }
 
 uint64_t file_tx_id(const File *f)

@@ -167,6 +167,11 @@ const char *file_state_name(int state);
  * file logger's mark, so that a file logs once, when it closes. */
 int file_logged(const File *f);
 void file_set_logged(File *f);
+/* Suricata prunes a file from its transaction once it is logged (and
+ * stored or not), at the end of a packet of the file's direction: alerts
+ * on later packets no longer name it. The file logger marks it so. */
+int file_pruned(const File *f);
+void file_set_pruned(File *f);
 /* The file's first bytes as kept for libmagic (at most FILE_MAGIC_BYTES,
  * only while FILE_NEED_MAGIC, or FILE_NEED_HEAD for a file opened with
  * FILE_OPEN_HEAD, was requested when it opened); NULL when none were kept.

@@ -386,16 +386,19 @@ const DetectBuffer detect_buffers[BUF_MAX] = {
 		.side = DBUF_EVAL, .pbuf = { QUIC_KW_BUF_JA3S_STRING, QUIC_KW_BUF_JA3S_STRING } },
 	[BUF_QUIC_JA4_HASH] = { .name = "ja4.hash", IN_QUIC, .prio = 2, .dir = BDIR_BOTH,
 		.side = DBUF_EVAL, .pbuf = { QUIC_KW_BUF_JA4_HASH, QUIC_KW_BUF_JA4_HASH } },
+	/* HTTP's files from the body on (Suricata registers them at the
+	 * body's progress): each is inspected once final (tx-inspect.c) */
 	[BUF_FILE_NAME] = { .name = "file.name", .alproto = ALPROTO_HTTP1, .get = file_buffer_get,
-		.prio = 2, .dir = BDIR_BOTH, .side = DBUF_EVAL, .progress = HTTP_PROGRESS_COMPLETE,
+		.prio = 2, .dir = BDIR_BOTH, .side = DBUF_EVAL, .progress = HTTP_PROGRESS_BODY,
 		.multi = 1, .pbuf = { FILE_BUF_NAME, FILE_BUF_NAME } },
 	[BUF_FILE_MAGIC] = { .name = "file.magic", .alproto = ALPROTO_HTTP1,
 		.get = file_buffer_get, .prio = 2, .dir = BDIR_BOTH, .side = DBUF_EVAL,
-		.progress = HTTP_PROGRESS_COMPLETE, .multi = 1,
+		.progress = HTTP_PROGRESS_BODY, .multi = 1,
 		.pbuf = { FILE_BUF_MAGIC, FILE_BUF_MAGIC } },
 	/* SMTP's files are the message's attachments (toserver), whole once
 	 * the message is; ftp-data's the transfer, on the side that carried
-	 * it, whole once the data connection closed */
+	 * it, inspected once it closed (a file rule waits for its files to be
+	 * final: tx-inspect.c), as Suricata's in-progress registration */
 	[BUF_FILE_DATA_SMTP] = { .name = "file_data", .alproto = ALPROTO_SMTP,
 		.get = file_buffer_get, .prio = 2, .dir = BDIR_BOTH, .side = DBUF_TS,
 		.progress = SMTP_PROGRESS_DONE, .multi = 1,
@@ -410,13 +413,13 @@ const DetectBuffer detect_buffers[BUF_MAX] = {
 		.pbuf = { FILE_BUF_MAGIC, FILE_BUF_MAGIC } },
 	[BUF_FILE_DATA_FTPDATA] = { .name = "file_data", .alproto = ALPROTO_FTPDATA,
 		.get = file_buffer_get, .prio = 2, .dir = BDIR_BOTH, .side = DBUF_EVAL,
-		.progress = 1, .multi = 1, .pbuf = { FILE_BUF_DATA, FILE_BUF_DATA } },
+		.progress = 0, .multi = 1, .pbuf = { FILE_BUF_DATA, FILE_BUF_DATA } },
 	[BUF_FILE_NAME_FTPDATA] = { .name = "file.name", .alproto = ALPROTO_FTPDATA,
 		.get = file_buffer_get, .prio = 2, .dir = BDIR_BOTH, .side = DBUF_EVAL,
-		.progress = 1, .multi = 1, .pbuf = { FILE_BUF_NAME, FILE_BUF_NAME } },
+		.progress = 0, .multi = 1, .pbuf = { FILE_BUF_NAME, FILE_BUF_NAME } },
 	[BUF_FILE_MAGIC_FTPDATA] = { .name = "file.magic", .alproto = ALPROTO_FTPDATA,
 		.get = file_buffer_get, .prio = 2, .dir = BDIR_BOTH, .side = DBUF_EVAL,
-		.progress = 1, .multi = 1, .pbuf = { FILE_BUF_MAGIC, FILE_BUF_MAGIC } },
+		.progress = 0, .multi = 1, .pbuf = { FILE_BUF_MAGIC, FILE_BUF_MAGIC } },
 	/* NFS's: WRITEs' files to the server, READ replies' to the client */
 	[BUF_FILE_DATA_NFS] = { .name = "file_data", .alproto = ALPROTO_NFS,
 		.get = file_buffer_get, .prio = 2, .dir = BDIR_BOTH, .side = DBUF_EVAL,

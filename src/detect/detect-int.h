@@ -49,6 +49,11 @@ struct InspectBuffer;
 typedef struct DetectTx {
 	void *tx;
 	int side;                 /* APP_DIR_*: the side the rule is evaluated on */
+	/* a file rule evaluated on one file (tx-inspect.c): file_idx of side
+	 * file_side's files; the file keywords read that file only */
+	int per_file;
+	int file_side;
+	uint32_t file_idx;
 } DetectTx;
 
 /* A buffer keyword's step in its list's chain (detect/inspect.h). */

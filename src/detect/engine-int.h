@@ -323,6 +323,11 @@ typedef struct DetectSig {
 	 * the rule matches as soon as its events are up, before tx_need */
 	uint8_t ev_early;
 	uint8_t ev_need[2];
+	/* is_tx: reads files (file.name, file.magic, a protocol's per-file
+	 * file.data, filesize/filemd5/..., filestore): evaluated per file, as
+	 * Suricata's file inspection, and again for each file that comes
+	 * after it was evaluated (tx-inspect.c) */
+	uint8_t file_rule;
 	uint32_t hidx;            /* is_tx: index among its tx_class's rules */
 	/* ac-cuda: the device runs this rule's payload program (verify-build.h)
 	 * when its fast pattern is found: 0 no, 1 a prefix of the list (a 0
@@ -428,6 +433,10 @@ struct DetectEngine {
 	 * per (side, buffer, transform chain) (tx-inspect.c) */
 	struct TxXGroup *hx;
 	uint32_t nhx;
+	/* the transaction rules that read files (DetectSig.file_rule), by
+	 * index into sigs: re-evaluated when their transaction's files grow */
+	uint32_t *file_sigs;
+	uint32_t nfile_sigs;
 	int uses_stream;
 	struct DetectGpu *gpu;        /* ac-cuda (prefilter-gpu.c); NULL otherwise */
 	struct TagTable *tags;        /* tag keyword state; NULL: no rule tags */
@@ -446,6 +455,9 @@ static inline const SigGroup *pkt_group(const DetectEngine *de, int pc, int d, c
 		return &pg->g[0];
 	return &pg->g[pg->map[pg->side ? p->sp : p->dp]];
 }
+
+/* app-layer/files.h's file, as DetectThread.cur_files names it */
+struct File;
 
 /* lua-kw.c: a detect thread's Lua states (DetectThread.lua), made on
  * first use; NULL is nothing. */
@@ -503,6 +515,10 @@ struct DetectThread {
 	/* the match being queued: the transaction it came from */
 	int cur_has_tx;
 	uint64_t cur_tx;
+	/* a file rule's match: the files it matched (filestore's file scope
+	 * stores these); n 0 outside such a match */
+	struct File *const *cur_files;
+	uint32_t ncur_files;
 	uint8_t *win_buf;         /* inline mode: the packet's stream window */
 	uint32_t win_cap;
 	MpmScratch *scratch_h[2][BUF_MAX];

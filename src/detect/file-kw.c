@@ -467,6 +467,15 @@ static int match_file(const DetectTx *tc, const SigMatch *sm, Packet *p)
 			return 1;
 		break;
 	}
+	/* evaluated on one file (tx-inspect.c's file rules) */
+	if (tc->per_file) {
+		FileContainer *fc = files_of_tx(p->flow->app_proto, tc->tx, tc->file_side, 0);
+		const File *f = files_first(fc);
+
+		for (uint32_t i = 0; f && i < tc->file_idx; i++)
+			f = file_next(f);
+		return f && all_match(ml, f, tc->file_side);
+	}
 	for (int d = 0; d < 2; d++) {
 		FileContainer *fc = files_of_tx(p->flow->app_proto, tc->tx, d, 0);
 
@@ -550,9 +559,25 @@ void filestore_apply(DetectThread *dt, const void *ctx, Packet *p)
 {
 	const DetectFilestore *fs = ctx;
 	unsigned dirs = fs->dirs ? fs->dirs : sig_file_dirs(fs->s);
-	void *tx = dt->cur_has_tx ? app_layer_tx_get(p->flow, dt->cur_tx) : NULL;
+	void *tx;
 
 	if (!p->flow)
+		return;
+	tx = dt->cur_has_tx ? app_layer_tx_get(p->flow, dt->cur_tx) : NULL;
+	/* the default scope, file: the files the rule matched on the
+	 * filestore's sides, as Suricata's filestore stores the files its
+	 * rule's file inspection let through (a later file of the
+	 * transaction is stored only when the rule matches it too) */
+	for (int d = 0; d < 2 && tx && dt->ncur_files; d++) {
+		FileContainer *fc = (dirs & (1u << d)) ? files_of_tx(p->flow->app_proto, tx, d, 0) :
+							 NULL;
+
+		for (const File *f = files_first(fc); f; f = file_next(f))
+			for (uint32_t i = 0; i < dt->ncur_files; i++)
+				if (dt->cur_files[i] == f)
+					file_mark_store(dt->cur_files[i], fs->s->sid);
+	}
+	if (dt->ncur_files && fs->scope == FS_FILE && !fs->dirs)
 		return;
 	files_store_scope(p->flow, tx, dirs, fs->scope == FS_FLOW, fs->s->sid);
 }

@@ -12,13 +12,21 @@
  * sides it reads have progressed far enough for its buffers (HTTP: line,
  * headers, complete body), or at flow end with whatever exists.
  * Per-transaction state (one bit per rule and side: done) hangs off the
- * tx's detect slot. */
+ * tx's detect slot.
+ *
+ * Rules that read files (DetectSig.file_rule) are evaluated per file, as
+ * Suricata's file inspection: all of a rule's file keywords on one file,
+ * filestore storing the files the rule matched, and the rule evaluated
+ * again, on the new files only, each time the transaction gets more
+ * (suricata-verify detect-engine-state-05: two uploads in one request
+ * alert and are stored once each). */
 #include "detect/packet.h"
 #include "detect/detect-int.h"
 #include "detect/buffers.h"
 #include "app-layer/http.h"
 #include "detect/prefilter-gpu.h"
 #include "detect/transform.h"
+#include "app-layer/files.h"
 #include "stream/stream.h"
 
 #include <netinet/in.h>
@@ -97,6 +105,28 @@ static int list_source(int l, unsigned fp)
 	return b->via_proto && b->via_proto == fp ? b->via_list : l;
 }
 
+/* Whether list base's entries are a transaction's files, one per file
+ * (file.name, file.magic, per-file file.data: file-kw.c's getter). */
+static inline int buf_is_file(int base)
+{
+	return detect_buffers[base].get == file_buffer_get;
+}
+
+/* A rule reads files: a file buffer, a file matcher or filestore. */
+static int sig_reads_files(const Signature *s)
+{
+	for (int l = 1; l < BUF_IPV4_HDR; l++)
+		if (s->lists[l].n && buf_is_file(sig_list_base(s, l)))
+			return 1;
+	for (int i = 0; i < s->lists[SM_LIST_MATCH].n; i++)
+		if (s->lists[SM_LIST_MATCH].m[i].kw == KW_FILE_MATCH)
+			return 1;
+	for (int i = 0; i < s->lists[SM_LIST_POSTMATCH].n; i++)
+		if (s->lists[SM_LIST_POSTMATCH].m[i].kw == KW_FILESTORE)
+			return 1;
+	return 0;
+}
+
 static int list_side(const DetectSig *ds, int l, int d)
 {
 	int side = sig_list_side(ds->s, l);
@@ -157,6 +187,7 @@ void tx_sig_setup(DetectSig *ds)
 		if (s->lists[l].n)
 			ds->tx_lists[l >> 6] |= 1ull << (l & 63);
 	ds->tx_dirs = tx_sig_dirs(ds);
+	ds->file_rule = (uint8_t)sig_reads_files(s);
 	ds->tx_need[0] = ds->tx_need[1] = 0;
 	if (app_event_sig_has(s) || (s->flags & SIG_FLAG_TX_MATCH)) {
 		/* events come up until the side is done, and a transaction
@@ -403,6 +434,13 @@ int tx_engine_build(DetectEngine *de, char *err, size_t errlen)
 	if (xgroups_build(de, fp, err, errlen) != 0)
 		goto out;
 	tx_lists_build(de);
+	de->file_sigs = malloc(n * sizeof(*de->file_sigs));
+	if (!de->file_sigs)
+		goto out;
+	de->nfile_sigs = 0;
+	for (uint32_t i = 0; i < de->nsigs; i++)
+		if (de->sigs[i].is_tx && de->sigs[i].file_rule)
+			de->file_sigs[de->nfile_sigs++] = i;
 	rc = 0;
 out:
 	free(lst);
@@ -421,6 +459,7 @@ void tx_engine_free(DetectEngine *de)
 	for (uint32_t k = 0; k < de->nhx; k++)
 		detect_group_free(&de->hx[k].g);
 	free(de->hx);
+	free(de->file_sigs);
 }
 
 void tx_groups_drop_ac(DetectEngine *de)
@@ -500,6 +539,12 @@ typedef struct TxDetect {
 	uint64_t scanned[2][(BUF_IPV4_HDR + 63) / 64];
 	BodyIds *body;            /* ac-cuda only */
 	uint8_t guessed;          /* alerts of packet/stream rules that named it */
+	/* files (per side) file rules look at: those evaluated before the
+	 * files last grew saw files[0 .. fbase) (bit set in fprev: made when
+	 * a side gets a second file, else NULL); fcount: the files ready at
+	 * the last pass (files_grew) */
+	uint32_t fbase[2], fcount[2];
+	uint64_t *fprev;
 	uint64_t done[];          /* bit 2*hidx+d: rule hidx evaluated on side d */
 } TxDetect;
 
@@ -509,8 +554,10 @@ static void tx_detect_free(void *p)
 {
 	TxDetect *st = p;
 
-	if (st)
+	if (st) {
 		tx_body_free(st->body);
+		free(st->fprev);
+	}
 	free(p);
 }
 
@@ -538,6 +585,9 @@ static TxDetect *tx_state_rebase(const DetectEngine *de, TxDetect *st, unsigned 
 	st->seen[0] = st->seen[1] = 0;
 	memset(st->scanned, 0, sizeof(st->scanned));
 	memset(st->done, 0, st->cap_bits / 8);
+	free(st->fprev);
+	st->fprev = NULL;
+	st->fbase[0] = st->fbase[1] = st->fcount[0] = st->fcount[1] = 0;
 	st->gen = de->gen;
 	st->cls = (uint8_t)cls;
 	if (2 * (uint64_t)de->ntx[cls] > st->cap_bits)
@@ -586,8 +636,13 @@ static int ready_for(const DetectSig *ds, const uint8_t need[2], const int prog[
 	 * on each side on its own, as Suricata's per-direction inspection
 	 * (a request's stub data matches when the request is done, answered
 	 * or not: suricata-verify dcerpc-dce-stub-data-04) */
+	int apart = tx_proto(ds->s->alproto)->sides_apart ||
+		    (ds->file_rule && ds->tx_dirs == BDIR_BOTH);
+
+	/* a file rule of both directions reads each side's files on that
+	 * side's pass: an upload's rule does not wait for the response */
 	for (int side = 0; side < 2; side++) {
-		if (tx_proto(ds->s->alproto)->sides_apart && side != d)
+		if (apart && side != d)
 			continue;
 		if (need[side] && prog[side] < need[side])
 			return 0;
@@ -736,15 +791,24 @@ static int inspect_xbuf(DetectThread *dt, const Signature *s, int l, const uint8
 }
 
 /* A multi-buffer matches when one of its entries does. */
-static int list_matches(DetectThread *dt, const DetectSig *ds, void *tx, int l, int d,
-			unsigned fp)
+static int list_matches(DetectThread *dt, const DetectSig *ds, const DetectTx *dtx, int l,
+			int d, unsigned fp)
 {
+	void *tx = dtx->tx;
 	int base = list_source(sig_list_base(ds->s, l), fp);
 	int side = sig_list_side_given(ds->s, l) ? sig_list_side(ds->s, l) : buf_side(base, d);
 	const uint8_t *data;
 	uint32_t len;
 
 	uint32_t i;
+
+	/* a file rule on one file: that file's entry, on its side only */
+	if (dtx->per_file && buf_is_file(base)) {
+		if (side == dtx->file_side &&
+		    buf_get(base, fp, tx, side, dtx->file_idx, &data, &len) == 0)
+			return inspect_xbuf(dt, ds->s, l, data, len);
+		return side == dtx->file_side && sig_list_absent(ds->s, l);
+	}
 
 	for (i = 0; buf_get(base, fp, tx, side, i, &data, &len) == 0; i++)
 		if (inspect_xbuf(dt, ds->s, l, data, len))
@@ -818,7 +882,7 @@ static int tx_sig_match_on(DetectThread *dt, const TxPass *tp, const DetectSig *
 		for (uint64_t bits = ds->tx_lists[w]; bits; bits &= bits - 1) {
 			int l = w * 64 + __builtin_ctzll(bits);
 
-			if (!list_matches(dt, ds, tx, l, d, p->flow->app_proto))
+			if (!list_matches(dt, ds, pdtx, l, d, p->flow->app_proto))
 				return 0;
 		}
 	if (ds->has_payload && !payload_first && !tx_payload_match(dt, tp->fs, s, p, d))
@@ -828,15 +892,137 @@ static int tx_sig_match_on(DetectThread *dt, const TxPass *tp, const DetectSig *
 
 /* The rule's inspection on tx, with the transaction noted in dt for the
  * keywords that read it beside their buffer (lua's libraries). */
+static int tx_sig_match_dtx(DetectThread *dt, const TxPass *tp, const DetectSig *ds, Packet *p,
+			    const DetectTx *dtx)
+{
+	int m;
+
+	dt->insp_tx = dtx;
+	m = tx_sig_match_on(dt, tp, ds, p, dtx->tx, dtx);
+	dt->insp_tx = NULL;
+	return m;
+}
+
 static int tx_sig_match(DetectThread *dt, const TxPass *tp, const DetectSig *ds, Packet *p,
 			void *tx)
 {
-	const DetectTx dtx = { tx, tp->d };
-	int m;
+	const DetectTx dtx = { tx, tp->d, 0, 0, 0 };
 
-	dt->insp_tx = &dtx;
-	m = tx_sig_match_on(dt, tp, ds, p, tx, &dtx);
-	dt->insp_tx = NULL;
+	return tx_sig_match_dtx(dt, tp, ds, p, &dtx);
+}
+
+/* ---- files ---- */
+
+/* The most files one evaluation of a file rule names (filestore stores
+ * them, the alert carries them); more match as one but go unnamed. */
+#define FILES_HIT_MAX 64
+
+/* The files of side s of tx that file rules look at now: those before the
+ * first still OPEN, as a file is inspected once final (its size, hashes,
+ * magic and content are then what eve logs of it); all at the flow's end. */
+static uint32_t files_ready(unsigned fp, void *tx, int s, int final)
+{
+	FileContainer *fc = files_of_tx((int)fp, tx, s, final);
+	uint32_t n = 0;
+
+	for (const File *f = files_first(fc); f; f = file_next(f), n++)
+		if (!final && file_state(f) == FILE_STATE_OPEN)
+			break;
+	return n;
+}
+
+static int bit_get(const uint64_t *w, uint32_t bit)
+{
+	return (w[bit >> 6] >> (bit & 63)) & 1;
+}
+
+static void bit_put(uint64_t *w, uint32_t bit, int v)
+{
+	if (v)
+		w[bit >> 6] |= 1ull << (bit & 63);
+	else
+		w[bit >> 6] &= ~(1ull << (bit & 63));
+}
+
+/* As Suricata, which evaluates a transaction's file rules again when the
+ * transaction gets a new file: when more of tx's files are ready than at
+ * the last pass, the file rules evaluated (done) on either side are
+ * evaluated again, on the new files (fprev), and the lists scanned
+ * complete are scanned again for their candidates. 1: files came. */
+static int files_grew(const DetectEngine *de, const Flow *f, void *tx, TxDetect *st, int final)
+{
+	uint32_t n[2];
+	int grew = 0, had = st->fcount[0] || st->fcount[1];
+
+	if (!de->nfile_sigs || !files_proto_has(f->app_proto))
+		return 0;
+	for (int s = 0; s < 2; s++) {
+		n[s] = files_ready(f->app_proto, tx, s, final);
+		grew |= n[s] > st->fcount[s];
+	}
+	if (!grew)
+		return 0;
+	/* before the first files, every rule saw none: no window needed */
+	if (had && !st->fprev)
+		st->fprev = calloc(st->cap_bits / 64 ? st->cap_bits / 64 : 1, sizeof(uint64_t));
+	for (uint32_t i = 0; i < de->nfile_sigs; i++) {
+		const DetectSig *ds = &de->sigs[de->file_sigs[i]];
+
+		if (!sig_on_flow(ds->s, f->app_proto))
+			continue;
+		for (uint32_t d = 0; d < 2; d++) {
+			uint32_t bit = 2 * ds->hidx + d;
+			int done = bit_get(st->done, bit);
+
+			/* no memory for the window: all the files again */
+			if (st->fprev)
+				bit_put(st->fprev, bit, done);
+			bit_put(st->done, bit, 0);
+		}
+	}
+	st->fbase[0] = st->fcount[0];
+	st->fbase[1] = st->fcount[1];
+	st->fcount[0] = n[0];
+	st->fcount[1] = n[1];
+	memset(st->scanned, 0, sizeof(st->scanned));
+	/* the other side's pass looks again too, its progress unchanged */
+	st->seen[0] = st->seen[1] = 0;
+	return 1;
+}
+
+/* A file rule on each file it has not seen yet, one at a time: all its
+ * file keywords hold for one file (Suricata's file inspection). On pass
+ * side d, a rule evaluated on both sides reads d's files, one evaluated
+ * on one side both sides' (a filemd5 rule on a request's upload). The
+ * files that matched go to hit (filestore's). */
+static int tx_files_match(DetectThread *dt, const TxPass *tp, const DetectSig *ds, Packet *p,
+			  void *tx, File **hit, uint32_t *nhit)
+{
+	const TxDetect *st = tp->st;
+	unsigned sides = ds->tx_dirs == BDIR_BOTH ? 1u << tp->d : 3u;
+	uint32_t bit = 2 * ds->hidx + (uint32_t)tp->d;
+	int m = 0;
+
+	*nhit = 0;
+	for (int s = 0; s < 2; s++) {
+		FileContainer *fc;
+		uint32_t lo, idx = 0;
+
+		if (!(sides & (1u << s)))
+			continue;
+		fc = files_of_tx((int)tp->fp, tx, s, tp->final);
+		lo = st->fprev && bit_get(st->fprev, bit) ? st->fbase[s] : 0;
+		for (File *f = (File *)files_first(fc); f && idx < st->fcount[s];
+		     f = (File *)file_next(f), idx++) {
+			const DetectTx dtx = { tx, tp->d, 1, s, idx };
+
+			if (idx < lo || !tx_sig_match_dtx(dt, tp, ds, p, &dtx))
+				continue;
+			m = 1;
+			if (*nhit < FILES_HIT_MAX)
+				hit[(*nhit)++] = f;
+		}
+	}
 	return m;
 }
 
@@ -903,8 +1089,12 @@ static void tx_eval(DetectThread *dt, DetectFlowState *fs, Packet *p, void *tx, 
 	 * wait for one look again (de->ev_early: flows of protocols that
 	 * have such rules only) */
 	int ev_wait = de->ev_early[cls] && prog[d] < app_proto_progress_complete(f->app_proto);
+	/* new files to look at: the pass runs whatever the progress */
+	int grew = files_grew(de, f, tx, st, final);
+	File *hit[FILES_HIT_MAX];
+	uint32_t nhit = 0;
 
-	if ((st->seen[d] == key && !early && !ev_wait) || (prog[d] == 0 && !final) ||
+	if ((st->seen[d] == key && !early && !ev_wait && !grew) || (prog[d] == 0 && !final && !grew) ||
 	    (app_layer_tx_flags(f, tx) & (d ? APP_TX_ONLY_TS : APP_TX_ONLY_TC)))
 		return;
 	st->seen[d] = key;
@@ -948,7 +1138,8 @@ static void tx_eval(DetectThread *dt, DetectFlowState *fs, Packet *p, void *tx, 
 			continue;
 		sig_set_done(&tp, ds);
 		dt->ninspect[INSPECT_TX]++;
-		if (!tx_sig_match(dt, &tp, ds, p, tx)) {
+		if (ds->file_rule ? !tx_files_match(dt, &tp, ds, p, tx, hit, &nhit) :
+				    !tx_sig_match(dt, &tp, ds, p, tx)) {
 			/* props_early: again on a later pass; an early event
 			 * rule: again when it is ready */
 			if ((early && !final && (ds->s->flags & SIG_FLAG_TX_MATCH)) || ev_now)
@@ -957,8 +1148,14 @@ static void tx_eval(DetectThread *dt, DetectFlowState *fs, Packet *p, void *tx, 
 		}
 		dt->cur_has_tx = 1;
 		dt->cur_tx = app_layer_tx_id(f, tx);
+		if (ds->file_rule) {
+			dt->cur_files = hit;
+			dt->ncur_files = nhit;
+		}
 		detect_sig_matched(dt, ds, p);
 		dt->cur_has_tx = 0;
+		dt->cur_files = NULL;
+		dt->ncur_files = 0;
 	}
 	cand_end(cs, &it);
 }

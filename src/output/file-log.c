@@ -186,6 +186,12 @@ static void log_file(Outputs *o, const EveTxLogger *l, const Packet *p, const Fl
 		free(line);
 }
 
+/* An alert's files: those of its transaction still in the container.
+ * Suricata prunes a file once logged (and stored or not), at the end of
+ * a packet of its direction that logged it, so an alert on a later
+ * packet no longer names it (suricata-verify detect-engine-state-05: the
+ * second upload's alert names that upload first); alerts are written
+ * before the files of their own packet are. */
 void output_files_write(JsonWriter *w, FileContainer *const fcs[], int n)
 {
 	JwMark m = jw_mark(w);
@@ -193,6 +199,8 @@ void output_files_write(JsonWriter *w, FileContainer *const fcs[], int n)
 	jw_array(w, "files");
 	for (int i = 0; i < n; i++)
 		for (File *f = fcs[i] ? fcs[i]->head : NULL; f; f = (File *)file_next(f)) {
+			if (file_pruned(f))
+				continue;
 			jw_object(w, NULL);
 			file_json_write(w, f);
 			jw_close(w);
@@ -227,6 +235,8 @@ int eve_files_log(Outputs *o, const EveTxLogger *l, const Packet *p, const Flow 
 			}
 			log_file(o, l, p, f, tx, fl, d);
 			file_set_logged(fl);
+			if (p && d == pdir)
+				file_set_pruned(fl);
 		}
 	}
 	return !waiting;

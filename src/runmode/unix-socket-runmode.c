@@ -148,7 +148,7 @@ static void unix_socket_file_run(Engine *e, CaptureConfig *cc, PcapQueue *q, Pca
 void unix_socket_runmode(Engine *e, CaptureConfig *cc, PcapQueue *q)
 {
 	e->repeat_runs = 1;
-	log_notice("unix socket runmode: waiting for pcap files (pcap-file over the socket)");
+	log_notice("unix-socket: waiting for pcap files (pcap-file over the socket)");
 	while (!e->ctl->stop) {
 		PcapTask *t = pcap_queue_take(q, &e->ctl->stop, 200);
 

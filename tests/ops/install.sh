@@ -118,7 +118,7 @@ done
 kill -TERM "$upid" 2> /dev/null
 wait "$upid" 2> /dev/null
 said=$(grep -E '^(Warning|Error|Notice): ' "$scratch/usock/out" |
-	grep -v '^Notice: \(rules: \|unix socket runmode: waiting\)')
+	grep -v '^Notice: \(rules: \|unix-socket: waiting\)')
 if grep -q "waiting for pcap files" "$scratch/usock/out" && [ -z "$said" ]; then
 	ok "the installed yaml, unix-socket runmode: no warning or notice on its settings"
 else

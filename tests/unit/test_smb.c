@@ -893,7 +893,8 @@ static size_t trans2_req(uint8_t *out, uint16_t mid, uint16_t sub, const uint8_t
 	put16(w + 28, sub);
 	put16(w + 30, (uint16_t)(3 + pl + dl));
 	memcpy(h + 68, par, pl);
-	memcpy(h + 68 + pl, data, dl);
+	if (dl)
+		memcpy(h + 68 + pl, data, dl);     /* data may be NULL when dl is 0 */
 	return 4 + n;
 }
 

@@ -7,6 +7,9 @@
 # SWEEP_SAMPLE=N changes the sweep sample size (default 20, 0 turns it off).
 # The live captures and the operator tools run as two lanes beside the rest
 # (RUN_ALL_SERIAL=1: one after the other); their output follows the rest's.
+# RUN_ALL_SECOND_BUILD=1 leaves out the parts whose result does not depend on
+# the build under test (python self-tests, the GPU kernels' own CPU build, the
+# charts): .ci/run sets it for the sanitizer build's run, after the plain one.
 builddir=$(cd "${1:-.}" && pwd)
 srcdir=$(cd "${2:-$(dirname "$0")/..}" && pwd)
 export TESTS_DIR="$srcdir/tests"
@@ -14,10 +17,15 @@ log=$(mktemp /tmp/run-all.XXXXXX)
 trap 'rm -f "$log" "$log".*_lane*' EXIT
 
 # Runs one part; its lines go to the screen and the log, minus its own
-# "N passed, N failed" summary (only ours may end the output).
+# "N passed, N failed" summary (only ours may end the output), then the
+# part's wall time when 5 s or more (for whoever keeps CI under its budget).
 part() {
+	local t0=$SECONDS rc name=$1
+	[ "$name" = python3 ] && name=$2
 	"$@" 2>&1 | grep -Ev '^[0-9]+ passed, [0-9]+ failed$' | tee -a "$log"
-	return "${PIPESTATUS[0]}"
+	rc=${PIPESTATUS[0]}
+	[ $((SECONDS - t0)) -lt 5 ] || echo "-- $((SECONDS - t0)) s: ${name##*/}"
+	return "$rc"
 }
 
 echo "== unit tests"
@@ -122,8 +130,10 @@ ops_lane() {
 	part "$srcdir/tests/ops/install.sh" "$builddir" "$srcdir"
 	# qa/bench/plot.py: every chart drawn from today's tables, the ones README.md
 	# and doc/ show among them (SKIPs without matplotlib)
-	echo "== benchmark charts (tests/ops/charts.sh)"
-	part "$srcdir/tests/ops/charts.sh" "$builddir" "$srcdir"
+	if [ "${RUN_ALL_SECOND_BUILD:-0}" != 1 ]; then
+		echo "== benchmark charts (tests/ops/charts.sh)"
+		part "$srcdir/tests/ops/charts.sh" "$builddir" "$srcdir"
+	fi
 }
 
 lanes=(live_lane ops_lane)
@@ -159,21 +169,23 @@ else
 	echo "SKIP: suricata-verify pass list (../shared not found)"
 fi
 
-echo "== qa/verify runner self-tests"
-if (cd "$srcdir/qa/verify" && python3 -m unittest -q test_run) > "$log.vt" 2>&1; then
-	echo "PASS: qa/verify self-tests" | tee -a "$log"
-else
-	tail -20 "$log.vt"; echo "FAIL: qa/verify self-tests" | tee -a "$log"
-fi
-rm -f "$log.vt"
+if [ "${RUN_ALL_SECOND_BUILD:-0}" != 1 ]; then
+	echo "== qa/verify runner self-tests"
+	if (cd "$srcdir/qa/verify" && python3 -m unittest -q test_run) > "$log.vt" 2>&1; then
+		echo "PASS: qa/verify self-tests" | tee -a "$log"
+	else
+		tail -20 "$log.vt"; echo "FAIL: qa/verify self-tests" | tee -a "$log"
+	fi
+	rm -f "$log.vt"
 
-echo "== GPU kernel logic on the CPU (qa/gpu check-host: every kernel variant equals the reference)"
-if make -s -C "$srcdir/qa/gpu" check-host > "$log.gpu" 2>&1; then
-	echo "PASS: qa/gpu check-host" | tee -a "$log"
-else
-	tail -20 "$log.gpu"; echo "FAIL: qa/gpu check-host" | tee -a "$log"
+	echo "== GPU kernel logic on the CPU (qa/gpu check-host: every kernel variant equals the reference)"
+	if make -s -C "$srcdir/qa/gpu" check-host > "$log.gpu" 2>&1; then
+		echo "PASS: qa/gpu check-host" | tee -a "$log"
+	else
+		tail -20 "$log.gpu"; echo "FAIL: qa/gpu check-host" | tee -a "$log"
+	fi
+	rm -f "$log.gpu"
 fi
-rm -f "$log.gpu"
 
 echo "== ac-cuda vs ac on the e2e rule cases (qa/gpu/accuda-e2e-equal.py, emulation)"
 part python3 "$srcdir/qa/gpu/accuda-e2e-equal.py" "$builddir/src/suricata" \

@@ -3,7 +3,8 @@
 # --runmode single and autofp and checks the case's `expect` lines.
 #   tests/e2e/run.sh [BUILDDIR [SRCDIR [CASE...]]]
 # BUILDDIR holds src/suricata and suricata.yaml (default: the source tree).
-# E2E_KEEP=1 keeps the log folder of failing runs. Format: tests/e2e/README.md.
+# E2E_KEEP=1 keeps the log folder of failing runs; E2E_JOBS=N runs N cases at
+# once (default 2). Format: tests/e2e/README.md.
 # Last line: "N passed, N failed"; exit 1 when anything failed.
 here=$(cd "$(dirname "$0")" && pwd)
 srcdir=$(cd "$here/../.." && pwd)

@@ -44,6 +44,7 @@ unless args has -l, -r <pcap> when a pcap is named, and --runmode single|autofp.
 Prints "PASS: case (mode)", "FAIL: case (mode): <expectation>, got X",
 "SKIP: case: why", and ends with "N passed, N failed".
 """
+import concurrent.futures
 import json
 import os
 import re
@@ -349,17 +350,18 @@ def check(res, line, env, skips):
     raise CaseError('unknown expectation: %s' % line)
 
 
-SKIPPED = set()
 DIRECTIVES = ('single-only', 'no-runmode', 'needs-shared')
 
 
 def run_case(env, name, case_dir, keep):
+    """Runs one case in each of its modes: (passed, failed, lines, skips),
+    its report lines and the SKIP reasons of its checks, for main to print
+    in case order (cases run in parallel)."""
     expect = read_lines(os.path.join(case_dir, 'expect'))
     directives = {l for l in expect if l in DIRECTIVES}
     expect = [l for l in expect if l not in DIRECTIVES]
     if 'needs-shared' in directives and not os.path.isdir(env.shared):
-        print('SKIP: %s (../shared not found)' % name)
-        return 0, 0
+        return 0, 0, ['SKIP: %s (../shared not found)' % name], []
     if 'no-runmode' in directives:
         modes = [None]
     elif 'single-only' in directives:
@@ -367,27 +369,28 @@ def run_case(env, name, case_dir, keep):
     else:
         modes = ['single', 'autofp']
     passed = failed = 0
+    lines, skips = [], []
     for mode in modes:
         label = '%s (%s)' % (name, mode or 'default')
         logdir = tempfile.mkdtemp(prefix='e2e-%s-' % name)
         try:
-            ok, why = run_one(env, case_dir, mode, logdir, expect)
+            ok, why = run_one(env, case_dir, mode, logdir, expect, skips)
         except CaseError as e:
             ok, why = False, str(e)
         if ok:
-            print('PASS: %s' % label)
+            lines.append('PASS: %s' % label)
             passed += 1
         else:
-            print('FAIL: %s: %s' % (label, why))
+            lines.append('FAIL: %s: %s' % (label, why))
             failed += 1
         if ok or not keep:
             shutil.rmtree(logdir, ignore_errors=True)
         else:
-            print('  log folder kept: %s' % logdir)
-    return passed, failed
+            lines.append('  log folder kept: %s' % logdir)
+    return passed, failed, lines, skips
 
 
-def run_one(env, case_dir, mode, logdir, expect):
+def run_one(env, case_dir, mode, logdir, expect, skips):
     args_lines = read_lines(os.path.join(case_dir, 'args'))
     args = []
     for l in args_lines:
@@ -420,7 +423,6 @@ def run_one(env, case_dir, mode, logdir, expect):
     for pat in ('ERROR: AddressSanitizer', 'runtime error:', 'ERROR: LeakSanitizer'):
         if pat in r.stderr:
             return False, 'sanitizer report: %s' % r.stderr[r.stderr.find(pat):][:400]
-    skips = []
     fails = []
     for line in expect:
         try:
@@ -429,10 +431,6 @@ def run_one(env, case_dir, mode, logdir, expect):
             ok, got = False, str(e)
         if not ok:
             fails.append('%s, got %s' % (line, got))
-    for s in skips:
-        if s not in SKIPPED:        # one SKIP line per reason, not per run
-            SKIPPED.add(s)
-            print('SKIP: %s' % s)
     if fails:
         return False, '; '.join(fails) + ('  [cmd: %s]' % ' '.join(cmd))
     return True, ''
@@ -453,11 +451,29 @@ def main():
             print('FAIL: %s: %s not built' % (n, env.binary))
         print('0 passed, %d failed' % len(names))
         return 1
+    # Each run is one engine process reading a capture, in a log folder of
+    # its own: cases run E2E_JOBS at a time (default 2, the CI machine's
+    # cores), their lines printed in case order as each finishes.
+    try:
+        jobs = max(1, int(os.environ.get('E2E_JOBS', '2')))
+    except ValueError:
+        print('FAIL: e2e: E2E_JOBS must be a number')
+        return 1
+    env.conds()                     # once, before the threads share env
     passed = failed = 0
-    for n in names:
-        p, f = run_case(env, n, os.path.join(root, n), keep)
-        passed += p
-        failed += f
+    shown = set()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        runs = [pool.submit(run_case, env, n, os.path.join(root, n), keep) for n in names]
+        for run in runs:
+            p, f, lines, skips = run.result()
+            for line in lines:
+                print(line, flush=True)
+            for why in skips:
+                if why not in shown:    # one SKIP line per reason, not per run
+                    shown.add(why)
+                    print('SKIP: %s' % why, flush=True)
+            passed += p
+            failed += f
     print('%d passed, %d failed' % (passed, failed))
     return 1 if failed else 0
 

@@ -328,6 +328,12 @@ typedef struct DetectSig {
 	 * Suricata's file inspection, and again for each file that comes
 	 * after it was evaluated (tx-inspect.c) */
 	uint8_t file_rule;
+	/* is_tx, no fast pattern in a transaction buffer but one in the
+	 * payload (ET's legacy syntax: content:"x"; fast_pattern; beside
+	 * http_uri contents): its payload list can hold only where the bytes
+	 * it reads on a pass hold that pattern, so it is inspected only when
+	 * DetectEngine.hpay finds it there (tx-inspect.c) */
+	uint8_t tx_pfp;
 	uint32_t hidx;            /* is_tx: index among its tx_class's rules */
 	/* ac-cuda: the device runs this rule's payload program (verify-build.h)
 	 * when its fast pattern is found: 0 no, 1 a prefix of the list (a 0
@@ -424,6 +430,9 @@ struct DetectEngine {
 	 * are h_always[d][h_always_at[d][c] .. h_always_at[d][c + 1]) */
 	uint32_t *h_always[2];
 	uint32_t h_always_at[2][ALPROTO_MAX + 1];
+	/* per pass side, the payload fast patterns of the rules among
+	 * h_always[d] that have one (DetectSig.tx_pfp); no mpm: none */
+	SigGroup hpay[2];
 	/* per side and flow protocol, the lists a transaction is prefiltered
 	 * in (a matcher, and the protocol's own or read through it: SMB's
 	 * dcerpc stub data), in list order: tx_lists[d][p][0 .. ntx_lists) */
@@ -523,6 +532,12 @@ struct DetectThread {
 	uint32_t win_cap;
 	MpmScratch *scratch_h[2][BUF_MAX];
 	MpmScratch **scratch_hx;  /* per de->hx */
+	MpmScratch *scratch_hp[2];  /* per de->hpay */
+	/* the tx_pfp rules whose payload fast pattern the scan stamped seq
+	 * found: txfp_hit[num] == seq (DetectPkt.txfp_seq says which scan is
+	 * the packet's) */
+	uint32_t *txfp_hit;
+	uint32_t txfp_seq;
 	struct XformScratch *xs;  /* transform / base64_decode output */
 	detect_order_fn order_fn;
 	void *order_arg;

@@ -50,6 +50,12 @@ typedef struct DetectPkt {
 	const uint8_t *data;
 	uint32_t data_len;
 	uint64_t data_end;
+	/* the scan of the bytes a transaction rule's payload contents read
+	 * on this packet's passes of side txfp_dir, for the rules whose fast
+	 * pattern is there (DetectSig.tx_pfp): DetectThread.txfp_hit's stamp,
+	 * 0 until a pass needs it (tx-inspect.c) */
+	uint32_t txfp_seq;
+	int txfp_dir;
 	int64_t frame;            /* frame id being inspected, 0: none */
 	int frame_dir;
 } DetectPkt;

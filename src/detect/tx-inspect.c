@@ -12,7 +12,11 @@
  * sides it reads have progressed far enough for its buffers (HTTP: line,
  * headers, complete body), or at flow end with whatever exists.
  * Per-transaction state (one bit per rule and side: done) hangs off the
- * tx's detect slot.
+ * tx's detect slot. A rule without a fast pattern in a transaction buffer
+ * is met by every pass; when its fast pattern is a payload content, it is
+ * inspected only where a per-packet scan of the bytes its payload list
+ * reads finds that pattern (tx_payload_found), and otherwise fails
+ * uninspected, done for the side as its inspection would have left it.
  *
  * Rules that read files (DetectSig.file_rule) are evaluated per file, as
  * Suricata's file inspection: all of a rule's file keywords on one file,
@@ -188,6 +192,7 @@ void tx_sig_setup(DetectSig *ds)
 			ds->tx_lists[l >> 6] |= 1ull << (l & 63);
 	ds->tx_dirs = tx_sig_dirs(ds);
 	ds->file_rule = (uint8_t)sig_reads_files(s);
+	ds->tx_pfp = 0;   /* pgroups_build */
 	ds->tx_need[0] = ds->tx_need[1] = 0;
 	if (app_event_sig_has(s) || (s->flags & SIG_FLAG_TX_MATCH)) {
 		/* events come up until the side is done, and a transaction
@@ -402,6 +407,33 @@ static int hgroups_build(DetectEngine *de, int d, FpEntry *fp, FpEntry *tmp, uin
 	return 0;
 }
 
+/* The rules among h_always[d] whose fast pattern is a payload content
+ * (DetectSig.tx_pfp): one matcher per pass side over those patterns, so
+ * that a pass inspects such a rule only where the bytes its payload list
+ * reads hold its pattern (tx_payload_found). fp: nsigs entries. */
+static int pgroups_build(DetectEngine *de, FpEntry *fp, char *err, size_t errlen)
+{
+	for (int d = 0; d < 2; d++) {
+		uint32_t n = 0;
+
+		for (uint32_t i = 0; i < de->nsigs; i++) {
+			DetectSig *ds = &de->sigs[i];
+			const DetectContent *cd;
+			const uint8_t *pat;
+			uint16_t len;
+
+			if (!ds->is_tx || !(ds->tx_dirs & (1u << d)) || tx_fp(ds->s, &pat, &len) ||
+			    !(cd = sig_fp_usable(ds->s, BUF_PAYLOAD, BUF_PAYLOAD + 1, &pat, &len)))
+				continue;
+			ds->tx_pfp = 1;
+			fp[n++] = (FpEntry){ pat, len, !!(cd->flags & CONTENT_NOCASE), i, 0 };
+		}
+		if (n && detect_group_matcher_build(de, &de->hpay[d], fp, n, err, errlen) != 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* de->tx_lists: what tx_eval walks for a flow of each protocol */
 static void tx_lists_build(DetectEngine *de)
 {
@@ -431,7 +463,7 @@ int tx_engine_build(DetectEngine *de, char *err, size_t errlen)
 		if (!de->h_always[d] || hgroups_build(de, d, fp, tmp, lst, err, errlen) != 0)
 			goto out;
 	}
-	if (xgroups_build(de, fp, err, errlen) != 0)
+	if (xgroups_build(de, fp, err, errlen) != 0 || pgroups_build(de, fp, err, errlen) != 0)
 		goto out;
 	tx_lists_build(de);
 	de->file_sigs = malloc(n * sizeof(*de->file_sigs));
@@ -454,6 +486,7 @@ void tx_engine_free(DetectEngine *de)
 	for (int d = 0; d < 2; d++) {
 		for (int l = 0; l < BUF_MAX; l++)
 			detect_group_free(&de->hgroups[d][l]);
+		detect_group_free(&de->hpay[d]);
 		free(de->h_always[d]);
 	}
 	for (uint32_t k = 0; k < de->nhx; k++)
@@ -464,9 +497,11 @@ void tx_engine_free(DetectEngine *de)
 
 void tx_groups_drop_ac(DetectEngine *de)
 {
-	for (int d = 0; d < 2; d++)
+	for (int d = 0; d < 2; d++) {
 		for (int l = 0; l < BUF_MAX; l++)
 			detect_group_drop_ac(&de->hgroups[d][l]);
+		detect_group_drop_ac(&de->hpay[d]);
+	}
 	for (uint32_t k = 0; k < de->nhx; k++)
 		detect_group_drop_ac(&de->hx[k].g);
 }
@@ -480,6 +515,11 @@ int tx_thread_init(DetectThread *dt)
 			if (de->hgroups[d][l].mpm &&
 			    !(dt->scratch_h[d][l] = mpm_scratch_new(de->hgroups[d][l].mpm)))
 				return -1;
+	for (int d = 0; d < 2; d++)
+		if (de->hpay[d].mpm && !(dt->scratch_hp[d] = mpm_scratch_new(de->hpay[d].mpm)))
+			return -1;
+	if (!(dt->txfp_hit = calloc(de->nsigs + 1, sizeof(*dt->txfp_hit))))
+		return -1;
 	/* base64_decode works on any buffer: every thread gets the scratch */
 	dt->xs = xform_scratch_new();
 	if (!dt->xs)
@@ -503,6 +543,13 @@ void tx_thread_free(DetectThread *dt)
 				mpm_scratch_free(dt->scratch_h[d][l]);
 				dt->scratch_h[d][l] = NULL;
 			}
+	for (int d = 0; d < 2; d++)
+		if (dt->scratch_hp[d]) {
+			mpm_scratch_free(dt->scratch_hp[d]);
+			dt->scratch_hp[d] = NULL;
+		}
+	free(dt->txfp_hit);
+	dt->txfp_hit = NULL;
 	for (uint32_t k = 0; dt->scratch_hx && k < dt->de->nhx; k++)
 		if (dt->scratch_hx[k])
 			mpm_scratch_free(dt->scratch_hx[k]);
@@ -817,17 +864,20 @@ static int list_matches(DetectThread *dt, const DetectSig *ds, const DetectTx *d
 	return i == 0 && sig_list_absent(ds->s, l);
 }
 
-/* A transaction rule's payload content (no sticky buffer). On a TCP flow
- * in IDS mode, as Suricata's stream inspection of transaction rules, it
- * reads the raw stream of side d that this packet's inspection covers:
- * from where the last raw inspection ended up to the ready offset, so a
- * request parsed when the server ACKed it is seen whole on the next packet
- * that way (a pure ACK: suricata-verify dcerpc/zerologon, content with
- * endswith after dcerpc.opnum). Inline, the packet's window. The packet's
- * own payload is tried when the stream does not match (UDP, no stream
- * kept). */
-static int tx_payload_match(DetectThread *dt, const DetectFlowState *fs, const Signature *s,
-			    Packet *p, int d)
+/* The bytes a transaction rule's payload contents read on a pass of side
+ * d, one buffer at a time, until fn returns 1 (then 1). On a TCP flow in
+ * IDS mode, as Suricata's stream inspection of transaction rules, the raw
+ * stream of side d that this packet's inspection covers: from where the
+ * last raw inspection ended up to the ready offset, so a request parsed
+ * when the server ACKed it is seen whole on the next packet that way (a
+ * pure ACK: suricata-verify dcerpc/zerologon, content with endswith after
+ * dcerpc.opnum). Inline, the packet's window. Then the packet's own
+ * payload (UDP, no stream kept). Matching and the payload fast pattern
+ * scan (tx_payload_scan) walk the same bytes through this one function. */
+typedef int (*TxPayloadFn)(DetectThread *dt, const InspectBuffer *b, void *arg);
+
+static int tx_payload_each(DetectThread *dt, const DetectFlowState *fs, Packet *p, int d,
+			   TxPayloadFn fn, void *arg)
 {
 	InspectBuffer b = { p->payload, p->payload_len, IBUF_PACKET };
 	Flow *f = p->flow;
@@ -844,7 +894,7 @@ static int tx_payload_match(DetectThread *dt, const DetectFlowState *fs, const S
 		while (from < ready && stream_get_data(f, d, from, &data, &len, &base)) {
 			InspectBuffer sb = { data, len, IBUF_STREAM };
 
-			if (inspect_buffer(dt, s, BUF_PAYLOAD, &sb))
+			if (fn(dt, &sb, arg))
 				return 1;
 			from = base + len;
 		}
@@ -854,10 +904,79 @@ static int tx_payload_match(DetectThread *dt, const DetectFlowState *fs, const S
 	 * every stream inspection: a response body inspected on its last
 	 * packet still sees the start line a chunk back (suricata-verify
 	 * bug-2576-04-ips, content before file_data) */
-	if (dt->pkt->has_win && dt->pkt->win.len && d == dt->pkt->dir &&
-	    inspect_buffer(dt, s, BUF_PAYLOAD, &dt->pkt->win))
+	if (dt->pkt->has_win && dt->pkt->win.len && d == dt->pkt->dir && fn(dt, &dt->pkt->win, arg))
 		return 1;
-	return inspect_buffer(dt, s, BUF_PAYLOAD, &b);
+	return fn(dt, &b, arg);
+}
+
+static int payload_inspect_fn(DetectThread *dt, const InspectBuffer *b, void *arg)
+{
+	return inspect_buffer(dt, arg, BUF_PAYLOAD, b);
+}
+
+/* A transaction rule's payload content (no sticky buffer), on the bytes
+ * tx_payload_each gives. */
+static int tx_payload_match(DetectThread *dt, const DetectFlowState *fs, const Signature *s,
+			    Packet *p, int d)
+{
+	return tx_payload_each(dt, fs, p, d, payload_inspect_fn, (void *)s);
+}
+
+typedef struct PayloadScan {
+	const MpmCtx *mpm;
+	MpmScratch *sc;
+} PayloadScan;
+
+static int payload_scan_fn(DetectThread *dt, const InspectBuffer *b, void *arg)
+{
+	const PayloadScan *a = arg;
+
+	if (b->len)
+		mpm_prefilter(a->mpm, a->sc, b->data, b->len, dt->ms);
+	return 0;
+}
+
+/* Stamps the tx_pfp rules of side d whose payload fast pattern is in the
+ * bytes their payload lists read on this packet's passes of side d: one
+ * CPU scan per packet and side, whatever the mpm-algo (ac-cuda's device
+ * never sees these patterns), and only once a pass has such a rule to
+ * inspect. */
+static void tx_payload_scan(DetectThread *dt, const TxPass *tp, Packet *p)
+{
+	const SigGroup *g = &dt->de->hpay[tp->d];
+	PayloadScan a = { g->mpm, dt->scratch_hp[tp->d] };
+	DetectPkt *pk = dt->pkt;
+	const uint32_t *ids;
+	uint32_t n;
+
+	if (++dt->txfp_seq == 0) {
+		memset(dt->txfp_hit, 0, dt->de->nsigs * sizeof(*dt->txfp_hit));
+		dt->txfp_seq = 1;
+	}
+	pk->txfp_seq = dt->txfp_seq;
+	pk->txfp_dir = tp->d;
+	if (!g->mpm || !a.sc)
+		return;
+	mpm_matchset_clear(dt->ms);
+	tx_payload_each(dt, tp->fs, p, tp->d, payload_scan_fn, &a);
+	n = mpm_matchset_count(dt->ms);
+	ids = mpm_matchset_ids(dt->ms);
+	for (uint32_t i = 0; i < n; i++)
+		for (uint32_t k = g->pid_off[ids[i]]; k < g->pid_off[ids[i] + 1]; k++)
+			dt->txfp_hit[g->pid_sigs[k]] = dt->txfp_seq;
+}
+
+/* Whether rule num (DetectSig.tx_pfp) may match on this pass: its payload
+ * list holds only where its fast pattern is in the bytes that list reads
+ * (a content matches within one of tx_payload_each's buffers), so where
+ * the pattern is not, the rule cannot match and is not inspected. */
+static int tx_payload_found(DetectThread *dt, const TxPass *tp, Packet *p, uint32_t num)
+{
+	const DetectPkt *pk = dt->pkt;
+
+	if (!pk->txfp_seq || pk->txfp_dir != tp->d)
+		tx_payload_scan(dt, tp, p);
+	return dt->txfp_hit[num] == pk->txfp_seq;
 }
 
 static int tx_sig_match_on(DetectThread *dt, const TxPass *tp, const DetectSig *ds, Packet *p,
@@ -1130,16 +1249,23 @@ static void tx_eval(DetectThread *dt, DetectFlowState *fs, Packet *p, void *tx, 
 	while (cand_next(cs, &it, &num)) {
 		const DetectSig *ds = &de->sigs[num];
 
-		int ev_now = 0;
+		int ev_now = 0, m;
 
 		if (!sig_on_flow(ds->s, f->app_proto) || sig_done(&tp, ds))
 			continue;
 		if (!ready(ds, prog, final, d) && !(ev_now = ready_event(ds, f, tx, prog, d)))
 			continue;
 		sig_set_done(&tp, ds);
-		dt->ninspect[INSPECT_TX]++;
-		if (ds->file_rule ? !tx_files_match(dt, &tp, ds, p, tx, hit, &nhit) :
-				    !tx_sig_match(dt, &tp, ds, p, tx)) {
+		/* a rule whose payload fast pattern is not in this pass's bytes
+		 * fails as its inspection would, uninspected */
+		if (ds->tx_pfp && !tx_payload_found(dt, &tp, p, num)) {
+			m = 0;
+		} else {
+			dt->ninspect[INSPECT_TX]++;
+			m = ds->file_rule ? tx_files_match(dt, &tp, ds, p, tx, hit, &nhit) :
+					    tx_sig_match(dt, &tp, ds, p, tx);
+		}
+		if (!m) {
 			/* props_early: again on a later pass; an early event
 			 * rule: again when it is ready */
 			if ((early && !final && (ds->s->flags & SIG_FLAG_TX_MATCH)) || ev_now)

@@ -94,7 +94,7 @@ struct acc_rec {
 struct acc_group {
 	struct ac_view v;
 	uint32_t maxlen;  /* longest pattern */
-	uint32_t pad;
+	uint32_t npat;    /* pat[0, npat) */
 };
 
 struct acc_sink {

@@ -238,10 +238,14 @@ void ac_cuda_opts_defaults(AcCudaOpts *o, const CudaMpmConfig *cfg)
 
 /* ---------- sizing ---------- */
 
+/* A stream's device buffers: the batch, descriptors, records, and the
+ * grouping's scratch and output (cuda/group-kernel.h). */
 static uint64_t stream_dev_bytes(uint64_t data, uint32_t npay, uint32_t nrec)
 {
 	return data + (uint64_t)npay * sizeof(struct acc_desc) +
-	       (uint64_t)nrec * sizeof(struct acc_rec) + 256;
+	       (uint64_t)nrec * sizeof(struct acc_rec) +
+	       (uint64_t)acg_table_alloc(nrec) * 4 + (uint64_t)nrec * 4 +
+	       2 * (2 * (uint64_t)npay + 1) * 4 + 256;
 }
 
 static void fmt_size(uint64_t b, char *buf, size_t len)
@@ -311,7 +315,9 @@ static int check_device_id(const AcDeviceOps *ops, int id, char *err, size_t err
 
 /* ---------- results ---------- */
 
-/* Groups a batch's records by payload (a counting sort) and keeps one
+/* For a device without submit_grouped (the records come back to the host;
+ * cuda/group-kernel.h is the device's form of the same table):
+ * groups a batch's records by payload (a counting sort) and keeps one
  * record per (payload, pattern): detection wants the set of patterns a
  * buffer holds, and a kernel may report a pattern at every occurrence (ET
  * Open's zero runs and one-byte patterns: dozens per payload), which would
@@ -388,6 +394,20 @@ static void cut_stat(AcCuda *ac, int cut)
 	stat_add(c, 1);
 }
 
+/* A device that groups the records itself (submit_grouped) writes the
+ * slot's table directly, and the completer has nothing left to do. */
+static int submit_one(AcCuda *ac, AcDevStream *st, struct slot *sl, uint64_t w,
+		      char *err, size_t errlen)
+{
+	if (ac->ops->submit_grouped) {
+		struct acg_out out = { .pidx = sl->pidx, .ids = sl->ids, .cap = sl->max_records };
+
+		return ac->ops->submit_grouped(st, sl_data(sl), W_BYTES(w), sl->desc, W_NPAY(w),
+					       &out, err, errlen);
+	}
+	return ac->ops->submit(st, sl_data(sl), W_BYTES(w), sl->desc, W_NPAY(w), err, errlen);
+}
+
 /* Called with mu held; drops it around the device call. */
 static void submit_batch(AcCuda *ac, struct slot *sl)
 {
@@ -404,8 +424,7 @@ static void submit_batch(AcCuda *ac, struct slot *sl)
 
 	cut_stat(ac, W_CUT(w));
 	stat_add(&ac->st.wait_ns, f.t_submit_ns - sl->t_open_ns);
-	if (ac->ops->submit(ac->streams[si], sl_data(sl), W_BYTES(w), sl->desc, W_NPAY(w),
-			    err, sizeof(err)) != 0) {
+	if (submit_one(ac, ac->streams[si], sl, w, err, sizeof(err)) != 0) {
 		log_batch_error(ac, sl->seq, err);
 		f.stream = -1;
 	}
@@ -559,7 +578,8 @@ static void finish_batch(AcCuda *ac, const struct inflight *f)
 	} else {
 		sl->result = RES_DEVICE;
 		stat_add(&ac->st.gpu_batches, 1);
-		group_records(ac, sl, npay, rec, count);
+		if (!ac->ops->submit_grouped)
+			group_records(ac, sl, npay, rec, count);
 	}
 	/* the completer is the only writer of these */
 	stat_add(&ac->st.hist_bytes[hist_bucket(W_BYTES(w))], 1);

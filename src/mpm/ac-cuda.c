@@ -694,9 +694,11 @@ static void rx_ring_peak(AcCudaLane *l)
 }
 
 /* What one submit puts into the ring: a payload, and optionally a second
- * copy of it behind ctxlen bytes of context for another automaton. The
- * views do not share bytes: the kernels map each batch byte to exactly one
- * descriptor, in increasing offset order. */
+ * view of it behind ctxlen bytes of context for another automaton. The
+ * views share the payload's bytes: the ring holds the context and the
+ * payload once, the stream view's descriptor covers both and the packet
+ * view's, the next one, its tail (the kernels' windows start at the outer
+ * descriptor that covers them, ac-kernel.h acc_window_first). */
 struct rx_sub {
 	const uint8_t *ctx, *buf;
 	uint32_t ctxlen, len;
@@ -707,25 +709,35 @@ struct rx_sub {
 
 static uint32_t rx_bytes(const struct rx_sub *u)
 {
-	return u->nviews == 2 ? 2 * u->len + u->ctxlen : u->len;
+	return u->nviews == 2 ? u->len + u->ctxlen : u->len;
 }
 
+/* Descriptors, in offset order: a payload's own view, or its stream view
+ * (context + payload) then its packet view (the payload, the same bytes). */
 static void rx_fill(struct slot *sl, uint32_t npay, uint32_t bytes, const struct rx_sub *u)
 {
 	uint8_t *dst = sl_data(sl) + bytes;
+	uint32_t c = u->nviews == 2 ? u->ctxlen : 0;
 
-	memcpy(dst, u->buf, u->len);
-	sl->desc[npay] = (struct acc_desc){ .off = bytes, .len = (uint16_t)u->len,
+	if (c)
+		memcpy(dst, u->ctx, c);
+	memcpy(dst + c, u->buf, u->len);
+	if (u->nviews == 2) {
+		sl->desc[npay] = (struct acc_desc){ .off = bytes, .len = (uint16_t)(c + u->len),
+						    .group = u->ctx_group };
+		sl->pkt[npay] = u->pkt;
+		npay++;
+	}
+	sl->desc[npay] = (struct acc_desc){ .off = bytes + c, .len = (uint16_t)u->len,
 					    .group = u->group };
 	sl->pkt[npay] = u->pkt;
-	if (u->nviews == 2) {
-		if (u->ctxlen)
-			memcpy(dst + u->len, u->ctx, u->ctxlen);
-		memcpy(dst + u->len + u->ctxlen, u->buf, u->len);
-		sl->desc[npay + 1] = (struct acc_desc){ .off = bytes + u->len,
-			.len = (uint16_t)(u->ctxlen + u->len), .group = u->ctx_group };
-		sl->pkt[npay + 1] = u->pkt;
-	}
+}
+
+/* The descriptor of a ticket's view (0: the payload, 1: behind its
+ * context): rx_fill puts the stream view first. */
+static uint32_t view_desc(const AcCudaTicket *t, int view)
+{
+	return t->views == 2 ? t->index + 1 - (uint32_t)view : t->index;
 }
 
 static AcCudaTicket lane_ticket(const AcCudaLane *l, uint32_t index, uint32_t views)
@@ -900,7 +912,7 @@ int ac_cuda_ready(const AcCuda *ac, const AcCudaTicket *t)
 const uint8_t *ac_cuda_payload(const AcCuda *ac, const AcCudaTicket *t, uint32_t *len)
 {
 	const struct slot *sl = ticket_slot(ac, t);
-	const struct acc_desc *d = &sl->desc[t->index];
+	const struct acc_desc *d = &sl->desc[view_desc(t, 0)];
 
 	*len = d->len;
 	return sl_data(sl) + d->off;
@@ -915,7 +927,7 @@ const uint8_t *ac_cuda_payload_ctx(const AcCuda *ac, const AcCudaTicket *t, uint
 		*len = 0;
 		return NULL;
 	}
-	d = &sl->desc[t->index + 1];
+	d = &sl->desc[view_desc(t, 1)];
 	*len = d->len;
 	return sl_data(sl) + d->off;
 }
@@ -947,7 +959,7 @@ static uint32_t view_matches(AcCuda *ac, const AcCudaTicket *t, uint32_t idx,
 const uint32_t *ac_cuda_ids(const AcCuda *ac, const AcCudaTicket *t, int view, uint32_t *n)
 {
 	const struct slot *sl = ticket_slot(ac, t);
-	uint32_t idx = t->index + (uint32_t)view;
+	uint32_t idx = view_desc(t, view);
 
 	*n = 0;
 	if (sl->result != RES_DEVICE || (uint32_t)view >= t->views)
@@ -958,14 +970,14 @@ const uint32_t *ac_cuda_ids(const AcCuda *ac, const AcCudaTicket *t, int view, u
 
 uint32_t ac_cuda_matches(AcCuda *ac, const AcCudaTicket *t, ac_match_fn cb, void *arg)
 {
-	return view_matches(ac, t, t->index, cb, arg);
+	return view_matches(ac, t, view_desc(t, 0), cb, arg);
 }
 
 uint32_t ac_cuda_matches_ctx(AcCuda *ac, const AcCudaTicket *t, ac_match_fn cb, void *arg)
 {
 	if (t->views < 2)
 		return 0;
-	return view_matches(ac, t, t->index + 1, cb, arg);
+	return view_matches(ac, t, view_desc(t, 1), cb, arg);
 }
 
 void ac_cuda_release(AcCuda *ac, const AcCudaTicket *t)
@@ -1223,7 +1235,7 @@ int ac_cuda_load_verify(AcCuda *ac, const void *blk, size_t size, const struct a
 const uint32_t *ac_cuda_passed(const AcCuda *ac, const AcCudaTicket *t, int view, uint32_t *n)
 {
 	const struct slot *sl = ticket_slot(ac, t);
-	uint32_t idx = t->index + (uint32_t)view;
+	uint32_t idx = view_desc(t, view);
 
 	*n = 0;
 	if (sl->result != RES_DEVICE || (uint32_t)view >= t->views || !ac->nvprog)

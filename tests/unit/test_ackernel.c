@@ -440,6 +440,56 @@ TEST(ackernel_two_groups_in_one_batch)
 	CHECK(!bad);
 }
 
+/* A TCP payload's two views share its bytes (ac-cuda.c rx_fill): the
+ * stream view's descriptor covers context + payload with one automaton,
+ * the packet view's, the next one, the payload alone with another. Every
+ * variant's set must equal ac's over each descriptor's own bytes, whatever
+ * window the outer descriptor's start or the inner one's falls in. */
+TEST(ackernel_nested_views_share_bytes)
+{
+	struct pats s1 = { 0 }, s2 = { 0 };
+	struct batch bt;
+	AcAutomaton *a[2];
+
+	random_pats(&s1, 40, 6);
+	random_pats(&s2, 30, 9);
+	a[0] = build(&s1, AC_DENSE_BUDGET_DEFAULT, 0);
+	a[1] = build(&s2, 0, 0);
+	CHECK(a[0] && a[1]);
+	batch_init(&bt, 256 * 1024);
+	for (uint32_t p = 0; p + 2 <= MAXPAY && p < 600; p += 2) {
+		uint32_t ctx = rnd() % 3 ? rnd() % 40 : 0, len = 1 + rnd() % 500;
+		uint8_t *d;
+
+		if (p % 10 == 4) {
+			/* now and then a payload with one view */
+			if (!(d = batch_add(&bt, len, 0, 0)))
+				break;
+			for (uint32_t i = 0; i < len; i++)
+				d[i] = rnd_byte();
+			continue;
+		}
+		if (!(d = batch_add(&bt, ctx + len, rnd() % 4 ? 0 : rnd() % 24, 1)))
+			break;
+		for (uint32_t i = 0; i < ctx + len; i++)
+			d[i] = rnd_byte();
+		if (bt.npay == MAXPAY)
+			break;
+		uint32_t off = bt.desc[bt.npay - 1].off + ctx;
+
+		bt.desc[bt.npay++] = (struct acc_desc){ .off = off, .len = (uint16_t)len,
+							.group = 0 };
+	}
+	int bad = all_equal(&bt, a, 2, "nested views", NULL);
+
+	ac_free(a[0]);
+	ac_free(a[1]);
+	free(bt.data);
+	pats_free(&s1);
+	pats_free(&s2);
+	CHECK(!bad);
+}
+
 /* ---- grouping on the device (cuda/group-kernel.h) ---- */
 
 #include "cuda/group-kernel.h"

@@ -94,7 +94,7 @@ struct acc_rec {
 struct acc_group {
 	struct ac_view v;
 	uint32_t maxlen;  /* longest pattern */
-	uint32_t pad;
+	uint32_t npat;    /* pat[0, npat) */
 };
 
 struct acc_sink {
@@ -278,7 +278,11 @@ ACK_HD void acc_scan_piece(const struct acc_group *g, const struct acc_sink *k,
 }
 
 /* The pieces of window w (`chunk` batch bytes): a window may cover the
- * tail of one payload and the heads of the next ones. Start with
+ * tail of one payload and the heads of the next ones. A descriptor may
+ * also lie inside the one before it, ending where it ends (ac-cuda.c: a
+ * TCP payload's packet view is the tail of its stream view, one copy of
+ * the bytes): the window then starts at the outer one, and each of the
+ * two scans its piece with its own automaton. Start with
  * acc_window_first, then while acc_window_next(...) is 1, payload *p's
  * bytes [*cs, *ce) (payload offsets) are in the window. The chunk and
  * filter kernels share it. */
@@ -292,6 +296,8 @@ ACK_HD int acc_window_first(const struct acc_batch *b, uint32_t w, uint32_t *ws,
 	if (*we > b->nbytes)
 		*we = b->nbytes;
 	*p = acc_locate(b, *ws);
+	if (*p > 0 && b->desc[*p - 1].off + b->desc[*p - 1].len > *ws)
+		(*p)--;
 	return 1;
 }
 

@@ -49,7 +49,8 @@ struct AcDevStream {
 	int kernel;
 	uint32_t chunk;
 	cudaStream_t st;
-	/* h2d: 0..1, kernel: 1..2, d2h: the count 2..3 + the records 4..5 */
+	/* h2d: 0..1, kernel: 1..2, d2h: the count (and a grouped batch's
+	 * offsets) 2..3 + the records (or its ids) 4..5 */
 	cudaEvent_t ev[6];
 	/* The watchdog's fences: a host function queued behind the work
 	 * counts fence_done up; wait() sleeps on fcv until its own fence
@@ -69,6 +70,15 @@ struct AcDevStream {
 	uint32_t *h_count;        /* pinned */
 	struct acc_rec *h_rec;    /* pinned */
 	uint32_t npay, nbytes;
+	/* grouping on the device (submit_grouped, group-kernel.h): scratch,
+	 * the table on the device, its pinned staging, and the caller's
+	 * buffers of the batch in flight (grouped 0: a plain submit) */
+	struct acg_work w;
+	uint32_t *d_pidx, *d_ids;
+	uint32_t *h_pidx, *h_ids;
+	struct acg_out out;
+	uint32_t gcap;            /* records grouped at most: min(both caps) */
+	int grouped;
 };
 
 #define CU_FAIL(what, rc, err, errlen)                                          \
@@ -168,6 +178,86 @@ __global__ void acv_kernel(struct acc_batch b, struct acv_block vb, struct acc_s
 		return;   /* overflowed: the host rescans the batch */
 	for (uint32_t i = w; i < n; i += nw)
 		acv_verify_rec(&b, &vb, &k.rec[i], &k);
+}
+
+/* Grouping (group-kernel.h), after the scan and the verify kernel, in the
+ * same stream: four grid-wide steps, each reading the record count on the
+ * device. A batch with more records than gcap is left alone: the host
+ * rescans it. */
+__global__ void acg_kernel_clear(struct acg_work w, const uint32_t *count, uint32_t gcap,
+				 uint32_t nk)
+{
+	uint32_t n = *count, tsize, lim;
+
+	if (n > gcap)
+		return;
+	tsize = acg_table_size(n, w.tslots);
+	lim = tsize > nk + 1 ? tsize : nk + 1;
+	for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < lim;
+	     i += gridDim.x * blockDim.x)
+		acg_clear(&w, tsize, nk + 1, i);
+}
+
+__global__ void acg_kernel_insert(struct acc_batch b, struct acc_rec *rec, const uint32_t *count,
+				  uint32_t gcap, uint32_t nprog, struct acg_work w)
+{
+	uint32_t n = *count, tsize;
+
+	if (n > gcap)
+		return;
+	tsize = acg_table_size(n, w.tslots);
+	for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+	     i += gridDim.x * blockDim.x)
+		acg_insert(&b, rec, nprog, &w, tsize, i);
+}
+
+/* One block: each thread sums a run of buckets, the block scans the
+ * sums in shared memory, then each thread writes its run's prefixes. */
+#define ACG_SCAN_THREADS 1024
+__global__ void __launch_bounds__(ACG_SCAN_THREADS)
+acg_kernel_scan(struct acg_work w, struct acg_out o, const uint32_t *count, uint32_t gcap,
+		uint32_t nk)
+{
+	__shared__ uint32_t part[ACG_SCAN_THREADS];
+	uint32_t t = threadIdx.x, per = (nk + ACG_SCAN_THREADS - 1) / ACG_SCAN_THREADS;
+	uint32_t lo = t * per, hi = lo + per < nk ? lo + per : nk, sum = 0;
+
+	if (*count > gcap)
+		return;
+	for (uint32_t k = lo; k < hi; k++)
+		sum += w.cnt[k];
+	part[t] = sum;
+	__syncthreads();
+	for (uint32_t d = 1; d < ACG_SCAN_THREADS; d *= 2) {
+		uint32_t x = t >= d ? part[t - d] : 0;
+
+		__syncthreads();
+		part[t] += x;
+		__syncthreads();
+	}
+	sum = part[t] - sum;   /* exclusive: the runs before this one */
+	for (uint32_t k = lo; k < hi; k++) {
+		uint32_t c = w.cnt[k];
+
+		o.pidx[k] = sum;
+		w.cnt[k] = sum;
+		sum += c;
+	}
+	if (t == ACG_SCAN_THREADS - 1)
+		o.pidx[nk] = part[t];
+}
+
+__global__ void acg_kernel_scatter(struct acc_batch b, const struct acc_rec *rec,
+				   const uint32_t *count, uint32_t gcap, struct acg_work w,
+				   uint32_t *ids)
+{
+	uint32_t n = *count;
+
+	if (n > gcap)
+		return;
+	for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+	     i += gridDim.x * blockDim.x)
+		acg_scatter(&b, rec, &w, ids, i);
 }
 
 static int cu_device_count(char *err, size_t errlen)
@@ -311,6 +401,7 @@ static int cu_load(AcDev *d, const void *blk, size_t size, const uint64_t *offs,
 
 			ac_view_init(&g[i].v, d->d_blk + offs[i], hdr);
 			g[i].maxlen = maxlen[i];
+			g[i].npat = hdr->npatterns;
 		}
 		rc = cudaMemcpy(d->d_groups, g, ngroups * sizeof(*g), cudaMemcpyHostToDevice);
 	}
@@ -383,8 +474,14 @@ static void cu_stream_free(AcDevStream *s)
 	cudaFree(s->d_rec);
 	cudaFree(s->d_count);
 	cudaFree(s->d_nscan);
+	cudaFree(s->w.table);
+	cudaFree(s->w.cnt);
+	cudaFree(s->d_pidx);
+	cudaFree(s->d_ids);
 	cudaFreeHost(s->h_count);
 	cudaFreeHost(s->h_rec);
+	cudaFreeHost(s->h_pidx);
+	cudaFreeHost(s->h_ids);
 	free(s);
 }
 
@@ -431,6 +528,21 @@ static AcDevStream *cu_stream_new(AcDev *d, const AcDevStreamSize *sz, int kerne
 	if (rc == cudaSuccess)
 		rc = cudaHostAlloc((void **)&s->h_rec, (size_t)sz->max_records * sizeof(struct acc_rec),
 				   cudaHostAllocDefault);
+	s->w.tslots = acg_table_alloc(sz->max_records);
+	if (rc == cudaSuccess)
+		rc = cudaMalloc((void **)&s->w.table, (size_t)s->w.tslots * sizeof(uint32_t));
+	if (rc == cudaSuccess)
+		rc = cudaMalloc((void **)&s->w.cnt, (2 * (size_t)sz->max_payloads + 1) * sizeof(uint32_t));
+	if (rc == cudaSuccess)
+		rc = cudaMalloc((void **)&s->d_pidx, (2 * (size_t)sz->max_payloads + 1) * sizeof(uint32_t));
+	if (rc == cudaSuccess)
+		rc = cudaMalloc((void **)&s->d_ids, (size_t)sz->max_records * sizeof(uint32_t) + 4);
+	if (rc == cudaSuccess)
+		rc = cudaHostAlloc((void **)&s->h_pidx, (2 * (size_t)sz->max_payloads + 1) * sizeof(uint32_t),
+				   cudaHostAllocDefault);
+	if (rc == cudaSuccess)
+		rc = cudaHostAlloc((void **)&s->h_ids, (size_t)sz->max_records * sizeof(uint32_t) + 4,
+				   cudaHostAllocDefault);
 	if (rc != cudaSuccess) {
 		CU_FAIL("stream buffers", rc, err, errlen);
 		cu_stream_free(s);
@@ -439,8 +551,9 @@ static AcDevStream *cu_stream_new(AcDev *d, const AcDevStreamSize *sz, int kerne
 	return s;
 }
 
-static int cu_submit(AcDevStream *s, const uint8_t *data, uint32_t nbytes,
-		     const struct acc_desc *desc, uint32_t npay, char *err, size_t errlen)
+static int cu_submit_out(AcDevStream *s, const uint8_t *data, uint32_t nbytes,
+			 const struct acc_desc *desc, uint32_t npay, const struct acg_out *out,
+			 char *err, size_t errlen)
 {
 	struct acc_batch b;
 	struct acc_sink k;
@@ -530,15 +643,54 @@ static int cu_submit(AcDevStream *s, const uint8_t *data, uint32_t nbytes,
 			return -1;
 		}
 	}
+	s->grouped = out != NULL;
+	if (out) {
+		/* the table on the device; its offsets come back with the
+		 * count, the ids (as many as the offsets say) in wait() */
+		uint32_t nk = 2 * npay, grid = (uint32_t)s->dev->sms * 4;
+		struct acg_out dout = { s->d_pidx, s->d_ids, 0 };
+
+		s->out = *out;
+		s->gcap = out->cap < s->sz.max_records ? out->cap : s->sz.max_records;
+		acg_kernel_clear<<<grid, 256, 0, s->st>>>(s->w, s->d_count, s->gcap, nk);
+		acg_kernel_insert<<<grid, 256, 0, s->st>>>(b, s->d_rec, s->d_count, s->gcap,
+							   s->dev->d_vblk ? s->dev->vb.nprog : 0,
+							   s->w);
+		acg_kernel_scan<<<1, ACG_SCAN_THREADS, 0, s->st>>>(s->w, dout, s->d_count, s->gcap,
+								   nk);
+		acg_kernel_scatter<<<grid, 256, 0, s->st>>>(b, s->d_rec, s->d_count, s->gcap, s->w,
+							    s->d_ids);
+		rc = cudaGetLastError();
+		if (rc != cudaSuccess) {
+			CU_FAIL("grouping", rc, err, errlen);
+			return -1;
+		}
+	}
 	cudaEventRecord(s->ev[2], s->st);
 	rc = cudaMemcpyAsync(s->h_count, s->d_count, sizeof(uint32_t), cudaMemcpyDeviceToHost,
 			     s->st);
+	if (rc == cudaSuccess && out)
+		rc = cudaMemcpyAsync(s->h_pidx, s->d_pidx, (size_t)(2 * npay + 1) * sizeof(uint32_t),
+				     cudaMemcpyDeviceToHost, s->st);
 	cudaEventRecord(s->ev[3], s->st);
 	if (rc != cudaSuccess) {
 		CU_FAIL("copy-out", rc, err, errlen);
 		return -1;
 	}
 	return 0;
+}
+
+static int cu_submit(AcDevStream *s, const uint8_t *data, uint32_t nbytes,
+		     const struct acc_desc *desc, uint32_t npay, char *err, size_t errlen)
+{
+	return cu_submit_out(s, data, nbytes, desc, npay, NULL, err, errlen);
+}
+
+static int cu_submit_grouped(AcDevStream *s, const uint8_t *data, uint32_t nbytes,
+			     const struct acc_desc *desc, uint32_t npay, const struct acg_out *out,
+			     char *err, size_t errlen)
+{
+	return cu_submit_out(s, data, nbytes, desc, npay, out, err, errlen);
 }
 
 /* Runs on a CUDA runtime thread once the stream's earlier work is done:
@@ -650,6 +802,35 @@ static int cu_wait(AcDevStream *s, const struct acc_rec **rec, uint32_t *count,
 	if ((r = cu_sync(s, &dl, err, errlen)) != 0)
 		return r;
 	n = *s->h_count;
+	if (s->grouped) {
+		/* the table: its offsets came with the count, the ids follow
+		 * (none when the batch overflowed: the host rescans it) */
+		uint32_t nk = 2 * s->npay, m = n <= s->gcap ? s->h_pidx[nk] : 0;
+
+		if (m) {
+			cudaEventRecord(s->ev[4], s->st);
+			rc = cudaMemcpyAsync(s->h_ids, s->d_ids, (size_t)m * sizeof(uint32_t),
+					     cudaMemcpyDeviceToHost, s->st);
+			cudaEventRecord(s->ev[5], s->st);
+			if (rc != cudaSuccess) {
+				CU_FAIL("copy-out", rc, err, errlen);
+				return -1;
+			}
+			if ((r = cu_sync(s, &dl, err, errlen)) != 0)
+				return r;
+			memcpy(s->out.ids, s->h_ids, (size_t)m * sizeof(uint32_t));
+		}
+		if (n <= s->gcap)
+			memcpy(s->out.pidx, s->h_pidx, (size_t)(nk + 1) * sizeof(uint32_t));
+		*rec = NULL;
+		*count = n;
+		if (t) {
+			t->h2d_ns = ev_ns(s->ev[0], s->ev[1]);
+			t->kernel_ns = ev_ns(s->ev[1], s->ev[2]);
+			t->d2h_ns = ev_ns(s->ev[2], s->ev[3]) + (m ? ev_ns(s->ev[4], s->ev[5]) : 0);
+		}
+		return 0;
+	}
 	keep = n < s->sz.max_records ? n : s->sz.max_records;
 	/* only the records that exist: the count decides the copy's size.
 	 * Events 4..5 bracket this copy alone: the host's turn-around between
@@ -695,7 +876,8 @@ static void cu_close(AcDev *d)
 static const AcDeviceOps cu_ops = {
 	"cuda", 0,
 	cu_device_count, cu_describe, cu_open, cu_mem_free, cu_host_alloc, cu_host_free,
-	cu_load, cu_load_verify, cu_stream_new, cu_submit, cu_wait, cu_stream_free, cu_close,
+	cu_load, cu_load_verify, cu_stream_new, cu_submit, cu_submit_grouped, cu_wait,
+	cu_stream_free, cu_close,
 };
 
 extern "C" const AcDeviceOps *accuda_cuda_ops(char *err, size_t errlen)

@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "ac-kernel.h"
+#include "group-kernel.h"
 #include "verify-kernel.h"
 
 #ifdef __cplusplus
@@ -87,6 +88,16 @@ typedef struct AcDeviceOps {
 	 * kernel. 0, or -1 with err. */
 	int (*submit)(AcDevStream *s, const uint8_t *data, uint32_t nbytes,
 		      const struct acc_desc *desc, uint32_t npay, char *err, size_t errlen);
+	/* Optional (NULL: the host groups the records): as submit, and the
+	 * device then groups the batch's records by payload
+	 * (cuda/group-kernel.h: each (payload, pattern) once, as the
+	 * caller's ids, the passed programs apart) into out's buffers, which
+	 * the caller leaves alone until wait() returns; wait() has filled
+	 * them when it returns 0 with *count <= out->cap. Its *rec is then
+	 * NULL: the records stay on the device. */
+	int (*submit_grouped)(AcDevStream *s, const uint8_t *data, uint32_t nbytes,
+			      const struct acc_desc *desc, uint32_t npay,
+			      const struct acg_out *out, char *err, size_t errlen);
 	/* Blocks until the batch is done and its records are copied back.
 	 * *count is the number of matches the kernel found; when > the
 	 * stream's max_records, only max_records were kept (overflow).

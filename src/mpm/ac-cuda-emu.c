@@ -108,6 +108,11 @@ struct AcDevStream {
 	/* "device" buffers: the records (the batch is read in place) */
 	struct acc_rec *rec;
 	uint32_t count;
+	/* grouping (submit_grouped): its scratch, and this batch's output
+	 * (grouped 0: a plain submit) */
+	struct acg_work gw;
+	struct acg_out out;
+	int grouped;
 	struct acc_batch batch;
 	struct acc_sink sink;
 	/* the kernel's threads */
@@ -187,6 +192,7 @@ static int emu_load(AcDev *d, const void *blk, size_t size, const uint64_t *offs
 
 		ac_view_init(&d->groups[g].v, d->blk + offs[g], hdr);
 		d->groups[g].maxlen = maxlen[g];
+		d->groups[g].npat = hdr->npatterns;
 	}
 	d->ngroups = ngroups;
 	return 0;
@@ -331,6 +337,14 @@ static void *emu_kernel_thread(void *arg)
 			vdump_write('P', part, sz, 2);
 		}
 		if (s->finished_thr == (uint32_t)s->nthr) {
+			/* the grouping kernels, after the scan and the verify
+			 * kernel, on this "device" thread: the host's completer
+			 * then finds the table made */
+			uint32_t n = __atomic_load_n(&s->count, __ATOMIC_ACQUIRE);
+
+			if (s->grouped && n <= s->sz.max_records)
+				acg_group_serial(&s->batch, s->rec, n, s->dev->vblk ? s->dev->vb.nprog : 0,
+						 &s->gw, &s->out);
 			s->running = 0;
 			s->t_kernel = now_ns();
 			pthread_cond_broadcast(&s->done_cv);
@@ -356,6 +370,8 @@ static void emu_stream_free(AcDevStream *s)
 	pthread_cond_destroy(&s->done_cv);
 	free(s->thr);
 	free(s->rec);
+	free(s->gw.table);
+	free(s->gw.cnt);
 	free(s);
 }
 
@@ -383,7 +399,10 @@ static AcDevStream *emu_stream_new(AcDev *d, const AcDevStreamSize *sz, int kern
 	}
 	s->rec = malloc((size_t)sz->max_records * sizeof(*s->rec) + 1);
 	s->thr = calloc(emu_threads, sizeof(*s->thr));
-	if (!s->rec || !s->thr)
+	s->gw.tslots = acg_table_alloc(sz->max_records);
+	s->gw.table = malloc((size_t)s->gw.tslots * sizeof(*s->gw.table));
+	s->gw.cnt = malloc((2 * (size_t)sz->max_payloads + 1) * sizeof(*s->gw.cnt));
+	if (!s->rec || !s->thr || !s->gw.table || !s->gw.cnt)
 		goto oom;
 	for (int i = 0; i < emu_threads; i++) {
 		if (pthread_create(&s->thr[i], NULL, emu_kernel_thread, s) != 0)
@@ -399,8 +418,9 @@ oom:
 	return NULL;
 }
 
-static int emu_submit(AcDevStream *s, const uint8_t *data, uint32_t nbytes,
-		      const struct acc_desc *desc, uint32_t npay, char *err, size_t errlen)
+static int emu_submit_out(AcDevStream *s, const uint8_t *data, uint32_t nbytes,
+			  const struct acc_desc *desc, uint32_t npay, const struct acg_out *out,
+			  char *err, size_t errlen)
 {
 	if (nbytes > s->sz.data_bytes || npay > s->sz.max_payloads) {
 		snprintf(err, errlen, "emulation: batch larger than the stream buffers");
@@ -445,6 +465,9 @@ static int emu_submit(AcDevStream *s, const uint8_t *data, uint32_t nbytes,
 	s->sink = (struct acc_sink){ .rec = s->rec, .count = &s->count,
 				     .cap = s->sz.max_records };
 	s->items = acc_items(&s->batch, s->kernel);
+	s->grouped = out != NULL;
+	if (out)
+		s->out = *out;
 	s->next = 0;
 	s->finished_thr = 0;
 	s->scanned_thr = 0;
@@ -453,6 +476,19 @@ static int emu_submit(AcDevStream *s, const uint8_t *data, uint32_t nbytes,
 	pthread_cond_broadcast(&s->cv);
 	pthread_mutex_unlock(&s->mu);
 	return 0;
+}
+
+static int emu_submit(AcDevStream *s, const uint8_t *data, uint32_t nbytes,
+		      const struct acc_desc *desc, uint32_t npay, char *err, size_t errlen)
+{
+	return emu_submit_out(s, data, nbytes, desc, npay, NULL, err, errlen);
+}
+
+static int emu_submit_grouped(AcDevStream *s, const uint8_t *data, uint32_t nbytes,
+			      const struct acc_desc *desc, uint32_t npay,
+			      const struct acg_out *out, char *err, size_t errlen)
+{
+	return emu_submit_out(s, data, nbytes, desc, npay, out, err, errlen);
 }
 
 static int emu_wait(AcDevStream *s, const struct acc_rec **rec, uint32_t *count,
@@ -498,7 +534,7 @@ static int emu_wait(AcDevStream *s, const struct acc_rec **rec, uint32_t *count,
 	n = __atomic_load_n(&s->count, __ATOMIC_ACQUIRE);
 	/* no copy-out either: the records stay valid until the stream's next
 	 * submit, which comes after the completer has grouped them */
-	*rec = s->rec;
+	*rec = s->grouped ? NULL : s->rec;
 	*count = n;
 	if (t) {
 		t->h2d_ns = s->t_h2d - s->t_start;
@@ -532,6 +568,7 @@ static const AcDeviceOps emu_ops = {
 	.load_verify = emu_load_verify,
 	.stream_new = emu_stream_new,
 	.submit = emu_submit,
+	.submit_grouped = emu_submit_grouped,
 	.wait = emu_wait,
 	.stream_free = emu_stream_free,
 	.close = emu_close,

@@ -238,10 +238,14 @@ void ac_cuda_opts_defaults(AcCudaOpts *o, const CudaMpmConfig *cfg)
 
 /* ---------- sizing ---------- */
 
+/* A stream's device buffers: the batch, descriptors, records, and the
+ * grouping's scratch and output (cuda/group-kernel.h). */
 static uint64_t stream_dev_bytes(uint64_t data, uint32_t npay, uint32_t nrec)
 {
 	return data + (uint64_t)npay * sizeof(struct acc_desc) +
-	       (uint64_t)nrec * sizeof(struct acc_rec) + 256;
+	       (uint64_t)nrec * sizeof(struct acc_rec) +
+	       (uint64_t)acg_table_alloc(nrec) * 4 + (uint64_t)nrec * 4 +
+	       2 * (2 * (uint64_t)npay + 1) * 4 + 256;
 }
 
 static void fmt_size(uint64_t b, char *buf, size_t len)
@@ -311,7 +315,9 @@ static int check_device_id(const AcDeviceOps *ops, int id, char *err, size_t err
 
 /* ---------- results ---------- */
 
-/* Groups a batch's records by payload (a counting sort) and keeps one
+/* For a device without submit_grouped (the records come back to the host;
+ * cuda/group-kernel.h is the device's form of the same table):
+ * groups a batch's records by payload (a counting sort) and keeps one
  * record per (payload, pattern): detection wants the set of patterns a
  * buffer holds, and a kernel may report a pattern at every occurrence (ET
  * Open's zero runs and one-byte patterns: dozens per payload), which would
@@ -388,6 +394,20 @@ static void cut_stat(AcCuda *ac, int cut)
 	stat_add(c, 1);
 }
 
+/* A device that groups the records itself (submit_grouped) writes the
+ * slot's table directly, and the completer has nothing left to do. */
+static int submit_one(AcCuda *ac, AcDevStream *st, struct slot *sl, uint64_t w,
+		      char *err, size_t errlen)
+{
+	if (ac->ops->submit_grouped) {
+		struct acg_out out = { .pidx = sl->pidx, .ids = sl->ids, .cap = sl->max_records };
+
+		return ac->ops->submit_grouped(st, sl_data(sl), W_BYTES(w), sl->desc, W_NPAY(w),
+					       &out, err, errlen);
+	}
+	return ac->ops->submit(st, sl_data(sl), W_BYTES(w), sl->desc, W_NPAY(w), err, errlen);
+}
+
 /* Called with mu held; drops it around the device call. */
 static void submit_batch(AcCuda *ac, struct slot *sl)
 {
@@ -404,8 +424,7 @@ static void submit_batch(AcCuda *ac, struct slot *sl)
 
 	cut_stat(ac, W_CUT(w));
 	stat_add(&ac->st.wait_ns, f.t_submit_ns - sl->t_open_ns);
-	if (ac->ops->submit(ac->streams[si], sl_data(sl), W_BYTES(w), sl->desc, W_NPAY(w),
-			    err, sizeof(err)) != 0) {
+	if (submit_one(ac, ac->streams[si], sl, w, err, sizeof(err)) != 0) {
 		log_batch_error(ac, sl->seq, err);
 		f.stream = -1;
 	}
@@ -559,7 +578,8 @@ static void finish_batch(AcCuda *ac, const struct inflight *f)
 	} else {
 		sl->result = RES_DEVICE;
 		stat_add(&ac->st.gpu_batches, 1);
-		group_records(ac, sl, npay, rec, count);
+		if (!ac->ops->submit_grouped)
+			group_records(ac, sl, npay, rec, count);
 	}
 	/* the completer is the only writer of these */
 	stat_add(&ac->st.hist_bytes[hist_bucket(W_BYTES(w))], 1);
@@ -674,9 +694,11 @@ static void rx_ring_peak(AcCudaLane *l)
 }
 
 /* What one submit puts into the ring: a payload, and optionally a second
- * copy of it behind ctxlen bytes of context for another automaton. The
- * views do not share bytes: the kernels map each batch byte to exactly one
- * descriptor, in increasing offset order. */
+ * view of it behind ctxlen bytes of context for another automaton. The
+ * views share the payload's bytes: the ring holds the context and the
+ * payload once, the stream view's descriptor covers both and the packet
+ * view's, the next one, its tail (the kernels' windows start at the outer
+ * descriptor that covers them, ac-kernel.h acc_window_first). */
 struct rx_sub {
 	const uint8_t *ctx, *buf;
 	uint32_t ctxlen, len;
@@ -687,25 +709,35 @@ struct rx_sub {
 
 static uint32_t rx_bytes(const struct rx_sub *u)
 {
-	return u->nviews == 2 ? 2 * u->len + u->ctxlen : u->len;
+	return u->nviews == 2 ? u->len + u->ctxlen : u->len;
 }
 
+/* Descriptors, in offset order: a payload's own view, or its stream view
+ * (context + payload) then its packet view (the payload, the same bytes). */
 static void rx_fill(struct slot *sl, uint32_t npay, uint32_t bytes, const struct rx_sub *u)
 {
 	uint8_t *dst = sl_data(sl) + bytes;
+	uint32_t c = u->nviews == 2 ? u->ctxlen : 0;
 
-	memcpy(dst, u->buf, u->len);
-	sl->desc[npay] = (struct acc_desc){ .off = bytes, .len = (uint16_t)u->len,
+	if (c)
+		memcpy(dst, u->ctx, c);
+	memcpy(dst + c, u->buf, u->len);
+	if (u->nviews == 2) {
+		sl->desc[npay] = (struct acc_desc){ .off = bytes, .len = (uint16_t)(c + u->len),
+						    .group = u->ctx_group };
+		sl->pkt[npay] = u->pkt;
+		npay++;
+	}
+	sl->desc[npay] = (struct acc_desc){ .off = bytes + c, .len = (uint16_t)u->len,
 					    .group = u->group };
 	sl->pkt[npay] = u->pkt;
-	if (u->nviews == 2) {
-		if (u->ctxlen)
-			memcpy(dst + u->len, u->ctx, u->ctxlen);
-		memcpy(dst + u->len + u->ctxlen, u->buf, u->len);
-		sl->desc[npay + 1] = (struct acc_desc){ .off = bytes + u->len,
-			.len = (uint16_t)(u->ctxlen + u->len), .group = u->ctx_group };
-		sl->pkt[npay + 1] = u->pkt;
-	}
+}
+
+/* The descriptor of a ticket's view (0: the payload, 1: behind its
+ * context): rx_fill puts the stream view first. */
+static uint32_t view_desc(const AcCudaTicket *t, int view)
+{
+	return t->views == 2 ? t->index + 1 - (uint32_t)view : t->index;
 }
 
 static AcCudaTicket lane_ticket(const AcCudaLane *l, uint32_t index, uint32_t views)
@@ -880,7 +912,7 @@ int ac_cuda_ready(const AcCuda *ac, const AcCudaTicket *t)
 const uint8_t *ac_cuda_payload(const AcCuda *ac, const AcCudaTicket *t, uint32_t *len)
 {
 	const struct slot *sl = ticket_slot(ac, t);
-	const struct acc_desc *d = &sl->desc[t->index];
+	const struct acc_desc *d = &sl->desc[view_desc(t, 0)];
 
 	*len = d->len;
 	return sl_data(sl) + d->off;
@@ -895,7 +927,7 @@ const uint8_t *ac_cuda_payload_ctx(const AcCuda *ac, const AcCudaTicket *t, uint
 		*len = 0;
 		return NULL;
 	}
-	d = &sl->desc[t->index + 1];
+	d = &sl->desc[view_desc(t, 1)];
 	*len = d->len;
 	return sl_data(sl) + d->off;
 }
@@ -927,7 +959,7 @@ static uint32_t view_matches(AcCuda *ac, const AcCudaTicket *t, uint32_t idx,
 const uint32_t *ac_cuda_ids(const AcCuda *ac, const AcCudaTicket *t, int view, uint32_t *n)
 {
 	const struct slot *sl = ticket_slot(ac, t);
-	uint32_t idx = t->index + (uint32_t)view;
+	uint32_t idx = view_desc(t, view);
 
 	*n = 0;
 	if (sl->result != RES_DEVICE || (uint32_t)view >= t->views)
@@ -938,14 +970,14 @@ const uint32_t *ac_cuda_ids(const AcCuda *ac, const AcCudaTicket *t, int view, u
 
 uint32_t ac_cuda_matches(AcCuda *ac, const AcCudaTicket *t, ac_match_fn cb, void *arg)
 {
-	return view_matches(ac, t, t->index, cb, arg);
+	return view_matches(ac, t, view_desc(t, 0), cb, arg);
 }
 
 uint32_t ac_cuda_matches_ctx(AcCuda *ac, const AcCudaTicket *t, ac_match_fn cb, void *arg)
 {
 	if (t->views < 2)
 		return 0;
-	return view_matches(ac, t, t->index + 1, cb, arg);
+	return view_matches(ac, t, view_desc(t, 1), cb, arg);
 }
 
 void ac_cuda_release(AcCuda *ac, const AcCudaTicket *t)
@@ -1203,7 +1235,7 @@ int ac_cuda_load_verify(AcCuda *ac, const void *blk, size_t size, const struct a
 const uint32_t *ac_cuda_passed(const AcCuda *ac, const AcCudaTicket *t, int view, uint32_t *n)
 {
 	const struct slot *sl = ticket_slot(ac, t);
-	uint32_t idx = t->index + (uint32_t)view;
+	uint32_t idx = view_desc(t, view);
 
 	*n = 0;
 	if (sl->result != RES_DEVICE || (uint32_t)view >= t->views || !ac->nvprog)

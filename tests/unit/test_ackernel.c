@@ -440,6 +440,185 @@ TEST(ackernel_two_groups_in_one_batch)
 	CHECK(!bad);
 }
 
+/* A TCP payload's two views share its bytes (ac-cuda.c rx_fill): the
+ * stream view's descriptor covers context + payload with one automaton,
+ * the packet view's, the next one, the payload alone with another. Every
+ * variant's set must equal ac's over each descriptor's own bytes, whatever
+ * window the outer descriptor's start or the inner one's falls in. */
+TEST(ackernel_nested_views_share_bytes)
+{
+	struct pats s1 = { 0 }, s2 = { 0 };
+	struct batch bt;
+	AcAutomaton *a[2];
+
+	random_pats(&s1, 40, 6);
+	random_pats(&s2, 30, 9);
+	a[0] = build(&s1, AC_DENSE_BUDGET_DEFAULT, 0);
+	a[1] = build(&s2, 0, 0);
+	CHECK(a[0] && a[1]);
+	batch_init(&bt, 256 * 1024);
+	for (uint32_t p = 0; p + 2 <= MAXPAY && p < 600; p += 2) {
+		uint32_t ctx = rnd() % 3 ? rnd() % 40 : 0, len = 1 + rnd() % 500;
+		uint8_t *d;
+
+		if (p % 10 == 4) {
+			/* now and then a payload with one view */
+			if (!(d = batch_add(&bt, len, 0, 0)))
+				break;
+			for (uint32_t i = 0; i < len; i++)
+				d[i] = rnd_byte();
+			continue;
+		}
+		if (!(d = batch_add(&bt, ctx + len, rnd() % 4 ? 0 : rnd() % 24, 1)))
+			break;
+		for (uint32_t i = 0; i < ctx + len; i++)
+			d[i] = rnd_byte();
+		if (bt.npay == MAXPAY)
+			break;
+		uint32_t off = bt.desc[bt.npay - 1].off + ctx;
+
+		bt.desc[bt.npay++] = (struct acc_desc){ .off = off, .len = (uint16_t)len,
+							.group = 0 };
+	}
+	int bad = all_equal(&bt, a, 2, "nested views", NULL);
+
+	ac_free(a[0]);
+	ac_free(a[1]);
+	free(bt.data);
+	pats_free(&s1);
+	pats_free(&s2);
+	CHECK(!bad);
+}
+
+/* ---- grouping on the device (cuda/group-kernel.h) ---- */
+
+#include "cuda/group-kernel.h"
+
+/* The grouping steps make each payload's SET of caller ids and of passed
+ * programs, each once, whatever order the records come in: two groups
+ * (pattern ids that overlap between them), the reference kernel's records
+ * (every occurrence: many repeats), shuffled across payloads, with pass
+ * records (repeated too) and records that name no pattern or program
+ * mixed in. Each payload's table must equal ac's set and the programs
+ * added, nothing twice. */
+TEST(ackernel_grouping_is_exact_on_shuffled_records)
+{
+	struct pats s1 = { 0 }, s2 = { 0 };
+	struct batch bt;
+	AcAutomaton *a[2];
+	struct acc_group groups[2];
+	struct pairs want = { 0 }, wantp = { 0 }, got = { 0 }, gotp = { 0 };
+	enum { NPROG = 50 };
+	int bad = 0;
+
+	random_pats(&s1, 30, 4);
+	random_pats(&s2, 20, 3);
+	a[0] = build(&s1, AC_DENSE_BUDGET_DEFAULT, 0);
+	a[1] = build(&s2, 0, 0);
+	CHECK(a[0] && a[1]);
+	batch_init(&bt, 64 * 1024);
+	random_batch(&bt, 150, 300, 1, 2);
+	reference(&bt, a, &want);
+	for (uint32_t g = 0; g < 2; g++)
+		groups[g] = (struct acc_group){ .v = a[g]->v, .maxlen = a[g]->blk->maxlen,
+						.npat = a[g]->blk->npatterns };
+
+	struct acc_batch b = { .data = bt.data, .desc = bt.desc, .groups = groups,
+			       .npay = bt.npay, .nbytes = bt.nbytes, .chunk = 64 };
+	uint32_t cap = 8 * bt.nbytes + 4096, count = 0;
+	struct acc_rec *rec = malloc(cap * sizeof(*rec));
+	struct acc_sink k = { .rec = rec, .count = &count, .cap = cap };
+
+	for (uint32_t p = 0; p < bt.npay; p++)
+		acc_scan_payload(&b, &k, p);
+	CHECK(count < cap - 4 * bt.npay);
+	uint32_t nscan = count;
+	struct pairs pi = { 0 }, wantm = { 0 };
+
+	/* the multiset the table must hold: an id per distinct (payload,
+	 * pattern index), so two patterns with one id give it twice */
+	for (uint32_t r = 0; r < nscan; r++)
+		pairs_add(&pi, rec[r].payload, rec[r].pat);
+	pairs_unique(&pi);
+	for (uint32_t r = 0; r < pi.n; r++) {
+		uint32_t p = (uint32_t)(pi.v[r] >> 32);
+
+		pairs_add(&wantm, p, groups[bt.desc[p].group].v.pat[(uint32_t)pi.v[r]].id);
+	}
+	qsort(wantm.v, wantm.n, sizeof(*wantm.v), u64_cmp);
+
+	/* pass records: ~1 in 3 payloads, each program 1-3 times, and the
+	 * out of range ones (a program past NPROG, a pattern past npat) */
+	for (uint32_t p = 0; p < bt.npay; p++) {
+		if (p % 3)
+			continue;
+		uint32_t prog = rnd() % NPROG, times = 1 + rnd() % 3;
+
+		for (uint32_t t = 0; t < times; t++)
+			rec[count++] = (struct acc_rec){ .payload = p, .pat = ACV_PASS | prog };
+		pairs_add(&wantp, p, prog);
+		if (p % 9 == 0)
+			rec[count++] = (struct acc_rec){ .payload = p, .pat = ACV_PASS | NPROG };
+	}
+	rec[count++] = (struct acc_rec){ .payload = 0, .pat = groups[bt.desc[0].group].npat };
+	pairs_unique(&wantp);
+	for (uint32_t i = count; i > 1; i--) {
+		uint32_t j = rnd() % i;
+		struct acc_rec x = rec[i - 1];
+
+		rec[i - 1] = rec[j];
+		rec[j] = x;
+	}
+
+	struct acg_work w = { .tslots = acg_table_alloc(cap) };
+	struct acg_out o = { .cap = cap };
+
+	w.table = malloc(w.tslots * sizeof(*w.table));
+	w.cnt = malloc((2 * bt.npay + 1) * sizeof(*w.cnt));
+	o.pidx = malloc((2 * bt.npay + 1) * sizeof(*o.pidx));
+	o.ids = malloc(cap * sizeof(*o.ids));
+	CHECK_EQ(acg_group_serial(&b, rec, count, NPROG, &w, &o), 0);
+	for (uint32_t p = 0; p < bt.npay; p++) {
+		for (uint32_t i = o.pidx[2 * p]; i < o.pidx[2 * p + 1]; i++)
+			pairs_add(&got, p, o.ids[i]);
+		for (uint32_t i = o.pidx[2 * p + 1]; i < o.pidx[2 * p + 2]; i++)
+			pairs_add(&gotp, p, o.ids[i]);
+	}
+	qsort(got.v, got.n, sizeof(*got.v), u64_cmp);
+	qsort(gotp.v, gotp.n, sizeof(*gotp.v), u64_cmp);
+	bad = got.n != wantm.n || (got.n && memcmp(got.v, wantm.v, got.n * sizeof(*got.v)) != 0);
+	if (bad)
+		printf("  the table holds %u ids, %u distinct (payload, pattern) pairs\n",
+		       got.n, wantm.n);
+	CHECK(!bad);
+	/* and as a set, ac's (pats_add gives two patterns one id at times) */
+	pairs_unique(&got);
+	CHECK(nscan > 4 * want.n);   /* the repeats were there */
+	CHECK_EQ(got.n, want.n);
+	CHECK(want.n == 0 || memcmp(got.v, want.v, want.n * sizeof(*want.v)) == 0);
+	CHECK_EQ(gotp.n, wantp.n);
+	CHECK(wantp.n == 0 || memcmp(gotp.v, wantp.v, wantp.n * sizeof(*wantp.v)) == 0);
+	/* too many records for the output: not grouped (the host rescans) */
+	o.cap = count - 1;
+	CHECK_EQ(acg_group_serial(&b, rec, count, NPROG, &w, &o), -1);
+	free(w.table);
+	free(w.cnt);
+	free(o.pidx);
+	free(o.ids);
+	free(rec);
+	free(want.v);
+	free(wantp.v);
+	free(got.v);
+	free(gotp.v);
+	free(pi.v);
+	free(wantm.v);
+	free(bt.data);
+	ac_free(a[0]);
+	ac_free(a[1]);
+	pats_free(&s1);
+	pats_free(&s2);
+}
+
 /* The edges, each placed on purpose: matches across every window and
  * 64-position run, the last payload ending at the batch end (not a
  * multiple of 16), zero runs, one-byte and exact-case patterns. */
@@ -771,6 +950,34 @@ static int device_round(const AcDeviceOps *ops, const struct batch *bt, AcAutoma
 			printf("  %s kernel %d chunk %u: %u pairs (ac %u)%s\n", ops->name, kernel,
 			       chunk, got.n, want->n, bad ? ", a record is no match" : "");
 		free(got.v);
+	}
+	if (rc == 0 && ops->submit_grouped) {
+		/* again, grouped on the device: the table is ac's set */
+		struct acg_out o = { .cap = sz.max_records };
+		struct pairs got = { 0 };
+
+		o.pidx = malloc((2 * bt->npay + 1) * sizeof(*o.pidx));
+		o.ids = malloc(o.cap * sizeof(*o.ids));
+		if (ops->submit_grouped(st, data, bt->nbytes, desc, bt->npay, &o, err,
+					sizeof(err)) != 0 ||
+		    ops->wait(st, &rec, &count, NULL, err, sizeof(err)) != 0 || count > o.cap) {
+			printf("  %s grouped: %s\n", ops->name, count > o.cap ? "overflow" : err);
+			rc = 1;
+		} else {
+			for (uint32_t p = 0; p < bt->npay; p++)
+				for (uint32_t i = o.pidx[2 * p]; i < o.pidx[2 * p + 2]; i++)
+					pairs_add(&got, p, o.ids[i]);
+			pairs_unique(&got);
+			if (got.n != want->n ||
+			    (want->n && memcmp(got.v, want->v, want->n * sizeof(*want->v)) != 0)) {
+				printf("  %s kernel %d grouped: %u pairs (ac %u)\n", ops->name,
+				       kernel, got.n, want->n);
+				rc = 1;
+			}
+		}
+		free(got.v);
+		free(o.pidx);
+		free(o.ids);
 	}
 	goto out;
 fail:

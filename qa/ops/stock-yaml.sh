@@ -19,7 +19,7 @@
 # The rest take their configure defaults: @e_enable_evelog@ yes, plugins
 # commented out (@pfring_comment@ and friends "#"), @e_magic_file_comment@ "#"
 # (configure comments magic-file out unless it finds the database), @prefix@
-# /usr/local, @PACKAGE_NAME@ suricata, @PACKAGE_VERSION@ VERSION (default 8.0.6),
+# /usr/local, @PACKAGE_NAME@ suricata, @PACKAGE_VERSION@ VERSION (default 8.0.7),
 # @MAJOR_MINOR@ its first two numbers.
 #
 # Output: the -T output, then "stock-yaml: PASS <file>" or "stock-yaml: FAIL
@@ -45,7 +45,7 @@ if [ $# -lt 1 ] || [ ! -r "$1" ]; then
     exit 2
 fi
 in=$1
-version=${2:-8.0.6}
+version=${2:-8.0.7}
 major_minor=$(echo "$version" | cut -d. -f1,2)
 [ -x "$bin" ] || { echo "stock-yaml: no engine binary at $bin (build first, or -b)" >&2; exit 2; }
 [ -r "$rules" ] || { echo "stock-yaml: cannot read rules $rules" >&2; exit 2; }

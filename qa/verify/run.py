@@ -49,7 +49,7 @@ except ImportError:
 		return miniyaml.load(text)
 
 # The version we track when the engine cannot tell us its own.
-DEFAULT_VERSION = "8.0.6"
+DEFAULT_VERSION = "8.0.7"
 DEFAULT_TIMEOUT = 60
 
 

@@ -5,13 +5,18 @@
  * STARTTLS: after the server's 220 to it the flow continues as TLS
  * (app_layer_request_proto_change()).
  *
- * Transactions, as Suricata makes them: one starts with the first command
- * when there is none or the last is done (RSET and QUIT do not start one);
- * it is done at the end of its message (the "." of DATA, the last BDAT
- * chunk), at RSET, or when the flow goes on as TLS. A transaction holds the
- * envelope (helo, mail from, rcpt to) and, from DATA/BDAT on, its message
- * (mime-decode.h). The eve smtp/email records and the smtp.* and email.*
- * keywords read them through the accessors below. */
+ * Transactions, as Suricata 8.0.7 makes them: one starts with the
+ * session's first command, and with any command once the current one's
+ * message ended or it is done, RSET and QUIT aside. Its request side ends
+ * with its message (the "." of DATA, the last BDAT chunk); it is done when
+ * the server answers that end, when a RSET sent in it is accepted, when a
+ * HELO/EHLO sent once its mail began is accepted (RFC 5321 4.1.4), when
+ * the flow goes on as TLS, or when both sides closed. Each reply acts on
+ * the transaction its command was sent in. A transaction holds the
+ * envelope (helo, mail from, rcpt to) and, from DATA on, its message
+ * (mime-decode.h; BDAT chunks are counted, not decoded, as Suricata's).
+ * The eve smtp/email records and the smtp.* and email.* keywords read them
+ * through the accessors below. */
 #ifndef APP_LAYER_SMTP_PARSE_H
 #define APP_LAYER_SMTP_PARSE_H
 
@@ -35,6 +40,8 @@ enum smtp_event {
 	SMTP_EV_UNPARSABLE_CONTENT,
 	SMTP_EV_FAILED_PROTOCOL_CHANGE,
 	SMTP_EV_TRUNCATED_LINE,
+	SMTP_EV_INVALID_BDAT,       /* Suricata 8.0.7: a BDAT line that is not
+	                             * "BDAT <size> [LAST]" */
 	SMTP_EV_COUNT
 };
 
@@ -96,6 +103,8 @@ uint64_t smtp_tx_count(const SmtpState *s);
 SmtpTx *smtp_tx_get(const SmtpState *s, uint64_t id);
 uint64_t smtp_tx_id(const SmtpTx *tx);
 int smtp_tx_done(const SmtpTx *tx);
+/* Whether the client is done with it: its message ended, or it is done. */
+int smtp_tx_request_done(const SmtpTx *tx);
 /* Whether a message's header block ended on the transaction (sticky). */
 int smtp_tx_headers_done(const SmtpTx *tx);
 unsigned *smtp_tx_flags(SmtpTx *tx);

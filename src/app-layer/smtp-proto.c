@@ -3,7 +3,8 @@
  * recognised, and the ops that hand the parser (smtp-parse.c) to the
  * generic app layer.
  *
- * Recognition, as Suricata 8's: the client's EHLO or HELO on any port;
+ * Recognition, as Suricata 8's: the client's EHLO or HELO on any port, its
+ * QUIT on the detection ports;
  * the server's 220 banner on the detection ports (a 220 banner alone is
  * FTP's too, so the ports decide). Once the server accepts STARTTLS the
  * parser asks the app layer to go on with TLS (app_layer_request_proto_
@@ -150,13 +151,17 @@ static int on_port(const Flow *f)
 	return 0;
 }
 
-/* "EHLO"/"HELO" and a blank or the line's end. */
-static int probe_hello(const uint8_t *b, uint32_t len)
+/* "EHLO"/"HELO" on any port, "QUIT" on the detection ports, each with a
+ * blank or the line's end after it. QUIT is Suricata 8.0.7's: a client
+ * that only says goodbye is SMTP where SMTP is served (suricata-verify
+ * smtp-quit); elsewhere it might be FTP's QUIT. */
+static int probe_client(const Flow *f, const uint8_t *b, uint32_t len)
 {
-	static const char *const verbs[] = { "EHLO", "HELO" };
+	static const char *const verbs[] = { "EHLO", "HELO", "QUIT" };
+	int nverbs = on_port(f) ? 3 : 2;
 	int more = 0;
 
-	for (int v = 0; v < 2; v++) {
+	for (int v = 0; v < nverbs; v++) {
 		uint32_t n = len < 4 ? len : 4;
 
 		if (strncasecmp((const char *)b, verbs[v], n) != 0)
@@ -189,7 +194,7 @@ static int smtp_probe(const AppLayerConfig *cfg, const Flow *f, int dir, const u
 {
 	(void)cfg;
 	if (dir == APP_DIR_TOSERVER)
-		return probe_hello(buf, len);
+		return probe_client(f, buf, len);
 	return on_port(f) ? probe_banner(buf, len) : DET_NO;
 }
 
@@ -313,11 +318,13 @@ static uint64_t smtp_tx_id_op(const void *tx)
 	return smtp_tx_id(tx);
 }
 
-/* One progress value for both sides, as Suricata's SMTP tx has (smtp.h). */
+/* Progress per side (smtp.h): Suricata 8.0.7 completes the request side
+ * at the message's end and the response side with the server's reply to
+ * it, so a toserver rule on the whole message matches on the "." packet
+ * while the transaction logs at the reply. */
 static int smtp_tx_progress(const void *tx, int dir)
 {
-	(void)dir;
-	if (smtp_tx_done(tx))
+	if (dir == APP_DIR_TOSERVER ? smtp_tx_request_done(tx) : smtp_tx_done(tx))
 		return SMTP_PROGRESS_DONE;
 	return smtp_tx_headers_done(tx) ? SMTP_PROGRESS_HEADERS : 0;
 }

@@ -3,11 +3,12 @@
  * accessors of smtp-parse.h, on tx from app_layer_tx_get()); everything
  * else goes through the generic app_layer_tx_*() calls.
  *
- * Progress: one value for both sides: headers (1) once the message's
- * header block ended, so the email.* header buffers are whole and a rule
- * on them matches mid-message, as in Suricata (suricata-verify
- * detect-email-cc); done (2) when the message ended, or the flow went on
- * as TLS. */
+ * Progress: headers (1) once the message's header block ended, so the
+ * email.* header buffers are whole and a rule on them matches mid-message,
+ * as in Suricata (suricata-verify detect-email-cc); done (2) on the
+ * request side when the message ended, on the response side when the
+ * server answered its end (Suricata 8.0.7), and on both when the
+ * transaction completed otherwise (RSET, STARTTLS, the flow's end). */
 #ifndef APP_LAYER_SMTP_H
 #define APP_LAYER_SMTP_H
 

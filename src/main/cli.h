@@ -7,7 +7,7 @@
 
 #include <stdio.h>
 
-#define SURICATA_VERSION "8.0.6"
+#define SURICATA_VERSION "8.0.7"
 #define ENGINE_SUFFIX "suricata-gpu"
 
 /* Interfaces one run captures on at most (-i a -i b ...). */

@@ -33,7 +33,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define VERSION_ANSWER "8.0.6 RELEASE"
+#define VERSION_ANSWER "8.0.7 RELEASE"
 #define RUN_DIR BUILD_LOCALSTATEDIR "/run/suricata/"
 /* Suricata's limits: a client message is one JSON object of at most this */
 #define MSG_MAX 4096

@@ -88,7 +88,7 @@ if start "$name" -S "$tmp/old.rules" --af-packet="$vb" --set af-packet.0.threads
 	a=$(uc help)
 	expect $name "help: the command list too" "$a" 'a["return"] == "OK" and "dump-counters" in a["message"]["commands"]'
 	a=$(uc version)
-	expect $name "version: 8.0.6" "$a" 'a["return"] == "OK" and a["message"].startswith("8.0.6")'
+	expect $name "version: 8.0.7" "$a" 'a["return"] == "OK" and a["message"].startswith("8.0.7")'
 	a=$(uc uptime)
 	expect $name "uptime: seconds, an integer" "$a" 'a["return"] == "OK" and isinstance(a["message"], int) and 0 <= a["message"] < 60'
 	a=$(uc running-mode)

@@ -937,14 +937,14 @@ TEST(requires_checks_version_feature_keyword_first)
 {
 	Signature *s;
 
-	/* this engine is 8.0.6 */
+	/* this engine is 8.0.7 */
 	s = P(R("requires: version >= 8; sid:1;"));
 	CHECK(s);
 	sig_free(s);
 	s = P(R("content:\"a\"; requires: version >= 7.0.3 < 8 | >= 8.0, feature ja4; sid:1;"));
 	CHECK(s);
 	sig_free(s);
-	CHECK_EQ(E(R("requires: version >= 8.0.7; sid:1;")), SIG_ERR_UNSUPPORTED);
+	CHECK_EQ(E(R("requires: version >= 8.0.8; sid:1;")), SIG_ERR_UNSUPPORTED);
 	CHECK_EQ(E(R("requires: version < 8; sid:1;")), SIG_ERR_UNSUPPORTED);
 	CHECK_EQ(E(R("requires: keyword http.uri, keyword no.such.kw; sid:1;")),
 		 SIG_ERR_UNSUPPORTED);

@@ -101,10 +101,15 @@ TEST(smtp_envelope_and_message)
 
 	CHECK(s);
 	CHECK_EQ(feed_str(s, 0, session), SMTP_OK);
-	/* QUIT after the done mail starts the next (Suricata 8.0.0) */
-	CHECK_EQ(smtp_tx_count(s), 2);
+	/* QUIT after the mail starts nothing (Suricata 8.0.7) */
+	CHECK_EQ(smtp_tx_count(s), 1);
 	tx = smtp_tx_get(s, 0);
-	CHECK(tx && smtp_tx_done(tx));
+	/* the message ended; the transaction waits for the server's word */
+	CHECK(tx && !smtp_tx_done(tx));
+	CHECK_EQ(feed_str(s, 1, "250 mx\r\n250 ok\r\n250 ok\r\n250 ok\r\n354 go\r\n"), SMTP_OK);
+	CHECK(!smtp_tx_done(tx));
+	CHECK_EQ(feed_str(s, 1, "250 queued\r\n221 bye\r\n"), SMTP_OK);
+	CHECK(smtp_tx_done(tx));
 	p = smtp_tx_helo(tx, &n);
 	CHECK(str_is(p, n, "client.example"));
 	p = smtp_tx_mail_from(tx, &n);
@@ -123,9 +128,11 @@ TEST(smtp_envelope_and_message)
 	CHECK_EQ(mime_url_count(m), 2);
 	CHECK(str_is(mime_url_at(m, 0)->s, mime_url_at(m, 0)->len, "two.example/x"));
 	CHECK(str_is(mime_url_at(m, 1)->s, mime_url_at(m, 1)->len, "example.com/a=b"));
-	CHECK_EQ(smtp_tx_events(tx), 0);
-	tx = smtp_tx_get(s, 1);
-	CHECK(tx && !smtp_tx_done(tx) && !smtp_tx_mime(tx));
+	/* the message went before DATA's 354 came: out of order (RFC 2920);
+	 * the second EHLO's name is a duplicate */
+	CHECK_EQ(smtp_tx_events(tx), 1ull << SMTP_EV_INVALID_PIPELINED_SEQUENCE |
+					     1ull << SMTP_EV_DUPLICATE_FIELDS);
+	CHECK(!smtp_tx_get(s, 1));
 	smtp_state_free(s);
 }
 
@@ -182,8 +189,8 @@ TEST(smtp_frames_lines_and_message)
 		{ 0, 31, 23, SMTP_FRAME_DATA, 0 },                  /* the message */
 		{ 0, 25, 6, SMTP_FRAME_COMMAND_LINE, 0 },           /* DATA */
 		{ 0, 25, 4, SMTP_FRAME_COMMAND_LINE, 0 },
-		{ 0, 54, 5, SMTP_FRAME_COMMAND_LINE, 1 },           /* QUIT: the next tx */
-		{ 0, 54, 4, SMTP_FRAME_COMMAND_LINE, 1 },           /* ... its bare LF off */
+		{ 0, 54, 5, SMTP_FRAME_COMMAND_LINE, 0 },           /* QUIT: no tx of its own */
+		{ 0, 54, 4, SMTP_FRAME_COMMAND_LINE, 0 },           /* ... its bare LF off */
 	};
 
 	CHECK(s);
@@ -209,6 +216,28 @@ TEST(smtp_frames_lines_and_message)
 	smtp_state_free(s);
 }
 
+/* A reply's frame belongs to the transaction its command was sent in: the
+ * 250 to a message's "." stays tx 0's though a MAIL pipelined behind it
+ * started tx 1 (Suricata 8.0.7). */
+TEST(smtp_response_frames_follow_their_command)
+{
+	SmtpState *s = pipelined_state();
+
+	nfrecs = 0;
+	smtp_set_frame_sink(s, &rec_sink, NULL);
+	feed_at(s, 0, 0, "MAIL FROM:<a@b>\r\nDATA\r\n");
+	feed_at(s, 1, 0, "250 ok\r\n354 go\r\n");
+	feed_at(s, 0, 23, "x\r\n.\r\nMAIL FROM:<c@d>\r\n");
+	CHECK_EQ(smtp_tx_count(s), 2);
+	nfrecs = 0;
+	feed_at(s, 1, 16, "250 queued\r\n250 ok\r\n");
+	CHECK_EQ(nfrecs, 2);
+	CHECK_EQ(frecs[0].type, SMTP_FRAME_RESPONSE_LINE);
+	CHECK_EQ(frecs[0].tx, 0);
+	CHECK_EQ(frecs[1].tx, 1);
+	smtp_state_free(s);
+}
+
 /* Byte by byte, the parser must end where it ends with one call. */
 TEST(smtp_split_anywhere)
 {
@@ -217,7 +246,7 @@ TEST(smtp_split_anywhere)
 
 	for (size_t i = 0; session[i]; i++)
 		smtp_parse(s, 0, (const uint8_t *)session + i, 1);
-	CHECK_EQ(smtp_tx_count(s), 2);
+	CHECK_EQ(smtp_tx_count(s), 1);
 	m = smtp_tx_mime(smtp_tx_get(s, 0));
 	CHECK_EQ(mime_url_count(m), 2);
 	CHECK_EQ(mime_attachment_count(m), 1);
@@ -235,9 +264,9 @@ TEST(smtp_multiline_and_pipelined_replies)
 		 SMTP_OK);
 	tx = smtp_tx_get(s, 0);
 	CHECK_EQ(smtp_tx_events(tx), 0);
-	/* one reply too many */
-	feed_str(s, 1, "250 OK\r\n");
-	CHECK(smtp_tx_has_event(tx, SMTP_EV_UNABLE_TO_MATCH_REPLY_WITH_REQUEST));
+	/* one reply too many goes by, as in Suricata: no event, no error */
+	CHECK_EQ(feed_str(s, 1, "250 OK\r\n"), SMTP_OK);
+	CHECK_EQ(smtp_tx_events(tx), 0);
 	smtp_state_free(s);
 }
 
@@ -322,6 +351,9 @@ TEST(smtp_data_waits_for_354_without_pipelining)
 	CHECK(!mime_header(smtp_tx_mime(tx), "subject"));
 	feed_str(s, 1, "250 ok\r\n354 go\r\n");
 	feed_str(s, 0, "Subject: late\r\n\r\nbody\r\n.\r\n");
+	CHECK(!smtp_tx_done(tx));
+	/* the early line was a command: its reply, then the message's */
+	feed_str(s, 1, "500 what\r\n250 queued\r\n");
 	CHECK(smtp_tx_done(tx));
 	CHECK(str_is(mime_header(smtp_tx_mime(tx), "subject")->value,
 		     mime_header(smtp_tx_mime(tx), "subject")->len, "late"));
@@ -411,32 +443,150 @@ TEST(smtp_refused_data_with_a_held_line)
 	smtp_state_free(s);
 }
 
-TEST(smtp_bdat_chunks)
+/* BDAT (RFC 3030): each chunk is counted to its own size, whatever lines
+ * it holds (a "." line included); its bytes are not MIME parsed, as in
+ * Suricata; the last chunk's reply completes the transaction, and the next
+ * MAIL starts the next one (suricata-verify smtp-bdat-multichunk-*). */
+TEST(smtp_bdat_chunks_counted_each_to_its_size)
 {
 	SmtpState *s = state();
-	const char *c1 = "Subject: chunked\r\n\r\nbody li";
-	const char *c2 = "ne http://x.example/\r\n";
+	const char *c1 = "Subject: chunked\r\n.\r\nbody li";
+	const char *c2 = "ne\r\n";
 	char cmd[64];
 	SmtpTx *tx;
 
+	feed_str(s, 1, "220 mx\r\n");
 	feed_str(s, 0, "EHLO x\r\nMAIL FROM:<a@b>\r\nRCPT TO:<c@d>\r\n");
 	snprintf(cmd, sizeof(cmd), "BDAT %zu\r\n", strlen(c1));
 	feed_str(s, 0, cmd);
 	feed_str(s, 0, c1);
 	snprintf(cmd, sizeof(cmd), "BDAT %zu LAST\r\n", strlen(c2));
 	feed_str(s, 0, cmd);
-	feed_str(s, 0, c2);
+	/* the chunk split over two inputs */
+	feed_str(s, 0, "n");
+	feed_str(s, 0, c2 + 1);
 	tx = smtp_tx_get(s, 0);
-	CHECK(smtp_tx_done(tx));
-	CHECK(str_is(mime_header(smtp_tx_mime(tx), "subject")->value,
-		     mime_header(smtp_tx_mime(tx), "subject")->len, "chunked"));
-	/* the line cut between the chunks is one line */
-	CHECK_EQ(mime_url_count(smtp_tx_mime(tx)), 1);
-	CHECK(str_is(mime_url_at(smtp_tx_mime(tx), 0)->s, mime_url_at(smtp_tx_mime(tx), 0)->len,
-		     "x.example/"));
-	/* commands after the last chunk */
+	CHECK(!smtp_tx_mime(tx));
+	CHECK(!smtp_tx_done(tx));
+	/* a command right behind the last chunk starts the next mail */
 	feed_str(s, 0, "MAIL FROM:<next@b>\r\n");
 	CHECK_EQ(smtp_tx_count(s), 2);
+	CHECK_EQ(feed_str(s, 1, "250 mx\r\n250 ok\r\n250 ok\r\n250 chunk\r\n"), SMTP_OK);
+	CHECK(!smtp_tx_done(tx));
+	CHECK_EQ(feed_str(s, 1, "250 queued\r\n250 ok\r\n"), SMTP_OK);
+	CHECK(smtp_tx_done(tx));
+	CHECK(!smtp_tx_done(smtp_tx_get(s, 1)));
+	CHECK_EQ(smtp_tx_events(tx), 0);
+	CHECK_EQ(smtp_tx_events(smtp_tx_get(s, 1)), 0);
+	smtp_state_free(s);
+}
+
+/* A BDAT line that is not "BDAT <size> [LAST]" is an event, not a parser
+ * error, and holds its place among the commands waiting for replies: the
+ * 354 then goes to DATA (suricata-verify smtp-bdat-bad-tail-reply-queue). */
+TEST(smtp_bad_bdat_is_an_event_and_keeps_its_reply)
+{
+	SmtpState *s = state();
+	SmtpTx *tx;
+
+	feed_str(s, 1, "220 mx\r\n");
+	feed_str(s, 0, "EHLO x\r\n");
+	feed_str(s, 1, "250-mx\r\n250 CHUNKING\r\n");
+	CHECK_EQ(feed_str(s, 0, "BDAT 5 X\r\nMAIL FROM:<a@b>\r\nRCPT TO:<c@d>\r\nDATA\r\n"),
+		 SMTP_OK);
+	tx = smtp_tx_get(s, 0);
+	CHECK(smtp_tx_has_event(tx, SMTP_EV_INVALID_BDAT));
+	CHECK_EQ(smtp_event_by_name("invalid_bdat"), SMTP_EV_INVALID_BDAT);
+	CHECK_EQ(feed_str(s, 1, "501 syntax\r\n250 ok\r\n250 ok\r\n354 go\r\n"), SMTP_OK);
+	feed_str(s, 0, "Subject: s\r\n\r\nbody\r\n.\r\n");
+	CHECK(!smtp_tx_has_event(tx, SMTP_EV_DATA_COMMAND_REJECTED));
+	CHECK(str_is(mime_header(smtp_tx_mime(tx), "subject")->value,
+		     mime_header(smtp_tx_mime(tx), "subject")->len, "s"));
+	CHECK_EQ(feed_str(s, 1, "250 queued\r\n"), SMTP_OK);
+	CHECK(smtp_tx_done(tx));
+	CHECK_EQ(smtp_parser_errors(s), 0);
+	/* nor a size alone is more than a size */
+	feed_str(s, 0, "BDAT\r\nBDAT 12x\r\n");
+	CHECK_EQ(smtp_tx_count(s), 2);
+	CHECK(smtp_tx_has_event(smtp_tx_get(s, 1), SMTP_EV_INVALID_BDAT));
+	smtp_state_free(s);
+}
+
+/* RSET and QUIT start no transaction once one ended (Suricata 8.0.7), but
+ * are one when nothing came before; RSET's 250 completes the transaction
+ * it was sent in, not one a command pipelined behind it started
+ * (suricata-verify smtp-pipelined-rset-after-complete,
+ * smtp-no-helo-rset-helo-mail). */
+TEST(smtp_rset_completes_its_own_transaction)
+{
+	SmtpState *s = state();
+
+	feed_str(s, 1, "220 mx\r\n");
+	feed_str(s, 0, "RSET\r\n");
+	CHECK_EQ(smtp_tx_count(s), 1);
+	feed_str(s, 1, "250 ok\r\n");
+	CHECK(smtp_tx_done(smtp_tx_get(s, 0)));
+	feed_str(s, 0, "HELO x\r\nMAIL FROM:<a@b>\r\nRCPT TO:<c@d>\r\nDATA\r\n");
+	CHECK_EQ(smtp_tx_count(s), 2);
+	feed_str(s, 1, "250 x\r\n250 ok\r\n250 ok\r\n354 go\r\n");
+	feed_str(s, 0, "Subject: one\r\n\r\n.\r\n");
+	feed_str(s, 1, "250 queued\r\n");
+	CHECK(smtp_tx_done(smtp_tx_get(s, 1)));
+	/* tx 1 logged and freed; RSET and the next MAIL pipelined */
+	*smtp_tx_flags(smtp_tx_get(s, 0)) |= 1;
+	*smtp_tx_flags(smtp_tx_get(s, 1)) |= 1;
+	smtp_tx_gc(s, 1);
+	feed_str(s, 0, "RSET\r\nMAIL FROM:<e@f>\r\n");
+	CHECK_EQ(smtp_tx_count(s), 3);
+	feed_str(s, 1, "250 reset\r\n250 ok\r\n");
+	CHECK(!smtp_tx_done(smtp_tx_get(s, 2)));
+	/* QUIT after a mail starts nothing */
+	feed_str(s, 0, "RCPT TO:<g@h>\r\nDATA\r\n");
+	feed_str(s, 1, "250 ok\r\n354 go\r\n");
+	feed_str(s, 0, "\r\n.\r\nQUIT\r\n");
+	CHECK_EQ(smtp_tx_count(s), 3);
+	CHECK_EQ(smtp_tx_events(smtp_tx_get(s, 2)), 0);
+	smtp_state_free(s);
+	/* a QUIT alone is a transaction */
+	s = state();
+	feed_str(s, 1, "220 mx\r\n");
+	feed_str(s, 0, "QUIT\r\n");
+	CHECK_EQ(smtp_tx_count(s), 1);
+	smtp_state_free(s);
+}
+
+/* A HELO/EHLO the server accepts once a mail began ends that mail as RSET
+ * would (RFC 5321 4.1.4); a refused one leaves it; the second name is a
+ * duplicate field and the first is kept (suricata-verify smtp-ehlo-reset,
+ * smtp-rejected-ehlo-preserves-envelope). */
+TEST(smtp_accepted_ehlo_resets_a_begun_mail)
+{
+	SmtpState *s = state();
+	const uint8_t *p;
+	uint32_t n;
+
+	feed_str(s, 1, "220 mx\r\n");
+	feed_str(s, 0, "HELO one\r\n");
+	feed_str(s, 1, "250 mx\r\n");
+	CHECK(!smtp_tx_done(smtp_tx_get(s, 0)));    /* no mail yet: nothing to reset */
+	feed_str(s, 0, "MAIL FROM:<a@b>\r\nEHLO\r\n");
+	feed_str(s, 1, "250 ok\r\n501 syntax\r\n");
+	CHECK(!smtp_tx_done(smtp_tx_get(s, 0)));
+	CHECK(smtp_tx_has_event(smtp_tx_get(s, 0), SMTP_EV_DUPLICATE_FIELDS));
+	feed_str(s, 0, "EHLO two\r\n");
+	feed_str(s, 1, "250-mx\r\n250 PIPELINING\r\n");
+	CHECK(smtp_tx_done(smtp_tx_get(s, 0)));
+	feed_str(s, 0, "MAIL FROM:<c@d>\r\n");
+	CHECK_EQ(smtp_tx_count(s), 2);
+	p = smtp_tx_helo(smtp_tx_get(s, 1), &n);
+	CHECK(str_is(p, n, "one"));
+	p = smtp_tx_mail_from(smtp_tx_get(s, 1), &n);
+	CHECK(str_is(p, n, "<c@d>"));
+	/* a second MAIL FROM in one mail is a duplicate, the first kept */
+	feed_str(s, 0, "MAIL FROM:<x@y>\r\n");
+	CHECK(smtp_tx_has_event(smtp_tx_get(s, 1), SMTP_EV_DUPLICATE_FIELDS));
+	p = smtp_tx_mail_from(smtp_tx_get(s, 1), &n);
+	CHECK(str_is(p, n, "<c@d>"));
 	smtp_state_free(s);
 }
 
@@ -485,8 +635,9 @@ TEST(smtp_tx_gc_frees_logged_done)
 {
 	SmtpState *s = pipelined_state();
 
-	feed_str(s, 0, "HELO x\r\nMAIL FROM:<a@b>\r\nDATA\r\n\r\n.\r\nMAIL FROM:<c@d>\r\n");
+	feed_str(s, 0, "MAIL FROM:<a@b>\r\nDATA\r\n\r\n.\r\nMAIL FROM:<c@d>\r\n");
 	CHECK_EQ(smtp_tx_count(s), 2);
+	feed_str(s, 1, "250 ok\r\n354 go\r\n250 queued\r\n");
 	*smtp_tx_flags(smtp_tx_get(s, 0)) |= 1;
 	*smtp_tx_flags(smtp_tx_get(s, 1)) |= 1;
 	smtp_tx_gc(s, 1);
@@ -704,8 +855,11 @@ TEST(smtp_eve_objects)
 	CHECK_STREQ(json_string_value(json_object_get(e, "subject")), "helloworld");
 	CHECK(json_object_get(e, "subject_md5"));
 	json_decref(e);
+	smtp_state_free(s);
 	/* no message: no email object */
-	CHECK(!smtp_email_object(smtp_tx_get(s, 1), 0));
+	s = state();
+	feed_str(s, 0, "HELO x\r\n");
+	CHECK(!smtp_email_object(smtp_tx_get(s, 0), 0));
 	smtp_state_free(s);
 }
 
@@ -1069,7 +1223,8 @@ TEST(smtp_starttls_change_checked_by_detection)
 }
 
 /* Progress: headers once the message's header block ended (email.* rules
- * match mid-message: suricata-verify detect-email-cc), done at its end. */
+ * match mid-message: suricata-verify detect-email-cc), done at its end on
+ * the request side, at the server's reply on the response side. */
 TEST(smtp_progress_headers_then_done)
 {
 	Ctx c;
@@ -1087,7 +1242,12 @@ TEST(smtp_progress_headers_then_done)
 	CHECK_EQ(app_layer_tx_progress(&c.f, tx, APP_DIR_TOSERVER), SMTP_PROGRESS_HEADERS);
 	CHECK_EQ(app_layer_tx_progress(&c.f, tx, APP_DIR_TOCLIENT), SMTP_PROGRESS_HEADERS);
 	pkt(&c, 0, ".\r\n", strlen(".\r\n"));
+	/* the request side is done with the "."; the response side with the
+	 * server's reply to it (Suricata 8.0.7) */
 	CHECK_EQ(app_layer_tx_progress(&c.f, tx, APP_DIR_TOSERVER), SMTP_PROGRESS_DONE);
+	CHECK_EQ(app_layer_tx_progress(&c.f, tx, APP_DIR_TOCLIENT), SMTP_PROGRESS_HEADERS);
+	pkt(&c, 1, "250 ok\r\n354 go\r\n250 queued\r\n", strlen("250 ok\r\n354 go\r\n250 queued\r\n"));
+	CHECK_EQ(app_layer_tx_progress(&c.f, tx, APP_DIR_TOCLIENT), SMTP_PROGRESS_DONE);
 	ctx_free(&c);
 }
 

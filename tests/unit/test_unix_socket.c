@@ -157,7 +157,7 @@ TEST(unix_version_uptime_modes)
 	UnixSocket *u = mk(NULL);
 	json_t *a = run(u, "{\"command\": \"version\"}");
 
-	CHECK_STREQ(msg_of(a), "8.0.6 RELEASE");
+	CHECK_STREQ(msg_of(a), "8.0.7 RELEASE");
 	json_decref(a);
 	a = run(u, "{\"command\": \"uptime\"}");
 	CHECK_STREQ(ret_of(a), "OK");
@@ -342,7 +342,7 @@ TEST(unix_socket_handshake_then_commands_split_across_writes)
 	/* two messages in one write: two answers */
 	CHECK(send(fd, "{\"command\":\"version\"}{\"command\":\"x\"}", 37, 0) == 37);
 	read_line(fd, buf, sizeof(buf));
-	CHECK(strstr(buf, "8.0.6") != NULL);
+	CHECK(strstr(buf, "8.0.7") != NULL);
 	read_line(fd, buf, sizeof(buf));
 	CHECK_STREQ(buf, "{\"message\":\"Unknown command\",\"return\":\"NOK\"}\n");
 	close(fd);
@@ -411,12 +411,12 @@ TEST(unix_socket_full_closes_the_idlest_client_for_a_new_one)
 	CHECK(handshake(last) == 0);
 	CHECK(send(last, "{\"command\":\"version\"}", 21, MSG_NOSIGNAL) == 21);
 	read_line(last, buf, sizeof(buf));
-	CHECK(strstr(buf, "8.0.6") != NULL);
+	CHECK(strstr(buf, "8.0.7") != NULL);
 	CHECK_EQ(closed_within(fds[0], 5000), 1);
 	/* the others stay served */
 	CHECK(send(fds[1], "{\"command\":\"version\"}", 21, MSG_NOSIGNAL) == 21);
 	read_line(fds[1], buf, sizeof(buf));
-	CHECK(strstr(buf, "8.0.6") != NULL);
+	CHECK(strstr(buf, "8.0.7") != NULL);
 	for (int i = 0; i < 16; i++)
 		close(fds[i]);
 	close(last);

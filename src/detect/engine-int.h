@@ -62,6 +62,12 @@ typedef struct SigPrecheck {
 	uint8_t flags_any;        /* flags:*: one of these set (0: no condition) */
 	uint8_t has_proto;        /* ip_proto:N: p->proto must be `proto` */
 	uint8_t proto;
+	uint8_t bidir;            /* <>: the port hulls the other way round pass too */
+	/* inspect_header may reject what the cheap bits let through: the
+	 * rule's addresses, or a port list with gaps in its hull. The walk
+	 * then runs inspect_header itself (precheck_header), the test
+	 * inspection makes of every rule, before marking the candidate. */
+	uint8_t hdr;
 	uint16_t alproto;         /* `alert dns ...`: the flow's app protocol (0: any) */
 } SigPrecheck;
 
@@ -77,6 +83,17 @@ static inline uint32_t precheck_packet_bits(const Packet *p)
 	return have;
 }
 
+/* The port hulls; a <> rule's the other way round too, as inspect_header
+ * tries both sides (most such rules name one service port, which few
+ * packets have on either side). */
+static inline int precheck_ports(const SigPrecheck *c, const Packet *p)
+{
+	if (p->sp >= c->sp_lo && p->sp <= c->sp_hi && p->dp >= c->dp_lo && p->dp <= c->dp_hi)
+		return 1;
+	return c->bidir && p->dp >= c->sp_lo && p->dp <= c->sp_hi && p->sp >= c->dp_lo &&
+	       p->sp <= c->dp_hi;
+}
+
 static inline int precheck_pass(const SigPrecheck *c, uint32_t have, const Packet *p)
 {
 	return (have & c->need) == c->need &&
@@ -85,8 +102,7 @@ static inline int precheck_pass(const SigPrecheck *c, uint32_t have, const Packe
 	       (!c->flags_any || (p->tcp_flags & c->flags_any)) &&
 	       (!c->has_proto || p->proto == c->proto) &&
 	       (!c->alproto || (p->flow && p->flow->app_proto == c->alproto)) &&
-	       p->sp >= c->sp_lo && p->sp <= c->sp_hi &&
-	       p->dp >= c->dp_lo && p->dp <= c->dp_hi;
+	       precheck_ports(c, p);
 }
 
 /* An always-inspected rule that needs a TCP flag set can pass only on a
@@ -643,6 +659,12 @@ static inline int detect_same_addr(const Address *a, const Address *b)
 
 /* inspect.c */
 int inspect_header(const DetectSig *ds, const Packet *p);
+/* The rest of always-inspected rule ds's precheck c, after precheck_pass:
+ * its header where the hulls cannot judge it (SigPrecheck.hdr). */
+static inline int precheck_header(const SigPrecheck *c, const DetectSig *ds, const Packet *p)
+{
+	return !c->hdr || inspect_header(ds, p);
+}
 int inspect_match_list(DetectThread *dt, const Signature *s, Packet *p);
 /* the same for a rule evaluated on transaction tx (tx-inspect.c) */
 struct DetectTx;

@@ -76,11 +76,13 @@ void inspect_precheck_build(const Signature *s, SigPrecheck *c)
 	memset(c, 0, sizeof(*c));
 	c->sp_lo = c->dp_lo = 0;
 	c->sp_hi = c->dp_hi = 65535;
-	/* <> swaps sides: no port condition */
-	if (!(s->flags & SIG_FLAG_BIDIR)) {
-		portset_hull(&s->sp, &c->sp_lo, &c->sp_hi);
-		portset_hull(&s->dp, &c->dp_lo, &c->dp_hi);
-	}
+	portset_hull(&s->sp, &c->sp_lo, &c->sp_hi);
+	portset_hull(&s->dp, &c->dp_lo, &c->dp_hi);
+	c->bidir = !!(s->flags & SIG_FLAG_BIDIR);
+	/* what the hulls cannot say of inspect_header's test: the addresses,
+	 * and the gaps of a port list (!80 is two ranges, hull 0:65535) */
+	c->hdr = !s->src.any || !s->dst.any || (!s->sp.any && s->sp.n > 1) ||
+		 (!s->dp.any && s->dp.n > 1);
 	for (int i = 0; i < s->lists[SM_LIST_MATCH].n; i++) {
 		const SigMatch *m = &s->lists[SM_LIST_MATCH].m[i];
 

@@ -378,9 +378,15 @@ static void pkt_prefilter(DetectThread *dt, DetectPkt *pk)
 }
 
 /* The group's rules without a fast pattern that p's bits allow: gate 0,
- * then the gates of the flags the packet has. */
+ * then the gates of the flags the packet has. A rule whose addresses (or
+ * port list) the bits cannot judge has its header tested here, by
+ * inspect_header itself: a rule inspected on every packet is mostly one
+ * for other hosts ($EXTERNAL_NET -> $HOME_NET seen the other way, a list
+ * of a malware's servers), and the test costs the same here as in the
+ * inspection it spares, less the candidate's mark, sort and walk. */
 static void pkt_always(DetectThread *dt, const DetectPkt *pk)
 {
+	const DetectSig *sigs = dt->de->sigs;
 	const SigGroup *g = pk->g;
 	const Packet *p = pk->p;
 	uint32_t have = precheck_packet_bits(p);
@@ -392,6 +398,8 @@ static void pkt_always(DetectThread *dt, const DetectPkt *pk)
 			const SigPrecheck *c = &g->always[i];
 
 			if ((c->iponly && !pk->iponly_ok) || !precheck_pass(c, have, p))
+				continue;
+			if (!precheck_header(c, &sigs[c->num], p))
 				continue;
 			cand_mark(&dt->cand, c->num);
 		}

@@ -785,8 +785,9 @@ TEST(streamed_packet_meets_only_packet_rules)
 }
 
 /* The precheck of always-inspected rules is a necessary condition: every
- * packet a rule matches (header and keywords) passes it. And it does prune:
- * the SYN-only rule is not worth inspecting on an ACK. */
+ * packet a rule matches (header and keywords) passes it, both halves
+ * (precheck_pass, then precheck_header as pkt_always runs them). And it
+ * does prune: the SYN-only rule is not worth inspecting on an ACK. */
 TEST(always_precheck_never_skips_a_match)
 {
 	static const char rules[] =
@@ -804,8 +805,15 @@ TEST(always_precheck_never_skips_a_match)
 		"alert tcp any 1024: -> any [80,443,8000:8080] (sid:12;)\n"
 		"alert tcp any any <> any 443 (flags:S; sid:13;)\n"
 		"alert tcp any any -> any !80 (sid:14;)\n"
-		"alert ip any any -> any any (ip_proto:6; sid:15;)\n";
-	static const uint16_t ports[] = { 22, 80, 443, 1023, 8080, 50000 };
+		"alert ip any any -> any any (ip_proto:6; sid:15;)\n"
+		"alert tcp any any <> any 179 (flow:established; flags:RSF*; sid:16;)\n"
+		"alert tcp 10.0.0.2 any <> 10.0.0.1 [22,80] (sid:17;)\n"
+		"alert tcp any any -> [10.0.0.7,10.0.0.9] any (sid:18;)\n"
+		"alert tcp !10.0.0.0/8 any -> 10.0.0.2 any (sid:19;)\n"
+		"alert tcp 10.0.0.1 any -> any [22,443] (flags:!R; sid:20;)\n"
+		"alert tcp any [1024:8000,!1900] <> any !443 (flags:+A; sid:21;)\n";
+	static const uint16_t ports[] = { 22, 80, 179, 443, 1023, 8080, 50000 };
+	const int nports = (int)(sizeof(ports) / sizeof(ports[0]));
 	static Flow fl;
 	Env e;
 	Packet p;
@@ -818,10 +826,16 @@ TEST(always_precheck_never_skips_a_match)
 	for (unsigned flags = 0; flags < 256; flags++)
 		for (int pl = 0; pl < 2; pl++)
 			for (int dir = 0; dir < 3; dir++)
-				for (unsigned pi = 0; pi < sizeof(ports) / sizeof(ports[0]); pi++) {
+				for (int pi = 0; pi < nports * nports * 2; pi++) {
 					mk_tcp(&p, "abcdef", pl ? 6 : 0, (uint8_t)flags);
-					p.dp = ports[pi];
-					p.sp = ports[(pi + 1) % 6];
+					p.dp = ports[pi % nports];
+					p.sp = ports[pi / nports % nports];
+					if (pi >= nports * nports) {
+						Address a = p.src;
+
+						p.src = p.dst;
+						p.dst = a;
+					}
 					if (dir) {
 						p.flow = &fl;
 						p.flags |= dir == 1 ? PKT_TOSERVER : PKT_TOCLIENT;
@@ -832,7 +846,8 @@ TEST(always_precheck_never_skips_a_match)
 						int pass, match;
 
 						inspect_precheck_build(ds->s, &c);
-						pass = precheck_pass(&c, precheck_packet_bits(&p), &p);
+						pass = precheck_pass(&c, precheck_packet_bits(&p), &p) &&
+						       precheck_header(&c, ds, &p);
 						pk.established = dir == 2;
 						match = inspect_header(ds, &p) &&
 							inspect_match_list(e.dt, ds->s, &p);
@@ -864,6 +879,53 @@ TEST(always_precheck_never_skips_a_match)
 		CHECK_EQ(precheck_pass(&c, precheck_packet_bits(&p), &p), 1);
 		p.dp = 23;
 		CHECK_EQ(precheck_pass(&c, precheck_packet_bits(&p), &p), 0);
+	}
+	{
+		/* <> port 179 (ET's BGP reset rule): a RST between two other
+		 * ports is skipped on its ports alone, one from port 179 passes
+		 * with the sides swapped */
+		const DetectSig *ds = &e.de->sigs[15];
+		SigPrecheck c;
+
+		CHECK_EQ(ds->s->sid, 16);
+		inspect_precheck_build(ds->s, &c);
+		CHECK_EQ(c.hdr, 0);
+		mk_tcp(&p, "", 0, 0x14);
+		p.sp = 40000;
+		p.dp = 80;
+		CHECK_EQ(precheck_pass(&c, precheck_packet_bits(&p), &p), 0);
+		p.sp = 179;
+		CHECK_EQ(precheck_pass(&c, precheck_packet_bits(&p), &p), 1);
+		p.sp = 40000;
+		p.dp = 179;
+		CHECK_EQ(precheck_pass(&c, precheck_packet_bits(&p), &p), 1);
+	}
+	{
+		/* addresses: the hulls pass, the header test does not */
+		const DetectSig *ds = &e.de->sigs[17];
+		SigPrecheck c;
+
+		CHECK_EQ(ds->s->sid, 18);
+		inspect_precheck_build(ds->s, &c);
+		CHECK_EQ(c.hdr, 1);
+		mk_tcp(&p, "", 0, 0x10);
+		CHECK_EQ(precheck_pass(&c, precheck_packet_bits(&p), &p), 1);
+		CHECK_EQ(precheck_header(&c, ds, &p), 0);
+		p.dst.a.u32[0] = htonl(0x0a000009);
+		CHECK_EQ(precheck_header(&c, ds, &p), 1);
+	}
+	{
+		/* [22,443] to port 80: inside the hull, outside the list */
+		const DetectSig *ds = &e.de->sigs[19];
+		SigPrecheck c;
+
+		CHECK_EQ(ds->s->sid, 20);
+		inspect_precheck_build(ds->s, &c);
+		mk_tcp(&p, "", 0, 0x10);
+		CHECK_EQ(precheck_pass(&c, precheck_packet_bits(&p), &p), 1);
+		CHECK_EQ(precheck_header(&c, ds, &p), 0);
+		p.dp = 443;
+		CHECK_EQ(precheck_header(&c, ds, &p), 1);
 	}
 out:
 	env_free(&e);

@@ -773,6 +773,25 @@ static int cu_sync(AcDevStream *s, const struct timespec *dl, char *err, size_t 
 	return 0;
 }
 
+/* The second copy-out of a batch (the records, or the grouped table's
+ * ids), sized by the count the first one brought: events 4..5 bracket it
+ * alone, as the host's turn-around between the two copies is not d2h
+ * time. */
+static int cu_copy_out(AcDevStream *s, void *host, const void *dev, size_t bytes,
+		       const struct timespec *dl, char *err, size_t errlen)
+{
+	cudaError_t rc;
+
+	cudaEventRecord(s->ev[4], s->st);
+	rc = cudaMemcpyAsync(host, dev, bytes, cudaMemcpyDeviceToHost, s->st);
+	cudaEventRecord(s->ev[5], s->st);
+	if (rc != cudaSuccess) {
+		CU_FAIL("copy-out", rc, err, errlen);
+		return -1;
+	}
+	return cu_sync(s, dl, err, errlen);
+}
+
 static uint64_t ev_ns(cudaEvent_t a, cudaEvent_t b)
 {
 	float ms = 0;
@@ -785,7 +804,6 @@ static uint64_t ev_ns(cudaEvent_t a, cudaEvent_t b)
 static int cu_wait(AcDevStream *s, const struct acc_rec **rec, uint32_t *count,
 		   AcDevTimes *t, char *err, size_t errlen)
 {
-	cudaError_t rc = cudaSuccess;
 	uint32_t n, keep;
 	struct timespec dl;
 	int r;
@@ -808,15 +826,8 @@ static int cu_wait(AcDevStream *s, const struct acc_rec **rec, uint32_t *count,
 		uint32_t nk = 2 * s->npay, m = n <= s->gcap ? s->h_pidx[nk] : 0;
 
 		if (m) {
-			cudaEventRecord(s->ev[4], s->st);
-			rc = cudaMemcpyAsync(s->h_ids, s->d_ids, (size_t)m * sizeof(uint32_t),
-					     cudaMemcpyDeviceToHost, s->st);
-			cudaEventRecord(s->ev[5], s->st);
-			if (rc != cudaSuccess) {
-				CU_FAIL("copy-out", rc, err, errlen);
-				return -1;
-			}
-			if ((r = cu_sync(s, &dl, err, errlen)) != 0)
+			if ((r = cu_copy_out(s, s->h_ids, s->d_ids, (size_t)m * sizeof(uint32_t), &dl,
+					     err, errlen)) != 0)
 				return r;
 			memcpy(s->out.ids, s->h_ids, (size_t)m * sizeof(uint32_t));
 		}
@@ -832,21 +843,10 @@ static int cu_wait(AcDevStream *s, const struct acc_rec **rec, uint32_t *count,
 		return 0;
 	}
 	keep = n < s->sz.max_records ? n : s->sz.max_records;
-	/* only the records that exist: the count decides the copy's size.
-	 * Events 4..5 bracket this copy alone: the host's turn-around between
-	 * the two copies is not d2h time. */
-	if (keep) {
-		cudaEventRecord(s->ev[4], s->st);
-		rc = cudaMemcpyAsync(s->h_rec, s->d_rec, (size_t)keep * sizeof(struct acc_rec),
-				     cudaMemcpyDeviceToHost, s->st);
-		cudaEventRecord(s->ev[5], s->st);
-		if (rc != cudaSuccess) {
-			CU_FAIL("copy-out", rc, err, errlen);
-			return -1;
-		}
-		if ((r = cu_sync(s, &dl, err, errlen)) != 0)
-			return r;
-	}
+	/* only the records that exist: the count decides the copy's size */
+	if (keep && (r = cu_copy_out(s, s->h_rec, s->d_rec, (size_t)keep * sizeof(struct acc_rec),
+				     &dl, err, errlen)) != 0)
+		return r;
 	*rec = s->h_rec;
 	*count = n;
 	if (t) {

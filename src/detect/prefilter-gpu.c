@@ -640,6 +640,15 @@ int detect_gpu_ready(const DetectGpuTicket *gt)
 
 /* ---- worker ---- */
 
+void detect_gpu_tx_queue(DetectThread *dt, DetectGpuFeed *f, Packet *p, DetectGpuTicket *gt)
+{
+	/* not yet: transaction buffers are prefiltered on the CPU */
+	(void)dt;
+	(void)f;
+	(void)p;
+	(void)gt;
+}
+
 void detect_gpu_begin(DetectThread *dt, const DetectGpuTicket *gt)
 {
 	if (!gt->g)

@@ -113,6 +113,16 @@ void detect_gpu_flush(DetectGpuFeed *f);
 /* 1 when detect_gpu_begin(gt) would not wait. */
 int detect_gpu_ready(const DetectGpuTicket *gt);
 
+/* The feed's thread, ac-cuda window (runmode/window.c): p has been through
+ * flow, stream and the app layer and waits in its burst for detection (no
+ * other packet of its flow is in the burst, so nothing changes its
+ * transactions before its detection). Queues on the feed's lane the
+ * transaction buffers detection will prefilter on p, and notes them in gt;
+ * the burst's end cuts them to the device (detect_gpu_flush) and
+ * detect_gpu_begin waits for them. Called for every packet of a window,
+ * after detect_gpu_submit, queued or not. */
+void detect_gpu_tx_queue(DetectThread *dt, DetectGpuFeed *f, Packet *p, DetectGpuTicket *gt);
+
 /* The feed's thread: waits for gt's batch and makes the next
  * detect_packet(dt, gt->p) take the payload matches from it. */
 void detect_gpu_begin(DetectThread *dt, const DetectGpuTicket *gt);

@@ -761,6 +761,9 @@ void detect_gpu_prefilter(const DetectGpuTicket *gt, int pc, int dir, MpmMatchSe
 
 /* ---- worker: stream coverage ---- */
 
+/* the device's flag is the one coverage keeps */
+_Static_assert(SCOV_CTX == ACG_CTX_START, "stream-cov.h SCOV_CTX != ACG_CTX_START");
+
 typedef struct IdArg {
 	uint32_t *ids;
 	uint32_t n, cap;

@@ -90,6 +90,13 @@ struct acc_rec {
 	uint32_t end;     /* one past the last byte, relative to the payload */
 };
 
+/* In a record's pat: the match lies in a stream view (context, then the
+ * payload: ac-cuda.c rx_fill) and starts in its context, before the
+ * payload's own descriptor. The grouped ids keep such matches apart
+ * (group-kernel.h: ACG_CTX_START), so that a stream window which starts at
+ * the payload can leave out what began before it. */
+#define ACC_CTX 0x40000000u
+
 /* An automaton as the kernel sees it. */
 struct acc_group {
 	struct ac_view v;
@@ -172,12 +179,28 @@ ACK_HD uint32_t acc_atomic_inc(uint32_t *p)
 #endif
 }
 
+/* Where payload p's context ends: a stream view is followed by its
+ * payload's own descriptor, which lies inside it and ends where it ends;
+ * 0 for any other descriptor (no context). */
+ACK_HD uint32_t acc_ctx_end(const struct acc_batch *b, uint32_t p, struct acc_desc d)
+{
+	if (p + 1 >= b->npay)
+		return 0;
+	struct acc_desc n = b->desc[p + 1];
+
+	ACC_T_LD(ACC_TC_DESC, &b->desc[p + 1], sizeof(n));
+	if (n.off > d.off && n.off < d.off + d.len && n.off + n.len == d.off + d.len)
+		return n.off - d.off;
+	return 0;
+}
+
 /* Record the verified matches of tagged state st ending at `end` of
  * payload p whose first byte is at payload offset < start_lim (the chunk
- * kernel's ownership rule; UINT32_MAX keeps all). */
+ * kernel's ownership rule; UINT32_MAX keeps all); one that starts before
+ * cb (acc_ctx_end) is flagged ACC_CTX. */
 ACK_HD void acc_emit(const struct ac_view *v, const struct acc_sink *k,
 		     uint32_t st, const uint8_t *buf, uint32_t p, uint32_t end,
-		     uint32_t start_lim)
+		     uint32_t start_lim, uint32_t cb)
 {
 	uint32_t s = st & AC_STATE_MASK;
 	uint32_t a = v->outoff[s], b = v->outoff[s + 1];
@@ -198,7 +221,7 @@ ACK_HD void acc_emit(const struct ac_view *v, const struct acc_sink *k,
 
 		if (idx < k->cap) {
 			k->rec[idx].payload = p;
-			k->rec[idx].pat = pi;
+			k->rec[idx].pat = pi | (end - v->pat[pi].len < cb ? ACC_CTX : 0);
 			k->rec[idx].end = end;
 		}
 	}
@@ -212,7 +235,7 @@ ACK_HD void acc_scan_payload(const struct acc_batch *b, const struct acc_sink *k
 	struct acc_desc d = b->desc[p];
 	const struct ac_view *v = &b->groups[d.group].v;
 	const uint8_t *buf = b->data + d.off;
-	uint32_t st = 0;
+	uint32_t st = 0, cb = acc_ctx_end(b, p, d);
 
 	ACC_T_STEP(ACC_TS_PIECE);
 	ACC_T_LD(ACC_TC_DESC, &b->desc[p], sizeof(d));
@@ -222,7 +245,7 @@ ACK_HD void acc_scan_payload(const struct acc_batch *b, const struct acc_sink *k
 		ACC_T_NEXT(v, st, buf[i]);
 		st = ac_next(v, st, buf[i]);
 		if (st & AC_MATCH_FLAG)
-			acc_emit(v, k, st, buf, p, i + 1, UINT32_MAX);
+			acc_emit(v, k, st, buf, p, i + 1, UINT32_MAX, cb);
 	}
 }
 
@@ -248,10 +271,10 @@ ACK_HD uint32_t acc_locate(const struct acc_batch *b, uint32_t pos)
  * cs with no overlap before it, and own the matches that START in
  * [cs, ce). Past ce keep walking only while a match could still start
  * inside: at most maxlen - 1 bytes, and never once the walk is back at the
- * root (no partial match is pending then). */
+ * root (no partial match is pending then). cb: acc_ctx_end. */
 ACK_HD void acc_scan_piece(const struct acc_group *g, const struct acc_sink *k,
 			   const uint8_t *buf, uint32_t p, uint32_t len,
-			   uint32_t cs, uint32_t ce)
+			   uint32_t cs, uint32_t ce, uint32_t cb)
 {
 	const struct ac_view *v = &g->v;
 	uint32_t st = 0, i = cs;
@@ -265,7 +288,7 @@ ACK_HD void acc_scan_piece(const struct acc_group *g, const struct acc_sink *k,
 		ACC_T_NEXT(v, st, buf[i]);
 		st = ac_next(v, st, buf[i]);
 		if (st & AC_MATCH_FLAG)
-			acc_emit(v, k, st, buf, p, i + 1, ce);
+			acc_emit(v, k, st, buf, p, i + 1, ce, cb);
 	}
 	for (; i < lim && (st & AC_STATE_MASK) != 0; i++) {
 		ACC_T_STEP(ACC_TS_AC);
@@ -273,7 +296,7 @@ ACK_HD void acc_scan_piece(const struct acc_group *g, const struct acc_sink *k,
 		ACC_T_NEXT(v, st, buf[i]);
 		st = ac_next(v, st, buf[i]);
 		if (st & AC_MATCH_FLAG)
-			acc_emit(v, k, st, buf, p, i + 1, ce);
+			acc_emit(v, k, st, buf, p, i + 1, ce, cb);
 	}
 }
 
@@ -330,7 +353,7 @@ ACK_HD void acc_scan_window(const struct acc_batch *b, const struct acc_sink *k,
 	for (; acc_window_next(b, ws, we, p, &d, &cs, &ce); p++)
 		if (cs < ce)
 			acc_scan_piece(&b->groups[d.group], k, b->data + d.off, p,
-				       d.len, cs, ce);
+				       d.len, cs, ce, acc_ctx_end(b, p, d));
 }
 
 /* ---- the filter kernel ----
@@ -440,10 +463,12 @@ ACK_HD int acc_dedup_first(struct acc_dedup t, uint32_t p, uint32_t pi)
 }
 
 /* The literals of state s that are exactly buf[end - dd, end): they come
- * first in s's out[] list (its own literals, then shorter suffixes). */
+ * first in s's out[] list (its own literals, then shorter suffixes). ctx:
+ * ACC_CTX when the start lies in a stream view's context, else 0. */
 ACK_HD void acc_emit_start(const struct ac_view *v, const struct acc_sink *k,
 			   uint32_t s, const uint8_t *buf, uint32_t p, uint32_t end,
-			   uint32_t dd, struct acc_seen *seen, const struct acc_ftab *sh)
+			   uint32_t dd, struct acc_seen *seen, const struct acc_ftab *sh,
+			   uint32_t ctx)
 {
 	/* by value: the fields stay in registers */
 	struct acc_dedup dt = { 0, 0 };
@@ -472,7 +497,7 @@ ACK_HD void acc_emit_start(const struct ac_view *v, const struct acc_sink *k,
 			cur = pt->off;
 			acc_seen_add(seen, cur);
 		}
-		if (!acc_dedup_first(dt, p, pi))
+		if (!acc_dedup_first(dt, p, pi | ctx))
 			continue;
 		struct acc_rec *r = NULL;
 
@@ -493,7 +518,7 @@ ACK_HD void acc_emit_start(const struct ac_view *v, const struct acc_sink *k,
 		}
 		if (r) {
 			r->payload = p;
-			r->pat = pi;
+			r->pat = pi | ctx;
 			r->end = end;
 		}
 	}
@@ -548,7 +573,8 @@ ACK_HD uint32_t acc_goto(const struct ac_view *v, uint32_t s, uint32_t c, uint32
  * be before `scan_to` (the piece's end). */
 ACK_HD uint32_t acc_walk(const struct ac_view *v, const uint8_t *cls, const struct acc_sink *k,
 			 const uint8_t *buf, uint32_t p, uint32_t len, uint32_t q,
-			 uint32_t scan_to, struct acc_seen *seen, const struct acc_ftab *sh)
+			 uint32_t scan_to, struct acc_seen *seen, const struct acc_ftab *sh,
+			 uint32_t ctx)
 {
 	uint32_t s = 0, lim = len - q, z = buf[q], same = 1, dd;
 
@@ -570,7 +596,7 @@ ACK_HD uint32_t acc_walk(const struct ac_view *v, const uint8_t *cls, const stru
 		if (s >= v->matchlo)
 			ACC_T_LD(ACC_TC_AUTO, &v->outoff[s], 8);
 		if (s >= v->matchlo && v->outoff[s] != v->outoff[s + 1])
-			acc_emit_start(v, k, s, buf, p, q + dd, dd, seen, sh);
+			acc_emit_start(v, k, s, buf, p, q + dd, dd, seen, sh, ctx);
 	}
 	if (dd > lim || !same)
 		return 0;
@@ -716,9 +742,12 @@ ACK_HD uint64_t acc_filter_run(const struct acc_batch *b, const struct ac_view *
 	return mask;
 }
 
+/* The starts [cs, ce) of payload p, all in its context (ctx ACC_CTX) or
+ * none (0): the one-byte literal bits, the seen cache and the run skip
+ * then never hide a start of the other kind behind one of this kind. */
 ACK_HD void acc_filter_piece(const struct acc_batch *b, const struct acc_sink *k,
 			     const struct acc_ftab *sh, uint32_t p, struct acc_desc d,
-			     uint32_t cs, uint32_t ce)
+			     uint32_t cs, uint32_t ce, uint32_t ctx)
 {
 	const struct acc_group *g = &b->groups[d.group];
 	const struct ac_view *v = &g->v;
@@ -726,7 +755,7 @@ ACK_HD void acc_filter_piece(const struct acc_batch *b, const struct acc_sink *k
 
 	if (!v->gpair) {
 		/* a block without the GPU filter: the chunk kernel's walk */
-		acc_scan_piece(g, k, buf, p, d.len, cs, ce);
+		acc_scan_piece(g, k, buf, p, d.len, cs, ce, acc_ctx_end(b, p, d));
 		return;
 	}
 	int mine = sh && sh->group == d.group;
@@ -754,7 +783,7 @@ ACK_HD void acc_filter_piece(const struct acc_batch *b, const struct acc_sink *k
 							   : (const void *)&v->d32[c], v->width);
 			ACC_T_LD(ACC_TC_AUTO, &v->outoff[s1], 8);
 			if (s1 >= v->matchlo && v->outoff[s1] != v->outoff[s1 + 1])
-				acc_emit_start(v, k, s1, buf, p, q + 1, 1, &seen, sh);
+				acc_emit_start(v, k, s1, buf, p, q + 1, 1, &seen, sh, ctx);
 		}
 		while (m) {
 			uint32_t q = a + acc_ctz64(m), r;
@@ -764,10 +793,26 @@ ACK_HD void acc_filter_piece(const struct acc_batch *b, const struct acc_sink *k
 				ACC_T_NOTE(1);
 				continue;
 			}
-			r = acc_walk(v, cls, k, buf, p, d.len, q, ce, &seen, sh);
+			r = acc_walk(v, cls, k, buf, p, d.len, q, ce, &seen, sh, ctx);
 			if (r > skip_end)
 				skip_end = r;
 		}
+	}
+}
+
+/* Payload p's piece [cs, ce): split where its context ends (acc_ctx_end),
+ * so that each (payload, pattern) pair is reported once per kind of start. */
+ACK_HD void acc_filter_desc(const struct acc_batch *b, const struct acc_sink *k,
+			    const struct acc_ftab *sh, uint32_t p, struct acc_desc d,
+			    uint32_t cs, uint32_t ce)
+{
+	uint32_t cb = acc_ctx_end(b, p, d);
+
+	/* at most two pieces, one call site: the piece's code is inlined
+	 * once */
+	for (uint32_t a = cs, e; a < ce; a = e) {
+		e = a < cb && cb < ce ? cb : ce;
+		acc_filter_piece(b, k, sh, p, d, a, e, a < cb ? ACC_CTX : 0);
 	}
 }
 
@@ -782,7 +827,7 @@ ACK_HD void acc_scan_filter(const struct acc_batch *b, const struct acc_sink *k,
 		return;
 	for (; acc_window_next(b, ws, we, p, &d, &cs, &ce); p++)
 		if (cs < ce)
-			acc_filter_piece(b, k, sh, p, d, cs, ce);
+			acc_filter_desc(b, k, sh, p, d, cs, ce);
 }
 
 /* The end of a tile: the staged records go to the sink, their slots

@@ -40,6 +40,12 @@
 #include "ac-kernel.h"
 #include "verify-kernel.h"
 
+/* A grouped id with this bit: the pattern occurs in the payload's stream
+ * view starting in its context (records flagged ACC_CTX, kept apart from
+ * the others: the pair table's key is the record's whole pat). The
+ * workers' stream coverage reads it (src/detect/stream-cov.h: SCOV_CTX). */
+#define ACG_CTX_START 0x80000000u
+
 #define ACG_EMPTY 0xffffffffu
 #define ACG_DROP 0xffffffffu
 #define ACG_TABLE_MIN 64u
@@ -132,7 +138,7 @@ ACK_HD void acg_insert(const struct acc_batch *b, struct acc_rec *rec, uint32_t 
 		       const struct acg_work *w, uint32_t tsize, uint32_t i)
 {
 	const struct acc_rec r = rec[i];
-	uint32_t pass = r.pat >> 31, v = r.pat & ~ACV_PASS, bucket = ACG_DROP;
+	uint32_t pass = r.pat >> 31, v = r.pat & ~(ACV_PASS | ACC_CTX), bucket = ACG_DROP;
 
 	if (r.payload < b->npay &&
 	    v < (pass ? nprog : b->groups[b->desc[r.payload].group].npat) &&
@@ -167,9 +173,10 @@ ACK_HD void acg_scatter(const struct acc_batch *b, const struct acc_rec *rec,
 
 	if (k == ACG_DROP)
 		return;
-	v = rec[i].pat & ~ACV_PASS;
+	v = rec[i].pat & ~(ACV_PASS | ACC_CTX);
 	ids[acc_atomic_inc(&w->cnt[k])] =
-		(k & 1) ? v : b->groups[b->desc[rec[i].payload].group].v.pat[v].id;
+		(k & 1) ? v : b->groups[b->desc[rec[i].payload].group].v.pat[v].id |
+				      (rec[i].pat & ACC_CTX ? ACG_CTX_START : 0);
 }
 
 /* All four steps on one thread (the emulation, tests): 0, or -1 when the

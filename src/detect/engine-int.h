@@ -684,7 +684,10 @@ enum scan_class { SCAN_PACKET = 0, SCAN_STREAM, SCAN_HTTP, SCAN_MAX };
 /* ac-cuda: a buffer's match set from stream coverage (stream-cov.h): the
  * ids in [lo, hi) of the covering entries go to dt->ms as id - lo, and the
  * uncovered ranges (stream offsets; data holds the bytes from base on) are
- * scanned with mpm. */
+ * scanned with mpm. exact (a raw stream window, scov_window_exact): the
+ * ids are exactly a CPU scan's of [base, ...): mpm's bounded patterns only
+ * in a range that starts at base (head_scanned then), or in a scan of the
+ * window's head after the sweep. */
 typedef struct CovArg {
 	DetectThread *dt;
 	const MpmCtx *mpm;
@@ -692,8 +695,10 @@ typedef struct CovArg {
 	const uint8_t *data;
 	uint64_t base;
 	uint32_t lo, hi;
+	int exact;
+	int head_scanned;
 } CovArg;
-void detect_cov_ids(void *arg, const uint32_t *ids, uint32_t n);
+void detect_cov_ids(void *arg, const uint32_t *ids, uint32_t n, int ctx_ok);
 void detect_cov_cpu(void *arg, uint64_t from, uint64_t to);
 void detect_scan_counters_register(void);
 void detect_scan_count_add(DetectThread *dt, int cls, int gpu, uint64_t bytes);

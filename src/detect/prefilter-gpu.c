@@ -47,6 +47,15 @@ struct DetectGpu {
 	uint32_t sv_lo[GPU_SV_MAX], sv_hi[GPU_SV_MAX];
 	int16_t s_auto;                /* -1: nothing to scan as stream bytes */
 	uint32_t s_maxlen;             /* longest pattern of the view */
+	/* per union id of the view, its pattern's length: a payload the CPU
+	 * rescans reports each occurrence's end, and where it starts says
+	 * whether it is a context one (SCOV_CTX) */
+	uint16_t *s_plen;
+	/* per union id: 1 for a stream group's pattern that the group's own
+	 * (CPU) matcher keeps bounded to a buffer's head (mpm.h): the device
+	 * reports it anywhere, a window counts it only at its start, so
+	 * coverage leaves it to the CPU (cov_stream_ids) */
+	uint8_t *s_head;
 	uint32_t tail_len;             /* context sent: min(s_maxlen - 1, TAIL_MAX) */
 	uint64_t cfg_ring;             /* cudabuffer-buffer-size: the feeds' rings */
 	const AcAutomaton *autos[PC_MAX + 1];
@@ -281,6 +290,19 @@ static int build_stream_union(DetectGpu *g, char *err, size_t errlen)
 		return -1;
 	a = mpm_ac_automaton(g->suni);
 	g->s_maxlen = a->blk->maxlen;
+	if (!(g->s_plen = calloc(base ? base : 1, sizeof(*g->s_plen))) ||
+	    !(g->s_head = calloc(base ? base : 1, 1)))
+		goto oom;
+	for (int k = GPU_SV_STREAM_TS; k <= GPU_SV_STREAM_TC; k++) {
+		const SigGroup *sg = sv_group(g->de, k);
+
+		if (sg)
+			mpm_mark_bounded(sg->mpm, g->s_head + g->sv_lo[k], g->sv_hi[k] - g->sv_lo[k], 1);
+	}
+	for (uint32_t l = 0; l < a->blk->nlit; l++)
+		for (uint32_t k = a->v.lit[l].ids; k < a->v.lit[l + 1].ids; k++)
+			if (a->v.ids[k] < base)
+				g->s_plen[a->v.ids[k]] = a->v.lit[l].len;
 	g->tail_len = g->s_maxlen > TAIL_MAX ? TAIL_MAX : g->s_maxlen - 1;
 	g->s_auto = (int16_t)g->nautos;
 	g->autos[g->nautos++] = a;
@@ -469,6 +491,8 @@ void detect_gpu_free(DetectGpu *g)
 		mpm_free(g->suni);
 	pthread_mutex_destroy(&g->counters_mu);
 	free(g->prog_rule);
+	free(g->s_plen);
+	free(g->s_head);
 	free(g);
 }
 
@@ -737,26 +761,38 @@ void detect_gpu_prefilter(const DetectGpuTicket *gt, int pc, int dir, MpmMatchSe
 
 /* ---- worker: stream coverage ---- */
 
+/* the device's flag is the one coverage keeps */
+_Static_assert(SCOV_CTX == ACG_CTX_START, "stream-cov.h SCOV_CTX != ACG_CTX_START");
+
 typedef struct IdArg {
 	uint32_t *ids;
 	uint32_t n, cap;
 	const DetectGpu *g;
+	uint32_t ctxlen;     /* the context the view was scanned with */
 	int dir;
 	int over;
 } IdArg;
 
 /* Keeps the union ids a stream direction's consumers may ask for: its own
- * stream group's, and on responses (toclient) the body groups'. */
+ * stream group's, and on responses (toclient) the body groups'. The
+ * device's ids come flagged SCOV_CTX already (end 0); an occurrence the CPU
+ * rescan reports is flagged here, from where it starts. */
 static int stream_id_cb(void *arg, uint32_t id, uint32_t end)
 {
 	IdArg *m = arg;
 	const DetectGpu *g = m->g;
 	int k = GPU_SV_STREAM_TS + m->dir;
+	uint32_t u = id & ~SCOV_CTX;
 
-	(void)end;
-	if (!(id >= g->sv_lo[k] && id < g->sv_hi[k]) &&
-	    !(m->dir == 1 && id >= g->sv_lo[GPU_SV_BODY_TS] && id < g->sv_hi[GPU_SV_BODY_TC]))
+	if (u >= g->sv_lo[k] && u < g->sv_hi[k]) {
+		if (g->s_head[u])
+			return 0;
+	} else if (!(m->dir == 1 && u >= g->sv_lo[GPU_SV_BODY_TS] &&
+		     u < g->sv_hi[GPU_SV_BODY_TC])) {
 		return 0;
+	}
+	if (end && end - g->s_plen[u] < m->ctxlen)
+		id |= SCOV_CTX;
 	if (m->n == m->cap) {
 		m->over = 1;
 		return 1;
@@ -788,7 +824,7 @@ int detect_gpu_stream_cover(const DetectGpuTicket *gt, Flow *f, int dir, uint32_
 	uint32_t t = gt->ctxlen, len;
 	const uint8_t *bytes;
 	uint64_t so, e_lo, e_hi, rel;
-	IdArg m = { .ids = ids, .cap = cap };
+	IdArg m = { .ids = ids, .cap = cap, .ctxlen = gt->ctxlen };
 
 	if (!g || g->s_auto < 0 || gt->t.views < 2 || p->stream_off < 0)
 		return 0;
@@ -844,7 +880,7 @@ int detect_gpu_stream_cover(const DetectGpuTicket *gt, Flow *f, int dir, uint32_
 			stream_id_cb(&m, dev[i], 0);
 	}
 	/* ids repeat across occurrences; the set is what counts */
-	if (m.over || scov_add(cov, so - t, e_lo, e_hi, ids, m.n) != 0)
+	if (m.over || scov_add(cov, so - t, so, e_lo, e_hi, ids, m.n) != 0)
 		return 0;
 	return 1;
 }

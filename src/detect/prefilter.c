@@ -153,20 +153,37 @@ const PrefilterOps prefilter_cpu = {
 
 /* ac-cuda: a window's match set from the GPU scans of its packets
  * (stream-cov.h), the ends no packet covers scanned here. */
-void detect_cov_ids(void *arg, const uint32_t *ids, uint32_t n)
+void detect_cov_ids(void *arg, const uint32_t *ids, uint32_t n, int ctx_ok)
 {
 	CovArg *a = arg;
 
-	for (uint32_t i = 0; i < n; i++)
-		if (ids[i] >= a->lo && ids[i] < a->hi)
-			mpm_matchset_add(a->dt->ms, ids[i] - a->lo);
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t id = ids[i];
+
+		if (id & SCOV_CTX) {
+			if (!ctx_ok)
+				continue;
+			id &= ~SCOV_CTX;
+		}
+		if (id >= a->lo && id < a->hi)
+			mpm_matchset_add(a->dt->ms, id - a->lo);
+	}
 }
 
 void detect_cov_cpu(void *arg, uint64_t from, uint64_t to)
 {
 	CovArg *a = arg;
+	const uint8_t *b = a->data + (from - a->base);
 
-	mpm_prefilter(a->mpm, a->sc, a->data + (from - a->base), (uint32_t)(to - from), a->dt->ms);
+	/* a range inside the window is no buffer's head: the bounded
+	 * patterns found at its start would be ones a scan of the window
+	 * does not find */
+	if (a->exact && from != a->base) {
+		mpm_prefilter_unbounded(a->mpm, a->sc, b, (uint32_t)(to - from), a->dt->ms);
+		return;
+	}
+	mpm_prefilter(a->mpm, a->sc, b, (uint32_t)(to - from), a->dt->ms);
+	a->head_scanned = 1;
 }
 
 /* The class-wide group, whose ids the stream view holds. */
@@ -179,12 +196,18 @@ static void cov_stream_ids(DetectThread *dt, const SigGroup *g, const uint8_t *d
 			   uint32_t len, int d, uint64_t base, const DetectFlowState *fs)
 {
 	CovArg a = { .dt = dt, .mpm = g->mpm, .sc = dt->scratch_g[g->sidx], .data = data,
-		     .base = base };
+		     .base = base, .exact = 1 };
 	uint64_t cpu;
 
 	detect_gpu_sv_range(dt->de->gpu, GPU_SV_STREAM_TS + d, &a.lo, &a.hi);
-	cpu = scov_window(fs ? fs->scov[d] : NULL, base, len,
-			  detect_gpu_stream_maxlen(dt->de->gpu), detect_cov_ids, detect_cov_cpu, &a);
+	cpu = scov_window_exact(fs ? fs->scov[d] : NULL, base, len,
+				detect_gpu_stream_maxlen(dt->de->gpu), detect_cov_ids,
+				detect_cov_cpu, &a);
+	/* the entries hold no bounded pattern (prefilter-gpu.c: stream_id_cb):
+	 * a window finds them at its head, as the CPU matcher does; the probes
+	 * cost a few starts (mpm/head.h) */
+	if (!a.head_scanned)
+		mpm_prefilter_bounded(g->mpm, data, len, dt->ms);
 	detect_scan_count(dt, SCAN_STREAM, 0, cpu);
 	detect_scan_count(dt, SCAN_STREAM, 1, len - cpu);
 }

@@ -84,7 +84,7 @@ int scov_ensure(StreamCov **cp)
 	return *cp ? 0 : -1;
 }
 
-int scov_add(StreamCov **cp, uint64_t b_lo, uint64_t e_lo, uint64_t e_hi,
+int scov_add(StreamCov **cp, uint64_t b_lo, uint64_t so, uint64_t e_lo, uint64_t e_hi,
 	     const uint32_t *ids, uint32_t nids)
 {
 	StreamCov *c;
@@ -100,7 +100,7 @@ int scov_add(StreamCov **cp, uint64_t b_lo, uint64_t e_lo, uint64_t e_hi,
 		return -1;
 	if (nids)
 		memcpy(c->ids + c->nids, ids, (size_t)nids * sizeof(*ids));
-	c->e[c->n++] = (StreamCovEntry){ .b_lo = b_lo, .e_lo = e_lo, .e_hi = e_hi,
+	c->e[c->n++] = (StreamCovEntry){ .b_lo = b_lo, .so = so, .e_lo = e_lo, .e_hi = e_hi,
 					 .id_off = c->nids, .nids = nids };
 	c->nids += nids;
 	return 0;
@@ -165,8 +165,31 @@ void scov_free(StreamCov *c)
 	free(c);
 }
 
-uint64_t scov_window(const StreamCov *c, uint64_t base, uint32_t len, uint32_t maxlen,
-		     scov_ids_fn ids_cb, scov_cpu_fn cpu_cb, void *arg)
+/* How a window [base, hi] of ends uses entry e: not at all (its ends go to
+ * the CPU), with all its ids, or without those flagged SCOV_CTX. */
+enum { SCOV_USE_NONE, SCOV_USE_ALL, SCOV_USE_PAYLOAD };
+
+static int entry_use(const StreamCovEntry *e, uint64_t base, uint64_t hi)
+{
+	/* the entry knows its ids, not where each occurrence ends: a window
+	 * that ends inside its payload, or starts inside it, could take ids
+	 * that lie outside; the CPU scans those ends, exactly */
+	if (e->e_hi > hi || base > e->so)
+		return SCOV_USE_NONE;
+	/* the whole scan lies in the window: every occurrence does */
+	if (base <= e->b_lo)
+		return SCOV_USE_ALL;
+	/* the window starts at the payload: an occurrence that starts in the
+	 * context is not in it, one wholly in the payload is */
+	if (base == e->so)
+		return SCOV_USE_PAYLOAD;
+	/* it starts inside the context: a context occurrence may start before
+	 * it or not */
+	return SCOV_USE_NONE;
+}
+
+static uint64_t window(const StreamCov *c, uint64_t base, uint32_t len, uint32_t maxlen,
+		       int exact, scov_ids_fn ids_cb, scov_cpu_fn cpu_cb, void *arg)
 {
 	uint32_t idx[SCOV_ENTRIES_MAX], m = 0;
 	uint64_t lo = base + 1, hi = base + len, at = lo, cpu = 0;
@@ -179,10 +202,14 @@ uint64_t scov_window(const StreamCov *c, uint64_t base, uint32_t len, uint32_t m
 	for (uint32_t i = 0; c && i < c->n; i++) {
 		const StreamCovEntry *e = &c->e[i];
 		uint32_t j;
+		int use;
 
 		if (e->e_lo > hi || e->e_hi < lo)
 			continue;
-		ids_cb(arg, c->ids + e->id_off, e->nids);
+		use = exact ? entry_use(e, base, hi) : SCOV_USE_ALL;
+		if (use == SCOV_USE_NONE)
+			continue;
+		ids_cb(arg, c->ids + e->id_off, e->nids, use == SCOV_USE_ALL);
 		for (j = m++; j > 0 && c->e[idx[j - 1]].e_lo > e->e_lo; j--)
 			idx[j] = idx[j - 1];
 		idx[j] = i;
@@ -217,4 +244,16 @@ uint64_t scov_window(const StreamCov *c, uint64_t base, uint32_t len, uint32_t m
 		cpu += run_to - run_from;
 	}
 	return cpu;
+}
+
+uint64_t scov_window(const StreamCov *c, uint64_t base, uint32_t len, uint32_t maxlen,
+		     scov_ids_fn ids_cb, scov_cpu_fn cpu_cb, void *arg)
+{
+	return window(c, base, len, maxlen, 0, ids_cb, cpu_cb, arg);
+}
+
+uint64_t scov_window_exact(const StreamCov *c, uint64_t base, uint32_t len, uint32_t maxlen,
+			   scov_ids_fn ids_cb, scov_cpu_fn cpu_cb, void *arg)
+{
+	return window(c, base, len, maxlen, 1, ids_cb, cpu_cb, arg);
 }

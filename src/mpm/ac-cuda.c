@@ -324,8 +324,10 @@ static int check_device_id(const AcDeviceOps *ops, int id, char *err, size_t err
  * cost every worker a walk over the repeats. The verify kernel's pass
  * records (ACV_PASS | program) are kept apart, each program once: payload
  * p's ids are ids[pidx[2p], pidx[2p + 1]), its passed programs
- * ids[pidx[2p + 1], pidx[2p + 2]). Completer thread only: seen[] holds,
- * per pattern index (then per program), the stamp of the last run. */
+ * ids[pidx[2p + 1], pidx[2p + 2]). A pattern's records flagged ACC_CTX
+ * are kept apart, as on the device (group-kernel.h: ACG_CTX_START).
+ * Completer thread only: seen[] holds, per pattern index and kind of
+ * start (then per program), the stamp of the last run. */
 static void group_records(AcCuda *ac, struct slot *sl, uint32_t npay, const struct acc_rec *in,
 			  uint32_t n)
 {
@@ -347,7 +349,7 @@ static void group_records(AcCuda *ac, struct slot *sl, uint32_t npay, const stru
 		uint32_t lo = idx[k], hi = idx[k + 1];
 		int pass = k & 1;
 		const struct ac_pattern *pat_of = ac->autos[sl->desc[k / 2].group]->v.pat;
-		uint32_t base = pass ? ac->nseen : 0, lim = pass ? ac->nvprog : ac->nseen;
+		uint32_t lim = pass ? ac->nvprog : ac->nseen / 2;
 
 		if (++ac->seen_stamp == 0) {
 			memset(ac->seen, 0, (size_t)(ac->nseen + ac->nvprog) * sizeof(*ac->seen));
@@ -355,13 +357,14 @@ static void group_records(AcCuda *ac, struct slot *sl, uint32_t npay, const stru
 		}
 		idx[k] = w;
 		for (uint32_t i = lo; i < hi; i++) {
-			uint32_t v = sl->ids[i] & ~ACV_PASS;
+			uint32_t raw = sl->ids[i] & ~ACV_PASS, c = pass ? 0 : raw & ACC_CTX;
+			uint32_t v = raw & ~c, at = pass ? ac->nseen + v : 2 * v + (c ? 1 : 0);
 
-			if (v >= lim || ac->seen[base + v] == ac->seen_stamp)
+			if (v >= lim || ac->seen[at] == ac->seen_stamp)
 				continue;
-			ac->seen[base + v] = ac->seen_stamp;
+			ac->seen[at] = ac->seen_stamp;
 			/* the caller's id (or program): workers read a plain array */
-			sl->ids[w++] = pass ? v : pat_of[v].id;
+			sl->ids[w++] = pass ? v : pat_of[v].id | (c ? ACG_CTX_START : 0);
 		}
 	}
 	idx[nk] = w;
@@ -1113,8 +1116,8 @@ AcCuda *ac_cuda_new(const CudaMpmConfig *cfg, const AcCudaOpts *opts,
 	ac->autos = autos;
 	ac->nautos = nautos;
 	for (uint32_t g = 0; g < nautos; g++)
-		if (autos[g]->blk->npatterns > ac->nseen)
-			ac->nseen = autos[g]->blk->npatterns;
+		if (2 * autos[g]->blk->npatterns > ac->nseen)
+			ac->nseen = 2 * autos[g]->blk->npatterns;
 	ac->seen = calloc(ac->nseen ? ac->nseen : 1, sizeof(*ac->seen));
 	if (!ac->seen) {
 		free(ac);

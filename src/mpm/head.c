@@ -285,6 +285,13 @@ uint32_t mpm_head_scan(const MpmHead *h, const uint8_t *buf, uint32_t len, mpm_m
 	return count;
 }
 
+void mpm_head_mark(const MpmHead *h, uint8_t *mark, uint32_t n, uint8_t bit)
+{
+	for (uint32_t i = 0; h && i < h->n; i++)
+		if (h->ent[i].id < n)
+			mark[h->ent[i].id] |= bit;
+}
+
 uint32_t mpm_head_count(const MpmHead *h)
 {
 	return h ? h->n : 0;

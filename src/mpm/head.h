@@ -36,6 +36,9 @@ void mpm_head_free(MpmHead *h);
 uint32_t mpm_head_scan(const MpmHead *h, const uint8_t *buf, uint32_t len, mpm_match_fn cb,
 		       void *arg);
 
+/* mark[id] |= bit for each pattern id < n. */
+void mpm_head_mark(const MpmHead *h, uint8_t *mark, uint32_t n, uint8_t bit);
+
 uint32_t mpm_head_count(const MpmHead *h);
 size_t mpm_head_memory(const MpmHead *h);
 

@@ -483,6 +483,24 @@ void mpm_prefilter(const MpmCtx *ctx, MpmScratch *s, const uint8_t *buf, uint32_
 		mpm_head_scan(ctx->head, buf, len, mpm_matchset_cb, ms);
 }
 
+void mpm_prefilter_unbounded(const MpmCtx *ctx, MpmScratch *s, const uint8_t *buf,
+			     uint32_t len, MpmMatchSet *ms)
+{
+	part_prefilter(ctx, s, buf, len, ms);
+}
+
+void mpm_prefilter_bounded(const MpmCtx *ctx, const uint8_t *buf, uint32_t len, MpmMatchSet *ms)
+{
+	if (ctx->head && ctx->prepared)
+		mpm_head_scan(ctx->head, buf, len, mpm_matchset_cb, ms);
+}
+
+void mpm_mark_bounded(const MpmCtx *ctx, uint8_t *mark, uint32_t n, uint8_t bit)
+{
+	if (ctx && ctx->prepared)
+		mpm_head_mark(ctx->head, mark, n, bit);
+}
+
 enum mpm_algo mpm_ctx_algo(const MpmCtx *ctx)
 {
 	return ctx->algo;

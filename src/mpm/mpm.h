@@ -105,6 +105,18 @@ typedef struct MpmMatchSet MpmMatchSet;
 void mpm_prefilter(const MpmCtx *ctx, MpmScratch *s, const uint8_t *buf, uint32_t len,
 		   MpmMatchSet *ms);
 
+/* mpm_prefilter in two parts, for a buffer scanned in pieces (ac-cuda's
+ * stream windows: the device scans most of it, the CPU the rest): the
+ * unbounded patterns alone, which any piece may hold; and the bounded ones
+ * alone (mpm_add_pattern_bounded), which only the piece that starts the
+ * buffer holds. Both together are mpm_prefilter. */
+void mpm_prefilter_unbounded(const MpmCtx *ctx, MpmScratch *s, const uint8_t *buf,
+			     uint32_t len, MpmMatchSet *ms);
+void mpm_prefilter_bounded(const MpmCtx *ctx, const uint8_t *buf, uint32_t len, MpmMatchSet *ms);
+/* mark[id] |= bit for each pattern id < n the context keeps bounded (a
+ * matcher that ignores bounds, the GPU's, reports these anywhere). */
+void mpm_mark_bounded(const MpmCtx *ctx, uint8_t *mark, uint32_t n, uint8_t bit);
+
 enum mpm_algo mpm_ctx_algo(const MpmCtx *ctx);
 size_t mpm_memory(const MpmCtx *ctx);          /* bytes of the compiled tables */
 uint32_t mpm_pattern_count(const MpmCtx *ctx); /* distinct patterns, after dedup */

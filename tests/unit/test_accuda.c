@@ -721,7 +721,8 @@ TEST(accuda_grouping_is_exact_when_payloads_interleave)
 
 /* ac_cuda_submit_ctx: the payload scanned alone (view 0) and behind its
  * context (view 1) in one copy; a pattern across the context's edge is
- * seen by view 1 only, each view's ids equal ac_search's on its bytes. A
+ * seen by view 1 only, flagged as starting in the context, each view's ids
+ * equal ac_search's on its bytes. A
  * lane whose ring is far smaller than a 64 KiB payload in both views
  * still takes one (its batch has a floor), and what no descriptor can
  * hold (the old synchronous scan's buffers) is left to the CPU. */
@@ -779,6 +780,12 @@ TEST(accuda_context_view_equals_ac_across_its_edge)
 	mpm_free(ctx);
 	CHECK_EQ(n0, 1);                  /* "tail" */
 	CHECK_EQ(n1, 2);                  /* "EDGEPATTERN" and "tail" */
+	/* the device flags the one that starts in the context
+	 * (group-kernel.h ACG_CTX_START), and only that one */
+	for (uint32_t i = 0; i < got1.n; i++) {
+		CHECK_EQ(!!(got1.v[i][0] & ACG_CTX_START), (got1.v[i][0] & ~ACG_CTX_START) == 1);
+		got1.v[i][0] &= ~ACG_CTX_START;
+	}
 	CHECK(seq_equal(&want0, &got0));
 	CHECK(seq_equal(&want1, &got1));
 	CHECK_EQ(st.cpu_above_max, 2);

@@ -152,16 +152,47 @@ static void pairs_unique(struct pairs *s)
 	s->n = w;
 }
 
+/* A pair's id with this bit: a match that starts in a stream view's
+ * context (the kernels' ACC_CTX records, group-kernel.h ACG_CTX_START). */
+#define REF_CTX 0x80000000u
+
+/* Where payload p's context ends (ac-kernel.h acc_ctx_end, written again):
+ * the next descriptor lies inside it and ends where it ends. */
+static uint32_t ref_ctx_end(const struct acc_desc *desc, uint32_t npay, uint32_t p)
+{
+	const struct acc_desc *d = &desc[p], *n = &desc[p + 1];
+
+	if (p + 1 >= npay || n->off <= d->off || n->off >= d->off + d->len ||
+	    n->off + n->len != d->off + d->len)
+		return 0;
+	return n->off - d->off;
+}
+
 struct ref_ctx {
 	struct pairs *s;
 	uint32_t payload;
+	const AcAutomaton *a;
+	const uint8_t *buf;
+	uint32_t cb;
 };
+
+static int fold_eq(const uint8_t *a, const uint8_t *b, uint32_t n, int nocase);
 
 static int ref_cb(void *arg, uint32_t id, uint32_t end)
 {
 	struct ref_ctx *c = arg;
+	const struct ac_view *v = &c->a->v;
 
-	(void)end;
+	/* the pattern of this id that ends here: where it starts */
+	for (uint32_t i = 0; i < c->a->blk->npatterns; i++) {
+		const struct ac_pattern *p = &v->pat[i];
+
+		if (p->id != id || p->len > end ||
+		    !fold_eq(c->buf + end - p->len, v->bytes + p->off, p->len, p->nocase))
+			continue;
+		pairs_add(c->s, c->payload, id | (end - p->len < c->cb ? REF_CTX : 0));
+		return 0;
+	}
 	pairs_add(c->s, c->payload, id);
 	return 0;
 }
@@ -268,17 +299,19 @@ static long run_kernel(const struct batch *bt, AcAutomaton *const *autos, uint32
 	for (uint32_t r = 0; r < count && !bad; r++) {
 		const struct acc_desc *d = &bt->desc[rec[r].payload];
 		const struct ac_view *v = &autos[d->group]->v;
-		const struct ac_pattern *p = &v->pat[rec[r].pat];
+		const struct ac_pattern *p = &v->pat[rec[r].pat & ~ACC_CTX];
+		uint32_t cb = ref_ctx_end(bt->desc, bt->npay, rec[r].payload);
 
 		if (rec[r].payload >= bt->npay || rec[r].end > d->len || rec[r].end < p->len ||
 		    !fold_eq(bt->data + d->off + rec[r].end - p->len, v->bytes + p->off,
-			     p->len, p->nocase)) {
+			     p->len, p->nocase) ||
+		    !(rec[r].pat & ACC_CTX) != !(rec[r].end - p->len < cb)) {
 			printf("  record %u (payload %u, pat %u, end %u) is no match\n", r,
 			       rec[r].payload, rec[r].pat, rec[r].end);
 			bad = 1;
 			break;
 		}
-		pairs_add(got, rec[r].payload, p->id);
+		pairs_add(got, rec[r].payload, p->id | (rec[r].pat & ACC_CTX ? REF_CTX : 0));
 	}
 	free(rec);
 	free(gp);
@@ -289,7 +322,8 @@ static long run_kernel(const struct batch *bt, AcAutomaton *const *autos, uint32
 static void reference(const struct batch *bt, AcAutomaton *const *autos, struct pairs *want)
 {
 	for (uint32_t p = 0; p < bt->npay; p++) {
-		struct ref_ctx c = { want, p };
+		struct ref_ctx c = { want, p, autos[bt->desc[p].group], bt->data + bt->desc[p].off,
+				     ref_ctx_end(bt->desc, bt->npay, p) };
 
 		ac_search(autos[bt->desc[p].group], bt->data + bt->desc[p].off,
 			  bt->desc[p].len, ref_cb, &c);
@@ -543,7 +577,11 @@ TEST(ackernel_grouping_is_exact_on_shuffled_records)
 	for (uint32_t r = 0; r < pi.n; r++) {
 		uint32_t p = (uint32_t)(pi.v[r] >> 32);
 
-		pairs_add(&wantm, p, groups[bt.desc[p].group].v.pat[(uint32_t)pi.v[r]].id);
+		uint32_t pat = (uint32_t)pi.v[r];
+
+		/* a context match's id is flagged */
+		pairs_add(&wantm, p, groups[bt.desc[p].group].v.pat[pat & ~ACC_CTX].id |
+					     (pat & ACC_CTX ? ACG_CTX_START : 0));
 	}
 	qsort(wantm.v, wantm.n, sizeof(*wantm.v), u64_cmp);
 
@@ -933,14 +971,15 @@ static int device_round(const AcDeviceOps *ops, const struct batch *bt, AcAutoma
 
 		for (uint32_t r = 0; r < count; r++) {
 			const struct acc_desc *d = &bt->desc[rec[r].payload];
-			const struct ac_pattern *p = &a->v.pat[rec[r].pat];
+			const struct ac_pattern *p = &a->v.pat[rec[r].pat & ~ACC_CTX];
 
 			if (rec[r].payload >= bt->npay || rec[r].end > d->len || rec[r].end < p->len ||
 			    !fold_eq(bt->data + d->off + rec[r].end - p->len, a->v.bytes + p->off,
 				     p->len, p->nocase))
 				bad = 1;
 			else
-				pairs_add(&got, rec[r].payload, p->id);
+				pairs_add(&got, rec[r].payload,
+					  p->id | (rec[r].pat & ACC_CTX ? REF_CTX : 0));
 		}
 		pairs_unique(&got);
 		if (!bad && got.n == want->n &&

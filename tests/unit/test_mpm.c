@@ -503,6 +503,54 @@ TEST(mpm_sets_only_reports_each_pattern_once)
 	set_pair_free(&sp);
 }
 
+/* mpm_prefilter in its two parts (ac-cuda's stream windows): the unbounded
+ * patterns alone, the bounded ones alone, and mpm_mark_bounded names the
+ * latter; together they are mpm_prefilter. */
+TEST(mpm_prefilter_parts_split_the_bounded_patterns)
+{
+	static const enum mpm_algo algos[] = { MPM_AC, MPM_HS };
+	char e[256];
+
+	for (size_t a = 0; a < sizeof(algos) / sizeof(algos[0]); a++) {
+		MpmCtx *ctx;
+		MpmScratch *s;
+		MpmMatchSet *ms;
+		uint8_t mark[4] = { 0 };
+
+		if (algos[a] == MPM_HS && !mpm_have_hs())
+			continue;
+		ctx = mpm_new(algos[a]);
+		ms = mpm_matchset_new(4);
+		mpm_set_sets_only(ctx);
+		/* id 0 bounded to the first 4 bytes, id 1 anywhere, id 2 bounded
+		 * beyond the reach: anywhere too */
+		CHECK_EQ(mpm_add_pattern_bounded(ctx, (const uint8_t *)"ab", 2, 0, 0, 4), 0);
+		CHECK_EQ(mpm_add_pattern_bounded(ctx, (const uint8_t *)"cd", 2, 1, 0, 0), 0);
+		CHECK_EQ(mpm_add_pattern_bounded(ctx, (const uint8_t *)"ef", 2, 2, 0,
+						 MPM_HEAD_MAX + 1), 0);
+		CHECK_EQ(mpm_prepare(ctx, e, sizeof(e)), 0);
+		s = mpm_scratch_new(ctx);
+		mpm_mark_bounded(ctx, mark, 3, 2);
+		CHECK_EQ(mark[0], 2);
+		CHECK_EQ(mark[1], 0);
+		CHECK_EQ(mark[2], 0);
+		mpm_prefilter_unbounded(ctx, s, BUF("abcdef"), ms);
+		CHECK_EQ(mpm_matchset_count(ms), 2);
+		CHECK(mpm_matchset_has(ms, 1) && mpm_matchset_has(ms, 2));
+		mpm_matchset_clear(ms);
+		mpm_prefilter_bounded(ctx, BUF("abcdef"), ms);
+		CHECK_EQ(mpm_matchset_count(ms), 1);
+		CHECK(mpm_matchset_has(ms, 0));
+		mpm_matchset_clear(ms);
+		/* past its bound, and a bounded scan finds no unbounded one */
+		mpm_prefilter_bounded(ctx, BUF("xxxabcd"), ms);
+		CHECK_EQ(mpm_matchset_count(ms), 0);
+		mpm_scratch_free(s);
+		mpm_matchset_free(ms);
+		mpm_free(ctx);
+	}
+}
+
 /* Bounded patterns (mpm_add_pattern_bounded) are reported where they end
  * within their own bound and not past it, for ac and hs alike; one that may
  * start more than MPM_HEAD_REACH bytes in, and an unbounded one, anywhere;

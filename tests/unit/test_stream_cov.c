@@ -3,7 +3,8 @@
  * and the property the ac-cuda stream prefilter rests on: for any stream,
  * split into packets of any size, with any context lengths, CPU-only
  * packets and rewritten bytes, a window's ids from the entries plus its CPU
- * ranges hold every pattern a CPU scan of the whole window finds. */
+ * ranges hold every pattern a CPU scan of the whole window finds, and with
+ * scov_window_exact they are exactly those patterns. */
 #include "config.h"
 #include "test.h"
 
@@ -37,12 +38,13 @@ struct rec {
 	uint32_t nr;
 };
 
-static void rec_ids(void *arg, const uint32_t *ids, uint32_t n)
+static void rec_ids(void *arg, const uint32_t *ids, uint32_t n, int ctx_ok)
 {
 	struct rec *r = arg;
 
 	for (uint32_t i = 0; i < n && r->nids < 64; i++)
-		r->ids[r->nids++] = ids[i];
+		if (ctx_ok || !(ids[i] & SCOV_CTX))
+			r->ids[r->nids++] = ids[i] & ~SCOV_CTX;
 }
 
 static void rec_cpu(void *arg, uint64_t from, uint64_t to)
@@ -64,8 +66,8 @@ TEST(scov_window_scans_only_the_uncovered_ends)
 	uint64_t cpu;
 
 	/* ends 1..100 and 151..200 covered; 101..150 not (maxlen 8) */
-	CHECK_EQ(scov_add(&c, 0, 1, 100, &a, 1), 0);
-	CHECK_EQ(scov_add(&c, 143, 151, 200, &b, 1), 0);
+	CHECK_EQ(scov_add(&c, 0, 0, 1, 100, &a, 1), 0);
+	CHECK_EQ(scov_add(&c, 143, 150, 151, 200, &b, 1), 0);
 	cpu = scov_window(c, 0, 200, 8, rec_ids, rec_cpu, &r);
 	CHECK_EQ(r.nids, 2);
 	CHECK_EQ(r.nr, 1);
@@ -102,16 +104,16 @@ TEST(scov_caps_drop_the_oldest_entries)
 	for (uint32_t i = 0; i < SCOV_IDS_MAX; i++)
 		ids[i] = i;
 	for (uint64_t i = 0; i < 3 * SCOV_ENTRIES_MAX; i++)
-		CHECK_EQ(scov_add(&c, i * 10, i * 10 + 1, i * 10 + 10, ids, 3), 0);
+		CHECK_EQ(scov_add(&c, i * 10, i * 10, i * 10 + 1, i * 10 + 10, ids, 3), 0);
 	CHECK_EQ(c->n, SCOV_ENTRIES_MAX);
 	CHECK_EQ(c->e[0].b_lo, 2 * SCOV_ENTRIES_MAX * 10);
 	/* ids stay packed in entry order */
 	for (uint32_t i = 0; i < c->n; i++)
 		CHECK_EQ(c->e[i].id_off, 3 * i);
-	CHECK_EQ(scov_add(&c, 99999, 100000, 100010, ids, SCOV_IDS_MAX - 1), 0);
+	CHECK_EQ(scov_add(&c, 99999, 99999, 100000, 100010, ids, SCOV_IDS_MAX - 1), 0);
 	CHECK_EQ(c->n, 1);
 	CHECK_EQ(c->nids, SCOV_IDS_MAX - 1);
-	CHECK(scov_add(&c, 0, 1, 2, ids, SCOV_IDS_MAX + 1) < 0);
+	CHECK(scov_add(&c, 0, 0, 1, 2, ids, SCOV_IDS_MAX + 1) < 0);
 	scov_free(c);
 }
 
@@ -144,12 +146,29 @@ struct prop {
 	struct idset got;
 };
 
-static void prop_ids(void *arg, const uint32_t *ids, uint32_t n)
+static void prop_ids(void *arg, const uint32_t *ids, uint32_t n, int ctx_ok)
 {
 	struct prop *p = arg;
 
 	for (uint32_t i = 0; i < n; i++)
-		p->got.seen[ids[i]] = 1;
+		if (ctx_ok || !(ids[i] & SCOV_CTX))
+			p->got.seen[ids[i] & ~SCOV_CTX] = 1;
+}
+
+/* A packet's ids as the device gives them: each id once per kind of
+ * occurrence, flagged SCOV_CTX where one starts in the t context bytes. */
+struct devset {
+	const struct ac_pattern *pats;
+	uint32_t t;
+	uint8_t kind[P_NPAT];   /* bit 1: in the payload, bit 2: from the context */
+};
+
+static int dev_cb(void *arg, uint32_t id, uint32_t end)
+{
+	struct devset *d = arg;
+
+	d->kind[id] |= end - d->pats[id].len < d->t ? 2 : 1;
+	return 0;
 }
 
 static void prop_cpu(void *arg, uint64_t from, uint64_t to)
@@ -166,8 +185,8 @@ TEST(scov_windows_hold_every_match_of_a_cpu_scan)
 	uint8_t pb[P_NPAT * 12];
 	struct ac_pattern pats[P_NPAT];
 	char err[256];
-	uint64_t cpu_total = 0, win_total = 0;
-	int bad = 0;
+	uint64_t cpu_total = 0, win_total = 0, cpu_exact = 0;
+	int bad = 0, inexact = 0;
 
 	for (int round = 0; round < 30 && !bad; round++) {
 		uint32_t off = 0, maxlen = 0;
@@ -205,14 +224,17 @@ TEST(scov_windows_hold_every_match_of_a_cpu_scan)
 			if (rnd(8) == 0) {
 				scov_invalidate(c, so, so + len);
 			} else if (scov_span(so, len, t, maxlen, &lo, &hi)) {
-				struct idset is = { { 0 } };
-				uint32_t ids[P_NPAT], n = 0;
+				struct devset ds = { .pats = pats, .t = t };
+				uint32_t ids[2 * P_NPAT], n = 0;
 
-				ac_search(a, s + so - t, t + len, set_cb, &is);
-				for (uint32_t i = 0; i < P_NPAT; i++)
-					if (is.seen[i])
+				ac_search(a, s + so - t, t + len, dev_cb, &ds);
+				for (uint32_t i = 0; i < P_NPAT; i++) {
+					if (ds.kind[i] & 1)
 						ids[n++] = i;
-				CHECK_EQ(scov_add(&c, so - t, lo, hi, ids, n), 0);
+					if (ds.kind[i] & 2)
+						ids[n++] = i | SCOV_CTX;
+				}
+				CHECK_EQ(scov_add(&c, so - t, so, lo, hi, ids, n), 0);
 			}
 			/* now and then an older byte is rewritten */
 			if (rnd(10) == 0 && so > 0) {
@@ -224,17 +246,25 @@ TEST(scov_windows_hold_every_match_of_a_cpu_scan)
 			so += len;
 			/* inspect what is "ready", from maxlen - 1 before the last one */
 			if (rnd(3) == 0 || so == P_STREAM) {
-				uint64_t base = inspected > maxlen - 1 ? inspected - (maxlen - 1) : 0;
-				struct prop p = { .a = a, .s = s };
+				/* from where the last one ended (a packet's start),
+				 * or maxlen - 1 before it */
+				uint64_t base = inspected > maxlen - 1 && rnd(2) ? inspected - (maxlen - 1)
+										 : inspected;
+				struct prop p = { .a = a, .s = s }, px = { .a = a, .s = s };
 				struct idset want = { { 0 } };
 
 				ac_search(a, s + base, (uint32_t)(so - base), set_cb, &want);
 				cpu_total += scov_window(c, base, (uint32_t)(so - base), maxlen,
 							 prop_ids, prop_cpu, &p);
+				cpu_exact += scov_window_exact(c, base, (uint32_t)(so - base), maxlen,
+							       prop_ids, prop_cpu, &px);
 				win_total += so - base;
-				for (int i = 0; i < P_NPAT; i++)
+				for (int i = 0; i < P_NPAT; i++) {
 					if (want.seen[i] && !p.got.seen[i])
 						bad++;
+					if (want.seen[i] != px.got.seen[i])
+						inexact++;
+				}
 				inspected = so;
 				scov_prune(c, inspected > maxlen - 1 ? inspected - (maxlen - 1) : 0);
 			}
@@ -243,8 +273,12 @@ TEST(scov_windows_hold_every_match_of_a_cpu_scan)
 		ac_free(a);
 	}
 	CHECK_EQ(bad, 0);
-	/* and it is worth it: most bytes need no CPU scan */
+	CHECK_EQ(inexact, 0);
+	/* and it is worth it: most bytes need no CPU scan (half the exact
+	 * windows here start inside a packet: their first packet goes to the
+	 * CPU) */
 	CHECK(cpu_total * 2 < win_total);
+	CHECK(cpu_exact * 3 < win_total * 2);
 }
 
 TEST(scov_tail_keeps_the_newest_bytes_and_checks_ranges)

@@ -218,7 +218,8 @@ class Rules:
             return 'cold'   # the fallback of a group without filter tables
         if n == 'acc_locate':
             return 'locate'
-        if n in ('acc_scan_filter', 'acc_window_first', 'acc_window_next', 'acc_seen_reset'):
+        if n in ('acc_scan_filter', 'acc_window_first', 'acc_window_next', 'acc_seen_reset',
+                 'acc_filter_desc', 'acc_ctx_end'):
             return 'piece'
         if n == 'acc_stage_copy':
             return 'tile'

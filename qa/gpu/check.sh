@@ -170,7 +170,7 @@ prepare() {
 		{ echo "prepare: FAIL: no ET Open rules in $rules (set RULES_DIR)"; return 1; }
 	tmp=$(mktemp -d /tmp/gpucheck-prep.XXXXXX)
 	if [ $DRY = 1 ]; then
-		# the tree's own --enable-cuda build (CI: _ci/cuda), no nvcc run here
+		# the tree's own --enable-cuda build (CI: its plain build), no nvcc run here
 		B=${GPU_BUILD:-$top}
 		xzl=-1
 	else

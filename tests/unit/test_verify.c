@@ -6,12 +6,15 @@
  * to satisfy the program (its contents planted where it looks for them,
  * case flipped where nocase allows). Then the same over mutated programs
  * (a flag or bound changed as a slip in the kernel would change it): each
- * mutation must be caught, or the differential proves nothing. */
+ * mutation must be caught, or the differential proves nothing. The
+ * transaction lists' programs (sticky buffers, bsize as the length range,
+ * no program for a transformed list) are checked the same way. */
 #include "test.h"
 #include "detect-test-util.h"
 #include "detect/engine-int.h"
 #include "detect/detect-int.h"
 #include "detect/verify-build.h"
+#include "detect/transform.h"
 #include "conf/conf.h"
 
 #include <ctype.h>
@@ -112,9 +115,11 @@ static uint32_t build_buf(const struct acv_block *vb, const struct acv_prog *pg,
 	return len;
 }
 
-/* The CPU's side of a program: the payload list, and dsize (a packet
- * keyword the device takes into the program) through its own match. */
-static int cpu_verdict(Env *e, const Signature *s, const uint8_t *buf, uint32_t len)
+/* The CPU's side of a program: list l, and for the payload list dsize (a
+ * packet keyword the device takes into the program) through its own
+ * match. A transaction list is inspected as list_matches inspects one
+ * entry of its buffer (bsize inside the list). */
+static int cpu_verdict(Env *e, const Signature *s, int l, const uint8_t *buf, uint32_t len)
 {
 	const SigMatchList *ml = &s->lists[SM_LIST_MATCH];
 	InspectBuffer ib = { buf, len, IBUF_PACKET };
@@ -123,11 +128,11 @@ static int cpu_verdict(Env *e, const Signature *s, const uint8_t *buf, uint32_t 
 	memset(&p, 0, sizeof(p));
 	p.payload = buf;
 	p.payload_len = (uint16_t)len;
-	for (int i = 0; i < ml->n; i++)
+	for (int i = 0; l == BUF_PAYLOAD && i < ml->n; i++)
 		if (ml->m[i].kw == KW_DSIZE &&
 		    !keyword_by_id_built(KW_DSIZE)->match(e->dt, &ml->m[i], &p))
 			return 0;
-	return inspect_buffer(e->dt, s, BUF_PAYLOAD, &ib);
+	return inspect_buffer(e->dt, s, l, &ib);
 }
 
 typedef struct Diff {
@@ -139,11 +144,47 @@ typedef struct Diff {
  * mutate >= 0: each program's copy is changed first (see mutate_prog). */
 typedef int (*mutate_fn)(struct acv_step *steps, struct acv_prog *pg);
 
-static void run_diff(Env *e, uint32_t per, mutate_fn mutate, Diff *d)
+/* One program: rule num's list l. */
+typedef struct ProgRef {
+	uint32_t num;
+	int l, prog;
+} ProgRef;
+
+/* The programs of the payload lists (tx 0), or of every transaction list
+ * the device could be given (tx 1: a rule's fast pattern list is one of
+ * them; a transformed list gets none, which verify_build_prog says). */
+static uint32_t build_progs(DetectEngine *de, VerifyBuild *vb, int tx, ProgRef *refs,
+			    uint32_t cap, uint64_t *bad)
+{
+	uint32_t n = 0;
+
+	for (uint32_t num = 0; num < de->nsigs; num++) {
+		const Signature *s = de->sigs[num].s;
+		int exact, oom;
+
+		for (int l = tx ? BUF_PAYLOAD + 1 : BUF_PAYLOAD;
+		     l < (tx ? BUF_HTTP_XINST0 : BUF_PAYLOAD + 1) && n < cap; l++) {
+			int pr;
+
+			if (!s->lists[l].n || (tx && !de->sigs[num].is_tx))
+				continue;
+			pr = verify_build_prog(vb, s, l, num, &exact, &oom);
+			/* the device does not transform: no program */
+			if (pr >= 0 && tx && sig_list_chain(s, l))
+				(*bad)++;
+			if (pr >= 0)
+				refs[n++] = (ProgRef){ num, l, pr };
+		}
+	}
+	return n;
+}
+
+static void run_diff(Env *e, uint32_t per, int tx, mutate_fn mutate, Diff *d)
 {
 	DetectEngine *de = e->de;
 	VerifyBuild *vb = verify_build_new();
-	int *prog = calloc(de->nsigs + 1, sizeof(*prog));
+	uint32_t cap = 4 * de->nsigs + 16, nref;
+	ProgRef *refs = calloc(cap, sizeof(*refs));
 	static uint8_t buf[2048];
 	struct acv_layout lay;
 	struct acv_block blk;
@@ -151,28 +192,19 @@ static void run_diff(Env *e, uint32_t per, mutate_fn mutate, Diff *d)
 	size_t size;
 
 	memset(d, 0, sizeof(*d));
-	if (!vb || !prog)
+	if (!vb || !refs)
 		goto out;
-	for (uint32_t num = 0; num < de->nsigs; num++) {
-		int exact, oom;
-
-		prog[num] = -1;
-		if (de->sigs[num].has_payload)
-			prog[num] = verify_build_prog(vb, de->sigs[num].s, BUF_PAYLOAD, num, &exact,
-						      &oom);
-	}
+	nref = build_progs(de, vb, tx, refs, cap, &d->mismatches);
 	if (verify_build_finish(vb, 0, &raw, &size, &lay) != 0)
 		goto out;
 	acv_block_init(&blk, raw, &lay, NULL, NULL);
-	for (uint32_t num = 0; num < de->nsigs; num++) {
-		const Signature *s = de->sigs[num].s;
+	for (uint32_t k = 0; k < nref; k++) {
+		const Signature *s = de->sigs[refs[k].num].s;
 		struct acv_block mb = blk;
 		struct acv_prog pg, orig;
 		struct acv_step steps[ACV_STEPS_MAX];
 
-		if (prog[num] < 0)
-			continue;
-		pg = orig = blk.prog[prog[num]];
+		pg = orig = blk.prog[refs[k].prog];
 		memcpy(steps, blk.step + pg.step, pg.nsteps * sizeof(*steps));
 		if (pg.exact)
 			d->exact_progs++;
@@ -195,7 +227,7 @@ static void run_diff(Env *e, uint32_t per, mutate_fn mutate, Diff *d)
 				 * not shape its own test buffers */
 				len = build_buf(&blk, &orig, buf, sizeof(buf));
 			}
-			cpu = cpu_verdict(e, s, buf, len);
+			cpu = cpu_verdict(e, s, refs[k].l, buf, len);
 			dev = acv_eval(&mb, &pg, buf, len);
 			d->runs++;
 			d->cpu_match += cpu;
@@ -208,7 +240,7 @@ static void run_diff(Env *e, uint32_t per, mutate_fn mutate, Diff *d)
 	}
 out:
 	free(raw);
-	free(prog);
+	free(refs);
 	verify_build_free(vb);
 }
 
@@ -309,15 +341,18 @@ static const struct {
 	{ "within one long", mut_within },
 	{ "no backtracking", mut_backtrack },
 	{ "isdataat off by one", mut_isdataat },
-	{ "dsize one short", mut_dsize },
+	{ "dsize/bsize range one short", mut_dsize },
 	{ "prefix taken as exact", mut_prefix_exact },
 };
 
-static void check_rules(Env *e, uint32_t per, const char *what)
+/* tx: the transaction lists' programs; some: a mutation no program of
+ * the set can take (ET Open 4.0 has no bsize) is let pass, the own rules
+ * take every one. */
+static void check_rules(Env *e, uint32_t per, int tx, int some, const char *what)
 {
 	Diff d;
 
-	run_diff(e, per, NULL, &d);
+	run_diff(e, per, tx, NULL, &d);
 	printf("  verify %s: %llu programs (%llu exact, %llu prefix), %llu runs, %llu CPU "
 	       "matches, %llu mismatches\n", what,
 	       (unsigned long long)(d.exact_progs + d.prefix_progs),
@@ -331,11 +366,11 @@ static void check_rules(Env *e, uint32_t per, const char *what)
 	/* the planted buffers must reach matches, or the runs prove little */
 	CHECK(d.cpu_match * 20 > d.runs);
 	for (size_t m = 0; m < sizeof(mutations) / sizeof(mutations[0]); m++) {
-		run_diff(e, per, mutations[m].fn, &d);
+		run_diff(e, per, tx, mutations[m].fn, &d);
 		printf("  verify %s, mutation '%s': %llu mismatches in %llu runs\n", what,
 		       mutations[m].name, (unsigned long long)d.mismatches,
 		       (unsigned long long)d.runs);
-		CHECK(d.mismatches > 0);
+		CHECK(d.mismatches > 0 || (some && d.runs == 0));
 	}
 }
 
@@ -344,7 +379,32 @@ TEST(verify_equals_cpu_on_own_rules)
 	Env e;
 
 	CHECK_EQ(env_init_max(&e, own_rules, MPM_AC, 64), 0);
-	check_rules(&e, 4000, "own rules");
+	check_rules(&e, 4000, 0, 0, "own rules");
+	env_free(&e);
+}
+
+/* Transaction lists: the same step kinds in sticky buffers, bsize (the
+ * buffer's length, wherever it stands in the list) as the length range,
+ * and a transformed list, which gets no program. */
+static const char *const own_tx_rules =
+	"alert http any any -> any any (http.uri; content:\"/x\"; depth:2; content:\".php\"; distance:0; within:20; sid:1;)\n"
+	"alert http any any -> any any (http.user_agent; content:\"curl\"; nocase; content:!\"bot\"; distance:0; sid:2;)\n"
+	"alert http any any -> any any (http.header; content:\"ab\"; isdataat:4,relative; content:\"cd\"; distance:2; sid:3;)\n"
+	"alert http any any -> any any (http.host; content:\"q\"; bsize:<20; content:\"z\"; distance:0; sid:4;)\n"
+	"alert http any any -> any any (http.uri; bsize:10<>40; content:\"aa\"; content:\"aa\"; distance:-1; within:3; sid:5;)\n"
+	"alert http any any -> any any (http.uri; content:\"abc\"; pcre:\"/abc[0-9]+/R\"; sid:6;)\n"
+	"alert http any any -> any any (http.method; content:\"GET\"; endswith; sid:7;)\n"
+	"alert http any any -> any any (http.uri; to_lowercase; content:\"/abc\"; sid:8;)\n"
+	"alert dns any any -> any any (dns.query; content:\"evil\"; nocase; bsize:>=8; sid:9;)\n"
+	"alert http any any -> any any (http.cookie; content:\"q\"; isdataat:!10,relative; sid:10;)\n"
+	"alert http any any -> any any (http.uri; content:\"x\"; isdataat:50; content:!\"y\"; within:5; sid:11;)\n";
+
+TEST(verify_equals_cpu_on_own_transaction_rules)
+{
+	Env e;
+
+	CHECK_EQ(env_init_max(&e, own_tx_rules, MPM_AC, 64), 0);
+	check_rules(&e, 4000, 1, 0, "own transaction rules");
 	env_free(&e);
 }
 
@@ -409,6 +469,9 @@ TEST(verify_equals_cpu_on_et_open)
 	free(rules);
 	printf("  ET Open: %u rules loaded\n", e.de->nsigs);
 	CHECK(e.de->nsigs > 10000);
-	check_rules(&e, 48, "ET Open");
+	check_rules(&e, 48, 0, 0, "ET Open");
+	/* the transaction lists' programs (what the device runs on
+	 * transaction buffers), bsize as their length range */
+	check_rules(&e, 48, 1, 1, "ET Open transaction lists");
 	env_free(&e);
 }

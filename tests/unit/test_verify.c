@@ -16,6 +16,9 @@
 #include "detect/verify-build.h"
 #include "detect/transform.h"
 #include "conf/conf.h"
+#include "detect/prefilter-gpu.h"
+#include "app-layer/app-layer.h"
+#include "flow/flow.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -474,4 +477,172 @@ TEST(verify_equals_cpu_on_et_open)
 	 * transaction buffers), bsize as their length range */
 	check_rules(&e, 48, 1, 1, "ET Open transaction lists");
 	env_free(&e);
+}
+
+/* ---- transaction buffers on the device: queue and use ---- */
+
+/* An ac-cuda engine (emulated device) of rules and its GPU; a buffer
+ * shorter than min_limit is left to the CPU. */
+static int gpu_tx_env(Env *e, const char *rules, uint64_t min_limit, DetectGpu **g)
+{
+	RuleLoadConfig rc = { .quiet = 1 };
+	DetectConfig dc = { .algo = MPM_AC_CUDA, .alert_max = 15 };
+	CudaMpmConfig c;
+	char err[512] = "";
+
+	memset(e, 0, sizeof(*e));
+	detect_register_counters();
+	detect_inspect_counters_register();
+	detect_gpu_register_counters();
+	app_layer_register_counters();
+	cuda_mpm_config_defaults(&c);
+	c.cudabuffer_buffer_size = 1 << 20;
+	c.gpu_transfer_size = 1 << 18;
+	c.batching_timeout_us = 1000;
+	c.data_buffer_size_min_limit = min_limit;
+	e->t = sig_table_new();
+	if (sig_load_string(e->t, rules, "gpu.rules", &rc, err, sizeof(err)) != 0)
+		return -1;
+	e->de = detect_engine_build(e->t, &dc, err, sizeof(err));
+	if (!e->de)
+		return -1;
+	*g = detect_gpu_new(e->de, &c, NULL, accuda_emu_ops(), err, sizeof(err));
+	if (!*g) {
+		fprintf(stderr, "gpu: %s\n", err);
+		return -1;
+	}
+	e->tc = thread_counters_new();
+	e->dt = detect_thread_new(e->de, e->tc);
+	return e->dt ? 0 : -1;
+}
+
+static void gpu_tx_env_free(Env *e, DetectGpu *g)
+{
+	detect_thread_free(e->dt);
+	detect_gpu_free(g);
+	detect_engine_free(e->de);
+	sig_table_free(e->t);
+}
+
+static uint64_t ctr(const Env *e, const char *name)
+{
+	int id = counter_lookup(name);
+
+	return id < 0 ? 0 : counter_get(e->tc, (counter_id)id);
+}
+
+typedef struct TxRun {
+	uint32_t queued;     /* transaction buffers the packet queued */
+	int alerted;         /* sid 1 */
+	uint64_t inspected;  /* detect.inspect.tx */
+	uint64_t dev, passed, cpu_scan;
+} TxRun;
+
+/* One HTTP request on a flow of its own, through the window's steps:
+ * submit, the transaction queue, the cut, then detection with the ticket. */
+static int tx_run(Env *e, DetectGpu *g, const char *req, TxRun *r)
+{
+	uint64_t insp0 = ctr(e, "detect.inspect.tx"), dev0 = ctr(e, "mpm.cuda.verify.tx_device");
+	uint64_t pass0 = ctr(e, "mpm.cuda.verify.tx_passed");
+	uint64_t cpu0 = ctr(e, "mpm.cuda.scan.http_cpu");
+	AppLayerThread *at;
+	DetectGpuFeed *f;
+	DetectGpuTicket gt;
+	const DetectAlert *a;
+	AppLayerConfig cfg;
+	char err[256];
+	Flow fl;
+	Packet p;
+	uint32_t n, len = (uint32_t)strlen(req);
+
+	memset(r, 0, sizeof(*r));
+	memset(&cfg, 0, sizeof(cfg));
+	app_layer_config_load(&cfg);
+	at = app_layer_thread_new(&cfg, e->tc);
+	memset(&fl, 0, sizeof(fl));
+	fl.proto = IPPROTO_TCP;
+	fl.ip_version = 4;
+	fl.src.family = fl.dst.family = AF_INET;
+	fl.src.a.u32[0] = htonl(0x0a000001);
+	fl.dst.a.u32[0] = htonl(0x0a000002);
+	fl.sp = 40000;
+	fl.dp = 80;
+	if (!at || !(f = detect_gpu_feed_new(g, 1, err, sizeof(err))))
+		return -1;
+	app_layer_handle_data(at, &fl, APP_DIR_TOSERVER, (const uint8_t *)req, len, 0);
+	test_tcp4(&p, 0x0a000001, 0x0a000002, 80, req, len);
+	p.flow = &fl;
+	p.flags |= PKT_HAS_FLOW | PKT_TOSERVER;
+	memset(&gt, 0, sizeof(gt));
+	detect_gpu_submit(f, &p, &gt);
+	detect_gpu_tx_queue(e->dt, f, &p, &gt);
+	r->queued = gt.ntx;
+	detect_gpu_flush(f);
+	detect_gpu_begin(e->dt, &gt);
+	n = detect_packet(e->dt, &p, &a);
+	for (uint32_t i = 0; i < n; i++)
+		r->alerted |= a[i].s->sid == 1;
+	detect_gpu_end(e->dt, &gt);
+	r->inspected = ctr(e, "detect.inspect.tx") - insp0;
+	r->dev = ctr(e, "mpm.cuda.verify.tx_device") - dev0;
+	r->passed = ctr(e, "mpm.cuda.verify.tx_passed") - pass0;
+	r->cpu_scan = ctr(e, "mpm.cuda.scan.http_cpu") - cpu0;
+	detect_flow_free(&fl);
+	app_layer_flow_free(&fl);
+	app_layer_thread_free(at);
+	detect_gpu_feed_free(f);
+	return 0;
+}
+
+static const char tx_rules[] =
+	"alert http any any -> any any (http.uri; content:\"/abc\"; content:\"zz\"; distance:0; sid:1;)\n"
+	"alert http any any -> any any (http.uri; content:\"/none-such\"; sid:2;)\n";
+
+/* The device scans the request's uri and runs sid 1's program: a uri
+ * where the program holds is inspected (and alerts), one where it does not
+ * is not inspected at all, and nothing of the uri is scanned on the CPU. */
+TEST(tx_buffer_verified_on_the_device_decides_the_candidate)
+{
+	Env e;
+	DetectGpu *g;
+	TxRun r;
+
+	CHECK_EQ(gpu_tx_env(&e, tx_rules, 0, &g), 0);
+	CHECK(detect_gpu_tx_auto(g, 0, BUF_HTTP_URI) >= 0);
+	CHECK_EQ(e.de->sigs[0].gpu_txv & 1, 1);
+	CHECK_EQ(tx_run(&e, g, "GET /abc/zz HTTP/1.1\r\nHost: a\r\n\r\n", &r), 0);
+	CHECK(r.queued >= 1);
+	CHECK_EQ(r.alerted, 1);
+	CHECK_EQ(r.inspected, 1);
+	CHECK_EQ(r.dev, 1);
+	CHECK_EQ(r.passed, 1);
+	CHECK_EQ(r.cpu_scan, 0);
+	CHECK_EQ(tx_run(&e, g, "GET /abc/yy HTTP/1.1\r\nHost: a\r\n\r\n", &r), 0);
+	CHECK(r.queued >= 1);
+	CHECK_EQ(r.alerted, 0);
+	CHECK_EQ(r.inspected, 0);
+	CHECK_EQ(r.dev, 1);
+	CHECK_EQ(r.passed, 0);
+	CHECK_EQ(r.cpu_scan, 0);
+	gpu_tx_env_free(&e, g);
+}
+
+/* A buffer the lane refuses (below data-buffer-size-min-limit) is scanned
+ * on the CPU, its candidates unverified: inspected, as without a device. */
+TEST(tx_buffer_refused_by_the_lane_is_scanned_on_the_cpu)
+{
+	Env e;
+	DetectGpu *g;
+	TxRun r;
+
+	CHECK_EQ(gpu_tx_env(&e, tx_rules, 64, &g), 0);
+	CHECK_EQ(tx_run(&e, g, "GET /abc/yy HTTP/1.1\r\nHost: a\r\n\r\n", &r), 0);
+	CHECK_EQ(r.queued, 0);
+	CHECK_EQ(r.alerted, 0);
+	CHECK_EQ(r.inspected, 1);
+	CHECK_EQ(r.dev, 0);
+	CHECK(r.cpu_scan > 0);
+	CHECK_EQ(tx_run(&e, g, "GET /abc/zz HTTP/1.1\r\nHost: a\r\n\r\n", &r), 0);
+	CHECK_EQ(r.alerted, 1);
+	gpu_tx_env_free(&e, g);
 }

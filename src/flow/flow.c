@@ -851,7 +851,7 @@ static void timeout_walk(FlowTable *ft, const struct timeval *now, int deep)
 		Flow *next = f->lnext;
 
 		checked++;
-		if (flow_is_due(f, now, flow_timeout_of(ft, f))) {
+		if (!f->pinned && flow_is_due(f, now, flow_timeout_of(ft, f))) {
 			injected += f->stream != NULL || f->alstate != NULL;
 			flow_count_eviction(ft, f, EVICT_BY_MGR);
 			flow_end(ft, f, FLOW_END_TIMEOUT);
@@ -903,10 +903,18 @@ static Flow *flow_alloc_emergency(FlowTable *ft, const struct timeval *now)
 		counter_inc(ft->tc, cnt.emerg_entered);
 	}
 	timeout_walk(ft, now, 1);
-	while (ft->memuse >= target && ft->lru_head) {
+	while (ft->memuse >= target) {
+		/* from the least recently used on; a pinned flow stays (at most
+		 * a window's burst of them: WINDOW_BURST_MAX) */
+		Flow *o = ft->lru_head;
+
+		while (o && o->pinned)
+			o = o->lnext;
+		if (!o)
+			break;
 		counter_inc(ft->tc, cnt.get_used_eval);
-		flow_count_eviction(ft, ft->lru_head, EVICT_BY_WRK);
-		flow_end(ft, ft->lru_head, FLOW_END_FORCED);
+		flow_count_eviction(ft, o, EVICT_BY_WRK);
+		flow_end(ft, o, FLOW_END_FORCED);
 	}
 	/* Still in emergency: the spare list was bypassed, now drop it too. */
 	while (ft->memuse >= target && ft->spare) {

@@ -109,6 +109,9 @@ typedef struct Flow {
 	/* a pass rule passed the flow (eve flow.action "pass"); the
 	 * firewall's accept:flow accepted it (FLOW_FW_ACCEPT: "accept") */
 	uint8_t rule_pass;
+	/* the ac-cuda window holds a packet of the flow between its two
+	 * halves (runmode/window.c): no timeout or eviction ends it then */
+	uint8_t pinned;
 
 	/* per-flow state of later stages (stream, app-layer, detect); freed through
 	 * the table's end callback before the flow is recycled */

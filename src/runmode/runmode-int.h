@@ -35,10 +35,26 @@ struct DetectGpuTicket;
 typedef void (*worker_done_fn)(struct Worker *w, Packet *p, void *arg);
 
 /* window.c: ac-cuda's window of decoded packets; no feed: no window. */
+/* worker_process in two halves (the ac-cuda window's burst runs the first
+ * for several packets before their second): front, flow to the app layer;
+ * back, detection to the timeouts. What back needs of front: */
+typedef struct WorkerFront {
+	Flow *f;                       /* the packet's flow, NULL: none */
+	int skip;                      /* bypassed: only the timeouts */
+} WorkerFront;
+
+/* The burst (window.c): packets of a window that went through the first
+ * half, waiting for their transaction buffers' batch; no two of one flow. */
+#define WINDOW_BURST_MAX 64
+
 typedef struct PacketWindow {
 	struct DetectGpuFeed *feed;
 	Packet **pkt;                  /* FIFO of cap entries from head */
 	struct DetectGpuTicket *gt;    /* the ticket of pkt[i] */
+	WorkerFront *fr;               /* pkt[i]'s first half, in a burst */
+	uint32_t nburst;               /* the burst: the nburst oldest */
+	uint32_t burst_hash[WINDOW_BURST_MAX];   /* their p->flow_hash */
+	uint64_t burst_bits[4];        /* bit (hash & 255) of each: a quick no */
 	uint32_t cap, head, n;
 	uint32_t cut;                  /* the n oldest whose batches are cut */
 	uint32_t size;                 /* packets per window */
@@ -77,6 +93,10 @@ int worker_init(Worker *w, Engine *e, unsigned id, unsigned share,
 		detect_order_fn order_fn, void *order_arg);
 void worker_fini(Worker *w);
 void worker_process(Worker *w, Packet *p);
+/* worker_process in two halves: front, flow to the app layer; back,
+ * detection to the timeouts (see WorkerFront). */
+void worker_front(Worker *w, Packet *p, WorkerFront *fr);
+void worker_back(Worker *w, Packet *p, const WorkerFront *fr);
 void worker_idle(Worker *w);
 /* autofp: packets go back to the RX thread's pool in batches. */
 void worker_release(Worker *w, PacketPool *pool, Packet *p);

@@ -6,6 +6,13 @@
  * flow, stream, app layer and detection in arrival order. The packet pool
  * stays at the size ac and hs use: a thread holds at most two windows.
  *
+ * Within that window, packets go through the worker's first half (flow,
+ * stream, app layer) in bursts, each queueing the transaction buffers its
+ * app layer made for its detection; the burst's buffers go to the device
+ * in one batch, then each packet's second half (detection on) runs, in
+ * arrival order. A burst never holds two packets of one flow, so each
+ * detection sees its flow as its own first half left it.
+ *
  * Which packet of a flow carries an alert, and the alerts themselves, are
  * unchanged: every packet is still processed whole, in order, and only
  * its payload's ids come from the device (doc/gpu.md, "The window").
@@ -18,6 +25,7 @@
 #include "util/log.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* Packets between two updates of the mpm.cuda.* counters. */
 #define GPU_STATS_EVERY 4096
@@ -35,7 +43,8 @@ static int window_open(Worker *w)
 		win->cap = 2 * win->size + 1;
 		win->pkt = calloc(win->cap, sizeof(*win->pkt));
 		win->gt = calloc(win->cap, sizeof(*win->gt));
-		if (!win->pkt || !win->gt) {
+		win->fr = calloc(win->cap, sizeof(*win->fr));
+		if (!win->pkt || !win->gt || !win->fr) {
 			log_error("runmode: worker %u: out of memory for its ac-cuda window", w->id);
 			return -1;
 		}
@@ -48,25 +57,83 @@ static int window_open(Worker *w)
 	return 0;
 }
 
-/* The k oldest packets, in order: their batches were cut. */
-static void window_run(Worker *w, uint32_t k)
+/* The burst: the packets that went through the first half of the worker
+ * (flow, stream, app layer) and wait for their second (detection on). Their
+ * transaction buffers were queued on the lane as each came through
+ * (detect_gpu_tx_queue): cut them to the device, then run the second
+ * halves in arrival order, each waiting for its batches. */
+static void burst_finish(Worker *w)
 {
 	PacketWindow *win = &w->win;
 
-	for (; k; k--) {
+	if (!win->nburst)
+		return;
+	detect_gpu_flush(win->feed);
+	for (; win->nburst; win->nburst--) {
 		Packet *p = win->pkt[win->head];
 		DetectGpuTicket *gt = &win->gt[win->head];
+		WorkerFront *fr = &win->fr[win->head];
 
 		win->head = (win->head + 1) % win->cap;
 		win->n--;
 		win->cut--;
+		if (fr->f)
+			fr->f->pinned = 0;
 		detect_gpu_begin(w->dt, gt);
-		worker_process(w, p);
+		worker_back(w, p, fr);
 		detect_gpu_end(w->dt, gt);
 		if (++win->processed % GPU_STATS_EVERY == 0)
 			detect_gpu_update_counters(detect_gpu_feed_gpu(win->feed));
 		win->done(w, p, win->done_arg);
 	}
+	memset(win->burst_bits, 0, sizeof(win->burst_bits));
+}
+
+/* Whether a packet of p's flow waits in the burst. The flow is not looked
+ * up yet (that is the first half's work, and it changes the flow), so the
+ * test is on the flow hash decode stored: equal hashes of two flows only
+ * end a burst early. */
+static int burst_has_flow(const PacketWindow *win, const Packet *p)
+{
+	uint32_t h = p->flow_hash, b = h & 255;
+
+	if (!(win->burst_bits[b >> 6] & (1ull << (b & 63))))
+		return 0;
+	for (uint32_t i = 0; i < win->nburst; i++)
+		if (win->burst_hash[i] == h)
+			return 1;
+	return 0;
+}
+
+/* The k oldest packets, in order: their batches were cut. A packet of a
+ * flow already in the burst ends it first: the second half of the earlier
+ * packet must see the flow, its stream and its transactions as its own
+ * first half left them (doc/gpu.md, "The burst"). Its flow is pinned
+ * meanwhile: neither a timeout nor an eviction under memcap, made by
+ * another packet's halves, may end it. */
+static void window_run(Worker *w, uint32_t k)
+{
+	PacketWindow *win = &w->win;
+
+	for (; k; k--) {
+		uint32_t at;
+		Packet *p;
+		WorkerFront *fr;
+
+		if (win->nburst == WINDOW_BURST_MAX ||
+		    burst_has_flow(win, win->pkt[(win->head + win->nburst) % win->cap]))
+			burst_finish(w);
+		at = (win->head + win->nburst) % win->cap;
+		p = win->pkt[at];
+		fr = &win->fr[at];
+		worker_front(w, p, fr);
+		if (fr->f)
+			fr->f->pinned = 1;
+		detect_gpu_tx_queue(w->dt, win->feed, p, &win->gt[at]);
+		win->burst_hash[win->nburst++] = p->flow_hash;
+		win->burst_bits[(p->flow_hash & 255) >> 6] |= 1ull << (p->flow_hash & 63);
+	}
+	burst_finish(w);
 }
 
 int worker_window_init(Worker *w, uint32_t size, unsigned share, worker_done_fn done,
@@ -133,8 +200,10 @@ void worker_window_fini(Worker *w)
 	window_close(w);
 	free(w->win.pkt);
 	free(w->win.gt);
+	free(w->win.fr);
 	w->win.pkt = NULL;
 	w->win.gt = NULL;
+	w->win.fr = NULL;
 }
 
 /* A rule reload published a new engine: the window goes through with the

@@ -144,23 +144,24 @@ static void worker_reject(const OutputPacketCtx *pc)
 	reject_send(pc->p, dir);
 }
 
-/* The per-packet work of a worker: flow, TCP tracking and reassembly, the
- * app layer on newly ready data, detection (packet, raw stream, HTTP
- * transactions), then transaction logging and cleanup. */
-void worker_process(Worker *w, Packet *p)
+/* The first half of a worker's per-packet work: flow, TCP tracking and
+ * reassembly, the app layer on newly ready data, the packet's app-layer
+ * events. Returns the packet's flow (NULL: none); fr->skip when nothing
+ * but the timeouts follows (a flow the app layer bypassed: counted,
+ * nothing more, as Suricata's local bypass). */
+void worker_front(Worker *w, Packet *p, WorkerFront *fr)
 {
-	OutputPacketCtx pc = { .p = p };
-	DetectThread *ran = NULL;
 	Flow *f = NULL;
 
+	fr->f = NULL;
+	fr->skip = 0;
 	if (!(p->flags & (PKT_INVALID | PKT_IS_FRAGMENT)) && p->ip_version)
 		f = flow_handle_packet(w->ft, p);
+	fr->f = f;
 	if (f)
 		verdict_flow(p);
-	/* a flow the app layer bypassed: counted, nothing more (Suricata's
-	 * local bypass) */
 	if (flow_bypassed_packet(w->ft, f, p)) {
-		flow_table_timeout(w->ft, &p->ts);
+		fr->skip = 1;
 		return;
 	}
 	/* exception policies (flow_exception): bypass and an IPS drop end all
@@ -182,6 +183,21 @@ void worker_process(Worker *w, Packet *p)
 	if (f && f->alstate &&
 	    app_layer_take_detect_done(f, p->flags & PKT_TOCLIENT ? APP_DIR_TOCLIENT : APP_DIR_TOSERVER))
 		p->flags |= PKT_APP_DETECT_DONE;
+}
+
+/* The second half: detection (packet, raw stream, transactions), the
+ * verdict, the logger list (transaction logging and cleanup), the flow's
+ * bypass flags and the table's timeouts. */
+void worker_back(Worker *w, Packet *p, const WorkerFront *fr)
+{
+	OutputPacketCtx pc = { .p = p };
+	DetectThread *ran = NULL;
+	Flow *f = fr->f;
+
+	if (fr->skip) {
+		flow_table_timeout(w->ft, &p->ts);
+		return;
+	}
 	if (w->dt && !(p->flags & (PKT_EP_NO_DETECT | PKT_EP_DROP)) && !(f && f->ep_flags)) {
 		pc.nalerts = detect_packet(w->dt, p, &pc.alerts);
 		pc.detected = 1;
@@ -200,6 +216,15 @@ void worker_process(Worker *w, Packet *p)
 	if (f && !(f->ep_flags & FLOW_LOCAL_BYPASS) && stream_bypass_due(w->st, f))
 		f->ep_flags |= FLOW_LOCAL_BYPASS;
 	flow_table_timeout(w->ft, &p->ts);
+}
+
+/* The per-packet work of a worker, both halves at once. */
+void worker_process(Worker *w, Packet *p)
+{
+	WorkerFront fr;
+
+	worker_front(w, p, &fr);
+	worker_back(w, p, &fr);
 }
 
 /* A live source's idle tick on the thread that owns the flow table: flows

@@ -613,6 +613,63 @@ TEST(flow_memcap_forces_emergency_and_eviction)
 	flow_table_free(ft);
 }
 
+/* The ac-cuda window holds a flow between a packet's two halves
+ * (runmode/window.c): an eviction under memcap passes it over, and a
+ * timeout waits until it is unpinned. */
+TEST(flow_pinned_survives_eviction_and_timeout)
+{
+	ThreadCounters *tc = test_counters();
+	FlowConfig cfg;
+	FlowTable *ft;
+	struct rec r = { 0 };
+	Packet p;
+	Flow *head = NULL;
+	uint64_t base, head_id;
+	struct timeval later = { 100000, 0 };
+
+	small_config(&cfg);
+	cfg.prealloc = 0;
+	cfg.hash_size = 16;
+	cfg.emergency_recovery = 50;
+	ft = flow_table_new(&cfg, 1, tc, NULL, NULL);
+	base = cval(tc, "flow.memuse");
+	flow_table_free(ft);
+	cfg.memcap = base + 10 * mem_block_size(sizeof(Flow));
+	ft = flow_table_new(&cfg, 1, tc, on_end, &r);
+	CHECK(ft != NULL);
+	for (int i = 0; i < 10; i++) {
+		Flow *f;
+
+		mkpkt(&p, IPPROTO_UDP, "10.0.0.1", (uint16_t)(1000 + i), "10.0.0.2", 53, 0, 100 + i);
+		f = flow_handle_packet(ft, &p);
+		CHECK(f != NULL);
+		if (!head)
+			head = f;
+	}
+	/* the least recently used flow, the first eviction's choice */
+	head->pinned = 1;
+	head_id = head->flow_id;
+	/* the 11th flow: emergency; the others go, oldest first */
+	mkpkt(&p, IPPROTO_UDP, "10.0.0.1", 2000, "10.0.0.2", 53, 0, 110);
+	CHECK(flow_handle_packet(ft, &p) != NULL);
+	CHECK_EQ(cval(tc, "flow.emerg_mode_entered"), 1);
+	CHECK(r.n >= 5);
+	for (int i = 0; i < r.n; i++)
+		CHECK(r.ids[i] != head_id);
+	/* far past every timeout: all flows but the pinned one end */
+	flow_table_timeout(ft, &later);
+	CHECK_EQ(cval(tc, "flow.active"), 1);
+	for (int i = 0; i < r.n; i++)
+		CHECK(r.ids[i] != head_id);
+	/* unpinned: it ends at the next look */
+	head->pinned = 0;
+	later.tv_sec++;
+	flow_table_timeout(ft, &later);
+	CHECK_EQ(cval(tc, "flow.active"), 0);
+	CHECK_EQ(r.ids[r.n - 1], head_id);
+	flow_table_free(ft);
+}
+
 TEST(flow_emergency_uses_emergency_timeouts_first)
 {
 	ThreadCounters *tc = test_counters();

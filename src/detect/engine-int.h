@@ -355,6 +355,12 @@ typedef struct DetectSig {
 	 * when its fast pattern is found: 0 no, 1 a prefix of the list (a 0
 	 * spares the CPU the rule), 2 the whole list (a 1 spares it the list) */
 	uint8_t gpu_verify;
+	/* ac-cuda, is_tx: bit d, the device runs the program of the rule's
+	 * fast pattern list (a transaction buffer) on pass side d's buffers
+	 * where its pattern is found; one that did not hold makes the rule
+	 * no candidate there (tx-inspect.c). Apart from gpu_verify, which is
+	 * the packet view's */
+	uint8_t gpu_txv;
 	const DetectThreshold *thr;   /* rule threshold/detection_filter (may be overridden) */
 	const char **metadata;    /* "key value" strings, for AlertInfo */
 	char *meta_buf;
@@ -561,6 +567,16 @@ struct DetectThread {
 	 * (prefilter-gpu.c), set between detect_gpu_begin and _end; the
 	 * packet's prefilter source takes it (prefilter_select) */
 	const struct DetectGpuTicket *gpu_src;
+	/* ac-cuda: the ticket whose transaction buffers the next packet's
+	 * transaction passes take (detect_gpu_begin; queued or not for its
+	 * payload), and the rules whose tx program held on the buffer being
+	 * prefiltered: txvpass[num] == txv_seq */
+	const struct DetectGpuTicket *gpu_tx;
+	uint32_t *txvpass;
+	uint32_t txv_seq;
+	/* candidates of transaction buffers the device verified (rejected or
+	 * passed) and those left to the CPU unverified */
+	uint64_t ntxv_rej, ntxv_pass, ntxv_cpu;
 	uint32_t *scov_ids;       /* SCOV_IDS_MAX: a packet's stream ids, scratch */
 	/* results of the last detect_packet(), read after it returns */
 	int pkt_tagged;           /* its packet is tagged */
@@ -740,6 +756,14 @@ void tx_gpu_harvest(DetectThread *dt, Flow *f, DetectFlowState *fs);
  * packet, whatever f's protocol (app_layer_tx_*); queues alerts through
  * detect_sig_matched(). */
 void tx_inspect_flow(DetectThread *dt, Packet *p, DetectFlowState *fs, int final);
+/* ac-cuda, before p's detection (its app layer ran): fn(arg, tx, d, l,
+ * idx, data, len) for each buffer entry the transaction passes of
+ * tx_inspect_flow(p, final 0) would prefilter in a group of list l (the
+ * same transactions and skip tests; files that may come, and transformed
+ * groups, aside), without changing any state. fn returns nonzero: stop. */
+typedef int (*TxBufFn)(void *arg, const void *tx, int d, int l, uint32_t idx,
+		       const uint8_t *data, uint32_t len);
+void tx_plan_buffers(const DetectEngine *de, Packet *p, TxBufFn fn, void *arg);
 /* The transaction a packet or stream rule's alert on p names, as Suricata 8
  * gives one (detect.guess-applayer-tx; UDP rules of the flow's protocol):
  * 1 with *id, *guessed (eve "tx_guessed"), or 0. */

@@ -6,6 +6,8 @@
 #include <stdatomic.h>
 #include "detect/engine-int.h"
 #include "detect/verify-build.h"
+#include "detect/buffers.h"
+#include "detect/transform.h"
 #include "conf/conf.h"
 #include "stream/stream.h"
 #include "util/log.h"
@@ -24,6 +26,10 @@
 #define TAIL_BITS 13
 #define TAIL_SLOTS (1u << TAIL_BITS)
 #define TAIL_MAX 255
+
+/* the payload unions, the stream view, and a transaction automaton per
+ * (side, list) at most */
+#define GPU_AUTOS_MAX (PC_MAX + 1 + 2 * BUF_IPV4_HDR)
 
 struct tail {
 	Address src, dst;
@@ -58,7 +64,13 @@ struct DetectGpu {
 	uint8_t *s_head;
 	uint32_t tail_len;             /* context sent: min(s_maxlen - 1, TAIL_MAX) */
 	uint64_t cfg_ring;             /* cudabuffer-buffer-size: the feeds' rings */
-	const AcAutomaton *autos[PC_MAX + 1];
+	/* transaction buffers: per pass side and list with a prefilter group,
+	 * an automaton of the group's patterns (ids = its pids); -1: none
+	 * (the response body rides the stream view, transformed buffers
+	 * stay on the CPU) */
+	MpmCtx *tuni[2][BUF_IPV4_HDR];
+	int16_t tx_auto[2][BUF_IPV4_HDR];
+	const AcAutomaton *autos[GPU_AUTOS_MAX];
 	uint32_t nautos;
 	AcCuda *ac;
 	/* rule verification: program i is rule prog_rule[i]'s payload list;
@@ -314,7 +326,121 @@ oom:
 	return -1;
 }
 
+/* The transaction lists whose buffers go to the device: those with a
+ * prefilter group of plain buffers. The response body is scanned as
+ * stream bytes (the stream view); a list of instances under transforms
+ * has no group here (de->hx, on the CPU). */
+static int tx_list_on_device(const DetectEngine *de, int d, int l)
+{
+	return l > BUF_PAYLOAD && l < BUF_HTTP_XINST0 && l != BUF_HTTP_SERVER_BODY &&
+	       de->hgroups[d][l].mpm;
+}
+
+static int build_tx_unions(DetectGpu *g, char *err, size_t errlen)
+{
+	DetectEngine *de = g->de;
+
+	for (int d = 0; d < 2; d++)
+		for (int l = 0; l < BUF_IPV4_HDR; l++)
+			g->tx_auto[d][l] = -1;
+	for (int d = 0; d < 2; d++)
+		for (int l = 0; l < BUF_IPV4_HDR; l++) {
+			MpmCtx *u;
+
+			if (!tx_list_on_device(de, d, l))
+				continue;
+			if (g->nautos >= GPU_AUTOS_MAX)
+				return 0;
+			u = g->tuni[d][l] = mpm_new(MPM_AC_CUDA);
+			if (!u || detect_gpu_union_add(u, detect_group_ac(&de->hgroups[d][l]), 0) != 0) {
+				snprintf(err, errlen, "ac-cuda: cannot build the automaton of "
+					 "transaction list %d (the groups must use the ac automaton)", l);
+				return -1;
+			}
+			if (mpm_prepare(u, err, errlen) != 0)
+				return -1;
+			g->tx_auto[d][l] = (int16_t)g->nautos;
+			g->autos[g->nautos++] = mpm_ac_automaton(u);
+		}
+	return 0;
+}
+
+int detect_gpu_tx_auto(const DetectGpu *g, int d, int l)
+{
+	return g && l >= 0 && l < BUF_IPV4_HDR ? g->tx_auto[d][l] : -1;
+}
+
 /* ---- rule verification ---- */
+
+/* Whether rule ds's program of its fast pattern list answers for what a
+ * pass of side d inspects in group (d, l): the list reads the very buffer
+ * the group scans (not one that only shares its group, nor another side's
+ * or protocol's: list_matches reads through list_source and the side the
+ * rule names), and inspects it as it is (no transform). */
+static int tx_prog_fits(const DetectSig *ds, int d, int l)
+{
+	const Signature *s = ds->s;
+	int fl = s->fp_list;
+
+	if (fl <= BUF_PAYLOAD || fl >= BUF_HTTP_XINST0 || sig_list_base(s, fl) != l ||
+	    sig_list_chain(s, fl) || detect_buffers[l].via_proto)
+		return 0;
+	return !sig_list_side_given(s, fl) ||
+	       sig_list_side(s, fl) == (detect_buffers[l].side == DBUF_EVAL ? d : detect_buffers[l].side);
+}
+
+/* The programs of transaction automaton a (group (d, l)): per pattern
+ * index, those of its rules that fit (tx_prog_fits), each rule's made
+ * once (prog_of[num]); the rule's gpu_txv bit d set. */
+static int verify_tx_auto(DetectEngine *de, int d, int l, const AcAutomaton *a, uint32_t group,
+			  VerifyBuild *vb, int32_t *prog_of)
+{
+	const SigGroup *grp = &de->hgroups[d][l];
+	uint32_t npat = a->blk->npatterns, nprogs = 0, cap = 256;
+	uint32_t *off = malloc(((size_t)npat + 1) * sizeof(*off));
+	uint32_t *progs = malloc(cap * sizeof(*progs));
+	int rc = -1;
+
+	if (!off || !progs)
+		goto out;
+	for (uint32_t k = 0; k < npat; k++) {
+		uint32_t pid = a->v.pat[k].id;
+
+		off[k] = nprogs;
+		for (uint32_t j = grp->pid_off[pid]; j < grp->pid_off[pid + 1]; j++) {
+			uint32_t num = grp->pid_sigs[j];
+			DetectSig *ds = &de->sigs[num];
+			int exact, oom;
+
+			if (!tx_prog_fits(ds, d, l))
+				continue;
+			if (prog_of[num] == -2) {
+				prog_of[num] = verify_build_prog(vb, ds->s, ds->s->fp_list, num, &exact,
+								 &oom);
+				if (oom)
+					goto out;
+			}
+			if (prog_of[num] < 0)
+				continue;
+			ds->gpu_txv |= (uint8_t)(1u << d);
+			if (nprogs == cap) {
+				uint32_t *n = realloc(progs, 2 * (size_t)cap * sizeof(*n));
+
+				if (!n)
+					goto out;
+				progs = n;
+				cap *= 2;
+			}
+			progs[nprogs++] = (uint32_t)prog_of[num];
+		}
+	}
+	off[npat] = nprogs;
+	rc = verify_build_group(vb, group, npat, off, progs);
+out:
+	free(off);
+	free(progs);
+	return rc;
+}
 
 int detect_gpu_verify_union(DetectEngine *de, int pc, const AcAutomaton *a, uint32_t group,
 			    VerifyBuild *vb, int32_t *prog_of)
@@ -390,6 +516,18 @@ static int build_verify(DetectGpu *g, char *err, size_t errlen)
 		    detect_gpu_verify_union(de, pc, g->autos[g->auto_of_pc[pc]],
 					    (uint32_t)g->auto_of_pc[pc], vb, prog_of) != 0)
 			goto out;
+	/* a transaction rule's program is of its fast pattern list, not of
+	 * its payload: numbered apart */
+	for (uint32_t i = 0; i < de->nsigs; i++) {
+		prog_of[i] = -2;
+		de->sigs[i].gpu_txv = 0;
+	}
+	for (int d = 0; d < 2; d++)
+		for (int l = 0; l < BUF_IPV4_HDR; l++)
+			if (g->tx_auto[d][l] >= 0 &&
+			    verify_tx_auto(de, d, l, g->autos[g->tx_auto[d][l]],
+					   (uint32_t)g->tx_auto[d][l], vb, prog_of) != 0)
+				goto out;
 	if (verify_build_finish(vb, g->nautos, &blk, &size, &lay) != 0)
 		goto out;
 	g->nprog = lay.nprog;
@@ -402,7 +540,7 @@ static int build_verify(DetectGpu *g, char *err, size_t errlen)
 	if (rc == 0) {
 		/* the device cannot verify: no rule counts on it */
 		for (uint32_t i = 0; i < de->nsigs; i++)
-			de->sigs[i].gpu_verify = 0;
+			de->sigs[i].gpu_verify = de->sigs[i].gpu_txv = 0;
 		free(g->prog_rule);
 		g->prog_rule = NULL;
 	}
@@ -451,7 +589,7 @@ DetectGpu *detect_gpu_new(DetectEngine *de, const CudaMpmConfig *cfg, const AcCu
 		if (build_union(g, pc, err, errlen) != 0)
 			goto fail;
 	}
-	if (build_stream_union(g, err, errlen) != 0)
+	if (build_stream_union(g, err, errlen) != 0 || build_tx_unions(g, err, errlen) != 0)
 		goto fail;
 	if (g->nautos == 0) {
 		/* no payload fast pattern at all: nothing for the GPU to do, but
@@ -489,6 +627,10 @@ void detect_gpu_free(DetectGpu *g)
 			mpm_free(g->uni[pc]);
 	if (g->suni)
 		mpm_free(g->suni);
+	for (int d = 0; d < 2; d++)
+		for (int l = 0; l < BUF_IPV4_HDR; l++)
+			if (g->tuni[d][l])
+				mpm_free(g->tuni[d][l]);
 	pthread_mutex_destroy(&g->counters_mu);
 	free(g->prog_rule);
 	free(g->s_plen);
@@ -614,6 +756,8 @@ int detect_gpu_submit(DetectGpuFeed *f, Packet *p, DetectGpuTicket *gt)
 
 	gt->g = NULL;
 	gt->ctxlen = 0;
+	gt->txg = NULL;
+	gt->ntx = 0;
 	/* detect_packet runs the payload MPM only on a payload, and only when
 	 * the class has fast patterns; nothing to ship otherwise */
 	if (!p->payload_len || (a < 0 && (pc != PC_TCP || g->s_auto < 0)))
@@ -664,17 +808,67 @@ int detect_gpu_ready(const DetectGpuTicket *gt)
 
 /* ---- worker ---- */
 
+typedef struct TxQueueArg {
+	DetectGpuFeed *f;
+	DetectGpuTicket *gt;
+	Packet *p;
+} TxQueueArg;
+
+/* One buffer of the plan to the lane, when its list has an automaton; a
+ * buffer the lane refuses (size limits, ring full) is the CPU's. */
+static int tx_queue_one(void *arg, const void *tx, int d, int l, uint32_t idx,
+			const uint8_t *data, uint32_t len)
+{
+	TxQueueArg *a = arg;
+	DetectGpu *g = a->f->g;
+	DetectGpuTicket *gt = a->gt;
+	DetectGpuTxBuf *e;
+	int au = g->tx_auto[d][l];
+
+	if (au < 0)
+		return 0;
+	if (gt->ntx == DETECT_GPU_TX_MAX)
+		return 1;
+	e = &gt->tx[gt->ntx];
+	if (ac_cuda_submit(a->f->lane, data, len, (uint16_t)au, a->p, &e->t) != AC_CUDA_QUEUED)
+		return 0;
+	e->tx = tx;
+	e->data = data;
+	e->len = len;
+	e->idx = idx;
+	e->d = (uint8_t)d;
+	e->l = (uint8_t)l;
+	gt->ntx++;
+	atomic_fetch_add_explicit(&g->outstanding, 1, memory_order_relaxed);
+	return 0;
+}
+
 void detect_gpu_tx_queue(DetectThread *dt, DetectGpuFeed *f, Packet *p, DetectGpuTicket *gt)
 {
-	/* not yet: transaction buffers are prefiltered on the CPU */
-	(void)dt;
-	(void)f;
-	(void)p;
-	(void)gt;
+	TxQueueArg a = { f, gt, p };
+
+	gt->txg = NULL;
+	gt->ntx = 0;
+	/* the plan is of the engine whose groups the automata hold */
+	if (dt->de != f->g->de || !dt->txvpass)
+		return;
+	tx_plan_buffers(f->g->de, p, tx_queue_one, &a);
+	if (gt->ntx)
+		gt->txg = f->g;
 }
 
 void detect_gpu_begin(DetectThread *dt, const DetectGpuTicket *gt)
 {
+	dt->gpu_tx = NULL;
+	if (gt->ntx) {
+		/* the buffers of one burst ride one batch or two: a wait on a
+		 * batch that is back does not block */
+		for (uint32_t i = 0; i < gt->ntx; i++)
+			ac_cuda_wait(gt->txg->ac, &gt->tx[i].t);
+		/* a reload's new engine: its groups' pids are not these */
+		if (gt->txg == dt->de->gpu)
+			dt->gpu_tx = gt;
+	}
 	if (!gt->g)
 		return;
 	ac_cuda_wait(gt->g->ac, &gt->t);
@@ -693,11 +887,70 @@ void detect_gpu_end(DetectThread *dt, DetectGpuTicket *gt)
 {
 	if (dt->gpu_src == gt)
 		dt->gpu_src = NULL;
+	if (dt->gpu_tx == gt)
+		dt->gpu_tx = NULL;
+	for (uint32_t i = 0; i < gt->ntx; i++) {
+		ac_cuda_release(gt->txg->ac, &gt->tx[i].t);
+		atomic_fetch_sub_explicit(&gt->txg->outstanding, 1, memory_order_release);
+	}
+	gt->ntx = 0;
+	gt->txg = NULL;
 	if (!gt->g)
 		return;
 	ac_cuda_release(gt->g->ac, &gt->t);
 	atomic_fetch_sub_explicit(&gt->g->outstanding, 1, memory_order_release);
 	gt->g = NULL;
+}
+
+const DetectGpuTxBuf *detect_gpu_tx_find(const DetectGpuTicket *gt, const void *tx, int d,
+					 int l, uint32_t idx, const uint8_t *data, uint32_t len)
+{
+	for (uint32_t i = 0; i < gt->ntx; i++) {
+		const DetectGpuTxBuf *e = &gt->tx[i];
+		const uint8_t *copy;
+		uint32_t clen;
+
+		if (e->tx != tx || e->d != d || e->l != l || e->idx != idx || e->len != len)
+			continue;
+		/* the bytes the device saw must be these: a getter may have
+		 * built the buffer again since */
+		copy = ac_cuda_payload(gt->txg->ac, &e->t, &clen);
+		return copy && clen == len && (copy == data || !memcmp(copy, data, len)) ? e : NULL;
+	}
+	return NULL;
+}
+
+const uint32_t *detect_gpu_tx_ids(const DetectGpuTicket *gt, const DetectGpuTxBuf *e,
+				  uint32_t *n)
+{
+	return ac_cuda_ids(gt->txg->ac, &e->t, 0, n);
+}
+
+static int tx_match_cb(void *arg, uint32_t id, uint32_t end)
+{
+	(void)end;
+	mpm_matchset_add(arg, id);
+	return 0;
+}
+
+void detect_gpu_tx_matches(const DetectGpuTicket *gt, const DetectGpuTxBuf *e, MpmMatchSet *ms)
+{
+	ac_cuda_matches(gt->txg->ac, &e->t, tx_match_cb, ms);
+}
+
+int detect_gpu_tx_passed(const DetectGpuTicket *gt, const DetectGpuTxBuf *e, uint32_t *vpass,
+			 uint32_t seq)
+{
+	const DetectGpu *g = gt->txg;
+	const uint32_t *pr;
+	uint32_t n;
+
+	if (!g->prog_rule || !(pr = ac_cuda_passed(g->ac, &e->t, 0, &n)))
+		return 0;
+	for (uint32_t i = 0; i < n; i++)
+		if (pr[i] < g->nprog)
+			vpass[g->prog_rule[pr[i]]] = seq;
+	return 1;
 }
 
 uint64_t detect_gpu_outstanding(const DetectGpu *g)

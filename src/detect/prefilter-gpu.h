@@ -22,6 +22,16 @@
  *            A payload left to the CPU (below min, above max, ring full)
  *            is scanned by the worker's group MPM, as with `ac`.
  *
+ * Transaction buffers: an automaton per (pass side, transaction list)
+ * with a prefilter group (ids = the group's pids), and the programs of its
+ * rules' fast pattern lists. In a burst, after p's app layer ran,
+ * detect_gpu_tx_queue() queues the buffers detection will prefilter on p
+ * (tx_plan_buffers: the same walk and skip tests as tx_eval) and notes
+ * them in p's ticket; tx-inspect.c takes a buffer's ids and verdicts from
+ * it when the entry is this very buffer (detect_gpu_tx_find), else scans
+ * it on the CPU. The response body stays on the stream view, the
+ * transformed groups on the CPU.
+ *
  * A rule reload builds a new DetectGpu (its automata) for the new engine
  * before the swap; a thread drains its window and frees its feed before it
  * takes up the new engine, and opens a feed on the new DetectGpu after. A
@@ -39,6 +49,7 @@
 #include "stats/counters.h"
 
 typedef struct DetectGpu DetectGpu;
+struct MpmMatchSet;
 
 /* The groups of the TCP stream view (one automaton, a range of ids each). */
 enum {
@@ -47,7 +58,25 @@ enum {
 	GPU_SV_MAX
 };
 
-/* A packet's place in the ring. `g` NULL: not queued (CPU matcher). */
+/* A transaction buffer queued for a packet (detect_gpu_tx_queue): entry
+ * idx of list l's buffer of transaction tx on pass side d, as the getter
+ * gave it then. Detection takes its ids only for the same (tx, d, l, idx)
+ * whose bytes still equal the ring's copy (a getter may build its buffer
+ * in scratch that another transaction reuses). */
+typedef struct DetectGpuTxBuf {
+	const void *tx;
+	const uint8_t *data;
+	uint32_t len;
+	uint32_t idx;
+	uint8_t d, l;
+	AcCudaTicket t;
+} DetectGpuTxBuf;
+
+/* Transaction buffers one packet queues at most; beyond, the CPU scans. */
+#define DETECT_GPU_TX_MAX 16
+
+/* A packet's place in the ring. `g` NULL: not queued (CPU matcher).
+ * txg NULL: no transaction buffer queued (ntx 0). */
 typedef struct DetectGpuTicket {
 	DetectGpu *g;
 	const Packet *p;
@@ -56,6 +85,9 @@ typedef struct DetectGpuTicket {
 	uint32_t ctxlen;           /* TCP: context bytes before it in the stream view */
 	int has_pkt;               /* view 0 holds the packet group's matches */
 	AcCudaTicket t;
+	DetectGpu *txg;
+	uint32_t ntx;
+	DetectGpuTxBuf tx[DETECT_GPU_TX_MAX];
 } DetectGpuTicket;
 
 /* Test-only switches read from the config (never defaults):
@@ -123,11 +155,33 @@ int detect_gpu_ready(const DetectGpuTicket *gt);
  * after detect_gpu_submit, queued or not. */
 void detect_gpu_tx_queue(DetectThread *dt, DetectGpuFeed *f, Packet *p, DetectGpuTicket *gt);
 
-/* The feed's thread: waits for gt's batch and makes the next
- * detect_packet(dt, gt->p) take the payload matches from it. */
+/* The feed's thread: waits for gt's batch (and its transaction buffers')
+ * and makes the next detect_packet(dt, gt->p) take the payload matches
+ * and the transaction buffers' from it. */
 void detect_gpu_begin(DetectThread *dt, const DetectGpuTicket *gt);
-/* The feed's thread: detaches and releases the ticket. */
+/* The feed's thread: detaches and releases the ticket and each of its
+ * transaction buffers. */
 void detect_gpu_end(DetectThread *dt, DetectGpuTicket *gt);
+
+/* tx-inspect.c, on a transaction pass: the queued entry of gt for this
+ * very buffer (tx, side d, list l, entry idx, bytes data[len]), or NULL
+ * (not queued, refused, or changed since: the CPU scans it). */
+const DetectGpuTxBuf *detect_gpu_tx_find(const DetectGpuTicket *gt, const void *tx, int d,
+					 int l, uint32_t idx, const uint8_t *data, uint32_t len);
+/* The entry's pattern ids (pids of hgroups[d][l]), each once; NULL when
+ * the device's results are not used (a CPU rescan): then
+ * detect_gpu_tx_matches adds them to ms. */
+const uint32_t *detect_gpu_tx_ids(const DetectGpuTicket *gt, const DetectGpuTxBuf *e,
+				  uint32_t *n);
+void detect_gpu_tx_matches(const DetectGpuTicket *gt, const DetectGpuTxBuf *e,
+			   MpmMatchSet *ms);
+/* The device's verdicts on the entry: 1, vpass[num] = seq for every rule
+ * whose program on the list held (those with DetectSig.gpu_txv bit d
+ * whose did not would fail the list on the CPU); 0: no verdicts. */
+int detect_gpu_tx_passed(const DetectGpuTicket *gt, const DetectGpuTxBuf *e, uint32_t *vpass,
+			 uint32_t seq);
+/* The automaton of (d, l) on the device, -1: none (the CPU scans). */
+int detect_gpu_tx_auto(const DetectGpu *g, int d, int l);
 /* Rule reload: tickets of g not yet released; packets whose ticket a
  * worker of another engine drained. */
 uint64_t detect_gpu_outstanding(const DetectGpu *g);

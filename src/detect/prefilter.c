@@ -11,7 +11,7 @@
 /* ---- ac-cuda scan counters (mpm.cuda.scan.*) ---- */
 
 static counter_id c_scan[SCAN_MAX][2];
-static counter_id c_verify[3];    /* mpm.cuda.verify.packet_* */
+static counter_id c_verify[6];    /* mpm.cuda.verify.packet_*, tx_* */
 /* counters_generation() of the registration: a process that runs the
  * engine again after counters_destroy() (the fuzz harnesses) must
  * register again, or the ids are stale */
@@ -35,6 +35,10 @@ void detect_scan_counters_register(void)
 	c_verify[0] = counter_register("mpm.cuda.verify.packet_device");
 	c_verify[1] = counter_register("mpm.cuda.verify.packet_passed");
 	c_verify[2] = counter_register("mpm.cuda.verify.packet_cpu");
+	/* the same for the transaction buffers' candidates */
+	c_verify[3] = counter_register("mpm.cuda.verify.tx_device");
+	c_verify[4] = counter_register("mpm.cuda.verify.tx_passed");
+	c_verify[5] = counter_register("mpm.cuda.verify.tx_cpu");
 	scan_counters_done = counters_generation();
 }
 
@@ -74,9 +78,16 @@ void detect_inspect_counters_flush(DetectThread *dt)
 			counter_add(dt->tc, c_verify[1], dt->nverify_pass);
 			counter_add(dt->tc, c_verify[2], dt->nverify_cpu);
 		}
+		if (scan_counters_done == counters_generation() &&
+		    (dt->ntxv_rej | dt->ntxv_pass | dt->ntxv_cpu)) {
+			counter_add(dt->tc, c_verify[3], dt->ntxv_rej + dt->ntxv_pass);
+			counter_add(dt->tc, c_verify[4], dt->ntxv_pass);
+			counter_add(dt->tc, c_verify[5], dt->ntxv_cpu);
+		}
 	}
 	memset(dt->ninspect, 0, sizeof(dt->ninspect));
 	dt->nverify_rej = dt->nverify_pass = dt->nverify_cpu = 0;
+	dt->ntxv_rej = dt->ntxv_pass = dt->ntxv_cpu = 0;
 }
 
 /* ---- candidates from pattern ids ---- */

@@ -520,6 +520,8 @@ int tx_thread_init(DetectThread *dt)
 			return -1;
 	if (!(dt->txfp_hit = calloc(de->nsigs + 1, sizeof(*dt->txfp_hit))))
 		return -1;
+	if (!(dt->txvpass = calloc(de->nsigs + 1, sizeof(*dt->txvpass))))
+		return -1;
 	/* base64_decode works on any buffer: every thread gets the scratch */
 	dt->xs = xform_scratch_new();
 	if (!dt->xs)
@@ -550,6 +552,9 @@ void tx_thread_free(DetectThread *dt)
 		}
 	free(dt->txfp_hit);
 	dt->txfp_hit = NULL;
+	free(dt->txvpass);
+	dt->txvpass = NULL;
+	dt->txv_seq = 0;
 	for (uint32_t k = 0; dt->scratch_hx && k < dt->de->nhx; k++)
 		if (dt->scratch_hx[k])
 			mpm_scratch_free(dt->scratch_hx[k]);
@@ -776,11 +781,54 @@ static void sig_clear_done(TxPass *tp, const DetectSig *ds)
  * again on a later pass. */
 static void mark_ms(DetectThread *dt, const SigGroup *g, TxPass *tp);
 
-static void prefilter_buf(DetectThread *dt, const SigGroup *g, MpmScratch *sc,
-			  const uint8_t *data, uint32_t len, TxPass *tp)
+static void mark_pid(DetectThread *dt, const SigGroup *g, TxPass *tp, uint32_t pid,
+		     int verdicts);
+
+/* ac-cuda: buffer e of the packet's ticket, scanned (and its rules'
+ * programs run) on the device. A rule whose program did not hold is no
+ * candidate: the CPU would have failed it on this buffer. */
+static void prefilter_buf_gpu(DetectThread *dt, const SigGroup *g, const DetectGpuTxBuf *e,
+			      uint32_t len, TxPass *tp)
 {
+	const DetectGpuTicket *gt = dt->gpu_tx;
+	const uint32_t *ids;
+	uint32_t n;
+	int verdicts;
+
+	detect_scan_count(dt, SCAN_HTTP, 1, len);
+	if (!(ids = detect_gpu_tx_ids(gt, e, &n))) {
+		/* rescanned on the CPU: ids without verdicts */
+		mpm_matchset_clear(dt->ms);
+		detect_gpu_tx_matches(gt, e, dt->ms);
+		mark_ms(dt, g, tp);
+		return;
+	}
+	if (++dt->txv_seq == 0) {
+		memset(dt->txvpass, 0, dt->de->nsigs * sizeof(*dt->txvpass));
+		dt->txv_seq = 1;
+	}
+	verdicts = detect_gpu_tx_passed(gt, e, dt->txvpass, dt->txv_seq);
+	for (uint32_t i = 0; i < n; i++)
+		if (ids[i] < g->npids)
+			mark_pid(dt, g, tp, ids[i], verdicts);
+}
+
+/* Entry idx of list l's buffer of tx (data, len): its candidates, from the
+ * packet's ticket when the device scanned this very buffer, else from the
+ * group's matcher. tx NULL: a buffer of no list the device sees. */
+static void prefilter_buf(DetectThread *dt, const SigGroup *g, MpmScratch *sc,
+			  const uint8_t *data, uint32_t len, TxPass *tp, const void *tx, int l,
+			  uint32_t idx)
+{
+	const DetectGpuTxBuf *e;
+
 	if (!len)
 		return;
+	if (tx && dt->gpu_tx &&
+	    (e = detect_gpu_tx_find(dt->gpu_tx, tx, tp->d, l, idx, data, len))) {
+		prefilter_buf_gpu(dt, g, e, len, tp);
+		return;
+	}
 	mpm_matchset_clear(dt->ms);
 	mpm_prefilter(g->mpm, sc, data, len, dt->ms);
 	detect_scan_count(dt, SCAN_HTTP, 0, len);
@@ -805,24 +853,46 @@ static int prefilter_body_gpu(DetectThread *dt, const SigGroup *g, const TxDetec
 	return 1;
 }
 
+/* Marks the candidates of pattern pid. verdicts: the device ran the
+ * programs of the rules with gpu_txv bit d (txvpass[num] == txv_seq: held);
+ * a rule whose program did not hold is no candidate, and so does not hold
+ * the buffer back for a later pass (deferred) either. */
+static void mark_pid(DetectThread *dt, const SigGroup *g, TxPass *tp, uint32_t pid,
+		     int verdicts)
+{
+	const DetectEngine *de = dt->de;
+
+	for (uint32_t k = g->pid_off[pid]; k < g->pid_off[pid + 1]; k++) {
+		uint32_t num = g->pid_sigs[k];
+		const DetectSig *ds = &de->sigs[num];
+
+		if (verdicts) {
+			if (!(ds->gpu_txv & (1u << tp->d))) {
+				dt->ntxv_cpu++;
+			} else if (dt->txvpass[num] != dt->txv_seq) {
+				dt->ntxv_rej++;
+				continue;
+			} else {
+				dt->ntxv_pass++;
+			}
+		}
+		cand_mark(&dt->cand, num);
+		if (!tp->deferred && sig_on_flow(ds->s, tp->fp) && !sig_done(tp, ds) &&
+		    !ready(ds, tp->prog, tp->final, tp->d))
+			tp->deferred = 1;
+	}
+}
+
 /* Marks the candidates of the pids in dt->ms. */
 static void mark_ms(DetectThread *dt, const SigGroup *g, TxPass *tp)
 {
-	const DetectEngine *de = dt->de;
 	const uint32_t *ids;
 	uint32_t n;
 
 	n = mpm_matchset_count(dt->ms);
 	ids = mpm_matchset_ids(dt->ms);
 	for (uint32_t i = 0; i < n; i++)
-		for (uint32_t k = g->pid_off[ids[i]]; k < g->pid_off[ids[i] + 1]; k++) {
-			const DetectSig *ds = &de->sigs[g->pid_sigs[k]];
-
-			cand_mark(&dt->cand, g->pid_sigs[k]);
-			if (!tp->deferred && sig_on_flow(ds->s, tp->fp) && !sig_done(tp, ds) &&
-			    !ready(ds, tp->prog, tp->final, tp->d))
-				tp->deferred = 1;
-		}
+		mark_pid(dt, g, tp, ids[i], 0);
 }
 
 /* Inspects list l on data, transformed first when the list has a chain. */
@@ -1068,10 +1138,12 @@ static void bit_put(uint64_t *w, uint32_t bit, int v)
  * the last pass, the file rules evaluated (done) on either side are
  * evaluated again, on the new files (fprev), and the lists scanned
  * complete are scanned again for their candidates. 1: files came. */
-static int files_grew(const DetectEngine *de, const Flow *f, void *tx, TxDetect *st, int final)
+/* Whether more of tx's files are ready than at the last pass (n: how
+ * many per side). No state changes: the ac-cuda plan asks too. */
+static int files_more(const DetectEngine *de, const Flow *f, void *tx, const TxDetect *st,
+		      int final, uint32_t n[2])
 {
-	uint32_t n[2];
-	int grew = 0, had = st->fcount[0] || st->fcount[1];
+	int grew = 0;
 
 	if (!de->nfile_sigs || !files_proto_has(f->app_proto))
 		return 0;
@@ -1079,7 +1151,15 @@ static int files_grew(const DetectEngine *de, const Flow *f, void *tx, TxDetect 
 		n[s] = files_ready(f->app_proto, tx, s, final);
 		grew |= n[s] > st->fcount[s];
 	}
-	if (!grew)
+	return grew;
+}
+
+static int files_grew(const DetectEngine *de, const Flow *f, void *tx, TxDetect *st, int final)
+{
+	uint32_t n[2];
+	int had = st->fcount[0] || st->fcount[1];
+
+	if (!files_more(de, f, tx, st, final, n))
 		return 0;
 	/* before the first files, every rule saw none: no window needed */
 	if (had && !st->fprev)
@@ -1158,28 +1238,76 @@ int tx_sig_match_fw(DetectThread *dt, const DetectFlowState *fs, const DetectSig
  * progress on l's side, so before that every candidate would wait; and a
  * buffer scanned complete with all its candidates evaluated gives nothing
  * new. */
+static int list_complete(const TxPass *tp, int l)
+{
+	return tp->prog[buf_side(l, tp->d)] == tp->complete;
+}
+
+/* Whether the pass prefilters list l (tx_scan_list and the ac-cuda plan):
+ * not when the scan cannot give anything now (see tx_scan_list). */
+static int list_wanted(const TxDetect *st, const TxPass *tp, int l)
+{
+	if (st->scanned[tp->d][l >> 6] & (1ull << (l & 63)))
+		return 0;
+	return tp->final || list_complete(tp, l) ||
+	       tp->prog[buf_side(l, tp->d)] >= detect_buffers[l].progress;
+}
+
 static void tx_scan_list(DetectThread *dt, void *tx, TxDetect *st, TxPass *tp, int l, int src)
 {
 	const SigGroup *g = &dt->de->hgroups[tp->d][l];
 	int side = buf_side(l, tp->d);
-	int complete = tp->prog[side] == tp->complete;
+	int complete = list_complete(tp, l);
 	const uint8_t *data;
 	uint32_t len;
 
-	if (st->scanned[tp->d][l >> 6] & (1ull << (l & 63)))
-		return;
-	if (!tp->final && !complete && tp->prog[side] < detect_buffers[l].progress)
+	if (!list_wanted(st, tp, l))
 		return;
 	tp->deferred = 0;
 	if (detect_buffers[l].multi) {
 		for (uint32_t i = 0; buf_get(src, tp->fp, tx, side, i, &data, &len) == 0; i++)
-			prefilter_buf(dt, g, dt->scratch_h[tp->d][l], data, len, tp);
+			prefilter_buf(dt, g, dt->scratch_h[tp->d][l], data, len, tp, tx, l, i);
 	} else if (buf_get(src, tp->fp, tx, side, 0, &data, &len) == 0) {
 		if (l != BUF_HTTP_SERVER_BODY || !prefilter_body_gpu(dt, g, st, tp, len))
-			prefilter_buf(dt, g, dt->scratch_h[tp->d][l], data, len, tp);
+			prefilter_buf(dt, g, dt->scratch_h[tp->d][l], data, len, tp, tx, l, 0);
 	}
 	if (complete && !tp->deferred)
 		st->scanned[tp->d][l >> 6] |= 1ull << (l & 63);
+}
+
+/* A pass's progress key: either side's progress can make a rule ready (a
+ * request rule may wait for response buffers), so a change on either
+ * re-evaluates (progress values are below 5:
+ * AppProtoOps.progress_complete). */
+static uint8_t pass_key(const int prog[2], int d, int final)
+{
+	return (uint8_t)(1 + prog[d] + 5 * prog[d ^ 1] + (final ? 32 : 0));
+}
+
+/* props_early: the protocol's properties may change until side d is done */
+static int pass_early(const Flow *f, const int prog[2], int d)
+{
+	return tx_proto(f->app_proto)->props_early &&
+	       prog[d] < app_proto_progress_complete(f->app_proto);
+}
+
+/* Whether a pass of side d over tx does nothing: its progress seen
+ * already (unless events or properties may come up, or files came:
+ * grew), nothing seen on that side yet, or a one-way transaction the
+ * other way. tx_eval and the ac-cuda plan. */
+static int pass_idle(const DetectEngine *de, const Flow *f, void *tx, const TxDetect *st,
+		     const int prog[2], int d, int final, int grew)
+{
+	unsigned cls = tx_class(f->app_proto);
+	/* a side not done may raise an event on any packet: the rules that
+	 * wait for one look again (de->ev_early: flows of protocols that
+	 * have such rules only) */
+	int ev_wait = de->ev_early[cls] && prog[d] < app_proto_progress_complete(f->app_proto);
+
+	return (st->seen[d] == pass_key(prog, d, final) && !pass_early(f, prog, d) && !ev_wait &&
+		!grew) ||
+	       (prog[d] == 0 && !final && !grew) ||
+	       (app_layer_tx_flags(f, tx) & (d ? APP_TX_ONLY_TS : APP_TX_ONLY_TC));
 }
 
 static void tx_eval(DetectThread *dt, DetectFlowState *fs, Packet *p, void *tx, TxDetect *st,
@@ -1188,35 +1316,21 @@ static void tx_eval(DetectThread *dt, DetectFlowState *fs, Packet *p, void *tx, 
 	const DetectEngine *de = dt->de;
 	const Flow *f = p->flow;
 	int prog[2] = { app_layer_tx_progress(f, tx, 0), app_layer_tx_progress(f, tx, 1) };
-	/* either side's progress can make a rule ready (a request rule may
-	 * wait for response buffers): a change on either re-evaluates
-	 * (progress values are below 5: AppProtoOps.progress_complete) */
-	uint8_t key = (uint8_t)(1 + prog[d] + 5 * prog[d ^ 1] + (final ? 32 : 0));
 	TxPass tp = { .st = st, .fs = fs, .fp = f->app_proto, .d = d, .final = final,
 		      .prog = { prog[0], prog[1] } };
 	unsigned cls = tx_class(f->app_proto);
 	CandSet *cs = &dt->cand;
 	CandWalk it = { 0 };
 	uint32_t num;
-
-	/* progress 0: nothing seen on that side yet; a one-way transaction
-	 * has no other side */
-	int early = tx_proto(f->app_proto)->props_early &&
-		    prog[d] < app_proto_progress_complete(f->app_proto);
-
-	/* a side not done may raise an event on any packet: the rules that
-	 * wait for one look again (de->ev_early: flows of protocols that
-	 * have such rules only) */
-	int ev_wait = de->ev_early[cls] && prog[d] < app_proto_progress_complete(f->app_proto);
+	int early = pass_early(f, prog, d);
 	/* new files to look at: the pass runs whatever the progress */
 	int grew = files_grew(de, f, tx, st, final);
 	File *hit[FILES_HIT_MAX];
 	uint32_t nhit = 0;
 
-	if ((st->seen[d] == key && !early && !ev_wait && !grew) || (prog[d] == 0 && !final && !grew) ||
-	    (app_layer_tx_flags(f, tx) & (d ? APP_TX_ONLY_TS : APP_TX_ONLY_TC)))
+	if (pass_idle(de, f, tx, st, prog, d, final, grew))
 		return;
-	st->seen[d] = key;
+	st->seen[d] = pass_key(prog, d, final);
 	tp.complete = app_proto_progress_complete(f->app_proto);
 	/* the buffers of the flow's protocol (each list is one protocol's),
 	 * and on SMB the dcerpc rules' stub data (sig_on_flow) */
@@ -1238,7 +1352,7 @@ static void tx_eval(DetectThread *dt, DetectFlowState *fs, Packet *p, void *tx, 
 		for (uint32_t i = 0; buf_get(hx->base, f->app_proto, tx, side, i, &data, &len) == 0;
 		     i++) {
 			if (transform_apply(hx->chain, dt->xs, data, len, &xd, &xl) == 0)
-				prefilter_buf(dt, &hx->g, dt->scratch_hx[k], xd, xl, &tp);
+				prefilter_buf(dt, &hx->g, dt->scratch_hx[k], xd, xl, &tp, NULL, 0, 0);
 		}
 	}
 	for (uint32_t i = de->h_always_at[d][cls]; i < de->h_always_at[d][cls + 1]; i++)
@@ -1284,6 +1398,72 @@ static void tx_eval(DetectThread *dt, DetectFlowState *fs, Packet *p, void *tx, 
 		dt->ncur_files = 0;
 	}
 	cand_end(cs, &it);
+}
+
+/* ---- ac-cuda: the plan of a packet's transaction passes ---- */
+
+void tx_plan_buffers(const DetectEngine *de, Packet *p, TxBufFn fn, void *arg)
+{
+	Flow *f = p->flow;
+	const DetectFlowState *fs;
+	int d = (p->flags & PKT_TOCLIENT) ? 1 : 0;
+	uint64_t id, n, low;
+	unsigned fp;
+	TxDetect fresh;
+
+	if (!f || !de->ntx_rules || !app_layer_has_txs(f) || f->app_proto >= TX_CLASS_COUNT)
+		return;
+	fp = f->app_proto;
+	/* as tx_inspect_flow walks them, without its catching up */
+	fs = detect_flow_state(de, f, 0);
+	low = app_layer_tx_low(f);
+	id = fs && fs->tx_next > low ? fs->tx_next : low;
+	n = app_layer_tx_count(f);
+	for (; id < n; id++) {
+		void *tx = app_layer_tx_get(f, id);
+		int prog[2], grew;
+		uint32_t nf[2];
+		const TxDetect *st;
+		TxPass tp;
+
+		if (!tx)
+			continue;
+		memset(&fresh, 0, sizeof(fresh));
+		/* tx_state without making or rebasing it: a state of another
+		 * engine or class is one tx_eval starts afresh */
+		st = *app_layer_tx_detect_slot(f, tx);
+		if (!st || st->gen != de->gen || st->cls != tx_class(fp))
+			st = &fresh;
+		else if (2 * (uint64_t)de->ntx[tx_class(fp)] > st->cap_bits)
+			continue;
+		prog[0] = app_layer_tx_progress(f, tx, 0);
+		prog[1] = app_layer_tx_progress(f, tx, 1);
+		/* new files: the pass runs, and scans every list again
+		 * (files_grew clears the scanned bits) */
+		grew = files_more(de, f, tx, st, 0, nf);
+		if (grew) {
+			fresh.seen[0] = st->seen[0];
+			fresh.seen[1] = st->seen[1];
+			st = &fresh;
+		}
+		if (pass_idle(de, f, tx, st, prog, d, 0, grew))
+			continue;
+		tp = (TxPass){ .st = (TxDetect *)st, .fp = fp, .d = d, .prog = { prog[0], prog[1] },
+			       .complete = app_proto_progress_complete(fp) };
+		for (unsigned k = 0; k < de->ntx_lists[d][fp]; k++) {
+			int l = de->tx_lists[d][fp][k], src = list_source(l, fp);
+			int side = buf_side(l, d), multi = detect_buffers[l].multi;
+			const uint8_t *data;
+			uint32_t len;
+
+			if (!list_wanted(st, &tp, l))
+				continue;
+			for (uint32_t i = 0; (multi || i == 0) &&
+					     buf_get(src, fp, tx, side, i, &data, &len) == 0; i++)
+				if (len && fn(arg, tx, d, l, i, data, len))
+					return;
+		}
+	}
 }
 
 /* ---- ac-cuda: response bodies from the stream view ---- */

@@ -2,6 +2,7 @@
  * cuda/verify-kernel.h for what they mean. */
 #include "detect/verify-build.h"
 #include "detect/engine-int.h"
+#include "detect/transform.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -117,18 +118,15 @@ static int step_of(VerifyBuild *vb, const SigMatch *m, struct acv_step *st, int 
 	return 0;
 }
 
-/* The rule's dsize (match_dsize in content.c) as a length range. */
-static void dsize_range(const Signature *s, struct acv_prog *pg)
+/* A length condition (dsize, bsize: detect_uint_match on the length) as
+ * the program's length range; none: any length. */
+static void len_range(const DetectUint *u, struct acv_prog *pg)
 {
-	const SigMatchList *ml = &s->lists[SM_LIST_MATCH];
-	const DetectUint *u = NULL;
 	int64_t lo = 0, hi = 65535;
 
 	pg->dlo = 0;
 	pg->dhi = 65535;
-	for (int i = 0; i < ml->n; i++)
-		if (ml->m[i].kw == KW_DSIZE)
-			u = ml->m[i].ctx;
+	pg->dnot = 0;
 	if (!u)
 		return;
 	switch (u->mode) {
@@ -154,26 +152,52 @@ static void dsize_range(const Signature *s, struct acv_prog *pg)
 	}
 }
 
+/* The rule's dsize (match_dsize in content.c): a packet keyword the
+ * payload program takes as its length range. */
+static const DetectUint *dsize_of(const Signature *s)
+{
+	const SigMatchList *ml = &s->lists[SM_LIST_MATCH];
+	const DetectUint *u = NULL;
+
+	for (int i = 0; i < ml->n; i++)
+		if (ml->m[i].kw == KW_DSIZE)
+			u = ml->m[i].ctx;
+	return u;
+}
+
 int verify_build_prog(VerifyBuild *vb, const Signature *s, int list, uint32_t rule,
 		      int *exact, int *oom)
 {
 	const SigMatchList *ml = &s->lists[list];
 	uint32_t first = vb->nstep, nbytes0 = vb->nbytes;
 	int n = 0, rest = 0;
+	const DetectUint *blen = NULL;
 	struct acv_prog *pg;
 
 	*exact = 0;
 	*oom = 0;
 	if (ml->n == 0)
 		return -1;
+	/* a transformed list is inspected on the transform's output, which
+	 * the device does not make */
+	if (list != BUF_PAYLOAD && sig_list_chain(s, list))
+		return -1;
 	for (int i = 0; i < ml->n && !rest; i++) {
 		struct acv_step st;
+
+		/* bsize checks the buffer's length wherever it stands and
+		 * passes the position on (bsize_step): the program's length
+		 * range, as dsize is a payload's; a second one is the CPU's */
+		if (list != BUF_PAYLOAD && ml->m[i].kw == KW_BSIZE && !blen) {
+			blen = ml->m[i].ctx;
+			continue;
+		}
 
 		if (grow((void **)&vb->step, &vb->cstep, vb->nstep + 1, sizeof(st)) != 0) {
 			*oom = 1;
 			break;
 		}
-		if (i == ACV_STEPS_MAX - 1 || !step_of(vb, &ml->m[i], &st, oom)) {
+		if (n == ACV_STEPS_MAX - 1 || !step_of(vb, &ml->m[i], &st, oom)) {
 			if (*oom)
 				break;
 			memset(&st, 0, sizeof(st));
@@ -184,9 +208,9 @@ int verify_build_prog(VerifyBuild *vb, const Signature *s, int list, uint32_t ru
 		n++;
 	}
 	/* nothing the device decides, or out of memory: no program */
-	if (*oom || vb->step[first].op == ACV_REST ||
+	if (*oom || n == 0 || vb->step[first].op == ACV_REST ||
 	    grow((void **)&vb->prog, &vb->cprog, vb->nprog + 1, sizeof(*pg)) != 0) {
-		if (!*oom && vb->step[first].op != ACV_REST)
+		if (!*oom && n && vb->step[first].op != ACV_REST)
 			*oom = 1;
 		vb->nstep = first;
 		vb->nbytes = nbytes0;
@@ -194,7 +218,7 @@ int verify_build_prog(VerifyBuild *vb, const Signature *s, int list, uint32_t ru
 	}
 	pg = &vb->prog[vb->nprog];
 	memset(pg, 0, sizeof(*pg));
-	dsize_range(s, pg);
+	len_range(list == BUF_PAYLOAD ? dsize_of(s) : blen, pg);
 	pg->step = first;
 	pg->nsteps = (uint16_t)n;
 	pg->memo = s->nvars == 0;

@@ -17,9 +17,11 @@ VerifyBuild *verify_build_new(void);
 void verify_build_free(VerifyBuild *vb);
 
 /* Program of s's list `list` named `rule`: its index, or -1 when the
- * list's first element is not one the device evaluates (nothing to gain)
- * or out of memory (*oom set). *exact: the program decides the whole
- * list (no ACV_REST). */
+ * list's first element is not one the device evaluates (nothing to gain),
+ * the list has a transform chain (the device inspects raw bytes), or out
+ * of memory (*oom set). *exact: the program decides the whole list (no
+ * ACV_REST). Its length range: the rule's dsize for the payload list, a
+ * transaction list's first bsize otherwise. */
 int verify_build_prog(VerifyBuild *vb, const Signature *s, int list, uint32_t rule,
 		      int *exact, int *oom);
 

@@ -70,6 +70,7 @@ struct DetectGpu {
 	 * stay on the CPU) */
 	MpmCtx *tuni[2][BUF_IPV4_HDR];
 	int16_t tx_auto[2][BUF_IPV4_HDR];
+	uint32_t ntx_auto;             /* lists with one (0: no tx lane) */
 	const AcAutomaton *autos[GPU_AUTOS_MAX];
 	uint32_t nautos;
 	AcCuda *ac;
@@ -361,6 +362,7 @@ static int build_tx_unions(DetectGpu *g, char *err, size_t errlen)
 				return -1;
 			g->tx_auto[d][l] = (int16_t)g->nautos;
 			g->autos[g->nautos++] = mpm_ac_automaton(u);
+			g->ntx_auto++;
 		}
 	return 0;
 }
@@ -647,9 +649,18 @@ DetectGpu *detect_engine_gpu(const DetectEngine *de)
 
 #define FEED_RING_MAX (64ull << 20)
 
+/* A lane's batches are reclaimed in order. Transaction buffers go in a
+ * batch per burst (runmode/window.c), released right after it, while a
+ * payload batch lives a window's time: on the payload lane each would wait
+ * behind two windows and hold a slot all that time (the lane ran out of
+ * them: 4,608 buffers refused on bench-1x). So they have a lane of their
+ * own, with a smaller ring (a burst's buffers are a few hundred bytes). */
+#define FEED_TX_RING_MIN (1ull << 20)
+
 struct DetectGpuFeed {
 	DetectGpu *g;
-	AcCudaLane *lane;
+	AcCudaLane *lane;              /* packet payloads (both views) */
+	AcCudaLane *txlane;            /* transaction buffers; NULL: none */
 	struct tail *tails;
 };
 
@@ -674,6 +685,15 @@ DetectGpuFeed *detect_gpu_feed_new(DetectGpu *g, unsigned share, char *err, size
 		detect_gpu_feed_free(f);
 		return NULL;
 	}
+	if (g->ntx_auto) {
+		uint64_t txring = ring / 4 > FEED_TX_RING_MIN ? ring / 4 : FEED_TX_RING_MIN;
+
+		f->txlane = ac_cuda_lane_new(g->ac, txring, err, errlen);
+		if (!f->txlane) {
+			detect_gpu_feed_free(f);
+			return NULL;
+		}
+	}
 	return f;
 }
 
@@ -681,6 +701,7 @@ void detect_gpu_feed_free(DetectGpuFeed *f)
 {
 	if (!f)
 		return;
+	ac_cuda_lane_free(f->txlane);
 	ac_cuda_lane_free(f->lane);
 	free(f->tails);
 	free(f);
@@ -799,6 +820,8 @@ int detect_gpu_submit(DetectGpuFeed *f, Packet *p, DetectGpuTicket *gt)
 void detect_gpu_flush(DetectGpuFeed *f)
 {
 	ac_cuda_flush(f->lane);
+	if (f->txlane)
+		ac_cuda_flush(f->txlane);
 }
 
 int detect_gpu_ready(const DetectGpuTicket *gt)
@@ -830,7 +853,8 @@ static int tx_queue_one(void *arg, const void *tx, int d, int l, uint32_t idx,
 	if (gt->ntx == DETECT_GPU_TX_MAX)
 		return 1;
 	e = &gt->tx[gt->ntx];
-	if (ac_cuda_submit(a->f->lane, data, len, (uint16_t)au, a->p, &e->t) != AC_CUDA_QUEUED)
+	if (!a->f->txlane ||
+	    ac_cuda_submit(a->f->txlane, data, len, (uint16_t)au, a->p, &e->t) != AC_CUDA_QUEUED)
 		return 0;
 	e->tx = tx;
 	e->data = data;

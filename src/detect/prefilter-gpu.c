@@ -391,6 +391,49 @@ static int tx_prog_fits(const DetectSig *ds, int d, int l)
 	       sig_list_side(s, fl) == (detect_buffers[l].side == DBUF_EVAL ? d : detect_buffers[l].side);
 }
 
+/* An automaton's program table as verify_build_group takes it: pattern
+ * index k's programs are progs[off[k], off[k + 1]). */
+typedef struct ProgTable {
+	uint32_t *off, *progs;
+	uint32_t npat, n, cap;
+} ProgTable;
+
+static int prog_table_init(ProgTable *t, uint32_t npat)
+{
+	t->npat = npat;
+	t->n = 0;
+	t->cap = 256;
+	t->off = malloc(((size_t)npat + 1) * sizeof(*t->off));
+	t->progs = malloc(t->cap * sizeof(*t->progs));
+	return t->off && t->progs ? 0 : -1;
+}
+
+static int prog_table_push(ProgTable *t, uint32_t prog)
+{
+	if (t->n == t->cap) {
+		uint32_t *n = realloc(t->progs, 2 * (size_t)t->cap * sizeof(*n));
+
+		if (!n)
+			return -1;
+		t->progs = n;
+		t->cap *= 2;
+	}
+	t->progs[t->n++] = prog;
+	return 0;
+}
+
+/* Uploads the table as group `group` (rc 0: built) and frees it. */
+static int prog_table_finish(ProgTable *t, VerifyBuild *vb, uint32_t group, int rc)
+{
+	if (rc == 0) {
+		t->off[t->npat] = t->n;
+		rc = verify_build_group(vb, group, t->npat, t->off, t->progs);
+	}
+	free(t->off);
+	free(t->progs);
+	return rc;
+}
+
 /* The programs of transaction automaton a (group (d, l)): per pattern
  * index, those of its rules that fit (tx_prog_fits), each rule's made
  * once (prog_of[num]); the rule's gpu_txv bit d set. */
@@ -398,102 +441,66 @@ static int verify_tx_auto(DetectEngine *de, int d, int l, const AcAutomaton *a, 
 			  VerifyBuild *vb, int32_t *prog_of)
 {
 	const SigGroup *grp = &de->hgroups[d][l];
-	uint32_t npat = a->blk->npatterns, nprogs = 0, cap = 256;
-	uint32_t *off = malloc(((size_t)npat + 1) * sizeof(*off));
-	uint32_t *progs = malloc(cap * sizeof(*progs));
-	int rc = -1;
+	ProgTable t;
+	int rc = prog_table_init(&t, a->blk->npatterns);
 
-	if (!off || !progs)
-		goto out;
-	for (uint32_t k = 0; k < npat; k++) {
+	for (uint32_t k = 0; rc == 0 && k < t.npat; k++) {
 		uint32_t pid = a->v.pat[k].id;
 
-		off[k] = nprogs;
-		for (uint32_t j = grp->pid_off[pid]; j < grp->pid_off[pid + 1]; j++) {
+		t.off[k] = t.n;
+		for (uint32_t j = grp->pid_off[pid]; rc == 0 && j < grp->pid_off[pid + 1]; j++) {
 			uint32_t num = grp->pid_sigs[j];
 			DetectSig *ds = &de->sigs[num];
-			int exact, oom;
+			int exact, oom = 0;
 
 			if (!tx_prog_fits(ds, d, l))
 				continue;
-			if (prog_of[num] == -2) {
+			if (prog_of[num] == -2)
 				prog_of[num] = verify_build_prog(vb, ds->s, ds->s->fp_list, num, &exact,
 								 &oom);
-				if (oom)
-					goto out;
+			if (oom) {
+				rc = -1;
+			} else if (prog_of[num] >= 0) {
+				ds->gpu_txv |= (uint8_t)(1u << d);
+				rc = prog_table_push(&t, (uint32_t)prog_of[num]);
 			}
-			if (prog_of[num] < 0)
-				continue;
-			ds->gpu_txv |= (uint8_t)(1u << d);
-			if (nprogs == cap) {
-				uint32_t *n = realloc(progs, 2 * (size_t)cap * sizeof(*n));
-
-				if (!n)
-					goto out;
-				progs = n;
-				cap *= 2;
-			}
-			progs[nprogs++] = (uint32_t)prog_of[num];
 		}
 	}
-	off[npat] = nprogs;
-	rc = verify_build_group(vb, group, npat, off, progs);
-out:
-	free(off);
-	free(progs);
-	return rc;
+	return prog_table_finish(&t, vb, group, rc);
 }
 
 int detect_gpu_verify_union(DetectEngine *de, int pc, const AcAutomaton *a, uint32_t group,
 			    VerifyBuild *vb, int32_t *prog_of)
 {
 	uint32_t n_ts = de->groups[pc][0].mpm ? de->groups[pc][0].npids : 0;
-	uint32_t npat = a->blk->npatterns, nprogs = 0, cap = 1024;
-	uint32_t *off = malloc(((size_t)npat + 1) * sizeof(*off));
-	uint32_t *progs = malloc(cap * sizeof(*progs));
-	int rc = -1;
+	ProgTable t;
+	int rc = prog_table_init(&t, a->blk->npatterns);
 
-	if (!off || !progs)
-		goto out;
-	for (uint32_t k = 0; k < npat; k++) {
+	for (uint32_t k = 0; rc == 0 && k < t.npat; k++) {
 		uint32_t id = a->v.pat[k].id, dir = id >= n_ts;
 		const SigGroup *grp = &de->groups[pc][dir];
 		uint32_t pid = id - (dir ? n_ts : 0);
 
-		off[k] = nprogs;
-		for (uint32_t j = grp->pid_off[pid]; j < grp->pid_off[pid + 1]; j++) {
+		t.off[k] = t.n;
+		for (uint32_t j = grp->pid_off[pid]; rc == 0 && j < grp->pid_off[pid + 1]; j++) {
 			uint32_t num = grp->pid_sigs[j];
 			DetectSig *ds = &de->sigs[num];
-			int exact, oom;
+			int exact, oom = 0;
 
 			if (!ds->has_payload)
 				continue;
 			if (prog_of[num] == -2) {
 				prog_of[num] = verify_build_prog(vb, ds->s, BUF_PAYLOAD, num, &exact, &oom);
-				if (oom)
-					goto out;
-				if (prog_of[num] >= 0)
+				if (!oom && prog_of[num] >= 0)
 					ds->gpu_verify = exact ? 2 : 1;
 			}
-			if (prog_of[num] < 0)
-				continue;
-			if (nprogs == cap) {
-				uint32_t *n = realloc(progs, 2 * (size_t)cap * sizeof(*n));
-
-				if (!n)
-					goto out;
-				progs = n;
-				cap *= 2;
-			}
-			progs[nprogs++] = (uint32_t)prog_of[num];
+			if (oom)
+				rc = -1;
+			else if (prog_of[num] >= 0)
+				rc = prog_table_push(&t, (uint32_t)prog_of[num]);
 		}
 	}
-	off[npat] = nprogs;
-	rc = verify_build_group(vb, group, npat, off, progs);
-out:
-	free(off);
-	free(progs);
-	return rc;
+	return prog_table_finish(&t, vb, group, rc);
 }
 
 /* The packet view's rule programs to the device (cuda/verify-kernel.h):

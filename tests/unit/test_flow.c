@@ -549,6 +549,27 @@ TEST(flow_tcp_close_and_reuse)
 	flow_table_free(ft);
 }
 
+/* A table whose flow.memcap holds the table and exactly nflows flows,
+ * with emergency-recovery `recovery` %. */
+static FlowTable *table_for_flows(FlowConfig *cfg, ThreadCounters *tc, unsigned recovery,
+				  unsigned nflows, struct rec *r)
+{
+	FlowTable *ft;
+	uint64_t base;
+
+	small_config(cfg);
+	cfg->prealloc = 0;
+	cfg->hash_size = 16;
+	cfg->emergency_recovery = recovery;
+	ft = flow_table_new(cfg, 1, tc, NULL, NULL);
+	if (!ft)
+		return NULL;
+	base = cval(tc, "flow.memuse");
+	flow_table_free(ft);
+	cfg->memcap = base + nflows * mem_block_size(sizeof(Flow));
+	return flow_table_new(cfg, 1, tc, on_end, r);
+}
+
 TEST(flow_memcap_forces_emergency_and_eviction)
 {
 	ThreadCounters *tc = test_counters();
@@ -558,18 +579,10 @@ TEST(flow_memcap_forces_emergency_and_eviction)
 	Packet p;
 	uint64_t base;
 
-	small_config(&cfg);
-	cfg.prealloc = 0;
-	cfg.hash_size = 16;
-	cfg.emergency_recovery = 50;
 	/* room for the table and exactly 10 flows */
-	base = 0;
-	ft = flow_table_new(&cfg, 1, tc, NULL, NULL);
-	base = cval(tc, "flow.memuse");
-	flow_table_free(ft);
-	cfg.memcap = base + 10 * mem_block_size(sizeof(Flow));
-	ft = flow_table_new(&cfg, 1, tc, on_end, &r);
+	ft = table_for_flows(&cfg, tc, 50, 10, &r);
 	CHECK(ft != NULL);
+	base = cfg.memcap - 10 * mem_block_size(sizeof(Flow));
 	for (int i = 0; i < 10; i++) {
 		mkpkt(&p, IPPROTO_UDP, "10.0.0.1", (uint16_t)(1000 + i), "10.0.0.2", 53, 0, 100 + i);
 		CHECK(flow_handle_packet(ft, &p) != NULL);
@@ -624,18 +637,10 @@ TEST(flow_pinned_survives_eviction_and_timeout)
 	struct rec r = { 0 };
 	Packet p;
 	Flow *head = NULL;
-	uint64_t base, head_id;
+	uint64_t head_id;
 	struct timeval later = { 100000, 0 };
 
-	small_config(&cfg);
-	cfg.prealloc = 0;
-	cfg.hash_size = 16;
-	cfg.emergency_recovery = 50;
-	ft = flow_table_new(&cfg, 1, tc, NULL, NULL);
-	base = cval(tc, "flow.memuse");
-	flow_table_free(ft);
-	cfg.memcap = base + 10 * mem_block_size(sizeof(Flow));
-	ft = flow_table_new(&cfg, 1, tc, on_end, &r);
+	ft = table_for_flows(&cfg, tc, 50, 10, &r);
 	CHECK(ft != NULL);
 	for (int i = 0; i < 10; i++) {
 		Flow *f;
@@ -677,17 +682,9 @@ TEST(flow_emergency_uses_emergency_timeouts_first)
 	FlowTable *ft;
 	struct rec r = { 0 };
 	Packet p;
-	uint64_t base;
 
-	small_config(&cfg);
-	cfg.prealloc = 0;
-	cfg.hash_size = 16;
-	cfg.emergency_recovery = 0;
-	ft = flow_table_new(&cfg, 1, tc, NULL, NULL);
-	base = cval(tc, "flow.memuse");
-	flow_table_free(ft);
-	cfg.memcap = base + 4 * mem_block_size(sizeof(Flow));
-	ft = flow_table_new(&cfg, 1, tc, on_end, &r);
+	ft = table_for_flows(&cfg, tc, 0, 4, &r);
+	CHECK(ft != NULL);
 	/* two old flows (idle 15 s > udp emergency-new 10 s), two young ones */
 	for (int i = 0; i < 4; i++) {
 		mkpkt(&p, IPPROTO_UDP, "10.0.0.1", (uint16_t)(1000 + i), "10.0.0.2", 53, 0,

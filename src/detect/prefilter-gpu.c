@@ -144,6 +144,11 @@ int detect_gpu_test_switches(const CudaMpmConfig *cfg, int *emulation, AcCudaOpt
 			/* every Nth emulated batch hangs until the watchdog */
 			if (r < 0)
 				goto bad;
+		} else if ((r = opt_u32(s, "tx", &v))) {
+			/* tx=1: transaction buffers on the device (doc/gpu.md) */
+			if (r < 0 || v > 1)
+				goto bad;
+			opts->tx_buffers = v;
 		} else if ((r = opt_u32(s, "verify", &v))) {
 			/* verify=0: the scan alone (the device check's baseline) */
 			if (r < 0 || v > 1)
@@ -337,13 +342,15 @@ static int tx_list_on_device(const DetectEngine *de, int d, int l)
 	       de->hgroups[d][l].mpm;
 }
 
-static int build_tx_unions(DetectGpu *g, char *err, size_t errlen)
+static int build_tx_unions(DetectGpu *g, int on, char *err, size_t errlen)
 {
 	DetectEngine *de = g->de;
 
 	for (int d = 0; d < 2; d++)
 		for (int l = 0; l < BUF_IPV4_HDR; l++)
 			g->tx_auto[d][l] = -1;
+	if (!on)
+		return 0;
 	for (int d = 0; d < 2; d++)
 		for (int l = 0; l < BUF_IPV4_HDR; l++) {
 			MpmCtx *u;
@@ -598,7 +605,8 @@ DetectGpu *detect_gpu_new(DetectEngine *de, const CudaMpmConfig *cfg, const AcCu
 		if (build_union(g, pc, err, errlen) != 0)
 			goto fail;
 	}
-	if (build_stream_union(g, err, errlen) != 0 || build_tx_unions(g, err, errlen) != 0)
+	if (build_stream_union(g, err, errlen) != 0 ||
+	    build_tx_unions(g, opts && opts->tx_buffers, err, errlen) != 0)
 		goto fail;
 	if (g->nautos == 0) {
 		/* no payload fast pattern at all: nothing for the GPU to do, but

@@ -93,11 +93,12 @@ typedef struct DetectGpuTicket {
 /* Test-only switches read from the config (never defaults):
  *   cuda.mpm.emulation: yes      the host EMULATION instead of a GPU
  *   cuda.mpm.test-opts: "records=N,payloads=N,slots=N,kernel=payload|chunk,
- *                        chunk=N,threads=N,fail=N,verify=0|1"   AcCudaOpts
+ *                        chunk=N,threads=N,fail=N,verify=0|1,tx=0|1"   AcCudaOpts
  *                        overrides (tiny result buffers force the overflow
  *                        path); fail=N: every Nth emulated batch fails on
  *                        the "device" (in submit or in wait, alternately),
- *                        1: all; verify=0: no rule programs on the device
+ *                        1: all; verify=0: no rule programs on the device;
+ *                        tx=1: transaction buffers on the device too
  * Fills *emulation and *opts (defaults derived from cfg when no override);
  * returns 1 when opts were overridden, 0 when not, -1 with err. */
 int detect_gpu_test_switches(const CudaMpmConfig *cfg, int *emulation, AcCudaOpts *opts,

@@ -70,6 +70,10 @@ typedef struct AcCudaOpts {
 	uint32_t batch_payloads; /* descriptors per batch: a cut when full */
 	uint32_t batch_records;  /* match records per batch before overflow */
 	uint32_t batch_slots;    /* batches alive at once (queued..released) */
+	uint32_t tx_buffers;     /* 1: transaction buffers on the device too
+				  * (detect_gpu_tx_queue); off by default:
+				  * a batch per burst costs the host more
+				  * than it saves (doc/gpu.md) */
 	uint32_t no_verify;      /* 1: ac_cuda_load_verify loads nothing (the
 				  * device check's measure of the verify kernel) */
 } AcCudaOpts;

@@ -488,6 +488,7 @@ static int gpu_tx_env(Env *e, const char *rules, uint64_t min_limit, DetectGpu *
 	RuleLoadConfig rc = { .quiet = 1 };
 	DetectConfig dc = { .algo = MPM_AC_CUDA, .alert_max = 15 };
 	CudaMpmConfig c;
+	AcCudaOpts o;
 	char err[512] = "";
 
 	memset(e, 0, sizeof(*e));
@@ -506,7 +507,9 @@ static int gpu_tx_env(Env *e, const char *rules, uint64_t min_limit, DetectGpu *
 	e->de = detect_engine_build(e->t, &dc, err, sizeof(err));
 	if (!e->de)
 		return -1;
-	*g = detect_gpu_new(e->de, &c, NULL, accuda_emu_ops(), err, sizeof(err));
+	ac_cuda_opts_defaults(&o, &c);
+	o.tx_buffers = 1;   /* off by default: cuda.mpm.test-opts tx=1 */
+	*g = detect_gpu_new(e->de, &c, &o, accuda_emu_ops(), err, sizeof(err));
 	if (!*g) {
 		fprintf(stderr, "gpu: %s\n", err);
 		return -1;

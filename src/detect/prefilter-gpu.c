@@ -888,8 +888,9 @@ void detect_gpu_tx_queue(DetectThread *dt, DetectGpuFeed *f, Packet *p, DetectGp
 
 	gt->txg = NULL;
 	gt->ntx = 0;
-	/* the plan is of the engine whose groups the automata hold */
-	if (dt->de != f->g->de || !dt->txvpass)
+	/* the plan is of the engine whose groups the automata hold; no
+	 * transaction lane (tx=0, the default): no plan to walk at all */
+	if (!f->txlane || dt->de != f->g->de || !dt->txvpass)
 		return;
 	tx_plan_buffers(f->g->de, p, tx_queue_one, &a);
 	if (gt->ntx)
